@@ -1,0 +1,16 @@
+// tickq over ioredis (Node, TCP). Replies come back as ioredis gives them:
+// strings, integers, null and nested arrays — the shape every adapter must
+// return.
+import type { Redis, Cluster } from "ioredis";
+import type { RedisAdapter, RedisReply } from "../src/types.js";
+
+/**
+ * @example
+ * const tq = createTickq({ redis: ioredisAdapter(new Redis(process.env.REDIS_URL)), jobs });
+ */
+export function ioredisAdapter(redis: Redis | Cluster): RedisAdapter {
+  return {
+    evalsha: (sha, keys, args) => redis.evalsha(sha, keys.length, ...keys, ...args) as Promise<RedisReply>,
+    eval: (script, keys, args) => redis.eval(script, keys.length, ...keys, ...args) as Promise<RedisReply>,
+  };
+}

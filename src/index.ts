@@ -1,0 +1,50 @@
+import { enqueueJobs } from "./client.js";
+import { createRuntime } from "./runtime.js";
+import { readStats } from "./stats.js";
+import { runTick } from "./tick.js";
+import type {
+  ArgsOf, BulkJob, EnqueueOptions, JobRegistry, Middleware, Stats, TickOptions, TickqOptions, TickReport,
+} from "./types.js";
+
+export interface Tickq<J extends JobRegistry> {
+  /** Pushes one job (or schedules it with delayMs / at); returns its jid. */
+  enqueue<K extends keyof J & string>(name: K, args: ArgsOf<J[K]>, options?: EnqueueOptions): Promise<string>;
+  /** Pushes many jobs in a few round trips; returns their jids in order. */
+  enqueueBulk(jobs: BulkJob<keyof J & string>[]): Promise<string[]>;
+  /** Runs one bounded tick: resurrect, schedule, fetch, execute, ack. */
+  tick(options?: TickOptions): Promise<TickReport>;
+  stats(): Promise<Stats>;
+  /** Adds middleware around every execution, outermost first. */
+  use(middleware: Middleware): Tickq<J>;
+  readonly prefix: string;
+}
+
+/**
+ * @example
+ * const tq = createTickq({
+ *   redis: ioredisAdapter(new Redis(process.env.REDIS_URL)),
+ *   jobs: { sendEmail: async ([to]: [string], ctx) => { … } },
+ * });
+ * await tq.enqueue("sendEmail", ["a@b.c"]);
+ * const report = await tq.tick({ budgetMs: 10_000 });
+ */
+export function createTickq<J extends JobRegistry>(options: TickqOptions<J>): Tickq<J> {
+  const runtime = createRuntime(options);
+  const tickq: Tickq<J> = {
+    enqueue: async (name, args, opts = {}) => (await enqueueJobs(runtime, [{ ...opts, name, args }]))[0]!,
+    enqueueBulk: (jobs) => enqueueJobs(runtime, jobs),
+    tick: (opts) => runTick(runtime, opts),
+    stats: () => readStats(runtime),
+    use(middleware) {
+      runtime.middleware.push(middleware);
+      return tickq;
+    },
+    prefix: runtime.prefix,
+  };
+  return tickq;
+}
+
+export { TickqError } from "./errors.js";
+export { defaultBackoff } from "./retry.js";
+export { scripts } from "./scripts/index.js";
+export type * from "./types.js";

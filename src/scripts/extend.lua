@@ -1,0 +1,5 @@
+-- extend: keep a tick's lease alive while its handlers run.
+-- KEYS: [1] P.."tick:"..ID (the lease)
+-- ARGV: [1] prefix  [2] tick id  [3] lease ms
+-- Returns: 1 if the lease was extended, 0 if it was already gone.
+return redis.call('PEXPIRE', KEYS[1], ARGV[3])

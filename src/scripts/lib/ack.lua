@@ -1,0 +1,70 @@
+-- Ack pass: settles the jobs a tick executed. Each entry names its outcome:
+--   s  succeeded: dropped from inproc
+--   r  failed, will retry: the updated job goes to `retry`, due in DELAY s
+--   d  dead: the updated job goes to `dead` (capped in size and age)
+--   q  not started: back to the head of its queue, not counted
+--   i  interrupted at the deadline: back to the head, counted like a
+--      resurrection so a job that never finishes in time ends dead
+-- Every entry acts only if LREM removed the job from this tick's list: if
+-- the tick lost its lease and a resurrector already put the job back, the
+-- ack does nothing and the job runs again (at-least-once, never lost).
+
+local function trim_dead(now_sec, max_size, max_age)
+  local dead = P .. 'dead'
+  local evicted = redis.call('ZREMRANGEBYSCORE', dead, '-inf', '(' .. (now_sec - max_age))
+  local size = redis.call('ZCARD', dead)
+  if size > max_size then
+    evicted = evicted + redis.call('ZREMRANGEBYRANK', dead, 0, size - max_size - 1)
+  end
+  if evicted > 0 then redis.call('INCRBY', P .. 'stat:dead_evicted', evicted) end
+  return evicted
+end
+
+local STATS_TTL = 5 * 365 * 86400
+
+local function bump(name, by, day)
+  if by == 0 then return end
+  redis.call('INCRBY', P .. 'stat:' .. name, by)
+  local daily = P .. 'stat:' .. name .. ':' .. day
+  redis.call('INCRBY', daily, by)
+  redis.call('EXPIRE', daily, STATS_TTL)
+end
+
+-- Reads entries from ARGV[i]: n, then n groups of kind, queue, job, new job,
+-- delay seconds. Returns the index after them and the number of dead-set
+-- evictions.
+local function ack(tick, i, now_ms_value, dead_max, dead_max_age)
+  local n = tonumber(ARGV[i])
+  i = i + 1
+  local now_sec = now_ms_value / 1000
+  local counts = P .. 'resurrections'
+  local counted = redis.call('EXISTS', counts) == 1
+  local processed, failed, died = 0, 0, false
+  for _ = 1, n do
+    local kind, queue, job, updated, delay = ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], ARGV[i + 4]
+    i = i + 5
+    if redis.call('LREM', inproc_key(tick, queue), -1, job) == 1 then
+      if kind == 'q' or kind == 'i' then
+        redis.call('RPUSH', P .. 'queue:' .. queue, job)
+        if kind == 'i' then redis.call('HINCRBY', counts, job, 1) end
+      else
+        if counted then redis.call('HDEL', counts, job) end
+        processed = processed + 1
+        if kind == 'r' then
+          failed = failed + 1
+          redis.call('ZADD', P .. 'retry', now_sec + tonumber(delay), updated)
+        elseif kind == 'd' then
+          failed = failed + 1
+          died = true
+          redis.call('ZADD', P .. 'dead', now_sec, updated)
+        end
+      end
+    end
+  end
+  local day = day_of(now_sec)
+  bump('processed', processed, day)
+  bump('failed', failed, day)
+  local evicted = 0
+  if died then evicted = trim_dead(now_sec, dead_max, dead_max_age) end
+  return i, evicted
+end

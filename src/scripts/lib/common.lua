@@ -1,0 +1,39 @@
+-- Shared helpers for every entry script. ARGV[1] is always the key prefix:
+-- keys built here stay under it, so a prefix with a hash tag ("{jobs}:")
+-- keeps every key in one Cluster slot.
+local P = ARGV[1]
+
+-- Time comes from Redis, never from the caller's clock.
+local function now_ms()
+  local t = redis.call('TIME')
+  return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+end
+
+-- YYYY-MM-DD (UTC) of an epoch second; Redis' Lua has no os.date.
+-- Civil-from-days, after Howard Hinnant's public-domain algorithm.
+local function day_of(sec)
+  local z = math.floor(sec / 86400) + 719468
+  local era = math.floor(z / 146097)
+  local doe = z - era * 146097
+  local yoe = math.floor((doe - math.floor(doe / 1460) + math.floor(doe / 36524) - math.floor(doe / 146096)) / 365)
+  local doy = doe - (365 * yoe + math.floor(yoe / 4) - math.floor(yoe / 100))
+  local mp = math.floor((5 * doy + 2) / 153)
+  local d = doy - math.floor((153 * mp + 2) / 5) + 1
+  local m = mp < 10 and mp + 3 or mp - 9
+  local y = yoe + era * 400 + (m <= 2 and 1 or 0)
+  return string.format('%04d-%02d-%02d', y, m, d)
+end
+
+local function inproc_key(tick, queue)
+  return P .. 'inproc:' .. tick .. ':' .. queue
+end
+
+-- The queue a job string belongs to; 'default' when it cannot be read, so a
+-- malformed job still reaches a queue, where fetch sends it to the dead set.
+local function queue_of(job)
+  local ok, decoded = pcall(cjson.decode, job)
+  if ok and type(decoded) == 'table' and type(decoded.queue) == 'string' and decoded.queue ~= '' then
+    return decoded.queue
+  end
+  return 'default'
+end

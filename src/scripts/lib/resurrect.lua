@@ -1,0 +1,56 @@
+-- Resurrect pass (reliable fetch, after sidekiq-ultimate): a tick whose lease
+-- key `tick:ID` is gone is dead; the jobs left in its `inproc:ID:QUEUE` lists
+-- go back to the head of their queues, each counted in `resurrections` (by
+-- job string) so fetch can spot a poison job that keeps killing its tick.
+-- Its registration is removed only once all its lists are empty.
+--
+-- Safe with concurrent ticks: the whole pass is one script; a lock
+-- (`resurrector`, owned by one tick for a while) keeps the other ticks from
+-- repeating the scan. A live tick cannot fetch into a list being drained:
+-- fetch refuses to run once its own lease is gone.
+-- Bounded: at most `limit` jobs and `scan_limit` registry entries per call;
+-- the HSCAN cursor is kept so the next call resumes where this one stopped.
+
+-- Returns resurrected, more (1 when the registry scan did not finish).
+local function resurrect(tick, limit, lock_ms, scan_limit)
+  if limit <= 0 then return 0, 0 end
+  local lock = P .. 'resurrector'
+  local holder = redis.call('GET', lock)
+  if holder and holder ~= tick then return 0, 0 end
+  redis.call('SET', lock, tick, 'PX', lock_ms)
+
+  local cursor_key = P .. 'resurrector:cursor'
+  local cursor = redis.call('GET', cursor_key) or '0'
+  local budget, scanned = limit, 0
+  repeat
+    local page = redis.call('HSCAN', P .. 'ticks', cursor, 'COUNT', 50)
+    cursor = page[1]
+    local entries = page[2]
+    for j = 1, #entries, 2 do
+      local id = entries[j]
+      scanned = scanned + 1
+      if budget > 0 and redis.call('EXISTS', P .. 'tick:' .. id) == 0 then
+        local ok, reg = pcall(cjson.decode, entries[j + 1])
+        local queues = (ok and type(reg) == 'table' and type(reg.queues) == 'table') and reg.queues or {}
+        local left = 0
+        for _, queue in ipairs(queues) do
+          local src = inproc_key(id, queue)
+          local dst = P .. 'queue:' .. queue
+          while budget > 0 do
+            local job = redis.call('LMOVE', src, dst, 'LEFT', 'RIGHT')
+            if not job then break end
+            redis.call('HINCRBY', P .. 'resurrections', job, 1)
+            redis.call('SADD', P .. 'queues', queue)
+            budget = budget - 1
+          end
+          left = left + redis.call('LLEN', src)
+        end
+        if left == 0 then redis.call('HDEL', P .. 'ticks', id) end
+      end
+    end
+  until cursor == '0' or budget == 0 or scanned >= scan_limit
+  redis.call('SET', cursor_key, cursor)
+  local more = 0
+  if cursor ~= '0' then more = 1 end
+  return limit - budget, more
+end

@@ -1,0 +1,35 @@
+-- Schedule pass: moves due jobs from the `schedule` and `retry` sorted sets
+-- to the tail of their queues. Safe when two ticks run it at once: a job is
+-- pushed only by the script whose ZREM removed it, and scripts are atomic.
+-- The job string moves untouched (cjson would turn [] into {}).
+
+-- Moves at most `limit` jobs due by `now_sec` from `set`; returns how many.
+local function move_due(set, now_sec, limit)
+  if limit <= 0 then return 0 end
+  local due = redis.call('ZRANGEBYSCORE', set, '-inf', now_sec, 'LIMIT', 0, limit)
+  local moved = 0
+  for _, job in ipairs(due) do
+    if redis.call('ZREM', set, job) == 1 then
+      local queue = queue_of(job)
+      redis.call('SADD', P .. 'queues', queue)
+      redis.call('LPUSH', P .. 'queue:' .. queue, job)
+      moved = moved + 1
+    end
+  end
+  return moved
+end
+
+-- Returns moved, more (1 when a set still had due jobs past the limit).
+local function schedule(now_sec, limit)
+  local from_schedule = move_due(P .. 'schedule', now_sec, limit)
+  local from_retry = move_due(P .. 'retry', now_sec, limit - from_schedule)
+  local moved = from_schedule + from_retry
+  local more = 0
+  if moved == limit and limit > 0 then
+    if redis.call('ZCOUNT', P .. 'schedule', '-inf', now_sec) > 0
+      or redis.call('ZCOUNT', P .. 'retry', '-inf', now_sec) > 0 then
+      more = 1
+    end
+  end
+  return moved, more
+end

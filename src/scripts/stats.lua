@@ -1,0 +1,33 @@
+-- stats: Sidekiq's counters and sizes, read in one round trip.
+-- KEYS: [1] P.."queues"  [2] P.."ticks"
+-- ARGV: [1] prefix
+-- Returns: {processed, failed, dead evicted, scheduled, retry, dead,
+--           ticks, inflight, {queue, size, ...}}
+-- @include lib/common.lua
+
+local function counter(name)
+  return tonumber(redis.call('GET', P .. 'stat:' .. name)) or 0
+end
+
+local sizes = {}
+for _, queue in ipairs(redis.call('SMEMBERS', KEYS[1])) do
+  sizes[#sizes + 1] = queue
+  sizes[#sizes + 1] = redis.call('LLEN', P .. 'queue:' .. queue)
+end
+
+local registry = redis.call('HGETALL', KEYS[2])
+local inflight = 0
+for j = 1, #registry, 2 do
+  local ok, reg = pcall(cjson.decode, registry[j + 1])
+  if ok and type(reg) == 'table' and type(reg.queues) == 'table' then
+    for _, queue in ipairs(reg.queues) do
+      inflight = inflight + redis.call('LLEN', inproc_key(registry[j], queue))
+    end
+  end
+end
+
+return {
+  counter('processed'), counter('failed'), counter('dead_evicted'),
+  redis.call('ZCARD', P .. 'schedule'), redis.call('ZCARD', P .. 'retry'), redis.call('ZCARD', P .. 'dead'),
+  #registry / 2, inflight, sizes,
+}

@@ -1,0 +1,22 @@
+import { asArray, asNumber } from "./redis.js";
+import type { Runtime } from "./runtime.js";
+import { scripts } from "./scripts/index.js";
+import type { Stats } from "./types.js";
+
+export async function readStats(runtime: Runtime): Promise<Stats> {
+  const reply = asArray(await runtime.run(scripts.stats, [runtime.keys.queues, runtime.keys.ticks], [], { count: 0 }), "stats");
+  const sizes = asArray(reply[8] ?? [], "stats");
+  const queues: Record<string, number> = {};
+  for (let i = 0; i < sizes.length; i += 2) queues[String(sizes[i])] = asNumber(sizes[i + 1]);
+  return {
+    processed: asNumber(reply[0]),
+    failed: asNumber(reply[1]),
+    deadEvicted: asNumber(reply[2]),
+    scheduled: asNumber(reply[3]),
+    retry: asNumber(reply[4]),
+    dead: asNumber(reply[5]),
+    ticks: asNumber(reply[6]),
+    inflight: asNumber(reply[7]),
+    queues,
+  };
+}

@@ -1,0 +1,190 @@
+// The terms of tickq, defined once.
+//
+// job       a unit of work: a name (Sidekiq's `class`) and JSON `args`
+// queue     a Redis list `queue:NAME` of pending job strings
+// tick      one bounded, stateless run: resurrect, schedule, fetch, execute, ack
+// lease     the key `tick:ID`; the tick is alive while it exists
+// inproc    `inproc:TICK:QUEUE`, the jobs a tick fetched and has not acked
+// resurrect return the inproc jobs of a dead tick to the head of their queue
+
+/** A Redis reply as both adapters return it: no parsing, no Buffers. */
+export type RedisReply = null | number | string | RedisReply[];
+
+/** A Lua script, with its SHA-1 computed at build time. */
+export interface LuaScript {
+  readonly name: string;
+  readonly sha: string;
+  readonly text: string;
+}
+
+/**
+ * What tickq needs of a Redis client: two calls. Each call is one round trip.
+ * An adapter must reject with an error whose message contains "NOSCRIPT"
+ * when EVALSHA does not know the script.
+ */
+export interface RedisAdapter {
+  evalsha(sha: string, keys: string[], args: string[]): Promise<RedisReply>;
+  eval(script: string, keys: string[], args: string[]): Promise<RedisReply>;
+}
+
+/** A job as stored in Redis: Sidekiq's job JSON, plus any extra fields. */
+export interface JobPayload {
+  class: string;
+  args: unknown[];
+  jid: string;
+  queue: string;
+  retry: boolean | number;
+  created_at?: number;
+  enqueued_at?: number;
+  error_message?: string;
+  error_class?: string;
+  failed_at?: number;
+  retried_at?: number;
+  retry_count?: number;
+  [field: string]: unknown;
+}
+
+export interface JobLogger {
+  info(message: string, ...rest: unknown[]): void;
+  warn(message: string, ...rest: unknown[]): void;
+  error(message: string, ...rest: unknown[]): void;
+}
+
+export interface JobContext {
+  jid: string;
+  queue: string;
+  /** 1 on the first run, 2 on the first retry, and so on. */
+  attempt: number;
+  /** Aborts at the tick's deadline (or if the tick loses its lease). */
+  signal: AbortSignal;
+  log: JobLogger;
+  /** The whole job as stored in Redis. */
+  payload: JobPayload;
+}
+
+export type JobHandler<A extends unknown[] = unknown[]> = (args: A, ctx: JobContext) => unknown;
+
+export interface JobDefinition<A extends unknown[] = unknown[]> {
+  perform: JobHandler<A>;
+  /** Queue used when enqueue does not name one. Default "default". */
+  queue?: string;
+  /** false: no retry (straight to the dead set); a number: that many retries. */
+  retry?: boolean | number;
+  /** Seconds to wait before retry number `count` (0-based); default Sidekiq's. */
+  backoff?: (count: number, error: unknown) => number;
+}
+
+// Handlers are contravariant in their args: `never` lets a handler that
+// declares its own tuple (`(args: [string]) => …`) be registered, and
+// ArgsOf recovers that tuple for `enqueue`.
+export type JobRegistry = Record<string, JobHandler<never> | JobDefinition<never>>;
+
+/** The args tuple a registered job declares. */
+export type ArgsOf<T> = T extends JobDefinition<infer A>
+  ? A
+  : T extends (args: infer A, ctx: JobContext) => unknown
+    ? A
+    : unknown[];
+
+/** A job as handed to middleware. */
+export interface RunningJob {
+  name: string;
+  args: unknown[];
+  payload: JobPayload;
+}
+
+export type Middleware = (job: RunningJob, ctx: JobContext, next: () => Promise<unknown>) => Promise<unknown>;
+
+/** Strict order (`["critical", "default"]`) or Sidekiq weights (`[["critical", 3], ["default", 1]]`). */
+export type QueueOrder = string[] | [string, number][];
+
+export interface TickqOptions<J extends JobRegistry = JobRegistry> {
+  redis: RedisAdapter;
+  jobs: J;
+  /** Key prefix; default "tickq:". "" gives Sidekiq's own key names. */
+  prefix?: string;
+  /** Queues a tick serves; default ["default"]. */
+  queues?: QueueOrder;
+  /** Retries when a job says `retry: true`; default 25. */
+  maxRetries?: number;
+  /** Resurrections before a job is declared poison and sent to the dead set; default 3. */
+  maxResurrections?: number;
+  /** Dead set cap; default 10,000 jobs. */
+  deadMaxJobs?: number;
+  /** Dead set cap; default 180 days. */
+  deadMaxAgeSeconds?: number;
+  /** A Redis call that takes longer than this rejects; default 10,000 ms. */
+  redisTimeoutMs?: number;
+  /** Where handlers' ctx.log and tickq's own warnings go; default console. */
+  logger?: JobLogger;
+}
+
+export interface EnqueueOptions {
+  queue?: string;
+  /** Run after this many milliseconds. */
+  delayMs?: number;
+  /** Run at this time. */
+  at?: Date;
+  retry?: boolean | number;
+}
+
+export interface BulkJob<Name extends string = string> extends EnqueueOptions {
+  name: Name;
+  args: unknown[];
+}
+
+export interface TickOptions {
+  /** Wall-clock budget of the tick; default 10,000 ms. */
+  budgetMs?: number;
+  /** Jobs fetched per round trip; default 50. */
+  batch?: number;
+  /** Handlers run at once; default 10. */
+  concurrency?: number;
+  /** Lease TTL, extended while the tick runs; default 30,000 ms. */
+  leaseMs?: number;
+  /** After the deadline, how long running handlers get to settle; default 1,000 ms. */
+  graceMs?: number;
+  /** Jobs resurrected per pass; default 1,000. */
+  resurrectLimit?: number;
+  /** Due scheduled and retry jobs moved per pass; default 1,000. */
+  scheduleLimit?: number;
+}
+
+export interface TickReport {
+  tickId: string;
+  fetched: number;
+  succeeded: number;
+  /** Handler failures: retried + dead because retries ran out. */
+  failed: number;
+  retried: number;
+  /** Jobs sent to the dead set: failures out of retries, poison, malformed, unknown. */
+  dead: number;
+  resurrected: number;
+  scheduled: number;
+  /** Fetched jobs put back at the head of their queue: unstarted, or interrupted at the deadline. */
+  requeued: number;
+  /** Handlers still running after the grace period: left for resurrection. */
+  abandoned: number;
+  /** Dead-set entries evicted by the size or age cap. */
+  deadEvicted: number;
+  /** True when the tick stopped with work left (a full last batch, or housekeeping left). */
+  more: boolean;
+  /** True when the tick found its lease gone and stopped early. */
+  leaseLost: boolean;
+  roundTrips: number;
+  durationMs: number;
+}
+
+export interface Stats {
+  processed: number;
+  failed: number;
+  queues: Record<string, number>;
+  scheduled: number;
+  retry: number;
+  dead: number;
+  deadEvicted: number;
+  /** Jobs fetched by ticks and not yet acked. */
+  inflight: number;
+  /** Registered ticks, live or awaiting resurrection. */
+  ticks: number;
+}
