@@ -80,11 +80,11 @@ export interface JobDefinition<A extends unknown[] = unknown[]> {
 export type JobRegistry = Record<string, JobHandler<never> | JobDefinition<never>>;
 
 /** The args tuple a registered job declares. */
-export type ArgsOf<T> = T extends JobDefinition<infer A>
-  ? A
-  : T extends (args: infer A, ctx: JobContext) => unknown
-    ? A
-    : unknown[];
+export type ArgsOf<T> = OrAnyArgs<
+  T extends JobDefinition<infer A> ? A : T extends (args: infer A, ctx: JobContext) => unknown ? A : unknown[]
+>;
+// A handler that declares no args parameter infers `never`: any array fits.
+type OrAnyArgs<A> = [A] extends [never] ? unknown[] : A;
 
 /** A job as handed to middleware. */
 export interface RunningJob {

@@ -11,9 +11,14 @@ export type Outcome =
 
 const CODES = { succeeded: "s", retry: "r", dead: "d", unstarted: "q", interrupted: "i" } as const;
 
+const putBack = (o: Outcome) => o.kind === "unstarted" || o.kind === "interrupted";
+
 export function ackArgs(outcomes: Outcome[]): (string | number)[] {
-  const args: (string | number)[] = [outcomes.length];
-  for (const o of outcomes) {
+  // Jobs put back are pushed one by one onto the head of their queue: the
+  // last pushed is fetched first, so they go in reverse to keep their order.
+  const ordered = [...outcomes.filter((o) => !putBack(o)), ...outcomes.filter(putBack).reverse()];
+  const args: (string | number)[] = [ordered.length];
+  for (const o of ordered) {
     const updated = o.kind === "retry" || o.kind === "dead" ? o.updated : "";
     const delay = o.kind === "retry" ? o.delaySec : 0;
     args.push(CODES[o.kind], o.job.queue, o.job.raw, updated, delay);

@@ -36,7 +36,9 @@ export async function executeBatch(
     }
   };
   const workers = Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, batch.length)) }, worker));
-  await Promise.race([workers, afterAbort(signal, graceMs)]);
+  const grace = afterAbort(signal, graceMs);
+  await Promise.race([workers, grace.elapsed]);
+  grace.cancel();
   closed = true;
 
   const settled = outcomes.filter((o): o is Outcome => o !== undefined);
@@ -92,13 +94,22 @@ function runMiddleware(runtime: Runtime, job: RunningJob, ctx: JobContext, perfo
   return call(0);
 }
 
-/** Resolves `graceMs` after the signal aborts; never, if it does not. */
-function afterAbort(signal: AbortSignal, graceMs: number): Promise<void> {
-  return new Promise((resolve) => {
-    const arm = () => setTimeout(resolve, graceMs);
-    if (signal.aborted) arm();
-    else signal.addEventListener("abort", arm, { once: true });
+/** `elapsed` resolves `graceMs` after the signal aborts; `cancel` drops the listener and timer. */
+function afterAbort(signal: AbortSignal, graceMs: number): { elapsed: Promise<void>; cancel(): void } {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let arm = () => {};
+  const elapsed = new Promise<void>((resolve) => {
+    arm = () => void (timer = setTimeout(resolve, graceMs));
   });
+  if (signal.aborted) arm();
+  else signal.addEventListener("abort", arm, { once: true });
+  return {
+    elapsed,
+    cancel: () => {
+      signal.removeEventListener("abort", arm);
+      clearTimeout(timer);
+    },
+  };
 }
 
 function jobLogger(logger: JobLogger, payload: JobPayload): JobLogger {

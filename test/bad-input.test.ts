@@ -1,0 +1,84 @@
+import { describe, expect, it } from "vitest";
+import { Redis } from "ioredis";
+import { ioredisAdapter } from "../adapters/ioredis.js";
+import { createTickq, TickqError } from "../src/index.js";
+import { adapterCases } from "./helpers/adapters.js";
+import { useHarness } from "./helpers/harness.js";
+import { startProxy } from "./helpers/proxy.js";
+import { sleep } from "./helpers/redis.js";
+
+describe.each(adapterCases)("bad input over $name", (adapterCase) => {
+  const h = useHarness(adapterCase, "bad-input");
+
+  it("sends malformed and unknown entries to the dead set with their raw text and reason; the tick goes on", async () => {
+    const ran: unknown[] = [];
+    const tq = h.make({ good: (args: unknown[]) => void ran.push(args) });
+    const queue = `${h.prefix}queue:default`;
+    await h.redis.lpush(queue, "{not json");
+    await h.redis.lpush(queue, '"a string"');
+    await h.redis.lpush(queue, JSON.stringify({ args: [1] }));
+    await h.redis.lpush(queue, JSON.stringify({ class: "good", args: "nope" }));
+    await h.redis.lpush(queue, JSON.stringify({ class: "Missing", args: [2], jid: "abc" }));
+    await tq.enqueue("good", ["fine"]);
+    const report = await tq.tick();
+    expect(report).toMatchObject({ fetched: 6, succeeded: 1, dead: 5, failed: 0 });
+    expect(ran).toEqual([["fine"]]);
+
+    const dead = (await h.redis.zrange(`${h.prefix}dead`, "0", "-1")).map((d) => JSON.parse(d));
+    const byReason = Object.fromEntries(dead.map((d) => [d.error_message, d]));
+    expect(byReason["job is not valid JSON"]).toMatchObject({ raw: "{not json", error_class: "TickqMalformedJob" });
+    expect(byReason["job is not a JSON object"]).toMatchObject({ raw: '"a string"' });
+    expect(byReason['job has no "class" (the job name)']).toMatchObject({ args: [1] });
+    expect(byReason['job "args" is not an array']).toMatchObject({ class: "good", args: "nope" });
+    expect(byReason['no job named "Missing" is registered']).toMatchObject({ class: "Missing", jid: "abc", error_class: "TickqUnknownJob" });
+    expect(await tq.stats()).toMatchObject({ inflight: 0, queues: { default: 0 } });
+  });
+
+  it("a malformed job in the schedule still reaches the dead set", async () => {
+    const tq = h.make({ good: () => {} });
+    await h.redis.zadd(`${h.prefix}schedule`, 1, "garbage");
+    const report = await tq.tick();
+    expect(report).toMatchObject({ scheduled: 1, dead: 1 });
+    const [dead] = await h.redis.zrange(`${h.prefix}dead`, "0", "-1");
+    expect(JSON.parse(dead!).raw).toBe("garbage");
+  });
+});
+
+describe("Redis unreachable", () => {
+  const h = useHarness(adapterCases[0]!, "unreachable");
+
+  it("tick rejects with a clear error", async () => {
+    const client = new Redis("redis://127.0.0.1:1", { maxRetriesPerRequest: 0, retryStrategy: () => null, lazyConnect: true });
+    client.on("error", () => {});
+    const tq = createTickq({ redis: ioredisAdapter(client), jobs: { x: () => {} }, redisTimeoutMs: 2_000 });
+    const err = await tq.tick().catch((e) => e);
+    expect(err).toBeInstanceOf(TickqError);
+    expect(err.message).toMatch(/Redis (call failed|did not answer)/);
+    client.disconnect();
+  });
+
+  it("a Redis that dies mid-tick makes the tick reject, and loses nothing", async () => {
+    const proxy = await startProxy(h.redis.options.host ? `redis://${h.redis.options.host}:${h.redis.options.port}` : "");
+    const client = new Redis(proxy.url, { maxRetriesPerRequest: 0, retryStrategy: () => null });
+    client.on("error", () => {});
+    const ran = new Map<number, number>();
+    const jobs = {
+      work: async (args: [number]) => {
+        ran.set(args[0], (ran.get(args[0]) ?? 0) + 1);
+        if (args[0] === 5) await proxy.cut();
+      },
+    };
+    const broken = createTickq({ redis: ioredisAdapter(client), prefix: h.prefix, jobs, redisTimeoutMs: 2_000 });
+    await broken.enqueueBulk(Array.from({ length: 30 }, (_, i) => ({ name: "work", args: [i] })));
+    const err = await broken.tick({ batch: 10, concurrency: 1, leaseMs: 300 }).catch((e) => e);
+    expect(err).toBeInstanceOf(TickqError);
+    client.disconnect();
+
+    await sleep(350);
+    const healthy = h.make(jobs);
+    const report = await healthy.tick({ batch: 50 });
+    expect(report.resurrected).toBe(10);
+    expect([...ran.keys()].sort((a, b) => a - b)).toEqual(Array.from({ length: 30 }, (_, i) => i));
+    expect(await healthy.stats()).toMatchObject({ inflight: 0, ticks: 0, queues: { default: 0 }, dead: 0 });
+  });
+});

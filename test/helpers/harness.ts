@@ -1,0 +1,42 @@
+// A test's tickq world: its adapter, a direct Redis for assertions, a unique
+// prefix, and cleanup of everything under that prefix afterwards.
+import type { Redis } from "ioredis";
+import { afterEach, beforeEach } from "vitest";
+import { createTickq, type Tickq } from "../../src/index.js";
+import type { JobLogger, JobRegistry, RedisAdapter, TickqOptions } from "../../src/types.js";
+import type { AdapterCase } from "./adapters.js";
+import { deleteUnder, directRedis, uniquePrefix } from "./redis.js";
+
+export interface Harness {
+  adapter: RedisAdapter;
+  redis: Redis;
+  prefix: string;
+  make<J extends JobRegistry>(jobs: J, options?: Partial<TickqOptions<J>>): Tickq<J>;
+  /** Every line tickq logged during the test. */
+  logged: string[];
+}
+
+export function useHarness(adapterCase: AdapterCase, label: string): Harness {
+  const h = { logged: [] as string[] } as unknown as Harness;
+  let close: () => Promise<void> = async () => {};
+  beforeEach(() => {
+    const opened = adapterCase.open();
+    close = opened.close;
+    h.adapter = opened.adapter;
+    h.redis = directRedis();
+    h.prefix = uniquePrefix(`${adapterCase.name}:${label}`);
+    h.logged.length = 0;
+    const logger: JobLogger = {
+      info: (m) => h.logged.push(m),
+      warn: (m) => h.logged.push(m),
+      error: (m) => h.logged.push(m),
+    };
+    h.make = (jobs, options = {}) => createTickq({ redis: h.adapter, prefix: h.prefix, logger, ...options, jobs });
+  });
+  afterEach(async () => {
+    await deleteUnder(h.redis, h.prefix);
+    h.redis.disconnect();
+    await close();
+  });
+  return h;
+}
