@@ -38,7 +38,8 @@ export async function answers(url: string, timeoutMs = 1_000): Promise<boolean> 
   }
 }
 
-async function startPrivate(): Promise<FoundRedis> {
+/** A private redis-server on a free port, no persistence. */
+export async function startPrivate(): Promise<FoundRedis> {
   const port = await freePort();
   let child: ChildProcess;
   try {

@@ -1,0 +1,144 @@
+// npm run bench: tickq against BullMQ and bee-queue on the same Redis, in
+// the same run. Prints enqueue and drain rates, Redis commands per job (from
+// INFO commandstats, script internals included), commands sent on the wire
+// per job, and what one idle minute costs.
+//   --jobs 20000  --runs 3  --idle-seconds 60  --only tickq,bullmq,bee-queue
+import { parseArgs } from "node:util";
+import { Redis } from "ioredis";
+import { findRedis, startPrivate } from "../functions/node/find-redis.js";
+import { beeQueueSystem } from "./systems/bee-queue.js";
+import { bullmqSystem } from "./systems/bullmq.js";
+import { tickqSystem } from "./systems/tickq.js";
+import type { SystemFactory } from "./systems/types.js";
+import { commandsProcessed, wireCounter } from "./wire.js";
+
+const { values } = parseArgs({
+  options: {
+    jobs: { type: "string", default: "20000" },
+    runs: { type: "string", default: "3" },
+    "idle-seconds": { type: "string", default: "60" },
+    only: { type: "string", default: "tickq,bullmq,bee-queue" },
+  },
+});
+const N = Number(values.jobs);
+const RUNS = Number(values.runs);
+const IDLE_MS = Number(values["idle-seconds"]) * 1000;
+const all: Record<string, SystemFactory> = { tickq: tickqSystem, bullmq: bullmqSystem, "bee-queue": beeQueueSystem };
+const chosen = values.only.split(",").map((name) => [name, all[name]!] as const);
+
+interface Row {
+  name: string;
+  enqueue: number[];
+  drain: number[];
+  commandsPerJob: number;
+  wirePerJob: number;
+  roundTripsPerJob?: number;
+  idleCommands?: number;
+  idleWire?: number;
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const rate = (n: number, ms: number) => Math.round((n / ms) * 1000);
+
+async function measure(name: string, factory: SystemFactory, redisUrl: string, redis: Redis): Promise<Row> {
+  const row: Row = { name, enqueue: [], drain: [], commandsPerJob: 0, wirePerJob: 0 };
+  const system = await factory(redisUrl, `${name}-${Date.now()}`);
+  row.name = system.name;
+  try {
+    for (let run = 0; run < RUNS; run++) {
+      let t = performance.now();
+      await system.enqueue(N);
+      row.enqueue.push(rate(N, performance.now() - t));
+      const before = await commandsProcessed(redis);
+      t = performance.now();
+      const { roundTrips } = await system.drain(N);
+      row.drain.push(rate(N, performance.now() - t));
+      if (run === 0) {
+        row.commandsPerJob = ((await commandsProcessed(redis)) - before - 1) / N;
+        if (roundTrips !== undefined) row.roundTripsPerJob = roundTrips / N;
+      }
+    }
+  } finally {
+    await system.close();
+  }
+  // one more drain, through a proxy that counts the commands sent on the wire
+  const wire = await wireCounter(redisUrl);
+  const counted = await factory(wire.url, `${name}-wire-${Date.now()}`);
+  try {
+    await counted.enqueue(N);
+    const before = wire.commands();
+    await counted.drain(N);
+    row.wirePerJob = (wire.commands() - before) / N;
+  } finally {
+    await counted.close();
+    await wire.close();
+  }
+  return row;
+}
+
+/** Each system idles on a private redis-server of its own, all at once. */
+async function measureIdle(rows: Row[]): Promise<void> {
+  await Promise.all(
+    chosen.map(async ([name, factory], i) => {
+      const server = await startPrivate();
+      const wire = await wireCounter(server.url);
+      const probe = new Redis(server.url);
+      try {
+        const system = await factory(wire.url, `${name}-idle`);
+        await new Promise((r) => setTimeout(r, 500)); // let start-up finish
+        const before = await commandsProcessed(probe);
+        const wireBefore = wire.commands();
+        await system.idle(IDLE_MS);
+        rows[i]!.idleCommands = (await commandsProcessed(probe)) - before - 1;
+        rows[i]!.idleWire = wire.commands() - wireBefore;
+        await system.close();
+      } finally {
+        probe.disconnect();
+        await wire.close();
+        await server.stop();
+      }
+    }),
+  );
+}
+
+async function main() {
+  const found = await findRedis();
+  const redis = new Redis(found.url);
+  const version = (await redis.info("server")).match(/redis_version:(\S+)/)?.[1];
+  console.log(`Redis ${version} at ${found.url}; ${N} no-op jobs, ${RUNS} runs each\n`);
+  const rows: Row[] = [];
+  for (const [name, factory] of chosen) {
+    process.stdout.write(`measuring ${name}…\n`);
+    rows.push(await measure(name, factory, found.url, redis));
+  }
+  if (IDLE_MS > 0) {
+    process.stdout.write(`idling ${IDLE_MS / 1000} s…\n`);
+    await measureIdle(rows);
+  }
+  redis.disconnect();
+  await found.stop();
+
+  const fmt = (n: number | undefined, digits = 0) => (n === undefined ? "—" : n.toFixed(digits));
+  const table = rows.map((r) => ({
+    system: r.name,
+    "enqueue jobs/s": median(r.enqueue),
+    "drain jobs/s (median)": median(r.drain),
+    "drain min–max": `${Math.min(...r.drain)}–${Math.max(...r.drain)}`,
+    "Redis cmds/job": fmt(r.commandsPerJob, 2),
+    "wire cmds/job": fmt(r.wirePerJob, 3),
+    "round trips/job": fmt(r.roundTripsPerJob, 3),
+    [`idle ${IDLE_MS / 1000}s cmds (incl. scripts)`]: fmt(r.idleCommands),
+    [`idle ${IDLE_MS / 1000}s wire cmds`]: fmt(r.idleWire),
+  }));
+  console.log();
+  console.table(table);
+  const tickq = rows.find((r) => r.name === "tickq");
+  if (tickq) {
+    for (const other of rows.filter((r) => r !== tickq)) {
+      console.log(`tickq drain / ${other.name} drain: ${(median(tickq.drain) / median(other.drain)).toFixed(2)}×`);
+    }
+  }
+}
+
+await main();
+process.exit(0);

@@ -1,0 +1,86 @@
+// Measuring what a queue costs Redis: INFO commandstats (counts the commands
+// run inside scripts too), and a TCP proxy that counts the RESP commands a
+// client sends on the wire (each is at most one round trip).
+import { createServer, connect, type Socket } from "node:net";
+import { Redis } from "ioredis";
+
+export async function commandsProcessed(redis: Redis): Promise<number> {
+  const info = await redis.info("commandstats");
+  let total = 0;
+  for (const match of info.matchAll(/^cmdstat_[^:]+:calls=(\d+)/gm)) total += Number(match[1]);
+  return total;
+}
+
+/** Counts RESP commands (arrays) in a client→server byte stream. */
+class RespCounter {
+  commands = 0;
+  private pending = Buffer.alloc(0);
+  private elementsLeft = 0; // bulk strings left in the current command
+  private bulkLeft = -1; // bytes (with CRLF) left in the current bulk string
+
+  push(chunk: Buffer) {
+    let buf = this.pending.length ? Buffer.concat([this.pending, chunk]) : chunk;
+    let at = 0;
+    for (;;) {
+      if (this.bulkLeft >= 0) {
+        const take = Math.min(this.bulkLeft, buf.length - at);
+        at += take;
+        this.bulkLeft -= take;
+        if (this.bulkLeft > 0) break;
+        this.bulkLeft = -1;
+        this.elementsLeft--;
+        continue;
+      }
+      const eol = buf.indexOf("\r\n", at);
+      if (eol < 0) break;
+      const line = buf.toString("latin1", at, eol);
+      at = eol + 2;
+      if (line[0] === "*") {
+        this.commands++;
+        this.elementsLeft = Number(line.slice(1));
+      } else if (line[0] === "$") {
+        this.bulkLeft = Number(line.slice(1)) + 2;
+      } else if (this.elementsLeft === 0 && line.length > 0) {
+        this.commands++; // inline command
+      }
+    }
+    this.pending = buf.subarray(at);
+    buf = Buffer.alloc(0);
+  }
+}
+
+export interface WireCounter {
+  url: string;
+  commands(): number;
+  close(): Promise<void>;
+}
+
+export async function wireCounter(redisUrl: string): Promise<WireCounter> {
+  const target = new URL(redisUrl);
+  const sockets = new Set<Socket>();
+  const counters: RespCounter[] = [];
+  const server = createServer((client) => {
+    const counter = new RespCounter();
+    counters.push(counter);
+    const upstream = connect(Number(target.port || 6379), target.hostname);
+    for (const s of [client, upstream]) {
+      sockets.add(s);
+      s.setNoDelay(true);
+      s.on("error", () => {});
+      s.on("close", () => sockets.delete(s));
+    }
+    client.on("data", (d: Buffer) => counter.push(d));
+    client.pipe(upstream).pipe(client);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const address = server.address();
+  const port = typeof address === "object" && address ? address.port : 0;
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    commands: () => counters.reduce((sum, c) => sum + c.commands, 0),
+    close: async () => {
+      for (const s of sockets) s.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
