@@ -14,12 +14,12 @@ export async function commandsProcessed(redis: Redis): Promise<number> {
 /** Counts RESP commands (arrays) in a client→server byte stream. */
 class RespCounter {
   commands = 0;
-  private pending = Buffer.alloc(0);
+  private pending: Buffer = Buffer.alloc(0);
   private elementsLeft = 0; // bulk strings left in the current command
   private bulkLeft = -1; // bytes (with CRLF) left in the current bulk string
 
   push(chunk: Buffer) {
-    let buf = this.pending.length ? Buffer.concat([this.pending, chunk]) : chunk;
+    const buf: Buffer = this.pending.length ? Buffer.concat([this.pending, chunk]) : chunk;
     let at = 0;
     for (;;) {
       if (this.bulkLeft >= 0) {
@@ -45,7 +45,6 @@ class RespCounter {
       }
     }
     this.pending = buf.subarray(at);
-    buf = Buffer.alloc(0);
   }
 }
 
