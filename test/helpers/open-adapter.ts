@@ -1,12 +1,16 @@
 // Opens an adapter by name, from plain URLs: free of vitest, so a child
 // process (test/fixtures/tick-child.ts) opens the very same adapter as the
 // test that spawned it.
+import { Redis as UpstashRedis } from "@upstash/redis";
 import { Redis } from "ioredis";
 import { ioredisAdapter } from "../../adapters/ioredis.js";
+import { upstashAdapter } from "../../adapters/upstash.js";
 import type { RedisAdapter } from "../../src/types.js";
 
 export interface Endpoints {
   redisUrl: string;
+  restUrl: string;
+  restToken: string;
 }
 
 export interface OpenedAdapter {
@@ -14,11 +18,18 @@ export interface OpenedAdapter {
   close(): Promise<void>;
 }
 
+export function upstashClient(url: string, token: string): UpstashRedis {
+  return new UpstashRedis({ url, token, automaticDeserialization: false, enableTelemetry: false, readYourWrites: false, retry: false });
+}
+
 export function openAdapter(name: string, endpoints: Endpoints): OpenedAdapter {
   if (name === "ioredis") {
     const client = new Redis(endpoints.redisUrl, { maxRetriesPerRequest: 1 });
     client.on("error", () => {});
     return { adapter: ioredisAdapter(client), close: async () => void client.disconnect() };
+  }
+  if (name === "upstash") {
+    return { adapter: upstashAdapter(upstashClient(endpoints.restUrl, endpoints.restToken)), close: async () => {} };
   }
   throw new Error(`unknown adapter ${name}`);
 }

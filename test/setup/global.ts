@@ -1,15 +1,25 @@
-// Finds Redis the way `npm start` does, and hands its URL to every test file.
+// Finds Redis the way `npm start` does, puts the Upstash-compatible REST
+// server in front of it, and hands both to every test file.
 import type { TestProject } from "vitest/node";
 import { findRedis } from "../../functions/node/find-redis.js";
+import { startUpstashLocal } from "../../functions/upstash-local/server.js";
 
 declare module "vitest" {
   export interface ProvidedContext {
     redisUrl: string;
+    restUrl: string;
+    restToken: string;
   }
 }
 
 export default async function setup(project: TestProject) {
   const redis = await findRedis();
+  const rest = await startUpstashLocal({ redisUrl: redis.url, token: "test-token-" + Math.random().toString(36).slice(2) });
   project.provide("redisUrl", redis.url);
-  return () => redis.stop();
+  project.provide("restUrl", rest.url);
+  project.provide("restToken", rest.token);
+  return async () => {
+    await rest.close();
+    await redis.stop();
+  };
 }

@@ -1,0 +1,126 @@
+// A local server that speaks the REST protocol of Upstash Redis, over a real
+// Redis through ioredis, so an unmodified @upstash/redis client works against
+// it: for tests, for CI, and for developing a Worker with no Upstash at hand.
+//
+//   POST /             body ["SET","k","v"]            → {"result": …} | {"error": …}
+//   POST /pipeline     body [["SET","k","v"], …]       → [{"result": …} | {"error": …}, …]
+//   POST /multi-exec   body [["INCR","k"], …]          → the same, in one MULTI/EXEC
+//   GET|POST /cmd/arg… (path form, for curl)            → {"result": …}
+//
+// Authorization: Bearer TOKEN (401 otherwise). With `Upstash-Encoding:
+// base64` every string in a result is base64 except "OK", which the client
+// leaves undecoded. Command errors answer 400, as Upstash does.
+import { Hono, type Context } from "hono";
+import { bearerAuth } from "hono/bearer-auth";
+import type { Redis } from "ioredis";
+
+export interface UpstashLocalOptions {
+  redis: Redis;
+  token: string;
+  /** Added to every request, to show what HTTP round trips cost. */
+  latencyMs?: number;
+  /** Called for every request served (the benchmark counts them). */
+  onRequest?: () => void;
+}
+
+type Reply = null | number | string | Buffer | Reply[];
+type Encoded = null | number | string | Encoded[];
+type Command = (string | number)[];
+
+const MAX_BODY = 10 * 1024 * 1024;
+
+export function createUpstashLocalApp(options: UpstashLocalOptions): Hono {
+  const { redis } = options;
+  const app = new Hono();
+  const unauthorized = (c: Context) => c.json({ error: "Unauthorized" }, 401);
+  app.use("*", bearerAuth({ token: options.token, noAuthenticationHeader: { message: unauthorized }, invalidAuthenticationHeader: { message: unauthorized }, invalidToken: { message: unauthorized } }));
+  app.use("*", async (_c, next) => {
+    options.onRequest?.();
+    if (options.latencyMs) await new Promise((r) => setTimeout(r, options.latencyMs));
+    await next();
+  });
+
+  const encoderFor = (c: Context) => (c.req.header("upstash-encoding")?.toLowerCase() === "base64" ? base64 : utf8);
+
+  app.post("/", async (c) => {
+    const command = asCommand(await body(c));
+    if (!command) return c.json({ error: "ERR the body must be a JSON array: the command and its arguments" }, 400);
+    const outcome = await run(redis, command);
+    return "error" in outcome ? c.json(outcome, 400) : c.json({ result: encoderFor(c)(outcome.result) });
+  });
+
+  app.post("/pipeline", async (c) => {
+    const commands = asCommands(await body(c));
+    if (!commands) return c.json({ error: "ERR the body must be a JSON array of commands" }, 400);
+    const encode = encoderFor(c);
+    const outcomes = await Promise.all(commands.map((command) => run(redis, command)));
+    return c.json(outcomes.map((o) => ("error" in o ? o : { result: encode(o.result) })));
+  });
+
+  app.post("/multi-exec", async (c) => {
+    const commands = asCommands(await body(c));
+    if (!commands) return c.json({ error: "ERR the body must be a JSON array of commands" }, 400);
+    const encode = encoderFor(c);
+    const transaction = redis.multi();
+    for (const [name, ...args] of commands) transaction.callBuffer(String(name), ...args);
+    try {
+      const results = (await transaction.exec()) ?? [];
+      return c.json(results.map(([error, result]) => (error ? { error: error.message } : { result: encode(result as Reply) })));
+    } catch (error) {
+      return c.json({ error: (error as Error).message }, 400);
+    }
+  });
+
+  app.on(["GET", "POST"], "/*", async (c) => {
+    const command = c.req.path.split("/").filter(Boolean).map(decodeURIComponent);
+    if (command.length === 0) return c.json({ error: "ERR no command in the path" }, 400);
+    const outcome = await run(redis, command);
+    return "error" in outcome ? c.json(outcome, 400) : c.json({ result: encoderFor(c)(outcome.result) });
+  });
+
+  app.onError((error, c) => c.json({ error: `ERR ${error.message}` }, 500));
+  return app;
+}
+
+async function body(c: Context): Promise<unknown> {
+  const length = Number(c.req.header("content-length") ?? 0);
+  if (length > MAX_BODY) return undefined;
+  try {
+    return await c.req.json();
+  } catch {
+    return undefined;
+  }
+}
+
+function asCommand(value: unknown): Command | undefined {
+  return Array.isArray(value) && value.length > 0 && value.every((v) => typeof v === "string" || typeof v === "number")
+    ? (value as Command)
+    : undefined;
+}
+
+function asCommands(value: unknown): Command[] | undefined {
+  if (!Array.isArray(value)) return undefined;
+  const commands = value.map(asCommand);
+  return commands.every((c): c is Command => c !== undefined) ? commands : undefined;
+}
+
+async function run(redis: Redis, [name, ...args]: Command): Promise<{ result: Reply } | { error: string }> {
+  try {
+    return { result: (await redis.callBuffer(String(name), ...args)) as Reply };
+  } catch (error) {
+    return { error: (error as Error).message };
+  }
+}
+
+function base64(reply: Reply): Encoded {
+  if (reply === null || typeof reply === "number") return reply;
+  if (Array.isArray(reply)) return reply.map(base64);
+  const buffer = typeof reply === "string" ? Buffer.from(reply) : reply;
+  return buffer.length === 2 && buffer.toString() === "OK" ? "OK" : buffer.toString("base64");
+}
+
+function utf8(reply: Reply): Encoded {
+  if (reply === null || typeof reply === "number") return reply;
+  if (Array.isArray(reply)) return reply.map(utf8);
+  return typeof reply === "string" ? reply : reply.toString("utf8");
+}
