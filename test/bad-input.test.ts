@@ -1,10 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { Redis } from "ioredis";
-import { ioredisAdapter } from "../adapters/ioredis.js";
 import { createTickq, TickqError } from "../src/index.js";
-import { adapterCases } from "./helpers/adapters.js";
+import { adapterCases, openCuttable, openUnreachable } from "./helpers/adapters.js";
 import { useHarness } from "./helpers/harness.js";
-import { startProxy } from "./helpers/proxy.js";
 import { sleep } from "./helpers/redis.js";
 
 describe.each(adapterCases)("bad input over $name", (adapterCase) => {
@@ -44,35 +41,34 @@ describe.each(adapterCases)("bad input over $name", (adapterCase) => {
   });
 });
 
-describe("Redis unreachable", () => {
-  const h = useHarness(adapterCases[0]!, "unreachable");
+describe.each(adapterCases)("Redis unreachable over $name", (adapterCase) => {
+  const h = useHarness(adapterCase, "unreachable");
 
-  it("tick rejects with a clear error", async () => {
-    const client = new Redis("redis://127.0.0.1:1", { maxRetriesPerRequest: 0, retryStrategy: () => null, lazyConnect: true });
-    client.on("error", () => {});
-    const tq = createTickq({ redis: ioredisAdapter(client), jobs: { x: () => {} }, redisTimeoutMs: 2_000 });
-    const err = await tq.tick().catch((e) => e);
-    expect(err).toBeInstanceOf(TickqError);
-    expect(err.message).toMatch(/Redis (call failed|did not answer)/);
-    client.disconnect();
+  it("tick and enqueue reject with a clear error", async () => {
+    const { adapter, close } = openUnreachable(adapterCase.name);
+    const tq = createTickq({ redis: adapter, jobs: { x: () => {} }, redisTimeoutMs: 3_000 });
+    for (const call of [() => tq.tick(), () => tq.enqueue("x", [])]) {
+      const err = await call().catch((e) => e);
+      expect(err).toBeInstanceOf(TickqError);
+      expect(err.message).toMatch(/Redis (call failed|did not answer)/);
+    }
+    await close();
   });
 
   it("a Redis that dies mid-tick makes the tick reject, and loses nothing", async () => {
-    const proxy = await startProxy(h.redis.options.host ? `redis://${h.redis.options.host}:${h.redis.options.port}` : "");
-    const client = new Redis(proxy.url, { maxRetriesPerRequest: 0, retryStrategy: () => null });
-    client.on("error", () => {});
+    const cuttable = await openCuttable(adapterCase.name);
     const ran = new Map<number, number>();
     const jobs = {
       work: async (args: [number]) => {
         ran.set(args[0], (ran.get(args[0]) ?? 0) + 1);
-        if (args[0] === 5) await proxy.cut();
+        if (args[0] === 5) await cuttable.cut();
       },
     };
-    const broken = createTickq({ redis: ioredisAdapter(client), prefix: h.prefix, jobs, redisTimeoutMs: 2_000 });
+    const broken = createTickq({ redis: cuttable.adapter, prefix: h.prefix, jobs, redisTimeoutMs: 2_000 });
     await broken.enqueueBulk(Array.from({ length: 30 }, (_, i) => ({ name: "work", args: [i] })));
     const err = await broken.tick({ batch: 10, concurrency: 1, leaseMs: 300 }).catch((e) => e);
     expect(err).toBeInstanceOf(TickqError);
-    client.disconnect();
+    await cuttable.close();
 
     await sleep(350);
     const healthy = h.make(jobs);

@@ -8,10 +8,12 @@
 //   GET|POST /cmd/arg… (path form, for curl)            → {"result": …}
 //
 // Authorization: Bearer TOKEN (401 otherwise). With `Upstash-Encoding:
-// base64` every string in a result is base64 except "OK", which the client
-// leaves undecoded. Command errors answer 400, as Upstash does.
+// base64` every string in a result is base64, except a whole result that is
+// "OK": the client leaves that one undecoded (but decodes every string
+// inside an array). Command errors answer 400, as Upstash does.
 import { Hono, type Context } from "hono";
 import { bearerAuth } from "hono/bearer-auth";
+import { HTTPException } from "hono/http-exception";
 import type { Redis } from "ioredis";
 
 export interface UpstashLocalOptions {
@@ -78,7 +80,7 @@ export function createUpstashLocalApp(options: UpstashLocalOptions): Hono {
     return "error" in outcome ? c.json(outcome, 400) : c.json({ result: encoderFor(c)(outcome.result) });
   });
 
-  app.onError((error, c) => c.json({ error: `ERR ${error.message}` }, 500));
+  app.onError((error, c) => (error instanceof HTTPException ? error.getResponse() : c.json({ error: `ERR ${error.message}` }, 500)));
   return app;
 }
 
@@ -113,10 +115,13 @@ async function run(redis: Redis, [name, ...args]: Command): Promise<{ result: Re
 }
 
 function base64(reply: Reply): Encoded {
-  if (reply === null || typeof reply === "number") return reply;
-  if (Array.isArray(reply)) return reply.map(base64);
-  const buffer = typeof reply === "string" ? Buffer.from(reply) : reply;
-  return buffer.length === 2 && buffer.toString() === "OK" ? "OK" : buffer.toString("base64");
+  const encode = (r: Reply): Encoded => {
+    if (r === null || typeof r === "number") return r;
+    if (Array.isArray(r)) return r.map(encode);
+    return (typeof r === "string" ? Buffer.from(r) : r).toString("base64");
+  };
+  const isOk = typeof reply === "string" ? reply === "OK" : Buffer.isBuffer(reply) && reply.length === 2 && reply.toString() === "OK";
+  return isOk ? "OK" : encode(reply);
 }
 
 function utf8(reply: Reply): Encoded {

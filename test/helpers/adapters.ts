@@ -2,7 +2,9 @@
 // ioredis over TCP, and @upstash/redis over HTTP through the local
 // Upstash-compatible server in front of the same Redis.
 import { inject } from "vitest";
+import { startUpstashLocal } from "../../functions/upstash-local/server.js";
 import { openAdapter, type Endpoints, type OpenedAdapter } from "./open-adapter.js";
+import { startProxy } from "./proxy.js";
 
 export interface AdapterCase {
   name: string;
@@ -16,3 +18,26 @@ function adapterCase(name: string): AdapterCase {
 }
 
 export const adapterCases: AdapterCase[] = [adapterCase("ioredis"), adapterCase("upstash")];
+
+export interface CuttableAdapter extends OpenedAdapter {
+  /** Makes Redis unreachable for this adapter from now on. */
+  cut(): Promise<void>;
+}
+
+/** An adapter whose Redis (TCP) or REST endpoint (HTTP) nothing listens on. */
+export function openUnreachable(name: string): OpenedAdapter {
+  return name === "ioredis"
+    ? openAdapter(name, { redisUrl: "redis://127.0.0.1:1", restUrl: "", restToken: "" })
+    : openAdapter(name, { redisUrl: "", restUrl: "http://127.0.0.1:1", restToken: "t" });
+}
+
+/** An adapter that works until cut(): through a TCP proxy, or a private REST server. */
+export async function openCuttable(name: string): Promise<CuttableAdapter> {
+  const endpoints = { redisUrl: inject("redisUrl"), restUrl: inject("restUrl"), restToken: inject("restToken") };
+  if (name === "ioredis") {
+    const proxy = await startProxy(endpoints.redisUrl);
+    return { ...openAdapter(name, { ...endpoints, redisUrl: proxy.url }), cut: proxy.cut };
+  }
+  const rest = await startUpstashLocal({ redisUrl: endpoints.redisUrl, token: endpoints.restToken });
+  return { ...openAdapter(name, { ...endpoints, restUrl: rest.url }), cut: rest.close };
+}
