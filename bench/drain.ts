@@ -3,6 +3,8 @@
 // INFO commandstats, script internals included), commands sent on the wire
 // per job, and what one idle minute costs.
 //   --jobs 20000  --runs 3  --idle-seconds 60  --only tickq,bullmq,bee-queue
+//   --adapter upstash   tickq alone over HTTP Redis instead (bench/upstash.ts):
+//                       --latency-ms 0,20  --batch 100
 import { parseArgs } from "node:util";
 import { Redis } from "ioredis";
 import { findRedis, startPrivate } from "../functions/node/find-redis.js";
@@ -18,6 +20,9 @@ const { values } = parseArgs({
     runs: { type: "string", default: "3" },
     "idle-seconds": { type: "string", default: "60" },
     only: { type: "string", default: "tickq,bullmq,bee-queue" },
+    adapter: { type: "string", default: "ioredis" },
+    "latency-ms": { type: "string", default: "0,20" },
+    batch: { type: "string", default: "100" },
   },
 });
 const N = Number(values.jobs);
@@ -140,5 +145,10 @@ async function main() {
   }
 }
 
-await main();
+if (values.adapter === "upstash") {
+  const { runUpstashBench } = await import("./upstash.js");
+  await runUpstashBench(N, values["latency-ms"].split(",").map(Number), Number(values.batch));
+} else {
+  await main();
+}
 process.exit(0);
