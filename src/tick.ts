@@ -20,7 +20,8 @@ const HOUSEKEEP_SHARE = 0.25;
 
 export async function runTick(runtime: Runtime, options: TickOptions = {}): Promise<TickReport> {
   const budgetMs = options.budgetMs ?? 10_000;
-  const batch = Math.max(1, Math.floor(options.batch ?? 50));
+  // Capped: a batch is one LPUSH of unpacked jobs in Lua (its C stack holds ~8,000).
+  const batch = Math.min(1_000, Math.max(1, Math.floor(options.batch ?? 50)));
   const concurrency = Math.max(1, Math.floor(options.concurrency ?? 10));
   const leaseMs = Math.max(100, Math.floor(options.leaseMs ?? 30_000));
   const graceMs = options.graceMs ?? 1_000;

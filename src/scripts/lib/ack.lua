@@ -5,9 +5,12 @@
 --   q  not started: back to the head of its queue, not counted
 --   i  interrupted at the deadline: back to the head, counted like a
 --      resurrection so a job that never finishes in time ends dead
--- Every entry acts only if LREM removed the job from this tick's list: if
--- the tick lost its lease and a resurrector already put the job back, the
--- ack does nothing and the job runs again (at-least-once, never lost).
+-- Every entry acts only if it was still in this tick's list: if the tick
+-- lost its lease and a resurrector already put the job back, the ack does
+-- nothing and the job runs again (at-least-once, never lost).
+-- Fast path: a list only shrinks once fetched into (a resurrector takes
+-- from it; fetch refuses after a lost lease), so a list exactly as long as
+-- the entries naming it holds exactly those jobs: one DEL settles them all.
 
 local function trim_dead(now_sec, max_size, max_age)
   local dead = P .. 'dead'
@@ -40,10 +43,23 @@ local function ack(tick, i, now_ms_value, dead_max, dead_max_age)
   local counts = P .. 'resurrections'
   local counted = redis.call('EXISTS', counts) == 1
   local processed, failed, died = 0, 0, false
+  local per_queue = {}
+  for k = 0, n - 1 do
+    local queue = ARGV[i + k * 5 + 1]
+    per_queue[queue] = (per_queue[queue] or 0) + 1
+  end
+  local whole = {}
+  for queue, count in pairs(per_queue) do
+    local list = inproc_key(tick, queue)
+    if redis.call('LLEN', list) == count then
+      redis.call('DEL', list)
+      whole[queue] = true
+    end
+  end
   for _ = 1, n do
     local kind, queue, job, updated, delay = ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], ARGV[i + 4]
     i = i + 5
-    if redis.call('LREM', inproc_key(tick, queue), -1, job) == 1 then
+    if whole[queue] or redis.call('LREM', inproc_key(tick, queue), -1, job) == 1 then
       if kind == 'q' or kind == 'i' then
         redis.call('RPUSH', P .. 'queue:' .. queue, job)
         if kind == 'i' then redis.call('HINCRBY', counts, job, 1) end

@@ -1,44 +1,49 @@
 -- Fetch pass: moves up to `batch` jobs from the heads (right ends) of
--- `queue:NAME` into this tick's `inproc:TICK:NAME` lists with LMOVE, so a
--- fetched job is always somewhere in Redis; two ticks never get the same job.
+-- `queue:NAME` into this tick's `inproc:TICK:NAME` lists, so a fetched job
+-- is always somewhere in Redis; two ticks never get the same job. Per queue
+-- it is one LRANGE + LTRIM + LPUSH, leaving the inproc list as a job-by-job
+-- LMOVE RIGHT→LEFT would: the newest fetched at its left end.
 --
 -- `queues` is the strict order. `picks`, when given, holds for each slot the
--- index of the queue to try first (drawn by weight in JS, as Sidekiq's
--- weighted fetch does); an empty pick falls back to the strict order.
--- Returns a flat list: queue, job, resurrection count, for each job.
+-- index of the queue drawn for it (by weight, in JS, as Sidekiq's weighted
+-- fetch draws per job); slots whose queue runs dry are filled in strict order.
+-- Returns a flat list, oldest job first: queue, job, resurrection count.
 local function fetch(tick, batch, queues, picks)
   local out = {}
-  local drained = {}
+  local left = batch
   local counts = P .. 'resurrections'
   local counted = redis.call('EXISTS', counts) == 1
 
-  local function take(i)
-    if drained[i] then return false end
+  local function take(i, count)
+    if count <= 0 then return end
     local queue = queues[i]
-    local job = redis.call('LMOVE', P .. 'queue:' .. queue, inproc_key(tick, queue), 'RIGHT', 'LEFT')
-    if not job then drained[i] = true end
-    return job
+    local src = P .. 'queue:' .. queue
+    local items = redis.call('LRANGE', src, -count, -1)
+    local got = #items
+    if got == 0 then return end
+    redis.call('LTRIM', src, 0, -got - 1)
+    local oldest_first = {}
+    for k = got, 1, -1 do
+      local job = items[k]
+      oldest_first[#oldest_first + 1] = job
+      out[#out + 1] = queue
+      out[#out + 1] = job
+      out[#out + 1] = counted and (tonumber(redis.call('HGET', counts, job)) or 0) or 0
+    end
+    redis.call('LPUSH', inproc_key(tick, queue), unpack(oldest_first))
+    left = left - got
   end
 
-  for slot = 1, batch do
-    local job, from = false, nil
-    local first = picks[slot]
-    if first then
-      job = take(first)
-      from = first
+  if #picks > 0 then
+    local wanted = {}
+    for slot = 1, math.min(batch, #picks) do
+      wanted[picks[slot]] = (wanted[picks[slot]] or 0) + 1
     end
-    if not job then
-      for i = 1, #queues do
-        job = take(i)
-        if job then from = i break end
-      end
-    end
-    if not job then break end
-    local resurrections = 0
-    if counted then resurrections = tonumber(redis.call('HGET', counts, job)) or 0 end
-    out[#out + 1] = queues[from]
-    out[#out + 1] = job
-    out[#out + 1] = resurrections
+    for i = 1, #queues do take(i, wanted[i] or 0) end
+  end
+  for i = 1, #queues do
+    if left <= 0 then break end
+    take(i, left)
   end
   return out
 end
