@@ -1,45 +1,71 @@
 // The HTTP face of tickq, shared by every runtime (Node, Cloudflare Workers,
-// Vercel): POST|GET /tick, GET /stats, GET /health.
+// Vercel): POST|GET /tick, POST /jobs, GET /stats, GET /health.
 import { Hono, type Context } from "hono";
+import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
 import { TickqError, type JobRegistry, type Tickq, type TickOptions } from "../src/index.js";
 import { requireSecret } from "./auth.js";
+import { readJobsBody } from "./jobs-body.js";
 
 export interface AppOptions {
   tickq: Tickq<JobRegistry>;
-  /** Accepted bearer secrets; none means no auth (only with `insecure`). */
-  secrets: string[];
+  /** Accepted bearer secrets (TICKQ_SECRET, CRON_SECRET); none means no auth (only with `insecure`). */
+  secrets: (string | undefined)[];
   /** Serve without auth: for local development only. */
   insecure?: boolean;
   /** Options of the tick that /tick runs. */
   tick?: TickOptions;
+  /** Largest accepted POST /jobs body; default 1 MiB. */
+  maxBodyBytes?: number;
+  /** Mount point, e.g. "/api" on Vercel. */
+  basePath?: string;
 }
 
 /**
  * @example
- * const app = createApp({ tickq, secrets: [env.TICKQ_SECRET] });
+ * const app = createApp({ tickq, secrets: [env.TICKQ_SECRET, env.CRON_SECRET] });
  * export default app; // Request → Response
  */
 export function createApp(options: AppOptions): Hono {
   const { tickq } = options;
-  const app = new Hono();
+  const app = options.basePath ? new Hono().basePath(options.basePath) : new Hono();
 
   app.get("/health", (c) => c.json({ ok: true }));
 
-  const secrets = options.secrets.filter(Boolean);
+  const secrets = options.secrets.filter((s): s is string => Boolean(s));
   if (secrets.length > 0) app.use("*", requireSecret(secrets));
-  else if (!options.insecure) throw new Error("createApp needs a secret (TICKQ_SECRET), or insecure: true for local development");
+  else if (!options.insecure) throw new Error("createApp needs a secret (TICKQ_SECRET or CRON_SECRET), or insecure: true for local development");
 
   const runTick = async (c: Context) => c.json(await tickq.tick(options.tick));
   app.post("/tick", runTick);
-  app.get("/tick", runTick);
+  app.get("/tick", runTick); // Vercel Cron sends GET
+
+  const maxSize = options.maxBodyBytes ?? 1024 * 1024;
+  app.post(
+    "/jobs",
+    bodyLimit({ maxSize, onError: (c) => c.json({ error: `body over ${maxSize} bytes` }, 413) }),
+    async (c) => {
+      let input: unknown;
+      try {
+        input = JSON.parse(await c.req.text());
+      } catch {
+        return c.json({ error: "body is not valid JSON" }, 400);
+      }
+      const body = readJobsBody(input);
+      if (!body.ok) return c.json({ error: body.error }, 400);
+      const jids = await tickq.enqueueBulk(body.jobs);
+      return c.json(body.single ? { jid: jids[0] } : { jids }, 201);
+    },
+  );
+
   app.get("/stats", async (c) => c.json(await tickq.stats()));
 
   app.notFound((c) => c.json({ error: `no route ${c.req.method} ${c.req.path}` }, 404));
   app.onError((error, c) => {
     if (error instanceof HTTPException) return error.getResponse();
-    if (error instanceof TickqError && (error.code === "REDIS" || error.code === "REDIS_TIMEOUT")) {
-      return c.json({ error: error.message }, 503);
+    if (error instanceof TickqError) {
+      if (error.code === "UNKNOWN_JOB" || error.code === "BAD_ARGS") return c.json({ error: error.message }, 400);
+      if (error.code === "REDIS" || error.code === "REDIS_TIMEOUT") return c.json({ error: error.message }, 503);
     }
     console.error("tickq: request failed:", error);
     return c.json({ error: "internal error" }, 500);
