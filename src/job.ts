@@ -3,10 +3,24 @@
 import { TickqError } from "./errors.js";
 import type { JobPayload, JobRegistry } from "./types.js";
 
-/** 24 hex characters, like Sidekiq's jids. Web Crypto works in every runtime. */
+const HEX = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, "0"));
+const POOL_BYTES = 12 * 256;
+let pool = new Uint8Array(0);
+let used = 0;
+
+/**
+ * 24 hex characters, like Sidekiq's jids. Web Crypto works in every
+ * runtime; drawing 256 jids' worth at a time makes bulk enqueue cheap.
+ */
 export function newJid(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(12));
-  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+  if (used + 12 > pool.length) {
+    pool = crypto.getRandomValues(new Uint8Array(POOL_BYTES));
+    used = 0;
+  }
+  let jid = "";
+  for (let i = used; i < used + 12; i++) jid += HEX[pool[i]!];
+  used += 12;
+  return jid;
 }
 
 /**

@@ -84,8 +84,8 @@ describe("adapter conformance", () => {
         await run("extend", [`${p}tick:t1`], ["t1", 5_000]),
         await run("housekeep", [`${p}ticks`, `${p}tick:t1`], ["t1", 100, 5_000, 100, 100]),
         await run("stats", [`${p}queues`, `${p}ticks`], []),
-        await run("step", [`${p}ticks`, `${p}tick:t1`], ["t1", 5_000, 100, 3_600, 0, ...fetch]),
-        await run("finish", [`${p}ticks`, `${p}tick:t1`], ["t1", 5_000, 100, 3_600, 0, 1, "default"]),
+        await run("step", [`${p}ticks`, `${p}tick:t1`], ["t1", 5_000, 100, 3_600, 1, "default", 2, job(1), job(2), 0, ...fetch]),
+        await run("finish", [`${p}ticks`, `${p}tick:t1`], ["t1", 5_000, 100, 3_600, 0, 0, 1, "default"]),
         await run("stats", [`${p}queues`, `${p}ticks`], []),
       ]);
     }
@@ -93,8 +93,10 @@ describe("adapter conformance", () => {
     const timeless = (r: RedisReply): RedisReply =>
       Array.isArray(r) ? r.map(timeless) : typeof r === "number" && r > 1e12 ? "<now ms>" : typeof r === "string" ? r.replace(/\d{10}\.\d+/g, "<now s>") : r;
     expect(timeless(replies[1]!)).toEqual(timeless(replies[0]!));
-    const [, begun] = replies[0]!;
-    expect((begun as RedisReply[])[5]).toHaveLength(6); // two jobs fetched: queue, job, count each
+    const [, begun, , , , stepped] = replies[0]!;
+    const [queue, fetched, counts] = (begun as RedisReply[])[5] as RedisReply[];
+    expect([queue, (fetched as string[]).map((j) => JSON.parse(j).jid), counts]).toEqual(["default", ["j1", "j2"], []]);
+    expect((stepped as RedisReply[]).slice(1, 3)).toEqual([1, 0]); // lease held, no evictions
   });
 });
 

@@ -9,15 +9,26 @@ export type Outcome =
   | { kind: "unstarted"; job: FetchedJob }
   | { kind: "interrupted"; job: FetchedJob };
 
-const CODES = { succeeded: "s", retry: "r", dead: "d", unstarted: "q", interrupted: "i" } as const;
+const CODES = { retry: "r", dead: "d", unstarted: "q", interrupted: "i" } as const;
 
+type Settled = Exclude<Outcome, { kind: "succeeded" }>;
 const putBack = (o: Outcome) => o.kind === "unstarted" || o.kind === "interrupted";
+const settled = (o: Outcome): o is Settled => o.kind !== "succeeded";
 
+/** lib/ack.lua's arguments: successes grouped by queue, then the other outcomes. */
 export function ackArgs(outcomes: Outcome[]): (string | number)[] {
+  const succeeded = new Map<string, string[]>();
+  for (const o of outcomes) {
+    if (o.kind === "succeeded") succeeded.get(o.job.queue)?.push(o.job.raw) ?? succeeded.set(o.job.queue, [o.job.raw]);
+  }
+  const args: (string | number)[] = [succeeded.size];
+  for (const [queue, raws] of succeeded) args.push(queue, raws.length, ...raws);
+
   // Jobs put back are pushed one by one onto the head of their queue: the
   // last pushed is fetched first, so they go in reverse to keep their order.
-  const ordered = [...outcomes.filter((o) => !putBack(o)), ...outcomes.filter(putBack).reverse()];
-  const args: (string | number)[] = [ordered.length];
+  const rest = outcomes.filter(settled);
+  const ordered = [...rest.filter((o) => !putBack(o)), ...rest.filter(putBack).reverse()];
+  args.push(ordered.length);
   for (const o of ordered) {
     const updated = o.kind === "retry" || o.kind === "dead" ? o.updated : "";
     const delay = o.kind === "retry" ? o.delaySec : 0;

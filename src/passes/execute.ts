@@ -45,20 +45,18 @@ export async function executeBatch(
   return { outcomes: settled, abandoned: batch.length - settled.length };
 }
 
-async function settle(runtime: Runtime, job: FetchedJob, signal: AbortSignal): Promise<Outcome> {
-  const nowSec = redisNowSec(runtime);
-  const dead = (errorClass: string, reason: string): Outcome => ({
-    kind: "dead",
-    job,
-    updated: deadEntryFor(job.raw, job.queue, errorClass, reason, nowSec),
-    handlerFailed: false,
-  });
+function unrunnable(runtime: Runtime, job: FetchedJob, errorClass: string, reason: string): Outcome {
+  const updated = deadEntryFor(job.raw, job.queue, errorClass, reason, redisNowSec(runtime));
+  return { kind: "dead", job, updated, handlerFailed: false };
+}
 
+async function settle(runtime: Runtime, job: FetchedJob, signal: AbortSignal): Promise<Outcome> {
   if (job.resurrections >= runtime.maxResurrections) {
-    return dead("TickqPoisonJob", `its tick died ${job.resurrections} times while running it (maxResurrections ${runtime.maxResurrections})`);
+    const reason = `its tick died ${job.resurrections} times while running it (maxResurrections ${runtime.maxResurrections})`;
+    return unrunnable(runtime, job, "TickqPoisonJob", reason);
   }
   const decoded = decodeJob(job.raw, runtime.jobs);
-  if (!decoded.ok) return dead(decoded.errorClass, decoded.reason);
+  if (!decoded.ok) return unrunnable(runtime, job, decoded.errorClass, decoded.reason);
 
   const { payload } = decoded;
   const definition = definitionOf(runtime, payload.class)!;
@@ -67,12 +65,13 @@ async function settle(runtime: Runtime, job: FetchedJob, signal: AbortSignal): P
     queue: job.queue,
     attempt: typeof payload.retry_count === "number" ? payload.retry_count + 2 : 1,
     signal,
-    log: jobLogger(runtime.logger, payload),
+    log: new JobLog(runtime.logger, payload),
     payload,
   };
   const running: RunningJob = { name: payload.class, args: payload.args, payload };
   try {
-    await runMiddleware(runtime, running, ctx, () => Promise.resolve(definition.perform(payload.args as never, ctx)));
+    if (runtime.middleware.length === 0) await definition.perform(payload.args as never, ctx);
+    else await runMiddleware(runtime, running, ctx, async () => definition.perform(payload.args as never, ctx));
     return { kind: "succeeded", job };
   } catch (error) {
     if (signal.aborted) return { kind: "interrupted", job };
@@ -112,11 +111,22 @@ function afterAbort(signal: AbortSignal, graceMs: number): { elapsed: Promise<vo
   };
 }
 
-function jobLogger(logger: JobLogger, payload: JobPayload): JobLogger {
-  const tag = `[${payload.class} ${payload.jid}]`;
-  return {
-    info: (message, ...rest) => logger.info(`${tag} ${message}`, ...rest),
-    warn: (message, ...rest) => logger.warn(`${tag} ${message}`, ...rest),
-    error: (message, ...rest) => logger.error(`${tag} ${message}`, ...rest),
-  };
+/** ctx.log: the tickq logger, each line tagged with the job. A class, so a job costs one small object, not three closures. */
+class JobLog implements JobLogger {
+  constructor(
+    private readonly logger: JobLogger,
+    private readonly payload: JobPayload,
+  ) {}
+  private tag(message: string): string {
+    return `[${this.payload.class} ${this.payload.jid}] ${message}`;
+  }
+  info(message: string, ...rest: unknown[]) {
+    this.logger.info(this.tag(message), ...rest);
+  }
+  warn(message: string, ...rest: unknown[]) {
+    this.logger.warn(this.tag(message), ...rest);
+  }
+  error(message: string, ...rest: unknown[]) {
+    this.logger.error(this.tag(message), ...rest);
+  }
 }

@@ -11,11 +11,15 @@ export interface FetchedJob {
   resurrections: number;
 }
 
+/** Reads fetch.lua's groups: queue, {jobs}, {resurrection counts or none}. */
 export function readFetched(reply: RedisReply | undefined): FetchedJob[] {
-  const flat = asArray(reply ?? [], "fetch");
+  const groups = asArray(reply ?? [], "fetch");
   const jobs: FetchedJob[] = [];
-  for (let i = 0; i < flat.length; i += 3) {
-    jobs.push({ queue: String(flat[i]), raw: String(flat[i + 1]), resurrections: asNumber(flat[i + 2]) });
+  for (let g = 0; g < groups.length; g += 3) {
+    const queue = String(groups[g]);
+    const raws = asArray(groups[g + 1] ?? [], "fetch");
+    const counts = asArray(groups[g + 2] ?? [], "fetch");
+    raws.forEach((raw, k) => jobs.push({ queue, raw: String(raw), resurrections: asNumber(counts[k]) }));
   }
   return jobs;
 }

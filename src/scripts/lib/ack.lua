@@ -1,5 +1,5 @@
 -- Ack pass: settles the jobs a tick executed. Each entry names its outcome:
---   s  succeeded: dropped from inproc
+--   (successes come grouped by queue, apart) dropped from inproc
 --   r  failed, will retry: the updated job goes to `retry`, due in DELAY s
 --   d  dead: the updated job goes to `dead` (capped in size and age)
 --   q  not started: back to the head of its queue, not counted
@@ -33,21 +33,33 @@ local function bump(name, by, day)
   redis.call('EXPIRE', daily, STATS_TTL)
 end
 
--- Reads entries from ARGV[i]: n, then n groups of kind, queue, job, new job,
--- delay seconds. Returns the index after them and the number of dead-set
--- evictions.
+-- Reads, from ARGV[i]: the successes grouped by queue (n queues, then for
+-- each: queue, count, that many jobs), then the other entries (n, then n
+-- groups of kind, queue, job, new job, delay seconds). Successes are most
+-- entries and carry one argument each: the client encodes far less.
+-- Returns the index after them and the number of dead-set evictions.
 local function ack(tick, i, now_ms_value, dead_max, dead_max_age)
-  local n = tonumber(ARGV[i])
-  i = i + 1
   local now_sec = now_ms_value / 1000
   local counts = P .. 'resurrections'
   local counted = redis.call('EXISTS', counts) == 1
   local processed, failed, died = 0, 0, false
   local per_queue = {}
+
+  local successes = {}
+  for _ = 1, tonumber(ARGV[i]) do
+    local queue, count = ARGV[i + 1], tonumber(ARGV[i + 2])
+    successes[#successes + 1] = { queue, i + 3, count }
+    per_queue[queue] = (per_queue[queue] or 0) + count
+    i = i + 2 + count
+  end
+  i = i + 1
+  local n = tonumber(ARGV[i])
+  i = i + 1
   for k = 0, n - 1 do
     local queue = ARGV[i + k * 5 + 1]
     per_queue[queue] = (per_queue[queue] or 0) + 1
   end
+
   local whole = {}
   for queue, count in pairs(per_queue) do
     local list = inproc_key(tick, queue)
@@ -56,21 +68,34 @@ local function ack(tick, i, now_ms_value, dead_max, dead_max_age)
       whole[queue] = true
     end
   end
+  local function taken(queue, job)
+    return whole[queue] or redis.call('LREM', inproc_key(tick, queue), -1, job) == 1
+  end
+
+  for _, group in ipairs(successes) do
+    local queue, first, count = group[1], group[2], group[3]
+    for k = first, first + count - 1 do
+      if taken(queue, ARGV[k]) then
+        if counted then redis.call('HDEL', counts, ARGV[k]) end
+        processed = processed + 1
+      end
+    end
+  end
+
   for _ = 1, n do
     local kind, queue, job, updated, delay = ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], ARGV[i + 4]
     i = i + 5
-    if whole[queue] or redis.call('LREM', inproc_key(tick, queue), -1, job) == 1 then
+    if taken(queue, job) then
       if kind == 'q' or kind == 'i' then
         redis.call('RPUSH', P .. 'queue:' .. queue, job)
         if kind == 'i' then redis.call('HINCRBY', counts, job, 1) end
       else
         if counted then redis.call('HDEL', counts, job) end
         processed = processed + 1
+        failed = failed + 1
         if kind == 'r' then
-          failed = failed + 1
           redis.call('ZADD', P .. 'retry', now_sec + tonumber(delay), updated)
-        elseif kind == 'd' then
-          failed = failed + 1
+        else
           died = true
           redis.call('ZADD', P .. 'dead', now_sec, updated)
         end

@@ -7,7 +7,8 @@
 -- `queues` is the strict order. `picks`, when given, holds for each slot the
 -- index of the queue drawn for it (by weight, in JS, as Sidekiq's weighted
 -- fetch draws per job); slots whose queue runs dry are filled in strict order.
--- Returns a flat list, oldest job first: queue, job, resurrection count.
+-- Returns, per queue it took from: queue, {jobs, oldest first},
+-- {resurrection counts} (empty when no job was ever resurrected).
 local function fetch(tick, batch, queues, picks)
   local out = {}
   local left = batch
@@ -22,15 +23,15 @@ local function fetch(tick, batch, queues, picks)
     local got = #items
     if got == 0 then return end
     redis.call('LTRIM', src, 0, -got - 1)
-    local oldest_first = {}
+    local oldest_first, resurrections = {}, {}
     for k = got, 1, -1 do
-      local job = items[k]
-      oldest_first[#oldest_first + 1] = job
-      out[#out + 1] = queue
-      out[#out + 1] = job
-      out[#out + 1] = counted and (tonumber(redis.call('HGET', counts, job)) or 0) or 0
+      oldest_first[#oldest_first + 1] = items[k]
+      if counted then resurrections[#resurrections + 1] = tonumber(redis.call('HGET', counts, items[k])) or 0 end
     end
     redis.call('LPUSH', inproc_key(tick, queue), unpack(oldest_first))
+    out[#out + 1] = queue
+    out[#out + 1] = oldest_first
+    out[#out + 1] = resurrections
     left = left - got
   end
 
