@@ -3,7 +3,14 @@
 // so a project that depends on this folder can import it straight away.
 import { build } from "esbuild";
 
-const entries = { index: "src/index.ts", "adapters/ioredis": "adapters/ioredis.ts", "adapters/upstash": "adapters/upstash.ts" };
+const entries = {
+  index: "src/index.ts",
+  "adapters/ioredis": "adapters/ioredis.ts",
+  "adapters/upstash": "adapters/upstash.ts",
+  app: "functions/app.ts",
+  cloudflare: "functions/cloudflare/worker.ts",
+  vercel: "functions/vercel/handler.ts",
+};
 
 await build({
   entryPoints: entries,

@@ -7,35 +7,46 @@ import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 
 describe("the package", () => {
-  it("exposes tickq and tickq/adapters/ioredis as ESM with types", () => {
+  it("exposes tickq, its adapters and its runtime factories as ESM with types", () => {
     const root = resolve(".");
     expect(existsSync(join(root, "dist/index.js")), "run npm run build (npm install does it)").toBe(true);
     const dir = mkdtempSync(join(tmpdir(), "tickq-consumer-"));
     try {
       mkdirSync(join(dir, "node_modules"));
       symlinkSync(root, join(dir, "node_modules/tickq"));
-      symlinkSync(join(root, "node_modules/ioredis"), join(dir, "node_modules/ioredis"));
+      for (const dep of ["ioredis", "@upstash", "hono", "valibot"]) symlinkSync(join(root, "node_modules", dep), join(dir, "node_modules", dep));
       writeFileSync(join(dir, "package.json"), JSON.stringify({ type: "module" }));
       writeFileSync(
         join(dir, "main.mjs"),
         `import { createTickq, scripts } from "tickq";
          import { ioredisAdapter } from "tickq/adapters/ioredis";
+         import { upstashAdapter } from "tickq/adapters/upstash";
+         import { createApp } from "tickq/app";
+         import { tickqWorker } from "tickq/cloudflare";
+         import { tickqVercel } from "tickq/vercel";
          const tq = createTickq({ redis: ioredisAdapter({ evalsha() {}, eval() {} }), jobs: { a: () => {} } });
-         console.log(typeof tq.tick, typeof tq.enqueue, Object.keys(scripts).length > 0);`,
+         const worker = tickqWorker({ jobs: {} });
+         console.log(typeof tq.tick, typeof tq.enqueue, Object.keys(scripts).length > 0,
+           typeof upstashAdapter, typeof createApp, typeof worker.scheduled, typeof tickqVercel({ jobs: {} }).GET);`,
       );
       const out = execFileSync(process.execPath, ["main.mjs"], { cwd: dir, encoding: "utf8" });
-      expect(out.trim()).toBe("function function true");
+      expect(out.trim()).toBe("function function true function function function function");
 
       writeFileSync(
         join(dir, "check.ts"),
         `import { createTickq, type TickReport } from "tickq";
          import { ioredisAdapter } from "tickq/adapters/ioredis";
+         import { createApp } from "tickq/app";
+         import { tickqWorker } from "tickq/cloudflare";
          import { Redis } from "ioredis";
          const tq = createTickq({ redis: ioredisAdapter(new Redis()), jobs: { mail: async (args: [string]) => {} } });
          void tq.enqueue("mail", ["a@b.c"]);
          // @ts-expect-error wrong args type
          void tq.enqueue("mail", [1]);
-         const r: Promise<TickReport> = tq.tick();`,
+         const r: Promise<TickReport> = tq.tick();
+         const app = createApp({ tickq: tq, secrets: ["s"] });
+         const worker = tickqWorker({ jobs: { mail: async (args: [string]) => {} } });
+         void app.request("/health"); void worker.fetch;`,
       );
       writeFileSync(
         join(dir, "tsconfig.json"),
