@@ -1,8 +1,9 @@
 // Measuring what a queue costs Redis: INFO commandstats (counts the commands
 // run inside scripts too), and a TCP proxy that counts the RESP commands a
-// client sends on the wire (each is at most one round trip).
-import { createServer, connect, type Socket } from "node:net";
+// client sends on the wire (each is at most one round trip), counted in
+// the TCP proxy the tests use.
 import { Redis } from "ioredis";
+import { startProxy } from "../test/helpers/proxy.js";
 
 export async function commandsProcessed(redis: Redis): Promise<number> {
   const info = await redis.info("commandstats");
@@ -55,31 +56,15 @@ export interface WireCounter {
 }
 
 export async function wireCounter(redisUrl: string): Promise<WireCounter> {
-  const target = new URL(redisUrl);
-  const sockets = new Set<Socket>();
   const counters: RespCounter[] = [];
-  const server = createServer((client) => {
+  const proxy = await startProxy(redisUrl, () => {
     const counter = new RespCounter();
     counters.push(counter);
-    const upstream = connect(Number(target.port || 6379), target.hostname);
-    for (const s of [client, upstream]) {
-      sockets.add(s);
-      s.setNoDelay(true);
-      s.on("error", () => {});
-      s.on("close", () => sockets.delete(s));
-    }
-    client.on("data", (d: Buffer) => counter.push(d));
-    client.pipe(upstream).pipe(client);
+    return (chunk) => counter.push(chunk);
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = server.address();
-  const port = typeof address === "object" && address ? address.port : 0;
   return {
-    url: `redis://127.0.0.1:${port}`,
+    url: proxy.url,
     commands: () => counters.reduce((sum, c) => sum + c.commands, 0),
-    close: async () => {
-      for (const s of sockets) s.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
+    close: proxy.cut,
   };
 }

@@ -1,10 +1,10 @@
 // The Node server: the shared app on @hono/node-server, plus a tick every
 // second (skipped while the previous one still runs).
-import { serve, type ServerType } from "@hono/node-server";
 import { Redis } from "ioredis";
 import { ioredisAdapter } from "../../adapters/ioredis.js";
-import { createTickq, type JobRegistry, type QueueOrder, type TickOptions } from "../../src/index.js";
+import { createTickq, type JobRegistry, type QueueOrder, type TickOptions, type TickReport } from "../../src/index.js";
 import { createApp } from "../app.js";
+import { listen } from "./listen.js";
 
 export interface ServerOptions {
   redisUrl: string;
@@ -18,7 +18,7 @@ export interface ServerOptions {
   /** Milliseconds between ticks; 0 turns the loop off. */
   tickEveryMs?: number;
   tick?: TickOptions;
-  onTick?: (report: Awaited<ReturnType<ReturnType<typeof createTickq>["tick"]>>) => void;
+  onTick?: (report: TickReport) => void;
 }
 
 export interface RunningServer {
@@ -48,17 +48,13 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
             .finally(() => (running = null));
         }, options.tickEveryMs ?? 1_000);
 
-  const server: ServerType = await new Promise((resolve) => {
-    const s = serve({ fetch: app.fetch, port: options.port ?? 3000, hostname: "127.0.0.1" }, () => resolve(s));
-  });
-  const address = server.address();
-  const port = typeof address === "object" && address ? address.port : options.port;
+  const server = await listen(app.fetch, options.port ?? 3000);
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: server.url,
     close: async () => {
       clearInterval(loop);
       await running;
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await server.close();
       redis.disconnect();
     },
   };

@@ -3,6 +3,7 @@
 import { randomBytes } from "node:crypto";
 import { exampleJobs, exampleQueues } from "../example-jobs.js";
 import { findRedis } from "./find-redis.js";
+import { stopOnSignals } from "./listen.js";
 import { startServer } from "./server.js";
 
 async function main() {
@@ -34,13 +35,10 @@ async function main() {
   });
   console.log(`tickq: listening on ${server.url} (Redis: ${redis.url}, ${redis.source}); ticking every second`);
   console.log(`  curl -X POST -H "Authorization: Bearer $TICKQ_SECRET" ${server.url}/tick`);
-  const stop = async () => {
+  stopOnSignals(async () => {
     await server.close();
     await redis.stop();
-    process.exit(0);
-  };
-  process.once("SIGINT", stop);
-  process.once("SIGTERM", stop);
+  });
 }
 
 void main();

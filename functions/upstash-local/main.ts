@@ -4,6 +4,7 @@
 import { randomBytes } from "node:crypto";
 import { parseArgs } from "node:util";
 import { findRedis } from "../node/find-redis.js";
+import { stopOnSignals } from "../node/listen.js";
 import { startUpstashLocal } from "./server.js";
 
 const { values } = parseArgs({
@@ -23,10 +24,7 @@ const server = await startUpstashLocal({ redisUrl: redis.url, token, port: Numbe
 console.log(`Upstash-compatible REST server over ${redis.url}${Number(values["latency-ms"]) ? ` (+${values["latency-ms"]} ms a request)` : ""}`);
 console.log(`  UPSTASH_REDIS_REST_URL=${server.url}`);
 console.log(`  UPSTASH_REDIS_REST_TOKEN=${token}`);
-const stop = async () => {
+stopOnSignals(async () => {
   await server.close();
   await redis.stop();
-  process.exit(0);
-};
-process.once("SIGINT", stop);
-process.once("SIGTERM", stop);
+});

@@ -1,6 +1,6 @@
 // Starts the Upstash-compatible REST server on Node.
-import { serve, type ServerType } from "@hono/node-server";
 import { Redis } from "ioredis";
+import { listen } from "../node/listen.js";
 import { createUpstashLocalApp } from "./app.js";
 
 export interface UpstashLocalServer {
@@ -16,20 +16,13 @@ export async function startUpstashLocal(options: { redisUrl: string; token: stri
   redis.on("error", () => {});
   let requests = 0;
   const app = createUpstashLocalApp({ redis, token: options.token, latencyMs: options.latencyMs, onRequest: () => void requests++ });
-  const server: ServerType = await new Promise((resolve) => {
-    const s = serve({ fetch: app.fetch, port: options.port ?? 0, hostname: "127.0.0.1" }, () => resolve(s));
-  });
-  const address = server.address();
-  const port = typeof address === "object" && address ? address.port : options.port;
+  const server = await listen(app.fetch, options.port ?? 0);
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: server.url,
     token: options.token,
     requests: () => requests,
     close: async () => {
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        (server as { closeAllConnections?: () => void }).closeAllConnections?.();
-      });
+      await server.close();
       redis.disconnect();
     },
   };

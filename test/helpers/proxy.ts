@@ -1,22 +1,26 @@
-// A TCP proxy in front of Redis that a test can cut, to play a Redis that
-// dies in the middle of a tick.
+// A TCP proxy in front of Redis: tests cut it to play a Redis that dies in
+// the middle of a tick; the benchmark watches what clients send through it.
 import { createServer, connect, type Socket } from "node:net";
 
 export interface Proxy {
   url: string;
+  /** Drops every connection and stops listening. */
   cut(): Promise<void>;
 }
 
-export async function startProxy(redisUrl: string): Promise<Proxy> {
+/** `watch` is called once per client connection and gets what that client sends. */
+export async function startProxy(redisUrl: string, watch?: () => (chunk: Buffer) => void): Promise<Proxy> {
   const target = new URL(redisUrl);
   const sockets = new Set<Socket>();
   const server = createServer((client) => {
     const upstream = connect(Number(target.port || 6379), target.hostname);
     for (const s of [client, upstream]) {
       sockets.add(s);
+      s.setNoDelay(true);
       s.on("error", () => {});
       s.on("close", () => sockets.delete(s));
     }
+    if (watch) client.on("data", watch());
     client.pipe(upstream).pipe(client);
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

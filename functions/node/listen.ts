@@ -1,0 +1,35 @@
+// Serving a Hono app on Node, and stopping on SIGINT/SIGTERM: shared by the
+// tickq server and the local Upstash-compatible server.
+import { serve, type ServerType } from "@hono/node-server";
+
+export interface Listening {
+  url: string;
+  close(): Promise<void>;
+}
+
+/** Listens on 127.0.0.1 (port 0: any free port) and resolves once it does. */
+export async function listen(fetch: (request: Request) => Response | Promise<Response>, port = 0): Promise<Listening> {
+  const server: ServerType = await new Promise((resolve) => {
+    const s = serve({ fetch, port, hostname: "127.0.0.1" }, () => resolve(s));
+  });
+  const address = server.address();
+  const bound = typeof address === "object" && address ? address.port : port;
+  return {
+    url: `http://127.0.0.1:${bound}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        (server as { closeAllConnections?: () => void }).closeAllConnections?.();
+      }),
+  };
+}
+
+/** Runs `stop` once on SIGINT or SIGTERM, then exits. */
+export function stopOnSignals(stop: () => Promise<void>): void {
+  const handler = async () => {
+    await stop();
+    process.exit(0);
+  };
+  process.once("SIGINT", handler);
+  process.once("SIGTERM", handler);
+}
