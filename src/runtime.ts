@@ -2,7 +2,7 @@
 import { TickqError } from "./errors.js";
 import { keysFor, type Keys } from "./keys.js";
 import { planQueues, type QueuePlan } from "./queues.js";
-import { runScript, type RoundTrips } from "./redis.js";
+import { newScriptCache, runScript, type RoundTrips } from "./redis.js";
 import type { JobDefinition, JobLogger, JobRegistry, LuaScript, Middleware, RedisAdapter, RedisReply, TickqOptions } from "./types.js";
 
 export interface Runtime {
@@ -31,6 +31,7 @@ export function createRuntime(options: TickqOptions): Runtime {
     throw new TickqError("BAD_OPTIONS", "createTickq needs `jobs`: an object of job name → handler");
   }
   const prefix = options.prefix ?? "tickq:";
+  const scriptCache = newScriptCache();
   const runtime: Runtime = {
     redis: options.redis,
     prefix,
@@ -45,7 +46,7 @@ export function createRuntime(options: TickqOptions): Runtime {
     logger: options.logger ?? console,
     middleware: [],
     clockOffsetMs: 0,
-    run: (script, keys, args, trips) => runScript(runtime.redis, script, keys, [prefix, ...args], trips, runtime.redisTimeoutMs),
+    run: (script, keys, args, trips) => runScript(runtime.redis, script, keys, [prefix, ...args], trips, runtime.redisTimeoutMs, scriptCache),
   };
   return runtime;
 }

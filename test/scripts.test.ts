@@ -47,3 +47,27 @@ describe.each(adapterCases)("running scripts over $name", (adapterCase) => {
     await expect(runScript(h.adapter, script, [], [], { count: 0 }, 5_000)).rejects.toThrow(/script broken/);
   });
 });
+
+describe.each(adapterCases)("a flushed script cache over $name", (adapterCase) => {
+  const h = useHarness(adapterCase, "script-cache");
+
+  it("after one NOSCRIPT, scripts not run since go straight to EVAL: a cold idle tick costs 3 round trips", async () => {
+    const { createHash } = await import("node:crypto");
+    const { newScriptCache } = await import("../src/redis.js");
+    // two scripts no Redis has seen: as after SCRIPT FLUSH, without flushing the shared test Redis
+    const fresh = (name: string) => {
+      const text = `-- ${h.prefix}${name}\nreturn '${name}'`;
+      return { name, text, sha: createHash("sha1").update(text).digest("hex") };
+    };
+    const [a, b] = [fresh("a"), fresh("b")];
+    const cache = newScriptCache();
+    const trips = { count: 0 };
+    expect(await runScript(h.adapter, a, [], [], trips, 5_000, cache)).toBe("a");
+    expect(trips.count).toBe(2); // EVALSHA → NOSCRIPT, EVAL
+    expect(await runScript(h.adapter, b, [], [], trips, 5_000, cache)).toBe("b");
+    expect(trips.count).toBe(3); // EVAL at once
+    expect(await runScript(h.adapter, a, [], [], trips, 5_000, cache)).toBe("a");
+    expect(await runScript(h.adapter, b, [], [], trips, 5_000, cache)).toBe("b");
+    expect(trips.count).toBe(5); // both cached now: EVALSHA each
+  });
+});

@@ -2,7 +2,10 @@
 // with an unmodified @upstash/redis client.
 import { Redis as UpstashRedis } from "@upstash/redis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { upstashAdapter } from "../adapters/upstash.js";
 import { startUpstashLocal, type UpstashLocalServer } from "../functions/upstash-local/server.js";
+import { createTickq } from "../src/index.js";
+import { upstashClient } from "./helpers/open-adapter.js";
 import { deleteUnder, directRedis, redisUrl, uniquePrefix } from "./helpers/redis.js";
 
 describe("the local Upstash-compatible server", () => {
@@ -92,6 +95,23 @@ describe("the local Upstash-compatible server", () => {
     tx.lrange(`${prefix}i`, 0, -1);
     expect(await tx.exec()).toEqual([2, ["b", "a"]]);
     await expect(client.evalsha("0".repeat(40), [], [])).rejects.toThrow(/NOSCRIPT/);
+  });
+
+  it("counts in report.roundTrips exactly the HTTP requests a tick makes", async () => {
+    const own = await startUpstashLocal({ redisUrl: redisUrl(), token: TOKEN });
+    try {
+      const tq = createTickq({ redis: upstashAdapter(upstashClient(own.url, TOKEN)), prefix: `${prefix}trips:`, jobs: { noop: () => {} } });
+      await tq.enqueueBulk(Array.from({ length: 250 }, () => ({ name: "noop", args: [] })));
+      await tq.tick(); // warm the script cache
+      await tq.enqueueBulk(Array.from({ length: 250 }, () => ({ name: "noop", args: [] })));
+      const before = own.requests();
+      const report = await tq.tick({ batch: 100 });
+      expect(report.succeeded).toBe(250);
+      expect(report.roundTrips).toBe(own.requests() - before);
+      expect(report.roundTrips).toBe(4); // begin (fetch 100), step, step (fetch the last 50), finish
+    } finally {
+      await own.close();
+    }
   });
 
   it("adds the latency it is given to every request", async () => {

@@ -34,6 +34,14 @@ describe("the Vercel function", () => {
     expect(await health.json()).toEqual({ ok: true });
   });
 
+  it("refuses to serve without a secret", async () => {
+    const { restUrl, restToken } = adapterCases[1]!.endpoints();
+    const handler = tickqVercel({ jobs: {}, env: { UPSTASH_REDIS_REST_URL: restUrl, UPSTASH_REDIS_REST_TOKEN: restToken } });
+    const res = await handler.GET(req("/api/tick"));
+    expect(res.status).toBe(500);
+    expect((await res.json()).error).toMatch(/TICKQ_SECRET or CRON_SECRET/);
+  });
+
   it("says which settings are missing", async () => {
     const handler = tickqVercel({ jobs: {}, env: {} });
     const res = await handler.GET(req("/api/tick"));
