@@ -68,10 +68,10 @@ async function settle(runtime: Runtime, job: FetchedJob, signal: AbortSignal): P
     log: new JobLog(runtime.logger, payload),
     payload,
   };
-  const running: RunningJob = { name: payload.class, args: payload.args, payload };
+  const perform = async () => definition.perform(payload.args as never, ctx);
   try {
-    if (runtime.middleware.length === 0) await definition.perform(payload.args as never, ctx);
-    else await runMiddleware(runtime, running, ctx, async () => definition.perform(payload.args as never, ctx));
+    if (runtime.middleware.length === 0) await perform();
+    else await runMiddleware(runtime, { name: payload.class, args: payload.args, payload }, ctx, perform);
     return { kind: "succeeded", job };
   } catch (error) {
     if (signal.aborted) return { kind: "interrupted", job };
