@@ -1,7 +1,8 @@
 // npm run bench: tickq against BullMQ and bee-queue on the same Redis, in
 // the same run. Prints enqueue and drain rates, Redis commands per job (from
 // INFO commandstats, script internals included), commands sent on the wire
-// per job, and what one idle minute costs.
+// per job, and what one idle minute costs. Each system first drains N/10
+// jobs unmeasured (warm-up), then N jobs RUNS times.
 //   --jobs 20000  --runs 3  --idle-seconds 60  --only tickq,bullmq,bee-queue
 //   --adapter upstash   tickq alone over HTTP Redis instead (bench/upstash.ts):
 //                       --latency-ms 0,20  --batch 100
@@ -50,6 +51,10 @@ async function measure(name: string, factory: SystemFactory, redisUrl: string, r
   const system = await factory(redisUrl, `${name}-${Date.now()}`);
   row.name = system.name;
   try {
+    // one unmeasured drain first, for every system alike: JIT and connections warm
+    const warmUp = Math.max(100, Math.floor(N / 10));
+    await system.enqueue(warmUp);
+    await system.drain(warmUp);
     for (let run = 0; run < RUNS; run++) {
       let t = performance.now();
       await system.enqueue(N);
