@@ -18,7 +18,15 @@ export async function tickUntilDone(tickq: Tickq<JobRegistry>, totalBudgetMs: nu
   return reports;
 }
 
-/** Reads a positive integer setting from a string env var. */
+/** The options of one tick, from a Worker's or Vercel's string settings. */
+export function tickSettings(env: { TICKQ_TICK_BUDGET_MS?: string; TICKQ_BATCH?: string }): TickOptions {
+  return {
+    budgetMs: numberSetting(env.TICKQ_TICK_BUDGET_MS, 10_000, "TICKQ_TICK_BUDGET_MS"),
+    batch: numberSetting(env.TICKQ_BATCH, 50, "TICKQ_BATCH"),
+  };
+}
+
+/** Reads a positive number setting from a string env var. */
 export function numberSetting(value: string | undefined, fallback: number, name: string): number {
   if (value === undefined || value === "") return fallback;
   const n = Number(value);

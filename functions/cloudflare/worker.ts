@@ -4,9 +4,9 @@
 import { Redis } from "@upstash/redis/cloudflare";
 import type { ExecutionContext } from "hono";
 import { upstashAdapter } from "../../adapters/upstash.js";
-import { createTickq, type JobRegistry, type QueueOrder, type Tickq } from "../../src/index.js";
+import { createTickq, type JobRegistry, type QueueOrder, type Tickq, type TickOptions } from "../../src/index.js";
 import { createApp } from "../app.js";
-import { numberSetting, tickUntilDone } from "../drain.js";
+import { numberSetting, tickSettings, tickUntilDone } from "../drain.js";
 
 export interface WorkerEnv {
   UPSTASH_REDIS_REST_URL: string;
@@ -34,7 +34,7 @@ export interface TickqWorkerOptions<J extends JobRegistry> {
  */
 export function tickqWorker<J extends JobRegistry>(options: TickqWorkerOptions<J>) {
   // A Worker gets its env per request; build once per env object.
-  const built = new WeakMap<WorkerEnv, { tickq: Tickq<J>; app: ReturnType<typeof createApp> }>();
+  const built = new WeakMap<WorkerEnv, { tickq: Tickq<J>; tick: TickOptions; app: ReturnType<typeof createApp> }>();
   const forEnv = (env: WorkerEnv) => {
     let entry = built.get(env);
     if (!entry) {
@@ -43,8 +43,8 @@ export function tickqWorker<J extends JobRegistry>(options: TickqWorkerOptions<J
       }
       const redis = new Redis({ url: env.UPSTASH_REDIS_REST_URL, token: env.UPSTASH_REDIS_REST_TOKEN, automaticDeserialization: false, enableTelemetry: false });
       const tickq = createTickq({ redis: upstashAdapter(redis), jobs: options.jobs, queues: options.queues, prefix: env.TICKQ_PREFIX });
-      const tick = { budgetMs: numberSetting(env.TICKQ_TICK_BUDGET_MS, 10_000, "TICKQ_TICK_BUDGET_MS"), batch: numberSetting(env.TICKQ_BATCH, 50, "TICKQ_BATCH") };
-      entry = { tickq, app: createApp({ tickq, secrets: [env.TICKQ_SECRET, env.CRON_SECRET], tick }) };
+      const tick = tickSettings(env);
+      entry = { tickq, tick, app: createApp({ tickq, secrets: [env.TICKQ_SECRET, env.CRON_SECRET], tick }) };
       built.set(env, entry);
     }
     return entry;
@@ -59,9 +59,8 @@ export function tickqWorker<J extends JobRegistry>(options: TickqWorkerOptions<J
       }
     },
     scheduled(_controller: unknown, env: WorkerEnv, ctx: ExecutionContext): void {
-      const { tickq } = forEnv(env);
+      const { tickq, tick } = forEnv(env);
       const budget = numberSetting(env.TICKQ_CRON_BUDGET_MS, 25_000, "TICKQ_CRON_BUDGET_MS");
-      const tick = { budgetMs: numberSetting(env.TICKQ_TICK_BUDGET_MS, 10_000, "TICKQ_TICK_BUDGET_MS"), batch: numberSetting(env.TICKQ_BATCH, 50, "TICKQ_BATCH") };
       ctx.waitUntil(
         tickUntilDone(tickq, budget, tick).then((reports) => {
           const done = reports.reduce((n, r) => n + r.succeeded, 0);

@@ -6,7 +6,7 @@ import { Redis } from "@upstash/redis";
 import { upstashAdapter } from "../../adapters/upstash.js";
 import { createTickq, type JobRegistry, type QueueOrder } from "../../src/index.js";
 import { createApp } from "../app.js";
-import { numberSetting } from "../drain.js";
+import { tickSettings } from "../drain.js";
 
 export interface TickqVercelOptions<J extends JobRegistry> {
   jobs: J;
@@ -31,8 +31,7 @@ export function tickqVercel<J extends JobRegistry>(options: TickqVercelOptions<J
     if (!url || !token) throw new Error("tickq: set UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN in the project's environment variables");
     const redis = new Redis({ url, token, automaticDeserialization: false, enableTelemetry: false });
     const tickq = createTickq({ redis: upstashAdapter(redis), jobs: options.jobs, queues: options.queues, prefix: env.TICKQ_PREFIX });
-    const tick = { budgetMs: numberSetting(env.TICKQ_TICK_BUDGET_MS, 10_000, "TICKQ_TICK_BUDGET_MS"), batch: numberSetting(env.TICKQ_BATCH, 50, "TICKQ_BATCH") };
-    return createApp({ tickq, secrets: [env.TICKQ_SECRET, env.CRON_SECRET], tick, basePath: options.basePath ?? "/api" });
+    return createApp({ tickq, secrets: [env.TICKQ_SECRET, env.CRON_SECRET], tick: tickSettings(env), basePath: options.basePath ?? "/api" });
   };
   const handle = async (request: Request): Promise<Response> => {
     try {
