@@ -21,20 +21,25 @@ const job = v.strictObject({
 });
 
 const jobs = v.pipe(v.array(job), v.minLength(1, "no jobs given"), v.maxLength(MAX_JOBS, `at most ${MAX_JOBS} jobs a request`));
-const body = v.union([job, jobs, v.strictObject({ jobs })]);
+const wrapped = v.strictObject({ jobs });
+const body = v.union([job, jobs, wrapped]);
 
 export type JobsBody = { ok: true; jobs: BulkJob[]; single: boolean } | { ok: false; error: string };
 
 export function readJobsBody(input: unknown): JobsBody {
-  const single = typeof input === "object" && input !== null && !Array.isArray(input) && "name" in input;
-  const schema = single ? job : Array.isArray(input) ? jobs : input && typeof input === "object" && "jobs" in input ? v.strictObject({ jobs }) : body;
+  // Validate against the one shape the body claims to be, so the error
+  // names what is wrong in it rather than "matches no shape".
+  const isObject = typeof input === "object" && input !== null && !Array.isArray(input);
+  const single = isObject && "name" in input;
+  const schema = single ? job : Array.isArray(input) ? jobs : isObject && "jobs" in input ? wrapped : body;
   const parsed = v.safeParse(schema, input);
   if (!parsed.success) {
     const issue = parsed.issues[0];
     const path = v.getDotPath(issue);
     return { ok: false, error: path ? `${path}: ${issue.message}` : issue.message };
   }
-  const list = single ? [parsed.output as v.InferOutput<typeof job>] : Array.isArray(parsed.output) ? parsed.output : (parsed.output as { jobs: v.InferOutput<typeof jobs> }).jobs;
+  const output = parsed.output as v.InferOutput<typeof body>;
+  const list = Array.isArray(output) ? output : "jobs" in output ? output.jobs : [output];
   return {
     ok: true,
     single,

@@ -19,7 +19,10 @@ const settled = (o: Outcome): o is Settled => o.kind !== "succeeded";
 export function ackArgs(outcomes: Outcome[]): (string | number)[] {
   const succeeded = new Map<string, string[]>();
   for (const o of outcomes) {
-    if (o.kind === "succeeded") succeeded.get(o.job.queue)?.push(o.job.raw) ?? succeeded.set(o.job.queue, [o.job.raw]);
+    if (o.kind !== "succeeded") continue;
+    const raws = succeeded.get(o.job.queue);
+    if (raws) raws.push(o.job.raw);
+    else succeeded.set(o.job.queue, [o.job.raw]);
   }
   const args: (string | number)[] = [succeeded.size];
   for (const [queue, raws] of succeeded) args.push(queue, raws.length, ...raws);
