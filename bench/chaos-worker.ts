@@ -1,30 +1,52 @@
-// One chaos worker: ticks nonstop until killed. Its jobs sleep a little,
-// fail at random, and record every start and every success in Redis.
-import { Redis } from "ioredis";
-import { ioredisAdapter } from "../adapters/ioredis.js";
+// One chaos worker (spawned by bench/chaos.ts): ticks nonstop with short
+// leases until told to stop (IPC "stop") or killed, over the endpoint in
+// CHAOS_ADAPTER / CHAOS_URL / CHAOS_TOKEN. Its jobs record every start and
+// finish in the ledger (LEDGER_URL, LEDGER_PREFIX). A tick that fails (Redis
+// gone, connection killed, reply lost) is simply followed by the next one.
 import { createTickq } from "../src/index.js";
+import type { JobLogger } from "../src/types.js";
+import { endpointFromEnv, openEndpoint } from "./chaos/connect.js";
+import { chaosJobs } from "./chaos/jobs.js";
+import { openLedger } from "./chaos/ledger.js";
+import { sleep } from "./chaos/rng.js";
 
-const { REDIS_URL = "redis://127.0.0.1:6379", PREFIX = "chaos:", FAIL_RATE = "0.1", LEASE_MS = "500" } = process.env;
-const probe = new Redis(REDIS_URL);
+const env = process.env;
+const num = (name: string, fallback: number) => (env[name] ? Number(env[name]) : fallback);
+const quiet: JobLogger = { info: () => {}, warn: () => {}, error: () => {} };
+
+const ledger = openLedger(env.LEDGER_URL ?? "redis://127.0.0.1:6379", env.LEDGER_PREFIX ?? "tickq-chaos:");
+const { adapter } = openEndpoint(endpointFromEnv(env));
 const tq = createTickq({
-  redis: ioredisAdapter(new Redis(REDIS_URL)),
-  prefix: PREFIX,
-  // a job is resurrected whenever its worker is killed: only a real poison job should die of it
+  redis: adapter,
+  prefix: env.PREFIX ?? "chaos:",
+  jobs: chaosJobs(ledger),
   maxResurrections: 1_000,
-  jobs: {
-    work: {
-      backoff: () => 0,
-      perform: async ([ms]: [number], ctx) => {
-        await probe.hincrby(`${PREFIX}chaos:starts`, ctx.jid, 1);
-        await new Promise((r) => setTimeout(r, ms));
-        if (Math.random() < Number(FAIL_RATE)) throw new Error("random failure");
-        await probe.sadd(`${PREFIX}chaos:done`, ctx.jid);
-      },
-    },
-  },
+  redisTimeoutMs: 5_000,
+  logger: quiet,
 });
+const tickOptions = {
+  budgetMs: num("BUDGET_MS", 2_500),
+  leaseMs: num("LEASE_MS", 1_500),
+  batch: num("BATCH", 20),
+  concurrency: num("CONCURRENCY", 10),
+  graceMs: 200,
+};
 
-for (;;) {
-  const report = await tq.tick({ budgetMs: 2_000, batch: 20, concurrency: 10, leaseMs: Number(LEASE_MS), graceMs: 100 });
-  if (report.fetched === 0) await new Promise((r) => setTimeout(r, 20));
+let stopping = false;
+process.on("message", (message) => {
+  if (message === "stop") stopping = true;
+});
+process.on("disconnect", () => process.exit(0)); // the driver is gone
+process.on("unhandledRejection", (error) => console.error("chaos-worker: unhandled rejection", error));
+
+while (!stopping) {
+  try {
+    const report = await tq.tick(tickOptions);
+    if (report.fetched === 0 && !report.more) await sleep(25);
+  } catch (error) {
+    if (env.CHAOS_VERBOSE) console.error(`chaos-worker ${process.pid}: tick failed: ${(error as Error).message}`);
+    await sleep(50);
+  }
 }
+ledger.close();
+process.exit(0);

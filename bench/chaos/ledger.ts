@@ -1,0 +1,44 @@
+// The ledger: a Redis that is never faulted (the shared one, under a key
+// prefix of its own) where every handler records each start and each finish
+// of a job, by the job's id and attempt (`ctx.attempt`), before tickq hears
+// of it. Three hashes, field "ID#ATTEMPT" → how many times:
+//   start  the handler began
+//   ok     it finished and succeeded
+//   fail   it finished and threw
+import { Redis } from "ioredis";
+
+export interface Ledger {
+  start(id: string, attempt: number): Promise<void>;
+  finish(id: string, attempt: number, ok: boolean): Promise<void>;
+  read(): Promise<LedgerView>;
+  /** Deletes the ledger's keys. */
+  clear(): Promise<void>;
+  close(): void;
+}
+
+export interface LedgerView {
+  /** "ID#ATTEMPT" → count, for each hash. */
+  start: Map<string, number>;
+  ok: Map<string, number>;
+  fail: Map<string, number>;
+}
+
+export const entry = (id: string, attempt: number) => `${id}#${attempt}`;
+export const idOf = (field: string) => field.slice(0, field.lastIndexOf("#"));
+
+export function openLedger(url: string, prefix: string): Ledger {
+  const redis = new Redis(url, { maxRetriesPerRequest: null });
+  redis.on("error", () => {});
+  const key = (name: string) => `${prefix}${name}`;
+  const asMap = (hash: Record<string, string>) => new Map(Object.entries(hash).map(([k, v]) => [k, Number(v)]));
+  return {
+    start: async (id, attempt) => void (await redis.hincrby(key("start"), entry(id, attempt), 1)),
+    finish: async (id, attempt, ok) => void (await redis.hincrby(key(ok ? "ok" : "fail"), entry(id, attempt), 1)),
+    read: async () => {
+      const [start, ok, fail] = await Promise.all(["start", "ok", "fail"].map((name) => redis.hgetall(key(name))));
+      return { start: asMap(start!), ok: asMap(ok!), fail: asMap(fail!) };
+    },
+    clear: async () => void (await redis.del(key("start"), key("ok"), key("fail"))),
+    close: () => redis.disconnect(),
+  };
+}

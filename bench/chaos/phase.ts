@@ -1,0 +1,131 @@
+// One phase of the chaos run, over one adapter: the drop proxies in front of
+// the private Redis (and, over HTTP, the local REST server between them),
+// the workers, the enqueuer and the fault injector at once; then, faults
+// over, the workers keep ticking until nothing is left to do (dead ticks'
+// leases run out and their jobs are resurrected), stop, and the phase is
+// judged against the ledger.
+import { Redis } from "ioredis";
+import { startUpstashLocal, type UpstashLocalServer } from "../../functions/upstash-local/server.js";
+import { createTickq } from "../../src/index.js";
+import { ioredisAdapter } from "../../adapters/ioredis.js";
+import { endpointEnv, openEndpoint, type AdapterName, type Endpoint } from "./connect.js";
+import { startDropProxy } from "./drop-proxy.js";
+import { faultsFor, injectFaults, type FaultCounts } from "./faults.js";
+import { startHttpDropProxy, type HttpDropProxy } from "./http-drop-proxy.js";
+import { chaosJobs, planJobs } from "./jobs.js";
+import { openLedger } from "./ledger.js";
+import type { PrivateRedis } from "./private-redis.js";
+import { sleep, type Rng } from "./rng.js";
+import { judge, locateJobs, type PhaseVerdict } from "./verify.js";
+import { startWorkers } from "./workers.js";
+import { trickle } from "./enqueue.js";
+
+export interface PhaseOptions {
+  adapter: AdapterName;
+  redis: PrivateRedis;
+  ledgerUrl: string;
+  runId: string;
+  jobs: number;
+  workers: number;
+  perKind: number;
+  seconds: number;
+  settleSeconds: number;
+  leaseMs: number;
+  budgetMs: number;
+  rng: Rng;
+  log: (line: string) => void;
+}
+
+export interface PhaseResult extends PhaseVerdict {
+  adapter: AdapterName;
+  faults: FaultCounts;
+  enqueueRetries: number;
+  workerCrashes: number;
+  settled: boolean;
+  seconds: number;
+  workerStderr: string[];
+}
+
+export async function runPhase(o: PhaseOptions): Promise<PhaseResult> {
+  const started = Date.now();
+  const prefix = `chaos:${o.runId}:${o.adapter}:`;
+  const ledgerPrefix = `tickq-chaos:${o.runId}:${o.adapter}:`;
+  const ledger = openLedger(o.ledgerUrl, ledgerPrefix);
+  const admin = new Redis(o.redis.url, { maxRetriesPerRequest: null });
+  admin.on("error", () => {});
+  const direct = createTickq({ redis: ioredisAdapter(admin), prefix, jobs: chaosJobs(ledger) });
+  const tcp = await startDropProxy(o.redis.port);
+  let rest: UpstashLocalServer | undefined;
+  let http: HttpDropProxy | undefined;
+  let endpoint: Endpoint = { adapter: "ioredis", url: tcp.url };
+  if (o.adapter === "upstash") {
+    rest = await startUpstashLocal({ redisUrl: tcp.url, token: `chaos-${o.runId}` });
+    http = await startHttpDropProxy(rest.url);
+    endpoint = { adapter: "upstash", url: http.url, token: rest.token };
+  }
+  const workers = startWorkers(o.workers, {
+    ...endpointEnv(endpoint),
+    PREFIX: prefix,
+    LEDGER_URL: o.ledgerUrl,
+    LEDGER_PREFIX: ledgerPrefix,
+    LEASE_MS: String(o.leaseMs),
+    BUDGET_MS: String(o.budgetMs),
+  });
+  const enqueuer = openEndpoint(endpoint);
+  try {
+    const windowMs = o.seconds * 1000;
+    const plan = planJobs(o.jobs, o.rng, o.adapter[0]!, windowMs * 0.3);
+    const tq = createTickq({ redis: enqueuer.adapter, prefix, jobs: chaosJobs(ledger), redisTimeoutMs: 5_000 });
+    const faults = faultsFor({ admin, redis: o.redis, workers, tcp, http, rng: o.rng });
+    const [enqueued, counts] = await Promise.all([
+      trickle(tq, plan, windowMs * 0.7, o.rng),
+      injectFaults({ faults, perKind: o.perKind, windowMs, rng: o.rng, log: (line) => o.log(`${o.adapter}: ${line}`) }),
+    ]);
+    o.log(`${o.adapter}: faults over, settling`);
+    const settled = await settle(direct, o.settleSeconds * 1000, o.leaseMs);
+    await workers.stop(o.budgetMs + 3_000);
+    const stats = await direct.stats();
+    const verdict = judge(plan, await ledger.read(), await locateJobs(admin, prefix), stats);
+    if (!settled) verdict.problems.push(`work was still left after ${o.settleSeconds} s of settling`);
+    return {
+      adapter: o.adapter,
+      ...verdict,
+      faults: counts,
+      enqueueRetries: enqueued.retries,
+      workerCrashes: workers.crashes(),
+      settled,
+      seconds: Math.round((Date.now() - started) / 1000),
+      workerStderr: workers.stderr(),
+    };
+  } finally {
+    await workers.stop(1_000);
+    enqueuer.close();
+    await http?.close();
+    await rest?.close();
+    await tcp.close();
+    await ledger.clear();
+    ledger.close();
+    await deleteUnder(admin, prefix);
+    admin.disconnect();
+  }
+}
+
+/** Waits until tickq holds no work (nothing queued, scheduled, in retry or in process), twice a lease apart. */
+async function settle(tq: { stats(): Promise<{ queues: Record<string, number>; scheduled: number; retry: number; inflight: number }> }, timeoutMs: number, leaseMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  let idleSince: number | undefined;
+  while (Date.now() < deadline) {
+    const s = await tq.stats().catch(() => undefined);
+    const work = s ? Object.values(s.queues).reduce((a, b) => a + b, 0) + s.scheduled + s.retry + s.inflight : 1;
+    if (work > 0) idleSince = undefined;
+    else if (idleSince === undefined) idleSince = Date.now();
+    else if (Date.now() - idleSince >= leaseMs) return true;
+    await sleep(200);
+  }
+  return false;
+}
+
+async function deleteUnder(redis: Redis, prefix: string): Promise<void> {
+  const keys = await redis.keys(`${prefix}*`).catch(() => [] as string[]);
+  for (let i = 0; i < keys.length; i += 500) await redis.del(...keys.slice(i, i + 500));
+}

@@ -1,0 +1,70 @@
+// The Redis the chaos run faults: its own port and folder, every write
+// fsynced to the AOF before it is answered (`appendfsync always`), no RDB.
+// restart() SIGKILLs it and starts it again on the same port and folder, so
+// it comes back with exactly what it had acknowledged.
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { answers, freePort } from "../../functions/node/find-redis.js";
+import { sleep } from "./rng.js";
+
+export interface PrivateRedis {
+  url: string;
+  port: number;
+  dir: string;
+  pid(): number | undefined;
+  /** SIGKILL, then start again from the AOF; resolves once it answers PING. */
+  restart(): Promise<void>;
+  /** SIGTERM by PID (SIGKILL if it lingers), then removes the folder. */
+  stop(): Promise<void>;
+}
+
+export async function startPrivateRedis(): Promise<PrivateRedis> {
+  const port = await freePort();
+  const dir = await mkdtemp(join(tmpdir(), "tickq-chaos-"));
+  const url = `redis://127.0.0.1:${port}`;
+  const args = ["--port", String(port), "--bind", "127.0.0.1", "--dir", dir, "--appendonly", "yes", "--appendfsync", "always", "--save", "", "--daemonize", "no"];
+  let child: ChildProcess | undefined;
+  const killAtExit = () => child?.pid && child.exitCode === null && child.signalCode === null && child.kill("SIGKILL");
+  process.on("exit", killAtExit);
+
+  const launch = async () => {
+    child = spawn("redis-server", args, { stdio: "ignore" });
+    await new Promise<void>((resolve, reject) => {
+      child!.once("error", reject);
+      child!.once("spawn", resolve);
+    });
+    for (let i = 0; i < 200; i++) {
+      if (await answers(url, 200)) return;
+      await sleep(25);
+    }
+    throw new Error(`redis-server on port ${port} does not answer`);
+  };
+  const halt = async (signal: NodeJS.Signals) => {
+    const c = child;
+    if (!c || c.exitCode !== null || c.signalCode !== null) return;
+    const exited = new Promise<void>((resolve) => c.once("exit", () => resolve()));
+    c.kill(signal);
+    const timer = setTimeout(() => c.kill("SIGKILL"), 5_000);
+    await exited;
+    clearTimeout(timer);
+  };
+
+  await launch();
+  return {
+    url,
+    port,
+    dir,
+    pid: () => child?.pid,
+    restart: async () => {
+      await halt("SIGKILL");
+      await launch();
+    },
+    stop: async () => {
+      await halt("SIGTERM");
+      process.off("exit", killAtExit);
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
