@@ -4,12 +4,15 @@ import { Hono, type Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
 import { TickqError, type JobRegistry, type Tickq, type TickOptions } from "../src/index.js";
-import { requireSecret } from "./auth.js";
+import { checkSecrets, requireSecret } from "./auth.js";
 import { readJobsBody } from "./jobs-body.js";
 
 export interface AppOptions {
   tickq: Tickq<JobRegistry>;
-  /** Accepted bearer secrets (TICKQ_SECRET, CRON_SECRET); none means no auth (only with `insecure`). */
+  /**
+   * Accepted bearer secrets (TICKQ_SECRET, CRON_SECRET); none means no auth (only with `insecure`).
+   * Each may only hold A-Z a-z 0-9 - . _ ~ + / and trailing "=" (TickqError BAD_OPTIONS otherwise).
+   */
   secrets: (string | undefined)[];
   /** Serve without auth: for local development only. */
   insecure?: boolean;
@@ -32,6 +35,7 @@ export function createApp(options: AppOptions): Hono {
 
   app.get("/health", (c) => c.json({ ok: true }));
 
+  checkSecrets(options.secrets); // a secret bearerAuth could never match is refused now, not silently on every request
   const secrets = options.secrets.filter((s): s is string => Boolean(s));
   if (secrets.length > 0) app.use("*", requireSecret(secrets));
   else if (!options.insecure) throw new Error("createApp needs a secret (TICKQ_SECRET or CRON_SECRET), or insecure: true for local development");

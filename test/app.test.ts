@@ -2,6 +2,7 @@ import { Redis } from "ioredis";
 import { describe, expect, it } from "vitest";
 import { ioredisAdapter } from "../adapters/ioredis.js";
 import { createApp } from "../functions/app.js";
+import { TickqError } from "../src/errors.js";
 import { createTickq } from "../src/index.js";
 import { adapterCases } from "./helpers/adapters.js";
 import { useHarness } from "./helpers/harness.js";
@@ -73,6 +74,51 @@ describe("the HTTP app", () => {
     expect(() => createApp({ tickq, secrets: [] })).toThrow(/needs a secret/);
     expect(() => createApp({ tickq, secrets: [""] })).toThrow(/needs a secret/);
     expect(() => createApp({ tickq, secrets: [], insecure: true })).not.toThrow();
+  });
+
+  // Hono's bearerAuth only matches tokens of [A-Za-z0-9._~+/-]+=*; any other
+  // secret could never authenticate, so createApp refuses it at start.
+  it.each([["pa$$word!"], ["a:b"], ["tok=en"], ["=leading"], ["with space"], ["line-end\n"], [" padded"], ["héllo"], ["#hash"], ['quo"te']])(
+    "refuses at createApp a secret no request could match: %j",
+    (bad) => {
+      const tickq = h.make({});
+      for (const secrets of [[bad], [SECRET, bad], [undefined, bad]]) {
+        let thrown: unknown;
+        try {
+          createApp({ tickq, secrets });
+        } catch (error) {
+          thrown = error;
+        }
+        expect(thrown).toBeInstanceOf(TickqError);
+        const { code, message } = thrown as TickqError;
+        expect(code).toBe("BAD_OPTIONS");
+        expect(message).toContain(`secret ${secrets.length} of ${secrets.length}`);
+        expect(message).toContain("A-Z a-z 0-9 - . _ ~ + /");
+        expect(message).toContain("openssl rand -hex 32");
+        expect(message).not.toContain(bad.trim()); // never the secret itself: the Worker answers this message to anyone
+      }
+    },
+  );
+
+  it("names why a secret is refused", () => {
+    const tickq = h.make({});
+    expect(() => createApp({ tickq, secrets: ["good\n"] })).toThrow(/whitespace at its start or end/);
+    expect(() => createApp({ tickq, secrets: ["tok=en"] })).toThrow(/"=" before its end/);
+    expect(() => createApp({ tickq, secrets: ["a:b"] })).toThrow(/a character outside that set/);
+  });
+
+  it("accepts a secret using every allowed character, and authenticates with it", async () => {
+    const every = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~+/==";
+    const hex = "0123456789abcdef".repeat(4); // what `openssl rand -hex 32` prints
+    const tickq = h.make({ hello: () => {} });
+    const app = createApp({ tickq, secrets: [every, hex] });
+    for (const secret of [every, hex]) {
+      const res = await app.request("/stats", auth(secret));
+      expect(res.status).toBe(200);
+      expect(await res.json()).toMatchObject({ processed: 0 });
+    }
+    const wrong = await app.request("/stats", auth(`${every.slice(0, -2)}x==`));
+    expect(wrong.status).toBe(401);
   });
 
   it("answers 404 as JSON for unknown routes", async () => {

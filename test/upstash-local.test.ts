@@ -80,6 +80,143 @@ describe("the local Upstash-compatible server", () => {
     expect(await res.json()).toEqual({ result: "v" });
   });
 
+  describe("refuses what would break or hang the shared connection", () => {
+    // [command, why] — run against this file's own server; a command that
+    // slipped through would hang or break it, so every request has a timeout.
+    const k = () => `${prefix}blocked`;
+    const refused: [string, () => (string | number)[], RegExp][] = [
+      ["SELECT", () => ["SELECT", "1"], /state of the connection/],
+      ["AUTH", () => ["AUTH", "nobody", "nothing"], /state of the connection/],
+      ["HELLO", () => ["HELLO", "3"], /state of the connection/],
+      ["RESET", () => ["RESET"], /state of the connection/],
+      ["QUIT", () => ["QUIT"], /state of the connection/],
+      ["READONLY", () => ["READONLY"], /state of the connection/],
+      ["READWRITE", () => ["READWRITE"], /state of the connection/],
+      ["CLIENT SETNAME", () => ["CLIENT", "SETNAME", "x"], /state of the connection/],
+      ["MULTI", () => ["MULTI"], /state of the connection.*multi-exec/],
+      ["EXEC", () => ["EXEC"], /state of the connection.*multi-exec/],
+      ["DISCARD", () => ["DISCARD"], /state of the connection.*multi-exec/],
+      ["WATCH", () => ["WATCH", k()], /state of the connection.*multi-exec/],
+      ["UNWATCH", () => ["UNWATCH"], /state of the connection.*multi-exec/],
+      ["BLPOP", () => ["BLPOP", k(), 0], /blocks the connection/],
+      ["BRPOP", () => ["BRPOP", k(), "0"], /blocks the connection/],
+      ["BLMOVE", () => ["BLMOVE", k(), `${k()}2`, "LEFT", "RIGHT", "0"], /blocks the connection/],
+      ["BRPOPLPUSH", () => ["BRPOPLPUSH", k(), `${k()}2`, "0"], /blocks the connection/],
+      ["BZPOPMIN", () => ["BZPOPMIN", k(), "0"], /blocks the connection/],
+      ["BZPOPMAX", () => ["BZPOPMAX", k(), "0"], /blocks the connection/],
+      ["BLMPOP", () => ["BLMPOP", "0", "1", k(), "LEFT"], /blocks the connection/],
+      ["BZMPOP", () => ["BZMPOP", "0", "1", k(), "MIN"], /blocks the connection/],
+      ["WAIT", () => ["WAIT", "1", "0"], /blocks the connection/],
+      ["WAITAOF", () => ["WAITAOF", "1", "1", "0"], /blocks the connection/],
+      ["XREAD with BLOCK", () => ["XREAD", "COUNT", "1", "BLOCK", "0", "STREAMS", k(), "$"], /blocks the connection/],
+      ["XREADGROUP with BLOCK", () => ["xreadgroup", "GROUP", "g", "c", "block", "0", "STREAMS", k(), ">"], /blocks the connection/],
+      ["SUBSCRIBE", () => ["SUBSCRIBE", k()], /pub\/sub/],
+      ["PSUBSCRIBE", () => ["PSUBSCRIBE", `${k()}*`], /pub\/sub/],
+      ["SSUBSCRIBE", () => ["SSUBSCRIBE", k()], /pub\/sub/],
+      ["UNSUBSCRIBE", () => ["UNSUBSCRIBE"], /pub\/sub/],
+      ["PUNSUBSCRIBE", () => ["PUNSUBSCRIBE"], /pub\/sub/],
+      ["SUNSUBSCRIBE", () => ["SUNSUBSCRIBE"], /pub\/sub/],
+      ["MONITOR", () => ["monitor"], /MONITOR turns the connection/],
+      ["CLIENT REPLY", () => ["client", "reply", "off"], /CLIENT REPLY stops or skips/],
+      ["CLIENT REPLY", () => ["CLIENT", "REPLY", "SKIP"], /CLIENT REPLY stops or skips/],
+    ];
+    const timed = (path: string, body: unknown) =>
+      fetch(`${server.url}${path}`, { method: "POST", body: JSON.stringify(body), headers: { Authorization: `Bearer ${TOKEN}` }, signal: AbortSignal.timeout(5_000) });
+
+    it.each(refused)("refuses %s from POST / with 400 naming the command and why", async (name, command, why) => {
+      const res = await timed("/", command());
+      expect(res.status).toBe(400);
+      const { error } = await res.json();
+      expect(error).toContain(`ERR ${name} is refused`);
+      expect(error).toMatch(why);
+    });
+
+    it.each(refused)("refuses a whole /pipeline and /multi-exec holding %s, and runs none of it", async (name, command, why) => {
+      for (const path of ["/pipeline", "/multi-exec"]) {
+        const key = `${prefix}untouched${path}`;
+        const res = await timed(path, [["SET", key, "ran"], command()]);
+        expect(res.status).toBe(400);
+        const { error } = await res.json();
+        expect(error).toContain(`ERR ${name} is refused`);
+        expect(error).toMatch(why);
+        expect(error).toMatch(/command 2 of 2; nothing ran/);
+        expect(await redis.get(key)).toBeNull();
+      }
+    });
+
+    it.each([
+      ["SELECT", "/select/1"],
+      ["BLPOP", `/blpop/${encodeURIComponent(`${prefix}blocked`)}/0`],
+      ["SUBSCRIBE", "/subscribe/ch"],
+      ["MONITOR", "/monitor"],
+      ["CLIENT REPLY", "/client/reply/off"],
+      ["MULTI", "/multi"],
+    ])("refuses %s in the path form, GET and POST", async (name, path) => {
+      for (const method of ["GET", "POST"]) {
+        const res = await fetch(`${server.url}${path}`, { method, headers: { Authorization: `Bearer ${TOKEN}` }, signal: AbortSignal.timeout(5_000) });
+        expect(res.status).toBe(400);
+        expect((await res.json()).error).toContain(`ERR ${name} is refused`);
+      }
+    });
+
+    it("still reads db 0 after a refused SELECT", async () => {
+      await redis.set(`${prefix}db0`, "zero");
+      expect((await timed("/", ["SELECT", "1"])).status).toBe(400);
+      expect(await (await timed("/", ["GET", `${prefix}db0`])).json()).toEqual({ result: "zero" });
+    });
+
+    it("a refused BLPOP k 0 does not hang a concurrent GET", async () => {
+      const own = await startUpstashLocal({ redisUrl: redisUrl(), token: TOKEN });
+      try {
+        await redis.set(`${prefix}beside`, "here");
+        const call = (body: unknown) =>
+          fetch(`${own.url}/`, { method: "POST", body: JSON.stringify(body), headers: { Authorization: `Bearer ${TOKEN}` }, signal: AbortSignal.timeout(3_000) });
+        const started = performance.now();
+        const [blpop, get] = await Promise.all([call(["BLPOP", `${prefix}never`, "0"]), call(["GET", `${prefix}beside`])]);
+        expect(blpop.status).toBe(400);
+        expect((await blpop.json()).error).toMatch(/BLPOP is refused.*blocks the connection/);
+        expect(get.status).toBe(200);
+        expect(await get.json()).toEqual({ result: "here" });
+        expect(await (await call(["GET", `${prefix}beside`])).json()).toEqual({ result: "here" });
+        expect(performance.now() - started).toBeLessThan(2_000);
+      } finally {
+        await own.close();
+      }
+    });
+
+    it("still runs what only looks like a refused command, and server-wide commands", async () => {
+      const stream = `${prefix}stream`;
+      await redis.xgroup("CREATE", stream, "BLOCK", "$", "MKSTREAM"); // a group named BLOCK
+      const ok = async (command: (string | number)[]) => {
+        const res = await timed("/", command);
+        const body = await res.json();
+        expect(body.error ?? "").not.toMatch(/refused/);
+        return { status: res.status, body };
+      };
+      expect(await ok(["PUBLISH", `${prefix}ch`, "hi"])).toEqual({ status: 200, body: { result: 0 } });
+      expect(await ok(["XREAD", "COUNT", "1", "STREAMS", stream, "0"])).toEqual({ status: 200, body: { result: null } });
+      expect(await ok(["XREADGROUP", "GROUP", "BLOCK", "consumer", "COUNT", "1", "STREAMS", stream, ">"])).toEqual({ status: 200, body: { result: null } });
+      expect(await ok(["XREAD", "STREAMS", "BLOCK", "0"])).toEqual({ status: 200, body: { result: null } }); // a stream key named BLOCK
+      expect(await ok(["SET", `${prefix}BLPOP`, "SELECT"])).toEqual({ status: 200, body: { result: "OK" } });
+      expect((await ok(["CLIENT", "ID"])).body.result).toEqual(expect.any(Number));
+      expect(await ok(["CLIENT", "PAUSE", "1", "WRITE"])).toEqual({ status: 200, body: { result: "OK" } });
+      expect(await ok(["CLIENT", "KILL", "ID", "999999999"])).toEqual({ status: 200, body: { result: 0 } }); // killed none
+    });
+  });
+
+  it("answers a bad percent-escape in the path with 400, and decodes good ones once", async () => {
+    const res = await fetch(`${server.url}/get/%E0%A4%A`, { headers: { Authorization: `Bearer ${TOKEN}` } });
+    expect(res.status).toBe(400);
+    expect((await res.json()).error).toMatch(/bad percent-escape in the path segment "%E0%A4%A"/);
+    const lone = await fetch(`${server.url}/get/100%`, { method: "POST", headers: { Authorization: `Bearer ${TOKEN}` } });
+    expect(lone.status).toBe(400);
+    expect((await lone.json()).error).toMatch(/bad percent-escape/);
+    const key = `${prefix}a/b c%41€`;
+    await redis.set(key, "odd");
+    const good = await fetch(`${server.url}/get/${encodeURIComponent(key)}`, { headers: { Authorization: `Bearer ${TOKEN}` } });
+    expect(await good.json()).toEqual({ result: "odd" });
+  });
+
   it("works with an unmodified @upstash/redis client, pipelines and transactions included", async () => {
     const client = new UpstashRedis({ url: server.url, token: TOKEN, enableTelemetry: false });
     await client.set(`${prefix}f`, "0123");

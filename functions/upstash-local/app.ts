@@ -11,10 +11,16 @@
 // base64` every string in a result is base64, except a whole result that is
 // "OK": the client leaves that one undecoded (but decodes every string
 // inside an array). Command errors answer 400, as Upstash does.
+//
+// Every request shares one Redis connection, so commands that would change,
+// block or take over that connection (SELECT, MULTI, BLPOP, SUBSCRIBE,
+// MONITOR, CLIENT REPLY…: see refused.ts) answer 400 and never run; in a
+// pipeline or transaction, one such command refuses the whole request.
 import { Hono, type Context } from "hono";
 import { bearerAuth } from "hono/bearer-auth";
 import { HTTPException } from "hono/http-exception";
 import type { Redis } from "ioredis";
+import { refusal, refusalIn } from "./refused.js";
 
 export interface UpstashLocalOptions {
   redis: Redis;
@@ -47,6 +53,8 @@ export function createUpstashLocalApp(options: UpstashLocalOptions): Hono {
   app.post("/", async (c) => {
     const command = asCommand(await body(c));
     if (!command) return c.json({ error: "ERR the body must be a JSON array: the command and its arguments" }, 400);
+    const refused = refusal(command);
+    if (refused) return c.json({ error: refused }, 400);
     const outcome = await run(redis, command);
     return "error" in outcome ? c.json(outcome, 400) : c.json({ result: encoderFor(c)(outcome.result) });
   });
@@ -54,6 +62,8 @@ export function createUpstashLocalApp(options: UpstashLocalOptions): Hono {
   app.post("/pipeline", async (c) => {
     const commands = asCommands(await body(c));
     if (!commands) return c.json({ error: "ERR the body must be a JSON array of commands" }, 400);
+    const refused = refusalIn(commands);
+    if (refused) return c.json({ error: refused }, 400);
     const encode = encoderFor(c);
     const outcomes = await Promise.all(commands.map((command) => run(redis, command)));
     return c.json(outcomes.map((o) => ("error" in o ? o : { result: encode(o.result) })));
@@ -62,6 +72,8 @@ export function createUpstashLocalApp(options: UpstashLocalOptions): Hono {
   app.post("/multi-exec", async (c) => {
     const commands = asCommands(await body(c));
     if (!commands) return c.json({ error: "ERR the body must be a JSON array of commands" }, 400);
+    const refused = refusalIn(commands);
+    if (refused) return c.json({ error: refused }, 400);
     const encode = encoderFor(c);
     const transaction = redis.multi();
     for (const [name, ...args] of commands) transaction.callBuffer(String(name), ...args);
@@ -74,8 +86,11 @@ export function createUpstashLocalApp(options: UpstashLocalOptions): Hono {
   });
 
   app.on(["GET", "POST"], "/*", async (c) => {
-    const command = c.req.path.split("/").filter(Boolean).map(decodeURIComponent);
+    const command = pathCommand(c.req.url);
+    if (typeof command === "string") return c.json({ error: command }, 400);
     if (command.length === 0) return c.json({ error: "ERR no command in the path" }, 400);
+    const refused = refusal(command);
+    if (refused) return c.json({ error: refused }, 400);
     const outcome = await run(redis, command);
     return "error" in outcome ? c.json(outcome, 400) : c.json({ result: encoderFor(c)(outcome.result) });
   });
@@ -92,6 +107,20 @@ async function body(c: Context): Promise<unknown> {
   } catch {
     return undefined;
   }
+}
+
+/** The command in a path like /set/foo/bar, each segment percent-decoded once; a string when an escape is bad. */
+function pathCommand(url: string): Command | string {
+  const segments = new URL(url).pathname.split("/").filter(Boolean);
+  const command: Command = [];
+  for (const segment of segments) {
+    try {
+      command.push(decodeURIComponent(segment));
+    } catch {
+      return `ERR bad percent-escape in the path segment "${segment}": each % must start a valid UTF-8 escape (%XX); write a literal % as %25`;
+    }
+  }
+  return command;
 }
 
 function asCommand(value: unknown): Command | undefined {
