@@ -31,6 +31,7 @@ export async function startPrivateRedis(): Promise<PrivateRedis> {
 
   const launch = async () => {
     child = spawn("redis-server", args, { stdio: "ignore" });
+    child.on("error", () => {});
     await new Promise<void>((resolve, reject) => {
       child!.once("error", reject);
       child!.once("spawn", resolve);

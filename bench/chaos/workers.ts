@@ -34,6 +34,7 @@ export function startWorkers(count: number, env: Record<string, string>): Worker
       tail.push(...chunk.toString().trimEnd().split("\n"));
       tail.splice(0, Math.max(0, tail.length - 40));
     });
+    child.on("error", (error) => tail.push(`spawn failed: ${error.message}`));
     child.on("exit", () => {
       if (expected.has(child) || stopping) return;
       crashes++;
