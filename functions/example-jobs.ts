@@ -3,8 +3,9 @@ import type { JobDefinition, JobHandler } from "../src/index.js";
 
 const pause = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener("abort", () => (clearTimeout(timer), reject(signal.reason)), { once: true });
+    const abort = () => (clearTimeout(timer), reject(signal.reason));
+    const timer = setTimeout(() => (signal.removeEventListener("abort", abort), resolve()), ms);
+    signal.addEventListener("abort", abort, { once: true });
   });
 
 const sendWelcomeEmail: JobHandler<[string]> = async ([to], ctx) => {

@@ -1,8 +1,14 @@
 // Enqueue: validate everything first, so a bad job in a bulk call throws
 // before anything is written, then push in as few round trips as possible
 // (enqueue.lua takes many jobs per call).
+//
+// Idempotent: every call carries a token that enqueue.lua remembers for
+// `replayWindowMs`, so a call the client resends (a lost reply) pushes
+// nothing twice; a jid the caller chose is remembered for `idWindowMs`, so
+// retrying a timed-out enqueue with the same jid never doubles the job.
 import { TickqError } from "./errors.js";
 import { encodeNewJob, newJid } from "./job.js";
+import { isCleanName } from "./names.js";
 import type { RoundTrips } from "./redis.js";
 import { definitionOf, type Runtime } from "./runtime.js";
 import { scripts } from "./scripts/index.js";
@@ -26,16 +32,19 @@ function prepare(runtime: Runtime, job: BulkJob): Prepared {
     throw new TickqError("BAD_ARGS", `Job "${job.name}": args must be an array, got ${job.args === null ? "null" : typeof job.args}`);
   }
   const queue = job.queue ?? definition.queue ?? "default";
-  if (typeof queue !== "string" || queue === "" || /[\s]/.test(queue)) {
+  if (!isCleanName(queue)) {
     throw new TickqError("BAD_ARGS", `Job "${job.name}": queue must be a non-empty name without spaces, got ${JSON.stringify(queue)}`);
+  }
+  if (job.jid !== undefined && !isCleanName(job.jid, 128)) {
+    throw new TickqError("BAD_ARGS", `Job "${job.name}": jid must be a non-empty string of at most 128 characters without spaces`);
   }
   const atMs = job.at === undefined ? 0 : job.at.getTime();
   if (Number.isNaN(atMs)) throw new TickqError("BAD_ARGS", `Job "${job.name}": \`at\` is an invalid Date`);
   const delayMs = job.delayMs ?? 0;
   if (!Number.isFinite(delayMs)) throw new TickqError("BAD_ARGS", `Job "${job.name}": delayMs must be a finite number`);
-  const jid = newJid();
+  const jid = job.jid ?? newJid();
   const json = encodeNewJob({ class: job.name, args: job.args, jid, queue, retry: job.retry ?? definition.retry ?? true });
-  return { jid, args: [queue, Math.floor(delayMs), Math.floor(atMs), json] };
+  return { jid, args: [queue, Math.floor(delayMs), Math.floor(atMs), job.jid ?? "", json] };
 }
 
 export async function enqueueJobs(runtime: Runtime, jobs: BulkJob[]): Promise<string[]> {
@@ -44,7 +53,8 @@ export async function enqueueJobs(runtime: Runtime, jobs: BulkJob[]): Promise<st
   const trips: RoundTrips = { count: 0 };
   for (let i = 0; i < prepared.length; i += CHUNK) {
     const chunk = prepared.slice(i, i + CHUNK);
-    await runtime.run(scripts.enqueue, [runtime.keys.queues, runtime.keys.schedule], [chunk.length, ...chunk.flatMap((p) => p.args)], trips);
+    const args = [newJid(), runtime.replayWindowMs, runtime.idWindowMs, chunk.length, ...chunk.flatMap((p) => p.args)];
+    await runtime.run(scripts.enqueue, [runtime.keys.queues, runtime.keys.schedule], args, trips);
   }
   return prepared.map((p) => p.jid);
 }

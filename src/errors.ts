@@ -1,7 +1,9 @@
 /** Every error tickq throws on purpose; `code` tells which. */
+export type TickqErrorCode = "UNKNOWN_JOB" | "BAD_ARGS" | "BAD_OPTIONS" | "REDIS" | "REDIS_TIMEOUT" | "REDIS_FULL";
+
 export class TickqError extends Error {
   constructor(
-    readonly code: "UNKNOWN_JOB" | "BAD_ARGS" | "BAD_OPTIONS" | "REDIS" | "REDIS_TIMEOUT",
+    readonly code: TickqErrorCode,
     message: string,
     options?: { cause?: unknown },
   ) {

@@ -1,34 +1,72 @@
-// Keeps a tick's lease alive while its handlers run. Every step already
-// extends it; this timer covers batches that run longer than a third of the
-// lease. If the lease is found gone, the tick must stop: its jobs may be
-// resurrected and run elsewhere.
+// The fence around a tick's work. A tick may start a job only while its
+// lease is confirmed: a call that found the lease and extended it, sent
+// less than a lease ago (minus a margin for clocks and start-up). A tick
+// whose event loop froze past its lease (a CPU-bound handler) wakes with a
+// stale confirmation, asks Redis, learns the lease is gone — another tick
+// may already be running its jobs — and stops, aborting its handlers.
 import type { RoundTrips } from "./redis.js";
 import type { Runtime } from "./runtime.js";
 import { scripts } from "./scripts/index.js";
 
-export interface LeaseKeeper {
-  renewed(): void;
+export interface Fence {
+  /** True while the lease was confirmed recently enough to start a job. */
+  valid(): boolean;
+  /** A call sent at `sentAt` found the lease and extended it. */
+  confirmed(sentAt: number): void;
+  /** Asks Redis now (one extend call at a time); resolves true if the lease is held. */
+  confirm(): Promise<boolean>;
+  /** Time since the last confirmed call was sent. */
+  age(): number;
   stop(): void;
 }
 
-export function keepLease(runtime: Runtime, tickId: string, leaseMs: number, trips: RoundTrips, onLost: () => void): LeaseKeeper {
+interface FenceOptions {
+  tickId: string;
+  leaseMs: number;
+  trips: RoundTrips;
+  /** The lease is gone (extend found no key). */
+  onLost(): void;
+}
+
+export function fenceLease(runtime: Runtime, options: FenceOptions): Fence {
+  const { tickId, leaseMs, trips, onLost } = options;
+  const margin = Math.min(1_000, Math.floor(leaseMs / 4));
   const every = Math.max(10, Math.floor(leaseMs / 3));
-  let last = Date.now();
+  let confirmedAt = Date.now();
   let stopped = false;
-  const timer = setInterval(async () => {
-    if (stopped || Date.now() - last < every) return;
-    last = Date.now();
-    try {
-      const extended = await runtime.run(scripts.extend, [runtime.keys.lease(tickId)], [tickId, leaseMs], trips);
-      if (extended === 0 && !stopped) onLost();
-    } catch (error) {
-      // A failed extension is retried at the next interval; the lease has
-      // two more intervals before it expires.
-      runtime.logger.warn(`tickq: could not extend the lease of tick ${tickId}: ${(error as Error).message}`);
-    }
+  let inFlight: Promise<boolean> | undefined;
+
+  const confirm = (): Promise<boolean> => {
+    if (inFlight) return inFlight;
+    const sentAt = Date.now();
+    inFlight = runtime
+      .run(scripts.extend, [runtime.keys.lease(tickId)], [tickId, leaseMs], trips)
+      .then((extended) => {
+        if (extended === 0) {
+          if (!stopped) onLost();
+          return false;
+        }
+        confirmedAt = Math.max(confirmedAt, sentAt);
+        return true;
+      })
+      .catch((error: unknown) => {
+        // Retried at the next interval; meanwhile the fence runs out on its own.
+        runtime.logger.warn(`tickq: could not extend the lease of tick ${tickId}: ${(error as Error).message}`);
+        return false;
+      })
+      .finally(() => (inFlight = undefined));
+    return inFlight;
+  };
+
+  const timer = setInterval(() => {
+    if (!stopped && Date.now() - confirmedAt >= every) void confirm();
   }, every);
+
   return {
-    renewed: () => (last = Date.now()),
+    valid: () => Date.now() < confirmedAt + leaseMs - margin,
+    confirmed: (sentAt) => void (confirmedAt = Math.max(confirmedAt, sentAt)),
+    confirm,
+    age: () => Date.now() - confirmedAt,
     stop: () => {
       stopped = true;
       clearInterval(timer);

@@ -64,6 +64,13 @@ function isNoScript(error: unknown): boolean {
 function asRedisError(error: unknown, scriptName: string): TickqError {
   if (error instanceof TickqError) return error;
   const reason = error instanceof Error ? error.message : String(error);
+  if (reason.includes("OOM")) {
+    return new TickqError(
+      "REDIS_FULL",
+      `Redis is full (used memory over maxmemory, policy noeviction): script ${scriptName} wrote nothing. Ticks still drain and free memory; raise maxmemory or slow enqueues. (${reason})`,
+      { cause: error },
+    );
+  }
   return new TickqError("REDIS", `Redis call failed (script ${scriptName}): ${reason}`, { cause: error });
 }
 

@@ -1,5 +1,6 @@
 // Everything a tick and the client share, resolved once from the options.
 import { TickqError } from "./errors.js";
+import { numberOption } from "./options.js";
 import { keysFor, type Keys } from "./keys.js";
 import { planQueues, type QueuePlan } from "./queues.js";
 import { newScriptCache, runScript, type RoundTrips } from "./redis.js";
@@ -13,6 +14,10 @@ export interface Runtime {
   plan: QueuePlan;
   maxRetries: number;
   maxResurrections: number;
+  /** How long a caller-chosen jid is remembered by enqueue. */
+  idWindowMs: number;
+  /** How long an enqueue call's token is remembered, against resent calls. */
+  replayWindowMs: number;
   deadMaxJobs: number;
   deadMaxAgeSeconds: number;
   redisTimeoutMs: number;
@@ -20,6 +25,8 @@ export interface Runtime {
   middleware: Middleware[];
   /** Redis' clock minus ours, learnt from every script that reads TIME. */
   clockOffsetMs: number;
+  /** Redis' maxmemory-policy, read once per process by the first tick (or stats). */
+  evictionPolicy: string | undefined;
   run(script: LuaScript, keys: string[], args: (string | number)[], trips: RoundTrips): Promise<RedisReply>;
 }
 
@@ -38,23 +45,21 @@ export function createRuntime(options: TickqOptions): Runtime {
     keys: keysFor(prefix),
     jobs: options.jobs,
     plan: planQueues(options.queues ?? ["default"]),
-    maxRetries: positive(options.maxRetries, 25, "maxRetries"),
-    maxResurrections: positive(options.maxResurrections, 3, "maxResurrections"),
-    deadMaxJobs: positive(options.deadMaxJobs, 10_000, "deadMaxJobs"),
-    deadMaxAgeSeconds: positive(options.deadMaxAgeSeconds, 180 * 24 * 3600, "deadMaxAgeSeconds"),
-    redisTimeoutMs: positive(options.redisTimeoutMs, 10_000, "redisTimeoutMs"),
+    maxRetries: numberOption(options.maxRetries, 25, "maxRetries", { min: 0, integer: true }),
+    // 0 would send every job of a dead tick to the dead set unrun.
+    maxResurrections: numberOption(options.maxResurrections, 3, "maxResurrections", { min: 1, integer: true }),
+    idWindowMs: numberOption(options.idWindowMs, 24 * 3600_000, "idWindowMs", { min: 1_000, integer: true }),
+    replayWindowMs: numberOption(options.replayWindowMs, 600_000, "replayWindowMs", { min: 1_000, integer: true }),
+    deadMaxJobs: numberOption(options.deadMaxJobs, 10_000, "deadMaxJobs", { min: 1, integer: true }),
+    deadMaxAgeSeconds: numberOption(options.deadMaxAgeSeconds, 180 * 24 * 3600, "deadMaxAgeSeconds", { min: 1 }),
+    redisTimeoutMs: numberOption(options.redisTimeoutMs, 10_000, "redisTimeoutMs", { min: 1 }),
     logger: options.logger ?? console,
     middleware: [],
     clockOffsetMs: 0,
+    evictionPolicy: undefined,
     run: (script, keys, args, trips) => runScript(runtime.redis, script, keys, [prefix, ...args], trips, runtime.redisTimeoutMs, scriptCache),
   };
   return runtime;
-}
-
-function positive(value: number | undefined, fallback: number, name: string): number {
-  if (value === undefined) return fallback;
-  if (!Number.isFinite(value) || value < 0) throw new TickqError("BAD_OPTIONS", `${name} must be a number ≥ 0, got ${value}`);
-  return value;
 }
 
 export function definitionOf(runtime: Runtime, name: string): JobDefinition<never> | undefined {
@@ -65,4 +70,18 @@ export function definitionOf(runtime: Runtime, name: string): JobDefinition<neve
 
 export function redisNowSec(runtime: Runtime): number {
   return (Date.now() + runtime.clockOffsetMs) / 1000;
+}
+
+/** Why a policy other than noeviction endangers jobs; empty when it is safe. */
+export function evictionWarning(policy: string | undefined): string | undefined {
+  if (policy === undefined || policy === "" || policy === "noeviction") return undefined;
+  return `Redis evicts keys under memory pressure (maxmemory-policy ${policy}): queued jobs can vanish, and a volatile-* policy evicts live leases so jobs run twice. Set maxmemory-policy noeviction.`;
+}
+
+/** Learns the eviction policy once per process and logs the warning once. */
+export function learnEvictionPolicy(runtime: Runtime, policy: string): void {
+  if (runtime.evictionPolicy !== undefined || policy === "") return;
+  runtime.evictionPolicy = policy;
+  const warning = evictionWarning(policy);
+  if (warning) runtime.logger.warn(`tickq: ${warning}`);
 }

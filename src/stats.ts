@@ -1,5 +1,5 @@
 import { asArray, asNumber } from "./redis.js";
-import type { Runtime } from "./runtime.js";
+import { evictionWarning, learnEvictionPolicy, type Runtime } from "./runtime.js";
 import { scripts } from "./scripts/index.js";
 import type { Stats } from "./types.js";
 
@@ -8,6 +8,10 @@ export async function readStats(runtime: Runtime): Promise<Stats> {
   const sizes = asArray(reply[8] ?? [], "stats");
   const queues: Record<string, number> = {};
   for (let i = 0; i < sizes.length; i += 2) queues[String(sizes[i])] = asNumber(sizes[i + 1]);
+  const policy = String(reply[9] ?? "");
+  learnEvictionPolicy(runtime, policy);
+  const warning = evictionWarning(policy);
+  const warnings = warning ? [warning] : [];
   return {
     processed: asNumber(reply[0]),
     failed: asNumber(reply[1]),
@@ -18,5 +22,7 @@ export async function readStats(runtime: Runtime): Promise<Stats> {
     ticks: asNumber(reply[6]),
     inflight: asNumber(reply[7]),
     queues,
+    evictionPolicy: String(reply[9] ?? ""),
+    warnings,
   };
 }

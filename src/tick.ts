@@ -1,36 +1,30 @@
-// One tick: begin (lease, resurrect, schedule, fetch) → execute → step (ack,
-// extend, fetch) → … → finish (ack, requeue, unregister). Each arrow is one
-// Redis round trip, whatever the batch size. A tick killed at any line loses
-// nothing: its fetched jobs sit in its inproc lists until acked, and once
-// its lease expires the next tick's resurrect pass puts them back.
+// One tick: begin (lease, resurrect, schedule, fetch) → the pipeline
+// (execute, with steps that ack, extend and fetch) → finish (ack, requeue,
+// unregister). A tick killed at any line loses nothing: its fetched jobs sit
+// in its inproc lists until acked, and once its lease expires the next
+// tick's resurrect pass puts them back. Every call is numbered and resent
+// unchanged on transient errors (tick-calls.ts), so a replay is harmless.
 import { newJid } from "./job.js";
-import { keepLease } from "./lease.js";
+import { fenceLease } from "./lease.js";
 import { ackArgs, type Outcome } from "./passes/ack.js";
-import { executeBatch } from "./passes/execute.js";
+import { runJob } from "./passes/execute.js";
 import { readFetched } from "./passes/fetch.js";
 import { housekeepArgs, readHousekeep, type HousekeepLimits } from "./passes/housekeep.js";
+import { runPipeline, type StepReply } from "./pipeline.js";
 import { fetchArgs } from "./queues.js";
 import { asArray, asNumber, type RoundTrips } from "./redis.js";
-import type { Runtime } from "./runtime.js";
+import { learnEvictionPolicy, type Runtime } from "./runtime.js";
 import { scripts } from "./scripts/index.js";
+import { tickCalls } from "./tick-calls.js";
+import { tickSettings } from "./tick-settings.js";
 import type { TickOptions, TickReport } from "./types.js";
 
 /** Share of the budget that extra housekeeping calls may use. */
 const HOUSEKEEP_SHARE = 0.25;
 
 export async function runTick(runtime: Runtime, options: TickOptions = {}): Promise<TickReport> {
-  const budgetMs = options.budgetMs ?? 10_000;
-  // Capped: a batch is one LPUSH of unpacked jobs in Lua (its C stack holds ~8,000).
-  const batch = Math.min(1_000, Math.max(1, Math.floor(options.batch ?? 50)));
-  const concurrency = Math.max(1, Math.floor(options.concurrency ?? 10));
-  const leaseMs = Math.max(100, Math.floor(options.leaseMs ?? 30_000));
-  const graceMs = options.graceMs ?? 1_000;
-  const limits: HousekeepLimits = {
-    resurrectLimit: options.resurrectLimit ?? 1_000,
-    scheduleLimit: options.scheduleLimit ?? 1_000,
-    lockMs: leaseMs,
-  };
-
+  const { budgetMs, batch, concurrency, leaseMs, graceMs, resurrectLimit, scheduleLimit } = tickSettings(options);
+  const limits: HousekeepLimits = { resurrectLimit, scheduleLimit, lockMs: leaseMs };
   const started = Date.now();
   const tickId = newJid().slice(0, 16);
   const trips: RoundTrips = { count: 0 };
@@ -39,69 +33,86 @@ export async function runTick(runtime: Runtime, options: TickOptions = {}): Prom
     requeued: 0, abandoned: 0, deadEvicted: 0, more: false, leaseLost: false, roundTrips: 0, durationMs: 0,
   };
   const { keys, plan } = runtime;
-  const tickKeys = [keys.ticks, keys.lease(tickId)];
+  const calls = tickCalls(runtime, [keys.ticks, keys.lease(tickId)], trips, Math.min(leaseMs, runtime.redisTimeoutMs, 5_000));
   const common = [tickId, leaseMs, runtime.deadMaxJobs, runtime.deadMaxAgeSeconds];
   const learnClock = (nowMs: number) => (runtime.clockOffsetMs = nowMs - Date.now());
 
   const controller = new AbortController();
   const deadline = setTimeout(() => controller.abort(new Error("tick deadline reached")), budgetMs);
-  const lease = keepLease(runtime, tickId, leaseMs, trips, () => {
+  const lost = () => {
     report.leaseLost = true;
     controller.abort(new Error("tick lease lost"));
-  });
+  };
+  const fence = fenceLease(runtime, { tickId, leaseMs, trips, onLost: lost });
 
   try {
-    const registration = JSON.stringify({ queues: plan.names, started, lease: leaseMs });
+    const registration = `${started} ${leaseMs} ${plan.names.join(" ")}`;
+    const sentAt = Date.now();
+    const askPolicy = runtime.evictionPolicy === undefined ? 1 : 0;
     const begun = asArray(
-      await runtime.run(scripts.begin, tickKeys, [...common, registration, ...housekeepArgs(limits), ...fetchArgs(plan, batch)], trips),
+      await calls.send(scripts.begin, [...common, registration, ...housekeepArgs(limits), askPolicy, ...fetchArgs(plan, batch)]),
       "begin",
     );
     const housekept = readHousekeep(begun);
     learnClock(housekept.nowMs);
+    learnEvictionPolicy(runtime, String(begun[7] ?? ""));
     report.resurrected += housekept.resurrected;
     report.scheduled += housekept.scheduled;
-    let fetched = readFetched(begun[5]);
+    if (asNumber(begun[6]) !== 1) {
+      lost();
+      return report;
+    }
+    fence.confirmed(sentAt);
+    const first = readFetched(begun[5]);
     let housekeepingLeft = housekept.more;
 
     while (housekeepingLeft && Date.now() - started < budgetMs * HOUSEKEEP_SHARE) {
-      const more = readHousekeep(asArray(await runtime.run(scripts.housekeep, tickKeys, [tickId, ...housekeepArgs(limits)], trips), "housekeep"));
+      const reply = asArray(await calls.send(scripts.housekeep, [tickId, calls.next(), ...housekeepArgs(limits)]), "housekeep");
+      const more = readHousekeep(reply);
       report.resurrected += more.resurrected;
       report.scheduled += more.scheduled;
       housekeepingLeft = more.more;
+      if (asNumber(reply[5]) !== 1) lost();
     }
 
-    let pending: Outcome[] = [];
-    while (fetched.length > 0) {
-      report.fetched += fetched.length;
-      const { outcomes, abandoned } = await executeBatch(runtime, fetched, controller.signal, concurrency, graceMs);
-      tally(report, outcomes);
-      report.abandoned += abandoned;
-      const full = fetched.length === batch;
-      if (!full || controller.signal.aborted || Date.now() - started >= budgetMs) {
-        pending = outcomes;
-        report.more = full || report.leaseLost;
-        break;
+    const step = async (acks: Outcome[], fetch: number): Promise<StepReply> => {
+      const sent = Date.now();
+      try {
+        const args = [...common, calls.next(), ...ackArgs(acks), ...fetchArgs(plan, fetch)];
+        const stepped = asArray(await calls.send(scripts.step, args), "step");
+        learnClock(asNumber(stepped[0]));
+        report.deadEvicted += asNumber(stepped[2]);
+        const held = asNumber(stepped[1]) === 1;
+        if (held) fence.confirmed(sent);
+        else lost();
+        const fetched = readFetched(stepped[3]);
+        report.fetched += fetched.length;
+        return { held, fetched };
+      } catch (error) {
+        controller.abort(error);
+        throw error;
       }
-      const stepped = asArray(await runtime.run(scripts.step, tickKeys, [...common, ...ackArgs(outcomes), ...fetchArgs(plan, batch)], trips), "step");
-      learnClock(asNumber(stepped[0]));
-      lease.renewed();
-      report.deadEvicted += asNumber(stepped[2]);
-      if (asNumber(stepped[1]) === 0) {
-        report.leaseLost = true;
-        report.more = true;
-        fetched = [];
-        break;
-      }
-      fetched = readFetched(stepped[3]);
-    }
-    report.more ||= housekeepingLeft;
+    };
 
-    lease.stop();
+    report.fetched += first.length;
+    const result = await runPipeline({
+      first, firstFull: first.length === batch, batch, concurrency, fence, signal: controller.signal, graceMs,
+      run: (job) => runJob(runtime, job, controller.signal),
+      step,
+      onOutcome: (outcome) => tally(report, outcome),
+    });
+    report.abandoned = result.abandoned;
+    report.requeued += result.unstarted.length;
+    report.more = !result.drained || report.leaseLost || housekeepingLeft;
+
+    fence.stop();
+    const pending: Outcome[] = [...result.finished, ...result.unstarted.map((job) => ({ kind: "unstarted", job }) as const)];
     const finished = asArray(
-      await runtime.run(scripts.finish, tickKeys, [...common, ...ackArgs(pending), plan.names.length, ...plan.names], trips),
+      await calls.send(scripts.finish, [...common, calls.next(), ...ackArgs(pending), plan.names.length, ...plan.names]),
       "finish",
     );
     report.deadEvicted += asNumber(finished[2]);
+    if (result.failure !== undefined) throw result.failure;
     if (report.abandoned > 0) {
       runtime.logger.warn(
         `tickq: tick ${tickId} left ${report.abandoned} job(s) whose handlers ignored the abort; they return to their queues once its lease expires`,
@@ -109,23 +120,20 @@ export async function runTick(runtime: Runtime, options: TickOptions = {}): Prom
     }
   } finally {
     clearTimeout(deadline);
-    lease.stop();
+    fence.stop();
     report.roundTrips = trips.count;
     report.durationMs = Date.now() - started;
   }
   return report;
 }
 
-function tally(report: TickReport, outcomes: Outcome[]): void {
-  for (const o of outcomes) {
-    if (o.kind === "succeeded") report.succeeded++;
-    else if (o.kind === "retry") {
-      report.retried++;
-      report.failed++;
-    } else if (o.kind === "dead") {
-      report.dead++;
-      if (o.handlerFailed) report.failed++;
-    } else report.requeued++;
-  }
+function tally(report: TickReport, o: Outcome): void {
+  if (o.kind === "succeeded") report.succeeded++;
+  else if (o.kind === "retry") {
+    report.retried++;
+    report.failed++;
+  } else if (o.kind === "dead") {
+    report.dead++;
+    if (o.handlerFailed) report.failed++;
+  } else report.requeued++;
 }
-

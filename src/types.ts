@@ -115,11 +115,20 @@ export interface TickqOptions<J extends JobRegistry = JobRegistry> {
   deadMaxAgeSeconds?: number;
   /** A Redis call that takes longer than this rejects; default 10,000 ms. */
   redisTimeoutMs?: number;
+  /** How long enqueue remembers a jid the caller chose (`enqueue(…, { jid })`); default 24 h. */
+  idWindowMs?: number;
+  /** How long enqueue remembers each call, so a resent call pushes nothing twice; default 10 min. */
+  replayWindowMs?: number;
   /** Where handlers' ctx.log and tickq's own warnings go; default console. */
   logger?: JobLogger;
 }
 
 export interface EnqueueOptions {
+  /**
+   * Your own id for the job: enqueueing the same jid again within
+   * `idWindowMs` pushes nothing and returns that jid. Default: a new one.
+   */
+  jid?: string;
   queue?: string;
   /** Run after this many milliseconds. */
   delayMs?: number;
@@ -136,7 +145,11 @@ export interface BulkJob<Name extends string = string> extends EnqueueOptions {
 export interface TickOptions {
   /** Wall-clock budget of the tick; default 10,000 ms. */
   budgetMs?: number;
-  /** Jobs fetched per round trip; default 50. */
+  /**
+   * Jobs fetched per round trip; default 50. The tick fetches the next batch
+   * while half a batch is still waiting for a free slot, so it holds at most
+   * 1.5 batches fetched but not started.
+   */
   batch?: number;
   /** Handlers run at once; default 10. */
   concurrency?: number;
@@ -187,4 +200,8 @@ export interface Stats {
   inflight: number;
   /** Registered ticks, live or awaiting resurrection. */
   ticks: number;
+  /** Redis' maxmemory-policy. */
+  evictionPolicy: string;
+  /** What endangers jobs right now, in words (an eviction policy other than noeviction). */
+  warnings: string[];
 }

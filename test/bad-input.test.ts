@@ -7,7 +7,7 @@ import { sleep } from "./helpers/redis.js";
 describe.each(adapterCases)("bad input over $name", (adapterCase) => {
   const h = useHarness(adapterCase, "bad-input");
 
-  it("sends malformed and unknown entries to the dead set with their raw text and reason; the tick goes on", async () => {
+  it("sends malformed entries to the dead set with their raw text and reason, unknown names to retry; the tick goes on", async () => {
     const ran: unknown[] = [];
     const tq = h.make({ good: (args: unknown[]) => void ran.push(args) });
     const queue = `${h.prefix}queue:default`;
@@ -18,7 +18,7 @@ describe.each(adapterCases)("bad input over $name", (adapterCase) => {
     await h.redis.lpush(queue, JSON.stringify({ class: "Missing", args: [2], jid: "abc" }));
     await tq.enqueue("good", ["fine"]);
     const report = await tq.tick();
-    expect(report).toMatchObject({ fetched: 6, succeeded: 1, dead: 5, failed: 0 });
+    expect(report).toMatchObject({ fetched: 6, succeeded: 1, dead: 4, failed: 1, retried: 1 });
     expect(ran).toEqual([["fine"]]);
 
     const dead = (await h.redis.zrange(`${h.prefix}dead`, "0", "-1")).map((d) => JSON.parse(d));
@@ -27,17 +27,25 @@ describe.each(adapterCases)("bad input over $name", (adapterCase) => {
     expect(byReason["job is not a JSON object"]).toMatchObject({ raw: '"a string"' });
     expect(byReason['job has no "class" (the job name)']).toMatchObject({ args: [1] });
     expect(byReason['job "args" is not an array']).toMatchObject({ class: "good", args: "nope" });
-    expect(byReason['no job named "Missing" is registered']).toMatchObject({ class: "Missing", jid: "abc", error_class: "TickqUnknownJob" });
+    // A name this code does not know (a rolling deploy) is retried with Sidekiq's backoff, as Sidekiq retries an unknown class.
+    const [retried, score] = await h.redis.zrange(`${h.prefix}retry`, "0", "-1", "WITHSCORES");
+    expect(JSON.parse(retried!)).toMatchObject({ class: "Missing", args: [2], jid: "abc", error_class: "TickqUnknownJob", retry_count: 0 });
+    expect(JSON.parse(retried!).error_message).toMatch(/no job named "Missing" is registered/);
+    const [now] = await h.redis.time();
+    expect(Number(score) - Number(now)).toBeGreaterThanOrEqual(14);
     expect(await tq.stats()).toMatchObject({ inflight: 0, queues: { default: 0 } });
   });
 
-  it("a malformed job in the schedule still reaches the dead set", async () => {
+  it("a malformed job in the schedule reaches the dead set with the reason, never another queue", async () => {
     const tq = h.make({ good: () => {} });
     await h.redis.zadd(`${h.prefix}schedule`, 1, "garbage");
+    await h.redis.zadd(`${h.prefix}retry`, 1, '{"class":"good","args":[],"queue":""}');
     const report = await tq.tick();
-    expect(report).toMatchObject({ scheduled: 1, dead: 1 });
-    const [dead] = await h.redis.zrange(`${h.prefix}dead`, "0", "-1");
-    expect(JSON.parse(dead!).raw).toBe("garbage");
+    expect(report).toMatchObject({ scheduled: 2, fetched: 0 });
+    const dead = (await h.redis.zrange(`${h.prefix}dead`, "0", "-1")).map((d) => JSON.parse(d));
+    expect(dead.map((d) => d.raw).sort()).toEqual(["garbage", '{"class":"good","args":[],"queue":""}']);
+    expect(dead.map((d) => d.error_message).sort()).toEqual(["job is not a JSON object", "job queue name is empty or holds whitespace"]);
+    expect(await h.redis.llen(`${h.prefix}queue:default`)).toBe(0);
   });
 });
 

@@ -79,13 +79,13 @@ describe("adapter conformance", () => {
       const job = (n: number) => JSON.stringify({ class: "x", args: [], jid: `j${n}`, queue: "default", retry: true });
       const fetch = [10, 1, "default", 0];
       replies.push([
-        await run("enqueue", [`${p}queues`, `${p}schedule`], [3, "default", 0, 0, job(1), "default", 0, 0, job(2), "default", 60_000, 0, job(3)]),
-        await run("begin", [`${p}ticks`, `${p}tick:t1`], ["t1", 5_000, 100, 3_600, '{"queues":["default"]}', 100, 5_000, 100, 100, ...fetch]),
+        await run("enqueue", [`${p}queues`, `${p}schedule`], ["call-1", 60_000, 60_000, 3, "default", 0, 0, "", job(1), "default", 0, 0, "", job(2), "default", 60_000, 0, "", job(3)]),
+        await run("begin", [`${p}ticks`, `${p}tick:t1`], ["t1", 5_000, 100, 3_600, '0 5000 default', 100, 5_000, 100, 100, 0, ...fetch]),
         await run("extend", [`${p}tick:t1`], ["t1", 5_000]),
-        await run("housekeep", [`${p}ticks`, `${p}tick:t1`], ["t1", 100, 5_000, 100, 100]),
+        await run("housekeep", [`${p}ticks`, `${p}tick:t1`], ["t1", 2, 100, 5_000, 100, 100]),
         await run("stats", [`${p}queues`, `${p}ticks`], []),
-        await run("step", [`${p}ticks`, `${p}tick:t1`], ["t1", 5_000, 100, 3_600, 1, "default", 2, job(1), job(2), 0, ...fetch]),
-        await run("finish", [`${p}ticks`, `${p}tick:t1`], ["t1", 5_000, 100, 3_600, 0, 0, 1, "default"]),
+        await run("step", [`${p}ticks`, `${p}tick:t1`], ["t1", 5_000, 100, 3_600, 3, 1, "default", 2, job(1), job(2), 0, ...fetch]),
+        await run("finish", [`${p}ticks`, `${p}tick:t1`], ["t1", 5_000, 100, 3_600, 4, 0, 0, 1, "default"]),
         await run("stats", [`${p}queues`, `${p}ticks`], []),
       ]);
     }

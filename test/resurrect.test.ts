@@ -93,7 +93,7 @@ describe.each(adapterCases)("resurrection over $name", (adapterCase) => {
   it("only one tick resurrects at a time: the lock holder", async () => {
     const tq = h.make({ hang: () => {} });
     await h.redis.set(`${h.prefix}resurrector`, "another-tick", "PX", 5_000);
-    await h.redis.hset(`${h.prefix}ticks`, "gone", JSON.stringify({ queues: ["default"] }));
+    await h.redis.hset(`${h.prefix}ticks`, "gone", "0 1000 default");
     await h.redis.lpush(`${h.prefix}inproc:gone:default`, JSON.stringify({ class: "hang", args: [], jid: "j1", queue: "default" }));
     expect((await tq.tick()).resurrected).toBe(0);
     await h.redis.del(`${h.prefix}resurrector`);

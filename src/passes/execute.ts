@@ -1,69 +1,38 @@
-// Execute pass: runs a fetched batch in JS, `concurrency` handlers at once,
-// each wrapped in the middleware. Never throws: every job ends with an
-// outcome for ack, or, if its handler is still running after the grace
-// period that follows the deadline, is left unacked in the inproc list for
-// a later tick to resurrect.
+// Execute pass: runs one fetched job in JS, wrapped in the middleware, and
+// turns whatever happens into an outcome for ack. Never throws: a handler,
+// middleware or backoff that throws anything at all fails only its own job.
+// Failing a job splices the error fields into the stored string: tickq never
+// re-encodes a job (Ruby's 2**53+1 and 1.0 keep their bytes).
+import { spliceFields } from "../json-splice.js";
 import { deadEntryFor, decodeJob } from "../job.js";
 import { onFailure } from "../retry.js";
 import { definitionOf, redisNowSec, type Runtime } from "../runtime.js";
-import type { JobContext, JobLogger, JobPayload, RunningJob } from "../types.js";
+import type { JobContext, JobDefinition, JobLogger, JobPayload, RunningJob } from "../types.js";
 import type { Outcome } from "./ack.js";
 import type { FetchedJob } from "./fetch.js";
 
-export interface ExecuteResult {
-  outcomes: Outcome[];
-  /** Jobs whose handlers did not settle in time; they stay in inproc. */
-  abandoned: number;
-}
-
-export async function executeBatch(
-  runtime: Runtime,
-  batch: FetchedJob[],
-  signal: AbortSignal,
-  concurrency: number,
-  graceMs: number,
-): Promise<ExecuteResult> {
-  const outcomes: (Outcome | undefined)[] = new Array(batch.length);
-  let closed = false;
-  let next = 0;
-
-  const worker = async () => {
-    while (next < batch.length) {
-      const index = next++;
-      const job = batch[index]!;
-      const outcome = signal.aborted ? ({ kind: "unstarted", job } as const) : await settle(runtime, job, signal);
-      if (!closed) outcomes[index] = outcome;
-    }
-  };
-  const workers = Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, batch.length)) }, worker));
-  const grace = afterAbort(signal, graceMs);
-  await Promise.race([workers, grace.elapsed]);
-  grace.cancel();
-  closed = true;
-
-  const settled = outcomes.filter((o): o is Outcome => o !== undefined);
-  return { outcomes: settled, abandoned: batch.length - settled.length };
-}
-
-function unrunnable(runtime: Runtime, job: FetchedJob, errorClass: string, reason: string): Outcome {
-  const updated = deadEntryFor(job.raw, job.queue, errorClass, reason, redisNowSec(runtime));
-  return { kind: "dead", job, updated, handlerFailed: false };
-}
-
-async function settle(runtime: Runtime, job: FetchedJob, signal: AbortSignal): Promise<Outcome> {
+export async function runJob(runtime: Runtime, job: FetchedJob, signal: AbortSignal): Promise<Outcome> {
   if (job.resurrections >= runtime.maxResurrections) {
     const reason = `its tick died ${job.resurrections} times while running it (maxResurrections ${runtime.maxResurrections})`;
     return unrunnable(runtime, job, "TickqPoisonJob", reason);
   }
   const decoded = decodeJob(job.raw, runtime.jobs);
-  if (!decoded.ok) return unrunnable(runtime, job, decoded.errorClass, decoded.reason);
+  if (!decoded.ok) {
+    if (decoded.errorClass === "TickqUnknownJob") {
+      const error = Object.assign(new Error(decoded.reason), { name: "TickqUnknownJob" });
+      // A job written without `retry` is retried as Sidekiq's client would default it.
+      const payload = { ...decoded.payload, retry: decoded.payload.retry ?? true };
+      return failed(runtime, job, payload, error, undefined);
+    }
+    return unrunnable(runtime, job, decoded.errorClass, decoded.reason);
+  }
 
   const { payload } = decoded;
   const definition = definitionOf(runtime, payload.class)!;
   const ctx: JobContext = {
     jid: payload.jid,
     queue: job.queue,
-    attempt: typeof payload.retry_count === "number" ? payload.retry_count + 2 : 1,
+    attempt: typeof payload.retry_count === "number" && payload.retry_count >= 0 ? payload.retry_count + 2 : 1,
     signal,
     log: new JobLog(runtime.logger, payload),
     payload,
@@ -79,9 +48,15 @@ async function settle(runtime: Runtime, job: FetchedJob, signal: AbortSignal): P
   }
 }
 
-function failed(runtime: Runtime, job: FetchedJob, payload: JobPayload, error: unknown, backoff?: (count: number, error: unknown) => number): Outcome {
+function unrunnable(runtime: Runtime, job: FetchedJob, errorClass: string, reason: string): Outcome {
+  const updated = deadEntryFor(job.raw, job.queue, errorClass, reason, redisNowSec(runtime));
+  return { kind: "dead", job, updated, handlerFailed: false };
+}
+
+function failed(runtime: Runtime, job: FetchedJob, payload: JobPayload, error: unknown, backoff: JobDefinition["backoff"]): Outcome {
   const result = onFailure(payload, error, redisNowSec(runtime), runtime.maxRetries, backoff);
-  const updated = JSON.stringify(result.payload);
+  // decodeJob read the text as a JSON object, so splicing cannot fail here.
+  const updated = spliceFields(job.raw, { ...result.fields })!;
   return result.kind === "retry"
     ? { kind: "retry", job, updated, delaySec: result.delaySec }
     : { kind: "dead", job, updated, handlerFailed: true };
@@ -91,24 +66,6 @@ function runMiddleware(runtime: Runtime, job: RunningJob, ctx: JobContext, perfo
   const chain = runtime.middleware;
   const call = (i: number): Promise<unknown> => (i < chain.length ? chain[i]!(job, ctx, () => call(i + 1)) : perform());
   return call(0);
-}
-
-/** `elapsed` resolves `graceMs` after the signal aborts; `cancel` drops the listener and timer. */
-function afterAbort(signal: AbortSignal, graceMs: number): { elapsed: Promise<void>; cancel(): void } {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let arm = () => {};
-  const elapsed = new Promise<void>((resolve) => {
-    arm = () => void (timer = setTimeout(resolve, graceMs));
-  });
-  if (signal.aborted) arm();
-  else signal.addEventListener("abort", arm, { once: true });
-  return {
-    elapsed,
-    cancel: () => {
-      signal.removeEventListener("abort", arm);
-      clearTimeout(timer);
-    },
-  };
 }
 
 /** ctx.log: the tickq logger, each line tagged with the job. A class, so a job costs one small object, not three closures. */

@@ -2,27 +2,53 @@
 -- enqueued_at. Job JSON arrives without those fields and with `}` last; they
 -- are appended as text so the rest of the string is kept as sent.
 -- KEYS: [1] P.."queues"  [2] P.."schedule"
--- ARGV: [1] prefix  [2] n, then n groups of: queue, delay ms, at ms (0:
---       none), job JSON
--- Returns: the number of jobs pushed or scheduled.
+-- ARGV: [1] prefix  [2] call token  [3] call window ms  [4] id window ms
+--       [5] n, then n groups of: queue, delay ms, at ms (0: none), the jid
+--       if the caller chose it ('' if tickq drew it), job JSON
+-- Returns: one character per job, "1" pushed or scheduled, "0" skipped
+--          because its caller-chosen jid was enqueued within the id window.
+-- Replays: the call token (drawn per call) is set NX for the call window;
+-- a replay finds it and answers the first run's reply, pushing nothing. A
+-- caller's own jid is remembered in a set per id window (the current and
+-- the previous window are checked), so a caller retrying a timed-out
+-- enqueue with the same jid never doubles the job.
+-- No allow-oom flag: when Redis is full (noeviction) the first write is
+-- refused and nothing is pushed; the caller gets a clear error.
 -- @include lib/common.lua
 
-local now = now_ms()
-local now_sec = now / 1000
-local stamp = string.format('%.3f', now_sec)
-local n = tonumber(ARGV[2])
-local i = 3
-for _ = 1, n do
-  local queue, delay, at, job = ARGV[i], tonumber(ARGV[i + 1]), tonumber(ARGV[i + 2]), ARGV[i + 3]
-  i = i + 4
-  local due = now
-  if at > 0 then due = at elseif delay > 0 then due = now + delay end
-  local body = string.sub(job, 1, -2) .. ',"created_at":' .. stamp
-  if due > now then
-    redis.call('ZADD', KEYS[2], due / 1000, body .. '}')
-  else
-    redis.call('SADD', KEYS[1], queue)
-    redis.call('LPUSH', P .. 'queue:' .. queue, body .. ',"enqueued_at":' .. stamp .. '}')
-  end
+local token_key = P .. 'enq:' .. ARGV[2]
+if not redis.call('SET', token_key, '', 'NX', 'PX', ARGV[3]) then
+  return redis.call('GET', token_key)
 end
-return n
+local now = now_ms()
+local stamp = string.format('%.3f', now / 1000)
+local window = tonumber(ARGV[4])
+local bucket = math.floor(now / window)
+local ids = P .. 'jids:' .. window .. ':' .. bucket
+local previous_ids = P .. 'jids:' .. window .. ':' .. (bucket - 1)
+local flags = {}
+local i = 6
+for k = 1, tonumber(ARGV[5]) do
+  local queue, delay, at, own_jid, job = ARGV[i], tonumber(ARGV[i + 1]), tonumber(ARGV[i + 2]), ARGV[i + 3], ARGV[i + 4]
+  i = i + 5
+  local fresh = true
+  if own_jid ~= '' then
+    fresh = redis.call('SISMEMBER', previous_ids, own_jid) == 0 and redis.call('SADD', ids, own_jid) == 1
+    if fresh then redis.call('PEXPIRE', ids, window * 2) end
+  end
+  if fresh then
+    local due = now
+    if at > 0 then due = at elseif delay > 0 then due = now + delay end
+    local body = string.sub(job, 1, -2) .. ',"created_at":' .. stamp
+    if due > now then
+      redis.call('ZADD', KEYS[2], due / 1000, body .. '}')
+    else
+      redis.call('SADD', KEYS[1], queue)
+      redis.call('LPUSH', P .. 'queue:' .. queue, body .. ',"enqueued_at":' .. stamp .. '}')
+    end
+  end
+  flags[k] = fresh and '1' or '0'
+end
+local reply = table.concat(flags)
+redis.call('SET', token_key, reply, 'PX', ARGV[3])
+return reply

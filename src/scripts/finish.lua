@@ -1,26 +1,34 @@
--- finish: settle the last batch (unstarted jobs go back to the head of their
+#!lua flags=allow-oom
+-- finish: settle the last jobs (unstarted ones go back to the head of their
 -- queues), release the resurrector lock if this tick holds it, and remove
--- the tick's registration and lease once its lists are empty. A job still
--- listed (a handler that ignored the abort) keeps the registration, and the
--- lease is left to expire so a later tick resurrects it.
--- KEYS: [1] P.."ticks"  [2] P.."tick:"..ID (the lease)
+-- the tick's registration once its lists are empty. A job still listed (a
+-- handler that ignored the abort) keeps the registration, and the lease is
+-- left to expire so a later tick resurrects it.
+-- KEYS: [1] P.."ticks"  [2] P.."tick:"..ID (the lease hash)
 -- ARGV: [1] prefix  [2] tick id  [3] lease ms  [4] dead max size
---       [5] dead max age s  [6..] ack entries (lib/ack.lua), then n and the
---       n queues this tick served
+--       [5] dead max age s  [6] call number  [7..] ack entries
+--       (lib/ack.lua), then n and the n queues this tick served
 -- Returns: {now ms, jobs left in its lists, dead evictions}
+-- Replays: a numbered call (lib/replay.lua). The lease hash outlives finish
+-- until its TTL runs out, holding the reply, so a replay answers it; after
+-- that, a replay finds none of its jobs listed and moves nothing. The
+-- lease is never re-created here.
 -- @include lib/common.lua
+-- @include lib/replay.lua
 -- @include lib/ack.lua
 
-local tick = ARGV[2]
+local tick, lease, seq = ARGV[2], KEYS[2], tonumber(ARGV[6])
 local now = now_ms()
-local i, evicted = ack(tick, 6, now, tonumber(ARGV[4]), tonumber(ARGV[5]))
+local state, kept = call_state(lease, seq)
+if state == 'replay' then return kept end
+if state == 'stale' then return { now, 0, 0 } end
+local i, evicted = ack(tick, 7, now, tonumber(ARGV[4]), tonumber(ARGV[5]), state == 'fresh')
 if redis.call('GET', P .. 'resurrector') == tick then redis.call('DEL', P .. 'resurrector') end
 local left = 0
 for k = 1, tonumber(ARGV[i]) do
   left = left + redis.call('LLEN', inproc_key(tick, ARGV[i + k]))
 end
-if left == 0 then
-  redis.call('HDEL', KEYS[1], tick)
-  redis.call('DEL', KEYS[2])
-end
-return { now, left, evicted }
+if left == 0 then redis.call('HDEL', KEYS[1], tick) end
+local reply = { now, left, evicted }
+if state == 'fresh' then remember(lease, seq, reply) end
+return reply

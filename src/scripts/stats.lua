@@ -2,7 +2,8 @@
 -- KEYS: [1] P.."queues"  [2] P.."ticks"
 -- ARGV: [1] prefix
 -- Returns: {processed, failed, dead evicted, scheduled, retry, dead,
---           ticks, inflight, {queue, size, ...}}
+--           ticks, inflight, {queue, size, ...}, eviction policy}
+-- Replays: reads only.
 -- @include lib/common.lua
 
 local function counter(name)
@@ -18,11 +19,8 @@ end
 local registry = redis.call('HGETALL', KEYS[2])
 local inflight = 0
 for j = 1, #registry, 2 do
-  local ok, reg = pcall(cjson.decode, registry[j + 1])
-  if ok and type(reg) == 'table' and type(reg.queues) == 'table' then
-    for _, queue in ipairs(reg.queues) do
-      inflight = inflight + redis.call('LLEN', inproc_key(registry[j], queue))
-    end
+  for _, queue in ipairs(registered_queues(registry[j + 1])) do
+    inflight = inflight + redis.call('LLEN', inproc_key(registry[j], queue))
   end
 end
 
@@ -30,4 +28,5 @@ return {
   counter('processed'), counter('failed'), counter('dead_evicted'),
   redis.call('ZCARD', P .. 'schedule'), redis.call('ZCARD', P .. 'retry'), redis.call('ZCARD', P .. 'dead'),
   #registry / 2, inflight, sizes,
+  string.match(redis.call('INFO', 'memory'), 'maxmemory_policy:(%S+)') or '',
 }

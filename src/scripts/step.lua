@@ -1,21 +1,32 @@
--- step: settle the last batch, extend the lease and fetch the next batch,
--- in one round trip. A tick whose lease is gone may be resurrected at any
--- moment, so it acks but fetches nothing more (a job fetched into its lists
--- now could be orphaned).
--- KEYS: [1] P.."ticks"  [2] P.."tick:"..ID (the lease)
+#!lua flags=allow-oom
+-- step: settle finished jobs, extend the lease and fetch more, in one round
+-- trip. A tick whose lease is gone may be resurrected at any moment, so it
+-- acks but fetches nothing more (a job fetched into its lists now could be
+-- orphaned).
+-- KEYS: [1] P.."ticks"  [2] P.."tick:"..ID (the lease hash)
 -- ARGV: [1] prefix  [2] tick id  [3] lease ms  [4] dead max size
---       [5] dead max age s  [6..] ack entries (lib/ack.lua), then fetch
---       args (lib/fetch.lua)
--- Returns: {now ms, lease held (1/0), dead evictions, {queue, job, resurrections, ...}}
+--       [5] dead max age s  [6] call number  [7..] ack entries
+--       (lib/ack.lua), then fetch args (lib/fetch.lua)
+-- Returns: {now ms, lease held (1/0), dead evictions, {queue, {jobs}, {resurrections}, ...}}
+-- Replays: a numbered call (lib/replay.lua). The replay of the last call
+-- answers its kept reply, so the jobs it fetched reach the tick and none is
+-- acked twice; an older call's replay does nothing. Without the lease the
+-- acks still run, but only on jobs still listed, which a replay no longer
+-- finds: nothing is counted twice.
+-- allow-oom: acking frees memory; it must run when Redis is full.
 -- @include lib/common.lua
+-- @include lib/replay.lua
 -- @include lib/ack.lua
 -- @include lib/fetch.lua
 
-local tick = ARGV[2]
+local tick, lease, seq = ARGV[2], KEYS[2], tonumber(ARGV[6])
 local now = now_ms()
-local next_arg, evicted = ack(tick, 6, now, tonumber(ARGV[4]), tonumber(ARGV[5]))
-if redis.call('PEXPIRE', KEYS[2], ARGV[3]) == 0 then
-  return { now, 0, evicted, {} }
-end
+local state, kept = call_state(lease, seq)
+if state == 'replay' then return kept end
+if state == 'stale' then return { now, 0, 0, {} } end
+local held = state == 'fresh'
+local next_arg, evicted = ack(tick, 7, now, tonumber(ARGV[4]), tonumber(ARGV[5]), held)
+if not held then return { now, 0, evicted, {} } end
+redis.call('PEXPIRE', lease, ARGV[3])
 local batch, queues, picks = fetch_args(next_arg)
-return { now, 1, evicted, fetch(tick, batch, queues, picks) }
+return remember(lease, seq, { now, 1, evicted, fetch(tick, batch, queues, picks) })

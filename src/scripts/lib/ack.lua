@@ -7,10 +7,14 @@
 --      resurrection so a job that never finishes in time ends dead
 -- Every entry acts only if it was still in this tick's list: if the tick
 -- lost its lease and a resurrector already put the job back, the ack does
--- nothing and the job runs again (at-least-once, never lost).
--- Fast path: a list only shrinks once fetched into (a resurrector takes
--- from it; fetch refuses after a lost lease), so a list exactly as long as
--- the entries naming it holds exactly those jobs: one DEL settles them all.
+-- nothing and the job runs again (at-least-once, never lost). Run twice,
+-- the second run finds none of its jobs listed and does nothing; callers
+-- also answer replays from lib/replay.lua before acking.
+-- Fast path, only while the lease is held (`whole_ok`): no resurrector has
+-- touched the lists, so they hold exactly the jobs fetched and not yet
+-- acked; a list as long as the entries naming it holds exactly those jobs,
+-- and one DEL settles them all. Without the lease a list may have been
+-- partly drained, and equal lengths would prove nothing.
 
 local function trim_dead(now_sec, max_size, max_age)
   local dead = P .. 'dead'
@@ -38,7 +42,7 @@ end
 -- groups of kind, queue, job, new job, delay seconds). Successes are most
 -- entries and carry one argument each: the client encodes far less.
 -- Returns the index after them and the number of dead-set evictions.
-local function ack(tick, i, now_ms_value, dead_max, dead_max_age)
+local function ack(tick, i, now_ms_value, dead_max, dead_max_age, whole_ok)
   local now_sec = now_ms_value / 1000
   local counts = P .. 'resurrections'
   local counted = redis.call('EXISTS', counts) == 1
@@ -61,7 +65,7 @@ local function ack(tick, i, now_ms_value, dead_max, dead_max_age)
   end
 
   local whole = {}
-  for queue, count in pairs(per_queue) do
+  for queue, count in pairs(whole_ok and per_queue or {}) do
     local list = inproc_key(tick, queue)
     if redis.call('LLEN', list) == count then
       redis.call('DEL', list)

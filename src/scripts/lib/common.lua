@@ -28,12 +28,14 @@ local function inproc_key(tick, queue)
   return P .. 'inproc:' .. tick .. ':' .. queue
 end
 
--- The queue a job string belongs to; 'default' when it cannot be read, so a
--- malformed job still reaches a queue, where fetch sends it to the dead set.
-local function queue_of(job)
-  local ok, decoded = pcall(cjson.decode, job)
-  if ok and type(decoded) == 'table' and type(decoded.queue) == 'string' and decoded.queue ~= '' then
-    return decoded.queue
+-- The queues of a tick registration: "<started ms> <lease ms> <queue> …".
+-- Plain words, never JSON: a registration must always be readable, or the
+-- tick's inproc lists would be orphaned. (Queue names hold no whitespace.)
+local function registered_queues(registration)
+  local queues, k = {}, 0
+  for word in string.gmatch(registration, '%S+') do
+    k = k + 1
+    if k > 2 then queues[#queues + 1] = word end
   end
-  return 'default'
+  return queues
 end

@@ -4,6 +4,7 @@
 -- it is one LRANGE + LTRIM + LPUSH, leaving the inproc list as a job-by-job
 -- LMOVE RIGHT→LEFT would: the newest fetched at its left end.
 --
+-- A queue in the `paused` set is skipped; its jobs stay where they are.
 -- `queues` is the strict order. `picks`, when given, holds for each slot the
 -- index of the queue drawn for it (by weight, in JS, as Sidekiq's weighted
 -- fetch draws per job); slots whose queue runs dry are filled in strict order.
@@ -15,8 +16,13 @@ local function fetch(tick, batch, queues, picks)
   local counts = P .. 'resurrections'
   local counted = redis.call('EXISTS', counts) == 1
 
+  local paused = {}
+  if redis.call('EXISTS', P .. 'paused') == 1 then
+    for i = 1, #queues do paused[i] = redis.call('SISMEMBER', P .. 'paused', queues[i]) == 1 end
+  end
+
   local function take(i, count)
-    if count <= 0 then return end
+    if count <= 0 or paused[i] then return end
     local queue = queues[i]
     local src = P .. 'queue:' .. queue
     local items = redis.call('LRANGE', src, -count, -1)

@@ -4,7 +4,8 @@
 -- job string) so fetch can spot a poison job that keeps killing its tick.
 -- Its registration is removed only once all its lists are empty.
 --
--- Safe with concurrent ticks: the whole pass is one script; a lock
+-- Safe with concurrent ticks and replays: the whole pass is one script and
+-- moves only what it finds (run again, it finds nothing more to move); a lock
 -- (`resurrector`, owned by one tick for a while) keeps the other ticks from
 -- repeating the scan. A live tick cannot fetch into a list being drained:
 -- fetch refuses to run once its own lease is gone.
@@ -30,10 +31,8 @@ local function resurrect(tick, limit, lock_ms, scan_limit)
       local id = entries[j]
       scanned = scanned + 1
       if budget > 0 and redis.call('EXISTS', P .. 'tick:' .. id) == 0 then
-        local ok, reg = pcall(cjson.decode, entries[j + 1])
-        local queues = (ok and type(reg) == 'table' and type(reg.queues) == 'table') and reg.queues or {}
         local left = 0
-        for _, queue in ipairs(queues) do
+        for _, queue in ipairs(registered_queues(entries[j + 1])) do
           local src = inproc_key(id, queue)
           local dst = P .. 'queue:' .. queue
           while budget > 0 do

@@ -1,7 +1,9 @@
 -- Schedule pass: moves due jobs from the `schedule` and `retry` sorted sets
--- to the tail of their queues. Safe when two ticks run it at once: a job is
--- pushed only by the script whose ZREM removed it, and scripts are atomic.
--- The job string moves untouched (cjson would turn [] into {}).
+-- to the tail of their queues. Safe when two ticks run it at once, and when
+-- replayed: a job is pushed only by the script whose ZREM removed it, and
+-- scripts are atomic. The job string moves untouched; its queue is read as
+-- text (lib/job-text.lua), and a job that cannot be routed goes to the dead
+-- set with the reason, never to another queue.
 
 -- Moves at most `limit` jobs due by `now_sec` from `set`; returns how many.
 local function move_due(set, now_sec, limit)
@@ -10,9 +12,13 @@ local function move_due(set, now_sec, limit)
   local moved = 0
   for _, job in ipairs(due) do
     if redis.call('ZREM', set, job) == 1 then
-      local queue = queue_of(job)
-      redis.call('SADD', P .. 'queues', queue)
-      redis.call('LPUSH', P .. 'queue:' .. queue, job)
+      local queue, why = queue_of(job)
+      if queue then
+        redis.call('SADD', P .. 'queues', queue)
+        redis.call('LPUSH', P .. 'queue:' .. queue, job)
+      else
+        redis.call('ZADD', P .. 'dead', now_sec, unroutable_entry(job, why, now_sec))
+      end
       moved = moved + 1
     end
   end

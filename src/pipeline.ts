@@ -1,0 +1,151 @@
+// The continuous fetch / execute / ack loop of a tick. Slots are refilled as
+// they free up: the next jobs are fetched while half a batch still waits for
+// a slot (the low-water mark), and finished jobs are acked in groups that
+// ride on those fetches, so a slow job never holds the others' slots idle
+// and a round trip is hidden behind running jobs. One step call is in flight
+// at a time: calls keep their numbers in order (lib/replay.lua).
+//
+// Bounded: at most 1.5 batches fetched but not started, and at most a batch
+// plus a round of slots finished but not acked. All of them sit in the tick's inproc lists,
+// so a crash still loses nothing.
+//
+// Fenced: no job starts unless the lease was confirmed within the lease time
+// (lease.ts). When it cannot be confirmed the tick stops starting jobs; when
+// it is found gone, `signal` aborts the running handlers.
+import type { Fence } from "./lease.js";
+import type { Outcome } from "./passes/ack.js";
+import type { FetchedJob } from "./passes/fetch.js";
+
+export interface StepReply {
+  /** False when the lease was gone: nothing was fetched. */
+  held: boolean;
+  fetched: FetchedJob[];
+}
+
+export interface PipelineInput {
+  first: FetchedJob[];
+  /** The first fetch filled its batch: more may be waiting. */
+  firstFull: boolean;
+  batch: number;
+  concurrency: number;
+  fence: Fence;
+  /** Aborts at the deadline or when the lease is lost. */
+  signal: AbortSignal;
+  /** After `signal` aborts, how long running handlers get to settle. */
+  graceMs: number;
+  run(job: FetchedJob): Promise<Outcome>;
+  /** Acks `acks` and fetches up to `fetch` jobs (0: none). */
+  step(acks: Outcome[], fetch: number): Promise<StepReply>;
+  /** Every outcome, as it happens. */
+  onOutcome(outcome: Outcome): void;
+}
+
+export interface PipelineResult {
+  /** Finished, not yet acked. */
+  finished: Outcome[];
+  /** Fetched, never started. */
+  unstarted: FetchedJob[];
+  /** Handlers still running after the grace period: left in inproc. */
+  abandoned: number;
+  /** The last fetch came back short: the queues looked empty. */
+  drained: boolean;
+  /** A step that failed for good (Redis unreachable); its acks are back in `finished`. */
+  failure?: unknown;
+}
+
+const POLL_MS = 100;
+
+export async function runPipeline(p: PipelineInput): Promise<PipelineResult> {
+  const buffer = [...p.first];
+  let finished: Outcome[] = [];
+  let running = 0;
+  let drained = !p.firstFull;
+  let stepping = false;
+  let confirming = false;
+  let closed = false;
+  let failure: unknown;
+  let abortedAt: number | undefined;
+  let wake = () => {};
+  const lowWater = Math.floor(p.batch / 2);
+  const stopping = () => p.signal.aborted || failure !== undefined;
+
+  const step = () => {
+    if (stepping || failure !== undefined) return;
+    const fetch = !stopping() && !drained && buffer.length <= lowWater ? p.batch : 0;
+    // Acks alone go once a batch and a round of slots have finished; the
+    // last ones ride on finish.
+    const last = drained && buffer.length === 0 && running === 0;
+    if (fetch === 0 && (finished.length < p.batch + p.concurrency || last)) return;
+    const acks = finished;
+    finished = [];
+    stepping = true;
+    p.step(acks, fetch).then(
+      (reply) => {
+        buffer.push(...reply.fetched);
+        if (!reply.held || reply.fetched.length < fetch) drained = true;
+      },
+      (error: unknown) => {
+        finished = acks.concat(finished);
+        failure = error;
+      },
+    ).finally(() => {
+      stepping = false;
+      fill();
+      wake();
+    });
+  };
+
+  const confirm = () => {
+    if (confirming) return;
+    confirming = true;
+    void p.fence.confirm().then(() => {
+      confirming = false;
+      fill();
+      wake();
+    });
+  };
+
+  const fill = () => {
+    while (!stopping() && running < p.concurrency && buffer.length > 0) {
+      if (!p.fence.valid()) {
+        confirm();
+        break;
+      }
+      const job = buffer.shift()!;
+      running++;
+      // run() never rejects; were it to, the job goes back to its queue.
+      const settled = p.run(job).catch((): Outcome => ({ kind: "interrupted", job }));
+      void settled.then((outcome) => {
+        running--;
+        if (closed) return;
+        p.onOutcome(outcome);
+        finished.push(outcome);
+        fill();
+        wake();
+      });
+    }
+    step();
+  };
+
+  const onAbort = () => wake();
+  p.signal.addEventListener("abort", onAbort);
+  fill();
+  for (;;) {
+    if (stopping()) abortedAt ??= Date.now();
+    const idle = running === 0 && !stepping;
+    if (idle && (stopping() || (drained && buffer.length === 0))) break;
+    if (abortedAt !== undefined && !stepping && Date.now() - abortedAt >= p.graceMs) break;
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, POLL_MS);
+      wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+    wake = () => {};
+    fill();
+  }
+  closed = true;
+  p.signal.removeEventListener("abort", onAbort);
+  return { finished, unstarted: buffer, abandoned: running, drained: drained && buffer.length === 0, failure };
+}

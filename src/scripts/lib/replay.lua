@@ -1,0 +1,56 @@
+-- A tick numbers its calls (begin 1, then 2, 3, …) and keeps, in its lease
+-- hash (`tick:ID`: seq, reply), the number and the reply of the last one.
+-- A call whose reply was lost may reach Redis again (ioredis resends after
+-- a reconnect, @upstash/redis retries, a failover replays): the replay gets
+-- the first run's reply and acts on nothing, so no batch is acked twice,
+-- fetched twice or deleted as "the next batch".
+--
+-- Replies are kept in a small length-prefixed encoding, not cjson: a job
+-- string must come back byte for byte.
+
+local function encode_reply(v, out)
+  out = out or {}
+  local t = type(v)
+  if t == 'table' then
+    out[#out + 1] = 't' .. #v .. ':'
+    for k = 1, #v do encode_reply(v[k], out) end
+  elseif t == 'number' then
+    out[#out + 1] = 'n' .. string.format('%.17g', v) .. ';'
+  else
+    local s = tostring(v)
+    out[#out + 1] = 's' .. #s .. ':' .. s
+  end
+  return out
+end
+
+local function decode_reply(s, i)
+  i = i or 1
+  local tag = string.sub(s, i, i)
+  if tag == 'n' then
+    local e = string.find(s, ';', i, true)
+    return tonumber(string.sub(s, i + 1, e - 1)), e + 1
+  end
+  local colon = string.find(s, ':', i, true)
+  local n = tonumber(string.sub(s, i + 1, colon - 1))
+  if tag == 's' then return string.sub(s, colon + 1, colon + n), colon + n + 1 end
+  local list, j = {}, colon + 1
+  for k = 1, n do list[k], j = decode_reply(s, j) end
+  return list, j
+end
+
+-- 'fresh' (act), 'replay' (answer the kept reply), 'stale' (an older call,
+-- long answered) or 'lost' (no lease: the tick may have been resurrected).
+local function call_state(lease, seq)
+  local last = redis.call('HGET', lease, 'seq')
+  if not last then return 'lost' end
+  last = tonumber(last)
+  if seq == last then return 'replay', (decode_reply(redis.call('HGET', lease, 'reply'))) end
+  if seq < last then return 'stale' end
+  return 'fresh'
+end
+
+-- Only while the lease exists: HSET must never bring a lost lease back.
+local function remember(lease, seq, reply)
+  redis.call('HSET', lease, 'seq', seq, 'reply', table.concat(encode_reply(reply)))
+  return reply
+end
