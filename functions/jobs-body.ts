@@ -10,6 +10,8 @@ const job = v.strictObject({
   name: v.pipe(v.string("name must be a string"), v.minLength(1, "name must not be empty")),
   args: v.optional(v.array(v.unknown(), "args must be an array"), []),
   queue: v.optional(v.pipe(v.string("queue must be a string"), v.regex(/^\S+$/, "queue must be a name without spaces"))),
+  // Your own id: the same jid again within the id window pushes nothing (safe retries).
+  jid: v.optional(v.pipe(v.string("jid must be a string"), v.regex(/^\S{1,128}$/, "jid must be 1–128 characters without spaces"))),
   delayMs: v.optional(v.pipe(v.number("delayMs must be a number"), v.finite("delayMs must be finite"), v.minValue(0, "delayMs must be ≥ 0"))),
   at: v.optional(
     v.union(

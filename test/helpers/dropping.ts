@@ -1,0 +1,42 @@
+// An adapter whose transport can drop the reply to the next script call
+// after Redis has run it, so the client resends it as it would after a lost
+// connection: ioredis through a TCP proxy (autoResendUnfulfilledCommands),
+// @upstash/redis through an HTTP proxy (its retries).
+import { Redis as UpstashRedis } from "@upstash/redis";
+import { Redis } from "ioredis";
+import { inject } from "vitest";
+import { ioredisAdapter } from "../../adapters/ioredis.js";
+import { upstashAdapter } from "../../adapters/upstash.js";
+import { startDropProxy } from "../../bench/chaos/drop-proxy.js";
+import { startHttpDropProxy } from "../../bench/chaos/http-drop-proxy.js";
+import type { RedisAdapter } from "../../src/types.js";
+
+export interface DroppingAdapter {
+  adapter: RedisAdapter;
+  /** Drops the reply to the next script call; resolves once it did. */
+  dropNext(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+export async function openDropping(name: string): Promise<DroppingAdapter> {
+  if (name === "ioredis") {
+    const target = new URL(inject("redisUrl"));
+    const proxy = await startDropProxy(Number(target.port || 6379), target.hostname);
+    const client = new Redis(proxy.url);
+    client.on("error", () => {});
+    return {
+      adapter: ioredisAdapter(client),
+      dropNext: () => proxy.dropNextReply(10_000),
+      close: async () => {
+        client.disconnect();
+        await proxy.close();
+      },
+    };
+  }
+  const proxy = await startHttpDropProxy(inject("restUrl"));
+  const client = new UpstashRedis({
+    url: proxy.url, token: inject("restToken"), automaticDeserialization: false, enableTelemetry: false, readYourWrites: false,
+    retry: { retries: 5, backoff: () => 20 },
+  });
+  return { adapter: upstashAdapter(client), dropNext: () => proxy.dropNextResponse(10_000), close: proxy.close };
+}
