@@ -16,7 +16,7 @@ export async function snapshot(redis: Redis, prefix: string): Promise<Snapshot> 
       if (type === "string") out[name] = await redis.get(key);
       else if (type === "list") out[name] = await redis.lrange(key, 0, -1);
       else if (type === "set") out[name] = (await redis.smembers(key)).sort();
-      else if (type === "zset") out[name] = await redis.zrange(key, 0, -1, "WITHSCORES");
+      else if (type === "zset") out[name] = await redis.zrange(key, "0", "-1", "WITHSCORES");
       else if (type === "hash") out[name] = await redis.hgetall(key);
     }
   } while (cursor !== "0");
