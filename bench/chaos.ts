@@ -73,11 +73,12 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       quiet: { type: "boolean", default: false },
     },
   });
+  for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => process.exit(130)); // runs the cleanup at exit
   const adapter = values.adapter!;
   if (!["ioredis", "upstash", "both"].includes(adapter)) throw new Error(`--adapter must be ioredis, upstash or both, got ${adapter}`);
   const options: ChaosOptions = {
     jobs: Number(values.jobs),
-    workers: Math.max(3, Number(values.workers)),
+    workers: Number(values.workers),
     adapters: adapter === "both" ? ["ioredis", "upstash"] : [adapter as AdapterName],
     perKind: Number(values["faults-per-kind"]),
     seconds: values.seconds ? Number(values.seconds) : undefined,
