@@ -10,9 +10,9 @@
 -- Returns: {now ms, resurrected, scheduled, more resurrect, more schedule,
 --           {queue, {jobs}, {resurrections}, ...}, lease held (1/0), policy}
 -- Replays: begin is call 1 of the tick (lib/replay.lua). A replay while the
--- lease lives answers the first run's reply; once the lease is gone but the
--- tick is still registered, the tick is treated as dead (its fetched jobs
--- are the resurrector's) and begin answers "lease not held".
+-- lease lives answers the first run's reply; once the lease is gone the
+-- tick is dead (its fetched jobs are the resurrector's) and begin answers
+-- "lease not held": the `begun` set remembers its id for an hour.
 -- allow-oom: at maxmemory with noeviction a tick must still start, or the
 -- queue that would free memory could never drain.
 -- @include lib/common.lua
@@ -22,11 +22,18 @@
 -- @include lib/schedule.lua
 -- @include lib/fetch.lua
 
+local BEGUN_MS = 3600 * 1000
 local tick, lease = ARGV[2], KEYS[2]
 local now = now_ms()
 local state, kept = call_state(lease, 1)
 if state == 'replay' then return kept end
-if state == 'stale' or redis.call('HEXISTS', KEYS[1], tick) == 1 then
+-- A tick begins once: `begun` remembers every tick id for BEGUN_MS, so a
+-- late replay of begin, after the lease and the registration are gone,
+-- cannot bring the tick back to life (it would fetch jobs nobody runs, and
+-- its other late calls would count as fresh).
+local begun = P .. 'begun'
+redis.call('ZREMRANGEBYSCORE', begun, '-inf', now - BEGUN_MS)
+if state == 'stale' or redis.call('HEXISTS', KEYS[1], tick) == 1 or redis.call('ZADD', begun, 'NX', now, tick) == 0 then
   return { now, 0, 0, 0, 0, {}, 0, '' }
 end
 

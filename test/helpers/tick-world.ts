@@ -572,7 +572,7 @@ class World {
   /** After a run: no list or sorted set outside the layout (a job could hide there), and the daily counters add up. */
   async checkKeys(): Promise<string[]> {
     const problems: string[] = [];
-    const layout = /^(queue:[ab]|schedule|retry|dead|inproc:t\d+:[ab])$/;
+    const layout = /^(queue:[ab]|schedule|retry|dead|begun|inproc:t\d+:[ab])$/;
     const daily = { processed: 0, failed: 0 };
     let cursor = "0";
     do {

@@ -10,11 +10,11 @@
 -- nothing and the job runs again (at-least-once, never lost). Run twice,
 -- the second run finds none of its jobs listed and does nothing; callers
 -- also answer replays from lib/replay.lua before acking.
--- Fast path, only while the lease is held (`whole_ok`): no resurrector has
--- touched the lists, so they hold exactly the jobs fetched and not yet
--- acked; a list as long as the entries naming it holds exactly those jobs,
--- and one DEL settles them all. Without the lease a list may have been
--- partly drained, and equal lengths would prove nothing.
+-- Fast path: a list whose jobs are exactly the jobs its entries name (the
+-- same strings, as many times) is settled by one DEL. Equal lengths alone
+-- prove nothing: an entry resent after a lost reply may name a job already
+-- acked while the list holds the next batch. So the list is read and
+-- matched; it costs what the LREMs would, in one pass.
 
 local function trim_dead(now_sec, max_size, max_age)
   local dead = P .. 'dead'
@@ -35,6 +35,27 @@ local function bump(name, by, day)
   local daily = P .. 'stat:' .. name .. ':' .. day
   redis.call('INCRBY', daily, by)
   redis.call('EXPIRE', daily, STATS_TTL)
+end
+
+-- True when `list` holds exactly the jobs the entries name for `queue`
+-- (successes, then the n other entries from ARGV[others]), counted.
+local function names_exactly(list, queue, successes, others, n)
+  local wanted = {}
+  local function want(job) wanted[job] = (wanted[job] or 0) + 1 end
+  for _, group in ipairs(successes) do
+    if group[1] == queue then
+      for k = group[2], group[2] + group[3] - 1 do want(ARGV[k]) end
+    end
+  end
+  for k = 0, n - 1 do
+    if ARGV[others + k * 5 + 1] == queue then want(ARGV[others + k * 5 + 2]) end
+  end
+  for _, job in ipairs(redis.call('LRANGE', list, 0, -1)) do
+    local left = wanted[job]
+    if not left or left == 0 then return false end
+    wanted[job] = left - 1
+  end
+  return true
 end
 
 -- Reads, from ARGV[i]: the successes grouped by queue (n queues, then for
@@ -67,7 +88,7 @@ local function ack(tick, i, now_ms_value, dead_max, dead_max_age, whole_ok)
   local whole = {}
   for queue, count in pairs(whole_ok and per_queue or {}) do
     local list = inproc_key(tick, queue)
-    if redis.call('LLEN', list) == count then
+    if redis.call('LLEN', list) == count and names_exactly(list, queue, successes, i, n) then
       redis.call('DEL', list)
       whole[queue] = true
     end
