@@ -66,8 +66,9 @@ export async function runTick(runtime: Runtime, options: TickOptions = {}): Prom
     }
     fence.confirmed(sentAt);
     const first = readFetched(begun[5]);
-    const recurring = await runSchedules(runtime, calls, begun[8], housekept.nowMs);
+    const recurring = await runSchedules(runtime, calls, { tickId, reply: begun[8], nowMs: housekept.nowMs, room: batch - first.length });
     report.recurring += recurring.enqueued;
+    first.push(...recurring.fetched);
     if (!recurring.held) lost();
     let housekeepingLeft = housekept.more;
 
@@ -101,7 +102,7 @@ export async function runTick(runtime: Runtime, options: TickOptions = {}): Prom
 
     report.fetched += first.length;
     const result = await runPipeline({
-      first, firstFull: first.length === batch || recurring.served, batch, concurrency, fence, signal: controller.signal, graceMs,
+      first, firstFull: first.length === batch, batch, concurrency, fence, signal: controller.signal, graceMs,
       run: (job) => runJob(runtime, job, controller.signal),
       step,
       onOutcome: (outcome) => tally(report, outcome),

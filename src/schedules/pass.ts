@@ -5,8 +5,12 @@
 // schedule, the slots its `missed` policy runs, computed here with croner.
 // Safe with any number of ticks at once: Redis claims a schedule's slots
 // only if its due time is still the one begin saw, so one tick wins and
-// the others' claims do nothing; jids are "name:slot".
+// the others' claims do nothing; jids are "name:slot". The call also
+// fetches what begin's batch left room for, so a due slot costs a tick one
+// round trip, its job included.
 import { TickqError } from "../errors.js";
+import { readFetched, type FetchedJob } from "../passes/fetch.js";
+import { fetchArgs } from "../queues.js";
 import { asArray, asNumber } from "../redis.js";
 import type { Runtime } from "../runtime.js";
 import { scripts } from "../scripts/index.js";
@@ -28,17 +32,28 @@ export function dueArgs(set: ScheduleSet, scheduleLimit: number): (string | numb
 export interface SchedulesResult {
   /** Jobs enqueued for due slots. */
   enqueued: number;
-  /** Some of them went to a queue this tick serves: fetch again. */
-  served: boolean;
+  /** Jobs fetched by the call (from every queue the tick serves). */
+  fetched: FetchedJob[];
   /** More schedules were due than one tick handles. */
   more: boolean;
   /** False when the lease was gone. */
   held: boolean;
 }
 
+export interface SchedulesInput {
+  tickId: string;
+  /** begin's schedules reply (lib/schedules-due.lua). */
+  reply: RedisReply | undefined;
+  /** Redis' time, as begin read it. */
+  nowMs: number;
+  /** Jobs to fetch: what begin's batch left room for. */
+  room: number;
+}
+
 /** Reads begin's schedules reply and, when needed, sends the one schedules call. */
-export async function runSchedules(runtime: Runtime, calls: TickCalls, reply: RedisReply | undefined, nowMs: number): Promise<SchedulesResult> {
-  const none: SchedulesResult = { enqueued: 0, served: false, more: false, held: true };
+export async function runSchedules(runtime: Runtime, calls: TickCalls, input: SchedulesInput): Promise<SchedulesResult> {
+  const { tickId, reply, nowMs, room } = input;
+  const none: SchedulesResult = { enqueued: 0, fetched: [], more: false, held: true };
   if (!Array.isArray(reply)) return none;
   const set = runtime.schedules;
   const inSync = asNumber(reply[0]) === 1;
@@ -70,8 +85,8 @@ export async function runSchedules(runtime: Runtime, calls: TickCalls, reply: Re
   }
 
   const args = [
-    calls.next(), set.shiftMs, PRUNE_GRACE_MS, set.digest, inSync ? 0 : 1,
-    sync.length / 5, ...sync, claimCount, ...claims, orphans.length / 2, ...orphans,
+    tickId, calls.next(), set.shiftMs, PRUNE_GRACE_MS, set.digest, inSync ? 0 : 1,
+    sync.length / 5, ...sync, claimCount, ...claims, orphans.length / 2, ...orphans, ...fetchArgs(runtime.plan, room),
   ];
   let result: RedisReply[];
   try {
@@ -82,7 +97,5 @@ export async function runSchedules(runtime: Runtime, calls: TickCalls, reply: Re
     runtime.logger.warn(`tickq: recurring jobs not enqueued: ${error.message}`);
     return none;
   }
-  const claimed = asArray(result[2] ?? [], "schedules").map(String);
-  const served = claimed.some((name) => runtime.plan.names.includes(set.byName.get(name)?.queue ?? ""));
-  return { enqueued: asNumber(result[1]), served, more: asNumber(reply[2]) === 1, held: asNumber(result[0]) === 1 };
+  return { enqueued: asNumber(result[1]), fetched: readFetched(result[4]), more: asNumber(reply[2]) === 1, held: asNumber(result[0]) === 1 };
 }

@@ -2,7 +2,9 @@
 -- schedules: a tick's call for recurring jobs, sent only when begin found
 -- the declaration out of sync or some schedule due. Syncs this deployment's
 -- declaration, claims due slots (each slot's job is enqueued once, jid
--- "name:slot"), and prunes schedules no deployment declares any more.
+-- "name:slot"), prunes schedules no deployment declares any more, then
+-- fetches what begin's batch left room for, so the jobs it enqueued run in
+-- this tick at no further round trip.
 -- KEYS: [1] P.."ticks"  [2] P.."tick:"..ID (the lease hash)
 -- ARGV: [1] prefix  [2] tick id  [3] call number  [4] schedule clock shift ms
 --       [5] prune grace ms  [6] declaration digest ('' when none)  [7] 1: sync
@@ -12,22 +14,26 @@
 --       k, k × (slot ms, queue, job JSON ending in `}`)): the due schedules
 --       this deployment declares
 --       then o, o × (name, due slot ms begin saw): due ones it does not declare
--- Returns: {lease held (1/0), jobs enqueued, {names claimed}, schedules pruned}
+--       then fetch args (lib/fetch.lua)
+-- Returns: {lease held (1/0), jobs enqueued, {names claimed}, schedules pruned,
+--           {queue, {jobs}, {resurrections}, ...}}
 -- Replays: a numbered call (lib/replay.lua): a replay answers the kept
 -- reply. Claiming is also safe without it: a claim acts only if the due
 -- slot still is the one begin saw (compare-and-set; a claim moves it on),
 -- and enqueues only slots after the last one claimed, so concurrent ticks,
 -- two deployments or a rerun never enqueue one slot twice. A rerun of the
--- sync finds the specs it wrote and changes nothing.
+-- sync finds the specs it wrote and changes nothing. Without the lease it
+-- does nothing at all (the tick may be resurrected: it must fetch nothing).
 -- No allow-oom: when Redis is full nothing is enqueued (the tick goes on);
 -- the slots stay due and are claimed by a later tick.
 -- @include lib/common.lua
 -- @include lib/replay.lua
+-- @include lib/fetch.lua
 
 local lease, seq = KEYS[2], tonumber(ARGV[3])
 local state, kept = call_state(lease, seq)
 if state == 'replay' then return kept end
-if state ~= 'fresh' then return { 0, 0, {}, 0 } end
+if state ~= 'fresh' then return { 0, 0, {}, 0, {} } end
 local real = now_ms()
 local now, grace = real + tonumber(ARGV[4]), tonumber(ARGV[5])
 local S = P .. 'schedules:'
@@ -124,4 +130,5 @@ for _ = 1, tonumber(ARGV[i]) do
     pruned = pruned + orphan(name)
   end
 end
-return remember(lease, seq, { 1, enqueued, claimed, pruned })
+local batch, queues, picks = fetch_args(i + 1)
+return remember(lease, seq, { 1, enqueued, claimed, pruned, fetch(ARGV[2], batch, queues, picks) })
