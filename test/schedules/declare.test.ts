@@ -8,7 +8,7 @@ import { cronTiming, everyTiming } from "../../src/schedules/timing.js";
 
 const redis = { evalsha: async () => null, eval: async () => null };
 const jobs = { report: (_args: [string]) => {}, ping: () => {} };
-const make = (schedules: Schedules) => () => createTickq({ redis, jobs, schedules });
+const make = (schedules: Schedules) => () => createTickq({ redis, jobs, schedules: schedules as Schedules<keyof typeof jobs> });
 
 describe("declaring schedules", () => {
   const cases: [string, Schedules, RegExp][] = [
