@@ -11,6 +11,7 @@ import { Redis } from "ioredis";
 import { findRedis, startPrivate } from "../functions/node/find-redis.js";
 import { beeQueueSystem } from "./systems/bee-queue.js";
 import { bullmqSystem } from "./systems/bullmq.js";
+import { runSchedulesBench } from "./schedules.js";
 import { tickqSystem } from "./systems/tickq.js";
 import type { SystemFactory } from "./systems/types.js";
 import { commandsProcessed, wireCounter } from "./wire.js";
@@ -155,5 +156,6 @@ if (values.adapter === "upstash") {
   await runUpstashBench(N, values["latency-ms"].split(",").map(Number), Number(values.batch));
 } else {
   await main();
+  await runSchedulesBench();
 }
 process.exit(0);

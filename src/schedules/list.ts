@@ -18,7 +18,7 @@ const dateOf = (ms: string | undefined): Date | null => (ms === undefined ? null
 
 export async function listSchedules(runtime: Runtime): Promise<ScheduleInfo[]> {
   const reply = asArray(await runtime.run(scripts.schedules_list, [`${runtime.prefix}schedules:due`], [], { count: 0 }), "schedules_list");
-  const [due, specs, fps, lasts, jids, orphans] = reply.map(pairs) as [Map<string, string>, ...Map<string, string>[]];
+  const [due, specs, fps, lasts, orphans] = reply.map(pairs) as [Map<string, string>, ...Map<string, string>[]];
   const names = new Set([...runtime.schedules.byName.keys(), ...specs!.keys()]);
   return [...names].sort().map((name) => {
     const declared = runtime.schedules.byName.get(name);
@@ -30,7 +30,7 @@ export async function listSchedules(runtime: Runtime): Promise<ScheduleInfo[]> {
       inSync: declared !== undefined && fps!.get(name) === `${declared.timingFp} ${declared.fp}`,
       nextRunAt: dateOf(due.get(name)),
       lastRunAt: dateOf(lasts!.get(name)),
-      lastJid: jids!.get(name) ?? null,
+      lastJid: lasts!.has(name) ? `${name}:${lasts!.get(name)}` : null,
       orphanedAt: dateOf(orphans!.get(name)),
     };
   });

@@ -37,7 +37,7 @@ if state ~= 'fresh' then return { 0, 0, {}, 0, {} } end
 local real = now_ms()
 local now, grace = real + tonumber(ARGV[4]), tonumber(ARGV[5])
 local S = P .. 'schedules:'
-local due, fps, specs, lasts, jids, orphans = S .. 'due', S .. 'fp', S .. 'spec', S .. 'last', S .. 'jid', S .. 'orphans'
+local due, fps, specs, lasts, orphans = S .. 'due', S .. 'fp', S .. 'spec', S .. 'last', S .. 'orphans'
 
 local function set_due(name, next_slot)
   if next_slot == '' then redis.call('ZREM', due, name) else redis.call('ZADD', due, next_slot, name) end
@@ -58,7 +58,7 @@ local function orphan(name)
     since = now
   elseif now - since >= grace then
     redis.call('ZREM', due, name)
-    for _, hash in ipairs({ fps, specs, lasts, jids, orphans }) do redis.call('HDEL', hash, name) end
+    for _, hash in ipairs({ fps, specs, lasts, orphans }) do redis.call('HDEL', hash, name) end
     return 1
   end
   due_by(name, since + grace)
@@ -91,7 +91,7 @@ if ARGV[7] == '1' then
 end
 
 local stamp = string.format('%.3f', real / 1000)
-local enqueued, claimed = 0, {}
+local enqueued, claimed, known = 0, {}, {}
 local m = tonumber(ARGV[i])
 i = i + 1
 for _ = 1, m do
@@ -107,16 +107,16 @@ for _ = 1, m do
     for j = first, first + 3 * (k - 1), 3 do
       if tonumber(ARGV[j]) > last then
         last, top = tonumber(ARGV[j]), ARGV[j]
-        redis.call('SADD', P .. 'queues', ARGV[j + 1])
+        if not known[ARGV[j + 1]] then
+          redis.call('SADD', P .. 'queues', ARGV[j + 1])
+          known[ARGV[j + 1]] = true
+        end
         redis.call('LPUSH', P .. 'queue:' .. ARGV[j + 1],
           string.sub(ARGV[j + 2], 1, -2) .. ',"created_at":' .. stamp .. ',"enqueued_at":' .. stamp .. '}')
         enqueued = enqueued + 1
       end
     end
-    if top then
-      redis.call('HSET', lasts, name, top)
-      redis.call('HSET', jids, name, name .. ':' .. top)
-    end
+    if top then redis.call('HSET', lasts, name, top) end -- its jid is name:top
     set_due(name, next_slot)
     claimed[#claimed + 1] = name
   end

@@ -3,7 +3,7 @@
 -- ARGV: [1] prefix
 -- Returns: {{name, next slot ms, ...}, {name, spec JSON, ...},
 --           {name, "timing fp spec fp", ...}, {name, last slot ms, ...},
---           {name, last jid, ...}, {name, orphaned since ms, ...}}
+--           {name, orphaned since ms, ...}}
 -- Replays: reads only.
 -- @include lib/common.lua
 
@@ -13,6 +13,5 @@ return {
   redis.call('HGETALL', S .. 'spec'),
   redis.call('HGETALL', S .. 'fp'),
   redis.call('HGETALL', S .. 'last'),
-  redis.call('HGETALL', S .. 'jid'),
   redis.call('HGETALL', S .. 'orphans'),
 }
