@@ -11,8 +11,8 @@ export async function redisNowMs(redis: Redis): Promise<number> {
 
 /** Sets the schedule clock of every tickq to read `atMs` now. */
 export async function setClock(redis: Redis, tickqs: object[], atMs: number): Promise<void> {
-  const redisNowMs_ = await redisNowMs(redis);
-  for (const tq of tickqs) shiftScheduleClock(tq, { toMs: atMs, redisNowMs: redisNowMs_ });
+  const nowMs = await redisNowMs(redis);
+  for (const tq of tickqs) shiftScheduleClock(tq, { toMs: atMs, redisNowMs: nowMs });
 }
 
 /** Counts runs per jid. */
