@@ -13,6 +13,7 @@ import { Redis } from "ioredis";
 import { findRedis, startPrivate } from "../functions/node/find-redis.js";
 import { beeQueueSystem } from "./systems/bee-queue.js";
 import { bullmqSystem } from "./systems/bullmq.js";
+import { runSchedulesBench } from "./schedules.js";
 import { poolSystem } from "./systems/pool.js";
 import { tickqSystem } from "./systems/tickq.js";
 import type { SystemFactory } from "./systems/types.js";
@@ -178,5 +179,6 @@ if (values.adapter === "upstash") {
   if (REAL.length) await runUpstashRealistic(REAL, SEED, latencies, RUNS);
 } else {
   await main();
+  await runSchedulesBench();
 }
 process.exit(0);

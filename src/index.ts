@@ -1,6 +1,9 @@
 import { enqueueJobs } from "./client.js";
 import { createRuntime } from "./runtime.js";
 import { readStats } from "./stats.js";
+import { runtimes } from "./schedules/internal.js";
+import { listSchedules } from "./schedules/list.js";
+import type { ScheduleInfo } from "./schedules/types.js";
 import { runTick } from "./tick.js";
 import type {
   ArgsOf, BulkJob, EnqueueOptions, JobRegistry, Middleware, Stats, TickOptions, TickqOptions, TickReport,
@@ -14,6 +17,8 @@ export interface Tickq<J extends JobRegistry> {
   /** Runs one bounded tick: resurrect, schedule, fetch, execute, ack. */
   tick(options?: TickOptions): Promise<TickReport>;
   stats(): Promise<Stats>;
+  /** The recurring jobs declared here or held in Redis: spec, next run, last run, last jid. */
+  schedules(): Promise<ScheduleInfo[]>;
   /** Adds middleware around every execution, outermost first. */
   use(middleware: Middleware): Tickq<J>;
   readonly prefix: string;
@@ -35,12 +40,14 @@ export function createTickq<J extends JobRegistry>(options: TickqOptions<J>): Ti
     enqueueBulk: (jobs) => enqueueJobs(runtime, jobs),
     tick: (opts) => runTick(runtime, opts),
     stats: () => readStats(runtime),
+    schedules: () => listSchedules(runtime),
     use(middleware) {
       runtime.middleware.push(middleware);
       return tickq;
     },
     prefix: runtime.prefix,
   };
+  runtimes.set(tickq, runtime);
   return tickq;
 }
 
@@ -48,3 +55,4 @@ export { TickqError } from "./errors.js";
 export { defaultBackoff } from "./retry.js";
 export { scripts } from "./scripts/index.js";
 export type * from "./types.js";
+export type * from "./schedules/types.js";

@@ -24,5 +24,6 @@ export async function readStats(runtime: Runtime): Promise<Stats> {
     queues,
     evictionPolicy: String(reply[9] ?? ""),
     warnings,
+    schedules: asNumber(reply[10]),
   };
 }

@@ -7,6 +7,8 @@
 // inproc    `inproc:TICK:QUEUE`, the jobs a tick fetched and has not acked
 // resurrect return the inproc jobs of a dead tick to the head of their queue
 
+import type { Schedules } from "./schedules/types.js";
+
 /** A Redis reply as both adapters return it: no parsing, no Buffers. */
 export type RedisReply = null | number | string | RedisReply[];
 
@@ -121,6 +123,8 @@ export interface TickqOptions<J extends JobRegistry = JobRegistry> {
   replayWindowMs?: number;
   /** Where handlers' ctx.log and tickq's own warnings go; default console. */
   logger?: JobLogger;
+  /** Recurring jobs: name → { cron, timezone? } or { every } with job, args, queue, missed (src/schedules/types.ts). */
+  schedules?: Schedules<keyof J & string>;
 }
 
 export interface EnqueueOptions {
@@ -174,6 +178,8 @@ export interface TickReport {
   dead: number;
   resurrected: number;
   scheduled: number;
+  /** Jobs enqueued for due slots of recurring schedules. */
+  recurring: number;
   /** Fetched jobs put back at the head of their queue: unstarted, or interrupted at the deadline. */
   requeued: number;
   /** Handlers still running after the grace period: left for resurrection. */
@@ -204,4 +210,6 @@ export interface Stats {
   evictionPolicy: string;
   /** What endangers jobs right now, in words (an eviction policy other than noeviction). */
   warnings: string[];
+  /** Recurring schedules Redis holds (declared by any deployment, not yet pruned). */
+  schedules: number;
 }

@@ -7,8 +7,11 @@
 --       [7] resurrect limit  [8] resurrector lock ms  [9] registry scan limit
 --       [10] schedule limit  [11] 1 to report the eviction policy
 --       [12..] fetch args (see lib/fetch.lua)
+--       last three: declaration digest, due limit, schedule clock shift ms
+--       (lib/schedules-due.lua; last so the fetch args keep their place)
 -- Returns: {now ms, resurrected, scheduled, more resurrect, more schedule,
---           {queue, {jobs}, {resurrections}, ...}, lease held (1/0), policy}
+--           {queue, {jobs}, {resurrections}, ...}, lease held (1/0), policy,
+--           {schedules in sync, {name, due, last, ...}, more due}}
 -- Replays: begin is call 1 of the tick (lib/replay.lua). A replay while the
 -- lease lives answers the first run's reply; once the lease is gone the
 -- tick is dead (its fetched jobs are the resurrector's) and begin answers
@@ -21,6 +24,7 @@
 -- @include lib/resurrect.lua
 -- @include lib/schedule.lua
 -- @include lib/fetch.lua
+-- @include lib/schedules-due.lua
 
 local BEGUN_MS = 3600 * 1000
 local tick, lease = ARGV[2], KEYS[2]
@@ -47,4 +51,5 @@ redis.call('HSET', KEYS[1], tick, ARGV[6])
 local resurrected, more_resurrect = resurrect(tick, tonumber(ARGV[7]), ARGV[8], tonumber(ARGV[9]))
 local scheduled, more_schedule = schedule(now / 1000, tonumber(ARGV[10]))
 local batch, queues, picks = fetch_args(12)
-return remember(lease, 1, { now, resurrected, scheduled, more_resurrect, more_schedule, fetch(tick, batch, queues, picks), 1, policy })
+local due = schedules_due(now + tonumber(ARGV[#ARGV]), ARGV[#ARGV - 2], tonumber(ARGV[#ARGV - 1]))
+return remember(lease, 1, { now, resurrected, scheduled, more_resurrect, more_schedule, fetch(tick, batch, queues, picks), 1, policy, due })
