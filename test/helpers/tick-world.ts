@@ -309,7 +309,8 @@ class World {
     this.ticks.push(tick);
     this.model.ticks.push(tick.id);
     const registration = `${Date.now()} ${LEASE_MS} ${QUEUES.join(" ")}`;
-    const args = [...this.common(tick), registration, ...this.housekeeping(), 0, ...fetchArgs(PLAN, op.batch)];
+    // no schedules declared: empty digest, due limit, no clock shift
+    const args = [...this.common(tick), registration, ...this.housekeeping(), 0, ...fetchArgs(PLAN, op.batch), "", 100, 0];
     const c: Call = { kind: "begin", seq: 1, args, outcomes: [], batch: op.batch };
     tick.calls.push(c);
     let reply = await this.send(tick, c);
