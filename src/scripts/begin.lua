@@ -30,7 +30,10 @@ local BEGUN_MS = 3600 * 1000
 local tick, lease = ARGV[2], KEYS[2]
 local now = now_ms()
 local state, kept = call_state(lease, 1)
-if state == 'replay' then return kept end
+if state == 'replay' then
+  kept[6] = with_jobs(tick, kept[6])
+  return kept
+end
 -- A tick begins once: `begun` remembers every tick id for BEGUN_MS, so a
 -- late replay of begin, after the lease and the registration are gone,
 -- cannot bring the tick back to life (it would fetch jobs nobody runs, and
@@ -52,4 +55,6 @@ local resurrected, more_resurrect = resurrect(tick, tonumber(ARGV[7]), ARGV[8], 
 local scheduled, more_schedule = schedule(now / 1000, tonumber(ARGV[10]))
 local batch, queues, picks = fetch_args(12)
 local due = schedules_due(now + tonumber(ARGV[#ARGV]), ARGV[#ARGV - 2], tonumber(ARGV[#ARGV - 1]))
-return remember(lease, 1, { now, resurrected, scheduled, more_resurrect, more_schedule, fetch(tick, batch, queues, picks), 1, policy, due })
+local fetched = fetch(tick, batch, queues, picks)
+remember(lease, 1, { now, resurrected, scheduled, more_resurrect, more_schedule, without_jobs(fetched), 1, policy, due })
+return { now, resurrected, scheduled, more_resurrect, more_schedule, fetched, 1, policy, due }

@@ -32,7 +32,10 @@
 
 local lease, seq = KEYS[2], tonumber(ARGV[3])
 local state, kept = call_state(lease, seq)
-if state == 'replay' then return kept end
+if state == 'replay' then
+  kept[5] = with_jobs(ARGV[2], kept[5])
+  return kept
+end
 if state ~= 'fresh' then return { 0, 0, {}, 0, {} } end
 local real = now_ms()
 local now, grace = real + tonumber(ARGV[4]), tonumber(ARGV[5])
@@ -131,4 +134,6 @@ for _ = 1, tonumber(ARGV[i]) do
   end
 end
 local batch, queues, picks = fetch_args(i + 1)
-return remember(lease, seq, { 1, enqueued, claimed, pruned, fetch(ARGV[2], batch, queues, picks) })
+local fetched = fetch(ARGV[2], batch, queues, picks)
+remember(lease, seq, { 1, enqueued, claimed, pruned, without_jobs(fetched) })
+return { 1, enqueued, claimed, pruned, fetched }
