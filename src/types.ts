@@ -151,8 +151,8 @@ export interface TickOptions {
   budgetMs?: number;
   /**
    * Jobs fetched per round trip; default 50. The tick fetches the next batch
-   * while half a batch is still waiting for a free slot, so it holds at most
-   * 1.5 batches fetched but not started.
+   * while half a batch (more when round trips are slow) still waits for a
+   * free slot, so it holds at most 2 batches fetched but not started.
    */
   batch?: number;
   /** Handlers run at once; default 10. */
