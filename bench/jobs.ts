@@ -1,6 +1,7 @@
 // The jobs every system runs: no-ops, or "realistic" jobs that sleep 0–100
 // ms, drawn from a fixed seed (mulberry32) so every system and every run
 // sleeps the same durations in the same order.
+import { seededRng } from "./chaos/rng.js";
 
 /** A job list: a count of no-ops, or the duration in ms of each sleeping job. */
 export type Jobs = number | readonly number[];
@@ -10,21 +11,9 @@ export const jobCount = (jobs: Jobs) => (typeof jobs === "number" ? jobs : jobs.
 /** The duration of job i, or 0 for a no-op. */
 export const durationOf = (jobs: Jobs, i: number) => (typeof jobs === "number" ? 0 : jobs[i]!);
 
-/** A small seeded PRNG: uniform in [0, 1). */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** n whole durations, 0 to maxMs inclusive. */
 export function durations(n: number, seed: number, maxMs = 100): number[] {
-  const random = mulberry32(seed);
+  const random = seededRng(seed);
   return Array.from({ length: n }, () => Math.floor(random() * (maxMs + 1)));
 }
 

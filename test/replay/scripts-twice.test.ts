@@ -8,6 +8,7 @@ import { scripts } from "../../src/scripts/index.js";
 import type { LuaScript } from "../../src/types.js";
 import { adapterCases } from "../helpers/adapters.js";
 import { useHarness } from "../helpers/harness.js";
+import { scriptCalls } from "../helpers/script-calls.js";
 import { snapshot } from "../helpers/snapshot.js";
 
 const job = (n: number, queue = "default") => JSON.stringify({ class: "x", args: [n, 1.0, []], jid: `j${n}`, queue, retry: true });
@@ -18,18 +19,7 @@ const LEASE = 5_000;
 
 describe.each(adapterCases)("each script run twice over $name", (adapterCase) => {
   const h = useHarness(adapterCase, "replay");
-  const run = (script: LuaScript, keys: string[], args: (string | number)[]) =>
-    runScript(h.adapter, script, keys.map((k) => h.prefix + k), [h.prefix, ...args], { count: 0 }, 5_000);
-
-  /** Runs the call, snapshots, runs it again: same state, same reply. */
-  async function twice(script: LuaScript, keys: string[], args: (string | number)[]) {
-    const first = await run(script, keys, args);
-    const after = await snapshot(h.redis, h.prefix);
-    const second = await run(script, keys, args);
-    expect(await snapshot(h.redis, h.prefix)).toEqual(after);
-    expect(second).toEqual(first);
-    return { first, after };
-  }
+  const { run, twice } = scriptCalls(h);
 
   const enqueue = (token: string, jobs: string[], delayMs = 0) =>
     run(scripts.enqueue, ["queues", "schedule"], [token, 60_000, 60_000, jobs.length, ...jobs.flatMap((j) => ["default", delayMs, 0, "", j])]);

@@ -8,6 +8,7 @@ import { scripts } from "../../src/scripts/index.js";
 import type { LuaScript } from "../../src/types.js";
 import { adapterCases } from "../helpers/adapters.js";
 import { useHarness } from "../helpers/harness.js";
+import { scriptCalls } from "../helpers/script-calls.js";
 import { snapshot } from "../helpers/snapshot.js";
 import { redisNowMs } from "./clock.js";
 
@@ -18,16 +19,7 @@ const job = (name: string, slot: number) => JSON.stringify({ class: "x", args: [
 
 describe.each(adapterCases)("schedules scripts run twice over $name", (adapterCase) => {
   const h = useHarness(adapterCase, "sched-replay");
-  const run = (script: LuaScript, keys: string[], args: (string | number)[]) =>
-    runScript(h.adapter, script, keys.map((k) => h.prefix + k), [h.prefix, ...args], { count: 0 }, 5_000);
-  async function twice(script: LuaScript, keys: string[], args: (string | number)[]) {
-    const first = await run(script, keys, args);
-    const after = await snapshot(h.redis, h.prefix);
-    const second = await run(script, keys, args);
-    expect(await snapshot(h.redis, h.prefix)).toEqual(after);
-    expect(second).toEqual(first);
-    return { first, after };
-  }
+  const { run, twice } = scriptCalls(h);
   const begin = (tick: string, digest: string) =>
     run(scripts.begin, ["ticks", `tick:${tick}`], [tick, LEASE, 100, 3_600, `0 ${LEASE} default`, 100, LEASE, 100, 100, 0, ...FETCH_10, digest, 10, 0]);
   const call = (seq: number, rest: (string | number)[]) => ["t1", seq, 0, GRACE, ...rest, ...FETCH_10];
