@@ -8,7 +8,7 @@
 import { isDeepStrictEqual } from "node:util";
 import type { Redis } from "ioredis";
 import { encodeNewJob } from "../../src/job.js";
-import { spliceFields } from "../../src/json-splice.js";
+import { spliceFields, topLevelFields } from "../../src/json-splice.js";
 import { ackArgs, type Outcome } from "../../src/passes/ack.js";
 import { readFetched, type FetchedJob } from "../../src/passes/fetch.js";
 import { housekeepArgs } from "../../src/passes/housekeep.js";
@@ -103,6 +103,15 @@ interface Pending {
   moved: number;
   jobs: Set<string>;
   ticks: string[];
+}
+
+/** The job as the schedule pass pushes it: `enqueued_at` set to the move's time, as text ("%.3f"). */
+function withEnqueuedAt(raw: string, nowSec: number): string {
+  const stamp = nowSec.toFixed(3);
+  const span = topLevelFields(raw)?.get("enqueued_at");
+  if (span) return raw.slice(0, span.start) + stamp + raw.slice(span.end);
+  const close = raw.lastIndexOf("}");
+  return `${raw.slice(0, close)},"enqueued_at":${stamp}${raw.slice(close)}`;
 }
 
 /** The job with its error fields spliced in, as execute.ts does; retry_count grows, so every failure is a new string. */
@@ -499,6 +508,7 @@ class World {
     for (const set of ["schedule", "retry"] as const) {
       for (const j of due(set).slice(0, Math.max(0, left))) {
         j.loc = { k: "queue", q: j.queue };
+        j.raw = withEnqueuedAt(j.raw!, nowSec);
         left--;
       }
     }
