@@ -32,7 +32,7 @@ export async function runTick(runtime: Runtime, options: TickOptions = {}): Prom
   const report: TickReport = {
     tickId, fetched: 0, succeeded: 0, failed: 0, retried: 0, dead: 0, resurrected: 0, scheduled: 0,
     requeued: 0, abandoned: 0, deadEvicted: 0, more: false, leaseLost: false, roundTrips: 0, durationMs: 0,
-    recurring: 0,
+    recurring: 0, discarded: 0,
   };
   const { keys, plan } = runtime;
   const calls = tickCalls(runtime, [keys.ticks, keys.lease(tickId)], trips, Math.min(leaseMs, runtime.redisTimeoutMs, 5_000));
@@ -141,5 +141,8 @@ function tally(report: TickReport, o: Outcome): void {
   } else if (o.kind === "dead") {
     report.dead++;
     if (o.handlerFailed) report.failed++;
+  } else if (o.kind === "discarded") {
+    report.discarded++;
+    report.failed++;
   } else report.requeued++;
 }

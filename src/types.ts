@@ -176,6 +176,8 @@ export interface TickReport {
   retried: number;
   /** Jobs sent to the dead set: failures out of retries, poison, malformed, unknown. */
   dead: number;
+  /** Failures out of retries whose job says `dead: false`: dropped, as Sidekiq drops them (counted in `failed` too). */
+  discarded: number;
   resurrected: number;
   scheduled: number;
   /** Jobs enqueued for due slots of recurring schedules. */

@@ -29,7 +29,7 @@ const FUTURE_MS = 3_600_000;
 const MAX_LIVE_TICKS = 3;
 
 export type When = "now" | "delay" | "atPast" | "atFuture";
-export type Kind = "ok" | "retry0" | "retryLater" | "dead" | "q" | "i";
+export type Kind = "ok" | "retry0" | "retryLater" | "dead" | "discard" | "q" | "i";
 export interface AckPick {
   pick: number;
   outcome: Kind;
@@ -130,6 +130,8 @@ function outcomeFor(job: FetchedJob, kind: Kind): Outcome {
       return { kind: "retry", job, updated: failed(job.raw), delaySec: 3_600 };
     case "dead":
       return { kind: "dead", job, updated: failed(job.raw), handlerFailed: true };
+    case "discard":
+      return { kind: "discarded", job };
     case "q":
       return { kind: "unstarted", job };
     case "i":
@@ -453,6 +455,10 @@ class World {
         continue;
       }
       m.failed++;
+      if (o.kind === "discarded") {
+        j.loc = { k: "done" };
+        continue;
+      }
       j.raw = o.updated;
       if (o.kind === "retry") {
         j.loc = { k: "retry" };
