@@ -13,6 +13,7 @@
 // Failing cannot fail: whatever was thrown (a non-Error, an object whose
 // getters or String() throw) is described defensively, and a backoff that
 // throws or returns nonsense falls back to Sidekiq's.
+import { seconds, type JsonText } from "./json-splice.js";
 import { isCleanName } from "./names.js";
 import type { JobDefinition, JobPayload } from "./types.js";
 
@@ -21,8 +22,8 @@ export interface FailureFields {
   error_class: string;
   retry_count: number;
   queue: string;
-  failed_at?: number;
-  retried_at?: number;
+  failed_at?: JsonText;
+  retried_at?: JsonText;
 }
 
 export type FailureOutcome =
@@ -108,7 +109,7 @@ export function onFailure(payload: JobPayload, error: unknown, context: FailureC
     error_class: errorClass,
     retry_count: count,
     queue: typeof retryQueue === "string" && isCleanName(retryQueue) ? retryQueue : context.queue,
-    ...(previous === undefined ? { failed_at: context.nowSec } : { retried_at: context.nowSec }),
+    ...(previous === undefined ? { failed_at: seconds(context.nowSec) } : { retried_at: seconds(context.nowSec) }),
   };
   if (count < retryLimit(payload.retry, context.maxRetries)) {
     return { kind: "retry", fields, delaySec: safeDelay(context.backoff, count, error) };
