@@ -17,15 +17,17 @@ import { sleep } from "../../helpers/redis.js";
 
 export const FIXTURES = fileURLToPath(new URL("../../fixtures/sidekiq/", import.meta.url));
 
-/** Why Ruby Sidekiq cannot run here, or undefined. */
-function rubyMissing(): string | undefined {
+/** Why the suite cannot run here (no Ruby Sidekiq, no redis-server for a private Redis), or undefined. */
+function interopMissing(): string | undefined {
+  const server = spawnSync("redis-server", ["--version"], { encoding: "utf8", timeout: 10_000 });
+  if (server.error) return `redis-server is not installed (${server.error.message}): the suite needs a private Redis`;
   const probe = spawnSync("ruby", ["-e", 'require "sidekiq/api"; print Sidekiq::VERSION'], { encoding: "utf8", timeout: 60_000 });
   if (probe.error) return `ruby is not installed (${probe.error.message}); apt-get install ruby-sidekiq`;
   if (probe.status !== 0) return `Ruby Sidekiq does not load (${probe.stderr.trim().split("\n")[0]}); apt-get install ruby-sidekiq`;
   return undefined;
 }
 
-const missing = rubyMissing();
+const missing = interopMissing();
 if (missing !== undefined) {
   if (process.env.TICKQ_REQUIRE_SIDEKIQ === "1") throw new Error(`The Sidekiq interop suite must run here (TICKQ_REQUIRE_SIDEKIQ=1), but ${missing}`);
   console.warn(`Sidekiq interop suite skipped: ${missing}`);
