@@ -33,7 +33,7 @@ describeWithRuby("a real Sidekiq server beside tickq", () => {
     const tq = w.make({ TsOnly: () => {} });
     const jid = (await w.ruby<{ jid: string }>(`out(jid: Sidekiq::Client.push("class" => "RubyOnly", "args" => [1, "x"]))`)).jid;
     expect(await tq.tick()).toMatchObject({ failed: 1, retried: 1, dead: 0 });
-    const [entry] = await w.redis.zrange("retry", 0, -1);
+    const [entry] = await w.redis.zrange("retry", "0", "-1");
     expect(JSON.parse(entry!)).toMatchObject({ jid, class: "RubyOnly", error_class: "TickqUnknownJob", retry_count: 0, queue: "default" });
     await w.redis.zadd("retry", "0", entry!); // its backoff has passed
     await ensureServer();
