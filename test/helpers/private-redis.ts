@@ -8,7 +8,9 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { answers, freePort } from "../../functions/node/find-redis.js";
-import { sleep } from "./redis.js";
+
+// Free of vitest, so scripts outside the test runner can start one too.
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 export interface PrivateRedis {
   url: string;
