@@ -73,6 +73,25 @@ describeWithRuby("Ruby Sidekiq's API reads tickq", () => {
     expect((ruby.scheduled as { due_in: number }).due_in).toBeGreaterThan(3_500);
   });
 
+  it("Queue#latency after tickq moves a retry first enqueued an hour ago, and a perform_in job: seconds, not an hour", async () => {
+    const sent = await w.ruby<{ jid: string }>(`
+      class Later; include Sidekiq::Worker; end
+      hour_ago = Time.now.to_f - 3600
+      job = {"class" => "Later", "args" => [1], "jid" => "old1", "queue" => "default", "retry" => true, "created_at" => hour_ago,
+             "enqueued_at" => hour_ago, "failed_at" => hour_ago, "retry_count" => 0, "error_message" => "x", "error_class" => "E"}
+      Sidekiq.redis { |c| c.zadd("retry", Time.now.to_f - 1, Sidekiq.dump_json(job)) }
+      jid = Later.perform_in(0.5, 2) # (a time already past would be pushed at once)
+      sleep 0.6
+      out(jid: jid)`);
+    expect(await w.make({ Later: () => {} }, { queues: ["elsewhere"] }).tick()).toMatchObject({ scheduled: 2, fetched: 0 });
+    const read = await w.ruby<{ latency: number; enqueued: Record<string, number | null> }>(`
+      q = Sidekiq::Queue.new("default")
+      out(latency: q.latency, enqueued: q.map { |j| [j.jid, j.enqueued_at&.to_f] }.to_h)`);
+    expect(read.latency).toBeLessThan(5);
+    expect(read.enqueued.old1).toBeGreaterThan(Date.now() / 1000 - 60);
+    expect(read.enqueued[sent.jid]).toBeGreaterThan(Date.now() / 1000 - 60);
+  });
+
   it("ProcessSet and WorkSet show a running tick and its job; it is gone once the tick finishes", async () => {
     let release = () => {};
     const gate = new Promise<void>((resolve) => (release = resolve));
