@@ -34,7 +34,9 @@ if (missing !== undefined) {
 }
 
 /** describe(), skipped (the reason printed above) where Ruby Sidekiq is not installed. */
-export const describeWithRuby = describe.skipIf(missing !== undefined);
+export function describeWithRuby(name: string, body: () => void): void {
+  describe.skipIf(missing !== undefined)(name, body);
+}
 
 export interface Interop {
   url: string;
