@@ -3,11 +3,11 @@
 // the state exactly as the first and answers the same. Also ack's `x`
 // (dropped, `dead: false`) and the schedule pass's enqueued_at.
 import { describe, expect, it } from "vitest";
-import { runScript } from "../../src/redis.js";
 import { scripts } from "../../src/scripts/index.js";
 import type { LuaScript } from "../../src/types.js";
 import { adapterCases } from "../helpers/adapters.js";
 import { useHarness } from "../helpers/harness.js";
+import { scriptCalls } from "../helpers/script-calls.js";
 import { snapshot } from "../helpers/snapshot.js";
 
 const job = (n: number) => JSON.stringify({ class: "x", args: [n, 1.0, []], jid: `j${n}`, queue: "default", retry: true });
@@ -19,17 +19,9 @@ const work = (raw: string) => JSON.stringify({ queue: "default", payload: raw, r
 
 describe.each(adapterCases)("scripts as a Sidekiq process, run twice, over $name", (adapterCase) => {
   const h = useHarness(adapterCase, "sk-twice");
-  const run = (script: LuaScript, keys: string[], args: (string | number)[]) =>
-    runScript(h.adapter, script, keys.map((k) => h.prefix + k), [h.prefix, ...args], { count: 0 }, 5_000);
-
-  async function twice(script: LuaScript, keys: string[], args: (string | number)[]) {
-    const first = await run(script, keys, args);
-    const after = await snapshot(h.redis, h.prefix);
-    const second = await run(script, keys, args);
-    expect(await snapshot(h.redis, h.prefix)).toEqual(after);
-    expect(second).toEqual(first);
-    return after;
-  }
+  const calls = scriptCalls(h);
+  const run = calls.run;
+  const twice = async (script: LuaScript, keys: string[], args: (string | number)[]) => (await calls.twice(script, keys, args)).after;
 
   const beginArgs = [
     "t1", LEASE, 100, 3_600, `0 ${LEASE} default`, 100, LEASE, 100, 100, 0, INFO, ...FETCH_10, "", 0, 0,
