@@ -8,9 +8,9 @@ describe.each(adapterCases)("deadline over $name", (adapterCase) => {
 
   it("puts unstarted jobs back at the head of their queue, in order, as requeued", async () => {
     const ran: number[] = [];
-    const tq = h.make({ slow: async (args: [number]) => { ran.push(args[0]); await sleep(40); } });
+    const tq = h.make({ slow: async (args: [number]) => { ran.push(args[0]); await sleep(100); } });
     await tq.enqueueBulk(Array.from({ length: 10 }, (_, i) => ({ name: "slow", args: [i] })));
-    const report = await tq.tick({ batch: 10, concurrency: 1, budgetMs: 100 });
+    const report = await tq.tick({ batch: 10, concurrency: 1, budgetMs: 250 });
     expect(report.succeeded).toBe(ran.length);
     expect(report.succeeded).toBeGreaterThan(0);
     expect(report.succeeded + report.requeued).toBe(10);

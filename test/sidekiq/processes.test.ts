@@ -63,13 +63,13 @@ describe.each(adapterCases)("ticks as Sidekiq processes over $name", (adapterCas
   it("a tick that leaves a job behind stays listed until its lease expires; the next tick's begin prunes it", async () => {
     const tq = h.make({ stuck: () => new Promise(() => {}) }, { sidekiqProcesses: true });
     await tq.enqueue("stuck", []);
-    const report = await tq.tick({ budgetMs: 100, graceMs: 50, leaseMs: 400 });
+    const report = await tq.tick({ budgetMs: 300, graceMs: 50, leaseMs: 800 });
     expect(report.abandoned).toBe(1);
     const [identity] = await members();
     const key = h.prefix + identity!;
     expect(await h.redis.hget(key, "busy")).toBe("1");
     expect(await h.redis.hlen(`${key}:work`)).toBe(1);
-    await sleep(500);
+    await sleep(900);
     expect(await h.redis.exists(key, `${key}:work`, `${key}:workers`)).toBe(0);
     await h.make({ other: () => {} }, { sidekiqProcesses: true }).tick({ budgetMs: 0 });
     expect(await members()).not.toContain(identity);
