@@ -2,6 +2,7 @@
 import { TickqError } from "./errors.js";
 import { numberOption } from "./options.js";
 import { keysFor, type Keys } from "./keys.js";
+import { checkTimeouts } from "./passes/timeout.js";
 import { planQueues, type QueuePlan } from "./queues.js";
 import { newScriptCache, runScript, type RoundTrips } from "./redis.js";
 import { declareSchedules, type ScheduleSet } from "./schedules/declare.js";
@@ -30,6 +31,8 @@ export interface Runtime {
   evictionPolicy: string | undefined;
   /** The recurring jobs this deployment declares (src/schedules/). */
   schedules: ScheduleSet;
+  /** Some job has a timeoutMs: ticks check the budget left before starting one. */
+  timeouts: boolean;
   run(script: LuaScript, keys: string[], args: (string | number)[], trips: RoundTrips): Promise<RedisReply>;
 }
 
@@ -61,6 +64,7 @@ export function createRuntime<J extends JobRegistry>(options: TickqOptions<J>): 
     clockOffsetMs: 0,
     evictionPolicy: undefined,
     schedules: declareSchedules(options.schedules, options.jobs),
+    timeouts: checkTimeouts(options.jobs),
     run: (script, keys, args, trips) => runScript(runtime.redis, script, keys, [prefix, ...args], trips, runtime.redisTimeoutMs, scriptCache),
   };
   return runtime;

@@ -74,6 +74,12 @@ export interface JobDefinition<A extends unknown[] = unknown[]> {
   retry?: boolean | number;
   /** Seconds to wait before retry number `count` (0-based); default Sidekiq's. */
   backoff?: (count: number, error: unknown) => number;
+  /**
+   * Longest a run may take. A tick starts the job only with this much of its
+   * budget left (else it stays queued for a tick with room); a run past it
+   * sees `ctx.signal` abort and fails with TickqTimeout (retried with backoff).
+   */
+  timeoutMs?: number;
 }
 
 // Handlers are contravariant in their args: `never` lets a handler that
