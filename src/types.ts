@@ -7,6 +7,7 @@
 // inproc    `inproc:TICK:QUEUE`, the jobs a tick fetched and has not acked
 // resurrect return the inproc jobs of a dead tick to the head of their queue
 
+import type { KickOptions } from "./kick/types.js";
 import type { Schedules } from "./schedules/types.js";
 
 /** A Redis reply as both adapters return it: no parsing, no Buffers. */
@@ -131,6 +132,8 @@ export interface TickqOptions<J extends JobRegistry = JobRegistry> {
   logger?: JobLogger;
   /** Recurring jobs: name → { cron, timezone? } or { every } with job, args, queue, missed (src/schedules/types.ts). */
   schedules?: Schedules<keyof J & string>;
+  /** How ticks kicked by `enqueue(…, { kick: true })` run: max at once, budget, tick options (src/kick/types.ts). */
+  kick?: KickOptions;
 }
 
 export interface EnqueueOptions {
@@ -145,12 +148,23 @@ export interface EnqueueOptions {
   /** Run at this time. */
   at?: Date;
   retry?: boolean | number;
+  /**
+   * Start a tick right away, in the background (the scope's waitUntil, or
+   * in-process), so the job starts within milliseconds instead of at the next
+   * cron. At most `kick.max` kicked ticks run at once. Default: the scope's.
+   */
+  kick?: boolean;
 }
 
 export interface BulkJob<Name extends string = string> extends EnqueueOptions {
   name: Name;
   args: unknown[];
 }
+
+/** One job of enqueueBulk: its args checked against its handler, as enqueue checks them. */
+export type BulkJobOf<J extends JobRegistry> = {
+  [K in keyof J & string]: EnqueueOptions & { name: K; args: ArgsOf<J[K]> extends unknown[] ? ArgsOf<J[K]> : unknown[] };
+}[keyof J & string];
 
 export interface TickOptions {
   /** Wall-clock budget of the tick; default 10,000 ms. */
@@ -171,6 +185,14 @@ export interface TickOptions {
   resurrectLimit?: number;
   /** Due scheduled and retry jobs moved per pass; default 1,000. */
   scheduleLimit?: number;
+  /**
+   * Start only while fewer than this many ticks are live (registered with a
+   * live lease, or reserved by tq.reserveTicks); otherwise return at once
+   * with `skipped: true`. Default: no limit.
+   */
+  maxParallel?: number;
+  /** An id granted by tq.reserveTicks for this tick (its reserved slot); default a new one. */
+  tickId?: string;
 }
 
 export interface TickReport {
@@ -198,6 +220,8 @@ export interface TickReport {
   leaseLost: boolean;
   roundTrips: number;
   durationMs: number;
+  /** True when the tick did not start: maxParallel ticks were already live. */
+  skipped?: boolean;
 }
 
 export interface Stats {
