@@ -56,16 +56,23 @@ export function scopeRequests(options: ScopeOptions): MiddlewareHandler<TickqEnv
 /**
  * POST|GET /tick: one tick, gated by maxParallel, under the tick id a
  * fan-out reserved for it (header). With `?wait=0` it answers 202 at once
- * and ticks in the background. A tick that ends with work left fans out.
+ * and ticks in the background. A tick fans out as soon as its first batch
+ * comes back full (a backlog), and again when it ends with work left (to
+ * replace itself).
  */
 export function tickRoute(options: ScopeOptions) {
   return async (c: Context<TickqEnv>) => {
     const background = backgroundOf(c, options);
     const more = fanOutFrom(c, options);
     const tickId = c.req.header(TICK_ID_HEADER);
-    const tick = { ...options.tick, ...(options.maxParallel === undefined ? {} : { maxParallel: options.maxParallel }), ...(tickId ? { tickId } : {}) };
+    const spread = () => more && background(more().catch((e: unknown) => console.warn(`tickq: fan-out failed: ${(e as Error).message}`)));
+    const tick: TickOptions = {
+      ...options.tick,
+      ...(options.maxParallel === undefined ? {} : { maxParallel: options.maxParallel, onBacklog: spread }),
+      ...(tickId ? { tickId } : {}),
+    };
     const run = c.var.tq.tick(tick).then((report) => {
-      if (report.more && more) background(more().catch((e: unknown) => console.warn(`tickq: fan-out failed: ${(e as Error).message}`)));
+      if (report.more) spread();
       return report;
     });
     if (c.req.query("wait") === "0") {

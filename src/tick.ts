@@ -102,6 +102,7 @@ export async function runTick(runtime: Runtime, options: TickOptions = {}, tickI
     };
 
     report.fetched += first.length;
+    if (first.length >= batch) options.onBacklog?.();
     const result = await runPipeline({
       first, firstFull: first.length === batch, batch, concurrency, fence, signal: controller.signal, graceMs,
       run: (job) => runJob(runtime, job, controller.signal, graceMs),

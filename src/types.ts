@@ -193,6 +193,12 @@ export interface TickOptions {
   maxParallel?: number;
   /** An id granted by tq.reserveTicks for this tick (its reserved slot); default a new one. */
   tickId?: string;
+  /**
+   * Called once, right after the tick began, when its first fetch filled the
+   * batch (more work waits): a caller can start more ticks now (fan-out)
+   * rather than when this one ends with `more`.
+   */
+  onBacklog?: () => void;
 }
 
 export interface TickReport {

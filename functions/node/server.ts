@@ -48,7 +48,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   }
   const redis = connectRedis(options.redisUrl);
   const { maxParallel } = options;
-  const tickOptions: TickOptions = { budgetMs: 5_000, ...options.tick, ...(maxParallel === undefined ? {} : { maxParallel }) };
+  let more: (() => Promise<void>) | undefined;
+  const spread = () => void more?.().catch((e: unknown) => console.warn(`tickq: fan-out failed: ${(e as Error).message}`));
+  const fanning = maxParallel === undefined ? {} : { maxParallel, onBacklog: spread };
+  const tickOptions: TickOptions = { budgetMs: 5_000, ...options.tick, ...fanning };
   const kick = typeof options.kick === "object" ? options.kick : {};
   const base = createTickq({
     redis: redis.adapter, jobs: options.jobs, queues: options.queues, prefix: options.prefix, schedules: options.schedules,
@@ -62,7 +65,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     void promise.finally(() => pending.delete(promise));
   };
   let url = "";
-  const more = maxParallel === undefined ? undefined : async () => void (await fanOut(base, { maxParallel, url, secret: options.secret, log: console.warn }));
+  if (maxParallel !== undefined) more = async () => void (await fanOut(base, { maxParallel, url, secret: options.secret, log: console.warn }));
   const tickq = base.scope({ waitUntil, kick: Boolean(options.kick), onMore: more });
   const app = createApp({
     tickq: base, secrets: options.secret ? [options.secret] : [], insecure: options.insecure, tick: tickOptions,

@@ -60,6 +60,14 @@ async function runKick(runtime: Runtime, settings: KickSettings, scope: KickScop
   const call = async (op: string, token: string, arg: string | number) =>
     asNumber(await runtime.run(scripts.kick, [`${runtime.prefix}kicks`, `${runtime.prefix}kicks:waiting`], [op, token, arg, ttl], trips));
 
+  // A backlog found by a kicked tick fans out at once, kept alive like the kick.
+  const { onMore } = scope;
+  const spread = onMore
+    ? () => {
+        const fanning = onMore().catch(() => {});
+        scope.waitUntil?.(fanning);
+      }
+    : undefined;
   let token = newJid();
   if ((await call("take", token, settings.max)) !== 1) return;
   let holding = true;
@@ -67,7 +75,7 @@ async function runKick(runtime: Runtime, settings: KickSettings, scope: KickScop
   try {
     for (;;) {
       const left = deadline - Date.now();
-      const report = await startTick(runtime, { ...settings.tick, budgetMs: Math.min(tickBudget, left) });
+      const report = await startTick(runtime, { ...settings.tick, budgetMs: Math.min(tickBudget, left), onBacklog: spread });
       if (report.skipped) break; // maxParallel ticks are live: they carry on
       const outOfTime = deadline - Date.now() < MIN_TICK_MS;
       if (report.more) {
