@@ -67,6 +67,9 @@ describe.each(adapterCases)("kick on enqueue over $name", (adapterCase) => {
     const tq = h.make({ job: ([id]: [string]) => void ran.push(id) });
     await tq.enqueue("job", ["node"], { kick: true });
     expect(await until(() => ran.length === 1)).toBe(true);
+    // the kick ends by itself: its slot is released
+    for (let i = 0; i < 200 && (await h.redis.exists(`${h.prefix}kicks`)) === 1; i++) await sleep(10);
+    expect(await h.redis.exists(`${h.prefix}kicks`)).toBe(0);
   });
 
   it("a kick that fails is logged and never fails the enqueue", async () => {
