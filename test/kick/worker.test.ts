@@ -1,13 +1,14 @@
-// Kick and fan-out in the bundled Worker (dist/functions/worker.js) in
+// Kick and fan-out in the bundled Worker (the example, bundled as
+// build-functions does) in
 // Miniflare: a kicked tick runs inside the request's waitUntil, and a tick
 // that ends with work left fans out through the Worker's own URL, never
 // more than TICKQ_MAX_PARALLEL ticks live.
-import { execFileSync } from "node:child_process";
 import { Miniflare } from "miniflare";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "../../functions/node/find-redis.js";
 import { adapterCases } from "../helpers/adapters.js";
 import { deleteUnder, directRedis, sleep, uniquePrefix } from "../helpers/redis.js";
+import { workerBundle } from "../helpers/worker-bundle.js";
 import { sampleLive } from "./live.js";
 
 describe("kick and fan-out in the bundled Worker", () => {
@@ -17,7 +18,6 @@ describe("kick and fan-out in the bundled Worker", () => {
   let mf: Miniflare;
 
   beforeAll(async () => {
-    execFileSync(process.execPath, ["scripts/build-functions.mjs"], { stdio: "pipe" });
     const { restUrl, restToken } = adapterCases[1]!.endpoints();
     // fan-out calls the Worker's own URL: Miniflare's, on a port chosen here
     const port = await freePort();
@@ -25,7 +25,7 @@ describe("kick and fan-out in the bundled Worker", () => {
       UPSTASH_REDIS_REST_URL: restUrl, UPSTASH_REDIS_REST_TOKEN: restToken, TICKQ_SECRET: SECRET, TICKQ_PREFIX: prefix,
       TICKQ_TICK_BUDGET_MS: "200", TICKQ_BATCH: "5", TICKQ_KICK: "1", TICKQ_MAX_PARALLEL: "3", TICKQ_PUBLIC_URL: `http://127.0.0.1:${port}`,
     };
-    mf = new Miniflare({ modules: true, scriptPath: "dist/functions/worker.js", compatibilityDate: "2025-09-01", bindings, host: "127.0.0.1", port });
+    mf = new Miniflare({ modules: true, script: await workerBundle(), compatibilityDate: "2025-09-01", bindings, host: "127.0.0.1", port });
     await mf.ready;
   }, 60_000);
 
