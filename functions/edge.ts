@@ -27,6 +27,10 @@ export type EdgeOptions<J extends JobRegistry> = Omit<TickqOptions<J>, "redis" |
   routes?: AppOptions<J>["routes"];
 };
 
+/** Whether enqueues through the app kick unless told not to: TICKQ_KICK=1, or `kick` given in code. */
+export const kicksByDefault = (settings: EnvSettings, kick: EdgeOptions<JobRegistry>["kick"]) =>
+  settings.kickByDefault || (kick !== undefined && kick !== false);
+
 export interface Edge<J extends JobRegistry> {
   tickq: Tickq<J>;
   app: Hono<TickqEnv<J>>;
@@ -57,7 +61,7 @@ export function buildEdge<J extends JobRegistry>(
     secrets: settings.secrets,
     insecure: settings.insecure,
     tick,
-    kick: settings.kickByDefault || options.kick === true || typeof options.kick === "object",
+    kick: kicksByDefault(settings, options.kick),
     maxParallel,
     publicUrl: settings.publicUrl,
     routes,

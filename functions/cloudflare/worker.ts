@@ -7,7 +7,7 @@ import type { ExecutionContext } from "hono";
 import { upstashAdapter } from "../../adapters/upstash.js";
 import type { JobRegistry, Tickq } from "../../src/index.js";
 import { numberSetting, tickUntilDone } from "../drain.js";
-import { buildEdge, UPSTASH_RETRY, type Edge, type EdgeOptions } from "../edge.js";
+import { buildEdge, kicksByDefault, UPSTASH_RETRY, type Edge, type EdgeOptions } from "../edge.js";
 import type { TickqEnvVars } from "../env.js";
 import { fanOut } from "../fanout.js";
 
@@ -84,7 +84,7 @@ export function tickqWorker<J extends JobRegistry>(options: TickqWorkerOptions<J
     /** The tickq of this env, kicking in `ctx.waitUntil`: for your own fetch handler, queue consumer or Durable Object. */
     tickq(env: WorkerEnv, ctx: { waitUntil(promise: Promise<unknown>): void }): Tickq<J> {
       const { tickq, settings } = forEnv(env);
-      return tickq.scope({ waitUntil: (promise) => ctx.waitUntil(promise), kick: settings.kickByDefault || options.kick !== undefined && options.kick !== false });
+      return tickq.scope({ waitUntil: (promise) => ctx.waitUntil(promise), kick: kicksByDefault(settings, options.kick) });
     },
   };
 }

@@ -7,7 +7,7 @@
 import { Redis } from "@upstash/redis";
 import { upstashAdapter } from "../../adapters/upstash.js";
 import type { JobRegistry, Tickq, WaitUntil } from "../../src/index.js";
-import { buildEdge, UPSTASH_RETRY, type Edge, type EdgeOptions } from "../edge.js";
+import { buildEdge, kicksByDefault, UPSTASH_RETRY, type Edge, type EdgeOptions } from "../edge.js";
 
 export type TickqVercelOptions<J extends JobRegistry> = EdgeOptions<J> & {
   /** Where settings come from; default process.env. */
@@ -63,7 +63,7 @@ export function tickqVercel<J extends JobRegistry>(options: TickqVercelOptions<J
     /** The app's tickq, kicking in Vercel's waitUntil: for your own routes and server actions. */
     tickq(): Tickq<J> {
       edge ??= build();
-      return edge.tickq.scope({ waitUntil: waitUntil ?? vercelWaitUntil, kick: edge.settings.kickByDefault || (options.kick !== undefined && options.kick !== false) });
+      return edge.tickq.scope({ waitUntil: waitUntil ?? vercelWaitUntil, kick: kicksByDefault(edge.settings, options.kick) });
     },
   };
 }
