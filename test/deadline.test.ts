@@ -44,9 +44,9 @@ describe.each(adapterCases)("deadline over $name", (adapterCase) => {
       { maxResurrections: 2 },
     );
     await tq.enqueue("long", ["big"]);
-    await tq.tick({ budgetMs: 20 });
-    await tq.tick({ budgetMs: 20 });
-    const report = await tq.tick({ budgetMs: 20 });
+    // a tick whose begin outlasts its 20 ms (a loaded machine, HTTP) never starts the job: tick until it is dead
+    let report = await tq.tick({ budgetMs: 20 });
+    for (let i = 0; i < 20 && report.dead === 0; i++) report = await tq.tick({ budgetMs: 20 });
     expect(report).toMatchObject({ dead: 1, requeued: 0 });
     const [dead] = await h.redis.zrange(`${h.prefix}dead`, "0", "-1");
     const entry = JSON.parse(dead!) as { error_class: string; error_message: string };
