@@ -68,7 +68,7 @@ describe.each(adapterCases)("timeoutMs over $name", (adapterCase) => {
     expect(first).toMatchObject({ succeeded: 2, requeued: 1, failed: 0, more: true });
     expect(await h.redis.llen(`${h.prefix}queue:default`)).toBe(1);
     expect(await h.redis.exists(`${h.prefix}interruptions`)).toBe(0);
-    const second = await tq.tick({ budgetMs: 450, concurrency: 1 });
+    const second = await tq.tick({ budgetMs: 1_000, concurrency: 1 });
     expect(second).toMatchObject({ succeeded: 1, requeued: 0, more: false });
     expect(ran).toEqual(["s1", "s2", "L"]);
   });
