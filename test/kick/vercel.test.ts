@@ -59,3 +59,19 @@ describe("the Vercel function: kick, options, TICKQ_INSECURE", () => {
     expect((await handler.GET(new Request("https://app.vercel.app/api/tick"))).status).toBe(200);
   });
 });
+
+describe("the Vercel function with Redis down", () => {
+  it("answers 503 within about 2 s, saying Redis failed, for /jobs and /tick", async () => {
+    const handler = tickqVercel({ jobs: { greet: () => {} }, env: { UPSTASH_REDIS_REST_URL: "http://127.0.0.1:1", UPSTASH_REDIS_REST_TOKEN: "t", TICKQ_SECRET: "s" } });
+    for (const request of [
+      new Request("https://app.vercel.app/api/jobs", { method: "POST", body: JSON.stringify({ name: "greet", args: [] }), headers: { Authorization: "Bearer s" } }),
+      new Request("https://app.vercel.app/api/tick", { headers: { Authorization: "Bearer s" } }),
+    ]) {
+      const t = Date.now();
+      const res = await handler.fetch(request);
+      expect(Date.now() - t, request.url).toBeLessThan(3_000);
+      expect(res.status, request.url).toBe(503);
+      expect(((await res.json()) as { error: string }).error).toMatch(/Redis call failed/);
+    }
+  });
+});
