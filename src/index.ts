@@ -1,21 +1,30 @@
 import { enqueueJobs } from "./client.js";
+import { kickIfAsked, kickSettings } from "./kick/kick.js";
+import { reserveTicks, startTick } from "./kick/parallel.js";
+import type { KickScope } from "./kick/types.js";
 import { createRuntime } from "./runtime.js";
 import { readStats } from "./stats.js";
 import { runtimes } from "./schedules/internal.js";
 import { listSchedules } from "./schedules/list.js";
 import type { ScheduleInfo } from "./schedules/types.js";
-import { runTick } from "./tick.js";
 import type {
-  ArgsOf, BulkJob, EnqueueOptions, JobRegistry, Middleware, Stats, TickOptions, TickqOptions, TickReport,
+  ArgsOf, BulkJobOf, EnqueueOptions, JobRegistry, Middleware, Stats, TickOptions, TickqOptions, TickReport,
 } from "./types.js";
 
 export interface Tickq<J extends JobRegistry> {
   /** Pushes one job (or schedules it with delayMs / at); returns its jid. */
   enqueue<K extends keyof J & string>(name: K, args: ArgsOf<J[K]>, options?: EnqueueOptions): Promise<string>;
-  /** Pushes many jobs in a few round trips; returns their jids in order. */
-  enqueueBulk(jobs: BulkJob<keyof J & string>[]): Promise<string[]>;
+  /** Pushes many jobs in a few round trips; returns their jids in order. Each job's args are checked against its handler. */
+  enqueueBulk<B extends BulkJobOf<J>>(jobs: B[]): Promise<string[]>;
   /** Runs one bounded tick: resurrect, schedule, fetch, execute, ack. */
   tick(options?: TickOptions): Promise<TickReport>;
+  /**
+   * Reserves up to `count` tick slots while fewer than `maxParallel` ticks
+   * are live; returns the granted ids, each for one tick({ tickId, maxParallel }).
+   */
+  reserveTicks(count: number, maxParallel: number): Promise<string[]>;
+  /** The same tickq, whose kicked ticks run in `scope.waitUntil` (a request's ctx.waitUntil). */
+  scope(scope: KickScope): Tickq<J>;
   stats(): Promise<Stats>;
   /** The recurring jobs declared here or held in Redis: spec, next run, last run, last jid. */
   schedules(): Promise<ScheduleInfo[]>;
@@ -35,20 +44,34 @@ export interface Tickq<J extends JobRegistry> {
  */
 export function createTickq<J extends JobRegistry>(options: TickqOptions<J>): Tickq<J> {
   const runtime = createRuntime(options);
-  const tickq: Tickq<J> = {
-    enqueue: async (name, args, opts = {}) => (await enqueueJobs(runtime, [{ ...opts, name, args }]))[0]!,
-    enqueueBulk: (jobs) => enqueueJobs(runtime, jobs),
-    tick: (opts) => runTick(runtime, opts),
-    stats: () => readStats(runtime),
-    schedules: () => listSchedules(runtime),
-    use(middleware) {
-      runtime.middleware.push(middleware);
-      return tickq;
-    },
-    prefix: runtime.prefix,
+  const kicks = kickSettings(options.kick);
+  const build = (scope: KickScope): Tickq<J> => {
+    const tickq: Tickq<J> = {
+      async enqueue(name, args, opts = {}) {
+        const [jid] = await enqueueJobs(runtime, [{ ...opts, name, args }]);
+        kickIfAsked(runtime, kicks, scope, [opts]);
+        return jid!;
+      },
+      async enqueueBulk(jobs) {
+        const jids = await enqueueJobs(runtime, jobs);
+        kickIfAsked(runtime, kicks, scope, jobs);
+        return jids;
+      },
+      tick: (opts) => startTick(runtime, opts),
+      reserveTicks: async (count, maxParallel) => (await reserveTicks(runtime, count, maxParallel)).ids,
+      scope: (more) => build({ ...scope, ...more }),
+      stats: () => readStats(runtime),
+      schedules: () => listSchedules(runtime),
+      use(middleware) {
+        runtime.middleware.push(middleware);
+        return tickq;
+      },
+      prefix: runtime.prefix,
+    };
+    runtimes.set(tickq, runtime);
+    return tickq;
   };
-  runtimes.set(tickq, runtime);
-  return tickq;
+  return build({});
 }
 
 export { TickqError } from "./errors.js";
@@ -56,3 +79,4 @@ export { defaultBackoff } from "./retry.js";
 export { scripts } from "./scripts/index.js";
 export type * from "./types.js";
 export type * from "./schedules/types.js";
+export type * from "./kick/types.js";
