@@ -6,10 +6,11 @@
 // unchanged on transient errors (tick-calls.ts), so a replay is harmless.
 import { newJid } from "./job.js";
 import { fenceLease } from "./lease.js";
-import { ackArgs, type Outcome } from "./passes/ack.js";
-import { runJob } from "./passes/execute.js";
+import { ackArgs } from "./passes/ack.js";
 import { readFetched } from "./passes/fetch.js";
 import { housekeepArgs, readHousekeep, type HousekeepLimits } from "./passes/housekeep.js";
+import { orderedInTick } from "./ordered/in-tick.js";
+import { interruptedOf, readOrderedFetched, splitOutcomes, unstartedOf, type Work, type WorkOutcome } from "./ordered/work.js";
 import { runPipeline, type StepReply } from "./pipeline.js";
 import { fetchArgs } from "./queues.js";
 import { asArray, asNumber, type RoundTrips } from "./redis.js";
@@ -44,13 +45,14 @@ export async function runTick(runtime: Runtime, options: TickOptions = {}): Prom
     controller.abort(new Error("tick lease lost"));
   };
   const fence = fenceLease(runtime, { tickId, leaseMs, trips, onLost: lost });
+  const work = orderedInTick(runtime, fence, controller.signal, leaseMs);
 
   try {
     const registration = `${started} ${leaseMs} ${plan.names.join(" ")}`;
     const sentAt = Date.now();
     const askPolicy = runtime.evictionPolicy === undefined ? 1 : 0;
     const begun = asArray(
-      await calls.send(scripts.begin, [...common, registration, ...housekeepArgs(limits), askPolicy, ...fetchArgs(plan, batch)]),
+      await calls.send(scripts.begin, [...common, registration, ...housekeepArgs(limits), askPolicy, ...fetchArgs(plan, batch), ...work.args()]),
       "begin",
     );
     const housekept = readHousekeep(begun);
@@ -63,7 +65,7 @@ export async function runTick(runtime: Runtime, options: TickOptions = {}): Prom
       return report;
     }
     fence.confirmed(sentAt);
-    const first = readFetched(begun[5]);
+    const first: Work[] = [...readFetched(begun[5]), ...readOrderedFetched(begun[8])];
     let housekeepingLeft = housekept.more;
 
     while (housekeepingLeft && Date.now() - started < budgetMs * HOUSEKEEP_SHARE) {
@@ -75,17 +77,18 @@ export async function runTick(runtime: Runtime, options: TickOptions = {}): Prom
       if (asNumber(reply[5]) !== 1) lost();
     }
 
-    const step = async (acks: Outcome[], fetch: number): Promise<StepReply> => {
+    const step = async (acks: WorkOutcome[], fetch: number): Promise<StepReply<Work>> => {
       const sent = Date.now();
       try {
-        const args = [...common, calls.next(), ...ackArgs(acks), ...fetchArgs(plan, fetch)];
+        const { plain, ordered } = splitOutcomes(acks);
+        const args = [...common, calls.next(), ...ackArgs(plain), ...fetchArgs(plan, fetch), ...work.args(ordered)];
         const stepped = asArray(await calls.send(scripts.step, args), "step");
         learnClock(asNumber(stepped[0]));
         report.deadEvicted += asNumber(stepped[2]);
         const held = asNumber(stepped[1]) === 1;
         if (held) fence.confirmed(sent);
         else lost();
-        const fetched = readFetched(stepped[3]);
+        const fetched: Work[] = [...readFetched(stepped[3]), ...readOrderedFetched(stepped[4])];
         report.fetched += fetched.length;
         return { held, fetched };
       } catch (error) {
@@ -97,7 +100,8 @@ export async function runTick(runtime: Runtime, options: TickOptions = {}): Prom
     report.fetched += first.length;
     const result = await runPipeline({
       first, firstFull: first.length === batch, batch, concurrency, fence, signal: controller.signal, graceMs,
-      run: (job) => runJob(runtime, job, controller.signal),
+      run: work.run,
+      interrupted: interruptedOf,
       step,
       onOutcome: (outcome) => tally(report, outcome),
     });
@@ -106,12 +110,13 @@ export async function runTick(runtime: Runtime, options: TickOptions = {}): Prom
     report.more = !result.drained || report.leaseLost || housekeepingLeft;
 
     fence.stop();
-    const pending: Outcome[] = [...result.finished, ...result.unstarted.map((job) => ({ kind: "unstarted", job }) as const)];
+    const { plain, ordered } = splitOutcomes([...result.finished, ...result.unstarted.map(unstartedOf)]);
     const finished = asArray(
-      await calls.send(scripts.finish, [...common, calls.next(), ...ackArgs(pending), plan.names.length, ...plan.names]),
+      await calls.send(scripts.finish, [...common, calls.next(), ...ackArgs(plain), plan.names.length, ...plan.names, ...work.args(ordered)]),
       "finish",
     );
     report.deadEvicted += asNumber(finished[2]);
+    if (asNumber(finished[3]) > 0) report.more = true; // ordered ids whose arrivals waited behind a run
     if (result.failure !== undefined) throw result.failure;
     if (report.abandoned > 0) {
       runtime.logger.warn(
@@ -121,13 +126,14 @@ export async function runTick(runtime: Runtime, options: TickOptions = {}): Prom
   } finally {
     clearTimeout(deadline);
     fence.stop();
+    work.stop();
     report.roundTrips = trips.count;
     report.durationMs = Date.now() - started;
   }
   return report;
 }
 
-function tally(report: TickReport, o: Outcome): void {
+function tally(report: TickReport, o: WorkOutcome): void {
   if (o.kind === "succeeded") report.succeeded++;
   else if (o.kind === "retry") {
     report.retried++;

@@ -6,9 +6,11 @@
 --       [5] dead max age s  [6] registration "<started ms> <lease ms> <queue> …"
 --       [7] resurrect limit  [8] resurrector lock ms  [9] registry scan limit
 --       [10] schedule limit  [11] 1 to report the eviction policy
---       [12..] fetch args (see lib/fetch.lua)
+--       [12..] fetch args (see lib/fetch.lua), then the ordered names
+--       this tick serves (lib/ordered-state.lua; absent: none)
 -- Returns: {now ms, resurrected, scheduled, more resurrect, more schedule,
---           {queue, {jobs}, {resurrections}, ...}, lease held (1/0), policy}
+--           {queue, {jobs}, {resurrections}, ...}, lease held (1/0), policy,
+--           {ordered entries (lib/ordered-fetch.lua)}}
 -- Replays: begin is call 1 of the tick (lib/replay.lua). A replay while the
 -- lease lives answers the first run's reply; once the lease is gone but the
 -- tick is still registered, the tick is treated as dead (its fetched jobs
@@ -18,16 +20,19 @@
 -- @include lib/common.lua
 -- @include lib/job-text.lua
 -- @include lib/replay.lua
+-- @include lib/ordered-state.lua
+-- @include lib/ordered-resurrect.lua
 -- @include lib/resurrect.lua
 -- @include lib/schedule.lua
 -- @include lib/fetch.lua
+-- @include lib/ordered-fetch.lua
 
 local tick, lease = ARGV[2], KEYS[2]
 local now = now_ms()
 local state, kept = call_state(lease, 1)
 if state == 'replay' then return kept end
 if state == 'stale' or redis.call('HEXISTS', KEYS[1], tick) == 1 then
-  return { now, 0, 0, 0, 0, {}, 0, '' }
+  return { now, 0, 0, 0, 0, {}, 0, '', {} }
 end
 
 local policy = ''
@@ -40,4 +45,5 @@ redis.call('HSET', KEYS[1], tick, ARGV[6])
 local resurrected, more_resurrect = resurrect(tick, tonumber(ARGV[7]), ARGV[8], tonumber(ARGV[9]))
 local scheduled, more_schedule = schedule(now / 1000, tonumber(ARGV[10]))
 local batch, queues, picks = fetch_args(12)
-return remember(lease, 1, { now, resurrected, scheduled, more_resurrect, more_schedule, fetch(tick, batch, queues, picks), 1, policy })
+local plain, ordered = fetch_mixed(tick, batch, queues, picks, ordered_names(fetch_args_end(12)), now)
+return remember(lease, 1, { now, resurrected, scheduled, more_resurrect, more_schedule, plain, 1, policy, ordered })

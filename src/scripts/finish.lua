@@ -7,8 +7,11 @@
 -- KEYS: [1] P.."ticks"  [2] P.."tick:"..ID (the lease hash)
 -- ARGV: [1] prefix  [2] tick id  [3] lease ms  [4] dead max size
 --       [5] dead max age s  [6] call number  [7..] ack entries
---       (lib/ack.lua), then n and the n queues this tick served
--- Returns: {now ms, jobs left in its lists, dead evictions}
+--       (lib/ack.lua), then n and the n queues this tick served, then
+--       the ordered names it served and its ordered acks
+--       (lib/ordered-state.lua, lib/ordered-ack.lua; absent: none)
+-- Returns: {now ms, jobs and ordered ids left in its lists, dead evictions,
+--           ordered ids made ready by these acks}
 -- Replays: a numbered call (lib/replay.lua). The lease hash outlives finish
 -- until its TTL runs out, holding the reply, so a replay answers it; after
 -- that, a replay finds none of its jobs listed and moves nothing. The
@@ -16,19 +19,24 @@
 -- @include lib/common.lua
 -- @include lib/replay.lua
 -- @include lib/ack.lua
+-- @include lib/ordered-state.lua
+-- @include lib/ordered-ack.lua
 
 local tick, lease, seq = ARGV[2], KEYS[2], tonumber(ARGV[6])
 local now = now_ms()
 local state, kept = call_state(lease, seq)
 if state == 'replay' then return kept end
-if state == 'stale' then return { now, 0, 0 } end
+if state == 'stale' then return { now, 0, 0, 0 } end
 local i, evicted = ack(tick, 7, now, tonumber(ARGV[4]), tonumber(ARGV[5]), state == 'fresh')
+local names, ordered_at = ordered_names(i + 1 + tonumber(ARGV[i]))
+local ready_again, ordered_evicted = ordered_ack(tick, ordered_at, now, tonumber(ARGV[4]), tonumber(ARGV[5]))
 if redis.call('GET', P .. 'resurrector') == tick then redis.call('DEL', P .. 'resurrector') end
 local left = 0
 for k = 1, tonumber(ARGV[i]) do
   left = left + redis.call('LLEN', inproc_key(tick, ARGV[i + k]))
 end
+if #names > 0 then left = left + redis.call('HLEN', oinproc_key(tick)) end
 if left == 0 then redis.call('HDEL', KEYS[1], tick) end
-local reply = { now, left, evicted }
+local reply = { now, left, evicted + ordered_evicted, ready_again }
 if state == 'fresh' then remember(lease, seq, reply) end
 return reply

@@ -6,27 +6,38 @@
 -- KEYS: [1] P.."ticks"  [2] P.."tick:"..ID (the lease hash)
 -- ARGV: [1] prefix  [2] tick id  [3] lease ms  [4] dead max size
 --       [5] dead max age s  [6] call number  [7..] ack entries
---       (lib/ack.lua), then fetch args (lib/fetch.lua)
--- Returns: {now ms, lease held (1/0), dead evictions, {queue, {jobs}, {resurrections}, ...}}
+--       (lib/ack.lua), then fetch args (lib/fetch.lua), then the ordered
+--       names this tick serves and its ordered acks (lib/ordered-state.lua,
+--       lib/ordered-ack.lua; absent: none)
+-- Returns: {now ms, lease held (1/0), dead evictions, {queue, {jobs}, {resurrections}, ...},
+--           {ordered entries (lib/ordered-fetch.lua)}}
 -- Replays: a numbered call (lib/replay.lua). The replay of the last call
 -- answers its kept reply, so the jobs it fetched reach the tick and none is
 -- acked twice; an older call's replay does nothing. Without the lease the
 -- acks still run, but only on jobs still listed, which a replay no longer
--- finds: nothing is counted twice.
+-- finds, and on ordered ids whose token is still this tick's, which a
+-- replay no longer finds either: nothing is counted twice.
 -- allow-oom: acking frees memory; it must run when Redis is full.
 -- @include lib/common.lua
 -- @include lib/replay.lua
 -- @include lib/ack.lua
+-- @include lib/ordered-state.lua
+-- @include lib/ordered-ack.lua
 -- @include lib/fetch.lua
+-- @include lib/ordered-fetch.lua
 
 local tick, lease, seq = ARGV[2], KEYS[2], tonumber(ARGV[6])
 local now = now_ms()
 local state, kept = call_state(lease, seq)
 if state == 'replay' then return kept end
-if state == 'stale' then return { now, 0, 0, {} } end
+if state == 'stale' then return { now, 0, 0, {}, {} } end
 local held = state == 'fresh'
 local next_arg, evicted = ack(tick, 7, now, tonumber(ARGV[4]), tonumber(ARGV[5]), held)
-if not held then return { now, 0, evicted, {} } end
+local names, ordered_at = ordered_names(fetch_args_end(next_arg))
+local _, ordered_evicted = ordered_ack(tick, ordered_at, now, tonumber(ARGV[4]), tonumber(ARGV[5]))
+evicted = evicted + ordered_evicted
+if not held then return { now, 0, evicted, {}, {} } end
 redis.call('PEXPIRE', lease, ARGV[3])
 local batch, queues, picks = fetch_args(next_arg)
-return remember(lease, seq, { now, 1, evicted, fetch(tick, batch, queues, picks) })
+local plain, ordered = fetch_mixed(tick, batch, queues, picks, names, now)
+return remember(lease, seq, { now, 1, evicted, plain, ordered })
