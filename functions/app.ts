@@ -57,6 +57,11 @@ export function createApp(options: AppOptions): Hono {
       }
       const body = readJobsBody(input);
       if (!body.ok) return c.json({ error: body.error }, 400);
+      if (body.ordered.length > 0) {
+        await tickq.enqueueOrderedBulk(body.ordered);
+        const ids = body.ordered.map((j) => j.id);
+        return c.json(body.single ? { id: ids[0] } : { ids }, 201);
+      }
       const jids = await tickq.enqueueBulk(body.jobs);
       return c.json(body.single ? { jid: jids[0] } : { jids }, 201);
     },
