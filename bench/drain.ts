@@ -4,11 +4,13 @@
 // per job, and what one idle minute costs. Each system first drains N/10
 // jobs unmeasured (warm-up), then N jobs RUNS times.
 //   --jobs 20000  --runs 3  --idle-seconds 60  --only tickq,bullmq,bee-queue
+//   --ordered-payloads 100000 --ordered-ids 1000   ordered jobs (bench/ordered.ts); 0 skips them
 //   --adapter upstash   tickq alone over HTTP Redis instead (bench/upstash.ts):
 //                       --latency-ms 0,20  --batch 100
 import { parseArgs } from "node:util";
 import { Redis } from "ioredis";
 import { findRedis, startPrivate } from "../functions/node/find-redis.js";
+import { measureOrdered, printOrdered } from "./ordered.js";
 import { beeQueueSystem } from "./systems/bee-queue.js";
 import { bullmqSystem } from "./systems/bullmq.js";
 import { tickqSystem } from "./systems/tickq.js";
@@ -24,6 +26,8 @@ const { values } = parseArgs({
     adapter: { type: "string", default: "ioredis" },
     "latency-ms": { type: "string", default: "0,20" },
     batch: { type: "string", default: "100" },
+    "ordered-payloads": { type: "string", default: "100000" },
+    "ordered-ids": { type: "string", default: "1000" },
   },
 });
 const N = Number(values.jobs);
@@ -121,6 +125,9 @@ async function main() {
     process.stdout.write(`measuring ${name}…\n`);
     rows.push(await measure(name, factory, found.url, redis));
   }
+  const orderedOptions = { redisUrl: found.url, payloads: Number(values["ordered-payloads"]), ids: Number(values["ordered-ids"]), runs: RUNS, batch: 100 };
+  if (orderedOptions.payloads > 0) process.stdout.write("measuring tickq ordered jobs…\n");
+  const ordered = orderedOptions.payloads > 0 ? await measureOrdered(orderedOptions) : undefined;
   if (IDLE_MS > 0) {
     process.stdout.write(`idling ${IDLE_MS / 1000} s…\n`);
     await measureIdle(rows);
@@ -148,6 +155,8 @@ async function main() {
       console.log(`tickq drain / ${other.name} drain: ${(median(tickq.drain) / median(other.drain)).toFixed(2)}×`);
     }
   }
+  const bullmq = rows.find((r) => r.name === "BullMQ");
+  if (ordered) printOrdered(orderedOptions, ordered, bullmq && { name: "BullMQ", jobsPerSec: median(bullmq.drain) });
 }
 
 if (values.adapter === "upstash") {

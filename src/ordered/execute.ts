@@ -31,7 +31,7 @@ export async function runOrdered(runtime: Runtime, item: OrderedFetched, signal:
     scores: item.scores,
     attempt: item.failures + 1,
     signal,
-    log: tagged(runtime.logger, `[${item.name} ${item.id} #${item.fence}]`),
+    log: new TaggedLog(runtime.logger, item),
   };
   try {
     await definition.perform(item.id, payloads as never[], ctx);
@@ -73,10 +73,22 @@ function safeDelay(backoff: OrderedDefinition["backoff"], count: number, error: 
   return typeof delay === "number" && Number.isFinite(delay) && delay >= 0 ? delay : defaultBackoff(count);
 }
 
-function tagged(logger: JobLogger, tag: string): JobLogger {
-  return {
-    info: (message, ...rest) => logger.info(`${tag} ${message}`, ...rest),
-    warn: (message, ...rest) => logger.warn(`${tag} ${message}`, ...rest),
-    error: (message, ...rest) => logger.error(`${tag} ${message}`, ...rest),
-  };
+/** ctx.log: each line tagged with the execution. A class: an execution costs one small object, not three closures. */
+class TaggedLog implements JobLogger {
+  constructor(
+    private readonly logger: JobLogger,
+    private readonly item: OrderedFetched,
+  ) {}
+  private tag(message: string): string {
+    return `[${this.item.name} ${this.item.id} #${this.item.fence}] ${message}`;
+  }
+  info(message: string, ...rest: unknown[]) {
+    this.logger.info(this.tag(message), ...rest);
+  }
+  warn(message: string, ...rest: unknown[]) {
+    this.logger.warn(this.tag(message), ...rest);
+  }
+  error(message: string, ...rest: unknown[]) {
+    this.logger.error(this.tag(message), ...rest);
+  }
 }

@@ -12,32 +12,36 @@
 import type { Fence } from "../lease.js";
 
 export interface OrderedGuard {
-  /** A signal for one execution, and the call that releases it when done. */
-  open(): { signal: AbortSignal; done(): void };
+  /** The signal for an execution starting now. */
+  signal(): AbortSignal;
+  /** An execution ended. */
+  done(): void;
   stop(): void;
 }
 
+// One controller serves every execution running at once: no allocation per
+// execution. When it aborts for a lease in doubt, executions started later
+// (after the lease was confirmed again) get a fresh one.
 export function orderedGuard(fence: Fence, tickSignal: AbortSignal, leaseMs: number): OrderedGuard {
-  const live = new Set<AbortController>();
-  const abortAll = (reason: unknown) => {
-    for (const c of live) c.abort(reason);
-    live.clear();
-  };
-  const onTickAbort = () => abortAll(tickSignal.reason);
+  let current = new AbortController();
+  let running = 0;
+  const onTickAbort = () => current.abort(tickSignal.reason);
   tickSignal.addEventListener("abort", onTickAbort);
   // Well inside the fence's margin (a quarter of the lease, at most 1 s).
   const every = Math.max(10, Math.min(100, Math.floor(leaseMs / 10)));
   const timer = setInterval(() => {
-    if (live.size > 0 && !fence.valid()) abortAll(new Error("tick lease could not be confirmed in time: another tick may soon hold this id"));
+    if (running === 0 || fence.valid() || current.signal.aborted) return;
+    current.abort(new Error("tick lease could not be confirmed in time: another tick may soon hold this id"));
   }, every);
 
   return {
-    open() {
-      const controller = new AbortController();
-      if (tickSignal.aborted) controller.abort(tickSignal.reason);
-      else live.add(controller);
-      return { signal: controller.signal, done: () => void live.delete(controller) };
+    signal() {
+      if (current.signal.aborted && !tickSignal.aborted) current = new AbortController();
+      else if (tickSignal.aborted && !current.signal.aborted) current.abort(tickSignal.reason);
+      running++;
+      return current.signal;
     },
+    done: () => void running--,
     stop() {
       clearInterval(timer);
       tickSignal.removeEventListener("abort", onTickAbort);

@@ -24,8 +24,7 @@ export function orderedInTick(runtime: Runtime, fence: Fence, signal: AbortSigna
   return {
     run(work) {
       if (!isOrdered(work) || !guard) return runJob(runtime, work as Exclude<Work, { fence: number }>, signal);
-      const execution = guard.open();
-      return runOrdered(runtime, work, execution.signal).finally(execution.done);
+      return runOrdered(runtime, work, guard.signal()).finally(guard.done);
     },
     args: (outcomes) => orderedArgs(names, outcomes),
     stop: () => guard?.stop(),

@@ -49,20 +49,32 @@ export function splitOutcomes(outcomes: WorkOutcome[]): { plain: Outcome[]; orde
   return { plain, ordered };
 }
 
-/** Reads the ordered entries: {name, id, fence, failures, resurrections, {payloads}, {scores}}. */
+/** Reads lib/ordered-fetch.lua's groups: name, first fence, {ids}, {payloads}, {scores}, {counts}, {failures}, {resurrections}. */
 export function readOrderedFetched(reply: RedisReply | undefined): OrderedFetched[] {
-  return asArray(reply ?? [], "ordered fetch").map((entry) => {
-    const [name, id, fence, failures, resurrections, payloads, scores] = asArray(entry, "ordered fetch");
-    return {
-      name: String(name),
-      id: String(id),
-      fence: asNumber(fence),
-      failures: asNumber(failures),
-      resurrections: asNumber(resurrections),
-      payloads: asArray(payloads ?? [], "ordered fetch").map(String),
-      scores: asArray(scores ?? [], "ordered fetch").map(asNumber),
-    };
-  });
+  const items: OrderedFetched[] = [];
+  for (const group of asArray(reply ?? [], "ordered fetch")) {
+    const [name, first, ids, payloads, scores, counts, failures, resurrections] = asArray(group, "ordered fetch");
+    const texts = asArray(payloads ?? [], "ordered fetch");
+    const values = asArray(scores ?? [], "ordered fetch");
+    const perId = asArray(counts ?? [], "ordered fetch");
+    const failed = asArray(failures ?? [], "ordered fetch");
+    const died = asArray(resurrections ?? [], "ordered fetch");
+    let at = 0;
+    asArray(ids ?? [], "ordered fetch").forEach((id, k) => {
+      const count = perId.length > 0 ? asNumber(perId[k]) : 1;
+      items.push({
+        name: String(name),
+        id: String(id),
+        fence: asNumber(first) + k,
+        failures: asNumber(failed[k]),
+        resurrections: asNumber(died[k]),
+        payloads: texts.slice(at, at + count).map(String),
+        scores: values.slice(at, at + count).map(asNumber),
+      });
+      at += count;
+    });
+  }
+  return items;
 }
 
 const CODES = { retry: "r", dead: "d", unstarted: "q", interrupted: "i" } as const;

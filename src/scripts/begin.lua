@@ -30,7 +30,7 @@
 local tick, lease = ARGV[2], KEYS[2]
 local now = now_ms()
 local state, kept = call_state(lease, 1)
-if state == 'replay' then return kept end
+if state == 'replay' then return rehydrate(kept, 9) end
 if state == 'stale' or redis.call('HEXISTS', KEYS[1], tick) == 1 then
   return { now, 0, 0, 0, 0, {}, 0, '', {} }
 end
@@ -46,4 +46,4 @@ local resurrected, more_resurrect = resurrect(tick, tonumber(ARGV[7]), ARGV[8], 
 local scheduled, more_schedule = schedule(now / 1000, tonumber(ARGV[10]))
 local batch, queues, picks = fetch_args(12)
 local plain, ordered = fetch_mixed(tick, batch, queues, picks, ordered_names(fetch_args_end(12)), now)
-return remember(lease, 1, { now, resurrected, scheduled, more_resurrect, more_schedule, plain, 1, policy, ordered })
+return remember_slim(lease, 1, { now, resurrected, scheduled, more_resurrect, more_schedule, plain, 1, policy, ordered }, 9)

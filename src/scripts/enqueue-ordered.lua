@@ -33,13 +33,16 @@ for k = 1, tonumber(ARGV[4]) do
   if score == '' then score = now end
   local due = now + math.max(0, delay)
   local fresh
-  if redis.call('HEXISTS', okey(name, 'running'), id) == 1 then
+  local ready = okey(name, 'ready')
+  local p = okey(name, 'p:' .. id)
+  -- Held by a tick: it has payloads (its run's) and is not ready.
+  if not redis.call('ZSCORE', ready, id) and redis.call('EXISTS', p) == 1 then
     fresh = redis.call('ZADD', okey(name, 'n:' .. id), 'LT', score, payload)
     redis.call('ZADD', okey(name, 'later'), 'LT', due, id)
   else
-    fresh = redis.call('ZADD', okey(name, 'p:' .. id), 'LT', score, payload)
+    fresh = redis.call('ZADD', p, 'LT', score, payload)
     local backing_off = redis.call('HEXISTS', okey(name, 'retries'), id) == 1
-    redis.call('ZADD', okey(name, 'ready'), backing_off and 'NX' or 'LT', due, id)
+    redis.call('ZADD', ready, backing_off and 'NX' or 'LT', due, id)
   end
   added[name] = (added[name] or 0) + fresh
   if not named[name] then

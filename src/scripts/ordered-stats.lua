@@ -13,7 +13,7 @@ for k = 1, tonumber(ARGV[2]) do
   local name = ARGV[2 + k]
   out[k] = {
     redis.call('ZCARD', okey(name, 'ready')) + redis.call('ZCARD', okey(name, 'later')),
-    redis.call('HLEN', okey(name, 'running')),
+    tonumber(redis.call('GET', okey(name, 'running'))) or 0,
     tonumber(redis.call('GET', okey(name, 'payloads'))) or 0,
     redis.call('ZCARD', okey(name, 'dead')),
   }

@@ -29,7 +29,7 @@
 local tick, lease, seq = ARGV[2], KEYS[2], tonumber(ARGV[6])
 local now = now_ms()
 local state, kept = call_state(lease, seq)
-if state == 'replay' then return kept end
+if state == 'replay' then return rehydrate(kept, 5) end
 if state == 'stale' then return { now, 0, 0, {}, {} } end
 local held = state == 'fresh'
 local next_arg, evicted = ack(tick, 7, now, tonumber(ARGV[4]), tonumber(ARGV[5]), held)
@@ -40,4 +40,4 @@ if not held then return { now, 0, evicted, {}, {} } end
 redis.call('PEXPIRE', lease, ARGV[3])
 local batch, queues, picks = fetch_args(next_arg)
 local plain, ordered = fetch_mixed(tick, batch, queues, picks, names, now)
-return remember(lease, seq, { now, 1, evicted, plain, ordered })
+return remember_slim(lease, seq, { now, 1, evicted, plain, ordered }, 5)

@@ -55,7 +55,8 @@ describe.each(adapterCases)("ordered scripts run twice over $name", (adapterCase
     await enqueue("e", Array.from({ length: 12 }, (_, i) => [`id-${i}`, String(i)] as [string, string]));
     const { first, after } = await twice(scripts.begin, ["ticks", "tick:t1"], beginArgs("t1"));
     expect(readOrderedFetched((first as RedisReply[])[8]).map((f) => f.fence)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
-    expect(Object.keys(after["o:idx:running"] as object)).toHaveLength(10);
+    expect(after["o:idx:running"]).toBe("10");
+    expect(Object.keys(after["oinproc:t1"] as object)).toHaveLength(10);
     expect(after["o:idx:ready"]).toHaveLength(4); // 2 ids, with scores
     expect(after["o:idx:fence"]).toBe("10");
   });
@@ -93,7 +94,8 @@ describe.each(adapterCases)("ordered scripts run twice over $name", (adapterCase
     const { after, first } = await twice(scripts.finish, ["ticks", "tick:t1"], args);
     expect((first as number[]).slice(1)).toEqual([0, 0, 0]);
     expect(after["o:idx:ready"]).toHaveLength(4);
-    expect(after["o:idx:running"]).toBeUndefined();
+    expect(after["o:idx:running"]).toBe("0");
+    expect(after["oinproc:t1"]).toBeUndefined();
     expect(after.ticks).toBeUndefined();
   });
 
@@ -107,7 +109,7 @@ describe.each(adapterCases)("ordered scripts run twice over $name", (adapterCase
     expect((first as number[])[1]).toBe(2);
     expect(members(after["o:idx:p:a"])).toEqual(["1", "2"]);
     expect(after["o:idx:resurrections"]).toEqual({ a: "1", b: "1" });
-    expect(after["o:idx:running"]).toBeUndefined();
+    expect(after["o:idx:running"]).toBe("0");
     expect(after["oinproc:dead-tick"]).toBeUndefined();
     expect(after.ticks).toEqual({ t2: `0 ${LEASE} default` });
   });
@@ -123,7 +125,7 @@ describe.each(adapterCases)("ordered scripts run twice over $name", (adapterCase
     const [mine] = await begin("t1");
     await h.redis.del(`${h.prefix}tick:t1`, `${h.prefix}resurrector`); // t1 froze past its lease
     await run(scripts.begin, ["ticks", "tick:t2"], [...COMMON("t2"), `0 ${LEASE} default`, 100, LEASE, 100, 100, 0, ...FETCH_10, ...orderedArgs(NAMES)]);
-    const held = await h.redis.hget(`${h.prefix}o:idx:running`, "a");
+    const held = await h.redis.hget(`${h.prefix}oinproc:t2`, "idx a");
     expect(held).toMatch(/^t2 2 /); // resurrected and fetched again, with a larger fence
     const before = await snapshot(h.redis, h.prefix);
     for (const kind of ["succeeded", "unstarted", "interrupted"] as const) {

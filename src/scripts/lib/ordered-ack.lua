@@ -1,8 +1,8 @@
 -- Ordered ack pass: settles the ids a tick ran. An entry acts only while
--- the id's token in `running` is still this tick's, with the fence it was
--- fetched with: a tick that lost its lease finds the id back in `ready`
--- (resurrected) or held by another tick under another token, and touches
--- nothing. Run twice, the second run finds its tokens gone and does
+-- the tick still holds the id: its token is in the tick's oinproc hash,
+-- with the fence it was fetched with. A tick that lost its lease and was
+-- resurrected finds its hash emptied by the resurrector, whether the id
+-- waits in `ready` again or another tick holds it now, and touches nothing. Run twice, the second run finds its tokens gone and does
 -- nothing; callers also answer replays from lib/replay.lua first.
 --   (successes, grouped by name) the run's payloads are done; payloads that
 --      arrived meanwhile become the id's, due when they asked
@@ -32,21 +32,28 @@ local function promote_arrivals(name, id, arrived_due)
   return 1
 end
 
+-- Is `token` this tick's, for the execution with `fence`?
+local function holds(token, tick, fence)
+  local prefix = tick .. ' ' .. fence .. ' '
+  return token and string.sub(token, 1, #prefix) == prefix
+end
+
 local function settle_success(tick, name, ids, fences)
-  local running = okey(name, 'running')
-  local tokens = redis.call('HMGET', running, unpack(ids))
-  local mine, fields, payload_keys = {}, {}, {}
+  local inproc = oinproc_key(tick)
+  local fields = {}
+  for k = 1, #ids do fields[k] = name .. ' ' .. ids[k] end
+  local tokens = redis.call('HMGET', inproc, unpack(fields))
+  local mine, gone, payload_keys = {}, {}, {}
   for k = 1, #ids do
-    local prefix = tick .. ' ' .. fences[k] .. ' '
-    if tokens[k] and string.sub(tokens[k], 1, #prefix) == prefix then
+    if holds(tokens[k], tick, fences[k]) then
       mine[#mine + 1] = ids[k]
-      fields[#fields + 1] = name .. ' ' .. ids[k]
+      gone[#gone + 1] = fields[k]
       payload_keys[#payload_keys + 1] = okey(name, 'p:' .. ids[k])
     end
   end
   if #mine == 0 then return 0, 0 end
-  redis.call('HDEL', running, unpack(mine))
-  redis.call('HDEL', oinproc_key(tick), unpack(fields))
+  redis.call('HDEL', inproc, unpack(gone))
+  redis.call('DECRBY', okey(name, 'running'), #mine)
   redis.call('DEL', unpack(payload_keys))
   for _, what in ipairs({ 'retries', 'resurrections' }) do
     if redis.call('EXISTS', okey(name, what)) == 1 then redis.call('HDEL', okey(name, what), unpack(mine)) end
@@ -62,12 +69,11 @@ end
 -- Returns 1 if the entry acted (the token was this tick's), and whether
 -- the id is ready again.
 local function settle_other(tick, kind, name, id, fence, extra, now, dead_max, dead_max_age)
-  local running = okey(name, 'running')
-  local token = redis.call('HGET', running, id)
-  local prefix = tick .. ' ' .. fence .. ' '
-  if not token or string.sub(token, 1, #prefix) ~= prefix then return 0, 0, 0 end
-  redis.call('HDEL', running, id)
-  redis.call('HDEL', oinproc_key(tick), name .. ' ' .. id)
+  local inproc, field = oinproc_key(tick), name .. ' ' .. id
+  local token = redis.call('HGET', inproc, field)
+  if not holds(token, tick, fence) then return 0, 0, 0 end
+  redis.call('HDEL', inproc, field)
+  redis.call('DECRBY', okey(name, 'running'), 1)
   if kind == 'q' or kind == 'i' then
     requeue(name, id, token_due(token), kind == 'i')
     return 1, 0, 0

@@ -1,55 +1,67 @@
 -- Ordered fetch pass: moves ready ids, oldest due first, from `ready` to
--- `running` under this tick's token, each with a new fence, and answers
+-- this tick (its oinproc hash, a token each, with a new fence), and answers
 -- their payloads (lowest score first). Any tick may take any id: no shard
 -- count. An id that runs is in no `ready` set, so no other tick can fetch
 -- it until its holder acks or dies; payloads that arrive meanwhile go to
 -- `n:ID` (enqueue-ordered.lua) and run after it.
--- Per batch: one ZRANGEBYSCORE, ZREMRANGEBYRANK, INCRBY, HSET and DECRBY
--- per name, one ZRANGE per id.
+-- Per batch and name: one ZRANGEBYSCORE, ZREMRANGEBYRANK, HSET and three
+-- counters; one ZRANGE per id.
 
--- Takes up to `limit` due ids of `name` into `out`; returns how many.
+-- Takes up to `limit` due ids of `name`; appends their group to `out`:
+-- {name, first fence, {ids}, {payloads}, {scores}, {payload count per id,
+-- or none when every id has one}, {failures, or none when no id of this
+-- name ever failed}, {resurrections, likewise}}. The ids' fences are
+-- consecutive from the first. Flat lists keep the reply (and the copy
+-- lib/replay.lua keeps of it) small. Returns how many ids it took.
+-- Appends the payloads of `id` (lowest score first) and their scores;
+-- returns how many.
+local function read_payloads(name, id, payloads, scores)
+  local items = redis.call('ZRANGE', okey(name, 'p:' .. id), 0, -1, 'WITHSCORES')
+  for k = 1, #items, 2 do
+    payloads[#payloads + 1] = items[k]
+    scores[#scores + 1] = items[k + 1]
+  end
+  return #items / 2
+end
+
 local function fetch_name(tick, name, limit, now, out)
   if limit <= 0 then return 0 end
   local ready = okey(name, 'ready')
   local due = redis.call('ZRANGEBYSCORE', ready, '-inf', now, 'WITHSCORES', 'LIMIT', 0, limit)
-  local count = #due / 2
-  if count == 0 then return 0 end
+  if #due == 0 then return 0 end
   -- The lowest scores are the lowest ranks: exactly the ids just read.
-  redis.call('ZREMRANGEBYRANK', ready, 0, count - 1)
-  local fence = redis.call('INCRBY', okey(name, 'fence'), count) - count
-  local retries, resurrections = okey(name, 'retries'), okey(name, 'resurrections')
-  local any_retries = redis.call('EXISTS', retries) == 1
-  local any_resurrections = redis.call('EXISTS', resurrections) == 1
-  local holders, held, moved, got = {}, {}, 0, 0
+  redis.call('ZREMRANGEBYRANK', ready, 0, #due / 2 - 1)
+  local first = redis.call('INCRBY', okey(name, 'fence'), #due / 2) - #due / 2 + 1
+  local ids, payloads, scores, counts = {}, {}, {}, {}
+  local held = {}
+  local single = true
   for j = 1, #due, 2 do
     local id = due[j]
-    local items = redis.call('ZRANGE', okey(name, 'p:' .. id), 0, -1, 'WITHSCORES')
+    local count = read_payloads(name, id, payloads, scores)
     -- An id without payloads (nothing should leave one) is dropped, not run.
-    if #items > 0 then
-      fence = fence + 1
-      local token = tick .. ' ' .. fence .. ' ' .. due[j + 1]
-      holders[#holders + 1] = id
-      holders[#holders + 1] = token
+    if count > 0 then
+      ids[#ids + 1] = id
       held[#held + 1] = name .. ' ' .. id
-      held[#held + 1] = token
-      local payloads, scores = {}, {}
-      for k = 1, #items, 2 do
-        payloads[#payloads + 1] = items[k]
-        scores[#scores + 1] = items[k + 1]
-      end
-      moved = moved + #payloads
-      local failures = any_retries and tonumber(redis.call('HGET', retries, id)) or 0
-      local deaths = any_resurrections and tonumber(redis.call('HGET', resurrections, id)) or 0
-      out[#out + 1] = { name, id, fence, failures or 0, deaths or 0, payloads, scores }
-      got = got + 1
+      held[#held + 1] = tick .. ' ' .. (first + #ids - 1) .. ' ' .. due[j + 1]
+      counts[#ids] = count
+      if count > 1 then single = false end
     end
   end
-  if got > 0 then
-    redis.call('HSET', okey(name, 'running'), unpack(holders))
-    redis.call('HSET', oinproc_key(tick), unpack(held))
-    redis.call('DECRBY', okey(name, 'payloads'), moved)
+  if #ids == 0 then return 0 end
+  redis.call('HSET', oinproc_key(tick), unpack(held))
+  redis.call('INCRBY', okey(name, 'running'), #ids)
+  redis.call('DECRBY', okey(name, 'payloads'), #payloads)
+  local per_id = {}
+  for _, what in ipairs({ 'retries', 'resurrections' }) do
+    local list = {}
+    if redis.call('EXISTS', okey(name, what)) == 1 then
+      list = redis.call('HMGET', okey(name, what), unpack(ids))
+      for k = 1, #ids do list[k] = tonumber(list[k]) or 0 end
+    end
+    per_id[#per_id + 1] = list
   end
-  return got
+  out[#out + 1] = { name, first, ids, payloads, scores, single and {} or counts, per_id[1], per_id[2] }
+  return #ids
 end
 
 -- Up to `limit` ids over the names, starting at a name that turns with the
@@ -68,8 +80,7 @@ end
 -- first, plain jobs the rest, then ordered ids whatever plain jobs left.
 -- Neither starves the other, and either alone fills the whole batch. With
 -- no ordered names it is lib/fetch.lua's fetch and nothing more.
--- Returns the plain groups (lib/fetch.lua) and the ordered entries:
--- {name, id, fence, failures, resurrections, {payloads}, {scores}}.
+-- Returns the plain groups (lib/fetch.lua) and the ordered groups.
 local function fetch_mixed(tick, batch, queues, picks, names, now)
   if #names == 0 then return fetch(tick, batch, queues, picks), {} end
   local ordered = {}
@@ -78,4 +89,30 @@ local function fetch_mixed(tick, batch, queues, picks, names, now)
   for g = 2, #plain, 3 do got = got + #plain[g] end
   if got < batch then fetch_ordered(tick, names, batch - got, now, ordered) end
   return plain, ordered
+end
+
+-- lib/replay.lua keeps a copy of each reply for replays; the ordered
+-- groups (at `at`) go in it without their payloads and scores, which can
+-- be large. A replay reads them again: it only ever comes before the
+-- tick's next call (later ones are stale), while the tick still holds the
+-- ids, and a held id's payloads do not change (arrivals go to n:ID).
+local function remember_slim(lease, seq, reply, at)
+  local copy, slim = {}, {}
+  for k = 1, #reply do copy[k] = reply[k] end
+  for g, group in ipairs(reply[at]) do slim[g] = { group[1], group[2], group[3], {}, {}, {}, group[7], group[8] } end
+  copy[at] = slim
+  remember(lease, seq, copy)
+  return reply
+end
+
+local function rehydrate(kept, at)
+  for _, group in ipairs(kept[at] or {}) do
+    local payloads, scores, counts, single = {}, {}, {}, true
+    for k, id in ipairs(group[3]) do
+      counts[k] = read_payloads(group[1], id, payloads, scores)
+      if counts[k] ~= 1 then single = false end
+    end
+    group[4], group[5], group[6] = payloads, scores, single and {} or counts
+  end
+  return kept
 end

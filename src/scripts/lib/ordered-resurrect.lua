@@ -1,8 +1,8 @@
 -- Ordered resurrect pass, run by lib/resurrect.lua for each dead tick: the
 -- ids it held (`oinproc:TICK`) go back to `ready` with every payload,
 -- merged with what arrived during the run, keeping their place, and count
--- a resurrection each (the poison guard). An id whose token is no longer
--- the dead tick's (acked before the tick died) is only forgotten. One
+-- a resurrection each (the poison guard). Acks remove what they settle
+-- from the hash, so whatever is left there the dead tick still held. One
 -- script, moving only what it finds: run twice, the second finds nothing.
 
 -- Returns the budget left and how many ids the dead tick still holds.
@@ -15,11 +15,8 @@ local function resurrect_ordered(dead_tick, budget)
     local field, token = held[j], held[j + 1]
     local space = string.find(field, ' ', 1, true)
     local name, id = string.sub(field, 1, space - 1), string.sub(field, space + 1)
-    local running = okey(name, 'running')
-    if redis.call('HGET', running, id) == token then
-      redis.call('HDEL', running, id)
-      requeue(name, id, token_due(token), true)
-    end
+    requeue(name, id, token_due(token), true)
+    redis.call('DECRBY', okey(name, 'running'), 1)
     redis.call('HDEL', key, field)
     budget = budget - 1
   end

@@ -1,26 +1,28 @@
 -- Ordered jobs by id (after Lowkiq, without its fixed shards). Keys of an
 -- ordered job NAME (names hold no ':' or whitespace, ids may hold anything):
 --   o:NAME:ready     zset  id → due ms; ids waiting, none of them running
---   o:NAME:running   hash  id → "TICK FENCE DUE": the one tick that holds it
---   o:NAME:later     zset  id → earliest due ms of payloads that arrived
---                          while the id ran: they run after it, merged
 --   o:NAME:p:ID      zset  payload JSON → score: the id's payloads (while it
 --                          runs: exactly the payloads its run was given)
---   o:NAME:n:ID      zset  payloads that arrived during the run
+--   o:NAME:later     zset  id → earliest due ms of payloads that arrived
+--                          while the id ran: they run after it, merged
+--   o:NAME:n:ID      zset  those payloads
 --   o:NAME:retries   hash  id → failures so far (absent: none)
 --   o:NAME:resurrections hash id → times a dead tick left it running
 --   o:NAME:fence     string the fencing counter, one number per execution
+--   o:NAME:running   string ids running now
 --   o:NAME:payloads  string payloads waiting (in p: keys of ids not running,
 --                          and in n: keys), kept as they move
 --   o:NAME:dead      zset  failed_at → the id's dead entry
---   oinproc:TICK     hash  "NAME ID" → token: what a tick holds, so the
---                          resurrector finds it when the tick dies
--- An id is in exactly one of ready and running, or in neither when it has
--- no payload; a payload is never in two places. Exclusive by id: only
--- fetch moves an id from ready to running, and only the holder's ack (its
--- token still in `running`) or the resurrector (once the holder's lease is
--- gone) moves it back. A tick that lost its lease finds another token, or
--- none, and touches nothing.
+--   oinproc:TICK     hash  "NAME ID" → "TICK FENCE DUE", the ids a tick
+--                          holds: its token for each
+-- An id with payloads is in `ready`, or held by exactly one tick (its
+-- p:ID exists and it is in no `ready`). Exclusive by id: only fetch moves
+-- an id from ready to a tick, and only that tick's ack (its token still in
+-- its own oinproc hash, with the fence it was fetched with) or the
+-- resurrector (once the tick's lease is gone; it empties the dead tick's
+-- hash as it requeues) moves it back. A tick that lost its lease and was
+-- resurrected finds its tokens gone and touches nothing, whoever holds the
+-- id now.
 
 local function okey(name, what)
   return P .. 'o:' .. name .. ':' .. what
