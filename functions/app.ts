@@ -1,5 +1,5 @@
 // The HTTP face of tickq, shared by every runtime (Node, Cloudflare Workers,
-// Vercel): POST|GET /tick, POST /jobs, GET /stats, GET /health.
+// Vercel): POST|GET /tick, POST /jobs, GET /stats, GET /schedules, GET /health.
 import { Hono, type Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
@@ -68,6 +68,7 @@ export function createApp(options: AppOptions): Hono {
   );
 
   app.get("/stats", async (c) => c.json(await tickq.stats()));
+  app.get("/schedules", async (c) => c.json(await tickq.schedules()));
 
   app.notFound((c) => c.json({ error: `no route ${c.req.method} ${c.req.path}` }, 404));
   app.onError((error, c) => {

@@ -3,6 +3,9 @@ import { enqueueOrderedJobs } from "./ordered/enqueue.js";
 import type { OrderedBulkJob, OrderedJob, OrderedRegistry, PayloadOf } from "./ordered/types.js";
 import { createRuntime } from "./runtime.js";
 import { readStats } from "./stats.js";
+import { runtimes } from "./schedules/internal.js";
+import { listSchedules } from "./schedules/list.js";
+import type { ScheduleInfo } from "./schedules/types.js";
 import { runTick } from "./tick.js";
 import type {
   ArgsOf, BulkJob, EnqueueOptions, JobRegistry, Middleware, Stats, TickOptions, TickqOptions, TickReport,
@@ -20,6 +23,8 @@ export interface Tickq<J extends JobRegistry, O extends OrderedRegistry = Ordere
   /** Runs one bounded tick: resurrect, schedule, fetch, execute, ack. */
   tick(options?: TickOptions): Promise<TickReport>;
   stats(): Promise<Stats>;
+  /** The recurring jobs declared here or held in Redis: spec, next run, last run, last jid. */
+  schedules(): Promise<ScheduleInfo[]>;
   /** Adds middleware around every execution, outermost first. */
   use(middleware: Middleware): Tickq<J, O>;
   readonly prefix: string;
@@ -45,12 +50,14 @@ export function createTickq<J extends JobRegistry, O extends OrderedRegistry = R
     enqueueOrderedBulk: (jobs) => enqueueOrderedJobs(runtime, jobs),
     tick: (opts) => runTick(runtime, opts),
     stats: () => readStats(runtime),
+    schedules: () => listSchedules(runtime),
     use(middleware) {
       runtime.middleware.push(middleware);
       return tickq;
     },
     prefix: runtime.prefix,
   };
+  runtimes.set(tickq, runtime);
   return tickq;
 }
 
@@ -59,3 +66,4 @@ export { defaultBackoff } from "./retry.js";
 export { scripts } from "./scripts/index.js";
 export type * from "./types.js";
 export type * from "./ordered/types.js";
+export type * from "./schedules/types.js";

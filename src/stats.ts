@@ -30,5 +30,6 @@ export async function readStats(runtime: Runtime): Promise<Stats> {
     evictionPolicy: String(reply[9] ?? ""),
     warnings,
     ordered,
+    schedules: asNumber(reply[10]),
   };
 }

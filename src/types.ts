@@ -7,7 +7,9 @@
 // inproc    `inproc:TICK:QUEUE`, the jobs a tick fetched and has not acked
 // resurrect return the inproc jobs of a dead tick to the head of their queue
 // ordered   jobs by id with merged payloads, run one at a time per id (src/ordered/types.ts)
+
 import type { OrderedRegistry, OrderedStats } from "./ordered/types.js";
+import type { Schedules } from "./schedules/types.js";
 
 /** A Redis reply as both adapters return it: no parsing, no Buffers. */
 export type RedisReply = null | number | string | RedisReply[];
@@ -125,6 +127,8 @@ export interface TickqOptions<J extends JobRegistry = JobRegistry, O extends Ord
   replayWindowMs?: number;
   /** Where handlers' ctx.log and tickq's own warnings go; default console. */
   logger?: JobLogger;
+  /** Recurring jobs: name → { cron, timezone? } or { every } with job, args, queue, missed (src/schedules/types.ts). */
+  schedules?: Schedules<keyof J & string>;
 }
 
 export interface EnqueueOptions {
@@ -151,8 +155,8 @@ export interface TickOptions {
   budgetMs?: number;
   /**
    * Jobs fetched per round trip; default 50. The tick fetches the next batch
-   * while half a batch is still waiting for a free slot, so it holds at most
-   * 1.5 batches fetched but not started.
+   * while half a batch (more when round trips are slow) still waits for a
+   * free slot, so it holds at most 2 batches fetched but not started.
    */
   batch?: number;
   /** Handlers run at once; default 10. */
@@ -178,6 +182,8 @@ export interface TickReport {
   dead: number;
   resurrected: number;
   scheduled: number;
+  /** Jobs enqueued for due slots of recurring schedules. */
+  recurring: number;
   /** Fetched jobs put back at the head of their queue: unstarted, or interrupted at the deadline. */
   requeued: number;
   /** Handlers still running after the grace period: left for resurrection. */
@@ -210,4 +216,6 @@ export interface Stats {
   warnings: string[];
   /** Per ordered job declared here: ids waiting and running, payloads waiting, dead. */
   ordered: Record<string, OrderedStats>;
+  /** Recurring schedules Redis holds (declared by any deployment, not yet pruned). */
+  schedules: number;
 }

@@ -1,7 +1,7 @@
 // Enqueueing ordered payloads: every one is checked before anything is
 // written (an unknown name, an id that is not a non-empty string, a payload
 // that is not JSON, a score that is not finite: a TickqError, nothing
-// written), then enqueue-ordered.lua adds up to 1,000 a round trip.
+// written), then ordered_enqueue.lua adds up to 1,000 a round trip.
 //
 // Idempotent like plain enqueue: every call carries a token the script
 // remembers for `replayWindowMs`, so a call the client resends after a
@@ -59,6 +59,6 @@ export async function enqueueOrderedJobs(runtime: Runtime, jobs: OrderedBulkJob[
   const trips: RoundTrips = { count: 0 };
   for (let i = 0; i < prepared.length; i += CHUNK) {
     const chunk = prepared.slice(i, i + CHUNK);
-    await runtime.run(scripts["enqueue-ordered"], [`${runtime.prefix}ordered`], [newJid(), runtime.replayWindowMs, chunk.length, ...chunk.flat()], trips);
+    await runtime.run(scripts.ordered_enqueue, [`${runtime.prefix}ordered`], [newJid(), runtime.replayWindowMs, chunk.length, ...chunk.flat()], trips);
   }
 }

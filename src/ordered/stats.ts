@@ -8,10 +8,10 @@ import type { OrderedStats } from "./types.js";
 export async function readOrderedStats(runtime: Runtime): Promise<Record<string, OrderedStats>> {
   const names = runtime.orderedNames;
   if (names.length === 0) return {};
-  const reply = asArray(await runtime.run(scripts["ordered-stats"], [], [names.length, ...names], { count: 0 }), "ordered-stats");
+  const reply = asArray(await runtime.run(scripts.ordered_stats, [], [names.length, ...names], { count: 0 }), "ordered_stats");
   const out: Record<string, OrderedStats> = {};
   names.forEach((name, k) => {
-    const [waiting, running, payloads, dead] = asArray(reply[k] ?? [], "ordered-stats").map(asNumber);
+    const [waiting, running, payloads, dead] = asArray(reply[k] ?? [], "ordered_stats").map(asNumber);
     out[name] = { waiting: waiting ?? 0, running: running ?? 0, payloads: payloads ?? 0, dead: dead ?? 0 };
   });
   return out;

@@ -8,13 +8,17 @@
 --       [10] schedule limit  [11] 1 to report the eviction policy
 --       [12..] fetch args (see lib/fetch.lua), then the ordered names
 --       this tick serves (lib/ordered-state.lua; absent: none)
+--       last three: declaration digest, due limit, schedule clock shift ms
+--       (lib/schedules-due.lua; last so the fetch args keep their place)
 -- Returns: {now ms, resurrected, scheduled, more resurrect, more schedule,
 --           {queue, {jobs}, {resurrections}, ...}, lease held (1/0), policy,
---           {ordered entries (lib/ordered-fetch.lua)}}
+--           {schedules in sync, {name, due, last, ...}, more due},
+--           and for a tick that serves ordered names
+--           {ordered groups (lib/ordered-fetch.lua)}}
 -- Replays: begin is call 1 of the tick (lib/replay.lua). A replay while the
--- lease lives answers the first run's reply; once the lease is gone but the
--- tick is still registered, the tick is treated as dead (its fetched jobs
--- are the resurrector's) and begin answers "lease not held".
+-- lease lives answers the first run's reply; once the lease is gone the
+-- tick is dead (its fetched jobs are the resurrector's) and begin answers
+-- "lease not held": the `begun` set remembers its id for an hour.
 -- allow-oom: at maxmemory with noeviction a tick must still start, or the
 -- queue that would free memory could never drain.
 -- @include lib/common.lua
@@ -26,13 +30,24 @@
 -- @include lib/schedule.lua
 -- @include lib/fetch.lua
 -- @include lib/ordered-fetch.lua
+-- @include lib/schedules-due.lua
 
+local BEGUN_MS = 3600 * 1000
 local tick, lease = ARGV[2], KEYS[2]
 local now = now_ms()
 local state, kept = call_state(lease, 1)
-if state == 'replay' then return rehydrate(kept, 9) end
-if state == 'stale' or redis.call('HEXISTS', KEYS[1], tick) == 1 then
-  return { now, 0, 0, 0, 0, {}, 0, '', {} }
+if state == 'replay' then
+  kept[6] = with_jobs(tick, kept[6])
+  return rehydrate(kept, 10)
+end
+-- A tick begins once: `begun` remembers every tick id for BEGUN_MS, so a
+-- late replay of begin, after the lease and the registration are gone,
+-- cannot bring the tick back to life (it would fetch jobs nobody runs, and
+-- its other late calls would count as fresh).
+local begun = P .. 'begun'
+redis.call('ZREMRANGEBYSCORE', begun, '-inf', now - BEGUN_MS)
+if state == 'stale' or redis.call('HEXISTS', KEYS[1], tick) == 1 or redis.call('ZADD', begun, 'NX', now, tick) == 0 then
+  return { now, 0, 0, 0, 0, {}, 0, '' }
 end
 
 local policy = ''
@@ -45,5 +60,13 @@ redis.call('HSET', KEYS[1], tick, ARGV[6])
 local resurrected, more_resurrect = resurrect(tick, tonumber(ARGV[7]), ARGV[8], tonumber(ARGV[9]))
 local scheduled, more_schedule = schedule(now / 1000, tonumber(ARGV[10]))
 local batch, queues, picks = fetch_args(12)
-local plain, ordered = fetch_mixed(tick, batch, queues, picks, ordered_names(fetch_args_end(12)), now)
-return remember_slim(lease, 1, { now, resurrected, scheduled, more_resurrect, more_schedule, plain, 1, policy, ordered }, 9)
+local due = schedules_due(now + tonumber(ARGV[#ARGV]), ARGV[#ARGV - 2], tonumber(ARGV[#ARGV - 1]))
+local ordered_at = fetch_args_end(12)
+local names = ordered_at <= #ARGV - 3 and ordered_names(ordered_at) or {}
+local fetched, ordered = fetch_mixed(tick, batch, queues, picks, names, now)
+local kept_reply = { now, resurrected, scheduled, more_resurrect, more_schedule, without_jobs(fetched), 1, policy, due }
+local reply = { now, resurrected, scheduled, more_resurrect, more_schedule, fetched, 1, policy, due }
+-- Ordered groups are part of the reply only for a tick that serves ordered names.
+if #names > 0 then kept_reply[10], reply[10] = slim_ordered(ordered), ordered end
+remember(lease, 1, kept_reply)
+return reply

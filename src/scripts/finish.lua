@@ -11,7 +11,8 @@
 --       the ordered names it served and its ordered acks
 --       (lib/ordered-state.lua, lib/ordered-ack.lua; absent: none)
 -- Returns: {now ms, jobs and ordered ids left in its lists, dead evictions,
---           ordered ids made ready by these acks}
+--           and for a tick that serves ordered names: ordered ids made
+--           ready by these acks}
 -- Replays: a numbered call (lib/replay.lua). The lease hash outlives finish
 -- until its TTL runs out, holding the reply, so a replay answers it; after
 -- that, a replay finds none of its jobs listed and moves nothing. The
@@ -26,8 +27,8 @@ local tick, lease, seq = ARGV[2], KEYS[2], tonumber(ARGV[6])
 local now = now_ms()
 local state, kept = call_state(lease, seq)
 if state == 'replay' then return kept end
-if state == 'stale' then return { now, 0, 0, 0 } end
-local i, evicted = ack(tick, 7, now, tonumber(ARGV[4]), tonumber(ARGV[5]), state == 'fresh')
+if state == 'stale' then return { now, 0, 0 } end
+local i, evicted = ack(tick, 7, now, tonumber(ARGV[4]), tonumber(ARGV[5]))
 local names, ordered_at = ordered_names(i + 1 + tonumber(ARGV[i]))
 local ready_again, ordered_evicted = ordered_ack(tick, ordered_at, now, tonumber(ARGV[4]), tonumber(ARGV[5]))
 if redis.call('GET', P .. 'resurrector') == tick then redis.call('DEL', P .. 'resurrector') end
@@ -37,6 +38,7 @@ for k = 1, tonumber(ARGV[i]) do
 end
 if #names > 0 then left = left + redis.call('HLEN', oinproc_key(tick)) end
 if left == 0 then redis.call('HDEL', KEYS[1], tick) end
-local reply = { now, left, evicted + ordered_evicted, ready_again }
+local reply = { now, left, evicted + ordered_evicted }
+if #names > 0 then reply[4] = ready_again end
 if state == 'fresh' then remember(lease, seq, reply) end
 return reply

@@ -2,7 +2,8 @@
 -- KEYS: [1] P.."queues"  [2] P.."ticks"
 -- ARGV: [1] prefix
 -- Returns: {processed, failed, dead evicted, scheduled, retry, dead,
---           ticks, inflight, {queue, size, ...}, eviction policy}
+--           ticks, inflight, {queue, size, ...}, eviction policy,
+--           recurring schedules held}
 -- Replays: reads only.
 -- @include lib/common.lua
 
@@ -29,4 +30,5 @@ return {
   redis.call('ZCARD', P .. 'schedule'), redis.call('ZCARD', P .. 'retry'), redis.call('ZCARD', P .. 'dead'),
   #registry / 2, inflight, sizes,
   string.match(redis.call('INFO', 'memory'), 'maxmemory_policy:(%S+)') or '',
+  redis.call('HLEN', P .. 'schedules:fp'),
 }

@@ -10,7 +10,8 @@
 --       names this tick serves and its ordered acks (lib/ordered-state.lua,
 --       lib/ordered-ack.lua; absent: none)
 -- Returns: {now ms, lease held (1/0), dead evictions, {queue, {jobs}, {resurrections}, ...},
---           {ordered entries (lib/ordered-fetch.lua)}}
+--           and for a tick that serves ordered names
+--           {ordered groups (lib/ordered-fetch.lua)}}
 -- Replays: a numbered call (lib/replay.lua). The replay of the last call
 -- answers its kept reply, so the jobs it fetched reach the tick and none is
 -- acked twice; an older call's replay does nothing. Without the lease the
@@ -29,15 +30,22 @@
 local tick, lease, seq = ARGV[2], KEYS[2], tonumber(ARGV[6])
 local now = now_ms()
 local state, kept = call_state(lease, seq)
-if state == 'replay' then return rehydrate(kept, 5) end
-if state == 'stale' then return { now, 0, 0, {}, {} } end
+if state == 'replay' then
+  kept[4] = with_jobs(tick, kept[4])
+  return rehydrate(kept, 5)
+end
+if state == 'stale' then return { now, 0, 0, {} } end
 local held = state == 'fresh'
-local next_arg, evicted = ack(tick, 7, now, tonumber(ARGV[4]), tonumber(ARGV[5]), held)
+local next_arg, evicted = ack(tick, 7, now, tonumber(ARGV[4]), tonumber(ARGV[5]))
 local names, ordered_at = ordered_names(fetch_args_end(next_arg))
 local _, ordered_evicted = ordered_ack(tick, ordered_at, now, tonumber(ARGV[4]), tonumber(ARGV[5]))
 evicted = evicted + ordered_evicted
-if not held then return { now, 0, evicted, {}, {} } end
+if not held then return { now, 0, evicted, {} } end
 redis.call('PEXPIRE', lease, ARGV[3])
 local batch, queues, picks = fetch_args(next_arg)
-local plain, ordered = fetch_mixed(tick, batch, queues, picks, names, now)
-return remember_slim(lease, seq, { now, 1, evicted, plain, ordered }, 5)
+local fetched, ordered = fetch_mixed(tick, batch, queues, picks, names, now)
+-- Ordered groups are part of the reply only for a tick that serves ordered names.
+local kept_reply, reply = { now, 1, evicted, without_jobs(fetched) }, { now, 1, evicted, fetched }
+if #names > 0 then kept_reply[5], reply[5] = slim_ordered(ordered), ordered end
+remember(lease, seq, kept_reply)
+return reply

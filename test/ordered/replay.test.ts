@@ -4,57 +4,48 @@
 // requeue an id that another tick now holds.
 import { describe, expect, it } from "vitest";
 import { orderedArgs, readOrderedFetched, type OrderedFetched, type OrderedOutcome } from "../../src/ordered/work.js";
-import { runScript } from "../../src/redis.js";
 import { scripts } from "../../src/scripts/index.js";
-import type { LuaScript, RedisReply } from "../../src/types.js";
+import type { RedisReply } from "../../src/types.js";
 import { adapterCases } from "../helpers/adapters.js";
 import { useHarness } from "../helpers/harness.js";
+import { scriptCalls } from "../helpers/script-calls.js";
 import { snapshot } from "../helpers/snapshot.js";
 
 const LEASE = 5_000;
 const NAMES = ["idx"];
 const FETCH_10 = [10, 1, "default", 0];
 const COMMON = (tick: string) => [tick, LEASE, 100, 3_600];
+/** begin's last three ARGV: no schedules declared (digest "", due limit 0, clock shift 0). */
+const NO_SCHEDULES = ["", 0, 0];
 /** The members of a zset snapshot (member, score, member, score, …). */
 const members = (zset: unknown) => (zset as string[]).filter((_, i) => i % 2 === 0);
 
 describe.each(adapterCases)("ordered scripts run twice over $name", (adapterCase) => {
   const h = useHarness(adapterCase, "ordered-replay");
-  const run = (script: LuaScript, keys: string[], args: (string | number)[]) =>
-    runScript(h.adapter, script, keys.map((k) => h.prefix + k), [h.prefix, ...args], { count: 0 }, 5_000);
-
-  /** Runs the call, snapshots, runs it again: same state, same reply. */
-  async function twice(script: LuaScript, keys: string[], args: (string | number)[]) {
-    const first = await run(script, keys, args);
-    const after = await snapshot(h.redis, h.prefix);
-    const second = await run(script, keys, args);
-    expect(await snapshot(h.redis, h.prefix)).toEqual(after);
-    expect(second).toEqual(first);
-    return { first, after };
-  }
+  const { run, twice } = scriptCalls(h);
 
   const enqueueArgs = (token: string, items: [string, string, string?][]) =>
     [token, 60_000, items.length, ...items.flatMap(([id, payload, score = ""]) => ["idx", id, payload, score, 0])];
-  const enqueue = (token: string, items: [string, string, string?][]) => run(scripts["enqueue-ordered"], ["ordered"], enqueueArgs(token, items));
-  const beginArgs = (tick: string) => [...COMMON(tick), `0 ${LEASE} default`, 100, LEASE, 100, 100, 0, ...FETCH_10, ...orderedArgs(NAMES)];
-  const begin = async (tick: string) => readOrderedFetched((await run(scripts.begin, ["ticks", `tick:${tick}`], beginArgs(tick)) as RedisReply[])[8]);
+  const enqueue = (token: string, items: [string, string, string?][]) => run(scripts.ordered_enqueue, ["ordered"], enqueueArgs(token, items));
+  const beginArgs = (tick: string) => [...COMMON(tick), `0 ${LEASE} default`, 100, LEASE, 100, 100, 0, ...FETCH_10, ...orderedArgs(NAMES), ...NO_SCHEDULES];
+  const begin = async (tick: string) => readOrderedFetched((await run(scripts.begin, ["ticks", `tick:${tick}`], beginArgs(tick)) as RedisReply[])[9]);
   const stepArgs = (tick: string, seq: number, outcomes: OrderedOutcome[]) => [...COMMON(tick), seq, 0, 0, ...FETCH_10, ...orderedArgs(NAMES, outcomes)];
 
-  it("enqueue-ordered: a resent call adds nothing, not even after the id ran", async () => {
+  it("ordered_enqueue: a resent call adds nothing, not even after the id ran", async () => {
     const args = enqueueArgs("tok", [["a", '"x"', "1"], ["a", '"y"', "2"], ["b", '"x"', ""]]);
-    const { after, first } = await twice(scripts["enqueue-ordered"], ["ordered"], args);
+    const { after, first } = await twice(scripts.ordered_enqueue, ["ordered"], args);
     expect(first).toBe("111");
     expect(after["o:idx:payloads"]).toBe("3");
     await begin("t1"); // the ids run; the resent call must not bring their payloads back
     const now = await snapshot(h.redis, h.prefix);
-    await run(scripts["enqueue-ordered"], ["ordered"], args);
+    await run(scripts.ordered_enqueue, ["ordered"], args);
     expect(await snapshot(h.redis, h.prefix)).toEqual(now);
   });
 
   it("begin: a replay answers the same ids and fences and fetches no other", async () => {
     await enqueue("e", Array.from({ length: 12 }, (_, i) => [`id-${i}`, String(i)] as [string, string]));
     const { first, after } = await twice(scripts.begin, ["ticks", "tick:t1"], beginArgs("t1"));
-    expect(readOrderedFetched((first as RedisReply[])[8]).map((f) => f.fence)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    expect(readOrderedFetched((first as RedisReply[])[9]).map((f) => f.fence)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
     expect(after["o:idx:running"]).toBe("10");
     expect(Object.keys(after["oinproc:t1"] as object)).toHaveLength(10);
     expect(after["o:idx:ready"]).toHaveLength(4); // 2 ids, with scores
@@ -104,7 +95,7 @@ describe.each(adapterCases)("ordered scripts run twice over $name", (adapterCase
     await begin("dead-tick");
     await enqueue("e2", [["a", "2"]]);
     await h.redis.del(`${h.prefix}tick:dead-tick`, `${h.prefix}resurrector`); // its lease (and its resurrector lock) expired
-    await run(scripts.begin, ["ticks", "tick:t2"], [...COMMON("t2"), `0 ${LEASE} default`, 0, LEASE, 100, 100, 0, 0, 1, "default", 0]);
+    await run(scripts.begin, ["ticks", "tick:t2"], [...COMMON("t2"), `0 ${LEASE} default`, 0, LEASE, 100, 100, 0, 0, 1, "default", 0, ...NO_SCHEDULES]);
     const { first, after } = await twice(scripts.housekeep, ["ticks", "tick:t2"], ["t2", 2, 100, LEASE, 100, 100]);
     expect((first as number[])[1]).toBe(2);
     expect(members(after["o:idx:p:a"])).toEqual(["1", "2"]);
@@ -114,9 +105,9 @@ describe.each(adapterCases)("ordered scripts run twice over $name", (adapterCase
     expect(after.ticks).toEqual({ t2: `0 ${LEASE} default` });
   });
 
-  it("ordered-stats: reads only", async () => {
+  it("ordered_stats: reads only", async () => {
     await enqueue("e", [["a", "1"]]);
-    const { first } = await twice(scripts["ordered-stats"], [], [1, "idx"]);
+    const { first } = await twice(scripts.ordered_stats, [], [1, "idx"]);
     expect(first).toEqual([[1, 0, 1, 0]]);
   });
 
@@ -124,7 +115,7 @@ describe.each(adapterCases)("ordered scripts run twice over $name", (adapterCase
     await enqueue("e", [["a", "1"]]);
     const [mine] = await begin("t1");
     await h.redis.del(`${h.prefix}tick:t1`, `${h.prefix}resurrector`); // t1 froze past its lease
-    await run(scripts.begin, ["ticks", "tick:t2"], [...COMMON("t2"), `0 ${LEASE} default`, 100, LEASE, 100, 100, 0, ...FETCH_10, ...orderedArgs(NAMES)]);
+    await run(scripts.begin, ["ticks", "tick:t2"], beginArgs("t2"));
     const held = await h.redis.hget(`${h.prefix}oinproc:t2`, "idx a");
     expect(held).toMatch(/^t2 2 /); // resurrected and fetched again, with a larger fence
     const before = await snapshot(h.redis, h.prefix);

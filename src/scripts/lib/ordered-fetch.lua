@@ -3,7 +3,7 @@
 -- their payloads (lowest score first). Any tick may take any id: no shard
 -- count. An id that runs is in no `ready` set, so no other tick can fetch
 -- it until its holder acks or dies; payloads that arrive meanwhile go to
--- `n:ID` (enqueue-ordered.lua) and run after it.
+-- `n:ID` (ordered_enqueue.lua) and run after it.
 -- Per batch and name: one ZRANGEBYSCORE, ZREMRANGEBYRANK, HSET and three
 -- counters; one ZRANGE per id.
 
@@ -92,17 +92,14 @@ local function fetch_mixed(tick, batch, queues, picks, names, now)
 end
 
 -- lib/replay.lua keeps a copy of each reply for replays; the ordered
--- groups (at `at`) go in it without their payloads and scores, which can
--- be large. A replay reads them again: it only ever comes before the
+-- groups go in it without their payloads and scores, which can be large.
+-- A replay reads them again (rehydrate): it only ever comes before the
 -- tick's next call (later ones are stale), while the tick still holds the
 -- ids, and a held id's payloads do not change (arrivals go to n:ID).
-local function remember_slim(lease, seq, reply, at)
-  local copy, slim = {}, {}
-  for k = 1, #reply do copy[k] = reply[k] end
-  for g, group in ipairs(reply[at]) do slim[g] = { group[1], group[2], group[3], {}, {}, {}, group[7], group[8] } end
-  copy[at] = slim
-  remember(lease, seq, copy)
-  return reply
+local function slim_ordered(groups)
+  local slim = {}
+  for g, group in ipairs(groups) do slim[g] = { group[1], group[2], group[3], {}, {}, {}, group[7], group[8] } end
+  return slim
 end
 
 local function rehydrate(kept, at)

@@ -1,4 +1,4 @@
--- ordered-stats: the sizes of each ordered job, read in one round trip.
+-- ordered_stats: the sizes of each ordered job, read in one round trip.
 -- KEYS: none (every key is built from the prefix and the names)
 -- ARGV: [1] prefix  [2] n, then n ordered names
 -- Returns: per name, {ids waiting, ids running, payloads waiting, dead}.
