@@ -23,8 +23,9 @@ export function orderedInTick(runtime: Runtime, fence: Fence, signal: AbortSigna
   const guard = names.length > 0 ? orderedGuard(fence, signal, leaseMs) : undefined;
   return {
     run(work) {
-      if (!isOrdered(work) || !guard) return runJob(runtime, work as Exclude<Work, { fence: number }>, signal);
-      return runOrdered(runtime, work, guard.signal()).finally(guard.done);
+      if (!isOrdered(work)) return runJob(runtime, work, signal);
+      // Ordered ids are fetched only for declared names: the guard is there.
+      return runOrdered(runtime, work, guard!.signal()).finally(guard!.done);
     },
     args: (outcomes) => orderedArgs(names, outcomes),
     stop: () => guard?.stop(),

@@ -43,10 +43,12 @@ describe.each(adapterCases)("ordered ids of a killed tick over $name", (adapterC
     const idle = h.make({}, { maxResurrections: 2, queues: ["elsewhere"] }); // resurrects, serves no ordered name
     for (let kill = 1; kill <= 2; kill++) {
       await h.redis.del(`${h.prefix}test:started`);
-      const child = spawnOrderedChild(adapterCase, h.redis, h.prefix, { MODE: "hang", LEASE_MS: "200" });
+      // A lease long enough that a loaded machine still starts the handler within it.
+      const child = spawnOrderedChild(adapterCase, h.redis, h.prefix, { MODE: "hang", LEASE_MS: "500" });
       for (let i = 0; i < 300 && (await h.redis.llen(`${h.prefix}test:started`)) < 1; i++) await sleep(50);
+      expect(await h.redis.llen(`${h.prefix}test:started`), child.stderr()).toBe(1);
       await child.kill();
-      await sleep(250);
+      await sleep(550);
       expect(await idle.tick()).toMatchObject({ resurrected: 1 });
       expect(await h.redis.hget(`${h.prefix}o:work:resurrections`, "poison")).toBe(String(kill));
     }

@@ -2,7 +2,8 @@
 -- the tick still holds the id: its token is in the tick's oinproc hash,
 -- with the fence it was fetched with. A tick that lost its lease and was
 -- resurrected finds its hash emptied by the resurrector, whether the id
--- waits in `ready` again or another tick holds it now, and touches nothing. Run twice, the second run finds its tokens gone and does
+-- waits in `ready` again or another tick holds it now, and touches
+-- nothing. Run twice, the second run finds its tokens gone and does
 -- nothing; callers also answer replays from lib/replay.lua first.
 --   (successes, grouped by name) the run's payloads are done; payloads that
 --      arrived meanwhile become the id's, due when they asked
@@ -66,8 +67,8 @@ local function settle_success(tick, name, ids, fences)
   return #mine, ready_again
 end
 
--- Returns 1 if the entry acted (the token was this tick's), and whether
--- the id is ready again.
+-- Returns 1 if the entry acted (the token was this tick's), 1 if the id is
+-- ready again at once (arrivals behind a dead run), and dead-set evictions.
 local function settle_other(tick, kind, name, id, fence, extra, now, dead_max, dead_max_age)
   local inproc, field = oinproc_key(tick), name .. ' ' .. id
   local token = redis.call('HGET', inproc, field)
@@ -85,13 +86,8 @@ local function settle_other(tick, kind, name, id, fence, extra, now, dead_max, d
     redis.call('ZADD', okey(name, 'ready'), now + tonumber(extra), id)
     return 1, 0, 0
   end
-  local p = okey(name, 'p:' .. id)
-  local items = redis.call('ZRANGE', p, 0, -1, 'WITHSCORES')
-  local payloads, scores = {}, {}
-  for k = 1, #items, 2 do
-    payloads[#payloads + 1] = items[k]
-    scores[#scores + 1] = items[k + 1]
-  end
+  local p, payloads, scores = okey(name, 'p:' .. id), {}, {}
+  read_payloads(name, id, payloads, scores)
   local now_sec = now / 1000
   local dead = okey(name, 'dead')
   redis.call('ZADD', dead, now_sec, extra .. ',"payloads":[' .. table.concat(payloads, ',') .. '],"scores":[' .. table.concat(scores, ',') .. ']}')

@@ -13,17 +13,6 @@
 -- name ever failed}, {resurrections, likewise}}. The ids' fences are
 -- consecutive from the first. Flat lists keep the reply (and the copy
 -- lib/replay.lua keeps of it) small. Returns how many ids it took.
--- Appends the payloads of `id` (lowest score first) and their scores;
--- returns how many.
-local function read_payloads(name, id, payloads, scores)
-  local items = redis.call('ZRANGE', okey(name, 'p:' .. id), 0, -1, 'WITHSCORES')
-  for k = 1, #items, 2 do
-    payloads[#payloads + 1] = items[k]
-    scores[#scores + 1] = items[k + 1]
-  end
-  return #items / 2
-end
-
 local function fetch_name(tick, name, limit, now, out)
   if limit <= 0 then return 0 end
   local ready = okey(name, 'ready')

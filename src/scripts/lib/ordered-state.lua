@@ -37,6 +37,17 @@ local function token_due(token)
   return tonumber(string.match(token, '(%S+)$'))
 end
 
+-- Appends the payloads of `id` (lowest score first) and their scores;
+-- returns how many.
+local function read_payloads(name, id, payloads, scores)
+  local items = redis.call('ZRANGE', okey(name, 'p:' .. id), 0, -1, 'WITHSCORES')
+  for k = 1, #items, 2 do
+    payloads[#payloads + 1] = items[k]
+    scores[#scores + 1] = items[k + 1]
+  end
+  return #items / 2
+end
+
 -- Payloads that arrived during the run join the id's own (an identical
 -- payload keeps its lowest score); the waiting count grows by what is back.
 -- Returns the due time of the arrivals, or nil when none came.
