@@ -8,7 +8,7 @@ import type { OrderedStats } from "./types.js";
 export async function readOrderedStats(runtime: Runtime): Promise<Record<string, OrderedStats>> {
   const names = runtime.orderedNames;
   if (names.length === 0) return {};
-  const reply = asArray(await runtime.run(scripts.ordered_stats, [], [names.length, ...names], { count: 0 }), "ordered_stats");
+  const reply = asArray(await runtime.run(scripts.ordered_stats, [`${runtime.prefix}ordered`], [names.length, ...names], { count: 0 }), "ordered_stats");
   const out: Record<string, OrderedStats> = {};
   names.forEach((name, k) => {
     const [waiting, running, payloads, dead] = asArray(reply[k] ?? [], "ordered_stats").map(asNumber);

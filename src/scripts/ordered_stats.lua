@@ -1,5 +1,6 @@
 -- ordered_stats: the sizes of each ordered job, read in one round trip.
--- KEYS: none (every key is built from the prefix and the names)
+-- KEYS: [1] P.."ordered" (unread: it routes the call to the prefix's
+--       Cluster slot; every key is built from the prefix and the names)
 -- ARGV: [1] prefix  [2] n, then n ordered names
 -- Returns: per name, {ids waiting, ids running, payloads waiting, dead}.
 --          Ids waiting count those ready or backing off, and those that

@@ -107,7 +107,7 @@ describe.each(adapterCases)("ordered scripts run twice over $name", (adapterCase
 
   it("ordered_stats: reads only", async () => {
     await enqueue("e", [["a", "1"]]);
-    const { first } = await twice(scripts.ordered_stats, [], [1, "idx"]);
+    const { first } = await twice(scripts.ordered_stats, ["ordered"], [1, "idx"]);
     expect(first).toEqual([[1, 0, 1, 0]]);
   });
 
