@@ -7,6 +7,7 @@ import type { OrderedRegistry } from "./ordered/types.js";
 import { planQueues, type QueuePlan } from "./queues.js";
 import { newScriptCache, runScript, type RoundTrips } from "./redis.js";
 import { declareSchedules, type ScheduleSet } from "./schedules/declare.js";
+import { sidekiqProcessOf, type SidekiqProcess } from "./sidekiq/process.js";
 import type { JobDefinition, JobLogger, JobRegistry, LuaScript, Middleware, RedisAdapter, RedisReply, TickqOptions } from "./types.js";
 
 export interface Runtime {
@@ -35,6 +36,8 @@ export interface Runtime {
   evictionPolicy: string | undefined;
   /** The recurring jobs this deployment declares (src/schedules/). */
   schedules: ScheduleSet;
+  /** Ticks register as Sidekiq processes (src/sidekiq/process.ts); undefined: off. */
+  sidekiq: SidekiqProcess | undefined;
   run(script: LuaScript, keys: string[], args: (string | number)[], trips: RoundTrips): Promise<RedisReply>;
 }
 
@@ -69,6 +72,7 @@ export function createRuntime<J extends JobRegistry>(options: TickqOptions<J>): 
     clockOffsetMs: 0,
     evictionPolicy: undefined,
     schedules: declareSchedules(options.schedules, options.jobs),
+    sidekiq: sidekiqProcessOf(options.sidekiqProcesses, prefix),
     run: (script, keys, args, trips) => runScript(runtime.redis, script, keys, [prefix, ...args], trips, runtime.redisTimeoutMs, scriptCache),
   };
   return runtime;

@@ -6,17 +6,18 @@
 // unchanged on transient errors (tick-calls.ts), so a replay is harmless.
 import { newJid } from "./job.js";
 import { fenceLease } from "./lease.js";
+import { orderedInTick } from "./ordered/in-tick.js";
+import { interruptedOf, isOrdered, readOrderedFetched, splitOutcomes, unstartedOf, type Work, type WorkOutcome } from "./ordered/work.js";
 import { ackArgs } from "./passes/ack.js";
 import { readFetched } from "./passes/fetch.js";
 import { housekeepArgs, readHousekeep, type HousekeepLimits } from "./passes/housekeep.js";
-import { orderedInTick } from "./ordered/in-tick.js";
-import { interruptedOf, readOrderedFetched, splitOutcomes, unstartedOf, type Work, type WorkOutcome } from "./ordered/work.js";
 import { runPipeline, type StepReply } from "./pipeline.js";
 import { fetchArgs } from "./queues.js";
 import { asArray, asNumber, type RoundTrips } from "./redis.js";
-import { learnEvictionPolicy, type Runtime } from "./runtime.js";
+import { learnEvictionPolicy, redisNowSec, type Runtime } from "./runtime.js";
 import { dueArgs, runSchedules } from "./schedules/pass.js";
 import { scripts } from "./scripts/index.js";
+import { TickBeats } from "./sidekiq/process.js";
 import { tickCalls } from "./tick-calls.js";
 import { tickSettings } from "./tick-settings.js";
 import type { TickOptions, TickReport } from "./types.js";
@@ -33,10 +34,12 @@ export async function runTick(runtime: Runtime, options: TickOptions = {}): Prom
   const report: TickReport = {
     tickId, fetched: 0, succeeded: 0, failed: 0, retried: 0, dead: 0, resurrected: 0, scheduled: 0,
     requeued: 0, abandoned: 0, deadEvicted: 0, more: false, leaseLost: false, roundTrips: 0, durationMs: 0,
-    recurring: 0,
+    recurring: 0, discarded: 0,
   };
   const { keys, plan } = runtime;
-  const calls = tickCalls(runtime, [keys.ticks, keys.lease(tickId)], trips, Math.min(leaseMs, runtime.redisTimeoutMs, 5_000));
+  // As a Sidekiq process: three more KEYS on every call, a beat section in begin, step, finish and extend.
+  const beats = runtime.sidekiq && new TickBeats(runtime.sidekiq, runtime.prefix, { tickId, concurrency, plan, nowSec: () => redisNowSec(runtime) });
+  const calls = tickCalls(runtime, [keys.ticks, keys.lease(tickId), ...(beats?.keys ?? [])], trips, Math.min(leaseMs, runtime.redisTimeoutMs, 5_000));
   const common = [tickId, leaseMs, runtime.deadMaxJobs, runtime.deadMaxAgeSeconds];
   const learnClock = (nowMs: number) => (runtime.clockOffsetMs = nowMs - Date.now());
 
@@ -46,7 +49,7 @@ export async function runTick(runtime: Runtime, options: TickOptions = {}): Prom
     report.leaseLost = true;
     controller.abort(new Error("tick lease lost"));
   };
-  const fence = fenceLease(runtime, { tickId, leaseMs, trips, onLost: lost });
+  const fence = fenceLease(runtime, { tickId, leaseMs, trips, onLost: lost, beats });
   const work = orderedInTick(runtime, fence, controller.signal, leaseMs);
 
   try {
@@ -54,7 +57,10 @@ export async function runTick(runtime: Runtime, options: TickOptions = {}): Prom
     const sentAt = Date.now();
     const askPolicy = runtime.evictionPolicy === undefined ? 1 : 0;
     const begun = asArray(
-      await calls.send(scripts.begin, [...common, registration, ...housekeepArgs(limits), askPolicy, ...fetchArgs(plan, batch), ...work.args(), ...dueArgs(runtime.schedules, scheduleLimit)]),
+      await calls.send(scripts.begin, [
+        ...common, registration, ...housekeepArgs(limits), askPolicy, ...(beats ? [beats.info()] : []),
+        ...fetchArgs(plan, batch), ...work.args(), ...dueArgs(runtime.schedules, scheduleLimit),
+      ]),
       "begin",
     );
     const housekept = readHousekeep(begun);
@@ -67,6 +73,7 @@ export async function runTick(runtime: Runtime, options: TickOptions = {}): Prom
       return report;
     }
     fence.confirmed(sentAt);
+    beats?.start(() => void fence.confirm());
     const first: Work[] = [...readFetched(begun[5]), ...readOrderedFetched(begun[9])];
     const recurring = await runSchedules(runtime, calls, { tickId, reply: begun[8], nowMs: housekept.nowMs, room: batch - first.length });
     report.recurring += recurring.enqueued;
@@ -87,7 +94,7 @@ export async function runTick(runtime: Runtime, options: TickOptions = {}): Prom
       const sent = Date.now();
       try {
         const { plain, ordered } = splitOutcomes(acks);
-        const args = [...common, calls.next(), ...ackArgs(plain), ...fetchArgs(plan, fetch), ...work.args(ordered)];
+        const args = [...common, calls.next(), ...(beats?.section() ?? []), ...ackArgs(plain), ...fetchArgs(plan, fetch), ...work.args(ordered)];
         const stepped = asArray(await calls.send(scripts.step, args), "step");
         learnClock(asNumber(stepped[0]));
         report.deadEvicted += asNumber(stepped[2]);
@@ -106,7 +113,8 @@ export async function runTick(runtime: Runtime, options: TickOptions = {}): Prom
     report.fetched += first.length;
     const result = await runPipeline({
       first, firstFull: first.length === batch, batch, concurrency, fence, signal: controller.signal, graceMs,
-      run: work.run,
+      // Sidekiq's Busy page shows plain jobs only: an ordered id is no Sidekiq job.
+      run: (job) => (beats && !isOrdered(job) ? beats.track(job, () => work.run(job)) : work.run(job)),
       interrupted: interruptedOf,
       step,
       onOutcome: (outcome) => tally(report, outcome),
@@ -116,9 +124,12 @@ export async function runTick(runtime: Runtime, options: TickOptions = {}): Prom
     report.more = !result.drained || report.leaseLost || housekeepingLeft || recurring.more;
 
     fence.stop();
+    beats?.stop();
     const { plain, ordered } = splitOutcomes([...result.finished, ...result.unstarted.map(unstartedOf)]);
     const finished = asArray(
-      await calls.send(scripts.finish, [...common, calls.next(), ...ackArgs(plain), plan.names.length, ...plan.names, ...work.args(ordered)]),
+      await calls.send(scripts.finish, [
+        ...common, calls.next(), ...(beats?.section() ?? []), ...ackArgs(plain), plan.names.length, ...plan.names, ...work.args(ordered),
+      ]),
       "finish",
     );
     report.deadEvicted += asNumber(finished[2]);
@@ -132,6 +143,7 @@ export async function runTick(runtime: Runtime, options: TickOptions = {}): Prom
   } finally {
     clearTimeout(deadline);
     fence.stop();
+    beats?.stop();
     work.stop();
     report.roundTrips = trips.count;
     report.durationMs = Date.now() - started;
@@ -147,5 +159,8 @@ function tally(report: TickReport, o: WorkOutcome): void {
   } else if (o.kind === "dead") {
     report.dead++;
     if (o.handlerFailed) report.failed++;
+  } else if (o.kind === "discarded") {
+    report.discarded++;
+    report.failed++;
   } else report.requeued++;
 }

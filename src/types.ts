@@ -129,6 +129,22 @@ export interface TickqOptions<J extends JobRegistry = JobRegistry, O extends Ord
   logger?: JobLogger;
   /** Recurring jobs: name → { cron, timezone? } or { every } with job, args, queue, missed (src/schedules/types.ts). */
   schedules?: Schedules<keyof J & string>;
+  /**
+   * Register each tick as a Sidekiq process (`processes`, its heartbeat hash,
+   * the hash of its running jobs) so Sidekiq's Web and API show live ticks.
+   * Default: on when `prefix` is "" (Sidekiq's own keys), off otherwise; set
+   * it for a prefix that is a redis-namespace of a Sidekiq app.
+   */
+  sidekiqProcesses?: boolean | SidekiqProcessOptions;
+}
+
+export interface SidekiqProcessOptions {
+  /** The hostname Sidekiq Web shows, and the first part of each tick's identity; default "tickq". */
+  hostname?: string;
+  /** Sidekiq's process tag; default "". */
+  tag?: string;
+  /** Labels beside "tickq", which is always one. */
+  labels?: string[];
 }
 
 export interface EnqueueOptions {
@@ -180,6 +196,8 @@ export interface TickReport {
   retried: number;
   /** Jobs sent to the dead set: failures out of retries, poison, malformed, unknown. */
   dead: number;
+  /** Failures out of retries whose job says `dead: false`: dropped, as Sidekiq drops them (counted in `failed` too). */
+  discarded: number;
   resurrected: number;
   scheduled: number;
   /** Jobs enqueued for due slots of recurring schedules. */

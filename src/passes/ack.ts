@@ -6,10 +6,12 @@ export type Outcome =
   | { kind: "succeeded"; job: FetchedJob }
   | { kind: "retry"; job: FetchedJob; updated: string; delaySec: number }
   | { kind: "dead"; job: FetchedJob; updated: string; handlerFailed: boolean }
+  /** Failed out of retries with `dead: false`: dropped, counted as failed. */
+  | { kind: "discarded"; job: FetchedJob }
   | { kind: "unstarted"; job: FetchedJob }
   | { kind: "interrupted"; job: FetchedJob };
 
-const CODES = { retry: "r", dead: "d", unstarted: "q", interrupted: "i" } as const;
+const CODES = { retry: "r", dead: "d", discarded: "x", unstarted: "q", interrupted: "i" } as const;
 
 type Settled = Exclude<Outcome, { kind: "succeeded" }>;
 const putBack = (o: Outcome) => o.kind === "unstarted" || o.kind === "interrupted";

@@ -5,7 +5,8 @@
 // re-encodes a job (Ruby's 2**53+1 and 1.0 keep their bytes).
 import { spliceFields } from "../json-splice.js";
 import { deadEntryFor, decodeJob } from "../job.js";
-import { onFailure } from "../retry.js";
+import { attemptOf, onFailure } from "../retry.js";
+import { compressedBacktrace } from "../sidekiq/backtrace.js";
 import { definitionOf, redisNowSec, type Runtime } from "../runtime.js";
 import type { JobContext, JobDefinition, JobLogger, JobPayload, RunningJob } from "../types.js";
 import type { Outcome } from "./ack.js";
@@ -27,12 +28,13 @@ export async function runJob(runtime: Runtime, job: FetchedJob, signal: AbortSig
     return unrunnable(runtime, job, decoded.errorClass, decoded.reason);
   }
 
-  const { payload } = decoded;
-  const definition = definitionOf(runtime, payload.class)!;
+  const definition = definitionOf(runtime, decoded.payload.class)!;
+  // A job written without `retry` takes its definition's, as Sidekiq takes the worker's.
+  const payload = decoded.payload.retry == null ? { ...decoded.payload, retry: definition.retry ?? true } : decoded.payload;
   const ctx: JobContext = {
     jid: payload.jid,
     queue: job.queue,
-    attempt: typeof payload.retry_count === "number" && payload.retry_count >= 0 ? payload.retry_count + 2 : 1,
+    attempt: attemptOf(payload),
     signal,
     log: new JobLog(runtime.logger, payload),
     payload,
@@ -53,10 +55,14 @@ function unrunnable(runtime: Runtime, job: FetchedJob, errorClass: string, reaso
   return { kind: "dead", job, updated, handlerFailed: false };
 }
 
-function failed(runtime: Runtime, job: FetchedJob, payload: JobPayload, error: unknown, backoff: JobDefinition["backoff"]): Outcome {
-  const result = onFailure(payload, error, redisNowSec(runtime), runtime.maxRetries, backoff);
+async function failed(runtime: Runtime, job: FetchedJob, payload: JobPayload, error: unknown, backoff: JobDefinition["backoff"]): Promise<Outcome> {
+  const context = { nowSec: redisNowSec(runtime), maxRetries: runtime.maxRetries, backoff, queue: job.queue };
+  const result = onFailure(payload, error, context);
+  if (result.kind === "discard") return { kind: "discarded", job };
+  const backtrace = await compressedBacktrace(payload.backtrace, error);
+  const fields = backtrace === undefined ? { ...result.fields } : { ...result.fields, error_backtrace: backtrace };
   // decodeJob read the text as a JSON object, so splicing cannot fail here.
-  const updated = spliceFields(job.raw, { ...result.fields })!;
+  const updated = spliceFields(job.raw, fields)!;
   return result.kind === "retry"
     ? { kind: "retry", job, updated, delaySec: result.delaySec }
     : { kind: "dead", job, updated, handlerFailed: true };

@@ -2,12 +2,15 @@
 -- begin: start a tick in one round trip: take the lease, register, run the
 -- bounded resurrect and schedule passes, fetch the first batch.
 -- KEYS: [1] P.."ticks"  [2] P.."tick:"..ID (the lease hash)
+--       [3..5] only as a Sidekiq process: its heartbeat and work hashes
+--       (lib/sidekiq-process.lua)
 -- ARGV: [1] prefix  [2] tick id  [3] lease ms  [4] dead max size
 --       [5] dead max age s  [6] registration "<started ms> <lease ms> <queue> …"
 --       [7] resurrect limit  [8] resurrector lock ms  [9] registry scan limit
 --       [10] schedule limit  [11] 1 to report the eviction policy
---       [12..] fetch args (see lib/fetch.lua), then the ordered names
---       this tick serves (lib/ordered-state.lua; absent: none)
+--       [12] only as a Sidekiq process: its `info` JSON
+--       [12.. or 13..] fetch args (see lib/fetch.lua), then the ordered
+--       names this tick serves (lib/ordered-state.lua; absent: none)
 --       last three: declaration digest, due limit, schedule clock shift ms
 --       (lib/schedules-due.lua; last so the fetch args keep their place)
 -- Returns: {now ms, resurrected, scheduled, more resurrect, more schedule,
@@ -31,6 +34,7 @@
 -- @include lib/fetch.lua
 -- @include lib/ordered-fetch.lua
 -- @include lib/schedules-due.lua
+-- @include lib/sidekiq-process.lua
 
 local BEGUN_MS = 3600 * 1000
 local tick, lease = ARGV[2], KEYS[2]
@@ -59,9 +63,14 @@ redis.call('PEXPIRE', lease, ARGV[3])
 redis.call('HSET', KEYS[1], tick, ARGV[6])
 local resurrected, more_resurrect = resurrect(tick, tonumber(ARGV[7]), ARGV[8], tonumber(ARGV[9]))
 local scheduled, more_schedule = schedule(now / 1000, tonumber(ARGV[10]))
-local batch, queues, picks = fetch_args(12)
+local fetch_at = 12
+if #KEYS > 2 then
+  sidekiq_register(3, now, ARGV[3], ARGV[12])
+  fetch_at = 13
+end
+local batch, queues, picks = fetch_args(fetch_at)
 local due = schedules_due(now + tonumber(ARGV[#ARGV]), ARGV[#ARGV - 2], tonumber(ARGV[#ARGV - 1]))
-local ordered_at = fetch_args_end(12)
+local ordered_at = fetch_args_end(fetch_at)
 local names = ordered_at <= #ARGV - 3 and ordered_names(ordered_at) or {}
 local fetched, ordered = fetch_mixed(tick, batch, queues, picks, names, now)
 local kept_reply = { now, resurrected, scheduled, more_resurrect, more_schedule, without_jobs(fetched), 1, policy, due }

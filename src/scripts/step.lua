@@ -4,8 +4,10 @@
 -- acks but fetches nothing more (a job fetched into its lists now could be
 -- orphaned).
 -- KEYS: [1] P.."ticks"  [2] P.."tick:"..ID (the lease hash)
+--       [3..5] only as a Sidekiq process: its heartbeat and work hashes
 -- ARGV: [1] prefix  [2] tick id  [3] lease ms  [4] dead max size
---       [5] dead max age s  [6] call number  [7..] ack entries
+--       [5] dead max age s  [6] call number  [7..] only as a Sidekiq
+--       process, a beat (lib/sidekiq-process.lua); then ack entries
 --       (lib/ack.lua), then fetch args (lib/fetch.lua), then the ordered
 --       names this tick serves and its ordered acks (lib/ordered-state.lua,
 --       lib/ordered-ack.lua; absent: none)
@@ -17,7 +19,8 @@
 -- acked twice; an older call's replay does nothing. Without the lease the
 -- acks still run, but only on jobs still listed, which a replay no longer
 -- finds, and on ordered ids whose token is still this tick's, which a
--- replay no longer finds either: nothing is counted twice.
+-- replay no longer finds either: nothing is counted twice. The beat is
+-- numbered too: an older or replayed one changes nothing.
 -- allow-oom: acking frees memory; it must run when Redis is full.
 -- @include lib/common.lua
 -- @include lib/replay.lua
@@ -26,6 +29,7 @@
 -- @include lib/ordered-ack.lua
 -- @include lib/fetch.lua
 -- @include lib/ordered-fetch.lua
+-- @include lib/sidekiq-process.lua
 
 local tick, lease, seq = ARGV[2], KEYS[2], tonumber(ARGV[6])
 local now = now_ms()
@@ -36,12 +40,15 @@ if state == 'replay' then
 end
 if state == 'stale' then return { now, 0, 0, {} } end
 local held = state == 'fresh'
-local next_arg, evicted = ack(tick, 7, now, tonumber(ARGV[4]), tonumber(ARGV[5]))
+local acks_at = 7
+if #KEYS > 2 then acks_at = sidekiq_section_end(7) end
+local next_arg, evicted = ack(tick, acks_at, now, tonumber(ARGV[4]), tonumber(ARGV[5]))
 local names, ordered_at = ordered_names(fetch_args_end(next_arg))
 local _, ordered_evicted = ordered_ack(tick, ordered_at, now, tonumber(ARGV[4]), tonumber(ARGV[5]))
 evicted = evicted + ordered_evicted
 if not held then return { now, 0, evicted, {} } end
 redis.call('PEXPIRE', lease, ARGV[3])
+if #KEYS > 2 then sidekiq_beat(3, now, ARGV[3], 7) end
 local batch, queues, picks = fetch_args(next_arg)
 local fetched, ordered = fetch_mixed(tick, batch, queues, picks, names, now)
 -- Ordered groups are part of the reply only for a tick that serves ordered names.
