@@ -110,6 +110,18 @@ describe.each(adapterCases)("ordered jobs merge over $name", (adapterCase) => {
     expect((await tq.stats()).ordered.idx).toEqual({ waiting: 0, running: 0, payloads: 0, dead: 0 });
   });
 
+  it("runs in a tick registered as a Sidekiq process too (its beat sections shift the fetch arguments)", async () => {
+    const runs: Run[] = [];
+    const ran: number[] = [];
+    const tq = h.make({ plain: (args: [number]) => void ran.push(args[0]) }, { sidekiqProcesses: true, ordered: { idx: recorder(runs) } });
+    await tq.enqueueBulk(Array.from({ length: 15 }, (_, i) => ({ name: "plain", args: [i] })));
+    await tq.enqueueOrderedBulk(Array.from({ length: 15 }, (_, i) => ({ name: "idx", id: `o${i}`, payload: i })));
+    expect(await tq.tick({ batch: 10 })).toMatchObject({ succeeded: 30, fetched: 30 });
+    expect(runs).toHaveLength(15);
+    expect(ran).toHaveLength(15);
+    expect((await tq.stats()).ordered.idx).toEqual({ waiting: 0, running: 0, payloads: 0, dead: 0 });
+  });
+
   it("plain jobs and ordered ids share a tick; neither starves the other", async () => {
     const order: string[] = [];
     const tq = h.make({ plain: (args: [number]) => void order.push(`p${args[0]}`) }, {
