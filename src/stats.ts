@@ -1,10 +1,15 @@
+import { readOrderedStats } from "./ordered/stats.js";
 import { asArray, asNumber } from "./redis.js";
 import { evictionWarning, learnEvictionPolicy, type Runtime } from "./runtime.js";
 import { scripts } from "./scripts/index.js";
 import type { Stats } from "./types.js";
 
 export async function readStats(runtime: Runtime): Promise<Stats> {
-  const reply = asArray(await runtime.run(scripts.stats, [runtime.keys.queues, runtime.keys.ticks], [], { count: 0 }), "stats");
+  const [core, ordered] = await Promise.all([
+    runtime.run(scripts.stats, [runtime.keys.queues, runtime.keys.ticks], [], { count: 0 }),
+    readOrderedStats(runtime),
+  ]);
+  const reply = asArray(core, "stats");
   const sizes = asArray(reply[8] ?? [], "stats");
   const queues: Record<string, number> = {};
   for (let i = 0; i < sizes.length; i += 2) queues[String(sizes[i])] = asNumber(sizes[i + 1]);
@@ -24,6 +29,7 @@ export async function readStats(runtime: Runtime): Promise<Stats> {
     queues,
     evictionPolicy: String(reply[9] ?? ""),
     warnings,
+    ordered,
     schedules: asNumber(reply[10]),
   };
 }

@@ -6,8 +6,10 @@
 // lease     the key `tick:ID`; the tick is alive while it exists
 // inproc    `inproc:TICK:QUEUE`, the jobs a tick fetched and has not acked
 // resurrect return the inproc jobs of a dead tick to the head of their queue
+// ordered   jobs by id with merged payloads, run one at a time per id (src/ordered/types.ts)
 
 import type { KickOptions } from "./kick/types.js";
+import type { OrderedRegistry, OrderedStats } from "./ordered/types.js";
 import type { Schedules } from "./schedules/types.js";
 
 /** A Redis reply as both adapters return it: no parsing, no Buffers. */
@@ -107,9 +109,11 @@ export type Middleware = (job: RunningJob, ctx: JobContext, next: () => Promise<
 /** Strict order (`["critical", "default"]`) or Sidekiq weights (`[["critical", 3], ["default", 1]]`). */
 export type QueueOrder = string[] | [string, number][];
 
-export interface TickqOptions<J extends JobRegistry = JobRegistry> {
+export interface TickqOptions<J extends JobRegistry = JobRegistry, O extends OrderedRegistry = OrderedRegistry> {
   redis: RedisAdapter;
   jobs: J;
+  /** Ordered jobs by id: name → { perform(id, payloads, ctx), retry?, backoff? }. */
+  ordered?: O;
   /** Key prefix; default "tickq:". "" gives Sidekiq's own key names. */
   prefix?: string;
   /** Queues a tick serves; default ["default"]. */
@@ -264,6 +268,8 @@ export interface Stats {
   evictionPolicy: string;
   /** What endangers jobs right now, in words (an eviction policy other than noeviction). */
   warnings: string[];
+  /** Per ordered job declared here: ids waiting and running, payloads waiting, dead. */
+  ordered: Record<string, OrderedStats>;
   /** Recurring schedules Redis holds (declared by any deployment, not yet pruned). */
   schedules: number;
 }
