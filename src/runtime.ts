@@ -1,5 +1,6 @@
 // Everything a tick and the client share, resolved once from the options.
 import { TickqError } from "./errors.js";
+import { newListeners, type EventListeners } from "./events.js";
 import { numberOption } from "./options.js";
 import { keysFor, type Keys } from "./keys.js";
 import { planQueues, type QueuePlan } from "./queues.js";
@@ -23,6 +24,12 @@ export interface Runtime {
   redisTimeoutMs: number;
   logger: JobLogger;
   middleware: Middleware[];
+  /** Listeners of job events (events.ts). */
+  listeners: EventListeners;
+  /** Frames of a failure's backtrace kept in the job. */
+  backtraceLines: number;
+  /** Last ctx.log lines of a failed run kept in the job. */
+  logLines: number;
   /** Redis' clock minus ours, learnt from every script that reads TIME. */
   clockOffsetMs: number;
   /** Redis' maxmemory-policy, read once per process by the first tick (or stats). */
@@ -55,6 +62,9 @@ export function createRuntime(options: TickqOptions): Runtime {
     redisTimeoutMs: numberOption(options.redisTimeoutMs, 10_000, "redisTimeoutMs", { min: 1 }),
     logger: options.logger ?? console,
     middleware: [],
+    listeners: newListeners(options.on),
+    backtraceLines: numberOption(options.backtraceLines, 20, "backtraceLines", { min: 0, integer: true }),
+    logLines: numberOption(options.logLines, 20, "logLines", { min: 0, integer: true }),
     clockOffsetMs: 0,
     evictionPolicy: undefined,
     run: (script, keys, args, trips) => runScript(runtime.redis, script, keys, [prefix, ...args], trips, runtime.redisTimeoutMs, scriptCache),

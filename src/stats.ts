@@ -1,17 +1,32 @@
 import { asArray, asNumber } from "./redis.js";
 import { evictionWarning, learnEvictionPolicy, type Runtime } from "./runtime.js";
 import { scripts } from "./scripts/index.js";
-import type { Stats } from "./types.js";
+import type { RedisReply, Stats } from "./types.js";
+import { heartbeatWarnings } from "./warnings.js";
+
+/** A flat [field, value, …] reply as a record. */
+export function pairs(reply: RedisReply | undefined, what: string): Record<string, number> {
+  const flat = asArray(reply ?? [], what);
+  const out: Record<string, number> = {};
+  for (let i = 0; i < flat.length; i += 2) out[String(flat[i])] = asNumber(flat[i + 1]);
+  return out;
+}
 
 export async function readStats(runtime: Runtime): Promise<Stats> {
   const reply = asArray(await runtime.run(scripts.stats, [runtime.keys.queues, runtime.keys.ticks], [], { count: 0 }), "stats");
-  const sizes = asArray(reply[8] ?? [], "stats");
-  const queues: Record<string, number> = {};
-  for (let i = 0; i < sizes.length; i += 2) queues[String(sizes[i])] = asNumber(sizes[i + 1]);
+  const queues = pairs(reply[8], "stats");
   const policy = String(reply[9] ?? "");
   learnEvictionPolicy(runtime, policy);
+  const beats = pairs(reply[11], "stats");
+  const served: Record<string, number> = {};
+  for (const [field, ms] of Object.entries(beats)) if (field.startsWith("queue:")) served[field.slice(6)] = ms;
+  const paused = asArray(reply[12] ?? [], "stats").map(String).sort();
+  const lastTickAt = beats.tick ?? null;
   const warning = evictionWarning(policy);
-  const warnings = warning ? [warning] : [];
+  const warnings = [
+    ...heartbeatWarnings({ nowMs: asNumber(reply[10]), lastTickAt, queues, served, paused: new Set(paused), due: asNumber(reply[13]) }),
+    ...(warning ? [warning] : []),
+  ];
   return {
     processed: asNumber(reply[0]),
     failed: asNumber(reply[1]),
@@ -22,7 +37,9 @@ export async function readStats(runtime: Runtime): Promise<Stats> {
     ticks: asNumber(reply[6]),
     inflight: asNumber(reply[7]),
     queues,
-    evictionPolicy: String(reply[9] ?? ""),
+    paused,
+    lastTickAt,
+    evictionPolicy: policy,
     warnings,
   };
 }

@@ -4,6 +4,7 @@
 // in its inproc lists until acked, and once its lease expires the next
 // tick's resurrect pass puts them back. Every call is numbered and resent
 // unchanged on transient errors (tick-calls.ts), so a replay is harmless.
+import { tickEvents } from "./events.js";
 import { newJid } from "./job.js";
 import { fenceLease } from "./lease.js";
 import { ackArgs, type Outcome } from "./passes/ack.js";
@@ -44,6 +45,7 @@ export async function runTick(runtime: Runtime, options: TickOptions = {}): Prom
     controller.abort(new Error("tick lease lost"));
   };
   const fence = fenceLease(runtime, { tickId, leaseMs, trips, onLost: lost });
+  const events = tickEvents(runtime.listeners, runtime.logger);
 
   try {
     const registration = `${started} ${leaseMs} ${plan.names.join(" ")}`;
@@ -82,6 +84,7 @@ export async function runTick(runtime: Runtime, options: TickOptions = {}): Prom
         const stepped = asArray(await calls.send(scripts.step, args), "step");
         learnClock(asNumber(stepped[0]));
         report.deadEvicted += asNumber(stepped[2]);
+        events.settled(acks, stepped[4], asNumber(stepped[0]));
         const held = asNumber(stepped[1]) === 1;
         if (held) fence.confirmed(sent);
         else lost();
@@ -112,6 +115,7 @@ export async function runTick(runtime: Runtime, options: TickOptions = {}): Prom
       "finish",
     );
     report.deadEvicted += asNumber(finished[2]);
+    events.settled(pending, finished[3], asNumber(finished[0]));
     if (result.failure !== undefined) throw result.failure;
     if (report.abandoned > 0) {
       runtime.logger.warn(
@@ -121,6 +125,7 @@ export async function runTick(runtime: Runtime, options: TickOptions = {}): Prom
   } finally {
     clearTimeout(deadline);
     fence.stop();
+    await events.flush(Math.max(graceMs, 5_000));
     report.roundTrips = trips.count;
     report.durationMs = Date.now() - started;
   }

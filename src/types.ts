@@ -7,6 +7,8 @@
 // inproc    `inproc:TICK:QUEUE`, the jobs a tick fetched and has not acked
 // resurrect return the inproc jobs of a dead tick to the head of their queue
 
+import type { TickqListenerOptions } from "./events.js";
+
 /** A Redis reply as both adapters return it: no parsing, no Buffers. */
 export type RedisReply = null | number | string | RedisReply[];
 
@@ -121,6 +123,12 @@ export interface TickqOptions<J extends JobRegistry = JobRegistry> {
   replayWindowMs?: number;
   /** Where handlers' ctx.log and tickq's own warnings go; default console. */
   logger?: JobLogger;
+  /** Listeners called after the ack of each outcome: `{ succeeded, failed, dead }` (also `tq.on`). */
+  on?: TickqListenerOptions;
+  /** Frames of a failure's stack kept in the job as `error_backtrace`; default 20, 0 keeps none. */
+  backtraceLines?: number;
+  /** Last ctx.log lines of a failed run kept in the job as `tickq_log`; default 20, 0 keeps none. */
+  logLines?: number;
 }
 
 export interface EnqueueOptions {
@@ -202,6 +210,14 @@ export interface Stats {
   ticks: number;
   /** Redis' maxmemory-policy. */
   evictionPolicy: string;
-  /** What endangers jobs right now, in words (an eviction policy other than noeviction). */
+  /** Queues whose jobs fetch skips (tq.queues.pause). */
+  paused: string[];
+  /** When a tick last began (epoch ms, Redis' clock); null if none ever did. */
+  lastTickAt: number | null;
+  /**
+   * What endangers jobs right now, in words: no tick for 5 minutes while jobs
+   * wait, jobs waiting in a queue no tick served lately, an eviction policy
+   * other than noeviction.
+   */
   warnings: string[];
 }

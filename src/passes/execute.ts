@@ -3,11 +3,13 @@
 // middleware or backoff that throws anything at all fails only its own job.
 // Failing a job splices the error fields into the stored string: tickq never
 // re-encodes a job (Ruby's 2**53+1 and 1.0 keep their bytes).
+import { backtraceOf } from "../backtrace.js";
 import { spliceFields } from "../json-splice.js";
 import { deadEntryFor, decodeJob } from "../job.js";
+import { JobLog } from "../job-log.js";
 import { onFailure } from "../retry.js";
 import { definitionOf, redisNowSec, type Runtime } from "../runtime.js";
-import type { JobContext, JobDefinition, JobLogger, JobPayload, RunningJob } from "../types.js";
+import type { JobContext, JobDefinition, JobPayload, RunningJob } from "../types.js";
 import type { Outcome } from "./ack.js";
 import type { FetchedJob } from "./fetch.js";
 
@@ -22,68 +24,62 @@ export async function runJob(runtime: Runtime, job: FetchedJob, signal: AbortSig
       const error = Object.assign(new Error(decoded.reason), { name: "TickqUnknownJob" });
       // A job written without `retry` is retried as Sidekiq's client would default it.
       const payload = { ...decoded.payload, retry: decoded.payload.retry ?? true };
-      return failed(runtime, job, payload, error, undefined);
+      return failed(runtime, job, payload, error, { backoff: undefined });
     }
     return unrunnable(runtime, job, decoded.errorClass, decoded.reason);
   }
 
   const { payload } = decoded;
   const definition = definitionOf(runtime, payload.class)!;
+  const log = new JobLog(runtime.logger, payload, runtime.logLines, () => Date.now() + runtime.clockOffsetMs);
   const ctx: JobContext = {
     jid: payload.jid,
     queue: job.queue,
     attempt: typeof payload.retry_count === "number" && payload.retry_count >= 0 ? payload.retry_count + 2 : 1,
     signal,
-    log: new JobLog(runtime.logger, payload),
+    log,
     payload,
   };
   const perform = async () => definition.perform(payload.args as never, ctx);
   try {
     if (runtime.middleware.length === 0) await perform();
     else await runMiddleware(runtime, { name: payload.class, args: payload.args, payload }, ctx, perform);
-    return { kind: "succeeded", job };
+    return { kind: "succeeded", job, payload };
   } catch (error) {
     if (signal.aborted) return { kind: "interrupted", job };
-    return failed(runtime, job, payload, error, definition.backoff);
+    return failed(runtime, job, payload, error, { backoff: definition.backoff, log: log.lines });
   }
 }
 
 function unrunnable(runtime: Runtime, job: FetchedJob, errorClass: string, reason: string): Outcome {
   const updated = deadEntryFor(job.raw, job.queue, errorClass, reason, redisNowSec(runtime));
-  return { kind: "dead", job, updated, handlerFailed: false };
+  return { kind: "dead", job, updated, handlerFailed: false, reason: `${errorClass}: ${reason}` };
 }
 
-function failed(runtime: Runtime, job: FetchedJob, payload: JobPayload, error: unknown, backoff: JobDefinition["backoff"]): Outcome {
-  const result = onFailure(payload, error, redisNowSec(runtime), runtime.maxRetries, backoff);
+interface FailureContext {
+  backoff: JobDefinition["backoff"];
+  /** The run's last ctx.log lines. */
+  log?: string[];
+}
+
+function failed(runtime: Runtime, job: FetchedJob, payload: JobPayload, error: unknown, context: FailureContext): Outcome {
+  const result = onFailure(payload, error, redisNowSec(runtime), runtime.maxRetries, context.backoff);
+  // The backtrace and log of this run replace those of an earlier one; a
+  // job that never had them does not get empty ones.
+  const fields: Record<string, unknown> = { ...result.fields };
+  const backtrace = backtraceOf(error, runtime.backtraceLines);
+  if (backtrace.length > 0 || "error_backtrace" in payload) fields.error_backtrace = backtrace;
+  const log = context.log ?? [];
+  if (log.length > 0 || "tickq_log" in payload) fields.tickq_log = log;
   // decodeJob read the text as a JSON object, so splicing cannot fail here.
-  const updated = spliceFields(job.raw, { ...result.fields })!;
+  const updated = spliceFields(job.raw, fields)!;
   return result.kind === "retry"
-    ? { kind: "retry", job, updated, delaySec: result.delaySec }
-    : { kind: "dead", job, updated, handlerFailed: true };
+    ? { kind: "retry", job, updated, delaySec: result.delaySec, payload, error }
+    : { kind: "dead", job, updated, handlerFailed: true, payload, error };
 }
 
 function runMiddleware(runtime: Runtime, job: RunningJob, ctx: JobContext, perform: () => Promise<unknown>): Promise<unknown> {
   const chain = runtime.middleware;
   const call = (i: number): Promise<unknown> => (i < chain.length ? chain[i]!(job, ctx, () => call(i + 1)) : perform());
   return call(0);
-}
-
-/** ctx.log: the tickq logger, each line tagged with the job. A class, so a job costs one small object, not three closures. */
-class JobLog implements JobLogger {
-  constructor(
-    private readonly logger: JobLogger,
-    private readonly payload: JobPayload,
-  ) {}
-  private tag(message: string): string {
-    return `[${this.payload.class} ${this.payload.jid}] ${message}`;
-  }
-  info(message: string, ...rest: unknown[]) {
-    this.logger.info(this.tag(message), ...rest);
-  }
-  warn(message: string, ...rest: unknown[]) {
-    this.logger.warn(this.tag(message), ...rest);
-  }
-  error(message: string, ...rest: unknown[]) {
-    this.logger.error(this.tag(message), ...rest);
-  }
 }

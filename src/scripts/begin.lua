@@ -1,6 +1,7 @@
 #!lua flags=allow-oom
 -- begin: start a tick in one round trip: take the lease, register, run the
--- bounded resurrect and schedule passes, fetch the first batch.
+-- bounded resurrect and schedule passes, fetch the first batch, and note
+-- the time in the heartbeat (lib/heartbeat.lua).
 -- KEYS: [1] P.."ticks"  [2] P.."tick:"..ID (the lease hash)
 -- ARGV: [1] prefix  [2] tick id  [3] lease ms  [4] dead max size
 --       [5] dead max age s  [6] registration "<started ms> <lease ms> <queue> …"
@@ -21,6 +22,7 @@
 -- @include lib/resurrect.lua
 -- @include lib/schedule.lua
 -- @include lib/fetch.lua
+-- @include lib/heartbeat.lua
 
 local tick, lease = ARGV[2], KEYS[2]
 local now = now_ms()
@@ -37,6 +39,7 @@ end
 redis.call('HSET', lease, 'seq', 0)
 redis.call('PEXPIRE', lease, ARGV[3])
 redis.call('HSET', KEYS[1], tick, ARGV[6])
+heartbeat(now, ARGV[6])
 local resurrected, more_resurrect = resurrect(tick, tonumber(ARGV[7]), ARGV[8], tonumber(ARGV[9]))
 local scheduled, more_schedule = schedule(now / 1000, tonumber(ARGV[10]))
 local batch, queues, picks = fetch_args(12)

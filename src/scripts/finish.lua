@@ -8,7 +8,8 @@
 -- ARGV: [1] prefix  [2] tick id  [3] lease ms  [4] dead max size
 --       [5] dead max age s  [6] call number  [7..] ack entries
 --       (lib/ack.lua), then n and the n queues this tick served
--- Returns: {now ms, jobs left in its lists, dead evictions}
+-- Returns: {now ms, jobs left in its lists, dead evictions,
+--           {numbers of ack entries no longer listed (lib/ack.lua)}}
 -- Replays: a numbered call (lib/replay.lua). The lease hash outlives finish
 -- until its TTL runs out, holding the reply, so a replay answers it; after
 -- that, a replay finds none of its jobs listed and moves nothing. The
@@ -22,13 +23,13 @@ local now = now_ms()
 local state, kept = call_state(lease, seq)
 if state == 'replay' then return kept end
 if state == 'stale' then return { now, 0, 0 } end
-local i, evicted = ack(tick, 7, now, tonumber(ARGV[4]), tonumber(ARGV[5]), state == 'fresh')
+local i, evicted, missed = ack(tick, 7, now, tonumber(ARGV[4]), tonumber(ARGV[5]), state == 'fresh')
 if redis.call('GET', P .. 'resurrector') == tick then redis.call('DEL', P .. 'resurrector') end
 local left = 0
 for k = 1, tonumber(ARGV[i]) do
   left = left + redis.call('LLEN', inproc_key(tick, ARGV[i + k]))
 end
 if left == 0 then redis.call('HDEL', KEYS[1], tick) end
-local reply = { now, left, evicted }
+local reply = { now, left, evicted, missed }
 if state == 'fresh' then remember(lease, seq, reply) end
 return reply

@@ -2,7 +2,9 @@
 -- KEYS: [1] P.."queues"  [2] P.."ticks"
 -- ARGV: [1] prefix
 -- Returns: {processed, failed, dead evicted, scheduled, retry, dead,
---           ticks, inflight, {queue, size, ...}, eviction policy}
+--           ticks, inflight, {queue, size, ...}, eviction policy,
+--           now ms, {heartbeat field, ms, ...}, {paused queue, ...},
+--           scheduled and retry jobs already due}
 -- Replays: reads only.
 -- @include lib/common.lua
 
@@ -24,9 +26,13 @@ for j = 1, #registry, 2 do
   end
 end
 
+local now = now_ms()
+local due = redis.call('ZCOUNT', P .. 'schedule', '-inf', now / 1000) + redis.call('ZCOUNT', P .. 'retry', '-inf', now / 1000)
+
 return {
   counter('processed'), counter('failed'), counter('dead_evicted'),
   redis.call('ZCARD', P .. 'schedule'), redis.call('ZCARD', P .. 'retry'), redis.call('ZCARD', P .. 'dead'),
   #registry / 2, inflight, sizes,
   string.match(redis.call('INFO', 'memory'), 'maxmemory_policy:(%S+)') or '',
+  now, redis.call('HGETALL', P .. 'heartbeat'), redis.call('SMEMBERS', P .. 'paused'), due,
 }

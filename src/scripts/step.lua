@@ -7,7 +7,8 @@
 -- ARGV: [1] prefix  [2] tick id  [3] lease ms  [4] dead max size
 --       [5] dead max age s  [6] call number  [7..] ack entries
 --       (lib/ack.lua), then fetch args (lib/fetch.lua)
--- Returns: {now ms, lease held (1/0), dead evictions, {queue, {jobs}, {resurrections}, ...}}
+-- Returns: {now ms, lease held (1/0), dead evictions, {queue, {jobs}, {resurrections}, ...},
+--           {numbers of ack entries no longer listed (lib/ack.lua)}}
 -- Replays: a numbered call (lib/replay.lua). The replay of the last call
 -- answers its kept reply, so the jobs it fetched reach the tick and none is
 -- acked twice; an older call's replay does nothing. Without the lease the
@@ -25,8 +26,8 @@ local state, kept = call_state(lease, seq)
 if state == 'replay' then return kept end
 if state == 'stale' then return { now, 0, 0, {} } end
 local held = state == 'fresh'
-local next_arg, evicted = ack(tick, 7, now, tonumber(ARGV[4]), tonumber(ARGV[5]), held)
-if not held then return { now, 0, evicted, {} } end
+local next_arg, evicted, missed = ack(tick, 7, now, tonumber(ARGV[4]), tonumber(ARGV[5]), held)
+if not held then return { now, 0, evicted, {}, missed } end
 redis.call('PEXPIRE', lease, ARGV[3])
 local batch, queues, picks = fetch_args(next_arg)
-return remember(lease, seq, { now, 1, evicted, fetch(tick, batch, queues, picks) })
+return remember(lease, seq, { now, 1, evicted, fetch(tick, batch, queues, picks), missed })

@@ -41,13 +41,16 @@ end
 -- each: queue, count, that many jobs), then the other entries (n, then n
 -- groups of kind, queue, job, new job, delay seconds). Successes are most
 -- entries and carry one argument each: the client encodes far less.
--- Returns the index after them and the number of dead-set evictions.
+-- Returns the index after them, the number of dead-set evictions, and the
+-- numbers (from 1, successes first) of the entries no longer listed, which
+-- this call did not settle: the tick fires no event for those.
 local function ack(tick, i, now_ms_value, dead_max, dead_max_age, whole_ok)
   local now_sec = now_ms_value / 1000
   local counts = P .. 'resurrections'
   local counted = redis.call('EXISTS', counts) == 1
   local processed, failed, died = 0, 0, false
   local per_queue = {}
+  local entry, missed = 0, {}
 
   local successes = {}
   for _ = 1, tonumber(ARGV[i]) do
@@ -79,9 +82,12 @@ local function ack(tick, i, now_ms_value, dead_max, dead_max_age, whole_ok)
   for _, group in ipairs(successes) do
     local queue, first, count = group[1], group[2], group[3]
     for k = first, first + count - 1 do
+      entry = entry + 1
       if taken(queue, ARGV[k]) then
         if counted then redis.call('HDEL', counts, ARGV[k]) end
         processed = processed + 1
+      else
+        missed[#missed + 1] = entry
       end
     end
   end
@@ -89,7 +95,10 @@ local function ack(tick, i, now_ms_value, dead_max, dead_max_age, whole_ok)
   for _ = 1, n do
     local kind, queue, job, updated, delay = ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], ARGV[i + 4]
     i = i + 5
-    if taken(queue, job) then
+    entry = entry + 1
+    if not taken(queue, job) then
+      missed[#missed + 1] = entry
+    else
       if kind == 'q' or kind == 'i' then
         redis.call('RPUSH', P .. 'queue:' .. queue, job)
         if kind == 'i' then redis.call('HINCRBY', counts, job, 1) end
@@ -111,5 +120,5 @@ local function ack(tick, i, now_ms_value, dead_max, dead_max_age, whole_ok)
   bump('failed', failed, day)
   local evicted = 0
   if died then evicted = trim_dead(now_sec, dead_max, dead_max_age) end
-  return i, evicted
+  return i, evicted, missed
 end
