@@ -1,10 +1,22 @@
+import { jobsApi, queuesApi } from "./admin/index.js";
+import { TickqError } from "./errors.js";
+import type { JobsApi, QueuesApi } from "./admin/types.js";
 import { enqueueJobs } from "./client.js";
+import type { TickqEventName, TickqListener } from "./events.js";
+import { readHistory, type DayStats } from "./history.js";
 import { createRuntime } from "./runtime.js";
 import { readStats } from "./stats.js";
 import { runTick } from "./tick.js";
 import type {
   ArgsOf, BulkJob, EnqueueOptions, JobRegistry, Middleware, Stats, TickOptions, TickqOptions, TickReport,
 } from "./types.js";
+
+/** `tq.stats()`: counters, sizes and warnings; `tq.stats.history(days)`: processed and failed per day. */
+export interface StatsReader {
+  (): Promise<Stats>;
+  /** The last `days` UTC days (default 30, at most 1,825), oldest first, today last. */
+  history(days?: number): Promise<DayStats[]>;
+}
 
 export interface Tickq<J extends JobRegistry> {
   /** Pushes one job (or schedules it with delayMs / at); returns its jid. */
@@ -13,7 +25,13 @@ export interface Tickq<J extends JobRegistry> {
   enqueueBulk(jobs: BulkJob<keyof J & string>[]): Promise<string[]>;
   /** Runs one bounded tick: resurrect, schedule, fetch, execute, ack. */
   tick(options?: TickOptions): Promise<TickReport>;
-  stats(): Promise<Stats>;
+  stats: StatsReader;
+  /** Find, list, retry, delete and run jobs by jid or by state. */
+  jobs: JobsApi;
+  /** List, pause and resume queues. */
+  queues: QueuesApi;
+  /** Adds a listener called after the ack of each outcome; returns a function that removes it. */
+  on<E extends TickqEventName>(event: E, listener: TickqListener<E>): () => void;
   /** Adds middleware around every execution, outermost first. */
   use(middleware: Middleware): Tickq<J>;
   readonly prefix: string;
@@ -34,7 +52,15 @@ export function createTickq<J extends JobRegistry>(options: TickqOptions<J>): Ti
     enqueue: async (name, args, opts = {}) => (await enqueueJobs(runtime, [{ ...opts, name, args }]))[0]!,
     enqueueBulk: (jobs) => enqueueJobs(runtime, jobs),
     tick: (opts) => runTick(runtime, opts),
-    stats: () => readStats(runtime),
+    stats: Object.assign(() => readStats(runtime), { history: (days?: number) => readHistory(runtime, days) }),
+    jobs: jobsApi(runtime),
+    queues: queuesApi(runtime),
+    on(event, listener) {
+      const set = runtime.listeners[event] as Set<TickqListener<typeof event>> | undefined;
+      if (!set) throw new TickqError("BAD_ARGS", `on: unknown event ${JSON.stringify(event)}; events are succeeded, failed, dead`);
+      set.add(listener);
+      return () => void set.delete(listener);
+    },
     use(middleware) {
       runtime.middleware.push(middleware);
       return tickq;
@@ -45,6 +71,10 @@ export function createTickq<J extends JobRegistry>(options: TickqOptions<J>): Ti
 }
 
 export { TickqError } from "./errors.js";
+export { JOB_STATES } from "./admin/states.js";
 export { defaultBackoff } from "./retry.js";
 export { scripts } from "./scripts/index.js";
 export type * from "./types.js";
+export type * from "./admin/types.js";
+export type { DayStats } from "./history.js";
+export type { DeadEvent, FailedEvent, JobEvent, TickqEventName, TickqEvents, TickqListener, TickqListenerOptions } from "./events.js";
