@@ -5,8 +5,9 @@
 -- A cursor names the next entry B to look at, not its rank, so jobs added
 -- or removed elsewhere shift nothing: no entry is skipped or repeated.
 --   sorted set: B's score, jid and offset among the entries of its score.
---     Resumes at B, found by jid near that offset; if B is gone, at its
---     place (its score, its offset).
+--     Resumes at B, found by jid from DRIFT before that offset to NEAR
+--     after; if B is gone, at its place (its score, its offset: a job
+--     removed before it in its score as well shifts that place by one).
 --   queue: distances from the head (0: next to run) of B and of A, the
 --     last entry looked at. Resumes at B, found by jid near its distance
 --     (fetches move it nearer the head); else just past A; if both were
@@ -52,7 +53,8 @@ local function sorted_set()
     local score, jid, offset = ARGV[8], ARGV[9], tonumber(ARGV[10])
     local first = redis.call('ZCOUNT', key, '-inf', '(' .. score)
     local run = redis.call('ZCOUNT', key, score, score)
-    local from, to = math.max(0, offset - NEAR), math.min(run - 1, offset + NEAR)
+    -- Jobs removed before B (retried, deleted) move it nearer the run's start.
+    local from, to = math.max(0, offset - DRIFT), math.min(run - 1, offset + NEAR)
     if jid ~= '' and to >= from then
       for k, member in ipairs(redis.call('ZRANGE', key, first + from, first + to)) do
         if has_jid(member, jid) then
