@@ -1,11 +1,21 @@
 // The HTTP face of tickq, shared by every runtime (Node, Cloudflare Workers,
-// Vercel): POST|GET /tick, POST /jobs, GET /stats, GET /health.
+// Vercel): POST|GET /tick, POST /jobs, GET /stats, GET /health, and the
+// jobs API (routes/: /jobs…, /queues…, /stats/history).
 import { Hono, type Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
 import { TickqError, type JobRegistry, type Tickq, type TickOptions } from "../src/index.js";
 import { checkSecrets, requireSecret } from "./auth.js";
 import { readJobsBody } from "./jobs-body.js";
+import { healthRoutes } from "./routes/health.js";
+import { jobRoutes } from "./routes/jobs.js";
+import { queueRoutes } from "./routes/queues.js";
+import { statsRoutes } from "./routes/stats.js";
+
+/** HTTP status of each TickqError a request can cause; others are a 500. */
+const STATUS = {
+  UNKNOWN_JOB: 400, BAD_ARGS: 400, BAD_STATE: 400, BAD_CURSOR: 400, NOT_FOUND: 404, CONFLICT: 409, REDIS: 503, REDIS_TIMEOUT: 503,
+} as const;
 
 export interface AppOptions {
   tickq: Tickq<JobRegistry>;
@@ -33,7 +43,7 @@ export function createApp(options: AppOptions): Hono {
   const { tickq } = options;
   const app = options.basePath ? new Hono().basePath(options.basePath) : new Hono();
 
-  app.get("/health", (c) => c.json({ ok: true }));
+  app.route("/", healthRoutes(tickq)); // before auth: open to load balancers and uptime checks
 
   checkSecrets(options.secrets); // a secret bearerAuth could never match is refused now, not silently on every request
   const secrets = options.secrets.filter((s): s is string => Boolean(s));
@@ -62,14 +72,15 @@ export function createApp(options: AppOptions): Hono {
     },
   );
 
-  app.get("/stats", async (c) => c.json(await tickq.stats()));
+  app.route("/", statsRoutes(tickq));
+  app.route("/", jobRoutes(tickq));
+  app.route("/", queueRoutes(tickq));
 
   app.notFound((c) => c.json({ error: `no route ${c.req.method} ${c.req.path}` }, 404));
   app.onError((error, c) => {
     if (error instanceof HTTPException) return error.getResponse();
-    if (error instanceof TickqError) {
-      if (error.code === "UNKNOWN_JOB" || error.code === "BAD_ARGS") return c.json({ error: error.message }, 400);
-      if (error.code === "REDIS" || error.code === "REDIS_TIMEOUT") return c.json({ error: error.message }, 503);
+    if (error instanceof TickqError && Object.hasOwn(STATUS, error.code)) {
+      return c.json({ error: error.message, code: error.code }, STATUS[error.code as keyof typeof STATUS]);
     }
     console.error("tickq: request failed:", error);
     return c.json({ error: "internal error" }, 500);

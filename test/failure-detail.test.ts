@@ -77,7 +77,7 @@ describe.each(adapterCases)("a failure that speaks over $name", (adapterCase) =>
     await tq.tick();
     const lines = h.logged.filter((l) => l.includes(jid));
     expect(lines).toEqual([expect.stringMatching(new RegExp(`^tickq: job flaky ${jid} failed \\(attempt 1\\): Error: upstream 503; retry due \\d{4}-.*Z \\(in 30 s\\)$`))]);
-    await h.redis.zadd(`${h.prefix}retry`, "XX", 0, (await h.redis.zrange(`${h.prefix}retry`, 0, 0))[0]!);
+    await h.redis.zadd(`${h.prefix}retry`, "XX", "0", (await h.redis.zrange(`${h.prefix}retry`, "0", "0"))[0]!);
     await tq.tick();
     expect(h.logged.filter((l) => l.includes(jid)).at(-1)).toMatch(/failed \(attempt 2\): Error: upstream 503; out of retries, moved to the dead set$/);
   });
