@@ -13,6 +13,7 @@ import { addServerCommands } from "./commands/servers.js";
 import { addStatsCommands } from "./commands/stats.js";
 import { addTickCommand } from "./commands/tick.js";
 import { EXIT, exitCodeOf } from "./exit.js";
+import { endProcess } from "./lifetime.js";
 import { printJson } from "./output.js";
 
 declare const TICKQ_VERSION: string | undefined;
@@ -55,6 +56,4 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
-const code = await main(process.argv);
-// Long-running commands (serve, redis-http) keep the process alive; the others end here.
-process.exitCode = code;
+endProcess(await main(process.argv));

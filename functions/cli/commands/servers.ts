@@ -7,6 +7,7 @@ import { stopOnSignals } from "../../node/listen.js";
 import { startServer } from "../../node/server.js";
 import { runRedisHttp } from "../../upstash-local/run.js";
 import { globals, intOption } from "../global.js";
+import { keepRunning } from "../lifetime.js";
 import { loadJobs } from "../load-jobs.js";
 import { parseQueues } from "./tick.js";
 
@@ -18,6 +19,7 @@ export function addServerCommands(program: Command): void {
     .option("--token <token>", "bearer token (default: a random one, printed)")
     .option("--latency-ms <ms>", "added to every request", "0")
     .action(async (options: { port: string; token?: string; latencyMs: string }) => {
+      keepRunning();
       await runRedisHttp({ port: intOption(options.port, "--port"), token: options.token, latencyMs: intOption(options.latencyMs, "--latency-ms") });
     });
 
@@ -30,6 +32,7 @@ export function addServerCommands(program: Command): void {
     .action(async (options: { jobs: string; queues?: string; port: string }, command: Command) => {
       const { prefix } = globals(command);
       const loaded = await loadJobs(options.jobs);
+      keepRunning();
       const redis = await findRedis();
       const secret = process.env.TICKQ_SECRET ?? randomBytes(24).toString("base64url");
       if (!process.env.TICKQ_SECRET) console.log(`no TICKQ_SECRET set; using a random one for this run:\n  TICKQ_SECRET=${secret}`);
