@@ -23,9 +23,15 @@ function expand(file, seen = new Set()) {
     .join("\n");
 }
 
+// Comment lines become empty lines: Redis never needs them, every bundle
+// (the Worker's above all) carries the text, and kept line numbers keep
+// Lua's error messages pointing at the right line of the expanded script.
+// The `#!lua flags=…` line stays. The comments live on in the .lua files.
+const stripComments = (text) => text.replace(/^[ \t]*--.*$/gm, "");
+
 const names = readdirSync(dir).filter((f) => f.endsWith(".lua")).sort();
 const entries = names.map((file) => {
-  const text = expand(file);
+  const text = stripComments(expand(file));
   const sha = createHash("sha1").update(text).digest("hex");
   const name = file.replace(/\.lua$/, "");
   return `  ${name}: { name: ${JSON.stringify(name)}, sha: ${JSON.stringify(sha)}, text: ${JSON.stringify(text)} },`;
