@@ -77,7 +77,7 @@ function baseEvent(o: Outcome): JobEvent {
 }
 
 export interface TickEvents {
-  /** After an ack call answered: `missed` is its list of entries it found no longer listed. */
+  /** After an ack call answered: `missed` is its list of the entries it found no longer listed (undefined: it acted on none). */
   settled(acked: Outcome[], missed: RedisReply | undefined, nowMs: number): void;
   /** Waits for what listeners returned, for at most `ms`. */
   flush(ms: number): Promise<void>;
@@ -119,6 +119,8 @@ export function tickEvents(listeners: EventListeners, logger: JobLogger): TickEv
 
   return {
     settled(acked, missedReply, nowMs) {
+      // No list at all: the call acted on nothing (an older call's reply, "stale").
+      if (missedReply === undefined) return;
       const succeeded = listeners.succeeded.size > 0;
       if (acked.length === 0 || (!succeeded && !acked.some((o) => o.kind === "retry" || o.kind === "dead"))) return;
       const missed = new Set(asArray(missedReply ?? [], "ack").map(asNumber));
