@@ -62,6 +62,9 @@ for k = 1, tonumber(ARGV[4]) do
     if removed and action == 'push' then
       redis.call('SADD', KEYS[1], target)
       redis.call('LPUSH', P .. 'queue:' .. target, new_text)
+    elseif removed and string.sub(from, 1, 6) == 'queue:' then
+      -- A queued job may carry a resurrection count (by its text): it goes too.
+      redis.call('HDEL', P .. 'resurrections', job)
     end
     flags[k] = removed and '1' or '0'
   end
