@@ -1,6 +1,6 @@
 // tickq tick --jobs ./jobs.js [--queues a,b | a:3,b:1] [--budget MS] [--batch N] [--concurrency N] [--drain]
 // One tick (or, with --drain, ticks while work remains), with a progress
-// line on a terminal while it drains, counted from the tick's own events.
+// line on a terminal while it drains.
 import type { Command } from "commander";
 import type { QueueOrder, TickReport } from "../../../src/index.js";
 import { withTickq } from "../connect.js";
@@ -52,12 +52,22 @@ export function addTickCommand(program: Command): void {
         budgetMs: intOption(options.budget, "--budget", 0), batch: intOption(options.batch, "--batch", 1), concurrency: intOption(options.concurrency, "--concurrency", 1),
       };
       await withTickq({ prefix, jobs: loaded.jobs, queues }, async ({ tickq }) => {
-        const seen = { succeeded: 0, failed: 0, dead: 0 };
-        tickq.on("succeeded", () => void seen.succeeded++);
-        tickq.on("failed", () => void seen.failed++);
-        tickq.on("dead", () => void seen.dead++);
         const live = !json && process.stderr.isTTY;
-        const progress = live ? setInterval(() => process.stderr.write(`\r  ${seen.succeeded} succeeded, ${seen.failed} failed, ${seen.dead} dead…`), 200) : undefined;
+        const seen = { done: 0, failed: 0 };
+        if (live) {
+          // Counted as handlers finish (events wait for the ack, which comes a batch at a time).
+          tickq.use(async (_job, _ctx, next) => {
+            try {
+              const result = await next();
+              seen.done++;
+              return result;
+            } catch (error) {
+              seen.failed++;
+              throw error;
+            }
+          });
+        }
+        const progress = live ? setInterval(() => process.stderr.write(`\r  ${seen.done} done, ${seen.failed} failed…`), 200) : undefined;
         const reports: TickReport[] = [];
         try {
           do {
