@@ -8,6 +8,7 @@
 // dropped after the REST server ran it (@upstash/redis retries). One phase
 // per adapter. Prints a table; exits 1 on a lost or stuck job or a miscount.
 import { parseArgs } from "node:util";
+import { findRedis } from "../functions/node/find-redis.js";
 import type { AdapterName } from "./chaos/connect.js";
 import { runPhase, type PhaseResult } from "./chaos/phase.js";
 import { startPrivateRedis } from "./chaos/private-redis.js";
@@ -72,11 +73,12 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       quiet: { type: "boolean", default: false },
     },
   });
+  for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => process.exit(130)); // runs the cleanup at exit
   const adapter = values.adapter!;
   if (!["ioredis", "upstash", "both"].includes(adapter)) throw new Error(`--adapter must be ioredis, upstash or both, got ${adapter}`);
   const options: ChaosOptions = {
     jobs: Number(values.jobs),
-    workers: Math.max(3, Number(values.workers)),
+    workers: Number(values.workers),
     adapters: adapter === "both" ? ["ioredis", "upstash"] : [adapter as AdapterName],
     perKind: Number(values["faults-per-kind"]),
     seconds: values.seconds ? Number(values.seconds) : undefined,
@@ -84,7 +86,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     log: values.quiet ? undefined : (line) => process.stdout.write(`\r${line.padEnd(60)}`),
   };
   console.log(`chaos: ${options.jobs} jobs a phase, ${options.workers} workers, ${options.adapters.join(" then ")}, ≥${options.perKind} faults of each kind, seed ${options.seed}`);
-  const results = await runChaos(options);
+  const ledger = await findRedis(); // REDIS_URL, else 127.0.0.1:6379, else a private one: never the faulted Redis
+  const results = await runChaos({ ...options, ledgerUrl: ledger.url }).finally(() => ledger.stop());
   console.log(`\n\n${chaosTable(results)}\n`);
   for (const r of results) {
     for (const problem of r.problems) console.log(`${r.adapter}: ${problem}`);

@@ -2,17 +2,23 @@
 // the same run. Prints enqueue and drain rates, Redis commands per job (from
 // INFO commandstats, script internals included), commands sent on the wire
 // per job, and what one idle minute costs. Each system first drains N/10
-// jobs unmeasured (warm-up), then N jobs RUNS times.
+// jobs unmeasured (warm-up), then N jobs RUNS times. Then the realistic
+// run (bench/realistic.ts): jobs sleeping 0–100 ms, concurrency 50.
 //   --jobs 20000  --runs 3  --idle-seconds 60  --only tickq,bullmq,bee-queue
-//   --adapter upstash   tickq alone over HTTP Redis instead (bench/upstash.ts):
-//                       --latency-ms 0,20  --batch 100
+//   --realistic-jobs 4000 (0: skip)  --seed 1
+//   --adapter upstash   tickq alone over HTTP Redis instead (bench/upstash.ts,
+//                       bench/upstash-realistic.ts): --latency-ms 0,20  --batch 100
 import { parseArgs } from "node:util";
 import { Redis } from "ioredis";
 import { findRedis, startPrivate } from "../functions/node/find-redis.js";
 import { beeQueueSystem } from "./systems/bee-queue.js";
 import { bullmqSystem } from "./systems/bullmq.js";
+import { runSchedulesBench } from "./schedules.js";
+import { poolSystem } from "./systems/pool.js";
 import { tickqSystem } from "./systems/tickq.js";
 import type { SystemFactory } from "./systems/types.js";
+import { durations } from "./jobs.js";
+import { CONCURRENCY, measureRealistic, printRealistic, type RealisticRow, type Setup } from "./realistic.js";
 import { commandsProcessed, wireCounter } from "./wire.js";
 
 const { values } = parseArgs({
@@ -24,6 +30,8 @@ const { values } = parseArgs({
     adapter: { type: "string", default: "ioredis" },
     "latency-ms": { type: "string", default: "0,20" },
     batch: { type: "string", default: "100" },
+    "realistic-jobs": { type: "string", default: "4000" },
+    seed: { type: "string", default: "1" },
   },
 });
 const N = Number(values.jobs);
@@ -31,6 +39,13 @@ const RUNS = Number(values.runs);
 const IDLE_MS = Number(values["idle-seconds"]) * 1000;
 const all: Record<string, SystemFactory> = { tickq: tickqSystem, bullmq: bullmqSystem, "bee-queue": beeQueueSystem };
 const chosen = values.only.split(",").map((name) => [name, all[name]!] as const);
+const SEED = Number(values.seed);
+const REAL = durations(Number(values["realistic-jobs"]), SEED);
+const realistic: Setup[] = [
+  ...[100, 50].map((batch) => ({ label: `tickq batch ${batch}`, factory: tickqSystem, drain: { batch, concurrency: CONCURRENCY } })),
+  { label: "BullMQ", factory: bullmqSystem, drain: { concurrency: CONCURRENCY } },
+].filter((s) => values.only.split(",").some((name) => all[name] === s.factory));
+realistic.push({ label: "in-memory pool (no Redis)", factory: poolSystem, drain: { concurrency: CONCURRENCY } });
 
 interface Row {
   name: string;
@@ -121,6 +136,11 @@ async function main() {
     process.stdout.write(`measuring ${name}…\n`);
     rows.push(await measure(name, factory, found.url, redis));
   }
+  const realRows: RealisticRow[] = [];
+  for (const setup of REAL.length ? realistic : []) {
+    process.stdout.write(`measuring ${setup.label} on ${REAL.length} realistic jobs…\n`);
+    realRows.push(await measureRealistic(setup, found.url, REAL, RUNS));
+  }
   if (IDLE_MS > 0) {
     process.stdout.write(`idling ${IDLE_MS / 1000} s…\n`);
     await measureIdle(rows);
@@ -148,12 +168,17 @@ async function main() {
       console.log(`tickq drain / ${other.name} drain: ${(median(tickq.drain) / median(other.drain)).toFixed(2)}×`);
     }
   }
+  if (realRows.length) printRealistic(realRows, REAL, RUNS, SEED);
 }
 
 if (values.adapter === "upstash") {
   const { runUpstashBench } = await import("./upstash.js");
-  await runUpstashBench(N, values["latency-ms"].split(",").map(Number), Number(values.batch));
+  const { runUpstashRealistic } = await import("./upstash-realistic.js");
+  const latencies = values["latency-ms"].split(",").map(Number);
+  await runUpstashBench(N, latencies, Number(values.batch));
+  if (REAL.length) await runUpstashRealistic(REAL, SEED, latencies, RUNS);
 } else {
   await main();
+  await runSchedulesBench();
 }
 process.exit(0);

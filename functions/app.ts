@@ -1,6 +1,6 @@
 // The HTTP face of tickq, shared by every runtime (Node, Cloudflare Workers,
-// Vercel): POST|GET /tick, POST /jobs, GET /stats, GET /health, and the
-// jobs API (routes/: /jobs…, /queues…, /stats/history).
+// Vercel): POST|GET /tick, POST /jobs, GET /stats, GET /schedules, GET /health,
+// and the jobs API (routes/: /jobs…, /queues…, /stats/history).
 import { Hono, type Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
@@ -75,6 +75,7 @@ export function createApp(options: AppOptions): Hono {
   app.route("/", statsRoutes(tickq));
   app.route("/", jobRoutes(tickq));
   app.route("/", queueRoutes(tickq));
+  app.get("/schedules", async (c) => c.json(await tickq.schedules()));
 
   app.notFound((c) => c.json({ error: `no route ${c.req.method} ${c.req.path}` }, 404));
   app.onError((error, c) => {

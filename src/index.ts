@@ -6,6 +6,9 @@ import type { TickqEventName, TickqListener } from "./events.js";
 import { readHistory, type DayStats } from "./history.js";
 import { createRuntime } from "./runtime.js";
 import { readStats } from "./stats.js";
+import { runtimes } from "./schedules/internal.js";
+import { listSchedules } from "./schedules/list.js";
+import type { ScheduleInfo } from "./schedules/types.js";
 import { runTick } from "./tick.js";
 import type {
   ArgsOf, BulkJob, EnqueueOptions, JobRegistry, Middleware, Stats, TickOptions, TickqOptions, TickReport,
@@ -32,6 +35,8 @@ export interface Tickq<J extends JobRegistry> {
   queues: QueuesApi;
   /** Adds a listener called after the ack of each outcome; returns a function that removes it. */
   on<E extends TickqEventName>(event: E, listener: TickqListener<E>): () => void;
+  /** The recurring jobs declared here or held in Redis: spec, next run, last run, last jid. */
+  schedules(): Promise<ScheduleInfo[]>;
   /** Adds middleware around every execution, outermost first. */
   use(middleware: Middleware): Tickq<J>;
   readonly prefix: string;
@@ -61,12 +66,14 @@ export function createTickq<J extends JobRegistry>(options: TickqOptions<J>): Ti
       set.add(listener);
       return () => void set.delete(listener);
     },
+    schedules: () => listSchedules(runtime),
     use(middleware) {
       runtime.middleware.push(middleware);
       return tickq;
     },
     prefix: runtime.prefix,
   };
+  runtimes.set(tickq, runtime);
   return tickq;
 }
 
@@ -78,3 +85,4 @@ export type * from "./types.js";
 export type * from "./admin/types.js";
 export type { DayStats } from "./history.js";
 export type { DeadEvent, FailedEvent, JobEvent, TickqEventName, TickqEvents, TickqListener, TickqListenerOptions } from "./events.js";
+export type * from "./schedules/types.js";

@@ -104,6 +104,15 @@ export function decodeJob(raw: string, jobs: JobRegistry): DecodedJob {
   return { ok: true, payload };
 }
 
+function parses(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * The dead-set entry for a job that cannot run: its own text with the error
  * fields spliced in, every other byte kept. A job that is not a JSON object
@@ -113,7 +122,7 @@ export function decodeJob(raw: string, jobs: JobRegistry): DecodedJob {
 export function deadEntryFor(raw: string, queue: string, errorClass: string, reason: string, nowSec: number): string {
   const errorFields = { error_class: errorClass, error_message: reason, failed_at: nowSec };
   return (
-    spliceFields(raw, errorFields) ??
+    (parses(raw) ? spliceFields(raw, errorFields) : null) ??
     JSON.stringify({ class: "TickqMalformedJob", args: [], jid: newJid(), queue, raw: raw.toWellFormed(), ...errorFields })
   );
 }

@@ -1,11 +1,13 @@
 // The continuous fetch / execute / ack loop of a tick. Slots are refilled as
-// they free up: the next jobs are fetched while half a batch still waits for
-// a slot (the low-water mark), and finished jobs are acked in groups that
-// ride on those fetches, so a slow job never holds the others' slots idle
-// and a round trip is hidden behind running jobs. One step call is in flight
-// at a time: calls keep their numbers in order (lib/replay.lua).
+// they free up: the next jobs are fetched while enough still wait for a slot
+// to cover one round trip (the low-water mark: half a batch, more when round
+// trips are slow — HTTP Redis — and jobs start fast), and finished jobs are
+// acked in groups that ride on those fetches, so a slow job never holds the
+// others' slots idle and a round trip is hidden behind running jobs. One
+// step call is in flight at a time: calls keep their numbers in order
+// (lib/replay.lua).
 //
-// Bounded: at most 1.5 batches fetched but not started, and at most a batch
+// Bounded: at most 2 batches fetched but not started, and at most a batch
 // plus a round of slots finished but not acked. All of them sit in the tick's inproc lists,
 // so a crash still loses nothing.
 //
@@ -66,12 +68,13 @@ export async function runPipeline(p: PipelineInput): Promise<PipelineResult> {
   let failure: unknown;
   let abortedAt: number | undefined;
   let wake = () => {};
-  const lowWater = Math.floor(p.batch / 2);
+  const pace = newPace();
+  const lowWater = () => Math.max(Math.floor(p.batch / 2), Math.min(p.batch, pace.lead()));
   const stopping = () => p.signal.aborted || failure !== undefined;
 
   const step = () => {
     if (stepping || failure !== undefined) return;
-    const fetch = !stopping() && !drained && buffer.length <= lowWater ? p.batch : 0;
+    const fetch = !stopping() && !drained && buffer.length <= lowWater() ? p.batch : 0;
     // Acks alone go once a batch and a round of slots have finished; the
     // last ones ride on finish.
     const last = drained && buffer.length === 0 && running === 0;
@@ -79,8 +82,10 @@ export async function runPipeline(p: PipelineInput): Promise<PipelineResult> {
     const acks = finished;
     finished = [];
     stepping = true;
+    const sentAt = Date.now();
     p.step(acks, fetch).then(
       (reply) => {
+        pace.stepTook(Date.now() - sentAt);
         buffer.push(...reply.fetched);
         if (!reply.held || reply.fetched.length < fetch) drained = true;
       },
@@ -113,6 +118,7 @@ export async function runPipeline(p: PipelineInput): Promise<PipelineResult> {
       }
       const job = buffer.shift()!;
       running++;
+      pace.started();
       // run() never rejects; were it to, the job goes back to its queue.
       const settled = p.run(job).catch((): Outcome => ({ kind: "interrupted", job }));
       void settled.then((outcome) => {
@@ -148,4 +154,24 @@ export async function runPipeline(p: PipelineInput): Promise<PipelineResult> {
   closed = true;
   p.signal.removeEventListener("abort", onAbort);
   return { finished, unstarted: buffer, abandoned: running, drained: drained && buffer.length === 0, failure };
+}
+
+/** How many jobs start during one step round trip, with a margin: the lead a fetch needs. */
+function newPace() {
+  let stepMs = 0;
+  let first = 0;
+  let starts = 0;
+  return {
+    started() {
+      if (starts++ === 0) first = Date.now();
+    },
+    stepTook(ms: number) {
+      stepMs = stepMs === 0 ? ms : 0.7 * stepMs + 0.3 * ms;
+    },
+    lead(): number {
+      const elapsed = Date.now() - first;
+      if (starts < 2 || elapsed <= 0) return 0;
+      return Math.ceil(1.5 * stepMs * (starts / elapsed));
+    },
+  };
 }

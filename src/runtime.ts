@@ -5,6 +5,7 @@ import { numberOption } from "./options.js";
 import { keysFor, type Keys } from "./keys.js";
 import { planQueues, type QueuePlan } from "./queues.js";
 import { newScriptCache, runScript, type RoundTrips } from "./redis.js";
+import { declareSchedules, type ScheduleSet } from "./schedules/declare.js";
 import type { JobDefinition, JobLogger, JobRegistry, LuaScript, Middleware, RedisAdapter, RedisReply, TickqOptions } from "./types.js";
 
 export interface Runtime {
@@ -34,10 +35,12 @@ export interface Runtime {
   clockOffsetMs: number;
   /** Redis' maxmemory-policy, read once per process by the first tick (or stats). */
   evictionPolicy: string | undefined;
+  /** The recurring jobs this deployment declares (src/schedules/). */
+  schedules: ScheduleSet;
   run(script: LuaScript, keys: string[], args: (string | number)[], trips: RoundTrips): Promise<RedisReply>;
 }
 
-export function createRuntime(options: TickqOptions): Runtime {
+export function createRuntime<J extends JobRegistry>(options: TickqOptions<J>): Runtime {
   if (!options || typeof options.redis?.evalsha !== "function") {
     throw new TickqError("BAD_OPTIONS", "createTickq needs `redis`: an adapter such as ioredisAdapter(new Redis()) or upstashAdapter(redis)");
   }
@@ -67,6 +70,7 @@ export function createRuntime(options: TickqOptions): Runtime {
     logLines: numberOption(options.logLines, 20, "logLines", { min: 0, integer: true }),
     clockOffsetMs: 0,
     evictionPolicy: undefined,
+    schedules: declareSchedules(options.schedules, options.jobs),
     run: (script, keys, args, trips) => runScript(runtime.redis, script, keys, [prefix, ...args], trips, runtime.redisTimeoutMs, scriptCache),
   };
   return runtime;

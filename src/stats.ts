@@ -17,14 +17,14 @@ export async function readStats(runtime: Runtime): Promise<Stats> {
   const queues = pairs(reply[8], "stats");
   const policy = String(reply[9] ?? "");
   learnEvictionPolicy(runtime, policy);
-  const beats = pairs(reply[11], "stats");
+  const beats = pairs(reply[12], "stats");
   const served: Record<string, number> = {};
   for (const [field, ms] of Object.entries(beats)) if (field.startsWith("queue:")) served[field.slice(6)] = ms;
-  const paused = asArray(reply[12] ?? [], "stats").map(String).sort();
+  const paused = asArray(reply[13] ?? [], "stats").map(String).sort();
   const lastTickAt = beats.tick ?? null;
   const warning = evictionWarning(policy);
   const warnings = [
-    ...heartbeatWarnings({ nowMs: asNumber(reply[10]), lastTickAt, queues, served, paused: new Set(paused), due: asNumber(reply[13]) }),
+    ...heartbeatWarnings({ nowMs: asNumber(reply[11]), lastTickAt, queues, served, paused: new Set(paused), due: asNumber(reply[14]) }),
     ...(warning ? [warning] : []),
   ];
   return {
@@ -41,5 +41,6 @@ export async function readStats(runtime: Runtime): Promise<Stats> {
     lastTickAt,
     evictionPolicy: policy,
     warnings,
+    schedules: asNumber(reply[10]),
   };
 }

@@ -15,6 +15,7 @@ import { runPipeline, type StepReply } from "./pipeline.js";
 import { fetchArgs } from "./queues.js";
 import { asArray, asNumber, type RoundTrips } from "./redis.js";
 import { learnEvictionPolicy, type Runtime } from "./runtime.js";
+import { dueArgs, runSchedules } from "./schedules/pass.js";
 import { scripts } from "./scripts/index.js";
 import { tickCalls } from "./tick-calls.js";
 import { tickSettings } from "./tick-settings.js";
@@ -32,6 +33,7 @@ export async function runTick(runtime: Runtime, options: TickOptions = {}): Prom
   const report: TickReport = {
     tickId, fetched: 0, succeeded: 0, failed: 0, retried: 0, dead: 0, resurrected: 0, scheduled: 0,
     requeued: 0, abandoned: 0, deadEvicted: 0, more: false, leaseLost: false, roundTrips: 0, durationMs: 0,
+    recurring: 0,
   };
   const { keys, plan } = runtime;
   const calls = tickCalls(runtime, [keys.ticks, keys.lease(tickId)], trips, Math.min(leaseMs, runtime.redisTimeoutMs, 5_000));
@@ -52,7 +54,7 @@ export async function runTick(runtime: Runtime, options: TickOptions = {}): Prom
     const sentAt = Date.now();
     const askPolicy = runtime.evictionPolicy === undefined ? 1 : 0;
     const begun = asArray(
-      await calls.send(scripts.begin, [...common, registration, ...housekeepArgs(limits), askPolicy, ...fetchArgs(plan, batch)]),
+      await calls.send(scripts.begin, [...common, registration, ...housekeepArgs(limits), askPolicy, ...fetchArgs(plan, batch), ...dueArgs(runtime.schedules, scheduleLimit)]),
       "begin",
     );
     const housekept = readHousekeep(begun);
@@ -66,6 +68,10 @@ export async function runTick(runtime: Runtime, options: TickOptions = {}): Prom
     }
     fence.confirmed(sentAt);
     const first = readFetched(begun[5]);
+    const recurring = await runSchedules(runtime, calls, { tickId, reply: begun[8], nowMs: housekept.nowMs, room: batch - first.length });
+    report.recurring += recurring.enqueued;
+    first.push(...recurring.fetched);
+    if (!recurring.held) lost();
     let housekeepingLeft = housekept.more;
 
     while (housekeepingLeft && Date.now() - started < budgetMs * HOUSEKEEP_SHARE) {
@@ -106,7 +112,7 @@ export async function runTick(runtime: Runtime, options: TickOptions = {}): Prom
     });
     report.abandoned = result.abandoned;
     report.requeued += result.unstarted.length;
-    report.more = !result.drained || report.leaseLost || housekeepingLeft;
+    report.more = !result.drained || report.leaseLost || housekeepingLeft || recurring.more;
 
     fence.stop();
     const pending: Outcome[] = [...result.finished, ...result.unstarted.map((job) => ({ kind: "unstarted", job }) as const)];

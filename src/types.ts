@@ -8,6 +8,7 @@
 // resurrect return the inproc jobs of a dead tick to the head of their queue
 
 import type { TickqListenerOptions } from "./events.js";
+import type { Schedules } from "./schedules/types.js";
 
 /** A Redis reply as both adapters return it: no parsing, no Buffers. */
 export type RedisReply = null | number | string | RedisReply[];
@@ -129,6 +130,8 @@ export interface TickqOptions<J extends JobRegistry = JobRegistry> {
   backtraceLines?: number;
   /** Last ctx.log lines of a failed run kept in the job as `tickq_log`; default 20, 0 keeps none. */
   logLines?: number;
+  /** Recurring jobs: name → { cron, timezone? } or { every } with job, args, queue, missed (src/schedules/types.ts). */
+  schedules?: Schedules<keyof J & string>;
 }
 
 export interface EnqueueOptions {
@@ -155,8 +158,8 @@ export interface TickOptions {
   budgetMs?: number;
   /**
    * Jobs fetched per round trip; default 50. The tick fetches the next batch
-   * while half a batch is still waiting for a free slot, so it holds at most
-   * 1.5 batches fetched but not started.
+   * while half a batch (more when round trips are slow) still waits for a
+   * free slot, so it holds at most 2 batches fetched but not started.
    */
   batch?: number;
   /** Handlers run at once; default 10. */
@@ -182,6 +185,8 @@ export interface TickReport {
   dead: number;
   resurrected: number;
   scheduled: number;
+  /** Jobs enqueued for due slots of recurring schedules. */
+  recurring: number;
   /** Fetched jobs put back at the head of their queue: unstarted, or interrupted at the deadline. */
   requeued: number;
   /** Handlers still running after the grace period: left for resurrection. */
@@ -220,4 +225,6 @@ export interface Stats {
    * other than noeviction.
    */
   warnings: string[];
+  /** Recurring schedules Redis holds (declared by any deployment, not yet pruned). */
+  schedules: number;
 }

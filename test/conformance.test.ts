@@ -80,7 +80,7 @@ describe("adapter conformance", () => {
       const fetch = [10, 1, "default", 0];
       replies.push([
         await run("enqueue", [`${p}queues`, `${p}schedule`], ["call-1", 60_000, 60_000, 3, "default", 0, 0, "", job(1), "default", 0, 0, "", job(2), "default", 60_000, 0, "", job(3)]),
-        await run("begin", [`${p}ticks`, `${p}tick:t1`], ["t1", 5_000, 100, 3_600, '0 5000 default', 100, 5_000, 100, 100, 0, ...fetch]),
+        await run("begin", [`${p}ticks`, `${p}tick:t1`], ["t1", 5_000, 100, 3_600, '0 5000 default', 100, 5_000, 100, 100, 0, ...fetch, "", 0, 0]), // no schedules: digest "", due limit 0, clock shift 0
         await run("extend", [`${p}tick:t1`], ["t1", 5_000]),
         await run("housekeep", [`${p}ticks`, `${p}tick:t1`], ["t1", 2, 100, 5_000, 100, 100]),
         await run("stats", [`${p}queues`, `${p}ticks`], []),

@@ -14,7 +14,7 @@ describe("the package", () => {
     try {
       mkdirSync(join(dir, "node_modules"));
       symlinkSync(root, join(dir, "node_modules/tickq"));
-      for (const dep of ["ioredis", "@upstash", "hono", "valibot"]) symlinkSync(join(root, "node_modules", dep), join(dir, "node_modules", dep));
+      for (const dep of ["ioredis", "@upstash", "hono", "valibot", "croner"]) symlinkSync(join(root, "node_modules", dep), join(dir, "node_modules", dep));
       writeFileSync(join(dir, "package.json"), JSON.stringify({ type: "module" }));
       writeFileSync(
         join(dir, "main.mjs"),

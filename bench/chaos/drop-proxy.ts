@@ -6,6 +6,7 @@
 // the script runs a second time. Connections close in both directions
 // together, so a Redis that dies or a CLIENT KILL reaches the client.
 import { connect, createServer, type Socket } from "node:net";
+import { dropTrigger } from "./drop-trigger.js";
 
 export interface DropProxy {
   url: string;
@@ -20,9 +21,7 @@ const carriesScript = (chunk: Buffer) => SCRIPT.some((word) => chunk.includes(wo
 
 export async function startDropProxy(port: number, host = "127.0.0.1"): Promise<DropProxy> {
   const sockets = new Set<Socket>();
-  let armed = false;
-  let dropped = 0;
-  let onDrop: (() => void) | undefined;
+  const trigger = dropTrigger();
 
   const server = createServer((client) => {
     const upstream = connect(port, host);
@@ -44,18 +43,14 @@ export async function startDropProxy(port: number, host = "127.0.0.1"): Promise<
       });
     }
     client.on("data", (chunk: Buffer) => {
-      if (armed && !dropping && carriesScript(chunk)) {
-        armed = false;
-        dropping = true;
-      }
+      if (!dropping && carriesScript(chunk) && trigger.claim()) dropping = true;
       upstream.write(chunk);
     });
     upstream.on("data", (chunk: Buffer) => {
       if (!dropping) return void client.write(chunk);
       if (!client.destroyed) {
         client.destroy();
-        dropped++;
-        onDrop?.();
+        trigger.fired();
       }
     });
   });
@@ -65,21 +60,8 @@ export async function startDropProxy(port: number, host = "127.0.0.1"): Promise<
 
   return {
     url: `redis://127.0.0.1:${bound}`,
-    dropNextReply: (timeoutMs) =>
-      new Promise<boolean>((resolve) => {
-        armed = true;
-        const timer = setTimeout(() => {
-          armed = false;
-          onDrop = undefined;
-          resolve(false);
-        }, timeoutMs);
-        onDrop = () => {
-          clearTimeout(timer);
-          onDrop = undefined;
-          resolve(true);
-        };
-      }),
-    dropped: () => dropped,
+    dropNextReply: (timeoutMs) => trigger.arm(timeoutMs),
+    dropped: trigger.dropped,
     close: async () => {
       for (const s of sockets) s.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -5,6 +5,7 @@
 // request: the script runs a second time.
 import { Agent, createServer, request } from "node:http";
 import type { Socket } from "node:net";
+import { dropTrigger } from "./drop-trigger.js";
 
 export interface HttpDropProxy {
   url: string;
@@ -18,13 +19,10 @@ export async function startHttpDropProxy(targetUrl: string): Promise<HttpDropPro
   const target = new URL(targetUrl);
   const agent = new Agent({ keepAlive: true });
   const sockets = new Set<Socket>();
-  let armed = false;
-  let dropped = 0;
-  let onDrop: (() => void) | undefined;
+  const trigger = dropTrigger();
 
   const server = createServer((req, res) => {
-    const drop = armed && req.method === "POST";
-    if (drop) armed = false;
+    const drop = req.method === "POST" && trigger.claim();
     const upstream = request(
       { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers, agent },
       (answer) => {
@@ -36,8 +34,7 @@ export async function startHttpDropProxy(targetUrl: string): Promise<HttpDropPro
         answer.resume();
         answer.on("end", () => {
           req.socket.destroy();
-          dropped++;
-          onDrop?.();
+          trigger.fired();
         });
       },
     );
@@ -54,21 +51,8 @@ export async function startHttpDropProxy(targetUrl: string): Promise<HttpDropPro
 
   return {
     url: `http://127.0.0.1:${bound}`,
-    dropNextResponse: (timeoutMs) =>
-      new Promise<boolean>((resolve) => {
-        armed = true;
-        const timer = setTimeout(() => {
-          armed = false;
-          onDrop = undefined;
-          resolve(false);
-        }, timeoutMs);
-        onDrop = () => {
-          clearTimeout(timer);
-          onDrop = undefined;
-          resolve(true);
-        };
-      }),
-    dropped: () => dropped,
+    dropNextResponse: (timeoutMs) => trigger.arm(timeoutMs),
+    dropped: trigger.dropped,
     close: async () => {
       for (const s of sockets) s.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -53,7 +53,7 @@ export function planJobs(count: number, rng: Rng, tag: string, maxDelayMs: numbe
     const r = rng();
     const kind: JobKind = r < 0.55 ? "plain" : r < 0.75 ? "delayed" : r < 0.9 ? "flaky" : "doomed";
     const id = `${tag}-${kind}-${i}`;
-    const ms = between(rng, 0, 15);
+    const ms = between(rng, 0, 40);
     if (kind === "flaky") {
       const failures = between(rng, 1, 2);
       return { id, kind, args: [id, ms, failures], attempts: failures + 1 };

@@ -30,10 +30,12 @@ export function openLedger(url: string, prefix: string): Ledger {
   const redis = new Redis(url, { maxRetriesPerRequest: null });
   redis.on("error", () => {});
   const key = (name: string) => `${prefix}${name}`;
+  // Keys expire a day after the last write: an interrupted run leaves nothing for long.
+  const count = async (hash: string, field: string) => void (await redis.multi().hincrby(hash, field, 1).expire(hash, 86_400).exec());
   const asMap = (hash: Record<string, string>) => new Map(Object.entries(hash).map(([k, v]) => [k, Number(v)]));
   return {
-    start: async (id, attempt) => void (await redis.hincrby(key("start"), entry(id, attempt), 1)),
-    finish: async (id, attempt, ok) => void (await redis.hincrby(key(ok ? "ok" : "fail"), entry(id, attempt), 1)),
+    start: (id, attempt) => count(key("start"), entry(id, attempt)),
+    finish: (id, attempt, ok) => count(key(ok ? "ok" : "fail"), entry(id, attempt)),
     read: async () => {
       const [start, ok, fail] = await Promise.all(["start", "ok", "fail"].map((name) => redis.hgetall(key(name))));
       return { start: asMap(start!), ok: asMap(ok!), fail: asMap(fail!) };

@@ -53,7 +53,8 @@ export async function runPhase(o: PhaseOptions): Promise<PhaseResult> {
   const ledger = openLedger(o.ledgerUrl, ledgerPrefix);
   const admin = new Redis(o.redis.url, { maxRetriesPerRequest: null });
   admin.on("error", () => {});
-  const direct = createTickq({ redis: ioredisAdapter(admin), prefix, jobs: chaosJobs(ledger) });
+  const quiet = { info: () => {}, warn: () => {}, error: () => {} };
+  const direct = createTickq({ redis: ioredisAdapter(admin), prefix, jobs: chaosJobs(ledger), logger: quiet });
   const tcp = await startDropProxy(o.redis.port);
   let rest: UpstashLocalServer | undefined;
   let http: HttpDropProxy | undefined;
@@ -75,7 +76,9 @@ export async function runPhase(o: PhaseOptions): Promise<PhaseResult> {
   try {
     const windowMs = o.seconds * 1000;
     const plan = planJobs(o.jobs, o.rng, o.adapter[0]!, windowMs * 0.3);
-    const tq = createTickq({ redis: enqueuer.adapter, prefix, jobs: chaosJobs(ledger), redisTimeoutMs: 5_000 });
+    // A short timeout: an enqueue held up by a pause or a restart gives up
+    // while its call may still land, and is sent again with the same jids.
+    const tq = createTickq({ redis: enqueuer.adapter, prefix, jobs: chaosJobs(ledger), redisTimeoutMs: 300, logger: quiet });
     const faults = faultsFor({ admin, redis: o.redis, workers, tcp, http, rng: o.rng });
     const [enqueued, counts] = await Promise.all([
       trickle(tq, plan, windowMs * 0.7, o.rng),

@@ -3,6 +3,7 @@
 // restart() SIGKILLs it and starts it again on the same port and folder, so
 // it comes back with exactly what it had acknowledged.
 import { spawn, type ChildProcess } from "node:child_process";
+import { rmSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -26,7 +27,11 @@ export async function startPrivateRedis(): Promise<PrivateRedis> {
   const url = `redis://127.0.0.1:${port}`;
   const args = ["--port", String(port), "--bind", "127.0.0.1", "--dir", dir, "--appendonly", "yes", "--appendfsync", "always", "--save", "", "--daemonize", "no"];
   let child: ChildProcess | undefined;
-  const killAtExit = () => child?.pid && child.exitCode === null && child.signalCode === null && child.kill("SIGKILL");
+  // If the driver dies first: no orphan redis-server, no folder left behind.
+  const killAtExit = () => {
+    if (child?.pid && child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+    rmSync(dir, { recursive: true, force: true });
+  };
   process.on("exit", killAtExit);
 
   const launch = async () => {

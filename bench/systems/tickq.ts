@@ -1,35 +1,51 @@
 import { Redis } from "ioredis";
 import { ioredisAdapter } from "../../adapters/ioredis.js";
-import { createTickq } from "../../src/index.js";
+import { createTickq, type RedisAdapter, type Tickq } from "../../src/index.js";
+import { durationOf, jobCount, work, type Jobs } from "../jobs.js";
 import type { System, SystemFactory } from "./types.js";
+
+const benchJobs = { noop: () => {}, sleep: ([ms]: [number]) => work(ms) };
+type BenchTickq = Tickq<typeof benchJobs>;
+
+export const benchTickq = (redis: RedisAdapter, prefix: string): BenchTickq => createTickq({ redis, prefix, jobs: benchJobs });
+
+export async function enqueueJobs(tq: BenchTickq, jobs: Jobs): Promise<void> {
+  const sleeping = typeof jobs !== "number";
+  await tq.enqueueBulk(
+    Array.from({ length: jobCount(jobs) }, (_, i) => (sleeping ? { name: "sleep", args: [durationOf(jobs, i)] } : { name: "noop", args: [i] })),
+  );
+}
+
+/** Ticks back to back until n jobs succeeded; sums the round trips they report. */
+export async function drainTicks(tq: BenchTickq, n: number, batch: number, concurrency: number, budgetMs = 60_000): Promise<{ roundTrips: number }> {
+  let done = 0;
+  let roundTrips = 0;
+  while (done < n) {
+    const report = await tq.tick({ batch, concurrency, budgetMs });
+    done += report.succeeded;
+    roundTrips += report.roundTrips;
+    if (report.fetched === 0) throw new Error(`tickq drained only ${done} of ${n}`);
+  }
+  return { roundTrips };
+}
 
 export const tickqSystem: SystemFactory = async (redisUrl, label) => {
   const redis = new Redis(redisUrl);
   const prefix = `bench:${label}:`;
-  const tq = createTickq({ redis: ioredisAdapter(redis), prefix, jobs: { noop: () => {} } });
+  const tq = benchTickq(ioredisAdapter(redis), prefix);
   const system: System = {
     name: "tickq",
-    async enqueue(n) {
-      await tq.enqueueBulk(Array.from({ length: n }, (_, i) => ({ name: "noop", args: [i] })));
-    },
-    async drain(n) {
-      let done = 0;
-      let roundTrips = 0;
-      while (done < n) {
-        const report = await tq.tick({ batch: 100, concurrency: 100, budgetMs: 60_000 });
-        done += report.succeeded;
-        roundTrips += report.roundTrips;
-        if (report.fetched === 0) throw new Error(`tickq drained only ${done} of ${n}`);
-      }
-      return { roundTrips };
-    },
+    enqueue: (jobs) => enqueueJobs(tq, jobs),
+    drain: (n, options = {}) => drainTicks(tq, n, options.batch ?? 100, options.concurrency ?? 100),
     async idle(ms) {
-      // a cron trigger: one tick a minute on an empty queue
-      const end = Date.now() + ms;
-      while (Date.now() < end) {
+      // a cron trigger: one tick a minute on an empty queue, at 0, 60 s, … below ms
+      // (counted, not clocked: a timer that wakes a millisecond early adds no tick)
+      const start = Date.now();
+      for (let at = 0; at < ms; at += 60_000) {
+        await new Promise((r) => setTimeout(r, Math.max(0, start + at - Date.now())));
         await tq.tick();
-        await new Promise((r) => setTimeout(r, Math.min(60_000, end - Date.now())));
       }
+      await new Promise((r) => setTimeout(r, Math.max(0, start + ms - Date.now())));
     },
     async close() {
       const keys = await redis.keys(`${prefix}*`);

@@ -4,7 +4,7 @@
 import { Redis } from "@upstash/redis/cloudflare";
 import type { ExecutionContext } from "hono";
 import { upstashAdapter } from "../../adapters/upstash.js";
-import { createTickq, type JobRegistry, type QueueOrder, type Tickq, type TickOptions } from "../../src/index.js";
+import { createTickq, type JobRegistry, type QueueOrder, type Schedules, type Tickq, type TickOptions } from "../../src/index.js";
 import { createApp } from "../app.js";
 import { numberSetting, tickSettings, tickUntilDone } from "../drain.js";
 
@@ -26,6 +26,8 @@ export interface WorkerEnv {
 export interface TickqWorkerOptions<J extends JobRegistry> {
   jobs: J;
   queues?: QueueOrder;
+  /** Recurring jobs, enqueued by the cron trigger's ticks (README, "Recurring jobs"). */
+  schedules?: Schedules<keyof J & string>;
 }
 
 /**
@@ -42,7 +44,7 @@ export function tickqWorker<J extends JobRegistry>(options: TickqWorkerOptions<J
         throw new Error("tickq: set UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN (wrangler secret put …)");
       }
       const redis = new Redis({ url: env.UPSTASH_REDIS_REST_URL, token: env.UPSTASH_REDIS_REST_TOKEN, automaticDeserialization: false, enableTelemetry: false });
-      const tickq = createTickq({ redis: upstashAdapter(redis), jobs: options.jobs, queues: options.queues, prefix: env.TICKQ_PREFIX });
+      const tickq = createTickq({ redis: upstashAdapter(redis), jobs: options.jobs, queues: options.queues, prefix: env.TICKQ_PREFIX, schedules: options.schedules });
       const tick = tickSettings(env);
       entry = { tickq, tick, app: createApp({ tickq, secrets: [env.TICKQ_SECRET, env.CRON_SECRET], tick }) };
       built.set(env, entry);

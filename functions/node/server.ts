@@ -2,7 +2,7 @@
 // second (skipped while the previous one still runs).
 import { Redis } from "ioredis";
 import { ioredisAdapter } from "../../adapters/ioredis.js";
-import { createTickq, type JobRegistry, type QueueOrder, type TickOptions, type TickReport } from "../../src/index.js";
+import { createTickq, type JobRegistry, type QueueOrder, type Schedules, type TickOptions, type TickReport } from "../../src/index.js";
 import { createApp } from "../app.js";
 import { listen } from "./listen.js";
 
@@ -10,6 +10,8 @@ export interface ServerOptions {
   redisUrl: string;
   jobs: JobRegistry;
   queues?: QueueOrder;
+  /** Recurring jobs (README, "Recurring jobs"). */
+  schedules?: Schedules;
   /** Key prefix; default "tickq:". */
   prefix?: string;
   port?: number;
@@ -32,7 +34,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   }
   const redis = new Redis(options.redisUrl, { maxRetriesPerRequest: 2 });
   redis.on("error", (error) => console.error(`tickq: Redis error: ${error.message}`));
-  const tickq = createTickq({ redis: ioredisAdapter(redis), jobs: options.jobs, queues: options.queues, prefix: options.prefix });
+  const tickq = createTickq({ redis: ioredisAdapter(redis), jobs: options.jobs, queues: options.queues, prefix: options.prefix, schedules: options.schedules });
   const tickOptions = { budgetMs: 5_000, ...options.tick };
   const app = createApp({ tickq, secrets: options.secret ? [options.secret] : [], insecure: options.insecure, tick: tickOptions });
 

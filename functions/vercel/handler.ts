@@ -4,13 +4,15 @@
 // Redis is Upstash over HTTP (UPSTASH_REDIS_REST_*, or Vercel KV's KV_REST_API_*).
 import { Redis } from "@upstash/redis";
 import { upstashAdapter } from "../../adapters/upstash.js";
-import { createTickq, type JobRegistry, type QueueOrder } from "../../src/index.js";
+import { createTickq, type JobRegistry, type QueueOrder, type Schedules } from "../../src/index.js";
 import { createApp } from "../app.js";
 import { tickSettings } from "../drain.js";
 
 export interface TickqVercelOptions<J extends JobRegistry> {
   jobs: J;
   queues?: QueueOrder;
+  /** Recurring jobs, enqueued by Vercel Cron's ticks (README, "Recurring jobs"). */
+  schedules?: Schedules<keyof J & string>;
   /** Where settings come from; default process.env. */
   env?: Record<string, string | undefined>;
   /** Mount point; default "/api" (the file api/index.ts, with vercel.json's rewrite). */
@@ -30,7 +32,7 @@ export function tickqVercel<J extends JobRegistry>(options: TickqVercelOptions<J
     const token = env.UPSTASH_REDIS_REST_TOKEN ?? env.KV_REST_API_TOKEN;
     if (!url || !token) throw new Error("tickq: set UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN in the project's environment variables");
     const redis = new Redis({ url, token, automaticDeserialization: false, enableTelemetry: false });
-    const tickq = createTickq({ redis: upstashAdapter(redis), jobs: options.jobs, queues: options.queues, prefix: env.TICKQ_PREFIX });
+    const tickq = createTickq({ redis: upstashAdapter(redis), jobs: options.jobs, queues: options.queues, prefix: env.TICKQ_PREFIX, schedules: options.schedules });
     return createApp({ tickq, secrets: [env.TICKQ_SECRET, env.CRON_SECRET], tick: tickSettings(env), basePath: options.basePath ?? "/api" });
   };
   const handle = async (request: Request): Promise<Response> => {

@@ -8,12 +8,15 @@
 --       [7] resurrect limit  [8] resurrector lock ms  [9] registry scan limit
 --       [10] schedule limit  [11] 1 to report the eviction policy
 --       [12..] fetch args (see lib/fetch.lua)
+--       last three: declaration digest, due limit, schedule clock shift ms
+--       (lib/schedules-due.lua; last so the fetch args keep their place)
 -- Returns: {now ms, resurrected, scheduled, more resurrect, more schedule,
---           {queue, {jobs}, {resurrections}, ...}, lease held (1/0), policy}
+--           {queue, {jobs}, {resurrections}, ...}, lease held (1/0), policy,
+--           {schedules in sync, {name, due, last, ...}, more due}}
 -- Replays: begin is call 1 of the tick (lib/replay.lua). A replay while the
--- lease lives answers the first run's reply; once the lease is gone but the
--- tick is still registered, the tick is treated as dead (its fetched jobs
--- are the resurrector's) and begin answers "lease not held".
+-- lease lives answers the first run's reply; once the lease is gone the
+-- tick is dead (its fetched jobs are the resurrector's) and begin answers
+-- "lease not held": the `begun` set remembers its id for an hour.
 -- allow-oom: at maxmemory with noeviction a tick must still start, or the
 -- queue that would free memory could never drain.
 -- @include lib/common.lua
@@ -22,13 +25,24 @@
 -- @include lib/resurrect.lua
 -- @include lib/schedule.lua
 -- @include lib/fetch.lua
+-- @include lib/schedules-due.lua
 -- @include lib/heartbeat.lua
 
+local BEGUN_MS = 3600 * 1000
 local tick, lease = ARGV[2], KEYS[2]
 local now = now_ms()
 local state, kept = call_state(lease, 1)
-if state == 'replay' then return kept end
-if state == 'stale' or redis.call('HEXISTS', KEYS[1], tick) == 1 then
+if state == 'replay' then
+  kept[6] = with_jobs(tick, kept[6])
+  return kept
+end
+-- A tick begins once: `begun` remembers every tick id for BEGUN_MS, so a
+-- late replay of begin, after the lease and the registration are gone,
+-- cannot bring the tick back to life (it would fetch jobs nobody runs, and
+-- its other late calls would count as fresh).
+local begun = P .. 'begun'
+redis.call('ZREMRANGEBYSCORE', begun, '-inf', now - BEGUN_MS)
+if state == 'stale' or redis.call('HEXISTS', KEYS[1], tick) == 1 or redis.call('ZADD', begun, 'NX', now, tick) == 0 then
   return { now, 0, 0, 0, 0, {}, 0, '' }
 end
 
@@ -43,4 +57,7 @@ heartbeat(now, ARGV[6])
 local resurrected, more_resurrect = resurrect(tick, tonumber(ARGV[7]), ARGV[8], tonumber(ARGV[9]))
 local scheduled, more_schedule = schedule(now / 1000, tonumber(ARGV[10]))
 local batch, queues, picks = fetch_args(12)
-return remember(lease, 1, { now, resurrected, scheduled, more_resurrect, more_schedule, fetch(tick, batch, queues, picks), 1, policy })
+local due = schedules_due(now + tonumber(ARGV[#ARGV]), ARGV[#ARGV - 2], tonumber(ARGV[#ARGV - 1]))
+local fetched = fetch(tick, batch, queues, picks)
+remember(lease, 1, { now, resurrected, scheduled, more_resurrect, more_schedule, without_jobs(fetched), 1, policy, due })
+return { now, resurrected, scheduled, more_resurrect, more_schedule, fetched, 1, policy, due }

@@ -23,7 +23,7 @@ local now = now_ms()
 local state, kept = call_state(lease, seq)
 if state == 'replay' then return kept end
 if state == 'stale' then return { now, 0, 0 } end
-local i, evicted, missed = ack(tick, 7, now, tonumber(ARGV[4]), tonumber(ARGV[5]), state == 'fresh')
+local i, evicted, missed = ack(tick, 7, now, tonumber(ARGV[4]), tonumber(ARGV[5]))
 if redis.call('GET', P .. 'resurrector') == tick then redis.call('DEL', P .. 'resurrector') end
 local left = 0
 for k = 1, tonumber(ARGV[i]) do

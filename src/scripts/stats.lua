@@ -3,8 +3,8 @@
 -- ARGV: [1] prefix
 -- Returns: {processed, failed, dead evicted, scheduled, retry, dead,
 --           ticks, inflight, {queue, size, ...}, eviction policy,
---           now ms, {heartbeat field, ms, ...}, {paused queue, ...},
---           scheduled and retry jobs already due}
+--           recurring schedules held, now ms, {heartbeat field, ms, ...},
+--           {paused queue, ...}, scheduled and retry jobs already due}
 -- Replays: reads only.
 -- @include lib/common.lua
 
@@ -34,5 +34,6 @@ return {
   redis.call('ZCARD', P .. 'schedule'), redis.call('ZCARD', P .. 'retry'), redis.call('ZCARD', P .. 'dead'),
   #registry / 2, inflight, sizes,
   string.match(redis.call('INFO', 'memory'), 'maxmemory_policy:(%S+)') or '',
+  redis.call('HLEN', P .. 'schedules:fp'),
   now, redis.call('HGETALL', P .. 'heartbeat'), redis.call('SMEMBERS', P .. 'paused'), due,
 }

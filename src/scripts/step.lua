@@ -23,11 +23,16 @@
 local tick, lease, seq = ARGV[2], KEYS[2], tonumber(ARGV[6])
 local now = now_ms()
 local state, kept = call_state(lease, seq)
-if state == 'replay' then return kept end
+if state == 'replay' then
+  kept[4] = with_jobs(tick, kept[4])
+  return kept
+end
 if state == 'stale' then return { now, 0, 0, {} } end
 local held = state == 'fresh'
-local next_arg, evicted, missed = ack(tick, 7, now, tonumber(ARGV[4]), tonumber(ARGV[5]), held)
+local next_arg, evicted, missed = ack(tick, 7, now, tonumber(ARGV[4]), tonumber(ARGV[5]))
 if not held then return { now, 0, evicted, {}, missed } end
 redis.call('PEXPIRE', lease, ARGV[3])
 local batch, queues, picks = fetch_args(next_arg)
-return remember(lease, seq, { now, 1, evicted, fetch(tick, batch, queues, picks), missed })
+local fetched = fetch(tick, batch, queues, picks)
+remember(lease, seq, { now, 1, evicted, without_jobs(fetched), missed })
+return { now, 1, evicted, fetched, missed }

@@ -10,11 +10,13 @@
 -- nothing and the job runs again (at-least-once, never lost). Run twice,
 -- the second run finds none of its jobs listed and does nothing; callers
 -- also answer replays from lib/replay.lua before acking.
--- Fast path, only while the lease is held (`whole_ok`): no resurrector has
--- touched the lists, so they hold exactly the jobs fetched and not yet
--- acked; a list as long as the entries naming it holds exactly those jobs,
--- and one DEL settles them all. Without the lease a list may have been
--- partly drained, and equal lengths would prove nothing.
+-- Each list is settled in one pass: read whole, the named jobs taken out
+-- (oldest first, as LREM -1 would), the rest written back in their order.
+-- One LRANGE and one rewrite cost less than an LREM per job once the list
+-- also holds the jobs fetched ahead (the pipeline). Only jobs found in the
+-- list count: an entry resent after a lost reply, naming a job already
+-- acked, finds nothing and does nothing. A list too long to rewrite in one
+-- call (over LIST_REWRITE_MAX) falls back to an LREM per job.
 
 local function trim_dead(now_sec, max_size, max_age)
   local dead = P .. 'dead'
@@ -37,6 +39,38 @@ local function bump(name, by, day)
   redis.call('EXPIRE', daily, STATS_TTL)
 end
 
+local LIST_REWRITE_MAX = 4000
+
+-- Takes the jobs of multiset `wanted` (job → count) out of `list`; returns
+-- a table job → how many were found (and removed).
+local function take_out(list, wanted)
+  local found = {}
+  if redis.call('LLEN', list) > LIST_REWRITE_MAX then
+    for job, count in pairs(wanted) do
+      found[job] = redis.call('LREM', list, -count, job)
+    end
+    return found
+  end
+  local items = redis.call('LRANGE', list, 0, -1)
+  local kept = {}
+  for k = #items, 1, -1 do
+    local job = items[k]
+    local want = wanted[job]
+    if want and want > 0 then
+      wanted[job] = want - 1
+      found[job] = (found[job] or 0) + 1
+    else
+      kept[#kept + 1] = job
+    end
+  end
+  if #kept < #items then
+    redis.call('DEL', list)
+    -- kept runs right to left: LPUSH in that order restores the list
+    if #kept > 0 then redis.call('LPUSH', list, unpack(kept)) end
+  end
+  return found
+end
+
 -- Reads, from ARGV[i]: the successes grouped by queue (n queues, then for
 -- each: queue, count, that many jobs), then the other entries (n, then n
 -- groups of kind, queue, job, new job, delay seconds). Successes are most
@@ -44,39 +78,42 @@ end
 -- Returns the index after them, the number of dead-set evictions, and the
 -- numbers (from 1, successes first) of the entries no longer listed, which
 -- this call did not settle: the tick fires no event for those.
-local function ack(tick, i, now_ms_value, dead_max, dead_max_age, whole_ok)
+local function ack(tick, i, now_ms_value, dead_max, dead_max_age)
   local now_sec = now_ms_value / 1000
   local counts = P .. 'resurrections'
   local counted = redis.call('EXISTS', counts) == 1
   local processed, failed, died = 0, 0, false
-  local per_queue = {}
   local entry, missed = 0, {}
 
   local successes = {}
+  local wanted = {}
+  local function want(queue, job)
+    local w = wanted[queue]
+    if not w then
+      w = {}
+      wanted[queue] = w
+    end
+    w[job] = (w[job] or 0) + 1
+  end
   for _ = 1, tonumber(ARGV[i]) do
     local queue, count = ARGV[i + 1], tonumber(ARGV[i + 2])
     successes[#successes + 1] = { queue, i + 3, count }
-    per_queue[queue] = (per_queue[queue] or 0) + count
+    for k = i + 3, i + 2 + count do want(queue, ARGV[k]) end
     i = i + 2 + count
   end
   i = i + 1
   local n = tonumber(ARGV[i])
   i = i + 1
-  for k = 0, n - 1 do
-    local queue = ARGV[i + k * 5 + 1]
-    per_queue[queue] = (per_queue[queue] or 0) + 1
-  end
+  for k = 0, n - 1 do want(ARGV[i + k * 5 + 1], ARGV[i + k * 5 + 2]) end
 
-  local whole = {}
-  for queue, count in pairs(whole_ok and per_queue or {}) do
-    local list = inproc_key(tick, queue)
-    if redis.call('LLEN', list) == count then
-      redis.call('DEL', list)
-      whole[queue] = true
-    end
-  end
+  local found = {}
+  for queue, jobs in pairs(wanted) do found[queue] = take_out(inproc_key(tick, queue), jobs) end
   local function taken(queue, job)
-    return whole[queue] or redis.call('LREM', inproc_key(tick, queue), -1, job) == 1
+    local f = found[queue]
+    local left = f[job]
+    if not left or left == 0 then return false end
+    f[job] = left - 1
+    return true
   end
 
   for _, group in ipairs(successes) do

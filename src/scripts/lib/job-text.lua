@@ -14,12 +14,25 @@ local function past_string(s, i)
   end
 end
 
--- The raw text of top-level string field `name` (escapes not decoded);
--- nil when absent or not a string; false when `s` is not a JSON object.
-local function top_string(s, name)
+-- A key or string's text with its escapes decoded, or nil if it has none
+-- that cjson can read.
+local function unescaped(raw)
+  if not string.find(raw, '\\', 1, true) then return raw end
+  local ok, decoded = pcall(cjson.decode, '"' .. raw .. '"')
+  if ok and type(decoded) == 'string' then return decoded end
+  return nil
+end
+
+-- What a top-level field `name` holds, read as JSON.parse and Ruby read it
+-- (escaped keys decoded; a repeated key: the last one wins). Returns
+-- 'string' and its raw text (escapes not decoded), 'number' and its text,
+-- 'null', 'other' (true, false, an array, an object), nil when absent, or
+-- false when `s` is not a JSON object.
+local function top_field(s, name)
   local i = string.find(s, '%S')
   if not i or string.byte(s, i) ~= 123 then return false end
-  local depth, expect_key, key = 1, true, nil
+  local depth, expect_key = 1, true
+  local kind, text = nil, nil
   i = i + 1
   while true do
     local j = string.find(s, '[%[%]{}",]', i)
@@ -28,19 +41,33 @@ local function top_string(s, name)
     if c == 34 then
       local e = past_string(s, j)
       if not e then return false end
-      if depth == 1 then
-        if expect_key then
-          key, expect_key = string.sub(s, j + 1, e - 2), false
-        elseif key == name then
-          return string.sub(s, j + 1, e - 2)
+      i = e
+      if depth == 1 and expect_key then
+        expect_key = false
+        if unescaped(string.sub(s, j + 1, e - 2)) == name then
+          local colon = string.find(s, ':', e, true)
+          local v = colon and string.find(s, '%S', colon + 1)
+          if not v then return false end
+          local first = string.byte(s, v)
+          if first == 34 then
+            local ve = past_string(s, v)
+            if not ve then return false end
+            kind, text, i = 'string', string.sub(s, v + 1, ve - 2), ve
+          elseif string.find(s, '^[%-%d]', v) then
+            text = string.match(s, '^%-?[%d%.eE%+%-]+', v)
+            kind, i = 'number', v + #text
+          elseif string.find(s, '^null', v) then
+            kind, i = 'null', v + 4
+          else
+            kind, text, i = 'other', nil, v
+          end
         end
       end
-      i = e
     elseif c == 123 or c == 91 then
       depth, i = depth + 1, j + 1
     elseif c == 125 or c == 93 then
       depth, i = depth - 1, j + 1
-      if depth == 0 then return nil end
+      if depth == 0 then return kind, text end
     else
       if depth == 1 then expect_key = true end
       i = j + 1
@@ -49,17 +76,17 @@ local function top_string(s, name)
 end
 
 -- The queue a job belongs to, or nil and why it cannot be routed. A job
--- with no queue field is Sidekiq's "default"; one that is not a JSON object,
--- or whose queue is empty or unreadable, must not land in another queue.
+-- with no queue field (or null) is Sidekiq's "default"; a number is routed
+-- by its text, as JS's String() and Ruby's to_s would. One that is not a
+-- JSON object, or whose queue is empty, unreadable or not a string, must
+-- not land in another queue.
 local function queue_of(job)
-  local raw = top_string(job, 'queue')
-  if raw == false then return nil, 'job is not a JSON object' end
-  if raw == nil then return 'default' end
-  if string.find(raw, '\\', 1, true) then
-    local ok, decoded = pcall(cjson.decode, '"' .. raw .. '"')
-    if not ok or type(decoded) ~= 'string' then return nil, 'job queue name cannot be read' end
-    raw = decoded
-  end
+  local kind, raw = top_field(job, 'queue')
+  if kind == false then return nil, 'job is not a JSON object' end
+  if kind == nil or kind == 'null' then return 'default' end
+  if kind == 'other' then return nil, 'job queue is not a string' end
+  raw = unescaped(raw)
+  if not raw then return nil, 'job queue name cannot be read' end
   if raw == '' or string.find(raw, '%s') then return nil, 'job queue name is empty or holds whitespace' end
   return raw
 end

@@ -54,3 +54,33 @@ local function remember(lease, seq, reply)
   redis.call('HSET', lease, 'seq', seq, 'reply', table.concat(encode_reply(reply)))
   return reply
 end
+
+-- The jobs a call fetched are not kept with its reply: they sit at the head
+-- (left) of the tick's lists, untouched until the tick's next call, so a
+-- replay reads them back. (A copy of every job string per call cost more
+-- than the fetch itself.) `groups` is fetch()'s reply: queue, {jobs},
+-- {resurrection counts}, …; the kept form has a count instead of {jobs}.
+local function without_jobs(groups)
+  local kept = {}
+  for g = 1, #groups, 3 do
+    kept[g], kept[g + 1], kept[g + 2] = groups[g], #groups[g + 1], groups[g + 2]
+  end
+  return kept
+end
+
+-- Undoes without_jobs. Groups are read back last first: a queue fetched
+-- twice in one call has its second group nearest the head.
+local function with_jobs(tick, kept)
+  local groups, offsets = {}, {}
+  for g = #kept - 2, 1, -3 do
+    local queue, n = kept[g], kept[g + 1]
+    local at = offsets[queue] or 0
+    local newest_first = {}
+    if n > 0 then newest_first = redis.call('LRANGE', inproc_key(tick, queue), at, at + n - 1) end
+    offsets[queue] = at + n
+    local jobs = {}
+    for k = #newest_first, 1, -1 do jobs[#jobs + 1] = newest_first[k] end
+    groups[g], groups[g + 1], groups[g + 2] = queue, jobs, kept[g + 2]
+  end
+  return groups
+end

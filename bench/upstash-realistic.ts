@@ -1,0 +1,71 @@
+// The realistic run over HTTP (npm run bench -- --adapter upstash): tickq
+// over @upstash/redis through the local REST server, jobs sleeping 0–100 ms
+// (fixed seed), concurrency 50, batch 100 and 50. Round trips/job is
+// report.roundTrips summed ÷ jobs; HTTP requests/job, what the server served. The added latency is the
+// server's `latencyMs` option: it waits that long before handling each
+// request, so every round trip costs it once. BullMQ cannot run over HTTP.
+import { Redis as UpstashRedis } from "@upstash/redis";
+import { Redis } from "ioredis";
+import { upstashAdapter } from "../adapters/upstash.js";
+import { findRedis } from "../functions/node/find-redis.js";
+import { startUpstashLocal } from "../functions/upstash-local/server.js";
+import { limitOf } from "./jobs.js";
+import { CONCURRENCY } from "./realistic.js";
+import { benchTickq, drainTicks, enqueueJobs } from "./systems/tickq.js";
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+export async function runUpstashRealistic(jobs: readonly number[], seed: number, latencies: number[], runs: number): Promise<void> {
+  const found = await findRedis();
+  const direct = new Redis(found.url);
+  const n = jobs.length;
+  const limit = limitOf(jobs, CONCURRENCY);
+  console.log(
+    `\nRealistic over HTTP: ${n} jobs sleeping 0–100 ms (seed ${seed}), concurrency ${CONCURRENCY}, ${runs} runs each; ` +
+      `limit = concurrency ÷ mean duration = ${Math.round(limit)} jobs/s`,
+  );
+  const rows = [];
+  for (const latencyMs of latencies) {
+    for (const batch of [100, 50]) {
+      process.stdout.write(`measuring tickq batch ${batch} at ${latencyMs} ms…\n`);
+      const server = await startUpstashLocal({ redisUrl: found.url, token: "bench", latencyMs });
+      const client = new UpstashRedis({ url: server.url, token: "bench", automaticDeserialization: false, enableTelemetry: false, readYourWrites: false });
+      const prefix = `bench:upstash-real:${latencyMs}:${batch}:${Date.now()}:`;
+      const tq = benchTickq(upstashAdapter(client), prefix);
+      try {
+        const warmUp = jobs.slice(0, Math.max(100, Math.floor(n / 10)));
+        await enqueueJobs(tq, warmUp);
+        await drainTicks(tq, warmUp.length, batch, CONCURRENCY, 120_000);
+        const rates: number[] = [];
+        let roundTrips = 0;
+        let requests = 0;
+        for (let run = 0; run < runs; run++) {
+          await enqueueJobs(tq, jobs);
+          const before = server.requests();
+          const t = performance.now();
+          roundTrips += (await drainTicks(tq, n, batch, CONCURRENCY, 120_000)).roundTrips;
+          rates.push(Math.round((n / (performance.now() - t)) * 1000));
+          requests += server.requests() - before;
+        }
+        rows.push({ latencyMs, batch, rates, roundTrips, requests });
+      } finally {
+        const keys = await direct.keys(`${prefix}*`);
+        if (keys.length) await direct.del(...keys);
+        await server.close();
+      }
+    }
+  }
+  direct.disconnect();
+  await found.stop();
+  console.table(
+    rows.map((r) => ({
+      system: `tickq batch ${r.batch}`,
+      "added latency": `${r.latencyMs} ms`,
+      "jobs/s (median)": median(r.rates),
+      "min–max": `${Math.min(...r.rates)}–${Math.max(...r.rates)}`,
+      "% of limit": `${((median(r.rates) / limit) * 100).toFixed(1)} %`,
+      "round trips/job": (r.roundTrips / (n * runs)).toFixed(4),
+      "HTTP requests/job": (r.requests / (n * runs)).toFixed(4),
+    })),
+  );
+}

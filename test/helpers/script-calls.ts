@@ -1,0 +1,31 @@
+// Running tickq's scripts directly under a test's prefix, and the replay
+// check every script must pass: run it, snapshot, run it again with the same
+// arguments — the state and the reply must be those of one run.
+import { expect } from "vitest";
+import { runScript } from "../../src/redis.js";
+import type { LuaScript, RedisReply } from "../../src/types.js";
+import type { Harness } from "./harness.js";
+import { snapshot, type Snapshot } from "./snapshot.js";
+
+export interface ScriptCalls {
+  /** Runs a script with keys and ARGV[1] under the test's prefix. */
+  run(script: LuaScript, keys: string[], args: (string | number)[]): Promise<RedisReply>;
+  /** Runs it twice; asserts the second run changed nothing and answered the same. */
+  twice(script: LuaScript, keys: string[], args: (string | number)[]): Promise<{ first: RedisReply; after: Snapshot }>;
+}
+
+export function scriptCalls(h: Harness): ScriptCalls {
+  const run: ScriptCalls["run"] = (script, keys, args) =>
+    runScript(h.adapter, script, keys.map((k) => h.prefix + k), [h.prefix, ...args], { count: 0 }, 5_000);
+  return {
+    run,
+    async twice(script, keys, args) {
+      const first = await run(script, keys, args);
+      const after = await snapshot(h.redis, h.prefix);
+      const second = await run(script, keys, args);
+      expect(await snapshot(h.redis, h.prefix)).toEqual(after);
+      expect(second).toEqual(first);
+      return { first, after };
+    },
+  };
+}
