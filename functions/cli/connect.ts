@@ -3,7 +3,7 @@
 // HTTP), with the key prefix from --prefix or TICKQ_PREFIX. Each client is
 // imported only when used (both are optional peer dependencies), and set
 // to fail fast: a CLI should say "unreachable" in seconds, not retry on.
-import { createTickq, type JobLogger, type JobRegistry, type QueueOrder, type RedisAdapter, type Tickq } from "../../src/index.js";
+import { createTickq, type JobLogger, type JobRegistry, type QueueOrder, type RedisAdapter, type Schedules, type Tickq } from "../../src/index.js";
 import { UsageError } from "./exit.js";
 
 export interface Connection {
@@ -50,6 +50,7 @@ export interface SessionOptions {
   prefix: string;
   jobs?: JobRegistry;
   queues?: QueueOrder;
+  schedules?: Schedules;
 }
 
 /** Every line tickq logs goes to stderr: stdout is for the command's own output (and --json). */
@@ -63,7 +64,7 @@ const stderrLogger: JobLogger = {
 export async function withTickq<T>(options: SessionOptions, work: (session: Session) => Promise<T>): Promise<T> {
   const connection = await connect();
   try {
-    const tickq = createTickq({ redis: connection.adapter, jobs: options.jobs ?? {}, prefix: options.prefix, queues: options.queues, redisTimeoutMs: 5_000, logger: stderrLogger });
+    const tickq = createTickq({ redis: connection.adapter, jobs: options.jobs ?? {}, prefix: options.prefix, queues: options.queues, schedules: options.schedules, redisTimeoutMs: 5_000, logger: stderrLogger });
     return await work({ tickq, connection });
   } finally {
     await connection.close();

@@ -26,7 +26,7 @@ export function addServerCommands(program: Command): void {
   program
     .command("serve")
     .description("serve the app (/tick, /jobs, /stats, /health…) and tick every second, over REDIS_URL (else a local Redis)")
-    .requiredOption("--jobs <module>", "a module exporting `jobs`, and optionally `queues`")
+    .requiredOption("--jobs <module>", "a module exporting `jobs`, and optionally `queues` and `schedules`")
     .option("--queues <queues>", "a,b or a:3,b:1")
     .option("--port <port>", "port to listen on", "3000")
     .action(async (options: { jobs: string; queues?: string; port: string }, command: Command) => {
@@ -37,7 +37,7 @@ export function addServerCommands(program: Command): void {
       const secret = process.env.TICKQ_SECRET ?? randomBytes(24).toString("base64url");
       if (!process.env.TICKQ_SECRET) console.log(`no TICKQ_SECRET set; using a random one for this run:\n  TICKQ_SECRET=${secret}`);
       const queues = options.queues ? parseQueues(options.queues) : loaded.queues;
-      const server = await startServer({ redisUrl: redis.url, jobs: loaded.jobs, queues, prefix, port: intOption(options.port, "--port"), secret });
+      const server = await startServer({ redisUrl: redis.url, jobs: loaded.jobs, queues, schedules: loaded.schedules, prefix, port: intOption(options.port, "--port"), secret });
       console.log(`tickq: listening on ${server.url} (Redis: ${redis.url}); ticking every second`);
       stopOnSignals(async () => {
         await server.close();

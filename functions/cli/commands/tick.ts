@@ -38,7 +38,7 @@ export function addTickCommand(program: Command): void {
   program
     .command("tick")
     .description("run one tick (resurrect, schedule, fetch, execute, ack) with the jobs of a module")
-    .requiredOption("--jobs <module>", "a module exporting `jobs` (name → handler), and optionally `queues`")
+    .requiredOption("--jobs <module>", "a module exporting `jobs` (name → handler), and optionally `queues` and `schedules`")
     .option("--queues <queues>", "queues to serve: a,b (strict) or a:3,b:1 (weighted); default the module's `queues`, else default")
     .option("--budget <ms>", "the tick's time budget", "10000")
     .option("--batch <n>", "jobs per fetch", "50")
@@ -51,7 +51,7 @@ export function addTickCommand(program: Command): void {
       const tickOptions = {
         budgetMs: intOption(options.budget, "--budget", 0), batch: intOption(options.batch, "--batch", 1), concurrency: intOption(options.concurrency, "--concurrency", 1),
       };
-      await withTickq({ prefix, jobs: loaded.jobs, queues }, async ({ tickq }) => {
+      await withTickq({ prefix, jobs: loaded.jobs, queues, schedules: loaded.schedules }, async ({ tickq }) => {
         const live = !json && process.stderr.isTTY;
         const seen = { done: 0, failed: 0 };
         if (live) {
