@@ -44,6 +44,10 @@ export interface JobPayload {
   failed_at?: number;
   retried_at?: number;
   retry_count?: number;
+  /** The failure's stack frames (capped: `backtraceLines`). */
+  error_backtrace?: string[];
+  /** The failed run's last ctx.log lines (capped: `logLines`). */
+  tickq_log?: string[];
   [field: string]: unknown;
 }
 
