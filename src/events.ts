@@ -7,7 +7,7 @@
 // before it resolves, so a serverless function does not freeze them.
 import { ackOrder, type Outcome } from "./passes/ack.js";
 import { asArray, asNumber } from "./redis.js";
-import { describeError } from "./retry.js";
+import { attemptOf, describeError } from "./retry.js";
 import type { JobLogger, JobPayload, RedisReply } from "./types.js";
 
 export interface JobEvent {
@@ -36,7 +36,7 @@ export interface DeadEvent extends JobEvent {
 
 export interface TickqEvents {
   succeeded: JobEvent;
-  /** Every handler failure: retried, or out of retries (then `dead` follows). */
+  /** Every handler failure: retried, or out of retries (then `dead` follows, unless the job says `dead: false`). */
   failed: FailedEvent;
   /** The job went to the dead set. */
   dead: DeadEvent;
@@ -55,8 +55,6 @@ export function newListeners(initial: TickqListenerOptions = {}): EventListeners
   if (initial.dead) listeners.dead.add(initial.dead);
   return listeners;
 }
-
-const attemptOf = (p: JobPayload) => (typeof p.retry_count === "number" && p.retry_count >= 0 ? p.retry_count + 2 : 1);
 
 /** The job an outcome is about, for events: the decoded payload, else what its stored text says. */
 function payloadOf(o: Outcome): JobPayload {
@@ -97,7 +95,7 @@ export function tickEvents(listeners: EventListeners, logger: JobLogger): TickEv
     }
   };
 
-  const failure = (o: Extract<Outcome, { kind: "retry" | "dead" }>, nowMs: number) => {
+  const failure = (o: Extract<Outcome, { kind: "retry" | "dead" | "discarded" }>, nowMs: number) => {
     const base = baseEvent(o);
     const job = `job ${base.name || "(unreadable)"} ${base.jid || "(no jid)"}`;
     if (o.kind === "dead" && !o.handlerFailed) {
@@ -109,12 +107,14 @@ export function tickEvents(listeners: EventListeners, logger: JobLogger): TickEv
     const { errorClass, message } = describeError(o.error);
     const delaySec = o.kind === "retry" ? o.delaySec : 0;
     const retryAt = o.kind === "retry" ? new Date(nowMs + delaySec * 1000) : null;
-    const next = retryAt ? `retry due ${retryAt.toISOString()} (in ${Math.round(delaySec)} s)` : "out of retries, moved to the dead set";
+    const next = retryAt
+      ? `retry due ${retryAt.toISOString()} (in ${Math.round(delaySec)} s)`
+      : o.kind === "discarded" ? "out of retries, dropped (dead: false)" : "out of retries, moved to the dead set";
     const line = `tickq: ${job} failed (attempt ${base.attempt}): ${errorClass}: ${message.split("\n", 1)[0]}; ${next}`;
     if (retryAt) logger.warn(line);
     else logger.error(line);
     call("failed", { ...base, error: o.error, retryAt });
-    if (!retryAt) call("dead", { ...base, error: o.error, reason: `${errorClass}: ${message}` });
+    if (o.kind === "dead") call("dead", { ...base, error: o.error, reason: `${errorClass}: ${message}` });
   };
 
   return {
@@ -122,13 +122,14 @@ export function tickEvents(listeners: EventListeners, logger: JobLogger): TickEv
       // No list at all: the call acted on nothing (an older call's reply, "stale").
       if (missedReply === undefined) return;
       const succeeded = listeners.succeeded.size > 0;
-      if (acked.length === 0 || (!succeeded && !acked.some((o) => o.kind === "retry" || o.kind === "dead"))) return;
+      const failedOne = (o: Outcome) => o.kind === "retry" || o.kind === "dead" || o.kind === "discarded";
+      if (acked.length === 0 || (!succeeded && !acked.some(failedOne))) return;
       const missed = new Set(asArray(missedReply ?? [], "ack").map(asNumber));
       ackOrder(acked).forEach((o, k) => {
         if (missed.has(k + 1)) return;
         if (o.kind === "succeeded") {
           if (succeeded) call("succeeded", baseEvent(o));
-        } else if (o.kind === "retry" || o.kind === "dead") failure(o, nowMs);
+        } else if (o.kind === "retry" || o.kind === "dead" || o.kind === "discarded") failure(o, nowMs);
       });
     },
     async flush(ms) {

@@ -1,7 +1,7 @@
 // The job codec: building a job's JSON for enqueue, and reading a fetched
 // job string back, with a reason for every way it can be unusable.
 import { TickqError } from "./errors.js";
-import { spliceFields } from "./json-splice.js";
+import { seconds, spliceFields } from "./json-splice.js";
 import type { JobPayload, JobRegistry } from "./types.js";
 
 const HEX = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, "0"));
@@ -120,7 +120,7 @@ function parses(text: string): boolean {
  * text kept whole in `raw`.
  */
 export function deadEntryFor(raw: string, queue: string, errorClass: string, reason: string, nowSec: number): string {
-  const errorFields = { error_class: errorClass, error_message: reason, failed_at: nowSec };
+  const errorFields = { error_class: errorClass, error_message: reason, failed_at: seconds(nowSec) };
   return (
     (parses(raw) ? spliceFields(raw, errorFields) : null) ??
     JSON.stringify({ class: "TickqMalformedJob", args: [], jid: newJid(), queue, raw: raw.toWellFormed(), ...errorFields })

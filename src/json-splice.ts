@@ -83,6 +83,19 @@ export function topLevelFields(text: string): Map<string, FieldSpan> | null {
   }
 }
 
+/** A value spliced as this exact JSON text. */
+export class JsonText {
+  constructor(readonly text: string) {}
+  toJSON(): unknown {
+    return JSON.parse(this.text);
+  }
+}
+
+/** A time in seconds that keeps its fraction ("5.000"): Ruby reads a Float, as Sidekiq's Time.now.to_f writes it, never an Integer. */
+export const seconds = (sec: number): JsonText => new JsonText(sec.toFixed(3));
+
+const encode = (value: unknown): string => (value instanceof JsonText ? value.text : JSON.stringify(value));
+
 /**
  * `text` with each field set to the JSON of its value: replaced in place if
  * present, appended otherwise. Every other byte is kept. Null if `text` is
@@ -95,13 +108,13 @@ export function spliceFields(text: string, values: Record<string, unknown>): str
   let out = "";
   let at = 0;
   for (const [key, span] of replaced) {
-    out += text.slice(at, span.start) + JSON.stringify(values[key]);
+    out += text.slice(at, span.start) + encode(values[key]);
     at = span.end;
   }
   out += text.slice(at);
   const added = Object.keys(values).filter((key) => !fields.has(key));
   if (added.length === 0) return out;
   const close = out.lastIndexOf("}");
-  const tail = added.map((key) => `${JSON.stringify(key)}:${JSON.stringify(values[key])}`).join(",");
+  const tail = added.map((key) => `${JSON.stringify(key)}:${encode(values[key])}`).join(",");
   return out.slice(0, close) + (fields.size > 0 ? "," : "") + tail + out.slice(close);
 }

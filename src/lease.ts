@@ -26,10 +26,12 @@ interface FenceOptions {
   trips: RoundTrips;
   /** The lease is gone (extend found no key). */
   onLost(): void;
+  /** As a Sidekiq process, every extend beats too (src/sidekiq/process.ts). */
+  beats?: { keys: string[]; section(): (string | number)[] };
 }
 
 export function fenceLease(runtime: Runtime, options: FenceOptions): Fence {
-  const { tickId, leaseMs, trips, onLost } = options;
+  const { tickId, leaseMs, trips, onLost, beats } = options;
   const margin = Math.min(1_000, Math.floor(leaseMs / 4));
   const every = Math.max(10, Math.floor(leaseMs / 3));
   let confirmedAt = Date.now();
@@ -40,7 +42,7 @@ export function fenceLease(runtime: Runtime, options: FenceOptions): Fence {
     if (inFlight) return inFlight;
     const sentAt = Date.now();
     inFlight = runtime
-      .run(scripts.extend, [runtime.keys.lease(tickId)], [tickId, leaseMs], trips)
+      .run(scripts.extend, [runtime.keys.lease(tickId), ...(beats?.keys ?? [])], [tickId, leaseMs, ...(beats?.section() ?? [])], trips)
       .then((extended) => {
         if (extended === 0) {
           if (!stopped) onLost();

@@ -6,6 +6,7 @@ import { keysFor, type Keys } from "./keys.js";
 import { planQueues, type QueuePlan } from "./queues.js";
 import { newScriptCache, runScript, type RoundTrips } from "./redis.js";
 import { declareSchedules, type ScheduleSet } from "./schedules/declare.js";
+import { sidekiqProcessOf, type SidekiqProcess } from "./sidekiq/process.js";
 import type { JobDefinition, JobLogger, JobRegistry, LuaScript, Middleware, RedisAdapter, RedisReply, TickqOptions } from "./types.js";
 
 export interface Runtime {
@@ -27,7 +28,7 @@ export interface Runtime {
   middleware: Middleware[];
   /** Listeners of job events (events.ts). */
   listeners: EventListeners;
-  /** Frames of a failure's backtrace kept in the job. */
+  /** Frames of a failure's backtrace kept in a job that sets no `backtrace` of its own. */
   backtraceLines: number;
   /** Last ctx.log lines of a failed run kept in the job. */
   logLines: number;
@@ -37,6 +38,8 @@ export interface Runtime {
   evictionPolicy: string | undefined;
   /** The recurring jobs this deployment declares (src/schedules/). */
   schedules: ScheduleSet;
+  /** Ticks register as Sidekiq processes (src/sidekiq/process.ts); undefined: off. */
+  sidekiq: SidekiqProcess | undefined;
   run(script: LuaScript, keys: string[], args: (string | number)[], trips: RoundTrips): Promise<RedisReply>;
 }
 
@@ -66,11 +69,13 @@ export function createRuntime<J extends JobRegistry>(options: TickqOptions<J>): 
     logger: options.logger ?? console,
     middleware: [],
     listeners: newListeners(options.on),
-    backtraceLines: numberOption(options.backtraceLines, 20, "backtraceLines", { min: 0, integer: true }),
+    // Under Sidekiq's own key names, Sidekiq's rule: no backtrace unless the job asks for one.
+    backtraceLines: numberOption(options.backtraceLines, prefix === "" ? 0 : 20, "backtraceLines", { min: 0, integer: true }),
     logLines: numberOption(options.logLines, 20, "logLines", { min: 0, integer: true }),
     clockOffsetMs: 0,
     evictionPolicy: undefined,
     schedules: declareSchedules(options.schedules, options.jobs),
+    sidekiq: sidekiqProcessOf(options.sidekiqProcesses, prefix),
     run: (script, keys, args, trips) => runScript(runtime.redis, script, keys, [prefix, ...args], trips, runtime.redisTimeoutMs, scriptCache),
   };
   return runtime;

@@ -14,9 +14,10 @@ import { housekeepArgs, readHousekeep, type HousekeepLimits } from "./passes/hou
 import { runPipeline, type StepReply } from "./pipeline.js";
 import { fetchArgs } from "./queues.js";
 import { asArray, asNumber, type RoundTrips } from "./redis.js";
-import { learnEvictionPolicy, type Runtime } from "./runtime.js";
+import { learnEvictionPolicy, redisNowSec, type Runtime } from "./runtime.js";
 import { dueArgs, runSchedules } from "./schedules/pass.js";
 import { scripts } from "./scripts/index.js";
+import { TickBeats } from "./sidekiq/process.js";
 import { tickCalls } from "./tick-calls.js";
 import { tickSettings } from "./tick-settings.js";
 import type { TickOptions, TickReport } from "./types.js";
@@ -33,10 +34,12 @@ export async function runTick(runtime: Runtime, options: TickOptions = {}): Prom
   const report: TickReport = {
     tickId, fetched: 0, succeeded: 0, failed: 0, retried: 0, dead: 0, resurrected: 0, scheduled: 0,
     requeued: 0, abandoned: 0, deadEvicted: 0, more: false, leaseLost: false, roundTrips: 0, durationMs: 0,
-    recurring: 0,
+    recurring: 0, discarded: 0,
   };
   const { keys, plan } = runtime;
-  const calls = tickCalls(runtime, [keys.ticks, keys.lease(tickId)], trips, Math.min(leaseMs, runtime.redisTimeoutMs, 5_000));
+  // As a Sidekiq process: three more KEYS on every call, a beat section in begin, step, finish and extend.
+  const beats = runtime.sidekiq && new TickBeats(runtime.sidekiq, runtime.prefix, { tickId, concurrency, plan, nowSec: () => redisNowSec(runtime) });
+  const calls = tickCalls(runtime, [keys.ticks, keys.lease(tickId), ...(beats?.keys ?? [])], trips, Math.min(leaseMs, runtime.redisTimeoutMs, 5_000));
   const common = [tickId, leaseMs, runtime.deadMaxJobs, runtime.deadMaxAgeSeconds];
   const learnClock = (nowMs: number) => (runtime.clockOffsetMs = nowMs - Date.now());
 
@@ -46,7 +49,7 @@ export async function runTick(runtime: Runtime, options: TickOptions = {}): Prom
     report.leaseLost = true;
     controller.abort(new Error("tick lease lost"));
   };
-  const fence = fenceLease(runtime, { tickId, leaseMs, trips, onLost: lost });
+  const fence = fenceLease(runtime, { tickId, leaseMs, trips, onLost: lost, beats });
   const events = tickEvents(runtime.listeners, runtime.logger);
 
   try {
@@ -54,7 +57,10 @@ export async function runTick(runtime: Runtime, options: TickOptions = {}): Prom
     const sentAt = Date.now();
     const askPolicy = runtime.evictionPolicy === undefined ? 1 : 0;
     const begun = asArray(
-      await calls.send(scripts.begin, [...common, registration, ...housekeepArgs(limits), askPolicy, ...fetchArgs(plan, batch), ...dueArgs(runtime.schedules, scheduleLimit)]),
+      await calls.send(scripts.begin, [
+        ...common, registration, ...housekeepArgs(limits), askPolicy, ...(beats ? [beats.info()] : []),
+        ...fetchArgs(plan, batch), ...dueArgs(runtime.schedules, scheduleLimit),
+      ]),
       "begin",
     );
     const housekept = readHousekeep(begun);
@@ -67,6 +73,7 @@ export async function runTick(runtime: Runtime, options: TickOptions = {}): Prom
       return report;
     }
     fence.confirmed(sentAt);
+    beats?.start(() => void fence.confirm());
     const first = readFetched(begun[5]);
     const recurring = await runSchedules(runtime, calls, { tickId, reply: begun[8], nowMs: housekept.nowMs, room: batch - first.length });
     report.recurring += recurring.enqueued;
@@ -86,7 +93,7 @@ export async function runTick(runtime: Runtime, options: TickOptions = {}): Prom
     const step = async (acks: Outcome[], fetch: number): Promise<StepReply> => {
       const sent = Date.now();
       try {
-        const args = [...common, calls.next(), ...ackArgs(acks), ...fetchArgs(plan, fetch)];
+        const args = [...common, calls.next(), ...(beats?.section() ?? []), ...ackArgs(acks), ...fetchArgs(plan, fetch)];
         const stepped = asArray(await calls.send(scripts.step, args), "step");
         learnClock(asNumber(stepped[0]));
         report.deadEvicted += asNumber(stepped[2]);
@@ -106,7 +113,7 @@ export async function runTick(runtime: Runtime, options: TickOptions = {}): Prom
     report.fetched += first.length;
     const result = await runPipeline({
       first, firstFull: first.length === batch, batch, concurrency, fence, signal: controller.signal, graceMs,
-      run: (job) => runJob(runtime, job, controller.signal),
+      run: (job) => (beats ? beats.track(job, () => runJob(runtime, job, controller.signal)) : runJob(runtime, job, controller.signal)),
       step,
       onOutcome: (outcome) => tally(report, outcome),
     });
@@ -115,9 +122,10 @@ export async function runTick(runtime: Runtime, options: TickOptions = {}): Prom
     report.more = !result.drained || report.leaseLost || housekeepingLeft || recurring.more;
 
     fence.stop();
+    beats?.stop();
     const pending: Outcome[] = [...result.finished, ...result.unstarted.map((job) => ({ kind: "unstarted", job }) as const)];
     const finished = asArray(
-      await calls.send(scripts.finish, [...common, calls.next(), ...ackArgs(pending), plan.names.length, ...plan.names]),
+      await calls.send(scripts.finish, [...common, calls.next(), ...(beats?.section() ?? []), ...ackArgs(pending), plan.names.length, ...plan.names]),
       "finish",
     );
     report.deadEvicted += asNumber(finished[2]);
@@ -131,6 +139,7 @@ export async function runTick(runtime: Runtime, options: TickOptions = {}): Prom
   } finally {
     clearTimeout(deadline);
     fence.stop();
+    beats?.stop();
     await events.flush(Math.max(graceMs, 5_000));
     report.roundTrips = trips.count;
     report.durationMs = Date.now() - started;
@@ -146,5 +155,8 @@ function tally(report: TickReport, o: Outcome): void {
   } else if (o.kind === "dead") {
     report.dead++;
     if (o.handlerFailed) report.failed++;
+  } else if (o.kind === "discarded") {
+    report.discarded++;
+    report.failed++;
   } else report.requeued++;
 }

@@ -44,8 +44,8 @@ export interface JobPayload {
   failed_at?: number;
   retried_at?: number;
   retry_count?: number;
-  /** The failure's stack frames (capped: `backtraceLines`). */
-  error_backtrace?: string[];
+  /** The failure's stack frames: zlib-deflated JSON, base64'd (Sidekiq 7), or an array (Sidekiq 6). */
+  error_backtrace?: string | string[];
   /** The failed run's last ctx.log lines (capped: `logLines`). */
   tickq_log?: string[];
   [field: string]: unknown;
@@ -130,12 +130,32 @@ export interface TickqOptions<J extends JobRegistry = JobRegistry> {
   logger?: JobLogger;
   /** Listeners called after the ack of each outcome: `{ succeeded, failed, dead }` (also `tq.on`). */
   on?: TickqListenerOptions;
-  /** Frames of a failure's stack kept in the job as `error_backtrace`; default 20, 0 keeps none. */
+  /**
+   * Frames of a failure's stack kept in `error_backtrace` when the job sets no
+   * `backtrace` of its own (Sidekiq's option); default 20 (0 with prefix "",
+   * as Sidekiq keeps none unless asked); 0 keeps none.
+   */
   backtraceLines?: number;
   /** Last ctx.log lines of a failed run kept in the job as `tickq_log`; default 20, 0 keeps none. */
   logLines?: number;
   /** Recurring jobs: name → { cron, timezone? } or { every } with job, args, queue, missed (src/schedules/types.ts). */
   schedules?: Schedules<keyof J & string>;
+  /**
+   * Register each tick as a Sidekiq process (`processes`, its heartbeat hash,
+   * the hash of its running jobs) so Sidekiq's Web and API show live ticks.
+   * Default: on when `prefix` is "" (Sidekiq's own keys), off otherwise; set
+   * it for a prefix that is a redis-namespace of a Sidekiq app.
+   */
+  sidekiqProcesses?: boolean | SidekiqProcessOptions;
+}
+
+export interface SidekiqProcessOptions {
+  /** The hostname Sidekiq Web shows, and the first part of each tick's identity; default "tickq". */
+  hostname?: string;
+  /** Sidekiq's process tag; default "". */
+  tag?: string;
+  /** Labels beside "tickq", which is always one. */
+  labels?: string[];
 }
 
 export interface EnqueueOptions {
@@ -187,6 +207,8 @@ export interface TickReport {
   retried: number;
   /** Jobs sent to the dead set: failures out of retries, poison, malformed, unknown. */
   dead: number;
+  /** Failures out of retries whose job says `dead: false`: dropped, as Sidekiq drops them (counted in `failed` too). */
+  discarded: number;
   resurrected: number;
   scheduled: number;
   /** Jobs enqueued for due slots of recurring schedules. */

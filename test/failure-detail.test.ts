@@ -1,22 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { backtraceOf } from "../src/backtrace.js";
+import { readBacktrace } from "../src/admin/backtrace.js";
 import { adapterCases } from "./helpers/adapters.js";
 import { useHarness } from "./helpers/harness.js";
-
-describe("backtraceOf", () => {
-  it("keeps frames only, capped in count and length, and never throws", () => {
-    const error = new Error("line one\nline two");
-    error.stack = `Error: line one\nline two\n${Array.from({ length: 30 }, (_, i) => `    at f${i} (file.js:${i}:1)`).join("\n")}\n    at ${"x".repeat(900)}`;
-    expect(backtraceOf(error, 3)).toEqual(["at f0 (file.js:0:1)", "at f1 (file.js:1:1)", "at f2 (file.js:2:1)"]);
-    const long = backtraceOf(error, 100);
-    expect(long).toHaveLength(31);
-    expect(long.at(-1)!.length).toBe(500);
-    expect(backtraceOf("a string", 5)).toEqual([]);
-    expect(backtraceOf(new Error("x"), 0)).toEqual([]);
-    const hostile = Object.create(Error.prototype, { stack: { get: () => { throw new Error("no"); } } });
-    expect(backtraceOf(hostile, 5)).toEqual([]);
-  });
-});
 
 describe.each(adapterCases)("a failure that speaks over $name", (adapterCase) => {
   const h = useHarness(adapterCase, "failure");
@@ -39,25 +24,39 @@ describe.each(adapterCases)("a failure that speaks over $name", (adapterCase) =>
     );
     const jid = await tq.enqueue("charge", []);
     await tq.tick();
-    const first = (await tq.jobs.find(jid))!.job;
+    const found = (await tq.jobs.find(jid))!;
+    const first = found.job;
     expect(first).toMatchObject({ error_class: "TypeError", error_message: "card declined (run 1)", retry_count: 0 });
-    const backtrace = first.error_backtrace as string[];
-    expect(backtrace.length).toBeGreaterThan(0);
-    expect(backtrace.length).toBeLessThanOrEqual(4);
-    expect(backtrace[0]).toMatch(/^at .*chargeCard/);
+    // stored as Sidekiq 7 stores it (zlib + base64), read back by find
+    expect(first.error_backtrace).toEqual(expect.any(String));
+    const backtrace = found.backtrace!;
+    expect(await readBacktrace(first.error_backtrace)).toEqual(backtrace);
+    expect(backtrace).toHaveLength(4);
+    expect(backtrace[0]).toMatch(/chargeCard/);
     expect(first.tickq_log).toEqual([
       expect.stringMatching(/^\d{4}-\d\d-\d\dT.* INFO run 1 step 2 \{"amount":3\}$/),
       expect.stringMatching(/INFO run 1 step 3/),
       expect.stringMatching(/INFO run 1 step 4/),
     ]);
     await tq.tick(); // run 2 throws a string: no backtrace, and the old one must not linger
-    const second = (await tq.jobs.find(jid))!.job;
-    expect(second).toMatchObject({ error_class: "string", error_message: "no stack this time", error_backtrace: [], retry_count: 1 });
+    const again = (await tq.jobs.find(jid))!;
+    const second = again.job;
+    expect(second).toMatchObject({ error_class: "string", error_message: "no stack this time", retry_count: 1 });
+    expect(again.backtrace).toEqual([]);
     expect((second.tickq_log as string[])[2]).toMatch(/run 2 step 4/);
     // spliced, not re-encoded: each field appears once
     const raw = (await tq.jobs.find(jid))!.raw;
     expect(raw.match(/"error_backtrace"/g)).toHaveLength(1);
     expect(raw.match(/"tickq_log"/g)).toHaveLength(1);
+  });
+
+  it("keeps the job's own backtrace option over backtraceLines, as Sidekiq reads it", async () => {
+    const tq = h.make({ deep: { retry: false, perform: () => { throw new Error("x"); } } }, { backtraceLines: 1 });
+    await h.redis.lpush(`${h.prefix}queue:default`, JSON.stringify({ class: "deep", args: [], jid: "own", queue: "default", retry: false, backtrace: 3 }));
+    const jid = await tq.enqueue("deep", []);
+    await tq.tick();
+    expect((await tq.jobs.find("own"))!.backtrace).toHaveLength(3);
+    expect((await tq.jobs.find(jid))!.backtrace).toHaveLength(1);
   });
 
   it("keeps neither when both are turned off, and no empty ones for a job that never had them", async () => {

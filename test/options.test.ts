@@ -103,11 +103,11 @@ describe.each(adapterCases)("options over $name", (adapterCase) => {
     const odd = 'q"u\\o{t}e%é\u0085😀\u0000';
     const tq = h.make({ hang: () => new Promise(() => {}) }, { queues: [odd, "plain"] });
     await tq.enqueue("hang", [1], { queue: odd });
-    const first = await tq.tick({ budgetMs: 100, graceMs: 0, leaseMs: 300 });
+    const first = await tq.tick({ budgetMs: 300, graceMs: 0, leaseMs: 600 });
     expect(first).toMatchObject({ fetched: 1, abandoned: 1 });
     expect(await tq.stats()).toMatchObject({ inflight: 1, ticks: 1, queues: { [odd]: 0 } });
 
-    await sleep(400);
+    await sleep(700);
     const ran: string[] = [];
     const healthy = h.make({ hang: (_a: unknown[], ctx) => void ran.push(ctx.queue) }, { queues: [odd] });
     expect(await healthy.tick()).toMatchObject({ resurrected: 1, succeeded: 1 });

@@ -19,7 +19,7 @@ import { directRedis } from "./helpers/redis.js";
 import { runOps, TALLY, type Config, type Kind, type Op, type When } from "./helpers/tick-world.js";
 
 const rare = fc.oneof({ weight: 9, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) });
-const kindArb = fc.constantFrom<Kind>("ok", "ok", "retry0", "retryLater", "dead", "q", "i");
+const kindArb = fc.constantFrom<Kind>("ok", "ok", "retry0", "retryLater", "dead", "discard", "q", "i");
 const acksArb = fc.array(fc.record({ pick: fc.nat(15), outcome: kindArb }), { maxLength: 5 });
 
 const opArb: fc.Arbitrary<Op> = fc.oneof(

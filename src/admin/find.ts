@@ -7,6 +7,7 @@ import { isCleanName } from "../names.js";
 import { asArray, asNumber } from "../redis.js";
 import type { Runtime } from "../runtime.js";
 import { scripts } from "../scripts/index.js";
+import { readBacktrace } from "./backtrace.js";
 import { asJsonText, jobInfo, scoreMs } from "./entry.js";
 import type { JobInfo, JobState } from "./types.js";
 
@@ -19,6 +20,15 @@ export function checkJid(jid: unknown): string {
 }
 
 export async function findJob(runtime: Runtime, jidValue: string): Promise<JobInfo | null> {
+  const found = await locate(runtime, jidValue);
+  if (found?.job.error_backtrace !== undefined) {
+    const lines = await readBacktrace(found.job.error_backtrace);
+    if (lines) found.backtrace = lines;
+  }
+  return found;
+}
+
+async function locate(runtime: Runtime, jidValue: string): Promise<JobInfo | null> {
   const jid = asJsonText(checkJid(jidValue));
   let stage = "";
   let position = "0";

@@ -26,6 +26,8 @@ export interface JobInfo {
   tick?: string;
   /** running: false when that tick's lease is gone (the job waits to be resurrected). */
   tickAlive?: boolean;
+  /** find only: `error_backtrace` read back into lines (it is stored compressed, as Sidekiq stores it). */
+  backtrace?: string[];
 }
 
 export interface ListOptions {
@@ -60,7 +62,10 @@ export interface JobsApi {
   find(jid: string): Promise<JobInfo | null>;
   /** One page of the jobs in a state, from `cursor`. Never loads a whole set. */
   list(state: JobState, options?: ListOptions): Promise<JobPage>;
-  /** A scheduled, retry or dead job to the tail of its queue now (retry_count lowered by one, as Sidekiq does). */
+  /**
+   * A scheduled, retry or dead job to the tail of its queue now (retry_count lowered by one, as Sidekiq does).
+   * Answers the job as pushed; Redis sets its `enqueued_at` to the time of the move.
+   */
   retry(jid: string): Promise<JobInfo>;
   /** Every job of a state (retry, dead, scheduled), optionally filtered, as `retry` does; returns how many moved. */
   retryAll(state: "retry" | "dead" | "scheduled", options?: BulkOptions): Promise<number>;

@@ -9,10 +9,12 @@ export type Outcome =
   | { kind: "succeeded"; job: FetchedJob; payload?: JobPayload }
   | { kind: "retry"; job: FetchedJob; updated: string; delaySec: number; payload?: JobPayload; error?: unknown }
   | { kind: "dead"; job: FetchedJob; updated: string; handlerFailed: boolean; payload?: JobPayload; error?: unknown; reason?: string }
+  /** Failed out of retries with `dead: false`: dropped, counted as failed. */
+  | { kind: "discarded"; job: FetchedJob; payload?: JobPayload; error?: unknown }
   | { kind: "unstarted"; job: FetchedJob }
   | { kind: "interrupted"; job: FetchedJob };
 
-const CODES = { retry: "r", dead: "d", unstarted: "q", interrupted: "i" } as const;
+const CODES = { retry: "r", dead: "d", discarded: "x", unstarted: "q", interrupted: "i" } as const;
 
 type Settled = Exclude<Outcome, { kind: "succeeded" }>;
 const putBack = (o: Outcome) => o.kind === "unstarted" || o.kind === "interrupted";

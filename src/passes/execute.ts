@@ -3,11 +3,11 @@
 // middleware or backoff that throws anything at all fails only its own job.
 // Failing a job splices the error fields into the stored string: tickq never
 // re-encodes a job (Ruby's 2**53+1 and 1.0 keep their bytes).
-import { backtraceOf } from "../backtrace.js";
 import { spliceFields } from "../json-splice.js";
 import { deadEntryFor, decodeJob } from "../job.js";
 import { JobLog } from "../job-log.js";
-import { onFailure } from "../retry.js";
+import { attemptOf, onFailure } from "../retry.js";
+import { compressedBacktrace } from "../sidekiq/backtrace.js";
 import { definitionOf, redisNowSec, type Runtime } from "../runtime.js";
 import type { JobContext, JobDefinition, JobPayload, RunningJob } from "../types.js";
 import type { Outcome } from "./ack.js";
@@ -29,13 +29,14 @@ export async function runJob(runtime: Runtime, job: FetchedJob, signal: AbortSig
     return unrunnable(runtime, job, decoded.errorClass, decoded.reason);
   }
 
-  const { payload } = decoded;
-  const definition = definitionOf(runtime, payload.class)!;
+  const definition = definitionOf(runtime, decoded.payload.class)!;
+  // A job written without `retry` takes its definition's, as Sidekiq takes the worker's.
+  const payload = decoded.payload.retry == null ? { ...decoded.payload, retry: definition.retry ?? true } : decoded.payload;
   const log = new JobLog(runtime.logger, payload, runtime.logLines, () => Date.now() + runtime.clockOffsetMs);
   const ctx: JobContext = {
     jid: payload.jid,
     queue: job.queue,
-    attempt: typeof payload.retry_count === "number" && payload.retry_count >= 0 ? payload.retry_count + 2 : 1,
+    attempt: attemptOf(payload),
     signal,
     log,
     payload,
@@ -56,20 +57,22 @@ function unrunnable(runtime: Runtime, job: FetchedJob, errorClass: string, reaso
   return { kind: "dead", job, updated, handlerFailed: false, reason: `${errorClass}: ${reason}` };
 }
 
-interface FailureContext {
+interface FailureInput {
   backoff: JobDefinition["backoff"];
   /** The run's last ctx.log lines. */
   log?: string[];
 }
 
-function failed(runtime: Runtime, job: FetchedJob, payload: JobPayload, error: unknown, context: FailureContext): Outcome {
-  const result = onFailure(payload, error, redisNowSec(runtime), runtime.maxRetries, context.backoff);
-  // The backtrace and log of this run replace those of an earlier one; a
-  // job that never had them does not get empty ones.
-  const fields: Record<string, unknown> = { ...result.fields };
-  const backtrace = backtraceOf(error, runtime.backtraceLines);
-  if (backtrace.length > 0 || "error_backtrace" in payload) fields.error_backtrace = backtrace;
-  const log = context.log ?? [];
+async function failed(runtime: Runtime, job: FetchedJob, payload: JobPayload, error: unknown, input: FailureInput): Promise<Outcome> {
+  const context = { nowSec: redisNowSec(runtime), maxRetries: runtime.maxRetries, backoff: input.backoff, queue: job.queue };
+  const result = onFailure(payload, error, context);
+  if (result.kind === "discard") return { kind: "discarded", job, payload, error };
+  // The job's own `backtrace` option, as Sidekiq reads it; without one, tickq's `backtraceLines`.
+  const setting = payload.backtrace ?? (runtime.backtraceLines > 0 ? runtime.backtraceLines : undefined);
+  const backtrace = await compressedBacktrace(setting, error);
+  const fields: Record<string, unknown> = backtrace === undefined ? { ...result.fields } : { ...result.fields, error_backtrace: backtrace };
+  // This run's log replaces an earlier one's; a job that never had one does not get an empty one.
+  const log = input.log ?? [];
   if (log.length > 0 || "tickq_log" in payload) fields.tickq_log = log;
   // decodeJob read the text as a JSON object, so splicing cannot fail here.
   const updated = spliceFields(job.raw, fields)!;

@@ -3,11 +3,14 @@
 -- bounded resurrect and schedule passes, fetch the first batch, and note
 -- the time in the heartbeat (lib/heartbeat.lua).
 -- KEYS: [1] P.."ticks"  [2] P.."tick:"..ID (the lease hash)
+--       [3..5] only as a Sidekiq process: its heartbeat and work hashes
+--       (lib/sidekiq-process.lua)
 -- ARGV: [1] prefix  [2] tick id  [3] lease ms  [4] dead max size
 --       [5] dead max age s  [6] registration "<started ms> <lease ms> <queue> …"
 --       [7] resurrect limit  [8] resurrector lock ms  [9] registry scan limit
 --       [10] schedule limit  [11] 1 to report the eviction policy
---       [12..] fetch args (see lib/fetch.lua)
+--       [12] only as a Sidekiq process: its `info` JSON
+--       [12.. or 13..] fetch args (see lib/fetch.lua)
 --       last three: declaration digest, due limit, schedule clock shift ms
 --       (lib/schedules-due.lua; last so the fetch args keep their place)
 -- Returns: {now ms, resurrected, scheduled, more resurrect, more schedule,
@@ -26,6 +29,7 @@
 -- @include lib/schedule.lua
 -- @include lib/fetch.lua
 -- @include lib/schedules-due.lua
+-- @include lib/sidekiq-process.lua
 -- @include lib/heartbeat.lua
 
 local BEGUN_MS = 3600 * 1000
@@ -56,7 +60,12 @@ redis.call('HSET', KEYS[1], tick, ARGV[6])
 heartbeat(now, ARGV[6])
 local resurrected, more_resurrect = resurrect(tick, tonumber(ARGV[7]), ARGV[8], tonumber(ARGV[9]))
 local scheduled, more_schedule = schedule(now / 1000, tonumber(ARGV[10]))
-local batch, queues, picks = fetch_args(12)
+local fetch_at = 12
+if #KEYS > 2 then
+  sidekiq_register(3, now, ARGV[3], ARGV[12])
+  fetch_at = 13
+end
+local batch, queues, picks = fetch_args(fetch_at)
 local due = schedules_due(now + tonumber(ARGV[#ARGV]), ARGV[#ARGV - 2], tonumber(ARGV[#ARGV - 1]))
 local fetched = fetch(tick, batch, queues, picks)
 remember(lease, 1, { now, resurrected, scheduled, more_resurrect, more_schedule, without_jobs(fetched), 1, policy, due })

@@ -4,32 +4,44 @@
 -- the tick's registration once its lists are empty. A job still listed (a
 -- handler that ignored the abort) keeps the registration, and the lease is
 -- left to expire so a later tick resurrects it.
+-- As a Sidekiq process, the tick leaves `processes` with its lists empty;
+-- otherwise its heartbeat shows the jobs still running until the lease
+-- expires.
 -- KEYS: [1] P.."ticks"  [2] P.."tick:"..ID (the lease hash)
+--       [3..5] only as a Sidekiq process: its heartbeat and work hashes
 -- ARGV: [1] prefix  [2] tick id  [3] lease ms  [4] dead max size
---       [5] dead max age s  [6] call number  [7..] ack entries
+--       [5] dead max age s  [6] call number  [7..] only as a Sidekiq
+--       process, a beat (lib/sidekiq-process.lua); then ack entries
 --       (lib/ack.lua), then n and the n queues this tick served
 -- Returns: {now ms, jobs left in its lists, dead evictions,
 --           {numbers of ack entries no longer listed (lib/ack.lua)}}
 -- Replays: a numbered call (lib/replay.lua). The lease hash outlives finish
 -- until its TTL runs out, holding the reply, so a replay answers it; after
 -- that, a replay finds none of its jobs listed and moves nothing. The
--- lease is never re-created here.
+-- lease is never re-created here, nor the Sidekiq heartbeat (it beats only
+-- while the lease lives; leaving twice deletes nothing more).
 -- @include lib/common.lua
 -- @include lib/replay.lua
 -- @include lib/ack.lua
+-- @include lib/sidekiq-process.lua
 
 local tick, lease, seq = ARGV[2], KEYS[2], tonumber(ARGV[6])
 local now = now_ms()
 local state, kept = call_state(lease, seq)
 if state == 'replay' then return kept end
 if state == 'stale' then return { now, 0, 0 } end
-local i, evicted, missed = ack(tick, 7, now, tonumber(ARGV[4]), tonumber(ARGV[5]))
+local acks_at = 7
+if #KEYS > 2 then acks_at = sidekiq_section_end(7) end
+local i, evicted, missed = ack(tick, acks_at, now, tonumber(ARGV[4]), tonumber(ARGV[5]))
 if redis.call('GET', P .. 'resurrector') == tick then redis.call('DEL', P .. 'resurrector') end
 local left = 0
 for k = 1, tonumber(ARGV[i]) do
   left = left + redis.call('LLEN', inproc_key(tick, ARGV[i + k]))
 end
 if left == 0 then redis.call('HDEL', KEYS[1], tick) end
+if #KEYS > 2 then
+  if left == 0 then sidekiq_leave(3) elseif state == 'fresh' then sidekiq_beat(3, now, ARGV[3], 7) end
+end
 local reply = { now, left, evicted, missed }
 if state == 'fresh' then remember(lease, seq, reply) end
 return reply

@@ -4,6 +4,8 @@
 -- acts only if that text is still there: if a tick moved it first (due,
 -- fetched), this call leaves it alone and says so. Taking it out and
 -- pushing it happen in one script, so a job is never in two places or none.
+-- A pushed job's `enqueued_at` is set to now, as Sidekiq's client sets it
+-- when its API retries a job (spliced: every other byte is kept).
 -- A queue job is removed by its distance from the head when it is still
 -- there (LSET to a marker, then one LREM of the markers from the nearer
 -- end), else by LREM from the nearer end: never a scan of a whole queue per job.
@@ -27,6 +29,7 @@ local kept = kept_reply(token)
 if kept then return kept end
 
 local MARK = '\0tickq:moved:' .. token
+local stamp = string.format('%.3f', now_ms() / 1000)
 local marked = {}
 local flags = {}
 local i = 5
@@ -61,7 +64,7 @@ for k = 1, tonumber(ARGV[4]) do
     end
     if removed and action == 'push' then
       redis.call('SADD', KEYS[1], target)
-      redis.call('LPUSH', P .. 'queue:' .. target, new_text)
+      redis.call('LPUSH', P .. 'queue:' .. target, with_field(new_text, 'enqueued_at', stamp) or new_text)
     elseif removed and string.sub(from, 1, 6) == 'queue:' then
       -- A queued job may carry a resurrection count (by its text): it goes too.
       redis.call('HDEL', P .. 'resurrections', job)

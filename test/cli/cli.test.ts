@@ -72,7 +72,7 @@ describe.each(adapterCases)("the tickq CLI over $name", (adapterCase) => {
 
     const show = await run("jobs", "show", "d1");
     expect(show.stdout).toMatch(/error +Error: always fails/);
-    expect(show.stdout).toMatch(/\nbacktrace:\n {2}at /);
+    expect(show.stdout).toMatch(/\nbacktrace:\n {2}\S.*cli-jobs\.mjs:\d+/);
 
     expect(await run("jobs", "retry", "d1")).toMatchObject({ code: 0, stdout: "d1 (bad) queued on default\n" });
     expect(await run("jobs", "delete", "d2")).toMatchObject({ code: 0, stdout: "d2 (bad) deleted from dead\n" });

@@ -8,7 +8,7 @@
 import { isDeepStrictEqual } from "node:util";
 import type { Redis } from "ioredis";
 import { encodeNewJob } from "../../src/job.js";
-import { spliceFields } from "../../src/json-splice.js";
+import { spliceFields, topLevelFields } from "../../src/json-splice.js";
 import { ackArgs, ackOrder, type Outcome } from "../../src/passes/ack.js";
 import { readFetched, type FetchedJob } from "../../src/passes/fetch.js";
 import { housekeepArgs } from "../../src/passes/housekeep.js";
@@ -29,7 +29,7 @@ const FUTURE_MS = 3_600_000;
 const MAX_LIVE_TICKS = 3;
 
 export type When = "now" | "delay" | "atPast" | "atFuture";
-export type Kind = "ok" | "retry0" | "retryLater" | "dead" | "q" | "i";
+export type Kind = "ok" | "retry0" | "retryLater" | "dead" | "discard" | "q" | "i";
 export interface AckPick {
   pick: number;
   outcome: Kind;
@@ -105,6 +105,15 @@ interface Pending {
   ticks: string[];
 }
 
+/** The job as the schedule pass pushes it: `enqueued_at` set to the move's time, as text ("%.3f"). */
+function withEnqueuedAt(raw: string, nowSec: number): string {
+  const stamp = nowSec.toFixed(3);
+  const span = topLevelFields(raw)?.get("enqueued_at");
+  if (span) return raw.slice(0, span.start) + stamp + raw.slice(span.end);
+  const close = raw.lastIndexOf("}");
+  return `${raw.slice(0, close)},"enqueued_at":${stamp}${raw.slice(close)}`;
+}
+
 /** The job with its error fields spliced in, as execute.ts does; retry_count grows, so every failure is a new string. */
 function failed(raw: string): string {
   const count = (JSON.parse(raw) as { retry_count?: number }).retry_count;
@@ -121,6 +130,8 @@ function outcomeFor(job: FetchedJob, kind: Kind): Outcome {
       return { kind: "retry", job, updated: failed(job.raw), delaySec: 3_600 };
     case "dead":
       return { kind: "dead", job, updated: failed(job.raw), handlerFailed: true };
+    case "discard":
+      return { kind: "discarded", job };
     case "q":
       return { kind: "unstarted", job };
     case "i":
@@ -454,6 +465,10 @@ class World {
         continue;
       }
       m.failed++;
+      if (o.kind === "discarded") {
+        j.loc = { k: "done" };
+        continue;
+      }
       j.raw = o.updated;
       if (o.kind === "retry") {
         j.loc = { k: "retry" };
@@ -509,6 +524,7 @@ class World {
     for (const set of ["schedule", "retry"] as const) {
       for (const j of due(set).slice(0, Math.max(0, left))) {
         j.loc = { k: "queue", q: j.queue };
+        j.raw = withEnqueuedAt(j.raw!, nowSec);
         left--;
       }
     }

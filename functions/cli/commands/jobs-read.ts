@@ -33,7 +33,7 @@ function printJob(job: JobInfo, nowMs: number): void {
   }
   if (p.error_class) rows.push(["error", `${p.error_class}: ${p.error_message ?? ""}`]);
   console.log(table(["", ""], rows).split("\n").slice(1).join("\n"));
-  const backtrace = Array.isArray(p.error_backtrace) ? (p.error_backtrace as unknown[]) : [];
+  const backtrace = job.backtrace ?? [];
   if (backtrace.length > 0) console.log(`\nbacktrace:\n${backtrace.map((l) => `  ${String(l)}`).join("\n")}`);
   const log = Array.isArray(p.tickq_log) ? (p.tickq_log as unknown[]) : [];
   if (log.length > 0) console.log(`\nlog of the failed run:\n${log.map((l) => `  ${String(l)}`).join("\n")}`);

@@ -2,6 +2,7 @@
 --   (successes come grouped by queue, apart) dropped from inproc
 --   r  failed, will retry: the updated job goes to `retry`, due in DELAY s
 --   d  dead: the updated job goes to `dead` (capped in size and age)
+--   x  discarded (out of retries with `dead: false`): dropped, counted
 --   q  not started: back to the head of its queue, not counted
 --   i  interrupted at the deadline: back to the head, counted like a
 --      resurrection so a job that never finishes in time ends dead
@@ -145,7 +146,7 @@ local function ack(tick, i, now_ms_value, dead_max, dead_max_age)
         failed = failed + 1
         if kind == 'r' then
           redis.call('ZADD', P .. 'retry', now_sec + tonumber(delay), updated)
-        else
+        elseif kind == 'd' then
           died = true
           redis.call('ZADD', P .. 'dead', now_sec, updated)
         end

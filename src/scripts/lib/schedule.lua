@@ -1,21 +1,24 @@
 -- Schedule pass: moves due jobs from the `schedule` and `retry` sorted sets
 -- to the tail of their queues. Safe when two ticks run it at once, and when
 -- replayed: a job is pushed only by the script whose ZREM removed it, and
--- scripts are atomic. The job string moves untouched; its queue is read as
--- text (lib/job-text.lua), and a job that cannot be routed goes to the dead
--- set with the reason, never to another queue.
+-- scripts are atomic. As Sidekiq's poller re-pushes a job, the move sets
+-- `enqueued_at` to now (Queue#latency and Web read it; a job scheduled with
+-- perform_in has none yet), spliced into the text: every other byte is
+-- kept. Its queue is read as text (lib/job-text.lua), and a job that cannot
+-- be routed goes to the dead set with the reason, never to another queue.
 
 -- Moves at most `limit` jobs due by `now_sec` from `set`; returns how many.
 local function move_due(set, now_sec, limit)
   if limit <= 0 then return 0 end
   local due = redis.call('ZRANGEBYSCORE', set, '-inf', now_sec, 'LIMIT', 0, limit)
   local moved = 0
+  local stamp = string.format('%.3f', now_sec)
   for _, job in ipairs(due) do
     if redis.call('ZREM', set, job) == 1 then
       local queue, why = queue_of(job)
       if queue then
         redis.call('SADD', P .. 'queues', queue)
-        redis.call('LPUSH', P .. 'queue:' .. queue, job)
+        redis.call('LPUSH', P .. 'queue:' .. queue, with_field(job, 'enqueued_at', stamp) or job)
       else
         redis.call('ZADD', P .. 'dead', now_sec, unroutable_entry(job, why, now_sec))
       end
