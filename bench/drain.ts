@@ -14,6 +14,7 @@ import { findRedis, startPrivate } from "../functions/node/find-redis.js";
 import { beeQueueSystem } from "./systems/bee-queue.js";
 import { bullmqSystem } from "./systems/bullmq.js";
 import { runSchedulesBench } from "./schedules.js";
+import { runServerlessBench, serverlessOptions } from "./serverless.js";
 import { poolSystem } from "./systems/pool.js";
 import { tickqSystem } from "./systems/tickq.js";
 import type { SystemFactory } from "./systems/types.js";
@@ -32,6 +33,7 @@ const { values } = parseArgs({
     batch: { type: "string", default: "100" },
     "realistic-jobs": { type: "string", default: "4000" },
     seed: { type: "string", default: "1" },
+    ...serverlessOptions,
   },
 });
 const N = Number(values.jobs);
@@ -180,5 +182,8 @@ if (values.adapter === "upstash") {
 } else {
   await main();
   await runSchedulesBench();
+  const found = await findRedis();
+  await runServerlessBench(values, found.url);
+  await found.stop();
 }
 process.exit(0);

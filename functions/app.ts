@@ -1,24 +1,28 @@
 // The HTTP face of tickq, shared by every runtime (Node, Cloudflare Workers,
 // Vercel): POST|GET /tick, POST /jobs, GET /stats, GET /schedules, GET /health,
 // and the jobs API (routes/: /jobs…, /queues…, /stats/history).
-import { Hono, type Context } from "hono";
+import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
-import { TickqError, type JobRegistry, type Tickq, type TickOptions } from "../src/index.js";
+import { TickqError, type BulkJobOf, type JobRegistry, type Tickq, type TickOptions, type WaitUntil } from "../src/index.js";
 import { checkSecrets, requireSecret } from "./auth.js";
+import type { SelfFetch } from "./fanout.js";
 import { readJobsBody } from "./jobs-body.js";
 import { healthRoutes } from "./routes/health.js";
 import { jobRoutes } from "./routes/jobs.js";
 import { queueRoutes } from "./routes/queues.js";
 import { statsRoutes } from "./routes/stats.js";
+import { scopeRequests, tickRoute, type TickqEnv } from "./scope.js";
+
+export type { TickqEnv } from "./scope.js";
 
 /** HTTP status of each TickqError a request can cause; others are a 500. */
 const STATUS = {
   UNKNOWN_JOB: 400, BAD_ARGS: 400, BAD_STATE: 400, BAD_CURSOR: 400, NOT_FOUND: 404, CONFLICT: 409, REDIS: 503, REDIS_TIMEOUT: 503,
 } as const;
 
-export interface AppOptions {
-  tickq: Tickq<JobRegistry>;
+export interface AppOptions<J extends JobRegistry = JobRegistry> {
+  tickq: Tickq<J>;
   /**
    * Accepted bearer secrets (TICKQ_SECRET, CRON_SECRET); none means no auth (only with `insecure`).
    * Each may only hold A-Z a-z 0-9 - . _ ~ + / and trailing "=" (TickqError BAD_OPTIONS otherwise).
@@ -32,6 +36,22 @@ export interface AppOptions {
   maxBodyBytes?: number;
   /** Mount point, e.g. "/api" on Vercel. */
   basePath?: string;
+  /** Enqueues through the app (POST /jobs, `c.var.tq`) kick a tick at once unless they say `kick: false`; default false. */
+  kick?: boolean;
+  /**
+   * Fan-out: a tick that ends with work left starts more ticks through the
+   * app's own /tick URL, up to this many live at once (counted in Redis), and
+   * a tick the app starts waits for a free slot. Default: off.
+   */
+  maxParallel?: number;
+  /** The app's own URL for fan-out, basePath included (TICKQ_PUBLIC_URL); default the request's origin. */
+  publicUrl?: string;
+  /** How fan-out requests reach the app, e.g. a Worker's service binding to itself; default fetch. */
+  selfFetch?: SelfFetch;
+  /** Keeps background work alive where a request has no execution context (Vercel's waitUntil); default in-process. */
+  waitUntil?: WaitUntil;
+  /** Your own routes, on the same app, before auth: `c.var.tq` is the app's tickq, kicking in this request's background. */
+  routes?: (app: Hono<TickqEnv<J>>) => void;
 }
 
 /**
@@ -39,18 +59,20 @@ export interface AppOptions {
  * const app = createApp({ tickq, secrets: [env.TICKQ_SECRET, env.CRON_SECRET] });
  * export default app; // Request → Response
  */
-export function createApp(options: AppOptions): Hono {
-  const { tickq } = options;
-  const app = options.basePath ? new Hono().basePath(options.basePath) : new Hono();
+export function createApp<J extends JobRegistry>(options: AppOptions<J>): Hono<TickqEnv<J>> {
+  const scope = { ...options, tickq: options.tickq as Tickq<JobRegistry> };
+  const app = options.basePath ? new Hono<TickqEnv<J>>().basePath(options.basePath) : new Hono<TickqEnv<J>>();
 
-  app.route("/", healthRoutes(tickq)); // before auth: open to load balancers and uptime checks
+  app.use("*", scopeRequests(scope));
+  app.route("/", healthRoutes(scope.tickq)); // before auth: open to load balancers and uptime checks
+  options.routes?.(app);
 
   checkSecrets(options.secrets); // a secret bearerAuth could never match is refused now, not silently on every request
   const secrets = options.secrets.filter((s): s is string => Boolean(s));
   if (secrets.length > 0) app.use("*", requireSecret(secrets));
   else if (!options.insecure) throw new Error("createApp needs a secret (TICKQ_SECRET or CRON_SECRET), or insecure: true for local development");
 
-  const runTick = async (c: Context) => c.json(await tickq.tick(options.tick));
+  const runTick = tickRoute(scope);
   app.post("/tick", runTick);
   app.get("/tick", runTick); // Vercel Cron sends GET
 
@@ -67,15 +89,15 @@ export function createApp(options: AppOptions): Hono {
       }
       const body = readJobsBody(input);
       if (!body.ok) return c.json({ error: body.error }, 400);
-      const jids = await tickq.enqueueBulk(body.jobs);
+      const jids = await c.var.tq.enqueueBulk(body.jobs as BulkJobOf<J>[]);
       return c.json(body.single ? { jid: jids[0] } : { jids }, 201);
     },
   );
 
-  app.route("/", statsRoutes(tickq));
-  app.route("/", jobRoutes(tickq));
-  app.route("/", queueRoutes(tickq));
-  app.get("/schedules", async (c) => c.json(await tickq.schedules()));
+  app.route("/", statsRoutes(scope.tickq));
+  app.get("/schedules", async (c) => c.json(await c.var.tq.schedules()));
+  app.route("/", jobRoutes(scope.tickq));
+  app.route("/", queueRoutes(scope.tickq));
 
   app.notFound((c) => c.json({ error: `no route ${c.req.method} ${c.req.path}` }, 404));
   app.onError((error, c) => {

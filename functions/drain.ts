@@ -5,7 +5,16 @@ import type { JobRegistry, Tickq, TickOptions, TickReport } from "../src/index.j
 /** Below this much budget left, another tick would be mostly overhead. */
 const MIN_TICK_MS = 500;
 
-export async function tickUntilDone(tickq: Tickq<JobRegistry>, totalBudgetMs: number, options: TickOptions = {}): Promise<TickReport[]> {
+/**
+ * `onMore`: hands a backlog to fan-out at the first tick with work left
+ * (fresh invocations, each with its own budget) instead of ticking on here.
+ */
+export async function tickUntilDone(
+  tickq: Tickq<JobRegistry>,
+  totalBudgetMs: number,
+  options: TickOptions = {},
+  onMore?: () => Promise<unknown>,
+): Promise<TickReport[]> {
   const deadline = Date.now() + totalBudgetMs;
   const reports: TickReport[] = [];
   for (;;) {
@@ -14,6 +23,10 @@ export async function tickUntilDone(tickq: Tickq<JobRegistry>, totalBudgetMs: nu
     const report = await tickq.tick({ ...options, budgetMs: Math.min(options.budgetMs ?? left, left) });
     reports.push(report);
     if (!report.more) break;
+    if (onMore) {
+      await onMore();
+      break;
+    }
   }
   return reports;
 }

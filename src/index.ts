@@ -1,17 +1,19 @@
 import { jobsApi, queuesApi } from "./admin/index.js";
-import { TickqError } from "./errors.js";
 import type { JobsApi, QueuesApi } from "./admin/types.js";
 import { enqueueJobs } from "./client.js";
+import { TickqError } from "./errors.js";
 import type { TickqEventName, TickqListener } from "./events.js";
 import { readHistory, type DayStats } from "./history.js";
+import { kickIfAsked, kickSettings } from "./kick/kick.js";
+import { reserveTicks, startTick } from "./kick/parallel.js";
+import type { KickScope } from "./kick/types.js";
 import { createRuntime } from "./runtime.js";
 import { readStats } from "./stats.js";
 import { runtimes } from "./schedules/internal.js";
 import { listSchedules } from "./schedules/list.js";
 import type { ScheduleInfo } from "./schedules/types.js";
-import { runTick } from "./tick.js";
 import type {
-  ArgsOf, BulkJob, EnqueueOptions, JobRegistry, Middleware, Stats, TickOptions, TickqOptions, TickReport,
+  ArgsOf, BulkJobOf, EnqueueOptions, JobRegistry, Middleware, Stats, TickOptions, TickqOptions, TickReport,
 } from "./types.js";
 
 /** `tq.stats()`: counters, sizes and warnings; `tq.stats.history(days)`: processed and failed per day. */
@@ -24,10 +26,17 @@ export interface StatsReader {
 export interface Tickq<J extends JobRegistry> {
   /** Pushes one job (or schedules it with delayMs / at); returns its jid. */
   enqueue<K extends keyof J & string>(name: K, args: ArgsOf<J[K]>, options?: EnqueueOptions): Promise<string>;
-  /** Pushes many jobs in a few round trips; returns their jids in order. */
-  enqueueBulk(jobs: BulkJob<keyof J & string>[]): Promise<string[]>;
+  /** Pushes many jobs in a few round trips; returns their jids in order. Each job's args are checked against its handler. */
+  enqueueBulk<B extends BulkJobOf<J>>(jobs: B[]): Promise<string[]>;
   /** Runs one bounded tick: resurrect, schedule, fetch, execute, ack. */
   tick(options?: TickOptions): Promise<TickReport>;
+  /**
+   * Reserves up to `count` tick slots while fewer than `maxParallel` ticks
+   * are live; returns the granted ids, each for one tick({ tickId, maxParallel }).
+   */
+  reserveTicks(count: number, maxParallel: number): Promise<string[]>;
+  /** The same tickq, whose kicked ticks run in `scope.waitUntil` (a request's ctx.waitUntil). */
+  scope(scope: KickScope): Tickq<J>;
   stats: StatsReader;
   /** Find, list, retry, delete and run jobs by jid or by state. */
   jobs: JobsApi;
@@ -53,28 +62,46 @@ export interface Tickq<J extends JobRegistry> {
  */
 export function createTickq<J extends JobRegistry>(options: TickqOptions<J>): Tickq<J> {
   const runtime = createRuntime(options);
-  const tickq: Tickq<J> = {
-    enqueue: async (name, args, opts = {}) => (await enqueueJobs(runtime, [{ ...opts, name, args }]))[0]!,
-    enqueueBulk: (jobs) => enqueueJobs(runtime, jobs),
-    tick: (opts) => runTick(runtime, opts),
-    stats: Object.assign(() => readStats(runtime), { history: (days?: number) => readHistory(runtime, days) }),
-    jobs: jobsApi(runtime),
-    queues: queuesApi(runtime),
-    on(event, listener) {
-      const set = runtime.listeners[event] as Set<TickqListener<typeof event>> | undefined;
-      if (!set) throw new TickqError("BAD_ARGS", `on: unknown event ${JSON.stringify(event)}; events are succeeded, failed, dead`);
-      set.add(listener);
-      return () => void set.delete(listener);
-    },
-    schedules: () => listSchedules(runtime),
-    use(middleware) {
-      runtime.middleware.push(middleware);
-      return tickq;
-    },
-    prefix: runtime.prefix,
+  const kicks = kickSettings(options.kick);
+  // One of each for every scope: they hold no per-scope state.
+  const stats = Object.assign(() => readStats(runtime), { history: (days?: number) => readHistory(runtime, days) });
+  const jobs = jobsApi(runtime);
+  const queues = queuesApi(runtime);
+  const build = (scope: KickScope): Tickq<J> => {
+    const tickq: Tickq<J> = {
+      async enqueue(name, args, opts = {}) {
+        const [jid] = await enqueueJobs(runtime, [{ ...opts, name, args }]);
+        kickIfAsked(runtime, kicks, scope, [opts]);
+        return jid!;
+      },
+      async enqueueBulk(jobs) {
+        const jids = await enqueueJobs(runtime, jobs);
+        kickIfAsked(runtime, kicks, scope, jobs);
+        return jids;
+      },
+      tick: (opts) => startTick(runtime, opts),
+      reserveTicks: async (count, maxParallel) => (await reserveTicks(runtime, count, maxParallel)).ids,
+      scope: (more) => build({ ...scope, ...more }),
+      stats,
+      jobs,
+      queues,
+      on(event, listener) {
+        const set = runtime.listeners[event] as Set<TickqListener<typeof event>> | undefined;
+        if (!set) throw new TickqError("BAD_ARGS", `on: unknown event ${JSON.stringify(event)}; events are succeeded, failed, dead`);
+        set.add(listener);
+        return () => void set.delete(listener);
+      },
+      schedules: () => listSchedules(runtime),
+      use(middleware) {
+        runtime.middleware.push(middleware);
+        return tickq;
+      },
+      prefix: runtime.prefix,
+    };
+    runtimes.set(tickq, runtime);
+    return tickq;
   };
-  runtimes.set(tickq, runtime);
-  return tickq;
+  return build({});
 }
 
 export { TickqError } from "./errors.js";
@@ -82,7 +109,8 @@ export { JOB_STATES } from "./admin/states.js";
 export { defaultBackoff } from "./retry.js";
 export { scripts } from "./scripts/index.js";
 export type * from "./types.js";
+export type * from "./schedules/types.js";
+export type * from "./kick/types.js";
 export type * from "./admin/types.js";
 export type { DayStats } from "./history.js";
 export type { DeadEvent, FailedEvent, JobEvent, TickqEventName, TickqEvents, TickqListener, TickqListenerOptions } from "./events.js";
-export type * from "./schedules/types.js";

@@ -36,6 +36,12 @@ export interface PipelineInput {
   /** After `signal` aborts, how long running handlers get to settle. */
   graceMs: number;
   run(job: FetchedJob): Promise<Outcome>;
+  /**
+   * Whether a job may start now ("start"), needs more budget than is left
+   * ("later": no more fetches, a fresh tick will run it) or more than a
+   * whole tick has ("never" here). Jobs not started go back as unstarted.
+   */
+  startable?(job: FetchedJob): "start" | "later" | "never";
   /** Acks `acks` and fetches up to `fetch` jobs (0: none). */
   step(acks: Outcome[], fetch: number): Promise<StepReply>;
   /** Every outcome, as it happens. */
@@ -47,6 +53,8 @@ export interface PipelineResult {
   finished: Outcome[];
   /** Fetched, never started. */
   unstarted: FetchedJob[];
+  /** Held back by startable(), in fetch order: they did not fit the budget left. */
+  deferred: FetchedJob[];
   /** Handlers still running after the grace period: left in inproc. */
   abandoned: number;
   /** The last fetch came back short: the queues looked empty. */
@@ -59,6 +67,9 @@ const POLL_MS = 100;
 
 export async function runPipeline(p: PipelineInput): Promise<PipelineResult> {
   const buffer = [...p.first];
+  const deferred: FetchedJob[] = [];
+  // A job waits for a tick with more budget left: fetch nothing more.
+  let waiting = false;
   let finished: Outcome[] = [];
   let running = 0;
   let drained = !p.firstFull;
@@ -74,10 +85,10 @@ export async function runPipeline(p: PipelineInput): Promise<PipelineResult> {
 
   const step = () => {
     if (stepping || failure !== undefined) return;
-    const fetch = !stopping() && !drained && buffer.length <= lowWater() ? p.batch : 0;
+    const fetch = !stopping() && !drained && !waiting && buffer.length <= lowWater() ? p.batch : 0;
     // Acks alone go once a batch and a round of slots have finished; the
     // last ones ride on finish.
-    const last = drained && buffer.length === 0 && running === 0;
+    const last = (drained || waiting) && buffer.length === 0 && running === 0;
     if (fetch === 0 && (finished.length < p.batch + p.concurrency || last)) return;
     const acks = finished;
     finished = [];
@@ -117,6 +128,12 @@ export async function runPipeline(p: PipelineInput): Promise<PipelineResult> {
         break;
       }
       const job = buffer.shift()!;
+      const when = p.startable?.(job) ?? "start";
+      if (when !== "start") {
+        deferred.push(job);
+        waiting ||= when === "later";
+        continue;
+      }
       running++;
       pace.started();
       // run() never rejects; were it to, the job goes back to its queue.
@@ -139,7 +156,7 @@ export async function runPipeline(p: PipelineInput): Promise<PipelineResult> {
   for (;;) {
     if (stopping()) abortedAt ??= Date.now();
     const idle = running === 0 && !stepping;
-    if (idle && (stopping() || (drained && buffer.length === 0))) break;
+    if (idle && (stopping() || ((drained || waiting) && buffer.length === 0))) break;
     if (abortedAt !== undefined && !stepping && Date.now() - abortedAt >= p.graceMs) break;
     await new Promise<void>((resolve) => {
       const timer = setTimeout(resolve, POLL_MS);
@@ -153,7 +170,7 @@ export async function runPipeline(p: PipelineInput): Promise<PipelineResult> {
   }
   closed = true;
   p.signal.removeEventListener("abort", onAbort);
-  return { finished, unstarted: buffer, abandoned: running, drained: drained && buffer.length === 0, failure };
+  return { finished, unstarted: buffer, deferred, abandoned: running, drained: drained && !waiting && buffer.length === 0, failure };
 }
 
 /** How many jobs start during one step round trip, with a margin: the lead a fetch needs. */

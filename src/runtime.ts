@@ -3,6 +3,7 @@ import { TickqError } from "./errors.js";
 import { newListeners, type EventListeners } from "./events.js";
 import { numberOption } from "./options.js";
 import { keysFor, type Keys } from "./keys.js";
+import { checkTimeouts } from "./passes/timeout.js";
 import { planQueues, type QueuePlan } from "./queues.js";
 import { newScriptCache, runScript, type RoundTrips } from "./redis.js";
 import { declareSchedules, type ScheduleSet } from "./schedules/declare.js";
@@ -40,6 +41,8 @@ export interface Runtime {
   schedules: ScheduleSet;
   /** Ticks register as Sidekiq processes (src/sidekiq/process.ts); undefined: off. */
   sidekiq: SidekiqProcess | undefined;
+  /** Some job has a timeoutMs: ticks check the budget left before starting one. */
+  timeouts: boolean;
   run(script: LuaScript, keys: string[], args: (string | number)[], trips: RoundTrips): Promise<RedisReply>;
 }
 
@@ -76,6 +79,7 @@ export function createRuntime<J extends JobRegistry>(options: TickqOptions<J>): 
     evictionPolicy: undefined,
     schedules: declareSchedules(options.schedules, options.jobs),
     sidekiq: sidekiqProcessOf(options.sidekiqProcesses, prefix),
+    timeouts: checkTimeouts(options.jobs),
     run: (script, keys, args, trips) => runScript(runtime.redis, script, keys, [prefix, ...args], trips, runtime.redisTimeoutMs, scriptCache),
   };
   return runtime;

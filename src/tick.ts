@@ -10,6 +10,7 @@ import { fenceLease } from "./lease.js";
 import { ackArgs, type Outcome } from "./passes/ack.js";
 import { runJob } from "./passes/execute.js";
 import { readFetched } from "./passes/fetch.js";
+import { budgetCheck } from "./passes/start-budget.js";
 import { housekeepArgs, readHousekeep, type HousekeepLimits } from "./passes/housekeep.js";
 import { runPipeline, type StepReply } from "./pipeline.js";
 import { fetchArgs } from "./queues.js";
@@ -25,11 +26,11 @@ import type { TickOptions, TickReport } from "./types.js";
 /** Share of the budget that extra housekeeping calls may use. */
 const HOUSEKEEP_SHARE = 0.25;
 
-export async function runTick(runtime: Runtime, options: TickOptions = {}): Promise<TickReport> {
+/** `tickId`: one reserved for this tick (src/kick/parallel.ts); default a new one. */
+export async function runTick(runtime: Runtime, options: TickOptions = {}, tickId = newJid().slice(0, 16)): Promise<TickReport> {
   const { budgetMs, batch, concurrency, leaseMs, graceMs, resurrectLimit, scheduleLimit } = tickSettings(options);
   const limits: HousekeepLimits = { resurrectLimit, scheduleLimit, lockMs: leaseMs };
   const started = Date.now();
-  const tickId = newJid().slice(0, 16);
   const trips: RoundTrips = { count: 0 };
   const report: TickReport = {
     tickId, fetched: 0, succeeded: 0, failed: 0, retried: 0, dead: 0, resurrected: 0, scheduled: 0,
@@ -111,19 +112,22 @@ export async function runTick(runtime: Runtime, options: TickOptions = {}): Prom
     };
 
     report.fetched += first.length;
+    if (first.length >= batch) options.onBacklog?.();
     const result = await runPipeline({
       first, firstFull: first.length === batch, batch, concurrency, fence, signal: controller.signal, graceMs,
-      run: (job) => (beats ? beats.track(job, () => runJob(runtime, job, controller.signal)) : runJob(runtime, job, controller.signal)),
+      run: (job) => (beats ? beats.track(job, () => runJob(runtime, job, controller.signal, graceMs)) : runJob(runtime, job, controller.signal, graceMs)),
+      startable: budgetCheck(runtime, started + budgetMs, budgetMs),
       step,
       onOutcome: (outcome) => tally(report, outcome),
     });
     report.abandoned = result.abandoned;
-    report.requeued += result.unstarted.length;
+    const unstarted = [...result.deferred, ...result.unstarted];
+    report.requeued += unstarted.length;
     report.more = !result.drained || report.leaseLost || housekeepingLeft || recurring.more;
 
     fence.stop();
     beats?.stop();
-    const pending: Outcome[] = [...result.finished, ...result.unstarted.map((job) => ({ kind: "unstarted", job }) as const)];
+    const pending: Outcome[] = [...result.finished, ...unstarted.map((job) => ({ kind: "unstarted", job }) as const)];
     const finished = asArray(
       await calls.send(scripts.finish, [...common, calls.next(), ...(beats?.section() ?? []), ...ackArgs(pending), plan.names.length, ...plan.names]),
       "finish",

@@ -8,6 +8,7 @@
 // resurrect return the inproc jobs of a dead tick to the head of their queue
 
 import type { TickqListenerOptions } from "./events.js";
+import type { KickOptions } from "./kick/types.js";
 import type { Schedules } from "./schedules/types.js";
 
 /** A Redis reply as both adapters return it: no parsing, no Buffers. */
@@ -79,6 +80,12 @@ export interface JobDefinition<A extends unknown[] = unknown[]> {
   retry?: boolean | number;
   /** Seconds to wait before retry number `count` (0-based); default Sidekiq's. */
   backoff?: (count: number, error: unknown) => number;
+  /**
+   * Longest a run may take. A tick starts the job only with this much of its
+   * budget left (else it stays queued for a tick with room); a run past it
+   * sees `ctx.signal` abort and fails with TickqTimeout (retried with backoff).
+   */
+  timeoutMs?: number;
 }
 
 // Handlers are contravariant in their args: `never` lets a handler that
@@ -147,6 +154,8 @@ export interface TickqOptions<J extends JobRegistry = JobRegistry> {
    * it for a prefix that is a redis-namespace of a Sidekiq app.
    */
   sidekiqProcesses?: boolean | SidekiqProcessOptions;
+  /** How ticks kicked by `enqueue(…, { kick: true })` run: max at once, budget, tick options (src/kick/types.ts). */
+  kick?: KickOptions;
 }
 
 export interface SidekiqProcessOptions {
@@ -170,12 +179,23 @@ export interface EnqueueOptions {
   /** Run at this time. */
   at?: Date;
   retry?: boolean | number;
+  /**
+   * Start a tick right away, in the background (the scope's waitUntil, or
+   * in-process), so the job starts within milliseconds instead of at the next
+   * cron. At most `kick.max` kicked ticks run at once. Default: the scope's.
+   */
+  kick?: boolean;
 }
 
 export interface BulkJob<Name extends string = string> extends EnqueueOptions {
   name: Name;
   args: unknown[];
 }
+
+/** One job of enqueueBulk: its args checked against its handler, as enqueue checks them. */
+export type BulkJobOf<J extends JobRegistry> = {
+  [K in keyof J & string]: EnqueueOptions & { name: K; args: ArgsOf<J[K]> extends unknown[] ? ArgsOf<J[K]> : unknown[] };
+}[keyof J & string];
 
 export interface TickOptions {
   /** Wall-clock budget of the tick; default 10,000 ms. */
@@ -196,6 +216,20 @@ export interface TickOptions {
   resurrectLimit?: number;
   /** Due scheduled and retry jobs moved per pass; default 1,000. */
   scheduleLimit?: number;
+  /**
+   * Start only while fewer than this many ticks are live (registered with a
+   * live lease, or reserved by tq.reserveTicks); otherwise return at once
+   * with `skipped: true`. Default: no limit.
+   */
+  maxParallel?: number;
+  /** An id granted by tq.reserveTicks for this tick (its reserved slot); default a new one. */
+  tickId?: string;
+  /**
+   * Called once, right after the tick began, when its first fetch filled the
+   * batch (more work waits): a caller can start more ticks now (fan-out)
+   * rather than when this one ends with `more`.
+   */
+  onBacklog?: () => void;
 }
 
 export interface TickReport {
@@ -225,6 +259,8 @@ export interface TickReport {
   leaseLost: boolean;
   roundTrips: number;
   durationMs: number;
+  /** True when the tick did not start: maxParallel ticks were already live. */
+  skipped?: boolean;
 }
 
 export interface Stats {

@@ -60,7 +60,7 @@ describe.each(adapterCases)("enqueue over $name", (adapterCase) => {
 
   it("rejects an unknown job name with a clear error and writes nothing", async () => {
     const tq = h.make(jobs);
-    const err = await tq.enqueueBulk([{ name: "sendEmail", args: ["ok"] }, { name: "nope" as "sendEmail", args: [] }]).catch((e) => e);
+    const err = await tq.enqueueBulk([{ name: "sendEmail", args: ["ok"] }, { name: "nope" as "sendEmail", args: ["x"] }]).catch((e) => e);
     expect(err).toBeInstanceOf(TickqError);
     expect(err.code).toBe("UNKNOWN_JOB");
     expect(err.message).toMatch(/Unknown job "nope".*registered: sendEmail, report/);

@@ -29,9 +29,9 @@ describe.each(adapterCases)("failure handling over $name", (adapterCase) => {
       },
     });
     await tq.enqueueBulk([
-      ...Array.from({ length: 4 }, (_, i) => ({ name: "good" as const, args: [i] })),
+      ...Array.from({ length: 4 }, (_, i) => ({ name: "good" as const, args: [i] as [number] })),
       { name: "bad" as const, args: [] },
-      ...Array.from({ length: 4 }, (_, i) => ({ name: "good" as const, args: [4 + i] })),
+      ...Array.from({ length: 4 }, (_, i) => ({ name: "good" as const, args: [4 + i] as [number] })),
     ]);
     const [now] = await h.redis.time();
     const report = await tq.tick({ batch: 20 });

@@ -1,6 +1,18 @@
 // The example Worker that wrangler.toml deploys: the example jobs, ticked
-// every minute by the Cron Trigger and on demand by POST /tick.
+// every minute by the Cron Trigger and on demand by POST /tick, and one
+// route of "your app" that enqueues with a kick, so the email goes out
+// within milliseconds instead of at the next cron.
 import { exampleJobs, exampleQueues } from "../example-jobs.js";
 import { tickqWorker } from "./worker.js";
 
-export default tickqWorker({ jobs: exampleJobs, queues: exampleQueues });
+export default tickqWorker({
+  jobs: exampleJobs,
+  queues: exampleQueues,
+  routes: (app) => {
+    app.post("/signup", async (c) => {
+      const { email } = await c.req.json<{ email: string }>();
+      const jid = await c.var.tq.enqueue("sendWelcomeEmail", [email], { kick: true });
+      return c.json({ welcome: "on its way", jid }, 201);
+    });
+  },
+});

@@ -1,52 +1,53 @@
-// tickq as a Cloudflare Worker: `fetch` serves the app, `scheduled` (a Cron
-// Trigger) ticks until the work or the budget runs out, inside waitUntil.
-// Redis is Upstash over HTTP (Workers cannot open TCP to Redis).
+// tickq as a Cloudflare Worker: `fetch` serves the app (and your routes),
+// `scheduled` (a Cron Trigger) ticks until the work or the budget runs out,
+// inside waitUntil. Kicked ticks and fan-out run in the request's own
+// ctx.waitUntil. Redis is Upstash over HTTP (Workers cannot open TCP to Redis).
 import { Redis } from "@upstash/redis/cloudflare";
 import type { ExecutionContext } from "hono";
 import { upstashAdapter } from "../../adapters/upstash.js";
-import { createTickq, type JobRegistry, type QueueOrder, type Schedules, type Tickq, type TickOptions } from "../../src/index.js";
-import { createApp } from "../app.js";
-import { numberSetting, tickSettings, tickUntilDone } from "../drain.js";
+import type { JobRegistry, Tickq } from "../../src/index.js";
+import { numberSetting, tickUntilDone } from "../drain.js";
+import { buildEdge, kicksByDefault, UPSTASH_RETRY, type Edge, type EdgeOptions } from "../edge.js";
+import type { TickqEnvVars } from "../env.js";
+import { fanOut } from "../fanout.js";
 
-export interface WorkerEnv {
-  UPSTASH_REDIS_REST_URL: string;
-  UPSTASH_REDIS_REST_TOKEN: string;
-  TICKQ_SECRET?: string;
-  CRON_SECRET?: string;
-  /** Key prefix; default "tickq:". */
-  TICKQ_PREFIX?: string;
+export interface WorkerEnv extends TickqEnvVars {
+  UPSTASH_REDIS_REST_URL?: string;
+  UPSTASH_REDIS_REST_TOKEN?: string;
   /** Wall time a cron trigger may spend ticking; default 25,000 ms (every-minute crons get 30 s). */
   TICKQ_CRON_BUDGET_MS?: string;
-  /** Budget of one tick; default 10,000 ms. */
-  TICKQ_TICK_BUDGET_MS?: string;
-  /** Jobs per fetch; default 50. */
-  TICKQ_BATCH?: string;
+  /** A service binding to this Worker itself, for fan-out (a Worker's fetch of its own URL may not reach it). */
+  TICKQ_SELF?: { fetch(request: Request): Promise<Response> };
 }
 
-export interface TickqWorkerOptions<J extends JobRegistry> {
-  jobs: J;
-  queues?: QueueOrder;
-  /** Recurring jobs, enqueued by the cron trigger's ticks (README, "Recurring jobs"). */
-  schedules?: Schedules<keyof J & string>;
-}
+/** Every createTickq option (redis is built from the env unless given), plus the app's: kick, maxParallel, routes. */
+export type TickqWorkerOptions<J extends JobRegistry> = EdgeOptions<J>;
 
 /**
  * @example
- * export default tickqWorker({ jobs: { sendEmail: async ([to]: [string]) => { … } } });
+ * export default tickqWorker({
+ *   jobs: { sendEmail: async ([to]: [string]) => { … } },
+ *   kick: true,
+ *   routes: (app) => app.post("/signup", async (c) => c.json({ jid: await c.var.tq.enqueue("sendEmail", ["a@b.c"]) })),
+ * });
  */
 export function tickqWorker<J extends JobRegistry>(options: TickqWorkerOptions<J>) {
   // A Worker gets its env per request; build once per env object.
-  const built = new WeakMap<WorkerEnv, { tickq: Tickq<J>; tick: TickOptions; app: ReturnType<typeof createApp> }>();
-  const forEnv = (env: WorkerEnv) => {
+  const built = new WeakMap<WorkerEnv, Edge<J>>();
+  const forEnv = (env: WorkerEnv): Edge<J> => {
     let entry = built.get(env);
     if (!entry) {
-      if (!env.UPSTASH_REDIS_REST_URL || !env.UPSTASH_REDIS_REST_TOKEN) {
-        throw new Error("tickq: set UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN (wrangler secret put …)");
-      }
-      const redis = new Redis({ url: env.UPSTASH_REDIS_REST_URL, token: env.UPSTASH_REDIS_REST_TOKEN, automaticDeserialization: false, enableTelemetry: false });
-      const tickq = createTickq({ redis: upstashAdapter(redis), jobs: options.jobs, queues: options.queues, prefix: env.TICKQ_PREFIX, schedules: options.schedules });
-      const tick = tickSettings(env);
-      entry = { tickq, tick, app: createApp({ tickq, secrets: [env.TICKQ_SECRET, env.CRON_SECRET], tick }) };
+      const redis = () => {
+        if (!env.UPSTASH_REDIS_REST_URL || !env.UPSTASH_REDIS_REST_TOKEN) {
+          throw new Error("tickq: set UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN (wrangler secret put …; for wrangler dev, in .dev.vars)");
+        }
+        const client = new Redis({
+          url: env.UPSTASH_REDIS_REST_URL, token: env.UPSTASH_REDIS_REST_TOKEN, automaticDeserialization: false, enableTelemetry: false, retry: UPSTASH_RETRY,
+        });
+        return upstashAdapter(client);
+      };
+      const self = env.TICKQ_SELF;
+      entry = buildEdge(options, env, redis, self ? { selfFetch: (request) => self.fetch(request) } : {});
       built.set(env, entry);
     }
     return entry;
@@ -61,14 +62,29 @@ export function tickqWorker<J extends JobRegistry>(options: TickqWorkerOptions<J
       }
     },
     scheduled(_controller: unknown, env: WorkerEnv, ctx: ExecutionContext): void {
-      const { tickq, tick } = forEnv(env);
+      const { tickq, tick, settings } = forEnv(env);
       const budget = numberSetting(env.TICKQ_CRON_BUDGET_MS, 25_000, "TICKQ_CRON_BUDGET_MS");
+      // With fan-out on and a URL to reach, a backlog is handed to parallel invocations at the first tick with work left.
+      const self = env.TICKQ_SELF;
+      const url = settings.publicUrl;
+      const onMore =
+        tick.maxParallel !== undefined && (self || url)
+          ? () => fanOut(tickq as Tickq<JobRegistry>, {
+              maxParallel: tick.maxParallel!, url: url ?? "https://self", secret: settings.secrets.find(Boolean), log: console.warn,
+              ...(self ? { fetch: (request: Request) => self.fetch(request) } : {}),
+            })
+          : undefined;
       ctx.waitUntil(
-        tickUntilDone(tickq, budget, tick).then((reports) => {
+        tickUntilDone(tickq as Tickq<JobRegistry>, budget, tick, onMore).then((reports) => {
           const done = reports.reduce((n, r) => n + r.succeeded, 0);
           console.log(`tickq: ${reports.length} tick(s), ${done} job(s) done, more: ${reports.at(-1)?.more ?? false}`);
         }),
       );
+    },
+    /** The tickq of this env, kicking in `ctx.waitUntil`: for your own fetch handler, queue consumer or Durable Object. */
+    tickq(env: WorkerEnv, ctx: { waitUntil(promise: Promise<unknown>): void }): Tickq<J> {
+      const { tickq, settings } = forEnv(env);
+      return tickq.scope({ waitUntil: (promise) => ctx.waitUntil(promise), kick: kicksByDefault(settings, options.kick) });
     },
   };
 }

@@ -5,6 +5,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { createServer } from "node:net";
 import { Redis } from "ioredis";
+import { redactUrl } from "./redis-client.js";
 
 export interface FoundRedis {
   url: string;
@@ -18,7 +19,7 @@ const DEFAULT_URL = "redis://127.0.0.1:6379";
 export async function findRedis(env: NodeJS.ProcessEnv = process.env): Promise<FoundRedis> {
   const none = async () => {};
   if (env.REDIS_URL) {
-    if (!(await answers(env.REDIS_URL))) throw new Error(`REDIS_URL=${env.REDIS_URL} does not answer PING`);
+    if (!(await answers(env.REDIS_URL))) throw new Error(`REDIS_URL=${redactUrl(env.REDIS_URL)} does not answer PING: is Redis running there?`);
     return { url: env.REDIS_URL, stop: none, source: "REDIS_URL" };
   }
   if (await answers(DEFAULT_URL)) return { url: DEFAULT_URL, stop: none, source: "default" };

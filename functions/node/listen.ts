@@ -7,10 +7,16 @@ export interface Listening {
   close(): Promise<void>;
 }
 
-/** Listens on 127.0.0.1 (port 0: any free port) and resolves once it does. */
+/**
+ * Listens on 127.0.0.1 (port 0: any free port) and resolves once it does.
+ * A port in use rejects with a one-line message that says what to do.
+ */
 export async function listen(fetch: (request: Request) => Response | Promise<Response>, port = 0): Promise<Listening> {
-  const server: ServerType = await new Promise((resolve) => {
+  const server: ServerType = await new Promise((resolve, reject) => {
     const s = serve({ fetch, port, hostname: "127.0.0.1" }, () => resolve(s));
+    s.once("error", (error: NodeJS.ErrnoException) => {
+      reject(error.code === "EADDRINUSE" ? new Error(`port ${port} is in use: stop what listens there, or choose another with PORT (PORT=${port + 1} npm start)`) : error);
+    });
   });
   const address = server.address();
   const bound = typeof address === "object" && address ? address.port : port;

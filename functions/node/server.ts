@@ -1,10 +1,14 @@
 // The Node server: the shared app on @hono/node-server, plus a tick every
-// second (skipped while the previous one still runs).
-import { Redis } from "ioredis";
-import { ioredisAdapter } from "../../adapters/ioredis.js";
-import { createTickq, type JobRegistry, type QueueOrder, type Schedules, type TickOptions, type TickReport } from "../../src/index.js";
-import { createApp } from "../app.js";
+// second (skipped while the previous one still runs). Kicked ticks and
+// fan-out run in-process; close() waits for them.
+import type { Hono } from "hono";
+import {
+  createTickq, type JobRegistry, type KickOptions, type QueueOrder, type Schedules, type Tickq, type TickOptions, type TickReport,
+} from "../../src/index.js";
+import { createApp, type TickqEnv } from "../app.js";
+import { fanOut } from "../fanout.js";
 import { listen } from "./listen.js";
+import { connectRedis } from "./redis-client.js";
 
 export interface ServerOptions {
   redisUrl: string;
@@ -21,10 +25,20 @@ export interface ServerOptions {
   tickEveryMs?: number;
   tick?: TickOptions;
   onTick?: (report: TickReport) => void;
+  /** true: enqueues (POST /jobs, server.tickq, c.var.tq) kick a tick at once; an object also sets how kicked ticks run. */
+  kick?: boolean | KickOptions;
+  /** Fan-out: up to this many ticks live at once, started through the server's own /tick; default off. */
+  maxParallel?: number;
+  /** Your own routes on the app, before auth, with `c.var.tq`. */
+  routes?: (app: Hono<TickqEnv>) => void;
+  /** A Redis call slower than this fails; default 2,000 ms (a request answers 503 that soon when Redis is down). */
+  redisTimeoutMs?: number;
 }
 
 export interface RunningServer {
   url: string;
+  /** The server's tickq, kicking in-process (in your own code on the same Node process). */
+  tickq: Tickq<JobRegistry>;
   close(): Promise<void>;
 }
 
@@ -32,32 +46,62 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   if (!options.secret && !options.insecure) {
     throw new Error("Refusing to start without TICKQ_SECRET: set it (or TICKQ_INSECURE=1 for local development only)");
   }
-  const redis = new Redis(options.redisUrl, { maxRetriesPerRequest: 2 });
-  redis.on("error", (error) => console.error(`tickq: Redis error: ${error.message}`));
-  const tickq = createTickq({ redis: ioredisAdapter(redis), jobs: options.jobs, queues: options.queues, prefix: options.prefix, schedules: options.schedules });
-  const tickOptions = { budgetMs: 5_000, ...options.tick };
-  const app = createApp({ tickq, secrets: options.secret ? [options.secret] : [], insecure: options.insecure, tick: tickOptions });
+  const redis = connectRedis(options.redisUrl);
+  const { maxParallel } = options;
+  let more: (() => Promise<void>) | undefined;
+  const spread = () => void more?.().catch((e: unknown) => console.warn(`tickq: fan-out failed: ${(e as Error).message}`));
+  const fanning = maxParallel === undefined ? {} : { maxParallel, onBacklog: spread };
+  const tickOptions: TickOptions = { budgetMs: 5_000, ...options.tick, ...fanning };
+  const kick = typeof options.kick === "object" ? options.kick : {};
+  const base = createTickq({
+    redis: redis.adapter, jobs: options.jobs, queues: options.queues, prefix: options.prefix, schedules: options.schedules,
+    redisTimeoutMs: options.redisTimeoutMs ?? 2_000, kick: { ...kick, tick: { ...tickOptions, ...kick.tick } },
+  });
+
+  // Background work (kicks, fan-out, ?wait=0 ticks) runs in-process; close() waits for it.
+  const pending = new Set<Promise<unknown>>();
+  const waitUntil = (promise: Promise<unknown>) => {
+    pending.add(promise);
+    void promise.finally(() => pending.delete(promise));
+  };
+  let url = "";
+  if (maxParallel !== undefined) more = async () => void (await fanOut(base, { maxParallel, url, secret: options.secret, log: console.warn }));
+  const tickq = base.scope({ waitUntil, kick: Boolean(options.kick), onMore: more });
+  const app = createApp({
+    tickq: base, secrets: options.secret ? [options.secret] : [], insecure: options.insecure, tick: tickOptions,
+    kick: Boolean(options.kick), maxParallel, waitUntil, routes: options.routes,
+  });
 
   let running: Promise<void> | null = null;
   const loop =
     options.tickEveryMs === 0
       ? undefined
       : setInterval(() => {
-          running ??= tickq
+          running ??= base
             .tick(tickOptions)
-            .then((report) => options.onTick?.(report))
+            .then(async (report) => {
+              options.onTick?.(report);
+              if (report.more && more) await more();
+            })
             .catch((error) => console.error(`tickq: tick failed: ${(error as Error).message}`))
             .finally(() => (running = null));
         }, options.tickEveryMs ?? 1_000);
 
-  const server = await listen(app.fetch, options.port ?? 3000);
+  const server = await listen(app.fetch, options.port ?? 3000).catch((error: unknown) => {
+    clearInterval(loop);
+    redis.close();
+    throw error;
+  });
+  url = server.url;
   return {
     url: server.url,
+    tickq,
     close: async () => {
       clearInterval(loop);
       await running;
+      await Promise.allSettled([...pending]);
       await server.close();
-      redis.disconnect();
+      redis.close();
     },
   };
 }

@@ -1,39 +1,45 @@
 // `npm start`: the Node server with the example jobs. Finds Redis (see
 // find-redis.ts); with no TICKQ_SECRET it makes a random one and prints it.
+// Settings: PORT (default 3000), TICKQ_SECRET, TICKQ_INSECURE=1 (no auth,
+// local development only), TICKQ_KICK=1, TICKQ_MAX_PARALLEL, REDIS_URL.
+// Every failure to start is one line and exit code 1.
 import { randomBytes } from "node:crypto";
+import { numberSetting } from "../drain.js";
+import { isOn } from "../env.js";
 import { exampleJobs, exampleQueues } from "../example-jobs.js";
 import { findRedis } from "./find-redis.js";
 import { stopOnSignals } from "./listen.js";
+import { redactUrl } from "./redis-client.js";
 import { startServer } from "./server.js";
 
 async function main() {
-  let redis;
-  try {
-    redis = await findRedis();
-  } catch (error) {
-    console.error(`tickq: ${(error as Error).message}`);
-    process.exit(1);
-  }
-  const insecure = process.env.TICKQ_INSECURE === "1";
+  const redis = await findRedis();
+  const insecure = isOn(process.env.TICKQ_INSECURE);
   let secret = process.env.TICKQ_SECRET;
   if (!secret && !insecure) {
     secret = randomBytes(24).toString("base64url");
     console.log(`tickq: no TICKQ_SECRET set; using a random one for this run:\n  TICKQ_SECRET=${secret}`);
   }
+  const parallel = process.env.TICKQ_MAX_PARALLEL;
   const server = await startServer({
     redisUrl: redis.url,
     jobs: exampleJobs,
     queues: exampleQueues,
-    port: Number(process.env.PORT ?? 3000),
+    port: numberSetting(process.env.PORT, 3000, "PORT"),
     secret,
     insecure,
+    kick: isOn(process.env.TICKQ_KICK),
+    maxParallel: parallel ? numberSetting(parallel, 1, "TICKQ_MAX_PARALLEL") : undefined,
     onTick: (r) => {
       if (r.fetched + r.resurrected + r.scheduled > 0) {
         console.log(`tick ${r.tickId}: ${r.succeeded} ok, ${r.retried} retried, ${r.dead} dead, ${r.resurrected} resurrected, ${r.roundTrips} round trips, ${r.durationMs} ms`);
       }
     },
+  }).catch(async (error: unknown) => {
+    await redis.stop();
+    throw error;
   });
-  console.log(`tickq: listening on ${server.url} (Redis: ${redis.url}, ${redis.source}); ticking every second`);
+  console.log(`tickq: listening on ${server.url} (Redis: ${redactUrl(redis.url)}, ${redis.source}); ticking every second`);
   console.log(`  curl -X POST -H "Authorization: Bearer $TICKQ_SECRET" ${server.url}/tick`);
   stopOnSignals(async () => {
     await server.close();
@@ -41,4 +47,7 @@ async function main() {
   });
 }
 
-void main();
+main().catch((error: unknown) => {
+  console.error(`tickq: ${(error as Error).message}`);
+  process.exit(1);
+});

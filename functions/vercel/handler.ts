@@ -1,47 +1,69 @@
 // tickq as a Vercel Function (Node or Edge runtime): Web-standard
 // Request → Response handlers over the shared app, mounted at /api. Vercel
 // Cron calls GET /api/tick with `Authorization: Bearer $CRON_SECRET`.
-// Redis is Upstash over HTTP (UPSTASH_REDIS_REST_*, or Vercel KV's KV_REST_API_*).
+// Kicked ticks and fan-out run in Vercel's waitUntil, so the response waits
+// for neither. Redis is Upstash over HTTP (UPSTASH_REDIS_REST_*, or Vercel
+// KV's KV_REST_API_*).
 import { Redis } from "@upstash/redis";
 import { upstashAdapter } from "../../adapters/upstash.js";
-import { createTickq, type JobRegistry, type QueueOrder, type Schedules } from "../../src/index.js";
-import { createApp } from "../app.js";
-import { tickSettings } from "../drain.js";
+import type { JobRegistry, Tickq, WaitUntil } from "../../src/index.js";
+import { buildEdge, kicksByDefault, UPSTASH_RETRY, type Edge, type EdgeOptions } from "../edge.js";
 
-export interface TickqVercelOptions<J extends JobRegistry> {
-  jobs: J;
-  queues?: QueueOrder;
-  /** Recurring jobs, enqueued by Vercel Cron's ticks (README, "Recurring jobs"). */
-  schedules?: Schedules<keyof J & string>;
+export type TickqVercelOptions<J extends JobRegistry> = EdgeOptions<J> & {
   /** Where settings come from; default process.env. */
   env?: Record<string, string | undefined>;
   /** Mount point; default "/api" (the file api/index.ts, with vercel.json's rewrite). */
   basePath?: string;
-}
+  /** Keeps kicked ticks and fan-out alive after the response: `waitUntil` from @vercel/functions; default Vercel's request context (what it reads). */
+  waitUntil?: WaitUntil;
+};
+
+/**
+ * What `waitUntil` from @vercel/functions does, without the dependency: the
+ * platform puts each request's context behind this symbol. Outside Vercel
+ * there is none, and the promise simply runs in-process.
+ */
+export const vercelWaitUntil: WaitUntil = (promise) => {
+  const holder = (globalThis as Record<symbol, unknown>)[Symbol.for("@vercel/request-context")] as
+    | { get?(): { waitUntil?: WaitUntil } | undefined }
+    | undefined;
+  holder?.get?.()?.waitUntil?.(promise);
+};
 
 /**
  * @example
  * // api/index.ts
- * export const { GET, POST } = tickqVercel({ jobs });
+ * export const { GET, POST } = tickqVercel({ jobs, kick: true });
  */
 export function tickqVercel<J extends JobRegistry>(options: TickqVercelOptions<J>) {
-  let app: ReturnType<typeof createApp> | undefined;
+  let edge: Edge<J> | undefined;
+  const { env: given, basePath, waitUntil, ...rest } = options;
   const build = () => {
-    const env = options.env ?? process.env;
-    const url = env.UPSTASH_REDIS_REST_URL ?? env.KV_REST_API_URL;
-    const token = env.UPSTASH_REDIS_REST_TOKEN ?? env.KV_REST_API_TOKEN;
-    if (!url || !token) throw new Error("tickq: set UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN in the project's environment variables");
-    const redis = new Redis({ url, token, automaticDeserialization: false, enableTelemetry: false });
-    const tickq = createTickq({ redis: upstashAdapter(redis), jobs: options.jobs, queues: options.queues, prefix: env.TICKQ_PREFIX, schedules: options.schedules });
-    return createApp({ tickq, secrets: [env.TICKQ_SECRET, env.CRON_SECRET], tick: tickSettings(env), basePath: options.basePath ?? "/api" });
+    const env = given ?? process.env;
+    const redis = () => {
+      const url = env.UPSTASH_REDIS_REST_URL ?? env.KV_REST_API_URL;
+      const token = env.UPSTASH_REDIS_REST_TOKEN ?? env.KV_REST_API_TOKEN;
+      if (!url || !token) throw new Error("tickq: set UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN in the project's environment variables");
+      return upstashAdapter(new Redis({ url, token, automaticDeserialization: false, enableTelemetry: false, retry: UPSTASH_RETRY }));
+    };
+    return buildEdge(rest as EdgeOptions<J>, env, redis, { basePath: basePath ?? "/api", waitUntil: waitUntil ?? vercelWaitUntil });
   };
   const handle = async (request: Request): Promise<Response> => {
     try {
-      app ??= build();
+      edge ??= build();
     } catch (error) {
       return Response.json({ error: (error as Error).message }, { status: 500 });
     }
-    return app.fetch(request);
+    return edge.app.fetch(request);
   };
-  return { GET: handle, POST: handle, fetch: handle };
+  return {
+    GET: handle,
+    POST: handle,
+    fetch: handle,
+    /** The app's tickq, kicking in Vercel's waitUntil: for your own routes and server actions. */
+    tickq(): Tickq<J> {
+      edge ??= build();
+      return edge.tickq.scope({ waitUntil: waitUntil ?? vercelWaitUntil, kick: kicksByDefault(edge.settings, options.kick) });
+    },
+  };
 }

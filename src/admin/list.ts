@@ -61,22 +61,21 @@ async function listSorted(runtime: Runtime, scope: CursorScope, limit: number, f
 async function listQueued(runtime: Runtime, scope: CursorScope, limit: number, fields: string[] | null): Promise<JobPage> {
   // Cursor fields: the queue being read, then page.lua's.
   const names = scope.queue ? [scope.queue] : (await listQueues(runtime)).map((q) => q.name);
-  let queue = fields ? fields[0]! : names[0];
+  let queue: string | undefined = fields ? fields[0] : names[0];
   let cursor = fields ? fields.slice(1) : null;
   if (fields && cursor!.length === 0) cursor = null;
   const jobs: JobInfo[] = [];
-  for (let calls = 0; calls < MAX_CALLS && jobs.length < limit && queue !== undefined; calls++) {
+  for (let calls = 0; calls < MAX_CALLS && jobs.length < limit; calls++) {
+    const current: string | undefined = queue;
+    if (current === undefined) break;
     const page = await readPage(runtime, {
-      key: `queue:${queue}`, sorted: false, asc: scope.order === "oldest", limit: limit - jobs.length,
+      key: `queue:${current}`, sorted: false, asc: scope.order === "oldest", limit: limit - jobs.length,
       name: asJsonText(scope.name), queue: "", cursor,
     });
-    for (const e of page.entries) jobs.push(jobInfo(e.raw, { state: "queued", queue: queue, position: Number(e.where) }));
+    for (const e of page.entries) jobs.push(jobInfo(e.raw, { state: "queued", queue: current, position: Number(e.where) }));
     cursor = page.next;
-    if (!cursor) {
-      // This queue is done: on to the next by name (a queue added meanwhile is read if it sorts later).
-      const current: string = queue;
-      queue = names.find((n) => n > current);
-    }
+    // This queue is done: on to the next by name (a queue added meanwhile is read if it sorts later).
+    if (!cursor) queue = names.find((n) => n > current);
   }
   if (queue === undefined) return { jobs, cursor: null };
   return { jobs, cursor: encodeCursor(scope, [queue, ...(cursor ?? [])]) };

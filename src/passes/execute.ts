@@ -12,11 +12,20 @@ import { definitionOf, redisNowSec, type Runtime } from "../runtime.js";
 import type { JobContext, JobDefinition, JobPayload, RunningJob } from "../types.js";
 import type { Outcome } from "./ack.js";
 import type { FetchedJob } from "./fetch.js";
+import { runWithTimeout } from "./timeout.js";
 
-export async function runJob(runtime: Runtime, job: FetchedJob, signal: AbortSignal): Promise<Outcome> {
+export async function runJob(runtime: Runtime, job: FetchedJob, signal: AbortSignal, graceMs = 1_000): Promise<Outcome> {
   if (job.resurrections >= runtime.maxResurrections) {
     const reason = `its tick died ${job.resurrections} times while running it (maxResurrections ${runtime.maxResurrections})`;
     return unrunnable(runtime, job, "TickqPoisonJob", reason);
+  }
+  // Not poison: no tick died. The job needs longer than the ticks leave it.
+  if (job.interruptions >= runtime.maxResurrections) {
+    const reason =
+      `a tick's deadline interrupted it ${job.interruptions} times (maxResurrections ${runtime.maxResurrections}): it runs longer than the budget ticks leave it. ` +
+      "Give the job a timeoutMs (a tick then starts it only with that much budget left, and a run past it fails and is retried), " +
+      "raise the tick budget (tick({ budgetMs }), TICKQ_TICK_BUDGET_MS), or split it into shorter jobs";
+    return unrunnable(runtime, job, "TickqDeadlineExceeded", reason);
   }
   const decoded = decodeJob(job.raw, runtime.jobs);
   if (!decoded.ok) {
@@ -41,10 +50,23 @@ export async function runJob(runtime: Runtime, job: FetchedJob, signal: AbortSig
     log,
     payload,
   };
-  const perform = async () => definition.perform(payload.args as never, ctx);
-  try {
+  const running: RunningJob = { name: payload.class, args: payload.args, payload };
+  const execute = async (c: JobContext) => {
+    const perform = async () => definition.perform(payload.args as never, c);
     if (runtime.middleware.length === 0) await perform();
-    else await runMiddleware(runtime, { name: payload.class, args: payload.args, payload }, ctx, perform);
+    else await runMiddleware(runtime, running, c, perform);
+  };
+  const { timeoutMs } = definition;
+  try {
+    if (timeoutMs === undefined) await execute(ctx);
+    else {
+      await runWithTimeout((bounded) => execute({ ...ctx, signal: bounded }), signal, {
+        name: payload.class,
+        timeoutMs,
+        graceMs,
+        onIgnored: () => ctx.log.warn(`ignored the abort past its timeoutMs (${timeoutMs} ms); it may still be running`),
+      });
+    }
     return { kind: "succeeded", job, payload };
   } catch (error) {
     if (signal.aborted) return { kind: "interrupted", job };

@@ -9,9 +9,11 @@ export interface FetchedJob {
   raw: string;
   /** How many times a dead tick left this job behind. */
   resurrections: number;
+  /** How many times a tick's deadline interrupted it (not a death: counted apart). */
+  interruptions: number;
 }
 
-/** Reads fetch.lua's groups: queue, {jobs}, {resurrection counts or none}. */
+/** Reads fetch.lua's groups: queue, {jobs}, {resurrections and interruptions of each job, or none}. */
 export function readFetched(reply: RedisReply | undefined): FetchedJob[] {
   const groups = asArray(reply ?? [], "fetch");
   const jobs: FetchedJob[] = [];
@@ -19,7 +21,9 @@ export function readFetched(reply: RedisReply | undefined): FetchedJob[] {
     const queue = String(groups[g]);
     const raws = asArray(groups[g + 1] ?? [], "fetch");
     const counts = asArray(groups[g + 2] ?? [], "fetch");
-    raws.forEach((raw, k) => jobs.push({ queue, raw: String(raw), resurrections: asNumber(counts[k]) }));
+    raws.forEach((raw, k) =>
+      jobs.push({ queue, raw: String(raw), resurrections: asNumber(counts[2 * k]), interruptions: asNumber(counts[2 * k + 1]) }),
+    );
   }
   return jobs;
 }

@@ -1,12 +1,4 @@
--- locate: looks for one job by jid everywhere a job can wait, a bounded
--- stretch at a time, so a Redis holding a million jobs is never blocked
--- for long: the caller resends with the stage and position it is given
--- until the job is found or every stage was looked through.
--- Stages, in order: running (the in-process lists of registered ticks),
--- schedule, retry, dead (ZSCAN with a MATCH on the jid, then a check of
--- the field), each queue by name (LRANGE windows from the tail), and
--- running again: a job fetched while its queue was being read is found
--- there.
+-- locate: looks for one job by jid, a bounded stretch of Redis per call.
 -- KEYS: [1] P.."queues"  [2] P.."ticks"
 -- ARGV: [1] prefix  [2] jid, as written inside a JSON string
 --       [3] entries to look at, at most  [4] stage to resume ('' first)
@@ -17,6 +9,16 @@
 -- @include lib/common.lua
 -- @include lib/job-text.lua
 -- @include lib/job-match.lua
+
+-- It looks everywhere a job can wait, a bounded stretch at a time, so a
+-- Redis holding a million jobs is never blocked
+-- for long: the caller resends with the stage and position it is given
+-- until the job is found or every stage was looked through.
+-- Stages, in order: running (the in-process lists of registered ticks),
+-- schedule, retry, dead (ZSCAN with a MATCH on the jid, then a check of
+-- the field), each queue by name (LRANGE windows from the tail), and
+-- running again: a job fetched while its queue was being read is found
+-- there.
 
 local jid, budget = ARGV[2], tonumber(ARGV[3])
 local CHUNK = 500

@@ -1,15 +1,4 @@
--- move: takes jobs out of where they wait — a sorted set (schedule, retry,
--- dead) or a queue — and deletes them, or pushes them to the tail of their
--- queue (retry, run now). Each job is named by its exact stored text, and
--- acts only if that text is still there: if a tick moved it first (due,
--- fetched), this call leaves it alone and says so. Taking it out and
--- pushing it happen in one script, so a job is never in two places or none.
--- A pushed job's `enqueued_at` is set to now, as Sidekiq's client sets it
--- when its API retries a job (spliced: every other byte is kept).
--- A queue job is removed by its distance from the head when it is still
--- there (LSET to a marker, then one LREM of the markers from the nearer
--- end), else by LREM from the nearer end: never a scan of a whole queue per job.
--- Jobs in process (a tick's lists) are not taken: the caller refuses them.
+-- move: takes jobs out of where they wait, deleting them or pushing them to their queue.
 -- KEYS: [1] P.."queues"
 -- ARGV: [1] prefix  [2] call token  [3] how long the reply is kept, ms
 --       [4] n, then n groups of: where it is ('schedule', 'retry', 'dead' or
@@ -23,6 +12,18 @@
 -- @include lib/common.lua
 -- @include lib/job-text.lua
 -- @include lib/once.lua
+
+-- A job waits in a sorted set (schedule, retry, dead) or a queue; it is
+-- deleted, or pushed to the tail of its queue (retry, run now). Each job is named by its exact stored text, and
+-- acts only if that text is still there: if a tick moved it first (due,
+-- fetched), this call leaves it alone and says so. Taking it out and
+-- pushing it happen in one script, so a job is never in two places or none.
+-- A pushed job's `enqueued_at` is set to now, as Sidekiq's client sets it
+-- when its API retries a job (spliced: every other byte is kept).
+-- A queue job is removed by its distance from the head when it is still
+-- there (LSET to a marker, then one LREM of the markers from the nearer
+-- end), else by LREM from the nearer end: never a scan of a whole queue per job.
+-- Jobs in process (a tick's lists) are not taken: the caller refuses them.
 
 local token, keep_ms = ARGV[2], ARGV[3]
 local kept = kept_reply(token)

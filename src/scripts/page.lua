@@ -1,18 +1,4 @@
--- page: one page of a queue or of a sorted set (schedule, retry, dead),
--- from a cursor, optionally filtered by job name and queue. At most
--- ARGV[5] entries are looked at per call, so a filter over a million jobs
--- answers a short page (with a cursor) rather than block Redis.
--- A cursor names the next entry B to look at, not its rank, so jobs added
--- or removed elsewhere shift nothing: no entry is skipped or repeated.
---   sorted set: B's score, jid and offset among the entries of its score.
---     Resumes at B, found by jid from DRIFT before that offset to NEAR
---     after; if B is gone, at its place (its score, its offset: a job
---     removed before it in its score as well shifts that place by one).
---   queue: distances from the head (0: next to run) of B and of A, the
---     last entry looked at. Resumes at B, found by jid near its distance
---     (fetches move it nearer the head); else just past A; if both were
---     fetched, so was all before them: oldest first starts over at the
---     head, newest first is done.
+-- page: one page of a queue or of a sorted set (schedule, retry, dead).
 -- KEYS: [1] the queue or sorted set
 -- ARGV: [1] prefix  [2] 'z' (sorted set) or 'l' (queue)
 --       [3] 'asc' (oldest or soonest first) or 'desc'  [4] limit
@@ -26,6 +12,21 @@
 -- @include lib/common.lua
 -- @include lib/job-text.lua
 -- @include lib/job-match.lua
+
+-- A page starts from a cursor and may be filtered by job name and queue. At most
+-- ARGV[5] entries are looked at per call, so a filter over a million jobs
+-- answers a short page (with a cursor) rather than block Redis.
+-- A cursor names the next entry B to look at, not its rank, so jobs added
+-- or removed elsewhere shift nothing: no entry is skipped or repeated.
+--   sorted set: B's score, jid and offset among the entries of its score.
+--     Resumes at B, found by jid from DRIFT before that offset to NEAR
+--     after; if B is gone, at its place (its score, its offset: a job
+--     removed before it in its score as well shifts that place by one).
+--   queue: distances from the head (0: next to run) of B and of A, the
+--     last entry looked at. Resumes at B, found by jid near its distance
+--     (fetches move it nearer the head); else just past A; if both were
+--     fetched, so was all before them: oldest first starts over at the
+--     head, newest first is done.
 
 local key, kind, asc = KEYS[1], ARGV[2], ARGV[3] == 'asc'
 local limit, budget, name, queue = tonumber(ARGV[4]), tonumber(ARGV[5]), ARGV[6], ARGV[7]

@@ -94,7 +94,7 @@ describe.each(adapterCases)("the jobs API racing ticks over $name", (adapterCase
 
   it("a paused queue's jobs are untouched by 5 ticks, and run once it is resumed", async () => {
     const ran: string[] = [];
-    const tq = h.make({ work: (_args: [], ctx) => void ran.push(ctx.queue) }, { queues: ["slow", "default"] });
+    const tq = h.make({ work: (_args: unknown[], ctx) => void ran.push(ctx.queue) }, { queues: ["slow", "default"] });
     await tq.queues.pause("slow");
     await tq.enqueueBulk([
       ...Array.from({ length: 10 }, () => ({ name: "work" as const, args: [], queue: "slow" })),

@@ -40,7 +40,7 @@ export class Model {
   processed = 0;
   failed = 0;
   deadEvicted = 0;
-  /** `resurrections`: job string → count. */
+  /** `resurrections`: job string → count; `interruptions` under interruptionKey(job string). */
   counts = new Map<string, number>();
   lock: string | null = null;
   registered = new Set<string>();
@@ -62,6 +62,9 @@ export class Model {
     this.counts.set(raw, (this.counts.get(raw) ?? 0) + 1);
   }
 }
+
+/** The model keeps `interruptions` beside `resurrections`, its keys marked. */
+export const interruptionKey = (raw: string): string => `i:${raw}`;
 
 export const jidOf = (raw: string): string => String((JSON.parse(raw) as { jid: unknown }).jid);
 
@@ -104,6 +107,7 @@ export async function snapshot(redis: Redis, prefix: string, ticks: string[]): P
   for (const tick of ticks) p.hget(`${prefix}tick:${tick}`, "seq");
   p.mget(`${prefix}stat:processed`, `${prefix}stat:failed`, `${prefix}stat:dead_evicted`);
   p.hgetall(`${prefix}resurrections`);
+  p.hgetall(`${prefix}interruptions`);
   p.get(`${prefix}resurrector`);
   p.smembers(`${prefix}queues`);
   const replies = (await p.exec())!.map(([error, value]) => {
@@ -144,6 +148,7 @@ export async function snapshot(redis: Redis, prefix: string, ticks: string[]): P
   snap.failed = Number(failed ?? 0);
   snap.deadEvicted = Number(evicted ?? 0);
   snap.counts = new Map(Object.entries(next<Record<string, string>>()).map(([k, v]) => [k, Number(v)]));
+  for (const [k, v] of Object.entries(next<Record<string, string>>())) snap.counts.set(interruptionKey(k), Number(v));
   snap.lock = next<string | null>();
   snap.queueSet = new Set(next<string[]>());
   return snap;
@@ -218,7 +223,8 @@ export function compare(model: Model, snap: Snapshot, nowSec: number): string[] 
   if (snap.lock !== model.lock) problems.push(`resurrector lock held by ${snap.lock}, model ${model.lock}`);
   const counts = (m: Map<string, number>) => sorted([...m].map(([raw, n]) => `${raw}=${n}`));
   if (counts(snap.counts) !== counts(model.counts)) {
-    const show = (m: Map<string, number>) => sorted([...m].map(([raw, n]) => `${jidOf(raw)}=${n}`));
+    const name = (key: string) => (key.startsWith("i:") ? `interrupted ${jidOf(key.slice(2))}` : jidOf(key));
+    const show = (m: Map<string, number>) => sorted([...m].map(([key, n]) => `${name(key)}=${n}`));
     problems.push(`resurrections are [${show(snap.counts)}], model [${show(model.counts)}] (by job string)`);
   }
   for (const job of model.jobs.values()) {

@@ -16,7 +16,7 @@ import { fetchArgs } from "../../src/queues.js";
 import { asArray, asNumber, runScript } from "../../src/redis.js";
 import { scripts } from "../../src/scripts/index.js";
 import type { RedisAdapter, RedisReply } from "../../src/types.js";
-import { compare, jidOf, learnRaws, Model, QUEUES, sameLoc, showLoc, snapshot, type Snapshot } from "./job-model.js";
+import { compare, interruptionKey, jidOf, learnRaws, Model, QUEUES, sameLoc, showLoc, snapshot, type Snapshot } from "./job-model.js";
 import { deleteUnder, sleep, uniquePrefix } from "./redis.js";
 
 const PLAN = { names: [...QUEUES], cumulative: null };
@@ -455,10 +455,11 @@ class World {
       tally(`ack:${o.kind}`);
       if (o.kind === "unstarted" || o.kind === "interrupted") {
         j.loc = { k: "queue", q: j.queue };
-        if (o.kind === "interrupted") m.bumpCount(j.raw);
+        if (o.kind === "interrupted") m.bumpCount(interruptionKey(j.raw));
         continue;
       }
       m.counts.delete(j.raw);
+      m.counts.delete(interruptionKey(j.raw));
       m.processed++;
       if (o.kind === "succeeded") {
         j.loc = { k: "done" };
@@ -552,6 +553,7 @@ class World {
         m.bumpCount(f.raw);
       }
       this.want(`${ctx}: resurrection count of ${j.jid}`, f.resurrections, m.counts.get(f.raw) ?? 0);
+      this.want(`${ctx}: interruption count of ${j.jid}`, f.interruptions, m.counts.get(interruptionKey(f.raw)) ?? 0);
       j.loc = { k: "inproc", tick: tickId, q: f.queue };
     }
     // Strict order: as many as the batch allows from a, the rest from b.

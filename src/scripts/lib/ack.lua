@@ -4,8 +4,9 @@
 --   d  dead: the updated job goes to `dead` (capped in size and age)
 --   x  discarded (out of retries with `dead: false`): dropped, counted
 --   q  not started: back to the head of its queue, not counted
---   i  interrupted at the deadline: back to the head, counted like a
---      resurrection so a job that never finishes in time ends dead
+--   i  interrupted at the deadline: back to the head, counted in
+--      `interruptions` (apart from `resurrections`, which count tick deaths)
+--      so a job that never finishes in time ends dead, named as such
 -- Every entry acts only if it was still in this tick's list: if the tick
 -- lost its lease and a resurrector already put the job back, the ack does
 -- nothing and the job runs again (at-least-once, never lost). Run twice,
@@ -81,8 +82,12 @@ end
 -- this call did not settle: the tick fires no event for those.
 local function ack(tick, i, now_ms_value, dead_max, dead_max_age)
   local now_sec = now_ms_value / 1000
-  local counts = P .. 'resurrections'
-  local counted = redis.call('EXISTS', counts) == 1
+  local counts, interruptions = P .. 'resurrections', P .. 'interruptions'
+  local counted = redis.call('EXISTS', counts, interruptions) > 0
+  local function forget(job)
+    redis.call('HDEL', counts, job)
+    redis.call('HDEL', interruptions, job)
+  end
   local processed, failed, died = 0, 0, false
   local entry, missed = 0, {}
 
@@ -122,7 +127,7 @@ local function ack(tick, i, now_ms_value, dead_max, dead_max_age)
     for k = first, first + count - 1 do
       entry = entry + 1
       if taken(queue, ARGV[k]) then
-        if counted then redis.call('HDEL', counts, ARGV[k]) end
+        if counted then forget(ARGV[k]) end
         processed = processed + 1
       else
         missed[#missed + 1] = entry
@@ -139,9 +144,9 @@ local function ack(tick, i, now_ms_value, dead_max, dead_max_age)
     else
       if kind == 'q' or kind == 'i' then
         redis.call('RPUSH', P .. 'queue:' .. queue, job)
-        if kind == 'i' then redis.call('HINCRBY', counts, job, 1) end
+        if kind == 'i' then redis.call('HINCRBY', interruptions, job, 1) end
       else
-        if counted then redis.call('HDEL', counts, job) end
+        if counted then forget(job) end
         processed = processed + 1
         failed = failed + 1
         if kind == 'r' then

@@ -8,13 +8,16 @@
 -- `queues` is the strict order. `picks`, when given, holds for each slot the
 -- index of the queue drawn for it (by weight, in JS, as Sidekiq's weighted
 -- fetch draws per job); slots whose queue runs dry are filled in strict order.
--- Returns, per queue it took from: queue, {jobs, oldest first},
--- {resurrection counts} (empty when no job was ever resurrected).
+-- Returns, per queue it took from: queue, {jobs, oldest first}, {counts}:
+-- two numbers a job, how often a dead tick left it behind (`resurrections`)
+-- and how often a tick's deadline interrupted it (`interruptions`), kept
+-- apart so a job that is merely too long is never called poison. Empty
+-- when neither hash exists (no job was ever put back).
 local function fetch(tick, batch, queues, picks)
   local out = {}
   local left = batch
-  local counts = P .. 'resurrections'
-  local counted = redis.call('EXISTS', counts) == 1
+  local counts, interruptions = P .. 'resurrections', P .. 'interruptions'
+  local counted = redis.call('EXISTS', counts, interruptions) > 0
 
   local paused = {}
   if redis.call('EXISTS', P .. 'paused') == 1 then
@@ -32,7 +35,10 @@ local function fetch(tick, batch, queues, picks)
     local oldest_first, resurrections = {}, {}
     for k = got, 1, -1 do
       oldest_first[#oldest_first + 1] = items[k]
-      if counted then resurrections[#resurrections + 1] = tonumber(redis.call('HGET', counts, items[k])) or 0 end
+      if counted then
+        resurrections[#resurrections + 1] = tonumber(redis.call('HGET', counts, items[k])) or 0
+        resurrections[#resurrections + 1] = tonumber(redis.call('HGET', interruptions, items[k])) or 0
+      end
     end
     redis.call('LPUSH', inproc_key(tick, queue), unpack(oldest_first))
     out[#out + 1] = queue

@@ -1,0 +1,73 @@
+// What the Worker and the Vercel entries share: every createTickq option,
+// plus the app's own (kick, fan-out, your routes), merged with the env
+// settings (functions/env.ts) into one tickq and one app.
+import type { Hono } from "hono";
+import { createTickq, type JobRegistry, type KickOptions, type RedisAdapter, type Tickq, type TickOptions, type TickqOptions, type WaitUntil } from "../src/index.js";
+import { createApp, type AppOptions, type TickqEnv } from "./app.js";
+import { envSettings, type EnvSettings, type TickqEnvVars } from "./env.js";
+
+// Env settings win over code options: a deployment tunes itself without a rebuild.
+
+/** A Redis call slower than this fails: with Redis down a request answers 503 within about 2 s, not 10. */
+export const EDGE_REDIS_TIMEOUT_MS = 2_000;
+
+/** @upstash/redis retries a failed request 5 times over ~4 s by default; tickq resends its own calls, so 2 quick ones suffice. */
+export const UPSTASH_RETRY = { retries: 2, backoff: (n: number) => 50 * 2 ** n };
+
+export type EdgeOptions<J extends JobRegistry> = Omit<TickqOptions<J>, "redis" | "kick"> & {
+  /** Your own Redis adapter; default Upstash from the env (UPSTASH_REDIS_REST_URL, UPSTASH_REDIS_REST_TOKEN). */
+  redis?: RedisAdapter;
+  /** true (or TICKQ_KICK=1): enqueues through the app kick a tick at once; an object also sets how kicked ticks run. */
+  kick?: boolean | KickOptions;
+  /** Fan-out: up to this many ticks live at once (TICKQ_MAX_PARALLEL); default off. */
+  maxParallel?: number;
+  /** Options of every tick the app runs (env budget and batch win when set). */
+  tick?: TickOptions;
+  /** Your own routes on the app, before auth, with `c.var.tq` (README, "Add tickq to your app"). */
+  routes?: AppOptions<J>["routes"];
+};
+
+/** Whether enqueues through the app kick unless told not to: TICKQ_KICK=1, or `kick` given in code. */
+export const kicksByDefault = (settings: EnvSettings, kick: EdgeOptions<JobRegistry>["kick"]) =>
+  settings.kickByDefault || (kick !== undefined && kick !== false);
+
+export interface Edge<J extends JobRegistry> {
+  tickq: Tickq<J>;
+  app: Hono<TickqEnv<J>>;
+  settings: EnvSettings;
+  tick: TickOptions;
+}
+
+export function buildEdge<J extends JobRegistry>(
+  options: EdgeOptions<J>,
+  env: TickqEnvVars,
+  redis: () => RedisAdapter,
+  app: Pick<AppOptions<J>, "basePath" | "selfFetch" | "waitUntil"> = {},
+): Edge<J> {
+  const settings = envSettings(env);
+  const maxParallel = settings.maxParallel ?? options.maxParallel;
+  const tick: TickOptions = { budgetMs: 10_000, batch: 50, ...options.tick, ...settings.tick, ...(maxParallel === undefined ? {} : { maxParallel }) };
+  const kickOptions = typeof options.kick === "object" ? options.kick : {};
+  const { routes, maxParallel: _m, tick: _t, kick: _k, redis: own, ...core } = options;
+  const tickq = createTickq<J>({
+    redisTimeoutMs: EDGE_REDIS_TIMEOUT_MS,
+    ...core,
+    redis: own ?? redis(),
+    prefix: settings.prefix ?? options.prefix,
+    kick: { ...kickOptions, ...settings.kick, tick: { ...tick, ...kickOptions.tick } },
+  });
+  const served = createApp<J>({
+    tickq,
+    secrets: settings.secrets,
+    insecure: settings.insecure,
+    tick,
+    kick: kicksByDefault(settings, options.kick),
+    maxParallel,
+    publicUrl: settings.publicUrl,
+    routes,
+    ...app,
+  });
+  return { tickq, app: served, settings, tick };
+}
+
+export type { WaitUntil };

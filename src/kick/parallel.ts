@@ -1,0 +1,60 @@
+// maxParallel: a tick starts only while fewer than maxParallel ticks are
+// live, counted in Redis from the live-tick registry (parallel.lua), so a
+// burst of kicks and fan-out calls from many instances never runs more
+// ticks at once than asked. A fan-out reserves ids first (reserveTicks)
+// and each request it sends runs its tick under one of them: a slot is
+// taken once, when it is granted, and held until that tick ends.
+import { TickqError } from "../errors.js";
+import { newJid } from "../job.js";
+import { isCleanName } from "../names.js";
+import { numberOption } from "../options.js";
+import { asArray, asNumber } from "../redis.js";
+import type { Runtime } from "../runtime.js";
+import { scripts } from "../scripts/index.js";
+import { runTick } from "../tick.js";
+import type { TickOptions, TickReport } from "../types.js";
+
+/** How long a granted slot waits for its tick to begin: a fan-out request on its way, a cold start. */
+const RESERVE_MS = 15_000;
+
+export interface Grant {
+  /** The ids that hold a slot. */
+  ids: string[];
+  /** Other ticks live or reserved when they were granted. */
+  others: number;
+}
+
+/** Reserves up to `count` tick slots below `maxParallel`. */
+export async function reserveTicks(runtime: Runtime, count: number, maxParallel: number, ids = newIds(count)): Promise<Grant> {
+  numberOption(maxParallel, 1, "maxParallel", { min: 1, integer: true });
+  if (ids.length === 0) return { ids: [], others: 0 };
+  const reply = asArray(
+    await runtime.run(scripts.parallel, [runtime.keys.ticks, `${runtime.prefix}ticks:reserved`], [maxParallel, RESERVE_MS, ...ids], { count: 0 }),
+    "parallel",
+  );
+  return { ids: ids.slice(0, asNumber(reply[0])), others: asNumber(reply[1]) };
+}
+
+/** tq.tick(): gated by maxParallel when it is given. */
+export async function startTick(runtime: Runtime, options: TickOptions = {}): Promise<TickReport> {
+  const { maxParallel, tickId } = options;
+  if (tickId !== undefined && !isCleanName(tickId, 64)) {
+    throw new TickqError("BAD_OPTIONS", "tickId must be 1–64 characters without spaces (an id from tq.reserveTicks)");
+  }
+  if (maxParallel === undefined) return runTick(runtime, options, tickId);
+  const id = tickId ?? newIds(1)[0]!;
+  const started = Date.now();
+  const grant = await reserveTicks(runtime, 1, maxParallel, [id]);
+  if (grant.ids.length === 1) {
+    const report = await runTick(runtime, options, id);
+    report.roundTrips += 1; // the grant
+    return report;
+  }
+  return {
+    tickId: id, fetched: 0, succeeded: 0, failed: 0, retried: 0, dead: 0, discarded: 0, resurrected: 0, scheduled: 0, recurring: 0,
+    requeued: 0, abandoned: 0, deadEvicted: 0, more: false, leaseLost: false, roundTrips: 1, durationMs: Date.now() - started,
+    skipped: true,
+  };
+}
+
+const newIds = (n: number) => Array.from({ length: n }, () => newJid().slice(0, 16));

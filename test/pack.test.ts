@@ -1,0 +1,77 @@
+// The edge entries as a new user gets them: `npm pack`, then a fresh folder
+// that installs the tarball with @upstash/redis beside it (an optional peer).
+// tickq/cloudflare and tickq/vercel must import in Node, bundle with
+// wrangler (which fails with "Could not resolve" when a peer is missing) and
+// type-check a Worker with its own routes under strict.
+//
+// The package is built and packed from a copy of the sources, so the other
+// test files, which read this folder's dist/, never see it half-written.
+import { execFileSync } from "node:child_process";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+
+const root = resolve(".");
+const work = mkdtempSync(join(tmpdir(), "tickq-pack-"));
+const run = (cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = {}) =>
+  execFileSync(cmd, args, { cwd, encoding: "utf8", stdio: "pipe", env: { ...process.env, ...env } });
+
+describe("the packed package in a fresh project", () => {
+  afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+  it("installs with @upstash/redis beside it; the edge entries import, bundle with wrangler and type-check", () => {
+    const copy = join(work, "tickq");
+    mkdirSync(copy);
+    for (const entry of ["src", "adapters", "functions", "scripts", "package.json", "tsconfig.json", "tsconfig.build.json", "README.md"]) {
+      cpSync(join(root, entry), join(copy, entry), { recursive: true });
+    }
+    symlinkSync(join(root, "node_modules"), join(copy, "node_modules"));
+    run(process.execPath, ["scripts/build.mjs"], copy);
+    run(process.execPath, [join(root, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.build.json"], copy);
+    run("npm", ["pack", "--ignore-scripts", "--pack-destination", work], copy);
+    const tarball = join(work, readdirSync(work).find((f) => f.endsWith(".tgz"))!);
+
+    const app = join(work, "app");
+    mkdirSync(app);
+    writeFileSync(join(app, "package.json"), JSON.stringify({ name: "app", private: true, type: "module" }));
+    const upstash = JSON.parse(readFileSync(join(root, "node_modules/@upstash/redis/package.json"), "utf8")).version as string;
+    run("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", "--ignore-scripts", tarball, `@upstash/redis@${upstash}`], app);
+
+    writeFileSync(
+      join(app, "main.mjs"),
+      `import { tickqWorker } from "tickq/cloudflare";
+       import { tickqVercel } from "tickq/vercel";
+       console.log(typeof tickqWorker({ jobs: {} }).fetch, typeof tickqVercel({ jobs: {} }).GET);`,
+    );
+    expect(run(process.execPath, ["main.mjs"], app).trim()).toBe("function function");
+
+    writeFileSync(
+      join(app, "worker.ts"),
+      `import { tickqWorker } from "tickq/cloudflare";
+       import { tickqVercel } from "tickq/vercel";
+       const jobs = { sendEmail: async ([to]: [string]) => { console.log(to); } };
+       export default tickqWorker({
+         jobs,
+         kick: true,
+         maxRetries: 5,
+         routes: (app) => app.post("/signup", async (c) => c.json({ jid: await c.var.tq.enqueue("sendEmail", ["a@b.c"]) })),
+       });
+       // @ts-expect-error args are checked against the handler
+       export const bad = (t: ReturnType<typeof tickqVercel<typeof jobs>>) => t.tickq().enqueue("sendEmail", [1]);
+       export const { GET, POST } = tickqVercel({ jobs });`,
+    );
+    writeFileSync(join(app, "wrangler.toml"), 'name = "app"\nmain = "worker.ts"\ncompatibility_date = "2025-09-01"\n');
+    mkdirSync(join(app, ".wrangler-home"));
+    const bundled = run(process.execPath, [join(root, "node_modules/wrangler/bin/wrangler.js"), "deploy", "--dry-run", "--outdir", "out"], app, {
+      XDG_CONFIG_HOME: join(app, ".wrangler-home"), TMPDIR: join(app, ".wrangler-home"), WRANGLER_SEND_METRICS: "false",
+    });
+    expect(bundled).toMatch(/dry-run: exiting now/);
+
+    writeFileSync(
+      join(app, "tsconfig.json"),
+      JSON.stringify({ compilerOptions: { strict: true, module: "NodeNext", moduleResolution: "NodeNext", target: "ES2022", lib: ["ES2022", "DOM"], noEmit: true, skipLibCheck: true, types: [] }, files: ["worker.ts"] }),
+    );
+    run(process.execPath, [join(root, "node_modules/typescript/bin/tsc"), "-p", app], app);
+  }, 180_000);
+});
