@@ -90,7 +90,7 @@ describe("the Cloudflare Worker bundle in Miniflare", () => {
     const worker = (await mf.getWorker()) as unknown as { scheduled(event: { cron: string }): Promise<{ outcome: string }> };
     const result = await worker.scheduled({ cron: "* * * * *" });
     expect(result.outcome).toBe("ok");
-    for (let i = 0; i < 300 && (await processed()) < before + 200; i++) await sleep(50);
+    for (let i = 0; i < 600 && (await processed()) < before + 200; i++) await sleep(50);
     expect(await processed()).toBe(before + 200);
     expect(await redis.llen(`${prefix}queue:default`)).toBe(0);
   });
