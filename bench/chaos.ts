@@ -7,7 +7,10 @@
 // Redis ran the command (TCP; ioredis resends) and, over HTTP, a response
 // dropped after the REST server ran it (@upstash/redis retries). One phase
 // per adapter. Prints a table; exits 1 on a lost or stuck job or a miscount.
+// Then the ordered phases (bench/chaos-ordered.ts; --ordered-payloads 0 skips
+// them): exits 1 on a lost payload, an overlap or a fence that did not grow.
 import { parseArgs } from "node:util";
+import { orderedChaosMain } from "./chaos-ordered.js";
 import { findRedis } from "../functions/node/find-redis.js";
 import type { AdapterName } from "./chaos/connect.js";
 import { runPhase, type PhaseResult } from "./chaos/phase.js";
@@ -71,6 +74,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       "faults-per-kind": { type: "string", default: "50" },
       seed: { type: "string", default: String(Date.now() % 1_000_000) },
       quiet: { type: "boolean", default: false },
+      "ordered-payloads": { type: "string", default: "3000" },
+      "ordered-ids": { type: "string", default: "100" },
     },
   });
   for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => process.exit(130)); // runs the cleanup at exit
@@ -95,5 +100,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   }
   const failed = results.some((r) => r.problems.length > 0);
   console.log(failed ? "FAILED: jobs lost, stuck or miscounted" : "no job lost, none stuck, every count matches");
-  process.exit(failed ? 1 : 0);
+  const orderedPayloads = Number(values["ordered-payloads"]);
+  const orderedHeld = orderedPayloads === 0 || (await orderedChaosMain({ ...options, payloads: orderedPayloads, ids: Number(values["ordered-ids"]) }));
+  process.exit(failed || !orderedHeld ? 1 : 0);
 }

@@ -5,12 +5,14 @@
 // jobs unmeasured (warm-up), then N jobs RUNS times. Then the realistic
 // run (bench/realistic.ts): jobs sleeping 0–100 ms, concurrency 50.
 //   --jobs 20000  --runs 3  --idle-seconds 60  --only tickq,bullmq,bee-queue
+//   --ordered-payloads 100000 --ordered-ids 1000   ordered jobs (bench/ordered.ts); 0 skips them
 //   --realistic-jobs 4000 (0: skip)  --seed 1
 //   --adapter upstash   tickq alone over HTTP Redis instead (bench/upstash.ts,
 //                       bench/upstash-realistic.ts): --latency-ms 0,20  --batch 100
 import { parseArgs } from "node:util";
 import { Redis } from "ioredis";
 import { findRedis, startPrivate } from "../functions/node/find-redis.js";
+import { measureOrdered, printOrdered } from "./ordered.js";
 import { beeQueueSystem } from "./systems/bee-queue.js";
 import { bullmqSystem } from "./systems/bullmq.js";
 import { runSchedulesBench } from "./schedules.js";
@@ -31,6 +33,8 @@ const { values } = parseArgs({
     adapter: { type: "string", default: "ioredis" },
     "latency-ms": { type: "string", default: "0,20" },
     batch: { type: "string", default: "100" },
+    "ordered-payloads": { type: "string", default: "100000" },
+    "ordered-ids": { type: "string", default: "1000" },
     "realistic-jobs": { type: "string", default: "4000" },
     seed: { type: "string", default: "1" },
     ...serverlessOptions,
@@ -138,6 +142,9 @@ async function main() {
     process.stdout.write(`measuring ${name}…\n`);
     rows.push(await measure(name, factory, found.url, redis));
   }
+  const orderedOptions = { redisUrl: found.url, payloads: Number(values["ordered-payloads"]), ids: Number(values["ordered-ids"]), runs: RUNS, batch: 100 };
+  if (orderedOptions.payloads > 0) process.stdout.write("measuring tickq ordered jobs…\n");
+  const ordered = orderedOptions.payloads > 0 ? await measureOrdered(orderedOptions) : undefined;
   const realRows: RealisticRow[] = [];
   for (const setup of REAL.length ? realistic : []) {
     process.stdout.write(`measuring ${setup.label} on ${REAL.length} realistic jobs…\n`);
@@ -171,6 +178,8 @@ async function main() {
     }
   }
   if (realRows.length) printRealistic(realRows, REAL, RUNS, SEED);
+  const bullmq = rows.find((r) => r.name === "BullMQ");
+  if (ordered) printOrdered(orderedOptions, ordered, bullmq && { name: "BullMQ", jobsPerSec: median(bullmq.drain) });
 }
 
 if (values.adapter === "upstash") {

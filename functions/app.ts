@@ -89,6 +89,11 @@ export function createApp<J extends JobRegistry>(options: AppOptions<J>): Hono<T
       }
       const body = readJobsBody(input);
       if (!body.ok) return c.json({ error: body.error }, 400);
+      if (body.ordered.length > 0) {
+        await c.var.tq.enqueueOrderedBulk(body.ordered);
+        const ids = body.ordered.map((j) => j.id);
+        return c.json(body.single ? { id: ids[0] } : { ids }, 201);
+      }
       const jids = await c.var.tq.enqueueBulk(body.jobs as BulkJobOf<J>[]);
       return c.json(body.single ? { jid: jids[0] } : { jids }, 201);
     },

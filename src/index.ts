@@ -7,6 +7,8 @@ import { readHistory, type DayStats } from "./history.js";
 import { kickIfAsked, kickSettings } from "./kick/kick.js";
 import { reserveTicks, startTick } from "./kick/parallel.js";
 import type { KickScope } from "./kick/types.js";
+import { enqueueOrderedJobs } from "./ordered/enqueue.js";
+import type { OrderedBulkJob, OrderedJob, OrderedRegistry, PayloadOf } from "./ordered/types.js";
 import { createRuntime } from "./runtime.js";
 import { readStats } from "./stats.js";
 import { runtimes } from "./schedules/internal.js";
@@ -23,11 +25,15 @@ export interface StatsReader {
   history(days?: number): Promise<DayStats[]>;
 }
 
-export interface Tickq<J extends JobRegistry> {
+export interface Tickq<J extends JobRegistry, O extends OrderedRegistry = OrderedRegistry> {
   /** Pushes one job (or schedules it with delayMs / at); returns its jid. */
   enqueue<K extends keyof J & string>(name: K, args: ArgsOf<J[K]>, options?: EnqueueOptions): Promise<string>;
   /** Pushes many jobs in a few round trips; returns their jids in order. Each job's args are checked against its handler. */
   enqueueBulk<B extends BulkJobOf<J>>(jobs: B[]): Promise<string[]>;
+  /** Adds a payload to an ordered id: merged with the id's waiting payloads, run once with them (src/ordered/). */
+  enqueueOrdered<K extends keyof O & string>(name: K, job: OrderedJob<PayloadOf<O[K]>>): Promise<void>;
+  /** Adds many payloads, to any ordered ids, in a few round trips; checks every one before writing any. */
+  enqueueOrderedBulk(jobs: OrderedBulkJob<keyof O & string>[]): Promise<void>;
   /** Runs one bounded tick: resurrect, schedule, fetch, execute, ack. */
   tick(options?: TickOptions): Promise<TickReport>;
   /**
@@ -36,7 +42,7 @@ export interface Tickq<J extends JobRegistry> {
    */
   reserveTicks(count: number, maxParallel: number): Promise<string[]>;
   /** The same tickq, whose kicked ticks run in `scope.waitUntil` (a request's ctx.waitUntil). */
-  scope(scope: KickScope): Tickq<J>;
+  scope(scope: KickScope): Tickq<J, O>;
   stats: StatsReader;
   /** Find, list, retry, delete and run jobs by jid or by state. */
   jobs: JobsApi;
@@ -47,7 +53,7 @@ export interface Tickq<J extends JobRegistry> {
   /** The recurring jobs declared here or held in Redis: spec, next run, last run, last jid. */
   schedules(): Promise<ScheduleInfo[]>;
   /** Adds middleware around every execution, outermost first. */
-  use(middleware: Middleware): Tickq<J>;
+  use(middleware: Middleware): Tickq<J, O>;
   readonly prefix: string;
 }
 
@@ -56,19 +62,21 @@ export interface Tickq<J extends JobRegistry> {
  * const tq = createTickq({
  *   redis: ioredisAdapter(new Redis(process.env.REDIS_URL)),
  *   jobs: { sendEmail: async ([to]: [string], ctx) => { … } },
+ *   ordered: { indexShipment: { perform: async (id: string, payloads: { v: number }[], ctx) => { … }, retry: 25 } },
  * });
  * await tq.enqueue("sendEmail", ["a@b.c"]);
+ * await tq.enqueueOrdered("indexShipment", { id: "shipment-42", payload: { v: 7 }, score: 7 });
  * const report = await tq.tick({ budgetMs: 10_000 });
  */
-export function createTickq<J extends JobRegistry>(options: TickqOptions<J>): Tickq<J> {
+export function createTickq<J extends JobRegistry, O extends OrderedRegistry = Record<never, never>>(options: TickqOptions<J, O>): Tickq<J, O> {
   const runtime = createRuntime(options);
   const kicks = kickSettings(options.kick);
   // One of each for every scope: they hold no per-scope state.
   const stats = Object.assign(() => readStats(runtime), { history: (days?: number) => readHistory(runtime, days) });
   const jobs = jobsApi(runtime);
   const queues = queuesApi(runtime);
-  const build = (scope: KickScope): Tickq<J> => {
-    const tickq: Tickq<J> = {
+    const build = (scope: KickScope): Tickq<J, O> => {
+    const tickq: Tickq<J, O> = {
       async enqueue(name, args, opts = {}) {
         const [jid] = await enqueueJobs(runtime, [{ ...opts, name, args }]);
         kickIfAsked(runtime, kicks, scope, [opts]);
@@ -79,6 +87,8 @@ export function createTickq<J extends JobRegistry>(options: TickqOptions<J>): Ti
         kickIfAsked(runtime, kicks, scope, jobs);
         return jids;
       },
+      enqueueOrdered: (name, job) => enqueueOrderedJobs(runtime, [{ ...job, name }]),
+      enqueueOrderedBulk: (jobs) => enqueueOrderedJobs(runtime, jobs),
       tick: (opts) => startTick(runtime, opts),
       reserveTicks: async (count, maxParallel) => (await reserveTicks(runtime, count, maxParallel)).ids,
       scope: (more) => build({ ...scope, ...more }),
@@ -109,6 +119,7 @@ export { JOB_STATES } from "./admin/states.js";
 export { defaultBackoff } from "./retry.js";
 export { scripts } from "./scripts/index.js";
 export type * from "./types.js";
+export type * from "./ordered/types.js";
 export type * from "./schedules/types.js";
 export type * from "./kick/types.js";
 export type * from "./admin/types.js";

@@ -14,18 +14,21 @@
 // Fenced: no job starts unless the lease was confirmed within the lease time
 // (lease.ts). When it cannot be confirmed the tick stops starting jobs; when
 // it is found gone, `signal` aborts the running handlers.
+//
+// Generic over what it runs (W, fetched work) and what that becomes (O, an
+// outcome for ack): plain jobs and ordered ids share the slots.
 import type { Fence } from "./lease.js";
 import type { Outcome } from "./passes/ack.js";
 import type { FetchedJob } from "./passes/fetch.js";
 
-export interface StepReply {
+export interface StepReply<W = FetchedJob> {
   /** False when the lease was gone: nothing was fetched. */
   held: boolean;
-  fetched: FetchedJob[];
+  fetched: W[];
 }
 
-export interface PipelineInput {
-  first: FetchedJob[];
+export interface PipelineInput<W = FetchedJob, O = Outcome> {
+  first: W[];
   /** The first fetch filled its batch: more may be waiting. */
   firstFull: boolean;
   batch: number;
@@ -35,26 +38,28 @@ export interface PipelineInput {
   signal: AbortSignal;
   /** After `signal` aborts, how long running handlers get to settle. */
   graceMs: number;
-  run(job: FetchedJob): Promise<Outcome>;
+  run(job: W): Promise<O>;
+  /** What a job whose run() rejected becomes: put back, as if interrupted. */
+  interrupted(job: W): O;
   /**
    * Whether a job may start now ("start"), needs more budget than is left
    * ("later": no more fetches, a fresh tick will run it) or more than a
    * whole tick has ("never" here). Jobs not started go back as unstarted.
    */
-  startable?(job: FetchedJob): "start" | "later" | "never";
+  startable?(job: W): "start" | "later" | "never";
   /** Acks `acks` and fetches up to `fetch` jobs (0: none). */
-  step(acks: Outcome[], fetch: number): Promise<StepReply>;
+  step(acks: O[], fetch: number): Promise<StepReply<W>>;
   /** Every outcome, as it happens. */
-  onOutcome(outcome: Outcome): void;
+  onOutcome(outcome: O): void;
 }
 
-export interface PipelineResult {
+export interface PipelineResult<W = FetchedJob, O = Outcome> {
   /** Finished, not yet acked. */
-  finished: Outcome[];
+  finished: O[];
   /** Fetched, never started. */
-  unstarted: FetchedJob[];
+  unstarted: W[];
   /** Held back by startable(), in fetch order: they did not fit the budget left. */
-  deferred: FetchedJob[];
+  deferred: W[];
   /** Handlers still running after the grace period: left in inproc. */
   abandoned: number;
   /** The last fetch came back short: the queues looked empty. */
@@ -65,12 +70,12 @@ export interface PipelineResult {
 
 const POLL_MS = 100;
 
-export async function runPipeline(p: PipelineInput): Promise<PipelineResult> {
+export async function runPipeline<W, O>(p: PipelineInput<W, O>): Promise<PipelineResult<W, O>> {
   const buffer = [...p.first];
-  const deferred: FetchedJob[] = [];
+  const deferred: W[] = [];
   // A job waits for a tick with more budget left: fetch nothing more.
   let waiting = false;
-  let finished: Outcome[] = [];
+  let finished: O[] = [];
   let running = 0;
   let drained = !p.firstFull;
   let stepping = false;
@@ -137,7 +142,7 @@ export async function runPipeline(p: PipelineInput): Promise<PipelineResult> {
       running++;
       pace.started();
       // run() never rejects; were it to, the job goes back to its queue.
-      const settled = p.run(job).catch((): Outcome => ({ kind: "interrupted", job }));
+      const settled = p.run(job).catch(() => p.interrupted(job));
       void settled.then((outcome) => {
         running--;
         if (closed) return;

@@ -4,6 +4,8 @@ import { newListeners, type EventListeners } from "./events.js";
 import { numberOption } from "./options.js";
 import { keysFor, type Keys } from "./keys.js";
 import { checkTimeouts } from "./passes/timeout.js";
+import { checkOrdered } from "./ordered/registry.js";
+import type { OrderedRegistry } from "./ordered/types.js";
 import { planQueues, type QueuePlan } from "./queues.js";
 import { newScriptCache, runScript, type RoundTrips } from "./redis.js";
 import { declareSchedules, type ScheduleSet } from "./schedules/declare.js";
@@ -15,6 +17,9 @@ export interface Runtime {
   prefix: string;
   keys: Keys;
   jobs: JobRegistry;
+  /** Ordered jobs by id (src/ordered/), and their names: what every tick serves. */
+  ordered: OrderedRegistry;
+  orderedNames: string[];
   plan: QueuePlan;
   maxRetries: number;
   maxResurrections: number;
@@ -54,12 +59,15 @@ export function createRuntime<J extends JobRegistry>(options: TickqOptions<J>): 
     throw new TickqError("BAD_OPTIONS", "createTickq needs `jobs`: an object of job name → handler");
   }
   const prefix = options.prefix ?? "tickq:";
+  const ordered = checkOrdered(options.ordered, options.jobs);
   const scriptCache = newScriptCache();
   const runtime: Runtime = {
     redis: options.redis,
     prefix,
     keys: keysFor(prefix),
     jobs: options.jobs,
+    ordered,
+    orderedNames: Object.keys(ordered),
     plan: planQueues(options.queues ?? ["default"]),
     maxRetries: numberOption(options.maxRetries, 25, "maxRetries", { min: 0, integer: true }),
     // 0 would send every job of a dead tick to the dead set unrun.

@@ -1,3 +1,4 @@
+import { readOrderedStats } from "./ordered/stats.js";
 import { asArray, asNumber } from "./redis.js";
 import { evictionWarning, learnEvictionPolicy, type Runtime } from "./runtime.js";
 import { scripts } from "./scripts/index.js";
@@ -13,7 +14,11 @@ export function pairs(reply: RedisReply | undefined, what: string): Record<strin
 }
 
 export async function readStats(runtime: Runtime): Promise<Stats> {
-  const reply = asArray(await runtime.run(scripts.stats, [runtime.keys.queues, runtime.keys.ticks], [], { count: 0 }), "stats");
+  const [core, ordered] = await Promise.all([
+    runtime.run(scripts.stats, [runtime.keys.queues, runtime.keys.ticks], [], { count: 0 }),
+    readOrderedStats(runtime),
+  ]);
+  const reply = asArray(core, "stats");
   const queues = pairs(reply[8], "stats");
   const policy = String(reply[9] ?? "");
   learnEvictionPolicy(runtime, policy);
@@ -41,6 +46,7 @@ export async function readStats(runtime: Runtime): Promise<Stats> {
     lastTickAt,
     evictionPolicy: policy,
     warnings,
+    ordered,
     schedules: asNumber(reply[10]),
   };
 }

@@ -7,8 +7,9 @@
 import { tickEvents } from "./events.js";
 import { newJid } from "./job.js";
 import { fenceLease } from "./lease.js";
-import { ackArgs, type Outcome } from "./passes/ack.js";
-import { runJob } from "./passes/execute.js";
+import { orderedInTick } from "./ordered/in-tick.js";
+import { interruptedOf, isOrdered, readOrderedFetched, splitOutcomes, unstartedOf, type Work, type WorkOutcome } from "./ordered/work.js";
+import { ackArgs } from "./passes/ack.js";
 import { readFetched } from "./passes/fetch.js";
 import { budgetCheck } from "./passes/start-budget.js";
 import { housekeepArgs, readHousekeep, type HousekeepLimits } from "./passes/housekeep.js";
@@ -51,6 +52,7 @@ export async function runTick(runtime: Runtime, options: TickOptions = {}, tickI
     controller.abort(new Error("tick lease lost"));
   };
   const fence = fenceLease(runtime, { tickId, leaseMs, trips, onLost: lost, beats });
+  const work = orderedInTick(runtime, fence, controller.signal, leaseMs, graceMs);
   const events = tickEvents(runtime.listeners, runtime.logger);
 
   try {
@@ -60,7 +62,7 @@ export async function runTick(runtime: Runtime, options: TickOptions = {}, tickI
     const begun = asArray(
       await calls.send(scripts.begin, [
         ...common, registration, ...housekeepArgs(limits), askPolicy, ...(beats ? [beats.info()] : []),
-        ...fetchArgs(plan, batch), ...dueArgs(runtime.schedules, scheduleLimit),
+        ...fetchArgs(plan, batch), ...work.args(), ...dueArgs(runtime.schedules, scheduleLimit),
       ]),
       "begin",
     );
@@ -75,7 +77,7 @@ export async function runTick(runtime: Runtime, options: TickOptions = {}, tickI
     }
     fence.confirmed(sentAt);
     beats?.start(() => void fence.confirm());
-    const first = readFetched(begun[5]);
+    const first: Work[] = [...readFetched(begun[5]), ...readOrderedFetched(begun[9])];
     const recurring = await runSchedules(runtime, calls, { tickId, reply: begun[8], nowMs: housekept.nowMs, room: batch - first.length });
     report.recurring += recurring.enqueued;
     first.push(...recurring.fetched);
@@ -91,18 +93,19 @@ export async function runTick(runtime: Runtime, options: TickOptions = {}, tickI
       if (asNumber(reply[5]) !== 1) lost();
     }
 
-    const step = async (acks: Outcome[], fetch: number): Promise<StepReply> => {
+    const step = async (acks: WorkOutcome[], fetch: number): Promise<StepReply<Work>> => {
       const sent = Date.now();
       try {
-        const args = [...common, calls.next(), ...(beats?.section() ?? []), ...ackArgs(acks), ...fetchArgs(plan, fetch)];
+        const { plain, ordered } = splitOutcomes(acks);
+        const args = [...common, calls.next(), ...(beats?.section() ?? []), ...ackArgs(plain), ...fetchArgs(plan, fetch), ...work.args(ordered)];
         const stepped = asArray(await calls.send(scripts.step, args), "step");
         learnClock(asNumber(stepped[0]));
         report.deadEvicted += asNumber(stepped[2]);
-        events.settled(acks, stepped[4], asNumber(stepped[0]));
+        events.settled(plain, stepped[5], asNumber(stepped[0])); // ordered ids fire no events yet
         const held = asNumber(stepped[1]) === 1;
         if (held) fence.confirmed(sent);
         else lost();
-        const fetched = readFetched(stepped[3]);
+        const fetched: Work[] = [...readFetched(stepped[3]), ...readOrderedFetched(stepped[4])];
         report.fetched += fetched.length;
         return { held, fetched };
       } catch (error) {
@@ -115,8 +118,10 @@ export async function runTick(runtime: Runtime, options: TickOptions = {}, tickI
     if (first.length >= batch) options.onBacklog?.();
     const result = await runPipeline({
       first, firstFull: first.length === batch, batch, concurrency, fence, signal: controller.signal, graceMs,
-      run: (job) => (beats ? beats.track(job, () => runJob(runtime, job, controller.signal, graceMs)) : runJob(runtime, job, controller.signal, graceMs)),
-      startable: budgetCheck(runtime, started + budgetMs, budgetMs),
+      // Sidekiq's Busy page shows plain jobs only: an ordered id is no Sidekiq job.
+      run: (job) => (beats && !isOrdered(job) ? beats.track(job, () => work.run(job)) : work.run(job)),
+      interrupted: interruptedOf,
+      startable: startableOf(budgetCheck(runtime, started + budgetMs, budgetMs)),
       step,
       onOutcome: (outcome) => tally(report, outcome),
     });
@@ -127,13 +132,16 @@ export async function runTick(runtime: Runtime, options: TickOptions = {}, tickI
 
     fence.stop();
     beats?.stop();
-    const pending: Outcome[] = [...result.finished, ...unstarted.map((job) => ({ kind: "unstarted", job }) as const)];
+    const { plain, ordered } = splitOutcomes([...result.finished, ...unstarted.map(unstartedOf)]);
     const finished = asArray(
-      await calls.send(scripts.finish, [...common, calls.next(), ...(beats?.section() ?? []), ...ackArgs(pending), plan.names.length, ...plan.names]),
+      await calls.send(scripts.finish, [
+        ...common, calls.next(), ...(beats?.section() ?? []), ...ackArgs(plain), plan.names.length, ...plan.names, ...work.args(ordered),
+      ]),
       "finish",
     );
     report.deadEvicted += asNumber(finished[2]);
-    events.settled(pending, finished[3], asNumber(finished[0]));
+    if (asNumber(finished[3]) > 0) report.more = true; // ordered ids whose arrivals waited behind a run
+    events.settled(plain, finished[4], asNumber(finished[0]));
     if (result.failure !== undefined) throw result.failure;
     if (report.abandoned > 0) {
       runtime.logger.warn(
@@ -144,6 +152,7 @@ export async function runTick(runtime: Runtime, options: TickOptions = {}, tickI
     clearTimeout(deadline);
     fence.stop();
     beats?.stop();
+    work.stop();
     await events.flush(Math.max(graceMs, 5_000));
     report.roundTrips = trips.count;
     report.durationMs = Date.now() - started;
@@ -151,7 +160,7 @@ export async function runTick(runtime: Runtime, options: TickOptions = {}, tickI
   return report;
 }
 
-function tally(report: TickReport, o: Outcome): void {
+function tally(report: TickReport, o: WorkOutcome): void {
   if (o.kind === "succeeded") report.succeeded++;
   else if (o.kind === "retry") {
     report.retried++;
@@ -163,4 +172,10 @@ function tally(report: TickReport, o: Outcome): void {
     report.discarded++;
     report.failed++;
   } else report.requeued++;
+}
+
+/** The budget check reads plain jobs' timeoutMs; an ordered id always starts. */
+function startableOf(check: ReturnType<typeof budgetCheck>): ((work: Work) => "start" | "later" | "never") | undefined {
+  if (!check) return undefined;
+  return (work) => (isOrdered(work) ? "start" : check(work));
 }

@@ -6,9 +6,11 @@
 // lease     the key `tick:ID`; the tick is alive while it exists
 // inproc    `inproc:TICK:QUEUE`, the jobs a tick fetched and has not acked
 // resurrect return the inproc jobs of a dead tick to the head of their queue
+// ordered   jobs by id with merged payloads, run one at a time per id (src/ordered/types.ts)
 
 import type { TickqListenerOptions } from "./events.js";
 import type { KickOptions } from "./kick/types.js";
+import type { OrderedRegistry, OrderedStats } from "./ordered/types.js";
 import type { Schedules } from "./schedules/types.js";
 
 /** A Redis reply as both adapters return it: no parsing, no Buffers. */
@@ -112,9 +114,11 @@ export type Middleware = (job: RunningJob, ctx: JobContext, next: () => Promise<
 /** Strict order (`["critical", "default"]`) or Sidekiq weights (`[["critical", 3], ["default", 1]]`). */
 export type QueueOrder = string[] | [string, number][];
 
-export interface TickqOptions<J extends JobRegistry = JobRegistry> {
+export interface TickqOptions<J extends JobRegistry = JobRegistry, O extends OrderedRegistry = OrderedRegistry> {
   redis: RedisAdapter;
   jobs: J;
+  /** Ordered jobs by id: name → { perform(id, payloads, ctx), retry?, backoff? }. */
+  ordered?: O;
   /** Key prefix; default "tickq:". "" gives Sidekiq's own key names. */
   prefix?: string;
   /** Queues a tick serves; default ["default"]. */
@@ -287,6 +291,8 @@ export interface Stats {
    * other than noeviction.
    */
   warnings: string[];
+  /** Per ordered job declared here: ids waiting and running, payloads waiting, dead. */
+  ordered: Record<string, OrderedStats>;
   /** Recurring schedules Redis holds (declared by any deployment, not yet pruned). */
   schedules: number;
 }

@@ -18,14 +18,15 @@ export interface WorkerPool {
   stop(timeoutMs: number): Promise<void>;
 }
 
-export function startWorkers(count: number, env: Record<string, string>): WorkerPool {
+/** `script`: the worker to run; the ordered phase passes its own (bench/chaos-ordered-worker.ts). */
+export function startWorkers(count: number, env: Record<string, string>, script = WORKER): WorkerPool {
   const expected = new WeakSet<ChildProcess>(); // exits we caused
   const tail: string[] = [];
   let crashes = 0;
   let stopping = false;
 
   const start = (): ChildProcess => {
-    const child = spawn(process.execPath, ["--import", "tsx", WORKER], {
+    const child = spawn(process.execPath, ["--import", "tsx", script], {
       cwd: ROOT,
       env: { ...process.env, ...env },
       stdio: ["ignore", "ignore", "pipe", "ipc"],

@@ -3,7 +3,7 @@
 // fan-out run in-process; close() waits for them.
 import type { Hono } from "hono";
 import {
-  createTickq, type JobRegistry, type KickOptions, type QueueOrder, type Schedules, type Tickq, type TickOptions, type TickReport,
+  createTickq, type JobRegistry, type KickOptions, type OrderedRegistry, type QueueOrder, type Schedules, type Tickq, type TickOptions, type TickReport,
 } from "../../src/index.js";
 import { createApp, type TickqEnv } from "../app.js";
 import { fanOut } from "../fanout.js";
@@ -13,6 +13,8 @@ import { connectRedis } from "./redis-client.js";
 export interface ServerOptions {
   redisUrl: string;
   jobs: JobRegistry;
+  /** Ordered jobs by id: name → { perform(id, payloads, ctx), retry? }. */
+  ordered?: OrderedRegistry;
   queues?: QueueOrder;
   /** Recurring jobs (README, "Recurring jobs"). */
   schedules?: Schedules;
@@ -54,7 +56,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const tickOptions: TickOptions = { budgetMs: 5_000, ...options.tick, ...fanning };
   const kick = typeof options.kick === "object" ? options.kick : {};
   const base = createTickq({
-    redis: redis.adapter, jobs: options.jobs, queues: options.queues, prefix: options.prefix, schedules: options.schedules,
+    redis: redis.adapter, jobs: options.jobs, ordered: options.ordered, queues: options.queues, prefix: options.prefix, schedules: options.schedules,
     redisTimeoutMs: options.redisTimeoutMs ?? 2_000, kick: { ...kick, tick: { ...tickOptions, ...kick.tick } },
   });
 

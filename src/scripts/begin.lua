@@ -10,12 +10,15 @@
 --       [7] resurrect limit  [8] resurrector lock ms  [9] registry scan limit
 --       [10] schedule limit  [11] 1 to report the eviction policy
 --       [12] only as a Sidekiq process: its `info` JSON
---       [12.. or 13..] fetch args (see lib/fetch.lua)
+--       [12.. or 13..] fetch args (see lib/fetch.lua), then the ordered
+--       names this tick serves (lib/ordered-state.lua; absent: none)
 --       last three: declaration digest, due limit, schedule clock shift ms
 --       (lib/schedules-due.lua; last so the fetch args keep their place)
 -- Returns: {now ms, resurrected, scheduled, more resurrect, more schedule,
 --           {queue, {jobs}, {resurrections}, ...}, lease held (1/0), policy,
---           {schedules in sync, {name, due, last, ...}, more due}}
+--           {schedules in sync, {name, due, last, ...}, more due},
+--           and for a tick that serves ordered names
+--           {ordered groups (lib/ordered-fetch.lua)}}
 -- Replays: begin is call 1 of the tick (lib/replay.lua). A replay while the
 -- lease lives answers the first run's reply; once the lease is gone the
 -- tick is dead (its fetched jobs are the resurrector's) and begin answers
@@ -25,9 +28,12 @@
 -- @include lib/common.lua
 -- @include lib/job-text.lua
 -- @include lib/replay.lua
+-- @include lib/ordered-state.lua
+-- @include lib/ordered-resurrect.lua
 -- @include lib/resurrect.lua
 -- @include lib/schedule.lua
 -- @include lib/fetch.lua
+-- @include lib/ordered-fetch.lua
 -- @include lib/schedules-due.lua
 -- @include lib/sidekiq-process.lua
 -- @include lib/heartbeat.lua
@@ -38,7 +44,7 @@ local now = now_ms()
 local state, kept = call_state(lease, 1)
 if state == 'replay' then
   kept[6] = with_jobs(tick, kept[6])
-  return kept
+  return rehydrate(kept, 10)
 end
 -- A tick begins once: `begun` remembers every tick id for BEGUN_MS, so a
 -- late replay of begin, after the lease and the registration are gone,
@@ -67,6 +73,12 @@ if #KEYS > 2 then
 end
 local batch, queues, picks = fetch_args(fetch_at)
 local due = schedules_due(now + tonumber(ARGV[#ARGV]), ARGV[#ARGV - 2], tonumber(ARGV[#ARGV - 1]))
-local fetched = fetch(tick, batch, queues, picks)
-remember(lease, 1, { now, resurrected, scheduled, more_resurrect, more_schedule, without_jobs(fetched), 1, policy, due })
-return { now, resurrected, scheduled, more_resurrect, more_schedule, fetched, 1, policy, due }
+local ordered_at = fetch_args_end(fetch_at)
+local names = ordered_at <= #ARGV - 3 and ordered_names(ordered_at) or {}
+local fetched, ordered = fetch_mixed(tick, batch, queues, picks, names, now)
+local kept_reply = { now, resurrected, scheduled, more_resurrect, more_schedule, without_jobs(fetched), 1, policy, due }
+local reply = { now, resurrected, scheduled, more_resurrect, more_schedule, fetched, 1, policy, due }
+-- Ordered groups are part of the reply only for a tick that serves ordered names.
+if #names > 0 then kept_reply[10], reply[10] = slim_ordered(ordered), ordered end
+remember(lease, 1, kept_reply)
+return reply

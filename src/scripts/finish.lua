@@ -12,9 +12,12 @@
 -- ARGV: [1] prefix  [2] tick id  [3] lease ms  [4] dead max size
 --       [5] dead max age s  [6] call number  [7..] only as a Sidekiq
 --       process, a beat (lib/sidekiq-process.lua); then ack entries
---       (lib/ack.lua), then n and the n queues this tick served
--- Returns: {now ms, jobs left in its lists, dead evictions,
---           {numbers of ack entries no longer listed (lib/ack.lua)}}
+--       (lib/ack.lua), then n and the n queues this tick served, then
+--       the ordered names it served and its ordered acks
+--       (lib/ordered-state.lua, lib/ordered-ack.lua; absent: none)
+-- Returns: {now ms, jobs and ordered ids left in its lists, dead evictions,
+--           ordered ids made ready by these acks (0 for a tick that serves
+--           no ordered names), {numbers of ack entries no longer listed (lib/ack.lua)}}
 -- Replays: a numbered call (lib/replay.lua). The lease hash outlives finish
 -- until its TTL runs out, holding the reply, so a replay answers it; after
 -- that, a replay finds none of its jobs listed and moves nothing. The
@@ -23,6 +26,8 @@
 -- @include lib/common.lua
 -- @include lib/replay.lua
 -- @include lib/ack.lua
+-- @include lib/ordered-state.lua
+-- @include lib/ordered-ack.lua
 -- @include lib/sidekiq-process.lua
 
 local tick, lease, seq = ARGV[2], KEYS[2], tonumber(ARGV[6])
@@ -33,15 +38,19 @@ if state == 'stale' then return { now, 0, 0 } end
 local acks_at = 7
 if #KEYS > 2 then acks_at = sidekiq_section_end(7) end
 local i, evicted, missed = ack(tick, acks_at, now, tonumber(ARGV[4]), tonumber(ARGV[5]))
+local names, ordered_at = ordered_names(i + 1 + tonumber(ARGV[i]))
+local ready_again, ordered_evicted = ordered_ack(tick, ordered_at, now, tonumber(ARGV[4]), tonumber(ARGV[5]))
 if redis.call('GET', P .. 'resurrector') == tick then redis.call('DEL', P .. 'resurrector') end
 local left = 0
 for k = 1, tonumber(ARGV[i]) do
   left = left + redis.call('LLEN', inproc_key(tick, ARGV[i + k]))
 end
+if #names > 0 then left = left + redis.call('HLEN', oinproc_key(tick)) end
 if left == 0 then redis.call('HDEL', KEYS[1], tick) end
 if #KEYS > 2 then
   if left == 0 then sidekiq_leave(3) elseif state == 'fresh' then sidekiq_beat(3, now, ARGV[3], 7) end
 end
-local reply = { now, left, evicted, missed }
+local reply = { now, left, evicted + ordered_evicted, 0, missed }
+if #names > 0 then reply[4] = ready_again end
 if state == 'fresh' then remember(lease, seq, reply) end
 return reply

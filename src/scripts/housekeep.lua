@@ -10,6 +10,8 @@
 -- @include lib/common.lua
 -- @include lib/job-text.lua
 -- @include lib/replay.lua
+-- @include lib/ordered-state.lua
+-- @include lib/ordered-resurrect.lua
 -- @include lib/resurrect.lua
 -- @include lib/schedule.lua
 

@@ -8,20 +8,27 @@
 -- ARGV: [1] prefix  [2] tick id  [3] lease ms  [4] dead max size
 --       [5] dead max age s  [6] call number  [7..] only as a Sidekiq
 --       process, a beat (lib/sidekiq-process.lua); then ack entries
---       (lib/ack.lua), then fetch args (lib/fetch.lua)
+--       (lib/ack.lua), then fetch args (lib/fetch.lua), then the ordered
+--       names this tick serves and its ordered acks (lib/ordered-state.lua,
+--       lib/ordered-ack.lua; absent: none)
 -- Returns: {now ms, lease held (1/0), dead evictions, {queue, {jobs}, {resurrections}, ...},
---           {numbers of ack entries no longer listed (lib/ack.lua)}}
+--           {ordered groups (lib/ordered-fetch.lua); empty for a tick that
+--           serves no ordered names}, {numbers of ack entries no longer listed (lib/ack.lua)}}
 -- Replays: a numbered call (lib/replay.lua). The replay of the last call
 -- answers its kept reply, so the jobs it fetched reach the tick and none is
 -- acked twice; an older call's replay does nothing. Without the lease the
 -- acks still run, but only on jobs still listed, which a replay no longer
--- finds: nothing is counted twice. The beat is numbered too: an older or
--- replayed one changes nothing.
+-- finds, and on ordered ids whose token is still this tick's, which a
+-- replay no longer finds either: nothing is counted twice. The beat is
+-- numbered too: an older or replayed one changes nothing.
 -- allow-oom: acking frees memory; it must run when Redis is full.
 -- @include lib/common.lua
 -- @include lib/replay.lua
 -- @include lib/ack.lua
+-- @include lib/ordered-state.lua
+-- @include lib/ordered-ack.lua
 -- @include lib/fetch.lua
+-- @include lib/ordered-fetch.lua
 -- @include lib/sidekiq-process.lua
 
 local tick, lease, seq = ARGV[2], KEYS[2], tonumber(ARGV[6])
@@ -29,17 +36,23 @@ local now = now_ms()
 local state, kept = call_state(lease, seq)
 if state == 'replay' then
   kept[4] = with_jobs(tick, kept[4])
-  return kept
+  return rehydrate(kept, 5)
 end
 if state == 'stale' then return { now, 0, 0, {} } end
 local held = state == 'fresh'
 local acks_at = 7
 if #KEYS > 2 then acks_at = sidekiq_section_end(7) end
 local next_arg, evicted, missed = ack(tick, acks_at, now, tonumber(ARGV[4]), tonumber(ARGV[5]))
-if not held then return { now, 0, evicted, {}, missed } end
+local names, ordered_at = ordered_names(fetch_args_end(next_arg))
+local _, ordered_evicted = ordered_ack(tick, ordered_at, now, tonumber(ARGV[4]), tonumber(ARGV[5]))
+evicted = evicted + ordered_evicted
+if not held then return { now, 0, evicted, {}, {}, missed } end
 redis.call('PEXPIRE', lease, ARGV[3])
 if #KEYS > 2 then sidekiq_beat(3, now, ARGV[3], 7) end
 local batch, queues, picks = fetch_args(next_arg)
-local fetched = fetch(tick, batch, queues, picks)
-remember(lease, seq, { now, 1, evicted, without_jobs(fetched), missed })
-return { now, 1, evicted, fetched, missed }
+local fetched, ordered = fetch_mixed(tick, batch, queues, picks, names, now)
+-- Ordered groups are part of the reply only for a tick that serves ordered names.
+local kept_reply, reply = { now, 1, evicted, without_jobs(fetched), {}, missed }, { now, 1, evicted, fetched, {}, missed }
+if #names > 0 then kept_reply[5], reply[5] = slim_ordered(ordered), ordered end
+remember(lease, seq, kept_reply)
+return reply

@@ -412,7 +412,7 @@ class World {
         if (state === "stale") return this.want(`${ctx}: reply`, r.slice(1), [0, 0, []]);
         const { evicted, missed } = this.ack(tick.id, c.outcomes, now);
         this.want(`${ctx}: dead evictions`, r[2], evicted);
-        this.want(`${ctx}: ack entries no longer listed`, r[4], missed);
+        this.want(`${ctx}: ack entries no longer listed`, r[5], missed);
         if (state === "lost") return this.want(`${ctx}: lease held, fetched`, [r[1], r[3]], [0, []]);
         this.want(`${ctx}: lease held`, r[1], 1);
         this.fetch(tick.id, ctx, c.batch, r[3]);
@@ -425,7 +425,7 @@ class World {
         if (m.lock === tick.id) m.lock = null;
         const left = m.inproc(tick.id).length;
         if (left === 0) m.registered.delete(tick.id);
-        this.want(`${ctx}: jobs left, dead evictions, ack entries no longer listed`, r.slice(1), [left, evicted, missed]);
+        this.want(`${ctx}: jobs left, dead evictions, ordered made ready, ack entries no longer listed`, r.slice(1), [left, evicted, 0, missed]);
         if (state === "fresh") remember();
         return;
       }

@@ -2,7 +2,8 @@
 -- key `tick:ID` is gone is dead; the jobs left in its `inproc:ID:QUEUE` lists
 -- go back to the head of their queues, each counted in `resurrections` (by
 -- job string) so fetch can spot a poison job that keeps killing its tick.
--- Its registration is removed only once all its lists are empty.
+-- Its registration is removed only once all its lists are empty, and once
+-- it holds no ordered id (lib/ordered-resurrect.lua, counted in the budget).
 --
 -- Safe with concurrent ticks and replays: the whole pass is one script and
 -- moves only what it finds (run again, it finds nothing more to move); a lock
@@ -44,6 +45,9 @@ local function resurrect(tick, limit, lock_ms, scan_limit)
           end
           left = left + redis.call('LLEN', src)
         end
+        local held
+        budget, held = resurrect_ordered(id, budget)
+        left = left + held
         if left == 0 then redis.call('HDEL', P .. 'ticks', id) end
       end
     end

@@ -1,0 +1,107 @@
+// The ordered job of the chaos run, and its ledger. Payloads are numbered
+// (`{ n }`, score n) and spread over ids; the handler, run by the chaos
+// workers, records on the never-faulted ledger Redis:
+//   seen       every payload n of a run that succeeded (recorded before
+//              tickq acks it, so a run whose ack is lost runs again)
+//   overlaps   an id entered while another live process held it: each run
+//              marks its id (live:ID, by PID) on entry and clears it on exit;
+//              a marker of a SIGKILLed worker is no live holder
+//   stale      a run whose fence was not above the last one that succeeded
+//              for its id (the fence must grow with every execution)
+// A run fails at random (retry: many, backoff 0), and stops at once when
+// ctx.signal aborts: tickq aborts an ordered handler before its lease can
+// expire, so a handler that obeys never overlaps the id's next holder.
+import { Redis } from "ioredis";
+import type { OrderedContext, OrderedRegistry } from "../../src/index.js";
+import { between, type Rng } from "./rng.js";
+
+export interface OrderedLedger {
+  enter(id: string): Promise<void>;
+  leave(id: string): Promise<void>;
+  succeeded(id: string, fence: number, payloads: number[]): Promise<void>;
+  read(): Promise<{ seen: Set<number>; overlaps: string[]; stale: string[] }>;
+  clear(): Promise<void>;
+  close(): void;
+}
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+};
+
+// Keeps the largest fence that succeeded per id; answers the previous one when the new one is not larger.
+const FENCE = `local last = tonumber(redis.call('HGET', KEYS[1], ARGV[1]) or '0')
+if tonumber(ARGV[2]) > last then redis.call('HSET', KEYS[1], ARGV[1], ARGV[2]) return 0 end
+return last`;
+
+export function openOrderedLedger(url: string, prefix: string): OrderedLedger {
+  const redis = new Redis(url, { maxRetriesPerRequest: null });
+  redis.on("error", () => {});
+  const key = (name: string) => `${prefix}${name}`;
+  const pid = String(process.pid);
+  const expire = (k: string) => redis.expire(k, 86_400);
+  return {
+    async enter(id) {
+      const live = key(`live:${id}`);
+      await redis.multi().sadd(live, pid).expire(live, 86_400).exec();
+      const others = (await redis.smembers(live)).filter((p) => p !== pid && alive(Number(p)));
+      if (others.length > 0) await redis.rpush(key("overlaps"), `${id}: ${pid} entered while ${others.join(",")} held it`);
+    },
+    leave: async (id) => void (await redis.srem(key(`live:${id}`), pid)),
+    async succeeded(id, fence, payloads) {
+      if (payloads.length > 0) await redis.sadd(key("seen"), ...payloads.map(String));
+      const last = Number(await redis.eval(FENCE, 1, key("fences"), id, String(fence)));
+      if (last > 0) await redis.rpush(key("stale"), `${id}: fence ${fence} after ${last}`);
+      await Promise.all([expire(key("seen")), expire(key("fences"))]);
+    },
+    async read() {
+      const [seen, overlaps, stale] = await Promise.all([redis.smembers(key("seen")), redis.lrange(key("overlaps"), 0, -1), redis.lrange(key("stale"), 0, -1)]);
+      return { seen: new Set(seen.map(Number)), overlaps, stale };
+    },
+    async clear() {
+      const keys = await redis.keys(`${prefix}*`);
+      for (let i = 0; i < keys.length; i += 500) await redis.del(...keys.slice(i, i + 500));
+    },
+    close: () => redis.disconnect(),
+  };
+}
+
+const abortable = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener("abort", () => (clearTimeout(timer), reject(signal.reason)), { once: true });
+  });
+
+export function orderedChaosJobs(ledger: OrderedLedger, failRate = 0.1) {
+  return {
+    chaosOrdered: {
+      retry: 1_000,
+      backoff: () => 0,
+      perform: async (id: string, payloads: { n: number }[], ctx: OrderedContext) => {
+        await ledger.enter(id);
+        try {
+          await abortable(Math.floor(Math.random() * 30), ctx.signal);
+          if (Math.random() < failRate) throw new Error(`chaos: ${id} fails at random`);
+          await ledger.succeeded(id, ctx.fence, payloads.map((p) => p.n));
+        } finally {
+          await ledger.leave(id);
+        }
+      },
+    },
+  } satisfies OrderedRegistry;
+}
+
+export interface PlannedPayload {
+  id: string;
+  n: number;
+}
+
+/** `count` payloads over `ids` ids, numbered from 1. */
+export function planPayloads(count: number, ids: number, rng: Rng, tag: string): PlannedPayload[] {
+  return Array.from({ length: count }, (_, i) => ({ id: `${tag}-${between(rng, 0, ids - 1)}`, n: i + 1 }));
+}

@@ -1,0 +1,120 @@
+// The ordered-jobs part of `npm run bench`: 100,000 payloads over 1,000
+// ids, drained by ticks (batch 100), two ways:
+//   merged   every payload enqueued first (bulk), then drained: each id runs
+//            once with its ~100 payloads; payloads/s is the figure that counts
+//   one each the payloads come in waves of one per id, each wave drained
+//            before the next: every execution carries one payload, so
+//            executions/s compares with a plain drain's jobs/s
+// Round trips per execution come from the ticks' reports; Redis commands
+// per execution from INFO commandstats (inside scripts included).
+import { Redis } from "ioredis";
+import { ioredisAdapter } from "../adapters/ioredis.js";
+import { createTickq, type OrderedContext } from "../src/index.js";
+import { commandsProcessed } from "./wire.js";
+
+export interface OrderedBenchOptions {
+  redisUrl: string;
+  payloads: number;
+  ids: number;
+  runs: number;
+  batch: number;
+}
+
+export interface OrderedRow {
+  scenario: string;
+  enqueue: number[];
+  executions: number[];
+  payloads: number[];
+  roundTripsPerExecution: number;
+  commandsPerExecution: number;
+}
+
+const rate = (n: number, ms: number) => Math.round((n / ms) * 1000);
+
+export async function measureOrdered(o: OrderedBenchOptions): Promise<OrderedRow[]> {
+  const redis = new Redis(o.redisUrl);
+  const probe = new Redis(o.redisUrl);
+  const prefix = `bench:ordered-${Date.now()}:`;
+  let executed = 0;
+  let seen = 0;
+  const tq = createTickq({
+    redis: ioredisAdapter(redis),
+    prefix,
+    jobs: {},
+    ordered: { index: { perform: (_id: string, payloads: unknown[], _ctx: OrderedContext) => void ((executed += 1), (seen += payloads.length)) } },
+  });
+  const drain = async (payloads: number) => {
+    let trips = 0;
+    while (seen < payloads) {
+      const report = await tq.tick({ batch: o.batch, concurrency: o.batch, budgetMs: 60_000 });
+      trips += report.roundTrips;
+      if (report.fetched === 0 && !report.more) throw new Error(`ordered bench drained ${seen} of ${payloads} payloads`);
+    }
+    return trips;
+  };
+  const wave = (w: number) => Array.from({ length: o.ids }, (_, i) => ({ name: "index" as const, id: `id-${i}`, payload: { w, i } }));
+  const rows: OrderedRow[] = [
+    { scenario: "merged", enqueue: [], executions: [], payloads: [], roundTripsPerExecution: 0, commandsPerExecution: 0 },
+    { scenario: "one each", enqueue: [], executions: [], payloads: [], roundTripsPerExecution: 0, commandsPerExecution: 0 },
+  ];
+  try {
+    await tq.enqueueOrderedBulk(wave(0)); // warm-up, unmeasured
+    executed = seen = 0;
+    await drain(o.ids);
+    for (let run = 0; run < o.runs; run++) {
+      for (const [k, row] of rows.entries()) {
+        executed = seen = 0;
+        const waves = Math.ceil(o.payloads / o.ids);
+        let enqueueMs = 0;
+        let drainMs = 0;
+        let trips = 0;
+        const before = await commandsProcessed(probe);
+        let enqueueCommands = 0;
+        for (let w = 0; w < (k === 0 ? 1 : waves); w++) {
+          const c0 = await commandsProcessed(probe);
+          let t = performance.now();
+          if (k === 0) for (let b = 0; b < waves; b += 10) await tq.enqueueOrderedBulk(Array.from({ length: Math.min(10, waves - b) }, (_, j) => wave(b + j)).flat());
+          else await tq.enqueueOrderedBulk(wave(w));
+          enqueueMs += performance.now() - t;
+          enqueueCommands += (await commandsProcessed(probe)) - c0 - 1 + 2; // and the two INFO calls of this wave
+          t = performance.now();
+          trips += await drain(k === 0 ? o.payloads : (w + 1) * o.ids);
+          drainMs += performance.now() - t;
+        }
+        row.enqueue.push(rate(o.payloads, enqueueMs));
+        row.executions.push(rate(executed, drainMs));
+        row.payloads.push(rate(seen, drainMs));
+        if (run === 0) {
+          row.roundTripsPerExecution = trips / executed;
+          row.commandsPerExecution = ((await commandsProcessed(probe)) - before - enqueueCommands - 1) / executed;
+        }
+      }
+    }
+  } finally {
+    const keys = await probe.keys(`${prefix}*`);
+    for (let i = 0; i < keys.length; i += 1_000) await probe.del(...keys.slice(i, i + 1_000));
+    redis.disconnect();
+    probe.disconnect();
+  }
+  return rows;
+}
+
+/** Prints the rows, and executions/s against a plain drain's jobs/s when one was measured in the same run. */
+export function printOrdered(o: OrderedBenchOptions, rows: OrderedRow[], yardstick?: { name: string; jobsPerSec: number }): void {
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+  console.log(`\nOrdered jobs: ${o.payloads} payloads over ${o.ids} ids, batch ${o.batch}, ${o.runs} runs each`);
+  console.table(
+    rows.map((r) => ({
+      scenario: r.scenario,
+      "enqueue payloads/s (bulk)": median(r.enqueue),
+      "executions/s (median)": median(r.executions),
+      "payloads/s drained": median(r.payloads),
+      "round trips/execution": r.roundTripsPerExecution.toFixed(4),
+      "Redis cmds/execution": r.commandsPerExecution.toFixed(2),
+    })),
+  );
+  if (!yardstick) return;
+  for (const r of rows) {
+    console.log(`ordered ${r.scenario}: executions/s / ${yardstick.name} plain jobs/s: ${(median(r.executions) / yardstick.jobsPerSec).toFixed(2)}×`);
+  }
+}

@@ -1,0 +1,32 @@
+// Checking `ordered` at createTickq: a name becomes part of Redis keys
+// (`o:NAME:…`) and of the words a tick keeps per held id ("NAME ID"), so it
+// is a plain word without ':' or spaces; a name cannot be both a plain and
+// an ordered job, so POST /jobs and the errors stay unambiguous.
+import { TickqError } from "../errors.js";
+import type { JobRegistry } from "../types.js";
+import type { OrderedDefinition, OrderedRegistry } from "./types.js";
+
+const NAME = /^[A-Za-z0-9_.-]{1,128}$/;
+
+export function checkOrdered(ordered: OrderedRegistry | undefined, jobs: JobRegistry): OrderedRegistry {
+  if (ordered === undefined) return {};
+  if (typeof ordered !== "object" || ordered === null) {
+    throw new TickqError("BAD_OPTIONS", "`ordered` must be an object of name → { perform(id, payloads, ctx), retry?, backoff? }");
+  }
+  for (const [name, definition] of Object.entries(ordered)) {
+    if (!NAME.test(name)) {
+      throw new TickqError("BAD_OPTIONS", `ordered job name ${JSON.stringify(name)} must be 1–128 of A–Z a–z 0–9 _ . -`);
+    }
+    if (Object.hasOwn(jobs, name)) {
+      throw new TickqError("BAD_OPTIONS", `"${name}" is declared both in jobs and in ordered: give each its own name`);
+    }
+    if (typeof (definition as OrderedDefinition<never> | undefined)?.perform !== "function") {
+      throw new TickqError("BAD_OPTIONS", `ordered job "${name}" needs perform(id, payloads, ctx)`);
+    }
+  }
+  return ordered;
+}
+
+export function orderedDefinition(ordered: OrderedRegistry, name: string): OrderedDefinition<never> | undefined {
+  return Object.hasOwn(ordered, name) ? ordered[name] : undefined;
+}

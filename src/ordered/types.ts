@@ -1,0 +1,79 @@
+// Ordered jobs by id (Lowkiq's model, without its fixed shards). The terms:
+//
+// ordered job  a name declared in createTickq({ ordered }), with a handler
+//              perform(id, payloads, ctx)
+// id           what the payloads are about (a shipment, an account): all
+//              payloads of one id merge into one execution, and no two
+//              executions of one id ever overlap
+// payload      JSON data enqueued for an id, with a score; an id's payloads
+//              form a sorted set (an identical payload is stored once)
+// execution    one run of the handler for an id, with every payload that
+//              waited for it, lowest score first
+// fence        a number that grows with every execution, handed to the
+//              handler so a downstream store can refuse a stale write
+import type { JobLogger } from "../types.js";
+
+export interface OrderedContext {
+  /** The ordered job's name. */
+  name: string;
+  id: string;
+  /**
+   * Grows with every execution of this id (it counts the executions of
+   * every id of this name). A store that keeps the largest fence it saw per
+   * id can refuse a stale write: `UPDATE … WHERE fence < $1`.
+   */
+  fence: number;
+  /** The payloads' scores, in the same order, lowest first. */
+  scores: number[];
+  /** 1 on the first run, 2 after one failure, and so on. */
+  attempt: number;
+  /**
+   * Aborts at the tick's deadline, when the tick loses its lease, and when
+   * the tick could not confirm its lease in time: another tick may soon
+   * hold this id. Stop, or guard writes with `fence`.
+   */
+  signal: AbortSignal;
+  log: JobLogger;
+}
+
+export type OrderedHandler<P = unknown> = (id: string, payloads: P[], ctx: OrderedContext) => unknown;
+
+export interface OrderedDefinition<P = unknown> {
+  perform: OrderedHandler<P>;
+  /** false: no retry (straight to the dead set); a number: that many retries; true (default): `maxRetries`. */
+  retry?: boolean | number;
+  /** Seconds to wait before retry number `count` (0-based); default Sidekiq's. */
+  backoff?: (count: number, error: unknown) => number;
+}
+
+// As with plain jobs, `never` lets a handler declare its own payload type.
+export type OrderedRegistry = Record<string, OrderedDefinition<never>>;
+
+/** The payload type an ordered job's handler declares. */
+export type PayloadOf<T> = T extends OrderedDefinition<infer P> ? ([P] extends [never] ? unknown : P) : unknown;
+
+export interface OrderedJob<P = unknown> {
+  /** A non-empty string of at most 1,024 characters. */
+  id: string;
+  /** Any JSON value; stored as its JSON text. */
+  payload: P;
+  /** Orders the id's payloads, lowest first; default Redis' time in ms. */
+  score?: number;
+  /** The id is due this many ms from now, unless it is due earlier already. */
+  delayMs?: number;
+}
+
+export interface OrderedBulkJob<Name extends string = string> extends OrderedJob {
+  name: Name;
+}
+
+export interface OrderedStats {
+  /** Ids with payloads waiting: ready, backing off, or behind a run. */
+  waiting: number;
+  /** Ids being executed now. */
+  running: number;
+  /** Payloads waiting (not given to a run yet). */
+  payloads: number;
+  /** Dead entries (an id and the payloads of its last failed run). */
+  dead: number;
+}

@@ -1,0 +1,49 @@
+// Tick processes of ordered jobs (test/fixtures/ordered-child.ts) for the
+// tests that SIGKILL ticks: spawned over the test's adapter and prefix,
+// killed by PID. A killed PID is noted first (test:killed), so the overlap
+// detector knows its marker belongs to a dead process.
+import { spawn } from "node:child_process";
+import type { Redis } from "ioredis";
+import type { AdapterCase } from "./adapters.js";
+import { sleep } from "./redis.js";
+
+// One process: the tsx CLI would run the script in a grandchild that SIGKILL misses.
+const CHILD = ["--import", "tsx", "test/fixtures/ordered-child.ts"];
+
+export interface OrderedChild {
+  pid: number;
+  /** Notes the PID as killed, then SIGKILLs it; resolves once it exited. */
+  kill(): Promise<void>;
+  stderr(): string;
+}
+
+export function spawnOrderedChild(adapterCase: AdapterCase, redis: Redis, prefix: string, env: Record<string, string>): OrderedChild {
+  const child = spawn(process.execPath, CHILD, {
+    env: { ...process.env, ADAPTER: adapterCase.name, PREFIX: prefix, ENDPOINTS: JSON.stringify(adapterCase.endpoints()), ...env },
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  let stderr = "";
+  child.stderr.on("data", (d) => (stderr += d));
+  const exited = new Promise<void>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) resolve();
+    else child.once("exit", () => resolve());
+  });
+  return {
+    pid: child.pid!,
+    async kill() {
+      await redis.sadd(`${prefix}test:killed`, String(child.pid));
+      child.kill("SIGKILL");
+      await exited;
+    },
+    stderr: () => stderr,
+  };
+}
+
+/** Waits until `count` children said they are ready (test:ready). */
+export async function waitReady(redis: Redis, prefix: string, count: number, timeoutMs = 20_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while ((await redis.scard(`${prefix}test:ready`)) < count) {
+    if (Date.now() > until) throw new Error(`only ${await redis.scard(`${prefix}test:ready`)} of ${count} tick processes started`);
+    await sleep(50);
+  }
+}
