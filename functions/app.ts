@@ -1,5 +1,6 @@
 // The HTTP face of tickq, shared by every runtime (Node, Cloudflare Workers,
-// Vercel): POST|GET /tick, POST /jobs, GET /stats, GET /schedules, GET /health.
+// Vercel): POST|GET /tick, POST /jobs, GET /stats, GET /schedules, GET /health,
+// and the jobs API (routes/: /jobs…, /queues…, /stats/history).
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
@@ -7,9 +8,18 @@ import { TickqError, type BulkJobOf, type JobRegistry, type Tickq, type TickOpti
 import { checkSecrets, requireSecret } from "./auth.js";
 import type { SelfFetch } from "./fanout.js";
 import { readJobsBody } from "./jobs-body.js";
+import { healthRoutes } from "./routes/health.js";
+import { jobRoutes } from "./routes/jobs.js";
+import { queueRoutes } from "./routes/queues.js";
+import { statsRoutes } from "./routes/stats.js";
 import { scopeRequests, tickRoute, type TickqEnv } from "./scope.js";
 
 export type { TickqEnv } from "./scope.js";
+
+/** HTTP status of each TickqError a request can cause; others are a 500. */
+const STATUS = {
+  UNKNOWN_JOB: 400, BAD_ARGS: 400, BAD_STATE: 400, BAD_CURSOR: 400, NOT_FOUND: 404, CONFLICT: 409, REDIS: 503, REDIS_TIMEOUT: 503,
+} as const;
 
 export interface AppOptions<J extends JobRegistry = JobRegistry> {
   tickq: Tickq<J>;
@@ -54,7 +64,7 @@ export function createApp<J extends JobRegistry>(options: AppOptions<J>): Hono<T
   const app = options.basePath ? new Hono<TickqEnv<J>>().basePath(options.basePath) : new Hono<TickqEnv<J>>();
 
   app.use("*", scopeRequests(scope));
-  app.get("/health", (c) => c.json({ ok: true }));
+  app.route("/", healthRoutes(scope.tickq)); // before auth: open to load balancers and uptime checks
   options.routes?.(app);
 
   checkSecrets(options.secrets); // a secret bearerAuth could never match is refused now, not silently on every request
@@ -89,15 +99,16 @@ export function createApp<J extends JobRegistry>(options: AppOptions<J>): Hono<T
     },
   );
 
-  app.get("/stats", async (c) => c.json(await c.var.tq.stats()));
+  app.route("/", statsRoutes(scope.tickq));
   app.get("/schedules", async (c) => c.json(await c.var.tq.schedules()));
+  app.route("/", jobRoutes(scope.tickq));
+  app.route("/", queueRoutes(scope.tickq));
 
   app.notFound((c) => c.json({ error: `no route ${c.req.method} ${c.req.path}` }, 404));
   app.onError((error, c) => {
     if (error instanceof HTTPException) return error.getResponse();
-    if (error instanceof TickqError) {
-      if (error.code === "UNKNOWN_JOB" || error.code === "BAD_ARGS") return c.json({ error: error.message }, 400);
-      if (error.code === "REDIS" || error.code === "REDIS_TIMEOUT") return c.json({ error: error.message }, 503);
+    if (error instanceof TickqError && Object.hasOwn(STATUS, error.code)) {
+      return c.json({ error: error.message, code: error.code }, STATUS[error.code as keyof typeof STATUS]);
     }
     console.error("tickq: request failed:", error);
     return c.json({ error: "internal error" }, 500);

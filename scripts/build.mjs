@@ -1,26 +1,43 @@
 // npm run build: the library's ESM (esbuild, one file per entry, bundling
 // only our own code) and its declarations (tsc). Runs on install (prepare),
 // so a project that depends on this folder can import it straight away.
+// The Node-only entries (the CLI, tickq/node) are built for Node apart, so
+// the runtime-neutral ones never see node: imports.
 import { build } from "esbuild";
+import { readFileSync } from "node:fs";
 
-const entries = {
-  index: "src/index.ts",
-  "adapters/ioredis": "adapters/ioredis.ts",
-  "adapters/upstash": "adapters/upstash.ts",
-  app: "functions/app.ts",
-  cloudflare: "functions/cloudflare/worker.ts",
-  vercel: "functions/vercel/handler.ts",
-};
+const { version } = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
 
-await build({
-  entryPoints: entries,
+const shared = {
   outdir: "dist",
   bundle: true,
   format: "esm",
-  platform: "neutral",
   target: "es2022",
   packages: "external",
+  logLevel: "warning",
+};
+
+await build({
+  ...shared,
+  entryPoints: {
+    index: "src/index.ts",
+    "adapters/ioredis": "adapters/ioredis.ts",
+    "adapters/upstash": "adapters/upstash.ts",
+    app: "functions/app.ts",
+    cloudflare: "functions/cloudflare/worker.ts",
+    vercel: "functions/vercel/handler.ts",
+  },
+  platform: "neutral",
   splitting: true,
   chunkNames: "chunks/[name]-[hash]",
-  logLevel: "warning",
+});
+
+await build({
+  ...shared,
+  entryPoints: { cli: "functions/cli/main.ts", node: "functions/node/index.ts" },
+  platform: "node",
+  target: "node20",
+  splitting: true,
+  chunkNames: "chunks/node-[name]-[hash]",
+  define: { TICKQ_VERSION: JSON.stringify(version) },
 });

@@ -1,4 +1,9 @@
+import { jobsApi, queuesApi } from "./admin/index.js";
+import type { JobsApi, QueuesApi } from "./admin/types.js";
 import { enqueueJobs } from "./client.js";
+import { TickqError } from "./errors.js";
+import type { TickqEventName, TickqListener } from "./events.js";
+import { readHistory, type DayStats } from "./history.js";
 import { kickIfAsked, kickSettings } from "./kick/kick.js";
 import { reserveTicks, startTick } from "./kick/parallel.js";
 import type { KickScope } from "./kick/types.js";
@@ -12,6 +17,13 @@ import type { ScheduleInfo } from "./schedules/types.js";
 import type {
   ArgsOf, BulkJobOf, EnqueueOptions, JobRegistry, Middleware, Stats, TickOptions, TickqOptions, TickReport,
 } from "./types.js";
+
+/** `tq.stats()`: counters, sizes and warnings; `tq.stats.history(days)`: processed and failed per day. */
+export interface StatsReader {
+  (): Promise<Stats>;
+  /** The last `days` UTC days (default 30, at most 1,825), oldest first, today last. */
+  history(days?: number): Promise<DayStats[]>;
+}
 
 export interface Tickq<J extends JobRegistry, O extends OrderedRegistry = OrderedRegistry> {
   /** Pushes one job (or schedules it with delayMs / at); returns its jid. */
@@ -31,7 +43,13 @@ export interface Tickq<J extends JobRegistry, O extends OrderedRegistry = Ordere
   reserveTicks(count: number, maxParallel: number): Promise<string[]>;
   /** The same tickq, whose kicked ticks run in `scope.waitUntil` (a request's ctx.waitUntil). */
   scope(scope: KickScope): Tickq<J, O>;
-  stats(): Promise<Stats>;
+  stats: StatsReader;
+  /** Find, list, retry, delete and run jobs by jid or by state. */
+  jobs: JobsApi;
+  /** List, pause and resume queues. */
+  queues: QueuesApi;
+  /** Adds a listener called after the ack of each outcome; returns a function that removes it. */
+  on<E extends TickqEventName>(event: E, listener: TickqListener<E>): () => void;
   /** The recurring jobs declared here or held in Redis: spec, next run, last run, last jid. */
   schedules(): Promise<ScheduleInfo[]>;
   /** Adds middleware around every execution, outermost first. */
@@ -53,7 +71,11 @@ export interface Tickq<J extends JobRegistry, O extends OrderedRegistry = Ordere
 export function createTickq<J extends JobRegistry, O extends OrderedRegistry = Record<never, never>>(options: TickqOptions<J, O>): Tickq<J, O> {
   const runtime = createRuntime(options);
   const kicks = kickSettings(options.kick);
-  const build = (scope: KickScope): Tickq<J, O> => {
+  // One of each for every scope: they hold no per-scope state.
+  const stats = Object.assign(() => readStats(runtime), { history: (days?: number) => readHistory(runtime, days) });
+  const jobs = jobsApi(runtime);
+  const queues = queuesApi(runtime);
+    const build = (scope: KickScope): Tickq<J, O> => {
     const tickq: Tickq<J, O> = {
       async enqueue(name, args, opts = {}) {
         const [jid] = await enqueueJobs(runtime, [{ ...opts, name, args }]);
@@ -70,7 +92,15 @@ export function createTickq<J extends JobRegistry, O extends OrderedRegistry = R
       tick: (opts) => startTick(runtime, opts),
       reserveTicks: async (count, maxParallel) => (await reserveTicks(runtime, count, maxParallel)).ids,
       scope: (more) => build({ ...scope, ...more }),
-      stats: () => readStats(runtime),
+      stats,
+      jobs,
+      queues,
+      on(event, listener) {
+        const set = runtime.listeners[event] as Set<TickqListener<typeof event>> | undefined;
+        if (!set) throw new TickqError("BAD_ARGS", `on: unknown event ${JSON.stringify(event)}; events are succeeded, failed, dead`);
+        set.add(listener);
+        return () => void set.delete(listener);
+      },
       schedules: () => listSchedules(runtime),
       use(middleware) {
         runtime.middleware.push(middleware);
@@ -85,9 +115,13 @@ export function createTickq<J extends JobRegistry, O extends OrderedRegistry = R
 }
 
 export { TickqError } from "./errors.js";
+export { JOB_STATES } from "./admin/states.js";
 export { defaultBackoff } from "./retry.js";
 export { scripts } from "./scripts/index.js";
 export type * from "./types.js";
 export type * from "./ordered/types.js";
 export type * from "./schedules/types.js";
 export type * from "./kick/types.js";
+export type * from "./admin/types.js";
+export type { DayStats } from "./history.js";
+export type { DeadEvent, FailedEvent, JobEvent, TickqEventName, TickqEvents, TickqListener, TickqListenerOptions } from "./events.js";

@@ -1,5 +1,6 @@
 // Everything a tick and the client share, resolved once from the options.
 import { TickqError } from "./errors.js";
+import { newListeners, type EventListeners } from "./events.js";
 import { numberOption } from "./options.js";
 import { keysFor, type Keys } from "./keys.js";
 import { checkTimeouts } from "./passes/timeout.js";
@@ -31,6 +32,12 @@ export interface Runtime {
   redisTimeoutMs: number;
   logger: JobLogger;
   middleware: Middleware[];
+  /** Listeners of job events (events.ts). */
+  listeners: EventListeners;
+  /** Frames of a failure's backtrace kept in a job that sets no `backtrace` of its own. */
+  backtraceLines: number;
+  /** Last ctx.log lines of a failed run kept in the job. */
+  logLines: number;
   /** Redis' clock minus ours, learnt from every script that reads TIME. */
   clockOffsetMs: number;
   /** Redis' maxmemory-policy, read once per process by the first tick (or stats). */
@@ -72,6 +79,10 @@ export function createRuntime<J extends JobRegistry>(options: TickqOptions<J>): 
     redisTimeoutMs: numberOption(options.redisTimeoutMs, 10_000, "redisTimeoutMs", { min: 1 }),
     logger: options.logger ?? console,
     middleware: [],
+    listeners: newListeners(options.on),
+    // Under Sidekiq's own key names, Sidekiq's rule: no backtrace unless the job asks for one.
+    backtraceLines: numberOption(options.backtraceLines, prefix === "" ? 0 : 20, "backtraceLines", { min: 0, integer: true }),
+    logLines: numberOption(options.logLines, 20, "logLines", { min: 0, integer: true }),
     clockOffsetMs: 0,
     evictionPolicy: undefined,
     schedules: declareSchedules(options.schedules, options.jobs),

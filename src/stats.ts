@@ -2,7 +2,16 @@ import { readOrderedStats } from "./ordered/stats.js";
 import { asArray, asNumber } from "./redis.js";
 import { evictionWarning, learnEvictionPolicy, type Runtime } from "./runtime.js";
 import { scripts } from "./scripts/index.js";
-import type { Stats } from "./types.js";
+import type { RedisReply, Stats } from "./types.js";
+import { heartbeatWarnings } from "./warnings.js";
+
+/** A flat [field, value, …] reply as a record. */
+export function pairs(reply: RedisReply | undefined, what: string): Record<string, number> {
+  const flat = asArray(reply ?? [], what);
+  const out: Record<string, number> = {};
+  for (let i = 0; i < flat.length; i += 2) out[String(flat[i])] = asNumber(flat[i + 1]);
+  return out;
+}
 
 export async function readStats(runtime: Runtime): Promise<Stats> {
   const [core, ordered] = await Promise.all([
@@ -10,13 +19,19 @@ export async function readStats(runtime: Runtime): Promise<Stats> {
     readOrderedStats(runtime),
   ]);
   const reply = asArray(core, "stats");
-  const sizes = asArray(reply[8] ?? [], "stats");
-  const queues: Record<string, number> = {};
-  for (let i = 0; i < sizes.length; i += 2) queues[String(sizes[i])] = asNumber(sizes[i + 1]);
+  const queues = pairs(reply[8], "stats");
   const policy = String(reply[9] ?? "");
   learnEvictionPolicy(runtime, policy);
+  const beats = pairs(reply[12], "stats");
+  const served: Record<string, number> = {};
+  for (const [field, ms] of Object.entries(beats)) if (field.startsWith("queue:")) served[field.slice(6)] = ms;
+  const paused = asArray(reply[13] ?? [], "stats").map(String).sort();
+  const lastTickAt = beats.tick ?? null;
   const warning = evictionWarning(policy);
-  const warnings = warning ? [warning] : [];
+  const warnings = [
+    ...heartbeatWarnings({ nowMs: asNumber(reply[11]), lastTickAt, queues, served, paused: new Set(paused), due: asNumber(reply[14]) }),
+    ...(warning ? [warning] : []),
+  ];
   return {
     processed: asNumber(reply[0]),
     failed: asNumber(reply[1]),
@@ -27,7 +42,9 @@ export async function readStats(runtime: Runtime): Promise<Stats> {
     ticks: asNumber(reply[6]),
     inflight: asNumber(reply[7]),
     queues,
-    evictionPolicy: String(reply[9] ?? ""),
+    paused,
+    lastTickAt,
+    evictionPolicy: policy,
     warnings,
     ordered,
     schedules: asNumber(reply[10]),

@@ -4,6 +4,7 @@
 // in its inproc lists until acked, and once its lease expires the next
 // tick's resurrect pass puts them back. Every call is numbered and resent
 // unchanged on transient errors (tick-calls.ts), so a replay is harmless.
+import { tickEvents } from "./events.js";
 import { newJid } from "./job.js";
 import { fenceLease } from "./lease.js";
 import { orderedInTick } from "./ordered/in-tick.js";
@@ -52,6 +53,7 @@ export async function runTick(runtime: Runtime, options: TickOptions = {}, tickI
   };
   const fence = fenceLease(runtime, { tickId, leaseMs, trips, onLost: lost, beats });
   const work = orderedInTick(runtime, fence, controller.signal, leaseMs, graceMs);
+  const events = tickEvents(runtime.listeners, runtime.logger);
 
   try {
     const registration = `${started} ${leaseMs} ${plan.names.join(" ")}`;
@@ -99,6 +101,7 @@ export async function runTick(runtime: Runtime, options: TickOptions = {}, tickI
         const stepped = asArray(await calls.send(scripts.step, args), "step");
         learnClock(asNumber(stepped[0]));
         report.deadEvicted += asNumber(stepped[2]);
+        events.settled(plain, stepped[5], asNumber(stepped[0])); // ordered ids fire no events yet
         const held = asNumber(stepped[1]) === 1;
         if (held) fence.confirmed(sent);
         else lost();
@@ -138,6 +141,7 @@ export async function runTick(runtime: Runtime, options: TickOptions = {}, tickI
     );
     report.deadEvicted += asNumber(finished[2]);
     if (asNumber(finished[3]) > 0) report.more = true; // ordered ids whose arrivals waited behind a run
+    events.settled(plain, finished[4], asNumber(finished[0]));
     if (result.failure !== undefined) throw result.failure;
     if (report.abandoned > 0) {
       runtime.logger.warn(
@@ -149,6 +153,7 @@ export async function runTick(runtime: Runtime, options: TickOptions = {}, tickI
     fence.stop();
     beats?.stop();
     work.stop();
+    await events.flush(Math.max(graceMs, 5_000));
     report.roundTrips = trips.count;
     report.durationMs = Date.now() - started;
   }

@@ -8,6 +8,7 @@
 // resurrect return the inproc jobs of a dead tick to the head of their queue
 // ordered   jobs by id with merged payloads, run one at a time per id (src/ordered/types.ts)
 
+import type { TickqListenerOptions } from "./events.js";
 import type { KickOptions } from "./kick/types.js";
 import type { OrderedRegistry, OrderedStats } from "./ordered/types.js";
 import type { Schedules } from "./schedules/types.js";
@@ -46,6 +47,10 @@ export interface JobPayload {
   failed_at?: number;
   retried_at?: number;
   retry_count?: number;
+  /** The failure's stack frames: zlib-deflated JSON, base64'd (Sidekiq 7), or an array (Sidekiq 6). */
+  error_backtrace?: string | string[];
+  /** The failed run's last ctx.log lines (capped: `logLines`). */
+  tickq_log?: string[];
   [field: string]: unknown;
 }
 
@@ -134,6 +139,16 @@ export interface TickqOptions<J extends JobRegistry = JobRegistry, O extends Ord
   replayWindowMs?: number;
   /** Where handlers' ctx.log and tickq's own warnings go; default console. */
   logger?: JobLogger;
+  /** Listeners called after the ack of each outcome: `{ succeeded, failed, dead }` (also `tq.on`). */
+  on?: TickqListenerOptions;
+  /**
+   * Frames of a failure's stack kept in `error_backtrace` when the job sets no
+   * `backtrace` of its own (Sidekiq's option); default 20 (0 with prefix "",
+   * as Sidekiq keeps none unless asked); 0 keeps none.
+   */
+  backtraceLines?: number;
+  /** Last ctx.log lines of a failed run kept in the job as `tickq_log`; default 20, 0 keeps none. */
+  logLines?: number;
   /** Recurring jobs: name → { cron, timezone? } or { every } with job, args, queue, missed (src/schedules/types.ts). */
   schedules?: Schedules<keyof J & string>;
   /**
@@ -266,7 +281,15 @@ export interface Stats {
   ticks: number;
   /** Redis' maxmemory-policy. */
   evictionPolicy: string;
-  /** What endangers jobs right now, in words (an eviction policy other than noeviction). */
+  /** Queues whose jobs fetch skips (tq.queues.pause). */
+  paused: string[];
+  /** When a tick last began (epoch ms, Redis' clock); null if none ever did. */
+  lastTickAt: number | null;
+  /**
+   * What endangers jobs right now, in words: no tick for 5 minutes while jobs
+   * wait, jobs waiting in a queue no tick served lately, an eviction policy
+   * other than noeviction.
+   */
   warnings: string[];
   /** Per ordered job declared here: ids waiting and running, payloads waiting, dead. */
   ordered: Record<string, OrderedStats>;

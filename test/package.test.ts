@@ -24,13 +24,18 @@ describe("the package", () => {
          import { createApp } from "tickq/app";
          import { tickqWorker } from "tickq/cloudflare";
          import { tickqVercel } from "tickq/vercel";
+         import { startServer, startUpstashLocal, findRedis } from "tickq/node";
          const tq = createTickq({ redis: ioredisAdapter({ evalsha() {}, eval() {} }), jobs: { a: () => {} } });
          const worker = tickqWorker({ jobs: {} });
          console.log(typeof tq.tick, typeof tq.enqueue, Object.keys(scripts).length > 0,
-           typeof upstashAdapter, typeof createApp, typeof worker.scheduled, typeof tickqVercel({ jobs: {} }).GET);`,
+           typeof upstashAdapter, typeof createApp, typeof worker.scheduled, typeof tickqVercel({ jobs: {} }).GET,
+           typeof startServer, typeof startUpstashLocal, typeof findRedis, typeof tq.jobs.find, typeof tq.stats.history);`,
       );
       const out = execFileSync(process.execPath, ["main.mjs"], { cwd: dir, encoding: "utf8" });
-      expect(out.trim()).toBe("function function true function function function function");
+      expect(out.trim()).toBe("function function true function function function function function function function function function");
+      // the bin, as npx runs it
+      const version = execFileSync(join(dir, "node_modules/tickq/dist/cli.js"), ["--version"], { cwd: dir, encoding: "utf8" });
+      expect(version.trim()).toMatch(/^\d+\.\d+\.\d+$/);
 
       writeFileSync(
         join(dir, "check.ts"),
@@ -46,7 +51,10 @@ describe("the package", () => {
          const r: Promise<TickReport> = tq.tick();
          const app = createApp({ tickq: tq, secrets: ["s"] });
          const worker = tickqWorker({ jobs: { mail: async (args: [string]) => {} } });
-         void app.request("/health"); void worker.fetch;`,
+         void app.request("/health"); void worker.fetch;
+         const page: Promise<{ jobs: { jid: string; state: "queued" | "scheduled" | "retry" | "dead" | "running" }[]; cursor: string | null }> = tq.jobs.list("dead");
+         const off: () => void = tq.on("failed", (e) => void e.retryAt?.getTime());
+         void page; off();`,
       );
       writeFileSync(
         join(dir, "tsconfig.json"),

@@ -61,8 +61,9 @@ describe.each(adapterCases)("resurrection over $name", (adapterCase) => {
     await tq.enqueue("hang", ["poison"]);
     for (let kill = 0; kill < 2; kill++) {
       await h.redis.del(`${h.prefix}test:started`);
-      await killTickMidRun(1, 200);
-      await sleep(250);
+      // a lease long enough for a fresh process to begin over HTTP and start the job
+      await killTickMidRun(1, 600);
+      await sleep(650);
       // resurrect now, without fetching: a tick that serves no queue
       await h.make({ hang: () => {} }, { maxResurrections: 2, queues: ["elsewhere"] }).tick();
     }
@@ -78,8 +79,8 @@ describe.each(adapterCases)("resurrection over $name", (adapterCase) => {
     const tq = h.make({ hang: () => {} });
     await tq.enqueueBulk(Array.from({ length: 7 }, (_, i) => ({ name: "hang", args: [i] })));
     await h.redis.del(`${h.prefix}test:started`);
-    await killTickMidRun(7, 200);
-    await sleep(250);
+    await killTickMidRun(7, 600);
+    await sleep(650);
     const serveNothing = h.make({ hang: () => {} }, { queues: ["elsewhere"] });
     const first = await serveNothing.tick({ resurrectLimit: 3, budgetMs: 0 });
     expect(first).toMatchObject({ resurrected: 3 });

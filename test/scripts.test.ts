@@ -10,11 +10,12 @@ describe("Lua scripts", () => {
     expect(() => execFileSync(process.execPath, ["scripts/build-lua.mjs", "--check"], { stdio: "pipe" })).not.toThrow();
   });
 
-  it("every script carries a KEYS/ARGV/Returns header and no unresolved include", () => {
+  it("every script carries a KEYS/ARGV/Returns/Replays header and no unresolved include", () => {
     for (const script of Object.values(scripts)) {
       expect(script.text, script.name).toMatch(/-- KEYS:/);
       expect(script.text, script.name).toMatch(/-- ARGV:/);
       expect(script.text, script.name).toMatch(/-- Returns:/);
+      expect(script.text, script.name).toMatch(/-- Replays:/);
       expect(script.text, script.name).not.toMatch(/@include/);
     }
   });

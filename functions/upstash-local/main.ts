@@ -1,11 +1,8 @@
 // npm run redis-http [-- --port 8079 --token T --latency-ms 20]
 // An Upstash-compatible REST endpoint on this machine, for developing a
-// Worker locally. Redis: REDIS_URL, else 127.0.0.1:6379, else a private one.
-import { randomBytes } from "node:crypto";
+// Worker locally (the same as `tickq redis-http`).
 import { parseArgs } from "node:util";
-import { findRedis } from "../node/find-redis.js";
-import { stopOnSignals } from "../node/listen.js";
-import { startUpstashLocal } from "./server.js";
+import { runRedisHttp } from "./run.js";
 
 const { values } = parseArgs({
   options: {
@@ -15,16 +12,7 @@ const { values } = parseArgs({
   },
 });
 
-const redis = await findRedis().catch((error: Error) => {
+await runRedisHttp({ port: Number(values.port), token: values.token, latencyMs: Number(values["latency-ms"]) }).catch((error: Error) => {
   console.error(`redis-http: ${error.message}`);
   process.exit(1);
-});
-const token = values.token ?? randomBytes(18).toString("base64url");
-const server = await startUpstashLocal({ redisUrl: redis.url, token, port: Number(values.port), latencyMs: Number(values["latency-ms"]) });
-console.log(`Upstash-compatible REST server over ${redis.url}${Number(values["latency-ms"]) ? ` (+${values["latency-ms"]} ms a request)` : ""}`);
-console.log(`  UPSTASH_REDIS_REST_URL=${server.url}`);
-console.log(`  UPSTASH_REDIS_REST_TOKEN=${token}`);
-stopOnSignals(async () => {
-  await server.close();
-  await redis.stop();
 });

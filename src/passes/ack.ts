@@ -1,13 +1,16 @@
 // Outcomes of executed jobs, encoded for lib/ack.lua (see its header for
 // what each kind does in Redis).
+import type { JobPayload } from "../types.js";
 import type { FetchedJob } from "./fetch.js";
 
+// `payload`, `error` and `reason` ride along for the events and the failure
+// log line (src/events.ts); Redis never sees them.
 export type Outcome =
-  | { kind: "succeeded"; job: FetchedJob }
-  | { kind: "retry"; job: FetchedJob; updated: string; delaySec: number }
-  | { kind: "dead"; job: FetchedJob; updated: string; handlerFailed: boolean }
+  | { kind: "succeeded"; job: FetchedJob; payload?: JobPayload }
+  | { kind: "retry"; job: FetchedJob; updated: string; delaySec: number; payload?: JobPayload; error?: unknown }
+  | { kind: "dead"; job: FetchedJob; updated: string; handlerFailed: boolean; payload?: JobPayload; error?: unknown; reason?: string }
   /** Failed out of retries with `dead: false`: dropped, counted as failed. */
-  | { kind: "discarded"; job: FetchedJob }
+  | { kind: "discarded"; job: FetchedJob; payload?: JobPayload; error?: unknown }
   | { kind: "unstarted"; job: FetchedJob }
   | { kind: "interrupted"; job: FetchedJob };
 
@@ -17,22 +20,32 @@ type Settled = Exclude<Outcome, { kind: "succeeded" }>;
 const putBack = (o: Outcome) => o.kind === "unstarted" || o.kind === "interrupted";
 const settled = (o: Outcome): o is Settled => o.kind !== "succeeded";
 
-/** lib/ack.lua's arguments: successes grouped by queue, then the other outcomes. */
-export function ackArgs(outcomes: Outcome[]): (string | number)[] {
-  const succeeded = new Map<string, string[]>();
+/** The outcomes grouped as lib/ack.lua takes them: successes by queue, then the others in their order. */
+function entries(outcomes: Outcome[]): { succeeded: Map<string, Outcome[]>; ordered: Settled[] } {
+  const succeeded = new Map<string, Outcome[]>();
   for (const o of outcomes) {
     if (o.kind !== "succeeded") continue;
-    const raws = succeeded.get(o.job.queue);
-    if (raws) raws.push(o.job.raw);
-    else succeeded.set(o.job.queue, [o.job.raw]);
+    const group = succeeded.get(o.job.queue);
+    if (group) group.push(o);
+    else succeeded.set(o.job.queue, [o]);
   }
-  const args: (string | number)[] = [succeeded.size];
-  for (const [queue, raws] of succeeded) args.push(queue, raws.length, ...raws);
-
   // Jobs put back are pushed one by one onto the head of their queue: the
   // last pushed is fetched first, so they go in reverse to keep their order.
   const rest = outcomes.filter(settled);
-  const ordered = [...rest.filter((o) => !putBack(o)), ...rest.filter(putBack).reverse()];
+  return { succeeded, ordered: [...rest.filter((o) => !putBack(o)), ...rest.filter(putBack).reverse()] };
+}
+
+/** The outcomes in the order lib/ack.lua numbers its entries (its "missed" list names them by that number, from 1). */
+export function ackOrder(outcomes: Outcome[]): Outcome[] {
+  const { succeeded, ordered } = entries(outcomes);
+  return [...[...succeeded.values()].flat(), ...ordered];
+}
+
+/** lib/ack.lua's arguments: successes grouped by queue, then the other outcomes. */
+export function ackArgs(outcomes: Outcome[]): (string | number)[] {
+  const { succeeded, ordered } = entries(outcomes);
+  const args: (string | number)[] = [succeeded.size];
+  for (const [queue, group] of succeeded) args.push(queue, group.length, ...group.map((o) => o.job.raw));
   args.push(ordered.length);
   for (const o of ordered) {
     const updated = o.kind === "retry" || o.kind === "dead" ? o.updated : "";

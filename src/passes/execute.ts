@@ -5,10 +5,11 @@
 // re-encodes a job (Ruby's 2**53+1 and 1.0 keep their bytes).
 import { spliceFields } from "../json-splice.js";
 import { deadEntryFor, decodeJob } from "../job.js";
+import { JobLog } from "../job-log.js";
 import { attemptOf, onFailure } from "../retry.js";
 import { compressedBacktrace } from "../sidekiq/backtrace.js";
 import { definitionOf, redisNowSec, type Runtime } from "../runtime.js";
-import type { JobContext, JobDefinition, JobLogger, JobPayload, RunningJob } from "../types.js";
+import type { JobContext, JobDefinition, JobPayload, RunningJob } from "../types.js";
 import type { Outcome } from "./ack.js";
 import type { FetchedJob } from "./fetch.js";
 import { runWithTimeout } from "./timeout.js";
@@ -32,7 +33,7 @@ export async function runJob(runtime: Runtime, job: FetchedJob, signal: AbortSig
       const error = Object.assign(new Error(decoded.reason), { name: "TickqUnknownJob" });
       // A job written without `retry` is retried as Sidekiq's client would default it.
       const payload = { ...decoded.payload, retry: decoded.payload.retry ?? true };
-      return failed(runtime, job, payload, error, undefined);
+      return failed(runtime, job, payload, error, { backoff: undefined });
     }
     return unrunnable(runtime, job, decoded.errorClass, decoded.reason);
   }
@@ -40,12 +41,13 @@ export async function runJob(runtime: Runtime, job: FetchedJob, signal: AbortSig
   const definition = definitionOf(runtime, decoded.payload.class)!;
   // A job written without `retry` takes its definition's, as Sidekiq takes the worker's.
   const payload = decoded.payload.retry == null ? { ...decoded.payload, retry: definition.retry ?? true } : decoded.payload;
+  const log = new JobLog(runtime.logger, payload, runtime.logLines, () => Date.now() + runtime.clockOffsetMs);
   const ctx: JobContext = {
     jid: payload.jid,
     queue: job.queue,
     attempt: attemptOf(payload),
     signal,
-    log: new JobLog(runtime.logger, payload),
+    log,
     payload,
   };
   const running: RunningJob = { name: payload.class, args: payload.args, payload };
@@ -65,53 +67,44 @@ export async function runJob(runtime: Runtime, job: FetchedJob, signal: AbortSig
         onIgnored: () => ctx.log.warn(`ignored the abort past its timeoutMs (${timeoutMs} ms); it may still be running`),
       });
     }
-    return { kind: "succeeded", job };
+    return { kind: "succeeded", job, payload };
   } catch (error) {
     if (signal.aborted) return { kind: "interrupted", job };
-    return failed(runtime, job, payload, error, definition.backoff);
+    return failed(runtime, job, payload, error, { backoff: definition.backoff, log: log.lines });
   }
 }
 
 function unrunnable(runtime: Runtime, job: FetchedJob, errorClass: string, reason: string): Outcome {
   const updated = deadEntryFor(job.raw, job.queue, errorClass, reason, redisNowSec(runtime));
-  return { kind: "dead", job, updated, handlerFailed: false };
+  return { kind: "dead", job, updated, handlerFailed: false, reason: `${errorClass}: ${reason}` };
 }
 
-async function failed(runtime: Runtime, job: FetchedJob, payload: JobPayload, error: unknown, backoff: JobDefinition["backoff"]): Promise<Outcome> {
-  const context = { nowSec: redisNowSec(runtime), maxRetries: runtime.maxRetries, backoff, queue: job.queue };
+interface FailureInput {
+  backoff: JobDefinition["backoff"];
+  /** The run's last ctx.log lines. */
+  log?: string[];
+}
+
+async function failed(runtime: Runtime, job: FetchedJob, payload: JobPayload, error: unknown, input: FailureInput): Promise<Outcome> {
+  const context = { nowSec: redisNowSec(runtime), maxRetries: runtime.maxRetries, backoff: input.backoff, queue: job.queue };
   const result = onFailure(payload, error, context);
-  if (result.kind === "discard") return { kind: "discarded", job };
-  const backtrace = await compressedBacktrace(payload.backtrace, error);
-  const fields = backtrace === undefined ? { ...result.fields } : { ...result.fields, error_backtrace: backtrace };
+  if (result.kind === "discard") return { kind: "discarded", job, payload, error };
+  // The job's own `backtrace` option, as Sidekiq reads it; without one, tickq's `backtraceLines`.
+  const setting = payload.backtrace ?? (runtime.backtraceLines > 0 ? runtime.backtraceLines : undefined);
+  const backtrace = await compressedBacktrace(setting, error);
+  const fields: Record<string, unknown> = backtrace === undefined ? { ...result.fields } : { ...result.fields, error_backtrace: backtrace };
+  // This run's log replaces an earlier one's; a job that never had one does not get an empty one.
+  const log = input.log ?? [];
+  if (log.length > 0 || "tickq_log" in payload) fields.tickq_log = log;
   // decodeJob read the text as a JSON object, so splicing cannot fail here.
   const updated = spliceFields(job.raw, fields)!;
   return result.kind === "retry"
-    ? { kind: "retry", job, updated, delaySec: result.delaySec }
-    : { kind: "dead", job, updated, handlerFailed: true };
+    ? { kind: "retry", job, updated, delaySec: result.delaySec, payload, error }
+    : { kind: "dead", job, updated, handlerFailed: true, payload, error };
 }
 
 function runMiddleware(runtime: Runtime, job: RunningJob, ctx: JobContext, perform: () => Promise<unknown>): Promise<unknown> {
   const chain = runtime.middleware;
   const call = (i: number): Promise<unknown> => (i < chain.length ? chain[i]!(job, ctx, () => call(i + 1)) : perform());
   return call(0);
-}
-
-/** ctx.log: the tickq logger, each line tagged with the job. A class, so a job costs one small object, not three closures. */
-class JobLog implements JobLogger {
-  constructor(
-    private readonly logger: JobLogger,
-    private readonly payload: JobPayload,
-  ) {}
-  private tag(message: string): string {
-    return `[${this.payload.class} ${this.payload.jid}] ${message}`;
-  }
-  info(message: string, ...rest: unknown[]) {
-    this.logger.info(this.tag(message), ...rest);
-  }
-  warn(message: string, ...rest: unknown[]) {
-    this.logger.warn(this.tag(message), ...rest);
-  }
-  error(message: string, ...rest: unknown[]) {
-    this.logger.error(this.tag(message), ...rest);
-  }
 }

@@ -1,6 +1,7 @@
 #!lua flags=allow-oom
 -- begin: start a tick in one round trip: take the lease, register, run the
--- bounded resurrect and schedule passes, fetch the first batch.
+-- bounded resurrect and schedule passes, fetch the first batch, and note
+-- the time in the heartbeat (lib/heartbeat.lua).
 -- KEYS: [1] P.."ticks"  [2] P.."tick:"..ID (the lease hash)
 --       [3..5] only as a Sidekiq process: its heartbeat and work hashes
 --       (lib/sidekiq-process.lua)
@@ -35,6 +36,7 @@
 -- @include lib/ordered-fetch.lua
 -- @include lib/schedules-due.lua
 -- @include lib/sidekiq-process.lua
+-- @include lib/heartbeat.lua
 
 local BEGUN_MS = 3600 * 1000
 local tick, lease = ARGV[2], KEYS[2]
@@ -61,6 +63,7 @@ end
 redis.call('HSET', lease, 'seq', 0)
 redis.call('PEXPIRE', lease, ARGV[3])
 redis.call('HSET', KEYS[1], tick, ARGV[6])
+heartbeat(now, ARGV[6])
 local resurrected, more_resurrect = resurrect(tick, tonumber(ARGV[7]), ARGV[8], tonumber(ARGV[9]))
 local scheduled, more_schedule = schedule(now / 1000, tonumber(ARGV[10]))
 local fetch_at = 12

@@ -16,8 +16,8 @@
 --       the ordered names it served and its ordered acks
 --       (lib/ordered-state.lua, lib/ordered-ack.lua; absent: none)
 -- Returns: {now ms, jobs and ordered ids left in its lists, dead evictions,
---           and for a tick that serves ordered names: ordered ids made
---           ready by these acks}
+--           ordered ids made ready by these acks (0 for a tick that serves
+--           no ordered names), {numbers of ack entries no longer listed (lib/ack.lua)}}
 -- Replays: a numbered call (lib/replay.lua). The lease hash outlives finish
 -- until its TTL runs out, holding the reply, so a replay answers it; after
 -- that, a replay finds none of its jobs listed and moves nothing. The
@@ -37,7 +37,7 @@ if state == 'replay' then return kept end
 if state == 'stale' then return { now, 0, 0 } end
 local acks_at = 7
 if #KEYS > 2 then acks_at = sidekiq_section_end(7) end
-local i, evicted = ack(tick, acks_at, now, tonumber(ARGV[4]), tonumber(ARGV[5]))
+local i, evicted, missed = ack(tick, acks_at, now, tonumber(ARGV[4]), tonumber(ARGV[5]))
 local names, ordered_at = ordered_names(i + 1 + tonumber(ARGV[i]))
 local ready_again, ordered_evicted = ordered_ack(tick, ordered_at, now, tonumber(ARGV[4]), tonumber(ARGV[5]))
 if redis.call('GET', P .. 'resurrector') == tick then redis.call('DEL', P .. 'resurrector') end
@@ -50,7 +50,7 @@ if left == 0 then redis.call('HDEL', KEYS[1], tick) end
 if #KEYS > 2 then
   if left == 0 then sidekiq_leave(3) elseif state == 'fresh' then sidekiq_beat(3, now, ARGV[3], 7) end
 end
-local reply = { now, left, evicted + ordered_evicted }
+local reply = { now, left, evicted + ordered_evicted, 0, missed }
 if #names > 0 then reply[4] = ready_again end
 if state == 'fresh' then remember(lease, seq, reply) end
 return reply

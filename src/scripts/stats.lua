@@ -3,7 +3,8 @@
 -- ARGV: [1] prefix
 -- Returns: {processed, failed, dead evicted, scheduled, retry, dead,
 --           ticks, inflight, {queue, size, ...}, eviction policy,
---           recurring schedules held}
+--           recurring schedules held, now ms, {heartbeat field, ms, ...},
+--           {paused queue, ...}, scheduled and retry jobs already due}
 -- Replays: reads only.
 -- @include lib/common.lua
 
@@ -25,10 +26,14 @@ for j = 1, #registry, 2 do
   end
 end
 
+local now = now_ms()
+local due = redis.call('ZCOUNT', P .. 'schedule', '-inf', now / 1000) + redis.call('ZCOUNT', P .. 'retry', '-inf', now / 1000)
+
 return {
   counter('processed'), counter('failed'), counter('dead_evicted'),
   redis.call('ZCARD', P .. 'schedule'), redis.call('ZCARD', P .. 'retry'), redis.call('ZCARD', P .. 'dead'),
   #registry / 2, inflight, sizes,
   string.match(redis.call('INFO', 'memory'), 'maxmemory_policy:(%S+)') or '',
   redis.call('HLEN', P .. 'schedules:fp'),
+  now, redis.call('HGETALL', P .. 'heartbeat'), redis.call('SMEMBERS', P .. 'paused'), due,
 }

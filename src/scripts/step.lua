@@ -12,8 +12,8 @@
 --       names this tick serves and its ordered acks (lib/ordered-state.lua,
 --       lib/ordered-ack.lua; absent: none)
 -- Returns: {now ms, lease held (1/0), dead evictions, {queue, {jobs}, {resurrections}, ...},
---           and for a tick that serves ordered names
---           {ordered groups (lib/ordered-fetch.lua)}}
+--           {ordered groups (lib/ordered-fetch.lua); empty for a tick that
+--           serves no ordered names}, {numbers of ack entries no longer listed (lib/ack.lua)}}
 -- Replays: a numbered call (lib/replay.lua). The replay of the last call
 -- answers its kept reply, so the jobs it fetched reach the tick and none is
 -- acked twice; an older call's replay does nothing. Without the lease the
@@ -42,17 +42,17 @@ if state == 'stale' then return { now, 0, 0, {} } end
 local held = state == 'fresh'
 local acks_at = 7
 if #KEYS > 2 then acks_at = sidekiq_section_end(7) end
-local next_arg, evicted = ack(tick, acks_at, now, tonumber(ARGV[4]), tonumber(ARGV[5]))
+local next_arg, evicted, missed = ack(tick, acks_at, now, tonumber(ARGV[4]), tonumber(ARGV[5]))
 local names, ordered_at = ordered_names(fetch_args_end(next_arg))
 local _, ordered_evicted = ordered_ack(tick, ordered_at, now, tonumber(ARGV[4]), tonumber(ARGV[5]))
 evicted = evicted + ordered_evicted
-if not held then return { now, 0, evicted, {} } end
+if not held then return { now, 0, evicted, {}, {}, missed } end
 redis.call('PEXPIRE', lease, ARGV[3])
 if #KEYS > 2 then sidekiq_beat(3, now, ARGV[3], 7) end
 local batch, queues, picks = fetch_args(next_arg)
 local fetched, ordered = fetch_mixed(tick, batch, queues, picks, names, now)
 -- Ordered groups are part of the reply only for a tick that serves ordered names.
-local kept_reply, reply = { now, 1, evicted, without_jobs(fetched) }, { now, 1, evicted, fetched }
+local kept_reply, reply = { now, 1, evicted, without_jobs(fetched), {}, missed }, { now, 1, evicted, fetched, {}, missed }
 if #names > 0 then kept_reply[5], reply[5] = slim_ordered(ordered), ordered end
 remember(lease, seq, kept_reply)
 return reply

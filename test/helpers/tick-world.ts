@@ -9,7 +9,7 @@ import { isDeepStrictEqual } from "node:util";
 import type { Redis } from "ioredis";
 import { encodeNewJob } from "../../src/job.js";
 import { spliceFields, topLevelFields } from "../../src/json-splice.js";
-import { ackArgs, type Outcome } from "../../src/passes/ack.js";
+import { ackArgs, ackOrder, type Outcome } from "../../src/passes/ack.js";
 import { readFetched, type FetchedJob } from "../../src/passes/fetch.js";
 import { housekeepArgs } from "../../src/passes/housekeep.js";
 import { fetchArgs } from "../../src/queues.js";
@@ -410,8 +410,9 @@ class World {
         return;
       case "step": {
         if (state === "stale") return this.want(`${ctx}: reply`, r.slice(1), [0, 0, []]);
-        const evicted = this.ack(tick.id, c.outcomes, now);
+        const { evicted, missed } = this.ack(tick.id, c.outcomes, now);
         this.want(`${ctx}: dead evictions`, r[2], evicted);
+        this.want(`${ctx}: ack entries no longer listed`, r[5], missed);
         if (state === "lost") return this.want(`${ctx}: lease held, fetched`, [r[1], r[3]], [0, []]);
         this.want(`${ctx}: lease held`, r[1], 1);
         this.fetch(tick.id, ctx, c.batch, r[3]);
@@ -420,11 +421,11 @@ class World {
       }
       case "finish": {
         if (state === "stale") return this.want(`${ctx}: reply`, r.slice(1), [0, 0]);
-        const evicted = this.ack(tick.id, c.outcomes, now);
+        const { evicted, missed } = this.ack(tick.id, c.outcomes, now);
         if (m.lock === tick.id) m.lock = null;
         const left = m.inproc(tick.id).length;
         if (left === 0) m.registered.delete(tick.id);
-        this.want(`${ctx}: jobs left, dead evictions`, r.slice(1), [left, evicted]);
+        this.want(`${ctx}: jobs left, dead evictions, ordered made ready, ack entries no longer listed`, r.slice(1), [left, evicted, 0, missed]);
         if (state === "fresh") remember();
         return;
       }
@@ -432,7 +433,15 @@ class World {
   }
 
   /** Acks act only on jobs still in this tick's list (lib/ack.lua). Returns dead evictions. */
-  private ack(tickId: string, outcomes: Outcome[], nowMs: number): number {
+  /** Dead-set evictions, and the numbers (lib/ack.lua's order, from 1) of the entries that found their job gone. */
+  private ack(tickId: string, outcomes: Outcome[], nowMs: number): { evicted: number; missed: number[] } {
+    const noEffect = new Set<Outcome>();
+    const evicted = this.applyAck(tickId, outcomes, nowMs, noEffect);
+    const missed = ackOrder(outcomes).flatMap((o, k) => (noEffect.has(o) ? [k + 1] : []));
+    return { evicted, missed };
+  }
+
+  private applyAck(tickId: string, outcomes: Outcome[], nowMs: number, noEffect: Set<Outcome>): number {
     const m = this.model;
     const nowSec = nowMs / 1000;
     let died = false;
@@ -440,6 +449,7 @@ class World {
       const j = m.job(o.job.raw);
       if (!j || j.raw !== o.job.raw || !sameLoc(j.loc, { k: "inproc", tick: tickId, q: o.job.queue })) {
         tally("ack:no-effect");
+        noEffect.add(o);
         continue;
       }
       tally(`ack:${o.kind}`);

@@ -18,11 +18,12 @@ describe.each(adapterCases)("the lease fence over $name", (adapterCase) => {
     const tq = h.make({
       work: (args: [number]) => {
         started.push(args[0]);
-        if (args[0] === 0) busy(700);
+        if (args[0] === 0) busy(1_500);
       },
     });
     await tq.enqueueBulk(Array.from({ length: 10 }, (_, i) => ({ name: "work", args: [i] })));
-    const frozen = await tq.tick({ batch: 10, concurrency: 1, leaseMs: 300 });
+    // a lease long enough for begin to answer on a loaded machine (the first job must start), short of the freeze
+    const frozen = await tq.tick({ batch: 10, concurrency: 1, leaseMs: 800 });
     expect(started).toEqual([0]);
     expect(frozen).toMatchObject({ leaseLost: true, succeeded: 1, requeued: 9 });
     // the rest are back in the queue, in order, for the next tick

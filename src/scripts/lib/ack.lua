@@ -77,7 +77,9 @@ end
 -- each: queue, count, that many jobs), then the other entries (n, then n
 -- groups of kind, queue, job, new job, delay seconds). Successes are most
 -- entries and carry one argument each: the client encodes far less.
--- Returns the index after them and the number of dead-set evictions.
+-- Returns the index after them, the number of dead-set evictions, and the
+-- numbers (from 1, successes first) of the entries no longer listed, which
+-- this call did not settle: the tick fires no event for those.
 local function ack(tick, i, now_ms_value, dead_max, dead_max_age)
   local now_sec = now_ms_value / 1000
   local counts, interruptions = P .. 'resurrections', P .. 'interruptions'
@@ -87,6 +89,7 @@ local function ack(tick, i, now_ms_value, dead_max, dead_max_age)
     redis.call('HDEL', interruptions, job)
   end
   local processed, failed, died = 0, 0, false
+  local entry, missed = 0, {}
 
   local successes = {}
   local wanted = {}
@@ -122,9 +125,12 @@ local function ack(tick, i, now_ms_value, dead_max, dead_max_age)
   for _, group in ipairs(successes) do
     local queue, first, count = group[1], group[2], group[3]
     for k = first, first + count - 1 do
+      entry = entry + 1
       if taken(queue, ARGV[k]) then
         if counted then forget(ARGV[k]) end
         processed = processed + 1
+      else
+        missed[#missed + 1] = entry
       end
     end
   end
@@ -132,7 +138,10 @@ local function ack(tick, i, now_ms_value, dead_max, dead_max_age)
   for _ = 1, n do
     local kind, queue, job, updated, delay = ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], ARGV[i + 4]
     i = i + 5
-    if taken(queue, job) then
+    entry = entry + 1
+    if not taken(queue, job) then
+      missed[#missed + 1] = entry
+    else
       if kind == 'q' or kind == 'i' then
         redis.call('RPUSH', P .. 'queue:' .. queue, job)
         if kind == 'i' then redis.call('HINCRBY', interruptions, job, 1) end
@@ -154,5 +163,5 @@ local function ack(tick, i, now_ms_value, dead_max, dead_max_age)
   bump('failed', failed, day)
   local evicted = 0
   if died then evicted = trim_dead(now_sec, dead_max, dead_max_age) end
-  return i, evicted
+  return i, evicted, missed
 end

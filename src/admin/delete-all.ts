@@ -1,0 +1,28 @@
+// tq.jobs.deleteAll: every job of a sorted set, or of one queue, optionally
+// by name (and for sorted sets by queue). Unfiltered, it is one UNLINK
+// (clear.lua); filtered, bounded stretches (bulk.ts). Jobs in process are
+// never touched.
+import { TickqError } from "../errors.js";
+import { newJid } from "../job.js";
+import { asNumber } from "../redis.js";
+import type { Runtime } from "../runtime.js";
+import { scripts } from "../scripts/index.js";
+import { moveMatching } from "./bulk.js";
+import { asJsonText } from "./entry.js";
+import { checkFilter } from "./list.js";
+import { isSorted, readState, sourceOf } from "./states.js";
+import type { BulkOptions, JobState } from "./types.js";
+
+export async function deleteAllJobs(runtime: Runtime, stateName: Exclude<JobState, "running">, options: BulkOptions = {}): Promise<number> {
+  const state = readState(stateName, ["queued", "scheduled", "retry", "dead"] as const, "deleteAll");
+  const name = checkFilter(options.name, "name");
+  const queue = checkFilter(options.queue, "queue");
+  if (state === "queued" && !queue) throw new TickqError("BAD_ARGS", "deleteAll(\"queued\") needs `queue`: the queue to empty");
+  const key = sourceOf(state, queue);
+  const sorted = isSorted(state);
+  if (!name && (!sorted || !queue)) {
+    const deleted = await runtime.run(scripts.clear, [runtime.prefix + key], [newJid(), runtime.replayWindowMs], { count: 0 });
+    return asNumber(deleted);
+  }
+  return moveMatching(runtime, { key, sorted, name: asJsonText(name), queue: sorted ? queue : "", action: "delete" });
+}

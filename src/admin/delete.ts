@@ -1,0 +1,11 @@
+// tq.jobs.delete: removes a queued, scheduled, retry or dead job. A job in
+// process is refused: its tick would ack it anyway.
+import type { Runtime } from "../runtime.js";
+import { checkJid } from "./find.js";
+import { moveOne } from "./move.js";
+import type { JobInfo } from "./types.js";
+
+export async function deleteJob(runtime: Runtime, jid: string): Promise<JobInfo> {
+  const { found } = await moveOne(runtime, checkJid(jid), { allowed: ["queued", "scheduled", "retry", "dead"], action: "delete", what: "delete" });
+  return found;
+}

@@ -1,0 +1,42 @@
+// A stored job as the jobs API shows it. The text is parsed only to be
+// read; every state change moves the stored text itself (or a spliced copy).
+import type { JobPayload } from "../types.js";
+import type { JobInfo, JobState } from "./types.js";
+
+export interface Place {
+  state: JobState;
+  queue: string;
+  at?: number;
+  position?: number;
+  tick?: string;
+  tickAlive?: boolean;
+}
+
+function parse(raw: string, queue: string): JobPayload {
+  try {
+    const value: unknown = JSON.parse(raw);
+    if (typeof value === "object" && value !== null && !Array.isArray(value)) {
+      const job = value as Partial<JobPayload>;
+      return { ...job, class: String(job.class ?? ""), args: Array.isArray(job.args) ? job.args : [], jid: String(job.jid ?? ""), queue: String(job.queue ?? queue), retry: job.retry ?? false };
+    }
+  } catch {
+    // not JSON: shown by its raw text
+  }
+  return { class: "", args: [], jid: "", queue, retry: false };
+}
+
+export function jobInfo(raw: string, place: Place): JobInfo {
+  const job = parse(raw, place.queue);
+  const info: JobInfo = { state: place.state, jid: job.jid, name: job.class, queue: place.queue || job.queue, job, raw };
+  if (place.at !== undefined) info.at = place.at;
+  if (place.position !== undefined) info.position = place.position;
+  if (place.tick !== undefined) info.tick = place.tick;
+  if (place.tickAlive !== undefined) info.tickAlive = place.tickAlive;
+  return info;
+}
+
+/** A sorted set's score (epoch seconds, as Redis wrote it) in epoch ms. */
+export const scoreMs = (score: unknown) => Math.round(Number(score) * 1000);
+
+/** How a name or jid is written inside a JSON string: what the scripts compare. */
+export const asJsonText = (value: string) => JSON.stringify(value).slice(1, -1);

@@ -1,0 +1,60 @@
+// tq.jobs.find: where a job is, by jid. locate.lua looks through every
+// place a job can be a bounded stretch per call (in process, scheduled,
+// retry, dead, each queue, in process again), so a million jobs never
+// block Redis; this resends it from where it stopped until it answers.
+import { TickqError } from "../errors.js";
+import { isCleanName } from "../names.js";
+import { asArray, asNumber } from "../redis.js";
+import type { Runtime } from "../runtime.js";
+import { scripts } from "../scripts/index.js";
+import { readBacktrace } from "./backtrace.js";
+import { asJsonText, jobInfo, scoreMs } from "./entry.js";
+import type { JobInfo, JobState } from "./types.js";
+
+/** Entries locate.lua looks at per call: a few milliseconds of Redis. */
+const LOCATE_BUDGET = 20_000;
+
+export function checkJid(jid: unknown): string {
+  if (!isCleanName(jid, 128)) throw new TickqError("BAD_ARGS", `jid must be a string of 1–128 characters without spaces, got ${JSON.stringify(jid)}`);
+  return jid;
+}
+
+export async function findJob(runtime: Runtime, jidValue: string): Promise<JobInfo | null> {
+  const found = await locate(runtime, jidValue);
+  if (found?.job.error_backtrace !== undefined) {
+    const lines = await readBacktrace(found.job.error_backtrace);
+    if (lines) found.backtrace = lines;
+  }
+  return found;
+}
+
+async function locate(runtime: Runtime, jidValue: string): Promise<JobInfo | null> {
+  const jid = asJsonText(checkJid(jidValue));
+  let stage = "";
+  let position = "0";
+  for (;;) {
+    const reply = asArray(
+      await runtime.run(scripts.locate, [runtime.keys.queues, runtime.keys.ticks], [jid, LOCATE_BUDGET, stage, position], { count: 0 }),
+      "locate",
+    );
+    if (reply[0] === "none") return null;
+    if (reply[0] === "more") {
+      stage = String(reply[1]);
+      position = String(reply[2]);
+      continue;
+    }
+    const state = String(reply[1]) as JobState;
+    const raw = String(reply[3]);
+    const queue = String(reply[2]);
+    if (state === "running") return jobInfo(raw, { state, queue, tick: String(reply[5]), tickAlive: asNumber(reply[6]) === 1 });
+    if (state === "queued") return jobInfo(raw, { state, queue, position: asNumber(reply[4]) });
+    return jobInfo(raw, { state, queue, at: scoreMs(reply[4]) });
+  }
+}
+
+/** findJob, or a TickqError NOT_FOUND. */
+export async function mustFind(runtime: Runtime, jid: string): Promise<JobInfo> {
+  const found = await findJob(runtime, jid);
+  if (!found) throw new TickqError("NOT_FOUND", `no job with jid ${JSON.stringify(jid)}: it is in no queue, set or tick (it ran and succeeded, was deleted, or never existed)`);
+  return found;
+}

@@ -1,0 +1,97 @@
+// tq.jobs.list: one page of the jobs in a state. Queues and sorted sets are
+// read by page.lua, a bounded stretch per call, from a cursor that names
+// the next job rather than its rank, so jobs added or removed meanwhile
+// cause no repeat and no gap. `queued` with no queue walks every queue by
+// name. `running` reads the ticks' in-process lists, which are short.
+import { TickqError } from "../errors.js";
+import { isCleanName } from "../names.js";
+import { asArray, asNumber } from "../redis.js";
+import type { Runtime } from "../runtime.js";
+import { scripts } from "../scripts/index.js";
+import { decodeCursor, encodeCursor, type CursorScope } from "./cursor.js";
+import { asJsonText, jobInfo, scoreMs } from "./entry.js";
+import { readPage } from "./page.js";
+import { listQueues } from "./queue-list.js";
+import { JOB_STATES, SORTED_SETS, isSorted, readState } from "./states.js";
+import type { JobInfo, JobPage, JobState, ListOptions } from "./types.js";
+
+/** page.lua calls one list() may make to fill a filtered page. */
+const MAX_CALLS = 5;
+const MAX_LIMIT = 1_000;
+/** In-process jobs read at most (a tick holds 1.5 batches of ≤ 1,000). */
+const MAX_RUNNING = 10_000;
+
+export function checkFilter(value: string | undefined, what: string): string {
+  if (value === undefined || value === "") return "";
+  if (!isCleanName(value)) throw new TickqError("BAD_ARGS", `${what} must be a name without spaces, got ${JSON.stringify(value)}`);
+  return value;
+}
+
+export async function listJobs(runtime: Runtime, stateName: JobState, options: ListOptions = {}): Promise<JobPage> {
+  const state = readState(stateName, JOB_STATES, "list");
+  const limit = options.limit ?? 25;
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) {
+    throw new TickqError("BAD_ARGS", `list: limit must be an integer from 1 to ${MAX_LIMIT}, got ${String(limit)}`);
+  }
+  const order = options.order ?? (state === "dead" ? "newest" : "oldest");
+  if (order !== "oldest" && order !== "newest") throw new TickqError("BAD_ARGS", `list: order must be "oldest" or "newest", got ${JSON.stringify(order)}`);
+  const scope: CursorScope = { state, order, queue: checkFilter(options.queue, "queue"), name: checkFilter(options.name, "name") };
+  const fields = options.cursor ? decodeCursor(options.cursor, scope) : null;
+  if (state === "running") return listRunning(runtime, scope, limit, fields);
+  if (isSorted(state)) return listSorted(runtime, scope, limit, fields);
+  return listQueued(runtime, scope, limit, fields);
+}
+
+async function listSorted(runtime: Runtime, scope: CursorScope, limit: number, fields: string[] | null): Promise<JobPage> {
+  const state = scope.state as keyof typeof SORTED_SETS;
+  const jobs: JobInfo[] = [];
+  let cursor = fields;
+  for (let calls = 0; calls < MAX_CALLS && jobs.length < limit; calls++) {
+    const page = await readPage(runtime, {
+      key: SORTED_SETS[state], sorted: true, asc: scope.order === "oldest", limit: limit - jobs.length,
+      name: asJsonText(scope.name), queue: scope.queue, cursor,
+    });
+    for (const e of page.entries) jobs.push(jobInfo(e.raw, { state, queue: "", at: scoreMs(e.where) }));
+    cursor = page.next;
+    if (!cursor) break;
+  }
+  return { jobs, cursor: cursor ? encodeCursor(scope, cursor) : null };
+}
+
+async function listQueued(runtime: Runtime, scope: CursorScope, limit: number, fields: string[] | null): Promise<JobPage> {
+  // Cursor fields: the queue being read, then page.lua's.
+  const names = scope.queue ? [scope.queue] : (await listQueues(runtime)).map((q) => q.name);
+  let queue: string | undefined = fields ? fields[0] : names[0];
+  let cursor = fields ? fields.slice(1) : null;
+  if (fields && cursor!.length === 0) cursor = null;
+  const jobs: JobInfo[] = [];
+  for (let calls = 0; calls < MAX_CALLS && jobs.length < limit; calls++) {
+    const current: string | undefined = queue;
+    if (current === undefined) break;
+    const page = await readPage(runtime, {
+      key: `queue:${current}`, sorted: false, asc: scope.order === "oldest", limit: limit - jobs.length,
+      name: asJsonText(scope.name), queue: "", cursor,
+    });
+    for (const e of page.entries) jobs.push(jobInfo(e.raw, { state: "queued", queue: current, position: Number(e.where) }));
+    cursor = page.next;
+    // This queue is done: on to the next by name (a queue added meanwhile is read if it sorts later).
+    if (!cursor) queue = names.find((n) => n > current);
+  }
+  if (queue === undefined) return { jobs, cursor: null };
+  return { jobs, cursor: encodeCursor(scope, [queue, ...(cursor ?? [])]) };
+}
+
+async function listRunning(runtime: Runtime, scope: CursorScope, limit: number, fields: string[] | null): Promise<JobPage> {
+  const reply = asArray(await runtime.run(scripts.inflight, [runtime.keys.ticks], [MAX_RUNNING], { count: 0 }), "inflight");
+  const all: JobInfo[] = [];
+  for (let i = 0; i < reply.length; i += 4) {
+    const info = jobInfo(String(reply[i + 3]), { state: "running", queue: String(reply[i + 2]), tick: String(reply[i]), tickAlive: asNumber(reply[i + 1]) === 1 });
+    if ((scope.queue === "" || info.queue === scope.queue) && (scope.name === "" || info.name === scope.name)) all.push(info);
+  }
+  if (scope.order === "newest") all.reverse();
+  // These lists change with every step of a tick: the cursor is an offset.
+  const offset = fields ? Number(fields[0]) : 0;
+  if (!Number.isInteger(offset) || offset < 0) throw new TickqError("BAD_CURSOR", "cursor is malformed: pass back the `cursor` a page answered, unchanged");
+  const jobs = all.slice(offset, offset + limit);
+  return { jobs, cursor: offset + limit < all.length ? encodeCursor(scope, [offset + limit]) : null };
+}

@@ -1,0 +1,11 @@
+// tq.queues.pause / resume: fetch skips a paused queue (lib/fetch.lua); its
+// jobs stay, and scheduled or retry jobs still join it when due.
+import { TickqError } from "../errors.js";
+import { isCleanName } from "../names.js";
+import type { Runtime } from "../runtime.js";
+import { scripts } from "../scripts/index.js";
+
+export async function setPaused(runtime: Runtime, name: string, paused: boolean): Promise<void> {
+  if (!isCleanName(name)) throw new TickqError("BAD_ARGS", `queue must be a name without spaces, got ${JSON.stringify(name)}`);
+  await runtime.run(scripts.pause, [`${runtime.prefix}paused`], [name, paused ? 1 : 0], { count: 0 });
+}

@@ -1,0 +1,22 @@
+// Job states: checking a name given by a caller, and where each one lives.
+import { TickqError } from "../errors.js";
+import type { JobState } from "./types.js";
+
+export const JOB_STATES: readonly JobState[] = ["queued", "scheduled", "retry", "dead", "running"];
+
+/** The sorted set of each state kept in one. */
+export const SORTED_SETS = { scheduled: "schedule", retry: "retry", dead: "dead" } as const;
+export type SortedState = keyof typeof SORTED_SETS;
+
+export const isSorted = (state: JobState): state is SortedState => Object.hasOwn(SORTED_SETS, state);
+
+/** `value` as one of `allowed`, or a TickqError BAD_STATE naming them. */
+export function readState<S extends JobState>(value: unknown, allowed: readonly S[], what: string): S {
+  if (typeof value === "string" && (allowed as readonly string[]).includes(value)) return value as S;
+  throw new TickqError("BAD_STATE", `${what}: state must be one of ${allowed.join(", ")}; got ${JSON.stringify(value)}`);
+}
+
+/** The key (under the prefix) a queued or sorted-set job sits in. */
+export function sourceOf(state: Exclude<JobState, "running">, queue: string): string {
+  return state === "queued" ? `queue:${queue}` : SORTED_SETS[state];
+}

@@ -1,0 +1,94 @@
+// The jobs API's terms (tq.jobs, tq.queues).
+//
+// state    where a job is: queued (in `queue:NAME`), scheduled (`schedule`),
+//          retry (`retry`), dead (`dead`), running (fetched by a tick into its
+//          in-process list and not yet acked: running, or about to)
+// cursor   an opaque string that resumes a listing where its page ended
+import type { JobPayload } from "../types.js";
+
+export type JobState = "queued" | "scheduled" | "retry" | "dead" | "running";
+
+export interface JobInfo {
+  state: JobState;
+  jid: string;
+  /** The job name (Sidekiq's `class`). */
+  name: string;
+  queue: string;
+  /** The job as stored, parsed for reading (`raw` is its exact text; numbers past 2**53 lose digits here only). */
+  job: JobPayload;
+  /** The stored text, byte for byte. */
+  raw: string;
+  /** scheduled and retry: when it is due; dead: when it died (epoch ms). */
+  at?: number;
+  /** queued: how many jobs run before it in its queue (0: next). */
+  position?: number;
+  /** running: the tick that fetched it. */
+  tick?: string;
+  /** running: false when that tick's lease is gone (the job waits to be resurrected). */
+  tickAlive?: boolean;
+  /** find only: `error_backtrace` read back into lines (it is stored compressed, as Sidekiq stores it). */
+  backtrace?: string[];
+}
+
+export interface ListOptions {
+  /** Only jobs of this queue; for `queued`, the queue to list (default: every queue, by name). */
+  queue?: string;
+  /** Only jobs of this name. */
+  name?: string;
+  /** Where the previous page ended. */
+  cursor?: string | null;
+  /** Jobs per page, 1–1,000; default 25. */
+  limit?: number;
+  /**
+   * "oldest": a queue's next job first, the soonest due first, the oldest death first.
+   * Default "oldest", but "newest" for `dead`.
+   */
+  order?: "oldest" | "newest";
+}
+
+export interface JobPage {
+  jobs: JobInfo[];
+  /** Pass it back for the next page; null when there is none. A page may hold fewer than `limit` jobs and still have one. */
+  cursor: string | null;
+}
+
+export interface BulkOptions {
+  name?: string;
+  queue?: string;
+}
+
+export interface JobsApi {
+  /** Where the job with this jid is now, or null if it is nowhere (it ran, or never existed). */
+  find(jid: string): Promise<JobInfo | null>;
+  /** One page of the jobs in a state, from `cursor`. Never loads a whole set. */
+  list(state: JobState, options?: ListOptions): Promise<JobPage>;
+  /**
+   * A scheduled, retry or dead job to the tail of its queue now (retry_count lowered by one, as Sidekiq does).
+   * Answers the job as pushed; Redis sets its `enqueued_at` to the time of the move.
+   */
+  retry(jid: string): Promise<JobInfo>;
+  /** Every job of a state (retry, dead, scheduled), optionally filtered, as `retry` does; returns how many moved. */
+  retryAll(state: "retry" | "dead" | "scheduled", options?: BulkOptions): Promise<number>;
+  /** Deletes a queued, scheduled, retry or dead job; returns it as it was. */
+  delete(jid: string): Promise<JobInfo>;
+  /** Deletes every job of a state (a queue: name it with `queue`), optionally by name; returns how many. */
+  deleteAll(state: Exclude<JobState, "running">, options?: BulkOptions): Promise<number>;
+  /** A scheduled or retry job to the tail of its queue now, unchanged. */
+  runNow(jid: string): Promise<JobInfo>;
+}
+
+export interface QueueInfo {
+  name: string;
+  size: number;
+  paused: boolean;
+  /** When a tick last served it (epoch ms); null if none ever did. */
+  lastServedAt: number | null;
+}
+
+export interface QueuesApi {
+  /** Every queue, with its size and whether it is paused. */
+  list(): Promise<QueueInfo[]>;
+  /** Fetch skips the queue from now on; its jobs stay where they are. */
+  pause(name: string): Promise<void>;
+  resume(name: string): Promise<void>;
+}

@@ -1,0 +1,18 @@
+-- clear: deletes every job of one sorted set (schedule, retry, dead) or of
+-- one queue at once (UNLINK frees a large one off Redis' main thread).
+-- Jobs in process are elsewhere (a tick's lists) and stay there.
+-- KEYS: [1] the sorted set or queue
+-- ARGV: [1] prefix  [2] call token  [3] how long the reply is kept, ms
+-- Returns: how many jobs were deleted, as a string
+-- Replays: the token (lib/once.lua) answers a resent call with the first
+-- reply and deletes nothing more: jobs that arrived since stay.
+-- @include lib/common.lua
+-- @include lib/once.lua
+
+local kept = kept_reply(ARGV[2])
+if kept then return kept end
+local size = 0
+local kind = redis.call('TYPE', KEYS[1]).ok
+if kind == 'zset' then size = redis.call('ZCARD', KEYS[1]) elseif kind == 'list' then size = redis.call('LLEN', KEYS[1]) end
+if size > 0 then redis.call('UNLINK', KEYS[1]) end
+return keep_reply(ARGV[2], ARGV[3], tostring(size))

@@ -1,0 +1,13 @@
+-- Heartbeat: when a tick last began, and when one last served each queue,
+-- kept in the hash `heartbeat` (fields `tick` and `queue:NAME`, Redis' epoch
+-- ms). stats reads it to warn when no tick runs while jobs wait, or when
+-- jobs wait in a queue that no tick serves. One HSET per tick; run again it
+-- writes the same fields with a time as true as the first.
+local function heartbeat(now, registration)
+  local fields = { 'tick', now }
+  for _, queue in ipairs(registered_queues(registration)) do
+    fields[#fields + 1] = 'queue:' .. queue
+    fields[#fields + 1] = now
+  end
+  redis.call('HSET', P .. 'heartbeat', unpack(fields))
+end

@@ -1,0 +1,82 @@
+-- move: takes jobs out of where they wait, deleting them or pushing them to their queue.
+-- KEYS: [1] P.."queues"
+-- ARGV: [1] prefix  [2] call token  [3] how long the reply is kept, ms
+--       [4] n, then n groups of: where it is ('schedule', 'retry', 'dead' or
+--       'queue:NAME'), its stored text, 'push' or 'delete', the text to push
+--       ('' for the stored text), its distance from the queue's head ('' unknown)
+-- Returns: one character per job: '1' done, '0' no longer there (a tick or
+--          another call took it first), 'u' left where it is: its queue cannot be read
+-- Replays: the token (lib/once.lua) answers a resent call with the first
+-- reply, doing nothing. Even without it a second run finds none of the
+-- stored texts where they were and moves nothing.
+-- @include lib/common.lua
+-- @include lib/job-text.lua
+-- @include lib/once.lua
+
+-- A job waits in a sorted set (schedule, retry, dead) or a queue; it is
+-- deleted, or pushed to the tail of its queue (retry, run now). Each job is named by its exact stored text, and
+-- acts only if that text is still there: if a tick moved it first (due,
+-- fetched), this call leaves it alone and says so. Taking it out and
+-- pushing it happen in one script, so a job is never in two places or none.
+-- A pushed job's `enqueued_at` is set to now, as Sidekiq's client sets it
+-- when its API retries a job (spliced: every other byte is kept).
+-- A queue job is removed by its distance from the head when it is still
+-- there (LSET to a marker, then one LREM of the markers from the nearer
+-- end), else by LREM from the nearer end: never a scan of a whole queue per job.
+-- Jobs in process (a tick's lists) are not taken: the caller refuses them.
+
+local token, keep_ms = ARGV[2], ARGV[3]
+local kept = kept_reply(token)
+if kept then return kept end
+
+local MARK = '\0tickq:moved:' .. token
+local stamp = string.format('%.3f', now_ms() / 1000)
+local marked = {}
+local flags = {}
+local i = 5
+for k = 1, tonumber(ARGV[4]) do
+  local from, job, action, new_text, hint = ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], ARGV[i + 4]
+  i = i + 5
+  if new_text == '' then new_text = job end
+  local target
+  if action == 'push' then target = queue_of(new_text) end
+  if action == 'push' and not target then
+    flags[k] = 'u'
+  else
+    local key = P .. from
+    local removed = false
+    if string.sub(from, 1, 6) == 'queue:' then
+      local len = redis.call('LLEN', key)
+      local d = tonumber(hint)
+      if d and d >= 0 and d < len and redis.call('LINDEX', key, -(d + 1)) == job then
+        redis.call('LSET', key, -(d + 1), MARK)
+        local m = marked[key] or { count = 0, distance = 0 }
+        m.count, m.distance = m.count + 1, math.max(m.distance, d)
+        m.len = len
+        marked[key] = m
+        removed = true
+      else
+        local direction = -1
+        if d and d > len / 2 then direction = 1 end
+        removed = redis.call('LREM', key, direction, job) == 1
+      end
+    else
+      removed = redis.call('ZREM', key, job) == 1
+    end
+    if removed and action == 'push' then
+      redis.call('SADD', KEYS[1], target)
+      redis.call('LPUSH', P .. 'queue:' .. target, with_field(new_text, 'enqueued_at', stamp) or new_text)
+    elseif removed and string.sub(from, 1, 6) == 'queue:' then
+      -- A queued job may carry a resurrection count (by its text): it goes too.
+      redis.call('HDEL', P .. 'resurrections', job)
+    end
+    flags[k] = removed and '1' or '0'
+  end
+end
+for key, m in pairs(marked) do
+  -- From the head when the farthest marker is in the nearer half.
+  local direction = -m.count
+  if m.distance > m.len / 2 then direction = m.count end
+  redis.call('LREM', key, direction, MARK)
+end
+return keep_reply(token, keep_ms, table.concat(flags))
