@@ -2,28 +2,16 @@
 // the second run leaves the state as the first left it and answers the same
 // (test/replay/scripts-twice.test.ts does the same for the tick's scripts).
 import { describe, expect, it } from "vitest";
-import { runScript } from "../../src/redis.js";
 import { scripts } from "../../src/scripts/index.js";
-import type { LuaScript } from "../../src/types.js";
 import { adapterCases } from "../helpers/adapters.js";
 import { useHarness } from "../helpers/harness.js";
-import { snapshot } from "../helpers/snapshot.js";
+import { scriptCalls } from "../helpers/script-calls.js";
 
 const TTL = 60_000;
 
 describe.each(adapterCases)("kick and parallel run twice over $name", (adapterCase) => {
   const h = useHarness(adapterCase, "kick-replay");
-  const run = (script: LuaScript, keys: string[], args: (string | number)[]) =>
-    runScript(h.adapter, script, keys.map((k) => h.prefix + k), [h.prefix, ...args], { count: 0 }, 5_000);
-
-  async function twice(script: LuaScript, keys: string[], args: (string | number)[]) {
-    const first = await run(script, keys, args);
-    const after = await snapshot(h.redis, h.prefix);
-    const second = await run(script, keys, args);
-    expect(await snapshot(h.redis, h.prefix)).toEqual(after);
-    expect(second).toEqual(first);
-    return { first, after };
-  }
+  const { run, twice } = scriptCalls(h);
   const KICK_KEYS = ["kicks", "kicks:waiting"];
   const kick = (op: string, token: string, arg: string | number) => run(scripts.kick, KICK_KEYS, [op, token, arg, TTL]);
 

@@ -2,28 +2,17 @@
 // changes leave the state of one run and answer the first reply again (the
 // call token); reads change nothing.
 import { describe, expect, it } from "vitest";
-import { runScript } from "../../src/redis.js";
 import { scripts } from "../../src/scripts/index.js";
-import type { LuaScript } from "../../src/types.js";
 import { adapterCases } from "../helpers/adapters.js";
 import { useHarness } from "../helpers/harness.js";
+import { scriptCalls } from "../helpers/script-calls.js";
 import { snapshot } from "../helpers/snapshot.js";
 
 const job = (n: number, queue = "default") => JSON.stringify({ class: "x", args: [n, 1.0, []], jid: `j${n}`, queue, retry: true, retry_count: 3 });
 
 describe.each(adapterCases)("each jobs API script run twice over $name", (adapterCase) => {
   const h = useHarness(adapterCase, "admin-replay");
-  const run = (script: LuaScript, keys: string[], args: (string | number)[]) =>
-    runScript(h.adapter, script, keys.map((k) => h.prefix + k), [h.prefix, ...args], { count: 0 }, 5_000);
-
-  async function twice(script: LuaScript, keys: string[], args: (string | number)[]) {
-    const first = await run(script, keys, args);
-    const after = await snapshot(h.redis, h.prefix);
-    const second = await run(script, keys, args);
-    expect(await snapshot(h.redis, h.prefix)).toEqual(after);
-    expect(second).toEqual(first);
-    return { first, after };
-  }
+  const { run, twice } = scriptCalls(h);
 
   async function seed() {
     await h.redis.zadd(`${h.prefix}dead`, 1, job(1), 2, job(2));
