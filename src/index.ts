@@ -1,5 +1,6 @@
 import { jobsApi, queuesApi } from "./admin/index.js";
-import type { JobsApi, QueuesApi } from "./admin/types.js";
+import { listTicks } from "./admin/ticks.js";
+import type { JobsApi, QueuesApi, TickInfo } from "./admin/types.js";
 import { enqueueJobs } from "./client.js";
 import { TickqError } from "./errors.js";
 import type { TickqEventName, TickqListener } from "./events.js";
@@ -52,6 +53,8 @@ export interface Tickq<J extends JobRegistry, O extends OrderedRegistry = Ordere
   on<E extends TickqEventName>(event: E, listener: TickqListener<E>): () => void;
   /** The recurring jobs declared here or held in Redis: spec, next run, last run, last jid. */
   schedules(): Promise<ScheduleInfo[]>;
+  /** The ticks in the registry, oldest first, with what is left of each lease and the jobs each holds. */
+  ticks(): Promise<TickInfo[]>;
   /** Adds middleware around every execution, outermost first. */
   use(middleware: Middleware): Tickq<J, O>;
   readonly prefix: string;
@@ -102,6 +105,7 @@ export function createTickq<J extends JobRegistry, O extends OrderedRegistry = R
         return () => void set.delete(listener);
       },
       schedules: () => listSchedules(runtime),
+      ticks: () => listTicks(runtime),
       use(middleware) {
         runtime.middleware.push(middleware);
         return tickq;

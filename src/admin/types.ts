@@ -85,6 +85,23 @@ export interface QueueInfo {
   lastServedAt: number | null;
 }
 
+/** A tick in the registry (tq.ticks()). */
+export interface TickInfo {
+  id: string;
+  /** When it began (epoch ms, Redis' clock). */
+  startedAt: number;
+  /** The lease it took, in ms (a little over its budget; extended while it runs). */
+  leaseMs: number;
+  /** What is left of its lease; null when the lease is gone (the tick died: its jobs wait for the resurrector). */
+  leaseLeftMs: number | null;
+  /** Jobs it fetched and has not acked yet. */
+  inflight: number;
+  /** The queues it serves. */
+  queues: string[];
+  /** Redis' clock when this was read (epoch ms). */
+  seenAt: number;
+}
+
 export interface QueuesApi {
   /** Every queue, with its size and whether it is paused. */
   list(): Promise<QueueInfo[]>;
