@@ -6,8 +6,10 @@ import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
 import { TickqError, type BulkJobOf, type JobRegistry, type Tickq, type TickOptions, type WaitUntil } from "../src/index.js";
 import { checkSecrets, requireSecret } from "./auth.js";
+import type { Dashboard } from "./dashboard/types.js";
 import type { SelfFetch } from "./fanout.js";
 import { readJobsBody } from "./jobs-body.js";
+import { statusOf } from "./status.js";
 import { healthRoutes } from "./routes/health.js";
 import { jobRoutes } from "./routes/jobs.js";
 import { queueRoutes } from "./routes/queues.js";
@@ -15,11 +17,6 @@ import { statsRoutes } from "./routes/stats.js";
 import { scopeRequests, tickRoute, type TickqEnv } from "./scope.js";
 
 export type { TickqEnv } from "./scope.js";
-
-/** HTTP status of each TickqError a request can cause; others are a 500. */
-const STATUS = {
-  UNKNOWN_JOB: 400, BAD_ARGS: 400, BAD_STATE: 400, BAD_CURSOR: 400, NOT_FOUND: 404, CONFLICT: 409, REDIS: 503, REDIS_TIMEOUT: 503,
-} as const;
 
 export interface AppOptions<J extends JobRegistry = JobRegistry> {
   tickq: Tickq<J>;
@@ -52,6 +49,11 @@ export interface AppOptions<J extends JobRegistry = JobRegistry> {
   waitUntil?: WaitUntil;
   /** Your own routes, on the same app, before auth: `c.var.tq` is the app's tickq, kicking in this request's background. */
   routes?: (app: Hono<TickqEnv<J>>) => void;
+  /**
+   * The web dashboard at /dashboard: `dashboard()` from "tickq/dashboard". Browsers log in with one of
+   * `secrets` (open with `insecure` and no secret). Left out, it is not bundled.
+   */
+  dashboard?: Dashboard;
 }
 
 /**
@@ -69,6 +71,11 @@ export function createApp<J extends JobRegistry>(options: AppOptions<J>): Hono<T
 
   checkSecrets(options.secrets); // a secret bearerAuth could never match is refused now, not silently on every request
   const secrets = options.secrets.filter((s): s is string => Boolean(s));
+  // The dashboard has its own login (a cookie, not a bearer header): mounted before the API's auth.
+  if (options.dashboard) {
+    const basePath = `${options.basePath ?? ""}/dashboard`;
+    app.route("/dashboard", options.dashboard({ tickq: scope.tickq, secrets, insecure: Boolean(options.insecure), basePath }));
+  }
   if (secrets.length > 0) app.use("*", requireSecret(secrets));
   else if (!options.insecure) throw new Error("createApp needs a secret (TICKQ_SECRET or CRON_SECRET), or insecure: true for local development");
 
@@ -107,9 +114,8 @@ export function createApp<J extends JobRegistry>(options: AppOptions<J>): Hono<T
   app.notFound((c) => c.json({ error: `no route ${c.req.method} ${c.req.path}` }, 404));
   app.onError((error, c) => {
     if (error instanceof HTTPException) return error.getResponse();
-    if (error instanceof TickqError && Object.hasOwn(STATUS, error.code)) {
-      return c.json({ error: error.message, code: error.code }, STATUS[error.code as keyof typeof STATUS]);
-    }
+    const status = statusOf(error);
+    if (status !== undefined) return c.json({ error: (error as TickqError).message, code: (error as TickqError).code }, status);
     console.error("tickq: request failed:", error);
     return c.json({ error: "internal error" }, 500);
   });

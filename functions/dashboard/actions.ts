@@ -1,0 +1,51 @@
+// The dashboard's state changes, each a POST from one of its forms (the
+// guard has checked the session, the origin and the CSRF token), each one
+// jobs API call. The answer is a redirect back to the page the form was on,
+// with what happened in ?done=.
+import type { Context, Hono } from "hono";
+import type { DashboardEnv, DashboardScope } from "./types.js";
+
+type Ctx = Context<DashboardEnv>;
+
+/** The form's `back` when it is a page of this dashboard (never another site), else the overview. */
+async function backTo(c: Ctx, done: string) {
+  const form = await c.req.parseBody();
+  const base = c.var.base;
+  const back = typeof form.back === "string" && (form.back === base || form.back.startsWith(`${base}/`)) && !/[\\\s]|\/\//.test(form.back) ? form.back : base;
+  const url = new URL(back, "http://x");
+  url.searchParams.set("done", done);
+  return c.redirect(url.pathname + url.search, 303);
+}
+
+const formName = async (c: Ctx) => {
+  const name = (await c.req.parseBody()).name;
+  return typeof name === "string" && name !== "" ? name : undefined;
+};
+
+export function actionRoutes(app: Hono<DashboardEnv>, scope: DashboardScope): void {
+  const { jobs, queues } = scope.tickq;
+  app.post("/jobs/:jid/retry", async (c) => {
+    const job = await jobs.retry(c.req.param("jid"));
+    return backTo(c, `Job ${job.jid} is back in queue ${job.queue}.`);
+  });
+  app.post("/jobs/:jid/delete", async (c) => {
+    const job = await jobs.delete(c.req.param("jid"));
+    return backTo(c, `Job ${job.jid} deleted.`);
+  });
+  app.post("/:state{scheduled|retry|dead}/retry-all", async (c) => {
+    const n = await jobs.retryAll(c.req.param("state") as "scheduled" | "retry" | "dead", { name: await formName(c) });
+    return backTo(c, `${n} job(s) back in their queues.`);
+  });
+  app.post("/:state{scheduled|retry|dead}/delete-all", async (c) => {
+    const n = await jobs.deleteAll(c.req.param("state") as "scheduled" | "retry" | "dead", { name: await formName(c) });
+    return backTo(c, `${n} job(s) deleted.`);
+  });
+  app.post("/queues/:name/pause", async (c) => {
+    await queues.pause(c.req.param("name"));
+    return backTo(c, `Queue ${c.req.param("name")} paused: ticks skip it until it is resumed.`);
+  });
+  app.post("/queues/:name/resume", async (c) => {
+    await queues.resume(c.req.param("name"));
+    return backTo(c, `Queue ${c.req.param("name")} resumed.`);
+  });
+}

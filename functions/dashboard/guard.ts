@@ -1,0 +1,50 @@
+// Every dashboard route but the login form: a signed session cookie (or an
+// open dashboard under `insecure` with no secret), and for every state
+// change a same-origin request (Sec-Fetch-Site, Origin) carrying the
+// session's CSRF token in its form. Anything else: a redirect to the login
+// form (GET) or 401/403.
+import type { Context, MiddlewareHandler } from "hono";
+import { getCookie } from "hono/cookie";
+import { timingSafeEqual } from "hono/utils/buffer";
+import { csrfToken, randomToken, readSession, type Session } from "./session.js";
+import type { DashboardEnv, DashboardScope } from "./types.js";
+
+export const SESSION_COOKIE = "tickq_session";
+
+const isRead = (method: string) => method === "GET" || method === "HEAD";
+
+/** A browser sent it from one of the dashboard's own pages: no other site's form or script. */
+export function sameOrigin(c: Context): boolean {
+  const site = c.req.header("sec-fetch-site");
+  if (site !== undefined && site !== "same-origin") return false;
+  const origin = c.req.header("origin");
+  if (origin === undefined) return true;
+  const hosts = [c.req.header("host") ?? new URL(c.req.url).host, c.req.header("x-forwarded-host")];
+  try {
+    return hosts.includes(new URL(origin).host);
+  } catch {
+    return false; // "null" (a sandboxed frame, a redirect chain) or garbage
+  }
+}
+
+export const refuse = (c: Context, status: 401 | 403, why: string) => c.text(why, status);
+
+export function guard(scope: DashboardScope): MiddlewareHandler<DashboardEnv> {
+  // Open dashboards (insecure, no secret) still use CSRF tokens; their key is per instance, made on first use
+  // (a Worker may not make random values at start-up).
+  let openKey: string | undefined;
+  return async (c, next) => {
+    let session: Session | null;
+    if (scope.secrets.length === 0) session = { nonce: "open", key: (openKey ??= randomToken()) };
+    else session = await readSession(getCookie(c, SESSION_COOKIE), scope.secrets, Date.now());
+    if (!session) return isRead(c.req.method) ? c.redirect(`${scope.basePath}/login`, 303) : refuse(c, 401, "log in first");
+    c.set("csrf", await csrfToken(session));
+    if (!isRead(c.req.method)) {
+      if (!sameOrigin(c)) return refuse(c, 403, "refused: a state change must come from the dashboard's own pages");
+      const form = await c.req.parseBody();
+      const token = typeof form._csrf === "string" ? form._csrf : "";
+      if (!(await timingSafeEqual(token, c.var.csrf))) return refuse(c, 403, "refused: missing or wrong CSRF token (reload the page and try again)");
+    }
+    await next();
+  };
+}

@@ -1,0 +1,81 @@
+// The page shell (menu, stylesheet, logout) and the small pieces every page
+// uses: a button that POSTs with the CSRF token, a time, a JSON preview.
+import type { Context } from "hono";
+import { html, raw } from "hono/html";
+import type { HtmlEscapedString } from "hono/utils/html";
+import { SECTIONS } from "./sections.js";
+import { STYLE } from "./style.js";
+import type { DashboardEnv } from "./types.js";
+
+export type Html = HtmlEscapedString | Promise<HtmlEscapedString>;
+type Ctx = Context<DashboardEnv>;
+
+/** Sent with every page: no framing (clickjacking), no caching of job data, no referrer leaving the site. */
+export function pageHeaders(c: Context): void {
+  c.header("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; connect-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'");
+  c.header("X-Frame-Options", "DENY");
+  c.header("Cache-Control", "no-store");
+  c.header("Referrer-Policy", "same-origin");
+}
+
+export function shell(title: string, body: Html): Html {
+  return html`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<title>${title} · tickq</title><style>${raw(STYLE)}</style></head><body>${body}</body></html>`;
+}
+
+/** A full dashboard page: the menu with `section` marked, a notice from the last action (?done=), then the body. */
+export function page(c: Ctx, section: string, title: string, body: Html, status: 200 | 400 | 404 | 409 | 500 | 503 = 200) {
+  const base = c.var.base;
+  const notice = c.req.query("done");
+  pageHeaders(c);
+  return c.html(
+    shell(
+      title,
+      html`<header><b>tickq</b>${SECTIONS.map((s) => html`<a href="${base}${s.path}" class="${s.path === section ? "on" : ""}">${s.label}</a>`)}
+${postButton(c, "/logout", "Log out")}</header>
+<main><h1>${title}</h1>${notice ? html`<p class="warn" role="status">${notice}</p>` : ""}${body}</main>`,
+    ),
+    status,
+  );
+}
+
+export interface PostOptions {
+  /** Extra form fields. */
+  fields?: Record<string, string>;
+  danger?: boolean;
+  /** Asks before sending (plain words: no quotes). */
+  confirm?: string;
+  /** Where to come back to; default this page. */
+  back?: string;
+}
+
+/** A one-button form that POSTs to `path` under the dashboard with the CSRF token, and comes back to this page. */
+export function postButton(c: Ctx, path: string, label: string, options: PostOptions = {}): Html {
+  const here = new URL(c.req.url);
+  here.searchParams.delete("done");
+  const fields = { _csrf: c.var.csrf, back: options.back ?? here.pathname + here.search, ...options.fields };
+  return html`<form class="inline" method="post" action="${c.var.base}${path}"${options.confirm ? html` onsubmit="return confirm('${options.confirm}')"` : ""}>${Object.entries(fields).map(
+    ([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`,
+  )}<button${options.danger ? raw(' class="danger"') : ""}>${label}</button></form>`;
+}
+
+/** A time (epoch ms) as UTC, with how long ago or ahead it is. */
+export function when(ms: number | null | undefined): Html {
+  if (ms === null || ms === undefined) return html`<span class="muted">—</span>`;
+  const iso = new Date(ms).toISOString();
+  return html`<time datetime="${iso}" title="${iso}">${iso.slice(0, 19).replace("T", " ")}</time> <span class="muted">${relative(ms - Date.now())}</span>`;
+}
+
+function relative(deltaMs: number): string {
+  const s = Math.round(Math.abs(deltaMs) / 1000);
+  const text = s < 120 ? `${s} s` : s < 7200 ? `${Math.round(s / 60)} min` : s < 172_800 ? `${Math.round(s / 3600)} h` : `${Math.round(s / 86_400)} d`;
+  return deltaMs < 0 ? `${text} ago` : `in ${text}`;
+}
+
+/** A value as short JSON for a table cell. */
+export function preview(value: unknown, max = 80): string {
+  const text = JSON.stringify(value) ?? "";
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+export const number = (n: number) => n.toLocaleString("en-US");

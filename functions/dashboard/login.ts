@@ -1,0 +1,49 @@
+// GET/POST /login and POST /logout. The form posts the secret once; the
+// answer is a session cookie (session.ts) that is HttpOnly, SameSite=Strict
+// and Secure when the request came over https. A wrong secret is a 401 and
+// the form again; a login posted from another site (login CSRF) is a 403.
+import type { Context, Hono } from "hono";
+import { deleteCookie, setCookie } from "hono/cookie";
+import { html } from "hono/html";
+import { SESSION_COOKIE, refuse, sameOrigin } from "./guard.js";
+import { pageHeaders, shell } from "./layout.js";
+import { SESSION_MS, matchSecret, openSession } from "./session.js";
+import type { DashboardEnv, DashboardScope } from "./types.js";
+
+const isHttps = (c: Context) => new URL(c.req.url).protocol === "https:" || c.req.header("x-forwarded-proto") === "https";
+
+function loginForm(c: Context<DashboardEnv>, error: string, status: 200 | 401) {
+  pageHeaders(c);
+  return c.html(
+    shell(
+      "Log in",
+      html`<form class="login" method="post" action="${c.var.base}/login"><h1>tickq</h1>
+<label for="secret">Secret (TICKQ_SECRET)</label><input id="secret" name="secret" type="password" autocomplete="current-password" required autofocus>
+${error ? html`<p class="warn" role="alert">${error}</p>` : ""}<button>Log in</button></form>`,
+    ),
+    status,
+  );
+}
+
+/** Before the guard: the login form must answer without a session. */
+export function loginRoutes(app: Hono<DashboardEnv>, scope: DashboardScope): void {
+  app.get("/login", (c) => (scope.secrets.length === 0 ? c.redirect(scope.basePath, 303) : loginForm(c, "", 200)));
+  app.post("/login", async (c) => {
+    if (!sameOrigin(c)) return refuse(c, 403, "refused: log in from the dashboard's own form");
+    const form = await c.req.parseBody();
+    const matched = await matchSecret(typeof form.secret === "string" ? form.secret : "", scope.secrets);
+    if (!matched) return loginForm(c, "Wrong secret.", 401);
+    setCookie(c, SESSION_COOKIE, await openSession(matched, Date.now()), {
+      path: scope.basePath, httpOnly: true, sameSite: "Strict", secure: isHttps(c), maxAge: SESSION_MS / 1000,
+    });
+    return c.redirect(scope.basePath, 303);
+  });
+}
+
+/** After the guard: logging out is a state change like any other (CSRF token required). */
+export function logoutRoute(app: Hono<DashboardEnv>, scope: DashboardScope): void {
+  app.post("/logout", (c) => {
+    deleteCookie(c, SESSION_COOKIE, { path: scope.basePath, secure: isHttps(c) });
+    return c.redirect(`${scope.basePath}/login`, 303);
+  });
+}

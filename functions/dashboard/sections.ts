@@ -1,0 +1,13 @@
+// The dashboard's sections, in the order of its menu. A capability adds its
+// page here and in index.ts (unique locks will: "/locks").
+export const SECTIONS = [
+  { path: "", label: "Overview" },
+  { path: "/queues", label: "Queues" },
+  { path: "/running", label: "In flight" },
+  { path: "/scheduled", label: "Scheduled" },
+  { path: "/retry", label: "Retry" },
+  { path: "/dead", label: "Dead" },
+  { path: "/schedules", label: "Recurring" },
+  { path: "/ordered", label: "Ordered" },
+  { path: "/ticks", label: "Ticks" },
+] as const;
