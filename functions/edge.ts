@@ -25,6 +25,8 @@ export type EdgeOptions<J extends JobRegistry> = Omit<TickqOptions<J>, "redis" |
   tick?: TickOptions;
   /** Your own routes on the app, before auth, with `c.var.tq` (README, "Add tickq to your app"). */
   routes?: AppOptions<J>["routes"];
+  /** The web dashboard at /dashboard: `dashboard()` from "tickq/dashboard" (README, "Dashboard"); default none. */
+  dashboard?: AppOptions<J>["dashboard"];
 };
 
 /** Whether enqueues through the app kick unless told not to: TICKQ_KICK=1, or `kick` given in code. */
@@ -48,7 +50,7 @@ export function buildEdge<J extends JobRegistry>(
   const maxParallel = settings.maxParallel ?? options.maxParallel;
   const tick: TickOptions = { budgetMs: 10_000, batch: 50, ...options.tick, ...settings.tick, ...(maxParallel === undefined ? {} : { maxParallel }) };
   const kickOptions = typeof options.kick === "object" ? options.kick : {};
-  const { routes, maxParallel: _m, tick: _t, kick: _k, redis: own, ...core } = options;
+  const { routes, dashboard, maxParallel: _m, tick: _t, kick: _k, redis: own, ...core } = options;
   const tickq = createTickq<J>({
     redisTimeoutMs: EDGE_REDIS_TIMEOUT_MS,
     ...core,
@@ -65,6 +67,7 @@ export function buildEdge<J extends JobRegistry>(
     maxParallel,
     publicUrl: settings.publicUrl,
     routes,
+    dashboard,
     ...app,
   });
   return { tickq, app: served, settings, tick };

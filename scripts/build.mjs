@@ -26,6 +26,7 @@ await build({
     app: "functions/app.ts",
     cloudflare: "functions/cloudflare/worker.ts",
     vercel: "functions/vercel/handler.ts",
+    dashboard: "functions/dashboard/index.ts",
   },
   platform: "neutral",
   splitting: true,

@@ -25,14 +25,16 @@ describe("the package", () => {
          import { tickqWorker } from "tickq/cloudflare";
          import { tickqVercel } from "tickq/vercel";
          import { startServer, startUpstashLocal, findRedis } from "tickq/node";
+         import { dashboard } from "tickq/dashboard";
          const tq = createTickq({ redis: ioredisAdapter({ evalsha() {}, eval() {} }), jobs: { a: () => {} } });
          const worker = tickqWorker({ jobs: {} });
          console.log(typeof tq.tick, typeof tq.enqueue, Object.keys(scripts).length > 0,
            typeof upstashAdapter, typeof createApp, typeof worker.scheduled, typeof tickqVercel({ jobs: {} }).GET,
-           typeof startServer, typeof startUpstashLocal, typeof findRedis, typeof tq.jobs.find, typeof tq.stats.history);`,
+           typeof startServer, typeof startUpstashLocal, typeof findRedis, typeof tq.jobs.find, typeof tq.stats.history,
+           typeof createApp({ tickq: tq, secrets: ["s"], dashboard: dashboard() }).fetch, typeof tq.ticks);`,
       );
       const out = execFileSync(process.execPath, ["main.mjs"], { cwd: dir, encoding: "utf8" });
-      expect(out.trim()).toBe("function function true function function function function function function function function function");
+      expect(out.trim()).toBe("function function true function function function function function function function function function function function");
       // the bin, as npx runs it
       const version = execFileSync(join(dir, "node_modules/tickq/dist/cli.js"), ["--version"], { cwd: dir, encoding: "utf8" });
       expect(version.trim()).toMatch(/^\d+\.\d+\.\d+$/);
@@ -43,6 +45,7 @@ describe("the package", () => {
          import { ioredisAdapter } from "tickq/adapters/ioredis";
          import { createApp } from "tickq/app";
          import { tickqWorker } from "tickq/cloudflare";
+         import { dashboard, type DashboardOptions } from "tickq/dashboard";
          import { Redis } from "ioredis";
          const tq = createTickq({ redis: ioredisAdapter(new Redis()), jobs: { mail: async (args: [string]) => {} } });
          void tq.enqueue("mail", ["a@b.c"]);
@@ -50,6 +53,11 @@ describe("the package", () => {
          void tq.enqueue("mail", [1]);
          const r: Promise<TickReport> = tq.tick();
          const app = createApp({ tickq: tq, secrets: ["s"] });
+         const options: DashboardOptions = { refreshMs: 3_000 };
+         const withDashboard = createApp({ tickq: tq, secrets: ["s"], dashboard: dashboard(options) });
+         // @ts-expect-error a dashboard is what dashboard() returns, not its options
+         createApp({ tickq: tq, secrets: ["s"], dashboard: options });
+         void withDashboard;
          const worker = tickqWorker({ jobs: { mail: async (args: [string]) => {} } });
          void app.request("/health"); void worker.fetch;
          const page: Promise<{ jobs: { jid: string; state: "queued" | "scheduled" | "retry" | "dead" | "running" }[]; cursor: string | null }> = tq.jobs.list("dead");

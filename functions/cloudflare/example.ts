@@ -1,13 +1,16 @@
 // The example Worker that wrangler.toml deploys: the example jobs, ticked
 // every minute by the Cron Trigger and on demand by POST /tick, and one
 // route of "your app" that enqueues with a kick, so the email goes out
-// within milliseconds instead of at the next cron.
+// within milliseconds instead of at the next cron. The dashboard is at
+// /dashboard (log in with TICKQ_SECRET).
+import { dashboard } from "../dashboard/index.js";
 import { exampleJobs, exampleQueues } from "../example-jobs.js";
 import { tickqWorker } from "./worker.js";
 
 export default tickqWorker({
   jobs: exampleJobs,
   queues: exampleQueues,
+  dashboard: dashboard(),
   routes: (app) => {
     app.post("/signup", async (c) => {
       const { email } = await c.req.json<{ email: string }>();

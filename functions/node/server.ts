@@ -6,6 +6,7 @@ import {
   createTickq, type JobRegistry, type KickOptions, type OrderedRegistry, type QueueOrder, type Schedules, type Tickq, type TickOptions, type TickReport,
 } from "../../src/index.js";
 import { createApp, type TickqEnv } from "../app.js";
+import type { Dashboard } from "../dashboard/types.js";
 import { fanOut } from "../fanout.js";
 import { listen } from "./listen.js";
 import { connectRedis } from "./redis-client.js";
@@ -33,6 +34,8 @@ export interface ServerOptions {
   maxParallel?: number;
   /** Your own routes on the app, before auth, with `c.var.tq`. */
   routes?: (app: Hono<TickqEnv>) => void;
+  /** The web dashboard at /dashboard: `dashboard()` from "tickq/dashboard"; default none. */
+  dashboard?: Dashboard;
   /** A Redis call slower than this fails; default 2,000 ms (a request answers 503 that soon when Redis is down). */
   redisTimeoutMs?: number;
 }
@@ -71,7 +74,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const tickq = base.scope({ waitUntil, kick: Boolean(options.kick), onMore: more });
   const app = createApp({
     tickq: base, secrets: options.secret ? [options.secret] : [], insecure: options.insecure, tick: tickOptions,
-    kick: Boolean(options.kick), maxParallel, waitUntil, routes: options.routes,
+    kick: Boolean(options.kick), maxParallel, waitUntil, routes: options.routes, dashboard: options.dashboard,
   });
 
   let running: Promise<void> | null = null;

@@ -4,6 +4,7 @@
 // local development only), TICKQ_KICK=1, TICKQ_MAX_PARALLEL, REDIS_URL.
 // Every failure to start is one line and exit code 1.
 import { randomBytes } from "node:crypto";
+import { dashboard } from "../dashboard/index.js";
 import { numberSetting } from "../drain.js";
 import { isOn } from "../env.js";
 import { exampleJobs, exampleQueues } from "../example-jobs.js";
@@ -30,6 +31,7 @@ async function main() {
     insecure,
     kick: isOn(process.env.TICKQ_KICK),
     maxParallel: parallel ? numberSetting(parallel, 1, "TICKQ_MAX_PARALLEL") : undefined,
+    dashboard: dashboard(),
     onTick: (r) => {
       if (r.fetched + r.resurrected + r.scheduled > 0) {
         console.log(`tick ${r.tickId}: ${r.succeeded} ok, ${r.retried} retried, ${r.dead} dead, ${r.resurrected} resurrected, ${r.roundTrips} round trips, ${r.durationMs} ms`);
@@ -41,6 +43,7 @@ async function main() {
   });
   console.log(`tickq: listening on ${server.url} (Redis: ${redactUrl(redis.url)}, ${redis.source}); ticking every second`);
   console.log(`  curl -X POST -H "Authorization: Bearer $TICKQ_SECRET" ${server.url}/tick`);
+  console.log(`  dashboard: ${server.url}/dashboard (log in with TICKQ_SECRET)`);
   stopOnSignals(async () => {
     await server.close();
     await redis.stop();

@@ -2,6 +2,7 @@
 // tickq serve --jobs ./jobs.js [--port P]: the app on Node, ticking every second (as npm start).
 import { randomBytes } from "node:crypto";
 import type { Command } from "commander";
+import { dashboard } from "../../dashboard/index.js";
 import { findRedis } from "../../node/find-redis.js";
 import { stopOnSignals } from "../../node/listen.js";
 import { startServer } from "../../node/server.js";
@@ -37,8 +38,8 @@ export function addServerCommands(program: Command): void {
       const secret = process.env.TICKQ_SECRET ?? randomBytes(24).toString("base64url");
       if (!process.env.TICKQ_SECRET) console.log(`no TICKQ_SECRET set; using a random one for this run:\n  TICKQ_SECRET=${secret}`);
       const queues = options.queues ? parseQueues(options.queues) : loaded.queues;
-      const server = await startServer({ redisUrl: redis.url, jobs: loaded.jobs, queues, schedules: loaded.schedules, prefix, port: intOption(options.port, "--port"), secret });
-      console.log(`tickq: listening on ${server.url} (Redis: ${redis.url}); ticking every second`);
+      const server = await startServer({ redisUrl: redis.url, jobs: loaded.jobs, queues, schedules: loaded.schedules, prefix, port: intOption(options.port, "--port"), secret, dashboard: dashboard() });
+      console.log(`tickq: listening on ${server.url} (Redis: ${redis.url}); ticking every second; dashboard at ${server.url}/dashboard`);
       stopOnSignals(async () => {
         await server.close();
         await redis.stop();
