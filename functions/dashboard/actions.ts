@@ -11,8 +11,10 @@ type Ctx = Context<DashboardEnv>;
 async function backTo(c: Ctx, done: string) {
   const form = await c.req.parseBody();
   const base = c.var.base;
-  const back = typeof form.back === "string" && (form.back === base || form.back.startsWith(`${base}/`)) && !/[\\\s]|\/\//.test(form.back) ? form.back : base;
-  const url = new URL(back, "http://x");
+  // Resolved first ("..", "//host", "\\" are gone or visible), then held to the dashboard's own paths.
+  let url = new URL(typeof form.back === "string" ? form.back : base, "http://dashboard.invalid");
+  const inside = url.host === "dashboard.invalid" && (url.pathname === base || url.pathname.startsWith(`${base}/`));
+  if (!inside) url = new URL(base, "http://dashboard.invalid");
   url.searchParams.set("done", done);
   return c.redirect(url.pathname + url.search, 303);
 }
