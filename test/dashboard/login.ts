@@ -30,7 +30,7 @@ export function asBrowser(app: App, cookie: string, base = "/dashboard"): Browse
       const res = await app.request(path, { headers: { cookie } });
       return { status: res.status, html: await res.text(), location: res.headers.get("location") };
     },
-    post: (path, fields, headers = {}) =>
+    post: async (path, fields, headers = {}) =>
       app.request(path, { method: "POST", body: new URLSearchParams(fields), headers: { cookie, "sec-fetch-site": "same-origin", ...headers } }),
     async token(path = base) {
       return tokenIn((await browser.get(path)).html);
