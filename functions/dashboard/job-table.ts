@@ -33,7 +33,7 @@ export function jobTable(c: Ctx, page: JobPage, options: { when: string; errors:
 ${page.jobs.map(
   (job) => html`<tr data-jid="${job.jid}"><td><a href="${base}/jobs/${encodeURIComponent(job.jid)}">${job.jid}</a></td><td>${job.name}</td><td>${job.queue}</td><td>${place(job)}</td><td><code>${preview(
     job.job.args,
-  )}</code></td>${options.errors ? html`<td class="err">${errorOf(job)}</td>` : ""}<td>${canRetry(job) ? postButton(c, `/jobs/${encodeURIComponent(job.jid)}/retry`, "Retry") : ""} ${
+  )}</code></td>${options.errors ? html`<td class="err">${errorOf(job)}</td>` : ""}<td class="act">${canRetry(job) ? postButton(c, `/jobs/${encodeURIComponent(job.jid)}/retry`, "Retry") : ""} ${
     job.state === "running" ? "" : postButton(c, `/jobs/${encodeURIComponent(job.jid)}/delete`, "Delete", { danger: true })
   }</td></tr>`,
 )}</table></div>
