@@ -19,7 +19,8 @@ export function sameOrigin(c: Context): boolean {
   if (site !== undefined && site !== "same-origin") return false;
   const origin = c.req.header("origin");
   if (origin === undefined) return true;
-  const hosts = [c.req.header("host") ?? new URL(c.req.url).host, c.req.header("x-forwarded-host")];
+  // The request's own host, as the runtime saw it or as a proxy in front of it did.
+  const hosts = [new URL(c.req.url).host, c.req.header("host"), c.req.header("x-forwarded-host")];
   try {
     return hosts.includes(new URL(origin).host);
   } catch {
