@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { dashboard } from "../functions/dashboard/index.js";
 import { tickqVercel } from "../functions/vercel/handler.js";
 import { adapterCases } from "./helpers/adapters.js";
 import { useHarness } from "./helpers/harness.js";
@@ -32,6 +33,22 @@ describe("the Vercel function", () => {
     expect((await handler.GET(req("/api/tick", { token: "nope" }))).status).toBe(401);
     const health = await handler.GET(new Request("https://example.vercel.app/api/health"));
     expect(await health.json()).toMatchObject({ ok: true });
+  });
+
+  it("serves the dashboard at /api/dashboard, its login by CRON_SECRET too", async () => {
+    const { restUrl, restToken } = adapterCases[1]!.endpoints();
+    const handler = tickqVercel({
+      jobs: {}, dashboard: dashboard(),
+      env: { UPSTASH_REDIS_REST_URL: restUrl, UPSTASH_REDIS_REST_TOKEN: restToken, CRON_SECRET: "cron", TICKQ_PREFIX: h.prefix },
+    });
+    const first = await handler.GET(new Request("https://example.vercel.app/api/dashboard"));
+    expect(first.status).toBe(303);
+    expect(first.headers.get("location")).toBe("/api/dashboard/login");
+    const login = await handler.POST(new Request("https://example.vercel.app/api/dashboard/login", { method: "POST", body: new URLSearchParams({ secret: "cron" }) }));
+    expect(login.headers.get("set-cookie")).toMatch(/Path=\/api\/dashboard; HttpOnly; Secure; SameSite=Strict/);
+    const page = await handler.GET(new Request("https://example.vercel.app/api/dashboard", { headers: { cookie: login.headers.get("set-cookie")!.split(";")[0]! } }));
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('href="/api/dashboard/dead"');
   });
 
   it("refuses to serve without a secret", async () => {
