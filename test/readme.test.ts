@@ -40,6 +40,7 @@ const ENTRIES: Record<string, string> = {
   "tickq/app": "functions/app.ts",
   "tickq/cloudflare": "functions/cloudflare/worker.ts",
   "tickq/vercel": "functions/vercel/handler.ts",
+  "tickq/dashboard": "functions/dashboard/index.ts",
 };
 
 describe("the README's TypeScript snippets", () => {
