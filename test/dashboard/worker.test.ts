@@ -2,44 +2,23 @@
 // over the local Upstash-compatible server: login, every page, an action
 // with its CSRF token, and one without it refused. WebCrypto sessions,
 // cookies and forms behave in workerd as on Node.
-import { Miniflare } from "miniflare";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { adapterCases } from "../helpers/adapters.js";
-import { deleteUnder, directRedis, uniquePrefix } from "../helpers/redis.js";
-import { workerBundle } from "../helpers/worker-bundle.js";
+import { describe, expect, it } from "vitest";
+import { useWorkerInMiniflare } from "../helpers/worker-in-miniflare.js";
 import { tokenIn } from "./login.js";
 
 const SECRET = "worker-dash-s3cret";
 
 describe("the dashboard in the bundled Worker (Miniflare)", () => {
-  const redis = directRedis();
-  const prefix = uniquePrefix("worker-dash");
-  let mf: Miniflare;
+  const worker = useWorkerInMiniflare("worker-dash", { TICKQ_SECRET: SECRET });
+  const { redis, prefix } = worker;
   let cookie = "";
 
-  beforeAll(async () => {
-    const { restUrl, restToken } = adapterCases[1]!.endpoints();
-    mf = new Miniflare({
-      modules: true,
-      script: await workerBundle(),
-      compatibilityDate: "2025-09-01",
-      bindings: { UPSTASH_REDIS_REST_URL: restUrl, UPSTASH_REDIS_REST_TOKEN: restToken, TICKQ_SECRET: SECRET, TICKQ_PREFIX: prefix },
-    });
-    await mf.ready;
-  }, 60_000);
-
-  afterAll(async () => {
-    await mf?.dispose();
-    await deleteUnder(redis, prefix);
-    redis.disconnect();
-  });
-
   const get = async (path: string) => {
-    const res = await mf.dispatchFetch(`https://worker.test${path}`, { headers: { cookie }, redirect: "manual" });
+    const res = await worker.mf.dispatchFetch(`https://worker.test${path}`, { headers: { cookie }, redirect: "manual" });
     return { status: res.status, html: await res.text(), location: res.headers.get("location") };
   };
   const post = (path: string, fields: Record<string, string>) =>
-    mf.dispatchFetch(`https://worker.test${path}`, {
+    worker.mf.dispatchFetch(`https://worker.test${path}`, {
       method: "POST", body: new URLSearchParams(fields), redirect: "manual",
       headers: { cookie, origin: "https://worker.test", "content-type": "application/x-www-form-urlencoded" },
     });
@@ -57,7 +36,7 @@ describe("the dashboard in the bundled Worker (Miniflare)", () => {
   });
 
   it("renders every page from Redis over HTTP", async () => {
-    const enqueue = await mf.dispatchFetch("https://worker.test/jobs", {
+    const enqueue = await worker.mf.dispatchFetch("https://worker.test/jobs", {
       method: "POST", headers: { Authorization: `Bearer ${SECRET}` },
       body: JSON.stringify([{ name: "sendWelcomeEmail", args: ["a@b.c"] }, { name: "resizeImage", args: ["https://img", 200], delayMs: 600_000 }]),
     });
