@@ -43,7 +43,7 @@ export interface PostOptions {
   /** Extra form fields. */
   fields?: Record<string, string>;
   danger?: boolean;
-  /** Asks before sending (plain words: no quotes). */
+  /** Asks before sending. (A JS string literal, then HTML-escaped: a job name in it cannot break out.) */
   confirm?: string;
   /** Where to come back to; default this page. */
   back?: string;
@@ -54,7 +54,7 @@ export function postButton(c: Ctx, path: string, label: string, options: PostOpt
   const here = new URL(c.req.url);
   here.searchParams.delete("done");
   const fields = { _csrf: c.var.csrf, back: options.back ?? here.pathname + here.search, ...options.fields };
-  return html`<form class="inline" method="post" action="${c.var.base}${path}"${options.confirm ? html` onsubmit="return confirm('${options.confirm}')"` : ""}>${Object.entries(fields).map(
+  return html`<form class="inline" method="post" action="${c.var.base}${path}"${options.confirm ? html` onsubmit="return confirm(${JSON.stringify(options.confirm)})"` : ""}>${Object.entries(fields).map(
     ([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`,
   )}<button${options.danger ? raw(' class="danger"') : ""}>${label}</button></form>`;
 }
