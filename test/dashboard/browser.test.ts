@@ -58,6 +58,9 @@ describeWithChromium("the dashboard in headless Chromium", () => {
 
   const statOnPage = async (label: string) => Number((await page.locator(`[data-stat="${label}"] b`).innerText()).replace(/,/g, ""));
 
+  // Each step waits on a real browser: wide margins on a loaded machine.
+  const STEP_MS = 60_000;
+
   it("refuses a wrong secret, then logs in and shows the counts stats() reads", async () => {
     await page.goto(`${server.url}/dashboard`);
     expect(new URL(page.url()).pathname).toBe("/dashboard/login");
@@ -81,7 +84,7 @@ describeWithChromium("the dashboard in headless Chromium", () => {
     }
     expect(await statOnPage("waiting")).toBe(7);
     await page.screenshot({ path: `${SHOTS}/overview.png`, fullPage: true });
-  });
+  }, STEP_MS);
 
   it("opens a dead job, retries it, and a tick runs it", async () => {
     await page.click("header >> text=Dead");
@@ -102,7 +105,7 @@ describeWithChromium("the dashboard in headless Chromium", () => {
     const gone = await page.goto(`${server.url}/dashboard/jobs/${dead[0]}`);
     expect(gone?.status()).toBe(404);
     expect(await page.locator("[role=alert]").innerText()).toContain("it ran and succeeded");
-  });
+  }, STEP_MS);
 
   it("deletes another dead job from the list", async () => {
     await page.goto(`${server.url}/dashboard/dead`);
@@ -110,7 +113,7 @@ describeWithChromium("the dashboard in headless Chromium", () => {
     expect(await page.locator("tr[data-jid]").count()).toBe(1);
     expect(await tq.jobs.find(dead[1]!)).toBeNull();
     expect((await tq.jobs.find(dead[2]!))?.state).toBe("dead");
-  });
+  }, STEP_MS);
 
   it("pauses a queue", async () => {
     await page.goto(`${server.url}/dashboard/queues`);
@@ -122,13 +125,13 @@ describeWithChromium("the dashboard in headless Chromium", () => {
     expect((await tq.queues.list()).find((q) => q.name === "mail")).toMatchObject({ paused: true, size: 1 });
     await expect(page.locator("tr:has(a:text-is('mail')) button").innerText()).resolves.toBe("Resume");
     await page.screenshot({ path: `${SHOTS}/queues.png`, fullPage: true });
-  });
+  }, STEP_MS);
 
   it("refuses a POST without the CSRF token, even with the session cookie (403)", async () => {
     const status = await page.evaluate(async () => (await fetch("/dashboard/queues/mail/resume", { method: "POST", body: new URLSearchParams({ back: "/dashboard" }) })).status);
     expect(status).toBe(403);
     expect((await tq.queues.list()).find((q) => q.name === "mail")?.paused).toBe(true);
-  });
+  }, STEP_MS);
 
   it("refreshes the overview by itself until paused, and fits a phone", async () => {
     await page.goto(`${server.url}/dashboard`);
@@ -147,5 +150,5 @@ describeWithChromium("the dashboard in headless Chromium", () => {
     expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     await phone.screenshot({ path: `${SHOTS}/overview-phone.png`, fullPage: true });
     await phone.close();
-  });
+  }, STEP_MS);
 });

@@ -4,6 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { createApp } from "../../functions/app.js";
 import { dashboard } from "../../functions/dashboard/index.js";
+import { scripts } from "../../src/scripts/index.js";
 import { adapterCases } from "../helpers/adapters.js";
 import { useHarness } from "../helpers/harness.js";
 import { login } from "./login.js";
@@ -46,6 +47,21 @@ describe.each(adapterCases)("the dashboard's pages over $name", (adapterCase) =>
     expect(live.html).toContain('data-stat="dead"');
     expect(live.html).not.toContain("<svg");
     expect(live.html).not.toContain("<html");
+  });
+
+  it("refreshes the overview with one script call: stats.lua, nothing else", async () => {
+    const calls: string[] = [];
+    const counting = {
+      evalsha: (sha: string, keys: string[], args: string[]) => (calls.push(sha), h.adapter.evalsha(sha, keys, args)),
+      eval: (script: string, keys: string[], args: string[]) => (calls.push("eval"), h.adapter.eval(script, keys, args)),
+    };
+    const tickq = h.make({ ok: () => {} }, { redis: counting });
+    const app = createApp({ tickq, secrets: [SECRET], dashboard: dashboard() });
+    const browser = await login(app, SECRET);
+    await tickq.stats(); // Redis has the script cached now: a fresh Redis would answer NOSCRIPT, then EVAL, once
+    calls.length = 0;
+    expect((await browser.get("/dashboard/overview")).status).toBe(200);
+    expect(calls).toEqual([scripts.stats.sha]);
   });
 
   it("dead and retry: the error, a backtrace on the job's page, retry and delete, one or all", async () => {
