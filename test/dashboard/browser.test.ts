@@ -24,7 +24,13 @@ describeWithChromium("the dashboard in headless Chromium", () => {
     sendInvoice: (_args: [number]) => {},
     chargeCard: { retry: false, perform: (args: [string, number]) => { if (declining) throw new Error(`card ${args[0]} declined`); } },
     resizeImage: (_args: [string]) => {},
+    /** Holds its tick until `release()`: a live tick to look at. */
+    buildReport: async (_args: [string]) => {
+      await held;
+    },
   };
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
   let server: RunningServer;
   let tq: Tickq<typeof jobs>;
   let browser: Browser;
@@ -125,6 +131,25 @@ describeWithChromium("the dashboard in headless Chromium", () => {
     expect((await tq.queues.list()).find((q) => q.name === "mail")).toMatchObject({ paused: true, size: 1 });
     await expect(page.locator("tr:has(a:text-is('mail')) button").innerText()).resolves.toBe("Resume");
     await page.screenshot({ path: `${SHOTS}/queues.png`, fullPage: true });
+  }, STEP_MS);
+
+  it("shows a live tick with its lease, and the job it holds in flight", async () => {
+    const jid = await tq.enqueue("buildReport", ["2026-Q4"]);
+    const tick = tq.tick({ budgetMs: 20_000 });
+    try {
+      await page.goto(`${server.url}/dashboard/running`);
+      // the tick fetches it within a moment: reload until it shows
+      for (let i = 0; i < 100 && (await page.locator(`tr[data-jid="${jid}"]`).count()) === 0; i++) await page.reload();
+      await expect(page.locator(`tr[data-jid="${jid}"] td:nth-child(2)`).innerText()).resolves.toBe("buildReport");
+      await page.goto(`${server.url}/dashboard/ticks`);
+      const row = page.locator("table tr").nth(1);
+      await expect(row.locator("td:nth-child(5)").innerText()).resolves.toBe("default, mail, media");
+      expect(await row.locator("td:nth-child(4)").innerText()).toMatch(/^[\d,]+ ms$/);
+      await page.screenshot({ path: `${SHOTS}/ticks.png`, fullPage: true });
+    } finally {
+      release();
+      await tick;
+    }
   }, STEP_MS);
 
   it("refuses a POST without the CSRF token, even with the session cookie (403)", async () => {
