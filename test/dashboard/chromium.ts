@@ -26,6 +26,9 @@ if (missing !== undefined) {
   console.warn(`Dashboard browser test skipped: ${missing}`);
 }
 
+/** Whether Chromium runs here (the reason it does not is printed above). */
+export const hasChromium = missing === undefined;
+
 /** describe(), skipped (the reason printed above) where Chromium is not installed. */
 export function describeWithChromium(name: string, body: () => void): void {
   describe.skipIf(missing !== undefined)(name, body);

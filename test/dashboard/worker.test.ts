@@ -1,9 +1,11 @@
 // The dashboard served by the bundled example Worker in Miniflare (workerd),
 // over the local Upstash-compatible server: login, every page, an action
 // with its CSRF token, and one without it refused. WebCrypto sessions,
-// cookies and forms behave in workerd as on Node.
+// cookies and forms behave in workerd as on Node. Where Chromium runs, it
+// logs in and renders the overview at Miniflare's own URL too.
 import { describe, expect, it } from "vitest";
 import { useWorkerInMiniflare } from "../helpers/worker-in-miniflare.js";
+import { hasChromium, launchChromium } from "./chromium.js";
 import { tokenIn } from "./login.js";
 
 const SECRET = "worker-dash-s3cret";
@@ -66,4 +68,20 @@ describe("the dashboard in the bundled Worker (Miniflare)", () => {
     expect(res.status).toBe(303);
     expect(await redis.smembers(`${prefix}paused`)).toEqual(["default"]);
   });
+
+  it.skipIf(!hasChromium)("renders in Chromium at Miniflare's URL: login, the overview's figures, the refresh script", async () => {
+    const url = await worker.mf.ready;
+    const browser = await launchChromium();
+    try {
+      const page = await browser.newPage();
+      await page.goto(new URL("/dashboard", url).href);
+      await page.fill("#secret", SECRET);
+      await Promise.all([page.waitForURL(/\/dashboard$/), page.click("button")]);
+      await expect(page.locator('[data-stat="scheduled"] b').innerText()).resolves.toBe("1");
+      await expect(page.locator("#pause").innerText()).resolves.toBe("Pause"); // the script ran
+      await expect(page.locator("svg").count()).resolves.toBe(1);
+    } finally {
+      await browser.close();
+    }
+  }, 60_000);
 });
