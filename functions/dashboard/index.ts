@@ -5,11 +5,13 @@
 //
 //   login.ts   the login form and the session cookie (session.ts)
 //   guard.ts   session, origin and CSRF checks before every other route
+//   form.ts    every POST body capped and parsed first, the login form's too
 //   pages/     one file a page; actions.ts the POSTs; layout.ts the shell
 import { Hono } from "hono";
 import { html } from "hono/html";
 import { statusOf } from "../status.js";
 import { actionRoutes } from "./actions.js";
+import { formBody } from "./form.js";
 import { guard } from "./guard.js";
 import { page } from "./layout.js";
 import { loginRoutes, logoutRoute } from "./login.js";
@@ -46,6 +48,7 @@ export function dashboard(options: DashboardOptions = {}): Dashboard {
       c.set("base", scope.basePath);
       await next();
     });
+    app.use("*", ...formBody); // before the login form: it reads a body without a session
     loginRoutes(app, scope);
     app.use("*", guard(scope));
     logoutRoute(app, scope);

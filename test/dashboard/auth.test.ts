@@ -98,6 +98,42 @@ describe("the dashboard's login, sessions and CSRF checks", () => {
     expect(await paused()).toEqual(["default"]);
   });
 
+  it("reads at most a small form from anyone, logged in or not: a huge body is a 413, before the secret is compared", async () => {
+    const { app } = setup();
+    const huge = "a".repeat(2 * 1024 * 1024);
+    // Streamed, with no Content-Length to trust: the reading must stop, not buffer it all.
+    const streamed = (text: string) =>
+      new ReadableStream<Uint8Array>({
+        start(controller) {
+          for (let i = 0; i < text.length; i += 64 * 1024) controller.enqueue(new TextEncoder().encode(text.slice(i, i + 64 * 1024)));
+          controller.close();
+        },
+      });
+    const form = { "content-type": "application/x-www-form-urlencoded" };
+    for (const body of [`secret=${huge}`, streamed(`secret=${huge}`)]) {
+      const res = await app.request("/dashboard/login", { method: "POST", body, headers: form, duplex: "half" } as RequestInit);
+      expect(res.status).toBe(413);
+      expect(res.headers.get("set-cookie")).toBeNull();
+    }
+    const browser = await login(app, SECRET);
+    const token = await browser.token();
+    const res = await browser.post("/dashboard/queues/default/pause", { _csrf: token, back: `/dashboard/${huge}` });
+    expect(res.status).toBe(413);
+    expect(await paused()).toEqual([]);
+  });
+
+  it("answers a body that is not a form with a 400, not a 500", async () => {
+    const { app } = setup();
+    const broken = { "content-type": "multipart/form-data; boundary=xyz" };
+    const anonymous = await app.request("/dashboard/login", { method: "POST", body: "not multipart at all", headers: broken });
+    expect(anonymous.status).toBe(400);
+    expect(anonymous.headers.get("set-cookie")).toBeNull();
+    const browser = await login(app, SECRET);
+    const res = await browser.post("/dashboard/queues/default/pause", {}, broken);
+    expect(res.status).toBe(400);
+    expect(await paused()).toEqual([]);
+  });
+
   it("refuses a login posted from another site", async () => {
     const { app } = setup();
     const res = await app.request("/dashboard/login", { method: "POST", body: new URLSearchParams({ secret: SECRET }), headers: { "sec-fetch-site": "cross-site" } });
