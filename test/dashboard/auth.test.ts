@@ -134,6 +134,18 @@ describe("the dashboard's login, sessions and CSRF checks", () => {
     expect(await paused()).toEqual([]);
   });
 
+  it("sends the overview's live part, forms and all, with the pages' headers: never framed, never cached", async () => {
+    const { app, tickq } = setup();
+    await tickq.enqueue("ok", []); // a queue, so a Pause button: a form with the session's token
+    const browser = await login(app, SECRET);
+    const res = await app.request("/dashboard/overview", { headers: { cookie: browser.cookie } });
+    expect(res.status).toBe(200);
+    expect(await res.text()).toContain('name="_csrf"');
+    expect(res.headers.get("x-frame-options")).toBe("DENY");
+    expect(res.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
+    expect(res.headers.get("cache-control")).toBe("no-store");
+  });
+
   it("refuses a login posted from another site", async () => {
     const { app } = setup();
     const res = await app.request("/dashboard/login", { method: "POST", body: new URLSearchParams({ secret: SECRET }), headers: { "sec-fetch-site": "cross-site" } });

@@ -6,7 +6,7 @@ import type { Context, Hono } from "hono";
 import { html } from "hono/html";
 import type { Stats } from "../../../src/index.js";
 import { historyChart } from "../chart.js";
-import { number, page, postButton, when, type Html } from "../layout.js";
+import { number, page, pageHeaders, postButton, when, type Html } from "../layout.js";
 import { refreshScript } from "../refresh.js";
 import type { DashboardEnv, DashboardScope } from "../types.js";
 
@@ -47,5 +47,12 @@ export function overviewRoutes(app: Hono<DashboardEnv>, scope: DashboardScope, o
 <h2>Last ${days.length} days</h2>${historyChart(days)}${refreshScript()}`,
     );
   });
-  app.get("/overview", async (c) => c.html(live(c, await scope.tickq.stats())));
+  // A fragment, but with the pages' headers all the same: it holds pause/resume forms with the session's
+  // CSRF token, so it must not be framed (clickjacking from a same-site page, which gets the
+  // SameSite=Strict cookie) nor cached.
+  app.get("/overview", async (c) => {
+    const stats = await scope.tickq.stats();
+    pageHeaders(c);
+    return c.html(live(c, stats));
+  });
 }
