@@ -62,6 +62,9 @@ export function postButton(c: Ctx, path: string, label: string, options: PostOpt
 /** A time (epoch ms) as UTC, with how long ago or ahead it is. */
 export function when(ms: number | null | undefined): Html {
   if (ms === null || ms === undefined) return html`<span class="muted">—</span>`;
+  // Times come from Redis, where any client can write a score of inf or a created_at of 1e300:
+  // toISOString() would throw on them and fail the whole page, every other job on it too.
+  if (Number.isNaN(new Date(ms).getTime())) return html`<span class="muted">${String(ms)} ms (not a date)</span>`;
   const iso = new Date(ms).toISOString();
   return html`<time datetime="${iso}" title="${iso}">${iso.slice(0, 19).replace("T", " ")}</time> <span class="muted">${relative(ms - Date.now())}</span>`;
 }

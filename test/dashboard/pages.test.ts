@@ -130,6 +130,26 @@ describe.each(adapterCases)("the dashboard's pages over $name", (adapterCase) =>
     expect(html).toContain(`value="x&#39;);alert(1);//&quot;&gt;&lt;script&gt;`);
   });
 
+  it("shows a job whose time is out of Date's range (inf or 1e300, written by another client) and the rest of its page", async () => {
+    const { browser } = await setup();
+    const job = (jid: string, more: object = {}) => JSON.stringify({ class: "ok", args: [], jid, queue: "default", ...more });
+    // Straight into Redis, as a Sidekiq client or a script could: tickq itself never writes such a time.
+    await h.redis.zadd(`${h.prefix}dead`, "inf", job("far-dead"), 1, job("born-late", { created_at: 1e300, failed_at: -1e20 }));
+    await h.redis.zadd(`${h.prefix}schedule`, "1e300", job("far-due"), 2, job("due-soon"));
+    const dead = await browser.get("/dashboard/dead");
+    expect(dead.status).toBe(200);
+    expect(dead.html).toContain('data-jid="far-dead"');
+    expect(dead.html).toContain('data-jid="born-late"');
+    const scheduled = await browser.get("/dashboard/scheduled");
+    expect(scheduled.status).toBe(200);
+    expect(scheduled.html).toContain('data-jid="due-soon"');
+    for (const jid of ["far-dead", "born-late", "far-due"]) {
+      const page = await browser.get(`/dashboard/jobs/${jid}`);
+      expect(page.status, jid).toBe(200);
+      expect(page.html, jid).toContain("not a date");
+    }
+  });
+
   it("queues: sizes, a queue's jobs next first, pause and resume", async () => {
     const { tickq, browser } = await setup();
     const jids = await tickq.enqueueBulk([{ name: "ok", args: [1] }, { name: "ok", args: [2] }]);
