@@ -42,7 +42,10 @@ export interface DashboardOptions {
 export function dashboard(options: DashboardOptions = {}): Dashboard {
   const refreshMs = Math.max(1_000, options.refreshMs ?? 5_000);
   const historyDays = options.historyDays ?? 30;
-  return (scope) => {
+  return (mounted) => {
+    // The app builds the path from its basePath, and Hono's basePath("/api/") is valid: "/api//dashboard"
+    // is no path Hono routes, nor one the session cookie's Path would match. One slash each.
+    const scope = { ...mounted, basePath: mounted.basePath.replace(/\/{2,}/g, "/") };
     const app = new Hono<DashboardEnv>();
     app.use("*", async (c, next) => {
       c.set("base", scope.basePath);

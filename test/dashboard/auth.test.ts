@@ -204,4 +204,15 @@ describe("the dashboard's login, sessions and CSRF checks", () => {
     expect(page.html).toContain('href="/api/dashboard/dead"');
     expect(page.html).toContain('action="/api/dashboard/logout"');
   });
+
+  it("lives under a basePath written with a trailing slash, which Hono's basePath() accepts", async () => {
+    const { app } = setup([SECRET], { basePath: "/api/" });
+    expect((await app.request("/api/dashboard")).headers.get("location")).toBe("/api/dashboard/login");
+    const res = await app.request("/api/dashboard/login", { method: "POST", body: new URLSearchParams({ secret: SECRET }) });
+    expect(res.headers.get("location")).toBe("/api/dashboard");
+    expect(res.headers.get("set-cookie")).toContain("Path=/api/dashboard;");
+    const page = await asBrowser(app, res.headers.get("set-cookie")!.split(";")[0]!, "/api/dashboard").get("/api/dashboard");
+    expect(page.status).toBe(200);
+    expect(page.html).toContain('href="/api/dashboard/dead"');
+  });
 });
