@@ -9,6 +9,7 @@ import { asArray, asNumber } from "../redis.js";
 import type { Runtime } from "../runtime.js";
 import { scripts } from "../scripts/index.js";
 import { decodeCursor, encodeCursor, type CursorScope } from "./cursor.js";
+import { checkQueueFields, checkSortedFields } from "./cursor-fields.js";
 import { asJsonText, jobInfo, scoreMs } from "./entry.js";
 import { readPage } from "./page.js";
 import { listQueues } from "./queue-list.js";
@@ -45,7 +46,7 @@ export async function listJobs(runtime: Runtime, stateName: JobState, options: L
 async function listSorted(runtime: Runtime, scope: CursorScope, limit: number, fields: string[] | null): Promise<JobPage> {
   const state = scope.state as keyof typeof SORTED_SETS;
   const jobs: JobInfo[] = [];
-  let cursor = fields;
+  let cursor = fields ? checkSortedFields(fields) : null;
   for (let calls = 0; calls < MAX_CALLS && jobs.length < limit; calls++) {
     const page = await readPage(runtime, {
       key: SORTED_SETS[state], sorted: true, asc: scope.order === "oldest", limit: limit - jobs.length,
@@ -64,6 +65,7 @@ async function listQueued(runtime: Runtime, scope: CursorScope, limit: number, f
   let queue: string | undefined = fields ? fields[0] : names[0];
   let cursor = fields ? fields.slice(1) : null;
   if (fields && cursor!.length === 0) cursor = null;
+  if (cursor) checkQueueFields(cursor);
   const jobs: JobInfo[] = [];
   for (let calls = 0; calls < MAX_CALLS && jobs.length < limit; calls++) {
     const current: string | undefined = queue;

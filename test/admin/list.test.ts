@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { JobInfo, JobPage, ListOptions, JobState } from "../../src/index.js";
 import { TickqError } from "../../src/errors.js";
+import { encodeCursor } from "../../src/admin/cursor.js";
 import { adapterCases } from "../helpers/adapters.js";
 import { useHarness } from "../helpers/harness.js";
 
@@ -137,5 +138,25 @@ describe.each(adapterCases)("tq.jobs.list over $name", (adapterCase) => {
     const error = await tq.jobs.list("dead", { cursor: page.cursor }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TickqError);
     expect(error).toMatchObject({ code: "BAD_CURSOR", message: expect.stringMatching(/another listing/) });
+  });
+
+  it("refuses a cursor of the right listing whose fields were forged, before it reaches Redis", async () => {
+    const tq = h.make({});
+    await h.redis.zadd(`${h.prefix}retry`, 1, job(1), 2, job(2));
+    await h.redis.lpush(`${h.prefix}queue:default`, job(3), job(4));
+    const MALFORMED = { code: "BAD_CURSOR", message: expect.stringMatching(/malformed/) };
+    const sorted = { state: "retry", order: "oldest", queue: "", name: "" };
+    const queued = { state: "queued", order: "oldest", queue: "default", name: "" };
+    for (const fields of [["1)", "j", "0"], ["1", "j", "-1"], ["1", "j", "x"], ["1", "j"], ["nan", "j", "0"]]) {
+      await expect(tq.jobs.list("retry", { cursor: encodeCursor(sorted, fields) })).rejects.toMatchObject(MALFORMED);
+    }
+    for (const fields of [["default", "x", "j", "0", ""], ["default", "-2", "j", "0", ""], ["default", "1", "j"], ["default", "1", "j", "1e9", ""]]) {
+      await expect(tq.jobs.list("queued", { queue: "default", cursor: encodeCursor(queued, fields) })).rejects.toMatchObject(MALFORMED);
+    }
+    // The cursors pages answer still pass.
+    const first = await tq.jobs.list("retry", { limit: 1 });
+    expect((await tq.jobs.list("retry", { limit: 1, cursor: first.cursor! })).jobs).toHaveLength(1);
+    const head = await tq.jobs.list("queued", { queue: "default", limit: 1 });
+    expect((await tq.jobs.list("queued", { queue: "default", limit: 1, cursor: head.cursor! })).jobs).toHaveLength(1);
   });
 });
