@@ -1,0 +1,37 @@
+// A rate limit over several processes: 4 tick processes run 50 jobs limited
+// to 10 starts per key per second. Per window of the limit (fixed windows of
+// periodMs, aligned on the epoch: see the README's flow-control section),
+// no more than 10 jobs start; none is lost; a deferred job used up no retry
+// (every run is a first attempt, and each job started once).
+import { afterEach, describe, expect, it } from "vitest";
+import { createTickq } from "../../src/index.js";
+import { flowJobs, RATE } from "../fixtures/flow-jobs.js";
+import { adapterCases } from "../helpers/adapters.js";
+import { doneJids, flowTicks, readStarts, waitDone } from "../helpers/flow-ticks.js";
+import { useHarness } from "../helpers/harness.js";
+
+const JOBS = 50;
+
+describe.each(adapterCases)("rate limit 10 per second over 4 tick processes over $name", (adapterCase) => {
+  const h = useHarness(adapterCase, "flow-rate");
+  const ticks = flowTicks(adapterCase, h, { LEASE_MS: "1000", BUDGET_MS: "3000", BATCH: "20", CONCURRENCY: "20" });
+  afterEach(() => ticks.stop());
+
+  it("starts at most 10 a second, loses none, uses up no retry", async () => {
+    await ticks.start(4);
+    const tq = createTickq({ redis: h.adapter, prefix: h.prefix, jobs: flowJobs(() => () => {}) });
+    const jids = await tq.enqueueBulk(Array.from({ length: JOBS }, () => ({ name: "rated" as const, args: ["api", 0] as [string, number] })));
+    await ticks.go();
+    expect(await waitDone(h, JOBS, 60_000), ticks.stderr()).toBe(JOBS);
+    expect(new Set(await doneJids(h))).toEqual(new Set(jids));
+
+    const starts = await readStarts(h);
+    expect(starts.map((s) => s.jid).sort()).toEqual([...jids].sort()); // each started once
+    expect(starts.every((s) => s.attempt === 1)).toBe(true);
+    const perWindow = new Map<number, number>();
+    for (const s of starts) perWindow.set(Math.floor(s.at / RATE.periodMs), (perWindow.get(Math.floor(s.at / RATE.periodMs)) ?? 0) + 1);
+    expect(Math.max(...perWindow.values())).toBeLessThanOrEqual(RATE.limit);
+    expect(perWindow.size).toBeGreaterThanOrEqual(JOBS / RATE.limit);
+    expect((await tq.stats()).retry).toBe(0);
+  }, 90_000);
+});
