@@ -7,6 +7,7 @@ export function chaosTable(results: PhaseResult[]): string {
   const rows: [string, (r: PhaseResult) => string | number][] = [
     ["jobs", (r) => r.jobs],
     ["  plain / delayed / flaky / doomed", (r) => `${r.kinds.plain} / ${r.kinds.delayed} / ${r.kinds.flaky} / ${r.kinds.doomed}`],
+    ["  flow: exclusive / limited / rated / once / coalesced", (r) => `${r.kinds.exclusive} / ${r.kinds.limited} / ${r.kinds.rated} / ${r.kinds.once} / ${r.kinds.coalesced}`],
     ...FAULT_KINDS.map((k): [string, (r: PhaseResult) => string | number] => [`faults: ${k}`, (r) => r.faults[k as FaultKind] ?? "—"]),
     ["faults: total", (r) => Object.values(r.faults).reduce((a, b) => a + (b ?? 0), 0)],
     ["enqueue chunks sent again", (r) => r.enqueueRetries],
@@ -14,6 +15,9 @@ export function chaosTable(results: PhaseResult[]): string {
     ["dead (expected: the doomed)", (r) => `${r.dead} (${r.deadExpected})`],
     ["lost (must be 0)", (r) => r.lost],
     ["stuck (must be 0)", (r) => r.stuck],
+    ["overlapping runs of a flow key (must be 0)", (r) => r.overlaps],
+    ["duplicates merged at enqueue", (r) => r.merged],
+    ["  answered their own jid after a resend", (r) => r.ownAnswer],
     ["ran more than once (jobs)", (r) => r.ranTwice],
     ["  extra runs", (r) => r.extraRuns],
     ["processed: stats()", (r) => r.processed],
