@@ -39,10 +39,13 @@ describe.each(adapterCases)("the tick holding a key, SIGKILLed, over $name", (ad
     expect(await tq.tick(options)).toMatchObject({ resurrected: 0, succeeded: 0 }); // the dead tick's lease still holds the key
     expect(runs).toEqual([]);
     await sleep(LEASE_MS + 100);
-    expect(await tq.tick(options)).toMatchObject({ resurrected: 1, succeeded: 2 });
-    expect([...runs].sort()).toEqual([held, waiting].sort());
+    expect(await tq.tick(options)).toMatchObject({ resurrected: 1 });
+    expect(runs[0]).toBe(held); // the resurrected job comes back first
+    for (let i = 0; i < 5 && runs.length < 2; i++) await tq.tick(options); // its duplicate waited on the key: it may take the next tick
+    expect(runs).toEqual([held, waiting]);
     expect(overlapped).toBe(false);
     expect(await tq.tick(options)).toMatchObject({ fetched: 0, resurrected: 0 });
     expect(runs).toHaveLength(2);
+    expect((await tq.stats()).flow.exclusive).toEqual({ locksHeld: 0, waiting: 0, deferred: 0 });
   });
 });
