@@ -8,7 +8,7 @@
 -- Returns: one character per job, "1" pushed or scheduled, "0" skipped
 --          because its caller-chosen jid was enqueued within the id window,
 --          "2" a duplicate of a unique key another job holds (lib/flow.lua);
---          then, for each "2", a space and that job's jid (URI-encoded).
+--          then, for each "2", a space and that job's jid (%XX-escaped).
 --          A flow job whose key is full is parked rather than queued.
 -- Replays: the call token (drawn per call) is set NX for the call window;
 -- a replay finds it and answers the first run's reply, pushing nothing. A

@@ -1,7 +1,7 @@
 -- flow_stats: per job name, what flow control holds back, in one round trip.
 -- KEYS: [1] P.."queues" (unread: it routes the call to the prefix's
 --       Cluster slot; every key is built from the prefix and the names)
--- ARGV: [1] prefix  [2] n, then n job names, URI-encoded as flow
+-- ARGV: [1] prefix  [2] n, then n job names, %XX-escaped as flow
 --       descriptors write them (lib/flow.lua)
 -- Returns: per name, {slots held, jobs parked on a busy key, jobs deferred
 --          by a rate limit and not yet due}

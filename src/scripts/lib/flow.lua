@@ -1,10 +1,11 @@
 -- Flow control (src/flow/): unique jobs, per-key concurrency, rate limits.
 -- A flow job's JSON opens with its descriptor, written by the client:
 --   {"tickq_flow":"JID NAME QUEUE [l LIMIT KEY]… [r LIMIT PERIOD_MS KEY] [c KEY] [w KEY]",…
--- every word URI-encoded (no space, quote or backslash in any), so a plain
--- job is told apart by its third byte and a flow job is read with one
--- match: no JSON decoding. `l` a slot on KEY (at most LIMIT holders), `r`
--- a rate limit, `c` the until-executed claim, `w` the coalesce wait claim.
+-- every word %XX-escaped (src/flow/descriptor.ts: no space, quote or
+-- backslash in any), so a plain job is told apart by its third byte and a
+-- flow job is read with one match: no JSON decoding. `l` a slot on KEY
+-- (at most LIMIT holders), `r` a rate limit, `c` the until-executed
+-- claim, `w` the coalesce wait claim.
 -- Keys (under P):
 --   flow:held:KEY      hash   "TICK JID" → "FENCE": who holds a slot now
 --   flow:park:KEY      list   jobs waiting for a slot of KEY (oldest right)
@@ -216,7 +217,7 @@ local function flow()
   -- Enqueue of a flow job: claims first (a duplicate answers the jid that
   -- holds the claim and writes nothing), then, when it is pushed now and a
   -- key of it is full, it is parked at once instead of queued.
-  -- Returns nil and the holder's jid (URI-encoded) for a duplicate, else
+  -- Returns nil and the holder's jid (escaped) for a duplicate, else
   -- the list to push it to.
   function F.enqueue(job, queue_list, now_push)
     local d = F.read(job)
