@@ -49,6 +49,7 @@ export async function runJob(runtime: Runtime, job: FetchedJob, signal: AbortSig
     signal,
     log,
     payload,
+    ...(job.flowFence === undefined ? {} : { fence: job.flowFence }),
   };
   const running: RunningJob = { name: payload.class, args: payload.args, payload };
   const execute = async (c: JobContext) => {

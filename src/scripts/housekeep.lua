@@ -10,6 +10,7 @@
 -- @include lib/common.lua
 -- @include lib/job-text.lua
 -- @include lib/replay.lua
+-- @include lib/flow.lua
 -- @include lib/ordered-state.lua
 -- @include lib/ordered-resurrect.lua
 -- @include lib/resurrect.lua

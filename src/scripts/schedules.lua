@@ -28,6 +28,7 @@
 -- the slots stay due and are claimed by a later tick.
 -- @include lib/common.lua
 -- @include lib/replay.lua
+-- @include lib/flow.lua
 -- @include lib/fetch.lua
 
 local lease, seq = KEYS[2], tonumber(ARGV[3])

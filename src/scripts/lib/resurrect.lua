@@ -2,6 +2,7 @@
 -- key `tick:ID` is gone is dead; the jobs left in its `inproc:ID:QUEUE` lists
 -- go back to the head of their queues, each counted in `resurrections` (by
 -- job string) so fetch can spot a poison job that keeps killing its tick.
+-- A flow job frees the slots the dead tick held for it (lib/flow.lua).
 -- Its registration is removed only once all its lists are empty, and once
 -- it holds no ordered id (lib/ordered-resurrect.lua, counted in the budget).
 --
@@ -40,6 +41,7 @@ local function resurrect(tick, limit, lock_ms, scan_limit)
             local job = redis.call('LMOVE', src, dst, 'LEFT', 'RIGHT')
             if not job then break end
             redis.call('HINCRBY', P .. 'resurrections', job, 1)
+            if is_flow(job) then flow().settle(id, job, 'q') end
             redis.call('SADD', P .. 'queues', queue)
             budget = budget - 1
           end
