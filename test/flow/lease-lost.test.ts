@@ -28,7 +28,7 @@ describe.each(adapterCases)("the holder of a key cut off from Redis over $name",
       logger: { info: () => {}, warn: () => {}, error: () => {} },
       jobs: flowJobs(() => async (_args: FlowArgs, ctx: JobContext) => {
         holderStarted = true;
-        holderFence = (ctx as JobContext & { fence?: number }).fence;
+        holderFence = ctx.fence;
         await new Promise<void>((resolve) => {
           const timer = setTimeout(resolve, 20_000);
           ctx.signal.addEventListener("abort", () => ((abortedAt = Date.now()), clearTimeout(timer), resolve()), { once: true });
@@ -40,7 +40,7 @@ describe.each(adapterCases)("the holder of a key cut off from Redis over $name",
     const taker = h.make(
       flowJobs(() => (_args: FlowArgs, ctx: JobContext) => {
         takenAt ??= Date.now();
-        takerFence ??= (ctx as JobContext & { fence?: number }).fence;
+        takerFence ??= ctx.fence;
       }),
     );
     await taker.enqueueBulk([0, 1].map(() => ({ name: "exclusive" as const, args: ["k", 0] as FlowArgs, unique: "while-executing" as const })));

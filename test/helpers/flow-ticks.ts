@@ -14,8 +14,11 @@ export interface FlowStart {
   name: FlowName;
   key: string;
   attempt: number;
+  fence?: number;
   pid: number;
   at: number;
+  /** A rated job's start in the rate limit's log (Redis' clock, at fetch). */
+  admittedAt?: number;
 }
 
 export interface FlowTicks {
