@@ -59,7 +59,7 @@ describe.each(adapterCases)("the holder of a key cut off from Redis over $name",
       if (holderFence !== undefined) expect(takerFence!).toBeGreaterThan(holderFence);
     } finally {
       await cuttable.cut();
-      await holding;
+      await Promise.race([holding, sleep(3_000)]); // its calls fail now; it need not be waited out
       await cuttable.close();
     }
   }, 60_000);
