@@ -12,7 +12,8 @@
 //                 duplicates sit in the queue, so the drain first sets them
 //                 aside; "parked": a first drain already did, and the
 //                 figure is what every later fetch pays for them
-// Each scenario runs `runs` times, alternating with its baseline; medians.
+// Each scenario runs `runs` times, alternating with its baseline (the busy
+// key's, twice as many: a run drains only P jobs); medians.
 import { Redis } from "ioredis";
 import { ioredisAdapter } from "../adapters/ioredis.js";
 import { createTickq } from "../src/index.js";
@@ -100,25 +101,26 @@ async function overhead(redis: Redis, o: FlowBenchOptions, figures: FlowFigures)
   }
 }
 
-/** (b): P plain jobs alone; behind D duplicates of a held key (cold); and again with those duplicates set aside (parked). */
+/**
+ * (b), in one world a run (warm first): P plain jobs alone; then, a key held
+ * by another tick, P plain jobs behind D duplicates of it (cold); then P
+ * more, the duplicates now parked.
+ */
 async function busyKey(redis: Redis, o: FlowBenchOptions, figures: FlowFigures): Promise<void> {
   for (let run = 0; run < o.runs; run++) {
-    const alone = world(redis, "alone");
-    try {
-      await enqueueChunked(alone, plainJobs(o.plain));
-      figures.alone.push(rate(o.plain, await drain(alone, o.plain, o.batch)));
-    } finally {
-      await alone.clear();
-    }
     const w = world(redis, "busy");
     try {
+      await enqueueChunked(w, plainJobs(o.plain)); // warm-up, unmeasured
+      await drain(w, o.plain, o.batch);
+      await enqueueChunked(w, plainJobs(o.plain));
+      figures.alone.push(rate(o.plain, await drain(w, o.plain, o.batch)));
       await w.holder.enqueue("exclusive", ["busy"], { queue: "hold", unique: "while-executing" });
       const holding = w.holder.tick({ batch: 1, concurrency: 1, budgetMs: 120_000, leaseMs: 30_000 });
       while ((await w.holder.stats()).inflight === 0) await new Promise((r) => setTimeout(r, 5));
       await enqueueChunked(w, exclusiveJobs(o.duplicates, () => "busy"));
       await enqueueChunked(w, plainJobs(o.plain));
       figures.cold.push(rate(o.plain, await drain(w, o.plain, o.batch)));
-      await enqueueChunked(w, plainJobs(o.plain, o.plain));
+      await enqueueChunked(w, plainJobs(o.plain));
       figures.parked.push(rate(o.plain, await drain(w, o.plain, o.batch)));
       w.release();
       await holding;
@@ -133,7 +135,7 @@ export async function measureFlow(o: FlowBenchOptions): Promise<FlowFigures> {
   const figures: FlowFigures = { plain: [], exclusive: [], alone: [], cold: [], parked: [] };
   try {
     await overhead(redis, o, figures);
-    await busyKey(redis, o, figures);
+    await busyKey(redis, { ...o, runs: o.runs * 2 }, figures);
   } finally {
     redis.disconnect();
   }
@@ -143,7 +145,7 @@ export async function measureFlow(o: FlowBenchOptions): Promise<FlowFigures> {
 export function printFlow(o: FlowBenchOptions, f: FlowFigures): void {
   const pct = (a: number[], b: number[]) => `${Math.round((median(a) / median(b)) * 100)} %`;
   const span = (xs: number[]) => `${Math.min(...xs)}–${Math.max(...xs)}`;
-  console.log(`\nFlow control (batch ${o.batch}, ${o.runs} runs, medians; no-op jobs):`);
+  console.log(`\nFlow control (batch ${o.batch}; ${o.runs} runs of (a), ${o.runs * 2} of (b); medians; no-op jobs):`);
   console.table([
     { scenario: `(a) ${o.jobs} plain jobs`, "jobs/s": median(f.plain), "min–max": span(f.plain), "vs baseline": "baseline" },
     { scenario: `(a) ${o.jobs} while-executing, distinct keys`, "jobs/s": median(f.exclusive), "min–max": span(f.exclusive), "vs baseline": pct(f.exclusive, f.plain) },
