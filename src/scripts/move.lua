@@ -12,6 +12,7 @@
 -- @include lib/common.lua
 -- @include lib/job-text.lua
 -- @include lib/once.lua
+-- @include lib/flow.lua
 
 -- A job waits in a sorted set (schedule, retry, dead) or a queue; it is
 -- deleted, or pushed to the tail of its queue (retry, run now). Each job is named by its exact stored text, and
@@ -24,6 +25,7 @@
 -- there (LSET to a marker, then one LREM of the markers from the nearer
 -- end), else by LREM from the nearer end: never a scan of a whole queue per job.
 -- Jobs in process (a tick's lists) are not taken: the caller refuses them.
+-- Deleting a flow job ends its until-executed or coalesce claim.
 
 local token, keep_ms = ARGV[2], ARGV[3]
 local kept = kept_reply(token)
@@ -70,6 +72,8 @@ for k = 1, tonumber(ARGV[4]) do
       -- A queued job may carry a resurrection count (by its text): it goes too.
       redis.call('HDEL', P .. 'resurrections', job)
     end
+    -- A deleted flow job never runs: its unique claims end (lib/flow.lua).
+    if removed and action == 'delete' and is_flow(job) then flow().forget(job) end
     flags[k] = removed and '1' or '0'
   end
 end

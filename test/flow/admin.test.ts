@@ -1,0 +1,37 @@
+// tq.jobs.delete of a flow job that will never run ends its unique claims,
+// so the next enqueue of its key makes a new job; move.lua run twice ends
+// them once.
+import { describe, expect, it } from "vitest";
+import { scripts } from "../../src/scripts/index.js";
+import { adapterCases } from "../helpers/adapters.js";
+import { useHarness } from "../helpers/harness.js";
+import { scriptCalls } from "../helpers/script-calls.js";
+
+describe.each(adapterCases)("deleting flow jobs over $name", (adapterCase) => {
+  const h = useHarness(adapterCase, "flow-admin");
+  const jobs = { sync: { perform: () => {}, uniqueKey: ([id]: [string]) => id } };
+
+  it("delete ends an until-executed claim (queued) and a coalesce claim (scheduled)", async () => {
+    const tq = h.make(jobs);
+    const queued = await tq.enqueue("sync", ["a"], { unique: "until-executed" });
+    const scheduled = await tq.enqueue("sync", ["b"], { unique: "coalesce", delayMs: 60_000 });
+    await tq.jobs.delete(queued);
+    await tq.jobs.delete(scheduled);
+    expect(await tq.enqueue("sync", ["a"], { unique: "until-executed" })).not.toBe(queued);
+    expect(await tq.enqueue("sync", ["b"], { unique: "coalesce" })).not.toBe(scheduled);
+  });
+
+  it("move.lua: a resent delete ends the claim once and leaves a newer holder's claim alone", async () => {
+    const { twice } = scriptCalls(h);
+    const tq = h.make(jobs);
+    const jid = await tq.enqueue("sync", ["a"], { unique: "until-executed" });
+    const [text] = await h.redis.lrange(`${h.prefix}queue:default`, 0, -1);
+    const { first, after } = await twice(scripts.move, ["queues"], ["tok", 60_000, 1, "queue:default", text!, "delete", "", 0]);
+    expect(first).toBe("1");
+    expect(after["flow:claim:a"]).toBeUndefined();
+    const next = await tq.enqueue("sync", ["a"], { unique: "until-executed" });
+    expect(next).not.toBe(jid);
+    await scriptCalls(h).run(scripts.move, ["queues"], ["tok2", 60_000, 1, "queue:default", text!, "delete", "", ""]);
+    expect(await h.redis.get(`${h.prefix}flow:claim:a`)).toBe(next);
+  });
+});
