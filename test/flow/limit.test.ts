@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createTickq } from "../../src/index.js";
 import { flowJobs } from "../fixtures/flow-jobs.js";
 import { adapterCases } from "../helpers/adapters.js";
-import { doneJids, flowTicks, readOverlaps, waitDone } from "../helpers/flow-ticks.js";
+import { doneJids, flowTicks, waitFlowIdle, readOverlaps, waitDone } from "../helpers/flow-ticks.js";
 import { useHarness } from "../helpers/harness.js";
 
 const JOBS = 60;
@@ -26,5 +26,7 @@ describe.each(adapterCases)("concurrency limit 3 over 4 tick processes over $nam
     const { overlaps, peak } = await readOverlaps(h);
     expect(overlaps).toEqual([]);
     expect(peak.get("limited:partner")).toBe(3);
+    // Nothing stays held once the runs are over (a killed tick's slots die with its lease).
+    expect(await waitFlowIdle(tq, "limited", 15_000)).toEqual({ locksHeld: 0, waiting: 0, deferred: 0 });
   }, 90_000);
 });

@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createTickq } from "../../src/index.js";
 import { flowJobs, RATE } from "../fixtures/flow-jobs.js";
 import { adapterCases } from "../helpers/adapters.js";
-import { doneJids, flowTicks, readStarts, waitDone } from "../helpers/flow-ticks.js";
+import { doneJids, flowTicks, waitFlowIdle, readStarts, waitDone } from "../helpers/flow-ticks.js";
 import { useHarness } from "../helpers/harness.js";
 
 const JOBS = 50;
@@ -38,5 +38,7 @@ describe.each(adapterCases)("rate limit 10 per second over 4 tick processes over
     expect(crowded, "11 admissions within less than a second").toEqual([]);
     expect(at.at(-1)! - at[0]!).toBeGreaterThanOrEqual((JOBS / RATE.limit - 1) * RATE.periodMs);
     expect((await tq.stats()).retry).toBe(0);
+    // Nothing stays held once the runs are over (a killed tick's slots die with its lease).
+    expect(await waitFlowIdle(tq, "rated", 15_000)).toEqual({ locksHeld: 0, waiting: 0, deferred: 0 });
   }, 90_000);
 });

@@ -33,7 +33,7 @@ describe.each(adapterCases)("a retried flow job over $name", (adapterCase) => {
     });
     await tq.enqueue("sync", ["k", "a"], { unique: "while-executing" });
     expect(await tq.tick({ budgetMs: 2_000 })).toMatchObject({ retried: 1 });
-    const [retried] = await h.redis.zrange(`${h.prefix}retry`, 0, 0);
+    const [retried] = await h.redis.zrange(`${h.prefix}retry`, "0", "0");
     expect(retried!.startsWith('{"tickq_flow":')).toBe(true);
     expect((await tq.stats()).retry).toBe(1);
     await tq.enqueue("sync", ["k", "b"], { unique: "while-executing" });

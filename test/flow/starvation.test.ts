@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createTickq } from "../../src/index.js";
 import { flowJobs } from "../fixtures/flow-jobs.js";
 import { adapterCases } from "../helpers/adapters.js";
-import { doneJids, flowTicks, readOverlaps, readStarts, waitDone } from "../helpers/flow-ticks.js";
+import { doneJids, flowTicks, waitFlowIdle, readOverlaps, readStarts, waitDone } from "../helpers/flow-ticks.js";
 import { useHarness } from "../helpers/harness.js";
 
 const DUPLICATES = 40;
@@ -42,5 +42,7 @@ describe.each(adapterCases)("a busy key at the head of the first queue over $nam
     const { overlaps, peak } = await readOverlaps(h);
     expect(overlaps).toEqual([]);
     expect(peak.get("exclusive:hot")).toBe(1);
+    // Nothing stays held once the runs are over (a killed tick's slots die with its lease).
+    expect(await waitFlowIdle(tq, "exclusive", 15_000)).toEqual({ locksHeld: 0, waiting: 0, deferred: 0 });
   }, 90_000);
 });

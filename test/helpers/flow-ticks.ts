@@ -3,6 +3,8 @@
 // detector's findings. Children are killed (SIGKILL) by the test's
 // afterEach through stop(), never left running.
 import { overlapDetector } from "../../bench/chaos/overlap.js";
+import type { FlowStats } from "../../src/flow/types.js";
+import type { Stats } from "../../src/types.js";
 import type { FlowName } from "../fixtures/flow-jobs.js";
 import type { AdapterCase } from "./adapters.js";
 import type { Harness } from "./harness.js";
@@ -72,3 +74,17 @@ export const doneJids = (h: Harness) => h.redis.smembers(`${h.prefix}test:done`)
 
 /** What the children's overlap detector saw: overlaps in words, the most live holders per "NAME:KEY". */
 export const readOverlaps = (h: Harness) => overlapDetector(h.redis, `${h.prefix}test:`).read();
+
+/**
+ * Waits until flow control holds nothing for `name` (no slot held, none
+ * parked, none deferred): the holders acked, dead ticks' slots were freed.
+ * Returns the last stats seen for it.
+ */
+export async function waitFlowIdle(tq: { stats(): Promise<Stats> }, name: FlowName, timeoutMs: number): Promise<FlowStats | undefined> {
+  let last: FlowStats | undefined;
+  for (const until = Date.now() + timeoutMs; Date.now() < until; await sleep(100)) {
+    last = (await tq.stats()).flow[name];
+    if (last && last.locksHeld + last.waiting + last.deferred === 0) break;
+  }
+  return last;
+}
