@@ -19,6 +19,7 @@ export function chaosTable(results: PhaseResult[]): string {
     ["duplicates merged at enqueue", (r) => r.merged],
     ["  answered their own jid after a resend", (r) => r.ownAnswer],
     ["ran more than once (jobs)", (r) => r.ranTwice],
+    ["  of them flow-controlled", (r) => r.ranTwiceFlow],
     ["  extra runs", (r) => r.extraRuns],
     ["processed: stats()", (r) => r.processed],
     ["processed: ledger (job, attempt) finished", (r) => r.ledgerFinished],

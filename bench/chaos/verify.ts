@@ -47,6 +47,8 @@ export interface PhaseVerdict {
   ownAnswer: number;
   overlaps: number;
   ranTwice: number;
+  /** Of those, flow-controlled jobs (a kind with a key). */
+  ranTwiceFlow: number;
   extraRuns: number;
   processed: number;
   ledgerFinished: number;
@@ -138,6 +140,7 @@ export function judge(plan: PlannedJob[], ledger: LedgerView, places: Map<string
     ownAnswer: ownAnswer.size,
     overlaps: ledger.overlaps.length,
     ranTwice: perJob.size,
+    ranTwiceFlow: plan.filter((j) => j.args[3] !== "" && perJob.has(j.id)).length,
     extraRuns,
     processed: stats.processed,
     ledgerFinished: finished.size,
