@@ -10,7 +10,7 @@
 // flow      unique jobs, per-key concurrency and rate limits (src/flow/types.ts)
 
 import type { TickqListenerOptions } from "./events.js";
-import type { ConcurrencyLimit, FlowStats, RateLimit, UniqueMode } from "./flow/types.js";
+import type { ConcurrencyLimit, FlowStats, KeyArgs, RateLimit, UniqueMode } from "./flow/types.js";
 import type { KickOptions } from "./kick/types.js";
 import type { OrderedRegistry, OrderedStats } from "./ordered/types.js";
 import type { Schedules } from "./schedules/types.js";
@@ -96,7 +96,7 @@ export interface JobDefinition<A extends unknown[] = unknown[]> {
    */
   timeoutMs?: number;
   /** The key of `enqueue(…, { unique })` (src/flow/); default the job name and the canonical JSON of its args. */
-  uniqueKey?: (args: A) => string;
+  uniqueKey?(args: KeyArgs<A>): string;
   /** At most `limit` runs at once per `key(args)`, across every tick; a job over it waits, parked, and is not lost. */
   concurrency?: ConcurrencyLimit<A>;
   /** At most `limit` starts per `key(args)` in any `periodMs`; a job over it is deferred (no retry used). */

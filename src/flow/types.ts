@@ -20,15 +20,23 @@ export type UniqueMode = "while-executing" | "until-executed" | "coalesce";
 
 export const UNIQUE_MODES: readonly UniqueMode[] = ["while-executing", "until-executed", "coalesce"];
 
+/**
+ * What a key function is given: the job's args tuple. Where the job's args
+ * are not inferred (a registry entry, where they are `never`), unknown[], so
+ * an unannotated `([id]) => …` still compiles. Key functions are declared as
+ * methods, checked both ways, so one that annotates its own tuple fits too.
+ */
+export type KeyArgs<A> = [A] extends [never] ? unknown[] : A;
+
 /** At most `limit` runs at once per key (`key(args)`), across every tick. */
 export interface ConcurrencyLimit<A extends unknown[] = unknown[]> {
-  key: (args: A) => string;
+  key(args: KeyArgs<A>): string;
   limit: number;
 }
 
 /** At most `limit` starts per key (`key(args)`) in any `periodMs` (a sliding window). */
 export interface RateLimit<A extends unknown[] = unknown[]> {
-  key: (args: A) => string;
+  key(args: KeyArgs<A>): string;
   limit: number;
   periodMs: number;
 }

@@ -7,7 +7,8 @@
 --       if the caller chose it ('' if tickq drew it), job JSON
 -- Returns: one character per job, "1" pushed or scheduled, "0" skipped
 --          because its caller-chosen jid was enqueued within the id window,
---          "2" a duplicate of a unique key another job holds (lib/flow.lua);
+--          "2" a duplicate of a unique key another job holds (lib/flow.lua:
+--          nothing written, its own jid not remembered);
 --          then, for each "2", a space and that job's jid (%XX-escaped).
 --          A flow job whose key is full is parked rather than queued.
 -- Replays: the call token (drawn per call) is set NX for the call window;
@@ -36,27 +37,26 @@ for k = 1, tonumber(ARGV[5]) do
   local queue, delay, at, own_jid, job = ARGV[i], tonumber(ARGV[i + 1]), tonumber(ARGV[i + 2]), ARGV[i + 3], ARGV[i + 4]
   i = i + 5
   local fresh = true
-  if own_jid ~= '' then
+  local holder
+  if is_flow(job) then holder = flow().holder(job) end
+  if holder then
+    fresh = false
+  elseif own_jid ~= '' then
     fresh = redis.call('SISMEMBER', previous_ids, own_jid) == 0 and redis.call('SADD', ids, own_jid) == 1
     if fresh then redis.call('PEXPIRE', ids, window * 2) end
   end
   local flag = fresh and '1' or '0'
+  if holder then
+    flag = '2'
+    duplicates[#duplicates + 1] = holder
+  end
   if fresh then
     local due = now
     if at > 0 then due = at elseif delay > 0 then due = now + delay end
     local list = P .. 'queue:' .. queue
-    if is_flow(job) then
-      local holder
-      list, holder = flow().enqueue(job, list, due <= now)
-      if holder then
-        flag = '2'
-        duplicates[#duplicates + 1] = holder
-      end
-    end
+    if is_flow(job) then list = flow().enqueue(job, list, due <= now) end
     local body = string.sub(job, 1, -2) .. ',"created_at":' .. stamp
-    if flag == '2' then
-      -- a duplicate of a claimed key: nothing written
-    elseif due > now then
+    if due > now then
       redis.call('ZADD', KEYS[2], due / 1000, body .. '}')
     else
       redis.call('SADD', KEYS[1], queue)

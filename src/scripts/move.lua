@@ -25,7 +25,8 @@
 -- there (LSET to a marker, then one LREM of the markers from the nearer
 -- end), else by LREM from the nearer end: never a scan of a whole queue per job.
 -- Jobs in process (a tick's lists) are not taken: the caller refuses them.
--- Deleting a flow job ends its until-executed or coalesce claim.
+-- Deleting a flow job ends its until-executed or coalesce claim; pushing
+-- one (retry, run now) takes the claim back unless a newer job holds it.
 
 local token, keep_ms = ARGV[2], ARGV[3]
 local kept = kept_reply(token)
@@ -72,8 +73,11 @@ for k = 1, tonumber(ARGV[4]) do
       -- A queued job may carry a resurrection count (by its text): it goes too.
       redis.call('HDEL', P .. 'resurrections', job)
     end
-    -- A deleted flow job never runs: its unique claims end (lib/flow.lua).
-    if removed and action == 'delete' and is_flow(job) then flow().forget(job) end
+    -- A deleted flow job never runs: its unique claims end; a pushed one
+    -- holds its key again (lib/flow.lua).
+    if removed and is_flow(job) then
+      if action == 'delete' then flow().forget(job) else flow().reclaim(job) end
+    end
     flags[k] = removed and '1' or '0'
   end
 end

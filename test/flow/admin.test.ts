@@ -21,6 +21,18 @@ describe.each(adapterCases)("deleting flow jobs over $name", (adapterCase) => {
     expect(await tq.enqueue("sync", ["b"], { unique: "coalesce" })).not.toBe(scheduled);
   });
 
+  it("deleteAll of a queue ends its jobs' claims; retrying a dead job takes its claim back", async () => {
+    const tq = h.make({ sync: { perform: () => { throw new Error("no"); }, uniqueKey: ([id]: [string]) => id, retry: false } });
+    const a = await tq.enqueue("sync", ["a"], { unique: "until-executed" });
+    await tq.enqueue("sync", ["b"], { unique: "coalesce" });
+    expect(await tq.jobs.deleteAll("queued", { queue: "default" })).toBe(2);
+    expect(await tq.enqueue("sync", ["a"], { unique: "until-executed" })).not.toBe(a);
+    await tq.tick({ budgetMs: 1_000 }); // a and b fail for good: dead, claims end
+    const [dead] = await tq.jobs.list("dead", { limit: 10 }).then((page) => page.jobs.filter((j) => j.job.args[0] === "a"));
+    await tq.jobs.retry(dead!.jid);
+    expect(await tq.enqueue("sync", ["a"], { unique: "until-executed" })).toBe(dead!.jid);
+  });
+
   it("move.lua: a resent delete ends the claim once and leaves a newer holder's claim alone", async () => {
     const { twice } = scriptCalls(h);
     const tq = h.make(jobs);

@@ -104,14 +104,16 @@ describe.each(adapterCases)("flow scripts run twice over $name", (adapterCase) =
   it("housekeep: resurrecting a dead holder frees its slot and unparks once", async () => {
     const tq = h.make(jobs);
     await tq.enqueueBulk([1, 2].map(() => ({ name: "sync" as const, args: ["a"] as [string], unique: "while-executing" as const })));
-    await begin("dead-tick");
+    const [held] = readFetched((await begin("dead-tick"))[5]);
     await h.redis.del(key("tick:dead-tick"), key("resurrector"));
     await begin("t2", 0, 0);
     const { first, after } = await twice(scripts.housekeep, ["ticks", "tick:t2"], ["t2", 2, 100, LEASE, 100, 100]);
     expect((first as number[])[1]).toBe(1);
     expect(after["flow:held:u:a"]).toBeUndefined();
     expect(after["flow:park:u:a"]).toBeUndefined();
-    expect(after["queue:default"]).toHaveLength(2); // the dead tick's job and the parked one
+    // the dead tick's job and the parked one; the older, resurrected, at the head (right) to run first
+    expect(after["queue:default"]).toHaveLength(2);
+    expect((after["queue:default"] as string[])[1]).toBe(held!.raw);
     expect(after["flow:locks"]).toEqual({ sync: "0" });
     expect(after["flow:waiting"]).toEqual({ sync: "0" });
   });

@@ -23,6 +23,13 @@ describe.each(adapterCases)("unique enqueue over $name", (adapterCase) => {
     expect(await h.redis.llen(`${h.prefix}queue:default`)).toBe(1);
   });
 
+  it("until-executed: a duplicate with its own jid, sent again, is answered the holder's jid both times", async () => {
+    const tq = h.make({ sync: { perform: () => {}, uniqueKey: () => "k" } });
+    const holder = await tq.enqueue("sync", [], { unique: "until-executed" });
+    expect(await tq.enqueue("sync", [], { unique: "until-executed", jid: "dup-1" })).toBe(holder);
+    expect(await tq.enqueue("sync", [], { unique: "until-executed", jid: "dup-1" })).toBe(holder);
+  });
+
   it("until-executed: a retry keeps the claim; success ends it; death ends it", async () => {
     let fail = 2;
     const runs: string[] = [];

@@ -162,6 +162,7 @@ local function ack(tick, i, now_ms_value, dead_max, dead_max_age)
       end
     end
   end
+  if flow_lib then flow_lib.flush() end
   local day = day_of(now_sec)
   bump('processed', processed, day)
   bump('failed', failed, day)

@@ -47,14 +47,25 @@ local function flow()
   end
 
   -- The descriptor of a flow job: {jid, name, queue, locks = {{key, limit}},
-  -- rate = {key, limit, period}, claim, wait}.
+  -- rate = {key, limit, period}, claim, wait}. Split with plain finds: no
+  -- pattern engine on the path every flow job takes twice.
+  local find, sub = string.find, string.sub
   function F.read(job)
-    local text = string.match(job, '^{"tickq_flow":"([^"]*)"')
-    local words = {}
-    for w in string.gmatch(text, '%S+') do words[#words + 1] = w end
+    local stop = find(job, '"', 16, true)
+    local words, n, at = {}, 0, 16
+    while true do
+      local space = find(job, ' ', at, true)
+      n = n + 1
+      if not space or space > stop then
+        words[n] = sub(job, at, stop - 1)
+        break
+      end
+      words[n] = sub(job, at, space - 1)
+      at = space + 1
+    end
     local d = { jid = words[1], name = words[2], queue = words[3], locks = {} }
     local i = 4
-    while i <= #words do
+    while i <= n do
       local tag = words[i]
       if tag == 'l' then
         d.locks[#d.locks + 1] = { words[i + 2], tonumber(words[i + 1]) }
@@ -196,9 +207,17 @@ local function flow()
     return out, aside
   end
 
+  -- Slots settled in this call, per name: counted once, by F.flush().
+  local freed_by_name = {}
+  function F.flush()
+    for name, n in pairs(freed_by_name) do redis.call('HINCRBY', P .. 'flow:locks', name, -n) end
+    freed_by_name = {}
+  end
+
   -- A flow job left `tick`'s inproc list: kind 's' succeeded, 'd' dead,
   -- 'x' discarded, 'r' retry, 'q' not started, 'i' interrupted (and a
-  -- resurrection, as 'q'). Its slots are freed; the until-executed claim
+  -- resurrection, as 'q'). Its slots are freed (the caller counts them
+  -- with F.flush() once it settled all); the until-executed claim
   -- ends when it succeeded or is gone for good; a coalesce job put back
   -- waits again, so it takes the wait claim back if it is free.
   function F.settle(tick, job, kind)
@@ -206,7 +225,7 @@ local function flow()
     local field = tick .. ' ' .. d.jid
     local freed = 0
     for _, lock in ipairs(d.locks) do freed = freed + release(lock[1], field) end
-    if #d.locks > 0 then redis.call('HINCRBY', P .. 'flow:locks', d.name, -#d.locks) end
+    if #d.locks > 0 then freed_by_name[d.name] = (freed_by_name[d.name] or 0) + #d.locks end
     if d.claim and (kind == 's' or kind == 'd' or kind == 'x') and redis.call('GET', fkey('claim', d.claim)) == d.jid then
       redis.call('DEL', fkey('claim', d.claim))
     end
@@ -214,21 +233,31 @@ local function flow()
     return freed
   end
 
-  -- Enqueue of a flow job: claims first (a duplicate answers the jid that
-  -- holds the claim and writes nothing), then, when it is pushed now and a
-  -- key of it is full, it is parked at once instead of queued.
-  -- Returns nil and the holder's jid (escaped) for a duplicate, else
-  -- the list to push it to.
-  function F.enqueue(job, queue_list, now_push)
-    local d = F.read(job)
-    for _, c in ipairs({ { 'claim', d.claim }, { 'wait', d.wait } }) do
+  local function claims(d)
+    return { { 'claim', d.claim }, { 'wait', d.wait } }
+  end
+
+  -- The jid (escaped) of the job holding the unique claim a new job of
+  -- this key would need, or nil: read first, so a duplicate writes nothing
+  -- (not even its own jid in the id window).
+  function F.holder(job)
+    for _, c in ipairs(claims(F.read(job))) do
       if c[2] then
         local holder = redis.call('GET', fkey(c[1], c[2]))
-        if holder then return nil, holder end
+        if holder then return holder end
       end
     end
-    if d.claim then redis.call('SET', fkey('claim', d.claim), d.jid) end
-    if d.wait then redis.call('SET', fkey('wait', d.wait), d.jid) end
+    return nil
+  end
+
+  -- Enqueue of a flow job no claim holds (F.holder): claims its keys and,
+  -- when it is pushed now and a key of it is full, parks it at once
+  -- instead of queueing it. Returns the list to push it to.
+  function F.enqueue(job, queue_list, now_push)
+    local d = F.read(job)
+    for _, c in ipairs(claims(d)) do
+      if c[2] then redis.call('SET', fkey(c[1], c[2]), d.jid) end
+    end
     if not now_push then return queue_list end
     for _, lock in ipairs(d.locks) do
       if redis.call('HLEN', fkey('held', lock[1])) >= lock[2] then
@@ -242,8 +271,17 @@ local function flow()
   -- Admin delete of a job never run again: its claims end.
   function F.forget(job)
     local d = F.read(job)
-    for _, c in ipairs({ { 'claim', d.claim }, { 'wait', d.wait } }) do
+    for _, c in ipairs(claims(d)) do
       if c[2] and redis.call('GET', fkey(c[1], c[2])) == d.jid then redis.call('DEL', fkey(c[1], c[2])) end
+    end
+  end
+
+  -- Admin retry or run-now of a job (from the dead or retry set): it holds
+  -- its key again, unless a newer job of the key took it meanwhile.
+  function F.reclaim(job)
+    local d = F.read(job)
+    for _, c in ipairs(claims(d)) do
+      if c[2] then redis.call('SET', fkey(c[1], c[2]), d.jid, 'NX') end
     end
   end
 

@@ -38,10 +38,13 @@ local function resurrect(tick, limit, lock_ms, scan_limit)
           local src = inproc_key(id, queue)
           local dst = P .. 'queue:' .. queue
           while budget > 0 do
-            local job = redis.call('LMOVE', src, dst, 'LEFT', 'RIGHT')
+            -- A flow job frees its slots first: the parked job that sends to
+            -- the head of the queue goes behind it, older, which runs first.
+            local job = redis.call('LINDEX', src, 0)
             if not job then break end
-            redis.call('HINCRBY', P .. 'resurrections', job, 1)
             if is_flow(job) then flow().settle(id, job, 'q') end
+            redis.call('LMOVE', src, dst, 'LEFT', 'RIGHT')
+            redis.call('HINCRBY', P .. 'resurrections', job, 1)
             redis.call('SADD', P .. 'queues', queue)
             budget = budget - 1
           end
@@ -54,6 +57,7 @@ local function resurrect(tick, limit, lock_ms, scan_limit)
       end
     end
   until cursor == '0' or budget == 0 or scanned >= scan_limit
+  if flow_lib then flow_lib.flush() end
   redis.call('SET', cursor_key, cursor)
   local more = 0
   if cursor ~= '0' then more = 1 end
