@@ -6,7 +6,7 @@
 // run (bench/realistic.ts): jobs sleeping 0–100 ms, concurrency 50.
 //   --jobs 20000  --runs 3  --idle-seconds 60  --only tickq,bullmq,bee-queue
 //   --ordered-payloads 100000 --ordered-ids 1000   ordered jobs (bench/ordered.ts); 0 skips them
-//   --flow-jobs 20000 --flow-duplicates 10000 --flow-plain 1000   flow control (bench/flow.ts); 0 skips it
+//   --flow-jobs 20000 --flow-duplicates 10000 --flow-plain 1000   flow control (bench/flow.ts, on a private Redis); 0 skips it
 //   --realistic-jobs 4000 (0: skip)  --seed 1
 //   --adapter upstash   tickq alone over HTTP Redis instead (bench/upstash.ts,
 //                       bench/upstash-realistic.ts): --latency-ms 0,20  --batch 100
@@ -150,7 +150,7 @@ async function main() {
   const orderedOptions = { redisUrl: found.url, payloads: Number(values["ordered-payloads"]), ids: Number(values["ordered-ids"]), runs: RUNS, batch: 100 };
   if (orderedOptions.payloads > 0) process.stdout.write("measuring tickq ordered jobs…\n");
   const ordered = orderedOptions.payloads > 0 ? await measureOrdered(orderedOptions) : undefined;
-  const flowOptions = { redisUrl: found.url, jobs: Number(values["flow-jobs"]), duplicates: Number(values["flow-duplicates"]), plain: Number(values["flow-plain"]), runs: RUNS, batch: 100 };
+  const flowOptions = { jobs: Number(values["flow-jobs"]), duplicates: Number(values["flow-duplicates"]), plain: Number(values["flow-plain"]), runs: RUNS, batch: 100 };
   if (flowOptions.jobs > 0) process.stdout.write("measuring tickq flow control…\n");
   const flow = flowOptions.jobs > 0 ? await measureFlow(flowOptions) : undefined;
   const realRows: RealisticRow[] = [];

@@ -1,6 +1,8 @@
 // The flow-control part of `npm run bench` (also alone: npx tsx bench/flow.ts
 // [-- --jobs 20000 --duplicates 10000 --plain 1000 --runs 3]). Ticks of
-// batch 100 drain no-op jobs on the bench Redis, in one process:
+// batch 100 drain no-op jobs, in one process, on a private redis-server (so
+// `INFO commandstats` counts this bench's commands alone: Redis commands a
+// job, scripts' included, is the figure the machine's load does not move):
 //   (a) overhead  N plain jobs, then N jobs each while-executing on a key of
 //                 its own (a slot taken at fetch, freed at ack): jobs/s of
 //                 each, and the ratio (target ≥ 70 %)
@@ -9,17 +11,20 @@
 //                 plain jobs: the plain jobs' drain rate (from the first tick
 //                 to the last plain job done) against the same P plain jobs
 //                 with nothing in front (target ≥ 50 %). "cold": the
-//                 duplicates sit in the queue, so the drain first sets them
-//                 aside; "parked": a first drain already did, and the
-//                 figure is what every later fetch pays for them
+//                 duplicates were queued before the key was taken, so the
+//                 drain first parks them (its commands count against the P
+//                 jobs); "parked": P more after that, the figure every later
+//                 fetch pays for them (a duplicate enqueued while its key is
+//                 held is parked at once, so this is the usual case)
 // Each scenario runs `runs` times, alternating with its baseline (the busy
 // key's, twice as many: a run drains only P jobs); medians.
 import { Redis } from "ioredis";
 import { ioredisAdapter } from "../adapters/ioredis.js";
+import { startPrivate } from "../functions/node/find-redis.js";
 import { createTickq } from "../src/index.js";
+import { commandsProcessed } from "./wire.js";
 
 export interface FlowBenchOptions {
-  redisUrl: string;
   jobs: number;
   duplicates: number;
   plain: number;
@@ -27,12 +32,14 @@ export interface FlowBenchOptions {
   batch: number;
 }
 
+/** Per scenario: jobs/s of each run, and Redis commands a job (of the first run). */
 export interface FlowFigures {
   plain: number[];
   exclusive: number[];
   alone: number[];
   cold: number[];
   parked: number[];
+  commands: Partial<Record<"plain" | "exclusive" | "alone" | "cold" | "parked", number>>;
 }
 
 const rate = (n: number, ms: number) => Math.round((n / ms) * 1000);
@@ -69,11 +76,20 @@ type World = ReturnType<typeof world>;
 async function drain(w: World, n: number, batch: number): Promise<number> {
   w.reset();
   const t = performance.now();
-  while (w.done() < n) {
+  // A tick whose fetches only parked jobs may end early with nothing run (FINDINGS.md F7): tick again, up to a bound.
+  for (let idle = 0; w.done() < n; ) {
     const report = await w.tq.tick({ batch, concurrency: batch, budgetMs: 60_000 });
-    if (report.fetched === 0 && !report.more && w.done() < n) throw new Error(`flow bench: drained ${w.done()} of ${n}`);
+    idle = report.fetched === 0 ? idle + 1 : 0;
+    if (idle > 100) throw new Error(`flow bench: drained ${w.done()} of ${n}`);
   }
   return performance.now() - t;
+}
+
+/** Drains n jobs into `figures[scenario]` (jobs/s); the first time, counts Redis commands a job too. */
+async function measured(redis: Redis, w: World, n: number, batch: number, figures: FlowFigures, scenario: keyof FlowFigures["commands"]): Promise<void> {
+  const before = await commandsProcessed(redis);
+  figures[scenario].push(rate(n, await drain(w, n, batch)));
+  figures.commands[scenario] ??= ((await commandsProcessed(redis)) - before - 1) / n;
 }
 
 async function enqueueChunked(w: World, jobs: Parameters<World["tq"]["enqueueBulk"]>[0]): Promise<void> {
@@ -92,9 +108,9 @@ async function overhead(redis: Redis, o: FlowBenchOptions, figures: FlowFigures)
     await drain(w, o.jobs / 10, o.batch);
     for (let run = 0; run < o.runs; run++) {
       await enqueueChunked(w, plainJobs(o.jobs));
-      figures.plain.push(rate(o.jobs, await drain(w, o.jobs, o.batch)));
+      await measured(redis, w, o.jobs, o.batch, figures, "plain");
       await enqueueChunked(w, exclusiveJobs(o.jobs, (i) => `k-${run}-${i}`));
-      figures.exclusive.push(rate(o.jobs, await drain(w, o.jobs, o.batch)));
+      await measured(redis, w, o.jobs, o.batch, figures, "exclusive");
     }
   } finally {
     await w.clear();
@@ -113,15 +129,17 @@ async function busyKey(redis: Redis, o: FlowBenchOptions, figures: FlowFigures):
       await enqueueChunked(w, plainJobs(o.plain)); // warm-up, unmeasured
       await drain(w, o.plain, o.batch);
       await enqueueChunked(w, plainJobs(o.plain));
-      figures.alone.push(rate(o.plain, await drain(w, o.plain, o.batch)));
+      await measured(redis, w, o.plain, o.batch, figures, "alone");
+      // The duplicates are queued while the key is still free (an enqueue while it is held would park them at once),
+      // then the holder's tick takes the key: the drain meets them in the queue, in front of the plain jobs.
       await w.holder.enqueue("exclusive", ["busy"], { queue: "hold", unique: "while-executing" });
-      const holding = w.holder.tick({ batch: 1, concurrency: 1, budgetMs: 120_000, leaseMs: 30_000 });
-      while ((await w.holder.stats()).inflight === 0) await new Promise((r) => setTimeout(r, 5));
       await enqueueChunked(w, exclusiveJobs(o.duplicates, () => "busy"));
       await enqueueChunked(w, plainJobs(o.plain));
-      figures.cold.push(rate(o.plain, await drain(w, o.plain, o.batch)));
+      const holding = w.holder.tick({ batch: 1, concurrency: 1, budgetMs: 120_000, leaseMs: 30_000 });
+      while ((await w.holder.stats()).inflight === 0) await new Promise((r) => setTimeout(r, 5));
+      await measured(redis, w, o.plain, o.batch, figures, "cold");
       await enqueueChunked(w, plainJobs(o.plain));
-      figures.parked.push(rate(o.plain, await drain(w, o.plain, o.batch)));
+      await measured(redis, w, o.plain, o.batch, figures, "parked");
       w.release();
       await holding;
     } finally {
@@ -131,13 +149,15 @@ async function busyKey(redis: Redis, o: FlowBenchOptions, figures: FlowFigures):
 }
 
 export async function measureFlow(o: FlowBenchOptions): Promise<FlowFigures> {
-  const redis = new Redis(o.redisUrl);
-  const figures: FlowFigures = { plain: [], exclusive: [], alone: [], cold: [], parked: [] };
+  const server = await startPrivate();
+  const redis = new Redis(server.url);
+  const figures: FlowFigures = { plain: [], exclusive: [], alone: [], cold: [], parked: [], commands: {} };
   try {
     await overhead(redis, o, figures);
     await busyKey(redis, { ...o, runs: o.runs * 2 }, figures);
   } finally {
     redis.disconnect();
+    await server.stop();
   }
   return figures;
 }
@@ -145,13 +165,20 @@ export async function measureFlow(o: FlowBenchOptions): Promise<FlowFigures> {
 export function printFlow(o: FlowBenchOptions, f: FlowFigures): void {
   const pct = (a: number[], b: number[]) => `${Math.round((median(a) / median(b)) * 100)} %`;
   const span = (xs: number[]) => `${Math.min(...xs)}–${Math.max(...xs)}`;
-  console.log(`\nFlow control (batch ${o.batch}; ${o.runs} runs of (a), ${o.runs * 2} of (b); medians; no-op jobs):`);
+  const row = (scenario: string, key: keyof FlowFigures["commands"], base?: keyof FlowFigures["commands"]) => ({
+    scenario,
+    "jobs/s (median)": median(f[key]),
+    "min–max": span(f[key]),
+    "vs baseline": base ? pct(f[key], f[base]) : "baseline",
+    "Redis cmds/job": (f.commands[key] ?? 0).toFixed(2),
+  });
+  console.log(`\nFlow control (private Redis, batch 100; ${o.runs} runs of (a), ${o.runs * 2} of (b); no-op jobs):`);
   console.table([
-    { scenario: `(a) ${o.jobs} plain jobs`, "jobs/s": median(f.plain), "min–max": span(f.plain), "vs baseline": "baseline" },
-    { scenario: `(a) ${o.jobs} while-executing, distinct keys`, "jobs/s": median(f.exclusive), "min–max": span(f.exclusive), "vs baseline": pct(f.exclusive, f.plain) },
-    { scenario: `(b) ${o.plain} plain jobs alone`, "jobs/s": median(f.alone), "min–max": span(f.alone), "vs baseline": "baseline" },
-    { scenario: `(b) ${o.plain} plain behind ${o.duplicates} duplicates of a busy key (cold)`, "jobs/s": median(f.cold), "min–max": span(f.cold), "vs baseline": pct(f.cold, f.alone) },
-    { scenario: `(b) ${o.plain} plain, the ${o.duplicates} duplicates parked`, "jobs/s": median(f.parked), "min–max": span(f.parked), "vs baseline": pct(f.parked, f.alone) },
+    row(`(a) ${o.jobs} plain jobs`, "plain"),
+    row(`(a) ${o.jobs} while-executing, distinct keys`, "exclusive", "plain"),
+    row(`(b) ${o.plain} plain jobs alone`, "alone"),
+    row(`(b) ${o.plain} plain behind ${o.duplicates} duplicates of a busy key (cold)`, "cold", "alone"),
+    row(`(b) ${o.plain} plain, the ${o.duplicates} duplicates parked`, "parked", "alone"),
   ]);
   console.log(`(a) while-executing / plain: ${pct(f.exclusive, f.plain)} (target ≥ 70 %)`);
   console.log(`(b) plain behind a busy key's duplicates / alone: ${pct(f.cold, f.alone)} cold, ${pct(f.parked, f.alone)} parked (target ≥ 50 %)`);
@@ -159,7 +186,6 @@ export function printFlow(o: FlowBenchOptions, f: FlowFigures): void {
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const { parseArgs } = await import("node:util");
-  const { findRedis } = await import("../functions/node/find-redis.js");
   const { values } = parseArgs({
     options: {
       jobs: { type: "string", default: "20000" },
@@ -169,9 +195,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       batch: { type: "string", default: "100" },
     },
   });
-  const found = await findRedis();
-  const o = { redisUrl: found.url, jobs: Number(values.jobs), duplicates: Number(values.duplicates), plain: Number(values.plain), runs: Number(values.runs), batch: Number(values.batch) };
+  const o = { jobs: Number(values.jobs), duplicates: Number(values.duplicates), plain: Number(values.plain), runs: Number(values.runs), batch: Number(values.batch) };
   printFlow(o, await measureFlow(o));
-  await found.stop();
   process.exit(0);
 }
