@@ -22,7 +22,6 @@ import { Redis } from "ioredis";
 import { ioredisAdapter } from "../adapters/ioredis.js";
 import { startPrivate } from "../functions/node/find-redis.js";
 import { createTickq } from "../src/index.js";
-import { commandsProcessed } from "./wire.js";
 
 export interface FlowBenchOptions {
   jobs: number;
@@ -32,14 +31,28 @@ export interface FlowBenchOptions {
   batch: number;
 }
 
-/** Per scenario: jobs/s of each run, and Redis commands a job (of the first run). */
-export interface FlowFigures {
-  plain: number[];
-  exclusive: number[];
-  alone: number[];
-  cold: number[];
-  parked: number[];
-  commands: Partial<Record<"plain" | "exclusive" | "alone" | "cold" | "parked", number>>;
+type Scenario = "plain" | "exclusive" | "alone" | "cold" | "parked";
+
+/**
+ * Per scenario: jobs/s of each run; Redis commands a job (first run); and
+ * the µs Redis spent in tickq's scripts a job (each run): CPU time inside
+ * Redis, which a busy machine inflates far less than wall-clock rates.
+ */
+export interface FlowFigures extends Record<Scenario, number[]> {
+  commands: Partial<Record<Scenario, number>>;
+  scriptUs: Record<Scenario, number[]>;
+}
+
+/** Commands Redis ran (scripts' included) and µs it spent in scripts (EVAL, EVALSHA: their commands included). */
+async function redisWork(redis: Redis): Promise<{ calls: number; scriptUs: number }> {
+  const info = await redis.info("commandstats");
+  let calls = 0;
+  let scriptUs = 0;
+  for (const [, name, n, us] of info.matchAll(/^cmdstat_([^:]+):calls=(\d+),usec=(\d+)/gm)) {
+    calls += Number(n);
+    if (name === "eval" || name === "evalsha") scriptUs += Number(us);
+  }
+  return { calls, scriptUs };
 }
 
 const rate = (n: number, ms: number) => Math.round((n / ms) * 1000);
@@ -85,11 +98,13 @@ async function drain(w: World, n: number, batch: number): Promise<number> {
   return performance.now() - t;
 }
 
-/** Drains n jobs into `figures[scenario]` (jobs/s); the first time, counts Redis commands a job too. */
-async function measured(redis: Redis, w: World, n: number, batch: number, figures: FlowFigures, scenario: keyof FlowFigures["commands"]): Promise<void> {
-  const before = await commandsProcessed(redis);
+/** Drains n jobs into `figures[scenario]` (jobs/s, script µs a job); the first time, counts Redis commands a job too. */
+async function measured(redis: Redis, w: World, n: number, batch: number, figures: FlowFigures, scenario: Scenario): Promise<void> {
+  const before = await redisWork(redis);
   figures[scenario].push(rate(n, await drain(w, n, batch)));
-  figures.commands[scenario] ??= ((await commandsProcessed(redis)) - before - 1) / n;
+  const after = await redisWork(redis);
+  figures.commands[scenario] ??= (after.calls - before.calls - 1) / n;
+  figures.scriptUs[scenario].push((after.scriptUs - before.scriptUs) / n);
 }
 
 async function enqueueChunked(w: World, jobs: Parameters<World["tq"]["enqueueBulk"]>[0]): Promise<void> {
@@ -151,7 +166,10 @@ async function busyKey(redis: Redis, o: FlowBenchOptions, figures: FlowFigures):
 export async function measureFlow(o: FlowBenchOptions): Promise<FlowFigures> {
   const server = await startPrivate();
   const redis = new Redis(server.url);
-  const figures: FlowFigures = { plain: [], exclusive: [], alone: [], cold: [], parked: [], commands: {} };
+  const figures: FlowFigures = {
+    plain: [], exclusive: [], alone: [], cold: [], parked: [], commands: {},
+    scriptUs: { plain: [], exclusive: [], alone: [], cold: [], parked: [] },
+  };
   try {
     await overhead(redis, o, figures);
     await busyKey(redis, { ...o, runs: o.runs * 2 }, figures);
@@ -162,17 +180,21 @@ export async function measureFlow(o: FlowBenchOptions): Promise<FlowFigures> {
   return figures;
 }
 
+/** The median, over runs, of each run's ratio: a run's pair is measured back to back, so a busy machine slows both. */
+const pairedRatio = (a: number[], b: number[]) => median(a.map((x, i) => x / b[i]!));
+
 export function printFlow(o: FlowBenchOptions, f: FlowFigures): void {
-  const pct = (a: number[], b: number[]) => `${Math.round((median(a) / median(b)) * 100)} %`;
+  const pct = (x: number) => `${Math.round(x * 100)} %`;
   const span = (xs: number[]) => `${Math.min(...xs)}–${Math.max(...xs)}`;
-  const row = (scenario: string, key: keyof FlowFigures["commands"], base?: keyof FlowFigures["commands"]) => ({
+  const row = (scenario: string, key: Scenario, base?: Scenario) => ({
     scenario,
     "jobs/s (median)": median(f[key]),
     "min–max": span(f[key]),
-    "vs baseline": base ? pct(f[key], f[base]) : "baseline",
+    "vs baseline (paired)": base ? pct(pairedRatio(f[key], f[base])) : "baseline",
     "Redis cmds/job": (f.commands[key] ?? 0).toFixed(2),
+    "script µs/job": median(f.scriptUs[key]).toFixed(1),
   });
-  console.log(`\nFlow control (private Redis, batch 100; ${o.runs} runs of (a), ${o.runs * 2} of (b); no-op jobs):`);
+  console.log(`\nFlow control (private Redis, batch ${o.batch}; ${o.runs} runs of (a), ${o.runs * 2} of (b); no-op jobs):`);
   console.table([
     row(`(a) ${o.jobs} plain jobs`, "plain"),
     row(`(a) ${o.jobs} while-executing, distinct keys`, "exclusive", "plain"),
@@ -180,8 +202,9 @@ export function printFlow(o: FlowBenchOptions, f: FlowFigures): void {
     row(`(b) ${o.plain} plain behind ${o.duplicates} duplicates of a busy key (cold)`, "cold", "alone"),
     row(`(b) ${o.plain} plain, the ${o.duplicates} duplicates parked`, "parked", "alone"),
   ]);
-  console.log(`(a) while-executing / plain: ${pct(f.exclusive, f.plain)} (target ≥ 70 %)`);
-  console.log(`(b) plain behind a busy key's duplicates / alone: ${pct(f.cold, f.alone)} cold, ${pct(f.parked, f.alone)} parked (target ≥ 50 %)`);
+  const us = (key: Scenario) => `${median(f.scriptUs[key]).toFixed(1)} µs`;
+  console.log(`(a) while-executing / plain jobs/s: ${pct(pairedRatio(f.exclusive, f.plain))} (target ≥ 70 %); Redis script time a job: ${us("exclusive")} against ${us("plain")}`);
+  console.log(`(b) plain behind a busy key's duplicates / alone, jobs/s: ${pct(pairedRatio(f.cold, f.alone))} cold, ${pct(pairedRatio(f.parked, f.alone))} parked (target ≥ 50 %)`);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
