@@ -9,6 +9,8 @@
 -- Keys (under P):
 --   flow:held:KEY      hash   "TICK JID" → "FENCE": who holds a slot now
 --   flow:park:KEY      list   jobs waiting for a slot of KEY (oldest right)
+--   flow:parked        set    KEYs whose park list may hold jobs (the jobs
+--                             API looks through them: locate.lua)
 --   flow:rate:KEY      zset   fence → start ms: starts in the last period
 --   flow:rnext:KEY     string the last due handed to a deferred job
 --   flow:claim:KEY     string jid of the job queued or running (until-executed)
@@ -88,8 +90,10 @@ local function flow()
 
   -- Moves the oldest job parked on `key` to the head of its queue.
   local function unpark(key)
-    local job = redis.call('RPOP', fkey('park', key))
+    local park = fkey('park', key)
+    local job = redis.call('RPOP', park)
     if not job then return end
+    if redis.call('LLEN', park) == 0 then redis.call('SREM', P .. 'flow:parked', key) end
     local d = F.read(job)
     local queue = uri_decode(d.queue)
     redis.call('SADD', P .. 'queues', queue)
@@ -153,7 +157,7 @@ local function flow()
     local now = now_ms()
     local swept, kept = {}, {}
     local aside = 0
-    local parked_by_name, slots_by_name = {}, {}
+    local parked_by_name, slots_by_name, parked_keys = {}, {}, {}
     local flows = 0
     for idx = 1, #items do
       if is_flow(items[idx]) then flows = flows + 1 end
@@ -167,6 +171,10 @@ local function flow()
         for _, lock in ipairs(d.locks) do
           if full(lock[1], lock[2], swept) then
             redis.call('LPUSH', fkey('park', lock[1]), job)
+            if not parked_keys[lock[1]] then
+              parked_keys[lock[1]] = true
+              redis.call('SADD', P .. 'flow:parked', lock[1])
+            end
             parked_by_name[d.name] = (parked_by_name[d.name] or 0) + 1
             verdict = 'parked'
             break
@@ -262,6 +270,7 @@ local function flow()
     for _, lock in ipairs(d.locks) do
       if redis.call('HLEN', fkey('held', lock[1])) >= lock[2] then
         redis.call('HINCRBY', P .. 'flow:waiting', d.name, 1)
+        redis.call('SADD', P .. 'flow:parked', lock[1])
         return fkey('park', lock[1])
       end
     end
@@ -274,6 +283,12 @@ local function flow()
     for _, c in ipairs(claims(d)) do
       if c[2] and redis.call('GET', fkey(c[1], c[2])) == d.jid then redis.call('DEL', fkey(c[1], c[2])) end
     end
+  end
+
+  -- Admin delete of a job parked on `key`: it waits no more.
+  function F.unparked(job, key)
+    redis.call('HINCRBY', P .. 'flow:waiting', F.read(job).name, -1)
+    if redis.call('LLEN', fkey('park', key)) == 0 then redis.call('SREM', P .. 'flow:parked', key) end
   end
 
   -- Admin retry or run-now of a job (from the dead or retry set): it holds
