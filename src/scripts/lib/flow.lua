@@ -3,7 +3,7 @@
 --   {"tickq_flow":"JID NAME QUEUE [l LIMIT KEY]… [r LIMIT PERIOD_MS KEY] [c KEY] [w KEY]",…
 -- every word %XX-escaped (src/flow/descriptor.ts: no space, quote or
 -- backslash in any), so a plain job is told apart by its third byte and a
--- flow job is read with one match: no JSON decoding. `l` a slot on KEY
+-- flow job is read with a match or two: no JSON decoding. `l` a slot on KEY
 -- (at most LIMIT holders), `r` a rate limit, `c` the until-executed
 -- claim, `w` the coalesce wait claim.
 -- Keys (under P):
@@ -49,25 +49,23 @@ local function flow()
   end
 
   -- The descriptor of a flow job: {jid, name, queue, locks = {{key, limit}},
-  -- rate = {key, limit, period}, claim, wait}. Split with plain finds: no
-  -- pattern engine on the path every flow job takes twice.
-  local find, sub = string.find, string.sub
+  -- rate = {key, limit, period}, claim, wait}. One match reads the head;
+  -- the commonest rest (one slot, as while-executing) one more; any other
+  -- rest is split word by word.
+  local match, gmatch = string.match, string.gmatch
   function F.read(job)
-    local stop = find(job, '"', 16, true)
-    local words, n, at = {}, 0, 16
-    while true do
-      local space = find(job, ' ', at, true)
-      n = n + 1
-      if not space or space > stop then
-        words[n] = sub(job, at, stop - 1)
-        break
-      end
-      words[n] = sub(job, at, space - 1)
-      at = space + 1
+    local jid, name, queue, rest = match(job, '^{"tickq_flow":"(%S+) (%S+) (%S+)([^"]*)"')
+    local d = { jid = jid, name = name, queue = queue, locks = {} }
+    if rest == '' then return d end
+    local limit, key = match(rest, '^ l (%d+) (%S+)$')
+    if limit then
+      d.locks[1] = { key, tonumber(limit) }
+      return d
     end
-    local d = { jid = words[1], name = words[2], queue = words[3], locks = {} }
-    local i = 4
-    while i <= n do
+    local words = {}
+    for word in gmatch(rest, '%S+') do words[#words + 1] = word end
+    local i = 1
+    while i <= #words do
       local tag = words[i]
       if tag == 'l' then
         d.locks[#d.locks + 1] = { words[i + 2], tonumber(words[i + 1]) }
