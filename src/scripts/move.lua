@@ -1,9 +1,10 @@
 -- move: takes jobs out of where they wait, deleting them or pushing them to their queue.
 -- KEYS: [1] P.."queues"
 -- ARGV: [1] prefix  [2] call token  [3] how long the reply is kept, ms
---       [4] n, then n groups of: where it is ('schedule', 'retry', 'dead' or
---       'queue:NAME'), its stored text, 'push' or 'delete', the text to push
---       ('' for the stored text), its distance from the queue's head ('' unknown)
+--       [4] n, then n groups of: where it is ('schedule', 'retry', 'dead',
+--       'queue:NAME' or a flow park list 'flow:park:KEY'), its stored text,
+--       'push' or 'delete', the text to push ('' for the stored text), its
+--       distance from the queue's head ('' unknown)
 -- Returns: one character per job: '1' done, '0' no longer there (a tick or
 --          another call took it first), 'u' left where it is: its queue cannot be read
 -- Replays: the token (lib/once.lua) answers a resent call with the first
@@ -63,6 +64,9 @@ for k = 1, tonumber(ARGV[4]) do
         if d and d > len / 2 then direction = 1 end
         removed = redis.call('LREM', key, direction, job) == 1
       end
+    elseif string.sub(from, 1, 10) == 'flow:park:' then
+      removed = redis.call('LREM', key, -1, job) == 1
+      if removed then flow().unparked(job, string.sub(from, 11)) end
     else
       removed = redis.call('ZREM', key, job) == 1
     end

@@ -33,6 +33,36 @@ describe.each(adapterCases)("deleting flow jobs over $name", (adapterCase) => {
     expect(await tq.enqueue("sync", ["a"], { unique: "until-executed" })).toBe(dead!.jid);
   });
 
+  it("a job parked on a busy key is found (queued, waiting on its key's park list) and can be deleted", async () => {
+    const tq = h.make(jobs);
+    await tq.enqueue("sync", ["k"], { unique: "while-executing" });
+    await h.redis.hset(`${h.prefix}flow:held:u:k`, "other-tick x", 1); // the key is busy
+    const parked = await tq.enqueue("sync", ["k"], { unique: "while-executing" });
+    const found = await tq.jobs.find(parked);
+    expect(found).toMatchObject({ state: "queued", queue: "default", waitingOn: "flow:park:u:k", jid: parked });
+    expect((await tq.stats()).flow.sync!.waiting).toBe(1);
+    await tq.jobs.delete(parked);
+    expect(await tq.jobs.find(parked)).toBeNull();
+    expect((await tq.stats()).flow.sync!.waiting).toBe(0);
+    expect(await h.redis.exists(`${h.prefix}flow:park:u:k`, `${h.prefix}flow:parked`)).toBe(0);
+  });
+
+  it("move.lua and locate.lua: a parked job's delete, sent twice, takes it out and counts it once", async () => {
+    const { twice } = scriptCalls(h);
+    const tq = h.make(jobs);
+    await h.redis.hset(`${h.prefix}flow:held:u:k`, "other-tick x", 1);
+    const parked = await tq.enqueue("sync", ["k"], { unique: "while-executing" });
+    await tq.enqueue("sync", ["k"], { unique: "while-executing" });
+    const located = await twice(scripts.locate, ["queues", "ticks"], [parked, 100_000, "", "0"]);
+    expect((located.first as string[]).slice(0, 2)).toEqual(["found", "queued"]);
+    const [text] = await h.redis.lrange(`${h.prefix}flow:park:u:k`, -1, -1);
+    const { first, after } = await twice(scripts.move, ["queues"], ["tok", 60_000, 1, "flow:park:u:k", text!, "delete", "", 0]);
+    expect(first).toBe("1");
+    expect(after["flow:park:u:k"]).toHaveLength(1);
+    expect(after["flow:waiting"]).toEqual({ sync: "1" });
+    expect(after["flow:parked"]).toEqual(["u:k"]);
+  });
+
   it("move.lua: a resent delete ends the claim once and leaves a newer holder's claim alone", async () => {
     const { twice } = scriptCalls(h);
     const tq = h.make(jobs);

@@ -3,12 +3,14 @@
 --   {"tickq_flow":"JID NAME QUEUE [l LIMIT KEY]… [r LIMIT PERIOD_MS KEY] [c KEY] [w KEY]",…
 -- every word %XX-escaped (src/flow/descriptor.ts: no space, quote or
 -- backslash in any), so a plain job is told apart by its third byte and a
--- flow job is read with one match: no JSON decoding. `l` a slot on KEY
+-- flow job is read with a match or two: no JSON decoding. `l` a slot on KEY
 -- (at most LIMIT holders), `r` a rate limit, `c` the until-executed
 -- claim, `w` the coalesce wait claim.
 -- Keys (under P):
 --   flow:held:KEY      hash   "TICK JID" → "FENCE": who holds a slot now
 --   flow:park:KEY      list   jobs waiting for a slot of KEY (oldest right)
+--   flow:parked        set    KEYs whose park list may hold jobs (the jobs
+--                             API looks through them: locate.lua)
 --   flow:rate:KEY      zset   fence → start ms: starts in the last period
 --   flow:rnext:KEY     string the last due handed to a deferred job
 --   flow:claim:KEY     string jid of the job queued or running (until-executed)
@@ -47,25 +49,23 @@ local function flow()
   end
 
   -- The descriptor of a flow job: {jid, name, queue, locks = {{key, limit}},
-  -- rate = {key, limit, period}, claim, wait}. Split with plain finds: no
-  -- pattern engine on the path every flow job takes twice.
-  local find, sub = string.find, string.sub
+  -- rate = {key, limit, period}, claim, wait}. One match reads the head;
+  -- the commonest rest (one slot, as while-executing) one more; any other
+  -- rest is split word by word.
+  local match, gmatch = string.match, string.gmatch
   function F.read(job)
-    local stop = find(job, '"', 16, true)
-    local words, n, at = {}, 0, 16
-    while true do
-      local space = find(job, ' ', at, true)
-      n = n + 1
-      if not space or space > stop then
-        words[n] = sub(job, at, stop - 1)
-        break
-      end
-      words[n] = sub(job, at, space - 1)
-      at = space + 1
+    local jid, name, queue, rest = match(job, '^{"tickq_flow":"(%S+) (%S+) (%S+)([^"]*)"')
+    local d = { jid = jid, name = name, queue = queue, locks = {} }
+    if rest == '' then return d end
+    local limit, key = match(rest, '^ l (%d+) (%S+)$')
+    if limit then
+      d.locks[1] = { key, tonumber(limit) }
+      return d
     end
-    local d = { jid = words[1], name = words[2], queue = words[3], locks = {} }
-    local i = 4
-    while i <= n do
+    local words = {}
+    for word in gmatch(rest, '%S+') do words[#words + 1] = word end
+    local i = 1
+    while i <= #words do
       local tag = words[i]
       if tag == 'l' then
         d.locks[#d.locks + 1] = { words[i + 2], tonumber(words[i + 1]) }
@@ -88,8 +88,10 @@ local function flow()
 
   -- Moves the oldest job parked on `key` to the head of its queue.
   local function unpark(key)
-    local job = redis.call('RPOP', fkey('park', key))
+    local park = fkey('park', key)
+    local job = redis.call('RPOP', park)
     if not job then return end
+    if redis.call('LLEN', park) == 0 then redis.call('SREM', P .. 'flow:parked', key) end
     local d = F.read(job)
     local queue = uri_decode(d.queue)
     redis.call('SADD', P .. 'queues', queue)
@@ -153,7 +155,7 @@ local function flow()
     local now = now_ms()
     local swept, kept = {}, {}
     local aside = 0
-    local parked_by_name, slots_by_name = {}, {}
+    local parked_by_name, slots_by_name, parked_keys = {}, {}, {}
     local flows = 0
     for idx = 1, #items do
       if is_flow(items[idx]) then flows = flows + 1 end
@@ -167,6 +169,10 @@ local function flow()
         for _, lock in ipairs(d.locks) do
           if full(lock[1], lock[2], swept) then
             redis.call('LPUSH', fkey('park', lock[1]), job)
+            if not parked_keys[lock[1]] then
+              parked_keys[lock[1]] = true
+              redis.call('SADD', P .. 'flow:parked', lock[1])
+            end
             parked_by_name[d.name] = (parked_by_name[d.name] or 0) + 1
             verdict = 'parked'
             break
@@ -262,6 +268,7 @@ local function flow()
     for _, lock in ipairs(d.locks) do
       if redis.call('HLEN', fkey('held', lock[1])) >= lock[2] then
         redis.call('HINCRBY', P .. 'flow:waiting', d.name, 1)
+        redis.call('SADD', P .. 'flow:parked', lock[1])
         return fkey('park', lock[1])
       end
     end
@@ -274,6 +281,12 @@ local function flow()
     for _, c in ipairs(claims(d)) do
       if c[2] and redis.call('GET', fkey(c[1], c[2])) == d.jid then redis.call('DEL', fkey(c[1], c[2])) end
     end
+  end
+
+  -- Admin delete of a job parked on `key`: it waits no more.
+  function F.unparked(job, key)
+    redis.call('HINCRBY', P .. 'flow:waiting', F.read(job).name, -1)
+    if redis.call('LLEN', fkey('park', key)) == 0 then redis.call('SREM', P .. 'flow:parked', key) end
   end
 
   -- Admin retry or run-now of a job (from the dead or retry set): it holds
