@@ -1,7 +1,9 @@
 // SIGKILL the tick that holds a key: while its lease lives the key stays
 // held (a duplicate waits), and once the lease ran out one tick resurrects
-// the job, frees the key, and runs it exactly once more; its parked
-// duplicate runs too, not at the same time, and nothing runs again after.
+// the job, frees the key, and runs it exactly once more, before its parked
+// duplicate (the older job first: else its stale write would land last);
+// the duplicate runs after it, not beside it; nothing runs again after,
+// and nothing stays held.
 import { afterEach, describe, expect, it } from "vitest";
 import { flowJobs, type FlowArgs } from "../fixtures/flow-jobs.js";
 import { adapterCases } from "../helpers/adapters.js";
