@@ -1,5 +1,5 @@
 // while-executing under fire: 4 tick processes run 300 jobs over 10 keys,
-// handlers sleeping 10–60 ms, while ticks are SIGKILLed at random (and
+// handlers sleeping 5–30 ms, while ticks are SIGKILLed at random (and
 // replaced). The overlap detector (a mark per key, set on entry by a live
 // process, cleared on exit) never sees two live runs of one key, every job
 // runs to success, and no lock is left once the dead ticks' leases ran out.
@@ -25,12 +25,12 @@ describe.each(adapterCases)("while-executing with ticks SIGKILLed at random over
     await ticks.start(TICKS);
     const tq = createTickq({ redis: h.adapter, prefix: h.prefix, jobs: flowJobs(() => () => {}) }); // enqueues only
     const jids = await tq.enqueueBulk(
-      Array.from({ length: JOBS }, (_, i) => ({ name: "exclusive" as const, args: [`key-${i % KEYS}`, 10 + ((i * 7) % 50)] as [string, number], unique: "while-executing" as const })),
+      Array.from({ length: JOBS }, (_, i) => ({ name: "exclusive" as const, args: [`key-${i % KEYS}`, 5 + ((i * 7) % 25)] as [string, number], unique: "while-executing" as const })),
     );
     expect(new Set(jids).size).toBe(JOBS); // while-executing dedupes nothing at enqueue
     await ticks.go();
     let kills = 0;
-    for (const until = Date.now() + 3_000; Date.now() < until; kills++) {
+    for (const until = Date.now() + 2_500; Date.now() < until; kills++) {
       await sleep(300 + Math.random() * 400);
       await ticks.killOne();
     }
