@@ -1,5 +1,5 @@
-// The flow part of a fetch's reply (lib/fetch.lua): {{jid, fence, …} of
-// the flow jobs that start, 1 if the fetch stopped at its set-aside cap}.
+// The flow part of a fetch's reply (lib/fetch.lua): {"JID FENCE JID FENCE
+// …" of the flow jobs that start, 1 if the fetch stopped at its set-aside cap}.
 // Each job gets its own fence, for ctx.fence; `capped` tells the tick the
 // queue may hold more behind the jobs set aside, though the fetch came
 // back short.
@@ -19,14 +19,15 @@ export function readFetchedFenced(groups: RedisReply | undefined, flow: RedisRep
   const jobs = readFetched(groups);
   if (flow === undefined || flow === null) return { jobs, capped: false };
   const [fences, capped] = asArray(flow, "flow fetch");
-  attachFences(jobs, asArray(fences ?? [], "flow fences"));
+  if (fences) attachFences(jobs, String(fences));
   return { jobs, capped: asNumber(capped) === 1 };
 }
 
-function attachFences(jobs: FetchedJob[], flat: RedisReply[]): void {
-  if (flat.length === 0) return;
+function attachFences(jobs: FetchedJob[], words: string): void {
+  if (words === "") return;
+  const flat = words.split(" ");
   const fences = new Map<string, number>();
-  for (let i = 0; i < flat.length; i += 2) fences.set(String(flat[i]), asNumber(flat[i + 1]));
+  for (let i = 0; i < flat.length; i += 2) fences.set(flat[i]!, Number(flat[i + 1]));
   for (const job of jobs) {
     const jid = flowJidOf(job.raw);
     const fence = jid === undefined ? undefined : fences.get(jid);

@@ -20,7 +20,7 @@
 --           and for a tick that serves ordered names
 --           {ordered groups (lib/ordered-fetch.lua)} (empty when only
 --           the flow part follows), and when the fetch met flow jobs
---           {{jid, fence, ...}, 1 if it stopped at its set-aside cap}
+--           {"JID FENCE …", 1 if it stopped at its set-aside cap}
 --           (lib/fetch.lua)}
 -- Replays: begin is call 1 of the tick (lib/replay.lua). A replay while the
 -- lease lives answers the first run's reply; once the lease is gone the

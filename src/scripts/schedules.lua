@@ -17,7 +17,7 @@
 --       then fetch args (lib/fetch.lua)
 -- Returns: {lease held (1/0), jobs enqueued, {names claimed}, schedules pruned,
 --           {queue, {jobs}, {resurrections}, ...}, and when the fetch
---           met flow jobs {{jid, fence, ...}, 1 if it stopped at its
+--           met flow jobs {"JID FENCE …", 1 if it stopped at its
 --           set-aside cap} (lib/fetch.lua)}
 -- Replays: a numbered call (lib/replay.lua): a replay answers the kept
 -- reply. Claiming is also safe without it: a claim acts only if the due

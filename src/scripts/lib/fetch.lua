@@ -17,8 +17,8 @@
 -- and how often a tick's deadline interrupted it (`interruptions`), kept
 -- apart so a job that is merely too long is never called poison. Empty
 -- when neither hash exists (no job was ever put back). Second, when it met
--- flow jobs: {{jid, fence, ...} of those that start, 1 if it stopped at
--- SET_ASIDE_MAX (more may wait behind) else 0}; nil when it met none.
+-- flow jobs: {"JID FENCE JID FENCE …" of those that start, 1 if it stopped
+-- at SET_ASIDE_MAX (more may wait behind) else 0}; nil when it met none.
 local SET_ASIDE_MAX = 1000
 
 local function fetch(tick, batch, queues, picks)
@@ -93,8 +93,9 @@ local function fetch(tick, batch, queues, picks)
     take(i, left)
   end
   if not fences then return out, nil end
-  -- Whether it stopped at the cap: the queue may hold more behind what was set aside.
-  return out, { fences, set_aside >= SET_ASIDE_MAX and 1 or 0 }
+  -- One string of words (cheap to keep for replays, to send, to read), and
+  -- whether it stopped at the cap: the queue may hold more behind what was set aside.
+  return out, { table.concat(fences, ' '), set_aside >= SET_ASIDE_MAX and 1 or 0 }
 end
 
 -- Reads the fetch arguments starting at ARGV[i]: batch, n, n queue names,

@@ -86,8 +86,18 @@ local function flow()
     return d
   end
 
+  -- Whether any key has parked jobs (`flow:parked` names every key whose
+  -- park list may hold some): asked once a call, so releases need no RPOP
+  -- while nothing is parked anywhere. A park in this call sets it.
+  local any_parked
+  local function parked_somewhere()
+    if any_parked == nil then any_parked = redis.call('SCARD', P .. 'flow:parked') > 0 end
+    return any_parked
+  end
+
   -- Moves the oldest job parked on `key` to the head of its queue.
   local function unpark(key)
+    if not parked_somewhere() then return end
     local park = fkey('park', key)
     local job = redis.call('RPOP', park)
     if not job then return end
@@ -148,7 +158,7 @@ local function flow()
   -- limit to the schedule set (no retry is used). Starting takes the
   -- slots, logs the start and frees the coalesce wait claim, all in this
   -- one script, so the next job of the same key sees it. `fences` gets
-  -- {jid, fence} per start (ctx.fence): one INCRBY reserves a fence for
+  -- "JID FENCE" per start (ctx.fence): one INCRBY reserves a fence for
   -- every flow job of the call; those set aside leave theirs unused.
   -- Returns the jobs that start (LRANGE order) and how many were set aside.
   function F.admit(tick, items, fences)
@@ -172,6 +182,7 @@ local function flow()
             if not parked_keys[lock[1]] then
               parked_keys[lock[1]] = true
               redis.call('SADD', P .. 'flow:parked', lock[1])
+              any_parked = true
             end
             parked_by_name[d.name] = (parked_by_name[d.name] or 0) + 1
             verdict = 'parked'
@@ -199,8 +210,7 @@ local function flow()
             redis.call('PEXPIRE', log, d.rate[3])
           end
           if d.wait and redis.call('GET', fkey('wait', d.wait)) == d.jid then redis.call('DEL', fkey('wait', d.wait)) end
-          fences[#fences + 1] = d.jid
-          fences[#fences + 1] = fence
+          fences[#fences + 1] = d.jid .. ' ' .. fence
         end
       end
       if verdict == 'run' then kept[#kept + 1] = job else aside = aside + 1 end
@@ -269,6 +279,7 @@ local function flow()
       if redis.call('HLEN', fkey('held', lock[1])) >= lock[2] then
         redis.call('HINCRBY', P .. 'flow:waiting', d.name, 1)
         redis.call('SADD', P .. 'flow:parked', lock[1])
+        any_parked = true
         return fkey('park', lock[1])
       end
     end
