@@ -130,10 +130,19 @@ local function flow()
     end
   end
 
-  local function full(key, limit, swept)
-    if redis.call('HLEN', fkey('held', key)) < limit then return false end
+  -- Whether `key` has `limit` holders. `held` caches each key's count for
+  -- one admit call: only that call takes slots meanwhile, and counts them.
+  local function full(key, limit, swept, held)
+    local n = held[key]
+    if not n then
+      n = redis.call('HLEN', fkey('held', key))
+      held[key] = n
+    end
+    if n < limit or swept[key] then return n >= limit end
     sweep(key, swept)
-    return redis.call('HLEN', fkey('held', key)) >= limit
+    n = redis.call('HLEN', fkey('held', key))
+    held[key] = n
+    return n >= limit
   end
 
   -- The due ms of a job over its rate limit, or nil when it may start now.
@@ -165,7 +174,7 @@ local function flow()
     local now = now_ms()
     local swept, kept = {}, {}
     local aside = 0
-    local parked_by_name, slots_by_name, parked_keys = {}, {}, {}
+    local parked_by_name, slots_by_name, parked, held = {}, {}, {}, {}
     local flows = 0
     for idx = 1, #items do
       if is_flow(items[idx]) then flows = flows + 1 end
@@ -177,13 +186,13 @@ local function flow()
       if is_flow(job) then
         local d = F.read(job)
         for _, lock in ipairs(d.locks) do
-          if full(lock[1], lock[2], swept) then
-            redis.call('LPUSH', fkey('park', lock[1]), job)
-            if not parked_keys[lock[1]] then
-              parked_keys[lock[1]] = true
-              redis.call('SADD', P .. 'flow:parked', lock[1])
-              any_parked = true
+          if full(lock[1], lock[2], swept, held) then
+            local list = parked[lock[1]]
+            if not list then
+              list = {}
+              parked[lock[1]] = list
             end
+            list[#list + 1] = job
             parked_by_name[d.name] = (parked_by_name[d.name] or 0) + 1
             verdict = 'parked'
             break
@@ -202,7 +211,10 @@ local function flow()
         fence = fence + 1
         if verdict == 'run' then
           local field = tick .. ' ' .. d.jid
-          for _, lock in ipairs(d.locks) do redis.call('HSET', fkey('held', lock[1]), field, fence) end
+          for _, lock in ipairs(d.locks) do
+            redis.call('HSET', fkey('held', lock[1]), field, fence)
+            held[lock[1]] = held[lock[1]] + 1
+          end
           if #d.locks > 0 then slots_by_name[d.name] = (slots_by_name[d.name] or 0) + #d.locks end
           if d.rate then
             local log = fkey('rate', d.rate[1])
@@ -214,6 +226,14 @@ local function flow()
         end
       end
       if verdict == 'run' then kept[#kept + 1] = job else aside = aside + 1 end
+    end
+    -- Parked per key in one push a stretch, oldest deepest (at the right).
+    for key, list in pairs(parked) do
+      for from = 1, #list, 1000 do
+        redis.call('LPUSH', fkey('park', key), unpack(list, from, math.min(from + 999, #list)))
+      end
+      redis.call('SADD', P .. 'flow:parked', key)
+      any_parked = true
     end
     for name, n in pairs(parked_by_name) do redis.call('HINCRBY', P .. 'flow:waiting', name, n) end
     for name, n in pairs(slots_by_name) do redis.call('HINCRBY', P .. 'flow:locks', name, n) end
