@@ -49,8 +49,8 @@ export async function runJob(runtime: Runtime, job: FetchedJob, signal: AbortSig
     signal,
     log,
     payload,
-    ...(job.flowFence === undefined ? {} : { fence: job.flowFence }),
   };
+  if (job.flowFence !== undefined) ctx.fence = job.flowFence;
   const running: RunningJob = { name: payload.class, args: payload.args, payload };
   const execute = async (c: JobContext) => {
     const perform = async () => definition.perform(payload.args as never, c);

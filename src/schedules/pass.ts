@@ -98,5 +98,5 @@ export async function runSchedules(runtime: Runtime, calls: TickCalls, input: Sc
     runtime.logger.warn(`tickq: recurring jobs not enqueued: ${error.message}`);
     return none;
   }
-  return { enqueued: asNumber(result[1]), fetched: readFetchedFenced(result[4], result[5]), more: asNumber(reply[2]) === 1, held: asNumber(result[0]) === 1 };
+  return { enqueued: asNumber(result[1]), fetched: readFetchedFenced(result[4], result[5]).jobs, more: asNumber(reply[2]) === 1, held: asNumber(result[0]) === 1 };
 }

@@ -19,8 +19,9 @@
 --           {schedules in sync, {name, due, last, ...}, more due},
 --           and for a tick that serves ordered names
 --           {ordered groups (lib/ordered-fetch.lua)} (empty when only
---           flow fences follow), and when flow jobs start {jid, fence, ...}
---           (lib/flow.lua)}
+--           the flow part follows), and when the fetch met flow jobs
+--           {"JID FENCE …", 1 if it stopped at its set-aside cap}
+--           (lib/fetch.lua)}
 -- Replays: begin is call 1 of the tick (lib/replay.lua). A replay while the
 -- lease lives answers the first run's reply; once the lease is gone the
 -- tick is dead (its fetched jobs are the resurrector's) and begin answers
@@ -78,14 +79,14 @@ local batch, queues, picks = fetch_args(fetch_at)
 local due = schedules_due(now + tonumber(ARGV[#ARGV]), ARGV[#ARGV - 2], tonumber(ARGV[#ARGV - 1]))
 local ordered_at = fetch_args_end(fetch_at)
 local names = ordered_at <= #ARGV - 3 and ordered_names(ordered_at) or {}
-local fetched, ordered, fences = fetch_mixed(tick, batch, queues, picks, names, now)
+local fetched, ordered, flowed = fetch_mixed(tick, batch, queues, picks, names, now)
 local kept_reply = { now, resurrected, scheduled, more_resurrect, more_schedule, without_jobs(fetched), 1, policy, due }
 local reply = { now, resurrected, scheduled, more_resurrect, more_schedule, fetched, 1, policy, due }
 -- Ordered groups are part of the reply only for a tick that serves ordered names.
 if #names > 0 then kept_reply[10], reply[10] = slim_ordered(ordered), ordered end
-if fences then
+if flowed then
   kept_reply[10], reply[10] = kept_reply[10] or {}, reply[10] or {}
-  kept_reply[11], reply[11] = fences, fences
+  kept_reply[11], reply[11] = flowed, flowed
 end
 remember(lease, 1, kept_reply)
 return reply

@@ -16,8 +16,9 @@
 --       then o, o × (name, due slot ms begin saw): due ones it does not declare
 --       then fetch args (lib/fetch.lua)
 -- Returns: {lease held (1/0), jobs enqueued, {names claimed}, schedules pruned,
---           {queue, {jobs}, {resurrections}, ...}, and when flow jobs
---           start {jid, fence, ...} (lib/flow.lua)}
+--           {queue, {jobs}, {resurrections}, ...}, and when the fetch
+--           met flow jobs {"JID FENCE …", 1 if it stopped at its
+--           set-aside cap} (lib/fetch.lua)}
 -- Replays: a numbered call (lib/replay.lua): a replay answers the kept
 -- reply. Claiming is also safe without it: a claim acts only if the due
 -- slot still is the one begin saw (compare-and-set; a claim moves it on),
@@ -136,6 +137,6 @@ for _ = 1, tonumber(ARGV[i]) do
   end
 end
 local batch, queues, picks = fetch_args(i + 1)
-local fetched, fences = fetch(ARGV[2], batch, queues, picks)
-remember(lease, seq, { 1, enqueued, claimed, pruned, without_jobs(fetched), fences })
-return { 1, enqueued, claimed, pruned, fetched, fences }
+local fetched, flowed = fetch(ARGV[2], batch, queues, picks)
+remember(lease, seq, { 1, enqueued, claimed, pruned, without_jobs(fetched), flowed })
+return { 1, enqueued, claimed, pruned, fetched, flowed }

@@ -14,7 +14,8 @@
 -- Returns: {now ms, lease held (1/0), dead evictions, {queue, {jobs}, {resurrections}, ...},
 --           {ordered groups (lib/ordered-fetch.lua); empty for a tick that
 --           serves no ordered names}, {numbers of ack entries no longer listed (lib/ack.lua)},
---           and when flow jobs start {jid, fence, ...} (lib/flow.lua)}
+--           and when the fetch met flow jobs {"JID FENCE …", 1 if it
+--           stopped at its set-aside cap} (lib/fetch.lua)}
 -- Replays: a numbered call (lib/replay.lua). The replay of the last call
 -- answers its kept reply, so the jobs it fetched reach the tick and none is
 -- acked twice; an older call's replay does nothing. Without the lease the
@@ -53,10 +54,10 @@ if not held then return { now, 0, evicted, {}, {}, missed } end
 redis.call('PEXPIRE', lease, ARGV[3])
 if #KEYS > 2 then sidekiq_beat(3, now, ARGV[3], 7) end
 local batch, queues, picks = fetch_args(next_arg)
-local fetched, ordered, fences = fetch_mixed(tick, batch, queues, picks, names, now)
+local fetched, ordered, flowed = fetch_mixed(tick, batch, queues, picks, names, now)
 -- Ordered groups are part of the reply only for a tick that serves ordered names.
 local kept_reply, reply = { now, 1, evicted, without_jobs(fetched), {}, missed }, { now, 1, evicted, fetched, {}, missed }
 if #names > 0 then kept_reply[5], reply[5] = slim_ordered(ordered), ordered end
-if fences then kept_reply[7], reply[7] = fences, fences end
+if flowed then kept_reply[7], reply[7] = flowed, flowed end
 remember(lease, seq, kept_reply)
 return reply

@@ -63,6 +63,19 @@ describe.each(adapterCases)("deleting flow jobs over $name", (adapterCase) => {
     expect(after["flow:parked"]).toEqual(["u:k"]);
   });
 
+  it("clear.lua: a resent deleteAll ends the claims once and leaves a newer holder's alone", async () => {
+    const { twice, run } = scriptCalls(h);
+    const tq = h.make(jobs);
+    await tq.enqueue("sync", ["a"], { unique: "until-executed" });
+    await tq.enqueue("sync", ["b"], { unique: "coalesce" });
+    const { first, after } = await twice(scripts.clear, ["queue:default"], ["tok", 60_000]);
+    expect(first).toBe("2");
+    expect(Object.keys(after).filter((k) => k.startsWith("flow:") || k.startsWith("queue:"))).toEqual([]); // jobs and claims gone
+    const next = await tq.enqueue("sync", ["a"], { unique: "until-executed" });
+    await run(scripts.clear, ["queue:default"], ["tok", 60_000]);
+    expect(await h.redis.get(`${h.prefix}flow:claim:a`)).toBe(next);
+  });
+
   it("move.lua: a resent delete ends the claim once and leaves a newer holder's claim alone", async () => {
     const { twice } = scriptCalls(h);
     const tq = h.make(jobs);

@@ -78,6 +78,20 @@ describe.each(adapterCases)("per-key concurrency over $name", (adapterCase) => {
     expect((await tq.stats()).flow.call).toEqual({ locksHeld: 0, waiting: 0, deferred: 0 });
   });
 
+  it("more duplicates of a busy key than one fetch sets aside: one tick reads on past them all and runs the plain jobs behind", async () => {
+    let plain = 0;
+    const tq = h.make({ dup: { perform: () => {}, uniqueKey: () => "busy" }, quick: () => void plain++ });
+    await tq.enqueueBulk(Array.from({ length: 2_500 }, () => ({ name: "dup" as const, args: [] as never, unique: "while-executing" as const })));
+    await tq.enqueueBulk(Array.from({ length: 10 }, () => ({ name: "quick" as const, args: [] as never })));
+    // another, live, tick holds the key
+    await h.redis.set(`${h.prefix}tick:other`, "1", "PX", 60_000);
+    await h.redis.hset(`${h.prefix}flow:held:u:busy`, "other j0", 1);
+    const report = await tq.tick({ batch: 50, budgetMs: 5_000 });
+    expect(plain).toBe(10);
+    expect(report.succeeded).toBe(10);
+    expect((await tq.stats()).flow.dup!.waiting).toBe(2_500);
+  });
+
   it("a head of jobs for a busy key does not hold back plain jobs behind it or in a later queue", async () => {
     let busyRuns = 0;
     let live = 0;

@@ -48,46 +48,72 @@ local function flow()
     return (string.gsub(s, '%%(%x%x)', function(h) return string.char(tonumber(h, 16)) end))
   end
 
-  -- The descriptor of a flow job: {jid, name, queue, locks = {{key, limit}},
-  -- rate = {key, limit, period}, claim, wait}. One match reads the head;
-  -- the commonest rest (one slot, as while-executing) one more; any other
-  -- rest is split word by word.
-  local match, gmatch = string.match, string.gmatch
-  function F.read(job)
-    local jid, name, queue, rest = match(job, '^{"tickq_flow":"(%S+) (%S+) (%S+)([^"]*)"')
-    local d = { jid = jid, name = name, queue = queue, locks = {} }
-    if rest == '' then return d end
-    local limit, key = match(rest, '^ l (%d+) (%S+)$')
+  -- The descriptor of a flow job: its jid, and what it shares with every
+  -- job of the same name, queue and keys, read once a call (duplicates of
+  -- a key, parked by the thousand, cost a lookup): {name, queue, locks =
+  -- {{key, limit}}, rate = {key, limit, period}, claim, wait}, not to be
+  -- changed. The commonest form (one slot, as while-executing) is read with
+  -- one match; any other is split word by word.
+  local find, sub, match, gmatch = string.find, string.sub, string.match, string.gmatch
+  local shapes = {}
+
+  local function shape_of(rest)
+    local name, queue, tail = match(rest, '^(%S+) (%S+)(.*)$')
+    local t = { name = name, queue = queue, locks = {} }
+    local limit, key = match(tail, '^ l (%d+) (%S+)$')
     if limit then
-      d.locks[1] = { key, tonumber(limit) }
-      return d
+      t.locks[1] = { key, tonumber(limit) }
+      return t
     end
     local words = {}
-    for word in gmatch(rest, '%S+') do words[#words + 1] = word end
+    for word in gmatch(tail, '%S+') do words[#words + 1] = word end
     local i = 1
     while i <= #words do
       local tag = words[i]
       if tag == 'l' then
-        d.locks[#d.locks + 1] = { words[i + 2], tonumber(words[i + 1]) }
+        t.locks[#t.locks + 1] = { words[i + 2], tonumber(words[i + 1]) }
         i = i + 3
       elseif tag == 'r' then
-        d.rate = { words[i + 3], tonumber(words[i + 1]), tonumber(words[i + 2]) }
+        t.rate = { words[i + 3], tonumber(words[i + 1]), tonumber(words[i + 2]) }
         i = i + 4
       elseif tag == 'c' then
-        d.claim = words[i + 1]
+        t.claim = words[i + 1]
         i = i + 2
       elseif tag == 'w' then
-        d.wait = words[i + 1]
+        t.wait = words[i + 1]
         i = i + 2
       else
         i = i + 1
       end
     end
-    return d
+    return t
+  end
+
+  -- Returns the job's shape and its jid.
+  function F.read(job)
+    local stop = find(job, '"', 16, true)
+    local space = find(job, ' ', 16, true)
+    local rest = sub(job, space + 1, stop - 1)
+    local d = shapes[rest]
+    if not d then
+      d = shape_of(rest)
+      shapes[rest] = d
+    end
+    return d, sub(job, 16, space - 1)
+  end
+
+  -- Whether any key has parked jobs (`flow:parked` names every key whose
+  -- park list may hold some): asked once a call, so releases need no RPOP
+  -- while nothing is parked anywhere. A park in this call sets it.
+  local any_parked
+  local function parked_somewhere()
+    if any_parked == nil then any_parked = redis.call('SCARD', P .. 'flow:parked') > 0 end
+    return any_parked
   end
 
   -- Moves the oldest job parked on `key` to the head of its queue.
   local function unpark(key)
+    if not parked_somewhere() then return end
     local park = fkey('park', key)
     local job = redis.call('RPOP', park)
     if not job then return end
@@ -120,10 +146,19 @@ local function flow()
     end
   end
 
-  local function full(key, limit, swept)
-    if redis.call('HLEN', fkey('held', key)) < limit then return false end
+  -- Whether `key` has `limit` holders. `held` caches each key's count for
+  -- one admit call: only that call takes slots meanwhile, and counts them.
+  local function full(key, limit, swept, held)
+    local n = held[key]
+    if not n then
+      n = redis.call('HLEN', fkey('held', key))
+      held[key] = n
+    end
+    if n < limit or swept[key] then return n >= limit end
     sweep(key, swept)
-    return redis.call('HLEN', fkey('held', key)) >= limit
+    n = redis.call('HLEN', fkey('held', key))
+    held[key] = n
+    return n >= limit
   end
 
   -- The due ms of a job over its rate limit, or nil when it may start now.
@@ -148,14 +183,14 @@ local function flow()
   -- limit to the schedule set (no retry is used). Starting takes the
   -- slots, logs the start and frees the coalesce wait claim, all in this
   -- one script, so the next job of the same key sees it. `fences` gets
-  -- {jid, fence} per start (ctx.fence): one INCRBY reserves a fence for
+  -- "JID FENCE" per start (ctx.fence): one INCRBY reserves a fence for
   -- every flow job of the call; those set aside leave theirs unused.
   -- Returns the jobs that start (LRANGE order) and how many were set aside.
   function F.admit(tick, items, fences)
     local now = now_ms()
     local swept, kept = {}, {}
     local aside = 0
-    local parked_by_name, slots_by_name, parked_keys = {}, {}, {}
+    local parked_by_name, slots_by_name, parked, held = {}, {}, {}, {}
     local flows = 0
     for idx = 1, #items do
       if is_flow(items[idx]) then flows = flows + 1 end
@@ -165,14 +200,15 @@ local function flow()
       local job = items[idx]
       local verdict = 'run'
       if is_flow(job) then
-        local d = F.read(job)
+        local d, jid = F.read(job)
         for _, lock in ipairs(d.locks) do
-          if full(lock[1], lock[2], swept) then
-            redis.call('LPUSH', fkey('park', lock[1]), job)
-            if not parked_keys[lock[1]] then
-              parked_keys[lock[1]] = true
-              redis.call('SADD', P .. 'flow:parked', lock[1])
+          if full(lock[1], lock[2], swept, held) then
+            local list = parked[lock[1]]
+            if not list then
+              list = {}
+              parked[lock[1]] = list
             end
+            list[#list + 1] = job
             parked_by_name[d.name] = (parked_by_name[d.name] or 0) + 1
             verdict = 'parked'
             break
@@ -184,26 +220,36 @@ local function flow()
             redis.call('ZADD', P .. 'schedule', due / 1000, job)
             local deferred = P .. 'flow:deferred:' .. d.name
             redis.call('ZREMRANGEBYSCORE', deferred, '-inf', now)
-            redis.call('ZADD', deferred, due, d.jid)
+            redis.call('ZADD', deferred, due, jid)
             verdict = 'deferred'
           end
         end
         fence = fence + 1
         if verdict == 'run' then
-          local field = tick .. ' ' .. d.jid
-          for _, lock in ipairs(d.locks) do redis.call('HSET', fkey('held', lock[1]), field, fence) end
+          local field = tick .. ' ' .. jid
+          for _, lock in ipairs(d.locks) do
+            redis.call('HSET', fkey('held', lock[1]), field, fence)
+            held[lock[1]] = held[lock[1]] + 1
+          end
           if #d.locks > 0 then slots_by_name[d.name] = (slots_by_name[d.name] or 0) + #d.locks end
           if d.rate then
             local log = fkey('rate', d.rate[1])
             redis.call('ZADD', log, now, fence)
             redis.call('PEXPIRE', log, d.rate[3])
           end
-          if d.wait and redis.call('GET', fkey('wait', d.wait)) == d.jid then redis.call('DEL', fkey('wait', d.wait)) end
-          fences[#fences + 1] = d.jid
-          fences[#fences + 1] = fence
+          if d.wait and redis.call('GET', fkey('wait', d.wait)) == jid then redis.call('DEL', fkey('wait', d.wait)) end
+          fences[#fences + 1] = jid .. ' ' .. fence
         end
       end
       if verdict == 'run' then kept[#kept + 1] = job else aside = aside + 1 end
+    end
+    -- Parked per key in one push a stretch, oldest deepest (at the right).
+    for key, list in pairs(parked) do
+      for from = 1, #list, 1000 do
+        redis.call('LPUSH', fkey('park', key), unpack(list, from, math.min(from + 999, #list)))
+      end
+      redis.call('SADD', P .. 'flow:parked', key)
+      any_parked = true
     end
     for name, n in pairs(parked_by_name) do redis.call('HINCRBY', P .. 'flow:waiting', name, n) end
     for name, n in pairs(slots_by_name) do redis.call('HINCRBY', P .. 'flow:locks', name, n) end
@@ -227,15 +273,15 @@ local function flow()
   -- ends when it succeeded or is gone for good; a coalesce job put back
   -- waits again, so it takes the wait claim back if it is free.
   function F.settle(tick, job, kind)
-    local d = F.read(job)
-    local field = tick .. ' ' .. d.jid
+    local d, jid = F.read(job)
+    local field = tick .. ' ' .. jid
     local freed = 0
     for _, lock in ipairs(d.locks) do freed = freed + release(lock[1], field) end
     if #d.locks > 0 then freed_by_name[d.name] = (freed_by_name[d.name] or 0) + #d.locks end
-    if d.claim and (kind == 's' or kind == 'd' or kind == 'x') and redis.call('GET', fkey('claim', d.claim)) == d.jid then
+    if d.claim and (kind == 's' or kind == 'd' or kind == 'x') and redis.call('GET', fkey('claim', d.claim)) == jid then
       redis.call('DEL', fkey('claim', d.claim))
     end
-    if d.wait and (kind == 'q' or kind == 'i') then redis.call('SET', fkey('wait', d.wait), d.jid, 'NX') end
+    if d.wait and (kind == 'q' or kind == 'i') then redis.call('SET', fkey('wait', d.wait), jid, 'NX') end
     return freed
   end
 
@@ -260,15 +306,16 @@ local function flow()
   -- when it is pushed now and a key of it is full, parks it at once
   -- instead of queueing it. Returns the list to push it to.
   function F.enqueue(job, queue_list, now_push)
-    local d = F.read(job)
+    local d, jid = F.read(job)
     for _, c in ipairs(claims(d)) do
-      if c[2] then redis.call('SET', fkey(c[1], c[2]), d.jid) end
+      if c[2] then redis.call('SET', fkey(c[1], c[2]), jid) end
     end
     if not now_push then return queue_list end
     for _, lock in ipairs(d.locks) do
       if redis.call('HLEN', fkey('held', lock[1])) >= lock[2] then
         redis.call('HINCRBY', P .. 'flow:waiting', d.name, 1)
         redis.call('SADD', P .. 'flow:parked', lock[1])
+        any_parked = true
         return fkey('park', lock[1])
       end
     end
@@ -277,9 +324,9 @@ local function flow()
 
   -- Admin delete of a job never run again: its claims end.
   function F.forget(job)
-    local d = F.read(job)
+    local d, jid = F.read(job)
     for _, c in ipairs(claims(d)) do
-      if c[2] and redis.call('GET', fkey(c[1], c[2])) == d.jid then redis.call('DEL', fkey(c[1], c[2])) end
+      if c[2] and redis.call('GET', fkey(c[1], c[2])) == jid then redis.call('DEL', fkey(c[1], c[2])) end
     end
   end
 
@@ -292,9 +339,9 @@ local function flow()
   -- Admin retry or run-now of a job (from the dead or retry set): it holds
   -- its key again, unless a newer job of the key took it meanwhile.
   function F.reclaim(job)
-    local d = F.read(job)
+    local d, jid = F.read(job)
     for _, c in ipairs(claims(d)) do
-      if c[2] then redis.call('SET', fkey(c[1], c[2]), d.jid, 'NX') end
+      if c[2] then redis.call('SET', fkey(c[1], c[2]), jid, 'NX') end
     end
   end
 
