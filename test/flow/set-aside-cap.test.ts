@@ -19,7 +19,8 @@ describe.each(adapterCases)("more duplicates of a busy key than a fetch sets asi
     const released = new Promise<void>((resolve) => (release = resolve));
     const ran: string[] = [];
     const jobs = {
-      sync: { uniqueKey: ([key]: Args) => key, perform: ([key]: Args) => (key === "busy-holder" ? released : void ran.push(key)) },
+      // The job in queue "hold" holds the key until the test releases it.
+      sync: { uniqueKey: ([key]: Args) => key, perform: ([key]: Args, ctx: { queue: string }) => (ctx.queue === "hold" ? released : void ran.push(key)) },
       plain: ([key]: Args) => void ran.push(key),
     };
     const holder = h.make(jobs, { queues: ["hold"] });
