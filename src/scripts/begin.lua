@@ -31,6 +31,10 @@
 -- @include lib/common.lua
 -- @include lib/job-text.lua
 -- @include lib/replay.lua
+-- @include lib/flow-read.lua
+-- @include lib/flow-slots.lua
+-- @include lib/flow-admit.lua
+-- @include lib/flow-claims.lua
 -- @include lib/flow.lua
 -- @include lib/ordered-state.lua
 -- @include lib/ordered-resurrect.lua

@@ -10,6 +10,10 @@
 -- reply and deletes nothing more: jobs that arrived since stay.
 -- @include lib/common.lua
 -- @include lib/once.lua
+-- @include lib/flow-read.lua
+-- @include lib/flow-slots.lua
+-- @include lib/flow-admit.lua
+-- @include lib/flow-claims.lua
 -- @include lib/flow.lua
 
 local kept = kept_reply(ARGV[2])

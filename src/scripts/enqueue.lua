@@ -19,6 +19,10 @@
 -- No allow-oom flag: when Redis is full (noeviction) the first write is
 -- refused and nothing is pushed; the caller gets a clear error.
 -- @include lib/common.lua
+-- @include lib/flow-read.lua
+-- @include lib/flow-slots.lua
+-- @include lib/flow-admit.lua
+-- @include lib/flow-claims.lua
 -- @include lib/flow.lua
 
 local token_key = P .. 'enq:' .. ARGV[2]

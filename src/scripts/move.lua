@@ -13,6 +13,10 @@
 -- @include lib/common.lua
 -- @include lib/job-text.lua
 -- @include lib/once.lua
+-- @include lib/flow-read.lua
+-- @include lib/flow-slots.lua
+-- @include lib/flow-admit.lua
+-- @include lib/flow-claims.lua
 -- @include lib/flow.lua
 
 -- A job waits in a sorted set (schedule, retry, dead) or a queue; it is

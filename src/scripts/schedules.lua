@@ -30,6 +30,10 @@
 -- the slots stay due and are claimed by a later tick.
 -- @include lib/common.lua
 -- @include lib/replay.lua
+-- @include lib/flow-read.lua
+-- @include lib/flow-slots.lua
+-- @include lib/flow-admit.lua
+-- @include lib/flow-claims.lua
 -- @include lib/flow.lua
 -- @include lib/fetch.lua
 

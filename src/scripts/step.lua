@@ -27,6 +27,10 @@
 -- allow-oom: acking frees memory; it must run when Redis is full.
 -- @include lib/common.lua
 -- @include lib/replay.lua
+-- @include lib/flow-read.lua
+-- @include lib/flow-slots.lua
+-- @include lib/flow-admit.lua
+-- @include lib/flow-claims.lua
 -- @include lib/flow.lua
 -- @include lib/ack.lua
 -- @include lib/ordered-state.lua
