@@ -13,7 +13,8 @@
 import { parseArgs } from "node:util";
 import { Redis } from "ioredis";
 import { findRedis, startPrivate } from "../functions/node/find-redis.js";
-import { measureFlow, printFlow } from "./flow.js";
+import { measureFlow } from "./flow.js";
+import { printFlow } from "./flow-table.js";
 import { measureOrdered, printOrdered } from "./ordered.js";
 import { beeQueueSystem } from "./systems/bee-queue.js";
 import { bullmqSystem } from "./systems/bullmq.js";
