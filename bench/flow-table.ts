@@ -1,6 +1,8 @@
 // The table of bench/flow.ts: rates, paired ratios against each scenario's
 // baseline, Redis commands and script µs a job, and the two target lines.
-import { median, type FlowBenchOptions, type FlowFigures, type Scenario } from "./flow.js";
+import type { FlowBenchOptions, FlowFigures, Scenario } from "./flow.js";
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 /** The median, over runs, of each run's ratio: a run's pair is measured back to back, so a busy machine slows both. */
 const pairedRatio = (a: number[], b: number[]) => median(a.map((x, i) => x / b[i]!));

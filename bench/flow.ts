@@ -22,6 +22,7 @@ import { Redis } from "ioredis";
 import { ioredisAdapter } from "../adapters/ioredis.js";
 import { startPrivate } from "../functions/node/find-redis.js";
 import { createTickq } from "../src/index.js";
+import { printFlow } from "./flow-table.js";
 
 export interface FlowBenchOptions {
   jobs: number;
@@ -56,7 +57,6 @@ async function redisWork(redis: Redis): Promise<{ calls: number; scriptUs: numbe
 }
 
 const rate = (n: number, ms: number) => Math.round((n / ms) * 1000);
-export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 /** One world under a fresh prefix: its tickq, a counter of finished plain jobs, and a way to hold the key "busy". */
 function world(redis: Redis, label: string) {
@@ -192,7 +192,6 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     },
   });
   const o = { jobs: Number(values.jobs), duplicates: Number(values.duplicates), plain: Number(values.plain), runs: Number(values.runs), batch: Number(values.batch) };
-  const { printFlow } = await import("./flow-table.js");
   printFlow(o, await measureFlow(o));
   process.exit(0);
 }
