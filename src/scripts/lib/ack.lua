@@ -145,7 +145,11 @@ local function ack(tick, i, now_ms_value, dead_max, dead_max_age)
     if not taken(queue, job) then
       missed[#missed + 1] = entry
     else
-      if is_flow(job) then flow().settle(tick, job, kind) end
+      if is_flow(job) then
+        flow().settle(tick, job, kind)
+        -- Put back: its parked followers go behind it, so it runs first.
+        if kind == 'q' or kind == 'i' then flow_lib.flush() end
+      end
       if kind == 'q' or kind == 'i' then
         redis.call('RPUSH', P .. 'queue:' .. queue, job)
         if kind == 'i' then redis.call('HINCRBY', interruptions, job, 1) end

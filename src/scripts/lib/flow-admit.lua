@@ -31,21 +31,34 @@ local function flow_admit(F)
   -- Returns the jobs that start (LRANGE order) and how many were set aside.
   function F.admit(tick, items, fences)
     local now = now_ms()
-    local swept, kept = {}, {}
+    local kept = {}
     local aside = 0
-    local parked_by_name, slots_by_name, parked, held = {}, {}, {}, {}
+    local parked_by_name, slots_by_name, parked = {}, {}, {}
+    -- Every flow job read first, so the slots of all their keys are read at once.
+    local read, keys, listed = {}, {}, {}
     local flows = 0
     for idx = 1, #items do
-      if is_flow(items[idx]) then flows = flows + 1 end
+      if is_flow(items[idx]) then
+        flows = flows + 1
+        local d, jid = F.read(items[idx])
+        read[idx] = { d, jid }
+        for _, lock in ipairs(d.locks) do
+          if not listed[lock[1]] then
+            listed[lock[1]] = true
+            keys[#keys + 1] = lock[1]
+          end
+        end
+      end
     end
+    local view = F.view(keys)
     local fence = redis.call('INCRBY', P .. 'flow:fence', flows) - flows
     for idx = #items, 1, -1 do
       local job = items[idx]
       local verdict = 'run'
-      if is_flow(job) then
-        local d, jid = F.read(job)
+      if read[idx] then
+        local d, jid = read[idx][1], read[idx][2]
         for _, lock in ipairs(d.locks) do
-          if F.full(lock[1], lock[2], swept, held) then
+          if F.full(view, lock[1], lock[2]) then
             local list = parked[lock[1]]
             if not list then
               list = {}
@@ -70,10 +83,7 @@ local function flow_admit(F)
         fence = fence + 1
         if verdict == 'run' then
           local field = tick .. ' ' .. jid
-          for _, lock in ipairs(d.locks) do
-            redis.call('HSET', fkey('held', lock[1]), field, fence)
-            held[lock[1]] = held[lock[1]] + 1
-          end
+          for _, lock in ipairs(d.locks) do F.take(view, lock[1], field, fence) end
           if #d.locks > 0 then slots_by_name[d.name] = (slots_by_name[d.name] or 0) + #d.locks end
           if d.rate then
             local log = fkey('rate', d.rate[1])
@@ -86,6 +96,7 @@ local function flow_admit(F)
       end
       if verdict == 'run' then kept[#kept + 1] = job else aside = aside + 1 end
     end
+    F.commit(view)
     -- Parked per key in one push a stretch, oldest deepest (at the right).
     for key, list in pairs(parked) do
       for from = 1, #list, 1000 do

@@ -32,7 +32,7 @@ local function flow_claims(F)
     end
     if not now_push then return queue_list end
     for _, lock in ipairs(d.locks) do
-      if redis.call('HLEN', fkey('held', lock[1])) >= lock[2] then
+      if F.count(lock[1]) >= lock[2] then
         redis.call('HINCRBY', P .. 'flow:waiting', d.name, 1)
         redis.call('SADD', P .. 'flow:parked', lock[1])
         F.parked_now()

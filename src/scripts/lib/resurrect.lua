@@ -42,7 +42,10 @@ local function resurrect(tick, limit, lock_ms, scan_limit)
             -- the head of the queue goes behind it, older, which runs first.
             local job = redis.call('LINDEX', src, 0)
             if not job then break end
-            if is_flow(job) then flow().settle(id, job, 'q') end
+            if is_flow(job) then
+              flow().settle(id, job, 'q')
+              flow_lib.flush()
+            end
             redis.call('LMOVE', src, dst, 'LEFT', 'RIGHT')
             redis.call('HINCRBY', P .. 'resurrections', job, 1)
             redis.call('SADD', P .. 'queues', queue)
