@@ -1,5 +1,7 @@
-// The flow part of a fetch's reply (lib/fetch.lua): {"JID FENCE JID FENCE
-// …" of the flow jobs that start, 1 if the fetch stopped at its set-aside cap}.
+// The flow part of a fetch's reply (lib/fetch.lua): {"JID JID …" of the
+// flow jobs that start, 1 if the fetch stopped at its set-aside cap, F}: the
+// k-th JID's fence is F + k (Lua sends no number a job: turning one into
+// text costs Redis' Lua a microsecond or more).
 // Each job gets its own fence, for ctx.fence; `capped` tells the tick the
 // queue may hold more behind the jobs set aside, though the fetch came
 // back short.
@@ -18,16 +20,16 @@ export interface FlowFetched {
 export function readFetchedFenced(groups: RedisReply | undefined, flow: RedisReply | undefined): FlowFetched {
   const jobs = readFetched(groups);
   if (flow === undefined || flow === null) return { jobs, capped: false };
-  const [fences, capped] = asArray(flow, "flow fetch");
-  if (fences) attachFences(jobs, String(fences));
+  const [jids, capped, first] = asArray(flow, "flow fetch");
+  if (jids) attachFences(jobs, String(jids), asNumber(first));
   return { jobs, capped: asNumber(capped) === 1 };
 }
 
-function attachFences(jobs: FetchedJob[], words: string): void {
+function attachFences(jobs: FetchedJob[], words: string, first: number): void {
   if (words === "") return;
-  const flat = words.split(" ");
+  const jids = words.split(" ");
   const fences = new Map<string, number>();
-  for (let i = 0; i < flat.length; i += 2) fences.set(flat[i]!, Number(flat[i + 1]));
+  for (let k = 0; k < jids.length; k++) fences.set(jids[k]!, first + k + 1);
   for (const job of jobs) {
     const jid = flowJidOf(job.raw);
     const fence = jid === undefined ? undefined : fences.get(jid);

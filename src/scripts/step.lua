@@ -14,8 +14,9 @@
 -- Returns: {now ms, lease held (1/0), dead evictions, {queue, {jobs}, {resurrections}, ...},
 --           {ordered groups (lib/ordered-fetch.lua); empty for a tick that
 --           serves no ordered names}, {numbers of ack entries no longer listed (lib/ack.lua)},
---           and when the fetch met flow jobs {"JID FENCE …", 1 if it
---           stopped at its set-aside cap} (lib/fetch.lua)}
+--           and when the fetch met flow jobs {"JID …", 1 if it
+--           stopped at its set-aside cap, the fence before the first
+--           JID} (lib/fetch.lua)}
 -- Replays: a numbered call (lib/replay.lua). The replay of the last call
 -- answers its kept reply, so the jobs it fetched reach the tick and none is
 -- acked twice; an older call's replay does nothing. Without the lease the

@@ -64,9 +64,11 @@ describe.each(adapterCases)("flow scripts run twice over $name", (adapterCase) =
     const fetched = readFetched((first as RedisReply[])[5]);
     expect(fetched.map((f) => JSON.parse(f.raw).class).sort()).toEqual(["call", "sync"]);
     expect((first as RedisReply[])[9]).toEqual([]);
-    const [fences, capped] = (first as RedisReply[])[10] as RedisReply[];
-    expect(String(fences).split(" ")).toHaveLength(4); // jid and fence of the two that start
+    const [jids, capped, firstFence] = (first as RedisReply[])[10] as RedisReply[];
+    expect(String(jids).split(" ")).toHaveLength(2); // the jids of the two that start
     expect(capped).toBe(0);
+    expect(firstFence).toBe(0); // the fence counter's value before: theirs are 1 and 2
+    expect(after["flow:fence"]).toBe("2");
     expect(Object.keys(after["flow:owners"] as object)).toEqual(["u:a"]);
     expect(after["flow:park:u:a"]).toHaveLength(2);
     expect(after.schedule).toHaveLength(2); // one job, with its score

@@ -17,8 +17,9 @@
 -- and how often a tick's deadline interrupted it (`interruptions`), kept
 -- apart so a job that is merely too long is never called poison. Empty
 -- when neither hash exists (no job was ever put back). Second, when it met
--- flow jobs: {"JID FENCE JID FENCE …" of those that start, 1 if it stopped
--- at SET_ASIDE_MAX (more may wait behind) else 0}; nil when it met none.
+-- flow jobs: {"JID JID …" of those that start, 1 if it stopped at
+-- SET_ASIDE_MAX (more may wait behind) else 0, F: the k-th JID's fence is
+-- F + k (lib/flow-admit.lua)}; nil when it met none.
 local SET_ASIDE_MAX = 1000
 
 local function fetch(tick, batch, queues, picks)
@@ -95,7 +96,7 @@ local function fetch(tick, batch, queues, picks)
   if not fences then return out, nil end
   -- One string of words (cheap to keep for replays, to send, to read), and
   -- whether it stopped at the cap: the queue may hold more behind what was set aside.
-  return out, { table.concat(fences, ' '), set_aside >= SET_ASIDE_MAX and 1 or 0 }
+  return out, { table.concat(fences, ' '), set_aside >= SET_ASIDE_MAX and 1 or 0, flow_lib.first_fence() }
 end
 
 -- Reads the fetch arguments starting at ARGV[i]: batch, n, n queue names,

@@ -25,23 +25,29 @@ local function flow_admit(F)
   -- now and those set aside: parked on a full key, or deferred by a rate
   -- limit to the schedule set (no retry is used). Starting takes the
   -- slots, logs the start and frees the coalesce wait claim, all in this
-  -- one script, so the next job of the same key sees it. `fences` gets
-  -- "JID FENCE" per start (ctx.fence): one INCRBY reserves a fence for
-  -- every flow job of the call; those set aside leave theirs unused.
+  -- one script, so the next job of the same key sees it. `fences` gets the
+  -- jid of each start, in order: the k-th start of a call has fence
+  -- F.first_fence() + k (ctx.fence), numbered on from the counter's value
+  -- at the call's first admit, and the counter moves on by the starts (one
+  -- INCRBY an admit). A number is never turned into text per job: that
+  -- costs a microsecond or more in Redis' Lua.
   -- Returns the jobs that start (LRANGE order) and how many were set aside.
+  local first_fence, last_fence
+  function F.first_fence()
+    return first_fence
+  end
+
   function F.admit(tick, items, fences)
     local now = now_ms()
     local kept = {}
     local aside = 0
     local parked_by_name, slots_by_name, parked = {}, {}, {}
     -- Every flow job read first, so the slots of all their keys are read at once.
-    local read, keys, listed = {}, {}, {}
-    local flows = 0
+    local descs, jids, keys, listed = {}, {}, {}, {}
     for idx = 1, #items do
       if is_flow(items[idx]) then
-        flows = flows + 1
         local d, jid = F.read(items[idx])
-        read[idx] = { d, jid }
+        descs[idx], jids[idx] = d, jid
         for _, lock in ipairs(d.locks) do
           if not listed[lock[1]] then
             listed[lock[1]] = true
@@ -51,12 +57,17 @@ local function flow_admit(F)
       end
     end
     local view = F.view(keys)
-    local fence = redis.call('INCRBY', P .. 'flow:fence', flows) - flows
+    if not last_fence then
+      last_fence = tonumber(redis.call('GET', P .. 'flow:fence')) or 0
+      first_fence = last_fence
+    end
+    local fence = last_fence
     for idx = #items, 1, -1 do
       local job = items[idx]
       local verdict = 'run'
-      if read[idx] then
-        local d, jid = read[idx][1], read[idx][2]
+      local d = descs[idx]
+      if d then
+        local jid = jids[idx]
         for _, lock in ipairs(d.locks) do
           if F.full(view, lock[1], lock[2]) then
             local list = parked[lock[1]]
@@ -80,8 +91,8 @@ local function flow_admit(F)
             verdict = 'deferred'
           end
         end
-        fence = fence + 1
         if verdict == 'run' then
+          fence = fence + 1
           local field = tick .. ' ' .. jid
           for _, lock in ipairs(d.locks) do F.take(view, lock[1], field, fence) end
           if #d.locks > 0 then slots_by_name[d.name] = (slots_by_name[d.name] or 0) + #d.locks end
@@ -91,12 +102,16 @@ local function flow_admit(F)
             redis.call('PEXPIRE', log, d.rate[3])
           end
           if d.wait and redis.call('GET', fkey('wait', d.wait)) == jid then redis.call('DEL', fkey('wait', d.wait)) end
-          fences[#fences + 1] = jid .. ' ' .. fence
+          fences[#fences + 1] = jid
         end
       end
       if verdict == 'run' then kept[#kept + 1] = job else aside = aside + 1 end
     end
     F.commit(view)
+    if fence > last_fence then
+      redis.call('INCRBY', P .. 'flow:fence', fence - last_fence)
+      last_fence = fence
+    end
     -- Parked per key in one push a stretch, oldest deepest (at the right).
     for key, list in pairs(parked) do
       for from = 1, #list, 1000 do

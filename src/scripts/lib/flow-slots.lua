@@ -34,7 +34,7 @@ local function flow_slots(F)
   end
 
   -- Where slots are kept. A unique key (`u:…`) has one slot: its holder is
-  -- a field of the one hash `flow:owners` (KEY → "TICK JID FENCE"), so a
+  -- a field of the one hash `flow:owners` (KEY → "TICK JID"), so a
   -- fetch reads the slots of a whole batch with one HMGET and takes them
   -- with one HSET, and a job on a key of its own creates no Redis key. Any
   -- other key keeps its holders in a hash of its own, `flow:held:KEY`.
@@ -43,9 +43,10 @@ local function flow_slots(F)
     return string.byte(key, 1) == 117 and string.byte(key, 2) == 58
   end
 
-  -- Whether `owner` (an owners value) is `field`'s.
+  -- Whether `owner` (an owners value) is `field`'s. Equal strings are one
+  -- interned string in Lua: the compare is a pointer's.
   local function owned_by(owner, field)
-    return owner and string.sub(owner, 1, #field + 1) == field .. ' '
+    return owner == field
   end
 
   -- Frees the slot `field` holds on `key`; returns 1 if it held one.
@@ -97,7 +98,7 @@ local function flow_slots(F)
     view.swept[key] = true
     local fields = {}
     if single(key) then
-      if view.owners[key] then fields[1] = string.match(view.owners[key], '^(%S+ %S+)') end
+      if view.owners[key] then fields[1] = view.owners[key] end
     else
       fields = redis.call('HKEYS', fkey('held', key))
     end
@@ -125,10 +126,9 @@ local function flow_slots(F)
 
   function F.take(view, key, field, fence)
     if single(key) then
-      local owner = field .. ' ' .. fence
-      view.owners[key] = owner
+      view.owners[key] = field
       view.takes[#view.takes + 1] = key
-      view.takes[#view.takes + 1] = owner
+      view.takes[#view.takes + 1] = field
     else
       redis.call('HSET', fkey('held', key), field, fence)
     end

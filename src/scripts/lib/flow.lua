@@ -3,11 +3,11 @@
 --   {"tickq_flow":"JID NAME QUEUE [l LIMIT KEY]… [r LIMIT PERIOD_MS KEY] [c KEY] [w KEY]",…
 -- every word %XX-escaped (src/flow/descriptor.ts: no space, quote or
 -- backslash in any), so a plain job is told apart by its third byte and a
--- flow job is read with a match or two: no JSON decoding. `l` a slot on KEY
+-- flow job is read with a few plain finds: no JSON decoding. `l` a slot on KEY
 -- (at most LIMIT holders), `r` a rate limit, `c` the until-executed
 -- claim, `w` the coalesce wait claim.
 -- Keys (under P):
---   flow:owners        hash   unique KEY (u:…, one slot) → "TICK JID FENCE": its holder
+--   flow:owners        hash   unique KEY (u:…, one slot) → "TICK JID": its holder
 --   flow:held:KEY      hash   "TICK JID" → "FENCE": who holds a slot of any other key
 --   flow:park:KEY      list   jobs waiting for a slot of KEY (oldest right)
 --   flow:parked        set    KEYs whose park list may hold jobs (the jobs
