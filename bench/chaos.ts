@@ -6,7 +6,10 @@
 // Redis SIGKILL + restart from its AOF, worker SIGKILL, a reply dropped after
 // Redis ran the command (TCP; ioredis resends) and, over HTTP, a response
 // dropped after the REST server ran it (@upstash/redis retries). One phase
-// per adapter. Prints a table; exits 1 on a lost or stuck job or a miscount.
+// per adapter. A share of the jobs is flow-controlled (while-executing,
+// until-executed, coalesce, a concurrency limit, a rate limit: see
+// bench/chaos/jobs.ts). Prints a table; exits 1 on a lost or stuck job, two
+// runs of a flow key beyond its limit at once, or a miscount.
 // Then the ordered phases (bench/chaos-ordered.ts; --ordered-payloads 0 skips
 // them): exits 1 on a lost payload, an overlap or a fence that did not grow.
 import { parseArgs } from "node:util";
@@ -99,7 +102,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     if (r.problems.length && r.workerStderr.length) console.log(`${r.adapter}: workers' last stderr lines:\n  ${r.workerStderr.join("\n  ")}`);
   }
   const failed = results.some((r) => r.problems.length > 0);
-  console.log(failed ? "FAILED: jobs lost, stuck or miscounted" : "no job lost, none stuck, every count matches");
+  console.log(failed ? "FAILED: jobs lost, stuck, overlapping or miscounted" : "no job lost, none stuck, no flow key overlapped, every count matches");
   const orderedPayloads = Number(values["ordered-payloads"]);
   const orderedHeld = orderedPayloads === 0 || (await orderedChaosMain({ ...options, payloads: orderedPayloads, ids: Number(values["ordered-ids"]) }));
   process.exit(failed || !orderedHeld ? 1 : 0);

@@ -6,12 +6,15 @@
 // run (bench/realistic.ts): jobs sleeping 0–100 ms, concurrency 50.
 //   --jobs 20000  --runs 3  --idle-seconds 60  --only tickq,bullmq,bee-queue
 //   --ordered-payloads 100000 --ordered-ids 1000   ordered jobs (bench/ordered.ts); 0 skips them
+//   --flow-jobs 20000 --flow-duplicates 10000 --flow-plain 1000   flow control (bench/flow.ts, on a private Redis); 0 skips it
 //   --realistic-jobs 4000 (0: skip)  --seed 1
 //   --adapter upstash   tickq alone over HTTP Redis instead (bench/upstash.ts,
 //                       bench/upstash-realistic.ts): --latency-ms 0,20  --batch 100
 import { parseArgs } from "node:util";
 import { Redis } from "ioredis";
 import { findRedis, startPrivate } from "../functions/node/find-redis.js";
+import { measureFlow } from "./flow.js";
+import { printFlow } from "./flow-table.js";
 import { measureOrdered, printOrdered } from "./ordered.js";
 import { beeQueueSystem } from "./systems/bee-queue.js";
 import { bullmqSystem } from "./systems/bullmq.js";
@@ -35,6 +38,9 @@ const { values } = parseArgs({
     batch: { type: "string", default: "100" },
     "ordered-payloads": { type: "string", default: "100000" },
     "ordered-ids": { type: "string", default: "1000" },
+    "flow-jobs": { type: "string", default: "20000" },
+    "flow-duplicates": { type: "string", default: "10000" },
+    "flow-plain": { type: "string", default: "1000" },
     "realistic-jobs": { type: "string", default: "4000" },
     seed: { type: "string", default: "1" },
     ...serverlessOptions,
@@ -145,6 +151,9 @@ async function main() {
   const orderedOptions = { redisUrl: found.url, payloads: Number(values["ordered-payloads"]), ids: Number(values["ordered-ids"]), runs: RUNS, batch: 100 };
   if (orderedOptions.payloads > 0) process.stdout.write("measuring tickq ordered jobs…\n");
   const ordered = orderedOptions.payloads > 0 ? await measureOrdered(orderedOptions) : undefined;
+  const flowOptions = { jobs: Number(values["flow-jobs"]), duplicates: Number(values["flow-duplicates"]), plain: Number(values["flow-plain"]), runs: RUNS, batch: 100 };
+  if (flowOptions.jobs > 0) process.stdout.write("measuring tickq flow control…\n");
+  const flow = flowOptions.jobs > 0 ? await measureFlow(flowOptions) : undefined;
   const realRows: RealisticRow[] = [];
   for (const setup of REAL.length ? realistic : []) {
     process.stdout.write(`measuring ${setup.label} on ${REAL.length} realistic jobs…\n`);
@@ -180,6 +189,7 @@ async function main() {
   if (realRows.length) printRealistic(realRows, REAL, RUNS, SEED);
   const bullmq = rows.find((r) => r.name === "BullMQ");
   if (ordered) printOrdered(orderedOptions, ordered, bullmq && { name: "BullMQ", jobsPerSec: median(bullmq.drain) });
+  if (flow) printFlow(flowOptions, flow);
 }
 
 if (values.adapter === "upstash") {

@@ -26,6 +26,8 @@ const job = v.strictObject({
     ),
   ),
   retry: v.optional(v.union([v.boolean(), v.pipe(v.number(), v.integer(), v.minValue(0))], "retry must be a boolean or a count ≥ 0")),
+  // Flow control (src/flow/): unique execution by the job's uniqueKey.
+  unique: v.optional(v.picklist(["while-executing", "until-executed", "coalesce"], "unique must be while-executing, until-executed or coalesce")),
 });
 
 const orderedJob = v.strictObject({

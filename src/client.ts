@@ -6,13 +6,22 @@
 // `replayWindowMs`, so a call the client resends (a lost reply) pushes
 // nothing twice; a jid the caller chose is remembered for `idWindowMs`, so
 // retrying a timed-out enqueue with the same jid never doubles the job.
+//
+// Flow jobs (src/flow/): their keys are computed and checked here, before
+// anything is written; a duplicate of an until-executed or coalesce key
+// gets the jid of the job that holds the key.
 import { TickqError } from "./errors.js";
+import { FLOW_FIELD, flowDescriptor } from "./flow/descriptor.js";
+import { planFlow, type FlowPlan } from "./flow/plan.js";
 import { encodeNewJob, newJid } from "./job.js";
 import { isCleanName } from "./names.js";
 import type { RoundTrips } from "./redis.js";
 import { definitionOf, type Runtime } from "./runtime.js";
 import { scripts } from "./scripts/index.js";
-import type { BulkJob } from "./types.js";
+import type { BulkJob, RedisReply } from "./types.js";
+
+/** The fields enqueue writes; enqueue.lua appends created_at and enqueued_at. */
+type NewJob = { class: string; args: unknown[]; jid: string; queue: string; retry: boolean | number };
 
 /** Jobs per enqueue.lua call: keeps one script's run short on a busy Redis. */
 const CHUNK = 1_000;
@@ -20,6 +29,8 @@ const CHUNK = 1_000;
 interface Prepared {
   jid: string;
   args: (string | number)[];
+  /** A flow job: its JSON is written once its descriptor is (flowDescriptor may hash). */
+  flow?: { plan: FlowPlan; payload: NewJob };
 }
 
 function prepare(runtime: Runtime, job: BulkJob): Prepared {
@@ -43,18 +54,41 @@ function prepare(runtime: Runtime, job: BulkJob): Prepared {
   const delayMs = job.delayMs ?? 0;
   if (!Number.isFinite(delayMs)) throw new TickqError("BAD_ARGS", `Job "${job.name}": delayMs must be a finite number`);
   const jid = job.jid ?? newJid();
-  const json = encodeNewJob({ class: job.name, args: job.args, jid, queue, retry: job.retry ?? definition.retry ?? true });
-  return { jid, args: [queue, Math.floor(delayMs), Math.floor(atMs), job.jid ?? "", json] };
+  const payload: NewJob = { class: job.name, args: job.args, jid, queue, retry: job.retry ?? definition.retry ?? true };
+  const json = encodeNewJob(payload);
+  const prepared: Prepared = { jid, args: [queue, Math.floor(delayMs), Math.floor(atMs), job.jid ?? "", json] };
+  const plan = planFlow(job.name, definition, job.args, job.unique);
+  if (plan) prepared.flow = { plan, payload };
+  return prepared;
+}
+
+/** A flow job's JSON opens with its descriptor (src/flow/descriptor.ts). */
+async function withFlow(p: Prepared): Promise<void> {
+  if (!p.flow) return;
+  const { plan, payload } = p.flow;
+  const descriptor = await flowDescriptor(plan, p.jid, payload.class, payload.queue);
+  p.args[4] = encodeNewJob({ [FLOW_FIELD]: descriptor, ...payload });
+}
+
+/** enqueue.lua's reply: "1"/"0"/"2" per job, then the holder's jid of each "2" (a duplicate). */
+function holdersOf(reply: RedisReply, chunk: Prepared[]): void {
+  const [flags = "", ...holders] = String(reply).split(" ");
+  let next = 0;
+  for (let k = 0; k < chunk.length; k++) {
+    if (flags[k] === "2") chunk[k]!.jid = decodeURIComponent(holders[next++] ?? "");
+  }
 }
 
 export async function enqueueJobs(runtime: Runtime, jobs: BulkJob[]): Promise<string[]> {
   if (!Array.isArray(jobs)) throw new TickqError("BAD_ARGS", "enqueueBulk takes an array of { name, args, … }");
   const prepared = jobs.map((job) => prepare(runtime, job));
+  if (prepared.some((p) => p.flow)) await Promise.all(prepared.map(withFlow));
   const trips: RoundTrips = { count: 0 };
   for (let i = 0; i < prepared.length; i += CHUNK) {
     const chunk = prepared.slice(i, i + CHUNK);
     const args = [newJid(), runtime.replayWindowMs, runtime.idWindowMs, chunk.length, ...chunk.flatMap((p) => p.args)];
-    await runtime.run(scripts.enqueue, [runtime.keys.queues, runtime.keys.schedule], args, trips);
+    const reply = await runtime.run(scripts.enqueue, [runtime.keys.queues, runtime.keys.schedule], args, trips);
+    holdersOf(reply, chunk);
   }
   return prepared.map((p) => p.jid);
 }

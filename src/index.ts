@@ -124,6 +124,7 @@ export { defaultBackoff } from "./retry.js";
 export { scripts } from "./scripts/index.js";
 export type * from "./types.js";
 export type * from "./ordered/types.js";
+export type * from "./flow/types.js";
 export type * from "./schedules/types.js";
 export type * from "./kick/types.js";
 export type * from "./admin/types.js";

@@ -25,6 +25,8 @@ export interface StepReply<W = FetchedJob> {
   /** False when the lease was gone: nothing was fetched. */
   held: boolean;
   fetched: W[];
+  /** More may wait though the fetch came back short (it stopped at its cap of flow jobs set aside). */
+  more?: boolean;
 }
 
 export interface PipelineInput<W = FetchedJob, O = Outcome> {
@@ -103,7 +105,7 @@ export async function runPipeline<W, O>(p: PipelineInput<W, O>): Promise<Pipelin
       (reply) => {
         pace.stepTook(Date.now() - sentAt);
         buffer.push(...reply.fetched);
-        if (!reply.held || reply.fetched.length < fetch) drained = true;
+        if (!reply.held || (reply.fetched.length < fetch && !reply.more)) drained = true;
       },
       (error: unknown) => {
         finished = acks.concat(finished);

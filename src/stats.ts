@@ -1,3 +1,4 @@
+import { readFlowStats } from "./flow/stats.js";
 import { readOrderedStats } from "./ordered/stats.js";
 import { asArray, asNumber } from "./redis.js";
 import { evictionWarning, learnEvictionPolicy, type Runtime } from "./runtime.js";
@@ -14,9 +15,10 @@ export function pairs(reply: RedisReply | undefined, what: string): Record<strin
 }
 
 export async function readStats(runtime: Runtime): Promise<Stats> {
-  const [core, ordered] = await Promise.all([
+  const [core, ordered, flow] = await Promise.all([
     runtime.run(scripts.stats, [runtime.keys.queues, runtime.keys.ticks], [], { count: 0 }),
     readOrderedStats(runtime),
+    readFlowStats(runtime),
   ]);
   const reply = asArray(core, "stats");
   const queues = pairs(reply[8], "stats");
@@ -47,6 +49,7 @@ export async function readStats(runtime: Runtime): Promise<Stats> {
     evictionPolicy: policy,
     warnings,
     ordered,
+    flow,
     schedules: asNumber(reply[10]),
   };
 }

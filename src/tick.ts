@@ -10,7 +10,7 @@ import { fenceLease } from "./lease.js";
 import { orderedInTick } from "./ordered/in-tick.js";
 import { interruptedOf, isOrdered, readOrderedFetched, splitOutcomes, unstartedOf, type Work, type WorkOutcome } from "./ordered/work.js";
 import { ackArgs } from "./passes/ack.js";
-import { readFetched } from "./passes/fetch.js";
+import { readFetchedFenced } from "./flow/fences.js";
 import { budgetCheck } from "./passes/start-budget.js";
 import { housekeepArgs, readHousekeep, type HousekeepLimits } from "./passes/housekeep.js";
 import { runPipeline, type StepReply } from "./pipeline.js";
@@ -77,7 +77,8 @@ export async function runTick(runtime: Runtime, options: TickOptions = {}, tickI
     }
     fence.confirmed(sentAt);
     beats?.start(() => void fence.confirm());
-    const first: Work[] = [...readFetched(begun[5]), ...readOrderedFetched(begun[9])];
+    const firstPlain = readFetchedFenced(begun[5], begun[10]);
+    const first: Work[] = [...firstPlain.jobs, ...readOrderedFetched(begun[9])];
     const recurring = await runSchedules(runtime, calls, { tickId, reply: begun[8], nowMs: housekept.nowMs, room: batch - first.length });
     report.recurring += recurring.enqueued;
     first.push(...recurring.fetched);
@@ -105,9 +106,10 @@ export async function runTick(runtime: Runtime, options: TickOptions = {}, tickI
         const held = asNumber(stepped[1]) === 1;
         if (held) fence.confirmed(sent);
         else lost();
-        const fetched: Work[] = [...readFetched(stepped[3]), ...readOrderedFetched(stepped[4])];
+        const fetchedPlain = readFetchedFenced(stepped[3], stepped[6]);
+        const fetched: Work[] = [...fetchedPlain.jobs, ...readOrderedFetched(stepped[4])];
         report.fetched += fetched.length;
-        return { held, fetched };
+        return { held, fetched, more: fetchedPlain.capped };
       } catch (error) {
         controller.abort(error);
         throw error;
@@ -117,7 +119,7 @@ export async function runTick(runtime: Runtime, options: TickOptions = {}, tickI
     report.fetched += first.length;
     if (first.length >= batch) options.onBacklog?.();
     const result = await runPipeline({
-      first, firstFull: first.length === batch, batch, concurrency, fence, signal: controller.signal, graceMs,
+      first, firstFull: first.length === batch || firstPlain.capped, batch, concurrency, fence, signal: controller.signal, graceMs,
       // Sidekiq's Busy page shows plain jobs only: an ordered id is no Sidekiq job.
       run: (job) => (beats && !isOrdered(job) ? beats.track(job, () => work.run(job)) : work.run(job)),
       interrupted: interruptedOf,

@@ -7,8 +7,10 @@
 // inproc    `inproc:TICK:QUEUE`, the jobs a tick fetched and has not acked
 // resurrect return the inproc jobs of a dead tick to the head of their queue
 // ordered   jobs by id with merged payloads, run one at a time per id (src/ordered/types.ts)
+// flow      unique jobs, per-key concurrency and rate limits (src/flow/types.ts)
 
 import type { TickqListenerOptions } from "./events.js";
+import type { ConcurrencyLimit, FlowStats, KeyArgs, RateLimit, UniqueMode } from "./flow/types.js";
 import type { KickOptions } from "./kick/types.js";
 import type { OrderedRegistry, OrderedStats } from "./ordered/types.js";
 import type { Schedules } from "./schedules/types.js";
@@ -70,6 +72,11 @@ export interface JobContext {
   log: JobLogger;
   /** The whole job as stored in Redis. */
   payload: JobPayload;
+  /**
+   * A flow job (unique, concurrency or rate limit): a number that grows with
+   * every start, for downstream writes to refuse a stale run's. Undefined otherwise.
+   */
+  fence?: number;
 }
 
 export type JobHandler<A extends unknown[] = unknown[]> = (args: A, ctx: JobContext) => unknown;
@@ -88,6 +95,12 @@ export interface JobDefinition<A extends unknown[] = unknown[]> {
    * sees `ctx.signal` abort and fails with TickqTimeout (retried with backoff).
    */
   timeoutMs?: number;
+  /** The key of `enqueue(…, { unique })` (src/flow/); default the job name and the canonical JSON of its args. */
+  uniqueKey?(args: KeyArgs<A>): string;
+  /** At most `limit` runs at once per `key(args)`, across every tick; a job over it waits, parked, and is not lost. */
+  concurrency?: ConcurrencyLimit<A>;
+  /** At most `limit` starts per `key(args)` in any `periodMs`; a job over it is deferred (no retry used). */
+  rateLimit?: RateLimit<A>;
 }
 
 // Handlers are contravariant in their args: `never` lets a handler that
@@ -189,6 +202,8 @@ export interface EnqueueOptions {
    * cron. At most `kick.max` kicked ticks run at once. Default: the scope's.
    */
   kick?: boolean;
+  /** Unique execution by the job's `uniqueKey` (src/flow/types.ts): while-executing, until-executed or coalesce. */
+  unique?: UniqueMode;
 }
 
 export interface BulkJob<Name extends string = string> extends EnqueueOptions {
@@ -295,4 +310,6 @@ export interface Stats {
   ordered: Record<string, OrderedStats>;
   /** Recurring schedules Redis holds (declared by any deployment, not yet pruned). */
   schedules: number;
+  /** Per job name declared here: slots held, jobs parked on a busy key, jobs deferred by a rate limit (src/flow/). */
+  flow: Record<string, FlowStats>;
 }

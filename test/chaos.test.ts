@@ -3,7 +3,9 @@
 // CLIENT PAUSE, SIGKILL + restart from its AOF, worker SIGKILL, replies
 // dropped after Redis ran the command (TCP) and responses dropped after the
 // REST server ran it (HTTP). The ledger lives on the test Redis, never
-// faulted. No job may be lost or stuck, and the counters must match it.
+// faulted. No job may be lost or stuck, no flow key (while-executing,
+// until-executed, coalesce, concurrency limit, rate limit) may see more
+// live runs than its limit, and the counters must match the ledger.
 import { describe, expect, it } from "vitest";
 import { runChaos } from "../bench/chaos.js";
 import { redisUrl } from "./helpers/redis.js";
@@ -24,8 +26,10 @@ describe("chaos", () => {
     });
     for (const r of results) {
       expect(r.problems, r.adapter).toEqual([]);
-      expect({ adapter: r.adapter, lost: r.lost, stuck: r.stuck, dead: r.dead }).toEqual({ adapter: r.adapter, lost: 0, stuck: 0, dead: r.deadExpected });
-      expect(r.succeeded + r.dead).toBe(r.jobs);
+      expect({ adapter: r.adapter, lost: r.lost, stuck: r.stuck, overlaps: r.overlaps, dead: r.dead }).toEqual({ adapter: r.adapter, lost: 0, stuck: 0, overlaps: 0, dead: r.deadExpected });
+      for (const kind of ["exclusive", "limited", "rated", "once", "coalesced"] as const) expect(r.kinds[kind], kind).toBeGreaterThan(0);
+      expect(r.merged, "duplicates of a unique key merged at enqueue").toBeGreaterThan(0);
+      expect(r.succeeded + r.dead + r.merged + r.ownAnswer).toBe(r.jobs);
       expect(r.processed).toBe(r.ledgerFinished);
       expect(r.processed).toBe(r.plannedProcessed);
       expect(r.failed).toBe(r.ledgerFailed);

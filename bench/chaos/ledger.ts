@@ -5,9 +5,13 @@
 //   start  the handler began
 //   ok     it finished and succeeded
 //   fail   it finished and threw
+// and, for flow-controlled jobs, the overlap detector (bench/chaos/overlap.ts)
+// under the same prefix: a run of a key entered while its limit of live
+// runs already held it.
 import { Redis } from "ioredis";
+import { overlapDetector, type OverlapDetector } from "./overlap.js";
 
-export interface Ledger {
+export interface Ledger extends Pick<OverlapDetector, "enter" | "leave"> {
   start(id: string, attempt: number): Promise<void>;
   finish(id: string, attempt: number, ok: boolean): Promise<void>;
   read(): Promise<LedgerView>;
@@ -21,6 +25,8 @@ export interface LedgerView {
   start: Map<string, number>;
   ok: Map<string, number>;
   fail: Map<string, number>;
+  /** Runs of a key that entered while its limit of live runs held it, in words. */
+  overlaps: string[];
 }
 
 export const entry = (id: string, attempt: number) => `${id}#${attempt}`;
@@ -33,14 +39,20 @@ export function openLedger(url: string, prefix: string): Ledger {
   // Keys expire a day after the last write: an interrupted run leaves nothing for long.
   const count = async (hash: string, field: string) => void (await redis.multi().hincrby(hash, field, 1).expire(hash, 86_400).exec());
   const asMap = (hash: Record<string, string>) => new Map(Object.entries(hash).map(([k, v]) => [k, Number(v)]));
+  const detector = overlapDetector(redis, prefix);
   return {
+    enter: (key, limit) => detector.enter(key, limit),
+    leave: (key, token) => detector.leave(key, token),
     start: (id, attempt) => count(key("start"), entry(id, attempt)),
     finish: (id, attempt, ok) => count(key(ok ? "ok" : "fail"), entry(id, attempt)),
     read: async () => {
       const [start, ok, fail] = await Promise.all(["start", "ok", "fail"].map((name) => redis.hgetall(key(name))));
-      return { start: asMap(start!), ok: asMap(ok!), fail: asMap(fail!) };
+      return { start: asMap(start!), ok: asMap(ok!), fail: asMap(fail!), overlaps: (await detector.read()).overlaps };
     },
-    clear: async () => void (await redis.del(key("start"), key("ok"), key("fail"))),
+    async clear() {
+      const keys = await redis.keys(`${prefix}*`);
+      for (let i = 0; i < keys.length; i += 500) await redis.del(...keys.slice(i, i + 500));
+    },
     close: () => redis.disconnect(),
   };
 }

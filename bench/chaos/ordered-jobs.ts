@@ -3,9 +3,8 @@
 // workers, records on the never-faulted ledger Redis:
 //   seen       every payload n of a run that succeeded (recorded before
 //              tickq acks it, so a run whose ack is lost runs again)
-//   overlaps   an id entered while another live process held it: each run
-//              marks its id (live:ID, by PID) on entry and clears it on exit;
-//              a marker of a SIGKILLed worker is no live holder
+//   overlaps   an id entered while another live process held it (the
+//              overlap detector, bench/chaos/overlap.ts)
 //   stale      a run whose fence was not above the last one that succeeded
 //              for its id (the fence must grow with every execution)
 // A run fails at random (retry: many, backoff 0), and stops at once when
@@ -13,25 +12,18 @@
 // expire, so a handler that obeys never overlaps the id's next holder.
 import { Redis } from "ioredis";
 import type { OrderedContext, OrderedRegistry } from "../../src/index.js";
-import { between, type Rng } from "./rng.js";
+import { overlapDetector } from "./overlap.js";
+import { abortableSleep as abortable, between, type Rng } from "./rng.js";
 
 export interface OrderedLedger {
-  enter(id: string): Promise<void>;
-  leave(id: string): Promise<void>;
+  /** Marks a run of id (the overlap detector, bench/chaos/overlap.ts); the token is for leave(). */
+  enter(id: string): Promise<string>;
+  leave(id: string, token: string): Promise<void>;
   succeeded(id: string, fence: number, payloads: number[]): Promise<void>;
   read(): Promise<{ seen: Set<number>; overlaps: string[]; stale: string[] }>;
   clear(): Promise<void>;
   close(): void;
 }
-
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-};
 
 // Keeps the largest fence that succeeded per id; answers the previous one when the new one is not larger.
 const FENCE = `local last = tonumber(redis.call('HGET', KEYS[1], ARGV[1]) or '0')
@@ -42,16 +34,11 @@ export function openOrderedLedger(url: string, prefix: string): OrderedLedger {
   const redis = new Redis(url, { maxRetriesPerRequest: null });
   redis.on("error", () => {});
   const key = (name: string) => `${prefix}${name}`;
-  const pid = String(process.pid);
   const expire = (k: string) => redis.expire(k, 86_400);
+  const detector = overlapDetector(redis, prefix);
   return {
-    async enter(id) {
-      const live = key(`live:${id}`);
-      await redis.multi().sadd(live, pid).expire(live, 86_400).exec();
-      const others = (await redis.smembers(live)).filter((p) => p !== pid && alive(Number(p)));
-      if (others.length > 0) await redis.rpush(key("overlaps"), `${id}: ${pid} entered while ${others.join(",")} held it`);
-    },
-    leave: async (id) => void (await redis.srem(key(`live:${id}`), pid)),
+    enter: (id) => detector.enter(id),
+    leave: (id, token) => detector.leave(id, token),
     async succeeded(id, fence, payloads) {
       if (payloads.length > 0) await redis.sadd(key("seen"), ...payloads.map(String));
       const last = Number(await redis.eval(FENCE, 1, key("fences"), id, String(fence)));
@@ -70,26 +57,19 @@ export function openOrderedLedger(url: string, prefix: string): OrderedLedger {
   };
 }
 
-const abortable = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener("abort", () => (clearTimeout(timer), reject(signal.reason)), { once: true });
-  });
-
 export function orderedChaosJobs(ledger: OrderedLedger, failRate = 0.1) {
   return {
     chaosOrdered: {
       retry: 1_000,
       backoff: () => 0,
       perform: async (id: string, payloads: { n: number }[], ctx: OrderedContext) => {
-        await ledger.enter(id);
+        const token = await ledger.enter(id);
         try {
           await abortable(Math.floor(Math.random() * 30), ctx.signal);
           if (Math.random() < failRate) throw new Error(`chaos: ${id} fails at random`);
           await ledger.succeeded(id, ctx.fence, payloads.map((p) => p.n));
         } finally {
-          await ledger.leave(id);
+          await ledger.leave(id, token);
         }
       },
     },

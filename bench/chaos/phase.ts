@@ -7,6 +7,7 @@
 import { Redis } from "ioredis";
 import { startUpstashLocal, type UpstashLocalServer } from "../../functions/upstash-local/server.js";
 import { createTickq } from "../../src/index.js";
+import type { Stats } from "../../src/types.js";
 import { ioredisAdapter } from "../../adapters/ioredis.js";
 import { endpointEnv, openEndpoint, type AdapterName, type Endpoint } from "./connect.js";
 import { startDropProxy } from "./drop-proxy.js";
@@ -88,7 +89,7 @@ export async function runPhase(o: PhaseOptions): Promise<PhaseResult> {
     const settled = await settle(direct, o.settleSeconds * 1000, o.leaseMs);
     await workers.stop(o.budgetMs + 3_000);
     const stats = await direct.stats();
-    const verdict = judge(plan, await ledger.read(), await locateJobs(admin, prefix), stats);
+    const verdict = judge(plan, await ledger.read(), await locateJobs(admin, prefix), stats, enqueued);
     if (!settled) verdict.problems.push(`work was still left after ${o.settleSeconds} s of settling`);
     return {
       adapter: o.adapter,
@@ -113,13 +114,14 @@ export async function runPhase(o: PhaseOptions): Promise<PhaseResult> {
   }
 }
 
-/** Waits until tickq holds no work (nothing queued, scheduled, in retry or in process), twice a lease apart. */
-async function settle(tq: { stats(): Promise<{ queues: Record<string, number>; scheduled: number; retry: number; inflight: number }> }, timeoutMs: number, leaseMs: number): Promise<boolean> {
+/** Waits until tickq holds no work (nothing queued, scheduled, in retry, in process or parked on a busy key), twice a lease apart. */
+async function settle(tq: { stats(): Promise<Stats> }, timeoutMs: number, leaseMs: number): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
   let idleSince: number | undefined;
   while (Date.now() < deadline) {
     const s = await tq.stats().catch(() => undefined);
-    const work = s ? Object.values(s.queues).reduce((a, b) => a + b, 0) + s.scheduled + s.retry + s.inflight : 1;
+    const parked = s ? Object.values(s.flow).reduce((a, f) => a + f.waiting, 0) : 0;
+    const work = s ? Object.values(s.queues).reduce((a, b) => a + b, 0) + s.scheduled + s.retry + s.inflight + parked : 1;
     if (work > 0) idleSince = undefined;
     else if (idleSince === undefined) idleSince = Date.now();
     else if (Date.now() - idleSince >= leaseMs) return true;

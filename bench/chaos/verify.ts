@@ -8,6 +8,16 @@
 //   lost        none of the above: must be 0
 //   ran twice   some attempt of it started more than once (a kill, a lost
 //               lease, an abandoned handler): reported, not a failure
+//   merged      a duplicate of a unique key (until-executed, coalesce),
+//               answered the jid of the job that held the key: it never runs
+//               itself, and is lost unless that job succeeded
+//   overlaps    runs of a flow key that entered while its limit of live runs
+//               held it (the ledger's overlap detector): must be 0
+//
+// A duplicate whose chunk was sent again may have been answered its own jid
+// by the resend (the first send landed, merged, and the jid was remembered):
+// it never runs, and counts as merged into whatever job of its key
+// succeeded (`ownAnswer`, reported).
 //
 // processed: tickq counts one `processed` per ack that settled a job that
 // ran (success, or failure sent to retry/dead), and the ledger records each
@@ -20,10 +30,10 @@
 // delayed job, failures + 1 per flaky one, 2 per doomed one).
 import type { Redis } from "ioredis";
 import type { Stats } from "../../src/types.js";
-import type { JobKind, PlannedJob } from "./jobs.js";
+import { JOB_KINDS, type JobKind, type PlannedJob } from "./jobs.js";
 import { idOf, type LedgerView } from "./ledger.js";
 
-export type Place = "queued" | "inflight" | "scheduled" | "retry" | "dead";
+export type Place = "queued" | "inflight" | "parked" | "scheduled" | "retry" | "dead";
 
 export interface PhaseVerdict {
   jobs: number;
@@ -33,7 +43,12 @@ export interface PhaseVerdict {
   deadExpected: number;
   lost: number;
   stuck: number;
+  merged: number;
+  ownAnswer: number;
+  overlaps: number;
   ranTwice: number;
+  /** Of those, flow-controlled jobs (a kind with a key). */
+  ranTwiceFlow: number;
   extraRuns: number;
   processed: number;
   ledgerFinished: number;
@@ -56,7 +71,7 @@ export async function locateJobs(admin: Redis, prefix: string): Promise<Map<stri
     }
     places.set(id, [...(places.get(id) ?? []), place]);
   };
-  for (const [pattern, place] of [["queue:*", "queued"], ["inproc:*", "inflight"]] as const) {
+  for (const [pattern, place] of [["queue:*", "queued"], ["inproc:*", "inflight"], ["flow:park:*", "parked"]] as const) {
     for (const key of await admin.keys(`${prefix}${pattern}`)) {
       if ((await admin.type(key)) === "list") for (const json of await admin.lrange(key, 0, -1)) note(json, place);
     }
@@ -68,9 +83,18 @@ export async function locateJobs(admin: Redis, prefix: string): Promise<Map<stri
   return places;
 }
 
-export function judge(plan: PlannedJob[], ledger: LedgerView, places: Map<string, Place[]>, stats: Stats): PhaseVerdict {
-  const kinds = { plain: 0, delayed: 0, flaky: 0, doomed: 0 } as Record<JobKind, number>;
+/** What the enqueuer was answered: ids merged into another jid, ids of chunks sent again. */
+export interface Answers {
+  answered: Map<string, string>;
+  resent: Set<string>;
+}
+
+export function judge(plan: PlannedJob[], ledger: LedgerView, places: Map<string, Place[]>, stats: Stats, answers: Answers): PhaseVerdict {
+  const kinds = Object.fromEntries(JOB_KINDS.map((k) => [k, 0])) as Record<JobKind, number>;
   const succeededIds = new Set([...ledger.ok.keys()].map(idOf));
+  const keyRan = new Set(plan.filter((j) => succeededIds.has(j.id)).map((j) => j.args[3]));
+  const merged = new Set<string>();
+  const ownAnswer = new Set<string>();
   const problems: string[] = [];
   const lostIds: string[] = [];
   const stuckIds: string[] = [];
@@ -86,7 +110,15 @@ export function judge(plan: PlannedJob[], ledger: LedgerView, places: Map<string
     if (job.kind === "doomed") deadExpected++;
     if (isDead && job.kind !== "doomed") wronglyDead.push(job.id);
     if (where.filter((p) => p === "dead").length > 1) twiceDead.push(job.id);
-    if (where.some((p) => p !== "dead")) stuckIds.push(`${job.id} (${where.join(", ")})`);
+    const holder = answers.answered.get(job.id);
+    const neverRan = where.length === 0 && !succeededIds.has(job.id) && !ledger.start.has(`${job.id}#1`);
+    if (holder !== undefined) {
+      merged.add(job.id);
+      if (where.length > 0 || ledger.start.has(`${job.id}#1`)) lostIds.push(`${job.id} (merged into ${holder}, yet it was enqueued too: ${where.join(", ") || "it ran"})`);
+      else if (!succeededIds.has(holder)) lostIds.push(`${job.id} (merged into ${holder}, which never succeeded)`);
+    } else if (neverRan && job.unique && job.unique !== "while-executing" && answers.resent.has(job.id) && keyRan.has(job.args[3])) {
+      ownAnswer.add(job.id);
+    } else if (where.some((p) => p !== "dead")) stuckIds.push(`${job.id} (${where.join(", ")})`);
     else if (!isDead && !succeededIds.has(job.id)) lostIds.push(`${job.id} (${job.kind}; ledger: ${history(ledger, job.id, job.attempts)})`);
   }
   const perJob = new Map<string, number>();
@@ -104,17 +136,22 @@ export function judge(plan: PlannedJob[], ledger: LedgerView, places: Map<string
     deadExpected,
     lost: lostIds.length,
     stuck: stuckIds.length,
+    merged: merged.size,
+    ownAnswer: ownAnswer.size,
+    overlaps: ledger.overlaps.length,
     ranTwice: perJob.size,
+    ranTwiceFlow: plan.filter((j) => j.args[3] !== "" && perJob.has(j.id)).length,
     extraRuns,
     processed: stats.processed,
     ledgerFinished: finished.size,
-    plannedProcessed: plan.reduce((sum, j) => sum + j.attempts, 0),
+    plannedProcessed: plan.reduce((sum, j) => sum + (merged.has(j.id) || ownAnswer.has(j.id) ? 0 : j.attempts), 0),
     failed: stats.failed,
     ledgerFailed: ledger.fail.size,
     problems,
   };
   if (lostIds.length) problems.unshift(`lost ${lostIds.length}: ${lostIds.slice(0, 10).join("; ")}`);
   if (stuckIds.length) problems.unshift(`stuck ${stuckIds.length}: ${stuckIds.slice(0, 10).join("; ")}`);
+  if (ledger.overlaps.length) problems.unshift(`${ledger.overlaps.length} overlapping runs of a flow key: ${ledger.overlaps.slice(0, 5).join("; ")}`);
   if (verdict.processed !== verdict.ledgerFinished) problems.push(`stats().processed ${verdict.processed} ≠ ${verdict.ledgerFinished} (job, attempt) finishes in the ledger`);
   if (verdict.failed !== verdict.ledgerFailed) problems.push(`stats().failed ${verdict.failed} ≠ ${verdict.ledgerFailed} failed (job, attempt) in the ledger`);
   const some = (ids: string[]) => `${ids.length}: ${ids.slice(0, 5).join(", ")}`;

@@ -10,6 +10,7 @@ export interface Place {
   position?: number;
   tick?: string;
   tickAlive?: boolean;
+  waitingOn?: string;
 }
 
 function parse(raw: string, queue: string): JobPayload {
@@ -30,6 +31,7 @@ export function jobInfo(raw: string, place: Place): JobInfo {
   const info: JobInfo = { state: place.state, jid: job.jid, name: job.class, queue: place.queue || job.queue, job, raw };
   if (place.at !== undefined) info.at = place.at;
   if (place.position !== undefined) info.position = place.position;
+  if (place.waitingOn !== undefined) info.waitingOn = place.waitingOn;
   if (place.tick !== undefined) info.tick = place.tick;
   if (place.tickAlive !== undefined) info.tickAlive = place.tickAlive;
   return info;

@@ -47,7 +47,10 @@ async function locate(runtime: Runtime, jidValue: string): Promise<JobInfo | nul
     const raw = String(reply[3]);
     const queue = String(reply[2]);
     if (state === "running") return jobInfo(raw, { state, queue, tick: String(reply[5]), tickAlive: asNumber(reply[6]) === 1 });
-    if (state === "queued") return jobInfo(raw, { state, queue, position: asNumber(reply[4]) });
+    if (state === "queued") {
+      const waitingOn = reply[7] === undefined ? {} : { waitingOn: String(reply[7]) };
+      return jobInfo(raw, { state, queue, position: asNumber(reply[4]), ...waitingOn });
+    }
     return jobInfo(raw, { state, queue, at: scoreMs(reply[4]) });
   }
 }

@@ -60,7 +60,7 @@ export async function moveOne(runtime: Runtime, jid: string, op: OneJob): Promis
       throw new TickqError("CONFLICT", `cannot ${op.what} job ${jid}: it is ${found.state}, and ${op.what} takes a job that is ${op.allowed.join(" or ")}`);
     }
     const text = op.text?.(found) ?? found.raw;
-    const entry: MoveEntry = { from: sourceOf(found.state, found.queue), raw: found.raw, action: op.action, text, ...(found.position === undefined ? {} : { hint: found.position }) };
+    const entry: MoveEntry = { from: found.waitingOn ?? sourceOf(found.state, found.queue), raw: found.raw, action: op.action, text, ...(found.position === undefined ? {} : { hint: found.position }) };
     const flag = await moveJobs(runtime, [entry]);
     if (flag === "1") return { found, ...(op.action === "push" ? { pushed: jobInfo(text, { state: "queued", queue: found.queue }) } : {}) };
     if (flag === "u") throw new TickqError("CONFLICT", `cannot ${op.what} job ${jid}: its queue cannot be read (a malformed job); delete it instead`);

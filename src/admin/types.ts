@@ -22,6 +22,8 @@ export interface JobInfo {
   at?: number;
   /** queued: how many jobs run before it in its queue (0: next). */
   position?: number;
+  /** queued, parked on a busy flow key (src/flow/): its park list, `flow:park:KEY`; `position` counts within it. */
+  waitingOn?: string;
   /** running: the tick that fetched it. */
   tick?: string;
   /** running: false when that tick's lease is gone (the job waits to be resurrected). */

@@ -8,7 +8,8 @@
 // counts the lease from when the last confirming call arrived, later than
 // it was sent, so the abort comes before the lease can expire, and a
 // handler that stops on it never overlaps the next holder. One that does
-// not stop has `ctx.fence` to refuse its stale writes.
+// not stop has `ctx.fence` to refuse its stale writes. Flow jobs holding
+// a slot of a unique or concurrency key (src/flow/) run under it too.
 import type { Fence } from "../lease.js";
 
 export interface OrderedGuard {
@@ -31,7 +32,7 @@ export function orderedGuard(fence: Fence, tickSignal: AbortSignal, leaseMs: num
   const every = Math.max(10, Math.min(100, Math.floor(leaseMs / 10)));
   const timer = setInterval(() => {
     if (running === 0 || fence.valid() || current.signal.aborted) return;
-    current.abort(new Error("tick lease could not be confirmed in time: another tick may soon hold this id"));
+    current.abort(new Error("tick lease could not be confirmed in time: another tick may soon hold this id or key"));
   }, every);
 
   return {

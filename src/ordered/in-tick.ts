@@ -1,13 +1,14 @@
 // What a tick needs for ordered ids, in one place so that tick.ts only
 // threads it through: running either kind of work, the trailing arguments
 // of its calls, and the guard that aborts ordered handlers before their
-// lease can expire (guard.ts). With no ordered job declared it adds no
-// argument, no timer and no Redis work.
+// lease can expire (guard.ts), which serves flow jobs holding a slot too.
+// With no ordered job declared and no flow job run it adds no argument, no
+// timer and no Redis work.
 import type { Fence } from "../lease.js";
 import { runJob } from "../passes/execute.js";
 import type { Runtime } from "../runtime.js";
 import { runOrdered } from "./execute.js";
-import { orderedGuard } from "./guard.js";
+import { orderedGuard, type OrderedGuard } from "./guard.js";
 import { isOrdered, orderedArgs, type OrderedOutcome, type Work, type WorkOutcome } from "./work.js";
 
 export interface OrderedInTick {
@@ -20,12 +21,19 @@ export interface OrderedInTick {
 
 export function orderedInTick(runtime: Runtime, fence: Fence, signal: AbortSignal, leaseMs: number, graceMs: number): OrderedInTick {
   const names = runtime.orderedNames;
-  const guard = names.length > 0 ? orderedGuard(fence, signal, leaseMs) : undefined;
+  // Made for the first execution that needs it: an ordered id, or a flow
+  // job holding a slot (src/flow/), exclusive only while the lease lives.
+  let guard: OrderedGuard | undefined;
+  const guarded = () => (guard ??= orderedGuard(fence, signal, leaseMs));
   return {
     run(work) {
-      if (!isOrdered(work)) return runJob(runtime, work, signal, graceMs);
-      // Ordered ids are fetched only for declared names: the guard is there.
-      return runOrdered(runtime, work, guard!.signal()).finally(guard!.done);
+      if (isOrdered(work)) {
+        const g = guarded();
+        return runOrdered(runtime, work, g.signal()).finally(g.done);
+      }
+      if (work.flowFence === undefined) return runJob(runtime, work, signal, graceMs);
+      const g = guarded();
+      return runJob(runtime, work, g.signal(), graceMs).finally(g.done);
     },
     args: (outcomes) => orderedArgs(names, outcomes),
     stop: () => guard?.stop(),

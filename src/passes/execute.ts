@@ -50,6 +50,7 @@ export async function runJob(runtime: Runtime, job: FetchedJob, signal: AbortSig
     log,
     payload,
   };
+  if (job.flowFence !== undefined) ctx.fence = job.flowFence;
   const running: RunningJob = { name: payload.class, args: payload.args, payload };
   const execute = async (c: JobContext) => {
     const perform = async () => definition.perform(payload.args as never, c);

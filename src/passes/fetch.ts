@@ -11,6 +11,8 @@ export interface FetchedJob {
   resurrections: number;
   /** How many times a tick's deadline interrupted it (not a death: counted apart). */
   interruptions: number;
+  /** A flow job's fence for this run, ctx.fence (src/flow/fences.ts); undefined for a plain job. */
+  flowFence?: number;
 }
 
 /** Reads fetch.lua's groups: queue, {jobs}, {resurrections and interruptions of each job, or none}. */

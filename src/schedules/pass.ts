@@ -9,7 +9,8 @@
 // fetches what begin's batch left room for, so a due slot costs a tick one
 // round trip, its job included.
 import { TickqError } from "../errors.js";
-import { readFetched, type FetchedJob } from "../passes/fetch.js";
+import { readFetchedFenced } from "../flow/fences.js";
+import type { FetchedJob } from "../passes/fetch.js";
 import { fetchArgs } from "../queues.js";
 import { asArray, asNumber } from "../redis.js";
 import type { Runtime } from "../runtime.js";
@@ -97,5 +98,5 @@ export async function runSchedules(runtime: Runtime, calls: TickCalls, input: Sc
     runtime.logger.warn(`tickq: recurring jobs not enqueued: ${error.message}`);
     return none;
   }
-  return { enqueued: asNumber(result[1]), fetched: readFetched(result[4]), more: asNumber(reply[2]) === 1, held: asNumber(result[0]) === 1 };
+  return { enqueued: asNumber(result[1]), fetched: readFetchedFenced(result[4], result[5]).jobs, more: asNumber(reply[2]) === 1, held: asNumber(result[0]) === 1 };
 }

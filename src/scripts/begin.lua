@@ -18,7 +18,10 @@
 --           {queue, {jobs}, {resurrections}, ...}, lease held (1/0), policy,
 --           {schedules in sync, {name, due, last, ...}, more due},
 --           and for a tick that serves ordered names
---           {ordered groups (lib/ordered-fetch.lua)}}
+--           {ordered groups (lib/ordered-fetch.lua)} (empty when only
+--           the flow part follows), and when the fetch met flow jobs
+--           {"JID …", 1 if it stopped at its set-aside cap,
+--           the fence before the first JID} (lib/fetch.lua)}
 -- Replays: begin is call 1 of the tick (lib/replay.lua). A replay while the
 -- lease lives answers the first run's reply; once the lease is gone the
 -- tick is dead (its fetched jobs are the resurrector's) and begin answers
@@ -28,6 +31,11 @@
 -- @include lib/common.lua
 -- @include lib/job-text.lua
 -- @include lib/replay.lua
+-- @include lib/flow-read.lua
+-- @include lib/flow-slots.lua
+-- @include lib/flow-admit.lua
+-- @include lib/flow-claims.lua
+-- @include lib/flow.lua
 -- @include lib/ordered-state.lua
 -- @include lib/ordered-resurrect.lua
 -- @include lib/resurrect.lua
@@ -75,10 +83,14 @@ local batch, queues, picks = fetch_args(fetch_at)
 local due = schedules_due(now + tonumber(ARGV[#ARGV]), ARGV[#ARGV - 2], tonumber(ARGV[#ARGV - 1]))
 local ordered_at = fetch_args_end(fetch_at)
 local names = ordered_at <= #ARGV - 3 and ordered_names(ordered_at) or {}
-local fetched, ordered = fetch_mixed(tick, batch, queues, picks, names, now)
+local fetched, ordered, flowed = fetch_mixed(tick, batch, queues, picks, names, now)
 local kept_reply = { now, resurrected, scheduled, more_resurrect, more_schedule, without_jobs(fetched), 1, policy, due }
 local reply = { now, resurrected, scheduled, more_resurrect, more_schedule, fetched, 1, policy, due }
 -- Ordered groups are part of the reply only for a tick that serves ordered names.
 if #names > 0 then kept_reply[10], reply[10] = slim_ordered(ordered), ordered end
+if flowed then
+  kept_reply[10], reply[10] = kept_reply[10] or {}, reply[10] or {}
+  kept_reply[11], reply[11] = flowed, flowed
+end
 remember(lease, 1, kept_reply)
 return reply

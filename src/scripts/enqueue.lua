@@ -6,7 +6,11 @@
 --       [5] n, then n groups of: queue, delay ms, at ms (0: none), the jid
 --       if the caller chose it ('' if tickq drew it), job JSON
 -- Returns: one character per job, "1" pushed or scheduled, "0" skipped
---          because its caller-chosen jid was enqueued within the id window.
+--          because its caller-chosen jid was enqueued within the id window,
+--          "2" a duplicate of a unique key another job holds (lib/flow.lua:
+--          nothing written, its own jid not remembered);
+--          then, for each "2", a space and that job's jid (%XX-escaped).
+--          A flow job whose key is full is parked rather than queued.
 -- Replays: the call token (drawn per call) is set NX for the call window;
 -- a replay finds it and answers the first run's reply, pushing nothing. A
 -- caller's own jid is remembered in a set per id window (the current and
@@ -15,6 +19,11 @@
 -- No allow-oom flag: when Redis is full (noeviction) the first write is
 -- refused and nothing is pushed; the caller gets a clear error.
 -- @include lib/common.lua
+-- @include lib/flow-read.lua
+-- @include lib/flow-slots.lua
+-- @include lib/flow-admit.lua
+-- @include lib/flow-claims.lua
+-- @include lib/flow.lua
 
 local token_key = P .. 'enq:' .. ARGV[2]
 if not redis.call('SET', token_key, '', 'NX', 'PX', ARGV[3]) then
@@ -26,29 +35,41 @@ local window = tonumber(ARGV[4])
 local bucket = math.floor(now / window)
 local ids = P .. 'jids:' .. window .. ':' .. bucket
 local previous_ids = P .. 'jids:' .. window .. ':' .. (bucket - 1)
-local flags = {}
+local flags, duplicates = {}, {}
 local i = 6
 for k = 1, tonumber(ARGV[5]) do
   local queue, delay, at, own_jid, job = ARGV[i], tonumber(ARGV[i + 1]), tonumber(ARGV[i + 2]), ARGV[i + 3], ARGV[i + 4]
   i = i + 5
   local fresh = true
-  if own_jid ~= '' then
+  local holder
+  if is_flow(job) then holder = flow().holder(job) end
+  if holder then
+    fresh = false
+  elseif own_jid ~= '' then
     fresh = redis.call('SISMEMBER', previous_ids, own_jid) == 0 and redis.call('SADD', ids, own_jid) == 1
     if fresh then redis.call('PEXPIRE', ids, window * 2) end
+  end
+  local flag = fresh and '1' or '0'
+  if holder then
+    flag = '2'
+    duplicates[#duplicates + 1] = holder
   end
   if fresh then
     local due = now
     if at > 0 then due = at elseif delay > 0 then due = now + delay end
+    local list = P .. 'queue:' .. queue
+    if is_flow(job) then list = flow().enqueue(job, list, due <= now) end
     local body = string.sub(job, 1, -2) .. ',"created_at":' .. stamp
     if due > now then
       redis.call('ZADD', KEYS[2], due / 1000, body .. '}')
     else
       redis.call('SADD', KEYS[1], queue)
-      redis.call('LPUSH', P .. 'queue:' .. queue, body .. ',"enqueued_at":' .. stamp .. '}')
+      redis.call('LPUSH', list, body .. ',"enqueued_at":' .. stamp .. '}')
     end
   end
-  flags[k] = fresh and '1' or '0'
+  flags[k] = flag
 end
 local reply = table.concat(flags)
+if #duplicates > 0 then reply = reply .. ' ' .. table.concat(duplicates, ' ') end
 redis.call('SET', token_key, reply, 'PX', ARGV[3])
 return reply

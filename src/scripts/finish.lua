@@ -25,6 +25,11 @@
 -- while the lease lives; leaving twice deletes nothing more).
 -- @include lib/common.lua
 -- @include lib/replay.lua
+-- @include lib/flow-read.lua
+-- @include lib/flow-slots.lua
+-- @include lib/flow-admit.lua
+-- @include lib/flow-claims.lua
+-- @include lib/flow.lua
 -- @include lib/ack.lua
 -- @include lib/ordered-state.lua
 -- @include lib/ordered-ack.lua

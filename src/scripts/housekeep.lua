@@ -10,6 +10,11 @@
 -- @include lib/common.lua
 -- @include lib/job-text.lua
 -- @include lib/replay.lua
+-- @include lib/flow-read.lua
+-- @include lib/flow-slots.lua
+-- @include lib/flow-admit.lua
+-- @include lib/flow-claims.lua
+-- @include lib/flow.lua
 -- @include lib/ordered-state.lua
 -- @include lib/ordered-resurrect.lua
 -- @include lib/resurrect.lua

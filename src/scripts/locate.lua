@@ -4,7 +4,9 @@
 --       [3] entries to look at, at most  [4] stage to resume ('' first)
 --       [5] position in that stage (a ZSCAN cursor, or a list index)
 -- Returns: {'found', state, queue, job, score or distance from the queue's
---           head, tick, tick alive (1/0)}, {'more', stage, position}, or {'none'}
+--           head, tick, tick alive (1/0), and for a flow job parked on a
+--           busy key its park list 'flow:park:KEY'}, {'more', stage,
+--           position}, or {'none'}
 -- Replays: reads only.
 -- @include lib/common.lua
 -- @include lib/job-text.lua
@@ -16,7 +18,8 @@
 -- until the job is found or every stage was looked through.
 -- Stages, in order: running (the in-process lists of registered ticks),
 -- schedule, retry, dead (ZSCAN with a MATCH on the jid, then a check of
--- the field), each queue by name (LRANGE windows from the tail), and
+-- the field), each queue by name (LRANGE windows from the tail), each park
+-- list of a busy flow key (queued jobs that wait for a slot), and
 -- running again: a job fetched while its queue was being read is found
 -- there.
 
@@ -27,6 +30,10 @@ local stages = { 'running', 'schedule', 'retry', 'dead' }
 local names = redis.call('SMEMBERS', KEYS[1])
 table.sort(names)
 for _, queue in ipairs(names) do stages[#stages + 1] = 'queue:' .. queue end
+-- Flow jobs parked on a busy key (lib/flow.lua) wait too, in a list per key.
+local parked = redis.call('SMEMBERS', P .. 'flow:parked')
+table.sort(parked)
+for _, key in ipairs(parked) do stages[#stages + 1] = 'flow:park:' .. key end
 stages[#stages + 1] = 'recheck'
 
 -- Where to resume: the stage named, or for a queue gone from the set since,
@@ -93,7 +100,10 @@ local function queue(stage)
     examined = examined + #jobs
     for k = 1, #jobs do
       if has_jid(jobs[k], jid) then
-        return { 'found', 'queued', string.sub(stage, 7), jobs[k], len - from - k, '', 0 }
+        if string.sub(stage, 1, 6) == 'queue:' then
+          return { 'found', 'queued', string.sub(stage, 7), jobs[k], len - from - k, '', 0 }
+        end
+        return { 'found', 'queued', queue_of(jobs[k]) or '', jobs[k], len - from - k, '', 0, stage }
       end
     end
     from = from + #jobs

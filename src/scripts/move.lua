@@ -1,9 +1,10 @@
 -- move: takes jobs out of where they wait, deleting them or pushing them to their queue.
 -- KEYS: [1] P.."queues"
 -- ARGV: [1] prefix  [2] call token  [3] how long the reply is kept, ms
---       [4] n, then n groups of: where it is ('schedule', 'retry', 'dead' or
---       'queue:NAME'), its stored text, 'push' or 'delete', the text to push
---       ('' for the stored text), its distance from the queue's head ('' unknown)
+--       [4] n, then n groups of: where it is ('schedule', 'retry', 'dead',
+--       'queue:NAME' or a flow park list 'flow:park:KEY'), its stored text,
+--       'push' or 'delete', the text to push ('' for the stored text), its
+--       distance from the queue's head ('' unknown)
 -- Returns: one character per job: '1' done, '0' no longer there (a tick or
 --          another call took it first), 'u' left where it is: its queue cannot be read
 -- Replays: the token (lib/once.lua) answers a resent call with the first
@@ -12,6 +13,11 @@
 -- @include lib/common.lua
 -- @include lib/job-text.lua
 -- @include lib/once.lua
+-- @include lib/flow-read.lua
+-- @include lib/flow-slots.lua
+-- @include lib/flow-admit.lua
+-- @include lib/flow-claims.lua
+-- @include lib/flow.lua
 
 -- A job waits in a sorted set (schedule, retry, dead) or a queue; it is
 -- deleted, or pushed to the tail of its queue (retry, run now). Each job is named by its exact stored text, and
@@ -24,6 +30,8 @@
 -- there (LSET to a marker, then one LREM of the markers from the nearer
 -- end), else by LREM from the nearer end: never a scan of a whole queue per job.
 -- Jobs in process (a tick's lists) are not taken: the caller refuses them.
+-- Deleting a flow job ends its until-executed or coalesce claim; pushing
+-- one (retry, run now) takes the claim back unless a newer job holds it.
 
 local token, keep_ms = ARGV[2], ARGV[3]
 local kept = kept_reply(token)
@@ -60,6 +68,9 @@ for k = 1, tonumber(ARGV[4]) do
         if d and d > len / 2 then direction = 1 end
         removed = redis.call('LREM', key, direction, job) == 1
       end
+    elseif string.sub(from, 1, 10) == 'flow:park:' then
+      removed = redis.call('LREM', key, -1, job) == 1
+      if removed then flow().unparked(job, string.sub(from, 11)) end
     else
       removed = redis.call('ZREM', key, job) == 1
     end
@@ -69,6 +80,11 @@ for k = 1, tonumber(ARGV[4]) do
     elseif removed and string.sub(from, 1, 6) == 'queue:' then
       -- A queued job may carry a resurrection count (by its text): it goes too.
       redis.call('HDEL', P .. 'resurrections', job)
+    end
+    -- A deleted flow job never runs: its unique claims end; a pushed one
+    -- holds its key again (lib/flow.lua).
+    if removed and is_flow(job) then
+      if action == 'delete' then flow().forget(job) else flow().reclaim(job) end
     end
     flags[k] = removed and '1' or '0'
   end

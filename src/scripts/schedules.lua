@@ -16,7 +16,9 @@
 --       then o, o × (name, due slot ms begin saw): due ones it does not declare
 --       then fetch args (lib/fetch.lua)
 -- Returns: {lease held (1/0), jobs enqueued, {names claimed}, schedules pruned,
---           {queue, {jobs}, {resurrections}, ...}}
+--           {queue, {jobs}, {resurrections}, ...}, and when the fetch
+--           met flow jobs {"JID …", 1 if it stopped at its
+--           set-aside cap, the fence before the first JID} (lib/fetch.lua)}
 -- Replays: a numbered call (lib/replay.lua): a replay answers the kept
 -- reply. Claiming is also safe without it: a claim acts only if the due
 -- slot still is the one begin saw (compare-and-set; a claim moves it on),
@@ -28,6 +30,11 @@
 -- the slots stay due and are claimed by a later tick.
 -- @include lib/common.lua
 -- @include lib/replay.lua
+-- @include lib/flow-read.lua
+-- @include lib/flow-slots.lua
+-- @include lib/flow-admit.lua
+-- @include lib/flow-claims.lua
+-- @include lib/flow.lua
 -- @include lib/fetch.lua
 
 local lease, seq = KEYS[2], tonumber(ARGV[3])
@@ -134,6 +141,6 @@ for _ = 1, tonumber(ARGV[i]) do
   end
 end
 local batch, queues, picks = fetch_args(i + 1)
-local fetched = fetch(ARGV[2], batch, queues, picks)
-remember(lease, seq, { 1, enqueued, claimed, pruned, without_jobs(fetched) })
-return { 1, enqueued, claimed, pruned, fetched }
+local fetched, flowed = fetch(ARGV[2], batch, queues, picks)
+remember(lease, seq, { 1, enqueued, claimed, pruned, without_jobs(fetched), flowed })
+return { 1, enqueued, claimed, pruned, fetched, flowed }

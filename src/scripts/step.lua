@@ -13,17 +13,26 @@
 --       lib/ordered-ack.lua; absent: none)
 -- Returns: {now ms, lease held (1/0), dead evictions, {queue, {jobs}, {resurrections}, ...},
 --           {ordered groups (lib/ordered-fetch.lua); empty for a tick that
---           serves no ordered names}, {numbers of ack entries no longer listed (lib/ack.lua)}}
+--           serves no ordered names}, {numbers of ack entries no longer listed (lib/ack.lua)},
+--           and when the fetch met flow jobs {"JID …", 1 if it
+--           stopped at its set-aside cap, the fence before the first
+--           JID} (lib/fetch.lua)}
 -- Replays: a numbered call (lib/replay.lua). The replay of the last call
 -- answers its kept reply, so the jobs it fetched reach the tick and none is
 -- acked twice; an older call's replay does nothing. Without the lease the
 -- acks still run, but only on jobs still listed, which a replay no longer
 -- finds, and on ordered ids whose token is still this tick's, which a
 -- replay no longer finds either: nothing is counted twice. The beat is
--- numbered too: an older or replayed one changes nothing.
+-- numbered too: an older or replayed one changes nothing. Flow slots are
+-- taken and freed with the jobs' moves, so they are settled once too.
 -- allow-oom: acking frees memory; it must run when Redis is full.
 -- @include lib/common.lua
 -- @include lib/replay.lua
+-- @include lib/flow-read.lua
+-- @include lib/flow-slots.lua
+-- @include lib/flow-admit.lua
+-- @include lib/flow-claims.lua
+-- @include lib/flow.lua
 -- @include lib/ack.lua
 -- @include lib/ordered-state.lua
 -- @include lib/ordered-ack.lua
@@ -50,9 +59,10 @@ if not held then return { now, 0, evicted, {}, {}, missed } end
 redis.call('PEXPIRE', lease, ARGV[3])
 if #KEYS > 2 then sidekiq_beat(3, now, ARGV[3], 7) end
 local batch, queues, picks = fetch_args(next_arg)
-local fetched, ordered = fetch_mixed(tick, batch, queues, picks, names, now)
+local fetched, ordered, flowed = fetch_mixed(tick, batch, queues, picks, names, now)
 -- Ordered groups are part of the reply only for a tick that serves ordered names.
 local kept_reply, reply = { now, 1, evicted, without_jobs(fetched), {}, missed }, { now, 1, evicted, fetched, {}, missed }
 if #names > 0 then kept_reply[5], reply[5] = slim_ordered(ordered), ordered end
+if flowed then kept_reply[7], reply[7] = flowed, flowed end
 remember(lease, seq, kept_reply)
 return reply

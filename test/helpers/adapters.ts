@@ -22,6 +22,8 @@ export const adapterCases: AdapterCase[] = [adapterCase("ioredis"), adapterCase(
 export interface CuttableAdapter extends OpenedAdapter {
   /** Makes Redis unreachable for this adapter from now on. */
   cut(): Promise<void>;
+  /** Makes this adapter's calls hang from now on (a network that swallows packets); cut() ends it. */
+  stall(): void;
 }
 
 /** An adapter whose Redis (TCP) or REST endpoint (HTTP) nothing listens on. */
@@ -31,13 +33,17 @@ export function openUnreachable(name: string): OpenedAdapter {
     : openAdapter(name, { redisUrl: "", restUrl: "http://127.0.0.1:1", restToken: "t" });
 }
 
-/** An adapter that works until cut(): through a TCP proxy, or a private REST server. */
+/** An adapter that works until cut() or stall(): through a TCP proxy, and over HTTP a private REST server in front of it. */
 export async function openCuttable(name: string): Promise<CuttableAdapter> {
   const endpoints = { redisUrl: inject("redisUrl"), restUrl: inject("restUrl"), restToken: inject("restToken") };
+  const proxy = await startProxy(endpoints.redisUrl);
   if (name === "ioredis") {
-    const proxy = await startProxy(endpoints.redisUrl);
-    return { ...openAdapter(name, { ...endpoints, redisUrl: proxy.url }), cut: proxy.cut };
+    return { ...openAdapter(name, { ...endpoints, redisUrl: proxy.url }), cut: proxy.cut, stall: proxy.stall };
   }
-  const rest = await startUpstashLocal({ redisUrl: endpoints.redisUrl, token: endpoints.restToken });
-  return { ...openAdapter(name, { ...endpoints, restUrl: rest.url }), cut: rest.close };
+  const rest = await startUpstashLocal({ redisUrl: proxy.url, token: endpoints.restToken });
+  const cut = async () => {
+    await proxy.cut();
+    await rest.close();
+  };
+  return { ...openAdapter(name, { ...endpoints, restUrl: rest.url }), cut, stall: proxy.stall };
 }

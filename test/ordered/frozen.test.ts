@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { OrderedContext } from "../../src/index.js";
 import { adapterCases } from "../helpers/adapters.js";
 import { useHarness } from "../helpers/harness.js";
-import { spawnOrderedChild, waitReady, type OrderedChild } from "../helpers/ordered-children.js";
+import { spawnTickChild, waitReady, type TickChild } from "../helpers/tick-children.js";
 import { sleep } from "../helpers/redis.js";
 
 const busy = (ms: number) => {
@@ -16,11 +16,11 @@ const busy = (ms: number) => {
 
 describe.each(adapterCases)("a frozen ordered tick over $name", (adapterCase) => {
   const h = useHarness(adapterCase, "ordered-frozen");
-  let other: OrderedChild | undefined;
+  let other: TickChild | undefined;
   afterEach(async () => other?.kill());
 
   it("cannot ack over the new holder, whose fence is larger", async () => {
-    other = spawnOrderedChild(adapterCase, h.redis, h.prefix, { MODE: "hold", HOLD_MS: "2500", LEASE_MS: "5000", BUDGET_MS: "10000" });
+    other = spawnTickChild("ordered-child.ts", adapterCase, h.redis, h.prefix, { MODE: "hold", HOLD_MS: "2500", LEASE_MS: "5000", BUDGET_MS: "10000" });
     await waitReady(h.redis, h.prefix, 1);
     let frozenFence = 0;
     const tq = h.make({}, {

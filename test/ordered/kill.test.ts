@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import type { OrderedContext } from "../../src/index.js";
 import { adapterCases } from "../helpers/adapters.js";
 import { useHarness } from "../helpers/harness.js";
-import { spawnOrderedChild } from "../helpers/ordered-children.js";
+import { spawnTickChild } from "../helpers/tick-children.js";
 import { sleep } from "../helpers/redis.js";
 
 describe.each(adapterCases)("ordered ids of a killed tick over $name", (adapterCase) => {
@@ -18,7 +18,7 @@ describe.each(adapterCases)("ordered ids of a killed tick over $name", (adapterC
       ordered: { work: { perform: (id: string, payloads: unknown[], ctx: OrderedContext) => void runs.set(id, { payloads, fence: ctx.fence }) } },
     });
     await tq.enqueueOrderedBulk(["a", "b", "c"].flatMap((id) => [1, 2].map((v) => ({ name: "work" as const, id, payload: { v }, score: v }))));
-    const child = spawnOrderedChild(adapterCase, h.redis, h.prefix, { MODE: "hang", LEASE_MS: "600" });
+    const child = spawnTickChild("ordered-child.ts", adapterCase, h.redis, h.prefix, { MODE: "hang", LEASE_MS: "600" });
     for (let i = 0; i < 300 && (await h.redis.llen(`${h.prefix}test:started`)) < 3; i++) await sleep(50);
     expect(await h.redis.llen(`${h.prefix}test:started`), child.stderr()).toBe(3);
     const before = (await h.redis.lrange(`${h.prefix}test:started`, 0, -1)).map((s) => JSON.parse(s) as { id: string; fence: number });
@@ -44,7 +44,7 @@ describe.each(adapterCases)("ordered ids of a killed tick over $name", (adapterC
     for (let kill = 1; kill <= 2; kill++) {
       await h.redis.del(`${h.prefix}test:started`);
       // A lease long enough that a loaded machine still starts the handler within it.
-      const child = spawnOrderedChild(adapterCase, h.redis, h.prefix, { MODE: "hang", LEASE_MS: "500" });
+      const child = spawnTickChild("ordered-child.ts", adapterCase, h.redis, h.prefix, { MODE: "hang", LEASE_MS: "500" });
       for (let i = 0; i < 300 && (await h.redis.llen(`${h.prefix}test:started`)) < 1; i++) await sleep(50);
       expect(await h.redis.llen(`${h.prefix}test:started`), child.stderr()).toBe(1);
       await child.kill();

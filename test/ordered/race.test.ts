@@ -9,7 +9,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { adapterCases } from "../helpers/adapters.js";
 import { useHarness } from "../helpers/harness.js";
-import { spawnOrderedChild, waitReady, type OrderedChild } from "../helpers/ordered-children.js";
+import { spawnTickChild, waitReady, type TickChild } from "../helpers/tick-children.js";
 import { sleep } from "../helpers/redis.js";
 
 const TICKS = 4;
@@ -19,14 +19,14 @@ const LEASE_MS = 1_000;
 
 describe.each(adapterCases)("the seed's race over $name", (adapterCase) => {
   const h = useHarness(adapterCase, "ordered-race");
-  let children: OrderedChild[] = [];
+  let children: TickChild[] = [];
   afterEach(async () => {
     await Promise.all(children.map((c) => c.kill()));
     children = [];
   });
 
   it("the index ends with every id's latest version, and no id ever had two live holders", async () => {
-    const spawnTick = () => spawnOrderedChild(adapterCase, h.redis, h.prefix, { MODE: "race", LEASE_MS: String(LEASE_MS), BUDGET_MS: "3000", BATCH: "10", CONCURRENCY: "10" });
+    const spawnTick = () => spawnTickChild("ordered-child.ts", adapterCase, h.redis, h.prefix, { MODE: "race", LEASE_MS: String(LEASE_MS), BUDGET_MS: "3000", BATCH: "10", CONCURRENCY: "10" });
     children = Array.from({ length: TICKS }, spawnTick);
     await waitReady(h.redis, h.prefix, TICKS);
     const tq = h.make({}, { ordered: { work: { perform: () => {} } } }); // enqueues only

@@ -19,6 +19,8 @@
 -- list count: an entry resent after a lost reply, naming a job already
 -- acked, finds nothing and does nothing. A list too long to rewrite in one
 -- call (over LIST_REWRITE_MAX) falls back to an LREM per job.
+-- A flow job (lib/flow.lua) settles its slots and claims with it, only
+-- when it was still listed: a late ack frees nothing another tick holds.
 
 local function trim_dead(now_sec, max_size, max_age)
   local dead = P .. 'dead'
@@ -128,6 +130,7 @@ local function ack(tick, i, now_ms_value, dead_max, dead_max_age)
       entry = entry + 1
       if taken(queue, ARGV[k]) then
         if counted then forget(ARGV[k]) end
+        if is_flow(ARGV[k]) then flow().settle(tick, ARGV[k], 's') end
         processed = processed + 1
       else
         missed[#missed + 1] = entry
@@ -142,6 +145,11 @@ local function ack(tick, i, now_ms_value, dead_max, dead_max_age)
     if not taken(queue, job) then
       missed[#missed + 1] = entry
     else
+      if is_flow(job) then
+        flow().settle(tick, job, kind)
+        -- Put back: its parked followers go behind it, so it runs first.
+        if kind == 'q' or kind == 'i' then flow_lib.flush() end
+      end
       if kind == 'q' or kind == 'i' then
         redis.call('RPUSH', P .. 'queue:' .. queue, job)
         if kind == 'i' then redis.call('HINCRBY', interruptions, job, 1) end
@@ -158,6 +166,7 @@ local function ack(tick, i, now_ms_value, dead_max, dead_max_age)
       end
     end
   end
+  if flow_lib then flow_lib.flush() end
   local day = day_of(now_sec)
   bump('processed', processed, day)
   bump('failed', failed, day)

@@ -69,15 +69,19 @@ end
 -- first, plain jobs the rest, then ordered ids whatever plain jobs left.
 -- Neither starves the other, and either alone fills the whole batch. With
 -- no ordered names it is lib/fetch.lua's fetch and nothing more.
--- Returns the plain groups (lib/fetch.lua) and the ordered groups.
+-- Returns the plain groups (lib/fetch.lua), the ordered groups and the
+-- flow part of the fetch (lib/fetch.lua; nil when it met no flow job).
 local function fetch_mixed(tick, batch, queues, picks, names, now)
-  if #names == 0 then return fetch(tick, batch, queues, picks), {} end
+  if #names == 0 then
+    local plain, flowed = fetch(tick, batch, queues, picks)
+    return plain, {}, flowed
+  end
   local ordered = {}
   local got = fetch_ordered(tick, names, math.ceil(batch / 2), now, ordered)
-  local plain = fetch(tick, batch - got, queues, picks)
+  local plain, flowed = fetch(tick, batch - got, queues, picks)
   for g = 2, #plain, 3 do got = got + #plain[g] end
   if got < batch then fetch_ordered(tick, names, batch - got, now, ordered) end
-  return plain, ordered
+  return plain, ordered, flowed
 end
 
 -- lib/replay.lua keeps a copy of each reply for replays; the ordered

@@ -2,6 +2,7 @@
 -- key `tick:ID` is gone is dead; the jobs left in its `inproc:ID:QUEUE` lists
 -- go back to the head of their queues, each counted in `resurrections` (by
 -- job string) so fetch can spot a poison job that keeps killing its tick.
+-- A flow job frees the slots the dead tick held for it (lib/flow.lua).
 -- Its registration is removed only once all its lists are empty, and once
 -- it holds no ordered id (lib/ordered-resurrect.lua, counted in the budget).
 --
@@ -37,8 +38,15 @@ local function resurrect(tick, limit, lock_ms, scan_limit)
           local src = inproc_key(id, queue)
           local dst = P .. 'queue:' .. queue
           while budget > 0 do
-            local job = redis.call('LMOVE', src, dst, 'LEFT', 'RIGHT')
+            -- A flow job frees its slots first: the parked job that sends to
+            -- the head of the queue goes behind it, older, which runs first.
+            local job = redis.call('LINDEX', src, 0)
             if not job then break end
+            if is_flow(job) then
+              flow().settle(id, job, 'q')
+              flow_lib.flush()
+            end
+            redis.call('LMOVE', src, dst, 'LEFT', 'RIGHT')
             redis.call('HINCRBY', P .. 'resurrections', job, 1)
             redis.call('SADD', P .. 'queues', queue)
             budget = budget - 1
@@ -52,6 +60,7 @@ local function resurrect(tick, limit, lock_ms, scan_limit)
       end
     end
   until cursor == '0' or budget == 0 or scanned >= scan_limit
+  if flow_lib then flow_lib.flush() end
   redis.call('SET', cursor_key, cursor)
   local more = 0
   if cursor ~= '0' then more = 1 end

@@ -1,24 +1,24 @@
-// Tick processes of ordered jobs (test/fixtures/ordered-child.ts) for the
-// tests that SIGKILL ticks: spawned over the test's adapter and prefix,
-// killed by PID. A killed PID is noted first (test:killed), so the overlap
-// detector knows its marker belongs to a dead process.
+// Tick processes for the tests that SIGKILL ticks: a fixture of
+// test/fixtures/ (ordered-child.ts: ordered jobs; flow-child.ts: flow-
+// controlled jobs) spawned over the test's adapter and prefix, killed by
+// PID. A killed PID is noted first (test:killed) for tests that count kills.
 import { spawn } from "node:child_process";
 import type { Redis } from "ioredis";
 import type { AdapterCase } from "./adapters.js";
 import { sleep } from "./redis.js";
 
-// One process: the tsx CLI would run the script in a grandchild that SIGKILL misses.
-const CHILD = ["--import", "tsx", "test/fixtures/ordered-child.ts"];
+export type TickFixture = "ordered-child.ts" | "flow-child.ts";
 
-export interface OrderedChild {
+export interface TickChild {
   pid: number;
   /** Notes the PID as killed, then SIGKILLs it; resolves once it exited. */
   kill(): Promise<void>;
   stderr(): string;
 }
 
-export function spawnOrderedChild(adapterCase: AdapterCase, redis: Redis, prefix: string, env: Record<string, string>): OrderedChild {
-  const child = spawn(process.execPath, CHILD, {
+export function spawnTickChild(fixture: TickFixture, adapterCase: AdapterCase, redis: Redis, prefix: string, env: Record<string, string>): TickChild {
+  // One process: the tsx CLI would run the script in a grandchild that SIGKILL misses.
+  const child = spawn(process.execPath, ["--import", "tsx", `test/fixtures/${fixture}`], {
     env: { ...process.env, ADAPTER: adapterCase.name, PREFIX: prefix, ENDPOINTS: JSON.stringify(adapterCase.endpoints()), ...env },
     stdio: ["ignore", "ignore", "pipe"],
   });

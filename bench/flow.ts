@@ -1,0 +1,197 @@
+// The flow-control part of `npm run bench` (also alone: npx tsx bench/flow.ts
+// [-- --jobs 20000 --duplicates 10000 --plain 1000 --runs 3]). Ticks of
+// batch 100 drain no-op jobs, in one process, on a private redis-server (so
+// `INFO commandstats` counts this bench's commands alone: Redis commands a
+// job, scripts' included, is the figure the machine's load does not move):
+//   (a) overhead  N plain jobs, then N jobs each while-executing on a key of
+//                 its own (a slot taken at fetch, freed at ack): jobs/s of
+//                 each, and the ratio (target ≥ 70 %)
+//   (b) busy key  another tick holds a key (its job hangs until the end);
+//                 D duplicates of that key wait in the queue in front of P
+//                 plain jobs: the plain jobs' drain rate (from the first tick
+//                 to the last plain job done) against the same P plain jobs
+//                 with nothing in front (target ≥ 50 %). "cold": the
+//                 duplicates were queued before the key was taken, so the
+//                 drain first parks them (its commands count against the P
+//                 jobs); "parked": P more after that, the figure every later
+//                 fetch pays for them (a duplicate enqueued while its key is
+//                 held is parked at once, so this is the usual case)
+// Each scenario runs `runs` times, alternating with its baseline (the busy
+// key's, twice as many: a run drains only P jobs); medians.
+import { Redis } from "ioredis";
+import { ioredisAdapter } from "../adapters/ioredis.js";
+import { startPrivate } from "../functions/node/find-redis.js";
+import { createTickq } from "../src/index.js";
+import { printFlow } from "./flow-table.js";
+
+export interface FlowBenchOptions {
+  jobs: number;
+  duplicates: number;
+  plain: number;
+  runs: number;
+  batch: number;
+}
+
+export type Scenario = "plain" | "exclusive" | "alone" | "cold" | "parked";
+
+/**
+ * Per scenario: jobs/s of each run; Redis commands a job (first run); and
+ * the µs Redis spent in tickq's scripts a job (each run): CPU time inside
+ * Redis, which a busy machine inflates far less than wall-clock rates.
+ */
+export interface FlowFigures extends Record<Scenario, number[]> {
+  commands: Partial<Record<Scenario, number>>;
+  scriptUs: Record<Scenario, number[]>;
+}
+
+/** Commands Redis ran (scripts' included) and µs it spent in scripts (EVAL, EVALSHA: their commands included). */
+async function redisWork(redis: Redis): Promise<{ calls: number; scriptUs: number }> {
+  const info = await redis.info("commandstats");
+  let calls = 0;
+  let scriptUs = 0;
+  for (const [, name, n, us] of info.matchAll(/^cmdstat_([^:]+):calls=(\d+),usec=(\d+)/gm)) {
+    calls += Number(n);
+    if (name === "eval" || name === "evalsha") scriptUs += Number(us);
+  }
+  return { calls, scriptUs };
+}
+
+const rate = (n: number, ms: number) => Math.round((n / ms) * 1000);
+
+/** One world under a fresh prefix: its tickq, a counter of finished plain jobs, and a way to hold the key "busy". */
+function world(redis: Redis, label: string) {
+  const prefix = `bench:flow-${label}-${Date.now()}-${Math.random().toString(36).slice(2, 6)}:`;
+  let done = 0;
+  let release: () => void = () => {};
+  const released = new Promise<void>((resolve) => (release = resolve));
+  const jobs = {
+    noop: () => void done++,
+    exclusive: { perform: ([key]: [string]) => (key === "busy" ? released : void done++), uniqueKey: ([key]: [string]) => key },
+  };
+  const make = (queues: string[]) => createTickq({ redis: ioredisAdapter(redis), prefix, queues, jobs });
+  return {
+    tq: make(["default"]),
+    holder: make(["hold"]),
+    done: () => done,
+    reset: () => void (done = 0),
+    release,
+    async clear() {
+      release();
+      const keys = await redis.keys(`${prefix}*`);
+      for (let i = 0; i < keys.length; i += 1_000) await redis.del(...keys.slice(i, i + 1_000));
+    },
+  };
+}
+
+type World = ReturnType<typeof world>;
+
+/** Ticks back to back until `n` counted jobs finished; ms taken. */
+async function drain(w: World, n: number, batch: number): Promise<number> {
+  w.reset();
+  const t = performance.now();
+  // A tick whose fetches only parked jobs may end early with nothing run (FINDINGS.md F7): tick again, up to a bound.
+  for (let idle = 0; w.done() < n; ) {
+    const report = await w.tq.tick({ batch, concurrency: batch, budgetMs: 60_000 });
+    idle = report.fetched === 0 ? idle + 1 : 0;
+    if (idle > 100) throw new Error(`flow bench: drained ${w.done()} of ${n}`);
+  }
+  return performance.now() - t;
+}
+
+/** Drains n jobs into `figures[scenario]` (jobs/s, script µs a job); the first time, counts Redis commands a job too. */
+async function measured(redis: Redis, w: World, n: number, batch: number, figures: FlowFigures, scenario: Scenario): Promise<void> {
+  const before = await redisWork(redis);
+  figures[scenario].push(rate(n, await drain(w, n, batch)));
+  const after = await redisWork(redis);
+  figures.commands[scenario] ??= (after.calls - before.calls - 1) / n;
+  figures.scriptUs[scenario].push((after.scriptUs - before.scriptUs) / n);
+}
+
+async function enqueueChunked(w: World, jobs: Parameters<World["tq"]["enqueueBulk"]>[0]): Promise<void> {
+  for (let i = 0; i < jobs.length; i += 1_000) await w.tq.enqueueBulk(jobs.slice(i, i + 1_000));
+}
+
+const plainJobs = (n: number, from = 0) => Array.from({ length: n }, (_, i) => ({ name: "noop" as const, args: [from + i] }));
+const exclusiveJobs = (n: number, key: (i: number) => string) =>
+  Array.from({ length: n }, (_, i) => ({ name: "exclusive" as const, args: [key(i)] as [string], unique: "while-executing" as const }));
+
+/** (a): plain no-ops, then no-ops each while-executing on a key of its own. */
+async function overhead(redis: Redis, o: FlowBenchOptions, figures: FlowFigures): Promise<void> {
+  const w = world(redis, "overhead");
+  try {
+    await enqueueChunked(w, plainJobs(o.jobs / 10)); // warm-up, unmeasured
+    await drain(w, o.jobs / 10, o.batch);
+    for (let run = 0; run < o.runs; run++) {
+      await enqueueChunked(w, plainJobs(o.jobs));
+      await measured(redis, w, o.jobs, o.batch, figures, "plain");
+      await enqueueChunked(w, exclusiveJobs(o.jobs, (i) => `k-${run}-${i}`));
+      await measured(redis, w, o.jobs, o.batch, figures, "exclusive");
+    }
+  } finally {
+    await w.clear();
+  }
+}
+
+/**
+ * (b), in one world a run (warm first): P plain jobs alone; then, a key held
+ * by another tick, P plain jobs behind D duplicates of it (cold); then P
+ * more, the duplicates now parked.
+ */
+async function busyKey(redis: Redis, o: FlowBenchOptions, figures: FlowFigures): Promise<void> {
+  for (let run = 0; run < o.runs; run++) {
+    const w = world(redis, "busy");
+    try {
+      await enqueueChunked(w, plainJobs(o.plain)); // warm-up, unmeasured
+      await drain(w, o.plain, o.batch);
+      await enqueueChunked(w, plainJobs(o.plain));
+      await measured(redis, w, o.plain, o.batch, figures, "alone");
+      // The duplicates are queued while the key is still free (an enqueue while it is held would park them at once),
+      // then the holder's tick takes the key: the drain meets them in the queue, in front of the plain jobs.
+      await w.holder.enqueue("exclusive", ["busy"], { queue: "hold", unique: "while-executing" });
+      await enqueueChunked(w, exclusiveJobs(o.duplicates, () => "busy"));
+      await enqueueChunked(w, plainJobs(o.plain));
+      const holding = w.holder.tick({ batch: 1, concurrency: 1, budgetMs: 120_000, leaseMs: 30_000 });
+      while ((await w.holder.stats()).inflight === 0) await new Promise((r) => setTimeout(r, 5));
+      await measured(redis, w, o.plain, o.batch, figures, "cold");
+      await enqueueChunked(w, plainJobs(o.plain));
+      await measured(redis, w, o.plain, o.batch, figures, "parked");
+      w.release();
+      await holding;
+    } finally {
+      await w.clear();
+    }
+  }
+}
+
+export async function measureFlow(o: FlowBenchOptions): Promise<FlowFigures> {
+  const server = await startPrivate();
+  const redis = new Redis(server.url);
+  const figures: FlowFigures = {
+    plain: [], exclusive: [], alone: [], cold: [], parked: [], commands: {},
+    scriptUs: { plain: [], exclusive: [], alone: [], cold: [], parked: [] },
+  };
+  try {
+    await overhead(redis, o, figures);
+    await busyKey(redis, { ...o, runs: o.runs * 2 }, figures);
+  } finally {
+    redis.disconnect();
+    await server.stop();
+  }
+  return figures;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const { parseArgs } = await import("node:util");
+  const { values } = parseArgs({
+    options: {
+      jobs: { type: "string", default: "20000" },
+      duplicates: { type: "string", default: "10000" },
+      plain: { type: "string", default: "1000" },
+      runs: { type: "string", default: "3" },
+      batch: { type: "string", default: "100" },
+    },
+  });
+  const o = { jobs: Number(values.jobs), duplicates: Number(values.duplicates), plain: Number(values.plain), runs: Number(values.runs), batch: Number(values.batch) };
+  printFlow(o, await measureFlow(o));
+  process.exit(0);
+}

@@ -1,0 +1,157 @@
+// Every script flow control changes, run twice with the same arguments:
+// the second run leaves the state as the first left it and answers the
+// same. And slots live and die with the holding tick: a late ack from a
+// resurrected tick frees nothing, a dead holder's slot is freed.
+import { describe, expect, it } from "vitest";
+import { ackArgs } from "../../src/passes/ack.js";
+import { readFetched } from "../../src/passes/fetch.js";
+import { scripts } from "../../src/scripts/index.js";
+import type { RedisReply } from "../../src/types.js";
+import { adapterCases } from "../helpers/adapters.js";
+import { useHarness } from "../helpers/harness.js";
+import { scriptCalls } from "../helpers/script-calls.js";
+import { snapshot } from "../helpers/snapshot.js";
+
+const LEASE = 5_000;
+const COMMON = (tick: string) => [tick, LEASE, 100, 3_600];
+const FETCH = (n: number) => [n, 1, "default", 0];
+const NO_SCHEDULES = ["", 0, 0];
+const beginArgs = (tick: string, fetch = 10, resurrect = 100) =>
+  [...COMMON(tick), `0 ${LEASE} default`, resurrect, LEASE, 100, 100, 0, ...FETCH(fetch), ...NO_SCHEDULES];
+
+describe.each(adapterCases)("flow scripts run twice over $name", (adapterCase) => {
+  const h = useHarness(adapterCase, "flow-replay");
+  const { run, twice } = scriptCalls(h);
+  const jobs = {
+    sync: { perform: () => {}, uniqueKey: ([k]: [string]) => k },
+    call: { perform: () => {}, rateLimit: { key: () => "p", limit: 1, periodMs: 600_000 } },
+  };
+  const begin = async (tick: string, fetch = 10, resurrect = 100) =>
+    (await run(scripts.begin, ["ticks", `tick:${tick}`], beginArgs(tick, fetch, resurrect))) as RedisReply[];
+  const key = (name: string) => `${h.prefix}${name}`;
+
+  it("enqueue: a resent call claims and parks once, and answers the duplicates' holders again", async () => {
+    const tq = h.make(jobs);
+    await h.redis.hset(key("flow:owners"), "u:busy", "other-tick j0 1"); // a key already at its limit
+    // Catch the call's arguments as the client sends them, then replay them by hand.
+    let sent: { keys: string[]; args: (string | number)[] } | undefined;
+    const spy = h.make(jobs, {
+      redis: { evalsha: async (_s, keys, args) => ((sent = { keys, args: args.slice(1) }), "") , eval: async () => "" },
+    });
+    await spy.enqueueBulk([
+      { name: "sync", args: ["a"], unique: "until-executed", jid: "ja1" },
+      { name: "sync", args: ["a"], unique: "until-executed", jid: "ja2" },
+      { name: "sync", args: ["c"], unique: "coalesce", jid: "jc1" },
+      { name: "sync", args: ["c"], unique: "coalesce", jid: "jc2" },
+      { name: "sync", args: ["busy"], unique: "while-executing", jid: "jb" },
+    ]);
+    const keys = sent!.keys.map((k) => k.slice(h.prefix.length));
+    const { first, after } = await twice(scripts.enqueue, keys, sent!.args);
+    expect(first).toBe("12121 ja1 jc1");
+    expect(after["flow:claim:a"]).toBe("ja1");
+    expect(after["flow:wait:c"]).toBe("jc1");
+    expect(after["queue:default"]).toHaveLength(2);
+    expect(after["flow:park:u:busy"]).toHaveLength(1);
+    expect(after["flow:waiting"]).toEqual({ sync: "1" });
+    expect((await tq.stats()).flow.sync).toEqual({ locksHeld: 0, waiting: 1, deferred: 0 });
+  });
+
+  it("begin: slots taken, a full key's jobs parked, an over-limit job deferred; a replay answers the same and moves nothing", async () => {
+    const tq = h.make(jobs);
+    await tq.enqueueBulk([1, 2, 3].map(() => ({ name: "sync" as const, args: ["a"] as [string], unique: "while-executing" as const })));
+    await tq.enqueueBulk([{ name: "call", args: [] }, { name: "call", args: [] }]);
+    const { first, after } = await twice(scripts.begin, ["ticks", "tick:t1"], beginArgs("t1"));
+    const fetched = readFetched((first as RedisReply[])[5]);
+    expect(fetched.map((f) => JSON.parse(f.raw).class).sort()).toEqual(["call", "sync"]);
+    expect((first as RedisReply[])[9]).toEqual([]);
+    const [jids, capped, firstFence] = (first as RedisReply[])[10] as RedisReply[];
+    expect(String(jids).split(" ")).toHaveLength(2); // the jids of the two that start
+    expect(capped).toBe(0);
+    expect(firstFence).toBe(0); // the fence counter's value before: theirs are 1 and 2
+    expect(after["flow:fence"]).toBe("2");
+    expect(Object.keys(after["flow:owners"] as object)).toEqual(["u:a"]);
+    expect(after["flow:park:u:a"]).toHaveLength(2);
+    expect(after.schedule).toHaveLength(2); // one job, with its score
+    expect(after["flow:locks"]).toEqual({ sync: "1" });
+    expect(after["flow:waiting"]).toEqual({ sync: "2" });
+    const stats = await tq.stats();
+    expect(stats.flow).toEqual({ sync: { locksHeld: 1, waiting: 2, deferred: 0 }, call: { locksHeld: 0, waiting: 0, deferred: 1 } });
+  });
+
+  it("step: the holder's ack frees its slot and sends one parked job to the head of its queue, once", async () => {
+    const tq = h.make(jobs);
+    await tq.enqueueBulk([1, 2, 3].map(() => ({ name: "sync" as const, args: ["a"] as [string], unique: "while-executing" as const })));
+    const [held] = readFetched((await begin("t1"))[5]);
+    const args = [...COMMON("t1"), 2, ...ackArgs([{ kind: "succeeded", job: held! }]), ...FETCH(0)];
+    const { after } = await twice(scripts.step, ["ticks", "tick:t1"], args);
+    expect(after["flow:owners"]).toBeUndefined();
+    expect(after["flow:park:u:a"]).toHaveLength(1);
+    expect(after["queue:default"]).toHaveLength(1);
+    expect(after["flow:locks"]).toEqual({ sync: "0" });
+    expect(after["flow:waiting"]).toEqual({ sync: "1" });
+  });
+
+  it("finish: an unstarted flow job frees its slot and waits again; until-executed keeps its claim", async () => {
+    const tq = h.make(jobs);
+    await tq.enqueue("sync", ["a"], { unique: "until-executed" });
+    await tq.enqueue("sync", ["c"], { unique: "coalesce" });
+    const fetched = readFetched((await begin("t1"))[5]);
+    expect(await h.redis.exists(key("flow:wait:c"))).toBe(0); // started: no longer waiting
+    const args = [...COMMON("t1"), 2, ...ackArgs(fetched.map((job) => ({ kind: "unstarted" as const, job }))), 1, "default"];
+    const { after } = await twice(scripts.finish, ["ticks", "tick:t1"], args);
+    expect(after["queue:default"]).toHaveLength(2);
+    expect((after["flow:owners"] as Record<string, string> | undefined)?.["u:c"]).toBeUndefined();
+    expect(after["flow:claim:a"]).toBeDefined();
+    expect(after["flow:wait:c"]).toBeDefined(); // waiting again
+  });
+
+  it("housekeep: resurrecting a dead holder frees its slot and unparks once", async () => {
+    const tq = h.make(jobs);
+    await tq.enqueueBulk([1, 2].map(() => ({ name: "sync" as const, args: ["a"] as [string], unique: "while-executing" as const })));
+    const [held] = readFetched((await begin("dead-tick"))[5]);
+    await h.redis.del(key("tick:dead-tick"), key("resurrector"));
+    await begin("t2", 0, 0);
+    const { first, after } = await twice(scripts.housekeep, ["ticks", "tick:t2"], ["t2", 2, 100, LEASE, 100, 100]);
+    expect((first as number[])[1]).toBe(1);
+    expect(after["flow:owners"]).toBeUndefined();
+    expect(after["flow:park:u:a"]).toBeUndefined();
+    // the dead tick's job and the parked one; the older, resurrected, at the head (right) to run first
+    expect(after["queue:default"]).toHaveLength(2);
+    expect((after["queue:default"] as string[])[1]).toBe(held!.raw);
+    expect(after["flow:locks"]).toEqual({ sync: "0" });
+    expect(after["flow:waiting"]).toEqual({ sync: "0" });
+  });
+
+  it("flow_stats: reads only", async () => {
+    await h.make(jobs).enqueue("sync", ["a"], { unique: "while-executing" });
+    const { first } = await twice(scripts.flow_stats, ["queues"], [2, "sync", "call"]);
+    expect(first).toEqual([[0, 0, 0], [0, 0, 0]]);
+  });
+
+  it("a tick resurrected while it froze frees nothing with its late acks: the slot is the new holder's", async () => {
+    const tq = h.make(jobs);
+    await tq.enqueueBulk([1, 2].map(() => ({ name: "sync" as const, args: ["a"] as [string], unique: "while-executing" as const })));
+    const [mine] = readFetched((await begin("t1"))[5]);
+    await h.redis.del(key("tick:t1"), key("resurrector"));
+    await begin("t2");
+    expect(await h.redis.hget(key("flow:owners"), "u:a")).toMatch(/^t2 /);
+    const before = await snapshot(h.redis, h.prefix);
+    await run(scripts.step, ["ticks", "tick:t1"], [...COMMON("t1"), 2, ...ackArgs([{ kind: "succeeded", job: mine! }]), ...FETCH(10)]);
+    await run(scripts.finish, ["ticks", "tick:t1"], [...COMMON("t1"), 3, ...ackArgs([{ kind: "unstarted", job: mine! }]), 1, "default"]);
+    const after = await snapshot(h.redis, h.prefix);
+    delete before.ticks;
+    delete after.ticks;
+    expect(after).toEqual(before);
+  });
+
+  it("a fetch that finds a key full frees the slots of holders whose lease is gone", async () => {
+    const tq = h.make(jobs);
+    await tq.enqueueBulk([1, 2, 3].map(() => ({ name: "sync" as const, args: ["a"] as [string], unique: "while-executing" as const })));
+    await begin("t1");
+    await h.redis.del(key("tick:t1"), key("resurrector")); // t1 died; no resurrection yet
+    await h.redis.rpoplpush(key("flow:park:u:a"), key("queue:default")); // a parked job reaches the queue
+    const fetched = readFetched((await begin("t2", 10, 0))[5]);
+    expect(fetched).toHaveLength(1);
+    expect(await h.redis.hget(key("flow:owners"), "u:a")).toMatch(/^t2 /);
+  });
+});
