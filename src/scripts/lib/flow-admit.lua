@@ -2,7 +2,7 @@
 -- lib/fetch.lua): start now, park on a full key, or defer past a rate limit.
 
 local function flow_admit(F)
-  local fkey = F.key
+  local fkey, sub = F.key, string.sub
 
   -- The due ms of a job over its rate limit, or nil when it may start now.
   -- A sliding log: at most LIMIT starts in any PERIOD. Deferred jobs are
@@ -43,44 +43,61 @@ local function flow_admit(F)
     local aside = 0
     local parked_by_name, slots_by_name, parked = {}, {}, {}
     -- Every flow job read first, so the slots of all their keys are read at once.
-    local descs, jids, keys, listed = {}, {}, {}, {}
+    local descs, ends, locks, listed = {}, {}, {}, {}
+    local last
     for idx = 1, #items do
       if is_flow(items[idx]) then
-        local d, jid = F.read(items[idx])
-        descs[idx], jids[idx] = d, jid
-        for _, lock in ipairs(d.locks) do
-          if not listed[lock[1]] then
-            listed[lock[1]] = true
-            keys[#keys + 1] = lock[1]
+        local d, s1 = F.shape(items[idx])
+        descs[idx], ends[idx] = d, s1
+        if d ~= last then
+          last = d
+          local its = d.locks
+          for k = 1, #its do
+            local key = its[k][1]
+            if not listed[key] then
+              listed[key] = true
+              locks[#locks + 1] = its[k]
+            end
           end
         end
       end
     end
-    local view = F.view(keys)
+    local view = F.view(locks)
     if not last_fence then
       last_fence = tonumber(redis.call('GET', P .. 'flow:fence')) or 0
       first_fence = last_fence
     end
     local fence = last_fence
+    -- A key found full stays full for the rest of the call (only this call
+    -- takes slots meanwhile): a run of its duplicates is parked with a
+    -- compare each.
+    local full_shape, full_list
     for idx = #items, 1, -1 do
       local job = items[idx]
       local verdict = 'run'
       local d = descs[idx]
-      if d then
-        local jid = jids[idx]
-        for _, lock in ipairs(d.locks) do
-          if F.full(view, lock[1], lock[2]) then
-            local list = parked[lock[1]]
+      if d and d == full_shape then
+        full_list[#full_list + 1] = job
+        parked_by_name[d.name] = parked_by_name[d.name] + 1
+        verdict = 'parked'
+      elseif d then
+        local its = d.locks
+        for k = 1, #its do
+          local key = its[k][1]
+          if F.full(view, key, its[k][2]) then
+            local list = parked[key]
             if not list then
               list = {}
-              parked[lock[1]] = list
+              parked[key] = list
             end
             list[#list + 1] = job
             parked_by_name[d.name] = (parked_by_name[d.name] or 0) + 1
             verdict = 'parked'
+            full_shape, full_list = d, list
             break
           end
         end
+        local jid = verdict == 'run' and sub(job, 16, ends[idx] - 1)
         if verdict == 'run' and d.rate then
           local due = rate_due(d.rate, now)
           if due then
@@ -94,8 +111,8 @@ local function flow_admit(F)
         if verdict == 'run' then
           fence = fence + 1
           local field = tick .. ' ' .. jid
-          for _, lock in ipairs(d.locks) do F.take(view, lock[1], field, fence) end
-          if #d.locks > 0 then slots_by_name[d.name] = (slots_by_name[d.name] or 0) + #d.locks end
+          for k = 1, #its do F.take(view, its[k][1], field, fence) end
+          if #its > 0 then slots_by_name[d.name] = (slots_by_name[d.name] or 0) + #its end
           if d.rate then
             local log = fkey('rate', d.rate[1])
             redis.call('ZADD', log, now, fence)

@@ -69,17 +69,20 @@ local function flow_slots(F)
     return redis.call('HLEN', fkey('held', key))
   end
 
-  -- A fetch's view of the slots of the keys it meets: the owners of the
-  -- unique keys among `keys` read at once; counts cached (only this call
-  -- takes slots meanwhile, and counts them); takes of unique keys written
-  -- at once by F.commit.
-  function F.view(keys)
-    local view = { owners = {}, held = {}, swept = {}, takes = {} }
+  -- A fetch's view of the slots of the keys it meets (`locks`, as in a
+  -- shape, each once): the owners of the unique ones read at once, each
+  -- `false` when free (nil: not a unique key); counts cached (only this
+  -- call takes slots meanwhile, and counts them); takes of unique keys
+  -- written at once by F.commit.
+  function F.view(locks)
+    local view = { owners = {}, names = {}, held = {}, swept = {}, takes = {} }
     local singles, names = {}, {}
-    for _, key in ipairs(keys) do
-      if single(key) then
+    for k = 1, #locks do
+      if locks[k][3] then
+        local key = locks[k][1]
         singles[#singles + 1] = key
         names[#names + 1] = OWNER .. key
+        view.names[key] = names[#names]
       end
     end
     for from = 1, #names, 1000 do
@@ -90,7 +93,8 @@ local function flow_slots(F)
   end
 
   local function holders_now(view, key)
-    if single(key) then return view.owners[key] and 1 or 0 end
+    local owner = view.owners[key]
+    if owner ~= nil then return owner and 1 or 0 end
     return redis.call('HLEN', fkey('held', key))
   end
 
@@ -129,9 +133,9 @@ local function flow_slots(F)
   end
 
   function F.take(view, key, field, fence)
-    if single(key) then
+    if view.owners[key] ~= nil then
       view.owners[key] = field
-      view.takes[#view.takes + 1] = OWNER .. key
+      view.takes[#view.takes + 1] = view.names[key]
       view.takes[#view.takes + 1] = field
     else
       redis.call('HSET', fkey('held', key), field, fence)
@@ -185,15 +189,17 @@ local function flow_slots(F)
   function F.settle(tick, job, kind)
     local d, jid = F.read(job)
     local field = tick .. ' ' .. jid
-    for _, lock in ipairs(d.locks) do
-      if single(lock[1]) then
+    local locks = d.locks
+    for k = 1, #locks do
+      local lock = locks[k]
+      if lock[3] then
         pending[#pending + 1] = lock[1]
         pending[#pending + 1] = field
       else
         release(lock[1], field)
       end
     end
-    if #d.locks > 0 then freed_by_name[d.name] = (freed_by_name[d.name] or 0) + #d.locks end
+    if #locks > 0 then freed_by_name[d.name] = (freed_by_name[d.name] or 0) + #locks end
     if d.claim and (kind == 's' or kind == 'd' or kind == 'x') and redis.call('GET', fkey('claim', d.claim)) == jid then
       redis.call('DEL', fkey('claim', d.claim))
     end
