@@ -61,10 +61,10 @@ local function flow_read(F)
   end
 
   -- "JID NAME QUEUE l LIMIT KEY" (s1..s4: the spaces after JID, NAME,
-  -- QUEUE and LIMIT; stop: the closing quote): its shape, with the name,
-  -- queue and limit of "NAME QUEUE l LIMIT" read once a call; nil if the
-  -- descriptor has another form.
-  local function one_slot(job, s1, stop)
+  -- QUEUE and LIMIT; stop: the closing quote): {name, queue, limit} of its
+  -- "NAME QUEUE l LIMIT", read once a call, and s4; nil if the descriptor
+  -- has another form.
+  local function one_slot_head(job, s1, stop)
     local s2 = find(job, ' ', s1 + 1, true)
     if not s2 or s2 > stop then return nil end
     local s3 = find(job, ' ', s2 + 1, true)
@@ -79,7 +79,23 @@ local function flow_read(F)
       head = { sub(job, s1 + 1, s2 - 1), sub(job, s2 + 1, s3 - 1), tonumber(sub(job, s3 + 3, s4 - 1)) }
       heads[head_text] = head
     end
+    return head, s4
+  end
+
+  local function one_slot(job, s1, stop)
+    local head, s4 = one_slot_head(job, s1, stop)
+    if not head then return nil end
     return { name = head[1], queue = head[2], locks = { lock(sub(job, s4 + 1, stop - 1), head[3]) } }
+  end
+
+  -- For a job of the one-slot form only (else nil): its name, its key and
+  -- its jid, with no table made (an ack settles every job it acks).
+  function F.slot(job)
+    local s1 = find(job, ' ', 16, true)
+    local stop = find(job, '"', s1, true)
+    local head, s4 = one_slot_head(job, s1, stop)
+    if not head then return nil end
+    return head[1], sub(job, s4 + 1, stop - 1), sub(job, 16, s1 - 1)
   end
 
   -- The job's shape, and where its jid ends: the jid is sub(job, 16, s1 - 1),

@@ -187,6 +187,18 @@ local function flow_slots(F)
   -- ends when it succeeded or is gone for good; a coalesce job put back
   -- waits again, so it takes the wait claim back if it is free.
   function F.settle(tick, job, kind)
+    local name, key, id = F.slot(job)
+    if name then
+      local field = tick .. ' ' .. id
+      if single(key) then
+        pending[#pending + 1] = key
+        pending[#pending + 1] = field
+      else
+        release(key, field)
+      end
+      freed_by_name[name] = (freed_by_name[name] or 0) + 1
+      return
+    end
     local d, jid = F.read(job)
     local field = tick .. ' ' .. jid
     local locks = d.locks
