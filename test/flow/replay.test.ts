@@ -78,6 +78,22 @@ describe.each(adapterCases)("flow scripts run twice over $name", (adapterCase) =
     expect(stats.flow).toEqual({ sync: { locksHeld: 1, waiting: 2, deferred: 0 }, call: { locksHeld: 0, waiting: 0, deferred: 1 } });
   });
 
+  it("begin: past a busy key's duplicates it reads on in growing chunks, and what a chunk holds past the batch goes back to the head in order", async () => {
+    const tq = h.make({ ...jobs, quick: () => {} });
+    await tq.enqueueBulk([1, 2, 3, 4, 5].map(() => ({ name: "sync" as const, args: ["busy"] as [string], unique: "while-executing" as const })));
+    await tq.enqueueBulk(Array.from({ length: 10 }, (_, i) => ({ name: "quick" as const, args: [i] as never })));
+    await h.redis.set(key("tick:other"), "1", "PX", 60_000); // a live tick holds the key
+    await h.redis.set(key("flow:owner:u:busy"), "other j0");
+    const queued = await h.redis.lrange(key("queue:default"), 0, -1); // newest first
+    // a batch of 3: the first chunk (3) is all duplicates, the next (6) holds 2 more and 4 plain jobs: 3 start, 1 goes back
+    const { first, after } = await twice(scripts.begin, ["ticks", "tick:t1"], beginArgs("t1", 3));
+    const fetched = readFetched((first as RedisReply[])[5]);
+    expect(fetched.map((f) => JSON.parse(f.raw).args[0])).toEqual([0, 1, 2]);
+    expect(after["queue:default"]).toEqual(queued.slice(0, 7)); // plain 3..9, in their order, 3 at the head
+    expect(after["flow:park:u:busy"]).toHaveLength(5);
+    expect(after["flow:waiting"]).toEqual({ sync: "5" });
+  });
+
   it("step: the holder's ack frees its slot and sends one parked job to the head of its queue, once", async () => {
     const tq = h.make(jobs);
     await tq.enqueueBulk([1, 2, 3].map(() => ({ name: "sync" as const, args: ["a"] as [string], unique: "while-executing" as const })));

@@ -31,13 +31,15 @@ local function flow_admit(F)
   -- at the call's first admit, and the counter moves on by the starts (one
   -- INCRBY an admit). A number is never turned into text per job: that
   -- costs a microsecond or more in Redis' Lua.
-  -- Returns the jobs that start (LRANGE order) and how many were set aside.
+  -- At most `room` start, oldest first: the newer ones are not looked at.
+  -- Returns the jobs that start (LRANGE order), how many were set aside,
+  -- and how many of the newest (items[1] on) were not looked at.
   local first_fence, last_fence
   function F.first_fence()
     return first_fence
   end
 
-  function F.admit(tick, items, fences)
+  function F.admit(tick, items, fences, room)
     local now = now_ms()
     local kept = {}
     local aside = 0
@@ -72,7 +74,12 @@ local function flow_admit(F)
     -- takes slots meanwhile): a run of its duplicates is parked with a
     -- compare each.
     local full_shape, full_list
+    local unread = 0
     for idx = #items, 1, -1 do
+      if #kept >= room then
+        unread = idx
+        break
+      end
       local job = items[idx]
       local verdict = 'run'
       local d = descs[idx]
@@ -142,6 +149,6 @@ local function flow_admit(F)
     -- kept runs oldest first; the caller wants LRANGE order back
     local out = {}
     for k = #kept, 1, -1 do out[#out + 1] = kept[k] end
-    return out, aside
+    return out, aside, unread
   end
 end
