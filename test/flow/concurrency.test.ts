@@ -58,7 +58,7 @@ describe.each(adapterCases)("per-key concurrency over $name", (adapterCase) => {
     const stats = await tq.stats();
     expect(stats.flow.sync).toEqual({ locksHeld: 0, waiting: 0, deferred: 0 });
     expect(await h.redis.keys(`${h.prefix}flow:held:*`)).toEqual([]);
-    expect(await h.redis.hlen(`${h.prefix}flow:owners`)).toBe(0);
+    expect(await h.redis.keys(`${h.prefix}flow:owner:*`)).toEqual([]);
     expect(await h.redis.keys(`${h.prefix}flow:park:*`)).toEqual([]);
   });
 
@@ -86,7 +86,7 @@ describe.each(adapterCases)("per-key concurrency over $name", (adapterCase) => {
     await tq.enqueueBulk(Array.from({ length: 10 }, () => ({ name: "quick" as const, args: [] as never })));
     // another, live, tick holds the key
     await h.redis.set(`${h.prefix}tick:other`, "1", "PX", 60_000);
-    await h.redis.hset(`${h.prefix}flow:owners`, "u:busy", "other j0 1");
+    await h.redis.set(`${h.prefix}flow:owner:u:busy`, "other j0");
     const report = await tq.tick({ batch: 50, budgetMs: 5_000 });
     expect(plain).toBe(10);
     expect(report.succeeded).toBe(10);

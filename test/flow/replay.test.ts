@@ -32,7 +32,7 @@ describe.each(adapterCases)("flow scripts run twice over $name", (adapterCase) =
 
   it("enqueue: a resent call claims and parks once, and answers the duplicates' holders again", async () => {
     const tq = h.make(jobs);
-    await h.redis.hset(key("flow:owners"), "u:busy", "other-tick j0 1"); // a key already at its limit
+    await h.redis.set(key("flow:owner:u:busy"), "other-tick j0"); // a key already at its limit
     // Catch the call's arguments as the client sends them, then replay them by hand.
     let sent: { keys: string[]; args: (string | number)[] } | undefined;
     const spy = h.make(jobs, {
@@ -69,7 +69,7 @@ describe.each(adapterCases)("flow scripts run twice over $name", (adapterCase) =
     expect(capped).toBe(0);
     expect(firstFence).toBe(0); // the fence counter's value before: theirs are 1 and 2
     expect(after["flow:fence"]).toBe("2");
-    expect(Object.keys(after["flow:owners"] as object)).toEqual(["u:a"]);
+    expect(Object.keys(after).filter((k) => k.startsWith("flow:owner:"))).toEqual(["flow:owner:u:a"]);
     expect(after["flow:park:u:a"]).toHaveLength(2);
     expect(after.schedule).toHaveLength(2); // one job, with its score
     expect(after["flow:locks"]).toEqual({ sync: "1" });
@@ -78,13 +78,29 @@ describe.each(adapterCases)("flow scripts run twice over $name", (adapterCase) =
     expect(stats.flow).toEqual({ sync: { locksHeld: 1, waiting: 2, deferred: 0 }, call: { locksHeld: 0, waiting: 0, deferred: 1 } });
   });
 
+  it("begin: past a busy key's duplicates it reads on in growing chunks, and what a chunk holds past the batch goes back to the head in order", async () => {
+    const tq = h.make({ ...jobs, quick: () => {} });
+    await tq.enqueueBulk([1, 2, 3, 4, 5].map(() => ({ name: "sync" as const, args: ["busy"] as [string], unique: "while-executing" as const })));
+    await tq.enqueueBulk(Array.from({ length: 10 }, (_, i) => ({ name: "quick" as const, args: [i] as never })));
+    await h.redis.set(key("tick:other"), "1", "PX", 60_000); // a live tick holds the key
+    await h.redis.set(key("flow:owner:u:busy"), "other j0");
+    const queued = await h.redis.lrange(key("queue:default"), 0, -1); // newest first
+    // a batch of 3: the first chunk (3) is all duplicates, the next (6) holds 2 more and 4 plain jobs: 3 start, 1 goes back
+    const { first, after } = await twice(scripts.begin, ["ticks", "tick:t1"], beginArgs("t1", 3));
+    const fetched = readFetched((first as RedisReply[])[5]);
+    expect(fetched.map((f) => JSON.parse(f.raw).args[0])).toEqual([0, 1, 2]);
+    expect(after["queue:default"]).toEqual(queued.slice(0, 7)); // plain 3..9, in their order, 3 at the head
+    expect(after["flow:park:u:busy"]).toHaveLength(5);
+    expect(after["flow:waiting"]).toEqual({ sync: "5" });
+  });
+
   it("step: the holder's ack frees its slot and sends one parked job to the head of its queue, once", async () => {
     const tq = h.make(jobs);
     await tq.enqueueBulk([1, 2, 3].map(() => ({ name: "sync" as const, args: ["a"] as [string], unique: "while-executing" as const })));
     const [held] = readFetched((await begin("t1"))[5]);
     const args = [...COMMON("t1"), 2, ...ackArgs([{ kind: "succeeded", job: held! }]), ...FETCH(0)];
     const { after } = await twice(scripts.step, ["ticks", "tick:t1"], args);
-    expect(after["flow:owners"]).toBeUndefined();
+    expect(after["flow:owner:u:a"]).toBeUndefined();
     expect(after["flow:park:u:a"]).toHaveLength(1);
     expect(after["queue:default"]).toHaveLength(1);
     expect(after["flow:locks"]).toEqual({ sync: "0" });
@@ -100,7 +116,7 @@ describe.each(adapterCases)("flow scripts run twice over $name", (adapterCase) =
     const args = [...COMMON("t1"), 2, ...ackArgs(fetched.map((job) => ({ kind: "unstarted" as const, job }))), 1, "default"];
     const { after } = await twice(scripts.finish, ["ticks", "tick:t1"], args);
     expect(after["queue:default"]).toHaveLength(2);
-    expect((after["flow:owners"] as Record<string, string> | undefined)?.["u:c"]).toBeUndefined();
+    expect(after["flow:owner:u:c"]).toBeUndefined();
     expect(after["flow:claim:a"]).toBeDefined();
     expect(after["flow:wait:c"]).toBeDefined(); // waiting again
   });
@@ -113,7 +129,7 @@ describe.each(adapterCases)("flow scripts run twice over $name", (adapterCase) =
     await begin("t2", 0, 0);
     const { first, after } = await twice(scripts.housekeep, ["ticks", "tick:t2"], ["t2", 2, 100, LEASE, 100, 100]);
     expect((first as number[])[1]).toBe(1);
-    expect(after["flow:owners"]).toBeUndefined();
+    expect(after["flow:owner:u:a"]).toBeUndefined();
     expect(after["flow:park:u:a"]).toBeUndefined();
     // the dead tick's job and the parked one; the older, resurrected, at the head (right) to run first
     expect(after["queue:default"]).toHaveLength(2);
@@ -134,7 +150,7 @@ describe.each(adapterCases)("flow scripts run twice over $name", (adapterCase) =
     const [mine] = readFetched((await begin("t1"))[5]);
     await h.redis.del(key("tick:t1"), key("resurrector"));
     await begin("t2");
-    expect(await h.redis.hget(key("flow:owners"), "u:a")).toMatch(/^t2 /);
+    expect(await h.redis.get(key("flow:owner:u:a"))).toMatch(/^t2 /);
     const before = await snapshot(h.redis, h.prefix);
     await run(scripts.step, ["ticks", "tick:t1"], [...COMMON("t1"), 2, ...ackArgs([{ kind: "succeeded", job: mine! }]), ...FETCH(10)]);
     await run(scripts.finish, ["ticks", "tick:t1"], [...COMMON("t1"), 3, ...ackArgs([{ kind: "unstarted", job: mine! }]), 1, "default"]);
@@ -152,6 +168,6 @@ describe.each(adapterCases)("flow scripts run twice over $name", (adapterCase) =
     await h.redis.rpoplpush(key("flow:park:u:a"), key("queue:default")); // a parked job reaches the queue
     const fetched = readFetched((await begin("t2", 10, 0))[5]);
     expect(fetched).toHaveLength(1);
-    expect(await h.redis.hget(key("flow:owners"), "u:a")).toMatch(/^t2 /);
+    expect(await h.redis.get(key("flow:owner:u:a"))).toMatch(/^t2 /);
   });
 });

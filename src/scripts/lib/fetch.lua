@@ -20,7 +20,7 @@
 -- flow jobs: {"JID JID …" of those that start, 1 if it stopped at
 -- SET_ASIDE_MAX (more may wait behind) else 0, F: the k-th JID's fence is
 -- F + k (lib/flow-admit.lua)}; nil when it met none.
-local SET_ASIDE_MAX = 1000
+local SET_ASIDE_MAX = 2000
 
 local function fetch(tick, batch, queues, picks)
   local out = {}
@@ -35,32 +35,41 @@ local function fetch(tick, batch, queues, picks)
     for i = 1, #queues do paused[i] = redis.call('SISMEMBER', P .. 'paused', queues[i]) == 1 end
   end
 
-  -- Flow jobs among `items` are admitted or set aside; returns those that start.
-  local function admit(items)
+  -- Up to `room` jobs of `items` (LRANGE order), oldest first, start:
+  -- flow jobs are admitted or set aside. Returns those that start, how many
+  -- were set aside, and how many of the newest were not looked at (items[1]
+  -- to items[unread]) once `room` started.
+  local function admit(items, room)
     for k = 1, #items do
       if is_flow(items[k]) then
         fences = fences or {}
-        local kept, aside = flow().admit(tick, items, fences)
+        local kept, aside, unread = flow().admit(tick, items, fences, room)
         set_aside = set_aside + aside
-        return kept, aside
+        return kept, aside, unread
       end
     end
-    return items, 0
+    if #items <= room then return items, 0, 0 end
+    local unread = #items - room
+    return { unpack(items, unread + 1) }, 0, unread
   end
 
   -- Takes `count` jobs from the head of queue i; what flow sets aside is
-  -- made up for by reading on (up to SET_ASIDE_MAX a call).
+  -- made up for by reading on (up to SET_ASIDE_MAX a call), in chunks that
+  -- double while whole chunks are set aside (a head of 10,000 duplicates
+  -- of a busy key costs a few LRANGEs, not one a batch); what a chunk holds
+  -- past the jobs wanted goes back to the head unread, in its order.
   local function take(i, count)
     if count <= 0 or paused[i] then return end
     local queue = queues[i]
     local src = P .. 'queue:' .. queue
-    while count > 0 do
-      local items = redis.call('LRANGE', src, -count, -1)
-      local read = #items
+    local chunk = count
+    while count > 0 and chunk > 0 do
+      local chunk_items = redis.call('LRANGE', src, -chunk, -1)
+      local read = #chunk_items
       if read == 0 then return end
       redis.call('LTRIM', src, 0, -read - 1)
-      local aside
-      items, aside = admit(items)
+      local items, aside, unread = admit(chunk_items, count)
+      if unread > 0 then redis.call('RPUSH', src, unpack(chunk_items, 1, unread)) end
       local got = #items
       if got > 0 then
         local oldest_first, resurrections = {}, {}
@@ -76,9 +85,10 @@ local function fetch(tick, batch, queues, picks)
         out[#out + 1] = oldest_first
         out[#out + 1] = resurrections
         left = left - got
+        count = count - got
       end
-      if aside == 0 or read < count then return end
-      count = math.min(aside, SET_ASIDE_MAX - set_aside)
+      if aside == 0 or read < chunk then return end
+      chunk = math.min(math.max(count, 2 * read), SET_ASIDE_MAX - set_aside)
     end
   end
 

@@ -2,7 +2,7 @@
 -- lib/fetch.lua): start now, park on a full key, or defer past a rate limit.
 
 local function flow_admit(F)
-  local fkey = F.key
+  local fkey, sub = F.key, string.sub
 
   -- The due ms of a job over its rate limit, or nil when it may start now.
   -- A sliding log: at most LIMIT starts in any PERIOD. Deferred jobs are
@@ -31,56 +31,80 @@ local function flow_admit(F)
   -- at the call's first admit, and the counter moves on by the starts (one
   -- INCRBY an admit). A number is never turned into text per job: that
   -- costs a microsecond or more in Redis' Lua.
-  -- Returns the jobs that start (LRANGE order) and how many were set aside.
+  -- At most `room` start, oldest first: the newer ones are not looked at.
+  -- Returns the jobs that start (LRANGE order), how many were set aside,
+  -- and how many of the newest (items[1] on) were not looked at.
   local first_fence, last_fence
   function F.first_fence()
     return first_fence
   end
 
-  function F.admit(tick, items, fences)
+  function F.admit(tick, items, fences, room)
     local now = now_ms()
     local kept = {}
     local aside = 0
     local parked_by_name, slots_by_name, parked = {}, {}, {}
     -- Every flow job read first, so the slots of all their keys are read at once.
-    local descs, jids, keys, listed = {}, {}, {}, {}
+    local descs, ends, locks, listed = {}, {}, {}, {}
+    local last
     for idx = 1, #items do
       if is_flow(items[idx]) then
-        local d, jid = F.read(items[idx])
-        descs[idx], jids[idx] = d, jid
-        for _, lock in ipairs(d.locks) do
-          if not listed[lock[1]] then
-            listed[lock[1]] = true
-            keys[#keys + 1] = lock[1]
+        local d, s1 = F.shape(items[idx])
+        descs[idx], ends[idx] = d, s1
+        if d ~= last then
+          last = d
+          local its = d.locks
+          for k = 1, #its do
+            local key = its[k][1]
+            if not listed[key] then
+              listed[key] = true
+              locks[#locks + 1] = its[k]
+            end
           end
         end
       end
     end
-    local view = F.view(keys)
+    local view = F.view(locks)
     if not last_fence then
       last_fence = tonumber(redis.call('GET', P .. 'flow:fence')) or 0
       first_fence = last_fence
     end
     local fence = last_fence
+    -- A key found full stays full for the rest of the call (only this call
+    -- takes slots meanwhile): a run of its duplicates is parked with a
+    -- compare each.
+    local full_shape, full_list
+    local unread = 0
     for idx = #items, 1, -1 do
+      if #kept >= room then
+        unread = idx
+        break
+      end
       local job = items[idx]
       local verdict = 'run'
       local d = descs[idx]
-      if d then
-        local jid = jids[idx]
-        for _, lock in ipairs(d.locks) do
-          if F.full(view, lock[1], lock[2]) then
-            local list = parked[lock[1]]
+      if d and d == full_shape then
+        full_list[#full_list + 1] = job
+        parked_by_name[d.name] = parked_by_name[d.name] + 1
+        verdict = 'parked'
+      elseif d then
+        local its = d.locks
+        for k = 1, #its do
+          local key = its[k][1]
+          if F.full(view, key, its[k][2]) then
+            local list = parked[key]
             if not list then
               list = {}
-              parked[lock[1]] = list
+              parked[key] = list
             end
             list[#list + 1] = job
             parked_by_name[d.name] = (parked_by_name[d.name] or 0) + 1
             verdict = 'parked'
+            full_shape, full_list = d, list
             break
           end
         end
+        local jid = verdict == 'run' and sub(job, 16, ends[idx] - 1)
         if verdict == 'run' and d.rate then
           local due = rate_due(d.rate, now)
           if due then
@@ -94,8 +118,8 @@ local function flow_admit(F)
         if verdict == 'run' then
           fence = fence + 1
           local field = tick .. ' ' .. jid
-          for _, lock in ipairs(d.locks) do F.take(view, lock[1], field, fence) end
-          if #d.locks > 0 then slots_by_name[d.name] = (slots_by_name[d.name] or 0) + #d.locks end
+          for k = 1, #its do F.take(view, its[k][1], field, fence) end
+          if #its > 0 then slots_by_name[d.name] = (slots_by_name[d.name] or 0) + #its end
           if d.rate then
             local log = fkey('rate', d.rate[1])
             redis.call('ZADD', log, now, fence)
@@ -125,6 +149,6 @@ local function flow_admit(F)
     -- kept runs oldest first; the caller wants LRANGE order back
     local out = {}
     for k = #kept, 1, -1 do out[#out + 1] = kept[k] end
-    return out, aside
+    return out, aside, unread
   end
 end

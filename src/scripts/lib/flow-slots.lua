@@ -34,11 +34,13 @@ local function flow_slots(F)
   end
 
   -- Where slots are kept. A unique key (`u:…`) has one slot: its holder is
-  -- a field of the one hash `flow:owners` (KEY → "TICK JID"), so a
-  -- fetch reads the slots of a whole batch with one HMGET and takes them
-  -- with one HSET, and a job on a key of its own creates no Redis key. Any
-  -- other key keeps its holders in a hash of its own, `flow:held:KEY`.
-  local OWNERS = P .. 'flow:owners'
+  -- the string `flow:owner:KEY` ("TICK JID"), so a fetch reads the slots
+  -- of a whole batch with one MGET and takes them with one MSET, and an
+  -- ack frees them with one MGET and one DEL. (One hash of all holders
+  -- cost as many commands, but a hash of up to 128 fields is a listpack
+  -- that Redis searches field by field: some µs a job in a busy drain.)
+  -- Any other key keeps its holders in a hash of its own, `flow:held:KEY`.
+  local OWNER = P .. 'flow:owner:'
   local function single(key)
     return string.byte(key, 1) == 117 and string.byte(key, 2) == 58
   end
@@ -52,8 +54,8 @@ local function flow_slots(F)
   -- Frees the slot `field` holds on `key`; returns 1 if it held one.
   local function release(key, field)
     if single(key) then
-      if not owned_by(redis.call('HGET', OWNERS, key), field) then return 0 end
-      redis.call('HDEL', OWNERS, key)
+      if not owned_by(redis.call('GET', OWNER .. key), field) then return 0 end
+      redis.call('DEL', OWNER .. key)
     elseif redis.call('HDEL', fkey('held', key), field) == 0 then
       return 0
     end
@@ -63,30 +65,36 @@ local function flow_slots(F)
 
   -- How many hold a slot of `key` now.
   function F.count(key)
-    if single(key) then return redis.call('HEXISTS', OWNERS, key) end
+    if single(key) then return redis.call('EXISTS', OWNER .. key) end
     return redis.call('HLEN', fkey('held', key))
   end
 
-  -- A fetch's view of the slots of the keys it meets: the owners of the
-  -- unique keys among `keys` read at once; counts cached (only this call
-  -- takes slots meanwhile, and counts them); takes of unique keys written
-  -- at once by F.commit.
-  function F.view(keys)
-    local view = { owners = {}, held = {}, swept = {}, takes = {} }
-    local singles = {}
-    for _, key in ipairs(keys) do
-      if single(key) then singles[#singles + 1] = key end
+  -- A fetch's view of the slots of the keys it meets (`locks`, as in a
+  -- shape, each once): the owners of the unique ones read at once, each
+  -- `false` when free (nil: not a unique key); counts cached (only this
+  -- call takes slots meanwhile, and counts them); takes of unique keys
+  -- written at once by F.commit.
+  function F.view(locks)
+    local view = { owners = {}, names = {}, held = {}, swept = {}, takes = {} }
+    local singles, names = {}, {}
+    for k = 1, #locks do
+      if locks[k][3] then
+        local key = locks[k][1]
+        singles[#singles + 1] = key
+        names[#names + 1] = OWNER .. key
+        view.names[key] = names[#names]
+      end
     end
-    for from = 1, #singles, 1000 do
-      local chunk = { unpack(singles, from, math.min(from + 999, #singles)) }
-      local got = redis.call('HMGET', OWNERS, unpack(chunk))
-      for k, key in ipairs(chunk) do view.owners[key] = got[k] or false end
+    for from = 1, #names, 1000 do
+      local got = redis.call('MGET', unpack(names, from, math.min(from + 999, #names)))
+      for k = 1, #got do view.owners[singles[from + k - 1]] = got[k] end
     end
     return view
   end
 
   local function holders_now(view, key)
-    if single(key) then return view.owners[key] and 1 or 0 end
+    local owner = view.owners[key]
+    if owner ~= nil then return owner and 1 or 0 end
     return redis.call('HLEN', fkey('held', key))
   end
 
@@ -125,9 +133,9 @@ local function flow_slots(F)
   end
 
   function F.take(view, key, field, fence)
-    if single(key) then
+    if view.owners[key] ~= nil then
       view.owners[key] = field
-      view.takes[#view.takes + 1] = key
+      view.takes[#view.takes + 1] = view.names[key]
       view.takes[#view.takes + 1] = field
     else
       redis.call('HSET', fkey('held', key), field, fence)
@@ -138,7 +146,7 @@ local function flow_slots(F)
   function F.commit(view)
     local takes = view.takes
     for from = 1, #takes, 1000 do
-      redis.call('HSET', OWNERS, unpack(takes, from, math.min(from + 999, #takes)))
+      redis.call('MSET', unpack(takes, from, math.min(from + 999, #takes)))
     end
   end
 
@@ -147,18 +155,22 @@ local function flow_slots(F)
   local pending, freed_by_name = {}, {}
   function F.flush()
     for from = 1, #pending, 2000 do
-      local keys, fields = {}, {}
+      local keys, fields, names = {}, {}, {}
       for i = from, math.min(from + 1999, #pending), 2 do
         keys[#keys + 1] = pending[i]
         fields[#fields + 1] = pending[i + 1]
+        names[#names + 1] = OWNER .. pending[i]
       end
-      local got = redis.call('HMGET', OWNERS, unpack(keys))
-      local gone = {}
-      for k, key in ipairs(keys) do
-        if owned_by(got[k], fields[k]) then gone[#gone + 1] = key end
+      local got = redis.call('MGET', unpack(names))
+      local gone, gone_names = {}, {}
+      for k = 1, #keys do
+        if owned_by(got[k], fields[k]) then
+          gone[#gone + 1] = keys[k]
+          gone_names[#gone_names + 1] = names[k]
+        end
       end
       if #gone > 0 then
-        redis.call('HDEL', OWNERS, unpack(gone))
+        redis.call('DEL', unpack(gone_names))
         for _, key in ipairs(gone) do unpark(key) end
       end
     end
@@ -175,17 +187,31 @@ local function flow_slots(F)
   -- ends when it succeeded or is gone for good; a coalesce job put back
   -- waits again, so it takes the wait claim back if it is free.
   function F.settle(tick, job, kind)
+    local name, key, id = F.slot(job)
+    if name then
+      local field = tick .. ' ' .. id
+      if single(key) then
+        pending[#pending + 1] = key
+        pending[#pending + 1] = field
+      else
+        release(key, field)
+      end
+      freed_by_name[name] = (freed_by_name[name] or 0) + 1
+      return
+    end
     local d, jid = F.read(job)
     local field = tick .. ' ' .. jid
-    for _, lock in ipairs(d.locks) do
-      if single(lock[1]) then
+    local locks = d.locks
+    for k = 1, #locks do
+      local lock = locks[k]
+      if lock[3] then
         pending[#pending + 1] = lock[1]
         pending[#pending + 1] = field
       else
         release(lock[1], field)
       end
     end
-    if #d.locks > 0 then freed_by_name[d.name] = (freed_by_name[d.name] or 0) + #d.locks end
+    if #locks > 0 then freed_by_name[d.name] = (freed_by_name[d.name] or 0) + #locks end
     if d.claim and (kind == 's' or kind == 'd' or kind == 'x') and redis.call('GET', fkey('claim', d.claim)) == jid then
       redis.call('DEL', fkey('claim', d.claim))
     end

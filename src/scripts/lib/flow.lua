@@ -7,7 +7,7 @@
 -- (at most LIMIT holders), `r` a rate limit, `c` the until-executed
 -- claim, `w` the coalesce wait claim.
 -- Keys (under P):
---   flow:owners        hash   unique KEY (u:…, one slot) → "TICK JID": its holder
+--   flow:owner:KEY     string "TICK JID": the holder of a unique KEY (u:…, one slot)
 --   flow:held:KEY      hash   "TICK JID" → "FENCE": who holds a slot of any other key
 --   flow:park:KEY      list   jobs waiting for a slot of KEY (oldest right)
 --   flow:parked        set    KEYs whose park list may hold jobs (the jobs
