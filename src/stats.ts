@@ -1,5 +1,5 @@
-import { readFlowStats } from "./flow/stats.js";
-import { readOrderedStats } from "./ordered/stats.js";
+import { flowStatsArgs, flowStatsFrom } from "./flow/stats.js";
+import { orderedStatsFrom } from "./ordered/stats.js";
 import { asArray, asNumber } from "./redis.js";
 import { evictionWarning, learnEvictionPolicy, type Runtime } from "./runtime.js";
 import { scripts } from "./scripts/index.js";
@@ -15,12 +15,13 @@ export function pairs(reply: RedisReply | undefined, what: string): Record<strin
 }
 
 export async function readStats(runtime: Runtime): Promise<Stats> {
-  const [core, ordered, flow] = await Promise.all([
-    runtime.run(scripts.stats, [runtime.keys.queues, runtime.keys.ticks], [], { count: 0 }),
-    readOrderedStats(runtime),
-    readFlowStats(runtime),
-  ]);
-  const reply = asArray(core, "stats");
+  // One call: a dashboard refresh costs one script run, whatever is declared.
+  const names = Object.keys(runtime.jobs);
+  const orderedNames = runtime.orderedNames;
+  const args = [...flowStatsArgs(names), orderedNames.length, ...orderedNames];
+  const reply = asArray(await runtime.run(scripts.stats, [runtime.keys.queues, runtime.keys.ticks], args, { count: 0 }), "stats");
+  const flow = flowStatsFrom(reply[15], names);
+  const ordered = orderedStatsFrom(reply[16], orderedNames);
   const queues = pairs(reply[8], "stats");
   const policy = String(reply[9] ?? "");
   learnEvictionPolicy(runtime, policy);

@@ -1,19 +1,21 @@
-// Flow control's stats per declared job name, read by stats() beside the
-// core's counters in one more round trip, sent at the same time.
+// Flow control's stats per declared job name, read by stats.lua in the same
+// call as the core's counters (lib/flow-stats.lua): every job name, since
+// any job may be enqueued with `unique`.
 import { asArray, asNumber } from "../redis.js";
 import { escapeWord } from "./descriptor.js";
-import type { Runtime } from "../runtime.js";
-import { scripts } from "../scripts/index.js";
+import type { RedisReply } from "../types.js";
 import type { FlowStats } from "./types.js";
 
-export async function readFlowStats(runtime: Runtime): Promise<Record<string, FlowStats>> {
-  const names = Object.keys(runtime.jobs);
-  if (names.length === 0) return {};
-  const args = [names.length, ...names.map(escapeWord)];
-  const reply = asArray(await runtime.run(scripts.flow_stats, [runtime.keys.queues], args, { count: 0 }), "flow_stats");
+/** stats.lua's flow arguments: n, then the names as descriptors write them. */
+export function flowStatsArgs(names: string[]): (string | number)[] {
+  return [names.length, ...names.map(escapeWord)];
+}
+
+export function flowStatsFrom(reply: RedisReply | undefined, names: string[]): Record<string, FlowStats> {
+  const rows = asArray(reply ?? [], "stats");
   const out: Record<string, FlowStats> = {};
   names.forEach((name, k) => {
-    const [locksHeld = 0, waiting = 0, deferred = 0] = asArray(reply[k] ?? [], "flow_stats").map(asNumber);
+    const [locksHeld = 0, waiting = 0, deferred = 0] = asArray(rows[k] ?? [], "stats").map(asNumber);
     out[name] = { locksHeld, waiting, deferred };
   });
   return out;

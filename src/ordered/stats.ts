@@ -1,18 +1,15 @@
-// Sizes per ordered job, read by stats() beside the core's counters in one
-// more round trip, sent at the same time; none when no ordered job is declared.
+// Sizes per ordered job, read by stats.lua in the same call as the core's
+// counters (lib/ordered-sizes.lua); none when no ordered job is declared.
 import { asArray, asNumber } from "../redis.js";
-import type { Runtime } from "../runtime.js";
-import { scripts } from "../scripts/index.js";
+import type { RedisReply } from "../types.js";
 import type { OrderedStats } from "./types.js";
 
-export async function readOrderedStats(runtime: Runtime): Promise<Record<string, OrderedStats>> {
-  const names = runtime.orderedNames;
-  if (names.length === 0) return {};
-  const reply = asArray(await runtime.run(scripts.ordered_stats, [`${runtime.prefix}ordered`], [names.length, ...names], { count: 0 }), "ordered_stats");
+export function orderedStatsFrom(reply: RedisReply | undefined, names: string[]): Record<string, OrderedStats> {
+  const rows = asArray(reply ?? [], "stats");
   const out: Record<string, OrderedStats> = {};
   names.forEach((name, k) => {
-    const [waiting, running, payloads, dead] = asArray(reply[k] ?? [], "ordered_stats").map(asNumber);
-    out[name] = { waiting: waiting ?? 0, running: running ?? 0, payloads: payloads ?? 0, dead: dead ?? 0 };
+    const [waiting = 0, running = 0, payloads = 0, dead = 0] = asArray(rows[k] ?? [], "stats").map(asNumber);
+    out[name] = { waiting, running, payloads, dead };
   });
   return out;
 }

@@ -1,12 +1,19 @@
 -- stats: Sidekiq's counters and sizes, read in one round trip.
 -- KEYS: [1] P.."queues"  [2] P.."ticks"
--- ARGV: [1] prefix
+-- ARGV: [1] prefix  [2] n, then n job names (flow sizes, lib/flow-stats.lua)
+--       then m, then m ordered names (lib/ordered-sizes.lua); absent: none
 -- Returns: {processed, failed, dead evicted, scheduled, retry, dead,
 --           ticks, inflight, {queue, size, ...}, eviction policy,
 --           recurring schedules held, now ms, {heartbeat field, ms, ...},
---           {paused queue, ...}, scheduled and retry jobs already due}
--- Replays: reads only.
+--           {paused queue, ...}, scheduled and retry jobs already due,
+--           {flow sizes per job name}, {sizes per ordered name}}
+-- One call answers everything stats() and a dashboard refresh show.
+-- Replays: reads only (flow's sizes prune deferral records already due,
+-- which no reader counts).
 -- @include lib/common.lua
+-- @include lib/ordered-state.lua
+-- @include lib/flow-stats.lua
+-- @include lib/ordered-sizes.lua
 
 local function counter(name)
   return tonumber(redis.call('GET', P .. 'stat:' .. name)) or 0
@@ -27,6 +34,10 @@ for j = 1, #registry, 2 do
 end
 
 local now = now_ms()
+local flow, ordered_at = {}, 2
+if ARGV[2] then flow, ordered_at = flow_sizes(2, now) end
+local ordered = {}
+if ARGV[ordered_at] then ordered = ordered_sizes(ordered_at) end
 local due = redis.call('ZCOUNT', P .. 'schedule', '-inf', now / 1000) + redis.call('ZCOUNT', P .. 'retry', '-inf', now / 1000)
 
 return {
@@ -36,4 +47,5 @@ return {
   string.match(redis.call('INFO', 'memory'), 'maxmemory_policy:(%S+)') or '',
   redis.call('HLEN', P .. 'schedules:fp'),
   now, redis.call('HGETALL', P .. 'heartbeat'), redis.call('SMEMBERS', P .. 'paused'), due,
+  flow, ordered,
 }

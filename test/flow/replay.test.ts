@@ -21,7 +21,7 @@ const beginArgs = (tick: string, fetch = 10, resurrect = 100) =>
 
 describe.each(adapterCases)("flow scripts run twice over $name", (adapterCase) => {
   const h = useHarness(adapterCase, "flow-replay");
-  const { run, twice } = scriptCalls(h);
+  const { run, twice, readsTwice } = scriptCalls(h);
   const jobs = {
     sync: { perform: () => {}, uniqueKey: ([k]: [string]) => k },
     call: { perform: () => {}, rateLimit: { key: () => "p", limit: 1, periodMs: 600_000 } },
@@ -138,10 +138,12 @@ describe.each(adapterCases)("flow scripts run twice over $name", (adapterCase) =
     expect(after["flow:waiting"]).toEqual({ sync: "0" });
   });
 
-  it("flow_stats: reads only", async () => {
+  it("stats, flow sizes: reads only", async () => {
     await h.make(jobs).enqueue("sync", ["a"], { unique: "while-executing" });
-    const { first } = await twice(scripts.flow_stats, ["queues"], [2, "sync", "call"]);
-    expect(first).toEqual([[0, 0, 0], [0, 0, 0]]);
+    await h.make(jobs).enqueue("sync", ["a"], { unique: "until-executed" });
+    const [first, second] = await readsTwice(scripts.stats, ["queues", "ticks"], [2, "sync", "call", 0]);
+    expect(first[15]).toEqual([[0, 0, 0], [0, 0, 0]]);
+    expect(second[15]).toEqual(first[15]);
   });
 
   it("a tick resurrected while it froze frees nothing with its late acks: the slot is the new holder's", async () => {

@@ -12,6 +12,8 @@ export interface ScriptCalls {
   run(script: LuaScript, keys: string[], args: (string | number)[]): Promise<RedisReply>;
   /** Runs it twice; asserts the second run changed nothing and answered the same. */
   twice(script: LuaScript, keys: string[], args: (string | number)[]): Promise<{ first: RedisReply; after: Snapshot }>;
+  /** For a read whose reply carries the clock: runs it twice, asserts the second run changed nothing; both replies. */
+  readsTwice(script: LuaScript, keys: string[], args: (string | number)[]): Promise<[RedisReply[], RedisReply[]]>;
 }
 
 export function scriptCalls(h: Harness): ScriptCalls {
@@ -26,6 +28,13 @@ export function scriptCalls(h: Harness): ScriptCalls {
       expect(await snapshot(h.redis, h.prefix)).toEqual(after);
       expect(second).toEqual(first);
       return { first, after };
+    },
+    async readsTwice(script, keys, args) {
+      const first = await run(script, keys, args);
+      const after = await snapshot(h.redis, h.prefix);
+      const second = await run(script, keys, args);
+      expect(await snapshot(h.redis, h.prefix)).toEqual(after);
+      return [first as RedisReply[], second as RedisReply[]];
     },
   };
 }

@@ -22,7 +22,7 @@ const members = (zset: unknown) => (zset as string[]).filter((_, i) => i % 2 ===
 
 describe.each(adapterCases)("ordered scripts run twice over $name", (adapterCase) => {
   const h = useHarness(adapterCase, "ordered-replay");
-  const { run, twice } = scriptCalls(h);
+  const { run, twice, readsTwice } = scriptCalls(h);
 
   const enqueueArgs = (token: string, items: [string, string, string?][]) =>
     [token, 60_000, items.length, ...items.flatMap(([id, payload, score = ""]) => ["idx", id, payload, score, 0])];
@@ -105,10 +105,11 @@ describe.each(adapterCases)("ordered scripts run twice over $name", (adapterCase
     expect(after.ticks).toEqual({ t2: `0 ${LEASE} default` });
   });
 
-  it("ordered_stats: reads only", async () => {
+  it("stats, ordered sizes: reads only", async () => {
     await enqueue("e", [["a", "1"]]);
-    const { first } = await twice(scripts.ordered_stats, ["ordered"], [1, "idx"]);
-    expect(first).toEqual([[1, 0, 1, 0]]);
+    const [first, second] = await readsTwice(scripts.stats, ["queues", "ticks"], [0, 1, "idx"]);
+    expect(first[16]).toEqual([[1, 0, 1, 0]]);
+    expect(second[16]).toEqual(first[16]);
   });
 
   it("a tick that lost its lease can neither ack nor requeue an id another tick holds", async () => {
