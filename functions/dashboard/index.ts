@@ -17,6 +17,7 @@ import { page } from "./layout.js";
 import { loginRoutes, logoutRoute } from "./login.js";
 import { jobRoute } from "./pages/job.js";
 import { jobsRoutes } from "./pages/jobs.js";
+import { locksRoute } from "./pages/locks.js";
 import { orderedRoute } from "./pages/ordered.js";
 import { overviewRoutes } from "./pages/overview.js";
 import { queueRoutes } from "./pages/queues.js";
@@ -61,6 +62,7 @@ export function dashboard(options: DashboardOptions = {}): Dashboard {
     jobRoute(app, scope);
     schedulesRoute(app, scope);
     orderedRoute(app, scope);
+    locksRoute(app, scope);
     ticksRoute(app, scope);
     actionRoutes(app, scope);
     app.onError((error, c) => {

@@ -1,5 +1,5 @@
 // The dashboard's sections, in the order of its menu. A capability adds its
-// page here and in index.ts (unique locks will: "/locks").
+// page here and in index.ts.
 export const SECTIONS = [
   { path: "", label: "Overview" },
   { path: "/queues", label: "Queues" },
@@ -9,5 +9,6 @@ export const SECTIONS = [
   { path: "/dead", label: "Dead" },
   { path: "/schedules", label: "Recurring" },
   { path: "/ordered", label: "Ordered" },
+  { path: "/locks", label: "Locks" },
   { path: "/ticks", label: "Ticks" },
 ] as const;

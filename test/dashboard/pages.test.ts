@@ -186,4 +186,24 @@ describe.each(adapterCases)("the dashboard's pages over $name", (adapterCase) =>
     expect(schedules.html).toContain("0 3 * * *");
     expect((await browser.get("/dashboard/ordered")).html).toContain("No ordered jobs declared");
   });
+
+  it("locks: a while-executing job's lock while it runs, its duplicate waiting, then nothing", async () => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let started!: () => void;
+    const running = new Promise<void>((resolve) => (started = resolve));
+    const sync = h.make({ sync: async () => { started(); await held; } });
+    const browser = await login(createApp({ tickq: sync, secrets: [SECRET], dashboard: dashboard() }), SECRET);
+    expect((await browser.get("/dashboard/locks")).html).toContain("No lock is held");
+    await sync.enqueue("sync", [1], { unique: "while-executing" });
+    await sync.enqueue("sync", [1], { unique: "while-executing" });
+    const tick = sync.tick({ budgetMs: 20_000, concurrency: 1 });
+    await running;
+    const locks = await browser.get("/dashboard/locks");
+    expect(locks.html).toMatch(/<td>sync<\/td><td>1<\/td><td>1<\/td><td>0<\/td>/);
+    release();
+    await tick;
+    await sync.tick();
+    expect((await browser.get("/dashboard/locks")).html).toContain("No lock is held");
+  });
 });
