@@ -1,6 +1,7 @@
 // npm run build:functions: bundles the example Cloudflare Worker and Vercel
 // Function with esbuild (ESM, minified) into dist/functions/, and prints
-// each bundle's size, raw and gzipped.
+// each bundle's size, raw and gzipped (test/bundle-size.test.ts holds the
+// Worker to its budget).
 import { build } from "esbuild";
 import { readFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
