@@ -60,7 +60,7 @@ export function restAdapter(options: RestAdapterOptions): RedisAdapter {
       try {
         answer = await attempt(body);
       } catch (error) {
-        if (n >= retries) throw new Error(`Redis REST request to ${url} failed (${retries + 1} attempts): ${(error as Error).message}`, { cause: error });
+        if (n >= retries) throw new Error(`Redis REST request failed (${retries + 1} attempts): ${(error as Error).message}`, { cause: error });
         await new Promise((resolve) => setTimeout(resolve, backoffMs(n)));
       }
     }
