@@ -11,11 +11,8 @@ import { envSettings, type EnvSettings, type TickqEnvVars } from "./env.js";
 /** A Redis call slower than this fails: with Redis down a request answers 503 within about 2 s, not 10. */
 export const EDGE_REDIS_TIMEOUT_MS = 2_000;
 
-/** @upstash/redis retries a failed request 5 times over ~4 s by default; tickq resends its own calls, so 2 quick ones suffice. */
-export const UPSTASH_RETRY = { retries: 2, backoff: (n: number) => 50 * 2 ** n };
-
 export type EdgeOptions<J extends JobRegistry> = Omit<TickqOptions<J>, "redis" | "kick"> & {
-  /** Your own Redis adapter; default Upstash from the env (UPSTASH_REDIS_REST_URL, UPSTASH_REDIS_REST_TOKEN). */
+  /** Your own Redis adapter; default restAdapter over Upstash's REST API from the env (UPSTASH_REDIS_REST_URL, UPSTASH_REDIS_REST_TOKEN). */
   redis?: RedisAdapter;
   /** true (or TICKQ_KICK=1): enqueues through the app kick a tick at once; an object also sets how kicked ticks run. */
   kick?: boolean | KickOptions;

@@ -23,6 +23,7 @@ await build({
     index: "src/index.ts",
     "adapters/ioredis": "adapters/ioredis.ts",
     "adapters/upstash": "adapters/upstash.ts",
+    "adapters/rest": "adapters/rest.ts",
     app: "functions/app.ts",
     cloudflare: "functions/cloudflare/worker.ts",
     vercel: "functions/vercel/handler.ts",

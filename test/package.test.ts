@@ -21,6 +21,7 @@ describe("the package", () => {
         `import { createTickq, scripts } from "tickq";
          import { ioredisAdapter } from "tickq/adapters/ioredis";
          import { upstashAdapter } from "tickq/adapters/upstash";
+         import { restAdapter } from "tickq/adapters/rest";
          import { createApp } from "tickq/app";
          import { tickqWorker } from "tickq/cloudflare";
          import { tickqVercel } from "tickq/vercel";
@@ -29,12 +30,12 @@ describe("the package", () => {
          const tq = createTickq({ redis: ioredisAdapter({ evalsha() {}, eval() {} }), jobs: { a: () => {} } });
          const worker = tickqWorker({ jobs: {} });
          console.log(typeof tq.tick, typeof tq.enqueue, Object.keys(scripts).length > 0,
-           typeof upstashAdapter, typeof createApp, typeof worker.scheduled, typeof tickqVercel({ jobs: {} }).GET,
+           typeof upstashAdapter, typeof restAdapter, typeof createApp, typeof worker.scheduled, typeof tickqVercel({ jobs: {} }).GET,
            typeof startServer, typeof startUpstashLocal, typeof findRedis, typeof tq.jobs.find, typeof tq.stats.history,
            typeof createApp({ tickq: tq, secrets: ["s"], dashboard: dashboard() }).fetch, typeof tq.ticks);`,
       );
       const out = execFileSync(process.execPath, ["main.mjs"], { cwd: dir, encoding: "utf8" });
-      expect(out.trim()).toBe("function function true function function function function function function function function function function function");
+      expect(out.trim()).toBe("function function true function function function function function function function function function function function function");
       // the bin, as npx runs it
       const version = execFileSync(join(dir, "node_modules/tickq/dist/cli.js"), ["--version"], { cwd: dir, encoding: "utf8" });
       expect(version.trim()).toMatch(/^\d+\.\d+\.\d+$/);

@@ -37,6 +37,7 @@ const ENTRIES: Record<string, string> = {
   tickq: "src/index.ts",
   "tickq/adapters/ioredis": "adapters/ioredis.ts",
   "tickq/adapters/upstash": "adapters/upstash.ts",
+  "tickq/adapters/rest": "adapters/rest.ts",
   "tickq/app": "functions/app.ts",
   "tickq/cloudflare": "functions/cloudflare/worker.ts",
   "tickq/vercel": "functions/vercel/handler.ts",

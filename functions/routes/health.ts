@@ -1,7 +1,7 @@
 // GET /health, unauthenticated: 200 with the heartbeat's warnings (no tick
 // lately while jobs wait, a queue no tick serves, the eviction policy) when
 // Redis answers, 503 with the reason when it does not. One stats call.
-import { Hono } from "hono";
+import { Hono } from "hono/tiny";
 import { TickqError, type JobRegistry, type Tickq } from "../../src/index.js";
 
 export function healthRoutes(tickq: Tickq<JobRegistry>): Hono {

@@ -3,11 +3,10 @@
 // Cron calls GET /api/tick with `Authorization: Bearer $CRON_SECRET`.
 // Kicked ticks and fan-out run in Vercel's waitUntil, so the response waits
 // for neither. Redis is Upstash over HTTP (UPSTASH_REDIS_REST_*, or Vercel
-// KV's KV_REST_API_*).
-import { Redis } from "@upstash/redis";
-import { upstashAdapter } from "../../adapters/upstash.js";
+// KV's KV_REST_API_*), through restAdapter: fetch alone, no client library.
+import { restAdapter } from "../../adapters/rest.js";
 import type { JobRegistry, Tickq, WaitUntil } from "../../src/index.js";
-import { buildEdge, kicksByDefault, UPSTASH_RETRY, type Edge, type EdgeOptions } from "../edge.js";
+import { buildEdge, kicksByDefault, type Edge, type EdgeOptions } from "../edge.js";
 
 export type TickqVercelOptions<J extends JobRegistry> = EdgeOptions<J> & {
   /** Where settings come from; default process.env. */
@@ -44,7 +43,7 @@ export function tickqVercel<J extends JobRegistry>(options: TickqVercelOptions<J
       const url = env.UPSTASH_REDIS_REST_URL ?? env.KV_REST_API_URL;
       const token = env.UPSTASH_REDIS_REST_TOKEN ?? env.KV_REST_API_TOKEN;
       if (!url || !token) throw new Error("tickq: set UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN in the project's environment variables");
-      return upstashAdapter(new Redis({ url, token, automaticDeserialization: false, enableTelemetry: false, retry: UPSTASH_RETRY }));
+      return restAdapter({ url, token });
     };
     return buildEdge(rest as EdgeOptions<J>, env, redis, { basePath: basePath ?? "/api", waitUntil: waitUntil ?? vercelWaitUntil });
   };
