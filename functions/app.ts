@@ -7,7 +7,8 @@
 import { Hono } from "hono/tiny";
 import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
-import { TickqError, type BulkJobOf, type JobRegistry, type Tickq, type TickOptions, type WaitUntil } from "../src/index.js";
+import { TickqError } from "../src/errors.js";
+import type { BulkJobOf, JobRegistry, Tickq, TickOptions, WaitUntil } from "../src/index.js";
 import { checkSecrets, requireSecret } from "./auth.js";
 import type { Dashboard } from "./dashboard/types.js";
 import type { SelfFetch } from "./fanout.js";

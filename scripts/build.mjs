@@ -21,6 +21,7 @@ await build({
   ...shared,
   entryPoints: {
     index: "src/index.ts",
+    cron: "src/schedules/cron.ts",
     "adapters/ioredis": "adapters/ioredis.ts",
     "adapters/upstash": "adapters/upstash.ts",
     "adapters/rest": "adapters/rest.ts",

@@ -5,6 +5,7 @@
 // Redis), through restAdapter: fetch alone, no client library in the bundle.
 import type { ExecutionContext } from "hono";
 import { restAdapter } from "../../adapters/rest.js";
+import { checkCronParser } from "../../src/schedules/declare.js";
 import type { JobRegistry, Tickq } from "../../src/index.js";
 import { numberSetting, tickUntilDone } from "../drain.js";
 import { buildEdge, kicksByDefault, type Edge, type EdgeOptions } from "../edge.js";
@@ -32,6 +33,8 @@ export type TickqWorkerOptions<J extends JobRegistry> = EdgeOptions<J>;
  * });
  */
 export function tickqWorker<J extends JobRegistry>(options: TickqWorkerOptions<J>) {
+  // At load, not at the first request: a cron schedule without `cron` fails the deploy, naming the fix.
+  checkCronParser(options.schedules, options.cron);
   // A Worker gets its env per request; build once per env object.
   const built = new WeakMap<WorkerEnv, Edge<J>>();
   const forEnv = (env: WorkerEnv): Edge<J> => {

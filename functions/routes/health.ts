@@ -2,7 +2,8 @@
 // lately while jobs wait, a queue no tick serves, the eviction policy) when
 // Redis answers, 503 with the reason when it does not. One stats call.
 import { Hono } from "hono/tiny";
-import { TickqError, type JobRegistry, type Tickq } from "../../src/index.js";
+import { TickqError } from "../../src/errors.js";
+import type { JobRegistry, Tickq } from "../../src/index.js";
 
 export function healthRoutes(tickq: Tickq<JobRegistry>): Hono {
   const app = new Hono();

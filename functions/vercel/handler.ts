@@ -5,6 +5,7 @@
 // for neither. Redis is Upstash over HTTP (UPSTASH_REDIS_REST_*, or Vercel
 // KV's KV_REST_API_*), through restAdapter: fetch alone, no client library.
 import { restAdapter } from "../../adapters/rest.js";
+import { checkCronParser } from "../../src/schedules/declare.js";
 import type { JobRegistry, Tickq, WaitUntil } from "../../src/index.js";
 import { buildEdge, kicksByDefault, type Edge, type EdgeOptions } from "../edge.js";
 
@@ -35,6 +36,8 @@ export const vercelWaitUntil: WaitUntil = (promise) => {
  * export const { GET, POST } = tickqVercel({ jobs, kick: true });
  */
 export function tickqVercel<J extends JobRegistry>(options: TickqVercelOptions<J>) {
+  // At load, not at the first request: a cron schedule without `cron` fails the deploy, naming the fix.
+  checkCronParser(options.schedules, options.cron);
   let edge: Edge<J> | undefined;
   const { env: given, basePath, waitUntil, ...rest } = options;
   const build = () => {
