@@ -35,6 +35,7 @@ declare global {
 
 const ENTRIES: Record<string, string> = {
   tickq: "src/index.ts",
+  "tickq/cron": "src/schedules/cron.ts",
   "tickq/adapters/ioredis": "adapters/ioredis.ts",
   "tickq/adapters/upstash": "adapters/upstash.ts",
   "tickq/adapters/rest": "adapters/rest.ts",
