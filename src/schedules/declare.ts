@@ -1,8 +1,9 @@
 // Reads `createTickq({ schedules })` once: every spec is checked (a bad cron
 // expression, time zone, job, queue or policy, or a cron schedule with no
 // `cron` parser, is a TickqError BAD_OPTIONS naming the schedule),
-// normalized, fingerprinted, and given its timing and a job template. The digest of the whole declaration is what begin compares
-// with Redis' copy, so an unchanged declaration costs a tick nothing.
+// normalized, fingerprinted, and given its timing and a job template. The
+// digest of the whole declaration is what begin compares with Redis' copy,
+// so an unchanged declaration costs a tick nothing.
 import { TickqError } from "../errors.js";
 import { encodeNewJob } from "../job.js";
 import { isCleanName } from "../names.js";
@@ -115,7 +116,7 @@ function declareOne(name: string, spec: ScheduleSpec, jobs: JobRegistry, cron: C
     if (typeof spec.cron !== "string") bad("cron must be a string such as \"0 3 * * *\"");
     if (spec.timezone !== undefined && !validTimeZone(spec.timezone)) bad(`unknown time zone ${JSON.stringify(spec.timezone)} (an IANA name such as "Europe/Berlin")`);
     when = spec.timezone === undefined ? { cron: spec.cron } : { cron: spec.cron, timezone: spec.timezone };
-    timing = parseCron(() => cron!(spec.cron!, spec.timezone), spec.cron!, bad);
+    timing = parseCron(cron!, spec.cron!, spec.timezone, bad);
     if (timing.after(Date.now()) === null) bad(`cron ${JSON.stringify(spec.cron)} never runs again`);
   } else {
     if (!Number.isInteger(spec.every) || spec.every! < 1_000) bad(`every must be a whole number of ms ≥ 1,000, got ${String(spec.every)}`);
@@ -140,9 +141,9 @@ function declareOne(name: string, spec: ScheduleSpec, jobs: JobRegistry, cron: C
   };
 }
 
-function parseCron(parse: () => Timing, cron: string, bad: (why: string) => never): Timing {
+function parseCron(parse: CronParser, cron: string, timezone: string | undefined, bad: (why: string) => never): Timing {
   try {
-    return parse();
+    return parse(cron, timezone);
   } catch (error) {
     return bad(`invalid cron expression ${JSON.stringify(cron)}: ${(error as Error).message}`);
   }
