@@ -1,8 +1,11 @@
 // What the Worker and the Vercel entries share: every createTickq option,
 // plus the app's own (kick, fan-out, your routes), merged with the env
-// settings (functions/env.ts) into one tickq and one app.
+// settings (functions/env.ts) into one tickq and one app. The tickq is the
+// core's: cron schedules are parsed only with the `cron` option ("tickq/cron"),
+// so a Worker without them ships no croner (~10 KB gzipped).
 import type { Hono } from "hono";
-import { createTickq, type JobRegistry, type KickOptions, type RedisAdapter, type Tickq, type TickOptions, type TickqOptions, type WaitUntil } from "../src/index.js";
+import { createTickqCore } from "../src/core.js";
+import type { JobRegistry, KickOptions, RedisAdapter, Tickq, TickOptions, TickqOptions, WaitUntil } from "../src/index.js";
 import { createApp, type AppOptions, type TickqEnv } from "./app.js";
 import { envSettings, type EnvSettings, type TickqEnvVars } from "./env.js";
 
@@ -11,11 +14,9 @@ import { envSettings, type EnvSettings, type TickqEnvVars } from "./env.js";
 /** A Redis call slower than this fails: with Redis down a request answers 503 within about 2 s, not 10. */
 export const EDGE_REDIS_TIMEOUT_MS = 2_000;
 
-/** @upstash/redis retries a failed request 5 times over ~4 s by default; tickq resends its own calls, so 2 quick ones suffice. */
-export const UPSTASH_RETRY = { retries: 2, backoff: (n: number) => 50 * 2 ** n };
-
+/** Every createTickq option; `cron` (from "tickq/cron") is needed for cron schedules, which it parses. */
 export type EdgeOptions<J extends JobRegistry> = Omit<TickqOptions<J>, "redis" | "kick"> & {
-  /** Your own Redis adapter; default Upstash from the env (UPSTASH_REDIS_REST_URL, UPSTASH_REDIS_REST_TOKEN). */
+  /** Your own Redis adapter; default restAdapter over Upstash's REST API from the env (UPSTASH_REDIS_REST_URL, UPSTASH_REDIS_REST_TOKEN). */
   redis?: RedisAdapter;
   /** true (or TICKQ_KICK=1): enqueues through the app kick a tick at once; an object also sets how kicked ticks run. */
   kick?: boolean | KickOptions;
@@ -51,7 +52,7 @@ export function buildEdge<J extends JobRegistry>(
   const tick: TickOptions = { budgetMs: 10_000, batch: 50, ...options.tick, ...settings.tick, ...(maxParallel === undefined ? {} : { maxParallel }) };
   const kickOptions = typeof options.kick === "object" ? options.kick : {};
   const { routes, dashboard, maxParallel: _m, tick: _t, kick: _k, redis: own, ...core } = options;
-  const tickq = createTickq<J>({
+  const tickq = createTickqCore<J>({
     redisTimeoutMs: EDGE_REDIS_TIMEOUT_MS,
     ...core,
     redis: own ?? redis(),

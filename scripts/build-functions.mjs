@@ -3,7 +3,8 @@
 // each bundle's size, raw and gzipped — then the dashboard's own weight:
 // the example Worker bundled again with `dashboard()` swapped for a stub
 // (what a deployment that leaves it out ships), and the difference.
-// `--measure`: print the sizes only, writing nothing (the size test).
+// `--measure`: print the sizes only, writing nothing (the size tests:
+// test/bundle-size.test.ts holds the Worker to its budget).
 import { build } from "esbuild";
 import { gzipSync } from "node:zlib";
 import { mkdirSync, writeFileSync } from "node:fs";

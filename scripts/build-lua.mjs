@@ -1,7 +1,11 @@
 // Turns src/scripts/*.lua into src/scripts/index.ts (text + SHA-1), so every
 // bundler sees plain TypeScript and no file is read at run time.
-// `-- @include lib/NAME.lua` lines are replaced by that file, which lets one
-// pass live in one file and several entry scripts share it.
+// `-- @include lib/NAME.lua` lines name a library that several entry scripts
+// share. The generated module ships each library once, as a constant, and
+// each entry script as the list of its parts (libraries and its own lines),
+// joined with newlines at module load: joining is deterministic, so the
+// text Redis receives is exactly the text whose SHA-1 is computed here.
+// An include inside a library is expanded into that library's text.
 // With --check it exits 1 when the generated file is not current.
 import { createHash } from "node:crypto";
 import { readFileSync, readdirSync, writeFileSync } from "node:fs";
@@ -11,43 +15,91 @@ import { fileURLToPath } from "node:url";
 const dir = fileURLToPath(new URL("../src/scripts/", import.meta.url));
 const target = join(dir, "index.ts");
 
-function expand(file, seen = new Set()) {
+const includeOf = (line) => /^-- @include (\S+)$/.exec(line.trim())?.[1];
+
+// The shipped text keeps no comment, no indentation and no blank line: the
+// .lua files (with their KEYS/ARGV/Returns/Replays headers) are for readers;
+// this text is what every bundle carries and each EVAL sends. Only a
+// leading `#!lua flags=…` line stays: Redis reads it.
+const shipped = (line, first) => {
+  const text = line.trim();
+  if (first && text.startsWith("#!")) return text;
+  return text === "" || text.startsWith("--") ? undefined : text;
+};
+
+/** A file's lines, each either { include } or shipped text, includes kept as references. */
+function partsOf(file, seen) {
   if (seen.has(file)) throw new Error(`include cycle at ${file}`);
-  seen.add(file);
-  return readFileSync(join(dir, file), "utf8")
-    .split("\n")
-    .map((line) => {
-      const include = /^-- @include (\S+)$/.exec(line.trim());
-      return include ? expand(include[1], new Set(seen)).trimEnd() : line;
-    })
+  const lines = readFileSync(join(dir, file), "utf8").split("\n");
+  return lines.flatMap((line, i) => {
+    const include = includeOf(line);
+    if (include) return [{ include }];
+    const text = shipped(line, i === 0);
+    return text === undefined ? [] : [text];
+  });
+}
+
+/** A library's text, its own includes expanded in place. */
+function libraryText(file, seen = new Set()) {
+  const inner = new Set(seen).add(file);
+  return partsOf(file, seen)
+    .map((part) => (typeof part === "string" ? part : libraryText(part.include, inner)))
+    .filter(Boolean)
     .join("\n");
 }
 
-// The entry script's header (its KEYS/ARGV/Returns/Replays comment) ships
-// as written; every other comment line, in the body and in the included
-// passes, is for readers of the .lua files and is left out of the text that
-// every bundle carries and each EVAL sends: over a third of it.
-const stripComments = (text) => {
-  const lines = text.split("\n");
-  const header = lines.findIndex((line) => !/^\s*(--|#!)/.test(line));
-  const body = lines.slice(header).filter((line) => !/^\s*--/.test(line));
-  return [...lines.slice(0, header), ...body].join("\n");
-};
+/** A JavaScript identifier for a library path: lib/job-text.lua → lib_job_text. */
+const constName = (file) => file.replace(/\.lua$/, "").replace(/[^A-Za-z0-9]+/g, "_");
+
+const libraries = new Map(); // include path → { name, text }
+function library(file) {
+  if (!libraries.has(file)) {
+    const name = constName(file);
+    const clash = [...libraries.entries()].find(([, l]) => l.name === name);
+    if (clash) throw new Error(`${file} and ${clash[0]} would share the name ${name}: rename one`);
+    libraries.set(file, { name, text: libraryText(file) });
+  }
+  return libraries.get(file);
+}
+
+/** An entry script as its parts: library references and runs of its own lines. */
+function entryParts(file) {
+  const parts = [];
+  for (const part of partsOf(file, new Set())) {
+    if (typeof part !== "string") {
+      const lib = library(part.include);
+      if (lib.text) parts.push({ lib });
+    } else if (typeof parts.at(-1) === "string") {
+      parts[parts.length - 1] += "\n" + part;
+    } else {
+      parts.push(part);
+    }
+  }
+  return parts;
+}
 
 const names = readdirSync(dir).filter((f) => f.endsWith(".lua")).sort();
 const entries = names.map((file) => {
-  const text = stripComments(expand(file));
+  const parts = entryParts(file);
+  const text = parts.map((p) => (typeof p === "string" ? p : p.lib.text)).join("\n");
   const sha = createHash("sha1").update(text).digest("hex");
   const name = file.replace(/\.lua$/, "");
-  return `  ${name}: { name: ${JSON.stringify(name)}, sha: ${JSON.stringify(sha)}, text: ${JSON.stringify(text)} },`;
+  const list = parts.map((p) => (typeof p === "string" ? JSON.stringify(p) : p.lib.name)).join(", ");
+  return `  ${name}: script(${JSON.stringify(name)}, ${JSON.stringify(sha)}, [${list}]),`;
 });
 
 const output = `// Generated by scripts/build-lua.mjs from src/scripts/*.lua. Do not edit.
+// Each library ships once; an entry script is its parts joined with
+// newlines, the very text whose SHA-1 the build computed.
 import type { LuaScript } from "../types.js";
+
+${[...libraries.values()].sort((a, b) => a.name.localeCompare(b.name)).map((l) => `const ${l.name} = ${JSON.stringify(l.text)};`).join("\n")}
+
+const script = (name: string, sha: string, parts: string[]): LuaScript => ({ name, sha, text: parts.join("\\n") });
 
 export const scripts = {
 ${entries.join("\n")}
-} as const satisfies Record<string, LuaScript>;
+} satisfies Record<string, LuaScript>;
 `;
 
 if (process.argv.includes("--check")) {
@@ -59,5 +111,5 @@ if (process.argv.includes("--check")) {
   }
 } else {
   writeFileSync(target, output);
-  console.log(`wrote ${target} (${names.length} scripts)`);
+  console.log(`wrote ${target} (${names.length} scripts, ${libraries.size} libraries)`);
 }

@@ -21,8 +21,10 @@ await build({
   ...shared,
   entryPoints: {
     index: "src/index.ts",
+    cron: "src/schedules/cron.ts",
     "adapters/ioredis": "adapters/ioredis.ts",
     "adapters/upstash": "adapters/upstash.ts",
+    "adapters/rest": "adapters/rest.ts",
     app: "functions/app.ts",
     cloudflare: "functions/cloudflare/worker.ts",
     vercel: "functions/vercel/handler.ts",

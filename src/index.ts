@@ -1,64 +1,10 @@
-import { jobsApi, queuesApi } from "./admin/index.js";
-import { listTicks } from "./admin/ticks.js";
-import type { JobsApi, QueuesApi, TickInfo } from "./admin/types.js";
-import { enqueueJobs } from "./client.js";
-import { TickqError } from "./errors.js";
-import type { TickqEventName, TickqListener } from "./events.js";
-import { readHistory, type DayStats } from "./history.js";
-import { kickIfAsked, kickSettings } from "./kick/kick.js";
-import { reserveTicks, startTick } from "./kick/parallel.js";
-import type { KickScope } from "./kick/types.js";
-import { enqueueOrderedJobs } from "./ordered/enqueue.js";
-import type { OrderedBulkJob, OrderedJob, OrderedRegistry, PayloadOf } from "./ordered/types.js";
-import { createRuntime } from "./runtime.js";
-import { readStats } from "./stats.js";
-import { runtimes } from "./schedules/internal.js";
-import { listSchedules } from "./schedules/list.js";
-import type { ScheduleInfo } from "./schedules/types.js";
-import type {
-  ArgsOf, BulkJobOf, EnqueueOptions, JobRegistry, Middleware, Stats, TickOptions, TickqOptions, TickReport,
-} from "./types.js";
-
-/** `tq.stats()`: counters, sizes and warnings; `tq.stats.history(days)`: processed and failed per day. */
-export interface StatsReader {
-  (): Promise<Stats>;
-  /** The last `days` UTC days (default 30, at most 1,825), oldest first, today last. */
-  history(days?: number): Promise<DayStats[]>;
-}
-
-export interface Tickq<J extends JobRegistry, O extends OrderedRegistry = OrderedRegistry> {
-  /** Pushes one job (or schedules it with delayMs / at); returns its jid. */
-  enqueue<K extends keyof J & string>(name: K, args: ArgsOf<J[K]>, options?: EnqueueOptions): Promise<string>;
-  /** Pushes many jobs in a few round trips; returns their jids in order. Each job's args are checked against its handler. */
-  enqueueBulk<B extends BulkJobOf<J>>(jobs: B[]): Promise<string[]>;
-  /** Adds a payload to an ordered id: merged with the id's waiting payloads, run once with them (src/ordered/). */
-  enqueueOrdered<K extends keyof O & string>(name: K, job: OrderedJob<PayloadOf<O[K]>>): Promise<void>;
-  /** Adds many payloads, to any ordered ids, in a few round trips; checks every one before writing any. */
-  enqueueOrderedBulk(jobs: OrderedBulkJob<keyof O & string>[]): Promise<void>;
-  /** Runs one bounded tick: resurrect, schedule, fetch, execute, ack. */
-  tick(options?: TickOptions): Promise<TickReport>;
-  /**
-   * Reserves up to `count` tick slots while fewer than `maxParallel` ticks
-   * are live; returns the granted ids, each for one tick({ tickId, maxParallel }).
-   */
-  reserveTicks(count: number, maxParallel: number): Promise<string[]>;
-  /** The same tickq, whose kicked ticks run in `scope.waitUntil` (a request's ctx.waitUntil). */
-  scope(scope: KickScope): Tickq<J, O>;
-  stats: StatsReader;
-  /** Find, list, retry, delete and run jobs by jid or by state. */
-  jobs: JobsApi;
-  /** List, pause and resume queues. */
-  queues: QueuesApi;
-  /** Adds a listener called after the ack of each outcome; returns a function that removes it. */
-  on<E extends TickqEventName>(event: E, listener: TickqListener<E>): () => void;
-  /** The recurring jobs declared here or held in Redis: spec, next run, last run, last jid. */
-  schedules(): Promise<ScheduleInfo[]>;
-  /** The ticks in the registry, oldest first, with what is left of each lease and the jobs each holds. */
-  ticks(): Promise<TickInfo[]>;
-  /** Adds middleware around every execution, outermost first. */
-  use(middleware: Middleware): Tickq<J, O>;
-  readonly prefix: string;
-}
+// "tickq": createTickq (core.ts) with croner parsing cron schedules unless
+// told otherwise, and every public type. The Worker and Vercel entries use
+// the core without croner and take `cron` from "tickq/cron" instead.
+import { createTickqCore, type Tickq } from "./core.js";
+import type { OrderedRegistry } from "./ordered/types.js";
+import { cron } from "./schedules/cron.js";
+import type { JobRegistry, TickqOptions } from "./types.js";
 
 /**
  * @example
@@ -72,52 +18,11 @@ export interface Tickq<J extends JobRegistry, O extends OrderedRegistry = Ordere
  * const report = await tq.tick({ budgetMs: 10_000 });
  */
 export function createTickq<J extends JobRegistry, O extends OrderedRegistry = Record<never, never>>(options: TickqOptions<J, O>): Tickq<J, O> {
-  const runtime = createRuntime(options);
-  const kicks = kickSettings(options.kick);
-  // One of each for every scope: they hold no per-scope state.
-  const stats = Object.assign(() => readStats(runtime), { history: (days?: number) => readHistory(runtime, days) });
-  const jobs = jobsApi(runtime);
-  const queues = queuesApi(runtime);
-    const build = (scope: KickScope): Tickq<J, O> => {
-    const tickq: Tickq<J, O> = {
-      async enqueue(name, args, opts = {}) {
-        const [jid] = await enqueueJobs(runtime, [{ ...opts, name, args }]);
-        kickIfAsked(runtime, kicks, scope, [opts]);
-        return jid!;
-      },
-      async enqueueBulk(jobs) {
-        const jids = await enqueueJobs(runtime, jobs);
-        kickIfAsked(runtime, kicks, scope, jobs);
-        return jids;
-      },
-      enqueueOrdered: (name, job) => enqueueOrderedJobs(runtime, [{ ...job, name }]),
-      enqueueOrderedBulk: (jobs) => enqueueOrderedJobs(runtime, jobs),
-      tick: (opts) => startTick(runtime, opts),
-      reserveTicks: async (count, maxParallel) => (await reserveTicks(runtime, count, maxParallel)).ids,
-      scope: (more) => build({ ...scope, ...more }),
-      stats,
-      jobs,
-      queues,
-      on(event, listener) {
-        const set = runtime.listeners[event] as Set<TickqListener<typeof event>> | undefined;
-        if (!set) throw new TickqError("BAD_ARGS", `on: unknown event ${JSON.stringify(event)}; events are succeeded, failed, dead`);
-        set.add(listener);
-        return () => void set.delete(listener);
-      },
-      schedules: () => listSchedules(runtime),
-      ticks: () => listTicks(runtime),
-      use(middleware) {
-        runtime.middleware.push(middleware);
-        return tickq;
-      },
-      prefix: runtime.prefix,
-    };
-    runtimes.set(tickq, runtime);
-    return tickq;
-  };
-  return build({});
+  // options?.: with no options at all, createRuntime still answers its own BAD_OPTIONS.
+  return createTickqCore<J, O>({ ...options, cron: options?.cron ?? cron });
 }
 
+export type { StatsReader, Tickq } from "./core.js";
 export { TickqError } from "./errors.js";
 export { JOB_STATES } from "./admin/states.js";
 export { defaultBackoff } from "./retry.js";

@@ -85,7 +85,7 @@ export function createRuntime<J extends JobRegistry>(options: TickqOptions<J>): 
     logLines: numberOption(options.logLines, 20, "logLines", { min: 0, integer: true }),
     clockOffsetMs: 0,
     evictionPolicy: undefined,
-    schedules: declareSchedules(options.schedules, options.jobs),
+    schedules: declareSchedules(options.schedules, options.jobs, options.cron),
     sidekiq: sidekiqProcessOf(options.sidekiqProcesses, prefix),
     timeouts: checkTimeouts(options.jobs),
     run: (script, keys, args, trips) => runScript(runtime.redis, script, keys, [prefix, ...args], trips, runtime.redisTimeoutMs, scriptCache),

@@ -129,8 +129,12 @@ export async function runTick(runtime: Runtime, options: TickOptions = {}, tickI
     });
     report.abandoned = result.abandoned;
     const unstarted = [...result.deferred, ...result.unstarted];
+    // So far requeued counts the jobs the deadline interrupted: they are back
+    // in their queues, work a fresh tick can run, so the tick reports more
+    // (each interruption is counted: a job that always overruns ends dead).
+    const interrupted = report.requeued;
     report.requeued += unstarted.length;
-    report.more = !result.drained || report.leaseLost || housekeepingLeft || recurring.more;
+    report.more = !result.drained || interrupted > 0 || report.leaseLost || housekeepingLeft || recurring.more;
 
     fence.stop();
     beats?.stop();

@@ -13,7 +13,7 @@ import type { TickqListenerOptions } from "./events.js";
 import type { ConcurrencyLimit, FlowStats, KeyArgs, RateLimit, UniqueMode } from "./flow/types.js";
 import type { KickOptions } from "./kick/types.js";
 import type { OrderedRegistry, OrderedStats } from "./ordered/types.js";
-import type { Schedules } from "./schedules/types.js";
+import type { CronParser, Schedules } from "./schedules/types.js";
 
 /** A Redis reply as both adapters return it: no parsing, no Buffers. */
 export type RedisReply = null | number | string | RedisReply[];
@@ -164,6 +164,11 @@ export interface TickqOptions<J extends JobRegistry = JobRegistry, O extends Ord
   logLines?: number;
   /** Recurring jobs: name → { cron, timezone? } or { every } with job, args, queue, missed (src/schedules/types.ts). */
   schedules?: Schedules<keyof J & string>;
+  /**
+   * Parses the `cron` schedules: `cron` from "tickq/cron" (croner). Default: croner with createTickq from "tickq";
+   * none with tickqWorker / tickqVercel (a cron schedule without it is a BAD_OPTIONS), which keeps croner out of their bundles.
+   */
+  cron?: CronParser;
   /**
    * Register each tick as a Sidekiq process (`processes`, its heartbeat hash,
    * the hash of its running jobs) so Sidekiq's Web and API show live ticks.

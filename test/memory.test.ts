@@ -51,6 +51,7 @@ async function memory(): Promise<{ used: number; max: number }> {
 const cases = [
   { name: "ioredis", open: () => openAdapter("ioredis", { redisUrl: url, restUrl: "", restToken: "" }) },
   { name: "upstash", open: () => openAdapter("upstash", { redisUrl: "", restUrl: rest.url, restToken: TOKEN }) },
+  { name: "rest", open: () => openAdapter("rest", { redisUrl: "", restUrl: rest.url, restToken: TOKEN }) },
 ];
 
 describe.each(cases)("memory pressure over $name (private redis-server)", (adapterCase) => {

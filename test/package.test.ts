@@ -1,9 +1,9 @@
 // Another project can depend on this folder and import both entry points,
 // types included: checked against the build that `npm install` makes.
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, mkdirSync, rmSync, symlinkSync, writeFileSync, existsSync } from "node:fs";
+import { mkdtempSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 
 describe("the package", () => {
@@ -21,20 +21,22 @@ describe("the package", () => {
         `import { createTickq, scripts } from "tickq";
          import { ioredisAdapter } from "tickq/adapters/ioredis";
          import { upstashAdapter } from "tickq/adapters/upstash";
+         import { restAdapter } from "tickq/adapters/rest";
          import { createApp } from "tickq/app";
          import { tickqWorker } from "tickq/cloudflare";
          import { tickqVercel } from "tickq/vercel";
          import { startServer, startUpstashLocal, findRedis } from "tickq/node";
          import { dashboard } from "tickq/dashboard";
+         import { cron } from "tickq/cron";
          const tq = createTickq({ redis: ioredisAdapter({ evalsha() {}, eval() {} }), jobs: { a: () => {} } });
          const worker = tickqWorker({ jobs: {} });
          console.log(typeof tq.tick, typeof tq.enqueue, Object.keys(scripts).length > 0,
-           typeof upstashAdapter, typeof createApp, typeof worker.scheduled, typeof tickqVercel({ jobs: {} }).GET,
+           typeof upstashAdapter, typeof restAdapter, typeof createApp, typeof worker.scheduled, typeof tickqVercel({ jobs: {} }).GET,
            typeof startServer, typeof startUpstashLocal, typeof findRedis, typeof tq.jobs.find, typeof tq.stats.history,
-           typeof createApp({ tickq: tq, secrets: ["s"], dashboard: dashboard() }).fetch, typeof tq.ticks);`,
+           typeof createApp({ tickq: tq, secrets: ["s"], dashboard: dashboard() }).fetch, typeof tq.ticks, typeof cron("0 3 * * *", undefined).after);`,
       );
       const out = execFileSync(process.execPath, ["main.mjs"], { cwd: dir, encoding: "utf8" });
-      expect(out.trim()).toBe("function function true function function function function function function function function function function function");
+      expect(out.trim()).toBe("function function true function function function function function function function function function function function function function");
       // the bin, as npx runs it
       const version = execFileSync(join(dir, "node_modules/tickq/dist/cli.js"), ["--version"], { cwd: dir, encoding: "utf8" });
       expect(version.trim()).toMatch(/^\d+\.\d+\.\d+$/);
@@ -45,6 +47,7 @@ describe("the package", () => {
          import { ioredisAdapter } from "tickq/adapters/ioredis";
          import { createApp } from "tickq/app";
          import { tickqWorker } from "tickq/cloudflare";
+         import { cron, type CronParser } from "tickq/cron";
          import { dashboard, type DashboardOptions } from "tickq/dashboard";
          import { Redis } from "ioredis";
          const tq = createTickq({ redis: ioredisAdapter(new Redis()), jobs: { mail: async (args: [string]) => {} } });
@@ -59,6 +62,8 @@ describe("the package", () => {
          createApp({ tickq: tq, secrets: ["s"], dashboard: options });
          void withDashboard;
          const worker = tickqWorker({ jobs: { mail: async (args: [string]) => {} } });
+         const parser: CronParser = cron;
+         tickqWorker({ jobs: { mail: async (args: [string]) => {} }, cron: parser, schedules: { daily: { cron: "0 3 * * *", job: "mail", args: ["a@b.c"] } } });
          void app.request("/health"); void worker.fetch;
          const page: Promise<{ jobs: { jid: string; state: "queued" | "scheduled" | "retry" | "dead" | "running" }[]; cursor: string | null }> = tq.jobs.list("dead");
          const off: () => void = tq.on("failed", (e) => void e.retryAt?.getTime());
@@ -72,5 +77,28 @@ describe("the package", () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it("tickq/cloudflare and tickq/vercel import no croner, in any chunk they load; tickq and tickq/cron do", () => {
+    // esbuild's code splitting shares a module two entries reach: a value import of index.ts from the app would put croner here.
+    const packagesOf = (entry: string) => {
+      const seen = new Set<string>();
+      const packages = new Set<string>();
+      const visit = (file: string) => {
+        if (seen.has(file)) return;
+        seen.add(file);
+        for (const [, spec] of readFileSync(file, "utf8").matchAll(/(?:from|import)\s*"([^"]+)"/g)) {
+          if (spec!.startsWith(".")) visit(resolve(dirname(file), spec!));
+          else packages.add(spec!);
+        }
+      };
+      visit(resolve(entry));
+      return [...packages];
+    };
+    for (const entry of ["dist/cloudflare.js", "dist/vercel.js"]) {
+      expect(packagesOf(entry), entry).toContain("hono/tiny"); // the walk reaches the app's chunks
+      expect(packagesOf(entry), entry).not.toContain("croner");
+    }
+    for (const entry of ["dist/index.js", "dist/cron.js"]) expect(packagesOf(entry), entry).toContain("croner");
   });
 });

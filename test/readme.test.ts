@@ -35,8 +35,10 @@ declare global {
 
 const ENTRIES: Record<string, string> = {
   tickq: "src/index.ts",
+  "tickq/cron": "src/schedules/cron.ts",
   "tickq/adapters/ioredis": "adapters/ioredis.ts",
   "tickq/adapters/upstash": "adapters/upstash.ts",
+  "tickq/adapters/rest": "adapters/rest.ts",
   "tickq/app": "functions/app.ts",
   "tickq/cloudflare": "functions/cloudflare/worker.ts",
   "tickq/vercel": "functions/vercel/handler.ts",

@@ -1,4 +1,5 @@
 import { execFileSync } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { runScript } from "../src/redis.js";
 import { scripts } from "../src/index.js";
@@ -10,14 +11,28 @@ describe("Lua scripts", () => {
     expect(() => execFileSync(process.execPath, ["scripts/build-lua.mjs", "--check"], { stdio: "pipe" })).not.toThrow();
   });
 
-  it("every script carries a KEYS/ARGV/Returns/Replays header and no unresolved include", () => {
-    for (const script of Object.values(scripts)) {
-      expect(script.text, script.name).toMatch(/-- KEYS:/);
-      expect(script.text, script.name).toMatch(/-- ARGV:/);
-      expect(script.text, script.name).toMatch(/-- Returns:/);
-      expect(script.text, script.name).toMatch(/-- Replays:/);
-      expect(script.text, script.name).not.toMatch(/@include/);
+  it("every entry .lua file carries a KEYS/ARGV/Returns/Replays header", () => {
+    const entries = readdirSync("src/scripts").filter((f) => f.endsWith(".lua"));
+    expect(entries.sort()).toEqual(Object.keys(scripts).map((name) => `${name}.lua`).sort());
+    for (const file of entries) {
+      const source = readFileSync(`src/scripts/${file}`, "utf8");
+      for (const part of ["KEYS", "ARGV", "Returns", "Replays"]) expect(source, file).toMatch(new RegExp(`^-- ${part}:`, "m"));
     }
+  });
+
+  it("the shipped text keeps no include, comment line, indentation or blank line; only a leading #! line", () => {
+    for (const script of Object.values(scripts)) {
+      const lines = script.text.split("\n");
+      expect(script.text, script.name).not.toMatch(/@include/);
+      expect(lines.filter((line) => /^\s*--/.test(line) || line.trim() !== line || line === ""), script.name).toEqual([]);
+      expect(lines.slice(1).filter((line) => line.startsWith("#!")), script.name).toEqual([]);
+    }
+  });
+
+  it("ships each library once: the module is smaller than the scripts' texts together", () => {
+    const generated = readFileSync("src/scripts/index.ts", "utf8");
+    const texts = Object.values(scripts).reduce((n, script) => n + JSON.stringify(script.text).length, 0);
+    expect(generated.length).toBeLessThan(texts / 2);
   });
 });
 

@@ -1,8 +1,8 @@
 // How the CLI reaches Redis: REDIS_URL (ioredis, TCP) or
-// UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN (@upstash/redis,
-// HTTP), with the key prefix from --prefix or TICKQ_PREFIX. Each client is
-// imported only when used (both are optional peer dependencies), and set
-// to fail fast: a CLI should say "unreachable" in seconds, not retry on.
+// UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN (restAdapter, HTTP:
+// fetch alone), with the key prefix from --prefix or TICKQ_PREFIX. ioredis
+// is imported only when used (an optional peer dependency); each is set to
+// fail fast: a CLI should say "unreachable" in seconds, not retry on.
 import { createTickq, type JobLogger, type JobRegistry, type QueueOrder, type RedisAdapter, type Schedules, type Tickq } from "../../src/index.js";
 import { UsageError } from "./exit.js";
 
@@ -30,13 +30,9 @@ export async function connect(env: NodeJS.ProcessEnv = process.env): Promise<Con
     return { adapter: ioredisAdapter(client), target: env.REDIS_URL.replace(/\/\/[^@/]*@/, "//…@"), close: async () => void client.disconnect() };
   }
   if (env.UPSTASH_REDIS_REST_URL && env.UPSTASH_REDIS_REST_TOKEN) {
-    const { Redis } = await importClient("@upstash/redis", () => import("@upstash/redis"));
-    const { upstashAdapter } = await import("../../adapters/upstash.js");
-    const client = new Redis({
-      url: env.UPSTASH_REDIS_REST_URL, token: env.UPSTASH_REDIS_REST_TOKEN,
-      automaticDeserialization: false, enableTelemetry: false, readYourWrites: false, retry: { retries: 1, backoff: () => 200 },
-    });
-    return { adapter: upstashAdapter(client), target: env.UPSTASH_REDIS_REST_URL, close: async () => {} };
+    const { restAdapter } = await import("../../adapters/rest.js");
+    const adapter = restAdapter({ url: env.UPSTASH_REDIS_REST_URL, token: env.UPSTASH_REDIS_REST_TOKEN, retries: 1, backoffMs: () => 200 });
+    return { adapter, target: env.UPSTASH_REDIS_REST_URL, close: async () => {} };
   }
   throw new UsageError("set REDIS_URL (redis://host:6379), or UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN");
 }

@@ -1,13 +1,14 @@
 // tickq as a Cloudflare Worker: `fetch` serves the app (and your routes),
 // `scheduled` (a Cron Trigger) ticks until the work or the budget runs out,
 // inside waitUntil. Kicked ticks and fan-out run in the request's own
-// ctx.waitUntil. Redis is Upstash over HTTP (Workers cannot open TCP to Redis).
-import { Redis } from "@upstash/redis/cloudflare";
+// ctx.waitUntil. Redis is Upstash over HTTP (Workers cannot open TCP to
+// Redis), through restAdapter: fetch alone, no client library in the bundle.
 import type { ExecutionContext } from "hono";
-import { upstashAdapter } from "../../adapters/upstash.js";
+import { restAdapter } from "../../adapters/rest.js";
+import { checkCronParser } from "../../src/schedules/declare.js";
 import type { JobRegistry, Tickq } from "../../src/index.js";
 import { numberSetting, tickUntilDone } from "../drain.js";
-import { buildEdge, kicksByDefault, UPSTASH_RETRY, type Edge, type EdgeOptions } from "../edge.js";
+import { buildEdge, kicksByDefault, type Edge, type EdgeOptions } from "../edge.js";
 import type { TickqEnvVars } from "../env.js";
 import { fanOut } from "../fanout.js";
 
@@ -32,6 +33,8 @@ export type TickqWorkerOptions<J extends JobRegistry> = EdgeOptions<J>;
  * });
  */
 export function tickqWorker<J extends JobRegistry>(options: TickqWorkerOptions<J>) {
+  // At load, not at the first request: a cron schedule without `cron` fails the deploy, naming the fix.
+  checkCronParser(options.schedules, options.cron);
   // A Worker gets its env per request; build once per env object.
   const built = new WeakMap<WorkerEnv, Edge<J>>();
   const forEnv = (env: WorkerEnv): Edge<J> => {
@@ -41,10 +44,7 @@ export function tickqWorker<J extends JobRegistry>(options: TickqWorkerOptions<J
         if (!env.UPSTASH_REDIS_REST_URL || !env.UPSTASH_REDIS_REST_TOKEN) {
           throw new Error("tickq: set UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN (wrangler secret put …; for wrangler dev, in .dev.vars)");
         }
-        const client = new Redis({
-          url: env.UPSTASH_REDIS_REST_URL, token: env.UPSTASH_REDIS_REST_TOKEN, automaticDeserialization: false, enableTelemetry: false, retry: UPSTASH_RETRY,
-        });
-        return upstashAdapter(client);
+        return restAdapter({ url: env.UPSTASH_REDIS_REST_URL, token: env.UPSTASH_REDIS_REST_TOKEN });
       };
       const self = env.TICKQ_SELF;
       entry = buildEdge(options, env, redis, self ? { selfFetch: (request) => self.fetch(request) } : {});

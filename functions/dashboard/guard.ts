@@ -4,8 +4,8 @@
 // session's CSRF token in its form. Anything else: a redirect to the login
 // form (GET) or 401/403.
 import type { Context, MiddlewareHandler } from "hono";
-import { getCookie } from "hono/cookie";
 import { timingSafeEqual } from "hono/utils/buffer";
+import { readCookie } from "./cookie.js";
 import { csrfToken, randomToken, readSession, type Session } from "./session.js";
 import type { DashboardEnv, DashboardScope } from "./types.js";
 
@@ -37,7 +37,7 @@ export function guard(scope: DashboardScope): MiddlewareHandler<DashboardEnv> {
   return async (c, next) => {
     let session: Session | null;
     if (scope.secrets.length === 0) session = { nonce: "open", key: (openKey ??= randomToken()) };
-    else session = await readSession(getCookie(c, SESSION_COOKIE), scope.secrets, Date.now());
+    else session = await readSession(readCookie(c, SESSION_COOKIE), scope.secrets, Date.now());
     if (!session) return isRead(c.req.method) ? c.redirect(`${scope.basePath}/login`, 303) : refuse(c, 401, "log in first");
     c.set("csrf", await csrfToken(session));
     if (!isRead(c.req.method)) {

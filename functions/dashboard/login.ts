@@ -3,8 +3,8 @@
 // and Secure when the request came over https. A wrong secret is a 401 and
 // the form again; a login posted from another site (login CSRF) is a 403.
 import type { Context, Hono } from "hono";
-import { deleteCookie, setCookie } from "hono/cookie";
 import { html } from "hono/html";
+import { writeCookie } from "./cookie.js";
 import { SESSION_COOKIE, refuse, sameOrigin } from "./guard.js";
 import { pageHeaders, shell } from "./layout.js";
 import { SESSION_MS, matchSecret, openSession } from "./session.js";
@@ -33,9 +33,7 @@ export function loginRoutes(app: Hono<DashboardEnv>, scope: DashboardScope): voi
     const form = await c.req.parseBody();
     const matched = await matchSecret(typeof form.secret === "string" ? form.secret : "", scope.secrets);
     if (!matched) return loginForm(c, "Wrong secret.", 401);
-    setCookie(c, SESSION_COOKIE, await openSession(matched, Date.now()), {
-      path: scope.basePath, httpOnly: true, sameSite: "Strict", secure: isHttps(c), maxAge: SESSION_MS / 1000,
-    });
+    writeCookie(c, SESSION_COOKIE, await openSession(matched, Date.now()), { path: scope.basePath, secure: isHttps(c), maxAgeSec: SESSION_MS / 1000 });
     return c.redirect(scope.basePath, 303);
   });
 }
@@ -43,7 +41,7 @@ export function loginRoutes(app: Hono<DashboardEnv>, scope: DashboardScope): voi
 /** After the guard: logging out is a state change like any other (CSRF token required). */
 export function logoutRoute(app: Hono<DashboardEnv>, scope: DashboardScope): void {
   app.post("/logout", (c) => {
-    deleteCookie(c, SESSION_COOKIE, { path: scope.basePath, secure: isHttps(c) });
+    writeCookie(c, SESSION_COOKIE, "", { path: scope.basePath, secure: isHttps(c), maxAgeSec: 0 });
     return c.redirect(`${scope.basePath}/login`, 303);
   });
 }

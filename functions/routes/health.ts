@@ -1,8 +1,9 @@
 // GET /health, unauthenticated: 200 with the heartbeat's warnings (no tick
 // lately while jobs wait, a queue no tick serves, the eviction policy) when
 // Redis answers, 503 with the reason when it does not. One stats call.
-import { Hono } from "hono";
-import { TickqError, type JobRegistry, type Tickq } from "../../src/index.js";
+import { Hono } from "hono/tiny";
+import { TickqError } from "../../src/errors.js";
+import type { JobRegistry, Tickq } from "../../src/index.js";
 
 export function healthRoutes(tickq: Tickq<JobRegistry>): Hono {
   const app = new Hono();

@@ -7,8 +7,9 @@
 //   DELETE /jobs?state=&name=&queue=                         { deleted }
 // Errors are TickqErrors, answered by app.ts: 404 NOT_FOUND, 400 a bad
 // state, cursor or argument, 409 a job in process or in the wrong state.
-import { Hono } from "hono";
-import { TickqError, type JobInfo, type JobRegistry, type JobState, type Tickq } from "../../src/index.js";
+import { Hono } from "hono/tiny";
+import { TickqError } from "../../src/errors.js";
+import type { JobInfo, JobRegistry, JobState, Tickq } from "../../src/index.js";
 
 /** A listed job without its raw text (GET /jobs/:jid has it). */
 const brief = ({ raw: _raw, ...rest }: JobInfo) => rest;

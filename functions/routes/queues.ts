@@ -1,6 +1,6 @@
 // GET /queues (name, size, paused, lastServedAt), POST /queues/:name/pause
 // and /resume.
-import { Hono } from "hono";
+import { Hono } from "hono/tiny";
 import type { JobRegistry, Tickq } from "../../src/index.js";
 
 export function queueRoutes(tickq: Tickq<JobRegistry>): Hono {

@@ -1,7 +1,8 @@
 // GET /stats (counters, sizes, lastTickAt, warnings) and GET
 // /stats/history?days=N (processed and failed per UTC day, oldest first).
-import { Hono } from "hono";
-import { TickqError, type JobRegistry, type Tickq } from "../../src/index.js";
+import { Hono } from "hono/tiny";
+import { TickqError } from "../../src/errors.js";
+import type { JobRegistry, Tickq } from "../../src/index.js";
 
 export function statsRoutes(tickq: Tickq<JobRegistry>): Hono {
   const app = new Hono();

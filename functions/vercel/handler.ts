@@ -3,11 +3,11 @@
 // Cron calls GET /api/tick with `Authorization: Bearer $CRON_SECRET`.
 // Kicked ticks and fan-out run in Vercel's waitUntil, so the response waits
 // for neither. Redis is Upstash over HTTP (UPSTASH_REDIS_REST_*, or Vercel
-// KV's KV_REST_API_*).
-import { Redis } from "@upstash/redis";
-import { upstashAdapter } from "../../adapters/upstash.js";
+// KV's KV_REST_API_*), through restAdapter: fetch alone, no client library.
+import { restAdapter } from "../../adapters/rest.js";
+import { checkCronParser } from "../../src/schedules/declare.js";
 import type { JobRegistry, Tickq, WaitUntil } from "../../src/index.js";
-import { buildEdge, kicksByDefault, UPSTASH_RETRY, type Edge, type EdgeOptions } from "../edge.js";
+import { buildEdge, kicksByDefault, type Edge, type EdgeOptions } from "../edge.js";
 
 export type TickqVercelOptions<J extends JobRegistry> = EdgeOptions<J> & {
   /** Where settings come from; default process.env. */
@@ -36,6 +36,8 @@ export const vercelWaitUntil: WaitUntil = (promise) => {
  * export const { GET, POST } = tickqVercel({ jobs, kick: true });
  */
 export function tickqVercel<J extends JobRegistry>(options: TickqVercelOptions<J>) {
+  // At load, not at the first request: a cron schedule without `cron` fails the deploy, naming the fix.
+  checkCronParser(options.schedules, options.cron);
   let edge: Edge<J> | undefined;
   const { env: given, basePath, waitUntil, ...rest } = options;
   const build = () => {
@@ -44,7 +46,7 @@ export function tickqVercel<J extends JobRegistry>(options: TickqVercelOptions<J
       const url = env.UPSTASH_REDIS_REST_URL ?? env.KV_REST_API_URL;
       const token = env.UPSTASH_REDIS_REST_TOKEN ?? env.KV_REST_API_TOKEN;
       if (!url || !token) throw new Error("tickq: set UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN in the project's environment variables");
-      return upstashAdapter(new Redis({ url, token, automaticDeserialization: false, enableTelemetry: false, retry: UPSTASH_RETRY }));
+      return restAdapter({ url, token });
     };
     return buildEdge(rest as EdgeOptions<J>, env, redis, { basePath: basePath ?? "/api", waitUntil: waitUntil ?? vercelWaitUntil });
   };

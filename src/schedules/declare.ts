@@ -1,15 +1,16 @@
 // Reads `createTickq({ schedules })` once: every spec is checked (a bad cron
-// expression, time zone, job, queue or policy is a TickqError BAD_OPTIONS
-// naming the schedule), normalized, fingerprinted, and given its timing and
-// a job template. The digest of the whole declaration is what begin compares
-// with Redis' copy, so an unchanged declaration costs a tick nothing.
+// expression, time zone, job, queue or policy, or a cron schedule with no
+// `cron` parser, is a TickqError BAD_OPTIONS naming the schedule),
+// normalized, fingerprinted, and given its timing and a job template. The
+// digest of the whole declaration is what begin compares with Redis' copy,
+// so an unchanged declaration costs a tick nothing.
 import { TickqError } from "../errors.js";
 import { encodeNewJob } from "../job.js";
 import { isCleanName } from "../names.js";
 import type { JobDefinition, JobRegistry } from "../types.js";
 import { fingerprint } from "./hash.js";
-import { cronTiming, everyTiming, type Timing } from "./timing.js";
-import type { MissedPolicy, ScheduleSpec, Schedules } from "./types.js";
+import { everyTiming } from "./timing.js";
+import type { CronParser, MissedPolicy, ScheduleSpec, Schedules, Timing } from "./types.js";
 
 /** A schedule as the tick uses it. */
 export interface Declared {
@@ -43,18 +44,49 @@ export interface ScheduleSet {
 const NAME = /^[A-Za-z0-9_.:-]{1,100}$/;
 const POLICIES: readonly MissedPolicy[] = ["latest", "all", "none"];
 
-export function declareSchedules(schedules: Schedules | undefined, jobs: JobRegistry): ScheduleSet {
-  if (schedules !== undefined && (typeof schedules !== "object" || schedules === null || Array.isArray(schedules))) {
-    throw new TickqError("BAD_OPTIONS", "schedules must be an object of schedule name → { cron | every, job, … }");
-  }
-  const timings = new Map<string, Timing>();
-  const list = Object.entries(schedules ?? {}).map(([name, spec]) => declareOne(name, spec, jobs, timings));
+export function declareSchedules(schedules: Schedules | undefined, jobs: JobRegistry, cron: CronParser | undefined): ScheduleSet {
+  checkCronParser(schedules, cron);
+  const parse = cron && parsedOnce(cron);
+  const list = Object.entries(schedules ?? {}).map(([name, spec]) => declareOne(name, spec, jobs, parse));
   const byName = new Map(list.map((d) => [d.name, d]));
   const lines = list.map((d) => `${d.name} ${d.timingFp} ${d.fp}`).sort();
   return { list, byName, digest: lines.length === 0 ? "" : fingerprint(lines.join("\n")), shiftMs: 0 };
 }
 
-function declareOne(name: string, spec: ScheduleSpec, jobs: JobRegistry, timings: Map<string, Timing>): Declared {
+/**
+ * Fails fast where cron parsing was left out (the Worker and Vercel entries
+ * leave croner out unless given `cron`): a cron schedule without a parser
+ * is refused, naming the fix. `every` schedules need none.
+ */
+export function checkCronParser(schedules: Schedules | undefined, cron: CronParser | undefined): void {
+  if (schedules !== undefined && (typeof schedules !== "object" || schedules === null || Array.isArray(schedules))) {
+    throw new TickqError("BAD_OPTIONS", "schedules must be an object of schedule name → { cron | every, job, … }");
+  }
+  if (cron !== undefined && typeof cron !== "function") {
+    throw new TickqError("BAD_OPTIONS", 'cron must be a cron parser: import { cron } from "tickq/cron"');
+  }
+  const first = Object.entries(schedules ?? {}).find(([, spec]) => typeof spec === "object" && spec !== null && spec.cron !== undefined);
+  if (first && cron === undefined) {
+    throw new TickqError(
+      "BAD_OPTIONS",
+      `schedules.${first[0]}: a cron schedule needs a cron parser: import { cron } from "tickq/cron" and pass \`cron\` with the options (\`every\` schedules need none)`,
+    );
+  }
+}
+
+/** Schedules with the same expression and zone share one Timing (and the tick's memo of its slots). */
+function parsedOnce(cron: CronParser): CronParser {
+  const timings = new Map<string, Timing>();
+  return (pattern, timezone) => {
+    const key = JSON.stringify([pattern, timezone ?? "UTC"]);
+    const timing = timings.get(key) ?? cron(pattern, timezone);
+    timings.set(key, timing);
+    return timing;
+  };
+}
+
+/** `cron` is undefined only when no schedule has a cron expression (checkCronParser). */
+function declareOne(name: string, spec: ScheduleSpec, jobs: JobRegistry, cron: CronParser | undefined): Declared {
   const bad = (why: string): never => {
     throw new TickqError("BAD_OPTIONS", `schedules.${name}: ${why}`);
   };
@@ -84,9 +116,7 @@ function declareOne(name: string, spec: ScheduleSpec, jobs: JobRegistry, timings
     if (typeof spec.cron !== "string") bad("cron must be a string such as \"0 3 * * *\"");
     if (spec.timezone !== undefined && !validTimeZone(spec.timezone)) bad(`unknown time zone ${JSON.stringify(spec.timezone)} (an IANA name such as "Europe/Berlin")`);
     when = spec.timezone === undefined ? { cron: spec.cron } : { cron: spec.cron, timezone: spec.timezone };
-    const key = JSON.stringify(["cron", spec.cron, spec.timezone ?? "UTC"]);
-    timing = timings.get(key) ?? parseCron(spec.cron!, spec.timezone, bad);
-    timings.set(key, timing);
+    timing = parseCron(cron!, spec.cron!, spec.timezone, bad);
     if (timing.after(Date.now()) === null) bad(`cron ${JSON.stringify(spec.cron)} never runs again`);
   } else {
     if (!Number.isInteger(spec.every) || spec.every! < 1_000) bad(`every must be a whole number of ms ≥ 1,000, got ${String(spec.every)}`);
@@ -111,9 +141,9 @@ function declareOne(name: string, spec: ScheduleSpec, jobs: JobRegistry, timings
   };
 }
 
-function parseCron(cron: string, timezone: string | undefined, bad: (why: string) => never): Timing {
+function parseCron(parse: CronParser, cron: string, timezone: string | undefined, bad: (why: string) => never): Timing {
   try {
-    return cronTiming(cron, timezone);
+    return parse(cron, timezone);
   } catch (error) {
     return bad(`invalid cron expression ${JSON.stringify(cron)}: ${(error as Error).message}`);
   }

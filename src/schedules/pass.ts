@@ -2,7 +2,7 @@
 // whether Redis holds this deployment's declaration and which schedules are
 // due (lib/schedules-due.lua). Only then does the tick send one more call,
 // schedules.lua, with its declaration (when out of sync) and, for each due
-// schedule, the slots its `missed` policy runs, computed here with croner.
+// schedule, the slots its `missed` policy runs, computed here (cron: the `cron` parser).
 // Safe with any number of ticks at once: Redis claims a schedule's slots
 // only if its due time is still the one begin saw, so one tick wins and
 // the others' claims do nothing; jids are "name:slot". The call also

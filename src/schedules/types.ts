@@ -22,7 +22,7 @@ interface ScheduleBase<Name extends string> {
 }
 
 export interface CronSchedule<Name extends string = string> extends ScheduleBase<Name> {
-  /** A cron expression: 5 fields, or 6 with seconds first (parsed by croner). */
+  /** A cron expression: 5 fields, or 6 with seconds first (parsed by the `cron` option's parser: croner from "tickq/cron"). */
   cron: string;
   /** IANA time zone the expression is read in; default UTC. */
   timezone?: string;
@@ -59,3 +59,18 @@ export interface ScheduleInfo {
   /** No deployment declared it at the last sync: pruned once the grace period has passed. */
   orphanedAt: Date | null;
 }
+
+/** When a schedule's slots fall, as epoch ms. */
+export interface Timing {
+  /** The first slot strictly after `ms`; null when there is none (a pattern whose years are past). */
+  after(ms: number): number | null;
+  /** Up to `n` slots in [from, to] — the most recent ones — oldest first. */
+  latest(n: number, from: number, to: number): number[];
+}
+
+/**
+ * Reads a cron expression in an IANA time zone (undefined: UTC) into its
+ * slots; throws for a bad expression. The `cron` option of createTickq:
+ * `cron` from "tickq/cron" (croner).
+ */
+export type CronParser = (pattern: string, timezone: string | undefined) => Timing;

@@ -1,6 +1,6 @@
 // The adapters every core suite runs over (describe.each(adapterCases)):
-// ioredis over TCP, and @upstash/redis over HTTP through the local
-// Upstash-compatible server in front of the same Redis.
+// ioredis over TCP; @upstash/redis, and restAdapter (fetch alone), over HTTP
+// through the local Upstash-compatible server in front of the same Redis.
 import { inject } from "vitest";
 import { startUpstashLocal } from "../../functions/upstash-local/server.js";
 import { openAdapter, type Endpoints, type OpenedAdapter } from "./open-adapter.js";
@@ -17,7 +17,7 @@ function adapterCase(name: string): AdapterCase {
   return { name, endpoints, open: () => openAdapter(name, endpoints()) };
 }
 
-export const adapterCases: AdapterCase[] = [adapterCase("ioredis"), adapterCase("upstash")];
+export const adapterCases: AdapterCase[] = [adapterCase("ioredis"), adapterCase("upstash"), adapterCase("rest")];
 
 export interface CuttableAdapter extends OpenedAdapter {
   /** Makes Redis unreachable for this adapter from now on. */

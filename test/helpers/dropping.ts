@@ -1,11 +1,12 @@
 // An adapter whose transport can drop the reply to the next script call
 // after Redis has run it, so the client resends it as it would after a lost
 // connection: ioredis through a TCP proxy (autoResendUnfulfilledCommands),
-// @upstash/redis through an HTTP proxy (its retries).
+// @upstash/redis and restAdapter through an HTTP proxy (their retries).
 import { Redis as UpstashRedis } from "@upstash/redis";
 import { Redis } from "ioredis";
 import { inject } from "vitest";
 import { ioredisAdapter } from "../../adapters/ioredis.js";
+import { restAdapter } from "../../adapters/rest.js";
 import { upstashAdapter } from "../../adapters/upstash.js";
 import { startDropProxy } from "../../bench/chaos/drop-proxy.js";
 import { startHttpDropProxy } from "../../bench/chaos/http-drop-proxy.js";
@@ -34,6 +35,10 @@ export async function openDropping(name: string): Promise<DroppingAdapter> {
     };
   }
   const proxy = await startHttpDropProxy(inject("restUrl"));
+  if (name === "rest") {
+    const adapter = restAdapter({ url: proxy.url, token: inject("restToken"), retries: 5, backoffMs: () => 20 });
+    return { adapter, dropNext: () => proxy.dropNextResponse(10_000), close: proxy.close };
+  }
   const client = new UpstashRedis({
     url: proxy.url, token: inject("restToken"), automaticDeserialization: false, enableTelemetry: false, readYourWrites: false,
     retry: { retries: 5, backoff: () => 20 },

@@ -4,6 +4,7 @@
 import { Redis as UpstashRedis } from "@upstash/redis";
 import { Redis } from "ioredis";
 import { ioredisAdapter } from "../../adapters/ioredis.js";
+import { restAdapter } from "../../adapters/rest.js";
 import { upstashAdapter } from "../../adapters/upstash.js";
 import type { RedisAdapter } from "../../src/types.js";
 
@@ -30,6 +31,9 @@ export function openAdapter(name: string, endpoints: Endpoints): OpenedAdapter {
   }
   if (name === "upstash") {
     return { adapter: upstashAdapter(upstashClient(endpoints.restUrl, endpoints.restToken)), close: async () => {} };
+  }
+  if (name === "rest") {
+    return { adapter: restAdapter({ url: endpoints.restUrl, token: endpoints.restToken, retries: 0 }), close: async () => {} };
   }
   throw new Error(`unknown adapter ${name}`);
 }

@@ -14,13 +14,16 @@ export interface WorkerInMiniflare {
   redis: ReturnType<typeof directRedis>;
 }
 
-/** Registers beforeAll/afterAll that start and stop the Worker with these vars (Upstash's and TICKQ_PREFIX are added). */
-export function useWorkerInMiniflare(label: string, vars: Record<string, string>): WorkerInMiniflare {
+/**
+ * Registers beforeAll/afterAll that start and stop the Worker with these vars (Upstash's and TICKQ_PREFIX are added);
+ * `entry`: another Worker than the example, bundled the same way.
+ */
+export function useWorkerInMiniflare(label: string, vars: Record<string, string>, entry?: string): WorkerInMiniflare {
   const world = { prefix: uniquePrefix(label), redis: directRedis() } as WorkerInMiniflare;
   beforeAll(async () => {
     const { restUrl, restToken } = adapterCases[1]!.endpoints();
     world.mf = new Miniflare({
-      modules: true, script: await workerBundle(), compatibilityDate: "2025-09-01",
+      modules: true, script: await workerBundle(entry), compatibilityDate: "2025-09-01",
       bindings: { UPSTASH_REDIS_REST_URL: restUrl, UPSTASH_REDIS_REST_TOKEN: restToken, TICKQ_PREFIX: world.prefix, ...vars },
     });
     await world.mf.ready;

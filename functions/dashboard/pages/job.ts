@@ -2,7 +2,7 @@
 // error and backtrace, the stored JSON — with retry and delete.
 import type { Hono } from "hono";
 import { html } from "hono/html";
-import { TickqError } from "../../../src/index.js";
+import { TickqError } from "../../../src/errors.js";
 import { errorOf } from "../job-table.js";
 import { page, postButton, when } from "../layout.js";
 import type { DashboardEnv, DashboardScope } from "../types.js";

@@ -1,0 +1,123 @@
+// The tickq factory without a cron parser: what the edge entries (Worker,
+// Vercel, through functions/edge.ts) build on, so croner (~10 KB gzipped)
+// stays out of their bundles unless they are given `cron`. "tickq"
+// (index.ts) is this with croner by default. What those entries reach
+// (functions/app.ts, routes/, dashboard/) takes its values from here and
+// errors.js, not index.ts: in the package's build (scripts/build.mjs, code
+// splitting), a module two entries reach lands in a shared chunk, and
+// index.ts there would put croner in tickq/cloudflare's imports
+// (test/bundle-size.test.ts checks both the example Worker and dist).
+import { jobsApi, queuesApi } from "./admin/index.js";
+import { listTicks } from "./admin/ticks.js";
+import type { JobsApi, QueuesApi, TickInfo } from "./admin/types.js";
+import { enqueueJobs } from "./client.js";
+import { TickqError } from "./errors.js";
+import type { TickqEventName, TickqListener } from "./events.js";
+import { readHistory, type DayStats } from "./history.js";
+import { kickIfAsked, kickSettings } from "./kick/kick.js";
+import { reserveTicks, startTick } from "./kick/parallel.js";
+import type { KickScope } from "./kick/types.js";
+import { enqueueOrderedJobs } from "./ordered/enqueue.js";
+import type { OrderedBulkJob, OrderedJob, OrderedRegistry, PayloadOf } from "./ordered/types.js";
+import { createRuntime } from "./runtime.js";
+import { readStats } from "./stats.js";
+import { runtimes } from "./schedules/internal.js";
+import { listSchedules } from "./schedules/list.js";
+import type { ScheduleInfo } from "./schedules/types.js";
+import type {
+  ArgsOf, BulkJobOf, EnqueueOptions, JobRegistry, Middleware, Stats, TickOptions, TickqOptions, TickReport,
+} from "./types.js";
+
+/** `tq.stats()`: counters, sizes and warnings; `tq.stats.history(days)`: processed and failed per day. */
+export interface StatsReader {
+  (): Promise<Stats>;
+  /** The last `days` UTC days (default 30, at most 1,825), oldest first, today last. */
+  history(days?: number): Promise<DayStats[]>;
+}
+
+export interface Tickq<J extends JobRegistry, O extends OrderedRegistry = OrderedRegistry> {
+  /** Pushes one job (or schedules it with delayMs / at); returns its jid. */
+  enqueue<K extends keyof J & string>(name: K, args: ArgsOf<J[K]>, options?: EnqueueOptions): Promise<string>;
+  /** Pushes many jobs in a few round trips; returns their jids in order. Each job's args are checked against its handler. */
+  enqueueBulk<B extends BulkJobOf<J>>(jobs: B[]): Promise<string[]>;
+  /** Adds a payload to an ordered id: merged with the id's waiting payloads, run once with them (src/ordered/). */
+  enqueueOrdered<K extends keyof O & string>(name: K, job: OrderedJob<PayloadOf<O[K]>>): Promise<void>;
+  /** Adds many payloads, to any ordered ids, in a few round trips; checks every one before writing any. */
+  enqueueOrderedBulk(jobs: OrderedBulkJob<keyof O & string>[]): Promise<void>;
+  /** Runs one bounded tick: resurrect, schedule, fetch, execute, ack. */
+  tick(options?: TickOptions): Promise<TickReport>;
+  /**
+   * Reserves up to `count` tick slots while fewer than `maxParallel` ticks
+   * are live; returns the granted ids, each for one tick({ tickId, maxParallel }).
+   */
+  reserveTicks(count: number, maxParallel: number): Promise<string[]>;
+  /** The same tickq, whose kicked ticks run in `scope.waitUntil` (a request's ctx.waitUntil). */
+  scope(scope: KickScope): Tickq<J, O>;
+  stats: StatsReader;
+  /** Find, list, retry, delete and run jobs by jid or by state. */
+  jobs: JobsApi;
+  /** List, pause and resume queues. */
+  queues: QueuesApi;
+  /** Adds a listener called after the ack of each outcome; returns a function that removes it. */
+  on<E extends TickqEventName>(event: E, listener: TickqListener<E>): () => void;
+  /** The recurring jobs declared here or held in Redis: spec, next run, last run, last jid. */
+  schedules(): Promise<ScheduleInfo[]>;
+  /** The ticks in the registry, oldest first, with what is left of each lease and the jobs each holds. */
+  ticks(): Promise<TickInfo[]>;
+  /** Adds middleware around every execution, outermost first. */
+  use(middleware: Middleware): Tickq<J, O>;
+  readonly prefix: string;
+}
+
+/**
+ * createTickq without its default cron parser: a cron schedule needs `options.cron`.
+ * @example
+ * import { cron } from "tickq/cron";
+ * const tq = createTickqCore({ redis, jobs, cron, schedules: { nightly: { cron: "0 3 * * *", job: "report" } } });
+ */
+export function createTickqCore<J extends JobRegistry, O extends OrderedRegistry = Record<never, never>>(options: TickqOptions<J, O>): Tickq<J, O> {
+  const runtime = createRuntime(options);
+  const kicks = kickSettings(options.kick);
+  // One of each for every scope: they hold no per-scope state.
+  const stats = Object.assign(() => readStats(runtime), { history: (days?: number) => readHistory(runtime, days) });
+  const jobs = jobsApi(runtime);
+  const queues = queuesApi(runtime);
+  const build = (scope: KickScope): Tickq<J, O> => {
+    const tickq: Tickq<J, O> = {
+      async enqueue(name, args, opts = {}) {
+        const [jid] = await enqueueJobs(runtime, [{ ...opts, name, args }]);
+        kickIfAsked(runtime, kicks, scope, [opts]);
+        return jid!;
+      },
+      async enqueueBulk(jobs) {
+        const jids = await enqueueJobs(runtime, jobs);
+        kickIfAsked(runtime, kicks, scope, jobs);
+        return jids;
+      },
+      enqueueOrdered: (name, job) => enqueueOrderedJobs(runtime, [{ ...job, name }]),
+      enqueueOrderedBulk: (jobs) => enqueueOrderedJobs(runtime, jobs),
+      tick: (opts) => startTick(runtime, opts),
+      reserveTicks: async (count, maxParallel) => (await reserveTicks(runtime, count, maxParallel)).ids,
+      scope: (more) => build({ ...scope, ...more }),
+      stats,
+      jobs,
+      queues,
+      on(event, listener) {
+        const set = runtime.listeners[event] as Set<TickqListener<typeof event>> | undefined;
+        if (!set) throw new TickqError("BAD_ARGS", `on: unknown event ${JSON.stringify(event)}; events are succeeded, failed, dead`);
+        set.add(listener);
+        return () => void set.delete(listener);
+      },
+      schedules: () => listSchedules(runtime),
+      ticks: () => listTicks(runtime),
+      use(middleware) {
+        runtime.middleware.push(middleware);
+        return tickq;
+      },
+      prefix: runtime.prefix,
+    };
+    runtimes.set(tickq, runtime);
+    return tickq;
+  };
+  return build({});
+}
