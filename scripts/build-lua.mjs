@@ -11,6 +11,7 @@ import { createHash } from "node:crypto";
 import { readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { squeezeLua } from "./lua-squeeze.mjs";
 
 const dir = fileURLToPath(new URL("../src/scripts/", import.meta.url));
 const target = join(dir, "index.ts");
@@ -20,11 +21,13 @@ const includeOf = (line) => /^-- @include (\S+)$/.exec(line.trim())?.[1];
 // The shipped text keeps no comment, no indentation and no blank line: the
 // .lua files (with their KEYS/ARGV/Returns/Replays headers) are for readers;
 // this text is what every bundle carries and each EVAL sends. Only a
-// leading `#!lua flags=…` line stays: Redis reads it.
+// leading `#!lua flags=…` line stays: Redis reads it. Each line is then
+// squeezed (lua-squeeze.mjs): spaces no token needs, trailing comments.
 const shipped = (line, first) => {
   const text = line.trim();
   if (first && text.startsWith("#!")) return text;
-  return text === "" || text.startsWith("--") ? undefined : text;
+  if (text === "" || text.startsWith("--")) return undefined;
+  return squeezeLua(text) || undefined;
 };
 
 /** A file's lines, each either { include } or shipped text, includes kept as references. */
