@@ -32,7 +32,7 @@ async function bundle(b, plugins = []) {
   return out.outputFiles[0].contents;
 }
 
-const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
+const kb = (n) => `${(n / 1024).toFixed(2)} KB`;
 const gz = (code) => gzipSync(code).length;
 
 if (!measureOnly) mkdirSync("dist/functions", { recursive: true });
