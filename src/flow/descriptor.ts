@@ -1,9 +1,14 @@
 // The descriptor a flow job's JSON opens with (its first field, so Lua
-// tells a flow job by its first bytes): "JID NAME QUEUE [l LIMIT KEY]…
-// [r LIMIT PERIOD_MS KEY] [c KEY] [w KEY]", every word escaped so none
-// holds a space, a quote, a backslash or a control character: those and
-// `%` become %XX, as in a URI; everything else keeps its bytes, so keys
-// read as written in Redis (src/scripts/lib/flow.lua reads them).
+// tells a flow job by its first bytes): "SHAPE|KEYS|JID". SHAPE is "NAME
+// QUEUE [u] [l LIMIT]… [r LIMIT PERIOD_MS] [c] [w]", the same for every
+// job of a name, queue and limits, so Lua reads it once a call
+// (src/scripts/lib/flow-read.lua); KEYS are the job's keys, one a tag in
+// the tags' order: `u` a unique slot, `l` a slot of a key with LIMIT
+// holders, `r` a rate limit, `c` the until-executed claim, `w` the
+// coalesce wait claim. Every word is escaped so none holds a space, a
+// `|`, a quote, a backslash or a control character: those and `%` become
+// %XX, as in a URI; everything else keeps its bytes, so keys read as
+// written in Redis.
 // Keys longer than LONG_KEY (a default key holds the args) are hashed.
 import type { FlowPlan } from "./plan.js";
 
@@ -13,7 +18,7 @@ const LONG_KEY = 256;
 
 /** Reversed by decodeURIComponent. */
 export function escapeWord(word: string): string {
-  return word.replace(/[\x00-\x20%"\\\x7f]/g, (c) => `%${c.charCodeAt(0).toString(16).padStart(2, "0").toUpperCase()}`);
+  return word.replace(/[\x00-\x20%"|\\\x7f]/g, (c) => `%${c.charCodeAt(0).toString(16).padStart(2, "0").toUpperCase()}`);
 }
 
 async function short(key: string): Promise<string> {
@@ -23,17 +28,29 @@ async function short(key: string): Promise<string> {
 }
 
 export async function flowDescriptor(plan: FlowPlan, jid: string, name: string, queue: string): Promise<string> {
-  const words = [escapeWord(jid), escapeWord(name), escapeWord(queue)];
-  for (const [key, limit] of plan.locks) words.push("l", String(limit), await short(key));
-  if (plan.rate) words.push("r", String(plan.rate.limit), String(plan.rate.periodMs), await short(plan.rate.key));
-  if (plan.claim !== undefined) words.push("c", await short(plan.claim));
-  if (plan.wait !== undefined) words.push("w", await short(plan.wait));
-  return words.join(" ");
+  const shape = [escapeWord(name), escapeWord(queue)];
+  const keys: string[] = [];
+  for (const [key, limit, unique] of plan.locks) {
+    if (unique) shape.push("u");
+    else shape.push("l", String(limit));
+    keys.push(await short(key));
+  }
+  if (plan.rate) {
+    shape.push("r", String(plan.rate.limit), String(plan.rate.periodMs));
+    keys.push(await short(plan.rate.key));
+  }
+  if (plan.claim !== undefined) {
+    shape.push("c");
+    keys.push(await short(plan.claim));
+  }
+  if (plan.wait !== undefined) {
+    shape.push("w");
+    keys.push(await short(plan.wait));
+  }
+  return `${shape.join(" ")}|${keys.join(" ")}|${escapeWord(jid)}`;
 }
 
-/** The URI-encoded jid a flow job's descriptor names, or undefined for a plain job. */
-export function flowJidOf(raw: string): string | undefined {
-  if (!raw.startsWith(HEAD)) return undefined;
-  const end = raw.indexOf(" ", HEAD.length);
-  return end < 0 ? undefined : raw.slice(HEAD.length, end);
+/** Whether a stored job is a flow job (lib/flow-read.lua's is_flow). */
+export function isFlowJob(raw: string): boolean {
+  return raw.startsWith(HEAD);
 }

@@ -12,8 +12,8 @@ const MAX_KEY = 1_024;
 
 /** What lib/flow.lua enforces for one job; keys are namespaced, not yet encoded. */
 export interface FlowPlan {
-  /** Slots to hold while it runs: [key, limit]. */
-  locks: [string, number][];
+  /** Slots to hold while it runs: [key, limit, unique] (unique: one holder, kept apart in Redis). */
+  locks: [string, number, boolean][];
   rate?: { key: string; limit: number; periodMs: number };
   /** until-executed: the key claimed from enqueue to success or death. */
   claim?: string;
@@ -60,13 +60,13 @@ export function planFlow(name: string, definition: JobDefinition<never>, args: u
   if (unique !== undefined) {
     const key = uniqueKeyOf(name, definition, args);
     if (unique === "until-executed") plan.claim = key;
-    else plan.locks.push([`u:${key}`, 1]);
+    else plan.locks.push([`u:${key}`, 1, true]);
     if (unique === "coalesce") plan.wait = key;
   }
   if (concurrency !== undefined) {
     if (typeof concurrency !== "object" || concurrency === null) fail(name, "concurrency must be { key, limit }");
     const limit = limitOf(name, "concurrency.limit", concurrency.limit);
-    plan.locks.push([`c:${name}:${keyOf(name, "concurrency.key", concurrency.key, args)}`, limit]);
+    plan.locks.push([`c:${name}:${keyOf(name, "concurrency.key", concurrency.key, args)}`, limit, false]);
   }
   if (rateLimit !== undefined) {
     if (typeof rateLimit !== "object" || rateLimit === null) fail(name, "rateLimit must be { key, limit, periodMs }");

@@ -20,8 +20,8 @@
 --           and for a tick that serves ordered names
 --           {ordered groups (lib/ordered-fetch.lua)} (empty when only
 --           the flow part follows), and when the fetch met flow jobs
---           {"JID …", 1 if it stopped at its set-aside cap,
---           the fence before the first JID} (lib/fetch.lua)}
+--           {1 if it stopped at its set-aside cap, the fence
+--           before its first flow job} (lib/fetch.lua)}
 -- Replays: begin is call 1 of the tick (lib/replay.lua). A replay while the
 -- lease lives answers the first run's reply; once the lease is gone the
 -- tick is dead (its fetched jobs are the resurrector's) and begin answers

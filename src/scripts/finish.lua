@@ -42,7 +42,7 @@ if state == 'replay' then return kept end
 if state == 'stale' then return { now, 0, 0 } end
 local acks_at = 7
 if #KEYS > 2 then acks_at = sidekiq_section_end(7) end
-local i, evicted, missed = ack(tick, acks_at, now, tonumber(ARGV[4]), tonumber(ARGV[5]))
+local i, evicted, missed = ack(tick, acks_at, now, tonumber(ARGV[4]), tonumber(ARGV[5]), state == 'fresh')
 local names, ordered_at = ordered_names(i + 1 + tonumber(ARGV[i]))
 local ready_again, ordered_evicted = ordered_ack(tick, ordered_at, now, tonumber(ARGV[4]), tonumber(ARGV[5]))
 if redis.call('GET', P .. 'resurrector') == tick then redis.call('DEL', P .. 'resurrector') end

@@ -17,8 +17,8 @@
 --       then fetch args (lib/fetch.lua)
 -- Returns: {lease held (1/0), jobs enqueued, {names claimed}, schedules pruned,
 --           {queue, {jobs}, {resurrections}, ...}, and when the fetch
---           met flow jobs {"JID …", 1 if it stopped at its
---           set-aside cap, the fence before the first JID} (lib/fetch.lua)}
+--           met flow jobs {1 if it stopped at its set-aside cap,
+--           the fence before its first flow job} (lib/fetch.lua)}
 -- Replays: a numbered call (lib/replay.lua): a replay answers the kept
 -- reply. Claiming is also safe without it: a claim acts only if the due
 -- slot still is the one begin saw (compare-and-set; a claim moves it on),

@@ -14,9 +14,8 @@
 -- Returns: {now ms, lease held (1/0), dead evictions, {queue, {jobs}, {resurrections}, ...},
 --           {ordered groups (lib/ordered-fetch.lua); empty for a tick that
 --           serves no ordered names}, {numbers of ack entries no longer listed (lib/ack.lua)},
---           and when the fetch met flow jobs {"JID …", 1 if it
---           stopped at its set-aside cap, the fence before the first
---           JID} (lib/fetch.lua)}
+--           and when the fetch met flow jobs {1 if it stopped at its
+--           set-aside cap, the fence before its first flow job} (lib/fetch.lua)}
 -- Replays: a numbered call (lib/replay.lua). The replay of the last call
 -- answers its kept reply, so the jobs it fetched reach the tick and none is
 -- acked twice; an older call's replay does nothing. Without the lease the
@@ -51,7 +50,7 @@ if state == 'stale' then return { now, 0, 0, {} } end
 local held = state == 'fresh'
 local acks_at = 7
 if #KEYS > 2 then acks_at = sidekiq_section_end(7) end
-local next_arg, evicted, missed = ack(tick, acks_at, now, tonumber(ARGV[4]), tonumber(ARGV[5]))
+local next_arg, evicted, missed = ack(tick, acks_at, now, tonumber(ARGV[4]), tonumber(ARGV[5]), state == 'fresh')
 local names, ordered_at = ordered_names(fetch_args_end(next_arg))
 local _, ordered_evicted = ordered_ack(tick, ordered_at, now, tonumber(ARGV[4]), tonumber(ARGV[5]))
 evicted = evicted + ordered_evicted

@@ -36,7 +36,7 @@ describe.each(adapterCases)("deleting flow jobs over $name", (adapterCase) => {
   it("a job parked on a busy key is found (queued, waiting on its key's park list) and can be deleted", async () => {
     const tq = h.make(jobs);
     await tq.enqueue("sync", ["k"], { unique: "while-executing" });
-    await h.redis.set(`${h.prefix}flow:owner:u:k`, "other-tick x"); // the key is busy
+    await h.redis.set(`${h.prefix}flow:owner:u:k`, "other-tick"); // the key is busy
     const parked = await tq.enqueue("sync", ["k"], { unique: "while-executing" });
     const found = await tq.jobs.find(parked);
     expect(found).toMatchObject({ state: "queued", queue: "default", waitingOn: "flow:park:u:k", jid: parked });
@@ -50,7 +50,7 @@ describe.each(adapterCases)("deleting flow jobs over $name", (adapterCase) => {
   it("move.lua and locate.lua: a parked job's delete, sent twice, takes it out and counts it once", async () => {
     const { twice } = scriptCalls(h);
     const tq = h.make(jobs);
-    await h.redis.set(`${h.prefix}flow:owner:u:k`, "other-tick x");
+    await h.redis.set(`${h.prefix}flow:owner:u:k`, "other-tick");
     const parked = await tq.enqueue("sync", ["k"], { unique: "while-executing" });
     await tq.enqueue("sync", ["k"], { unique: "while-executing" });
     const located = await twice(scripts.locate, ["queues", "ticks"], [parked, 100_000, "", "0"]);

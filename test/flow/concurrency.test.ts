@@ -86,7 +86,7 @@ describe.each(adapterCases)("per-key concurrency over $name", (adapterCase) => {
     await tq.enqueueBulk(Array.from({ length: 10 }, () => ({ name: "quick" as const, args: [] as never })));
     // another, live, tick holds the key
     await h.redis.set(`${h.prefix}tick:other`, "1", "PX", 60_000);
-    await h.redis.set(`${h.prefix}flow:owner:u:busy`, "other j0");
+    await h.redis.set(`${h.prefix}flow:owner:u:busy`, "other");
     const report = await tq.tick({ batch: 50, budgetMs: 5_000 });
     expect(plain).toBe(10);
     expect(report.succeeded).toBe(10);

@@ -21,6 +21,7 @@
 -- call (over LIST_REWRITE_MAX) falls back to an LREM per job.
 -- A flow job (lib/flow.lua) settles its slots and claims with it, only
 -- when it was still listed: a late ack frees nothing another tick holds.
+-- `held`: the tick's lease is held, so its slots are still its own.
 
 local function trim_dead(now_sec, max_size, max_age)
   local dead = P .. 'dead'
@@ -82,7 +83,7 @@ end
 -- Returns the index after them, the number of dead-set evictions, and the
 -- numbers (from 1, successes first) of the entries no longer listed, which
 -- this call did not settle: the tick fires no event for those.
-local function ack(tick, i, now_ms_value, dead_max, dead_max_age)
+local function ack(tick, i, now_ms_value, dead_max, dead_max_age, held)
   local now_sec = now_ms_value / 1000
   local counts, interruptions = P .. 'resurrections', P .. 'interruptions'
   local counted = redis.call('EXISTS', counts, interruptions) > 0
@@ -130,7 +131,7 @@ local function ack(tick, i, now_ms_value, dead_max, dead_max_age)
       entry = entry + 1
       if taken(queue, ARGV[k]) then
         if counted then forget(ARGV[k]) end
-        if is_flow(ARGV[k]) then flow().settle(tick, ARGV[k], 's') end
+        if is_flow(ARGV[k]) then flow().settle(tick, ARGV[k], 's', held) end
         processed = processed + 1
       else
         missed[#missed + 1] = entry
@@ -146,7 +147,7 @@ local function ack(tick, i, now_ms_value, dead_max, dead_max_age)
       missed[#missed + 1] = entry
     else
       if is_flow(job) then
-        flow().settle(tick, job, kind)
+        flow().settle(tick, job, kind, held)
         -- Put back: its parked followers go behind it, so it runs first.
         if kind == 'q' or kind == 'i' then flow_lib.flush() end
       end

@@ -17,15 +17,15 @@
 -- and how often a tick's deadline interrupted it (`interruptions`), kept
 -- apart so a job that is merely too long is never called poison. Empty
 -- when neither hash exists (no job was ever put back). Second, when it met
--- flow jobs: {"JID JID …" of those that start, 1 if it stopped at
--- SET_ASIDE_MAX (more may wait behind) else 0, F: the k-th JID's fence is
--- F + k (lib/flow-admit.lua)}; nil when it met none.
+-- flow jobs: {1 if it stopped at SET_ASIDE_MAX (more may wait behind) else
+-- 0, F: the k-th flow job of the reply, in its order, has fence F + k
+-- (lib/flow-admit.lua)}; nil when it met none.
 local SET_ASIDE_MAX = 2000
 
 local function fetch(tick, batch, queues, picks)
   local out = {}
   local left = batch
-  local fences
+  local flowed = false
   local set_aside = 0
   local counts, interruptions = P .. 'resurrections', P .. 'interruptions'
   local counted = redis.call('EXISTS', counts, interruptions) > 0
@@ -36,21 +36,22 @@ local function fetch(tick, batch, queues, picks)
   end
 
   -- Up to `room` jobs of `items` (LRANGE order), oldest first, start:
-  -- flow jobs are admitted or set aside. Returns those that start, how many
-  -- were set aside, and how many of the newest were not looked at (items[1]
-  -- to items[unread]) once `room` started.
+  -- flow jobs are admitted or set aside. Returns those that start, oldest
+  -- first, how many were set aside, and how many of the newest were not
+  -- looked at (items[1] to items[unread]) once `room` started.
   local function admit(items, room)
     for k = 1, #items do
       if is_flow(items[k]) then
-        fences = fences or {}
-        local kept, aside, unread = flow().admit(tick, items, fences, room)
+        flowed = true
+        local kept, aside, unread = flow().admit(tick, items, room)
         set_aside = set_aside + aside
         return kept, aside, unread
       end
     end
-    if #items <= room then return items, 0, 0 end
-    local unread = #items - room
-    return { unpack(items, unread + 1) }, 0, unread
+    local unread = math.max(#items - room, 0)
+    local oldest_first = {}
+    for k = #items, unread + 1, -1 do oldest_first[#oldest_first + 1] = items[k] end
+    return oldest_first, 0, unread
   end
 
   -- Takes `count` jobs from the head of queue i; what flow sets aside is
@@ -68,16 +69,15 @@ local function fetch(tick, batch, queues, picks)
       local read = #chunk_items
       if read == 0 then return end
       redis.call('LTRIM', src, 0, -read - 1)
-      local items, aside, unread = admit(chunk_items, count)
+      local oldest_first, aside, unread = admit(chunk_items, count)
       if unread > 0 then redis.call('RPUSH', src, unpack(chunk_items, 1, unread)) end
-      local got = #items
+      local got = #oldest_first
       if got > 0 then
-        local oldest_first, resurrections = {}, {}
-        for k = got, 1, -1 do
-          oldest_first[#oldest_first + 1] = items[k]
-          if counted then
-            resurrections[#resurrections + 1] = tonumber(redis.call('HGET', counts, items[k])) or 0
-            resurrections[#resurrections + 1] = tonumber(redis.call('HGET', interruptions, items[k])) or 0
+        local resurrections = {}
+        if counted then
+          for k = 1, got do
+            resurrections[#resurrections + 1] = tonumber(redis.call('HGET', counts, oldest_first[k])) or 0
+            resurrections[#resurrections + 1] = tonumber(redis.call('HGET', interruptions, oldest_first[k])) or 0
           end
         end
         redis.call('LPUSH', inproc_key(tick, queue), unpack(oldest_first))
@@ -103,10 +103,10 @@ local function fetch(tick, batch, queues, picks)
     if left <= 0 then break end
     take(i, left)
   end
-  if not fences then return out, nil end
-  -- One string of words (cheap to keep for replays, to send, to read), and
-  -- whether it stopped at the cap: the queue may hold more behind what was set aside.
-  return out, { table.concat(fences, ' '), set_aside >= SET_ASIDE_MAX and 1 or 0, flow_lib.first_fence() }
+  if not flowed then return out, nil end
+  -- Whether it stopped at the cap (the queue may hold more behind what was
+  -- set aside), and the fence before the first flow job it returns.
+  return out, { set_aside >= SET_ASIDE_MAX and 1 or 0, flow_lib.first_fence() }
 end
 
 -- Reads the fetch arguments starting at ARGV[i]: batch, n, n queue names,

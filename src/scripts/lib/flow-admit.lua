@@ -25,55 +25,84 @@ local function flow_admit(F)
   -- now and those set aside: parked on a full key, or deferred by a rate
   -- limit to the schedule set (no retry is used). Starting takes the
   -- slots, logs the start and frees the coalesce wait claim, all in this
-  -- one script, so the next job of the same key sees it. `fences` gets the
-  -- jid of each start, in order: the k-th start of a call has fence
-  -- F.first_fence() + k (ctx.fence), numbered on from the counter's value
-  -- at the call's first admit, and the counter moves on by the starts (one
-  -- INCRBY an admit). A number is never turned into text per job: that
-  -- costs a microsecond or more in Redis' Lua.
+  -- one script, so the next job of the same key sees it. Each start gets a
+  -- fence (ctx.fence): the k-th flow job the call's reply holds has fence
+  -- F.first_fence() + k, numbered on from the counter's value at the
+  -- call's first admit, and the counter moves on by the starts (one
+  -- INCRBY an admit). The reply names no job: the client counts the flow
+  -- jobs it got, in order (src/flow/fences.ts).
   -- At most `room` start, oldest first: the newer ones are not looked at.
-  -- Returns the jobs that start (LRANGE order), how many were set aside,
+  -- Returns the jobs that start, oldest first, how many were set aside,
   -- and how many of the newest (items[1] on) were not looked at.
   local first_fence, last_fence
   function F.first_fence()
     return first_fence
   end
 
-  function F.admit(tick, items, fences, room)
+  -- A job of any shape but the commonest: {job whole (F.read), jid}.
+  local function start_other(view, tick, t, jid, fence, now)
+    for k = 1, #t.locks do
+      local lock = t.locks[k]
+      F.take(view, lock[1], lock[3] and tick or tick .. ' ' .. jid, fence)
+    end
+    if t.rate then
+      local log = fkey('rate', t.rate[1])
+      redis.call('ZADD', log, now, fence)
+      redis.call('PEXPIRE', log, t.rate[3])
+    end
+    if t.wait and redis.call('GET', fkey('wait', t.wait)) == jid then redis.call('DEL', fkey('wait', t.wait)) end
+  end
+
+  function F.admit(tick, items, room)
     local now = now_ms()
     local kept = {}
     local aside = 0
     local parked_by_name, slots_by_name, parked = {}, {}, {}
-    -- Every flow job read first, so the slots of all their keys are read at once.
-    local descs, ends, locks, listed = {}, {}, {}, {}
-    local last
+    -- Every flow job read first, so the owners of all their unique keys
+    -- are read at once. Per job: its shape, and the number of its key
+    -- (shape `one`) or {job whole, jid}.
+    local shapes, slot, singles, index = {}, {}, {}, {}
     for idx = 1, #items do
-      if is_flow(items[idx]) then
-        local d, s1 = F.shape(items[idx])
-        descs[idx], ends[idx] = d, s1
-        if d ~= last then
-          last = d
-          local its = d.locks
-          for k = 1, #its do
-            local key = its[k][1]
-            if not listed[key] then
-              listed[key] = true
-              locks[#locks + 1] = its[k]
+      local job = items[idx]
+      if is_flow(job) then
+        local d, a, b = F.shape(job)
+        shapes[idx] = d
+        if d.one then
+          local key = sub(job, a, b)
+          local k = index[key]
+          if not k then
+            k = #singles + 1
+            singles[k], index[key] = key, k
+          end
+          slot[idx] = k
+        else
+          local t, jid = F.read(job)
+          slot[idx] = { t, jid }
+          for _, lock in ipairs(t.locks) do
+            if lock[3] and not index[lock[1]] then
+              singles[#singles + 1] = lock[1]
+              index[lock[1]] = #singles
             end
           end
         end
       end
     end
-    local view = F.view(locks)
+    local view = F.view(singles, index)
     if not last_fence then
       last_fence = tonumber(redis.call('GET', P .. 'flow:fence')) or 0
       first_fence = last_fence
     end
     local fence = last_fence
-    -- A key found full stays full for the rest of the call (only this call
-    -- takes slots meanwhile): a run of its duplicates is parked with a
-    -- compare each.
-    local full_shape, full_list
+    -- Sets `job` aside on `key`, full.
+    local function park(job, key, name)
+      local list = parked[key]
+      if not list then
+        list = {}
+        parked[key] = list
+      end
+      list[#list + 1] = job
+      parked_by_name[name] = (parked_by_name[name] or 0) + 1
+    end
     local unread = 0
     for idx = #items, 1, -1 do
       if #kept >= room then
@@ -81,55 +110,48 @@ local function flow_admit(F)
         break
       end
       local job = items[idx]
-      local verdict = 'run'
-      local d = descs[idx]
-      if d and d == full_shape then
-        full_list[#full_list + 1] = job
-        parked_by_name[d.name] = parked_by_name[d.name] + 1
-        verdict = 'parked'
+      local d = shapes[idx]
+      local run = true
+      if d and d.one then
+        -- A key found full stays full for the rest of the call (only this
+        -- call takes slots meanwhile): a run of its duplicates costs a
+        -- lookup each.
+        local k = slot[idx]
+        if F.held1(view, k) then
+          park(job, singles[k], d.name)
+          run = false
+        else
+          fence = fence + 1
+          F.take1(view, k, tick)
+          slots_by_name[d.name] = (slots_by_name[d.name] or 0) + 1
+        end
       elseif d then
-        local its = d.locks
-        for k = 1, #its do
-          local key = its[k][1]
-          if F.full(view, key, its[k][2]) then
-            local list = parked[key]
-            if not list then
-              list = {}
-              parked[key] = list
-            end
-            list[#list + 1] = job
-            parked_by_name[d.name] = (parked_by_name[d.name] or 0) + 1
-            verdict = 'parked'
-            full_shape, full_list = d, list
+        local t, jid = slot[idx][1], slot[idx][2]
+        for k = 1, #t.locks do
+          local lock = t.locks[k]
+          if F.full(view, lock[1], lock[2]) then
+            park(job, lock[1], d.name)
+            run = false
             break
           end
         end
-        local jid = verdict == 'run' and sub(job, 16, ends[idx] - 1)
-        if verdict == 'run' and d.rate then
-          local due = rate_due(d.rate, now)
+        if run and t.rate then
+          local due = rate_due(t.rate, now)
           if due then
             redis.call('ZADD', P .. 'schedule', due / 1000, job)
             local deferred = P .. 'flow:deferred:' .. d.name
             redis.call('ZREMRANGEBYSCORE', deferred, '-inf', now)
             redis.call('ZADD', deferred, due, jid)
-            verdict = 'deferred'
+            run = false
           end
         end
-        if verdict == 'run' then
+        if run then
           fence = fence + 1
-          local field = tick .. ' ' .. jid
-          for k = 1, #its do F.take(view, its[k][1], field, fence) end
-          if #its > 0 then slots_by_name[d.name] = (slots_by_name[d.name] or 0) + #its end
-          if d.rate then
-            local log = fkey('rate', d.rate[1])
-            redis.call('ZADD', log, now, fence)
-            redis.call('PEXPIRE', log, d.rate[3])
-          end
-          if d.wait and redis.call('GET', fkey('wait', d.wait)) == jid then redis.call('DEL', fkey('wait', d.wait)) end
-          fences[#fences + 1] = jid
+          start_other(view, tick, t, jid, fence, now)
+          if #t.locks > 0 then slots_by_name[d.name] = (slots_by_name[d.name] or 0) + #t.locks end
         end
       end
-      if verdict == 'run' then kept[#kept + 1] = job else aside = aside + 1 end
+      if run then kept[#kept + 1] = job else aside = aside + 1 end
     end
     F.commit(view)
     if fence > last_fence then
@@ -146,9 +168,6 @@ local function flow_admit(F)
     end
     for name, n in pairs(parked_by_name) do redis.call('HINCRBY', P .. 'flow:waiting', name, n) end
     for name, n in pairs(slots_by_name) do redis.call('HINCRBY', P .. 'flow:locks', name, n) end
-    -- kept runs oldest first; the caller wants LRANGE order back
-    local out = {}
-    for k = #kept, 1, -1 do out[#out + 1] = kept[k] end
-    return out, aside, unread
+    return kept, aside, unread
   end
 end

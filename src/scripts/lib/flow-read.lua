@@ -1,5 +1,11 @@
 -- Reading a flow job (lib/flow.lua): told apart from a plain job by its
--- first bytes, its descriptor cut into its jid and its shape.
+-- first bytes; its descriptor is "SHAPE|KEYS|JID" (src/flow/descriptor.ts).
+-- SHAPE ("NAME QUEUE [u] [l LIMIT]… [r LIMIT PERIOD_MS] [c] [w]") is the same
+-- for every job of a name, queue and limits, so it is read once a call and
+-- looked up after; KEYS are the job's keys, one a tag, in the tags' order.
+-- A fetch and an ack read every flow job they meet, and a pattern match or
+-- a table a job costs Redis' Lua a microsecond or more: a job of the
+-- commonest shape (one key) costs two finds and two subs.
 
 local FLOW_HEAD = '{"tickq_flow":"'
 
@@ -8,6 +14,8 @@ local function is_flow(job)
 end
 
 local function flow_read(F)
+  local find, sub, gmatch = string.find, string.sub, string.gmatch
+
   -- A key of flow control: P.."flow:"..WHAT..":"..KEY.
   function F.key(what, key)
     return P .. 'flow:' .. what .. ':' .. key
@@ -17,104 +25,82 @@ local function flow_read(F)
     return (string.gsub(s, '%%(%x%x)', function(h) return string.char(tonumber(h, 16)) end))
   end
 
-  -- The descriptor of a flow job: its jid, and what it shares with every
-  -- job of the same name, queue and keys, read once a call (duplicates of
-  -- a key, parked by the thousand, cost a lookup): {name, queue, locks =
-  -- {{key, limit, unique}}, rate = {key, limit, period}, claim, wait}, not
-  -- to be changed (`unique`: a key of one slot, u:…). The commonest form
-  -- (one slot, as while-executing) is cut with plain finds, its name,
-  -- queue and limit read once a call: a pattern match costs a microsecond
-  -- or more in Redis' Lua, and a fetch and an ack read every flow job they
-  -- meet. Any other form is split word by word.
-  local find, sub, byte, match, gmatch = string.find, string.sub, string.byte, string.match, string.gmatch
-  local shapes, heads = {}, {}
-
-  local function lock(key, limit)
-    return { key, limit, byte(key, 1) == 117 and byte(key, 2) == 58 }
-  end
-
-  local function shape_of(rest)
-    local name, queue, tail = match(rest, '^(%S+) (%S+)(.*)$')
-    local t = { name = name, queue = queue, locks = {} }
+  -- A shape: {name, queue, locks = {{limit, unique, key index}}, rate =
+  -- {limit, period, key index}, claim = key index, wait = key index, keys
+  -- = how many, one = a single unique slot and nothing else}; not to be
+  -- changed. `unique` (tag u): a slot of one holder, kept as a string
+  -- (lib/flow-slots.lua); its key is u:….
+  local shapes = {}
+  local function shape_of(text)
     local words = {}
-    for word in gmatch(tail, '%S+') do words[#words + 1] = word end
-    local i = 1
+    for word in gmatch(text, '%S+') do words[#words + 1] = word end
+    local t = { name = words[1], queue = words[2], locks = {}, keys = 0 }
+    local i = 3
     while i <= #words do
       local tag = words[i]
-      if tag == 'l' then
-        t.locks[#t.locks + 1] = lock(words[i + 2], tonumber(words[i + 1]))
-        i = i + 3
+      if tag == 'u' then
+        t.keys = t.keys + 1
+        t.locks[#t.locks + 1] = { 1, true, t.keys }
+        i = i + 1
+      elseif tag == 'l' then
+        t.keys = t.keys + 1
+        t.locks[#t.locks + 1] = { tonumber(words[i + 1]), false, t.keys }
+        i = i + 2
       elseif tag == 'r' then
-        t.rate = { words[i + 3], tonumber(words[i + 1]), tonumber(words[i + 2]) }
-        i = i + 4
-      elseif tag == 'c' then
-        t.claim = words[i + 1]
-        i = i + 2
-      elseif tag == 'w' then
-        t.wait = words[i + 1]
-        i = i + 2
+        t.keys = t.keys + 1
+        t.rate = { tonumber(words[i + 1]), tonumber(words[i + 2]), t.keys }
+        i = i + 3
+      elseif tag == 'c' or tag == 'w' then
+        t.keys = t.keys + 1
+        t[tag == 'c' and 'claim' or 'wait'] = t.keys
+        i = i + 1
       else
         i = i + 1
       end
     end
+    t.one = #t.locks == 1 and t.locks[1][2] and t.keys == 1
     return t
   end
 
-  -- "JID NAME QUEUE l LIMIT KEY" (s1..s4: the spaces after JID, NAME,
-  -- QUEUE and LIMIT; stop: the closing quote): {name, queue, limit} of its
-  -- "NAME QUEUE l LIMIT", read once a call, and s4; nil if the descriptor
-  -- has another form.
-  local function one_slot_head(job, s1, stop)
-    local s2 = find(job, ' ', s1 + 1, true)
-    if not s2 or s2 > stop then return nil end
-    local s3 = find(job, ' ', s2 + 1, true)
-    if not s3 or s3 > stop or byte(job, s3 + 1) ~= 108 or byte(job, s3 + 2) ~= 32 then return nil end
-    local s4 = find(job, ' ', s3 + 3, true)
-    if not s4 or s4 > stop then return nil end
-    local s5 = find(job, ' ', s4 + 1, true)
-    if s5 and s5 < stop then return nil end
-    local head_text = sub(job, s1 + 1, s4 - 1)
-    local head = heads[head_text]
-    if not head then
-      head = { sub(job, s1 + 1, s2 - 1), sub(job, s2 + 1, s3 - 1), tonumber(sub(job, s3 + 3, s4 - 1)) }
-      heads[head_text] = head
-    end
-    return head, s4
-  end
-
-  local function one_slot(job, s1, stop)
-    local head, s4 = one_slot_head(job, s1, stop)
-    if not head then return nil end
-    return { name = head[1], queue = head[2], locks = { lock(sub(job, s4 + 1, stop - 1), head[3]) } }
-  end
-
-  -- For a job of the one-slot form only (else nil): its name, its key and
-  -- its jid, with no table made (an ack settles every job it acks).
-  function F.slot(job)
-    local s1 = find(job, ' ', 16, true)
-    local stop = find(job, '"', s1, true)
-    local head, s4 = one_slot_head(job, s1, stop)
-    if not head then return nil end
-    return head[1], sub(job, s4 + 1, stop - 1), sub(job, 16, s1 - 1)
-  end
-
-  -- The job's shape, and where its jid ends: the jid is sub(job, 16, s1 - 1),
-  -- cut only by a caller that needs it (a parked duplicate does not).
+  -- The job's shape and where its KEYS start and end (a, b: KEYS is
+  -- sub(job, a, b)).
   function F.shape(job)
-    local s1 = find(job, ' ', 16, true)
-    local stop = find(job, '"', s1, true)
-    local rest = sub(job, s1 + 1, stop - 1)
-    local d = shapes[rest]
+    local s = find(job, '|', 16, true)
+    local text = sub(job, 16, s - 1)
+    local d = shapes[text]
     if not d then
-      d = one_slot(job, s1, stop) or shape_of(rest)
-      shapes[rest] = d
+      d = shape_of(text)
+      shapes[text] = d
     end
-    return d, s1
+    local e = find(job, '|', s + 1, true)
+    return d, s + 1, e - 1
   end
 
-  -- Returns the job's shape and its jid.
+  -- The one key of a job whose shape has one: no table made.
+  function F.key1(job, a, b)
+    return sub(job, a, b)
+  end
+
+  -- The jid, escaped (b: where KEYS end).
+  function F.jid(job, b)
+    return sub(job, b + 2, find(job, '"', b + 2, true) - 1)
+  end
+
+  -- The job whole, for paths that read a job or two: {name, queue, locks =
+  -- {{key, limit, unique}}, rate = {key, limit, period}, claim = key, wait
+  -- = key}, and its jid.
   function F.read(job)
-    local d, s1 = F.shape(job)
-    return d, sub(job, 16, s1 - 1)
+    local d, a, b = F.shape(job)
+    local keys = {}
+    for word in gmatch(sub(job, a, b), '%S+') do keys[#keys + 1] = word end
+    local t = { name = d.name, queue = d.queue, locks = {} }
+    for k, lock in ipairs(d.locks) do
+      local key = keys[lock[3]]
+      t.locks[k] = { key, lock[1], lock[2] }
+    end
+    if d.rate then t.rate = { keys[d.rate[3]], d.rate[1], d.rate[2] } end
+    if d.claim then t.claim = keys[d.claim] end
+    if d.wait then t.wait = keys[d.wait] end
+    return t, F.jid(job, b)
   end
 end

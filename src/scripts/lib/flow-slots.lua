@@ -3,7 +3,7 @@
 -- jobs back when a slot frees.
 
 local function flow_slots(F)
-  local fkey = F.key
+  local fkey, sub = F.key, string.sub
 
   -- Whether any key has parked jobs (`flow:parked` names every key whose
   -- park list may hold some): asked once a call, so releases need no RPOP
@@ -34,9 +34,11 @@ local function flow_slots(F)
   end
 
   -- Where slots are kept. A unique key (`u:…`) has one slot: its holder is
-  -- the string `flow:owner:KEY` ("TICK JID"), so a fetch reads the slots
-  -- of a whole batch with one MGET and takes them with one MSET, and an
-  -- ack frees them with one MGET and one DEL. (One hash of all holders
+  -- the string `flow:owner:KEY`, the holding tick's id, so a fetch reads
+  -- the slots of a whole batch with one MGET and takes them with one MSET,
+  -- and an ack frees them with one DEL. The owner needs no jid: one tick
+  -- never holds one unique key twice, and an ack settles only a job it
+  -- finds in its tick's list. (One hash of all holders
   -- cost as many commands, but a hash of up to 128 fields is a listpack
   -- that Redis searches field by field: some µs a job in a busy drain.)
   -- Any other key keeps its holders in a hash of its own, `flow:held:KEY`.
@@ -45,16 +47,10 @@ local function flow_slots(F)
     return string.byte(key, 1) == 117 and string.byte(key, 2) == 58
   end
 
-  -- Whether `owner` (an owners value) is `field`'s. Equal strings are one
-  -- interned string in Lua: the compare is a pointer's.
-  local function owned_by(owner, field)
-    return owner == field
-  end
-
   -- Frees the slot `field` holds on `key`; returns 1 if it held one.
   local function release(key, field)
     if single(key) then
-      if not owned_by(redis.call('GET', OWNER .. key), field) then return 0 end
+      if redis.call('GET', OWNER .. key) ~= field then return 0 end
       redis.call('DEL', OWNER .. key)
     elseif redis.call('HDEL', fkey('held', key), field) == 0 then
       return 0
@@ -69,77 +65,78 @@ local function flow_slots(F)
     return redis.call('HLEN', fkey('held', key))
   end
 
-  -- A fetch's view of the slots of the keys it meets (`locks`, as in a
-  -- shape, each once): the owners of the unique ones read at once, each
-  -- `false` when free (nil: not a unique key); counts cached (only this
-  -- call takes slots meanwhile, and counts them); takes of unique keys
-  -- written at once by F.commit.
-  function F.view(locks)
-    local view = { owners = {}, names = {}, held = {}, swept = {}, takes = {} }
-    local singles, names = {}, {}
-    for k = 1, #locks do
-      if locks[k][3] then
-        local key = locks[k][1]
-        singles[#singles + 1] = key
-        names[#names + 1] = OWNER .. key
-        view.names[key] = names[#names]
-      end
-    end
+  -- A fetch's view of the slots of the keys it meets. Unique keys are
+  -- numbered (`index`: key → k, `singles`: k → key, each once) and their
+  -- owners read at once into `owners[k]`, false when free; a call keeps
+  -- per-key state in arrays by number (a table a key, or a map a state,
+  -- cost more than the MGET). Other keys' holder counts are cached in
+  -- `held` (only this call takes slots meanwhile, and counts them). Takes
+  -- of unique keys are written at once by F.commit.
+  function F.view(singles, index)
+    local names, owners = {}, {}
+    for k = 1, #singles do names[k] = OWNER .. singles[k] end
     for from = 1, #names, 1000 do
       local got = redis.call('MGET', unpack(names, from, math.min(from + 999, #names)))
-      for k = 1, #got do view.owners[singles[from + k - 1]] = got[k] end
+      for k = 1, #got do owners[from + k - 1] = got[k] end
     end
-    return view
+    return { singles = singles, index = index, names = names, owners = owners, swept = {}, held = {}, hswept = {}, takes = {} }
   end
 
-  local function holders_now(view, key)
-    local owner = view.owners[key]
-    if owner ~= nil then return owner and 1 or 0 end
-    return redis.call('HLEN', fkey('held', key))
+  -- Whether a tick whose lease is gone holds a slot (`field`, or the owner
+  -- of a unique key) of `key`: then it is freed. Its name is not known
+  -- here; the name's count is corrected when the dead tick is resurrected
+  -- (F.settle frees nothing then, and counts the slot as gone).
+  local function swept_away(key, field)
+    -- A unique key's owner is its tick; a held hash's field "TICK JID".
+    local tick = string.match(field, '^(%S+)')
+    return redis.call('EXISTS', P .. 'tick:' .. tick) == 0 and release(key, field) == 1
   end
 
-  -- Slots of `key` held by ticks whose lease is gone are freed (at most
-  -- once per key and call). Their names are not known here; the name's
-  -- count is corrected when the dead tick is resurrected (F.settle frees
-  -- nothing then, and counts the slot as gone).
-  local function sweep(view, key)
-    view.swept[key] = true
-    local fields = {}
-    if single(key) then
-      if view.owners[key] then fields[1] = view.owners[key] end
-    else
-      fields = redis.call('HKEYS', fkey('held', key))
-    end
-    for _, field in ipairs(fields) do
-      local tick = string.match(field, '^(%S+)')
-      if redis.call('EXISTS', P .. 'tick:' .. tick) == 0 and release(key, field) == 1 and single(key) then
-        view.owners[key] = false
+  -- Whether unique key number k is held (its holder looked at once a call:
+  -- a slot whose tick's lease is gone is freed).
+  function F.held1(view, k)
+    local owner = view.owners[k]
+    if owner and not view.swept[k] then
+      view.swept[k] = true
+      if swept_away(view.singles[k], owner) then
+        view.owners[k] = false
+        return false
       end
     end
+    return owner
   end
 
-  -- Whether `key` has `limit` holders.
+  -- Unique key number k is taken by `tick`.
+  function F.take1(view, k, tick)
+    view.owners[k], view.swept[k] = tick, true
+    local takes = view.takes
+    takes[#takes + 1] = view.names[k]
+    takes[#takes + 1] = tick
+  end
+
+  -- Whether `key` (of any kind) has `limit` holders.
   function F.full(view, key, limit)
+    local k = view.index[key]
+    if k then return F.held1(view, k) and true or false end
     local n = view.held[key]
     if not n then
-      n = holders_now(view, key)
+      n = redis.call('HLEN', fkey('held', key))
       view.held[key] = n
     end
-    if n < limit or view.swept[key] then return n >= limit end
-    sweep(view, key)
-    n = holders_now(view, key)
+    if n < limit or view.hswept[key] then return n >= limit end
+    view.hswept[key] = true
+    for _, field in ipairs(redis.call('HKEYS', fkey('held', key))) do swept_away(key, field) end
+    n = redis.call('HLEN', fkey('held', key))
     view.held[key] = n
     return n >= limit
   end
 
+  -- `key` (of any kind) is taken: `field` is the tick for a unique key,
+  -- "TICK JID" for another.
   function F.take(view, key, field, fence)
-    if view.owners[key] ~= nil then
-      view.owners[key] = field
-      view.takes[#view.takes + 1] = view.names[key]
-      view.takes[#view.takes + 1] = field
-    else
-      redis.call('HSET', fkey('held', key), field, fence)
-    end
+    local k = view.index[key]
+    if k then return F.take1(view, k, field) end
+    redis.call('HSET', fkey('held', key), field, fence)
     view.held[key] = view.held[key] + 1
   end
 
@@ -150,71 +147,70 @@ local function flow_slots(F)
     end
   end
 
-  -- Releases of unique keys settled in this call, as key, field pairs, and
-  -- slots settled per name: done and counted at once by F.flush().
-  local pending, freed_by_name = {}, {}
+  -- Releases of unique keys settled in this call, as key, tick pairs, and
+  -- slots settled per name: done and counted at once by F.flush(). A tick
+  -- whose lease is held still owns every slot it took (only a lease gone
+  -- lets another take them: F.full's sweep, lib/resurrect.lua), so its
+  -- releases need no read; any other's (a lease lost, a dead tick's
+  -- resurrection) are checked against the owners first.
+  local pending, freed_by_name, trusted = {}, {}, true
   function F.flush()
     for from = 1, #pending, 2000 do
-      local keys, fields, names = {}, {}, {}
-      for i = from, math.min(from + 1999, #pending), 2 do
-        keys[#keys + 1] = pending[i]
-        fields[#fields + 1] = pending[i + 1]
-        names[#names + 1] = OWNER .. pending[i]
+      local last = math.min(from + 1999, #pending)
+      local names, gone = {}, {}
+      for i = from, last, 2 do names[#names + 1] = OWNER .. pending[i] end
+      local got = not trusted and redis.call('MGET', unpack(names))
+      for k = 1, #names do
+        if trusted or got[k] == pending[from + 2 * k - 1] then gone[#gone + 1] = k end
       end
-      local got = redis.call('MGET', unpack(names))
-      local gone, gone_names = {}, {}
-      for k = 1, #keys do
-        if owned_by(got[k], fields[k]) then
-          gone[#gone + 1] = keys[k]
-          gone_names[#gone_names + 1] = names[k]
-        end
+      if #gone == #names then
+        redis.call('DEL', unpack(names))
+      elseif #gone > 0 then
+        local del = {}
+        for k = 1, #gone do del[k] = names[gone[k]] end
+        redis.call('DEL', unpack(del))
       end
-      if #gone > 0 then
-        redis.call('DEL', unpack(gone_names))
-        for _, key in ipairs(gone) do unpark(key) end
+      if parked_somewhere() then
+        for k = 1, #gone do unpark(pending[from + 2 * gone[k] - 2]) end
       end
     end
-    pending = {}
+    pending, trusted = {}, true
     for name, n in pairs(freed_by_name) do redis.call('HINCRBY', P .. 'flow:locks', name, -n) end
     freed_by_name = {}
   end
 
   -- A flow job left `tick`'s inproc list: kind 's' succeeded, 'd' dead,
   -- 'x' discarded, 'r' retry, 'q' not started, 'i' interrupted (and a
-  -- resurrection, as 'q'). Its slots are freed (unique keys' by F.flush(),
-  -- which the caller runs once it settled all, or at once where order
-  -- matters); the until-executed claim
-  -- ends when it succeeded or is gone for good; a coalesce job put back
-  -- waits again, so it takes the wait claim back if it is free.
-  function F.settle(tick, job, kind)
-    local name, key, id = F.slot(job)
-    if name then
-      local field = tick .. ' ' .. id
-      if single(key) then
-        pending[#pending + 1] = key
-        pending[#pending + 1] = field
-      else
-        release(key, field)
-      end
-      freed_by_name[name] = (freed_by_name[name] or 0) + 1
+  -- resurrection, as 'q'). `held`: the tick's lease is held (its slots are
+  -- its own). Its slots are freed (unique keys' by F.flush(), which the
+  -- caller runs once it settled all, or at once where order matters); the
+  -- until-executed claim ends when it succeeded or is gone for good; a
+  -- coalesce job put back waits again, so it takes the wait claim back if
+  -- it is free.
+  function F.settle(tick, job, kind, held)
+    if not held then trusted = false end
+    local d, a, b = F.shape(job)
+    if d.one then
+      pending[#pending + 1] = sub(job, a, b)
+      pending[#pending + 1] = tick
+      freed_by_name[d.name] = (freed_by_name[d.name] or 0) + 1
       return
     end
-    local d, jid = F.read(job)
-    local field = tick .. ' ' .. jid
-    local locks = d.locks
+    local t, jid = F.read(job)
+    local locks = t.locks
     for k = 1, #locks do
       local lock = locks[k]
       if lock[3] then
         pending[#pending + 1] = lock[1]
-        pending[#pending + 1] = field
+        pending[#pending + 1] = tick
       else
-        release(lock[1], field)
+        release(lock[1], tick .. ' ' .. jid)
       end
     end
     if #locks > 0 then freed_by_name[d.name] = (freed_by_name[d.name] or 0) + #locks end
-    if d.claim and (kind == 's' or kind == 'd' or kind == 'x') and redis.call('GET', fkey('claim', d.claim)) == jid then
-      redis.call('DEL', fkey('claim', d.claim))
+    if t.claim and (kind == 's' or kind == 'd' or kind == 'x') and redis.call('GET', fkey('claim', t.claim)) == jid then
+      redis.call('DEL', fkey('claim', t.claim))
     end
-    if d.wait and (kind == 'q' or kind == 'i') then redis.call('SET', fkey('wait', d.wait), jid, 'NX') end
+    if t.wait and (kind == 'q' or kind == 'i') then redis.call('SET', fkey('wait', t.wait), jid, 'NX') end
   end
 end
