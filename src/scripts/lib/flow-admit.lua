@@ -2,7 +2,7 @@
 -- lib/fetch.lua): start now, park on a full key, or defer past a rate limit.
 
 local function flow_admit(F)
-  local fkey, sub = F.key, string.sub
+  local fkey, sub, find = F.key, string.sub, string.find
 
   -- The due ms of a job over its rate limit, or nil when it may start now.
   -- A sliding log: at most LIMIT starts in any PERIOD. Deferred jobs are
@@ -60,19 +60,32 @@ local function flow_admit(F)
     local parked_by_name, slots_by_name, parked = {}, {}, {}
     -- Every flow job read first, so the owners of all their unique keys
     -- are read at once. Per job: its shape, and the number of its key
-    -- (shape `one`) or {job whole, jid}.
+    -- (shape `one`) or {job whole, jid}. A key met twice in the call is
+    -- likely a run of duplicates (a burst enqueued while it was free):
+    -- the text its jobs open with, up to the jid, is kept, and a job that
+    -- opens with it is known with one find.
     local shapes, slot, singles, index = {}, {}, {}, {}
+    local known = F.shapes
+    local dup, dup_d, dup_k
     for idx = 1, #items do
       local job = items[idx]
-      if is_flow(job) then
-        local d, a, b = F.shape(job)
+      if dup and find(job, dup, 1, true) == 1 then
+        shapes[idx], slot[idx] = dup_d, dup_k
+      elseif is_flow(job) then
+        -- F.shape, in place
+        local s = find(job, '|', 16, true)
+        local text = sub(job, 16, s - 1)
+        local d = known[text] or F.shape_of(text)
         shapes[idx] = d
         if d.one then
-          local key = sub(job, a, b)
+          local b = find(job, '|', s + 1, true)
+          local key = sub(job, s + 1, b - 1)
           local k = index[key]
           if not k then
             k = #singles + 1
             singles[k], index[key] = key, k
+          else
+            dup, dup_d, dup_k = sub(job, 1, b), d, k
           end
           slot[idx] = k
         else
@@ -88,6 +101,7 @@ local function flow_admit(F)
       end
     end
     local view = F.view(singles, index)
+    local owners, swept, takes, names = view.owners, view.swept, view.takes, view.names
     if not last_fence then
       last_fence = tonumber(redis.call('GET', P .. 'flow:fence')) or 0
       first_fence = last_fence
@@ -103,6 +117,9 @@ local function flow_admit(F)
       list[#list + 1] = job
       parked_by_name[name] = (parked_by_name[name] or 0) + 1
     end
+    -- A key found full stays full for the rest of the call (only this call
+    -- takes slots meanwhile): a run of its duplicates costs a compare each.
+    local full_k, full_list, full_name, full_n = nil, nil, nil, 0
     local unread = 0
     for idx = #items, 1, -1 do
       if #kept >= room then
@@ -113,16 +130,22 @@ local function flow_admit(F)
       local d = shapes[idx]
       local run = true
       if d and d.one then
-        -- A key found full stays full for the rest of the call (only this
-        -- call takes slots meanwhile): a run of its duplicates costs a
-        -- lookup each.
         local k = slot[idx]
-        if F.held1(view, k) then
+        if k == full_k then
+          full_list[#full_list + 1] = job
+          full_n = full_n + 1
+          run = false
+        elseif owners[k] and F.held1(view, k) then
           park(job, singles[k], d.name)
+          if full_n > 0 then parked_by_name[full_name] = parked_by_name[full_name] + full_n end
+          full_k, full_list, full_name, full_n = k, parked[singles[k]], d.name, 0
           run = false
         else
+          -- F.take1, in place
           fence = fence + 1
-          F.take1(view, k, tick)
+          owners[k], swept[k] = tick, true
+          takes[#takes + 1] = names[k]
+          takes[#takes + 1] = tick
           slots_by_name[d.name] = (slots_by_name[d.name] or 0) + 1
         end
       elseif d then
@@ -153,6 +176,7 @@ local function flow_admit(F)
       end
       if run then kept[#kept + 1] = job else aside = aside + 1 end
     end
+    if full_n > 0 then parked_by_name[full_name] = parked_by_name[full_name] + full_n end
     F.commit(view)
     if fence > last_fence then
       redis.call('INCRBY', P .. 'flow:fence', fence - last_fence)
