@@ -54,3 +54,30 @@ export async function flowDescriptor(plan: FlowPlan, jid: string, name: string, 
 export function isFlowJob(raw: string): boolean {
   return raw.startsWith(HEAD);
 }
+
+// Shape text → its name (escaped) when the shape is one unique key and
+// nothing else ("NAME QUEUE u"), else null. Shapes are few (one per job
+// name, queue and limits); the bound only guards against a flood of odd ones.
+const uniqueShapes = new Map<string, string | null>();
+const SHAPES_KEPT = 1_000;
+
+/**
+ * For a flow job whose one lock is a unique key: its name and key as its
+ * descriptor writes them (escaped), which the ack sends so Lua reads no
+ * descriptor (lib/ack.lua); undefined for any other job.
+ */
+export function uniqueSlotOf(raw: string): { name: string; key: string } | undefined {
+  if (!raw.startsWith(HEAD)) return undefined;
+  const bar = raw.indexOf("|", HEAD.length);
+  if (bar < 0) return undefined;
+  const shape = raw.slice(HEAD.length, bar);
+  let name = uniqueShapes.get(shape);
+  if (name === undefined) {
+    const words = shape.split(" ");
+    name = words.length === 3 && words[2] === "u" ? words[0]! : null;
+    if (uniqueShapes.size < SHAPES_KEPT) uniqueShapes.set(shape, name);
+  }
+  const end = raw.indexOf("|", bar + 1);
+  if (name === null || end < 0) return undefined;
+  return { name, key: raw.slice(bar + 1, end) };
+}

@@ -64,7 +64,7 @@ local function flow_admit(F)
     -- likely a run of duplicates (a burst enqueued while it was free):
     -- the text its jobs open with, up to the jid, is kept, and a job that
     -- opens with it is known with one find.
-    local shapes, slot, singles, index = {}, {}, {}, {}
+    local shapes, slot, singles, index, nsingles = {}, {}, {}, {}, 0
     local known = F.shapes
     local dup, dup_d, dup_k
     for idx = 1, #items do
@@ -82,7 +82,8 @@ local function flow_admit(F)
           local key = sub(job, s + 1, b - 1)
           local k = index[key]
           if not k then
-            k = #singles + 1
+            nsingles = nsingles + 1
+            k = nsingles
             singles[k], index[key] = key, k
           else
             dup, dup_d, dup_k = sub(job, 1, b), d, k
@@ -93,8 +94,8 @@ local function flow_admit(F)
           slot[idx] = { t, jid }
           for _, lock in ipairs(t.locks) do
             if lock[3] and not index[lock[1]] then
-              singles[#singles + 1] = lock[1]
-              index[lock[1]] = #singles
+              nsingles = nsingles + 1
+              singles[nsingles], index[lock[1]] = lock[1], nsingles
             end
           end
         end
@@ -120,9 +121,11 @@ local function flow_admit(F)
     -- A key found full stays full for the rest of the call (only this call
     -- takes slots meanwhile): a run of its duplicates costs a compare each.
     local full_k, full_list, full_name, full_n = nil, nil, nil, 0
-    local unread = 0
+    -- Slots taken by jobs of shape `one`, counted for their name as a run of one shape.
+    local run_d, run_n = nil, 0
+    local unread, nkept, ntakes = 0, 0, #takes
     for idx = #items, 1, -1 do
-      if #kept >= room then
+      if nkept >= room then
         unread = idx
         break
       end
@@ -141,12 +144,17 @@ local function flow_admit(F)
           full_k, full_list, full_name, full_n = k, parked[singles[k]], d.name, 0
           run = false
         else
-          -- F.take1, in place
+          -- F.take1, in place (a later job of k in this call, seldom,
+          -- finds the owner is this tick and parks)
           fence = fence + 1
-          owners[k], swept[k] = tick, true
-          takes[#takes + 1] = names[k]
-          takes[#takes + 1] = tick
-          slots_by_name[d.name] = (slots_by_name[d.name] or 0) + 1
+          owners[k] = tick
+          takes[ntakes + 1], takes[ntakes + 2] = names[k], tick
+          ntakes = ntakes + 2
+          if d ~= run_d then
+            if run_n > 0 then slots_by_name[run_d.name] = (slots_by_name[run_d.name] or 0) + run_n end
+            run_d, run_n = d, 0
+          end
+          run_n = run_n + 1
         end
       elseif d then
         local t, jid = slot[idx][1], slot[idx][2]
@@ -171,11 +179,18 @@ local function flow_admit(F)
         if run then
           fence = fence + 1
           start_other(view, tick, t, jid, fence, now)
+          ntakes = #takes
           if #t.locks > 0 then slots_by_name[d.name] = (slots_by_name[d.name] or 0) + #t.locks end
         end
       end
-      if run then kept[#kept + 1] = job else aside = aside + 1 end
+      if run then
+        nkept = nkept + 1
+        kept[nkept] = job
+      else
+        aside = aside + 1
+      end
     end
+    if run_n > 0 then slots_by_name[run_d.name] = (slots_by_name[run_d.name] or 0) + run_n end
     if full_n > 0 then parked_by_name[full_name] = parked_by_name[full_name] + full_n end
     F.commit(view)
     if fence > last_fence then

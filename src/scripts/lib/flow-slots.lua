@@ -155,23 +155,33 @@ local function flow_slots(F)
   -- resurrection) are checked against the owners first.
   local pending, freed_by_name, trusted = {}, {}, true
   function F.flush()
-    for from = 1, #pending, 2000 do
-      local last = math.min(from + 1999, #pending)
-      local names, gone = {}, {}
-      for i = from, last, 2 do names[#names + 1] = OWNER .. pending[i] end
-      local got = not trusted and redis.call('MGET', unpack(names))
-      for k = 1, #names do
-        if trusted or got[k] == pending[from + 2 * k - 1] then gone[#gone + 1] = k end
+    local n = #pending
+    for from = 1, n, 2000 do
+      local last = math.min(from + 1999, n)
+      local names, c = {}, 0
+      for i = from, last, 2 do
+        c = c + 1
+        names[c] = OWNER .. pending[i]
       end
-      if #gone == #names then
+      -- gone: the positions in `pending` of the keys freed
+      local gone = {}
+      if trusted then
         redis.call('DEL', unpack(names))
-      elseif #gone > 0 then
-        local del = {}
-        for k = 1, #gone do del[k] = names[gone[k]] end
-        redis.call('DEL', unpack(del))
+        if parked_somewhere() then
+          for i = from, last, 2 do gone[#gone + 1] = i end
+        end
+      else
+        local got, del = redis.call('MGET', unpack(names)), {}
+        for k = 1, c do
+          if got[k] == pending[from + 2 * k - 1] then
+            del[#del + 1] = names[k]
+            gone[#gone + 1] = from + 2 * k - 2
+          end
+        end
+        if #del > 0 then redis.call('DEL', unpack(del)) end
       end
       if parked_somewhere() then
-        for k = 1, #gone do unpark(pending[from + 2 * gone[k] - 2]) end
+        for _, i in ipairs(gone) do unpark(pending[i]) end
       end
     end
     pending, trusted = {}, true
@@ -187,6 +197,17 @@ local function flow_slots(F)
   -- until-executed claim ends when it succeeded or is gone for good; a
   -- coalesce job put back waits again, so it takes the wait claim back if
   -- it is free.
+  -- Jobs of name `name` whose one lock is a unique key left `tick`'s list,
+  -- done: as F.settle each, their keys given (the ack's client read them).
+  function F.free_unique(tick, name, keys, held)
+    if not held then trusted = false end
+    for i = 1, #keys do
+      pending[#pending + 1] = keys[i]
+      pending[#pending + 1] = tick
+    end
+    freed_by_name[name] = (freed_by_name[name] or 0) + #keys
+  end
+
   -- The jobs of a call's acks that succeeded, flow jobs all: as
   -- F.settle(tick, job, 's', held) each, the commonest shape read in place.
   function F.settle_done(tick, jobs, held)
