@@ -55,29 +55,20 @@ export function isFlowJob(raw: string): boolean {
   return raw.startsWith(HEAD);
 }
 
-// Shape text → its name (escaped) when the shape is one unique key and
-// nothing else ("NAME QUEUE u"), else null. Shapes are few (one per job
-// name, queue and limits); the bound only guards against a flood of odd ones.
-const uniqueShapes = new Map<string, string | null>();
-const SHAPES_KEPT = 1_000;
-
 /**
- * For a flow job whose one lock is a unique key: its name and key as its
- * descriptor writes them (escaped), which the ack sends so Lua reads no
- * descriptor (lib/ack.lua); undefined for any other job.
+ * For a flow job whose one lock is a unique key (shape "NAME QUEUE u"): its
+ * name and key as its descriptor writes them (escaped), which the ack sends
+ * so Lua reads no descriptor (lib/ack.lua); undefined for any other job.
+ * Read with a few finds: the ack reads every job it sends.
  */
 export function uniqueSlotOf(raw: string): { name: string; key: string } | undefined {
   if (!raw.startsWith(HEAD)) return undefined;
   const bar = raw.indexOf("|", HEAD.length);
-  if (bar < 0) return undefined;
-  const shape = raw.slice(HEAD.length, bar);
-  let name = uniqueShapes.get(shape);
-  if (name === undefined) {
-    const words = shape.split(" ");
-    name = words.length === 3 && words[2] === "u" ? words[0]! : null;
-    if (uniqueShapes.size < SHAPES_KEPT) uniqueShapes.set(shape, name);
-  }
+  // U+0020 then "u" right before the bar, and no third space: "NAME QUEUE u".
+  if (bar < 0 || raw.charCodeAt(bar - 1) !== 117 || raw.charCodeAt(bar - 2) !== 32) return undefined;
+  const space = raw.indexOf(" ", HEAD.length);
+  if (raw.indexOf(" ", space + 1) !== bar - 2) return undefined;
   const end = raw.indexOf("|", bar + 1);
-  if (name === null || end < 0) return undefined;
-  return { name, key: raw.slice(bar + 1, end) };
+  if (end < 0) return undefined;
+  return { name: raw.slice(HEAD.length, space), key: raw.slice(bar + 1, end) };
 }

@@ -67,15 +67,25 @@ local function flow_admit(F)
     local shapes, slot, singles, index, nsingles = {}, {}, {}, {}, 0
     local known = F.shapes
     local dup, dup_d, dup_k
+    -- The text a job of the last shape `one` met opens with, up to its
+    -- key: the jobs of a batch are mostly of a few shapes, and one find
+    -- tells a job of it.
+    local run_head, run_d, run_at
     for idx = 1, #items do
       local job = items[idx]
+      local d, s
       if dup and find(job, dup, 1, true) == 1 then
         shapes[idx], slot[idx] = dup_d, dup_k
+      elseif run_head and find(job, run_head, 1, true) == 1 then
+        d, s = run_d, run_at
       elseif is_flow(job) then
         -- F.shape, in place
-        local s = find(job, '|', 16, true)
+        s = find(job, '|', 16, true)
         local text = sub(job, 16, s - 1)
-        local d = known[text] or F.shape_of(text)
+        d = known[text] or F.shape_of(text)
+        if d.one then run_head, run_d, run_at = sub(job, 1, s), d, s end
+      end
+      if d then
         shapes[idx] = d
         if d.one then
           local b = find(job, '|', s + 1, true)
