@@ -116,10 +116,13 @@ const exclusiveJobs = (n: number, key: (i: number) => string) =>
   Array.from({ length: n }, (_, i) => ({ name: "exclusive" as const, args: [key(i)] as [string], unique: "while-executing" as const }));
 
 /** (a): plain no-ops, then no-ops each while-executing on a key of its own. */
-async function overhead(redis: Redis, o: FlowBenchOptions, figures: FlowFigures): Promise<void> {
+export async function overhead(redis: Redis, o: FlowBenchOptions, figures: FlowFigures): Promise<void> {
   const w = world(redis, "overhead");
   try {
-    await enqueueChunked(w, plainJobs(o.jobs / 10)); // warm-up, unmeasured
+    // Warm-up of both kinds, unmeasured: the first drain of each pays for compiling its code paths.
+    await enqueueChunked(w, plainJobs(o.jobs / 10));
+    await drain(w, o.jobs / 10, o.batch);
+    await enqueueChunked(w, exclusiveJobs(o.jobs / 10, (i) => `warm-${i}`));
     await drain(w, o.jobs / 10, o.batch);
     for (let run = 0; run < o.runs; run++) {
       await enqueueChunked(w, plainJobs(o.jobs));
