@@ -1,4 +1,5 @@
 import { TickqError } from "./errors.js";
+import { scriptSha } from "./script-sha.js";
 import type { LuaScript, RedisAdapter, RedisReply } from "./types.js";
 
 /** Counts Redis round trips; a tick keeps one for its report. */
@@ -37,10 +38,12 @@ export async function runScript(
   cache: ScriptCache = newScriptCache(),
 ): Promise<RedisReply> {
   const argv = args.map(String);
-  if (!cache.flushed || cache.runSince.has(script.sha)) {
+  const known = scriptSha(script);
+  const sha = typeof known === "string" ? known : await known;
+  if (!cache.flushed || cache.runSince.has(sha)) {
     trips.count++;
     try {
-      return await withTimeout(redis.evalsha(script.sha, keys, argv), timeoutMs, script.name);
+      return await withTimeout(redis.evalsha(sha, keys, argv), timeoutMs, script.name);
     } catch (error) {
       if (!isNoScript(error)) throw asRedisError(error, script.name);
       cache.flushed = true;
@@ -50,7 +53,7 @@ export async function runScript(
   trips.count++;
   try {
     const reply = await withTimeout(redis.eval(script.text, keys, argv), timeoutMs, script.name);
-    cache.runSince.add(script.sha);
+    cache.runSince.add(sha);
     return reply;
   } catch (error) {
     throw asRedisError(error, script.name);

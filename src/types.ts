@@ -18,10 +18,9 @@ import type { CronParser, Schedules } from "./schedules/types.js";
 /** A Redis reply as both adapters return it: no parsing, no Buffers. */
 export type RedisReply = null | number | string | RedisReply[];
 
-/** A Lua script, with its SHA-1 computed at build time. */
+/** A Lua script (its SHA-1 is computed when first run: src/script-sha.ts). */
 export interface LuaScript {
   readonly name: string;
-  readonly sha: string;
   readonly text: string;
 }
 

@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { createApp } from "../../functions/app.js";
 import { dashboard } from "../../functions/dashboard/index.js";
 import { scripts } from "../../src/scripts/index.js";
+import { scriptSha } from "../../src/script-sha.js";
 import { adapterCases } from "../helpers/adapters.js";
 import { useHarness } from "../helpers/harness.js";
 import { login } from "./login.js";
@@ -61,7 +62,7 @@ describe.each(adapterCases)("the dashboard's pages over $name", (adapterCase) =>
     await tickq.stats(); // Redis has the script cached now: a fresh Redis would answer NOSCRIPT, then EVAL, once
     calls.length = 0;
     expect((await browser.get("/dashboard/overview")).status).toBe(200);
-    expect(calls).toEqual([scripts.stats.sha]);
+    expect(calls).toEqual([await scriptSha(scripts.stats)]);
   });
 
   it("dead and retry: the error, a backtrace on the job's page, retry and delete, one or all", async () => {

@@ -4,6 +4,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { createTickq, type RedisAdapter, type Schedules } from "../../src/index.js";
 import { scripts } from "../../src/scripts/index.js";
+import { scriptSha } from "../../src/script-sha.js";
 import { adapterCases } from "../helpers/adapters.js";
 import { openDropping, type DroppingAdapter } from "../helpers/dropping.js";
 import { useHarness } from "../helpers/harness.js";
@@ -61,12 +62,14 @@ describe.each(adapterCases)("once per slot over $name", (adapterCase) => {
     await setClock(h.redis, [a], START + 15_000);
     await a.tick(); // syncs the declaration; scripts are loaded for the EVALSHA below
 
-    for (const [round, sha] of [[1, scripts.begin.sha], [2, scripts.schedules.sha], [3, scripts.begin.sha], [4, scripts.schedules.sha]] as const) {
+    const begin = await scriptSha(scripts.begin);
+    const schedulesSha = await scriptSha(scripts.schedules);
+    for (const [round, sha] of [[1, begin], [2, schedulesSha], [3, begin], [4, schedulesSha]] as const) {
       const replaying = dropOnce(sha);
       const b = createTickq({ redis: replaying.adapter, prefix: h.prefix, jobs: { minute: rec.job }, schedules, logger: QUIET });
       await setClock(h.redis, [a, b], START + round * MINUTE + 5_000);
       // A dropped schedules call needs b to find the slot due: b goes first there.
-      if (sha === scripts.schedules.sha) await b.tick();
+      if (sha === schedulesSha) await b.tick();
       await Promise.all([a.tick(), b.tick(), b.tick()]);
       expect(await replaying.dropped[0]).toBe(true);
     }

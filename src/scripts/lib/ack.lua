@@ -135,7 +135,6 @@ local function ack(tick, i, now_ms_value, dead_max, dead_max_age, held)
     return true
   end
 
-  local flow_done = {}
   for _, group in ipairs(successes) do
     local queue, first, count, name = group[1], group[2], group[3], group[4]
     if name then
@@ -157,7 +156,7 @@ local function ack(tick, i, now_ms_value, dead_max, dead_max_age, held)
         entry = entry + 1
         if taken(queue, ARGV[k]) then
           if counted then forget(ARGV[k]) end
-          if is_flow(ARGV[k]) then flow_done[#flow_done + 1] = ARGV[k] end
+          if is_flow(ARGV[k]) then flow().settle(tick, ARGV[k], 's', held) end
           processed = processed + 1
         else
           missed[#missed + 1] = entry
@@ -165,7 +164,6 @@ local function ack(tick, i, now_ms_value, dead_max, dead_max_age, held)
       end
     end
   end
-  if #flow_done > 0 then flow().settle_done(tick, flow_done, held) end
 
   for _ = 1, n do
     local kind, queue, job, updated, delay = ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], ARGV[i + 4]

@@ -74,9 +74,9 @@ local function flow_read(F)
     return d, s + 1, e - 1
   end
 
-  -- For the loops that read every job (a fetch's, an ack's), which do
-  -- what F.shape does in place: a call and its returns cost a job more
-  -- than the finds. The shape of SHAPE's text, kept.
+  -- For the fetch's loop, which does what F.shape does in place: a call
+  -- and its returns cost a job more than the finds. The shape of SHAPE's
+  -- text, kept.
   F.shapes = shapes
   function F.shape_of(text)
     local d = shape_of(text)

@@ -208,26 +208,6 @@ local function flow_slots(F)
     freed_by_name[name] = (freed_by_name[name] or 0) + #keys
   end
 
-  -- The jobs of a call's acks that succeeded, flow jobs all: as
-  -- F.settle(tick, job, 's', held) each, the commonest shape read in place.
-  function F.settle_done(tick, jobs, held)
-    if not held then trusted = false end
-    local shapes, shape_of, find = F.shapes, F.shape_of, string.find
-    for i = 1, #jobs do
-      local job = jobs[i]
-      local s = find(job, '|', 16, true)
-      local text = sub(job, 16, s - 1)
-      local d = shapes[text] or shape_of(text)
-      if d.one then
-        pending[#pending + 1] = sub(job, s + 1, find(job, '|', s + 1, true) - 1)
-        pending[#pending + 1] = tick
-        freed_by_name[d.name] = (freed_by_name[d.name] or 0) + 1
-      else
-        F.settle(tick, job, 's', held)
-      end
-    end
-  end
-
   function F.settle(tick, job, kind, held)
     if not held then trusted = false end
     local d, a, b = F.shape(job)
