@@ -21,10 +21,12 @@ export function escapeWord(word: string): string {
   return word.replace(/[\x00-\x20%"|\\\x7f]/g, (c) => `%${c.charCodeAt(0).toString(16).padStart(2, "0").toUpperCase()}`);
 }
 
+/** A key as the descriptor writes it: escaped, or hashed when long — keeping a unique key's `u:`, by which Lua tells where its holder is kept. */
 async function short(key: string): Promise<string> {
   if (key.length <= LONG_KEY) return escapeWord(key);
   const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(key)));
-  return `sha256-${Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("")}`;
+  const kind = key.startsWith("u:") ? "u:" : "";
+  return `${kind}sha256-${Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("")}`;
 }
 
 export async function flowDescriptor(plan: FlowPlan, jid: string, name: string, queue: string): Promise<string> {
@@ -53,22 +55,4 @@ export async function flowDescriptor(plan: FlowPlan, jid: string, name: string, 
 /** Whether a stored job is a flow job (lib/flow-read.lua's is_flow). */
 export function isFlowJob(raw: string): boolean {
   return raw.startsWith(HEAD);
-}
-
-/**
- * For a flow job whose one lock is a unique key (shape "NAME QUEUE u"): its
- * name and key as its descriptor writes them (escaped), which the ack sends
- * so Lua reads no descriptor (lib/ack.lua); undefined for any other job.
- * Read with a few finds: the ack reads every job it sends.
- */
-export function uniqueSlotOf(raw: string): { name: string; key: string } | undefined {
-  if (!raw.startsWith(HEAD)) return undefined;
-  const bar = raw.indexOf("|", HEAD.length);
-  // U+0020 then "u" right before the bar, and no third space: "NAME QUEUE u".
-  if (bar < 0 || raw.charCodeAt(bar - 1) !== 117 || raw.charCodeAt(bar - 2) !== 32) return undefined;
-  const space = raw.indexOf(" ", HEAD.length);
-  if (raw.indexOf(" ", space + 1) !== bar - 2) return undefined;
-  const end = raw.indexOf("|", bar + 1);
-  if (end < 0) return undefined;
-  return { name: raw.slice(HEAD.length, space), key: raw.slice(bar + 1, end) };
 }

@@ -29,6 +29,7 @@
 -- No allow-oom: when Redis is full nothing is enqueued (the tick goes on);
 -- the slots stay due and are claimed by a later tick.
 -- @include lib/common.lua
+-- @include lib/job-text.lua
 -- @include lib/replay.lua
 -- @include lib/flow-read.lua
 -- @include lib/flow-slots.lua

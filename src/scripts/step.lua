@@ -26,6 +26,7 @@
 -- taken and freed with the jobs' moves, so they are settled once too.
 -- allow-oom: acking frees memory; it must run when Redis is full.
 -- @include lib/common.lua
+-- @include lib/job-text.lua
 -- @include lib/replay.lua
 -- @include lib/flow-read.lua
 -- @include lib/flow-slots.lua

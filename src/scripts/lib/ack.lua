@@ -76,13 +76,10 @@ local function take_out(list, wanted)
   return found
 end
 
--- Reads, from ARGV[i]: the successes grouped by queue (n groups, then for
--- each: queue, count, that many jobs; or, for flow jobs whose one lock is
--- a unique key, grouped by queue and name: queue, -count, name, then that
--- many pairs of job, key, so the ack reads no descriptor), then the other
--- entries (n, then n groups of kind, queue, job, new job, delay seconds).
--- Successes are most entries and carry one argument each: the client
--- encodes far less.
+-- Reads, from ARGV[i]: the successes grouped by queue (n queues, then for
+-- each: queue, count, that many jobs), then the other entries (n, then n
+-- groups of kind, queue, job, new job, delay seconds). Successes are most
+-- entries and carry one argument each: the client encodes far less.
 -- Returns the index after them, the number of dead-set evictions, and the
 -- numbers (from 1, successes first) of the entries no longer listed, which
 -- this call did not settle: the tick fires no event for those.
@@ -109,16 +106,9 @@ local function ack(tick, i, now_ms_value, dead_max, dead_max_age, held)
   end
   for _ = 1, tonumber(ARGV[i]) do
     local queue, count = ARGV[i + 1], tonumber(ARGV[i + 2])
-    if count >= 0 then
-      successes[#successes + 1] = { queue, i + 3, count }
-      for k = i + 3, i + 2 + count do want(queue, ARGV[k]) end
-      i = i + 2 + count
-    else
-      count = -count
-      successes[#successes + 1] = { queue, i + 4, count, ARGV[i + 3] }
-      for k = i + 4, i + 2 + 2 * count, 2 do want(queue, ARGV[k]) end
-      i = i + 3 + 2 * count
-    end
+    successes[#successes + 1] = { queue, i + 3, count }
+    for k = i + 3, i + 2 + count do want(queue, ARGV[k]) end
+    i = i + 2 + count
   end
   i = i + 1
   local n = tonumber(ARGV[i])
@@ -136,31 +126,15 @@ local function ack(tick, i, now_ms_value, dead_max, dead_max_age, held)
   end
 
   for _, group in ipairs(successes) do
-    local queue, first, count, name = group[1], group[2], group[3], group[4]
-    if name then
-      -- Flow jobs of one unique key, each with its key: no reading.
-      local keys = {}
-      for k = first, first + 2 * count - 2, 2 do
-        entry = entry + 1
-        if taken(queue, ARGV[k]) then
-          if counted then forget(ARGV[k]) end
-          keys[#keys + 1] = ARGV[k + 1]
-          processed = processed + 1
-        else
-          missed[#missed + 1] = entry
-        end
-      end
-      if #keys > 0 then flow().free_unique(tick, name, keys, held) end
-    else
-      for k = first, first + count - 1 do
-        entry = entry + 1
-        if taken(queue, ARGV[k]) then
-          if counted then forget(ARGV[k]) end
-          if is_flow(ARGV[k]) then flow().settle(tick, ARGV[k], 's', held) end
-          processed = processed + 1
-        else
-          missed[#missed + 1] = entry
-        end
+    local queue, first, count = group[1], group[2], group[3]
+    for k = first, first + count - 1 do
+      entry = entry + 1
+      if taken(queue, ARGV[k]) then
+        if counted then forget(ARGV[k]) end
+        if is_flow(ARGV[k]) then flow().settle(tick, ARGV[k], 's', held) end
+        processed = processed + 1
+      else
+        missed[#missed + 1] = entry
       end
     end
   end

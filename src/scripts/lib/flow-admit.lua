@@ -35,6 +35,8 @@ local function flow_admit(F)
   -- Returns the jobs that start, oldest first, how many were set aside,
   -- and how many of the newest (items[1] on) were not looked at.
   local first_fence, last_fence
+  -- The shape of a flow job whose descriptor cannot be read.
+  local MALFORMED = {}
   function F.first_fence()
     return first_fence
   end
@@ -76,19 +78,22 @@ local function flow_admit(F)
       local d, s
       if dup and find(job, dup, 1, true) == 1 then
         shapes[idx], slot[idx] = dup_d, dup_k
-      elseif run_head and find(job, run_head, 1, true) == 1 then
-        d, s = run_d, run_at
-      elseif is_flow(job) then
-        -- F.shape, in place
-        s = find(job, '|', 16, true)
-        local text = sub(job, 16, s - 1)
-        d = known[text] or F.shape_of(text)
-        if d.one then run_head, run_d, run_at = sub(job, 1, s), d, s end
-      end
-      if d then
-        shapes[idx] = d
-        if d.one then
-          local b = find(job, '|', s + 1, true)
+      else
+        if run_head and find(job, run_head, 1, true) == 1 then
+          d, s = run_d, run_at
+        elseif is_flow(job) then
+          -- F.shape, in place
+          s = find(job, '|', 16, true)
+          if s then
+            local text = sub(job, 16, s - 1)
+            d = known[text]
+            if d == nil then d = F.shape_of(text) end
+            if d and d.one then run_head, run_d, run_at = sub(job, 1, s), d, s end
+          end
+          d = d or false
+        end
+        local b = d and d.one and find(job, '|', s + 1, true)
+        if b and b > s + 1 then
           local key = sub(job, s + 1, b - 1)
           local k = index[key]
           if not k then
@@ -98,11 +103,14 @@ local function flow_admit(F)
           else
             dup, dup_d, dup_k = sub(job, 1, b), d, k
           end
-          slot[idx] = k
-        else
-          local t, jid = F.read(job)
-          slot[idx] = { t, jid }
-          for _, lock in ipairs(t.locks) do
+          shapes[idx], slot[idx] = d, k
+        elseif d ~= nil then
+          -- Any other shape, a descriptor of the first release, or one
+          -- that cannot be read (the job goes to the dead set).
+          local t, jid
+          if not (d and d.one) then t, jid = F.read(job) end
+          shapes[idx], slot[idx] = t or MALFORMED, { t, jid }
+          for _, lock in ipairs(t and t.locks or {}) do
             if lock[3] and not index[lock[1]] then
               nsingles = nsingles + 1
               singles[nsingles], index[lock[1]] = lock[1], nsingles
@@ -130,9 +138,9 @@ local function flow_admit(F)
     end
     -- A key found full stays full for the rest of the call (only this call
     -- takes slots meanwhile): a run of its duplicates costs a compare each.
-    local full_k, full_list, full_name, full_n = nil, nil, nil, 0
+    local full_k, full_d, full_list, full_n = nil, nil, nil, 0
     -- Slots taken by jobs of shape `one`, counted for their name as a run of one shape.
-    local run_d, run_n = nil, 0
+    local taken_d, taken_n = nil, 0
     local unread, nkept, ntakes = 0, 0, #takes
     for idx = #items, 1, -1 do
       if nkept >= room then
@@ -142,16 +150,21 @@ local function flow_admit(F)
       local job = items[idx]
       local d = shapes[idx]
       local run = true
-      if d and d.one then
+      if d == MALFORMED then
+        local entry = unroutable_entry(job, 'its flow control descriptor (tickq_flow) cannot be read', now / 1000)
+        redis.call('ZADD', P .. 'dead', now / 1000, entry)
+        run = false
+      elseif d and d.one then
         local k = slot[idx]
-        if k == full_k then
+        -- (the same key under another job name counts for that name)
+        if k == full_k and d == full_d then
           full_list[#full_list + 1] = job
           full_n = full_n + 1
           run = false
         elseif owners[k] and F.held1(view, k) then
           park(job, singles[k], d.name)
-          if full_n > 0 then parked_by_name[full_name] = parked_by_name[full_name] + full_n end
-          full_k, full_list, full_name, full_n = k, parked[singles[k]], d.name, 0
+          if full_n > 0 then parked_by_name[full_d.name] = parked_by_name[full_d.name] + full_n end
+          full_k, full_d, full_list, full_n = k, d, parked[singles[k]], 0
           run = false
         else
           -- F.take1, in place (a later job of k in this call, seldom,
@@ -160,11 +173,11 @@ local function flow_admit(F)
           owners[k] = tick
           takes[ntakes + 1], takes[ntakes + 2] = names[k], tick
           ntakes = ntakes + 2
-          if d ~= run_d then
-            if run_n > 0 then slots_by_name[run_d.name] = (slots_by_name[run_d.name] or 0) + run_n end
-            run_d, run_n = d, 0
+          if d ~= taken_d then
+            if taken_n > 0 then slots_by_name[taken_d.name] = (slots_by_name[taken_d.name] or 0) + taken_n end
+            taken_d, taken_n = d, 0
           end
-          run_n = run_n + 1
+          taken_n = taken_n + 1
         end
       elseif d then
         local t, jid = slot[idx][1], slot[idx][2]
@@ -200,8 +213,8 @@ local function flow_admit(F)
         aside = aside + 1
       end
     end
-    if run_n > 0 then slots_by_name[run_d.name] = (slots_by_name[run_d.name] or 0) + run_n end
-    if full_n > 0 then parked_by_name[full_name] = parked_by_name[full_name] + full_n end
+    if taken_n > 0 then slots_by_name[taken_d.name] = (slots_by_name[taken_d.name] or 0) + taken_n end
+    if full_n > 0 then parked_by_name[full_d.name] = parked_by_name[full_d.name] + full_n end
     F.commit(view)
     if fence > last_fence then
       redis.call('INCRBY', P .. 'flow:fence', fence - last_fence)

@@ -5,7 +5,9 @@
 local function flow_claims(F)
   local fkey = F.key
 
+  -- A job whose descriptor cannot be read has none.
   local function claims(d)
+    if not d then return {} end
     return { { 'claim', d.claim }, { 'wait', d.wait } }
   end
 
@@ -30,7 +32,7 @@ local function flow_claims(F)
     for _, c in ipairs(claims(d)) do
       if c[2] then redis.call('SET', fkey(c[1], c[2]), jid) end
     end
-    if not now_push then return queue_list end
+    if not now_push or not d then return queue_list end
     for _, lock in ipairs(d.locks) do
       if F.count(lock[1]) >= lock[2] then
         redis.call('HINCRBY', P .. 'flow:waiting', d.name, 1)
@@ -52,7 +54,8 @@ local function flow_claims(F)
 
   -- Admin delete of a job parked on `key`: it waits no more.
   function F.unparked(job, key)
-    redis.call('HINCRBY', P .. 'flow:waiting', F.read(job).name, -1)
+    local d = F.read(job)
+    if d then redis.call('HINCRBY', P .. 'flow:waiting', d.name, -1) end
     if redis.call('LLEN', fkey('park', key)) == 0 then redis.call('SREM', P .. 'flow:parked', key) end
   end
 

@@ -31,52 +31,41 @@ local function flow_read(F)
   -- {limit, period, key index}, claim = key index, wait = key index, keys
   -- = how many, one = a single unique slot and nothing else}; not to be
   -- changed. `unique` (tag u): a slot of one holder, kept as a string
-  -- (lib/flow-slots.lua); its key is u:….
+  -- (lib/flow-slots.lua); its key is u:…. false when the text is not a
+  -- shape (a malformed job: lib/flow-admit.lua sends it to the dead set).
   local shapes = {}
   local function shape_of(text)
-    local words = {}
-    for word in gmatch(text, '%S+') do words[#words + 1] = word end
-    local t = { name = words[1], queue = words[2], locks = {}, keys = 0 }
+    local w = {}
+    for word in gmatch(text, '%S+') do w[#w + 1] = word end
+    if #w < 2 then return false end
+    local t = { name = w[1], queue = w[2], locks = {}, keys = 0 }
     local i = 3
-    while i <= #words do
-      local tag = words[i]
+    while i <= #w do
+      local tag, n, m = w[i], tonumber(w[i + 1]), tonumber(w[i + 2])
+      t.keys = t.keys + 1
       if tag == 'u' then
-        t.keys = t.keys + 1
         t.locks[#t.locks + 1] = { 1, true, t.keys }
         i = i + 1
-      elseif tag == 'l' then
-        t.keys = t.keys + 1
-        t.locks[#t.locks + 1] = { tonumber(words[i + 1]), false, t.keys }
+      elseif tag == 'l' and n and n >= 1 then
+        t.locks[#t.locks + 1] = { n, false, t.keys }
         i = i + 2
-      elseif tag == 'r' then
-        t.keys = t.keys + 1
-        t.rate = { tonumber(words[i + 1]), tonumber(words[i + 2]), t.keys }
+      elseif tag == 'r' and n and m and n >= 1 and m >= 1 then
+        t.rate = { n, m, t.keys }
         i = i + 3
       elseif tag == 'c' or tag == 'w' then
-        t.keys = t.keys + 1
         t[tag == 'c' and 'claim' or 'wait'] = t.keys
         i = i + 1
       else
-        i = i + 1
+        return false
       end
     end
     t.one = #t.locks == 1 and t.locks[1][2] and t.keys == 1
     return t
   end
 
-  -- The job's shape and where its KEYS start and end (a, b: KEYS is
-  -- sub(job, a, b)).
-  function F.shape(job)
-    local s = find(job, '|', 16, true)
-    local text = sub(job, 16, s - 1)
-    local d = shapes[text] or F.shape_of(text)
-    local e = find(job, '|', s + 1, true)
-    return d, s + 1, e - 1
-  end
-
   -- For the fetch's loop, which does what F.shape does in place: a call
   -- and its returns cost a job more than the finds. The shape of SHAPE's
-  -- text, kept.
+  -- text (or false), kept.
   F.shapes = shapes
   function F.shape_of(text)
     local d = shape_of(text)
@@ -84,31 +73,59 @@ local function flow_read(F)
     return d
   end
 
-  -- The one key of a job whose shape has one: no table made.
-  function F.key1(job, a, b)
-    return sub(job, a, b)
+  -- The job's shape and where its KEYS start and end (a, b: KEYS is
+  -- sub(job, a, b)); nil when its descriptor is not "SHAPE|KEYS|JID".
+  function F.shape(job)
+    local s = find(job, '|', 16, true)
+    local e = s and find(job, '|', s + 1, true)
+    if not e then return nil end
+    local text = sub(job, 16, s - 1)
+    local d = shapes[text]
+    if d == nil then d = F.shape_of(text) end
+    if not d then return nil end
+    return d, s + 1, e - 1
   end
 
-  -- The jid, escaped (b: where KEYS end).
-  function F.jid(job, b)
-    return sub(job, b + 2, find(job, '"', b + 2, true) - 1)
+  -- A descriptor of the first release, "JID NAME QUEUE [l LIMIT KEY]… [r
+  -- LIMIT PERIOD KEY] [c KEY] [w KEY]" (a key of one slot is u:…): jobs
+  -- queued before an upgrade still run under their limits.
+  local function first_release(job)
+    local w = {}
+    for word in gmatch(sub(job, 16, (find(job, '"', 16, true) or 16) - 1), '%S+') do w[#w + 1] = word end
+    if #w < 3 then return nil end
+    local t, i = { name = w[2], queue = w[3], locks = {} }, 4
+    while i <= #w do
+      local tag, n, m = w[i], tonumber(w[i + 1]), tonumber(w[i + 2])
+      if tag == 'l' and n and w[i + 2] then
+        t.locks[#t.locks + 1] = { w[i + 2], n, sub(w[i + 2], 1, 2) == 'u:' }
+        i = i + 3
+      elseif tag == 'r' and n and m and w[i + 3] then
+        t.rate = { w[i + 3], n, m }
+        i = i + 4
+      elseif (tag == 'c' or tag == 'w') and w[i + 1] then
+        t[tag == 'c' and 'claim' or 'wait'] = w[i + 1]
+        i = i + 2
+      else
+        return nil
+      end
+    end
+    return t, w[1]
   end
 
   -- The job whole, for paths that read a job or two: {name, queue, locks =
   -- {{key, limit, unique}}, rate = {key, limit, period}, claim = key, wait
-  -- = key}, and its jid.
+  -- = key}, and its jid (escaped); nil when the descriptor cannot be read.
   function F.read(job)
     local d, a, b = F.shape(job)
+    if not d then return first_release(job) end
     local keys = {}
     for word in gmatch(sub(job, a, b), '%S+') do keys[#keys + 1] = word end
+    if #keys ~= d.keys then return nil end
     local t = { name = d.name, queue = d.queue, locks = {} }
-    for k, lock in ipairs(d.locks) do
-      local key = keys[lock[3]]
-      t.locks[k] = { key, lock[1], lock[2] }
-    end
+    for k, lock in ipairs(d.locks) do t.locks[k] = { keys[lock[3]], lock[1], lock[2] } end
     if d.rate then t.rate = { keys[d.rate[3]], d.rate[1], d.rate[2] } end
     if d.claim then t.claim = keys[d.claim] end
     if d.wait then t.wait = keys[d.wait] end
-    return t, F.jid(job, b)
+    return t, sub(job, b + 2, (find(job, '"', b + 2, true) or b + 2) - 1)
   end
 end

@@ -3,7 +3,7 @@
 -- jobs back when a slot frees.
 
 local function flow_slots(F)
-  local fkey, sub = F.key, string.sub
+  local fkey, sub, find = F.key, string.sub, string.find
 
   -- Whether any key has parked jobs (`flow:parked` names every key whose
   -- park list may hold some): asked once a call, so releases need no RPOP
@@ -106,14 +106,6 @@ local function flow_slots(F)
     return owner
   end
 
-  -- Unique key number k is taken by `tick`.
-  function F.take1(view, k, tick)
-    view.owners[k], view.swept[k] = tick, true
-    local takes = view.takes
-    takes[#takes + 1] = view.names[k]
-    takes[#takes + 1] = tick
-  end
-
   -- Whether `key` (of any kind) has `limit` holders.
   function F.full(view, key, limit)
     local k = view.index[key]
@@ -135,7 +127,13 @@ local function flow_slots(F)
   -- "TICK JID" for another.
   function F.take(view, key, field, fence)
     local k = view.index[key]
-    if k then return F.take1(view, k, field) end
+    if k then
+      local takes = view.takes
+      view.owners[k] = field
+      takes[#takes + 1] = view.names[k]
+      takes[#takes + 1] = field
+      return
+    end
     redis.call('HSET', fkey('held', key), field, fence)
     view.held[key] = view.held[key] + 1
   end
@@ -197,6 +195,14 @@ local function flow_slots(F)
   -- until-executed claim ends when it succeeded or is gone for good; a
   -- coalesce job put back waits again, so it takes the wait claim back if
   -- it is free.
+  -- A flow job left `tick`'s inproc list: kind 's' succeeded, 'd' dead,
+  -- 'x' discarded, 'r' retry, 'q' not started, 'i' interrupted (and a
+  -- resurrection, as 'q'). `held`: the tick's lease is held (its slots are
+  -- its own). Its slots are freed (unique keys' by F.flush(), which the
+  -- caller runs once it settled all, or at once where order matters); the
+  -- until-executed claim ends when it succeeded or is gone for good; a
+  -- coalesce job put back waits again, so it takes the wait claim back if
+  -- it is free.
   -- Jobs of name `name` whose one lock is a unique key left `tick`'s list,
   -- done: as F.settle each, their keys given (the ack's client read them).
   function F.free_unique(tick, name, keys, held)
@@ -208,16 +214,26 @@ local function flow_slots(F)
     freed_by_name[name] = (freed_by_name[name] or 0) + #keys
   end
 
+  -- The text the last job of shape `one` settled opens with, up to its
+  -- KEYS (an ack settles runs of one shape: one find tells the next).
+  local settle_head, settle_d, settle_at
   function F.settle(tick, job, kind, held)
     if not held then trusted = false end
-    local d, a, b = F.shape(job)
-    if d.one then
-      pending[#pending + 1] = sub(job, a, b)
+    local d, a
+    if settle_head and find(job, settle_head, 1, true) == 1 then
+      d, a = settle_d, settle_at
+    else
+      d, a = F.shape(job)
+      if d and d.one then settle_head, settle_d, settle_at = sub(job, 1, a - 1), d, a end
+    end
+    if d and d.one then
+      pending[#pending + 1] = sub(job, a, find(job, '|', a, true) - 1)
       pending[#pending + 1] = tick
       freed_by_name[d.name] = (freed_by_name[d.name] or 0) + 1
       return
     end
     local t, jid = F.read(job)
+    if not t then return end
     local locks = t.locks
     for k = 1, #locks do
       local lock = locks[k]
@@ -228,7 +244,7 @@ local function flow_slots(F)
         release(lock[1], tick .. ' ' .. jid)
       end
     end
-    if #locks > 0 then freed_by_name[d.name] = (freed_by_name[d.name] or 0) + #locks end
+    if #locks > 0 then freed_by_name[t.name] = (freed_by_name[t.name] or 0) + #locks end
     if t.claim and (kind == 's' or kind == 'd' or kind == 'x') and redis.call('GET', fkey('claim', t.claim)) == jid then
       redis.call('DEL', fkey('claim', t.claim))
     end
