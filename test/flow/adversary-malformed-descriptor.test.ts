@@ -1,0 +1,47 @@
+// Adversary: a flow job whose descriptor is malformed, pushed raw into a
+// queue (another client, a hand edit, a truncated write). It must end in
+// the retry or dead set with its text, and never crash the tick's fetch:
+// a fetch that dies after its LTRIM loses every job of the chunk it read,
+// the good ones too (Redis keeps a script's writes made before an error).
+import { describe, expect, it } from "vitest";
+import { adapterCases } from "../helpers/adapters.js";
+import { useHarness } from "../helpers/harness.js";
+
+const job = (descriptor: string, jid: string) =>
+  JSON.stringify({ tickq_flow: descriptor, class: "good", args: [jid], jid, queue: "default", retry: true });
+
+const BAD: [string, string][] = [
+  ["no bar at all", "garbage"],
+  ["an empty descriptor", ""],
+  ["no bar after the keys", "good default u|u:k"],
+  ["a limit that is no number", "good default l x|c:k|bad"],
+];
+
+describe.each(adapterCases)("a malformed flow descriptor over $name", (adapterCase) => {
+  const h = useHarness(adapterCase, "adv-malformed");
+
+  it.each(BAD)("%s: the tick goes on, the good jobs around it run, it is retried or dead, nothing is lost", async (_what, descriptor) => {
+    const ran: unknown[] = [];
+    const tq = h.make({ good: ([tag]: [string]) => void ran.push(tag) });
+    const queue = `${h.prefix}queue:default`;
+    await tq.enqueue("good", ["before"]);
+    await h.redis.lpush(queue, job(descriptor, "bad1"));
+    await tq.enqueue("good", ["after"]);
+    const outcome = await tq.tick().then(
+      (report) => ({ report }),
+      (error: unknown) => ({ error: String(error) }),
+    );
+    const kept = [
+      ...(await h.redis.zrange(`${h.prefix}dead`, 0, -1)),
+      ...(await h.redis.zrange(`${h.prefix}retry`, 0, -1)),
+      ...(await h.redis.lrange(queue, 0, -1)),
+      ...(await h.redis.keys(`${h.prefix}inproc:*`)).length ? ["(in process)"] : [],
+    ];
+    // Nothing lost: each of the three jobs ran or is still somewhere in Redis.
+    const accounted = (tag: string) => ran.includes(tag) || kept.some((text) => text.includes(`"${tag}"`));
+    expect({ before: accounted("before"), after: accounted("after"), bad: accounted("bad1") }).toEqual({ before: true, after: true, bad: true });
+    expect(outcome).not.toHaveProperty("error");
+    expect(ran.sort()).toEqual(["after", "before"]);
+    expect(kept.some((text) => text.includes("bad1") && !text.startsWith("(in"))).toBe(true);
+  });
+});
