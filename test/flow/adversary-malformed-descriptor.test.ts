@@ -32,8 +32,8 @@ describe.each(adapterCases)("a malformed flow descriptor over $name", (adapterCa
       (error: unknown) => ({ error: String(error) }),
     );
     const kept = [
-      ...(await h.redis.zrange(`${h.prefix}dead`, 0, -1)),
-      ...(await h.redis.zrange(`${h.prefix}retry`, 0, -1)),
+      ...(await h.redis.zrange(`${h.prefix}dead`, "0", "-1")),
+      ...(await h.redis.zrange(`${h.prefix}retry`, "0", "-1")),
       ...(await h.redis.lrange(queue, 0, -1)),
       ...(await h.redis.keys(`${h.prefix}inproc:*`)).length ? ["(in process)"] : [],
     ];
