@@ -15,6 +15,8 @@ const BAD: [string, string][] = [
   ["an empty descriptor", ""],
   ["no bar after the keys", "good default u|u:k"],
   ["a limit that is no number", "good default l x|c:k|bad"],
+  // A job enqueued by the previous release (descriptor "JID NAME QUEUE l 1 KEY"), still queued at deploy.
+  ["a descriptor of the previous format", "bad1 good default l 1 u:k"],
 ];
 
 describe.each(adapterCases)("a malformed flow descriptor over $name", (adapterCase) => {
