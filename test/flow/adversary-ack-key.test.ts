@@ -1,0 +1,49 @@
+// Adversary: an ack of a flow job whose one lock is a unique key now
+// carries the key (queue, -count, name, job, key…), and a tick whose lease
+// is held frees it with a plain DEL, reading nothing (lib/flow-slots.lua,
+// "trusted"). Nothing checks the key against the job: an ack whose key is
+// not the job's (a client of another version, a bug in uniqueSlotOf) frees
+// the slot another live tick holds, and a third tick then runs that key
+// while the holder still runs it. Before, the owner ("TICK JID") was
+// compared first and such an ack freed nothing.
+import { describe, expect, it } from "vitest";
+import { ackArgs } from "../../src/passes/ack.js";
+import { readFetched } from "../../src/passes/fetch.js";
+import { scripts } from "../../src/scripts/index.js";
+import type { RedisReply } from "../../src/types.js";
+import { adapterCases } from "../helpers/adapters.js";
+import { useHarness } from "../helpers/harness.js";
+import { scriptCalls } from "../helpers/script-calls.js";
+
+const LEASE = 5_000;
+const COMMON = (tick: string) => [tick, LEASE, 100, 3_600];
+const beginArgs = (tick: string, fetch: number) =>
+  [...COMMON(tick), `0 ${LEASE} default`, 100, LEASE, 100, 100, 0, fetch, 1, "default", 0, "", 0, 0];
+
+describe.each(adapterCases)("an ack naming a key that is not its job's over $name", (adapterCase) => {
+  const h = useHarness(adapterCase, "adv-ack-key");
+  const { run } = scriptCalls(h);
+  const begin = async (tick: string, fetch: number) =>
+    readFetched(((await run(scripts.begin, ["ticks", `tick:${tick}`], beginArgs(tick, fetch))) as RedisReply[])[5]);
+
+  it("frees no slot another live tick holds", async () => {
+    const tq = h.make({ sync: { perform: () => {}, uniqueKey: ([k]: [string]) => k } });
+    await tq.enqueueBulk(["a", "b", "b"].map((k) => ({ name: "sync" as const, args: [k] as [string], unique: "while-executing" as const })));
+    const [mine] = await begin("t1", 1); // t1 holds u:a
+    const [theirs] = await begin("t2", 1); // t2 holds u:b; the other b is queued
+    expect(JSON.parse(mine!.raw).args).toEqual(["a"]);
+    expect(JSON.parse(theirs!.raw).args).toEqual(["b"]);
+    expect(await h.redis.get(`${h.prefix}flow:owner:u:b`)).toBe("t2");
+
+    // t1 acks its job, the ack naming u:b for it.
+    const args = ackArgs([{ kind: "succeeded", job: mine! }]);
+    const at = args.indexOf("u:a");
+    expect(at).toBeGreaterThan(0); // the key rides in the ack
+    args[at] = "u:b";
+    await run(scripts.step, ["ticks", "tick:t1"], [...COMMON("t1"), 2, ...args, 0, 1, "default", 0]);
+
+    expect(await h.redis.get(`${h.prefix}flow:owner:u:b`)).toBe("t2");
+    // A third tick must not start the other b while t2 still runs the first.
+    expect(await begin("t3", 10)).toEqual([]);
+  });
+});
