@@ -56,6 +56,18 @@ describe.each(adapterCases)("flow scripts run twice over $name", (adapterCase) =
     expect((await tq.stats()).flow.sync).toEqual({ locksHeld: 0, waiting: 1, deferred: 0 });
   });
 
+  it("begin: a flow job whose descriptor cannot be read goes to the dead set once; a replay moves nothing", async () => {
+    const tq = h.make(jobs);
+    await tq.enqueue("sync", ["a"], { unique: "while-executing" });
+    await h.redis.lpush(key("queue:default"), '{"tickq_flow":"sync default u|u:b","class":"sync","args":["b"],"jid":"bad"}');
+    const { first, after } = await twice(scripts.begin, ["ticks", "tick:t1"], beginArgs("t1"));
+    expect(readFetched((first as RedisReply[])[5]).map((f) => JSON.parse(f.raw).args)).toEqual([["a"]]);
+    expect((first as RedisReply[])[10]).toEqual([0, 0]); // the readable flow job gets fence 1
+    expect(after.dead).toHaveLength(2); // one entry, with its score
+    expect(JSON.parse(String((after.dead as string[])[0]))).toMatchObject({ error_class: "TickqMalformedJob" });
+    expect(after["flow:owner:u:b"]).toBeUndefined();
+  });
+
   it("begin: slots taken, a full key's jobs parked, an over-limit job deferred; a replay answers the same and moves nothing", async () => {
     const tq = h.make(jobs);
     await tq.enqueueBulk([1, 2, 3].map(() => ({ name: "sync" as const, args: ["a"] as [string], unique: "while-executing" as const })));

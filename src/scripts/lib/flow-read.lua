@@ -87,11 +87,14 @@ local function flow_read(F)
   end
 
   -- A descriptor of the first release, "JID NAME QUEUE [l LIMIT KEY]… [r
-  -- LIMIT PERIOD KEY] [c KEY] [w KEY]" (a key of one slot is u:…): jobs
-  -- queued before an upgrade still run under their limits.
+  -- LIMIT PERIOD KEY] [c KEY] [w KEY]" (a key of one slot is u:…; no |,
+  -- which every descriptor since holds): jobs queued before an upgrade
+  -- still run under their limits.
   local function first_release(job)
+    local text = sub(job, 16, (find(job, '"', 16, true) or 16) - 1)
+    if find(text, '|', 1, true) then return nil end
     local w = {}
-    for word in gmatch(sub(job, 16, (find(job, '"', 16, true) or 16) - 1), '%S+') do w[#w + 1] = word end
+    for word in gmatch(text, '%S+') do w[#w + 1] = word end
     if #w < 3 then return nil end
     local t, i = { name = w[2], queue = w[3], locks = {} }, 4
     while i <= #w do
