@@ -1,5 +1,6 @@
 // The descriptor a flow job's JSON opens with (its first field, so Lua
-// tells a flow job by its first bytes): "SHAPE|KEYS|JID". SHAPE is "NAME
+// tells a flow job by its first bytes): "SHAPE|KEYS|JID" (JID empty for a
+// job of one unique key and nothing else). SHAPE is "NAME
 // QUEUE [u] [l LIMIT]… [r LIMIT PERIOD_MS] [c] [w]", the same for every
 // job of a name, queue and limits, so Lua reads it once a call
 // (src/scripts/lib/flow-read.lua); KEYS are the job's keys, one a tag in
@@ -49,7 +50,11 @@ export async function flowDescriptor(plan: FlowPlan, jid: string, name: string, 
     shape.push("w");
     keys.push(await short(plan.wait));
   }
-  return `${shape.join(" ")}|${keys.join(" ")}|${escapeWord(jid)}`;
+  // Lua reads the jid only for the other shapes (holders of a shared key,
+  // claims, deferrals): a job of one unique key and nothing else, the
+  // commonest and the one every fetch and ack reads, goes without it.
+  const oneUnique = keys.length === 1 && plan.locks.length === 1 && plan.locks[0]![2];
+  return `${shape.join(" ")}|${keys.join(" ")}|${oneUnique ? "" : escapeWord(jid)}`;
 }
 
 /** Whether a stored job is a flow job (lib/flow-read.lua's is_flow). */

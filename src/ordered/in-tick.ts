@@ -33,7 +33,10 @@ export function orderedInTick(runtime: Runtime, fence: Fence, signal: AbortSigna
       }
       if (work.flowFence === undefined) return runJob(runtime, work, signal, graceMs);
       const g = guarded();
-      return runJob(runtime, work, g.signal(), graceMs).finally(g.done);
+      // runJob never rejects; counting it done on the side keeps its outcome one hop nearer the ack.
+      const outcome = runJob(runtime, work, g.signal(), graceMs);
+      void outcome.then(g.done);
+      return outcome;
     },
     args: (outcomes) => orderedArgs(names, outcomes),
     stop: () => guard?.stop(),
