@@ -56,6 +56,30 @@ describe.each(adapterCases)("flow scripts run twice over $name", (adapterCase) =
     expect((await tq.stats()).flow.sync).toEqual({ locksHeld: 0, waiting: 1, deferred: 0 });
   });
 
+  it("begin: distinct free keys are all taken at once (MSETNX); a replay answers the same and takes nothing more", async () => {
+    const tq = h.make(jobs);
+    await tq.enqueueBulk(["a", "b", "c"].map((k) => ({ name: "sync" as const, args: [k] as [string], unique: "while-executing" as const })));
+    const { first, after } = await twice(scripts.begin, ["ticks", "tick:t1"], beginArgs("t1"));
+    expect(readFetched((first as RedisReply[])[5])).toHaveLength(3);
+    expect((first as RedisReply[])[10]).toEqual([0, 0]);
+    expect([after["flow:owner:u:a"], after["flow:owner:u:b"], after["flow:owner:u:c"]]).toEqual(["t1", "t1", "t1"]);
+    expect(after["flow:fence"]).toBe("3");
+    expect(after["flow:locks"]).toEqual({ sync: "3" });
+  });
+
+  it("begin: distinct keys, one held by a live tick: nothing is taken at once; the free ones start, the held one parks", async () => {
+    const tq = h.make(jobs);
+    await h.redis.set(key("flow:owner:u:b"), "other");
+    await h.redis.set(key("tick:other"), "1", "PX", 60_000);
+    await tq.enqueueBulk(["a", "b", "c"].map((k) => ({ name: "sync" as const, args: [k] as [string], unique: "while-executing" as const })));
+    const { first, after } = await twice(scripts.begin, ["ticks", "tick:t1"], beginArgs("t1"));
+    expect(readFetched((first as RedisReply[])[5]).map((f) => JSON.parse(f.raw).args[0])).toEqual(["a", "c"]);
+    expect([after["flow:owner:u:a"], after["flow:owner:u:b"], after["flow:owner:u:c"]]).toEqual(["t1", "other", "t1"]);
+    expect(after["flow:park:u:b"]).toHaveLength(1);
+    expect(after["flow:fence"]).toBe("2");
+    expect(after["flow:waiting"]).toEqual({ sync: "1" });
+  });
+
   it("begin: a flow job whose descriptor cannot be read goes to the dead set once; a replay moves nothing", async () => {
     const tq = h.make(jobs);
     await tq.enqueue("sync", ["a"], { unique: "while-executing" });

@@ -67,6 +67,7 @@ local function flow_admit(F)
     -- the text its jobs open with, up to the jid, is kept, and a job that
     -- opens with it is known with one find.
     local shapes, slot, singles, index, nsingles = {}, {}, {}, {}, 0
+    local n_one, n_other = 0, 0
     local known = F.shapes
     local dup, dup_d, dup_k
     -- The text a job of the last shape `one` met opens with, up to its
@@ -104,7 +105,9 @@ local function flow_admit(F)
             dup, dup_d, dup_k = sub(job, 1, b), d, k
           end
           shapes[idx], slot[idx] = d, k
+          n_one = n_one + 1
         elseif d ~= nil then
+          n_other = n_other + 1
           -- Any other shape, a descriptor of the first release, or one
           -- that cannot be read (the job goes to the dead set).
           local t, jid
@@ -119,8 +122,8 @@ local function flow_admit(F)
         end
       end
     end
-    local view = F.view(singles, index)
-    local owners, swept, takes, names = view.owners, view.swept, view.takes, view.names
+    local view = F.view(singles, index, nsingles == n_one and n_other == 0 and #items <= room and tick)
+    local taken, owners, takes, names = view.taken, view.owners, view.takes, view.names
     if not last_fence then
       last_fence = tonumber(redis.call('GET', P .. 'flow:fence')) or 0
       first_fence = last_fence
@@ -141,6 +144,13 @@ local function flow_admit(F)
     local full_k, full_d, full_list, full_n = nil, nil, nil, 0
     -- Slots taken by jobs of shape `one`, counted for their name as a run of one shape.
     local taken_d, taken_n = nil, 0
+    local function count_taken(d)
+      if d ~= taken_d then
+        if taken_n > 0 then slots_by_name[taken_d.name] = (slots_by_name[taken_d.name] or 0) + taken_n end
+        taken_d, taken_n = d, 0
+      end
+      taken_n = taken_n + 1
+    end
     local unread, nkept, ntakes = 0, 0, #takes
     for idx = #items, 1, -1 do
       if nkept >= room then
@@ -154,6 +164,10 @@ local function flow_admit(F)
         local entry = unroutable_entry(job, 'its flow control descriptor (tickq_flow) cannot be read', now / 1000)
         redis.call('ZADD', P .. 'dead', now / 1000, entry)
         run = false
+      elseif taken and d then
+        -- its key, free, was taken with the rest (F.view)
+        fence = fence + 1
+        count_taken(d)
       elseif d and d.one then
         local k = slot[idx]
         -- (the same key under another job name counts for that name)
@@ -173,11 +187,7 @@ local function flow_admit(F)
           owners[k] = tick
           takes[ntakes + 1], takes[ntakes + 2] = names[k], tick
           ntakes = ntakes + 2
-          if d ~= taken_d then
-            if taken_n > 0 then slots_by_name[taken_d.name] = (slots_by_name[taken_d.name] or 0) + taken_n end
-            taken_d, taken_n = d, 0
-          end
-          taken_n = taken_n + 1
+          count_taken(d)
         end
       elseif d then
         local t, jid = slot[idx][1], slot[idx][2]

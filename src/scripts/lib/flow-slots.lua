@@ -72,9 +72,20 @@ local function flow_slots(F)
   -- cost more than the MGET). Other keys' holder counts are cached in
   -- `held` (only this call takes slots meanwhile, and counts them). Takes
   -- of unique keys are written at once by F.commit.
-  function F.view(singles, index)
+  -- `tick` given, when every job of the call is of one unique key of its
+  -- own and all start (the common case: distinct keys, all free): the
+  -- keys are taken at once, all or none (MSETNX), and the view says so
+  -- (`taken`); when one is held nothing was written and the view is read.
+  function F.view(singles, index, tick)
     local names, owners = {}, {}
     for k = 1, #singles do names[k] = OWNER .. singles[k] end
+    if tick and #names <= 1000 then
+      local pairs_ = {}
+      for k = 1, #names do pairs_[2 * k - 1], pairs_[2 * k] = names[k], tick end
+      if redis.call('MSETNX', unpack(pairs_)) == 1 then
+        return { taken = true, names = names, takes = {} }
+      end
+    end
     for from = 1, #names, 1000 do
       local got = redis.call('MGET', unpack(names, from, math.min(from + 999, #names)))
       for k = 1, #got do owners[from + k - 1] = got[k] end
