@@ -108,8 +108,8 @@ local function flow_admit(F)
           n_one = n_one + 1
         elseif d ~= nil then
           n_other = n_other + 1
-          -- Any other shape, a descriptor of the first release, or one
-          -- that cannot be read (the job goes to the dead set).
+          -- Any other shape, or a descriptor that cannot be read (the job
+          -- goes to the dead set).
           local t, jid
           if not (d and d.one) then t, jid = F.read(job) end
           shapes[idx], slot[idx] = t or MALFORMED, { t, jid }

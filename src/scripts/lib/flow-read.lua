@@ -86,41 +86,12 @@ local function flow_read(F)
     return d, s + 1, e - 1
   end
 
-  -- A descriptor of the first release, "JID NAME QUEUE [l LIMIT KEY]… [r
-  -- LIMIT PERIOD KEY] [c KEY] [w KEY]" (a key of one slot is u:…; no |,
-  -- which every descriptor since holds): jobs queued before an upgrade
-  -- still run under their limits.
-  local function first_release(job)
-    local text = sub(job, 16, (find(job, '"', 16, true) or 16) - 1)
-    if find(text, '|', 1, true) then return nil end
-    local w = {}
-    for word in gmatch(text, '%S+') do w[#w + 1] = word end
-    if #w < 3 then return nil end
-    local t, i = { name = w[2], queue = w[3], locks = {} }, 4
-    while i <= #w do
-      local tag, n, m = w[i], tonumber(w[i + 1]), tonumber(w[i + 2])
-      if tag == 'l' and n and w[i + 2] then
-        t.locks[#t.locks + 1] = { w[i + 2], n, sub(w[i + 2], 1, 2) == 'u:' }
-        i = i + 3
-      elseif tag == 'r' and n and m and w[i + 3] then
-        t.rate = { w[i + 3], n, m }
-        i = i + 4
-      elseif (tag == 'c' or tag == 'w') and w[i + 1] then
-        t[tag == 'c' and 'claim' or 'wait'] = w[i + 1]
-        i = i + 2
-      else
-        return nil
-      end
-    end
-    return t, w[1]
-  end
-
   -- The job whole, for paths that read a job or two: {name, queue, locks =
   -- {{key, limit, unique}}, rate = {key, limit, period}, claim = key, wait
   -- = key}, and its jid (escaped); nil when the descriptor cannot be read.
   function F.read(job)
     local d, a, b = F.shape(job)
-    if not d then return first_release(job) end
+    if not d then return nil end
     local keys = {}
     for word in gmatch(sub(job, a, b), '%S+') do keys[#keys + 1] = word end
     if #keys ~= d.keys then return nil end
