@@ -40,14 +40,17 @@ local i = 6
 for k = 1, tonumber(ARGV[5]) do
   local queue, delay, at, own_jid, job = ARGV[i], tonumber(ARGV[i + 1]), tonumber(ARGV[i + 2]), ARGV[i + 3], ARGV[i + 4]
   i = i + 5
-  local fresh = true
+  -- A caller's own jid already enqueued comes first: sent again after it
+  -- ran, a unique job's key may be another's by now, and answering that
+  -- jid would tell the caller its job was merged when it was enqueued.
+  local fresh = own_jid == '' or (redis.call('SISMEMBER', ids, own_jid) == 0 and redis.call('SISMEMBER', previous_ids, own_jid) == 0)
   local holder
-  if is_flow(job) then holder = flow().holder(job) end
+  if fresh and is_flow(job) then holder = flow().holder(job) end
   if holder then
     fresh = false
-  elseif own_jid ~= '' then
-    fresh = redis.call('SISMEMBER', previous_ids, own_jid) == 0 and redis.call('SADD', ids, own_jid) == 1
-    if fresh then redis.call('PEXPIRE', ids, window * 2) end
+  elseif fresh and own_jid ~= '' then
+    redis.call('SADD', ids, own_jid)
+    redis.call('PEXPIRE', ids, window * 2)
   end
   local flag = fresh and '1' or '0'
   if holder then

@@ -21,4 +21,19 @@ describe.each(adapterCases)("a duplicate of a unique key sent again with its jid
       expect((await tq.stats()).queues.default).toBe(1);
     });
   }
+
+  for (const unique of ["until-executed", "coalesce"] as const) {
+    it(`${unique}: a job enqueued, run and followed by another of its key, sent again, is answered as enqueued, not merged`, async () => {
+      const ran: number[] = [];
+      const tq = h.make(flowJobs(() => ([, n]: FlowArgs) => void ran.push(n)));
+      expect(await tq.enqueue("exclusive", ["k", 1] as FlowArgs, { unique, jid: "own-1" })).toBe("own-1");
+      await tq.tick(); // it ran: its claim ended (until-executed) or its wait claim went at start (coalesce)
+      expect(ran).toEqual([1]);
+      expect(await tq.enqueue("exclusive", ["k", 2] as FlowArgs, { unique, jid: "own-2" })).toBe("own-2"); // holds the key now
+      // The first enqueue sent again (its reply was lost): it was enqueued, so it is answered as such, not merged into own-2.
+      expect(await tq.enqueue("exclusive", ["k", 1] as FlowArgs, { unique, jid: "own-1" })).toBe("own-1");
+      await tq.tick();
+      expect(ran).toEqual([1, 2]);
+    });
+  }
 });
