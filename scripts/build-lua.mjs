@@ -10,6 +10,7 @@
 import { readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { renameLua, renameMap } from "./lua-rename.mjs";
 import { squeezeLua } from "./lua-squeeze.mjs";
 
 const dir = fileURLToPath(new URL("../src/scripts/", import.meta.url));
@@ -81,8 +82,15 @@ function entryParts(file) {
 }
 
 const names = readdirSync(dir).filter((f) => f.endsWith(".lua")).sort();
-const entries = names.map((file) => {
-  const parts = entryParts(file);
+const partsByFile = names.map((file) => [file, entryParts(file)]);
+
+// Long local names shortened, one map over every shipped text (lua-rename.mjs).
+const texts = [...[...libraries.values()].map((l) => l.text), ...partsByFile.flatMap(([, parts]) => parts.filter((p) => typeof p === "string"))];
+const renames = renameMap(texts);
+for (const lib of libraries.values()) lib.text = renameLua(lib.text, renames);
+for (const [, parts] of partsByFile) parts.forEach((p, i) => typeof p === "string" && (parts[i] = renameLua(p, renames)));
+
+const entries = partsByFile.map(([file, parts]) => {
   const name = file.replace(/\.lua$/, "");
   const list = parts.map((p) => (typeof p === "string" ? JSON.stringify(p) : p.lib.name)).join(", ");
   return `  ${name}: script(${JSON.stringify(name)}, [${list}]),`;
