@@ -186,6 +186,7 @@ export async function measureFlow(o: FlowBenchOptions): Promise<FlowFigures> {
 if (import.meta.url === `file://${process.argv[1]}`) {
   const { parseArgs } = await import("node:util");
   const { values } = parseArgs({
+    args: process.argv.slice(2).filter((arg) => arg !== "--"), // `npx tsx bench/flow.ts -- --jobs …` passes the -- through
     options: {
       jobs: { type: "string", default: "20000" },
       duplicates: { type: "string", default: "10000" },

@@ -24,12 +24,19 @@ if kind == 'zset' then size = redis.call('ZCARD', KEYS[1]) elseif kind == 'list'
 -- Flow jobs among them never run: their unique claims end (lib/flow.lua).
 -- Read in stretches; a plain job costs one byte compare.
 local STRETCH = 1000
+local cleared = {}
 for from = 0, size - 1, STRETCH do
   local jobs
   if kind == 'zset' then jobs = redis.call('ZRANGE', KEYS[1], from, from + STRETCH - 1) else jobs = redis.call('LRANGE', KEYS[1], from, from + STRETCH - 1) end
   for _, job in ipairs(jobs) do
-    if is_flow(job) then flow().forget(job) end
+    if is_flow(job) then
+      flow().forget(job)
+      if kind == 'list' then cleared[#cleared + 1] = job end
+    end
   end
 end
 if size > 0 then redis.call('UNLINK', KEYS[1]) end
+-- Parked jobs of the cleared queued jobs' keys move on while the keys have
+-- free slots (F.unstrand), once the list is gone: not into it.
+for _, job in ipairs(cleared) do flow().unstrand(job) end
 return keep_reply(ARGV[2], ARGV[3], tostring(size))

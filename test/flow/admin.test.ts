@@ -89,4 +89,38 @@ describe.each(adapterCases)("deleting flow jobs over $name", (adapterCase) => {
     await scriptCalls(h).run(scripts.move, ["queues"], ["tok2", 60_000, 1, "queue:default", text!, "delete", "", ""]);
     expect(await h.redis.get(`${h.prefix}flow:claim:a`)).toBe(next);
   });
+
+  // A release sends one parked job to its queue: the state it leaves, built by hand (the holder's ack would
+  // fetch it at once). The key is free, the next job parked.
+  const releasedOne = async () => {
+    const tq = h.make(jobs);
+    await h.redis.set(`${h.prefix}flow:owner:u:k`, "other-tick");
+    const sent = await tq.enqueue("sync", ["k"], { unique: "while-executing" });
+    const next = await tq.enqueue("sync", ["k"], { unique: "while-executing" });
+    await h.redis.del(`${h.prefix}flow:owner:u:k`);
+    await h.redis.rpoplpush(`${h.prefix}flow:park:u:k`, `${h.prefix}queue:default`);
+    await h.redis.hincrby(`${h.prefix}flow:waiting`, "sync", -1);
+    return { tq, sent, next };
+  };
+  const runsNext = async (tq: ReturnType<typeof h.make>, next: string) => {
+    expect(await h.redis.llen(`${h.prefix}flow:park:u:k`)).toBe(0);
+    expect((await tq.stats()).flow.sync!.waiting).toBe(0);
+    const report = await tq.tick({ budgetMs: 2_000 });
+    expect(report.succeeded).toBe(1);
+    expect(await tq.jobs.find(next)).toBeNull();
+  };
+
+  it("deleting the queued job a release sent on moves the key's next parked job to the queue: it runs, without a new job of the key", async () => {
+    const { tq, sent, next } = await releasedOne();
+    await tq.jobs.delete(sent);
+    await runsNext(tq, next);
+  });
+
+  it("clear.lua: clearing that queue moves the next parked job on once the queue is gone, once when sent twice", async () => {
+    const { tq, next } = await releasedOne();
+    const { first, after } = await scriptCalls(h).twice(scripts.clear, ["queue:default"], ["tok", 60_000]);
+    expect(first).toBe("1");
+    expect((after["queue:default"] as string[]).map((j) => JSON.parse(j).jid)).toEqual([next]);
+    await runsNext(tq, next);
+  });
 });

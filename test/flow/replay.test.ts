@@ -127,6 +127,45 @@ describe.each(adapterCases)("flow scripts run twice over $name", (adapterCase) =
     expect(after["flow:waiting"]).toEqual({ sync: "5" });
   });
 
+  it("begin: a busy key's run of duplicates is parked as it is read, in order; those newer than the batch are parked, not put back too", async () => {
+    const tq = h.make({ ...jobs, quick: () => {} });
+    const dup = (jid: string) => ({ name: "sync" as const, args: ["busy"] as [string], unique: "while-executing" as const, jid });
+    const quick = (i: number) => ({ name: "quick" as const, args: [i] as never });
+    await tq.enqueueBulk([dup("da"), dup("db"), quick(0), quick(1), dup("dc"), dup("dd"), quick(2)]);
+    await h.redis.set(key("tick:other"), "1", "PX", 60_000); // a live tick holds the key
+    await h.redis.set(key("flow:owner:u:busy"), "other");
+    // a batch of 2: the first chunk (2) is da, db; the next (4) holds q0, q1, dc, dd: q0 and q1 fill the batch,
+    // and dc, dd, read already, are parked rather than put back
+    const { first, after } = await twice(scripts.begin, ["ticks", "tick:t1"], beginArgs("t1", 2));
+    expect(readFetched((first as RedisReply[])[5]).map((f) => JSON.parse(f.raw).args[0])).toEqual([0, 1]);
+    expect((after["queue:default"] as string[]).map((j) => JSON.parse(j).args[0])).toEqual([2]);
+    expect((after["flow:park:u:busy"] as string[]).map((j) => JSON.parse(j).jid)).toEqual(["dd", "dc", "db", "da"]); // oldest at the right
+    expect(after["flow:waiting"]).toEqual({ sync: "4" });
+    expect(after["flow:owner:u:busy"]).toBe("other");
+  });
+
+  it("begin: two names sharing a busy key, in runs: each run is counted for its own name", async () => {
+    const tq = h.make({ ...jobs, other: { perform: () => {}, uniqueKey: ([k]: [string]) => k } });
+    const of = (name: "sync" | "other", jid: string) => ({ name, args: ["busy"] as [string], unique: "while-executing" as const, jid });
+    await tq.enqueueBulk([of("other", "o1"), of("sync", "s1"), of("sync", "s2"), of("other", "o2"), of("other", "o3"), of("sync", "s3")]);
+    await h.redis.set(key("tick:other"), "1", "PX", 60_000);
+    await h.redis.set(key("flow:owner:u:busy"), "other");
+    const { first, after } = await twice(scripts.begin, ["ticks", "tick:t1"], beginArgs("t1", 10));
+    expect(readFetched((first as RedisReply[])[5])).toEqual([]);
+    expect((after["flow:park:u:busy"] as string[]).map((j) => JSON.parse(j).jid)).toEqual(["s3", "o3", "o2", "s2", "s1", "o1"]);
+    expect(after["flow:waiting"]).toEqual({ sync: "3", other: "3" });
+  });
+
+  it("begin: duplicates of a key whose holder's lease is gone are not parked as read: the first frees and takes the slot, the rest park", async () => {
+    const tq = h.make(jobs);
+    await tq.enqueueBulk(["d1", "d2", "d3"].map((jid) => ({ name: "sync" as const, args: ["a"] as [string], unique: "while-executing" as const, jid })));
+    await h.redis.set(key("flow:owner:u:a"), "gone"); // no tick:gone: its lease is gone
+    const { first, after } = await twice(scripts.begin, ["ticks", "tick:t1"], beginArgs("t1"));
+    expect(readFetched((first as RedisReply[])[5]).map((f) => JSON.parse(f.raw).jid)).toEqual(["d1"]);
+    expect(after["flow:owner:u:a"]).toBe("t1");
+    expect((after["flow:park:u:a"] as string[]).map((j) => JSON.parse(j).jid)).toEqual(["d3", "d2"]);
+  });
+
   it("step: the holder's ack frees its slot and sends one parked job to the head of its queue, once", async () => {
     const tq = h.make(jobs);
     await tq.enqueueBulk([1, 2, 3].map(() => ({ name: "sync" as const, args: ["a"] as [string], unique: "while-executing" as const })));

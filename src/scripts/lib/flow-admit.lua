@@ -33,10 +33,13 @@ local function flow_admit(F)
   -- jobs it got, in order (src/flow/fences.ts).
   -- At most `room` start, oldest first: the newer ones are not looked at.
   -- Returns the jobs that start, oldest first, how many were set aside,
-  -- and how many of the newest (items[1] on) were not looked at.
+  -- and how many of the newest were not looked at: items[1] to
+  -- items[unread] once it returns (it moves them to the front).
   local first_fence, last_fence
   -- The shape of a flow job whose descriptor cannot be read.
   local MALFORMED = {}
+  -- The shape of a job parked as the first pass read it.
+  local PARKED = {}
   function F.first_fence()
     return first_fence
   end
@@ -66,19 +69,41 @@ local function flow_admit(F)
     -- likely a run of duplicates (a burst enqueued while it was free):
     -- the text its jobs open with, up to the jid, is kept, and a job that
     -- opens with it is known with one find.
+    -- shapes and slot are by age, the oldest first (an array filled from
+    -- its end would be a hash)
+    local n = #items
     local shapes, slot, singles, index, nsingles = {}, {}, {}, {}, 0
     local n_one, n_other = 0, 0
     local known = F.shapes
     local dup, dup_d, dup_k
+    -- A run of duplicates of a key a live tick holds is parked as it is
+    -- read: a cold head of 10,000 duplicates costs each a find and a
+    -- place in its park list, no second look. fast[k]: decided once a
+    -- call, when key k is met twice; only if k's first job is the last
+    -- new key met (new_k, the new_at-th oldest), so it can be parked first and the
+    -- key's jobs keep their order. Such jobs are PARKED in `shapes`;
+    -- dup_list (dup_len long) is the park list of the run being read,
+    -- dup_n of its jobs counted for dup_d's name when it ends.
+    local fast, new_k, new_at = {}, nil, nil
+    local dup_list, dup_len, dup_n, nfast = nil, 0, 0, 0
+    local function end_run()
+      if dup_n > 0 then parked_by_name[dup_d.name] = (parked_by_name[dup_d.name] or 0) + dup_n end
+      nfast, dup_n = nfast + dup_n, 0
+    end
     -- The text a job of the last shape `one` met opens with, up to its
     -- key: the jobs of a batch are mostly of a few shapes, and one find
     -- tells a job of it.
     local run_head, run_d, run_at
-    for idx = 1, #items do
-      local job = items[idx]
+    for at = 1, n do
+      local job = items[n + 1 - at]
       local d, s
       if dup and find(job, dup, 1, true) == 1 then
-        shapes[idx], slot[idx] = dup_d, dup_k
+        if dup_list then
+          dup_len, dup_n = dup_len + 1, dup_n + 1
+          dup_list[dup_len], shapes[at] = job, PARKED
+        else
+          shapes[at], slot[at] = dup_d, dup_k
+        end
       else
         if run_head and find(job, run_head, 1, true) == 1 then
           d, s = run_d, run_at
@@ -101,10 +126,29 @@ local function flow_admit(F)
             nsingles = nsingles + 1
             k = nsingles
             singles[k], index[key] = key, k
+            shapes[at], slot[at], new_k, new_at = d, k, k, at
           else
-            dup, dup_d, dup_k = sub(job, 1, b), d, k
+            shapes[at], slot[at] = d, k
+            end_run()
+            dup, dup_d, dup_k, dup_list = sub(job, 1, b), d, k, nil
+            local f = fast[k]
+            if f == nil then
+              f = k == new_k and F.busy1(key)
+              fast[k] = f
+              if f then
+                -- the key's first job, parked first (under its own name)
+                local first = shapes[new_at]
+                parked[key] = { items[n + 1 - new_at] }
+                parked_by_name[first.name] = (parked_by_name[first.name] or 0) + 1
+                shapes[new_at], nfast = PARKED, nfast + 1
+              end
+            end
+            if f then
+              dup_list = parked[key]
+              dup_len, dup_n = #dup_list + 1, 1
+              dup_list[dup_len], shapes[at] = job, PARKED
+            end
           end
-          shapes[idx], slot[idx] = d, k
           n_one = n_one + 1
         elseif d ~= nil then
           n_other = n_other + 1
@@ -112,7 +156,7 @@ local function flow_admit(F)
           -- goes to the dead set).
           local t, jid
           if not (d and d.one) then t, jid = F.read(job) end
-          shapes[idx], slot[idx] = t or MALFORMED, { t, jid }
+          shapes[at], slot[at] = t or MALFORMED, { t, jid }
           for _, lock in ipairs(t and t.locks or {}) do
             if lock[3] and not index[lock[1]] then
               nsingles = nsingles + 1
@@ -122,6 +166,8 @@ local function flow_admit(F)
         end
       end
     end
+    end_run()
+    aside = nfast
     local view = F.view(singles, index, nsingles == n_one and n_other == 0 and #items <= room and tick)
     local taken, owners, takes, names = view.taken, view.owners, view.takes, view.names
     if not last_fence then
@@ -158,9 +204,11 @@ local function flow_admit(F)
         break
       end
       local job = items[idx]
-      local d = shapes[idx]
+      local d = shapes[n + 1 - idx]
       local run = true
-      if d == MALFORMED then
+      if d == PARKED then
+        run = nil -- parked as it was read
+      elseif d == MALFORMED then
         local entry = unroutable_entry(job, 'its flow control descriptor (tickq_flow) cannot be read', now / 1000)
         redis.call('ZADD', P .. 'dead', now / 1000, entry)
         run = false
@@ -169,7 +217,7 @@ local function flow_admit(F)
         fence = fence + 1
         count_taken(d)
       elseif d and d.one then
-        local k = slot[idx]
+        local k = slot[n + 1 - idx]
         -- (the same key under another job name counts for that name)
         if k == full_k and d == full_d then
           full_list[#full_list + 1] = job
@@ -190,7 +238,7 @@ local function flow_admit(F)
           count_taken(d)
         end
       elseif d then
-        local t, jid = slot[idx][1], slot[idx][2]
+        local t, jid = slot[n + 1 - idx][1], slot[n + 1 - idx][2]
         for k = 1, #t.locks do
           local lock = t.locks[k]
           if F.full(view, lock[1], lock[2]) then
@@ -219,9 +267,21 @@ local function flow_admit(F)
       if run then
         nkept = nkept + 1
         kept[nkept] = job
-      else
+      elseif run == false then
         aside = aside + 1
       end
+    end
+    -- The newest jobs, not looked at, go back to the queue: not those
+    -- parked as they were read (kept in their order, at the front).
+    if unread > 0 and nfast > 0 then
+      local back = 0
+      for idx = 1, unread do
+        if shapes[n + 1 - idx] ~= PARKED then
+          back = back + 1
+          items[back] = items[idx]
+        end
+      end
+      unread = back
     end
     if taken_n > 0 then slots_by_name[taken_d.name] = (slots_by_name[taken_d.name] or 0) + taken_n end
     if full_n > 0 then parked_by_name[full_d.name] = parked_by_name[full_d.name] + full_n end

@@ -59,6 +59,18 @@ local function flow_slots(F)
     return 1
   end
 
+  -- A queued job of `job`'s keys left for good (the jobs API deleted it or
+  -- cleared its list). A key's parked jobs move on one by one, each time a
+  -- slot frees: a job a release sent to its queue, deleted before it took
+  -- the slot, would leave the rest parked with the key free, until a new
+  -- job of the key ran. So while a key has free slots, as many move now.
+  function F.unstrand(job)
+    local t = F.read(job)
+    for _, lock in ipairs(t and t.locks or {}) do
+      for _ = 1, lock[2] - F.count(lock[1]) do unpark(lock[1]) end
+    end
+  end
+
   -- How many hold a slot of `key` now.
   function F.count(key)
     if single(key) then return redis.call('EXISTS', OWNER .. key) end
@@ -101,6 +113,13 @@ local function flow_slots(F)
     -- A unique key's owner is its tick; a held hash's field "TICK JID".
     local tick = string.match(field, '^(%S+)')
     return redis.call('EXISTS', P .. 'tick:' .. tick) == 0 and release(key, field) == 1
+  end
+
+  -- Whether unique key `key` is held by a tick whose lease lives (a dead
+  -- tick's slot is left to F.held1, which frees it).
+  function F.busy1(key)
+    local owner = redis.call('GET', OWNER .. key)
+    return owner and redis.call('EXISTS', P .. 'tick:' .. string.match(owner, '^%S+')) == 1 or false
   end
 
   -- Whether unique key number k is held (its holder looked at once a call:
@@ -198,36 +217,18 @@ local function flow_slots(F)
     freed_by_name = {}
   end
 
-  -- A flow job left `tick`'s inproc list: kind 's' succeeded, 'd' dead,
-  -- 'x' discarded, 'r' retry, 'q' not started, 'i' interrupted (and a
-  -- resurrection, as 'q'). `held`: the tick's lease is held (its slots are
-  -- its own). Its slots are freed (unique keys' by F.flush(), which the
-  -- caller runs once it settled all, or at once where order matters); the
-  -- until-executed claim ends when it succeeded or is gone for good; a
-  -- coalesce job put back waits again, so it takes the wait claim back if
-  -- it is free.
-  -- A flow job left `tick`'s inproc list: kind 's' succeeded, 'd' dead,
-  -- 'x' discarded, 'r' retry, 'q' not started, 'i' interrupted (and a
-  -- resurrection, as 'q'). `held`: the tick's lease is held (its slots are
-  -- its own). Its slots are freed (unique keys' by F.flush(), which the
-  -- caller runs once it settled all, or at once where order matters); the
-  -- until-executed claim ends when it succeeded or is gone for good; a
-  -- coalesce job put back waits again, so it takes the wait claim back if
-  -- it is free.
-  -- Jobs of name `name` whose one lock is a unique key left `tick`'s list,
-  -- done: as F.settle each, their keys given (the ack's client read them).
-  function F.free_unique(tick, name, keys, held)
-    if not held then trusted = false end
-    for i = 1, #keys do
-      pending[#pending + 1] = keys[i]
-      pending[#pending + 1] = tick
-    end
-    freed_by_name[name] = (freed_by_name[name] or 0) + #keys
-  end
-
   -- The text the last job of shape `one` settled opens with, up to its
   -- KEYS (an ack settles runs of one shape: one find tells the next).
   local settle_head, settle_d, settle_at
+
+  -- A flow job left `tick`'s inproc list: kind 's' succeeded, 'd' dead,
+  -- 'x' discarded, 'r' retry, 'q' not started, 'i' interrupted (and a
+  -- resurrection, as 'q'). `held`: the tick's lease is held (its slots are
+  -- its own). Its slots are freed (unique keys' by F.flush(), which the
+  -- caller runs once it settled all, or at once where order matters); the
+  -- until-executed claim ends when it succeeded or is gone for good; a
+  -- coalesce job put back waits again, so it takes the wait claim back if
+  -- it is free.
   function F.settle(tick, job, kind, held)
     if not held then trusted = false end
     local d, a
