@@ -1,0 +1,62 @@
+// Adversary (fast parking, lib/flow-admit.lua): a run of duplicates of a
+// busy unique key is parked as the fetch's first pass reads it, starting
+// with the key's first job. A job of another shape that holds the same
+// unique key (a coalesce job: `u w`; a while-executing job with a
+// concurrency limit: `u l N`) read between the key's first job and its
+// second is not part of the run: it is parked by the second pass, after
+// the whole run. Its place in the park list is lost: every duplicate
+// enqueued after it runs before it (with 10,000 duplicates behind, it
+// waits for all of them). Before fast parking the second pass parked the
+// three in their order.
+import { describe, expect, it } from "vitest";
+import { scripts } from "../../src/scripts/index.js";
+import type { RedisReply } from "../../src/types.js";
+import { readFetched } from "../../src/passes/fetch.js";
+import { adapterCases } from "../helpers/adapters.js";
+import { useHarness } from "../helpers/harness.js";
+import { scriptCalls } from "../helpers/script-calls.js";
+
+const LEASE = 5_000;
+const COMMON = (tick: string) => [tick, LEASE, 100, 3_600];
+const FETCH = (n: number) => [n, 1, "default", 0];
+const beginArgs = (tick: string, fetch: number) =>
+  [...COMMON(tick), `0 ${LEASE} default`, 100, LEASE, 100, 100, 0, ...FETCH(fetch), "", 0, 0];
+
+describe.each(adapterCases)("park order of a busy unique key's jobs of two shapes over $name", (adapterCase) => {
+  const h = useHarness(adapterCase, "adv2-park-order");
+  const { twice } = scriptCalls(h);
+  const key = (name: string) => `${h.prefix}${name}`;
+
+  it("a coalesce job between the key's first and second while-executing jobs keeps its place (oldest at the right)", async () => {
+    const tq = h.make({ sync: { perform: () => {}, uniqueKey: ([k]: [string]) => k } });
+    // Enqueued while the key is free: all three sit in the queue, oldest first w1, c, w2.
+    await tq.enqueue("sync", ["busy"], { unique: "while-executing", jid: "w1" });
+    await tq.enqueue("sync", ["busy"], { unique: "coalesce", jid: "c" });
+    await tq.enqueue("sync", ["busy"], { unique: "while-executing", jid: "w2" });
+    // Then a live tick takes the key.
+    await h.redis.set(key("tick:other"), "1", "PX", 60_000);
+    await h.redis.set(key("flow:owner:u:busy"), "other");
+    const { first, after } = await twice(scripts.begin, ["ticks", "tick:t1"], beginArgs("t1", 10));
+    expect(readFetched((first as RedisReply[])[5])).toEqual([]);
+    expect(after["flow:waiting"]).toEqual({ sync: "3" });
+    // RPOP order must be w1, c, w2: the list, left to right, w2, c, w1.
+    expect((after["flow:park:u:busy"] as string[]).map((j) => JSON.parse(j).jid)).toEqual(["w2", "c", "w1"]);
+  });
+
+  it("a while-executing job with a concurrency limit between two plain while-executing jobs of its key keeps its place", async () => {
+    const by = ([k]: [string]) => k;
+    const tq = h.make({
+      sync: { perform: () => {}, uniqueKey: by },
+      capped: { perform: () => {}, uniqueKey: by, concurrency: { key: () => "all", limit: 5 } },
+    });
+    await tq.enqueue("sync", ["busy"], { unique: "while-executing", jid: "w1" });
+    await tq.enqueue("capped", ["busy"], { unique: "while-executing", jid: "x" });
+    await tq.enqueue("sync", ["busy"], { unique: "while-executing", jid: "w2" });
+    await tq.enqueue("sync", ["busy"], { unique: "while-executing", jid: "w3" });
+    await h.redis.set(key("tick:other"), "1", "PX", 60_000);
+    await h.redis.set(key("flow:owner:u:busy"), "other");
+    const { after } = await twice(scripts.begin, ["ticks", "tick:t1"], beginArgs("t1", 10));
+    expect(after["flow:waiting"]).toEqual({ sync: "3", capped: "1" });
+    expect((after["flow:park:u:busy"] as string[]).map((j) => JSON.parse(j).jid)).toEqual(["w3", "w2", "x", "w1"]);
+  });
+});
