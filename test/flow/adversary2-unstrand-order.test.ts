@@ -1,0 +1,66 @@
+// Adversary (F.unstrand, lib/flow-slots.lua; move.lua and clear.lua): when
+// a queued job of a key is deleted, the key's parked jobs move on while the
+// key has free slots, counted as limit - holders. A job of the key that a
+// release already sent to the queue holds no slot yet, so it is not
+// counted: the delete of another queued job of the key moves the next
+// parked job to the head of the queue, in front of the one sent on before
+// it. The fetch then starts the newer one and parks the older one at the
+// back of the park list: it runs last, after every job parked behind it.
+// Clearing a queue moves one parked job per cleared job of the key, the
+// same way: each in front of the last.
+import { describe, expect, it } from "vitest";
+import { adapterCases } from "../helpers/adapters.js";
+import { useHarness } from "../helpers/harness.js";
+import { scriptCalls } from "../helpers/script-calls.js";
+import { scripts } from "../../src/scripts/index.js";
+
+type Args = [key: string, tag: string];
+
+describe.each(adapterCases)("deleting a queued job of a key whose next job is already queued over $name", (adapterCase) => {
+  const h = useHarness(adapterCase, "adv2-unstrand-order");
+  const key = (name: string) => `${h.prefix}${name}`;
+
+  // A holder had the key with p1, p2, p3 parked behind it (oldest first); its release sent p1 to the queue
+  // (built by hand, as admin.test.ts does); then q, a job of the key enqueued while it is free, queues behind p1.
+  const setUp = async () => {
+    const ran: string[] = [];
+    const tq = h.make({ sync: { perform: ([, tag]: Args) => void ran.push(tag), uniqueKey: ([k]: Args) => k } });
+    await h.redis.set(key("flow:owner:u:k"), "other-tick");
+    for (const tag of ["p1", "p2", "p3"]) await tq.enqueue("sync", ["k", tag], { unique: "while-executing", jid: tag });
+    expect(await h.redis.llen(key("flow:park:u:k"))).toBe(3);
+    await h.redis.del(key("flow:owner:u:k"));
+    await h.redis.rpoplpush(key("flow:park:u:k"), key("queue:default")); // the release: p1 to the queue's head
+    await h.redis.hincrby(key("flow:waiting"), "sync", -1);
+    const q = await tq.enqueue("sync", ["k", "q"], { unique: "while-executing", jid: "q" });
+    expect(await h.redis.llen(key("queue:default"))).toBe(2);
+    const drain = async () => {
+      for (let i = 0; i < 10 && ran.length < 3; i++) await tq.tick({ batch: 10, budgetMs: 2_000 });
+      return ran;
+    };
+    return { tq, q, drain };
+  };
+
+  it("jobs.delete of it: the parked jobs still run oldest first (p1, p2, p3)", async () => {
+    const { tq, q, drain } = await setUp();
+    await tq.jobs.delete(q);
+    expect(await drain()).toEqual(["p1", "p2", "p3"]);
+    expect((await tq.stats()).flow.sync).toEqual({ locksHeld: 0, waiting: 0, deferred: 0 });
+  });
+
+  it("clear.lua of the queue, then the parked jobs: they run oldest first (p2, p3)", async () => {
+    const { run } = scriptCalls(h);
+    const ran: string[] = [];
+    const tq = h.make({ sync: { perform: ([, tag]: Args) => void ran.push(tag), uniqueKey: ([k]: Args) => k } });
+    await h.redis.set(key("flow:owner:u:k"), "other-tick");
+    for (const tag of ["p1", "p2", "p3"]) await tq.enqueue("sync", ["k", tag], { unique: "while-executing", jid: tag });
+    await h.redis.del(key("flow:owner:u:k"));
+    // Two jobs of the key queued while it is free (as a release, then an enqueue, leave them): both cleared.
+    await h.redis.rpoplpush(key("flow:park:u:k"), key("queue:default"));
+    await h.redis.hincrby(key("flow:waiting"), "sync", -1);
+    await tq.enqueue("sync", ["k", "q"], { unique: "while-executing", jid: "q" });
+    expect(await run(scripts.clear, ["queue:default"], ["tok", 60_000])).toBe("2");
+    // The key has one slot: one parked job need move on; the rest stay parked, in order.
+    for (let i = 0; i < 10 && ran.length < 2; i++) await tq.tick({ batch: 10, budgetMs: 2_000 });
+    expect(ran).toEqual(["p2", "p3"]);
+  });
+});
