@@ -42,8 +42,8 @@ describe.each(adapterCases)("a one-key-shaped descriptor with two keys over $nam
     const where = [
       ...(await h.redis.lrange(key("queue:default"), 0, -1)),
       ...(await h.redis.lrange(key("flow:park:u:k x"), 0, -1)),
-      ...(await h.redis.zrange(key("dead"), 0, -1)),
-      ...(await h.redis.zrange(key("retry"), 0, -1)),
+      ...(await h.redis.zrange(key("dead"), "0", "-1")),
+      ...(await h.redis.zrange(key("retry"), "0", "-1")),
       ...(await h.redis.lrange(key("inproc:t1:default"), 0, -1)),
     ];
     expect.soft(where.some((text) => text.includes('"m2"'))).toBe(true); // m2 is somewhere
