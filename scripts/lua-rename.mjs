@@ -3,7 +3,7 @@
 // size budget is why (long local names are about a tenth of the Lua).
 // One map for all texts: libraries and entry scripts are joined at load,
 // and a name is renamed everywhere it is a name (never after `.` or `:`,
-// never inside a string), so scopes and shadowing are as written; a new
+// never inside a string, long ones included), so scopes and shadowing are as written; a new
 // name is one no text uses. Renamed: names declared somewhere (`local`,
 // parameters, `for` variables). Kept: Lua's and Redis' globals, keywords,
 // field names (`t.name`, `t:name`: another namespace, never touched) and
@@ -20,7 +20,7 @@ const GLOBALS = new Set(
 const TOKEN = new RegExp(
   [
     /(?<space>\s+)/,
-    /(?<str>'(?:\\.|[^'\\])*'|"(?:\\.|[^"\\])*")/,
+    /(?<str>'(?:\\.|[^'\\])*'|"(?:\\.|[^"\\])*"|\[(?<level>=*)\[[\s\S]*?\]\k<level>\])/,
     /(?<num>0[xX][0-9a-fA-F]+|(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)/,
     /(?<name>[A-Za-z_][A-Za-z0-9_]*)/,
     /(?<punct>\.\.\.|\.\.|==|~=|<=|>=|[^\sA-Za-z0-9_'"])/,
@@ -42,7 +42,7 @@ export function tokenize(text) {
     const at = TOKEN.lastIndex;
     const m = TOKEN.exec(text);
     if (!m) throw new Error(`lua-rename: cannot read ${JSON.stringify(text.slice(at, at + 40))}`);
-    const kind = Object.keys(m.groups).find((k) => m.groups[k] !== undefined);
+    const kind = ["space", "str", "num", "name", "punct"].find((k) => m.groups[k] !== undefined);
     tokens.push({ kind, text: m[0] });
   }
   return tokens;

@@ -9,6 +9,7 @@
 -- Replays: the token (lib/once.lua) answers a resent call with the first
 -- reply and deletes nothing more: jobs that arrived since stay.
 -- @include lib/common.lua
+-- @include lib/job-text.lua
 -- @include lib/once.lua
 -- @include lib/flow-read.lua
 -- @include lib/flow-slots.lua
@@ -31,12 +32,13 @@ for from = 0, size - 1, STRETCH do
   for _, job in ipairs(jobs) do
     if is_flow(job) then
       flow().forget(job)
-      if kind == 'list' then cleared[#cleared + 1] = job end
+      cleared[#cleared + 1] = job
     end
   end
 end
 if size > 0 then redis.call('UNLINK', KEYS[1]) end
--- Parked jobs of the cleared queued jobs' keys move on while the keys have
--- free slots (F.unstrand), once the list is gone: not into it.
+-- The cleared flow jobs' keys' next parked jobs move on where a key has a
+-- free slot no job sent on waits for (F.unstrand), once the list is gone:
+-- not into it.
 for _, job in ipairs(cleared) do flow().unstrand(job) end
 return keep_reply(ARGV[2], ARGV[3], tostring(size))

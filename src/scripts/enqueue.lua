@@ -19,6 +19,7 @@
 -- No allow-oom flag: when Redis is full (noeviction) the first write is
 -- refused and nothing is pushed; the caller gets a clear error.
 -- @include lib/common.lua
+-- @include lib/job-text.lua
 -- @include lib/flow-read.lua
 -- @include lib/flow-slots.lua
 -- @include lib/flow-admit.lua

@@ -24,6 +24,7 @@
 -- lease is never re-created here, nor the Sidekiq heartbeat (it beats only
 -- while the lease lives; leaving twice deletes nothing more).
 -- @include lib/common.lua
+-- @include lib/job-text.lua
 -- @include lib/replay.lua
 -- @include lib/flow-read.lua
 -- @include lib/flow-slots.lua

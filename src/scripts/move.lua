@@ -32,8 +32,8 @@
 -- Jobs in process (a tick's lists) are not taken: the caller refuses them.
 -- Deleting a flow job ends its until-executed or coalesce claim; pushing
 -- one (retry, run now) takes the claim back unless a newer job holds it.
--- Deleting a queued one moves its keys' parked jobs on while the keys have
--- free slots (lib/flow-slots.lua F.unstrand): none waits for a new job.
+-- Deleting one moves its keys' next parked job on when a key has a free
+-- slot that no job sent on waits for (lib/flow-slots.lua F.unstrand).
 
 local token, keep_ms = ARGV[2], ARGV[3]
 local kept = kept_reply(token)
@@ -87,7 +87,7 @@ for k = 1, tonumber(ARGV[4]) do
     -- holds its key again (lib/flow.lua).
     if removed and is_flow(job) then
       if action == 'delete' then flow().forget(job) else flow().reclaim(job) end
-      if action == 'delete' and string.sub(from, 1, 6) == 'queue:' then flow().unstrand(job) end
+      if action == 'delete' then flow().unstrand(job) end
     end
     flags[k] = removed and '1' or '0'
   end

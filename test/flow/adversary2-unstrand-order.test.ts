@@ -21,16 +21,25 @@ describe.each(adapterCases)("deleting a queued job of a key whose next job is al
   const key = (name: string) => `${h.prefix}${name}`;
 
   // A holder had the key with p1, p2, p3 parked behind it (oldest first); its release sent p1 to the queue
-  // (built by hand, as admin.test.ts does); then q, a job of the key enqueued while it is free, queues behind p1.
+  // (a real release: the holder runs from queue "hold", which its tick alone serves, so p1 waits in "default");
+  // then q, a job of the key enqueued while it is free, queues behind p1.
   const setUp = async () => {
     const ran: string[] = [];
-    const tq = h.make({ sync: { perform: ([, tag]: Args) => void ran.push(tag), uniqueKey: ([k]: Args) => k } });
-    await h.redis.set(key("flow:owner:u:k"), "other-tick");
+    let done!: () => void;
+    const gate = new Promise<void>((resolve) => (done = resolve));
+    const jobs = {
+      sync: { perform: ([, tag]: Args) => (tag === "h" ? gate : void ran.push(tag)), uniqueKey: ([k]: Args) => k },
+    };
+    const tq = h.make(jobs);
+    const holder = h.make(jobs, { queues: ["hold"] });
+    await holder.enqueue("sync", ["k", "h"], { queue: "hold", unique: "while-executing" });
+    const holding = holder.tick({ batch: 1, concurrency: 1, budgetMs: 10_000 });
+    while (!(await h.redis.exists(key("flow:owner:u:k")))) await new Promise((r) => setTimeout(r, 5));
     for (const tag of ["p1", "p2", "p3"]) await tq.enqueue("sync", ["k", tag], { unique: "while-executing", jid: tag });
     expect(await h.redis.llen(key("flow:park:u:k"))).toBe(3);
-    await h.redis.del(key("flow:owner:u:k"));
-    await h.redis.rpoplpush(key("flow:park:u:k"), key("queue:default")); // the release: p1 to the queue's head
-    await h.redis.hincrby(key("flow:waiting"), "sync", -1);
+    done();
+    await holding; // its ack frees the key and sends p1 on
+    expect(await h.redis.llen(key("flow:park:u:k"))).toBe(2);
     const q = await tq.enqueue("sync", ["k", "q"], { unique: "while-executing", jid: "q" });
     expect(await h.redis.llen(key("queue:default"))).toBe(2);
     const drain = async () => {

@@ -158,9 +158,20 @@ local function flow_admit(F)
           if not (d and d.one) then t, jid = F.read(job) end
           shapes[at], slot[at] = t or MALFORMED, { t, jid }
           for _, lock in ipairs(t and t.locks or {}) do
-            if lock[3] and not index[lock[1]] then
-              nsingles = nsingles + 1
-              singles[nsingles], index[lock[1]] = lock[1], nsingles
+            if lock[3] then
+              local k = index[lock[1]]
+              if not k then
+                nsingles = nsingles + 1
+                k = nsingles
+                singles[k], index[lock[1]] = lock[1], k
+              end
+              -- a job of another shape takes its place in the key's line:
+              -- the key's later jobs are parked by the second pass, in order
+              if fast[k] and dup_k == k and dup_list then
+                end_run()
+                dup_list = nil
+              end
+              fast[k] = false
             end
           end
         end

@@ -19,7 +19,11 @@ local function flow_slots(F)
     any_parked = true
   end
 
-  -- Moves the oldest job parked on `key` to the head of its queue.
+  -- Moves the oldest job parked on `key` to the head of its queue, and
+  -- keeps its text as the one sent on for `key` (F.unstrand). A job whose
+  -- descriptor cannot be read (pushed by hand) cannot say where it goes:
+  -- it goes to the dead set, whole, with why (lib/job-text.lua).
+  local SENT_MS = 86400000
   local function unpark(key)
     if not parked_somewhere() then return end
     local park = fkey('park', key)
@@ -27,10 +31,18 @@ local function flow_slots(F)
     if not job then return end
     if redis.call('LLEN', park) == 0 then redis.call('SREM', P .. 'flow:parked', key) end
     local d = F.read(job)
+    if not d then
+      local shape = F.shape(job)
+      if shape then redis.call('HINCRBY', P .. 'flow:waiting', shape.name, -1) end
+      local now = now_ms() / 1000
+      redis.call('ZADD', P .. 'dead', now, unroutable_entry(job, 'its flow control descriptor (tickq_flow) cannot be read', now))
+      return
+    end
     local queue = F.uri_decode(d.queue)
     redis.call('SADD', P .. 'queues', queue)
     redis.call('RPUSH', P .. 'queue:' .. queue, job)
     redis.call('HINCRBY', P .. 'flow:waiting', d.name, -1)
+    redis.call('SET', fkey('sent', key), job, 'PX', SENT_MS)
   end
 
   -- Where slots are kept. A unique key (`u:…`) has one slot: its holder is
@@ -59,15 +71,23 @@ local function flow_slots(F)
     return 1
   end
 
-  -- A queued job of `job`'s keys left for good (the jobs API deleted it or
+  -- A job of `job`'s keys left for good (the jobs API deleted it or
   -- cleared its list). A key's parked jobs move on one by one, each time a
-  -- slot frees: a job a release sent to its queue, deleted before it took
-  -- the slot, would leave the rest parked with the key free, until a new
-  -- job of the key ran. So while a key has free slots, as many move now.
+  -- slot frees: a job a release sent on, deleted (or deferred by its rate
+  -- limit, then deleted) before it took the slot, would leave the rest
+  -- parked with the key free until a new job of the key ran. So when a
+  -- key has a free slot and the job last sent on for it is not near its
+  -- queue's head (where a release puts it) to take the slot, the next
+  -- moves on: one, in its turn, whatever is deleted meanwhile.
+  local function sent_waits(key)
+    local sent = redis.call('GET', fkey('sent', key))
+    local d = sent and F.read(sent)
+    return d and redis.call('LPOS', P .. 'queue:' .. F.uri_decode(d.queue), sent, 'RANK', -1, 'MAXLEN', 1000) or false
+  end
   function F.unstrand(job)
     local t = F.read(job)
     for _, lock in ipairs(t and t.locks or {}) do
-      for _ = 1, lock[2] - F.count(lock[1]) do unpark(lock[1]) end
+      if F.count(lock[1]) < lock[2] and not sent_waits(lock[1]) then unpark(lock[1]) end
     end
   end
 
