@@ -7,15 +7,17 @@
 //                 its own (a slot taken at fetch, freed at ack): jobs/s of
 //                 each, and the ratio (target ≥ 70 %)
 //   (b) busy key  another tick holds a key (its job hangs until the end);
-//                 D duplicates of that key wait in the queue in front of P
-//                 plain jobs: the plain jobs' drain rate (from the first tick
-//                 to the last plain job done) against the same P plain jobs
-//                 with nothing in front (target ≥ 50 %). "cold": the
-//                 duplicates were queued before the key was taken, so the
-//                 drain first parks them (its commands count against the P
-//                 jobs); "parked": P more after that, the figure every later
-//                 fetch pays for them (a duplicate enqueued while its key is
-//                 held is parked at once, so this is the usual case)
+//                 D duplicates of that key wait in front of P plain jobs:
+//                 the plain jobs' drain rate (from the first tick to the
+//                 last plain job done) against the same P plain jobs with
+//                 nothing in front (target ≥ 50 %). "enqueued": the
+//                 duplicates were enqueued before the key was taken, while
+//                 its first job waited in a queue, so enqueue parked them
+//                 behind it; "cold": as many more were pushed straight into
+//                 the queue (the door of jobs an older tickq queued, or a
+//                 client writing the queue itself), so the drain parks them
+//                 first (its commands count against the P jobs); "parked":
+//                 P more after that, what every later fetch pays for them
 // Each scenario runs `runs` times, alternating with its baseline (the busy
 // key's, twice as many: a run drains only P jobs); medians.
 import { Redis } from "ioredis";
@@ -32,7 +34,7 @@ export interface FlowBenchOptions {
   batch: number;
 }
 
-export type Scenario = "plain" | "exclusive" | "alone" | "cold" | "parked";
+export type Scenario = "plain" | "exclusive" | "alone" | "enqueued" | "cold" | "parked";
 
 /**
  * Per scenario: jobs/s of each run; Redis commands a job (first run); and
@@ -70,6 +72,7 @@ function world(redis: Redis, label: string) {
   };
   const make = (queues: string[]) => createTickq({ redis: ioredisAdapter(redis), prefix, queues, jobs });
   return {
+    prefix,
     tq: make(["default"]),
     holder: make(["hold"]),
     done: () => done,
@@ -135,10 +138,19 @@ export async function overhead(redis: Redis, o: FlowBenchOptions, figures: FlowF
   }
 }
 
+/** D copies of a queued job of `list` (the newest), each with a jid of its own, pushed behind it: a burst come in by another door than enqueue. */
+async function pushCopies(redis: Redis, list: string, job: string, n: number): Promise<void> {
+  const jid = JSON.parse(job).jid as string;
+  for (let from = 0; from < n; from += 1_000) {
+    await redis.lpush(list, ...Array.from({ length: Math.min(1_000, n - from) }, (_, i) => job.replace(`"jid":"${jid}"`, `"jid":"${jid}-${from + i}"`)));
+  }
+}
+
 /**
  * (b), in one world a run (warm first): P plain jobs alone; then, a key held
- * by another tick, P plain jobs behind D duplicates of it (cold); then P
- * more, the duplicates now parked.
+ * by another tick, P plain jobs behind D duplicates of it enqueued before it
+ * was taken; P behind D more pushed straight into the queue (cold); then P
+ * more, the duplicates all parked.
  */
 async function busyKey(redis: Redis, o: FlowBenchOptions, figures: FlowFigures): Promise<void> {
   for (let run = 0; run < o.runs; run++) {
@@ -148,13 +160,17 @@ async function busyKey(redis: Redis, o: FlowBenchOptions, figures: FlowFigures):
       await drain(w, o.plain, o.batch);
       await enqueueChunked(w, plainJobs(o.plain));
       await measured(redis, w, o.plain, o.batch, figures, "alone");
-      // The duplicates are queued while the key is still free (an enqueue while it is held would park them at once),
-      // then the holder's tick takes the key: the drain meets them in the queue, in front of the plain jobs.
+      // The duplicates are enqueued while the key is still free, its first job queued; then the holder's tick takes the key.
       await w.holder.enqueue("exclusive", ["busy"], { queue: "hold", unique: "while-executing" });
       await enqueueChunked(w, exclusiveJobs(o.duplicates, () => "busy"));
       await enqueueChunked(w, plainJobs(o.plain));
       const holding = w.holder.tick({ batch: 1, concurrency: 1, budgetMs: 120_000, leaseMs: 30_000 });
       while ((await w.holder.stats()).inflight === 0) await new Promise((r) => setTimeout(r, 5));
+      await measured(redis, w, o.plain, o.batch, figures, "enqueued");
+      // As many more in the queue itself, in front of P plain jobs: the drain meets them there.
+      const [parkedJob] = await redis.lrange(`${w.prefix}flow:park:u:busy`, -1, -1);
+      await pushCopies(redis, `${w.prefix}queue:default`, parkedJob!, o.duplicates);
+      await enqueueChunked(w, plainJobs(o.plain));
       await measured(redis, w, o.plain, o.batch, figures, "cold");
       await enqueueChunked(w, plainJobs(o.plain));
       await measured(redis, w, o.plain, o.batch, figures, "parked");
@@ -170,8 +186,8 @@ export async function measureFlow(o: FlowBenchOptions): Promise<FlowFigures> {
   const server = await startPrivate();
   const redis = new Redis(server.url);
   const figures: FlowFigures = {
-    plain: [], exclusive: [], alone: [], cold: [], parked: [], commands: {},
-    scriptUs: { plain: [], exclusive: [], alone: [], cold: [], parked: [] },
+    plain: [], exclusive: [], alone: [], enqueued: [], cold: [], parked: [], commands: {},
+    scriptUs: { plain: [], exclusive: [], alone: [], enqueued: [], cold: [], parked: [] },
   };
   try {
     await overhead(redis, o, figures);

@@ -10,7 +10,9 @@
 --          "2" a duplicate of a unique key another job holds (lib/flow.lua:
 --          nothing written, its own jid not remembered);
 --          then, for each "2", a space and that job's jid (%XX-escaped).
---          A flow job whose key is full is parked rather than queued.
+--          A flow job whose key is full is parked rather than queued, and
+--          so is a while-executing job whose key has a job queued that
+--          waits for its slot (lib/flow-claims.lua F.enqueue).
 -- Replays: the call token (drawn per call) is set NX for the call window;
 -- a replay finds it and answers the first run's reply, pushing nothing. A
 -- caller's own jid is remembered in a set per id window (the current and

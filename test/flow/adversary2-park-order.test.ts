@@ -13,6 +13,7 @@ import { scripts } from "../../src/scripts/index.js";
 import type { RedisReply } from "../../src/types.js";
 import { readFetched } from "../../src/passes/fetch.js";
 import { adapterCases } from "../helpers/adapters.js";
+import { enqueueQueued } from "../helpers/flow-queued.js";
 import { useHarness } from "../helpers/harness.js";
 import { scriptCalls } from "../helpers/script-calls.js";
 
@@ -29,10 +30,12 @@ describe.each(adapterCases)("park order of a busy unique key's jobs of two shape
 
   it("a coalesce job between the key's first and second while-executing jobs keeps its place (oldest at the right)", async () => {
     const tq = h.make({ sync: { perform: () => {}, uniqueKey: ([k]: [string]) => k } });
-    // Enqueued while the key is free: all three sit in the queue, oldest first w1, c, w2.
-    await tq.enqueue("sync", ["busy"], { unique: "while-executing", jid: "w1" });
-    await tq.enqueue("sync", ["busy"], { unique: "coalesce", jid: "c" });
-    await tq.enqueue("sync", ["busy"], { unique: "while-executing", jid: "w2" });
+    // Queued while the key is free: all three sit in the queue, oldest first w1, c, w2.
+    await enqueueQueued(h, (jobs) => tq.enqueueBulk(jobs), [
+      { name: "sync", args: ["busy"], unique: "while-executing", jid: "w1" },
+      { name: "sync", args: ["busy"], unique: "coalesce", jid: "c" },
+      { name: "sync", args: ["busy"], unique: "while-executing", jid: "w2" },
+    ]);
     // Then a live tick takes the key.
     await h.redis.set(key("tick:other"), "1", "PX", 60_000);
     await h.redis.set(key("flow:owner:u:busy"), "other");
@@ -49,10 +52,12 @@ describe.each(adapterCases)("park order of a busy unique key's jobs of two shape
       sync: { perform: () => {}, uniqueKey: by },
       capped: { perform: () => {}, uniqueKey: by, concurrency: { key: () => "all", limit: 5 } },
     });
-    await tq.enqueue("sync", ["busy"], { unique: "while-executing", jid: "w1" });
-    await tq.enqueue("capped", ["busy"], { unique: "while-executing", jid: "x" });
-    await tq.enqueue("sync", ["busy"], { unique: "while-executing", jid: "w2" });
-    await tq.enqueue("sync", ["busy"], { unique: "while-executing", jid: "w3" });
+    await enqueueQueued(h, (jobs) => tq.enqueueBulk(jobs), [
+      { name: "sync", args: ["busy"], unique: "while-executing", jid: "w1" },
+      { name: "capped", args: ["busy"], unique: "while-executing", jid: "x" },
+      { name: "sync", args: ["busy"], unique: "while-executing", jid: "w2" },
+      { name: "sync", args: ["busy"], unique: "while-executing", jid: "w3" },
+    ]);
     await h.redis.set(key("tick:other"), "1", "PX", 60_000);
     await h.redis.set(key("flow:owner:u:busy"), "other");
     const { after } = await twice(scripts.begin, ["ticks", "tick:t1"], beginArgs("t1", 10));

@@ -22,7 +22,8 @@ describe.each(adapterCases)("deleting a queued job of a key whose next job is al
 
   // A holder had the key with p1, p2, p3 parked behind it (oldest first); its release sent p1 to the queue
   // (a real release: the holder runs from queue "hold", which its tick alone serves, so p1 waits in "default");
-  // then q, a job of the key enqueued while it is free, queues behind p1.
+  // then q, a job of the key enqueued while it is free, parks behind p2 and p3 (p1 waits in the queue for the slot).
+  // Deleting q, which was not sent on, must move nothing.
   const setUp = async () => {
     const ran: string[] = [];
     let done!: () => void;
@@ -41,7 +42,8 @@ describe.each(adapterCases)("deleting a queued job of a key whose next job is al
     await holding; // its ack frees the key and sends p1 on
     expect(await h.redis.llen(key("flow:park:u:k"))).toBe(2);
     const q = await tq.enqueue("sync", ["k", "q"], { unique: "while-executing", jid: "q" });
-    expect(await h.redis.llen(key("queue:default"))).toBe(2);
+    expect(await h.redis.llen(key("queue:default"))).toBe(1);
+    expect(await h.redis.llen(key("flow:park:u:k"))).toBe(3);
     const drain = async () => {
       for (let i = 0; i < 10 && ran.length < 3; i++) await tq.tick({ batch: 10, budgetMs: 2_000 });
       return ran;
@@ -63,10 +65,13 @@ describe.each(adapterCases)("deleting a queued job of a key whose next job is al
     await h.redis.set(key("flow:owner:u:k"), "other-tick");
     for (const tag of ["p1", "p2", "p3"]) await tq.enqueue("sync", ["k", tag], { unique: "while-executing", jid: tag });
     await h.redis.del(key("flow:owner:u:k"));
-    // Two jobs of the key queued while it is free (as a release, then an enqueue, leave them): both cleared.
+    // Two jobs of the key queued while it is free (p1 as a release sends it on; q, which enqueue parks behind it,
+    // moved to the queue as though it came due from the schedule): both cleared.
     await h.redis.rpoplpush(key("flow:park:u:k"), key("queue:default"));
     await h.redis.hincrby(key("flow:waiting"), "sync", -1);
     await tq.enqueue("sync", ["k", "q"], { unique: "while-executing", jid: "q" });
+    await h.redis.lmove(key("flow:park:u:k"), key("queue:default"), "LEFT", "LEFT");
+    await h.redis.hincrby(key("flow:waiting"), "sync", -1);
     expect(await run(scripts.clear, ["queue:default"], ["tok", 60_000])).toBe("2");
     // The key has one slot: one parked job need move on; the rest stay parked, in order.
     for (let i = 0; i < 10 && ran.length < 2; i++) await tq.tick({ batch: 10, budgetMs: 2_000 });

@@ -2,17 +2,23 @@
 // the second run leaves the state as the first left it and answers the
 // same. And slots live and die with the holding tick: a late ack from a
 // resurrected tick frees nothing, a dead holder's slot is freed.
+import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { ackArgs } from "../../src/passes/ack.js";
 import { readFetched } from "../../src/passes/fetch.js";
 import { scripts } from "../../src/scripts/index.js";
 import type { RedisReply } from "../../src/types.js";
 import { adapterCases } from "../helpers/adapters.js";
+import { enqueueQueued } from "../helpers/flow-queued.js";
 import { useHarness } from "../helpers/harness.js";
 import { scriptCalls } from "../helpers/script-calls.js";
 import { snapshot } from "../helpers/snapshot.js";
 
 const LEASE = 5_000;
+const sha1 = (text: string) => createHash("sha1").update(text).digest("hex");
+/** flow:sent's keys → the SHA-1 of the job sent on (its "UNTIL_MS" dropped). */
+const sentOn = (state: Record<string, unknown>) =>
+  Object.fromEntries(Object.entries((state["flow:sent"] ?? {}) as Record<string, string>).map(([k, v]) => [k, v.split(" ")[0]]));
 const COMMON = (tick: string) => [tick, LEASE, 100, 3_600];
 const FETCH = (n: number) => [n, 1, "default", 0];
 const NO_SCHEDULES = ["", 0, 0];
@@ -54,6 +60,47 @@ describe.each(adapterCases)("flow scripts run twice over $name", (adapterCase) =
     expect(after["flow:park:u:busy"]).toHaveLength(1);
     expect(after["flow:waiting"]).toEqual({ sync: "1" });
     expect((await tq.stats()).flow.sync).toEqual({ locksHeld: 0, waiting: 1, deferred: 0 });
+  });
+
+  it("enqueue: a burst on a free key queues its first job and parks the rest behind it; a resent call parks nothing more", async () => {
+    let sent: { keys: string[]; args: (string | number)[] } | undefined;
+    const spy = h.make(jobs, {
+      redis: { evalsha: async (_s, keys, args) => ((sent = { keys, args: args.slice(1) }), ""), eval: async () => "" },
+    });
+    await spy.enqueueBulk(["b1", "b2", "b3"].map((jid) => ({ name: "sync" as const, args: ["k"] as [string], unique: "while-executing" as const, jid })));
+    const keys = sent!.keys.map((k) => k.slice(h.prefix.length));
+    const { first, after } = await twice(scripts.enqueue, keys, sent!.args);
+    expect(first).toBe("111");
+    const queued = after["queue:default"] as string[];
+    expect(queued.map((j) => JSON.parse(j).jid)).toEqual(["b1"]);
+    expect((after["flow:park:u:k"] as string[]).map((j) => JSON.parse(j).jid)).toEqual(["b3", "b2"]); // oldest at the right
+    expect(sentOn(after)).toEqual({ "u:k": sha1(queued[0]!) }); // b1 waits for the slot
+    expect(after["flow:waiting"]).toEqual({ sync: "2" });
+  });
+
+  it("enqueue: a job of a key whose newest queued job is another key's queues; nothing is sent on", async () => {
+    const tq = h.make(jobs);
+    await tq.enqueue("sync", ["k"], { unique: "while-executing" });
+    await tq.enqueue("sync", ["other"], { unique: "while-executing" });
+    await tq.enqueue("sync", ["k"], { unique: "while-executing" }); // its first is queued, but not newest: the fetch parks it
+    expect(await h.redis.llen(key("queue:default"))).toBe(3);
+    expect(await h.redis.exists(key("flow:sent"))).toBe(0);
+  });
+
+  it("step: the ack of the job sent on forgets it, and the job it sends on is the next sent on; the last ack leaves none", async () => {
+    const tq = h.make(jobs);
+    await tq.enqueueBulk([1, 2].map((i) => ({ name: "sync" as const, args: ["k"] as [string], unique: "while-executing" as const, jid: `j${i}` })));
+    const [held] = readFetched((await begin("t1"))[5]);
+    expect(sentOn(await snapshot(h.redis, h.prefix))).toEqual({ "u:k": sha1(held!.raw) }); // still named while it runs
+    const ack = (tick: string, job: typeof held) => [...COMMON(tick), 2, ...ackArgs([{ kind: "succeeded", job: job! }]), ...FETCH(0)];
+    const { after } = await twice(scripts.step, ["ticks", "tick:t1"], ack("t1", held));
+    const queued = after["queue:default"] as string[];
+    expect(queued.map((j) => JSON.parse(j).jid)).toEqual(["j2"]);
+    expect(sentOn(after)).toEqual({ "u:k": sha1(queued[0]!) });
+    expect(after["flow:park:u:k"]).toBeUndefined();
+    const [next] = readFetched((await begin("t2"))[5]);
+    const last = await twice(scripts.step, ["ticks", "tick:t2"], ack("t2", next));
+    expect(Object.keys(last.after).filter((k) => k.startsWith("flow:")).sort()).toEqual(["flow:fence", "flow:locks", "flow:waiting"]); // counters
   });
 
   it("begin: distinct free keys are all taken at once (MSETNX); a replay answers the same and takes nothing more", async () => {
@@ -113,7 +160,7 @@ describe.each(adapterCases)("flow scripts run twice over $name", (adapterCase) =
 
   it("begin: past a busy key's duplicates it reads on in growing chunks, and what a chunk holds past the batch goes back to the head in order", async () => {
     const tq = h.make({ ...jobs, quick: () => {} });
-    await tq.enqueueBulk([1, 2, 3, 4, 5].map(() => ({ name: "sync" as const, args: ["busy"] as [string], unique: "while-executing" as const })));
+    await enqueueQueued(h, (jobs) => tq.enqueueBulk(jobs), [1, 2, 3, 4, 5].map(() => ({ name: "sync" as const, args: ["busy"] as [string], unique: "while-executing" as const })));
     await tq.enqueueBulk(Array.from({ length: 10 }, (_, i) => ({ name: "quick" as const, args: [i] as never })));
     await h.redis.set(key("tick:other"), "1", "PX", 60_000); // a live tick holds the key
     await h.redis.set(key("flow:owner:u:busy"), "other");
@@ -131,7 +178,7 @@ describe.each(adapterCases)("flow scripts run twice over $name", (adapterCase) =
     const tq = h.make({ ...jobs, quick: () => {} });
     const dup = (jid: string) => ({ name: "sync" as const, args: ["busy"] as [string], unique: "while-executing" as const, jid });
     const quick = (i: number) => ({ name: "quick" as const, args: [i] as never });
-    await tq.enqueueBulk([dup("da"), dup("db"), quick(0), quick(1), dup("dc"), dup("dd"), quick(2)]);
+    await enqueueQueued(h, (jobs) => tq.enqueueBulk(jobs), [dup("da"), dup("db"), quick(0), quick(1), dup("dc"), dup("dd"), quick(2)]);
     await h.redis.set(key("tick:other"), "1", "PX", 60_000); // a live tick holds the key
     await h.redis.set(key("flow:owner:u:busy"), "other");
     // a batch of 2: the first chunk (2) is da, db; the next (4) holds q0, q1, dc, dd: q0 and q1 fill the batch,
@@ -147,7 +194,7 @@ describe.each(adapterCases)("flow scripts run twice over $name", (adapterCase) =
   it("begin: two names sharing a busy key, in runs: each run is counted for its own name", async () => {
     const tq = h.make({ ...jobs, other: { perform: () => {}, uniqueKey: ([k]: [string]) => k } });
     const of = (name: "sync" | "other", jid: string) => ({ name, args: ["busy"] as [string], unique: "while-executing" as const, jid });
-    await tq.enqueueBulk([of("other", "o1"), of("sync", "s1"), of("sync", "s2"), of("other", "o2"), of("other", "o3"), of("sync", "s3")]);
+    await enqueueQueued(h, (jobs) => tq.enqueueBulk(jobs), [of("other", "o1"), of("sync", "s1"), of("sync", "s2"), of("other", "o2"), of("other", "o3"), of("sync", "s3")]);
     await h.redis.set(key("tick:other"), "1", "PX", 60_000);
     await h.redis.set(key("flow:owner:u:busy"), "other");
     const { first, after } = await twice(scripts.begin, ["ticks", "tick:t1"], beginArgs("t1", 10));
@@ -158,7 +205,7 @@ describe.each(adapterCases)("flow scripts run twice over $name", (adapterCase) =
 
   it("begin: duplicates of a key whose holder's lease is gone are not parked as read: the first frees and takes the slot, the rest park", async () => {
     const tq = h.make(jobs);
-    await tq.enqueueBulk(["d1", "d2", "d3"].map((jid) => ({ name: "sync" as const, args: ["a"] as [string], unique: "while-executing" as const, jid })));
+    await enqueueQueued(h, (jobs) => tq.enqueueBulk(jobs), ["d1", "d2", "d3"].map((jid) => ({ name: "sync" as const, args: ["a"] as [string], unique: "while-executing" as const, jid })));
     await h.redis.set(key("flow:owner:u:a"), "gone"); // no tick:gone: its lease is gone
     const { first, after } = await twice(scripts.begin, ["ticks", "tick:t1"], beginArgs("t1"));
     expect(readFetched((first as RedisReply[])[5]).map((f) => JSON.parse(f.raw).jid)).toEqual(["d1"]);

@@ -6,6 +6,7 @@
 // them back three minutes — starvation by another name.
 import { describe, expect, it } from "vitest";
 import { adapterCases } from "../helpers/adapters.js";
+import { copyQueued } from "../helpers/flow-queued.js";
 import { useHarness } from "../helpers/harness.js";
 import { sleep } from "../helpers/redis.js";
 
@@ -25,9 +26,11 @@ describe.each(adapterCases)("more duplicates of a busy key than a fetch sets asi
     };
     const holder = h.make(jobs, { queues: ["hold"] });
     const tq = h.make(jobs);
-    // Queued while the key is free, so they sit in the queue; then the holder takes the key.
+    // Queued while the key is free (by another door than enqueue, which would park them behind the first),
+    // so they sit in the queue; then the holder takes the key.
     await holder.enqueue("sync", ["busy"], { queue: "hold", unique: "while-executing" });
-    for (let i = 0; i < 2_500; i += 500) await tq.enqueueBulk(Array.from({ length: 500 }, () => ({ name: "sync" as const, args: ["busy"] as Args, unique: "while-executing" as const })));
+    await tq.enqueue("sync", ["busy"], { unique: "while-executing" });
+    await copyQueued(h, "default", 2_499);
     await tq.enqueueBulk(Array.from({ length: 10 }, (_, i) => ({ name: "plain" as const, args: [`p${i}`] as Args })));
     const holding = holder.tick({ batch: 1, concurrency: 1, budgetMs: 20_000, leaseMs: 5_000 });
     try {

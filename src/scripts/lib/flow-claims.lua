@@ -26,15 +26,19 @@ local function flow_claims(F)
 
   -- Enqueue of a flow job no claim holds (F.holder): claims its keys and,
   -- when it is pushed now and a key of it is full, parks it at once
-  -- instead of queueing it. Returns the list to push it to.
+  -- instead of queueing it. A job of one unique key and nothing else
+  -- (shape `one`, while-executing) parks too when a job of its key waits
+  -- in a queue for the slot (F.sent_waits). Returns the list to push it
+  -- to.
   function F.enqueue(job, queue_list, now_push)
     local d, jid = F.read(job)
     for _, c in ipairs(claims(d)) do
       if c[2] then redis.call('SET', fkey(c[1], c[2]), jid) end
     end
     if not now_push or not d then return queue_list end
+    local shape, _, b = F.shape(job)
     for _, lock in ipairs(d.locks) do
-      if F.count(lock[1]) >= lock[2] then
+      if F.count(lock[1]) >= lock[2] or (shape.one and F.sent_waits(lock[1], queue_list, string.sub(job, 1, b + 1))) then
         redis.call('HINCRBY', P .. 'flow:waiting', d.name, 1)
         redis.call('SADD', P .. 'flow:parked', lock[1])
         F.parked_now()

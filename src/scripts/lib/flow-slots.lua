@@ -19,11 +19,55 @@ local function flow_slots(F)
     any_parked = true
   end
 
-  -- Moves the oldest job parked on `key` to the head of its queue, and
-  -- keeps its text as the one sent on for `key` (F.unstrand). A job whose
-  -- descriptor cannot be read (pushed by hand) cannot say where it goes:
-  -- it goes to the dead set, whole, with why (lib/job-text.lua).
+  -- `flow:sent`, a hash KEY → "SHA1 UNTIL_MS": the job of KEY sent to a
+  -- queue to take the slot when it frees, by a release (unpark) or found
+  -- at the queue's head by an enqueue of its duplicate (F.sent_waits),
+  -- which parks behind it: a burst waits parked, not in the queue. Every
+  -- release of the key forgets it (release, F.flush) before it sends the
+  -- next on, and a delete of that job forgets it (F.unstrand), so it
+  -- names a job that will still take the slot, or nothing. Believed for a
+  -- day, in case that job leaves by a door tickq does not see (forgotten,
+  -- a duplicate is queued, and the fetch parks it if it must). One hash,
+  -- whose fields are the keys as they are: a release forgets a batch's
+  -- keys with one HDEL and makes no string, and none while it is empty.
+  local SENT = P .. 'flow:sent'
   local SENT_MS = 86400000
+  local any_sent
+  function F.sent(key, job)
+    redis.call('HSET', SENT, key, redis.sha1hex(job) .. ' ' .. (now_ms() + SENT_MS))
+    redis.call('PEXPIRE', SENT, SENT_MS)
+    any_sent = true
+  end
+
+  -- The SHA-1 of the job sent on for `key`, or nil.
+  local function sent_of(key)
+    local v = redis.call('HGET', SENT, key)
+    if v and tonumber(sub(v, 42)) > now_ms() then return sub(v, 1, 40) end
+    return nil
+  end
+
+  -- Whether a job of `key`, of the shape `one`, waits in a queue for its
+  -- slot: the one sent on, or the newest job of `list` if it is of `key`
+  -- (`head`: the text a job of it opens with, up to its key), then sent on.
+  function F.sent_waits(key, list, head)
+    if sent_of(key) then return true end
+    local newest = redis.call('LINDEX', list, 0)
+    if not (newest and find(newest, head, 1, true) == 1) then return false end
+    F.sent(key, newest)
+    return true
+  end
+
+  -- Forgets the job sent on for each key of `keys` (a release).
+  local function forget_sent(keys)
+    if #keys == 0 then return end
+    if any_sent == nil then any_sent = redis.call('EXISTS', SENT) == 1 end
+    if any_sent then redis.call('HDEL', SENT, unpack(keys)) end
+  end
+
+  -- Moves the oldest job parked on `key` to the head of its queue, as the
+  -- one sent on for `key`. A job whose descriptor cannot be read (pushed
+  -- by hand) cannot say where it goes: it goes to the dead set, whole,
+  -- with why (lib/job-text.lua).
   local function unpark(key)
     if not parked_somewhere() then return end
     local park = fkey('park', key)
@@ -42,7 +86,7 @@ local function flow_slots(F)
     redis.call('SADD', P .. 'queues', queue)
     redis.call('RPUSH', P .. 'queue:' .. queue, job)
     redis.call('HINCRBY', P .. 'flow:waiting', d.name, -1)
-    redis.call('SET', fkey('sent', key), job, 'PX', SENT_MS)
+    F.sent(key, job)
   end
 
   -- Where slots are kept. A unique key (`u:…`) has one slot: its holder is
@@ -67,27 +111,25 @@ local function flow_slots(F)
     elseif redis.call('HDEL', fkey('held', key), field) == 0 then
       return 0
     end
+    forget_sent({ key })
     unpark(key)
     return 1
   end
 
   -- A job of `job`'s keys left for good (the jobs API deleted it or
-  -- cleared its list). A key's parked jobs move on one by one, each time a
-  -- slot frees: a job a release sent on, deleted (or deferred by its rate
-  -- limit, then deleted) before it took the slot, would leave the rest
-  -- parked with the key free until a new job of the key ran. So when a
-  -- key has a free slot and the job last sent on for it is not near its
-  -- queue's head (where a release puts it) to take the slot, the next
-  -- moves on: one, in its turn, whatever is deleted meanwhile.
-  local function sent_waits(key)
-    local sent = redis.call('GET', fkey('sent', key))
-    local d = sent and F.read(sent)
-    return d and redis.call('LPOS', P .. 'queue:' .. F.uri_decode(d.queue), sent, 'RANK', -1, 'MAXLEN', 1000) or false
-  end
+  -- cleared its list). A key's parked jobs move on one at a time, as
+  -- slots free, behind the job sent on (`flow:sent`): when the job
+  -- deleted is that one (or none is known), and the key has a free slot,
+  -- the next moves on, so the rest do not wait with the key free for a
+  -- new job of the key. Any other delete leaves the order alone.
   function F.unstrand(job)
     local t = F.read(job)
     for _, lock in ipairs(t and t.locks or {}) do
-      if F.count(lock[1]) < lock[2] and not sent_waits(lock[1]) then unpark(lock[1]) end
+      local sent = sent_of(lock[1])
+      if not sent or sent == redis.sha1hex(job) then
+        forget_sent({ lock[1] })
+        if F.count(lock[1]) < lock[2] then unpark(lock[1]) end
+      end
     end
   end
 
@@ -206,27 +248,29 @@ local function flow_slots(F)
     local n = #pending
     for from = 1, n, 2000 do
       local last = math.min(from + 1999, n)
-      local names, c = {}, 0
+      local names, keys, c = {}, {}, 0
       for i = from, last, 2 do
         c = c + 1
-        names[c] = OWNER .. pending[i]
+        names[c], keys[c] = OWNER .. pending[i], pending[i]
       end
       -- gone: the positions in `pending` of the keys freed
       local gone = {}
       if trusted then
         redis.call('DEL', unpack(names))
+        forget_sent(keys)
         if parked_somewhere() then
           for i = from, last, 2 do gone[#gone + 1] = i end
         end
       else
-        local got, del = redis.call('MGET', unpack(names)), {}
+        local got, del, freed = redis.call('MGET', unpack(names)), {}, {}
         for k = 1, c do
           if got[k] == pending[from + 2 * k - 1] then
-            del[#del + 1] = names[k]
+            del[#del + 1], freed[#freed + 1] = names[k], keys[k]
             gone[#gone + 1] = from + 2 * k - 2
           end
         end
         if #del > 0 then redis.call('DEL', unpack(del)) end
+        forget_sent(freed)
       end
       if parked_somewhere() then
         for _, i in ipairs(gone) do unpark(pending[i]) end
