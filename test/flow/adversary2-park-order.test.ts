@@ -31,7 +31,7 @@ describe.each(adapterCases)("park order of a busy unique key's jobs of two shape
   it("a coalesce job between the key's first and second while-executing jobs keeps its place (oldest at the right)", async () => {
     const tq = h.make({ sync: { perform: () => {}, uniqueKey: ([k]: [string]) => k } });
     // Queued while the key is free: all three sit in the queue, oldest first w1, c, w2.
-    await enqueueQueued(h, (jobs) => tq.enqueueBulk(jobs), [
+    await enqueueQueued(h, tq, [
       { name: "sync", args: ["busy"], unique: "while-executing", jid: "w1" },
       { name: "sync", args: ["busy"], unique: "coalesce", jid: "c" },
       { name: "sync", args: ["busy"], unique: "while-executing", jid: "w2" },
@@ -52,7 +52,7 @@ describe.each(adapterCases)("park order of a busy unique key's jobs of two shape
       sync: { perform: () => {}, uniqueKey: by },
       capped: { perform: () => {}, uniqueKey: by, concurrency: { key: () => "all", limit: 5 } },
     });
-    await enqueueQueued(h, (jobs) => tq.enqueueBulk(jobs), [
+    await enqueueQueued(h, tq, [
       { name: "sync", args: ["busy"], unique: "while-executing", jid: "w1" },
       { name: "capped", args: ["busy"], unique: "while-executing", jid: "x" },
       { name: "sync", args: ["busy"], unique: "while-executing", jid: "w2" },

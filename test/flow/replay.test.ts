@@ -160,7 +160,7 @@ describe.each(adapterCases)("flow scripts run twice over $name", (adapterCase) =
 
   it("begin: past a busy key's duplicates it reads on in growing chunks, and what a chunk holds past the batch goes back to the head in order", async () => {
     const tq = h.make({ ...jobs, quick: () => {} });
-    await enqueueQueued(h, (jobs) => tq.enqueueBulk(jobs), [1, 2, 3, 4, 5].map(() => ({ name: "sync" as const, args: ["busy"] as [string], unique: "while-executing" as const })));
+    await enqueueQueued(h, tq, [1, 2, 3, 4, 5].map(() => ({ name: "sync" as const, args: ["busy"] as [string], unique: "while-executing" as const })));
     await tq.enqueueBulk(Array.from({ length: 10 }, (_, i) => ({ name: "quick" as const, args: [i] as never })));
     await h.redis.set(key("tick:other"), "1", "PX", 60_000); // a live tick holds the key
     await h.redis.set(key("flow:owner:u:busy"), "other");
@@ -178,7 +178,7 @@ describe.each(adapterCases)("flow scripts run twice over $name", (adapterCase) =
     const tq = h.make({ ...jobs, quick: () => {} });
     const dup = (jid: string) => ({ name: "sync" as const, args: ["busy"] as [string], unique: "while-executing" as const, jid });
     const quick = (i: number) => ({ name: "quick" as const, args: [i] as never });
-    await enqueueQueued(h, (jobs) => tq.enqueueBulk(jobs), [dup("da"), dup("db"), quick(0), quick(1), dup("dc"), dup("dd"), quick(2)]);
+    await enqueueQueued(h, tq, [dup("da"), dup("db"), quick(0), quick(1), dup("dc"), dup("dd"), quick(2)]);
     await h.redis.set(key("tick:other"), "1", "PX", 60_000); // a live tick holds the key
     await h.redis.set(key("flow:owner:u:busy"), "other");
     // a batch of 2: the first chunk (2) is da, db; the next (4) holds q0, q1, dc, dd: q0 and q1 fill the batch,
@@ -194,7 +194,7 @@ describe.each(adapterCases)("flow scripts run twice over $name", (adapterCase) =
   it("begin: two names sharing a busy key, in runs: each run is counted for its own name", async () => {
     const tq = h.make({ ...jobs, other: { perform: () => {}, uniqueKey: ([k]: [string]) => k } });
     const of = (name: "sync" | "other", jid: string) => ({ name, args: ["busy"] as [string], unique: "while-executing" as const, jid });
-    await enqueueQueued(h, (jobs) => tq.enqueueBulk(jobs), [of("other", "o1"), of("sync", "s1"), of("sync", "s2"), of("other", "o2"), of("other", "o3"), of("sync", "s3")]);
+    await enqueueQueued(h, tq, [of("other", "o1"), of("sync", "s1"), of("sync", "s2"), of("other", "o2"), of("other", "o3"), of("sync", "s3")]);
     await h.redis.set(key("tick:other"), "1", "PX", 60_000);
     await h.redis.set(key("flow:owner:u:busy"), "other");
     const { first, after } = await twice(scripts.begin, ["ticks", "tick:t1"], beginArgs("t1", 10));
@@ -205,7 +205,7 @@ describe.each(adapterCases)("flow scripts run twice over $name", (adapterCase) =
 
   it("begin: duplicates of a key whose holder's lease is gone are not parked as read: the first frees and takes the slot, the rest park", async () => {
     const tq = h.make(jobs);
-    await enqueueQueued(h, (jobs) => tq.enqueueBulk(jobs), ["d1", "d2", "d3"].map((jid) => ({ name: "sync" as const, args: ["a"] as [string], unique: "while-executing" as const, jid })));
+    await enqueueQueued(h, tq, ["d1", "d2", "d3"].map((jid) => ({ name: "sync" as const, args: ["a"] as [string], unique: "while-executing" as const, jid })));
     await h.redis.set(key("flow:owner:u:a"), "gone"); // no tick:gone: its lease is gone
     const { first, after } = await twice(scripts.begin, ["ticks", "tick:t1"], beginArgs("t1"));
     expect(readFetched((first as RedisReply[])[5]).map((f) => JSON.parse(f.raw).jid)).toEqual(["d1"]);

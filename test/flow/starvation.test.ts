@@ -29,7 +29,7 @@ describe.each(adapterCases)("a busy key at the head of the first queue over $nam
     // the queue's head is the busy key's, as when they come due from the schedule.
     const hot = await enqueueQueued(
       h,
-      (jobs) => tq.enqueueBulk(jobs),
+      tq,
       Array.from({ length: DUPLICATES }, (_, i) => ({ name: "exclusive" as const, args: ["hot", i === 0 ? -1 : 20] as [string, number], queue: "critical", unique: "while-executing" as const })),
     );
     const plain = await tq.enqueueBulk(Array.from({ length: PLAIN }, (_, i) => ({ name: "plain" as const, args: [`p-${i}`, 5] as [string, number] })));

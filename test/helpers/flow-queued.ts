@@ -11,10 +11,10 @@ import type { Harness } from "./harness.js";
  * a queue: one that enqueue parked is moved to the tail of its queue, as
  * the newest, and no longer counted as waiting. Their jids, in order.
  */
-export async function enqueueQueued<J>(h: Harness, enqueueBulk: (jobs: J[]) => Promise<string[]>, jobs: J[]): Promise<string[]> {
+export async function enqueueQueued<J>(h: Harness, tq: { enqueueBulk(jobs: J[]): Promise<string[]> }, jobs: NoInfer<J>[]): Promise<string[]> {
   const jids: string[] = [];
   for (const job of jobs) {
-    jids.push(...(await enqueueBulk([job])));
+    jids.push(...(await tq.enqueueBulk([job])));
     for (const park of await h.redis.keys(`${h.prefix}flow:park:*`)) {
       const parked = await h.redis.lpop(park);
       if (!parked) continue;
