@@ -87,6 +87,21 @@ describe.each(adapterCases)("flow scripts run twice over $name", (adapterCase) =
     expect(await h.redis.exists(key("flow:sent"))).toBe(0);
   });
 
+  it("begin: duplicates due from the schedule at once: the first is queued and starts, the rest park behind it, once", async () => {
+    const tq = h.make(jobs);
+    await tq.enqueueBulk(["s1", "s2", "s3"].map((jid) => ({ name: "sync" as const, args: ["k"] as [string], unique: "while-executing" as const, jid, delayMs: 1 })));
+    await new Promise((r) => setTimeout(r, 20));
+    const { first, after } = await twice(scripts.begin, ["ticks", "tick:t1"], beginArgs("t1"));
+    const started = readFetched((first as RedisReply[])[5]);
+    expect(started).toHaveLength(1);
+    const parked = (after["flow:park:u:k"] as string[]).map((j) => JSON.parse(j).jid);
+    expect(parked).toHaveLength(2);
+    expect([JSON.parse(started[0]!.raw).jid, ...parked].sort()).toEqual(["s1", "s2", "s3"]);
+    expect(sentOn(after)).toEqual({ "u:k": sha1(started[0]!.raw) });
+    expect(after["flow:waiting"]).toEqual({ sync: "2" });
+    expect(after.schedule).toBeUndefined();
+  });
+
   it("step: the ack of the job sent on forgets it, and the job it sends on is the next sent on; the last ack leaves none", async () => {
     const tq = h.make(jobs);
     await tq.enqueueBulk([1, 2].map((i) => ({ name: "sync" as const, args: ["k"] as [string], unique: "while-executing" as const, jid: `j${i}` })));

@@ -25,17 +25,25 @@ local function flow_claims(F)
   end
 
   -- Enqueue of a flow job no claim holds (F.holder): claims its keys and,
-  -- when it is pushed now and a key of it is full, parks it at once
-  -- instead of queueing it. A job of one unique key and nothing else
-  -- (shape `one`, while-executing) parks too when a job of its key waits
-  -- in a queue for the slot (F.sent_waits). Returns the list to push it
-  -- to.
+  -- when it is pushed now, routes it (F.route). Returns the list to push
+  -- it to.
   function F.enqueue(job, queue_list, now_push)
     local d, jid = F.read(job)
     for _, c in ipairs(claims(d)) do
       if c[2] then redis.call('SET', fkey(c[1], c[2]), jid) end
     end
-    if not now_push or not d then return queue_list end
+    if not now_push then return queue_list end
+    return F.route(job, queue_list, d)
+  end
+
+  -- Where a flow job pushed to a queue now goes (`d`: F.read(job), if
+  -- read): to `queue_list`, or parked at once when a key of it is full.
+  -- A job of one unique key and nothing else (shape `one`,
+  -- while-executing) parks too when a job of its key waits in a queue for
+  -- the slot (F.sent_waits): a burst waits parked, in order, not queued.
+  function F.route(job, queue_list, d)
+    d = d or F.read(job)
+    if not d then return queue_list end
     local shape, _, b = F.shape(job)
     for _, lock in ipairs(d.locks) do
       if F.count(lock[1]) >= lock[2] or (shape.one and F.sent_waits(lock[1], queue_list, string.sub(job, 1, b + 1))) then

@@ -6,6 +6,10 @@
 -- perform_in has none yet), spliced into the text: every other byte is
 -- kept. Its queue is read as text (lib/job-text.lua), and a job that cannot
 -- be routed goes to the dead set with the reason, never to another queue.
+-- A flow job whose key is full, or a while-executing job whose key has a
+-- job waiting in the queue for the slot, is parked instead, as at enqueue
+-- (lib/flow-claims.lua F.route): duplicates due at once do not fill the
+-- queue.
 
 -- Moves at most `limit` jobs due by `now_sec` from `set`; returns how many.
 local function move_due(set, now_sec, limit)
@@ -17,8 +21,10 @@ local function move_due(set, now_sec, limit)
     if redis.call('ZREM', set, job) == 1 then
       local queue, why = queue_of(job)
       if queue then
+        local text, list = with_field(job, 'enqueued_at', stamp) or job, P .. 'queue:' .. queue
+        if is_flow(text) then list = flow().route(text, list) end
         redis.call('SADD', P .. 'queues', queue)
-        redis.call('LPUSH', P .. 'queue:' .. queue, with_field(job, 'enqueued_at', stamp) or job)
+        redis.call('LPUSH', list, text)
       else
         redis.call('ZADD', P .. 'dead', now_sec, unroutable_entry(job, why, now_sec))
       end
