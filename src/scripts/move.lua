@@ -77,8 +77,11 @@ for k = 1, tonumber(ARGV[4]) do
       removed = redis.call('ZREM', key, job) == 1
     end
     if removed and action == 'push' then
+      local pushed = with_field(new_text, 'enqueued_at', stamp) or new_text
       redis.call('SADD', KEYS[1], target)
-      redis.call('LPUSH', P .. 'queue:' .. target, with_field(new_text, 'enqueued_at', stamp) or new_text)
+      redis.call('LPUSH', P .. 'queue:' .. target, pushed)
+      -- the job sent on for its key (deferred by its rate limit, run now) is still that job
+      if is_flow(job) then flow().resend(job, pushed) end
     elseif removed and string.sub(from, 1, 6) == 'queue:' then
       -- A queued job may carry a resurrection count (by its text): it goes too.
       redis.call('HDEL', P .. 'resurrections', job)

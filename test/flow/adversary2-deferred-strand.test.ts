@@ -62,6 +62,15 @@ describe.each(adapterCases)("a sent-on job deferred by its rate limit, then dele
     await movedOn(tq);
   });
 
+  it("run now (its text changes: enqueued_at), then a delete from its queue, moves the next parked job on", async () => {
+    const tq = await deferredSentOn();
+    await tq.jobs.runNow("p1");
+    expect((await tq.jobs.find("p1"))?.state).toBe("queued");
+    expect(await h.redis.llen(key("flow:park:c:sync:acct"))).toBe(1); // still sent on: nothing more moves
+    await tq.jobs.delete("p1");
+    await movedOn(tq);
+  });
+
   it("deleteAll(\"scheduled\") (clear.lua) moves the next parked job on", async () => {
     const tq = await deferredSentOn();
     expect(await tq.jobs.deleteAll("scheduled")).toBe(1);

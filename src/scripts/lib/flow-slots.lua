@@ -57,6 +57,15 @@ local function flow_slots(F)
     return true
   end
 
+  -- `job` is pushed again as `text` (the jobs API's run now): if it was
+  -- the job sent on for a key of it, `text` is.
+  function F.resend(job, text)
+    local t = F.read(job)
+    for _, lock in ipairs(t and t.locks or {}) do
+      if sent_of(lock[1]) == redis.sha1hex(job) then F.sent(lock[1], text) end
+    end
+  end
+
   -- Forgets the job sent on for each key of `keys` (a release).
   local function forget_sent(keys)
     if #keys == 0 then return end
