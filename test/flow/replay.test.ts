@@ -102,6 +102,31 @@ describe.each(adapterCases)("flow scripts run twice over $name", (adapterCase) =
     expect(after.schedule).toBeUndefined();
   });
 
+  it("begin: the job sent on for a busy key, parked by the fetch, is forgotten, so the next release sends the oldest parked on", async () => {
+    const tq = h.make(jobs);
+    await tq.enqueueBulk(["j", "p"].map((jid) => ({ name: "sync" as const, args: ["k"] as [string], unique: "while-executing" as const, jid })));
+    expect(Object.keys(sentOn(await snapshot(h.redis, h.prefix)))).toEqual(["u:k"]); // j waits; p parked behind it
+    await h.redis.set(key("tick:other"), "1", "PX", 60_000); // then another live tick takes the key
+    await h.redis.set(key("flow:owner:u:k"), "other");
+    const { first, after } = await twice(scripts.begin, ["ticks", "tick:t1"], beginArgs("t1"));
+    expect(readFetched((first as RedisReply[])[5])).toEqual([]);
+    expect((after["flow:park:u:k"] as string[]).map((j) => JSON.parse(j).jid).sort()).toEqual(["j", "p"]);
+    expect(after["flow:sent"]).toBeUndefined();
+  });
+
+  it("move: deleting a job its rate limit deferred ends its deferred record, once", async () => {
+    const tq = h.make(jobs);
+    await tq.enqueueBulk([{ name: "call", args: [], jid: "c1" }, { name: "call", args: [], jid: "c2" }]);
+    await begin("t1"); // c1 starts, c2 is deferred to the schedule
+    const [deferred] = await h.redis.zrange(key("schedule"), 0, 0);
+    expect(await h.redis.zrange(key("flow:deferred:call"), 0, -1)).toEqual(["c2"]);
+    const { first, after } = await twice(scripts.move, ["queues"], ["tok", 60_000, 1, "schedule", deferred!, "delete", "", ""]);
+    expect(first).toBe("1");
+    expect(after.schedule).toBeUndefined();
+    expect(after["flow:deferred:call"]).toBeUndefined();
+    expect((await tq.stats()).flow.call!.deferred).toBe(0);
+  });
+
   it("step: the ack of the job sent on forgets it, and the job it sends on is the next sent on; the last ack leaves none", async () => {
     const tq = h.make(jobs);
     await tq.enqueueBulk([1, 2].map((i) => ({ name: "sync" as const, args: ["k"] as [string], unique: "while-executing" as const, jid: `j${i}` })));

@@ -209,6 +209,7 @@ local function flow_admit(F)
       taken_n = taken_n + 1
     end
     local unread, nkept, ntakes = 0, 0, #takes
+    local unsent = {}
     for idx = #items, 1, -1 do
       if nkept >= room then
         unread = idx
@@ -254,6 +255,9 @@ local function flow_admit(F)
           local lock = t.locks[k]
           if F.full(view, lock[1], lock[2]) then
             park(job, lock[1], d.name)
+            -- it may be the job sent on for another key of it: that key
+            -- must not wait for it (F.unsend)
+            for j = 1, #t.locks do unsent[#unsent + 1] = t.locks[j][1] end
             run = false
             break
           end
@@ -302,13 +306,17 @@ local function flow_admit(F)
       last_fence = fence
     end
     -- Parked per key in one push a stretch, oldest deepest (at the right).
+    -- A key's job sent on may be one of them: forgotten (F.unsend), so
+    -- the next release sends its oldest parked job on.
     for key, list in pairs(parked) do
+      unsent[#unsent + 1] = key
       for from = 1, #list, 1000 do
         redis.call('LPUSH', fkey('park', key), unpack(list, from, math.min(from + 999, #list)))
       end
       redis.call('SADD', P .. 'flow:parked', key)
       F.parked_now()
     end
+    F.unsend(unsent)
     for name, n in pairs(parked_by_name) do redis.call('HINCRBY', P .. 'flow:waiting', name, n) end
     for name, n in pairs(slots_by_name) do redis.call('HINCRBY', P .. 'flow:locks', name, n) end
     return kept, aside, unread

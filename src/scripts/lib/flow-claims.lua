@@ -56,9 +56,16 @@ local function flow_claims(F)
     return queue_list
   end
 
+  -- A job the jobs API took out of the schedule (deleted, run now) is no
+  -- longer deferred by its rate limit.
+  local function undefer(d, jid)
+    if d and d.rate then redis.call('ZREM', P .. 'flow:deferred:' .. d.name, jid) end
+  end
+
   -- Admin delete of a job never run again: its claims end.
   function F.forget(job)
     local d, jid = F.read(job)
+    undefer(d, jid)
     for _, c in ipairs(claims(d)) do
       if c[2] and redis.call('GET', fkey(c[1], c[2])) == jid then redis.call('DEL', fkey(c[1], c[2])) end
     end
@@ -75,6 +82,7 @@ local function flow_claims(F)
   -- its key again, unless a newer job of the key took it meanwhile.
   function F.reclaim(job)
     local d, jid = F.read(job)
+    undefer(d, jid)
     for _, c in ipairs(claims(d)) do
       if c[2] then redis.call('SET', fkey(c[1], c[2]), jid, 'NX') end
     end

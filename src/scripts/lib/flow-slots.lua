@@ -19,7 +19,7 @@ local function flow_slots(F)
     any_parked = true
   end
 
-  -- `flow:sent`, a hash KEY → "SHA1 UNTIL_MS": the job of KEY sent to a
+  -- `flow:sent`, a hash KEY → "SHA1 UNTIL_MS QUEUE": the job of KEY sent to a
   -- queue to take the slot when it frees, by a release (unpark) or found
   -- at the queue's head by an enqueue of its duplicate (F.sent_waits),
   -- which parks behind it: a burst waits parked, not in the queue. Every
@@ -27,22 +27,27 @@ local function flow_slots(F)
   -- next on, and a delete of that job forgets it (F.unstrand), so it
   -- names a job that will still take the slot, or nothing. Believed for a
   -- day, in case that job leaves by a door tickq does not see (forgotten,
-  -- a duplicate is queued, and the fetch parks it if it must). One hash,
+  -- a duplicate is queued, and the fetch parks it if it must), and not
+  -- while its queue is paused (a job of the key for a served queue does
+  -- not wait for it). One hash,
   -- whose fields are the keys as they are: a release forgets a batch's
   -- keys with one HDEL and makes no string, and none while it is empty.
   local SENT = P .. 'flow:sent'
   local SENT_MS = 86400000
   local any_sent
   function F.sent(key, job)
-    redis.call('HSET', SENT, key, redis.sha1hex(job) .. ' ' .. (now_ms() + SENT_MS))
+    local d = F.read(job)
+    redis.call('HSET', SENT, key, redis.sha1hex(job) .. ' ' .. (now_ms() + SENT_MS) .. ' ' .. (d and F.uri_decode(d.queue) or ''))
     redis.call('PEXPIRE', SENT, SENT_MS)
     any_sent = true
   end
 
-  -- The SHA-1 of the job sent on for `key`, or nil.
+  -- The SHA-1 of the job sent on for `key`, or nil; and its queue.
   local function sent_of(key)
     local v = redis.call('HGET', SENT, key)
-    if v and tonumber(sub(v, 42)) > now_ms() then return sub(v, 1, 40) end
+    if not v then return nil end
+    local until_ms, queue = string.match(v, '^%x+ (%d+) (.*)$')
+    if until_ms and tonumber(until_ms) > now_ms() then return sub(v, 1, 40), queue end
     return nil
   end
 
@@ -50,7 +55,8 @@ local function flow_slots(F)
   -- slot: the one sent on, or the newest job of `list` if it is of `key`
   -- (`head`: the text a job of it opens with, up to its key), then sent on.
   function F.sent_waits(key, list, head)
-    if sent_of(key) then return true end
+    local sent, queue = sent_of(key)
+    if sent and redis.call('SISMEMBER', P .. 'paused', queue) == 0 then return true end
     local newest = redis.call('LINDEX', list, 0)
     if not (newest and find(newest, head, 1, true) == 1) then return false end
     F.sent(key, newest)
@@ -60,18 +66,24 @@ local function flow_slots(F)
   -- `job` is pushed again as `text` (the jobs API's run now): if it was
   -- the job sent on for a key of it, `text` is.
   function F.resend(job, text)
+    if any_sent == nil then any_sent = redis.call('EXISTS', SENT) == 1 end
+    if not any_sent then return end
     local t = F.read(job)
     for _, lock in ipairs(t and t.locks or {}) do
       if sent_of(lock[1]) == redis.sha1hex(job) then F.sent(lock[1], text) end
     end
   end
 
-  -- Forgets the job sent on for each key of `keys` (a release).
+  -- Forgets the job sent on for each key of `keys`: a release, or a
+  -- fetch that parked jobs of the keys (the one sent on may be among
+  -- them: it waits parked now, and a key whose job sent on is parked
+  -- would wait for nothing).
   local function forget_sent(keys)
     if #keys == 0 then return end
     if any_sent == nil then any_sent = redis.call('EXISTS', SENT) == 1 end
     if any_sent then redis.call('HDEL', SENT, unpack(keys)) end
   end
+  F.unsend = forget_sent
 
   -- Moves the oldest job parked on `key` to the head of its queue, as the
   -- one sent on for `key`. A job whose descriptor cannot be read (pushed

@@ -22,7 +22,11 @@ local function move_due(set, now_sec, limit)
       local queue, why = queue_of(job)
       if queue then
         local text, list = with_field(job, 'enqueued_at', stamp) or job, P .. 'queue:' .. queue
-        if is_flow(text) then list = flow().route(text, list) end
+        if is_flow(text) then
+          -- (the job sent on for its key, deferred by its rate limit, is still that job)
+          flow().resend(job, text)
+          list = flow().route(text, list)
+        end
         redis.call('SADD', P .. 'queues', queue)
         redis.call('LPUSH', list, text)
       else
