@@ -118,8 +118,8 @@ describe.each(adapterCases)("flow scripts run twice over $name", (adapterCase) =
     const tq = h.make(jobs);
     await tq.enqueueBulk([{ name: "call", args: [], jid: "c1" }, { name: "call", args: [], jid: "c2" }]);
     await begin("t1"); // c1 starts, c2 is deferred to the schedule
-    const [deferred] = await h.redis.zrange(key("schedule"), 0, 0);
-    expect(await h.redis.zrange(key("flow:deferred:call"), 0, -1)).toEqual(["c2"]);
+    const [deferred] = await h.redis.zrange(key("schedule"), "0", "0");
+    expect(await h.redis.zrange(key("flow:deferred:call"), "0", "-1")).toEqual(["c2"]);
     const { first, after } = await twice(scripts.move, ["queues"], ["tok", 60_000, 1, "schedule", deferred!, "delete", "", ""]);
     expect(first).toBe("1");
     expect(after.schedule).toBeUndefined();
