@@ -125,19 +125,26 @@ local function ack(tick, i, now_ms_value, dead_max, dead_max_age, held)
     return true
   end
 
+  -- Flow jobs that succeeded, settled at once (F.settle_succeeded).
+  local flows, nflows = {}, 0
   for _, group in ipairs(successes) do
     local queue, first, count = group[1], group[2], group[3]
     for k = first, first + count - 1 do
       entry = entry + 1
-      if taken(queue, ARGV[k]) then
-        if counted then forget(ARGV[k]) end
-        if is_flow(ARGV[k]) then flow().settle(tick, ARGV[k], 's', held) end
+      local job = ARGV[k]
+      if taken(queue, job) then
+        if counted then forget(job) end
+        if is_flow(job) then
+          nflows = nflows + 1
+          flows[nflows] = job
+        end
         processed = processed + 1
       else
         missed[#missed + 1] = entry
       end
     end
   end
+  if nflows > 0 then flow().settle_succeeded(tick, flows, nflows, held) end
 
   for _ = 1, n do
     local kind, queue, job, updated, delay = ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], ARGV[i + 4]

@@ -35,6 +35,10 @@ local function flow_slots(F)
   local SENT = P .. 'flow:sent'
   local SENT_MS = 86400000
   local any_sent
+  local function sent_somewhere()
+    if any_sent == nil then any_sent = redis.call('EXISTS', SENT) == 1 end
+    return any_sent
+  end
   function F.sent(key, job)
     local d = F.read(job)
     redis.call('HSET', SENT, key, redis.sha1hex(job) .. ' ' .. (now_ms() + SENT_MS) .. ' ' .. (d and F.uri_decode(d.queue) or ''))
@@ -66,8 +70,7 @@ local function flow_slots(F)
   -- `job` is pushed again as `text` (the jobs API's run now): if it was
   -- the job sent on for a key of it, `text` is.
   function F.resend(job, text)
-    if any_sent == nil then any_sent = redis.call('EXISTS', SENT) == 1 end
-    if not any_sent then return end
+    if not sent_somewhere() then return end
     local t = F.read(job)
     for _, lock in ipairs(t and t.locks or {}) do
       if sent_of(lock[1]) == redis.sha1hex(job) then F.sent(lock[1], text) end
@@ -79,9 +82,7 @@ local function flow_slots(F)
   -- them: it waits parked now, and a key whose job sent on is parked
   -- would wait for nothing).
   local function forget_sent(keys)
-    if #keys == 0 then return end
-    if any_sent == nil then any_sent = redis.call('EXISTS', SENT) == 1 end
-    if any_sent then redis.call('HDEL', SENT, unpack(keys)) end
+    if #keys > 0 and sent_somewhere() then redis.call('HDEL', SENT, unpack(keys)) end
   end
   F.unsend = forget_sent
 
@@ -120,6 +121,7 @@ local function flow_slots(F)
   -- that Redis searches field by field: some µs a job in a busy drain.)
   -- Any other key keeps its holders in a hash of its own, `flow:held:KEY`.
   local OWNER = P .. 'flow:owner:'
+  F.owner_prefix = OWNER
   local function single(key)
     return string.byte(key, 1) == 117 and string.byte(key, 2) == 58
   end
@@ -264,21 +266,26 @@ local function flow_slots(F)
   -- lets another take them: F.full's sweep, lib/resurrect.lua), so its
   -- releases need no read; any other's (a lease lost, a dead tick's
   -- resurrection) are checked against the owners first.
-  local pending, freed_by_name, trusted = {}, {}, true
+  local pending, npending, freed_by_name, trusted = {}, 0, {}, true
   function F.flush()
-    local n = #pending
+    local n = npending
     for from = 1, n, 2000 do
       local last = math.min(from + 1999, n)
-      local names, keys, c = {}, {}, 0
+      local names, c = {}, 0
       for i = from, last, 2 do
         c = c + 1
-        names[c], keys[c] = OWNER .. pending[i], pending[i]
+        names[c] = OWNER .. pending[i]
+      end
+      local function keys()
+        local t = {}
+        for k = 1, c do t[k] = pending[from + 2 * k - 2] end
+        return t
       end
       -- gone: the positions in `pending` of the keys freed
       local gone = {}
       if trusted then
         redis.call('DEL', unpack(names))
-        forget_sent(keys)
+        if sent_somewhere() then forget_sent(keys()) end
         if parked_somewhere() then
           for i = from, last, 2 do gone[#gone + 1] = i end
         end
@@ -286,7 +293,7 @@ local function flow_slots(F)
         local got, del, freed = redis.call('MGET', unpack(names)), {}, {}
         for k = 1, c do
           if got[k] == pending[from + 2 * k - 1] then
-            del[#del + 1], freed[#freed + 1] = names[k], keys[k]
+            del[#del + 1], freed[#freed + 1] = names[k], pending[from + 2 * k - 2]
             gone[#gone + 1] = from + 2 * k - 2
           end
         end
@@ -297,7 +304,7 @@ local function flow_slots(F)
         for _, i in ipairs(gone) do unpark(pending[i]) end
       end
     end
-    pending, trusted = {}, true
+    pending, npending, trusted = {}, 0, true
     for name, n in pairs(freed_by_name) do redis.call('HINCRBY', P .. 'flow:locks', name, -n) end
     freed_by_name = {}
   end
@@ -324,8 +331,8 @@ local function flow_slots(F)
       if d and d.one then settle_head, settle_d, settle_at = sub(job, 1, a - 1), d, a end
     end
     if d and d.one then
-      pending[#pending + 1] = sub(job, a, find(job, '|', a, true) - 1)
-      pending[#pending + 1] = tick
+      pending[npending + 1], pending[npending + 2] = sub(job, a, find(job, '|', a, true) - 1), tick
+      npending = npending + 2
       freed_by_name[d.name] = (freed_by_name[d.name] or 0) + 1
       return
     end
@@ -335,8 +342,8 @@ local function flow_slots(F)
     for k = 1, #locks do
       local lock = locks[k]
       if lock[3] then
-        pending[#pending + 1] = lock[1]
-        pending[#pending + 1] = tick
+        pending[npending + 1], pending[npending + 2] = lock[1], tick
+        npending = npending + 2
       else
         release(lock[1], tick .. ' ' .. jid)
       end
@@ -346,5 +353,26 @@ local function flow_slots(F)
       redis.call('DEL', fkey('claim', t.claim))
     end
     if t.wait and (kind == 'q' or kind == 'i') then redis.call('SET', fkey('wait', t.wait), jid, 'NX') end
+  end
+
+  -- F.settle of the `n` flow jobs of `jobs`, all succeeded: an ack's
+  -- successes are mostly a run of one shape `one`, whose job costs here a
+  -- find, a find and a sub (no call, no count by name a job).
+  function F.settle_succeeded(tick, jobs, n, held)
+    local run = 0
+    for i = 1, n do
+      local job = jobs[i]
+      if settle_head and find(job, settle_head, 1, true) == 1 then
+        pending[npending + 1], pending[npending + 2] = sub(job, settle_at, find(job, '|', settle_at, true) - 1), tick
+        npending = npending + 2
+        run = run + 1
+      else
+        if run > 0 then freed_by_name[settle_d.name] = (freed_by_name[settle_d.name] or 0) + run end
+        run = 0
+        F.settle(tick, job, 's', held)
+      end
+    end
+    if run > 0 then freed_by_name[settle_d.name] = (freed_by_name[settle_d.name] or 0) + run end
+    if not held then trusted = false end
   end
 end
