@@ -266,6 +266,26 @@ describe.each(adapterCases)("flow scripts run twice over $name", (adapterCase) =
     expect(after["flow:waiting"]).toEqual({ sync: "1" });
   });
 
+  it("step: successes of distinct keys settle at once and a chunk of distinct free keys is taken at once, each once", async () => {
+    const tq = h.make(jobs);
+    const some = (keys: string[]) => keys.map((k) => ({ name: "sync" as const, args: [k] as [string], unique: "while-executing" as const }));
+    await tq.enqueueBulk(some(["a", "b", "c"]));
+    const held = readFetched((await begin("t1", 3))[5]);
+    await tq.enqueueBulk([...some(["a", "d", "e"]), { name: "call" as const, args: [] }]); // a: free again by the acks below
+    // acks of a, b, c (one run of a shape); the fetch's first chunk is a, d, e (the commonest chunk); call comes after
+    const args = [...COMMON("t1"), 2, ...ackArgs(held.map((job) => ({ kind: "succeeded" as const, job }))), ...FETCH(3)];
+    const { first, after } = await twice(scripts.step, ["ticks", "tick:t1"], args);
+    expect(readFetched((first as RedisReply[])[3]).map((f) => JSON.parse(f.raw).args[0])).toEqual(["a", "d", "e"]);
+    expect((first as RedisReply[])[5]).toEqual([]); // no ack missed
+    expect((first as RedisReply[])[6]).toEqual([0, 3]); // fences 4, 5, 6
+    expect(Object.keys(after).filter((k) => k.startsWith("flow:owner:")).sort()).toEqual(["flow:owner:u:a", "flow:owner:u:d", "flow:owner:u:e"]);
+    expect([after["flow:owner:u:a"], after["flow:owner:u:d"], after["flow:owner:u:e"]]).toEqual(["t1", "t1", "t1"]);
+    expect(after["flow:fence"]).toBe("6");
+    expect(after["flow:locks"]).toEqual({ sync: "3" });
+    expect(after["queue:default"]).toHaveLength(1);
+    expect(await h.redis.get(key("stat:processed"))).toBe("3");
+  });
+
   it("finish: an unstarted flow job frees its slot and waits again; until-executed keeps its claim", async () => {
     const tq = h.make(jobs);
     await tq.enqueue("sync", ["a"], { unique: "until-executed" });
