@@ -341,11 +341,19 @@ local function flow_admit(F)
       last_fence = fence
     end
     -- Parked per key in one push a stretch, oldest deepest (at the right).
-    -- A key's job sent on may be one of them: forgotten (F.unsend), so
-    -- the next release sends its oldest parked job on.
+    -- A key's job sent on may be one of them, the key's oldest in the call
+    -- (sent to the head of its queue): a holder put back or resurrected
+    -- went in front of it and took the slot. It goes to the oldest end, to
+    -- be the next sent on, and is forgotten as sent (F.unsend): the next
+    -- release sends the oldest parked job on.
     for key, list in pairs(parked) do
       unsent[#unsent + 1] = key
-      for from = 1, #list, 1000 do
+      local first = 1
+      if F.is_sent(key, list[1]) then
+        redis.call('RPUSH', fkey('park', key), list[1])
+        first = 2
+      end
+      for from = first, #list, 1000 do
         redis.call('LPUSH', fkey('park', key), unpack(list, from, math.min(from + 999, #list)))
       end
       redis.call('SADD', P .. 'flow:parked', key)

@@ -55,6 +55,13 @@ local function flow_slots(F)
     return nil
   end
 
+  -- Whether `job` is the job sent on for `key`.
+  function F.is_sent(key, job)
+    if not sent_somewhere() then return false end
+    local sent = sent_of(key)
+    return sent ~= nil and sent == redis.sha1hex(job)
+  end
+
   -- Whether a job of `key`, of the shape `one`, waits in a queue for its
   -- slot: the one sent on, or the newest job of `list` if it is of `key`
   -- (`head`: the text a job of it opens with, up to its key), then sent on.
