@@ -20,7 +20,7 @@ export function printFlow(o: FlowBenchOptions, f: FlowFigures): void {
   });
   console.log(`\nFlow control (private Redis, batch ${o.batch}; ${o.runs} runs of (a), ${o.runs * 2} of (b); no-op jobs):`);
   console.table([
-    row(`(a) ${o.jobs} plain jobs`, "plain"),
+    row(`(a) ${o.jobs} plain jobs (the same, no unique)`, "plain"),
     row(`(a) ${o.jobs} while-executing, distinct keys`, "exclusive", "plain"),
     row(`(b) ${o.plain} plain jobs alone`, "alone"),
     row(`(b) ${o.plain} plain behind ${o.duplicates} duplicates of a busy key, enqueued`, "enqueued", "alone"),

@@ -3,9 +3,10 @@
 // batch 100 drain no-op jobs, in one process, on a private redis-server (so
 // `INFO commandstats` counts this bench's commands alone: Redis commands a
 // job, scripts' included, is the figure the machine's load does not move):
-//   (a) overhead  N plain jobs, then N jobs each while-executing on a key of
-//                 its own (a slot taken at fetch, freed at ack): jobs/s of
-//                 each, and the ratio (target ≥ 70 %)
+//   (a) overhead  N plain jobs, then N of the same jobs (name, args of the
+//                 same size) each while-executing on a key of its own (a
+//                 slot taken at fetch, freed at ack): jobs/s of each, and
+//                 the ratio (target ≥ 70 %); only `unique` differs
 //   (b) busy key  another tick holds a key (its job hangs until the end);
 //                 D duplicates of that key wait in front of P plain jobs:
 //                 the plain jobs' drain rate (from the first tick to the
@@ -117,18 +118,20 @@ async function enqueueChunked(w: World, jobs: Parameters<World["tq"]["enqueueBul
 const plainJobs = (n: number, from = 0) => Array.from({ length: n }, (_, i) => ({ name: "noop" as const, args: [from + i] }));
 const exclusiveJobs = (n: number, key: (i: number) => string) =>
   Array.from({ length: n }, (_, i) => ({ name: "exclusive" as const, args: [key(i)] as [string], unique: "while-executing" as const }));
+/** The same jobs enqueued without `unique`: plain jobs, the baseline of (a). */
+const unflowed = (n: number, key: (i: number) => string) => exclusiveJobs(n, key).map(({ unique: _, ...job }) => job);
 
-/** (a): plain no-ops, then no-ops each while-executing on a key of its own. */
+/** (a): no-ops, plain; then the same no-ops each while-executing on a key of its own. */
 export async function overhead(redis: Redis, o: FlowBenchOptions, figures: FlowFigures): Promise<void> {
   const w = world(redis, "overhead");
   try {
     // Warm-up of both kinds, unmeasured: the first drain of each pays for compiling its code paths.
-    await enqueueChunked(w, plainJobs(o.jobs / 10));
+    await enqueueChunked(w, unflowed(o.jobs / 10, (i) => `warm-${i}`));
     await drain(w, o.jobs / 10, o.batch);
     await enqueueChunked(w, exclusiveJobs(o.jobs / 10, (i) => `warm-${i}`));
     await drain(w, o.jobs / 10, o.batch);
     for (let run = 0; run < o.runs; run++) {
-      await enqueueChunked(w, plainJobs(o.jobs));
+      await enqueueChunked(w, unflowed(o.jobs, (i) => `p-${run}-${i}`));
       await measured(redis, w, o.jobs, o.batch, figures, "plain");
       await enqueueChunked(w, exclusiveJobs(o.jobs, (i) => `k-${run}-${i}`));
       await measured(redis, w, o.jobs, o.batch, figures, "exclusive");
