@@ -112,7 +112,6 @@ local function flow_admit(F)
     -- its end would be a hash)
     local n = #items
     local shapes, slot, singles, index, nsingles = {}, {}, {}, {}, 0
-    local n_one, n_other = 0, 0
     local known = F.shapes
     local dup, dup_d, dup_k
     -- A run of duplicates of a key a live tick holds is parked as it is
@@ -188,9 +187,7 @@ local function flow_admit(F)
               dup_list[dup_len], shapes[at] = job, PARKED
             end
           end
-          n_one = n_one + 1
         elseif d ~= nil then
-          n_other = n_other + 1
           -- Any other shape, or a descriptor that cannot be read (the job
           -- goes to the dead set).
           local t, jid
@@ -218,8 +215,8 @@ local function flow_admit(F)
     end
     end_run()
     aside = nfast
-    local view = F.view(singles, index, nsingles == n_one and n_other == 0 and #items <= room and tick)
-    local taken, owners, takes, names = view.taken, view.owners, view.takes, view.names
+    local view = F.view(singles, index)
+    local owners, takes, names = view.owners, view.takes, view.names
     local fence = last_fence
     -- Sets `job` aside on `key`, full.
     local function park(job, key, name)
@@ -259,10 +256,6 @@ local function flow_admit(F)
         local entry = unroutable_entry(job, 'its flow control descriptor (tickq_flow) cannot be read', now / 1000)
         redis.call('ZADD', P .. 'dead', now / 1000, entry)
         run = false
-      elseif taken and d then
-        -- its key, free, was taken with the rest (F.view)
-        fence = fence + 1
-        count_taken(d)
       elseif d and d.one then
         local k = slot[n + 1 - idx]
         -- (the same key under another job name counts for that name)

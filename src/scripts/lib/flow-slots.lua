@@ -175,21 +175,12 @@ local function flow_slots(F)
   -- per-key state in arrays by number (a table a key, or a map a state,
   -- cost more than the MGET). Other keys' holder counts are cached in
   -- `held` (only this call takes slots meanwhile, and counts them). Takes
-  -- of unique keys are written at once by F.commit.
-  -- `tick` given, when every job of the call is of one unique key of its
-  -- own and all start (the common case: distinct keys, all free): the
-  -- keys are taken at once, all or none (MSETNX), and the view says so
-  -- (`taken`); when one is held nothing was written and the view is read.
-  function F.view(singles, index, tick)
+  -- of unique keys are written at once by F.commit. (The commonest
+  -- chunk, distinct free keys of one shape, is taken before any of this:
+  -- lib/flow-admit.lua's admit_run.)
+  function F.view(singles, index)
     local names, owners = {}, {}
     for k = 1, #singles do names[k] = OWNER .. singles[k] end
-    if tick and #names <= 1000 then
-      local pairs_ = {}
-      for k = 1, #names do pairs_[2 * k - 1], pairs_[2 * k] = names[k], tick end
-      if redis.call('MSETNX', unpack(pairs_)) == 1 then
-        return { taken = true, names = names, takes = {} }
-      end
-    end
     for from = 1, #names, 1000 do
       local got = redis.call('MGET', unpack(names, from, math.min(from + 999, #names)))
       for k = 1, #got do owners[from + k - 1] = got[k] end
