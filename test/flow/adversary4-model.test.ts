@@ -357,7 +357,7 @@ describe.each(adapterCases.slice(0, 1))("admit_run and settle_succeeded, a rando
           h.prefix = `${base}r${runs++}:`; // each run under its own prefix (the harness deletes all under base)
           await walk(initial, queued, ops);
         }),
-        { numRuns: Number(process.env.ADV4_RUNS ?? 50), endOnFailure: true },
+        { numRuns: Number(process.env.ADV4_RUNS ?? 25), endOnFailure: true },
       );
     } finally {
       h.prefix = base;
