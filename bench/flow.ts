@@ -93,7 +93,7 @@ type World = ReturnType<typeof world>;
 async function drain(w: World, n: number, batch: number): Promise<number> {
   w.reset();
   const t = performance.now();
-  // A tick whose fetches only parked jobs may end early with nothing run (FINDINGS.md F7): tick again, up to a bound.
+  // A tick whose fetches only parked jobs may end early with nothing run: tick again, up to a bound.
   for (let idle = 0; w.done() < n; ) {
     const report = await w.tq.tick({ batch, concurrency: batch, budgetMs: 60_000 });
     idle = report.fetched === 0 ? idle + 1 : 0;

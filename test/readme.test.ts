@@ -1,26 +1,41 @@
-// Every TypeScript snippet of the README compiles under `strict`, against
-// ioredis 6 and ioredis 5 (devDependency ioredis5), as a user who copies it
-// would compile it. "tickq" imports resolve to the sources (always current,
-// no build needed; their own code needs lib ES2024, where a user of the
-// built .d.ts needs none); "ioredis" to the version under test, for the
-// sources too.
+// Every TypeScript snippet of the README and of the docs pages (docs/**/*.md)
+// compiles under `strict`, against ioredis 6 and ioredis 5 (devDependency
+// ioredis5), as a user who copies it would compile it. "tickq" imports
+// resolve to the sources (always current, no build needed; their own code
+// needs lib ES2024, where a user of the built .d.ts needs none); "ioredis" to
+// the version under test, for the sources too.
 // Fragments may use three placeholders, declared below: redis, jobs, env.
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 
 const root = resolve(".");
 
-function snippets(): { line: number; code: string }[] {
-  const lines = readFileSync(join(root, "README.md"), "utf8").split("\n");
-  const found: { line: number; code: string }[] = [];
+interface Snippet {
+  file: string;
+  line: number;
+  code: string;
+}
+
+/** README.md, then every page under docs/ (not the site's own config folder), in a stable order. */
+function markdownFiles(): string[] {
+  const pages = readdirSync(join(root, "docs"), { recursive: true, encoding: "utf8" })
+    .filter((path) => path.endsWith(".md") && !path.split(/[\\/]/).some((part) => part.startsWith(".")))
+    .map((path) => join("docs", path))
+    .sort();
+  return ["README.md", ...pages];
+}
+
+function snippetsOf(file: string): Snippet[] {
+  const lines = readFileSync(join(root, file), "utf8").split("\n");
+  const found: Snippet[] = [];
   for (let i = 0; i < lines.length; i++) {
     if (lines[i] !== "```ts") continue;
     const start = i + 1;
-    while (lines[++i] !== "```") if (i >= lines.length) throw new Error(`unclosed snippet at README.md:${start}`);
-    found.push({ line: start, code: lines.slice(start, i).join("\n") });
+    while (lines[++i] !== "```") if (i >= lines.length) throw new Error(`unclosed snippet at ${file}:${start}`);
+    found.push({ file, line: start, code: lines.slice(start, i).join("\n") });
   }
   return found;
 }
@@ -45,14 +60,16 @@ const ENTRIES: Record<string, string> = {
   "tickq/dashboard": "functions/dashboard/index.ts",
 };
 
-describe("the README's TypeScript snippets", () => {
+describe("the TypeScript snippets of the README and the docs", () => {
   const dir = mkdtempSync(join(tmpdir(), "tickq-readme-"));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
-  const found = snippets();
+  const found = markdownFiles().flatMap(snippetsOf);
 
-  it("has snippets to check, the quick start first", () => {
-    expect(found.length).toBeGreaterThanOrEqual(5);
+  it("has snippets to check: the README's quick start first, and the docs pages' own", () => {
+    expect(found[0]!.file).toBe("README.md");
     expect(found[0]!.code).toMatch(/from "ioredis"/);
+    expect(new Set(found.map((s) => s.file)).size).toBeGreaterThanOrEqual(10);
+    expect(found.length).toBeGreaterThanOrEqual(15);
   });
 
   it.each([["ioredis", "6"], ["ioredis5", "5"]])("compile under strict with %s (ioredis %s)", (pkg, major) => {
@@ -65,8 +82,8 @@ describe("the README's TypeScript snippets", () => {
     symlinkSync(ioredis, join(project, "node_modules/ioredis"));
     writeFileSync(join(project, "package.json"), JSON.stringify({ type: "module" }));
     writeFileSync(join(project, "placeholders.d.ts"), PLACEHOLDERS);
-    const files = found.map(({ line, code }) => {
-      const name = `readme-line-${line}.ts`;
+    const names = found.map(({ code }, n) => {
+      const name = `snippet-${n}.ts`;
       writeFileSync(join(project, name), code.includes("import ") || code.includes("export ") ? code : `${code}\nexport {};\n`);
       return name;
     });
@@ -79,15 +96,18 @@ describe("the README's TypeScript snippets", () => {
           strict: true, module: "NodeNext", moduleResolution: "NodeNext", target: "ES2022", lib: ["ES2024", "DOM"],
           types: ["node"], noEmit: true, skipLibCheck: true, paths,
         },
-        files: ["placeholders.d.ts", ...files],
+        files: ["placeholders.d.ts", ...names],
       }),
     );
     try {
       execFileSync(process.execPath, [join(root, "node_modules/typescript/bin/tsc"), "-p", project], { encoding: "utf8", stdio: "pipe" });
     } catch (error) {
-      // name the README line of each error, not the temporary file
-      const out = String((error as { stdout?: string }).stdout ?? error).replace(/readme-line-(\d+)\.ts\((\d+),/g, (_, at, row) => `README.md line ${Number(at) + Number(row) - 1} (`);
-      expect.fail(`README snippets do not compile with ${pkg}:\n${out}`);
+      // name the Markdown file and line of each error, not the temporary file
+      const out = String((error as { stdout?: string }).stdout ?? error).replace(/snippet-(\d+)\.ts\((\d+),/g, (_, n, row) => {
+        const { file, line } = found[Number(n)]!;
+        return `${file} line ${line + Number(row) - 1} (`;
+      });
+      expect.fail(`snippets do not compile with ${pkg}:\n${out}`);
     }
   }, 120_000);
 });

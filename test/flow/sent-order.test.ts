@@ -1,7 +1,7 @@
 // The parked job a release sent on keeps its place when a holder put back
 // (unstarted, or resurrected) goes in front of it and takes the slot again:
 // the fetch that finds it parks it at the oldest end, so it is the next to
-// run, and its followers keep their enqueue order (FINDINGS.md O2).
+// run, and its followers keep their enqueue order (docs/internals/known-issues.md, O2).
 import { describe, expect, it } from "vitest";
 import { ackArgs } from "../../src/passes/ack.js";
 import { readFetched } from "../../src/passes/fetch.js";

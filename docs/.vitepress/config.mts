@@ -1,0 +1,78 @@
+// The docs site: VitePress builds docs/ into docs/.vitepress/dist. A dead
+// link between pages fails the build, so `npm run docs:build` is the link check.
+import { defineConfig } from "vitepress";
+
+export default defineConfig({
+  title: "tickq",
+  description: "Reliable background jobs for serverless TypeScript on Redis, with no long-lived worker process.",
+  cleanUrls: true,
+  // under tmp/, which git ignores, like every other build output
+  outDir: "../tmp/docs-site",
+  cacheDir: "../tmp/docs-cache",
+  lastUpdated: false,
+  themeConfig: {
+    search: { provider: "local" },
+    outline: [2, 3],
+    sidebar: [
+      {
+        text: "Start",
+        items: [
+          { text: "Getting started", link: "/getting-started" },
+          { text: "Concepts", link: "/concepts" },
+          { text: "API", link: "/api" },
+        ],
+      },
+      {
+        text: "Guides",
+        items: [
+          { text: "The jobs API", link: "/guides/jobs-api" },
+          { text: "Recurring jobs", link: "/guides/recurring" },
+          { text: "Ordered jobs by id", link: "/guides/ordered" },
+          { text: "Flow control", link: "/guides/flow-control" },
+          { text: "Long jobs and deadlines", link: "/guides/long-jobs" },
+          { text: "Kick and fan-out", link: "/guides/kick-fan-out" },
+          { text: "Events", link: "/guides/events" },
+          { text: "Failures", link: "/guides/failures" },
+          { text: "Beside Ruby Sidekiq", link: "/guides/sidekiq" },
+        ],
+      },
+      {
+        text: "Deploy",
+        items: [
+          { text: "Cloudflare Workers", link: "/deploy/cloudflare" },
+          { text: "Vercel", link: "/deploy/vercel" },
+          { text: "Node", link: "/deploy/node" },
+          { text: "The HTTP app", link: "/deploy/http-app" },
+          { text: "Upstash over HTTP", link: "/deploy/upstash-http" },
+          { text: "Bundle sizes", link: "/deploy/bundles" },
+        ],
+      },
+      {
+        text: "Operate",
+        items: [
+          { text: "Dashboard", link: "/operate/dashboard" },
+          { text: "CLI", link: "/operate/cli" },
+          { text: "Redis keys", link: "/operate/redis-keys" },
+          { text: "Running Redis", link: "/running-redis" },
+          { text: "A local Upstash", link: "/operate/upstash-local" },
+        ],
+      },
+      {
+        text: "Reliability",
+        items: [
+          { text: "Guarantees", link: "/guarantees" },
+          { text: "The fault suite", link: "/fault-suite" },
+          { text: "Benchmarks", link: "/benchmarks" },
+        ],
+      },
+      {
+        text: "Internals",
+        items: [
+          { text: "Cost in round trips", link: "/internals/round-trips" },
+          { text: "Source layout", link: "/internals/layout" },
+          { text: "Known issues", link: "/internals/known-issues" },
+        ],
+      },
+    ],
+  },
+});
