@@ -3,12 +3,13 @@
 // --ids 100 --workers 3 --adapter both --faults-per-kind 20 --seed 1]. Each
 // phase faults its own private Redis (as bench/chaos.ts does) while ordered
 // workers run; it fails on a lost payload, an overlap, a fence that did not
-// grow, or work left behind.
+// grow, work left behind, or a fault kind injected fewer times than asked
+// (the rows of ORDERED_CHECKS, bench/chaos/ordered-phase.ts).
 import { parseArgs } from "node:util";
 import { findRedis } from "../functions/node/find-redis.js";
 import type { AdapterName } from "./chaos/connect.js";
-import { FAULT_KINDS, type FaultKind } from "./chaos/faults.js";
-import { runOrderedPhase, type OrderedPhaseResult } from "./chaos/ordered-phase.js";
+import { columnOf, renderTable } from "./chaos/checks.js";
+import { ORDERED_CHECKS, runOrderedPhase, type OrderedPhaseResult } from "./chaos/ordered-phase.js";
 import { startPrivateRedis } from "./chaos/private-redis.js";
 import { seededRng } from "./chaos/rng.js";
 
@@ -55,24 +56,7 @@ export async function runOrderedChaos(o: OrderedChaosOptions): Promise<OrderedPh
 }
 
 export function orderedChaosTable(results: OrderedPhaseResult[]): string {
-  const rows: [string, (r: OrderedPhaseResult) => string | number][] = [
-    ["ordered payloads / ids", (r) => `${r.payloads} / ${r.ids}`],
-    ...FAULT_KINDS.map((k): [string, (r: OrderedPhaseResult) => string | number] => [`faults: ${k}`, (r) => r.faults[k as FaultKind] ?? "—"]),
-    ["enqueue chunks sent again", (r) => r.enqueueRetries],
-    ["payloads seen by a successful run", (r) => r.seen],
-    ["lost payloads (must be 0)", (r) => r.lost],
-    ["overlapping runs of an id (must be 0)", (r) => r.overlaps],
-    ["fences that did not grow (must be 0)", (r) => r.staleFences],
-    ["left waiting or running (must be 0)", (r) => r.stuck],
-    ["worker crashes", (r) => r.workerCrashes],
-    ["seconds", (r) => r.seconds],
-    ["verdict", (r) => (r.problems.length ? "FAILED" : "ok")],
-  ];
-  const cells = rows.map(([label, get]) => [label, ...results.map((r) => String(get(r)))]);
-  const header = ["", ...results.map((r) => r.adapter)];
-  const widths = header.map((_, i) => Math.max(...[header, ...cells].map((row) => row[i]!.length)));
-  const line = (row: string[]) => row.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join("  ");
-  return [line(header), widths.map((w) => "-".repeat(w)).join("  "), ...cells.map(line)].join("\n");
+  return renderTable(results.map((r) => columnOf(r.adapter, ORDERED_CHECKS, r)));
 }
 
 /** Runs the ordered phases from the command line (own, or after bench/chaos.ts's); prints the table; true if they held. */

@@ -8,18 +8,24 @@
 // dropped after the REST server ran it (@upstash/redis retries). One phase
 // per adapter. A share of the jobs is flow-controlled (while-executing,
 // until-executed, coalesce, a concurrency limit, a rate limit: see
-// bench/chaos/jobs.ts). Prints a table; exits 1 on a lost or stuck job, two
-// runs of a flow key beyond its limit at once, or a miscount.
+// bench/chaos/jobs.ts). Then the phases registered in bench/chaos/phases.ts.
+// Prints a table whose rows are the judge's checks (bench/chaos/verify.ts,
+// bench/chaos/checks.ts) and exits 1 if any phase broke one: a lost or stuck
+// job, two runs of a flow key beyond its limit at once, a count that differs
+// from the ledger or from the planned attempts, a fault kind injected fewer
+// times than asked. test/chaos.test.ts runs the same judge.
 // Then the ordered phases (bench/chaos-ordered.ts; --ordered-payloads 0 skips
 // them): exits 1 on a lost payload, an overlap or a fence that did not grow.
 import { parseArgs } from "node:util";
 import { orderedChaosMain } from "./chaos-ordered.js";
 import { findRedis } from "../functions/node/find-redis.js";
 import type { AdapterName } from "./chaos/connect.js";
-import { runPhase, type PhaseResult } from "./chaos/phase.js";
+import { renderTable, type Column } from "./chaos/checks.js";
+import { runPhase } from "./chaos/phase.js";
+import { EXTRA_PHASES, type PhaseContext } from "./chaos/phases.js";
 import { startPrivateRedis } from "./chaos/private-redis.js";
 import { seededRng } from "./chaos/rng.js";
-import { chaosTable } from "./chaos/table.js";
+import { phaseColumn } from "./chaos/verify.js";
 
 export interface ChaosOptions {
   jobs: number;
@@ -36,35 +42,34 @@ export interface ChaosOptions {
   log?: (line: string) => void;
 }
 
-export async function runChaos(o: ChaosOptions): Promise<PhaseResult[]> {
+/** Runs the plain phase over each adapter, then each registered phase over each adapter: one judged column each. */
+export async function runChaos(o: ChaosOptions): Promise<Column[]> {
   const redis = await startPrivateRedis();
   const runId = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
-  const results: PhaseResult[] = [];
+  const columns: Column[] = [];
+  const context = (adapter: AdapterName, seed: number): PhaseContext => ({
+    adapter,
+    redis,
+    ledgerUrl: o.ledgerUrl ?? "redis://127.0.0.1:6379",
+    runId,
+    workers: o.workers,
+    perKind: o.perKind,
+    seconds: o.seconds ?? Math.max(10, Math.ceil((adapter === "upstash" ? 6 : 5) * o.perKind * 0.3)),
+    settleSeconds: o.settleSeconds ?? 60,
+    leaseMs: o.leaseMs ?? 1_500,
+    budgetMs: o.budgetMs ?? 2_500,
+    rng: seededRng(seed),
+    log: o.log ?? (() => {}),
+  });
   try {
-    for (const [i, adapter] of o.adapters.entries()) {
-      const kinds = adapter === "upstash" ? 6 : 5;
-      results.push(
-        await runPhase({
-          adapter,
-          redis,
-          ledgerUrl: o.ledgerUrl ?? "redis://127.0.0.1:6379",
-          runId,
-          jobs: o.jobs,
-          workers: o.workers,
-          perKind: o.perKind,
-          seconds: o.seconds ?? Math.max(10, Math.ceil(kinds * o.perKind * 0.3)),
-          settleSeconds: o.settleSeconds ?? 60,
-          leaseMs: o.leaseMs ?? 1_500,
-          budgetMs: o.budgetMs ?? 2_500,
-          rng: seededRng(o.seed + i),
-          log: o.log ?? (() => {}),
-        }),
-      );
+    for (const [i, adapter] of o.adapters.entries()) columns.push(phaseColumn(await runPhase({ ...context(adapter, o.seed + i), jobs: o.jobs })));
+    for (const [p, phase] of EXTRA_PHASES.entries()) {
+      for (const [i, adapter] of o.adapters.entries()) columns.push(await phase.run(context(adapter, o.seed + 1_000 * (p + 1) + i)));
     }
   } finally {
     await redis.stop();
   }
-  return results;
+  return columns;
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
@@ -95,14 +100,14 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   };
   console.log(`chaos: ${options.jobs} jobs a phase, ${options.workers} workers, ${options.adapters.join(" then ")}, ≥${options.perKind} faults of each kind, seed ${options.seed}`);
   const ledger = await findRedis(); // REDIS_URL, else 127.0.0.1:6379, else a private one: never the faulted Redis
-  const results = await runChaos({ ...options, ledgerUrl: ledger.url }).finally(() => ledger.stop());
-  console.log(`\n\n${chaosTable(results)}\n`);
-  for (const r of results) {
-    for (const problem of r.problems) console.log(`${r.adapter}: ${problem}`);
-    if (r.problems.length && r.workerStderr.length) console.log(`${r.adapter}: workers' last stderr lines:\n  ${r.workerStderr.join("\n  ")}`);
+  const columns = await runChaos({ ...options, ledgerUrl: ledger.url }).finally(() => ledger.stop());
+  console.log(`\n\n${renderTable(columns)}\n`);
+  for (const c of columns) {
+    for (const problem of c.problems) console.log(`${c.name}: ${problem}`);
+    if (c.problems.length && c.workerStderr?.length) console.log(`${c.name}: workers' last stderr lines:\n  ${c.workerStderr.join("\n  ")}`);
   }
-  const failed = results.some((r) => r.problems.length > 0);
-  console.log(failed ? "FAILED: jobs lost, stuck, overlapping or miscounted" : "no job lost, none stuck, no flow key overlapped, every count matches");
+  const failed = columns.some((c) => c.problems.length > 0);
+  console.log(failed ? "FAILED: a check of the table did not hold (the lines above say which)" : "every check held: no job lost, none stuck, no flow key overlapped, every count matches the plan and the ledger, every fault injected as asked");
   const orderedPayloads = Number(values["ordered-payloads"]);
   const orderedHeld = orderedPayloads === 0 || (await orderedChaosMain({ ...options, payloads: orderedPayloads, ids: Number(values["ordered-ids"]) }));
   process.exit(failed || !orderedHeld ? 1 : 0);

@@ -145,7 +145,11 @@ export interface TickqOptions<J extends JobRegistry = JobRegistry, O extends Ord
   deadMaxAgeSeconds?: number;
   /** A Redis call that takes longer than this rejects; default 10,000 ms. */
   redisTimeoutMs?: number;
-  /** How long enqueue remembers a jid the caller chose (`enqueue(…, { jid })`); default 24 h. */
+  /**
+   * How long enqueue remembers a jid the caller chose (`enqueue(…, { jid })`),
+   * counted from the push that stored it; default 24 h. Every client of a
+   * prefix sees the jids any other pushed, whatever its own window.
+   */
   idWindowMs?: number;
   /** How long enqueue remembers each call, so a resent call pushes nothing twice; default 10 min. */
   replayWindowMs?: number;
@@ -190,8 +194,9 @@ export interface SidekiqProcessOptions {
 
 export interface EnqueueOptions {
   /**
-   * Your own id for the job: enqueueing the same jid again within
-   * `idWindowMs` pushes nothing and returns that jid. Default: a new one.
+   * Your own id for the job: enqueueing the same jid again, from any client
+   * of the prefix, within the `idWindowMs` of the client that pushed it,
+   * pushes nothing and returns that jid. Default: a new one.
    */
   jid?: string;
   queue?: string;

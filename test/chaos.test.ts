@@ -5,7 +5,9 @@
 // REST server ran it (HTTP). The ledger lives on the test Redis, never
 // faulted. No job may be lost or stuck, no flow key (while-executing,
 // until-executed, coalesce, concurrency limit, rate limit) may see more
-// live runs than its limit, and the counters must match the ledger.
+// live runs than its limit, the counters must match the ledger and the
+// planned attempts, and every fault kind must be injected as often as asked:
+// the judge's checks (bench/chaos/verify.ts), the same `npm run chaos` runs.
 import { describe, expect, it } from "vitest";
 import { runChaos } from "../bench/chaos.js";
 import { redisUrl } from "./helpers/redis.js";
@@ -24,18 +26,7 @@ describe("chaos", () => {
       leaseMs: 1_000,
       budgetMs: 2_000,
     });
-    for (const r of results) {
-      expect(r.problems, r.adapter).toEqual([]);
-      expect({ adapter: r.adapter, lost: r.lost, stuck: r.stuck, overlaps: r.overlaps, dead: r.dead }).toEqual({ adapter: r.adapter, lost: 0, stuck: 0, overlaps: 0, dead: r.deadExpected });
-      for (const kind of ["exclusive", "limited", "rated", "once", "coalesced"] as const) expect(r.kinds[kind], kind).toBeGreaterThan(0);
-      expect(r.merged, "duplicates of a unique key merged at enqueue").toBeGreaterThan(0);
-      expect(r.succeeded + r.dead + r.merged + r.ownAnswer).toBe(r.jobs);
-      expect(r.processed).toBe(r.ledgerFinished);
-      expect(r.processed).toBe(r.plannedProcessed);
-      expect(r.failed).toBe(r.ledgerFailed);
-      const kinds = r.adapter === "upstash" ? 6 : 5;
-      expect(Object.keys(r.faults)).toHaveLength(kinds);
-      for (const [kind, n] of Object.entries(r.faults)) expect(n, `${r.adapter}: ${kind}`).toBeGreaterThanOrEqual(1);
-    }
+    expect(results.map((c) => c.name)).toEqual(["ioredis", "upstash"]);
+    for (const c of results) expect(c.problems, c.name).toEqual([]);
   }, 90_000);
 });

@@ -43,12 +43,35 @@ describe.each(adapterCases)("enqueue with your own jid over $name", (adapterCase
     expect(await h.redis.zcard(`${h.prefix}schedule`)).toBe(1);
   });
 
-  it("forgets a jid after its window (two windows at most)", async () => {
+  it("forgets a jid after the window of the client that pushed it", async () => {
     const tq = h.make({ mail: (_args: [string]) => {} }, { idWindowMs: 1_000 });
     await tq.enqueue("mail", ["a"], { jid: "short" });
-    await sleep(2_100);
+    await sleep(1_100);
     await tq.enqueue("mail", ["a"], { jid: "short" });
     expect(await queued()).toEqual(["short", "short"]);
+  });
+
+  it("pushes a jid once whatever idWindowMs each client was given (a deploy that changes it, the CLI beside an app)", async () => {
+    const short = h.make({ mail: (_args: [string]) => {} }, { idWindowMs: 60_000 });
+    const long = h.make({ mail: (_args: [string]) => {} });
+    expect(await short.enqueue("mail", ["a"], { jid: "from-short" })).toBe("from-short");
+    expect(await long.enqueue("mail", ["a"], { jid: "from-short" })).toBe("from-short");
+    expect(await long.enqueue("mail", ["b"], { jid: "from-long" })).toBe("from-long");
+    expect(await short.enqueueBulk([{ name: "mail", args: ["b"], jid: "from-long" }])).toEqual(["from-long"]);
+    expect((await queued()).sort()).toEqual(["from-long", "from-short"]);
+  });
+
+  it("honours jids remembered before a deploy, in the sets named by window", async () => {
+    const [seconds] = await h.redis.time();
+    const bucket = Math.floor((Number(seconds) * 1000) / 86_400_000);
+    await h.redis.sadd(`${h.prefix}jids:86400000:${bucket}`, "before-deploy");
+    await h.redis.sadd(`${h.prefix}jids:60000:${Math.floor((Number(seconds) * 1000) / 60_000)}`, "short-before-deploy");
+    const tq = h.make({ mail: (_args: [string]) => {} }, { idWindowMs: 60_000 });
+    await tq.enqueueBulk([
+      { name: "mail", args: ["a"], jid: "before-deploy" },
+      { name: "mail", args: ["a"], jid: "short-before-deploy" },
+    ]);
+    expect(await queued()).toEqual([]);
   });
 
   it("refuses a jid that is empty, too long or holds spaces", async () => {

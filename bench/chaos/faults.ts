@@ -14,6 +14,9 @@ export const FAULT_KINDS = ["client-kill", "client-pause", "redis-restart", "wor
 export type FaultKind = (typeof FAULT_KINDS)[number];
 export type FaultCounts = Partial<Record<FaultKind, number>>;
 
+/** The kinds a phase over this adapter injects: dropped HTTP responses only over HTTP. */
+export const faultKindsOver = (adapter: "ioredis" | "upstash"): FaultKind[] => FAULT_KINDS.filter((k) => k !== "drop-http" || adapter === "upstash");
+
 /** A fault: resolves true if it was injected. */
 export type Fault = () => Promise<boolean>;
 

@@ -12,6 +12,7 @@ import { startUpstashLocal, type UpstashLocalServer } from "../../functions/upst
 import { createTickq, type Tickq } from "../../src/index.js";
 import { endpointEnv, openEndpoint, type AdapterName, type Endpoint } from "./connect.js";
 import { startDropProxy } from "./drop-proxy.js";
+import { faultChecks, mustBeZero, problemsOf, type Check } from "./checks.js";
 import { faultsFor, injectFaults, type FaultCounts } from "./faults.js";
 import { startHttpDropProxy, type HttpDropProxy } from "./http-drop-proxy.js";
 import { openOrderedLedger, orderedChaosJobs, planPayloads, type PlannedPayload } from "./ordered-jobs.js";
@@ -45,17 +46,37 @@ export interface OrderedPhaseResult {
   ids: number;
   seen: number;
   lost: number;
-  overlaps: number;
-  staleFences: number;
+  lostPayloads: string[];
+  overlaps: string[];
+  staleFences: string[];
   stuck: number;
   dead: number;
   faults: FaultCounts;
+  /** Faults of each kind asked of the injector. */
+  faultsAsked: number;
+  /** Left waiting or running once settling ran out of time, in words. */
+  left?: string;
   enqueueRetries: number;
   workerCrashes: number;
   seconds: number;
   problems: string[];
   workerStderr: string[];
 }
+
+/** The rows of an ordered phase's table; every one with a `problem` fails the phase when its figure breaks it. */
+export const ORDERED_CHECKS: Check<OrderedPhaseResult>[] = [
+  { label: "ordered payloads / ids", value: (r) => `${r.payloads} / ${r.ids}` },
+  ...faultChecks<OrderedPhaseResult>(),
+  { label: "enqueue chunks sent again", value: (r) => r.enqueueRetries },
+  { label: "payloads seen by a successful run", value: (r) => r.seen },
+  mustBeZero("lost payloads", (r) => r.lost, (r) => r.lostPayloads),
+  mustBeZero("overlapping runs of an id", (r) => r.overlaps.length, (r) => r.overlaps),
+  mustBeZero("fences that did not grow", (r) => r.staleFences.length, (r) => r.staleFences),
+  { label: "left waiting or running (must be 0)", value: (r) => r.stuck, problem: (r) => r.left },
+  mustBeZero("ids dead (retries are unlimited)", (r) => r.dead),
+  { label: "worker crashes", value: (r) => r.workerCrashes },
+  { label: "seconds", value: (r) => r.seconds },
+];
 
 type OrderedTickq = Tickq<Record<never, never>, ReturnType<typeof orderedChaosJobs>>;
 
@@ -121,30 +142,29 @@ export async function runOrderedPhase(o: OrderedPhaseOptions): Promise<OrderedPh
     const stats = (await direct.stats()).ordered[NAME]!;
     const { seen, overlaps, stale } = await ledger.read();
     const lost = plan.filter((p) => !seen.has(p.n));
-    const problems: string[] = [];
-    if (lost.length) problems.push(`lost ${lost.length} payloads: ${lost.slice(0, 10).map((p) => `${p.id}#${p.n}`).join(", ")}`);
-    if (overlaps.length) problems.push(`${overlaps.length} overlapping runs: ${overlaps.slice(0, 5).join("; ")}`);
-    if (stale.length) problems.push(`${stale.length} fences that did not grow: ${stale.slice(0, 5).join("; ")}`);
     const stuck = stats.waiting + stats.running + stats.payloads;
-    if (!settled || stuck > 0) problems.push(`work left after ${o.settleSeconds} s of settling: ${JSON.stringify(stats)}`);
-    if (stats.dead > 0) problems.push(`${stats.dead} ids dead (retries were unlimited)`);
-    return {
+    const result: OrderedPhaseResult = {
       adapter: o.adapter,
       payloads: plan.length,
       ids: new Set(plan.map((p) => p.id)).size,
       seen: plan.length - lost.length,
       lost: lost.length,
-      overlaps: overlaps.length,
-      staleFences: stale.length,
+      lostPayloads: lost.map((p) => `${p.id}#${p.n}`),
+      overlaps,
+      staleFences: stale,
       stuck,
+      ...(!settled || stuck > 0 ? { left: `work left after ${o.settleSeconds} s of settling: ${JSON.stringify(stats)}` } : {}),
       dead: stats.dead,
       faults: counts,
+      faultsAsked: o.perKind,
       enqueueRetries,
       workerCrashes: workers.crashes(),
       seconds: Math.round((Date.now() - started) / 1000),
-      problems,
+      problems: [],
       workerStderr: workers.stderr(),
     };
+    result.problems = problemsOf(ORDERED_CHECKS, result);
+    return result;
   } finally {
     await workers.stop(1_000);
     enqueuer.close();

@@ -11,41 +11,21 @@ import type { Stats } from "../../src/types.js";
 import { ioredisAdapter } from "../../adapters/ioredis.js";
 import { endpointEnv, openEndpoint, type AdapterName, type Endpoint } from "./connect.js";
 import { startDropProxy } from "./drop-proxy.js";
-import { faultsFor, injectFaults, type FaultCounts } from "./faults.js";
+import { faultsFor, injectFaults } from "./faults.js";
 import { startHttpDropProxy, type HttpDropProxy } from "./http-drop-proxy.js";
 import { chaosJobs, planJobs } from "./jobs.js";
 import { openLedger } from "./ledger.js";
-import type { PrivateRedis } from "./private-redis.js";
-import { sleep, type Rng } from "./rng.js";
-import { judge, locateJobs, type PhaseVerdict } from "./verify.js";
+import type { PhaseContext } from "./phases.js";
+import { sleep } from "./rng.js";
+import { judge, locateJobs, type PhaseResult } from "./verify.js";
 import { startWorkers } from "./workers.js";
 import { trickle } from "./enqueue.js";
 
-export interface PhaseOptions {
-  adapter: AdapterName;
-  redis: PrivateRedis;
-  ledgerUrl: string;
-  runId: string;
+export interface PhaseOptions extends PhaseContext {
   jobs: number;
-  workers: number;
-  perKind: number;
-  seconds: number;
-  settleSeconds: number;
-  leaseMs: number;
-  budgetMs: number;
-  rng: Rng;
-  log: (line: string) => void;
 }
 
-export interface PhaseResult extends PhaseVerdict {
-  adapter: AdapterName;
-  faults: FaultCounts;
-  enqueueRetries: number;
-  workerCrashes: number;
-  settled: boolean;
-  seconds: number;
-  workerStderr: string[];
-}
+export type { PhaseResult };
 
 export async function runPhase(o: PhaseOptions): Promise<PhaseResult> {
   const started = Date.now();
@@ -89,18 +69,18 @@ export async function runPhase(o: PhaseOptions): Promise<PhaseResult> {
     const settled = await settle(direct, o.settleSeconds * 1000, o.leaseMs);
     await workers.stop(o.budgetMs + 3_000);
     const stats = await direct.stats();
-    const verdict = judge(plan, await ledger.read(), await locateJobs(admin, prefix), stats, enqueued);
-    if (!settled) verdict.problems.push(`work was still left after ${o.settleSeconds} s of settling`);
-    return {
+    const evidence = { plan, ledger: await ledger.read(), places: await locateJobs(admin, prefix), stats, answers: enqueued };
+    return judge(evidence, {
       adapter: o.adapter,
-      ...verdict,
       faults: counts,
+      faultsAsked: o.perKind,
       enqueueRetries: enqueued.retries,
       workerCrashes: workers.crashes(),
       settled,
+      settleSeconds: o.settleSeconds,
       seconds: Math.round((Date.now() - started) / 1000),
       workerStderr: workers.stderr(),
-    };
+    });
   } finally {
     await workers.stop(1_000);
     enqueuer.close();

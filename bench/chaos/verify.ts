@@ -14,10 +14,10 @@
 //   overlaps    runs of a flow key that entered while its limit of live runs
 //               held it (the ledger's overlap detector): must be 0
 //
-// A duplicate whose chunk was sent again may have been answered its own jid
-// by the resend (the first send landed, merged, and the jid was remembered):
-// it never runs, and counts as merged into whatever job of its key
-// succeeded (`ownAnswer`, reported).
+// A job answered its own jid is tickq's to run, even when its chunk was sent
+// again: enqueue remembers a jid it pushed, never one it merged (a merged
+// job is not remembered, so a resend is judged afresh). One that never ran
+// and is nowhere in Redis is lost, whatever other jobs of its key did.
 //
 // processed: tickq counts one `processed` per ack that settled a job that
 // ran (success, or failure sent to retry/dead), and the ledger records each
@@ -27,25 +27,63 @@
 //   stats().processed = distinct (job, attempt) pairs the ledger saw finish
 //   stats().failed    = distinct (job, attempt) pairs the ledger saw fail
 // and, by construction, both equal the planned attempts (1 per plain or
-// delayed job, failures + 1 per flaky one, 2 per doomed one).
+// delayed job, failures + 1 per flaky one, 2 per doomed one; 0 per merged
+// duplicate) and the planned failures (every attempt but the last, and the
+// last too for a doomed job).
+//
+// The rows of the table, and what fails a phase, are PHASE_CHECKS.
 import type { Redis } from "ioredis";
 import type { Stats } from "../../src/types.js";
+import { columnOf, faultChecks, mustBeZero, mustMatch, problemsOf, type Check, type Column } from "./checks.js";
+import type { AdapterName } from "./connect.js";
+import type { FaultCounts } from "./faults.js";
 import { JOB_KINDS, type JobKind, type PlannedJob } from "./jobs.js";
 import { idOf, type LedgerView } from "./ledger.js";
 
 export type Place = "queued" | "inflight" | "parked" | "scheduled" | "retry" | "dead";
 
-export interface PhaseVerdict {
+/** What the judge reads: the plan, the ledger, where tickq holds each job, its counters, and what the enqueuer was answered. */
+export interface Evidence {
+  plan: PlannedJob[];
+  ledger: LedgerView;
+  places: Map<string, Place[]>;
+  stats: Stats;
+  answers: Answers;
+}
+
+/** How the phase went, besides where the jobs ended. */
+export interface PhaseRun {
+  adapter: AdapterName;
+  faults: FaultCounts;
+  /** Faults of each kind asked of the injector. */
+  faultsAsked: number;
+  enqueueRetries: number;
+  workerCrashes: number;
+  /** Whether the work ran out within `settleSeconds` of the faults' end. */
+  settled: boolean;
+  settleSeconds: number;
+  seconds: number;
+  workerStderr: string[];
+}
+
+export interface PhaseResult extends PhaseRun {
   jobs: number;
   kinds: Record<JobKind, number>;
   succeeded: number;
   dead: number;
   deadExpected: number;
   lost: number;
+  lostIds: string[];
   stuck: number;
+  stuckIds: string[];
+  /** Dead, though not doomed. */
+  wronglyDead: string[];
+  /** In the dead set more than once. */
+  twiceDead: string[];
+  /** Ids the ledger saw run that the plan never had. */
+  unplanned: string[];
   merged: number;
-  ownAnswer: number;
-  overlaps: number;
+  overlaps: string[];
   ranTwice: number;
   /** Of those, flow-controlled jobs (a kind with a key). */
   ranTwiceFlow: number;
@@ -55,7 +93,8 @@ export interface PhaseVerdict {
   plannedProcessed: number;
   failed: number;
   ledgerFailed: number;
-  /** Every way the phase went wrong, in words; empty if it held. */
+  plannedFailed: number;
+  /** Every way the phase went wrong, in words (one per failing row of PHASE_CHECKS); empty if it held. */
   problems: string[];
 }
 
@@ -89,13 +128,11 @@ export interface Answers {
   resent: Set<string>;
 }
 
-export function judge(plan: PlannedJob[], ledger: LedgerView, places: Map<string, Place[]>, stats: Stats, answers: Answers): PhaseVerdict {
+export function judge(e: Evidence, run: PhaseRun): PhaseResult {
+  const { plan, ledger, places, stats, answers } = e;
   const kinds = Object.fromEntries(JOB_KINDS.map((k) => [k, 0])) as Record<JobKind, number>;
   const succeededIds = new Set([...ledger.ok.keys()].map(idOf));
-  const keyRan = new Set(plan.filter((j) => succeededIds.has(j.id)).map((j) => j.args[3]));
   const merged = new Set<string>();
-  const ownAnswer = new Set<string>();
-  const problems: string[] = [];
   const lostIds: string[] = [];
   const stuckIds: string[] = [];
   const wronglyDead: string[] = [];
@@ -111,15 +148,15 @@ export function judge(plan: PlannedJob[], ledger: LedgerView, places: Map<string
     if (isDead && job.kind !== "doomed") wronglyDead.push(job.id);
     if (where.filter((p) => p === "dead").length > 1) twiceDead.push(job.id);
     const holder = answers.answered.get(job.id);
-    const neverRan = where.length === 0 && !succeededIds.has(job.id) && !ledger.start.has(`${job.id}#1`);
     if (holder !== undefined) {
       merged.add(job.id);
       if (where.length > 0 || ledger.start.has(`${job.id}#1`)) lostIds.push(`${job.id} (merged into ${holder}, yet it was enqueued too: ${where.join(", ") || "it ran"})`);
       else if (!succeededIds.has(holder)) lostIds.push(`${job.id} (merged into ${holder}, which never succeeded)`);
-    } else if (neverRan && job.unique && job.unique !== "while-executing" && answers.resent.has(job.id) && keyRan.has(job.args[3])) {
-      ownAnswer.add(job.id);
     } else if (where.some((p) => p !== "dead")) stuckIds.push(`${job.id} (${where.join(", ")})`);
-    else if (!isDead && !succeededIds.has(job.id)) lostIds.push(`${job.id} (${job.kind}; ledger: ${history(ledger, job.id, job.attempts)})`);
+    else if (!isDead && !succeededIds.has(job.id)) {
+      const resent = answers.resent.has(job.id) ? ", its chunk was sent again" : "";
+      lostIds.push(`${job.id} (${job.kind}${resent}; ledger: ${history(ledger, job.id, job.attempts)})`);
+    }
   }
   const perJob = new Map<string, number>();
   let extraRuns = 0;
@@ -128,40 +165,84 @@ export function judge(plan: PlannedJob[], ledger: LedgerView, places: Map<string
     extraRuns += n - 1;
   }
   const finished = new Set([...ledger.ok.keys(), ...ledger.fail.keys()]);
-  const verdict: PhaseVerdict = {
+  const planned = new Set(plan.map((j) => j.id));
+  const ran = plan.filter((j) => !merged.has(j.id));
+  const result: PhaseResult = {
+    ...run,
     jobs: plan.length,
     kinds,
     succeeded: plan.filter((j) => succeededIds.has(j.id)).length,
     dead,
     deadExpected,
     lost: lostIds.length,
+    lostIds,
     stuck: stuckIds.length,
+    stuckIds,
+    wronglyDead,
+    twiceDead,
+    unplanned: [...succeededIds].filter((id) => !planned.has(id)),
     merged: merged.size,
-    ownAnswer: ownAnswer.size,
-    overlaps: ledger.overlaps.length,
+    overlaps: ledger.overlaps,
     ranTwice: perJob.size,
     ranTwiceFlow: plan.filter((j) => j.args[3] !== "" && perJob.has(j.id)).length,
     extraRuns,
     processed: stats.processed,
     ledgerFinished: finished.size,
-    plannedProcessed: plan.reduce((sum, j) => sum + (merged.has(j.id) || ownAnswer.has(j.id) ? 0 : j.attempts), 0),
+    plannedProcessed: ran.reduce((sum, j) => sum + j.attempts, 0),
     failed: stats.failed,
     ledgerFailed: ledger.fail.size,
-    problems,
+    plannedFailed: ran.reduce((sum, j) => sum + (j.kind === "doomed" ? j.attempts : j.attempts - 1), 0),
+    problems: [],
   };
-  if (lostIds.length) problems.unshift(`lost ${lostIds.length}: ${lostIds.slice(0, 10).join("; ")}`);
-  if (stuckIds.length) problems.unshift(`stuck ${stuckIds.length}: ${stuckIds.slice(0, 10).join("; ")}`);
-  if (ledger.overlaps.length) problems.unshift(`${ledger.overlaps.length} overlapping runs of a flow key: ${ledger.overlaps.slice(0, 5).join("; ")}`);
-  if (verdict.processed !== verdict.ledgerFinished) problems.push(`stats().processed ${verdict.processed} ≠ ${verdict.ledgerFinished} (job, attempt) finishes in the ledger`);
-  if (verdict.failed !== verdict.ledgerFailed) problems.push(`stats().failed ${verdict.failed} ≠ ${verdict.ledgerFailed} failed (job, attempt) in the ledger`);
-  const some = (ids: string[]) => `${ids.length}: ${ids.slice(0, 5).join(", ")}`;
-  if (wronglyDead.length) problems.push(`jobs that should not be dead are in the dead set ${some(wronglyDead)}`);
-  if (twiceDead.length) problems.push(`jobs in the dead set more than once ${some(twiceDead)}`);
-  const planned = new Set(plan.map((j) => j.id));
-  const unplanned = [...succeededIds].filter((id) => !planned.has(id));
-  if (unplanned.length) problems.push(`the ledger holds jobs never planned: ${unplanned.slice(0, 5).join(", ")}`);
-  return verdict;
+  result.problems = problemsOf(PHASE_CHECKS, result);
+  return result;
 }
+
+const FLOW_KINDS = ["exclusive", "limited", "rated", "once", "coalesced"] as const;
+
+/** The rows of a phase's table, in order; every one with a `problem` fails the phase when its figure breaks it. */
+export const PHASE_CHECKS: Check<PhaseResult>[] = [
+  { label: "jobs", value: (r) => r.jobs },
+  { label: "  plain / delayed / flaky / doomed", value: (r) => `${r.kinds.plain} / ${r.kinds.delayed} / ${r.kinds.flaky} / ${r.kinds.doomed}` },
+  {
+    label: "  flow: exclusive / limited / rated / once / coalesced",
+    value: (r) => FLOW_KINDS.map((k) => r.kinds[k]).join(" / "),
+    problem: (r) => {
+      const missing = FLOW_KINDS.filter((k) => r.kinds[k] === 0);
+      return missing.length ? `the plan has no ${missing.join(", ")} job: the phase checks nothing of them (plan more jobs)` : undefined;
+    },
+  },
+  ...faultChecks<PhaseResult>(),
+  { label: "enqueue chunks sent again", value: (r) => r.enqueueRetries },
+  { label: "succeeded", value: (r) => r.succeeded },
+  mustMatch("dead / expected (the doomed)", (r) => r.dead, (r) => r.deadExpected, "every doomed job, and only they, end dead"),
+  mustBeZero("lost", (r) => r.lost, (r) => r.lostIds),
+  mustBeZero("stuck", (r) => r.stuck, (r) => r.stuckIds),
+  mustBeZero("overlapping runs of a flow key", (r) => r.overlaps.length, (r) => r.overlaps),
+  mustBeZero("dead though not doomed", (r) => r.wronglyDead.length, (r) => r.wronglyDead),
+  mustBeZero("in the dead set more than once", (r) => r.twiceDead.length, (r) => r.twiceDead),
+  mustBeZero("ran though never planned", (r) => r.unplanned.length, (r) => r.unplanned),
+  {
+    label: "duplicates merged at enqueue",
+    value: (r) => r.merged,
+    problem: (r) => (r.merged === 0 ? "no duplicate of a unique key was merged at enqueue: the phase checks no merge (plan more jobs)" : undefined),
+  },
+  mustMatch("succeeded + dead + merged / jobs", (r) => r.succeeded + r.dead + r.merged, (r) => r.jobs, "every job ends one way"),
+  { label: "ran more than once (jobs)", value: (r) => r.ranTwice },
+  { label: "  of them flow-controlled", value: (r) => r.ranTwiceFlow },
+  { label: "  extra runs", value: (r) => r.extraRuns },
+  mustMatch("processed: stats() / planned attempts", (r) => r.processed, (r) => r.plannedProcessed, "one per attempt that ran and was acked"),
+  mustMatch("processed: stats() / ledger (job, attempt) finished", (r) => r.processed, (r) => r.ledgerFinished, "tickq counts the attempts that ran"),
+  mustMatch("failed: stats() / planned failures", (r) => r.failed, (r) => r.plannedFailed, "one per failing attempt"),
+  mustMatch("failed: stats() / ledger", (r) => r.failed, (r) => r.ledgerFailed, "tickq counts the failures that ran"),
+  { label: "worker crashes", value: (r) => r.workerCrashes },
+  {
+    label: "settled",
+    value: (r) => (r.settled ? "yes" : "no"),
+    problem: (r) => (r.settled ? undefined : `work was still left after ${r.settleSeconds} s of settling`),
+  },
+  { label: "seconds", value: (r) => r.seconds },
+];
 
 /** "a1: 2 starts, ok; a2: …" — what the ledger knows of one job. */
 function history(ledger: LedgerView, id: string, attempts: number): string {
@@ -174,3 +255,6 @@ function history(ledger: LedgerView, id: string, attempts: number): string {
   }
   return parts.join("; ");
 }
+
+/** The phase as a column of the chaos table. */
+export const phaseColumn = (r: PhaseResult): Column => columnOf(r.adapter, PHASE_CHECKS, r);

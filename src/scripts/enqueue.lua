@@ -15,9 +15,12 @@
 --          waits for its slot (lib/flow-claims.lua F.enqueue).
 -- Replays: the call token (drawn per call) is set NX for the call window;
 -- a replay finds it and answers the first run's reply, pushing nothing. A
--- caller's own jid is remembered in a set per id window (the current and
--- the previous window are checked), so a caller retrying a timed-out
--- enqueue with the same jid never doubles the job.
+-- caller's own jid is remembered in one sorted set, `jids`, scored by the
+-- time it may be forgotten (its push plus the pushing client's id window),
+-- so a caller retrying a timed-out enqueue with the same jid never doubles
+-- the job, whatever window the retrying client was given. Jids pushed
+-- before it was one set (`jids:WINDOW:BUCKET`, which expire within two
+-- windows) are still honoured for this client's window and the default.
 -- No allow-oom flag: when Redis is full (noeviction) the first write is
 -- refused and nothing is pushed; the caller gets a clear error.
 -- @include lib/common.lua
@@ -28,6 +31,10 @@
 -- @include lib/flow-claims.lua
 -- @include lib/flow.lua
 
+-- The default idWindowMs (src/runtime.ts): its sets of the old shape are
+-- the likeliest to hold jids pushed before a deploy.
+local DEFAULT_ID_WINDOW = 86400000
+
 local token_key = P .. 'enq:' .. ARGV[2]
 if not redis.call('SET', token_key, '', 'NX', 'PX', ARGV[3]) then
   return redis.call('GET', token_key)
@@ -35,9 +42,21 @@ end
 local now = now_ms()
 local stamp = string.format('%.3f', now / 1000)
 local window = tonumber(ARGV[4])
-local bucket = math.floor(now / window)
-local ids = P .. 'jids:' .. window .. ':' .. bucket
-local previous_ids = P .. 'jids:' .. window .. ':' .. (bucket - 1)
+local ids = P .. 'jids'
+redis.call('ZREMRANGEBYSCORE', ids, '-inf', now)
+local legacy = {}
+for _, w in ipairs(window == DEFAULT_ID_WINDOW and { window } or { window, DEFAULT_ID_WINDOW }) do
+  local bucket = math.floor(now / w)
+  legacy[#legacy + 1] = P .. 'jids:' .. w .. ':' .. bucket
+  legacy[#legacy + 1] = P .. 'jids:' .. w .. ':' .. (bucket - 1)
+end
+local function remembered(jid)
+  if redis.call('ZSCORE', ids, jid) then return true end
+  for k = 1, #legacy do
+    if redis.call('SISMEMBER', legacy[k], jid) == 1 then return true end
+  end
+  return false
+end
 local flags, duplicates = {}, {}
 local i = 6
 for k = 1, tonumber(ARGV[5]) do
@@ -46,14 +65,14 @@ for k = 1, tonumber(ARGV[5]) do
   -- A caller's own jid already enqueued comes first: sent again after it
   -- ran, a unique job's key may be another's by now, and answering that
   -- jid would tell the caller its job was merged when it was enqueued.
-  local fresh = own_jid == '' or (redis.call('SISMEMBER', ids, own_jid) == 0 and redis.call('SISMEMBER', previous_ids, own_jid) == 0)
+  local fresh = own_jid == '' or not remembered(own_jid)
   local holder
   if fresh and is_flow(job) then holder = flow().holder(job) end
   if holder then
     fresh = false
   elseif fresh and own_jid ~= '' then
-    redis.call('SADD', ids, own_jid)
-    redis.call('PEXPIRE', ids, window * 2)
+    redis.call('ZADD', ids, now + window, own_jid)
+    if redis.call('PTTL', ids) < window then redis.call('PEXPIRE', ids, window) end
   end
   local flag = fresh and '1' or '0'
   if holder then

@@ -1,6 +1,7 @@
 // Running tickq's scripts directly under a test's prefix, and the replay
 // check every script must pass: run it, snapshot, run it again with the same
-// arguments — the state and the reply must be those of one run.
+// arguments — the state and the reply must be those of one run. A read is
+// held to more: the state before it is the state after each run.
 import { expect } from "vitest";
 import { runScript } from "../../src/redis.js";
 import type { LuaScript, RedisReply } from "../../src/types.js";
@@ -12,7 +13,7 @@ export interface ScriptCalls {
   run(script: LuaScript, keys: string[], args: (string | number)[]): Promise<RedisReply>;
   /** Runs it twice; asserts the second run changed nothing and answered the same. */
   twice(script: LuaScript, keys: string[], args: (string | number)[]): Promise<{ first: RedisReply; after: Snapshot }>;
-  /** For a read whose reply carries the clock: runs it twice, asserts the second run changed nothing; both replies. */
+  /** For a read (its reply may carry the clock): runs it twice, asserts neither run wrote anything; both replies. */
   readsTwice(script: LuaScript, keys: string[], args: (string | number)[]): Promise<[RedisReply[], RedisReply[]]>;
 }
 
@@ -30,10 +31,11 @@ export function scriptCalls(h: Harness): ScriptCalls {
       return { first, after };
     },
     async readsTwice(script, keys, args) {
+      const before = await snapshot(h.redis, h.prefix);
       const first = await run(script, keys, args);
-      const after = await snapshot(h.redis, h.prefix);
+      expect(await snapshot(h.redis, h.prefix), "the first run wrote").toEqual(before);
       const second = await run(script, keys, args);
-      expect(await snapshot(h.redis, h.prefix)).toEqual(after);
+      expect(await snapshot(h.redis, h.prefix), "the second run wrote").toEqual(before);
       return [first as RedisReply[], second as RedisReply[]];
     },
   };

@@ -3,7 +3,9 @@
 // while it is faulted — CLIENT KILL, CLIENT PAUSE, SIGKILL + restart from its
 // AOF, worker SIGKILL, dropped replies (TCP) and responses (HTTP). The
 // ledger lives on the test Redis, never faulted. No payload may be lost, no
-// id may have two live holders, every fence must grow, nothing may be left.
+// id may have two live holders, every fence must grow, nothing may be left,
+// every fault kind injected as often as asked (ORDERED_CHECKS, the rows
+// `npm run chaos` prints).
 import { describe, expect, it } from "vitest";
 import { runOrderedChaos } from "../../bench/chaos-ordered.js";
 import { redisUrl } from "../helpers/redis.js";
@@ -23,13 +25,7 @@ describe("chaos with ordered jobs", () => {
       leaseMs: 1_000,
       budgetMs: 2_000,
     });
-    for (const r of results) {
-      expect(r.problems, r.adapter).toEqual([]);
-      expect({ adapter: r.adapter, lost: r.lost, overlaps: r.overlaps, stale: r.staleFences, stuck: r.stuck }).toEqual({ adapter: r.adapter, lost: 0, overlaps: 0, stale: 0, stuck: 0 });
-      expect(r.seen).toBe(r.payloads);
-      const kinds = r.adapter === "upstash" ? 6 : 5;
-      expect(Object.keys(r.faults)).toHaveLength(kinds);
-      for (const [kind, n] of Object.entries(r.faults)) expect(n, `${r.adapter}: ${kind}`).toBeGreaterThanOrEqual(1);
-    }
+    expect(results.map((r) => r.adapter)).toEqual(["ioredis", "upstash"]);
+    for (const r of results) expect(r.problems, r.adapter).toEqual([]);
   }, 90_000);
 });

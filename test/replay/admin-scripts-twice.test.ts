@@ -3,6 +3,7 @@
 // call token); reads change nothing.
 import { describe, expect, it } from "vitest";
 import { scripts } from "../../src/scripts/index.js";
+import type { LuaScript } from "../../src/types.js";
 import { adapterCases } from "../helpers/adapters.js";
 import { useHarness } from "../helpers/harness.js";
 import { scriptCalls } from "../helpers/script-calls.js";
@@ -12,7 +13,7 @@ const job = (n: number, queue = "default") => JSON.stringify({ class: "x", args:
 
 describe.each(adapterCases)("each jobs API script run twice over $name", (adapterCase) => {
   const h = useHarness(adapterCase, "admin-replay");
-  const { run, twice } = scriptCalls(h);
+  const { run, twice, readsTwice } = scriptCalls(h);
 
   async function seed() {
     await h.redis.zadd(`${h.prefix}dead`, 1, job(1), 2, job(2));
@@ -72,11 +73,17 @@ describe.each(adapterCases)("each jobs API script run twice over $name", (adapte
     await seed();
     await h.redis.hset(`${h.prefix}ticks`, "t1", "0 1000 default");
     await h.redis.lpush(`${h.prefix}inproc:t1:default`, job(8));
-    await twice(scripts.locate, ["queues", "ticks"], ["j4", 100, "", "0"]);
-    await twice(scripts.page, ["dead"], ["z", "desc", 10, 100, "", "", "", "", "", ""]);
-    await twice(scripts.page, ["queue:default"], ["l", "asc", 2, 100, "", "", "", "", "", ""]);
-    await twice(scripts.inflight, ["ticks"], [100]);
-    await twice(scripts.queues, ["queues", "paused"], []);
-    await twice(scripts.history, [], [3]);
+    const reads: [LuaScript, string[], (string | number)[]][] = [
+      [scripts.locate, ["queues", "ticks"], ["j4", 100, "", "0"]],
+      [scripts.page, ["dead"], ["z", "desc", 10, 100, "", "", "", "", "", ""]],
+      [scripts.page, ["queue:default"], ["l", "asc", 2, 100, "", "", "", "", "", ""]],
+      [scripts.inflight, ["ticks"], [100]],
+      [scripts.queues, ["queues", "paused"], []],
+      [scripts.history, [], [3]],
+    ];
+    for (const [script, keys, args] of reads) {
+      const [first, second] = await readsTwice(script, keys, args);
+      expect(second).toEqual(first);
+    }
   });
 });

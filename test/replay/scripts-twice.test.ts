@@ -37,6 +37,15 @@ describe.each(adapterCases)("each script run twice over $name", (adapterCase) =>
     expect(await h.redis.llen(`${h.prefix}queue:default`)).toBe(1);
   });
 
+  it("enqueue: a caller's jid, run twice, is remembered once for every id window", async () => {
+    const args = (token: string, idWindowMs: number) => [token, 60_000, idWindowMs, 1, "default", 0, 0, "mine", job(1)];
+    const { first, after } = await twice(scripts.enqueue, ["queues", "schedule"], args("a", 60_000));
+    expect(first).toBe("1");
+    expect(Object.keys(after).filter((k) => k.startsWith("jids"))).toEqual(["jids"]);
+    expect(await run(scripts.enqueue, ["queues", "schedule"], args("b", 86_400_000))).toBe("0");
+    expect(await h.redis.llen(`${h.prefix}queue:default`)).toBe(1);
+  });
+
   it("begin: a replay answers the same batch and fetches no other", async () => {
     await enqueue("t", [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12].map((n) => job(n)));
     const { after } = await twice(scripts.begin, ["ticks", "tick:t1"], ["t1", LEASE, 100, 3_600, `0 ${LEASE} default`, 100, LEASE, 100, 100, 0, ...FETCH_10, ...NO_SCHEDULES]);

@@ -1,6 +1,6 @@
-// Adversary (5c6e14f: F.admit's fast path admit_run, which takes a chunk of
-// distinct free keys of one shape `one` with one MSETNX; F.settle_succeeded,
-// which settles an ack's successes in one loop with a run counter per name).
+// The flow scripts against a model (lib/flow-admit.lua's fast path, which
+// takes a chunk of distinct free keys of one shape with one MSETNX, and the
+// ack's batched settle among them).
 // A randomised walk over the scripts themselves (begin, step, as a tick
 // calls them, numbered, some calls replayed): jobs of several names and
 // shapes sharing keys (shape one of two names and two queues, a unique key
@@ -17,6 +17,9 @@
 // - no job is lost or doubled: each is in one place, or succeeded once
 // At the end everything is drained and every flow key but the counters is
 // gone, stats().flow are all 0, and a new job of every key runs at once.
+// Walks start with up to 30 jobs and take up to 40 operations (the arrays
+// are drawn at `size: "max"`: fast-check's default size would stop near a
+// third of that). FLOW_MODEL_RUNS=n runs more walks (20 in npm test).
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ackArgs, ackOrder, type Outcome } from "../../src/passes/ack.js";
@@ -86,6 +89,11 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
   { weight: 2, arbitrary: fc.record({ t: fc.constant("resurrect" as const), batch: batchArb }) },
   { weight: 1, arbitrary: fc.record({ t: fc.constant("enqueue" as const), specs: fc.array(specArb, { minLength: 1, maxLength: 6 }), queued: fc.boolean() }) },
 );
+
+const MAX_JOBS = 30;
+const MAX_OPS = 40;
+const initialArb = fc.array(specArb, { minLength: 1, maxLength: MAX_JOBS, size: "max" });
+const opsArb = fc.array(opArb, { minLength: 1, maxLength: MAX_OPS, size: "max" });
 
 /** A flow job's name and slots ([key, limit]), read from its descriptor as lib/flow-read.lua does; null for a plain job. */
 function slotsOf(raw: string): { name: string; jid: string; slots: [string, number][] } | null {
@@ -212,8 +220,15 @@ async function check(h: Harness, expected: Set<string>, done: Map<string, string
   }
 }
 
-describe.each(adapterCases.slice(0, 1))("admit_run and settle_succeeded, a random walk over $name", (adapterCase) => {
-  const h = useHarness(adapterCase, "adv4-model");
+describe("the flow model's walks", () => {
+  it(`start with up to ${MAX_JOBS} jobs and take up to ${MAX_OPS} operations`, () => {
+    const longest = (arb: fc.Arbitrary<unknown[]>) => Math.max(...fc.sample(arb, { numRuns: 300, seed: 1 }).map((a) => a.length));
+    expect({ jobs: longest(initialArb), ops: longest(opsArb) }).toEqual({ jobs: MAX_JOBS, ops: MAX_OPS });
+  });
+});
+
+describe.each(adapterCases.slice(0, 1))("the flow scripts against a model, random walks over $name", (adapterCase) => {
+  const h = useHarness(adapterCase, "flow-model");
   const { run } = scriptCalls(h);
 
   async function walk(initial: Spec[], queuedInitial: boolean, ops: Op[]): Promise<void> {
@@ -353,14 +368,14 @@ describe.each(adapterCases.slice(0, 1))("admit_run and settle_succeeded, a rando
     let runs = 0;
     try {
       await fc.assert(
-        fc.asyncProperty(fc.array(specArb, { minLength: 1, maxLength: 30 }), fc.boolean(), fc.array(opArb, { minLength: 1, maxLength: 40 }), async (initial, queued, ops) => {
+        fc.asyncProperty(initialArb, fc.boolean(), opsArb, async (initial, queued, ops) => {
           h.prefix = `${base}r${runs++}:`; // each run under its own prefix (the harness deletes all under base)
           await walk(initial, queued, ops);
         }),
-        { numRuns: Number(process.env.ADV4_RUNS ?? 25), endOnFailure: true },
+        { numRuns: Number(process.env.FLOW_MODEL_RUNS ?? 20), endOnFailure: true },
       );
     } finally {
       h.prefix = base;
     }
-  }, Number(process.env.ADV4_TIMEOUT ?? 60_000));
+  }, Number(process.env.FLOW_MODEL_TIMEOUT ?? 120_000));
 });
