@@ -28,8 +28,8 @@ export async function runUpstashRealistic(jobs: readonly number[], seed: number,
   for (const latencyMs of latencies) {
     for (const batch of [100, 50]) {
       process.stdout.write(`measuring tickq batch ${batch} at ${latencyMs} ms…\n`);
-      const server = await startUpstashLocal({ redisUrl: found.url, token: "bench", latencyMs });
-      const client = new UpstashRedis({ url: server.url, token: "bench", automaticDeserialization: false, enableTelemetry: false, readYourWrites: false });
+      const server = await startUpstashLocal({ redisUrl: found.url, token: "bench-token-0123456789", latencyMs });
+      const client = new UpstashRedis({ url: server.url, token: server.token, automaticDeserialization: false, enableTelemetry: false, readYourWrites: false });
       const prefix = `bench:upstash-real:${latencyMs}:${batch}:${Date.now()}:`;
       const tq = benchTickq(upstashAdapter(client), prefix);
       try {

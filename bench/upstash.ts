@@ -14,8 +14,8 @@ export async function runUpstashBench(jobs: number, latencies: number[], batch: 
   console.log(`tickq over @upstash/redis → local REST server → Redis at ${found.url}; ${jobs} no-op jobs, batch ${batch}\n`);
   const rows = [];
   for (const latencyMs of latencies) {
-    const server = await startUpstashLocal({ redisUrl: found.url, token: "bench", latencyMs });
-    const client = new UpstashRedis({ url: server.url, token: "bench", automaticDeserialization: false, enableTelemetry: false, readYourWrites: false });
+    const server = await startUpstashLocal({ redisUrl: found.url, token: "bench-token-0123456789", latencyMs });
+    const client = new UpstashRedis({ url: server.url, token: server.token, automaticDeserialization: false, enableTelemetry: false, readYourWrites: false });
     const prefix = `bench:upstash:${latencyMs}:${Date.now()}:`;
     const tq = createTickq({ redis: upstashAdapter(client), prefix, jobs: { noop: () => {} } });
     try {

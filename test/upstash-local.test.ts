@@ -12,7 +12,7 @@ describe("the local Upstash-compatible server", () => {
   let server: UpstashLocalServer;
   const redis = directRedis();
   const prefix = uniquePrefix("rest");
-  const TOKEN = "local-token";
+  const TOKEN = "local-token-of-some-length";
   const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
     fetch(`${server.url}${path}`, { method: "POST", body: JSON.stringify(body), headers: { Authorization: `Bearer ${TOKEN}`, ...headers } });
 
@@ -51,21 +51,21 @@ describe("the local Upstash-compatible server", () => {
   });
 
   it("answers a command error with 400 {error}", async () => {
-    const res = await post("/", ["NOPE"]);
+    const res = await post("/", ["GET"]);
     expect(res.status).toBe(400);
-    expect((await res.json()).error).toMatch(/unknown command/i);
+    expect((await res.json()).error).toMatch(/wrong number of arguments/i);
     const bad = await fetch(`${server.url}/`, { method: "POST", body: "not json", headers: { Authorization: `Bearer ${TOKEN}` } });
     expect(bad.status).toBe(400);
     expect((await bad.json()).error).toMatch(/JSON array/);
   });
 
   it("runs a pipeline, each command with its own result or error", async () => {
-    const res = await post("/pipeline", [["SET", `${prefix}c`, "1"], ["INCR", `${prefix}c`], ["NOPE"], ["GET", `${prefix}c`]]);
+    const res = await post("/pipeline", [["SET", `${prefix}c`, "1"], ["INCR", `${prefix}c`], ["HGET", `${prefix}c`, "f"], ["GET", `${prefix}c`]]);
     expect(res.status).toBe(200);
     const body = await res.json();
     expect(body[0]).toEqual({ result: "OK" });
     expect(body[1]).toEqual({ result: 2 });
-    expect(body[2].error).toMatch(/unknown command/i);
+    expect(body[2].error).toMatch(/WRONGTYPE/);
     expect(body[3]).toEqual({ result: "2" });
   });
 
@@ -184,7 +184,7 @@ describe("the local Upstash-compatible server", () => {
       }
     });
 
-    it("still runs what only looks like a refused command, and server-wide commands", async () => {
+    it("still runs what only looks like a refused command", async () => {
       const stream = `${prefix}stream`;
       await redis.xgroup("CREATE", stream, "BLOCK", "$", "MKSTREAM"); // a group named BLOCK
       const ok = async (command: (string | number)[]) => {
@@ -198,9 +198,6 @@ describe("the local Upstash-compatible server", () => {
       expect(await ok(["XREADGROUP", "GROUP", "BLOCK", "consumer", "COUNT", "1", "STREAMS", stream, ">"])).toEqual({ status: 200, body: { result: null } });
       expect(await ok(["XREAD", "STREAMS", "BLOCK", "0"])).toEqual({ status: 200, body: { result: null } }); // a stream key named BLOCK
       expect(await ok(["SET", `${prefix}BLPOP`, "SELECT"])).toEqual({ status: 200, body: { result: "OK" } });
-      expect((await ok(["CLIENT", "ID"])).body.result).toEqual(expect.any(Number));
-      expect(await ok(["CLIENT", "PAUSE", "1", "WRITE"])).toEqual({ status: 200, body: { result: "OK" } });
-      expect(await ok(["CLIENT", "KILL", "ID", "999999999"])).toEqual({ status: 200, body: { result: 0 } }); // killed none
     });
   });
 

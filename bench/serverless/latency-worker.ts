@@ -22,7 +22,7 @@ export async function workerLatency(redisUrl: string, kick: boolean, samples: nu
     entryPoints: ["bench/serverless/worker-entry.ts"], bundle: true, format: "esm", minify: true, platform: "browser",
     conditions: ["workerd", "worker", "browser"], target: "es2022", write: false, define: { BENCH_URL: JSON.stringify(receiver.url) },
   });
-  const rest = await startUpstashLocal({ redisUrl, token: "bench-token" });
+  const rest = await startUpstashLocal({ redisUrl, token: "bench-token-0123456789" });
   const prefix = `bench:latency-worker-${kick ? "kick" : "cron"}-${Date.now()}:`;
   const mf = new Miniflare({
     modules: true, script: out.outputFiles[0]!.text, compatibilityDate: "2025-09-01",

@@ -12,14 +12,21 @@
 // "OK": the client leaves that one undecoded (but decodes every string
 // inside an array). Command errors answer 400, as Upstash does.
 //
+// It runs tickq's scripts and data commands only (allowed.ts), answers only
+// requests whose Host is a loopback name (a web page that rebinds its DNS to
+// 127.0.0.1 still sends its own name), refuses bodies over 10 MiB as they
+// stream in, and wants a token of at least 16 characters.
+//
 // Every request shares one Redis connection, so commands that would change,
 // block or take over that connection (SELECT, MULTI, BLPOP, SUBSCRIBE,
 // MONITOR, CLIENT REPLY…: see refused.ts) answer 400 and never run; in a
 // pipeline or transaction, one such command refuses the whole request.
 import { Hono, type Context } from "hono";
 import { bearerAuth } from "hono/bearer-auth";
+import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
 import type { Redis } from "ioredis";
+import { isLoopbackHost } from "./host.js";
 import { refusal, refusalIn } from "./refused.js";
 
 export interface UpstashLocalOptions {
@@ -29,7 +36,12 @@ export interface UpstashLocalOptions {
   latencyMs?: number;
   /** Called for every request served (the benchmark counts them). */
   onRequest?: () => void;
+  /** Accept a token shorter than 16 characters (a throwaway one, on a machine only you use). */
+  insecureToken?: boolean;
 }
+
+/** The shortest token accepted without insecureToken. */
+export const MIN_TOKEN_LENGTH = 16;
 
 type Reply = null | number | string | Buffer | Reply[];
 type Encoded = null | number | string | Encoded[];
@@ -39,7 +51,16 @@ const MAX_BODY = 10 * 1024 * 1024;
 
 export function createUpstashLocalApp(options: UpstashLocalOptions): Hono {
   const { redis } = options;
+  checkToken(options);
   const app = new Hono();
+  app.use("*", async (c, next) => {
+    const host = c.req.header("host") ?? "";
+    if (!isLoopbackHost(host)) {
+      return c.json({ error: `ERR the local REST server answers only a loopback Host (localhost, 127.0.0.1, [::1]), not ${JSON.stringify(host.slice(0, 100))}` }, 403);
+    }
+    await next();
+  });
+  app.use("*", bodyLimit({ maxSize: MAX_BODY, onError: (c) => c.json({ error: `ERR the body is over ${MAX_BODY / 1024 / 1024} MiB` }, 413) }));
   const unauthorized = (c: Context) => c.json({ error: "Unauthorized" }, 401);
   app.use("*", bearerAuth({ token: options.token, noAuthenticationHeader: { message: unauthorized }, invalidAuthenticationHeader: { message: unauthorized }, invalidToken: { message: unauthorized } }));
   app.use("*", async (_c, next) => {
@@ -99,9 +120,16 @@ export function createUpstashLocalApp(options: UpstashLocalOptions): Hono {
   return app;
 }
 
+function checkToken({ token, insecureToken }: UpstashLocalOptions): void {
+  if (typeof token !== "string" || token === "") throw new Error("the token is missing: pass --token with at least 16 characters, or none for a random one");
+  if (token.length < MIN_TOKEN_LENGTH && !insecureToken) {
+    throw new Error(
+      `the token is ${token.length} characters, under ${MIN_TOKEN_LENGTH}: anyone who guesses it runs commands on your Redis. Pass a longer one (openssl rand -hex 16), none for a random one, or --insecure-token to accept it anyway`,
+    );
+  }
+}
+
 async function body(c: Context): Promise<unknown> {
-  const length = Number(c.req.header("content-length") ?? 0);
-  if (length > MAX_BODY) return undefined;
   try {
     return await c.req.json();
   } catch {

@@ -1,7 +1,9 @@
-// Commands the local REST server refuses. Every request shares ONE ioredis
-// connection, so a command that changes that connection's state, blocks it,
-// or turns it into a push stream would break or hang every other request.
-// Server-wide commands (CLIENT KILL, CLIENT PAUSE, PUBLISH, FLUSHDB…) are fine.
+// Commands the local REST server refuses: every command not on its list
+// (allowed.ts), and, with a reason of their own, those that would break the
+// one ioredis connection every request shares (a command that changes its
+// state, blocks it, or turns it into a push stream).
+import { isAllowed } from "./allowed.js";
+
 type Command = (string | number)[];
 
 const SHARED = "every request shares one Redis connection";
@@ -9,6 +11,9 @@ const SHARED = "every request shares one Redis connection";
 const STATE = `it changes the state of the connection, and ${SHARED}, so it would change it for all other requests`;
 const BLOCKING = `it blocks the connection, and ${SHARED}, so it would hang all other requests`;
 const PUBSUB = `pub/sub turns the connection into a stream of messages, and ${SHARED}, so all other requests would break (PUBLISH is allowed)`;
+
+const NOT_ALLOWED =
+  "it only runs tickq's scripts (EVAL, EVALSHA) and data commands, never a command that acts on the server (CONFIG, FLUSHALL, SHUTDOWN, REPLICAOF, CLIENT…) or one Redis does not know";
 
 const reasons: Record<string, string> = {
   SELECT: STATE,
@@ -67,6 +72,10 @@ export function refusal(command: Command): string | undefined {
   } else if ((name === "XREAD" || name === "XREADGROUP") && blocks(command)) {
     reason = `${BLOCKING} (${name} without BLOCK is allowed)`;
     shown = `${name} with BLOCK`;
+  }
+  if (!reason && !isAllowed(command)) {
+    reason = NOT_ALLOWED;
+    if (name === "SCRIPT" && command.length > 1) shown = `SCRIPT ${String(command[1]).toUpperCase()}`;
   }
   return reason && `ERR ${shown} is refused by the local REST server: ${reason}`;
 }

@@ -12,6 +12,8 @@ export interface RedisHttpOptions {
   port?: number;
   /** Default: a random one, printed. */
   token?: string;
+  /** Accept a token under 16 characters. */
+  insecureToken?: boolean;
   /** Added to every request, to feel a remote Redis; default 0. */
   latencyMs?: number;
   /** Where the URL and token are printed; default console.log. */
@@ -23,7 +25,7 @@ export async function runRedisHttp(options: RedisHttpOptions = {}): Promise<Upst
   const redis = await findRedis();
   const token = options.token ?? randomBytes(18).toString("base64url");
   const latencyMs = options.latencyMs ?? 0;
-  const server = await startUpstashLocal({ redisUrl: redis.url, token, port: options.port ?? 8079, latencyMs });
+  const server = await startUpstashLocal({ redisUrl: redis.url, token, port: options.port ?? 8079, latencyMs, insecureToken: options.insecureToken });
   print(`Upstash-compatible REST server over ${redis.url}${latencyMs ? ` (+${latencyMs} ms a request)` : ""}`);
   print(`  UPSTASH_REDIS_REST_URL=${server.url}`);
   print(`  UPSTASH_REDIS_REST_TOKEN=${token}`);

@@ -10,16 +10,16 @@ const JOBS = "test/fixtures/cli-jobs.mjs";
 describe("tickq redis-http", () => {
   it("serves the Upstash REST protocol over REDIS_URL until stopped", async () => {
     const cli = await buildCli({});
-    const child = spawn(process.execPath, [cli.path, "redis-http", "--port", "0", "--token", "tok"], {
+    const child = spawn(process.execPath, [cli.path, "redis-http", "--port", "0", "--token", "a-token-for-the-cli-test"], {
       env: { PATH: process.env.PATH ?? "", REDIS_URL: inject("redisUrl") },
     });
     try {
       let out = "";
       child.stdout.on("data", (chunk: Buffer) => (out += chunk));
       for (let i = 0; i < 100 && !out.includes("TOKEN="); i++) await new Promise((r) => setTimeout(r, 50));
-      expect(out).toMatch(/UPSTASH_REDIS_REST_TOKEN=tok/);
+      expect(out).toMatch(/UPSTASH_REDIS_REST_TOKEN=a-token-for-the-cli-test/);
       const url = /UPSTASH_REDIS_REST_URL=(\S+)/.exec(out)![1]!;
-      const res = await fetch(url, { method: "POST", headers: { Authorization: "Bearer tok" }, body: JSON.stringify(["PING"]) });
+      const res = await fetch(url, { method: "POST", headers: { Authorization: "Bearer a-token-for-the-cli-test" }, body: JSON.stringify(["PING"]) });
       expect(await res.json()).toEqual({ result: "PONG" });
       child.kill("SIGTERM");
       const [code] = await once(child, "exit");

@@ -1,5 +1,6 @@
 // Finds Redis the way `npm start` does, puts the Upstash-compatible REST
 // server in front of it, and hands both to every test file.
+import { randomBytes } from "node:crypto";
 import type { TestProject } from "vitest/node";
 import { findRedis } from "../../functions/node/find-redis.js";
 import { startUpstashLocal } from "../../functions/upstash-local/server.js";
@@ -14,7 +15,7 @@ declare module "vitest" {
 
 export default async function setup(project: TestProject) {
   const redis = await findRedis();
-  const rest = await startUpstashLocal({ redisUrl: redis.url, token: "test-token-" + Math.random().toString(36).slice(2) });
+  const rest = await startUpstashLocal({ redisUrl: redis.url, token: `test-token-${randomBytes(12).toString("hex")}` });
   project.provide("redisUrl", redis.url);
   project.provide("restUrl", rest.url);
   project.provide("restToken", rest.token);
