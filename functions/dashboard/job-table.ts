@@ -4,6 +4,7 @@
 import type { Context } from "hono";
 import { html } from "hono/html";
 import type { JobInfo, JobPage } from "../../src/index.js";
+import { textField } from "./field.js";
 import { postButton, preview, when, type Html } from "./layout.js";
 import type { DashboardEnv } from "./types.js";
 
@@ -17,9 +18,10 @@ function place(job: JobInfo): Html {
   return when(job.at);
 }
 
-export function errorOf(job: JobInfo): string {
-  const { error_class: kind, error_message: message } = job.job;
-  return kind || message ? `${kind ?? "Error"}: ${message ?? ""}` : "";
+/** "Class: message" of a failed job, "" when it has neither; a field of the wrong type shows as malformed. */
+export function errorOf(job: JobInfo): Html | "" {
+  const { error_class: kind, error_message: message } = job.job as { error_class?: unknown; error_message?: unknown };
+  return kind || message ? html`${kind ? textField(kind) : "Error"}: ${textField(message)}` : "";
 }
 
 export function jobTable(c: Ctx, page: JobPage, options: { when: string; errors: boolean }): Html {

@@ -20,5 +20,5 @@ input{font:inherit;padding:.3rem .5rem;border:1px solid #c5cad6;border-radius:6p
 dl{display:grid;grid-template-columns:max-content 1fr;gap:.3rem 1rem}dt{color:#5b6475}dd{margin:0;overflow-wrap:anywhere}
 svg{max-width:100%;height:auto;background:#fff;border-radius:8px}
 .login{max-width:22rem;margin:15vh auto;background:#fff;padding:1.5rem;border-radius:8px;box-shadow:0 1px 3px #0002}
-.login input{width:100%;margin:.5rem 0 1rem}.tag{font-size:.75rem;padding:.05rem .4rem;border-radius:4px;background:#eceef2}
+.login input{width:100%;margin:.5rem 0 1rem}.malformed{color:#a04a00;font-style:italic}.tag{font-size:.75rem;padding:.05rem .4rem;border-radius:4px;background:#eceef2}
 `;

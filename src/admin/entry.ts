@@ -13,12 +13,15 @@ export interface Place {
   waitingOn?: string;
 }
 
+/** A field that must be text; any client writes jobs, so it may hold an object, and String() of {"toString":1} throws. */
+const text = (value: unknown, fallback: string) => (typeof value === "string" ? value : typeof value === "number" ? String(value) : fallback);
+
 function parse(raw: string, queue: string): JobPayload {
   try {
     const value: unknown = JSON.parse(raw);
     if (typeof value === "object" && value !== null && !Array.isArray(value)) {
       const job = value as Partial<JobPayload>;
-      return { ...job, class: String(job.class ?? ""), args: Array.isArray(job.args) ? job.args : [], jid: String(job.jid ?? ""), queue: String(job.queue ?? queue), retry: job.retry ?? false };
+      return { ...job, class: text(job.class, ""), args: Array.isArray(job.args) ? job.args : [], jid: text(job.jid, ""), queue: text(job.queue, queue), retry: job.retry ?? false };
     }
   } catch {
     // not JSON: shown by its raw text

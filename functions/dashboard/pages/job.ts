@@ -3,11 +3,10 @@
 import type { Hono } from "hono";
 import { html } from "hono/html";
 import { TickqError } from "../../../src/errors.js";
+import { countField, secondsField } from "../field.js";
 import { errorOf } from "../job-table.js";
 import { page, postButton, when } from "../layout.js";
 import type { DashboardEnv, DashboardScope } from "../types.js";
-
-const seconds = (value: unknown) => (typeof value === "number" ? when(value * 1000) : "");
 
 export function jobRoute(app: Hono<DashboardEnv>, scope: DashboardScope): void {
   app.get("/jobs/:jid", async (c) => {
@@ -15,6 +14,7 @@ export function jobRoute(app: Hono<DashboardEnv>, scope: DashboardScope): void {
     const job = await scope.tickq.jobs.find(jid);
     if (!job) throw new TickqError("NOT_FOUND", `No job with jid ${jid}: it is in no queue, set or tick (it ran and succeeded, was deleted, or never existed).`);
     const { job: fields } = job;
+    const error = errorOf(job);
     const path = `/jobs/${encodeURIComponent(jid)}`;
     const retryable = job.state === "scheduled" || job.state === "retry" || job.state === "dead";
     return page(
@@ -26,10 +26,10 @@ export function jobRoute(app: Hono<DashboardEnv>, scope: DashboardScope): void {
 ${job.at !== undefined ? html`<dt>${job.state === "dead" ? "died" : "due"}</dt><dd>${when(job.at)}</dd>` : ""}
 ${job.position !== undefined ? html`<dt>position</dt><dd>${job.position} ahead</dd>` : ""}
 ${job.tick !== undefined ? html`<dt>tick</dt><dd>${job.tick}${job.tickAlive ? "" : " (lease gone: waits for the resurrector)"}</dd>` : ""}
-<dt>created</dt><dd>${seconds(fields.created_at)}</dd><dt>enqueued</dt><dd>${seconds(fields.enqueued_at)}</dd>
-${fields.retry_count !== undefined ? html`<dt>retries</dt><dd>${fields.retry_count}</dd>` : ""}
-${fields.failed_at !== undefined ? html`<dt>failed</dt><dd>${seconds(fields.failed_at)}</dd>` : ""}
-${errorOf(job) ? html`<dt>error</dt><dd class="err">${errorOf(job)}</dd>` : ""}</dl>
+<dt>created</dt><dd>${secondsField(fields.created_at)}</dd><dt>enqueued</dt><dd>${secondsField(fields.enqueued_at)}</dd>
+${fields.retry_count !== undefined ? html`<dt>retries</dt><dd>${countField(fields.retry_count)}</dd>` : ""}
+${fields.failed_at !== undefined ? html`<dt>failed</dt><dd>${secondsField(fields.failed_at)}</dd>` : ""}
+${error ? html`<dt>error</dt><dd class="err">${error}</dd>` : ""}</dl>
 <h2>Arguments</h2><pre>${JSON.stringify(fields.args, null, 2)}</pre>
 ${job.backtrace ? html`<h2>Backtrace</h2><pre class="backtrace">${job.backtrace.join("\n")}</pre>` : ""}
 <h2>Stored JSON</h2><pre>${job.raw}</pre>`,
