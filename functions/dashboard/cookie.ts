@@ -7,14 +7,22 @@ import type { Context } from "hono";
 /** What session.ts writes; a value of anything else is skipped, as hono/cookie skips what it cannot read. */
 const VALUE = /^[A-Za-z0-9_.-]*$/;
 
-/** The first readable value of cookie `name` in the request (browsers send the most specific path first). */
-export function readCookie(c: Context, name: string): string | undefined {
+/** Most values of one cookie name worth trying: a browser sends one per path and domain it was set for. */
+const MAX_VALUES = 8;
+
+/**
+ * Every readable value of cookie `name` in the request, in the order sent
+ * (the most specific path first). All of them, not the first: a junk cookie
+ * of the same name set for a longer path would otherwise hide the good one.
+ */
+export function readCookies(c: Context, name: string): string[] {
+  const values: string[] = [];
   for (const pair of (c.req.header("cookie") ?? "").split(";")) {
     const eq = pair.indexOf("=");
     const value = pair.slice(eq + 1).trim();
-    if (eq > 0 && pair.slice(0, eq).trim() === name && VALUE.test(value)) return value;
+    if (eq > 0 && pair.slice(0, eq).trim() === name && VALUE.test(value) && values.length < MAX_VALUES) values.push(value);
   }
-  return undefined;
+  return values;
 }
 
 /** Sets cookie `name` (a value from session.ts, "" to delete with maxAgeSec 0) for `path`: HttpOnly, SameSite=Strict, Secure over HTTPS. */

@@ -7,7 +7,7 @@ import { when, type Html } from "./layout.js";
 
 /** A value that is not of the type its field wants, as its JSON. */
 export const malformed = (value: unknown): Html =>
-  html`<span class="malformed" title="this field of the stored job has the wrong type">malformed: ${JSON.stringify(value) ?? typeof value}</span>`;
+  html`<span class="malformed">malformed: ${JSON.stringify(value) ?? typeof value}</span>`;
 
 /** A text field: its text, "" when absent. */
 export function textField(value: unknown): Html | string {

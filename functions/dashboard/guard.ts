@@ -5,7 +5,8 @@
 // form (GET) or 401/403.
 import type { Context, MiddlewareHandler } from "hono";
 import { timingSafeEqual } from "hono/utils/buffer";
-import { readCookie } from "./cookie.js";
+import { sessionEnded } from "../../src/admin/sessions.js";
+import { readCookies } from "./cookie.js";
 import { csrfToken, randomToken, readSession, type Session } from "./session.js";
 import type { DashboardEnv, DashboardScope } from "./types.js";
 
@@ -35,10 +36,9 @@ export function guard(scope: DashboardScope): MiddlewareHandler<DashboardEnv> {
   // (a Worker may not make random values at start-up).
   let openKey: string | undefined;
   return async (c, next) => {
-    let session: Session | null;
-    if (scope.secrets.length === 0) session = { nonce: "open", key: (openKey ??= randomToken()) };
-    else session = await readSession(readCookie(c, SESSION_COOKIE), scope.secrets, Date.now());
+    const session = scope.secrets.length === 0 ? { nonce: "open", key: (openKey ??= randomToken()), expiresMs: Infinity } : await liveSession(c, scope);
     if (!session) return isRead(c.req.method) ? c.redirect(`${scope.basePath}/login`, 303) : refuse(c, 401, "log in first");
+    c.set("session", session);
     c.set("csrf", await csrfToken(session));
     if (!isRead(c.req.method)) {
       if (!sameOrigin(c)) return refuse(c, 403, "refused: a state change must come from the dashboard's own pages");
@@ -48,4 +48,13 @@ export function guard(scope: DashboardScope): MiddlewareHandler<DashboardEnv> {
     }
     await next();
   };
+}
+
+/** The first session cookie that verifies and that no logout has ended. */
+async function liveSession(c: Context, scope: DashboardScope): Promise<Session | null> {
+  for (const value of readCookies(c, SESSION_COOKIE)) {
+    const session = await readSession(value, scope.secrets, Date.now());
+    if (session && !(await sessionEnded(scope.tickq, session.nonce))) return session;
+  }
+  return null;
 }

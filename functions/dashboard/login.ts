@@ -4,6 +4,7 @@
 // the form again; a login posted from another site (login CSRF) is a 403.
 import type { Context, Hono } from "hono";
 import { html } from "hono/html";
+import { endSession } from "../../src/admin/sessions.js";
 import { writeCookie } from "./cookie.js";
 import { SESSION_COOKIE, refuse, sameOrigin } from "./guard.js";
 import { pageHeaders, shell } from "./layout.js";
@@ -38,9 +39,11 @@ export function loginRoutes(app: Hono<DashboardEnv>, scope: DashboardScope): voi
   });
 }
 
-/** After the guard: logging out is a state change like any other (CSRF token required). */
+/** After the guard: logging out is a state change like any other (CSRF token required); it ends the session in Redis too. */
 export function logoutRoute(app: Hono<DashboardEnv>, scope: DashboardScope): void {
-  app.post("/logout", (c) => {
+  app.post("/logout", async (c) => {
+    const { nonce, expiresMs } = c.var.session;
+    if (Number.isFinite(expiresMs)) await endSession(scope.tickq, nonce, expiresMs - Date.now());
     writeCookie(c, SESSION_COOKIE, "", { path: scope.basePath, secure: isHttps(c), maxAgeSec: 0 });
     return c.redirect(`${scope.basePath}/login`, 303);
   });

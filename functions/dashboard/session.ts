@@ -1,7 +1,8 @@
-// Browser sessions without server state: the cookie holds a random nonce,
-// an expiry and an HMAC of both keyed by the secret the user typed — never
-// the secret itself. Any configured secret that verifies the HMAC accepts
-// the session, so rotating a secret ends the sessions it opened. The CSRF
+// Browser sessions: the cookie holds a random nonce, an expiry and an HMAC
+// of both keyed by the secret the user typed — never the secret itself. Any
+// configured secret that verifies the HMAC accepts the session, so rotating
+// a secret ends the sessions it opened; logout ends one in Redis
+// (src/admin/sessions.ts), so a copy of its cookie stops working too. The CSRF
 // token is another HMAC of the same nonce: a page gets it in its forms, a
 // cross-site page cannot read it. WebCrypto only: Workers and Node 20 alike.
 import { timingSafeEqual } from "hono/utils/buffer";
@@ -25,6 +26,8 @@ export interface Session {
   nonce: string;
   /** The secret that signed it: it keys the session's CSRF token too. */
   key: string;
+  /** When the cookie stops being accepted (epoch ms). */
+  expiresMs: number;
 }
 
 /** A new session's cookie value, signed with `key`. */
@@ -39,7 +42,7 @@ export async function readSession(value: string | undefined, keys: readonly stri
   const [nonce, expires, mac, extra] = (value ?? "").split(".");
   if (!nonce || !expires || !mac || extra !== undefined || !(Number(expires) > nowMs)) return null;
   for (const key of keys) {
-    if (await timingSafeEqual(mac, await hmac(key, `session ${nonce} ${expires}`))) return { nonce, key };
+    if (await timingSafeEqual(mac, await hmac(key, `session ${nonce} ${expires}`))) return { nonce, key, expiresMs: Number(expires) };
   }
   return null;
 }

@@ -2,6 +2,7 @@
 // and what the dashboard's handlers read per request.
 import type { Hono } from "hono";
 import type { JobRegistry, Tickq } from "../../src/index.js";
+import type { Session } from "./session.js";
 
 export interface DashboardScope {
   tickq: Tickq<JobRegistry>;
@@ -16,6 +17,8 @@ export interface DashboardScope {
 /** The Hono environment of the dashboard's routes. */
 export interface DashboardEnv {
   Variables: {
+    /** The session the guard accepted. */
+    session: Session;
     /** The CSRF token every state-changing form of this session carries. */
     csrf: string;
     /** Where the dashboard is mounted (links and redirects start with it). */

@@ -3,10 +3,10 @@
 // skipped, and the attributes that keep it from other sites and scripts.
 import { Hono } from "hono/tiny";
 import { describe, expect, it } from "vitest";
-import { readCookie, writeCookie } from "../../functions/dashboard/cookie.js";
+import { readCookies, writeCookie } from "../../functions/dashboard/cookie.js";
 
 const app = new Hono();
-app.get("/read", (c) => c.json({ value: readCookie(c, "tickq_session") ?? null }));
+app.get("/read", (c) => c.json({ value: readCookies(c, "tickq_session")[0] ?? null, all: readCookies(c, "tickq_session") }));
 app.get("/write", (c) => {
   writeCookie(c, "tickq_session", "n0nce.1700000000000.m-a_c", { path: "/api/dashboard", secure: c.req.query("secure") === "1", maxAgeSec: 43_200 });
   return c.body(null, 204);
@@ -26,6 +26,12 @@ describe("the session cookie", () => {
   it("skips a value session.ts never writes, for the next one", async () => {
     expect(await read('tickq_session="a b"; tickq_session=n.1.m')).toBe("n.1.m");
     expect(await read("tickq_session=%3Cscript%3E")).toBeNull();
+  });
+
+  it("reads every value of the name, most specific path first, at most 8", async () => {
+    const all = async (cookie: string) => ((await (await app.request("/read", { headers: { cookie } })).json()) as { all: string[] }).all;
+    expect(await all("tickq_session=junk; a=1; tickq_session=n.1.m")).toEqual(["junk", "n.1.m"]);
+    expect(await all(Array.from({ length: 12 }, (_, i) => `tickq_session=v${i}`).join("; "))).toHaveLength(8);
   });
 
   it("is written HttpOnly, SameSite=Strict, for its path, Secure when asked", async () => {

@@ -50,7 +50,7 @@ describe.each(adapterCases)("the dashboard's pages over $name", (adapterCase) =>
     expect(live.html).not.toContain("<html");
   });
 
-  it("refreshes the overview with one script call: stats.lua, nothing else", async () => {
+  it("refreshes the overview with two script calls: the session check (session.lua) and stats.lua, nothing else", async () => {
     const calls: string[] = [];
     const counting = {
       evalsha: (sha: string, keys: string[], args: string[]) => (calls.push(sha), h.adapter.evalsha(sha, keys, args)),
@@ -59,10 +59,10 @@ describe.each(adapterCases)("the dashboard's pages over $name", (adapterCase) =>
     const tickq = h.make({ ok: () => {} }, { redis: counting });
     const app = createApp({ tickq, secrets: [SECRET], dashboard: dashboard() });
     const browser = await login(app, SECRET);
-    await tickq.stats(); // Redis has the script cached now: a fresh Redis would answer NOSCRIPT, then EVAL, once
+    await browser.get("/dashboard/overview"); // Redis has both scripts cached now: a fresh Redis would answer NOSCRIPT, then EVAL, once
     calls.length = 0;
     expect((await browser.get("/dashboard/overview")).status).toBe(200);
-    expect(calls).toEqual([await scriptSha(scripts.stats)]);
+    expect(calls).toEqual([await scriptSha(scripts.session), await scriptSha(scripts.stats)]);
   });
 
   it("dead and retry: the error, a backtrace on the job's page, retry and delete, one or all", async () => {

@@ -1,0 +1,14 @@
+-- session: ends a dashboard session, or says whether it has ended. Logout
+-- marks the session's nonce (random, and read only from a cookie whose HMAC
+-- verified) for as long as the cookie would still be accepted, so a copied
+-- cookie stops working at logout and the mark goes when the cookie expires.
+-- KEYS: [1] P.."dashboard:ended:"..nonce
+-- ARGV: [1] prefix  [2] 'end' or 'check'  [3] end: ms until the session expires
+-- Returns: 1 if the session has ended, else 0
+-- Replays: 'check' writes nothing; 'end' sets the same mark again, its
+-- lifetime at most a round trip longer, which outlives the cookie harmlessly.
+if ARGV[2] == 'end' then
+  redis.call('SET', KEYS[1], '1', 'PX', ARGV[3])
+  return 1
+end
+return redis.call('EXISTS', KEYS[1])
