@@ -3,19 +3,29 @@
 import type { Context } from "hono";
 import { html, raw } from "hono/html";
 import type { HtmlEscapedString } from "hono/utils/html";
+import { pageScript } from "./script.js";
 import { SECTIONS } from "./sections.js";
+import { randomToken } from "./session.js";
 import { STYLE } from "./style.js";
 import type { DashboardEnv } from "./types.js";
 
 export type Html = HtmlEscapedString | Promise<HtmlEscapedString>;
 type Ctx = Context<DashboardEnv>;
 
-/** Sent with every page: no framing (clickjacking), no caching of job data, no referrer leaving the site. */
-export function pageHeaders(c: Context): void {
-  c.header("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; connect-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'");
+/**
+ * Sent with every page: no framing (clickjacking), no caching of job data, no referrer leaving the site,
+ * and no script but the one carrying this response's nonce, which it returns.
+ */
+export function pageHeaders(c: Context): string {
+  const nonce = randomToken();
+  c.header(
+    "Content-Security-Policy",
+    `default-src 'none'; style-src 'unsafe-inline'; script-src 'nonce-${nonce}'; connect-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`,
+  );
   c.header("X-Frame-Options", "DENY");
   c.header("Cache-Control", "no-store");
   c.header("Referrer-Policy", "same-origin");
+  return nonce;
 }
 
 export function shell(title: string, body: Html): Html {
@@ -27,13 +37,13 @@ export function shell(title: string, body: Html): Html {
 export function page(c: Ctx, section: string, title: string, body: Html, status: 200 | 400 | 404 | 409 | 500 | 503 = 200) {
   const base = c.var.base;
   const notice = c.req.query("done");
-  pageHeaders(c);
+  const nonce = pageHeaders(c);
   return c.html(
     shell(
       title,
       html`<header><b>tickq</b>${SECTIONS.map((s) => html`<a href="${base}${s.path}" class="${s.path === section ? "on" : ""}">${s.label}</a>`)}
 ${postButton(c, "/logout", "Log out")}</header>
-<main><h1>${title}</h1>${notice ? html`<p class="warn" role="status">${notice}</p>` : ""}${body}</main>`,
+<main><h1>${title}</h1>${notice ? html`<p class="warn" role="status">${notice}</p>` : ""}${body}</main>${pageScript(nonce)}`,
     ),
     status,
   );
@@ -43,7 +53,7 @@ export interface PostOptions {
   /** Extra form fields. */
   fields?: Record<string, string>;
   danger?: boolean;
-  /** Asks before sending. (A JS string literal, then HTML-escaped: a job name in it cannot break out.) */
+  /** Asks before sending (data-confirm, read by script.ts: an attribute, HTML-escaped, never script). */
   confirm?: string;
   /** Where to come back to; default this page. */
   back?: string;
@@ -54,7 +64,7 @@ export function postButton(c: Ctx, path: string, label: string, options: PostOpt
   const here = new URL(c.req.url);
   here.searchParams.delete("done");
   const fields = { _csrf: c.var.csrf, back: options.back ?? here.pathname + here.search, ...options.fields };
-  return html`<form class="inline" method="post" action="${c.var.base}${path}"${options.confirm ? html` onsubmit="return confirm(${JSON.stringify(options.confirm)})"` : ""}>${Object.entries(fields).map(
+  return html`<form class="inline" method="post" action="${c.var.base}${path}"${options.confirm ? html` data-confirm="${options.confirm}"` : ""}>${Object.entries(fields).map(
     ([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`,
   )}<button${options.danger ? raw(' class="danger"') : ""}>${label}</button></form>`;
 }

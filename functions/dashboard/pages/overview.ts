@@ -7,7 +7,6 @@ import { html } from "hono/html";
 import type { Stats } from "../../../src/index.js";
 import { historyChart } from "../chart.js";
 import { number, page, pageHeaders, postButton, when, type Html } from "../layout.js";
-import { refreshScript } from "../refresh.js";
 import type { DashboardEnv, DashboardScope } from "../types.js";
 
 type Ctx = Context<DashboardEnv>;
@@ -44,7 +43,7 @@ export function overviewRoutes(app: Hono<DashboardEnv>, scope: DashboardScope, o
       c, "", "Overview",
       html`<div class="bar"><button id="pause" type="button" aria-pressed="false">Pause</button><span class="muted">refreshes every ${options.refreshMs / 1000} s</span></div>
 <div id="live" data-src="${c.var.base}/overview" data-every="${options.refreshMs}">${live(c, stats)}</div>
-<h2>Last ${days.length} days</h2>${historyChart(days)}${refreshScript()}`,
+<h2>Last ${days.length} days</h2>${historyChart(days)}`,
     );
   });
   // A fragment, but with the pages' headers all the same: it holds pause/resume forms with the session's
