@@ -63,7 +63,7 @@ describe.each(adapterCases)("acks of large jobs over $name", (adapterCase) => {
     expect(await h.redis.keys(`${h.prefix}inproc:*`)).toEqual([]);
     expect(await h.redis.llen(`${h.prefix}queue:default`)).toBe(0);
     expect(await h.redis.get(`${h.prefix}stat:processed`)).toBe("9");
-    const retried = await h.redis.zrange(`${h.prefix}retry`, 0, -1);
+    const retried = await h.redis.zrange(`${h.prefix}retry`, "0", "-1");
     expect(retried).toHaveLength(3);
     for (const n of [4, 5, 6]) {
       const entry = retried.find((s) => s.includes(`${BLOB}",${n}]`))!;
@@ -72,7 +72,7 @@ describe.each(adapterCases)("acks of large jobs over $name", (adapterCase) => {
       expect(JSON.parse(entry)).toMatchObject({ error_message: "flaky failed", error_class: "Error", retry_count: 0, queue: "default" });
       expect(entry).toMatch(/"failed_at":\d+\.\d{3}/);
     }
-    const dead = await h.redis.zrange(`${h.prefix}dead`, 0, -1);
+    const dead = await h.redis.zrange(`${h.prefix}dead`, "0", "-1");
     expect(dead).toHaveLength(3);
     const doomed = dead.find((s) => s.includes(`${BLOB}",7]`))!;
     expect(doomed.startsWith(original(7).slice(0, -1))).toBe(true);
