@@ -60,7 +60,8 @@ function sentinelClient(sentinelPort: number): Redis {
   const client = new Redis({
     sentinels: [{ host: "127.0.0.1", port: sentinelPort }],
     name: MASTER_NAME,
-    failoverDetector: true,
+    // No failover detector: a client keeps writing to a frozen primary once
+    // it wakes, until Sentinel demotes it, which is the window WAIT closes.
     maxRetriesPerRequest: 3,
     // A demoted primary answers writes with READONLY: reconnect, and Sentinel names the new one.
     reconnectOnError: (error) => (/READONLY/.test(error.message) ? 2 : false),
