@@ -12,5 +12,7 @@ export function ioredisAdapter(redis: Redis | Cluster): RedisAdapter {
   return {
     evalsha: (sha, keys, args) => redis.evalsha(sha, keys.length, ...keys, ...args) as Promise<RedisReply>,
     eval: (script, keys, args) => redis.eval(script, keys.length, ...keys, ...args) as Promise<RedisReply>,
+    // The same connection as the calls before it: WAIT counts the replicas that hold their writes.
+    wait: (replicas, timeoutMs) => redis.wait(replicas, timeoutMs),
   };
 }

@@ -14,6 +14,7 @@ import { TickqError } from "./errors.js";
 import { FLOW_FIELD, flowDescriptor } from "./flow/descriptor.js";
 import { planFlow, type FlowPlan } from "./flow/plan.js";
 import { encodeNewJob, newJid } from "./job.js";
+import { checkJobSize, chunksOf } from "./job-size.js";
 import { isCleanName } from "./names.js";
 import type { RoundTrips } from "./redis.js";
 import { definitionOf, type Runtime } from "./runtime.js";
@@ -28,6 +29,8 @@ const CHUNK = 1_000;
 
 interface Prepared {
   jid: string;
+  /** Bytes of its stored text, before the flow descriptor (a few hundred bytes more at most). */
+  bytes: number;
   args: (string | number)[];
   /** A flow job: its JSON is written once its descriptor is (flowDescriptor may hash). */
   flow?: { plan: FlowPlan; payload: NewJob };
@@ -56,7 +59,8 @@ function prepare(runtime: Runtime, job: BulkJob): Prepared {
   const jid = job.jid ?? newJid();
   const payload: NewJob = { class: job.name, args: job.args, jid, queue, retry: job.retry ?? definition.retry ?? true };
   const json = encodeNewJob(payload);
-  const prepared: Prepared = { jid, args: [queue, Math.floor(delayMs), Math.floor(atMs), job.jid ?? "", json] };
+  const bytes = checkJobSize(json, runtime.maxJobBytes, `Job "${job.name}"`);
+  const prepared: Prepared = { jid, bytes, args: [queue, Math.floor(delayMs), Math.floor(atMs), job.jid ?? "", json] };
   const plan = planFlow(job.name, definition, job.args, job.unique);
   if (plan) prepared.flow = { plan, payload };
   return prepared;
@@ -84,8 +88,7 @@ export async function enqueueJobs(runtime: Runtime, jobs: BulkJob[]): Promise<st
   const prepared = jobs.map((job) => prepare(runtime, job));
   if (prepared.some((p) => p.flow)) await Promise.all(prepared.map(withFlow));
   const trips: RoundTrips = { count: 0 };
-  for (let i = 0; i < prepared.length; i += CHUNK) {
-    const chunk = prepared.slice(i, i + CHUNK);
+  for (const chunk of chunksOf(prepared, (p) => p.bytes, CHUNK)) {
     const args = [newJid(), runtime.replayWindowMs, runtime.idWindowMs, chunk.length, ...chunk.flatMap((p) => p.args)];
     const reply = await runtime.run(scripts.enqueue, [runtime.keys.queues, runtime.keys.schedule], args, trips);
     holdersOf(reply, chunk);

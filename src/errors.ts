@@ -13,7 +13,11 @@ export type TickqErrorCode =
   /** A list cursor that is malformed or belongs to another listing. */
   | "BAD_CURSOR"
   /** The job is where the operation cannot act: running in a tick, already queued. */
-  | "CONFLICT";
+  | "CONFLICT"
+  /** A job whose stored text is over `maxJobBytes`: refused, nothing written. */
+  | "JOB_TOO_LARGE"
+  /** With `durability`, a write that fewer replicas than asked confirmed in time: it may be lost in a failover, retry it. */
+  | "NOT_REPLICATED";
 
 export class TickqError extends Error {
   constructor(

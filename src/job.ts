@@ -117,12 +117,13 @@ function parses(text: string): boolean {
  * The dead-set entry for a job that cannot run: its own text with the error
  * fields spliced in, every other byte kept. A job that is not a JSON object
  * is wrapped so the dead set stays readable by Sidekiq, with the original
- * text kept whole in `raw`.
+ * text kept whole in `raw`. `fields`: what was spliced, when it was a splice.
  */
-export function deadEntryFor(raw: string, queue: string, errorClass: string, reason: string, nowSec: number): string {
+export function deadEntryFor(
+  raw: string, queue: string, errorClass: string, reason: string, nowSec: number,
+): { text: string; fields?: Record<string, unknown> } {
   const errorFields = { error_class: errorClass, error_message: reason, failed_at: seconds(nowSec) };
-  return (
-    (parses(raw) ? spliceFields(raw, errorFields) : null) ??
-    JSON.stringify({ class: "TickqMalformedJob", args: [], jid: newJid(), queue, raw: raw.toWellFormed(), ...errorFields })
-  );
+  const spliced = parses(raw) ? spliceFields(raw, errorFields) : null;
+  if (spliced !== null) return { text: spliced, fields: errorFields };
+  return { text: JSON.stringify({ class: "TickqMalformedJob", args: [], jid: newJid(), queue, raw: raw.toWellFormed(), ...errorFields }) };
 }

@@ -94,7 +94,9 @@ export class JsonText {
 /** A time in seconds that keeps its fraction ("5.000"): Ruby reads a Float, as Sidekiq's Time.now.to_f writes it, never an Integer. */
 export const seconds = (sec: number): JsonText => new JsonText(sec.toFixed(3));
 
-const encode = (value: unknown): string => (value instanceof JsonText ? value.text : JSON.stringify(value));
+/** A value's JSON text as spliceFields writes it. */
+export const encodeValue = (value: unknown): string => (value instanceof JsonText ? value.text : JSON.stringify(value));
+const encode = encodeValue;
 
 /**
  * `text` with each field set to the JSON of its value: replaced in place if

@@ -1,6 +1,8 @@
 // Everything a tick and the client share, resolved once from the options.
 import { TickqError } from "./errors.js";
 import { newListeners, type EventListeners } from "./events.js";
+import { confirmReplicated, durabilityOf, type Durability } from "./durability.js";
+import { DEFAULT_MAX_JOB_BYTES } from "./job-size.js";
 import { numberOption } from "./options.js";
 import { keysFor, type Keys } from "./keys.js";
 import { checkTimeouts } from "./passes/timeout.js";
@@ -48,6 +50,10 @@ export interface Runtime {
   sidekiq: SidekiqProcess | undefined;
   /** Some job has a timeoutMs: ticks check the budget left before starting one. */
   timeouts: boolean;
+  /** Largest job text (or ordered payload) enqueue accepts, in bytes. */
+  maxJobBytes: number;
+  /** Replicas every write waits for (src/durability.ts); undefined: none. */
+  durability: Durability | undefined;
   run(script: LuaScript, keys: string[], args: (string | number)[], trips: RoundTrips): Promise<RedisReply>;
 }
 
@@ -88,7 +94,13 @@ export function createRuntime<J extends JobRegistry>(options: TickqOptions<J>): 
     schedules: declareSchedules(options.schedules, options.jobs, options.cron),
     sidekiq: sidekiqProcessOf(options.sidekiqProcesses, prefix),
     timeouts: checkTimeouts(options.jobs),
-    run: (script, keys, args, trips) => runScript(runtime.redis, script, keys, [prefix, ...args], trips, runtime.redisTimeoutMs, scriptCache),
+    maxJobBytes: numberOption(options.maxJobBytes, DEFAULT_MAX_JOB_BYTES, "maxJobBytes", { min: 1_024, integer: true }),
+    durability: durabilityOf(options.durability, options.redis),
+    run: async (script, keys, args, trips) => {
+      const reply = await runScript(runtime.redis, script, keys, [prefix, ...args], trips, runtime.redisTimeoutMs, scriptCache);
+      if (runtime.durability) await confirmReplicated(runtime.redis, runtime.durability, script, trips);
+      return reply;
+    },
   };
   return runtime;
 }

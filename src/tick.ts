@@ -10,6 +10,7 @@ import { fenceLease } from "./lease.js";
 import { orderedInTick } from "./ordered/in-tick.js";
 import { interruptedOf, isOrdered, readOrderedFetched, splitOutcomes, unstartedOf, type Work, type WorkOutcome } from "./ordered/work.js";
 import { ackArgs } from "./passes/ack.js";
+import { nameLargeJobs } from "./passes/ack-refs.js";
 import { readFetchedFenced } from "./flow/fences.js";
 import { budgetCheck } from "./passes/start-budget.js";
 import { housekeepArgs, readHousekeep, type HousekeepLimits } from "./passes/housekeep.js";
@@ -98,6 +99,7 @@ export async function runTick(runtime: Runtime, options: TickOptions = {}, tickI
       const sent = Date.now();
       try {
         const { plain, ordered } = splitOutcomes(acks);
+        await nameLargeJobs(plain.map((o) => o.job));
         const args = [...common, calls.next(), ...(beats?.section() ?? []), ...ackArgs(plain), ...fetchArgs(plan, fetch), ...work.args(ordered)];
         const stepped = asArray(await calls.send(scripts.step, args), "step");
         learnClock(asNumber(stepped[0]));
@@ -139,6 +141,7 @@ export async function runTick(runtime: Runtime, options: TickOptions = {}, tickI
     fence.stop();
     beats?.stop();
     const { plain, ordered } = splitOutcomes([...result.finished, ...unstarted.map(unstartedOf)]);
+    await nameLargeJobs(plain.map((o) => o.job));
     const finished = asArray(
       await calls.send(scripts.finish, [
         ...common, calls.next(), ...(beats?.section() ?? []), ...ackArgs(plain), plan.names.length, ...plan.names, ...work.args(ordered),

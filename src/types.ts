@@ -32,6 +32,11 @@ export interface LuaScript {
 export interface RedisAdapter {
   evalsha(sha: string, keys: string[], args: string[]): Promise<RedisReply>;
   eval(script: string, keys: string[], args: string[]): Promise<RedisReply>;
+  /**
+   * Redis WAIT on the connection the last calls went through: how many
+   * replicas hold them after at most `timeoutMs`. Only `durability` uses it.
+   */
+  wait?(replicas: number, timeoutMs: number): Promise<number>;
 }
 
 /** A job as stored in Redis: Sidekiq's job JSON, plus any extra fields. */
@@ -179,8 +184,28 @@ export interface TickqOptions<J extends JobRegistry = JobRegistry, O extends Ord
    * it for a prefix that is a redis-namespace of a Sidekiq app.
    */
   sidekiqProcesses?: boolean | SidekiqProcessOptions;
+  /**
+   * Largest job accepted, in bytes of its stored JSON (an ordered job: of
+   * its payload's JSON); a larger one is refused with JOB_TOO_LARGE, nothing
+   * written. Default 1 MiB (1,048,576), a tenth of Upstash's 10 MB request limit.
+   */
+  maxJobBytes?: number;
+  /**
+   * Replicas that must hold every write before enqueue, a tick's calls and
+   * the jobs API return (Redis WAIT); fewer within `timeoutMs` is a
+   * NOT_REPLICATED error, which a caller retries (a tick retries its own
+   * calls). Needs an adapter that can WAIT (ioredis). Default: off.
+   */
+  durability?: DurabilityOptions;
   /** How ticks kicked by `enqueue(…, { kick: true })` run: max at once, budget, tick options (src/kick/types.ts). */
   kick?: KickOptions;
+}
+
+export interface DurabilityOptions {
+  /** Replicas that must acknowledge each write; at least 1. */
+  replicas: number;
+  /** How long to wait for them, in ms; default 1,000. */
+  timeoutMs?: number;
 }
 
 export interface SidekiqProcessOptions {

@@ -34,7 +34,7 @@ export function shell(title: string, body: Html): Html {
 }
 
 /** A full dashboard page: the menu with `section` marked, a notice from the last action (?done=), then the body. */
-export function page(c: Ctx, section: string, title: string, body: Html, status: 200 | 400 | 404 | 409 | 500 | 503 = 200) {
+export function page(c: Ctx, section: string, title: string, body: Html, status: 200 | 400 | 404 | 409 | 413 | 500 | 503 = 200) {
   const base = c.var.base;
   const notice = c.req.query("done");
   const nonce = pageHeaders(c);

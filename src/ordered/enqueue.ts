@@ -1,7 +1,8 @@
 // Enqueueing ordered payloads: every one is checked before anything is
 // written (an unknown name, an id that is not a non-empty string, a payload
 // that is not JSON, a score that is not finite: a TickqError, nothing
-// written), then ordered_enqueue.lua adds up to 1,000 a round trip.
+// written; a payload over maxJobBytes: JOB_TOO_LARGE), then ordered_enqueue.lua
+// adds up to 1,000 a round trip (fewer when they are large: src/job-size.ts).
 //
 // Idempotent like plain enqueue: every call carries a token the script
 // remembers for `replayWindowMs`, so a call the client resends after a
@@ -9,6 +10,7 @@
 // identical payload is stored once while it waits.
 import { TickqError } from "../errors.js";
 import { newJid } from "../job.js";
+import { checkJobSize, chunksOf, utf8Bytes } from "../job-size.js";
 import type { RoundTrips } from "../redis.js";
 import type { Runtime } from "../runtime.js";
 import { scripts } from "../scripts/index.js";
@@ -50,15 +52,16 @@ function prepare(runtime: Runtime, job: OrderedBulkJob): (string | number)[] {
     throw new TickqError("BAD_ARGS", `Ordered job "${name}": delayMs must be a finite number, got ${String(delayMs)}`);
   }
   // A score travels as text Redis reads back exactly: JS's shortest round-trip form.
-  return [name, id, payloadJson(name, job.payload), score === undefined ? "" : String(score), Math.max(0, Math.floor(delayMs ?? 0))];
+  const payload = payloadJson(name, job.payload);
+  checkJobSize(payload, runtime.maxJobBytes, `Ordered job "${name}" (id ${JSON.stringify(id.slice(0, 40))}): its payload`);
+  return [name, id, payload, score === undefined ? "" : String(score), Math.max(0, Math.floor(delayMs ?? 0))];
 }
 
 export async function enqueueOrderedJobs(runtime: Runtime, jobs: OrderedBulkJob[]): Promise<void> {
   if (!Array.isArray(jobs)) throw new TickqError("BAD_ARGS", "enqueueOrderedBulk takes an array of { name, id, payload, score?, delayMs? }");
   const prepared = jobs.map((job) => prepare(runtime, job));
   const trips: RoundTrips = { count: 0 };
-  for (let i = 0; i < prepared.length; i += CHUNK) {
-    const chunk = prepared.slice(i, i + CHUNK);
+  for (const chunk of chunksOf(prepared, (p) => utf8Bytes(String(p[2])) + utf8Bytes(String(p[1])), CHUNK)) {
     await runtime.run(scripts.ordered_enqueue, [`${runtime.prefix}ordered`], [newJid(), runtime.replayWindowMs, chunk.length, ...chunk.flat()], trips);
   }
 }

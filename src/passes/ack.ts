@@ -1,14 +1,20 @@
 // Outcomes of executed jobs, encoded for lib/ack.lua (see its header for
 // what each kind does in Redis).
 import type { JobPayload } from "../types.js";
+import { patchOf } from "./ack-refs.js";
 import type { FetchedJob } from "./fetch.js";
 
 // `payload`, `error` and `reason` ride along for the events and the failure
-// log line (src/events.ts); Redis never sees them.
+// log line (src/events.ts); Redis never sees them. `fields`: what `updated`
+// spliced into the job, sent instead of it for a job named by reference
+// (ack-refs.ts); absent when `updated` is no splice (a malformed job).
 export type Outcome =
   | { kind: "succeeded"; job: FetchedJob; payload?: JobPayload }
-  | { kind: "retry"; job: FetchedJob; updated: string; delaySec: number; payload?: JobPayload; error?: unknown }
-  | { kind: "dead"; job: FetchedJob; updated: string; handlerFailed: boolean; payload?: JobPayload; error?: unknown; reason?: string }
+  | { kind: "retry"; job: FetchedJob; updated: string; fields?: Record<string, unknown>; delaySec: number; payload?: JobPayload; error?: unknown }
+  | {
+      kind: "dead"; job: FetchedJob; updated: string; fields?: Record<string, unknown>; handlerFailed: boolean;
+      payload?: JobPayload; error?: unknown; reason?: string;
+    }
   /** Failed out of retries with `dead: false`: dropped, counted as failed. */
   | { kind: "discarded"; job: FetchedJob; payload?: JobPayload; error?: unknown }
   | { kind: "unstarted"; job: FetchedJob }
@@ -41,16 +47,22 @@ export function ackOrder(outcomes: Outcome[]): Outcome[] {
   return [...[...succeeded.values()].flat(), ...ordered];
 }
 
-/** lib/ack.lua's arguments: successes grouped by queue, then the other outcomes. */
+/** The updated text, or for a job named by reference the patch that makes it. */
+function updatedOf(o: Settled): string {
+  if (o.kind !== "retry" && o.kind !== "dead") return "";
+  if (o.job.ref === undefined) return o.updated;
+  return patchOf(o.fields, o.kind === "dead" && o.reason !== undefined ? o.reason : "it failed");
+}
+
+/** lib/ack.lua's arguments: successes grouped by queue, then the other outcomes; a job with a `ref` is named by it. */
 export function ackArgs(outcomes: Outcome[]): (string | number)[] {
   const { succeeded, ordered } = entries(outcomes);
   const args: (string | number)[] = [succeeded.size];
-  for (const [queue, group] of succeeded) args.push(queue, group.length, ...group.map((o) => o.job.raw));
+  for (const [queue, group] of succeeded) args.push(queue, group.length, ...group.map((o) => o.job.ref ?? o.job.raw));
   args.push(ordered.length);
   for (const o of ordered) {
-    const updated = o.kind === "retry" || o.kind === "dead" ? o.updated : "";
     const delay = o.kind === "retry" ? o.delaySec : 0;
-    args.push(CODES[o.kind], o.job.queue, o.job.raw, updated, delay);
+    args.push(CODES[o.kind], o.job.queue, o.job.ref ?? o.job.raw, updatedOf(o), delay);
   }
   return args;
 }

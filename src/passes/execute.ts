@@ -76,8 +76,10 @@ export async function runJob(runtime: Runtime, job: FetchedJob, signal: AbortSig
 }
 
 function unrunnable(runtime: Runtime, job: FetchedJob, errorClass: string, reason: string): Outcome {
-  const updated = deadEntryFor(job.raw, job.queue, errorClass, reason, redisNowSec(runtime));
-  return { kind: "dead", job, updated, handlerFailed: false, reason: `${errorClass}: ${reason}` };
+  const { text, fields } = deadEntryFor(job.raw, job.queue, errorClass, reason, redisNowSec(runtime));
+  const outcome: Outcome = { kind: "dead", job, updated: text, handlerFailed: false, reason: `${errorClass}: ${reason}` };
+  if (fields) outcome.fields = fields;
+  return outcome;
 }
 
 interface FailureInput {
@@ -100,8 +102,8 @@ async function failed(runtime: Runtime, job: FetchedJob, payload: JobPayload, er
   // decodeJob read the text as a JSON object, so splicing cannot fail here.
   const updated = spliceFields(job.raw, fields)!;
   return result.kind === "retry"
-    ? { kind: "retry", job, updated, delaySec: result.delaySec, payload, error }
-    : { kind: "dead", job, updated, handlerFailed: true, payload, error };
+    ? { kind: "retry", job, updated, fields, delaySec: result.delaySec, payload, error }
+    : { kind: "dead", job, updated, fields, handlerFailed: true, payload, error };
 }
 
 function runMiddleware(runtime: Runtime, job: RunningJob, ctx: JobContext, perform: () => Promise<unknown>): Promise<unknown> {

@@ -11,6 +11,8 @@ export interface FetchedJob {
   resurrections: number;
   /** How many times a tick's deadline interrupted it (not a death: counted apart). */
   interruptions: number;
+  /** A large job's name in acks, "#" + its SHA-1 (ack-refs.ts); undefined: its text names it. */
+  ref?: string;
   /** A flow job's fence for this run, ctx.fence (src/flow/fences.ts); undefined for a plain job. */
   flowFence?: number;
 }

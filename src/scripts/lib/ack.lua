@@ -22,6 +22,12 @@
 -- A flow job (lib/flow.lua) settles its slots and claims with it, only
 -- when it was still listed: a late ack frees nothing another tick holds.
 -- `held`: the tick's lease is held, so its slots are still its own.
+-- A job over REF_MIN bytes may be named by reference, '#' .. its SHA-1,
+-- instead of its text, so that no ack grows with the size of its jobs (a
+-- call of whole 50 MB jobs passes what a client can even encode); a failed
+-- one then carries the fields to set (a patch) instead of its updated
+-- text. References are matched only against the list being settled, so a
+-- replay, finding the job gone, does nothing as before.
 
 local function trim_dead(now_sec, max_size, max_age)
   local dead = P .. 'dead'
@@ -45,25 +51,48 @@ local function bump(name, by, day)
 end
 
 local LIST_REWRITE_MAX = 4000
+local REF_MIN = 1024
 
--- Takes the jobs of multiset `wanted` (job → count) out of `list`; returns
--- a table job → how many were found (and removed).
-local function take_out(list, wanted)
-  local found = {}
+local function is_ref(name)
+  return #name == 41 and string.find(name, '^#%x+$') ~= nil
+end
+
+-- How `wanted` names `job`: by reference when it holds one for it, else by its text.
+local function name_of(job, wanted, refs)
+  if refs and (#job > REF_MIN or is_ref(job)) then
+    local ref = '#' .. redis.sha1hex(job)
+    if wanted[ref] then return ref end
+  end
+  return job
+end
+
+-- Takes the jobs of multiset `wanted` (name → count) out of `list`; returns
+-- a table name → how many were found (and removed), and name → job text.
+-- `refs`: some names are references.
+local function take_out(list, wanted, refs)
+  local found, texts = {}, {}
   if redis.call('LLEN', list) > LIST_REWRITE_MAX then
-    for job, count in pairs(wanted) do
-      found[job] = redis.call('LREM', list, -count, job)
+    if refs then
+      for _, job in ipairs(redis.call('LRANGE', list, 0, -1)) do texts[name_of(job, wanted, refs)] = job end
     end
-    return found
+    for name, count in pairs(wanted) do
+      local job = texts[name] or name
+      if is_ref(name) and not texts[name] then found[name] = 0
+      else found[name] = redis.call('LREM', list, -count, job) end
+      texts[name] = job
+    end
+    return found, texts
   end
   local items = redis.call('LRANGE', list, 0, -1)
   local kept = {}
   for k = #items, 1, -1 do
     local job = items[k]
-    local want = wanted[job]
+    local name = name_of(job, wanted, refs)
+    local want = wanted[name]
     if want and want > 0 then
-      wanted[job] = want - 1
-      found[job] = (found[job] or 0) + 1
+      wanted[name] = want - 1
+      found[name] = (found[name] or 0) + 1
+      texts[name] = job
     else
       kept[#kept + 1] = job
     end
@@ -73,7 +102,22 @@ local function take_out(list, wanted)
     -- kept runs right to left: LPUSH in that order restores the list
     if #kept > 0 then redis.call('LPUSH', list, unpack(kept)) end
   end
-  return found
+  return found, texts
+end
+
+-- The updated text of a failed job named by reference: `patch` is a JSON
+-- array of field name, value as JSON text, name, value…, set in order as
+-- the client would have spliced them; an empty first name asks for the
+-- entry of a job that is not a JSON object, with the reason next.
+local function patched(job, patch, now_sec)
+  local fields = cjson.decode(patch)
+  if fields[1] == '' then return unroutable_entry(job, fields[2], now_sec) end
+  local text = job
+  for k = 1, #fields, 2 do
+    text = with_field(text, fields[k], fields[k + 1])
+    if not text then return unroutable_entry(job, 'its error fields could not be set', now_sec) end
+  end
+  return text
 end
 
 -- Reads, from ARGV[i]: the successes grouped by queue (n queues, then for
@@ -95,14 +139,15 @@ local function ack(tick, i, now_ms_value, dead_max, dead_max_age, held)
   local entry, missed = 0, {}
 
   local successes = {}
-  local wanted = {}
-  local function want(queue, job)
+  local wanted, refs = {}, false
+  local function want(queue, name)
     local w = wanted[queue]
     if not w then
       w = {}
       wanted[queue] = w
     end
-    w[job] = (w[job] or 0) + 1
+    w[name] = (w[name] or 0) + 1
+    if is_ref(name) then refs = true end
   end
   for _ = 1, tonumber(ARGV[i]) do
     local queue, count = ARGV[i + 1], tonumber(ARGV[i + 2])
@@ -115,14 +160,15 @@ local function ack(tick, i, now_ms_value, dead_max, dead_max_age, held)
   i = i + 1
   for k = 0, n - 1 do want(ARGV[i + k * 5 + 1], ARGV[i + k * 5 + 2]) end
 
-  local found = {}
-  for queue, jobs in pairs(wanted) do found[queue] = take_out(inproc_key(tick, queue), jobs) end
-  local function taken(queue, job)
+  local found, texts = {}, {}
+  for queue, jobs in pairs(wanted) do found[queue], texts[queue] = take_out(inproc_key(tick, queue), jobs, refs) end
+  -- The text of the job `name` names if this call took it out, else nil.
+  local function taken(queue, name)
     local f = found[queue]
-    local left = f[job]
-    if not left or left == 0 then return false end
-    f[job] = left - 1
-    return true
+    local left = f[name]
+    if not left or left == 0 then return nil end
+    f[name] = left - 1
+    return texts[queue][name]
   end
 
   -- Flow jobs that succeeded, settled at once (F.settle_succeeded).
@@ -131,8 +177,8 @@ local function ack(tick, i, now_ms_value, dead_max, dead_max_age, held)
     local queue, first, count = group[1], group[2], group[3]
     for k = first, first + count - 1 do
       entry = entry + 1
-      local job = ARGV[k]
-      if taken(queue, job) then
+      local job = taken(queue, ARGV[k])
+      if job then
         if counted then forget(job) end
         if is_flow(job) then
           nflows = nflows + 1
@@ -147,12 +193,14 @@ local function ack(tick, i, now_ms_value, dead_max, dead_max_age, held)
   if nflows > 0 then flow().settle_succeeded(tick, flows, nflows, held) end
 
   for _ = 1, n do
-    local kind, queue, job, updated, delay = ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], ARGV[i + 4]
+    local kind, queue, name, updated, delay = ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], ARGV[i + 4]
     i = i + 5
     entry = entry + 1
-    if not taken(queue, job) then
+    local job = taken(queue, name)
+    if not job then
       missed[#missed + 1] = entry
     else
+      if (kind == 'r' or kind == 'd') and is_ref(name) then updated = patched(job, updated, now_sec) end
       if is_flow(job) then
         flow().settle(tick, job, kind, held)
         -- Put back: its parked followers go behind it, so it runs first.

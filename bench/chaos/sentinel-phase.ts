@@ -1,0 +1,287 @@
+// The Sentinel failover phase: a primary, a replica and a Sentinel
+// (bench/chaos/replicated-redis.ts); tick loops and an enqueuer reach them
+// through ioredis' Sentinel support (`{ sentinels, name }`) with
+// `durability: { replicas: 1 }`. Faults: the primary SIGKILLed (restarted
+// as a replica once Sentinel has promoted the other), and the primary
+// frozen by SIGSTOP for ~3.5 s, long enough for a failover while clients
+// still write to it when it wakes. Judged, all in this process:
+//   lost                 an acknowledged enqueue (plain job, or an ordered
+//                        payload) that never ran
+//   fences not grown     a run of a unique key or an ordered id whose fence
+//                        was not above the last successful run's
+//   processed            stats().processed against the `succeeded` events
+//                        (each fires only once its ack's reply came back)
+import { Redis } from "ioredis";
+import { ioredisAdapter } from "../../adapters/ioredis.js";
+import { createTickq, type Tickq } from "../../src/index.js";
+import type { OrderedContext } from "../../src/ordered/types.js";
+import type { JobContext } from "../../src/types.js";
+import { MASTER_NAME, replicaInSync, startReplicatedRedis, type ReplicatedRedis } from "./replicated-redis.js";
+import { between, seededRng, sleep, type Rng } from "./rng.js";
+
+export interface SentinelOptions {
+  /** Plain jobs; a quarter are unique (while-executing) over `keys` keys. */
+  jobs: number;
+  orderedPayloads: number;
+  ids: number;
+  keys: number;
+  tickLoops: number;
+  /** Failovers of each kind: SIGKILL, SIGSTOP. */
+  failoversPerKind: number;
+  freezeMs: number;
+  /** The durability option on (the phase's point) or off (to see what it saves). */
+  durability: boolean;
+  seed: number;
+  log?: (line: string) => void;
+}
+
+export interface SentinelResult {
+  durability: boolean;
+  jobs: number;
+  acknowledged: number;
+  lost: number;
+  payloads: number;
+  payloadsLost: number;
+  runs: number;
+  fencesNotGrown: number;
+  failovers: { kill: number; freeze: number };
+  enqueueRetries: number;
+  processed: number;
+  succeededEvents: number;
+  seconds: number;
+  problems: string[];
+}
+
+const PREFIX = "sentinel-chaos:";
+const ORDERED_PREFIX = "sentinel-chaos-ordered:";
+const quiet = { info: () => {}, warn: () => {}, error: () => {} };
+
+function sentinelClient(sentinelPort: number): Redis {
+  const client = new Redis({
+    sentinels: [{ host: "127.0.0.1", port: sentinelPort }],
+    name: MASTER_NAME,
+    // No failover detector: a client keeps writing to a frozen primary once
+    // it wakes, until Sentinel demotes it, which is the window WAIT closes.
+    maxRetriesPerRequest: 3,
+    // A demoted primary answers writes with READONLY: reconnect, and Sentinel names the new one.
+    reconnectOnError: (error) => (/READONLY/.test(error.message) ? 2 : false),
+  });
+  client.on("error", () => {});
+  return client;
+}
+
+interface Observed {
+  ran: Set<string>;
+  seen: Set<number>;
+  runs: number;
+  /** Highest fence of a successful run, per key or id. */
+  fences: Map<string, number>;
+  notGrown: string[];
+  succeededEvents: number;
+}
+
+function fenced(observed: Observed, key: string, fence: number | undefined): void {
+  observed.runs++;
+  const last = observed.fences.get(key) ?? 0;
+  if (fence === undefined || fence <= last) observed.notGrown.push(`${key}: fence ${fence} after ${last}`);
+}
+
+function tickqs(client: Redis, o: SentinelOptions, observed: Observed): { plain: Tickq<never>; ordered: Tickq<never> } {
+  const common = {
+    redis: ioredisAdapter(client),
+    logger: quiet,
+    redisTimeoutMs: 3_000,
+    maxResurrections: 1_000,
+    ...(o.durability ? { durability: { replicas: 1, timeoutMs: 1_000 } } : {}),
+  };
+  const plain = createTickq({
+    ...common,
+    prefix: PREFIX,
+    on: { succeeded: () => void observed.succeededEvents++ },
+    jobs: {
+      plain: ([id]: [string]) => void observed.ran.add(id),
+      unique: {
+        uniqueKey: ([, key]: [string, string]) => key,
+        perform: ([id, key]: [string, string], ctx: JobContext) => {
+          fenced(observed, key, ctx.fence);
+          observed.ran.add(id);
+          observed.fences.set(key, Math.max(observed.fences.get(key) ?? 0, ctx.fence ?? 0));
+        },
+      },
+    },
+  });
+  const ordered = createTickq({
+    ...common,
+    prefix: ORDERED_PREFIX,
+    jobs: {},
+    ordered: {
+      account: {
+        perform: (id: string, payloads: { n: number }[], ctx: OrderedContext) => {
+          fenced(observed, id, ctx.fence);
+          for (const p of payloads) observed.seen.add(p.n);
+          observed.fences.set(id, Math.max(observed.fences.get(id) ?? 0, ctx.fence));
+        },
+      },
+    },
+  });
+  return { plain: plain as unknown as Tickq<never>, ordered: ordered as unknown as Tickq<never> };
+}
+
+/** Sends `send` until it succeeds; returns how many times it was sent again. */
+async function untilSent(send: () => Promise<unknown>): Promise<number> {
+  for (let again = 0; ; again++) {
+    try {
+      await send();
+      return again;
+    } catch {
+      await sleep(200);
+    }
+  }
+}
+
+async function waitFor(check: () => Promise<boolean>, timeoutMs: number): Promise<boolean> {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    if (await check().catch(() => false)) return true;
+    await sleep(100);
+  }
+  return false;
+}
+
+/** One failover: the current primary killed or frozen; resolves once both nodes replicate again. */
+async function failover(servers: ReplicatedRedis, kind: "kill" | "freeze", freezeMs: number): Promise<boolean> {
+  const port = await servers.primaryPort();
+  const node = servers.nodes.find((n) => n.port === port)!;
+  if (kind === "kill") {
+    await node.kill();
+    const moved = await waitFor(async () => (await servers.primaryPort()) !== port, 30_000);
+    await node.start(await servers.primaryPort());
+    await replicaInSync(node.url, 60_000);
+    return moved;
+  }
+  await node.freeze(freezeMs);
+  const moved = await waitFor(async () => (await servers.primaryPort()) !== port, 5_000);
+  // Woken, it is still a primary until Sentinel demotes it (about 10 s here).
+  if (moved) await replicaInSync(node.url, 60_000);
+  return moved;
+}
+
+export async function runSentinelPhase(o: SentinelOptions): Promise<SentinelResult> {
+  const started = Date.now();
+  const rng: Rng = seededRng(o.seed);
+  const log = o.log ?? (() => {});
+  const servers = await startReplicatedRedis({ sentinel: true });
+  const observed: Observed = { ran: new Set(), seen: new Set(), runs: 0, fences: new Map(), notGrown: [], succeededEvents: 0 };
+  const clients: Redis[] = [];
+  const open = () => {
+    const client = sentinelClient(servers.sentinelPort!);
+    clients.push(client);
+    return tickqs(client, o, observed);
+  };
+  let stopping = false;
+  const failovers = { kill: 0, freeze: 0 };
+  let enqueueRetries = 0;
+  try {
+    const loops = Array.from({ length: o.tickLoops }, async () => {
+      const { plain, ordered } = open();
+      while (!stopping) {
+        let more = false;
+        for (const tq of [plain, ordered]) {
+          try {
+            more = (await tq.tick({ budgetMs: 1_500, leaseMs: 2_000, batch: 20, concurrency: 5 })).more || more;
+          } catch {
+            await sleep(200);
+          }
+        }
+        if (!more) await sleep(50);
+      }
+    });
+
+    const enqueuer = open();
+    const acknowledged = new Set<string>();
+    const payloads = new Set<number>();
+    const enqueueing = (async () => {
+      for (let i = 0; i < Math.max(o.jobs, o.orderedPayloads); i += 20) {
+        const chunk = Array.from({ length: Math.min(20, Math.max(0, o.jobs - i)) }, (_, k) => {
+          const id = `j${i + k}`;
+          return (i + k) % 4 === 0
+            ? { name: "unique" as never, args: [id, `key${between(rng, 0, o.keys - 1)}`], jid: id, unique: "while-executing" as const }
+            : { name: "plain" as never, args: [id], jid: id };
+        });
+        if (chunk.length > 0) {
+          enqueueRetries += await untilSent(() => enqueuer.plain.enqueueBulk(chunk as never));
+          for (const job of chunk) acknowledged.add(job.jid);
+        }
+        const ns = Array.from({ length: Math.min(20, Math.max(0, o.orderedPayloads - i)) }, (_, k) => i + k);
+        if (ns.length > 0) {
+          const batch = ns.map((n) => ({ name: "account" as never, id: `id${n % o.ids}`, payload: { n }, score: n }));
+          enqueueRetries += await untilSent(() => enqueuer.ordered.enqueueOrderedBulk(batch as never));
+          for (const n of ns) payloads.add(n);
+        }
+        await sleep(between(rng, 5, 30));
+      }
+    })();
+
+    for (let f = 0; f < 2 * o.failoversPerKind; f++) {
+      const kind = f % 2 === 0 ? "kill" : "freeze";
+      await sleep(between(rng, 500, 1_500));
+      log(`sentinel: failover ${f + 1}/${2 * o.failoversPerKind} by ${kind === "kill" ? "SIGKILL" : "SIGSTOP"}`);
+      if (await failover(servers, kind, o.freezeMs)) failovers[kind]++;
+    }
+    await enqueueing;
+    const done = () => [...acknowledged].every((id) => observed.ran.has(id)) && [...payloads].every((n) => observed.seen.has(n));
+    await waitFor(async () => done(), 90_000);
+    stopping = true;
+    await Promise.all(loops);
+
+    const stats = await enqueuer.plain.stats();
+    const lost = [...acknowledged].filter((id) => !observed.ran.has(id));
+    const payloadsLost = [...payloads].filter((n) => !observed.seen.has(n));
+    const problems: string[] = [];
+    if (lost.length > 0) problems.push(`lost ${lost.length} acknowledged job(s): ${lost.slice(0, 10).join(", ")}`);
+    if (payloadsLost.length > 0) problems.push(`lost ${payloadsLost.length} acknowledged payload(s): ${payloadsLost.slice(0, 10).join(", ")}`);
+    if (observed.notGrown.length > 0) problems.push(`fences that did not grow: ${observed.notGrown.slice(0, 10).join("; ")}`);
+    if (stats.processed !== observed.succeededEvents) problems.push(`processed ${stats.processed}, but ${observed.succeededEvents} acks came back`);
+    if (failovers.kill + failovers.freeze < 2 * o.failoversPerKind) problems.push(`only ${failovers.kill} + ${failovers.freeze} of ${o.failoversPerKind} + ${o.failoversPerKind} failovers happened`);
+    return {
+      durability: o.durability,
+      jobs: o.jobs,
+      acknowledged: acknowledged.size,
+      lost: lost.length,
+      payloads: payloads.size,
+      payloadsLost: payloadsLost.length,
+      runs: observed.runs,
+      fencesNotGrown: observed.notGrown.length,
+      failovers,
+      enqueueRetries,
+      processed: stats.processed,
+      succeededEvents: observed.succeededEvents,
+      seconds: Math.round((Date.now() - started) / 1000),
+      problems,
+    };
+  } finally {
+    stopping = true;
+    for (const c of clients) c.disconnect();
+    await servers.stop();
+  }
+}
+
+export function sentinelTable(results: SentinelResult[]): string {
+  const rows: [string, (r: SentinelResult) => string | number][] = [
+    ["durability", (r) => (r.durability ? "replicas: 1" : "off")],
+    ["failovers: SIGKILL / SIGSTOP", (r) => `${r.failovers.kill} / ${r.failovers.freeze}`],
+    ["jobs acknowledged", (r) => r.acknowledged],
+    ["ordered payloads acknowledged", (r) => r.payloads],
+    ["enqueue calls sent again", (r) => r.enqueueRetries],
+    ["lost jobs (must be 0)", (r) => r.lost],
+    ["lost payloads (must be 0)", (r) => r.payloadsLost],
+    ["fenced runs", (r) => r.runs],
+    ["fences that did not grow (must be 0)", (r) => r.fencesNotGrown],
+    ["processed: stats() / acks that came back", (r) => `${r.processed} / ${r.succeededEvents}`],
+    ["seconds", (r) => r.seconds],
+    ["verdict", (r) => (r.problems.length ? "FAILED" : "ok")],
+  ];
+  const cells = rows.map(([label, get]) => [label, ...results.map((r) => String(get(r)))]);
+  const widths = cells[0]!.map((_, i) => Math.max(...cells.map((row) => row[i]!.length)));
+  return cells.map((row) => row.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join("  ")).join("\n");
+}
