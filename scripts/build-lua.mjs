@@ -2,53 +2,42 @@
 // bundler sees plain TypeScript and no file is read at run time.
 // `-- @include lib/NAME.lua` lines name a library that several entry scripts
 // share. The generated module ships each library once, as a constant, and
-// each entry script as the list of its parts (libraries and its own lines),
-// joined with newlines at module load: joining is deterministic, so the
-// text Redis receives is exactly the text whose SHA-1 is computed here.
-// An include inside a library is expanded into that library's text.
+// each entry script as the list of its parts (libraries and runs of its own
+// lines), joined with newlines at module load: joining is deterministic, so
+// the text Redis receives is exactly the text whose SHA-1 is computed here.
+// Each part keeps its file's lines one for one, so a line of the joined
+// script maps back to a file and line (LuaScript.sourceOf), and a Redis error
+// names the local that the .lua file names.
 // With --check it exits 1 when the generated file is not current.
 import { readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { renameLua, renameMap } from "./lua-rename.mjs";
-import { squeezeLua } from "./lua-squeeze.mjs";
 
 const dir = fileURLToPath(new URL("../src/scripts/", import.meta.url));
 const target = join(dir, "index.ts");
 
 const includeOf = (line) => /^-- @include (\S+)$/.exec(line.trim())?.[1];
 
-// The shipped text keeps no comment, no indentation and no blank line: the
-// .lua files (with their KEYS/ARGV/Returns/Replays headers) are for readers;
-// this text is what every bundle carries and each EVAL sends. Only a
-// leading `#!lua flags=…` line stays: Redis reads it. Each line is then
-// squeezed (lua-squeeze.mjs): spaces no token needs, trailing comments.
+// The shipped text blanks comment lines and indentation but keeps every line,
+// so line numbers hold: the .lua files (with their KEYS/ARGV/Returns/Replays
+// headers) are for readers; this text is what every bundle carries and each
+// EVAL sends. A leading `#!lua flags=…` line stays: Redis reads it.
 const shipped = (line, first) => {
   const text = line.trim();
   if (first && text.startsWith("#!")) return text;
-  if (text === "" || text.startsWith("--")) return undefined;
-  return squeezeLua(text) || undefined;
+  if (text === "" || text.startsWith("--")) return "";
+  return text;
 };
 
-/** A file's lines, each either { include } or shipped text, includes kept as references. */
-function partsOf(file, seen) {
-  if (seen.has(file)) throw new Error(`include cycle at ${file}`);
-  const lines = readFileSync(join(dir, file), "utf8").split("\n");
-  return lines.flatMap((line, i) => {
-    const include = includeOf(line);
-    if (include) return [{ include }];
-    const text = shipped(line, i === 0);
-    return text === undefined ? [] : [text];
-  });
-}
-
-/** A library's text, its own includes expanded in place. */
-function libraryText(file, seen = new Set()) {
-  const inner = new Set(seen).add(file);
-  return partsOf(file, seen)
-    .map((part) => (typeof part === "string" ? part : libraryText(part.include, inner)))
-    .filter(Boolean)
-    .join("\n");
+/** A file's lines, each either { include } or its shipped text ("" for a blanked line). */
+function linesOf(file) {
+  return readFileSync(join(dir, file), "utf8")
+    .replace(/\n$/, "")
+    .split("\n")
+    .map((line, i) => {
+      const include = includeOf(line);
+      return include ? { include } : shipped(line, i === 0);
+    });
 }
 
 /** A JavaScript identifier for a library path: lib/job-text.lua → lib_job_text. */
@@ -60,50 +49,62 @@ function library(file) {
     const name = constName(file);
     const clash = [...libraries.entries()].find(([, l]) => l.name === name);
     if (clash) throw new Error(`${file} and ${clash[0]} would share the name ${name}: rename one`);
-    libraries.set(file, { name, text: libraryText(file) });
+    const lines = linesOf(file);
+    if (lines.some((line) => typeof line !== "string")) throw new Error(`${file}: a library includes no other (its lines would no longer be its own)`);
+    libraries.set(file, { file, name, text: lines.join("\n") });
   }
   return libraries.get(file);
 }
 
-/** An entry script as its parts: library references and runs of its own lines. */
+/**
+ * An entry script as its parts: a library, or a run of its own lines with the
+ * file line it starts at. The include line itself becomes the library's lines.
+ */
 function entryParts(file) {
   const parts = [];
-  for (const part of partsOf(file, new Set())) {
-    if (typeof part !== "string") {
-      const lib = library(part.include);
-      if (lib.text) parts.push({ lib });
-    } else if (typeof parts.at(-1) === "string") {
-      parts[parts.length - 1] += "\n" + part;
+  linesOf(file).forEach((line, i) => {
+    if (typeof line !== "string") {
+      parts.push({ lib: library(line.include) });
+    } else if (parts.at(-1)?.own !== undefined) {
+      parts.at(-1).own.push(line);
     } else {
-      parts.push(part);
+      parts.push({ file, line: i + 1, own: [line] });
     }
-  }
+  });
   return parts;
 }
 
 const names = readdirSync(dir).filter((f) => f.endsWith(".lua")).sort();
-const partsByFile = names.map((file) => [file, entryParts(file)]);
-
-// Long local names shortened, one map over every shipped text (lua-rename.mjs).
-const texts = [...[...libraries.values()].map((l) => l.text), ...partsByFile.flatMap(([, parts]) => parts.filter((p) => typeof p === "string"))];
-const renames = renameMap(texts);
-for (const lib of libraries.values()) lib.text = renameLua(lib.text, renames);
-for (const [, parts] of partsByFile) parts.forEach((p, i) => typeof p === "string" && (parts[i] = renameLua(p, renames)));
-
-const entries = partsByFile.map(([file, parts]) => {
+const entries = names.map((file) => {
   const name = file.replace(/\.lua$/, "");
-  const list = parts.map((p) => (typeof p === "string" ? JSON.stringify(p) : p.lib.name)).join(", ");
+  const list = entryParts(file)
+    .map((p) => (p.lib ? `[${JSON.stringify(p.lib.file)}, 1, ${p.lib.name}]` : `[${JSON.stringify(p.file)}, ${p.line}, ${JSON.stringify(p.own.join("\n"))}]`))
+    .join(", ");
   return `  ${name}: script(${JSON.stringify(name)}, [${list}]),`;
 });
 
 const output = `// Generated by scripts/build-lua.mjs from src/scripts/*.lua. Do not edit.
 // Each library ships once; an entry script is its parts joined with
-// newlines, deterministically: the text Redis caches under its SHA-1.
+// newlines, deterministically: the text Redis caches under its SHA-1. Every
+// part keeps its file's lines one for one: [file, its first line, text].
 import type { LuaScript } from "../types.js";
 
 ${[...libraries.values()].sort((a, b) => a.name.localeCompare(b.name)).map((l) => `const ${l.name} = ${JSON.stringify(l.text)};`).join("\n")}
 
-const script = (name: string, parts: string[]): LuaScript => ({ name, text: parts.join("\\n") });
+type Part = readonly [file: string, firstLine: number, text: string];
+
+const script = (name: string, parts: Part[]): LuaScript => ({
+  name,
+  text: parts.map((part) => part[2]).join("\\n"),
+  sourceOf(line: number) {
+    for (const [file, first, text] of parts) {
+      const count = text.split("\\n").length;
+      if (line <= count) return \`src/scripts/\${file}:\${first + line - 1}\`;
+      line -= count;
+    }
+    return undefined;
+  },
+});
 
 export const scripts = {
 ${entries.join("\n")}

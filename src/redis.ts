@@ -45,7 +45,7 @@ export async function runScript(
     try {
       return await withTimeout(redis.evalsha(sha, keys, argv), timeoutMs, script.name);
     } catch (error) {
-      if (!isNoScript(error)) throw asRedisError(error, script.name);
+      if (!isNoScript(error)) throw asRedisError(error, script);
       cache.flushed = true;
       cache.runSince.clear();
     }
@@ -56,7 +56,7 @@ export async function runScript(
     cache.runSince.add(sha);
     return reply;
   } catch (error) {
-    throw asRedisError(error, script.name);
+    throw asRedisError(error, script);
   }
 }
 
@@ -64,9 +64,10 @@ function isNoScript(error: unknown): boolean {
   return error instanceof Error && error.message.includes("NOSCRIPT");
 }
 
-function asRedisError(error: unknown, scriptName: string): TickqError {
+function asRedisError(error: unknown, script: LuaScript): TickqError {
   if (error instanceof TickqError) return error;
-  const reason = error instanceof Error ? error.message : String(error);
+  const scriptName = script.name;
+  const reason = withSourceLine(error instanceof Error ? error.message : String(error), script);
   if (reason.includes("OOM")) {
     return new TickqError(
       "REDIS_FULL",
@@ -75,6 +76,13 @@ function asRedisError(error: unknown, scriptName: string): TickqError {
     );
   }
   return new TickqError("REDIS", `Redis call failed (script ${scriptName}): ${reason}`, { cause: error });
+}
+
+/** Redis names a script's line as `user_script:N`; the .lua file and line a reader can open go after it. */
+function withSourceLine(reason: string, script: LuaScript): string {
+  const line = /user_script:(\d+)/.exec(reason)?.[1];
+  const source = line === undefined ? undefined : script.sourceOf?.(Number(line));
+  return source ? `${reason} (${source})` : reason;
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number, scriptName: string): Promise<T> {

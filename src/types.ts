@@ -22,6 +22,8 @@ export type RedisReply = null | number | string | RedisReply[];
 export interface LuaScript {
   readonly name: string;
   readonly text: string;
+  /** The .lua file and line of a line of `text` ("src/scripts/lib/ack.lua:12"), for Redis' `user_script:N` errors. */
+  sourceOf?(line: number): string | undefined;
 }
 
 /**

@@ -6,37 +6,48 @@
 // Worker with its own routes under strict.
 //
 // The package is built and packed from a copy of the sources, so the other
-// test files, which read this folder's dist/, never see it half-written.
-import { execFileSync } from "node:child_process";
+// test files, which read this folder's dist/, never see it half-written. The
+// tarball holds only what users import, with the license and changelog:
+// compiled tests or benchmarks left in dist/ by another build stay out.
+import { execFile } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
 
 const root = resolve(".");
 const work = mkdtempSync(join(tmpdir(), "tickq-pack-"));
-const run = (cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = {}) =>
-  execFileSync(cmd, args, { cwd, encoding: "utf8", stdio: "pipe", env: { ...process.env, ...env } });
+// Asynchronous, so the test worker keeps answering vitest while a step runs for a minute.
+const run = async (cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = {}) =>
+  (await promisify(execFile)(cmd, args, { cwd, encoding: "utf8", env: { ...process.env, ...env }, maxBuffer: 64 * 1024 * 1024 })).stdout;
 
 describe("the packed package in a fresh project", () => {
   afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-  it("installs alone, with no Redis client; the edge entries import, bundle with wrangler and type-check", () => {
+  it("installs alone, with no Redis client; the edge entries import, bundle with wrangler and type-check", async () => {
     const copy = join(work, "tickq");
     mkdirSync(copy);
-    for (const entry of ["src", "adapters", "functions", "scripts", "package.json", "tsconfig.json", "tsconfig.build.json", "README.md"]) {
+    for (const entry of ["src", "adapters", "functions", "scripts", "package.json", "tsconfig.json", "tsconfig.build.json", "README.md", "LICENSE", "CHANGELOG.md"]) {
       cpSync(join(root, entry), join(copy, entry), { recursive: true });
     }
     symlinkSync(join(root, "node_modules"), join(copy, "node_modules"));
-    run(process.execPath, ["scripts/build.mjs"], copy);
-    run(process.execPath, [join(root, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.build.json"], copy);
-    run("npm", ["pack", "--ignore-scripts", "--pack-destination", work], copy);
+    await run(process.execPath, ["scripts/build.mjs"], copy);
+    await run(process.execPath, [join(root, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.build.json"], copy);
+    for (const stray of ["dist/test", "dist/bench"]) {
+      mkdirSync(join(copy, stray), { recursive: true });
+      writeFileSync(join(copy, stray, "stray.test.js"), "export {};\n");
+    }
+    await run("npm", ["pack", "--ignore-scripts", "--pack-destination", work], copy);
     const tarball = join(work, readdirSync(work).find((f) => f.endsWith(".tgz"))!);
+    const packed = (await run("tar", ["-tzf", tarball], work)).split("\n").filter(Boolean).map((f) => f.replace(/^package\//, ""));
+    expect(packed).toEqual(expect.arrayContaining(["package.json", "README.md", "LICENSE", "CHANGELOG.md", "dist/index.js", "dist/src/index.d.ts"]));
+    expect(packed.filter((f) => /^(dist\/)?(test|bench)\//.test(f))).toEqual([]);
 
     const app = join(work, "app");
     mkdirSync(app);
     writeFileSync(join(app, "package.json"), JSON.stringify({ name: "app", private: true, type: "module" }));
-    run("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", "--ignore-scripts", tarball], app);
+    await run("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", "--ignore-scripts", tarball], app);
     expect(existsSync(join(app, "node_modules/@upstash/redis")), "no Redis client installed").toBe(false);
 
     writeFileSync(
@@ -45,7 +56,7 @@ describe("the packed package in a fresh project", () => {
        import { tickqVercel } from "tickq/vercel";
        console.log(typeof tickqWorker({ jobs: {} }).fetch, typeof tickqVercel({ jobs: {} }).GET);`,
     );
-    expect(run(process.execPath, ["main.mjs"], app).trim()).toBe("function function");
+    expect((await run(process.execPath, ["main.mjs"], app)).trim()).toBe("function function");
 
     writeFileSync(
       join(app, "worker.ts"),
@@ -64,7 +75,7 @@ describe("the packed package in a fresh project", () => {
     );
     writeFileSync(join(app, "wrangler.toml"), 'name = "app"\nmain = "worker.ts"\ncompatibility_date = "2025-09-01"\n');
     mkdirSync(join(app, ".wrangler-home"));
-    const bundled = run(process.execPath, [join(root, "node_modules/wrangler/bin/wrangler.js"), "deploy", "--dry-run", "--outdir", "out"], app, {
+    const bundled = await run(process.execPath, [join(root, "node_modules/wrangler/bin/wrangler.js"), "deploy", "--dry-run", "--outdir", "out"], app, {
       XDG_CONFIG_HOME: join(app, ".wrangler-home"), TMPDIR: join(app, ".wrangler-home"), WRANGLER_SEND_METRICS: "false",
     });
     expect(bundled).toMatch(/dry-run: exiting now/);
@@ -73,6 +84,6 @@ describe("the packed package in a fresh project", () => {
       join(app, "tsconfig.json"),
       JSON.stringify({ compilerOptions: { strict: true, module: "NodeNext", moduleResolution: "NodeNext", target: "ES2022", lib: ["ES2022", "DOM"], noEmit: true, skipLibCheck: true, types: [] }, files: ["worker.ts"] }),
     );
-    run(process.execPath, [join(root, "node_modules/typescript/bin/tsc"), "-p", app], app);
+    await run(process.execPath, [join(root, "node_modules/typescript/bin/tsc"), "-p", app], app);
   }, 180_000);
 });

@@ -21,12 +21,21 @@ describe("Lua scripts", () => {
     }
   });
 
-  it("the shipped text keeps no include, comment line, indentation or blank line; only a leading #! line", () => {
+  it("the shipped text keeps every line of its .lua files in place: code as written, comment lines blank", () => {
+    const files = new Map<string, string[]>();
+    const source = (path: string) => files.get(path) ?? files.set(path, readFileSync(path, "utf8").split("\n")).get(path)!;
     for (const script of Object.values(scripts)) {
       const lines = script.text.split("\n");
       expect(script.text, script.name).not.toMatch(/@include/);
-      expect(lines.filter((line) => /^\s*--/.test(line) || line.trim() !== line || line === ""), script.name).toEqual([]);
       expect(lines.slice(1).filter((line) => line.startsWith("#!")), script.name).toEqual([]);
+      lines.forEach((line, i) => {
+        const at = script.sourceOf?.(i + 1);
+        expect(at, `${script.name} line ${i + 1}`).toMatch(/^src\/scripts\/.+\.lua:\d+$/);
+        const [path, n] = at!.split(":") as [string, string];
+        const original = source(path)[Number(n) - 1]!.trim();
+        expect(line, `${script.name} line ${i + 1} (${at})`).toBe(original.startsWith("--") ? "" : original);
+      });
+      expect(script.sourceOf?.(lines.length + 1), script.name).toBeUndefined();
     }
   });
 
@@ -63,6 +72,19 @@ describe.each(adapterCases)("running scripts over $name", (adapterCase) => {
     const { createHash } = await import("node:crypto");
     const script = { name: "broken", text, sha: createHash("sha1").update(text).digest("hex") };
     await expect(runScript(h.adapter, script, [], [], { count: 0 }, 5_000)).rejects.toThrow(/script broken/);
+  });
+
+  it("names the .lua file and line of a Lua error, with the local's own name", async () => {
+    // a shipped script's text, as build-lua.mjs joins it: a library's lines, then the entry's own
+    const text = "local function bump(counter)\nreturn counter + 1\nend\n\nlocal missing_total = nil\nreturn bump(missing_total)";
+    const script = {
+      name: "probe",
+      text: `-- ${h.prefix}\n${text}`,
+      sourceOf: (line: number) => (line === 1 ? "src/scripts/probe.lua:1" : `src/scripts/lib/bump.lua:${line - 1}`),
+    };
+    await expect(runScript(h.adapter, script, [], [], { count: 0 }, 5_000)).rejects.toThrow(
+      /user_script:3: attempt to perform arithmetic on local 'counter'.*\(src\/scripts\/lib\/bump\.lua:2\)$/,
+    );
   });
 });
 
