@@ -15,6 +15,7 @@
 // @upstash/redis does: tickq's scripts are replay-safe, so a resend of a
 // command that already ran leaves the same state and gives a usable answer.
 import { TickqError } from "../src/errors.js";
+import { redactUrl } from "../src/redact.js";
 import type { RedisAdapter, RedisReply } from "../src/types.js";
 import { decodeReply } from "./rest-reply.js";
 
@@ -39,7 +40,7 @@ export interface RestAdapterOptions {
 export function restAdapter(options: RestAdapterOptions): RedisAdapter {
   const { token, retries = 2, backoffMs = (n: number) => 50 * 2 ** n } = options;
   if (!options.url || !/^https?:\/\//.test(options.url)) {
-    throw new TickqError("BAD_OPTIONS", `restAdapter: url must be the http(s) REST URL of your Redis (UPSTASH_REDIS_REST_URL), not ${JSON.stringify(options.url)}`);
+    throw new TickqError("BAD_OPTIONS", `restAdapter: url must be the http(s) REST URL of your Redis (UPSTASH_REDIS_REST_URL), not ${JSON.stringify(redactUrl(String(options.url)))}`);
   }
   if (!token) throw new TickqError("BAD_OPTIONS", "restAdapter: token is missing (UPSTASH_REDIS_REST_TOKEN)");
   if (!Number.isInteger(retries) || retries < 0) throw new TickqError("BAD_OPTIONS", `restAdapter: retries must be a whole number ≥ 0, not ${retries}`);

@@ -7,13 +7,14 @@
 import { Hono } from "hono/tiny";
 import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
-import { TickqError } from "../src/errors.js";
 import type { BulkJobOf, JobRegistry, Tickq, TickOptions, WaitUntil } from "../src/index.js";
-import { checkSecrets, requireSecret } from "./auth.js";
+import { checkAllSecrets, requireAccess, secretsOf } from "./auth.js";
 import type { Dashboard } from "./dashboard/types.js";
-import type { SelfFetch } from "./fanout.js";
+import { fanOutStarter, type SelfFetch } from "./fanout.js";
+import { answerError } from "./errors.js";
+import { INSECURE_WARNING, insecureGuard } from "./insecure.js";
+import { redisThrottle, type ClientOf } from "./throttle.js";
 import { readJobsBody } from "./jobs-body.js";
-import { statusOf } from "./status.js";
 import { healthRoutes } from "./routes/health.js";
 import { jobRoutes } from "./routes/jobs.js";
 import { queueRoutes } from "./routes/queues.js";
@@ -25,11 +26,19 @@ export type { TickqEnv } from "./scope.js";
 export interface AppOptions<J extends JobRegistry = JobRegistry> {
   tickq: Tickq<J>;
   /**
-   * Accepted bearer secrets (TICKQ_SECRET, CRON_SECRET); none means no auth (only with `insecure`).
-   * Each may only hold A-Z a-z 0-9 - . _ ~ + / and trailing "=" (TickqError BAD_OPTIONS otherwise).
+   * Bearer secrets that open every route and the dashboard (TICKQ_SECRET; several while rotating);
+   * none of any kind means no auth (only with `insecure`). Each is 16 characters or more of
+   * A-Z a-z 0-9 - . _ ~ + / and trailing "=" (TickqError BAD_OPTIONS otherwise).
    */
   secrets: (string | undefined)[];
-  /** Serve without auth: for local development only. */
+  /** Secrets that only start ticks, POST or GET /tick (Vercel's CRON_SECRET). */
+  tickSecrets?: (string | undefined)[];
+  /** Secrets that only read: every GET route, nothing that changes anything (TICKQ_READ_SECRET). */
+  readSecrets?: (string | undefined)[];
+  /**
+   * Serve without auth: for local development only. Only loopback Host values are served
+   * (no DNS rebinding), and POST /jobs needs `content-type: application/json` (no cross-site form).
+   */
   insecure?: boolean;
   /** Options of the tick that /tick runs. */
   tick?: TickOptions;
@@ -45,10 +54,21 @@ export interface AppOptions<J extends JobRegistry = JobRegistry> {
    * a tick the app starts waits for a free slot. Default: off.
    */
   maxParallel?: number;
-  /** The app's own URL for fan-out, basePath included (TICKQ_PUBLIC_URL); default the request's origin. */
+  /**
+   * The app's own URL for fan-out, basePath included (TICKQ_PUBLIC_URL). Fan-out never sends to a
+   * URL a request names: with maxParallel, one of publicUrl, selfFetch or listeningUrl is required.
+   */
   publicUrl?: string;
-  /** How fan-out requests reach the app, e.g. a Worker's service binding to itself; default fetch. */
+  /** How fan-out requests reach the app, e.g. a Worker's service binding to itself; default fetch to publicUrl. */
   selfFetch?: SelfFetch;
+  /** Where the app listens (startServer sets it): fan-out's target when there is no publicUrl. */
+  listeningUrl?: () => string;
+  /**
+   * Who a request comes from, for slowing down repeated auth failures (10 a minute per client):
+   * the entries set what their platform vouches for (Node: the socket's address; Workers:
+   * cf-connecting-ip; Vercel: x-real-ip). Undefined: no throttling.
+   */
+  clientOf?: ClientOf;
   /** Keeps background work alive where a request has no execution context (Vercel's waitUntil); default in-process. */
   waitUntil?: WaitUntil;
   /** Your own routes, on the same app, before auth: `c.var.tq` is the app's tickq, kicking in this request's background. */
@@ -66,22 +86,35 @@ export interface AppOptions<J extends JobRegistry = JobRegistry> {
  * export default app; // Request → Response
  */
 export function createApp<J extends JobRegistry>(options: AppOptions<J>): Hono<TickqEnv<J>> {
-  const scope = { ...options, tickq: options.tickq as Tickq<JobRegistry> };
+  // Every secret is checked before anything is served: a secret no request could match, or a short one, fails the start.
+  checkAllSecrets({ admin: options.secrets, read: options.readSecrets, tick: options.tickSecrets });
+  const secrets = secretsOf(options.secrets, options.readSecrets, options.tickSecrets);
+  const open = secrets.admin.length + secrets.read.length + secrets.tick.length === 0;
+  if (open && !options.insecure) throw new Error("createApp needs a secret (TICKQ_SECRET or CRON_SECRET), or insecure: true for local development");
+  const tickq = options.tickq as Tickq<JobRegistry>;
+  // Fan-out is refused here, at start, when nothing configured says where to send it.
+  const fanOut = fanOutStarter({
+    tickq, maxParallel: options.maxParallel, publicUrl: options.publicUrl, selfFetch: options.selfFetch, listeningUrl: options.listeningUrl,
+    basePath: options.basePath, secret: secrets.admin[0] ?? secrets.tick[0],
+  });
+  const scope = { ...options, tickq, fanOut };
+  const basePath = options.basePath ?? "";
+  const throttle = options.clientOf ? redisThrottle(tickq, options.clientOf) : undefined;
   const app = options.basePath ? new Hono<TickqEnv<J>>().basePath(options.basePath) : new Hono<TickqEnv<J>>();
 
+  if (open) {
+    console.warn(INSECURE_WARNING);
+    app.use("*", insecureGuard(basePath));
+  }
   app.use("*", scopeRequests(scope));
-  app.route("/", healthRoutes(scope.tickq)); // before auth: open to load balancers and uptime checks
+  app.route("/", healthRoutes(tickq, secrets, basePath)); // before auth: open to load balancers and uptime checks, details for a caller with a secret
   options.routes?.(app);
 
-  checkSecrets(options.secrets); // a secret bearerAuth could never match is refused now, not silently on every request
-  const secrets = options.secrets.filter((s): s is string => Boolean(s));
-  // The dashboard has its own login (a cookie, not a bearer header): mounted before the API's auth.
+  // The dashboard has its own login (a cookie, not a bearer header): mounted before the API's auth. Only full secrets open it.
   if (options.dashboard) {
-    const basePath = `${options.basePath ?? ""}/dashboard`;
-    app.route("/dashboard", options.dashboard({ tickq: scope.tickq, secrets, insecure: Boolean(options.insecure), basePath }));
+    app.route("/dashboard", options.dashboard({ tickq, secrets: secrets.admin, insecure: open, basePath: `${basePath}/dashboard` }));
   }
-  if (secrets.length > 0) app.use("*", requireSecret(secrets));
-  else if (!options.insecure) throw new Error("createApp needs a secret (TICKQ_SECRET or CRON_SECRET), or insecure: true for local development");
+  if (!open) app.use("*", requireAccess({ secrets, basePath, throttle }));
 
   const runTick = tickRoute(scope);
   app.post("/tick", runTick);
@@ -92,6 +125,9 @@ export function createApp<J extends JobRegistry>(options: AppOptions<J>): Hono<T
     "/jobs",
     bodyLimit({ maxSize, onError: (c) => c.json({ error: `body over ${maxSize} bytes` }, 413) }),
     async (c) => {
+      if (open && !isJson(c.req.header("content-type"))) {
+        return c.json({ error: "POST /jobs needs content-type: application/json", code: "UNSUPPORTED_MEDIA_TYPE" }, 415);
+      }
       let input: unknown;
       try {
         input = JSON.parse(await c.req.text());
@@ -118,10 +154,9 @@ export function createApp<J extends JobRegistry>(options: AppOptions<J>): Hono<T
   app.notFound((c) => c.json({ error: `no route ${c.req.method} ${c.req.path}` }, 404));
   app.onError((error, c) => {
     if (error instanceof HTTPException) return error.getResponse();
-    const status = statusOf(error);
-    if (status !== undefined) return c.json({ error: (error as TickqError).message, code: (error as TickqError).code }, status);
-    console.error("tickq: request failed:", error);
-    return c.json({ error: "internal error" }, 500);
+    return answerError(c, error, c.get("role") !== undefined, [...secrets.admin, ...secrets.read, ...secrets.tick]);
   });
   return app;
 }
+
+const isJson = (type: string | undefined) => type !== undefined && /^application\/json\s*(;|$)/i.test(type);

@@ -8,6 +8,7 @@ import { createTickqCore } from "../src/core.js";
 import type { JobRegistry, KickOptions, RedisAdapter, Tickq, TickOptions, TickqOptions, WaitUntil } from "../src/index.js";
 import { createApp, type AppOptions, type TickqEnv } from "./app.js";
 import { envSettings, type EnvSettings, type TickqEnvVars } from "./env.js";
+import { fanOutStarter } from "./fanout.js";
 
 // Env settings win over code options: a deployment tunes itself without a rebuild.
 
@@ -39,13 +40,21 @@ export interface Edge<J extends JobRegistry> {
   app: Hono<TickqEnv<J>>;
   settings: EnvSettings;
   tick: TickOptions;
+  /** Starts more ticks through the app's configured URL or binding; undefined when fan-out is off. */
+  fanOut?: () => Promise<void>;
 }
+
+/** Every credential an edge entry's env may hold: masked in whatever it logs. */
+export const credentialsOf = (env: Record<string, unknown>): string[] =>
+  ["TICKQ_SECRET", "CRON_SECRET", "TICKQ_READ_SECRET", "UPSTASH_REDIS_REST_TOKEN", "KV_REST_API_TOKEN", "UPSTASH_REDIS_REST_URL", "KV_REST_API_URL"]
+    .map((name) => env[name])
+    .filter((v): v is string => typeof v === "string" && v.length > 0);
 
 export function buildEdge<J extends JobRegistry>(
   options: EdgeOptions<J>,
   env: TickqEnvVars,
   redis: () => RedisAdapter,
-  app: Pick<AppOptions<J>, "basePath" | "selfFetch" | "waitUntil"> = {},
+  app: Pick<AppOptions<J>, "basePath" | "selfFetch" | "waitUntil" | "clientOf"> = {},
 ): Edge<J> {
   const settings = envSettings(env);
   const maxParallel = settings.maxParallel ?? options.maxParallel;
@@ -62,6 +71,8 @@ export function buildEdge<J extends JobRegistry>(
   const served = createApp<J>({
     tickq,
     secrets: settings.secrets,
+    tickSecrets: settings.tickSecrets,
+    readSecrets: settings.readSecrets,
     insecure: settings.insecure,
     tick,
     kick: kicksByDefault(settings, options.kick),
@@ -71,7 +82,11 @@ export function buildEdge<J extends JobRegistry>(
     dashboard,
     ...app,
   });
-  return { tickq, app: served, settings, tick };
+  const fanOut = fanOutStarter({
+    tickq: tickq as Tickq<JobRegistry>, maxParallel, publicUrl: settings.publicUrl, selfFetch: app.selfFetch, basePath: app.basePath,
+    secret: settings.secrets.find(Boolean) ?? settings.tickSecrets.find(Boolean),
+  });
+  return { tickq, app: served, settings, tick, fanOut };
 }
 
 export type { WaitUntil };

@@ -5,8 +5,12 @@ import type { KickOptions, TickOptions } from "../src/index.js";
 import { numberSetting } from "./drain.js";
 
 export interface TickqEnvVars {
+  /** Opens every route and the dashboard. */
   TICKQ_SECRET?: string;
+  /** Starts ticks and nothing else (Vercel Cron sends it). */
   CRON_SECRET?: string;
+  /** Reads: the GET routes, nothing that changes anything. */
+  TICKQ_READ_SECRET?: string;
   /** "1": serve without auth, for local development only. */
   TICKQ_INSECURE?: string;
   /** Key prefix; default "tickq:". */
@@ -23,12 +27,17 @@ export interface TickqEnvVars {
   TICKQ_KICK_BUDGET_MS?: string;
   /** Fan-out: at most this many ticks live at once; default off. */
   TICKQ_MAX_PARALLEL?: string;
-  /** The app's own URL for fan-out (basePath included); default each request's origin. */
+  /** The app's own URL for fan-out (basePath included); never taken from a request. */
   TICKQ_PUBLIC_URL?: string;
 }
 
 export interface EnvSettings {
+  /** Full access: TICKQ_SECRET. */
   secrets: (string | undefined)[];
+  /** Ticks only: CRON_SECRET. */
+  tickSecrets: (string | undefined)[];
+  /** Read only: TICKQ_READ_SECRET. */
+  readSecrets: (string | undefined)[];
   insecure: boolean;
   prefix?: string;
   /** Only what the env sets: code options fill the rest. */
@@ -48,7 +57,9 @@ export function envSettings(env: TickqEnvVars): EnvSettings {
     ...(env.TICKQ_BATCH ? { batch: numberSetting(env.TICKQ_BATCH, 0, "TICKQ_BATCH") } : {}),
   };
   return {
-    secrets: [env.TICKQ_SECRET, env.CRON_SECRET],
+    secrets: [env.TICKQ_SECRET],
+    tickSecrets: [env.CRON_SECRET],
+    readSecrets: [env.TICKQ_READ_SECRET],
     insecure: isOn(env.TICKQ_INSECURE),
     prefix: env.TICKQ_PREFIX || undefined,
     tick,

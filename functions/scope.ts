@@ -1,26 +1,29 @@
 // Per request: the app's tq scoped to where background work may run (the
 // Worker's ctx.waitUntil, Vercel's waitUntil, or in-process on Node), with
-// fan-out through the app's own URL. User routes read it as `c.var.tq`;
+// fan-out through the app's own configured URL (fanout.ts). User routes read it as `c.var.tq`;
 // POST /jobs and /tick use it too, so a kick or a fan-out started by a
 // request is kept alive by that request's invocation.
 import type { Context, MiddlewareHandler } from "hono";
 import type { JobRegistry, Tickq, TickOptions, WaitUntil } from "../src/index.js";
-import { fanOut, TICK_ID_HEADER, type SelfFetch } from "./fanout.js";
+import { TICK_ID_HEADER } from "./fanout.js";
+import type { Role } from "./auth.js";
 
 /** The Hono environment of the app: `c.var.tq`. */
 export interface TickqEnv<J extends JobRegistry = JobRegistry> {
-  Variables: { tq: Tickq<J> };
+  Variables: {
+    tq: Tickq<J>;
+    /** What the caller's credential allows; unset before auth (your own routes, /health). */
+    role?: Role;
+  };
 }
 
 export interface ScopeOptions {
   tickq: Tickq<JobRegistry>;
-  secrets: (string | undefined)[];
   kick?: boolean;
   maxParallel?: number;
-  publicUrl?: string;
-  selfFetch?: SelfFetch;
+  /** Starts more ticks (fanOutStarter); undefined when fan-out is off. */
+  fanOut?: () => Promise<void>;
   waitUntil?: WaitUntil;
-  basePath?: string;
   tick?: TickOptions;
 }
 
@@ -36,19 +39,9 @@ export function backgroundOf(c: Context, options: ScopeOptions): WaitUntil {
   return options.waitUntil ?? ((promise) => void promise);
 }
 
-/** Starts more ticks through /tick when fan-out is on (maxParallel); undefined when it is off. */
-function fanOutFrom(c: Context, options: ScopeOptions): (() => Promise<void>) | undefined {
-  if (options.maxParallel === undefined) return undefined;
-  const url = (options.publicUrl ?? new URL(c.req.url).origin + (options.basePath ?? "")).replace(/\/+$/, "");
-  const secret = options.secrets.find((s): s is string => Boolean(s));
-  return async () => {
-    await fanOut(options.tickq, { maxParallel: options.maxParallel!, url, secret, fetch: options.selfFetch, log: console.warn });
-  };
-}
-
 export function scopeRequests(options: ScopeOptions): MiddlewareHandler<TickqEnv> {
   return async (c, next) => {
-    c.set("tq", options.tickq.scope({ waitUntil: backgroundOf(c, options), kick: options.kick ?? false, onMore: fanOutFrom(c, options) }));
+    c.set("tq", options.tickq.scope({ waitUntil: backgroundOf(c, options), kick: options.kick ?? false, onMore: options.fanOut }));
     await next();
   };
 }
@@ -63,7 +56,7 @@ export function scopeRequests(options: ScopeOptions): MiddlewareHandler<TickqEnv
 export function tickRoute(options: ScopeOptions) {
   return async (c: Context<TickqEnv>) => {
     const background = backgroundOf(c, options);
-    const more = fanOutFrom(c, options);
+    const more = options.fanOut;
     const tickId = c.req.header(TICK_ID_HEADER);
     const spread = () => more && background(more().catch((e: unknown) => console.warn(`tickq: fan-out failed: ${(e as Error).message}`)));
     const tick: TickOptions = {

@@ -8,9 +8,10 @@ import { restAdapter } from "../../adapters/rest.js";
 import { checkCronParser } from "../../src/schedules/declare.js";
 import type { JobRegistry, Tickq } from "../../src/index.js";
 import { numberSetting, tickUntilDone } from "../drain.js";
-import { buildEdge, kicksByDefault, type Edge, type EdgeOptions } from "../edge.js";
+import { buildEdge, credentialsOf, kicksByDefault, type Edge, type EdgeOptions } from "../edge.js";
 import type { TickqEnvVars } from "../env.js";
-import { fanOut } from "../fanout.js";
+import { logError, UNAVAILABLE } from "../errors.js";
+import { workerClient } from "../throttle.js";
 
 export interface WorkerEnv extends TickqEnvVars {
   UPSTASH_REDIS_REST_URL?: string;
@@ -47,7 +48,7 @@ export function tickqWorker<J extends JobRegistry>(options: TickqWorkerOptions<J
         return restAdapter({ url: env.UPSTASH_REDIS_REST_URL, token: env.UPSTASH_REDIS_REST_TOKEN });
       };
       const self = env.TICKQ_SELF;
-      entry = buildEdge(options, env, redis, self ? { selfFetch: (request) => self.fetch(request) } : {});
+      entry = buildEdge(options, env, redis, { clientOf: workerClient, ...(self ? { selfFetch: (request) => self.fetch(request) } : {}) });
       built.set(env, entry);
     }
     return entry;
@@ -58,22 +59,23 @@ export function tickqWorker<J extends JobRegistry>(options: TickqWorkerOptions<J
       try {
         return forEnv(env).app.fetch(request, env, ctx);
       } catch (error) {
-        return Response.json({ error: (error as Error).message }, { status: 500 });
+        // A setting that stops the Worker from starting: the caller learns nothing of it, the log learns it masked.
+        logError("the Worker cannot start", error, credentialsOf(env as unknown as Record<string, unknown>));
+        return Response.json(UNAVAILABLE, { status: 503 });
       }
     },
     scheduled(_controller: unknown, env: WorkerEnv, ctx: ExecutionContext): void {
-      const { tickq, tick, settings } = forEnv(env);
+      let built: Edge<J>;
+      try {
+        built = forEnv(env);
+      } catch (error) {
+        logError("the Worker cannot start", error, credentialsOf(env as unknown as Record<string, unknown>));
+        throw new Error("tickq: the Worker cannot start: see the error logged above");
+      }
+      const { tickq, tick, fanOut } = built;
       const budget = numberSetting(env.TICKQ_CRON_BUDGET_MS, 25_000, "TICKQ_CRON_BUDGET_MS");
-      // With fan-out on and a URL to reach, a backlog is handed to parallel invocations at the first tick with work left.
-      const self = env.TICKQ_SELF;
-      const url = settings.publicUrl;
-      const onMore =
-        tick.maxParallel !== undefined && (self || url)
-          ? () => fanOut(tickq as Tickq<JobRegistry>, {
-              maxParallel: tick.maxParallel!, url: url ?? "https://self", secret: settings.secrets.find(Boolean), log: console.warn,
-              ...(self ? { fetch: (request: Request) => self.fetch(request) } : {}),
-            })
-          : undefined;
+      // With fan-out on, a backlog is handed to parallel invocations at the first tick with work left.
+      const onMore = fanOut;
       ctx.waitUntil(
         tickUntilDone(tickq as Tickq<JobRegistry>, budget, tick, onMore).then((reports) => {
           const done = reports.reduce((n, r) => n + r.succeeded, 0);

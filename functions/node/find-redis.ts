@@ -5,7 +5,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { createServer } from "node:net";
 import { Redis } from "ioredis";
-import { redactUrl } from "./redis-client.js";
+import { redactUrl } from "../../src/redact.js";
 
 export interface FoundRedis {
   url: string;

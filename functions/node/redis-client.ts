@@ -6,19 +6,9 @@
 import { Redis } from "ioredis";
 import { ioredisAdapter } from "../../adapters/ioredis.js";
 import { TickqError, type RedisAdapter } from "../../src/index.js";
+import { redactUrl } from "../../src/redact.js";
 
-/** The URL without its password (or user), for logs and errors. */
-export function redactUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (!parsed.password && !parsed.username) return url;
-    if (parsed.password) parsed.password = "***";
-    else parsed.username = "***";
-    return parsed.toString();
-  } catch {
-    return url.replace(/\/\/[^@/]*@/, "//***@");
-  }
-}
+export { redactUrl };
 
 export interface ServerRedis {
   adapter: RedisAdapter;

@@ -7,7 +7,8 @@ import {
 } from "../../src/index.js";
 import { createApp, type TickqEnv } from "../app.js";
 import type { Dashboard } from "../dashboard/types.js";
-import { fanOut } from "../fanout.js";
+import { fanOutStarter } from "../fanout.js";
+import { nodeClient } from "../throttle.js";
 import { listen } from "./listen.js";
 import { connectRedis } from "./redis-client.js";
 
@@ -22,8 +23,18 @@ export interface ServerOptions {
   /** Key prefix; default "tickq:". */
   prefix?: string;
   port?: number;
+  /** Opens every route and the dashboard (TICKQ_SECRET): 16 characters or more. */
   secret?: string;
+  /** Only reads: GET routes (TICKQ_READ_SECRET). */
+  readSecret?: string;
+  /** Only starts ticks: /tick (CRON_SECRET). */
+  tickSecret?: string;
   insecure?: boolean;
+  /**
+   * The server's public URL for fan-out, e.g. behind a load balancer (TICKQ_PUBLIC_URL); default the
+   * address it listens on. Never taken from a request.
+   */
+  publicUrl?: string;
   /** Milliseconds between ticks; 0 turns the loop off. */
   tickEveryMs?: number;
   tick?: TickOptions;
@@ -70,12 +81,21 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     void promise.finally(() => pending.delete(promise));
   };
   let url = "";
-  if (maxParallel !== undefined) more = async () => void (await fanOut(base, { maxParallel, url, secret: options.secret, log: console.warn }));
+  const listeningUrl = () => url;
+  let app: Hono<TickqEnv>;
+  try {
+    // Refuses a short or unusable secret, and fan-out with nowhere configured to go, before a port is taken.
+    app = createApp({
+      tickq: base, secrets: [options.secret], readSecrets: [options.readSecret], tickSecrets: [options.tickSecret], insecure: options.insecure,
+      tick: tickOptions, kick: Boolean(options.kick), maxParallel, waitUntil, routes: options.routes, dashboard: options.dashboard,
+      publicUrl: options.publicUrl, listeningUrl, clientOf: nodeClient,
+    });
+    more = fanOutStarter({ tickq: base, maxParallel, publicUrl: options.publicUrl, listeningUrl, secret: options.secret ?? options.tickSecret });
+  } catch (error) {
+    redis.close();
+    throw error;
+  }
   const tickq = base.scope({ waitUntil, kick: Boolean(options.kick), onMore: more });
-  const app = createApp({
-    tickq: base, secrets: options.secret ? [options.secret] : [], insecure: options.insecure, tick: tickOptions,
-    kick: Boolean(options.kick), maxParallel, waitUntil, routes: options.routes, dashboard: options.dashboard,
-  });
 
   let running: Promise<void> | null = null;
   const loop =

@@ -1,7 +1,8 @@
 // `npm start`: the Node server with the example jobs. Finds Redis (see
 // find-redis.ts); with no TICKQ_SECRET it makes a random one and prints it.
-// Settings: PORT (default 3000), TICKQ_SECRET, TICKQ_INSECURE=1 (no auth,
-// local development only), TICKQ_KICK=1, TICKQ_MAX_PARALLEL, REDIS_URL.
+// Settings: PORT (default 3000), TICKQ_SECRET, TICKQ_READ_SECRET,
+// CRON_SECRET, TICKQ_INSECURE=1 (no auth, local development only),
+// TICKQ_KICK=1, TICKQ_MAX_PARALLEL, TICKQ_PUBLIC_URL, REDIS_URL.
 // Every failure to start is one line and exit code 1.
 import { randomBytes } from "node:crypto";
 import { dashboard } from "../dashboard/index.js";
@@ -10,7 +11,7 @@ import { isOn } from "../env.js";
 import { exampleJobs, exampleQueues } from "../example-jobs.js";
 import { findRedis } from "./find-redis.js";
 import { stopOnSignals } from "./listen.js";
-import { redactUrl } from "./redis-client.js";
+import { redactUrl } from "../../src/redact.js";
 import { startServer } from "./server.js";
 
 async function main() {
@@ -28,7 +29,10 @@ async function main() {
     queues: exampleQueues,
     port: numberSetting(process.env.PORT, 3000, "PORT"),
     secret,
+    readSecret: process.env.TICKQ_READ_SECRET || undefined,
+    tickSecret: process.env.CRON_SECRET || undefined,
     insecure,
+    publicUrl: process.env.TICKQ_PUBLIC_URL || undefined,
     kick: isOn(process.env.TICKQ_KICK),
     maxParallel: parallel ? numberSetting(parallel, 1, "TICKQ_MAX_PARALLEL") : undefined,
     dashboard: dashboard(),

@@ -1,21 +1,45 @@
-// GET /health, unauthenticated: 200 with the heartbeat's warnings (no tick
-// lately while jobs wait, a queue no tick serves, the eviction policy) when
-// Redis answers, 503 with the reason when it does not. One stats call.
+// GET /health, before auth: open to load balancers and uptime checks, so it
+// says little and costs little. Anyone gets 200 {ok: true} when Redis
+// answers, 503 {ok: false, code: "UNAVAILABLE"} when it does not; a caller
+// with a secret (any kind) also gets the heartbeat's warnings (no tick
+// lately while jobs wait, a queue no tick serves, the eviction policy) or
+// the reason Redis did not answer. The answer is cached a few seconds per
+// instance: a flood of checks costs one stats call per interval.
 import { Hono } from "hono/tiny";
 import { TickqError } from "../../src/errors.js";
 import type { JobRegistry, Tickq } from "../../src/index.js";
+import { redact } from "../../src/redact.js";
+import { callerRole, type Secrets } from "../auth.js";
+import { logError } from "../errors.js";
 
-export function healthRoutes(tickq: Tickq<JobRegistry>): Hono {
+/** How long one answer of /health is reused. */
+export const HEALTH_CACHE_MS = 3_000;
+
+type Health = { ok: true; lastTickAt: number | null; warnings: string[] } | { ok: false; error: string; code: string };
+
+export function healthRoutes(tickq: Tickq<JobRegistry>, secrets: Secrets, basePath = ""): Hono {
   const app = new Hono();
-  app.get("/health", async (c) => {
+  const all = [...secrets.admin, ...secrets.read, ...secrets.tick];
+  let cached: { at: number; health: Promise<Health> } | undefined;
+  const check = async (): Promise<Health> => {
     try {
       const stats = await tickq.stats();
-      return c.json({ ok: true, lastTickAt: stats.lastTickAt, warnings: stats.warnings });
+      return { ok: true, lastTickAt: stats.lastTickAt ?? null, warnings: stats.warnings };
     } catch (error) {
-      // A TickqError's message says what failed and never holds a secret; anything else stays private.
-      const reason = error instanceof TickqError ? error.message : "internal error";
-      return c.json({ ok: false, error: reason, warnings: [] }, 503);
+      logError("health check failed", error, all);
+      // A TickqError's message says what failed; anything else stays private.
+      const reason = error instanceof TickqError ? redact(error.message, all) : "internal error";
+      return { ok: false, error: reason, code: error instanceof TickqError ? error.code : "INTERNAL" };
     }
+  };
+  app.get("/health", async (c) => {
+    const now = Date.now();
+    if (!cached || now - cached.at >= HEALTH_CACHE_MS) cached = { at: now, health: check() };
+    const health = await cached.health;
+    const open = all.length === 0;
+    const detailed = open || (await callerRole(c, secrets, basePath)) !== undefined;
+    if (health.ok) return c.json(detailed ? health : { ok: true });
+    return c.json(detailed ? { ...health, warnings: [] } : { ok: false, code: "UNAVAILABLE" }, 503);
   });
   return app;
 }

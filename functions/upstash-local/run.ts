@@ -3,6 +3,7 @@
 // URL and token to point a Worker at. Shared by `npm run redis-http` and
 // `tickq redis-http`.
 import { randomBytes } from "node:crypto";
+import { redactUrl } from "../../src/redact.js";
 import { findRedis } from "../node/find-redis.js";
 import { stopOnSignals } from "../node/listen.js";
 import { startUpstashLocal, type UpstashLocalServer } from "./server.js";
@@ -26,7 +27,7 @@ export async function runRedisHttp(options: RedisHttpOptions = {}): Promise<Upst
   const token = options.token ?? randomBytes(18).toString("base64url");
   const latencyMs = options.latencyMs ?? 0;
   const server = await startUpstashLocal({ redisUrl: redis.url, token, port: options.port ?? 8079, latencyMs, insecureToken: options.insecureToken });
-  print(`Upstash-compatible REST server over ${redis.url}${latencyMs ? ` (+${latencyMs} ms a request)` : ""}`);
+  print(`Upstash-compatible REST server over ${redactUrl(redis.url)}${latencyMs ? ` (+${latencyMs} ms a request)` : ""}`);
   print(`  UPSTASH_REDIS_REST_URL=${server.url}`);
   print(`  UPSTASH_REDIS_REST_TOKEN=${token}`);
   stopOnSignals(async () => {

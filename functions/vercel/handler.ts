@@ -7,7 +7,9 @@
 import { restAdapter } from "../../adapters/rest.js";
 import { checkCronParser } from "../../src/schedules/declare.js";
 import type { JobRegistry, Tickq, WaitUntil } from "../../src/index.js";
-import { buildEdge, kicksByDefault, type Edge, type EdgeOptions } from "../edge.js";
+import { buildEdge, credentialsOf, kicksByDefault, type Edge, type EdgeOptions } from "../edge.js";
+import { logError, UNAVAILABLE } from "../errors.js";
+import { vercelClient } from "../throttle.js";
 
 export type TickqVercelOptions<J extends JobRegistry> = EdgeOptions<J> & {
   /** Where settings come from; default process.env. */
@@ -48,13 +50,15 @@ export function tickqVercel<J extends JobRegistry>(options: TickqVercelOptions<J
       if (!url || !token) throw new Error("tickq: set UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN in the project's environment variables");
       return restAdapter({ url, token });
     };
-    return buildEdge(rest as EdgeOptions<J>, env, redis, { basePath: basePath ?? "/api", waitUntil: waitUntil ?? vercelWaitUntil });
+    return buildEdge(rest as EdgeOptions<J>, env, redis, { basePath: basePath ?? "/api", waitUntil: waitUntil ?? vercelWaitUntil, clientOf: vercelClient });
   };
   const handle = async (request: Request): Promise<Response> => {
     try {
       edge ??= build();
     } catch (error) {
-      return Response.json({ error: (error as Error).message }, { status: 500 });
+      // A setting that stops the function from starting: the caller learns nothing of it, the log learns it masked.
+      logError("the Vercel function cannot start", error, credentialsOf(given ?? process.env));
+      return Response.json(UNAVAILABLE, { status: 503 });
     }
     return edge.app.fetch(request);
   };

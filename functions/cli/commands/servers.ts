@@ -7,6 +7,7 @@ import { findRedis } from "../../node/find-redis.js";
 import { stopOnSignals } from "../../node/listen.js";
 import { startServer } from "../../node/server.js";
 import { runRedisHttp } from "../../upstash-local/run.js";
+import { redactUrl } from "../../../src/redact.js";
 import { globals, intOption } from "../global.js";
 import { keepRunning } from "../lifetime.js";
 import { loadJobs } from "../load-jobs.js";
@@ -39,8 +40,15 @@ export function addServerCommands(program: Command): void {
       const secret = process.env.TICKQ_SECRET ?? randomBytes(24).toString("base64url");
       if (!process.env.TICKQ_SECRET) console.log(`no TICKQ_SECRET set; using a random one for this run:\n  TICKQ_SECRET=${secret}`);
       const queues = options.queues ? parseQueues(options.queues) : loaded.queues;
-      const server = await startServer({ redisUrl: redis.url, jobs: loaded.jobs, queues, schedules: loaded.schedules, prefix, port: intOption(options.port, "--port"), secret, dashboard: dashboard() });
-      console.log(`tickq: listening on ${server.url} (Redis: ${redis.url}); ticking every second; dashboard at ${server.url}/dashboard`);
+      const server = await startServer({
+        redisUrl: redis.url, jobs: loaded.jobs, queues, schedules: loaded.schedules, prefix, port: intOption(options.port, "--port"), secret,
+        readSecret: process.env.TICKQ_READ_SECRET || undefined, tickSecret: process.env.CRON_SECRET || undefined,
+        publicUrl: process.env.TICKQ_PUBLIC_URL || undefined, dashboard: dashboard(),
+      }).catch(async (error: unknown) => {
+        await redis.stop();
+        throw error;
+      });
+      console.log(`tickq: listening on ${server.url} (Redis: ${redactUrl(redis.url)}); ticking every second; dashboard at ${server.url}/dashboard`);
       stopOnSignals(async () => {
         await server.close();
         await redis.stop();

@@ -1,0 +1,26 @@
+// Credentials never reach a caller or a log: the user info of any URL
+// (`rediss://default:PASSWORD@host`) and the values of known secrets are
+// masked in whatever text is about to be shown. One helper, used wherever
+// a Redis URL or an error is printed.
+
+const USER_INFO = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@"'`]*@/gi;
+
+/** The URL without its password (or user), for logs and errors; text that is not a URL has any `//…@` masked. */
+export function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (!parsed.password && !parsed.username) return url;
+    if (parsed.password) parsed.password = "***";
+    else parsed.username = "***";
+    return parsed.toString();
+  } catch {
+    return url.replace(/\/\/[^@/]*@/, "//***@");
+  }
+}
+
+/** `text` with every URL's user info masked, and every one of `secrets` (8 characters or more) replaced by `***`. */
+export function redact(text: string, secrets: readonly (string | undefined)[] = []): string {
+  let out = text.replace(USER_INFO, "$1***@");
+  for (const secret of secrets) if (secret && secret.length >= 8) out = out.split(secret).join("***");
+  return out;
+}
