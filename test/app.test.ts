@@ -7,7 +7,7 @@ import { createTickq } from "../src/index.js";
 import { adapterCases } from "./helpers/adapters.js";
 import { useHarness } from "./helpers/harness.js";
 
-const SECRET = "s3cret-token";
+const SECRET = "s3cret-token-for-tests";
 const auth = (token = SECRET) => ({ headers: { Authorization: `Bearer ${token}` } });
 
 describe("the HTTP app", () => {
@@ -15,7 +15,7 @@ describe("the HTTP app", () => {
   const makeApp = () => {
     const ran: string[] = [];
     const tickq = h.make({ hello: (args: [string]) => void ran.push(args[0]) });
-    return { app: createApp({ tickq, secrets: [SECRET, "cron-secret"] }), tickq, ran };
+    return { app: createApp({ tickq, secrets: [SECRET, "cron-secret-for-tests"] }), tickq, ran };
   };
 
   it("serves /health without auth", async () => {
@@ -44,7 +44,7 @@ describe("the HTTP app", () => {
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ fetched: 1, succeeded: 1, more: false });
     await tickq.enqueue("hello", ["two"]);
-    const cron = await app.request("/tick", auth("cron-secret"));
+    const cron = await app.request("/tick", auth("cron-secret-for-tests"));
     expect((await cron.json()).succeeded).toBe(1);
     expect(ran).toEqual(["one", "two"]);
   });

@@ -86,11 +86,11 @@ describe.each(adapterCases)("enqueue with your own jid over $name", (adapterCase
 
   it("POST /jobs takes a jid and dedupes a retried request", async () => {
     const tickq = h.make({ mail: (_args: [string]) => {} });
-    const app = createApp({ tickq, secrets: ["s3cret"] });
+    const app = createApp({ tickq, secrets: ["s3cret-for-tests-0"] });
     const send = () =>
       app.request("/jobs", {
         method: "POST",
-        headers: { Authorization: "Bearer s3cret", "content-type": "application/json" },
+        headers: { Authorization: "Bearer s3cret-for-tests-0", "content-type": "application/json" },
         body: JSON.stringify({ name: "mail", args: ["a"], jid: "webhook-7" }),
       });
     for (let i = 0; i < 2; i++) {
@@ -101,7 +101,7 @@ describe.each(adapterCases)("enqueue with your own jid over $name", (adapterCase
     expect(await queued()).toEqual(["webhook-7"]);
     const bad = await app.request("/jobs", {
       method: "POST",
-      headers: { Authorization: "Bearer s3cret", "content-type": "application/json" },
+      headers: { Authorization: "Bearer s3cret-for-tests-0", "content-type": "application/json" },
       body: JSON.stringify({ name: "mail", args: [], jid: "has space" }),
     });
     expect(bad.status).toBe(400);

@@ -3,7 +3,7 @@ import { createApp } from "../functions/app.js";
 import { adapterCases } from "./helpers/adapters.js";
 import { useHarness } from "./helpers/harness.js";
 
-const SECRET = "jobs-secret";
+const SECRET = "jobs-secret-for-tests";
 const post = (body: string, headers: Record<string, string> = {}) => ({
   method: "POST",
   body,

@@ -33,7 +33,7 @@ describe("the package", () => {
          console.log(typeof tq.tick, typeof tq.enqueue, Object.keys(scripts).length > 0,
            typeof upstashAdapter, typeof restAdapter, typeof createApp, typeof worker.scheduled, typeof tickqVercel({ jobs: {} }).GET,
            typeof startServer, typeof startUpstashLocal, typeof findRedis, typeof tq.jobs.find, typeof tq.stats.history,
-           typeof createApp({ tickq: tq, secrets: ["s"], dashboard: dashboard() }).fetch, typeof tq.ticks, typeof cron("0 3 * * *", undefined).after);`,
+           typeof createApp({ tickq: tq, secrets: ["s-secret-for-tests"], dashboard: dashboard() }).fetch, typeof tq.ticks, typeof cron("0 3 * * *", undefined).after);`,
       );
       const out = execFileSync(process.execPath, ["main.mjs"], { cwd: dir, encoding: "utf8" });
       expect(out.trim()).toBe("function function true function function function function function function function function function function function function function");
@@ -55,11 +55,11 @@ describe("the package", () => {
          // @ts-expect-error wrong args type
          void tq.enqueue("mail", [1]);
          const r: Promise<TickReport> = tq.tick();
-         const app = createApp({ tickq: tq, secrets: ["s"] });
+         const app = createApp({ tickq: tq, secrets: ["s-secret-for-tests"] });
          const options: DashboardOptions = { refreshMs: 3_000 };
-         const withDashboard = createApp({ tickq: tq, secrets: ["s"], dashboard: dashboard(options) });
+         const withDashboard = createApp({ tickq: tq, secrets: ["s-secret-for-tests"], dashboard: dashboard(options) });
          // @ts-expect-error a dashboard is what dashboard() returns, not its options
-         createApp({ tickq: tq, secrets: ["s"], dashboard: options });
+         createApp({ tickq: tq, secrets: ["s-secret-for-tests"], dashboard: options });
          void withDashboard;
          const worker = tickqWorker({ jobs: { mail: async (args: [string]) => {} } });
          const parser: CronParser = cron;

@@ -24,7 +24,7 @@ describe("the Node server's setup", () => {
     const printed: string[] = [];
     for (const method of ["log", "error", "warn"] as const) vi.spyOn(console, method).mockImplementation((...a: unknown[]) => void printed.push(a.join(" ")));
     const redis = await passwordRedis();
-    const server = await startServer({ redisUrl: redis.url, jobs: { j: () => {} }, port: 0, secret: "abc", tickEveryMs: 0 });
+    const server = await startServer({ redisUrl: redis.url, jobs: { j: () => {} }, port: 0, secret: "abc-secret-for-tests", tickEveryMs: 0 });
     try {
       const auth = { Authorization: "Bearer abc", "content-type": "application/json" };
       expect((await fetch(`${server.url}/jobs`, { method: "POST", headers: auth, body: JSON.stringify({ name: "j", args: [] }) })).status).toBe(201);

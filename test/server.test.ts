@@ -14,7 +14,7 @@ describe("the Node server (npm start)", () => {
   it("serves the app over HTTP and ticks by itself every interval", async () => {
     const ran: number[] = [];
     const jobs = { count: (args: [number]) => void ran.push(args[0]) };
-    const server = await startServer({ redisUrl: redisUrl(), jobs, prefix: h.prefix, port: 0, secret: "abc", tickEveryMs: 50, tick: { budgetMs: 1_000 } });
+    const server = await startServer({ redisUrl: redisUrl(), jobs, prefix: h.prefix, port: 0, secret: "abc-secret-for-tests", tickEveryMs: 50, tick: { budgetMs: 1_000 } });
     try {
       const tq = h.make(jobs);
       const unauthorized = await fetch(`${server.url}/stats`);

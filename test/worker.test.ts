@@ -9,7 +9,7 @@ import { deleteUnder, directRedis, sleep, uniquePrefix } from "./helpers/redis.j
 describe("the Cloudflare Worker bundle in Miniflare", () => {
   const redis = directRedis();
   const prefix = uniquePrefix("worker");
-  const SECRET = "worker-secret";
+  const SECRET = "worker-secret-for-tests";
   let mf: Miniflare;
 
   beforeAll(async () => {

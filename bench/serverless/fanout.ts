@@ -21,7 +21,7 @@ export async function fanOutDrain(redisUrl: string, n: number, maxParallel: numb
   const prefix = `bench:fanout-${maxParallel}-${Date.now()}:`;
   let done = 0;
   const server = await startServer({
-    redisUrl, prefix, port: 0, secret: "bench", maxParallel, tickEveryMs: 0,
+    redisUrl, prefix, port: 0, secret: "bench-secret-0123456789", maxParallel, tickEveryMs: 0,
     tick: { budgetMs: 5_000, concurrency: 10, batch: 50 },
     jobs: { nap: async () => { await pause(sleepMs); done++; } },
   });

@@ -11,7 +11,7 @@ export async function nodeLatency(redisUrl: string, kick: boolean, samples: numb
   const started = new Map<number, number>();
   const prefix = `bench:latency-node-${kick ? "kick" : "loop"}-${Date.now()}:`;
   const server = await startServer({
-    redisUrl, prefix, port: 0, secret: "bench", kick, tickEveryMs: 1_000,
+    redisUrl, prefix, port: 0, secret: "bench-secret-0123456789", kick, tickEveryMs: 1_000,
     jobs: { mark: ([id]: [number]) => void started.set(id, performance.now()) },
   });
   const random = seededRng(7);

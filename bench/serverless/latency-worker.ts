@@ -26,7 +26,7 @@ export async function workerLatency(redisUrl: string, kick: boolean, samples: nu
   const prefix = `bench:latency-worker-${kick ? "kick" : "cron"}-${Date.now()}:`;
   const mf = new Miniflare({
     modules: true, script: out.outputFiles[0]!.text, compatibilityDate: "2025-09-01",
-    bindings: { UPSTASH_REDIS_REST_URL: rest.url, UPSTASH_REDIS_REST_TOKEN: rest.token, TICKQ_SECRET: "bench", TICKQ_PREFIX: prefix, TICKQ_KICK: kick ? "1" : "0" },
+    bindings: { UPSTASH_REDIS_REST_URL: rest.url, UPSTASH_REDIS_REST_TOKEN: rest.token, TICKQ_SECRET: "bench-secret-0123456789", TICKQ_PREFIX: prefix, TICKQ_KICK: kick ? "1" : "0" },
   });
   const sent = new Map<number, number>();
   try {

@@ -35,7 +35,7 @@ describe("tickq serve", () => {
   it("serves the app with the jobs of a module and ticks by itself", async () => {
     const cli = await buildCli({});
     const prefix = `tickq-test:serve:${Date.now()}:`;
-    const env = { PATH: process.env.PATH ?? "", REDIS_URL: inject("redisUrl"), TICKQ_SECRET: "serve-secret", TICKQ_TEST_REDIS_URL: inject("redisUrl"), TICKQ_TEST_PREFIX: prefix };
+    const env = { PATH: process.env.PATH ?? "", REDIS_URL: inject("redisUrl"), TICKQ_SECRET: "serve-secret-for-tests", TICKQ_TEST_REDIS_URL: inject("redisUrl"), TICKQ_TEST_PREFIX: prefix };
     const child = spawn(process.execPath, [cli.path, "serve", "--jobs", JOBS, "--port", "0", "--prefix", prefix], { env });
     try {
       let out = "";

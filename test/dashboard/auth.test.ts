@@ -8,7 +8,7 @@ import { adapterCases } from "../helpers/adapters.js";
 import { useHarness } from "../helpers/harness.js";
 import { asBrowser, login, tokenIn } from "./login.js";
 
-const SECRET = "dash-s3cret";
+const SECRET = "dash-s3cret-for-tests";
 const OTHER = "cron-s3cret";
 
 describe("the dashboard's login, sessions and CSRF checks", () => {

@@ -15,7 +15,7 @@ import type { Tickq } from "../../src/index.js";
 import { deleteUnder, directRedis, redisUrl, uniquePrefix } from "../helpers/redis.js";
 import { describeWithChromium, launchChromium } from "./chromium.js";
 
-const SECRET = "browser-s3cret";
+const SECRET = "browser-s3cret-for-tests";
 const SHOTS = process.env.TICKQ_UPDATE_SCREENSHOTS === "1" ? "docs/screenshots" : "tmp/screenshots";
 
 describeWithChromium("the dashboard in headless Chromium", () => {

@@ -10,7 +10,7 @@ import { adapterCases } from "../helpers/adapters.js";
 import { useHarness } from "../helpers/harness.js";
 import { login } from "./login.js";
 
-const SECRET = "pages-s3cret";
+const SECRET = "pages-s3cret-for-tests";
 const fail = () => {
   throw new TypeError("card declined");
 };

@@ -45,10 +45,10 @@ describe.each(adapterCases)("bad flow input over $name", (adapterCase) => {
 
 describe("POST /jobs with flow options", () => {
   const h = useHarness(adapterCases[0]!, "flow-route");
-  const post = (body: unknown) => ({ method: "POST", body: JSON.stringify(body), headers: { Authorization: "Bearer s", "content-type": "application/json" } });
+  const post = (body: unknown) => ({ method: "POST", body: JSON.stringify(body), headers: { Authorization: "Bearer s-secret-for-tests", "content-type": "application/json" } });
 
   it("takes `unique`; a bad mode or a throwing key is a 400 and writes nothing; /stats shows flow per job name", async () => {
-    const app = createApp({ tickq: h.make({ ...jobs, sync: { perform, uniqueKey: ([id]: [string]) => id } }), secrets: ["s"] });
+    const app = createApp({ tickq: h.make({ ...jobs, sync: { perform, uniqueKey: ([id]: [string]) => id } }), secrets: ["s-secret-for-tests"] });
     const first = await app.request("/jobs", post({ name: "sync", args: ["a"], unique: "until-executed" }));
     expect(first.status).toBe(201);
     const { jid } = await first.json();
@@ -63,7 +63,7 @@ describe("POST /jobs with flow options", () => {
     expect((await throwing.json()).error).toMatch(/uniqueKey threw/);
     // only the refused calls' replay tokens were never written either: the state is as it was
     expect(await snapshot(h.redis, h.prefix)).toEqual(before);
-    const stats = await app.request("/stats", { headers: { Authorization: "Bearer s" } });
+    const stats = await app.request("/stats", { headers: { Authorization: "Bearer s-secret-for-tests" } });
     expect((await stats.json()).flow.sync).toEqual({ locksHeld: 0, waiting: 0, deferred: 0 });
   });
 });

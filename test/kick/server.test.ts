@@ -9,7 +9,7 @@ import { useHarness } from "../helpers/harness.js";
 import { redisUrl, sleep } from "../helpers/redis.js";
 import { sampleLive } from "./live.js";
 
-const SECRET = "kick-secret";
+const SECRET = "kick-secret-for-tests";
 const headers = { Authorization: `Bearer ${SECRET}`, "content-type": "application/json" };
 
 describe("kick and fan-out on the Node server", () => {

@@ -21,7 +21,7 @@ describe("the Vercel function: kick, options, TICKQ_INSECURE", () => {
     const seen: string[] = [];
     const handler = tickqVercel({
       jobs: { greet: ([who]: [string]) => void ran.push(who) },
-      env: { ...env(), TICKQ_SECRET: "s" },
+      env: { ...env(), TICKQ_SECRET: "s-secret-for-tests" },
       kick: true,
       waitUntil: (p) => void kept.push(p),
       maxRetries: 2, // any createTickq option passes through
@@ -62,7 +62,7 @@ describe("the Vercel function: kick, options, TICKQ_INSECURE", () => {
 
 describe("the Vercel function with Redis down", () => {
   it("answers 503 within about 2 s, saying Redis failed, for /jobs and /tick", async () => {
-    const handler = tickqVercel({ jobs: { greet: () => {} }, env: { UPSTASH_REDIS_REST_URL: "http://127.0.0.1:1", UPSTASH_REDIS_REST_TOKEN: "t", TICKQ_SECRET: "s" } });
+    const handler = tickqVercel({ jobs: { greet: () => {} }, env: { UPSTASH_REDIS_REST_URL: "http://127.0.0.1:1", UPSTASH_REDIS_REST_TOKEN: "t", TICKQ_SECRET: "s-secret-for-tests" } });
     for (const request of [
       new Request("https://app.vercel.app/api/jobs", { method: "POST", body: JSON.stringify({ name: "greet", args: [] }), headers: { Authorization: "Bearer s" } }),
       new Request("https://app.vercel.app/api/tick", { headers: { Authorization: "Bearer s" } }),

@@ -14,7 +14,7 @@ import { sampleLive } from "./live.js";
 describe("kick and fan-out in the bundled Worker", () => {
   const redis = directRedis();
   const prefix = uniquePrefix("worker-kick");
-  const SECRET = "worker-secret";
+  const SECRET = "worker-secret-for-tests";
   let mf: Miniflare;
 
   beforeAll(async () => {

@@ -7,7 +7,7 @@ import { adapterCases } from "../helpers/adapters.js";
 import { useHarness } from "../helpers/harness.js";
 import { snapshot } from "../helpers/snapshot.js";
 
-const SECRET = "ordered-secret";
+const SECRET = "ordered-secret-for-tests";
 const post = (body: unknown) => ({
   method: "POST",
   body: JSON.stringify(body),

@@ -6,7 +6,7 @@ import { createTickq } from "../../src/index.js";
 import { adapterCases } from "../helpers/adapters.js";
 import { useHarness } from "../helpers/harness.js";
 
-const SECRET = "s3cret";
+const SECRET = "s3cret-for-tests-0";
 const auth = { Authorization: `Bearer ${SECRET}` };
 const boom = () => {
   throw new Error("boom");

@@ -6,7 +6,7 @@ import { adapterCases } from "../helpers/adapters.js";
 import { useHarness } from "../helpers/harness.js";
 import { QUIET, setClock } from "./clock.js";
 
-const SECRET = "s3cret-token";
+const SECRET = "s3cret-token-for-tests";
 
 describe("GET /schedules", () => {
   const h = useHarness(adapterCases[0]!, "sched-route");
