@@ -1,7 +1,7 @@
 // Bearer auth for every route but /health and your own, with three kinds of
 // secret, each allowed only what it needs:
 //   admin (TICKQ_SECRET)       every route
-//   read  (TICKQ_READ_SECRET)  GET routes only
+//   read  (TICKQ_READ_SECRET)  GET routes only, but GET /tick (it ticks)
 //   tick  (CRON_SECRET)        /tick only: a cron needs nothing else
 // and a fan-out request's credential (tick-credential.ts), which starts the
 // one reserved tick it names. Tokens are compared in constant time. A
@@ -94,7 +94,8 @@ async function roleOf(secrets: Secrets, token: string): Promise<Role | undefined
 /** Whether `role` may call `method path` (path relative to the app's basePath). */
 export function allows(role: Role, method: string, path: string): boolean {
   if (role === "admin") return true;
-  if (role === "read") return method === "GET" || method === "HEAD";
+  // GET /tick is Vercel Cron's way to start a tick: a change, so not a read.
+  if (role === "read") return (method === "GET" || method === "HEAD") && path !== "/tick";
   return path === "/tick" && (method === "POST" || method === "GET");
 }
 
