@@ -26,7 +26,7 @@ describe("the Node server's setup", () => {
     const redis = await passwordRedis();
     const server = await startServer({ redisUrl: redis.url, jobs: { j: () => {} }, port: 0, secret: "abc-secret-for-tests", tickEveryMs: 0 });
     try {
-      const auth = { Authorization: "Bearer abc", "content-type": "application/json" };
+      const auth = { Authorization: "Bearer abc-secret-for-tests", "content-type": "application/json" };
       expect((await fetch(`${server.url}/jobs`, { method: "POST", headers: auth, body: JSON.stringify({ name: "j", args: [] }) })).status).toBe(201);
       redis.stop();
       await sleep(300);

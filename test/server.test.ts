@@ -25,7 +25,7 @@ describe("the Node server (npm start)", () => {
       await tq.enqueue("count", [marker]);
       for (let i = 0; i < 40 && !ran.includes(marker); i++) await sleep(50);
       expect(ran).toContain(marker);
-      const tick = await fetch(`${server.url}/tick`, { method: "POST", headers: { Authorization: "Bearer abc" } });
+      const tick = await fetch(`${server.url}/tick`, { method: "POST", headers: { Authorization: "Bearer abc-secret-for-tests" } });
       expect(tick.status).toBe(200);
       expect(await tick.json()).toHaveProperty("tickId");
     } finally {

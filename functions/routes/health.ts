@@ -3,8 +3,9 @@
 // answers, 503 {ok: false, code: "UNAVAILABLE"} when it does not; a caller
 // with a secret (any kind) also gets the heartbeat's warnings (no tick
 // lately while jobs wait, a queue no tick serves, the eviction policy) or
-// the reason Redis did not answer. The answer is cached a few seconds per
-// instance: a flood of checks costs one stats call per interval.
+// the reason Redis did not answer. Anonymous answers are cached a few
+// seconds per instance: a flood of checks costs one stats call per
+// interval. A caller with a secret gets a fresh reading.
 import { Hono } from "hono/tiny";
 import { TickqError } from "../../src/errors.js";
 import type { JobRegistry, Tickq } from "../../src/index.js";
@@ -33,11 +34,12 @@ export function healthRoutes(tickq: Tickq<JobRegistry>, secrets: Secrets, basePa
     }
   };
   app.get("/health", async (c) => {
-    const now = Date.now();
-    if (!cached || now - cached.at >= HEALTH_CACHE_MS) cached = { at: now, health: check() };
-    const health = await cached.health;
     const open = all.length === 0;
     const detailed = open || (await callerRole(c, secrets, basePath)) !== undefined;
+    const now = Date.now();
+    if (detailed) cached = { at: now, health: check() };
+    else if (!cached || now - cached.at >= HEALTH_CACHE_MS) cached = { at: now, health: check() };
+    const health = await cached.health;
     if (health.ok) return c.json(detailed ? health : { ok: true });
     return c.json(detailed ? { ...health, warnings: [] } : { ok: false, code: "UNAVAILABLE" }, 503);
   });

@@ -42,7 +42,7 @@ describe("tickq serve", () => {
       child.stdout.on("data", (chunk: Buffer) => (out += chunk));
       for (let i = 0; i < 100 && !out.includes("listening on"); i++) await new Promise((r) => setTimeout(r, 50));
       const url = /listening on (\S+)/.exec(out)![1]!;
-      const auth = { Authorization: "Bearer serve-secret", "content-type": "application/json" };
+      const auth = { Authorization: "Bearer serve-secret-for-tests", "content-type": "application/json" };
       const posted = await fetch(`${url}/jobs`, { method: "POST", headers: auth, body: JSON.stringify({ name: "hello", args: ["served"] }) });
       expect(posted.status).toBe(201);
       const ran = await cli.run(["jobs", "list", "queued", "--prefix", prefix], { REDIS_URL: inject("redisUrl") });
@@ -50,7 +50,7 @@ describe("tickq serve", () => {
       let health: { ok: boolean; lastTickAt: number | null } = { ok: false, lastTickAt: null };
       for (let i = 0; i < 60 && health.lastTickAt === null; i++) {
         await new Promise((r) => setTimeout(r, 100));
-        health = await (await fetch(`${url}/health`)).json();
+        health = await (await fetch(`${url}/health`, { headers: { Authorization: auth.Authorization } })).json();
       }
       expect(health.ok).toBe(true);
       expect(health.lastTickAt).toEqual(expect.any(Number));

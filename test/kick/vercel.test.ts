@@ -64,8 +64,8 @@ describe("the Vercel function with Redis down", () => {
   it("answers 503 within about 2 s, saying Redis failed, for /jobs and /tick", async () => {
     const handler = tickqVercel({ jobs: { greet: () => {} }, env: { UPSTASH_REDIS_REST_URL: "http://127.0.0.1:1", UPSTASH_REDIS_REST_TOKEN: "t", TICKQ_SECRET: "s-secret-for-tests" } });
     for (const request of [
-      new Request("https://app.vercel.app/api/jobs", { method: "POST", body: JSON.stringify({ name: "greet", args: [] }), headers: { Authorization: "Bearer s" } }),
-      new Request("https://app.vercel.app/api/tick", { headers: { Authorization: "Bearer s" } }),
+      new Request("https://app.vercel.app/api/jobs", { method: "POST", body: JSON.stringify({ name: "greet", args: [] }), headers: { Authorization: "Bearer s-secret-for-tests" } }),
+      new Request("https://app.vercel.app/api/tick", { headers: { Authorization: "Bearer s-secret-for-tests" } }),
     ]) {
       const t = Date.now();
       const res = await handler.fetch(request);

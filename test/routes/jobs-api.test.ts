@@ -89,23 +89,24 @@ describe.each(adapterCases)("the jobs API over HTTP, $name", (adapterCase) => {
     }
   });
 
-  it("GET /health reports lastTickAt and warnings, openly", async () => {
+  it("GET /health reports lastTickAt and warnings to a caller with a secret", async () => {
     const { tickq, app } = setup();
     await tickq.enqueue("ok", []);
-    const before = await app.request("/health");
+    const authed = { headers: { Authorization: `Bearer ${SECRET}` } };
+    const before = await app.request("/health", authed);
     expect(before.status).toBe(200);
     expect(await before.json()).toEqual({ ok: true, lastTickAt: null, warnings: [expect.stringMatching(/No tick has ever run while 1 job/)] });
     await tickq.tick();
-    expect(await (await app.request("/health")).json()).toEqual({ ok: true, lastTickAt: expect.any(Number), warnings: [] });
+    expect(await (await app.request("/health", authed)).json()).toEqual({ ok: true, lastTickAt: expect.any(Number), warnings: [] });
   });
 });
 
 describe("GET /health with Redis down", () => {
-  it("answers 503 with the reason", async () => {
+  it("answers 503 with the reason to a caller with a secret", async () => {
     const client = new Redis("redis://127.0.0.1:1", { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
     client.on("error", () => {});
     const tickq = createTickq({ redis: ioredisAdapter(client), jobs: {}, redisTimeoutMs: 1_000 });
-    const res = await createApp({ tickq, secrets: [SECRET] }).request("/health");
+    const res = await createApp({ tickq, secrets: [SECRET] }).request("/health", { headers: { Authorization: `Bearer ${SECRET}` } });
     expect(res.status).toBe(503);
     const body = await res.json();
     expect(body).toMatchObject({ ok: false, warnings: [] });
