@@ -9,7 +9,7 @@ import { useHarness } from "../helpers/harness.js";
 import { asBrowser, login, tokenIn } from "./login.js";
 
 const SECRET = "dash-s3cret-for-tests";
-const OTHER = "cron-s3cret";
+const OTHER = "cron-s3cret-for-tests";
 
 describe("the dashboard's login, sessions and CSRF checks", () => {
   const h = useHarness(adapterCases[0]!, "dash-auth");

@@ -12,8 +12,8 @@ describe("the Vercel function: kick, options, TICKQ_INSECURE", () => {
     const { restUrl, restToken } = adapterCases[1]!.endpoints();
     return { UPSTASH_REDIS_REST_URL: restUrl, UPSTASH_REDIS_REST_TOKEN: restToken, TICKQ_PREFIX: h.prefix };
   };
-  const post = (path: string, body: unknown, token?: string) =>
-    new Request(`https://app.vercel.app${path}`, { method: "POST", body: JSON.stringify(body), headers: token ? { Authorization: `Bearer ${token}` } : {} });
+  const post = (path: string, body: unknown, token?: string, origin = "https://app.vercel.app") =>
+    new Request(`${origin}${path}`, { method: "POST", body: JSON.stringify(body), headers: { "content-type": "application/json", ...(token ? { Authorization: `Bearer ${token}` } : {}) } });
 
   it("POST /api/jobs kicks a tick into waitUntil; the response does not wait for it", async () => {
     const ran: string[] = [];
@@ -27,7 +27,7 @@ describe("the Vercel function: kick, options, TICKQ_INSECURE", () => {
       maxRetries: 2, // any createTickq option passes through
       logger: { info: (m) => seen.push(m), warn: (m) => seen.push(m), error: (m) => seen.push(m) },
     });
-    const res = await handler.POST(post("/api/jobs", { name: "greet", args: ["kicked"] }, "s"));
+    const res = await handler.POST(post("/api/jobs", { name: "greet", args: ["kicked"] }, "s-secret-for-tests"));
     expect(res.status).toBe(201);
     expect(kept).toHaveLength(1);
     await Promise.all(kept);
@@ -52,11 +52,12 @@ describe("the Vercel function: kick, options, TICKQ_INSECURE", () => {
     expect(() => vercelWaitUntil(Promise.resolve(2))).not.toThrow(); // outside Vercel: nothing to keep alive
   });
 
-  it("TICKQ_INSECURE=1 serves without a secret, for local development", async () => {
+  it("TICKQ_INSECURE=1 serves without a secret, for local development (loopback hosts only)", async () => {
     const handler = tickqVercel({ jobs: { greet: () => {} }, env: { ...env(), TICKQ_INSECURE: "1" } });
-    const res = await handler.POST(post("/api/jobs", { name: "greet", args: [] }));
+    const res = await handler.POST(post("/api/jobs", { name: "greet", args: [] }, undefined, "http://localhost:3000"));
     expect(res.status).toBe(201);
-    expect((await handler.GET(new Request("https://app.vercel.app/api/tick"))).status).toBe(200);
+    expect((await handler.GET(new Request("http://localhost:3000/api/tick"))).status).toBe(200);
+    expect((await handler.GET(new Request("https://app.vercel.app/api/tick"))).status).toBe(403);
   });
 });
 

@@ -34,7 +34,7 @@ describe("fan-out through TICKQ_SELF, with TICKQ_INSECURE", () => {
 
   it("serves without a secret, and the cron hands a backlog to parallel ticks through the binding", async () => {
     const jobs = Array.from({ length: 300 }, (_, i) => ({ name: "sendWelcomeEmail", args: [`s${i}@x.y`] }));
-    const res = await mf.dispatchFetch("http://worker.test/jobs", { method: "POST", body: JSON.stringify(jobs) });
+    const res = await mf.dispatchFetch("http://localhost/jobs", { method: "POST", body: JSON.stringify(jobs), headers: { "content-type": "application/json" } });
     expect(res.status).toBe(201);
     const sampler = sampleLive(redis, prefix, 3);
     const worker = (await mf.getWorker()) as unknown as { scheduled(e: { cron: string }): Promise<{ outcome: string }> };
