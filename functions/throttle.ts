@@ -31,23 +31,20 @@ export const THROTTLE_WINDOW_MS = 60_000;
 export const throttleScript: LuaScript = {
   name: "throttle",
   text: `-- throttle: counts a client's auth failures in a fixed window.
--- KEYS: [1] P.."auth-failures:"..client (string: failures in this window)
+-- KEYS: [1] P.."auth-failures:"..client (set: one id per failed attempt)
 -- ARGV: [1] prefix  [2] op: "check" | "fail"  [3] window ms  [4] limit
+--       [5] fail: the attempt's id
 -- Returns: ms until the client may try again (0: now).
--- Replays: a resent "fail" counts one failure twice, so the client is
--- refused one attempt sooner, nothing else; a resent "check" reads again.
-local n = tonumber(redis.call('GET', KEYS[1]) or '0')
+-- The first failure starts the window; the set expires with it. A refused
+-- client is not counted again (the check comes first), so the set holds at
+-- most about limit ids. Replays: a resent "fail" adds an id already there
+-- and finds the window already set, so it counts once; "check" only reads.
 if ARGV[2] == 'fail' then
-  n = redis.call('INCR', KEYS[1])
-  if n == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[3]) end
+  redis.call('SADD', KEYS[1], ARGV[5])
+  if redis.call('PTTL', KEYS[1]) < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[3]) end
 end
-if n < tonumber(ARGV[4]) then return 0 end
-local ttl = redis.call('PTTL', KEYS[1])
-if ttl < 0 then
-  redis.call('PEXPIRE', KEYS[1], ARGV[3])
-  ttl = tonumber(ARGV[3])
-end
-return ttl`,
+if redis.call('SCARD', KEYS[1]) < tonumber(ARGV[4]) then return 0 end
+return math.max(redis.call('PTTL', KEYS[1]), 1)`,
 };
 
 /** The throttle of `tickq`'s Redis and prefix; undefined for a tickq not made by createTickq. */
@@ -58,7 +55,7 @@ export function redisThrottle(tickq: Tickq<JobRegistry>, clientOf: ClientOf): Th
   const key = (client: string) => `${runtime.prefix}auth-failures:${client.slice(0, 64)}`;
   const call = async (op: "check" | "fail", client: string) => {
     try {
-      return asNumber(await runtime.run(throttleScript, [key(client)], [op, THROTTLE_WINDOW_MS, THROTTLE_LIMIT], { count: 0 }));
+      return asNumber(await runtime.run(throttleScript, [key(client)], [op, THROTTLE_WINDOW_MS, THROTTLE_LIMIT, op === "fail" ? crypto.randomUUID() : ""], { count: 0 }));
     } catch {
       return 0;
     }
