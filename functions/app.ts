@@ -112,7 +112,7 @@ export function createApp<J extends JobRegistry>(options: AppOptions<J>): Hono<T
 
   // The dashboard has its own login (a cookie, not a bearer header): mounted before the API's auth. Only full secrets open it.
   if (options.dashboard) {
-    app.route("/dashboard", options.dashboard({ tickq, secrets: secrets.admin, insecure: open, basePath: `${basePath}/dashboard` }));
+    app.route("/dashboard", options.dashboard({ tickq, secrets: secrets.admin, insecure: open, basePath: `${basePath}/dashboard`, throttle }));
   }
   if (!open) app.use("*", requireAccess({ secrets, basePath, throttle }));
 

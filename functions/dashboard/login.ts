@@ -31,9 +31,18 @@ export function loginRoutes(app: Hono<DashboardEnv>, scope: DashboardScope): voi
   app.get("/login", (c) => (scope.secrets.length === 0 ? c.redirect(scope.basePath, 303) : loginForm(c, "", 200)));
   app.post("/login", async (c) => {
     if (!sameOrigin(c)) return refuse(c, 403, "refused: log in from the dashboard's own form");
+    const client = scope.throttle?.clientOf(c);
+    const wait = client === undefined ? 0 : await scope.throttle!.blockedFor(client);
+    if (wait > 0) {
+      c.header("retry-after", String(Math.ceil(wait / 1000)));
+      return c.text("too many failed attempts from this client: try again later", 429);
+    }
     const form = await c.req.parseBody();
     const matched = await matchSecret(typeof form.secret === "string" ? form.secret : "", scope.secrets);
-    if (!matched) return loginForm(c, "Wrong secret.", 401);
+    if (!matched) {
+      if (client !== undefined) await scope.throttle!.failed(client);
+      return loginForm(c, "Wrong secret.", 401);
+    }
     writeCookie(c, SESSION_COOKIE, await openSession(matched, Date.now()), { path: scope.basePath, secure: isHttps(c), maxAgeSec: SESSION_MS / 1000 });
     return c.redirect(scope.basePath, 303);
   });

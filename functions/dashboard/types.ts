@@ -2,6 +2,7 @@
 // and what the dashboard's handlers read per request.
 import type { Hono } from "hono";
 import type { JobRegistry, Tickq } from "../../src/index.js";
+import type { Throttle } from "../throttle.js";
 import type { Session } from "./session.js";
 
 export interface DashboardScope {
@@ -12,6 +13,8 @@ export interface DashboardScope {
   insecure: boolean;
   /** Where the dashboard is mounted, e.g. "/dashboard" or "/api/dashboard" on Vercel. */
   basePath: string;
+  /** Slows down a client's repeated failed logins, shared with the API's bearer failures; none: no limit. */
+  throttle?: Throttle;
 }
 
 /** The Hono environment of the dashboard's routes. */

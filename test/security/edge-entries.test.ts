@@ -3,6 +3,7 @@
 // REST URL belongs, or fan-out with no URL configured. Every caller gets a
 // generic 503 with a stable code; no answer and no log line holds the
 // password; fan-out never goes to the host a request names.
+import type { Readable } from "node:stream";
 import { Miniflare } from "miniflare";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { tickqVercel } from "../../functions/vercel/handler.js";
@@ -35,7 +36,7 @@ describe("the Worker misconfigured", () => {
           bindings: { UPSTASH_REDIS_REST_URL: restUrl, UPSTASH_REDIS_REST_TOKEN: restToken, TICKQ_SECRET: SECRET, TICKQ_PREFIX: prefix, TICKQ_MAX_PARALLEL: "3", TICKQ_KICK: "1" },
         },
       ],
-      handleRuntimeStdio(stdout, stderr) {
+      handleRuntimeStdio(stdout: Readable, stderr: Readable) {
         stdout.on("data", (chunk: Buffer) => (logs += chunk.toString()));
         stderr.on("data", (chunk: Buffer) => (logs += chunk.toString()));
       },
@@ -50,7 +51,8 @@ describe("the Worker misconfigured", () => {
     redis.disconnect();
   });
 
-  const call = async (worker: string, url: string, init: RequestInit = {}) => (await mf.getWorker(worker)).fetch(url, init);
+  type Fetcher = { fetch(url: string, init?: RequestInit): Promise<Response> };
+  const call = async (worker: string, url: string, init: RequestInit = {}) => ((await mf.getWorker(worker)) as unknown as Fetcher).fetch(url, init);
 
   it("answers a generic 503 to everyone when the REST URL is a rediss:// URL, and logs it masked", async () => {
     const answers = [

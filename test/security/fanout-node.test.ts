@@ -73,7 +73,8 @@ describe("fan-out on the Node server", () => {
 
       const replay = (path: string, method: string, id = tickId) =>
         fetch(`${server.url}${path}`, { method, headers: { [TICK_ID_HEADER]: id, [TICK_AUTH_HEADER]: credential } });
-      for (const [path, method] of [["/stats", "GET"], ["/jobs?state=queued", "GET"], ["/jobs?state=queued", "DELETE"], ["/queues/default/pause", "POST"], ["/tick", "GET"]]) {
+      const others: [string, string][] = [["/stats", "GET"], ["/jobs?state=queued", "GET"], ["/jobs?state=queued", "DELETE"], ["/queues/default/pause", "POST"], ["/tick", "GET"]];
+      for (const [path, method] of others) {
         expect((await replay(path, method)).status, `${method} ${path}`).toBe(401);
       }
       expect((await replay("/tick", "POST", "another-tick-id")).status).toBe(401);

@@ -3,6 +3,7 @@
 // right secret included, so guessing gains nothing; other clients are not.
 // The counting script, run twice with the same arguments, only counts.
 import { describe, expect, it } from "vitest";
+import { dashboard } from "../../functions/dashboard/index.js";
 import { startServer } from "../../functions/node/server.js";
 import { redisThrottle, THROTTLE_LIMIT, throttleScript } from "../../functions/throttle.js";
 import { adapterCases } from "../helpers/adapters.js";
@@ -29,6 +30,26 @@ describe("bearer failures on the Node server", () => {
       const keys = await h.redis.keys(`${h.prefix}auth-failures:*`);
       expect(keys).toHaveLength(1);
       expect(await h.redis.pttl(keys[0]!)).toBeGreaterThan(0);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe("failed dashboard logins on the Node server", () => {
+  const h = useHarness(adapterCases[0]!, "sec-throttle-login");
+
+  it("refuses a client after 10 failures in a minute, even with the right secret", async () => {
+    const server = await startServer({ redisUrl: redisUrl(), jobs: {}, prefix: h.prefix, port: 0, secret: SECRET, tickEveryMs: 0, dashboard: dashboard() });
+    try {
+      const login = (secret: string) =>
+        fetch(`${server.url}/dashboard/login`, { method: "POST", body: new URLSearchParams({ secret }), headers: { "sec-fetch-site": "same-origin" }, redirect: "manual" });
+      for (let i = 0; i < THROTTLE_LIMIT; i++) expect((await login(`guess-${i}`)).status).toBe(401);
+      const refused = await login(SECRET);
+      expect(refused.status).toBe(429);
+      expect(refused.headers.get("set-cookie")).toBeNull();
+      // the API shares the count: the same client's bearer calls wait too
+      expect((await fetch(`${server.url}/stats`, { headers: { authorization: `Bearer ${SECRET}` } })).status).toBe(429);
     } finally {
       await server.close();
     }
