@@ -110,9 +110,11 @@ export function createApp<J extends JobRegistry>(options: AppOptions<J>): Hono<T
   app.route("/", healthRoutes(tickq, secrets, basePath)); // before auth: open to load balancers and uptime checks, details for a caller with a secret
   options.routes?.(app);
 
-  // The dashboard has its own login (a cookie, not a bearer header): mounted before the API's auth. Only full secrets open it.
-  if (options.dashboard) {
-    app.route("/dashboard", options.dashboard({ tickq, secrets: secrets.admin, insecure: open, basePath: `${basePath}/dashboard`, throttle }));
+  // The dashboard has its own login (a cookie, not a bearer header): mounted before the API's auth. TICKQ_SECRET
+  // logs in, TICKQ_READ_SECRET logs in to look only; with neither (CRON_SECRET alone) it is not served at all.
+  const viewers = [...secrets.admin, ...secrets.read];
+  if (options.dashboard && (open || viewers.length > 0)) {
+    app.route("/dashboard", options.dashboard({ tickq, secrets: viewers, readSecrets: secrets.read, insecure: open, basePath: `${basePath}/dashboard`, throttle }));
   }
   if (!open) app.use("*", requireAccess({ secrets, basePath, throttle }));
 

@@ -41,6 +41,9 @@ export function guard(scope: DashboardScope): MiddlewareHandler<DashboardEnv> {
     c.set("session", session);
     c.set("csrf", await csrfToken(session));
     if (!isRead(c.req.method)) {
+      if (scope.readSecrets?.includes(session.key) && c.req.path !== `${scope.basePath}/logout`) {
+        return refuse(c, 403, "refused: this secret can only read (TICKQ_READ_SECRET)");
+      }
       if (!sameOrigin(c)) return refuse(c, 403, "refused: a state change must come from the dashboard's own pages");
       const form = await c.req.parseBody();
       const token = typeof form._csrf === "string" ? form._csrf : "";

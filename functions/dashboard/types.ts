@@ -9,6 +9,8 @@ export interface DashboardScope {
   tickq: Tickq<JobRegistry>;
   /** The app's accepted secrets; the login form takes any of them. */
   secrets: string[];
+  /** Those of `secrets` that only read (TICKQ_READ_SECRET): their sessions change nothing but logging out. */
+  readSecrets?: string[];
   /** No secret and `insecure`: the dashboard is open, as the API is (local development). */
   insecure: boolean;
   /** Where the dashboard is mounted, e.g. "/dashboard" or "/api/dashboard" on Vercel. */

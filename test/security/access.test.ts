@@ -4,11 +4,13 @@
 // is refused at start.
 import { describe, expect, it } from "vitest";
 import { createApp } from "../../functions/app.js";
+import { dashboard } from "../../functions/dashboard/index.js";
 import { startServer } from "../../functions/node/server.js";
 import { TickqError } from "../../src/errors.js";
 import { adapterCases } from "../helpers/adapters.js";
 import { useHarness } from "../helpers/harness.js";
 import { redisUrl } from "../helpers/redis.js";
+import { login } from "../dashboard/login.js";
 
 const ADMIN = "admin-secret-0123456789";
 const READ = "read-secret-0123456789";
@@ -86,6 +88,33 @@ describe.each(adapterCases)("secrets with least privilege over $name", (adapterC
     const res = await app.request("/jobs", { method: "POST", headers: { ...bearer(ADMIN), "content-type": "application/json" }, body: JSON.stringify({ name: "hello", args: ["z"] }) });
     expect(res.status).toBe(201);
     expect((await app.request("/queues/default/pause", { method: "POST", headers: bearer(ADMIN) })).status).toBe(200);
+  });
+});
+
+describe("the dashboard with least privilege", () => {
+  const h = useHarness(adapterCases[0]!, "sec-access-dash");
+
+  it("lets TICKQ_READ_SECRET look but change nothing, and log out", async () => {
+    const app = createApp({ tickq: h.make({}), secrets: [ADMIN], readSecrets: [READ], dashboard: dashboard() });
+    const reader = await login(app, READ);
+    expect((await reader.get("/dashboard")).status).toBe(200);
+    const token = await reader.token();
+    expect(token).not.toBe("");
+    const pause = await reader.post("/dashboard/queues/default/pause", { _csrf: token });
+    expect(pause.status).toBe(403);
+    expect(await h.redis.exists(`${h.prefix}paused`)).toBe(0);
+    expect((await reader.post("/dashboard/logout", { _csrf: token })).status).toBe(303);
+    const admin = await login(app, ADMIN);
+    expect((await admin.post("/dashboard/queues/default/pause", { _csrf: await admin.token() })).status).toBe(303);
+    expect(await h.redis.sismember(`${h.prefix}paused`, "default")).toBe(1);
+  });
+
+  it("is not served to CRON_SECRET: with it alone, there is no dashboard", async () => {
+    const app = createApp({ tickq: h.make({}), secrets: [], tickSecrets: [CRON], dashboard: dashboard() });
+    expect((await app.request("/dashboard")).status).toBe(401);
+    const both = createApp({ tickq: h.make({}), secrets: [ADMIN], tickSecrets: [CRON], dashboard: dashboard() });
+    const res = await both.request("/dashboard/login", { method: "POST", body: new URLSearchParams({ secret: CRON }), headers: { "sec-fetch-site": "same-origin" } });
+    expect(res.status).toBe(401);
   });
 });
 
