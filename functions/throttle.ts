@@ -28,23 +28,23 @@ export interface Throttle {
 export const THROTTLE_LIMIT = 10;
 export const THROTTLE_WINDOW_MS = 60_000;
 
+// throttle: KEYS[1] P.."auth-failures:"..client, a set of failed attempts'
+// ids. ARGV: [1] prefix, [2] "check" | "fail", [3] window ms, [4] limit,
+// [5] the attempt's id (fail). Returns the ms until the client may try
+// again (0: now). The first failure starts the window; the set expires with
+// it. A refused client is not counted again (the check comes first), so the
+// set holds about `limit` ids at most. Replays: a resent "fail" adds an id
+// already there and finds the window set, so it counts once; "check" only
+// reads.
 export const throttleScript: LuaScript = {
   name: "throttle",
-  text: `-- throttle: counts a client's auth failures in a fixed window.
--- KEYS: [1] P.."auth-failures:"..client (set: one id per failed attempt)
--- ARGV: [1] prefix  [2] op: "check" | "fail"  [3] window ms  [4] limit
---       [5] fail: the attempt's id
--- Returns: ms until the client may try again (0: now).
--- The first failure starts the window; the set expires with it. A refused
--- client is not counted again (the check comes first), so the set holds at
--- most about limit ids. Replays: a resent "fail" adds an id already there
--- and finds the window already set, so it counts once; "check" only reads.
-if ARGV[2] == 'fail' then
-  redis.call('SADD', KEYS[1], ARGV[5])
-  if redis.call('PTTL', KEYS[1]) < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[3]) end
+  text: `local k=KEYS[1]
+if ARGV[2]=='fail' then
+redis.call('SADD',k,ARGV[5])
+if redis.call('PTTL',k)<0 then redis.call('PEXPIRE',k,ARGV[3]) end
 end
-if redis.call('SCARD', KEYS[1]) < tonumber(ARGV[4]) then return 0 end
-return math.max(redis.call('PTTL', KEYS[1]), 1)`,
+if redis.call('SCARD',k)<tonumber(ARGV[4]) then return 0 end
+return math.max(redis.call('PTTL',k),1)`,
 };
 
 /** The throttle of `tickq`'s Redis and prefix; undefined for a tickq not made by createTickq. */

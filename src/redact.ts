@@ -3,7 +3,7 @@
 // masked in whatever text is about to be shown. One helper, used wherever
 // a Redis URL or an error is printed.
 
-const USER_INFO = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@"'`]*@/gi;
+const USER_INFO = /\b([a-z][a-z0-9+.-]*:\/\/)([^\s/?#@"'`]*)@/gi;
 
 /** The URL without its password (or user), for logs and errors; text that is not a URL has any `//…@` masked. */
 export function redactUrl(url: string): string {
@@ -18,9 +18,10 @@ export function redactUrl(url: string): string {
   }
 }
 
-/** `text` with every URL's user info masked, and every one of `secrets` (8 characters or more) replaced by `***`. */
+/** `text` with every URL's password (or lone user) masked, and every one of `secrets` (8 characters or more) replaced by `***`. */
 export function redact(text: string, secrets: readonly (string | undefined)[] = []): string {
-  let out = text.replace(USER_INFO, "$1***@");
+  // As redactUrl does: a user name stays (`default:***@`), a lone token goes (`***@`).
+  let out = text.replace(USER_INFO, (_match, scheme: string, info: string) => `${scheme}${info.includes(":") ? `${info.slice(0, info.indexOf(":"))}:***` : "***"}@`);
   for (const secret of secrets) if (secret && secret.length >= 8) out = out.split(secret).join("***");
   return out;
 }

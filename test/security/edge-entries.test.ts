@@ -68,7 +68,7 @@ describe("the Worker misconfigured", () => {
       expect(text).not.toContain("upstash.io");
     }
     for (let i = 0; i < 50 && !logs.includes("rediss://"); i++) await sleep(20);
-    expect(logs).toContain("rediss://***@eu1-example-12345.upstash.io");
+    expect(logs).toContain("rediss://default:***@eu1-example-12345.upstash.io");
     expect(logs).not.toContain(PASSWORD);
   });
 
@@ -102,7 +102,7 @@ describe("the Vercel handler misconfigured", () => {
       expect(res.status).toBe(503);
       expect(JSON.parse(text)).toMatchObject({ code: "UNAVAILABLE" });
       expect(text).not.toContain(PASSWORD);
-      expect(log).toContain("rediss://***@eu1-example-12345.upstash.io");
+      expect(log).toContain("rediss://default:***@eu1-example-12345.upstash.io");
       expect(log).not.toContain(PASSWORD);
     }
   });
