@@ -9,7 +9,7 @@ import type { RedisAdapter } from "../../src/types.js";
 import { adapterCases } from "../helpers/adapters.js";
 import { useHarness } from "../helpers/harness.js";
 
-const SECRET = "size-secret";
+const SECRET = "size-secret-for-tests";
 
 /** The adapter, recording the bytes of every call's arguments. */
 function measured(adapter: RedisAdapter, sizes: number[]): RedisAdapter {
