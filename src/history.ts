@@ -21,7 +21,7 @@ export async function readHistory(runtime: Runtime, days = 30): Promise<DayStats
   if (!Number.isInteger(days) || days < 1 || days > MAX_HISTORY_DAYS) {
     throw new TickqError("BAD_ARGS", `history: days must be an integer from 1 to ${MAX_HISTORY_DAYS}, got ${String(days)}`);
   }
-  const reply = asArray(await runtime.run(scripts.history, [], [days], { count: 0 }), "history");
+  const reply = asArray(await runtime.run(scripts.history, [`${runtime.prefix}stat:processed`], [days], { count: 0 }), "history");
   const out: DayStats[] = [];
   for (let i = 0; i < reply.length; i += 3) {
     out.push({ date: String(reply[i]), processed: asNumber(reply[i + 1]), failed: asNumber(reply[i + 2]) });

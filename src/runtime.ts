@@ -65,6 +65,13 @@ export function createRuntime<J extends JobRegistry>(options: TickqOptions<J>): 
     throw new TickqError("BAD_OPTIONS", "createTickq needs `jobs`: an object of job name → handler");
   }
   const prefix = options.prefix ?? "tickq:";
+  if (options.redis.cluster && hashTagOf(prefix) === undefined) {
+    throw new TickqError(
+      "BAD_OPTIONS",
+      `prefix ${JSON.stringify(prefix)} has no hash tag, and the client is a Redis Cluster client: tickq's scripts need all its keys in one slot. ` +
+        `Put a hash tag in the prefix, such as prefix: "{${prefix.replace(/[{}:]+$/g, "") || "tickq"}}:"`,
+    );
+  }
   const ordered = checkOrdered(options.ordered, options.jobs);
   const scriptCache = newScriptCache();
   const runtime: Runtime = {
@@ -97,6 +104,8 @@ export function createRuntime<J extends JobRegistry>(options: TickqOptions<J>): 
     maxJobBytes: numberOption(options.maxJobBytes, DEFAULT_MAX_JOB_BYTES, "maxJobBytes", { min: 1_024, integer: true }),
     durability: durabilityOf(options.durability, options.redis),
     run: async (script, keys, args, trips) => {
+      // A script that declares no key is sent to any node of a cluster.
+      if (keys.length === 0) throw new TickqError("BAD_STATE", `script ${script.name} was called with no key: a cluster client could not route it`);
       const reply = await runScript(runtime.redis, script, keys, [prefix, ...args], trips, runtime.redisTimeoutMs, scriptCache);
       if (runtime.durability) await confirmReplicated(runtime.redis, runtime.durability, script, trips);
       return reply;
@@ -127,4 +136,12 @@ export function learnEvictionPolicy(runtime: Runtime, policy: string): void {
   runtime.evictionPolicy = policy;
   const warning = evictionWarning(policy);
   if (warning) runtime.logger.warn(`tickq: ${warning}`);
+}
+
+/** The hash tag Redis Cluster reads in every key that starts with this prefix (the text between its first `{` and the next `}`), or undefined. */
+export function hashTagOf(prefix: string): string | undefined {
+  const open = prefix.indexOf("{");
+  if (open < 0) return undefined;
+  const close = prefix.indexOf("}", open + 1);
+  return close > open + 1 ? prefix.slice(open + 1, close) : undefined;
 }

@@ -39,6 +39,13 @@ export interface RedisAdapter {
    * replicas hold them after at most `timeoutMs`. Only `durability` uses it.
    */
   wait?(replicas: number, timeoutMs: number): Promise<number>;
+  /**
+   * True when the client talks to a Redis Cluster: tickq's scripts touch
+   * keys they build from the prefix, so the prefix must hold a hash tag
+   * (`{tickq}:`) that puts every key in one slot; createTickq refuses one
+   * without.
+   */
+  readonly cluster?: boolean;
 }
 
 /** A job as stored in Redis: Sidekiq's job JSON, plus any extra fields. */

@@ -1,7 +1,9 @@
 -- history: jobs processed and failed per day (UTC), read from the daily
 -- counters the ack pass keeps (Sidekiq's `stat:processed:YYYY-MM-DD`), for
 -- today and the days before it, by Redis' clock.
--- KEYS: none (the counters' names are built from the prefix)
+-- KEYS: [1] P.."stat:processed" (read by nobody here: declared so a cluster
+--       client routes the call to the prefix's slot; the daily counters'
+--       names are built from the prefix)
 -- ARGV: [1] prefix  [2] days
 -- Returns: {day, processed, failed, ...}, oldest day first
 -- Replays: reads only.

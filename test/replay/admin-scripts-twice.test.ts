@@ -79,7 +79,7 @@ describe.each(adapterCases)("each jobs API script run twice over $name", (adapte
       [scripts.page, ["queue:default"], ["l", "asc", 2, 100, "", "", "", "", "", ""]],
       [scripts.inflight, ["ticks"], [100]],
       [scripts.queues, ["queues", "paused"], []],
-      [scripts.history, [], [3]],
+      [scripts.history, ["stat:processed"], [3]],
     ];
     for (const [script, keys, args] of reads) {
       const [first, second] = await readsTwice(script, keys, args);
