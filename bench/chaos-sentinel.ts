@@ -3,7 +3,8 @@
 // `npm run chaos` runs it too. Exits 1 when a must-be-0 row is not 0 with
 // durability on (off, it shows what the option saves, and may lose jobs).
 import { parseArgs } from "node:util";
-import { runSentinelPhase, sentinelTable, type SentinelOptions, type SentinelResult } from "./chaos/sentinel-phase.js";
+import { renderTable } from "./chaos/checks.js";
+import { runSentinelPhase, sentinelColumn, sentinelProblems, type SentinelOptions, type SentinelResult } from "./chaos/sentinel-phase.js";
 
 export interface SentinelRun {
   jobs: number;
@@ -32,9 +33,10 @@ export async function sentinelChaosMain(run: SentinelRun): Promise<boolean> {
     };
     results.push(await runSentinelPhase(options));
   }
-  console.log(`\n\nSentinel failovers (a primary, a replica, a Sentinel; clients through ioredis' Sentinel support)\n${sentinelTable(results)}\n`);
-  for (const r of results) for (const problem of r.problems) console.log(`durability ${r.durability ? "on" : "off"}: ${problem}`);
-  return results.every((r) => !r.durability || r.problems.length === 0);
+  const name = (r: SentinelResult) => `durability ${r.durability ? "on" : "off"}`;
+  console.log(`\n\nSentinel failovers (a primary, a replica, a Sentinel; clients through ioredis' Sentinel support)\n${renderTable(results.map((r) => sentinelColumn(name(r), r)))}\n`);
+  for (const r of results) for (const problem of sentinelProblems(r)) console.log(`${name(r)}: ${problem}`);
+  return results.every((r) => !r.durability || sentinelProblems(r).length === 0);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

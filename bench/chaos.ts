@@ -16,8 +16,11 @@
 // times than asked. test/chaos.test.ts runs the same judge.
 // Then the ordered phases (bench/chaos-ordered.ts; --ordered-payloads 0 skips
 // them): exits 1 on a lost payload, an overlap or a fence that did not grow.
+// Then the Sentinel failover phase over ioredis with durability on
+// (bench/chaos-sentinel.ts; --sentinel-failovers 0 skips it).
 import { parseArgs } from "node:util";
 import { orderedChaosMain } from "./chaos-ordered.js";
+import { sentinelChaosMain } from "./chaos-sentinel.js";
 import { findRedis } from "../functions/node/find-redis.js";
 import type { AdapterName } from "./chaos/connect.js";
 import { renderTable, type Column } from "./chaos/checks.js";
@@ -84,6 +87,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       quiet: { type: "boolean", default: false },
       "ordered-payloads": { type: "string", default: "3000" },
       "ordered-ids": { type: "string", default: "100" },
+      "sentinel-failovers": { type: "string", default: "3" },
     },
   });
   for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => process.exit(130)); // runs the cleanup at exit
@@ -110,5 +114,9 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   console.log(failed ? "FAILED: a check of the table did not hold (the lines above say which)" : "every check held: no job lost, none stuck, no flow key overlapped, every count matches the plan and the ledger, every fault injected as asked");
   const orderedPayloads = Number(values["ordered-payloads"]);
   const orderedHeld = orderedPayloads === 0 || (await orderedChaosMain({ ...options, payloads: orderedPayloads, ids: Number(values["ordered-ids"]) }));
-  process.exit(failed || !orderedHeld ? 1 : 0);
+  const failovers = Number(values["sentinel-failovers"]);
+  const sentinelHeld =
+    failovers === 0 ||
+    (await sentinelChaosMain({ jobs: 3_000, orderedPayloads: 1_000, failoversPerKind: failovers, durability: ["on"], seed: options.seed, quiet: values.quiet }));
+  process.exit(failed || !orderedHeld || !sentinelHeld ? 1 : 0);
 }

@@ -14,23 +14,9 @@ export const DEFAULT_MAX_JOB_BYTES = 1024 * 1024;
  */
 export const CALL_BYTES = 4 * 1024 * 1024;
 
-/** The UTF-8 length of `text`, without encoding it. */
+/** The UTF-8 length of `text` (a lone surrogate counts 3 bytes, as TextEncoder writes U+FFFD). */
 export function utf8Bytes(text: string): number {
-  let bytes = text.length;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
-      const next = text.charCodeAt(i + 1);
-      if (next >= 0xdc00 && next <= 0xdfff) {
-        bytes += 2;
-        i++;
-        continue;
-      }
-    }
-    if (c >= 0x800) bytes += 2;
-    else if (c >= 0x80) bytes += 1;
-  }
-  return bytes;
+  return new TextEncoder().encode(text).length;
 }
 
 /** Throws JOB_TOO_LARGE when the stored text of a job is over `maxBytes`; returns its size. */

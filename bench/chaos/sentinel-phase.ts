@@ -16,6 +16,7 @@ import { ioredisAdapter } from "../../adapters/ioredis.js";
 import { createTickq, type Tickq } from "../../src/index.js";
 import type { OrderedContext } from "../../src/ordered/types.js";
 import type { JobContext } from "../../src/types.js";
+import { columnOf, mustBeZero, mustMatch, problemsOf, type Check, type Column } from "./checks.js";
 import { MASTER_NAME, replicaInSync, startReplicatedRedis, type ReplicatedRedis } from "./replicated-redis.js";
 import { between, seededRng, sleep, type Rng } from "./rng.js";
 
@@ -45,11 +46,14 @@ export interface SentinelResult {
   runs: number;
   fencesNotGrown: number;
   failovers: { kill: number; freeze: number };
+  failoversAsked: number;
   enqueueRetries: number;
+  lostIds: string[];
+  lostPayloads: string[];
+  notGrown: string[];
   processed: number;
   succeededEvents: number;
   seconds: number;
-  problems: string[];
 }
 
 const PREFIX = "sentinel-chaos:";
@@ -166,6 +170,11 @@ async function failover(servers: ReplicatedRedis, kind: "kill" | "freeze", freez
   return moved;
 }
 
+/** The phase's problems: every must-be-0 row that is not, fewer failovers than asked, a miscount. */
+export function sentinelProblems(r: SentinelResult): string[] {
+  return problemsOf(CHECKS, r);
+}
+
 export async function runSentinelPhase(o: SentinelOptions): Promise<SentinelResult> {
   const started = Date.now();
   const rng: Rng = seededRng(o.seed);
@@ -237,12 +246,6 @@ export async function runSentinelPhase(o: SentinelOptions): Promise<SentinelResu
     const stats = await enqueuer.plain.stats();
     const lost = [...acknowledged].filter((id) => !observed.ran.has(id));
     const payloadsLost = [...payloads].filter((n) => !observed.seen.has(n));
-    const problems: string[] = [];
-    if (lost.length > 0) problems.push(`lost ${lost.length} acknowledged job(s): ${lost.slice(0, 10).join(", ")}`);
-    if (payloadsLost.length > 0) problems.push(`lost ${payloadsLost.length} acknowledged payload(s): ${payloadsLost.slice(0, 10).join(", ")}`);
-    if (observed.notGrown.length > 0) problems.push(`fences that did not grow: ${observed.notGrown.slice(0, 10).join("; ")}`);
-    if (stats.processed !== observed.succeededEvents) problems.push(`processed ${stats.processed}, but ${observed.succeededEvents} acks came back`);
-    if (failovers.kill + failovers.freeze < 2 * o.failoversPerKind) problems.push(`only ${failovers.kill} + ${failovers.freeze} of ${o.failoversPerKind} + ${o.failoversPerKind} failovers happened`);
     return {
       durability: o.durability,
       jobs: o.jobs,
@@ -253,11 +256,14 @@ export async function runSentinelPhase(o: SentinelOptions): Promise<SentinelResu
       runs: observed.runs,
       fencesNotGrown: observed.notGrown.length,
       failovers,
+      failoversAsked: o.failoversPerKind,
       enqueueRetries,
+      lostIds: lost,
+      lostPayloads: payloadsLost.map(String),
+      notGrown: observed.notGrown,
       processed: stats.processed,
       succeededEvents: observed.succeededEvents,
       seconds: Math.round((Date.now() - started) / 1000),
-      problems,
     };
   } finally {
     stopping = true;
@@ -266,22 +272,27 @@ export async function runSentinelPhase(o: SentinelOptions): Promise<SentinelResu
   }
 }
 
-export function sentinelTable(results: SentinelResult[]): string {
-  const rows: [string, (r: SentinelResult) => string | number][] = [
-    ["durability", (r) => (r.durability ? "replicas: 1" : "off")],
-    ["failovers: SIGKILL / SIGSTOP", (r) => `${r.failovers.kill} / ${r.failovers.freeze}`],
-    ["jobs acknowledged", (r) => r.acknowledged],
-    ["ordered payloads acknowledged", (r) => r.payloads],
-    ["enqueue calls sent again", (r) => r.enqueueRetries],
-    ["lost jobs (must be 0)", (r) => r.lost],
-    ["lost payloads (must be 0)", (r) => r.payloadsLost],
-    ["fenced runs", (r) => r.runs],
-    ["fences that did not grow (must be 0)", (r) => r.fencesNotGrown],
-    ["processed: stats() / acks that came back", (r) => `${r.processed} / ${r.succeededEvents}`],
-    ["seconds", (r) => r.seconds],
-    ["verdict", (r) => (r.problems.length ? "FAILED" : "ok")],
-  ];
-  const cells = rows.map(([label, get]) => [label, ...results.map((r) => String(get(r)))]);
-  const widths = cells[0]!.map((_, i) => Math.max(...cells.map((row) => row[i]!.length)));
-  return cells.map((row) => row.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join("  ")).join("\n");
+const CHECKS: Check<SentinelResult>[] = [
+  { label: "durability", value: (r) => (r.durability ? "replicas: 1" : "off") },
+  {
+    label: "failovers: SIGKILL / SIGSTOP",
+    value: (r) => `${r.failovers.kill} / ${r.failovers.freeze}`,
+    problem: (r) => (r.failovers.kill >= r.failoversAsked && r.failovers.freeze >= r.failoversAsked ? undefined : `failovers: ${r.failovers.kill} + ${r.failovers.freeze} of ${r.failoversAsked} of each kind happened`),
+  },
+  { label: "jobs acknowledged", value: (r) => r.acknowledged },
+  { label: "ordered payloads acknowledged", value: (r) => r.payloads },
+  { label: "enqueue calls sent again", value: (r) => r.enqueueRetries },
+  mustBeZero("lost jobs", (r) => r.lost, (r) => r.lostIds),
+  mustBeZero("lost payloads", (r) => r.payloadsLost, (r) => r.lostPayloads),
+  { label: "fenced runs", value: (r) => r.runs },
+  mustBeZero("fences that did not grow", (r) => r.fencesNotGrown, (r) => r.notGrown),
+  mustMatch("processed: stats() / acks that came back", (r) => r.processed, (r) => r.succeededEvents, "a counted ack no tick heard of, or one counted twice"),
+  { label: "seconds", value: (r) => r.seconds },
+];
+
+/** The phase's column; with durability off its problems are only shown (it shows what the option saves). */
+export function sentinelColumn(name: string, r: SentinelResult): Column {
+  const problems = problemsOf(CHECKS, r);
+  return columnOf(name, CHECKS, { ...r, problems: r.durability ? problems : [] });
 }
+

@@ -4,14 +4,14 @@
 // goes backwards, and stats().processed is the acks that came back. The
 // full phase, with more of each: npm run chaos:sentinel.
 import { describe, expect, it } from "vitest";
-import { runSentinelPhase } from "../../bench/chaos/sentinel-phase.js";
+import { runSentinelPhase, sentinelProblems } from "../../bench/chaos/sentinel-phase.js";
 
 describe("Sentinel failovers with durability on", () => {
   it("lose no acknowledged job or payload, keep fences growing and counters exact", async () => {
     const result = await runSentinelPhase({
       jobs: 160, orderedPayloads: 80, ids: 10, keys: 4, tickLoops: 2, failoversPerKind: 1, freezeMs: 3_500, durability: true, seed: 3,
     });
-    expect(result.problems).toEqual([]);
+    expect(sentinelProblems(result)).toEqual([]);
     expect(result).toMatchObject({ lost: 0, payloadsLost: 0, fencesNotGrown: 0, failovers: { kill: 1, freeze: 1 } });
     expect(result.acknowledged).toBe(160);
     expect(result.processed).toBe(result.succeededEvents);
