@@ -95,12 +95,14 @@ export async function runTick(runtime: Runtime, options: TickOptions = {}, tickI
       if (asNumber(reply[5]) !== 1) lost();
     }
 
-    const step = async (acks: WorkOutcome[], fetch: number): Promise<StepReply<Work>> => {
+    const step = async (acks: WorkOutcome[], fetch: number, solo?: Work | null): Promise<StepReply<Work>> => {
       const sent = Date.now();
       try {
         const { plain, ordered } = splitOutcomes(acks);
         await nameLargeJobs(plain.map((o) => o.job));
-        const args = [...common, calls.next(), ...(beats?.section() ?? []), ...ackArgs(plain), ...fetchArgs(plan, fetch), ...work.args(ordered)];
+        const args = [
+          ...common, calls.next(), ...(beats?.section() ?? []), soloMarker(solo), ...ackArgs(plain), ...fetchArgs(plan, fetch), ...work.args(ordered),
+        ];
         const stepped = asArray(await calls.send(scripts.step, args), "step");
         learnClock(asNumber(stepped[0]));
         report.deadEvicted += asNumber(stepped[2]);
@@ -126,6 +128,8 @@ export async function runTick(runtime: Runtime, options: TickOptions = {}, tickI
       run: (job) => (beats && !isOrdered(job) ? beats.track(job, () => work.run(job)) : work.run(job)),
       interrupted: interruptedOf,
       startable: startableOf(budgetCheck(runtime, started + budgetMs, budgetMs)),
+      // A job at its poison limit goes dead without running: no need to run it alone.
+      alone: (job) => (job.suspect || job.resurrections > 0) && job.resurrections < runtime.maxResurrections,
       step,
       onOutcome: (outcome) => tally(report, outcome),
     });
@@ -181,6 +185,13 @@ function tally(report: TickReport, o: WorkOutcome): void {
     report.discarded++;
     report.failed++;
   } else report.requeued++;
+}
+
+/** lib/solo.lua's marker: '' leaves the tick's solo record, '-' clears it, else the job to record. */
+function soloMarker(solo: Work | null | undefined): string {
+  if (solo === undefined) return "";
+  if (solo === null) return "-";
+  return isOrdered(solo) ? `o${solo.name} ${solo.id}` : `p${solo.raw}`;
 }
 
 /** The budget check reads plain jobs' timeoutMs; an ordered id always starts. */

@@ -7,7 +7,9 @@
 --       [3..5] only as a Sidekiq process: its heartbeat and work hashes
 -- ARGV: [1] prefix  [2] tick id  [3] lease ms  [4] dead max size
 --       [5] dead max age s  [6] call number  [7..] only as a Sidekiq
---       process, a beat (lib/sidekiq-process.lua); then ack entries
+--       process, a beat (lib/sidekiq-process.lua); then the solo marker
+--       (lib/solo.lua: '' keep, '-' clear, or the job run alone from now
+--       on, noted after the acks); then ack entries
 --       (lib/ack.lua), then fetch args (lib/fetch.lua), then the ordered
 --       names this tick serves and its ordered acks (lib/ordered-state.lua,
 --       lib/ordered-ack.lua; absent: none)
@@ -23,7 +25,8 @@
 -- finds, and on ordered ids whose token is still this tick's, which a
 -- replay no longer finds either: nothing is counted twice. The beat is
 -- numbered too: an older or replayed one changes nothing. Flow slots are
--- taken and freed with the jobs' moves, so they are settled once too.
+-- taken and freed with the jobs' moves, so they are settled once too. The
+-- solo marker is a plain write of the tick's record: run twice, the same.
 -- allow-oom: acking frees memory; it must run when Redis is full.
 -- @include lib/common.lua
 -- @include lib/job-text.lua
@@ -39,6 +42,7 @@
 -- @include lib/fetch.lua
 -- @include lib/ordered-fetch.lua
 -- @include lib/sidekiq-process.lua
+-- @include lib/solo.lua
 
 local tick, lease, seq = ARGV[2], KEYS[2], tonumber(ARGV[6])
 local now = now_ms()
@@ -49,14 +53,15 @@ if state == 'replay' then
 end
 if state == 'stale' then return { now, 0, 0, {} } end
 local held = state == 'fresh'
-local acks_at = 7
-if #KEYS > 2 then acks_at = sidekiq_section_end(7) end
-local next_arg, evicted, missed = ack(tick, acks_at, now, tonumber(ARGV[4]), tonumber(ARGV[5]), state == 'fresh')
+local solo_at = 7
+if #KEYS > 2 then solo_at = sidekiq_section_end(7) end
+local next_arg, evicted, missed = ack(tick, solo_at + 1, now, tonumber(ARGV[4]), tonumber(ARGV[5]), state == 'fresh')
 local names, ordered_at = ordered_names(fetch_args_end(next_arg))
 local _, ordered_evicted = ordered_ack(tick, ordered_at, now, tonumber(ARGV[4]), tonumber(ARGV[5]))
 evicted = evicted + ordered_evicted
 if not held then return { now, 0, evicted, {}, {}, missed } end
 redis.call('PEXPIRE', lease, ARGV[3])
+note_solo(tick, ARGV[solo_at])
 if #KEYS > 2 then sidekiq_beat(3, now, ARGV[3], 7) end
 local batch, queues, picks = fetch_args(next_arg)
 local fetched, ordered, flowed = fetch_mixed(tick, batch, queues, picks, names, now)
