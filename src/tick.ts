@@ -100,9 +100,7 @@ export async function runTick(runtime: Runtime, options: TickOptions = {}, tickI
       try {
         const { plain, ordered } = splitOutcomes(acks);
         await nameLargeJobs(plain.map((o) => o.job));
-        const args = [
-          ...common, calls.next(), ...(beats?.section() ?? []), soloMarker(solo), ...ackArgs(plain), ...fetchArgs(plan, fetch), ...work.args(ordered),
-        ];
+        const args = [...common, numbered(calls.next(), solo), ...(beats?.section() ?? []), ...ackArgs(plain), ...fetchArgs(plan, fetch), ...work.args(ordered)];
         const stepped = asArray(await calls.send(scripts.step, args), "step");
         learnClock(asNumber(stepped[0]));
         report.deadEvicted += asNumber(stepped[2]);
@@ -187,11 +185,11 @@ function tally(report: TickReport, o: WorkOutcome): void {
   } else report.requeued++;
 }
 
-/** lib/solo.lua's marker: '' leaves the tick's solo record, '-' clears it, else the job to record. */
-function soloMarker(solo: Work | null | undefined): string {
-  if (solo === undefined) return "";
-  if (solo === null) return "-";
-  return isOrdered(solo) ? `o${solo.name} ${solo.id}` : `p${solo.raw}`;
+/** A step's call number, with lib/solo.lua's marker: none leaves the tick's solo record, "-" clears it, else the job to record. */
+function numbered(seq: number, solo: Work | null | undefined): number | string {
+  if (solo === undefined) return seq;
+  if (solo === null) return `${seq} -`;
+  return isOrdered(solo) ? `${seq} o${solo.name} ${solo.id}` : `${seq} p${solo.raw}`;
 }
 
 /** The budget check reads plain jobs' timeoutMs; an ordered id always starts. */

@@ -84,7 +84,7 @@ describe.each(adapterCases.filter((c) => c.name !== "upstash"))("a job that kill
     for (const n of poisonRuns) expect([MAX_RESURRECTIONS, MAX_RESURRECTIONS + 1]).toContain(n);
     expect(deaths).toBe(poisonRuns.reduce((a, b) => a + b, 0));
 
-    const dead = [...(await h.redis.zrange(`${h.prefix}dead`, 0, -1)), ...(await h.redis.zrange(`${h.prefix}o:item:dead`, 0, -1))];
+    const dead = [...(await h.redis.zrange(`${h.prefix}dead`, "0", "-1")), ...(await h.redis.zrange(`${h.prefix}o:item:dead`, "0", "-1"))];
     expect(dead).toHaveLength(3);
     for (const entry of dead) expect(entry).toMatch(/TickqPoisonJob.*died 1 times/);
     // Every innocent job ran and was acked once; no poison finished a run.

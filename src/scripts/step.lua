@@ -6,10 +6,10 @@
 -- KEYS: [1] P.."ticks"  [2] P.."tick:"..ID (the lease hash)
 --       [3..5] only as a Sidekiq process: its heartbeat and work hashes
 -- ARGV: [1] prefix  [2] tick id  [3] lease ms  [4] dead max size
---       [5] dead max age s  [6] call number  [7..] only as a Sidekiq
---       process, a beat (lib/sidekiq-process.lua); then the solo marker
---       (lib/solo.lua: '' keep, '-' clear, or the job run alone from now
---       on, noted after the acks); then ack entries
+--       [5] dead max age s  [6] call number, then optionally a space and
+--       the solo marker (lib/solo.lua: '-' clear, or the job run alone from
+--       now on, noted after the acks; absent: keep)  [7..] only as a Sidekiq
+--       process, a beat (lib/sidekiq-process.lua); then ack entries
 --       (lib/ack.lua), then fetch args (lib/fetch.lua), then the ordered
 --       names this tick serves and its ordered acks (lib/ordered-state.lua,
 --       lib/ordered-ack.lua; absent: none)
@@ -44,7 +44,8 @@
 -- @include lib/sidekiq-process.lua
 -- @include lib/solo.lua
 
-local tick, lease, seq = ARGV[2], KEYS[2], tonumber(ARGV[6])
+local tick, lease = ARGV[2], KEYS[2]
+local seq, solo = call_number(ARGV[6])
 local now = now_ms()
 local state, kept = call_state(lease, seq)
 if state == 'replay' then
@@ -53,15 +54,15 @@ if state == 'replay' then
 end
 if state == 'stale' then return { now, 0, 0, {} } end
 local held = state == 'fresh'
-local solo_at = 7
-if #KEYS > 2 then solo_at = sidekiq_section_end(7) end
-local next_arg, evicted, missed = ack(tick, solo_at + 1, now, tonumber(ARGV[4]), tonumber(ARGV[5]), state == 'fresh')
+local acks_at = 7
+if #KEYS > 2 then acks_at = sidekiq_section_end(7) end
+local next_arg, evicted, missed = ack(tick, acks_at, now, tonumber(ARGV[4]), tonumber(ARGV[5]), state == 'fresh')
 local names, ordered_at = ordered_names(fetch_args_end(next_arg))
 local _, ordered_evicted = ordered_ack(tick, ordered_at, now, tonumber(ARGV[4]), tonumber(ARGV[5]))
 evicted = evicted + ordered_evicted
 if not held then return { now, 0, evicted, {}, {}, missed } end
 redis.call('PEXPIRE', lease, ARGV[3])
-note_solo(tick, ARGV[solo_at])
+note_solo(tick, solo)
 if #KEYS > 2 then sidekiq_beat(3, now, ARGV[3], 7) end
 local batch, queues, picks = fetch_args(next_arg)
 local fetched, ordered, flowed = fetch_mixed(tick, batch, queues, picks, names, now)

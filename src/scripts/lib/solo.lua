@@ -7,6 +7,14 @@
 -- Written only while the lease is held: once it is gone the resurrector
 -- may already have read and cleared the record.
 
+-- A step's ARGV[6]: its call number, then optionally a space and the
+-- marker. Returns the number and the marker ('' when absent).
+local function call_number(arg)
+  local seq, marker = string.match(arg, '^(%d+) (.*)$')
+  if seq then return tonumber(seq), marker end
+  return tonumber(arg), ''
+end
+
 -- marker: '' keep, '-' clear, otherwise the solo job's record.
 local function note_solo(tick, marker)
   if marker == '' then return end
