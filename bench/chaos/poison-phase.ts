@@ -10,29 +10,18 @@ import { Redis } from "ioredis";
 import { ioredisAdapter } from "../../adapters/ioredis.js";
 import { startUpstashLocal, type UpstashLocalServer } from "../../functions/upstash-local/server.js";
 import { createTickq } from "../../src/index.js";
+import { columnOf, mustBeZero, mustMatch, problemsOf, type Check } from "./checks.js";
 import { endpointEnv, type AdapterName, type Endpoint } from "./connect.js";
+import type { ChaosPhase, PhaseContext } from "./phases.js";
 import { poisonPhaseJobs } from "./poison-worker.js";
-import type { PrivateRedis } from "./private-redis.js";
 import { sleep, type Rng } from "./rng.js";
 import { startWorkers } from "./workers.js";
 
 const WORKER = fileURLToPath(new URL("./poison-worker.ts", import.meta.url));
 const POISON = ["poison-plain", "poison-flow", "poison-ordered"];
 
-export interface PoisonPhaseOptions {
-  adapter: AdapterName;
-  redis: PrivateRedis;
-  ledgerUrl: string;
-  runId: string;
-  /** Ordinary jobs: 80 % plain, 10 % flow-controlled, 10 % ordered ids. */
-  jobs: number;
-  workers: number;
-  settleSeconds: number;
-  leaseMs: number;
-  budgetMs: number;
-  rng: Rng;
-  log: (line: string) => void;
-}
+/** Ordinary jobs of the phase: 80 % plain, 10 % flow-controlled, 10 % ordered ids. */
+const JOBS = 400;
 
 export interface PoisonPhaseResult {
   adapter: AdapterName;
@@ -45,11 +34,33 @@ export interface PoisonPhaseResult {
   innocentLost: number;
   ranMoreThanTwice: number;
   processed: number;
+  settled: boolean;
   seconds: number;
   problems: string[];
+  workerStderr: string[];
 }
 
-export async function runPoisonPhase(o: PoisonPhaseOptions): Promise<PoisonPhaseResult> {
+const CHECKS: Check<PoisonPhaseResult>[] = [
+  { label: "poison phase: jobs (+ poison jobs)", value: (r) => `${r.jobs} (+${r.poison})` },
+  { label: "ticks killed by a poison job", value: (r) => r.tickDeaths },
+  mustMatch("poison jobs dead / poison jobs", (r) => r.poisonDead, (r) => r.poison, "each poison job ends dead"),
+  mustBeZero("innocent jobs dead", (r) => r.innocentDead),
+  mustBeZero("innocent jobs never finished", (r) => r.innocentLost),
+  mustBeZero("innocent jobs run more than twice", (r) => r.ranMoreThanTwice),
+  mustMatch("processed: stats() / innocent jobs", (r) => r.processed, (r) => r.jobs, "processed counts the jobs that ran to an end"),
+  { label: "poison phase settled", value: (r) => (r.settled ? "yes" : "no"), problem: (r) => (r.settled ? undefined : "poison phase: work was still left when it stopped") },
+];
+
+export const poisonPhase: ChaosPhase = {
+  name: "poison",
+  async run(ctx) {
+    const result = await runPoisonPhase(ctx);
+    result.problems.push(...problemsOf(CHECKS, result));
+    return columnOf(`poison ${ctx.adapter}`, CHECKS, result);
+  },
+};
+
+async function runPoisonPhase(o: PhaseContext): Promise<PoisonPhaseResult> {
   const started = Date.now();
   const prefix = `chaos-poison:${o.runId}:${o.adapter}:`;
   const ledgerPrefix = `tickq-chaos-poison:${o.runId}:${o.adapter}:`;
@@ -63,7 +74,7 @@ export async function runPoisonPhase(o: PoisonPhaseOptions): Promise<PoisonPhase
     rest = await startUpstashLocal({ redisUrl: o.redis.url, token: `chaos-${o.runId}` });
     endpoint = { adapter: "upstash", url: rest.url, token: rest.token };
   }
-  const innocent = await enqueue(tq, o.jobs, o.rng);
+  const innocent = await enqueue(tq, JOBS, o.rng);
   const workers = startWorkers(o.workers, {
     ...endpointEnv(endpoint),
     PREFIX: prefix,
@@ -91,16 +102,11 @@ export async function runPoisonPhase(o: PoisonPhaseOptions): Promise<PoisonPhase
       innocentLost: innocent.filter((id) => !finished.has(id)).length,
       ranMoreThanTwice: innocent.filter((id) => Number(runs[id] ?? 0) > 2).length,
       processed: stats.processed,
+      settled,
       seconds: Math.round((Date.now() - started) / 1000),
       problems: [],
+      workerStderr: workers.stderr(),
     };
-    const p = result.problems;
-    if (!settled) p.push(`poison phase: work was still left after ${o.settleSeconds} s`);
-    if (result.innocentDead > 0) p.push(`poison phase: ${result.innocentDead} innocent job(s) dead`);
-    if (result.poisonDead !== POISON.length) p.push(`poison phase: ${result.poisonDead} of ${POISON.length} poison jobs dead`);
-    if (result.innocentLost > 0) p.push(`poison phase: ${result.innocentLost} innocent job(s) never finished`);
-    if (result.ranMoreThanTwice > 0) p.push(`poison phase: ${result.ranMoreThanTwice} innocent job(s) ran more than twice`);
-    if (result.processed !== innocent.length) p.push(`poison phase: stats().processed ${result.processed}, jobs that ran to an end ${innocent.length}`);
     return result;
   } finally {
     await workers.stop(1_000);
@@ -152,24 +158,4 @@ async function settle(tq: ReturnType<typeof createTickq>, timeoutMs: number, lea
 async function deleteUnder(redis: Redis, prefix: string): Promise<void> {
   const keys = await redis.keys(`${prefix}*`).catch(() => [] as string[]);
   for (let i = 0; i < keys.length; i += 500) await redis.del(...keys.slice(i, i + 500));
-}
-
-/** The poison phase's table: one column per adapter. */
-export function poisonTable(results: PoisonPhaseResult[]): string {
-  const rows: [string, (r: PoisonPhaseResult) => string | number][] = [
-    ["poison phase: jobs (+ poison jobs)", (r) => `${r.jobs} (+${r.poison})`],
-    ["ticks killed by a poison job", (r) => r.tickDeaths],
-    ["poison jobs dead (expected: all)", (r) => `${r.poisonDead} (${r.poison})`],
-    ["innocent jobs dead (must be 0)", (r) => r.innocentDead],
-    ["innocent jobs never finished (must be 0)", (r) => r.innocentLost],
-    ["innocent jobs run more than twice (must be 0)", (r) => r.ranMoreThanTwice],
-    ["processed: stats() / jobs that ran", (r) => `${r.processed} / ${r.jobs}`],
-    ["seconds", (r) => r.seconds],
-    ["verdict", (r) => (r.problems.length ? "FAILED" : "ok")],
-  ];
-  const cells = rows.map(([label, get]) => [label, ...results.map((r) => String(get(r)))]);
-  const header = ["", ...results.map((r) => r.adapter)];
-  const widths = header.map((_, i) => Math.max(...[header, ...cells].map((row) => row[i]!.length)));
-  const line = (row: string[]) => row.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join("  ");
-  return [line(header), widths.map((w) => "-".repeat(w)).join("  "), ...cells.map(line)].join("\n");
 }
