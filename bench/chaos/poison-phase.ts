@@ -85,7 +85,8 @@ async function runPoisonPhase(o: PhaseContext): Promise<PoisonPhaseResult> {
   }, WORKER);
   try {
     o.log(`${o.adapter}: poison phase, ${innocent.length} jobs and ${POISON.length} poison jobs`);
-    const settled = await settle(tq, o.settleSeconds * 1000, o.leaseMs);
+    // Every death waits out a lease and a new worker's start: more than the faulted phases need.
+    const settled = await settle(tq, Math.max(o.settleSeconds, 180) * 1000, o.leaseMs);
     await workers.stop(o.budgetMs + 3_000);
     const dead = [...(await admin.zrange(`${prefix}dead`, "0", "-1")), ...(await admin.zrange(`${prefix}o:item:dead`, "0", "-1"))];
     const runs = await ledger.hgetall(`${ledgerPrefix}runs`);
