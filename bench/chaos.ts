@@ -42,6 +42,8 @@ export interface ChaosOptions {
   settleSeconds?: number;
   leaseMs?: number;
   budgetMs?: number;
+  /** Run the registered phases too (bench/chaos/phases.ts); default true. */
+  extraPhases?: boolean;
   log?: (line: string) => void;
 }
 
@@ -66,7 +68,7 @@ export async function runChaos(o: ChaosOptions): Promise<Column[]> {
   });
   try {
     for (const [i, adapter] of o.adapters.entries()) columns.push(phaseColumn(await runPhase({ ...context(adapter, o.seed + i), jobs: o.jobs })));
-    for (const [p, phase] of EXTRA_PHASES.entries()) {
+    for (const [p, phase] of (o.extraPhases === false ? [] : EXTRA_PHASES).entries()) {
       for (const [i, adapter] of o.adapters.entries()) columns.push(await phase.run(context(adapter, o.seed + 1_000 * (p + 1) + i)));
     }
   } finally {

@@ -15,6 +15,11 @@
 // (lease.ts). When it cannot be confirmed the tick stops starting jobs; when
 // it is found gone, `signal` aborts the running handlers.
 //
+// Alone: a job a dead tick left behind (`alone()`) starts only once no
+// other job runs, after a step that records it as the tick's solo job
+// (lib/solo.lua), and nothing else starts until a step clears that record
+// after it finished. Should the tick die, Redis knows the one job running.
+//
 // Generic over what it runs (W, fetched work) and what that becomes (O, an
 // outcome for ack): plain jobs and ordered ids share the slots.
 import type { Fence } from "./lease.js";
@@ -49,8 +54,13 @@ export interface PipelineInput<W = FetchedJob, O = Outcome> {
    * whole tick has ("never" here). Jobs not started go back as unstarted.
    */
   startable?(job: W): "start" | "later" | "never";
-  /** Acks `acks` and fetches up to `fetch` jobs (0: none). */
-  step(acks: O[], fetch: number): Promise<StepReply<W>>;
+  /** Whether a job must run alone, its start recorded first (a dead tick left it behind). */
+  alone?(job: W): boolean;
+  /**
+   * Acks `acks` and fetches up to `fetch` jobs (0: none). `solo`: the job
+   * about to run alone, null to clear that record, undefined to leave it.
+   */
+  step(acks: O[], fetch: number, solo?: W | null): Promise<StepReply<W>>;
   /** Every outcome, as it happens. */
   onOutcome(outcome: O): void;
 }
@@ -86,35 +96,76 @@ export async function runPipeline<W, O>(p: PipelineInput<W, O>): Promise<Pipelin
   let failure: unknown;
   let abortedAt: number | undefined;
   let wake = () => {};
+  // The job running alone: recorded by its step (announcing), running, or done and not yet cleared.
+  let solo: { job: W; state: "announcing" | "running" | "done" } | undefined;
   const pace = newPace();
   const lowWater = () => Math.max(Math.floor(p.batch / 2), Math.min(p.batch, pace.lead()));
   const stopping = () => p.signal.aborted || failure !== undefined;
 
-  const step = () => {
-    if (stepping || failure !== undefined) return;
-    const fetch = !stopping() && !drained && !waiting && buffer.length <= lowWater() ? p.batch : 0;
-    // Acks alone go once a batch and a round of slots have finished; the
-    // last ones ride on finish.
-    const last = (drained || waiting) && buffer.length === 0 && running === 0;
-    if (fetch === 0 && (finished.length < p.batch + p.concurrency || last)) return;
+  const send = (fetch: number, marker: W | null | undefined, then: (held: boolean) => void) => {
     const acks = finished;
     finished = [];
     stepping = true;
     const sentAt = Date.now();
-    p.step(acks, fetch).then(
+    p.step(acks, fetch, marker).then(
       (reply) => {
         pace.stepTook(Date.now() - sentAt);
         buffer.push(...reply.fetched);
         if (!reply.held || (reply.fetched.length < fetch && !reply.more)) drained = true;
+        then(reply.held);
       },
       (error: unknown) => {
         finished = acks.concat(finished);
         failure = error;
+        solo = undefined;
       },
     ).finally(() => {
       stepping = false;
       fill();
       wake();
+    });
+  };
+
+  const step = () => {
+    if (stepping || failure !== undefined) return;
+    const fetch = !stopping() && !drained && !waiting && buffer.length <= lowWater() ? p.batch : 0;
+    // Acks alone go once a batch and a round of slots have finished; the
+    // last ones ride on finish. A solo job that finished is cleared at once.
+    const last = (drained || waiting) && buffer.length === 0 && running === 0;
+    const clearing = solo?.state === "done";
+    if (!clearing && fetch === 0 && (finished.length < p.batch + p.concurrency || last)) return;
+    send(fetch, clearing ? null : undefined, () => {
+      if (clearing) solo = undefined;
+    });
+  };
+
+  const start = (job: W) => {
+    running++;
+    pace.started();
+    // run() never rejects; were it to, the job goes back to its queue.
+    const settled = p.run(job).catch(() => p.interrupted(job));
+    void settled.then((outcome) => {
+      running--;
+      if (solo?.job === job) solo.state = "done";
+      if (closed) return;
+      p.onOutcome(outcome);
+      finished.push(outcome);
+      fill();
+      wake();
+    });
+  };
+
+  // Records `job` as the tick's solo job, then starts it: no other job runs.
+  const announce = (job: W) => {
+    solo = { job, state: "announcing" };
+    send(0, job, (held) => {
+      if (!held || stopping()) {
+        solo = undefined;
+        return;
+      }
+      buffer.splice(buffer.indexOf(job), 1);
+      solo = { job, state: "running" };
+      start(job);
     });
   };
 
@@ -129,30 +180,26 @@ export async function runPipeline<W, O>(p: PipelineInput<W, O>): Promise<Pipelin
   };
 
   const fill = () => {
-    while (!stopping() && running < p.concurrency && buffer.length > 0) {
+    while (!stopping() && running < p.concurrency && buffer.length > 0 && solo === undefined) {
       if (!p.fence.valid()) {
         confirm();
         break;
       }
-      const job = buffer.shift()!;
+      const job = buffer[0]!;
       const when = p.startable?.(job) ?? "start";
       if (when !== "start") {
+        buffer.shift();
         deferred.push(job);
         waiting ||= when === "later";
         continue;
       }
-      running++;
-      pace.started();
-      // run() never rejects; were it to, the job goes back to its queue.
-      const settled = p.run(job).catch(() => p.interrupted(job));
-      void settled.then((outcome) => {
-        running--;
-        if (closed) return;
-        p.onOutcome(outcome);
-        finished.push(outcome);
-        fill();
-        wake();
-      });
+      if (p.alone?.(job)) {
+        // It waits, and the jobs behind it, until the running ones are done.
+        if (running === 0 && !stepping) announce(job);
+        break;
+      }
+      buffer.shift();
+      start(job);
     }
     step();
   };

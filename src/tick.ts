@@ -95,12 +95,12 @@ export async function runTick(runtime: Runtime, options: TickOptions = {}, tickI
       if (asNumber(reply[5]) !== 1) lost();
     }
 
-    const step = async (acks: WorkOutcome[], fetch: number): Promise<StepReply<Work>> => {
+    const step = async (acks: WorkOutcome[], fetch: number, solo?: Work | null): Promise<StepReply<Work>> => {
       const sent = Date.now();
       try {
         const { plain, ordered } = splitOutcomes(acks);
         await nameLargeJobs(plain.map((o) => o.job));
-        const args = [...common, calls.next(), ...(beats?.section() ?? []), ...ackArgs(plain), ...fetchArgs(plan, fetch), ...work.args(ordered)];
+        const args = [...common, numbered(calls.next(), solo), ...(beats?.section() ?? []), ...ackArgs(plain), ...fetchArgs(plan, fetch), ...work.args(ordered)];
         const stepped = asArray(await calls.send(scripts.step, args), "step");
         learnClock(asNumber(stepped[0]));
         report.deadEvicted += asNumber(stepped[2]);
@@ -126,6 +126,8 @@ export async function runTick(runtime: Runtime, options: TickOptions = {}, tickI
       run: (job) => (beats && !isOrdered(job) ? beats.track(job, () => work.run(job)) : work.run(job)),
       interrupted: interruptedOf,
       startable: startableOf(budgetCheck(runtime, started + budgetMs, budgetMs)),
+      // A job at its poison limit goes dead without running: no need to run it alone.
+      alone: (job) => (job.suspect || job.resurrections > 0) && job.resurrections < runtime.maxResurrections,
       step,
       onOutcome: (outcome) => tally(report, outcome),
     });
@@ -181,6 +183,13 @@ function tally(report: TickReport, o: WorkOutcome): void {
     report.discarded++;
     report.failed++;
   } else report.requeued++;
+}
+
+/** A step's call number, with lib/solo.lua's marker: none leaves the tick's solo record, "-" clears it, else the job to record. */
+function numbered(seq: number, solo: Work | null | undefined): number | string {
+  if (solo === undefined) return seq;
+  if (solo === null) return `${seq} -`;
+  return isOrdered(solo) ? `${seq} o${solo.name} ${solo.id}` : `${seq} p${solo.raw}`;
 }
 
 /** The budget check reads plain jobs' timeoutMs; an ordered id always starts. */

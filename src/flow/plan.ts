@@ -44,6 +44,16 @@ function limitOf(name: string, what: string, value: unknown): number {
   return value;
 }
 
+/**
+ * A key of one job name: its name, ':' and the key. The name's ':' and '%'
+ * are %-escaped, so the first ':' ends the name and job `A` with key `b:c`
+ * never shares a slot or a rate log with job `A:b` with key `c`. A name
+ * without either (most) keeps the shape older versions wrote.
+ */
+export function namedKey(name: string, key: string): string {
+  return `${name.replace(/%/g, "%25").replace(/:/g, "%3A")}:${key}`;
+}
+
 function uniqueKeyOf(name: string, definition: JobDefinition<never>, args: unknown[]): string {
   if (definition.uniqueKey !== undefined) return keyOf(name, "uniqueKey", definition.uniqueKey, args);
   return `${name}:${canonicalJson(args)}`;
@@ -66,13 +76,13 @@ export function planFlow(name: string, definition: JobDefinition<never>, args: u
   if (concurrency !== undefined) {
     if (typeof concurrency !== "object" || concurrency === null) fail(name, "concurrency must be { key, limit }");
     const limit = limitOf(name, "concurrency.limit", concurrency.limit);
-    plan.locks.push([`c:${name}:${keyOf(name, "concurrency.key", concurrency.key, args)}`, limit, false]);
+    plan.locks.push([`c:${namedKey(name, keyOf(name, "concurrency.key", concurrency.key, args))}`, limit, false]);
   }
   if (rateLimit !== undefined) {
     if (typeof rateLimit !== "object" || rateLimit === null) fail(name, "rateLimit must be { key, limit, periodMs }");
     const limit = limitOf(name, "rateLimit.limit", rateLimit.limit);
     const periodMs = limitOf(name, "rateLimit.periodMs", rateLimit.periodMs);
-    plan.rate = { key: `${name}:${keyOf(name, "rateLimit.key", rateLimit.key, args)}`, limit, periodMs };
+    plan.rate = { key: namedKey(name, keyOf(name, "rateLimit.key", rateLimit.key, args)), limit, periodMs };
   }
   return plan;
 }

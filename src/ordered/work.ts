@@ -13,8 +13,10 @@ export interface OrderedFetched {
   fence: number;
   /** Failed runs so far. */
   failures: number;
-  /** How many times a dead tick left this id running. */
+  /** How many times its tick died while it ran alone. */
   resurrections: number;
+  /** A dead tick left it behind, maybe running: it runs alone (lib/solo.lua). */
+  suspect: boolean;
   /** Payload JSON texts, lowest score first, exactly as stored. */
   payloads: string[];
   scores: number[];
@@ -49,16 +51,17 @@ export function splitOutcomes(outcomes: WorkOutcome[]): { plain: Outcome[]; orde
   return { plain, ordered };
 }
 
-/** Reads lib/ordered-fetch.lua's groups: name, first fence, {ids}, {payloads}, {scores}, {counts}, {failures}, {resurrections}. */
+/** Reads lib/ordered-fetch.lua's groups: name, first fence, {ids}, {payloads}, {scores}, {counts}, {failures}, {resurrections}, {suspects}. */
 export function readOrderedFetched(reply: RedisReply | undefined): OrderedFetched[] {
   const items: OrderedFetched[] = [];
   for (const group of asArray(reply ?? [], "ordered fetch")) {
-    const [name, first, ids, payloads, scores, counts, failures, resurrections] = asArray(group, "ordered fetch");
+    const [name, first, ids, payloads, scores, counts, failures, resurrections, suspects] = asArray(group, "ordered fetch");
     const texts = asArray(payloads ?? [], "ordered fetch");
     const values = asArray(scores ?? [], "ordered fetch");
     const perId = asArray(counts ?? [], "ordered fetch");
     const failed = asArray(failures ?? [], "ordered fetch");
     const died = asArray(resurrections ?? [], "ordered fetch");
+    const suspected = asArray(suspects ?? [], "ordered fetch");
     let at = 0;
     asArray(ids ?? [], "ordered fetch").forEach((id, k) => {
       const count = perId.length > 0 ? asNumber(perId[k]) : 1;
@@ -68,6 +71,7 @@ export function readOrderedFetched(reply: RedisReply | undefined): OrderedFetche
         fence: asNumber(first) + k,
         failures: asNumber(failed[k]),
         resurrections: asNumber(died[k]),
+        suspect: asNumber(suspected[k]) === 1,
         payloads: texts.slice(at, at + count).map(String),
         scores: values.slice(at, at + count).map(asNumber),
       });
@@ -78,6 +82,8 @@ export function readOrderedFetched(reply: RedisReply | undefined): OrderedFetche
 }
 
 const CODES = { retry: "r", dead: "d", unstarted: "q", interrupted: "i" } as const;
+/** A dead entry for an id that did not run (poison, malformed payloads): not counted as processed. */
+const UNRUN = "u";
 
 /**
  * The ordered part of a tick call's arguments, last in ARGV: the names
@@ -98,7 +104,7 @@ export function orderedArgs(names: string[], outcomes: OrderedOutcome[] = []): (
       continue;
     }
     const extra = o.kind === "retry" ? Math.max(0, Math.round(o.delayMs)) : o.kind === "dead" ? o.entry : "";
-    others.push(CODES[o.kind], name, id, fence, extra);
+    others.push(o.kind === "dead" && !o.handlerFailed ? UNRUN : CODES[o.kind], name, id, fence, extra);
     count++;
   }
   const args: (string | number)[] = [names.length, ...names, succeeded.size];

@@ -21,6 +21,8 @@ export type Outcome =
   | { kind: "interrupted"; job: FetchedJob };
 
 const CODES = { retry: "r", dead: "d", discarded: "x", unstarted: "q", interrupted: "i" } as const;
+/** A dead entry for a job that did not run (poison, malformed, too long): not counted as processed. */
+const UNRUN = "u";
 
 type Settled = Exclude<Outcome, { kind: "succeeded" }>;
 const putBack = (o: Outcome) => o.kind === "unstarted" || o.kind === "interrupted";
@@ -62,7 +64,8 @@ export function ackArgs(outcomes: Outcome[]): (string | number)[] {
   args.push(ordered.length);
   for (const o of ordered) {
     const delay = o.kind === "retry" ? o.delaySec : 0;
-    args.push(CODES[o.kind], o.job.queue, o.job.ref ?? o.job.raw, updatedOf(o), delay);
+    const code = o.kind === "dead" && !o.handlerFailed ? UNRUN : CODES[o.kind];
+    args.push(code, o.job.queue, o.job.ref ?? o.job.raw, updatedOf(o), delay);
   }
   return args;
 }

@@ -13,11 +13,13 @@ export interface FetchedJob {
   interruptions: number;
   /** A large job's name in acks, "#" + its SHA-1 (ack-refs.ts); undefined: its text names it. */
   ref?: string;
+  /** A dead tick left it behind, maybe running: it runs alone (lib/solo.lua). */
+  suspect: boolean;
   /** A flow job's fence for this run, ctx.fence (src/flow/fences.ts); undefined for a plain job. */
   flowFence?: number;
 }
 
-/** Reads fetch.lua's groups: queue, {jobs}, {resurrections and interruptions of each job, or none}. */
+/** Reads fetch.lua's groups: queue, {jobs}, {resurrections, interruptions and suspect flag of each job, or none}. */
 export function readFetched(reply: RedisReply | undefined): FetchedJob[] {
   const groups = asArray(reply ?? [], "fetch");
   const jobs: FetchedJob[] = [];
@@ -26,7 +28,13 @@ export function readFetched(reply: RedisReply | undefined): FetchedJob[] {
     const raws = asArray(groups[g + 1] ?? [], "fetch");
     const counts = asArray(groups[g + 2] ?? [], "fetch");
     raws.forEach((raw, k) =>
-      jobs.push({ queue, raw: String(raw), resurrections: asNumber(counts[2 * k]), interruptions: asNumber(counts[2 * k + 1]) }),
+      jobs.push({
+        queue,
+        raw: String(raw),
+        resurrections: asNumber(counts[3 * k]),
+        interruptions: asNumber(counts[3 * k + 1]),
+        suspect: asNumber(counts[3 * k + 2]) === 1,
+      }),
     );
   }
   return jobs;

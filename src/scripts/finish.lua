@@ -52,7 +52,11 @@ for k = 1, tonumber(ARGV[i]) do
   left = left + redis.call('LLEN', inproc_key(tick, ARGV[i + k]))
 end
 if #names > 0 then left = left + redis.call('HLEN', oinproc_key(tick)) end
-if left == 0 then redis.call('HDEL', KEYS[1], tick) end
+-- A solo job still listed was abandoned running: its record stays for the resurrector.
+if left == 0 then
+  redis.call('HDEL', KEYS[1], tick)
+  redis.call('HDEL', P .. 'solo', tick)
+end
 if #KEYS > 2 then
   if left == 0 then sidekiq_leave(3) elseif state == 'fresh' then sidekiq_beat(3, now, ARGV[3], 7) end
 end

@@ -6,7 +6,9 @@
 -- KEYS: [1] P.."ticks"  [2] P.."tick:"..ID (the lease hash)
 --       [3..5] only as a Sidekiq process: its heartbeat and work hashes
 -- ARGV: [1] prefix  [2] tick id  [3] lease ms  [4] dead max size
---       [5] dead max age s  [6] call number  [7..] only as a Sidekiq
+--       [5] dead max age s  [6] call number, then optionally a space and
+--       the solo marker (lib/solo.lua: '-' clear, or the job run alone from
+--       now on, noted after the acks; absent: keep)  [7..] only as a Sidekiq
 --       process, a beat (lib/sidekiq-process.lua); then ack entries
 --       (lib/ack.lua), then fetch args (lib/fetch.lua), then the ordered
 --       names this tick serves and its ordered acks (lib/ordered-state.lua,
@@ -23,7 +25,8 @@
 -- finds, and on ordered ids whose token is still this tick's, which a
 -- replay no longer finds either: nothing is counted twice. The beat is
 -- numbered too: an older or replayed one changes nothing. Flow slots are
--- taken and freed with the jobs' moves, so they are settled once too.
+-- taken and freed with the jobs' moves, so they are settled once too. The
+-- solo marker is a plain write of the tick's record: run twice, the same.
 -- allow-oom: acking frees memory; it must run when Redis is full.
 -- @include lib/common.lua
 -- @include lib/job-text.lua
@@ -39,8 +42,10 @@
 -- @include lib/fetch.lua
 -- @include lib/ordered-fetch.lua
 -- @include lib/sidekiq-process.lua
+-- @include lib/solo.lua
 
-local tick, lease, seq = ARGV[2], KEYS[2], tonumber(ARGV[6])
+local tick, lease = ARGV[2], KEYS[2]
+local seq, solo = call_number(ARGV[6])
 local now = now_ms()
 local state, kept = call_state(lease, seq)
 if state == 'replay' then
@@ -57,6 +62,7 @@ local _, ordered_evicted = ordered_ack(tick, ordered_at, now, tonumber(ARGV[4]),
 evicted = evicted + ordered_evicted
 if not held then return { now, 0, evicted, {}, {}, missed } end
 redis.call('PEXPIRE', lease, ARGV[3])
+note_solo(tick, solo)
 if #KEYS > 2 then sidekiq_beat(3, now, ARGV[3], 7) end
 local batch, queues, picks = fetch_args(next_arg)
 local fetched, ordered, flowed = fetch_mixed(tick, batch, queues, picks, names, now)

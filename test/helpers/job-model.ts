@@ -61,6 +61,9 @@ export class Model {
   bumpCount(raw: string): void {
     this.counts.set(raw, (this.counts.get(raw) ?? 0) + 1);
   }
+
+  /** Jobs a dead tick left behind (`suspects`, by job string): the model's ticks run none alone, so no death is counted. */
+  suspects = new Set<string>();
 }
 
 /** The model keeps `interruptions` beside `resurrections`, its keys marked. */

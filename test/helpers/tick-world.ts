@@ -460,6 +460,7 @@ class World {
       }
       m.counts.delete(j.raw);
       m.counts.delete(interruptionKey(j.raw));
+      m.suspects.delete(j.raw!);
       m.processed++;
       if (o.kind === "succeeded") {
         j.loc = { k: "done" };
@@ -511,7 +512,7 @@ class World {
     tally("resurrect:jobs", jobs.length);
     for (const j of jobs) {
       j.loc = { k: "queue", q: j.queue };
-      m.bumpCount(j.raw!);
+      m.suspects.add(j.raw!);
     }
     for (const u of dead) m.registered.delete(u);
     this.want(`${ctx}: resurrected`, reported, jobs.length);
@@ -550,9 +551,10 @@ class World {
       if (pending) {
         this.pending!.jobs.delete(j.jid);
         this.pending!.moved++;
-        m.bumpCount(f.raw);
+        m.suspects.add(f.raw);
       }
       this.want(`${ctx}: resurrection count of ${j.jid}`, f.resurrections, m.counts.get(f.raw) ?? 0);
+      this.want(`${ctx}: suspect flag of ${j.jid}`, f.suspect ? 1 : 0, m.suspects.has(f.raw) ? 1 : 0);
       this.want(`${ctx}: interruption count of ${j.jid}`, f.interruptions, m.counts.get(interruptionKey(f.raw)) ?? 0);
       j.loc = { k: "inproc", tick: tickId, q: f.queue };
     }
@@ -590,7 +592,7 @@ class World {
       const loc = at[0]!.loc;
       if (sameLoc(loc, { k: "queue", q: j.queue })) {
         j.loc = loc;
-        m.bumpCount(j.raw!);
+        m.suspects.add(j.raw!);
         p.moved++;
       } else if (!sameLoc(loc, j.loc)) this.problem(`${p.ctx}: job ${jid} of a dead tick went to ${showLoc(loc)}`);
     }

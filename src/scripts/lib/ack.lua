@@ -3,6 +3,8 @@
 --   r  failed, will retry: the updated job goes to `retry`, due in DELAY s
 --   d  dead: the updated job goes to `dead` (capped in size and age)
 --   x  discarded (out of retries with `dead: false`): dropped, counted
+--   u  dead without running (poison, malformed, too long for any tick):
+--      as d, but not counted as processed or failed: it did not run
 --   q  not started: back to the head of its queue, not counted
 --   i  interrupted at the deadline: back to the head, counted in
 --      `interruptions` (apart from `resurrections`, which count tick deaths)
@@ -129,11 +131,12 @@ end
 -- this call did not settle: the tick fires no event for those.
 local function ack(tick, i, now_ms_value, dead_max, dead_max_age, held)
   local now_sec = now_ms_value / 1000
-  local counts, interruptions = P .. 'resurrections', P .. 'interruptions'
-  local counted = redis.call('EXISTS', counts, interruptions) > 0
+  local counts, interruptions, suspects = P .. 'resurrections', P .. 'interruptions', P .. 'suspects'
+  local counted = redis.call('EXISTS', counts, interruptions, suspects) > 0
   local function forget(job)
     redis.call('HDEL', counts, job)
     redis.call('HDEL', interruptions, job)
+    redis.call('HDEL', suspects, job)
   end
   local processed, failed, died = 0, 0, false
   local entry, missed = 0, {}
@@ -211,11 +214,13 @@ local function ack(tick, i, now_ms_value, dead_max, dead_max_age, held)
         if kind == 'i' then redis.call('HINCRBY', interruptions, job, 1) end
       else
         if counted then forget(job) end
-        processed = processed + 1
-        failed = failed + 1
+        if kind ~= 'u' then
+          processed = processed + 1
+          failed = failed + 1
+        end
         if kind == 'r' then
           redis.call('ZADD', P .. 'retry', now_sec + tonumber(delay), updated)
-        elseif kind == 'd' then
+        elseif kind == 'd' or kind == 'u' then
           died = true
           redis.call('ZADD', P .. 'dead', now_sec, updated)
         end

@@ -12,6 +12,8 @@
 --   d  dead: the run's payloads go to `o:NAME:dead` in one entry (ENTRY is
 --      its JSON head, written by the client; the payloads are appended as
 --      stored, never re-encoded); arrivals run as a fresh id
+--   u  dead without running (poison, malformed payloads): as d, not
+--      counted as processed or failed
 --   q  not started: back to ready with every payload, keeping its place
 --   i  interrupted at the deadline: as q, counted like a resurrection
 
@@ -56,7 +58,7 @@ local function settle_success(tick, name, ids, fences)
   redis.call('HDEL', inproc, unpack(gone))
   redis.call('DECRBY', okey(name, 'running'), #mine)
   redis.call('DEL', unpack(payload_keys))
-  for _, what in ipairs({ 'retries', 'resurrections' }) do
+  for _, what in ipairs({ 'retries', 'resurrections', 'suspects' }) do
     if redis.call('EXISTS', okey(name, what)) == 1 then redis.call('HDEL', okey(name, what), unpack(mine)) end
   end
   local ready_again = 0
@@ -80,6 +82,7 @@ local function settle_other(tick, kind, name, id, fence, extra, now, dead_max, d
     return 1, 0, 0
   end
   redis.call('HDEL', okey(name, 'resurrections'), id)
+  redis.call('HDEL', okey(name, 'suspects'), id)
   if kind == 'r' then
     merge_back(name, id)
     redis.call('HINCRBY', okey(name, 'retries'), id, 1)

@@ -1,12 +1,14 @@
 -- Ordered resurrect pass, run by lib/resurrect.lua for each dead tick: the
 -- ids it held (`oinproc:TICK`) go back to `ready` with every payload,
--- merged with what arrived during the run, keeping their place, and count
--- a resurrection each (the poison guard). Acks remove what they settle
+-- merged with what arrived during the run, keeping their place. The id the
+-- tick ran alone (`alone`, "o" then its hash field) counts a resurrection
+-- (the poison guard); every id becomes a suspect, run alone next time
+-- (lib/resurrect.lua says why). Acks remove what they settle
 -- from the hash, so whatever is left there the dead tick still held. One
 -- script, moving only what it finds: run twice, the second finds nothing.
 
 -- Returns the budget left and how many ids the dead tick still holds.
-local function resurrect_ordered(dead_tick, budget)
+local function resurrect_ordered(dead_tick, budget, alone)
   local key = oinproc_key(dead_tick)
   if redis.call('EXISTS', key) == 0 then return budget, 0 end
   local held = redis.call('HGETALL', key)
@@ -15,7 +17,8 @@ local function resurrect_ordered(dead_tick, budget)
     local field, token = held[j], held[j + 1]
     local space = string.find(field, ' ', 1, true)
     local name, id = string.sub(field, 1, space - 1), string.sub(field, space + 1)
-    requeue(name, id, token_due(token), true)
+    requeue(name, id, token_due(token), alone == 'o' .. field)
+    redis.call('HSET', okey(name, 'suspects'), id, 1)
     redis.call('DECRBY', okey(name, 'running'), 1)
     redis.call('HDEL', key, field)
     budget = budget - 1

@@ -1,7 +1,11 @@
 -- Resurrect pass (reliable fetch, after sidekiq-ultimate): a tick whose lease
 -- key `tick:ID` is gone is dead; the jobs left in its `inproc:ID:QUEUE` lists
--- go back to the head of their queues, each counted in `resurrections` (by
--- job string) so fetch can spot a poison job that keeps killing its tick.
+-- go back to the head of their queues. Only the job the tick ran alone
+-- (`solo`, lib/solo.lua) is known to have been running: it alone is counted
+-- in `resurrections` (by job string), so fetch can spot a poison job that
+-- keeps killing its tick. Every other job may have been running or only
+-- fetched: it becomes a suspect, run alone next time, so that one poison
+-- job never condemns the jobs fetched with it.
 -- A flow job frees the slots the dead tick held for it (lib/flow.lua).
 -- Its registration is removed only once all its lists are empty, and once
 -- it holds no ordered id (lib/ordered-resurrect.lua, counted in the budget).
@@ -25,6 +29,7 @@ local function resurrect(tick, limit, lock_ms, scan_limit)
   local cursor_key = P .. 'resurrector:cursor'
   local cursor = redis.call('GET', cursor_key) or '0'
   local budget, scanned = limit, 0
+  local solo = P .. 'solo'
   repeat
     local page = redis.call('HSCAN', P .. 'ticks', cursor, 'COUNT', 50)
     cursor = page[1]
@@ -33,6 +38,7 @@ local function resurrect(tick, limit, lock_ms, scan_limit)
       local id = entries[j]
       scanned = scanned + 1
       if budget > 0 and redis.call('EXISTS', P .. 'tick:' .. id) == 0 then
+        local alone = redis.call('HGET', solo, id)
         local left = 0
         for _, queue in ipairs(registered_queues(entries[j + 1])) do
           local src = inproc_key(id, queue)
@@ -47,16 +53,24 @@ local function resurrect(tick, limit, lock_ms, scan_limit)
               flow_lib.flush()
             end
             redis.call('LMOVE', src, dst, 'LEFT', 'RIGHT')
-            redis.call('HINCRBY', P .. 'resurrections', job, 1)
+            if alone == 'p' .. job then
+              redis.call('HINCRBY', P .. 'resurrections', job, 1)
+              redis.call('HDEL', solo, id)
+              alone = nil
+            end
+            redis.call('HSET', P .. 'suspects', job, 1)
             redis.call('SADD', P .. 'queues', queue)
             budget = budget - 1
           end
           left = left + redis.call('LLEN', src)
         end
         local held
-        budget, held = resurrect_ordered(id, budget)
+        budget, held = resurrect_ordered(id, budget, alone)
         left = left + held
-        if left == 0 then redis.call('HDEL', P .. 'ticks', id) end
+        if left == 0 then
+          redis.call('HDEL', P .. 'ticks', id)
+          redis.call('HDEL', solo, id)
+        end
       end
     end
   until cursor == '0' or budget == 0 or scanned >= scan_limit

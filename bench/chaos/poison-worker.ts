@@ -1,0 +1,53 @@
+// A worker of the poison phase (bench/chaos/poison-phase.ts): ticks nonstop
+// with tickq's defaults (batch, concurrency, maxResurrections) over the
+// endpoint in CHAOS_*, until told to stop or dead. Every run is counted in
+// the ledger (LEDGER_URL: a Redis never faulted) under LEDGER_PREFIX, as
+// runs (hash id → runs) and finished (set of ids); a run of an id that
+// starts with "poison" SIGKILLs this process first, as an out-of-memory or
+// a platform time-limit kill would.
+import { Redis } from "ioredis";
+import { createTickq, type JobContext, type OrderedContext } from "../../src/index.js";
+import type { JobLogger } from "../../src/types.js";
+import { endpointFromEnv, openEndpoint } from "./connect.js";
+import { sleep } from "./rng.js";
+
+const env = process.env;
+const quiet: JobLogger = { info: () => {}, warn: () => {}, error: () => {} };
+const ledger = new Redis(env.LEDGER_URL ?? "redis://127.0.0.1:6379");
+const at = env.LEDGER_PREFIX ?? "tickq-chaos-poison:";
+const { adapter } = openEndpoint(endpointFromEnv(env));
+
+async function ran(id: string): Promise<void> {
+  await ledger.hincrby(`${at}runs`, id, 1);
+  if (id.startsWith("poison")) process.kill(process.pid, "SIGKILL");
+  await sleep(5 + (id.length % 7) * 3);
+  await ledger.sadd(`${at}finished`, id);
+}
+
+export const poisonPhaseJobs = {
+  jobs: {
+    plain: ([id]: [string], _ctx: JobContext) => ran(id),
+    limited: { perform: ([id]: [string], _ctx: JobContext) => ran(id), concurrency: { key: ([id]: [string]) => `k${id.length % 4}`, limit: 3 } },
+  },
+  ordered: { item: { perform: (id: string, _payloads: number[], _ctx: OrderedContext) => ran(id) } },
+};
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const tq = createTickq({ redis: adapter, prefix: env.PREFIX ?? "chaos:", ...poisonPhaseJobs, redisTimeoutMs: 5_000, logger: quiet });
+  const tickOptions = { budgetMs: Number(env.BUDGET_MS ?? 2_500), leaseMs: Number(env.LEASE_MS ?? 1_500) };
+  let stopping = false;
+  process.on("message", (message) => {
+    if (message === "stop") stopping = true;
+  });
+  process.on("disconnect", () => process.exit(0));
+  while (!stopping) {
+    try {
+      const report = await tq.tick(tickOptions);
+      if (report.fetched === 0 && !report.more) await sleep(25);
+    } catch {
+      await sleep(50);
+    }
+  }
+  ledger.disconnect();
+  process.exit(0);
+}
