@@ -111,5 +111,5 @@ describe("the TypeScript snippets of the README and the docs", () => {
       });
       expect.fail(`snippets do not compile with ${pkg}:\n${out}`);
     }
-  }, 120_000);
+  }, 240_000);
 });
