@@ -14,6 +14,15 @@ function pairs(reply: RedisReply | undefined): Map<string, string> {
   return out;
 }
 
+/** A spec another deployment stored: its JSON, or its text when another client wrote something else there. */
+function storedSpec(text: string | undefined): ScheduleSpec {
+  try {
+    return JSON.parse(text ?? "null") as ScheduleSpec;
+  } catch {
+    return text as unknown as ScheduleSpec;
+  }
+}
+
 const dateOf = (ms: string | undefined): Date | null => (ms === undefined ? null : new Date(asNumber(ms)));
 
 export async function listSchedules(runtime: Runtime): Promise<ScheduleInfo[]> {
@@ -25,7 +34,7 @@ export async function listSchedules(runtime: Runtime): Promise<ScheduleInfo[]> {
     const stored = specs!.get(name);
     return {
       name,
-      spec: declared?.spec ?? (JSON.parse(stored!) as ScheduleSpec),
+      spec: declared?.spec ?? storedSpec(stored),
       declared: declared !== undefined,
       inSync: declared !== undefined && fps!.get(name) === `${declared.timingFp} ${declared.fp}`,
       nextRunAt: dateOf(due.get(name)),

@@ -1,6 +1,7 @@
 // A stored job is written by any client of the Redis, Sidekiq included: a
 // field of the wrong type (an object where a string or number belongs) must
-// show as malformed, and every page that lists or shows the job still renders.
+// show as malformed, and every page that lists or shows the job still renders;
+// a recurring job whose stored spec is no JSON is listed with its text.
 import { describe, expect, it } from "vitest";
 import { createApp } from "../../functions/app.js";
 import { dashboard } from "../../functions/dashboard/index.js";
@@ -59,5 +60,16 @@ describe.each(adapterCases)("the dashboard with malformed stored jobs over $name
     expect(job.html).toMatch(/<dt>error<\/dt><dd class="err"><span class="malformed"/);
     expect(job.html).toContain("line 2");
     expect(job.html).not.toContain("<script>alert(1)");
+  });
+
+  it("lists a recurring job whose stored spec is no JSON, showing its text", async () => {
+    const tickq = h.make({ ok: () => {} });
+    const app = createApp({ tickq, secrets: [SECRET], dashboard: dashboard() });
+    const browser = await login(app, SECRET);
+    await h.redis.hset(`${h.prefix}schedules:spec`, "odd", "{not json", "fine", JSON.stringify({ cron: "0 3 * * *", job: "ok" }));
+    const res = await browser.get("/dashboard/schedules");
+    expect(res.status).toBe(200);
+    expect(res.html).toContain("&quot;{not json&quot;");
+    expect(res.html).toContain("0 3 * * *");
   });
 });
