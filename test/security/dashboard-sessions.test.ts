@@ -4,10 +4,8 @@
 import { describe, expect, it } from "vitest";
 import { createApp } from "../../functions/app.js";
 import { dashboard } from "../../functions/dashboard/index.js";
-import { scripts } from "../../src/scripts/index.js";
 import { adapterCases } from "../helpers/adapters.js";
 import { useHarness } from "../helpers/harness.js";
-import { scriptCalls } from "../helpers/script-calls.js";
 import { asBrowser, login } from "../dashboard/login.js";
 
 const SECRET = "sessions-secret-0123456789";
@@ -49,15 +47,5 @@ describe.each(adapterCases)("dashboard sessions over $name", (adapterCase) => {
       expect((await browser.get("/dashboard")).status, junk).toBe(200);
     }
     expect((await asBrowser(app, "tickq_session=junk").get("/dashboard")).status).toBe(303);
-  });
-
-  it("session.lua run twice: 'end' leaves one mark, 'check' writes nothing", async () => {
-    const { twice } = scriptCalls(h);
-    const ended = await twice(scripts.session, ["dashboard:ended:n1"], ["end", 60_000]);
-    expect(ended.first).toBe(1);
-    expect(Object.keys(ended.after)).toEqual(["dashboard:ended:n1"]);
-    const checked = await twice(scripts.session, ["dashboard:ended:n2"], ["check", 0]);
-    expect(checked.first).toBe(0);
-    expect(checked.after).toEqual({ "dashboard:ended:n1": "1" });
   });
 });
