@@ -203,7 +203,7 @@ local function ack(tick, i, now_ms_value, dead_max, dead_max_age, held)
     if not job then
       missed[#missed + 1] = entry
     else
-      if (kind == 'r' or kind == 'd') and is_ref(name) then updated = patched(job, updated, now_sec) end
+      if (kind == 'r' or kind == 'd' or kind == 'u') and is_ref(name) then updated = patched(job, updated, now_sec) end
       if is_flow(job) then
         flow().settle(tick, job, kind, held)
         -- Put back: its parked followers go behind it, so it runs first.
