@@ -25,9 +25,9 @@ export type EdgeOptions<J extends JobRegistry> = Omit<TickqOptions<J>, "redis" |
   maxParallel?: number;
   /** Options of every tick the app runs (env budget and batch win when set). */
   tick?: TickOptions;
-  /** Your own routes on the app, before auth, with `c.var.tq` (README, "Add tickq to your app"). */
+  /** Your own routes on the app, before auth, with `c.var.tq` (docs/getting-started.md, "Add tickq to your app"). */
   routes?: AppOptions<J>["routes"];
-  /** The web dashboard at /dashboard: `dashboard()` from "tickq/dashboard" (README, "Dashboard"); default none. */
+  /** The web dashboard at /dashboard: `dashboard()` from "tickq/dashboard" (docs/operate/dashboard.md); default none. */
   dashboard?: AppOptions<J>["dashboard"];
 };
 

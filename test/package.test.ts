@@ -77,7 +77,7 @@ describe("the package", () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-  });
+  }, 120_000); // node, the CLI and tsc as child processes: past 30 s on a loaded machine
 
   it("tickq/cloudflare and tickq/vercel import no croner, in any chunk they load; tickq and tickq/cron do", () => {
     // esbuild's code splitting shares a module two entries reach: a value import of index.ts from the app would put croner here.

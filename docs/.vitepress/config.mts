@@ -50,6 +50,7 @@ export default defineConfig({
       {
         text: "Operate",
         items: [
+          { text: "Secrets and access", link: "/operate/access" },
           { text: "Dashboard", link: "/operate/dashboard" },
           { text: "CLI", link: "/operate/cli" },
           { text: "Redis keys", link: "/operate/redis-keys" },

@@ -18,7 +18,7 @@ export interface ServerOptions {
   /** Ordered jobs by id: name → { perform(id, payloads, ctx), retry? }. */
   ordered?: OrderedRegistry;
   queues?: QueueOrder;
-  /** Recurring jobs (README, "Recurring jobs"). */
+  /** Recurring jobs (docs/guides/recurring.md). */
   schedules?: Schedules;
   /** Key prefix; default "tickq:". */
   prefix?: string;

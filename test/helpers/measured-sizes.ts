@@ -1,6 +1,6 @@
 // The sizes `node scripts/build-functions.mjs --measure` prints, gzipped
 // bytes: the example Worker with the dashboard, with it stubbed out, and the
-// difference. One measuring for the size budgets, as the README quotes it.
+// difference. One measuring for the size budgets, as docs/deploy/bundles.md quotes it.
 import { execFileSync } from "node:child_process";
 
 export interface MeasuredSizes {
