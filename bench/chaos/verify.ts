@@ -88,6 +88,8 @@ export interface PhaseResult extends PhaseRun {
   overlaps: string[];
   /** Rate-limited keys that started more than twice their limit within one period, in words. */
   rateExcess: string[];
+  /** The most starts of one rate-limited key within one period: above the limit shows the limit was reached. */
+  rateBusiest: number;
   ranTwice: number;
   /** Of those, flow-controlled jobs (a kind with a key). */
   ranTwiceFlow: number;
@@ -188,6 +190,7 @@ export function judge(e: Evidence, run: PhaseRun): PhaseResult {
     merged: merged.size,
     overlaps: ledger.overlaps,
     rateExcess: rateExcess(ledger.rated),
+    rateBusiest: Math.max(0, ...[...ledger.rated.values()].map(busiest)),
     ranTwice: perJob.size,
     ranTwiceFlow: plan.filter((j) => j.args[3] !== "" && perJob.has(j.id)).length,
     extraRuns,
@@ -224,6 +227,7 @@ export const PHASE_CHECKS: Check<PhaseResult>[] = [
   mustBeZero("lost", (r) => r.lost, (r) => r.lostIds),
   mustBeZero("stuck", (r) => r.stuck, (r) => r.stuckIds),
   mustBeZero("overlapping runs of a flow key", (r) => r.overlaps.length, (r) => r.overlaps),
+  { label: `rate-limited: most starts of a key in ${RATE.periodMs} ms (limit ${RATE.limit})`, value: (r) => r.rateBusiest },
   mustBeZero("rate-limited starts beyond twice the limit in a period", (r) => r.rateExcess.length, (r) => r.rateExcess),
   mustBeZero("dead though not doomed", (r) => r.wronglyDead.length, (r) => r.wronglyDead),
   mustBeZero("in the dead set more than once", (r) => r.twiceDead.length, (r) => r.twiceDead),
@@ -250,6 +254,17 @@ export const PHASE_CHECKS: Check<PhaseResult>[] = [
   { label: "seconds", value: (r) => r.seconds },
 ];
 
+/** The most starts within one period of the rate limit. */
+function busiest(times: number[]): number {
+  const sorted = [...times].sort((a, b) => a - b);
+  let most = 0;
+  for (let i = 0, end = 0; i < sorted.length; i++) {
+    while (end < sorted.length && sorted[end]! < sorted[i]! + RATE.periodMs) end++;
+    most = Math.max(most, end - i);
+  }
+  return most;
+}
+
 /**
  * Keys whose starts break the rate limit with room for lateness: the limit
  * holds over admissions (Redis' time at fetch), and a start may come up to
@@ -260,8 +275,7 @@ function rateExcess(rated: Map<string, number[]>): string[] {
   const out: string[] = [];
   for (const [key, times] of rated) {
     const sorted = [...times].sort((a, b) => a - b);
-    let end = 0;
-    for (let i = 0; i < sorted.length; i++) {
+    for (let i = 0, end = 0; i < sorted.length; i++) {
       while (end < sorted.length && sorted[end]! < sorted[i]! + RATE.periodMs) end++;
       if (end - i > 2 * RATE.limit) {
         out.push(`${key}: ${end - i} starts from ${sorted[i]} ms within ${RATE.periodMs} ms (limit ${RATE.limit})`);
