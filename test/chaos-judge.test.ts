@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { renderTable } from "../bench/chaos/checks.js";
 import type { FaultCounts } from "../bench/chaos/faults.js";
-import type { PlannedJob } from "../bench/chaos/jobs.js";
+import { RATE, type PlannedJob } from "../bench/chaos/jobs.js";
 import { entry, type LedgerView } from "../bench/chaos/ledger.js";
 import { judge, phaseColumn, type Evidence, type Place, type PhaseRun } from "../bench/chaos/verify.js";
 import type { Stats } from "../src/types.js";
@@ -25,7 +25,7 @@ function cleanEvidence(): Evidence {
     job("c1", "coalesced", "kc", { unique: "coalesce" }),
     job("c2", "coalesced", "kc", { unique: "coalesce" }),
   ];
-  const ledger: LedgerView = { start: new Map(), ok: new Map(), fail: new Map(), overlaps: [] };
+  const ledger: LedgerView = { start: new Map(), ok: new Map(), fail: new Map(), rated: new Map([["kr", [1_000]]]), overlaps: [] };
   const run = (id: string, attempt: number, ok: boolean) => {
     ledger.start.set(entry(id, attempt), 1);
     (ok ? ledger.ok : ledger.fail).set(entry(id, attempt), 1);
@@ -83,6 +83,16 @@ describe("the chaos judge", () => {
   it("fails a phase where a kind of fault was injected fewer times than asked", () => {
     const verdict = judge(cleanEvidence(), phaseRun({ faults: { ...faults, "redis-restart": 1 } }));
     expect(verdict.problems).toEqual(["faults: redis-restart injected 1 times of the 3 asked (the injector ran out of time)"]);
+  });
+
+  it("fails a phase whose rate-limited key started more than twice its limit within one period", () => {
+    const e = cleanEvidence();
+    const spread = Array.from({ length: 3 * RATE.limit }, (_, i) => 1_000 + i * (RATE.periodMs / RATE.limit));
+    e.ledger.rated.set("kr", spread);
+    expect(judge(e, phaseRun()).problems).toEqual([]);
+    const burst = Array.from({ length: 2 * RATE.limit + 1 }, (_, i) => 5_000 + i);
+    e.ledger.rated.set("kr", [...spread, ...burst]);
+    expect(judge(e, phaseRun()).problems.join("\n")).toMatch(/rate-limited starts beyond twice the limit in a period: 1 — kr: 7 starts from 5000 ms/);
   });
 
   it("fails a phase over HTTP that never tried dropping a response", () => {

@@ -9,7 +9,7 @@
 // enters the overlap detector under "KIND:KEY" with the key's limit:
 //   exclusive  while-executing over 5 keys: never two runs of a key at once
 //   limited    concurrency { limit: 2 } on one key
-//   rated      rateLimit { limit: 5, periodMs: 200 } on one key: most are
+//   rated      rateLimit RATE over a key per 700 jobs (2 at least): most are
 //              deferred, and a deferral must use up no attempt
 //   once       until-executed over 8 keys, failing its first attempt (a
 //              retry keeps the claim): a duplicate of a key still queued or
@@ -42,6 +42,8 @@ export interface PlannedJob {
 
 const DOOMED_RETRIES = 1;
 const FLAKY_RETRIES = 3;
+/** The rated jobs' limit: at most `limit` starts of a key in any `periodMs` (the judge checks their starts). */
+export const RATE = { limit: 3, periodMs: 1_000 };
 /** Runs of one key allowed at once, per flow kind. */
 export const KEY_LIMITS: Partial<Record<JobKind, number>> = { exclusive: 1, limited: 2, once: 1, coalesced: 1 };
 const flowKey = ([, , , key]: ChaosArgs) => key;
@@ -52,6 +54,7 @@ export function chaosJobs(ledger: Ledger) {
     const token = limit === undefined ? undefined : await ledger.enter(`${kind}:${key}`, limit);
     try {
       await ledger.start(id, ctx.attempt);
+      if (kind === "rated") await ledger.rated(key, `${id}#${ctx.attempt}#${ctx.fence}`);
       if (ms > 0) await sleep(ms);
       const failing = fails(ctx.attempt, failures);
       await ledger.finish(id, ctx.attempt, !failing);
@@ -69,7 +72,7 @@ export function chaosJobs(ledger: Ledger) {
     doomed: { retry: DOOMED_RETRIES, backoff: () => 0, perform: handler("doomed", () => true) },
     exclusive: { perform: succeeds("exclusive"), uniqueKey: flowKey },
     limited: { perform: succeeds("limited"), concurrency: { key: flowKey, limit: KEY_LIMITS.limited! } },
-    rated: { perform: succeeds("rated"), rateLimit: { key: flowKey, limit: 5, periodMs: 200 } },
+    rated: { perform: succeeds("rated"), rateLimit: { key: flowKey, ...RATE } },
     once: { retry: FLAKY_RETRIES, backoff: () => 0, perform: handler("once", flaky), uniqueKey: flowKey },
     coalesced: { perform: succeeds("coalesced"), uniqueKey: flowKey },
   } satisfies JobRegistry;
@@ -83,14 +86,16 @@ function kindOf(r: number): JobKind {
 }
 
 const UNIQUE: Partial<Record<JobKind, UniqueMode>> = { exclusive: "while-executing", once: "until-executed", coalesced: "coalesce" };
-const KEYS: Partial<Record<JobKind, number>> = { exclusive: 5, limited: 1, rated: 1, once: 8, coalesced: 4 };
+const KEYS: Partial<Record<JobKind, number>> = { exclusive: 5, limited: 1, once: 8, coalesced: 4 };
+// Enough rated keys that the plan drains in seconds, few enough that a chunk holds more than a key's limit.
+const ratedKeys = (count: number) => Math.max(2, Math.ceil(count / 700));
 
 export function planJobs(count: number, rng: Rng, tag: string, maxDelayMs: number): PlannedJob[] {
   return Array.from({ length: count }, (_, i) => {
     const kind = kindOf(rng());
     const id = `${tag}-${kind}-${i}`;
     const ms = between(rng, 0, 40);
-    const keys = KEYS[kind];
+    const keys = kind === "rated" ? ratedKeys(count) : KEYS[kind];
     const key = keys === undefined ? "" : `${tag}-${kind}-k${between(rng, 0, keys - 1)}`;
     const unique = UNIQUE[kind];
     const job: PlannedJob = { id, kind, args: [id, ms, 0, key], attempts: 1, ...(unique ? { unique } : {}) };

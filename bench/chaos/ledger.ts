@@ -5,7 +5,9 @@
 //   start  the handler began
 //   ok     it finished and succeeded
 //   fail   it finished and threw
-// and, for flow-controlled jobs, the overlap detector (bench/chaos/overlap.ts)
+// and `rated:KEY`, a sorted set of the starts of rate-limited jobs by the
+// ledger Redis' clock (one clock for every worker), and, for flow-controlled
+// jobs, the overlap detector (bench/chaos/overlap.ts)
 // under the same prefix: a run of a key entered while its limit of live
 // runs already held it.
 import { Redis } from "ioredis";
@@ -14,6 +16,8 @@ import { overlapDetector, type OverlapDetector } from "./overlap.js";
 export interface Ledger extends Pick<OverlapDetector, "enter" | "leave"> {
   start(id: string, attempt: number): Promise<void>;
   finish(id: string, attempt: number, ok: boolean): Promise<void>;
+  /** Records a start of a rate-limited job of `key` (`run` names the run), at the ledger Redis' time. */
+  rated(key: string, run: string): Promise<void>;
   read(): Promise<LedgerView>;
   /** Deletes the ledger's keys. */
   clear(): Promise<void>;
@@ -25,9 +29,14 @@ export interface LedgerView {
   start: Map<string, number>;
   ok: Map<string, number>;
   fail: Map<string, number>;
+  /** Rate-limited key → its starts, ms by the ledger's clock, in order. */
+  rated: Map<string, number[]>;
   /** Runs of a key that entered while its limit of live runs held it, in words. */
   overlaps: string[];
 }
+
+// A start stamped with the ledger Redis' time, in ms.
+const STAMP = "local t = redis.call('TIME') redis.call('ZADD', KEYS[1], t[1] * 1000 + math.floor(t[2] / 1000), ARGV[1]) redis.call('EXPIRE', KEYS[1], 86400)";
 
 export const entry = (id: string, attempt: number) => `${id}#${attempt}`;
 export const idOf = (field: string) => field.slice(0, field.lastIndexOf("#"));
@@ -45,9 +54,15 @@ export function openLedger(url: string, prefix: string): Ledger {
     leave: (key, token) => detector.leave(key, token),
     start: (id, attempt) => count(key("start"), entry(id, attempt)),
     finish: (id, attempt, ok) => count(key(ok ? "ok" : "fail"), entry(id, attempt)),
+    rated: async (rateKey, run) => void (await redis.eval(STAMP, 1, key(`rated:${rateKey}`), run)),
     read: async () => {
       const [start, ok, fail] = await Promise.all(["start", "ok", "fail"].map((name) => redis.hgetall(key(name))));
-      return { start: asMap(start!), ok: asMap(ok!), fail: asMap(fail!), overlaps: (await detector.read()).overlaps };
+      const rated = new Map<string, number[]>();
+      for (const name of await redis.keys(key("rated:*"))) {
+        const flat = await redis.zrange(name, "0", "-1", "WITHSCORES");
+        rated.set(name.slice(key("rated:").length), flat.filter((_, i) => i % 2 === 1).map(Number));
+      }
+      return { start: asMap(start!), ok: asMap(ok!), fail: asMap(fail!), rated, overlaps: (await detector.read()).overlaps };
     },
     async clear() {
       const keys = await redis.keys(`${prefix}*`);

@@ -13,6 +13,8 @@
 //               itself, and is lost unless that job succeeded
 //   overlaps    runs of a flow key that entered while its limit of live runs
 //               held it (the ledger's overlap detector): must be 0
+//   rate        starts of a rate-limited key, by the ledger's clock: no
+//               period may hold more than twice the limit (rateExcess)
 //
 // A job answered its own jid is tickq's to run, even when its chunk was sent
 // again: enqueue remembers a jid it pushed, never one it merged (a merged
@@ -37,7 +39,7 @@ import type { Stats } from "../../src/types.js";
 import { columnOf, faultChecks, mustBeZero, mustMatch, problemsOf, type Check, type Column } from "./checks.js";
 import type { AdapterName } from "./connect.js";
 import type { FaultCounts } from "./faults.js";
-import { JOB_KINDS, type JobKind, type PlannedJob } from "./jobs.js";
+import { JOB_KINDS, RATE, type JobKind, type PlannedJob } from "./jobs.js";
 import { idOf, type LedgerView } from "./ledger.js";
 
 export type Place = "queued" | "inflight" | "parked" | "scheduled" | "retry" | "dead";
@@ -84,6 +86,10 @@ export interface PhaseResult extends PhaseRun {
   unplanned: string[];
   merged: number;
   overlaps: string[];
+  /** Rate-limited keys that started more than twice their limit within one period, in words. */
+  rateExcess: string[];
+  /** The most starts of one rate-limited key within one period: above the limit shows the limit was reached. */
+  rateBusiest: number;
   ranTwice: number;
   /** Of those, flow-controlled jobs (a kind with a key). */
   ranTwiceFlow: number;
@@ -183,6 +189,8 @@ export function judge(e: Evidence, run: PhaseRun): PhaseResult {
     unplanned: [...succeededIds].filter((id) => !planned.has(id)),
     merged: merged.size,
     overlaps: ledger.overlaps,
+    rateExcess: rateExcess(ledger.rated),
+    rateBusiest: Math.max(0, ...[...ledger.rated.values()].map(busiest)),
     ranTwice: perJob.size,
     ranTwiceFlow: plan.filter((j) => j.args[3] !== "" && perJob.has(j.id)).length,
     extraRuns,
@@ -219,6 +227,8 @@ export const PHASE_CHECKS: Check<PhaseResult>[] = [
   mustBeZero("lost", (r) => r.lost, (r) => r.lostIds),
   mustBeZero("stuck", (r) => r.stuck, (r) => r.stuckIds),
   mustBeZero("overlapping runs of a flow key", (r) => r.overlaps.length, (r) => r.overlaps),
+  { label: `rate-limited: most starts of a key in ${RATE.periodMs} ms (limit ${RATE.limit})`, value: (r) => r.rateBusiest },
+  mustBeZero("rate-limited starts beyond twice the limit in a period", (r) => r.rateExcess.length, (r) => r.rateExcess),
   mustBeZero("dead though not doomed", (r) => r.wronglyDead.length, (r) => r.wronglyDead),
   mustBeZero("in the dead set more than once", (r) => r.twiceDead.length, (r) => r.twiceDead),
   mustBeZero("ran though never planned", (r) => r.unplanned.length, (r) => r.unplanned),
@@ -243,6 +253,38 @@ export const PHASE_CHECKS: Check<PhaseResult>[] = [
   },
   { label: "seconds", value: (r) => r.seconds },
 ];
+
+/** The most starts within one period of the rate limit. */
+function busiest(times: number[]): number {
+  const sorted = [...times].sort((a, b) => a - b);
+  let most = 0;
+  for (let i = 0, end = 0; i < sorted.length; i++) {
+    while (end < sorted.length && sorted[end]! < sorted[i]! + RATE.periodMs) end++;
+    most = Math.max(most, end - i);
+  }
+  return most;
+}
+
+/**
+ * Keys whose starts break the rate limit with room for lateness: the limit
+ * holds over admissions (Redis' time at fetch), and a start may come up to
+ * a period after its admission (a reply dropped and resent, a busy tick),
+ * so any window of one period may hold up to twice the limit, never more.
+ */
+function rateExcess(rated: Map<string, number[]>): string[] {
+  const out: string[] = [];
+  for (const [key, times] of rated) {
+    const sorted = [...times].sort((a, b) => a - b);
+    for (let i = 0, end = 0; i < sorted.length; i++) {
+      while (end < sorted.length && sorted[end]! < sorted[i]! + RATE.periodMs) end++;
+      if (end - i > 2 * RATE.limit) {
+        out.push(`${key}: ${end - i} starts from ${sorted[i]} ms within ${RATE.periodMs} ms (limit ${RATE.limit})`);
+        break;
+      }
+    }
+  }
+  return out;
+}
 
 /** "a1: 2 starts, ok; a2: …" — what the ledger knows of one job. */
 function history(ledger: LedgerView, id: string, attempts: number): string {
