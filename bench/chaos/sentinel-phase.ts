@@ -293,9 +293,8 @@ const CHECKS: Check<SentinelResult>[] = [
   { label: "seconds", value: (r) => r.seconds },
 ];
 
-/** The phase's column; with durability off its problems are only shown (it shows what the option saves). */
+/** The phase's column. A run with durability off fails it too: that column shows what the option saves. */
 export function sentinelColumn(name: string, r: SentinelResult): Column {
-  const problems = problemsOf(CHECKS, r);
-  return columnOf(name, CHECKS, { ...r, problems: r.durability ? problems : [] });
+  return columnOf(name, CHECKS, { ...r, problems: problemsOf(CHECKS, r) });
 }
 
