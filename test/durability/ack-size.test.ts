@@ -69,7 +69,7 @@ describe.each(adapterCases)("acks of large jobs over $name", (adapterCase) => {
 
     expect(await h.redis.keys(`${h.prefix}inproc:*`)).toEqual([]);
     expect(await h.redis.llen(`${h.prefix}queue:default`)).toBe(0);
-    expect(await h.redis.get(`${h.prefix}stat:processed`)).toBe("9");
+    expect(await h.redis.get(`${h.prefix}stat:processed`)).toBe("7"); // the two unreadable ones never ran
     const retried = await h.redis.zrange(`${h.prefix}retry`, "0", "-1");
     expect(retried).toHaveLength(3);
     for (const n of [4, 5, 6]) {
