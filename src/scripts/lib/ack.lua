@@ -53,7 +53,7 @@ local function bump(name, by, day)
 end
 
 local LIST_REWRITE_MAX = 4000
-local REF_MIN = 1024
+local REF_MIN = 1024 -- src/passes/ack-refs.ts names jobs past the same size
 
 local function is_ref(name)
   return #name == 41 and string.find(name, '^#%x+$') ~= nil
