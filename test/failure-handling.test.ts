@@ -1,4 +1,4 @@
-// Issue 7, "failure handling cannot fail": whatever a backoff, a handler or
+// Failure handling cannot fail: whatever a backoff, a handler or
 // a middleware throws (non-Errors, throwing getters, unprintable values),
 // only that job fails, with the default backoff and a readable reason; the
 // other jobs of the same tick run exactly once and are counted once.

@@ -1,4 +1,4 @@
-// Issue 7, "no JSON surprises": a stored job is never re-encoded (fields
+// No JSON surprises: a stored job is never re-encoded (fields
 // tickq owns are spliced into the original text), enqueue refuses args that
 // Redis' cjson cannot read, and no script decodes user data to route a job.
 import { describe, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-// Issue 7, memory pressure, on a PRIVATE redis-server (2 MB, no persistence,
+// Memory pressure, on a PRIVATE redis-server (2 MB, no persistence,
 // own port and folder): at maxmemory with noeviction, enqueue fails with
 // REDIS_FULL and writes nothing, while ticks (allow-oom scripts) still drain
 // and free memory; an eviction policy other than noeviction is reported in

@@ -1,4 +1,4 @@
-// Issue 7: nonsense options are a TickqError (code BAD_OPTIONS) at
+// Nonsense options are a TickqError (code BAD_OPTIONS) at
 // createTickq or tick, naming the option, and a refused tick writes nothing;
 // queue names that could not travel as words of a tick's registration (or
 // as UTF-8 key parts) are refused, and odd-but-legal names never orphan a

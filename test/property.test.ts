@@ -1,4 +1,4 @@
-// Model-based property test of the scripts (issue 7). fast-check draws
+// Model-based property test of the scripts. fast-check draws
 // random sequences of operations — enqueue (and its replay), ticks that
 // begin, step with random outcomes, housekeep and finish, calls replayed at
 // once or late, replies lost, ticks killed, leases and the resurrector lock

@@ -1,4 +1,4 @@
-// Issue 7: a job whose name the ticking code does not register (a rolling
+// A job whose name the ticking code does not register (a rolling
 // deploy: new web tier, old ticker; or two apps on one prefix) is retried
 // with Sidekiq's backoff, as Sidekiq retries an unknown class, then goes
 // dead with the reason once its retries run out. Nothing is lost: a ticker

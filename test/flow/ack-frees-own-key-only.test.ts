@@ -1,11 +1,7 @@
-// Adversary: an ack of a flow job whose one lock is a unique key now
-// carries the key (queue, -count, name, job, key…), and a tick whose lease
-// is held frees it with a plain DEL, reading nothing (lib/flow-slots.lua,
-// "trusted"). Nothing checks the key against the job: an ack whose key is
-// not the job's (a client of another version, a bug in uniqueSlotOf) frees
-// the slot another live tick holds, and a third tick then runs that key
-// while the holder still runs it. Before, the owner ("TICK JID") was
-// compared first and such an ack freed nothing.
+// An ack frees only the unique key of the job it acks: an ack carrying a key
+// that is not its job's (a client of another version, a bug in uniqueSlotOf)
+// must not free a slot another live tick holds, or a third tick would run
+// that key while its holder still runs it (lib/flow-slots.lua, "trusted").
 import { describe, expect, it } from "vitest";
 import { ackArgs } from "../../src/passes/ack.js";
 import { readFetched } from "../../src/passes/fetch.js";

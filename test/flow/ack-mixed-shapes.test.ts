@@ -1,15 +1,7 @@
-// Adversary (5c6e14f, lib/ack.lua + lib/flow-slots.lua F.settle_succeeded):
-// an ack now gathers the flow jobs that succeeded and settles them in one
-// loop, counting a run of one shape `one` per name and handing any other
-// job to F.settle. Acks whose successes interleave shapes (two names of
-// shape one, the same name under another mode, a unique key with a
-// concurrency limit, a concurrency limit alone, until-executed, coalesce, a
-// name that needs escaping, plain jobs), every key with a follower parked
-// behind it; with the lease held and lost; with a key swept and retaken
-// by another tick before the late ack; with put-backs, retries and deaths
-// in the same ack. Each ack is run twice (a replay changes nothing), and
-// the counters, owners, claims and the followers sent on are checked, then
-// everything drains to nothing.
+// An ack whose successes interleave flow shapes (shape `one` runs, other
+// modes, limits, coalesce, escaped names, plain jobs), with put-backs, retries
+// and deaths, lease held or lost, keys retaken: each slot is freed once, every
+// name counts to 0, followers are sent on, and a replay changes nothing.
 import { describe, expect, it } from "vitest";
 import { escapeWord } from "../../src/flow/descriptor.js";
 import { ackArgs, type Outcome } from "../../src/passes/ack.js";

@@ -1,11 +1,7 @@
-// Adversary (5c6e14f, lib/flow-admit.lua admit_run): a fetched chunk whose
-// jobs are all of one shape `one`, keys distinct and free, is taken with one
-// MSETNX and none of F.admit's bookkeeping; any other chunk must fall
-// through to the general path with nothing written. Chunks built to sit on
-// that line, each fetched by begin run twice (a replay answers the same and
-// changes nothing), then acked by one step run twice, then drained: each
-// asserts what started, what parked, the owners, the fence and the counters,
-// and that nothing is left (no flow:owner:*, counters 0, stats 0).
+// A fetched chunk of shape `one` jobs on distinct free keys is taken in one
+// step, and any other chunk falls through to the general path with nothing
+// written (lib/flow-admit.lua admit_run): started, parked, owners, fences and
+// counters are exact, a replay changes nothing, and all drains to nothing.
 import { describe, expect, it } from "vitest";
 import { ackArgs, type Outcome } from "../../src/passes/ack.js";
 import { readFetched, type FetchedJob } from "../../src/passes/fetch.js";
@@ -36,7 +32,7 @@ const J = (name: Name, key: string, queue = "default", jid?: string) =>
   name === "plain" ? { name, args: [key] as A, queue, jid } : { name, args: [key] as A, unique: we, queue, jid };
 const argOf = (f: FetchedJob) => `${JSON.parse(f.raw).class}:${JSON.parse(f.raw).args[0]}`;
 
-describe.each(adapterCases.slice(0, 1))("admit_run's chunks over $name", (adapterCase) => {
+describe.each(adapterCases.slice(0, 1))("a fetched chunk taken at once or by the general path over $name", (adapterCase) => {
   const h = useHarness(adapterCase, "adv4-chunks");
   const { twice } = scriptCalls(h);
   const key = (k: string) => `${h.prefix}${k}`;

@@ -1,12 +1,7 @@
-// Adversary (5c6e14f: admit_run takes a chunk of distinct free unique keys
-// with one MSETNX; an ack settles its successes in one loop): real ticks,
-// three at once on their own connections, over a backlog built to hit the
-// fast path and fall off it: runs of distinct keys of two names (shape one),
-// duplicates, a unique key with a concurrency limit, coalesce and
-// until-executed jobs of the same names, plain jobs; handlers that fail
-// now and then (retried at once). Every job must succeed exactly once, no
-// key ever runs twice at once, the fences of a unique key only grow, and at the
-// end nothing of flow control is left and stats().flow are all 0.
+// Three real ticks at once over a backlog built to hit flow control's fast
+// paths and fall off them: every job succeeds exactly once, no key runs twice
+// at once, a unique key's fences only grow, and nothing of flow control is
+// left at the end. Run over ioredis only.
 import { describe, expect, it } from "vitest";
 import { createTickq, type JobContext } from "../../src/index.js";
 import { adapterCases } from "../helpers/adapters.js";

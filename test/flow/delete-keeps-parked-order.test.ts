@@ -1,13 +1,7 @@
-// Adversary (F.unstrand, lib/flow-slots.lua; move.lua and clear.lua): when
-// a queued job of a key is deleted, the key's parked jobs move on while the
-// key has free slots, counted as limit - holders. A job of the key that a
-// release already sent to the queue holds no slot yet, so it is not
-// counted: the delete of another queued job of the key moves the next
-// parked job to the head of the queue, in front of the one sent on before
-// it. The fetch then starts the newer one and parks the older one at the
-// back of the park list: it runs last, after every job parked behind it.
-// Clearing a queue moves one parked job per cleared job of the key, the
-// same way: each in front of the last.
+// Deleting a queued job of a key whose next job a release already sent to the
+// queue (jobs.delete, or clear.lua of the queue) keeps the key's parked jobs
+// running oldest first: the job sent on holds no slot yet, and moving another
+// parked job in front of it would send it to the back (F.unstrand).
 import { describe, expect, it } from "vitest";
 import { adapterCases } from "../helpers/adapters.js";
 import { useHarness } from "../helpers/harness.js";

@@ -1,11 +1,7 @@
-// Adversary (F.unstrand, move.lua / clear.lua): deleting a queued flow job
-// now moves its keys' parked jobs on while the keys have free slots, so a
-// job a release sent on, deleted before it took the slot, leaves none
-// parked with the key free. But a job sent on by a release can also leave
-// the queue for the schedule: a fetch that finds its rate limit spent
-// defers it (lib/flow-admit.lua) without taking the slot. Deleting it
-// there (tq.jobs.delete, or deleteAll("scheduled")) moves nothing on: the
-// key is free, the next job stays parked until a new job of the key runs.
+// A job a release sent on, then deferred by its rate limit without taking the
+// slot, and then deleted from the schedule (tq.jobs.delete, run now then a
+// delete, deleteAll("scheduled")): the delete moves the key's next parked job
+// on, so a free key never keeps jobs parked (F.unstrand, move.lua, clear.lua).
 import { describe, expect, it } from "vitest";
 import { ackArgs } from "../../src/passes/ack.js";
 import { readFetched } from "../../src/passes/fetch.js";

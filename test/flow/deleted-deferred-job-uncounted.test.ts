@@ -1,15 +1,7 @@
-// Adversary (stats().flow[name].deferred, lib/flow-stats.lua; move.lua,
-// clear.lua): a job a rate limit deferred is recorded in
-// flow:deferred:NAME (jid → due ms) and counted there until its due time
-// passes. Deleting it (tq.jobs.delete, or deleteAll("scheduled"), which is
-// clear.lua) removes the job but not the record: with nothing scheduled,
-// nothing parked and nothing running, stats still say 1 deferred, for up to
-// the rate limit's period (a minute here; as long as a period may be). The
-// same after runNow takes it out of the schedule set. Pre-existing (not
-// introduced by 74dfe89); low severity, but `deferred` is documented as
-// "its jobs a rate limit pushed to later, not yet due".
-// Expected: deferred 0 once the deferred job is gone. Observed: 1.
-// (Run over ioredis only, adapterCases.slice(0, 1), for speed.)
+// stats().flow[name].deferred counts the jobs a rate limit pushed to later
+// and that are not yet due: once such a job is deleted (tq.jobs.delete,
+// deleteAll("scheduled")) it is no longer counted (lib/flow-stats.lua,
+// move.lua, clear.lua). Run over ioredis only, for speed.
 import { describe, expect, it } from "vitest";
 import { adapterCases } from "../helpers/adapters.js";
 import { useHarness } from "../helpers/harness.js";

@@ -1,12 +1,7 @@
-// Adversary: a unique key longer than 256 characters is hashed in the
-// descriptor ("sha256-…", no "u:" in front). The descriptor's shape says
-// "u", so the fetch keeps its holder in flow:owner:sha256-…, but
-// lib/flow-slots.lua's release() (used by the fetch's sweep of holders
-// whose lease is gone) tells a unique key by its "u:" prefix, so it looks
-// in flow:held:sha256-… instead and frees nothing: a dead tick keeps such a
-// key until a resurrection gets to it, while a short key is taken over at
-// once (replay.test.ts: "a fetch that finds a key full frees the slots of
-// holders whose lease is gone").
+// A unique key longer than 256 characters is hashed in its descriptor
+// ("sha256-…", no "u:" in front); a fetch that finds it held by a tick whose
+// lease is gone must take it over at once, as it does a short key
+// (lib/flow-slots.lua release()), not leave it until a resurrection.
 import { describe, expect, it } from "vitest";
 import { readFetched } from "../../src/passes/fetch.js";
 import { scripts } from "../../src/scripts/index.js";

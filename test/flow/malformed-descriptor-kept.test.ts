@@ -1,8 +1,7 @@
-// Adversary: a flow job whose descriptor is malformed, pushed raw into a
-// queue (another client, a hand edit, a truncated write). It must end in
-// the retry or dead set with its text, and never crash the tick's fetch:
-// a fetch that dies after its LTRIM loses every job of the chunk it read,
-// the good ones too (Redis keeps a script's writes made before an error).
+// A flow job whose descriptor is malformed (pushed raw by another client, a
+// hand edit, a truncated write) ends in the retry or dead set with its text
+// and never crashes the fetch: a fetch that dies after its LTRIM would lose
+// every job of the chunk it read, the good ones too.
 import { describe, expect, it } from "vitest";
 import { adapterCases } from "../helpers/adapters.js";
 import { useHarness } from "../helpers/harness.js";

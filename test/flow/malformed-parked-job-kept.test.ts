@@ -1,14 +1,7 @@
-// Adversary (malformed descriptors, lib/flow-admit.lua and lib/flow-slots.lua;
-// not new with fast parking, found while checking it): a job pushed raw whose
-// descriptor has the one-unique-key shape but two words where its one key
-// goes ("good default u|u:k x|": another client, a hand edit). The fetch reads
-// a job of that shape with two finds, never F.read, so it is not sent to the
-// dead set: the first takes the key "u:k x" and runs, a second is parked on
-// it. When the holder's ack frees the key, unpark (F.flush) RPOPs the parked
-// job and F.read cannot read it: the script errors after the RPOP, so the
-// parked job is gone from Redis (a script's writes before an error stay) and
-// the holder's ack fails. Now: unpark sends such a job to the dead set,
-// whole, with why.
+// A job pushed raw whose descriptor has the one-unique-key shape but two words
+// where its key goes ("good default u|u:k x|") and that was parked: when the
+// holder's ack frees the key, unpark sends it to the dead set whole, with why,
+// and the ack goes through; an error after the RPOP would lose the job.
 import { describe, expect, it } from "vitest";
 import { ackArgs } from "../../src/passes/ack.js";
 import { readFetched } from "../../src/passes/fetch.js";

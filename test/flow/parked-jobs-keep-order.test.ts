@@ -1,13 +1,7 @@
-// Adversary (fast parking, lib/flow-admit.lua): a run of duplicates of a
-// busy unique key is parked as the fetch's first pass reads it, starting
-// with the key's first job. A job of another shape that holds the same
-// unique key (a coalesce job: `u w`; a while-executing job with a
-// concurrency limit: `u l N`) read between the key's first job and its
-// second is not part of the run: it is parked by the second pass, after
-// the whole run. Its place in the park list is lost: every duplicate
-// enqueued after it runs before it (with 10,000 duplicates behind, it
-// waits for all of them). Before fast parking the second pass parked the
-// three in their order.
+// A busy unique key's parked jobs keep their enqueue order when jobs of
+// another shape on the same key (coalesce `u w`, a concurrency limit `u l N`)
+// sit between its while-executing duplicates: the one in between must not be
+// pushed behind the whole run of duplicates (lib/flow-admit.lua fast parking).
 import { describe, expect, it } from "vitest";
 import { scripts } from "../../src/scripts/index.js";
 import type { RedisReply } from "../../src/types.js";

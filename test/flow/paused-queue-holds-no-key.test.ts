@@ -1,21 +1,7 @@
-// Adversary (enqueue parking behind flow:sent, lib/flow-claims.lua
-// F.enqueue / lib/flow-slots.lua F.sent_waits): flow:sent is kept per KEY,
-// not per queue. A release sends the key's oldest parked job s on to ITS
-// queue, here "slow", which is paused (tq.queues.pause: the fetch skips it)
-// — and names s in flow:sent. From then on every while-executing job of the
-// key enqueued into any other queue (n, into "default", which ticks serve)
-// parks behind s at enqueue: the key is free, nothing of it runs or can
-// run, and n waits until someone resumes "slow" (or for the entry's day,
-// and then still until another job of the key comes). Before 74dfe89 n was
-// queued and ran at once (4954fc5: passes). The same holds for a queue no
-// tick serves, or one starved below busier queues in strict order — and
-// for a job sent on that then parks on ANOTHER key (second case: `capped`,
-// unique on k plus a concurrency limit of 1 on "all", sent on for k, finds
-// "all" full and parks there): k is free, yet every while-executing job of
-// k now waits for the unrelated "all" slot (4954fc5: passes too).
-// Expected: n runs while "slow" is paused (the key is free). Observed: n
-// stays parked, nothing runs.
-// (Run over ioredis only, adapterCases.slice(0, 1), for speed.)
+// A job a release sent on into a paused queue (or one that then parks on
+// another key) must not hold its free key: a job of that key enqueued into a
+// served queue still runs at once instead of parking behind it at enqueue
+// (lib/flow-claims.lua F.enqueue, F.sent_waits). Run over ioredis only.
 import { describe, expect, it } from "vitest";
 import { adapterCases } from "../helpers/adapters.js";
 import { useHarness } from "../helpers/harness.js";

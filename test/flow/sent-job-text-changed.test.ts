@@ -1,22 +1,7 @@
-// Adversary (flow:sent, lib/flow-slots.lua F.sent / F.unstrand): the job a
-// release sends on is remembered by the SHA-1 of its text. A job of another
-// shape on the same unique key (here: uniqueKey + a rate limit) can be the
-// one sent on; when its rate limit is spent the fetch defers it to the
-// schedule set, still named in flow:sent, with the key free. When it comes
-// back to its queue (run now, or due: lib/schedule.lua and move.lua splice
-// a new `enqueued_at` into its text) its text — and SHA-1 — is no longer
-// the one flow:sent names. Deleting it then (tq.jobs.delete) finds a fresh
-// flow:sent entry naming "another" job, so F.unstrand forgets nothing and
-// moves nothing on: the key is free, no job of it is queued, scheduled or
-// running, and its parked jobs wait for a day (the entry's life). Every
-// while-executing job enqueued for the key meanwhile parks behind them too
-// (F.sent_waits sees the fresh entry). A STRAND — and not only for a day:
-// once the entry is no longer believed, nothing moves the parked jobs on
-// until a new job of the key happens to be queued and run (no pass looks
-// for parked jobs of a free key).
-// Expected: after the delete, the parked jobs run (oldest first) and stats
-// return to 0. Both cases pass on 4954fc5 (before enqueue parked on
-// flow:sent). (Run over ioredis only, adapterCases.slice(0, 1), for speed.)
+// The job a release sent on is remembered by the SHA-1 of its text; when run
+// now or a due move splices a new `enqueued_at` into it and it is then deleted,
+// the key's parked jobs (and any enqueued meanwhile) still run, oldest first,
+// and stats return to 0 (F.sent, F.unstrand). Run over ioredis only.
 import { describe, expect, it } from "vitest";
 import { adapterCases } from "../helpers/adapters.js";
 import { useHarness } from "../helpers/harness.js";

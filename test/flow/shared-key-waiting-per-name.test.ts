@@ -1,9 +1,7 @@
-// Adversary: two job names whose uniqueKey functions give the same key (a
-// key shared on purpose, so the two never run at once). A fetch that parks
-// a run of jobs on a full key counts them for the name of the first job it
-// parked (lib/flow-admit.lua's full_k run): a job of the other name parked
-// behind it is counted for the wrong name, and once both have run one name
-// is left with waiting 1 and the other with waiting -1.
+// Two job names whose uniqueKey gives the same key (shared on purpose so the
+// two never run at once): a fetch that parks a run of their jobs counts each
+// as waiting under its own name, so every name's count ends at 0 once all
+// have run (lib/flow-admit.lua).
 import { describe, expect, it } from "vitest";
 import { ackArgs } from "../../src/passes/ack.js";
 import { readFetched } from "../../src/passes/fetch.js";

@@ -1,4 +1,4 @@
-// The scripts issue 15 changed, run twice with the same arguments as a
+// The scripts that speak Sidekiq's layout, run twice with the same arguments as a
 // Sidekiq process (three more KEYS, a beat section): the second run leaves
 // the state exactly as the first and answers the same. Also ack's `x`
 // (dropped, `dead: false`) and the schedule pass's enqueued_at.

@@ -1,4 +1,4 @@
-// Issue 15: a job moved from `schedule` or `retry` into its queue gets
+// A job moved from `schedule` or `retry` into its queue gets
 // `enqueued_at` set to the move's time, as Sidekiq's poller re-pushes it, so
 // Queue#latency and Sidekiq Web read the time it has been waiting, not the
 // time it was first enqueued (or "not yet enqueued" for perform_in). The

@@ -1,4 +1,4 @@
-// Issue 15: a failing job's Sidekiq options behave as Sidekiq documents them
+// A failing job's Sidekiq options behave as Sidekiq documents them
 // (job_retry.rb): `retry_queue`, `dead: false`, `backtrace`, the 10,000
 // character cap on error_message, and retry_count read as Ruby reads it
 // (-1, left by a retry from Sidekiq's API, counts as "failed before").

@@ -1,4 +1,4 @@
-// Issue 15: with a Sidekiq-compatible prefix a tick registers as a Sidekiq
+// With a Sidekiq-compatible prefix a tick registers as a Sidekiq
 // process does: its identity in `processes`, a heartbeat hash (info, busy,
 // beat), and the work hashes of the jobs it runs, expiring with its lease.
 // The interop suite (test/sidekiq/interop/) reads them with real Ruby; here

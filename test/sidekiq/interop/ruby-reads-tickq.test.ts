@@ -1,4 +1,4 @@
-// Issue 15, with real Ruby Sidekiq: its API reads tickq's state. After tickq
+// With real Ruby Sidekiq: its API reads tickq's state. After tickq
 // processed, failed and killed jobs, Sidekiq::Stats, Queue#latency, RetrySet,
 // DeadSet and ScheduledSet read the numbers and fields tickq reports; while
 // a tick runs, ProcessSet and WorkSet show it and its job; a finished tick,

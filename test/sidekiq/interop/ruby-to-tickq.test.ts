@@ -1,4 +1,4 @@
-// Issue 15, with real Ruby Sidekiq: its client feeds tickq. `push`,
+// With real Ruby Sidekiq: its client feeds tickq. `push`,
 // `perform_async`, `perform_in` and `push_bulk` jobs run in tickq with the
 // args Ruby sent (nested hashes, unicode, 2**53+1, 1.0: Ruby reads them back
 // byte for byte from the retry set), and jobs Ruby retries from the dead set

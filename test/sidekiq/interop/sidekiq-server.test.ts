@@ -1,4 +1,4 @@
-// Issue 15, with a real Sidekiq server (`sidekiq -r ./worker.rb`, stopped by
+// With a real Sidekiq server (`sidekiq -r ./worker.rb`, stopped by
 // its PID): jobs tickq enqueues, now or with delayMs, run in Ruby with the
 // args tickq sent; a class only Ruby knows, taken by a tick from a shared
 // queue, is retried (not lost) and Sidekiq then runs it; and the same job
