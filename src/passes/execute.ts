@@ -8,6 +8,7 @@ import { deadEntryFor, decodeJob } from "../job.js";
 import { JobLog } from "../job-log.js";
 import { attemptOf, onFailure } from "../retry.js";
 import { compressedBacktrace } from "../sidekiq/backtrace.js";
+import { isLeaseInDoubt } from "../ordered/guard.js";
 import { definitionOf, redisNowMs, redisNowSec, type Runtime } from "../runtime.js";
 import type { JobContext, JobDefinition, JobPayload, RunningJob } from "../types.js";
 import type { Outcome } from "./ack.js";
@@ -70,7 +71,7 @@ export async function runJob(runtime: Runtime, job: FetchedJob, signal: AbortSig
     }
     return { kind: "succeeded", job, payload };
   } catch (error) {
-    if (signal.aborted) return { kind: "interrupted", job };
+    if (signal.aborted) return { kind: isLeaseInDoubt(signal.reason) ? "unstarted" : "interrupted", job };
     return failed(runtime, job, payload, error, { backoff: definition.backoff, log: log.lines });
   }
 }

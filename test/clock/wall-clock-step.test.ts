@@ -11,8 +11,9 @@ import { adapterCases } from "../helpers/adapters.js";
 import { useHarness } from "../helpers/harness.js";
 import { sleep } from "../helpers/redis.js";
 
-const LEASE_MS = 600;
-const RUN_MS = 1_500; // over two leases: a lease nobody extends is gone well before the run ends
+// Long enough that a loaded machine rarely leaves the lease in doubt (which would abort, rightly).
+const LEASE_MS = 1_000;
+const RUN_MS = 2_200; // over two leases: a lease nobody extends is gone well before the run ends
 const STEP_AT_MS = 200;
 
 /** Date.now() from now on returns the real time moved by `step(ms)`. */
@@ -45,6 +46,11 @@ describe.each(adapterCases)("a step of the wall clock over $name", (adapterCase)
         if (running.has(what)) overlaps.push(what);
         running.add(what);
         runs.push(what);
+        // Only the first runs are long: the duplicate that waited runs quickly.
+        if (runs.length > 2) {
+          running.delete(what);
+          return;
+        }
         // Stepped once both runs are under way, when no start asks Redis to confirm the lease.
         await runFor(STEP_AT_MS, signal);
         if (!stepped) {
@@ -74,8 +80,8 @@ describe.each(adapterCases)("a step of the wall clock over $name", (adapterCase)
       }
       expect(await holding).toMatchObject({ leaseLost: false });
       for (let i = 0; i < 20 && runs.length < 3; i++) await other.tick({ leaseMs: LEASE_MS, budgetMs: 5_000 });
-      expect(overlaps).toEqual([]);
-      expect(aborted).toEqual([]);
+      expect(overlaps, "runs that overlapped").toEqual([]);
+      expect(aborted, "runs aborted").toEqual([]);
       expect(runs.sort()).toEqual(["id a", "key k", "key k"]);
     });
   }
