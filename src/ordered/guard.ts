@@ -18,7 +18,7 @@ import type { Fence } from "../lease.js";
 const IN_DOUBT = "TickqLeaseInDoubt";
 
 function leaseInDoubt(leaseMs: number): Error {
-  const message = `tick lease could not be confirmed within ${leaseMs} ms (Redis slow to answer or unreachable): another tick may soon hold this id or key, so the run stopped; it goes back to its queue and runs again`;
+  const message = `tick lease not confirmed within ${leaseMs} ms (Redis slow?): stopped before another tick could take this id or key; it runs again`;
   return Object.assign(new Error(message), { name: IN_DOUBT });
 }
 

@@ -25,7 +25,7 @@ export function orderedInTick(runtime: Runtime, fence: Fence, signal: AbortSigna
   // job holding a slot (src/flow/), exclusive only while the lease lives.
   let guard: OrderedGuard | undefined;
   const doubted = (running: number) =>
-    runtime.logger.warn(`tickq: a tick could not confirm its lease within ${leaseMs} ms (Redis slow to answer?): stopped ${running} exclusive run(s), put back to run again`);
+    runtime.logger.warn(`tickq: lease not confirmed within ${leaseMs} ms (Redis slow?): ${running} exclusive run(s) stopped, to run again`);
   const guarded = () => (guard ??= orderedGuard(fence, signal, leaseMs, doubted));
   return {
     run(work) {

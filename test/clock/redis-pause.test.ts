@@ -76,7 +76,7 @@ describe.each(adapterCases)("a short Redis pause over $name", (adapterCase) => {
       expect(stats.ordered.work).toEqual({ waiting: 0, running: 0, payloads: 0, dead: 0 });
       expect(await direct.exists("pause:interruptions", "pause:resurrections", "pause:o:work:resurrections")).toBe(0);
       expect(reasons).toEqual(["TickqLeaseInDoubt", "TickqLeaseInDoubt"]);
-      expect(logged.filter((m) => /could not confirm its lease/.test(m))).toHaveLength(1);
+      expect(logged.filter((m) => /lease not confirmed/.test(m))).toHaveLength(1);
     } finally {
       await opened.close();
       await direct.flushall();

@@ -54,8 +54,7 @@ end
 -- The last fence counter `key` handed out, or a floor just below Redis' time.
 local function last_fence_of(key)
   local t = redis.call('TIME')
-  local floor = tonumber(t[1]) * 1000000 + tonumber(t[2]) - 1
-  return math.max(tonumber(redis.call('GET', key)) or 0, floor)
+  return math.max(tonumber(redis.call('GET', key)) or 0, t[1] * 1000000 + t[2] - 1)
 end
 
 -- Fences up to `last` are handed out.
