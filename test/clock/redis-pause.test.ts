@@ -24,7 +24,7 @@ describe.each(adapterCases)("a short Redis pause over $name", (adapterCase) => {
   let direct: Redis;
   beforeAll(async () => {
     server = await startPrivateRedis();
-    rest = await startUpstashLocal({ redisUrl: server.url, token: "pause-token" });
+    rest = await startUpstashLocal({ redisUrl: server.url, token: "pause-token-of-enough-length-0123" });
     direct = new Redis(server.url);
   });
   afterAll(async () => {
@@ -34,7 +34,7 @@ describe.each(adapterCases)("a short Redis pause over $name", (adapterCase) => {
   });
 
   it("stops an exclusive run for a lease in doubt, then runs it again: no deadline, no poison, nothing dead", async () => {
-    const opened = openAdapter(adapterCase.name, { redisUrl: server.url, restUrl: rest.url, restToken: "pause-token" });
+    const opened = openAdapter(adapterCase.name, { redisUrl: server.url, restUrl: rest.url, restToken: "pause-token-of-enough-length-0123" });
     const logged: string[] = [];
     const reasons: string[] = [];
     const done: string[] = [];
