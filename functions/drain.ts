@@ -1,5 +1,6 @@
 // Ticks back to back while work remains and the budget allows: a cron fires
 // once a minute, so one trigger should drain a backlog, not one batch.
+import { monotonicMs } from "../src/clock.js";
 import type { JobRegistry, Tickq, TickOptions, TickReport } from "../src/index.js";
 
 /** Below this much budget left, another tick would be mostly overhead. */
@@ -15,10 +16,10 @@ export async function tickUntilDone(
   options: TickOptions = {},
   onMore?: () => Promise<unknown>,
 ): Promise<TickReport[]> {
-  const deadline = Date.now() + totalBudgetMs;
+  const deadline = monotonicMs() + totalBudgetMs;
   const reports: TickReport[] = [];
   for (;;) {
-    const left = deadline - Date.now();
+    const left = deadline - monotonicMs();
     if (left < MIN_TICK_MS) break;
     const report = await tickq.tick({ ...options, budgetMs: Math.min(options.budgetMs ?? left, left) });
     reports.push(report);

@@ -4,6 +4,7 @@
 // whose event loop froze past its lease (a CPU-bound handler) wakes with a
 // stale confirmation, asks Redis, learns the lease is gone — another tick
 // may already be running its jobs — and stops, aborting its handlers.
+import { monotonicMs } from "./clock.js";
 import type { RoundTrips } from "./redis.js";
 import type { Runtime } from "./runtime.js";
 import { scripts } from "./scripts/index.js";
@@ -34,13 +35,13 @@ export function fenceLease(runtime: Runtime, options: FenceOptions): Fence {
   const { tickId, leaseMs, trips, onLost, beats } = options;
   const margin = Math.min(1_000, Math.floor(leaseMs / 4));
   const every = Math.max(10, Math.floor(leaseMs / 3));
-  let confirmedAt = Date.now();
+  let confirmedAt = monotonicMs();
   let stopped = false;
   let inFlight: Promise<boolean> | undefined;
 
   const confirm = (): Promise<boolean> => {
     if (inFlight) return inFlight;
-    const sentAt = Date.now();
+    const sentAt = monotonicMs();
     inFlight = runtime
       .run(scripts.extend, [runtime.keys.lease(tickId), ...(beats?.keys ?? [])], [tickId, leaseMs, ...(beats?.section() ?? [])], trips)
       .then((extended) => {
@@ -61,14 +62,14 @@ export function fenceLease(runtime: Runtime, options: FenceOptions): Fence {
   };
 
   const timer = setInterval(() => {
-    if (!stopped && Date.now() - confirmedAt >= every) void confirm();
+    if (!stopped && monotonicMs() - confirmedAt >= every) void confirm();
   }, every);
 
   return {
-    valid: () => Date.now() < confirmedAt + leaseMs - margin,
+    valid: () => monotonicMs() < confirmedAt + leaseMs - margin,
     confirmed: (sentAt) => void (confirmedAt = Math.max(confirmedAt, sentAt)),
     confirm,
-    age: () => Date.now() - confirmedAt,
+    age: () => monotonicMs() - confirmedAt,
     stop: () => {
       stopped = true;
       clearInterval(timer);

@@ -22,6 +22,7 @@
 //
 // Generic over what it runs (W, fetched work) and what that becomes (O, an
 // outcome for ack): plain jobs and ordered ids share the slots.
+import { monotonicMs } from "./clock.js";
 import type { Fence } from "./lease.js";
 import type { Outcome } from "./passes/ack.js";
 import type { FetchedJob } from "./passes/fetch.js";
@@ -106,10 +107,10 @@ export async function runPipeline<W, O>(p: PipelineInput<W, O>): Promise<Pipelin
     const acks = finished;
     finished = [];
     stepping = true;
-    const sentAt = Date.now();
+    const sentAt = monotonicMs();
     p.step(acks, fetch, marker).then(
       (reply) => {
-        pace.stepTook(Date.now() - sentAt);
+        pace.stepTook(monotonicMs() - sentAt);
         buffer.push(...reply.fetched);
         if (!reply.held || (reply.fetched.length < fetch && !reply.more)) drained = true;
         then(reply.held);
@@ -208,10 +209,10 @@ export async function runPipeline<W, O>(p: PipelineInput<W, O>): Promise<Pipelin
   p.signal.addEventListener("abort", onAbort);
   fill();
   for (;;) {
-    if (stopping()) abortedAt ??= Date.now();
+    if (stopping()) abortedAt ??= monotonicMs();
     const idle = running === 0 && !stepping;
     if (idle && (stopping() || ((drained || waiting) && buffer.length === 0))) break;
-    if (abortedAt !== undefined && !stepping && Date.now() - abortedAt >= p.graceMs) break;
+    if (abortedAt !== undefined && !stepping && monotonicMs() - abortedAt >= p.graceMs) break;
     await new Promise<void>((resolve) => {
       const timer = setTimeout(resolve, POLL_MS);
       wake = () => {
@@ -234,13 +235,13 @@ function newPace() {
   let starts = 0;
   return {
     started() {
-      if (starts++ === 0) first = Date.now();
+      if (starts++ === 0) first = monotonicMs();
     },
     stepTook(ms: number) {
       stepMs = stepMs === 0 ? ms : 0.7 * stepMs + 0.3 * ms;
     },
     lead(): number {
-      const elapsed = Date.now() - first;
+      const elapsed = monotonicMs() - first;
       if (starts < 2 || elapsed <= 0) return 0;
       return Math.ceil(1.5 * stepMs * (starts / elapsed));
     },

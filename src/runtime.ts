@@ -1,4 +1,5 @@
 // Everything a tick and the client share, resolved once from the options.
+import { monotonicMs } from "./clock.js";
 import { TickqError } from "./errors.js";
 import { newListeners, type EventListeners } from "./events.js";
 import { confirmReplicated, durabilityOf, type Durability } from "./durability.js";
@@ -40,7 +41,7 @@ export interface Runtime {
   backtraceLines: number;
   /** Last ctx.log lines of a failed run kept in the job. */
   logLines: number;
-  /** Redis' clock minus ours, learnt from every script that reads TIME. */
+  /** Redis' clock minus the monotonic clock (clock.ts), learnt from every script that reads TIME. */
   clockOffsetMs: number;
   /** Redis' maxmemory-policy, read once per process by the first tick (or stats). */
   evictionPolicy: string | undefined;
@@ -96,7 +97,8 @@ export function createRuntime<J extends JobRegistry>(options: TickqOptions<J>): 
     // Under Sidekiq's own key names, Sidekiq's rule: no backtrace unless the job asks for one.
     backtraceLines: numberOption(options.backtraceLines, prefix === "" ? 0 : 20, "backtraceLines", { min: 0, integer: true }),
     logLines: numberOption(options.logLines, 20, "logLines", { min: 0, integer: true }),
-    clockOffsetMs: 0,
+    // Until Redis answers, the host's wall clock read once is the best guess.
+    clockOffsetMs: Date.now() - monotonicMs(),
     evictionPolicy: undefined,
     schedules: declareSchedules(options.schedules, options.jobs, options.cron),
     sidekiq: sidekiqProcessOf(options.sidekiqProcesses, prefix),
@@ -120,8 +122,18 @@ export function definitionOf(runtime: Runtime, name: string): JobDefinition<neve
   return typeof entry === "function" ? { perform: entry } : entry;
 }
 
+/** Redis' time now, from the offset last learnt: a step of the host's clock does not move it. */
+export function redisNowMs(runtime: Runtime): number {
+  return monotonicMs() + runtime.clockOffsetMs;
+}
+
 export function redisNowSec(runtime: Runtime): number {
-  return (Date.now() + runtime.clockOffsetMs) / 1000;
+  return redisNowMs(runtime) / 1000;
+}
+
+/** A reply carried Redis' time (ms). */
+export function learnClock(runtime: Runtime, nowMs: number): void {
+  runtime.clockOffsetMs = nowMs - monotonicMs();
 }
 
 /** Why a policy other than noeviction endangers jobs; empty when it is safe. */

@@ -4,6 +4,7 @@
 // with the same number and arguments: Redis either never ran it, and runs it
 // now, or ran it, and the replay answers the kept reply. A retry can neither
 // lose a job nor run one twice.
+import { monotonicMs } from "./clock.js";
 import { TickqError } from "./errors.js";
 import type { RoundTrips } from "./redis.js";
 import type { Runtime } from "./runtime.js";
@@ -28,12 +29,12 @@ export function tickCalls(runtime: Runtime, keys: string[], trips: RoundTrips, p
   return {
     next: () => ++seq,
     async send(script, args) {
-      const first = Date.now();
+      const first = monotonicMs();
       for (let wait = 50; ; wait = Math.min(wait * 2, 1_000)) {
         try {
           return await runtime.run(script, keys, args, trips);
         } catch (error) {
-          if (!transient(error) || Date.now() - first + wait > patienceMs) throw error;
+          if (!transient(error) || monotonicMs() - first + wait > patienceMs) throw error;
           await new Promise((resolve) => setTimeout(resolve, wait));
         }
       }

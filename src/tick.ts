@@ -4,6 +4,7 @@
 // in its inproc lists until acked, and once its lease expires the next
 // tick's resurrect pass puts them back. Every call is numbered and resent
 // unchanged on transient errors (tick-calls.ts), so a replay is harmless.
+import { monotonicMs } from "./clock.js";
 import { tickEvents } from "./events.js";
 import { newJid } from "./job.js";
 import { fenceLease } from "./lease.js";
@@ -17,7 +18,7 @@ import { housekeepArgs, readHousekeep, type HousekeepLimits } from "./passes/hou
 import { runPipeline, type StepReply } from "./pipeline.js";
 import { fetchArgs } from "./queues.js";
 import { asArray, asNumber, type RoundTrips } from "./redis.js";
-import { learnEvictionPolicy, redisNowSec, type Runtime } from "./runtime.js";
+import { learnClock, learnEvictionPolicy, redisNowMs, redisNowSec, type Runtime } from "./runtime.js";
 import { dueArgs, runSchedules } from "./schedules/pass.js";
 import { scripts } from "./scripts/index.js";
 import { TickBeats } from "./sidekiq/process.js";
@@ -32,7 +33,7 @@ const HOUSEKEEP_SHARE = 0.25;
 export async function runTick(runtime: Runtime, options: TickOptions = {}, tickId = newJid().slice(0, 16)): Promise<TickReport> {
   const { budgetMs, batch, concurrency, leaseMs, graceMs, resurrectLimit, scheduleLimit } = tickSettings(options);
   const limits: HousekeepLimits = { resurrectLimit, scheduleLimit, lockMs: leaseMs };
-  const started = Date.now();
+  const started = monotonicMs();
   const trips: RoundTrips = { count: 0 };
   const report: TickReport = {
     tickId, fetched: 0, succeeded: 0, failed: 0, retried: 0, dead: 0, resurrected: 0, scheduled: 0,
@@ -44,7 +45,6 @@ export async function runTick(runtime: Runtime, options: TickOptions = {}, tickI
   const beats = runtime.sidekiq && new TickBeats(runtime.sidekiq, runtime.prefix, { tickId, concurrency, plan, nowSec: () => redisNowSec(runtime) });
   const calls = tickCalls(runtime, [keys.ticks, keys.lease(tickId), ...(beats?.keys ?? [])], trips, Math.min(leaseMs, runtime.redisTimeoutMs, 5_000));
   const common = [tickId, leaseMs, runtime.deadMaxJobs, runtime.deadMaxAgeSeconds];
-  const learnClock = (nowMs: number) => (runtime.clockOffsetMs = nowMs - Date.now());
 
   const controller = new AbortController();
   const deadline = setTimeout(() => controller.abort(new Error("tick deadline reached")), budgetMs);
@@ -57,8 +57,8 @@ export async function runTick(runtime: Runtime, options: TickOptions = {}, tickI
   const events = tickEvents(runtime.listeners, runtime.logger);
 
   try {
-    const registration = `${started} ${leaseMs} ${plan.names.join(" ")}`;
-    const sentAt = Date.now();
+    const registration = `${Math.round(redisNowMs(runtime))} ${leaseMs} ${plan.names.join(" ")}`;
+    const sentAt = monotonicMs();
     const askPolicy = runtime.evictionPolicy === undefined ? 1 : 0;
     const begun = asArray(
       await calls.send(scripts.begin, [
@@ -68,7 +68,7 @@ export async function runTick(runtime: Runtime, options: TickOptions = {}, tickI
       "begin",
     );
     const housekept = readHousekeep(begun);
-    learnClock(housekept.nowMs);
+    learnClock(runtime, housekept.nowMs);
     learnEvictionPolicy(runtime, String(begun[7] ?? ""));
     report.resurrected += housekept.resurrected;
     report.scheduled += housekept.scheduled;
@@ -86,7 +86,7 @@ export async function runTick(runtime: Runtime, options: TickOptions = {}, tickI
     if (!recurring.held) lost();
     let housekeepingLeft = housekept.more;
 
-    while (housekeepingLeft && Date.now() - started < budgetMs * HOUSEKEEP_SHARE) {
+    while (housekeepingLeft && monotonicMs() - started < budgetMs * HOUSEKEEP_SHARE) {
       const reply = asArray(await calls.send(scripts.housekeep, [tickId, calls.next(), ...housekeepArgs(limits)]), "housekeep");
       const more = readHousekeep(reply);
       report.resurrected += more.resurrected;
@@ -96,13 +96,13 @@ export async function runTick(runtime: Runtime, options: TickOptions = {}, tickI
     }
 
     const step = async (acks: WorkOutcome[], fetch: number, solo?: Work | null): Promise<StepReply<Work>> => {
-      const sent = Date.now();
+      const sent = monotonicMs();
       try {
         const { plain, ordered } = splitOutcomes(acks);
         await nameLargeJobs(plain.map((o) => o.job));
         const args = [...common, numbered(calls.next(), solo), ...(beats?.section() ?? []), ...ackArgs(plain), ...fetchArgs(plan, fetch), ...work.args(ordered)];
         const stepped = asArray(await calls.send(scripts.step, args), "step");
-        learnClock(asNumber(stepped[0]));
+        learnClock(runtime, asNumber(stepped[0]));
         report.deadEvicted += asNumber(stepped[2]);
         events.settled(plain, stepped[5], asNumber(stepped[0])); // ordered ids fire no events yet
         const held = asNumber(stepped[1]) === 1;
@@ -166,7 +166,7 @@ export async function runTick(runtime: Runtime, options: TickOptions = {}, tickI
     work.stop();
     await events.flush(Math.max(graceMs, 5_000));
     report.roundTrips = trips.count;
-    report.durationMs = Date.now() - started;
+    report.durationMs = monotonicMs() - started;
   }
   return report;
 }

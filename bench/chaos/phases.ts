@@ -3,6 +3,7 @@
 // bench/chaos/; it is registered here, and judges itself into a column of
 // the table (bench/chaos/checks.ts: its rows, and the problems that fail it).
 import type { Column } from "./checks.js";
+import { CLOCK_PHASE } from "./clock-phase.js";
 import type { AdapterName } from "./connect.js";
 import { poisonPhase } from "./poison-phase.js";
 import type { PrivateRedis } from "./private-redis.js";
@@ -32,4 +33,4 @@ export interface ChaosPhase {
   run(ctx: PhaseContext): Promise<Column>;
 }
 
-export const EXTRA_PHASES: ChaosPhase[] = [poisonPhase];
+export const EXTRA_PHASES: ChaosPhase[] = [poisonPhase, CLOCK_PHASE];

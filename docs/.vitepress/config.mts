@@ -62,6 +62,7 @@ export default defineConfig({
         text: "Reliability",
         items: [
           { text: "Guarantees", link: "/guarantees" },
+          { text: "Clocks and fences", link: "/clocks-and-fences" },
           { text: "The fault suite", link: "/fault-suite" },
           { text: "Benchmarks", link: "/benchmarks" },
         ],

@@ -10,10 +10,11 @@
 // fan out (onMore), a tick that ends with work left hands the rest to fresh
 // invocations instead. Nothing here can fail an enqueue: a kick that goes
 // wrong is logged, and the cron still finds the job.
+import { monotonicMs } from "../clock.js";
 import { newJid } from "../job.js";
 import { numberOption } from "../options.js";
 import { asNumber, type RoundTrips } from "../redis.js";
-import type { Runtime } from "../runtime.js";
+import { redisNowMs, type Runtime } from "../runtime.js";
 import { scripts } from "../scripts/index.js";
 import type { EnqueueOptions, TickOptions } from "../types.js";
 import { startTick } from "./parallel.js";
@@ -40,7 +41,7 @@ export function kickSettings(options: KickOptions = {}): KickSettings {
 
 /** Kicks when some job asked to (or the scope does by default) and runs now rather than later. */
 export function kickIfAsked(runtime: Runtime, settings: KickSettings, scope: KickScope, jobs: EnqueueOptions[]): void {
-  const now = Date.now();
+  const now = redisNowMs(runtime);
   const asked = jobs.some((j) => (j.kick ?? scope.kick) === true && !(j.delayMs! > 0) && !(j.at && j.at.getTime() > now));
   if (asked) kick(runtime, settings, scope);
 }
@@ -71,13 +72,13 @@ async function runKick(runtime: Runtime, settings: KickSettings, scope: KickScop
   let token = newJid();
   if ((await call("take", token, settings.max)) !== 1) return;
   let holding = true;
-  const deadline = Date.now() + settings.budgetMs;
+  const deadline = monotonicMs() + settings.budgetMs;
   try {
     for (;;) {
-      const left = deadline - Date.now();
+      const left = deadline - monotonicMs();
       const report = await startTick(runtime, { ...settings.tick, budgetMs: Math.min(tickBudget, left), onBacklog: spread });
       if (report.skipped) break; // maxParallel ticks are live: they carry on
-      const outOfTime = deadline - Date.now() < MIN_TICK_MS;
+      const outOfTime = deadline - monotonicMs() < MIN_TICK_MS;
       if (report.more) {
         if (scope.onMore || outOfTime) {
           await scope.onMore?.();

@@ -5,6 +5,7 @@
 // and each request it sends runs its tick under one of them: a slot is
 // taken once, when it is granted, and held until that tick ends.
 import { TickqError } from "../errors.js";
+import { monotonicMs } from "../clock.js";
 import { newJid } from "../job.js";
 import { isCleanName } from "../names.js";
 import { numberOption } from "../options.js";
@@ -43,7 +44,7 @@ export async function startTick(runtime: Runtime, options: TickOptions = {}): Pr
   }
   if (maxParallel === undefined) return runTick(runtime, options, tickId);
   const id = tickId ?? newIds(1)[0]!;
-  const started = Date.now();
+  const started = monotonicMs();
   const grant = await reserveTicks(runtime, 1, maxParallel, [id]);
   if (grant.ids.length === 1) {
     const report = await runTick(runtime, options, id);
@@ -52,7 +53,7 @@ export async function startTick(runtime: Runtime, options: TickOptions = {}): Pr
   }
   return {
     tickId: id, fetched: 0, succeeded: 0, failed: 0, retried: 0, dead: 0, discarded: 0, resurrected: 0, scheduled: 0, recurring: 0,
-    requeued: 0, abandoned: 0, deadEvicted: 0, more: false, leaseLost: false, roundTrips: 1, durationMs: Date.now() - started,
+    requeued: 0, abandoned: 0, deadEvicted: 0, more: false, leaseLost: false, roundTrips: 1, durationMs: monotonicMs() - started,
     skipped: true,
   };
 }

@@ -7,6 +7,7 @@ import { newJid } from "../job.js";
 import { defaultBackoff, describeError, retryLimit } from "../retry.js";
 import { redisNowSec, type Runtime } from "../runtime.js";
 import type { JobLogger } from "../types.js";
+import { isLeaseInDoubt } from "./guard.js";
 import { orderedDefinition } from "./registry.js";
 import type { OrderedContext, OrderedDefinition } from "./types.js";
 import type { OrderedFetched, OrderedOutcome } from "./work.js";
@@ -37,7 +38,7 @@ export async function runOrdered(runtime: Runtime, item: OrderedFetched, signal:
     await definition.perform(item.id, payloads as never[], ctx);
     return { kind: "succeeded", item };
   } catch (error) {
-    if (signal.aborted) return { kind: "interrupted", item };
+    if (signal.aborted) return { kind: isLeaseInDoubt(signal.reason) ? "unstarted" : "interrupted", item };
     return failed(runtime, item, definition, error);
   }
 }

@@ -10,7 +10,22 @@
 // handler that stops on it never overlaps the next holder. One that does
 // not stop has `ctx.fence` to refuse its stale writes. Flow jobs holding
 // a slot of a unique or concurrency key (src/flow/) run under it too.
+// Such an abort blames nobody: Redis was slow to answer, the lease may well
+// be held. The run goes back uncounted (no deadline, no poison, no failure:
+// isLeaseInDoubt) and runs again.
 import type { Fence } from "../lease.js";
+
+const IN_DOUBT = "TickqLeaseInDoubt";
+
+function leaseInDoubt(leaseMs: number): Error {
+  const message = `tick lease not confirmed within ${leaseMs} ms (Redis slow?): stopped before another tick could take this id or key; it runs again`;
+  return Object.assign(new Error(message), { name: IN_DOUBT });
+}
+
+/** The run was aborted only because its tick could not confirm its lease in time. */
+export function isLeaseInDoubt(reason: unknown): boolean {
+  return reason instanceof Error && reason.name === IN_DOUBT;
+}
 
 export interface OrderedGuard {
   /** The signal for an execution starting now. */
@@ -23,7 +38,8 @@ export interface OrderedGuard {
 // One controller serves every execution running at once: no allocation per
 // execution. When it aborts for a lease in doubt, executions started later
 // (after the lease was confirmed again) get a fresh one.
-export function orderedGuard(fence: Fence, tickSignal: AbortSignal, leaseMs: number): OrderedGuard {
+/** `onDoubt`: the guard aborted `running` executions for a lease in doubt. */
+export function orderedGuard(fence: Fence, tickSignal: AbortSignal, leaseMs: number, onDoubt?: (running: number) => void): OrderedGuard {
   let current = new AbortController();
   let running = 0;
   const onTickAbort = () => current.abort(tickSignal.reason);
@@ -32,7 +48,8 @@ export function orderedGuard(fence: Fence, tickSignal: AbortSignal, leaseMs: num
   const every = Math.max(10, Math.min(100, Math.floor(leaseMs / 10)));
   const timer = setInterval(() => {
     if (running === 0 || fence.valid() || current.signal.aborted) return;
-    current.abort(new Error("tick lease could not be confirmed in time: another tick may soon hold this id or key"));
+    current.abort(leaseInDoubt(leaseMs));
+    onDoubt?.(running);
   }, every);
 
   return {

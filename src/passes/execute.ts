@@ -8,7 +8,8 @@ import { deadEntryFor, decodeJob } from "../job.js";
 import { JobLog } from "../job-log.js";
 import { attemptOf, onFailure } from "../retry.js";
 import { compressedBacktrace } from "../sidekiq/backtrace.js";
-import { definitionOf, redisNowSec, type Runtime } from "../runtime.js";
+import { isLeaseInDoubt } from "../ordered/guard.js";
+import { definitionOf, redisNowMs, redisNowSec, type Runtime } from "../runtime.js";
 import type { JobContext, JobDefinition, JobPayload, RunningJob } from "../types.js";
 import type { Outcome } from "./ack.js";
 import type { FetchedJob } from "./fetch.js";
@@ -41,7 +42,7 @@ export async function runJob(runtime: Runtime, job: FetchedJob, signal: AbortSig
   const definition = definitionOf(runtime, decoded.payload.class)!;
   // A job written without `retry` takes its definition's, as Sidekiq takes the worker's.
   const payload = decoded.payload.retry == null ? { ...decoded.payload, retry: definition.retry ?? true } : decoded.payload;
-  const log = new JobLog(runtime.logger, payload, runtime.logLines, () => Date.now() + runtime.clockOffsetMs);
+  const log = new JobLog(runtime.logger, payload, runtime.logLines, () => redisNowMs(runtime));
   const ctx: JobContext = {
     jid: payload.jid,
     queue: job.queue,
@@ -70,7 +71,7 @@ export async function runJob(runtime: Runtime, job: FetchedJob, signal: AbortSig
     }
     return { kind: "succeeded", job, payload };
   } catch (error) {
-    if (signal.aborted) return { kind: "interrupted", job };
+    if (signal.aborted) return { kind: isLeaseInDoubt(signal.reason) ? "unstarted" : "interrupted", job };
     return failed(runtime, job, payload, error, { backoff: definition.backoff, log: log.lines });
   }
 }

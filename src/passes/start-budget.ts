@@ -4,6 +4,7 @@
 // ("later": the tick fetches nothing more and reports `more`); one longer
 // than a whole tick's budget waits for a tick with a larger budget
 // ("never" here), and the logger says so once per job name.
+import { monotonicMs } from "../clock.js";
 import type { Runtime } from "../runtime.js";
 import type { FetchedJob } from "./fetch.js";
 import { timeoutOf } from "./timeout.js";
@@ -17,7 +18,7 @@ export function budgetCheck(runtime: Runtime, deadline: number, budgetMs: number
   if (!runtime.timeouts) return undefined;
   return (job) => {
     const limit = timeoutOf(runtime.jobs, job);
-    if (limit === undefined || limit <= deadline - Date.now()) return "start";
+    if (limit === undefined || limit <= deadline - monotonicMs()) return "start";
     if (limit <= budgetMs) return "later";
     warnOnce(runtime, job, limit, budgetMs);
     return "never";

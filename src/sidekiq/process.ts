@@ -12,6 +12,7 @@
 // jobs running when it was sent — so the work hash costs a few commands a
 // step, never a round trip a job. A change with no call going out for
 // BEAT_MS sends one extend (lease.ts). The Lua side: lib/sidekiq-process.lua.
+import { monotonicMs } from "../clock.js";
 import { TickqError } from "../errors.js";
 import { isCleanName } from "../names.js";
 import type { FetchedJob } from "../passes/fetch.js";
@@ -63,7 +64,7 @@ export class TickBeats {
   private started = 0;
   private number = 0;
   private changed = false;
-  private sentAt = Date.now();
+  private sentAt = monotonicMs();
   private timer: ReturnType<typeof setInterval> | undefined;
 
   constructor(
@@ -103,7 +104,7 @@ export class TickBeats {
   /** A beat section: the next number, then each running job as Sidekiq's work entry. */
   section(): (string | number)[] {
     this.changed = false;
-    this.sentAt = Date.now();
+    this.sentAt = monotonicMs();
     const out: (string | number)[] = [++this.number, this.running.size];
     for (const [job, r] of this.running) out.push(r.tid, JSON.stringify({ queue: job.queue, payload: job.raw, run_at: r.runAt }));
     return out;
@@ -124,7 +125,7 @@ export class TickBeats {
   /** Calls `send` (an extend that beats) when the running jobs changed and no call carried them for BEAT_MS. */
   start(send: () => void): void {
     this.timer = setInterval(() => {
-      if (this.changed && Date.now() - this.sentAt >= BEAT_MS) send();
+      if (this.changed && monotonicMs() - this.sentAt >= BEAT_MS) send();
     }, BEAT_MS);
   }
 

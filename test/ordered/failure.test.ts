@@ -43,6 +43,7 @@ describe.each(adapterCases)("ordered failures over $name", (adapterCase) => {
 
   it("dead after the last retry, with the run's payloads kept; arrivals of the last run run as a fresh id", async () => {
     const seen: unknown[][] = [];
+    const fences: number[] = [];
     let tq!: ReturnType<typeof make>;
     const make = () =>
       h.make({}, {
@@ -52,6 +53,7 @@ describe.each(adapterCases)("ordered failures over $name", (adapterCase) => {
             backoff: () => 0,
             perform: async (_id: string, payloads: unknown[], ctx: OrderedContext) => {
               seen.push(payloads);
+              fences.push(ctx.fence);
               if (payloads.includes("fixed")) return;
               if (ctx.attempt === 2) await tq.enqueueOrdered("idx", { id: "a", payload: "fixed", score: 9 });
               throw new TypeError(`bad data, attempt ${ctx.attempt}`);
@@ -70,7 +72,7 @@ describe.each(adapterCases)("ordered failures over $name", (adapterCase) => {
     const [entry] = await h.redis.zrange(`${h.prefix}o:idx:dead`, "0", "-1");
     expect(entry).toContain('"payloads":[{"v":1},[],{"v":9007199254740993,"f":1.0}],"scores":[1,2,3]}');
     expect(JSON.parse(entry!)).toMatchObject({
-      name: "idx", id: "a", error_class: "TypeError", error_message: "bad data, attempt 2", retry_count: 1, fence: 2,
+      name: "idx", id: "a", error_class: "TypeError", error_message: "bad data, attempt 2", retry_count: 1, fence: fences[1],
     });
     expect((await tq.stats()).ordered.idx).toEqual({ waiting: 1, running: 0, payloads: 1, dead: 1 });
     await tq.tick();

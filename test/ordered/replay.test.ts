@@ -45,11 +45,12 @@ describe.each(adapterCases)("ordered scripts run twice over $name", (adapterCase
   it("begin: a replay answers the same ids and fences and fetches no other", async () => {
     await enqueue("e", Array.from({ length: 12 }, (_, i) => [`id-${i}`, String(i)] as [string, string]));
     const { first, after } = await twice(scripts.begin, ["ticks", "tick:t1"], beginArgs("t1"));
-    expect(readOrderedFetched((first as RedisReply[])[9]).map((f) => f.fence)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    const fences = readOrderedFetched((first as RedisReply[])[9]).map((f) => f.fence);
+    expect(fences.every((f, i) => i === 0 || f > fences[i - 1]!)).toBe(true);
     expect(after["o:idx:running"]).toBe("10");
     expect(Object.keys(after["oinproc:t1"] as object)).toHaveLength(10);
     expect(after["o:idx:ready"]).toHaveLength(4); // 2 ids, with scores
-    expect(after["o:idx:fence"]).toBe("10");
+    expect(after["o:idx:fence"]).toBe(String(fences[9]));
   });
 
   it("step: successes, retry, dead, requeue and interrupt settle once; arrivals behind a run become ready once", async () => {
@@ -120,7 +121,8 @@ describe.each(adapterCases)("ordered scripts run twice over $name", (adapterCase
     await h.redis.del(`${h.prefix}tick:t1`, `${h.prefix}resurrector`); // t1 froze past its lease
     await run(scripts.begin, ["ticks", "tick:t2"], beginArgs("t2"));
     const held = await h.redis.hget(`${h.prefix}oinproc:t2`, "idx a");
-    expect(held).toMatch(/^t2 2 /); // resurrected and fetched again, with a larger fence
+    expect(held).toMatch(/^t2 \d+ /); // resurrected and fetched again, with a larger fence
+    expect(Number(held!.split(" ")[1])).toBeGreaterThan(mine!.fence);
     const before = await snapshot(h.redis, h.prefix);
     for (const kind of ["succeeded", "unstarted", "interrupted"] as const) {
       await run(scripts.step, ["ticks", "tick:t1"], stepArgs("t1", 2, [{ kind, item: mine as OrderedFetched }]));

@@ -39,3 +39,25 @@ local function registered_queues(registration)
   end
   return queues
 end
+
+-- Fences (ctx.fence) come from a counter that Redis may forget (a failover
+-- to a replica that missed writes, a restart from an older snapshot, a
+-- wipe), so a fence is also never below Redis' time in microseconds: a
+-- counter rolled back starts again above every fence handed out before,
+-- unless Redis' clock went back or the counter had run ahead of it (over a
+-- million fences a second). 2^53 µs, the end of safe integers, is the year
+-- 2255. Written as digits: tostring keeps only 14 significant digits.
+local function fence_text(fence)
+  return string.format('%.0f', fence)
+end
+
+-- The last fence counter `key` handed out, or a floor just below Redis' time.
+local function last_fence_of(key)
+  local t = redis.call('TIME')
+  return math.max(tonumber(redis.call('GET', key)) or 0, t[1] * 1000000 + t[2] - 1)
+end
+
+-- Fences up to `last` are handed out.
+local function fences_taken(key, last)
+  redis.call('SET', key, fence_text(last))
+end

@@ -28,8 +28,8 @@ local function flow_admit(F)
   -- one script, so the next job of the same key sees it. Each start gets a
   -- fence (ctx.fence): the k-th flow job the call's reply holds has fence
   -- F.first_fence() + k, numbered on from the counter's value at the
-  -- call's first admit, and the counter moves on by the starts (one
-  -- INCRBY an admit). The reply names no job: the client counts the flow
+  -- call's first admit (or Redis' time, lib/common.lua), and the counter
+  -- is set to the last fence taken (one SET an admit). The reply names no job: the client counts the flow
   -- jobs it got, in order (src/flow/fences.ts).
   -- At most `room` start, oldest first: the newer ones are not looked at.
   -- Returns the jobs that start, oldest first, how many were set aside,
@@ -52,7 +52,7 @@ local function flow_admit(F)
     end
     if t.rate then
       local log = fkey('rate', t.rate[1])
-      redis.call('ZADD', log, now, fence)
+      redis.call('ZADD', log, now, fence_text(fence))
       redis.call('PEXPIRE', log, t.rate[3])
     end
     if t.wait and redis.call('GET', fkey('wait', t.wait)) == jid then redis.call('DEL', fkey('wait', t.wait)) end
@@ -88,13 +88,13 @@ local function flow_admit(F)
 
   function F.admit(tick, items, room)
     if not last_fence then
-      last_fence = tonumber(redis.call('GET', P .. 'flow:fence')) or 0
+      last_fence = last_fence_of(P .. 'flow:fence')
       first_fence = last_fence
     end
     local run, run_d = admit_run(tick, items, room)
     if run then
       last_fence = last_fence + #run
-      redis.call('INCRBY', P .. 'flow:fence', #run)
+      fences_taken(P .. 'flow:fence', last_fence)
       redis.call('HINCRBY', P .. 'flow:locks', run_d.name, #run)
       return run, 0, 0
     end
@@ -330,7 +330,7 @@ local function flow_admit(F)
     if full_n > 0 then parked_by_name[full_d.name] = parked_by_name[full_d.name] + full_n end
     F.commit(view)
     if fence > last_fence then
-      redis.call('INCRBY', P .. 'flow:fence', fence - last_fence)
+      fences_taken(P .. 'flow:fence', fence)
       last_fence = fence
     end
     -- Parked per key in one push a stretch, oldest deepest (at the right).

@@ -247,7 +247,7 @@ local function flow_slots(F)
       takes[#takes + 1] = field
       return
     end
-    redis.call('HSET', fkey('held', key), field, fence)
+    redis.call('HSET', fkey('held', key), field, fence_text(fence))
     view.held[key] = view.held[key] + 1
   end
 

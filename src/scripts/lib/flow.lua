@@ -16,7 +16,7 @@
 --   flow:rnext:KEY     string the last due handed to a deferred job
 --   flow:claim:KEY     string jid of the job queued or running (until-executed)
 --   flow:wait:KEY      string jid of the job waiting to run (coalesce)
---   flow:fence         string the fencing counter, one number a start
+--   flow:fence         string the last fence handed out (lib/common.lua)
 --   flow:locks         hash   NAME → slots its jobs hold
 --   flow:waiting       hash   NAME → its jobs parked on a busy key
 --   flow:deferred:NAME zset   jid → due ms of jobs a rate limit pushed later

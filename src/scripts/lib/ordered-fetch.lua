@@ -21,7 +21,9 @@ local function fetch_name(tick, name, limit, now, out)
   if #due == 0 then return 0 end
   -- The lowest scores are the lowest ranks: exactly the ids just read.
   redis.call('ZREMRANGEBYRANK', ready, 0, #due / 2 - 1)
-  local first = redis.call('INCRBY', okey(name, 'fence'), #due / 2) - #due / 2 + 1
+  -- never below Redis' time, though the counter be lost (lib/common.lua)
+  local first = last_fence_of(okey(name, 'fence')) + 1
+  fences_taken(okey(name, 'fence'), first + #due / 2 - 1)
   local ids, payloads, scores, counts = {}, {}, {}, {}
   local held = {}
   local single = true
@@ -32,7 +34,7 @@ local function fetch_name(tick, name, limit, now, out)
     if count > 0 then
       ids[#ids + 1] = id
       held[#held + 1] = name .. ' ' .. id
-      held[#held + 1] = tick .. ' ' .. (first + #ids - 1) .. ' ' .. due[j + 1]
+      held[#held + 1] = tick .. ' ' .. fence_text(first + #ids - 1) .. ' ' .. due[j + 1]
       counts[#ids] = count
       if count > 1 then single = false end
     end

@@ -8,7 +8,7 @@
 --   o:NAME:n:ID      zset  those payloads
 --   o:NAME:retries   hash  id → failures so far (absent: none)
 --   o:NAME:resurrections hash id → times a dead tick left it running
---   o:NAME:fence     string the fencing counter, one number per execution
+--   o:NAME:fence     string the last fence handed out (lib/common.lua)
 --   o:NAME:running   string ids running now
 --   o:NAME:payloads  string payloads waiting (in p: keys of ids not running,
 --                          and in n: keys), kept as they move

@@ -1,0 +1,7 @@
+// The process's clock for durations: monotonic, so a step of the host's
+// wall clock (NTP, a VM resumed, an operator) can neither stretch nor cut a
+// lease, a budget, a timeout or a wait. Wall time (due times, expiry, rate
+// windows, failed_at) comes from Redis, never from here.
+
+/** Milliseconds on a monotonic clock; only differences between two readings mean anything. */
+export const monotonicMs = (): number => performance.now();
