@@ -148,7 +148,7 @@ describe.each(adapterCases)("flow scripts run twice over $name", (adapterCase) =
     await tq.enqueueBulk(["a", "b", "c"].map((k) => ({ name: "sync" as const, args: [k] as [string], unique: "while-executing" as const })));
     const { first, after } = await twice(scripts.begin, ["ticks", "tick:t1"], beginArgs("t1"));
     expect(readFetched((first as RedisReply[])[5])).toHaveLength(3);
-    expect((first as RedisReply[])[10]).toEqual([0, 0]);
+    expect((first as RedisReply[])[10]).toEqual([0, 0, 0]);
     expect([after["flow:owner:u:a"], after["flow:owner:u:b"], after["flow:owner:u:c"]]).toEqual(["t1", "t1", "t1"]);
     expect(after["flow:fence"]).toBe("3");
     expect(after["flow:locks"]).toEqual({ sync: "3" });
@@ -173,7 +173,7 @@ describe.each(adapterCases)("flow scripts run twice over $name", (adapterCase) =
     await h.redis.lpush(key("queue:default"), '{"tickq_flow":"sync default u|u:b","class":"sync","args":["b"],"jid":"bad"}');
     const { first, after } = await twice(scripts.begin, ["ticks", "tick:t1"], beginArgs("t1"));
     expect(readFetched((first as RedisReply[])[5]).map((f) => JSON.parse(f.raw).args)).toEqual([["a"]]);
-    expect((first as RedisReply[])[10]).toEqual([0, 0]); // the readable flow job gets fence 1
+    expect((first as RedisReply[])[10]).toEqual([0, 0, 0]); // the readable flow job gets fence 1
     expect(after.dead).toHaveLength(2); // one entry, with its score
     expect(JSON.parse(String((after.dead as string[])[0]))).toMatchObject({ error_class: "TickqMalformedJob" });
     expect(after["flow:owner:u:b"]).toBeUndefined();
@@ -187,7 +187,7 @@ describe.each(adapterCases)("flow scripts run twice over $name", (adapterCase) =
     const fetched = readFetched((first as RedisReply[])[5]);
     expect(fetched.map((f) => JSON.parse(f.raw).class).sort()).toEqual(["call", "sync"]);
     expect((first as RedisReply[])[9]).toEqual([]);
-    expect((first as RedisReply[])[10]).toEqual([0, 0]); // not capped; the fence counter's value before: the two flow jobs fetched get 1 and 2
+    expect((first as RedisReply[])[10]).toEqual([0, 0, 1]); // not capped; the fence counter's value before: the two flow jobs fetched get 1 and 2; jobs parked
     expect(after["flow:fence"]).toBe("2");
     expect(Object.keys(after).filter((k) => k.startsWith("flow:owner:"))).toEqual(["flow:owner:u:a"]);
     expect(after["flow:park:u:a"]).toHaveLength(2);
@@ -277,7 +277,7 @@ describe.each(adapterCases)("flow scripts run twice over $name", (adapterCase) =
     const { first, after } = await twice(scripts.step, ["ticks", "tick:t1"], args);
     expect(readFetched((first as RedisReply[])[3]).map((f) => JSON.parse(f.raw).args[0])).toEqual(["a", "d", "e"]);
     expect((first as RedisReply[])[5]).toEqual([]); // no ack missed
-    expect((first as RedisReply[])[6]).toEqual([0, 3]); // fences 4, 5, 6
+    expect((first as RedisReply[])[6]).toEqual([0, 3, 0]); // fences 4, 5, 6; nothing parked
     expect(Object.keys(after).filter((k) => k.startsWith("flow:owner:")).sort()).toEqual(["flow:owner:u:a", "flow:owner:u:d", "flow:owner:u:e"]);
     expect([after["flow:owner:u:a"], after["flow:owner:u:d"], after["flow:owner:u:e"]]).toEqual(["t1", "t1", "t1"]);
     expect(after["flow:fence"]).toBe("6");
