@@ -1,6 +1,7 @@
 // How long a fetched job waits for a slot: from the reply of the call that
-// first fetched it (begin or step) to the start of its handler, time back in
-// the queue included if a tick handed it back. Two tick
+// fetched it (begin or step) into the tick that runs it, to the start of its
+// handler. (A job a busy tick handed back waited there at most the hold
+// time, src/prefetch.ts; the table counts those jobs.) Two tick
 // loops share one queue, as two cron-started functions would; each job
 // sleeps a duration drawn from a fixed seed. With jobs of 0–100 ms a job
 // waits about a round trip; with jobs of 0–10 s a tick whose slots are busy
@@ -32,8 +33,8 @@ export interface WaitRun {
   seconds: number;
 }
 
-/** Notes, for each job a begin or step call fetched, when its reply came. */
-async function timingAdapter(inner: RedisAdapter, fetchedAt: Map<number, number>): Promise<RedisAdapter> {
+/** Notes, for each job a begin or step call fetched, when its reply came; a job is known by its args[1]. */
+export async function timingAdapter(inner: RedisAdapter, fetchedAt: Map<number, number>): Promise<RedisAdapter> {
   const shas = new Map<string, number>([
     [await scriptSha(scripts.begin), 5],
     [await scriptSha(scripts.step), 3],
@@ -41,11 +42,8 @@ async function timingAdapter(inner: RedisAdapter, fetchedAt: Map<number, number>
   const note = (at: number | undefined, reply: RedisReply) => {
     if (at === undefined || !Array.isArray(reply)) return reply;
     const now = performance.now();
-    // The first fetch: a job handed back and fetched again waited since then.
-    for (const job of readFetched(reply[at])) {
-      const i = (JSON.parse(job.raw) as { args: number[] }).args[1]!;
-      if (!fetchedAt.has(i)) fetchedAt.set(i, now);
-    }
+    // The last fetch: the tick that runs the job fetched it then.
+    for (const job of readFetched(reply[at])) fetchedAt.set((JSON.parse(job.raw) as { args: number[] }).args[1]!, now);
     return reply;
   };
   return {
@@ -106,7 +104,7 @@ const quantile = (xs: number[], q: number) => {
 };
 
 export function printWaits(runs: WaitRun[]): void {
-  console.log("\nPrefetch wait: from the reply that first fetched a job to its start; two tick loops on one queue (seed 1)");
+  console.log("\nPrefetch wait: from the reply that fetched a job into the tick that ran it, to its start; two tick loops on one queue (seed 1)");
   console.table(
     runs.map((r) => ({
       jobs: r.label,

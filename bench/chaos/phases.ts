@@ -4,6 +4,7 @@
 // the table (bench/chaos/checks.ts: its rows, and the problems that fail it).
 import type { Column } from "./checks.js";
 import type { AdapterName } from "./connect.js";
+import { longJobsPhase } from "./long-jobs-phase.js";
 import { poisonPhase } from "./poison-phase.js";
 import type { PrivateRedis } from "./private-redis.js";
 import type { Rng } from "./rng.js";
@@ -32,4 +33,4 @@ export interface ChaosPhase {
   run(ctx: PhaseContext): Promise<Column>;
 }
 
-export const EXTRA_PHASES: ChaosPhase[] = [poisonPhase];
+export const EXTRA_PHASES: ChaosPhase[] = [poisonPhase, longJobsPhase];
