@@ -2,8 +2,8 @@
 // wait for that tick's slots while they are busy with jobs of seconds
 // (src/prefetch.ts: a tick holds what its slots start soon, and hands back
 // the rest). Tick loops in this process share one queue on the private
-// Redis, over the phase's adapter; a few jobs of 2–4 s (fewer than the
-// slots) are mixed among many of 0–50 ms. Each job's wait runs from the
+// Redis, over the phase's adapter; two runs of jobs of 2–4 s, each as long
+// as a tick's concurrency (one at the head), among many of 0–50 ms. Each job's wait runs from the
 // reply that fetched it into the tick that ran it to its start
 // (bench/prefetch-wait.ts); the longest must stay under half the shortest
 // long job, so no job sat behind one. No fault is injected here:
@@ -15,8 +15,11 @@ import { columnOf, mustBeZero, mustMatch, problemsOf, type Check, type Column } 
 import { openEndpoint, type Endpoint } from "./connect.js";
 import type { ChaosPhase, PhaseContext } from "./phases.js";
 
-// Fewer long jobs than the loops' slots: a short job always has a free slot somewhere.
-const LONG = { count: 6, minMs: 2_000, maxMs: 4_000 };
+// Runs of one tick's concurrency (a tick that fetches one has every slot
+// busy), fewer in all than the loops' slots: a short job always has a free
+// slot somewhere.
+const LONG = { runs: 2, minMs: 2_000, maxMs: 4_000 };
+const LOOPS = 3;
 const SHORT = { count: 400, maxMs: 50 };
 const TICK = { concurrency: 4, batch: 8, budgetMs: 10_000 };
 /** A wait this long means a job sat behind a long one. */
@@ -63,9 +66,10 @@ async function runLongJobs(ctx: PhaseContext): Promise<LongJobsResult> {
   const quiet = { info: () => {}, warn: () => {}, error: () => {} };
   const tq = createTickq({ redis: await timingAdapter(opened.adapter, fetchedAt), prefix, jobs, logger: quiet });
   const durations = Array.from({ length: SHORT.count }, () => Math.floor(ctx.rng() * (SHORT.maxMs + 1)));
-  for (let k = 0; k < LONG.count; k++) {
-    const at = Math.floor(ctx.rng() * durations.length);
-    durations.splice(at, 0, LONG.minMs + Math.floor(ctx.rng() * (LONG.maxMs - LONG.minMs + 1)));
+  const long = () => LONG.minMs + Math.floor(ctx.rng() * (LONG.maxMs - LONG.minMs + 1));
+  for (let r = 0; r < LONG.runs; r++) {
+    const at = r === 0 ? 0 : Math.floor(ctx.rng() * durations.length);
+    durations.splice(at, 0, ...Array.from({ length: TICK.concurrency }, long));
   }
   const result: LongJobsResult = { planned: durations.length, ran: 0, longestWaitMs: 0, overBound: [], handedBack: 0, ticks: 0, problems: [] };
   try {
@@ -79,8 +83,9 @@ async function runLongJobs(ctx: PhaseContext): Promise<LongJobsResult> {
         if (report.fetched === 0) await sleep(20);
       }
     };
-    ctx.log(`long jobs ${ctx.adapter}: ${durations.length} jobs, ${LONG.count} of seconds, ${ctx.workers} tick loops`);
-    await Promise.all(Array.from({ length: Math.max(2, ctx.workers) }, loop));
+    const loops = Math.max(LOOPS, ctx.workers);
+    ctx.log(`long jobs ${ctx.adapter}: ${durations.length} jobs, ${LONG.runs * TICK.concurrency} of seconds, ${loops} tick loops`);
+    await Promise.all(Array.from({ length: loops }, loop));
     result.ran = startedAt.size;
     for (const [i, start] of startedAt) {
       const wait = start - (fetchedAt.get(i) ?? start);
