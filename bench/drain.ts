@@ -8,6 +8,8 @@
 //   --ordered-payloads 100000 --ordered-ids 1000   ordered jobs (bench/ordered.ts); 0 skips them
 //   --flow-jobs 20000 --flow-duplicates 10000 --flow-plain 1000   flow control (bench/flow.ts, on a private Redis); 0 skips it
 //   --realistic-jobs 4000 (0: skip)  --seed 1
+//   --wait-short-jobs 2000 --wait-long-jobs 40 --wait-long-seconds 60   how long a fetched job
+//                       waits for a slot, jobs of 0–100 ms and 0–10 s (bench/prefetch-wait.ts); 0 skips
 //   --adapter upstash   tickq alone over HTTP Redis instead (bench/upstash.ts,
 //                       bench/upstash-realistic.ts): --latency-ms 0,20  --batch 100
 import { parseArgs } from "node:util";
@@ -26,6 +28,7 @@ import type { SystemFactory } from "./systems/types.js";
 import { durations } from "./jobs.js";
 import { CONCURRENCY, measureRealistic, printRealistic, type RealisticRow, type Setup } from "./realistic.js";
 import { commandsProcessed, wireCounter } from "./wire.js";
+import { printWaits, runPrefetchWaitBench, type WaitRun } from "./prefetch-wait.js";
 
 const { values } = parseArgs({
   options: {
@@ -42,6 +45,9 @@ const { values } = parseArgs({
     "flow-duplicates": { type: "string", default: "10000" },
     "flow-plain": { type: "string", default: "1000" },
     "realistic-jobs": { type: "string", default: "4000" },
+    "wait-short-jobs": { type: "string", default: "2000" },
+    "wait-long-jobs": { type: "string", default: "40" },
+    "wait-long-seconds": { type: "string", default: "60" },
     seed: { type: "string", default: "1" },
     ...serverlessOptions,
   },
@@ -159,6 +165,12 @@ async function main() {
     process.stdout.write(`measuring ${setup.label} on ${REAL.length} realistic jobs…\n`);
     realRows.push(await measureRealistic(setup, found.url, REAL, RUNS));
   }
+  process.stdout.write("measuring how long fetched jobs wait for a slot…\n");
+  const waits: WaitRun[] = await runPrefetchWaitBench(found.url, {
+    shortJobs: Number(values["wait-short-jobs"]),
+    longJobs: Number(values["wait-long-jobs"]),
+    longLimitMs: Number(values["wait-long-seconds"]) * 1000,
+  });
   if (IDLE_MS > 0) {
     process.stdout.write(`idling ${IDLE_MS / 1000} s…\n`);
     await measureIdle(rows);
@@ -187,6 +199,7 @@ async function main() {
     }
   }
   if (realRows.length) printRealistic(realRows, REAL, RUNS, SEED);
+  if (waits.length) printWaits(waits);
   const bullmq = rows.find((r) => r.name === "BullMQ");
   if (ordered) printOrdered(orderedOptions, ordered, bullmq && { name: "BullMQ", jobsPerSec: median(bullmq.drain) });
   if (flow) printFlow(flowOptions, flow);

@@ -9,7 +9,16 @@
 //
 // Bounded: at most 2 batches fetched but not started, and at most a batch
 // plus a round of slots finished but not acked. All of them sit in the tick's inproc lists,
-// so a crash still loses nothing.
+// so a crash still loses nothing. A fetched job waits for a slot only about
+// as long as the hold time (prefetch.ts): the tick fetches no more than its
+// slots will start by then, and hands back, at the head of their queues,
+// the jobs it holds once the oldest waited that long while no slot freed,
+// so a tick busy with long jobs never keeps work another tick could run.
+//
+// Flow jobs: a job parked on a key this tick holds goes back to its queue
+// when the tick acks the key's job. After the queues looked empty, a tick
+// that met parked jobs still acks and fetches as its flow jobs finish, so
+// a key drains at its limit within one tick, not one slot-full a tick.
 //
 // Fenced: no job starts unless the lease was confirmed within the lease time
 // (lease.ts). When it cannot be confirmed the tick stops starting jobs; when
@@ -26,6 +35,7 @@ import { monotonicMs } from "./clock.js";
 import type { Fence } from "./lease.js";
 import type { Outcome } from "./passes/ack.js";
 import type { FetchedJob } from "./passes/fetch.js";
+import { newPrefetch } from "./prefetch.js";
 
 export interface StepReply<W = FetchedJob> {
   /** False when the lease was gone: nothing was fetched. */
@@ -33,12 +43,18 @@ export interface StepReply<W = FetchedJob> {
   fetched: W[];
   /** More may wait though the fetch came back short (it stopped at its cap of flow jobs set aside). */
   more?: boolean;
+  /** Flow jobs wait parked on keys: acking a flow job may send one back to its queue. */
+  parked?: boolean;
+  /** Parked jobs the call's acks sent back to their queues. */
+  sentOn?: number;
 }
 
 export interface PipelineInput<W = FetchedJob, O = Outcome> {
   first: W[];
   /** The first fetch filled its batch: more may be waiting. */
   firstFull: boolean;
+  /** The first fetch met flow jobs parked on keys (StepReply.parked). */
+  firstParked?: boolean;
   batch: number;
   concurrency: number;
   fence: Fence;
@@ -49,6 +65,10 @@ export interface PipelineInput<W = FetchedJob, O = Outcome> {
   run(job: W): Promise<O>;
   /** What a job whose run() rejected becomes: put back, as if interrupted. */
   interrupted(job: W): O;
+  /** What a job handed back unstarted becomes: put back at the head of its queue, uncounted. */
+  unstarted(job: W): O;
+  /** Whether acking this job may free a slot a parked job waits for (a flow job). */
+  holdsSlot?(job: W): boolean;
   /**
    * Whether a job may start now ("start"), needs more budget than is left
    * ("later": no more fetches, a fresh tick will run it) or more than a
@@ -75,6 +95,8 @@ export interface PipelineResult<W = FetchedJob, O = Outcome> {
   deferred: W[];
   /** Handlers still running after the grace period: left in inproc. */
   abandoned: number;
+  /** Jobs handed back unstarted to their queues while the tick ran: its slots were busy. */
+  handedBack: number;
   /** The last fetch came back short: the queues looked empty. */
   drained: boolean;
   /** A step that failed for good (Redis unreachable); its acks are back in `finished`. */
@@ -84,13 +106,23 @@ export interface PipelineResult<W = FetchedJob, O = Outcome> {
 const POLL_MS = 100;
 
 export async function runPipeline<W, O>(p: PipelineInput<W, O>): Promise<PipelineResult<W, O>> {
+  const prefetch = newPrefetch(p.concurrency);
   const buffer = [...p.first];
+  // When each job of `buffer` was fetched (prefetch.now()).
+  const heldSince = new Map<W, number>(p.first.map((job) => [job, prefetch.now()]));
   const deferred: W[] = [];
   // A job waits for a tick with more budget left: fetch nothing more.
   let waiting = false;
   let finished: O[] = [];
   let running = 0;
   let drained = !p.firstFull;
+  let parked = p.firstParked === true;
+  // A flow job finished since the last fetch: its ack may send a parked job back.
+  let slotFreed = false;
+  // A step's acks sent parked jobs back, and no fetch came after it.
+  let sentOnLeft = false;
+  let handBack = false;
+  let handedBack = 0;
   let stepping = false;
   let confirming = false;
   let closed = false;
@@ -99,20 +131,26 @@ export async function runPipeline<W, O>(p: PipelineInput<W, O>): Promise<Pipelin
   let wake = () => {};
   // The job running alone: recorded by its step (announcing), running, or done and not yet cleared.
   let solo: { job: W; state: "announcing" | "running" | "done" } | undefined;
-  const pace = newPace();
-  const lowWater = () => Math.max(Math.floor(p.batch / 2), Math.min(p.batch, pace.lead()));
+  const lowWater = () => Math.max(Math.floor(p.batch / 2), Math.min(p.batch, prefetch.lead()));
   const stopping = () => p.signal.aborted || failure !== undefined;
 
   const send = (fetch: number, marker: W | null | undefined, then: (held: boolean) => void) => {
     const acks = finished;
     finished = [];
     stepping = true;
+    handBack = false;
+    if (fetch > 0) slotFreed = false;
     const sentAt = monotonicMs();
     p.step(acks, fetch, marker).then(
       (reply) => {
-        pace.stepTook(monotonicMs() - sentAt);
+        prefetch.stepTook(monotonicMs() - sentAt);
         buffer.push(...reply.fetched);
+        for (const job of reply.fetched) heldSince.set(job, prefetch.now());
+        parked ||= reply.parked === true;
+        if (fetch > 0) sentOnLeft = false;
+        else if ((reply.sentOn ?? 0) > 0) sentOnLeft = true;
         if (!reply.held || (reply.fetched.length < fetch && !reply.more)) drained = true;
+        else if (fetch > 0) drained = false;
         then(reply.held);
       },
       (error: unknown) => {
@@ -129,12 +167,14 @@ export async function runPipeline<W, O>(p: PipelineInput<W, O>): Promise<Pipelin
 
   const step = () => {
     if (stepping || failure !== undefined) return;
-    const fetch = !stopping() && !drained && !waiting && buffer.length <= lowWater() ? p.batch : 0;
-    // Acks alone go once a batch and a round of slots have finished; the
-    // last ones ride on finish. A solo job that finished is cleared at once.
+    const due = !stopping() && !waiting && (drained ? parked && slotFreed : buffer.length <= lowWater());
+    const fetch = due ? Math.max(0, Math.min(p.batch, prefetch.room(running, buffer.length))) : 0;
+    // Acks alone go once a batch and a round of slots have finished, or
+    // with jobs handed back; the last ones ride on finish. A solo job that
+    // finished is cleared at once.
     const last = (drained || waiting) && buffer.length === 0 && running === 0;
     const clearing = solo?.state === "done";
-    if (!clearing && fetch === 0 && (finished.length < p.batch + p.concurrency || last)) return;
+    if (!clearing && !handBack && fetch === 0 && (finished.length < p.batch + p.concurrency || last)) return;
     send(fetch, clearing ? null : undefined, () => {
       if (clearing) solo = undefined;
     });
@@ -142,13 +182,16 @@ export async function runPipeline<W, O>(p: PipelineInput<W, O>): Promise<Pipelin
 
   const start = (job: W) => {
     running++;
-    pace.started();
+    heldSince.delete(job);
+    prefetch.started();
     // run() never rejects; were it to, the job goes back to its queue.
     const settled = p.run(job).catch(() => p.interrupted(job));
     void settled.then((outcome) => {
       running--;
+      prefetch.freed();
       if (solo?.job === job) solo.state = "done";
       if (closed) return;
+      if (p.holdsSlot?.(job)) slotFreed = true;
       p.onOutcome(outcome);
       finished.push(outcome);
       fill();
@@ -190,6 +233,7 @@ export async function runPipeline<W, O>(p: PipelineInput<W, O>): Promise<Pipelin
       const when = p.startable?.(job) ?? "start";
       if (when !== "start") {
         buffer.shift();
+        heldSince.delete(job);
         deferred.push(job);
         waiting ||= when === "later";
         continue;
@@ -205,6 +249,34 @@ export async function runPipeline<W, O>(p: PipelineInput<W, O>): Promise<Pipelin
     step();
   };
 
+  // The jobs held waited the hold time while no job could start: back to
+  // their queues. Not while a solo job is being recorded (it is still held).
+  const handBackIfOverdue = () => {
+    if (stopping() || buffer.length === 0 || solo?.state === "announcing") return;
+    if (running < p.concurrency && solo === undefined) return;
+    if (!prefetch.overdue(heldSince.get(buffer[0]!) ?? prefetch.now())) return;
+    const jobs = buffer.splice(0);
+    heldSince.clear();
+    finished.push(...jobs.map((job) => p.unstarted(job)));
+    handedBack += jobs.length;
+    handBack = true;
+    step();
+  };
+
+  // Sleeps until woken, the next poll, or the moment the oldest held job is due back.
+  const pause = () => {
+    let ms = POLL_MS;
+    const oldest = buffer.length > 0 ? heldSince.get(buffer[0]!) : undefined;
+    if (oldest !== undefined) ms = Math.min(ms, Math.max(1, oldest + prefetch.holdMs() - prefetch.now() + 1));
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+  };
+
   const onAbort = () => wake();
   p.signal.addEventListener("abort", onAbort);
   fill();
@@ -213,37 +285,13 @@ export async function runPipeline<W, O>(p: PipelineInput<W, O>): Promise<Pipelin
     const idle = running === 0 && !stepping;
     if (idle && (stopping() || ((drained || waiting) && buffer.length === 0))) break;
     if (abortedAt !== undefined && !stepping && monotonicMs() - abortedAt >= p.graceMs) break;
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, POLL_MS);
-      wake = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-    });
+    await pause();
     wake = () => {};
     fill();
+    handBackIfOverdue();
   }
   closed = true;
   p.signal.removeEventListener("abort", onAbort);
-  return { finished, unstarted: buffer, deferred, abandoned: running, drained: drained && !waiting && buffer.length === 0, failure };
-}
-
-/** How many jobs start during one step round trip, with a margin: the lead a fetch needs. */
-function newPace() {
-  let stepMs = 0;
-  let first = 0;
-  let starts = 0;
-  return {
-    started() {
-      if (starts++ === 0) first = monotonicMs();
-    },
-    stepTook(ms: number) {
-      stepMs = stepMs === 0 ? ms : 0.7 * stepMs + 0.3 * ms;
-    },
-    lead(): number {
-      const elapsed = monotonicMs() - first;
-      if (starts < 2 || elapsed <= 0) return 0;
-      return Math.ceil(1.5 * stepMs * (starts / elapsed));
-    },
-  };
+  const empty = drained && !waiting && !sentOnLeft && buffer.length === 0;
+  return { finished, unstarted: buffer, deferred, abandoned: running, handedBack, drained: empty, failure };
 }

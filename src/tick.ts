@@ -111,7 +111,7 @@ export async function runTick(runtime: Runtime, options: TickOptions = {}, tickI
         const fetchedPlain = readFetchedFenced(stepped[3], stepped[6]);
         const fetched: Work[] = [...fetchedPlain.jobs, ...readOrderedFetched(stepped[4])];
         report.fetched += fetched.length;
-        return { held, fetched, more: fetchedPlain.capped };
+        return { held, fetched, more: fetchedPlain.capped, parked: fetchedPlain.parked, sentOn: asNumber(stepped[7]) };
       } catch (error) {
         controller.abort(error);
         throw error;
@@ -121,10 +121,12 @@ export async function runTick(runtime: Runtime, options: TickOptions = {}, tickI
     report.fetched += first.length;
     if (first.length >= batch) options.onBacklog?.();
     const result = await runPipeline({
-      first, firstFull: first.length === batch || firstPlain.capped, batch, concurrency, fence, signal: controller.signal, graceMs,
+      first, firstFull: first.length === batch || firstPlain.capped, firstParked: firstPlain.parked, batch, concurrency, fence, signal: controller.signal, graceMs,
       // Sidekiq's Busy page shows plain jobs only: an ordered id is no Sidekiq job.
       run: (job) => (beats && !isOrdered(job) ? beats.track(job, () => work.run(job)) : work.run(job)),
       interrupted: interruptedOf,
+      unstarted: unstartedOf,
+      holdsSlot: (job) => !isOrdered(job) && job.flowFence !== undefined,
       startable: startableOf(budgetCheck(runtime, started + budgetMs, budgetMs)),
       // A job at its poison limit goes dead without running: no need to run it alone.
       alone: (job) => (job.suspect || job.resurrections > 0) && job.resurrections < runtime.maxResurrections,
@@ -136,9 +138,10 @@ export async function runTick(runtime: Runtime, options: TickOptions = {}, tickI
     // So far requeued counts the jobs the deadline interrupted: they are back
     // in their queues, work a fresh tick can run, so the tick reports more
     // (each interruption is counted: a job that always overruns ends dead).
+    // Jobs handed back while it ran are work another tick can run too.
     const interrupted = report.requeued;
-    report.requeued += unstarted.length;
-    report.more = !result.drained || interrupted > 0 || report.leaseLost || housekeepingLeft || recurring.more;
+    report.requeued += unstarted.length + result.handedBack;
+    report.more = !result.drained || interrupted > 0 || result.handedBack > 0 || report.leaseLost || housekeepingLeft || recurring.more;
 
     fence.stop();
     beats?.stop();
@@ -152,6 +155,7 @@ export async function runTick(runtime: Runtime, options: TickOptions = {}, tickI
     );
     report.deadEvicted += asNumber(finished[2]);
     if (asNumber(finished[3]) > 0) report.more = true; // ordered ids whose arrivals waited behind a run
+    if (asNumber(finished[5]) > 0) report.more = true; // flow jobs these acks sent back to their queues
     events.settled(plain, finished[4], asNumber(finished[0]));
     if (result.failure !== undefined) throw result.failure;
     if (report.abandoned > 0) {

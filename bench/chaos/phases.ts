@@ -5,6 +5,7 @@
 import type { Column } from "./checks.js";
 import { CLOCK_PHASE } from "./clock-phase.js";
 import type { AdapterName } from "./connect.js";
+import { longJobsPhase } from "./long-jobs-phase.js";
 import { poisonPhase } from "./poison-phase.js";
 import type { PrivateRedis } from "./private-redis.js";
 import type { Rng } from "./rng.js";
@@ -33,4 +34,4 @@ export interface ChaosPhase {
   run(ctx: PhaseContext): Promise<Column>;
 }
 
-export const EXTRA_PHASES: ChaosPhase[] = [poisonPhase, CLOCK_PHASE];
+export const EXTRA_PHASES: ChaosPhase[] = [poisonPhase, CLOCK_PHASE, longJobsPhase];

@@ -1,5 +1,5 @@
 // The flow part of a fetch's reply (lib/fetch.lua): {1 if the fetch
-// stopped at its set-aside cap, F}: the k-th flow job of the reply, in its
+// stopped at its set-aside cap, F, 1 if jobs wait parked on keys}: the k-th flow job of the reply, in its
 // order, has fence F + k. Lua names no job and sends no number a job:
 // cutting a jid out or turning a number into text costs Redis' Lua a
 // microsecond or more, and the reply's order already says which is which.
@@ -15,14 +15,16 @@ export interface FlowFetched {
   jobs: FetchedJob[];
   /** The fetch stopped at its cap of jobs set aside (parked, deferred): fetch again. */
   capped: boolean;
+  /** Jobs wait parked on flow keys (lib/fetch.lua): an ack that frees a slot sends one back. */
+  parked: boolean;
 }
 
 /** readFetched (fetch.lua's groups), each flow job with its fence from the flow part. */
 export function readFetchedFenced(groups: RedisReply | undefined, flow: RedisReply | undefined): FlowFetched {
   const jobs = readFetched(groups);
-  if (flow === undefined || flow === null) return { jobs, capped: false };
-  const [capped, first] = asArray(flow, "flow fetch");
+  if (flow === undefined || flow === null || asArray(flow, "flow fetch").length === 0) return { jobs, capped: false, parked: false };
+  const [capped, first, parked] = asArray(flow, "flow fetch");
   let fence = asNumber(first);
   for (const job of jobs) if (isFlowJob(job.raw)) job.flowFence = ++fence;
-  return { jobs, capped: asNumber(capped) === 1 };
+  return { jobs, capped: asNumber(capped) === 1, parked: asNumber(parked) === 1 };
 }

@@ -17,7 +17,8 @@
 --       (lib/ordered-state.lua, lib/ordered-ack.lua; absent: none)
 -- Returns: {now ms, jobs and ordered ids left in its lists, dead evictions,
 --           ordered ids made ready by these acks (0 for a tick that serves
---           no ordered names), {numbers of ack entries no longer listed (lib/ack.lua)}}
+--           no ordered names), {numbers of ack entries no longer listed (lib/ack.lua)},
+--           parked flow jobs these acks sent back to their queues}
 -- Replays: a numbered call (lib/replay.lua). The lease hash outlives finish
 -- until its TTL runs out, holding the reply, so a replay answers it; after
 -- that, a replay finds none of its jobs listed and moves nothing. The
@@ -60,7 +61,7 @@ end
 if #KEYS > 2 then
   if left == 0 then sidekiq_leave(3) elseif state == 'fresh' then sidekiq_beat(3, now, ARGV[3], 7) end
 end
-local reply = { now, left, evicted + ordered_evicted, 0, missed }
+local reply = { now, left, evicted + ordered_evicted, 0, missed, flow_lib and flow_lib.sent_on or 0 }
 if #names > 0 then reply[4] = ready_again end
 if state == 'fresh' then remember(lease, seq, reply) end
 return reply

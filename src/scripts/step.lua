@@ -16,8 +16,11 @@
 -- Returns: {now ms, lease held (1/0), dead evictions, {queue, {jobs}, {resurrections}, ...},
 --           {ordered groups (lib/ordered-fetch.lua); empty for a tick that
 --           serves no ordered names}, {numbers of ack entries no longer listed (lib/ack.lua)},
---           and when the fetch met flow jobs {1 if it stopped at its
---           set-aside cap, the fence before its first flow job} (lib/fetch.lua)}
+--           when the fetch met flow jobs {1 if it stopped at its set-aside
+--           cap, the fence before its first flow job, 1 if jobs wait
+--           parked} (lib/fetch.lua) else {} or nothing, then, when there
+--           are any, how many parked flow jobs this call sent back to
+--           their queues (its acks, or a dead holder's slot it freed)}
 -- Replays: a numbered call (lib/replay.lua). The replay of the last call
 -- answers its kept reply, so the jobs it fetched reach the tick and none is
 -- acked twice; an older call's replay does nothing. Without the lease the
@@ -70,5 +73,10 @@ local fetched, ordered, flowed = fetch_mixed(tick, batch, queues, picks, names, 
 local kept_reply, reply = { now, 1, evicted, without_jobs(fetched), {}, missed }, { now, 1, evicted, fetched, {}, missed }
 if #names > 0 then kept_reply[5], reply[5] = slim_ordered(ordered), ordered end
 if flowed then kept_reply[7], reply[7] = flowed, flowed end
+local sent_on = flow_lib and flow_lib.sent_on or 0
+if sent_on > 0 then
+  kept_reply[7], reply[7] = kept_reply[7] or {}, reply[7] or {}
+  kept_reply[8], reply[8] = sent_on, sent_on
+end
 remember(lease, seq, kept_reply)
 return reply

@@ -121,9 +121,10 @@ describe.each(adapterCases)("per-key concurrency over $name", (adapterCase) => {
     expect(busyRuns).toBeLessThan(20);
     expect(report.succeeded).toBe(60 + busyRuns);
     const stats = await tq.stats();
-    // parked, but for the one a freed slot sent back to the head of the queue
+    // parked, but for those put back or sent back to the head of the queue
     expect(stats.flow.slow!.waiting + stats.queues.critical!).toBe(20 - busyRuns);
-    expect(stats.queues.critical).toBeLessThanOrEqual(1);
+    // the key ran until the deadline: a run it interrupted goes back first, the next sent on behind it
+    expect(stats.queues.critical).toBeLessThanOrEqual(2);
     // the rest drain one at a time
     for (let round = 0; round < 40 && busyRuns < 20; round++) await tq.tick({ batch: 10, concurrency: 10, budgetMs: 3_000 });
     expect(busyRuns).toBe(20);

@@ -148,8 +148,9 @@ describe.each(adapterCases)("flow scripts run twice over $name", (adapterCase) =
     await tq.enqueueBulk(["a", "b", "c"].map((k) => ({ name: "sync" as const, args: [k] as [string], unique: "while-executing" as const })));
     const { first, after } = await twice(scripts.begin, ["ticks", "tick:t1"], beginArgs("t1"));
     expect(readFetched((first as RedisReply[])[5])).toHaveLength(3);
-    const [capped, before] = (first as RedisReply[])[10] as number[];
+    const [capped, before, parked] = (first as RedisReply[])[10] as number[];
     expect(capped).toBe(0);
+    expect(parked).toBe(0);
     expect([after["flow:owner:u:a"], after["flow:owner:u:b"], after["flow:owner:u:c"]]).toEqual(["t1", "t1", "t1"]);
     expect(after["flow:fence"]).toBe(String(before! + 3));
     expect(after["flow:locks"]).toEqual({ sync: "3" });
@@ -174,7 +175,7 @@ describe.each(adapterCases)("flow scripts run twice over $name", (adapterCase) =
     await h.redis.lpush(key("queue:default"), '{"tickq_flow":"sync default u|u:b","class":"sync","args":["b"],"jid":"bad"}');
     const { first, after } = await twice(scripts.begin, ["ticks", "tick:t1"], beginArgs("t1"));
     expect(readFetched((first as RedisReply[])[5]).map((f) => JSON.parse(f.raw).args)).toEqual([["a"]]);
-    expect((first as RedisReply[])[10]).toEqual([0, expect.any(Number)]); // the readable flow job gets the one fence after it
+    expect((first as RedisReply[])[10]).toEqual([0, expect.any(Number), 0]); // the readable flow job gets the one fence after it
     expect(after.dead).toHaveLength(2); // one entry, with its score
     expect(JSON.parse(String((after.dead as string[])[0]))).toMatchObject({ error_class: "TickqMalformedJob" });
     expect(after["flow:owner:u:b"]).toBeUndefined();
@@ -189,8 +190,9 @@ describe.each(adapterCases)("flow scripts run twice over $name", (adapterCase) =
     expect(fetched.map((f) => JSON.parse(f.raw).class).sort()).toEqual(["call", "sync"]);
     expect((first as RedisReply[])[9]).toEqual([]);
     // not capped; the fence before the call's: the two flow jobs fetched get the next two
-    const [capped, before] = (first as RedisReply[])[10] as number[];
+    const [capped, before, parked] = (first as RedisReply[])[10] as number[];
     expect(capped).toBe(0);
+    expect(parked).toBe(1); // jobs parked
     expect(after["flow:fence"]).toBe(String(before! + 2));
     expect(Object.keys(after).filter((k) => k.startsWith("flow:owner:"))).toEqual(["flow:owner:u:a"]);
     expect(after["flow:park:u:a"]).toHaveLength(2);
@@ -281,9 +283,10 @@ describe.each(adapterCases)("flow scripts run twice over $name", (adapterCase) =
     const { first, after } = await twice(scripts.step, ["ticks", "tick:t1"], args);
     expect(readFetched((first as RedisReply[])[3]).map((f) => JSON.parse(f.raw).args[0])).toEqual(["a", "d", "e"]);
     expect((first as RedisReply[])[5]).toEqual([]); // no ack missed
-    const [capped, before] = (first as RedisReply[])[6] as number[];
+    const [capped, before, parked] = (first as RedisReply[])[6] as number[];
     expect(capped).toBe(0);
     expect(before).toBeGreaterThanOrEqual(counter); // on from the fences begin handed out
+    expect(parked).toBe(0);
     expect(Object.keys(after).filter((k) => k.startsWith("flow:owner:")).sort()).toEqual(["flow:owner:u:a", "flow:owner:u:d", "flow:owner:u:e"]);
     expect([after["flow:owner:u:a"], after["flow:owner:u:d"], after["flow:owner:u:e"]]).toEqual(["t1", "t1", "t1"]);
     expect(after["flow:fence"]).toBe(String(before! + 3));

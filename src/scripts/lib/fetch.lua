@@ -21,7 +21,9 @@
 -- was ever put back). Second, when it met
 -- flow jobs: {1 if it stopped at SET_ASIDE_MAX (more may wait behind) else
 -- 0, F: the k-th flow job of the reply, in its order, has fence F + k
--- (lib/flow-admit.lua)}; nil when it met none.
+-- (lib/flow-admit.lua), 1 if jobs wait parked on keys (an ack of a flow job
+-- may send one back to its queue: the tick fetches again) else 0}; nil when
+-- it met none.
 local SET_ASIDE_MAX = 2000
 
 local function fetch(tick, batch, queues, picks)
@@ -109,7 +111,7 @@ local function fetch(tick, batch, queues, picks)
   if not flowed then return out, nil end
   -- Whether it stopped at the cap (the queue may hold more behind what was
   -- set aside), and the fence before the first flow job it returns.
-  return out, { set_aside >= SET_ASIDE_MAX and 1 or 0, flow_lib.first_fence() }
+  return out, { set_aside >= SET_ASIDE_MAX and 1 or 0, flow_lib.first_fence(), redis.call('EXISTS', P .. 'flow:parked') }
 end
 
 -- Reads the fetch arguments starting at ARGV[i]: batch, n, n queue names,

@@ -93,6 +93,10 @@ local function flow_slots(F)
   end
   F.unsend = forget_sent
 
+  -- Parked jobs this call sent back to their queues: runnable work a
+  -- tick's reply reports.
+  F.sent_on = 0
+
   -- Moves the oldest job parked on `key` to the head of its queue, as the
   -- one sent on for `key`. A job whose descriptor cannot be read (pushed
   -- by hand) cannot say where it goes: it goes to the dead set, whole,
@@ -116,6 +120,7 @@ local function flow_slots(F)
     redis.call('RPUSH', P .. 'queue:' .. queue, job)
     redis.call('HINCRBY', P .. 'flow:waiting', d.name, -1)
     F.sent(key, job)
+    F.sent_on = F.sent_on + 1
   end
 
   -- Where slots are kept. A unique key (`u:…`) has one slot: its holder is

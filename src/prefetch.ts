@@ -1,0 +1,76 @@
+// How many fetched jobs a tick holds before it has slots for them. Jobs held
+// ahead cover the next fetch's round trip, so slots never idle waiting for
+// Redis; held longer, they wait behind busy slots while another tick could
+// run them. So a tick fetches no more than its slots are expected to start
+// within the hold time (HOLD_MS, or two round trips when Redis is far), and
+// hands back what it holds once the oldest has waited that long while no
+// slot freed (pipeline.ts). The expectation is the rate at which slots
+// freed lately, so a tick of slow jobs fetches little more than its free
+// slots, and a tick of fast ones a whole batch.
+
+/** How long a fetched job may wait for a slot before another tick should have it. */
+export const HOLD_MS = 250;
+
+/** Slots freed this long ago weigh 1/e of one freed now. */
+const RATE_WINDOW_MS = 1_000;
+
+export interface Prefetch {
+  started(): void;
+  freed(): void;
+  stepTook(ms: number): void;
+  /** How many jobs start during one step round trip, with a margin: the lead a fetch needs. */
+  lead(): number;
+  /** How long a job may wait for a slot here. */
+  holdMs(): number;
+  /** How many more jobs to fetch: what free slots and the slots expected to free within holdMs() can start. */
+  room(running: number, held: number): number;
+  /** Whether the held jobs should go back: the oldest (held since `oldestHeldAt`, on now()'s clock) waited holdMs() and no slot freed meanwhile. */
+  overdue(oldestHeldAt: number): boolean;
+  /** The clock these times are read on. */
+  now(): number;
+}
+
+/** Times are monotonic milliseconds (performance.now()): jobs that all finish within one millisecond still show a rate. */
+export function newPrefetch(concurrency: number, now: () => number = () => performance.now()): Prefetch {
+  let stepMs = 0;
+  let first = 0;
+  let starts = 0;
+  // Slots freed, each weighted by exp(-age / RATE_WINDOW_MS), as of lastFreed.
+  let weight = 0;
+  let lastFreed = 0;
+  const holdMs = () => Math.max(HOLD_MS, 2 * stepMs);
+  const freeRate = (at: number): number => {
+    if (weight === 0) return 0;
+    const elapsed = Math.max(at - first, 0.001);
+    // For a steady rate r, the weight is r · W · (1 − e^(−elapsed/W)).
+    return (weight * Math.exp(-(at - lastFreed) / RATE_WINDOW_MS)) / (RATE_WINDOW_MS * (1 - Math.exp(-elapsed / RATE_WINDOW_MS)));
+  };
+  return {
+    started() {
+      if (starts++ === 0) first = now();
+    },
+    freed() {
+      const at = now();
+      weight = weight * Math.exp(-(at - lastFreed) / RATE_WINDOW_MS) + 1;
+      lastFreed = at;
+    },
+    stepTook(ms) {
+      stepMs = stepMs === 0 ? ms : 0.7 * stepMs + 0.3 * ms;
+    },
+    lead() {
+      const elapsed = now() - first;
+      if (starts < 2 || elapsed <= 0) return 0;
+      return Math.ceil(1.5 * stepMs * (starts / elapsed));
+    },
+    holdMs,
+    room(running, held) {
+      return concurrency - running + Math.floor(freeRate(now()) * holdMs()) - held;
+    },
+    now,
+    overdue(oldestHeldAt) {
+      const at = now();
+      const hold = holdMs();
+      return at - oldestHeldAt >= hold && at - Math.max(lastFreed, oldestHeldAt) >= hold;
+    },
+  };
+}
