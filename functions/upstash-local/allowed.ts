@@ -1,8 +1,8 @@
 // The commands the local REST server runs: tickq's own (EVAL, EVALSHA) and
-// the data commands an app's @upstash/redis client uses beside it. A token
-// holder can do nothing with these that EVAL, which tickq needs, does not
-// already allow; commands that act on the server (CONFIG, FLUSHALL, SHUTDOWN,
-// REPLICAOF, DEBUG, ACL, CLIENT, MODULE…) are not here, so they never run.
+// the data commands an app's @upstash/redis client uses beside it; scripts.ts
+// keeps EVAL to tickq's own scripts. Commands that act on the server (CONFIG,
+// FLUSHALL, SHUTDOWN, REPLICAOF, DEBUG, ACL, CLIENT, MODULE…) are not here,
+// so they never run.
 type Command = (string | number)[];
 
 const words = (text: string) => text.trim().split(/\s+/);

@@ -38,6 +38,8 @@ export interface UpstashLocalOptions {
   onRequest?: () => void;
   /** Accept a token shorter than 16 characters (a throwaway one, on a machine only you use). */
   insecureToken?: boolean;
+  /** Run any Lua script, not only tickq's: a token holder can then flush or swap the databases of the Redis behind it. */
+  anyScript?: boolean;
 }
 
 /** The shortest token accepted without insecureToken. */
@@ -74,7 +76,7 @@ export function createUpstashLocalApp(options: UpstashLocalOptions): Hono {
   app.post("/", async (c) => {
     const command = asCommand(await body(c));
     if (!command) return c.json({ error: "ERR the body must be a JSON array: the command and its arguments" }, 400);
-    const refused = refusal(command);
+    const refused = refusal(command, options.anyScript);
     if (refused) return c.json({ error: refused }, 400);
     const outcome = await run(redis, command);
     return "error" in outcome ? c.json(outcome, 400) : c.json({ result: encoderFor(c)(outcome.result) });
@@ -83,7 +85,7 @@ export function createUpstashLocalApp(options: UpstashLocalOptions): Hono {
   app.post("/pipeline", async (c) => {
     const commands = asCommands(await body(c));
     if (!commands) return c.json({ error: "ERR the body must be a JSON array of commands" }, 400);
-    const refused = refusalIn(commands);
+    const refused = refusalIn(commands, options.anyScript);
     if (refused) return c.json({ error: refused }, 400);
     const encode = encoderFor(c);
     const outcomes = await Promise.all(commands.map((command) => run(redis, command)));
@@ -93,7 +95,7 @@ export function createUpstashLocalApp(options: UpstashLocalOptions): Hono {
   app.post("/multi-exec", async (c) => {
     const commands = asCommands(await body(c));
     if (!commands) return c.json({ error: "ERR the body must be a JSON array of commands" }, 400);
-    const refused = refusalIn(commands);
+    const refused = refusalIn(commands, options.anyScript);
     if (refused) return c.json({ error: refused }, 400);
     const encode = encoderFor(c);
     const transaction = redis.multi();
@@ -110,7 +112,7 @@ export function createUpstashLocalApp(options: UpstashLocalOptions): Hono {
     const command = pathCommand(c.req.url);
     if (typeof command === "string") return c.json({ error: command }, 400);
     if (command.length === 0) return c.json({ error: "ERR no command in the path" }, 400);
-    const refused = refusal(command);
+    const refused = refusal(command, options.anyScript);
     if (refused) return c.json({ error: refused }, 400);
     const outcome = await run(redis, command);
     return "error" in outcome ? c.json(outcome, 400) : c.json({ result: encoderFor(c)(outcome.result) });

@@ -3,6 +3,7 @@
 // one ioredis connection every request shares (a command that changes its
 // state, blocks it, or turns it into a push stream).
 import { isAllowed } from "./allowed.js";
+import { isShippedSha, isShippedText } from "./scripts.js";
 
 type Command = (string | number)[];
 
@@ -14,6 +15,9 @@ const PUBSUB = `pub/sub turns the connection into a stream of messages, and ${SH
 
 const NOT_ALLOWED =
   "it only runs tickq's scripts (EVAL, EVALSHA) and data commands, never a command that acts on the server (CONFIG, FLUSHALL, SHUTDOWN, REPLICAOF, CLIENT…) or one Redis does not know";
+
+const NOT_SHIPPED =
+  "it runs only the Lua scripts tickq ships, as a script can call FLUSHALL, SWAPDB and more (start the server with --any-script to run your own)";
 
 const reasons: Record<string, string> = {
   SELECT: STATE,
@@ -60,12 +64,27 @@ const clientReasons: Record<string, string> = {
   "NO-TOUCH": STATE,
 };
 
-/** Why `command` must not run on the shared connection, or undefined when it may. */
-export function refusal(command: Command): string | undefined {
+/** Whether `command` runs a script tickq does not ship (EVAL, EVALSHA, their _RO forms, SCRIPT LOAD). */
+function runsOwnScript(name: string, command: Command): boolean {
+  const script = String(command[name === "SCRIPT" ? 2 : 1] ?? "");
+  if (name === "EVAL" || name === "EVAL_RO") return !isShippedText(script);
+  if (name === "EVALSHA" || name === "EVALSHA_RO") return !isShippedSha(script);
+  return name === "SCRIPT" && String(command[1] ?? "").toUpperCase() === "LOAD" && !isShippedText(script);
+}
+
+/**
+ * Why `command` must not run on the shared connection, or undefined when it
+ * may. `anyScript` lets any Lua script run (a token holder can then do
+ * anything a script can).
+ */
+export function refusal(command: Command, anyScript = false): string | undefined {
   const name = String(command[0]).toUpperCase();
   let reason = reasons[name];
   let shown = name;
-  if (name === "CLIENT" && command.length > 1) {
+  if (!anyScript && runsOwnScript(name, command)) {
+    reason = NOT_SHIPPED;
+    if (name === "SCRIPT") shown = "SCRIPT LOAD";
+  } else if (name === "CLIENT" && command.length > 1) {
     const sub = String(command[1]).toUpperCase();
     reason = clientReasons[sub];
     shown = `CLIENT ${sub}`;
@@ -81,9 +100,9 @@ export function refusal(command: Command): string | undefined {
 }
 
 /** The first refusal among the commands of a pipeline or transaction, naming its position. */
-export function refusalIn(commands: Command[]): string | undefined {
+export function refusalIn(commands: Command[], anyScript = false): string | undefined {
   for (const [i, command] of commands.entries()) {
-    const refused = refusal(command);
+    const refused = refusal(command, anyScript);
     if (refused) return `${refused} (command ${i + 1} of ${commands.length}; nothing ran)`;
   }
   return undefined;

@@ -15,6 +15,8 @@ export interface RedisHttpOptions {
   token?: string;
   /** Accept a token under 16 characters. */
   insecureToken?: boolean;
+  /** Run any Lua script, not only tickq's (see UpstashLocalOptions.anyScript). */
+  anyScript?: boolean;
   /** Added to every request, to feel a remote Redis; default 0. */
   latencyMs?: number;
   /** Where the URL and token are printed; default console.log. */
@@ -26,7 +28,7 @@ export async function runRedisHttp(options: RedisHttpOptions = {}): Promise<Upst
   const redis = await findRedis();
   const token = options.token ?? randomBytes(18).toString("base64url");
   const latencyMs = options.latencyMs ?? 0;
-  const server = await startUpstashLocal({ redisUrl: redis.url, token, port: options.port ?? 8079, latencyMs, insecureToken: options.insecureToken });
+  const server = await startUpstashLocal({ redisUrl: redis.url, token, port: options.port ?? 8079, latencyMs, insecureToken: options.insecureToken, anyScript: options.anyScript });
   print(`Upstash-compatible REST server over ${redactUrl(redis.url)}${latencyMs ? ` (+${latencyMs} ms a request)` : ""}`);
   print(`  UPSTASH_REDIS_REST_URL=${server.url}`);
   print(`  UPSTASH_REDIS_REST_TOKEN=${token}`);

@@ -11,13 +11,13 @@ export interface UpstashLocalServer {
   close(): Promise<void>;
 }
 
-export async function startUpstashLocal(options: { redisUrl: string; token: string; port?: number; latencyMs?: number; insecureToken?: boolean }): Promise<UpstashLocalServer> {
+export async function startUpstashLocal(options: { redisUrl: string; token: string; port?: number; latencyMs?: number; insecureToken?: boolean; anyScript?: boolean }): Promise<UpstashLocalServer> {
   let requests = 0;
   const redis = new Redis(options.redisUrl, { maxRetriesPerRequest: 1 });
   redis.on("error", () => {});
   let server: Awaited<ReturnType<typeof listen>>;
   try {
-    const app = createUpstashLocalApp({ redis, token: options.token, latencyMs: options.latencyMs, insecureToken: options.insecureToken, onRequest: () => void requests++ });
+    const app = createUpstashLocalApp({ redis, token: options.token, latencyMs: options.latencyMs, insecureToken: options.insecureToken, anyScript: options.anyScript, onRequest: () => void requests++ });
     server = await listen(app.fetch, options.port ?? 0);
   } catch (error) {
     redis.disconnect();

@@ -40,7 +40,8 @@ export async function openCuttable(name: string): Promise<CuttableAdapter> {
   if (name === "ioredis") {
     return { ...openAdapter(name, { ...endpoints, redisUrl: proxy.url }), cut: proxy.cut, stall: proxy.stall };
   }
-  const rest = await startUpstashLocal({ redisUrl: proxy.url, token: endpoints.restToken });
+  // anyScript: as test/setup/global.ts, suites run their own Lua over it.
+  const rest = await startUpstashLocal({ redisUrl: proxy.url, token: endpoints.restToken, anyScript: true });
   const cut = async () => {
     await proxy.cut();
     await rest.close();

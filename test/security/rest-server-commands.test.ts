@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { upstashAdapter } from "../../adapters/upstash.js";
 import { startUpstashLocal, type UpstashLocalServer } from "../../functions/upstash-local/server.js";
 import { createTickq } from "../../src/index.js";
+import { scripts } from "../../src/scripts/index.js";
 import { upstashClient } from "../helpers/open-adapter.js";
 import { startPrivateRedis, type PrivateRedis } from "../helpers/private-redis.js";
 
@@ -85,9 +86,9 @@ describe("the local REST server's command allowlist", () => {
 
   it("runs tickq's scripts and data commands", async () => {
     expect(await (await call("/", ["SET", "k", "v"])).json()).toEqual({ result: "OK" });
-    expect(await (await call("/", ["EVAL", "return redis.call('GET', KEYS[1])", 1, "k"])).json()).toEqual({ result: "v" });
-    const loaded = await (await call("/", ["SCRIPT", "LOAD", "return 7"])).json();
-    expect(await (await call("/", ["EVALSHA", loaded.result, 0])).json()).toEqual({ result: 7 });
+    expect(await (await call("/", ["EVAL", scripts.pause.text, 1, "paused", "p:", "q", "1"])).json()).toEqual({ result: 1 });
+    const loaded = await (await call("/", ["SCRIPT", "LOAD", scripts.pause.text])).json();
+    expect(await (await call("/", ["EVALSHA", loaded.result, 1, "paused", "p:", "q", "0"])).json()).toEqual({ result: 0 });
     expect(await (await call("/", ["SCRIPT", "EXISTS", loaded.result])).json()).toEqual({ result: [1] });
     const tq = createTickq({ redis: upstashAdapter(upstashClient(server.url, TOKEN)), prefix: "allow:", jobs: { noop: () => {} } });
     await tq.enqueue("noop", []);

@@ -1,4 +1,4 @@
-// tickq redis-http [--port P] [--token T] [--insecure-token] [--latency-ms MS]: the local Upstash-compatible REST server.
+// tickq redis-http [--port P] [--token T] [--insecure-token] [--any-script] [--latency-ms MS]: the local Upstash-compatible REST server.
 // tickq serve --jobs ./jobs.js [--port P]: the app on Node, ticking every second (as npm start).
 import { randomBytes } from "node:crypto";
 import type { Command } from "commander";
@@ -20,10 +20,11 @@ export function addServerCommands(program: Command): void {
     .option("--port <port>", "port to listen on", "8079")
     .option("--token <token>", "bearer token, at least 16 characters (default: a random one, printed)")
     .option("--insecure-token", "accept a token under 16 characters")
+    .option("--any-script", "run any Lua script, not only tickq's (a script can flush the Redis behind it)")
     .option("--latency-ms <ms>", "added to every request", "0")
-    .action(async (options: { port: string; token?: string; insecureToken?: boolean; latencyMs: string }) => {
+    .action(async (options: { port: string; token?: string; insecureToken?: boolean; anyScript?: boolean; latencyMs: string }) => {
       keepRunning();
-      await runRedisHttp({ port: intOption(options.port, "--port"), token: options.token, insecureToken: options.insecureToken, latencyMs: intOption(options.latencyMs, "--latency-ms") });
+      await runRedisHttp({ port: intOption(options.port, "--port"), token: options.token, insecureToken: options.insecureToken, anyScript: options.anyScript, latencyMs: intOption(options.latencyMs, "--latency-ms") });
     });
 
   program
