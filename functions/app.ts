@@ -107,7 +107,7 @@ export function createApp<J extends JobRegistry>(options: AppOptions<J>): Hono<T
     app.use("*", insecureGuard(basePath));
   }
   app.use("*", scopeRequests(scope));
-  app.route("/", healthRoutes(tickq, secrets, basePath)); // before auth: open to load balancers and uptime checks, details for a caller with a secret
+  app.route("/", healthRoutes(tickq, secrets, basePath, throttle)); // before auth: open to load balancers and uptime checks, details for a caller with a secret
   options.routes?.(app);
 
   // The dashboard has its own login (a cookie, not a bearer header): mounted before the API's auth. TICKQ_SECRET

@@ -124,17 +124,22 @@ export async function callerRole(c: Context, secrets: Secrets, basePath = ""): P
   return undefined;
 }
 
+/** The 429 for a client the throttle refuses now, or undefined when it may try. */
+export async function throttled(c: Context, throttle: Throttle, client: string): Promise<Response | undefined> {
+  const wait = await throttle.blockedFor(client);
+  if (wait <= 0) return undefined;
+  c.header("retry-after", String(Math.ceil(wait / 1000)));
+  return refuse(c, 429, "too many failed attempts from this client: try again later", "THROTTLED");
+}
+
 export function requireAccess(options: AuthOptions): MiddlewareHandler {
   const { secrets, basePath = "", throttle } = options;
   if (secrets.admin.length + secrets.read.length + secrets.tick.length === 0) throw new Error("requireAccess needs at least one non-empty secret");
   return async (c, next) => {
     const client = throttle?.clientOf(c);
     if (throttle && client !== undefined) {
-      const wait = await throttle.blockedFor(client);
-      if (wait > 0) {
-        c.header("retry-after", String(Math.ceil(wait / 1000)));
-        return refuse(c, 429, "too many failed attempts from this client: try again later", "THROTTLED");
-      }
+      const refused = await throttled(c, throttle, client);
+      if (refused) return refused;
     }
     const header = c.req.header("authorization");
     const role = await callerRole(c, secrets, basePath);
