@@ -13,6 +13,7 @@
 // 16 characters, is refused at start, so a misconfiguration shows at once
 // and a guessable secret is never served.
 import type { Context, MiddlewareHandler } from "hono";
+import { matchedRoutes } from "hono/route";
 import { timingSafeEqual } from "hono/utils/buffer";
 import { TickqError } from "../src/errors.js";
 import { TICK_ID_HEADER } from "./fanout.js";
@@ -132,6 +133,16 @@ export async function throttled(c: Context, throttle: Throttle, client: string):
   return refuse(c, 429, "too many failed attempts from this client: try again later", "THROTTLED");
 }
 
+/**
+ * The path of the route that will answer (relative to basePath), else the
+ * request's: the router answers GET /tick/ with the /tick route, so a
+ * request's spelling of its path must not decide what a secret may do.
+ */
+function routeOf(c: Context, basePath: string): string {
+  const route = matchedRoutes(c).find((r) => r.method !== "ALL");
+  return (route?.path ?? c.req.path).slice(basePath.length) || "/";
+}
+
 export function requireAccess(options: AuthOptions): MiddlewareHandler {
   const { secrets, basePath = "", throttle } = options;
   if (secrets.admin.length + secrets.read.length + secrets.tick.length === 0) throw new Error("requireAccess needs at least one non-empty secret");
@@ -149,8 +160,7 @@ export function requireAccess(options: AuthOptions): MiddlewareHandler {
       if (header && !/^Bearer +[A-Za-z0-9._~+/-]+=* *$/i.test(header)) return refuse(c, 401, "Authorization header must be: Bearer <secret>", "UNAUTHORIZED");
       return refuse(c, 401, header ? "wrong secret" : "fan-out credential refused (expired, or for another tick)", "UNAUTHORIZED");
     }
-    const path = c.req.path.slice(basePath.length) || "/";
-    if (!allows(role, c.req.method, path)) {
+    if (!allows(role, c.req.method, routeOf(c, basePath))) {
       const error = role === "read" ? "this secret can only read (TICKQ_READ_SECRET): use TICKQ_SECRET to change anything" : "this secret can only start ticks (CRON_SECRET): POST or GET /tick";
       return refuse(c, 403, error, role === "read" ? "READ_ONLY" : "TICK_ONLY");
     }
