@@ -3,7 +3,8 @@
 // masked in whatever text is about to be shown. One helper, used wherever
 // a Redis URL or an error is printed.
 
-const USER_INFO = /\b([a-z][a-z0-9+.-]*:\/\/)([^\s/?#@"'`]*)@/gi;
+// Up to the last "@" before the host ends: a password may hold "@", and Redis clients split at the last one.
+const USER_INFO = /\b([a-z][a-z0-9+.-]*:\/\/)([^\s/?#"'`]*)@/gi;
 
 /** The URL without its password (or user), for logs and errors; text that is not a URL has any `//…@` masked. */
 export function redactUrl(url: string): string {
@@ -14,7 +15,7 @@ export function redactUrl(url: string): string {
     else parsed.username = "***";
     return parsed.toString();
   } catch {
-    return url.replace(/\/\/[^@/]*@/, "//***@");
+    return url.replace(/\/\/[^/?#\s]*@/, "//***@");
   }
 }
 
