@@ -1,5 +1,6 @@
 // A stored job as the jobs API shows it. The text is parsed only to be
 // read; every state change moves the stored text itself (or a spliced copy).
+import { MAX_JOB_DEPTH, nestsWithin } from "../json-depth.js";
 import type { JobPayload } from "../types.js";
 import type { JobInfo, JobState } from "./types.js";
 
@@ -17,6 +18,8 @@ export interface Place {
 const text = (value: unknown, fallback: string) => (typeof value === "string" ? value : typeof value === "number" ? String(value) : fallback);
 
 function parse(raw: string, queue: string): JobPayload {
+  // Nested too deep to serialize again: shown by its raw text, as text that is not JSON is.
+  if (!nestsWithin(raw, MAX_JOB_DEPTH)) return { class: "", args: [], jid: "", queue, retry: false };
   try {
     const value: unknown = JSON.parse(raw);
     if (typeof value === "object" && value !== null && !Array.isArray(value)) {
