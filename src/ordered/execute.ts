@@ -17,6 +17,13 @@ export async function runOrdered(runtime: Runtime, item: OrderedFetched, signal:
     const reason = `its tick died ${item.resurrections} times while running it (maxResurrections ${runtime.maxResurrections})`;
     return dead(runtime, item, "TickqPoisonJob", reason, false);
   }
+  // Not poison: no tick died. The id's run needs longer than the ticks leave it.
+  if (item.interruptions >= runtime.maxResurrections) {
+    const reason =
+      `a tick's deadline interrupted it ${item.interruptions} times (maxResurrections ${runtime.maxResurrections}): it runs longer than the budget ticks leave it. ` +
+      "Raise the tick budget (tick({ budgetMs }), TICKQ_TICK_BUDGET_MS) or do less in one run";
+    return dead(runtime, item, "TickqDeadlineExceeded", reason, false);
+  }
   // The tick fetches only the names it declares, so the definition is there.
   const definition = orderedDefinition(runtime.ordered, item.name)!;
   let payloads: unknown[];

@@ -15,6 +15,8 @@ export interface OrderedFetched {
   failures: number;
   /** How many times its tick died while it ran alone. */
   resurrections: number;
+  /** How many times a tick's deadline interrupted it (no death: never poison). */
+  interruptions: number;
   /** A dead tick left it behind, maybe running: it runs alone (lib/solo.lua). */
   suspect: boolean;
   /** Payload JSON texts, lowest score first, exactly as stored. */
@@ -51,17 +53,18 @@ export function splitOutcomes(outcomes: WorkOutcome[]): { plain: Outcome[]; orde
   return { plain, ordered };
 }
 
-/** Reads lib/ordered-fetch.lua's groups: name, first fence, {ids}, {payloads}, {scores}, {counts}, {failures}, {resurrections}, {suspects}. */
+/** Reads lib/ordered-fetch.lua's groups: name, first fence, {ids}, {payloads}, {scores}, {counts}, {failures}, {resurrections}, {suspects}, {interruptions}. */
 export function readOrderedFetched(reply: RedisReply | undefined): OrderedFetched[] {
   const items: OrderedFetched[] = [];
   for (const group of asArray(reply ?? [], "ordered fetch")) {
-    const [name, first, ids, payloads, scores, counts, failures, resurrections, suspects] = asArray(group, "ordered fetch");
+    const [name, first, ids, payloads, scores, counts, failures, resurrections, suspects, interruptions] = asArray(group, "ordered fetch");
     const texts = asArray(payloads ?? [], "ordered fetch");
     const values = asArray(scores ?? [], "ordered fetch");
     const perId = asArray(counts ?? [], "ordered fetch");
     const failed = asArray(failures ?? [], "ordered fetch");
     const died = asArray(resurrections ?? [], "ordered fetch");
     const suspected = asArray(suspects ?? [], "ordered fetch");
+    const overran = asArray(interruptions ?? [], "ordered fetch");
     let at = 0;
     asArray(ids ?? [], "ordered fetch").forEach((id, k) => {
       const count = perId.length > 0 ? asNumber(perId[k]) : 1;
@@ -71,6 +74,7 @@ export function readOrderedFetched(reply: RedisReply | undefined): OrderedFetche
         fence: asNumber(first) + k,
         failures: asNumber(failed[k]),
         resurrections: asNumber(died[k]),
+        interruptions: asNumber(overran[k]),
         suspect: asNumber(suspected[k]) === 1,
         payloads: texts.slice(at, at + count).map(String),
         scores: values.slice(at, at + count).map(asNumber),

@@ -66,9 +66,10 @@ describe.each(adapterCases)("ordered scripts run twice over $name", (adapterCase
       { kind: "interrupted", item: item("i") },
     ];
     const { after, first } = await twice(scripts.step, ["ticks", "tick:t1"], stepArgs("t1", 2, outcomes));
-    const fetched = readOrderedFetched((first as RedisReply[])[4]).map((f) => [f.id, f.payloads, f.resurrections]);
-    // s and d had arrivals (ready again, fresh); q and i came back; r backs off a minute
-    expect(fetched.sort()).toEqual([["d", ["2"], 0], ["i", ["1"], 1], ["q", ["1"], 0], ["s", ["2"], 0]]);
+    const fetched = readOrderedFetched((first as RedisReply[])[4]).map((f) => [f.id, f.payloads, f.resurrections, f.interruptions]);
+    // s and d had arrivals (ready again, fresh); q and i came back, i's
+    // interruption counted once and apart (no tick died); r backs off a minute
+    expect(fetched.sort()).toEqual([["d", ["2"], 0, 0], ["i", ["1"], 0, 1], ["q", ["1"], 0, 0], ["s", ["2"], 0, 0]]);
     expect(after["o:idx:ready"]).toEqual(["r", expect.any(String)]);
     expect(members(after["o:idx:p:r"])).toEqual(["1", "2"]); // merged with its arrival
     expect(after["o:idx:retries"]).toEqual({ r: "1" });

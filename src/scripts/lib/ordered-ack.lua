@@ -15,7 +15,9 @@
 --   u  dead without running (poison, malformed payloads): as d, not
 --      counted as processed or failed
 --   q  not started: back to ready with every payload, keeping its place
---   i  interrupted at the deadline: as q, counted like a resurrection
+--   i  interrupted at the deadline: as q, counted in `interruptions`
+--      (apart from `resurrections`: no tick died, so it is no suspect and
+--      never poison; one that always overruns ends dead as too long)
 
 local function trim_ordered_dead(dead, now_sec, max_size, max_age)
   local evicted = redis.call('ZREMRANGEBYSCORE', dead, '-inf', '(' .. (now_sec - max_age))
@@ -58,7 +60,7 @@ local function settle_success(tick, name, ids, fences)
   redis.call('HDEL', inproc, unpack(gone))
   redis.call('DECRBY', okey(name, 'running'), #mine)
   redis.call('DEL', unpack(payload_keys))
-  for _, what in ipairs({ 'retries', 'resurrections', 'suspects' }) do
+  for _, what in ipairs({ 'retries', 'resurrections', 'interruptions', 'suspects' }) do
     if redis.call('EXISTS', okey(name, what)) == 1 then redis.call('HDEL', okey(name, what), unpack(mine)) end
   end
   local ready_again = 0
@@ -78,10 +80,11 @@ local function settle_other(tick, kind, name, id, fence, extra, now, dead_max, d
   redis.call('HDEL', inproc, field)
   redis.call('DECRBY', okey(name, 'running'), 1)
   if kind == 'q' or kind == 'i' then
-    requeue(name, id, token_due(token), kind == 'i')
+    requeue(name, id, token_due(token), kind == 'i' and 'interruptions' or nil)
     return 1, 0, 0
   end
   redis.call('HDEL', okey(name, 'resurrections'), id)
+  redis.call('HDEL', okey(name, 'interruptions'), id)
   redis.call('HDEL', okey(name, 'suspects'), id)
   if kind == 'r' then
     merge_back(name, id)

@@ -11,7 +11,8 @@
 -- {name, first fence, {ids}, {payloads}, {scores}, {payload count per id,
 -- or none when every id has one}, {failures, or none when no id of this
 -- name ever failed}, {resurrections, likewise}, {suspects: 1 for an id a
--- dead tick left behind (lib/ordered-resurrect.lua), likewise}}. The ids' fences are
+-- dead tick left behind (lib/ordered-resurrect.lua), likewise},
+-- {interruptions by a tick's deadline, likewise}}. The ids' fences are
 -- consecutive from the first. Flat lists keep the reply (and the copy
 -- lib/replay.lua keeps of it) small. Returns how many ids it took.
 local function fetch_name(tick, name, limit, now, out)
@@ -44,7 +45,7 @@ local function fetch_name(tick, name, limit, now, out)
   redis.call('INCRBY', okey(name, 'running'), #ids)
   redis.call('DECRBY', okey(name, 'payloads'), #payloads)
   local per_id = {}
-  for _, what in ipairs({ 'retries', 'resurrections', 'suspects' }) do
+  for _, what in ipairs({ 'retries', 'resurrections', 'suspects', 'interruptions' }) do
     local list = {}
     if redis.call('EXISTS', okey(name, what)) == 1 then
       list = redis.call('HMGET', okey(name, what), unpack(ids))
@@ -52,7 +53,7 @@ local function fetch_name(tick, name, limit, now, out)
     end
     per_id[#per_id + 1] = list
   end
-  out[#out + 1] = { name, first, ids, payloads, scores, single and {} or counts, per_id[1], per_id[2], per_id[3] }
+  out[#out + 1] = { name, first, ids, payloads, scores, single and {} or counts, per_id[1], per_id[2], per_id[3], per_id[4] }
   return #ids
 end
 
@@ -94,7 +95,7 @@ end
 -- ids, and a held id's payloads do not change (arrivals go to n:ID).
 local function slim_ordered(groups)
   local slim = {}
-  for g, group in ipairs(groups) do slim[g] = { group[1], group[2], group[3], {}, {}, {}, group[7], group[8], group[9] } end
+  for g, group in ipairs(groups) do slim[g] = { group[1], group[2], group[3], {}, {}, {}, group[7], group[8], group[9], group[10] } end
   return slim
 end
 

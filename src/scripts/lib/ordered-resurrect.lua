@@ -17,7 +17,7 @@ local function resurrect_ordered(dead_tick, budget, alone)
     local field, token = held[j], held[j + 1]
     local space = string.find(field, ' ', 1, true)
     local name, id = string.sub(field, 1, space - 1), string.sub(field, space + 1)
-    requeue(name, id, token_due(token), alone == 'o' .. field)
+    requeue(name, id, token_due(token), alone == 'o' .. field and 'resurrections' or nil)
     redis.call('HSET', okey(name, 'suspects'), id, 1)
     redis.call('DECRBY', okey(name, 'running'), 1)
     redis.call('HDEL', key, field)

@@ -7,7 +7,10 @@
 --                          while the id ran: they run after it, merged
 --   o:NAME:n:ID      zset  those payloads
 --   o:NAME:retries   hash  id → failures so far (absent: none)
---   o:NAME:resurrections hash id → times a dead tick left it running
+--   o:NAME:resurrections hash id → times its tick died while it ran alone
+--   o:NAME:interruptions hash id → times a tick's deadline interrupted it
+--                          (no death: counted apart, never poison)
+--   o:NAME:suspects  hash  id → 1: a dead tick left it behind (lib/solo.lua)
 --   o:NAME:fence     string the last fence handed out (lib/common.lua)
 --   o:NAME:running   string ids running now
 --   o:NAME:payloads  string payloads waiting (in p: keys of ids not running,
@@ -68,11 +71,13 @@ end
 -- An id whose run never finished (not started, interrupted, its tick dead)
 -- goes back to ready with every payload, keeping its place: the earlier of
 -- its own due time and that of the arrivals.
-local function requeue(name, id, due, count_resurrection)
+-- `counter`: the hash that counts this return ('resurrections' or
+-- 'interruptions'), nil for none.
+local function requeue(name, id, due, counter)
   local arrived_due = merge_back(name, id)
   if arrived_due and arrived_due < due then due = arrived_due end
   redis.call('ZADD', okey(name, 'ready'), due, id)
-  if count_resurrection then redis.call('HINCRBY', okey(name, 'resurrections'), id, 1) end
+  if counter then redis.call('HINCRBY', okey(name, counter), id, 1) end
 end
 
 -- The ordered part of a tick call's ARGV starts at `i`, after everything
