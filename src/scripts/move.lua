@@ -9,7 +9,7 @@
 --          another call took it first), 'u' left where it is: its queue cannot be read
 -- Replays: the token (lib/once.lua) answers a resent call with the first
 -- reply, doing nothing. Even without it a second run finds none of the
--- stored texts where they were and moves nothing.
+-- stored texts where they were and moves nothing (nor forgets any count).
 -- @include lib/common.lua
 -- @include lib/job-text.lua
 -- @include lib/once.lua
@@ -76,15 +76,20 @@ for k = 1, tonumber(ARGV[4]) do
     else
       removed = redis.call('ZREM', key, job) == 1
     end
+    -- A job put back by a tick (queued or parked) may carry counts and a
+    -- suspect mark by its text (lib/ack.lua, lib/resurrect.lua): they go
+    -- with it, deleted or pushed anew, so none outlives its job.
+    if removed and (string.sub(from, 1, 6) == 'queue:' or string.sub(from, 1, 10) == 'flow:park:') then
+      redis.call('HDEL', P .. 'resurrections', job)
+      redis.call('HDEL', P .. 'interruptions', job)
+      redis.call('HDEL', P .. 'suspects', job)
+    end
     if removed and action == 'push' then
       local pushed = with_field(new_text, 'enqueued_at', stamp) or new_text
       redis.call('SADD', KEYS[1], target)
       redis.call('LPUSH', P .. 'queue:' .. target, pushed)
       -- the job sent on for its key (deferred by its rate limit, run now) is still that job
       if is_flow(job) then flow().resend(job, pushed) end
-    elseif removed and string.sub(from, 1, 6) == 'queue:' then
-      -- A queued job may carry a resurrection count (by its text): it goes too.
-      redis.call('HDEL', P .. 'resurrections', job)
     end
     -- A deleted flow job never runs: its unique claims end; a pushed one
     -- holds its key again (lib/flow.lua).
