@@ -85,7 +85,7 @@ describe.each(adapterCases)("ordered scripts run twice over $name", (adapterCase
     const outcomes: OrderedOutcome[] = held.map((item) => ({ kind: "unstarted", item }));
     const args = [...COMMON("t1"), 2, 0, 0, 1, "default", ...orderedArgs(NAMES, outcomes)];
     const { after, first } = await twice(scripts.finish, ["ticks", "tick:t1"], args);
-    expect((first as unknown[]).slice(1)).toEqual([0, 0, 0, []]); // left, evicted, made ready, ack entries no longer listed
+    expect((first as unknown[]).slice(1)).toEqual([0, 0, 0, [], 0]); // left, evicted, made ready, ack entries no longer listed, parked flow jobs sent back
     expect(after["o:idx:ready"]).toHaveLength(4);
     expect(after["o:idx:running"]).toBe("0");
     expect(after["oinproc:t1"]).toBeUndefined();
