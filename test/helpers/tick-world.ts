@@ -425,7 +425,7 @@ class World {
         if (m.lock === tick.id) m.lock = null;
         const left = m.inproc(tick.id).length;
         if (left === 0) m.registered.delete(tick.id);
-        this.want(`${ctx}: jobs left, dead evictions, ordered made ready, ack entries no longer listed`, r.slice(1), [left, evicted, 0, missed]);
+        this.want(`${ctx}: jobs left, dead evictions, ordered made ready, ack entries no longer listed, parked jobs sent on`, r.slice(1), [left, evicted, 0, missed, 0]);
         if (state === "fresh") remember();
         return;
       }
@@ -603,7 +603,8 @@ class World {
   /** After a run: no list or sorted set outside the layout (a job could hide there), and the daily counters add up. */
   async checkKeys(): Promise<string[]> {
     const problems: string[] = [];
-    const layout = /^(queue:[ab]|schedule|retry|dead|begun|inproc:t\d+:[ab])$/;
+    // jids: the jids remembered for idempotent enqueue, scored by when each may be forgotten (no job text).
+    const layout = /^(queue:[ab]|schedule|retry|dead|begun|jids|inproc:t\d+:[ab])$/;
     const daily = { processed: 0, failed: 0 };
     let cursor = "0";
     do {

@@ -83,8 +83,8 @@ describe("fan-out on the Node server", () => {
       await server.close();
       await recorder.close();
     }
-    const later = Date.now() + TICK_CREDENTIAL_TTL_MS + 1;
-    expect(await verifyTick([SECRET], "t1", await signTick(SECRET, "t1"), later)).toBe(false);
+    const signedAt = Date.now();
+    expect(await verifyTick([SECRET], "t1", await signTick(SECRET, "t1", signedAt), signedAt + TICK_CREDENTIAL_TTL_MS + 1)).toBe(false);
     expect(await verifyTick(["another-secret-0123456789"], "t1", await signTick(SECRET, "t1"))).toBe(false);
   }, 30_000);
 
