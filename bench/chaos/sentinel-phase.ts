@@ -160,8 +160,10 @@ async function failover(servers: ReplicatedRedis, kind: "kill" | "freeze", freez
   if (kind === "kill") {
     await node.kill();
     const moved = await waitFor(async () => (await servers.primaryPort()) !== port, 30_000);
-    await node.start(await servers.primaryPort());
-    await replicaInSync(node.url, 60_000);
+    // Not moved: Sentinel still names this node, so it comes back as the primary it was
+    // (a replica of itself would never sync); the phase counts one failover fewer.
+    await node.start(moved ? await servers.primaryPort() : undefined);
+    if (moved) await replicaInSync(node.url, 60_000);
     return moved;
   }
   await node.freeze(freezeMs);
