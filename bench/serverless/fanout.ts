@@ -39,7 +39,7 @@ export async function fanOutDrain(redisUrl: string, n: number, maxParallel: numb
   try {
     for (let i = 0; i < n; i += 1_000) await server.tickq.enqueueBulk(Array.from({ length: Math.min(1_000, n - i) }, () => ({ name: "nap", args: [] })));
     const t = performance.now();
-    const res = await fetch(`${server.url}/tick?wait=0`, { method: "POST", headers: { Authorization: "Bearer bench" } });
+    const res = await fetch(`${server.url}/tick?wait=0`, { method: "POST", headers: { Authorization: "Bearer bench-secret-0123456789" } });
     if (res.status !== 202) throw new Error(`POST /tick answered ${res.status}`);
     if (!(await until(() => done >= n, 30 * 60_000, 20))) throw new Error(`drained ${done} of ${n}`);
     const seconds = (performance.now() - t) / 1000;

@@ -20,7 +20,7 @@ export async function nodeLatency(redisUrl: string, kick: boolean, samples: numb
     for (let i = 0; i < samples; i++) {
       sent.set(i, performance.now());
       const res = await fetch(`${server.url}/jobs`, {
-        method: "POST", headers: { Authorization: "Bearer bench", "content-type": "application/json" }, body: JSON.stringify({ name: "mark", args: [i] }),
+        method: "POST", headers: { Authorization: "Bearer bench-secret-0123456789", "content-type": "application/json" }, body: JSON.stringify({ name: "mark", args: [i] }),
       });
       if (res.status !== 201) throw new Error(`POST /jobs answered ${res.status}`);
       await pause(50 + random() * 100);

@@ -34,7 +34,7 @@ export async function workerLatency(redisUrl: string, kick: boolean, samples: nu
     const enqueue = async (i: number) => {
       sent.set(i, performance.now());
       const res = await mf.dispatchFetch("http://worker.test/jobs", {
-        method: "POST", headers: { Authorization: "Bearer bench" }, body: JSON.stringify({ name: "mark", args: [i] }),
+        method: "POST", headers: { Authorization: "Bearer bench-secret-0123456789" }, body: JSON.stringify({ name: "mark", args: [i] }),
       });
       if (res.status !== 201) throw new Error(`POST /jobs answered ${res.status}`);
     };
