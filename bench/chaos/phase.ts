@@ -7,7 +7,6 @@
 import { Redis } from "ioredis";
 import { startUpstashLocal, type UpstashLocalServer } from "../../functions/upstash-local/server.js";
 import { createTickq } from "../../src/index.js";
-import type { Stats } from "../../src/types.js";
 import { ioredisAdapter } from "../../adapters/ioredis.js";
 import { endpointEnv, openEndpoint, type AdapterName, type Endpoint } from "./connect.js";
 import { startDropProxy } from "./drop-proxy.js";
@@ -16,7 +15,7 @@ import { startHttpDropProxy, type HttpDropProxy } from "./http-drop-proxy.js";
 import { chaosJobs, planJobs } from "./jobs.js";
 import { openLedger } from "./ledger.js";
 import type { PhaseContext } from "./phases.js";
-import { sleep } from "./rng.js";
+import { deleteUnder, settle } from "./settle.js";
 import { judge, locateJobs, type PhaseResult } from "./verify.js";
 import { startWorkers } from "./workers.js";
 import { trickle } from "./enqueue.js";
@@ -92,25 +91,4 @@ export async function runPhase(o: PhaseOptions): Promise<PhaseResult> {
     await deleteUnder(admin, prefix);
     admin.disconnect();
   }
-}
-
-/** Waits until tickq holds no work (nothing queued, scheduled, in retry, in process or parked on a busy key), twice a lease apart. */
-async function settle(tq: { stats(): Promise<Stats> }, timeoutMs: number, leaseMs: number): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  let idleSince: number | undefined;
-  while (Date.now() < deadline) {
-    const s = await tq.stats().catch(() => undefined);
-    const parked = s ? Object.values(s.flow).reduce((a, f) => a + f.waiting, 0) : 0;
-    const work = s ? Object.values(s.queues).reduce((a, b) => a + b, 0) + s.scheduled + s.retry + s.inflight + parked : 1;
-    if (work > 0) idleSince = undefined;
-    else if (idleSince === undefined) idleSince = Date.now();
-    else if (Date.now() - idleSince >= leaseMs) return true;
-    await sleep(200);
-  }
-  return false;
-}
-
-async function deleteUnder(redis: Redis, prefix: string): Promise<void> {
-  const keys = await redis.keys(`${prefix}*`).catch(() => [] as string[]);
-  for (let i = 0; i < keys.length; i += 500) await redis.del(...keys.slice(i, i + 500));
 }

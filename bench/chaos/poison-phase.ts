@@ -14,7 +14,8 @@ import { columnOf, mustBeZero, mustMatch, problemsOf, type Check } from "./check
 import { endpointEnv, type AdapterName, type Endpoint } from "./connect.js";
 import type { ChaosPhase, PhaseContext } from "./phases.js";
 import { poisonPhaseJobs } from "./poison-worker.js";
-import { sleep, type Rng } from "./rng.js";
+import type { Rng } from "./rng.js";
+import { deleteUnder, settle } from "./settle.js";
 import { startWorkers } from "./workers.js";
 
 const WORKER = fileURLToPath(new URL("./poison-worker.ts", import.meta.url));
@@ -138,25 +139,4 @@ async function enqueue(tq: ReturnType<typeof createTickq<typeof poisonPhaseJobs.
   for (const id of withPoison(flowIds, "poison-flow")) await tq.enqueue("limited", [id]);
   for (const id of withPoison(orderedIds, "poison-ordered")) await tq.enqueueOrdered("item", { id, payload: 1, score: 1 });
   return [...plainIds, ...flowIds, ...orderedIds];
-}
-
-async function settle(tq: ReturnType<typeof createTickq>, timeoutMs: number, leaseMs: number): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  let idleSince: number | undefined;
-  while (Date.now() < deadline) {
-    const s = await tq.stats().catch(() => undefined);
-    const ordered = s ? Object.values(s.ordered).reduce((a, x) => a + x.waiting + x.running, 0) : 0;
-    const parked = s ? Object.values(s.flow).reduce((a, f) => a + f.waiting, 0) : 0;
-    const work = s ? Object.values(s.queues).reduce((a, b) => a + b, 0) + s.retry + s.inflight + parked + ordered : 1;
-    if (work > 0) idleSince = undefined;
-    else if (idleSince === undefined) idleSince = Date.now();
-    else if (Date.now() - idleSince >= leaseMs) return true;
-    await sleep(200);
-  }
-  return false;
-}
-
-async function deleteUnder(redis: Redis, prefix: string): Promise<void> {
-  const keys = await redis.keys(`${prefix}*`).catch(() => [] as string[]);
-  for (let i = 0; i < keys.length; i += 500) await redis.del(...keys.slice(i, i + 500));
 }
