@@ -36,6 +36,8 @@
 -- @include lib/replay.lua
 -- @include lib/flow-read.lua
 -- @include lib/flow-slots.lua
+-- @include lib/flow-chunk.lua
+-- @include lib/flow-decide.lua
 -- @include lib/flow-admit.lua
 -- @include lib/flow-claims.lua
 -- @include lib/flow.lua

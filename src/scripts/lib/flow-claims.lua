@@ -44,13 +44,13 @@ local function flow_claims(F)
   function F.route(job, queue_list, d)
     d = d or F.read(job)
     if not d then return queue_list end
-    local shape, _, b = F.shape(job)
+    local shape = F.descriptor(job)
     for _, lock in ipairs(d.locks) do
-      if F.count(lock[1]) >= lock[2] or (shape.one and F.sent_waits(lock[1], queue_list, string.sub(job, 1, b + 1))) then
+      if F.count(lock.key) >= lock.limit or (shape.one and F.sent_waits(lock.key, queue_list, shape)) then
         redis.call('HINCRBY', P .. 'flow:waiting', d.name, 1)
-        redis.call('SADD', P .. 'flow:parked', lock[1])
+        redis.call('SADD', P .. 'flow:parked', lock.key)
         F.parked_now()
-        return fkey('park', lock[1])
+        return fkey('park', lock.key)
       end
     end
     return queue_list

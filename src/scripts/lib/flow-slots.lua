@@ -64,12 +64,14 @@ local function flow_slots(F)
 
   -- Whether a job of `key`, of the shape `one`, waits in a queue for its
   -- slot: the one sent on, or the newest job of `list` if it is of `key`
-  -- (`head`: the text a job of it opens with, up to its key), then sent on.
-  function F.sent_waits(key, list, head)
+  -- and `shape`, then sent on.
+  function F.sent_waits(key, list, shape)
     local sent, queue = sent_of(key)
     if sent and redis.call('SISMEMBER', P .. 'paused', queue) == 0 then return true end
     local newest = redis.call('LINDEX', list, 0)
-    if not (newest and find(newest, head, 1, true) == 1) then return false end
+    if not (newest and is_flow(newest)) then return false end
+    local newest_shape, newest_key = F.descriptor(newest)
+    if not (newest_shape == shape and newest_key == key) then return false end
     F.sent(key, newest)
     return true
   end
@@ -80,7 +82,7 @@ local function flow_slots(F)
     if not sent_somewhere() then return end
     local t = F.read(job)
     for _, lock in ipairs(t and t.locks or {}) do
-      if sent_of(lock[1]) == redis.sha1hex(job) then F.sent(lock[1], text) end
+      if sent_of(lock.key) == redis.sha1hex(job) then F.sent(lock.key, text) end
     end
   end
 
@@ -109,7 +111,7 @@ local function flow_slots(F)
     if redis.call('LLEN', park) == 0 then redis.call('SREM', P .. 'flow:parked', key) end
     local d = F.read(job)
     if not d then
-      local shape = F.shape(job)
+      local shape = F.descriptor(job)
       if shape then redis.call('HINCRBY', P .. 'flow:waiting', shape.name, -1) end
       local now = now_ms() / 1000
       redis.call('ZADD', P .. 'dead', now, unroutable_entry(job, 'its flow control descriptor (tickq_flow) cannot be read', now))
@@ -133,9 +135,9 @@ local function flow_slots(F)
   -- that Redis searches field by field: some µs a job in a busy drain.)
   -- Any other key keeps its holders in a hash of its own, `flow:held:KEY`.
   local OWNER = P .. 'flow:owner:'
-  F.owner_prefix = OWNER
+  local UNIQUE_PREFIX = 'u:'
   local function single(key)
-    return string.byte(key, 1) == 117 and string.byte(key, 2) == 58
+    return sub(key, 1, #UNIQUE_PREFIX) == UNIQUE_PREFIX
   end
 
   -- Frees the slot `field` holds on `key`; returns 1 if it held one.
@@ -160,10 +162,10 @@ local function flow_slots(F)
   function F.unstrand(job)
     local t = F.read(job)
     for _, lock in ipairs(t and t.locks or {}) do
-      local sent = sent_of(lock[1])
+      local sent = sent_of(lock.key)
       if not sent or sent == redis.sha1hex(job) then
-        forget_sent({ lock[1] })
-        if F.count(lock[1]) < lock[2] then unpark(lock[1]) end
+        forget_sent({ lock.key })
+        if F.count(lock.key) < lock.limit then unpark(lock.key) end
       end
     end
   end
@@ -175,14 +177,10 @@ local function flow_slots(F)
   end
 
   -- A fetch's view of the slots of the keys it meets. Unique keys are
-  -- numbered (`index`: key → k, `singles`: k → key, each once) and their
-  -- owners read at once into `owners[k]`, false when free; a call keeps
-  -- per-key state in arrays by number (a table a key, or a map a state,
-  -- cost more than the MGET). Other keys' holder counts are cached in
-  -- `held` (only this call takes slots meanwhile, and counts them). Takes
-  -- of unique keys are written at once by F.commit. (The commonest
-  -- chunk, distinct free keys of one shape, is taken before any of this:
-  -- lib/flow-admit.lua's admit_run.)
+  -- numbered (`index`: key → k, `singles`: k → key) and their owners read
+  -- at once into `owners[k]`, false when free. Other keys' holder counts
+  -- are cached in `held` (only this call takes slots meanwhile, and counts
+  -- them). Takes of unique keys are written at once by F.commit.
   function F.view(singles, index)
     local names, owners = {}, {}
     for k = 1, #singles do names[k] = OWNER .. singles[k] end
@@ -201,13 +199,6 @@ local function flow_slots(F)
     -- A unique key's owner is its tick; a held hash's field "TICK JID".
     local tick = string.match(field, '^(%S+)')
     return redis.call('EXISTS', P .. 'tick:' .. tick) == 0 and release(key, field) == 1
-  end
-
-  -- Whether unique key `key` is held by a tick whose lease lives (a dead
-  -- tick's slot is left to F.held1, which frees it).
-  function F.busy1(key)
-    local owner = redis.call('GET', OWNER .. key)
-    return owner and redis.call('EXISTS', P .. 'tick:' .. string.match(owner, '^%S+')) == 1 or false
   end
 
   -- Whether unique key number k is held (its holder looked at once a call:
@@ -312,9 +303,10 @@ local function flow_slots(F)
     freed_by_name = {}
   end
 
-  -- The text the last job of shape `one` settled opens with, up to its
-  -- KEYS (an ack settles runs of one shape: one find tells the next).
-  local settle_head, settle_d, settle_at
+  local function release_later(key, tick)
+    pending[npending + 1], pending[npending + 2] = key, tick
+    npending = npending + 2
+  end
 
   -- A flow job left `tick`'s inproc list: kind 's' succeeded, 'd' dead,
   -- 'x' discarded, 'r' retry, 'q' not started, 'i' interrupted (and a
@@ -326,56 +318,32 @@ local function flow_slots(F)
   -- it is free.
   function F.settle(tick, job, kind, held)
     if not held then trusted = false end
-    local d, a
-    if settle_head and find(job, settle_head, 1, true) == 1 then
-      d, a = settle_d, settle_at
-    else
-      d, a = F.shape(job)
-      if d and d.one then settle_head, settle_d, settle_at = sub(job, 1, a - 1), d, a end
-    end
-    if d and d.one then
-      pending[npending + 1], pending[npending + 2] = sub(job, a, find(job, '|', a, true) - 1), tick
-      npending = npending + 2
-      freed_by_name[d.name] = (freed_by_name[d.name] or 0) + 1
+    local shape, keys, jid = F.descriptor(job)
+    if not shape then return end
+    if shape.one then
+      release_later(keys, tick)
+      freed_by_name[shape.name] = (freed_by_name[shape.name] or 0) + 1
       return
     end
-    local t, jid = F.read(job)
+    local t = F.read(job)
     if not t then return end
-    local locks = t.locks
-    for k = 1, #locks do
-      local lock = locks[k]
-      if lock[3] then
-        pending[npending + 1], pending[npending + 2] = lock[1], tick
-        npending = npending + 2
+    for _, lock in ipairs(t.locks) do
+      if lock.unique then
+        release_later(lock.key, tick)
       else
-        release(lock[1], tick .. ' ' .. jid)
+        release(lock.key, tick .. ' ' .. jid)
       end
     end
-    if #locks > 0 then freed_by_name[t.name] = (freed_by_name[t.name] or 0) + #locks end
+    if #t.locks > 0 then freed_by_name[t.name] = (freed_by_name[t.name] or 0) + #t.locks end
     if t.claim and (kind == 's' or kind == 'd' or kind == 'x') and redis.call('GET', fkey('claim', t.claim)) == jid then
       redis.call('DEL', fkey('claim', t.claim))
     end
     if t.wait and (kind == 'q' or kind == 'i') then redis.call('SET', fkey('wait', t.wait), jid, 'NX') end
   end
 
-  -- F.settle of the `n` flow jobs of `jobs`, all succeeded: an ack's
-  -- successes are mostly a run of one shape `one`, whose job costs here a
-  -- find, a find and a sub (no call, no count by name a job).
+  -- F.settle of the `n` flow jobs of `jobs`, all succeeded (an ack's
+  -- successes, freed together by the caller's F.flush()).
   function F.settle_succeeded(tick, jobs, n, held)
-    local run = 0
-    for i = 1, n do
-      local job = jobs[i]
-      if settle_head and find(job, settle_head, 1, true) == 1 then
-        pending[npending + 1], pending[npending + 2] = sub(job, settle_at, find(job, '|', settle_at, true) - 1), tick
-        npending = npending + 2
-        run = run + 1
-      else
-        if run > 0 then freed_by_name[settle_d.name] = (freed_by_name[settle_d.name] or 0) + run end
-        run = 0
-        F.settle(tick, job, 's', held)
-      end
-    end
-    if run > 0 then freed_by_name[settle_d.name] = (freed_by_name[settle_d.name] or 0) + run end
-    if not held then trusted = false end
+    for i = 1, n do F.settle(tick, jobs[i], 's', held) end
   end
 end

@@ -2,8 +2,8 @@
 -- A flow job's JSON opens with its descriptor, written by the client:
 --   {"tickq_flow":"JID NAME QUEUE [l LIMIT KEY]… [r LIMIT PERIOD_MS KEY] [c KEY] [w KEY]",…
 -- every word %XX-escaped (src/flow/descriptor.ts: no space, quote or
--- backslash in any), so a plain job is told apart by its third byte and a
--- flow job is read with a few plain finds: no JSON decoding. `l` a slot on KEY
+-- backslash in any), so a flow job is read with a few plain finds
+-- (lib/flow-read.lua), never decoded as JSON. `l` a slot on KEY
 -- (at most LIMIT holders), `r` a rate limit, `c` the until-executed
 -- claim, `w` the coalesce wait claim.
 -- Keys (under P):
@@ -28,12 +28,13 @@
 -- its queue, so a parked job waits only while its key is full.
 --
 -- The functions are made on first use (flow()): every entry script runs
--- its top level on each call, and a plain call makes none of them. They
--- live in four parts, each a function that adds its own to the table F:
--- lib/flow-read.lua (reading a job; is_flow), lib/flow-slots.lua (holding
--- and freeing slots, parking), lib/flow-admit.lua (the fetch's decisions,
--- rate limits), lib/flow-claims.lua (unique claims at enqueue and in the
--- jobs API). A script includes all five, this one last.
+-- its top level on each call, and a plain call makes none of them. Each
+-- part is a function that adds its own to the table F: lib/flow-read.lua
+-- (reading a job's descriptor), lib/flow-slots.lua (holding and freeing
+-- slots, parking), lib/flow-chunk.lua, lib/flow-decide.lua and
+-- lib/flow-admit.lua (the fetch: classify a chunk, decide per job,
+-- commit), lib/flow-claims.lua (unique claims at enqueue and in the jobs
+-- API). A script includes them all, this one last.
 
 local flow_lib
 local function flow()
@@ -41,6 +42,8 @@ local function flow()
   local F = {}
   flow_read(F)
   flow_slots(F)
+  flow_chunk(F)
+  flow_decide(F)
   flow_admit(F)
   flow_claims(F)
   flow_lib = F

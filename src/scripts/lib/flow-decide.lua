@@ -1,0 +1,123 @@
+-- The fetch's second step (lib/flow-admit.lua): for each classified job,
+-- oldest first, start it now, park it on a full key, defer it past a rate
+-- limit, or send it to the dead set. A decision is written into `call` (its
+-- slots, parks and counts) at once, so the next job of the same key sees it;
+-- lib/flow-admit.lua writes what is left in one go.
+
+local function flow_decide(F)
+  local fkey = F.key
+  local UNREADABLE = 'its flow control descriptor (tickq_flow) cannot be read'
+
+  local function add(counts, name, n)
+    counts[name] = (counts[name] or 0) + n
+  end
+
+  -- The due ms of a job over its rate limit, or nil when it may start now.
+  -- A sliding log: at most LIMIT starts in any PERIOD. Deferred jobs are
+  -- spread a period/limit apart so they do not all come back at once.
+  local function rate_due(rate, now)
+    local log = fkey('rate', rate.key)
+    redis.call('ZREMRANGEBYSCORE', log, '-inf', now - rate.period)
+    local n = redis.call('ZCARD', log)
+    if n < rate.limit then return nil end
+    local oldest_counted = redis.call('ZRANGE', log, n - rate.limit, n - rate.limit, 'WITHSCORES')
+    local free_at = tonumber(oldest_counted[2]) + rate.period
+    local hint = fkey('rnext', rate.key)
+    local last = tonumber(redis.call('GET', hint))
+    if last and last >= free_at then free_at = last + math.ceil(rate.period / rate.limit) end
+    redis.call('SET', hint, free_at, 'PX', free_at - now + rate.period)
+    return free_at
+  end
+
+  local function park(call, job, key)
+    local list = call.parked[key]
+    if not list then
+      list = {}
+      call.parked[key] = list
+    end
+    list[#list + 1] = job.text
+    add(call.parked_by_name, job.shape.name, 1)
+  end
+
+  -- Each start takes the next fence (ctx.fence): the client numbers the
+  -- reply's flow jobs in the same order (src/flow/fences.ts).
+  local function next_fence(call)
+    call.fence = call.fence + 1
+    return call.fence
+  end
+
+  local decide = {}
+
+  function decide.plain()
+    return true
+  end
+
+  function decide.malformed(call, job)
+    local now_sec = call.now / 1000
+    redis.call('ZADD', P .. 'dead', now_sec, unroutable_entry(job.text, UNREADABLE, now_sec))
+    return false
+  end
+
+  -- A key this call took is found held too: a later job of it parks.
+  function decide.unique(call, job)
+    local view, k = call.view, job.slot
+    if F.held1(view, k) then
+      park(call, job, view.singles[k])
+      return false
+    end
+    next_fence(call)
+    F.take(view, view.singles[k], call.tick)
+    add(call.slots_by_name, job.shape.name, 1)
+    return true
+  end
+
+  local function defer(call, job, due)
+    redis.call('ZADD', P .. 'schedule', due / 1000, job.text)
+    local deferred = P .. 'flow:deferred:' .. job.shape.name
+    redis.call('ZREMRANGEBYSCORE', deferred, '-inf', call.now)
+    redis.call('ZADD', deferred, due, job.jid)
+  end
+
+  -- Takes every slot of the job, logs its start against its rate limit and
+  -- frees the coalesce wait claim it held while queued.
+  local function start_other(call, job)
+    local whole, jid = job.whole, job.jid
+    local fence = next_fence(call)
+    for _, lock in ipairs(whole.locks) do
+      F.take(call.view, lock.key, lock.unique and call.tick or call.tick .. ' ' .. jid, fence)
+    end
+    if whole.rate then
+      local log = fkey('rate', whole.rate.key)
+      redis.call('ZADD', log, call.now, fence_text(fence))
+      redis.call('PEXPIRE', log, whole.rate.period)
+    end
+    local wait = whole.wait and fkey('wait', whole.wait)
+    if wait and redis.call('GET', wait) == jid then redis.call('DEL', wait) end
+    if #whole.locks > 0 then add(call.slots_by_name, whole.name, #whole.locks) end
+  end
+
+  function decide.other(call, job)
+    local locks = job.whole.locks
+    for _, lock in ipairs(locks) do
+      if F.full(call.view, lock.key, lock.limit) then
+        park(call, job, lock.key)
+        -- It may be the job sent on for another key of it: that key must
+        -- not wait for it (F.unsend).
+        for _, each in ipairs(locks) do call.unsent[#call.unsent + 1] = each.key end
+        return false
+      end
+    end
+    local due = job.whole.rate and rate_due(job.whole.rate, call.now)
+    if due then
+      defer(call, job, due)
+      return false
+    end
+    start_other(call, job)
+    return true
+  end
+
+  -- Whether `job` starts now (else it was set aside).
+  function F.decide(call, job)
+    return decide[job.kind](call, job)
+  end
+end
