@@ -55,7 +55,8 @@ local function flow_admit(F)
   -- Admits up to `room` jobs of `items` (LRANGE order: newest first),
   -- oldest first; the rest of those looked at are set aside. Returns the
   -- jobs that start, oldest first, how many were set aside, and how many
-  -- of the newest were not looked at: items[1] to items[unread].
+  -- go back to the queue: items[1] to items[unread], newest first, once it
+  -- returns (it moves them to the front).
   function F.admit(tick, items, room)
     if not last_fence then
       last_fence = last_fence_of(FENCE)
@@ -64,22 +65,24 @@ local function flow_admit(F)
     local chunk = F.classify_chunk(items)
     local call = {
       tick = tick, now = now_ms(), view = F.view(chunk.singles, chunk.index), fence = last_fence,
-      parked = {}, unsent = {}, parked_by_name = {}, slots_by_name = {},
+      parked = {}, unsent = {}, parked_by_name = {}, slots_by_name = {}, went_back = {},
     }
-    local kept, aside, unread = {}, 0, 0
-    local jobs = chunk.jobs
-    for at = 1, #jobs do
-      if #kept >= room then
-        unread = #jobs + 1 - at
-        break
-      end
-      if F.decide(call, jobs[at]) then
-        kept[#kept + 1] = jobs[at].text
-      else
+    local kept, aside, back = {}, 0, {}
+    for _, job in ipairs(chunk.jobs) do
+      if #kept < room then
+        if F.decide(call, job) then
+          kept[#kept + 1] = job.text
+        else
+          aside = aside + 1
+        end
+      elseif F.park_past_batch(call, job) then
         aside = aside + 1
+      else
+        back[#back + 1] = job.text
       end
     end
     commit(call)
-    return kept, aside, unread
+    for i = 1, #back do items[#back + 1 - i] = back[i] end
+    return kept, aside, #back
   end
 end

@@ -120,4 +120,23 @@ local function flow_decide(F)
   function F.decide(call, job)
     return decide[job.kind](call, job)
   end
+
+  -- Past a full batch nothing starts, but a job read already need not go
+  -- back to the queue only for the next fetch to park it: a job of a unique
+  -- key another live tick holds parks now, unless a job of its key went
+  -- back before it (the key's order). Whether `job` parked.
+  function F.park_past_batch(call, job)
+    local view = call.view
+    if job.kind == 'unique' and not call.went_back[job.slot] and F.held_live(view, job.slot) then
+      park(call, job, view.singles[job.slot])
+      return true
+    end
+    if job.kind == 'unique' then call.went_back[job.slot] = true end
+    if job.kind == 'other' then
+      for _, lock in ipairs(job.whole.locks) do
+        if lock.unique then call.went_back[view.index[lock.key]] = true end
+      end
+    end
+    return false
+  end
 end

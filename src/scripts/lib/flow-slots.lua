@@ -188,7 +188,16 @@ local function flow_slots(F)
       local got = redis.call('MGET', unpack(names, from, math.min(from + 999, #names)))
       for k = 1, #got do owners[from + k - 1] = got[k] end
     end
-    return { singles = singles, index = index, names = names, owners = owners, swept = {}, held = {}, hswept = {}, takes = {} }
+    return { singles = singles, index = index, names = names, owners = owners, swept = {}, held = {}, hswept = {}, takes = {}, taken = {}, live = {} }
+  end
+
+  -- Whether unique key number k is held by another tick whose lease lives,
+  -- as the call found it (nothing is freed here: F.held1 does that).
+  function F.held_live(view, k)
+    local owner = view.owners[k]
+    if not owner or view.taken[k] then return false end
+    if view.live[k] == nil then view.live[k] = redis.call('EXISTS', P .. 'tick:' .. string.match(owner, '^%S+')) == 1 end
+    return view.live[k]
   end
 
   -- Whether a tick whose lease is gone holds a slot (`field`, or the owner
@@ -238,7 +247,7 @@ local function flow_slots(F)
     local k = view.index[key]
     if k then
       local takes = view.takes
-      view.owners[k] = field
+      view.owners[k], view.taken[k] = field, true
       takes[#takes + 1] = view.names[k]
       takes[#takes + 1] = field
       return
