@@ -1,5 +1,6 @@
 // The table of bench/flow.ts: rates, paired ratios against each scenario's
-// baseline, Redis commands and script µs a job, and the two target lines.
+// baseline, round trips, Redis commands, script µs and Redis CPU µs a job,
+// and the two target lines.
 import type { FlowBenchOptions, FlowFigures, Scenario } from "./flow.js";
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -15,8 +16,10 @@ export function printFlow(o: FlowBenchOptions, f: FlowFigures): void {
     "jobs/s (median)": median(f[key]),
     "min–max": span(f[key]),
     "vs baseline (paired)": base ? pct(pairedRatio(f[key], f[base])) : "baseline",
+    "round trips/job": (f.roundTrips[key] ?? 0).toFixed(3),
     "Redis cmds/job": (f.commands[key] ?? 0).toFixed(2),
     "script µs/job": median(f.scriptUs[key]).toFixed(1),
+    "Redis CPU µs/job": median(f.cpuUs[key]).toFixed(1),
   });
   console.log(`\nFlow control (private Redis, batch ${o.batch}; ${o.runs} runs of (a), ${o.runs * 2} of (b); no-op jobs):`);
   console.table([
@@ -28,7 +31,11 @@ export function printFlow(o: FlowBenchOptions, f: FlowFigures): void {
     row(`(b) ${o.plain} plain, the ${o.duplicates} duplicates parked`, "parked", "alone"),
   ]);
   const us = (key: Scenario) => `${median(f.scriptUs[key]).toFixed(1)} µs`;
-  console.log(`(a) while-executing / plain jobs/s: ${pct(pairedRatio(f.exclusive, f.plain))} (target ≥ 70 %); Redis script time a job: ${us("exclusive")} against ${us("plain")}`);
+  const cpu = (key: Scenario) => `${median(f.cpuUs[key]).toFixed(1)} µs`;
+  console.log(
+    `(a) while-executing / plain jobs/s: ${pct(pairedRatio(f.exclusive, f.plain))} (target ≥ 70 %); ` +
+      `Redis script time a job: ${us("exclusive")} against ${us("plain")}; Redis CPU a job: ${cpu("exclusive")} against ${cpu("plain")}`,
+  );
   console.log(
     `(b) plain behind a busy key's duplicates / alone, jobs/s: ${pct(pairedRatio(f.enqueued, f.alone))} enqueued (target ≥ 50 %); ` +
       `${pct(pairedRatio(f.cold, f.alone))} pushed into the queue (cold), ${pct(pairedRatio(f.parked, f.alone))} once parked`,

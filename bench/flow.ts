@@ -25,6 +25,7 @@ import { Redis } from "ioredis";
 import { ioredisAdapter } from "../adapters/ioredis.js";
 import { startPrivate } from "../functions/node/find-redis.js";
 import { createTickq } from "../src/index.js";
+import type { RedisAdapter } from "../src/types.js";
 import { printFlow } from "./flow-table.js";
 
 export interface FlowBenchOptions {
@@ -38,17 +39,22 @@ export interface FlowBenchOptions {
 export type Scenario = "plain" | "exclusive" | "alone" | "enqueued" | "cold" | "parked";
 
 /**
- * Per scenario: jobs/s of each run; Redis commands a job (first run); and
- * the µs Redis spent in tickq's scripts a job (each run): CPU time inside
- * Redis, which a busy machine inflates far less than wall-clock rates.
+ * Per scenario: jobs/s of each run; Redis commands a job (first run); round
+ * trips a job (the measured tickq's calls to Redis, first run); the µs Redis
+ * spent in tickq's scripts a job (each run, wall time inside Redis); and the
+ * µs of CPU the Redis process used a job (each run): a busy machine makes
+ * Redis wait for a core, which inflates the script µs and the rates, but
+ * not the CPU it uses.
  */
 export interface FlowFigures extends Record<Scenario, number[]> {
   commands: Partial<Record<Scenario, number>>;
+  roundTrips: Partial<Record<Scenario, number>>;
   scriptUs: Record<Scenario, number[]>;
+  cpuUs: Record<Scenario, number[]>;
 }
 
-/** Commands Redis ran (scripts' included) and µs it spent in scripts (EVAL, EVALSHA: their commands included). */
-async function redisWork(redis: Redis): Promise<{ calls: number; scriptUs: number }> {
+/** Commands Redis ran (scripts' included), µs it spent in scripts (EVAL, EVALSHA: their commands included), and its process' CPU µs. */
+async function redisWork(redis: Redis): Promise<{ calls: number; scriptUs: number; cpuUs: number }> {
   const info = await redis.info("commandstats");
   let calls = 0;
   let scriptUs = 0;
@@ -56,7 +62,19 @@ async function redisWork(redis: Redis): Promise<{ calls: number; scriptUs: numbe
     calls += Number(n);
     if (name === "eval" || name === "evalsha") scriptUs += Number(us);
   }
-  return { calls, scriptUs };
+  const cpu = await redis.info("cpu");
+  const seconds = (field: string) => Number(new RegExp(`^${field}:([\\d.]+)`, "m").exec(cpu)?.[1] ?? Number.NaN);
+  return { calls, scriptUs, cpuUs: (seconds("used_cpu_user") + seconds("used_cpu_sys")) * 1e6 };
+}
+
+/** The adapter with a count of its calls: each is one round trip to Redis. */
+function counted(adapter: RedisAdapter): RedisAdapter & { calls: () => number } {
+  let calls = 0;
+  return {
+    evalsha: (sha, keys, args) => (calls++, adapter.evalsha(sha, keys, args)),
+    eval: (script, keys, args) => (calls++, adapter.eval(script, keys, args)),
+    calls: () => calls,
+  };
 }
 
 const rate = (n: number, ms: number) => Math.round((n / ms) * 1000);
@@ -71,11 +89,13 @@ function world(redis: Redis, label: string) {
     noop: () => void done++,
     exclusive: { perform: ([key]: [string]) => (key === "busy" ? released : void done++), uniqueKey: ([key]: [string]) => key },
   };
-  const make = (queues: string[]) => createTickq({ redis: ioredisAdapter(redis), prefix, queues, jobs });
+  const measured = counted(ioredisAdapter(redis));
+  const make = (queues: string[], adapter: RedisAdapter) => createTickq({ redis: adapter, prefix, queues, jobs });
   return {
     prefix,
-    tq: make(["default"]),
-    holder: make(["hold"]),
+    tq: make(["default"], measured),
+    roundTrips: measured.calls,
+    holder: make(["hold"], ioredisAdapter(redis)),
     done: () => done,
     reset: () => void (done = 0),
     release,
@@ -102,13 +122,18 @@ async function drain(w: World, n: number, batch: number): Promise<number> {
   return performance.now() - t;
 }
 
-/** Drains n jobs into `figures[scenario]` (jobs/s, script µs a job); the first time, counts Redis commands a job too. */
+/** Drains n jobs into `figures[scenario]` (jobs/s, script and CPU µs a job); the first time, counts Redis commands and round trips a job too. */
 async function measured(redis: Redis, w: World, n: number, batch: number, figures: FlowFigures, scenario: Scenario): Promise<void> {
   const before = await redisWork(redis);
+  const tripsBefore = w.roundTrips();
   figures[scenario].push(rate(n, await drain(w, n, batch)));
+  const trips = w.roundTrips() - tripsBefore;
   const after = await redisWork(redis);
-  figures.commands[scenario] ??= (after.calls - before.calls - 1) / n;
+  // less the INFO commands that read the counters (two a read)
+  figures.commands[scenario] ??= (after.calls - before.calls - 2) / n;
+  figures.roundTrips[scenario] ??= trips / n;
   figures.scriptUs[scenario].push((after.scriptUs - before.scriptUs) / n);
+  figures.cpuUs[scenario].push((after.cpuUs - before.cpuUs) / n);
 }
 
 async function enqueueChunked(w: World, jobs: Parameters<World["tq"]["enqueueBulk"]>[0]): Promise<void> {
@@ -189,8 +214,9 @@ export async function measureFlow(o: FlowBenchOptions): Promise<FlowFigures> {
   const server = await startPrivate();
   const redis = new Redis(server.url);
   const figures: FlowFigures = {
-    plain: [], exclusive: [], alone: [], enqueued: [], cold: [], parked: [], commands: {},
+    plain: [], exclusive: [], alone: [], enqueued: [], cold: [], parked: [], commands: {}, roundTrips: {},
     scriptUs: { plain: [], exclusive: [], alone: [], enqueued: [], cold: [], parked: [] },
+    cpuUs: { plain: [], exclusive: [], alone: [], enqueued: [], cold: [], parked: [] },
   };
   try {
     await overhead(redis, o, figures);

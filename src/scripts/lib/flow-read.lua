@@ -28,7 +28,7 @@ local function flow_read(F)
     return (string.gsub(s, '%%(%x%x)', function(h) return string.char(tonumber(h, 16)) end))
   end
 
-  -- A shape, not to be changed: {name, queue, keys = how many, locks =
+  -- A shape, not to be changed: {text, name, queue, keys = how many, locks =
   -- {{limit, unique, at}}, rate = {limit, period, at}, claim = at, wait =
   -- at, one = true for a single unique slot and nothing else}; `at` is the
   -- place of its key in KEYS. A unique slot (tag u, key u:…) has one holder,
@@ -37,7 +37,7 @@ local function flow_read(F)
     local w = {}
     for word in gmatch(text, '%S+') do w[#w + 1] = word end
     if #w < 2 then return false end
-    local t = { name = w[1], queue = w[2], locks = {}, keys = 0 }
+    local t = { text = text, name = w[1], queue = w[2], locks = {}, keys = 0 }
     local i = 3
     while i <= #w do
       local tag, n, m = w[i], tonumber(w[i + 1]), tonumber(w[i + 2])
@@ -73,6 +73,11 @@ local function flow_read(F)
       shapes[text] = shape
     end
     return shape
+  end
+
+  -- The text every job of `shape` and `keys` opens with, up to its jid.
+  function F.head(shape, keys)
+    return FLOW_HEAD .. shape.text .. '|' .. keys .. '|'
   end
 
   -- The one decoder of a descriptor: the job's shape, the text of its KEYS
