@@ -29,14 +29,14 @@ local function flow_decide(F)
     return free_at
   end
 
-  local function park(call, job, key)
+  local function park(call, class, text, key)
     local list = call.parked[key]
     if not list then
       list = {}
       call.parked[key] = list
     end
-    list[#list + 1] = job.text
-    add(call.parked_by_name, job.shape.name, 1)
+    list[#list + 1] = text
+    add(call.parked_by_name, class.shape.name, 1)
   end
 
   -- Each start takes the next fence (ctx.fence): the client numbers the
@@ -52,36 +52,36 @@ local function flow_decide(F)
     return true
   end
 
-  function decide.malformed(call, job)
+  function decide.malformed(call, _, text)
     local now_sec = call.now / 1000
-    redis.call('ZADD', P .. 'dead', now_sec, unroutable_entry(job.text, UNREADABLE, now_sec))
+    redis.call('ZADD', P .. 'dead', now_sec, unroutable_entry(text, UNREADABLE, now_sec))
     return false
   end
 
   -- A key this call took is found held too: a later job of it parks.
-  function decide.unique(call, job)
-    local view, k = call.view, job.slot
+  function decide.unique(call, class, text)
+    local view, k = call.view, class.slot
     if F.held1(view, k) then
-      park(call, job, view.singles[k])
+      park(call, class, text, view.singles[k])
       return false
     end
     next_fence(call)
     F.take(view, view.singles[k], call.tick)
-    add(call.slots_by_name, job.shape.name, 1)
+    add(call.slots_by_name, class.shape.name, 1)
     return true
   end
 
-  local function defer(call, job, due)
-    redis.call('ZADD', P .. 'schedule', due / 1000, job.text)
-    local deferred = P .. 'flow:deferred:' .. job.shape.name
+  local function defer(call, class, text, due)
+    redis.call('ZADD', P .. 'schedule', due / 1000, text)
+    local deferred = P .. 'flow:deferred:' .. class.shape.name
     redis.call('ZREMRANGEBYSCORE', deferred, '-inf', call.now)
-    redis.call('ZADD', deferred, due, job.jid)
+    redis.call('ZADD', deferred, due, class.jid)
   end
 
   -- Takes every slot of the job, logs its start against its rate limit and
   -- frees the coalesce wait claim it held while queued.
-  local function start_other(call, job)
-    local whole, jid = job.whole, job.jid
+  local function start_other(call, class)
+    local whole, jid = class.whole, class.jid
     local fence = next_fence(call)
     for _, lock in ipairs(whole.locks) do
       F.take(call.view, lock.key, lock.unique and call.tick or call.tick .. ' ' .. jid, fence)
@@ -96,44 +96,45 @@ local function flow_decide(F)
     if #whole.locks > 0 then add(call.slots_by_name, whole.name, #whole.locks) end
   end
 
-  function decide.other(call, job)
-    local locks = job.whole.locks
+  function decide.other(call, class, text)
+    local locks = class.whole.locks
     for _, lock in ipairs(locks) do
       if F.full(call.view, lock.key, lock.limit) then
-        park(call, job, lock.key)
+        park(call, class, text, lock.key)
         -- It may be the job sent on for another key of it: that key must
         -- not wait for it (F.unsend).
         for _, each in ipairs(locks) do call.unsent[#call.unsent + 1] = each.key end
         return false
       end
     end
-    local due = job.whole.rate and rate_due(job.whole.rate, call.now)
+    local due = class.whole.rate and rate_due(class.whole.rate, call.now)
     if due then
-      defer(call, job, due)
+      defer(call, class, text, due)
       return false
     end
-    start_other(call, job)
+    start_other(call, class)
     return true
   end
 
-  -- Whether `job` starts now (else it was set aside).
-  function F.decide(call, job)
-    return decide[job.kind](call, job)
+  -- Whether the job `text` of class `class` (lib/flow-chunk.lua) starts
+  -- now; else it was set aside.
+  function F.decide(call, class, text)
+    return decide[class.kind](call, class, text)
   end
 
   -- Past a full batch nothing starts, but a job read already need not go
   -- back to the queue only for the next fetch to park it: a job of a unique
   -- key another live tick holds parks now, unless a job of its key went
-  -- back before it (the key's order). Whether `job` parked.
-  function F.park_past_batch(call, job)
+  -- back before it (the key's order). Whether it parked.
+  function F.park_past_batch(call, class, text)
     local view = call.view
-    if job.kind == 'unique' and not call.went_back[job.slot] and F.held_live(view, job.slot) then
-      park(call, job, view.singles[job.slot])
+    if class.kind == 'unique' and not call.went_back[class.slot] and F.held_live(view, class.slot) then
+      park(call, class, text, view.singles[class.slot])
       return true
     end
-    if job.kind == 'unique' then call.went_back[job.slot] = true end
-    if job.kind == 'other' then
-      for _, lock in ipairs(job.whole.locks) do
+    if class.kind == 'unique' then call.went_back[class.slot] = true end
+    if class.kind == 'other' then
+      for _, lock in ipairs(class.whole.locks) do
         if lock.unique then call.went_back[view.index[lock.key]] = true end
       end
     end

@@ -75,9 +75,14 @@ local function flow_read(F)
     return shape
   end
 
+  -- The text every job of `shape` opens with, up to its KEYS.
+  function F.shape_head(shape)
+    return FLOW_HEAD .. shape.text .. '|'
+  end
+
   -- The text every job of `shape` and `keys` opens with, up to its jid.
   function F.head(shape, keys)
-    return FLOW_HEAD .. shape.text .. '|' .. keys .. '|'
+    return F.shape_head(shape) .. keys .. '|'
   end
 
   -- The one decoder of a descriptor: the job's shape, the text of its KEYS

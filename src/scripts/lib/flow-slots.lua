@@ -256,6 +256,14 @@ local function flow_slots(F)
     view.held[key] = view.held[key] + 1
   end
 
+  -- Takes every unique key of `keys` for `tick` if all are free, all or
+  -- none (MSETNX); whether it took them.
+  function F.take_all_free(keys, tick)
+    local pairs_ = {}
+    for k = 1, #keys do pairs_[2 * k - 1], pairs_[2 * k] = OWNER .. keys[k], tick end
+    return redis.call('MSETNX', unpack(pairs_)) == 1
+  end
+
   function F.commit(view)
     local takes = view.takes
     for from = 1, #takes, 1000 do
