@@ -10,12 +10,12 @@
 //   --short-jobs 2000  --long-jobs 40  --long-seconds 60 (the 0–10 s run's time limit)
 import { parseArgs } from "node:util";
 import { Redis } from "ioredis";
-import { ioredisAdapter } from "../adapters/ioredis.js";
-import { findRedis } from "../functions/node/find-redis.js";
+import { ioredisAdapter } from "../src/redis/ioredis.js";
+import { findRedis } from "../src/platforms/node/find-redis.js";
 import { createTickq, type RedisAdapter } from "../src/index.js";
-import { readFetched } from "../src/passes/fetch.js";
-import { scriptSha } from "../src/script-sha.js";
-import { scripts } from "../src/scripts/index.js";
+import { readFetched } from "../src/tick/passes/fetch.js";
+import { scriptSha } from "../src/redis/script-sha.js";
+import { scripts } from "../src/lua/index.js";
 import type { RedisReply } from "../src/types.js";
 import { durations, work } from "./jobs.js";
 

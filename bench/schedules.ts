@@ -7,10 +7,10 @@
 // On a private redis-server, so nothing else is counted; the schedule clock
 // is moved to the top of the hour.
 import { Redis } from "ioredis";
-import { ioredisAdapter } from "../adapters/ioredis.js";
-import { findRedis, startPrivate, type FoundRedis } from "../functions/node/find-redis.js";
+import { ioredisAdapter } from "../src/redis/ioredis.js";
+import { findRedis, startPrivate, type FoundRedis } from "../src/platforms/node/find-redis.js";
 import { createTickq, type Schedules, type TickReport } from "../src/index.js";
-import { shiftScheduleClock } from "../src/schedules/internal.js";
+import { shiftScheduleClock } from "../src/recurring/internal.js";
 import { commandsProcessed } from "./wire.js";
 
 const COUNT = 1_000;

@@ -13,7 +13,7 @@ import { readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
-const dir = fileURLToPath(new URL("../src/scripts/", import.meta.url));
+const dir = fileURLToPath(new URL("../src/lua/", import.meta.url));
 const target = join(dir, "index.ts");
 
 const includeOf = (line) => /^-- @include (\S+)$/.exec(line.trim())?.[1];
@@ -99,7 +99,7 @@ const script = (name: string, parts: Part[]): LuaScript => ({
   sourceOf(line: number) {
     for (const [file, first, text] of parts) {
       const count = text.split("\\n").length;
-      if (line <= count) return \`src/scripts/\${file}:\${first + line - 1}\`;
+      if (line <= count) return \`src/lua/\${file}:\${first + line - 1}\`;
       line -= count;
     }
     return undefined;
@@ -115,7 +115,7 @@ if (process.argv.includes("--check")) {
   let current = "";
   try { current = readFileSync(target, "utf8"); } catch { /* missing counts as stale */ }
   if (current !== output) {
-    console.error("src/scripts/index.ts is stale: run `npm run build:lua`");
+    console.error("src/lua/index.ts is stale: run `npm run build:lua`");
     process.exit(1);
   }
 } else {

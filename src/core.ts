@@ -10,20 +10,20 @@
 import { jobsApi, queuesApi } from "./admin/index.js";
 import { listTicks } from "./admin/ticks.js";
 import type { JobsApi, QueuesApi, TickInfo } from "./admin/types.js";
-import { enqueueJobs } from "./client.js";
+import { enqueueJobs } from "./client/enqueue.js";
 import { TickqError } from "./errors.js";
-import type { TickqEventName, TickqListener } from "./events.js";
-import { readHistory, type DayStats } from "./history.js";
+import type { TickqEventName, TickqListener } from "./tick/events.js";
+import { readHistory, type DayStats } from "./client/history.js";
 import { kickIfAsked, kickSettings } from "./kick/kick.js";
 import { reserveTicks, startTick } from "./kick/parallel.js";
 import type { KickScope } from "./kick/types.js";
 import { enqueueOrderedJobs } from "./ordered/enqueue.js";
 import type { OrderedBulkJob, OrderedJob, OrderedRegistry, PayloadOf } from "./ordered/types.js";
-import { createRuntime } from "./runtime.js";
-import { readStats } from "./stats.js";
-import { runtimes } from "./schedules/internal.js";
-import { listSchedules } from "./schedules/list.js";
-import type { ScheduleInfo } from "./schedules/types.js";
+import { createRuntime } from "./tick/runtime.js";
+import { readStats } from "./client/stats.js";
+import { runtimes } from "./recurring/internal.js";
+import { listSchedules } from "./recurring/list.js";
+import type { ScheduleInfo } from "./recurring/types.js";
 import type {
   ArgsOf, BulkJobOf, EnqueueOptions, JobRegistry, Middleware, Stats, TickOptions, TickqOptions, TickReport,
 } from "./types.js";

@@ -9,11 +9,11 @@
 // ordered   jobs by id with merged payloads, run one at a time per id (src/ordered/types.ts)
 // flow      unique jobs, per-key concurrency and rate limits (src/flow/types.ts)
 
-import type { TickqListenerOptions } from "./events.js";
+import type { TickqListenerOptions } from "./tick/events.js";
 import type { ConcurrencyLimit, FlowStats, KeyArgs, RateLimit, UniqueMode } from "./flow/types.js";
 import type { KickOptions } from "./kick/types.js";
 import type { OrderedRegistry, OrderedStats } from "./ordered/types.js";
-import type { CronParser, Schedules } from "./schedules/types.js";
+import type { CronParser, Schedules } from "./recurring/types.js";
 
 /** A Redis reply as both adapters return it: no parsing, no Buffers. */
 export type RedisReply = null | number | string | RedisReply[];
@@ -22,7 +22,7 @@ export type RedisReply = null | number | string | RedisReply[];
 export interface LuaScript {
   readonly name: string;
   readonly text: string;
-  /** The .lua file and line of a line of `text` ("src/scripts/lib/ack.lua:12"), for Redis' `user_script:N` errors. */
+  /** The .lua file and line of a line of `text` ("src/lua/lib/tick/ack-jobs.lua:12"), for Redis' `user_script:N` errors. */
   sourceOf?(line: number): string | undefined;
 }
 

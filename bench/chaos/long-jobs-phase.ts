@@ -8,7 +8,7 @@
 // (bench/prefetch-wait.ts); the longest must stay under half the shortest
 // long job, so no job sat behind one. No fault is injected here:
 // the promise is about where a job runs, not whether it survives.
-import { startUpstashLocal, type UpstashLocalServer } from "../../functions/upstash-local/server.js";
+import { startUpstashLocal, type UpstashLocalServer } from "../../tools/upstash-local/server.js";
 import { createTickq } from "../../src/index.js";
 import { timingAdapter } from "../prefetch-wait.js";
 import { columnOf, mustBeZero, mustMatch, problemsOf, type Check, type Column } from "./checks.js";

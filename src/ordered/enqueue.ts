@@ -9,11 +9,11 @@
 // lost reply adds nothing twice. Resending it yourself is safe too: an
 // identical payload is stored once while it waits.
 import { TickqError } from "../errors.js";
-import { newJid } from "../job.js";
-import { checkJobSize, chunksOf, utf8Bytes } from "../job-size.js";
-import type { RoundTrips } from "../redis.js";
-import type { Runtime } from "../runtime.js";
-import { scripts } from "../scripts/index.js";
+import { newJid } from "../client/job.js";
+import { checkJobSize, chunksOf, utf8Bytes } from "../client/job-size.js";
+import type { RoundTrips } from "../redis/adapter.js";
+import type { Runtime } from "../tick/runtime.js";
+import { scripts } from "../lua/index.js";
 import { orderedDefinition } from "./registry.js";
 import type { OrderedBulkJob } from "./types.js";
 

@@ -4,9 +4,9 @@
 // lease can expire (guard.ts), which serves flow jobs holding a slot too.
 // With no ordered job declared and no flow job run it adds no argument, no
 // timer and no Redis work.
-import type { Fence } from "../lease.js";
-import { runJob } from "../passes/execute.js";
-import type { Runtime } from "../runtime.js";
+import type { Fence } from "../tick/lease.js";
+import { runJob } from "../tick/passes/execute.js";
+import type { Runtime } from "../tick/runtime.js";
 import { runOrdered } from "./execute.js";
 import { orderedGuard, type OrderedGuard } from "./guard.js";
 import { isOrdered, orderedArgs, type OrderedOutcome, type Work, type WorkOutcome } from "./work.js";

@@ -1,9 +1,9 @@
 // Ordered ids as a tick carries them: read from what lib/ordered-fetch.lua
 // answers inside begin and step, run beside plain jobs in the pipeline, and
 // settled by lib/ordered-ack.lua (see its header for what each kind does).
-import type { Outcome } from "../passes/ack.js";
-import type { FetchedJob } from "../passes/fetch.js";
-import { asArray, asNumber } from "../redis.js";
+import type { Outcome } from "../tick/passes/ack.js";
+import type { FetchedJob } from "../tick/passes/fetch.js";
+import { asArray, asNumber } from "../redis/adapter.js";
 import type { RedisReply } from "../types.js";
 
 export interface OrderedFetched {

@@ -3,7 +3,7 @@
 // skipped, and the attributes that keep it from other sites and scripts.
 import { Hono } from "hono/tiny";
 import { describe, expect, it } from "vitest";
-import { readCookies, writeCookie } from "../../functions/dashboard/cookie.js";
+import { readCookies, writeCookie } from "../../src/dashboard/cookie.js";
 
 const app = new Hono();
 app.get("/read", (c) => c.json({ value: readCookies(c, "tickq_session")[0] ?? null, all: readCookies(c, "tickq_session") }));

@@ -6,10 +6,10 @@
 // poison jobs that followed was as large, a loop with no way out.
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { ackArgs, type Outcome } from "../../src/passes/ack.js";
-import { nameLargeJobs, REF_MIN } from "../../src/passes/ack-refs.js";
-import { readFetched } from "../../src/passes/fetch.js";
-import { scripts } from "../../src/scripts/index.js";
+import { ackArgs, type Outcome } from "../../src/tick/passes/ack.js";
+import { nameLargeJobs, REF_MIN } from "../../src/tick/passes/ack-refs.js";
+import { readFetched } from "../../src/tick/passes/fetch.js";
+import { scripts } from "../../src/lua/index.js";
 import type { RedisAdapter } from "../../src/types.js";
 import { adapterCases } from "../helpers/adapters.js";
 import { useHarness } from "../helpers/harness.js";
@@ -31,7 +31,7 @@ const NO_SCHEDULES = ["", 0, 0];
 
 describe("job references", () => {
   it("are used past the same size by the client and lib/ack.lua", () => {
-    expect(readFileSync("src/scripts/lib/ack.lua", "utf8")).toMatch(new RegExp(`^local REF_MIN = ${REF_MIN} `, "m"));
+    expect(readFileSync("src/lua/lib/tick/ack-jobs.lua", "utf8")).toMatch(new RegExp(`^local REF_MIN = ${REF_MIN} `, "m"));
   });
 });
 

@@ -22,9 +22,9 @@
 // third of that). FLOW_MODEL_RUNS=n runs more walks (20 in npm test).
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { ackArgs, ackOrder, type Outcome } from "../../src/passes/ack.js";
-import { readFetched, type FetchedJob } from "../../src/passes/fetch.js";
-import { scripts } from "../../src/scripts/index.js";
+import { ackArgs, ackOrder, type Outcome } from "../../src/tick/passes/ack.js";
+import { readFetched, type FetchedJob } from "../../src/tick/passes/fetch.js";
+import { scripts } from "../../src/lua/index.js";
 import type { RedisReply } from "../../src/types.js";
 import { adapterCases } from "../helpers/adapters.js";
 import { useHarness, type Harness } from "../helpers/harness.js";

@@ -3,8 +3,8 @@
 // lease is gone must take it over at once, as it does a short key
 // (lib/flow-slots.lua release()), not leave it until a resurrection.
 import { describe, expect, it } from "vitest";
-import { readFetched } from "../../src/passes/fetch.js";
-import { scripts } from "../../src/scripts/index.js";
+import { readFetched } from "../../src/tick/passes/fetch.js";
+import { scripts } from "../../src/lua/index.js";
 import type { RedisReply } from "../../src/types.js";
 import { adapterCases } from "../helpers/adapters.js";
 import { useHarness } from "../helpers/harness.js";

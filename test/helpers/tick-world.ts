@@ -7,14 +7,14 @@
 // every difference.
 import { isDeepStrictEqual } from "node:util";
 import type { Redis } from "ioredis";
-import { encodeNewJob } from "../../src/job.js";
-import { spliceFields, topLevelFields } from "../../src/json-splice.js";
-import { ackArgs, ackOrder, type Outcome } from "../../src/passes/ack.js";
-import { readFetched, type FetchedJob } from "../../src/passes/fetch.js";
-import { housekeepArgs } from "../../src/passes/housekeep.js";
-import { fetchArgs } from "../../src/queues.js";
-import { asArray, asNumber, runScript } from "../../src/redis.js";
-import { scripts } from "../../src/scripts/index.js";
+import { encodeNewJob } from "../../src/client/job.js";
+import { spliceFields, topLevelFields } from "../../src/client/json-splice.js";
+import { ackArgs, ackOrder, type Outcome } from "../../src/tick/passes/ack.js";
+import { readFetched, type FetchedJob } from "../../src/tick/passes/fetch.js";
+import { housekeepArgs } from "../../src/tick/passes/housekeep.js";
+import { fetchArgs } from "../../src/tick/queue-order.js";
+import { asArray, asNumber, runScript } from "../../src/redis/adapter.js";
+import { scripts } from "../../src/lua/index.js";
 import type { RedisAdapter, RedisReply } from "../../src/types.js";
 import { compare, interruptionKey, jidOf, learnRaws, Model, QUEUES, sameLoc, showLoc, snapshot, type Snapshot } from "./job-model.js";
 import { deleteUnder, sleep, uniquePrefix } from "./redis.js";

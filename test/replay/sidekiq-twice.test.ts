@@ -3,7 +3,7 @@
 // the state exactly as the first and answers the same. Also ack's `x`
 // (dropped, `dead: false`) and the schedule pass's enqueued_at.
 import { describe, expect, it } from "vitest";
-import { scripts } from "../../src/scripts/index.js";
+import { scripts } from "../../src/lua/index.js";
 import type { LuaScript } from "../../src/types.js";
 import { adapterCases } from "../helpers/adapters.js";
 import { useHarness } from "../helpers/harness.js";

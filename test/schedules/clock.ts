@@ -2,7 +2,7 @@
 // plus a shift (src/schedules/internal.ts), so a test lives through an hour,
 // a DST change or an outage in a second, with Redis still the only clock.
 import type { Redis } from "ioredis";
-import { shiftScheduleClock } from "../../src/schedules/internal.js";
+import { shiftScheduleClock } from "../../src/recurring/internal.js";
 
 export async function redisNowMs(redis: Redis): Promise<number> {
   const [sec, micro] = await redis.time();

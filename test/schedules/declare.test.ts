@@ -2,10 +2,10 @@
 // get the slots croner computes, whatever the missed policy.
 import { describe, expect, it } from "vitest";
 import { createTickq, TickqError, type Schedules } from "../../src/index.js";
-import { declareSchedules } from "../../src/schedules/declare.js";
-import { planSlots } from "../../src/schedules/slots.js";
-import { cron } from "../../src/schedules/cron.js";
-import { everyTiming } from "../../src/schedules/timing.js";
+import { declareSchedules } from "../../src/recurring/declare.js";
+import { planSlots } from "../../src/recurring/slots.js";
+import { cron } from "../../src/recurring/cron.js";
+import { everyTiming } from "../../src/recurring/timing.js";
 
 const redis = { evalsha: async () => null, eval: async () => null };
 const jobs = { report: (_args: [string]) => {}, ping: () => {} };

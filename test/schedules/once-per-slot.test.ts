@@ -3,8 +3,8 @@
 // and a replayed schedules call.
 import { afterEach, describe, expect, it } from "vitest";
 import { createTickq, type RedisAdapter, type Schedules } from "../../src/index.js";
-import { scripts } from "../../src/scripts/index.js";
-import { scriptSha } from "../../src/script-sha.js";
+import { scripts } from "../../src/lua/index.js";
+import { scriptSha } from "../../src/redis/script-sha.js";
 import { adapterCases } from "../helpers/adapters.js";
 import { openDropping, type DroppingAdapter } from "../helpers/dropping.js";
 import { useHarness } from "../helpers/harness.js";

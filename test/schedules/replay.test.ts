@@ -3,7 +3,7 @@
 // the call numbering: the same claim sent as a new call finds the due slot
 // moved on and enqueues nothing.
 import { describe, expect, it } from "vitest";
-import { scripts } from "../../src/scripts/index.js";
+import { scripts } from "../../src/lua/index.js";
 import { adapterCases } from "../helpers/adapters.js";
 import { useHarness } from "../helpers/harness.js";
 import { scriptCalls } from "../helpers/script-calls.js";
