@@ -1,7 +1,7 @@
 // How long a fetched job waits for a slot: from the reply of the call that
 // fetched it (begin or step) into the tick that runs it, to the start of its
 // handler. (A job a busy tick handed back waited there at most the hold
-// time, src/prefetch.ts; the table counts those jobs.) Two tick
+// time, src/tick/prefetch.ts; the table counts those jobs.) Two tick
 // loops share one queue, as two cron-started functions would; each job
 // sleeps a duration drawn from a fixed seed. With jobs of 0–100 ms a job
 // waits about a round trip; with jobs of 0–10 s a tick whose slots are busy

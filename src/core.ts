@@ -1,8 +1,8 @@
 // The tickq factory without a cron parser: what the edge entries (Worker,
-// Vercel, through functions/edge.ts) build on, so croner (~10 KB gzipped)
+// Vercel, through src/http/edge.ts) build on, so croner (~10 KB gzipped)
 // stays out of their bundles unless they are given `cron`. "tickq"
 // (index.ts) is this with croner by default. What those entries reach
-// (functions/app.ts, routes/, dashboard/) takes its values from here and
+// (src/http/app.ts, routes/, dashboard/) takes its values from here and
 // errors.js, not index.ts: in the package's build (scripts/build.mjs, code
 // splitting), a module two entries reach lands in a shared chunk, and
 // index.ts there would put croner in tickq/cloudflare's imports

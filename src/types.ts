@@ -18,7 +18,7 @@ import type { CronParser, Schedules } from "./recurring/types.js";
 /** A Redis reply as both adapters return it: no parsing, no Buffers. */
 export type RedisReply = null | number | string | RedisReply[];
 
-/** A Lua script (its SHA-1 is computed when first run: src/script-sha.ts). */
+/** A Lua script (its SHA-1 is computed when first run: src/redis/script-sha.ts). */
 export interface LuaScript {
   readonly name: string;
   readonly text: string;
@@ -179,7 +179,7 @@ export interface TickqOptions<J extends JobRegistry = JobRegistry, O extends Ord
   backtraceLines?: number;
   /** Last ctx.log lines of a failed run kept in the job as `tickq_log`; default 20, 0 keeps none. */
   logLines?: number;
-  /** Recurring jobs: name → { cron, timezone? } or { every } with job, args, queue, missed (src/schedules/types.ts). */
+  /** Recurring jobs: name → { cron, timezone? } or { every } with job, args, queue, missed (src/recurring/types.ts). */
   schedules?: Schedules<keyof J & string>;
   /**
    * Parses the `cron` schedules: `cron` from "tickq/cron" (croner). Default: croner with createTickq from "tickq";

@@ -8,7 +8,7 @@ import { adapterCases } from "./helpers/adapters.js";
 import { useHarness } from "./helpers/harness.js";
 
 describe("Lua scripts", () => {
-  it("the generated src/scripts/index.ts is current", () => {
+  it("the generated src/lua/index.ts is current", () => {
     expect(() => execFileSync(process.execPath, ["scripts/build-lua.mjs", "--check"], { stdio: "pipe" })).not.toThrow();
   });
 
@@ -30,7 +30,7 @@ describe("Lua scripts", () => {
       expect(lines.slice(1).filter((line) => line.startsWith("#!")), script.name).toEqual([]);
       lines.forEach((line, i) => {
         const at = script.sourceOf?.(i + 1);
-        expect(at, `${script.name} line ${i + 1}`).toMatch(/^src\/scripts\/.+\.lua:\d+$/);
+        expect(at, `${script.name} line ${i + 1}`).toMatch(/^src\/lua\/.+\.lua:\d+$/);
         const [path, n] = at!.split(":") as [string, string];
         const original = source(path)[Number(n) - 1]!.trim();
         expect(line, `${script.name} line ${i + 1} (${at})`).toBe(original.startsWith("--") ? "" : original);
@@ -80,10 +80,10 @@ describe.each(adapterCases)("running scripts over $name", (adapterCase) => {
     const script = {
       name: "probe",
       text: `-- ${h.prefix}\n${text}`,
-      sourceOf: (line: number) => (line === 1 ? "src/scripts/probe.lua:1" : `src/scripts/lib/bump.lua:${line - 1}`),
+      sourceOf: (line: number) => (line === 1 ? "src/lua/probe.lua:1" : `src/lua/lib/bump.lua:${line - 1}`),
     };
     await expect(runScript(h.adapter, script, [], [], { count: 0 }, 5_000)).rejects.toThrow(
-      /user_script:3: attempt to perform arithmetic on local 'counter'.*\(src\/scripts\/lib\/bump\.lua:2\)$/,
+      /user_script:3: attempt to perform arithmetic on local 'counter'.*\(src\/lua\/lib\/bump\.lua:2\)$/,
     );
   });
 });

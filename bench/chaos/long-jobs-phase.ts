@@ -1,6 +1,6 @@
 // Long jobs beside short ones, several ticks: a job a tick fetched must not
 // wait for that tick's slots while they are busy with jobs of seconds
-// (src/prefetch.ts: a tick holds what its slots start soon, and hands back
+// (src/tick/prefetch.ts: a tick holds what its slots start soon, and hands back
 // the rest). Tick loops in this process share one queue on the private
 // Redis, over the phase's adapter; two runs of jobs of 2–4 s, each as long
 // as a tick's concurrency (one at the head), among many of 0–50 ms. Each job's wait runs from the

@@ -1,4 +1,4 @@
-// tq.queues.pause / resume: fetch skips a paused queue (lib/fetch.lua); its
+// tq.queues.pause / resume: fetch skips a paused queue (lib/tick/fetch-jobs.lua); its
 // jobs stay, and scheduled or retry jobs still join it when due.
 import { TickqError } from "../errors.js";
 import { isCleanName } from "../names.js";

@@ -1,6 +1,6 @@
 // What the Worker and the Vercel entries share: every createTickq option,
 // plus the app's own (kick, fan-out, your routes), merged with the env
-// settings (functions/env.ts) into one tickq and one app. The tickq is the
+// settings (src/http/env.ts) into one tickq and one app. The tickq is the
 // core's: cron schedules are parsed only with the `cron` option ("tickq/cron"),
 // so a Worker without them ships no croner (~10 KB gzipped).
 import type { Hono } from "hono";

@@ -1,28 +1,28 @@
 #!lua flags=allow-oom
 -- begin: start a tick in one round trip: take the lease, register, run the
 -- bounded resurrect and schedule passes, fetch the first batch, and note
--- the time in the heartbeat (lib/heartbeat.lua).
+-- the time in the heartbeat (lib/tick/record-heartbeat.lua).
 -- KEYS: [1] P.."ticks"  [2] P.."tick:"..ID (the lease hash)
 --       [3..5] only as a Sidekiq process: its heartbeat and work hashes
---       (lib/sidekiq-process.lua)
+--       (lib/sidekiq/register-process.lua)
 -- ARGV: [1] prefix  [2] tick id  [3] lease ms  [4] dead max size
 --       [5] dead max age s  [6] registration "<started ms> <lease ms> <queue> …"
 --       [7] resurrect limit  [8] resurrector lock ms  [9] registry scan limit
 --       [10] schedule limit  [11] 1 to report the eviction policy
 --       [12] only as a Sidekiq process: its `info` JSON
---       [12.. or 13..] fetch args (see lib/fetch.lua), then the ordered
---       names this tick serves (lib/ordered-state.lua; absent: none)
+--       [12.. or 13..] fetch args (see lib/tick/fetch-jobs.lua), then the ordered
+--       names this tick serves (lib/ordered/state.lua; absent: none)
 --       last three: declaration digest, due limit, schedule clock shift ms
---       (lib/schedules-due.lua; last so the fetch args keep their place)
+--       (lib/recurring/find-due.lua; last so the fetch args keep their place)
 -- Returns: {now ms, resurrected, scheduled, more resurrect, more schedule,
 --           {queue, {jobs}, {resurrections}, ...}, lease held (1/0), policy,
 --           {schedules in sync, {name, due, last, ...}, more due},
 --           and for a tick that serves ordered names
---           {ordered groups (lib/ordered-fetch.lua)} (empty when only
+--           {ordered groups (lib/ordered/fetch-ids.lua)} (empty when only
 --           the flow part follows), and when the fetch met flow jobs
 --           {1 if it stopped at its set-aside cap, the fence
---           before its first flow job} (lib/fetch.lua)}
--- Replays: begin is call 1 of the tick (lib/replay.lua). A replay while the
+--           before its first flow job} (lib/tick/fetch-jobs.lua)}
+-- Replays: begin is call 1 of the tick (lib/tick/replay-call.lua). A replay while the
 -- lease lives answers the first run's reply; once the lease is gone the
 -- tick is dead (its fetched jobs are the resurrector's) and begin answers
 -- "lease not held": the `begun` set remembers its id for an hour.

@@ -6,7 +6,7 @@
 -- KEYS: [1] the sorted set or queue
 -- ARGV: [1] prefix  [2] call token  [3] how long the reply is kept, ms
 -- Returns: how many jobs were deleted, as a string
--- Replays: the token (lib/once.lua) answers a resent call with the first
+-- Replays: the token (lib/admin/answer-once.lua) answers a resent call with the first
 -- reply and deletes nothing more: jobs that arrived since stay.
 -- @include lib/common/prefix-keys.lua
 -- @include lib/common/edit-job-text.lua
@@ -22,7 +22,7 @@ if kept then return kept end
 local size = 0
 local kind = redis.call('TYPE', KEYS[1]).ok
 if kind == 'zset' then size = redis.call('ZCARD', KEYS[1]) elseif kind == 'list' then size = redis.call('LLEN', KEYS[1]) end
--- Flow jobs among them never run: their unique claims end (lib/flow.lua).
+-- Flow jobs among them never run: their unique claims end (lib/flow/flow.lua).
 -- Read in stretches; a plain job costs one byte compare.
 local STRETCH = 1000
 local cleared = {}

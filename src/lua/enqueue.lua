@@ -7,12 +7,12 @@
 --       if the caller chose it ('' if tickq drew it), job JSON
 -- Returns: one character per job, "1" pushed or scheduled, "0" skipped
 --          because its caller-chosen jid was enqueued within the id window,
---          "2" a duplicate of a unique key another job holds (lib/flow.lua:
+--          "2" a duplicate of a unique key another job holds (lib/flow/flow.lua:
 --          nothing written, its own jid not remembered);
 --          then, for each "2", a space and that job's jid (%XX-escaped).
 --          A flow job whose key is full is parked rather than queued, and
 --          so is a while-executing job whose key has a job queued that
---          waits for its slot (lib/flow-claims.lua F.enqueue).
+--          waits for its slot (lib/flow/claims.lua F.enqueue).
 -- Replays: the call token (drawn per call) is set NX for the call window;
 -- a replay finds it and answers the first run's reply, pushing nothing. A
 -- caller's own jid is remembered in one sorted set, `jids`, scored by the
@@ -31,7 +31,7 @@
 -- @include lib/flow/claims.lua
 -- @include lib/flow/flow.lua
 
--- The default idWindowMs (src/runtime.ts): its sets of the old shape are
+-- The default idWindowMs (src/tick/runtime.ts): its sets of the old shape are
 -- the likeliest to hold jids pushed before a deploy.
 local DEFAULT_ID_WINDOW = 86400000
 

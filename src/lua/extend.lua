@@ -4,7 +4,7 @@
 -- KEYS: [1] P.."tick:"..ID (the lease hash)
 --       [2..4] only as a Sidekiq process: its heartbeat and work hashes
 -- ARGV: [1] prefix  [2] tick id  [3] lease ms
---       [4..] only as a Sidekiq process: a beat (lib/sidekiq-process.lua)
+--       [4..] only as a Sidekiq process: a beat (lib/sidekiq/register-process.lua)
 -- Returns: 1 if the lease was extended, 0 if it was already gone.
 -- Replays: PEXPIRE never creates a key, so a replay can only extend a
 -- lease that still exists, never revive a lost one; the beat is numbered,

@@ -11,15 +11,15 @@
 --       [3..5] only as a Sidekiq process: its heartbeat and work hashes
 -- ARGV: [1] prefix  [2] tick id  [3] lease ms  [4] dead max size
 --       [5] dead max age s  [6] call number  [7..] only as a Sidekiq
---       process, a beat (lib/sidekiq-process.lua); then ack entries
---       (lib/ack.lua), then n and the n queues this tick served, then
+--       process, a beat (lib/sidekiq/register-process.lua); then ack entries
+--       (lib/tick/ack-jobs.lua), then n and the n queues this tick served, then
 --       the ordered names it served and its ordered acks
---       (lib/ordered-state.lua, lib/ordered-ack.lua; absent: none)
+--       (lib/ordered/state.lua, lib/ordered/ack-ids.lua; absent: none)
 -- Returns: {now ms, jobs and ordered ids left in its lists, dead evictions,
 --           ordered ids made ready by these acks (0 for a tick that serves
---           no ordered names), {numbers of ack entries no longer listed (lib/ack.lua)},
+--           no ordered names), {numbers of ack entries no longer listed (lib/tick/ack-jobs.lua)},
 --           parked flow jobs these acks sent back to their queues}
--- Replays: a numbered call (lib/replay.lua). The lease hash outlives finish
+-- Replays: a numbered call (lib/tick/replay-call.lua). The lease hash outlives finish
 -- until its TTL runs out, holding the reply, so a replay answers it; after
 -- that, a replay finds none of its jobs listed and moves nothing. The
 -- lease is never re-created here, nor the Sidekiq heartbeat (it beats only

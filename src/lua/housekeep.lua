@@ -5,7 +5,7 @@
 -- ARGV: [1] prefix  [2] tick id  [3] call number  [4] resurrect limit
 --       [5] resurrector lock ms  [6] registry scan limit  [7] schedule limit
 -- Returns: {now ms, resurrected, scheduled, more resurrect, more schedule, lease held}
--- Replays: a numbered call (lib/replay.lua); the passes themselves only
+-- Replays: a numbered call (lib/tick/replay-call.lua); the passes themselves only
 -- move what they find, so even an unnumbered rerun moves nothing twice.
 -- @include lib/common/prefix-keys.lua
 -- @include lib/common/edit-job-text.lua

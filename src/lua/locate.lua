@@ -30,7 +30,7 @@ local stages = { 'running', 'schedule', 'retry', 'dead' }
 local names = redis.call('SMEMBERS', KEYS[1])
 table.sort(names)
 for _, queue in ipairs(names) do stages[#stages + 1] = 'queue:' .. queue end
--- Flow jobs parked on a busy key (lib/flow.lua) wait too, in a list per key.
+-- Flow jobs parked on a busy key (lib/flow/flow.lua) wait too, in a list per key.
 local parked = redis.call('SMEMBERS', P .. 'flow:parked')
 table.sort(parked)
 for _, key in ipairs(parked) do stages[#stages + 1] = 'flow:park:' .. key end

@@ -7,7 +7,7 @@
 --       distance from the queue's head ('' unknown)
 -- Returns: one character per job: '1' done, '0' no longer there (a tick or
 --          another call took it first), 'u' left where it is: its queue cannot be read
--- Replays: the token (lib/once.lua) answers a resent call with the first
+-- Replays: the token (lib/admin/answer-once.lua) answers a resent call with the first
 -- reply, doing nothing. Even without it a second run finds none of the
 -- stored texts where they were and moves nothing (nor forgets any count).
 -- @include lib/common/prefix-keys.lua
@@ -33,7 +33,7 @@
 -- Deleting a flow job ends its until-executed or coalesce claim; pushing
 -- one (retry, run now) takes the claim back unless a newer job holds it.
 -- Deleting one moves its keys' next parked job on when a key has a free
--- slot that no job sent on waits for (lib/flow-slots.lua F.unstrand).
+-- slot that no job sent on waits for (lib/flow/slots.lua F.unstrand).
 
 local token, keep_ms = ARGV[2], ARGV[3]
 local kept = kept_reply(token)
@@ -77,7 +77,7 @@ for k = 1, tonumber(ARGV[4]) do
       removed = redis.call('ZREM', key, job) == 1
     end
     -- A job put back by a tick (queued or parked) may carry counts and a
-    -- suspect mark by its text (lib/ack.lua, lib/resurrect.lua): they go
+    -- suspect mark by its text (lib/tick/ack-jobs.lua, lib/tick/resurrect-dead-ticks.lua): they go
     -- with it, deleted or pushed anew, so none outlives its job.
     if removed and (string.sub(from, 1, 6) == 'queue:' or string.sub(from, 1, 10) == 'flow:park:') then
       redis.call('HDEL', P .. 'resurrections', job)
@@ -92,7 +92,7 @@ for k = 1, tonumber(ARGV[4]) do
       if is_flow(job) then flow().resend(job, pushed) end
     end
     -- A deleted flow job never runs: its unique claims end; a pushed one
-    -- holds its key again (lib/flow.lua).
+    -- holds its key again (lib/flow/flow.lua).
     if removed and is_flow(job) then
       if action == 'delete' then flow().forget(job) else flow().reclaim(job) end
       if action == 'delete' then flow().unstrand(job) end

@@ -1,4 +1,4 @@
--- ordered_enqueue: add payloads to ordered ids (lib/ordered-state.lua has
+-- ordered_enqueue: add payloads to ordered ids (lib/ordered/state.lua has
 -- the keys). A payload joins its id's sorted set by score; an identical
 -- payload is stored once, with its lowest score. An id that waits keeps
 -- its earliest due time, except that a new payload never cuts a retry's

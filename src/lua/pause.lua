@@ -1,5 +1,5 @@
 -- pause: pauses or resumes a queue. Fetch skips a queue in the `paused`
--- set (lib/fetch.lua); its jobs stay where they are, and scheduled and
+-- set (lib/tick/fetch-jobs.lua); its jobs stay where they are, and scheduled and
 -- retry jobs still join it when due.
 -- KEYS: [1] P.."paused"
 -- ARGV: [1] prefix  [2] queue  [3] '1' to pause, '0' to resume

@@ -1,5 +1,5 @@
 -- queues: every queue with its size, whether it is paused, and when a tick
--- last served it (lib/heartbeat.lua). A paused queue is listed even when
+-- last served it (lib/tick/record-heartbeat.lua). A paused queue is listed even when
 -- no job was ever pushed to it.
 -- KEYS: [1] P.."queues"  [2] P.."paused"
 -- ARGV: [1] prefix

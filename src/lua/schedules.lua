@@ -14,12 +14,12 @@
 --       k, k × (slot ms, queue, job JSON ending in `}`)): the due schedules
 --       this deployment declares
 --       then o, o × (name, due slot ms begin saw): due ones it does not declare
---       then fetch args (lib/fetch.lua)
+--       then fetch args (lib/tick/fetch-jobs.lua)
 -- Returns: {lease held (1/0), jobs enqueued, {names claimed}, schedules pruned,
 --           {queue, {jobs}, {resurrections}, ...}, and when the fetch
 --           met flow jobs {1 if it stopped at its set-aside cap,
---           the fence before its first flow job} (lib/fetch.lua)}
--- Replays: a numbered call (lib/replay.lua): a replay answers the kept
+--           the fence before its first flow job} (lib/tick/fetch-jobs.lua)}
+-- Replays: a numbered call (lib/tick/replay-call.lua): a replay answers the kept
 -- reply. Claiming is also safe without it: a claim acts only if the due
 -- slot still is the one begin saw (compare-and-set; a claim moves it on),
 -- and enqueues only slots after the last one claimed, so concurrent ticks,

@@ -1,7 +1,7 @@
 -- stats: Sidekiq's counters and sizes, read in one round trip.
 -- KEYS: [1] P.."queues"  [2] P.."ticks"
--- ARGV: [1] prefix  [2] n, then n job names (flow sizes, lib/flow-stats.lua)
---       then m, then m ordered names (lib/ordered-sizes.lua); absent: none
+-- ARGV: [1] prefix  [2] n, then n job names (flow sizes, lib/flow/stats.lua)
+--       then m, then m ordered names (lib/ordered/count-sizes.lua); absent: none
 -- Returns: {processed, failed, dead evicted, scheduled, retry, dead,
 --           ticks, inflight, {queue, size, ...}, eviction policy,
 --           recurring schedules held, now ms, {heartbeat field, ms, ...},

@@ -7,21 +7,21 @@
 --       [3..5] only as a Sidekiq process: its heartbeat and work hashes
 -- ARGV: [1] prefix  [2] tick id  [3] lease ms  [4] dead max size
 --       [5] dead max age s  [6] call number, then optionally a space and
---       the solo marker (lib/solo.lua: '-' clear, or the job run alone from
+--       the solo marker (lib/tick/run-solo.lua: '-' clear, or the job run alone from
 --       now on, noted after the acks; absent: keep)  [7..] only as a Sidekiq
---       process, a beat (lib/sidekiq-process.lua); then ack entries
---       (lib/ack.lua), then fetch args (lib/fetch.lua), then the ordered
---       names this tick serves and its ordered acks (lib/ordered-state.lua,
---       lib/ordered-ack.lua; absent: none)
+--       process, a beat (lib/sidekiq/register-process.lua); then ack entries
+--       (lib/tick/ack-jobs.lua), then fetch args (lib/tick/fetch-jobs.lua), then the ordered
+--       names this tick serves and its ordered acks (lib/ordered/state.lua,
+--       lib/ordered/ack-ids.lua; absent: none)
 -- Returns: {now ms, lease held (1/0), dead evictions, {queue, {jobs}, {resurrections}, ...},
---           {ordered groups (lib/ordered-fetch.lua); empty for a tick that
---           serves no ordered names}, {numbers of ack entries no longer listed (lib/ack.lua)},
+--           {ordered groups (lib/ordered/fetch-ids.lua); empty for a tick that
+--           serves no ordered names}, {numbers of ack entries no longer listed (lib/tick/ack-jobs.lua)},
 --           when the fetch met flow jobs {1 if it stopped at its set-aside
 --           cap, the fence before its first flow job, 1 if jobs wait
---           parked} (lib/fetch.lua) else {} or nothing, then, when there
+--           parked} (lib/tick/fetch-jobs.lua) else {} or nothing, then, when there
 --           are any, how many parked flow jobs this call sent back to
 --           their queues (its acks, or a dead holder's slot it freed)}
--- Replays: a numbered call (lib/replay.lua). The replay of the last call
+-- Replays: a numbered call (lib/tick/replay-call.lua). The replay of the last call
 -- answers its kept reply, so the jobs it fetched reach the tick and none is
 -- acked twice; an older call's replay does nothing. Without the lease the
 -- acks still run, but only on jobs still listed, which a replay no longer

@@ -2,7 +2,7 @@
 // written (an unknown name, an id that is not a non-empty string, a payload
 // that is not JSON, a score that is not finite: a TickqError, nothing
 // written; a payload over maxJobBytes: JOB_TOO_LARGE), then ordered_enqueue.lua
-// adds up to 1,000 a round trip (fewer when they are large: src/job-size.ts).
+// adds up to 1,000 a round trip (fewer when they are large: src/client/job-size.ts).
 //
 // Idempotent like plain enqueue: every call carries a token the script
 // remembers for `replayWindowMs`, so a call the client resends after a

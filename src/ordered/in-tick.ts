@@ -1,4 +1,4 @@
-// What a tick needs for ordered ids, in one place so that tick.ts only
+// What a tick needs for ordered ids, in one place so that tick/run.ts only
 // threads it through: running either kind of work, the trailing arguments
 // of its calls, and the guard that aborts ordered handlers before their
 // lease can expire (guard.ts), which serves flow jobs holding a slot too.

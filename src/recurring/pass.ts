@@ -1,6 +1,6 @@
 // The schedules pass of a tick. begin reports, at no extra round trip,
 // whether Redis holds this deployment's declaration and which schedules are
-// due (lib/schedules-due.lua). Only then does the tick send one more call,
+// due (lib/recurring/find-due.lua). Only then does the tick send one more call,
 // schedules.lua, with its declaration (when out of sync) and, for each due
 // schedule, the slots its `missed` policy runs, computed here (cron: the `cron` parser).
 // Safe with any number of ticks at once: Redis claims a schedule's slots
@@ -25,7 +25,7 @@ export const PRUNE_GRACE_MS = 10 * 60_000;
 /** Due schedules handled per tick; the rest are reported as `more`. */
 const DUE_LIMIT = 1_000;
 
-/** begin's last three ARGV (lib/schedules-due.lua). */
+/** begin's last three ARGV (lib/recurring/find-due.lua). */
 export function dueArgs(set: ScheduleSet, scheduleLimit: number): (string | number)[] {
   return [set.digest, Math.min(DUE_LIMIT, scheduleLimit), set.shiftMs];
 }
@@ -43,7 +43,7 @@ export interface SchedulesResult {
 
 export interface SchedulesInput {
   tickId: string;
-  /** begin's schedules reply (lib/schedules-due.lua). */
+  /** begin's schedules reply (lib/recurring/find-due.lua). */
   reply: RedisReply | undefined;
   /** Redis' time, as begin read it. */
   nowMs: number;

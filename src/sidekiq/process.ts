@@ -11,7 +11,7 @@
 // begin registers, and every step, extend and finish carries a beat — the
 // jobs running when it was sent — so the work hash costs a few commands a
 // step, never a round trip a job. A change with no call going out for
-// BEAT_MS sends one extend (lease.ts). The Lua side: lib/sidekiq-process.lua.
+// BEAT_MS sends one extend (lease.ts). The Lua side: lib/sidekiq/register-process.lua.
 import { monotonicMs } from "../tick/clock.js";
 import { TickqError } from "../errors.js";
 import { isCleanName } from "../names.js";

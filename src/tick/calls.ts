@@ -1,4 +1,4 @@
-// A tick's numbered calls (lib/replay.lua): begin is call 1, every
+// A tick's numbered calls (lib/tick/replay-call.lua): begin is call 1, every
 // housekeep, step and finish takes the next number. A call that fails in
 // transit (a dropped connection, a Redis restarting, a timeout) is sent again
 // with the same number and arguments: Redis either never ran it, and runs it

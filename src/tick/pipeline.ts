@@ -5,7 +5,7 @@
 // acked in groups that ride on those fetches, so a slow job never holds the
 // others' slots idle and a round trip is hidden behind running jobs. One
 // step call is in flight at a time: calls keep their numbers in order
-// (lib/replay.lua).
+// (lib/tick/replay-call.lua).
 //
 // Bounded: at most 2 batches fetched but not started, and at most a batch
 // plus a round of slots finished but not acked. All of them sit in the tick's inproc lists,
@@ -26,7 +26,7 @@
 //
 // Alone: a job a dead tick left behind (`alone()`) starts only once no
 // other job runs, after a step that records it as the tick's solo job
-// (lib/solo.lua), and nothing else starts until a step clears that record
+// (lib/tick/run-solo.lua), and nothing else starts until a step clears that record
 // after it finished. Should the tick die, Redis knows the one job running.
 //
 // Generic over what it runs (W, fetched work) and what that becomes (O, an

@@ -3,7 +3,7 @@
 // unregister). A tick killed at any line loses nothing: its fetched jobs sit
 // in its inproc lists until acked, and once its lease expires the next
 // tick's resurrect pass puts them back. Every call is numbered and resent
-// unchanged on transient errors (tick-calls.ts), so a replay is harmless.
+// unchanged on transient errors (calls.ts), so a replay is harmless.
 import { monotonicMs } from "./clock.js";
 import { tickEvents } from "./events.js";
 import { newJid } from "../client/job.js";
@@ -189,7 +189,7 @@ function tally(report: TickReport, o: WorkOutcome): void {
   } else report.requeued++;
 }
 
-/** A step's call number, with lib/solo.lua's marker: none leaves the tick's solo record, "-" clears it, else the job to record. */
+/** A step's call number, with lib/tick/run-solo.lua's marker: none leaves the tick's solo record, "-" clears it, else the job to record. */
 function numbered(seq: number, solo: Work | null | undefined): number | string {
   if (solo === undefined) return seq;
   if (solo === null) return `${seq} -`;

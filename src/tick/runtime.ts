@@ -45,7 +45,7 @@ export interface Runtime {
   clockOffsetMs: number;
   /** Redis' maxmemory-policy, read once per process by the first tick (or stats). */
   evictionPolicy: string | undefined;
-  /** The recurring jobs this deployment declares (src/schedules/). */
+  /** The recurring jobs this deployment declares (src/recurring/). */
   schedules: ScheduleSet;
   /** Ticks register as Sidekiq processes (src/sidekiq/process.ts); undefined: off. */
   sidekiq: SidekiqProcess | undefined;
@@ -53,7 +53,7 @@ export interface Runtime {
   timeouts: boolean;
   /** Largest job text (or ordered payload) enqueue accepts, in bytes. */
   maxJobBytes: number;
-  /** Replicas every write waits for (src/durability.ts); undefined: none. */
+  /** Replicas every write waits for (src/tick/durability.ts); undefined: none. */
   durability: Durability | undefined;
   run(script: LuaScript, keys: string[], args: (string | number)[], trips: RoundTrips): Promise<RedisReply>;
 }

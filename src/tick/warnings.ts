@@ -1,4 +1,4 @@
-// Warnings from the heartbeat (lib/heartbeat.lua): what stats() and GET
+// Warnings from the heartbeat (lib/tick/record-heartbeat.lua): what stats() and GET
 // /health report when jobs wait and nothing will run them — the cron
 // trigger stopped firing, or jobs sit in a queue that no tick serves (a
 // typo in `queues`, a queue added on one side of a deploy only).

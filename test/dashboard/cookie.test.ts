@@ -1,4 +1,4 @@
-// The session cookie read and written by hand (functions/dashboard/cookie.ts):
+// The session cookie read and written by hand (src/dashboard/cookie.ts):
 // the right cookie among others, a value session.ts could not have written
 // skipped, and the attributes that keep it from other sites and scripts.
 import { Hono } from "hono/tiny";

@@ -1,6 +1,6 @@
 // No ack grows with the size of the jobs it settles: a job over REF_MIN
 // bytes is named by its SHA-1 and a failed one carries only its error
-// fields, which lib/ack.lua splices into the stored text. Before, a tick's
+// fields, which lib/tick/ack-jobs.lua splices into the stored text. Before, a tick's
 // finish carried every job whole (and a failure's updated text besides):
 // 12 jobs of 50 MB could not be encoded at all, and the dead-set ack of the
 // poison jobs that followed was as large, a loop with no way out.
@@ -30,7 +30,7 @@ const FETCH_10 = [10, 1, "default", 0];
 const NO_SCHEDULES = ["", 0, 0];
 
 describe("job references", () => {
-  it("are used past the same size by the client and lib/ack.lua", () => {
+  it("are used past the same size by the client and lib/tick/ack-jobs.lua", () => {
     expect(readFileSync("src/lua/lib/tick/ack-jobs.lua", "utf8")).toMatch(new RegExp(`^local REF_MIN = ${REF_MIN} `, "m"));
   });
 });

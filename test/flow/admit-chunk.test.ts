@@ -1,6 +1,6 @@
 // A fetched chunk of shape `one` jobs on distinct free keys is taken in one
 // step, and any other chunk falls through to the general path with nothing
-// written (lib/flow-admit.lua admit_run): started, parked, owners, fences and
+// written (lib/flow/admit.lua admit_run): started, parked, owners, fences and
 // counters are exact, a replay changes nothing, and all drains to nothing.
 import { describe, expect, it } from "vitest";
 import { ackArgs, type Outcome } from "../../src/tick/passes/ack.js";

@@ -1,7 +1,7 @@
 // A busy unique key's parked jobs keep their enqueue order when jobs of
 // another shape on the same key (coalesce `u w`, a concurrency limit `u l N`)
 // sit between its while-executing duplicates: the one in between must not be
-// pushed behind the whole run of duplicates (lib/flow-admit.lua fast parking).
+// pushed behind the whole run of duplicates (lib/flow/admit.lua fast parking).
 import { describe, expect, it } from "vitest";
 import { scripts } from "../../src/lua/index.js";
 import type { RedisReply } from "../../src/types.js";

@@ -1,6 +1,6 @@
 // The driver of the property test (test/property.test.ts): it runs each
 // operation against Redis through the scripts themselves (runScript, no
-// tick.ts), as a tick would — numbered calls, acks of what it holds, a step
+// tick/run.ts), as a tick would — numbered calls, acks of what it holds, a step
 // whose reply is lost carried into finish as pipeline.ts does — and applies
 // the same operation to the model (job-model.ts) as the scripts' contract
 // says it should act. After each operation `check` reads Redis and lists
@@ -432,8 +432,8 @@ class World {
     }
   }
 
-  /** Acks act only on jobs still in this tick's list (lib/ack.lua). Returns dead evictions. */
-  /** Dead-set evictions, and the numbers (lib/ack.lua's order, from 1) of the entries that found their job gone. */
+  /** Acks act only on jobs still in this tick's list (lib/tick/ack-jobs.lua). Returns dead evictions. */
+  /** Dead-set evictions, and the numbers (lib/tick/ack-jobs.lua's order, from 1) of the entries that found their job gone. */
   private ack(tickId: string, outcomes: Outcome[], nowMs: number): { evicted: number; missed: number[] } {
     const noEffect = new Set<Outcome>();
     const evicted = this.applyAck(tickId, outcomes, nowMs, noEffect);

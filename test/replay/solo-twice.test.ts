@@ -1,4 +1,4 @@
-// The solo record (lib/solo.lua) and the resurrect pass that reads it, each
+// The solo record (lib/tick/run-solo.lua) and the resurrect pass that reads it, each
 // run twice with the same arguments: a step that records the job it runs
 // alone, one that clears it, and a resurrection that counts the solo job and
 // marks the others suspects, all leave the state of one run.

@@ -1,5 +1,5 @@
 // Schedule time for tests: the schedule clock of each tickq is Redis' time
-// plus a shift (src/schedules/internal.ts), so a test lives through an hour,
+// plus a shift (src/recurring/internal.ts), so a test lives through an hour,
 // a DST change or an outage in a second, with Redis still the only clock.
 import type { Redis } from "ioredis";
 import { shiftScheduleClock } from "../../src/recurring/internal.js";

@@ -1,11 +1,11 @@
-// Naming large jobs in acks by reference (lib/ack.lua): a job over REF_MIN
+// Naming large jobs in acks by reference (lib/tick/ack-jobs.lua): a job over REF_MIN
 // bytes travels as "#" + the SHA-1 of its text, so an ack's size does not
 // grow with its jobs; a failed one carries only the fields to set.
 import { encodeValue } from "../../client/json-splice.js";
 import { utf8Bytes } from "../../client/job-size.js";
 import type { FetchedJob } from "./fetch.js";
 
-/** lib/ack.lua's REF_MIN: the bytes past which a job may be named by reference. */
+/** lib/tick/ack-jobs.lua's REF_MIN: the bytes past which a job may be named by reference. */
 export const REF_MIN = 1024;
 
 /** A text Lua would read as a reference must itself be named by one. */
@@ -30,7 +30,7 @@ export async function nameLargeJobs(jobs: FetchedJob[]): Promise<void> {
 }
 
 /**
- * The patch lib/ack.lua applies to a job named by reference: field name,
+ * The patch lib/tick/ack-jobs.lua applies to a job named by reference: field name,
  * value as JSON text, in the order spliceFields sets them; without fields
  * (a job that is not a JSON object), the reason its dead entry gives.
  */

@@ -1,11 +1,11 @@
-// Outcomes of executed jobs, encoded for lib/ack.lua (see its header for
+// Outcomes of executed jobs, encoded for lib/tick/ack-jobs.lua (see its header for
 // what each kind does in Redis).
 import type { JobPayload } from "../../types.js";
 import { patchOf } from "./ack-refs.js";
 import type { FetchedJob } from "./fetch.js";
 
 // `payload`, `error` and `reason` ride along for the events and the failure
-// log line (src/events.ts); Redis never sees them. `fields`: what `updated`
+// log line (src/tick/events.ts); Redis never sees them. `fields`: what `updated`
 // spliced into the job, sent instead of it for a job named by reference
 // (ack-refs.ts); absent when `updated` is no splice (a malformed job).
 export type Outcome =
@@ -28,7 +28,7 @@ type Settled = Exclude<Outcome, { kind: "succeeded" }>;
 const putBack = (o: Outcome) => o.kind === "unstarted" || o.kind === "interrupted";
 const settled = (o: Outcome): o is Settled => o.kind !== "succeeded";
 
-/** The outcomes grouped as lib/ack.lua takes them: successes by queue, then the others in their order. */
+/** The outcomes grouped as lib/tick/ack-jobs.lua takes them: successes by queue, then the others in their order. */
 function entries(outcomes: Outcome[]): { succeeded: Map<string, Outcome[]>; ordered: Settled[] } {
   const succeeded = new Map<string, Outcome[]>();
   for (const o of outcomes) {
@@ -43,7 +43,7 @@ function entries(outcomes: Outcome[]): { succeeded: Map<string, Outcome[]>; orde
   return { succeeded, ordered: [...rest.filter((o) => !putBack(o)), ...rest.filter(putBack).reverse()] };
 }
 
-/** The outcomes in the order lib/ack.lua numbers its entries (its "missed" list names them by that number, from 1). */
+/** The outcomes in the order lib/tick/ack-jobs.lua numbers its entries (its "missed" list names them by that number, from 1). */
 export function ackOrder(outcomes: Outcome[]): Outcome[] {
   const { succeeded, ordered } = entries(outcomes);
   return [...[...succeeded.values()].flat(), ...ordered];
@@ -56,7 +56,7 @@ function updatedOf(o: Settled): string {
   return patchOf(o.fields, o.kind === "dead" && o.reason !== undefined ? o.reason : "it failed");
 }
 
-/** lib/ack.lua's arguments: successes grouped by queue, then the other outcomes; a job with a `ref` is named by it. */
+/** lib/tick/ack-jobs.lua's arguments: successes grouped by queue, then the other outcomes; a job with a `ref` is named by it. */
 export function ackArgs(outcomes: Outcome[]): (string | number)[] {
   const { succeeded, ordered } = entries(outcomes);
   const args: (string | number)[] = [succeeded.size];

@@ -1,5 +1,5 @@
 // Reading what fetch.lua returns. The moving itself happens in Lua
-// (src/scripts/lib/fetch.lua), atomically, inside begin and step.
+// (src/lua/lib/tick/fetch-jobs.lua), atomically, inside begin and step.
 import { asArray, asNumber } from "../../redis/adapter.js";
 import type { RedisReply } from "../../types.js";
 
@@ -13,7 +13,7 @@ export interface FetchedJob {
   interruptions: number;
   /** A large job's name in acks, "#" + its SHA-1 (ack-refs.ts); undefined: its text names it. */
   ref?: string;
-  /** A dead tick left it behind, maybe running: it runs alone (lib/solo.lua). */
+  /** A dead tick left it behind, maybe running: it runs alone (lib/tick/run-solo.lua). */
   suspect: boolean;
   /** A flow job's fence for this run, ctx.fence (src/flow/fences.ts); undefined for a plain job. */
   flowFence?: number;

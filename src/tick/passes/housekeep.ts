@@ -1,5 +1,5 @@
-// Resurrect and schedule passes, run by Lua (lib/resurrect.lua,
-// lib/schedule.lua) inside begin and, while more is left and the tick's time
+// Resurrect and schedule passes, run by Lua (lib/tick/resurrect-dead-ticks.lua,
+// lib/delayed/promote-due.lua) inside begin and, while more is left and the tick's time
 // allows, in extra housekeep calls.
 import { asNumber } from "../../redis/adapter.js";
 import type { RedisReply } from "../../types.js";

@@ -1,4 +1,4 @@
--- Matching stored jobs without decoding them (lib/job-text.lua reads one
+-- Matching stored jobs without decoding them (lib/common/edit-job-text.lua reads one
 -- field as text). The jobs API finds a job by jid and filters listings by
 -- name and queue this way, so a job cjson would refuse is still found.
 

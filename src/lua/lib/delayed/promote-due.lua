@@ -4,11 +4,11 @@
 -- scripts are atomic. As Sidekiq's poller re-pushes a job, the move sets
 -- `enqueued_at` to now (Queue#latency and Web read it; a job scheduled with
 -- perform_in has none yet), spliced into the text: every other byte is
--- kept. Its queue is read as text (lib/job-text.lua), and a job that cannot
+-- kept. Its queue is read as text (lib/common/edit-job-text.lua), and a job that cannot
 -- be routed goes to the dead set with the reason, never to another queue.
 -- A flow job whose key is full, or a while-executing job whose key has a
 -- job waiting in the queue for the slot, is parked instead, as at enqueue
--- (lib/flow-claims.lua F.route): duplicates due at once do not fill the
+-- (lib/flow/claims.lua F.route): duplicates due at once do not fill the
 -- queue.
 
 -- Moves at most `limit` jobs due by `now_sec` from `set`; returns how many.

@@ -4,7 +4,7 @@
 -- resurrected finds its hash emptied by the resurrector, whether the id
 -- waits in `ready` again or another tick holds it now, and touches
 -- nothing. Run twice, the second run finds its tokens gone and does
--- nothing; callers also answer replays from lib/replay.lua first.
+-- nothing; callers also answer replays from lib/tick/replay-call.lua first.
 --   (successes, grouped by name) the run's payloads are done; payloads that
 --      arrived meanwhile become the id's, due when they asked
 --   r  failed, will retry: payloads back, merged with the arrivals, due in

@@ -11,10 +11,10 @@
 -- {name, first fence, {ids}, {payloads}, {scores}, {payload count per id,
 -- or none when every id has one}, {failures, or none when no id of this
 -- name ever failed}, {resurrections, likewise}, {suspects: 1 for an id a
--- dead tick left behind (lib/ordered-resurrect.lua), likewise},
+-- dead tick left behind (lib/ordered/resurrect-ids.lua), likewise},
 -- {interruptions by a tick's deadline, likewise}}. The ids' fences are
 -- consecutive from the first. Flat lists keep the reply (and the copy
--- lib/replay.lua keeps of it) small. Returns how many ids it took.
+-- lib/tick/replay-call.lua keeps of it) small. Returns how many ids it took.
 local function fetch_name(tick, name, limit, now, out)
   if limit <= 0 then return 0 end
   local ready = okey(name, 'ready')
@@ -22,7 +22,7 @@ local function fetch_name(tick, name, limit, now, out)
   if #due == 0 then return 0 end
   -- The lowest scores are the lowest ranks: exactly the ids just read.
   redis.call('ZREMRANGEBYRANK', ready, 0, #due / 2 - 1)
-  -- never below Redis' time, though the counter be lost (lib/common.lua)
+  -- never below Redis' time, though the counter be lost (lib/common/prefix-keys.lua)
   local first = last_fence_of(okey(name, 'fence')) + 1
   fences_taken(okey(name, 'fence'), first + #due / 2 - 1)
   local ids, payloads, scores, counts = {}, {}, {}, {}
@@ -72,9 +72,9 @@ end
 -- A batch shared by plain jobs and ordered ids: ordered ids take up to half
 -- first, plain jobs the rest, then ordered ids whatever plain jobs left.
 -- Neither starves the other, and either alone fills the whole batch. With
--- no ordered names it is lib/fetch.lua's fetch and nothing more.
--- Returns the plain groups (lib/fetch.lua), the ordered groups and the
--- flow part of the fetch (lib/fetch.lua; nil when it met no flow job).
+-- no ordered names it is lib/tick/fetch-jobs.lua's fetch and nothing more.
+-- Returns the plain groups (lib/tick/fetch-jobs.lua), the ordered groups and the
+-- flow part of the fetch (lib/tick/fetch-jobs.lua; nil when it met no flow job).
 local function fetch_mixed(tick, batch, queues, picks, names, now)
   if #names == 0 then
     local plain, flowed = fetch(tick, batch, queues, picks)
@@ -88,7 +88,7 @@ local function fetch_mixed(tick, batch, queues, picks, names, now)
   return plain, ordered, flowed
 end
 
--- lib/replay.lua keeps a copy of each reply for replays; the ordered
+-- lib/tick/replay-call.lua keeps a copy of each reply for replays; the ordered
 -- groups go in it without their payloads and scores, which can be large.
 -- A replay reads them again (rehydrate): it only ever comes before the
 -- tick's next call (later ones are stale), while the tick still holds the

@@ -1,9 +1,9 @@
--- Ordered resurrect pass, run by lib/resurrect.lua for each dead tick: the
+-- Ordered resurrect pass, run by lib/tick/resurrect-dead-ticks.lua for each dead tick: the
 -- ids it held (`oinproc:TICK`) go back to `ready` with every payload,
 -- merged with what arrived during the run, keeping their place. The id the
 -- tick ran alone (`alone`, "o" then its hash field) counts a resurrection
 -- (the poison guard); every id becomes a suspect, run alone next time
--- (lib/resurrect.lua says why). Acks remove what they settle
+-- (lib/tick/resurrect-dead-ticks.lua says why). Acks remove what they settle
 -- from the hash, so whatever is left there the dead tick still held. One
 -- script, moving only what it finds: run twice, the second finds nothing.
 

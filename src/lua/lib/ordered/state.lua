@@ -10,8 +10,8 @@
 --   o:NAME:resurrections hash id → times its tick died while it ran alone
 --   o:NAME:interruptions hash id → times a tick's deadline interrupted it
 --                          (no death: counted apart, never poison)
---   o:NAME:suspects  hash  id → 1: a dead tick left it behind (lib/solo.lua)
---   o:NAME:fence     string the last fence handed out (lib/common.lua)
+--   o:NAME:suspects  hash  id → 1: a dead tick left it behind (lib/tick/run-solo.lua)
+--   o:NAME:fence     string the last fence handed out (lib/common/prefix-keys.lua)
 --   o:NAME:running   string ids running now
 --   o:NAME:payloads  string payloads waiting (in p: keys of ids not running,
 --                          and in n: keys), kept as they move
@@ -90,7 +90,7 @@ local function ordered_names(i)
   return names, i + 1 + #names
 end
 
--- The index just past lib/fetch.lua's arguments that start at `i`.
+-- The index just past lib/tick/fetch-jobs.lua's arguments that start at `i`.
 local function fetch_args_end(i)
   local n = tonumber(ARGV[i + 1])
   return i + 3 + n + tonumber(ARGV[i + 2 + n])

@@ -1,4 +1,4 @@
--- Schedules pass of begin (recurring jobs, src/schedules/): reads only.
+-- Schedules pass of begin (recurring jobs, src/recurring/): reads only.
 -- Tells the tick whether Redis holds its declaration (the digest it sent
 -- equals the one stored at the last sync) and which schedules are due: the
 -- `schedules:due` sorted set holds each schedule's next slot (ms) as score.

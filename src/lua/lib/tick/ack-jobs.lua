@@ -13,7 +13,7 @@
 -- lost its lease and a resurrector already put the job back, the ack does
 -- nothing and the job runs again (at-least-once, never lost). Run twice,
 -- the second run finds none of its jobs listed and does nothing; callers
--- also answer replays from lib/replay.lua before acking.
+-- also answer replays from lib/tick/replay-call.lua before acking.
 -- Each list is settled in one pass: read whole, the named jobs taken out
 -- (oldest first, as LREM -1 would), the rest written back in their order.
 -- One LRANGE and one rewrite cost less than an LREM per job once the list
@@ -21,7 +21,7 @@
 -- list count: an entry resent after a lost reply, naming a job already
 -- acked, finds nothing and does nothing. A list too long to rewrite in one
 -- call (over LIST_REWRITE_MAX) falls back to an LREM per job.
--- A flow job (lib/flow.lua) settles its slots and claims with it, only
+-- A flow job (lib/flow/flow.lua) settles its slots and claims with it, only
 -- when it was still listed: a late ack frees nothing another tick holds.
 -- `held`: the tick's lease is held, so its slots are still its own.
 -- A job over REF_MIN bytes may be named by reference, '#' .. its SHA-1,
@@ -53,7 +53,7 @@ local function bump(name, by, day)
 end
 
 local LIST_REWRITE_MAX = 4000
-local REF_MIN = 1024 -- src/passes/ack-refs.ts names jobs past the same size
+local REF_MIN = 1024 -- src/tick/passes/ack-refs.ts names jobs past the same size
 
 local function is_ref(name)
   return #name == 41 and string.find(name, '^#%x+$') ~= nil

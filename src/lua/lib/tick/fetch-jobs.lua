@@ -8,7 +8,7 @@
 -- `queues` is the strict order. `picks`, when given, holds for each slot the
 -- index of the queue drawn for it (by weight, in JS, as Sidekiq's weighted
 -- fetch draws per job); slots whose queue runs dry are filled in strict order.
--- Flow jobs (lib/flow.lua) are sorted as they are taken: one whose key is
+-- Flow jobs (lib/flow/flow.lua) are sorted as they are taken: one whose key is
 -- full is parked and one over its rate limit deferred, and the queue is
 -- read on past them, at most SET_ASIDE_MAX of them a call, so a head of
 -- busy keys costs each parked job one move and never starves what follows.
@@ -17,11 +17,11 @@
 -- (`resurrections`), how often a tick's deadline interrupted it
 -- (`interruptions`), kept apart so a job that is merely too long is never
 -- called poison, and 1 if a dead tick left it behind (`suspects`: it must
--- run alone, lib/resurrect.lua). Empty when no such hash exists (no job
+-- run alone, lib/tick/resurrect-dead-ticks.lua). Empty when no such hash exists (no job
 -- was ever put back). Second, when it met
 -- flow jobs: {1 if it stopped at SET_ASIDE_MAX (more may wait behind) else
 -- 0, F: the k-th flow job of the reply, in its order, has fence F + k
--- (lib/flow-admit.lua), 1 if jobs wait parked on keys (an ack of a flow job
+-- (lib/flow/admit.lua), 1 if jobs wait parked on keys (an ack of a flow job
 -- may send one back to its queue: the tick fetches again) else 0}; nil when
 -- it met none.
 local SET_ASIDE_MAX = 2000

@@ -1,14 +1,14 @@
 -- Resurrect pass (reliable fetch, after sidekiq-ultimate): a tick whose lease
 -- key `tick:ID` is gone is dead; the jobs left in its `inproc:ID:QUEUE` lists
 -- go back to the head of their queues. Only the job the tick ran alone
--- (`solo`, lib/solo.lua) is known to have been running: it alone is counted
+-- (`solo`, lib/tick/run-solo.lua) is known to have been running: it alone is counted
 -- in `resurrections` (by job string), so fetch can spot a poison job that
 -- keeps killing its tick. Every other job may have been running or only
 -- fetched: it becomes a suspect, run alone next time, so that one poison
 -- job never condemns the jobs fetched with it.
--- A flow job frees the slots the dead tick held for it (lib/flow.lua).
+-- A flow job frees the slots the dead tick held for it (lib/flow/flow.lua).
 -- Its registration is removed only once all its lists are empty, and once
--- it holds no ordered id (lib/ordered-resurrect.lua, counted in the budget).
+-- it holds no ordered id (lib/ordered/resurrect-ids.lua, counted in the budget).
 --
 -- Safe with concurrent ticks and replays: the whole pass is one script and
 -- moves only what it finds (run again, it finds nothing more to move); a lock

@@ -1,4 +1,4 @@
--- Solo runs: a job a dead tick left behind (a suspect, lib/resurrect.lua)
+-- Solo runs: a job a dead tick left behind (a suspect, lib/tick/resurrect-dead-ticks.lua)
 -- runs alone in its tick, and the call before it starts records it in
 -- `solo` (tick id → "p" and the job string, or "o" and an ordered id's
 -- "NAME ID"). Should that tick die, the resurrector knows the one job that
