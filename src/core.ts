@@ -22,7 +22,7 @@ import type { OrderedBulkJob, OrderedJob, OrderedRegistry, PayloadOf } from "./o
 import { createRuntime } from "./tick/runtime.js";
 import { readStats } from "./client/stats.js";
 import { runtimes } from "./recurring/internal.js";
-import { listSchedules } from "./recurring/list.js";
+import { listRecurring } from "./recurring/list.js";
 import type { ScheduleInfo } from "./recurring/types.js";
 import type {
   ArgsOf, BulkJobOf, EnqueueOptions, JobRegistry, Middleware, Stats, TickOptions, TickqOptions, TickReport,
@@ -108,7 +108,7 @@ export function createTickqCore<J extends JobRegistry, O extends OrderedRegistry
         set.add(listener);
         return () => void set.delete(listener);
       },
-      schedules: () => listSchedules(runtime),
+      schedules: () => listRecurring(runtime),
       ticks: () => listTicks(runtime),
       use(middleware) {
         runtime.middleware.push(middleware);

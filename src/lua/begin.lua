@@ -73,19 +73,19 @@ redis.call('PEXPIRE', lease, ARGV[3])
 redis.call('HSET', KEYS[1], tick, ARGV[6])
 heartbeat(now, ARGV[6])
 local resurrected, more_resurrect = resurrect(tick, tonumber(ARGV[7]), ARGV[8], tonumber(ARGV[9]))
-local scheduled, more_schedule = schedule(now / 1000, tonumber(ARGV[10]))
+local promoted, more_delayed = promote_due(now / 1000, tonumber(ARGV[10]))
 local fetch_at = 12
 if #KEYS > 2 then
   sidekiq_register(3, now, ARGV[3], ARGV[12])
   fetch_at = 13
 end
 local batch, queues, picks = fetch_args(fetch_at)
-local due = schedules_due(now + tonumber(ARGV[#ARGV]), ARGV[#ARGV - 2], tonumber(ARGV[#ARGV - 1]))
+local due = recurring_due(now + tonumber(ARGV[#ARGV]), ARGV[#ARGV - 2], tonumber(ARGV[#ARGV - 1]))
 local ordered_at = fetch_args_end(fetch_at)
 local names = ordered_at <= #ARGV - 3 and ordered_names(ordered_at) or {}
 local fetched, ordered, flowed = fetch_mixed(tick, batch, queues, picks, names, now)
-local kept_reply = { now, resurrected, scheduled, more_resurrect, more_schedule, without_jobs(fetched), 1, policy, due }
-local reply = { now, resurrected, scheduled, more_resurrect, more_schedule, fetched, 1, policy, due }
+local kept_reply = { now, resurrected, promoted, more_resurrect, more_delayed, without_jobs(fetched), 1, policy, due }
+local reply = { now, resurrected, promoted, more_resurrect, more_delayed, fetched, 1, policy, due }
 -- Ordered groups are part of the reply only for a tick that serves ordered names.
 if #names > 0 then kept_reply[10], reply[10] = slim_ordered(ordered), ordered end
 if flowed then

@@ -26,5 +26,5 @@ local state, kept = call_state(lease, seq)
 if state == 'replay' then return kept end
 if state ~= 'fresh' then return { now, 0, 0, 0, 0, 0 } end
 local resurrected, more_resurrect = resurrect(ARGV[2], tonumber(ARGV[4]), ARGV[5], tonumber(ARGV[6]))
-local scheduled, more_schedule = schedule(now / 1000, tonumber(ARGV[7]))
-return remember(lease, seq, { now, resurrected, scheduled, more_resurrect, more_schedule, 1 })
+local promoted, more_delayed = promote_due(now / 1000, tonumber(ARGV[7]))
+return remember(lease, seq, { now, resurrected, promoted, more_resurrect, more_delayed, 1 })

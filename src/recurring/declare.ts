@@ -29,7 +29,7 @@ export interface Declared {
   jobFor(slot: number): string;
 }
 
-export interface ScheduleSet {
+export interface RecurringSet {
   list: Declared[];
   byName: Map<string, Declared>;
   /** Fingerprint of the declaration; "" when nothing is declared. */
@@ -44,7 +44,7 @@ export interface ScheduleSet {
 const NAME = /^[A-Za-z0-9_.:-]{1,100}$/;
 const POLICIES: readonly MissedPolicy[] = ["latest", "all", "none"];
 
-export function declareSchedules(schedules: Schedules | undefined, jobs: JobRegistry, cron: CronParser | undefined): ScheduleSet {
+export function declareRecurring(schedules: Schedules | undefined, jobs: JobRegistry, cron: CronParser | undefined): RecurringSet {
   checkCronParser(schedules, cron);
   const parse = cron && parsedOnce(cron);
   const list = Object.entries(schedules ?? {}).map(([name, spec]) => declareOne(name, spec, jobs, parse));

@@ -8,7 +8,7 @@ import type { RedisReply } from "../types.js";
 import type { ScheduleInfo, ScheduleSpec } from "./types.js";
 
 function pairs(reply: RedisReply | undefined): Map<string, string> {
-  const flat = asArray(reply ?? [], "schedules_list");
+  const flat = asArray(reply ?? [], "recurring_list");
   const out = new Map<string, string>();
   for (let i = 0; i < flat.length; i += 2) out.set(String(flat[i]), String(flat[i + 1]));
   return out;
@@ -25,12 +25,12 @@ function storedSpec(text: string | undefined): ScheduleSpec {
 
 const dateOf = (ms: string | undefined): Date | null => (ms === undefined ? null : new Date(asNumber(ms)));
 
-export async function listSchedules(runtime: Runtime): Promise<ScheduleInfo[]> {
-  const reply = asArray(await runtime.run(scripts.schedules_list, [`${runtime.prefix}schedules:due`], [], { count: 0 }), "schedules_list");
+export async function listRecurring(runtime: Runtime): Promise<ScheduleInfo[]> {
+  const reply = asArray(await runtime.run(scripts.recurring_list, [`${runtime.prefix}schedules:due`], [], { count: 0 }), "recurring_list");
   const [due, specs, fps, lasts, orphans] = reply.map(pairs) as [Map<string, string>, ...Map<string, string>[]];
-  const names = new Set([...runtime.schedules.byName.keys(), ...specs!.keys()]);
+  const names = new Set([...runtime.recurring.byName.keys(), ...specs!.keys()]);
   return [...names].sort().map((name) => {
-    const declared = runtime.schedules.byName.get(name);
+    const declared = runtime.recurring.byName.get(name);
     const stored = specs!.get(name);
     return {
       name,

@@ -1,7 +1,7 @@
 // The schedules pass of a tick. begin reports, at no extra round trip,
 // whether Redis holds this deployment's declaration and which schedules are
 // due (lib/recurring/find-due.lua). Only then does the tick send one more call,
-// schedules.lua, with its declaration (when out of sync) and, for each due
+// recurring.lua, with its declaration (when out of sync) and, for each due
 // schedule, the slots its `missed` policy runs, computed here (cron: the `cron` parser).
 // Safe with any number of ticks at once: Redis claims a schedule's slots
 // only if its due time is still the one begin saw, so one tick wins and
@@ -17,7 +17,7 @@ import type { Runtime } from "../tick/runtime.js";
 import { scripts } from "../lua/index.js";
 import type { TickCalls } from "../tick/calls.js";
 import type { RedisReply } from "../types.js";
-import type { ScheduleSet } from "./declare.js";
+import type { RecurringSet } from "./declare.js";
 import { nextSlot, planSlots, type Memo } from "./slots.js";
 
 /** How long a schedule no deployment declares lives on, so a rolling deploy does not flap it. */
@@ -26,11 +26,11 @@ export const PRUNE_GRACE_MS = 10 * 60_000;
 const DUE_LIMIT = 1_000;
 
 /** begin's last three ARGV (lib/recurring/find-due.lua). */
-export function dueArgs(set: ScheduleSet, scheduleLimit: number): (string | number)[] {
+export function recurringDueArgs(set: RecurringSet, scheduleLimit: number): (string | number)[] {
   return [set.digest, Math.min(DUE_LIMIT, scheduleLimit), set.shiftMs];
 }
 
-export interface SchedulesResult {
+export interface RecurringResult {
   /** Jobs enqueued for due slots. */
   enqueued: number;
   /** Jobs fetched by the call (from every queue the tick serves). */
@@ -41,7 +41,7 @@ export interface SchedulesResult {
   held: boolean;
 }
 
-export interface SchedulesInput {
+export interface RecurringInput {
   tickId: string;
   /** begin's schedules reply (lib/recurring/find-due.lua). */
   reply: RedisReply | undefined;
@@ -52,11 +52,11 @@ export interface SchedulesInput {
 }
 
 /** Reads begin's schedules reply and, when needed, sends the one schedules call. */
-export async function runSchedules(runtime: Runtime, calls: TickCalls, input: SchedulesInput): Promise<SchedulesResult> {
+export async function runRecurring(runtime: Runtime, calls: TickCalls, input: RecurringInput): Promise<RecurringResult> {
   const { tickId, reply, nowMs, room } = input;
-  const none: SchedulesResult = { enqueued: 0, fetched: [], more: false, held: true };
+  const none: RecurringResult = { enqueued: 0, fetched: [], more: false, held: true };
   if (!Array.isArray(reply)) return none;
-  const set = runtime.schedules;
+  const set = runtime.recurring;
   const inSync = asNumber(reply[0]) === 1;
   const due = asArray(reply[1] ?? [], "begin");
   if (inSync && due.length === 0) return none;
@@ -91,7 +91,7 @@ export async function runSchedules(runtime: Runtime, calls: TickCalls, input: Sc
   ];
   let result: RedisReply[];
   try {
-    result = asArray(await calls.send(scripts.schedules, args), "schedules");
+    result = asArray(await calls.send(scripts.recurring, args), "recurring");
   } catch (error) {
     if (!(error instanceof TickqError && error.code === "REDIS_FULL")) throw error;
     // Nothing was written; the slots stay due for a later tick.

@@ -1,5 +1,5 @@
 // Which slots of a due schedule to enqueue now, by its `missed` policy, and
-// when it is due next. Pure: the tick computes, Redis claims (schedules.lua
+// when it is due next. Pure: the tick computes, Redis claims (recurring.lua
 // enqueues only slots after the last one claimed, and only if the due time
 // it finds is the one begin saw).
 import type { Declared } from "./declare.js";

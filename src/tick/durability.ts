@@ -15,7 +15,7 @@ export interface Durability {
 }
 
 /** Scripts that only read: nothing of theirs to replicate. */
-const READS = new Set(["history", "inflight", "locate", "page", "queues", "schedules_list", "stats", "ticks"]);
+const READS = new Set(["history", "inflight", "locate", "page", "queues", "recurring_list", "stats", "ticks"]);
 
 export function durabilityOf(options: DurabilityOptions | undefined, redis: RedisAdapter): Durability | undefined {
   if (options === undefined) return undefined;

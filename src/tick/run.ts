@@ -19,7 +19,7 @@ import { runPipeline, type StepReply } from "./pipeline.js";
 import { fetchArgs } from "./queue-order.js";
 import { asArray, asNumber, type RoundTrips } from "../redis/adapter.js";
 import { learnClock, learnEvictionPolicy, redisNowMs, redisNowSec, type Runtime } from "./runtime.js";
-import { dueArgs, runSchedules } from "../recurring/pass.js";
+import { recurringDueArgs, runRecurring } from "../recurring/pass.js";
 import { scripts } from "../lua/index.js";
 import { TickBeats } from "../sidekiq/process.js";
 import { tickCalls } from "./calls.js";
@@ -63,7 +63,7 @@ export async function runTick(runtime: Runtime, options: TickOptions = {}, tickI
     const begun = asArray(
       await calls.send(scripts.begin, [
         ...common, registration, ...housekeepArgs(limits), askPolicy, ...(beats ? [beats.info()] : []),
-        ...fetchArgs(plan, batch), ...work.args(), ...dueArgs(runtime.schedules, scheduleLimit),
+        ...fetchArgs(plan, batch), ...work.args(), ...recurringDueArgs(runtime.recurring, scheduleLimit),
       ]),
       "begin",
     );
@@ -80,7 +80,7 @@ export async function runTick(runtime: Runtime, options: TickOptions = {}, tickI
     beats?.start(() => void fence.confirm());
     const firstPlain = readFetchedFenced(begun[5], begun[10]);
     const first: Work[] = [...firstPlain.jobs, ...readOrderedFetched(begun[9])];
-    const recurring = await runSchedules(runtime, calls, { tickId, reply: begun[8], nowMs: housekept.nowMs, room: batch - first.length });
+    const recurring = await runRecurring(runtime, calls, { tickId, reply: begun[8], nowMs: housekept.nowMs, room: batch - first.length });
     report.recurring += recurring.enqueued;
     first.push(...recurring.fetched);
     if (!recurring.held) lost();

@@ -11,7 +11,7 @@ import { checkOrdered } from "../ordered/registry.js";
 import type { OrderedRegistry } from "../ordered/types.js";
 import { planQueues, type QueuePlan } from "./queue-order.js";
 import { newScriptCache, runScript, type RoundTrips } from "../redis/adapter.js";
-import { declareSchedules, type ScheduleSet } from "../recurring/declare.js";
+import { declareRecurring, type RecurringSet } from "../recurring/declare.js";
 import { sidekiqProcessOf, type SidekiqProcess } from "../sidekiq/process.js";
 import type { JobDefinition, JobLogger, JobRegistry, LuaScript, Middleware, RedisAdapter, RedisReply, TickqOptions } from "../types.js";
 
@@ -46,7 +46,7 @@ export interface Runtime {
   /** Redis' maxmemory-policy, read once per process by the first tick (or stats). */
   evictionPolicy: string | undefined;
   /** The recurring jobs this deployment declares (src/recurring/). */
-  schedules: ScheduleSet;
+  recurring: RecurringSet;
   /** Ticks register as Sidekiq processes (src/sidekiq/process.ts); undefined: off. */
   sidekiq: SidekiqProcess | undefined;
   /** Some job has a timeoutMs: ticks check the budget left before starting one. */
@@ -100,7 +100,7 @@ export function createRuntime<J extends JobRegistry>(options: TickqOptions<J>): 
     // Until Redis answers, the host's wall clock read once is the best guess.
     clockOffsetMs: Date.now() - monotonicMs(),
     evictionPolicy: undefined,
-    schedules: declareSchedules(options.schedules, options.jobs, options.cron),
+    recurring: declareRecurring(options.schedules, options.jobs, options.cron),
     sidekiq: sidekiqProcessOf(options.sidekiqProcesses, prefix),
     timeouts: checkTimeouts(options.jobs),
     maxJobBytes: numberOption(options.maxJobBytes, DEFAULT_MAX_JOB_BYTES, "maxJobBytes", { min: 1_024, integer: true }),

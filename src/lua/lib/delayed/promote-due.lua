@@ -1,4 +1,4 @@
--- Schedule pass: moves due jobs from the `schedule` and `retry` sorted sets
+-- Delayed pass: moves due jobs from the `schedule` and `retry` sorted sets
 -- to the tail of their queues. Safe when two ticks run it at once, and when
 -- replayed: a job is pushed only by the script whose ZREM removed it, and
 -- scripts are atomic. As Sidekiq's poller re-pushes a job, the move sets
@@ -39,10 +39,10 @@ local function move_due(set, now_sec, limit)
 end
 
 -- Returns moved, more (1 when a set still had due jobs past the limit).
-local function schedule(now_sec, limit)
-  local from_schedule = move_due(P .. 'schedule', now_sec, limit)
-  local from_retry = move_due(P .. 'retry', now_sec, limit - from_schedule)
-  local moved = from_schedule + from_retry
+local function promote_due(now_sec, limit)
+  local from_delayed = move_due(P .. 'schedule', now_sec, limit)
+  local from_retry = move_due(P .. 'retry', now_sec, limit - from_delayed)
+  local moved = from_delayed + from_retry
   local more = 0
   if moved == limit and limit > 0 then
     if redis.call('ZCOUNT', P .. 'schedule', '-inf', now_sec) > 0

@@ -1,14 +1,14 @@
--- Schedules pass of begin (recurring jobs, src/recurring/): reads only.
+-- Recurring pass of begin (recurring jobs, src/recurring/): reads only.
 -- Tells the tick whether Redis holds its declaration (the digest it sent
 -- equals the one stored at the last sync) and which schedules are due: the
 -- `schedules:due` sorted set holds each schedule's next slot (ms) as score.
 -- An idle tick whose declaration is unchanged learns both here, at the cost
 -- of a GET and a ZRANGEBYSCORE, however many schedules are declared; only a
 -- changed declaration or a due slot costs the tick one more call
--- (schedules.lua), which Lua needs because it cannot compute cron slots.
+-- (recurring.lua), which Lua needs because it cannot compute cron slots.
 
 -- Returns {in sync (1/0), {name, due slot ms, last claimed slot ms or '', ...}, more due (1/0)}.
-local function schedules_due(now, digest, limit)
+local function recurring_due(now, digest, limit)
   local stored = redis.call('GET', P .. 'schedules:digest') or ''
   local in_sync = 0
   if stored == digest then in_sync = 1 end

@@ -1,4 +1,4 @@
--- schedules_list: what Redis holds of the recurring jobs, for tq.schedules().
+-- recurring_list: what Redis holds of the recurring jobs, for tq.schedules().
 -- KEYS: [1] P.."schedules:due"
 -- ARGV: [1] prefix
 -- Returns: {{name, next slot ms, ...}, {name, spec JSON, ...},

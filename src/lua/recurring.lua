@@ -1,5 +1,5 @@
 #!lua
--- schedules: a tick's call for recurring jobs, sent only when begin found
+-- recurring: a tick's call for recurring jobs, sent only when begin found
 -- the declaration out of sync or some schedule due. Syncs this deployment's
 -- declaration, claims due slots (each slot's job is enqueued once, jid
 -- "name:slot"), prunes schedules no deployment declares any more, then
