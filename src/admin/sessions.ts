@@ -1,4 +1,4 @@
-// Dashboard sessions that logout ends on the server (scripts/session.lua):
+// Dashboard sessions that logout ends on the server (lua/session.lua):
 // the cookie is signed, so it cannot be forged, but a copy of it would open
 // the dashboard until it expires; the mark that logout leaves refuses it.
 import type { Runtime } from "../tick/runtime.js";

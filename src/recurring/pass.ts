@@ -1,4 +1,4 @@
-// The schedules pass of a tick. begin reports, at no extra round trip,
+// The recurring pass of a tick. begin reports, at no extra round trip,
 // whether Redis holds this deployment's declaration and which schedules are
 // due (lib/recurring/find-due.lua). Only then does the tick send one more call,
 // recurring.lua, with its declaration (when out of sync) and, for each due
