@@ -1,6 +1,6 @@
 // Turns src/lua/*.lua into src/lua/index.ts (their texts), so every
 // bundler sees plain TypeScript and no file is read at run time.
-// `-- @include lib/NAME.lua` lines name a library that several entry scripts
+// `-- @include lib/AREA/NAME.lua` lines name a library that several entry scripts
 // share. The generated module ships each library once, as a constant, and
 // each entry script as the list of its parts (libraries and runs of its own
 // lines), joined with newlines at module load: joining is deterministic, so
