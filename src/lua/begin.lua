@@ -1,6 +1,6 @@
 #!lua flags=allow-oom
 -- begin: start a tick in one round trip: take the lease, register, run the
--- bounded resurrect and schedule passes, fetch the first batch, and note
+-- bounded resurrect and delayed passes, fetch the first batch, and note
 -- the time in the heartbeat (lib/tick/record-heartbeat.lua).
 -- KEYS: [1] P.."ticks"  [2] P.."tick:"..ID (the lease hash)
 --       [3..5] only as a Sidekiq process: its heartbeat and work hashes

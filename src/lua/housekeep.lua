@@ -1,5 +1,5 @@
 #!lua flags=allow-oom
--- housekeep: one more bounded resurrect and schedule pass, for a tick whose
+-- housekeep: one more bounded resurrect and delayed pass, for a tick whose
 -- begin reported that more was left and whose time budget allows it.
 -- KEYS: [1] P.."ticks"  [2] P.."tick:"..ID (the lease hash)
 -- ARGV: [1] prefix  [2] tick id  [3] call number  [4] resurrect limit

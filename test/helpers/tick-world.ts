@@ -105,7 +105,7 @@ interface Pending {
   ticks: string[];
 }
 
-/** The job as the schedule pass pushes it: `enqueued_at` set to the move's time, as text ("%.3f"). */
+/** The job as the delayed pass pushes it: `enqueued_at` set to the move's time, as text ("%.3f"). */
 function withEnqueuedAt(raw: string, nowSec: number): string {
   const stamp = nowSec.toFixed(3);
   const span = topLevelFields(raw)?.get("enqueued_at");

@@ -1,4 +1,4 @@
-// recurring.lua and begin's schedules pass, each run twice with the same
+// recurring.lua and begin's recurring pass, each run twice with the same
 // arguments: the state is that of one run. The claim is also safe without
 // the call numbering: the same claim sent as a new call finds the due slot
 // moved on and enqueues nothing.
@@ -53,7 +53,7 @@ describe.each(adapterCases)("schedules scripts run twice over $name", (adapterCa
     expect(restState).toEqual(claimedState);
   });
 
-  it("begin's schedules pass: a replay answers the same due list", async () => {
+  it("begin's recurring pass: a replay answers the same due list", async () => {
     const now = await redisNowMs(h.redis);
     await h.redis.zadd(`${h.prefix}schedules:due`, now - 5_000, "a", now + 60_000, "b");
     await h.redis.hset(`${h.prefix}schedules:last`, "a", now - 65_000);

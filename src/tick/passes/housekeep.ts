@@ -1,4 +1,4 @@
-// Resurrect and schedule passes, run by Lua (lib/tick/resurrect-dead-ticks.lua,
+// Resurrect and delayed passes, run by Lua (lib/tick/resurrect-dead-ticks.lua,
 // lib/delayed/promote-due.lua) inside begin and, while more is left and the tick's time
 // allows, in extra housekeep calls.
 import { asNumber } from "../../redis/adapter.js";
