@@ -6,7 +6,7 @@
 // grow, work left behind, or a fault kind injected fewer times than asked
 // (the rows of ORDERED_CHECKS, bench/chaos/ordered-phase.ts).
 import { parseArgs } from "node:util";
-import { findRedis } from "../functions/node/find-redis.js";
+import { findRedis } from "../src/platforms/node/find-redis.js";
 import type { AdapterName } from "./chaos/connect.js";
 import { columnOf, renderTable } from "./chaos/checks.js";
 import { ORDERED_CHECKS, runOrderedPhase, type OrderedPhaseResult } from "./chaos/ordered-phase.js";

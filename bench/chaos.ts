@@ -21,7 +21,7 @@
 import { parseArgs } from "node:util";
 import { orderedChaosMain } from "./chaos-ordered.js";
 import { sentinelChaosMain } from "./chaos-sentinel.js";
-import { findRedis } from "../functions/node/find-redis.js";
+import { findRedis } from "../src/platforms/node/find-redis.js";
 import type { AdapterName } from "./chaos/connect.js";
 import { renderTable, type Column } from "./chaos/checks.js";
 import { runPhase } from "./chaos/phase.js";

@@ -14,7 +14,7 @@
 //                       bench/upstash-realistic.ts): --latency-ms 0,20  --batch 100
 import { parseArgs } from "node:util";
 import { Redis } from "ioredis";
-import { findRedis, startPrivate } from "../functions/node/find-redis.js";
+import { findRedis, startPrivate } from "../src/platforms/node/find-redis.js";
 import { measureFlow } from "./flow.js";
 import { printFlow } from "./flow-table.js";
 import { measureOrdered, printOrdered } from "./ordered.js";

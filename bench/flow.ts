@@ -22,8 +22,8 @@
 // Each scenario runs `runs` times, alternating with its baseline (the busy
 // key's, twice as many: a run drains only P jobs); medians.
 import { Redis } from "ioredis";
-import { ioredisAdapter } from "../adapters/ioredis.js";
-import { startPrivate } from "../functions/node/find-redis.js";
+import { ioredisAdapter } from "../src/redis/ioredis.js";
+import { startPrivate } from "../src/platforms/node/find-redis.js";
 import { createTickq } from "../src/index.js";
 import type { RedisAdapter } from "../src/types.js";
 import { printFlow } from "./flow-table.js";

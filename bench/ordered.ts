@@ -8,7 +8,7 @@
 // Round trips per execution come from the ticks' reports; Redis commands
 // per execution from INFO commandstats (inside scripts included).
 import { Redis } from "ioredis";
-import { ioredisAdapter } from "../adapters/ioredis.js";
+import { ioredisAdapter } from "../src/redis/ioredis.js";
 import { createTickq, type OrderedContext } from "../src/index.js";
 import { commandsProcessed } from "./wire.js";
 

@@ -1,7 +1,7 @@
 // How long a fetched job waits for a slot: from the reply of the call that
 // fetched it (begin or step) into the tick that runs it, to the start of its
 // handler. (A job a busy tick handed back waited there at most the hold
-// time, src/prefetch.ts; the table counts those jobs.) Two tick
+// time, src/tick/prefetch.ts; the table counts those jobs.) Two tick
 // loops share one queue, as two cron-started functions would; each job
 // sleeps a duration drawn from a fixed seed. With jobs of 0–100 ms a job
 // waits about a round trip; with jobs of 0–10 s a tick whose slots are busy
@@ -10,12 +10,12 @@
 //   --short-jobs 2000  --long-jobs 40  --long-seconds 60 (the 0–10 s run's time limit)
 import { parseArgs } from "node:util";
 import { Redis } from "ioredis";
-import { ioredisAdapter } from "../adapters/ioredis.js";
-import { findRedis } from "../functions/node/find-redis.js";
+import { ioredisAdapter } from "../src/redis/ioredis.js";
+import { findRedis } from "../src/platforms/node/find-redis.js";
 import { createTickq, type RedisAdapter } from "../src/index.js";
-import { readFetched } from "../src/passes/fetch.js";
-import { scriptSha } from "../src/script-sha.js";
-import { scripts } from "../src/scripts/index.js";
+import { readFetched } from "../src/tick/passes/fetch.js";
+import { scriptSha } from "../src/redis/script-sha.js";
+import { scripts } from "../src/lua/index.js";
 import type { RedisReply } from "../src/types.js";
 import { durations, work } from "./jobs.js";
 

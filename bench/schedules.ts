@@ -7,10 +7,10 @@
 // On a private redis-server, so nothing else is counted; the schedule clock
 // is moved to the top of the hour.
 import { Redis } from "ioredis";
-import { ioredisAdapter } from "../adapters/ioredis.js";
-import { findRedis, startPrivate, type FoundRedis } from "../functions/node/find-redis.js";
+import { ioredisAdapter } from "../src/redis/ioredis.js";
+import { findRedis, startPrivate, type FoundRedis } from "../src/platforms/node/find-redis.js";
 import { createTickq, type Schedules, type TickReport } from "../src/index.js";
-import { shiftScheduleClock } from "../src/schedules/internal.js";
+import { shiftRecurringClock } from "../src/recurring/internal.js";
 import { commandsProcessed } from "./wire.js";
 
 const COUNT = 1_000;
@@ -58,10 +58,10 @@ export async function runSchedulesBench(): Promise<void> {
     const tq = createTickq({ redis: adapter, prefix, jobs: { noop: () => {} }, schedules: declaration() });
     const [sec] = await redis.time();
     const topOfHour = Math.ceil((Number(sec) * 1000) / HOUR) * HOUR + 24 * HOUR;
-    shiftScheduleClock(tq, { toMs: topOfHour - 30 * 60_000, redisNowMs: Number(sec) * 1000 });
+    shiftRecurringClock(tq, { toMs: topOfHour - 30 * 60_000, redisNowMs: Number(sec) * 1000 });
     await measure(`first tick after deploying ${COUNT} (sync)`, () => tq.tick());
     await measure(`idle tick, ${COUNT} declared, none due`, () => tq.tick());
-    shiftScheduleClock(tq, { byMs: 30 * 60_000 + 1_000 });
+    shiftRecurringClock(tq, { byMs: 30 * 60_000 + 1_000 });
     await measure(`tick where ${COUNT} come due (batch 100)`, () => tq.tick({ batch: 100, concurrency: 100 }));
   } finally {
     const keys = await redis.keys(`${prefix}*`);

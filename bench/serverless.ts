@@ -6,7 +6,7 @@
 //   --kick-samples 50  --cron-seconds 60 (0: skip the Worker without kick)
 //   --fanout-jobs 20000 (0: skip)  --fanout-parallel 1,4  --fanout-sleep-ms 50
 import { parseArgs } from "node:util";
-import { findRedis } from "../functions/node/find-redis.js";
+import { findRedis } from "../src/platforms/node/find-redis.js";
 import { fanOutDrain, type FanOutRow } from "./serverless/fanout.js";
 import { nodeLatency } from "./serverless/latency-node.js";
 import { workerLatency } from "./serverless/latency-worker.js";

@@ -6,9 +6,9 @@
 // request, so every round trip costs it once. BullMQ cannot run over HTTP.
 import { Redis as UpstashRedis } from "@upstash/redis";
 import { Redis } from "ioredis";
-import { upstashAdapter } from "../adapters/upstash.js";
-import { findRedis } from "../functions/node/find-redis.js";
-import { startUpstashLocal } from "../functions/upstash-local/server.js";
+import { upstashAdapter } from "../src/redis/upstash.js";
+import { findRedis } from "../src/platforms/node/find-redis.js";
+import { startUpstashLocal } from "../tools/upstash-local/server.js";
 import { limitOf } from "./jobs.js";
 import { CONCURRENCY } from "./realistic.js";
 import { benchTickq, drainTicks, enqueueJobs } from "./systems/tickq.js";

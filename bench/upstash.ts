@@ -1,9 +1,9 @@
 // npm run bench -- --adapter upstash: tickq over @upstash/redis through the
 // local Upstash-compatible server, at 0 ms and 20 ms added latency a
 // request. Prints jobs/s and HTTP requests per job.
-import { findRedis } from "../functions/node/find-redis.js";
-import { startUpstashLocal } from "../functions/upstash-local/server.js";
-import { upstashAdapter } from "../adapters/upstash.js";
+import { findRedis } from "../src/platforms/node/find-redis.js";
+import { startUpstashLocal } from "../tools/upstash-local/server.js";
+import { upstashAdapter } from "../src/redis/upstash.js";
 import { createTickq } from "../src/index.js";
 import { Redis as UpstashRedis } from "@upstash/redis";
 import { Redis } from "ioredis";

@@ -1,8 +1,8 @@
 // The tickq factory without a cron parser: what the edge entries (Worker,
-// Vercel, through functions/edge.ts) build on, so croner (~10 KB gzipped)
+// Vercel, through src/http/edge.ts) build on, so croner (~10 KB gzipped)
 // stays out of their bundles unless they are given `cron`. "tickq"
 // (index.ts) is this with croner by default. What those entries reach
-// (functions/app.ts, routes/, dashboard/) takes its values from here and
+// (src/http/app.ts, routes/, dashboard/) takes its values from here and
 // errors.js, not index.ts: in the package's build (scripts/build.mjs, code
 // splitting), a module two entries reach lands in a shared chunk, and
 // index.ts there would put croner in tickq/cloudflare's imports
@@ -10,20 +10,20 @@
 import { jobsApi, queuesApi } from "./admin/index.js";
 import { listTicks } from "./admin/ticks.js";
 import type { JobsApi, QueuesApi, TickInfo } from "./admin/types.js";
-import { enqueueJobs } from "./client.js";
+import { enqueueJobs } from "./client/enqueue.js";
 import { TickqError } from "./errors.js";
-import type { TickqEventName, TickqListener } from "./events.js";
-import { readHistory, type DayStats } from "./history.js";
+import type { TickqEventName, TickqListener } from "./tick/events.js";
+import { readHistory, type DayStats } from "./client/history.js";
 import { kickIfAsked, kickSettings } from "./kick/kick.js";
 import { reserveTicks, startTick } from "./kick/parallel.js";
 import type { KickScope } from "./kick/types.js";
 import { enqueueOrderedJobs } from "./ordered/enqueue.js";
 import type { OrderedBulkJob, OrderedJob, OrderedRegistry, PayloadOf } from "./ordered/types.js";
-import { createRuntime } from "./runtime.js";
-import { readStats } from "./stats.js";
-import { runtimes } from "./schedules/internal.js";
-import { listSchedules } from "./schedules/list.js";
-import type { ScheduleInfo } from "./schedules/types.js";
+import { createRuntime } from "./tick/runtime.js";
+import { readStats } from "./client/stats.js";
+import { runtimes } from "./recurring/internal.js";
+import { listRecurring } from "./recurring/list.js";
+import type { ScheduleInfo } from "./recurring/types.js";
 import type {
   ArgsOf, BulkJobOf, EnqueueOptions, JobRegistry, Middleware, Stats, TickOptions, TickqOptions, TickReport,
 } from "./types.js";
@@ -108,7 +108,7 @@ export function createTickqCore<J extends JobRegistry, O extends OrderedRegistry
         set.add(listener);
         return () => void set.delete(listener);
       },
-      schedules: () => listSchedules(runtime),
+      schedules: () => listRecurring(runtime),
       ticks: () => listTicks(runtime),
       use(middleware) {
         runtime.middleware.push(middleware);

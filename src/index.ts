@@ -3,7 +3,7 @@
 // the core without croner and take `cron` from "tickq/cron" instead.
 import { createTickqCore, type Tickq } from "./core.js";
 import type { OrderedRegistry } from "./ordered/types.js";
-import { cron } from "./schedules/cron.js";
+import { cron } from "./recurring/cron.js";
 import type { JobRegistry, TickqOptions } from "./types.js";
 
 /**
@@ -25,13 +25,12 @@ export function createTickq<J extends JobRegistry, O extends OrderedRegistry = R
 export type { StatsReader, Tickq } from "./core.js";
 export { TickqError } from "./errors.js";
 export { JOB_STATES } from "./admin/states.js";
-export { defaultBackoff } from "./retry.js";
-export { scripts } from "./scripts/index.js";
+export { defaultBackoff } from "./tick/retry.js";
 export type * from "./types.js";
 export type * from "./ordered/types.js";
 export type * from "./flow/types.js";
-export type * from "./schedules/types.js";
+export type * from "./recurring/types.js";
 export type * from "./kick/types.js";
 export type * from "./admin/types.js";
-export type { DayStats } from "./history.js";
-export type { DeadEvent, FailedEvent, JobEvent, TickqEventName, TickqEvents, TickqListener, TickqListenerOptions } from "./events.js";
+export type { DayStats } from "./client/history.js";
+export type { DeadEvent, FailedEvent, JobEvent, TickqEventName, TickqEvents, TickqListener, TickqListenerOptions } from "./tick/events.js";

@@ -9,20 +9,20 @@
 // ordered   jobs by id with merged payloads, run one at a time per id (src/ordered/types.ts)
 // flow      unique jobs, per-key concurrency and rate limits (src/flow/types.ts)
 
-import type { TickqListenerOptions } from "./events.js";
+import type { TickqListenerOptions } from "./tick/events.js";
 import type { ConcurrencyLimit, FlowStats, KeyArgs, RateLimit, UniqueMode } from "./flow/types.js";
 import type { KickOptions } from "./kick/types.js";
 import type { OrderedRegistry, OrderedStats } from "./ordered/types.js";
-import type { CronParser, Schedules } from "./schedules/types.js";
+import type { CronParser, Schedules } from "./recurring/types.js";
 
 /** A Redis reply as both adapters return it: no parsing, no Buffers. */
 export type RedisReply = null | number | string | RedisReply[];
 
-/** A Lua script (its SHA-1 is computed when first run: src/script-sha.ts). */
+/** A Lua script (its SHA-1 is computed when first run: src/redis/script-sha.ts). */
 export interface LuaScript {
   readonly name: string;
   readonly text: string;
-  /** The .lua file and line of a line of `text` ("src/scripts/lib/ack.lua:12"), for Redis' `user_script:N` errors. */
+  /** The .lua file and line of a line of `text` ("src/lua/lib/tick/ack-jobs.lua:12"), for Redis' `user_script:N` errors. */
   sourceOf?(line: number): string | undefined;
 }
 
@@ -179,7 +179,7 @@ export interface TickqOptions<J extends JobRegistry = JobRegistry, O extends Ord
   backtraceLines?: number;
   /** Last ctx.log lines of a failed run kept in the job as `tickq_log`; default 20, 0 keeps none. */
   logLines?: number;
-  /** Recurring jobs: name → { cron, timezone? } or { every } with job, args, queue, missed (src/schedules/types.ts). */
+  /** Recurring jobs: name → { cron, timezone? } or { every } with job, args, queue, missed (src/recurring/types.ts). */
   schedules?: Schedules<keyof J & string>;
   /**
    * Parses the `cron` schedules: `cron` from "tickq/cron" (croner). Default: croner with createTickq from "tickq";

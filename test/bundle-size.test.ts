@@ -25,7 +25,7 @@ describe("bundle size", () => {
   it("carries no @upstash/redis and each Lua library once", async () => {
     const { code } = await workerBuild();
     expect(code).not.toMatch(/@upstash\/redis|UpstashError/);
-    // lib/common.lua's date helper, once, however many entry scripts include it
+    // lib/common/prefix-keys.lua's date helper, once, however many entry scripts include it
     expect(code.split("string.format('%04d-%02d-%02d'").length - 1).toBe(1);
   });
 

@@ -5,7 +5,7 @@
 // start, naming the fix, before anything is written.
 import { Cluster } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ioredisAdapter } from "../adapters/ioredis.js";
+import { ioredisAdapter } from "../src/redis/ioredis.js";
 import { createTickq, TickqError } from "../src/index.js";
 import { startPrivateCluster, type PrivateCluster } from "./helpers/private-cluster.js";
 

@@ -4,9 +4,10 @@
 import { createHash } from "node:crypto";
 import { Redis as UpstashRedis } from "@upstash/redis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { upstashAdapter } from "../adapters/upstash.js";
-import { runScript } from "../src/redis.js";
-import { scripts, TickqError } from "../src/index.js";
+import { upstashAdapter } from "../src/redis/upstash.js";
+import { runScript } from "../src/redis/adapter.js";
+import { TickqError } from "../src/index.js";
+import { scripts } from "../src/lua/index.js";
 import type { RedisReply } from "../src/types.js";
 import { adapterCases } from "./helpers/adapters.js";
 import type { OpenedAdapter } from "./helpers/open-adapter.js";

@@ -2,7 +2,7 @@
 // so retrying an enqueue that timed out (it may have landed) never doubles
 // the job — through enqueue, enqueueBulk and POST /jobs.
 import { describe, expect, it } from "vitest";
-import { createApp } from "../functions/app.js";
+import { createApp } from "../src/http/app.js";
 import { TickqError } from "../src/index.js";
 import { adapterCases } from "./helpers/adapters.js";
 import { useHarness } from "./helpers/harness.js";

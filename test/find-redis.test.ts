@@ -1,6 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
-import { answers, findRedis, startPrivate } from "../functions/node/find-redis.js";
+import { answers, findRedis, startPrivate } from "../src/platforms/node/find-redis.js";
 import { redisUrl } from "./helpers/redis.js";
 
 describe("finding Redis (npm start and the tests)", () => {

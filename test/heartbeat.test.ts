@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { heartbeatWarnings } from "../src/warnings.js";
+import { heartbeatWarnings } from "../src/tick/warnings.js";
 import { adapterCases } from "./helpers/adapters.js";
 import { useHarness } from "./helpers/harness.js";
 

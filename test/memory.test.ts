@@ -9,8 +9,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Redis } from "ioredis";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { answers, freePort } from "../functions/node/find-redis.js";
-import { startUpstashLocal, type UpstashLocalServer } from "../functions/upstash-local/server.js";
+import { answers, freePort } from "../src/platforms/node/find-redis.js";
+import { startUpstashLocal, type UpstashLocalServer } from "../tools/upstash-local/server.js";
 import { createTickq, TickqError, type JobLogger, type JobRegistry } from "../src/index.js";
 import { openAdapter, type OpenedAdapter } from "./helpers/open-adapter.js";
 

@@ -28,7 +28,7 @@ describe("the packed package in a fresh project", () => {
   it("installs alone, with no Redis client; the edge entries import, bundle with wrangler and type-check", async () => {
     const copy = join(work, "tickq");
     mkdirSync(copy);
-    for (const entry of ["src", "adapters", "functions", "scripts", "package.json", "tsconfig.json", "tsconfig.build.json", "README.md", "LICENSE", "CHANGELOG.md"]) {
+    for (const entry of ["src", "tools", "scripts", "package.json", "tsconfig.json", "tsconfig.build.json", "README.md", "LICENSE", "CHANGELOG.md"]) {
       cpSync(join(root, entry), join(copy, entry), { recursive: true });
     }
     symlinkSync(join(root, "node_modules"), join(copy, "node_modules"));

@@ -18,7 +18,8 @@ describe("the package", () => {
       writeFileSync(join(dir, "package.json"), JSON.stringify({ type: "module" }));
       writeFileSync(
         join(dir, "main.mjs"),
-        `import { createTickq, scripts } from "tickq";
+        `import { createTickq } from "tickq";
+         import * as entry from "tickq";
          import { ioredisAdapter } from "tickq/adapters/ioredis";
          import { upstashAdapter } from "tickq/adapters/upstash";
          import { restAdapter } from "tickq/adapters/rest";
@@ -30,7 +31,7 @@ describe("the package", () => {
          import { cron } from "tickq/cron";
          const tq = createTickq({ redis: ioredisAdapter({ evalsha() {}, eval() {} }), jobs: { a: () => {} } });
          const worker = tickqWorker({ jobs: {} });
-         console.log(typeof tq.tick, typeof tq.enqueue, Object.keys(scripts).length > 0,
+         console.log(typeof tq.tick, typeof tq.enqueue, !("scripts" in entry),
            typeof upstashAdapter, typeof restAdapter, typeof createApp, typeof worker.scheduled, typeof tickqVercel({ jobs: {} }).GET,
            typeof startServer, typeof startUpstashLocal, typeof findRedis, typeof tq.jobs.find, typeof tq.stats.history,
            typeof createApp({ tickq: tq, secrets: ["s-secret-for-tests"], dashboard: dashboard() }).fetch, typeof tq.ticks, typeof cron("0 3 * * *", undefined).after);`,

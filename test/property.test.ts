@@ -68,7 +68,7 @@ const now = (queue: "a" | "b" = "a") => ({ queue, when: "now" as const, own: fal
  */
 const regressions: [string, Config, Op[]][] = [
   [
-    "a step whose reply is lost for good: finish sends its acks again, and lib/ack.lua's fast path deletes the job that step fetched",
+    "a step whose reply is lost for good: finish sends its acks again, and lib/tick/ack-jobs.lua's fast path deletes the job that step fetched",
     ROOMY,
     [
       { t: "enqueue", jobs: [now(), now()] },

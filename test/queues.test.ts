@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { drawPicks, planQueues } from "../src/queues.js";
+import { drawPicks, planQueues } from "../src/tick/queue-order.js";
 import { adapterCases } from "./helpers/adapters.js";
 import { useHarness } from "./helpers/harness.js";
 

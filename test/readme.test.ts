@@ -51,14 +51,14 @@ declare global {
 
 const ENTRIES: Record<string, string> = {
   tickq: "src/index.ts",
-  "tickq/cron": "src/schedules/cron.ts",
-  "tickq/adapters/ioredis": "adapters/ioredis.ts",
-  "tickq/adapters/upstash": "adapters/upstash.ts",
-  "tickq/adapters/rest": "adapters/rest.ts",
-  "tickq/app": "functions/app.ts",
-  "tickq/cloudflare": "functions/cloudflare/worker.ts",
-  "tickq/vercel": "functions/vercel/handler.ts",
-  "tickq/dashboard": "functions/dashboard/index.ts",
+  "tickq/cron": "src/recurring/cron.ts",
+  "tickq/adapters/ioredis": "src/redis/ioredis.ts",
+  "tickq/adapters/upstash": "src/redis/upstash.ts",
+  "tickq/adapters/rest": "src/redis/rest.ts",
+  "tickq/app": "src/http/app.ts",
+  "tickq/cloudflare": "src/platforms/cloudflare/worker.ts",
+  "tickq/vercel": "src/platforms/vercel/handler.ts",
+  "tickq/dashboard": "src/dashboard/index.ts",
 };
 
 describe("the TypeScript snippets of the README and the docs", () => {

@@ -4,7 +4,7 @@
 // every core suite through test/helpers/adapters.ts) run it as "rest".
 import { describe, expect, it } from "vitest";
 import { inject } from "vitest";
-import { restAdapter } from "../adapters/rest.js";
+import { restAdapter } from "../src/redis/rest.js";
 import { TickqError } from "../src/index.js";
 
 const endpoint = () => ({ url: inject("restUrl"), token: inject("restToken") });

@@ -1,22 +1,22 @@
 import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { runScript } from "../src/redis.js";
-import { scriptSha } from "../src/script-sha.js";
-import { scripts } from "../src/index.js";
+import { runScript } from "../src/redis/adapter.js";
+import { scriptSha } from "../src/redis/script-sha.js";
+import { scripts } from "../src/lua/index.js";
 import { adapterCases } from "./helpers/adapters.js";
 import { useHarness } from "./helpers/harness.js";
 
 describe("Lua scripts", () => {
-  it("the generated src/scripts/index.ts is current", () => {
+  it("the generated src/lua/index.ts is current", () => {
     expect(() => execFileSync(process.execPath, ["scripts/build-lua.mjs", "--check"], { stdio: "pipe" })).not.toThrow();
   });
 
   it("every entry .lua file carries a KEYS/ARGV/Returns/Replays header", () => {
-    const entries = readdirSync("src/scripts").filter((f) => f.endsWith(".lua"));
+    const entries = readdirSync("src/lua").filter((f) => f.endsWith(".lua"));
     expect(entries.sort()).toEqual(Object.keys(scripts).map((name) => `${name}.lua`).sort());
     for (const file of entries) {
-      const source = readFileSync(`src/scripts/${file}`, "utf8");
+      const source = readFileSync(`src/lua/${file}`, "utf8");
       for (const part of ["KEYS", "ARGV", "Returns", "Replays"]) expect(source, file).toMatch(new RegExp(`^-- ${part}:`, "m"));
     }
   });
@@ -30,7 +30,7 @@ describe("Lua scripts", () => {
       expect(lines.slice(1).filter((line) => line.startsWith("#!")), script.name).toEqual([]);
       lines.forEach((line, i) => {
         const at = script.sourceOf?.(i + 1);
-        expect(at, `${script.name} line ${i + 1}`).toMatch(/^src\/scripts\/.+\.lua:\d+$/);
+        expect(at, `${script.name} line ${i + 1}`).toMatch(/^src\/lua\/.+\.lua:\d+$/);
         const [path, n] = at!.split(":") as [string, string];
         const original = source(path)[Number(n) - 1]!.trim();
         expect(line, `${script.name} line ${i + 1} (${at})`).toBe(original.startsWith("--") ? "" : original);
@@ -40,7 +40,7 @@ describe("Lua scripts", () => {
   });
 
   it("ships each library once: the module is smaller than the scripts' texts together", () => {
-    const generated = readFileSync("src/scripts/index.ts", "utf8");
+    const generated = readFileSync("src/lua/index.ts", "utf8");
     const texts = Object.values(scripts).reduce((n, script) => n + JSON.stringify(script.text).length, 0);
     expect(generated.length).toBeLessThan(texts / 2);
   });
@@ -80,10 +80,10 @@ describe.each(adapterCases)("running scripts over $name", (adapterCase) => {
     const script = {
       name: "probe",
       text: `-- ${h.prefix}\n${text}`,
-      sourceOf: (line: number) => (line === 1 ? "src/scripts/probe.lua:1" : `src/scripts/lib/bump.lua:${line - 1}`),
+      sourceOf: (line: number) => (line === 1 ? "src/lua/probe.lua:1" : `src/lua/lib/bump.lua:${line - 1}`),
     };
     await expect(runScript(h.adapter, script, [], [], { count: 0 }, 5_000)).rejects.toThrow(
-      /user_script:3: attempt to perform arithmetic on local 'counter'.*\(src\/scripts\/lib\/bump\.lua:2\)$/,
+      /user_script:3: attempt to perform arithmetic on local 'counter'.*\(src\/lua\/lib\/bump\.lua:2\)$/,
     );
   });
 });
@@ -93,7 +93,7 @@ describe.each(adapterCases)("a flushed script cache over $name", (adapterCase) =
 
   it("after one NOSCRIPT, scripts not run since go straight to EVAL: a cold idle tick costs 3 round trips", async () => {
     const { createHash } = await import("node:crypto");
-    const { newScriptCache } = await import("../src/redis.js");
+    const { newScriptCache } = await import("../src/redis/adapter.js");
     // two scripts no Redis has seen: as after SCRIPT FLUSH, without flushing the shared test Redis
     const fresh = (name: string) => {
       const text = `-- ${h.prefix}${name}\nreturn '${name}'`;

@@ -2,10 +2,10 @@
 // a password in REDIS_URL is never printed; a port in use is one line.
 import { spawn } from "node:child_process";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { freePort } from "../functions/node/find-redis.js";
-import { listen } from "../functions/node/listen.js";
-import { redactUrl } from "../functions/node/redis-client.js";
-import { startServer } from "../functions/node/server.js";
+import { freePort } from "../src/platforms/node/find-redis.js";
+import { listen } from "../src/platforms/node/listen.js";
+import { redactUrl } from "../src/platforms/node/redis-client.js";
+import { startServer } from "../src/platforms/node/server.js";
 import { sleep } from "./helpers/redis.js";
 
 const PASSWORD = "hunter2-s3cret";

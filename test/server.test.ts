@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { startServer } from "../functions/node/server.js";
+import { startServer } from "../src/platforms/node/server.js";
 import { adapterCases } from "./helpers/adapters.js";
 import { useHarness } from "./helpers/harness.js";
 import { redisUrl, sleep } from "./helpers/redis.js";

@@ -3,7 +3,7 @@
 // and its dead entry carries its reason whether the ack names it by its text
 // or, past REF_MIN bytes, by reference.
 import { describe, expect, it } from "vitest";
-import { REF_MIN } from "../src/passes/ack-refs.js";
+import { REF_MIN } from "../src/tick/passes/ack-refs.js";
 import { adapterCases } from "./helpers/adapters.js";
 import { useHarness } from "./helpers/harness.js";
 

@@ -2,8 +2,8 @@
 // with an unmodified @upstash/redis client.
 import { Redis as UpstashRedis } from "@upstash/redis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { upstashAdapter } from "../adapters/upstash.js";
-import { startUpstashLocal, type UpstashLocalServer } from "../functions/upstash-local/server.js";
+import { upstashAdapter } from "../src/redis/upstash.js";
+import { startUpstashLocal, type UpstashLocalServer } from "../tools/upstash-local/server.js";
 import { createTickq } from "../src/index.js";
 import { upstashClient } from "./helpers/open-adapter.js";
 import { deleteUnder, directRedis, redisUrl, uniquePrefix } from "./helpers/redis.js";

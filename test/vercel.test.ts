@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
-import { dashboard } from "../functions/dashboard/index.js";
-import { tickqVercel } from "../functions/vercel/handler.js";
+import { dashboard } from "../src/dashboard/index.js";
+import { tickqVercel } from "../src/platforms/vercel/handler.js";
 import { adapterCases } from "./helpers/adapters.js";
 import { useHarness } from "./helpers/harness.js";
 

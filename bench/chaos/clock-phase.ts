@@ -8,8 +8,8 @@
 // nothing lost, nothing dead.
 import { Redis } from "ioredis";
 import { fileURLToPath } from "node:url";
-import { ioredisAdapter } from "../../adapters/ioredis.js";
-import { startUpstashLocal, type UpstashLocalServer } from "../../functions/upstash-local/server.js";
+import { ioredisAdapter } from "../../src/redis/ioredis.js";
+import { startUpstashLocal, type UpstashLocalServer } from "../../tools/upstash-local/server.js";
 import { createTickq } from "../../src/index.js";
 import { columnOf, mustBeZero, problemsOf, type Check, type Column } from "./checks.js";
 import { clockChaosJobs, CLOCK_KEYS, ledgerNowMs, openClockLedger } from "./clock-jobs.js";

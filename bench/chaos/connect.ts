@@ -4,8 +4,8 @@
 // local REST server (retries on: a dropped response is sent again).
 import { Redis as UpstashRedis } from "@upstash/redis";
 import { Redis } from "ioredis";
-import { ioredisAdapter } from "../../adapters/ioredis.js";
-import { upstashAdapter } from "../../adapters/upstash.js";
+import { ioredisAdapter } from "../../src/redis/ioredis.js";
+import { upstashAdapter } from "../../src/redis/upstash.js";
 import type { RedisAdapter } from "../../src/types.js";
 
 export type AdapterName = "ioredis" | "upstash";

@@ -1,6 +1,6 @@
 // Long jobs beside short ones, several ticks: a job a tick fetched must not
 // wait for that tick's slots while they are busy with jobs of seconds
-// (src/prefetch.ts: a tick holds what its slots start soon, and hands back
+// (src/tick/prefetch.ts: a tick holds what its slots start soon, and hands back
 // the rest). Tick loops in this process share one queue on the private
 // Redis, over the phase's adapter; two runs of jobs of 2–4 s, each as long
 // as a tick's concurrency (one at the head), among many of 0–50 ms. Each job's wait runs from the
@@ -8,7 +8,7 @@
 // (bench/prefetch-wait.ts); the longest must stay under half the shortest
 // long job, so no job sat behind one. No fault is injected here:
 // the promise is about where a job runs, not whether it survives.
-import { startUpstashLocal, type UpstashLocalServer } from "../../functions/upstash-local/server.js";
+import { startUpstashLocal, type UpstashLocalServer } from "../../tools/upstash-local/server.js";
 import { createTickq } from "../../src/index.js";
 import { timingAdapter } from "../prefetch-wait.js";
 import { columnOf, mustBeZero, mustMatch, problemsOf, type Check, type Column } from "./checks.js";

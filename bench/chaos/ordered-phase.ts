@@ -7,8 +7,8 @@
 // with two live holders at once, no fence that failed to grow, nothing stuck.
 import { Redis } from "ioredis";
 import { fileURLToPath } from "node:url";
-import { ioredisAdapter } from "../../adapters/ioredis.js";
-import { startUpstashLocal, type UpstashLocalServer } from "../../functions/upstash-local/server.js";
+import { ioredisAdapter } from "../../src/redis/ioredis.js";
+import { startUpstashLocal, type UpstashLocalServer } from "../../tools/upstash-local/server.js";
 import { createTickq, type Tickq } from "../../src/index.js";
 import { endpointEnv, openEndpoint, type AdapterName, type Endpoint } from "./connect.js";
 import { startDropProxy } from "./drop-proxy.js";

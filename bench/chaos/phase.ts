@@ -5,9 +5,9 @@
 // leases run out and their jobs are resurrected), stop, and the phase is
 // judged against the ledger.
 import { Redis } from "ioredis";
-import { startUpstashLocal, type UpstashLocalServer } from "../../functions/upstash-local/server.js";
+import { startUpstashLocal, type UpstashLocalServer } from "../../tools/upstash-local/server.js";
 import { createTickq } from "../../src/index.js";
-import { ioredisAdapter } from "../../adapters/ioredis.js";
+import { ioredisAdapter } from "../../src/redis/ioredis.js";
 import { endpointEnv, openEndpoint, type AdapterName, type Endpoint } from "./connect.js";
 import { startDropProxy } from "./drop-proxy.js";
 import { faultsFor, injectFaults } from "./faults.js";

@@ -7,8 +7,8 @@
 // `stats().processed` counts exactly the jobs that ran to an end.
 import { fileURLToPath } from "node:url";
 import { Redis } from "ioredis";
-import { ioredisAdapter } from "../../adapters/ioredis.js";
-import { startUpstashLocal, type UpstashLocalServer } from "../../functions/upstash-local/server.js";
+import { ioredisAdapter } from "../../src/redis/ioredis.js";
+import { startUpstashLocal, type UpstashLocalServer } from "../../tools/upstash-local/server.js";
 import { createTickq } from "../../src/index.js";
 import { columnOf, mustBeZero, mustMatch, problemsOf, type Check } from "./checks.js";
 import { endpointEnv, type AdapterName, type Endpoint } from "./connect.js";

@@ -7,7 +7,7 @@ import { rmSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { answers, freePort } from "../../functions/node/find-redis.js";
+import { answers, freePort } from "../../src/platforms/node/find-redis.js";
 import { sleep } from "./rng.js";
 
 export interface PrivateRedis {

@@ -9,7 +9,7 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Redis } from "ioredis";
-import { answers, freePort } from "../../functions/node/find-redis.js";
+import { answers, freePort } from "../../src/platforms/node/find-redis.js";
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -136,7 +136,7 @@ export async function startReplicatedRedis(options: { sentinel: boolean; downAft
     for (let i = 0; i < 200 && !(await answers(url, 200)); i++) await sleep(25);
   }
 
-  const ask = async (): Promise<number> => {
+  const askOnce = async (): Promise<number> => {
     const client = new Redis(sentinelPort!, "127.0.0.1", { maxRetriesPerRequest: 1 });
     client.on("error", () => {});
     try {
@@ -144,6 +144,18 @@ export async function startReplicatedRedis(options: { sentinel: boolean; downAft
       return Number(port);
     } finally {
       client.disconnect();
+    }
+  };
+  // A loaded machine can drop one Sentinel connection mid-failover; that is
+  // the harness's connection, not a fault under test, so ask again.
+  const ask = async (): Promise<number> => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await askOnce();
+      } catch (error) {
+        if (attempt >= 20) throw error;
+        await sleep(250);
+      }
     }
   };
   return {

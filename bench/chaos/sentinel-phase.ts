@@ -13,7 +13,7 @@
 //                        each plain job succeeds once, so a count Redis
 //                        forgot, or one counted twice, shows
 import { Redis } from "ioredis";
-import { ioredisAdapter } from "../../adapters/ioredis.js";
+import { ioredisAdapter } from "../../src/redis/ioredis.js";
 import { createTickq, type Tickq } from "../../src/index.js";
 import type { OrderedContext } from "../../src/ordered/types.js";
 import type { JobContext } from "../../src/types.js";

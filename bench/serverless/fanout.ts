@@ -5,7 +5,7 @@
 // highest number of live ticks seen (the registry, sampled every 20 ms)
 // must never pass maxParallel.
 import { Redis } from "ioredis";
-import { startServer } from "../../functions/node/server.js";
+import { startServer } from "../../src/platforms/node/server.js";
 import { cleanUp } from "./latency-node.js";
 import { pause, until } from "./stats.js";
 

@@ -3,7 +3,7 @@
 // tick starts right after the enqueue; without, the job waits for the
 // server's tick loop (every second, npm start's default). Enqueues are
 // spaced 50–150 ms apart (a fixed seed), one at a time.
-import { startServer } from "../../functions/node/server.js";
+import { startServer } from "../../src/platforms/node/server.js";
 import { seededRng } from "../chaos/rng.js";
 import { pause, until, type LatencyRow } from "./stats.js";
 

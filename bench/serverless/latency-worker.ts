@@ -6,8 +6,8 @@
 // enqueues spread evenly over that period.
 import { build } from "esbuild";
 import { Miniflare } from "miniflare";
-import { listen } from "../../functions/node/listen.js";
-import { startUpstashLocal } from "../../functions/upstash-local/server.js";
+import { listen } from "../../src/platforms/node/listen.js";
+import { startUpstashLocal } from "../../tools/upstash-local/server.js";
 import { cleanUp } from "./latency-node.js";
 import { pause, until, type LatencyRow } from "./stats.js";
 

@@ -1,6 +1,6 @@
 // The bench's Worker: one job that tells the bench, over HTTP, when it
 // started. BENCH_URL is replaced at bundle time (bench/serverless/latency-worker.ts).
-import { tickqWorker } from "../../functions/cloudflare/worker.js";
+import { tickqWorker } from "../../src/platforms/cloudflare/worker.js";
 
 declare const BENCH_URL: string;
 

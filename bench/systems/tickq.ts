@@ -1,5 +1,5 @@
 import { Redis } from "ioredis";
-import { ioredisAdapter } from "../../adapters/ioredis.js";
+import { ioredisAdapter } from "../../src/redis/ioredis.js";
 import { createTickq, type RedisAdapter, type Tickq } from "../../src/index.js";
 import { durationOf, jobCount, work, type Jobs } from "../jobs.js";
 import type { System, SystemFactory } from "./types.js";

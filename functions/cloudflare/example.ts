@@ -3,9 +3,9 @@
 // route of "your app" that enqueues with a kick, so the email goes out
 // within milliseconds instead of at the next cron. The dashboard is at
 // /dashboard (log in with TICKQ_SECRET).
-import { dashboard } from "../dashboard/index.js";
-import { exampleJobs, exampleQueues } from "../example-jobs.js";
-import { tickqWorker } from "./worker.js";
+import { dashboard } from "../../src/dashboard/index.js";
+import { exampleJobs, exampleQueues } from "../../src/platforms/node/example-jobs.js";
+import { tickqWorker } from "../../src/platforms/cloudflare/worker.js";
 
 export default tickqWorker({
   jobs: exampleJobs,

@@ -4,7 +4,7 @@
 // next job, not a rank — survives the moves. It stops after as many jobs as
 // the set held when it began, so jobs that keep arriving (a retried job
 // failing again) cannot keep it going.
-import type { Runtime } from "../runtime.js";
+import type { Runtime } from "../tick/runtime.js";
 import { moveJobs, type MoveEntry } from "./move.js";
 import { readPage } from "./page.js";
 

@@ -3,10 +3,10 @@
 // (clear.lua); filtered, bounded stretches (bulk.ts). Jobs in process are
 // never touched.
 import { TickqError } from "../errors.js";
-import { newJid } from "../job.js";
-import { asNumber } from "../redis.js";
-import type { Runtime } from "../runtime.js";
-import { scripts } from "../scripts/index.js";
+import { newJid } from "../client/job.js";
+import { asNumber } from "../redis/adapter.js";
+import type { Runtime } from "../tick/runtime.js";
+import { scripts } from "../lua/index.js";
 import { moveMatching } from "./bulk.js";
 import { asJsonText } from "./entry.js";
 import { checkFilter } from "./list.js";

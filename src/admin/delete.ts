@@ -1,6 +1,6 @@
 // tq.jobs.delete: removes a queued, scheduled, retry or dead job. A job in
 // process is refused: its tick would ack it anyway.
-import type { Runtime } from "../runtime.js";
+import type { Runtime } from "../tick/runtime.js";
 import { checkJid } from "./find.js";
 import { moveOne } from "./move.js";
 import type { JobInfo } from "./types.js";

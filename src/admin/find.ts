@@ -4,9 +4,9 @@
 // block Redis; this resends it from where it stopped until it answers.
 import { TickqError } from "../errors.js";
 import { isCleanName } from "../names.js";
-import { asArray, asNumber } from "../redis.js";
-import type { Runtime } from "../runtime.js";
-import { scripts } from "../scripts/index.js";
+import { asArray, asNumber } from "../redis/adapter.js";
+import type { Runtime } from "../tick/runtime.js";
+import { scripts } from "../lua/index.js";
 import { readBacktrace } from "./backtrace.js";
 import { asJsonText, jobInfo, scoreMs } from "./entry.js";
 import type { JobInfo, JobState } from "./types.js";

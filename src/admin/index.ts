@@ -1,7 +1,7 @@
 // The jobs API (tq.jobs, tq.queues): find, list, retry, delete, run now,
 // pause. Every state change is one Lua script, atomic with any tick; reads
 // look through bounded stretches, never a whole set at once.
-import type { Runtime } from "../runtime.js";
+import type { Runtime } from "../tick/runtime.js";
 import { deleteAllJobs } from "./delete-all.js";
 import { deleteJob } from "./delete.js";
 import { findJob } from "./find.js";

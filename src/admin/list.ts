@@ -5,9 +5,9 @@
 // name. `running` reads the ticks' in-process lists, which are short.
 import { TickqError } from "../errors.js";
 import { isCleanName } from "../names.js";
-import { asArray, asNumber } from "../redis.js";
-import type { Runtime } from "../runtime.js";
-import { scripts } from "../scripts/index.js";
+import { asArray, asNumber } from "../redis/adapter.js";
+import type { Runtime } from "../tick/runtime.js";
+import { scripts } from "../lua/index.js";
 import { decodeCursor, encodeCursor, type CursorScope } from "./cursor.js";
 import { checkQueueFields, checkSortedFields } from "./cursor-fields.js";
 import { asJsonText, jobInfo, scoreMs } from "./entry.js";

@@ -4,9 +4,9 @@
 // job at a time: find it, move it, and if a tick took it meanwhile, find it
 // again (a job now in process is refused).
 import { TickqError } from "../errors.js";
-import { newJid } from "../job.js";
-import type { Runtime } from "../runtime.js";
-import { scripts } from "../scripts/index.js";
+import { newJid } from "../client/job.js";
+import type { Runtime } from "../tick/runtime.js";
+import { scripts } from "../lua/index.js";
 import { jobInfo } from "./entry.js";
 import { mustFind } from "./find.js";
 import { sourceOf } from "./states.js";

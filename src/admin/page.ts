@@ -1,8 +1,8 @@
 // One call of page.lua: a stretch of one queue or sorted set, from a cursor.
 // The listing, retryAll and deleteAll all walk jobs this way.
-import { asArray, asNumber } from "../redis.js";
-import type { Runtime } from "../runtime.js";
-import { scripts } from "../scripts/index.js";
+import { asArray, asNumber } from "../redis/adapter.js";
+import type { Runtime } from "../tick/runtime.js";
+import { scripts } from "../lua/index.js";
 
 /** Entries page.lua looks at per call, at most: a few milliseconds of Redis. */
 export const PAGE_BUDGET = 5_000;

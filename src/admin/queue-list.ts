@@ -1,8 +1,8 @@
 // tq.queues.list: every queue, its size, whether it is paused, and when a
 // tick last served it, in one read.
-import { asArray, asNumber } from "../redis.js";
-import type { Runtime } from "../runtime.js";
-import { scripts } from "../scripts/index.js";
+import { asArray, asNumber } from "../redis/adapter.js";
+import type { Runtime } from "../tick/runtime.js";
+import { scripts } from "../lua/index.js";
 import type { QueueInfo } from "./types.js";
 
 export async function listQueues(runtime: Runtime): Promise<QueueInfo[]> {

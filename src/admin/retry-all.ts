@@ -1,7 +1,7 @@
 // tq.jobs.retryAll: every job of the retry or dead set (or every scheduled
 // job), optionally by name or queue, to the tail of its queue as retry
 // does. Bounded stretches; jobs a tick moves first are left alone.
-import type { Runtime } from "../runtime.js";
+import type { Runtime } from "../tick/runtime.js";
 import { moveMatching } from "./bulk.js";
 import { asJsonText } from "./entry.js";
 import { checkFilter } from "./list.js";

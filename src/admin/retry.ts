@@ -1,6 +1,6 @@
 // tq.jobs.retry: a scheduled, retry or dead job to the tail of its queue
 // now, with retry_count one lower (Sidekiq's retry). Atomic with any tick.
-import type { Runtime } from "../runtime.js";
+import type { Runtime } from "../tick/runtime.js";
 import { checkJid } from "./find.js";
 import { moveOne } from "./move.js";
 import { retriedText } from "./retried-text.js";

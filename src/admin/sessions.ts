@@ -1,9 +1,9 @@
-// Dashboard sessions that logout ends on the server (scripts/session.lua):
+// Dashboard sessions that logout ends on the server (lua/session.lua):
 // the cookie is signed, so it cannot be forged, but a copy of it would open
 // the dashboard until it expires; the mark that logout leaves refuses it.
-import type { Runtime } from "../runtime.js";
-import { runtimes } from "../schedules/internal.js";
-import { scripts } from "../scripts/index.js";
+import type { Runtime } from "../tick/runtime.js";
+import { runtimes } from "../recurring/internal.js";
+import { scripts } from "../lua/index.js";
 
 function runtimeOf(tickq: object): Runtime {
   const runtime = runtimes.get(tickq);

@@ -1,9 +1,9 @@
 // tq.ticks(): the ticks in the registry with their leases, in one read
 // (ticks.lua) — what the dashboard's ticks page shows. A tick whose lease
 // is gone stays listed until the resurrector has taken its jobs back.
-import { asArray, asNumber } from "../redis.js";
-import type { Runtime } from "../runtime.js";
-import { scripts } from "../scripts/index.js";
+import { asArray, asNumber } from "../redis/adapter.js";
+import type { Runtime } from "../tick/runtime.js";
+import { scripts } from "../lua/index.js";
 import type { TickInfo } from "./types.js";
 
 /** Ticks answered at most: a registry holds one entry per live (or unresurrected) tick. */

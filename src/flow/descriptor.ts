@@ -3,7 +3,7 @@
 // job of one unique key and nothing else). SHAPE is "NAME
 // QUEUE [u] [l LIMIT]… [r LIMIT PERIOD_MS] [c] [w]", the same for every
 // job of a name, queue and limits, so Lua reads it once a call
-// (src/scripts/lib/flow-read.lua); KEYS are the job's keys, one a tag in
+// (src/lua/lib/flow/read.lua); KEYS are the job's keys, one a tag in
 // the tags' order: `u` a unique slot, `l` a slot of a key with LIMIT
 // holders, `r` a rate limit, `c` the until-executed claim, `w` the
 // coalesce wait claim. Every word is escaped so none holds a space, a
@@ -57,7 +57,7 @@ export async function flowDescriptor(plan: FlowPlan, jid: string, name: string, 
   return `${shape.join(" ")}|${keys.join(" ")}|${oneUnique ? "" : escapeWord(jid)}`;
 }
 
-/** Whether a stored job is a flow job (lib/flow-read.lua's is_flow). */
+/** Whether a stored job is a flow job (lib/flow/read.lua's is_flow). */
 export function isFlowJob(raw: string): boolean {
   return raw.startsWith(HEAD);
 }

@@ -6,8 +6,8 @@
 // Each job gets its own fence, for ctx.fence; `capped` tells the tick the
 // queue may hold more behind the jobs set aside, though the fetch came
 // back short.
-import { readFetched, type FetchedJob } from "../passes/fetch.js";
-import { asArray, asNumber } from "../redis.js";
+import { readFetched, type FetchedJob } from "../tick/passes/fetch.js";
+import { asArray, asNumber } from "../redis/adapter.js";
 import type { RedisReply } from "../types.js";
 import { isFlowJob } from "./descriptor.js";
 

@@ -3,7 +3,7 @@
 // unique    a job's key (its definition's `uniqueKey`, or its name and args)
 //           and a mode chosen at enqueue: while-executing, until-executed, coalesce
 // slot      one of a key's `limit` concurrent runs, held by a tick while the
-//           job sits in its inproc list (src/scripts/lib/flow.lua)
+//           job sits in its inproc list (src/lua/lib/flow/flow.lua)
 // parked    a job whose key had no free slot: it waits in a list per key and
 //           goes back to the head of its queue when a slot frees
 // deferred  a job over its rate limit: back in the schedule set, due when it may start

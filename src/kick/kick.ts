@@ -10,12 +10,12 @@
 // fan out (onMore), a tick that ends with work left hands the rest to fresh
 // invocations instead. Nothing here can fail an enqueue: a kick that goes
 // wrong is logged, and the cron still finds the job.
-import { monotonicMs } from "../clock.js";
-import { newJid } from "../job.js";
+import { monotonicMs } from "../tick/clock.js";
+import { newJid } from "../client/job.js";
 import { numberOption } from "../options.js";
-import { asNumber, type RoundTrips } from "../redis.js";
-import { redisNowMs, type Runtime } from "../runtime.js";
-import { scripts } from "../scripts/index.js";
+import { asNumber, type RoundTrips } from "../redis/adapter.js";
+import { redisNowMs, type Runtime } from "../tick/runtime.js";
+import { scripts } from "../lua/index.js";
 import type { EnqueueOptions, TickOptions } from "../types.js";
 import { startTick } from "./parallel.js";
 import type { KickOptions, KickScope } from "./types.js";

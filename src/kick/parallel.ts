@@ -5,14 +5,14 @@
 // and each request it sends runs its tick under one of them: a slot is
 // taken once, when it is granted, and held until that tick ends.
 import { TickqError } from "../errors.js";
-import { monotonicMs } from "../clock.js";
-import { newJid } from "../job.js";
+import { monotonicMs } from "../tick/clock.js";
+import { newJid } from "../client/job.js";
 import { isCleanName } from "../names.js";
 import { numberOption } from "../options.js";
-import { asArray, asNumber } from "../redis.js";
-import type { Runtime } from "../runtime.js";
-import { scripts } from "../scripts/index.js";
-import { runTick } from "../tick.js";
+import { asArray, asNumber } from "../redis/adapter.js";
+import type { Runtime } from "../tick/runtime.js";
+import { scripts } from "../lua/index.js";
+import { runTick } from "../tick/run.js";
 import type { TickOptions, TickReport } from "../types.js";
 
 /** How long a granted slot waits for its tick to begin: a fan-out request on its way, a cold start. */

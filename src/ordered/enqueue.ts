@@ -2,18 +2,18 @@
 // written (an unknown name, an id that is not a non-empty string, a payload
 // that is not JSON, a score that is not finite: a TickqError, nothing
 // written; a payload over maxJobBytes: JOB_TOO_LARGE), then ordered_enqueue.lua
-// adds up to 1,000 a round trip (fewer when they are large: src/job-size.ts).
+// adds up to 1,000 a round trip (fewer when they are large: src/client/job-size.ts).
 //
 // Idempotent like plain enqueue: every call carries a token the script
 // remembers for `replayWindowMs`, so a call the client resends after a
 // lost reply adds nothing twice. Resending it yourself is safe too: an
 // identical payload is stored once while it waits.
 import { TickqError } from "../errors.js";
-import { newJid } from "../job.js";
-import { checkJobSize, chunksOf, utf8Bytes } from "../job-size.js";
-import type { RoundTrips } from "../redis.js";
-import type { Runtime } from "../runtime.js";
-import { scripts } from "../scripts/index.js";
+import { newJid } from "../client/job.js";
+import { checkJobSize, chunksOf, utf8Bytes } from "../client/job-size.js";
+import type { RoundTrips } from "../redis/adapter.js";
+import type { Runtime } from "../tick/runtime.js";
+import { scripts } from "../lua/index.js";
 import { orderedDefinition } from "./registry.js";
 import type { OrderedBulkJob } from "./types.js";
 

@@ -3,9 +3,9 @@
 // the fence. Never throws: whatever the handler throws fails only this id.
 // A failure retries with Sidekiq's backoff (or the job's own) until the
 // job's retry limit, then the run's payloads go to the dead set.
-import { newJid } from "../job.js";
-import { defaultBackoff, describeError, retryLimit } from "../retry.js";
-import { redisNowSec, type Runtime } from "../runtime.js";
+import { newJid } from "../client/job.js";
+import { defaultBackoff, describeError, retryLimit } from "../tick/retry.js";
+import { redisNowSec, type Runtime } from "../tick/runtime.js";
 import type { JobLogger } from "../types.js";
 import { isLeaseInDoubt } from "./guard.js";
 import { orderedDefinition } from "./registry.js";

@@ -13,7 +13,7 @@
 // Such an abort blames nobody: Redis was slow to answer, the lease may well
 // be held. The run goes back uncounted (no deadline, no poison, no failure:
 // isLeaseInDoubt) and runs again.
-import type { Fence } from "../lease.js";
+import type { Fence } from "../tick/lease.js";
 
 const IN_DOUBT = "TickqLeaseInDoubt";
 

@@ -1,12 +1,12 @@
-// What a tick needs for ordered ids, in one place so that tick.ts only
+// What a tick needs for ordered ids, in one place so that tick/run.ts only
 // threads it through: running either kind of work, the trailing arguments
 // of its calls, and the guard that aborts ordered handlers before their
 // lease can expire (guard.ts), which serves flow jobs holding a slot too.
 // With no ordered job declared and no flow job run it adds no argument, no
 // timer and no Redis work.
-import type { Fence } from "../lease.js";
-import { runJob } from "../passes/execute.js";
-import type { Runtime } from "../runtime.js";
+import type { Fence } from "../tick/lease.js";
+import { runJob } from "../tick/passes/execute.js";
+import type { Runtime } from "../tick/runtime.js";
 import { runOrdered } from "./execute.js";
 import { orderedGuard, type OrderedGuard } from "./guard.js";
 import { isOrdered, orderedArgs, type OrderedOutcome, type Work, type WorkOutcome } from "./work.js";

@@ -1,6 +1,6 @@
 // Sizes per ordered job, read by stats.lua in the same call as the core's
-// counters (lib/ordered-sizes.lua); none when no ordered job is declared.
-import { asArray, asNumber } from "../redis.js";
+// counters (lib/ordered/count-sizes.lua); none when no ordered job is declared.
+import { asArray, asNumber } from "../redis/adapter.js";
 import type { RedisReply } from "../types.js";
 import type { OrderedStats } from "./types.js";
 

@@ -1,9 +1,9 @@
-// Ordered ids as a tick carries them: read from what lib/ordered-fetch.lua
+// Ordered ids as a tick carries them: read from what lib/ordered/fetch-ids.lua
 // answers inside begin and step, run beside plain jobs in the pipeline, and
-// settled by lib/ordered-ack.lua (see its header for what each kind does).
-import type { Outcome } from "../passes/ack.js";
-import type { FetchedJob } from "../passes/fetch.js";
-import { asArray, asNumber } from "../redis.js";
+// settled by lib/ordered/ack-ids.lua (see its header for what each kind does).
+import type { Outcome } from "../tick/passes/ack.js";
+import type { FetchedJob } from "../tick/passes/fetch.js";
+import { asArray, asNumber } from "../redis/adapter.js";
 import type { RedisReply } from "../types.js";
 
 export interface OrderedFetched {
@@ -17,7 +17,7 @@ export interface OrderedFetched {
   resurrections: number;
   /** How many times a tick's deadline interrupted it (no death: never poison). */
   interruptions: number;
-  /** A dead tick left it behind, maybe running: it runs alone (lib/solo.lua). */
+  /** A dead tick left it behind, maybe running: it runs alone (lib/tick/run-solo.lua). */
   suspect: boolean;
   /** Payload JSON texts, lowest score first, exactly as stored. */
   payloads: string[];
@@ -53,7 +53,7 @@ export function splitOutcomes(outcomes: WorkOutcome[]): { plain: Outcome[]; orde
   return { plain, ordered };
 }
 
-/** Reads lib/ordered-fetch.lua's groups: name, first fence, {ids}, {payloads}, {scores}, {counts}, {failures}, {resurrections}, {suspects}, {interruptions}. */
+/** Reads lib/ordered/fetch-ids.lua's groups: name, first fence, {ids}, {payloads}, {scores}, {counts}, {failures}, {resurrections}, {suspects}, {interruptions}. */
 export function readOrderedFetched(reply: RedisReply | undefined): OrderedFetched[] {
   const items: OrderedFetched[] = [];
   for (const group of asArray(reply ?? [], "ordered fetch")) {

@@ -11,12 +11,12 @@
 // begin registers, and every step, extend and finish carries a beat — the
 // jobs running when it was sent — so the work hash costs a few commands a
 // step, never a round trip a job. A change with no call going out for
-// BEAT_MS sends one extend (lease.ts). The Lua side: lib/sidekiq-process.lua.
-import { monotonicMs } from "../clock.js";
+// BEAT_MS sends one extend (lease.ts). The Lua side: lib/sidekiq/register-process.lua.
+import { monotonicMs } from "../tick/clock.js";
 import { TickqError } from "../errors.js";
 import { isCleanName } from "../names.js";
-import type { FetchedJob } from "../passes/fetch.js";
-import type { QueuePlan } from "../queues.js";
+import type { FetchedJob } from "../tick/passes/fetch.js";
+import type { QueuePlan } from "../tick/queue-order.js";
 import type { SidekiqProcessOptions } from "../types.js";
 
 export interface SidekiqProcess {

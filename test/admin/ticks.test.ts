@@ -2,7 +2,7 @@
 // (read-only: run twice, it changes nothing and answers alike but for the
 // clock — Redis' time and the lease left, which move on between the runs).
 import { describe, expect, it } from "vitest";
-import { scripts } from "../../src/scripts/index.js";
+import { scripts } from "../../src/lua/index.js";
 import { adapterCases } from "../helpers/adapters.js";
 import { useHarness } from "../helpers/harness.js";
 import { scriptCalls } from "../helpers/script-calls.js";

@@ -7,7 +7,7 @@
 import { describe, expect, it } from "vitest";
 import type { JobContext, OrderedContext } from "../../src/index.js";
 import { orderedArgs, readOrderedFetched } from "../../src/ordered/work.js";
-import { scripts } from "../../src/scripts/index.js";
+import { scripts } from "../../src/lua/index.js";
 import type { RedisReply } from "../../src/types.js";
 import { adapterCases } from "../helpers/adapters.js";
 import { useHarness } from "../helpers/harness.js";

@@ -7,7 +7,7 @@
 // A private redis-server, since CLIENT PAUSE stops every client.
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startUpstashLocal, type UpstashLocalServer } from "../../functions/upstash-local/server.js";
+import { startUpstashLocal, type UpstashLocalServer } from "../../tools/upstash-local/server.js";
 import { createTickq, type JobContext, type OrderedContext } from "../../src/index.js";
 import { adapterCases } from "../helpers/adapters.js";
 import { openAdapter } from "../helpers/open-adapter.js";

@@ -2,8 +2,8 @@
 // CSRF and origin checks on every state change, logout, the open dashboard
 // of `insecure`, and the API's bearer auth left as it was.
 import { describe, expect, it } from "vitest";
-import { createApp } from "../../functions/app.js";
-import { dashboard } from "../../functions/dashboard/index.js";
+import { createApp } from "../../src/http/app.js";
+import { dashboard } from "../../src/dashboard/index.js";
 import { adapterCases } from "../helpers/adapters.js";
 import { useHarness } from "../helpers/harness.js";
 import { asBrowser, login, tokenIn } from "./login.js";

@@ -9,8 +9,8 @@
 import { mkdirSync } from "node:fs";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { dashboard } from "../../functions/dashboard/index.js";
-import { startServer, type RunningServer } from "../../functions/node/server.js";
+import { dashboard } from "../../src/dashboard/index.js";
+import { startServer, type RunningServer } from "../../src/platforms/node/server.js";
 import type { Tickq } from "../../src/index.js";
 import { deleteUnder, directRedis, redisUrl, uniquePrefix } from "../helpers/redis.js";
 import { describeWithChromium, launchChromium } from "./chromium.js";

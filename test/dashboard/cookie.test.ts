@@ -1,9 +1,9 @@
-// The session cookie read and written by hand (functions/dashboard/cookie.ts):
+// The session cookie read and written by hand (src/dashboard/cookie.ts):
 // the right cookie among others, a value session.ts could not have written
 // skipped, and the attributes that keep it from other sites and scripts.
 import { Hono } from "hono/tiny";
 import { describe, expect, it } from "vitest";
-import { readCookies, writeCookie } from "../../functions/dashboard/cookie.js";
+import { readCookies, writeCookie } from "../../src/dashboard/cookie.js";
 
 const app = new Hono();
 app.get("/read", (c) => c.json({ value: readCookies(c, "tickq_session")[0] ?? null, all: readCookies(c, "tickq_session") }));

@@ -2,10 +2,10 @@
 // state: what each shows (counts, errors and backtraces, leases, schedules),
 // search by job name, pagination, and the actions' effects on Redis.
 import { describe, expect, it } from "vitest";
-import { createApp } from "../../functions/app.js";
-import { dashboard } from "../../functions/dashboard/index.js";
-import { scripts } from "../../src/scripts/index.js";
-import { scriptSha } from "../../src/script-sha.js";
+import { createApp } from "../../src/http/app.js";
+import { dashboard } from "../../src/dashboard/index.js";
+import { scripts } from "../../src/lua/index.js";
+import { scriptSha } from "../../src/redis/script-sha.js";
 import { adapterCases } from "../helpers/adapters.js";
 import { useHarness } from "../helpers/harness.js";
 import { login } from "./login.js";

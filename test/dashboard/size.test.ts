@@ -22,7 +22,7 @@ describe("the dashboard's size", () => {
 
   it("is not bundled when a deployment leaves it out", async () => {
     // tickqWorker (and createApp) import only the dashboard's types.
-    const without = await workerBundle("functions/cloudflare/worker.ts");
+    const without = await workerBundle("src/platforms/cloudflare/worker.ts");
     expect(without).not.toContain("tickq_session");
     expect(await workerBundle()).toContain("tickq_session");
   }, 60_000);

@@ -1,15 +1,15 @@
 // No ack grows with the size of the jobs it settles: a job over REF_MIN
 // bytes is named by its SHA-1 and a failed one carries only its error
-// fields, which lib/ack.lua splices into the stored text. Before, a tick's
+// fields, which lib/tick/ack-jobs.lua splices into the stored text. Before, a tick's
 // finish carried every job whole (and a failure's updated text besides):
 // 12 jobs of 50 MB could not be encoded at all, and the dead-set ack of the
 // poison jobs that followed was as large, a loop with no way out.
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { ackArgs, type Outcome } from "../../src/passes/ack.js";
-import { nameLargeJobs, REF_MIN } from "../../src/passes/ack-refs.js";
-import { readFetched } from "../../src/passes/fetch.js";
-import { scripts } from "../../src/scripts/index.js";
+import { ackArgs, type Outcome } from "../../src/tick/passes/ack.js";
+import { nameLargeJobs, REF_MIN } from "../../src/tick/passes/ack-refs.js";
+import { readFetched } from "../../src/tick/passes/fetch.js";
+import { scripts } from "../../src/lua/index.js";
 import type { RedisAdapter } from "../../src/types.js";
 import { adapterCases } from "../helpers/adapters.js";
 import { useHarness } from "../helpers/harness.js";
@@ -30,8 +30,8 @@ const FETCH_10 = [10, 1, "default", 0];
 const NO_SCHEDULES = ["", 0, 0];
 
 describe("job references", () => {
-  it("are used past the same size by the client and lib/ack.lua", () => {
-    expect(readFileSync("src/scripts/lib/ack.lua", "utf8")).toMatch(new RegExp(`^local REF_MIN = ${REF_MIN} `, "m"));
+  it("are used past the same size by the client and lib/tick/ack-jobs.lua", () => {
+    expect(readFileSync("src/lua/lib/tick/ack-jobs.lua", "utf8")).toMatch(new RegExp(`^local REF_MIN = ${REF_MIN} `, "m"));
   });
 });
 

@@ -2,9 +2,9 @@
 // naming the limit, nothing written; bulk calls are split by bytes so no
 // request outgrows what Upstash accepts (10 MB).
 import { describe, expect, it } from "vitest";
-import { createApp } from "../../functions/app.js";
+import { createApp } from "../../src/http/app.js";
 import { TickqError } from "../../src/errors.js";
-import { CALL_BYTES, DEFAULT_MAX_JOB_BYTES } from "../../src/job-size.js";
+import { CALL_BYTES, DEFAULT_MAX_JOB_BYTES } from "../../src/client/job-size.js";
 import type { RedisAdapter } from "../../src/types.js";
 import { adapterCases } from "../helpers/adapters.js";
 import { useHarness } from "../helpers/harness.js";

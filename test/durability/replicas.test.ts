@@ -5,7 +5,7 @@
 // replica is frozen (SIGSTOP) to stop replication.
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ioredisAdapter } from "../../adapters/ioredis.js";
+import { ioredisAdapter } from "../../src/redis/ioredis.js";
 import { startReplicatedRedis, type ReplicatedRedis } from "../../bench/chaos/replicated-redis.js";
 import { TickqError } from "../../src/errors.js";
 import { createTickq } from "../../src/index.js";

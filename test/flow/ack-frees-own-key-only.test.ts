@@ -1,11 +1,11 @@
 // An ack frees only the unique key of the job it acks: an ack carrying a key
 // that is not its job's (a client of another version, a bug in uniqueSlotOf)
 // must not free a slot another live tick holds, or a third tick would run
-// that key while its holder still runs it (lib/flow-slots.lua, "trusted").
+// that key while its holder still runs it (lib/flow/slots.lua, "trusted").
 import { describe, expect, it } from "vitest";
-import { ackArgs } from "../../src/passes/ack.js";
-import { readFetched } from "../../src/passes/fetch.js";
-import { scripts } from "../../src/scripts/index.js";
+import { ackArgs } from "../../src/tick/passes/ack.js";
+import { readFetched } from "../../src/tick/passes/fetch.js";
+import { scripts } from "../../src/lua/index.js";
 import type { RedisReply } from "../../src/types.js";
 import { adapterCases } from "../helpers/adapters.js";
 import { useHarness } from "../helpers/harness.js";

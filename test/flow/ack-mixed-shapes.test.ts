@@ -4,9 +4,9 @@
 // name counts to 0, followers are sent on, and a replay changes nothing.
 import { describe, expect, it } from "vitest";
 import { escapeWord } from "../../src/flow/descriptor.js";
-import { ackArgs, type Outcome } from "../../src/passes/ack.js";
-import { readFetched, type FetchedJob } from "../../src/passes/fetch.js";
-import { scripts } from "../../src/scripts/index.js";
+import { ackArgs, type Outcome } from "../../src/tick/passes/ack.js";
+import { readFetched, type FetchedJob } from "../../src/tick/passes/fetch.js";
+import { scripts } from "../../src/lua/index.js";
 import type { RedisReply } from "../../src/types.js";
 import { adapterCases } from "../helpers/adapters.js";
 import { enqueueQueued } from "../helpers/flow-queued.js";

@@ -2,7 +2,7 @@
 // so the next enqueue of its key makes a new job; move.lua run twice ends
 // them once.
 import { describe, expect, it } from "vitest";
-import { scripts } from "../../src/scripts/index.js";
+import { scripts } from "../../src/lua/index.js";
 import { adapterCases } from "../helpers/adapters.js";
 import { useHarness } from "../helpers/harness.js";
 import { scriptCalls } from "../helpers/script-calls.js";

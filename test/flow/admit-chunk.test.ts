@@ -1,11 +1,11 @@
 // A fetched chunk of shape `one` jobs on distinct free keys is taken in one
 // step, and any other chunk falls through to the general path with nothing
-// written (lib/flow-admit.lua admit_run): started, parked, owners, fences and
+// written (lib/flow/admit.lua admit_run): started, parked, owners, fences and
 // counters are exact, a replay changes nothing, and all drains to nothing.
 import { describe, expect, it } from "vitest";
-import { ackArgs, type Outcome } from "../../src/passes/ack.js";
-import { readFetched, type FetchedJob } from "../../src/passes/fetch.js";
-import { scripts } from "../../src/scripts/index.js";
+import { ackArgs, type Outcome } from "../../src/tick/passes/ack.js";
+import { readFetched, type FetchedJob } from "../../src/tick/passes/fetch.js";
+import { scripts } from "../../src/lua/index.js";
 import type { RedisReply } from "../../src/types.js";
 import { adapterCases } from "../helpers/adapters.js";
 import { enqueueQueued } from "../helpers/flow-queued.js";

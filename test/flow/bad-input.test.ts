@@ -1,7 +1,7 @@
 // Bad flow input is a TickqError (400 over HTTP), and nothing is written:
 // not the bad job, not the good jobs of the same call.
 import { describe, expect, it } from "vitest";
-import { createApp } from "../../functions/app.js";
+import { createApp } from "../../src/http/app.js";
 import { TickqError, type BulkJob, type JobRegistry } from "../../src/index.js";
 import { adapterCases } from "../helpers/adapters.js";
 import { useHarness } from "../helpers/harness.js";

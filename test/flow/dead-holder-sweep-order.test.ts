@@ -5,8 +5,8 @@
 // older one, and runs one place late; nothing overlaps and nothing is lost.
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { readFetched } from "../../src/passes/fetch.js";
-import { scripts } from "../../src/scripts/index.js";
+import { readFetched } from "../../src/tick/passes/fetch.js";
+import { scripts } from "../../src/lua/index.js";
 import type { RedisReply } from "../../src/types.js";
 import { adapterCases } from "../helpers/adapters.js";
 import { enqueueQueued } from "../helpers/flow-queued.js";

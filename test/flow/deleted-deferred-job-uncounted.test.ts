@@ -1,6 +1,6 @@
 // stats().flow[name].deferred counts the jobs a rate limit pushed to later
 // and that are not yet due: once such a job is deleted (tq.jobs.delete,
-// deleteAll("scheduled")) it is no longer counted (lib/flow-stats.lua,
+// deleteAll("scheduled")) it is no longer counted (lib/flow/stats.lua,
 // move.lua, clear.lua). Run over ioredis only, for speed.
 import { describe, expect, it } from "vitest";
 import { adapterCases } from "../helpers/adapters.js";

@@ -1,4 +1,4 @@
-// The flow scripts against a model (lib/flow-admit.lua's fast path, which
+// The flow scripts against a model (lib/flow/admit.lua's fast path, which
 // takes a chunk of distinct free keys of one shape with one MSETNX, and the
 // ack's batched settle among them).
 // A randomised walk over the scripts themselves (begin, step, as a tick
@@ -22,9 +22,9 @@
 // third of that). FLOW_MODEL_RUNS=n runs more walks (20 in npm test).
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { ackArgs, ackOrder, type Outcome } from "../../src/passes/ack.js";
-import { readFetched, type FetchedJob } from "../../src/passes/fetch.js";
-import { scripts } from "../../src/scripts/index.js";
+import { ackArgs, ackOrder, type Outcome } from "../../src/tick/passes/ack.js";
+import { readFetched, type FetchedJob } from "../../src/tick/passes/fetch.js";
+import { scripts } from "../../src/lua/index.js";
 import type { RedisReply } from "../../src/types.js";
 import { adapterCases } from "../helpers/adapters.js";
 import { useHarness, type Harness } from "../helpers/harness.js";
@@ -95,7 +95,7 @@ const MAX_OPS = 40;
 const initialArb = fc.array(specArb, { minLength: 1, maxLength: MAX_JOBS, size: "max" });
 const opsArb = fc.array(opArb, { minLength: 1, maxLength: MAX_OPS, size: "max" });
 
-/** A flow job's name and slots ([key, limit]), read from its descriptor as lib/flow-read.lua does; null for a plain job. */
+/** A flow job's name and slots ([key, limit]), read from its descriptor as lib/flow/read.lua does; null for a plain job. */
 function slotsOf(raw: string): { name: string; jid: string; slots: [string, number][] } | null {
   const m = /^\{"tickq_flow":"([^"]*)"/.exec(raw);
   const jid = (JSON.parse(raw) as { jid: string }).jid;

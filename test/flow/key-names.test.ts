@@ -4,9 +4,9 @@
 // version under the former key shape keep their slots, parked jobs and
 // rate logs, and drain.
 import { describe, expect, it } from "vitest";
-import { ackArgs } from "../../src/passes/ack.js";
-import { readFetched } from "../../src/passes/fetch.js";
-import { scripts } from "../../src/scripts/index.js";
+import { ackArgs } from "../../src/tick/passes/ack.js";
+import { readFetched } from "../../src/tick/passes/fetch.js";
+import { scripts } from "../../src/lua/index.js";
 import type { JobContext, RedisReply } from "../../src/types.js";
 import { adapterCases } from "../helpers/adapters.js";
 import { useHarness } from "../helpers/harness.js";

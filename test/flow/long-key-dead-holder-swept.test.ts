@@ -1,10 +1,10 @@
 // A unique key longer than 256 characters is hashed in its descriptor
 // ("sha256-…", no "u:" in front); a fetch that finds it held by a tick whose
 // lease is gone must take it over at once, as it does a short key
-// (lib/flow-slots.lua release()), not leave it until a resurrection.
+// (lib/flow/slots.lua release()), not leave it until a resurrection.
 import { describe, expect, it } from "vitest";
-import { readFetched } from "../../src/passes/fetch.js";
-import { scripts } from "../../src/scripts/index.js";
+import { readFetched } from "../../src/tick/passes/fetch.js";
+import { scripts } from "../../src/lua/index.js";
 import type { RedisReply } from "../../src/types.js";
 import { adapterCases } from "../helpers/adapters.js";
 import { useHarness } from "../helpers/harness.js";

@@ -1,11 +1,11 @@
 // A busy unique key's parked jobs keep their enqueue order when jobs of
 // another shape on the same key (coalesce `u w`, a concurrency limit `u l N`)
 // sit between its while-executing duplicates: the one in between must not be
-// pushed behind the whole run of duplicates (lib/flow-admit.lua fast parking).
+// pushed behind the whole run of duplicates (lib/flow/admit.lua fast parking).
 import { describe, expect, it } from "vitest";
-import { scripts } from "../../src/scripts/index.js";
+import { scripts } from "../../src/lua/index.js";
 import type { RedisReply } from "../../src/types.js";
-import { readFetched } from "../../src/passes/fetch.js";
+import { readFetched } from "../../src/tick/passes/fetch.js";
 import { adapterCases } from "../helpers/adapters.js";
 import { enqueueQueued } from "../helpers/flow-queued.js";
 import { useHarness } from "../helpers/harness.js";

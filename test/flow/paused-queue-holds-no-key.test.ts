@@ -1,7 +1,7 @@
 // A job a release sent on into a paused queue (or one that then parks on
 // another key) must not hold its free key: a job of that key enqueued into a
 // served queue still runs at once instead of parking behind it at enqueue
-// (lib/flow-claims.lua F.enqueue, F.sent_waits). Run over ioredis only.
+// (lib/flow/claims.lua F.enqueue, F.sent_waits). Run over ioredis only.
 import { describe, expect, it } from "vitest";
 import { adapterCases } from "../helpers/adapters.js";
 import { useHarness } from "../helpers/harness.js";

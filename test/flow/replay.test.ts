@@ -4,9 +4,9 @@
 // resurrected tick frees nothing, a dead holder's slot is freed.
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { ackArgs } from "../../src/passes/ack.js";
-import { readFetched } from "../../src/passes/fetch.js";
-import { scripts } from "../../src/scripts/index.js";
+import { ackArgs } from "../../src/tick/passes/ack.js";
+import { readFetched } from "../../src/tick/passes/fetch.js";
+import { scripts } from "../../src/lua/index.js";
 import type { RedisReply } from "../../src/types.js";
 import { adapterCases } from "../helpers/adapters.js";
 import { enqueueQueued } from "../helpers/flow-queued.js";

@@ -3,9 +3,9 @@
 // the fetch that finds it parks it at the oldest end, so it is the next to
 // run, and its followers keep their enqueue order (docs/internals/known-issues.md, O2).
 import { describe, expect, it } from "vitest";
-import { ackArgs } from "../../src/passes/ack.js";
-import { readFetched } from "../../src/passes/fetch.js";
-import { scripts } from "../../src/scripts/index.js";
+import { ackArgs } from "../../src/tick/passes/ack.js";
+import { readFetched } from "../../src/tick/passes/fetch.js";
+import { scripts } from "../../src/lua/index.js";
 import type { RedisReply } from "../../src/types.js";
 import { adapterCases } from "../helpers/adapters.js";
 import { useHarness } from "../helpers/harness.js";

@@ -1,11 +1,11 @@
 // Two job names whose uniqueKey gives the same key (shared on purpose so the
 // two never run at once): a fetch that parks a run of their jobs counts each
 // as waiting under its own name, so every name's count ends at 0 once all
-// have run (lib/flow-admit.lua).
+// have run (lib/flow/admit.lua).
 import { describe, expect, it } from "vitest";
-import { ackArgs } from "../../src/passes/ack.js";
-import { readFetched } from "../../src/passes/fetch.js";
-import { scripts } from "../../src/scripts/index.js";
+import { ackArgs } from "../../src/tick/passes/ack.js";
+import { readFetched } from "../../src/tick/passes/fetch.js";
+import { scripts } from "../../src/lua/index.js";
 import type { RedisReply } from "../../src/types.js";
 import { adapterCases } from "../helpers/adapters.js";
 import { useHarness } from "../helpers/harness.js";

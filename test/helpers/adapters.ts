@@ -2,7 +2,7 @@
 // ioredis over TCP; @upstash/redis, and restAdapter (fetch alone), over HTTP
 // through the local Upstash-compatible server in front of the same Redis.
 import { inject } from "vitest";
-import { startUpstashLocal } from "../../functions/upstash-local/server.js";
+import { startUpstashLocal } from "../../tools/upstash-local/server.js";
 import { openAdapter, type Endpoints, type OpenedAdapter } from "./open-adapter.js";
 import { startProxy } from "./proxy.js";
 

@@ -6,7 +6,7 @@ import { execFile } from "node:child_process";
 import { mkdirSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { build } from "esbuild";
-import { newJid } from "../../src/job.js";
+import { newJid } from "../../src/client/job.js";
 
 export interface CliResult {
   code: number;
@@ -28,7 +28,7 @@ export async function buildCli(baseEnv: Record<string, string>): Promise<Cli> {
   mkdirSync(dir, { recursive: true });
   const outfile = join(dir, "cli.mjs");
   await build({
-    entryPoints: ["functions/cli/main.ts"], outfile, bundle: true, format: "esm", platform: "node", target: "node20",
+    entryPoints: ["src/cli/main.ts"], outfile, bundle: true, format: "esm", platform: "node", target: "node20",
     packages: "external", define: { TICKQ_VERSION: '"test"' }, logLevel: "warning",
   });
   const run = (args: string[], env: Record<string, string> = {}) =>

@@ -5,9 +5,9 @@
 import { Redis as UpstashRedis } from "@upstash/redis";
 import { Redis } from "ioredis";
 import { inject } from "vitest";
-import { ioredisAdapter } from "../../adapters/ioredis.js";
-import { restAdapter } from "../../adapters/rest.js";
-import { upstashAdapter } from "../../adapters/upstash.js";
+import { ioredisAdapter } from "../../src/redis/ioredis.js";
+import { restAdapter } from "../../src/redis/rest.js";
+import { upstashAdapter } from "../../src/redis/upstash.js";
 import { startDropProxy } from "../../bench/chaos/drop-proxy.js";
 import { startHttpDropProxy } from "../../bench/chaos/http-drop-proxy.js";
 import type { RedisAdapter } from "../../src/types.js";

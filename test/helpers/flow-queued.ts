@@ -1,6 +1,6 @@
 // Duplicates of a key waiting in its queue, not parked. An enqueue parks a
 // while-executing job whose key has a job queued for its slot (flow:sent,
-// lib/flow-slots.lua F.sent_waits), so a burst seldom reaches the queue
+// lib/flow/slots.lua F.sent_waits), so a burst seldom reaches the queue
 // through enqueue. It does through other doors: jobs that come due from
 // the schedule, or that an older tickq queued. The fetch's parking is
 // tested on that state.

@@ -3,9 +3,9 @@
 // test that spawned it.
 import { Redis as UpstashRedis } from "@upstash/redis";
 import { Redis } from "ioredis";
-import { ioredisAdapter } from "../../adapters/ioredis.js";
-import { restAdapter } from "../../adapters/rest.js";
-import { upstashAdapter } from "../../adapters/upstash.js";
+import { ioredisAdapter } from "../../src/redis/ioredis.js";
+import { restAdapter } from "../../src/redis/rest.js";
+import { upstashAdapter } from "../../src/redis/upstash.js";
 import type { RedisAdapter } from "../../src/types.js";
 
 export interface Endpoints {

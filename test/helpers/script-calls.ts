@@ -3,7 +3,7 @@
 // arguments — the state and the reply must be those of one run. A read is
 // held to more: the state before it is the state after each run.
 import { expect } from "vitest";
-import { runScript } from "../../src/redis.js";
+import { runScript } from "../../src/redis/adapter.js";
 import type { LuaScript, RedisReply } from "../../src/types.js";
 import type { Harness } from "./harness.js";
 import { snapshot, type Snapshot } from "./snapshot.js";

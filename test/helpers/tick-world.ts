@@ -1,20 +1,20 @@
 // The driver of the property test (test/property.test.ts): it runs each
 // operation against Redis through the scripts themselves (runScript, no
-// tick.ts), as a tick would — numbered calls, acks of what it holds, a step
+// tick/run.ts), as a tick would — numbered calls, acks of what it holds, a step
 // whose reply is lost carried into finish as pipeline.ts does — and applies
 // the same operation to the model (job-model.ts) as the scripts' contract
 // says it should act. After each operation `check` reads Redis and lists
 // every difference.
 import { isDeepStrictEqual } from "node:util";
 import type { Redis } from "ioredis";
-import { encodeNewJob } from "../../src/job.js";
-import { spliceFields, topLevelFields } from "../../src/json-splice.js";
-import { ackArgs, ackOrder, type Outcome } from "../../src/passes/ack.js";
-import { readFetched, type FetchedJob } from "../../src/passes/fetch.js";
-import { housekeepArgs } from "../../src/passes/housekeep.js";
-import { fetchArgs } from "../../src/queues.js";
-import { asArray, asNumber, runScript } from "../../src/redis.js";
-import { scripts } from "../../src/scripts/index.js";
+import { encodeNewJob } from "../../src/client/job.js";
+import { spliceFields, topLevelFields } from "../../src/client/json-splice.js";
+import { ackArgs, ackOrder, type Outcome } from "../../src/tick/passes/ack.js";
+import { readFetched, type FetchedJob } from "../../src/tick/passes/fetch.js";
+import { housekeepArgs } from "../../src/tick/passes/housekeep.js";
+import { fetchArgs } from "../../src/tick/queue-order.js";
+import { asArray, asNumber, runScript } from "../../src/redis/adapter.js";
+import { scripts } from "../../src/lua/index.js";
 import type { RedisAdapter, RedisReply } from "../../src/types.js";
 import { compare, interruptionKey, jidOf, learnRaws, Model, QUEUES, sameLoc, showLoc, snapshot, type Snapshot } from "./job-model.js";
 import { deleteUnder, sleep, uniquePrefix } from "./redis.js";
@@ -105,7 +105,7 @@ interface Pending {
   ticks: string[];
 }
 
-/** The job as the schedule pass pushes it: `enqueued_at` set to the move's time, as text ("%.3f"). */
+/** The job as the delayed pass pushes it: `enqueued_at` set to the move's time, as text ("%.3f"). */
 function withEnqueuedAt(raw: string, nowSec: number): string {
   const stamp = nowSec.toFixed(3);
   const span = topLevelFields(raw)?.get("enqueued_at");
@@ -432,8 +432,8 @@ class World {
     }
   }
 
-  /** Acks act only on jobs still in this tick's list (lib/ack.lua). Returns dead evictions. */
-  /** Dead-set evictions, and the numbers (lib/ack.lua's order, from 1) of the entries that found their job gone. */
+  /** Acks act only on jobs still in this tick's list (lib/tick/ack-jobs.lua). Returns dead evictions. */
+  /** Dead-set evictions, and the numbers (lib/tick/ack-jobs.lua's order, from 1) of the entries that found their job gone. */
   private ack(tickId: string, outcomes: Outcome[], nowMs: number): { evicted: number; missed: number[] } {
     const noEffect = new Set<Outcome>();
     const evicted = this.applyAck(tickId, outcomes, nowMs, noEffect);

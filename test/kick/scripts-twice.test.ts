@@ -2,7 +2,7 @@
 // the second run leaves the state as the first left it and answers the same
 // (test/replay/scripts-twice.test.ts does the same for the tick's scripts).
 import { describe, expect, it } from "vitest";
-import { scripts } from "../../src/scripts/index.js";
+import { scripts } from "../../src/lua/index.js";
 import { adapterCases } from "../helpers/adapters.js";
 import { useHarness } from "../helpers/harness.js";
 import { scriptCalls } from "../helpers/script-calls.js";

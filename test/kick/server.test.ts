@@ -3,7 +3,7 @@
 // a backlog fans out through the server's own /tick, and under 50
 // simultaneous enqueues never more than maxParallel ticks are live.
 import { describe, expect, it } from "vitest";
-import { startServer } from "../../functions/node/server.js";
+import { startServer } from "../../src/platforms/node/server.js";
 import { adapterCases } from "../helpers/adapters.js";
 import { useHarness } from "../helpers/harness.js";
 import { redisUrl, sleep } from "../helpers/redis.js";

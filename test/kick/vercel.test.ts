@@ -2,7 +2,7 @@
 // @vercel/functions, or Vercel's request context that it reads), and every
 // createTickq option passes through; TICKQ_INSECURE serves without a secret.
 import { describe, expect, it } from "vitest";
-import { tickqVercel, vercelWaitUntil } from "../../functions/vercel/handler.js";
+import { tickqVercel, vercelWaitUntil } from "../../src/platforms/vercel/handler.js";
 import { adapterCases } from "../helpers/adapters.js";
 import { useHarness } from "../helpers/harness.js";
 

@@ -5,7 +5,7 @@
 // more than TICKQ_MAX_PARALLEL ticks live.
 import { Miniflare } from "miniflare";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort } from "../../functions/node/find-redis.js";
+import { freePort } from "../../src/platforms/node/find-redis.js";
 import { adapterCases } from "../helpers/adapters.js";
 import { deleteUnder, directRedis, sleep, uniquePrefix } from "../helpers/redis.js";
 import { workerBundle } from "../helpers/worker-bundle.js";

@@ -1,5 +1,5 @@
 // An ordered id that a tick's deadline interrupts did not kill its tick: it
-// is put back to run again beside the others (no solo run, lib/solo.lua,
+// is put back to run again beside the others (no solo run, lib/tick/run-solo.lua,
 // and no extra round trip), and one that always overruns ends dead as
 // TickqDeadlineExceeded, never as a poison job whose tick died.
 import { describe, expect, it } from "vitest";

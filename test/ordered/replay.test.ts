@@ -4,7 +4,7 @@
 // requeue an id that another tick now holds.
 import { describe, expect, it } from "vitest";
 import { orderedArgs, readOrderedFetched, type OrderedFetched, type OrderedOutcome } from "../../src/ordered/work.js";
-import { scripts } from "../../src/scripts/index.js";
+import { scripts } from "../../src/lua/index.js";
 import type { RedisReply } from "../../src/types.js";
 import { adapterCases } from "../helpers/adapters.js";
 import { useHarness } from "../helpers/harness.js";

@@ -2,7 +2,7 @@
 // one, an array or { jobs }, validated like plain ones: 400 with what is
 // wrong, nothing written.
 import { describe, expect, it } from "vitest";
-import { createApp } from "../../functions/app.js";
+import { createApp } from "../../src/http/app.js";
 import { adapterCases } from "../helpers/adapters.js";
 import { useHarness } from "../helpers/harness.js";
 import { snapshot } from "../helpers/snapshot.js";

@@ -3,7 +3,7 @@
 // answered (a client that resends a command whose reply was lost must get a
 // usable answer and change nothing).
 import { describe, expect, it } from "vitest";
-import { scripts } from "../../src/scripts/index.js";
+import { scripts } from "../../src/lua/index.js";
 import { adapterCases } from "../helpers/adapters.js";
 import { useHarness } from "../helpers/harness.js";
 import { scriptCalls } from "../helpers/script-calls.js";

@@ -1,7 +1,7 @@
 // session.lua run twice with the same arguments: 'end' leaves one mark (its
 // lifetime set again), 'check' writes nothing and answers the same.
 import { describe, expect, it } from "vitest";
-import { scripts } from "../../src/scripts/index.js";
+import { scripts } from "../../src/lua/index.js";
 import { adapterCases } from "../helpers/adapters.js";
 import { useHarness } from "../helpers/harness.js";
 import { scriptCalls } from "../helpers/script-calls.js";

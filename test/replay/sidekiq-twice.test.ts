@@ -1,9 +1,9 @@
 // The scripts that speak Sidekiq's layout, run twice with the same arguments as a
 // Sidekiq process (three more KEYS, a beat section): the second run leaves
 // the state exactly as the first and answers the same. Also ack's `x`
-// (dropped, `dead: false`) and the schedule pass's enqueued_at.
+// (dropped, `dead: false`) and the delayed pass's enqueued_at.
 import { describe, expect, it } from "vitest";
-import { scripts } from "../../src/scripts/index.js";
+import { scripts } from "../../src/lua/index.js";
 import type { LuaScript } from "../../src/types.js";
 import { adapterCases } from "../helpers/adapters.js";
 import { useHarness } from "../helpers/harness.js";

@@ -1,9 +1,9 @@
-// The solo record (lib/solo.lua) and the resurrect pass that reads it, each
+// The solo record (lib/tick/run-solo.lua) and the resurrect pass that reads it, each
 // run twice with the same arguments: a step that records the job it runs
 // alone, one that clears it, and a resurrection that counts the solo job and
 // marks the others suspects, all leave the state of one run.
 import { describe, expect, it } from "vitest";
-import { scripts } from "../../src/scripts/index.js";
+import { scripts } from "../../src/lua/index.js";
 import { adapterCases } from "../helpers/adapters.js";
 import { useHarness } from "../helpers/harness.js";
 import { scriptCalls } from "../helpers/script-calls.js";

@@ -1,7 +1,7 @@
 import { Redis } from "ioredis";
 import { describe, expect, it } from "vitest";
-import { ioredisAdapter } from "../../adapters/ioredis.js";
-import { createApp } from "../../functions/app.js";
+import { ioredisAdapter } from "../../src/redis/ioredis.js";
+import { createApp } from "../../src/http/app.js";
 import { createTickq } from "../../src/index.js";
 import { adapterCases } from "../helpers/adapters.js";
 import { useHarness } from "../helpers/harness.js";

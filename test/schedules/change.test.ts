@@ -3,7 +3,7 @@
 // an older deployment still declares it (a rolling deploy), it keeps running.
 import { describe, expect, it } from "vitest";
 import type { Schedules } from "../../src/index.js";
-import { PRUNE_GRACE_MS } from "../../src/schedules/pass.js";
+import { PRUNE_GRACE_MS } from "../../src/recurring/pass.js";
 import { adapterCases } from "../helpers/adapters.js";
 import { useHarness } from "../helpers/harness.js";
 import { MINUTE, QUIET, recorder, setClock } from "./clock.js";

@@ -1,8 +1,8 @@
 // Schedule time for tests: the schedule clock of each tickq is Redis' time
-// plus a shift (src/schedules/internal.ts), so a test lives through an hour,
+// plus a shift (src/recurring/internal.ts), so a test lives through an hour,
 // a DST change or an outage in a second, with Redis still the only clock.
 import type { Redis } from "ioredis";
-import { shiftScheduleClock } from "../../src/schedules/internal.js";
+import { shiftRecurringClock } from "../../src/recurring/internal.js";
 
 export async function redisNowMs(redis: Redis): Promise<number> {
   const [sec, micro] = await redis.time();
@@ -12,7 +12,7 @@ export async function redisNowMs(redis: Redis): Promise<number> {
 /** Sets the schedule clock of every tickq to read `atMs` now. */
 export async function setClock(redis: Redis, tickqs: object[], atMs: number): Promise<void> {
   const nowMs = await redisNowMs(redis);
-  for (const tq of tickqs) shiftScheduleClock(tq, { toMs: atMs, redisNowMs: nowMs });
+  for (const tq of tickqs) shiftRecurringClock(tq, { toMs: atMs, redisNowMs: nowMs });
 }
 
 /** Counts runs per jid. */

@@ -3,12 +3,12 @@
 // tickqVercel) parse only with `cron`, and refuse a cron schedule without
 // it at once, naming the fix. `every` schedules need no parser.
 import { describe, expect, it } from "vitest";
-import { tickqWorker } from "../../functions/cloudflare/worker.js";
-import { tickqVercel } from "../../functions/vercel/handler.js";
+import { tickqWorker } from "../../src/platforms/cloudflare/worker.js";
+import { tickqVercel } from "../../src/platforms/vercel/handler.js";
 import { createTickqCore } from "../../src/core.js";
 import { createTickq, TickqError, type CronParser, type Schedules } from "../../src/index.js";
-import { cron } from "../../src/schedules/cron.js";
-import { everyTiming } from "../../src/schedules/timing.js";
+import { cron } from "../../src/recurring/cron.js";
+import { everyTiming } from "../../src/recurring/timing.js";
 
 const redis = { evalsha: async () => null, eval: async () => null };
 const jobs = { report: (_args: [string]) => {}, ping: () => {} };

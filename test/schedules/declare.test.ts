@@ -2,10 +2,10 @@
 // get the slots croner computes, whatever the missed policy.
 import { describe, expect, it } from "vitest";
 import { createTickq, TickqError, type Schedules } from "../../src/index.js";
-import { declareSchedules } from "../../src/schedules/declare.js";
-import { planSlots } from "../../src/schedules/slots.js";
-import { cron } from "../../src/schedules/cron.js";
-import { everyTiming } from "../../src/schedules/timing.js";
+import { declareRecurring } from "../../src/recurring/declare.js";
+import { planSlots } from "../../src/recurring/slots.js";
+import { cron } from "../../src/recurring/cron.js";
+import { everyTiming } from "../../src/recurring/timing.js";
 
 const redis = { evalsha: async () => null, eval: async () => null };
 const jobs = { report: (_args: [string]) => {}, ping: () => {} };
@@ -43,13 +43,13 @@ describe("declaring schedules", () => {
   }
 
   it("accepts good ones; the digest changes with any spec and not with declaration order", () => {
-    const a = declareSchedules({ r: { cron: "0 3 * * *", timezone: "Europe/Berlin", job: "report", args: ["daily"] }, p: { every: 30_000, job: "ping" } }, jobs, cron);
-    const b = declareSchedules({ p: { every: 30_000, job: "ping" }, r: { cron: "0 3 * * *", timezone: "Europe/Berlin", job: "report", args: ["daily"] } }, jobs, cron);
-    const c = declareSchedules({ p: { every: 30_000, job: "ping" }, r: { cron: "0 3 * * *", timezone: "Europe/Berlin", job: "report", args: ["weekly"] } }, jobs, cron);
+    const a = declareRecurring({ r: { cron: "0 3 * * *", timezone: "Europe/Berlin", job: "report", args: ["daily"] }, p: { every: 30_000, job: "ping" } }, jobs, cron);
+    const b = declareRecurring({ p: { every: 30_000, job: "ping" }, r: { cron: "0 3 * * *", timezone: "Europe/Berlin", job: "report", args: ["daily"] } }, jobs, cron);
+    const c = declareRecurring({ p: { every: 30_000, job: "ping" }, r: { cron: "0 3 * * *", timezone: "Europe/Berlin", job: "report", args: ["weekly"] } }, jobs, cron);
     expect(a.digest).toBe(b.digest);
     expect(a.digest).not.toBe(c.digest);
     expect(a.byName.get("r")!.timingFp).toBe(c.byName.get("r")!.timingFp); // args changed, timing did not
-    expect(declareSchedules(undefined, jobs, undefined).digest).toBe("");
+    expect(declareRecurring(undefined, jobs, undefined).digest).toBe("");
     expect(JSON.parse(a.byName.get("r")!.jobFor(1_700_000_000_000))).toEqual({
       class: "report", args: ["daily"], jid: "r:1700000000000", queue: "default", retry: true, schedule: "r",
     });
@@ -74,7 +74,7 @@ describe("slots", () => {
 
   it("missed policies after an hour without ticks: latest runs the last slot, all each one (capped), none skips to the next", () => {
     const declare = (missed: "latest" | "all" | "none", maxMissed?: number) =>
-      declareSchedules({ s: { cron: "*/5 * * * *", job: "ping", missed, maxMissed } }, jobs, cron).byName.get("s")!;
+      declareRecurring({ s: { cron: "*/5 * * * *", job: "ping", missed, maxMissed } }, jobs, cron).byName.get("s")!;
     const due = at("2030-01-01T10:05:00Z");
     const now = at("2030-01-01T11:02:30Z");
     const next = at("2030-01-01T11:05:00Z");

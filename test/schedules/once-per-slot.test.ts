@@ -3,8 +3,8 @@
 // and a replayed schedules call.
 import { afterEach, describe, expect, it } from "vitest";
 import { createTickq, type RedisAdapter, type Schedules } from "../../src/index.js";
-import { scripts } from "../../src/scripts/index.js";
-import { scriptSha } from "../../src/script-sha.js";
+import { scripts } from "../../src/lua/index.js";
+import { scriptSha } from "../../src/redis/script-sha.js";
 import { adapterCases } from "../helpers/adapters.js";
 import { openDropping, type DroppingAdapter } from "../helpers/dropping.js";
 import { useHarness } from "../helpers/harness.js";
@@ -63,7 +63,7 @@ describe.each(adapterCases)("once per slot over $name", (adapterCase) => {
     await a.tick(); // syncs the declaration; scripts are loaded for the EVALSHA below
 
     const begin = await scriptSha(scripts.begin);
-    const schedulesSha = await scriptSha(scripts.schedules);
+    const schedulesSha = await scriptSha(scripts.recurring);
     for (const [round, sha] of [[1, begin], [2, schedulesSha], [3, begin], [4, schedulesSha]] as const) {
       const replaying = dropOnce(sha);
       const b = createTickq({ redis: replaying.adapter, prefix: h.prefix, jobs: { minute: rec.job }, schedules, logger: QUIET });

@@ -1,7 +1,7 @@
 // GET /schedules on the app: authenticated, lists each schedule with its
 // spec and next run; stats count them.
 import { describe, expect, it } from "vitest";
-import { createApp } from "../../functions/app.js";
+import { createApp } from "../../src/http/app.js";
 import { adapterCases } from "../helpers/adapters.js";
 import { useHarness } from "../helpers/harness.js";
 import { QUIET, setClock } from "./clock.js";

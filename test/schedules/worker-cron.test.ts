@@ -4,7 +4,7 @@
 // slot is enqueued and run. (The example Worker, given no `cron`, carries
 // no croner: test/bundle-size.test.ts.)
 import { describe, expect, it } from "vitest";
-import { cron } from "../../src/schedules/cron.js";
+import { cron } from "../../src/recurring/cron.js";
 import type { TickReport } from "../../src/index.js";
 import { sleep } from "../helpers/redis.js";
 import { useWorkerInMiniflare } from "../helpers/worker-in-miniflare.js";

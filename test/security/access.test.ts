@@ -3,9 +3,9 @@
 // CRON_SECRET starts ticks and nothing else; a secret under 16 characters
 // is refused at start.
 import { describe, expect, it } from "vitest";
-import { createApp } from "../../functions/app.js";
-import { dashboard } from "../../functions/dashboard/index.js";
-import { startServer } from "../../functions/node/server.js";
+import { createApp } from "../../src/http/app.js";
+import { dashboard } from "../../src/dashboard/index.js";
+import { startServer } from "../../src/platforms/node/server.js";
 import { TickqError } from "../../src/errors.js";
 import { adapterCases } from "../helpers/adapters.js";
 import { useHarness } from "../helpers/harness.js";

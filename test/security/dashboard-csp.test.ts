@@ -5,8 +5,8 @@
 // overview.
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { dashboard } from "../../functions/dashboard/index.js";
-import { startServer, type RunningServer } from "../../functions/node/server.js";
+import { dashboard } from "../../src/dashboard/index.js";
+import { startServer, type RunningServer } from "../../src/platforms/node/server.js";
 import type { Tickq } from "../../src/index.js";
 import { deleteUnder, directRedis, redisUrl, uniquePrefix } from "../helpers/redis.js";
 import { describeWithChromium, launchChromium } from "../dashboard/chromium.js";

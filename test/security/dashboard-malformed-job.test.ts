@@ -3,8 +3,8 @@
 // show as malformed, and every page that lists or shows the job still renders;
 // a recurring job whose stored spec is no JSON is listed with its text.
 import { describe, expect, it } from "vitest";
-import { createApp } from "../../functions/app.js";
-import { dashboard } from "../../functions/dashboard/index.js";
+import { createApp } from "../../src/http/app.js";
+import { dashboard } from "../../src/dashboard/index.js";
 import { adapterCases } from "../helpers/adapters.js";
 import { useHarness } from "../helpers/harness.js";
 import { login } from "../dashboard/login.js";

@@ -2,8 +2,8 @@
 // working, while other sessions go on. A junk cookie of the same name (set
 // for a more specific path, sent first) does not hide the good one.
 import { describe, expect, it } from "vitest";
-import { createApp } from "../../functions/app.js";
-import { dashboard } from "../../functions/dashboard/index.js";
+import { createApp } from "../../src/http/app.js";
+import { dashboard } from "../../src/dashboard/index.js";
 import { adapterCases } from "../helpers/adapters.js";
 import { useHarness } from "../helpers/harness.js";
 import { asBrowser, login } from "../dashboard/login.js";

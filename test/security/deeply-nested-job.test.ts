@@ -3,8 +3,8 @@
 // and the jobs API still answer, where re-serializing it would overflow the
 // stack.
 import { describe, expect, it } from "vitest";
-import { createApp } from "../../functions/app.js";
-import { dashboard } from "../../functions/dashboard/index.js";
+import { createApp } from "../../src/http/app.js";
+import { dashboard } from "../../src/dashboard/index.js";
 import { adapterCases } from "../helpers/adapters.js";
 import { useHarness } from "../helpers/harness.js";
 import { login } from "../dashboard/login.js";

@@ -6,7 +6,7 @@
 import type { Readable } from "node:stream";
 import { Miniflare } from "miniflare";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { tickqVercel } from "../../functions/vercel/handler.js";
+import { tickqVercel } from "../../src/platforms/vercel/handler.js";
 import { adapterCases } from "../helpers/adapters.js";
 import { deleteUnder, directRedis, sleep, uniquePrefix } from "../helpers/redis.js";
 import { workerBundle } from "../helpers/worker-bundle.js";

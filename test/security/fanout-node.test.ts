@@ -4,10 +4,10 @@
 // backlog still fans out through the server's own address. A fan-out
 // request carries a credential for its one tick, never the secret.
 import { describe, expect, it } from "vitest";
-import { createApp } from "../../functions/app.js";
-import { startServer } from "../../functions/node/server.js";
-import { signTick, TICK_AUTH_HEADER, verifyTick, TICK_CREDENTIAL_TTL_MS } from "../../functions/tick-credential.js";
-import { TICK_ID_HEADER } from "../../functions/fanout.js";
+import { createApp } from "../../src/http/app.js";
+import { startServer } from "../../src/platforms/node/server.js";
+import { signTick, TICK_AUTH_HEADER, verifyTick, TICK_CREDENTIAL_TTL_MS } from "../../src/http/tick-credential.js";
+import { TICK_ID_HEADER } from "../../src/http/fanout.js";
 import { adapterCases } from "../helpers/adapters.js";
 import { useHarness } from "../helpers/harness.js";
 import { redisUrl, sleep } from "../helpers/redis.js";

@@ -2,8 +2,8 @@
 // guess from a wrong one: its failures count toward the same per-client
 // throttle as the API's, and a throttled client is refused there too.
 import { describe, expect, it } from "vitest";
-import { startServer } from "../../functions/node/server.js";
-import { THROTTLE_LIMIT } from "../../functions/throttle.js";
+import { startServer } from "../../src/platforms/node/server.js";
+import { THROTTLE_LIMIT } from "../../src/http/throttle.js";
 import { adapterCases } from "../helpers/adapters.js";
 import { useHarness } from "../helpers/harness.js";
 import { redisUrl } from "../helpers/redis.js";

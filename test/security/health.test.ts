@@ -3,9 +3,9 @@
 // costs one stats call every few seconds.
 import { Redis } from "ioredis";
 import { describe, expect, it } from "vitest";
-import { ioredisAdapter } from "../../adapters/ioredis.js";
-import { createApp } from "../../functions/app.js";
-import { HEALTH_CACHE_MS } from "../../functions/routes/health.js";
+import { ioredisAdapter } from "../../src/redis/ioredis.js";
+import { createApp } from "../../src/http/app.js";
+import { HEALTH_CACHE_MS } from "../../src/http/routes/health.js";
 import { createTickq, type JobRegistry, type Tickq } from "../../src/index.js";
 import { adapterCases } from "../helpers/adapters.js";
 import { useHarness } from "../helpers/harness.js";

@@ -3,7 +3,7 @@
 // absolute-form request line), a request a browser marks as cross-site is
 // refused, POST /jobs needs application/json, and startup warns loudly.
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { startServer, type RunningServer } from "../../functions/node/server.js";
+import { startServer, type RunningServer } from "../../src/platforms/node/server.js";
 import { adapterCases } from "../helpers/adapters.js";
 import { deleteUnder, directRedis, redisUrl, uniquePrefix } from "../helpers/redis.js";
 import { rawRequest } from "./listeners.js";

@@ -4,7 +4,7 @@
 import { spawn } from "node:child_process";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort } from "../../functions/node/find-redis.js";
+import { freePort } from "../../src/platforms/node/find-redis.js";
 import { buildCli, type Cli } from "../helpers/cli.js";
 import { startPrivateRedis, type PrivateRedis } from "../helpers/private-redis.js";
 
@@ -58,9 +58,9 @@ describe("REDIS_URL with a password, printed", () => {
 
   it("is masked by npm start and npm run redis-http", async () => {
     const tsx = "node_modules/.bin/tsx";
-    const start = await printed(tsx, ["functions/node/start.ts"], { REDIS_URL: url, TICKQ_SECRET: SECRET, PORT: String(await freePort()) }, /listening on/);
+    const start = await printed(tsx, ["src/platforms/node/start.ts"], { REDIS_URL: url, TICKQ_SECRET: SECRET, PORT: String(await freePort()) }, /listening on/);
     check(start, /listening on/);
-    const http = await printed(tsx, ["functions/upstash-local/main.ts", "--port", "0", "--token", SECRET], { REDIS_URL: url }, /TOKEN=/);
+    const http = await printed(tsx, ["tools/upstash-local/main.ts", "--port", "0", "--token", SECRET], { REDIS_URL: url }, /TOKEN=/);
     check(http, /UPSTASH_REDIS_REST_URL=/);
   }, 30_000);
 });

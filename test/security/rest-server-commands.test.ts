@@ -4,10 +4,10 @@
 // through could flush or stop the Redis it runs on.
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { upstashAdapter } from "../../adapters/upstash.js";
-import { startUpstashLocal, type UpstashLocalServer } from "../../functions/upstash-local/server.js";
+import { upstashAdapter } from "../../src/redis/upstash.js";
+import { startUpstashLocal, type UpstashLocalServer } from "../../tools/upstash-local/server.js";
 import { createTickq } from "../../src/index.js";
-import { scripts } from "../../src/scripts/index.js";
+import { scripts } from "../../src/lua/index.js";
 import { upstashClient } from "../helpers/open-adapter.js";
 import { startPrivateRedis, type PrivateRedis } from "../helpers/private-redis.js";
 

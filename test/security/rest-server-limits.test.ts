@@ -4,7 +4,7 @@
 // at start unless asked for.
 import { request } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startUpstashLocal, type UpstashLocalServer } from "../../functions/upstash-local/server.js";
+import { startUpstashLocal, type UpstashLocalServer } from "../../tools/upstash-local/server.js";
 import { deleteUnder, directRedis, redisUrl, uniquePrefix } from "../helpers/redis.js";
 
 const TOKEN = "rest-limits-token-0123";

@@ -4,9 +4,9 @@
 // through would flush the Redis it runs on.
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { startUpstashLocal, type UpstashLocalServer } from "../../functions/upstash-local/server.js";
-import { throttleScript } from "../../functions/throttle.js";
-import { scripts } from "../../src/scripts/index.js";
+import { startUpstashLocal, type UpstashLocalServer } from "../../tools/upstash-local/server.js";
+import { throttleScript } from "../../src/http/throttle.js";
+import { scripts } from "../../src/lua/index.js";
 import { startPrivateRedis, type PrivateRedis } from "../helpers/private-redis.js";
 
 const TOKEN = "rest-scripts-token-0123";

@@ -2,7 +2,7 @@
 // the request spells its path: the router also answers GET /tick/ with the
 // tick route, and a read-only secret must not start a tick through it.
 import { describe, expect, it } from "vitest";
-import { startServer } from "../../functions/node/server.js";
+import { startServer } from "../../src/platforms/node/server.js";
 import { adapterCases } from "../helpers/adapters.js";
 import { useHarness } from "../helpers/harness.js";
 import { redisUrl } from "../helpers/redis.js";

@@ -3,9 +3,9 @@
 // right secret included, so guessing gains nothing; other clients are not.
 // The counting script, run twice with the same arguments, only counts.
 import { describe, expect, it } from "vitest";
-import { dashboard } from "../../functions/dashboard/index.js";
-import { startServer } from "../../functions/node/server.js";
-import { redisThrottle, THROTTLE_LIMIT, throttleScript } from "../../functions/throttle.js";
+import { dashboard } from "../../src/dashboard/index.js";
+import { startServer } from "../../src/platforms/node/server.js";
+import { redisThrottle, THROTTLE_LIMIT, throttleScript } from "../../src/http/throttle.js";
 import { adapterCases } from "../helpers/adapters.js";
 import { useHarness } from "../helpers/harness.js";
 import { redisUrl } from "../helpers/redis.js";

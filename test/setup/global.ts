@@ -2,8 +2,8 @@
 // server in front of it, and hands both to every test file.
 import { randomBytes } from "node:crypto";
 import type { TestProject } from "vitest/node";
-import { findRedis } from "../../functions/node/find-redis.js";
-import { startUpstashLocal } from "../../functions/upstash-local/server.js";
+import { findRedis } from "../../src/platforms/node/find-redis.js";
+import { startUpstashLocal } from "../../tools/upstash-local/server.js";
 
 declare module "vitest" {
   export interface ProvidedContext {

@@ -9,7 +9,7 @@ import { execFile, spawn, spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, beforeEach, describe } from "vitest";
-import { ioredisAdapter } from "../../../adapters/ioredis.js";
+import { ioredisAdapter } from "../../../src/redis/ioredis.js";
 import { createTickq, type Tickq } from "../../../src/index.js";
 import type { JobLogger, JobRegistry, TickqOptions } from "../../../src/types.js";
 import { startPrivateRedis, type PrivateRedis } from "../../helpers/private-redis.js";

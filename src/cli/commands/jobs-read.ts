@@ -1,0 +1,77 @@
+// tickq jobs list STATE [--queue Q] [--name N] [--limit N] [--cursor C] [--order oldest|newest]
+// tickq jobs show JID
+import type { Command } from "commander";
+import { JOB_STATES, type JobInfo, type JobState } from "../../index.js";
+import { withTickq } from "../connect.js";
+import { globals, intOption } from "../global.js";
+import { clip, printJson, relative, table, when } from "../output.js";
+
+/** Where a job is, in a few words: position, due, died, or its tick. */
+function place(job: JobInfo, nowMs: number): string {
+  if (job.state === "queued") return job.position === 0 ? "next" : `${job.position} ahead`;
+  if (job.state === "running") return `tick ${job.tick}${job.tickAlive ? "" : " (dead)"}`;
+  if (job.at === undefined) return "";
+  return job.state === "dead" ? `died ${relative(job.at, nowMs)}` : `due ${relative(job.at, nowMs)}`;
+}
+
+const errorOf = (job: JobInfo) => (job.job.error_class ? `${job.job.error_class}: ${job.job.error_message ?? ""}` : "");
+
+function printJob(job: JobInfo, nowMs: number): void {
+  const p = job.job;
+  const rows: [string, string][] = [
+    ["jid", job.jid],
+    ["name", job.name],
+    ["state", job.state],
+    ["queue", job.queue],
+    ["where", place(job, nowMs)],
+    ["args", clip(JSON.stringify(p.args), 2_000)],
+    ["retry", String(p.retry)],
+  ];
+  if (typeof p.retry_count === "number") rows.push(["retry count", String(p.retry_count)]);
+  for (const field of ["created_at", "enqueued_at", "failed_at", "retried_at"] as const) {
+    if (typeof p[field] === "number") rows.push([field.replace("_", " "), when(p[field] * 1000, nowMs)]);
+  }
+  if (p.error_class) rows.push(["error", `${p.error_class}: ${p.error_message ?? ""}`]);
+  console.log(table(["", ""], rows).split("\n").slice(1).join("\n"));
+  const backtrace = job.backtrace ?? [];
+  if (backtrace.length > 0) console.log(`\nbacktrace:\n${backtrace.map((l) => `  ${String(l)}`).join("\n")}`);
+  const log = Array.isArray(p.tickq_log) ? (p.tickq_log as unknown[]) : [];
+  if (log.length > 0) console.log(`\nlog of the failed run:\n${log.map((l) => `  ${String(l)}`).join("\n")}`);
+}
+
+export function addJobReadCommands(jobs: Command): void {
+  jobs
+    .command("list")
+    .description(`one page of the jobs in a state: ${JOB_STATES.join(", ")}`)
+    .argument("<state>", JOB_STATES.join(" | "))
+    .option("--queue <queue>", "only this queue (for queued: the queue to list)")
+    .option("--name <name>", "only jobs of this name")
+    .option("--limit <n>", "jobs per page (1–1000)", "25")
+    .option("--cursor <cursor>", "the next page, as the previous one printed it")
+    .option("--order <order>", "oldest (default; newest for dead) or newest")
+    .action(async (state: string, options: { queue?: string; name?: string; limit: string; cursor?: string; order?: string }, command: Command) => {
+      const { prefix, json } = globals(command);
+      const limit = intOption(options.limit, "--limit", 1);
+      const page = await withTickq({ prefix }, ({ tickq }) =>
+        tickq.jobs.list(state as JobState, { queue: options.queue, name: options.name, limit, cursor: options.cursor, order: options.order as "oldest" | "newest" | undefined }),
+      );
+      if (json) return printJson({ jobs: page.jobs.map(({ raw: _raw, ...rest }) => rest), cursor: page.cursor });
+      const now = Date.now();
+      if (page.jobs.length === 0) console.log(`no ${state} jobs${page.cursor ? " on this page" : ""}`);
+      else console.log(table(["JID", "NAME", "QUEUE", "WHERE", "ERROR"], page.jobs.map((j) => [j.jid, j.name, j.queue, place(j, now), clip(errorOf(j), 60)])));
+      if (page.cursor) console.log(`\nmore: tickq jobs list ${state} --cursor ${page.cursor}`);
+    });
+
+  jobs
+    .command("show")
+    .description("where a job is, its args, and its error, backtrace and log if it failed")
+    .argument("<jid>")
+    .action(async (jid: string, _options: unknown, command: Command) => {
+      const { prefix, json } = globals(command);
+      const { TickqError } = await import("../../index.js");
+      const found = await withTickq({ prefix }, ({ tickq }) => tickq.jobs.find(jid));
+      if (!found) throw new TickqError("NOT_FOUND", `no job with jid ${JSON.stringify(jid)} (it ran and succeeded, was deleted, or never existed)`);
+      if (json) return printJson(found);
+      printJob(found, Date.now());
+    });
+}

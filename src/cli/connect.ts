@@ -1,0 +1,68 @@
+// How the CLI reaches Redis: REDIS_URL (ioredis, TCP) or
+// UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN (restAdapter, HTTP:
+// fetch alone), with the key prefix from --prefix or TICKQ_PREFIX. ioredis
+// is imported only when used (an optional peer dependency); each is set to
+// fail fast: a CLI should say "unreachable" in seconds, not retry on.
+import { createTickq, type JobLogger, type JobRegistry, type QueueOrder, type RedisAdapter, type Schedules, type Tickq } from "../index.js";
+import { UsageError } from "./exit.js";
+
+export interface Connection {
+  adapter: RedisAdapter;
+  /** What it connects to, for messages. */
+  target: string;
+  close(): Promise<void>;
+}
+
+async function importClient<T>(name: string, load: () => Promise<T>): Promise<T> {
+  try {
+    return await load();
+  } catch {
+    throw new UsageError(`this connection needs the ${name} package: npm install ${name}`);
+  }
+}
+
+export async function connect(env: NodeJS.ProcessEnv = process.env): Promise<Connection> {
+  if (env.REDIS_URL) {
+    const { Redis } = await importClient("ioredis", () => import("ioredis"));
+    const { ioredisAdapter } = await import("../redis/ioredis.js");
+    const client = new Redis(env.REDIS_URL, { maxRetriesPerRequest: 1, connectTimeout: 3_000, retryStrategy: (times) => (times > 2 ? null : 200) });
+    client.on("error", () => {}); // each failed call says why
+    return { adapter: ioredisAdapter(client), target: env.REDIS_URL.replace(/\/\/[^@/]*@/, "//…@"), close: async () => void client.disconnect() };
+  }
+  if (env.UPSTASH_REDIS_REST_URL && env.UPSTASH_REDIS_REST_TOKEN) {
+    const { restAdapter } = await import("../redis/rest.js");
+    const adapter = restAdapter({ url: env.UPSTASH_REDIS_REST_URL, token: env.UPSTASH_REDIS_REST_TOKEN, retries: 1, backoffMs: () => 200 });
+    return { adapter, target: env.UPSTASH_REDIS_REST_URL, close: async () => {} };
+  }
+  throw new UsageError("set REDIS_URL (redis://host:6379), or UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN");
+}
+
+export interface Session {
+  tickq: Tickq<JobRegistry>;
+  connection: Connection;
+}
+
+export interface SessionOptions {
+  prefix: string;
+  jobs?: JobRegistry;
+  queues?: QueueOrder;
+  schedules?: Schedules;
+}
+
+/** Every line tickq logs goes to stderr: stdout is for the command's own output (and --json). */
+const stderrLogger: JobLogger = {
+  info: (message, ...rest) => console.error(message, ...rest),
+  warn: (message, ...rest) => console.error(message, ...rest),
+  error: (message, ...rest) => console.error(message, ...rest),
+};
+
+/** Connects, runs `work` with a tickq over that connection, and closes. */
+export async function withTickq<T>(options: SessionOptions, work: (session: Session) => Promise<T>): Promise<T> {
+  const connection = await connect();
+  try {
+    const tickq = createTickq({ redis: connection.adapter, jobs: options.jobs ?? {}, prefix: options.prefix, queues: options.queues, schedules: options.schedules, redisTimeoutMs: 5_000, logger: stderrLogger });
+    return await work({ tickq, connection });
+  } finally {
+    await connection.close();
+  }
+}

@@ -1,0 +1,59 @@
+#!/usr/bin/env node
+// `npx tickq …`: operate tickq from a terminal or a script. Connects through
+// REDIS_URL, or UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN; human
+// tables by default, --json for scripts; exit codes in exit.ts.
+// Parsing is commander's: subcommands, help and errors for free.
+import { Command, CommanderError } from "commander";
+import { TickqError } from "../index.js";
+import { addEnqueueCommand } from "./commands/enqueue.js";
+import { addJobChangeCommands } from "./commands/jobs-change.js";
+import { addJobReadCommands } from "./commands/jobs-read.js";
+import { addQueueCommands } from "./commands/queues.js";
+import { addServerCommands } from "./commands/servers.js";
+import { addStatsCommands } from "./commands/stats.js";
+import { addTickCommand } from "./commands/tick.js";
+import { EXIT, exitCodeOf } from "./exit.js";
+import { endProcess } from "./lifetime.js";
+import { printJson } from "./output.js";
+
+declare const TICKQ_VERSION: string | undefined;
+
+export function buildProgram(): Command {
+  const program = new Command("tickq")
+    .description("Reliable background jobs for serverless TypeScript on Redis")
+    .version(typeof TICKQ_VERSION === "string" ? TICKQ_VERSION : "dev")
+    .option("--prefix <prefix>", "key prefix (default: TICKQ_PREFIX, else tickq:)")
+    .option("--json", "print JSON for scripts instead of tables")
+    .showHelpAfterError()
+    .exitOverride();
+  addStatsCommands(program);
+  const jobs = program.command("jobs").description("find, list, retry, delete and run jobs");
+  addJobReadCommands(jobs);
+  addJobChangeCommands(jobs);
+  addQueueCommands(program);
+  addTickCommand(program);
+  addEnqueueCommand(program);
+  addServerCommands(program);
+  for (const command of [program, ...program.commands, ...jobs.commands]) command.exitOverride();
+  return program;
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const program = buildProgram();
+  try {
+    await program.parseAsync(argv);
+    return typeof process.exitCode === "number" ? process.exitCode : EXIT.OK;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // help and --version exit 0; a bad command or option is a usage error (commander printed it)
+      return error.exitCode === 0 ? EXIT.OK : EXIT.USAGE;
+    }
+    const code = exitCodeOf(error);
+    const message = error instanceof Error ? error.message : String(error);
+    if (argv.includes("--json")) printJson({ error: message, code: error instanceof TickqError ? error.code : code === EXIT.USAGE ? "USAGE" : "FAILED" });
+    console.error(`tickq: ${message}`);
+    return code;
+  }
+}
+
+endProcess(await main(process.argv));

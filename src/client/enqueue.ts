@@ -1,0 +1,97 @@
+// Enqueue: validate everything first, so a bad job in a bulk call throws
+// before anything is written, then push in as few round trips as possible
+// (enqueue.lua takes many jobs per call).
+//
+// Idempotent: every call carries a token that enqueue.lua remembers for
+// `replayWindowMs`, so a call the client resends (a lost reply) pushes
+// nothing twice; a jid the caller chose is remembered for `idWindowMs`, so
+// retrying a timed-out enqueue with the same jid never doubles the job.
+//
+// Flow jobs (src/flow/): their keys are computed and checked here, before
+// anything is written; a duplicate of an until-executed or coalesce key
+// gets the jid of the job that holds the key.
+import { TickqError } from "../errors.js";
+import { FLOW_FIELD, flowDescriptor } from "../flow/descriptor.js";
+import { planFlow, type FlowPlan } from "../flow/plan.js";
+import { encodeNewJob, newJid } from "./job.js";
+import { checkJobSize, chunksOf } from "./job-size.js";
+import { isCleanName } from "../names.js";
+import type { RoundTrips } from "../redis/adapter.js";
+import { definitionOf, type Runtime } from "../tick/runtime.js";
+import { scripts } from "../lua/index.js";
+import type { BulkJob, RedisReply } from "../types.js";
+
+/** The fields enqueue writes; enqueue.lua appends created_at and enqueued_at. */
+type NewJob = { class: string; args: unknown[]; jid: string; queue: string; retry: boolean | number };
+
+/** Jobs per enqueue.lua call: keeps one script's run short on a busy Redis. */
+const CHUNK = 1_000;
+
+interface Prepared {
+  jid: string;
+  /** Bytes of its stored text, before the flow descriptor (a few hundred bytes more at most). */
+  bytes: number;
+  args: (string | number)[];
+  /** A flow job: its JSON is written once its descriptor is (flowDescriptor may hash). */
+  flow?: { plan: FlowPlan; payload: NewJob };
+}
+
+function prepare(runtime: Runtime, job: BulkJob): Prepared {
+  const definition = definitionOf(runtime, job.name);
+  if (!definition) {
+    const known = Object.keys(runtime.jobs).join(", ") || "none";
+    throw new TickqError("UNKNOWN_JOB", `Unknown job "${job.name}": register it in createTickq({ jobs }) (registered: ${known})`);
+  }
+  if (!Array.isArray(job.args)) {
+    throw new TickqError("BAD_ARGS", `Job "${job.name}": args must be an array, got ${job.args === null ? "null" : typeof job.args}`);
+  }
+  const queue = job.queue ?? definition.queue ?? "default";
+  if (!isCleanName(queue)) {
+    throw new TickqError("BAD_ARGS", `Job "${job.name}": queue must be a non-empty name without spaces, got ${JSON.stringify(queue)}`);
+  }
+  if (job.jid !== undefined && !isCleanName(job.jid, 128)) {
+    throw new TickqError("BAD_ARGS", `Job "${job.name}": jid must be a non-empty string of at most 128 characters without spaces`);
+  }
+  const atMs = job.at === undefined ? 0 : job.at.getTime();
+  if (Number.isNaN(atMs)) throw new TickqError("BAD_ARGS", `Job "${job.name}": \`at\` is an invalid Date`);
+  const delayMs = job.delayMs ?? 0;
+  if (!Number.isFinite(delayMs)) throw new TickqError("BAD_ARGS", `Job "${job.name}": delayMs must be a finite number`);
+  const jid = job.jid ?? newJid();
+  const payload: NewJob = { class: job.name, args: job.args, jid, queue, retry: job.retry ?? definition.retry ?? true };
+  const json = encodeNewJob(payload);
+  const bytes = checkJobSize(json, runtime.maxJobBytes, `Job "${job.name}"`);
+  const prepared: Prepared = { jid, bytes, args: [queue, Math.floor(delayMs), Math.floor(atMs), job.jid ?? "", json] };
+  const plan = planFlow(job.name, definition, job.args, job.unique);
+  if (plan) prepared.flow = { plan, payload };
+  return prepared;
+}
+
+/** A flow job's JSON opens with its descriptor (src/flow/descriptor.ts). */
+async function withFlow(p: Prepared): Promise<void> {
+  if (!p.flow) return;
+  const { plan, payload } = p.flow;
+  const descriptor = await flowDescriptor(plan, p.jid, payload.class, payload.queue);
+  p.args[4] = encodeNewJob({ [FLOW_FIELD]: descriptor, ...payload });
+}
+
+/** enqueue.lua's reply: "1"/"0"/"2" per job, then the holder's jid of each "2" (a duplicate). */
+function holdersOf(reply: RedisReply, chunk: Prepared[]): void {
+  const [flags = "", ...holders] = String(reply).split(" ");
+  let next = 0;
+  for (let k = 0; k < chunk.length; k++) {
+    if (flags[k] === "2") chunk[k]!.jid = decodeURIComponent(holders[next++] ?? "");
+  }
+}
+
+export async function enqueueJobs(runtime: Runtime, jobs: BulkJob[]): Promise<string[]> {
+  if (!Array.isArray(jobs)) throw new TickqError("BAD_ARGS", "enqueueBulk takes an array of { name, args, … }");
+  const prepared = jobs.map((job) => prepare(runtime, job));
+  if (prepared.some((p) => p.flow)) await Promise.all(prepared.map(withFlow));
+  const trips: RoundTrips = { count: 0 };
+  for (const chunk of chunksOf(prepared, (p) => p.bytes, CHUNK)) {
+    const args = [newJid(), runtime.replayWindowMs, runtime.idWindowMs, chunk.length, ...chunk.flatMap((p) => p.args)];
+    const reply = await runtime.run(scripts.enqueue, [runtime.keys.queues, runtime.keys.schedule], args, trips);
+    holdersOf(reply, chunk);
+  }
+  return prepared.map((p) => p.jid);
+}

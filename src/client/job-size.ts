@@ -1,0 +1,52 @@
+// How large a job may be, and how many jobs one enqueue call carries. A job
+// is refused at enqueue (JOB_TOO_LARGE) rather than stored where a tick
+// could fetch it but no runtime could carry it: the default, 1 MiB, is a
+// tenth of Upstash's 10 MB request limit and leaves a batch of such jobs
+// room in a Worker's 128 MB. Calls are split by bytes as well as by count,
+// so a bulk enqueue never builds a request Upstash would refuse.
+import { TickqError } from "../errors.js";
+
+export const DEFAULT_MAX_JOB_BYTES = 1024 * 1024;
+
+/**
+ * Bytes of job text one enqueue call carries at most (one larger job still
+ * goes alone): well under Upstash's 10 MB even once JSON escapes inflate it.
+ */
+export const CALL_BYTES = 4 * 1024 * 1024;
+
+/** The UTF-8 length of `text` (a lone surrogate counts 3 bytes, as TextEncoder writes U+FFFD). */
+export function utf8Bytes(text: string): number {
+  return new TextEncoder().encode(text).length;
+}
+
+/** Throws JOB_TOO_LARGE when the stored text of a job is over `maxBytes`; returns its size. */
+export function checkJobSize(text: string, maxBytes: number, what: string): number {
+  // Each UTF-16 unit is at least one UTF-8 byte: a text longer than the limit in units is over it.
+  const bytes = text.length > maxBytes ? text.length : utf8Bytes(text);
+  if (bytes > maxBytes) {
+    throw new TickqError(
+      "JOB_TOO_LARGE",
+      `${what} is ${bytes} bytes as stored, over the limit of ${maxBytes} bytes (maxJobBytes): store large data elsewhere (a blob store, a database row) and enqueue its key`,
+    );
+  }
+  return bytes;
+}
+
+/** Splits items into runs of at most `maxCount` items and, past the first item of a run, `maxBytes` bytes. */
+export function chunksOf<T>(items: T[], sizeOf: (item: T) => number, maxCount: number, maxBytes = CALL_BYTES): T[][] {
+  const chunks: T[][] = [];
+  let current: T[] = [];
+  let bytes = 0;
+  for (const item of items) {
+    const size = sizeOf(item);
+    if (current.length > 0 && (current.length >= maxCount || bytes + size > maxBytes)) {
+      chunks.push(current);
+      current = [];
+      bytes = 0;
+    }
+    current.push(item);
+    bytes += size;
+  }
+  if (current.length > 0) chunks.push(current);
+  return chunks;
+}

@@ -1,0 +1,51 @@
+// One page of jobs as a table, with the search by job name above it and the
+// link to the next page below (the jobs API's cursor). Rows offer retry and
+// delete where the job's state allows them.
+import type { Context } from "hono";
+import { html } from "hono/html";
+import type { JobInfo, JobPage } from "../index.js";
+import { textField } from "./field.js";
+import { postButton, preview, when, type Html } from "./layout.js";
+import type { DashboardEnv } from "./types.js";
+
+type Ctx = Context<DashboardEnv>;
+
+const canRetry = (job: JobInfo) => job.state === "scheduled" || job.state === "retry" || job.state === "dead";
+
+function place(job: JobInfo): Html {
+  if (job.state === "queued") return html`${job.position === 0 ? "next" : `${job.position} ahead`}`;
+  if (job.state === "running") return html`tick ${job.tick}${job.tickAlive ? "" : html` <span class="tag">lease gone</span>`}`;
+  return when(job.at);
+}
+
+/** "Class: message" of a failed job, "" when it has neither; a field of the wrong type shows as malformed. */
+export function errorOf(job: JobInfo): Html | "" {
+  const { error_class: kind, error_message: message } = job.job as { error_class?: unknown; error_message?: unknown };
+  return kind || message ? html`${kind ? textField(kind) : "Error"}: ${textField(message)}` : "";
+}
+
+export function jobTable(c: Ctx, page: JobPage, options: { when: string; errors: boolean }): Html {
+  const base = c.var.base;
+  const next = new URL(c.req.url);
+  next.searchParams.delete("done");
+  if (page.cursor) next.searchParams.set("cursor", page.cursor);
+  const first = new URL(next);
+  first.searchParams.delete("cursor");
+  return html`<div class="scroll"><table><tr><th>jid</th><th>job</th><th>queue</th><th>${options.when}</th><th>args</th>${options.errors ? html`<th>error</th>` : ""}<th></th></tr>
+${page.jobs.map(
+  (job) => html`<tr data-jid="${job.jid}"><td><a href="${base}/jobs/${encodeURIComponent(job.jid)}">${job.jid}</a></td><td>${job.name}</td><td>${job.queue}</td><td>${place(job)}</td><td><code>${preview(
+    job.job.args,
+  )}</code></td>${options.errors ? html`<td class="err">${errorOf(job)}</td>` : ""}<td class="act">${canRetry(job) ? postButton(c, `/jobs/${encodeURIComponent(job.jid)}/retry`, "Retry") : ""} ${
+    job.state === "running" ? "" : postButton(c, `/jobs/${encodeURIComponent(job.jid)}/delete`, "Delete", { danger: true })
+  }</td></tr>`,
+)}</table></div>
+${page.jobs.length === 0 ? html`<p class="muted">No jobs here.</p>` : ""}
+<p class="bar">${c.req.query("cursor") ? html`<a href="${first.pathname + first.search}">« First page</a>` : ""}${page.cursor ? html`<a rel="next" href="${next.pathname + next.search}">Next page »</a>` : ""}</p>`;
+}
+
+/** The search by job name (the jobs API filters by exact name). */
+export function nameSearch(c: Ctx): Html {
+  return html`<form class="bar" method="get"><input name="name" placeholder="job name" value="${c.req.query("name") ?? ""}" aria-label="job name"><button>Search</button>${
+    c.req.query("name") ? html`<a href="${new URL(c.req.url).pathname}">clear</a>` : ""
+  }</form>`;
+}

@@ -1,0 +1,38 @@
+// GET /jobs/:jid: one job wherever it is — its state and place, arguments,
+// error and backtrace, the stored JSON — with retry and delete.
+import type { Hono } from "hono";
+import { html } from "hono/html";
+import { TickqError } from "../../errors.js";
+import { countField, secondsField } from "../field.js";
+import { errorOf } from "../job-table.js";
+import { page, postButton, when } from "../layout.js";
+import type { DashboardEnv, DashboardScope } from "../types.js";
+
+export function jobRoute(app: Hono<DashboardEnv>, scope: DashboardScope): void {
+  app.get("/jobs/:jid", async (c) => {
+    const jid = c.req.param("jid");
+    const job = await scope.tickq.jobs.find(jid);
+    if (!job) throw new TickqError("NOT_FOUND", `No job with jid ${jid}: it is in no queue, set or tick (it ran and succeeded, was deleted, or never existed).`);
+    const { job: fields } = job;
+    const error = errorOf(job);
+    const path = `/jobs/${encodeURIComponent(jid)}`;
+    const retryable = job.state === "scheduled" || job.state === "retry" || job.state === "dead";
+    return page(
+      c, `/${job.state === "queued" ? "queues" : job.state}`, `Job ${jid}`,
+      html`<p class="bar"><span class="tag" data-state="${job.state}">${job.state}</span> ${retryable ? postButton(c, `${path}/retry`, "Retry now") : ""} ${
+        job.state === "running" ? "" : postButton(c, `${path}/delete`, "Delete", { danger: true, confirm: "Delete this job?", back: `${c.var.base}/${job.state === "queued" ? "queues" : job.state}` })
+      }</p>
+<dl><dt>job</dt><dd>${job.name}</dd><dt>queue</dt><dd><a href="${c.var.base}/queues/${encodeURIComponent(job.queue)}">${job.queue}</a></dd>
+${job.at !== undefined ? html`<dt>${job.state === "dead" ? "died" : "due"}</dt><dd>${when(job.at)}</dd>` : ""}
+${job.position !== undefined ? html`<dt>position</dt><dd>${job.position} ahead</dd>` : ""}
+${job.tick !== undefined ? html`<dt>tick</dt><dd>${job.tick}${job.tickAlive ? "" : " (lease gone: waits for the resurrector)"}</dd>` : ""}
+<dt>created</dt><dd>${secondsField(fields.created_at)}</dd><dt>enqueued</dt><dd>${secondsField(fields.enqueued_at)}</dd>
+${fields.retry_count !== undefined ? html`<dt>retries</dt><dd>${countField(fields.retry_count)}</dd>` : ""}
+${fields.failed_at !== undefined ? html`<dt>failed</dt><dd>${secondsField(fields.failed_at)}</dd>` : ""}
+${error ? html`<dt>error</dt><dd class="err">${error}</dd>` : ""}</dl>
+<h2>Arguments</h2><pre>${JSON.stringify(fields.args, null, 2)}</pre>
+${job.backtrace ? html`<h2>Backtrace</h2><pre class="backtrace">${job.backtrace.join("\n")}</pre>` : ""}
+<h2>Stored JSON</h2><pre>${job.raw}</pre>`,
+    );
+  });
+}

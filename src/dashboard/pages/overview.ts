@@ -1,0 +1,57 @@
+// GET / (the overview) and GET /overview (its live part alone, which the
+// page's script fetches every few seconds while not paused). The live part
+// costs one stats() call — one stats script — per refresh; the daily chart
+// is read once, with the page.
+import type { Context, Hono } from "hono";
+import { html } from "hono/html";
+import type { Stats } from "../../index.js";
+import { historyChart } from "../chart.js";
+import { number, page, pageHeaders, postButton, when, type Html } from "../layout.js";
+import type { DashboardEnv, DashboardScope } from "../types.js";
+
+type Ctx = Context<DashboardEnv>;
+
+export interface OverviewOptions {
+  refreshMs: number;
+  historyDays: number;
+}
+
+function live(c: Ctx, stats: Stats): Html {
+  const base = c.var.base;
+  const waiting = Object.values(stats.queues).reduce((n, size) => n + size, 0);
+  const card = (label: string, value: number, href?: string) =>
+    html`<div class="card" data-stat="${label}"><b>${href ? html`<a href="${base}${href}">${number(value)}</a>` : number(value)}</b><span>${label}</span></div>`;
+  const paused = new Set(stats.paused);
+  const names = [...new Set([...Object.keys(stats.queues), ...stats.paused])].sort();
+  return html`${stats.warnings.map((w) => html`<p class="warn" role="alert">${w}</p>`)}
+<div class="cards">${card("processed", stats.processed)}${card("failed", stats.failed)}${card("waiting", waiting, "/queues")}${card("in flight", stats.inflight, "/running")}${card(
+    "scheduled", stats.scheduled, "/scheduled",
+  )}${card("retry", stats.retry, "/retry")}${card("dead", stats.dead, "/dead")}${card("live ticks", stats.ticks, "/ticks")}${card("recurring", stats.schedules, "/schedules")}</div>
+<p>Last tick: ${when(stats.lastTickAt)}</p>
+<h2>Queues</h2><div class="scroll"><table><tr><th>queue</th><th>waiting</th><th></th></tr>
+${names.map(
+  (name) => html`<tr><td><a href="${base}/queues/${encodeURIComponent(name)}">${name}</a>${paused.has(name) ? html` <span class="tag">paused</span>` : ""}</td><td>${number(
+    stats.queues[name] ?? 0,
+  )}</td><td>${paused.has(name) ? postButton(c, `/queues/${encodeURIComponent(name)}/resume`, "Resume", { back: base }) : postButton(c, `/queues/${encodeURIComponent(name)}/pause`, "Pause", { back: base })}</td></tr>`,
+)}</table></div>`;
+}
+
+export function overviewRoutes(app: Hono<DashboardEnv>, scope: DashboardScope, options: OverviewOptions): void {
+  app.get("/", async (c) => {
+    const [stats, days] = await Promise.all([scope.tickq.stats(), scope.tickq.stats.history(options.historyDays)]);
+    return page(
+      c, "", "Overview",
+      html`<div class="bar"><button id="pause" type="button" aria-pressed="false">Pause</button><span class="muted">refreshes every ${options.refreshMs / 1000} s</span></div>
+<div id="live" data-src="${c.var.base}/overview" data-every="${options.refreshMs}">${live(c, stats)}</div>
+<h2>Last ${days.length} days</h2>${historyChart(days)}`,
+    );
+  });
+  // A fragment, but with the pages' headers all the same: it holds pause/resume forms with the session's
+  // CSRF token, so it must not be framed (clickjacking from a same-site page, which gets the
+  // SameSite=Strict cookie) nor cached.
+  app.get("/overview", async (c) => {
+    const stats = await scope.tickq.stats();
+    pageHeaders(c);
+    return c.html(live(c, stats));
+  });
+}

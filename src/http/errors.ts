@@ -1,0 +1,32 @@
+// How the app answers an error it did not expect to handle itself. A
+// caller's own mistake (400, 404, 409) is answered as it is: it says what
+// was wrong with the request. Anything else is the deployment's business:
+// a caller with a secret gets the reason (Redis unreachable, …) with
+// credentials masked; anyone else gets a generic answer with a stable code,
+// and the detail, masked, goes to the log.
+import type { Context } from "hono";
+import { TickqError } from "../errors.js";
+import { redact } from "../redact.js";
+import { statusOf } from "./status.js";
+
+/** The answer to a caller without a secret when the service cannot serve: 503, this code. */
+export const UNAVAILABLE = { error: "service unavailable: see the server's log", code: "UNAVAILABLE" } as const;
+
+/** Logs an error with credentials masked. */
+export function logError(what: string, error: unknown, secrets: readonly (string | undefined)[] = []): void {
+  const text = error instanceof Error ? (error.stack ?? `${error.name}: ${error.message}`) : String(error);
+  console.error(`tickq: ${what}: ${redact(text, secrets)}`);
+}
+
+export function answerError(c: Context, error: unknown, authenticated: boolean, secrets: readonly string[] = []): Response {
+  const status = statusOf(error);
+  if (status !== undefined && status < 500) {
+    return c.json({ error: redact((error as TickqError).message, secrets), code: (error as TickqError).code }, status);
+  }
+  if (status !== undefined && authenticated) {
+    return c.json({ error: redact((error as TickqError).message, secrets), code: (error as TickqError).code }, status);
+  }
+  logError("request failed", error, secrets);
+  if (status !== undefined) return c.json(UNAVAILABLE, 503);
+  return c.json({ error: "internal error", code: "INTERNAL" }, 500);
+}

@@ -1,0 +1,57 @@
+// GET /health, before auth: open to load balancers and uptime checks, so it
+// says little and costs little. Anyone gets 200 {ok: true} when Redis
+// answers, 503 {ok: false, code: "UNAVAILABLE"} when it does not; a caller
+// with a secret (any kind) also gets the heartbeat's warnings (no tick
+// lately while jobs wait, a queue no tick serves, the eviction policy) or
+// the reason Redis did not answer. Anonymous answers are cached a few
+// seconds per instance: a flood of checks costs one stats call per
+// interval. A caller with a secret gets a fresh reading. As the detail
+// tells a right secret from a wrong one, a wrong one counts toward the
+// client's auth throttle, and a throttled client sending one gets 429.
+import { Hono } from "hono/tiny";
+import { TickqError } from "../../errors.js";
+import type { JobRegistry, Tickq } from "../../index.js";
+import { redact } from "../../redact.js";
+import { callerRole, throttled, type Secrets } from "../auth.js";
+import type { Throttle } from "../throttle.js";
+import { logError } from "../errors.js";
+
+/** How long one answer of /health is reused. */
+export const HEALTH_CACHE_MS = 3_000;
+
+type Health = { ok: true; lastTickAt: number | null; warnings: string[] } | { ok: false; error: string; code: string };
+
+export function healthRoutes(tickq: Tickq<JobRegistry>, secrets: Secrets, basePath = "", throttle?: Throttle): Hono {
+  const app = new Hono();
+  const all = [...secrets.admin, ...secrets.read, ...secrets.tick];
+  let cached: { at: number; health: Promise<Health> } | undefined;
+  const check = async (): Promise<Health> => {
+    try {
+      const stats = await tickq.stats();
+      return { ok: true, lastTickAt: stats.lastTickAt ?? null, warnings: stats.warnings };
+    } catch (error) {
+      logError("health check failed", error, all);
+      // A TickqError's message says what failed; anything else stays private.
+      const reason = error instanceof TickqError ? redact(error.message, all) : "internal error";
+      return { ok: false, error: reason, code: error instanceof TickqError ? error.code : "INTERNAL" };
+    }
+  };
+  app.get("/health", async (c) => {
+    const open = all.length === 0;
+    // Only a caller sending a credential is throttled: an uptime check sends none.
+    const client = !open && c.req.header("authorization") !== undefined ? throttle?.clientOf(c) : undefined;
+    if (throttle && client !== undefined) {
+      const refused = await throttled(c, throttle, client);
+      if (refused) return refused;
+    }
+    const detailed = open || (await callerRole(c, secrets, basePath)) !== undefined;
+    if (!detailed && throttle && client !== undefined) await throttle.failed(client);
+    const now = Date.now();
+    if (detailed) cached = { at: now, health: check() };
+    else if (!cached || now - cached.at >= HEALTH_CACHE_MS) cached = { at: now, health: check() };
+    const health = await cached.health;
+    if (health.ok) return c.json(detailed ? health : { ok: true });
+    return c.json(detailed ? { ...health, warnings: [] } : { ok: false, code: "UNAVAILABLE" }, 503);
+  });
+  return app;
+}

@@ -1,0 +1,98 @@
+#!lua flags=allow-oom
+-- begin: start a tick in one round trip: take the lease, register, run the
+-- bounded resurrect and delayed passes, fetch the first batch, and note
+-- the time in the heartbeat (lib/tick/record-heartbeat.lua).
+-- KEYS: [1] P.."ticks"  [2] P.."tick:"..ID (the lease hash)
+--       [3..5] only as a Sidekiq process: its heartbeat and work hashes
+--       (lib/sidekiq/register-process.lua)
+-- ARGV: [1] prefix  [2] tick id  [3] lease ms  [4] dead max size
+--       [5] dead max age s  [6] registration "<started ms> <lease ms> <queue> …"
+--       [7] resurrect limit  [8] resurrector lock ms  [9] registry scan limit
+--       [10] schedule limit  [11] 1 to report the eviction policy
+--       [12] only as a Sidekiq process: its `info` JSON
+--       [12.. or 13..] fetch args (see lib/tick/fetch-jobs.lua), then the ordered
+--       names this tick serves (lib/ordered/state.lua; absent: none)
+--       last three: declaration digest, due limit, schedule clock shift ms
+--       (lib/recurring/find-due.lua; last so the fetch args keep their place)
+-- Returns: {now ms, resurrected, scheduled, more resurrect, more schedule,
+--           {queue, {jobs}, {resurrections}, ...}, lease held (1/0), policy,
+--           {schedules in sync, {name, due, last, ...}, more due},
+--           and for a tick that serves ordered names
+--           {ordered groups (lib/ordered/fetch-ids.lua)} (empty when only
+--           the flow part follows), and when the fetch met flow jobs
+--           {1 if it stopped at its set-aside cap, the fence
+--           before its first flow job} (lib/tick/fetch-jobs.lua)}
+-- Replays: begin is call 1 of the tick (lib/tick/replay-call.lua). A replay while the
+-- lease lives answers the first run's reply; once the lease is gone the
+-- tick is dead (its fetched jobs are the resurrector's) and begin answers
+-- "lease not held": the `begun` set remembers its id for an hour.
+-- allow-oom: at maxmemory with noeviction a tick must still start, or the
+-- queue that would free memory could never drain.
+-- @include lib/common/prefix-keys.lua
+-- @include lib/common/edit-job-text.lua
+-- @include lib/tick/replay-call.lua
+-- @include lib/flow/read.lua
+-- @include lib/flow/slots.lua
+-- @include lib/flow/chunk.lua
+-- @include lib/flow/decide.lua
+-- @include lib/flow/admit.lua
+-- @include lib/flow/claims.lua
+-- @include lib/flow/flow.lua
+-- @include lib/ordered/state.lua
+-- @include lib/ordered/resurrect-ids.lua
+-- @include lib/tick/resurrect-dead-ticks.lua
+-- @include lib/delayed/promote-due.lua
+-- @include lib/tick/fetch-jobs.lua
+-- @include lib/ordered/fetch-ids.lua
+-- @include lib/recurring/find-due.lua
+-- @include lib/sidekiq/register-process.lua
+-- @include lib/tick/record-heartbeat.lua
+
+local BEGUN_MS = 3600 * 1000
+local tick, lease = ARGV[2], KEYS[2]
+local now = now_ms()
+local state, kept = call_state(lease, 1)
+if state == 'replay' then
+  kept[6] = with_jobs(tick, kept[6])
+  return rehydrate(kept, 10)
+end
+-- A tick begins once: `begun` remembers every tick id for BEGUN_MS, so a
+-- late replay of begin, after the lease and the registration are gone,
+-- cannot bring the tick back to life (it would fetch jobs nobody runs, and
+-- its other late calls would count as fresh).
+local begun = P .. 'begun'
+redis.call('ZREMRANGEBYSCORE', begun, '-inf', now - BEGUN_MS)
+if state == 'stale' or redis.call('HEXISTS', KEYS[1], tick) == 1 or redis.call('ZADD', begun, 'NX', now, tick) == 0 then
+  return { now, 0, 0, 0, 0, {}, 0, '' }
+end
+
+local policy = ''
+if ARGV[11] == '1' then
+  policy = string.match(redis.call('INFO', 'memory'), 'maxmemory_policy:(%S+)') or ''
+end
+redis.call('HSET', lease, 'seq', 0)
+redis.call('PEXPIRE', lease, ARGV[3])
+redis.call('HSET', KEYS[1], tick, ARGV[6])
+heartbeat(now, ARGV[6])
+local resurrected, more_resurrect = resurrect(tick, tonumber(ARGV[7]), ARGV[8], tonumber(ARGV[9]))
+local promoted, more_delayed = promote_due(now / 1000, tonumber(ARGV[10]))
+local fetch_at = 12
+if #KEYS > 2 then
+  sidekiq_register(3, now, ARGV[3], ARGV[12])
+  fetch_at = 13
+end
+local batch, queues, picks = fetch_args(fetch_at)
+local due = recurring_due(now + tonumber(ARGV[#ARGV]), ARGV[#ARGV - 2], tonumber(ARGV[#ARGV - 1]))
+local ordered_at = fetch_args_end(fetch_at)
+local names = ordered_at <= #ARGV - 3 and ordered_names(ordered_at) or {}
+local fetched, ordered, flowed = fetch_mixed(tick, batch, queues, picks, names, now)
+local kept_reply = { now, resurrected, promoted, more_resurrect, more_delayed, without_jobs(fetched), 1, policy, due }
+local reply = { now, resurrected, promoted, more_resurrect, more_delayed, fetched, 1, policy, due }
+-- Ordered groups are part of the reply only for a tick that serves ordered names.
+if #names > 0 then kept_reply[10], reply[10] = slim_ordered(ordered), ordered end
+if flowed then
+  kept_reply[10], reply[10] = kept_reply[10] or {}, reply[10] or {}
+  kept_reply[11], reply[11] = flowed, flowed
+end
+remember(lease, 1, kept_reply)
+return reply

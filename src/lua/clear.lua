@@ -1,0 +1,46 @@
+-- clear: deletes every job of one sorted set (schedule, retry, dead) or of
+-- one queue at once (UNLINK frees a large one off Redis' main thread).
+-- Jobs in process are elsewhere (a tick's lists) and stay there. Flow
+-- jobs' unique claims end with them: the whole set is read once (a plain
+-- job costs a byte compare), so clearing is O(jobs), as UNLINK frees them.
+-- KEYS: [1] the sorted set or queue
+-- ARGV: [1] prefix  [2] call token  [3] how long the reply is kept, ms
+-- Returns: how many jobs were deleted, as a string
+-- Replays: the token (lib/admin/answer-once.lua) answers a resent call with the first
+-- reply and deletes nothing more: jobs that arrived since stay.
+-- @include lib/common/prefix-keys.lua
+-- @include lib/common/edit-job-text.lua
+-- @include lib/admin/answer-once.lua
+-- @include lib/flow/read.lua
+-- @include lib/flow/slots.lua
+-- @include lib/flow/chunk.lua
+-- @include lib/flow/decide.lua
+-- @include lib/flow/admit.lua
+-- @include lib/flow/claims.lua
+-- @include lib/flow/flow.lua
+
+local kept = kept_reply(ARGV[2])
+if kept then return kept end
+local size = 0
+local kind = redis.call('TYPE', KEYS[1]).ok
+if kind == 'zset' then size = redis.call('ZCARD', KEYS[1]) elseif kind == 'list' then size = redis.call('LLEN', KEYS[1]) end
+-- Flow jobs among them never run: their unique claims end (lib/flow/flow.lua).
+-- Read in stretches; a plain job costs one byte compare.
+local STRETCH = 1000
+local cleared = {}
+for from = 0, size - 1, STRETCH do
+  local jobs
+  if kind == 'zset' then jobs = redis.call('ZRANGE', KEYS[1], from, from + STRETCH - 1) else jobs = redis.call('LRANGE', KEYS[1], from, from + STRETCH - 1) end
+  for _, job in ipairs(jobs) do
+    if is_flow(job) then
+      flow().forget(job)
+      cleared[#cleared + 1] = job
+    end
+  end
+end
+if size > 0 then redis.call('UNLINK', KEYS[1]) end
+-- The cleared flow jobs' keys' next parked jobs move on where a key has a
+-- free slot no job sent on waits for (F.unstrand), once the list is gone:
+-- not into it.
+for _, job in ipairs(cleared) do flow().unstrand(job) end
+return keep_reply(ARGV[2], ARGV[3], tostring(size))

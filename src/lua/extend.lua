@@ -1,0 +1,18 @@
+#!lua flags=allow-oom
+-- extend: keep a tick's lease alive while its handlers run; as a Sidekiq
+-- process, beat too (the jobs running now).
+-- KEYS: [1] P.."tick:"..ID (the lease hash)
+--       [2..4] only as a Sidekiq process: its heartbeat and work hashes
+-- ARGV: [1] prefix  [2] tick id  [3] lease ms
+--       [4..] only as a Sidekiq process: a beat (lib/sidekiq/register-process.lua)
+-- Returns: 1 if the lease was extended, 0 if it was already gone.
+-- Replays: PEXPIRE never creates a key, so a replay can only extend a
+-- lease that still exists, never revive a lost one; the beat is numbered,
+-- so a replayed or overtaken one changes nothing but TTLs, and it never
+-- re-creates a heartbeat that is gone.
+-- @include lib/common/prefix-keys.lua
+-- @include lib/sidekiq/register-process.lua
+
+local extended = redis.call('PEXPIRE', KEYS[1], ARGV[3])
+if extended == 1 and #KEYS > 1 then sidekiq_beat(2, now_ms(), ARGV[3], 4) end
+return extended

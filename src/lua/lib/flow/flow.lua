@@ -1,0 +1,51 @@
+-- Flow control (src/flow/): unique jobs, per-key concurrency, rate limits.
+-- A flow job's JSON opens with its descriptor, written by the client:
+--   {"tickq_flow":"JID NAME QUEUE [l LIMIT KEY]… [r LIMIT PERIOD_MS KEY] [c KEY] [w KEY]",…
+-- every word %XX-escaped (src/flow/descriptor.ts: no space, quote or
+-- backslash in any), so a flow job is read with a few plain finds
+-- (lib/flow/read.lua), never decoded as JSON. `l` a slot on KEY
+-- (at most LIMIT holders), `r` a rate limit, `c` the until-executed
+-- claim, `w` the coalesce wait claim.
+-- Keys (under P):
+--   flow:owner:KEY     string "TICK JID": the holder of a unique KEY (u:…, one slot)
+--   flow:held:KEY      hash   "TICK JID" → "FENCE": who holds a slot of any other key
+--   flow:park:KEY      list   jobs waiting for a slot of KEY (oldest right)
+--   flow:parked        set    KEYs whose park list may hold jobs (the jobs
+--                             API looks through them: locate.lua)
+--   flow:rate:KEY      zset   fence → start ms: starts in the last period
+--   flow:rnext:KEY     string the last due handed to a deferred job
+--   flow:claim:KEY     string jid of the job queued or running (until-executed)
+--   flow:wait:KEY      string jid of the job waiting to run (coalesce)
+--   flow:fence         string the last fence handed out (lib/common/prefix-keys.lua)
+--   flow:locks         hash   NAME → slots its jobs hold
+--   flow:waiting       hash   NAME → its jobs parked on a busy key
+--   flow:deferred:NAME zset   jid → due ms of jobs a rate limit pushed later
+-- A slot is held by a tick, and only while the job sits in that tick's
+-- inproc list: the ack that takes the job out (lib/tick/ack-jobs.lua)
+-- frees it, the resurrection that moves it back
+-- (lib/tick/resurrect-dead-ticks.lua) frees it, and a slot whose tick's
+-- lease is gone is freed by the first fetch that finds the key full. Every freed slot moves the oldest parked job back to the head of
+-- its queue, so a parked job waits only while its key is full.
+--
+-- The functions are made on first use (flow()): every entry script runs
+-- its top level on each call, and a plain call makes none of them. Each
+-- part is a function that adds its own to the table F: lib/flow/read.lua
+-- (reading a job's descriptor), lib/flow/slots.lua (holding and freeing
+-- slots, parking), lib/flow/chunk.lua, lib/flow/decide.lua and
+-- lib/flow/admit.lua (the fetch: classify a chunk, decide per job,
+-- commit), lib/flow/claims.lua (unique claims at enqueue and in the jobs
+-- API). A script includes them all, this one last.
+
+local flow_lib
+local function flow()
+  if flow_lib then return flow_lib end
+  local F = {}
+  flow_read(F)
+  flow_slots(F)
+  flow_chunk(F)
+  flow_decide(F)
+  flow_admit(F)
+  flow_claims(F)
+  flow_lib = F
+  return F
+end

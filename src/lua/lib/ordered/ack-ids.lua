@@ -1,0 +1,138 @@
+-- Ordered ack pass: settles the ids a tick ran. An entry acts only while
+-- the tick still holds the id: its token is in the tick's oinproc hash,
+-- with the fence it was fetched with. A tick that lost its lease and was
+-- resurrected finds its hash emptied by the resurrector, whether the id
+-- waits in `ready` again or another tick holds it now, and touches
+-- nothing. Run twice, the second run finds its tokens gone and does
+-- nothing; callers also answer replays from lib/tick/replay-call.lua first.
+--   (successes, grouped by name) the run's payloads are done; payloads that
+--      arrived meanwhile become the id's, due when they asked
+--   r  failed, will retry: payloads back, merged with the arrivals, due in
+--      DELAY ms from now (a new payload does not cut the backoff short)
+--   d  dead: the run's payloads go to `o:NAME:dead` in one entry (ENTRY is
+--      its JSON head, written by the client; the payloads are appended as
+--      stored, never re-encoded); arrivals run as a fresh id
+--   u  dead without running (poison, malformed payloads): as d, not
+--      counted as processed or failed
+--   q  not started: back to ready with every payload, keeping its place
+--   i  interrupted at the deadline: as q, counted in `interruptions`
+--      (apart from `resurrections`: no tick died, so it is no suspect and
+--      never poison; one that always overruns ends dead as too long)
+
+local function trim_ordered_dead(dead, now_sec, max_size, max_age)
+  local evicted = redis.call('ZREMRANGEBYSCORE', dead, '-inf', '(' .. (now_sec - max_age))
+  local size = redis.call('ZCARD', dead)
+  if size > max_size then evicted = evicted + redis.call('ZREMRANGEBYRANK', dead, 0, size - max_size - 1) end
+  if evicted > 0 then redis.call('INCRBY', P .. 'stat:dead_evicted', evicted) end
+  return evicted
+end
+
+-- Arrivals behind a finished run become the id's payloads; returns 1 if
+-- the id is ready again.
+local function promote_arrivals(name, id, arrived_due)
+  if not arrived_due then return 0 end
+  redis.call('RENAME', okey(name, 'n:' .. id), okey(name, 'p:' .. id))
+  redis.call('ZREM', okey(name, 'later'), id)
+  redis.call('ZADD', okey(name, 'ready'), arrived_due, id)
+  return 1
+end
+
+-- Is `token` this tick's, for the execution with `fence`?
+local function holds(token, tick, fence)
+  local prefix = tick .. ' ' .. fence .. ' '
+  return token and string.sub(token, 1, #prefix) == prefix
+end
+
+local function settle_success(tick, name, ids, fences)
+  local inproc = oinproc_key(tick)
+  local fields = {}
+  for k = 1, #ids do fields[k] = name .. ' ' .. ids[k] end
+  local tokens = redis.call('HMGET', inproc, unpack(fields))
+  local mine, gone, payload_keys = {}, {}, {}
+  for k = 1, #ids do
+    if holds(tokens[k], tick, fences[k]) then
+      mine[#mine + 1] = ids[k]
+      gone[#gone + 1] = fields[k]
+      payload_keys[#payload_keys + 1] = okey(name, 'p:' .. ids[k])
+    end
+  end
+  if #mine == 0 then return 0, 0 end
+  redis.call('HDEL', inproc, unpack(gone))
+  redis.call('DECRBY', okey(name, 'running'), #mine)
+  redis.call('DEL', unpack(payload_keys))
+  for _, what in ipairs({ 'retries', 'resurrections', 'interruptions', 'suspects' }) do
+    if redis.call('EXISTS', okey(name, what)) == 1 then redis.call('HDEL', okey(name, what), unpack(mine)) end
+  end
+  local ready_again = 0
+  if redis.call('EXISTS', okey(name, 'later')) == 1 then
+    local dues = redis.call('ZMSCORE', okey(name, 'later'), unpack(mine))
+    for k = 1, #mine do ready_again = ready_again + promote_arrivals(name, mine[k], tonumber(dues[k])) end
+  end
+  return #mine, ready_again
+end
+
+-- Returns 1 if the entry acted (the token was this tick's), 1 if the id is
+-- ready again at once (arrivals behind a dead run), and dead-set evictions.
+local function settle_other(tick, kind, name, id, fence, extra, now, dead_max, dead_max_age)
+  local inproc, field = oinproc_key(tick), name .. ' ' .. id
+  local token = redis.call('HGET', inproc, field)
+  if not holds(token, tick, fence) then return 0, 0, 0 end
+  redis.call('HDEL', inproc, field)
+  redis.call('DECRBY', okey(name, 'running'), 1)
+  if kind == 'q' or kind == 'i' then
+    requeue(name, id, token_due(token), kind == 'i' and 'interruptions' or nil)
+    return 1, 0, 0
+  end
+  redis.call('HDEL', okey(name, 'resurrections'), id)
+  redis.call('HDEL', okey(name, 'interruptions'), id)
+  redis.call('HDEL', okey(name, 'suspects'), id)
+  if kind == 'r' then
+    merge_back(name, id)
+    redis.call('HINCRBY', okey(name, 'retries'), id, 1)
+    redis.call('ZADD', okey(name, 'ready'), now + tonumber(extra), id)
+    return 1, 0, 0
+  end
+  local p, payloads, scores = okey(name, 'p:' .. id), {}, {}
+  read_payloads(name, id, payloads, scores)
+  local now_sec = now / 1000
+  local dead = okey(name, 'dead')
+  redis.call('ZADD', dead, now_sec, extra .. ',"payloads":[' .. table.concat(payloads, ',') .. '],"scores":[' .. table.concat(scores, ',') .. ']}')
+  redis.call('DEL', p)
+  redis.call('HDEL', okey(name, 'retries'), id)
+  local evicted = trim_ordered_dead(dead, now_sec, dead_max, dead_max_age)
+  return 1, promote_arrivals(name, id, tonumber(redis.call('ZSCORE', okey(name, 'later'), id))), evicted
+end
+
+-- Reads, from ARGV[i]: the successes grouped by name (n names, then for
+-- each: name, count, that many id and fence pairs), then the other entries
+-- (n, then n groups of kind, name, id, fence, extra). Absent: nothing.
+-- Returns ids made ready again (arrivals behind a finished run) and
+-- dead-set evictions.
+local function ordered_ack(tick, i, now, dead_max, dead_max_age)
+  local processed, failed, ready_again, evicted = 0, 0, 0, 0
+  for _ = 1, tonumber(ARGV[i]) or 0 do
+    local name, count = ARGV[i + 1], tonumber(ARGV[i + 2])
+    local ids, fences = {}, {}
+    for k = 1, count do
+      ids[k] = ARGV[i + 1 + 2 * k]
+      fences[k] = ARGV[i + 2 + 2 * k]
+    end
+    local settled, again = settle_success(tick, name, ids, fences)
+    processed, ready_again = processed + settled, ready_again + again
+    i = i + 2 + 2 * count
+  end
+  i = i + 1
+  for _ = 1, tonumber(ARGV[i]) or 0 do
+    local kind = ARGV[i + 1]
+    local acted, again, gone = settle_other(tick, kind, ARGV[i + 2], ARGV[i + 3], ARGV[i + 4], ARGV[i + 5], now, dead_max, dead_max_age)
+    if acted == 1 and (kind == 'r' or kind == 'd') then
+      processed, failed = processed + 1, failed + 1
+    end
+    ready_again, evicted = ready_again + again, evicted + gone
+    i = i + 5
+  end
+  local day = day_of(now / 1000)
+  bump('processed', processed, day)
+  bump('failed', failed, day)
+  return ready_again, evicted
+end

@@ -1,0 +1,112 @@
+-- Ordered fetch pass: moves ready ids, oldest due first, from `ready` to
+-- this tick (its oinproc hash, a token each, with a new fence), and answers
+-- their payloads (lowest score first). Any tick may take any id: no shard
+-- count. An id that runs is in no `ready` set, so no other tick can fetch
+-- it until its holder acks or dies; payloads that arrive meanwhile go to
+-- `n:ID` (ordered_enqueue.lua) and run after it.
+-- Per batch and name: one ZRANGEBYSCORE, ZREMRANGEBYRANK, HSET and three
+-- counters; one ZRANGE per id.
+
+-- Takes up to `limit` due ids of `name`; appends their group to `out`:
+-- {name, first fence, {ids}, {payloads}, {scores}, {payload count per id,
+-- or none when every id has one}, {failures, or none when no id of this
+-- name ever failed}, {resurrections, likewise}, {suspects: 1 for an id a
+-- dead tick left behind (lib/ordered/resurrect-ids.lua), likewise},
+-- {interruptions by a tick's deadline, likewise}}. The ids' fences are
+-- consecutive from the first. Flat lists keep the reply (and the copy
+-- lib/tick/replay-call.lua keeps of it) small. Returns how many ids it took.
+local function fetch_name(tick, name, limit, now, out)
+  if limit <= 0 then return 0 end
+  local ready = okey(name, 'ready')
+  local due = redis.call('ZRANGEBYSCORE', ready, '-inf', now, 'WITHSCORES', 'LIMIT', 0, limit)
+  if #due == 0 then return 0 end
+  -- The lowest scores are the lowest ranks: exactly the ids just read.
+  redis.call('ZREMRANGEBYRANK', ready, 0, #due / 2 - 1)
+  -- never below Redis' time, though the counter be lost (lib/common/prefix-keys.lua)
+  local first = last_fence_of(okey(name, 'fence')) + 1
+  fences_taken(okey(name, 'fence'), first + #due / 2 - 1)
+  local ids, payloads, scores, counts = {}, {}, {}, {}
+  local held = {}
+  local single = true
+  for j = 1, #due, 2 do
+    local id = due[j]
+    local count = read_payloads(name, id, payloads, scores)
+    -- An id without payloads (nothing should leave one) is dropped, not run.
+    if count > 0 then
+      ids[#ids + 1] = id
+      held[#held + 1] = name .. ' ' .. id
+      held[#held + 1] = tick .. ' ' .. fence_text(first + #ids - 1) .. ' ' .. due[j + 1]
+      counts[#ids] = count
+      if count > 1 then single = false end
+    end
+  end
+  if #ids == 0 then return 0 end
+  redis.call('HSET', oinproc_key(tick), unpack(held))
+  redis.call('INCRBY', okey(name, 'running'), #ids)
+  redis.call('DECRBY', okey(name, 'payloads'), #payloads)
+  local per_id = {}
+  for _, what in ipairs({ 'retries', 'resurrections', 'suspects', 'interruptions' }) do
+    local list = {}
+    if redis.call('EXISTS', okey(name, what)) == 1 then
+      list = redis.call('HMGET', okey(name, what), unpack(ids))
+      for k = 1, #ids do list[k] = tonumber(list[k]) or 0 end
+    end
+    per_id[#per_id + 1] = list
+  end
+  out[#out + 1] = { name, first, ids, payloads, scores, single and {} or counts, per_id[1], per_id[2], per_id[3], per_id[4] }
+  return #ids
+end
+
+-- Up to `limit` ids over the names, starting at a name that turns with the
+-- clock so that no name always comes last.
+local function fetch_ordered(tick, names, limit, now, out)
+  local got = 0
+  local start = now % #names
+  for r = 0, #names - 1 do
+    if got >= limit then break end
+    got = got + fetch_name(tick, names[(start + r) % #names + 1], limit - got, now, out)
+  end
+  return got
+end
+
+-- A batch shared by plain jobs and ordered ids: ordered ids take up to half
+-- first, plain jobs the rest, then ordered ids whatever plain jobs left.
+-- Neither starves the other, and either alone fills the whole batch. With
+-- no ordered names it is lib/tick/fetch-jobs.lua's fetch and nothing more.
+-- Returns the plain groups (lib/tick/fetch-jobs.lua), the ordered groups and the
+-- flow part of the fetch (lib/tick/fetch-jobs.lua; nil when it met no flow job).
+local function fetch_mixed(tick, batch, queues, picks, names, now)
+  if #names == 0 then
+    local plain, flowed = fetch(tick, batch, queues, picks)
+    return plain, {}, flowed
+  end
+  local ordered = {}
+  local got = fetch_ordered(tick, names, math.ceil(batch / 2), now, ordered)
+  local plain, flowed = fetch(tick, batch - got, queues, picks)
+  for g = 2, #plain, 3 do got = got + #plain[g] end
+  if got < batch then fetch_ordered(tick, names, batch - got, now, ordered) end
+  return plain, ordered, flowed
+end
+
+-- lib/tick/replay-call.lua keeps a copy of each reply for replays; the ordered
+-- groups go in it without their payloads and scores, which can be large.
+-- A replay reads them again (rehydrate): it only ever comes before the
+-- tick's next call (later ones are stale), while the tick still holds the
+-- ids, and a held id's payloads do not change (arrivals go to n:ID).
+local function slim_ordered(groups)
+  local slim = {}
+  for g, group in ipairs(groups) do slim[g] = { group[1], group[2], group[3], {}, {}, {}, group[7], group[8], group[9], group[10] } end
+  return slim
+end
+
+local function rehydrate(kept, at)
+  for _, group in ipairs(kept[at] or {}) do
+    local payloads, scores, counts, single = {}, {}, {}, true
+    for k, id in ipairs(group[3]) do
+      counts[k] = read_payloads(group[1], id, payloads, scores)
+      if counts[k] ~= 1 then single = false end
+    end
+    group[4], group[5], group[6] = payloads, scores, single and {} or counts
+  end
+  return kept
+end

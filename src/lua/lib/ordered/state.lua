@@ -1,0 +1,97 @@
+-- Ordered jobs by id (after Lowkiq, without its fixed shards). Keys of an
+-- ordered job NAME (names hold no ':' or whitespace, ids may hold anything):
+--   o:NAME:ready     zset  id → due ms; ids waiting, none of them running
+--   o:NAME:p:ID      zset  payload JSON → score: the id's payloads (while it
+--                          runs: exactly the payloads its run was given)
+--   o:NAME:later     zset  id → earliest due ms of payloads that arrived
+--                          while the id ran: they run after it, merged
+--   o:NAME:n:ID      zset  those payloads
+--   o:NAME:retries   hash  id → failures so far (absent: none)
+--   o:NAME:resurrections hash id → times its tick died while it ran alone
+--   o:NAME:interruptions hash id → times a tick's deadline interrupted it
+--                          (no death: counted apart, never poison)
+--   o:NAME:suspects  hash  id → 1: a dead tick left it behind (lib/tick/run-solo.lua)
+--   o:NAME:fence     string the last fence handed out (lib/common/prefix-keys.lua)
+--   o:NAME:running   string ids running now
+--   o:NAME:payloads  string payloads waiting (in p: keys of ids not running,
+--                          and in n: keys), kept as they move
+--   o:NAME:dead      zset  failed_at → the id's dead entry
+--   oinproc:TICK     hash  "NAME ID" → "TICK FENCE DUE", the ids a tick
+--                          holds: its token for each
+-- An id with payloads is in `ready`, or held by exactly one tick (its
+-- p:ID exists and it is in no `ready`). Exclusive by id: only fetch moves
+-- an id from ready to a tick, and only that tick's ack (its token still in
+-- its own oinproc hash, with the fence it was fetched with) or the
+-- resurrector (once the tick's lease is gone; it empties the dead tick's
+-- hash as it requeues) moves it back. A tick that lost its lease and was
+-- resurrected finds its tokens gone and touches nothing, whoever holds the
+-- id now.
+
+local function okey(name, what)
+  return P .. 'o:' .. name .. ':' .. what
+end
+
+local function oinproc_key(tick)
+  return P .. 'oinproc:' .. tick
+end
+
+-- The due time a token carries (the id's due when it was fetched).
+local function token_due(token)
+  return tonumber(string.match(token, '(%S+)$'))
+end
+
+-- Appends the payloads of `id` (lowest score first) and their scores;
+-- returns how many.
+local function read_payloads(name, id, payloads, scores)
+  local items = redis.call('ZRANGE', okey(name, 'p:' .. id), 0, -1, 'WITHSCORES')
+  for k = 1, #items, 2 do
+    payloads[#payloads + 1] = items[k]
+    scores[#scores + 1] = items[k + 1]
+  end
+  return #items / 2
+end
+
+-- Payloads that arrived during the run join the id's own (an identical
+-- payload keeps its lowest score); the waiting count grows by what is back.
+-- Returns the due time of the arrivals, or nil when none came.
+local function merge_back(name, id)
+  local p, n, later = okey(name, 'p:' .. id), okey(name, 'n:' .. id), okey(name, 'later')
+  local arrived_due = redis.call('ZSCORE', later, id)
+  local arrived = 0
+  if arrived_due then
+    arrived = redis.call('ZCARD', n)
+    redis.call('ZUNIONSTORE', p, 2, p, n, 'AGGREGATE', 'MIN')
+    redis.call('DEL', n)
+    redis.call('ZREM', later, id)
+  end
+  redis.call('INCRBY', okey(name, 'payloads'), redis.call('ZCARD', p) - arrived)
+  return tonumber(arrived_due)
+end
+
+-- An id whose run never finished (not started, interrupted, its tick dead)
+-- goes back to ready with every payload, keeping its place: the earlier of
+-- its own due time and that of the arrivals.
+-- `counter`: the hash that counts this return ('resurrections' or
+-- 'interruptions'), nil for none.
+local function requeue(name, id, due, counter)
+  local arrived_due = merge_back(name, id)
+  if arrived_due and arrived_due < due then due = arrived_due end
+  redis.call('ZADD', okey(name, 'ready'), due, id)
+  if counter then redis.call('HINCRBY', okey(name, counter), id, 1) end
+end
+
+-- The ordered part of a tick call's ARGV starts at `i`, after everything
+-- else: n, then n ordered names this tick serves. A call that carries
+-- none (a tick with no ordered jobs) ends before it: nil reads as 0.
+-- Returns the names and the index after them.
+local function ordered_names(i)
+  local names = {}
+  for k = 1, tonumber(ARGV[i]) or 0 do names[k] = ARGV[i + k] end
+  return names, i + 1 + #names
+end
+
+-- The index just past lib/tick/fetch-jobs.lua's arguments that start at `i`.
+local function fetch_args_end(i)
+  local n = tonumber(ARGV[i + 1])
+  return i + 3 + n + tonumber(ARGV[i + 2 + n])
+end

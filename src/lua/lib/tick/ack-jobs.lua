@@ -1,0 +1,237 @@
+-- Ack pass: settles the jobs a tick executed. Each entry names its outcome:
+--   (successes come grouped by queue, apart) dropped from inproc
+--   r  failed, will retry: the updated job goes to `retry`, due in DELAY s
+--   d  dead: the updated job goes to `dead` (capped in size and age)
+--   x  discarded (out of retries with `dead: false`): dropped, counted
+--   u  dead without running (poison, malformed, too long for any tick):
+--      as d, but not counted as processed or failed: it did not run
+--   q  not started: back to the head of its queue, not counted
+--   i  interrupted at the deadline: back to the head, counted in
+--      `interruptions` (apart from `resurrections`, which count tick deaths)
+--      so a job that never finishes in time ends dead, named as such
+-- Every entry acts only if it was still in this tick's list: if the tick
+-- lost its lease and a resurrector already put the job back, the ack does
+-- nothing and the job runs again (at-least-once, never lost). Run twice,
+-- the second run finds none of its jobs listed and does nothing; callers
+-- also answer replays from lib/tick/replay-call.lua before acking.
+-- Each list is settled in one pass: read whole, the named jobs taken out
+-- (oldest first, as LREM -1 would), the rest written back in their order.
+-- One LRANGE and one rewrite cost less than an LREM per job once the list
+-- also holds the jobs fetched ahead (the pipeline). Only jobs found in the
+-- list count: an entry resent after a lost reply, naming a job already
+-- acked, finds nothing and does nothing. A list too long to rewrite in one
+-- call (over LIST_REWRITE_MAX) falls back to an LREM per job.
+-- A flow job (lib/flow/flow.lua) settles its slots and claims with it, only
+-- when it was still listed: a late ack frees nothing another tick holds.
+-- `held`: the tick's lease is held, so its slots are still its own.
+-- A job over REF_MIN bytes may be named by reference, '#' .. its SHA-1,
+-- instead of its text, so that no ack grows with the size of its jobs (a
+-- call of whole 50 MB jobs passes what a client can even encode); a failed
+-- one then carries the fields to set (a patch) instead of its updated
+-- text. References are matched only against the list being settled, so a
+-- replay, finding the job gone, does nothing as before.
+
+local function trim_dead(now_sec, max_size, max_age)
+  local dead = P .. 'dead'
+  local evicted = redis.call('ZREMRANGEBYSCORE', dead, '-inf', '(' .. (now_sec - max_age))
+  local size = redis.call('ZCARD', dead)
+  if size > max_size then
+    evicted = evicted + redis.call('ZREMRANGEBYRANK', dead, 0, size - max_size - 1)
+  end
+  if evicted > 0 then redis.call('INCRBY', P .. 'stat:dead_evicted', evicted) end
+  return evicted
+end
+
+local STATS_TTL = 5 * 365 * 86400
+
+local function bump(name, by, day)
+  if by == 0 then return end
+  redis.call('INCRBY', P .. 'stat:' .. name, by)
+  local daily = P .. 'stat:' .. name .. ':' .. day
+  redis.call('INCRBY', daily, by)
+  redis.call('EXPIRE', daily, STATS_TTL)
+end
+
+local LIST_REWRITE_MAX = 4000
+local REF_MIN = 1024 -- src/tick/passes/ack-refs.ts names jobs past the same size
+
+local function is_ref(name)
+  return #name == 41 and string.find(name, '^#%x+$') ~= nil
+end
+
+-- How `wanted` names `job`: by reference when it holds one for it, else by its text.
+local function name_of(job, wanted, refs)
+  if refs and (#job > REF_MIN or is_ref(job)) then
+    local ref = '#' .. redis.sha1hex(job)
+    if wanted[ref] then return ref end
+  end
+  return job
+end
+
+-- Takes the jobs of multiset `wanted` (name → count) out of `list`; returns
+-- a table name → how many were found (and removed), and name → job text.
+-- `refs`: some names are references.
+local function take_out(list, wanted, refs)
+  local found, texts = {}, {}
+  if redis.call('LLEN', list) > LIST_REWRITE_MAX then
+    if refs then
+      for _, job in ipairs(redis.call('LRANGE', list, 0, -1)) do texts[name_of(job, wanted, refs)] = job end
+    end
+    for name, count in pairs(wanted) do
+      local job = texts[name] or name
+      if is_ref(name) and not texts[name] then found[name] = 0
+      else found[name] = redis.call('LREM', list, -count, job) end
+      texts[name] = job
+    end
+    return found, texts
+  end
+  local items = redis.call('LRANGE', list, 0, -1)
+  local kept = {}
+  for k = #items, 1, -1 do
+    local job = items[k]
+    local name = name_of(job, wanted, refs)
+    local want = wanted[name]
+    if want and want > 0 then
+      wanted[name] = want - 1
+      found[name] = (found[name] or 0) + 1
+      texts[name] = job
+    else
+      kept[#kept + 1] = job
+    end
+  end
+  if #kept < #items then
+    redis.call('DEL', list)
+    -- kept runs right to left: LPUSH in that order restores the list
+    if #kept > 0 then redis.call('LPUSH', list, unpack(kept)) end
+  end
+  return found, texts
+end
+
+-- The updated text of a failed job named by reference: `patch` is a JSON
+-- array of field name, value as JSON text, name, value…, set in order as
+-- the client would have spliced them; an empty first name asks for the
+-- entry of a job that is not a JSON object, with the reason next.
+local function patched(job, patch, now_sec)
+  local fields = cjson.decode(patch)
+  if fields[1] == '' then return unroutable_entry(job, fields[2], now_sec) end
+  local text = job
+  for k = 1, #fields, 2 do
+    text = with_field(text, fields[k], fields[k + 1])
+    if not text then return unroutable_entry(job, 'its error fields could not be set', now_sec) end
+  end
+  return text
+end
+
+-- Reads, from ARGV[i]: the successes grouped by queue (n queues, then for
+-- each: queue, count, that many jobs), then the other entries (n, then n
+-- groups of kind, queue, job, new job, delay seconds). Successes are most
+-- entries and carry one argument each: the client encodes far less.
+-- Returns the index after them, the number of dead-set evictions, and the
+-- numbers (from 1, successes first) of the entries no longer listed, which
+-- this call did not settle: the tick fires no event for those.
+local function ack(tick, i, now_ms_value, dead_max, dead_max_age, held)
+  local now_sec = now_ms_value / 1000
+  local counts, interruptions, suspects = P .. 'resurrections', P .. 'interruptions', P .. 'suspects'
+  local counted = redis.call('EXISTS', counts, interruptions, suspects) > 0
+  local function forget(job)
+    redis.call('HDEL', counts, job)
+    redis.call('HDEL', interruptions, job)
+    redis.call('HDEL', suspects, job)
+  end
+  local processed, failed, died = 0, 0, false
+  local entry, missed = 0, {}
+
+  local successes = {}
+  local wanted, refs = {}, false
+  local function want(queue, name)
+    local w = wanted[queue]
+    if not w then
+      w = {}
+      wanted[queue] = w
+    end
+    w[name] = (w[name] or 0) + 1
+    if is_ref(name) then refs = true end
+  end
+  for _ = 1, tonumber(ARGV[i]) do
+    local queue, count = ARGV[i + 1], tonumber(ARGV[i + 2])
+    successes[#successes + 1] = { queue, i + 3, count }
+    for k = i + 3, i + 2 + count do want(queue, ARGV[k]) end
+    i = i + 2 + count
+  end
+  i = i + 1
+  local n = tonumber(ARGV[i])
+  i = i + 1
+  for k = 0, n - 1 do want(ARGV[i + k * 5 + 1], ARGV[i + k * 5 + 2]) end
+
+  local found, texts = {}, {}
+  for queue, jobs in pairs(wanted) do found[queue], texts[queue] = take_out(inproc_key(tick, queue), jobs, refs) end
+  -- The text of the job `name` names if this call took it out, else nil.
+  local function taken(queue, name)
+    local f = found[queue]
+    local left = f[name]
+    if not left or left == 0 then return nil end
+    f[name] = left - 1
+    return texts[queue][name]
+  end
+
+  -- Flow jobs that succeeded, settled at once (F.settle_succeeded).
+  local flows, nflows = {}, 0
+  for _, group in ipairs(successes) do
+    local queue, first, count = group[1], group[2], group[3]
+    for k = first, first + count - 1 do
+      entry = entry + 1
+      local job = taken(queue, ARGV[k])
+      if job then
+        if counted then forget(job) end
+        if is_flow(job) then
+          nflows = nflows + 1
+          flows[nflows] = job
+        end
+        processed = processed + 1
+      else
+        missed[#missed + 1] = entry
+      end
+    end
+  end
+  if nflows > 0 then flow().settle_succeeded(tick, flows, nflows, held) end
+
+  for _ = 1, n do
+    local kind, queue, name, updated, delay = ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], ARGV[i + 4]
+    i = i + 5
+    entry = entry + 1
+    local job = taken(queue, name)
+    if not job then
+      missed[#missed + 1] = entry
+    else
+      if (kind == 'r' or kind == 'd' or kind == 'u') and is_ref(name) then updated = patched(job, updated, now_sec) end
+      if is_flow(job) then
+        flow().settle(tick, job, kind, held)
+        -- Put back: its parked followers go behind it, so it runs first.
+        if kind == 'q' or kind == 'i' then flow_lib.flush() end
+      end
+      if kind == 'q' or kind == 'i' then
+        redis.call('RPUSH', P .. 'queue:' .. queue, job)
+        if kind == 'i' then redis.call('HINCRBY', interruptions, job, 1) end
+      else
+        if counted then forget(job) end
+        if kind ~= 'u' then
+          processed = processed + 1
+          failed = failed + 1
+        end
+        if kind == 'r' then
+          redis.call('ZADD', P .. 'retry', now_sec + tonumber(delay), updated)
+        elseif kind == 'd' or kind == 'u' then
+          died = true
+          redis.call('ZADD', P .. 'dead', now_sec, updated)
+        end
+      end
+    end
+  end
+  if flow_lib then flow_lib.flush() end
+  local day = day_of(now_sec)
+  bump('processed', processed, day)
+  bump('failed', failed, day)
+  local evicted = 0
+  if died then evicted = trim_dead(now_sec, dead_max, dead_max_age) end
+  return i, evicted, missed
+end

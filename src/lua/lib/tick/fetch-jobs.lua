@@ -1,0 +1,127 @@
+-- Fetch pass: moves up to `batch` jobs from the heads (right ends) of
+-- `queue:NAME` into this tick's `inproc:TICK:NAME` lists, so a fetched job
+-- is always somewhere in Redis; two ticks never get the same job. Per queue
+-- it is one LRANGE + LTRIM + LPUSH, leaving the inproc list as a job-by-job
+-- LMOVE RIGHT→LEFT would: the newest fetched at its left end.
+--
+-- A queue in the `paused` set is skipped; its jobs stay where they are.
+-- `queues` is the strict order. `picks`, when given, holds for each slot the
+-- index of the queue drawn for it (by weight, in JS, as Sidekiq's weighted
+-- fetch draws per job); slots whose queue runs dry are filled in strict order.
+-- Flow jobs (lib/flow/flow.lua) are sorted as they are taken: one whose key is
+-- full is parked and one over its rate limit deferred, and the queue is
+-- read on past them, at most SET_ASIDE_MAX of them a call, so a head of
+-- busy keys costs each parked job one move and never starves what follows.
+-- Returns, per queue it took from: queue, {jobs, oldest first}, {counts}:
+-- three numbers a job, how often its tick died while it ran alone
+-- (`resurrections`), how often a tick's deadline interrupted it
+-- (`interruptions`), kept apart so a job that is merely too long is never
+-- called poison, and 1 if a dead tick left it behind (`suspects`: it must
+-- run alone, lib/tick/resurrect-dead-ticks.lua). Empty when no such hash exists (no job
+-- was ever put back). Second, when it met
+-- flow jobs: {1 if it stopped at SET_ASIDE_MAX (more may wait behind) else
+-- 0, F: the k-th flow job of the reply, in its order, has fence F + k
+-- (lib/flow/admit.lua), 1 if jobs wait parked on keys (an ack of a flow job
+-- may send one back to its queue: the tick fetches again) else 0}; nil when
+-- it met none.
+local SET_ASIDE_MAX = 2000
+
+local function fetch(tick, batch, queues, picks)
+  local out = {}
+  local left = batch
+  local flowed = false
+  local set_aside = 0
+  local counts, interruptions, suspects = P .. 'resurrections', P .. 'interruptions', P .. 'suspects'
+  local counted = redis.call('EXISTS', counts, interruptions, suspects) > 0
+
+  local paused = {}
+  if redis.call('EXISTS', P .. 'paused') == 1 then
+    for i = 1, #queues do paused[i] = redis.call('SISMEMBER', P .. 'paused', queues[i]) == 1 end
+  end
+
+  -- Up to `room` jobs of `items` (LRANGE order), oldest first, start:
+  -- flow jobs are admitted or set aside. Returns those that start, oldest
+  -- first, how many were set aside, and how many of the newest were not
+  -- looked at (items[1] to items[unread]) once `room` started.
+  local function admit(items, room)
+    for k = 1, #items do
+      if is_flow(items[k]) then
+        flowed = true
+        local kept, aside, unread = flow().admit(tick, items, room)
+        set_aside = set_aside + aside
+        return kept, aside, unread
+      end
+    end
+    local unread = math.max(#items - room, 0)
+    local oldest_first = {}
+    for k = #items, unread + 1, -1 do oldest_first[#oldest_first + 1] = items[k] end
+    return oldest_first, 0, unread
+  end
+
+  -- Takes `count` jobs from the head of queue i; what flow sets aside is
+  -- made up for by reading on (up to SET_ASIDE_MAX a call), in chunks that
+  -- double while whole chunks are set aside (a head of 10,000 duplicates
+  -- of a busy key costs a few LRANGEs, not one a batch); what a chunk holds
+  -- past the jobs wanted goes back to the head unread, in its order.
+  local function take(i, count)
+    if count <= 0 or paused[i] then return end
+    local queue = queues[i]
+    local src = P .. 'queue:' .. queue
+    local chunk = count
+    while count > 0 and chunk > 0 do
+      local chunk_items = redis.call('LRANGE', src, -chunk, -1)
+      local read = #chunk_items
+      if read == 0 then return end
+      redis.call('LTRIM', src, 0, -read - 1)
+      local oldest_first, aside, unread = admit(chunk_items, count)
+      if unread > 0 then redis.call('RPUSH', src, unpack(chunk_items, 1, unread)) end
+      local got = #oldest_first
+      if got > 0 then
+        local resurrections = {}
+        if counted then
+          for k = 1, got do
+            resurrections[#resurrections + 1] = tonumber(redis.call('HGET', counts, oldest_first[k])) or 0
+            resurrections[#resurrections + 1] = tonumber(redis.call('HGET', interruptions, oldest_first[k])) or 0
+            resurrections[#resurrections + 1] = redis.call('HEXISTS', suspects, oldest_first[k])
+          end
+        end
+        redis.call('LPUSH', inproc_key(tick, queue), unpack(oldest_first))
+        out[#out + 1] = queue
+        out[#out + 1] = oldest_first
+        out[#out + 1] = resurrections
+        left = left - got
+        count = count - got
+      end
+      if aside == 0 or read < chunk then return end
+      chunk = math.min(math.max(count, 2 * read), SET_ASIDE_MAX - set_aside)
+    end
+  end
+
+  if #picks > 0 then
+    local wanted = {}
+    for slot = 1, math.min(batch, #picks) do
+      wanted[picks[slot]] = (wanted[picks[slot]] or 0) + 1
+    end
+    for i = 1, #queues do take(i, wanted[i] or 0) end
+  end
+  for i = 1, #queues do
+    if left <= 0 then break end
+    take(i, left)
+  end
+  if not flowed then return out, nil end
+  -- Whether it stopped at the cap (the queue may hold more behind what was
+  -- set aside), and the fence before the first flow job it returns.
+  return out, { set_aside >= SET_ASIDE_MAX and 1 or 0, flow_lib.first_fence(), redis.call('EXISTS', P .. 'flow:parked') }
+end
+
+-- Reads the fetch arguments starting at ARGV[i]: batch, n, n queue names,
+-- m, m picks. Returns batch, queues, picks.
+local function fetch_args(i)
+  local batch = tonumber(ARGV[i])
+  local n = tonumber(ARGV[i + 1])
+  local queues, picks = {}, {}
+  for k = 1, n do queues[k] = ARGV[i + 1 + k] end
+  local m = tonumber(ARGV[i + 2 + n])
+  for k = 1, m do picks[k] = tonumber(ARGV[i + 2 + n + k]) end
+  return batch, queues, picks
+end

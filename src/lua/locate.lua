@@ -1,0 +1,129 @@
+-- locate: looks for one job by jid, a bounded stretch of Redis per call.
+-- KEYS: [1] P.."queues"  [2] P.."ticks"
+-- ARGV: [1] prefix  [2] jid, as written inside a JSON string
+--       [3] entries to look at, at most  [4] stage to resume ('' first)
+--       [5] position in that stage (a ZSCAN cursor, or a list index)
+-- Returns: {'found', state, queue, job, score or distance from the queue's
+--           head, tick, tick alive (1/0), and for a flow job parked on a
+--           busy key its park list 'flow:park:KEY'}, {'more', stage,
+--           position}, or {'none'}
+-- Replays: reads only.
+-- @include lib/common/prefix-keys.lua
+-- @include lib/common/edit-job-text.lua
+-- @include lib/admin/match-jobs.lua
+
+-- It looks everywhere a job can wait, a bounded stretch at a time, so a
+-- Redis holding a million jobs is never blocked
+-- for long: the caller resends with the stage and position it is given
+-- until the job is found or every stage was looked through.
+-- Stages, in order: running (the in-process lists of registered ticks),
+-- schedule, retry, dead (ZSCAN with a MATCH on the jid, then a check of
+-- the field), each queue by name (LRANGE windows from the tail), each park
+-- list of a busy flow key (queued jobs that wait for a slot), and
+-- running again: a job fetched while its queue was being read is found
+-- there.
+
+local jid, budget = ARGV[2], tonumber(ARGV[3])
+local CHUNK = 500
+
+local stages = { 'running', 'schedule', 'retry', 'dead' }
+local names = redis.call('SMEMBERS', KEYS[1])
+table.sort(names)
+for _, queue in ipairs(names) do stages[#stages + 1] = 'queue:' .. queue end
+-- Flow jobs parked on a busy key (lib/flow/flow.lua) wait too, in a list per key.
+local parked = redis.call('SMEMBERS', P .. 'flow:parked')
+table.sort(parked)
+for _, key in ipairs(parked) do stages[#stages + 1] = 'flow:park:' .. key end
+stages[#stages + 1] = 'recheck'
+
+-- Where to resume: the stage named, or for a queue gone from the set since,
+-- the next queue by name.
+local at, position = 1, ARGV[5]
+if ARGV[4] ~= '' then
+  at = nil
+  for k, stage in ipairs(stages) do
+    if stage == ARGV[4] or (at == nil and string.sub(ARGV[4], 1, 6) == 'queue:' and string.sub(stage, 1, 6) == 'queue:' and stage > ARGV[4]) then
+      at = k
+      if stage ~= ARGV[4] then position = '0' end
+      break
+    end
+  end
+  if not at then
+    at, position = #stages, '0'
+  end
+end
+
+local examined = 0
+
+local function running()
+  local registry = redis.call('HGETALL', KEYS[2])
+  for j = 1, #registry, 2 do
+    local tick = registry[j]
+    for _, queue in ipairs(registered_queues(registry[j + 1])) do
+      local jobs = redis.call('LRANGE', inproc_key(tick, queue), 0, -1)
+      examined = examined + #jobs
+      for k = 1, #jobs do
+        if has_jid(jobs[k], jid) then
+          return { 'found', 'running', queue, jobs[k], #jobs - k, tick, redis.call('EXISTS', P .. 'tick:' .. tick) }
+        end
+      end
+    end
+  end
+end
+
+local STATE = { schedule = 'scheduled', retry = 'retry', dead = 'dead' }
+
+-- Each stage answers the job if found, and whether it is done.
+local function sorted_set(stage)
+  local pattern = glob_around('"' .. jid .. '"')
+  repeat
+    local page = redis.call('ZSCAN', P .. stage, position, 'MATCH', pattern, 'COUNT', CHUNK)
+    position = page[1]
+    examined = examined + CHUNK
+    local hits = page[2]
+    for k = 1, #hits, 2 do
+      if has_jid(hits[k], jid) then
+        return { 'found', STATE[stage], queue_of(hits[k]) or '', hits[k], hits[k + 1], '', 0 }
+      end
+    end
+  until position == '0' or examined >= budget
+  return nil, position == '0'
+end
+
+local function queue(stage)
+  local key = P .. stage
+  local len = redis.call('LLEN', key)
+  local from = tonumber(position)
+  while from < len and examined < budget do
+    local jobs = redis.call('LRANGE', key, from, from + CHUNK - 1)
+    if #jobs == 0 then break end
+    examined = examined + #jobs
+    for k = 1, #jobs do
+      if has_jid(jobs[k], jid) then
+        if string.sub(stage, 1, 6) == 'queue:' then
+          return { 'found', 'queued', string.sub(stage, 7), jobs[k], len - from - k, '', 0 }
+        end
+        return { 'found', 'queued', queue_of(jobs[k]) or '', jobs[k], len - from - k, '', 0, stage }
+      end
+    end
+    from = from + #jobs
+  end
+  position = tostring(from)
+  return nil, from >= len
+end
+
+while at <= #stages do
+  local stage = stages[at]
+  local found, done
+  if stage == 'running' or stage == 'recheck' then
+    found, done = running(), true
+  elseif STATE[stage] then
+    found, done = sorted_set(stage)
+  else
+    found, done = queue(stage)
+  end
+  if found then return found end
+  if done then at, position = at + 1, '0' end
+  if examined >= budget and at <= #stages then return { 'more', stages[at], position } end
+end
+return { 'none' }

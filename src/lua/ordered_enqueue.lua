@@ -1,0 +1,59 @@
+-- ordered_enqueue: add payloads to ordered ids (lib/ordered/state.lua has
+-- the keys). A payload joins its id's sorted set by score; an identical
+-- payload is stored once, with its lowest score. An id that waits keeps
+-- its earliest due time, except that a new payload never cuts a retry's
+-- backoff short; an id that runs gets the payload in `n:ID`, to run after
+-- the current run, merged. Payload JSON is stored exactly as sent.
+-- KEYS: [1] P.."ordered" (the set of ordered names ever enqueued)
+-- ARGV: [1] prefix  [2] call token  [3] call window ms
+--       [4] n, then n groups of: name, id, payload JSON,
+--       score ('' for Redis' time in ms), delay ms
+-- Returns: one character per payload, "1" stored, "0" already waiting
+--          (an identical payload).
+-- Replays: the call token (drawn per call) is set NX for the call window;
+-- a replay finds it and answers the first run's reply, adding nothing (a
+-- payload whose id ran in between would otherwise run twice). Within the
+-- window a rerun could only re-add identical members and lower due times
+-- to values they already hold.
+-- No allow-oom flag: when Redis is full (noeviction) the first write is
+-- refused and nothing is added; the caller gets a clear error.
+-- @include lib/common/prefix-keys.lua
+-- @include lib/ordered/state.lua
+
+local token_key = P .. 'enq:' .. ARGV[2]
+if not redis.call('SET', token_key, '', 'NX', 'PX', ARGV[3]) then
+  return redis.call('GET', token_key)
+end
+local now = now_ms()
+local flags, added, named = {}, {}, {}
+local i = 5
+for k = 1, tonumber(ARGV[4]) do
+  local name, id, payload, score, delay = ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], tonumber(ARGV[i + 4])
+  i = i + 5
+  if score == '' then score = now end
+  local due = now + math.max(0, delay)
+  local fresh
+  local ready = okey(name, 'ready')
+  local p = okey(name, 'p:' .. id)
+  -- Held by a tick: it has payloads (its run's) and is not ready.
+  if not redis.call('ZSCORE', ready, id) and redis.call('EXISTS', p) == 1 then
+    fresh = redis.call('ZADD', okey(name, 'n:' .. id), 'LT', score, payload)
+    redis.call('ZADD', okey(name, 'later'), 'LT', due, id)
+  else
+    fresh = redis.call('ZADD', p, 'LT', score, payload)
+    local backing_off = redis.call('HEXISTS', okey(name, 'retries'), id) == 1
+    redis.call('ZADD', ready, backing_off and 'NX' or 'LT', due, id)
+  end
+  added[name] = (added[name] or 0) + fresh
+  if not named[name] then
+    named[name] = true
+    redis.call('SADD', KEYS[1], name)
+  end
+  flags[k] = fresh == 1 and '1' or '0'
+end
+for name, count in pairs(added) do
+  if count > 0 then redis.call('INCRBY', okey(name, 'payloads'), count) end
+end
+local reply = table.concat(flags)
+redis.call('SET', token_key, reply, 'PX', ARGV[3])
+return reply

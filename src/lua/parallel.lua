@@ -1,0 +1,59 @@
+#!lua flags=allow-oom
+-- parallel: lets ticks start only while fewer than MAX are live, counted
+-- from the live-tick registry, not guessed: a tick is live while it is
+-- registered in `ticks` and its lease `tick:ID` exists. A slot granted to a
+-- tick that has not begun yet (a fan-out request on its way) is reserved
+-- in `ticks:reserved` until it begins or the reservation expires; once its
+-- id is in `begun` (begin.lua) the registry speaks for it. Ids are granted
+-- in order; the first refused ends the grant.
+-- KEYS: [1] P.."ticks"  [2] P.."ticks:reserved" (zset: id → ms it expires)
+-- ARGV: [1] prefix  [2] max live ticks  [3] reservation ms  [4..] tick ids
+-- Returns: {granted, others}: how many of the ids (the first ones) hold a
+--          slot, and how many other ticks (not among the ids) are live or
+--          reserved.
+-- Replays: an id granted by the first run is found reserved (or live) and
+-- granted again, taking no second slot; an id that already began is never
+-- reserved again (a tick begins once), so a late replay grants nothing new.
+-- @include lib/common/prefix-keys.lua
+
+local registry, reserved = KEYS[1], KEYS[2]
+local max, reserve_ms = tonumber(ARGV[2]), tonumber(ARGV[3])
+local now = now_ms()
+redis.call('ZREMRANGEBYSCORE', reserved, '-inf', now)
+
+local live, is_live = 0, {}
+for _, id in ipairs(redis.call('HKEYS', registry)) do
+  if redis.call('EXISTS', P .. 'tick:' .. id) == 1 then
+    live = live + 1
+    is_live[id] = true
+  end
+end
+local begun = P .. 'begun'
+for _, id in ipairs(redis.call('ZRANGE', reserved, 0, -1)) do
+  if not is_live[id] then
+    if redis.call('ZSCORE', begun, id) then
+      redis.call('ZREM', reserved, id) -- it began and is gone: finished, or dead
+    else
+      live = live + 1
+      is_live[id] = true
+    end
+  end
+end
+
+local others = live
+for k = 4, #ARGV do
+  if is_live[ARGV[k]] then others = others - 1 end
+end
+local granted = 0
+for k = 4, #ARGV do
+  local id = ARGV[k]
+  if not is_live[id] then
+    if live >= max or redis.call('ZSCORE', begun, id) then break end
+    redis.call('ZADD', reserved, now + reserve_ms, id)
+    live = live + 1
+    is_live[id] = true
+  end
+  granted = granted + 1
+end
+if redis.call('EXISTS', reserved) == 1 then redis.call('PEXPIRE', reserved, reserve_ms) end
+return { granted, others }

@@ -1,0 +1,149 @@
+#!lua
+-- recurring: a tick's call for recurring jobs, sent only when begin found
+-- the declaration out of sync or some schedule due. Syncs this deployment's
+-- declaration, claims due slots (each slot's job is enqueued once, jid
+-- "name:slot"), prunes schedules no deployment declares any more, then
+-- fetches what begin's batch left room for, so the jobs it enqueued run in
+-- this tick at no further round trip.
+-- KEYS: [1] P.."ticks"  [2] P.."tick:"..ID (the lease hash)
+-- ARGV: [1] prefix  [2] tick id  [3] call number  [4] schedule clock shift ms
+--       [5] prune grace ms  [6] declaration digest ('' when none)  [7] 1: sync
+--       [8] n, then n × (name, timing fp, spec fp, spec JSON, next slot ms or
+--       ''): the whole declaration when syncing (n = 0 otherwise)
+--       then m, m × (name, spec fp, due slot ms begin saw, next slot ms or '',
+--       k, k × (slot ms, queue, job JSON ending in `}`)): the due schedules
+--       this deployment declares
+--       then o, o × (name, due slot ms begin saw): due ones it does not declare
+--       then fetch args (lib/tick/fetch-jobs.lua)
+-- Returns: {lease held (1/0), jobs enqueued, {names claimed}, schedules pruned,
+--           {queue, {jobs}, {resurrections}, ...}, and when the fetch
+--           met flow jobs {1 if it stopped at its set-aside cap,
+--           the fence before its first flow job} (lib/tick/fetch-jobs.lua)}
+-- Replays: a numbered call (lib/tick/replay-call.lua): a replay answers the kept
+-- reply. Claiming is also safe without it: a claim acts only if the due
+-- slot still is the one begin saw (compare-and-set; a claim moves it on),
+-- and enqueues only slots after the last one claimed, so concurrent ticks,
+-- two deployments or a rerun never enqueue one slot twice. A rerun of the
+-- sync finds the specs it wrote and changes nothing. Without the lease it
+-- does nothing at all (the tick may be resurrected: it must fetch nothing).
+-- No allow-oom: when Redis is full nothing is enqueued (the tick goes on);
+-- the slots stay due and are claimed by a later tick.
+-- @include lib/common/prefix-keys.lua
+-- @include lib/common/edit-job-text.lua
+-- @include lib/tick/replay-call.lua
+-- @include lib/flow/read.lua
+-- @include lib/flow/slots.lua
+-- @include lib/flow/chunk.lua
+-- @include lib/flow/decide.lua
+-- @include lib/flow/admit.lua
+-- @include lib/flow/claims.lua
+-- @include lib/flow/flow.lua
+-- @include lib/tick/fetch-jobs.lua
+
+local lease, seq = KEYS[2], tonumber(ARGV[3])
+local state, kept = call_state(lease, seq)
+if state == 'replay' then
+  kept[5] = with_jobs(ARGV[2], kept[5])
+  return kept
+end
+if state ~= 'fresh' then return { 0, 0, {}, 0, {} } end
+local real = now_ms()
+local now, grace = real + tonumber(ARGV[4]), tonumber(ARGV[5])
+local S = P .. 'schedules:'
+local due, fps, specs, lasts, orphans = S .. 'due', S .. 'fp', S .. 'spec', S .. 'last', S .. 'orphans'
+
+local function set_due(name, next_slot)
+  if next_slot == '' then redis.call('ZREM', due, name) else redis.call('ZADD', due, next_slot, name) end
+end
+
+-- Moves the due time earlier, never later.
+local function due_by(name, at)
+  local score = redis.call('ZSCORE', due, name)
+  if not score or tonumber(score) > at then redis.call('ZADD', due, at, name) end
+end
+
+-- An orphan is due at the end of its grace, so the tick that then finds it
+-- due prunes it, even if no declaration changes again.
+local function orphan(name)
+  local since = tonumber(redis.call('HGET', orphans, name))
+  if not since then
+    redis.call('HSET', orphans, name, now)
+    since = now
+  elseif now - since >= grace then
+    redis.call('ZREM', due, name)
+    for _, hash in ipairs({ fps, specs, lasts, orphans }) do redis.call('HDEL', hash, name) end
+    return 1
+  end
+  due_by(name, since + grace)
+  return 0
+end
+
+local pruned, i = 0, 9
+local declared = {}
+for _ = 1, tonumber(ARGV[8]) do
+  local name, timing, fp, spec, next_slot = ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], ARGV[i + 4]
+  i = i + 5
+  declared[name] = true
+  local stored = redis.call('HGET', fps, name)
+  local was_orphan = redis.call('HDEL', orphans, name) == 1
+  if not stored or string.match(stored, '^%S+') ~= timing then
+    set_due(name, next_slot) -- new, or its timing changed: from its next slot on
+  elseif was_orphan and next_slot ~= '' then
+    due_by(name, tonumber(next_slot)) -- declared again: undo the postponement
+  end
+  if stored ~= timing .. ' ' .. fp then
+    redis.call('HSET', fps, name, timing .. ' ' .. fp)
+    redis.call('HSET', specs, name, spec)
+  end
+end
+if ARGV[7] == '1' then
+  for _, name in ipairs(redis.call('HKEYS', fps)) do
+    if not declared[name] then pruned = pruned + orphan(name) end
+  end
+  if ARGV[6] == '' then redis.call('DEL', S .. 'digest') else redis.call('SET', S .. 'digest', ARGV[6]) end
+end
+
+local stamp = string.format('%.3f', real / 1000)
+local enqueued, claimed, known = 0, {}, {}
+local m = tonumber(ARGV[i])
+i = i + 1
+for _ = 1, m do
+  local name, fp, seen, next_slot, k = ARGV[i], ARGV[i + 1], tonumber(ARGV[i + 2]), ARGV[i + 3], tonumber(ARGV[i + 4])
+  local first = i + 5
+  i = first + 3 * k
+  local score = tonumber(redis.call('ZSCORE', due, name))
+  local stored = redis.call('HGET', fps, name)
+  -- Someone claimed it since begin (score moved), or Redis holds another spec: leave it.
+  if score == seen and stored and string.match(stored, '%S+$') == fp then
+    local last = tonumber(redis.call('HGET', lasts, name)) or -1
+    local top
+    for j = first, first + 3 * (k - 1), 3 do
+      if tonumber(ARGV[j]) > last then
+        last, top = tonumber(ARGV[j]), ARGV[j]
+        if not known[ARGV[j + 1]] then
+          redis.call('SADD', P .. 'queues', ARGV[j + 1])
+          known[ARGV[j + 1]] = true
+        end
+        redis.call('LPUSH', P .. 'queue:' .. ARGV[j + 1],
+          string.sub(ARGV[j + 2], 1, -2) .. ',"created_at":' .. stamp .. ',"enqueued_at":' .. stamp .. '}')
+        enqueued = enqueued + 1
+      end
+    end
+    if top then redis.call('HSET', lasts, name, top) end -- its jid is name:top
+    set_due(name, next_slot)
+    claimed[#claimed + 1] = name
+  end
+end
+
+for _ = 1, tonumber(ARGV[i]) do
+  local name, seen = ARGV[i + 1], tonumber(ARGV[i + 2])
+  i = i + 2
+  -- Only one still marked: if another deployment declared it since, it is its to run.
+  if tonumber(redis.call('ZSCORE', due, name)) == seen and redis.call('HEXISTS', orphans, name) == 1 then
+    pruned = pruned + orphan(name)
+  end
+end
+local batch, queues, picks = fetch_args(i + 1)
+local fetched, flowed = fetch(ARGV[2], batch, queues, picks)
+remember(lease, seq, { 1, enqueued, claimed, pruned, without_jobs(fetched), flowed })
+return { 1, enqueued, claimed, pruned, fetched, flowed }

@@ -1,0 +1,51 @@
+-- stats: Sidekiq's counters and sizes, read in one round trip.
+-- KEYS: [1] P.."queues"  [2] P.."ticks"
+-- ARGV: [1] prefix  [2] n, then n job names (flow sizes, lib/flow/stats.lua)
+--       then m, then m ordered names (lib/ordered/count-sizes.lua); absent: none
+-- Returns: {processed, failed, dead evicted, scheduled, retry, dead,
+--           ticks, inflight, {queue, size, ...}, eviction policy,
+--           recurring schedules held, now ms, {heartbeat field, ms, ...},
+--           {paused queue, ...}, scheduled and retry jobs already due,
+--           {flow sizes per job name}, {sizes per ordered name}}
+-- One call answers everything stats() and a dashboard refresh show.
+-- Replays: reads only (flow's sizes prune deferral records already due,
+-- which no reader counts).
+-- @include lib/common/prefix-keys.lua
+-- @include lib/ordered/state.lua
+-- @include lib/flow/stats.lua
+-- @include lib/ordered/count-sizes.lua
+
+local function counter(name)
+  return tonumber(redis.call('GET', P .. 'stat:' .. name)) or 0
+end
+
+local sizes = {}
+for _, queue in ipairs(redis.call('SMEMBERS', KEYS[1])) do
+  sizes[#sizes + 1] = queue
+  sizes[#sizes + 1] = redis.call('LLEN', P .. 'queue:' .. queue)
+end
+
+local registry = redis.call('HGETALL', KEYS[2])
+local inflight = 0
+for j = 1, #registry, 2 do
+  for _, queue in ipairs(registered_queues(registry[j + 1])) do
+    inflight = inflight + redis.call('LLEN', inproc_key(registry[j], queue))
+  end
+end
+
+local now = now_ms()
+local flow, ordered_at = {}, 2
+if ARGV[2] then flow, ordered_at = flow_sizes(2, now) end
+local ordered = {}
+if ARGV[ordered_at] then ordered = ordered_sizes(ordered_at) end
+local due = redis.call('ZCOUNT', P .. 'schedule', '-inf', now / 1000) + redis.call('ZCOUNT', P .. 'retry', '-inf', now / 1000)
+
+return {
+  counter('processed'), counter('failed'), counter('dead_evicted'),
+  redis.call('ZCARD', P .. 'schedule'), redis.call('ZCARD', P .. 'retry'), redis.call('ZCARD', P .. 'dead'),
+  #registry / 2, inflight, sizes,
+  string.match(redis.call('INFO', 'memory'), 'maxmemory_policy:(%S+)') or '',
+  redis.call('HLEN', P .. 'schedules:fp'),
+  now, redis.call('HGETALL', P .. 'heartbeat'), redis.call('SMEMBERS', P .. 'paused'), due,
+  flow, ordered,
+}

@@ -1,0 +1,84 @@
+#!lua flags=allow-oom
+-- step: settle finished jobs, extend the lease and fetch more, in one round
+-- trip. A tick whose lease is gone may be resurrected at any moment, so it
+-- acks but fetches nothing more (a job fetched into its lists now could be
+-- orphaned).
+-- KEYS: [1] P.."ticks"  [2] P.."tick:"..ID (the lease hash)
+--       [3..5] only as a Sidekiq process: its heartbeat and work hashes
+-- ARGV: [1] prefix  [2] tick id  [3] lease ms  [4] dead max size
+--       [5] dead max age s  [6] call number, then optionally a space and
+--       the solo marker (lib/tick/run-solo.lua: '-' clear, or the job run alone from
+--       now on, noted after the acks; absent: keep)  [7..] only as a Sidekiq
+--       process, a beat (lib/sidekiq/register-process.lua); then ack entries
+--       (lib/tick/ack-jobs.lua), then fetch args (lib/tick/fetch-jobs.lua), then the ordered
+--       names this tick serves and its ordered acks (lib/ordered/state.lua,
+--       lib/ordered/ack-ids.lua; absent: none)
+-- Returns: {now ms, lease held (1/0), dead evictions, {queue, {jobs}, {resurrections}, ...},
+--           {ordered groups (lib/ordered/fetch-ids.lua); empty for a tick that
+--           serves no ordered names}, {numbers of ack entries no longer listed (lib/tick/ack-jobs.lua)},
+--           when the fetch met flow jobs {1 if it stopped at its set-aside
+--           cap, the fence before its first flow job, 1 if jobs wait
+--           parked} (lib/tick/fetch-jobs.lua) else {} or nothing, then, when there
+--           are any, how many parked flow jobs this call sent back to
+--           their queues (its acks, or a dead holder's slot it freed)}
+-- Replays: a numbered call (lib/tick/replay-call.lua). The replay of the last call
+-- answers its kept reply, so the jobs it fetched reach the tick and none is
+-- acked twice; an older call's replay does nothing. Without the lease the
+-- acks still run, but only on jobs still listed, which a replay no longer
+-- finds, and on ordered ids whose token is still this tick's, which a
+-- replay no longer finds either: nothing is counted twice. The beat is
+-- numbered too: an older or replayed one changes nothing. Flow slots are
+-- taken and freed with the jobs' moves, so they are settled once too. The
+-- solo marker is a plain write of the tick's record: run twice, the same.
+-- allow-oom: acking frees memory; it must run when Redis is full.
+-- @include lib/common/prefix-keys.lua
+-- @include lib/common/edit-job-text.lua
+-- @include lib/tick/replay-call.lua
+-- @include lib/flow/read.lua
+-- @include lib/flow/slots.lua
+-- @include lib/flow/chunk.lua
+-- @include lib/flow/decide.lua
+-- @include lib/flow/admit.lua
+-- @include lib/flow/claims.lua
+-- @include lib/flow/flow.lua
+-- @include lib/tick/ack-jobs.lua
+-- @include lib/ordered/state.lua
+-- @include lib/ordered/ack-ids.lua
+-- @include lib/tick/fetch-jobs.lua
+-- @include lib/ordered/fetch-ids.lua
+-- @include lib/sidekiq/register-process.lua
+-- @include lib/tick/run-solo.lua
+
+local tick, lease = ARGV[2], KEYS[2]
+local seq, solo = call_number(ARGV[6])
+local now = now_ms()
+local state, kept = call_state(lease, seq)
+if state == 'replay' then
+  kept[4] = with_jobs(tick, kept[4])
+  return rehydrate(kept, 5)
+end
+if state == 'stale' then return { now, 0, 0, {} } end
+local held = state == 'fresh'
+local acks_at = 7
+if #KEYS > 2 then acks_at = sidekiq_section_end(7) end
+local next_arg, evicted, missed = ack(tick, acks_at, now, tonumber(ARGV[4]), tonumber(ARGV[5]), state == 'fresh')
+local names, ordered_at = ordered_names(fetch_args_end(next_arg))
+local _, ordered_evicted = ordered_ack(tick, ordered_at, now, tonumber(ARGV[4]), tonumber(ARGV[5]))
+evicted = evicted + ordered_evicted
+if not held then return { now, 0, evicted, {}, {}, missed } end
+redis.call('PEXPIRE', lease, ARGV[3])
+note_solo(tick, solo)
+if #KEYS > 2 then sidekiq_beat(3, now, ARGV[3], 7) end
+local batch, queues, picks = fetch_args(next_arg)
+local fetched, ordered, flowed = fetch_mixed(tick, batch, queues, picks, names, now)
+-- Ordered groups are part of the reply only for a tick that serves ordered names.
+local kept_reply, reply = { now, 1, evicted, without_jobs(fetched), {}, missed }, { now, 1, evicted, fetched, {}, missed }
+if #names > 0 then kept_reply[5], reply[5] = slim_ordered(ordered), ordered end
+if flowed then kept_reply[7], reply[7] = flowed, flowed end
+local sent_on = flow_lib and flow_lib.sent_on or 0
+if sent_on > 0 then
+  kept_reply[7], reply[7] = kept_reply[7] or {}, reply[7] or {}
+  kept_reply[8], reply[8] = sent_on, sent_on
+end
+remember(lease, seq, kept_reply)
+return reply

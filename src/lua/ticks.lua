@@ -1,0 +1,27 @@
+-- ticks: the live ticks of the registry, each with its lease — for the
+-- dashboard's ticks page. A tick whose lease is gone still shows (lease
+-- left -2) until the resurrector takes its jobs back.
+-- KEYS: [1] P.."ticks"
+-- ARGV: [1] prefix  [2] most ticks to answer
+-- Returns: {now ms, {tick, started ms, lease ms, lease left ms (PTTL: -2
+--           gone), jobs in process, "queue queue …", ...}}
+-- Replays: reads only.
+-- @include lib/common/prefix-keys.lua
+
+local most = tonumber(ARGV[2])
+local out = {}
+local registry = redis.call('HGETALL', KEYS[1])
+for j = 1, math.min(#registry, most * 2), 2 do
+  local tick, registration = registry[j], registry[j + 1]
+  local started, lease = string.match(registration, '^(%S+)%s+(%S+)')
+  local queues = registered_queues(registration)
+  local held = 0
+  for _, queue in ipairs(queues) do held = held + redis.call('LLEN', inproc_key(tick, queue)) end
+  out[#out + 1] = tick
+  out[#out + 1] = tonumber(started) or 0
+  out[#out + 1] = tonumber(lease) or 0
+  out[#out + 1] = redis.call('PTTL', P .. 'tick:' .. tick)
+  out[#out + 1] = held
+  out[#out + 1] = table.concat(queues, ' ')
+end
+return { now_ms(), out }

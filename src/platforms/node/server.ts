@@ -1,0 +1,132 @@
+// The Node server: the shared app on @hono/node-server, plus a tick every
+// second (skipped while the previous one still runs). Kicked ticks and
+// fan-out run in-process; close() waits for them.
+import type { Hono } from "hono";
+import {
+  createTickq, type JobRegistry, type KickOptions, type OrderedRegistry, type QueueOrder, type Schedules, type Tickq, type TickOptions, type TickReport,
+} from "../../index.js";
+import { createApp, type TickqEnv } from "../../http/app.js";
+import type { Dashboard } from "../../dashboard/types.js";
+import { fanOutStarter } from "../../http/fanout.js";
+import { nodeClient } from "../../http/throttle.js";
+import { listen } from "./listen.js";
+import { connectRedis } from "./redis-client.js";
+
+export interface ServerOptions {
+  redisUrl: string;
+  jobs: JobRegistry;
+  /** Ordered jobs by id: name → { perform(id, payloads, ctx), retry? }. */
+  ordered?: OrderedRegistry;
+  queues?: QueueOrder;
+  /** Recurring jobs (docs/guides/recurring.md). */
+  schedules?: Schedules;
+  /** Key prefix; default "tickq:". */
+  prefix?: string;
+  port?: number;
+  /** Opens every route and the dashboard (TICKQ_SECRET): 16 characters or more. */
+  secret?: string;
+  /** Only reads: GET routes (TICKQ_READ_SECRET). */
+  readSecret?: string;
+  /** Only starts ticks: /tick (CRON_SECRET). */
+  tickSecret?: string;
+  insecure?: boolean;
+  /**
+   * The server's public URL for fan-out, e.g. behind a load balancer (TICKQ_PUBLIC_URL); default the
+   * address it listens on. Never taken from a request.
+   */
+  publicUrl?: string;
+  /** Milliseconds between ticks; 0 turns the loop off. */
+  tickEveryMs?: number;
+  tick?: TickOptions;
+  onTick?: (report: TickReport) => void;
+  /** true: enqueues (POST /jobs, server.tickq, c.var.tq) kick a tick at once; an object also sets how kicked ticks run. */
+  kick?: boolean | KickOptions;
+  /** Fan-out: up to this many ticks live at once, started through the server's own /tick; default off. */
+  maxParallel?: number;
+  /** Your own routes on the app, before auth, with `c.var.tq`. */
+  routes?: (app: Hono<TickqEnv>) => void;
+  /** The web dashboard at /dashboard: `dashboard()` from "tickq/dashboard"; default none. */
+  dashboard?: Dashboard;
+  /** A Redis call slower than this fails; default 2,000 ms (a request answers 503 that soon when Redis is down). */
+  redisTimeoutMs?: number;
+}
+
+export interface RunningServer {
+  url: string;
+  /** The server's tickq, kicking in-process (in your own code on the same Node process). */
+  tickq: Tickq<JobRegistry>;
+  close(): Promise<void>;
+}
+
+export async function startServer(options: ServerOptions): Promise<RunningServer> {
+  if (!options.secret && !options.insecure) {
+    throw new Error("Refusing to start without TICKQ_SECRET: set it (or TICKQ_INSECURE=1 for local development only)");
+  }
+  const redis = connectRedis(options.redisUrl);
+  const { maxParallel } = options;
+  let more: (() => Promise<void>) | undefined;
+  const spread = () => void more?.().catch((e: unknown) => console.warn(`tickq: fan-out failed: ${(e as Error).message}`));
+  const fanning = maxParallel === undefined ? {} : { maxParallel, onBacklog: spread };
+  const tickOptions: TickOptions = { budgetMs: 5_000, ...options.tick, ...fanning };
+  const kick = typeof options.kick === "object" ? options.kick : {};
+  const base = createTickq({
+    redis: redis.adapter, jobs: options.jobs, ordered: options.ordered, queues: options.queues, prefix: options.prefix, schedules: options.schedules,
+    redisTimeoutMs: options.redisTimeoutMs ?? 2_000, kick: { ...kick, tick: { ...tickOptions, ...kick.tick } },
+  });
+
+  // Background work (kicks, fan-out, ?wait=0 ticks) runs in-process; close() waits for it.
+  const pending = new Set<Promise<unknown>>();
+  const waitUntil = (promise: Promise<unknown>) => {
+    pending.add(promise);
+    void promise.finally(() => pending.delete(promise));
+  };
+  let url = "";
+  const listeningUrl = () => url;
+  let app: Hono<TickqEnv>;
+  try {
+    // Refuses a short or unusable secret, and fan-out with nowhere configured to go, before a port is taken.
+    app = createApp({
+      tickq: base, secrets: [options.secret], readSecrets: [options.readSecret], tickSecrets: [options.tickSecret], insecure: options.insecure,
+      tick: tickOptions, kick: Boolean(options.kick), maxParallel, waitUntil, routes: options.routes, dashboard: options.dashboard,
+      publicUrl: options.publicUrl, listeningUrl, clientOf: nodeClient,
+    });
+    more = fanOutStarter({ tickq: base, maxParallel, publicUrl: options.publicUrl, listeningUrl, secret: options.secret ?? options.tickSecret });
+  } catch (error) {
+    redis.close();
+    throw error;
+  }
+  const tickq = base.scope({ waitUntil, kick: Boolean(options.kick), onMore: more });
+
+  let running: Promise<void> | null = null;
+  const loop =
+    options.tickEveryMs === 0
+      ? undefined
+      : setInterval(() => {
+          running ??= base
+            .tick(tickOptions)
+            .then(async (report) => {
+              options.onTick?.(report);
+              if (report.more && more) await more();
+            })
+            .catch((error) => console.error(`tickq: tick failed: ${(error as Error).message}`))
+            .finally(() => (running = null));
+        }, options.tickEveryMs ?? 1_000);
+
+  const server = await listen(app.fetch, options.port ?? 3000).catch((error: unknown) => {
+    clearInterval(loop);
+    redis.close();
+    throw error;
+  });
+  url = server.url;
+  return {
+    url: server.url,
+    tickq,
+    close: async () => {
+      clearInterval(loop);
+      await running;
+      await Promise.allSettled([...pending]);
+      await server.close();
+      redis.close();
+    },
+  };
+}

@@ -1,0 +1,14 @@
+// The runtime behind each Tickq, for tickq's own tests and benchmark only:
+// they move the schedule clock (RecurringSet.shiftMs) to live through an hour,
+// a DST change or a long outage in a second. Not exported from the package.
+import type { Runtime } from "../tick/runtime.js";
+
+export const runtimes = new WeakMap<object, Runtime>();
+
+/** Moves the schedule clock of `tickq` to read `at` now (Redis' time + shift), or by `byMs`. */
+export function shiftRecurringClock(tickq: object, shift: { byMs: number } | { toMs: number; redisNowMs: number }): void {
+  const runtime = runtimes.get(tickq);
+  if (!runtime) throw new Error("not a Tickq made by createTickq");
+  if ("byMs" in shift) runtime.recurring.shiftMs += shift.byMs;
+  else runtime.recurring.shiftMs = shift.toMs - shift.redisNowMs;
+}

@@ -1,0 +1,43 @@
+// A tick's numbered calls (lib/tick/replay-call.lua): begin is call 1, every
+// housekeep, step and finish takes the next number. A call that fails in
+// transit (a dropped connection, a Redis restarting, a timeout) is sent again
+// with the same number and arguments: Redis either never ran it, and runs it
+// now, or ran it, and the replay answers the kept reply. A retry can neither
+// lose a job nor run one twice.
+import { monotonicMs } from "./clock.js";
+import { TickqError } from "../errors.js";
+import type { RoundTrips } from "../redis/adapter.js";
+import type { Runtime } from "./runtime.js";
+import type { LuaScript, RedisReply } from "../types.js";
+
+export interface TickCalls {
+  /** The number the next numbered call carries. */
+  next(): number;
+  /** Runs a call, resending it unchanged on transient errors for up to `patienceMs`. */
+  send(script: LuaScript, args: (string | number)[]): Promise<RedisReply>;
+}
+
+/** A Lua error or a refused write will fail the same way again: no resend. */
+function transient(error: unknown): boolean {
+  if (!(error instanceof TickqError)) return false;
+  if (error.code === "REDIS_TIMEOUT" || error.code === "NOT_REPLICATED") return true;
+  return error.code === "REDIS" && !/user_script|Error running script|WRONGTYPE|Unexpected reply/.test(error.message);
+}
+
+export function tickCalls(runtime: Runtime, keys: string[], trips: RoundTrips, patienceMs: number): TickCalls {
+  let seq = 1;
+  return {
+    next: () => ++seq,
+    async send(script, args) {
+      const first = monotonicMs();
+      for (let wait = 50; ; wait = Math.min(wait * 2, 1_000)) {
+        try {
+          return await runtime.run(script, keys, args, trips);
+        } catch (error) {
+          if (!transient(error) || monotonicMs() - first + wait > patienceMs) throw error;
+          await new Promise((resolve) => setTimeout(resolve, wait));
+        }
+      }
+    },
+  };
+}

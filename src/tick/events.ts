@@ -1,0 +1,143 @@
+// Events for code (`createTickq({ on })`, `tq.on`) and the failure log line.
+// Both come after the ack that settled the job, and only for the jobs that
+// ack did settle: a job its tick no longer held (its lease lapsed and a
+// resurrector put it back) will run again, so it fires nothing now and
+// each outcome fires exactly once. A listener that throws or rejects is
+// logged; it never breaks the tick. The tick awaits what listeners return
+// before it resolves, so a serverless function does not freeze them.
+import { ackOrder, type Outcome } from "./passes/ack.js";
+import { asArray, asNumber } from "../redis/adapter.js";
+import { attemptOf, describeError } from "./retry.js";
+import type { JobLogger, JobPayload, RedisReply } from "../types.js";
+
+export interface JobEvent {
+  jid: string;
+  name: string;
+  queue: string;
+  args: unknown[];
+  /** 1 on the first run, 2 on the first retry, and so on. */
+  attempt: number;
+  /** The job as it was fetched, before this run's outcome was written to it. */
+  payload: JobPayload;
+}
+
+export interface FailedEvent extends JobEvent {
+  error: unknown;
+  /** When the retry is due; null when the job went to the dead set instead. */
+  retryAt: Date | null;
+}
+
+export interface DeadEvent extends JobEvent {
+  /** What the handler threw; undefined when the job could not run at all (poison, malformed). */
+  error: unknown;
+  /** Why it is dead, in words. */
+  reason: string;
+}
+
+export interface TickqEvents {
+  succeeded: JobEvent;
+  /** Every handler failure: retried, or out of retries (then `dead` follows, unless the job says `dead: false`). */
+  failed: FailedEvent;
+  /** The job went to the dead set. */
+  dead: DeadEvent;
+}
+
+export type TickqEventName = keyof TickqEvents;
+export type TickqListener<E extends TickqEventName> = (event: TickqEvents[E]) => unknown;
+export type TickqListenerOptions = { [E in TickqEventName]?: TickqListener<E> };
+
+export type EventListeners = { [E in TickqEventName]: Set<TickqListener<E>> };
+
+export function newListeners(initial: TickqListenerOptions = {}): EventListeners {
+  const listeners: EventListeners = { succeeded: new Set(), failed: new Set(), dead: new Set() };
+  if (initial.succeeded) listeners.succeeded.add(initial.succeeded);
+  if (initial.failed) listeners.failed.add(initial.failed);
+  if (initial.dead) listeners.dead.add(initial.dead);
+  return listeners;
+}
+
+/** The job an outcome is about, for events: the decoded payload, else what its stored text says. */
+function payloadOf(o: Outcome): JobPayload {
+  if ("payload" in o && o.payload) return o.payload;
+  const text = o.kind === "dead" ? o.updated : o.job.raw;
+  try {
+    const parsed = JSON.parse(text) as JobPayload;
+    if (typeof parsed === "object" && parsed !== null) return { ...parsed, args: Array.isArray(parsed.args) ? parsed.args : [] };
+  } catch {
+    // a job that is not JSON: described by its queue alone
+  }
+  return { class: "", args: [], jid: "", queue: o.job.queue, retry: false };
+}
+
+function baseEvent(o: Outcome): JobEvent {
+  const payload = payloadOf(o);
+  return { jid: String(payload.jid ?? ""), name: String(payload.class ?? ""), queue: o.job.queue, args: payload.args, attempt: attemptOf(payload), payload };
+}
+
+export interface TickEvents {
+  /** After an ack call answered: `missed` is its list of the entries it found no longer listed (undefined: it acted on none). */
+  settled(acked: Outcome[], missed: RedisReply | undefined, nowMs: number): void;
+  /** Waits for what listeners returned, for at most `ms`. */
+  flush(ms: number): Promise<void>;
+}
+
+export function tickEvents(listeners: EventListeners, logger: JobLogger): TickEvents {
+  const pending: Promise<unknown>[] = [];
+  const call = <E extends TickqEventName>(name: E, event: TickqEvents[E]) => {
+    const complain = (error: unknown) => logger.error(`tickq: a "${name}" listener failed for job ${event.name} ${event.jid}: ${describeError(error).message}`);
+    for (const listener of listeners[name]) {
+      try {
+        const result = listener(event);
+        if (result instanceof Promise) pending.push(result.catch(complain));
+      } catch (error) {
+        complain(error);
+      }
+    }
+  };
+
+  const failure = (o: Extract<Outcome, { kind: "retry" | "dead" | "discarded" }>, nowMs: number) => {
+    const base = baseEvent(o);
+    const job = `job ${base.name || "(unreadable)"} ${base.jid || "(no jid)"}`;
+    if (o.kind === "dead" && !o.handlerFailed) {
+      const reason = o.reason ?? "it cannot run";
+      logger.error(`tickq: ${job} moved to the dead set: ${reason}`);
+      call("dead", { ...base, error: undefined, reason });
+      return;
+    }
+    const { errorClass, message } = describeError(o.error);
+    const delaySec = o.kind === "retry" ? o.delaySec : 0;
+    const retryAt = o.kind === "retry" ? new Date(nowMs + delaySec * 1000) : null;
+    const next = retryAt
+      ? `retry due ${retryAt.toISOString()} (in ${Math.round(delaySec)} s)`
+      : o.kind === "discarded" ? "out of retries, dropped (dead: false)" : "out of retries, moved to the dead set";
+    const line = `tickq: ${job} failed (attempt ${base.attempt}): ${errorClass}: ${message.split("\n", 1)[0]}; ${next}`;
+    if (retryAt) logger.warn(line);
+    else logger.error(line);
+    call("failed", { ...base, error: o.error, retryAt });
+    if (o.kind === "dead") call("dead", { ...base, error: o.error, reason: `${errorClass}: ${message}` });
+  };
+
+  return {
+    settled(acked, missedReply, nowMs) {
+      // No list at all: the call acted on nothing (an older call's reply, "stale").
+      if (missedReply === undefined) return;
+      const succeeded = listeners.succeeded.size > 0;
+      const failedOne = (o: Outcome) => o.kind === "retry" || o.kind === "dead" || o.kind === "discarded";
+      if (acked.length === 0 || (!succeeded && !acked.some(failedOne))) return;
+      const missed = new Set(asArray(missedReply ?? [], "ack").map(asNumber));
+      ackOrder(acked).forEach((o, k) => {
+        if (missed.has(k + 1)) return;
+        if (o.kind === "succeeded") {
+          if (succeeded) call("succeeded", baseEvent(o));
+        } else if (o.kind === "retry" || o.kind === "dead" || o.kind === "discarded") failure(o, nowMs);
+      });
+    },
+    async flush(ms) {
+      if (pending.length === 0) return;
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
+      await Promise.race([Promise.allSettled(pending), late]);
+      clearTimeout(timer);
+    },
+  };
+}

@@ -1,0 +1,78 @@
+// The fence around a tick's work. A tick may start a job only while its
+// lease is confirmed: a call that found the lease and extended it, sent
+// less than a lease ago (minus a margin for clocks and start-up). A tick
+// whose event loop froze past its lease (a CPU-bound handler) wakes with a
+// stale confirmation, asks Redis, learns the lease is gone — another tick
+// may already be running its jobs — and stops, aborting its handlers.
+import { monotonicMs } from "./clock.js";
+import type { RoundTrips } from "../redis/adapter.js";
+import type { Runtime } from "./runtime.js";
+import { scripts } from "../lua/index.js";
+
+export interface Fence {
+  /** True while the lease was confirmed recently enough to start a job. */
+  valid(): boolean;
+  /** A call sent at `sentAt` found the lease and extended it. */
+  confirmed(sentAt: number): void;
+  /** Asks Redis now (one extend call at a time); resolves true if the lease is held. */
+  confirm(): Promise<boolean>;
+  /** Time since the last confirmed call was sent. */
+  age(): number;
+  stop(): void;
+}
+
+interface FenceOptions {
+  tickId: string;
+  leaseMs: number;
+  trips: RoundTrips;
+  /** The lease is gone (extend found no key). */
+  onLost(): void;
+  /** As a Sidekiq process, every extend beats too (src/sidekiq/process.ts). */
+  beats?: { keys: string[]; section(): (string | number)[] };
+}
+
+export function fenceLease(runtime: Runtime, options: FenceOptions): Fence {
+  const { tickId, leaseMs, trips, onLost, beats } = options;
+  const margin = Math.min(1_000, Math.floor(leaseMs / 4));
+  const every = Math.max(10, Math.floor(leaseMs / 3));
+  let confirmedAt = monotonicMs();
+  let stopped = false;
+  let inFlight: Promise<boolean> | undefined;
+
+  const confirm = (): Promise<boolean> => {
+    if (inFlight) return inFlight;
+    const sentAt = monotonicMs();
+    inFlight = runtime
+      .run(scripts.extend, [runtime.keys.lease(tickId), ...(beats?.keys ?? [])], [tickId, leaseMs, ...(beats?.section() ?? [])], trips)
+      .then((extended) => {
+        if (extended === 0) {
+          if (!stopped) onLost();
+          return false;
+        }
+        confirmedAt = Math.max(confirmedAt, sentAt);
+        return true;
+      })
+      .catch((error: unknown) => {
+        // Retried at the next interval; meanwhile the fence runs out on its own.
+        runtime.logger.warn(`tickq: could not extend the lease of tick ${tickId}: ${(error as Error).message}`);
+        return false;
+      })
+      .finally(() => (inFlight = undefined));
+    return inFlight;
+  };
+
+  const timer = setInterval(() => {
+    if (!stopped && monotonicMs() - confirmedAt >= every) void confirm();
+  }, every);
+
+  return {
+    valid: () => monotonicMs() < confirmedAt + leaseMs - margin,
+    confirmed: (sentAt) => void (confirmedAt = Math.max(confirmedAt, sentAt)),
+    confirm,
+    age: () => monotonicMs() - confirmedAt,
+    stop: () => {
+      stopped = true;
+      clearInterval(timer);
+    },
+  };
+}

@@ -1,0 +1,40 @@
+// Naming large jobs in acks by reference (lib/tick/ack-jobs.lua): a job over REF_MIN
+// bytes travels as "#" + the SHA-1 of its text, so an ack's size does not
+// grow with its jobs; a failed one carries only the fields to set.
+import { encodeValue } from "../../client/json-splice.js";
+import { utf8Bytes } from "../../client/job-size.js";
+import type { FetchedJob } from "./fetch.js";
+
+/** lib/tick/ack-jobs.lua's REF_MIN: the bytes past which a job may be named by reference. */
+export const REF_MIN = 1024;
+
+/** A text Lua would read as a reference must itself be named by one. */
+const REF_SHAPE = /^#[0-9a-fA-F]{40}$/;
+
+function namedByRef(raw: string): boolean {
+  return raw.length > REF_MIN || REF_SHAPE.test(raw) || utf8Bytes(raw) > REF_MIN;
+}
+
+async function sha1Hex(text: string): Promise<string> {
+  const bytes = new Uint8Array(await crypto.subtle.digest("SHA-1", new TextEncoder().encode(text)));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** Gives each large job its reference (`job.ref`), once: acks then name it by that. */
+export async function nameLargeJobs(jobs: FetchedJob[]): Promise<void> {
+  await Promise.all(
+    jobs.map(async (job) => {
+      if (job.ref === undefined && namedByRef(job.raw)) job.ref = `#${await sha1Hex(job.raw)}`;
+    }),
+  );
+}
+
+/**
+ * The patch lib/tick/ack-jobs.lua applies to a job named by reference: field name,
+ * value as JSON text, in the order spliceFields sets them; without fields
+ * (a job that is not a JSON object), the reason its dead entry gives.
+ */
+export function patchOf(fields: Record<string, unknown> | undefined, reason: string): string {
+  if (!fields) return JSON.stringify(["", reason]);
+  return JSON.stringify(Object.entries(fields).flatMap(([name, value]) => [name, encodeValue(value)]));
+}

@@ -1,0 +1,71 @@
+// Outcomes of executed jobs, encoded for lib/tick/ack-jobs.lua (see its header for
+// what each kind does in Redis).
+import type { JobPayload } from "../../types.js";
+import { patchOf } from "./ack-refs.js";
+import type { FetchedJob } from "./fetch.js";
+
+// `payload`, `error` and `reason` ride along for the events and the failure
+// log line (src/tick/events.ts); Redis never sees them. `fields`: what `updated`
+// spliced into the job, sent instead of it for a job named by reference
+// (ack-refs.ts); absent when `updated` is no splice (a malformed job).
+export type Outcome =
+  | { kind: "succeeded"; job: FetchedJob; payload?: JobPayload }
+  | { kind: "retry"; job: FetchedJob; updated: string; fields?: Record<string, unknown>; delaySec: number; payload?: JobPayload; error?: unknown }
+  | {
+      kind: "dead"; job: FetchedJob; updated: string; fields?: Record<string, unknown>; handlerFailed: boolean;
+      payload?: JobPayload; error?: unknown; reason?: string;
+    }
+  /** Failed out of retries with `dead: false`: dropped, counted as failed. */
+  | { kind: "discarded"; job: FetchedJob; payload?: JobPayload; error?: unknown }
+  | { kind: "unstarted"; job: FetchedJob }
+  | { kind: "interrupted"; job: FetchedJob };
+
+const CODES = { retry: "r", dead: "d", discarded: "x", unstarted: "q", interrupted: "i" } as const;
+/** A dead entry for a job that did not run (poison, malformed, too long): not counted as processed. */
+const UNRUN = "u";
+
+type Settled = Exclude<Outcome, { kind: "succeeded" }>;
+const putBack = (o: Outcome) => o.kind === "unstarted" || o.kind === "interrupted";
+const settled = (o: Outcome): o is Settled => o.kind !== "succeeded";
+
+/** The outcomes grouped as lib/tick/ack-jobs.lua takes them: successes by queue, then the others in their order. */
+function entries(outcomes: Outcome[]): { succeeded: Map<string, Outcome[]>; ordered: Settled[] } {
+  const succeeded = new Map<string, Outcome[]>();
+  for (const o of outcomes) {
+    if (o.kind !== "succeeded") continue;
+    const group = succeeded.get(o.job.queue);
+    if (group) group.push(o);
+    else succeeded.set(o.job.queue, [o]);
+  }
+  // Jobs put back are pushed one by one onto the head of their queue: the
+  // last pushed is fetched first, so they go in reverse to keep their order.
+  const rest = outcomes.filter(settled);
+  return { succeeded, ordered: [...rest.filter((o) => !putBack(o)), ...rest.filter(putBack).reverse()] };
+}
+
+/** The outcomes in the order lib/tick/ack-jobs.lua numbers its entries (its "missed" list names them by that number, from 1). */
+export function ackOrder(outcomes: Outcome[]): Outcome[] {
+  const { succeeded, ordered } = entries(outcomes);
+  return [...[...succeeded.values()].flat(), ...ordered];
+}
+
+/** The updated text, or for a job named by reference the patch that makes it. */
+function updatedOf(o: Settled): string {
+  if (o.kind !== "retry" && o.kind !== "dead") return "";
+  if (o.job.ref === undefined) return o.updated;
+  return patchOf(o.fields, o.kind === "dead" && o.reason !== undefined ? o.reason : "it failed");
+}
+
+/** lib/tick/ack-jobs.lua's arguments: successes grouped by queue, then the other outcomes; a job with a `ref` is named by it. */
+export function ackArgs(outcomes: Outcome[]): (string | number)[] {
+  const { succeeded, ordered } = entries(outcomes);
+  const args: (string | number)[] = [succeeded.size];
+  for (const [queue, group] of succeeded) args.push(queue, group.length, ...group.map((o) => o.job.ref ?? o.job.raw));
+  args.push(ordered.length);
+  for (const o of ordered) {
+    const delay = o.kind === "retry" ? o.delaySec : 0;
+    const code = o.kind === "dead" && !o.handlerFailed ? UNRUN : CODES[o.kind];
+    args.push(code, o.job.queue, o.job.ref ?? o.job.raw, updatedOf(o), delay);
+  }
+  return args;
+}

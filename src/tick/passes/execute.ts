@@ -1,0 +1,114 @@
+// Execute pass: runs one fetched job in JS, wrapped in the middleware, and
+// turns whatever happens into an outcome for ack. Never throws: a handler,
+// middleware or backoff that throws anything at all fails only its own job.
+// Failing a job splices the error fields into the stored string: tickq never
+// re-encodes a job (Ruby's 2**53+1 and 1.0 keep their bytes).
+import { spliceFields } from "../../client/json-splice.js";
+import { deadEntryFor, decodeJob } from "../../client/job.js";
+import { JobLog } from "../job-log.js";
+import { attemptOf, onFailure } from "../retry.js";
+import { compressedBacktrace } from "../../sidekiq/backtrace.js";
+import { isLeaseInDoubt } from "../../ordered/guard.js";
+import { definitionOf, redisNowMs, redisNowSec, type Runtime } from "../runtime.js";
+import type { JobContext, JobDefinition, JobPayload, RunningJob } from "../../types.js";
+import type { Outcome } from "./ack.js";
+import type { FetchedJob } from "./fetch.js";
+import { runWithTimeout } from "./timeout.js";
+
+export async function runJob(runtime: Runtime, job: FetchedJob, signal: AbortSignal, graceMs = 1_000): Promise<Outcome> {
+  if (job.resurrections >= runtime.maxResurrections) {
+    const reason = `its tick died ${job.resurrections} times while running it (maxResurrections ${runtime.maxResurrections})`;
+    return unrunnable(runtime, job, "TickqPoisonJob", reason);
+  }
+  // Not poison: no tick died. The job needs longer than the ticks leave it.
+  if (job.interruptions >= runtime.maxResurrections) {
+    const reason =
+      `a tick's deadline interrupted it ${job.interruptions} times (maxResurrections ${runtime.maxResurrections}): it runs longer than the budget ticks leave it. ` +
+      "Give the job a timeoutMs (a tick then starts it only with that much budget left, and a run past it fails and is retried), " +
+      "raise the tick budget (tick({ budgetMs }), TICKQ_TICK_BUDGET_MS), or split it into shorter jobs";
+    return unrunnable(runtime, job, "TickqDeadlineExceeded", reason);
+  }
+  const decoded = decodeJob(job.raw, runtime.jobs);
+  if (!decoded.ok) {
+    if (decoded.errorClass === "TickqUnknownJob") {
+      const error = Object.assign(new Error(decoded.reason), { name: "TickqUnknownJob" });
+      // A job written without `retry` is retried as Sidekiq's client would default it.
+      const payload = { ...decoded.payload, retry: decoded.payload.retry ?? true };
+      return failed(runtime, job, payload, error, { backoff: undefined });
+    }
+    return unrunnable(runtime, job, decoded.errorClass, decoded.reason);
+  }
+
+  const definition = definitionOf(runtime, decoded.payload.class)!;
+  // A job written without `retry` takes its definition's, as Sidekiq takes the worker's.
+  const payload = decoded.payload.retry == null ? { ...decoded.payload, retry: definition.retry ?? true } : decoded.payload;
+  const log = new JobLog(runtime.logger, payload, runtime.logLines, () => redisNowMs(runtime));
+  const ctx: JobContext = {
+    jid: payload.jid,
+    queue: job.queue,
+    attempt: attemptOf(payload),
+    signal,
+    log,
+    payload,
+  };
+  if (job.flowFence !== undefined) ctx.fence = job.flowFence;
+  const running: RunningJob = { name: payload.class, args: payload.args, payload };
+  const execute = async (c: JobContext) => {
+    const perform = async () => definition.perform(payload.args as never, c);
+    if (runtime.middleware.length === 0) await perform();
+    else await runMiddleware(runtime, running, c, perform);
+  };
+  const { timeoutMs } = definition;
+  try {
+    if (timeoutMs === undefined) await execute(ctx);
+    else {
+      await runWithTimeout((bounded) => execute({ ...ctx, signal: bounded }), signal, {
+        name: payload.class,
+        timeoutMs,
+        graceMs,
+        onIgnored: () => ctx.log.warn(`ignored the abort past its timeoutMs (${timeoutMs} ms); it may still be running`),
+      });
+    }
+    return { kind: "succeeded", job, payload };
+  } catch (error) {
+    if (signal.aborted) return { kind: isLeaseInDoubt(signal.reason) ? "unstarted" : "interrupted", job };
+    return failed(runtime, job, payload, error, { backoff: definition.backoff, log: log.lines });
+  }
+}
+
+function unrunnable(runtime: Runtime, job: FetchedJob, errorClass: string, reason: string): Outcome {
+  const { text, fields } = deadEntryFor(job.raw, job.queue, errorClass, reason, redisNowSec(runtime));
+  const outcome: Outcome = { kind: "dead", job, updated: text, handlerFailed: false, reason: `${errorClass}: ${reason}` };
+  if (fields) outcome.fields = fields;
+  return outcome;
+}
+
+interface FailureInput {
+  backoff: JobDefinition["backoff"];
+  /** The run's last ctx.log lines. */
+  log?: string[];
+}
+
+async function failed(runtime: Runtime, job: FetchedJob, payload: JobPayload, error: unknown, input: FailureInput): Promise<Outcome> {
+  const context = { nowSec: redisNowSec(runtime), maxRetries: runtime.maxRetries, backoff: input.backoff, queue: job.queue };
+  const result = onFailure(payload, error, context);
+  if (result.kind === "discard") return { kind: "discarded", job, payload, error };
+  // The job's own `backtrace` option, as Sidekiq reads it; without one, tickq's `backtraceLines`.
+  const setting = payload.backtrace ?? (runtime.backtraceLines > 0 ? runtime.backtraceLines : undefined);
+  const backtrace = await compressedBacktrace(setting, error);
+  const fields: Record<string, unknown> = backtrace === undefined ? { ...result.fields } : { ...result.fields, error_backtrace: backtrace };
+  // This run's log replaces an earlier one's; a job that never had one does not get an empty one.
+  const log = input.log ?? [];
+  if (log.length > 0 || "tickq_log" in payload) fields.tickq_log = log;
+  // decodeJob read the text as a JSON object, so splicing cannot fail here.
+  const updated = spliceFields(job.raw, fields)!;
+  return result.kind === "retry"
+    ? { kind: "retry", job, updated, fields, delaySec: result.delaySec, payload, error }
+    : { kind: "dead", job, updated, fields, handlerFailed: true, payload, error };
+}
+
+function runMiddleware(runtime: Runtime, job: RunningJob, ctx: JobContext, perform: () => Promise<unknown>): Promise<unknown> {
+  const chain = runtime.middleware;
+  const call = (i: number): Promise<unknown> => (i < chain.length ? chain[i]!(job, ctx, () => call(i + 1)) : perform());
+  return call(0);
+}

@@ -1,0 +1,297 @@
+// The continuous fetch / execute / ack loop of a tick. Slots are refilled as
+// they free up: the next jobs are fetched while enough still wait for a slot
+// to cover one round trip (the low-water mark: half a batch, more when round
+// trips are slow — HTTP Redis — and jobs start fast), and finished jobs are
+// acked in groups that ride on those fetches, so a slow job never holds the
+// others' slots idle and a round trip is hidden behind running jobs. One
+// step call is in flight at a time: calls keep their numbers in order
+// (lib/tick/replay-call.lua).
+//
+// Bounded: at most 2 batches fetched but not started, and at most a batch
+// plus a round of slots finished but not acked. All of them sit in the tick's inproc lists,
+// so a crash still loses nothing. A fetched job waits for a slot only about
+// as long as the hold time (prefetch.ts): the tick fetches no more than its
+// slots will start by then, and hands back, at the head of their queues,
+// the jobs it holds once the oldest waited that long while no slot freed,
+// so a tick busy with long jobs never keeps work another tick could run.
+//
+// Flow jobs: a job parked on a key this tick holds goes back to its queue
+// when the tick acks the key's job. After the queues looked empty, a tick
+// that met parked jobs still acks and fetches as its flow jobs finish, so
+// a key drains at its limit within one tick, not one slot-full a tick.
+//
+// Fenced: no job starts unless the lease was confirmed within the lease time
+// (lease.ts). When it cannot be confirmed the tick stops starting jobs; when
+// it is found gone, `signal` aborts the running handlers.
+//
+// Alone: a job a dead tick left behind (`alone()`) starts only once no
+// other job runs, after a step that records it as the tick's solo job
+// (lib/tick/run-solo.lua), and nothing else starts until a step clears that record
+// after it finished. Should the tick die, Redis knows the one job running.
+//
+// Generic over what it runs (W, fetched work) and what that becomes (O, an
+// outcome for ack): plain jobs and ordered ids share the slots.
+import { monotonicMs } from "./clock.js";
+import type { Fence } from "./lease.js";
+import type { Outcome } from "./passes/ack.js";
+import type { FetchedJob } from "./passes/fetch.js";
+import { newPrefetch } from "./prefetch.js";
+
+export interface StepReply<W = FetchedJob> {
+  /** False when the lease was gone: nothing was fetched. */
+  held: boolean;
+  fetched: W[];
+  /** More may wait though the fetch came back short (it stopped at its cap of flow jobs set aside). */
+  more?: boolean;
+  /** Flow jobs wait parked on keys: acking a flow job may send one back to its queue. */
+  parked?: boolean;
+  /** Parked jobs the call's acks sent back to their queues. */
+  sentOn?: number;
+}
+
+export interface PipelineInput<W = FetchedJob, O = Outcome> {
+  first: W[];
+  /** The first fetch filled its batch: more may be waiting. */
+  firstFull: boolean;
+  /** The first fetch met flow jobs parked on keys (StepReply.parked). */
+  firstParked?: boolean;
+  batch: number;
+  concurrency: number;
+  fence: Fence;
+  /** Aborts at the deadline or when the lease is lost. */
+  signal: AbortSignal;
+  /** After `signal` aborts, how long running handlers get to settle. */
+  graceMs: number;
+  run(job: W): Promise<O>;
+  /** What a job whose run() rejected becomes: put back, as if interrupted. */
+  interrupted(job: W): O;
+  /** What a job handed back unstarted becomes: put back at the head of its queue, uncounted. */
+  unstarted(job: W): O;
+  /** Whether acking this job may free a slot a parked job waits for (a flow job). */
+  holdsSlot?(job: W): boolean;
+  /**
+   * Whether a job may start now ("start"), needs more budget than is left
+   * ("later": no more fetches, a fresh tick will run it) or more than a
+   * whole tick has ("never" here). Jobs not started go back as unstarted.
+   */
+  startable?(job: W): "start" | "later" | "never";
+  /** Whether a job must run alone, its start recorded first (a dead tick left it behind). */
+  alone?(job: W): boolean;
+  /**
+   * Acks `acks` and fetches up to `fetch` jobs (0: none). `solo`: the job
+   * about to run alone, null to clear that record, undefined to leave it.
+   */
+  step(acks: O[], fetch: number, solo?: W | null): Promise<StepReply<W>>;
+  /** Every outcome, as it happens. */
+  onOutcome(outcome: O): void;
+}
+
+export interface PipelineResult<W = FetchedJob, O = Outcome> {
+  /** Finished, not yet acked. */
+  finished: O[];
+  /** Fetched, never started. */
+  unstarted: W[];
+  /** Held back by startable(), in fetch order: they did not fit the budget left. */
+  deferred: W[];
+  /** Handlers still running after the grace period: left in inproc. */
+  abandoned: number;
+  /** Jobs handed back unstarted to their queues while the tick ran: its slots were busy. */
+  handedBack: number;
+  /** The last fetch came back short: the queues looked empty. */
+  drained: boolean;
+  /** A step that failed for good (Redis unreachable); its acks are back in `finished`. */
+  failure?: unknown;
+}
+
+const POLL_MS = 100;
+
+export async function runPipeline<W, O>(p: PipelineInput<W, O>): Promise<PipelineResult<W, O>> {
+  const prefetch = newPrefetch(p.concurrency);
+  const buffer = [...p.first];
+  // When each job of `buffer` was fetched (prefetch.now()).
+  const heldSince = new Map<W, number>(p.first.map((job) => [job, prefetch.now()]));
+  const deferred: W[] = [];
+  // A job waits for a tick with more budget left: fetch nothing more.
+  let waiting = false;
+  let finished: O[] = [];
+  let running = 0;
+  let drained = !p.firstFull;
+  let parked = p.firstParked === true;
+  // A flow job finished since the last fetch: its ack may send a parked job back.
+  let slotFreed = false;
+  // A step's acks sent parked jobs back, and no fetch came after it.
+  let sentOnLeft = false;
+  let handBack = false;
+  let handedBack = 0;
+  let stepping = false;
+  let confirming = false;
+  let closed = false;
+  let failure: unknown;
+  let abortedAt: number | undefined;
+  let wake = () => {};
+  // The job running alone: recorded by its step (announcing), running, or done and not yet cleared.
+  let solo: { job: W; state: "announcing" | "running" | "done" } | undefined;
+  const lowWater = () => Math.max(Math.floor(p.batch / 2), Math.min(p.batch, prefetch.lead()));
+  const stopping = () => p.signal.aborted || failure !== undefined;
+
+  const send = (fetch: number, marker: W | null | undefined, then: (held: boolean) => void) => {
+    const acks = finished;
+    finished = [];
+    stepping = true;
+    handBack = false;
+    if (fetch > 0) slotFreed = false;
+    const sentAt = monotonicMs();
+    p.step(acks, fetch, marker).then(
+      (reply) => {
+        prefetch.stepTook(monotonicMs() - sentAt);
+        buffer.push(...reply.fetched);
+        for (const job of reply.fetched) heldSince.set(job, prefetch.now());
+        parked ||= reply.parked === true;
+        if (fetch > 0) sentOnLeft = false;
+        else if ((reply.sentOn ?? 0) > 0) sentOnLeft = true;
+        if (!reply.held || (reply.fetched.length < fetch && !reply.more)) drained = true;
+        else if (fetch > 0) drained = false;
+        then(reply.held);
+      },
+      (error: unknown) => {
+        finished = acks.concat(finished);
+        failure = error;
+        solo = undefined;
+      },
+    ).finally(() => {
+      stepping = false;
+      fill();
+      wake();
+    });
+  };
+
+  const step = () => {
+    if (stepping || failure !== undefined) return;
+    const due = !stopping() && !waiting && (drained ? parked && slotFreed : buffer.length <= lowWater());
+    const fetch = due ? Math.max(0, Math.min(p.batch, prefetch.room(running, buffer.length))) : 0;
+    // Acks alone go once a batch and a round of slots have finished, or
+    // with jobs handed back; the last ones ride on finish. A solo job that
+    // finished is cleared at once.
+    const last = (drained || waiting) && buffer.length === 0 && running === 0;
+    const clearing = solo?.state === "done";
+    if (!clearing && !handBack && fetch === 0 && (finished.length < p.batch + p.concurrency || last)) return;
+    send(fetch, clearing ? null : undefined, () => {
+      if (clearing) solo = undefined;
+    });
+  };
+
+  const start = (job: W) => {
+    running++;
+    heldSince.delete(job);
+    prefetch.started();
+    // run() never rejects; were it to, the job goes back to its queue.
+    const settled = p.run(job).catch(() => p.interrupted(job));
+    void settled.then((outcome) => {
+      running--;
+      prefetch.freed();
+      if (solo?.job === job) solo.state = "done";
+      if (closed) return;
+      if (p.holdsSlot?.(job)) slotFreed = true;
+      p.onOutcome(outcome);
+      finished.push(outcome);
+      fill();
+      wake();
+    });
+  };
+
+  // Records `job` as the tick's solo job, then starts it: no other job runs.
+  const announce = (job: W) => {
+    solo = { job, state: "announcing" };
+    send(0, job, (held) => {
+      if (!held || stopping()) {
+        solo = undefined;
+        return;
+      }
+      buffer.splice(buffer.indexOf(job), 1);
+      solo = { job, state: "running" };
+      start(job);
+    });
+  };
+
+  const confirm = () => {
+    if (confirming) return;
+    confirming = true;
+    void p.fence.confirm().then(() => {
+      confirming = false;
+      fill();
+      wake();
+    });
+  };
+
+  const fill = () => {
+    while (!stopping() && running < p.concurrency && buffer.length > 0 && solo === undefined) {
+      if (!p.fence.valid()) {
+        confirm();
+        break;
+      }
+      const job = buffer[0]!;
+      const when = p.startable?.(job) ?? "start";
+      if (when !== "start") {
+        buffer.shift();
+        heldSince.delete(job);
+        deferred.push(job);
+        waiting ||= when === "later";
+        continue;
+      }
+      if (p.alone?.(job)) {
+        // It waits, and the jobs behind it, until the running ones are done.
+        if (running === 0 && !stepping) announce(job);
+        break;
+      }
+      buffer.shift();
+      start(job);
+    }
+    step();
+  };
+
+  // The jobs held waited the hold time while no job could start: back to
+  // their queues. Not while a solo job is being recorded (it is still held).
+  const handBackIfOverdue = () => {
+    if (stopping() || buffer.length === 0 || solo?.state === "announcing") return;
+    if (running < p.concurrency && solo === undefined) return;
+    if (!prefetch.overdue(heldSince.get(buffer[0]!) ?? prefetch.now())) return;
+    const jobs = buffer.splice(0);
+    heldSince.clear();
+    finished.push(...jobs.map((job) => p.unstarted(job)));
+    handedBack += jobs.length;
+    handBack = true;
+    step();
+  };
+
+  // Sleeps until woken, the next poll, or the moment the oldest held job is due back.
+  const pause = () => {
+    let ms = POLL_MS;
+    const oldest = buffer.length > 0 ? heldSince.get(buffer[0]!) : undefined;
+    if (oldest !== undefined) ms = Math.min(ms, Math.max(1, oldest + prefetch.holdMs() - prefetch.now() + 1));
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+  };
+
+  const onAbort = () => wake();
+  p.signal.addEventListener("abort", onAbort);
+  fill();
+  for (;;) {
+    if (stopping()) abortedAt ??= monotonicMs();
+    const idle = running === 0 && !stepping;
+    if (idle && (stopping() || ((drained || waiting) && buffer.length === 0))) break;
+    if (abortedAt !== undefined && !stepping && monotonicMs() - abortedAt >= p.graceMs) break;
+    await pause();
+    wake = () => {};
+    fill();
+    handBackIfOverdue();
+  }
+  closed = true;
+  p.signal.removeEventListener("abort", onAbort);
+  const empty = drained && !waiting && !sentOnLeft && buffer.length === 0;
+  return { finished, unstarted: buffer, deferred, abandoned: running, handedBack, drained: empty, failure };
+}

@@ -1,0 +1,47 @@
+// Queue order for fetch. Strict: the list as given. Weighted (Sidekiq's
+// weighted fetch): every fetch slot draws its first queue with probability
+// proportional to its weight; an empty draw falls back to the strict order.
+import { TickqError } from "../errors.js";
+import { isCleanName } from "../names.js";
+import type { QueueOrder } from "../types.js";
+
+export interface QueuePlan {
+  names: string[];
+  /** Cumulative weights, or null for strict order. */
+  cumulative: number[] | null;
+}
+
+export function planQueues(order: QueueOrder): QueuePlan {
+  if (!Array.isArray(order) || order.length === 0) throw new TickqError("BAD_OPTIONS", "queues must name at least one queue");
+  for (const q of order) {
+    const name = Array.isArray(q) ? q[0] : q;
+    if (!isCleanName(name)) throw new TickqError("BAD_OPTIONS", `queue names must be non-empty words without spaces, got ${JSON.stringify(name)}`);
+  }
+  if (order.every((q) => typeof q === "string")) return { names: order as string[], cumulative: null };
+  const weighted = order.map((q) => (typeof q === "string" ? ([q, 1] as [string, number]) : q));
+  let total = 0;
+  const cumulative = weighted.map(([name, weight]) => {
+    if (!(weight > 0)) throw new TickqError("BAD_OPTIONS", `queue "${name}" needs a positive weight, got ${weight}`);
+    return (total += weight);
+  });
+  return { names: weighted.map(([name]) => name), cumulative };
+}
+
+/** 1-based queue indexes for the fetch script, one per slot; none when strict. */
+export function drawPicks(plan: QueuePlan, slots: number): number[] {
+  const { cumulative } = plan;
+  if (!cumulative) return [];
+  const total = cumulative[cumulative.length - 1]!;
+  const picks: number[] = [];
+  for (let slot = 0; slot < slots; slot++) {
+    const r = Math.random() * total;
+    picks.push(cumulative.findIndex((c) => r < c) + 1);
+  }
+  return picks;
+}
+
+/** The fetch arguments of lib/tick/fetch-jobs.lua: batch, n, queues, m, picks. */
+export function fetchArgs(plan: QueuePlan, batch: number): (string | number)[] {
+  const picks = drawPicks(plan, batch);
+  return [batch, plan.names.length, ...plan.names, picks.length, ...picks];
+}

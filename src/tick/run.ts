@@ -1,0 +1,203 @@
+// One tick: begin (lease, resurrect, schedule, fetch) → the pipeline
+// (execute, with steps that ack, extend and fetch) → finish (ack, requeue,
+// unregister). A tick killed at any line loses nothing: its fetched jobs sit
+// in its inproc lists until acked, and once its lease expires the next
+// tick's resurrect pass puts them back. Every call is numbered and resent
+// unchanged on transient errors (calls.ts), so a replay is harmless.
+import { monotonicMs } from "./clock.js";
+import { tickEvents } from "./events.js";
+import { newJid } from "../client/job.js";
+import { fenceLease } from "./lease.js";
+import { orderedInTick } from "../ordered/in-tick.js";
+import { interruptedOf, isOrdered, readOrderedFetched, splitOutcomes, unstartedOf, type Work, type WorkOutcome } from "../ordered/work.js";
+import { ackArgs } from "./passes/ack.js";
+import { nameLargeJobs } from "./passes/ack-refs.js";
+import { readFetchedFenced } from "../flow/fences.js";
+import { budgetCheck } from "./passes/start-budget.js";
+import { housekeepArgs, readHousekeep, type HousekeepLimits } from "./passes/housekeep.js";
+import { runPipeline, type StepReply } from "./pipeline.js";
+import { fetchArgs } from "./queue-order.js";
+import { asArray, asNumber, type RoundTrips } from "../redis/adapter.js";
+import { learnClock, learnEvictionPolicy, redisNowMs, redisNowSec, type Runtime } from "./runtime.js";
+import { recurringDueArgs, runRecurring } from "../recurring/pass.js";
+import { scripts } from "../lua/index.js";
+import { TickBeats } from "../sidekiq/process.js";
+import { tickCalls } from "./calls.js";
+import { tickSettings } from "./settings.js";
+import type { TickOptions, TickReport } from "../types.js";
+
+/** Share of the budget that extra housekeeping calls may use. */
+const HOUSEKEEP_SHARE = 0.25;
+
+/** `tickId`: one reserved for this tick (src/kick/parallel.ts); default a new one. */
+export async function runTick(runtime: Runtime, options: TickOptions = {}, tickId = newJid().slice(0, 16)): Promise<TickReport> {
+  const { budgetMs, batch, concurrency, leaseMs, graceMs, resurrectLimit, scheduleLimit } = tickSettings(options);
+  const limits: HousekeepLimits = { resurrectLimit, scheduleLimit, lockMs: leaseMs };
+  const started = monotonicMs();
+  const trips: RoundTrips = { count: 0 };
+  const report: TickReport = {
+    tickId, fetched: 0, succeeded: 0, failed: 0, retried: 0, dead: 0, resurrected: 0, scheduled: 0,
+    requeued: 0, abandoned: 0, deadEvicted: 0, more: false, leaseLost: false, roundTrips: 0, durationMs: 0,
+    recurring: 0, discarded: 0,
+  };
+  const { keys, plan } = runtime;
+  // As a Sidekiq process: three more KEYS on every call, a beat section in begin, step, finish and extend.
+  const beats = runtime.sidekiq && new TickBeats(runtime.sidekiq, runtime.prefix, { tickId, concurrency, plan, nowSec: () => redisNowSec(runtime) });
+  const calls = tickCalls(runtime, [keys.ticks, keys.lease(tickId), ...(beats?.keys ?? [])], trips, Math.min(leaseMs, runtime.redisTimeoutMs, 5_000));
+  const common = [tickId, leaseMs, runtime.deadMaxJobs, runtime.deadMaxAgeSeconds];
+
+  const controller = new AbortController();
+  const deadline = setTimeout(() => controller.abort(new Error("tick deadline reached")), budgetMs);
+  const lost = () => {
+    report.leaseLost = true;
+    controller.abort(new Error("tick lease lost"));
+  };
+  const fence = fenceLease(runtime, { tickId, leaseMs, trips, onLost: lost, beats });
+  const work = orderedInTick(runtime, fence, controller.signal, leaseMs, graceMs);
+  const events = tickEvents(runtime.listeners, runtime.logger);
+
+  try {
+    const registration = `${Math.round(redisNowMs(runtime))} ${leaseMs} ${plan.names.join(" ")}`;
+    const sentAt = monotonicMs();
+    const askPolicy = runtime.evictionPolicy === undefined ? 1 : 0;
+    const begun = asArray(
+      await calls.send(scripts.begin, [
+        ...common, registration, ...housekeepArgs(limits), askPolicy, ...(beats ? [beats.info()] : []),
+        ...fetchArgs(plan, batch), ...work.args(), ...recurringDueArgs(runtime.recurring, scheduleLimit),
+      ]),
+      "begin",
+    );
+    const housekept = readHousekeep(begun);
+    learnClock(runtime, housekept.nowMs);
+    learnEvictionPolicy(runtime, String(begun[7] ?? ""));
+    report.resurrected += housekept.resurrected;
+    report.scheduled += housekept.scheduled;
+    if (asNumber(begun[6]) !== 1) {
+      lost();
+      return report;
+    }
+    fence.confirmed(sentAt);
+    beats?.start(() => void fence.confirm());
+    const firstPlain = readFetchedFenced(begun[5], begun[10]);
+    const first: Work[] = [...firstPlain.jobs, ...readOrderedFetched(begun[9])];
+    const recurring = await runRecurring(runtime, calls, { tickId, reply: begun[8], nowMs: housekept.nowMs, room: batch - first.length });
+    report.recurring += recurring.enqueued;
+    first.push(...recurring.fetched);
+    if (!recurring.held) lost();
+    let housekeepingLeft = housekept.more;
+
+    while (housekeepingLeft && monotonicMs() - started < budgetMs * HOUSEKEEP_SHARE) {
+      const reply = asArray(await calls.send(scripts.housekeep, [tickId, calls.next(), ...housekeepArgs(limits)]), "housekeep");
+      const more = readHousekeep(reply);
+      report.resurrected += more.resurrected;
+      report.scheduled += more.scheduled;
+      housekeepingLeft = more.more;
+      if (asNumber(reply[5]) !== 1) lost();
+    }
+
+    const step = async (acks: WorkOutcome[], fetch: number, solo?: Work | null): Promise<StepReply<Work>> => {
+      const sent = monotonicMs();
+      try {
+        const { plain, ordered } = splitOutcomes(acks);
+        await nameLargeJobs(plain.map((o) => o.job));
+        const args = [...common, numbered(calls.next(), solo), ...(beats?.section() ?? []), ...ackArgs(plain), ...fetchArgs(plan, fetch), ...work.args(ordered)];
+        const stepped = asArray(await calls.send(scripts.step, args), "step");
+        learnClock(runtime, asNumber(stepped[0]));
+        report.deadEvicted += asNumber(stepped[2]);
+        events.settled(plain, stepped[5], asNumber(stepped[0])); // ordered ids fire no events yet
+        const held = asNumber(stepped[1]) === 1;
+        if (held) fence.confirmed(sent);
+        else lost();
+        const fetchedPlain = readFetchedFenced(stepped[3], stepped[6]);
+        const fetched: Work[] = [...fetchedPlain.jobs, ...readOrderedFetched(stepped[4])];
+        report.fetched += fetched.length;
+        return { held, fetched, more: fetchedPlain.capped, parked: fetchedPlain.parked, sentOn: asNumber(stepped[7]) };
+      } catch (error) {
+        controller.abort(error);
+        throw error;
+      }
+    };
+
+    report.fetched += first.length;
+    if (first.length >= batch) options.onBacklog?.();
+    const result = await runPipeline({
+      first, firstFull: first.length === batch || firstPlain.capped, firstParked: firstPlain.parked, batch, concurrency, fence, signal: controller.signal, graceMs,
+      // Sidekiq's Busy page shows plain jobs only: an ordered id is no Sidekiq job.
+      run: (job) => (beats && !isOrdered(job) ? beats.track(job, () => work.run(job)) : work.run(job)),
+      interrupted: interruptedOf,
+      unstarted: unstartedOf,
+      holdsSlot: (job) => !isOrdered(job) && job.flowFence !== undefined,
+      startable: startableOf(budgetCheck(runtime, started + budgetMs, budgetMs)),
+      // A job at its poison limit goes dead without running: no need to run it alone.
+      alone: (job) => (job.suspect || job.resurrections > 0) && job.resurrections < runtime.maxResurrections,
+      step,
+      onOutcome: (outcome) => tally(report, outcome),
+    });
+    report.abandoned = result.abandoned;
+    const unstarted = [...result.deferred, ...result.unstarted];
+    // So far requeued counts the jobs the deadline interrupted: they are back
+    // in their queues, work a fresh tick can run, so the tick reports more
+    // (each interruption is counted: a job that always overruns ends dead).
+    // Jobs handed back while it ran are work another tick can run too.
+    const interrupted = report.requeued;
+    report.requeued += unstarted.length + result.handedBack;
+    report.more = !result.drained || interrupted > 0 || result.handedBack > 0 || report.leaseLost || housekeepingLeft || recurring.more;
+
+    fence.stop();
+    beats?.stop();
+    const { plain, ordered } = splitOutcomes([...result.finished, ...unstarted.map(unstartedOf)]);
+    await nameLargeJobs(plain.map((o) => o.job));
+    const finished = asArray(
+      await calls.send(scripts.finish, [
+        ...common, calls.next(), ...(beats?.section() ?? []), ...ackArgs(plain), plan.names.length, ...plan.names, ...work.args(ordered),
+      ]),
+      "finish",
+    );
+    report.deadEvicted += asNumber(finished[2]);
+    if (asNumber(finished[3]) > 0) report.more = true; // ordered ids whose arrivals waited behind a run
+    if (asNumber(finished[5]) > 0) report.more = true; // flow jobs these acks sent back to their queues
+    events.settled(plain, finished[4], asNumber(finished[0]));
+    if (result.failure !== undefined) throw result.failure;
+    if (report.abandoned > 0) {
+      runtime.logger.warn(
+        `tickq: tick ${tickId} left ${report.abandoned} job(s) whose handlers ignored the abort; they return to their queues once its lease expires`,
+      );
+    }
+  } finally {
+    clearTimeout(deadline);
+    fence.stop();
+    beats?.stop();
+    work.stop();
+    await events.flush(Math.max(graceMs, 5_000));
+    report.roundTrips = trips.count;
+    report.durationMs = monotonicMs() - started;
+  }
+  return report;
+}
+
+function tally(report: TickReport, o: WorkOutcome): void {
+  if (o.kind === "succeeded") report.succeeded++;
+  else if (o.kind === "retry") {
+    report.retried++;
+    report.failed++;
+  } else if (o.kind === "dead") {
+    report.dead++;
+    if (o.handlerFailed) report.failed++;
+  } else if (o.kind === "discarded") {
+    report.discarded++;
+    report.failed++;
+  } else report.requeued++;
+}
+
+/** A step's call number, with lib/tick/run-solo.lua's marker: none leaves the tick's solo record, "-" clears it, else the job to record. */
+function numbered(seq: number, solo: Work | null | undefined): number | string {
+  if (solo === undefined) return seq;
+  if (solo === null) return `${seq} -`;
+  return isOrdered(solo) ? `${seq} o${solo.name} ${solo.id}` : `${seq} p${solo.raw}`;
+}
+
+/** The budget check reads plain jobs' timeoutMs; an ordered id always starts. */
+function startableOf(check: ReturnType<typeof budgetCheck>): ((work: Work) => "start" | "later" | "never") | undefined {
+  if (!check) return undefined;
+  return (work) => (isOrdered(work) ? "start" : check(work));
+}

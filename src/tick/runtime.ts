@@ -1,0 +1,159 @@
+// Everything a tick and the client share, resolved once from the options.
+import { monotonicMs } from "./clock.js";
+import { TickqError } from "../errors.js";
+import { newListeners, type EventListeners } from "./events.js";
+import { confirmReplicated, durabilityOf, type Durability } from "./durability.js";
+import { DEFAULT_MAX_JOB_BYTES } from "../client/job-size.js";
+import { numberOption } from "../options.js";
+import { keysFor, type Keys } from "../keys.js";
+import { checkTimeouts } from "./passes/timeout.js";
+import { checkOrdered } from "../ordered/registry.js";
+import type { OrderedRegistry } from "../ordered/types.js";
+import { planQueues, type QueuePlan } from "./queue-order.js";
+import { newScriptCache, runScript, type RoundTrips } from "../redis/adapter.js";
+import { declareRecurring, type RecurringSet } from "../recurring/declare.js";
+import { sidekiqProcessOf, type SidekiqProcess } from "../sidekiq/process.js";
+import type { JobDefinition, JobLogger, JobRegistry, LuaScript, Middleware, RedisAdapter, RedisReply, TickqOptions } from "../types.js";
+
+export interface Runtime {
+  redis: RedisAdapter;
+  prefix: string;
+  keys: Keys;
+  jobs: JobRegistry;
+  /** Ordered jobs by id (src/ordered/), and their names: what every tick serves. */
+  ordered: OrderedRegistry;
+  orderedNames: string[];
+  plan: QueuePlan;
+  maxRetries: number;
+  maxResurrections: number;
+  /** How long a caller-chosen jid is remembered by enqueue. */
+  idWindowMs: number;
+  /** How long an enqueue call's token is remembered, against resent calls. */
+  replayWindowMs: number;
+  deadMaxJobs: number;
+  deadMaxAgeSeconds: number;
+  redisTimeoutMs: number;
+  logger: JobLogger;
+  middleware: Middleware[];
+  /** Listeners of job events (events.ts). */
+  listeners: EventListeners;
+  /** Frames of a failure's backtrace kept in a job that sets no `backtrace` of its own. */
+  backtraceLines: number;
+  /** Last ctx.log lines of a failed run kept in the job. */
+  logLines: number;
+  /** Redis' clock minus the monotonic clock (clock.ts), learnt from every script that reads TIME. */
+  clockOffsetMs: number;
+  /** Redis' maxmemory-policy, read once per process by the first tick (or stats). */
+  evictionPolicy: string | undefined;
+  /** The recurring jobs this deployment declares (src/recurring/). */
+  recurring: RecurringSet;
+  /** Ticks register as Sidekiq processes (src/sidekiq/process.ts); undefined: off. */
+  sidekiq: SidekiqProcess | undefined;
+  /** Some job has a timeoutMs: ticks check the budget left before starting one. */
+  timeouts: boolean;
+  /** Largest job text (or ordered payload) enqueue accepts, in bytes. */
+  maxJobBytes: number;
+  /** Replicas every write waits for (src/tick/durability.ts); undefined: none. */
+  durability: Durability | undefined;
+  run(script: LuaScript, keys: string[], args: (string | number)[], trips: RoundTrips): Promise<RedisReply>;
+}
+
+export function createRuntime<J extends JobRegistry>(options: TickqOptions<J>): Runtime {
+  if (!options || typeof options.redis?.evalsha !== "function") {
+    throw new TickqError("BAD_OPTIONS", "createTickq needs `redis`: an adapter such as ioredisAdapter(new Redis()) or upstashAdapter(redis)");
+  }
+  if (typeof options.jobs !== "object" || options.jobs === null) {
+    throw new TickqError("BAD_OPTIONS", "createTickq needs `jobs`: an object of job name → handler");
+  }
+  const prefix = options.prefix ?? "tickq:";
+  if (options.redis.cluster && hashTagOf(prefix) === undefined) {
+    throw new TickqError(
+      "BAD_OPTIONS",
+      `prefix ${JSON.stringify(prefix)} has no hash tag, and the client is a Redis Cluster client: tickq's scripts need all its keys in one slot. ` +
+        `Put a hash tag in the prefix, such as prefix: "{${prefix.replace(/[{}:]+$/g, "") || "tickq"}}:"`,
+    );
+  }
+  const ordered = checkOrdered(options.ordered, options.jobs);
+  const scriptCache = newScriptCache();
+  const runtime: Runtime = {
+    redis: options.redis,
+    prefix,
+    keys: keysFor(prefix),
+    jobs: options.jobs,
+    ordered,
+    orderedNames: Object.keys(ordered),
+    plan: planQueues(options.queues ?? ["default"]),
+    maxRetries: numberOption(options.maxRetries, 25, "maxRetries", { min: 0, integer: true }),
+    // 0 would send every job of a dead tick to the dead set unrun.
+    maxResurrections: numberOption(options.maxResurrections, 3, "maxResurrections", { min: 1, integer: true }),
+    idWindowMs: numberOption(options.idWindowMs, 24 * 3600_000, "idWindowMs", { min: 1_000, integer: true }),
+    replayWindowMs: numberOption(options.replayWindowMs, 600_000, "replayWindowMs", { min: 1_000, integer: true }),
+    deadMaxJobs: numberOption(options.deadMaxJobs, 10_000, "deadMaxJobs", { min: 1, integer: true }),
+    deadMaxAgeSeconds: numberOption(options.deadMaxAgeSeconds, 180 * 24 * 3600, "deadMaxAgeSeconds", { min: 1 }),
+    redisTimeoutMs: numberOption(options.redisTimeoutMs, 10_000, "redisTimeoutMs", { min: 1 }),
+    logger: options.logger ?? console,
+    middleware: [],
+    listeners: newListeners(options.on),
+    // Under Sidekiq's own key names, Sidekiq's rule: no backtrace unless the job asks for one.
+    backtraceLines: numberOption(options.backtraceLines, prefix === "" ? 0 : 20, "backtraceLines", { min: 0, integer: true }),
+    logLines: numberOption(options.logLines, 20, "logLines", { min: 0, integer: true }),
+    // Until Redis answers, the host's wall clock read once is the best guess.
+    clockOffsetMs: Date.now() - monotonicMs(),
+    evictionPolicy: undefined,
+    recurring: declareRecurring(options.schedules, options.jobs, options.cron),
+    sidekiq: sidekiqProcessOf(options.sidekiqProcesses, prefix),
+    timeouts: checkTimeouts(options.jobs),
+    maxJobBytes: numberOption(options.maxJobBytes, DEFAULT_MAX_JOB_BYTES, "maxJobBytes", { min: 1_024, integer: true }),
+    durability: durabilityOf(options.durability, options.redis),
+    run: async (script, keys, args, trips) => {
+      // A script that declares no key is sent to any node of a cluster.
+      if (keys.length === 0) throw new TickqError("BAD_STATE", `script ${script.name} was called with no key: a cluster client could not route it`);
+      const reply = await runScript(runtime.redis, script, keys, [prefix, ...args], trips, runtime.redisTimeoutMs, scriptCache);
+      if (runtime.durability) await confirmReplicated(runtime.redis, runtime.durability, script, trips);
+      return reply;
+    },
+  };
+  return runtime;
+}
+
+export function definitionOf(runtime: Runtime, name: string): JobDefinition<never> | undefined {
+  const entry = Object.hasOwn(runtime.jobs, name) ? runtime.jobs[name] : undefined;
+  if (entry === undefined) return undefined;
+  return typeof entry === "function" ? { perform: entry } : entry;
+}
+
+/** Redis' time now, from the offset last learnt: a step of the host's clock does not move it. */
+export function redisNowMs(runtime: Runtime): number {
+  return monotonicMs() + runtime.clockOffsetMs;
+}
+
+export function redisNowSec(runtime: Runtime): number {
+  return redisNowMs(runtime) / 1000;
+}
+
+/** A reply carried Redis' time (ms). */
+export function learnClock(runtime: Runtime, nowMs: number): void {
+  runtime.clockOffsetMs = nowMs - monotonicMs();
+}
+
+/** Why a policy other than noeviction endangers jobs; empty when it is safe. */
+export function evictionWarning(policy: string | undefined): string | undefined {
+  if (policy === undefined || policy === "" || policy === "noeviction") return undefined;
+  return `Redis evicts keys under memory pressure (maxmemory-policy ${policy}): queued jobs can vanish, and a volatile-* policy evicts live leases so jobs run twice. Set maxmemory-policy noeviction.`;
+}
+
+/** Learns the eviction policy once per process and logs the warning once. */
+export function learnEvictionPolicy(runtime: Runtime, policy: string): void {
+  if (runtime.evictionPolicy !== undefined || policy === "") return;
+  runtime.evictionPolicy = policy;
+  const warning = evictionWarning(policy);
+  if (warning) runtime.logger.warn(`tickq: ${warning}`);
+}
+
+/** The hash tag Redis Cluster reads in every key that starts with this prefix (the text between its first `{` and the next `}`), or undefined. */
+export function hashTagOf(prefix: string): string | undefined {
+  const open = prefix.indexOf("{");
+  if (open < 0) return undefined;
+  const close = prefix.indexOf("}", open + 1);
+  return close > open + 1 ? prefix.slice(open + 1, close) : undefined;
+}
