@@ -2,7 +2,8 @@
 -- called by lib/tick/fetch-jobs.lua), in three steps: classify the chunk
 -- (lib/flow/chunk.lua), decide per job, oldest first (lib/flow/decide.lua),
 -- and commit what the call took and set aside. All of it runs in one script,
--- so no other tick sees a slot half taken.
+-- so no other tick sees a slot half taken, and a replayed fetch is answered
+-- from the first run's reply (lib/tick/replay-call.lua): none of it runs twice.
 
 local function flow_admit(F)
   local fkey = F.key
@@ -98,24 +99,16 @@ local function flow_admit(F)
       tick = tick, now = now_ms(), view = F.view(chunk.singles, chunk.index), fence = last_fence,
       parked = {}, unsent = {}, parked_by_name = {}, slots_by_name = {}, went_back = {},
     }
-    local kept, nkept, aside, back = {}, 0, 0, {}
-    -- bench/flow.ts (b) cold: a key found held stays held for the rest of
-    -- the call, so the rest of a run of its duplicates parks undecided.
-    local held_run
+    local kept, aside, back = {}, 0, {}
     for at, text in ipairs(chunk.texts) do
-      local job = chunk.classes[at]
-      if nkept < room then
-        if job == held_run then
-          F.park_unique(call, job, text)
-          aside = aside + 1
-        elseif F.decide(call, job, text) then
-          nkept = nkept + 1
-          kept[nkept] = text
+      local class = chunk.classes[at]
+      if #kept < room then
+        if F.decide(call, class, text) then
+          kept[#kept + 1] = text
         else
           aside = aside + 1
-          if job.kind == 'unique' then held_run = job end
         end
-      elseif F.park_past_batch(call, job, text) then
+      elseif F.park_past_batch(call, class, text) then
         aside = aside + 1
       else
         back[#back + 1] = text

@@ -58,16 +58,11 @@ local function flow_decide(F)
     return false
   end
 
-  -- Parks the job `text` of a unique key found held.
-  function F.park_unique(call, class, text)
-    park(call, class, text, call.view.singles[class.slot])
-  end
-
   -- A key this call took is found held too: a later job of it parks.
   function decide.unique(call, class, text)
     local view, k = call.view, class.slot
     if F.held1(view, k) then
-      F.park_unique(call, class, text)
+      park(call, class, text, view.singles[k])
       return false
     end
     next_fence(call)
