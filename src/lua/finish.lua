@@ -28,7 +28,9 @@
 -- @include lib/common/edit-job-text.lua
 -- @include lib/tick/replay-call.lua
 -- @include lib/flow/read.lua
+-- @include lib/flow/sent.lua
 -- @include lib/flow/slots.lua
+-- @include lib/flow/settle.lua
 -- @include lib/flow/chunk.lua
 -- @include lib/flow/decide.lua
 -- @include lib/flow/admit.lua

@@ -30,18 +30,21 @@
 -- The functions are made on first use (flow()): every entry script runs
 -- its top level on each call, and a plain call makes none of them. Each
 -- part is a function that adds its own to the table F: lib/flow/read.lua
--- (reading a job's descriptor), lib/flow/slots.lua (holding and freeing
--- slots, parking), lib/flow/chunk.lua, lib/flow/decide.lua and
--- lib/flow/admit.lua (the fetch: classify a chunk, decide per job,
--- commit), lib/flow/claims.lua (unique claims at enqueue and in the jobs
--- API). A script includes them all, this one last.
+-- (reading a job's descriptor), lib/flow/sent.lua (the job sent on for a
+-- key), lib/flow/slots.lua (holding and freeing slots, parking),
+-- lib/flow/settle.lua (the ack's side), lib/flow/chunk.lua,
+-- lib/flow/decide.lua and lib/flow/admit.lua (the fetch: classify a chunk,
+-- decide per job, commit), lib/flow/claims.lua (unique claims at enqueue
+-- and in the jobs API). A script includes them all, this one last.
 
 local flow_lib
 local function flow()
   if flow_lib then return flow_lib end
   local F = {}
   flow_read(F)
+  flow_sent(F)
   flow_slots(F)
+  flow_settle(F)
   flow_chunk(F)
   flow_decide(F)
   flow_admit(F)

@@ -3,7 +3,8 @@
 -- jobs back when a slot frees.
 
 local function flow_slots(F)
-  local fkey, sub, find = F.key, string.sub, string.find
+  local fkey, sub = F.key, string.sub
+  local forget_sent, sent_of = F.unsend, F.sent_of
 
   -- Whether any key has parked jobs (`flow:parked` names every key whose
   -- park list may hold some): asked once a call, so releases need no RPOP
@@ -18,82 +19,6 @@ local function flow_slots(F)
   function F.parked_now()
     any_parked = true
   end
-
-  -- `flow:sent`, a hash KEY → "SHA1 UNTIL_MS QUEUE": the job of KEY sent to a
-  -- queue to take the slot when it frees, by a release (unpark) or found
-  -- at the queue's head by an enqueue of its duplicate (F.sent_waits),
-  -- which parks behind it: a burst waits parked, not in the queue. Every
-  -- release of the key forgets it (release, F.flush) before it sends the
-  -- next on, and a delete of that job forgets it (F.unstrand), so it
-  -- names a job that will still take the slot, or nothing. Believed for a
-  -- day, in case that job leaves by a door tickq does not see (forgotten,
-  -- a duplicate is queued, and the fetch parks it if it must), and not
-  -- while its queue is paused (a job of the key for a served queue does
-  -- not wait for it). One hash,
-  -- whose fields are the keys as they are: a release forgets a batch's
-  -- keys with one HDEL and makes no string, and none while it is empty.
-  local SENT = P .. 'flow:sent'
-  local SENT_MS = 86400000
-  local any_sent
-  local function sent_somewhere()
-    if any_sent == nil then any_sent = redis.call('EXISTS', SENT) == 1 end
-    return any_sent
-  end
-  function F.sent(key, job)
-    local d = F.read(job)
-    redis.call('HSET', SENT, key, redis.sha1hex(job) .. ' ' .. (now_ms() + SENT_MS) .. ' ' .. (d and F.uri_decode(d.queue) or ''))
-    redis.call('PEXPIRE', SENT, SENT_MS)
-    any_sent = true
-  end
-
-  -- The SHA-1 of the job sent on for `key`, or nil; and its queue.
-  local function sent_of(key)
-    local v = redis.call('HGET', SENT, key)
-    if not v then return nil end
-    local until_ms, queue = string.match(v, '^%x+ (%d+) (.*)$')
-    if until_ms and tonumber(until_ms) > now_ms() then return sub(v, 1, 40), queue end
-    return nil
-  end
-
-  -- Whether `job` is the job sent on for `key`.
-  function F.is_sent(key, job)
-    if not sent_somewhere() then return false end
-    local sent = sent_of(key)
-    return sent ~= nil and sent == redis.sha1hex(job)
-  end
-
-  -- Whether a job of `key`, of the shape `one`, waits in a queue for its
-  -- slot: the one sent on, or the newest job of `list` if it is of `key`
-  -- and `shape`, then sent on.
-  function F.sent_waits(key, list, shape)
-    local sent, queue = sent_of(key)
-    if sent and redis.call('SISMEMBER', P .. 'paused', queue) == 0 then return true end
-    local newest = redis.call('LINDEX', list, 0)
-    if not (newest and is_flow(newest)) then return false end
-    local newest_shape, newest_key = F.descriptor(newest)
-    if not (newest_shape == shape and newest_key == key) then return false end
-    F.sent(key, newest)
-    return true
-  end
-
-  -- `job` is pushed again as `text` (the jobs API's run now): if it was
-  -- the job sent on for a key of it, `text` is.
-  function F.resend(job, text)
-    if not sent_somewhere() then return end
-    local t = F.read(job)
-    for _, lock in ipairs(t and t.locks or {}) do
-      if sent_of(lock.key) == redis.sha1hex(job) then F.sent(lock.key, text) end
-    end
-  end
-
-  -- Forgets the job sent on for each key of `keys`: a release, or a
-  -- fetch that parked jobs of the keys (the one sent on may be among
-  -- them: it waits parked now, and a key whose job sent on is parked
-  -- would wait for nothing).
-  local function forget_sent(keys)
-    if #keys > 0 and sent_somewhere() then redis.call('HDEL', SENT, unpack(keys)) end
-  end
-  F.unsend = forget_sent
 
   -- Parked jobs this call sent back to their queues: runnable work a
   -- tick's reply reports.
@@ -152,6 +77,7 @@ local function flow_slots(F)
     unpark(key)
     return 1
   end
+  F.release = release
 
   -- A job of `job`'s keys left for good (the jobs API deleted it or
   -- cleared its list). A key's parked jobs move on one at a time, as
@@ -271,97 +197,30 @@ local function flow_slots(F)
     end
   end
 
-  -- Releases of unique keys settled in this call, as key, tick pairs, and
-  -- slots settled per name: done and counted at once by F.flush(). A tick
-  -- whose lease is held still owns every slot it took (only a lease gone
-  -- lets another take them: F.full's sweep,
-  -- lib/tick/resurrect-dead-ticks.lua), so its releases need no read; any
-  -- other's (a lease lost, a dead tick's resurrection) are checked against
-  -- the owners first.
-  local pending, npending, freed_by_name, trusted = {}, 0, {}, true
-  function F.flush()
-    local n = npending
-    for from = 1, n, 2000 do
-      local last = math.min(from + 1999, n)
-      local names, c = {}, 0
-      for i = from, last, 2 do
-        c = c + 1
-        names[c] = OWNER .. pending[i]
-      end
-      local function keys()
-        local t = {}
-        for k = 1, c do t[k] = pending[from + 2 * k - 2] end
-        return t
-      end
-      -- gone: the positions in `pending` of the keys freed
-      local gone = {}
-      if trusted then
-        redis.call('DEL', unpack(names))
-        if sent_somewhere() then forget_sent(keys()) end
-        if parked_somewhere() then
-          for i = from, last, 2 do gone[#gone + 1] = i end
-        end
-      else
-        local got, del, freed = redis.call('MGET', unpack(names)), {}, {}
-        for k = 1, c do
-          if got[k] == pending[from + 2 * k - 1] then
-            del[#del + 1], freed[#freed + 1] = names[k], pending[from + 2 * k - 2]
-            gone[#gone + 1] = from + 2 * k - 2
-          end
-        end
-        if #del > 0 then redis.call('DEL', unpack(del)) end
-        forget_sent(freed)
-      end
-      if parked_somewhere() then
-        for _, i in ipairs(gone) do unpark(pending[i]) end
-      end
-    end
-    pending, npending, trusted = {}, 0, true
-    for name, n in pairs(freed_by_name) do redis.call('HINCRBY', P .. 'flow:locks', name, -n) end
-    freed_by_name = {}
+  local function owner_names(keys)
+    local names = {}
+    for k = 1, #keys do names[k] = OWNER .. keys[k] end
+    return names
   end
 
-  local function release_later(key, tick)
-    pending[npending + 1], pending[npending + 2] = key, tick
-    npending = npending + 2
+  -- Those of the unique keys `keys` that `ticks` (at the same places) still own.
+  function F.still_owned(keys, ticks)
+    local got, owned = redis.call('MGET', unpack(owner_names(keys))), {}
+    for k = 1, #keys do
+      if got[k] == ticks[k] then owned[#owned + 1] = keys[k] end
+    end
+    return owned
   end
 
-  -- A flow job left `tick`'s inproc list: kind 's' succeeded, 'd' dead,
-  -- 'x' discarded, 'r' retry, 'q' not started, 'i' interrupted (and a
-  -- resurrection, as 'q'). `held`: the tick's lease is held (its slots are
-  -- its own). Its slots are freed (unique keys' by F.flush(), which the
-  -- caller runs once it settled all, or at once where order matters); the
-  -- until-executed claim ends when it succeeded or is gone for good; a
-  -- coalesce job put back waits again, so it takes the wait claim back if
-  -- it is free.
-  function F.settle(tick, job, kind, held)
-    if not held then trusted = false end
-    local shape, keys, jid = F.descriptor(job)
-    if not shape then return end
-    if shape.one then
-      release_later(keys, tick)
-      freed_by_name[shape.name] = (freed_by_name[shape.name] or 0) + 1
-      return
+  -- Frees the unique keys `keys` their holders settled: the owners go with
+  -- one DEL, the jobs sent on for them are forgotten, and each key sends
+  -- its oldest parked job on.
+  function F.free_unique(keys)
+    if #keys == 0 then return end
+    redis.call('DEL', unpack(owner_names(keys)))
+    forget_sent(keys)
+    if parked_somewhere() then
+      for _, key in ipairs(keys) do unpark(key) end
     end
-    local t = F.read(job)
-    if not t then return end
-    for _, lock in ipairs(t.locks) do
-      if lock.unique then
-        release_later(lock.key, tick)
-      else
-        release(lock.key, tick .. ' ' .. jid)
-      end
-    end
-    if #t.locks > 0 then freed_by_name[t.name] = (freed_by_name[t.name] or 0) + #t.locks end
-    if t.claim and (kind == 's' or kind == 'd' or kind == 'x') and redis.call('GET', fkey('claim', t.claim)) == jid then
-      redis.call('DEL', fkey('claim', t.claim))
-    end
-    if t.wait and (kind == 'q' or kind == 'i') then redis.call('SET', fkey('wait', t.wait), jid, 'NX') end
-  end
-
-  -- F.settle of the `n` flow jobs of `jobs`, all succeeded (an ack's
-  -- successes, freed together by the caller's F.flush()).
-  function F.settle_succeeded(tick, jobs, n, held)
-    for i = 1, n do F.settle(tick, jobs[i], 's', held) end
   end
 end
