@@ -1,13 +1,14 @@
 -- Flow control (src/flow/): unique jobs, per-key concurrency, rate limits.
--- A flow job's JSON opens with its descriptor, written by the client:
---   {"tickq_flow":"JID NAME QUEUE [l LIMIT KEY]… [r LIMIT PERIOD_MS KEY] [c KEY] [w KEY]",…
--- every word %XX-escaped (src/flow/descriptor.ts: no space, quote or
+-- A flow job's JSON opens with its descriptor, written by the client
+-- (src/flow/descriptor.ts): {"tickq_flow":"SHAPE|KEYS|JID",… where SHAPE
+-- is "NAME QUEUE [u] [l LIMIT]… [r LIMIT PERIOD_MS] [c] [w]" and KEYS one
+-- key a tag: `u` a unique slot, `l` a slot of a key with at most LIMIT
+-- holders, `r` a rate limit, `c` the until-executed claim, `w` the coalesce
+-- wait claim. Every word is %XX-escaped (no space, `|`, quote or
 -- backslash in any), so a flow job is read with a few plain finds
--- (lib/flow/read.lua), never decoded as JSON. `l` a slot on KEY
--- (at most LIMIT holders), `r` a rate limit, `c` the until-executed
--- claim, `w` the coalesce wait claim.
+-- (lib/flow/read.lua), never decoded as JSON.
 -- Keys (under P):
---   flow:owner:KEY     string "TICK JID": the holder of a unique KEY (u:…, one slot)
+--   flow:owner:KEY     string TICK: the holder of a unique KEY (u:…, one slot)
 --   flow:held:KEY      hash   "TICK JID" → "FENCE": who holds a slot of any other key
 --   flow:park:KEY      list   jobs waiting for a slot of KEY (oldest right)
 --   flow:parked        set    KEYs whose park list may hold jobs (the jobs
@@ -24,8 +25,9 @@
 -- inproc list: the ack that takes the job out (lib/tick/ack-jobs.lua)
 -- frees it, the resurrection that moves it back
 -- (lib/tick/resurrect-dead-ticks.lua) frees it, and a slot whose tick's
--- lease is gone is freed by the first fetch that finds the key full. Every freed slot moves the oldest parked job back to the head of
--- its queue, so a parked job waits only while its key is full.
+-- lease is gone is freed by the first fetch that finds the key full. Every
+-- freed slot moves the oldest parked job back to the head of its queue, so
+-- a parked job waits only while its key is full.
 --
 -- The functions are made on first use (flow()): every entry script runs
 -- its top level on each call, and a plain call makes none of them. Each

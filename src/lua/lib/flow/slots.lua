@@ -55,10 +55,10 @@ local function flow_slots(F)
   -- the slots of a whole batch with one MGET and takes them with one MSET,
   -- and an ack frees them with one DEL. The owner needs no jid: one tick
   -- never holds one unique key twice, and an ack settles only a job it
-  -- finds in its tick's list. (One hash of all holders
-  -- cost as many commands, but a hash of up to 128 fields is a listpack
-  -- that Redis searches field by field: some µs a job in a busy drain.)
-  -- Any other key keeps its holders in a hash of its own, `flow:held:KEY`.
+  -- finds in its tick's list. (One hash of all holders cost as many
+  -- commands, but a hash of up to 128 fields is a listpack that Redis
+  -- searches field by field: some µs a job in a busy drain.) Any other key
+  -- keeps its holders in a hash of its own, `flow:held:KEY`.
   local OWNER = P .. 'flow:owner:'
   local UNIQUE_PREFIX = 'u:'
   local function single(key)
