@@ -1,0 +1,64 @@
+// Runs an example of examples/ as its README says, with `tickq` resolved to
+// this repository's sources (scripts/tickq-source.mjs) instead of an install
+// inside the example: a tsconfig that extends the example's own and adds
+// `paths` for every export of the package, used by tsx to run the example
+// and by tsc to type-check it. Temporary files go under tmp/ (ignored by git),
+// where type roots and packages resolve from this repository's node_modules.
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { repoRoot, tickqSources } from "../../scripts/tickq-source.mjs";
+
+export type ExampleName = "cloudflare-worker" | "vercel" | "node";
+
+export const exampleDir = (name: ExampleName) => join(repoRoot, "examples", name);
+
+/** Writes the example's tsconfig with `tickq` mapped to the sources; answers its path and a cleanup. */
+export function exampleTsconfig(name: ExampleName): { path: string; remove(): void } {
+  mkdirSync(join(repoRoot, "tmp"), { recursive: true });
+  const dir = mkdtempSync(join(repoRoot, "tmp", `example-${name}-`));
+  const paths = Object.fromEntries(Object.entries(tickqSources()).map(([specifier, source]) => [specifier, [source]]));
+  const path = join(dir, "tsconfig.json");
+  writeFileSync(path, JSON.stringify({ extends: join(exampleDir(name), "tsconfig.json"), compilerOptions: { paths } }, null, 2));
+  return { path, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+export interface RunningExample {
+  url: string;
+  /** Everything it printed so far, stdout and stderr. */
+  output(): string;
+  stop(): Promise<void>;
+}
+
+/** Starts `entry` of the example with tsx (as its `npm start` does) and resolves once it prints `listening on <url>`. */
+export async function startExample(name: ExampleName, entry: string, env: Record<string, string>): Promise<RunningExample> {
+  const tsconfig = exampleTsconfig(name);
+  const child: ChildProcess = spawn(join(repoRoot, "node_modules", ".bin", "tsx"), ["--tsconfig", tsconfig.path, entry], {
+    cwd: exampleDir(name), env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"],
+  });
+  let printed = "";
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const listening = new Promise<string>((resolve, reject) => {
+    const read = (chunk: Buffer) => {
+      printed += chunk.toString();
+      const found = /listening on (http:\/\/\S+)/.exec(printed);
+      if (found) resolve(found[1]!);
+    };
+    child.stdout!.on("data", read);
+    child.stderr!.on("data", read);
+    void exited.then(() => reject(new Error(`examples/${name}/${entry} exited before listening:\n${printed}`)));
+  });
+  const url = await listening.catch((error: unknown) => {
+    tsconfig.remove();
+    throw error;
+  });
+  return {
+    url,
+    output: () => printed,
+    stop: async () => {
+      child.kill("SIGTERM");
+      await exited;
+      tsconfig.remove();
+    },
+  };
+}
