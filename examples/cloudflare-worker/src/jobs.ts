@@ -21,6 +21,7 @@ const sendWelcomeEmail: JobHandler<[string]> = async ([to], ctx) => {
 /** On a queue of its own, so a burst of images never delays the emails. */
 const resizeImage: JobDefinition<[string, number]> = {
   queue: "media",
+  retry: 3, // a resize that keeps failing is dead after 3 retries, not the default 25
   perform: async ([url, width], ctx) => {
     await callApi(50, ctx.signal);
     ctx.log.info(`resized ${url} to ${width}px`);

@@ -3,7 +3,7 @@
 import type { JobDefinition } from "tickq";
 import { setTimeout as sleep } from "node:timers/promises";
 
-/** Retried up to 5 times, 2^n seconds apart, if the email API fails. */
+/** Retried up to 5 times, with Sidekiq's growing backoff, if the email API fails. */
 const sendWelcomeEmail: JobDefinition<[string]> = {
   retry: 5,
   perform: async ([to], ctx) => {
