@@ -14,14 +14,17 @@ import { gzipSync } from "node:zlib";
 import { measureColdStart } from "./cold-start.mjs";
 import { vercelBuildOptions, workerBuildOptions } from "./example-builds.mjs";
 
-const { values: flags } = parseArgs({ options: { measure: { type: "boolean", default: false }, runs: { type: "string", default: "5" } } });
+const { values: flags } = parseArgs({
+  options: { measure: { type: "boolean", default: false }, runs: { type: "string", default: "5" } },
+});
 
 /** Resolves `tickq/dashboard` to a module whose `dashboard()` returns undefined: the app then mounts nothing. */
 const withoutDashboard = {
   name: "without-dashboard",
   setup(b) {
     b.onResolve({ filter: /^tickq\/dashboard$/ }, (args) => ({ path: args.path, namespace: "no-dashboard" }));
-    b.onLoad({ filter: /.*/, namespace: "no-dashboard" }, () => ({ contents: "export const dashboard = () => undefined;", loader: "js" }));
+    const stub = { contents: "export const dashboard = () => undefined;", loader: "js" };
+    b.onLoad({ filter: /.*/, namespace: "no-dashboard" }, () => stub);
   },
 };
 
@@ -39,13 +42,16 @@ for (const [name, code] of Object.entries(bundles)) {
 }
 const worker = gz(bundles.worker);
 const without = gz(await bundle(workerBuildOptions(undefined, [withoutDashboard])));
-console.log(`dashboard: ${kb(worker - without)} gzipped (example Worker ${kb(worker)} with it, ${kb(without)} without)`);
+const dashboard = worker - without;
+console.log(`dashboard: ${kb(dashboard)} gzipped (example Worker ${kb(worker)} with it, ${kb(without)} without)`);
 
 if (flags.measure) {
-  console.log(`sizes-bytes ${JSON.stringify({ worker, workerWithoutDashboard: without, dashboard: worker - without })}`);
+  console.log(`sizes-bytes ${JSON.stringify({ worker, workerWithoutDashboard: without, dashboard })}`);
 } else {
   const c = await measureColdStart(new TextDecoder().decode(bundles.worker), { runs: Number(flags.runs) });
   console.log(`cold start of the example Worker in workerd (Miniflare), median of ${c.runs} runs:`);
-  console.log(`  global scope: ${ms(c.globalScope)} a start (${c.copies} copies started beside ${c.copies} empty Workers)`);
-  console.log(`  first request (GET ${c.path}): ${ms(c.firstRequest)} (the second ${ms(c.secondRequest)}; an empty Worker's first ${ms(c.emptyFirstRequest)})`);
+  const copies = `${c.copies} copies started beside ${c.copies} empty Workers`;
+  console.log(`  global scope: ${ms(c.globalScope)} a start (${copies})`);
+  const others = `the second ${ms(c.secondRequest)}; an empty Worker's first ${ms(c.emptyFirstRequest)}`;
+  console.log(`  first request (GET ${c.path}): ${ms(c.firstRequest)} (${others})`);
 }

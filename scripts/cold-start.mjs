@@ -13,11 +13,18 @@ import { Miniflare } from "miniflare";
 
 const EMPTY_WORKER = 'export default { fetch: () => new Response("ok") };';
 // A URL where nothing listens: a request that reached Redis would fail and say so.
-const BINDINGS = { UPSTASH_REDIS_REST_URL: "http://127.0.0.1:9", UPSTASH_REDIS_REST_TOKEN: "cold-start", TICKQ_SECRET: "cold-start-secret-0123456789" };
+const BINDINGS = {
+  UPSTASH_REDIS_REST_URL: "http://127.0.0.1:9",
+  UPSTASH_REDIS_REST_TOKEN: "cold-start",
+  TICKQ_SECRET: "cold-start-secret-0123456789",
+};
 
 /** Modules given as a list: Miniflare then passes them to workerd without parsing them itself. */
 const workerOf = (name, contents) => ({
-  name, compatibilityDate: "2025-09-01", modules: [{ type: "ESModule", path: "worker.mjs", contents }], bindings: BINDINGS,
+  name,
+  compatibilityDate: "2025-09-01",
+  modules: [{ type: "ESModule", path: "worker.mjs", contents }],
+  bindings: BINDINGS,
 });
 
 async function timeStart(contents, copies) {
@@ -71,5 +78,9 @@ export async function measureColdStart(script, { runs = 5, copies = 10, path = "
     second.push(requests.second);
     emptyFirst.push((await timeRequests(EMPTY_WORKER, "/")).first);
   }
-  return { runs, copies, path, globalScope: median(globalScope), firstRequest: median(first), secondRequest: median(second), emptyFirstRequest: median(emptyFirst) };
+  return {
+    runs, copies, path,
+    globalScope: median(globalScope),
+    firstRequest: median(first), secondRequest: median(second), emptyFirstRequest: median(emptyFirst),
+  };
 }

@@ -27,7 +27,7 @@ export function tickqSources(root = repoRoot) {
   return sources;
 }
 
-/** An esbuild plugin that resolves `tickq` and `tickq/…` to the sources, and refuses a subpath the package does not export. */
+/** An esbuild plugin: `tickq` and `tickq/…` resolve to the sources; a subpath the package does not export fails. */
 export function tickqFromSource(root = repoRoot) {
   const sources = tickqSources(root);
   return {
@@ -35,7 +35,8 @@ export function tickqFromSource(root = repoRoot) {
     setup(build) {
       build.onResolve({ filter: /^tickq(\/|$)/ }, (args) => {
         const path = sources[args.path];
-        return path ? { path } : { errors: [{ text: `"${args.path}" is not exported by tickq (package.json "exports")` }] };
+        if (path) return { path };
+        return { errors: [{ text: `"${args.path}" is not exported by tickq (package.json "exports")` }] };
       });
     },
   };

@@ -17,12 +17,16 @@ describe("examples/cloudflare-worker/wrangler.toml", () => {
       const out = join(dir, "out");
       mkdirSync(join(dir, "tmp"));
       const aliases = Object.entries(tickqSources()).map(([specifier, source]) => `${JSON.stringify(specifier)} = ${JSON.stringify(source)}`);
+      const own = readFileSync(join(exampleDir("cloudflare-worker"), "wrangler.toml"), "utf8");
       const config = join(dir, "wrangler.toml");
-      writeFileSync(config, `${readFileSync(join(exampleDir("cloudflare-worker"), "wrangler.toml"), "utf8")}\n[alias]\n${aliases.join("\n")}\n`);
+      writeFileSync(config, `${own}\n[alias]\n${aliases.join("\n")}\n`);
       // `main` is relative to the config: given again as the script, relative to the example.
-      const log = execFileSync(join(repoRoot, "node_modules", ".bin", "wrangler"), ["deploy", "src/index.ts", "--config", config, "--dry-run", "--outdir", out], {
+      const args = ["deploy", "src/index.ts", "--config", config, "--dry-run", "--outdir", out];
+      const log = execFileSync(join(repoRoot, "node_modules", ".bin", "wrangler"), args, {
         cwd: exampleDir("cloudflare-worker"),
-        env: { ...process.env, XDG_CONFIG_HOME: join(dir, "config"), TMPDIR: join(dir, "tmp"), WRANGLER_SEND_METRICS: "false", CI: "true" },
+        env: {
+          ...process.env, XDG_CONFIG_HOME: join(dir, "config"), TMPDIR: join(dir, "tmp"), WRANGLER_SEND_METRICS: "false", CI: "true",
+        },
         encoding: "utf8",
         stdio: "pipe",
       });

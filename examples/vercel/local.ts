@@ -12,7 +12,7 @@ interface VercelJson {
 
 const vercelJson = JSON.parse(readFileSync(new URL("vercel.json", import.meta.url), "utf8")) as VercelJson;
 
-/** The file of the function at an /api/<name> path; no other path names a file, so a request never reaches one outside api/. */
+/** The function's file of an /api/<name> path; no other path names a file, so no request reaches one outside api/. */
 function functionAt(path: string): URL | undefined {
   if (!/^\/api\/[\w-]+$/.test(path)) return undefined;
   const file = new URL(`.${path}.ts`, import.meta.url);

@@ -10,8 +10,10 @@ describe("examples/cloudflare-worker", () => {
   const SECRET = "worker-example-secret-0123";
   const worker = useWorkerInMiniflare("example-worker", { TICKQ_SECRET: SECRET });
   const processed = async () => Number((await worker.redis.get(`${worker.prefix}stat:processed`)) ?? 0);
-  const post = (path: string, body: string, token?: string) =>
-    worker.mf.dispatchFetch(`https://worker.test${path}`, { method: "POST", body, headers: token ? { authorization: `Bearer ${token}` } : {} });
+  const post = (path: string, body: string, token?: string) => {
+    const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
+    return worker.mf.dispatchFetch(`https://worker.test${path}`, { method: "POST", body, headers });
+  };
 
   it("runs the welcome email of a POST /signup, kicked in the request's waitUntil", async () => {
     const res = await post("/signup", JSON.stringify({ email: "ada@example.com" }));
@@ -24,10 +26,12 @@ describe("examples/cloudflare-worker", () => {
 
   it("runs on its Cron Trigger what was enqueued without a kick", async () => {
     const before = await processed();
-    expect((await post("/jobs", JSON.stringify({ name: "resizeImage", args: ["https://img.example/a.png", 200] }), SECRET)).status).toBe(201);
+    const job = { name: "resizeImage", args: ["https://img.example/a.png", 200] };
+    expect((await post("/jobs", JSON.stringify(job), SECRET)).status).toBe(201);
     expect(await worker.redis.llen(`${worker.prefix}queue:media`)).toBe(1);
     // Miniflare's Fetcher type leaves out scheduled(), which it implements
-    const fetcher = (await worker.mf.getWorker()) as unknown as { scheduled(event: { cron: string }): Promise<{ outcome: string }> };
+    type Scheduled = { scheduled(event: { cron: string }): Promise<{ outcome: string }> };
+    const fetcher = (await worker.mf.getWorker()) as unknown as Scheduled;
     expect((await fetcher.scheduled({ cron: "* * * * *" })).outcome).toBe("ok");
     for (let i = 0; i < 100 && (await processed()) < before + 1; i++) await sleep(100);
     expect(await processed()).toBe(before + 1);

@@ -19,7 +19,8 @@ export function exampleTsconfig(name: ExampleName): { path: string; remove(): vo
   const dir = mkdtempSync(join(repoRoot, "tmp", `example-${name}-`));
   const paths = Object.fromEntries(Object.entries(tickqSources()).map(([specifier, source]) => [specifier, [source]]));
   const path = join(dir, "tsconfig.json");
-  writeFileSync(path, JSON.stringify({ extends: join(exampleDir(name), "tsconfig.json"), compilerOptions: { paths } }, null, 2));
+  const config = { extends: join(exampleDir(name), "tsconfig.json"), compilerOptions: { paths } };
+  writeFileSync(path, JSON.stringify(config, null, 2));
   return { path, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
@@ -30,10 +31,11 @@ export interface RunningExample {
   stop(): Promise<void>;
 }
 
-/** Starts `entry` of the example with tsx (as its `npm start` does) and resolves once it prints `listening on <url>`. */
+/** Starts `entry` of the example with tsx (as its `npm start` does); resolves once it prints `listening on <url>`. */
 export async function startExample(name: ExampleName, entry: string, env: Record<string, string>): Promise<RunningExample> {
   const tsconfig = exampleTsconfig(name);
-  const child: ChildProcess = spawn(join(repoRoot, "node_modules", ".bin", "tsx"), ["--tsconfig", tsconfig.path, entry], {
+  const tsx = join(repoRoot, "node_modules", ".bin", "tsx");
+  const child: ChildProcess = spawn(tsx, ["--tsconfig", tsconfig.path, entry], {
     cwd: exampleDir(name), env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"],
   });
   let printed = "";

@@ -18,13 +18,16 @@ const server = await startServer({
   routes: (app) => {
     app.post("/signup", async (c) => {
       const { email } = (await c.req.json().catch(() => ({}))) as { email?: unknown };
-      if (typeof email !== "string" || !email.includes("@")) return c.json({ error: 'send {"email": "you@example.com"}' }, 400);
+      if (typeof email !== "string" || !email.includes("@")) {
+        return c.json({ error: 'send {"email": "you@example.com"}' }, 400);
+      }
       const jid = await c.var.tq.enqueue("sendWelcomeEmail", [email], { kick: true });
       return c.json({ welcome: "on its way", jid }, 201);
     });
   },
   onTick: (report) => {
-    if (report.succeeded + report.retried + report.dead > 0) console.log(`tick: ${report.succeeded} done, ${report.retried} retried, ${report.dead} dead`);
+    const { succeeded, retried, dead } = report;
+    if (succeeded + retried + dead > 0) console.log(`tick: ${succeeded} done, ${retried} retried, ${dead} dead`);
   },
 }).catch((error: Error) => {
   console.error(`example: ${error.message}`);
