@@ -1,8 +1,8 @@
 // examples/node, started as its README says (tsx src/server.ts) against the
 // test Redis: a signup through its own route runs the welcome email job.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startExample, type RunningExample } from "../helpers/examples.js";
-import { deleteUnder, directRedis, redisUrl, sleep, uniquePrefix } from "../helpers/redis.js";
+import { outputHolding, processedUnder, startExample, type RunningExample } from "../helpers/examples.js";
+import { deleteUnder, directRedis, redisUrl, uniquePrefix } from "../helpers/redis.js";
 
 describe("examples/node", () => {
   const redis = directRedis();
@@ -20,7 +20,6 @@ describe("examples/node", () => {
     redis.disconnect();
   });
 
-  const processed = async () => Number((await redis.get(`${prefix}stat:processed`)) ?? 0);
   const signup = (body: string) =>
     fetch(`${service.url}/signup`, { method: "POST", body, headers: { "content-type": "application/json" } });
 
@@ -29,11 +28,9 @@ describe("examples/node", () => {
     expect(res.status).toBe(201);
     const { jid } = (await res.json()) as { jid: string };
     expect(jid).toMatch(/\S/);
-    for (let i = 0; i < 100 && (await processed()) < 1; i++) await sleep(100);
-    expect(await processed()).toBe(1);
-    const sent = "welcome email sent to ada@example.com"; // the child prints it before the ack, the pipe may bring it after
-    for (let i = 0; i < 50 && !service.output().includes(sent); i++) await sleep(20);
-    expect(service.output()).toContain(sent);
+    expect(await processedUnder(redis, prefix, 1)).toBe(1);
+    const sent = "welcome email sent to ada@example.com";
+    expect(await outputHolding(service, sent)).toContain(sent);
     expect(await redis.llen(`${prefix}queue:default`)).toBe(0);
   });
 

@@ -7,7 +7,9 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import type { Redis } from "ioredis";
 import { repoRoot, tickqSources } from "../../scripts/tickq-source.mjs";
+import { sleep } from "./redis.js";
 
 export type ExampleName = "cloudflare-worker" | "vercel" | "node";
 
@@ -63,4 +65,17 @@ export async function startExample(name: ExampleName, entry: string, env: Record
       tsconfig.remove();
     },
   };
+}
+
+/** Jobs done under `prefix`, read until there are `atLeast` or about 10 s have passed. */
+export async function processedUnder(redis: Redis, prefix: string, atLeast: number): Promise<number> {
+  const read = async () => Number((await redis.get(`${prefix}stat:processed`)) ?? 0);
+  for (let i = 0; i < 100 && (await read()) < atLeast; i++) await sleep(100);
+  return read();
+}
+
+/** The example's output once it holds `line`, or after about 1 s: a child's line can arrive after what it did next. */
+export async function outputHolding(example: RunningExample, line: string): Promise<string> {
+  for (let i = 0; i < 50 && !example.output().includes(line); i++) await sleep(20);
+  return example.output();
 }
