@@ -1,10 +1,11 @@
-// The bundled Worker (dist/functions/worker.js, built here) in Miniflare,
-// against the local Upstash-compatible server over the real Redis.
-import { execFileSync } from "node:child_process";
+// The example Worker (examples/cloudflare-worker), bundled as
+// `npm run build:functions` bundles it, in Miniflare, against the local
+// Upstash-compatible server over the real Redis.
 import { Miniflare } from "miniflare";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { adapterCases } from "./helpers/adapters.js";
 import { deleteUnder, directRedis, sleep, uniquePrefix } from "./helpers/redis.js";
+import { workerBundle } from "./helpers/worker-bundle.js";
 
 describe("the Cloudflare Worker bundle in Miniflare", () => {
   const redis = directRedis();
@@ -13,11 +14,10 @@ describe("the Cloudflare Worker bundle in Miniflare", () => {
   let mf: Miniflare;
 
   beforeAll(async () => {
-    execFileSync(process.execPath, ["scripts/build-functions.mjs"], { stdio: "pipe" });
     const { restUrl, restToken } = adapterCases[1]!.endpoints();
     mf = new Miniflare({
       modules: true,
-      scriptPath: "dist/functions/worker.js",
+      script: await workerBundle(),
       compatibilityDate: "2025-09-01",
       bindings: {
         UPSTASH_REDIS_REST_URL: restUrl,

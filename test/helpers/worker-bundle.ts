@@ -1,7 +1,9 @@
-// The example Worker bundled as scripts/build-functions.mjs bundles it
-// (esbuild, ESM, minified, workerd conditions), kept in memory: test files
-// running at once never read a dist/functions/worker.js another is writing.
+// The example Worker bundled as `npm run build:functions` bundles it
+// (scripts/example-builds.mjs: esbuild, ESM, minified, workerd conditions,
+// `tickq` resolved to this repository's sources), kept in memory: test files
+// running at once never read a file another is writing.
 import { build } from "esbuild";
+import { workerBuildOptions } from "../../scripts/example-builds.mjs";
 
 export interface WorkerBuild {
   code: string;
@@ -9,11 +11,9 @@ export interface WorkerBuild {
   inputs: string[];
 }
 
-export async function workerBuild(entry = "functions/cloudflare/example.ts"): Promise<WorkerBuild> {
-  const out = await build({
-    entryPoints: [entry], bundle: true, format: "esm", minify: true, platform: "browser",
-    conditions: ["workerd", "worker", "browser"], target: "es2022", write: false, logLevel: "warning", metafile: true,
-  });
+/** `entry`: another Worker than the example (examples/cloudflare-worker/src/index.ts), bundled the same way. */
+export async function workerBuild(entry?: string): Promise<WorkerBuild> {
+  const out = await build(workerBuildOptions(entry));
   const inputs = Object.values(out.metafile.outputs)[0]!.inputs;
   return { code: out.outputFiles[0]!.text, inputs: Object.keys(inputs).filter((path) => inputs[path]!.bytesInOutput > 0) };
 }
