@@ -42,7 +42,7 @@ local function flow_admit(F)
   -- Writes what the decisions left in `call`: the slots taken, the fences,
   -- the park lists and the counts per job name.
   local function commit(call)
-    F.commit(call.view)
+    F.write_takes(call.view)
     if call.fence > last_fence then
       fences_taken(FENCE, call.fence)
       last_fence = call.fence

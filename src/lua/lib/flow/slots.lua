@@ -106,7 +106,7 @@ local function flow_slots(F)
   -- numbered (`index`: key → k, `singles`: k → key) and their owners read
   -- at once into `owners[k]`, false when free. Other keys' holder counts
   -- are cached in `held` (only this call takes slots meanwhile, and counts
-  -- them). Takes of unique keys are written at once by F.commit.
+  -- them). Takes of unique keys are written at once by F.write_takes.
   function F.view(singles, index)
     local names, owners = {}, {}
     for k = 1, #singles do names[k] = OWNER .. singles[k] end
@@ -190,7 +190,8 @@ local function flow_slots(F)
     return redis.call('MSETNX', unpack(pairs_)) == 1
   end
 
-  function F.commit(view)
+  -- Writes the holders of the unique keys this call took (F.take).
+  function F.write_takes(view)
     local takes = view.takes
     for from = 1, #takes, 1000 do
       redis.call('MSET', unpack(takes, from, math.min(from + 999, #takes)))
