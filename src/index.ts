@@ -1,6 +1,11 @@
 // "tickq": createTickq (core.ts) with croner parsing cron schedules unless
 // told otherwise, and every public type. The Worker and Vercel entries use
 // the core without croner and take `cron` from "tickq/cron" instead.
+/**
+ * createTickq, the client and the tick in one object, with every public type.
+ *
+ * @module tickq
+ */
 import { createTickqCore, type Tickq } from "./core.js";
 import type { OrderedRegistry } from "./ordered/types.js";
 import { cron } from "./recurring/cron.js";

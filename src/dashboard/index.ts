@@ -9,6 +9,11 @@
 //   pages/     one file a page; actions.ts the POSTs; layout.ts the shell
 // hono/tiny (PatternRouter), as the app's own routes: Hono from "hono" would
 // bring back its default routers, 2.7 KB gzipped in a Worker with the dashboard.
+/**
+ * The web dashboard, mounted at `/dashboard` by passing `dashboard()` to the app or a runtime entry.
+ *
+ * @module tickq/dashboard
+ */
 import { Hono } from "hono/tiny";
 import { html } from "hono/html";
 import { statusOf } from "../http/status.js";

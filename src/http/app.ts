@@ -4,6 +4,11 @@
 // hono/tiny: Hono with its PatternRouter, 2.4 KB gzipped less in a Worker
 // than the default SmartRouter (RegExp + Trie routers) for a few dozen
 // routes; the route files use it too, or the default router comes back.
+/**
+ * The HTTP app (Hono) that every runtime serves: `/tick`, `/jobs`, `/stats`, `/health` and the jobs API routes.
+ *
+ * @module tickq/app
+ */
 import { Hono } from "hono/tiny";
 import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";

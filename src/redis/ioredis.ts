@@ -1,6 +1,11 @@
 // tickq over ioredis (Node, TCP). Replies come back as ioredis gives them:
 // strings, integers, null and nested arrays — the shape every adapter must
 // return.
+/**
+ * The Redis adapter for an ioredis client (Node, TCP; Redis, Sentinel or Cluster).
+ *
+ * @module tickq/adapters/ioredis
+ */
 import type { Redis, Cluster } from "ioredis";
 import type { RedisAdapter, RedisReply } from "../types.js";
 

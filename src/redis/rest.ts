@@ -14,6 +14,12 @@
 // the reply was read) is sent again, a bounded number of times, as
 // @upstash/redis does: tickq's scripts are replay-safe, so a resend of a
 // command that already ran leaves the same state and gives a usable answer.
+/**
+ * The Redis adapter that speaks the Upstash REST protocol with `fetch` alone, for the smallest edge bundles.
+ *
+ * @module tickq/adapters/rest
+ */
+
 import { TickqError } from "../errors.js";
 import { redactUrl } from "../redact.js";
 import type { RedisAdapter, RedisReply } from "../types.js";

@@ -3,6 +3,11 @@
 // `automaticDeserialization: false`: by default it JSON-parses replies, so
 // the job string "…" would come back as an object and "123" as 123 — tickq
 // moves job strings byte for byte and must get back exactly what it stored.
+/**
+ * The Redis adapter for an `@upstash/redis` client (HTTP).
+ *
+ * @module tickq/adapters/upstash
+ */
 import type { Redis } from "@upstash/redis";
 import { TickqError } from "../errors.js";
 import type { RedisAdapter, RedisReply } from "../types.js";

@@ -3,6 +3,11 @@
 // inside waitUntil. Kicked ticks and fan-out run in the request's own
 // ctx.waitUntil. Redis is Upstash over HTTP (Workers cannot open TCP to
 // Redis), through restAdapter: fetch alone, no client library in the bundle.
+/**
+ * tickq as a Cloudflare Worker: `fetch` serves the app, `scheduled` ticks.
+ *
+ * @module tickq/cloudflare
+ */
 import type { ExecutionContext } from "hono";
 import { restAdapter } from "../../redis/rest.js";
 import { checkCronParser } from "../../recurring/declare.js";

@@ -4,6 +4,12 @@
 // Kicked ticks and fan-out run in Vercel's waitUntil, so the response waits
 // for neither. Redis is Upstash over HTTP (UPSTASH_REDIS_REST_*, or Vercel
 // KV's KV_REST_API_*), through restAdapter: fetch alone, no client library.
+/**
+ * tickq as a Vercel Function: `GET`, `POST` and `fetch` handlers over the app, mounted at `/api`.
+ *
+ * @module tickq/vercel
+ */
+
 import { restAdapter } from "../../redis/rest.js";
 import { checkCronParser } from "../../recurring/declare.js";
 import type { JobRegistry, Tickq, WaitUntil } from "../../index.js";
