@@ -35,6 +35,7 @@ export interface StatsReader {
   history(days?: number): Promise<DayStats[]>;
 }
 
+/** What `createTickq` returns: enqueue, tick, and read or manage jobs, queues, ticks and schedules. */
 export interface Tickq<J extends JobRegistry, O extends OrderedRegistry = OrderedRegistry> {
   /** Pushes one job (or schedules it with delayMs / at); returns its jid. */
   enqueue<K extends keyof J & string>(name: K, args: ArgsOf<J[K]>, options?: EnqueueOptions): Promise<string>;
@@ -53,6 +54,7 @@ export interface Tickq<J extends JobRegistry, O extends OrderedRegistry = Ordere
   reserveTicks(count: number, maxParallel: number): Promise<string[]>;
   /** The same tickq, whose kicked ticks run in `scope.waitUntil` (a request's ctx.waitUntil). */
   scope(scope: KickScope): Tickq<J, O>;
+  /** Counters, sizes and warnings (`tq.stats()`), and processed and failed per day (`tq.stats.history(days)`). */
   stats: StatsReader;
   /** Find, list, retry, delete and run jobs by jid or by state. */
   jobs: JobsApi;
@@ -66,6 +68,7 @@ export interface Tickq<J extends JobRegistry, O extends OrderedRegistry = Ordere
   ticks(): Promise<TickInfo[]>;
   /** Adds middleware around every execution, outermost first. */
   use(middleware: Middleware): Tickq<J, O>;
+  /** The key prefix in use (the `prefix` option). */
   readonly prefix: string;
 }
 

@@ -12,6 +12,8 @@ import { cron } from "./recurring/cron.js";
 import type { JobRegistry, TickqOptions } from "./types.js";
 
 /**
+ * Builds a tickq: the client (enqueue), the tick (run jobs), and the jobs API, over one Redis. Only
+ * `redis` and `jobs` are required; bad options throw a TickqError BAD_OPTIONS.
  * @example
  * const tq = createTickq({
  *   redis: ioredisAdapter(new Redis(process.env.REDIS_URL)),

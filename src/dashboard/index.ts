@@ -34,6 +34,7 @@ import type { Dashboard, DashboardEnv } from "./types.js";
 
 export type { Dashboard, DashboardScope } from "./types.js";
 
+/** Options of `dashboard()`. */
 export interface DashboardOptions {
   /** How often the overview refreshes its figures (one stats call each), in ms; default 5,000, at least 1,000. */
   refreshMs?: number;
@@ -42,6 +43,8 @@ export interface DashboardOptions {
 }
 
 /**
+ * The web dashboard, for `createApp({ dashboard })` or a runtime entry's `dashboard` option: queues,
+ * jobs by state, ticks, schedules and history, behind the app's secrets.
  * @example
  * import { dashboard } from "tickq/dashboard";
  * const app = createApp({ tickq, secrets: [process.env.TICKQ_SECRET], dashboard: dashboard() });

@@ -28,7 +28,9 @@ import { scopeRequests, tickRoute, type TickqEnv } from "./scope.js";
 
 export type { TickqEnv } from "./scope.js";
 
+/** Options of `createApp`: the tickq it serves, its secrets, and the tick that `/tick` runs. */
 export interface AppOptions<J extends JobRegistry = JobRegistry> {
+  /** The tickq the routes use (`createTickq`). */
   tickq: Tickq<J>;
   /**
    * Bearer secrets that open every route and the dashboard (TICKQ_SECRET; several while rotating);
@@ -86,6 +88,8 @@ export interface AppOptions<J extends JobRegistry = JobRegistry> {
 }
 
 /**
+ * The HTTP app (Hono) over a tickq: `/tick`, `/jobs`, `/stats`, `/health`, the jobs API routes, your
+ * `routes` and, when given, the dashboard. Throws when no secret is set and `insecure` is not.
  * @example
  * const app = createApp({ tickq, secrets: [env.TICKQ_SECRET, env.CRON_SECRET] });
  * export default app; // Request → Response

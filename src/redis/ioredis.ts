@@ -10,6 +10,7 @@ import type { Redis, Cluster } from "ioredis";
 import type { RedisAdapter, RedisReply } from "../types.js";
 
 /**
+ * The adapter over an ioredis client (a Redis, Sentinel or Cluster connection), for Node.
  * @example
  * const tq = createTickq({ redis: ioredisAdapter(new Redis(process.env.REDIS_URL)), jobs });
  * // On a Redis Cluster, a prefix with a hash tag keeps tickq's keys in one slot:

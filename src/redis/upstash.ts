@@ -15,6 +15,8 @@ import type { RedisAdapter, RedisReply } from "../types.js";
 const FIX = 'build the client with automaticDeserialization off: new Redis({ url, token, automaticDeserialization: false })';
 
 /**
+ * The adapter over an `@upstash/redis` client, which must be built with `automaticDeserialization: false`
+ * (tickq refuses one that is not).
  * @example
  * const redis = new Redis({ url: env.UPSTASH_REDIS_REST_URL, token: env.UPSTASH_REDIS_REST_TOKEN, automaticDeserialization: false });
  * const tq = createTickq({ redis: upstashAdapter(redis), jobs });

@@ -17,6 +17,7 @@ import { buildEdge, credentialsOf, kicksByDefault, type Edge, type EdgeOptions }
 import { logError, UNAVAILABLE } from "../../http/errors.js";
 import { vercelClient } from "../../http/throttle.js";
 
+/** Every createTickq option (redis is built from the environment unless given), the app's, and Vercel's own. */
 export type TickqVercelOptions<J extends JobRegistry> = EdgeOptions<J> & {
   /** Where settings come from; default process.env. */
   env?: Record<string, string | undefined>;
@@ -39,6 +40,9 @@ export const vercelWaitUntil: WaitUntil = (promise) => {
 };
 
 /**
+ * Vercel Function handlers over the app: export `GET` and `POST` from `api/index.ts` (Node or Edge
+ * runtime). Vercel Cron calls `GET /api/tick` with `CRON_SECRET`. Redis is Upstash over HTTP, from
+ * `UPSTASH_REDIS_REST_URL` and `UPSTASH_REDIS_REST_TOKEN` (or Vercel KV's `KV_REST_API_*`).
  * @example
  * // api/index.ts
  * export const { GET, POST } = tickqVercel({ jobs, kick: true });
@@ -69,8 +73,11 @@ export function tickqVercel<J extends JobRegistry>(options: TickqVercelOptions<J
     return edge.app.fetch(request);
   };
   return {
+    /** Handles a GET request (Vercel's named export). */
     GET: handle,
+    /** Handles a POST request (Vercel's named export). */
     POST: handle,
+    /** Handles any request: for a runtime that takes one `fetch` handler. */
     fetch: handle,
     /** The app's tickq, kicking in Vercel's waitUntil: for your own routes and server actions. */
     tickq(): Tickq<J> {
