@@ -41,7 +41,7 @@ export interface Tickq<J extends JobRegistry, O extends OrderedRegistry = Ordere
   enqueue<K extends keyof J & string>(name: K, args: ArgsOf<J[K]>, options?: EnqueueOptions): Promise<string>;
   /** Pushes many jobs in a few round trips; returns their jids in order. Each job's args are checked against its handler. */
   enqueueBulk<B extends BulkJobOf<J>>(jobs: B[]): Promise<string[]>;
-  /** Adds a payload to an ordered id: merged with the id's waiting payloads, run once with them (src/ordered/). */
+  /** Adds a payload to an ordered id: merged with the id's waiting payloads, run once with them (ordered jobs). */
   enqueueOrdered<K extends keyof O & string>(name: K, job: OrderedJob<PayloadOf<O[K]>>): Promise<void>;
   /** Adds many payloads, to any ordered ids, in a few round trips; checks every one before writing any. */
   enqueueOrderedBulk(jobs: OrderedBulkJob<keyof O & string>[]): Promise<void>;

@@ -18,7 +18,7 @@ import type { CronParser, Schedules } from "./recurring/types.js";
 /** A Redis reply as both adapters return it: no parsing, no Buffers. */
 export type RedisReply = null | number | string | RedisReply[];
 
-/** A Lua script (its SHA-1 is computed when first run: src/redis/script-sha.ts). */
+/** A Lua script tickq runs (its SHA-1 is computed when first run). */
 export interface LuaScript {
   /** The entry script's name, its file name without `.lua`. */
   readonly name: string;
@@ -135,7 +135,7 @@ export interface JobDefinition<A extends unknown[] = unknown[]> {
    * sees `ctx.signal` abort and fails with TickqTimeout (retried with backoff).
    */
   timeoutMs?: number;
-  /** The key of `enqueue(…, { unique })` (src/flow/); default the job name and the canonical JSON of its args. */
+  /** The key of `enqueue(…, { unique })` (flow control); default the job name and the canonical JSON of its args. */
   uniqueKey?(args: KeyArgs<A>): string;
   /** At most `limit` runs at once per `key(args)`, across every tick; a job over it waits, parked, and is not lost. */
   concurrency?: ConcurrencyLimit<A>;
@@ -214,7 +214,7 @@ export interface TickqOptions<J extends JobRegistry = JobRegistry, O extends Ord
   backtraceLines?: number;
   /** Last ctx.log lines of a failed run kept in the job as `tickq_log`; default 20, 0 keeps none. */
   logLines?: number;
-  /** Recurring jobs: name → { cron, timezone? } or { every } with job, args, queue, missed (src/recurring/types.ts). */
+  /** Recurring jobs: name → { cron, timezone? } or { every } with job, args, queue, missed: {@link ScheduleSpec}. */
   schedules?: Schedules<keyof J & string>;
   /**
    * Parses the `cron` schedules: `cron` from "tickq/cron" (croner). Default: croner with createTickq from "tickq";
@@ -241,7 +241,7 @@ export interface TickqOptions<J extends JobRegistry = JobRegistry, O extends Ord
    * calls). Needs an adapter that can WAIT (ioredis). Default: off.
    */
   durability?: DurabilityOptions;
-  /** How ticks kicked by `enqueue(…, { kick: true })` run: max at once, budget, tick options (src/kick/types.ts). */
+  /** How ticks kicked by `enqueue(…, { kick: true })` run: max at once, budget, tick options: {@link KickOptions}. */
   kick?: KickOptions;
 }
 
@@ -285,7 +285,7 @@ export interface EnqueueOptions {
    * cron. At most `kick.max` kicked ticks run at once. Default: the scope's.
    */
   kick?: boolean;
-  /** Unique execution by the job's `uniqueKey` (src/flow/types.ts): while-executing, until-executed or coalesce. */
+  /** Unique execution by the job's `uniqueKey` ({@link UniqueMode}): while-executing, until-executed or coalesce. */
   unique?: UniqueMode;
 }
 
@@ -419,6 +419,6 @@ export interface Stats {
   ordered: Record<string, OrderedStats>;
   /** Recurring schedules Redis holds (declared by any deployment, not yet pruned). */
   schedules: number;
-  /** Per job name declared here: slots held, jobs parked on a busy key, jobs deferred by a rate limit (src/flow/). */
+  /** Per job name declared here: slots held, jobs parked on a busy key, jobs deferred by a rate limit ({@link FlowStats}). */
   flow: Record<string, FlowStats>;
 }

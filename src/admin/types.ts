@@ -27,7 +27,7 @@ export interface JobInfo {
   at?: number;
   /** queued: how many jobs run before it in its queue (0: next). */
   position?: number;
-  /** queued, parked on a busy flow key (src/flow/): its park list, `flow:park:KEY`; `position` counts within it. */
+  /** queued, parked on a busy flow key (flow control): its park list, `flow:park:KEY`; `position` counts within it. */
   waitingOn?: string;
   /** running: the tick that fetched it. */
   tick?: string;
