@@ -25,6 +25,9 @@ export default defineConfig({
       {
         text: "Guides",
         items: [
+          { text: "Jobs and retries", link: "/guides/jobs" },
+          { text: "Delayed jobs", link: "/guides/delayed" },
+          { text: "Queues", link: "/guides/queues" },
           { text: "The jobs API", link: "/guides/jobs-api" },
           { text: "Recurring jobs", link: "/guides/recurring" },
           { text: "Ordered jobs by id", link: "/guides/ordered" },
@@ -88,6 +91,7 @@ export default defineConfig({
       {
         text: "Internals",
         items: [
+          { text: "The tick's lifecycle", link: "/internals/tick-lifecycle" },
           { text: "Cost in round trips", link: "/internals/round-trips" },
           { text: "Source layout", link: "/internals/layout" },
           { text: "Known issues", link: "/internals/known-issues" },
