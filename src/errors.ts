@@ -1,4 +1,7 @@
-/** Every error tickq throws on purpose; `code` tells which. */
+/**
+ * Every error tickq throws on purpose; `code` tells which.
+ * @inline
+ */
 export type TickqErrorCode =
   /** enqueue named a job that `jobs` (or `ordered`) does not declare. */
   | "UNKNOWN_JOB"
