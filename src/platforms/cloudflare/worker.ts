@@ -33,7 +33,11 @@ export interface WorkerEnv extends TickqEnvVars {
   };
 }
 
-/** Every createTickq option (redis is built from the env unless given), plus the app's: kick, maxParallel, routes. */
+/**
+ * Every {@link tickq!TickqOptions | TickqOptions} option, with `redis` optional (a `restAdapter` built from the env unless
+ * given), plus the app's: `kick` (true, or {@link tickq!KickOptions | KickOptions}), `maxParallel` (fan-out), `tick`
+ * ({@link tickq!TickOptions | TickOptions} of every tick the app runs), `routes` and `dashboard` (as in `AppOptions`).
+ */
 export type TickqWorkerOptions<J extends JobRegistry> = EdgeOptions<J>;
 
 /**

@@ -17,7 +17,11 @@ import { buildEdge, credentialsOf, kicksByDefault, type Edge, type EdgeOptions }
 import { logError, UNAVAILABLE } from "../../http/errors.js";
 import { vercelClient } from "../../http/throttle.js";
 
-/** Every createTickq option (redis is built from the environment unless given), the app's, and Vercel's own. */
+/**
+ * Every {@link tickq!TickqOptions | TickqOptions} option, with `redis` optional (a `restAdapter` built from the environment
+ * unless given); the app's `kick`, `maxParallel`, `tick`, `routes` and `dashboard`, as a Worker takes
+ * them; and Vercel's own below.
+ */
 export type TickqVercelOptions<J extends JobRegistry> = EdgeOptions<J> & {
   /** Where settings come from; default process.env. */
   env?: Record<string, string | undefined>;
