@@ -105,7 +105,7 @@ export interface JobContext {
   attempt: number;
   /** Aborts at the tick's deadline (or if the tick loses its lease). */
   signal: AbortSignal;
-  /** The `logger`, with the jid on each line; a failed run's last lines are kept in the job (`logLines`). */
+  /** The `logger`, with the job's name and jid on each line; a failed run's last lines are kept in the job (`logLines`). */
   log: JobLogger;
   /** The whole job as stored in Redis. */
   payload: JobPayload;

@@ -35,7 +35,7 @@ export interface OrderedContext {
    * hold this id. Stop, or guard writes with `fence`.
    */
   signal: AbortSignal;
-  /** The `logger`, with the name and id on each line. */
+  /** The `logger`, with the name, id and fence on each line. */
   log: JobLogger;
 }
 

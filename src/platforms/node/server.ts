@@ -65,7 +65,7 @@ export interface RunningServer {
   url: string;
   /** The server's tickq, kicking in-process (in your own code on the same Node process). */
   tickq: Tickq<JobRegistry>;
-  /** Stops the tick loop, the HTTP server and the Redis connection. */
+  /** Stops the tick loop, waits for the running tick and background work, then closes the HTTP server and the Redis connection. */
   close(): Promise<void>;
 }
 
