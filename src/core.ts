@@ -35,12 +35,13 @@ export interface StatsReader {
   history(days?: number): Promise<DayStats[]>;
 }
 
+/** What `createTickq` returns: enqueue, tick, and read or manage jobs, queues, ticks and schedules. */
 export interface Tickq<J extends JobRegistry, O extends OrderedRegistry = OrderedRegistry> {
   /** Pushes one job (or schedules it with delayMs / at); returns its jid. */
   enqueue<K extends keyof J & string>(name: K, args: ArgsOf<J[K]>, options?: EnqueueOptions): Promise<string>;
   /** Pushes many jobs in a few round trips; returns their jids in order. Each job's args are checked against its handler. */
   enqueueBulk<B extends BulkJobOf<J>>(jobs: B[]): Promise<string[]>;
-  /** Adds a payload to an ordered id: merged with the id's waiting payloads, run once with them (src/ordered/). */
+  /** Adds a payload to an ordered id: merged with the id's waiting payloads, run once with them (ordered jobs). */
   enqueueOrdered<K extends keyof O & string>(name: K, job: OrderedJob<PayloadOf<O[K]>>): Promise<void>;
   /** Adds many payloads, to any ordered ids, in a few round trips; checks every one before writing any. */
   enqueueOrderedBulk(jobs: OrderedBulkJob<keyof O & string>[]): Promise<void>;
@@ -53,6 +54,7 @@ export interface Tickq<J extends JobRegistry, O extends OrderedRegistry = Ordere
   reserveTicks(count: number, maxParallel: number): Promise<string[]>;
   /** The same tickq, whose kicked ticks run in `scope.waitUntil` (a request's ctx.waitUntil). */
   scope(scope: KickScope): Tickq<J, O>;
+  /** Counters, sizes and warnings (`tq.stats()`), and processed and failed per day (`tq.stats.history(days)`). */
   stats: StatsReader;
   /** Find, list, retry, delete and run jobs by jid or by state. */
   jobs: JobsApi;
@@ -66,6 +68,7 @@ export interface Tickq<J extends JobRegistry, O extends OrderedRegistry = Ordere
   ticks(): Promise<TickInfo[]>;
   /** Adds middleware around every execution, outermost first. */
   use(middleware: Middleware): Tickq<J, O>;
+  /** The key prefix in use (the `prefix` option). */
   readonly prefix: string;
 }
 

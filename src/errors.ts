@@ -1,10 +1,19 @@
-/** Every error tickq throws on purpose; `code` tells which. */
+/**
+ * Every error tickq throws on purpose; `code` tells which.
+ * @inline
+ */
 export type TickqErrorCode =
+  /** enqueue named a job that `jobs` (or `ordered`) does not declare. */
   | "UNKNOWN_JOB"
+  /** A call's arguments are malformed: not JSON-safe args, a bad queue name, a bad delay. */
   | "BAD_ARGS"
+  /** createTickq's options (or a tick's) are malformed; the message names the option. */
   | "BAD_OPTIONS"
+  /** Redis answered with an error, or could not be reached. */
   | "REDIS"
+  /** A Redis call took longer than `redisTimeoutMs`. */
   | "REDIS_TIMEOUT"
+  /** Redis is at maxmemory and refused a write: nothing was written. */
   | "REDIS_FULL"
   /** No job with that jid in any state (it ran, or never existed). */
   | "NOT_FOUND"
@@ -19,8 +28,14 @@ export type TickqErrorCode =
   /** With `durability`, a write that fewer replicas than asked confirmed in time: it may be lost in a failover, retry it. */
   | "NOT_REPLICATED";
 
+/**
+ * Every error tickq throws on purpose, with a `code` to switch on: UNKNOWN_JOB, BAD_ARGS,
+ * BAD_OPTIONS, REDIS, REDIS_TIMEOUT, REDIS_FULL, NOT_FOUND, BAD_STATE, BAD_CURSOR, CONFLICT,
+ * JOB_TOO_LARGE, NOT_REPLICATED. Its message never carries credentials.
+ */
 export class TickqError extends Error {
   constructor(
+    /** Which error this is (see the class): stable across versions, unlike the message. */
     readonly code: TickqErrorCode,
     message: string,
     options?: { cause?: unknown },

@@ -1,12 +1,19 @@
 // "tickq": createTickq (core.ts) with croner parsing cron schedules unless
 // told otherwise, and every public type. The Worker and Vercel entries use
 // the core without croner and take `cron` from "tickq/cron" instead.
+/**
+ * createTickq, the client and the tick in one object, with every public type.
+ *
+ * @module tickq
+ */
 import { createTickqCore, type Tickq } from "./core.js";
 import type { OrderedRegistry } from "./ordered/types.js";
 import { cron } from "./recurring/cron.js";
 import type { JobRegistry, TickqOptions } from "./types.js";
 
 /**
+ * Builds a tickq: the client (enqueue), the tick (run jobs), and the jobs API, over one Redis. Only
+ * `redis` and `jobs` are required; bad options throw a TickqError BAD_OPTIONS.
  * @example
  * const tq = createTickq({
  *   redis: ioredisAdapter(new Redis(process.env.REDIS_URL)),

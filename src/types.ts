@@ -18,9 +18,11 @@ import type { CronParser, Schedules } from "./recurring/types.js";
 /** A Redis reply as both adapters return it: no parsing, no Buffers. */
 export type RedisReply = null | number | string | RedisReply[];
 
-/** A Lua script (its SHA-1 is computed when first run: src/redis/script-sha.ts). */
+/** A Lua script tickq runs (its SHA-1 is computed when first run). */
 export interface LuaScript {
+  /** The entry script's name, its file name without `.lua`. */
   readonly name: string;
+  /** The Lua source sent to Redis. */
   readonly text: string;
   /** The .lua file and line of a line of `text` ("src/lua/lib/tick/ack-jobs.lua:12"), for Redis' `user_script:N` errors. */
   sourceOf?(line: number): string | undefined;
@@ -32,7 +34,9 @@ export interface LuaScript {
  * when EVALSHA does not know the script.
  */
 export interface RedisAdapter {
+  /** EVALSHA: runs a script Redis already holds; rejects with "NOSCRIPT" in the message when it holds none. */
   evalsha(sha: string, keys: string[], args: string[]): Promise<RedisReply>;
+  /** EVAL: sends the script's text and runs it (Redis caches it for later EVALSHA calls). */
   eval(script: string, keys: string[], args: string[]): Promise<RedisReply>;
   /**
    * Redis WAIT on the connection the last calls went through: how many
@@ -50,17 +54,29 @@ export interface RedisAdapter {
 
 /** A job as stored in Redis: Sidekiq's job JSON, plus any extra fields. */
 export interface JobPayload {
+  /** The job's name (Sidekiq's worker class). */
   class: string;
+  /** The arguments the handler receives, as enqueued. */
   args: unknown[];
+  /** The job's id. */
   jid: string;
+  /** The queue it runs from. */
   queue: string;
+  /** true: up to `maxRetries` retries; a number: that many; false: none. */
   retry: boolean | number;
+  /** When it was first enqueued (epoch seconds, Redis' clock, as Sidekiq writes it). */
   created_at?: number;
+  /** When it was last pushed to its queue (epoch seconds). */
   enqueued_at?: number;
+  /** The last failure's message. */
   error_message?: string;
+  /** The last failure's error name (its class). */
   error_class?: string;
+  /** When it first failed (epoch seconds). */
   failed_at?: number;
+  /** When it last failed again, on a retry (epoch seconds). */
   retried_at?: number;
+  /** Retries used so far: 0 after the first failure (Sidekiq's count); absent before any. */
   retry_count?: number;
   /** The failure's stack frames: zlib-deflated JSON, base64'd (Sidekiq 7), or an array (Sidekiq 6). */
   error_backtrace?: string | string[];
@@ -69,19 +85,27 @@ export interface JobPayload {
   [field: string]: unknown;
 }
 
+/** A console-like logger: `ctx.log` in a handler, and the `logger` option. */
 export interface JobLogger {
+  /** Logs a line at info level. */
   info(message: string, ...rest: unknown[]): void;
+  /** Logs a line at warn level. */
   warn(message: string, ...rest: unknown[]): void;
+  /** Logs a line at error level. */
   error(message: string, ...rest: unknown[]): void;
 }
 
+/** What a job's handler gets beside its args. */
 export interface JobContext {
+  /** The job's id. */
   jid: string;
+  /** The queue it was fetched from. */
   queue: string;
   /** 1 on the first run, 2 on the first retry, and so on. */
   attempt: number;
   /** Aborts at the tick's deadline (or if the tick loses its lease). */
   signal: AbortSignal;
+  /** The `logger`, with the job's name and jid on each line; a failed run's last lines are kept in the job (`logLines`). */
   log: JobLogger;
   /** The whole job as stored in Redis. */
   payload: JobPayload;
@@ -92,13 +116,16 @@ export interface JobContext {
   fence?: number;
 }
 
+/** A job's code: called with the enqueued args; a throw or a rejection is a failure, retried with backoff. */
 export type JobHandler<A extends unknown[] = unknown[]> = (args: A, ctx: JobContext) => unknown;
 
+/** A job with options: its handler in `perform`, and its queue, retries, backoff, timeout and flow limits. */
 export interface JobDefinition<A extends unknown[] = unknown[]> {
+  /** The job's code. */
   perform: JobHandler<A>;
   /** Queue used when enqueue does not name one. Default "default". */
   queue?: string;
-  /** false: no retry (straight to the dead set); a number: that many retries. */
+  /** false: no retry (straight to the dead set); a number: that many retries. Default true: `maxRetries`. */
   retry?: boolean | number;
   /** Seconds to wait before retry number `count` (0-based); default Sidekiq's. */
   backoff?: (count: number, error: unknown) => number;
@@ -108,7 +135,7 @@ export interface JobDefinition<A extends unknown[] = unknown[]> {
    * sees `ctx.signal` abort and fails with TickqTimeout (retried with backoff).
    */
   timeoutMs?: number;
-  /** The key of `enqueue(…, { unique })` (src/flow/); default the job name and the canonical JSON of its args. */
+  /** The key of `enqueue(…, { unique })` (flow control); default the job name and the canonical JSON of its args. */
   uniqueKey?(args: KeyArgs<A>): string;
   /** At most `limit` runs at once per `key(args)`, across every tick; a job over it waits, parked, and is not lost. */
   concurrency?: ConcurrencyLimit<A>;
@@ -119,6 +146,7 @@ export interface JobDefinition<A extends unknown[] = unknown[]> {
 // Handlers are contravariant in their args: `never` lets a handler that
 // declares its own tuple (`(args: [string]) => …`) be registered, and
 // ArgsOf recovers that tuple for `enqueue`.
+/** The `jobs` option: job name → its handler, or a {@link JobDefinition}. */
 export type JobRegistry = Record<string, JobHandler<never> | JobDefinition<never>>;
 
 /** The args tuple a registered job declares. */
@@ -130,18 +158,25 @@ type OrAnyArgs<A> = [A] extends [never] ? unknown[] : A;
 
 /** A job as handed to middleware. */
 export interface RunningJob {
+  /** The job's name. */
   name: string;
+  /** Its args. */
   args: unknown[];
+  /** The whole job as stored in Redis. */
   payload: JobPayload;
 }
 
+/** Code around every execution (`tq.use`): call `next()` to run the job, and return or rethrow what it settles to. */
 export type Middleware = (job: RunningJob, ctx: JobContext, next: () => Promise<unknown>) => Promise<unknown>;
 
 /** Strict order (`["critical", "default"]`) or Sidekiq weights (`[["critical", 3], ["default", 1]]`). */
 export type QueueOrder = string[] | [string, number][];
 
+/** The options of `createTickq`: only `redis` and `jobs` are required. */
 export interface TickqOptions<J extends JobRegistry = JobRegistry, O extends OrderedRegistry = OrderedRegistry> {
+  /** The Redis client, through an adapter: `ioredisAdapter`, `upstashAdapter` or `restAdapter`. */
   redis: RedisAdapter;
+  /** The jobs this deployment can run: name → handler, or name → {@link JobDefinition}. */
   jobs: J;
   /** Ordered jobs by id: name → { perform(id, payloads, ctx), retry?, backoff? }. */
   ordered?: O;
@@ -179,7 +214,7 @@ export interface TickqOptions<J extends JobRegistry = JobRegistry, O extends Ord
   backtraceLines?: number;
   /** Last ctx.log lines of a failed run kept in the job as `tickq_log`; default 20, 0 keeps none. */
   logLines?: number;
-  /** Recurring jobs: name → { cron, timezone? } or { every } with job, args, queue, missed (src/recurring/types.ts). */
+  /** Recurring jobs: name → { cron, timezone? } or { every } with job, args, queue, missed: {@link ScheduleSpec}. */
   schedules?: Schedules<keyof J & string>;
   /**
    * Parses the `cron` schedules: `cron` from "tickq/cron" (croner). Default: croner with createTickq from "tickq";
@@ -206,10 +241,11 @@ export interface TickqOptions<J extends JobRegistry = JobRegistry, O extends Ord
    * calls). Needs an adapter that can WAIT (ioredis). Default: off.
    */
   durability?: DurabilityOptions;
-  /** How ticks kicked by `enqueue(…, { kick: true })` run: max at once, budget, tick options (src/kick/types.ts). */
+  /** How ticks kicked by `enqueue(…, { kick: true })` run: max at once, budget, tick options: {@link KickOptions}. */
   kick?: KickOptions;
 }
 
+/** The `durability` option: how many replicas must hold each write (Redis WAIT). */
 export interface DurabilityOptions {
   /** Replicas that must acknowledge each write; at least 1. */
   replicas: number;
@@ -217,6 +253,7 @@ export interface DurabilityOptions {
   timeoutMs?: number;
 }
 
+/** How ticks show up as Sidekiq processes (the `sidekiqProcesses` option). */
 export interface SidekiqProcessOptions {
   /** The hostname Sidekiq Web shows, and the first part of each tick's identity; default "tickq". */
   hostname?: string;
@@ -226,6 +263,7 @@ export interface SidekiqProcessOptions {
   labels?: string[];
 }
 
+/** Options of `tq.enqueue` (and of each job of `tq.enqueueBulk`). */
 export interface EnqueueOptions {
   /**
    * Your own id for the job: enqueueing the same jid again, from any client
@@ -233,11 +271,13 @@ export interface EnqueueOptions {
    * pushes nothing and returns that jid. Default: a new one.
    */
   jid?: string;
+  /** The queue to push to; default the job's `queue`, else "default". */
   queue?: string;
   /** Run after this many milliseconds. */
   delayMs?: number;
   /** Run at this time. */
   at?: Date;
+  /** Retries for this job: true (`maxRetries`), a number, or false; default the job's `retry`, else true. */
   retry?: boolean | number;
   /**
    * Start a tick right away, in the background (the scope's waitUntil, or
@@ -245,20 +285,29 @@ export interface EnqueueOptions {
    * cron. At most `kick.max` kicked ticks run at once. Default: the scope's.
    */
   kick?: boolean;
-  /** Unique execution by the job's `uniqueKey` (src/flow/types.ts): while-executing, until-executed or coalesce. */
+  /** Unique execution by the job's `uniqueKey` ({@link UniqueMode}): while-executing, until-executed or coalesce. */
   unique?: UniqueMode;
 }
 
+/** One job of `tq.enqueueBulk`, unchecked: its name, its args and the options of `enqueue`. */
 export interface BulkJob<Name extends string = string> extends EnqueueOptions {
+  /** The job's name, a key of `jobs`. */
   name: Name;
+  /** Its args. */
   args: unknown[];
 }
 
 /** One job of enqueueBulk: its args checked against its handler, as enqueue checks them. */
 export type BulkJobOf<J extends JobRegistry> = {
-  [K in keyof J & string]: EnqueueOptions & { name: K; args: ArgsOf<J[K]> extends unknown[] ? ArgsOf<J[K]> : unknown[] };
+  [K in keyof J & string]: EnqueueOptions & {
+    /** The job's name, a key of `jobs`. */
+    name: K;
+    /** Its args, as its handler declares them. */
+    args: ArgsOf<J[K]> extends unknown[] ? ArgsOf<J[K]> : unknown[];
+  };
 }[keyof J & string];
 
+/** Options of `tq.tick`: its budget, batch size, concurrency and lease. */
 export interface TickOptions {
   /** Wall-clock budget of the tick; default 10,000 ms. */
   budgetMs?: number;
@@ -294,18 +343,25 @@ export interface TickOptions {
   onBacklog?: () => void;
 }
 
+/** What one tick did, counted by outcome. */
 export interface TickReport {
+  /** The tick's id (its lease is `tick:ID`). */
   tickId: string;
+  /** Jobs fetched from queues. */
   fetched: number;
+  /** Jobs whose handler returned. */
   succeeded: number;
   /** Handler failures: retried + dead because retries ran out. */
   failed: number;
+  /** Handler failures scheduled for a retry. */
   retried: number;
   /** Jobs sent to the dead set: failures out of retries, poison, malformed, unknown. */
   dead: number;
   /** Failures out of retries whose job says `dead: false`: dropped, as Sidekiq drops them (counted in `failed` too). */
   discarded: number;
+  /** Jobs of dead ticks put back at the head of their queue. */
   resurrected: number;
+  /** Due delayed and retry jobs moved into their queue. */
   scheduled: number;
   /** Jobs enqueued for due slots of recurring schedules. */
   recurring: number;
@@ -319,19 +375,29 @@ export interface TickReport {
   more: boolean;
   /** True when the tick found its lease gone and stopped early. */
   leaseLost: boolean;
+  /** Redis calls the tick made. */
   roundTrips: number;
+  /** Wall-clock time the tick took. */
   durationMs: number;
   /** True when the tick did not start: maxParallel ticks were already live. */
   skipped?: boolean;
 }
 
+/** `tq.stats()`: Sidekiq's counters and sizes, and what tickq adds (ticks, warnings, ordered, flow). */
 export interface Stats {
+  /** Jobs that ran, succeeded or failed, since the prefix was first used (Sidekiq's `stat:processed`). */
   processed: number;
+  /** Handler failures since the prefix was first used (`stat:failed`). */
   failed: number;
+  /** Jobs waiting, per queue. */
   queues: Record<string, number>;
+  /** Delayed jobs not yet due (the `schedule` set). */
   scheduled: number;
+  /** Jobs waiting for a retry (the `retry` set). */
   retry: number;
+  /** Jobs in the dead set. */
   dead: number;
+  /** Dead-set entries evicted by `deadMaxJobs` or `deadMaxAgeSeconds`, ever. */
   deadEvicted: number;
   /** Jobs fetched by ticks and not yet acked. */
   inflight: number;
@@ -353,6 +419,6 @@ export interface Stats {
   ordered: Record<string, OrderedStats>;
   /** Recurring schedules Redis holds (declared by any deployment, not yet pruned). */
   schedules: number;
-  /** Per job name declared here: slots held, jobs parked on a busy key, jobs deferred by a rate limit (src/flow/). */
+  /** Per job name declared here: slots held, jobs parked on a busy key, jobs deferred by a rate limit ({@link FlowStats}). */
   flow: Record<string, FlowStats>;
 }

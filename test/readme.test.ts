@@ -20,10 +20,10 @@ interface Snippet {
   code: string;
 }
 
-/** README.md, then every page under docs/ (not the site's own config folder), in a stable order. */
+/** README.md, then every page under docs/ (not the site's own config folder, nor the generated reference), in a stable order. */
 function markdownFiles(): string[] {
   const pages = readdirSync(join(root, "docs"), { recursive: true, encoding: "utf8" })
-    .filter((path) => path.endsWith(".md") && !path.split(/[\\/]/).some((part) => part.startsWith(".")))
+    .filter((path) => path.endsWith(".md") && !path.split(/[\\/]/).some((part) => part.startsWith(".")) && path.split(/[\\/]/)[0] !== "reference")
     .map((path) => join("docs", path))
     .sort();
   return ["README.md", ...pages];

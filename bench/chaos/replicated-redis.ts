@@ -129,11 +129,21 @@ export async function startReplicatedRedis(options: { sentinel: boolean; downAft
         `sentinel parallel-syncs ${MASTER_NAME} 1`, "",
       ].join("\n"),
     );
-    sentinel = spawn("redis-sentinel", [conf], { stdio: "ignore" });
-    sentinel.on("error", () => {});
+    // redis-server in Sentinel mode is what Debian's redis-sentinel package
+    // links to; spawning redis-server needs no second package.
+    sentinel = spawn("redis-server", [conf, "--sentinel"], { stdio: "ignore" });
+    let spawnError: Error | undefined;
+    sentinel.on("error", (error) => void (spawnError = error));
     children.push(() => sentinel?.pid);
     const url = `redis://127.0.0.1:${sentinelPort}`;
-    for (let i = 0; i < 200 && !(await answers(url, 200)); i++) await sleep(25);
+    for (let i = 0; i < 200 && !spawnError && !(await answers(url, 200)); i++) await sleep(25);
+    // Without this check a Sentinel that never started surfaced much later,
+    // as a harness probe's connection error in the middle of the first failover.
+    if (!(await answers(url))) {
+      killAll();
+      process.off("exit", killAll);
+      throw new Error(`the Sentinel (redis-server --sentinel on port ${sentinelPort}) does not answer${spawnError ? `: ${spawnError.message}` : ""}`);
+    }
   }
 
   const askOnce = async (): Promise<number> => {
@@ -153,7 +163,7 @@ export async function startReplicatedRedis(options: { sentinel: boolean; downAft
       try {
         return await askOnce();
       } catch (error) {
-        if (attempt >= 20) throw error;
+        if (attempt >= 20) throw new Error(`the Sentinel on port ${sentinelPort} did not name the primary in ${attempt} attempts`, { cause: error });
         await sleep(250);
       }
     }

@@ -25,6 +25,9 @@ export default defineConfig({
       {
         text: "Guides",
         items: [
+          { text: "Jobs and retries", link: "/guides/jobs" },
+          { text: "Delayed jobs", link: "/guides/delayed" },
+          { text: "Queues", link: "/guides/queues" },
           { text: "The jobs API", link: "/guides/jobs-api" },
           { text: "Recurring jobs", link: "/guides/recurring" },
           { text: "Ordered jobs by id", link: "/guides/ordered" },
@@ -68,8 +71,27 @@ export default defineConfig({
         ],
       },
       {
+        // generated from the TSDoc by `npm run docs:reference` (TypeDoc), which docs:build runs first
+        text: "Reference",
+        collapsed: true,
+        items: [
+          { text: "Overview", link: "/reference/" },
+          { text: "tickq", link: "/reference/tickq/" },
+          { text: "tickq/adapters/ioredis", link: "/reference/tickq/adapters/ioredis/" },
+          { text: "tickq/adapters/upstash", link: "/reference/tickq/adapters/upstash/" },
+          { text: "tickq/adapters/rest", link: "/reference/tickq/adapters/rest/" },
+          { text: "tickq/cron", link: "/reference/tickq/cron/" },
+          { text: "tickq/app", link: "/reference/tickq/app/" },
+          { text: "tickq/cloudflare", link: "/reference/tickq/cloudflare/" },
+          { text: "tickq/vercel", link: "/reference/tickq/vercel/" },
+          { text: "tickq/node", link: "/reference/tickq/node/" },
+          { text: "tickq/dashboard", link: "/reference/tickq/dashboard/" },
+        ],
+      },
+      {
         text: "Internals",
         items: [
+          { text: "The tick's lifecycle", link: "/internals/tick-lifecycle" },
           { text: "Cost in round trips", link: "/internals/round-trips" },
           { text: "Source layout", link: "/internals/layout" },
           { text: "Known issues", link: "/internals/known-issues" },

@@ -2,6 +2,7 @@
 import { TickqError } from "../errors.js";
 import type { JobState } from "./types.js";
 
+/** Every {@link JobState}, for checking a state name a caller gives. */
 export const JOB_STATES: readonly JobState[] = ["queued", "scheduled", "retry", "dead", "running"];
 
 /** The sorted set of each state kept in one. */

@@ -6,13 +6,18 @@
 // cursor   an opaque string that resumes a listing where its page ended
 import type { JobPayload } from "../types.js";
 
+/** Where a job is: waiting in a queue, delayed, waiting for a retry, dead, or fetched by a tick. */
 export type JobState = "queued" | "scheduled" | "retry" | "dead" | "running";
 
+/** A job as the jobs API reports it: where it is, and its stored text. */
 export interface JobInfo {
+  /** Where it is now. */
   state: JobState;
+  /** Its id. */
   jid: string;
   /** The job name (Sidekiq's `class`). */
   name: string;
+  /** The queue it belongs to. */
   queue: string;
   /** The job as stored, parsed for reading (`raw` is its exact text; numbers past 2**53 lose digits here only). */
   job: JobPayload;
@@ -22,7 +27,7 @@ export interface JobInfo {
   at?: number;
   /** queued: how many jobs run before it in its queue (0: next). */
   position?: number;
-  /** queued, parked on a busy flow key (src/flow/): its park list, `flow:park:KEY`; `position` counts within it. */
+  /** queued, parked on a busy flow key (flow control): its park list, `flow:park:KEY`; `position` counts within it. */
   waitingOn?: string;
   /** running: the tick that fetched it. */
   tick?: string;
@@ -32,6 +37,7 @@ export interface JobInfo {
   backtrace?: string[];
 }
 
+/** Options of `tq.jobs.list`: filters, page size, order and where to resume. */
 export interface ListOptions {
   /** Only jobs of this queue; for `queued`, the queue to list (default: every queue, by name). */
   queue?: string;
@@ -48,17 +54,23 @@ export interface ListOptions {
   order?: "oldest" | "newest";
 }
 
+/** One page of `tq.jobs.list`. */
 export interface JobPage {
+  /** The jobs of this page, in the order asked for. */
   jobs: JobInfo[];
   /** Pass it back for the next page; null when there is none. A page may hold fewer than `limit` jobs and still have one. */
   cursor: string | null;
 }
 
+/** Filters of `retryAll` and `deleteAll`. */
 export interface BulkOptions {
+  /** Only jobs of this name; default every name. */
   name?: string;
+  /** Only jobs of this queue; default every queue (`deleteAll("queued")` needs it). */
   queue?: string;
 }
 
+/** `tq.jobs`: find, list, retry, delete and run jobs by jid or by state. */
 export interface JobsApi {
   /** Where the job with this jid is now, or null if it is nowhere (it ran, or never existed). */
   find(jid: string): Promise<JobInfo | null>;
@@ -79,9 +91,13 @@ export interface JobsApi {
   runNow(jid: string): Promise<JobInfo>;
 }
 
+/** A queue as `tq.queues.list()` reports it. */
 export interface QueueInfo {
+  /** The queue's name. */
   name: string;
+  /** Jobs waiting in it. */
   size: number;
+  /** True while fetch skips it (`tq.queues.pause`). */
   paused: boolean;
   /** When a tick last served it (epoch ms); null if none ever did. */
   lastServedAt: number | null;
@@ -89,6 +105,7 @@ export interface QueueInfo {
 
 /** A tick in the registry (tq.ticks()). */
 export interface TickInfo {
+  /** The tick's id. */
   id: string;
   /** When it began (epoch ms, Redis' clock). */
   startedAt: number;
@@ -104,10 +121,12 @@ export interface TickInfo {
   seenAt: number;
 }
 
+/** `tq.queues`: list, pause and resume queues. */
 export interface QueuesApi {
   /** Every queue, with its size and whether it is paused. */
   list(): Promise<QueueInfo[]>;
   /** Fetch skips the queue from now on; its jobs stay where they are. */
   pause(name: string): Promise<void>;
+  /** Fetch serves the queue again. */
   resume(name: string): Promise<void>;
 }

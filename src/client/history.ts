@@ -6,10 +6,13 @@ import { asArray, asNumber } from "../redis/adapter.js";
 import type { Runtime } from "../tick/runtime.js";
 import { scripts } from "../lua/index.js";
 
+/** One UTC day of `tq.stats.history()`. */
 export interface DayStats {
   /** The UTC day, YYYY-MM-DD. */
   date: string;
+  /** Jobs that ran that day, succeeded or failed. */
   processed: number;
+  /** Handler failures that day. */
   failed: number;
 }
 

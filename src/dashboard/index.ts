@@ -9,6 +9,11 @@
 //   pages/     one file a page; actions.ts the POSTs; layout.ts the shell
 // hono/tiny (PatternRouter), as the app's own routes: Hono from "hono" would
 // bring back its default routers, 2.7 KB gzipped in a Worker with the dashboard.
+/**
+ * The web dashboard, mounted at `/dashboard` by passing `dashboard()` to the app or a runtime entry.
+ *
+ * @module tickq/dashboard
+ */
 import { Hono } from "hono/tiny";
 import { html } from "hono/html";
 import { statusOf } from "../http/status.js";
@@ -29,6 +34,7 @@ import type { Dashboard, DashboardEnv } from "./types.js";
 
 export type { Dashboard, DashboardScope } from "./types.js";
 
+/** Options of `dashboard()`. */
 export interface DashboardOptions {
   /** How often the overview refreshes its figures (one stats call each), in ms; default 5,000, at least 1,000. */
   refreshMs?: number;
@@ -37,6 +43,8 @@ export interface DashboardOptions {
 }
 
 /**
+ * The web dashboard, for `createApp({ dashboard })` or a runtime entry's `dashboard` option: queues,
+ * jobs by state, ticks, schedules and history, behind the app's secrets.
  * @example
  * import { dashboard } from "tickq/dashboard";
  * const app = createApp({ tickq, secrets: [process.env.TICKQ_SECRET], dashboard: dashboard() });

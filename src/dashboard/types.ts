@@ -5,7 +5,9 @@ import type { JobRegistry, Tickq } from "../index.js";
 import type { Throttle } from "../http/throttle.js";
 import type { Session } from "./session.js";
 
+/** What the app hands the dashboard when it mounts it. */
 export interface DashboardScope {
+  /** The app's tickq. */
   tickq: Tickq<JobRegistry>;
   /** The app's accepted secrets; the login form takes any of them. */
   secrets: string[];

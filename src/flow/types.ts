@@ -18,6 +18,7 @@
  */
 export type UniqueMode = "while-executing" | "until-executed" | "coalesce";
 
+/** Every {@link UniqueMode}, for checking a mode a caller gives. */
 export const UNIQUE_MODES: readonly UniqueMode[] = ["while-executing", "until-executed", "coalesce"];
 
 /**
@@ -30,14 +31,19 @@ export type KeyArgs<A> = [A] extends [never] ? unknown[] : A;
 
 /** At most `limit` runs at once per key (`key(args)`), across every tick. */
 export interface ConcurrencyLimit<A extends unknown[] = unknown[]> {
+  /** The key a job counts against, from its args (a customer id, a host). */
   key(args: KeyArgs<A>): string;
+  /** Runs at once per key; at least 1. */
   limit: number;
 }
 
 /** At most `limit` starts per key (`key(args)`) in any `periodMs` (a sliding window). */
 export interface RateLimit<A extends unknown[] = unknown[]> {
+  /** The key a job counts against, from its args. */
   key(args: KeyArgs<A>): string;
+  /** Starts per key in any window of `periodMs`; at least 1. */
   limit: number;
+  /** The window's length, in ms. */
   periodMs: number;
 }
 

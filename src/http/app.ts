@@ -4,6 +4,11 @@
 // hono/tiny: Hono with its PatternRouter, 2.4 KB gzipped less in a Worker
 // than the default SmartRouter (RegExp + Trie routers) for a few dozen
 // routes; the route files use it too, or the default router comes back.
+/**
+ * The HTTP app (Hono) that every runtime serves: `/tick`, `/jobs`, `/stats`, `/health` and the jobs API routes.
+ *
+ * @module tickq/app
+ */
 import { Hono } from "hono/tiny";
 import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
@@ -23,7 +28,9 @@ import { scopeRequests, tickRoute, type TickqEnv } from "./scope.js";
 
 export type { TickqEnv } from "./scope.js";
 
+/** Options of `createApp`: the tickq it serves, its secrets, and the tick that `/tick` runs. */
 export interface AppOptions<J extends JobRegistry = JobRegistry> {
+  /** The tickq the routes use (`createTickq`). */
   tickq: Tickq<J>;
   /**
    * Bearer secrets that open every route and the dashboard (TICKQ_SECRET; several while rotating);
@@ -81,6 +88,8 @@ export interface AppOptions<J extends JobRegistry = JobRegistry> {
 }
 
 /**
+ * The HTTP app (Hono) over a tickq: `/tick`, `/jobs`, `/stats`, `/health`, the jobs API routes, your
+ * `routes` and, when given, the dashboard. Throws when no secret is set and `insecure` is not.
  * @example
  * const app = createApp({ tickq, secrets: [env.TICKQ_SECRET, env.CRON_SECRET] });
  * export default app; // Request → Response

@@ -26,7 +26,10 @@ export const BEARER_TOKEN = /^[A-Za-z0-9._~+/-]+=*$/;
 /** The shortest secret accepted: 16 characters of the token alphabet is 96 bits and more. */
 export const MIN_SECRET_LENGTH = 16;
 
-/** What a caller's credential allows. */
+/**
+ * What a caller's credential allows.
+ * @inline
+ */
 export type Role = "admin" | "read" | "tick";
 
 /** The accepted secrets of each kind; empty strings and undefined are ignored. */

@@ -12,7 +12,10 @@ import type { JobRegistry, Tickq } from "../index.js";
 import { TickqError } from "../errors.js";
 import { signTick, TICK_AUTH_HEADER } from "./tick-credential.js";
 
-/** How a fanned-out request reaches the app: plain fetch, or a Worker's service binding to itself. */
+/**
+ * How a fanned-out request reaches the app: plain fetch, or a Worker's service binding to itself.
+ * @inline
+ */
 export type SelfFetch = (request: Request) => Promise<Response>;
 
 export interface FanOut {

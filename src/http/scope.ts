@@ -10,7 +10,9 @@ import type { Role } from "./auth.js";
 
 /** The Hono environment of the app: `c.var.tq`. */
 export interface TickqEnv<J extends JobRegistry = JobRegistry> {
+  /** What the app sets on each request (`c.var`). */
   Variables: {
+    /** The app's tickq, kicking in this request's background. */
     tq: Tickq<J>;
     /** What the caller's credential allows; unset before auth (your own routes, /health). */
     role?: Role;

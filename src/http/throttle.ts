@@ -13,10 +13,18 @@ import type { Runtime } from "../tick/runtime.js";
 import { runtimes } from "../recurring/internal.js";
 import type { LuaScript } from "../types.js";
 
-/** The client a request comes from (an address), or undefined when unknown: then nothing is throttled. */
+/**
+ * The client a request comes from (an address), or undefined when unknown: then nothing is throttled.
+ * @inline
+ */
 export type ClientOf = (c: Context) => string | undefined;
 
+/**
+ * Slows down a client's repeated auth failures.
+ * @inline
+ */
 export interface Throttle {
+  /** Who a request comes from. */
   clientOf: ClientOf;
   /** Milliseconds until `client` may try again; 0 when it may now. */
   blockedFor(client: string): Promise<number>;

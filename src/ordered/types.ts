@@ -13,9 +13,11 @@
 //              handler so a downstream store can refuse a stale write
 import type { JobLogger } from "../types.js";
 
+/** What an ordered job's handler gets beside the id and its payloads. */
 export interface OrderedContext {
   /** The ordered job's name. */
   name: string;
+  /** The id this execution is for. */
   id: string;
   /**
    * Grows with every execution of this id (it counts the executions of
@@ -33,12 +35,16 @@ export interface OrderedContext {
    * hold this id. Stop, or guard writes with `fence`.
    */
   signal: AbortSignal;
+  /** The `logger`, with the name, id and fence on each line. */
   log: JobLogger;
 }
 
+/** An ordered job's code: called with the id and every payload that waited for it, lowest score first. */
 export type OrderedHandler<P = unknown> = (id: string, payloads: P[], ctx: OrderedContext) => unknown;
 
+/** An ordered job: its handler, its retries and its backoff. */
 export interface OrderedDefinition<P = unknown> {
+  /** The ordered job's code. */
   perform: OrderedHandler<P>;
   /** false: no retry (straight to the dead set); a number: that many retries; true (default): `maxRetries`. */
   retry?: boolean | number;
@@ -47,11 +53,13 @@ export interface OrderedDefinition<P = unknown> {
 }
 
 // As with plain jobs, `never` lets a handler declare its own payload type.
+/** The `ordered` option: ordered job name → {@link OrderedDefinition}. */
 export type OrderedRegistry = Record<string, OrderedDefinition<never>>;
 
 /** The payload type an ordered job's handler declares. */
 export type PayloadOf<T> = T extends OrderedDefinition<infer P> ? ([P] extends [never] ? unknown : P) : unknown;
 
+/** One payload for an id, as `tq.enqueueOrdered` takes it. */
 export interface OrderedJob<P = unknown> {
   /** A non-empty string of at most 1,024 characters. */
   id: string;
@@ -63,10 +71,13 @@ export interface OrderedJob<P = unknown> {
   delayMs?: number;
 }
 
+/** One payload of `tq.enqueueOrderedBulk`: an {@link OrderedJob} and the ordered job's name. */
 export interface OrderedBulkJob<Name extends string = string> extends OrderedJob {
+  /** The ordered job's name, a key of `ordered`. */
   name: Name;
 }
 
+/** Per ordered job, in `tq.stats().ordered`. */
 export interface OrderedStats {
   /** Ids with payloads waiting: ready, backing off, or behind a run. */
   waiting: number;

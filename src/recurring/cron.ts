@@ -5,6 +5,11 @@
 // Its own entry because croner is ~10 KB gzipped of a Worker: createTickq
 // from "tickq" passes it by default; tickqWorker and tickqVercel take it
 // as their `cron` option, so a Worker without cron schedules ships none.
+/**
+ * The cron parser (croner) for `cron` schedules, as its own entry so a bundle without cron schedules leaves it out.
+ *
+ * @module tickq/cron
+ */
 import { Cron } from "croner";
 import type { CronParser } from "./types.js";
 

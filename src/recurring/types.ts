@@ -21,21 +21,27 @@ interface ScheduleBase<Name extends string> {
   maxMissed?: number;
 }
 
+/** A recurring job on a cron expression. */
 export interface CronSchedule<Name extends string = string> extends ScheduleBase<Name> {
   /** A cron expression: 5 fields, or 6 with seconds first (parsed by the `cron` option's parser: croner from "tickq/cron"). */
   cron: string;
   /** IANA time zone the expression is read in; default UTC. */
   timezone?: string;
+  /** Not with `cron`. */
   every?: never;
 }
 
+/** A recurring job at a fixed interval. */
 export interface EverySchedule<Name extends string = string> extends ScheduleBase<Name> {
   /** A fixed interval in ms (≥ 1,000): slots are the multiples of it since the epoch, so every deployment agrees on them. */
   every: number;
+  /** Not with `every`. */
   cron?: never;
+  /** Not with `every`: its slots are the same in every time zone. */
   timezone?: never;
 }
 
+/** One recurring job: on a `cron` expression, or `every` so many ms. */
 export type ScheduleSpec<Name extends string = string> = CronSchedule<Name> | EverySchedule<Name>;
 
 /** Schedule name → spec. A name is 1–100 characters without whitespace. */
@@ -43,6 +49,7 @@ export type Schedules<Name extends string = string> = Record<string, ScheduleSpe
 
 /** One schedule as `tq.schedules()` reports it. */
 export interface ScheduleInfo {
+  /** The schedule's name, its key in `schedules`. */
   name: string;
   /** This deployment's spec; for a schedule only Redis knows (another deployment's), the spec stored there. */
   spec: ScheduleSpec;

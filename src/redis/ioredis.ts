@@ -1,10 +1,16 @@
 // tickq over ioredis (Node, TCP). Replies come back as ioredis gives them:
 // strings, integers, null and nested arrays — the shape every adapter must
 // return.
+/**
+ * The Redis adapter for an ioredis client (Node, TCP; Redis, Sentinel or Cluster).
+ *
+ * @module tickq/adapters/ioredis
+ */
 import type { Redis, Cluster } from "ioredis";
 import type { RedisAdapter, RedisReply } from "../types.js";
 
 /**
+ * The adapter over an ioredis client (a Redis, Sentinel or Cluster connection), for Node.
  * @example
  * const tq = createTickq({ redis: ioredisAdapter(new Redis(process.env.REDIS_URL)), jobs });
  * // On a Redis Cluster, a prefix with a hash tag keeps tickq's keys in one slot:

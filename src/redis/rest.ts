@@ -14,11 +14,18 @@
 // the reply was read) is sent again, a bounded number of times, as
 // @upstash/redis does: tickq's scripts are replay-safe, so a resend of a
 // command that already ran leaves the same state and gives a usable answer.
+/**
+ * The Redis adapter that speaks the Upstash REST protocol with `fetch` alone, for the smallest edge bundles.
+ *
+ * @module tickq/adapters/rest
+ */
+
 import { TickqError } from "../errors.js";
 import { redactUrl } from "../redact.js";
 import type { RedisAdapter, RedisReply } from "../types.js";
 import { decodeReply } from "./rest-reply.js";
 
+/** Options of `restAdapter`: the REST URL and token, and how network failures are resent. */
 export interface RestAdapterOptions {
   /** The REST URL: UPSTASH_REDIS_REST_URL (Vercel KV: KV_REST_API_URL). */
   url: string;
@@ -33,6 +40,7 @@ export interface RestAdapterOptions {
 }
 
 /**
+ * The adapter over the Upstash REST protocol, with `fetch` alone (about 1 KB gzipped): one request a call.
  * @example
  * const redis = restAdapter({ url: env.UPSTASH_REDIS_REST_URL, token: env.UPSTASH_REDIS_REST_TOKEN });
  * const tq = createTickq({ redis, jobs });

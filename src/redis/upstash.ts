@@ -3,6 +3,11 @@
 // `automaticDeserialization: false`: by default it JSON-parses replies, so
 // the job string "…" would come back as an object and "123" as 123 — tickq
 // moves job strings byte for byte and must get back exactly what it stored.
+/**
+ * The Redis adapter for an `@upstash/redis` client (HTTP).
+ *
+ * @module tickq/adapters/upstash
+ */
 import type { Redis } from "@upstash/redis";
 import { TickqError } from "../errors.js";
 import type { RedisAdapter, RedisReply } from "../types.js";
@@ -10,6 +15,8 @@ import type { RedisAdapter, RedisReply } from "../types.js";
 const FIX = 'build the client with automaticDeserialization off: new Redis({ url, token, automaticDeserialization: false })';
 
 /**
+ * The adapter over an `@upstash/redis` client, which must be built with `automaticDeserialization: false`
+ * (tickq refuses one that is not).
  * @example
  * const redis = new Redis({ url: env.UPSTASH_REDIS_REST_URL, token: env.UPSTASH_REDIS_REST_TOKEN, automaticDeserialization: false });
  * const tq = createTickq({ redis: upstashAdapter(redis), jobs });

@@ -10,10 +10,15 @@ import { asArray, asNumber } from "../redis/adapter.js";
 import { attemptOf, describeError } from "./retry.js";
 import type { JobLogger, JobPayload, RedisReply } from "../types.js";
 
+/** A job's outcome, as listeners get it (`succeeded`, and the base of `failed` and `dead`). */
 export interface JobEvent {
+  /** The job's id. */
   jid: string;
+  /** The job's name. */
   name: string;
+  /** The queue it ran from. */
   queue: string;
+  /** Its args. */
   args: unknown[];
   /** 1 on the first run, 2 on the first retry, and so on. */
   attempt: number;
@@ -21,12 +26,15 @@ export interface JobEvent {
   payload: JobPayload;
 }
 
+/** A handler failure: the job is retried at `retryAt`, or went to the dead set. */
 export interface FailedEvent extends JobEvent {
+  /** What the handler threw. */
   error: unknown;
   /** When the retry is due; null when the job went to the dead set instead. */
   retryAt: Date | null;
 }
 
+/** A job sent to the dead set. */
 export interface DeadEvent extends JobEvent {
   /** What the handler threw; undefined when the job could not run at all (poison, malformed). */
   error: unknown;
@@ -34,7 +42,9 @@ export interface DeadEvent extends JobEvent {
   reason: string;
 }
 
+/** Each event's name and what its listeners get. */
 export interface TickqEvents {
+  /** The handler returned. */
   succeeded: JobEvent;
   /** Every handler failure: retried, or out of retries (then `dead` follows, unless the job says `dead: false`). */
   failed: FailedEvent;
@@ -42,8 +52,11 @@ export interface TickqEvents {
   dead: DeadEvent;
 }
 
+/** `succeeded`, `failed` or `dead`. */
 export type TickqEventName = keyof TickqEvents;
+/** A listener: the tick awaits what it returns (briefly) before it resolves; a throw is logged, never breaks the tick. */
 export type TickqListener<E extends TickqEventName> = (event: TickqEvents[E]) => unknown;
+/** The `on` option: one listener per event. */
 export type TickqListenerOptions = { [E in TickqEventName]?: TickqListener<E> };
 
 export type EventListeners = { [E in TickqEventName]: Set<TickqListener<E>> };

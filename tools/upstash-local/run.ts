@@ -8,6 +8,7 @@ import { findRedis } from "../../src/platforms/node/find-redis.js";
 import { stopOnSignals } from "../../src/platforms/node/listen.js";
 import { startUpstashLocal, type UpstashLocalServer } from "./server.js";
 
+/** Options of `runRedisHttp`. */
 export interface RedisHttpOptions {
   /** Default 8079. */
   port?: number;
@@ -23,6 +24,10 @@ export interface RedisHttpOptions {
   print?: (line: string) => void;
 }
 
+/**
+ * `tickq redis-http`: finds a Redis (`findRedis`), serves the local REST server over it on port 8079,
+ * prints its URL and token, and stops on SIGINT or SIGTERM.
+ */
 export async function runRedisHttp(options: RedisHttpOptions = {}): Promise<UpstashLocalServer> {
   const print = options.print ?? console.log;
   const redis = await findRedis();

@@ -3,6 +3,11 @@
 // inside waitUntil. Kicked ticks and fan-out run in the request's own
 // ctx.waitUntil. Redis is Upstash over HTTP (Workers cannot open TCP to
 // Redis), through restAdapter: fetch alone, no client library in the bundle.
+/**
+ * tickq as a Cloudflare Worker: `fetch` serves the app, `scheduled` ticks.
+ *
+ * @module tickq/cloudflare
+ */
 import type { ExecutionContext } from "hono";
 import { restAdapter } from "../../redis/rest.js";
 import { checkCronParser } from "../../recurring/declare.js";
@@ -13,19 +18,32 @@ import type { TickqEnvVars } from "../../http/env.js";
 import { logError, UNAVAILABLE } from "../../http/errors.js";
 import { workerClient } from "../../http/throttle.js";
 
+/** The Worker's bindings tickq reads: Upstash's REST URL and token, tickq's settings and secrets. */
 export interface WorkerEnv extends TickqEnvVars {
+  /** The Upstash REST URL (a secret or a var). */
   UPSTASH_REDIS_REST_URL?: string;
+  /** The Upstash REST token (a secret). */
   UPSTASH_REDIS_REST_TOKEN?: string;
   /** Wall time a cron trigger may spend ticking; default 25,000 ms (every-minute crons get 30 s). */
   TICKQ_CRON_BUDGET_MS?: string;
   /** A service binding to this Worker itself, for fan-out (a Worker's fetch of its own URL may not reach it). */
-  TICKQ_SELF?: { fetch(request: Request): Promise<Response> };
+  TICKQ_SELF?: {
+    /** Sends a request to this Worker. */
+    fetch(request: Request): Promise<Response>;
+  };
 }
 
-/** Every createTickq option (redis is built from the env unless given), plus the app's: kick, maxParallel, routes. */
+/**
+ * Every {@link tickq!TickqOptions | TickqOptions} option, with `redis` optional (a `restAdapter` built from the env unless
+ * given), plus the app's: `kick` (true, or {@link tickq!KickOptions | KickOptions}), `maxParallel` (fan-out), `tick`
+ * ({@link tickq!TickOptions | TickOptions} of every tick the app runs), `routes` and `dashboard` (as in `AppOptions`).
+ */
 export type TickqWorkerOptions<J extends JobRegistry> = EdgeOptions<J>;
 
 /**
+ * A Worker's default export: `fetch` serves the app (with your `routes`), `scheduled` ticks on each
+ * Cron Trigger until the work or `TICKQ_CRON_BUDGET_MS` runs out. Redis is Upstash over HTTP,
+ * from `UPSTASH_REDIS_REST_URL` and `UPSTASH_REDIS_REST_TOKEN`.
  * @example
  * export default tickqWorker({
  *   jobs: { sendEmail: async ([to]: [string]) => { … } },
@@ -55,6 +73,7 @@ export function tickqWorker<J extends JobRegistry>(options: TickqWorkerOptions<J
   };
 
   return {
+    /** Serves the app; answers 503 (and logs why, credentials masked) when the env cannot build it. */
     fetch(request: Request, env: WorkerEnv, ctx: ExecutionContext): Response | Promise<Response> {
       try {
         return forEnv(env).app.fetch(request, env, ctx);
@@ -64,6 +83,7 @@ export function tickqWorker<J extends JobRegistry>(options: TickqWorkerOptions<J
         return Response.json(UNAVAILABLE, { status: 503 });
       }
     },
+    /** A Cron Trigger: ticks in `ctx.waitUntil` until no work is left or the budget is spent. */
     scheduled(_controller: unknown, env: WorkerEnv, ctx: ExecutionContext): void {
       let built: Edge<J>;
       try {

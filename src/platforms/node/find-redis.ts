@@ -7,15 +7,22 @@ import { createServer } from "node:net";
 import { Redis } from "ioredis";
 import { redactUrl } from "../../redact.js";
 
+/** The Redis `findRedis` found or started. */
 export interface FoundRedis {
+  /** Its URL. */
   url: string;
   /** Stops the private redis-server, if this call started one. */
   stop(): Promise<void>;
+  /** Where it came from: the REDIS_URL variable, 127.0.0.1:6379, or a private redis-server. */
   source: "REDIS_URL" | "default" | "private";
 }
 
 const DEFAULT_URL = "redis://127.0.0.1:6379";
 
+/**
+ * A Redis to use: REDIS_URL if set (it must answer), else 127.0.0.1:6379 if it answers, else a private
+ * redis-server from the PATH on a free port, without persistence.
+ */
 export async function findRedis(env: NodeJS.ProcessEnv = process.env): Promise<FoundRedis> {
   const none = async () => {};
   if (env.REDIS_URL) {

@@ -1,6 +1,8 @@
-// tickq/node: the Node pieces, for running from an installed package:
-// the server (the app plus a tick every second), the local
-// Upstash-compatible REST server, and finding a Redis to use.
+/**
+ * The Node server (the app plus a tick every second), a local Upstash-compatible REST server, and finding a Redis to use.
+ *
+ * @module tickq/node
+ */
 export { startServer, type RunningServer, type ServerOptions } from "./server.js";
 export { findRedis, startPrivate, type FoundRedis } from "./find-redis.js";
 export { listen, stopOnSignals, type Listening } from "./listen.js";

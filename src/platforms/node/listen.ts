@@ -2,8 +2,11 @@
 // tickq server and the local Upstash-compatible server.
 import { serve, type ServerType } from "@hono/node-server";
 
+/** A listening HTTP server. */
 export interface Listening {
+  /** Where it listens, e.g. "http://127.0.0.1:3000". */
   url: string;
+  /** Stops listening and closes open connections. */
   close(): Promise<void>;
 }
 

@@ -12,16 +12,21 @@ import { nodeClient } from "../../http/throttle.js";
 import { listen } from "./listen.js";
 import { connectRedis } from "./redis-client.js";
 
+/** Options of `startServer`. */
 export interface ServerOptions {
+  /** The Redis to use (`redis://…`), e.g. from `findRedis()`. */
   redisUrl: string;
+  /** The jobs this server can run, as createTickq's `jobs`. */
   jobs: JobRegistry;
   /** Ordered jobs by id: name → { perform(id, payloads, ctx), retry? }. */
   ordered?: OrderedRegistry;
+  /** Queues the ticks serve; default ["default"]. */
   queues?: QueueOrder;
   /** Recurring jobs (docs/guides/recurring.md). */
   schedules?: Schedules;
   /** Key prefix; default "tickq:". */
   prefix?: string;
+  /** The port to listen on (127.0.0.1); default 3000, 0 for any free one. */
   port?: number;
   /** Opens every route and the dashboard (TICKQ_SECRET): 16 characters or more. */
   secret?: string;
@@ -29,6 +34,7 @@ export interface ServerOptions {
   readSecret?: string;
   /** Only starts ticks: /tick (CRON_SECRET). */
   tickSecret?: string;
+  /** Serve without a secret: local development only (loopback Host values only). */
   insecure?: boolean;
   /**
    * The server's public URL for fan-out, e.g. behind a load balancer (TICKQ_PUBLIC_URL); default the
@@ -37,7 +43,9 @@ export interface ServerOptions {
   publicUrl?: string;
   /** Milliseconds between ticks; 0 turns the loop off. */
   tickEveryMs?: number;
+  /** Options of every tick the server runs; default budget 5,000 ms. */
   tick?: TickOptions;
+  /** Called with each loop tick's report. */
   onTick?: (report: TickReport) => void;
   /** true: enqueues (POST /jobs, server.tickq, c.var.tq) kick a tick at once; an object also sets how kicked ticks run. */
   kick?: boolean | KickOptions;
@@ -51,13 +59,20 @@ export interface ServerOptions {
   redisTimeoutMs?: number;
 }
 
+/** A server `startServer` started. */
 export interface RunningServer {
+  /** Where it listens, e.g. "http://127.0.0.1:3000". */
   url: string;
   /** The server's tickq, kicking in-process (in your own code on the same Node process). */
   tickq: Tickq<JobRegistry>;
+  /** Stops the tick loop, waits for the running tick and background work, then closes the HTTP server and the Redis connection. */
   close(): Promise<void>;
 }
 
+/**
+ * The Node server: the app on `port`, plus a tick every `tickEveryMs` (default 1 s). Refuses to start
+ * without `secret` unless `insecure`.
+ */
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   if (!options.secret && !options.insecure) {
     throw new Error("Refusing to start without TICKQ_SECRET: set it (or TICKQ_INSECURE=1 for local development only)");

@@ -4,6 +4,12 @@
 // Kicked ticks and fan-out run in Vercel's waitUntil, so the response waits
 // for neither. Redis is Upstash over HTTP (UPSTASH_REDIS_REST_*, or Vercel
 // KV's KV_REST_API_*), through restAdapter: fetch alone, no client library.
+/**
+ * tickq as a Vercel Function: `GET`, `POST` and `fetch` handlers over the app, mounted at `/api`.
+ *
+ * @module tickq/vercel
+ */
+
 import { restAdapter } from "../../redis/rest.js";
 import { checkCronParser } from "../../recurring/declare.js";
 import type { JobRegistry, Tickq, WaitUntil } from "../../index.js";
@@ -11,6 +17,11 @@ import { buildEdge, credentialsOf, kicksByDefault, type Edge, type EdgeOptions }
 import { logError, UNAVAILABLE } from "../../http/errors.js";
 import { vercelClient } from "../../http/throttle.js";
 
+/**
+ * Every {@link tickq!TickqOptions | TickqOptions} option, with `redis` optional (a `restAdapter` built from the environment
+ * unless given); the app's `kick`, `maxParallel`, `tick`, `routes` and `dashboard`, as a Worker takes
+ * them; and Vercel's own below.
+ */
 export type TickqVercelOptions<J extends JobRegistry> = EdgeOptions<J> & {
   /** Where settings come from; default process.env. */
   env?: Record<string, string | undefined>;
@@ -33,6 +44,9 @@ export const vercelWaitUntil: WaitUntil = (promise) => {
 };
 
 /**
+ * Vercel Function handlers over the app: export `GET` and `POST` from `api/index.ts` (Node or Edge
+ * runtime). Vercel Cron calls `GET /api/tick` with `CRON_SECRET`. Redis is Upstash over HTTP, from
+ * `UPSTASH_REDIS_REST_URL` and `UPSTASH_REDIS_REST_TOKEN` (or Vercel KV's `KV_REST_API_*`).
  * @example
  * // api/index.ts
  * export const { GET, POST } = tickqVercel({ jobs, kick: true });
@@ -63,8 +77,11 @@ export function tickqVercel<J extends JobRegistry>(options: TickqVercelOptions<J
     return edge.app.fetch(request);
   };
   return {
+    /** Handles a GET request (Vercel's named export). */
     GET: handle,
+    /** Handles a POST request (Vercel's named export). */
     POST: handle,
+    /** Handles any request: for a runtime that takes one `fetch` handler. */
     fetch: handle,
     /** The app's tickq, kicking in Vercel's waitUntil: for your own routes and server actions. */
     tickq(): Tickq<J> {
