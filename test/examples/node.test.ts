@@ -41,3 +41,26 @@ describe("examples/node", () => {
     expect(await redis.llen(`${prefix}queue:default`)).toBe(0);
   });
 });
+
+describe("examples/node with TICKQ_INSECURE=1 and no secret", () => {
+  const redis = directRedis();
+  const prefix = uniquePrefix("example-node-insecure");
+  let service: RunningExample;
+
+  beforeAll(async () => {
+    service = await startExample("node", "src/server.ts", {
+      REDIS_URL: redisUrl(), TICKQ_INSECURE: "1", TICKQ_PREFIX: prefix, PORT: "0",
+    });
+  }, 60_000);
+  afterAll(async () => {
+    await service?.stop();
+    await deleteUnder(redis, prefix);
+    redis.disconnect();
+  });
+
+  it("starts, as its refusal without a secret advises, and serves tickq's routes without auth", async () => {
+    const res = await fetch(`${service.url}/stats`);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toHaveProperty("processed");
+  });
+});

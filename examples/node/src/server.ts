@@ -3,7 +3,8 @@
 // a tick every second). A signup enqueues its email with a kick, so it goes
 // out at once instead of at the next tick.
 // Settings: REDIS_URL (default redis://127.0.0.1:6379), TICKQ_SECRET (16+
-// characters), PORT (default 3000; 0 for any free port), TICKQ_PREFIX.
+// characters), TICKQ_INSECURE=1 (no secret, no auth: local development only),
+// PORT (default 3000; 0 for any free port), TICKQ_PREFIX.
 import { dashboard } from "tickq/dashboard";
 import { startServer, stopOnSignals } from "tickq/node";
 import { jobs } from "./jobs.js";
@@ -11,6 +12,8 @@ import { jobs } from "./jobs.js";
 const server = await startServer({
   redisUrl: process.env.REDIS_URL ?? "redis://127.0.0.1:6379",
   secret: process.env.TICKQ_SECRET,
+  // startServer reads no environment itself; without this, its own advice to set TICKQ_INSECURE=1 would do nothing.
+  insecure: process.env.TICKQ_INSECURE === "1",
   port: Number(process.env.PORT ?? 3000),
   prefix: process.env.TICKQ_PREFIX,
   jobs,
