@@ -20,6 +20,14 @@ describe.each(adapterCases)("tick over $name", (adapterCase) => {
     expect(await tq.stats()).toMatchObject({ processed: 1, failed: 0, inflight: 0, ticks: 0, queues: { default: 0 } });
   });
 
+  it("reports its duration in whole milliseconds", async () => {
+    const tq = h.make({ wait: () => new Promise((resolve) => setTimeout(resolve, 3)) });
+    await tq.enqueue("wait", []);
+    const report = await tq.tick();
+    expect(report.durationMs).toBeGreaterThanOrEqual(3);
+    expect(Number.isInteger(report.durationMs)).toBe(true);
+  });
+
   it("costs a constant number of round trips per batch, not per job", async () => {
     const tq = h.make({ noop: () => {} });
     await tq.enqueueBulk(Array.from({ length: 1_000 }, () => ({ name: "noop", args: [] })));

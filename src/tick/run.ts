@@ -170,7 +170,7 @@ export async function runTick(runtime: Runtime, options: TickOptions = {}, tickI
     work.stop();
     await events.flush(Math.max(graceMs, 5_000));
     report.roundTrips = trips.count;
-    report.durationMs = monotonicMs() - started;
+    report.durationMs = Math.round(monotonicMs() - started);
   }
   return report;
 }

@@ -75,7 +75,7 @@ export interface RunningServer {
  */
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   if (!options.secret && !options.insecure) {
-    throw new Error("Refusing to start without TICKQ_SECRET: set it (or TICKQ_INSECURE=1 for local development only)");
+    throw new Error("Refusing to start without a secret: set `secret` (TICKQ_SECRET), or `insecure: true` for local development only");
   }
   const redis = connectRedis(options.redisUrl);
   const { maxParallel } = options;

@@ -46,7 +46,8 @@ async function main() {
     throw error;
   });
   console.log(`tickq: listening on ${server.url} (Redis: ${redactUrl(redis.url)}, ${redis.source}); ticking every second`);
-  console.log(`  curl -X POST -H "Authorization: Bearer $TICKQ_SECRET" ${server.url}/tick`);
+  console.log(`  enqueue: curl -X POST -H "Authorization: Bearer $TICKQ_SECRET" -H "content-type: application/json" -d '{"name":"sendWelcomeEmail","args":["ada@example.com"]}' ${server.url}/jobs`);
+  console.log(`  tick:    curl -X POST -H "Authorization: Bearer $TICKQ_SECRET" ${server.url}/tick`);
   console.log(`  dashboard: ${server.url}/dashboard (log in with TICKQ_SECRET)`);
   stopOnSignals(async () => {
     await server.close();
