@@ -12,6 +12,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { answers, freePort } from "../src/platforms/node/find-redis.js";
 import { startUpstashLocal, type UpstashLocalServer } from "../tools/upstash-local/server.js";
 import { createTickq, TickqError, type JobLogger, type JobRegistry } from "../src/index.js";
+import { onlySelected } from "./helpers/adapter-names.js";
 import { openAdapter, type OpenedAdapter } from "./helpers/open-adapter.js";
 
 const TOKEN = "memory-test-token";
@@ -48,11 +49,11 @@ async function memory(): Promise<{ used: number; max: number }> {
   return { used: Number(/used_memory:(\d+)/.exec(info)![1]), max: Number(/maxmemory:(\d+)/.exec(info)![1]) };
 }
 
-const cases = [
+const cases = onlySelected([
   { name: "ioredis", open: () => openAdapter("ioredis", { redisUrl: url, restUrl: "", restToken: "" }) },
   { name: "upstash", open: () => openAdapter("upstash", { redisUrl: "", restUrl: rest.url, restToken: TOKEN }) },
   { name: "rest", open: () => openAdapter("rest", { redisUrl: "", restUrl: rest.url, restToken: TOKEN }) },
-];
+]);
 
 describe.each(cases)("memory pressure over $name (private redis-server)", (adapterCase) => {
   let opened: OpenedAdapter;

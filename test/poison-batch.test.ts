@@ -5,7 +5,7 @@
 // of ticks with the default batch and concurrency (test/fixtures/poison-child.ts).
 import { spawn } from "node:child_process";
 import { describe, expect, it } from "vitest";
-import { adapterCases, type AdapterCase } from "./helpers/adapters.js";
+import { adapterCases, describeOverAdapters, type AdapterCase } from "./helpers/adapters.js";
 import { useHarness, type Harness } from "./helpers/harness.js";
 import { sleep } from "./helpers/redis.js";
 import { poisonJobs } from "./fixtures/poison-jobs.js";
@@ -66,7 +66,7 @@ async function enqueueBatch(tq: ReturnType<typeof makeTickq>): Promise<string[]>
   return [...plain.map((id) => `plain:${id}`), ...flows.map((id) => `flow:${id}`), ...ordered.map((id) => `ordered:${id}`)];
 }
 
-describe.each(adapterCases.filter((c) => c.name !== "upstash"))("a job that kills its tick, over $name", (adapterCase) => {
+describeOverAdapters(adapterCases.filter((c) => c.name !== "upstash"), "a job that kills its tick, over $name", (adapterCase) => {
   const h = useHarness(adapterCase, "poison-batch");
 
   it("each poison job (plain, flow, ordered) goes dead alone; the jobs fetched with it run, each at most twice", { timeout: 90_000 }, async () => {

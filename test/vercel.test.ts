@@ -1,15 +1,15 @@
 import { describe, expect, it, vi } from "vitest";
 import { dashboard } from "../src/dashboard/index.js";
 import { tickqVercel } from "../src/platforms/vercel/handler.js";
-import { adapterCases } from "./helpers/adapters.js";
+import { adapterCase, testEndpoints } from "./helpers/adapters.js";
 import { useHarness } from "./helpers/harness.js";
 
 describe("the Vercel function", () => {
-  const h = useHarness(adapterCases[1]!, "vercel");
+  const h = useHarness(adapterCase("upstash"), "vercel");
   const SECRET = "vercel-secret-for-tests";
   const CRON = "vercel-cron-secret-for-tests";
   const setup = () => {
-    const { restUrl, restToken } = adapterCases[1]!.endpoints();
+    const { restUrl, restToken } = testEndpoints();
     const ran: string[] = [];
     const handler = tickqVercel({
       jobs: { greet: ([who]: [string]) => void ran.push(who) },
@@ -46,7 +46,7 @@ describe("the Vercel function", () => {
   });
 
   it("serves the dashboard at /api/dashboard, its login by TICKQ_SECRET", async () => {
-    const { restUrl, restToken } = adapterCases[1]!.endpoints();
+    const { restUrl, restToken } = testEndpoints();
     const handler = tickqVercel({
       jobs: {}, dashboard: dashboard(),
       env: { UPSTASH_REDIS_REST_URL: restUrl, UPSTASH_REDIS_REST_TOKEN: restToken, TICKQ_SECRET: SECRET, CRON_SECRET: CRON, TICKQ_PREFIX: h.prefix },
@@ -73,7 +73,7 @@ describe("the Vercel function", () => {
   };
 
   it("refuses to serve without a secret, saying so in the log", async () => {
-    const { restUrl, restToken } = adapterCases[1]!.endpoints();
+    const { restUrl, restToken } = testEndpoints();
     const handler = tickqVercel({ jobs: {}, env: { UPSTASH_REDIS_REST_URL: restUrl, UPSTASH_REDIS_REST_TOKEN: restToken } });
     const { res, log } = await logged(() => handler.GET(req("/api/tick")));
     expect(res.status).toBe(503);

@@ -3,7 +3,7 @@
 // Upstash-compatible server over the real Redis.
 import { Miniflare } from "miniflare";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { adapterCases } from "./helpers/adapters.js";
+import { testEndpoints } from "./helpers/adapters.js";
 import { deleteUnder, directRedis, sleep, uniquePrefix } from "./helpers/redis.js";
 import { workerBundle } from "./helpers/worker-bundle.js";
 
@@ -14,7 +14,7 @@ describe("the Cloudflare Worker bundle in Miniflare", () => {
   let mf: Miniflare;
 
   beforeAll(async () => {
-    const { restUrl, restToken } = adapterCases[1]!.endpoints();
+    const { restUrl, restToken } = testEndpoints();
     mf = new Miniflare({
       modules: true,
       script: await workerBundle(),

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { inject } from "vitest";
 import type { JobInfo, JobPage, Stats } from "../../src/index.js";
-import { adapterCases } from "../helpers/adapters.js";
+import { adapterCases, describeOverAdapters } from "../helpers/adapters.js";
 import { buildCli, type Cli } from "../helpers/cli.js";
 import { useHarness } from "../helpers/harness.js";
 
@@ -13,7 +13,7 @@ const JOBS = "test/fixtures/cli-jobs.mjs";
 // The CLI picks its adapter from the env: the "upstash" case would run restAdapter again.
 const connections = adapterCases.filter((c) => c.name !== "upstash");
 
-describe.each(connections)("the tickq CLI over $name", (adapterCase) => {
+describeOverAdapters(connections, "the tickq CLI over $name", (adapterCase) => {
   const h = useHarness(adapterCase, "cli");
   let cli: Cli;
   const env = (): Record<string, string> =>

@@ -9,7 +9,7 @@ import { ioredisAdapter } from "../../src/redis/ioredis.js";
 import { startReplicatedRedis, type ReplicatedRedis } from "../../bench/chaos/replicated-redis.js";
 import { TickqError } from "../../src/errors.js";
 import { createTickq } from "../../src/index.js";
-import { adapterCases } from "../helpers/adapters.js";
+import { adapterCases, describeOverAdapters } from "../helpers/adapters.js";
 
 const quiet = { info: () => {}, warn: () => {}, error: () => {} };
 
@@ -70,7 +70,7 @@ describe("durability over ioredis, a primary and a replica", () => {
   }, 30_000);
 });
 
-describe.each(adapterCases.filter((c) => c.name !== "ioredis"))("durability over $name", (adapterCase) => {
+describeOverAdapters(adapterCases.filter((c) => c.name !== "ioredis"), "durability over $name", (adapterCase) => {
   it("is refused at start: WAIT is not available over HTTP", async () => {
     const opened = adapterCase.open();
     const make = () => createTickq({ redis: opened.adapter, jobs: {}, durability: { replicas: 1 } });

@@ -3,13 +3,13 @@
 // createTickq option passes through; TICKQ_INSECURE serves without a secret.
 import { describe, expect, it } from "vitest";
 import { tickqVercel, vercelWaitUntil } from "../../src/platforms/vercel/handler.js";
-import { adapterCases } from "../helpers/adapters.js";
+import { adapterCase, testEndpoints } from "../helpers/adapters.js";
 import { useHarness } from "../helpers/harness.js";
 
 describe("the Vercel function: kick, options, TICKQ_INSECURE", () => {
-  const h = useHarness(adapterCases[1]!, "vercel-kick");
+  const h = useHarness(adapterCase("upstash"), "vercel-kick");
   const env = () => {
-    const { restUrl, restToken } = adapterCases[1]!.endpoints();
+    const { restUrl, restToken } = testEndpoints();
     return { UPSTASH_REDIS_REST_URL: restUrl, UPSTASH_REDIS_REST_TOKEN: restToken, TICKQ_PREFIX: h.prefix };
   };
   const post = (path: string, body: unknown, token?: string, origin = "https://app.vercel.app") =>

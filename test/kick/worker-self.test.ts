@@ -3,7 +3,7 @@
 // TICKQ_INSECURE=1 and no secret (local development).
 import { Miniflare } from "miniflare";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { adapterCases } from "../helpers/adapters.js";
+import { testEndpoints } from "../helpers/adapters.js";
 import { deleteUnder, directRedis, sleep, uniquePrefix } from "../helpers/redis.js";
 import { workerBundle } from "../helpers/worker-bundle.js";
 import { sampleLive } from "./live.js";
@@ -14,7 +14,7 @@ describe("fan-out through TICKQ_SELF, with TICKQ_INSECURE", () => {
   let mf: Miniflare;
 
   beforeAll(async () => {
-    const { restUrl, restToken } = adapterCases[1]!.endpoints();
+    const { restUrl, restToken } = testEndpoints();
     mf = new Miniflare({
       name: "tickq", modules: true, script: await workerBundle(), compatibilityDate: "2025-09-01",
       serviceBindings: { TICKQ_SELF: "tickq" },

@@ -6,7 +6,7 @@
 import { Miniflare } from "miniflare";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "../../src/platforms/node/find-redis.js";
-import { adapterCases } from "../helpers/adapters.js";
+import { testEndpoints } from "../helpers/adapters.js";
 import { deleteUnder, directRedis, sleep, uniquePrefix } from "../helpers/redis.js";
 import { workerBundle } from "../helpers/worker-bundle.js";
 import { sampleLive } from "./live.js";
@@ -18,7 +18,7 @@ describe("kick and fan-out in the bundled Worker", () => {
   let mf: Miniflare;
 
   beforeAll(async () => {
-    const { restUrl, restToken } = adapterCases[1]!.endpoints();
+    const { restUrl, restToken } = testEndpoints();
     // fan-out calls the Worker's own URL: Miniflare's, on a port chosen here
     const port = await freePort();
     const bindings: Record<string, string> = {

@@ -7,7 +7,7 @@ import type { Readable } from "node:stream";
 import { Miniflare } from "miniflare";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { tickqVercel } from "../../src/platforms/vercel/handler.js";
-import { adapterCases } from "../helpers/adapters.js";
+import { testEndpoints } from "../helpers/adapters.js";
 import { deleteUnder, directRedis, sleep, uniquePrefix } from "../helpers/redis.js";
 import { workerBundle } from "../helpers/worker-bundle.js";
 import { startRecorder, startTrap, type Trap } from "./listeners.js";
@@ -25,7 +25,7 @@ describe("the Worker misconfigured", () => {
 
   beforeAll(async () => {
     trap = await startTrap();
-    const { restUrl, restToken } = adapterCases[1]!.endpoints();
+    const { restUrl, restToken } = testEndpoints();
     const script = await workerBundle();
     const base = { modules: true, script, compatibilityDate: "2025-09-01" };
     mf = new Miniflare({
@@ -108,7 +108,7 @@ describe("the Vercel handler misconfigured", () => {
   });
 
   it("fans out to TICKQ_PUBLIC_URL whatever host a request names", async () => {
-    const { restUrl, restToken } = adapterCases[1]!.endpoints();
+    const { restUrl, restToken } = testEndpoints();
     const redis = directRedis();
     const prefix = uniquePrefix("sec-vercel");
     const trap = await startTrap();
@@ -135,7 +135,7 @@ describe("the Vercel handler misconfigured", () => {
   });
 
   it("refuses fan-out with no TICKQ_PUBLIC_URL, naming it in the log", async () => {
-    const { restUrl, restToken } = adapterCases[1]!.endpoints();
+    const { restUrl, restToken } = testEndpoints();
     const handler = tickqVercel({ jobs: {}, env: { UPSTASH_REDIS_REST_URL: restUrl, UPSTASH_REDIS_REST_TOKEN: restToken, TICKQ_SECRET: SECRET, TICKQ_MAX_PARALLEL: "2" } });
     const { res, log } = await logged(() => handler.GET(new Request("https://app.example/api/health")));
     expect(res.status).toBe(503);
