@@ -5,59 +5,53 @@ import { selectedAdapterNames } from "./test/helpers/adapter-names.js";
 // A bad TICKQ_ADAPTERS fails the run here, once, before any test file loads.
 selectedAdapterNames();
 
-// Tests that need no Redis: they run without the global setup (no redis-server, no REST server).
-const unit = [
-  "test/unit/**/*.test.ts",
-  "test/chaos-judge.test.ts",
-  "test/dashboard/cookie.test.ts",
-  "test/schedules/cron-parser.test.ts",
-  "test/schedules/declare.test.ts",
-  "test/security/redact-user-info.test.ts",
-];
+// Tests that need no Redis (test/unit/) run without the global setup: no redis-server, no REST server.
+const unit = ["test/unit/**/*.test.ts"];
 
 // Left out of `npm run test:quick` (TICKQ_QUICK=1), never out of `npm test`: each takes seconds to minutes
 // because it is a fault run (processes killed, Redis paused or failed over, ticks racing for a while), builds
 // or packs the package, or drives an outside program (Chromium, Ruby Sidekiq, workerd, the bundled CLI).
 const slow = [
   // fault runs and races
-  "test/chaos.test.ts",
-  "test/poison-batch.test.ts",
-  "test/memory.test.ts",
-  "test/cluster.test.ts",
-  "test/clock/**",
-  "test/durability/replicas.test.ts",
-  "test/durability/sentinel-failover.test.ts",
-  "test/flow/kill-holder.test.ts",
-  "test/flow/kill-race.test.ts",
-  "test/flow/limits.test.ts",
-  "test/flow/starvation.test.ts",
-  "test/ordered/chaos.test.ts",
-  "test/ordered/frozen.test.ts",
-  "test/ordered/kill.test.ts",
-  "test/ordered/race.test.ts",
-  "test/admin/race.test.ts",
-  "test/schedules/once-per-slot.test.ts",
+  "test/integration/tick/chaos-short-run.test.ts",
+  "test/integration/tick/poison-job-dies-alone.test.ts",
+  "test/integration/redis/memory-pressure.test.ts",
+  "test/integration/redis/cluster.test.ts",
+  "test/integration/clock/**",
+  "test/integration/durability/replicas-wait.test.ts",
+  "test/integration/durability/sentinel-failover.test.ts",
+  "test/integration/flow/kill-holder.test.ts",
+  "test/integration/flow/kill-race.test.ts",
+  "test/integration/flow/limits.test.ts",
+  "test/integration/flow/starvation.test.ts",
+  "test/integration/ordered/chaos.test.ts",
+  "test/integration/ordered/frozen.test.ts",
+  "test/integration/ordered/kill.test.ts",
+  "test/integration/ordered/race.test.ts",
+  "test/integration/admin/race.test.ts",
+  "test/integration/recurring/once-per-slot.test.ts",
   // the package, its bundles and the runtimes
-  "test/pack.test.ts",
-  "test/package.test.ts",
-  "test/bundle-size.test.ts",
-  "test/readme.test.ts",
-  "test/wrangler.test.ts",
-  "test/worker.test.ts",
-  "test/vercel.test.ts",
-  "test/kick/worker.test.ts",
-  "test/kick/worker-self.test.ts",
-  "test/kick/vercel.test.ts",
-  "test/dashboard/size.test.ts",
-  "test/dashboard/worker.test.ts",
-  "test/schedules/worker-cron.test.ts",
-  "test/security/edge-entries.test.ts",
+  "test/integration/package/packed-tarball.test.ts",
+  "test/integration/package/entry-points.test.ts",
+  "test/integration/package/worker-bundle-size.test.ts",
+  "test/integration/package/docs-snippets-compile.test.ts",
+  "test/integration/platforms/wrangler-dry-run.test.ts",
+  "test/integration/platforms/cloudflare-worker.test.ts",
+  "test/integration/platforms/vercel-function.test.ts",
+  "test/integration/kick/worker.test.ts",
+  "test/integration/kick/worker-self.test.ts",
+  "test/integration/kick/vercel.test.ts",
+  "test/integration/dashboard/size.test.ts",
+  "test/integration/dashboard/worker.test.ts",
+  "test/integration/recurring/worker-cron.test.ts",
+  "test/integration/security/edge-entries.test.ts",
+  "test/integration/examples/**",
   // outside programs
-  "test/dashboard/browser.test.ts",
-  "test/security/dashboard-csp.test.ts",
-  "test/sidekiq/interop/**",
-  "test/cli/**",
-  "test/security/printing.test.ts",
+  "test/integration/dashboard/browser.test.ts",
+  "test/integration/security/dashboard-csp.test.ts",
+  "test/integration/sidekiq/interop/**",
+  "test/integration/cli/**",
+  "test/integration/security/printing.test.ts",
 ];
 const quick = process.env.TICKQ_QUICK === "1";
 
@@ -78,6 +72,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: "integration",
+          // Everything but unit, so a test file placed outside test/integration/ still runs.
           include: ["test/**/*.test.ts"],
           exclude: [...unit, ...(quick ? slow : [])],
           globalSetup: ["test/setup/global.ts"],
