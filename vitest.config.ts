@@ -8,18 +8,16 @@ selectedAdapterNames();
 // Tests that need no Redis (test/unit/) run without the global setup: no redis-server, no REST server.
 const unit = ["test/unit/**/*.test.ts"];
 
-// Left out of `npm run test:quick` (TICKQ_QUICK=1), never out of `npm test`: each takes seconds to minutes
-// because it is a fault run (processes killed, Redis paused or failed over, ticks racing for a while), builds
-// or packs the package, or drives an outside program (Chromium, Ruby Sidekiq, workerd, the bundled CLI).
-const slow = [
-  // fault runs and races
+// Fault runs and races: tick processes killed, Redis paused or failed over, ticks racing on short
+// leases. A CPU starved by another file's processes lets such a lease lapse and a job run twice, so
+// `npm test` runs them one at a time after the rest (`npm run test:faults`); test:quick leaves them out.
+const faults = [
   "test/integration/tick/chaos-short-run.test.ts",
   "test/integration/tick/poison-job-dies-alone.test.ts",
   "test/integration/redis/memory-pressure.test.ts",
   "test/integration/redis/cluster.test.ts",
-  "test/integration/clock/**",
-  "test/integration/durability/replicas-wait.test.ts",
-  "test/integration/durability/sentinel-failover.test.ts",
+  "test/integration/clock/**/*.test.ts",
+  "test/integration/durability/**/*.test.ts",
   "test/integration/flow/kill-holder.test.ts",
   "test/integration/flow/kill-race.test.ts",
   "test/integration/flow/limits.test.ts",
@@ -30,11 +28,14 @@ const slow = [
   "test/integration/ordered/race.test.ts",
   "test/integration/admin/race.test.ts",
   "test/integration/recurring/once-per-slot.test.ts",
-  // the package, its bundles and the runtimes
-  "test/integration/package/packed-tarball.test.ts",
-  "test/integration/package/entry-points.test.ts",
-  "test/integration/package/worker-bundle-size.test.ts",
-  "test/integration/package/docs-snippets-compile.test.ts",
+];
+
+// Left out of `npm run test:quick` (TICKQ_QUICK=1), never out of `npm test`: each takes seconds to a
+// minute to build or pack the package, or drives an outside program (Chromium, Ruby Sidekiq, workerd,
+// the bundled CLI).
+const slow = [
+  "test/integration/package/**/*.test.ts",
+  "test/integration/examples/**/*.test.ts",
   "test/integration/platforms/wrangler-dry-run.test.ts",
   "test/integration/platforms/cloudflare-worker.test.ts",
   "test/integration/platforms/vercel-function.test.ts",
@@ -43,15 +44,13 @@ const slow = [
   "test/integration/kick/vercel.test.ts",
   "test/integration/dashboard/size.test.ts",
   "test/integration/dashboard/worker.test.ts",
+  "test/integration/dashboard/browser.test.ts",
   "test/integration/recurring/worker-cron.test.ts",
   "test/integration/security/edge-entries.test.ts",
-  "test/integration/examples/**",
-  // outside programs
-  "test/integration/dashboard/browser.test.ts",
   "test/integration/security/dashboard-csp.test.ts",
-  "test/integration/sidekiq/interop/**",
-  "test/integration/cli/**",
   "test/integration/security/printing.test.ts",
+  "test/integration/sidekiq/interop/**/*.test.ts",
+  "test/integration/cli/**/*.test.ts",
 ];
 const quick = process.env.TICKQ_QUICK === "1";
 
@@ -60,10 +59,10 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: "forks",
-    // Most of a test's time is spent waiting on Redis, child processes and leases, so two files at once pay
-    // even on two cores (vitest's default there is one). A fork runs file after file without reloading the
-    // modules they share: loading them again for each of ~160 files cost more than a third of the run.
-    // Tests share no state but Redis, each under its own prefix; `--maxWorkers=1` runs one file at a time.
+    // Most of a test's time is spent waiting on Redis and child processes, so two files at once pay even
+    // on two cores (vitest's default there is one). A fork runs file after file without reloading the
+    // modules they share, which for ~150 small files was a large share of the run. Tests share no state
+    // but Redis, each under its own prefix; `--maxWorkers=1` runs one file at a time.
     maxWorkers: Math.max(2, availableParallelism() - 1),
     poolOptions: { forks: { isolate: false } },
     projects: [
@@ -72,12 +71,13 @@ export default defineConfig({
         extends: true,
         test: {
           name: "integration",
-          // Everything but unit, so a test file placed outside test/integration/ still runs.
+          // Everything but unit and faults, so a test file placed outside test/integration/ still runs.
           include: ["test/**/*.test.ts"],
-          exclude: [...unit, ...(quick ? slow : [])],
+          exclude: [...unit, ...faults, ...(quick ? slow : [])],
           globalSetup: ["test/setup/global.ts"],
         },
       },
+      { extends: true, test: { name: "faults", include: faults, globalSetup: ["test/setup/global.ts"] } },
     ],
   },
 });
