@@ -1,8 +1,8 @@
 # Sourced by .ci/run: the tools some suites need are required before their
 # install is tried, so a failed install fails CI instead of turning those
 # suites into skips. A machine that cannot have a tool opts out by name:
-#   TICKQ_SKIP_SIDEKIQ=1   the Sidekiq interop suite (test/sidekiq/interop/), Debian's ruby-sidekiq
-#   TICKQ_SKIP_CHROMIUM=1  the dashboard's browser test (test/dashboard/browser.test.ts), Debian's chromium
+#   TICKQ_SKIP_SIDEKIQ=1   the Sidekiq interop suite (test/integration/sidekiq/interop/), Debian's ruby-sidekiq
+#   TICKQ_SKIP_CHROMIUM=1  the dashboard's browser test (test/integration/dashboard/browser.test.ts), Debian's chromium
 # Otherwise TICKQ_REQUIRE_SIDEKIQ=1 / TICKQ_REQUIRE_CHROMIUM=1 are exported:
 # the suites then fail, never skip, if the tool does not work.
 

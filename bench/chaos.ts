@@ -13,7 +13,7 @@
 // bench/chaos/checks.ts) and exits 1 if any phase broke one: a lost or stuck
 // job, two runs of a flow key beyond its limit at once, a count that differs
 // from the ledger or from the planned attempts, a fault kind injected fewer
-// times than asked. test/chaos.test.ts runs the same judge.
+// times than asked. test/integration/tick/chaos-short-run.test.ts runs the same judge.
 // Then the ordered phases (bench/chaos-ordered.ts; --ordered-payloads 0 skips
 // them): exits 1 on a lost payload, an overlap or a fence that did not grow.
 // Then the Sentinel failover phase over ioredis with durability on

@@ -5,7 +5,7 @@
 // (the Worker bundled again with `dashboard()` stubbed out, as a deployment
 // that leaves it out ships it), then the Worker's cold start in workerd
 // (scripts/cold-start.mjs). `--measure`: the sizes only, writing nothing (the
-// size tests: test/bundle-size.test.ts holds the Worker to its budget).
+// size tests: test/integration/package/worker-bundle-size.test.ts holds the Worker to its budget).
 // `--runs N`: fresh starts for the cold start's medians (default 5).
 import { build } from "esbuild";
 import { mkdirSync, writeFileSync } from "node:fs";

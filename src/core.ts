@@ -6,7 +6,7 @@
 // errors.js, not index.ts: in the package's build (scripts/build.mjs, code
 // splitting), a module two entries reach lands in a shared chunk, and
 // index.ts there would put croner in tickq/cloudflare's imports
-// (test/bundle-size.test.ts checks both the example Worker and dist).
+// (test/integration/package/worker-bundle-size.test.ts checks both the example Worker and dist).
 import { jobsApi, queuesApi } from "./admin/index.js";
 import { listTicks } from "./admin/ticks.js";
 import type { JobsApi, QueuesApi, TickInfo } from "./admin/types.js";

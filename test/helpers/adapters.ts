@@ -1,23 +1,40 @@
 // The adapters every core suite runs over (describe.each(adapterCases)):
 // ioredis over TCP; @upstash/redis, and restAdapter (fetch alone), over HTTP
 // through the local Upstash-compatible server in front of the same Redis.
-import { inject } from "vitest";
+// TICKQ_ADAPTERS=ioredis (a comma list) narrows a run to those adapters.
+import { describe, inject, it } from "vitest";
 import { startUpstashLocal } from "../../tools/upstash-local/server.js";
+import { selectedAdapterNames, type AdapterName } from "./adapter-names.js";
 import { openAdapter, type Endpoints, type OpenedAdapter } from "./open-adapter.js";
 import { startProxy } from "./proxy.js";
 
 export interface AdapterCase {
-  name: string;
+  name: AdapterName;
   endpoints(): Endpoints;
   open(): OpenedAdapter;
 }
 
-function adapterCase(name: string): AdapterCase {
-  const endpoints = () => ({ redisUrl: inject("redisUrl"), restUrl: inject("restUrl"), restToken: inject("restToken") });
-  return { name, endpoints, open: () => openAdapter(name, endpoints()) };
+/** The test Redis and the REST server in front of it, from the global setup. */
+export function testEndpoints(): Endpoints {
+  return { redisUrl: inject("redisUrl"), restUrl: inject("restUrl"), restToken: inject("restToken") };
 }
 
-export const adapterCases: AdapterCase[] = [adapterCase("ioredis"), adapterCase("upstash"), adapterCase("rest")];
+/** One adapter by name, selected or not: for a test that needs that client (a Vercel or Worker entry speaks REST). */
+export function adapterCase(name: AdapterName): AdapterCase {
+  return { name, endpoints: testEndpoints, open: () => openAdapter(name, testEndpoints()) };
+}
+
+/** The adapters this run covers (TICKQ_ADAPTERS, or all), never empty. */
+export const adapterCases: AdapterCase[] = selectedAdapterNames().map(adapterCase);
+
+/**
+ * describe.each over `cases`, a subset of adapterCases; when TICKQ_ADAPTERS left none of them, one skipped test
+ * says so (a file with no test at all fails in vitest).
+ */
+export function describeOverAdapters<T extends { name: string }>(cases: T[], title: string, body: (adapterCase: T) => void): void {
+  if (cases.length > 0) describe.each(cases)(title, body);
+  else describe.skip(title.replace("$name", "no adapter of this run"), () => it("runs over an adapter TICKQ_ADAPTERS leaves out", () => {}));
+}
 
 export interface CuttableAdapter extends OpenedAdapter {
   /** Makes Redis unreachable for this adapter from now on. */
@@ -35,7 +52,7 @@ export function openUnreachable(name: string): OpenedAdapter {
 
 /** An adapter that works until cut() or stall(): through a TCP proxy, and over HTTP a private REST server in front of it. */
 export async function openCuttable(name: string): Promise<CuttableAdapter> {
-  const endpoints = { redisUrl: inject("redisUrl"), restUrl: inject("restUrl"), restToken: inject("restToken") };
+  const endpoints = testEndpoints();
   const proxy = await startProxy(endpoints.redisUrl);
   if (name === "ioredis") {
     return { ...openAdapter(name, { ...endpoints, redisUrl: proxy.url }), cut: proxy.cut, stall: proxy.stall };

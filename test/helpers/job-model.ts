@@ -1,4 +1,4 @@
-// The model of the property test (test/property.test.ts): where every job
+// The model of the property test (test/integration/tick/scripts-against-model.test.ts): where every job
 // must be, what the counters must say, which ticks hold a lease and a
 // registration. It follows the scripts' contract, not their code: an ack
 // acts only on a job still in that tick's inproc list; a replayed call

@@ -1,4 +1,4 @@
-// The driver of the property test (test/property.test.ts): it runs each
+// The driver of the property test (test/integration/tick/scripts-against-model.test.ts): it runs each
 // operation against Redis through the scripts themselves (runScript, no
 // tick/run.ts), as a tick would — numbered calls, acks of what it holds, a step
 // whose reply is lost carried into finish as pipeline.ts does — and applies

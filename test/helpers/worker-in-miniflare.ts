@@ -3,7 +3,7 @@
 // after the file.
 import { Miniflare } from "miniflare";
 import { afterAll, beforeAll } from "vitest";
-import { adapterCases } from "./adapters.js";
+import { testEndpoints } from "./adapters.js";
 import { deleteUnder, directRedis, uniquePrefix } from "./redis.js";
 import { workerBundle } from "./worker-bundle.js";
 
@@ -21,7 +21,7 @@ export interface WorkerInMiniflare {
 export function useWorkerInMiniflare(label: string, vars: Record<string, string>, entry?: string): WorkerInMiniflare {
   const world = { prefix: uniquePrefix(label), redis: directRedis() } as WorkerInMiniflare;
   beforeAll(async () => {
-    const { restUrl, restToken } = adapterCases[1]!.endpoints();
+    const { restUrl, restToken } = testEndpoints();
     world.mf = new Miniflare({
       modules: true, script: await workerBundle(entry), compatibilityDate: "2025-09-01",
       bindings: { UPSTASH_REDIS_REST_URL: restUrl, UPSTASH_REDIS_REST_TOKEN: restToken, TICKQ_PREFIX: world.prefix, ...vars },

@@ -1,0 +1,25 @@
+// Which adapters a run covers: all of them, or the comma list in
+// TICKQ_ADAPTERS. Free of vitest, so vitest.config.ts refuses a bad list once,
+// before any test file loads, instead of every file failing on its own.
+export const ADAPTER_NAMES = ["ioredis", "upstash", "rest"] as const;
+
+export type AdapterName = (typeof ADAPTER_NAMES)[number];
+
+const isAdapterName = (name: string): name is AdapterName => (ADAPTER_NAMES as readonly string[]).includes(name);
+
+/** The adapters `value` (TICKQ_ADAPTERS) names, in the canonical order; every adapter when it is unset or blank. */
+export function selectedAdapterNames(value: string | undefined = process.env.TICKQ_ADAPTERS): AdapterName[] {
+  const asked = (value ?? "").split(",").map((name) => name.trim().toLowerCase()).filter((name) => name !== "");
+  if (asked.length === 0) return [...ADAPTER_NAMES];
+  const unknown = asked.filter((name) => !isAdapterName(name));
+  if (unknown.length > 0) {
+    throw new Error(`TICKQ_ADAPTERS: unknown adapter ${unknown.map((n) => JSON.stringify(n)).join(", ")}; known: ${ADAPTER_NAMES.join(", ")} (a comma list, e.g. TICKQ_ADAPTERS=ioredis,rest)`);
+  }
+  return ADAPTER_NAMES.filter((name) => asked.includes(name));
+}
+
+/** Keeps the items of `list` whose adapter this run covers. */
+export function onlySelected<T extends { name: string }>(list: T[]): T[] {
+  const selected: string[] = selectedAdapterNames();
+  return list.filter((item) => selected.includes(item.name));
+}

@@ -1,0 +1,40 @@
+// A unique key longer than 256 characters is hashed in its descriptor
+// ("sha256-…", no "u:" in front); a fetch that finds it held by a tick whose
+// lease is gone must take it over at once, as it does a short key
+// (lib/flow/slots.lua release()), not leave it until a resurrection.
+import { describe, expect, it } from "vitest";
+import { readFetched } from "../../../src/tick/passes/fetch.js";
+import { scripts } from "../../../src/lua/index.js";
+import type { RedisReply } from "../../../src/types.js";
+import { adapterCases } from "../../helpers/adapters.js";
+import { useHarness } from "../../helpers/harness.js";
+import { scriptCalls } from "../../helpers/script-calls.js";
+
+const LEASE = 5_000;
+const beginArgs = (tick: string, fetch: number, resurrect: number) =>
+  [tick, LEASE, 100, 3_600, `0 ${LEASE} default`, resurrect, LEASE, 100, 100, 0, fetch, 1, "default", 0, "", 0, 0];
+
+describe.each(adapterCases)("a dead holder of a long unique key over $name", (adapterCase) => {
+  const h = useHarness(adapterCase, "adv-long-key");
+  const { run } = scriptCalls(h);
+  const begin = async (tick: string, fetch: number, resurrect: number) =>
+    (await run(scripts.begin, ["ticks", `tick:${tick}`], beginArgs(tick, fetch, resurrect))) as RedisReply[];
+  const key = (name: string) => `${h.prefix}${name}`;
+
+  it.each([
+    ["a short key", "a"],
+    ["a key of 300 characters (hashed)", "L".repeat(300)],
+  ])("%s: a fetch that finds it full frees the dead holder's slot and takes it", async (_what, uniqueKey) => {
+    const tq = h.make({ sync: { perform: () => {}, uniqueKey: ([k]: [string]) => k } });
+    await tq.enqueueBulk([1, 2, 3].map(() => ({ name: "sync" as const, args: [uniqueKey] as [string], unique: "while-executing" as const })));
+    await begin("t1", 10, 100); // takes the key, parks the two others
+    const [owner] = await h.redis.keys(key("flow:owner:*"));
+    const [park] = await h.redis.keys(key("flow:park:*"));
+    expect(await h.redis.get(owner!)).toBe("t1");
+    await h.redis.del(key("tick:t1"), key("resurrector")); // t1 died; no resurrection yet
+    await h.redis.rpoplpush(park!, key("queue:default")); // a parked job reaches the queue
+    const fetched = readFetched((await begin("t2", 10, 0))[5]);
+    expect(await h.redis.get(owner!)).toBe("t2");
+    expect(fetched).toHaveLength(1);
+  });
+});

@@ -1,0 +1,61 @@
+// A busy unique key's parked jobs keep their enqueue order when jobs of
+// another shape on the same key (coalesce `u w`, a concurrency limit `u l N`)
+// sit between its while-executing duplicates: the one in between must not be
+// pushed behind the whole run of duplicates (lib/flow/admit.lua fast parking).
+import { describe, expect, it } from "vitest";
+import { scripts } from "../../../src/lua/index.js";
+import type { RedisReply } from "../../../src/types.js";
+import { readFetched } from "../../../src/tick/passes/fetch.js";
+import { adapterCases } from "../../helpers/adapters.js";
+import { enqueueQueued } from "../../helpers/flow-queued.js";
+import { useHarness } from "../../helpers/harness.js";
+import { scriptCalls } from "../../helpers/script-calls.js";
+
+const LEASE = 5_000;
+const COMMON = (tick: string) => [tick, LEASE, 100, 3_600];
+const FETCH = (n: number) => [n, 1, "default", 0];
+const beginArgs = (tick: string, fetch: number) =>
+  [...COMMON(tick), `0 ${LEASE} default`, 100, LEASE, 100, 100, 0, ...FETCH(fetch), "", 0, 0];
+
+describe.each(adapterCases)("park order of a busy unique key's jobs of two shapes over $name", (adapterCase) => {
+  const h = useHarness(adapterCase, "adv2-park-order");
+  const { twice } = scriptCalls(h);
+  const key = (name: string) => `${h.prefix}${name}`;
+
+  it("a coalesce job between the key's first and second while-executing jobs keeps its place (oldest at the right)", async () => {
+    const tq = h.make({ sync: { perform: () => {}, uniqueKey: ([k]: [string]) => k } });
+    // Queued while the key is free: all three sit in the queue, oldest first w1, c, w2.
+    await enqueueQueued(h, tq, [
+      { name: "sync", args: ["busy"], unique: "while-executing", jid: "w1" },
+      { name: "sync", args: ["busy"], unique: "coalesce", jid: "c" },
+      { name: "sync", args: ["busy"], unique: "while-executing", jid: "w2" },
+    ]);
+    // Then a live tick takes the key.
+    await h.redis.set(key("tick:other"), "1", "PX", 60_000);
+    await h.redis.set(key("flow:owner:u:busy"), "other");
+    const { first, after } = await twice(scripts.begin, ["ticks", "tick:t1"], beginArgs("t1", 10));
+    expect(readFetched((first as RedisReply[])[5])).toEqual([]);
+    expect(after["flow:waiting"]).toEqual({ sync: "3" });
+    // RPOP order must be w1, c, w2: the list, left to right, w2, c, w1.
+    expect((after["flow:park:u:busy"] as string[]).map((j) => JSON.parse(j).jid)).toEqual(["w2", "c", "w1"]);
+  });
+
+  it("a while-executing job with a concurrency limit between two plain while-executing jobs of its key keeps its place", async () => {
+    const by = ([k]: [string]) => k;
+    const tq = h.make({
+      sync: { perform: () => {}, uniqueKey: by },
+      capped: { perform: () => {}, uniqueKey: by, concurrency: { key: () => "all", limit: 5 } },
+    });
+    await enqueueQueued(h, tq, [
+      { name: "sync", args: ["busy"], unique: "while-executing", jid: "w1" },
+      { name: "capped", args: ["busy"], unique: "while-executing", jid: "x" },
+      { name: "sync", args: ["busy"], unique: "while-executing", jid: "w2" },
+      { name: "sync", args: ["busy"], unique: "while-executing", jid: "w3" },
+    ]);
+    await h.redis.set(key("tick:other"), "1", "PX", 60_000);
+    await h.redis.set(key("flow:owner:u:busy"), "other");
+    const { after } = await twice(scripts.begin, ["ticks", "tick:t1"], beginArgs("t1", 10));
+    expect(after["flow:waiting"]).toEqual({ sync: "3", capped: "1" });
+    expect((after["flow:park:u:busy"] as string[]).map((j) => JSON.parse(j).jid)).toEqual(["w3", "w2", "x", "w1"]);
+  });
+});

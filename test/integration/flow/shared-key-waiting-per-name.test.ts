@@ -1,0 +1,50 @@
+// Two job names whose uniqueKey gives the same key (shared on purpose so the
+// two never run at once): a fetch that parks a run of their jobs counts each
+// as waiting under its own name, so every name's count ends at 0 once all
+// have run (lib/flow/admit.lua).
+import { describe, expect, it } from "vitest";
+import { ackArgs } from "../../../src/tick/passes/ack.js";
+import { readFetched } from "../../../src/tick/passes/fetch.js";
+import { scripts } from "../../../src/lua/index.js";
+import type { RedisReply } from "../../../src/types.js";
+import { adapterCases } from "../../helpers/adapters.js";
+import { useHarness } from "../../helpers/harness.js";
+import { scriptCalls } from "../../helpers/script-calls.js";
+
+const LEASE = 5_000;
+const COMMON = (tick: string) => [tick, LEASE, 100, 3_600];
+const FETCH = (n: number) => [n, 1, "default", 0];
+const beginArgs = (tick: string, fetch: number) =>
+  [...COMMON(tick), `0 ${LEASE} default`, 100, LEASE, 100, 100, 0, ...FETCH(fetch), "", 0, 0];
+
+describe.each(adapterCases)("a unique key shared by two job names over $name", (adapterCase) => {
+  const h = useHarness(adapterCase, "adv-shared-key");
+  const { run } = scriptCalls(h);
+
+  it("parked jobs are counted as waiting for their own names, and the counts end at 0", async () => {
+    const ran: string[] = [];
+    const perform = ([, tag]: [string, string]) => void ran.push(tag);
+    const byKey = ([key]: [string, string]) => key;
+    const tq = h.make({ a: { perform, uniqueKey: byKey }, b: { perform, uniqueKey: byKey } });
+    await tq.enqueueBulk([
+      { name: "a", args: ["k", "h0"], unique: "while-executing" },
+      { name: "a", args: ["k", "a1"], unique: "while-executing" },
+      { name: "b", args: ["k", "b1"], unique: "while-executing" },
+    ]);
+    // Another tick takes the key with h0 (the oldest job) and holds it.
+    const [held] = readFetched(((await run(scripts.begin, ["ticks", "tick:t0"], beginArgs("t0", 1))) as RedisReply[])[5]);
+    expect(JSON.parse(held!.raw).args[1]).toBe("h0");
+    // This tick's fetch meets a1 then b1, in one chunk: both park on k.
+    await tq.tick({ batch: 10 });
+    expect(ran).toEqual([]);
+    const parked = (await tq.stats()).flow;
+    expect.soft({ a: parked.a!.waiting, b: parked.b!.waiting }).toEqual({ a: 1, b: 1 });
+
+    // t0 is done with h0: the key frees, a1 then b1 run.
+    await run(scripts.finish, ["ticks", "tick:t0"], [...COMMON("t0"), 2, ...ackArgs([{ kind: "succeeded", job: held! }]), 1, "default"]);
+    for (let i = 0; i < 4 && ran.length < 2; i++) await tq.tick({ batch: 10 });
+    expect(ran).toEqual(["a1", "b1"]);
+    const after = (await tq.stats()).flow;
+    expect(after).toEqual({ a: { locksHeld: 0, waiting: 0, deferred: 0 }, b: { locksHeld: 0, waiting: 0, deferred: 0 } });
+  });
+});

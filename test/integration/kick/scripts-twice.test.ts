@@ -1,0 +1,57 @@
+// kick.lua and parallel.lua, each call run twice with the same arguments:
+// the second run leaves the state as the first left it and answers the same
+// (test/integration/replay/scripts-twice.test.ts does the same for the tick's scripts).
+import { describe, expect, it } from "vitest";
+import { scripts } from "../../../src/lua/index.js";
+import { adapterCases } from "../../helpers/adapters.js";
+import { useHarness } from "../../helpers/harness.js";
+import { scriptCalls } from "../../helpers/script-calls.js";
+
+const TTL = 60_000;
+
+describe.each(adapterCases)("kick and parallel run twice over $name", (adapterCase) => {
+  const h = useHarness(adapterCase, "kick-replay");
+  const { run, twice } = scriptCalls(h);
+  const KICK_KEYS = ["kicks", "kicks:waiting"];
+  const kick = (op: string, token: string, arg: string | number) => run(scripts.kick, KICK_KEYS, [op, token, arg, TTL]);
+
+  it("kick take: a replayed take holds one slot, a replayed refusal stays refused", async () => {
+    expect((await twice(scripts.kick, KICK_KEYS, ["take", "a", 1, TTL])).first).toBe(1);
+    const { first, after } = await twice(scripts.kick, KICK_KEYS, ["take", "b", 1, TTL]);
+    expect(first).toBe(0);
+    expect(Object.keys(after).sort()).toEqual(["kicks", "kicks:waiting"]);
+    expect(await h.redis.zcard(`${h.prefix}kicks`)).toBe(1);
+  });
+
+  it("kick done: a replay after a hand-over still hands over once; after a release still releases", async () => {
+    await kick("take", "a", 1);
+    await kick("take", "b", 1); // refused: written down for the holder
+    await new Promise((r) => setTimeout(r, 5)); // the next tick begins after the refusal
+    const handed = await twice(scripts.kick, KICK_KEYS, ["done", "a", "a2", TTL]);
+    expect(handed.first).toBe(1);
+    expect(await h.redis.zrange(`${h.prefix}kicks`, "0", "-1")).toEqual(["a2"]);
+    // nothing refused since a2's tick began: released
+    const released = await twice(scripts.kick, KICK_KEYS, ["done", "a2", "a3", TTL]);
+    expect(released.first).toBe(0);
+    expect(await h.redis.zcard(`${h.prefix}kicks`)).toBe(0);
+  });
+
+  it("kick free: a replay frees nothing more", async () => {
+    await kick("take", "a", 2);
+    await kick("take", "b", 2);
+    await twice(scripts.kick, KICK_KEYS, ["free", "a", 0, TTL]);
+    expect(await h.redis.zrange(`${h.prefix}kicks`, "0", "-1")).toEqual(["b"]);
+  });
+
+  it("parallel: a replayed grant takes no second slot; a tick that began and ended is never reserved again", async () => {
+    const KEYS = ["ticks", "ticks:reserved"];
+    const { first } = await twice(scripts.parallel, KEYS, [2, 15_000, "t1", "t2", "t3"]);
+    expect(first).toEqual([2, 0]);
+    expect(await h.redis.zcard(`${h.prefix}ticks:reserved`)).toBe(2);
+    // t1 began and finished: its slot is free again, and t1 itself is not granted twice
+    await h.redis.zadd(`${h.prefix}begun`, Date.now(), "t1");
+    const again = await twice(scripts.parallel, KEYS, [2, 15_000, "t1"]);
+    expect(again.first).toEqual([0, 1]);
+    expect(await twice(scripts.parallel, KEYS, [2, 15_000, "t4"]).then((r) => r.first)).toEqual([1, 1]);
+  });
+});

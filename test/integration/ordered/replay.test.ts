@@ -1,0 +1,138 @@
+// Every script that ordered jobs add to or change, run twice with the same
+// arguments: the second run leaves the state exactly as the first left it
+// and answers the same. And a tick that lost its lease cannot ack or
+// requeue an id that another tick now holds.
+import { describe, expect, it } from "vitest";
+import { orderedArgs, readOrderedFetched, type OrderedFetched, type OrderedOutcome } from "../../../src/ordered/work.js";
+import { scripts } from "../../../src/lua/index.js";
+import type { RedisReply } from "../../../src/types.js";
+import { adapterCases } from "../../helpers/adapters.js";
+import { useHarness } from "../../helpers/harness.js";
+import { scriptCalls } from "../../helpers/script-calls.js";
+import { snapshot } from "../../helpers/snapshot.js";
+
+const LEASE = 5_000;
+const NAMES = ["idx"];
+const FETCH_10 = [10, 1, "default", 0];
+const COMMON = (tick: string) => [tick, LEASE, 100, 3_600];
+/** begin's last three ARGV: no schedules declared (digest "", due limit 0, clock shift 0). */
+const NO_SCHEDULES = ["", 0, 0];
+/** The members of a zset snapshot (member, score, member, score, …). */
+const members = (zset: unknown) => (zset as string[]).filter((_, i) => i % 2 === 0);
+
+describe.each(adapterCases)("ordered scripts run twice over $name", (adapterCase) => {
+  const h = useHarness(adapterCase, "ordered-replay");
+  const { run, twice, readsTwice } = scriptCalls(h);
+
+  const enqueueArgs = (token: string, items: [string, string, string?][]) =>
+    [token, 60_000, items.length, ...items.flatMap(([id, payload, score = ""]) => ["idx", id, payload, score, 0])];
+  const enqueue = (token: string, items: [string, string, string?][]) => run(scripts.ordered_enqueue, ["ordered"], enqueueArgs(token, items));
+  const beginArgs = (tick: string) => [...COMMON(tick), `0 ${LEASE} default`, 100, LEASE, 100, 100, 0, ...FETCH_10, ...orderedArgs(NAMES), ...NO_SCHEDULES];
+  const begin = async (tick: string) => readOrderedFetched((await run(scripts.begin, ["ticks", `tick:${tick}`], beginArgs(tick)) as RedisReply[])[9]);
+  const stepArgs = (tick: string, seq: number, outcomes: OrderedOutcome[]) => [...COMMON(tick), seq, 0, 0, ...FETCH_10, ...orderedArgs(NAMES, outcomes)];
+
+  it("ordered_enqueue: a resent call adds nothing, not even after the id ran", async () => {
+    const args = enqueueArgs("tok", [["a", '"x"', "1"], ["a", '"y"', "2"], ["b", '"x"', ""]]);
+    const { after, first } = await twice(scripts.ordered_enqueue, ["ordered"], args);
+    expect(first).toBe("111");
+    expect(after["o:idx:payloads"]).toBe("3");
+    await begin("t1"); // the ids run; the resent call must not bring their payloads back
+    const now = await snapshot(h.redis, h.prefix);
+    await run(scripts.ordered_enqueue, ["ordered"], args);
+    expect(await snapshot(h.redis, h.prefix)).toEqual(now);
+  });
+
+  it("begin: a replay answers the same ids and fences and fetches no other", async () => {
+    await enqueue("e", Array.from({ length: 12 }, (_, i) => [`id-${i}`, String(i)] as [string, string]));
+    const { first, after } = await twice(scripts.begin, ["ticks", "tick:t1"], beginArgs("t1"));
+    const fences = readOrderedFetched((first as RedisReply[])[9]).map((f) => f.fence);
+    expect(fences.every((f, i) => i === 0 || f > fences[i - 1]!)).toBe(true);
+    expect(after["o:idx:running"]).toBe("10");
+    expect(Object.keys(after["oinproc:t1"] as object)).toHaveLength(10);
+    expect(after["o:idx:ready"]).toHaveLength(4); // 2 ids, with scores
+    expect(after["o:idx:fence"]).toBe(String(fences[9]));
+  });
+
+  it("step: successes, retry, dead, requeue and interrupt settle once; arrivals behind a run become ready once", async () => {
+    await enqueue("e", [["s", "1"], ["r", "1"], ["d", "1"], ["q", "1"], ["i", "1"], ["next", "1"]]);
+    const held = await begin("t1");
+    await enqueue("e2", [["s", "2"], ["r", "2"], ["d", "2"]]); // arrive during the runs
+    const item = (id: string) => held.find((f) => f.id === id)!;
+    const outcomes: OrderedOutcome[] = [
+      { kind: "succeeded", item: item("s") },
+      { kind: "retry", item: item("r"), delayMs: 60_000 },
+      { kind: "dead", item: item("d"), entry: '{"id":"d","error_class":"E"', handlerFailed: true },
+      { kind: "unstarted", item: item("q") },
+      { kind: "interrupted", item: item("i") },
+    ];
+    const { after, first } = await twice(scripts.step, ["ticks", "tick:t1"], stepArgs("t1", 2, outcomes));
+    const fetched = readOrderedFetched((first as RedisReply[])[4]).map((f) => [f.id, f.payloads, f.resurrections, f.interruptions]);
+    // s and d had arrivals (ready again, fresh); q and i came back, i's
+    // interruption counted once and apart (no tick died); r backs off a minute
+    expect(fetched.sort()).toEqual([["d", ["2"], 0, 0], ["i", ["1"], 0, 1], ["q", ["1"], 0, 0], ["s", ["2"], 0, 0]]);
+    expect(after["o:idx:ready"]).toEqual(["r", expect.any(String)]);
+    expect(members(after["o:idx:p:r"])).toEqual(["1", "2"]); // merged with its arrival
+    expect(after["o:idx:retries"]).toEqual({ r: "1" });
+    expect(JSON.parse((after["o:idx:dead"] as string[])[0]!)).toMatchObject({ id: "d", payloads: [1] });
+    expect(after["stat:processed"]).toBe("3");
+    expect(after["stat:failed"]).toBe("2");
+    expect(after["o:idx:payloads"]).toBe("2"); // r's two, backing off; the fetched ones are running
+  });
+
+  it("finish: a replay requeues nothing twice, and the tick's registration goes once it holds nothing", async () => {
+    await enqueue("e", [["a", "1"], ["b", "1"]]);
+    const held = await begin("t1");
+    const outcomes: OrderedOutcome[] = held.map((item) => ({ kind: "unstarted", item }));
+    const args = [...COMMON("t1"), 2, 0, 0, 1, "default", ...orderedArgs(NAMES, outcomes)];
+    const { after, first } = await twice(scripts.finish, ["ticks", "tick:t1"], args);
+    expect((first as unknown[]).slice(1)).toEqual([0, 0, 0, [], 0]); // left, evicted, made ready, ack entries no longer listed, parked flow jobs sent back
+    expect(after["o:idx:ready"]).toHaveLength(4);
+    expect(after["o:idx:running"]).toBe("0");
+    expect(after["oinproc:t1"]).toBeUndefined();
+    expect(after.ticks).toBeUndefined();
+  });
+
+  it("housekeep: a replay resurrects no ordered id twice", async () => {
+    await enqueue("e", [["a", "1"], ["b", "1"]]);
+    await begin("dead-tick");
+    await enqueue("e2", [["a", "2"]]);
+    await h.redis.del(`${h.prefix}tick:dead-tick`, `${h.prefix}resurrector`); // its lease (and its resurrector lock) expired
+    await run(scripts.begin, ["ticks", "tick:t2"], [...COMMON("t2"), `0 ${LEASE} default`, 0, LEASE, 100, 100, 0, 0, 1, "default", 0, ...NO_SCHEDULES]);
+    const { first, after } = await twice(scripts.housekeep, ["ticks", "tick:t2"], ["t2", 2, 100, LEASE, 100, 100]);
+    expect((first as number[])[1]).toBe(2);
+    expect(members(after["o:idx:p:a"])).toEqual(["1", "2"]);
+    // Neither ran alone: no death is counted, both become suspects that run alone next.
+    expect(after["o:idx:resurrections"]).toBeUndefined();
+    expect(after["o:idx:suspects"]).toEqual({ a: "1", b: "1" });
+    expect(after["o:idx:running"]).toBe("0");
+    expect(after["oinproc:dead-tick"]).toBeUndefined();
+    expect(after.ticks).toEqual({ t2: `0 ${LEASE} default` });
+  });
+
+  it("stats, ordered sizes: reads only", async () => {
+    await enqueue("e", [["a", "1"]]);
+    const [first, second] = await readsTwice(scripts.stats, ["queues", "ticks"], [0, 1, "idx"]);
+    expect(first[16]).toEqual([[1, 0, 1, 0]]);
+    expect(second[16]).toEqual(first[16]);
+  });
+
+  it("a tick that lost its lease can neither ack nor requeue an id another tick holds", async () => {
+    await enqueue("e", [["a", "1"]]);
+    const [mine] = await begin("t1");
+    await h.redis.del(`${h.prefix}tick:t1`, `${h.prefix}resurrector`); // t1 froze past its lease
+    await run(scripts.begin, ["ticks", "tick:t2"], beginArgs("t2"));
+    const held = await h.redis.hget(`${h.prefix}oinproc:t2`, "idx a");
+    expect(held).toMatch(/^t2 \d+ /); // resurrected and fetched again, with a larger fence
+    expect(Number(held!.split(" ")[1])).toBeGreaterThan(mine!.fence);
+    const before = await snapshot(h.redis, h.prefix);
+    for (const kind of ["succeeded", "unstarted", "interrupted"] as const) {
+      await run(scripts.step, ["ticks", "tick:t1"], stepArgs("t1", 2, [{ kind, item: mine as OrderedFetched }]));
+    }
+    await run(scripts.step, ["ticks", "tick:t1"], stepArgs("t1", 3, [{ kind: "retry", item: mine!, delayMs: 0 }]));
+    await run(scripts.finish, ["ticks", "tick:t1"], [...COMMON("t1"), 4, 0, 0, 1, "default", ...orderedArgs(NAMES, [{ kind: "dead", item: mine!, entry: "{", handlerFailed: true }])]);
+    const after = await snapshot(h.redis, h.prefix);
+    delete before.ticks;
+    delete after.ticks; // finish may drop t1's registration: it holds nothing
+    expect(after).toEqual(before);
+  });
+});

@@ -1,0 +1,101 @@
+// The jobs API's scripts, each run twice with the same arguments: state
+// changes leave the state of one run and answer the first reply again (the
+// call token); reads change nothing.
+import { describe, expect, it } from "vitest";
+import { scripts } from "../../../src/lua/index.js";
+import type { LuaScript } from "../../../src/types.js";
+import { adapterCases } from "../../helpers/adapters.js";
+import { useHarness } from "../../helpers/harness.js";
+import { scriptCalls } from "../../helpers/script-calls.js";
+import { snapshot } from "../../helpers/snapshot.js";
+
+const job = (n: number, queue = "default") => JSON.stringify({ class: "x", args: [n, 1.0, []], jid: `j${n}`, queue, retry: true, retry_count: 3 });
+
+describe.each(adapterCases)("each jobs API script run twice over $name", (adapterCase) => {
+  const h = useHarness(adapterCase, "admin-replay");
+  const { run, twice, readsTwice } = scriptCalls(h);
+
+  async function seed() {
+    await h.redis.zadd(`${h.prefix}dead`, 1, job(1), 2, job(2));
+    await h.redis.zadd(`${h.prefix}schedule`, 3, job(3, "later"));
+    await h.redis.lpush(`${h.prefix}queue:default`, job(4), job(5), job(6));
+    await h.redis.sadd(`${h.prefix}queues`, "default");
+  }
+
+  it("move: a resent retry, run-now and delete move nothing more", async () => {
+    await seed();
+    const retried = job(1).replace('"retry_count":3', '"retry_count":2');
+    const { first, after } = await twice(scripts.move, ["queues"], [
+      "tok", 60_000, 4,
+      "dead", job(1), "push", retried, "",
+      "schedule", job(3, "later"), "push", "", "",
+      "queue:default", job(5), "delete", "", 1,
+      "dead", job(9), "delete", "", "",
+    ]);
+    expect(first).toBe("1110");
+    // pushed jobs get enqueued_at (the move's time), spliced after their own bytes
+    const stamped = (text: string) => expect.stringMatching(new RegExp(`^${text.slice(0, -1).replace(/[[\]{}().*+?^$|\\]/g, "\\$&")},"enqueued_at":\\d+\\.\\d{3}}$`));
+    expect(after["queue:default"]).toEqual([stamped(retried), job(6), job(4)]);
+    expect(after["queue:later"]).toEqual([stamped(job(3, "later"))]);
+    expect(after.dead).toEqual([job(2), "2"]);
+    expect(after.schedule).toBeUndefined();
+    // without the token (a new call with the same jobs), nothing is where it was: nothing moves
+    const state = await snapshot(h.redis, h.prefix);
+    expect(await run(scripts.move, ["queues"], ["tok2", 60_000, 1, "dead", job(1), "push", retried, ""])).toBe("0");
+    const { ["op:tok2"]: _token, ...rest } = await snapshot(h.redis, h.prefix);
+    expect(rest).toEqual(state);
+  });
+
+  it("move: a deleted or pushed queued job takes its counts and suspect mark with it, once", async () => {
+    await seed();
+    for (const hash of ["resurrections", "interruptions", "suspects"]) await h.redis.hset(`${h.prefix}${hash}`, job(5), 1, job(6), 1, job(4), 1);
+    const { first, after } = await twice(scripts.move, ["queues"], [
+      "tok", 60_000, 2,
+      "queue:default", job(5), "delete", "", 1,
+      "queue:default", job(6), "push", "", "",
+    ]);
+    expect(first).toBe("11");
+    for (const hash of ["resurrections", "interruptions", "suspects"]) expect(after[hash]).toEqual({ [job(4)]: "1" });
+  });
+
+  it("move: an unroutable job stays where it is", async () => {
+    await h.redis.zadd(`${h.prefix}dead`, 1, '{"class":"TickqMalformedJob","args":[],"jid":"m","queue":""}');
+    const { first, after } = await twice(scripts.move, ["queues"], ["tok", 60_000, 1, "dead", '{"class":"TickqMalformedJob","args":[],"jid":"m","queue":""}', "push", "", ""]);
+    expect(first).toBe("u");
+    expect(after.dead).toHaveLength(2);
+  });
+
+  it("clear: a resent call deletes nothing that arrived since", async () => {
+    await seed();
+    const { first } = await twice(scripts.clear, ["dead"], ["tok", 60_000]);
+    expect(first).toBe("2");
+    await h.redis.zadd(`${h.prefix}dead`, 5, job(7));
+    expect(await run(scripts.clear, ["dead"], ["tok", 60_000])).toBe("2");
+    expect(await h.redis.zcard(`${h.prefix}dead`)).toBe(1);
+  });
+
+  it("pause: pausing or resuming twice is doing it once", async () => {
+    const { after } = await twice(scripts.pause, ["paused"], ["mail", 1]);
+    expect(after.paused).toEqual(["mail"]);
+    const resumed = await twice(scripts.pause, ["paused"], ["mail", 0]);
+    expect(resumed.after.paused).toBeUndefined();
+  });
+
+  it("locate, page, inflight, queues, history: read only", async () => {
+    await seed();
+    await h.redis.hset(`${h.prefix}ticks`, "t1", "0 1000 default");
+    await h.redis.lpush(`${h.prefix}inproc:t1:default`, job(8));
+    const reads: [LuaScript, string[], (string | number)[]][] = [
+      [scripts.locate, ["queues", "ticks"], ["j4", 100, "", "0"]],
+      [scripts.page, ["dead"], ["z", "desc", 10, 100, "", "", "", "", "", ""]],
+      [scripts.page, ["queue:default"], ["l", "asc", 2, 100, "", "", "", "", "", ""]],
+      [scripts.inflight, ["ticks"], [100]],
+      [scripts.queues, ["queues", "paused"], []],
+      [scripts.history, ["stat:processed"], [3]],
+    ];
+    for (const [script, keys, args] of reads) {
+      const [first, second] = await readsTwice(script, keys, args);
+      expect(second).toEqual(first);
+    }
+  });
+});
