@@ -21,6 +21,9 @@ import { enqueueOrderedJobs } from "./ordered/enqueue.js";
 import type { OrderedBulkJob, OrderedJob, OrderedRegistry, PayloadOf } from "./ordered/types.js";
 import { createRuntime } from "./tick/runtime.js";
 import { readStats } from "./client/stats.js";
+import { checkWaitMs, waitForResult } from "./results/await.js";
+import { AWAIT_FIELD } from "./results/record.js";
+import type { ResultOf, WaitOptions } from "./results/types.js";
 import { runtimes } from "./recurring/internal.js";
 import { listRecurring } from "./recurring/list.js";
 import type { ScheduleInfo } from "./recurring/types.js";
@@ -39,6 +42,11 @@ export interface StatsReader {
 export interface Tickq<J extends JobRegistry, O extends OrderedRegistry = OrderedRegistry> {
   /** Pushes one job (or schedules it with delayMs / at); returns its jid. */
   enqueue<K extends keyof J & string>(name: K, args: ArgsOf<J[K]>, options?: EnqueueOptions): Promise<string>;
+  /**
+   * Enqueues the job, kicks a tick (unless `kick: false`), and waits for it to end: returns its handler's value;
+   * throws JobFailedError when it ends failed or dead, WaitTimeoutError past `timeoutMs` (default 30 s; the job goes on).
+   */
+  enqueueAndWait<K extends keyof J & string>(name: K, args: ArgsOf<J[K]>, options?: WaitOptions): Promise<ResultOf<J[K]>>;
   /** Pushes many jobs in a few round trips; returns their jids in order. Each job's args are checked against its handler. */
   enqueueBulk<B extends BulkJobOf<J>>(jobs: B[]): Promise<string[]>;
   /** Adds a payload to an ordered id: merged with the id's waiting payloads, run once with them (ordered jobs). */
@@ -91,6 +99,13 @@ export function createTickqCore<J extends JobRegistry, O extends OrderedRegistry
         const [jid] = await enqueueJobs(runtime, [{ ...opts, name, args }]);
         kickIfAsked(runtime, kicks, scope, [opts]);
         return jid!;
+      },
+      async enqueueAndWait(name, args, opts = {}) {
+        const { timeoutMs, ...enqueueOptions } = opts;
+        const waitMs = checkWaitMs(timeoutMs);
+        const [jid] = await enqueueJobs(runtime, [{ ...enqueueOptions, name, args }], { [AWAIT_FIELD]: 1 });
+        kickIfAsked(runtime, kicks, scope, [{ ...enqueueOptions, kick: enqueueOptions.kick ?? true }]);
+        return (await waitForResult(runtime, jid!, waitMs)) as ResultOf<J[typeof name]>;
       },
       async enqueueBulk(jobs) {
         const jids = await enqueueJobs(runtime, jobs);

@@ -26,7 +26,13 @@ export type TickqErrorCode =
   /** A job whose stored text is over `maxJobBytes`: refused, nothing written. */
   | "JOB_TOO_LARGE"
   /** With `durability`, a write that fewer replicas than asked confirmed in time: it may be lost in a failover, retry it. */
-  | "NOT_REPLICATED";
+  | "NOT_REPLICATED"
+  /** An awaited job ended failed or dead (`JobFailedError` carries its error). */
+  | "JOB_FAILED"
+  /** enqueueAndWait's timeoutMs passed before the job ended; the job goes on. */
+  | "WAIT_TIMEOUT"
+  /** An awaited job succeeded, but its result was not kept (over maxResultBytes, not JSON). */
+  | "RESULT_NOT_KEPT";
 
 /**
  * Every error tickq throws on purpose, with a `code` to switch on: UNKNOWN_JOB, BAD_ARGS,

@@ -31,6 +31,7 @@ export function createTickq<J extends JobRegistry, O extends OrderedRegistry = R
 
 export type { StatsReader, Tickq } from "./core.js";
 export { TickqError } from "./errors.js";
+export { JobFailedError, WaitTimeoutError } from "./results/errors.js";
 export { JOB_STATES } from "./admin/states.js";
 export { defaultBackoff } from "./tick/retry.js";
 export type * from "./types.js";
@@ -39,5 +40,6 @@ export type * from "./flow/types.js";
 export type * from "./recurring/types.js";
 export type * from "./kick/types.js";
 export type * from "./admin/types.js";
+export type * from "./results/types.js";
 export type { DayStats } from "./client/history.js";
 export type { DeadEvent, FailedEvent, JobEvent, TickqEventName, TickqEvents, TickqListener, TickqListenerOptions } from "./tick/events.js";

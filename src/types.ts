@@ -14,6 +14,7 @@ import type { ConcurrencyLimit, FlowStats, KeyArgs, RateLimit, UniqueMode } from
 import type { KickOptions } from "./kick/types.js";
 import type { OrderedRegistry, OrderedStats } from "./ordered/types.js";
 import type { CronParser, Schedules } from "./recurring/types.js";
+import type { KeepCompleted } from "./results/types.js";
 
 /** A Redis reply as both adapters return it: no parsing, no Buffers. */
 export type RedisReply = null | number | string | RedisReply[];
@@ -243,6 +244,14 @@ export interface TickqOptions<J extends JobRegistry = JobRegistry, O extends Ord
   durability?: DurabilityOptions;
   /** How ticks kicked by `enqueue(…, { kick: true })` run: max at once, budget, tick options: {@link KickOptions}. */
   kick?: KickOptions;
+  /**
+   * Succeeded jobs kept, with their results, for `tq.jobs.list("succeeded")`,
+   * `find` and `result`: the newest `count`, none older than `ageMs` (default
+   * 24 h). Default 0: none (docs/guides/results.md says why and what each costs).
+   */
+  keepCompleted?: KeepCompleted | 0;
+  /** Largest result kept, in bytes of its JSON; a larger one is kept as a note, the job still succeeds. Default 65,536. */
+  maxResultBytes?: number;
 }
 
 /** The `durability` option: how many replicas must hold each write (Redis WAIT). */

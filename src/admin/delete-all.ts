@@ -14,7 +14,7 @@ import { isSorted, readState, sourceOf } from "./states.js";
 import type { BulkOptions, JobState } from "./types.js";
 
 export async function deleteAllJobs(runtime: Runtime, stateName: Exclude<JobState, "running">, options: BulkOptions = {}): Promise<number> {
-  const state = readState(stateName, ["queued", "scheduled", "retry", "dead"] as const, "deleteAll");
+  const state = readState(stateName, ["queued", "scheduled", "retry", "dead", "succeeded"] as const, "deleteAll");
   const name = checkFilter(options.name, "name");
   const queue = checkFilter(options.queue, "queue");
   if (state === "queued" && !queue) throw new TickqError("BAD_ARGS", "deleteAll(\"queued\") needs `queue`: the queue to empty");

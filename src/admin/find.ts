@@ -8,6 +8,7 @@ import { asArray, asNumber } from "../redis/adapter.js";
 import type { Runtime } from "../tick/runtime.js";
 import { scripts } from "../lua/index.js";
 import { readBacktrace } from "./backtrace.js";
+import { withResult } from "../results/history.js";
 import { asJsonText, jobInfo, scoreMs } from "./entry.js";
 import type { JobInfo, JobState } from "./types.js";
 
@@ -51,13 +52,13 @@ async function locate(runtime: Runtime, jidValue: string): Promise<JobInfo | nul
       const waitingOn = reply[7] === undefined ? {} : { waitingOn: String(reply[7]) };
       return jobInfo(raw, { state, queue, position: asNumber(reply[4]), ...waitingOn });
     }
-    return jobInfo(raw, { state, queue, at: scoreMs(reply[4]) });
+    return withResult(jobInfo(raw, { state, queue, at: scoreMs(reply[4]) }));
   }
 }
 
 /** findJob, or a TickqError NOT_FOUND. */
 export async function mustFind(runtime: Runtime, jid: string): Promise<JobInfo> {
   const found = await findJob(runtime, jid);
-  if (!found) throw new TickqError("NOT_FOUND", `no job with jid ${JSON.stringify(jid)}: it is in no queue, set or tick (it ran and succeeded, was deleted, or never existed)`);
+  if (!found) throw new TickqError("NOT_FOUND", `no job with jid ${JSON.stringify(jid)}: it is in no queue, set or tick (it succeeded and no record was kept, was deleted, or never existed)`);
   return found;
 }

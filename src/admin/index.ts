@@ -11,6 +11,7 @@ import { listQueues } from "./queue-list.js";
 import { retryAllJobs } from "./retry-all.js";
 import { retryJob } from "./retry.js";
 import { runJobNow } from "./run-now.js";
+import { readResult } from "../results/read.js";
 import type { JobsApi, QueuesApi } from "./types.js";
 
 export function jobsApi(runtime: Runtime): JobsApi {
@@ -22,6 +23,7 @@ export function jobsApi(runtime: Runtime): JobsApi {
     delete: (jid) => deleteJob(runtime, jid),
     deleteAll: (state, options) => deleteAllJobs(runtime, state, options),
     runNow: (jid) => runJobNow(runtime, jid),
+    result: (jid) => readResult(runtime, jid),
   };
 }
 

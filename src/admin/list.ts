@@ -12,6 +12,7 @@ import { decodeCursor, encodeCursor, type CursorScope } from "./cursor.js";
 import { checkQueueFields, checkSortedFields } from "./cursor-fields.js";
 import { asJsonText, jobInfo, scoreMs } from "./entry.js";
 import { readPage } from "./page.js";
+import { withResult } from "../results/history.js";
 import { listQueues } from "./queue-list.js";
 import { JOB_STATES, SORTED_SETS, isSorted, readState } from "./states.js";
 import type { JobInfo, JobPage, JobState, ListOptions } from "./types.js";
@@ -34,7 +35,7 @@ export async function listJobs(runtime: Runtime, stateName: JobState, options: L
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) {
     throw new TickqError("BAD_ARGS", `list: limit must be an integer from 1 to ${MAX_LIMIT}, got ${String(limit)}`);
   }
-  const order = options.order ?? (state === "dead" ? "newest" : "oldest");
+  const order = options.order ?? (state === "dead" || state === "succeeded" ? "newest" : "oldest");
   if (order !== "oldest" && order !== "newest") throw new TickqError("BAD_ARGS", `list: order must be "oldest" or "newest", got ${JSON.stringify(order)}`);
   const scope: CursorScope = { state, order, queue: checkFilter(options.queue, "queue"), name: checkFilter(options.name, "name") };
   const fields = options.cursor ? decodeCursor(options.cursor, scope) : null;
@@ -52,7 +53,7 @@ async function listSorted(runtime: Runtime, scope: CursorScope, limit: number, f
       key: SORTED_SETS[state], sorted: true, asc: scope.order === "oldest", limit: limit - jobs.length,
       name: asJsonText(scope.name), queue: scope.queue, cursor,
     });
-    for (const e of page.entries) jobs.push(jobInfo(e.raw, { state, queue: "", at: scoreMs(e.where) }));
+    for (const e of page.entries) jobs.push(withResult(jobInfo(e.raw, { state, queue: "", at: scoreMs(e.where) })));
     cursor = page.next;
     if (!cursor) break;
   }

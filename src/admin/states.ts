@@ -3,10 +3,10 @@ import { TickqError } from "../errors.js";
 import type { JobState } from "./types.js";
 
 /** Every {@link JobState}, for checking a state name a caller gives. */
-export const JOB_STATES: readonly JobState[] = ["queued", "scheduled", "retry", "dead", "running"];
+export const JOB_STATES: readonly JobState[] = ["queued", "scheduled", "retry", "dead", "running", "succeeded"];
 
 /** The sorted set of each state kept in one. */
-export const SORTED_SETS = { scheduled: "schedule", retry: "retry", dead: "dead" } as const;
+export const SORTED_SETS = { scheduled: "schedule", retry: "retry", dead: "dead", succeeded: "succeeded" } as const;
 export type SortedState = keyof typeof SORTED_SETS;
 
 export const isSorted = (state: JobState): state is SortedState => Object.hasOwn(SORTED_SETS, state);

@@ -2,12 +2,14 @@
 //
 // state    where a job is: queued (in `queue:NAME`), scheduled (`schedule`),
 //          retry (`retry`), dead (`dead`), running (fetched by a tick into its
-//          in-process list and not yet acked: running, or about to)
+//          in-process list and not yet acked: running, or about to),
+//          succeeded (kept as history under keepCompleted, in `succeeded`)
 // cursor   an opaque string that resumes a listing where its page ended
 import type { JobPayload } from "../types.js";
+import type { JobResult } from "../results/types.js";
 
-/** Where a job is: waiting in a queue, delayed, waiting for a retry, dead, or fetched by a tick. */
-export type JobState = "queued" | "scheduled" | "retry" | "dead" | "running";
+/** Where a job is: waiting in a queue, delayed, waiting for a retry, dead, fetched by a tick, or succeeded (kept as history). */
+export type JobState = "queued" | "scheduled" | "retry" | "dead" | "running" | "succeeded";
 
 /** A job as the jobs API reports it: where it is, and its stored text. */
 export interface JobInfo {
@@ -23,7 +25,7 @@ export interface JobInfo {
   job: JobPayload;
   /** The stored text, byte for byte. */
   raw: string;
-  /** scheduled and retry: when it is due; dead: when it died (epoch ms). */
+  /** scheduled and retry: when it is due; dead: when it died; succeeded: when it finished (epoch ms). */
   at?: number;
   /** queued: how many jobs run before it in its queue (0: next). */
   position?: number;
@@ -35,6 +37,14 @@ export interface JobInfo {
   tickAlive?: boolean;
   /** find only: `error_backtrace` read back into lines (it is stored compressed, as Sidekiq stores it). */
   backtrace?: string[];
+  /** succeeded: what its handler returned (absent when it returned nothing, or the result was not kept). */
+  result?: unknown;
+  /** succeeded: why its result was not kept (over maxResultBytes, not JSON). */
+  resultError?: string;
+  /** succeeded: when it finished (epoch ms, Redis' clock), as `at`. */
+  finishedAt?: number;
+  /** succeeded: how long its handler ran, in ms. */
+  durationMs?: number;
 }
 
 /** Options of `tq.jobs.list`: filters, page size, order and where to resume. */
@@ -48,8 +58,8 @@ export interface ListOptions {
   /** Jobs per page, 1–1,000; default 25. */
   limit?: number;
   /**
-   * "oldest": a queue's next job first, the soonest due first, the oldest death first.
-   * Default "oldest", but "newest" for `dead`.
+   * "oldest": a queue's next job first, the soonest due first, the oldest death or success first.
+   * Default "oldest", but "newest" for `dead` and `succeeded`.
    */
   order?: "oldest" | "newest";
 }
@@ -72,7 +82,7 @@ export interface BulkOptions {
 
 /** `tq.jobs`: find, list, retry, delete and run jobs by jid or by state. */
 export interface JobsApi {
-  /** Where the job with this jid is now, or null if it is nowhere (it ran, or never existed). */
+  /** Where the job with this jid is now, or null if it is nowhere (it ran and no record was kept, or never existed). */
   find(jid: string): Promise<JobInfo | null>;
   /** One page of the jobs in a state, from `cursor`. Never loads a whole set. */
   list(state: JobState, options?: ListOptions): Promise<JobPage>;
@@ -83,12 +93,14 @@ export interface JobsApi {
   retry(jid: string): Promise<JobInfo>;
   /** Every job of a state (retry, dead, scheduled), optionally filtered, as `retry` does; returns how many moved. */
   retryAll(state: "retry" | "dead" | "scheduled", options?: BulkOptions): Promise<number>;
-  /** Deletes a queued, scheduled, retry or dead job; returns it as it was. */
+  /** Deletes a queued, scheduled, retry, dead or succeeded job; returns it as it was. */
   delete(jid: string): Promise<JobInfo>;
   /** Deletes every job of a state (a queue: name it with `queue`), optionally by name; returns how many. */
   deleteAll(state: Exclude<JobState, "running">, options?: BulkOptions): Promise<number>;
   /** A scheduled or retry job to the tail of its queue now, unchanged. */
   runNow(jid: string): Promise<JobInfo>;
+  /** Where the job stands, with its result once it succeeded or its error once it failed for good (src/results/). */
+  result(jid: string): Promise<JobResult>;
 }
 
 /** A queue as `tq.queues.list()` reports it. */

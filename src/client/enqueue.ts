@@ -22,7 +22,7 @@ import { scripts } from "../lua/index.js";
 import type { BulkJob, RedisReply } from "../types.js";
 
 /** The fields enqueue writes; enqueue.lua appends created_at and enqueued_at. */
-type NewJob = { class: string; args: unknown[]; jid: string; queue: string; retry: boolean | number };
+type NewJob = { class: string; args: unknown[]; jid: string; queue: string; retry: boolean | number; [field: string]: unknown };
 
 /** Jobs per enqueue.lua call: keeps one script's run short on a busy Redis. */
 const CHUNK = 1_000;
@@ -36,7 +36,8 @@ interface Prepared {
   flow?: { plan: FlowPlan; payload: NewJob };
 }
 
-function prepare(runtime: Runtime, job: BulkJob): Prepared {
+/** `fields`: written into the job after its own (enqueueAndWait's awaited mark, src/results/). */
+function prepare(runtime: Runtime, job: BulkJob, fields?: Record<string, unknown>): Prepared {
   const definition = definitionOf(runtime, job.name);
   if (!definition) {
     const known = Object.keys(runtime.jobs).join(", ") || "none";
@@ -57,7 +58,7 @@ function prepare(runtime: Runtime, job: BulkJob): Prepared {
   const delayMs = job.delayMs ?? 0;
   if (!Number.isFinite(delayMs)) throw new TickqError("BAD_ARGS", `Job "${job.name}": delayMs must be a finite number`);
   const jid = job.jid ?? newJid();
-  const payload: NewJob = { class: job.name, args: job.args, jid, queue, retry: job.retry ?? definition.retry ?? true };
+  const payload: NewJob = { class: job.name, args: job.args, jid, queue, retry: job.retry ?? definition.retry ?? true, ...fields };
   const json = encodeNewJob(payload);
   const bytes = checkJobSize(json, runtime.maxJobBytes, `Job "${job.name}"`);
   const prepared: Prepared = { jid, bytes, args: [queue, Math.floor(delayMs), Math.floor(atMs), job.jid ?? "", json] };
@@ -83,9 +84,9 @@ function holdersOf(reply: RedisReply, chunk: Prepared[]): void {
   }
 }
 
-export async function enqueueJobs(runtime: Runtime, jobs: BulkJob[]): Promise<string[]> {
+export async function enqueueJobs(runtime: Runtime, jobs: BulkJob[], fields?: Record<string, unknown>): Promise<string[]> {
   if (!Array.isArray(jobs)) throw new TickqError("BAD_ARGS", "enqueueBulk takes an array of { name, args, … }");
-  const prepared = jobs.map((job) => prepare(runtime, job));
+  const prepared = jobs.map((job) => prepare(runtime, job, fields));
   if (prepared.some((p) => p.flow)) await Promise.all(prepared.map(withFlow));
   const trips: RoundTrips = { count: 0 };
   for (const chunk of chunksOf(prepared, (p) => p.bytes, CHUNK)) {

@@ -19,9 +19,9 @@
 -- Stages, in order: running (the in-process lists of registered ticks),
 -- schedule, retry, dead (ZSCAN with a MATCH on the jid, then a check of
 -- the field), each queue by name (LRANGE windows from the tail), each park
--- list of a busy flow key (queued jobs that wait for a slot), and
+-- list of a busy flow key (queued jobs that wait for a slot),
 -- running again: a job fetched while its queue was being read is found
--- there.
+-- there, and the succeeded jobs kept as history.
 
 local jid, budget = ARGV[2], tonumber(ARGV[3])
 local CHUNK = 500
@@ -35,6 +35,9 @@ local parked = redis.call('SMEMBERS', P .. 'flow:parked')
 table.sort(parked)
 for _, key in ipairs(parked) do stages[#stages + 1] = 'flow:park:' .. key end
 stages[#stages + 1] = 'recheck'
+-- Succeeded jobs kept as history (lib/results/keep-results.lua) last: a job
+-- that finishes while the others are looked through is found there.
+stages[#stages + 1] = 'succeeded'
 
 -- Where to resume: the stage named, or for a queue gone from the set since,
 -- the next queue by name.
@@ -71,7 +74,7 @@ local function running()
   end
 end
 
-local STATE = { schedule = 'scheduled', retry = 'retry', dead = 'dead' }
+local STATE = { schedule = 'scheduled', retry = 'retry', dead = 'dead', succeeded = 'succeeded' }
 
 -- Each stage answers the job if found, and whether it is done.
 local function sorted_set(stage)

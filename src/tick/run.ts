@@ -100,7 +100,7 @@ export async function runTick(runtime: Runtime, options: TickOptions = {}, tickI
       try {
         const { plain, ordered } = splitOutcomes(acks);
         await nameLargeJobs(plain.map((o) => o.job));
-        const args = [...common, numbered(calls.next(), solo), ...(beats?.section() ?? []), ...ackArgs(plain), ...fetchArgs(plan, fetch), ...work.args(ordered)];
+        const args = [...common, numbered(calls.next(), solo), ...(beats?.section() ?? []), ...ackArgs(plain, runtime.results), ...fetchArgs(plan, fetch), ...work.args(ordered)];
         const stepped = asArray(await calls.send(scripts.step, args), "step");
         learnClock(runtime, asNumber(stepped[0]));
         report.deadEvicted += asNumber(stepped[2]);
@@ -149,7 +149,7 @@ export async function runTick(runtime: Runtime, options: TickOptions = {}, tickI
     await nameLargeJobs(plain.map((o) => o.job));
     const finished = asArray(
       await calls.send(scripts.finish, [
-        ...common, calls.next(), ...(beats?.section() ?? []), ...ackArgs(plain), plan.names.length, ...plan.names, ...work.args(ordered),
+        ...common, calls.next(), ...(beats?.section() ?? []), ...ackArgs(plain, runtime.results), plan.names.length, ...plan.names, ...work.args(ordered),
       ]),
       "finish",
     );

@@ -13,6 +13,7 @@ import { planQueues, type QueuePlan } from "./queue-order.js";
 import { newScriptCache, runScript, type RoundTrips } from "../redis/adapter.js";
 import { declareRecurring, type RecurringSet } from "../recurring/declare.js";
 import { sidekiqProcessOf, type SidekiqProcess } from "../sidekiq/process.js";
+import { resultSettings, type ResultSettings } from "../results/settings.js";
 import type { JobDefinition, JobLogger, JobRegistry, LuaScript, Middleware, RedisAdapter, RedisReply, TickqOptions } from "../types.js";
 
 export interface Runtime {
@@ -55,6 +56,8 @@ export interface Runtime {
   maxJobBytes: number;
   /** Replicas every write waits for (src/tick/durability.ts); undefined: none. */
   durability: Durability | undefined;
+  /** Succeeded jobs kept as history and the size of results kept (src/results/). */
+  results: ResultSettings;
   run(script: LuaScript, keys: string[], args: (string | number)[], trips: RoundTrips): Promise<RedisReply>;
 }
 
@@ -105,6 +108,7 @@ export function createRuntime<J extends JobRegistry>(options: TickqOptions<J>): 
     timeouts: checkTimeouts(options.jobs),
     maxJobBytes: numberOption(options.maxJobBytes, DEFAULT_MAX_JOB_BYTES, "maxJobBytes", { min: 1_024, integer: true }),
     durability: durabilityOf(options.durability, options.redis),
+    results: resultSettings(options.keepCompleted, options.maxResultBytes),
     run: async (script, keys, args, trips) => {
       // A script that declares no key is sent to any node of a cluster.
       if (keys.length === 0) throw new TickqError("BAD_STATE", `script ${script.name} was called with no key: a cluster client could not route it`);

@@ -1,6 +1,8 @@
 // Outcomes of executed jobs, encoded for lib/tick/ack-jobs.lua (see its header for
 // what each kind does in Redis).
 import type { JobPayload } from "../../types.js";
+import { resultSection } from "../../results/record.js";
+import type { ResultSettings } from "../../results/settings.js";
 import { patchOf } from "./ack-refs.js";
 import type { FetchedJob } from "./fetch.js";
 
@@ -8,8 +10,9 @@ import type { FetchedJob } from "./fetch.js";
 // log line (src/tick/events.ts); Redis never sees them. `fields`: what `updated`
 // spliced into the job, sent instead of it for a job named by reference
 // (ack-refs.ts); absent when `updated` is no splice (a malformed job).
+// `value` and `durationMs`: the handler's return and run time, for results (src/results/).
 export type Outcome =
-  | { kind: "succeeded"; job: FetchedJob; payload?: JobPayload }
+  | { kind: "succeeded"; job: FetchedJob; payload?: JobPayload; value?: unknown; durationMs?: number }
   | { kind: "retry"; job: FetchedJob; updated: string; fields?: Record<string, unknown>; delaySec: number; payload?: JobPayload; error?: unknown }
   | {
       kind: "dead"; job: FetchedJob; updated: string; fields?: Record<string, unknown>; handlerFailed: boolean;
@@ -56,16 +59,21 @@ function updatedOf(o: Settled): string {
   return patchOf(o.fields, o.kind === "dead" && o.reason !== undefined ? o.reason : "it failed");
 }
 
-/** lib/tick/ack-jobs.lua's arguments: successes grouped by queue, then the other outcomes; a job with a `ref` is named by it. */
-export function ackArgs(outcomes: Outcome[]): (string | number)[] {
+/**
+ * lib/tick/ack-jobs.lua's arguments: successes grouped by queue, then the other outcomes; a job with a `ref` is named by it.
+ * With `results`, the results of jobs kept or awaited follow (lib/results/keep-results.lua), announced in the others count.
+ */
+export function ackArgs(outcomes: Outcome[], results?: ResultSettings): (string | number)[] {
   const { succeeded, ordered } = entries(outcomes);
   const args: (string | number)[] = [succeeded.size];
   for (const [queue, group] of succeeded) args.push(queue, group.length, ...group.map((o) => o.job.ref ?? o.job.raw));
-  args.push(ordered.length);
+  const section = results && resultSection([...[...succeeded.values()].flat(), ...ordered], results);
+  args.push(section ? `${ordered.length} ${section.header}` : ordered.length);
   for (const o of ordered) {
     const delay = o.kind === "retry" ? o.delaySec : 0;
     const code = o.kind === "dead" && !o.handlerFailed ? UNRUN : CODES[o.kind];
     args.push(code, o.job.queue, o.job.ref ?? o.job.raw, updatedOf(o), delay);
   }
+  if (section) args.push(...section.args);
   return args;
 }

@@ -14,6 +14,7 @@ import type { JobContext, JobDefinition, JobPayload, RunningJob } from "../../ty
 import type { Outcome } from "./ack.js";
 import type { FetchedJob } from "./fetch.js";
 import { runWithTimeout } from "./timeout.js";
+import { monotonicMs } from "../clock.js";
 
 export async function runJob(runtime: Runtime, job: FetchedJob, signal: AbortSignal, graceMs = 1_000): Promise<Outcome> {
   if (job.resurrections >= runtime.maxResurrections) {
@@ -53,12 +54,17 @@ export async function runJob(runtime: Runtime, job: FetchedJob, signal: AbortSig
   };
   if (job.flowFence !== undefined) ctx.fence = job.flowFence;
   const running: RunningJob = { name: payload.class, args: payload.args, payload };
+  // The handler's own return is the result, whatever the middleware around it returns.
+  let value: unknown;
   const execute = async (c: JobContext) => {
-    const perform = async () => definition.perform(payload.args as never, c);
+    const perform = async () => {
+      value = await definition.perform(payload.args as never, c);
+    };
     if (runtime.middleware.length === 0) await perform();
     else await runMiddleware(runtime, running, c, perform);
   };
   const { timeoutMs } = definition;
+  const started = monotonicMs();
   try {
     if (timeoutMs === undefined) await execute(ctx);
     else {
@@ -69,7 +75,7 @@ export async function runJob(runtime: Runtime, job: FetchedJob, signal: AbortSig
         onIgnored: () => ctx.log.warn(`ignored the abort past its timeoutMs (${timeoutMs} ms); it may still be running`),
       });
     }
-    return { kind: "succeeded", job, payload };
+    return { kind: "succeeded", job, payload, value, durationMs: monotonicMs() - started };
   } catch (error) {
     if (signal.aborted) return { kind: isLeaseInDoubt(signal.reason) ? "unstarted" : "interrupted", job };
     return failed(runtime, job, payload, error, { backoff: definition.backoff, log: log.lines });

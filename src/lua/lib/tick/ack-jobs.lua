@@ -30,6 +30,8 @@
 -- one then carries the fields to set (a patch) instead of its updated
 -- text. References are matched only against the list being settled, so a
 -- replay, finding the job gone, does nothing as before.
+-- The others count may carry a results section (lib/results/keep-results.lua)
+-- after the others: kept succeeded jobs and awaited outcomes.
 
 local function trim_dead(now_sec, max_size, max_age)
   local dead = P .. 'dead'
@@ -159,7 +161,8 @@ local function ack(tick, i, now_ms_value, dead_max, dead_max_age, held)
     i = i + 2 + count
   end
   i = i + 1
-  local n = tonumber(ARGV[i])
+  local n, results = results_header(ARGV[i])
+  local settled = results and {} or nil
   i = i + 1
   for k = 0, n - 1 do want(ARGV[i + k * 5 + 1], ARGV[i + k * 5 + 2]) end
 
@@ -182,6 +185,7 @@ local function ack(tick, i, now_ms_value, dead_max, dead_max_age, held)
       entry = entry + 1
       local job = taken(queue, ARGV[k])
       if job then
+        if settled then settled[entry] = job end
         if counted then forget(job) end
         if is_flow(job) then
           nflows = nflows + 1
@@ -203,6 +207,7 @@ local function ack(tick, i, now_ms_value, dead_max, dead_max_age, held)
     if not job then
       missed[#missed + 1] = entry
     else
+      if settled then settled[entry] = job end
       if (kind == 'r' or kind == 'd' or kind == 'u') and is_ref(name) then updated = patched(job, updated, now_sec) end
       if is_flow(job) then
         flow().settle(tick, job, kind, held)
@@ -228,6 +233,7 @@ local function ack(tick, i, now_ms_value, dead_max, dead_max_age, held)
     end
   end
   if flow_lib then flow_lib.flush() end
+  if results then i = keep_results(results, i, settled, now_ms_value) end
   local day = day_of(now_sec)
   bump('processed', processed, day)
   bump('failed', failed, day)

@@ -1,0 +1,17 @@
+// A succeeded job kept as history (lib/results/keep-results.lua) as the jobs
+// API shows it: the job's own text opens with the members its tick spliced
+// in (tickq_result or tickq_result_error, tickq_duration_ms); they are read
+// back into the job info's own fields.
+import type { JobInfo } from "../admin/types.js";
+
+/** The fields a kept job carries, read into `result`, `resultError`, `durationMs`; `finishedAt` is its score. */
+export function withResult(info: JobInfo): JobInfo {
+  if (info.state !== "succeeded") return info;
+  const { tickq_result: result, tickq_result_error: note, tickq_duration_ms: duration, ...job } = info.job;
+  info.job = job as JobInfo["job"];
+  if (result !== undefined) info.result = result;
+  if (typeof note === "string") info.resultError = note;
+  if (info.at !== undefined) info.finishedAt = info.at;
+  info.durationMs = typeof duration === "number" ? duration : 0;
+  return info;
+}

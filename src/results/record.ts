@@ -1,0 +1,95 @@
+// What a tick sends, with its acks, for the results of the jobs it settled
+// (the section lib/results/keep-results.lua reads): for a succeeded job
+// kept as history or awaited, its result and duration; for an awaited job
+// that ended failed or dead, its error. Jobs neither kept nor awaited add
+// nothing, and an ack with no entry has no section at all.
+import { utf8Bytes } from "../client/job-size.js";
+import type { Outcome } from "../tick/passes/ack.js";
+import type { JobPayload } from "../types.js";
+import { AWAITED_RESULT_TTL_MS, type ResultSettings } from "./settings.js";
+
+/** The job field enqueueAndWait sets: its tick writes the outcome to `result:JID`. */
+export const AWAIT_FIELD = "tickq_await";
+
+interface Entry {
+  /** The ack entry's number (from 1, in ackOrder). */
+  number: number;
+  state: "succeeded" | "dead" | "failed";
+  keep: boolean;
+  /** The awaited job's jid, "" when nobody waits for it. */
+  jid: string;
+  /** JSON object members, spliced by the script into the kept job and the result record. */
+  members: string;
+}
+
+/** The result as JSON, or why it cannot be kept. */
+function encodeResult(value: unknown, maxBytes: number): { json: string } | { note: string } {
+  let json: string | undefined;
+  try {
+    json = JSON.stringify(value);
+  } catch (error) {
+    return { note: `the result is not JSON (${error instanceof Error ? error.message : String(error)}): not kept` };
+  }
+  if (json === undefined) return { note: `the result is not JSON (a ${typeof value}): not kept` };
+  const bytes = json.length > maxBytes / 3 ? utf8Bytes(json) : json.length;
+  if (bytes > maxBytes) return { note: `the result is ${bytes} bytes of JSON, over maxResultBytes (${maxBytes}): not kept` };
+  return { json };
+}
+
+/** The members of a succeeded job's record: its result (or the note why it was not kept) and how long it ran. */
+export function successMembers(value: unknown, durationMs: number, maxBytes: number): string {
+  const duration = `"tickq_duration_ms":${Math.max(0, Math.round(durationMs))}`;
+  if (value === undefined) return duration;
+  const encoded = encodeResult(value, maxBytes);
+  const result = "json" in encoded ? `"tickq_result":${encoded.json}` : `"tickq_result_error":${JSON.stringify(encoded.note)}`;
+  return `${result},${duration}`;
+}
+
+function awaitedJid(payload: JobPayload | undefined, raw: string): string {
+  if (payload) return payload[AWAIT_FIELD] === undefined ? "" : payload.jid;
+  // A job that could not run has no payload: read the field from its text, when it is there at all.
+  if (!raw.includes(`"${AWAIT_FIELD}"`)) return "";
+  try {
+    const job = JSON.parse(raw) as Record<string, unknown>;
+    return job[AWAIT_FIELD] !== undefined && typeof job.jid === "string" ? job.jid : "";
+  } catch {
+    return "";
+  }
+}
+
+function errorOf(error: unknown, reason: string | undefined): { class: string; message: string } {
+  if (error instanceof Error) return { class: error.name, message: error.message };
+  if (error !== undefined) return { class: "Error", message: String(error) };
+  const [name = "Error", ...rest] = (reason ?? "").split(": ");
+  return rest.length > 0 ? { class: name, message: rest.join(": ") } : { class: "Error", message: reason ?? "" };
+}
+
+function entryOf(o: Outcome, number: number, settings: ResultSettings): Entry | undefined {
+  if (o.kind === "succeeded") {
+    const jid = awaitedJid(o.payload, o.job.raw);
+    if (settings.keepCount === 0 && jid === "") return undefined;
+    return { number, state: "succeeded", keep: settings.keepCount > 0, jid, members: successMembers(o.value, o.durationMs ?? 0, settings.maxResultBytes) };
+  }
+  if (o.kind !== "dead" && o.kind !== "discarded") return undefined;
+  const jid = awaitedJid(o.payload, o.job.raw);
+  if (jid === "") return undefined;
+  const error = errorOf(o.error, o.kind === "dead" ? o.reason : undefined);
+  return { number, state: o.kind === "dead" ? "dead" : "failed", keep: false, jid, members: `"error":${JSON.stringify(error)}` };
+}
+
+/**
+ * The results section for outcomes in ack order: `header` goes after the
+ * others count ("n header"), `args` after the others; undefined: no section.
+ */
+export function resultSection(inAckOrder: Outcome[], settings: ResultSettings): { header: string; args: (string | number)[] } | undefined {
+  const args: (string | number)[] = [];
+  let m = 0;
+  inAckOrder.forEach((o, k) => {
+    const entry = entryOf(o, k + 1, settings);
+    if (!entry) return;
+    m++;
+    args.push(entry.number, entry.state, entry.keep ? 1 : 0, entry.jid, entry.members);
+  });
+  if (m === 0) return undefined;
+  return { header: `${m} ${settings.keepCount} ${settings.keepAgeSec} ${AWAITED_RESULT_TTL_MS}`, args };
+}
