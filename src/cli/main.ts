@@ -8,6 +8,7 @@ import { TickqError } from "../index.js";
 import { addEnqueueCommand } from "./commands/enqueue.js";
 import { addJobChangeCommands } from "./commands/jobs-change.js";
 import { addJobReadCommands } from "./commands/jobs-read.js";
+import { addJobResultCommand } from "./commands/jobs-result.js";
 import { addQueueCommands } from "./commands/queues.js";
 import { addServerCommands } from "./commands/servers.js";
 import { addStatsCommands } from "./commands/stats.js";
@@ -29,6 +30,7 @@ export function buildProgram(): Command {
   addStatsCommands(program);
   const jobs = program.command("jobs").description("find, list, retry, delete and run jobs");
   addJobReadCommands(jobs);
+  addJobResultCommand(jobs);
   addJobChangeCommands(jobs);
   addQueueCommands(program);
   addTickCommand(program);

@@ -45,7 +45,7 @@ describe.each(adapterCases)("history of succeeded jobs over $name", (adapterCase
     await tq.enqueue("echo", [1.0]);
     const [queued] = await h.redis.lrange(`${h.prefix}queue:default`, 0, -1);
     await tq.tick();
-    const [kept] = await h.redis.zrange(`${h.prefix}succeeded`, 0, -1);
+    const [kept] = await h.redis.zrange(`${h.prefix}succeeded`, "0", "-1");
     expect(kept!.startsWith('{"tickq_result":1,"tickq_duration_ms":')).toBe(true);
     expect(kept!.endsWith(queued!.slice(1))).toBe(true);
   });

@@ -1,5 +1,5 @@
 // tickq jobs list STATE [--queue Q] [--name N] [--limit N] [--cursor C] [--order oldest|newest]
-// tickq jobs show JID
+// tickq jobs show JID (tickq jobs result JID: jobs-result.ts)
 import type { Command } from "commander";
 import { JOB_STATES, type JobInfo, type JobState } from "../../index.js";
 import { withTickq } from "../connect.js";
@@ -11,6 +11,7 @@ function place(job: JobInfo, nowMs: number): string {
   if (job.state === "queued") return job.position === 0 ? "next" : `${job.position} ahead`;
   if (job.state === "running") return `tick ${job.tick}${job.tickAlive ? "" : " (dead)"}`;
   if (job.at === undefined) return "";
+  if (job.state === "succeeded") return `finished ${relative(job.at, nowMs)}`;
   return job.state === "dead" ? `died ${relative(job.at, nowMs)}` : `due ${relative(job.at, nowMs)}`;
 }
 
@@ -32,6 +33,9 @@ function printJob(job: JobInfo, nowMs: number): void {
     if (typeof p[field] === "number") rows.push([field.replace("_", " "), when(p[field] * 1000, nowMs)]);
   }
   if (p.error_class) rows.push(["error", `${p.error_class}: ${p.error_message ?? ""}`]);
+  if (job.durationMs !== undefined) rows.push(["duration", `${job.durationMs} ms`]);
+  if (job.resultError !== undefined) rows.push(["result", `not kept: ${job.resultError}`]);
+  else if (job.result !== undefined) rows.push(["result", clip(JSON.stringify(job.result), 2_000)]);
   console.log(table(["", ""], rows).split("\n").slice(1).join("\n"));
   const backtrace = job.backtrace ?? [];
   if (backtrace.length > 0) console.log(`\nbacktrace:\n${backtrace.map((l) => `  ${String(l)}`).join("\n")}`);
@@ -70,7 +74,7 @@ export function addJobReadCommands(jobs: Command): void {
       const { prefix, json } = globals(command);
       const { TickqError } = await import("../../index.js");
       const found = await withTickq({ prefix }, ({ tickq }) => tickq.jobs.find(jid));
-      if (!found) throw new TickqError("NOT_FOUND", `no job with jid ${JSON.stringify(jid)} (it ran and succeeded, was deleted, or never existed)`);
+      if (!found) throw new TickqError("NOT_FOUND", `no job with jid ${JSON.stringify(jid)} (it succeeded and no record was kept, was deleted, or never existed)`);
       if (json) return printJson(found);
       printJob(found, Date.now());
     });

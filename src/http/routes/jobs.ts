@@ -1,6 +1,7 @@
 // The jobs API over HTTP (POST /jobs, enqueueing, lives in app.ts):
 //   GET    /jobs?state=&queue=&name=&cursor=&limit=&order=   one page: { jobs, cursor }
 //   GET    /jobs/:jid                                        where it is now (404 if nowhere)
+//   GET    /jobs/:jid/result                                 its state, and its result or error once it ended
 //   POST   /jobs/:jid/retry, POST /jobs/:jid/run             to its queue now
 //   DELETE /jobs/:jid
 //   POST   /jobs/retry-all?state=&name=&queue=               { retried }
@@ -15,7 +16,7 @@ import type { JobInfo, JobRegistry, JobState, Tickq } from "../../index.js";
 const brief = ({ raw: _raw, ...rest }: JobInfo) => rest;
 
 function queryState(value: string | undefined): JobState {
-  if (value === undefined || value === "") throw new TickqError("BAD_STATE", "state is required: queued, scheduled, retry, dead or running");
+  if (value === undefined || value === "") throw new TickqError("BAD_STATE", "state is required: queued, scheduled, retry, dead, running or succeeded");
   return value as JobState;
 }
 
@@ -45,6 +46,8 @@ export function jobRoutes(tickq: Tickq<JobRegistry>): Hono {
     if (!found) throw new TickqError("NOT_FOUND", `no job with jid ${JSON.stringify(c.req.param("jid"))}`);
     return c.json(found);
   });
+
+  app.get("/jobs/:jid/result", async (c) => c.json(await tickq.jobs.result(c.req.param("jid"))));
 
   app.post("/jobs/retry-all", async (c) => {
     const q = c.req.query();

@@ -13,7 +13,7 @@ describeWithRuby("results on Ruby Sidekiq's keys", () => {
     const sent = await w.ruby<{ jid: string }>(`out(jid: Sidekiq::Client.push("class" => "RubyMade", "args" => ${ARGS_RB}))`);
     const [queued] = await w.redis.lrange("queue:default", 0, -1);
     expect(await tq.tick()).toMatchObject({ succeeded: 1 });
-    const [kept] = await w.redis.zrange("succeeded", 0, -1);
+    const [kept] = await w.redis.zrange("succeeded", "0", "-1");
     expect(kept!.endsWith(queued!.slice(1))).toBe(true);
     expect(await tq.jobs.result(sent.jid)).toMatchObject({ state: "succeeded", value: { ok: true } });
     const stats = await w.ruby<{ processed: number; failed: number }>(`s = Sidekiq::Stats.new; out(processed: s.processed, failed: s.failed)`);
