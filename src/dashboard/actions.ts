@@ -38,8 +38,8 @@ export function actionRoutes(app: Hono<DashboardEnv>, scope: DashboardScope): vo
     const n = await jobs.retryAll(c.req.param("state") as "scheduled" | "retry" | "dead", { name: await formName(c) });
     return backTo(c, `${n} job(s) back in their queues.`);
   });
-  app.post("/:state{scheduled|retry|dead}/delete-all", async (c) => {
-    const n = await jobs.deleteAll(c.req.param("state") as "scheduled" | "retry" | "dead", { name: await formName(c) });
+  app.post("/:state{scheduled|retry|dead|succeeded}/delete-all", async (c) => {
+    const n = await jobs.deleteAll(c.req.param("state") as "scheduled" | "retry" | "dead" | "succeeded", { name: await formName(c) });
     return backTo(c, `${n} job(s) deleted.`);
   });
   app.post("/queues/:name/pause", async (c) => {

@@ -7,6 +7,7 @@ export const SECTIONS = [
   { path: "/scheduled", label: "Scheduled" },
   { path: "/retry", label: "Retry" },
   { path: "/dead", label: "Dead" },
+  { path: "/succeeded", label: "Succeeded" },
   { path: "/schedules", label: "Recurring" },
   { path: "/ordered", label: "Ordered" },
   { path: "/locks", label: "Locks" },

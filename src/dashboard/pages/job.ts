@@ -7,12 +7,22 @@ import { countField, secondsField } from "../field.js";
 import { errorOf } from "../job-table.js";
 import { page, postButton, when } from "../layout.js";
 import type { DashboardEnv, DashboardScope } from "../types.js";
+import type { JobInfo } from "../../index.js";
+
+const AT_LABEL: Partial<Record<JobInfo["state"], string>> = { dead: "died", succeeded: "finished" };
+
+/** A succeeded job's result, or why it was not kept. */
+function resultOf(job: JobInfo) {
+  if (job.resultError !== undefined) return html`<p class="err">Not kept: ${job.resultError}</p>`;
+  if (job.result === undefined) return html`<p class="muted">Its handler returned nothing.</p>`;
+  return html`<pre>${JSON.stringify(job.result, null, 2)}</pre>`;
+}
 
 export function jobRoute(app: Hono<DashboardEnv>, scope: DashboardScope): void {
   app.get("/jobs/:jid", async (c) => {
     const jid = c.req.param("jid");
     const job = await scope.tickq.jobs.find(jid);
-    if (!job) throw new TickqError("NOT_FOUND", `No job with jid ${jid}: it is in no queue, set or tick (it ran and succeeded, was deleted, or never existed).`);
+    if (!job) throw new TickqError("NOT_FOUND", `No job with jid ${jid}: it is in no queue, set or tick (it succeeded and no record was kept, was deleted, or never existed).`);
     const { job: fields } = job;
     const error = errorOf(job);
     const path = `/jobs/${encodeURIComponent(jid)}`;
@@ -23,7 +33,8 @@ export function jobRoute(app: Hono<DashboardEnv>, scope: DashboardScope): void {
         job.state === "running" ? "" : postButton(c, `${path}/delete`, "Delete", { danger: true, confirm: "Delete this job?", back: `${c.var.base}/${job.state === "queued" ? "queues" : job.state}` })
       }</p>
 <dl><dt>job</dt><dd>${job.name}</dd><dt>queue</dt><dd><a href="${c.var.base}/queues/${encodeURIComponent(job.queue)}">${job.queue}</a></dd>
-${job.at !== undefined ? html`<dt>${job.state === "dead" ? "died" : "due"}</dt><dd>${when(job.at)}</dd>` : ""}
+${job.at !== undefined ? html`<dt>${AT_LABEL[job.state] ?? "due"}</dt><dd>${when(job.at)}</dd>` : ""}
+${job.durationMs !== undefined ? html`<dt>duration</dt><dd>${job.durationMs} ms</dd>` : ""}
 ${job.position !== undefined ? html`<dt>position</dt><dd>${job.position} ahead</dd>` : ""}
 ${job.tick !== undefined ? html`<dt>tick</dt><dd>${job.tick}${job.tickAlive ? "" : " (lease gone: waits for the resurrector)"}</dd>` : ""}
 <dt>created</dt><dd>${secondsField(fields.created_at)}</dd><dt>enqueued</dt><dd>${secondsField(fields.enqueued_at)}</dd>
@@ -31,6 +42,7 @@ ${fields.retry_count !== undefined ? html`<dt>retries</dt><dd>${countField(field
 ${fields.failed_at !== undefined ? html`<dt>failed</dt><dd>${secondsField(fields.failed_at)}</dd>` : ""}
 ${error ? html`<dt>error</dt><dd class="err">${error}</dd>` : ""}</dl>
 <h2>Arguments</h2><pre>${JSON.stringify(fields.args, null, 2)}</pre>
+${job.state === "succeeded" ? html`<h2>Result</h2>${resultOf(job)}` : ""}
 ${job.backtrace ? html`<h2>Backtrace</h2><pre class="backtrace">${job.backtrace.join("\n")}</pre>` : ""}
 <h2>Stored JSON</h2><pre>${job.raw}</pre>`,
     );
