@@ -29,6 +29,7 @@ export default defineConfig({
           { text: "Delayed jobs", link: "/guides/delayed" },
           { text: "Queues", link: "/guides/queues" },
           { text: "The jobs API", link: "/guides/jobs-api" },
+          { text: "Results and awaiting a job", link: "/guides/results" },
           { text: "Recurring jobs", link: "/guides/recurring" },
           { text: "Ordered jobs by id", link: "/guides/ordered" },
           { text: "Flow control", link: "/guides/flow-control" },
