@@ -41,12 +41,21 @@ function tickqFor(redis: Redis, prefix: string, v: Variant) {
   return createTickq({ redis: ioredisAdapter(redis), prefix, jobs, keepCompleted: v.keep, logger: { info() {}, warn: console.warn, error: console.error } });
 }
 
-async function drainRate(redis: Redis, v: Variant, n: number, round: number): Promise<number> {
+/** Microseconds Redis spent in scripts so far (INFO commandstats): less moved by the load of other processes than wall time. */
+async function scriptUsec(redis: Redis): Promise<number> {
+  const info = await redis.info("commandstats");
+  let total = 0;
+  for (const m of info.matchAll(/^cmdstat_(?:evalsha|eval):calls=\d+,usec=(\d+)/gm)) total += Number(m[1]);
+  return total;
+}
+
+async function drainRate(redis: Redis, v: Variant, n: number, round: number): Promise<{ rate: number; usecPerJob: number }> {
   const prefix = `bench-results:${round}:${VARIANTS.indexOf(v)}:`;
   const tq = tickqFor(redis, prefix, v);
   for (let i = 0; i < n; i += 1_000) {
     await tq.enqueueBulk(Array.from({ length: Math.min(1_000, n - i) }, (_, k) => ({ name: "noop" as const, args: [i + k] as [number] })));
   }
+  const usecBefore = await scriptUsec(redis);
   const start = performance.now();
   let done = 0;
   while (done < n) {
@@ -55,8 +64,9 @@ async function drainRate(redis: Redis, v: Variant, n: number, round: number): Pr
     if (report.fetched === 0) throw new Error(`drained only ${done} of ${n}`);
   }
   const rate = n / ((performance.now() - start) / 1000);
+  const usecPerJob = ((await scriptUsec(redis)) - usecBefore) / n;
   await redis.flushdb();
-  return rate;
+  return { rate, usecPerJob };
 }
 
 async function bytesPerKept(redis: Redis, v: Variant, n: number): Promise<number> {
@@ -92,15 +102,22 @@ const redis = new Redis(server.url);
 try {
   console.log(`private Redis ${server.url}; ${N} no-op jobs per drain, batch ${BATCH}, ${RUNS} rounds, variants interleaved`);
   const rates = new Map<Variant, number[]>(VARIANTS.map((v) => [v, []]));
+  const usecs = new Map<Variant, number[]>(VARIANTS.map((v) => [v, []]));
   for (const v of VARIANTS) await drainRate(redis, v, Math.ceil(N / 10), -1); // warm-up
   for (let round = 0; round < RUNS; round++) {
-    for (const v of round % 2 === 0 ? VARIANTS : [...VARIANTS].reverse()) rates.get(v)!.push(await drainRate(redis, v, N, round));
+    for (const v of round % 2 === 0 ? VARIANTS : [...VARIANTS].reverse()) {
+      const { rate, usecPerJob } = await drainRate(redis, v, N, round);
+      rates.get(v)!.push(rate);
+      usecs.get(v)!.push(usecPerJob);
+    }
   }
   const plain = median(rates.get(VARIANTS[0]!)!);
+  const plainUsec = median(usecs.get(VARIANTS[0]!)!);
   console.table(
     VARIANTS.map((v) => {
       const r = rates.get(v)!;
-      return { variant: v.label, "drain jobs/s (median)": Math.round(median(r)), "min–max": `${Math.round(Math.min(...r))}–${Math.round(Math.max(...r))}`, "vs plain": `${((median(r) / plain) * 100).toFixed(1)} %` };
+      return { variant: v.label, "drain jobs/s (median)": Math.round(median(r)), "min–max": `${Math.round(Math.min(...r))}–${Math.round(Math.max(...r))}`, "vs plain": `${((median(r) / plain) * 100).toFixed(1)} %`,
+        "Redis script µs/job": median(usecs.get(v)!).toFixed(2), "µs vs plain": `${((median(usecs.get(v)!) / plainUsec) * 100).toFixed(0)} %` };
     }),
   );
   console.log(`\nRedis memory per succeeded job kept (${KEPT} kept, args [n]):`);
