@@ -56,6 +56,20 @@ describe.each(adapterCases)("results section run twice over $name", (adapterCase
     expect(await h.redis.exists(`${h.prefix}result:j2`)).toBe(0);
   });
 
+  it("keeps more jobs than one ZADD takes, in one call", async () => {
+    const n = 1_500;
+    for (let from = 0; from < n; from += 500) {
+      const jobs = Array.from({ length: 500 }, (_, k) => job(from + k));
+      await run(scripts.enqueue, ["queues", "schedule"], [`t${from}`, 60_000, 60_000, jobs.length, ...jobs.flatMap((j) => ["default", 0, 0, "", j])]);
+    }
+    await run(scripts.begin, ["ticks", "tick:t1"], ["t1", LEASE, 100, 3_600, `0 ${LEASE} default`, 100, LEASE, 100, 100, 0, n, 1, "default", 0, ...NO_SCHEDULES]);
+    const fetched = await h.redis.lrange(`${h.prefix}inproc:t1:default`, 0, -1);
+    expect(fetched).toHaveLength(n);
+    const entries = fetched.flatMap((_, k) => [k + 1, "succeeded", 1, "", `"tickq_duration_ms":${k}`]);
+    await twice(scripts.finish, ["ticks", "tick:t1"], ["t1", LEASE, 100, 3_600, 2, 1, "default", n, ...fetched, `0 ${n} 10000 86400 ${TTL}`, ...entries, 1, "default"]);
+    expect(await h.redis.zcard(`${h.prefix}succeeded`)).toBe(n);
+  });
+
   it("result and locate's succeeded stage read only", async () => {
     const [a, b, c] = await fetchThree();
     await run(scripts.finish, ["ticks", "tick:t1"], ["t1", LEASE, 100, 3_600, 2, ...acks(a, b, c), 1, "default"]);

@@ -44,15 +44,22 @@ end
 -- texts this call took out. Returns the index after the section.
 local function keep_results(header, i, settled, now_ms_value)
   local now_sec = now_ms_value / 1000
-  local kept = 0
+  -- One ZADD for all: a redis.call per job would cost more than the writes.
+  local zadd, kept = { 'ZADD', P .. 'succeeded' }, 0
   for _ = 1, header.m do
     local number, state, keep, jid, members = tonumber(ARGV[i]), ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], ARGV[i + 4]
     i = i + 5
     local job = settled[number]
     if job then
       if keep == '1' and header.keep > 0 then
-        redis.call('ZADD', P .. 'succeeded', now_sec, with_members(job, members))
+        zadd[#zadd + 1] = now_sec
+        zadd[#zadd + 1] = with_members(job, members)
         kept = kept + 1
+        -- unpack takes at most a few thousand values
+        if #zadd >= 2002 then
+          redis.call(unpack(zadd))
+          zadd = { 'ZADD', P .. 'succeeded' }
+        end
       end
       if jid ~= '' then
         local record = '{"state":"' .. state .. '","finished_at":' .. now_ms_value .. ',' .. members .. '}'
@@ -60,6 +67,7 @@ local function keep_results(header, i, settled, now_ms_value)
       end
     end
   end
+  if #zadd > 2 then redis.call(unpack(zadd)) end
   trim_succeeded(now_sec, header.keep, header.age, math.max(1000, 2 * kept))
   return i
 end
