@@ -22,7 +22,7 @@ export function jobRoute(app: Hono<DashboardEnv>, scope: DashboardScope): void {
   app.get("/jobs/:jid", async (c) => {
     const jid = c.req.param("jid");
     const job = await scope.tickq.jobs.find(jid);
-    if (!job) throw new TickqError("NOT_FOUND", `No job with jid ${jid}: it is in no queue, set or tick (it succeeded and no record was kept, was deleted, or never existed).`);
+    if (!job) throw new TickqError("NOT_FOUND", `No job with jid ${jid}: it is in no queue, set or tick (it ran and succeeded, was deleted, or never existed; succeeded jobs are kept only with keepCompleted).`);
     const { job: fields } = job;
     const error = errorOf(job);
     const path = `/jobs/${encodeURIComponent(jid)}`;
