@@ -111,6 +111,12 @@ export interface JobContext {
   /** The whole job as stored in Redis. */
   payload: JobPayload;
   /**
+   * Reports how far the job is (a number or small JSON, ≤ 4 KiB): buffered, and sent with the tick's
+   * next call to Redis (a step, or its lease's extend), so `tq.jobs.result` and `find` show the last value
+   * within about a third of the lease. Never a round trip of its own.
+   */
+  progress(value: unknown): void;
+  /**
    * A flow job (unique, concurrency or rate limit): a number that grows with
    * every start, for downstream writes to refuse a stale run's. Undefined otherwise.
    */

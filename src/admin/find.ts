@@ -9,6 +9,7 @@ import type { Runtime } from "../tick/runtime.js";
 import { scripts } from "../lua/index.js";
 import { readBacktrace } from "./backtrace.js";
 import { withResult } from "../results/history.js";
+import { readAwaited } from "../results/awaited.js";
 import { asJsonText, jobInfo, scoreMs } from "./entry.js";
 import type { JobInfo, JobState } from "./types.js";
 
@@ -22,6 +23,10 @@ export function checkJid(jid: unknown): string {
 
 export async function findJob(runtime: Runtime, jidValue: string): Promise<JobInfo | null> {
   const found = await locate(runtime, jidValue);
+  if (found?.state === "running") {
+    const { progress } = await readAwaited(runtime, found.jid);
+    if (progress !== undefined) found.progress = progress;
+  }
   if (found?.job.error_backtrace !== undefined) {
     const lines = await readBacktrace(found.job.error_backtrace);
     if (lines) found.backtrace = lines;

@@ -37,6 +37,8 @@ export interface JobInfo {
   tickAlive?: boolean;
   /** find only: `error_backtrace` read back into lines (it is stored compressed, as Sidekiq stores it). */
   backtrace?: string[];
+  /** running: the last value its handler reported with ctx.progress, if any. */
+  progress?: unknown;
   /** succeeded: what its handler returned (absent when it returned nothing, or the result was not kept). */
   result?: unknown;
   /** succeeded: why its result was not kept (over maxResultBytes, not JSON). */

@@ -8,7 +8,7 @@ import { monotonicMs } from "../tick/clock.js";
 import { TickqError } from "../errors.js";
 import type { Runtime } from "../tick/runtime.js";
 import { JobFailedError, WaitTimeoutError } from "./errors.js";
-import { readAwaited } from "./read.js";
+import { readAwaited } from "./awaited.js";
 
 export const DEFAULT_WAIT_MS = 30_000;
 const FIRST_POLL_MS = 10;
@@ -29,7 +29,7 @@ export async function waitForResult(runtime: Runtime, jid: string, timeoutMs: nu
   const deadline = monotonicMs() + timeoutMs;
   let pause = FIRST_POLL_MS;
   for (;;) {
-    const result = await readAwaited(runtime, jid);
+    const { result } = await readAwaited(runtime, jid);
     if (result?.state === "succeeded") {
       if (result.resultError !== undefined) throw new TickqError("RESULT_NOT_KEPT", `job ${jid} succeeded, but ${result.resultError}`);
       return result.value;

@@ -2,7 +2,8 @@
 // (the section lib/results/keep-results.lua reads): for a succeeded job
 // kept as history or awaited, its result and duration; for an awaited job
 // that ended failed or dead, its error. Jobs neither kept nor awaited add
-// nothing, and an ack with no entry has no section at all.
+// nothing, and an ack with no entry has no section at all. Progress that
+// ctx.progress buffered rides along (entries numbered 0).
 import { utf8Bytes } from "../client/job-size.js";
 import type { Outcome } from "../tick/passes/ack.js";
 import type { JobPayload } from "../types.js";
@@ -81,9 +82,16 @@ function entryOf(o: Outcome, number: number, settings: ResultSettings): Entry | 
  * The results section for outcomes in ack order: `header` goes after the
  * others count ("n header"), `args` after the others; undefined: no section.
  */
-export function resultSection(inAckOrder: Outcome[], settings: ResultSettings): { header: string; args: (string | number)[] } | undefined {
+export function resultSection(
+  inAckOrder: Outcome[], settings: ResultSettings, progress: [string, string][] = [],
+): { header: string; args: (string | number)[] } | undefined {
   const args: (string | number)[] = [];
   let m = 0;
+  // Entry 0: a running job's progress (jid, value), written whatever happened to the acks.
+  for (const [jid, value] of progress) {
+    m++;
+    args.push(0, "progress", 0, jid, value);
+  }
   inAckOrder.forEach((o, k) => {
     const entry = entryOf(o, k + 1, settings);
     if (!entry) return;

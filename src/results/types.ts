@@ -32,7 +32,8 @@ export type JobResult =
     }
   /** failed: out of retries with `dead: false` (discarded); dead: in the dead set. */
   | { state: "failed" | "dead"; error: JobError }
-  | { state: "queued" | "scheduled" | "retry" | "running" }
+  /** `progress`: the last value the job reported with ctx.progress (this run or an earlier one), if any. */
+  | { state: "queued" | "scheduled" | "retry" | "running"; progress?: unknown }
   /** Nowhere: never enqueued, deleted, or succeeded with no record kept (keepCompleted, the 1-hour record of an awaited job). */
   | { state: "unknown" };
 

@@ -8,6 +8,7 @@ import { monotonicMs } from "./clock.js";
 import type { RoundTrips } from "../redis/adapter.js";
 import type { Runtime } from "./runtime.js";
 import { scripts } from "../lua/index.js";
+import { takeProgress } from "../results/progress.js";
 
 export interface Fence {
   /** True while the lease was confirmed recently enough to start a job. */
@@ -42,8 +43,10 @@ export function fenceLease(runtime: Runtime, options: FenceOptions): Fence {
   const confirm = (): Promise<boolean> => {
     if (inFlight) return inFlight;
     const sentAt = monotonicMs();
+    const progress = takeProgress(runtime.progress);
+    const progressArgs = progress.length === 0 ? [] : [progress.length, ...progress.flat()];
     inFlight = runtime
-      .run(scripts.extend, [runtime.keys.lease(tickId), ...(beats?.keys ?? [])], [tickId, leaseMs, ...(beats?.section() ?? [])], trips)
+      .run(scripts.extend, [runtime.keys.lease(tickId), ...(beats?.keys ?? [])], [tickId, leaseMs, ...(beats?.section() ?? []), ...progressArgs], trips)
       .then((extended) => {
         if (extended === 0) {
           if (!stopped) onLost();
@@ -54,6 +57,7 @@ export function fenceLease(runtime: Runtime, options: FenceOptions): Fence {
       })
       .catch((error: unknown) => {
         // Retried at the next interval; meanwhile the fence runs out on its own.
+        for (const [jid, value] of progress) if (!runtime.progress.has(jid)) runtime.progress.set(jid, value);
         runtime.logger.warn(`tickq: could not extend the lease of tick ${tickId}: ${(error as Error).message}`);
         return false;
       })

@@ -12,6 +12,7 @@ import { orderedInTick } from "../ordered/in-tick.js";
 import { interruptedOf, isOrdered, readOrderedFetched, splitOutcomes, unstartedOf, type Work, type WorkOutcome } from "../ordered/work.js";
 import { ackArgs } from "./passes/ack.js";
 import { nameLargeJobs } from "./passes/ack-refs.js";
+import { takeProgress } from "../results/progress.js";
 import { readFetchedFenced } from "../flow/fences.js";
 import { budgetCheck } from "./passes/start-budget.js";
 import { housekeepArgs, readHousekeep, type HousekeepLimits } from "./passes/housekeep.js";
@@ -100,7 +101,7 @@ export async function runTick(runtime: Runtime, options: TickOptions = {}, tickI
       try {
         const { plain, ordered } = splitOutcomes(acks);
         await nameLargeJobs(plain.map((o) => o.job));
-        const args = [...common, numbered(calls.next(), solo), ...(beats?.section() ?? []), ...ackArgs(plain, runtime.results), ...fetchArgs(plan, fetch), ...work.args(ordered)];
+        const args = [...common, numbered(calls.next(), solo), ...(beats?.section() ?? []), ...ackArgs(plain, runtime.results, takeProgress(runtime.progress)), ...fetchArgs(plan, fetch), ...work.args(ordered)];
         const stepped = asArray(await calls.send(scripts.step, args), "step");
         learnClock(runtime, asNumber(stepped[0]));
         report.deadEvicted += asNumber(stepped[2]);
@@ -149,7 +150,7 @@ export async function runTick(runtime: Runtime, options: TickOptions = {}, tickI
     await nameLargeJobs(plain.map((o) => o.job));
     const finished = asArray(
       await calls.send(scripts.finish, [
-        ...common, calls.next(), ...(beats?.section() ?? []), ...ackArgs(plain, runtime.results), plan.names.length, ...plan.names, ...work.args(ordered),
+        ...common, calls.next(), ...(beats?.section() ?? []), ...ackArgs(plain, runtime.results, takeProgress(runtime.progress)), plan.names.length, ...plan.names, ...work.args(ordered),
       ]),
       "finish",
     );

@@ -14,6 +14,7 @@ import { newScriptCache, runScript, type RoundTrips } from "../redis/adapter.js"
 import { declareRecurring, type RecurringSet } from "../recurring/declare.js";
 import { sidekiqProcessOf, type SidekiqProcess } from "../sidekiq/process.js";
 import { resultSettings, type ResultSettings } from "../results/settings.js";
+import type { ProgressBuffer } from "../results/progress.js";
 import type { JobDefinition, JobLogger, JobRegistry, LuaScript, Middleware, RedisAdapter, RedisReply, TickqOptions } from "../types.js";
 
 export interface Runtime {
@@ -58,6 +59,8 @@ export interface Runtime {
   durability: Durability | undefined;
   /** Succeeded jobs kept as history and the size of results kept (src/results/). */
   results: ResultSettings;
+  /** ctx.progress values not sent yet (src/results/progress.ts). */
+  progress: ProgressBuffer;
   run(script: LuaScript, keys: string[], args: (string | number)[], trips: RoundTrips): Promise<RedisReply>;
 }
 
@@ -109,6 +112,7 @@ export function createRuntime<J extends JobRegistry>(options: TickqOptions<J>): 
     maxJobBytes: numberOption(options.maxJobBytes, DEFAULT_MAX_JOB_BYTES, "maxJobBytes", { min: 1_024, integer: true }),
     durability: durabilityOf(options.durability, options.redis),
     results: resultSettings(options.keepCompleted, options.maxResultBytes),
+    progress: new Map(),
     run: async (script, keys, args, trips) => {
       // A script that declares no key is sent to any node of a cluster.
       if (keys.length === 0) throw new TickqError("BAD_STATE", `script ${script.name} was called with no key: a cluster client could not route it`);

@@ -29,6 +29,11 @@ describe("the results section of an ack", () => {
     ]);
   });
 
+  it("carries buffered progress as entries numbered 0, with or without results", () => {
+    const none = resultSettings(0, undefined);
+    expect(ackArgs([success("a", 1)], none, [["r1", "0.5"]]).slice(4)).toEqual(["0 1 0 86400 3600000", 0, "progress", 0, "r1", "0.5"]);
+  });
+
   it("carries only the awaited job's outcome without history, and its error when it died", () => {
     const none = resultSettings(0, undefined);
     const dead: Outcome = { kind: "dead", job: fetched("c"), updated: "{}", handlerFailed: true, payload: payload("c", true), error: new RangeError("wide") };

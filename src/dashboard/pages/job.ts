@@ -36,6 +36,7 @@ export function jobRoute(app: Hono<DashboardEnv>, scope: DashboardScope): void {
 ${job.at !== undefined ? html`<dt>${AT_LABEL[job.state] ?? "due"}</dt><dd>${when(job.at)}</dd>` : ""}
 ${job.durationMs !== undefined ? html`<dt>duration</dt><dd>${job.durationMs} ms</dd>` : ""}
 ${job.position !== undefined ? html`<dt>position</dt><dd>${job.position} ahead</dd>` : ""}
+${job.progress !== undefined ? html`<dt>progress</dt><dd>${JSON.stringify(job.progress)}</dd>` : ""}
 ${job.tick !== undefined ? html`<dt>tick</dt><dd>${job.tick}${job.tickAlive ? "" : " (lease gone: waits for the resurrector)"}</dd>` : ""}
 <dt>created</dt><dd>${secondsField(fields.created_at)}</dd><dt>enqueued</dt><dd>${secondsField(fields.enqueued_at)}</dd>
 ${fields.retry_count !== undefined ? html`<dt>retries</dt><dd>${countField(fields.retry_count)}</dd>` : ""}

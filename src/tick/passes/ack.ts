@@ -61,13 +61,13 @@ function updatedOf(o: Settled): string {
 
 /**
  * lib/tick/ack-jobs.lua's arguments: successes grouped by queue, then the other outcomes; a job with a `ref` is named by it.
- * With `results`, the results of jobs kept or awaited follow (lib/results/keep-results.lua), announced in the others count.
+ * With `results`, the results of jobs kept or awaited, and `progress` (jid, value), follow (lib/results/keep-results.lua), announced in the others count.
  */
-export function ackArgs(outcomes: Outcome[], results?: ResultSettings): (string | number)[] {
+export function ackArgs(outcomes: Outcome[], results?: ResultSettings, progress?: [string, string][]): (string | number)[] {
   const { succeeded, ordered } = entries(outcomes);
   const args: (string | number)[] = [succeeded.size];
   for (const [queue, group] of succeeded) args.push(queue, group.length, ...group.map((o) => o.job.ref ?? o.job.raw));
-  const section = results && resultSection([...[...succeeded.values()].flat(), ...ordered], results);
+  const section = results && resultSection([...[...succeeded.values()].flat(), ...ordered], results, progress);
   args.push(section ? `${ordered.length} ${section.header}` : ordered.length);
   for (const o of ordered) {
     const delay = o.kind === "retry" ? o.delaySec : 0;

@@ -15,6 +15,7 @@ import type { Outcome } from "./ack.js";
 import type { FetchedJob } from "./fetch.js";
 import { runWithTimeout } from "./timeout.js";
 import { monotonicMs } from "../clock.js";
+import { reportProgress } from "../../results/progress.js";
 
 export async function runJob(runtime: Runtime, job: FetchedJob, signal: AbortSignal, graceMs = 1_000): Promise<Outcome> {
   if (job.resurrections >= runtime.maxResurrections) {
@@ -51,6 +52,7 @@ export async function runJob(runtime: Runtime, job: FetchedJob, signal: AbortSig
     signal,
     log,
     payload,
+    progress: (value) => reportProgress(runtime.progress, payload.jid, value),
   };
   if (job.flowFence !== undefined) ctx.fence = job.flowFence;
   const running: RunningJob = { name: payload.class, args: payload.args, payload };

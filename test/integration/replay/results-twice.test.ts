@@ -56,6 +56,24 @@ describe.each(adapterCases)("results section run twice over $name", (adapterCase
     expect(await h.redis.exists(`${h.prefix}result:j2`)).toBe(0);
   });
 
+  it("extend: a replay writes a job's progress as it was, and a lost lease writes none", async () => {
+    await fetchThree();
+    const { after } = await twice(scripts.extend, ["tick:t1"], ["t1", LEASE, 2, "j1", "0.5", "j2", '{"done":3}']);
+    expect(after["progress:j1"]).toBe("0.5");
+    expect(after["progress:j2"]).toBe('{"done":3}');
+    await h.redis.del(`${h.prefix}tick:t1`);
+    expect(await run(scripts.extend, ["tick:t1"], ["t1", LEASE, 1, "j3", "1"])).toBe(0);
+    expect(await h.redis.exists(`${h.prefix}progress:j3`)).toBe(0);
+  });
+
+  it("step: progress entries (numbered 0) are written, and again as they were by a replay", async () => {
+    const [a] = await fetchThree();
+    const acks = [1, "default", 1, a, `0 1 0 86400 ${TTL}`, 0, "progress", 0, "j9", "0.25"];
+    const { after } = await twice(scripts.step, ["ticks", "tick:t1"], ["t1", LEASE, 100, 3_600, 2, ...acks, ...FETCH_10]);
+    expect(after["progress:j9"]).toBe("0.25");
+    expect(after.succeeded).toBeUndefined();
+  });
+
   it("keeps more jobs than one ZADD takes, in one call", async () => {
     const n = 1_500;
     for (let from = 0; from < n; from += 500) {
@@ -73,7 +91,7 @@ describe.each(adapterCases)("results section run twice over $name", (adapterCase
   it("result and locate's succeeded stage read only", async () => {
     const [a, b, c] = await fetchThree();
     await run(scripts.finish, ["ticks", "tick:t1"], ["t1", LEASE, 100, 3_600, 2, ...acks(a, b, c), 1, "default"]);
-    await readsTwice(scripts.result, ["result:j2"], []);
+    await readsTwice(scripts.result, ["result:j2", "progress:j2"], []);
     const [found] = await readsTwice(scripts.locate, ["queues", "ticks"], [(JSON.parse(a) as { jid: string }).jid, 20_000, "", "0"]);
     expect(found.slice(0, 2)).toEqual(["found", "succeeded"]);
   });

@@ -11,6 +11,14 @@
 -- result, its duration, or the error): spliced, never decoded.
 -- Only entries whose job this call took out of the tick's list are written:
 -- a replay, finding the jobs gone, writes nothing again.
+-- An entry numbered 0 is a running job's progress (ctx.progress): its jid
+-- and value, written to `progress:JID`; a replay writes the same value again.
+
+local PROGRESS_TTL_MS = 3600000
+
+local function note_progress(jid, value)
+  redis.call('SET', P .. 'progress:' .. jid, value, 'PX', PROGRESS_TTL_MS)
+end
 
 -- Reads the header after the others count; nil when the ack has no section.
 local function results_header(count_arg)
@@ -50,7 +58,9 @@ local function keep_results(header, i, settled, now_ms_value)
     local number, state, keep, jid, members = tonumber(ARGV[i]), ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], ARGV[i + 4]
     i = i + 5
     local job = settled[number]
-    if job then
+    if number == 0 then
+      note_progress(jid, members)
+    elseif job then
       if keep == '1' and header.keep > 0 then
         zadd[#zadd + 1] = now_sec
         zadd[#zadd + 1] = with_members(job, members)
