@@ -35,6 +35,23 @@ describe.each(adapterCases)("ctx.progress over $name", (adapterCase) => {
     expect(report.succeeded).toBe(1);
   });
 
+  it("reaches Redis through the extend of a tick that also beats as a Sidekiq process", async () => {
+    let release!: () => void;
+    const released = new Promise<void>((r) => (release = r));
+    const tq = h.make({ long: async (_args: [], ctx: JobContext) => { ctx.progress(0.5); await released; } }, { sidekiqProcesses: true });
+    const jid = await tq.enqueue("long", []);
+    const ticking = tq.tick({ leaseMs: 600 });
+    let seen: unknown;
+    for (let i = 0; i < 100 && seen === undefined; i++) {
+      const result = await tq.jobs.result(jid);
+      if ("progress" in result) seen = result.progress;
+      else await sleep(50);
+    }
+    expect(seen).toBe(0.5);
+    release();
+    expect((await ticking).succeeded).toBe(1);
+  });
+
   it("refuses a value JSON cannot carry, or one over 4 KiB, in the handler", async () => {
     const errors: string[] = [];
     const tq = h.make({
