@@ -6,6 +6,7 @@ import type { EnqueueOptions } from "../types.js";
  * `0` (or `count: 0`) keeps none.
  */
 export interface KeepCompleted {
+  /** The newest this many succeeded jobs are kept; 0 keeps none. */
   count: number;
   /** Default 24 hours. */
   ageMs?: number;
@@ -13,34 +14,58 @@ export interface KeepCompleted {
 
 /** A failed job's error, as it was recorded: its class (the error's name) and message. */
 export interface JobError {
+  /** The error's class (its `name`, such as "TypeError"). */
   class: string;
+  /** The error's message. */
   message: string;
 }
 
+/** A job that succeeded, with its result (tq.jobs.result). */
+export interface SucceededResult {
+  /** It succeeded. */
+  state: "succeeded";
+  /** What the handler returned, read back from JSON; undefined when it returned nothing or the result was not kept. */
+  value: unknown;
+  /** Why the result was not kept (over maxResultBytes, or not JSON); the job still succeeded. */
+  resultError?: string;
+  /** When its ack was written (epoch ms, Redis' clock). */
+  finishedAt: number;
+  /** How long the handler ran, in ms. */
+  durationMs: number;
+}
+
+/** A job that ended without succeeding (tq.jobs.result). */
+export interface FailedResult {
+  /** failed: out of retries with `dead: false` (discarded; known only for an awaited job); dead: in the dead set. */
+  state: "failed" | "dead";
+  /** The error its last run threw. */
+  error: JobError;
+}
+
+/** A job that has not ended (tq.jobs.result). */
+export interface PendingResult {
+  /** Where it is now. */
+  state: "queued" | "scheduled" | "retry" | "running";
+  /** The last value it reported with ctx.progress (this run or an earlier one), if any. */
+  progress?: unknown;
+}
+
+/** No record of the job (tq.jobs.result). */
+export interface UnknownResult {
+  /** Never enqueued, deleted, or succeeded with no record kept (keepCompleted, the 1-hour record of an awaited job). */
+  state: "unknown";
+}
+
 /** Where a job stands, and its result or error once it ended (tq.jobs.result). */
-export type JobResult =
-  | {
-      state: "succeeded";
-      /** What the handler returned, read back from JSON; undefined when it returned nothing or the result was not kept. */
-      value: unknown;
-      /** Why the result was not kept (over maxResultBytes, or not JSON); the job still succeeded. */
-      resultError?: string;
-      /** When its ack was written (epoch ms, Redis' clock). */
-      finishedAt: number;
-      /** How long the handler ran, in ms. */
-      durationMs: number;
-    }
-  /** failed: out of retries with `dead: false` (discarded); dead: in the dead set. */
-  | { state: "failed" | "dead"; error: JobError }
-  /** `progress`: the last value the job reported with ctx.progress (this run or an earlier one), if any. */
-  | { state: "queued" | "scheduled" | "retry" | "running"; progress?: unknown }
-  /** Nowhere: never enqueued, deleted, or succeeded with no record kept (keepCompleted, the 1-hour record of an awaited job). */
-  | { state: "unknown" };
+export type JobResult = SucceededResult | FailedResult | PendingResult | UnknownResult;
 
 /** What a job's handler returns, awaited: the type enqueueAndWait answers (read back from JSON, so a Date arrives as its string). */
 export type ResultOf<D> = D extends (...args: never[]) => infer R
   ? Awaited<R>
-  : D extends { perform: (...args: never[]) => infer R }
+  : D extends {
+        /** A job definition's handler. */
+        perform: (...args: never[]) => infer R;
+      }
     ? Awaited<R>
     : unknown;
 
