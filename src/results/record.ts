@@ -78,6 +78,12 @@ function entryOf(o: Outcome, number: number, settings: ResultSettings): Entry | 
   return { number, state: o.kind === "dead" ? "dead" : "failed", keep: false, jid, members: `"error":${JSON.stringify(error)}` };
 }
 
+/** Whether an ack needs a results section at all: most acks of most apps keep nothing, await nothing and carry no progress. */
+export function needsSection(outcomes: Outcome[], settings: ResultSettings, progress: [string, string][] = []): boolean {
+  if (settings.keepCount > 0 || progress.length > 0) return true;
+  return outcomes.some((o) => (o.kind === "succeeded" || o.kind === "dead" || o.kind === "discarded") && awaitedJid(o.payload, o.job.raw) !== "");
+}
+
 /**
  * The results section for outcomes in ack order: `header` goes after the
  * others count ("n header"), `args` after the others; undefined: no section.

@@ -1,7 +1,7 @@
 // Outcomes of executed jobs, encoded for lib/tick/ack-jobs.lua (see its header for
 // what each kind does in Redis).
 import type { JobPayload } from "../../types.js";
-import { resultSection } from "../../results/record.js";
+import { needsSection, resultSection } from "../../results/record.js";
 import type { ResultSettings } from "../../results/settings.js";
 import { patchOf } from "./ack-refs.js";
 import type { FetchedJob } from "./fetch.js";
@@ -67,7 +67,7 @@ export function ackArgs(outcomes: Outcome[], results?: ResultSettings, progress?
   const { succeeded, ordered } = entries(outcomes);
   const args: (string | number)[] = [succeeded.size];
   for (const [queue, group] of succeeded) args.push(queue, group.length, ...group.map((o) => o.job.ref ?? o.job.raw));
-  const section = results && resultSection([...[...succeeded.values()].flat(), ...ordered], results, progress);
+  const section = results && needsSection(outcomes, results, progress) ? resultSection([...[...succeeded.values()].flat(), ...ordered], results, progress) : undefined;
   args.push(section ? `${ordered.length} ${section.header}` : ordered.length);
   for (const o of ordered) {
     const delay = o.kind === "retry" ? o.delaySec : 0;

@@ -59,8 +59,10 @@ export async function runJob(runtime: Runtime, job: FetchedJob, signal: AbortSig
   // The handler's own return is the result, whatever the middleware around it returns.
   let value: unknown;
   const execute = async (c: JobContext) => {
+    // A handler that returns at once is not awaited: an await costs every no-op job a turn of the event loop.
     const perform = async () => {
-      value = await definition.perform(payload.args as never, c);
+      const returned = definition.perform(payload.args as never, c);
+      value = isThenable(returned) ? await returned : returned;
     };
     if (runtime.middleware.length === 0) await perform();
     else await runMiddleware(runtime, running, c, perform);
@@ -83,6 +85,9 @@ export async function runJob(runtime: Runtime, job: FetchedJob, signal: AbortSig
     return failed(runtime, job, payload, error, { backoff: definition.backoff, log: log.lines });
   }
 }
+
+const isThenable = (value: unknown): value is PromiseLike<unknown> =>
+  (typeof value === "object" || typeof value === "function") && value !== null && typeof (value as { then?: unknown }).then === "function";
 
 function unrunnable(runtime: Runtime, job: FetchedJob, errorClass: string, reason: string): Outcome {
   const { text, fields } = deadEntryFor(job.raw, job.queue, errorClass, reason, redisNowSec(runtime));
