@@ -2,9 +2,9 @@
 // job's error, --json, and exit 3 when no record of the job is left.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { inject } from "vitest";
-import { adapterCases } from "../helpers/adapters.js";
-import { buildCli, type Cli } from "../helpers/cli.js";
-import { useHarness } from "../helpers/harness.js";
+import { adapterCases } from "../../helpers/adapters.js";
+import { buildCli, type Cli } from "../../helpers/cli.js";
+import { useHarness } from "../../helpers/harness.js";
 
 // The CLI picks its adapter from the env: the "upstash" case would run restAdapter again.
 const connections = adapterCases.filter((c) => c.name !== "upstash");

@@ -1,9 +1,9 @@
 // The dashboard's Succeeded page and a succeeded job's page, with its result.
 import { describe, expect, it } from "vitest";
-import { createApp } from "../../src/http/app.js";
-import { dashboard } from "../../src/dashboard/index.js";
-import { adapterCases } from "../helpers/adapters.js";
-import { useHarness } from "../helpers/harness.js";
+import { createApp } from "../../../src/http/app.js";
+import { dashboard } from "../../../src/dashboard/index.js";
+import { adapterCases } from "../../helpers/adapters.js";
+import { useHarness } from "../../helpers/harness.js";
 import { login } from "./login.js";
 
 const SECRET = "succeeded-s3cret-for-tests";

@@ -1,9 +1,9 @@
 // GET /jobs/:jid/result: a job's state, and its result or error once it
 // ended; a read secret may call it.
 import { describe, expect, it } from "vitest";
-import { createApp } from "../../src/http/app.js";
-import { adapterCases } from "../helpers/adapters.js";
-import { useHarness } from "../helpers/harness.js";
+import { createApp } from "../../../src/http/app.js";
+import { adapterCases } from "../../helpers/adapters.js";
+import { useHarness } from "../../helpers/harness.js";
 
 const SECRET = "results-admin-s3cret";
 const READ = "results-read-s3cret";

@@ -2,10 +2,10 @@
 // with the same arguments: the second run keeps nothing again and writes no
 // result again; the reads (result, locate's succeeded stage) write nothing.
 import { describe, expect, it } from "vitest";
-import { scripts } from "../../src/lua/index.js";
-import { adapterCases } from "../helpers/adapters.js";
-import { useHarness } from "../helpers/harness.js";
-import { scriptCalls } from "../helpers/script-calls.js";
+import { scripts } from "../../../src/lua/index.js";
+import { adapterCases } from "../../helpers/adapters.js";
+import { useHarness } from "../../helpers/harness.js";
+import { scriptCalls } from "../../helpers/script-calls.js";
 
 const job = (n: number) => JSON.stringify({ class: "x", args: [n, 1.0], jid: `j${n}`, queue: "default", retry: true });
 const FETCH_10 = [10, 1, "default", 0];

@@ -1,8 +1,8 @@
 // Succeeded jobs kept as history with their results (keepCompleted):
 // listed, found, trimmed by count and by age, in the same ack that settles them.
 import { describe, expect, it } from "vitest";
-import { adapterCases } from "../helpers/adapters.js";
-import { useHarness } from "../helpers/harness.js";
+import { adapterCases } from "../../helpers/adapters.js";
+import { useHarness } from "../../helpers/harness.js";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

@@ -1,9 +1,9 @@
 // tq.enqueueAndWait: the value of a job run by any tick, its error, or a
 // timeout while the job goes on; readable with keepCompleted 0.
 import { describe, expect, it } from "vitest";
-import { JobFailedError, TickqError, WaitTimeoutError } from "../../src/index.js";
-import { adapterCases } from "../helpers/adapters.js";
-import { useHarness } from "../helpers/harness.js";
+import { JobFailedError, TickqError, WaitTimeoutError } from "../../../src/index.js";
+import { adapterCases } from "../../helpers/adapters.js";
+import { useHarness } from "../../helpers/harness.js";
 
 describe.each(adapterCases)("enqueueAndWait over $name", (adapterCase) => {
   const h = useHarness(adapterCase, "results-await");

@@ -1,9 +1,9 @@
 // ctx.progress: buffered, sent with the tick's next call to Redis (here its
 // lease's extend, while the job runs), read back by result and find.
 import { describe, expect, it } from "vitest";
-import type { JobContext } from "../../src/types.js";
-import { adapterCases } from "../helpers/adapters.js";
-import { useHarness } from "../helpers/harness.js";
+import type { JobContext } from "../../../src/types.js";
+import { adapterCases } from "../../helpers/adapters.js";
+import { useHarness } from "../../helpers/harness.js";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
