@@ -25,9 +25,11 @@
 // it is found gone, `signal` aborts the running handlers.
 //
 // Alone: a job a dead tick left behind (`alone()`) starts only once no
-// other job runs, after a step that records it as the tick's solo job
-// (lib/tick/run-solo.lua), and nothing else starts until a step clears that record
-// after it finished. Should the tick die, Redis knows the one job running.
+// other job of the process runs (solo-gate.ts: a kill takes every tick of
+// the process), after a step that records it as the tick's solo job
+// (lib/tick/run-solo.lua), and no job of the process starts until a step
+// clears that record after it finished. Should the process die, Redis
+// knows the one job running.
 //
 // Generic over what it runs (W, fetched work) and what that becomes (O, an
 // outcome for ack): plain jobs and ordered ids share the slots.
@@ -36,6 +38,7 @@ import type { Fence } from "./lease.js";
 import type { Outcome } from "./passes/ack.js";
 import type { FetchedJob } from "./passes/fetch.js";
 import { newPrefetch } from "./prefetch.js";
+import { soloGate } from "./solo-gate.js";
 
 export interface StepReply<W = FetchedJob> {
   /** False when the lease was gone: nothing was fetched. */
@@ -131,6 +134,11 @@ export async function runPipeline<W, O>(p: PipelineInput<W, O>): Promise<Pipelin
   let wake = () => {};
   // The job running alone: recorded by its step (announcing), running, or done and not yet cleared.
   let solo: { job: W; state: "announcing" | "running" | "done" } | undefined;
+  // The process's solo runs: `me` is this pipeline's place in its line.
+  const gate = soloGate();
+  const me = {};
+  // The solo job's handler has not settled (its record must stay, and the gate closed, until it has).
+  let aloneRunning = false;
   const lowWater = () => Math.max(Math.floor(p.batch / 2), Math.min(p.batch, prefetch.lead()));
   const stopping = () => p.signal.aborted || failure !== undefined;
 
@@ -167,7 +175,7 @@ export async function runPipeline<W, O>(p: PipelineInput<W, O>): Promise<Pipelin
 
   const step = () => {
     if (stepping || failure !== undefined) return;
-    const due = !stopping() && !waiting && (drained ? parked && slotFreed : buffer.length <= lowWater());
+    const due = !stopping() && !waiting && gate.mayStart() && (drained ? parked && slotFreed : buffer.length <= lowWater());
     const fetch = due ? Math.max(0, Math.min(p.batch, prefetch.room(running, buffer.length))) : 0;
     // Acks alone go once a batch and a round of slots have finished, or
     // with jobs handed back; the last ones ride on finish. A solo job that
@@ -180,17 +188,24 @@ export async function runPipeline<W, O>(p: PipelineInput<W, O>): Promise<Pipelin
     });
   };
 
-  const start = (job: W) => {
+  const start = (job: W, alone = false) => {
     running++;
     heldSince.delete(job);
     prefetch.started();
+    gate.started();
+    if (alone) aloneRunning = true;
     // run() never rejects; were it to, the job goes back to its queue.
     const settled = p.run(job).catch(() => p.interrupted(job));
     void settled.then((outcome) => {
       running--;
       prefetch.freed();
+      gate.settled();
+      if (alone) aloneRunning = false;
       if (solo?.job === job) solo.state = "done";
-      if (closed) return;
+      if (closed) {
+        if (alone) gate.release(me);
+        return;
+      }
       if (p.holdsSlot?.(job)) slotFreed = true;
       p.onOutcome(outcome);
       finished.push(outcome);
@@ -209,7 +224,7 @@ export async function runPipeline<W, O>(p: PipelineInput<W, O>): Promise<Pipelin
       }
       buffer.splice(buffer.indexOf(job), 1);
       solo = { job, state: "running" };
-      start(job);
+      start(job, true);
     });
   };
 
@@ -239,21 +254,32 @@ export async function runPipeline<W, O>(p: PipelineInput<W, O>): Promise<Pipelin
         continue;
       }
       if (p.alone?.(job)) {
-        // It waits, and the jobs behind it, until the running ones are done.
-        if (running === 0 && !stepping) announce(job);
+        // It waits, and the jobs behind it, until no job of the process runs.
+        gate.want(me);
+        if (running === 0 && !stepping && gate.mayRunAlone(me)) announce(job);
         break;
       }
+      if (!gate.mayStart()) break;
       buffer.shift();
       start(job);
     }
+    leaveLineUnlessAlone();
     step();
+  };
+
+  // Out of the gate's line once no solo job is waiting, recorded or running here.
+  const leaveLineUnlessAlone = () => {
+    if (solo !== undefined || aloneRunning) return;
+    if (!stopping() && buffer.length > 0 && p.alone?.(buffer[0]!)) return;
+    gate.release(me);
   };
 
   // The jobs held waited the hold time while no job could start: back to
   // their queues. Not while a solo job is being recorded (it is still held).
   const handBackIfOverdue = () => {
     if (stopping() || buffer.length === 0 || solo?.state === "announcing") return;
-    if (running < p.concurrency && solo === undefined) return;
+    // Held back by another tick's solo run, they go back; a suspect waiting for its solo run keeps its place.
+    if (running < p.concurrency && solo === undefined && (gate.mayStart() || p.alone?.(buffer[0]!))) return;
     if (!prefetch.overdue(heldSince.get(buffer[0]!) ?? prefetch.now())) return;
     const jobs = buffer.splice(0);
     heldSince.clear();
@@ -279,6 +305,7 @@ export async function runPipeline<W, O>(p: PipelineInput<W, O>): Promise<Pipelin
 
   const onAbort = () => wake();
   p.signal.addEventListener("abort", onAbort);
+  const unsubscribe = gate.subscribe(() => wake());
   fill();
   for (;;) {
     if (stopping()) abortedAt ??= monotonicMs();
@@ -292,6 +319,8 @@ export async function runPipeline<W, O>(p: PipelineInput<W, O>): Promise<Pipelin
   }
   closed = true;
   p.signal.removeEventListener("abort", onAbort);
+  unsubscribe();
+  if (!aloneRunning) gate.release(me);
   const empty = drained && !waiting && !sentOnLeft && buffer.length === 0;
   return { finished, unstarted: buffer, deferred, abandoned: running, handedBack, drained: empty, failure };
 }
