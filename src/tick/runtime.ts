@@ -81,6 +81,8 @@ export function createRuntime<J extends JobRegistry>(options: TickqOptions<J>): 
   }
   const ordered = checkOrdered(options.ordered, options.jobs);
   const scriptCache = newScriptCache();
+  // Set once Redis answered as a Cluster to an adapter that did not say it is one: every later call is refused.
+  let undeclaredCluster: TickqError | undefined;
   const runtime: Runtime = {
     redis: options.redis,
     prefix,
@@ -116,7 +118,14 @@ export function createRuntime<J extends JobRegistry>(options: TickqOptions<J>): 
     run: async (script, keys, args, trips) => {
       // A script that declares no key is sent to any node of a cluster.
       if (keys.length === 0) throw new TickqError("BAD_STATE", `script ${script.name} was called with no key: a cluster client could not route it`);
-      const reply = await runScript(runtime.redis, script, keys, [prefix, ...args], trips, runtime.redisTimeoutMs, scriptCache);
+      if (undeclaredCluster) throw undeclaredCluster;
+      let reply: RedisReply;
+      try {
+        reply = await runScript(runtime.redis, script, keys, [prefix, ...args], trips, runtime.redisTimeoutMs, scriptCache);
+      } catch (error) {
+        undeclaredCluster = clusterRefusal(options.redis, prefix, error);
+        throw undeclaredCluster ?? error;
+      }
       if (runtime.durability) await confirmReplicated(runtime.redis, runtime.durability, script, trips);
       return reply;
     },
@@ -156,6 +165,27 @@ export function learnEvictionPolicy(runtime: Runtime, policy: string): void {
   runtime.evictionPolicy = policy;
   const warning = evictionWarning(policy);
   if (warning) runtime.logger.warn(`tickq: ${warning}`);
+}
+
+// What a Redis Cluster answers, before running the script, to a call whose
+// keys span slots (CROSSSLOT) or live on another node (MOVED, ASK), and
+// while its slots are not all served (CLUSTERDOWN).
+const CLUSTER_REPLY = /\b(CROSSSLOT|MOVED|ASK|CLUSTERDOWN)\b|non local key|do not hash to the same slot/;
+
+/**
+ * The error to refuse every call with when Redis answered as a Cluster and
+ * the adapter did not declare `cluster: true`, so createTickq could not
+ * check the prefix's hash tag; undefined for any other error.
+ */
+export function clusterRefusal(adapter: RedisAdapter, prefix: string, error: unknown): TickqError | undefined {
+  if (adapter.cluster === true || !(error instanceof Error) || !CLUSTER_REPLY.test(error.message)) return undefined;
+  const tagged = hashTagOf(prefix) !== undefined ? JSON.stringify(prefix) : `"{${prefix.replace(/[{}:]+$/g, "") || "tickq"}}:"`;
+  return new TickqError(
+    "BAD_OPTIONS",
+    `Redis answered as a Redis Cluster, but the adapter does not say it is one, so tickq could not check that its keys share one slot. ` +
+      `Set \`cluster: true\` on your adapter (ioredisAdapter sets it from the client) and put a hash tag in the prefix, such as prefix: ${tagged}`,
+    { cause: error },
+  );
 }
 
 /** The hash tag Redis Cluster reads in every key that starts with this prefix (the text between its first `{` and the next `}`), or undefined. */

@@ -3,11 +3,12 @@
 // routes each call to the slot of the prefix's hash tag, and every call of
 // the public API works there; a prefix without a hash tag is refused at
 // start, naming the fix, before anything is written.
-import { Cluster } from "ioredis";
+import { Cluster, Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ioredisAdapter } from "../../../src/redis/ioredis.js";
 import { createTickq, TickqError } from "../../../src/index.js";
 import { startPrivateCluster, type PrivateCluster } from "../../helpers/private-cluster.js";
+import type { RedisAdapter, RedisReply } from "../../../src/types.js";
 
 const QUIET = { info: () => {}, warn: () => {}, error: () => {} };
 
@@ -43,6 +44,28 @@ describe("tickq on a Redis Cluster", () => {
       expect(error, prefix).toBeInstanceOf(TickqError);
       expect((error as TickqError).code).toBe("BAD_OPTIONS");
       expect((error as Error).message).toMatch(/has no hash tag.*Put a hash tag in the prefix, such as prefix: "\{[^{}]+\}:"/);
+    }
+    expect(await allKeys()).toEqual([]);
+  });
+
+  it("refuses every call through an adapter that does not declare the cluster, naming the fix, and writes nothing", async () => {
+    const node = new Redis(cluster.nodes[0]!);
+    const undeclared = (redis: Redis | Cluster): RedisAdapter => ({
+      evalsha: (sha, keys, args) => redis.evalsha(sha, keys.length, ...keys, ...args) as Promise<RedisReply>,
+      eval: (script, keys, args) => redis.eval(script, keys.length, ...keys, ...args) as Promise<RedisReply>,
+    });
+    try {
+      for (const [label, adapter] of [["a cluster client", undeclared(client)], ["a client of one node", undeclared(node)]] as const) {
+        const tq = createTickq({ redis: adapter, prefix: "plain:", jobs: { mail: () => {} }, logger: QUIET });
+        for (const call of [() => tq.enqueue("mail", ["a"]), () => tq.tick(), () => tq.enqueue("mail", ["b"])]) {
+          const error = await call().then(() => undefined, (e: unknown) => e);
+          expect(error, label).toBeInstanceOf(TickqError);
+          expect((error as TickqError).code, label).toBe("BAD_OPTIONS");
+          expect((error as Error).message, label).toMatch(/Redis Cluster.*Set `cluster: true` on your adapter.*prefix: "\{plain\}:"/);
+        }
+      }
+    } finally {
+      node.disconnect();
     }
     expect(await allKeys()).toEqual([]);
   });
