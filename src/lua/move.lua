@@ -87,6 +87,7 @@ for k = 1, tonumber(ARGV[4]) do
       redis.call('HDEL', P .. 'resurrections', job)
       redis.call('HDEL', P .. 'interruptions', job)
       redis.call('HDEL', P .. 'suspects', job)
+      redis.call('HDEL', P .. 'doubts', job)
     end
     if removed and action == 'push' then
       local pushed = with_field(new_text, 'enqueued_at', stamp) or new_text

@@ -7,7 +7,7 @@ import { newJid } from "../client/job.js";
 import { defaultBackoff, describeError, retryLimit } from "../tick/retry.js";
 import { redisNowSec, type Runtime } from "../tick/runtime.js";
 import type { JobLogger } from "../types.js";
-import { isLeaseInDoubt } from "./guard.js";
+import { isLeaseInDoubt, LEASE_DOUBTS_MAX, leaseDoubtsError } from "./guard.js";
 import { orderedDefinition } from "./registry.js";
 import type { OrderedContext, OrderedDefinition } from "./types.js";
 import type { OrderedFetched, OrderedOutcome } from "./work.js";
@@ -45,7 +45,11 @@ export async function runOrdered(runtime: Runtime, item: OrderedFetched, signal:
     await definition.perform(item.id, payloads as never[], ctx);
     return { kind: "succeeded", item };
   } catch (error) {
-    if (signal.aborted) return { kind: isLeaseInDoubt(signal.reason) ? "unstarted" : "interrupted", item };
+    if (signal.aborted && isLeaseInDoubt(signal.reason)) {
+      if (item.doubts + 1 < LEASE_DOUBTS_MAX) return { kind: "inDoubt", item };
+      return failed(runtime, item, definition, leaseDoubtsError(signal.reason));
+    }
+    if (signal.aborted) return { kind: "interrupted", item };
     return failed(runtime, item, definition, error);
   }
 }

@@ -11,11 +11,25 @@
 // not stop has `ctx.fence` to refuse its stale writes. Flow jobs holding
 // a slot of a unique or concurrency key (src/flow/) run under it too.
 // Such an abort blames nobody: Redis was slow to answer, the lease may well
-// be held. The run goes back uncounted (no deadline, no poison, no failure:
-// isLeaseInDoubt) and runs again.
+// be held. The run goes back (no deadline, no poison, no failure:
+// isLeaseInDoubt) and runs again, counted in `doubts`: a handler that
+// blocks the event loop for most of a lease stops its own extends, and would
+// go round for ever, so the LEASE_DOUBTS_MAX-th stop is a failed attempt.
 import type { Fence } from "../tick/lease.js";
 
 const IN_DOUBT = "TickqLeaseInDoubt";
+
+/** The stop for a lease in doubt that counts as a failed attempt (retry rules apply) instead of going back. */
+export const LEASE_DOUBTS_MAX = 5;
+
+/** The failure of a run stopped for a lease in doubt LEASE_DOUBTS_MAX times: why, and what to change. */
+export function leaseDoubtsError(reason: unknown): Error {
+  const message =
+    `its run was stopped ${LEASE_DOUBTS_MAX} times because its tick could not confirm its lease in time (${(reason as Error).message}). ` +
+    "A handler that blocks the event loop (CPU-bound work that does not await) for most of the lease keeps the tick from extending it: " +
+    "await between chunks of work or move it to a worker thread, or raise leaseMs; if Redis is slow, see to Redis";
+  return Object.assign(new Error(message), { name: IN_DOUBT });
+}
 
 function leaseInDoubt(leaseMs: number): Error {
   const message = `tick lease not confirmed within ${leaseMs} ms (Redis slow?): stopped before another tick could take this id or key; it runs again`;

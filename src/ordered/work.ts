@@ -17,6 +17,8 @@ export interface OrderedFetched {
   resurrections: number;
   /** How many times a tick's deadline interrupted it (no death: never poison). */
   interruptions: number;
+  /** How many times its run was stopped because the tick could not confirm its lease in time. */
+  doubts: number;
   /** A dead tick left it behind, maybe running: it runs alone (lib/tick/run-solo.lua). */
   suspect: boolean;
   /** Payload JSON texts, lowest score first, exactly as stored. */
@@ -30,7 +32,8 @@ export type OrderedOutcome =
   /** `entry`: the dead entry's JSON up to its payloads, which Lua appends as stored. */
   | { kind: "dead"; item: OrderedFetched; entry: string; handlerFailed: boolean }
   | { kind: "unstarted"; item: OrderedFetched }
-  | { kind: "interrupted"; item: OrderedFetched };
+  | { kind: "interrupted"; item: OrderedFetched }
+  | { kind: "inDoubt"; item: OrderedFetched };
 
 /** What the tick's pipeline runs and settles: plain jobs and ordered ids. */
 export type Work = FetchedJob | OrderedFetched;
@@ -53,11 +56,11 @@ export function splitOutcomes(outcomes: WorkOutcome[]): { plain: Outcome[]; orde
   return { plain, ordered };
 }
 
-/** Reads lib/ordered/fetch-ids.lua's groups: name, first fence, {ids}, {payloads}, {scores}, {counts}, {failures}, {resurrections}, {suspects}, {interruptions}. */
+/** Reads lib/ordered/fetch-ids.lua's groups: name, first fence, {ids}, {payloads}, {scores}, {counts}, {failures}, {resurrections}, {suspects}, {interruptions}, {doubts}. */
 export function readOrderedFetched(reply: RedisReply | undefined): OrderedFetched[] {
   const items: OrderedFetched[] = [];
   for (const group of asArray(reply ?? [], "ordered fetch")) {
-    const [name, first, ids, payloads, scores, counts, failures, resurrections, suspects, interruptions] = asArray(group, "ordered fetch");
+    const [name, first, ids, payloads, scores, counts, failures, resurrections, suspects, interruptions, doubts] = asArray(group, "ordered fetch");
     const texts = asArray(payloads ?? [], "ordered fetch");
     const values = asArray(scores ?? [], "ordered fetch");
     const perId = asArray(counts ?? [], "ordered fetch");
@@ -65,6 +68,7 @@ export function readOrderedFetched(reply: RedisReply | undefined): OrderedFetche
     const died = asArray(resurrections ?? [], "ordered fetch");
     const suspected = asArray(suspects ?? [], "ordered fetch");
     const overran = asArray(interruptions ?? [], "ordered fetch");
+    const doubted = asArray(doubts ?? [], "ordered fetch");
     let at = 0;
     asArray(ids ?? [], "ordered fetch").forEach((id, k) => {
       const count = perId.length > 0 ? asNumber(perId[k]) : 1;
@@ -75,6 +79,7 @@ export function readOrderedFetched(reply: RedisReply | undefined): OrderedFetche
         failures: asNumber(failed[k]),
         resurrections: asNumber(died[k]),
         interruptions: asNumber(overran[k]),
+        doubts: asNumber(doubted[k]),
         suspect: asNumber(suspected[k]) === 1,
         payloads: texts.slice(at, at + count).map(String),
         scores: values.slice(at, at + count).map(asNumber),
@@ -85,7 +90,7 @@ export function readOrderedFetched(reply: RedisReply | undefined): OrderedFetche
   return items;
 }
 
-const CODES = { retry: "r", dead: "d", unstarted: "q", interrupted: "i" } as const;
+const CODES = { retry: "r", dead: "d", unstarted: "q", interrupted: "i", inDoubt: "l" } as const;
 /** A dead entry for an id that did not run (poison, malformed payloads): not counted as processed. */
 const UNRUN = "u";
 

@@ -1,4 +1,4 @@
-// A suspect's solo run (lib/solo.lua) proves it poison only if nothing else
+// A suspect's solo run (lib/tick/run-solo.lua) proves it poison only if nothing else
 // ran when its process died, and a kill takes every tick of the process
 // with it. So the gate is one per process, not per tick: a solo run starts
 // once no job of any tick in the process runs, and no job starts while a

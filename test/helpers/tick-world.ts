@@ -453,7 +453,7 @@ class World {
         continue;
       }
       tally(`ack:${o.kind}`);
-      if (o.kind === "unstarted" || o.kind === "interrupted") {
+      if (o.kind === "unstarted" || o.kind === "interrupted" || o.kind === "inDoubt") {
         j.loc = { k: "queue", q: j.queue };
         if (o.kind === "interrupted") m.bumpCount(interruptionKey(j.raw));
         continue;

@@ -21,14 +21,16 @@ export type Outcome =
   /** Failed out of retries with `dead: false`: dropped, counted as failed. */
   | { kind: "discarded"; job: FetchedJob; payload?: JobPayload; error?: unknown }
   | { kind: "unstarted"; job: FetchedJob }
-  | { kind: "interrupted"; job: FetchedJob };
+  | { kind: "interrupted"; job: FetchedJob }
+  /** Stopped because the tick could not confirm its lease in time: put back, counted in `doubts`. */
+  | { kind: "inDoubt"; job: FetchedJob };
 
-const CODES = { retry: "r", dead: "d", discarded: "x", unstarted: "q", interrupted: "i" } as const;
+const CODES = { retry: "r", dead: "d", discarded: "x", unstarted: "q", interrupted: "i", inDoubt: "l" } as const;
 /** A dead entry for a job that did not run (poison, malformed, too long): not counted as processed. */
 const UNRUN = "u";
 
 type Settled = Exclude<Outcome, { kind: "succeeded" }>;
-const putBack = (o: Outcome) => o.kind === "unstarted" || o.kind === "interrupted";
+const putBack = (o: Outcome) => o.kind === "unstarted" || o.kind === "interrupted" || o.kind === "inDoubt";
 const settled = (o: Outcome): o is Settled => o.kind !== "succeeded";
 
 /** The outcomes grouped as lib/tick/ack-jobs.lua takes them: successes by queue, then the others in their order. */

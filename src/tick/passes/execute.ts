@@ -8,7 +8,7 @@ import { deadEntryFor, decodeJob } from "../../client/job.js";
 import { JobLog } from "../job-log.js";
 import { attemptOf, onFailure } from "../retry.js";
 import { compressedBacktrace } from "../../sidekiq/backtrace.js";
-import { isLeaseInDoubt } from "../../ordered/guard.js";
+import { isLeaseInDoubt, LEASE_DOUBTS_MAX, leaseDoubtsError } from "../../ordered/guard.js";
 import { definitionOf, redisNowMs, redisNowSec, type Runtime } from "../runtime.js";
 import type { JobContext, JobDefinition, JobPayload, RunningJob } from "../../types.js";
 import type { Outcome } from "./ack.js";
@@ -81,7 +81,11 @@ export async function runJob(runtime: Runtime, job: FetchedJob, signal: AbortSig
     }
     return { kind: "succeeded", job, payload, value, durationMs: monotonicMs() - started };
   } catch (error) {
-    if (signal.aborted) return { kind: isLeaseInDoubt(signal.reason) ? "unstarted" : "interrupted", job };
+    if (signal.aborted && isLeaseInDoubt(signal.reason)) {
+      if (job.doubts + 1 < LEASE_DOUBTS_MAX) return { kind: "inDoubt", job };
+      return failed(runtime, job, payload, leaseDoubtsError(signal.reason), { backoff: definition.backoff, log: log.lines });
+    }
+    if (signal.aborted) return { kind: "interrupted", job };
     return failed(runtime, job, payload, error, { backoff: definition.backoff, log: log.lines });
   }
 }

@@ -11,6 +11,8 @@ export interface FetchedJob {
   resurrections: number;
   /** How many times a tick's deadline interrupted it (not a death: counted apart). */
   interruptions: number;
+  /** How many times its run was stopped because the tick could not confirm its lease in time. */
+  doubts: number;
   /** A large job's name in acks, "#" + its SHA-1 (ack-refs.ts); undefined: its text names it. */
   ref?: string;
   /** A dead tick left it behind, maybe running: it runs alone (lib/tick/run-solo.lua). */
@@ -19,7 +21,7 @@ export interface FetchedJob {
   flowFence?: number;
 }
 
-/** Reads fetch.lua's groups: queue, {jobs}, {resurrections, interruptions and suspect flag of each job, or none}. */
+/** Reads fetch.lua's groups: queue, {jobs}, {resurrections, interruptions, suspect flag and doubts of each job, or none}. */
 export function readFetched(reply: RedisReply | undefined): FetchedJob[] {
   const groups = asArray(reply ?? [], "fetch");
   const jobs: FetchedJob[] = [];
@@ -31,9 +33,10 @@ export function readFetched(reply: RedisReply | undefined): FetchedJob[] {
       jobs.push({
         queue,
         raw: String(raw),
-        resurrections: asNumber(counts[3 * k]),
-        interruptions: asNumber(counts[3 * k + 1]),
-        suspect: asNumber(counts[3 * k + 2]) === 1,
+        resurrections: asNumber(counts[4 * k]),
+        interruptions: asNumber(counts[4 * k + 1]),
+        suspect: asNumber(counts[4 * k + 2]) === 1,
+        doubts: asNumber(counts[4 * k + 3]),
       }),
     );
   }

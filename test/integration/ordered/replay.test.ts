@@ -53,8 +53,8 @@ describe.each(adapterCases)("ordered scripts run twice over $name", (adapterCase
     expect(after["o:idx:fence"]).toBe(String(fences[9]));
   });
 
-  it("step: successes, retry, dead, requeue and interrupt settle once; arrivals behind a run become ready once", async () => {
-    await enqueue("e", [["s", "1"], ["r", "1"], ["d", "1"], ["q", "1"], ["i", "1"], ["next", "1"]]);
+  it("step: successes, retry, dead, requeue, interrupt and a stop in doubt settle once; arrivals behind a run become ready once", async () => {
+    await enqueue("e", [["s", "1"], ["r", "1"], ["d", "1"], ["q", "1"], ["i", "1"], ["l", "1"], ["next", "1"]]);
     const held = await begin("t1");
     await enqueue("e2", [["s", "2"], ["r", "2"], ["d", "2"]]); // arrive during the runs
     const item = (id: string) => held.find((f) => f.id === id)!;
@@ -64,12 +64,15 @@ describe.each(adapterCases)("ordered scripts run twice over $name", (adapterCase
       { kind: "dead", item: item("d"), entry: '{"id":"d","error_class":"E"', handlerFailed: true },
       { kind: "unstarted", item: item("q") },
       { kind: "interrupted", item: item("i") },
+      { kind: "inDoubt", item: item("l") },
     ];
     const { after, first } = await twice(scripts.step, ["ticks", "tick:t1"], stepArgs("t1", 2, outcomes));
-    const fetched = readOrderedFetched((first as RedisReply[])[4]).map((f) => [f.id, f.payloads, f.resurrections, f.interruptions]);
-    // s and d had arrivals (ready again, fresh); q and i came back, i's
-    // interruption counted once and apart (no tick died); r backs off a minute
-    expect(fetched.sort()).toEqual([["d", ["2"], 0, 0], ["i", ["1"], 0, 1], ["q", ["1"], 0, 0], ["s", ["2"], 0, 0]]);
+    const fetched = readOrderedFetched((first as RedisReply[])[4]).map((f) => [f.id, f.payloads, f.resurrections, f.interruptions, f.doubts]);
+    // s and d had arrivals (ready again, fresh); q, i and l came back, i's
+    // interruption and l's stop in doubt counted once and apart (no tick
+    // died); r backs off a minute
+    expect(fetched.sort()).toEqual([["d", ["2"], 0, 0, 0], ["i", ["1"], 0, 1, 0], ["l", ["1"], 0, 0, 1], ["q", ["1"], 0, 0, 0], ["s", ["2"], 0, 0, 0]]);
+    expect(after["o:idx:doubts"]).toEqual({ l: "1" });
     expect(after["o:idx:ready"]).toEqual(["r", expect.any(String)]);
     expect(members(after["o:idx:p:r"])).toEqual(["1", "2"]); // merged with its arrival
     expect(after["o:idx:retries"]).toEqual({ r: "1" });

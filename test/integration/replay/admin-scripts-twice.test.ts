@@ -48,14 +48,14 @@ describe.each(adapterCases)("each jobs API script run twice over $name", (adapte
 
   it("move: a deleted or pushed queued job takes its counts and suspect mark with it, once", async () => {
     await seed();
-    for (const hash of ["resurrections", "interruptions", "suspects"]) await h.redis.hset(`${h.prefix}${hash}`, job(5), 1, job(6), 1, job(4), 1);
+    for (const hash of ["resurrections", "interruptions", "suspects", "doubts"]) await h.redis.hset(`${h.prefix}${hash}`, job(5), 1, job(6), 1, job(4), 1);
     const { first, after } = await twice(scripts.move, ["queues"], [
       "tok", 60_000, 2,
       "queue:default", job(5), "delete", "", 1,
       "queue:default", job(6), "push", "", "",
     ]);
     expect(first).toBe("11");
-    for (const hash of ["resurrections", "interruptions", "suspects"]) expect(after[hash]).toEqual({ [job(4)]: "1" });
+    for (const hash of ["resurrections", "interruptions", "suspects", "doubts"]) expect(after[hash]).toEqual({ [job(4)]: "1" });
   });
 
   it("move: an unroutable job stays where it is", async () => {

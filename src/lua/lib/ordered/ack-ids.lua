@@ -18,6 +18,8 @@
 --   i  interrupted at the deadline: as q, counted in `interruptions`
 --      (apart from `resurrections`: no tick died, so it is no suspect and
 --      never poison; one that always overruns ends dead as too long)
+--   l  stopped for a lease in doubt: as q, counted in `doubts` (one that
+--      always blocks its tick ends as a failed run, src/ordered/execute.ts)
 
 local function trim_ordered_dead(dead, now_sec, max_size, max_age)
   local evicted = redis.call('ZREMRANGEBYSCORE', dead, '-inf', '(' .. (now_sec - max_age))
@@ -60,7 +62,7 @@ local function settle_success(tick, name, ids, fences)
   redis.call('HDEL', inproc, unpack(gone))
   redis.call('DECRBY', okey(name, 'running'), #mine)
   redis.call('DEL', unpack(payload_keys))
-  for _, what in ipairs({ 'retries', 'resurrections', 'interruptions', 'suspects' }) do
+  for _, what in ipairs({ 'retries', 'resurrections', 'interruptions', 'suspects', 'doubts' }) do
     if redis.call('EXISTS', okey(name, what)) == 1 then redis.call('HDEL', okey(name, what), unpack(mine)) end
   end
   local ready_again = 0
@@ -79,13 +81,14 @@ local function settle_other(tick, kind, name, id, fence, extra, now, dead_max, d
   if not holds(token, tick, fence) then return 0, 0, 0 end
   redis.call('HDEL', inproc, field)
   redis.call('DECRBY', okey(name, 'running'), 1)
-  if kind == 'q' or kind == 'i' then
-    requeue(name, id, token_due(token), kind == 'i' and 'interruptions' or nil)
+  if kind == 'q' or kind == 'i' or kind == 'l' then
+    requeue(name, id, token_due(token), (kind == 'i' and 'interruptions') or (kind == 'l' and 'doubts') or nil)
     return 1, 0, 0
   end
   redis.call('HDEL', okey(name, 'resurrections'), id)
   redis.call('HDEL', okey(name, 'interruptions'), id)
   redis.call('HDEL', okey(name, 'suspects'), id)
+  redis.call('HDEL', okey(name, 'doubts'), id)
   if kind == 'r' then
     merge_back(name, id)
     redis.call('HINCRBY', okey(name, 'retries'), id, 1)

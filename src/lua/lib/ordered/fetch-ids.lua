@@ -12,7 +12,8 @@
 -- or none when every id has one}, {failures, or none when no id of this
 -- name ever failed}, {resurrections, likewise}, {suspects: 1 for an id a
 -- dead tick left behind (lib/ordered/resurrect-ids.lua), likewise},
--- {interruptions by a tick's deadline, likewise}}. The ids' fences are
+-- {interruptions by a tick's deadline, likewise}, {stops for a lease in
+-- doubt (lib/ordered/ack-ids.lua), likewise}}. The ids' fences are
 -- consecutive from the first. Flat lists keep the reply (and the copy
 -- lib/tick/replay-call.lua keeps of it) small. Returns how many ids it took.
 local function fetch_name(tick, name, limit, now, out)
@@ -45,7 +46,7 @@ local function fetch_name(tick, name, limit, now, out)
   redis.call('INCRBY', okey(name, 'running'), #ids)
   redis.call('DECRBY', okey(name, 'payloads'), #payloads)
   local per_id = {}
-  for _, what in ipairs({ 'retries', 'resurrections', 'suspects', 'interruptions' }) do
+  for _, what in ipairs({ 'retries', 'resurrections', 'suspects', 'interruptions', 'doubts' }) do
     local list = {}
     if redis.call('EXISTS', okey(name, what)) == 1 then
       list = redis.call('HMGET', okey(name, what), unpack(ids))
@@ -53,7 +54,7 @@ local function fetch_name(tick, name, limit, now, out)
     end
     per_id[#per_id + 1] = list
   end
-  out[#out + 1] = { name, first, ids, payloads, scores, single and {} or counts, per_id[1], per_id[2], per_id[3], per_id[4] }
+  out[#out + 1] = { name, first, ids, payloads, scores, single and {} or counts, per_id[1], per_id[2], per_id[3], per_id[4], per_id[5] }
   return #ids
 end
 
@@ -95,7 +96,7 @@ end
 -- ids, and a held id's payloads do not change (arrivals go to n:ID).
 local function slim_ordered(groups)
   local slim = {}
-  for g, group in ipairs(groups) do slim[g] = { group[1], group[2], group[3], {}, {}, {}, group[7], group[8], group[9], group[10] } end
+  for g, group in ipairs(groups) do slim[g] = { group[1], group[2], group[3], {}, {}, {}, group[7], group[8], group[9], group[10], group[11] } end
   return slim
 end
 

@@ -11,6 +11,7 @@
 --   o:NAME:interruptions hash id → times a tick's deadline interrupted it
 --                          (no death: counted apart, never poison)
 --   o:NAME:suspects  hash  id → 1: a dead tick left it behind (lib/tick/run-solo.lua)
+--   o:NAME:doubts    hash  id → times its run was stopped for a lease in doubt
 --   o:NAME:fence     string the last fence handed out (lib/common/prefix-keys.lua)
 --   o:NAME:running   string ids running now
 --   o:NAME:payloads  string payloads waiting (in p: keys of ids not running,
@@ -71,8 +72,8 @@ end
 -- An id whose run never finished (not started, interrupted, its tick dead)
 -- goes back to ready with every payload, keeping its place: the earlier of
 -- its own due time and that of the arrivals.
--- `counter`: the hash that counts this return ('resurrections' or
--- 'interruptions'), nil for none.
+-- `counter`: the hash that counts this return ('resurrections',
+-- 'interruptions' or 'doubts'), nil for none.
 local function requeue(name, id, due, counter)
   local arrived_due = merge_back(name, id)
   if arrived_due and arrived_due < due then due = arrived_due end

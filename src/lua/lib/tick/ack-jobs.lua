@@ -9,6 +9,10 @@
 --   i  interrupted at the deadline: back to the head, counted in
 --      `interruptions` (apart from `resurrections`, which count tick deaths)
 --      so a job that never finishes in time ends dead, named as such
+--   l  stopped because the tick could not confirm its lease in time (Redis
+--      slow, or a handler blocking the event loop): back to the head,
+--      counted in `doubts`, so one that always blocks ends as a failed
+--      attempt (src/passes/execute.ts) instead of going round forever
 -- Every entry acts only if it was still in this tick's list: if the tick
 -- lost its lease and a resurrector already put the job back, the ack does
 -- nothing and the job runs again (at-least-once, never lost). Run twice,
@@ -133,12 +137,13 @@ end
 -- this call did not settle: the tick fires no event for those.
 local function ack(tick, i, now_ms_value, dead_max, dead_max_age, held)
   local now_sec = now_ms_value / 1000
-  local counts, interruptions, suspects = P .. 'resurrections', P .. 'interruptions', P .. 'suspects'
-  local counted = redis.call('EXISTS', counts, interruptions, suspects) > 0
+  local counts, interruptions, suspects, doubts = P .. 'resurrections', P .. 'interruptions', P .. 'suspects', P .. 'doubts'
+  local counted = redis.call('EXISTS', counts, interruptions, suspects, doubts) > 0
   local function forget(job)
     redis.call('HDEL', counts, job)
     redis.call('HDEL', interruptions, job)
     redis.call('HDEL', suspects, job)
+    redis.call('HDEL', doubts, job)
   end
   local processed, failed, died = 0, 0, false
   local entry, missed = 0, {}
@@ -212,11 +217,12 @@ local function ack(tick, i, now_ms_value, dead_max, dead_max_age, held)
       if is_flow(job) then
         flow().settle(tick, job, kind, held)
         -- Put back: its parked followers go behind it, so it runs first.
-        if kind == 'q' or kind == 'i' then flow_lib.flush() end
+        if kind == 'q' or kind == 'i' or kind == 'l' then flow_lib.flush() end
       end
-      if kind == 'q' or kind == 'i' then
+      if kind == 'q' or kind == 'i' or kind == 'l' then
         redis.call('RPUSH', P .. 'queue:' .. queue, job)
         if kind == 'i' then redis.call('HINCRBY', interruptions, job, 1) end
+        if kind == 'l' then redis.call('HINCRBY', doubts, job, 1) end
       else
         if counted then forget(job) end
         if kind ~= 'u' then

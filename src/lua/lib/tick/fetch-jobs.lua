@@ -13,11 +13,13 @@
 -- read on past them, at most SET_ASIDE_MAX of them a call, so a head of
 -- busy keys costs each parked job one move and never starves what follows.
 -- Returns, per queue it took from: queue, {jobs, oldest first}, {counts}:
--- three numbers a job, how often its tick died while it ran alone
+-- four numbers a job, how often its tick died while it ran alone
 -- (`resurrections`), how often a tick's deadline interrupted it
 -- (`interruptions`), kept apart so a job that is merely too long is never
--- called poison, and 1 if a dead tick left it behind (`suspects`: it must
--- run alone, lib/tick/resurrect-dead-ticks.lua). Empty when no such hash exists (no job
+-- called poison, 1 if a dead tick left it behind (`suspects`: it must
+-- run alone, lib/tick/resurrect-dead-ticks.lua), and how often it was
+-- stopped for a lease in doubt (`doubts`, lib/tick/ack-jobs.lua). Empty
+-- when no such hash exists (no job
 -- was ever put back). Second, when it met
 -- flow jobs: {1 if it stopped at SET_ASIDE_MAX (more may wait behind) else
 -- 0, F: the k-th flow job of the reply, in its order, has fence F + k
@@ -31,8 +33,8 @@ local function fetch(tick, batch, queues, picks)
   local left = batch
   local flowed = false
   local set_aside = 0
-  local counts, interruptions, suspects = P .. 'resurrections', P .. 'interruptions', P .. 'suspects'
-  local counted = redis.call('EXISTS', counts, interruptions, suspects) > 0
+  local counts, interruptions, suspects, doubts = P .. 'resurrections', P .. 'interruptions', P .. 'suspects', P .. 'doubts'
+  local counted = redis.call('EXISTS', counts, interruptions, suspects, doubts) > 0
 
   local paused = {}
   if redis.call('EXISTS', P .. 'paused') == 1 then
@@ -83,6 +85,7 @@ local function fetch(tick, batch, queues, picks)
             resurrections[#resurrections + 1] = tonumber(redis.call('HGET', counts, oldest_first[k])) or 0
             resurrections[#resurrections + 1] = tonumber(redis.call('HGET', interruptions, oldest_first[k])) or 0
             resurrections[#resurrections + 1] = redis.call('HEXISTS', suspects, oldest_first[k])
+            resurrections[#resurrections + 1] = tonumber(redis.call('HGET', doubts, oldest_first[k])) or 0
           end
         end
         redis.call('LPUSH', inproc_key(tick, queue), unpack(oldest_first))
