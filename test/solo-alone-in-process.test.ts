@@ -2,7 +2,9 @@
 // only in its tick: a kill takes every tick of the process, so a job of
 // another tick running beside it would get an innocent suspect counted as a
 // solo death. Two ticks of one process: one busy with slow jobs, one that
-// fetches a suspect; no job of either runs while the suspect runs.
+// fetches a suspect; no job of either runs while the suspect runs. And the
+// record of a large suspect names it by its SHA-1, not its text.
+import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { adapterCases } from "./helpers/adapters.js";
 import { useHarness } from "./helpers/harness.js";
@@ -45,5 +47,15 @@ describe.each(adapterCases)("a solo run over $name", (adapterCase) => {
     // It did not wait for the busy tick to end: the slow jobs left after it ran after it.
     expect(runs.some((r) => r.from >= alone.to)).toBe(true);
     expect(await h.redis.hlen(`${h.prefix}solo`)).toBe(0);
+  });
+
+  it("records a suspect over 1 KiB by its SHA-1, as acks name it, not by its text", async () => {
+    let recorded: string[] = [];
+    const tq = h.make({ big: async (_args: [string]) => void (recorded = await h.redis.hvals(`${h.prefix}solo`)) });
+    await tq.enqueue("big", ["x".repeat(4_000)]);
+    const [text] = await h.redis.lrange(`${h.prefix}queue:default`, 0, -1);
+    await h.redis.hset(`${h.prefix}suspects`, text!, 1);
+    expect(await tq.tick()).toMatchObject({ succeeded: 1 });
+    expect(recorded).toEqual([`p#${createHash("sha1").update(text!).digest("hex")}`]);
   });
 });

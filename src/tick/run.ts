@@ -100,7 +100,8 @@ export async function runTick(runtime: Runtime, options: TickOptions = {}, tickI
       const sent = monotonicMs();
       try {
         const { plain, ordered } = splitOutcomes(acks);
-        await nameLargeJobs(plain.map((o) => o.job));
+        // A large solo job is recorded by its reference too (lib/tick/run-solo.lua): its text is not sent again.
+        await nameLargeJobs([...plain.map((o) => o.job), ...(solo && !isOrdered(solo) ? [solo] : [])]);
         const args = [...common, numbered(calls.next(), solo), ...(beats?.section() ?? []), ...ackArgs(plain, runtime.results, takeProgress(runtime.progress)), ...fetchArgs(plan, fetch), ...work.args(ordered)];
         const stepped = asArray(await calls.send(scripts.step, args), "step");
         learnClock(runtime, asNumber(stepped[0]));
@@ -194,7 +195,7 @@ function tally(report: TickReport, o: WorkOutcome): void {
 function numbered(seq: number, solo: Work | null | undefined): number | string {
   if (solo === undefined) return seq;
   if (solo === null) return `${seq} -`;
-  return isOrdered(solo) ? `${seq} o${solo.name} ${solo.id}` : `${seq} p${solo.raw}`;
+  return isOrdered(solo) ? `${seq} o${solo.name} ${solo.id}` : `${seq} p${solo.ref ?? solo.raw}`;
 }
 
 /** The budget check reads plain jobs' timeoutMs; an ordered id always starts. */

@@ -2,6 +2,7 @@
 // run twice with the same arguments: a step that records the job it runs
 // alone, one that clears it, and a resurrection that counts the solo job and
 // marks the others suspects, all leave the state of one run.
+import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { scripts } from "../../../src/lua/index.js";
 import { adapterCases } from "../../helpers/adapters.js";
@@ -42,5 +43,18 @@ describe.each(adapterCases)("the solo record run twice over $name", (adapterCase
     expect(Object.keys(after.suspects as object).sort()).toEqual([job(1), job(2), job(3)].sort());
     expect(after.solo).toBeUndefined();
     expect(Object.keys(after.ticks as object)).toEqual(["t1"]);
+  });
+
+  it("resurrect: a large solo job recorded by its reference is the one counted, once", async () => {
+    const large = (n: number) => JSON.stringify({ class: "x", args: [n, "x".repeat(2_000)], jid: `j${n}`, queue: "default", retry: true });
+    await begin("dead", [large(1), large(2), job(3)]);
+    const ref = `#${createHash("sha1").update(large(2)).digest("hex")}`;
+    await run(scripts.step, ["ticks", "tick:dead"], ["dead", LEASE, 100, 3_600, `2 p${ref}`, 0, 0, 0, 1, "default", 0]);
+    expect(await h.redis.hget(`${h.prefix}solo`, "dead")).toBe(`p${ref}`);
+    await begin("t1", []);
+    await h.redis.del(`${h.prefix}tick:dead`, `${h.prefix}resurrector`);
+    const { after } = await twice(scripts.housekeep, ["ticks", "tick:t1"], ["t1", 2, 100, LEASE, 100, 100]);
+    expect(after.resurrections).toEqual({ [large(2)]: "1" });
+    expect(after.solo).toBeUndefined();
   });
 });

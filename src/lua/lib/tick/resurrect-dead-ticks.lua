@@ -18,6 +18,15 @@
 -- Bounded: at most `limit` jobs and `scan_limit` registry entries per call;
 -- the HSCAN cursor is kept so the next call resumes where this one stopped.
 
+-- Whether the solo record `alone` names `job`: by its text, or for a large
+-- job by '#' .. its SHA-1 (lib/solo.lua), hashed only when the record is one.
+local function is_solo(alone, job)
+  if not alone then return false end
+  if alone == 'p' .. job then return true end
+  return #alone == 42 and string.find(alone, '^p#%x+$') ~= nil and (#job > 1024 or string.find(job, '^#%x+$') ~= nil)
+    and alone == 'p#' .. redis.sha1hex(job)
+end
+
 -- Returns resurrected, more (1 when the registry scan did not finish).
 local function resurrect(tick, limit, lock_ms, scan_limit)
   if limit <= 0 then return 0, 0 end
@@ -53,7 +62,7 @@ local function resurrect(tick, limit, lock_ms, scan_limit)
               flow_lib.flush()
             end
             redis.call('LMOVE', src, dst, 'LEFT', 'RIGHT')
-            if alone == 'p' .. job then
+            if is_solo(alone, job) then
               redis.call('HINCRBY', P .. 'resurrections', job, 1)
               redis.call('HDEL', solo, id)
               alone = nil
