@@ -49,6 +49,22 @@ describe.each(adapterCases)("a solo run over $name", (adapterCase) => {
     expect(await h.redis.hlen(`${h.prefix}solo`)).toBe(0);
   });
 
+  it("suspects in a row cost one call each, and one more to clear the last record", async () => {
+    const tq = h.make({ work: async (_args: [number]) => {} });
+    const suspects = async (n: number) => {
+      await tq.enqueueBulk(Array.from({ length: n }, (_, k) => ({ name: "work" as const, args: [k] as [number] })));
+      for (const text of await h.redis.lrange(`${h.prefix}queue:default`, 0, -1)) await h.redis.hset(`${h.prefix}suspects`, text, 1);
+    };
+    await suspects(1);
+    await tq.tick(); // its scripts are loaded: no NOSCRIPT round trip below
+    await suspects(3);
+    const report = await tq.tick();
+    expect(report.succeeded).toBe(3);
+    // begin, a record for each, the clearing step, finish
+    expect(report.roundTrips).toBe(1 + 3 + 1 + 1);
+    expect(await h.redis.hlen(`${h.prefix}solo`)).toBe(0);
+  });
+
   it("records a suspect over 1 KiB by its SHA-1, as acks name it, not by its text", async () => {
     let recorded: string[] = [];
     const tq = h.make({ big: async (_args: [string]) => void (recorded = await h.redis.hvals(`${h.prefix}solo`)) });

@@ -1,6 +1,8 @@
 // A worker of the poison phase (bench/chaos/poison-phase.ts): ticks nonstop
 // with tickq's defaults (batch, concurrency, maxResurrections) over the
-// endpoint in CHAOS_*, until told to stop or dead. Every run is counted in
+// endpoint in CHAOS_*, in TICK_LOOPS loops at once (default 2: a kill takes
+// every tick of the process, so a suspect's solo run must be alone in the
+// process, not only in its tick), until told to stop or dead. Every run is counted in
 // the ledger (LEDGER_URL: a Redis never faulted) under LEDGER_PREFIX, as
 // runs (hash id → runs) and finished (set of ids); a run of an id that
 // starts with "poison" SIGKILLs this process first, as an out-of-memory or
@@ -40,14 +42,17 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     if (message === "stop") stopping = true;
   });
   process.on("disconnect", () => process.exit(0));
-  while (!stopping) {
-    try {
-      const report = await tq.tick(tickOptions);
-      if (report.fetched === 0 && !report.more) await sleep(25);
-    } catch {
-      await sleep(50);
+  const loop = async () => {
+    while (!stopping) {
+      try {
+        const report = await tq.tick(tickOptions);
+        if (report.fetched === 0 && !report.more) await sleep(25);
+      } catch {
+        await sleep(50);
+      }
     }
-  }
+  };
+  await Promise.all(Array.from({ length: Number(env.TICK_LOOPS ?? 2) }, loop));
   ledger.disconnect();
   process.exit(0);
 }

@@ -182,6 +182,9 @@ export async function runPipeline<W, O>(p: PipelineInput<W, O>): Promise<Pipelin
     // finished is cleared at once.
     const last = (drained || waiting) && buffer.length === 0 && running === 0;
     const clearing = solo?.state === "done";
+    // The next suspect's record replaces the finished one's: one call each, not two.
+    const next = clearing ? aloneNext() : undefined;
+    if (next !== undefined) return announce(next);
     if (!clearing && !handBack && fetch === 0 && (finished.length < p.batch + p.concurrency || last)) return;
     send(fetch, clearing ? null : undefined, () => {
       if (clearing) solo = undefined;
@@ -265,6 +268,14 @@ export async function runPipeline<W, O>(p: PipelineInput<W, O>): Promise<Pipelin
     }
     leaveLineUnlessAlone();
     step();
+  };
+
+  // The job at the head, when it is a suspect that may be recorded and started now.
+  const aloneNext = (): W | undefined => {
+    const job = buffer[0];
+    if (job === undefined || stopping() || running > 0 || !p.alone?.(job) || !p.fence.valid()) return undefined;
+    if ((p.startable?.(job) ?? "start") !== "start" || !gate.mayRunAlone(me)) return undefined;
+    return job;
   };
 
   // Out of the gate's line once no solo job is waiting, recorded or running here.
