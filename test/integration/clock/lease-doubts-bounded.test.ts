@@ -61,6 +61,20 @@ describe.each(adapterCases)("a handler that blocks the event loop over $name", (
     expect(await tq.stats()).toMatchObject({ processed: 1, failed: 1 });
   });
 
+  it("a coalesce job stopped in doubt is queued again as the one its duplicates merge into", { timeout: 30_000 }, async () => {
+    const tq = h.make({
+      spin: {
+        perform: async (_args: [string], ctx: JobContext) => spin(ctx.signal),
+        uniqueKey: ([key]: [string]) => key,
+        concurrency: { key: () => "one", limit: 1 },
+      },
+    });
+    const jid = await tq.enqueue("spin", ["k"], { unique: "coalesce" });
+    expect(await tq.tick({ leaseMs: LEASE_MS })).toMatchObject({ succeeded: 0, requeued: 1, leaseLost: false });
+    expect(await tq.enqueue("spin", ["k"], { unique: "coalesce" })).toBe(jid);
+    expect(await h.redis.llen(`${h.prefix}queue:default`)).toBe(1);
+  });
+
   it(`goes back ${LEASE_DOUBTS_MAX - 1} times, then fails the attempt (ordered id)`, { timeout: 60_000 }, async () => {
     let runs = 0;
     const tq = h.make(

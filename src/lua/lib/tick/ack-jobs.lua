@@ -215,7 +215,8 @@ local function ack(tick, i, now_ms_value, dead_max, dead_max_age, held)
       if settled then settled[entry] = job end
       if (kind == 'r' or kind == 'd' or kind == 'u') and is_ref(name) then updated = patched(job, updated, now_sec) end
       if is_flow(job) then
-        flow().settle(tick, job, kind, held)
+        -- A stop in doubt is a put-back to flow control, as 'q'.
+        flow().settle(tick, job, kind == 'l' and 'q' or kind, held)
         -- Put back: its parked followers go behind it, so it runs first.
         if kind == 'q' or kind == 'i' or kind == 'l' then flow_lib.flush() end
       end
