@@ -5,9 +5,9 @@
 // such deaths.
 import { spawn } from "node:child_process";
 import { describe, expect, it } from "vitest";
-import { adapterCases, type AdapterCase } from "./helpers/adapters.js";
-import { useHarness } from "./helpers/harness.js";
-import { sleep } from "./helpers/redis.js";
+import { adapterCases, type AdapterCase } from "../../helpers/adapters.js";
+import { useHarness } from "../../helpers/harness.js";
+import { sleep } from "../../helpers/redis.js";
 
 const LEASE_MS = 800;
 

@@ -6,9 +6,9 @@
 // record of a large suspect names it by its SHA-1, not its text.
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { adapterCases } from "./helpers/adapters.js";
-import { useHarness } from "./helpers/harness.js";
-import { sleep } from "./helpers/redis.js";
+import { adapterCases } from "../../helpers/adapters.js";
+import { useHarness } from "../../helpers/harness.js";
+import { sleep } from "../../helpers/redis.js";
 
 interface Run {
   what: string;
