@@ -139,6 +139,8 @@ export async function runPipeline<W, O>(p: PipelineInput<W, O>): Promise<Pipelin
   const me = {};
   // The solo job's handler has not settled (its record must stay, and the gate closed, until it has).
   let aloneRunning = false;
+  // Jobs of this tick the gate counts as running: until they settle or the tick closes.
+  const countedByGate = new Set<W>();
   const lowWater = () => Math.max(Math.floor(p.batch / 2), Math.min(p.batch, prefetch.lead()));
   const stopping = () => p.signal.aborted || failure !== undefined;
 
@@ -196,19 +198,17 @@ export async function runPipeline<W, O>(p: PipelineInput<W, O>): Promise<Pipelin
     heldSince.delete(job);
     prefetch.started();
     gate.started();
+    countedByGate.add(job);
     if (alone) aloneRunning = true;
     // run() never rejects; were it to, the job goes back to its queue.
     const settled = p.run(job).catch(() => p.interrupted(job));
     void settled.then((outcome) => {
       running--;
       prefetch.freed();
-      gate.settled();
+      if (countedByGate.delete(job)) gate.settled();
       if (alone) aloneRunning = false;
       if (solo?.job === job) solo.state = "done";
-      if (closed) {
-        if (alone) gate.release(me);
-        return;
-      }
+      if (closed) return;
       if (p.holdsSlot?.(job)) slotFreed = true;
       p.onOutcome(outcome);
       finished.push(outcome);
@@ -331,7 +331,14 @@ export async function runPipeline<W, O>(p: PipelineInput<W, O>): Promise<Pipelin
   closed = true;
   p.signal.removeEventListener("abort", onAbort);
   unsubscribe();
-  if (!aloneRunning) gate.release(me);
+  // A handler its tick gave up on (hung, ignoring its signal) stops holding the
+  // process's gate when its tick closes: else one hung handler, or a hung
+  // suspect, would stall every tick of the process for good. The cost: a
+  // later solo run may overlap it, and if it then kills the process, that
+  // suspect is counted once for a death it did not cause.
+  for (const _job of countedByGate) gate.settled();
+  countedByGate.clear();
+  gate.release(me);
   const empty = drained && !waiting && !sentOnLeft && buffer.length === 0;
   return { finished, unstarted: buffer, deferred, abandoned: running, handedBack, drained: empty, failure };
 }

@@ -49,6 +49,24 @@ describe.each(adapterCases)("a solo run over $name", (adapterCase) => {
     expect(await h.redis.hlen(`${h.prefix}solo`)).toBe(0);
   });
 
+  it("a handler its tick gave up on does not stall the process: a later suspect and the jobs behind it run", { timeout: 30_000 }, async () => {
+    // A handler that ignores its signal and never settles, in a tick that ends.
+    const hung = h.make({ hang: { perform: () => new Promise<void>(() => {}), queue: "hung" } }, { queues: ["hung"], graceMs: 100 });
+    await hung.enqueue("hang", []);
+    const hungReport = await hung.tick({ budgetMs: 300, leaseMs: 30_000 });
+    expect(hungReport.succeeded).toBe(0);
+
+    const ran: string[] = [];
+    const tq = h.make({ work: async ([what]: [string]) => void ran.push(what) }, { queues: ["default"] });
+    await tq.enqueue("work", ["suspect"]);
+    const [text] = await h.redis.lrange(`${h.prefix}queue:default`, 0, -1);
+    await h.redis.hset(`${h.prefix}suspects`, text!, 1);
+    await tq.enqueue("work", ["behind"]);
+    const report = await tq.tick({ budgetMs: 5_000 });
+    expect(report.succeeded).toBe(2);
+    expect(ran).toEqual(["suspect", "behind"]);
+  });
+
   it("suspects in a row cost one call each, and one more to clear the last record", async () => {
     const tq = h.make({ work: async (_args: [number]) => {} });
     const suspects = async (n: number) => {
