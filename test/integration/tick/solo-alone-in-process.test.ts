@@ -51,9 +51,9 @@ describe.each(adapterCases)("a solo run over $name", (adapterCase) => {
 
   it("a handler its tick gave up on does not stall the process: a later suspect and the jobs behind it run", { timeout: 30_000 }, async () => {
     // A handler that ignores its signal and never settles, in a tick that ends.
-    const hung = h.make({ hang: { perform: () => new Promise<void>(() => {}), queue: "hung" } }, { queues: ["hung"], graceMs: 100 });
+    const hung = h.make({ hang: { perform: () => new Promise<void>(() => {}), queue: "hung" } }, { queues: ["hung"] });
     await hung.enqueue("hang", []);
-    const hungReport = await hung.tick({ budgetMs: 300, leaseMs: 30_000 });
+    const hungReport = await hung.tick({ budgetMs: 300, leaseMs: 30_000, graceMs: 100 });
     expect(hungReport.succeeded).toBe(0);
 
     const ran: string[] = [];
