@@ -14,7 +14,8 @@ const delayMs = v.optional(v.pipe(v.number("delayMs must be a number"), v.finite
 
 const job = v.strictObject({
   name,
-  args: v.optional(v.array(v.unknown(), "args must be an array"), []),
+  // Required, as enqueue's own signature requires it: a body that forgets args must not run the handler with [].
+  args: v.array(v.unknown(), (issue) => (issue.input === undefined ? "args is required: the job's args as a JSON array ([] for none)" : "args must be an array")),
   queue: v.optional(v.pipe(v.string("queue must be a string"), v.regex(/^\S+$/, "queue must be a name without spaces"))),
   // Your own id: the same jid again within the id window pushes nothing (safe retries).
   jid: v.optional(v.pipe(v.string("jid must be a string"), v.regex(/^\S{1,128}$/, "jid must be 1–128 characters without spaces"))),
