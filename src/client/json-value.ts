@@ -45,25 +45,41 @@ function scalarProblem(value: unknown, inArray: boolean): string | undefined {
   }
 }
 
-function walk(value: unknown, path: string, inArray: boolean, ancestors: object[]): string | undefined {
+interface Found {
+  problem: string;
+  /** Keys from the problem up to the root, innermost first: the path is built only for a refusal. */
+  keys: (string | number)[];
+}
+
+function walk(value: unknown, inArray: boolean, ancestors: object[]): Found | undefined {
   if (typeof value !== "object" || value === null) {
     const problem = scalarProblem(value, inArray);
-    return problem && `${path}: ${problem}`;
+    return problem === undefined ? undefined : { problem, keys: [] };
   }
-  if (ancestors.includes(value)) return `${path}: a cycle (it refers to an object that holds it)`;
-  if (ancestors.length >= MAX_DEPTH) return `${path}: nests deeper than ${MAX_DEPTH} levels`;
-  ancestors.push(value);
-  let found: string | undefined;
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length && !found; i++) found = walk(value[i], child(path, i), true, ancestors);
-  } else if (!isPlain(value)) {
+  if (ancestors.includes(value)) return { problem: "a cycle (it refers to an object that holds it)", keys: [] };
+  if (ancestors.length >= MAX_DEPTH) return { problem: `nests deeper than ${MAX_DEPTH} levels`, keys: [] };
+  if (!Array.isArray(value) && !isPlain(value)) {
     const hint = value instanceof Date ? "; pass date.toISOString() or its epoch ms" : "; pass a plain object or array";
-    found = `${path}: ${kindOf(value)} (JSON carries plain objects and arrays only${hint})`;
+    return { problem: `${kindOf(value)} (JSON carries plain objects and arrays only${hint})`, keys: [] };
+  }
+  ancestors.push(value);
+  let found: Found | undefined;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      found = walk(value[i], true, ancestors);
+      if (found) {
+        found.keys.push(i);
+        break;
+      }
+    }
   } else {
     for (const key in value) {
       if (!Object.hasOwn(value, key)) continue;
-      found = walk((value as Record<string, unknown>)[key], child(path, key), false, ancestors);
-      if (found) break;
+      found = walk((value as Record<string, unknown>)[key], false, ancestors);
+      if (found) {
+        found.keys.push(key);
+        break;
+      }
     }
   }
   ancestors.pop();
@@ -76,5 +92,6 @@ function walk(value: unknown, path: string, inArray: boolean, ancestors: object[
  * `root` names the value in the answer ("args", "payload").
  */
 export function unfaithfulJson(value: unknown, root: string): string | undefined {
-  return walk(value, root, true, []);
+  const found = walk(value, true, []);
+  return found && `${found.keys.reduceRight(child, root)}: ${found.problem}`;
 }
