@@ -15,6 +15,7 @@ import { newJid } from "../client/job.js";
 import { checkJobSize, chunksOf, utf8Bytes } from "../client/job-size.js";
 import { unfaithfulJson } from "../client/json-value.js";
 import { checkBySchema } from "../client/schema-check.js";
+import { checkKnownKeys } from "../options.js";
 import type { RoundTrips } from "../redis/adapter.js";
 import type { Runtime } from "../tick/runtime.js";
 import { scripts } from "../lua/index.js";
@@ -24,6 +25,7 @@ import type { OrderedBulkJob } from "./types.js";
 /** Payloads per script call: keeps one script's run short on a busy Redis. */
 const CHUNK = 1_000;
 const MAX_ID = 1_024;
+const JOB_KEYS: Readonly<Record<keyof OrderedBulkJob, true>> = { name: true, id: true, payload: true, score: true, delayMs: true };
 
 function payloadJson(name: string, payload: unknown): string {
   const problem = unfaithfulJson(payload, "payload");
@@ -34,6 +36,7 @@ function payloadJson(name: string, payload: unknown): string {
 /** The job with its payload checked against the ordered job's schema, if it has one. */
 function checkPayload(runtime: Runtime, job: OrderedBulkJob): OrderedBulkJob | Promise<OrderedBulkJob> {
   if (typeof job !== "object" || job === null) throw new TickqError("BAD_ARGS", "an ordered job is { name, id, payload, score?, delayMs? }");
+  checkKnownKeys(job, JOB_KEYS, `Ordered job "${job.name}"`, "BAD_ARGS");
   const schema = orderedDefinition(runtime.ordered, job.name)?.schema;
   if (!schema) return job;
   const output = checkBySchema(schema, job.payload, `Ordered job "${job.name}"`, "payload");

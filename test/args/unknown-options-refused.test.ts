@@ -28,6 +28,10 @@ describe.each(adapterCases)("unknown options over $name", (adapterCase) => {
     await expect(call).rejects.toThrow(/^Job "mail": unknown option "dely"; the options are name, args, jid, queue, delayMs, at, retry, kick, unique$/);
     const bulk = tq.enqueueBulk([{ name: "mail", args: ["x"] }, { name: "mail", args: ["y"], qeue: "q" } as never]);
     await expect(bulk).rejects.toThrow(/unknown option "qeue"/);
+    const ordered = h.make({}, { ordered: { idx: { perform: () => {} } } });
+    await expect(ordered.enqueueOrdered("idx", { id: "a", payload: 1, dealyMs: 5 } as never)).rejects.toThrow(
+      /^Ordered job "idx": unknown option "dealyMs"; the options are name, id, payload, score, delayMs$/,
+    );
     expect(await h.redis.keys(`${h.prefix}*`)).toEqual([]);
   });
 
