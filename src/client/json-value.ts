@@ -12,7 +12,8 @@ const MAX_DEPTH = 1_000;
 
 const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
 
-function child(path: string, key: string | number): string {
+/** `path` and one key more, as JavaScript would write it: `args[0]`, `args[0].email`, `args[0]["user id"]`. */
+export function childPath(path: string, key: string | number): string {
   if (typeof key === "number") return `${path}[${key}]`;
   return IDENTIFIER.test(key) ? `${path}.${key}` : `${path}[${JSON.stringify(key)}]`;
 }
@@ -93,5 +94,5 @@ function walk(value: unknown, inArray: boolean, ancestors: object[]): Found | un
  */
 export function unfaithfulJson(value: unknown, root: string): string | undefined {
   const found = walk(value, true, []);
-  return found && `${found.keys.reduceRight(child, root)}: ${found.problem}`;
+  return found && `${found.keys.reduceRight(childPath, root)}: ${found.problem}`;
 }

@@ -4,9 +4,8 @@
 // The validator's output is what gets stored, so a schema's defaults and
 // transforms reach the handler; it must itself be JSON (json-value.ts).
 import { TickqError } from "../errors.js";
+import { childPath } from "./json-value.js";
 import type { StandardSchemaV1 } from "./standard-schema.js";
-
-const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
 
 function keyOf(segment: PropertyKey | StandardSchemaV1.PathSegment): PropertyKey {
   return typeof segment === "object" && segment !== null ? segment.key : segment;
@@ -17,9 +16,8 @@ export function issuePath(root: string, path: StandardSchemaV1.Issue["path"]): s
   let text = root;
   for (const segment of path ?? []) {
     const key = keyOf(segment);
-    if (typeof key === "number" || (typeof key === "string" && /^\d+$/.test(key))) text += `[${String(key)}]`;
-    else if (typeof key === "string" && IDENTIFIER.test(key)) text += `.${key}`;
-    else text += `[${typeof key === "string" ? JSON.stringify(key) : String(key)}]`;
+    if (typeof key === "symbol") text += `[${String(key)}]`;
+    else text = childPath(text, typeof key === "string" && /^\d+$/.test(key) ? Number(key) : key);
   }
   return text;
 }
