@@ -5,10 +5,10 @@
 // cannot wait, so a job with an asynchronous schema cannot back a schedule.
 import * as v from "valibot";
 import { describe, expect, it } from "vitest";
-import { TickqError, type StandardSchemaV1 } from "../../src/index.js";
-import { adapterCases } from "../helpers/adapters.js";
-import { useHarness } from "../helpers/harness.js";
-import { MINUTE, QUIET, setClock } from "../schedules/clock.js";
+import { TickqError, type StandardSchemaV1 } from "../../../src/index.js";
+import { adapterCases } from "../../helpers/adapters.js";
+import { useHarness } from "../../helpers/harness.js";
+import { MINUTE, QUIET, setClock } from "./clock.js";
 
 const START = Date.UTC(2030, 0, 1, 10, 0, 0);
 const reportArgs = v.tuple([v.object({ to: v.string("expected string"), format: v.optional(v.string(), "pdf") })]);

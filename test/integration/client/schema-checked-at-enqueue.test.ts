@@ -6,10 +6,10 @@
 // `~standard` object both work, sync or async.
 import * as v from "valibot";
 import { describe, expect, it } from "vitest";
-import { defineJob, TickqError, type StandardSchemaV1 } from "../../src/index.js";
-import { adapterCases } from "../helpers/adapters.js";
-import { useHarness } from "../helpers/harness.js";
-import { snapshot } from "../helpers/snapshot.js";
+import { defineJob, TickqError, type StandardSchemaV1 } from "../../../src/index.js";
+import { adapterCases } from "../../helpers/adapters.js";
+import { useHarness } from "../../helpers/harness.js";
+import { snapshot } from "../../helpers/snapshot.js";
 
 const userArgs = v.tuple([v.object({ email: v.string("expected string"), plan: v.optional(v.picklist(["free", "pro"]), "free") })]);
 

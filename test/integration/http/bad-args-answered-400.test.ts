@@ -4,10 +4,10 @@
 // for none), never a handler run with []. Nothing of the request is written.
 import * as v from "valibot";
 import { describe, expect, it } from "vitest";
-import { createApp } from "../../src/http/app.js";
-import { adapterCases } from "../helpers/adapters.js";
-import { useHarness } from "../helpers/harness.js";
-import { snapshot } from "../helpers/snapshot.js";
+import { createApp } from "../../../src/http/app.js";
+import { adapterCases } from "../../helpers/adapters.js";
+import { useHarness } from "../../helpers/harness.js";
+import { snapshot } from "../../helpers/snapshot.js";
 
 const SECRET = "args-secret-for-tests";
 const post = (body: unknown) => ({

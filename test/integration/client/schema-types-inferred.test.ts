@@ -3,9 +3,9 @@
 // test files; the @ts-expect-error lines fail it if a wrong call compiles).
 import * as v from "valibot";
 import { describe, expect, it } from "vitest";
-import { defineJob } from "../../src/index.js";
-import { adapterCases } from "../helpers/adapters.js";
-import { useHarness } from "../helpers/harness.js";
+import { defineJob } from "../../../src/index.js";
+import { adapterCases } from "../../helpers/adapters.js";
+import { useHarness } from "../../helpers/harness.js";
 
 describe("a schema's types", () => {
   const h = useHarness(adapterCases[0]!, "args-types");

@@ -2,9 +2,9 @@
 // refusal exits 2 (bad usage) with the path that failed on stderr, and
 // writes nothing; args the schema accepts are enqueued as its output.
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { adapterCases } from "../helpers/adapters.js";
-import { buildCli, type Cli } from "../helpers/cli.js";
-import { useHarness } from "../helpers/harness.js";
+import { adapterCases } from "../../helpers/adapters.js";
+import { buildCli, type Cli } from "../../helpers/cli.js";
+import { useHarness } from "../../helpers/harness.js";
 
 const JOBS = "test/fixtures/args-jobs.mjs";
 // The CLI picks its adapter from the env: the "upstash" case would run restAdapter again.

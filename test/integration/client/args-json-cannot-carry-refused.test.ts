@@ -4,10 +4,10 @@
 // through the same checker. An object property set to undefined is allowed:
 // it is left out, and the handler reads it back as undefined.
 import { describe, expect, it } from "vitest";
-import { TickqError } from "../../src/index.js";
-import { adapterCases } from "../helpers/adapters.js";
-import { useHarness } from "../helpers/harness.js";
-import { snapshot } from "../helpers/snapshot.js";
+import { TickqError } from "../../../src/index.js";
+import { adapterCases } from "../../helpers/adapters.js";
+import { useHarness } from "../../helpers/harness.js";
+import { snapshot } from "../../helpers/snapshot.js";
 
 const cyclic: Record<string, unknown> = { name: "loop" };
 cyclic.self = cyclic;

@@ -4,9 +4,9 @@
 // Schema validator. Nothing is written for a refused enqueue.
 import * as v from "valibot";
 import { describe, expect, it } from "vitest";
-import { createTickq, TickqError, type EnqueueOptions } from "../../src/index.js";
-import { adapterCases } from "../helpers/adapters.js";
-import { useHarness } from "../helpers/harness.js";
+import { createTickq, TickqError, type EnqueueOptions } from "../../../src/index.js";
+import { adapterCases } from "../../helpers/adapters.js";
+import { useHarness } from "../../helpers/harness.js";
 
 function thrownBy(call: () => unknown): TickqError {
   try {
