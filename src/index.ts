@@ -32,6 +32,8 @@ export function createTickq<J extends JobRegistry, O extends OrderedRegistry = R
 export type { StatsReader, Tickq } from "./core.js";
 export { TickqError } from "./errors.js";
 export { JobFailedError, WaitTimeoutError } from "./results/errors.js";
+export { defineJob } from "./client/define-job.js";
+export type { StandardSchemaV1 } from "./client/standard-schema.js";
 export { JOB_STATES } from "./admin/states.js";
 export { defaultBackoff } from "./tick/retry.js";
 export type * from "./types.js";

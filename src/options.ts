@@ -16,3 +16,17 @@ export function numberOption(value: number | undefined, fallback: number, name: 
   }
   return value;
 }
+
+/**
+ * Refuses a key that is not one of `known` (a typo such as `dely` would
+ * otherwise be ignored): a TickqError naming it and the known ones.
+ * `known` is a Record over the type's keys, so a new option that is not
+ * listed fails the type check.
+ */
+export function checkKnownKeys(value: object, known: Readonly<Record<string, true>>, what: string, code: "BAD_OPTIONS" | "BAD_ARGS" = "BAD_OPTIONS"): void {
+  for (const key in value) {
+    if (Object.hasOwn(value, key) && !Object.hasOwn(known, key)) {
+      throw new TickqError(code, `${what}: unknown option ${JSON.stringify(key)}; the options are ${Object.keys(known).join(", ")}`);
+    }
+  }
+}

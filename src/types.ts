@@ -15,6 +15,7 @@ import type { KickOptions } from "./kick/types.js";
 import type { OrderedRegistry, OrderedStats } from "./ordered/types.js";
 import type { CronParser, Schedules } from "./recurring/types.js";
 import type { KeepCompleted } from "./results/types.js";
+import type { StandardSchemaV1 } from "./client/standard-schema.js";
 
 /** A Redis reply as both adapters return it: no parsing, no Buffers. */
 export type RedisReply = null | number | string | RedisReply[];
@@ -148,7 +149,20 @@ export interface JobDefinition<A extends unknown[] = unknown[]> {
   concurrency?: ConcurrencyLimit<A>;
   /** At most `limit` starts per `key(args)` in any `periodMs`; a job over it is deferred (no retry used). */
   rateLimit?: RateLimit<A>;
+  /**
+   * A Standard Schema validator of the args array (valibot, zod, arktype…), checked at every
+   * enqueue (code, HTTP, CLI, schedules): a failure is a BAD_ARGS TickqError naming the path,
+   * nothing enqueued. Its output is what the handler receives. `defineJob` infers the handler's
+   * args from it.
+   */
+  schema?: StandardSchemaV1;
 }
+
+/** A job definition whose handler takes what its schema outputs (what `defineJob` returns). */
+export type SchemaJobDefinition<S extends StandardSchemaV1> = Omit<JobDefinition<SchemaArgs<StandardSchemaV1.InferOutput<S>>>, "schema"> & { schema: S };
+
+// A schema of something other than an array can never pass enqueue's own check: its args are unknown[].
+type SchemaArgs<T> = T extends unknown[] ? T : unknown[];
 
 // Handlers are contravariant in their args: `never` lets a handler that
 // declares its own tuple (`(args: [string]) => …`) be registered, and
@@ -157,9 +171,9 @@ export interface JobDefinition<A extends unknown[] = unknown[]> {
 export type JobRegistry = Record<string, JobHandler<never> | JobDefinition<never>>;
 
 /** The args tuple a registered job declares. */
-export type ArgsOf<T> = OrAnyArgs<
-  T extends JobDefinition<infer A> ? A : T extends (args: infer A, ctx: JobContext) => unknown ? A : unknown[]
->;
+export type ArgsOf<T> = T extends { schema: infer S extends StandardSchemaV1 }
+  ? SchemaArgs<StandardSchemaV1.InferInput<S>>
+  : OrAnyArgs<T extends JobDefinition<infer A> ? A : T extends (args: infer A, ctx: JobContext) => unknown ? A : unknown[]>;
 // A handler that declares no args parameter infers `never`: any array fits.
 type OrAnyArgs<A> = [A] extends [never] ? unknown[] : A;
 

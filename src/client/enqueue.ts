@@ -10,12 +10,18 @@
 // Flow jobs (src/flow/): their keys are computed and checked here, before
 // anything is written; a duplicate of an until-executed or coalesce key
 // gets the jid of the job that holds the key.
+//
+// Args: a job with a schema stores the schema's output (schema-check.ts);
+// every job's args must arrive as they were sent (json-value.ts).
 import { TickqError } from "../errors.js";
 import { FLOW_FIELD, flowDescriptor } from "../flow/descriptor.js";
 import { planFlow, type FlowPlan } from "../flow/plan.js";
 import { encodeNewJob, newJid } from "./job.js";
 import { checkJobSize, chunksOf } from "./job-size.js";
+import { unfaithfulJson } from "./json-value.js";
+import { checkBySchema } from "./schema-check.js";
 import { isCleanName } from "../names.js";
+import { checkKnownKeys } from "../options.js";
 import type { RoundTrips } from "../redis/adapter.js";
 import { definitionOf, type Runtime } from "../tick/runtime.js";
 import { scripts } from "../lua/index.js";
@@ -36,16 +42,37 @@ interface Prepared {
   flow?: { plan: FlowPlan; payload: NewJob };
 }
 
-/** `fields`: written into the job after its own (enqueueAndWait's awaited mark, src/results/). */
-function prepare(runtime: Runtime, job: BulkJob, fields?: Record<string, unknown>): Prepared {
+const JOB_KEYS: Readonly<Record<keyof BulkJob, true>> = {
+  name: true, args: true, jid: true, queue: true, delayMs: true, at: true, retry: true, kick: true, unique: true,
+};
+
+/** A job's name and args, checked; `args` is its schema's output when it has a schema. */
+function checkArgs(runtime: Runtime, job: BulkJob): BulkJob | Promise<BulkJob> {
+  if (typeof job !== "object" || job === null) throw new TickqError("BAD_ARGS", "a job is { name, args, …options }");
   const definition = definitionOf(runtime, job.name);
   if (!definition) {
     const known = Object.keys(runtime.jobs).join(", ") || "none";
     throw new TickqError("UNKNOWN_JOB", `Unknown job "${job.name}": register it in createTickq({ jobs }) (registered: ${known})`);
   }
+  checkKnownKeys(job, JOB_KEYS, `Job "${job.name}"`, "BAD_ARGS");
   if (!Array.isArray(job.args)) {
     throw new TickqError("BAD_ARGS", `Job "${job.name}": args must be an array, got ${job.args === null ? "null" : typeof job.args}`);
   }
+  if (!definition.schema) return checkJson(job, job.args);
+  const output = checkBySchema(definition.schema, job.args, `Job "${job.name}"`, "args");
+  return output instanceof Promise ? output.then((args) => checkJson(job, args)) : checkJson(job, output);
+}
+
+function checkJson(job: BulkJob, args: unknown): BulkJob {
+  if (!Array.isArray(args)) throw new TickqError("BAD_ARGS", `Job "${job.name}": its schema's output must be an array of args, got ${args === null ? "null" : typeof args}`);
+  const problem = unfaithfulJson(args, "args");
+  if (problem) throw new TickqError("BAD_ARGS", `Job "${job.name}": ${problem}`);
+  return args === job.args ? job : { ...job, args };
+}
+
+/** `fields`: written into the job after its own (enqueueAndWait's awaited mark, src/results/). */
+function prepare(runtime: Runtime, job: BulkJob, fields?: Record<string, unknown>): Prepared {
+  const definition = definitionOf(runtime, job.name)!;
   const queue = job.queue ?? definition.queue ?? "default";
   if (!isCleanName(queue)) {
     throw new TickqError("BAD_ARGS", `Job "${job.name}": queue must be a non-empty name without spaces, got ${JSON.stringify(queue)}`);
@@ -86,7 +113,9 @@ function holdersOf(reply: RedisReply, chunk: Prepared[]): void {
 
 export async function enqueueJobs(runtime: Runtime, jobs: BulkJob[], fields?: Record<string, unknown>): Promise<string[]> {
   if (!Array.isArray(jobs)) throw new TickqError("BAD_ARGS", "enqueueBulk takes an array of { name, args, … }");
-  const prepared = jobs.map((job) => prepare(runtime, job, fields));
+  const checked = jobs.map((job) => checkArgs(runtime, job));
+  const ready = runtime.schemas ? await Promise.all(checked) : (checked as BulkJob[]);
+  const prepared = ready.map((job) => prepare(runtime, job, fields));
   if (prepared.some((p) => p.flow)) await Promise.all(prepared.map(withFlow));
   const trips: RoundTrips = { count: 0 };
   for (const chunk of chunksOf(prepared, (p) => p.bytes, CHUNK)) {

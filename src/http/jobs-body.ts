@@ -14,7 +14,8 @@ const delayMs = v.optional(v.pipe(v.number("delayMs must be a number"), v.finite
 
 const job = v.strictObject({
   name,
-  args: v.optional(v.array(v.unknown(), "args must be an array"), []),
+  // Required (missingArgs), as enqueue's signature requires them: a body that forgets args must not run the handler with [].
+  args: v.optional(v.array(v.unknown(), "args must be an array")),
   queue: v.optional(v.pipe(v.string("queue must be a string"), v.regex(/^\S+$/, "queue must be a name without spaces"))),
   // Your own id: the same jid again within the id window pushes nothing (safe retries).
   jid: v.optional(v.pipe(v.string("jid must be a string"), v.regex(/^\S{1,128}$/, "jid must be 1–128 characters without spaces"))),
@@ -74,10 +75,15 @@ export function readJobsBody(input: unknown): JobsBody {
   const list = (Array.isArray(output) ? output : isObject(output) && "jobs" in output ? output.jobs : [output]) as unknown[];
   if (ordered) return { ok: true, single, jobs: [], ordered: list as OrderedBulkJob[] };
   const plain = list as v.InferOutput<typeof job>[];
+  const missing = plain.findIndex((j) => j.args === undefined);
+  if (missing >= 0) {
+    const where = single ? "" : Array.isArray(input) ? `${missing}.` : `jobs.${missing}.`;
+    return { ok: false, error: `${where}args: args is required: the job's args as a JSON array ([] for none)` };
+  }
   return {
     ok: true,
     single,
-    jobs: plain.map(({ at, ...rest }) => ({ ...rest, ...(at === undefined ? {} : { at: new Date(at) }) })),
+    jobs: plain.map(({ at, args, ...rest }) => ({ ...rest, args: args!, ...(at === undefined ? {} : { at: new Date(at) }) })),
     ordered: [],
   };
 }

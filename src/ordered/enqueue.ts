@@ -3,6 +3,8 @@
 // that is not JSON, a score that is not finite: a TickqError, nothing
 // written; a payload over maxJobBytes: JOB_TOO_LARGE), then ordered_enqueue.lua
 // adds up to 1,000 a round trip (fewer when they are large: src/client/job-size.ts).
+// A payload must arrive as it was sent (src/client/json-value.ts); with the
+// ordered job's `schema`, what is stored is the schema's output.
 //
 // Idempotent like plain enqueue: every call carries a token the script
 // remembers for `replayWindowMs`, so a call the client resends after a
@@ -11,6 +13,9 @@
 import { TickqError } from "../errors.js";
 import { newJid } from "../client/job.js";
 import { checkJobSize, chunksOf, utf8Bytes } from "../client/job-size.js";
+import { unfaithfulJson } from "../client/json-value.js";
+import { checkBySchema } from "../client/schema-check.js";
+import { checkKnownKeys } from "../options.js";
 import type { RoundTrips } from "../redis/adapter.js";
 import type { Runtime } from "../tick/runtime.js";
 import { scripts } from "../lua/index.js";
@@ -20,22 +25,25 @@ import type { OrderedBulkJob } from "./types.js";
 /** Payloads per script call: keeps one script's run short on a busy Redis. */
 const CHUNK = 1_000;
 const MAX_ID = 1_024;
+const JOB_KEYS: Readonly<Record<keyof OrderedBulkJob, true>> = { name: true, id: true, payload: true, score: true, delayMs: true };
 
 function payloadJson(name: string, payload: unknown): string {
-  let json: unknown;
-  try {
-    json = JSON.stringify(payload);
-  } catch (error) {
-    throw new TickqError("BAD_ARGS", `Ordered job "${name}": payload cannot be serialized as JSON (${(error as Error).message})`, { cause: error });
-  }
-  if (typeof json !== "string") {
-    throw new TickqError("BAD_ARGS", `Ordered job "${name}": payload must be a JSON value, got ${typeof payload}`);
-  }
-  return json;
+  const problem = unfaithfulJson(payload, "payload");
+  if (problem) throw new TickqError("BAD_ARGS", `Ordered job "${name}": payload must be a JSON value; ${problem}`);
+  return JSON.stringify(payload);
+}
+
+/** The job with its payload checked against the ordered job's schema, if it has one. */
+function checkPayload(runtime: Runtime, job: OrderedBulkJob): OrderedBulkJob | Promise<OrderedBulkJob> {
+  if (typeof job !== "object" || job === null) throw new TickqError("BAD_ARGS", "an ordered job is { name, id, payload, score?, delayMs? }");
+  checkKnownKeys(job, JOB_KEYS, `Ordered job "${job.name}"`, "BAD_ARGS");
+  const schema = orderedDefinition(runtime.ordered, job.name)?.schema;
+  if (!schema) return job;
+  const output = checkBySchema(schema, job.payload, `Ordered job "${job.name}"`, "payload");
+  return output instanceof Promise ? output.then((payload) => ({ ...job, payload })) : { ...job, payload: output };
 }
 
 function prepare(runtime: Runtime, job: OrderedBulkJob): (string | number)[] {
-  if (typeof job !== "object" || job === null) throw new TickqError("BAD_ARGS", "an ordered job is { name, id, payload, score?, delayMs? }");
   const { name, id, score, delayMs } = job;
   if (!orderedDefinition(runtime.ordered, name)) {
     const known = runtime.orderedNames.join(", ") || "none";
@@ -59,7 +67,9 @@ function prepare(runtime: Runtime, job: OrderedBulkJob): (string | number)[] {
 
 export async function enqueueOrderedJobs(runtime: Runtime, jobs: OrderedBulkJob[]): Promise<void> {
   if (!Array.isArray(jobs)) throw new TickqError("BAD_ARGS", "enqueueOrderedBulk takes an array of { name, id, payload, score?, delayMs? }");
-  const prepared = jobs.map((job) => prepare(runtime, job));
+  const checked = jobs.map((job) => checkPayload(runtime, job));
+  const ready = checked.some((job) => job instanceof Promise) ? await Promise.all(checked) : (checked as OrderedBulkJob[]);
+  const prepared = ready.map((job) => prepare(runtime, job));
   const trips: RoundTrips = { count: 0 };
   for (const chunk of chunksOf(prepared, (p) => utf8Bytes(String(p[2])) + utf8Bytes(String(p[1])), CHUNK)) {
     await runtime.run(scripts.ordered_enqueue, [`${runtime.prefix}ordered`], [newJid(), runtime.replayWindowMs, chunk.length, ...chunk.flat()], trips);

@@ -3,10 +3,13 @@
 // is a plain word without ':' or spaces; a name cannot be both a plain and
 // an ordered job, so POST /jobs and the errors stay unambiguous.
 import { TickqError } from "../errors.js";
+import { isStandardSchema } from "../client/schema-check.js";
+import { checkKnownKeys } from "../options.js";
 import type { JobRegistry } from "../types.js";
 import type { OrderedDefinition, OrderedRegistry } from "./types.js";
 
 const NAME = /^[A-Za-z0-9_.-]{1,128}$/;
+const DEFINITION_KEYS: Readonly<Record<keyof OrderedDefinition, true>> = { perform: true, retry: true, backoff: true, schema: true };
 
 export function checkOrdered(ordered: OrderedRegistry | undefined, jobs: JobRegistry): OrderedRegistry {
   if (ordered === undefined) return {};
@@ -22,6 +25,10 @@ export function checkOrdered(ordered: OrderedRegistry | undefined, jobs: JobRegi
     }
     if (typeof (definition as OrderedDefinition<never> | undefined)?.perform !== "function") {
       throw new TickqError("BAD_OPTIONS", `ordered job "${name}" needs perform(id, payloads, ctx)`);
+    }
+    checkKnownKeys(definition, DEFINITION_KEYS, `ordered job "${name}"`);
+    if (definition.schema !== undefined && !isStandardSchema(definition.schema)) {
+      throw new TickqError("BAD_OPTIONS", `ordered job "${name}": schema must be a Standard Schema validator (valibot, zod, arktype…)`);
     }
   }
   return ordered;

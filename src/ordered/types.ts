@@ -11,6 +11,7 @@
 //              waited for it, lowest score first
 // fence        a number that grows with every execution, handed to the
 //              handler so a downstream store can refuse a stale write
+import type { StandardSchemaV1 } from "../client/standard-schema.js";
 import type { JobLogger } from "../types.js";
 
 /** What an ordered job's handler gets beside the id and its payloads. */
@@ -50,6 +51,11 @@ export interface OrderedDefinition<P = unknown> {
   retry?: boolean | number;
   /** Seconds to wait before retry number `count` (0-based); default Sidekiq's. */
   backoff?: (count: number, error: unknown) => number;
+  /**
+   * A Standard Schema validator of each payload (valibot, zod, arktype…), checked at enqueue: a
+   * failure is a BAD_ARGS TickqError naming the path, nothing written. Its output is what is stored.
+   */
+  schema?: StandardSchemaV1;
 }
 
 // As with plain jobs, `never` lets a handler declare its own payload type.
@@ -57,7 +63,9 @@ export interface OrderedDefinition<P = unknown> {
 export type OrderedRegistry = Record<string, OrderedDefinition<never>>;
 
 /** The payload type an ordered job's handler declares. */
-export type PayloadOf<T> = T extends OrderedDefinition<infer P> ? ([P] extends [never] ? unknown : P) : unknown;
+export type PayloadOf<T> = T extends { schema: infer S extends StandardSchemaV1 }
+  ? StandardSchemaV1.InferInput<S>
+  : T extends OrderedDefinition<infer P> ? ([P] extends [never] ? unknown : P) : unknown;
 
 /** One payload for an id, as `tq.enqueueOrdered` takes it. */
 export interface OrderedJob<P = unknown> {

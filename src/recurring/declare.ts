@@ -1,11 +1,14 @@
 // Reads `createTickq({ schedules })` once: every spec is checked (a bad cron
 // expression, time zone, job, queue or policy, or a cron schedule with no
-// `cron` parser, is a TickqError BAD_OPTIONS naming the schedule),
+// `cron` parser, is a TickqError BAD_OPTIONS naming the schedule; args its
+// job's schema refuses, or that JSON would not carry, are BAD_ARGS),
 // normalized, fingerprinted, and given its timing and a job template. The
 // digest of the whole declaration is what begin compares with Redis' copy,
 // so an unchanged declaration costs a tick nothing.
 import { TickqError } from "../errors.js";
 import { encodeNewJob } from "../client/job.js";
+import { unfaithfulJson } from "../client/json-value.js";
+import { checkBySchema } from "../client/schema-check.js";
 import { isCleanName } from "../names.js";
 import type { JobDefinition, JobRegistry } from "../types.js";
 import { fingerprint } from "./hash.js";
@@ -103,8 +106,8 @@ function declareOne(name: string, spec: ScheduleSpec, jobs: JobRegistry, cron: C
   const definition: JobDefinition<never> = typeof entry === "function" ? { perform: entry } : entry!;
   const queue = spec.queue ?? definition.queue ?? "default";
   if (!isCleanName(queue)) bad(`queue must be a non-empty name without spaces, got ${JSON.stringify(queue)}`);
-  const args = spec.args ?? [];
-  if (!Array.isArray(args)) bad("args must be an array");
+  if (spec.args !== undefined && !Array.isArray(spec.args)) bad("args must be an array");
+  const args = checkedArgs(name, spec.job, spec.args ?? [], definition);
   const missed = spec.missed ?? "latest";
   if (!POLICIES.includes(missed)) bad(`missed must be "latest", "all" or "none", got ${JSON.stringify(missed)}`);
   const maxMissed = spec.maxMissed ?? 100;
@@ -139,6 +142,29 @@ function declareOne(name: string, spec: ScheduleSpec, jobs: JobRegistry, cron: C
     name, spec: normalized, timing, timingFp, fp: fingerprint(JSON.stringify(normalized)), queue, missed, maxMissed,
     jobFor: (slot) => `${head}${JSON.stringify(`${name}:${slot}`)}${tail}`,
   };
+}
+
+/**
+ * A schedule's args as its job's schema outputs them, checked once here
+ * rather than at every slot. createTickq cannot wait, so the schema of a
+ * job a schedule runs must validate synchronously.
+ */
+function checkedArgs(name: string, job: string, args: unknown[], definition: JobDefinition<never>): unknown[] {
+  let output: unknown = args;
+  if (definition.schema) {
+    output = checkBySchema(definition.schema, args, `schedules.${name} (job "${job}")`, "args");
+    if (output instanceof Promise) {
+      output.catch(() => {}); // its verdict is not awaited: the schedule is refused below either way
+      throw new TickqError(
+        "BAD_OPTIONS",
+        `schedules.${name}: job "${job}"'s schema validates asynchronously, and a schedule's args are checked when createTickq declares it, which cannot wait: give that job a synchronous schema`,
+      );
+    }
+    if (!Array.isArray(output)) throw new TickqError("BAD_ARGS", `schedules.${name} (job "${job}"): its schema's output must be an array of args`);
+  }
+  const problem = unfaithfulJson(output, "args");
+  if (problem) throw new TickqError("BAD_ARGS", `schedules.${name} (job "${job}"): ${problem}`);
+  return output as unknown[];
 }
 
 function parseCron(parse: CronParser, cron: string, timezone: string | undefined, bad: (why: string) => never): Timing {

@@ -4,7 +4,8 @@ import { TickqError } from "../errors.js";
 import { newListeners, type EventListeners } from "./events.js";
 import { confirmReplicated, durabilityOf, type Durability } from "./durability.js";
 import { DEFAULT_MAX_JOB_BYTES } from "../client/job-size.js";
-import { numberOption } from "../options.js";
+import { checkKnownKeys, numberOption } from "../options.js";
+import { checkJobDefinitions } from "../client/definitions.js";
 import { keysFor, type Keys } from "../keys.js";
 import { checkTimeouts } from "./passes/timeout.js";
 import { checkOrdered } from "../ordered/registry.js";
@@ -53,6 +54,8 @@ export interface Runtime {
   sidekiq: SidekiqProcess | undefined;
   /** Some job has a timeoutMs: ticks check the budget left before starting one. */
   timeouts: boolean;
+  /** Some job has a schema: enqueue checks args against it (src/client/schema-check.ts). */
+  schemas: boolean;
   /** Largest job text (or ordered payload) enqueue accepts, in bytes. */
   maxJobBytes: number;
   /** Replicas every write waits for (src/tick/durability.ts); undefined: none. */
@@ -64,6 +67,13 @@ export interface Runtime {
   run(script: LuaScript, keys: string[], args: (string | number)[], trips: RoundTrips): Promise<RedisReply>;
 }
 
+const OPTION_KEYS: Readonly<Record<keyof TickqOptions, true>> = {
+  redis: true, jobs: true, ordered: true, prefix: true, queues: true, maxRetries: true, maxResurrections: true, deadMaxJobs: true,
+  deadMaxAgeSeconds: true, redisTimeoutMs: true, idWindowMs: true, replayWindowMs: true, logger: true, on: true, backtraceLines: true,
+  logLines: true, schedules: true, cron: true, sidekiqProcesses: true, maxJobBytes: true, durability: true, kick: true, keepCompleted: true,
+  maxResultBytes: true,
+};
+
 export function createRuntime<J extends JobRegistry>(options: TickqOptions<J>): Runtime {
   if (!options || typeof options.redis?.evalsha !== "function") {
     throw new TickqError("BAD_OPTIONS", "createTickq needs `redis`: an adapter such as ioredisAdapter(new Redis()) or upstashAdapter(redis)");
@@ -71,6 +81,8 @@ export function createRuntime<J extends JobRegistry>(options: TickqOptions<J>): 
   if (typeof options.jobs !== "object" || options.jobs === null) {
     throw new TickqError("BAD_OPTIONS", "createTickq needs `jobs`: an object of job name → handler");
   }
+  checkKnownKeys(options, OPTION_KEYS, "createTickq");
+  const schemas = checkJobDefinitions(options.jobs);
   const prefix = options.prefix ?? "tickq:";
   if (options.redis.cluster && hashTagOf(prefix) === undefined) {
     throw new TickqError(
@@ -111,6 +123,7 @@ export function createRuntime<J extends JobRegistry>(options: TickqOptions<J>): 
     recurring: declareRecurring(options.schedules, options.jobs, options.cron),
     sidekiq: sidekiqProcessOf(options.sidekiqProcesses, prefix),
     timeouts: checkTimeouts(options.jobs),
+    schemas,
     maxJobBytes: numberOption(options.maxJobBytes, DEFAULT_MAX_JOB_BYTES, "maxJobBytes", { min: 1_024, integer: true }),
     durability: durabilityOf(options.durability, options.redis),
     results: resultSettings(options.keepCompleted, options.maxResultBytes),

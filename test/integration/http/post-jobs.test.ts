@@ -29,7 +29,7 @@ describe("POST /jobs", () => {
 
   it("enqueues a batch, as an array or as { jobs }", async () => {
     const { app } = makeApp();
-    const a = await app.request("/jobs", post(JSON.stringify([{ name: "mail", args: ["x"] }, { name: "report" }])));
+    const a = await app.request("/jobs", post(JSON.stringify([{ name: "mail", args: ["x"] }, { name: "report", args: [] }])));
     expect(a.status).toBe(201);
     expect((await a.json()).jids).toHaveLength(2);
     const b = await app.request("/jobs", post(JSON.stringify({ jobs: [{ name: "report", args: [], retry: 3 }] })));

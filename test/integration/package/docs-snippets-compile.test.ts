@@ -80,6 +80,8 @@ describe("the TypeScript snippets of the README and the docs", () => {
     mkdirSync(join(project, "node_modules"), { recursive: true });
     symlinkSync(join(root, "node_modules/@types"), join(project, "node_modules/@types"));
     symlinkSync(join(root, "node_modules/@upstash"), join(project, "node_modules/@upstash"));
+    // valibot: the docs show a job's schema with it (tickq depends on it already).
+    symlinkSync(join(root, "node_modules/valibot"), join(project, "node_modules/valibot"));
     symlinkSync(ioredis, join(project, "node_modules/ioredis"));
     writeFileSync(join(project, "package.json"), JSON.stringify({ type: "module" }));
     writeFileSync(join(project, "placeholders.d.ts"), PLACEHOLDERS);

@@ -1,0 +1,30 @@
+// Checking `jobs` at createTickq: each entry is a handler or a definition
+// whose every key is known and whose schema, when given, is a Standard
+// Schema validator, so a typo (`retires: 3`) or a zod object passed where a
+// schema goes fails at start, not at the first enqueue.
+import { TickqError } from "../errors.js";
+import { checkKnownKeys } from "../options.js";
+import type { JobDefinition, JobRegistry } from "../types.js";
+import { isStandardSchema } from "./schema-check.js";
+
+const DEFINITION_KEYS: Readonly<Record<keyof JobDefinition, true>> = {
+  perform: true, queue: true, retry: true, backoff: true, timeoutMs: true, uniqueKey: true, concurrency: true, rateLimit: true, schema: true,
+};
+
+/** True when some job has a schema: enqueue then checks args against it. */
+export function checkJobDefinitions(jobs: JobRegistry): boolean {
+  let schemas = false;
+  for (const [name, entry] of Object.entries(jobs)) {
+    if (typeof entry === "function") continue;
+    if (typeof entry !== "object" || entry === null || typeof entry.perform !== "function") {
+      throw new TickqError("BAD_OPTIONS", `job "${name}" must be a handler (args, ctx) => … or { perform, … }`);
+    }
+    checkKnownKeys(entry, DEFINITION_KEYS, `job "${name}"`);
+    if (entry.schema === undefined) continue;
+    if (!isStandardSchema(entry.schema)) {
+      throw new TickqError("BAD_OPTIONS", `job "${name}": schema must be a Standard Schema validator (valibot, zod, arktype…: an object with "~standard".validate)`);
+    }
+    schemas = true;
+  }
+  return schemas;
+}
