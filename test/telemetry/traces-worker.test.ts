@@ -35,7 +35,9 @@ describe("traces on a Worker (Miniflare)", () => {
     await opened.close();
     const nodeSend = world.spans().find((s) => s.kind === 3)!.spanContext();
 
-    const scheduled = await (await worker.mf.getWorker()).scheduled({ cron: "* * * * *" });
+    // Miniflare's Fetcher type leaves out scheduled(), which it implements
+    const fetcher = (await worker.mf.getWorker()) as unknown as { scheduled(event: { cron: string }): Promise<{ outcome: string }> };
+    const scheduled = await fetcher.scheduled({ cron: "* * * * *" });
     expect(scheduled.outcome).toBe("ok");
     const spans = (await (await worker.mf.dispatchFetch("https://worker.test/test/spans")).json()) as WorkerSpan[];
     const workerSend = spans.find((s) => s.kind === 3 && s.jid === inWorker)!;
