@@ -1,7 +1,7 @@
 // The part of `@opentelemetry/api` tickq calls, declared here so tickq
 // neither imports the package nor needs its types: the user passes the
 // module (`import * as otel from "@opentelemetry/api"`), and without it
-// no telemetry code runs. test/telemetry/traces.test.ts checks that the
+// no telemetry code runs. test/integration/telemetry/traces.test.ts checks that the
 // real module fits these shapes.
 
 /** A span's identity (`span.spanContext()`), as the W3C traceparent carries it. */

@@ -11,8 +11,19 @@ export interface OtelWorld {
   spans(): ReadableSpan[];
 }
 
-/** Registers the SDK globally (once per process); spans() reads what ended since the last reset. */
+const KEY = Symbol.for("tickq.test.otel");
+
+/**
+ * Registers the SDK globally, once per process (the API keeps the first provider it is given, and test
+ * files may share a process): spans() reads what ended since the last reset.
+ */
 export function registerOtel(): OtelWorld {
+  const holder = globalThis as { [KEY]?: OtelWorld };
+  holder[KEY] ??= newWorld();
+  return holder[KEY];
+}
+
+function newWorld(): OtelWorld {
   const exporter = new InMemorySpanExporter();
   const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
   otel.context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());

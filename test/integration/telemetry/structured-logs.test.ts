@@ -1,8 +1,8 @@
 import { Writable } from "node:stream";
 import { pino } from "pino";
 import { describe, expect, it } from "vitest";
-import { adapterCases } from "../helpers/adapters.js";
-import { useHarness } from "../helpers/harness.js";
+import { adapterCases, describeOverAdapters } from "../../helpers/adapters.js";
+import { useHarness } from "../../helpers/harness.js";
 
 /** A real pino writing JSON lines into an array. */
 function pinoLines(): { logger: ReturnType<typeof pino>; lines: Record<string, unknown>[] } {
@@ -16,7 +16,7 @@ function pinoLines(): { logger: ReturnType<typeof pino>; lines: Record<string, u
   return { logger: pino({ level: "info" }, stream), lines };
 }
 
-describe.each(adapterCases)("structured logs over $name", (adapterCase) => {
+describeOverAdapters(adapterCases, "structured logs over $name", (adapterCase) => {
   const h = useHarness(adapterCase, "logs");
 
   it("the failure line carries jid, name, queue, attempt and the error as fields", async () => {
@@ -50,7 +50,7 @@ describe.each(adapterCases)("structured logs over $name", (adapterCase) => {
 
 describe("the structuredLogger option", () => {
   it("refuses a logger without pino's methods", async () => {
-    const { createTickq } = await import("../../src/index.js");
+    const { createTickq } = await import("../../../src/index.js");
     const redis = { evalsha: async () => null } as never;
     expect(() => createTickq({ redis, jobs: {}, structuredLogger: { info() {} } as never })).toThrow(/structuredLogger needs info, warn and error/);
   });

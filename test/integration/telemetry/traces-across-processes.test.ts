@@ -1,9 +1,9 @@
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { beforeEach, describe, expect, it } from "vitest";
-import { adapterCases } from "../helpers/adapters.js";
-import { useHarness } from "../helpers/harness.js";
-import { otel, registerOtel } from "../helpers/otel.js";
+import { adapterCases, describeOverAdapters } from "../../helpers/adapters.js";
+import { useHarness } from "../../helpers/harness.js";
+import { otel, registerOtel } from "../../helpers/otel.js";
 
 const world = registerOtel();
 const run = promisify(execFile);
@@ -13,7 +13,7 @@ interface ChildSpans {
   spans: { name: string; traceId: string; parentSpanId?: string; jid: string }[];
 }
 
-describe.each(adapterCases)("traces across processes over $name", (adapterCase) => {
+describeOverAdapters(adapterCases, "traces across processes over $name", (adapterCase) => {
   const h = useHarness(adapterCase, "traces-proc");
   beforeEach(() => world.exporter.reset());
 

@@ -1,10 +1,10 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import type { ReadableSpan } from "@opentelemetry/sdk-trace-base";
-import { TickqError } from "../../src/index.js";
-import type { OtelApi } from "../../src/telemetry/otel.js";
-import { adapterCases } from "../helpers/adapters.js";
-import { useHarness } from "../helpers/harness.js";
-import { otel, registerOtel } from "../helpers/otel.js";
+import { TickqError } from "../../../src/index.js";
+import type { OtelApi } from "../../../src/telemetry/otel.js";
+import { adapterCases, describeOverAdapters } from "../../helpers/adapters.js";
+import { useHarness } from "../../helpers/harness.js";
+import { otel, registerOtel } from "../../helpers/otel.js";
 
 const world = registerOtel();
 const PRODUCER = 3;
@@ -21,7 +21,7 @@ describe("the OpenTelemetry API module", () => {
   });
 });
 
-describe.each(adapterCases)("traces over $name", (adapterCase) => {
+describeOverAdapters(adapterCases, "traces over $name", (adapterCase) => {
   const h = useHarness(adapterCase, "traces");
   beforeEach(() => world.exporter.reset());
 
@@ -122,7 +122,7 @@ describe.each(adapterCases)("traces over $name", (adapterCase) => {
 
 describe("the telemetry option", () => {
   it("refuses something that is not the OpenTelemetry API module, naming what to pass", async () => {
-    const { createTickq } = await import("../../src/index.js");
+    const { createTickq } = await import("../../../src/index.js");
     const redis = { evalsha: async () => null, eval: async () => null } as never;
     const make = () => createTickq({ redis, jobs: {}, telemetry: { otel: {} as OtelApi } });
     expect(make).toThrow(TickqError);

@@ -3,10 +3,10 @@
 // process (this one), both run by the Worker's cron tick in the trace of
 // their enqueue; the tick's spans end inside scheduled(), flushed before it resolves.
 import { describe, expect, it } from "vitest";
-import { createTickq } from "../../src/index.js";
-import { adapterCases } from "../helpers/adapters.js";
-import { otel, registerOtel } from "../helpers/otel.js";
-import { useWorkerInMiniflare } from "../helpers/worker-in-miniflare.js";
+import { createTickq } from "../../../src/index.js";
+import { adapterCase } from "../../helpers/adapters.js";
+import { otel, registerOtel } from "../../helpers/otel.js";
+import { useWorkerInMiniflare } from "../../helpers/worker-in-miniflare.js";
 
 const SECRET = "traces-worker-s3cret";
 const world = registerOtel();
@@ -29,7 +29,7 @@ describe("traces on a Worker (Miniflare)", () => {
     });
     expect(res.status).toBe(201);
     const { jid: inWorker } = (await res.json()) as { jid: string };
-    const opened = adapterCases[2]!.open();
+    const opened = adapterCase("rest").open();
     const here = createTickq({ redis: opened.adapter, prefix: worker.prefix, jobs: { email: () => {} }, telemetry: { otel } });
     const fromNode = await here.enqueue("email", ["b"]);
     await opened.close();
