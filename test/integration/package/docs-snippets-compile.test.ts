@@ -81,6 +81,10 @@ describe("the TypeScript snippets of the README and the docs", () => {
     symlinkSync(join(root, "node_modules/@types"), join(project, "node_modules/@types"));
     symlinkSync(join(root, "node_modules/@upstash"), join(project, "node_modules/@upstash"));
     symlinkSync(ioredis, join(project, "node_modules/ioredis"));
+    // docs/operate/telemetry.md: the OpenTelemetry API and SDK, and pino with the packages its types import
+    for (const linked of ["@opentelemetry", "pino", "pino-std-serializers", "sonic-boom", "thread-stream"]) {
+      symlinkSync(join(root, "node_modules", linked), join(project, "node_modules", linked));
+    }
     writeFileSync(join(project, "package.json"), JSON.stringify({ type: "module" }));
     writeFileSync(join(project, "placeholders.d.ts"), PLACEHOLDERS);
     const names = found.map(({ code }, n) => {
