@@ -4,7 +4,7 @@
 // per job, and what one idle minute costs. Each system first drains N/10
 // jobs unmeasured (warm-up), then N jobs RUNS times. Then the realistic
 // run (bench/realistic.ts): jobs sleeping 0–100 ms, concurrency 50.
-//   --jobs 20000  --runs 3  --idle-seconds 60  --only tickq,bullmq,bee-queue
+//   --jobs 20000  --runs 3  --idle-seconds 60  --only tickq,bullmq,bee-queue   (tickq-traced: with OpenTelemetry spans)
 //   --ordered-payloads 100000 --ordered-ids 1000   ordered jobs (bench/ordered.ts); 0 skips them
 //   --flow-jobs 20000 --flow-duplicates 10000 --flow-plain 1000   flow control (bench/flow.ts, on a private Redis); 0 skips it
 //   --realistic-jobs 4000 (0: skip)  --seed 1
@@ -24,6 +24,7 @@ import { runSchedulesBench } from "./schedules.js";
 import { runServerlessBench, serverlessOptions } from "./serverless.js";
 import { poolSystem } from "./systems/pool.js";
 import { tickqSystem } from "./systems/tickq.js";
+import { tickqTracedSystem } from "./systems/tickq-traced.js";
 import type { SystemFactory } from "./systems/types.js";
 import { durations } from "./jobs.js";
 import { CONCURRENCY, measureRealistic, printRealistic, type RealisticRow, type Setup } from "./realistic.js";
@@ -55,7 +56,7 @@ const { values } = parseArgs({
 const N = Number(values.jobs);
 const RUNS = Number(values.runs);
 const IDLE_MS = Number(values["idle-seconds"]) * 1000;
-const all: Record<string, SystemFactory> = { tickq: tickqSystem, bullmq: bullmqSystem, "bee-queue": beeQueueSystem };
+const all: Record<string, SystemFactory> = { tickq: tickqSystem, "tickq-traced": tickqTracedSystem, bullmq: bullmqSystem, "bee-queue": beeQueueSystem };
 const chosen = values.only.split(",").map((name) => [name, all[name]!] as const);
 const SEED = Number(values.seed);
 const REAL = durations(Number(values["realistic-jobs"]), SEED);

@@ -44,4 +44,9 @@ export type * from "./kick/types.js";
 export type * from "./admin/types.js";
 export type * from "./results/types.js";
 export type { DayStats } from "./client/history.js";
+export type { TelemetryOptions } from "./telemetry/tracing.js";
+export type { LogFields, StructuredLogger } from "./telemetry/logger.js";
+export type {
+  OtelApi, OtelAttributeValue, OtelContext, OtelLink, OtelSpan, OtelSpanContext, OtelSpanOptions, OtelTraceState, OtelTracer,
+} from "./telemetry/otel.js";
 export type { DeadEvent, FailedEvent, JobEvent, TickqEventName, TickqEvents, TickqListener, TickqListenerOptions } from "./tick/events.js";

@@ -9,6 +9,8 @@
 // ordered   jobs by id with merged payloads, run one at a time per id (src/ordered/types.ts)
 // flow      unique jobs, per-key concurrency and rate limits (src/flow/types.ts)
 
+import type { StructuredLogger } from "./telemetry/logger.js";
+import type { TelemetryOptions } from "./telemetry/tracing.js";
 import type { TickqListenerOptions } from "./tick/events.js";
 import type { ConcurrencyLimit, FlowStats, KeyArgs, RateLimit, UniqueMode } from "./flow/types.js";
 import type { KickOptions } from "./kick/types.js";
@@ -225,6 +227,13 @@ export interface TickqOptions<J extends JobRegistry = JobRegistry, O extends Ord
   replayWindowMs?: number;
   /** Where handlers' ctx.log and tickq's own warnings go; default console. */
   logger?: JobLogger;
+  /**
+   * A pino-shaped JSON logger (`info(fields, message)`), used instead of `logger`:
+   * the failure line, warnings and ctx.log lines carry jid, name, queue and attempt as fields.
+   */
+  structuredLogger?: StructuredLogger;
+  /** OpenTelemetry traces: a producer span per enqueue, a consumer span per run, a span per tick ({@link TelemetryOptions}). */
+  telemetry?: TelemetryOptions;
   /** Listeners called after the ack of each outcome: `{ succeeded, failed, dead }` (also `tq.on`). */
   on?: TickqListenerOptions;
   /**

@@ -1,13 +1,14 @@
 import { Redis } from "ioredis";
 import { ioredisAdapter } from "../../src/redis/ioredis.js";
-import { createTickq, type RedisAdapter, type Tickq } from "../../src/index.js";
+import { createTickq, type RedisAdapter, type TelemetryOptions, type Tickq } from "../../src/index.js";
 import { durationOf, jobCount, work, type Jobs } from "../jobs.js";
 import type { System, SystemFactory } from "./types.js";
 
 const benchJobs = { noop: () => {}, sleep: ([ms]: [number]) => work(ms) };
 type BenchTickq = Tickq<typeof benchJobs>;
 
-export const benchTickq = (redis: RedisAdapter, prefix: string): BenchTickq => createTickq({ redis, prefix, jobs: benchJobs });
+export const benchTickq = (redis: RedisAdapter, prefix: string, telemetry?: TelemetryOptions): BenchTickq =>
+  createTickq({ redis, prefix, jobs: benchJobs, ...(telemetry ? { telemetry } : {}) });
 
 export async function enqueueJobs(tq: BenchTickq, jobs: Jobs): Promise<void> {
   const sleeping = typeof jobs !== "number";
@@ -29,12 +30,15 @@ export async function drainTicks(tq: BenchTickq, n: number, batch: number, concu
   return { roundTrips };
 }
 
-export const tickqSystem: SystemFactory = async (redisUrl, label) => {
+export const tickqSystem: SystemFactory = (redisUrl, label) => tickqSystemWith(redisUrl, label);
+
+/** `telemetry`: the same system with OpenTelemetry spans on (bench/systems/tickq-traced.ts). */
+export const tickqSystemWith = async (redisUrl: string, label: string, telemetry?: TelemetryOptions): Promise<System> => {
   const redis = new Redis(redisUrl);
   const prefix = `bench:${label}:`;
-  const tq = benchTickq(ioredisAdapter(redis), prefix);
+  const tq = benchTickq(ioredisAdapter(redis), prefix, telemetry);
   const system: System = {
-    name: "tickq",
+    name: telemetry ? "tickq traced" : "tickq",
     enqueue: (jobs) => enqueueJobs(tq, jobs),
     drain: (n, options = {}) => drainTicks(tq, n, options.batch ?? 100, options.concurrency ?? 100),
     async idle(ms) {

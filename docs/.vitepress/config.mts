@@ -57,6 +57,7 @@ export default defineConfig({
           { text: "Secrets and access", link: "/operate/access" },
           { text: "Dashboard", link: "/operate/dashboard" },
           { text: "CLI", link: "/operate/cli" },
+          { text: "Traces and logs", link: "/operate/telemetry" },
           { text: "Redis keys", link: "/operate/redis-keys" },
           { text: "Running Redis", link: "/running-redis" },
           { text: "A local Upstash", link: "/operate/upstash-local" },

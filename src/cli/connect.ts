@@ -3,7 +3,8 @@
 // fetch alone), with the key prefix from --prefix or TICKQ_PREFIX. ioredis
 // is imported only when used (an optional peer dependency); each is set to
 // fail fast: a CLI should say "unreachable" in seconds, not retry on.
-import { createTickq, type JobLogger, type JobRegistry, type QueueOrder, type RedisAdapter, type Schedules, type Tickq } from "../index.js";
+import { redactUrl } from "../redact.js";
+import { createTickq, TickqError, type JobLogger, type JobRegistry, type QueueOrder, type RedisAdapter, type Schedules, type Tickq } from "../index.js";
 import { UsageError } from "./exit.js";
 
 export interface Connection {
@@ -26,8 +27,22 @@ export async function connect(env: NodeJS.ProcessEnv = process.env): Promise<Con
     const { Redis } = await importClient("ioredis", () => import("ioredis"));
     const { ioredisAdapter } = await import("../redis/ioredis.js");
     const client = new Redis(env.REDIS_URL, { maxRetriesPerRequest: 1, connectTimeout: 3_000, retryStrategy: (times) => (times > 2 ? null : 200) });
-    client.on("error", () => {}); // each failed call says why
-    return { adapter: ioredisAdapter(client), target: env.REDIS_URL.replace(/\/\/[^@/]*@/, "//…@"), close: async () => void client.disconnect() };
+    const target = redactUrl(env.REDIS_URL);
+    // A call that fails because the connection did says so, as the server does, not ioredis' "max retries per request".
+    let down: string | undefined;
+    client.on("error", (error: Error) => void (down = error.message));
+    client.on("ready", () => void (down = undefined));
+    const inner = ioredisAdapter(client);
+    const clear = <T>(call: () => Promise<T>) =>
+      call().catch((error: unknown) => {
+        if (client.status === "ready" || down === undefined) throw error;
+        throw new TickqError("REDIS", `Redis at ${target} is unreachable (${down}): is it running? Check REDIS_URL`, { cause: error });
+      });
+    const adapter: RedisAdapter = {
+      evalsha: (sha, keys, args) => clear(() => inner.evalsha(sha, keys, args)),
+      eval: (script, keys, args) => clear(() => inner.eval(script, keys, args)),
+    };
+    return { adapter, target, close: async () => void client.disconnect() };
   }
   if (env.UPSTASH_REDIS_REST_URL && env.UPSTASH_REDIS_REST_TOKEN) {
     const { restAdapter } = await import("../redis/rest.js");

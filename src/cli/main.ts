@@ -16,13 +16,12 @@ import { addTickCommand } from "./commands/tick.js";
 import { EXIT, exitCodeOf } from "./exit.js";
 import { endProcess } from "./lifetime.js";
 import { printJson } from "./output.js";
-
-declare const TICKQ_VERSION: string | undefined;
+import { cliVersion } from "./version.js";
 
 export function buildProgram(): Command {
   const program = new Command("tickq")
     .description("Reliable background jobs for serverless TypeScript on Redis")
-    .version(typeof TICKQ_VERSION === "string" ? TICKQ_VERSION : "dev")
+    .version(cliVersion())
     .option("--prefix <prefix>", "key prefix (default: TICKQ_PREFIX, else tickq:)")
     .option("--json", "print JSON for scripts instead of tables")
     .showHelpAfterError()

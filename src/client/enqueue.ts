@@ -25,6 +25,7 @@ import { checkKnownKeys } from "../options.js";
 import type { RoundTrips } from "../redis/adapter.js";
 import { definitionOf, type Runtime } from "../tick/runtime.js";
 import { scripts } from "../lua/index.js";
+import type { SendSpan } from "../telemetry/tracing.js";
 import type { BulkJob, RedisReply } from "../types.js";
 
 /** The fields enqueue writes; enqueue.lua appends created_at and enqueued_at. */
@@ -70,7 +71,7 @@ function checkJson(job: BulkJob, args: unknown): BulkJob {
   return args === job.args ? job : { ...job, args };
 }
 
-/** `fields`: written into the job after its own (enqueueAndWait's awaited mark, src/results/). */
+/** `fields`: written into the job after its own (enqueueAndWait's awaited mark, src/results/; the trace context, src/telemetry/). */
 function prepare(runtime: Runtime, job: BulkJob, fields?: Record<string, unknown>): Prepared {
   const definition = definitionOf(runtime, job.name)!;
   const queue = job.queue ?? definition.queue ?? "default";
@@ -113,9 +114,24 @@ function holdersOf(reply: RedisReply, chunk: Prepared[]): void {
 
 export async function enqueueJobs(runtime: Runtime, jobs: BulkJob[], fields?: Record<string, unknown>): Promise<string[]> {
   if (!Array.isArray(jobs)) throw new TickqError("BAD_ARGS", "enqueueBulk takes an array of { name, args, … }");
+  if (!runtime.tracing) return pushJobs(runtime, jobs, fields);
+  const span = runtime.tracing.send();
+  try {
+    const jids = await pushJobs(runtime, jobs, { ...fields, ...span.fields }, span);
+    span.end();
+    return jids;
+  } catch (error) {
+    span.end(error);
+    throw error;
+  }
+}
+
+/** `fields`: written into every job after its own (the awaited mark of src/results/, the trace context of src/telemetry/). */
+async function pushJobs(runtime: Runtime, jobs: BulkJob[], fields: Record<string, unknown> | undefined, span?: SendSpan): Promise<string[]> {
   const checked = jobs.map((job) => checkArgs(runtime, job));
   const ready = runtime.schemas ? await Promise.all(checked) : (checked as BulkJob[]);
   const prepared = ready.map((job) => prepare(runtime, job, fields));
+  span?.sent(prepared.map((p) => String(p.args[0])), prepared.map((p) => p.jid));
   if (prepared.some((p) => p.flow)) await Promise.all(prepared.map(withFlow));
   const trips: RoundTrips = { count: 0 };
   for (const chunk of chunksOf(prepared, (p) => p.bytes, CHUNK)) {

@@ -75,6 +75,8 @@ export function dashboard(options: DashboardOptions = {}): Dashboard {
     locksRoute(app, scope);
     ticksRoute(app, scope);
     actionRoutes(app, scope);
+    // Last: a path no page has is a page that says so, not the API's JSON answer behind it.
+    app.all("*", (c) => page(c, "", "Not found", html`<p class="warn" role="alert">No page here. <a href="${c.var.base}">Back to the overview</a>.</p>`, 404));
     app.onError((error, c) => {
       const status = statusOf(error);
       if (status === undefined) console.error("tickq: dashboard request failed:", error);

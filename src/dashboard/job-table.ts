@@ -31,11 +31,12 @@ export function jobTable(c: Ctx, page: JobPage, options: { when: string; errors:
   if (page.cursor) next.searchParams.set("cursor", page.cursor);
   const first = new URL(next);
   first.searchParams.delete("cursor");
-  return html`<div class="scroll"><table><tr><th>jid</th><th>job</th><th>queue</th><th>${options.when}</th><th>args</th>${options.errors ? html`<th>error</th>` : ""}<th></th></tr>
+  // class jobs: on a phone each row becomes a card (style.ts), so the error and the buttons are not squeezed off-screen.
+  return html`<div class="scroll"><table class="jobs"><tr><th>jid</th><th>job</th><th>queue</th><th>${options.when}</th><th>args</th>${options.errors ? html`<th>error</th>` : ""}<th></th></tr>
 ${page.jobs.map(
-  (job) => html`<tr data-jid="${job.jid}"><td><a href="${base}/jobs/${encodeURIComponent(job.jid)}">${job.jid}</a></td><td>${job.name}</td><td>${job.queue}</td><td>${place(job)}</td><td><code>${preview(
+  (job) => html`<tr data-jid="${job.jid}"><td data-label="jid"><a href="${base}/jobs/${encodeURIComponent(job.jid)}">${job.jid}</a></td><td data-label="job">${job.name}</td><td data-label="queue">${job.queue}</td><td data-label="${options.when}">${place(job)}</td><td data-label="args"><code>${preview(
     job.job.args,
-  )}</code></td>${options.errors ? html`<td class="err">${errorOf(job)}</td>` : ""}<td class="act">${canRetry(job) ? postButton(c, `/jobs/${encodeURIComponent(job.jid)}/retry`, "Retry") : ""} ${
+  )}</code></td>${options.errors ? html`<td class="err" data-label="error">${errorOf(job)}</td>` : ""}<td class="act">${canRetry(job) ? postButton(c, `/jobs/${encodeURIComponent(job.jid)}/retry`, "Retry") : ""} ${
     job.state === "running" ? "" : postButton(c, `/jobs/${encodeURIComponent(job.jid)}/delete`, "Delete", { danger: true })
   }</td></tr>`,
 )}</table></div>

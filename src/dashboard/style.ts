@@ -1,5 +1,5 @@
 // The dashboard's whole stylesheet, inlined in every page (~2 KB, no extra
-// request): readable on a phone first, tables that scroll sideways.
+// request): readable on a phone first, tables that scroll sideways, job tables as cards.
 export const STYLE = `
 *{box-sizing:border-box}body{margin:0;font:15px/1.45 system-ui,sans-serif;color:#1d2330;background:#f5f6f8}
 a{color:#2453c7;text-decoration:none}a:hover{text-decoration:underline}
@@ -21,4 +21,6 @@ dl{display:grid;grid-template-columns:max-content 1fr;gap:.3rem 1rem}dt{color:#5
 svg{max-width:100%;height:auto;background:#fff;border-radius:8px}
 .login{max-width:22rem;margin:15vh auto;background:#fff;padding:1.5rem;border-radius:8px;box-shadow:0 1px 3px #0002}
 .login input{width:100%;margin:.5rem 0 1rem}.malformed{color:#a04a00;font-style:italic}.tag{font-size:.75rem;padding:.05rem .4rem;border-radius:4px;background:#eceef2}
+@media(max-width:640px){table.jobs tr:first-child{display:none}table.jobs tr{display:block;border-bottom:1px solid #eceef2;padding:.3rem 0}
+table.jobs td{display:flex;gap:.6rem;border:0;padding:.15rem .6rem;max-width:none}table.jobs td[data-label]::before{content:attr(data-label);color:#5b6475;min-width:4.5rem;flex:none}}
 `;

@@ -20,6 +20,7 @@ import { answerError } from "./errors.js";
 import { INSECURE_WARNING, insecureGuard } from "./insecure.js";
 import { redisThrottle, type ClientOf } from "./throttle.js";
 import { readJobsBody } from "./jobs-body.js";
+import { frontRoutes } from "./routes/front.js";
 import { healthRoutes } from "./routes/health.js";
 import { jobRoutes } from "./routes/jobs.js";
 import { queueRoutes } from "./routes/queues.js";
@@ -117,12 +118,14 @@ export function createApp<J extends JobRegistry>(options: AppOptions<J>): Hono<T
   }
   app.use("*", scopeRequests(scope));
   app.route("/", healthRoutes(tickq, secrets, basePath, throttle)); // before auth: open to load balancers and uptime checks, details for a caller with a secret
-  options.routes?.(app);
-
   // The dashboard has its own login (a cookie, not a bearer header): mounted before the API's auth. TICKQ_SECRET
   // logs in, TICKQ_READ_SECRET logs in to look only; with neither (CRON_SECRET alone) it is not served at all.
   const viewers = [...secrets.admin, ...secrets.read];
-  if (options.dashboard && (open || viewers.length > 0)) {
+  const served = options.dashboard !== undefined && (open || viewers.length > 0);
+  app.route("/", frontRoutes(basePath, served ? `${basePath}/dashboard` : undefined));
+  options.routes?.(app);
+
+  if (options.dashboard && served) {
     app.route("/dashboard", options.dashboard({ tickq, secrets: viewers, readSecrets: secrets.read, insecure: open, basePath: `${basePath}/dashboard`, throttle }));
   }
   if (!open) app.use("*", requireAccess({ secrets, basePath, throttle }));

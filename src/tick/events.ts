@@ -8,7 +8,8 @@
 import { ackOrder, type Outcome } from "./passes/ack.js";
 import { asArray, asNumber } from "../redis/adapter.js";
 import { attemptOf, describeError } from "./retry.js";
-import type { JobLogger, JobPayload, RedisReply } from "../types.js";
+import type { LogFields, LogSink } from "../telemetry/logger.js";
+import type { JobPayload, RedisReply } from "../types.js";
 
 /** A job's outcome, as listeners get it (`succeeded`, and the base of `failed` and `dead`). */
 export interface JobEvent {
@@ -94,10 +95,18 @@ export interface TickEvents {
   flush(ms: number): Promise<void>;
 }
 
-export function tickEvents(listeners: EventListeners, logger: JobLogger): TickEvents {
+/** A job's fields on a structured line. */
+function jobFields(e: JobEvent): LogFields {
+  return { jid: e.jid, name: e.name, queue: e.queue, attempt: e.attempt };
+}
+
+export function tickEvents(listeners: EventListeners, logs: LogSink): TickEvents {
   const pending: Promise<unknown>[] = [];
   const call = <E extends TickqEventName>(name: E, event: TickqEvents[E]) => {
-    const complain = (error: unknown) => logger.error(`tickq: a "${name}" listener failed for job ${event.name} ${event.jid}: ${describeError(error).message}`);
+    const complain = (error: unknown) =>
+      logs.write("error", `tickq: a "${name}" listener failed for job ${event.name} ${event.jid}: ${describeError(error).message}`, {
+        ...jobFields(event), event: name, err: error,
+      });
     for (const listener of listeners[name]) {
       try {
         const result = listener(event);
@@ -113,7 +122,7 @@ export function tickEvents(listeners: EventListeners, logger: JobLogger): TickEv
     const job = `job ${base.name || "(unreadable)"} ${base.jid || "(no jid)"}`;
     if (o.kind === "dead" && !o.handlerFailed) {
       const reason = o.reason ?? "it cannot run";
-      logger.error(`tickq: ${job} moved to the dead set: ${reason}`);
+      logs.write("error", `tickq: ${job} moved to the dead set: ${reason}`, { ...jobFields(base), outcome: "dead", reason });
       call("dead", { ...base, error: undefined, reason });
       return;
     }
@@ -124,8 +133,9 @@ export function tickEvents(listeners: EventListeners, logger: JobLogger): TickEv
       ? `retry due ${retryAt.toISOString()} (in ${Math.round(delaySec)} s)`
       : o.kind === "discarded" ? "out of retries, dropped (dead: false)" : "out of retries, moved to the dead set";
     const line = `tickq: ${job} failed (attempt ${base.attempt}): ${errorClass}: ${message.split("\n", 1)[0]}; ${next}`;
-    if (retryAt) logger.warn(line);
-    else logger.error(line);
+    const fields: LogFields = { ...jobFields(base), outcome: o.kind, errorClass, err: o.error };
+    if (retryAt) fields.retryAt = retryAt.toISOString();
+    logs.write(retryAt ? "warn" : "error", line, fields);
     call("failed", { ...base, error: o.error, retryAt });
     if (o.kind === "dead") call("dead", { ...base, error: o.error, reason: `${errorClass}: ${message}` });
   };

@@ -2,6 +2,7 @@
 // lines of the run kept in memory so a failure can store them in the job
 // (`tickq_log`), next to its error and backtrace. Keeping them costs an
 // array push per line; they are written to Redis only when the job fails.
+import type { LogFields, LogLevel, LogSink } from "../telemetry/logger.js";
 import type { JobLogger, JobPayload } from "../types.js";
 
 /** Longest kept line, in characters. */
@@ -26,15 +27,19 @@ export class JobLog implements JobLogger {
   /** The last `keep` lines of this run, oldest first. */
   readonly lines: string[] = [];
 
+  /** `fields`: the job's jid, name, queue and attempt, for a structured logger. */
   constructor(
-    private readonly logger: JobLogger,
+    private readonly logs: LogSink,
     private readonly payload: JobPayload,
+    private readonly fields: LogFields,
     private readonly keep: number,
     private readonly clock: () => number,
   ) {}
 
-  private tag(message: string): string {
-    return `[${this.payload.class} ${this.payload.jid}] ${message}`;
+  /** A text line names the job itself; a structured one carries it as fields. */
+  private write(level: LogLevel, message: string, rest: unknown[]): void {
+    const text = this.logs.structured ? message : `[${this.payload.class} ${this.payload.jid}] ${message}`;
+    this.logs.write(level, text, this.fields, rest);
   }
 
   private remember(level: string, message: unknown, rest: unknown[]): void {
@@ -46,14 +51,14 @@ export class JobLog implements JobLogger {
 
   info(message: string, ...rest: unknown[]) {
     this.remember("INFO", message, rest);
-    this.logger.info(this.tag(message), ...rest);
+    this.write("info", message, rest);
   }
   warn(message: string, ...rest: unknown[]) {
     this.remember("WARN", message, rest);
-    this.logger.warn(this.tag(message), ...rest);
+    this.write("warn", message, rest);
   }
   error(message: string, ...rest: unknown[]) {
     this.remember("ERROR", message, rest);
-    this.logger.error(this.tag(message), ...rest);
+    this.write("error", message, rest);
   }
 }

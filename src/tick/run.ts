@@ -31,7 +31,12 @@ import type { TickOptions, TickReport } from "../types.js";
 const HOUSEKEEP_SHARE = 0.25;
 
 /** `tickId`: one reserved for this tick (src/kick/parallel.ts); default a new one. */
-export async function runTick(runtime: Runtime, options: TickOptions = {}, tickId = newJid().slice(0, 16)): Promise<TickReport> {
+export function runTick(runtime: Runtime, options: TickOptions = {}, tickId = newJid().slice(0, 16)): Promise<TickReport> {
+  if (!runtime.tracing) return tickOnce(runtime, options, tickId);
+  return runtime.tracing.tick(tickId, () => tickOnce(runtime, options, tickId), tickAttributes);
+}
+
+async function tickOnce(runtime: Runtime, options: TickOptions, tickId: string): Promise<TickReport> {
   const { budgetMs, batch, concurrency, leaseMs, graceMs, resurrectLimit, scheduleLimit } = tickSettings(options);
   const limits: HousekeepLimits = { resurrectLimit, scheduleLimit, lockMs: leaseMs };
   const started = monotonicMs();
@@ -55,7 +60,7 @@ export async function runTick(runtime: Runtime, options: TickOptions = {}, tickI
   };
   const fence = fenceLease(runtime, { tickId, leaseMs, trips, onLost: lost, beats });
   const work = orderedInTick(runtime, fence, controller.signal, leaseMs, graceMs);
-  const events = tickEvents(runtime.listeners, runtime.logger);
+  const events = tickEvents(runtime.listeners, runtime.logs);
 
   try {
     const registration = `${Math.round(redisNowMs(runtime))} ${leaseMs} ${plan.names.join(" ")}`;
@@ -161,8 +166,10 @@ export async function runTick(runtime: Runtime, options: TickOptions = {}, tickI
     events.settled(plain, finished[4], asNumber(finished[0]));
     if (result.failure !== undefined) throw result.failure;
     if (report.abandoned > 0) {
-      runtime.logger.warn(
+      runtime.logs.write(
+        "warn",
         `tickq: tick ${tickId} left ${report.abandoned} job(s) whose handlers ignored the abort; they return to their queues once its lease expires`,
+        { tickId, abandoned: report.abandoned },
       );
     }
   } finally {
@@ -175,6 +182,14 @@ export async function runTick(runtime: Runtime, options: TickOptions = {}, tickI
     report.durationMs = Math.round(monotonicMs() - started);
   }
   return report;
+}
+
+/** What a tick's span records of its report. */
+function tickAttributes(r: TickReport): Record<string, number | boolean> {
+  return {
+    "tickq.tick.fetched": r.fetched, "tickq.tick.succeeded": r.succeeded, "tickq.tick.failed": r.failed,
+    "tickq.tick.dead": r.dead, "tickq.tick.more": r.more, "tickq.tick.lease_lost": r.leaseLost,
+  };
 }
 
 function tally(report: TickReport, o: WorkOutcome): void {

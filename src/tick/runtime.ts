@@ -16,6 +16,8 @@ import { declareRecurring, type RecurringSet } from "../recurring/declare.js";
 import { sidekiqProcessOf, type SidekiqProcess } from "../sidekiq/process.js";
 import { resultSettings, type ResultSettings } from "../results/settings.js";
 import type { ProgressBuffer } from "../results/progress.js";
+import { logSink, textFace, type LogSink } from "../telemetry/logger.js";
+import { Tracing } from "../telemetry/tracing.js";
 import type { JobDefinition, JobLogger, JobRegistry, LuaScript, Middleware, RedisAdapter, RedisReply, TickqOptions } from "../types.js";
 
 export interface Runtime {
@@ -37,6 +39,10 @@ export interface Runtime {
   deadMaxAgeSeconds: number;
   redisTimeoutMs: number;
   logger: JobLogger;
+  /** Every line, with fields when the `structuredLogger` option is set. */
+  logs: LogSink;
+  /** OpenTelemetry spans (src/telemetry/); undefined without the `telemetry` option. */
+  tracing: Tracing | undefined;
   middleware: Middleware[];
   /** Listeners of job events (events.ts). */
   listeners: EventListeners;
@@ -71,7 +77,7 @@ const OPTION_KEYS: Readonly<Record<keyof TickqOptions, true>> = {
   redis: true, jobs: true, ordered: true, prefix: true, queues: true, maxRetries: true, maxResurrections: true, deadMaxJobs: true,
   deadMaxAgeSeconds: true, redisTimeoutMs: true, idWindowMs: true, replayWindowMs: true, logger: true, on: true, backtraceLines: true,
   logLines: true, schedules: true, cron: true, sidekiqProcesses: true, maxJobBytes: true, durability: true, kick: true, keepCompleted: true,
-  maxResultBytes: true,
+  maxResultBytes: true, structuredLogger: true, telemetry: true,
 };
 
 export function createRuntime<J extends JobRegistry>(options: TickqOptions<J>): Runtime {
@@ -95,6 +101,9 @@ export function createRuntime<J extends JobRegistry>(options: TickqOptions<J>): 
   const scriptCache = newScriptCache();
   // Set once Redis answered as a Cluster to an adapter that did not say it is one: every later call is refused.
   let undeclaredCluster: TickqError | undefined;
+  checkTelemetry(options);
+  const logs = logSink(options.logger ?? console, options.structuredLogger);
+  const logger = logs.structured ? textFace(logs) : options.logger ?? console;
   const runtime: Runtime = {
     redis: options.redis,
     prefix,
@@ -111,7 +120,9 @@ export function createRuntime<J extends JobRegistry>(options: TickqOptions<J>): 
     deadMaxJobs: numberOption(options.deadMaxJobs, 10_000, "deadMaxJobs", { min: 1, integer: true }),
     deadMaxAgeSeconds: numberOption(options.deadMaxAgeSeconds, 180 * 24 * 3600, "deadMaxAgeSeconds", { min: 1 }),
     redisTimeoutMs: numberOption(options.redisTimeoutMs, 10_000, "redisTimeoutMs", { min: 1 }),
-    logger: options.logger ?? console,
+    logger,
+    logs,
+    tracing: options.telemetry ? new Tracing(options.telemetry, (message) => logger.warn(message)) : undefined,
     middleware: [],
     listeners: newListeners(options.on),
     // Under Sidekiq's own key names, Sidekiq's rule: no backtrace unless the job asks for one.
@@ -144,6 +155,16 @@ export function createRuntime<J extends JobRegistry>(options: TickqOptions<J>): 
     },
   };
   return runtime;
+}
+
+function checkTelemetry(options: Pick<TickqOptions, "telemetry" | "structuredLogger">): void {
+  if (options.telemetry !== undefined && typeof options.telemetry?.otel?.trace?.getTracer !== "function") {
+    throw new TickqError("BAD_OPTIONS", 'telemetry.otel must be the OpenTelemetry API module: import * as otel from "@opentelemetry/api"');
+  }
+  const structured = options.structuredLogger;
+  if (structured !== undefined && !["info", "warn", "error"].every((level) => typeof (structured as unknown as Record<string, unknown>)?.[level] === "function")) {
+    throw new TickqError("BAD_OPTIONS", "structuredLogger needs info, warn and error methods taking (fields, message), as pino's");
+  }
 }
 
 export function definitionOf(runtime: Runtime, name: string): JobDefinition<never> | undefined {

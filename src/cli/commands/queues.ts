@@ -1,5 +1,8 @@
 // tickq queues list · tickq queues pause NAME · tickq queues resume NAME
+// A name no queue has is refused (exit 3) unless --new says it is meant: a
+// typo must not "pause" nothing and exit 0.
 import type { Command } from "commander";
+import { TickqError, type JobRegistry, type Tickq } from "../../index.js";
 import { withTickq } from "../connect.js";
 import { globals } from "../global.js";
 import { printJson, table, when } from "../output.js";
@@ -22,11 +25,22 @@ export function addQueueCommands(program: Command): void {
       .command(verb)
       .description(verb === "pause" ? "ticks stop fetching from the queue; its jobs stay" : "ticks fetch from the queue again")
       .argument("<name>")
-      .action(async (name: string, _options: unknown, command: Command) => {
+      .option("--new", `${verb} a queue that has had no job yet`)
+      .action(async (name: string, options: { new?: boolean }, command: Command) => {
         const { prefix, json } = globals(command);
-        await withTickq({ prefix }, ({ tickq }) => (verb === "pause" ? tickq.queues.pause(name) : tickq.queues.resume(name)));
+        await withTickq({ prefix }, async ({ tickq }) => {
+          if (!options.new) await mustExist(tickq, name, verb);
+          await (verb === "pause" ? tickq.queues.pause(name) : tickq.queues.resume(name));
+        });
         if (json) return printJson({ queue: name, paused: verb === "pause" });
         console.log(`queue ${name} ${verb === "pause" ? "paused" : "resumed"}`);
       });
   }
+}
+
+async function mustExist(tickq: Tickq<JobRegistry>, name: string, verb: string): Promise<void> {
+  const names = (await tickq.queues.list()).map((q) => q.name);
+  if (names.includes(name)) return;
+  const known = names.length > 0 ? names.join(", ") : "none yet";
+  throw new TickqError("NOT_FOUND", `no queue named "${name}" (queues: ${known}); to ${verb} it before its first job, add --new`);
 }

@@ -31,10 +31,14 @@ export function queueRoutes(app: Hono<DashboardEnv>, scope: DashboardScope): voi
       scope.tickq.queues.list(),
     ]);
     const queue = queues.find((q) => q.name === name);
-    const paused = queue?.paused ?? false;
+    // A typo in the URL: no pause button for a queue that does not exist.
+    if (!queue) {
+      return page(c, "/queues", "Not found", html`<p class="warn" role="alert">No queue named ${name}. <a href="${c.var.base}/queues">Every queue</a>.</p>`, 404);
+    }
+    const { paused } = queue;
     return page(
       c, "/queues", `Queue ${name}`,
-      html`<p class="bar">${number(queue?.size ?? 0)} waiting${paused ? html` <span class="tag">paused</span>` : ""} ${pauseButton(c, name, paused)}</p>${nameSearch(c)}${jobTable(c, found, {
+      html`<p class="bar">${number(queue.size)} waiting${paused ? html` <span class="tag">paused</span>` : ""} ${pauseButton(c, name, paused)}</p>${nameSearch(c)}${jobTable(c, found, {
         when: "position", errors: true,
       })}`,
     );

@@ -44,11 +44,13 @@ export async function runJob(runtime: Runtime, job: FetchedJob, signal: AbortSig
   const definition = definitionOf(runtime, decoded.payload.class)!;
   // A job written without `retry` takes its definition's, as Sidekiq takes the worker's.
   const payload = decoded.payload.retry == null ? { ...decoded.payload, retry: definition.retry ?? true } : decoded.payload;
-  const log = new JobLog(runtime.logger, payload, runtime.logLines, () => redisNowMs(runtime));
+  const attempts = attemptOf(payload);
+  const fields = { jid: payload.jid, name: payload.class, queue: job.queue, attempt: attempts };
+  const log = new JobLog(runtime.logs, payload, fields, runtime.logLines, () => redisNowMs(runtime));
   const ctx: JobContext = {
     jid: payload.jid,
     queue: job.queue,
-    attempt: attemptOf(payload),
+    attempt: attempts,
     signal,
     log,
     payload,
@@ -69,25 +71,34 @@ export async function runJob(runtime: Runtime, job: FetchedJob, signal: AbortSig
   };
   const { timeoutMs } = definition;
   const started = monotonicMs();
-  try {
-    if (timeoutMs === undefined) await execute(ctx);
-    else {
-      await runWithTimeout((bounded) => execute({ ...ctx, signal: bounded }), signal, {
-        name: payload.class,
-        timeoutMs,
-        graceMs,
-        onIgnored: () => ctx.log.warn(`ignored the abort past its timeoutMs (${timeoutMs} ms); it may still be running`),
-      });
+  const attempt = async (): Promise<Outcome> => {
+    try {
+      if (timeoutMs === undefined) await execute(ctx);
+      else {
+        await runWithTimeout((bounded) => execute({ ...ctx, signal: bounded }), signal, {
+          name: payload.class,
+          timeoutMs,
+          graceMs,
+          onIgnored: () => ctx.log.warn(`ignored the abort past its timeoutMs (${timeoutMs} ms); it may still be running`),
+        });
+      }
+      return { kind: "succeeded", job, payload, value, durationMs: monotonicMs() - started };
+    } catch (error) {
+      if (signal.aborted && isLeaseInDoubt(signal.reason)) {
+        if (job.doubts + 1 < LEASE_DOUBTS_MAX) return { kind: "inDoubt", job };
+        return failed(runtime, job, payload, leaseDoubtsError(signal.reason), { backoff: definition.backoff, log: log.lines });
+      }
+      if (signal.aborted) return { kind: "interrupted", job };
+      return failed(runtime, job, payload, error, { backoff: definition.backoff, log: log.lines });
     }
-    return { kind: "succeeded", job, payload, value, durationMs: monotonicMs() - started };
-  } catch (error) {
-    if (signal.aborted && isLeaseInDoubt(signal.reason)) {
-      if (job.doubts + 1 < LEASE_DOUBTS_MAX) return { kind: "inDoubt", job };
-      return failed(runtime, job, payload, leaseDoubtsError(signal.reason), { backoff: definition.backoff, log: log.lines });
-    }
-    if (signal.aborted) return { kind: "interrupted", job };
-    return failed(runtime, job, payload, error, { backoff: definition.backoff, log: log.lines });
-  }
+  };
+  const span = runtime.tracing?.startJob({
+    jid: payload.jid, name: payload.class, queue: job.queue, attempt: ctx.attempt, traceparent: payload.traceparent, tracestate: payload.tracestate,
+  });
+  if (!span) return attempt();
+  const outcome = await span.run(attempt);
+  span.end({ outcome: outcome.kind, error: "error" in outcome ? outcome.error : undefined });
+  return outcome;
 }
 
 const isThenable = (value: unknown): value is PromiseLike<unknown> =>

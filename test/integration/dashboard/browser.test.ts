@@ -178,4 +178,19 @@ describeWithChromium("the dashboard in headless Chromium", () => {
     await phone.screenshot({ path: `${SHOTS}/overview-phone.png`, fullPage: true });
     await phone.close();
   }, STEP_MS);
+
+  it("the dead jobs' table fits a phone: the error readable, Retry on the screen", async () => {
+    const phone = await browser.newPage({ viewport: { width: 390, height: 844 }, isMobile: true });
+    await phone.context().addCookies(await page.context().cookies());
+    await phone.goto(`${server.url}/dashboard/dead`);
+    const row = phone.locator(`tr[data-jid="${dead[2]}"]`);
+    const error = await row.locator("td.err").boundingBox();
+    const retry = await row.locator("button:text('Retry')").boundingBox();
+    expect(error!.width).toBeGreaterThanOrEqual(300);
+    expect(retry!.x).toBeGreaterThanOrEqual(0);
+    expect(retry!.x + retry!.width).toBeLessThanOrEqual(390);
+    expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await phone.screenshot({ path: `${SHOTS}/dead-phone.png`, fullPage: true });
+    await phone.close();
+  }, STEP_MS);
 });

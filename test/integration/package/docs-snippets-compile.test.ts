@@ -83,6 +83,10 @@ describe("the TypeScript snippets of the README and the docs", () => {
     // valibot: the docs show a job's schema with it (tickq depends on it already).
     symlinkSync(join(root, "node_modules/valibot"), join(project, "node_modules/valibot"));
     symlinkSync(ioredis, join(project, "node_modules/ioredis"));
+    // docs/operate/telemetry.md: the OpenTelemetry API and SDK, and pino with the packages its types import
+    for (const linked of ["@opentelemetry", "pino", "pino-std-serializers", "sonic-boom", "thread-stream"]) {
+      symlinkSync(join(root, "node_modules", linked), join(project, "node_modules", linked));
+    }
     writeFileSync(join(project, "package.json"), JSON.stringify({ type: "module" }));
     writeFileSync(join(project, "placeholders.d.ts"), PLACEHOLDERS);
     const names = found.map(({ code }, n) => {

@@ -17,6 +17,9 @@ const READ = "read-secret-0123456789";
 const CRON = "cron-secret-0123456789";
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
+/** Routes served before auth, to anyone: /health, the favicon and the pointer at / (src/http/routes/front.ts). */
+const OPEN = new Set(["/health", "/favicon.ico", "/"]);
+
 /** Every route of the app as "METHOD path", parameters filled in; the dashboard has its own login. */
 function routesOf(app: { routes: { method: string; path: string }[] }): [string, string][] {
   const seen = new Set<string>();
@@ -63,7 +66,7 @@ describe.each(adapterCases)("secrets with least privilege over $name", (adapterC
       if (path === "/tick") continue; // a tick changes state: GET /tick is Vercel Cron's, checked below
       const query = path === "/jobs" ? "?state=queued" : "";
       const res = await app.request(`${path}${query}`, { headers: bearer(READ) });
-      expect([200, 404], `GET ${path}`).toContain(res.status); // 404: no job j1
+      expect([200, 204, 404], `GET ${path}`).toContain(res.status); // 404: no job j1; 204: the favicon
     }
     expect((await app.request("/tick", { headers: bearer(READ) })).status).toBe(403);
   });
@@ -74,7 +77,7 @@ describe.each(adapterCases)("secrets with least privilege over $name", (adapterC
     expect((await app.request("/tick", { method: "POST", headers: bearer(CRON) })).status).toBe(200);
     expect((await app.request("/tick", { headers: bearer(CRON) })).status).toBe(200);
     for (const [method, path] of routesOf(app)) {
-      if (path === "/tick" || path === "/health") continue; // /health is open to anyone
+      if (path === "/tick" || OPEN.has(path)) continue; // open to anyone
       const query = path === "/jobs" || path === "/jobs/retry-all" ? "?state=dead" : "";
       const res = await app.request(`${path}${query}`, { method, headers: { ...bearer(CRON), "content-type": "application/json" }, body: method === "POST" ? "{}" : undefined });
       expect(res.status, `${method} ${path}`).toBe(403);

@@ -1,0 +1,57 @@
+import { Writable } from "node:stream";
+import { pino } from "pino";
+import { describe, expect, it } from "vitest";
+import { adapterCases, describeOverAdapters } from "../../helpers/adapters.js";
+import { useHarness } from "../../helpers/harness.js";
+
+/** A real pino writing JSON lines into an array. */
+function pinoLines(): { logger: ReturnType<typeof pino>; lines: Record<string, unknown>[] } {
+  const lines: Record<string, unknown>[] = [];
+  const stream = new Writable({
+    write(chunk, _encoding, done) {
+      for (const line of String(chunk).split("\n")) if (line) lines.push(JSON.parse(line) as Record<string, unknown>);
+      done();
+    },
+  });
+  return { logger: pino({ level: "info" }, stream), lines };
+}
+
+describeOverAdapters(adapterCases, "structured logs over $name", (adapterCase) => {
+  const h = useHarness(adapterCase, "logs");
+
+  it("the failure line carries jid, name, queue, attempt and the error as fields", async () => {
+    const { logger, lines } = pinoLines();
+    const tq = h.make({ flaky: { backoff: () => 0, perform: () => { throw new TypeError("smtp down"); } } }, { structuredLogger: logger });
+    const jid = await tq.enqueue("flaky", ["x"], { queue: "mail" });
+    await h.make({ flaky: { backoff: () => 0, perform: () => { throw new TypeError("smtp down"); } } }, { structuredLogger: logger, queues: ["mail"] }).tick();
+    const failure = lines.find((l) => String(l.msg).includes("failed (attempt 1)"))!;
+    expect(failure).toMatchObject({ level: 40, jid, name: "flaky", queue: "mail", attempt: 1, outcome: "retry", errorClass: "TypeError" });
+    expect(failure.err).toMatchObject({ type: "TypeError", message: "smtp down" });
+    expect(typeof failure.retryAt).toBe("string");
+    expect(h.logged).toEqual([]); // the text logger got nothing
+  });
+
+  it("a handler's ctx.log lines carry the job as fields, not as text in the message", async () => {
+    const { logger, lines } = pinoLines();
+    const tq = h.make({ report: async (_args: unknown[], ctx) => ctx.log.warn("slow upstream", { ms: 900 }) }, { structuredLogger: logger });
+    const jid = await tq.enqueue("report", []);
+    await tq.tick();
+    expect(lines.find((l) => l.msg === "slow upstream")).toMatchObject({ level: 40, jid, name: "report", queue: "default", attempt: 1, details: [{ ms: 900 }] });
+  });
+
+  it("a job out of retries logs at error level with outcome dead", async () => {
+    const { logger, lines } = pinoLines();
+    const tq = h.make({ fatal: { retry: false, perform: () => { throw new RangeError("never"); } } }, { structuredLogger: logger });
+    const jid = await tq.enqueue("fatal", []);
+    await tq.tick();
+    expect(lines.find((l) => l.jid === jid && l.outcome === "dead")).toMatchObject({ level: 50, name: "fatal", attempt: 1, errorClass: "RangeError" });
+  });
+});
+
+describe("the structuredLogger option", () => {
+  it("refuses a logger without pino's methods", async () => {
+    const { createTickq } = await import("../../../src/index.js");
+    const redis = { evalsha: async () => null } as never;
+    expect(() => createTickq({ redis, jobs: {}, structuredLogger: { info() {} } as never })).toThrow(/structuredLogger needs info, warn and error/);
+  });
+});
