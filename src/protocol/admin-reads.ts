@@ -1,0 +1,60 @@
+// The read-only scripts behind the jobs API and the dashboard: queues,
+// in-process jobs, live ticks, daily history, stats, recurring jobs.
+import { scripts } from "../lua/index.js";
+import { counted, defineCall, flag, groups, key, list, number, text, tuple } from "./define.js";
+
+export const queues = defineCall(
+  scripts.queues,
+  { queues: key, paused: key },
+  {},
+  groups({ name: text, size: number, paused: flag, servedMs: number }),
+);
+
+export const inflight = defineCall(scripts.inflight, { ticks: key }, { limit: number }, groups({ tick: text, alive: flag, queue: text, job: text }));
+
+export const ticks = defineCall(
+  scripts.ticks,
+  { ticks: key },
+  { limit: number },
+  tuple({ nowMs: number, ticks: groups({ id: text, startedMs: number, leaseMs: number, leaseLeftMs: number, inflight: number, queues: text }) }),
+);
+
+export const history = defineCall(scripts.history, { processed: key }, { days: number }, groups({ day: text, processed: number, failed: number }));
+
+export const stats = defineCall(
+  scripts.stats,
+  { queues: key, ticks: key },
+  { flowNames: counted(text), orderedNames: counted(text) },
+  tuple({
+    processed: number,
+    failed: number,
+    deadEvicted: number,
+    scheduled: number,
+    retry: number,
+    dead: number,
+    ticks: number,
+    inflight: number,
+    queues: groups({ name: text, size: number }),
+    policy: text,
+    schedules: number,
+    nowMs: number,
+    heartbeat: groups({ field: text, ms: number }),
+    paused: list(text),
+    due: number,
+    flow: list(list(number)),
+    ordered: list(list(number)),
+  }),
+);
+
+export const recurring_list = defineCall(
+  scripts.recurring_list,
+  { due: key },
+  {},
+  tuple({
+    due: groups({ name: text, slot: text }),
+    specs: groups({ name: text, spec: text }),
+    fps: groups({ name: text, fps: text }),
+    lasts: groups({ name: text, slot: text }),
+    orphans: groups({ name: text, since: text }),
+  }),
+);

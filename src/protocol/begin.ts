@@ -1,0 +1,31 @@
+// begin.lua: a tick's first call (lease, registration, housekeeping, first fetch).
+import { scripts } from "../lua/index.js";
+import { defineCall, flag, group, groups, key, list, maybe, number, optional, text, tuple } from "./define.js";
+import { fetch, fetched, flowPart, housekeep, housekept, ordered, orderedFetched, processKeys } from "./sections.js";
+
+export const begin = defineCall(
+  scripts.begin,
+  { ticks: key, lease: key, process: processKeys },
+  {
+    tickId: text,
+    leaseMs: number,
+    deadMaxSize: number,
+    deadMaxAgeSec: number,
+    registration: text,
+    housekeep,
+    askPolicy: flag,
+    recurring: group({ digest: text, dueLimit: number, shiftMs: number }),
+    info: optional(text, "keys"),
+    fetch,
+    ordered,
+  },
+  tuple({
+    ...housekept,
+    fetched,
+    leaseHeld: flag,
+    policy: text,
+    due: maybe(tuple({ inSync: flag, due: groups({ name: text, slot: number, last: text }), more: flag })),
+    ordered: maybe(orderedFetched),
+    flow: flowPart,
+  }),
+);

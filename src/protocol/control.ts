@@ -1,0 +1,22 @@
+// Small state changes outside a tick: pausing queues, dashboard sessions,
+// kick slots and the parallel-tick gate.
+import { scripts } from "../lua/index.js";
+import { counted, defineCall, flag, key, number, text, tuple } from "./define.js";
+
+export const pause = defineCall(scripts.pause, { paused: key }, { queue: text, paused: flag }, flag);
+
+export const session = defineCall(scripts.session, { ended: key }, { op: text, ms: number }, flag);
+
+export const kick = defineCall(
+  scripts.kick,
+  { kicks: key, waiting: key },
+  { op: text, token: text, arg: text, ttlMs: number },
+  number,
+);
+
+export const parallel = defineCall(
+  scripts.parallel,
+  { ticks: key, reserved: key },
+  { maxLive: number, reserveMs: number, ids: counted(text) },
+  tuple({ granted: number, others: number }),
+);

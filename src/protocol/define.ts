@@ -1,0 +1,284 @@
+// The protocol between TypeScript and a Lua entry script, declared once:
+// its KEYS by name, its ARGV as named parts, its reply as named fields.
+// `encode` turns a named object into (keys, argv); `decode` turns a reply
+// into a typed object, so no caller reads a reply by position. The same
+// declaration renders the signature each .lua header carries
+// (signature.ts), which test/unit/lua-protocol.test.ts compares.
+//
+// ARGV's one rule: parts follow each other in declared order; a part of
+// variable length is a counted section (its count, then its items); a part
+// that may be absent is `optional`, and the declaration says how Lua knows:
+// with its KEYS (present exactly when those keys are given) or last (present
+// when ARGV goes on; only at the end).
+import { TickqError } from "../errors.js";
+import type { LuaScript, RedisReply } from "../types.js";
+
+/** One ARGV value; `flag` is sent as 1 or 0. */
+export type Value = { readonly kind: "text" } | { readonly kind: "number" } | { readonly kind: "flag" };
+export type ArgSpec =
+  | Value
+  | { readonly kind: "group"; readonly fields: Fields }
+  | { readonly kind: "counted"; readonly item: ArgSpec }
+  | { readonly kind: "optional"; readonly item: ArgSpec; readonly when: "keys" | "last" };
+export type Fields = { readonly [name: string]: ArgSpec };
+
+export type KeySpec = { readonly kind: "key" } | { readonly kind: "keys"; readonly names: readonly string[] };
+export type KeyFields = { readonly [name: string]: KeySpec };
+
+export type ReplySpec =
+  | { readonly kind: "text" }
+  | { readonly kind: "number" }
+  | { readonly kind: "flag" }
+  /** An array by position: one named field each. */
+  | { readonly kind: "tuple"; readonly fields: ReplyFields }
+  /** An array of items of one shape. */
+  | { readonly kind: "list"; readonly item: ReplySpec }
+  /** A flat array of repeated groups: {a, b, a, b, ...}. */
+  | { readonly kind: "groups"; readonly fields: ReplyFields }
+  /** A trailing field that may be missing; a tuple sent as an empty array counts as missing too. */
+  | { readonly kind: "optional"; readonly item: ReplySpec }
+  /** An array whose first element names which of several tuples the rest is. */
+  | { readonly kind: "variants"; readonly cases: { readonly [tag: string]: ReplyFields } };
+export type ReplyFields = { readonly [name: string]: ReplySpec };
+
+export const text = { kind: "text" } as const;
+export const number = { kind: "number" } as const;
+export const flag = { kind: "flag" } as const;
+export const group = <F extends Fields>(fields: F) => ({ kind: "group", fields }) as const;
+export const counted = <I extends ArgSpec>(item: I) => ({ kind: "counted", item }) as const;
+export const optional = <I extends ArgSpec>(item: I, when: "keys" | "last") => ({ kind: "optional", item, when }) as const;
+export const key = { kind: "key" } as const;
+export const keyGroup = <const N extends readonly string[]>(...names: N) => ({ kind: "keys", names }) as const;
+export const tuple = <F extends ReplyFields>(fields: F) => ({ kind: "tuple", fields }) as const;
+export const list = <I extends ReplySpec>(item: I) => ({ kind: "list", item }) as const;
+export const groups = <F extends ReplyFields>(fields: F) => ({ kind: "groups", fields }) as const;
+export const maybe = <I extends ReplySpec>(item: I) => ({ kind: "optional", item }) as const;
+export const variants = <C extends { readonly [tag: string]: ReplyFields }>(cases: C) => ({ kind: "variants", cases }) as const;
+
+type Simplify<T> = { [K in keyof T]: T[K] } & {};
+
+export type ArgOf<S> = S extends { kind: "text" }
+  ? string
+  : S extends { kind: "number" }
+    ? number
+    : S extends { kind: "flag" }
+      ? boolean
+      : S extends { kind: "group"; fields: infer F }
+        ? ArgsOf<F>
+        : S extends { kind: "counted"; item: infer I }
+          ? readonly ArgOf<I>[]
+          : S extends { kind: "optional"; item: infer I }
+            ? ArgOf<I> | undefined
+            : never;
+export type ArgsOf<F> = Simplify<
+  { [K in keyof F as F[K] extends { kind: "optional" } ? never : K]: ArgOf<F[K]> } & {
+    [K in keyof F as F[K] extends { kind: "optional" } ? K : never]?: ArgOf<F[K]>;
+  }
+>;
+
+type KeyGroupOf<S> = S extends { kind: "keys"; names: infer N extends readonly string[] } ? { [K in N[number]]: string } : never;
+export type KeysOf<F> = Simplify<
+  { [K in keyof F as F[K] extends { kind: "keys" } ? never : K]: string } & {
+    [K in keyof F as F[K] extends { kind: "keys" } ? K : never]?: KeyGroupOf<F[K]>;
+  }
+>;
+
+export type ReplyOf<S> = S extends { kind: "text" }
+  ? string
+  : S extends { kind: "number" }
+    ? number
+    : S extends { kind: "flag" }
+      ? boolean
+      : S extends { kind: "tuple"; fields: infer F }
+        ? RepliesOf<F>
+        : S extends { kind: "list"; item: infer I }
+          ? ReplyOf<I>[]
+          : S extends { kind: "groups"; fields: infer F }
+            ? RepliesOf<F>[]
+            : S extends { kind: "optional"; item: infer I }
+              ? ReplyOf<I> | undefined
+              : S extends { kind: "variants"; cases: infer C }
+                ? { [T in keyof C]: Simplify<{ kind: T } & RepliesOf<C[T]>> }[keyof C]
+                : never;
+type RepliesOf<F> = Simplify<
+  { [K in keyof F as F[K] extends { kind: "optional" } ? never : K]: ReplyOf<F[K]> } & {
+    [K in keyof F as F[K] extends { kind: "optional" } ? K : never]?: ReplyOf<F[K]>;
+  }
+>;
+
+/** One entry script's protocol. ARGV[1], the key prefix, is every script's and is not declared. */
+export interface Call {
+  readonly script: LuaScript;
+  readonly keys: KeyFields;
+  readonly args: Fields;
+  readonly reply: ReplySpec;
+}
+
+/**
+ * A declaration with its TypeScript types worked out once, where the specs
+ * are concrete (`types` is never set: it only carries them to runCall).
+ */
+export interface TypedCall<Keys, Args, Reply> extends Call {
+  readonly types?: { keys: Keys; args: Args; reply: Reply };
+}
+
+export function defineCall<K extends KeyFields, A extends Fields, R extends ReplySpec>(
+  script: LuaScript,
+  keys: K,
+  args: A,
+  reply: R,
+): TypedCall<KeysOf<K>, ArgsOf<A>, ReplyOf<R>> {
+  checkOptionals(script.name, args);
+  return { script, keys, args, reply };
+}
+
+/** An optional part tied to KEYS needs optional keys to be tied to; a `last` one only counted or last parts after it. */
+function checkOptionals(name: string, args: Fields): void {
+  const parts = Object.entries(args);
+  parts.forEach(([part, spec], i) => {
+    if (spec.kind !== "optional" || spec.when !== "last") return;
+    const after = parts.slice(i + 1);
+    if (after.some(([, s]) => s.kind !== "optional" || s.when !== "last")) {
+      throw new Error(`${name}: optional part ${part} is read as "present when ARGV goes on", so only such parts may follow it`);
+    }
+  });
+}
+
+export interface Encoded {
+  keys: string[];
+  /** ARGV after the prefix (the runtime puts the prefix first). */
+  args: (string | number)[];
+}
+
+/** `keys` and `args` as named objects (KeysOf, ArgsOf of the declaration); runCall types them. */
+export function encode(call: Call, keys: object, args: object): Encoded {
+  const name = call.script.name;
+  const outKeys: string[] = [];
+  let keysGiven = true;
+  for (const [part, spec] of Object.entries(call.keys)) {
+    const value = (keys as Record<string, unknown>)[part];
+    if (spec.kind === "key") {
+      if (typeof value !== "string") throw bad(name, `key ${part} is missing`);
+      outKeys.push(value);
+    } else if (value === undefined) {
+      keysGiven = false;
+    } else {
+      for (const k of spec.names) outKeys.push(String((value as Record<string, unknown>)[k]));
+    }
+  }
+  const out: (string | number)[] = [];
+  let trailingAbsent = false;
+  for (const [part, spec] of Object.entries(call.args)) {
+    const value = (args as Record<string, unknown>)[part];
+    if (spec.kind === "optional") {
+      const present = value !== undefined;
+      if (spec.when === "keys" && present !== keysGiven) throw bad(name, `${part} is sent exactly when the optional keys are`);
+      if (spec.when === "last") {
+        if (trailingAbsent && present) throw bad(name, `${part} cannot follow an absent optional part`);
+        if (!present) trailingAbsent = true;
+      }
+      if (present) put(name, part, spec.item, value, out);
+    } else {
+      put(name, part, spec, value, out);
+    }
+  }
+  return { keys: outKeys, args: out };
+}
+
+function put(name: string, part: string, spec: ArgSpec, value: unknown, out: (string | number)[]): void {
+  switch (spec.kind) {
+    case "text":
+      if (typeof value !== "string") throw bad(name, `${part} must be a string, got ${typeof value}`);
+      out.push(value);
+      return;
+    case "number":
+      if (typeof value !== "number" || !Number.isFinite(value)) throw bad(name, `${part} must be a finite number, got ${String(value)}`);
+      out.push(value);
+      return;
+    case "flag":
+      if (typeof value !== "boolean") throw bad(name, `${part} must be a boolean`);
+      out.push(value ? 1 : 0);
+      return;
+    case "group":
+      for (const [field, s] of Object.entries(spec.fields)) put(name, `${part}.${field}`, s, (value as Record<string, unknown>)?.[field], out);
+      return;
+    case "counted": {
+      if (!Array.isArray(value)) throw bad(name, `${part} must be an array`);
+      out.push(value.length);
+      for (const item of value) put(name, part, spec.item, item, out);
+      return;
+    }
+    case "optional":
+      if (value !== undefined) put(name, part, spec.item, value, out);
+      return;
+  }
+}
+
+function bad(name: string, why: string): TickqError {
+  return new TickqError("BAD_STATE", `script ${name} was called wrongly: ${why}`);
+}
+
+/** Reads a reply as the declaration says; a reply of another shape is an error that names the script. */
+export function decode(call: Call, reply: RedisReply): unknown {
+  return read(call.script.name, call.reply, reply, "reply");
+}
+
+function read(name: string, spec: ReplySpec, value: RedisReply | undefined, at: string): unknown {
+  switch (spec.kind) {
+    case "text":
+      if (value === undefined || value === null || Array.isArray(value)) throw shape(name, at, "a string", value);
+      return String(value);
+    case "number": {
+      const n = typeof value === "number" ? value : Number(value ?? NaN);
+      if (Array.isArray(value) || Number.isNaN(n)) throw shape(name, at, "a number", value);
+      return n;
+    }
+    case "flag":
+      return read(name, number, value, at) === 1;
+    case "tuple":
+      return readTuple(name, spec.fields, arrayAt(name, at, value), at);
+    case "variants": {
+      const items = arrayAt(name, at, value);
+      const tag = String(items[0]);
+      const fields = Object.hasOwn(spec.cases, tag) ? spec.cases[tag] : undefined;
+      if (!fields) throw shape(name, at, `one of ${Object.keys(spec.cases).join(", ")}`, value);
+      return { kind: tag, ...readTuple(name, fields, items.slice(1), `${at}.${tag}`) };
+    }
+    case "list":
+      return arrayAt(name, at, value).map((item, i) => read(name, spec.item, item, `${at}[${i}]`));
+    case "groups": {
+      const items = arrayAt(name, at, value);
+      const fields = Object.entries(spec.fields);
+      if (items.length % fields.length !== 0) throw shape(name, at, `groups of ${fields.length}`, value);
+      const out: Record<string, unknown>[] = [];
+      for (let g = 0; g < items.length; g += fields.length) {
+        const one: Record<string, unknown> = {};
+        fields.forEach(([field, s], i) => (one[field] = read(name, s, items[g + i], `${at}[${g / fields.length}].${field}`)));
+        out.push(one);
+      }
+      return out;
+    }
+    case "optional":
+      if (value === undefined || value === null) return undefined;
+      if (spec.item.kind === "tuple" && Array.isArray(value) && value.length === 0) return undefined;
+      return read(name, spec.item, value, at);
+  }
+}
+
+function readTuple(name: string, fields: ReplyFields, items: RedisReply[], at: string): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  Object.entries(fields).forEach(([field, s], i) => {
+    const value = read(name, s, items[i], `${at}.${field}`);
+    if (value !== undefined) out[field] = value;
+  });
+  return out;
+}
+
+function arrayAt(name: string, at: string, value: RedisReply | undefined): RedisReply[] {
+  if (!Array.isArray(value)) throw shape(name, at, "an array", value);
+  return value;
+}
+
+function shape(name: string, at: string, wanted: string, got: RedisReply | undefined): TickqError {
+  return new TickqError("REDIS", `Unexpected reply from ${name}: ${at} should be ${wanted}, got ${JSON.stringify(got)?.slice(0, 200)}`);
+}

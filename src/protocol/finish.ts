@@ -1,0 +1,11 @@
+// finish.lua: a tick's last call (ack, requeue the unstarted, unregister).
+import { scripts } from "../lua/index.js";
+import { counted, defineCall, key, list, maybe, number, text, tuple } from "./define.js";
+import { acks, beat, ordered, processKeys } from "./sections.js";
+
+export const finish = defineCall(
+  scripts.finish,
+  { ticks: key, lease: key, process: processKeys },
+  { tickId: text, leaseMs: number, deadMaxSize: number, deadMaxAgeSec: number, call: text, beat, acks, queues: counted(text), ordered },
+  tuple({ nowMs: number, left: number, deadEvicted: number, orderedReady: maybe(number), missed: maybe(list(number)), sentOn: maybe(number) }),
+);

@@ -1,0 +1,15 @@
+// Every entry script's declaration (src/lua/<name>.lua ↔ protocol.<name>).
+export { begin } from "./begin.js";
+export { clear } from "./clear.js";
+export { enqueue } from "./enqueue.js";
+export { extend } from "./extend.js";
+export { finish } from "./finish.js";
+export { housekeep } from "./housekeep.js";
+export { locate } from "./locate.js";
+export { move } from "./move.js";
+export { ordered_enqueue } from "./ordered_enqueue.js";
+export { page } from "./page.js";
+export { recurring } from "./recurring.js";
+export { step } from "./step.js";
+export { history, inflight, queues, recurring_list, stats, ticks } from "./admin-reads.js";
+export { kick, parallel, pause, session } from "./control.js";

@@ -1,0 +1,56 @@
+// Parts that several entry scripts share, declared once: each is read in
+// Lua by the library named beside it.
+import { counted, flag, group, keyGroup, list, maybe, number, optional, text, tuple, groups } from "./define.js";
+
+/** lib/sidekiq/register-process.lua: a Sidekiq process's heartbeat and work hashes (Sidekiq >= 6.5 and before). */
+export const processKeys = keyGroup("heartbeat", "work", "workers");
+
+/** lib/sidekiq/register-process.lua: a beat, numbered, with the jobs running as Sidekiq work entries. */
+export const beat = optional(group({ number, running: counted(group({ tid: text, work: text })) }), "keys");
+
+/** lib/tick/resurrect-dead-ticks.lua and lib/delayed/promote-due.lua: the housekeeping limits. */
+export const housekeep = group({ resurrectLimit: number, lockMs: number, scanLimit: number, scheduleLimit: number });
+
+/** lib/tick/fetch-jobs.lua: how many jobs, from which queues, and for weighted order one 1-based queue per slot. */
+export const fetch = group({ batch: number, queues: counted(text), picks: counted(number) });
+
+/** lib/tick/ack-jobs.lua: successes grouped by queue (one argument a job), then the other outcomes. */
+export const acks = group({
+  succeeded: counted(group({ queue: text, jobs: counted(text) })),
+  others: counted(group({ code: text, queue: text, job: text, updated: text, delay: number })),
+});
+
+/** lib/ordered/state.lua and lib/ordered/ack-ids.lua: the ordered names a tick serves and its ordered acks; absent for a tick without ordered jobs. */
+export const ordered = optional(
+  group({
+    names: counted(text),
+    succeeded: counted(group({ name: text, ids: counted(group({ id: text, fence: number })) })),
+    others: counted(group({ code: text, name: text, id: text, fence: number, extra: text })),
+  }),
+  "last",
+);
+
+/** lib/tick/fetch-jobs.lua's groups: per queue its jobs and, per job, its counts (none when all are 0). */
+export const fetched = groups({ queue: text, jobs: list(text), counts: groups({ resurrections: number, interruptions: number, suspect: flag }) });
+
+/** lib/ordered/fetch-ids.lua's groups: one per name; fences run on from `first`; empty lists where every id has 1 payload or 0. */
+export const orderedFetched = list(
+  tuple({
+    name: text,
+    first: number,
+    ids: list(text),
+    payloads: list(text),
+    scores: list(number),
+    counts: list(number),
+    failures: list(number),
+    resurrections: list(number),
+    suspects: list(number),
+    interruptions: list(number),
+  }),
+);
+
+/** lib/tick/fetch-jobs.lua's flow part, when the fetch met flow jobs: the k-th flow job's fence is `fence` + k. */
+export const flowPart = maybe(tuple({ capped: flag, fence: number, parked: flag }));
+
+/** begin.lua's and housekeep.lua's first five fields. */
+export const housekept = { nowMs: number, resurrected: number, scheduled: number, moreResurrect: flag, moreSchedule: flag } as const;

@@ -1,0 +1,20 @@
+// step.lua: a tick's middle calls (ack, extend, fetch more).
+import { scripts } from "../lua/index.js";
+import { defineCall, flag, key, list, maybe, number, text, tuple } from "./define.js";
+import { acks, beat, fetch, fetched, flowPart, ordered, orderedFetched, processKeys } from "./sections.js";
+
+export const step = defineCall(
+  scripts.step,
+  { ticks: key, lease: key, process: processKeys },
+  { tickId: text, leaseMs: number, deadMaxSize: number, deadMaxAgeSec: number, call: text, beat, acks, fetch, ordered },
+  tuple({
+    nowMs: number,
+    leaseHeld: flag,
+    deadEvicted: number,
+    fetched,
+    ordered: maybe(orderedFetched),
+    missed: maybe(list(number)),
+    flow: flowPart,
+    sentOn: maybe(number),
+  }),
+);
