@@ -1,4 +1,4 @@
-// The flow part of a fetch's reply (lib/fetch.lua): {1 if the fetch
+// The flow part of a fetch's reply (lib/tick/fetch-jobs.lua): {1 if the fetch
 // stopped at its set-aside cap, F, 1 if jobs wait parked on keys}: the k-th flow job of the reply, in its
 // order, has fence F + k. Lua names no job and sends no number a job:
 // cutting a jid out or turning a number into text costs Redis' Lua a
@@ -6,9 +6,7 @@
 // Each job gets its own fence, for ctx.fence; `capped` tells the tick the
 // queue may hold more behind the jobs set aside, though the fetch came
 // back short.
-import { readFetched, type FetchedJob } from "../tick/passes/fetch.js";
-import { asArray, asNumber } from "../redis/adapter.js";
-import type { RedisReply } from "../types.js";
+import { readFetched, type FetchedGroups, type FetchedJob } from "../tick/passes/fetch.js";
 import { isFlowJob } from "./descriptor.js";
 
 export interface FlowFetched {
@@ -19,12 +17,11 @@ export interface FlowFetched {
   parked: boolean;
 }
 
-/** readFetched (fetch.lua's groups), each flow job with its fence from the flow part. */
-export function readFetchedFenced(groups: RedisReply | undefined, flow: RedisReply | undefined): FlowFetched {
+/** readFetched (lib/tick/fetch-jobs.lua's groups), each flow job with its fence from the flow part. */
+export function readFetchedFenced(groups: FetchedGroups, flow: { capped: boolean; fence: number; parked: boolean } | undefined): FlowFetched {
   const jobs = readFetched(groups);
-  if (flow === undefined || flow === null || asArray(flow, "flow fetch").length === 0) return { jobs, capped: false, parked: false };
-  const [capped, first, parked] = asArray(flow, "flow fetch");
-  let fence = asNumber(first);
+  if (flow === undefined) return { jobs, capped: false, parked: false };
+  let fence = flow.fence;
   for (const job of jobs) if (isFlowJob(job.raw)) job.flowFence = ++fence;
-  return { jobs, capped: asNumber(capped) === 1, parked: asNumber(parked) === 1 };
+  return { jobs, capped: flow.capped, parked: flow.parked };
 }

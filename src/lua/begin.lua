@@ -2,30 +2,32 @@
 -- begin: start a tick in one round trip: take the lease, register, run the
 -- bounded resurrect and delayed passes, fetch the first batch, and note
 -- the time in the heartbeat (lib/tick/record-heartbeat.lua).
--- KEYS: [1] P.."ticks"  [2] P.."tick:"..ID (the lease hash)
---       [3..5] only as a Sidekiq process: its heartbeat and work hashes
---       (lib/sidekiq/register-process.lua)
--- ARGV: [1] prefix  [2] tick id  [3] lease ms  [4] dead max size
---       [5] dead max age s  [6] registration "<started ms> <lease ms> <queue> …"
---       [7] resurrect limit  [8] resurrector lock ms  [9] registry scan limit
---       [10] schedule limit  [11] 1 to report the eviction policy
---       [12] only as a Sidekiq process: its `info` JSON
---       [12.. or 13..] fetch args (see lib/tick/fetch-jobs.lua), then the ordered
---       names this tick serves (lib/ordered/state.lua; absent: none)
---       last three: declaration digest, due limit, schedule clock shift ms
---       (lib/recurring/find-due.lua; last so the fetch args keep their place)
--- Returns: {now ms, resurrected, scheduled, more resurrect, more schedule,
---           {queue, {jobs}, {resurrections}, ...}, lease held (1/0), policy,
---           {schedules in sync, {name, due, last, ...}, more due},
---           and for a tick that serves ordered names
---           {ordered groups (lib/ordered/fetch-ids.lua)} (empty when only
---           the flow part follows), and when the fetch met flow jobs
---           {1 if it stopped at its set-aside cap, the fence
---           before its first flow job} (lib/tick/fetch-jobs.lua)}
+-- KEYS: ticks lease process?keys(heartbeat work workers)
+-- ARGV: prefix tickId leaseMs deadMaxSize deadMaxAgeSec registration housekeep(resurrectLimit
+--   lockMs scanLimit scheduleLimit) askPolicy recurring(digest dueLimit shiftMs) info?keys
+--   fetch(batch queues[] picks[]) ordered?(names[] succeeded[](name ids[](id fence)) others[](code
+--   name id fence extra))
+-- Returns: (nowMs resurrected scheduled moreResurrect moreSchedule fetched[queue jobs[]
+--   counts[resurrections interruptions suspect]] leaseHeld policy due?(inSync due[name slot last]
+--   more) ordered?[](name first ids[] payloads[] scores[] counts[] failures[] resurrections[]
+--   suspects[] interruptions[]) flow?(capped fence parked))
+-- ticks: P.."ticks"; lease: P.."tick:"..ID (the lease hash); process: only as
+-- a Sidekiq process, its heartbeat and work hashes (lib/sidekiq/register-process.lua).
+-- registration: "<started ms> <lease ms> <queue> …"; housekeep: lib/tick/resurrect-dead-ticks.lua
+-- and lib/delayed/promote-due.lua; askPolicy: 1 to report the eviction policy;
+-- recurring: lib/recurring/find-due.lua; info: the Sidekiq process's `info` JSON;
+-- fetch: lib/tick/fetch-jobs.lua; ordered: lib/ordered/state.lua (absent: no ordered names).
+-- fetched: lib/tick/fetch-jobs.lua's groups; due: lib/recurring/find-due.lua (absent
+-- when the tick was not begun); ordered: lib/ordered/fetch-ids.lua's groups, only for a
+-- tick that serves ordered names (empty when only the flow part follows); flow: when
+-- the fetch met flow jobs (lib/tick/fetch-jobs.lua).
 -- Replays: begin is call 1 of the tick (lib/tick/replay-call.lua). A replay while the
 -- lease lives answers the first run's reply; once the lease is gone the
 -- tick is dead (its fetched jobs are the resurrector's) and begin answers
 -- "lease not held": the `begun` set remembers its id for an hour.
+-- A resend carries the same ARGV as the first run, so the order of the
+-- parts (recurring before fetch, so every part has its fixed place or
+-- follows a count) changes nothing for a replay.
 -- allow-oom: at maxmemory with noeviction a tick must still start, or the
 -- queue that would free memory could never drain.
 -- @include lib/common/prefix-keys.lua
@@ -78,15 +80,14 @@ redis.call('HSET', KEYS[1], tick, ARGV[6])
 heartbeat(now, ARGV[6])
 local resurrected, more_resurrect = resurrect(tick, tonumber(ARGV[7]), ARGV[8], tonumber(ARGV[9]))
 local promoted, more_delayed = promote_due(now / 1000, tonumber(ARGV[10]))
-local fetch_at = 12
+local due = recurring_due(now + tonumber(ARGV[14]), ARGV[12], tonumber(ARGV[13]))
+local fetch_at = 15
 if #KEYS > 2 then
-  sidekiq_register(3, now, ARGV[3], ARGV[12])
-  fetch_at = 13
+  sidekiq_register(3, now, ARGV[3], ARGV[15])
+  fetch_at = 16
 end
 local batch, queues, picks = fetch_args(fetch_at)
-local due = recurring_due(now + tonumber(ARGV[#ARGV]), ARGV[#ARGV - 2], tonumber(ARGV[#ARGV - 1]))
-local ordered_at = fetch_args_end(fetch_at)
-local names = ordered_at <= #ARGV - 3 and ordered_names(ordered_at) or {}
+local names = ordered_names(fetch_args_end(fetch_at))
 local fetched, ordered, flowed = fetch_mixed(tick, batch, queues, picks, names, now)
 local kept_reply = { now, resurrected, promoted, more_resurrect, more_delayed, without_jobs(fetched), 1, policy, due }
 local reply = { now, resurrected, promoted, more_resurrect, more_delayed, fetched, 1, policy, due }

@@ -3,9 +3,11 @@
 -- Jobs in process are elsewhere (a tick's lists) and stay there. Flow
 -- jobs' unique claims end with them: the whole set is read once (a plain
 -- job costs a byte compare), so clearing is O(jobs), as UNLINK frees them.
--- KEYS: [1] the sorted set or queue
--- ARGV: [1] prefix  [2] call token  [3] how long the reply is kept, ms
--- Returns: how many jobs were deleted, as a string
+-- KEYS: set
+-- ARGV: prefix token keepMs
+-- Returns: number
+-- set: the sorted set or queue; token: the call token; keepMs: how long the reply
+-- is kept. Returns how many jobs were deleted, as a string.
 -- Replays: the token (lib/admin/answer-once.lua) answers a resent call with the first
 -- reply and deletes nothing more: jobs that arrived since stay.
 -- @include lib/common/prefix-keys.lua

@@ -1,18 +1,20 @@
 -- enqueue: push jobs, or schedule them, with Redis' time as created_at and
 -- enqueued_at. Job JSON arrives without those fields and with `}` last; they
 -- are appended as text so the rest of the string is kept as sent.
--- KEYS: [1] P.."queues"  [2] P.."schedule"
--- ARGV: [1] prefix  [2] call token  [3] call window ms  [4] id window ms
---       [5] n, then n groups of: queue, delay ms, at ms (0: none), the jid
---       if the caller chose it ('' if tickq drew it), job JSON
--- Returns: one character per job, "1" pushed or scheduled, "0" skipped
---          because its caller-chosen jid was enqueued within the id window,
---          "2" a duplicate of a unique key another job holds (lib/flow/flow.lua:
---          nothing written, its own jid not remembered);
---          then, for each "2", a space and that job's jid (%XX-escaped).
---          A flow job whose key is full is parked rather than queued, and
---          so is a while-executing job whose key has a job queued that
---          waits for its slot (lib/flow/claims.lua F.enqueue).
+-- KEYS: queues schedule
+-- ARGV: prefix token tokenMs idWindowMs jobs[](queue delayMs atMs jid job)
+-- Returns: text
+-- jobs: queue, delay ms, at ms (0: none), the jid if the caller chose it ('' if
+-- tickq drew it), job JSON. tokenMs: how long the call token is kept; idWindowMs:
+-- how long a caller's jid is remembered.
+-- Returns one character per job, "1" pushed or scheduled, "0" skipped
+-- because its caller-chosen jid was enqueued within the id window,
+-- "2" a duplicate of a unique key another job holds (lib/flow/flow.lua:
+-- nothing written, its own jid not remembered);
+-- then, for each "2", a space and that job's jid (%XX-escaped).
+-- A flow job whose key is full is parked rather than queued, and
+-- so is a while-executing job whose key has a job queued that
+-- waits for its slot (lib/flow/claims.lua F.enqueue).
 -- Replays: the call token (drawn per call) is set NX for the call window;
 -- a replay finds it and answers the first run's reply, pushing nothing. A
 -- caller's own jid is remembered in one sorted set, `jids`, scored by the

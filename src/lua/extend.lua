@@ -1,13 +1,13 @@
 #!lua flags=allow-oom
 -- extend: keep a tick's lease alive while its handlers run; as a Sidekiq
 -- process, beat too (the jobs running now).
--- KEYS: [1] P.."tick:"..ID (the lease hash)
---       [2..4] only as a Sidekiq process: its heartbeat and work hashes
--- ARGV: [1] prefix  [2] tick id  [3] lease ms
---       [4..] only as a Sidekiq process: a beat (lib/sidekiq/register-process.lua)
---       then optionally n and n pairs of jid, progress value (JSON), written
---       while the lease is held (lib/results/keep-results.lua)
--- Returns: 1 if the lease was extended, 0 if it was already gone.
+-- KEYS: lease process?keys(heartbeat work workers)
+-- ARGV: prefix tickId leaseMs beat?keys(number running[](tid work)) progress?[](jid value)
+-- Returns: flag
+-- lease: P.."tick:"..ID (the lease hash); process and beat: only as a Sidekiq
+-- process (lib/sidekiq/register-process.lua). progress: running jobs' progress values
+-- (JSON), written while the lease is held (lib/results/keep-results.lua).
+-- Returns 1 if the lease was extended, 0 if it was already gone.
 -- Replays: PEXPIRE never creates a key, so a replay can only extend a
 -- lease that still exists, never revive a lost one; the beat is numbered,
 -- so a replayed or overtaken one changes nothing but TTLs, and it never

@@ -7,18 +7,19 @@
 -- As a Sidekiq process, the tick leaves `processes` with its lists empty;
 -- otherwise its heartbeat shows the jobs still running until the lease
 -- expires.
--- KEYS: [1] P.."ticks"  [2] P.."tick:"..ID (the lease hash)
---       [3..5] only as a Sidekiq process: its heartbeat and work hashes
--- ARGV: [1] prefix  [2] tick id  [3] lease ms  [4] dead max size
---       [5] dead max age s  [6] call number  [7..] only as a Sidekiq
---       process, a beat (lib/sidekiq/register-process.lua); then ack entries
---       (lib/tick/ack-jobs.lua), then n and the n queues this tick served, then
---       the ordered names it served and its ordered acks
---       (lib/ordered/state.lua, lib/ordered/ack-ids.lua; absent: none)
--- Returns: {now ms, jobs and ordered ids left in its lists, dead evictions,
---           ordered ids made ready by these acks (0 for a tick that serves
---           no ordered names), {numbers of ack entries no longer listed (lib/tick/ack-jobs.lua)},
---           parked flow jobs these acks sent back to their queues}
+-- KEYS: ticks lease process?keys(heartbeat work workers)
+-- ARGV: prefix tickId leaseMs deadMaxSize deadMaxAgeSec call beat?keys(number running[](tid work))
+--   acks(succeeded[](queue jobs[]) others[](code queue job updated delay)) queues[]
+--   ordered?(names[] succeeded[](name ids[](id fence)) others[](code name id fence extra))
+-- Returns: (nowMs left deadEvicted orderedReady? missed?[] sentOn?)
+-- ticks: P.."ticks"; lease: P.."tick:"..ID; process and beat: only as a Sidekiq
+-- process (lib/sidekiq/register-process.lua). call: the call number; acks:
+-- lib/tick/ack-jobs.lua; queues: the queues this tick served; ordered:
+-- lib/ordered/state.lua, lib/ordered/ack-ids.lua (absent: no ordered names).
+-- left: jobs and ordered ids left in its lists; orderedReady: ordered ids made
+-- ready by these acks; missed: numbers of ack entries no longer listed
+-- (lib/tick/ack-jobs.lua); sentOn: parked flow jobs these acks sent back to
+-- their queues. A stale call answers only the first three.
 -- Replays: a numbered call (lib/tick/replay-call.lua). The lease hash outlives finish
 -- until its TTL runs out, holding the reply, so a replay answers it; after
 -- that, a replay finds none of its jobs listed and moves nothing. The

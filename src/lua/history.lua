@@ -1,11 +1,12 @@
 -- history: jobs processed and failed per day (UTC), read from the daily
 -- counters the ack pass keeps (Sidekiq's `stat:processed:YYYY-MM-DD`), for
 -- today and the days before it, by Redis' clock.
--- KEYS: [1] P.."stat:processed" (read by nobody here: declared so a cluster
---       client routes the call to the prefix's slot; the daily counters'
---       names are built from the prefix)
--- ARGV: [1] prefix  [2] days
--- Returns: {day, processed, failed, ...}, oldest day first
+-- KEYS: processed
+-- ARGV: prefix days
+-- Returns: [day processed failed]
+-- processed: P.."stat:processed" (read by nobody here: declared so a cluster
+-- client routes the call to the prefix's slot; the daily counters'
+-- names are built from the prefix). Returns the days, oldest first.
 -- Replays: reads only.
 -- @include lib/common/prefix-keys.lua
 

@@ -1,10 +1,11 @@
 #!lua flags=allow-oom
 -- housekeep: one more bounded resurrect and delayed pass, for a tick whose
 -- begin reported that more was left and whose time budget allows it.
--- KEYS: [1] P.."ticks"  [2] P.."tick:"..ID (the lease hash)
--- ARGV: [1] prefix  [2] tick id  [3] call number  [4] resurrect limit
---       [5] resurrector lock ms  [6] registry scan limit  [7] schedule limit
--- Returns: {now ms, resurrected, scheduled, more resurrect, more schedule, lease held}
+-- KEYS: ticks lease
+-- ARGV: prefix tickId call housekeep(resurrectLimit lockMs scanLimit scheduleLimit)
+-- Returns: (nowMs resurrected scheduled moreResurrect moreSchedule leaseHeld)
+-- call: the call number; housekeep: lib/tick/resurrect-dead-ticks.lua and
+-- lib/delayed/promote-due.lua.
 -- Replays: a numbered call (lib/tick/replay-call.lua); the passes themselves only
 -- move what they find, so even an unnumbered rerun moves nothing twice.
 -- @include lib/common/prefix-keys.lua

@@ -2,9 +2,10 @@
 -- with their tick and whether its lease is alive (a dead tick's jobs wait
 -- for the resurrector). A tick holds at most 1.5 batches, so these lists
 -- are short; the reply is capped all the same.
--- KEYS: [1] P.."ticks"
--- ARGV: [1] prefix  [2] most jobs to answer
--- Returns: {tick, lease alive (1/0), queue, job, ...}
+-- KEYS: ticks
+-- ARGV: prefix limit
+-- Returns: [tick alive queue job]
+-- limit: most jobs to answer. alive: whether the tick's lease lives (1/0).
 -- Replays: reads only.
 -- @include lib/common/prefix-keys.lua
 

@@ -6,15 +6,16 @@
 -- drained asks `done`, and ticks again if a kick was refused since its tick
 -- began, so no enqueue is left waiting for the cron. Entries older than the
 -- TTL (a holder that was killed) are dropped by the next call.
--- KEYS: [1] P.."kicks" (zset: token → ms its tick began)
---       [2] P.."kicks:waiting" (zset: refused token → ms refused)
--- ARGV: [1] prefix  [2] op: "take" | "done" | "free"  [3] token
---       [4] take: max slots; done: the next token; free: unused
---       [5] TTL ms: the longest a holder goes between two calls
--- Returns: take: 1 when the slot is taken, 0 when refused (all MAX held).
---          done: 1 when a kick was refused since this holder's tick began:
---          the slot passes to the next token (tick again), else 0 (released).
---          free: 1 (the slot is released).
+-- KEYS: kicks waiting
+-- ARGV: prefix op token arg ttlMs
+-- Returns: number
+-- kicks: zset token → ms its tick began; waiting: zset refused token → ms refused.
+-- op: "take" | "done" | "free"; arg: take: max slots; done: the next token; free:
+-- unused; ttlMs: the longest a holder goes between two calls.
+-- Returns, take: 1 when the slot is taken, 0 when refused (all MAX held).
+-- done: 1 when a kick was refused since this holder's tick began:
+-- the slot passes to the next token (tick again), else 0 (released).
+-- free: 1 (the slot is released).
 -- Replays: slots are named members, never counts (a replayed INCR would
 -- take two slots; a replayed DECR would free another holder's). A replayed
 -- take finds its token held (1) or waiting (0) and answers the same; a

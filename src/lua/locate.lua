@@ -1,12 +1,11 @@
 -- locate: looks for one job by jid, a bounded stretch of Redis per call.
--- KEYS: [1] P.."queues"  [2] P.."ticks"
--- ARGV: [1] prefix  [2] jid, as written inside a JSON string
---       [3] entries to look at, at most  [4] stage to resume ('' first)
---       [5] position in that stage (a ZSCAN cursor, or a list index)
--- Returns: {'found', state, queue, job, score or distance from the queue's
---           head, tick, tick alive (1/0), and for a flow job parked on a
---           busy key its park list 'flow:park:KEY'}, {'more', stage,
---           position}, or {'none'}
+-- KEYS: queues ticks
+-- ARGV: prefix jid budget stage position
+-- Returns: found(state queue job where tick tickAlive parkedOn?) | more(stage position) | none
+-- jid: as written inside a JSON string; budget: entries to look at, at most;
+-- stage: the stage to resume ('' first); position: in that stage (a ZSCAN
+-- cursor, or a list index). where: score, or distance from the queue's head;
+-- parkedOn: for a flow job parked on a busy key, its park list 'flow:park:KEY'.
 -- Replays: reads only.
 -- @include lib/common/prefix-keys.lua
 -- @include lib/common/edit-job-text.lua

@@ -1,12 +1,12 @@
 -- move: takes jobs out of where they wait, deleting them or pushing them to their queue.
--- KEYS: [1] P.."queues"
--- ARGV: [1] prefix  [2] call token  [3] how long the reply is kept, ms
---       [4] n, then n groups of: where it is ('schedule', 'retry', 'dead',
---       'queue:NAME' or a flow park list 'flow:park:KEY'), its stored text,
---       'push' or 'delete', the text to push ('' for the stored text), its
---       distance from the queue's head ('' unknown)
--- Returns: one character per job: '1' done, '0' no longer there (a tick or
---          another call took it first), 'u' left where it is: its queue cannot be read
+-- KEYS: queues
+-- ARGV: prefix token keepMs jobs[](from job action push distance)
+-- Returns: text
+-- jobs: where it is ('schedule', 'retry', 'dead', 'queue:NAME' or a flow park
+-- list 'flow:park:KEY'), its stored text, 'push' or 'delete', the text to push
+-- ('' for the stored text), its distance from the queue's head ('' unknown).
+-- Returns one character per job: '1' done, '0' no longer there (a tick or
+-- another call took it first), 'u' left where it is: its queue cannot be read.
 -- Replays: the token (lib/admin/answer-once.lua) answers a resent call with the first
 -- reply, doing nothing. Even without it a second run finds none of the
 -- stored texts where they were and moves nothing (nor forgets any count).

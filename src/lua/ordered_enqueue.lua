@@ -4,12 +4,13 @@
 -- its earliest due time, except that a new payload never cuts a retry's
 -- backoff short; an id that runs gets the payload in `n:ID`, to run after
 -- the current run, merged. Payload JSON is stored exactly as sent.
--- KEYS: [1] P.."ordered" (the set of ordered names ever enqueued)
--- ARGV: [1] prefix  [2] call token  [3] call window ms
---       [4] n, then n groups of: name, id, payload JSON,
---       score ('' for Redis' time in ms), delay ms
--- Returns: one character per payload, "1" stored, "0" already waiting
---          (an identical payload).
+-- KEYS: names
+-- ARGV: prefix token tokenMs payloads[](name id payload score delayMs)
+-- Returns: text
+-- names: P.."ordered" (the set of ordered names ever enqueued).
+-- payloads: name, id, payload JSON, score ('' for Redis' time in ms), delay ms.
+-- Returns one character per payload, "1" stored, "0" already waiting
+-- (an identical payload).
 -- Replays: the call token (drawn per call) is set NX for the call window;
 -- a replay finds it and answers the first run's reply, adding nothing (a
 -- payload whose id ran in between would otherwise run twice). Within the

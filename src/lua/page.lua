@@ -1,13 +1,13 @@
 -- page: one page of a queue or of a sorted set (schedule, retry, dead).
--- KEYS: [1] the queue or sorted set
--- ARGV: [1] prefix  [2] 'z' (sorted set) or 'l' (queue)
---       [3] 'asc' (oldest or soonest first) or 'desc'  [4] limit
---       [5] entries to look at, at most  [6] name, as written in "class" ('' any)
---       [7] queue ('' any)  [8..11] the cursor ('' to start): sorted set:
---       score, jid, offset; queue: distance of B, jid of B, distance of A, jid of A
--- Returns: {{job, score (sorted set) or distance (queue), ...},
---           {next cursor fields} (empty at the end), size of the set or
---           queue, entries looked at}
+-- KEYS: set
+-- ARGV: prefix kind order limit budget name queue cursor(at jid near nearJid)
+-- Returns: (entries[job where] cursor[] size examined)
+-- set: the queue or sorted set; kind: 'z' (sorted set) or 'l' (queue); order:
+-- 'asc' (oldest or soonest first) or 'desc'; budget: entries to look at, at
+-- most; name: as written in "class" ('' any); queue: '' any; cursor ('' to
+-- start): sorted set: score, jid, offset; queue: distance of B, jid of B,
+-- distance of A, jid of A. entries: score (sorted set) or distance (queue);
+-- cursor: the next cursor's fields (empty at the end); size: of the set or queue.
 -- Replays: reads only.
 -- @include lib/common/prefix-keys.lua
 -- @include lib/common/edit-job-text.lua

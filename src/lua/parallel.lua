@@ -6,18 +6,22 @@
 -- in `ticks:reserved` until it begins or the reservation expires; once its
 -- id is in `begun` (begin.lua) the registry speaks for it. Ids are granted
 -- in order; the first refused ends the grant.
--- KEYS: [1] P.."ticks"  [2] P.."ticks:reserved" (zset: id → ms it expires)
--- ARGV: [1] prefix  [2] max live ticks  [3] reservation ms  [4..] tick ids
--- Returns: {granted, others}: how many of the ids (the first ones) hold a
---          slot, and how many other ticks (not among the ids) are live or
---          reserved.
+-- KEYS: ticks reserved
+-- ARGV: prefix maxLive reserveMs ids[]
+-- Returns: (granted others)
+-- ticks: P.."ticks"; reserved: P.."ticks:reserved" (zset: id → ms it expires).
+-- maxLive: max live ticks; ids: the tick ids asking for a slot.
+-- granted: how many of the ids (the first ones) hold a slot; others: how many
+-- other ticks (not among the ids) are live or reserved.
 -- Replays: an id granted by the first run is found reserved (or live) and
 -- granted again, taking no second slot; an id that already began is never
 -- reserved again (a tick begins once), so a late replay grants nothing new.
+-- A resend carries the same counted ids as the first run.
 -- @include lib/common/prefix-keys.lua
+-- @include lib/common/counted-args.lua
 
 local registry, reserved = KEYS[1], KEYS[2]
-local max, reserve_ms = tonumber(ARGV[2]), tonumber(ARGV[3])
+local max, reserve_ms, ids = tonumber(ARGV[2]), tonumber(ARGV[3]), counted_args(4)
 local now = now_ms()
 redis.call('ZREMRANGEBYSCORE', reserved, '-inf', now)
 
@@ -41,12 +45,11 @@ for _, id in ipairs(redis.call('ZRANGE', reserved, 0, -1)) do
 end
 
 local others = live
-for k = 4, #ARGV do
-  if is_live[ARGV[k]] then others = others - 1 end
+for _, id in ipairs(ids) do
+  if is_live[id] then others = others - 1 end
 end
 local granted = 0
-for k = 4, #ARGV do
-  local id = ARGV[k]
+for _, id in ipairs(ids) do
   if not is_live[id] then
     if live >= max or redis.call('ZSCORE', begun, id) then break end
     redis.call('ZADD', reserved, now + reserve_ms, id)

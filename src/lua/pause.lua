@@ -1,9 +1,11 @@
 -- pause: pauses or resumes a queue. Fetch skips a queue in the `paused`
 -- set (lib/tick/fetch-jobs.lua); its jobs stay where they are, and scheduled and
 -- retry jobs still join it when due.
--- KEYS: [1] P.."paused"
--- ARGV: [1] prefix  [2] queue  [3] '1' to pause, '0' to resume
--- Returns: 1 if the queue is paused after the call, else 0
+-- KEYS: paused
+-- ARGV: prefix queue paused
+-- Returns: flag
+-- paused: P.."paused"; paused (ARGV): 1 to pause, 0 to resume.
+-- Returns 1 if the queue is paused after the call, else 0.
 -- Replays: adding or removing one member of a set: a second run finds it
 -- done, changes nothing and answers the same.
 if ARGV[3] == '1' then

@@ -1,9 +1,11 @@
 -- queues: every queue with its size, whether it is paused, and when a tick
 -- last served it (lib/tick/record-heartbeat.lua). A paused queue is listed even when
 -- no job was ever pushed to it.
--- KEYS: [1] P.."queues"  [2] P.."paused"
--- ARGV: [1] prefix
--- Returns: {name, size, paused (1/0), last served ms (0: never), ...}
+-- KEYS: queues paused
+-- ARGV: prefix
+-- Returns: [name size paused servedMs]
+-- paused: whether it is paused (1/0); servedMs: when a tick last served it
+-- (0: never).
 -- Replays: reads only.
 -- @include lib/common/prefix-keys.lua
 

@@ -5,20 +5,21 @@
 -- "name:slot"), prunes schedules no deployment declares any more, then
 -- fetches what begin's batch left room for, so the jobs it enqueued run in
 -- this tick at no further round trip.
--- KEYS: [1] P.."ticks"  [2] P.."tick:"..ID (the lease hash)
--- ARGV: [1] prefix  [2] tick id  [3] call number  [4] schedule clock shift ms
---       [5] prune grace ms  [6] declaration digest ('' when none)  [7] 1: sync
---       [8] n, then n × (name, timing fp, spec fp, spec JSON, next slot ms or
---       ''): the whole declaration when syncing (n = 0 otherwise)
---       then m, m × (name, spec fp, due slot ms begin saw, next slot ms or '',
---       k, k × (slot ms, queue, job JSON ending in `}`)): the due schedules
---       this deployment declares
---       then o, o × (name, due slot ms begin saw): due ones it does not declare
---       then fetch args (lib/tick/fetch-jobs.lua)
--- Returns: {lease held (1/0), jobs enqueued, {names claimed}, schedules pruned,
---           {queue, {jobs}, {resurrections}, ...}, and when the fetch
---           met flow jobs {1 if it stopped at its set-aside cap,
---           the fence before its first flow job} (lib/tick/fetch-jobs.lua)}
+-- KEYS: ticks lease
+-- ARGV: prefix tickId call shiftMs pruneGraceMs digest sync declared[](name timingFp specFp spec
+--   next) due[](name specFp slot next slots[](slot queue job)) orphans[](name slot) fetch(batch
+--   queues[] picks[])
+-- Returns: (leaseHeld enqueued claimed[] pruned fetched[queue jobs[] counts[resurrections
+--   interruptions suspect]] flow?(capped fence parked))
+-- call: the call number; shiftMs: the schedule clock shift; digest: the
+-- declaration digest ('' when none); sync: 1 to sync. declared: the whole
+-- declaration when syncing (none otherwise): name, timing fp, spec fp, spec
+-- JSON, next slot ms or ''. due: the due schedules this deployment declares:
+-- name, spec fp, the due slot ms begin saw, next slot ms or '', and the slots
+-- to enqueue (slot ms, queue, job JSON ending in `}`). orphans: due ones it
+-- does not declare (name, due slot ms begin saw). fetch: lib/tick/fetch-jobs.lua.
+-- claimed: the names claimed; flow: when the fetch met flow jobs
+-- (lib/tick/fetch-jobs.lua).
 -- Replays: a numbered call (lib/tick/replay-call.lua): a replay answers the kept
 -- reply. Claiming is also safe without it: a claim acts only if the due
 -- slot still is the one begin saw (compare-and-set; a claim moves it on),

@@ -1,9 +1,9 @@
 -- recurring_list: what Redis holds of the recurring jobs, for tq.schedules().
--- KEYS: [1] P.."schedules:due"
--- ARGV: [1] prefix
--- Returns: {{name, next slot ms, ...}, {name, spec JSON, ...},
---           {name, "timing fp spec fp", ...}, {name, last slot ms, ...},
---           {name, orphaned since ms, ...}}
+-- KEYS: due
+-- ARGV: prefix
+-- Returns: (due[name slot] specs[name spec] fps[name fps] lasts[name slot] orphans[name since])
+-- due: P.."schedules:due". Each list is flat name, value pairs: the next slot
+-- ms, the spec JSON, "timing fp spec fp", the last slot ms, orphaned since ms.
 -- Replays: reads only.
 -- @include lib/common/prefix-keys.lua
 

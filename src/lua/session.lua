@@ -2,9 +2,11 @@
 -- marks the session's nonce (random, and read only from a cookie whose HMAC
 -- verified) for as long as the cookie would still be accepted, so a copied
 -- cookie stops working at logout and the mark goes when the cookie expires.
--- KEYS: [1] P.."dashboard:ended:"..nonce
--- ARGV: [1] prefix  [2] 'end' or 'check'  [3] end: ms until the session expires
--- Returns: 1 if the session has ended, else 0
+-- KEYS: ended
+-- ARGV: prefix op ms
+-- Returns: flag
+-- ended: P.."dashboard:ended:"..nonce; op: 'end' or 'check'; ms: end: ms until
+-- the session expires. Returns 1 if the session has ended, else 0.
 -- Replays: 'check' writes nothing; 'end' sets the same mark again, its
 -- lifetime at most a round trip longer, which outlives the cookie harmlessly.
 if ARGV[2] == 'end' then

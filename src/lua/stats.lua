@@ -1,12 +1,12 @@
 -- stats: Sidekiq's counters and sizes, read in one round trip.
--- KEYS: [1] P.."queues"  [2] P.."ticks"
--- ARGV: [1] prefix  [2] n, then n job names (flow sizes, lib/flow/stats.lua)
---       then m, then m ordered names (lib/ordered/count-sizes.lua); absent: none
--- Returns: {processed, failed, dead evicted, scheduled, retry, dead,
---           ticks, inflight, {queue, size, ...}, eviction policy,
---           recurring schedules held, now ms, {heartbeat field, ms, ...},
---           {paused queue, ...}, scheduled and retry jobs already due,
---           {flow sizes per job name}, {sizes per ordered name}}
+-- KEYS: queues ticks
+-- ARGV: prefix flowNames[] orderedNames[]
+-- Returns: (processed failed deadEvicted scheduled retry dead ticks inflight queues[name size]
+--   policy schedules nowMs heartbeat[field ms] paused[] due flow[][] ordered[][])
+-- flowNames: job names (flow sizes, lib/flow/stats.lua); orderedNames:
+-- ordered names (lib/ordered/count-sizes.lua). queues: sizes; heartbeat: the
+-- heartbeat hash's fields; due: scheduled and retry jobs already due; flow and
+-- ordered: sizes per name, in the order asked.
 -- One call answers everything stats() and a dashboard refresh show.
 -- Replays: reads only (flow's sizes prune deferral records already due,
 -- which no reader counts).

@@ -3,24 +3,24 @@
 -- trip. A tick whose lease is gone may be resurrected at any moment, so it
 -- acks but fetches nothing more (a job fetched into its lists now could be
 -- orphaned).
--- KEYS: [1] P.."ticks"  [2] P.."tick:"..ID (the lease hash)
---       [3..5] only as a Sidekiq process: its heartbeat and work hashes
--- ARGV: [1] prefix  [2] tick id  [3] lease ms  [4] dead max size
---       [5] dead max age s  [6] call number, then optionally a space and
---       the solo marker (lib/tick/run-solo.lua: '-' clear, or the job run alone from
---       now on, noted after the acks; absent: keep)  [7..] only as a Sidekiq
---       process, a beat (lib/sidekiq/register-process.lua); then ack entries
---       (lib/tick/ack-jobs.lua), then fetch args (lib/tick/fetch-jobs.lua), then the ordered
---       names this tick serves and its ordered acks (lib/ordered/state.lua,
---       lib/ordered/ack-ids.lua; absent: none)
--- Returns: {now ms, lease held (1/0), dead evictions, {queue, {jobs}, {resurrections}, ...},
---           {ordered groups (lib/ordered/fetch-ids.lua); empty for a tick that
---           serves no ordered names}, {numbers of ack entries no longer listed (lib/tick/ack-jobs.lua)},
---           when the fetch met flow jobs {1 if it stopped at its set-aside
---           cap, the fence before its first flow job, 1 if jobs wait
---           parked} (lib/tick/fetch-jobs.lua) else {} or nothing, then, when there
---           are any, how many parked flow jobs this call sent back to
---           their queues (its acks, or a dead holder's slot it freed)}
+-- KEYS: ticks lease process?keys(heartbeat work workers)
+-- ARGV: prefix tickId leaseMs deadMaxSize deadMaxAgeSec call beat?keys(number running[](tid work))
+--   acks(succeeded[](queue jobs[]) others[](code queue job updated delay)) fetch(batch queues[]
+--   picks[]) ordered?(names[] succeeded[](name ids[](id fence)) others[](code name id fence extra))
+-- Returns: (nowMs leaseHeld deadEvicted fetched[queue jobs[] counts[resurrections interruptions
+--   suspect]] ordered?[](name first ids[] payloads[] scores[] counts[] failures[] resurrections[]
+--   suspects[] interruptions[]) missed?[] flow?(capped fence parked) sentOn?)
+-- ticks: P.."ticks"; lease: P.."tick:"..ID; process and beat: only as a Sidekiq
+-- process (lib/sidekiq/register-process.lua). call: the call number, then
+-- optionally a space and the solo marker (lib/tick/run-solo.lua: '-' clear, or
+-- the job run alone from now on, noted after the acks; absent: keep). acks:
+-- lib/tick/ack-jobs.lua; fetch: lib/tick/fetch-jobs.lua; ordered:
+-- lib/ordered/state.lua, lib/ordered/ack-ids.lua (absent: no ordered names).
+-- ordered (reply): lib/ordered/fetch-ids.lua's groups, empty for a tick that
+-- serves no ordered names; missed: numbers of ack entries no longer listed
+-- (lib/tick/ack-jobs.lua); flow: when the fetch met flow jobs, else {} or
+-- nothing; sentOn: when there are any, how many parked flow jobs this call
+-- sent back to their queues (its acks, or a dead holder's slot it freed).
 -- Replays: a numbered call (lib/tick/replay-call.lua). The replay of the last call
 -- answers its kept reply, so the jobs it fetched reach the tick and none is
 -- acked twice; an older call's replay does nothing. Without the lease the

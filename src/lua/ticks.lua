@@ -1,10 +1,11 @@
 -- ticks: the live ticks of the registry, each with its lease — for the
 -- dashboard's ticks page. A tick whose lease is gone still shows (lease
 -- left -2) until the resurrector takes its jobs back.
--- KEYS: [1] P.."ticks"
--- ARGV: [1] prefix  [2] most ticks to answer
--- Returns: {now ms, {tick, started ms, lease ms, lease left ms (PTTL: -2
---           gone), jobs in process, "queue queue …", ...}}
+-- KEYS: ticks
+-- ARGV: prefix limit
+-- Returns: (nowMs ticks[id startedMs leaseMs leaseLeftMs inflight queues])
+-- limit: most ticks to answer. leaseLeftMs: PTTL (-2: gone); inflight: jobs in
+-- process; queues: "queue queue …".
 -- Replays: reads only.
 -- @include lib/common/prefix-keys.lua
 

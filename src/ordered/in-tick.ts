@@ -9,13 +9,13 @@ import { runJob } from "../tick/passes/execute.js";
 import type { Runtime } from "../tick/runtime.js";
 import { runOrdered } from "./execute.js";
 import { orderedGuard, type OrderedGuard } from "./guard.js";
-import { isOrdered, orderedArgs, type OrderedOutcome, type Work, type WorkOutcome } from "./work.js";
+import { isOrdered, orderedArgs, type OrderedArgs, type OrderedOutcome, type Work, type WorkOutcome } from "./work.js";
 
 export interface OrderedInTick {
   /** Runs a plain job or an ordered id. */
   run(work: Work): Promise<WorkOutcome>;
   /** The ordered arguments that end a begin, step or finish call. */
-  args(outcomes?: OrderedOutcome[]): (string | number)[];
+  args(outcomes?: OrderedOutcome[]): OrderedArgs | undefined;
   stop(): void;
 }
 

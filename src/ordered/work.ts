@@ -3,8 +3,6 @@
 // settled by lib/ordered/ack-ids.lua (see its header for what each kind does).
 import type { Outcome } from "../tick/passes/ack.js";
 import type { FetchedJob } from "../tick/passes/fetch.js";
-import { asArray, asNumber } from "../redis/adapter.js";
-import type { RedisReply } from "../types.js";
 
 export interface OrderedFetched {
   name: string;
@@ -56,33 +54,39 @@ export function splitOutcomes(outcomes: WorkOutcome[]): { plain: Outcome[]; orde
   return { plain, ordered };
 }
 
-/** Reads lib/ordered/fetch-ids.lua's groups: name, first fence, {ids}, {payloads}, {scores}, {counts}, {failures}, {resurrections}, {suspects}, {interruptions}, {doubts}. */
-export function readOrderedFetched(reply: RedisReply | undefined): OrderedFetched[] {
+/** lib/ordered/fetch-ids.lua's groups as src/protocol/sections.ts decodes them. */
+export interface OrderedGroup {
+  name: string;
+  first: number;
+  ids: string[];
+  payloads: string[];
+  scores: number[];
+  counts: number[];
+  failures: number[];
+  resurrections: number[];
+  suspects: number[];
+  interruptions: number[];
+  doubts: number[];
+}
+
+/** Each id of the groups with its payloads (`counts` empty: one each) and counts (empty lists: all 0). */
+export function readOrderedFetched(groups: OrderedGroup[] = []): OrderedFetched[] {
   const items: OrderedFetched[] = [];
-  for (const group of asArray(reply ?? [], "ordered fetch")) {
-    const [name, first, ids, payloads, scores, counts, failures, resurrections, suspects, interruptions, doubts] = asArray(group, "ordered fetch");
-    const texts = asArray(payloads ?? [], "ordered fetch");
-    const values = asArray(scores ?? [], "ordered fetch");
-    const perId = asArray(counts ?? [], "ordered fetch");
-    const failed = asArray(failures ?? [], "ordered fetch");
-    const died = asArray(resurrections ?? [], "ordered fetch");
-    const suspected = asArray(suspects ?? [], "ordered fetch");
-    const overran = asArray(interruptions ?? [], "ordered fetch");
-    const doubted = asArray(doubts ?? [], "ordered fetch");
+  for (const group of groups) {
     let at = 0;
-    asArray(ids ?? [], "ordered fetch").forEach((id, k) => {
-      const count = perId.length > 0 ? asNumber(perId[k]) : 1;
+    group.ids.forEach((id, k) => {
+      const count = group.counts.length > 0 ? (group.counts[k] ?? 0) : 1;
       items.push({
-        name: String(name),
-        id: String(id),
-        fence: asNumber(first) + k,
-        failures: asNumber(failed[k]),
-        resurrections: asNumber(died[k]),
-        interruptions: asNumber(overran[k]),
-        doubts: asNumber(doubted[k]),
-        suspect: asNumber(suspected[k]) === 1,
-        payloads: texts.slice(at, at + count).map(String),
-        scores: values.slice(at, at + count).map(asNumber),
+        name: group.name,
+        id,
+        fence: group.first + k,
+        failures: group.failures[k] ?? 0,
+        resurrections: group.resurrections[k] ?? 0,
+        interruptions: group.interruptions[k] ?? 0,
+        doubts: group.doubts[k] ?? 0,
+        suspect: group.suspects[k] === 1,
+        payloads: group.payloads.slice(at, at + count),
+        scores: group.scores.slice(at, at + count),
       });
       at += count;
     });
@@ -95,31 +99,32 @@ const CODES = { retry: "r", dead: "d", unstarted: "q", interrupted: "i", inDoubt
 const UNRUN = "u";
 
 /**
- * The ordered part of a tick call's arguments, last in ARGV: the names
- * this tick serves, its successes grouped by name, then the other
- * outcomes. A tick with no ordered jobs sends none of it.
+ * The ordered part of a tick call, last in ARGV: the names this tick
+ * serves, its successes grouped by name, then the other outcomes. A tick
+ * with no ordered jobs sends none of it.
  */
-export function orderedArgs(names: string[], outcomes: OrderedOutcome[] = []): (string | number)[] {
-  if (names.length === 0) return [];
-  const succeeded = new Map<string, (string | number)[]>();
-  const others: (string | number)[] = [];
-  let count = 0;
+export function orderedArgs(names: string[], outcomes: OrderedOutcome[] = []): OrderedArgs | undefined {
+  if (names.length === 0) return undefined;
+  const succeeded = new Map<string, { id: string; fence: number }[]>();
+  const others: OrderedArgs["others"] = [];
   for (const o of outcomes) {
     const { name, id, fence } = o.item;
     if (o.kind === "succeeded") {
       const group = succeeded.get(name);
-      if (group) group.push(id, fence);
-      else succeeded.set(name, [id, fence]);
+      if (group) group.push({ id, fence });
+      else succeeded.set(name, [{ id, fence }]);
       continue;
     }
-    const extra = o.kind === "retry" ? Math.max(0, Math.round(o.delayMs)) : o.kind === "dead" ? o.entry : "";
-    others.push(o.kind === "dead" && !o.handlerFailed ? UNRUN : CODES[o.kind], name, id, fence, extra);
-    count++;
+    const extra = o.kind === "retry" ? String(Math.max(0, Math.round(o.delayMs))) : o.kind === "dead" ? o.entry : "";
+    others.push({ code: o.kind === "dead" && !o.handlerFailed ? UNRUN : CODES[o.kind], name, id, fence, extra });
   }
-  const args: (string | number)[] = [names.length, ...names, succeeded.size];
-  for (const [name, pairs] of succeeded) args.push(name, pairs.length / 2, ...pairs);
-  args.push(count, ...others);
-  return args;
+  return { names, succeeded: [...succeeded].map(([name, ids]) => ({ name, ids })), others };
+}
+
+export interface OrderedArgs {
+  names: string[];
+  succeeded: { name: string; ids: { id: string; fence: number }[] }[];
+  others: { code: string; name: string; id: string; fence: number; extra: string }[];
 }
 
 export function unstartedOf(w: Work): WorkOutcome {

@@ -19,7 +19,9 @@ export type ArgSpec =
   | Value
   | { readonly kind: "group"; readonly fields: Fields }
   | { readonly kind: "counted"; readonly item: ArgSpec }
-  | { readonly kind: "optional"; readonly item: ArgSpec; readonly when: "keys" | "last" };
+  | { readonly kind: "optional"; readonly item: ArgSpec; readonly when: "keys" | "last" }
+  /** A run of values whose layout a Lua library reads on its own (its header says how); its length is in them. */
+  | { readonly kind: "spread" };
 export type Fields = { readonly [name: string]: ArgSpec };
 
 export type KeySpec = { readonly kind: "key" } | { readonly kind: "keys"; readonly names: readonly string[] };
@@ -47,6 +49,7 @@ export const flag = { kind: "flag" } as const;
 export const group = <F extends Fields>(fields: F) => ({ kind: "group", fields }) as const;
 export const counted = <I extends ArgSpec>(item: I) => ({ kind: "counted", item }) as const;
 export const optional = <I extends ArgSpec>(item: I, when: "keys" | "last") => ({ kind: "optional", item, when }) as const;
+export const spread = { kind: "spread" } as const;
 export const key = { kind: "key" } as const;
 export const keyGroup = <const N extends readonly string[]>(...names: N) => ({ kind: "keys", names }) as const;
 export const tuple = <F extends ReplyFields>(fields: F) => ({ kind: "tuple", fields }) as const;
@@ -69,7 +72,9 @@ export type ArgOf<S> = S extends { kind: "text" }
           ? readonly ArgOf<I>[]
           : S extends { kind: "optional"; item: infer I }
             ? ArgOf<I> | undefined
-            : never;
+            : S extends { kind: "spread" }
+              ? readonly (string | number)[]
+              : never;
 export type ArgsOf<F> = Simplify<
   { [K in keyof F as F[K] extends { kind: "optional" } ? never : K]: ArgOf<F[K]> } & {
     [K in keyof F as F[K] extends { kind: "optional" } ? K : never]?: ArgOf<F[K]>;
@@ -210,6 +215,10 @@ function put(name: string, part: string, spec: ArgSpec, value: unknown, out: (st
     }
     case "optional":
       if (value !== undefined) put(name, part, spec.item, value, out);
+      return;
+    case "spread":
+      if (!Array.isArray(value) || value.some((v) => typeof v !== "string" && typeof v !== "number")) throw bad(name, `${part} must be an array of strings and numbers`);
+      out.push(...(value as (string | number)[]));
       return;
   }
 }

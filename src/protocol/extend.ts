@@ -1,6 +1,11 @@
 // extend.lua: keeps a tick's lease alive (and beats as a Sidekiq process).
 import { scripts } from "../lua/index.js";
-import { defineCall, flag, key, number, text } from "./define.js";
+import { counted, defineCall, flag, group, key, number, optional, text } from "./define.js";
 import { beat, processKeys } from "./sections.js";
 
-export const extend = defineCall(scripts.extend, { lease: key, process: processKeys }, { tickId: text, leaseMs: number, beat }, flag);
+export const extend = defineCall(
+  scripts.extend,
+  { lease: key, process: processKeys },
+  { tickId: text, leaseMs: number, beat, progress: optional(counted(group({ jid: text, value: text })), "last") },
+  flag,
+);

@@ -1,6 +1,6 @@
 // Parts that several entry scripts share, declared once: each is read in
 // Lua by the library named beside it.
-import { counted, flag, group, keyGroup, list, maybe, number, optional, text, tuple, groups } from "./define.js";
+import { counted, flag, group, keyGroup, list, maybe, number, optional, spread, text, tuple, groups } from "./define.js";
 
 /** lib/sidekiq/register-process.lua: a Sidekiq process's heartbeat and work hashes (Sidekiq >= 6.5 and before). */
 export const processKeys = keyGroup("heartbeat", "work", "workers");
@@ -14,10 +14,14 @@ export const housekeep = group({ resurrectLimit: number, lockMs: number, scanLim
 /** lib/tick/fetch-jobs.lua: how many jobs, from which queues, and for weighted order one 1-based queue per slot. */
 export const fetch = group({ batch: number, queues: counted(text), picks: counted(number) });
 
-/** lib/tick/ack-jobs.lua: successes grouped by queue (one argument a job), then the other outcomes. */
+/**
+ * lib/tick/ack-jobs.lua: successes grouped by queue (one argument a job), then the other outcomes:
+ * their count, which may carry a results header after a space, the outcomes (code, queue, job,
+ * updated, delay each), and the results entries the header counts (lib/results/keep-results.lua).
+ */
 export const acks = group({
   succeeded: counted(group({ queue: text, jobs: counted(text) })),
-  others: counted(group({ code: text, queue: text, job: text, updated: text, delay: number })),
+  others: spread,
 });
 
 /** lib/ordered/state.lua and lib/ordered/ack-ids.lua: the ordered names a tick serves and its ordered acks; absent for a tick without ordered jobs. */
@@ -31,7 +35,7 @@ export const ordered = optional(
 );
 
 /** lib/tick/fetch-jobs.lua's groups: per queue its jobs and, per job, its counts (none when all are 0). */
-export const fetched = groups({ queue: text, jobs: list(text), counts: groups({ resurrections: number, interruptions: number, suspect: flag }) });
+export const fetched = groups({ queue: text, jobs: list(text), counts: groups({ resurrections: number, interruptions: number, suspect: flag, doubts: number }) });
 
 /** lib/ordered/fetch-ids.lua's groups: one per name; fences run on from `first`; empty lists where every id has 1 payload or 0. */
 export const orderedFetched = list(
@@ -46,6 +50,7 @@ export const orderedFetched = list(
     resurrections: list(number),
     suspects: list(number),
     interruptions: list(number),
+    doubts: list(number),
   }),
 );
 

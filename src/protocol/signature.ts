@@ -38,6 +38,8 @@ function arg(name: string, spec: ArgSpec): string {
       return arg(`${name}[]`, spec.item);
     case "optional":
       return arg(`${name}?${spec.when === "keys" ? "keys" : ""}`, spec.item);
+    case "spread":
+      return `${name}...`;
     default:
       return name;
   }

@@ -12,11 +12,9 @@ import { TickqError } from "../errors.js";
 import { readFetchedFenced } from "../flow/fences.js";
 import type { FetchedJob } from "../tick/passes/fetch.js";
 import { fetchArgs } from "../tick/queue-order.js";
-import { asArray, asNumber } from "../redis/adapter.js";
 import type { Runtime } from "../tick/runtime.js";
-import { scripts } from "../lua/index.js";
+import * as protocol from "../protocol/index.js";
 import type { TickCalls } from "../tick/calls.js";
-import type { RedisReply } from "../types.js";
 import type { RecurringSet } from "./declare.js";
 import { nextSlot, planSlots, type Memo } from "./slots.js";
 
@@ -25,9 +23,24 @@ export const PRUNE_GRACE_MS = 10 * 60_000;
 /** Due schedules handled per tick; the rest are reported as `more`. */
 const DUE_LIMIT = 1_000;
 
-/** begin's last three ARGV (lib/recurring/find-due.lua). */
-export function recurringDueArgs(set: RecurringSet, scheduleLimit: number): (string | number)[] {
-  return [set.digest, Math.min(DUE_LIMIT, scheduleLimit), set.shiftMs];
+/** begin's recurring part (lib/recurring/find-due.lua). */
+export function recurringDueArgs(set: RecurringSet, scheduleLimit: number): { digest: string; dueLimit: number; shiftMs: number } {
+  return { digest: set.digest, dueLimit: Math.min(DUE_LIMIT, scheduleLimit), shiftMs: set.shiftMs };
+}
+
+/** begin's due part (lib/recurring/find-due.lua): whether Redis holds this declaration, the due schedules, whether more are due. */
+export interface BegunDue {
+  inSync: boolean;
+  due: { name: string; slot: number; last: string }[];
+  more: boolean;
+}
+
+interface ClaimArgs {
+  name: string;
+  specFp: string;
+  slot: number;
+  next: string;
+  slots: { slot: number; queue: string; job: string }[];
 }
 
 export interface RecurringResult {
@@ -43,8 +56,8 @@ export interface RecurringResult {
 
 export interface RecurringInput {
   tickId: string;
-  /** begin's schedules reply (lib/recurring/find-due.lua). */
-  reply: RedisReply | undefined;
+  /** begin's schedules reply (lib/recurring/find-due.lua); undefined when begin answered none. */
+  due: BegunDue | undefined;
   /** Redis' time, as begin read it. */
   nowMs: number;
   /** Jobs to fetch: what begin's batch left room for. */
@@ -53,50 +66,41 @@ export interface RecurringInput {
 
 /** Reads begin's schedules reply and, when needed, sends the one schedules call. */
 export async function runRecurring(runtime: Runtime, calls: TickCalls, input: RecurringInput): Promise<RecurringResult> {
-  const { tickId, reply, nowMs, room } = input;
+  const { tickId, due: begun, nowMs, room } = input;
   const none: RecurringResult = { enqueued: 0, fetched: [], more: false, held: true };
-  if (!Array.isArray(reply)) return none;
+  if (begun === undefined) return none;
   const set = runtime.recurring;
-  const inSync = asNumber(reply[0]) === 1;
-  const due = asArray(reply[1] ?? [], "begin");
+  const { inSync, due } = begun;
   if (inSync && due.length === 0) return none;
 
   const now = nowMs + set.shiftMs;
   const memo: Memo = new Map();
-  const sync: (string | number)[] = [];
-  if (!inSync) {
-    for (const d of set.list) sync.push(d.name, d.timingFp, d.fp, JSON.stringify(d.spec), nextSlot(d, now, memo) ?? "");
-  }
-  const claims: (string | number)[] = [];
-  const orphans: (string | number)[] = [];
-  let claimCount = 0;
-  for (let i = 0; i < due.length; i += 3) {
-    const name = String(due[i]);
-    const slot = asNumber(due[i + 1]);
+  const declared = inSync
+    ? []
+    : set.list.map((d) => ({ name: d.name, timingFp: d.timingFp, specFp: d.fp, spec: JSON.stringify(d.spec), next: String(nextSlot(d, now, memo) ?? "") }));
+  const claims: ClaimArgs[] = [];
+  const orphans: { name: string; slot: number }[] = [];
+  for (const { name, slot, last } of due) {
     const d = set.byName.get(name);
     if (!d) {
-      orphans.push(name, slot);
+      orphans.push({ name, slot });
       continue;
     }
-    const last = due[i + 2] === "" || due[i + 2] === null ? null : asNumber(due[i + 2]);
-    const plan = planSlots(d, slot, last, now, memo);
-    claims.push(name, d.fp, slot, plan.next ?? "", plan.slots.length);
-    for (const s of plan.slots) claims.push(s, d.queue, d.jobFor(s));
-    claimCount++;
+    const plan = planSlots(d, slot, last === "" ? null : Number(last), now, memo);
+    claims.push({ name, specFp: d.fp, slot, next: String(plan.next ?? ""), slots: plan.slots.map((s) => ({ slot: s, queue: d.queue, job: d.jobFor(s) })) });
   }
 
-  const args = [
-    tickId, calls.next(), set.shiftMs, PRUNE_GRACE_MS, set.digest, inSync ? 0 : 1,
-    sync.length / 5, ...sync, claimCount, ...claims, orphans.length / 2, ...orphans, ...fetchArgs(runtime.plan, room),
-  ];
-  let result: RedisReply[];
+  let result;
   try {
-    result = asArray(await calls.send(scripts.recurring, args), "recurring");
+    result = await calls.send(protocol.recurring, {
+      tickId, call: String(calls.next()), shiftMs: set.shiftMs, pruneGraceMs: PRUNE_GRACE_MS, digest: set.digest, sync: !inSync,
+      declared, due: claims, orphans, fetch: fetchArgs(runtime.plan, room),
+    });
   } catch (error) {
     if (!(error instanceof TickqError && error.code === "REDIS_FULL")) throw error;
     // Nothing was written; the slots stay due for a later tick.
     runtime.logger.warn(`tickq: recurring jobs not enqueued: ${error.message}`);
     return none;
   }
-  return { enqueued: asNumber(result[1]), fetched: readFetchedFenced(result[4], result[5]).jobs, more: asNumber(reply[2]) === 1, held: asNumber(result[0]) === 1 };
+  return { enqueued: result.enqueued, fetched: readFetchedFenced(result.fetched, result.flow).jobs, more: begun.more, held: result.leaseHeld };
 }

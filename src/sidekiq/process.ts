@@ -19,6 +19,12 @@ import type { FetchedJob } from "../tick/passes/fetch.js";
 import type { QueuePlan } from "../tick/queue-order.js";
 import type { SidekiqProcessOptions } from "../types.js";
 
+/** A beat as begin, step, finish and extend carry it (lib/sidekiq/register-process.lua). */
+export interface Beat {
+  number: number;
+  running: { tid: string; work: string }[];
+}
+
 export interface SidekiqProcess {
   hostname: string;
   tag: string;
@@ -57,8 +63,8 @@ interface Running {
 
 /** One tick's side of the registration: its keys, its `info`, and its beats. */
 export class TickBeats {
-  /** The heartbeat hash and the two work hashes, appended to the tick's KEYS. */
-  readonly keys: string[];
+  /** The heartbeat hash and the two work hashes, the `process` KEYS of the tick's calls. */
+  readonly keys: { heartbeat: string; work: string; workers: string };
   private readonly identity: string;
   private readonly running = new Map<FetchedJob, Running>();
   private started = 0;
@@ -74,7 +80,7 @@ export class TickBeats {
   ) {
     this.identity = `${options.hostname}:${tick.tickId}`;
     const key = prefix + this.identity;
-    this.keys = [key, `${key}:work`, `${key}:workers`];
+    this.keys = { heartbeat: key, work: `${key}:work`, workers: `${key}:workers` };
   }
 
   /** begin's `info`, the fields a Sidekiq launcher writes (6.x and 7.x). */
@@ -102,12 +108,11 @@ export class TickBeats {
   }
 
   /** A beat section: the next number, then each running job as Sidekiq's work entry. */
-  section(): (string | number)[] {
+  section(): Beat {
     this.changed = false;
     this.sentAt = monotonicMs();
-    const out: (string | number)[] = [++this.number, this.running.size];
-    for (const [job, r] of this.running) out.push(r.tid, JSON.stringify({ queue: job.queue, payload: job.raw, run_at: r.runAt }));
-    return out;
+    const running = [...this.running].map(([job, r]) => ({ tid: r.tid, work: JSON.stringify({ queue: job.queue, payload: job.raw, run_at: r.runAt }) }));
+    return { number: ++this.number, running };
   }
 
   /** Runs a job, listed as running meanwhile (a Map entry: no Redis call per job). */

@@ -8,13 +8,21 @@ import { monotonicMs } from "./clock.js";
 import { TickqError } from "../errors.js";
 import type { RoundTrips } from "../redis/adapter.js";
 import type { Runtime } from "./runtime.js";
-import type { LuaScript, RedisReply } from "../types.js";
+import { runCall } from "../protocol/run.js";
+import type { TypedCall } from "../protocol/define.js";
 
 export interface TickCalls {
   /** The number the next numbered call carries. */
   next(): number;
   /** Runs a call, resending it unchanged on transient errors for up to `patienceMs`. */
-  send(script: LuaScript, args: (string | number)[]): Promise<RedisReply>;
+  send<Args extends object, Reply>(call: TypedCall<TickKeys, Args, Reply>, args: Args): Promise<Reply>;
+}
+
+/** The KEYS of every tick call: the registry, the lease, and as a Sidekiq process its hashes. */
+export interface TickKeys {
+  ticks: string;
+  lease: string;
+  process?: { heartbeat: string; work: string; workers: string };
 }
 
 /** A Lua error or a refused write will fail the same way again: no resend. */
@@ -24,15 +32,15 @@ function transient(error: unknown): boolean {
   return error.code === "REDIS" && !/user_script|Error running script|WRONGTYPE|Unexpected reply/.test(error.message);
 }
 
-export function tickCalls(runtime: Runtime, keys: string[], trips: RoundTrips, patienceMs: number): TickCalls {
+export function tickCalls(runtime: Runtime, keys: TickKeys, trips: RoundTrips, patienceMs: number): TickCalls {
   let seq = 1;
   return {
     next: () => ++seq,
-    async send(script, args) {
+    async send(call, args) {
       const first = monotonicMs();
       for (let wait = 50; ; wait = Math.min(wait * 2, 1_000)) {
         try {
-          return await runtime.run(script, keys, args, trips);
+          return await runCall(runtime, call, keys, args, trips);
         } catch (error) {
           if (!transient(error) || monotonicMs() - first + wait > patienceMs) throw error;
           await new Promise((resolve) => setTimeout(resolve, wait));

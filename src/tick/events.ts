@@ -6,10 +6,9 @@
 // logged; it never breaks the tick. The tick awaits what listeners return
 // before it resolves, so a serverless function does not freeze them.
 import { ackOrder, type Outcome } from "./passes/ack.js";
-import { asArray, asNumber } from "../redis/adapter.js";
 import { attemptOf, describeError } from "./retry.js";
 import type { LogFields, LogSink } from "../telemetry/logger.js";
-import type { JobPayload, RedisReply } from "../types.js";
+import type { JobPayload } from "../types.js";
 
 /** A job's outcome, as listeners get it (`succeeded`, and the base of `failed` and `dead`). */
 export interface JobEvent {
@@ -90,7 +89,7 @@ function baseEvent(o: Outcome): JobEvent {
 
 export interface TickEvents {
   /** After an ack call answered: `missed` is its list of the entries it found no longer listed (undefined: it acted on none). */
-  settled(acked: Outcome[], missed: RedisReply | undefined, nowMs: number): void;
+  settled(acked: Outcome[], missed: number[] | undefined, nowMs: number): void;
   /** Waits for what listeners returned, for at most `ms`. */
   flush(ms: number): Promise<void>;
 }
@@ -147,7 +146,7 @@ export function tickEvents(listeners: EventListeners, logs: LogSink): TickEvents
       const succeeded = listeners.succeeded.size > 0;
       const failedOne = (o: Outcome) => o.kind === "retry" || o.kind === "dead" || o.kind === "discarded";
       if (acked.length === 0 || (!succeeded && !acked.some(failedOne))) return;
-      const missed = new Set(asArray(missedReply ?? [], "ack").map(asNumber));
+      const missed = new Set(missedReply);
       ackOrder(acked).forEach((o, k) => {
         if (missed.has(k + 1)) return;
         if (o.kind === "succeeded") {

@@ -7,8 +7,10 @@
 import { monotonicMs } from "./clock.js";
 import type { RoundTrips } from "../redis/adapter.js";
 import type { Runtime } from "./runtime.js";
-import { scripts } from "../lua/index.js";
 import { takeProgress } from "../results/progress.js";
+import * as protocol from "../protocol/index.js";
+import { runCall } from "../protocol/run.js";
+import type { Beat } from "../sidekiq/process.js";
 
 export interface Fence {
   /** True while the lease was confirmed recently enough to start a job. */
@@ -29,7 +31,7 @@ interface FenceOptions {
   /** The lease is gone (extend found no key). */
   onLost(): void;
   /** As a Sidekiq process, every extend beats too (src/sidekiq/process.ts). */
-  beats?: { keys: string[]; section(): (string | number)[] };
+  beats?: { keys: { heartbeat: string; work: string; workers: string }; section(): Beat };
 }
 
 export function fenceLease(runtime: Runtime, options: FenceOptions): Fence {
@@ -44,11 +46,15 @@ export function fenceLease(runtime: Runtime, options: FenceOptions): Fence {
     if (inFlight) return inFlight;
     const sentAt = monotonicMs();
     const progress = takeProgress(runtime.progress);
-    const progressArgs = progress.length === 0 ? [] : [progress.length, ...progress.flat()];
-    inFlight = runtime
-      .run(scripts.extend, [runtime.keys.lease(tickId), ...(beats?.keys ?? [])], [tickId, leaseMs, ...(beats?.section() ?? []), ...progressArgs], trips)
+    inFlight = runCall(
+      runtime,
+      protocol.extend,
+      { lease: runtime.keys.lease(tickId), process: beats?.keys },
+      { tickId, leaseMs, beat: beats?.section(), progress: progress.length === 0 ? undefined : progress.map(([jid, value]) => ({ jid, value })) },
+      trips,
+    )
       .then((extended) => {
-        if (extended === 0) {
+        if (!extended) {
           if (!stopped) onLost();
           return false;
         }

@@ -40,8 +40,7 @@ export function drawPicks(plan: QueuePlan, slots: number): number[] {
   return picks;
 }
 
-/** The fetch arguments of lib/tick/fetch-jobs.lua: batch, n, queues, m, picks. */
-export function fetchArgs(plan: QueuePlan, batch: number): (string | number)[] {
-  const picks = drawPicks(plan, batch);
-  return [batch, plan.names.length, ...plan.names, picks.length, ...picks];
+/** The fetch part of a tick call (lib/tick/fetch-jobs.lua). */
+export function fetchArgs(plan: QueuePlan, batch: number): { batch: number; queues: string[]; picks: number[] } {
+  return { batch, queues: plan.names, picks: drawPicks(plan, batch) };
 }

@@ -18,10 +18,10 @@ import { budgetCheck } from "./passes/start-budget.js";
 import { housekeepArgs, readHousekeep, type HousekeepLimits } from "./passes/housekeep.js";
 import { runPipeline, type StepReply } from "./pipeline.js";
 import { fetchArgs } from "./queue-order.js";
-import { asArray, asNumber, type RoundTrips } from "../redis/adapter.js";
+import type { RoundTrips } from "../redis/adapter.js";
 import { learnClock, learnEvictionPolicy, redisNowMs, redisNowSec, type Runtime } from "./runtime.js";
 import { recurringDueArgs, runRecurring } from "../recurring/pass.js";
-import { scripts } from "../lua/index.js";
+import * as protocol from "../protocol/index.js";
 import { TickBeats } from "../sidekiq/process.js";
 import { tickCalls } from "./calls.js";
 import { tickSettings } from "./settings.js";
@@ -49,8 +49,8 @@ async function tickOnce(runtime: Runtime, options: TickOptions, tickId: string):
   const { keys, plan } = runtime;
   // As a Sidekiq process: three more KEYS on every call, a beat section in begin, step, finish and extend.
   const beats = runtime.sidekiq && new TickBeats(runtime.sidekiq, runtime.prefix, { tickId, concurrency, plan, nowSec: () => redisNowSec(runtime) });
-  const calls = tickCalls(runtime, [keys.ticks, keys.lease(tickId), ...(beats?.keys ?? [])], trips, Math.min(leaseMs, runtime.redisTimeoutMs, 5_000));
-  const common = [tickId, leaseMs, runtime.deadMaxJobs, runtime.deadMaxAgeSeconds];
+  const calls = tickCalls(runtime, { ticks: keys.ticks, lease: keys.lease(tickId), process: beats?.keys }, trips, Math.min(leaseMs, runtime.redisTimeoutMs, 5_000));
+  const common = { tickId, leaseMs, deadMaxSize: runtime.deadMaxJobs, deadMaxAgeSec: runtime.deadMaxAgeSeconds };
 
   const controller = new AbortController();
   const deadline = setTimeout(() => controller.abort(new Error("tick deadline reached")), budgetMs);
@@ -65,40 +65,36 @@ async function tickOnce(runtime: Runtime, options: TickOptions, tickId: string):
   try {
     const registration = `${Math.round(redisNowMs(runtime))} ${leaseMs} ${plan.names.join(" ")}`;
     const sentAt = monotonicMs();
-    const askPolicy = runtime.evictionPolicy === undefined ? 1 : 0;
-    const begun = asArray(
-      await calls.send(scripts.begin, [
-        ...common, registration, ...housekeepArgs(limits), askPolicy, ...(beats ? [beats.info()] : []),
-        ...fetchArgs(plan, batch), ...work.args(), ...recurringDueArgs(runtime.recurring, scheduleLimit),
-      ]),
-      "begin",
-    );
+    const begun = await calls.send(protocol.begin, {
+      ...common, registration, housekeep: housekeepArgs(limits), askPolicy: runtime.evictionPolicy === undefined,
+      recurring: recurringDueArgs(runtime.recurring, scheduleLimit), info: beats?.info(), fetch: fetchArgs(plan, batch), ordered: work.args(),
+    });
     const housekept = readHousekeep(begun);
     learnClock(runtime, housekept.nowMs);
-    learnEvictionPolicy(runtime, String(begun[7] ?? ""));
+    learnEvictionPolicy(runtime, begun.policy);
     report.resurrected += housekept.resurrected;
     report.scheduled += housekept.scheduled;
-    if (asNumber(begun[6]) !== 1) {
+    if (!begun.leaseHeld) {
       lost();
       return report;
     }
     fence.confirmed(sentAt);
     beats?.start(() => void fence.confirm());
-    const firstPlain = readFetchedFenced(begun[5], begun[10]);
-    const first: Work[] = [...firstPlain.jobs, ...readOrderedFetched(begun[9])];
-    const recurring = await runRecurring(runtime, calls, { tickId, reply: begun[8], nowMs: housekept.nowMs, room: batch - first.length });
+    const firstPlain = readFetchedFenced(begun.fetched, begun.flow);
+    const first: Work[] = [...firstPlain.jobs, ...readOrderedFetched(begun.ordered)];
+    const recurring = await runRecurring(runtime, calls, { tickId, due: begun.due, nowMs: housekept.nowMs, room: batch - first.length });
     report.recurring += recurring.enqueued;
     first.push(...recurring.fetched);
     if (!recurring.held) lost();
     let housekeepingLeft = housekept.more;
 
     while (housekeepingLeft && monotonicMs() - started < budgetMs * HOUSEKEEP_SHARE) {
-      const reply = asArray(await calls.send(scripts.housekeep, [tickId, calls.next(), ...housekeepArgs(limits)]), "housekeep");
+      const reply = await calls.send(protocol.housekeep, { tickId, call: String(calls.next()), housekeep: housekeepArgs(limits) });
       const more = readHousekeep(reply);
       report.resurrected += more.resurrected;
       report.scheduled += more.scheduled;
       housekeepingLeft = more.more;
-      if (asNumber(reply[5]) !== 1) lost();
+      if (!reply.leaseHeld) lost();
     }
 
     const step = async (acks: WorkOutcome[], fetch: number, solo?: Work | null): Promise<StepReply<Work>> => {
@@ -107,18 +103,19 @@ async function tickOnce(runtime: Runtime, options: TickOptions, tickId: string):
         const { plain, ordered } = splitOutcomes(acks);
         // A large solo job is recorded by its reference too (lib/tick/run-solo.lua): its text is not sent again.
         await nameLargeJobs([...plain.map((o) => o.job), ...(solo && !isOrdered(solo) ? [solo] : [])]);
-        const args = [...common, numbered(calls.next(), solo), ...(beats?.section() ?? []), ...ackArgs(plain, runtime.results, takeProgress(runtime.progress)), ...fetchArgs(plan, fetch), ...work.args(ordered)];
-        const stepped = asArray(await calls.send(scripts.step, args), "step");
-        learnClock(runtime, asNumber(stepped[0]));
-        report.deadEvicted += asNumber(stepped[2]);
-        events.settled(plain, stepped[5], asNumber(stepped[0])); // ordered ids fire no events yet
-        const held = asNumber(stepped[1]) === 1;
+        const stepped = await calls.send(protocol.step, {
+          ...common, call: numbered(calls.next(), solo), beat: beats?.section(), acks: ackArgs(plain, runtime.results, takeProgress(runtime.progress)), fetch: fetchArgs(plan, fetch), ordered: work.args(ordered),
+        });
+        learnClock(runtime, stepped.nowMs);
+        report.deadEvicted += stepped.deadEvicted;
+        events.settled(plain, stepped.missed, stepped.nowMs); // ordered ids fire no events yet
+        const held = stepped.leaseHeld;
         if (held) fence.confirmed(sent);
         else lost();
-        const fetchedPlain = readFetchedFenced(stepped[3], stepped[6]);
-        const fetched: Work[] = [...fetchedPlain.jobs, ...readOrderedFetched(stepped[4])];
+        const fetchedPlain = readFetchedFenced(stepped.fetched, stepped.flow);
+        const fetched: Work[] = [...fetchedPlain.jobs, ...readOrderedFetched(stepped.ordered)];
         report.fetched += fetched.length;
-        return { held, fetched, more: fetchedPlain.capped, parked: fetchedPlain.parked, sentOn: asNumber(stepped[7]) };
+        return { held, fetched, more: fetchedPlain.capped, parked: fetchedPlain.parked, sentOn: stepped.sentOn ?? 0 };
       } catch (error) {
         controller.abort(error);
         throw error;
@@ -154,16 +151,13 @@ async function tickOnce(runtime: Runtime, options: TickOptions, tickId: string):
     beats?.stop();
     const { plain, ordered } = splitOutcomes([...result.finished, ...unstarted.map(unstartedOf)]);
     await nameLargeJobs(plain.map((o) => o.job));
-    const finished = asArray(
-      await calls.send(scripts.finish, [
-        ...common, calls.next(), ...(beats?.section() ?? []), ...ackArgs(plain, runtime.results, takeProgress(runtime.progress)), plan.names.length, ...plan.names, ...work.args(ordered),
-      ]),
-      "finish",
-    );
-    report.deadEvicted += asNumber(finished[2]);
-    if (asNumber(finished[3]) > 0) report.more = true; // ordered ids whose arrivals waited behind a run
-    if (asNumber(finished[5]) > 0) report.more = true; // flow jobs these acks sent back to their queues
-    events.settled(plain, finished[4], asNumber(finished[0]));
+    const finished = await calls.send(protocol.finish, {
+      ...common, call: String(calls.next()), beat: beats?.section(), acks: ackArgs(plain, runtime.results, takeProgress(runtime.progress)), queues: plan.names, ordered: work.args(ordered),
+    });
+    report.deadEvicted += finished.deadEvicted;
+    if ((finished.orderedReady ?? 0) > 0) report.more = true; // ordered ids whose arrivals waited behind a run
+    if ((finished.sentOn ?? 0) > 0) report.more = true; // flow jobs these acks sent back to their queues
+    events.settled(plain, finished.missed, finished.nowMs);
     if (result.failure !== undefined) throw result.failure;
     if (report.abandoned > 0) {
       runtime.logs.write(
@@ -207,8 +201,8 @@ function tally(report: TickReport, o: WorkOutcome): void {
 }
 
 /** A step's call number, with lib/tick/run-solo.lua's marker: none leaves the tick's solo record, "-" clears it, else the job to record. */
-function numbered(seq: number, solo: Work | null | undefined): number | string {
-  if (solo === undefined) return seq;
+function numbered(seq: number, solo: Work | null | undefined): string {
+  if (solo === undefined) return String(seq);
   if (solo === null) return `${seq} -`;
   return isOrdered(solo) ? `${seq} o${solo.name} ${solo.id}` : `${seq} p${solo.ref ?? solo.raw}`;
 }

@@ -62,20 +62,25 @@ function updatedOf(o: Settled): string {
 }
 
 /**
- * lib/tick/ack-jobs.lua's arguments: successes grouped by queue, then the other outcomes; a job with a `ref` is named by it.
- * With `results`, the results of jobs kept or awaited, and `progress` (jid, value), follow (lib/results/keep-results.lua), announced in the others count.
+ * The acks part of a tick call (lib/tick/ack-jobs.lua): successes grouped by queue, then the other
+ * outcomes; a job with a `ref` is named by it. With `results`, the results of jobs kept or awaited,
+ * and `progress` (jid, value), follow (lib/results/keep-results.lua), announced in the others count.
  */
-export function ackArgs(outcomes: Outcome[], results?: ResultSettings, progress?: [string, string][]): (string | number)[] {
+export function ackArgs(outcomes: Outcome[], results?: ResultSettings, progress?: [string, string][]): AckArgs {
   const { succeeded, ordered } = entries(outcomes);
-  const args: (string | number)[] = [succeeded.size];
-  for (const [queue, group] of succeeded) args.push(queue, group.length, ...group.map((o) => o.job.ref ?? o.job.raw));
   const section = results && needsSection(outcomes, results, progress) ? resultSection([...[...succeeded.values()].flat(), ...ordered], results, progress) : undefined;
-  args.push(section ? `${ordered.length} ${section.header}` : ordered.length);
+  const others: (string | number)[] = [section ? `${ordered.length} ${section.header}` : ordered.length];
   for (const o of ordered) {
     const delay = o.kind === "retry" ? o.delaySec : 0;
     const code = o.kind === "dead" && !o.handlerFailed ? UNRUN : CODES[o.kind];
-    args.push(code, o.job.queue, o.job.ref ?? o.job.raw, updatedOf(o), delay);
+    others.push(code, o.job.queue, o.job.ref ?? o.job.raw, updatedOf(o), delay);
   }
-  if (section) args.push(...section.args);
-  return args;
+  if (section) others.push(...section.args);
+  return { succeeded: [...succeeded].map(([queue, group]) => ({ queue, jobs: group.map((o) => o.job.ref ?? o.job.raw) })), others };
+}
+
+export interface AckArgs {
+  succeeded: { queue: string; jobs: string[] }[];
+  /** The others count (with the results header), the other outcomes, the results entries. */
+  others: (string | number)[];
 }

@@ -1,7 +1,5 @@
-// Reading what fetch.lua returns. The moving itself happens in Lua
+// Reading what lib/tick/fetch-jobs.lua returns. The moving itself happens in Lua
 // (src/lua/lib/tick/fetch-jobs.lua), atomically, inside begin and step.
-import { asArray, asNumber } from "../../redis/adapter.js";
-import type { RedisReply } from "../../types.js";
 
 export interface FetchedJob {
   queue: string;
@@ -21,24 +19,23 @@ export interface FetchedJob {
   flowFence?: number;
 }
 
-/** Reads fetch.lua's groups: queue, {jobs}, {resurrections, interruptions, suspect flag and doubts of each job, or none}. */
-export function readFetched(reply: RedisReply | undefined): FetchedJob[] {
-  const groups = asArray(reply ?? [], "fetch");
-  const jobs: FetchedJob[] = [];
-  for (let g = 0; g < groups.length; g += 3) {
-    const queue = String(groups[g]);
-    const raws = asArray(groups[g + 1] ?? [], "fetch");
-    const counts = asArray(groups[g + 2] ?? [], "fetch");
-    raws.forEach((raw, k) =>
-      jobs.push({
-        queue,
-        raw: String(raw),
-        resurrections: asNumber(counts[4 * k]),
-        interruptions: asNumber(counts[4 * k + 1]),
-        suspect: asNumber(counts[4 * k + 2]) === 1,
-        doubts: asNumber(counts[4 * k + 3]),
-      }),
-    );
-  }
-  return jobs;
+/** lib/tick/fetch-jobs.lua's groups as src/protocol/sections.ts decodes them. */
+export type FetchedGroups = {
+  queue: string;
+  jobs: string[];
+  counts: { resurrections: number; interruptions: number; suspect: boolean; doubts: number }[];
+}[];
+
+/** Each fetched job with its counts (all 0 when the group carries none). */
+export function readFetched(groups: FetchedGroups): FetchedJob[] {
+  return groups.flatMap(({ queue, jobs, counts }) =>
+    jobs.map((raw, k) => ({
+      queue,
+      raw,
+      resurrections: counts[k]?.resurrections ?? 0,
+      interruptions: counts[k]?.interruptions ?? 0,
+      suspect: counts[k]?.suspect ?? false,
+      doubts: counts[k]?.doubts ?? 0,
+    })),
+  );
 }

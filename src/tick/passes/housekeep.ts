@@ -1,8 +1,6 @@
 // Resurrect and delayed passes, run by Lua (lib/tick/resurrect-dead-ticks.lua,
 // lib/delayed/promote-due.lua) inside begin and, while more is left and the tick's time
 // allows, in extra housekeep calls.
-import { asNumber } from "../../redis/adapter.js";
-import type { RedisReply } from "../../types.js";
 
 export interface HousekeepResult {
   nowMs: number;
@@ -11,14 +9,9 @@ export interface HousekeepResult {
   more: boolean;
 }
 
-/** Reads the first five fields that begin.lua and housekeep.lua share. */
-export function readHousekeep(reply: RedisReply[]): HousekeepResult {
-  return {
-    nowMs: asNumber(reply[0]),
-    resurrected: asNumber(reply[1]),
-    scheduled: asNumber(reply[2]),
-    more: asNumber(reply[3]) === 1 || asNumber(reply[4]) === 1,
-  };
+/** The first five fields that begin.lua and housekeep.lua share, as src/protocol/sections.ts names them. */
+export function readHousekeep(reply: { nowMs: number; resurrected: number; scheduled: number; moreResurrect: boolean; moreSchedule: boolean }): HousekeepResult {
+  return { nowMs: reply.nowMs, resurrected: reply.resurrected, scheduled: reply.scheduled, more: reply.moreResurrect || reply.moreSchedule };
 }
 
 export interface HousekeepLimits {
@@ -28,8 +21,7 @@ export interface HousekeepLimits {
   lockMs: number;
 }
 
-/** The housekeeping ARGV shared by begin.lua ([7..10]) and housekeep.lua ([3..6]). */
-export function housekeepArgs(limits: HousekeepLimits): number[] {
-  const registryScanLimit = 500;
-  return [limits.resurrectLimit, limits.lockMs, registryScanLimit, limits.scheduleLimit];
+/** The housekeep part that begin.lua and housekeep.lua share. */
+export function housekeepArgs(limits: HousekeepLimits): { resurrectLimit: number; lockMs: number; scanLimit: number; scheduleLimit: number } {
+  return { resurrectLimit: limits.resurrectLimit, lockMs: limits.lockMs, scanLimit: 500, scheduleLimit: limits.scheduleLimit };
 }
