@@ -4,9 +4,9 @@
 // never touched.
 import { TickqError } from "../errors.js";
 import { newJid } from "../client/job.js";
-import { asNumber } from "../redis/adapter.js";
 import type { Runtime } from "../tick/runtime.js";
-import { scripts } from "../lua/index.js";
+import * as protocol from "../protocol/index.js";
+import { runCall } from "../protocol/run.js";
 import { moveMatching } from "./bulk.js";
 import { asJsonText } from "./entry.js";
 import { checkFilter } from "./list.js";
@@ -21,8 +21,7 @@ export async function deleteAllJobs(runtime: Runtime, stateName: Exclude<JobStat
   const key = sourceOf(state, queue);
   const sorted = isSorted(state);
   if (!name && (!sorted || !queue)) {
-    const deleted = await runtime.run(scripts.clear, [runtime.prefix + key], [newJid(), runtime.replayWindowMs], { count: 0 });
-    return asNumber(deleted);
+    return runCall(runtime, protocol.clear, { set: runtime.prefix + key }, { token: newJid(), keepMs: runtime.replayWindowMs });
   }
   return moveMatching(runtime, { key, sorted, name: asJsonText(name), queue: sorted ? queue : "", action: "delete" });
 }

@@ -4,9 +4,9 @@
 // block Redis; this resends it from where it stopped until it answers.
 import { TickqError } from "../errors.js";
 import { isCleanName } from "../names.js";
-import { asArray, asNumber } from "../redis/adapter.js";
 import type { Runtime } from "../tick/runtime.js";
-import { scripts } from "../lua/index.js";
+import * as protocol from "../protocol/index.js";
+import { runCall } from "../protocol/run.js";
 import { readBacktrace } from "./backtrace.js";
 import { withResult } from "../results/history.js";
 import { readAwaited } from "../results/awaited.js";
@@ -39,25 +39,20 @@ async function locate(runtime: Runtime, jidValue: string): Promise<JobInfo | nul
   let stage = "";
   let position = "0";
   for (;;) {
-    const reply = asArray(
-      await runtime.run(scripts.locate, [runtime.keys.queues, runtime.keys.ticks], [jid, LOCATE_BUDGET, stage, position], { count: 0 }),
-      "locate",
-    );
-    if (reply[0] === "none") return null;
-    if (reply[0] === "more") {
-      stage = String(reply[1]);
-      position = String(reply[2]);
+    const reply = await runCall(runtime, protocol.locate, { queues: runtime.keys.queues, ticks: runtime.keys.ticks }, { jid, budget: LOCATE_BUDGET, stage, position });
+    if (reply.kind === "none") return null;
+    if (reply.kind === "more") {
+      ({ stage, position } = reply);
       continue;
     }
-    const state = String(reply[1]) as JobState;
-    const raw = String(reply[3]);
-    const queue = String(reply[2]);
-    if (state === "running") return jobInfo(raw, { state, queue, tick: String(reply[5]), tickAlive: asNumber(reply[6]) === 1 });
+    const state = reply.state as JobState;
+    const { job: raw, queue } = reply;
+    if (state === "running") return jobInfo(raw, { state, queue, tick: reply.tick, tickAlive: reply.tickAlive });
     if (state === "queued") {
-      const waitingOn = reply[7] === undefined ? {} : { waitingOn: String(reply[7]) };
-      return jobInfo(raw, { state, queue, position: asNumber(reply[4]), ...waitingOn });
+      const waitingOn = reply.parkedOn === undefined ? {} : { waitingOn: reply.parkedOn };
+      return jobInfo(raw, { state, queue, position: Number(reply.where), ...waitingOn });
     }
-    return withResult(jobInfo(raw, { state, queue, at: scoreMs(reply[4]) }));
+    return withResult(jobInfo(raw, { state, queue, at: scoreMs(reply.where) }));
   }
 }
 

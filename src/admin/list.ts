@@ -5,9 +5,9 @@
 // name. `running` reads the ticks' in-process lists, which are short.
 import { TickqError } from "../errors.js";
 import { isCleanName } from "../names.js";
-import { asArray, asNumber } from "../redis/adapter.js";
 import type { Runtime } from "../tick/runtime.js";
-import { scripts } from "../lua/index.js";
+import * as protocol from "../protocol/index.js";
+import { runCall } from "../protocol/run.js";
 import { decodeCursor, encodeCursor, type CursorScope } from "./cursor.js";
 import { checkQueueFields, checkSortedFields } from "./cursor-fields.js";
 import { asJsonText, jobInfo, scoreMs } from "./entry.js";
@@ -85,10 +85,10 @@ async function listQueued(runtime: Runtime, scope: CursorScope, limit: number, f
 }
 
 async function listRunning(runtime: Runtime, scope: CursorScope, limit: number, fields: string[] | null): Promise<JobPage> {
-  const reply = asArray(await runtime.run(scripts.inflight, [runtime.keys.ticks], [MAX_RUNNING], { count: 0 }), "inflight");
+  const running = await runCall(runtime, protocol.inflight, { ticks: runtime.keys.ticks }, { limit: MAX_RUNNING });
   const all: JobInfo[] = [];
-  for (let i = 0; i < reply.length; i += 4) {
-    const info = jobInfo(String(reply[i + 3]), { state: "running", queue: String(reply[i + 2]), tick: String(reply[i]), tickAlive: asNumber(reply[i + 1]) === 1 });
+  for (const { tick, alive, queue, job } of running) {
+    const info = jobInfo(job, { state: "running", queue, tick, tickAlive: alive });
     if ((scope.queue === "" || info.queue === scope.queue) && (scope.name === "" || info.name === scope.name)) all.push(info);
   }
   if (scope.order === "newest") all.reverse();

@@ -6,7 +6,8 @@
 import { TickqError } from "../errors.js";
 import { newJid } from "../client/job.js";
 import type { Runtime } from "../tick/runtime.js";
-import { scripts } from "../lua/index.js";
+import * as protocol from "../protocol/index.js";
+import { runCall } from "../protocol/run.js";
 import { jobInfo } from "./entry.js";
 import { mustFind } from "./find.js";
 import { sourceOf } from "./states.js";
@@ -31,8 +32,8 @@ export async function moveJobs(runtime: Runtime, entries: MoveEntry[]): Promise<
   let flags = "";
   for (let i = 0; i < entries.length; i += CHUNK) {
     const chunk = entries.slice(i, i + CHUNK);
-    const args = [newJid(), runtime.replayWindowMs, chunk.length, ...chunk.flatMap((e) => [e.from, e.raw, e.action, e.text ?? "", e.hint ?? ""])];
-    flags += String(await runtime.run(scripts.move, [runtime.keys.queues], args, { count: 0 }));
+    const jobs = chunk.map((e) => ({ from: e.from, job: e.raw, action: e.action, push: e.text ?? "", distance: e.hint === undefined ? "" : String(e.hint) }));
+    flags += await runCall(runtime, protocol.move, { queues: runtime.keys.queues }, { token: newJid(), keepMs: runtime.replayWindowMs, jobs });
   }
   return flags;
 }

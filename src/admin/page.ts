@@ -1,8 +1,8 @@
 // One call of page.lua: a stretch of one queue or sorted set, from a cursor.
 // The listing, retryAll and deleteAll all walk jobs this way.
-import { asArray, asNumber } from "../redis/adapter.js";
 import type { Runtime } from "../tick/runtime.js";
-import { scripts } from "../lua/index.js";
+import * as protocol from "../protocol/index.js";
+import { runCall } from "../protocol/run.js";
 
 /** Entries page.lua looks at per call, at most: a few milliseconds of Redis. */
 export const PAGE_BUDGET = 5_000;
@@ -38,13 +38,11 @@ export interface PageReply {
 }
 
 export async function readPage(runtime: Runtime, request: PageRequest): Promise<PageReply> {
-  const cursor = request.cursor ?? ["", "", "", ""];
-  const args = [request.sorted ? "z" : "l", request.asc ? "asc" : "desc", request.limit, PAGE_BUDGET, request.name, request.queue, ...cursor];
-  while (args.length < 10) args.push("");
-  const reply = asArray(await runtime.run(scripts.page, [runtime.prefix + request.key], args, { count: 0 }), "page");
-  const flat = asArray(reply[0] ?? [], "page");
-  const entries: PageEntry[] = [];
-  for (let i = 0; i < flat.length; i += 2) entries.push({ raw: String(flat[i]), where: String(flat[i + 1]) });
-  const next = asArray(reply[1] ?? [], "page").map(String);
-  return { entries, next: next.length > 0 ? next : null, size: asNumber(reply[2]), examined: asNumber(reply[3]) };
+  const [at = "", jid = "", near = "", nearJid = ""] = request.cursor ?? [];
+  const reply = await runCall(runtime, protocol.page, { set: runtime.prefix + request.key }, {
+    kind: request.sorted ? "z" : "l", order: request.asc ? "asc" : "desc", limit: request.limit, budget: PAGE_BUDGET,
+    name: request.name, queue: request.queue, cursor: { at, jid, near, nearJid },
+  });
+  const entries: PageEntry[] = reply.entries.map((e) => ({ raw: e.job, where: e.where }));
+  return { entries, next: reply.cursor.length > 0 ? reply.cursor : null, size: reply.size, examined: reply.examined };
 }

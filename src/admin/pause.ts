@@ -3,9 +3,10 @@
 import { TickqError } from "../errors.js";
 import { isCleanName } from "../names.js";
 import type { Runtime } from "../tick/runtime.js";
-import { scripts } from "../lua/index.js";
+import * as protocol from "../protocol/index.js";
+import { runCall } from "../protocol/run.js";
 
 export async function setPaused(runtime: Runtime, name: string, paused: boolean): Promise<void> {
   if (!isCleanName(name)) throw new TickqError("BAD_ARGS", `queue must be a name without spaces, got ${JSON.stringify(name)}`);
-  await runtime.run(scripts.pause, [`${runtime.prefix}paused`], [name, paused ? 1 : 0], { count: 0 });
+  await runCall(runtime, protocol.pause, { paused: `${runtime.prefix}paused` }, { queue: name, paused });
 }

@@ -1,16 +1,11 @@
 // tq.queues.list: every queue, its size, whether it is paused, and when a
 // tick last served it, in one read.
-import { asArray, asNumber } from "../redis/adapter.js";
 import type { Runtime } from "../tick/runtime.js";
-import { scripts } from "../lua/index.js";
+import * as protocol from "../protocol/index.js";
+import { runCall } from "../protocol/run.js";
 import type { QueueInfo } from "./types.js";
 
 export async function listQueues(runtime: Runtime): Promise<QueueInfo[]> {
-  const reply = asArray(await runtime.run(scripts.queues, [runtime.keys.queues, `${runtime.prefix}paused`], [], { count: 0 }), "queues");
-  const out: QueueInfo[] = [];
-  for (let i = 0; i < reply.length; i += 4) {
-    const served = asNumber(reply[i + 3]);
-    out.push({ name: String(reply[i]), size: asNumber(reply[i + 1]), paused: asNumber(reply[i + 2]) === 1, lastServedAt: served > 0 ? served : null });
-  }
-  return out;
+  const queues = await runCall(runtime, protocol.queues, { queues: runtime.keys.queues, paused: `${runtime.prefix}paused` }, {});
+  return queues.map((q) => ({ name: q.name, size: q.size, paused: q.paused, lastServedAt: q.servedMs > 0 ? q.servedMs : null }));
 }

@@ -3,7 +3,8 @@
 // the dashboard until it expires; the mark that logout leaves refuses it.
 import type { Runtime } from "../tick/runtime.js";
 import { runtimes } from "../recurring/internal.js";
-import { scripts } from "../lua/index.js";
+import * as protocol from "../protocol/index.js";
+import { runCall } from "../protocol/run.js";
 
 function runtimeOf(tickq: object): Runtime {
   const runtime = runtimes.get(tickq);
@@ -16,11 +17,11 @@ const endedKey = (runtime: Runtime, nonce: string) => `${runtime.prefix}dashboar
 /** Ends the session with this nonce for the `remainingMs` it had left. */
 export async function endSession(tickq: object, nonce: string, remainingMs: number): Promise<void> {
   const runtime = runtimeOf(tickq);
-  await runtime.run(scripts.session, [endedKey(runtime, nonce)], ["end", Math.max(1, Math.ceil(remainingMs))], { count: 0 });
+  await runCall(runtime, protocol.session, { ended: endedKey(runtime, nonce) }, { op: "end", ms: Math.max(1, Math.ceil(remainingMs)) });
 }
 
 /** Whether logout has ended the session with this nonce. */
 export async function sessionEnded(tickq: object, nonce: string): Promise<boolean> {
   const runtime = runtimeOf(tickq);
-  return (await runtime.run(scripts.session, [endedKey(runtime, nonce)], ["check", 0], { count: 0 })) === 1;
+  return runCall(runtime, protocol.session, { ended: endedKey(runtime, nonce) }, { op: "check", ms: 0 });
 }

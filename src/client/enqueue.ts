@@ -24,7 +24,8 @@ import { isCleanName } from "../names.js";
 import { checkKnownKeys } from "../options.js";
 import type { RoundTrips } from "../redis/adapter.js";
 import { definitionOf, type Runtime } from "../tick/runtime.js";
-import { scripts } from "../lua/index.js";
+import * as protocol from "../protocol/index.js";
+import { runCall } from "../protocol/run.js";
 import type { SendSpan } from "../telemetry/tracing.js";
 import type { BulkJob, RedisReply } from "../types.js";
 
@@ -38,7 +39,8 @@ interface Prepared {
   jid: string;
   /** Bytes of its stored text, before the flow descriptor (a few hundred bytes more at most). */
   bytes: number;
-  args: (string | number)[];
+  /** enqueue.lua's entry for the job (src/protocol/enqueue.ts). */
+  args: { queue: string; delayMs: number; atMs: number; jid: string; job: string };
   /** A flow job: its JSON is written once its descriptor is (flowDescriptor may hash). */
   flow?: { plan: FlowPlan; payload: NewJob };
 }
@@ -89,7 +91,7 @@ function prepare(runtime: Runtime, job: BulkJob, fields?: Record<string, unknown
   const payload: NewJob = { class: job.name, args: job.args, jid, queue, retry: job.retry ?? definition.retry ?? true, ...fields };
   const json = encodeNewJob(payload);
   const bytes = checkJobSize(json, runtime.maxJobBytes, `Job "${job.name}"`);
-  const prepared: Prepared = { jid, bytes, args: [queue, Math.floor(delayMs), Math.floor(atMs), job.jid ?? "", json] };
+  const prepared: Prepared = { jid, bytes, args: { queue, delayMs: Math.floor(delayMs), atMs: Math.floor(atMs), jid: job.jid ?? "", job: json } };
   const plan = planFlow(job.name, definition, job.args, job.unique);
   if (plan) prepared.flow = { plan, payload };
   return prepared;
@@ -100,7 +102,7 @@ async function withFlow(p: Prepared): Promise<void> {
   if (!p.flow) return;
   const { plan, payload } = p.flow;
   const descriptor = await flowDescriptor(plan, p.jid, payload.class, payload.queue);
-  p.args[4] = encodeNewJob({ [FLOW_FIELD]: descriptor, ...payload });
+  p.args.job = encodeNewJob({ [FLOW_FIELD]: descriptor, ...payload });
 }
 
 /** enqueue.lua's reply: "1"/"0"/"2" per job, then the holder's jid of each "2" (a duplicate). */
@@ -135,8 +137,10 @@ async function pushJobs(runtime: Runtime, jobs: BulkJob[], fields: Record<string
   if (prepared.some((p) => p.flow)) await Promise.all(prepared.map(withFlow));
   const trips: RoundTrips = { count: 0 };
   for (const chunk of chunksOf(prepared, (p) => p.bytes, CHUNK)) {
-    const args = [newJid(), runtime.replayWindowMs, runtime.idWindowMs, chunk.length, ...chunk.flatMap((p) => p.args)];
-    const reply = await runtime.run(scripts.enqueue, [runtime.keys.queues, runtime.keys.schedule], args, trips);
+    const reply = await runCall(
+      runtime, protocol.enqueue, { queues: runtime.keys.queues, schedule: runtime.keys.schedule },
+      { token: newJid(), tokenMs: runtime.replayWindowMs, idWindowMs: runtime.idWindowMs, jobs: chunk.map((p) => p.args) }, trips,
+    );
     holdersOf(reply, chunk);
   }
   return prepared.map((p) => p.jid);

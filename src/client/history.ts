@@ -2,9 +2,9 @@
 // pass keeps per UTC day (Sidekiq's own `stat:processed:YYYY-MM-DD` keys,
 // kept five years), so Sidekiq's Web and tickq read the same figures.
 import { TickqError } from "../errors.js";
-import { asArray, asNumber } from "../redis/adapter.js";
 import type { Runtime } from "../tick/runtime.js";
-import { scripts } from "../lua/index.js";
+import * as protocol from "../protocol/index.js";
+import { runCall } from "../protocol/run.js";
 
 /** One UTC day of `tq.stats.history()`. */
 export interface DayStats {
@@ -24,10 +24,6 @@ export async function readHistory(runtime: Runtime, days = 30): Promise<DayStats
   if (!Number.isInteger(days) || days < 1 || days > MAX_HISTORY_DAYS) {
     throw new TickqError("BAD_ARGS", `history: days must be an integer from 1 to ${MAX_HISTORY_DAYS}, got ${String(days)}`);
   }
-  const reply = asArray(await runtime.run(scripts.history, [`${runtime.prefix}stat:processed`], [days], { count: 0 }), "history");
-  const out: DayStats[] = [];
-  for (let i = 0; i < reply.length; i += 3) {
-    out.push({ date: String(reply[i]), processed: asNumber(reply[i + 1]), failed: asNumber(reply[i + 2]) });
-  }
-  return out;
+  const reply = await runCall(runtime, protocol.history, { processed: `${runtime.prefix}stat:processed` }, { days });
+  return reply.map((d) => ({ date: d.day, processed: d.processed, failed: d.failed }));
 }

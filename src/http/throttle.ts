@@ -8,7 +8,8 @@
 // and the API answers 503 anyway.
 import type { Context } from "hono";
 import type { JobRegistry, Tickq } from "../index.js";
-import { asNumber } from "../redis/adapter.js";
+import { defineCall, key, number, text } from "../protocol/define.js";
+import { runCall } from "../protocol/run.js";
 import type { Runtime } from "../tick/runtime.js";
 import { runtimes } from "../recurring/internal.js";
 import type { LuaScript } from "../types.js";
@@ -55,6 +56,8 @@ if redis.call('SCARD',k)<tonumber(ARGV[4]) then return 0 end
 return math.max(redis.call('PTTL',k),1)`,
 };
 
+const throttleCall = defineCall(throttleScript, { failures: key }, { op: text, windowMs: number, limit: number, attempt: text }, number);
+
 /** The throttle of `tickq`'s Redis and prefix; undefined for a tickq not made by createTickq. */
 export function redisThrottle(tickq: Tickq<JobRegistry>, clientOf: ClientOf): Throttle | undefined {
   const runtime: Runtime | undefined = runtimes.get(tickq);
@@ -63,7 +66,9 @@ export function redisThrottle(tickq: Tickq<JobRegistry>, clientOf: ClientOf): Th
   const key = (client: string) => `${runtime.prefix}auth-failures:${client.slice(0, 64)}`;
   const call = async (op: "check" | "fail", client: string) => {
     try {
-      return asNumber(await runtime.run(throttleScript, [key(client)], [op, THROTTLE_WINDOW_MS, THROTTLE_LIMIT, op === "fail" ? crypto.randomUUID() : ""], { count: 0 }));
+      return await runCall(runtime, throttleCall, { failures: key(client) }, {
+        op, windowMs: THROTTLE_WINDOW_MS, limit: THROTTLE_LIMIT, attempt: op === "fail" ? crypto.randomUUID() : "",
+      });
     } catch {
       return 0;
     }

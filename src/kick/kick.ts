@@ -13,9 +13,10 @@
 import { monotonicMs } from "../tick/clock.js";
 import { newJid } from "../client/job.js";
 import { numberOption } from "../options.js";
-import { asNumber, type RoundTrips } from "../redis/adapter.js";
+import { type RoundTrips } from "../redis/adapter.js";
 import { redisNowMs, type Runtime } from "../tick/runtime.js";
-import { scripts } from "../lua/index.js";
+import * as protocol from "../protocol/index.js";
+import { runCall } from "../protocol/run.js";
 import type { EnqueueOptions, TickOptions } from "../types.js";
 import { startTick } from "./parallel.js";
 import type { KickOptions, KickScope } from "./types.js";
@@ -58,8 +59,8 @@ async function runKick(runtime: Runtime, settings: KickSettings, scope: KickScop
   const tickBudget = Math.min(settings.tick.budgetMs ?? settings.budgetMs, settings.budgetMs);
   const ttl = Math.ceil(tickBudget + (settings.tick.graceMs ?? 1_000) + TTL_MARGIN_MS);
   const trips: RoundTrips = { count: 0 };
-  const call = async (op: string, token: string, arg: string | number) =>
-    asNumber(await runtime.run(scripts.kick, [`${runtime.prefix}kicks`, `${runtime.prefix}kicks:waiting`], [op, token, arg, ttl], trips));
+  const call = (op: string, token: string, arg: string | number) =>
+    runCall(runtime, protocol.kick, { kicks: `${runtime.prefix}kicks`, waiting: `${runtime.prefix}kicks:waiting` }, { op, token, arg: String(arg), ttlMs: ttl }, trips);
 
   // A backlog found by a kicked tick fans out at once, kept alive like the kick.
   const { onMore } = scope;

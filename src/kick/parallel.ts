@@ -9,9 +9,9 @@ import { monotonicMs } from "../tick/clock.js";
 import { newJid } from "../client/job.js";
 import { isCleanName } from "../names.js";
 import { numberOption } from "../options.js";
-import { asArray, asNumber } from "../redis/adapter.js";
 import type { Runtime } from "../tick/runtime.js";
-import { scripts } from "../lua/index.js";
+import * as protocol from "../protocol/index.js";
+import { runCall } from "../protocol/run.js";
 import { runTick } from "../tick/run.js";
 import type { TickOptions, TickReport } from "../types.js";
 
@@ -29,11 +29,8 @@ export interface Grant {
 export async function reserveTicks(runtime: Runtime, count: number, maxParallel: number, ids = newIds(count)): Promise<Grant> {
   numberOption(maxParallel, 1, "maxParallel", { min: 1, integer: true });
   if (ids.length === 0) return { ids: [], others: 0 };
-  const reply = asArray(
-    await runtime.run(scripts.parallel, [runtime.keys.ticks, `${runtime.prefix}ticks:reserved`], [maxParallel, RESERVE_MS, ...ids], { count: 0 }),
-    "parallel",
-  );
-  return { ids: ids.slice(0, asNumber(reply[0])), others: asNumber(reply[1]) };
+  const reply = await runCall(runtime, protocol.parallel, { ticks: runtime.keys.ticks, reserved: `${runtime.prefix}ticks:reserved` }, { maxLive: maxParallel, reserveMs: RESERVE_MS, ids });
+  return { ids: ids.slice(0, reply.granted), others: reply.others };
 }
 
 /** tq.tick(): gated by maxParallel when it is given. */

@@ -18,7 +18,8 @@ import { checkBySchema } from "../client/schema-check.js";
 import { checkKnownKeys } from "../options.js";
 import type { RoundTrips } from "../redis/adapter.js";
 import type { Runtime } from "../tick/runtime.js";
-import { scripts } from "../lua/index.js";
+import * as protocol from "../protocol/index.js";
+import { runCall } from "../protocol/run.js";
 import { orderedDefinition } from "./registry.js";
 import type { OrderedBulkJob } from "./types.js";
 
@@ -43,7 +44,17 @@ function checkPayload(runtime: Runtime, job: OrderedBulkJob): OrderedBulkJob | P
   return output instanceof Promise ? output.then((payload) => ({ ...job, payload })) : { ...job, payload: output };
 }
 
-function prepare(runtime: Runtime, job: OrderedBulkJob): (string | number)[] {
+/** ordered_enqueue.lua's entry for one payload (src/protocol/ordered_enqueue.ts). */
+interface OrderedPayload {
+  name: string;
+  id: string;
+  payload: string;
+  score: string;
+  delayMs: number;
+}
+
+function prepare(runtime: Runtime, job: OrderedBulkJob): OrderedPayload {
+  if (typeof job !== "object" || job === null) throw new TickqError("BAD_ARGS", "an ordered job is { name, id, payload, score?, delayMs? }");
   const { name, id, score, delayMs } = job;
   if (!orderedDefinition(runtime.ordered, name)) {
     const known = runtime.orderedNames.join(", ") || "none";
@@ -62,7 +73,7 @@ function prepare(runtime: Runtime, job: OrderedBulkJob): (string | number)[] {
   // A score travels as text Redis reads back exactly: JS's shortest round-trip form.
   const payload = payloadJson(name, job.payload);
   checkJobSize(payload, runtime.maxJobBytes, `Ordered job "${name}" (id ${JSON.stringify(id.slice(0, 40))}): its payload`);
-  return [name, id, payload, score === undefined ? "" : String(score), Math.max(0, Math.floor(delayMs ?? 0))];
+  return { name, id, payload, score: score === undefined ? "" : String(score), delayMs: Math.max(0, Math.floor(delayMs ?? 0)) };
 }
 
 export async function enqueueOrderedJobs(runtime: Runtime, jobs: OrderedBulkJob[]): Promise<void> {
@@ -71,7 +82,7 @@ export async function enqueueOrderedJobs(runtime: Runtime, jobs: OrderedBulkJob[
   const ready = checked.some((job) => job instanceof Promise) ? await Promise.all(checked) : (checked as OrderedBulkJob[]);
   const prepared = ready.map((job) => prepare(runtime, job));
   const trips: RoundTrips = { count: 0 };
-  for (const chunk of chunksOf(prepared, (p) => utf8Bytes(String(p[2])) + utf8Bytes(String(p[1])), CHUNK)) {
-    await runtime.run(scripts.ordered_enqueue, [`${runtime.prefix}ordered`], [newJid(), runtime.replayWindowMs, chunk.length, ...chunk.flat()], trips);
+  for (const chunk of chunksOf(prepared, (p) => utf8Bytes(p.payload) + utf8Bytes(p.id), CHUNK)) {
+    await runCall(runtime, protocol.ordered_enqueue, { names: `${runtime.prefix}ordered` }, { token: newJid(), tokenMs: runtime.replayWindowMs, payloads: chunk }, trips);
   }
 }

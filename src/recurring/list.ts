@@ -1,18 +1,10 @@
 // tq.schedules(): this deployment's declaration merged with what Redis holds
 // (one read-only script), so an operator sees each schedule's next and last
 // run, and also the schedules another deployment declared or left behind.
-import { asArray, asNumber } from "../redis/adapter.js";
 import type { Runtime } from "../tick/runtime.js";
-import { scripts } from "../lua/index.js";
-import type { RedisReply } from "../types.js";
+import * as protocol from "../protocol/index.js";
+import { runCall } from "../protocol/run.js";
 import type { ScheduleInfo, ScheduleSpec } from "./types.js";
-
-function pairs(reply: RedisReply | undefined): Map<string, string> {
-  const flat = asArray(reply ?? [], "recurring_list");
-  const out = new Map<string, string>();
-  for (let i = 0; i < flat.length; i += 2) out.set(String(flat[i]), String(flat[i + 1]));
-  return out;
-}
 
 /** A spec another deployment stored: its JSON, or its text when another client wrote something else there. */
 function storedSpec(text: string | undefined): ScheduleSpec {
@@ -23,24 +15,28 @@ function storedSpec(text: string | undefined): ScheduleSpec {
   }
 }
 
-const dateOf = (ms: string | undefined): Date | null => (ms === undefined ? null : new Date(asNumber(ms)));
+const dateOf = (ms: string | undefined): Date | null => (ms === undefined ? null : new Date(Number(ms)));
 
 export async function listRecurring(runtime: Runtime): Promise<ScheduleInfo[]> {
-  const reply = asArray(await runtime.run(scripts.recurring_list, [`${runtime.prefix}schedules:due`], [], { count: 0 }), "recurring_list");
-  const [due, specs, fps, lasts, orphans] = reply.map(pairs) as [Map<string, string>, ...Map<string, string>[]];
-  const names = new Set([...runtime.recurring.byName.keys(), ...specs!.keys()]);
+  const reply = await runCall(runtime, protocol.recurring_list, { due: `${runtime.prefix}schedules:due` }, {});
+  const due = new Map(reply.due.map((d) => [d.name, d.slot]));
+  const specs = new Map(reply.specs.map((d) => [d.name, d.spec]));
+  const fps = new Map(reply.fps.map((d) => [d.name, d.fps]));
+  const lasts = new Map(reply.lasts.map((d) => [d.name, d.slot]));
+  const orphans = new Map(reply.orphans.map((d) => [d.name, d.since]));
+  const names = new Set([...runtime.recurring.byName.keys(), ...specs.keys()]);
   return [...names].sort().map((name) => {
     const declared = runtime.recurring.byName.get(name);
-    const stored = specs!.get(name);
+    const stored = specs.get(name);
     return {
       name,
       spec: declared?.spec ?? storedSpec(stored),
       declared: declared !== undefined,
-      inSync: declared !== undefined && fps!.get(name) === `${declared.timingFp} ${declared.fp}`,
+      inSync: declared !== undefined && fps.get(name) === `${declared.timingFp} ${declared.fp}`,
       nextRunAt: dateOf(due.get(name)),
-      lastRunAt: dateOf(lasts!.get(name)),
-      lastJid: lasts!.has(name) ? `${name}:${lasts!.get(name)}` : null,
-      orphanedAt: dateOf(orphans!.get(name)),
+      lastRunAt: dateOf(lasts.get(name)),
+      lastJid: lasts.has(name) ? `${name}:${lasts.get(name)}` : null,
+      orphanedAt: dateOf(orphans.get(name)),
     };
   });
 }
