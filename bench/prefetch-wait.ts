@@ -13,11 +13,11 @@ import { Redis } from "ioredis";
 import { ioredisAdapter } from "../src/redis/ioredis.js";
 import { findRedis } from "../src/platforms/node/find-redis.js";
 import { createTickq, type RedisAdapter } from "../src/index.js";
-import { readFetched } from "../src/tick/passes/fetch.js";
 import { scriptSha } from "../src/redis/script-sha.js";
 import { scripts } from "../src/lua/index.js";
 import type { RedisReply } from "../src/types.js";
 import { durations, work } from "./jobs.js";
+import { fetchedJobs } from "../test/helpers/begin-args.js";
 
 export interface WaitRun {
   label: string;
@@ -43,7 +43,7 @@ export async function timingAdapter(inner: RedisAdapter, fetchedAt: Map<number, 
     if (at === undefined || !Array.isArray(reply)) return reply;
     const now = performance.now();
     // The last fetch: the tick that runs the job fetched it then.
-    for (const job of readFetched(reply[at])) fetchedAt.set((JSON.parse(job.raw) as { args: number[] }).args[1]!, now);
+    for (const job of fetchedJobs(reply[at])) fetchedAt.set((JSON.parse(job.raw) as { args: number[] }).args[1]!, now);
     return reply;
   };
   return {

@@ -190,6 +190,13 @@ export function encode(call: Call, keys: object, args: object): Encoded {
   return { keys: outKeys, args: out };
 }
 
+/** One part alone, as it sits in ARGV (for tests that build a call's ARGV by hand). */
+export function encodePart(spec: ArgSpec, value: unknown): (string | number)[] {
+  const out: (string | number)[] = [];
+  put("part", "part", spec, value, out);
+  return out;
+}
+
 function put(name: string, part: string, spec: ArgSpec, value: unknown, out: (string | number)[]): void {
   switch (spec.kind) {
     case "text":
@@ -230,6 +237,11 @@ function bad(name: string, why: string): TickqError {
 /** Reads a reply as the declaration says; a reply of another shape is an error that names the script. */
 export function decode(call: Call, reply: RedisReply): unknown {
   return read(call.script.name, call.reply, reply, "reply");
+}
+
+/** One part of a reply alone (for tests that pick it out of a reply by hand). */
+export function decodePart(spec: ReplySpec, value: RedisReply | undefined): unknown {
+  return read("part", spec, value, "part");
 }
 
 function read(name: string, spec: ReplySpec, value: RedisReply | undefined, at: string): unknown {

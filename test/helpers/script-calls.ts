@@ -4,6 +4,7 @@
 // held to more: the state before it is the state after each run.
 import { expect } from "vitest";
 import { runScript } from "../../src/redis/adapter.js";
+import { decode, encode, type TypedCall } from "../../src/protocol/define.js";
 import type { LuaScript, RedisReply } from "../../src/types.js";
 import type { Harness } from "./harness.js";
 import { snapshot, type Snapshot } from "./snapshot.js";
@@ -15,20 +16,32 @@ export interface ScriptCalls {
   twice(script: LuaScript, keys: string[], args: (string | number)[]): Promise<{ first: RedisReply; after: Snapshot }>;
   /** For a read (its reply may carry the clock): runs it twice, asserts neither run wrote anything; both replies. */
   readsTwice(script: LuaScript, keys: string[], args: (string | number)[]): Promise<[RedisReply[], RedisReply[]]>;
+  /** `twice` for a declared call (src/protocol): keys and args by name, the first reply decoded. */
+  callTwice<Keys extends object, Args extends object, Reply>(
+    call: TypedCall<Keys, Args, Reply>,
+    keys: Keys,
+    args: Args,
+  ): Promise<{ first: Reply; after: Snapshot }>;
 }
 
 export function scriptCalls(h: Harness): ScriptCalls {
   const run: ScriptCalls["run"] = (script, keys, args) =>
     runScript(h.adapter, script, keys.map((k) => h.prefix + k), [h.prefix, ...args], { count: 0 }, 5_000);
+  const twice: ScriptCalls["twice"] = async (script, keys, args) => {
+    const first = await run(script, keys, args);
+    const after = await snapshot(h.redis, h.prefix);
+    const second = await run(script, keys, args);
+    expect(await snapshot(h.redis, h.prefix)).toEqual(after);
+    expect(second).toEqual(first);
+    return { first, after };
+  };
   return {
     run,
-    async twice(script, keys, args) {
-      const first = await run(script, keys, args);
-      const after = await snapshot(h.redis, h.prefix);
-      const second = await run(script, keys, args);
-      expect(await snapshot(h.redis, h.prefix)).toEqual(after);
-      expect(second).toEqual(first);
-      return { first, after };
+    twice,
+    async callTwice<Keys extends object, Args extends object, Reply>(call: TypedCall<Keys, Args, Reply>, keys: Keys, args: Args) {
+      const encoded = encode(call, keys, args);
+      const { first, after } = await twice(call.script, encoded.keys, encoded.args);
+      return { first: decode(call, first) as Reply, after };
     },
     async readsTwice(script, keys, args) {
       const before = await snapshot(h.redis, h.prefix);

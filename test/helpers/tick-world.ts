@@ -10,7 +10,7 @@ import type { Redis } from "ioredis";
 import { encodeNewJob } from "../../src/client/job.js";
 import { spliceFields, topLevelFields } from "../../src/client/json-splice.js";
 import { ackArgs, ackOrder, type Outcome } from "../../src/tick/passes/ack.js";
-import { readFetched, type FetchedJob } from "../../src/tick/passes/fetch.js";
+import type { FetchedJob } from "../../src/tick/passes/fetch.js";
 import { housekeepArgs } from "../../src/tick/passes/housekeep.js";
 import { fetchArgs } from "../../src/tick/queue-order.js";
 import { asArray, asNumber, runScript } from "../../src/redis/adapter.js";
@@ -18,6 +18,9 @@ import { scripts } from "../../src/lua/index.js";
 import type { RedisAdapter, RedisReply } from "../../src/types.js";
 import { compare, interruptionKey, jidOf, learnRaws, Model, QUEUES, sameLoc, showLoc, snapshot, type Snapshot } from "./job-model.js";
 import { deleteUnder, sleep, uniquePrefix } from "./redis.js";
+import { fetchedJobs } from "../helpers/begin-args.js";
+import { encode } from "../../src/protocol/define.js";
+import * as protocol from "../../src/protocol/index.js";
 
 const PLAN = { names: [...QUEUES], cumulative: null };
 const LEASE_MS = 60_000;
@@ -195,7 +198,7 @@ class World {
         const tick = this.pick(op.tick, ["running"]);
         if (!tick) return;
         const seq = ++tick.seq;
-        const c: Call = { kind: "housekeep", seq, args: [tick.id, seq, ...this.housekeeping()], outcomes: [], batch: 0 };
+        const c: Call = { kind: "housekeep", seq, args: encode(protocol.housekeep, this.keys(tick), { tickId: tick.id, call: String(seq), housekeep: this.housekeeping() }).args, outcomes: [], batch: 0 };
         tick.calls.push(c);
         await this.send(tick, c);
         if (op.dup) await this.send(tick, c);
@@ -294,12 +297,16 @@ class World {
     return ticks.length === 0 ? undefined : ticks[n % ticks.length];
   }
 
-  private housekeeping(): number[] {
+  private housekeeping(): ReturnType<typeof housekeepArgs> {
     return housekeepArgs({ resurrectLimit: this.cfg.resurrectLimit, scheduleLimit: this.cfg.scheduleLimit, lockMs: LOCK_MS });
   }
 
-  private common(tick: Tick): (string | number)[] {
-    return [tick.id, LEASE_MS, this.cfg.deadMax, DEAD_MAX_AGE_S];
+  private common(tick: Tick): { tickId: string; leaseMs: number; deadMaxSize: number; deadMaxAgeSec: number } {
+    return { tickId: tick.id, leaseMs: LEASE_MS, deadMaxSize: this.cfg.deadMax, deadMaxAgeSec: DEAD_MAX_AGE_S };
+  }
+
+  private keys(tick: Tick): { ticks: string; lease: string } {
+    return { ticks: "ticks", lease: `tick:${tick.id}` };
   }
 
   /** Outcomes for some of the jobs the tick holds, one per job. */
@@ -321,14 +328,17 @@ class World {
     this.model.ticks.push(tick.id);
     const registration = `${Date.now()} ${LEASE_MS} ${QUEUES.join(" ")}`;
     // no schedules declared: empty digest, due limit, no clock shift
-    const args = [...this.common(tick), registration, ...this.housekeeping(), 0, ...fetchArgs(PLAN, op.batch), "", 100, 0];
+    const args = encode(protocol.begin, this.keys(tick), {
+      ...this.common(tick), registration, housekeep: this.housekeeping(), askPolicy: false,
+      recurring: { digest: "", dueLimit: 100, shiftMs: 0 }, fetch: fetchArgs(PLAN, op.batch),
+    }).args;
     const c: Call = { kind: "begin", seq: 1, args, outcomes: [], batch: op.batch };
     tick.calls.push(c);
     let reply = await this.send(tick, c);
     if (op.dup) reply = await this.send(tick, c);
     if (op.lose) tick.status = "killed"; // runTick throws: nobody drives this tick again
     else if (asNumber(reply[6]) !== 1) tick.status = "done";
-    else for (const f of readFetched(reply[5])) tick.held.set(f.raw, f);
+    else for (const f of fetchedJobs(reply[5])) tick.held.set(f.raw, f);
   }
 
   private async step(op: Extract<Op, { t: "step" }>): Promise<void> {
@@ -336,7 +346,7 @@ class World {
     if (!tick) return;
     const outcomes = this.outcomes(tick, op.acks);
     const seq = ++tick.seq;
-    const args = [...this.common(tick), seq, ...ackArgs(outcomes), ...fetchArgs(PLAN, op.fetch)];
+    const args = encode(protocol.step, this.keys(tick), { ...this.common(tick), call: String(seq), acks: ackArgs(outcomes), fetch: fetchArgs(PLAN, op.fetch) }).args;
     const c: Call = { kind: "step", seq, args, outcomes, batch: op.fetch };
     tick.calls.push(c);
     let reply = await this.send(tick, c);
@@ -349,7 +359,7 @@ class World {
       tick.status = "failing";
       return;
     }
-    for (const f of readFetched(reply[3])) tick.held.set(f.raw, f);
+    for (const f of fetchedJobs(reply[3])) tick.held.set(f.raw, f);
   }
 
   private async finish(op: Extract<Op, { t: "finish" }>): Promise<void> {
@@ -360,7 +370,7 @@ class World {
     const unstarted = op.leave ? [] : [...tick.held.values()].filter((f) => !named.has(f.raw)).map((job): Outcome => ({ kind: "unstarted", job }));
     const outcomes = [...tick.carried, ...picked, ...unstarted];
     const seq = ++tick.seq;
-    const args = [...this.common(tick), seq, ...ackArgs(outcomes), QUEUES.length, ...QUEUES];
+    const args = encode(protocol.finish, this.keys(tick), { ...this.common(tick), call: String(seq), acks: ackArgs(outcomes), queues: [...QUEUES] }).args;
     const c: Call = { kind: "finish", seq, args, outcomes, batch: 0 };
     tick.calls.push(c);
     await this.send(tick, c);
@@ -538,7 +548,7 @@ class World {
   private fetch(tickId: string, ctx: string, batch: number, groups: RedisReply | undefined): void {
     const m = this.model;
     const got = new Map<string, number>();
-    for (const f of readFetched(groups)) {
+    for (const f of fetchedJobs(groups)) {
       got.set(f.queue, (got.get(f.queue) ?? 0) + 1);
       const j = m.job(f.raw);
       if (!j) {

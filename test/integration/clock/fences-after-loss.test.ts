@@ -6,13 +6,14 @@
 // handed out before, for flow jobs and for ordered ids alike.
 import { describe, expect, it } from "vitest";
 import type { JobContext, OrderedContext } from "../../../src/index.js";
-import { orderedArgs, readOrderedFetched } from "../../../src/ordered/work.js";
+import { orderedArgs } from "../../../src/ordered/work.js";
 import { scripts } from "../../../src/lua/index.js";
 import type { RedisReply } from "../../../src/types.js";
 import { adapterCases } from "../../helpers/adapters.js";
 import { useHarness } from "../../helpers/harness.js";
 import { deleteUnder } from "../../helpers/redis.js";
 import { scriptCalls } from "../../helpers/script-calls.js";
+import { orderedIds, beginArgs as encodeBegin } from "../../helpers/begin-args.js";
 
 const losses = {
   "the counters rolled back to older values": async (redis: import("ioredis").Redis, prefix: string) => {
@@ -61,10 +62,10 @@ describe.each(adapterCases)("fences after Redis forgets over $name", (adapterCas
     const { run, twice } = scriptCalls(h);
     await run(scripts.ordered_enqueue, ["ordered"], ["tok", 60_000, 2, "work", "a", '"p"', "", 0, "work", "b", '"p"', "", 0]);
     await h.redis.set(`${h.prefix}o:work:fence`, "7");
-    const args = ["t1", 5_000, 100, 3_600, "0 5000 default", 100, 5_000, 100, 100, 0, 10, 1, "default", 0, ...orderedArgs(["work"]), "", 0, 0];
+    const args = encodeBegin({ tick: "t1", leaseMs: 5_000, ordered: ["work"] });
     const [sec, usec] = await h.redis.time();
     const { first, after } = await twice(scripts.begin, ["ticks", "tick:t1"], args);
-    const fetched = readOrderedFetched((first as RedisReply[])[9]).map((f) => f.fence);
+    const fetched = orderedIds((first as RedisReply[])[9]).map((f) => f.fence);
     expect(fetched).toHaveLength(2);
     expect(fetched[0]).toBeGreaterThanOrEqual(Number(sec) * 1e6 + Number(usec)); // never below Redis' time in µs
     expect(after["o:work:fence"]).toBe(String(Math.max(...fetched)));

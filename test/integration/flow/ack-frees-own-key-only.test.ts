@@ -3,24 +3,22 @@
 // must not free a slot another live tick holds, or a third tick would run
 // that key while its holder still runs it (lib/flow/slots.lua, "trusted").
 import { describe, expect, it } from "vitest";
-import { ackArgs } from "../../../src/tick/passes/ack.js";
-import { readFetched } from "../../../src/tick/passes/fetch.js";
 import { scripts } from "../../../src/lua/index.js";
 import type { RedisReply } from "../../../src/types.js";
 import { adapterCases } from "../../helpers/adapters.js";
 import { useHarness } from "../../helpers/harness.js";
 import { scriptCalls } from "../../helpers/script-calls.js";
+import { ackArgv, beginArgs as encodeBegin, fetchedJobs } from "../../helpers/begin-args.js";
 
 const LEASE = 5_000;
 const COMMON = (tick: string) => [tick, LEASE, 100, 3_600];
-const beginArgs = (tick: string, fetch: number) =>
-  [...COMMON(tick), `0 ${LEASE} default`, 100, LEASE, 100, 100, 0, fetch, 1, "default", 0, "", 0, 0];
+const beginArgs = (tick: string, fetch: number) => encodeBegin({ tick, leaseMs: LEASE, batch: fetch });
 
 describe.each(adapterCases)("an ack frees its own job's key only over $name", (adapterCase) => {
   const h = useHarness(adapterCase, "adv-ack-key");
   const { run } = scriptCalls(h);
   const begin = async (tick: string, fetch: number) =>
-    readFetched(((await run(scripts.begin, ["ticks", `tick:${tick}`], beginArgs(tick, fetch))) as RedisReply[])[5]);
+    fetchedJobs(((await run(scripts.begin, ["ticks", `tick:${tick}`], beginArgs(tick, fetch))) as RedisReply[])[5]);
 
   it("frees no slot another live tick holds", async () => {
     const tq = h.make({ sync: { perform: () => {}, uniqueKey: ([k]: [string]) => k } });
@@ -32,7 +30,7 @@ describe.each(adapterCases)("an ack frees its own job's key only over $name", (a
     expect(await h.redis.get(`${h.prefix}flow:owner:u:b`)).toBe("t2");
 
     // t1 acks its job: Lua reads the key from the job itself (the ack names none), so only u:a is freed.
-    const args = ackArgs([{ kind: "succeeded", job: mine! }]);
+    const args = ackArgv([{ kind: "succeeded", job: mine! }]);
     expect(args.some((a) => String(a).startsWith("u:"))).toBe(false);
     await run(scripts.step, ["ticks", "tick:t1"], [...COMMON("t1"), 2, ...args, 0, 1, "default", 0]);
 

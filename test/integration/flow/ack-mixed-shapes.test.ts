@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { escapeWord } from "../../../src/flow/descriptor.js";
 import { ackArgs, type Outcome } from "../../../src/tick/passes/ack.js";
-import { readFetched, type FetchedJob } from "../../../src/tick/passes/fetch.js";
+import type { FetchedJob } from "../../../src/tick/passes/fetch.js";
 import { scripts } from "../../../src/lua/index.js";
 import type { RedisReply } from "../../../src/types.js";
 import { adapterCases } from "../../helpers/adapters.js";
@@ -13,12 +13,13 @@ import { enqueueQueued } from "../../helpers/flow-queued.js";
 import { useHarness } from "../../helpers/harness.js";
 import { scriptCalls } from "../../helpers/script-calls.js";
 import { snapshot } from "../../helpers/snapshot.js";
+import { beginArgs as encodeBegin, ackArgv, fetchedJobs } from "../../helpers/begin-args.js";
 
 const LEASE = 60_000;
 const FETCH = (n: number) => [n, 1, "default", 0];
 const COMMON = (tick: string) => [tick, LEASE, 1_000, 3_600];
 const beginArgs = (tick: string, batch: number, resurrect = 0) =>
-  [...COMMON(tick), `0 ${LEASE} default`, resurrect, LEASE, 100, 1_000, 0, ...FETCH(batch), "", 0, 0];
+  encodeBegin({ tick, leaseMs: LEASE, deadMaxSize: 1_000, batch, resurrectLimit: resurrect, scheduleLimit: 1_000 });
 
 type A = [string];
 const key0 = ([k]: A) => k;
@@ -67,15 +68,15 @@ describe.each(adapterCases.slice(0, 1))("an ack of interleaved shapes over $name
 
   const begin = async (tick: string, batch: number, resurrect = 0) => {
     const { first, after } = await twice(scripts.begin, ["ticks", `tick:${tick}`], beginArgs(tick, batch, resurrect));
-    return { fetched: readFetched((first as RedisReply[])[5]), after };
+    return { fetched: fetchedJobs((first as RedisReply[])[5]), after };
   };
   const ack = async (tick: string, seq: number, outcomes: Outcome[], fetch = 0) => {
-    const { first, after } = await twice(scripts.step, ["ticks", `tick:${tick}`], [...COMMON(tick), seq, ...ackArgs(outcomes), ...FETCH(fetch)]);
+    const { first, after } = await twice(scripts.step, ["ticks", `tick:${tick}`], [...COMMON(tick), seq, ...ackArgv(outcomes), ...FETCH(fetch)]);
     return { reply: first as RedisReply[], after };
   };
   /** An ack without the lease, run twice: the second run changes nothing (its reply differs only in the clock and what it missed). */
   const ackLate = async (tick: string, seq: number, outcomes: Outcome[]) => {
-    const args = [...COMMON(tick), seq, ...ackArgs(outcomes), ...FETCH(10)];
+    const args = [...COMMON(tick), seq, ...ackArgv(outcomes), ...FETCH(10)];
     const reply = (await run(scripts.step, ["ticks", `tick:${tick}`], args)) as RedisReply[];
     const after = await snapshot(h.redis, h.prefix);
     const again = (await run(scripts.step, ["ticks", `tick:${tick}`], args)) as RedisReply[];
@@ -232,7 +233,7 @@ describe.each(adapterCases.slice(0, 1))("an ack of interleaved shapes over $name
       for (let from = 0; from < ks.length; from += 500) await tq.enqueueBulk(bulk(ks.slice(from, from + 500).map((k) => J("one", k, "while-executing", `f-${k}`))));
       expect(await h.redis.hget(key("flow:waiting"), "one")).toBe("1001");
       if (lease === "lost") await h.redis.del(key("tick:t1"));
-      const args = [...COMMON("t1"), 2, ...ackArgs(ok(fetched)), ...FETCH(0)];
+      const args = [...COMMON("t1"), 2, ...ackArgv(ok(fetched)), ...FETCH(0)];
       await run(scripts.step, ["ticks", "tick:t1"], args);
       expect(await h.redis.keys(key("flow:owner:*"))).toEqual([]);
       expect(counts(await h.redis.hgetall(key("flow:locks")))).toEqual({});

@@ -4,20 +4,21 @@
 // counters are exact, a replay changes nothing, and all drains to nothing.
 import { describe, expect, it } from "vitest";
 import { ackArgs, type Outcome } from "../../../src/tick/passes/ack.js";
-import { readFetched, type FetchedJob } from "../../../src/tick/passes/fetch.js";
+import type { FetchedJob } from "../../../src/tick/passes/fetch.js";
 import { scripts } from "../../../src/lua/index.js";
 import type { RedisReply } from "../../../src/types.js";
 import { adapterCases } from "../../helpers/adapters.js";
 import { enqueueQueued } from "../../helpers/flow-queued.js";
 import { useHarness } from "../../helpers/harness.js";
 import { scriptCalls } from "../../helpers/script-calls.js";
+import { beginArgs as encodeBegin, ackArgv, fetchedJobs } from "../../helpers/begin-args.js";
 
 const LEASE = 60_000;
 const QUEUES = ["default", "q2"];
 const FETCH = (n: number) => [n, QUEUES.length, ...QUEUES, 0];
 const COMMON = (tick: string) => [tick, LEASE, 1_000, 3_600];
 const beginArgs = (tick: string, batch: number, resurrect = 0) =>
-  [...COMMON(tick), `0 ${LEASE} ${QUEUES.join(" ")}`, resurrect, LEASE, 100, 1_000, 0, ...FETCH(batch), "", 0, 0];
+  encodeBegin({ tick, leaseMs: LEASE, deadMaxSize: 1_000, queues: [...QUEUES], batch, resurrectLimit: resurrect, scheduleLimit: 1_000 });
 
 type A = [string];
 const key0 = ([k]: A) => k;
@@ -43,10 +44,10 @@ describe.each(adapterCases.slice(0, 1))("a fetched chunk taken at once or by the
     const flow = reply[10] as number[] | undefined;
     // fences this call handed out: the counter now, less its value before the call's first
     const fenced = Number(after["flow:fence"] ?? 0) - (flow?.[1] ?? 0);
-    return { fetched: readFetched(reply[5]), flow, fenced, after };
+    return { fetched: fetchedJobs(reply[5]), flow, fenced, after };
   };
   const ack = (tick: string, seq: number, outcomes: Outcome[], fetch = 0) =>
-    twice(scripts.step, ["ticks", `tick:${tick}`], [...COMMON(tick), seq, ...ackArgs(outcomes), ...FETCH(fetch)]);
+    twice(scripts.step, ["ticks", `tick:${tick}`], [...COMMON(tick), seq, ...ackArgv(outcomes), ...FETCH(fetch)]);
   const ok = (fetched: FetchedJob[]): Outcome[] => fetched.map((job) => ({ kind: "succeeded", job }));
   const owners = (after: Record<string, unknown>) =>
     Object.fromEntries(Object.entries(after).filter(([k]) => k.startsWith("flow:owner:")).map(([k, v]) => [k.slice("flow:owner:".length), v]));

@@ -3,18 +3,16 @@
 // delete, deleteAll("scheduled")): the delete moves the key's next parked job
 // on, so a free key never keeps jobs parked (F.unstrand, move.lua, clear.lua).
 import { describe, expect, it } from "vitest";
-import { ackArgs } from "../../../src/tick/passes/ack.js";
-import { readFetched } from "../../../src/tick/passes/fetch.js";
 import { scripts } from "../../../src/lua/index.js";
 import type { RedisReply } from "../../../src/types.js";
 import { adapterCases } from "../../helpers/adapters.js";
 import { useHarness } from "../../helpers/harness.js";
 import { scriptCalls } from "../../helpers/script-calls.js";
+import { beginArgs as encodeBegin, ackArgv, fetchedJobs } from "../../helpers/begin-args.js";
 
 const LEASE = 5_000;
 const COMMON = (tick: string) => [tick, LEASE, 100, 3_600];
-const beginArgs = (tick: string, fetch: number) =>
-  [...COMMON(tick), `0 ${LEASE} default`, 100, LEASE, 100, 100, 0, fetch, 1, "default", 0, "", 0, 0];
+const beginArgs = (tick: string, fetch: number) => encodeBegin({ tick, leaseMs: LEASE, batch: fetch });
 
 describe.each(adapterCases)("a sent-on job deferred by its rate limit, then deleted, over $name", (adapterCase) => {
   const h = useHarness(adapterCase, "adv2-deferred-strand");
@@ -29,14 +27,14 @@ describe.each(adapterCases)("a sent-on job deferred by its rate limit, then dele
     const tq = h.make(jobs);
     await tq.enqueue("sync", ["h"], { jid: "holder" });
     // Another tick starts the holder: it takes the slot and the rate limit's one start.
-    const [held] = readFetched(((await run(scripts.begin, ["ticks", "tick:t0"], beginArgs("t0", 1))) as RedisReply[])[5]);
+    const [held] = fetchedJobs(((await run(scripts.begin, ["ticks", "tick:t0"], beginArgs("t0", 1))) as RedisReply[])[5]);
     expect(JSON.parse(held!.raw).jid).toBe("holder");
     // p1, p2 arrive while it runs: parked at enqueue.
     await tq.enqueue("sync", ["p1"], { jid: "p1" });
     await tq.enqueue("sync", ["p2"], { jid: "p2" });
     expect(await h.redis.llen(key("flow:park:c:sync:acct"))).toBe(2);
     // The holder is done: its release sends p1 to the queue.
-    await run(scripts.finish, ["ticks", "tick:t0"], [...COMMON("t0"), 2, ...ackArgs([{ kind: "succeeded", job: held! }]), 1, "default"]);
+    await run(scripts.finish, ["ticks", "tick:t0"], [...COMMON("t0"), 2, ...ackArgv([{ kind: "succeeded", job: held! }]), 1, "default"]);
     // This tick's fetch finds p1 over its rate limit: deferred to the schedule; the slot stays free.
     await run(scripts.begin, ["ticks", "tick:t1"], beginArgs("t1", 10));
     expect((await tq.jobs.find("p1"))?.state).toBe("scheduled");

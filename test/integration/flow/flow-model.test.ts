@@ -23,20 +23,20 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ackArgs, ackOrder, type Outcome } from "../../../src/tick/passes/ack.js";
-import { readFetched, type FetchedJob } from "../../../src/tick/passes/fetch.js";
+import type { FetchedJob } from "../../../src/tick/passes/fetch.js";
 import { scripts } from "../../../src/lua/index.js";
 import type { RedisReply } from "../../../src/types.js";
 import { adapterCases } from "../../helpers/adapters.js";
 import { useHarness, type Harness } from "../../helpers/harness.js";
 import { scriptCalls } from "../../helpers/script-calls.js";
+import { beginArgs as encodeBegin, ackArgv, fetchedJobs } from "../../helpers/begin-args.js";
 
 const LEASE = 60_000;
 const QUEUES = ["default", "q2"];
 const FETCH = (n: number) => [n, QUEUES.length, ...QUEUES, 0];
 const COMMON = (tick: string) => [tick, LEASE, 1_000, 3_600];
-const NO_SCHEDULES = ["", 0, 0];
 const beginArgs = (tick: string, batch: number) =>
-  [...COMMON(tick), `0 ${LEASE} ${QUEUES.join(" ")}`, 1_000, LEASE, 1_000, 1_000, 0, ...FETCH(batch), ...NO_SCHEDULES];
+  encodeBegin({ tick, leaseMs: LEASE, deadMaxSize: 1_000, queues: [...QUEUES], batch, resurrectLimit: 1_000, scanLimit: 1_000, scheduleLimit: 1_000 });
 
 const KEYS = ["a", "b", "c", "d", "x y|z%\"q", "L".repeat(300)];
 const key0 = (args: unknown[]) => String(args[0]);
@@ -274,7 +274,7 @@ describe.each(adapterCases.slice(0, 1))("the flow scripts against a model, rando
       const tick: Tick = { id: `t${nextTick++}`, seq: 1, alive: true, held: [] };
       ticks.push(tick);
       const reply = (await run(scripts.begin, ["ticks", `tick:${tick.id}`], beginArgs(tick.id, batch))) as RedisReply[];
-      tick.held = readFetched(reply[5]);
+      tick.held = fetchedJobs(reply[5]);
       noteFences(tick.held, reply[10]);
       return tick;
     };
@@ -291,7 +291,7 @@ describe.each(adapterCases.slice(0, 1))("the flow scripts against a model, rando
       const outcomes = [...chosen].map(([i, kind]) => outcome(tick.held[i]!, kind));
       tick.held = tick.held.filter((_, i) => !chosen.has(i));
       tick.seq++;
-      const args = [...COMMON(tick.id), tick.seq, ...ackArgs(outcomes), ...FETCH(batch)];
+      const args = [...COMMON(tick.id), tick.seq, ...ackArgv(outcomes), ...FETCH(batch)];
       const reply = (await run(scripts.step, ["ticks", `tick:${tick.id}`], args)) as RedisReply[];
       if (replay) {
         const again = await run(scripts.step, ["ticks", `tick:${tick.id}`], args);
@@ -307,7 +307,7 @@ describe.each(adapterCases.slice(0, 1))("the flow scripts against a model, rando
         }
       });
       if (Number(reply[1]) === 1) {
-        const fetched = readFetched(reply[3]);
+        const fetched = fetchedJobs(reply[3]);
         tick.held.push(...fetched);
         noteFences(fetched, reply[6]);
       }

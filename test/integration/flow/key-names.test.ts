@@ -4,18 +4,17 @@
 // version under the former key shape keep their slots, parked jobs and
 // rate logs, and drain.
 import { describe, expect, it } from "vitest";
-import { ackArgs } from "../../../src/tick/passes/ack.js";
-import { readFetched } from "../../../src/tick/passes/fetch.js";
 import { scripts } from "../../../src/lua/index.js";
 import type { JobContext, RedisReply } from "../../../src/types.js";
 import { adapterCases } from "../../helpers/adapters.js";
 import { useHarness } from "../../helpers/harness.js";
 import { scriptCalls } from "../../helpers/script-calls.js";
 import { sleep } from "../../helpers/redis.js";
+import { beginArgs as encodeBegin, ackArgv, fetchedJobs } from "../../helpers/begin-args.js";
 
 const LEASE = 5_000;
 const COMMON = (tick: string) => [tick, LEASE, 100, 3_600];
-const beginArgs = (tick: string, fetch: number) => [...COMMON(tick), `0 ${LEASE} default`, 100, LEASE, 100, 100, 0, fetch, 1, "default", 0, "", 0, 0];
+const beginArgs = (tick: string, fetch: number) => encodeBegin({ tick, leaseMs: LEASE, batch: fetch });
 
 describe.each(adapterCases)("flow keys of different job names over $name", (adapterCase) => {
   const h = useHarness(adapterCase, "flow-key-names");
@@ -66,7 +65,7 @@ describe.each(adapterCases)("flow keys of different job names over $name", (adap
     await h.redis.rpush(queue, ...stored.map((job) => job.replace("c:Foo%253A%253ABar:k", "c:Foo::Bar:k")));
 
     // Another tick holds the key's one slot with the oldest job.
-    const [held] = readFetched(((await run(scripts.begin, ["ticks", "tick:t0"], beginArgs("t0", 1))) as RedisReply[])[5]);
+    const [held] = fetchedJobs(((await run(scripts.begin, ["ticks", "tick:t0"], beginArgs("t0", 1))) as RedisReply[])[5]);
     expect(JSON.parse(held!.raw).args).toEqual(["held"]);
     expect(await tq.tick()).toMatchObject({ succeeded: 0 });
     expect((await tq.stats()).flow["Foo::Bar"]).toMatchObject({ locksHeld: 1, waiting: 1 });
@@ -77,7 +76,7 @@ describe.each(adapterCases)("flow keys of different job names over $name", (adap
     expect(ran).toEqual(["new"]);
 
     // The holder finishes: the parked old-shape job runs, and nothing is left held or parked.
-    await run(scripts.finish, ["ticks", "tick:t0"], [...COMMON("t0"), 2, ...ackArgs([{ kind: "succeeded", job: held! }]), 1, "default"]);
+    await run(scripts.finish, ["ticks", "tick:t0"], [...COMMON("t0"), 2, ...ackArgv([{ kind: "succeeded", job: held! }]), 1, "default"]);
     await tq.tick();
     expect(ran).toEqual(["new", "old"]);
     expect((await tq.stats()).flow["Foo::Bar"]).toEqual({ locksHeld: 0, waiting: 0, deferred: 0 });

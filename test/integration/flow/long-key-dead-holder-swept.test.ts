@@ -3,16 +3,15 @@
 // lease is gone must take it over at once, as it does a short key
 // (lib/flow/slots.lua release()), not leave it until a resurrection.
 import { describe, expect, it } from "vitest";
-import { readFetched } from "../../../src/tick/passes/fetch.js";
 import { scripts } from "../../../src/lua/index.js";
 import type { RedisReply } from "../../../src/types.js";
 import { adapterCases } from "../../helpers/adapters.js";
 import { useHarness } from "../../helpers/harness.js";
 import { scriptCalls } from "../../helpers/script-calls.js";
+import { beginArgs as encodeBegin, fetchedJobs } from "../../helpers/begin-args.js";
 
 const LEASE = 5_000;
-const beginArgs = (tick: string, fetch: number, resurrect: number) =>
-  [tick, LEASE, 100, 3_600, `0 ${LEASE} default`, resurrect, LEASE, 100, 100, 0, fetch, 1, "default", 0, "", 0, 0];
+const beginArgs = (tick: string, fetch: number, resurrect: number) => encodeBegin({ tick, leaseMs: LEASE, batch: fetch, resurrectLimit: resurrect });
 
 describe.each(adapterCases)("a dead holder of a long unique key over $name", (adapterCase) => {
   const h = useHarness(adapterCase, "adv-long-key");
@@ -33,7 +32,7 @@ describe.each(adapterCases)("a dead holder of a long unique key over $name", (ad
     expect(await h.redis.get(owner!)).toBe("t1");
     await h.redis.del(key("tick:t1"), key("resurrector")); // t1 died; no resurrection yet
     await h.redis.rpoplpush(park!, key("queue:default")); // a parked job reaches the queue
-    const fetched = readFetched((await begin("t2", 10, 0))[5]);
+    const fetched = fetchedJobs((await begin("t2", 10, 0))[5]);
     expect(await h.redis.get(owner!)).toBe("t2");
     expect(fetched).toHaveLength(1);
   });

@@ -3,18 +3,16 @@
 // holder's ack frees the key, unpark sends it to the dead set whole, with why,
 // and the ack goes through; an error after the RPOP would lose the job.
 import { describe, expect, it } from "vitest";
-import { ackArgs } from "../../../src/tick/passes/ack.js";
-import { readFetched } from "../../../src/tick/passes/fetch.js";
 import { scripts } from "../../../src/lua/index.js";
 import type { RedisReply } from "../../../src/types.js";
 import { adapterCases } from "../../helpers/adapters.js";
 import { useHarness } from "../../helpers/harness.js";
 import { scriptCalls } from "../../helpers/script-calls.js";
+import { beginArgs as encodeBegin, ackArgv, fetchedJobs } from "../../helpers/begin-args.js";
 
 const LEASE = 5_000;
 const COMMON = (tick: string) => [tick, LEASE, 100, 3_600];
-const beginArgs = (tick: string, fetch: number) =>
-  [...COMMON(tick), `0 ${LEASE} default`, 100, LEASE, 100, 100, 0, fetch, 1, "default", 0, "", 0, 0];
+const beginArgs = (tick: string, fetch: number) => encodeBegin({ tick, leaseMs: LEASE, batch: fetch });
 const job = (jid: string) =>
   JSON.stringify({ tickq_flow: "good default u|u:k x|", class: "good", args: [jid], jid, queue: "default", retry: true });
 
@@ -25,11 +23,11 @@ describe.each(adapterCases)("a one-key-shaped descriptor with two keys over $nam
 
   it("the parked duplicate is not lost when the holder's ack frees the key, and the ack goes through", async () => {
     await h.redis.lpush(key("queue:default"), job("m1"), job("m2"));
-    const [held] = readFetched(((await run(scripts.begin, ["ticks", "tick:t0"], beginArgs("t0", 1))) as RedisReply[])[5]);
+    const [held] = fetchedJobs(((await run(scripts.begin, ["ticks", "tick:t0"], beginArgs("t0", 1))) as RedisReply[])[5]);
     expect(JSON.parse(held!.raw).jid).toBe("m1");
     await run(scripts.begin, ["ticks", "tick:t1"], beginArgs("t1", 10));
     expect(await h.redis.llen(key("flow:park:u:k x"))).toBe(1); // parked behind m1
-    const acked = await run(scripts.finish, ["ticks", "tick:t0"], [...COMMON("t0"), 2, ...ackArgs([{ kind: "succeeded", job: held! }]), 1, "default"]).then(
+    const acked = await run(scripts.finish, ["ticks", "tick:t0"], [...COMMON("t0"), 2, ...ackArgv([{ kind: "succeeded", job: held! }]), 1, "default"]).then(
       () => "ok",
       (error: unknown) => String(error),
     );

@@ -5,17 +5,16 @@
 import { describe, expect, it } from "vitest";
 import { scripts } from "../../../src/lua/index.js";
 import type { RedisReply } from "../../../src/types.js";
-import { readFetched } from "../../../src/tick/passes/fetch.js";
 import { adapterCases } from "../../helpers/adapters.js";
 import { enqueueQueued } from "../../helpers/flow-queued.js";
 import { useHarness } from "../../helpers/harness.js";
 import { scriptCalls } from "../../helpers/script-calls.js";
+import { beginArgs as encodeBegin, fetchedJobs } from "../../helpers/begin-args.js";
 
 const LEASE = 5_000;
 const COMMON = (tick: string) => [tick, LEASE, 100, 3_600];
 const FETCH = (n: number) => [n, 1, "default", 0];
-const beginArgs = (tick: string, fetch: number) =>
-  [...COMMON(tick), `0 ${LEASE} default`, 100, LEASE, 100, 100, 0, ...FETCH(fetch), "", 0, 0];
+const beginArgs = (tick: string, fetch: number) => encodeBegin({ tick, leaseMs: LEASE, batch: fetch });
 
 describe.each(adapterCases)("park order of a busy unique key's jobs of two shapes over $name", (adapterCase) => {
   const h = useHarness(adapterCase, "adv2-park-order");
@@ -34,7 +33,7 @@ describe.each(adapterCases)("park order of a busy unique key's jobs of two shape
     await h.redis.set(key("tick:other"), "1", "PX", 60_000);
     await h.redis.set(key("flow:owner:u:busy"), "other");
     const { first, after } = await twice(scripts.begin, ["ticks", "tick:t1"], beginArgs("t1", 10));
-    expect(readFetched((first as RedisReply[])[5])).toEqual([]);
+    expect(fetchedJobs((first as RedisReply[])[5])).toEqual([]);
     expect(after["flow:waiting"]).toEqual({ sync: "3" });
     // RPOP order must be w1, c, w2: the list, left to right, w2, c, w1.
     expect((after["flow:park:u:busy"] as string[]).map((j) => JSON.parse(j).jid)).toEqual(["w2", "c", "w1"]);

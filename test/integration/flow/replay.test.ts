@@ -4,8 +4,6 @@
 // resurrected tick frees nothing, a dead holder's slot is freed.
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { ackArgs } from "../../../src/tick/passes/ack.js";
-import { readFetched } from "../../../src/tick/passes/fetch.js";
 import { scripts } from "../../../src/lua/index.js";
 import type { RedisReply } from "../../../src/types.js";
 import { adapterCases } from "../../helpers/adapters.js";
@@ -13,6 +11,7 @@ import { enqueueQueued } from "../../helpers/flow-queued.js";
 import { useHarness } from "../../helpers/harness.js";
 import { scriptCalls } from "../../helpers/script-calls.js";
 import { snapshot } from "../../helpers/snapshot.js";
+import { beginArgs as encodeBegin, ackArgv, fetchedJobs } from "../../helpers/begin-args.js";
 
 const LEASE = 5_000;
 const sha1 = (text: string) => createHash("sha1").update(text).digest("hex");
@@ -21,9 +20,7 @@ const sentOn = (state: Record<string, unknown>) =>
   Object.fromEntries(Object.entries((state["flow:sent"] ?? {}) as Record<string, string>).map(([k, v]) => [k, v.split(" ")[0]]));
 const COMMON = (tick: string) => [tick, LEASE, 100, 3_600];
 const FETCH = (n: number) => [n, 1, "default", 0];
-const NO_SCHEDULES = ["", 0, 0];
-const beginArgs = (tick: string, fetch = 10, resurrect = 100) =>
-  [...COMMON(tick), `0 ${LEASE} default`, resurrect, LEASE, 100, 100, 0, ...FETCH(fetch), ...NO_SCHEDULES];
+const beginArgs = (tick: string, fetch = 10, resurrect = 100) => encodeBegin({ tick, leaseMs: LEASE, batch: fetch, resurrectLimit: resurrect });
 
 describe.each(adapterCases)("flow scripts run twice over $name", (adapterCase) => {
   const h = useHarness(adapterCase, "flow-replay");
@@ -92,7 +89,7 @@ describe.each(adapterCases)("flow scripts run twice over $name", (adapterCase) =
     await tq.enqueueBulk(["s1", "s2", "s3"].map((jid) => ({ name: "sync" as const, args: ["k"] as [string], unique: "while-executing" as const, jid, delayMs: 1 })));
     await new Promise((r) => setTimeout(r, 20));
     const { first, after } = await twice(scripts.begin, ["ticks", "tick:t1"], beginArgs("t1"));
-    const started = readFetched((first as RedisReply[])[5]);
+    const started = fetchedJobs((first as RedisReply[])[5]);
     expect(started).toHaveLength(1);
     const parked = (after["flow:park:u:k"] as string[]).map((j) => JSON.parse(j).jid);
     expect(parked).toHaveLength(2);
@@ -109,7 +106,7 @@ describe.each(adapterCases)("flow scripts run twice over $name", (adapterCase) =
     await h.redis.set(key("tick:other"), "1", "PX", 60_000); // then another live tick takes the key
     await h.redis.set(key("flow:owner:u:k"), "other");
     const { first, after } = await twice(scripts.begin, ["ticks", "tick:t1"], beginArgs("t1"));
-    expect(readFetched((first as RedisReply[])[5])).toEqual([]);
+    expect(fetchedJobs((first as RedisReply[])[5])).toEqual([]);
     expect((after["flow:park:u:k"] as string[]).map((j) => JSON.parse(j).jid).sort()).toEqual(["j", "p"]);
     expect(after["flow:sent"]).toBeUndefined();
   });
@@ -130,15 +127,15 @@ describe.each(adapterCases)("flow scripts run twice over $name", (adapterCase) =
   it("step: the ack of the job sent on forgets it, and the job it sends on is the next sent on; the last ack leaves none", async () => {
     const tq = h.make(jobs);
     await tq.enqueueBulk([1, 2].map((i) => ({ name: "sync" as const, args: ["k"] as [string], unique: "while-executing" as const, jid: `j${i}` })));
-    const [held] = readFetched((await begin("t1"))[5]);
+    const [held] = fetchedJobs((await begin("t1"))[5]);
     expect(sentOn(await snapshot(h.redis, h.prefix))).toEqual({ "u:k": sha1(held!.raw) }); // still named while it runs
-    const ack = (tick: string, job: typeof held) => [...COMMON(tick), 2, ...ackArgs([{ kind: "succeeded", job: job! }]), ...FETCH(0)];
+    const ack = (tick: string, job: typeof held) => [...COMMON(tick), 2, ...ackArgv([{ kind: "succeeded", job: job! }]), ...FETCH(0)];
     const { after } = await twice(scripts.step, ["ticks", "tick:t1"], ack("t1", held));
     const queued = after["queue:default"] as string[];
     expect(queued.map((j) => JSON.parse(j).jid)).toEqual(["j2"]);
     expect(sentOn(after)).toEqual({ "u:k": sha1(queued[0]!) });
     expect(after["flow:park:u:k"]).toBeUndefined();
-    const [next] = readFetched((await begin("t2"))[5]);
+    const [next] = fetchedJobs((await begin("t2"))[5]);
     const last = await twice(scripts.step, ["ticks", "tick:t2"], ack("t2", next));
     expect(Object.keys(last.after).filter((k) => k.startsWith("flow:")).sort()).toEqual(["flow:fence", "flow:locks", "flow:waiting"]); // counters
   });
@@ -147,7 +144,7 @@ describe.each(adapterCases)("flow scripts run twice over $name", (adapterCase) =
     const tq = h.make(jobs);
     await tq.enqueueBulk(["a", "b", "c"].map((k) => ({ name: "sync" as const, args: [k] as [string], unique: "while-executing" as const })));
     const { first, after } = await twice(scripts.begin, ["ticks", "tick:t1"], beginArgs("t1"));
-    expect(readFetched((first as RedisReply[])[5])).toHaveLength(3);
+    expect(fetchedJobs((first as RedisReply[])[5])).toHaveLength(3);
     const [capped, before, parked] = (first as RedisReply[])[10] as number[];
     expect(capped).toBe(0);
     expect(parked).toBe(0);
@@ -162,7 +159,7 @@ describe.each(adapterCases)("flow scripts run twice over $name", (adapterCase) =
     await h.redis.set(key("tick:other"), "1", "PX", 60_000);
     await tq.enqueueBulk(["a", "b", "c"].map((k) => ({ name: "sync" as const, args: [k] as [string], unique: "while-executing" as const })));
     const { first, after } = await twice(scripts.begin, ["ticks", "tick:t1"], beginArgs("t1"));
-    expect(readFetched((first as RedisReply[])[5]).map((f) => JSON.parse(f.raw).args[0])).toEqual(["a", "c"]);
+    expect(fetchedJobs((first as RedisReply[])[5]).map((f) => JSON.parse(f.raw).args[0])).toEqual(["a", "c"]);
     expect([after["flow:owner:u:a"], after["flow:owner:u:b"], after["flow:owner:u:c"]]).toEqual(["t1", "other", "t1"]);
     expect(after["flow:park:u:b"]).toHaveLength(1);
     expect(after["flow:fence"]).toBe(String(((first as RedisReply[])[10] as number[])[1]! + 2));
@@ -174,7 +171,7 @@ describe.each(adapterCases)("flow scripts run twice over $name", (adapterCase) =
     await tq.enqueue("sync", ["a"], { unique: "while-executing" });
     await h.redis.lpush(key("queue:default"), '{"tickq_flow":"sync default u|u:b","class":"sync","args":["b"],"jid":"bad"}');
     const { first, after } = await twice(scripts.begin, ["ticks", "tick:t1"], beginArgs("t1"));
-    expect(readFetched((first as RedisReply[])[5]).map((f) => JSON.parse(f.raw).args)).toEqual([["a"]]);
+    expect(fetchedJobs((first as RedisReply[])[5]).map((f) => JSON.parse(f.raw).args)).toEqual([["a"]]);
     expect((first as RedisReply[])[10]).toEqual([0, expect.any(Number), 0]); // the readable flow job gets the one fence after it
     expect(after.dead).toHaveLength(2); // one entry, with its score
     expect(JSON.parse(String((after.dead as string[])[0]))).toMatchObject({ error_class: "TickqMalformedJob" });
@@ -186,7 +183,7 @@ describe.each(adapterCases)("flow scripts run twice over $name", (adapterCase) =
     await tq.enqueueBulk([1, 2, 3].map(() => ({ name: "sync" as const, args: ["a"] as [string], unique: "while-executing" as const })));
     await tq.enqueueBulk([{ name: "call", args: [] }, { name: "call", args: [] }]);
     const { first, after } = await twice(scripts.begin, ["ticks", "tick:t1"], beginArgs("t1"));
-    const fetched = readFetched((first as RedisReply[])[5]);
+    const fetched = fetchedJobs((first as RedisReply[])[5]);
     expect(fetched.map((f) => JSON.parse(f.raw).class).sort()).toEqual(["call", "sync"]);
     expect((first as RedisReply[])[9]).toEqual([]);
     // not capped; the fence before the call's: the two flow jobs fetched get the next two
@@ -212,7 +209,7 @@ describe.each(adapterCases)("flow scripts run twice over $name", (adapterCase) =
     const queued = await h.redis.lrange(key("queue:default"), 0, -1); // newest first
     // a batch of 3: the first chunk (3) is all duplicates, the next (6) holds 2 more and 4 plain jobs: 3 start, 1 goes back
     const { first, after } = await twice(scripts.begin, ["ticks", "tick:t1"], beginArgs("t1", 3));
-    const fetched = readFetched((first as RedisReply[])[5]);
+    const fetched = fetchedJobs((first as RedisReply[])[5]);
     expect(fetched.map((f) => JSON.parse(f.raw).args[0])).toEqual([0, 1, 2]);
     expect(after["queue:default"]).toEqual(queued.slice(0, 7)); // plain 3..9, in their order, 3 at the head
     expect(after["flow:park:u:busy"]).toHaveLength(5);
@@ -229,7 +226,7 @@ describe.each(adapterCases)("flow scripts run twice over $name", (adapterCase) =
     // a batch of 2: the first chunk (2) is da, db; the next (4) holds q0, q1, dc, dd: q0 and q1 fill the batch,
     // and dc, dd, read already, are parked rather than put back
     const { first, after } = await twice(scripts.begin, ["ticks", "tick:t1"], beginArgs("t1", 2));
-    expect(readFetched((first as RedisReply[])[5]).map((f) => JSON.parse(f.raw).args[0])).toEqual([0, 1]);
+    expect(fetchedJobs((first as RedisReply[])[5]).map((f) => JSON.parse(f.raw).args[0])).toEqual([0, 1]);
     expect((after["queue:default"] as string[]).map((j) => JSON.parse(j).args[0])).toEqual([2]);
     expect((after["flow:park:u:busy"] as string[]).map((j) => JSON.parse(j).jid)).toEqual(["dd", "dc", "db", "da"]); // oldest at the right
     expect(after["flow:waiting"]).toEqual({ sync: "4" });
@@ -243,7 +240,7 @@ describe.each(adapterCases)("flow scripts run twice over $name", (adapterCase) =
     await h.redis.set(key("tick:other"), "1", "PX", 60_000);
     await h.redis.set(key("flow:owner:u:busy"), "other");
     const { first, after } = await twice(scripts.begin, ["ticks", "tick:t1"], beginArgs("t1", 10));
-    expect(readFetched((first as RedisReply[])[5])).toEqual([]);
+    expect(fetchedJobs((first as RedisReply[])[5])).toEqual([]);
     expect((after["flow:park:u:busy"] as string[]).map((j) => JSON.parse(j).jid)).toEqual(["s3", "o3", "o2", "s2", "s1", "o1"]);
     expect(after["flow:waiting"]).toEqual({ sync: "3", other: "3" });
   });
@@ -253,7 +250,7 @@ describe.each(adapterCases)("flow scripts run twice over $name", (adapterCase) =
     await enqueueQueued(h, tq, ["d1", "d2", "d3"].map((jid) => ({ name: "sync" as const, args: ["a"] as [string], unique: "while-executing" as const, jid })));
     await h.redis.set(key("flow:owner:u:a"), "gone"); // no tick:gone: its lease is gone
     const { first, after } = await twice(scripts.begin, ["ticks", "tick:t1"], beginArgs("t1"));
-    expect(readFetched((first as RedisReply[])[5]).map((f) => JSON.parse(f.raw).jid)).toEqual(["d1"]);
+    expect(fetchedJobs((first as RedisReply[])[5]).map((f) => JSON.parse(f.raw).jid)).toEqual(["d1"]);
     expect(after["flow:owner:u:a"]).toBe("t1");
     expect((after["flow:park:u:a"] as string[]).map((j) => JSON.parse(j).jid)).toEqual(["d3", "d2"]);
   });
@@ -261,8 +258,8 @@ describe.each(adapterCases)("flow scripts run twice over $name", (adapterCase) =
   it("step: the holder's ack frees its slot and sends one parked job to the head of its queue, once", async () => {
     const tq = h.make(jobs);
     await tq.enqueueBulk([1, 2, 3].map(() => ({ name: "sync" as const, args: ["a"] as [string], unique: "while-executing" as const })));
-    const [held] = readFetched((await begin("t1"))[5]);
-    const args = [...COMMON("t1"), 2, ...ackArgs([{ kind: "succeeded", job: held! }]), ...FETCH(0)];
+    const [held] = fetchedJobs((await begin("t1"))[5]);
+    const args = [...COMMON("t1"), 2, ...ackArgv([{ kind: "succeeded", job: held! }]), ...FETCH(0)];
     const { after } = await twice(scripts.step, ["ticks", "tick:t1"], args);
     expect(after["flow:owner:u:a"]).toBeUndefined();
     expect(after["flow:park:u:a"]).toHaveLength(1);
@@ -275,13 +272,13 @@ describe.each(adapterCases)("flow scripts run twice over $name", (adapterCase) =
     const tq = h.make(jobs);
     const some = (keys: string[]) => keys.map((k) => ({ name: "sync" as const, args: [k] as [string], unique: "while-executing" as const }));
     await tq.enqueueBulk(some(["a", "b", "c"]));
-    const held = readFetched((await begin("t1", 3))[5]);
+    const held = fetchedJobs((await begin("t1", 3))[5]);
     const counter = Number(await h.redis.get(key("flow:fence")));
     await tq.enqueueBulk([...some(["a", "d", "e"]), { name: "call" as const, args: [] }]); // a: free again by the acks below
     // acks of a, b, c (one run of a shape); the fetch's first chunk is a, d, e (the commonest chunk); call comes after
-    const args = [...COMMON("t1"), 2, ...ackArgs(held.map((job) => ({ kind: "succeeded" as const, job }))), ...FETCH(3)];
+    const args = [...COMMON("t1"), 2, ...ackArgv(held.map((job) => ({ kind: "succeeded" as const, job }))), ...FETCH(3)];
     const { first, after } = await twice(scripts.step, ["ticks", "tick:t1"], args);
-    expect(readFetched((first as RedisReply[])[3]).map((f) => JSON.parse(f.raw).args[0])).toEqual(["a", "d", "e"]);
+    expect(fetchedJobs((first as RedisReply[])[3]).map((f) => JSON.parse(f.raw).args[0])).toEqual(["a", "d", "e"]);
     expect((first as RedisReply[])[5]).toEqual([]); // no ack missed
     const [capped, before, parked] = (first as RedisReply[])[6] as number[];
     expect(capped).toBe(0);
@@ -299,9 +296,9 @@ describe.each(adapterCases)("flow scripts run twice over $name", (adapterCase) =
     const tq = h.make(jobs);
     await tq.enqueue("sync", ["a"], { unique: "until-executed" });
     await tq.enqueue("sync", ["c"], { unique: "coalesce" });
-    const fetched = readFetched((await begin("t1"))[5]);
+    const fetched = fetchedJobs((await begin("t1"))[5]);
     expect(await h.redis.exists(key("flow:wait:c"))).toBe(0); // started: no longer waiting
-    const args = [...COMMON("t1"), 2, ...ackArgs(fetched.map((job) => ({ kind: "unstarted" as const, job }))), 1, "default"];
+    const args = [...COMMON("t1"), 2, ...ackArgv(fetched.map((job) => ({ kind: "unstarted" as const, job }))), 1, "default"];
     const { after } = await twice(scripts.finish, ["ticks", "tick:t1"], args);
     expect(after["queue:default"]).toHaveLength(2);
     expect(after["flow:owner:u:c"]).toBeUndefined();
@@ -312,7 +309,7 @@ describe.each(adapterCases)("flow scripts run twice over $name", (adapterCase) =
   it("housekeep: resurrecting a dead holder frees its slot and unparks once", async () => {
     const tq = h.make(jobs);
     await tq.enqueueBulk([1, 2].map(() => ({ name: "sync" as const, args: ["a"] as [string], unique: "while-executing" as const })));
-    const [held] = readFetched((await begin("dead-tick"))[5]);
+    const [held] = fetchedJobs((await begin("dead-tick"))[5]);
     await h.redis.del(key("tick:dead-tick"), key("resurrector"));
     await begin("t2", 0, 0);
     const { first, after } = await twice(scripts.housekeep, ["ticks", "tick:t2"], ["t2", 2, 100, LEASE, 100, 100]);
@@ -337,13 +334,13 @@ describe.each(adapterCases)("flow scripts run twice over $name", (adapterCase) =
   it("a tick resurrected while it froze frees nothing with its late acks: the slot is the new holder's", async () => {
     const tq = h.make(jobs);
     await tq.enqueueBulk([1, 2].map(() => ({ name: "sync" as const, args: ["a"] as [string], unique: "while-executing" as const })));
-    const [mine] = readFetched((await begin("t1"))[5]);
+    const [mine] = fetchedJobs((await begin("t1"))[5]);
     await h.redis.del(key("tick:t1"), key("resurrector"));
     await begin("t2");
     expect(await h.redis.get(key("flow:owner:u:a"))).toBe("t2");
     const before = await snapshot(h.redis, h.prefix);
-    await run(scripts.step, ["ticks", "tick:t1"], [...COMMON("t1"), 2, ...ackArgs([{ kind: "succeeded", job: mine! }]), ...FETCH(10)]);
-    await run(scripts.finish, ["ticks", "tick:t1"], [...COMMON("t1"), 3, ...ackArgs([{ kind: "unstarted", job: mine! }]), 1, "default"]);
+    await run(scripts.step, ["ticks", "tick:t1"], [...COMMON("t1"), 2, ...ackArgv([{ kind: "succeeded", job: mine! }]), ...FETCH(10)]);
+    await run(scripts.finish, ["ticks", "tick:t1"], [...COMMON("t1"), 3, ...ackArgv([{ kind: "unstarted", job: mine! }]), 1, "default"]);
     const after = await snapshot(h.redis, h.prefix);
     delete before.ticks;
     delete after.ticks;
@@ -356,7 +353,7 @@ describe.each(adapterCases)("flow scripts run twice over $name", (adapterCase) =
     await begin("t1");
     await h.redis.del(key("tick:t1"), key("resurrector")); // t1 died; no resurrection yet
     await h.redis.rpoplpush(key("flow:park:u:a"), key("queue:default")); // a parked job reaches the queue
-    const fetched = readFetched((await begin("t2", 10, 0))[5]);
+    const fetched = fetchedJobs((await begin("t2", 10, 0))[5]);
     expect(fetched).toHaveLength(1);
     expect(await h.redis.get(key("flow:owner:u:a"))).toBe("t2");
   });

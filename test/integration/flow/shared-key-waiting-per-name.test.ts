@@ -3,19 +3,17 @@
 // as waiting under its own name, so every name's count ends at 0 once all
 // have run (lib/flow/admit.lua).
 import { describe, expect, it } from "vitest";
-import { ackArgs } from "../../../src/tick/passes/ack.js";
-import { readFetched } from "../../../src/tick/passes/fetch.js";
 import { scripts } from "../../../src/lua/index.js";
 import type { RedisReply } from "../../../src/types.js";
 import { adapterCases } from "../../helpers/adapters.js";
 import { useHarness } from "../../helpers/harness.js";
 import { scriptCalls } from "../../helpers/script-calls.js";
+import { beginArgs as encodeBegin, ackArgv, fetchedJobs } from "../../helpers/begin-args.js";
 
 const LEASE = 5_000;
 const COMMON = (tick: string) => [tick, LEASE, 100, 3_600];
 const FETCH = (n: number) => [n, 1, "default", 0];
-const beginArgs = (tick: string, fetch: number) =>
-  [...COMMON(tick), `0 ${LEASE} default`, 100, LEASE, 100, 100, 0, ...FETCH(fetch), "", 0, 0];
+const beginArgs = (tick: string, fetch: number) => encodeBegin({ tick, leaseMs: LEASE, batch: fetch });
 
 describe.each(adapterCases)("a unique key shared by two job names over $name", (adapterCase) => {
   const h = useHarness(adapterCase, "adv-shared-key");
@@ -32,7 +30,7 @@ describe.each(adapterCases)("a unique key shared by two job names over $name", (
       { name: "b", args: ["k", "b1"], unique: "while-executing" },
     ]);
     // Another tick takes the key with h0 (the oldest job) and holds it.
-    const [held] = readFetched(((await run(scripts.begin, ["ticks", "tick:t0"], beginArgs("t0", 1))) as RedisReply[])[5]);
+    const [held] = fetchedJobs(((await run(scripts.begin, ["ticks", "tick:t0"], beginArgs("t0", 1))) as RedisReply[])[5]);
     expect(JSON.parse(held!.raw).args[1]).toBe("h0");
     // This tick's fetch meets a1 then b1, in one chunk: both park on k.
     await tq.tick({ batch: 10 });
@@ -41,7 +39,7 @@ describe.each(adapterCases)("a unique key shared by two job names over $name", (
     expect.soft({ a: parked.a!.waiting, b: parked.b!.waiting }).toEqual({ a: 1, b: 1 });
 
     // t0 is done with h0: the key frees, a1 then b1 run.
-    await run(scripts.finish, ["ticks", "tick:t0"], [...COMMON("t0"), 2, ...ackArgs([{ kind: "succeeded", job: held! }]), 1, "default"]);
+    await run(scripts.finish, ["ticks", "tick:t0"], [...COMMON("t0"), 2, ...ackArgv([{ kind: "succeeded", job: held! }]), 1, "default"]);
     for (let i = 0; i < 4 && ran.length < 2; i++) await tq.tick({ batch: 10 });
     expect(ran).toEqual(["a1", "b1"]);
     const after = (await tq.stats()).flow;

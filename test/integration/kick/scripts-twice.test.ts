@@ -3,6 +3,7 @@
 // (test/integration/replay/scripts-twice.test.ts does the same for the tick's scripts).
 import { describe, expect, it } from "vitest";
 import { scripts } from "../../../src/lua/index.js";
+import * as protocol from "../../../src/protocol/index.js";
 import { adapterCases } from "../../helpers/adapters.js";
 import { useHarness } from "../../helpers/harness.js";
 import { scriptCalls } from "../../helpers/script-calls.js";
@@ -11,7 +12,7 @@ const TTL = 60_000;
 
 describe.each(adapterCases)("kick and parallel run twice over $name", (adapterCase) => {
   const h = useHarness(adapterCase, "kick-replay");
-  const { run, twice } = scriptCalls(h);
+  const { run, twice, callTwice } = scriptCalls(h);
   const KICK_KEYS = ["kicks", "kicks:waiting"];
   const kick = (op: string, token: string, arg: string | number) => run(scripts.kick, KICK_KEYS, [op, token, arg, TTL]);
 
@@ -44,14 +45,15 @@ describe.each(adapterCases)("kick and parallel run twice over $name", (adapterCa
   });
 
   it("parallel: a replayed grant takes no second slot; a tick that began and ended is never reserved again", async () => {
-    const KEYS = ["ticks", "ticks:reserved"];
-    const { first } = await twice(scripts.parallel, KEYS, [2, 15_000, "t1", "t2", "t3"]);
-    expect(first).toEqual([2, 0]);
+    const KEYS = { ticks: "ticks", reserved: "ticks:reserved" };
+    const grant = (ids: string[]) => callTwice(protocol.parallel, KEYS, { maxLive: 2, reserveMs: 15_000, ids });
+    const { first } = await grant(["t1", "t2", "t3"]);
+    expect(first).toEqual({ granted: 2, others: 0 });
     expect(await h.redis.zcard(`${h.prefix}ticks:reserved`)).toBe(2);
     // t1 began and finished: its slot is free again, and t1 itself is not granted twice
     await h.redis.zadd(`${h.prefix}begun`, Date.now(), "t1");
-    const again = await twice(scripts.parallel, KEYS, [2, 15_000, "t1"]);
-    expect(again.first).toEqual([0, 1]);
-    expect(await twice(scripts.parallel, KEYS, [2, 15_000, "t4"]).then((r) => r.first)).toEqual([1, 1]);
+    const again = await grant(["t1"]);
+    expect(again.first).toEqual({ granted: 0, others: 1 });
+    expect(await grant(["t4"]).then((r) => r.first)).toEqual({ granted: 1, others: 1 });
   });
 });

@@ -3,20 +3,20 @@
 // and answers the same. And a tick that lost its lease cannot ack or
 // requeue an id that another tick now holds.
 import { describe, expect, it } from "vitest";
-import { orderedArgs, readOrderedFetched, type OrderedFetched, type OrderedOutcome } from "../../../src/ordered/work.js";
+import { orderedArgs, type OrderedFetched, type OrderedOutcome } from "../../../src/ordered/work.js";
 import { scripts } from "../../../src/lua/index.js";
 import type { RedisReply } from "../../../src/types.js";
 import { adapterCases } from "../../helpers/adapters.js";
 import { useHarness } from "../../helpers/harness.js";
 import { scriptCalls } from "../../helpers/script-calls.js";
 import { snapshot } from "../../helpers/snapshot.js";
+import { orderedArgv, orderedIds, beginArgs as encodeBegin } from "../../helpers/begin-args.js";
 
 const LEASE = 5_000;
 const NAMES = ["idx"];
 const FETCH_10 = [10, 1, "default", 0];
 const COMMON = (tick: string) => [tick, LEASE, 100, 3_600];
 /** begin's last three ARGV: no schedules declared (digest "", due limit 0, clock shift 0). */
-const NO_SCHEDULES = ["", 0, 0];
 /** The members of a zset snapshot (member, score, member, score, …). */
 const members = (zset: unknown) => (zset as string[]).filter((_, i) => i % 2 === 0);
 
@@ -27,9 +27,9 @@ describe.each(adapterCases)("ordered scripts run twice over $name", (adapterCase
   const enqueueArgs = (token: string, items: [string, string, string?][]) =>
     [token, 60_000, items.length, ...items.flatMap(([id, payload, score = ""]) => ["idx", id, payload, score, 0])];
   const enqueue = (token: string, items: [string, string, string?][]) => run(scripts.ordered_enqueue, ["ordered"], enqueueArgs(token, items));
-  const beginArgs = (tick: string) => [...COMMON(tick), `0 ${LEASE} default`, 100, LEASE, 100, 100, 0, ...FETCH_10, ...orderedArgs(NAMES), ...NO_SCHEDULES];
-  const begin = async (tick: string) => readOrderedFetched((await run(scripts.begin, ["ticks", `tick:${tick}`], beginArgs(tick)) as RedisReply[])[9]);
-  const stepArgs = (tick: string, seq: number, outcomes: OrderedOutcome[]) => [...COMMON(tick), seq, 0, 0, ...FETCH_10, ...orderedArgs(NAMES, outcomes)];
+  const beginArgs = (tick: string) => encodeBegin({ tick, leaseMs: LEASE, ordered: NAMES });
+  const begin = async (tick: string) => orderedIds((await run(scripts.begin, ["ticks", `tick:${tick}`], beginArgs(tick)) as RedisReply[])[9]);
+  const stepArgs = (tick: string, seq: number, outcomes: OrderedOutcome[]) => [...COMMON(tick), seq, 0, 0, ...FETCH_10, ...orderedArgv(NAMES, outcomes)];
 
   it("ordered_enqueue: a resent call adds nothing, not even after the id ran", async () => {
     const args = enqueueArgs("tok", [["a", '"x"', "1"], ["a", '"y"', "2"], ["b", '"x"', ""]]);
@@ -45,7 +45,7 @@ describe.each(adapterCases)("ordered scripts run twice over $name", (adapterCase
   it("begin: a replay answers the same ids and fences and fetches no other", async () => {
     await enqueue("e", Array.from({ length: 12 }, (_, i) => [`id-${i}`, String(i)] as [string, string]));
     const { first, after } = await twice(scripts.begin, ["ticks", "tick:t1"], beginArgs("t1"));
-    const fences = readOrderedFetched((first as RedisReply[])[9]).map((f) => f.fence);
+    const fences = orderedIds((first as RedisReply[])[9]).map((f) => f.fence);
     expect(fences.every((f, i) => i === 0 || f > fences[i - 1]!)).toBe(true);
     expect(after["o:idx:running"]).toBe("10");
     expect(Object.keys(after["oinproc:t1"] as object)).toHaveLength(10);
@@ -67,7 +67,7 @@ describe.each(adapterCases)("ordered scripts run twice over $name", (adapterCase
       { kind: "inDoubt", item: item("l") },
     ];
     const { after, first } = await twice(scripts.step, ["ticks", "tick:t1"], stepArgs("t1", 2, outcomes));
-    const fetched = readOrderedFetched((first as RedisReply[])[4]).map((f) => [f.id, f.payloads, f.resurrections, f.interruptions, f.doubts]);
+    const fetched = orderedIds((first as RedisReply[])[4]).map((f) => [f.id, f.payloads, f.resurrections, f.interruptions, f.doubts]);
     // s and d had arrivals (ready again, fresh); q, i and l came back, i's
     // interruption and l's stop in doubt counted once and apart (no tick
     // died); r backs off a minute
@@ -86,7 +86,7 @@ describe.each(adapterCases)("ordered scripts run twice over $name", (adapterCase
     await enqueue("e", [["a", "1"], ["b", "1"]]);
     const held = await begin("t1");
     const outcomes: OrderedOutcome[] = held.map((item) => ({ kind: "unstarted", item }));
-    const args = [...COMMON("t1"), 2, 0, 0, 1, "default", ...orderedArgs(NAMES, outcomes)];
+    const args = [...COMMON("t1"), 2, 0, 0, 1, "default", ...orderedArgv(NAMES, outcomes)];
     const { after, first } = await twice(scripts.finish, ["ticks", "tick:t1"], args);
     expect((first as unknown[]).slice(1)).toEqual([0, 0, 0, [], 0]); // left, evicted, made ready, ack entries no longer listed, parked flow jobs sent back
     expect(after["o:idx:ready"]).toHaveLength(4);
@@ -100,7 +100,7 @@ describe.each(adapterCases)("ordered scripts run twice over $name", (adapterCase
     await begin("dead-tick");
     await enqueue("e2", [["a", "2"]]);
     await h.redis.del(`${h.prefix}tick:dead-tick`, `${h.prefix}resurrector`); // its lease (and its resurrector lock) expired
-    await run(scripts.begin, ["ticks", "tick:t2"], [...COMMON("t2"), `0 ${LEASE} default`, 0, LEASE, 100, 100, 0, 0, 1, "default", 0, ...NO_SCHEDULES]);
+    await run(scripts.begin, ["ticks", "tick:t2"], encodeBegin({ tick: "t2", leaseMs: LEASE, resurrectLimit: 0, batch: 0 }));
     const { first, after } = await twice(scripts.housekeep, ["ticks", "tick:t2"], ["t2", 2, 100, LEASE, 100, 100]);
     expect((first as number[])[1]).toBe(2);
     expect(members(after["o:idx:p:a"])).toEqual(["1", "2"]);
@@ -132,7 +132,7 @@ describe.each(adapterCases)("ordered scripts run twice over $name", (adapterCase
       await run(scripts.step, ["ticks", "tick:t1"], stepArgs("t1", 2, [{ kind, item: mine as OrderedFetched }]));
     }
     await run(scripts.step, ["ticks", "tick:t1"], stepArgs("t1", 3, [{ kind: "retry", item: mine!, delayMs: 0 }]));
-    await run(scripts.finish, ["ticks", "tick:t1"], [...COMMON("t1"), 4, 0, 0, 1, "default", ...orderedArgs(NAMES, [{ kind: "dead", item: mine!, entry: "{", handlerFailed: true }])]);
+    await run(scripts.finish, ["ticks", "tick:t1"], [...COMMON("t1"), 4, 0, 0, 1, "default", ...orderedArgv(NAMES, [{ kind: "dead", item: mine!, entry: "{", handlerFailed: true }])]);
     const after = await snapshot(h.redis, h.prefix);
     delete before.ticks;
     delete after.ticks; // finish may drop t1's registration: it holds nothing

@@ -9,6 +9,7 @@ import { useHarness } from "../../helpers/harness.js";
 import { scriptCalls } from "../../helpers/script-calls.js";
 import { snapshot } from "../../helpers/snapshot.js";
 import { redisNowMs } from "./clock.js";
+import { beginArgs as encodeBegin } from "../../helpers/begin-args.js";
 
 const LEASE = 5_000;
 const FETCH_10 = [10, 1, "default", 0];
@@ -19,7 +20,7 @@ describe.each(adapterCases)("schedules scripts run twice over $name", (adapterCa
   const h = useHarness(adapterCase, "sched-replay");
   const { run, twice } = scriptCalls(h);
   const begin = (tick: string, digest: string) =>
-    run(scripts.begin, ["ticks", `tick:${tick}`], [tick, LEASE, 100, 3_600, `0 ${LEASE} default`, 100, LEASE, 100, 100, 0, ...FETCH_10, digest, 10, 0]);
+    run(scripts.begin, ["ticks", `tick:${tick}`], encodeBegin({ tick, leaseMs: LEASE, digest, dueLimit: 10 }));
   const call = (seq: number, rest: (string | number)[]) => ["t1", seq, 0, GRACE, ...rest, ...FETCH_10];
 
   it("sync, claim and an orphan's marking: a replay changes nothing, nor does the same claim sent again", async () => {

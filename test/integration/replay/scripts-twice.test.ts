@@ -8,11 +8,11 @@ import { adapterCases } from "../../helpers/adapters.js";
 import { useHarness } from "../../helpers/harness.js";
 import { scriptCalls } from "../../helpers/script-calls.js";
 import { snapshot } from "../../helpers/snapshot.js";
+import { beginArgs as encodeBegin } from "../../helpers/begin-args.js";
 
 const job = (n: number, queue = "default") => JSON.stringify({ class: "x", args: [n, 1.0, []], jid: `j${n}`, queue, retry: true });
 const FETCH_10 = [10, 1, "default", 0];
 /** begin's last three ARGV: no schedules declared (digest "", due limit 0, clock shift 0). */
-const NO_SCHEDULES = ["", 0, 0];
 const LEASE = 5_000;
 
 describe.each(adapterCases)("each script run twice over $name", (adapterCase) => {
@@ -22,7 +22,7 @@ describe.each(adapterCases)("each script run twice over $name", (adapterCase) =>
   const enqueue = (token: string, jobs: string[], delayMs = 0) =>
     run(scripts.enqueue, ["queues", "schedule"], [token, 60_000, 60_000, jobs.length, ...jobs.flatMap((j) => ["default", delayMs, 0, "", j])]);
   const begin = (tick: string) =>
-    run(scripts.begin, ["ticks", `tick:${tick}`], [tick, LEASE, 100, 3_600, `0 ${LEASE} default`, 100, LEASE, 100, 100, 0, ...FETCH_10, ...NO_SCHEDULES]);
+    run(scripts.begin, ["ticks", `tick:${tick}`], encodeBegin({ tick, leaseMs: LEASE }));
 
   it("enqueue: a resent call (same token) pushes nothing more", async () => {
     const { after } = await twice(scripts.enqueue, ["queues", "schedule"], ["tok", 60_000, 60_000, 2, "default", 0, 0, "", job(1), "default", 60_000, 0, "", job(2)]);
@@ -48,7 +48,7 @@ describe.each(adapterCases)("each script run twice over $name", (adapterCase) =>
 
   it("begin: a replay answers the same batch and fetches no other", async () => {
     await enqueue("t", [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12].map((n) => job(n)));
-    const { after } = await twice(scripts.begin, ["ticks", "tick:t1"], ["t1", LEASE, 100, 3_600, `0 ${LEASE} default`, 100, LEASE, 100, 100, 0, ...FETCH_10, ...NO_SCHEDULES]);
+    const { after } = await twice(scripts.begin, ["ticks", "tick:t1"], encodeBegin({ tick: "t1", leaseMs: LEASE }));
     expect(after["inproc:t1:default"]).toHaveLength(10);
     expect(after["queue:default"]).toHaveLength(2);
   });

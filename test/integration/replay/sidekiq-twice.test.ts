@@ -9,6 +9,7 @@ import { adapterCases } from "../../helpers/adapters.js";
 import { useHarness } from "../../helpers/harness.js";
 import { scriptCalls } from "../../helpers/script-calls.js";
 import { snapshot } from "../../helpers/snapshot.js";
+import { beginArgs as encodeBegin } from "../../helpers/begin-args.js";
 
 const job = (n: number) => JSON.stringify({ class: "x", args: [n, 1.0, []], jid: `j${n}`, queue: "default", retry: true });
 const FETCH_10 = [10, 1, "default", 0];
@@ -23,9 +24,7 @@ describe.each(adapterCases)("scripts as a Sidekiq process, run twice, over $name
   const run = calls.run;
   const twice = async (script: LuaScript, keys: string[], args: (string | number)[]) => (await calls.twice(script, keys, args)).after;
 
-  const beginArgs = [
-    "t1", LEASE, 100, 3_600, `0 ${LEASE} default`, 100, LEASE, 100, 100, 0, INFO, ...FETCH_10, "", 0, 0,
-  ];
+  const beginArgs = encodeBegin({ tick: "t1", leaseMs: LEASE, info: INFO });
   const enqueue = (jobs: string[], delayMs = 0) =>
     run(scripts.enqueue, ["queues", "schedule"], [`tok${delayMs}`, 60_000, 60_000, jobs.length, ...jobs.flatMap((j) => ["default", delayMs, 0, "", j])]);
   const fetched = () => h.redis.lrange(`${h.prefix}inproc:t1:default`, 0, -1);

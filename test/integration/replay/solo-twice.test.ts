@@ -8,10 +8,10 @@ import { scripts } from "../../../src/lua/index.js";
 import { adapterCases } from "../../helpers/adapters.js";
 import { useHarness } from "../../helpers/harness.js";
 import { scriptCalls } from "../../helpers/script-calls.js";
+import { beginArgs as encodeBegin } from "../../helpers/begin-args.js";
 
 const job = (n: number) => JSON.stringify({ class: "x", args: [n], jid: `j${n}`, queue: "default", retry: true });
 const FETCH_10 = [10, 1, "default", 0];
-const NO_SCHEDULES = ["", 0, 0];
 const LEASE = 5_000;
 
 describe.each(adapterCases)("the solo record run twice over $name", (adapterCase) => {
@@ -20,7 +20,7 @@ describe.each(adapterCases)("the solo record run twice over $name", (adapterCase
 
   const begin = async (tick: string, jobs: string[]) => {
     if (jobs.length > 0) await h.redis.rpush(`${h.prefix}queue:default`, ...jobs.reverse());
-    await run(scripts.begin, ["ticks", `tick:${tick}`], [tick, LEASE, 100, 3_600, `0 ${LEASE} default`, 100, LEASE, 100, 100, 0, ...FETCH_10, ...NO_SCHEDULES]);
+    await run(scripts.begin, ["ticks", `tick:${tick}`], encodeBegin({ tick, leaseMs: LEASE }));
   };
 
   it("step: recording the job run alone, then clearing it, each changes the state once", async () => {

@@ -6,14 +6,14 @@
 // poison jobs that followed was as large, a loop with no way out.
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { ackArgs, type Outcome } from "../../../src/tick/passes/ack.js";
+import type { Outcome } from "../../../src/tick/passes/ack.js";
 import { nameLargeJobs, REF_MIN } from "../../../src/tick/passes/ack-refs.js";
-import { readFetched } from "../../../src/tick/passes/fetch.js";
 import { scripts } from "../../../src/lua/index.js";
 import type { RedisAdapter } from "../../../src/types.js";
 import { adapterCases } from "../../helpers/adapters.js";
 import { useHarness } from "../../helpers/harness.js";
 import { scriptCalls } from "../../helpers/script-calls.js";
+import { ackArgv, beginArgs as encodeBegin, fetchedJobs } from "../../helpers/begin-args.js";
 
 /** The adapter, recording the bytes of every call's arguments. */
 function measured(adapter: RedisAdapter, sizes: number[]): RedisAdapter {
@@ -27,7 +27,6 @@ function measured(adapter: RedisAdapter, sizes: number[]): RedisAdapter {
 const BLOB = "b".repeat(200_000);
 const LEASE = 5_000;
 const FETCH_10 = [10, 1, "default", 0];
-const NO_SCHEDULES = ["", 0, 0];
 
 describe("job references", () => {
   it("are used past the same size by the client and lib/tick/ack-jobs.lua", () => {
@@ -94,8 +93,8 @@ describe.each(adapterCases)("acks of large jobs over $name", (adapterCase) => {
     const small = JSON.stringify({ class: "x", args: [9], jid: "j9", queue: "default", retry: true });
     await h.redis.lpush(`${h.prefix}queue:default`, text(1), text(2), text(3), text(4), small);
     await h.redis.sadd(`${h.prefix}queues`, "default");
-    const begun = (await run(scripts.begin, ["ticks", "tick:t1"], ["t1", LEASE, 100, 3_600, `0 ${LEASE} default`, 100, LEASE, 100, 100, 0, ...FETCH_10, ...NO_SCHEDULES])) as unknown[];
-    const fetched = readFetched(begun[5] as never);
+    const begun = (await run(scripts.begin, ["ticks", "tick:t1"], encodeBegin({ tick: "t1", leaseMs: LEASE }))) as unknown[];
+    const fetched = fetchedJobs(begun[5] as never);
     expect(fetched).toHaveLength(5);
     const [a, b, c, d, e] = fetched as [never, never, never, never, never];
     await nameLargeJobs(fetched);
@@ -108,7 +107,7 @@ describe.each(adapterCases)("acks of large jobs over $name", (adapterCase) => {
       { kind: "dead", job: c, updated: "", fields, handlerFailed: true },
       { kind: "unstarted", job: d },
     ];
-    const args = ackArgs(outcomes);
+    const args = ackArgv(outcomes);
     expect(args.reduce<number>((n, x) => n + String(x).length, 0)).toBeLessThan(1_000);
     const { first, after } = await twice(scripts.step, ["ticks", "tick:t1"], ["t1", LEASE, 100, 3_600, 2, ...args, ...FETCH_10]);
     expect((first as unknown[])[5]).toEqual([]); // every entry found
