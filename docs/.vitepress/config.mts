@@ -96,6 +96,7 @@ export default defineConfig({
           { text: "The tick's lifecycle", link: "/internals/tick-lifecycle" },
           { text: "Cost in round trips", link: "/internals/round-trips" },
           { text: "Source layout", link: "/internals/layout" },
+          { text: "The Lua protocol", link: "/internals/lua-protocol" },
           { text: "Known issues", link: "/internals/known-issues" },
         ],
       },
