@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { counted, defineCall, group, text, type Call } from "../../src/protocol/define.js";
+import { counted, defineCall, group, key, number, text, tuple, type Call } from "../../src/protocol/define.js";
 import * as protocol from "../../src/protocol/index.js";
 import { signatureOf, type Signature } from "../../src/protocol/signature.js";
 
@@ -60,7 +60,9 @@ describe("the Lua protocol", () => {
 
   it("fails for a declaration changed alone: a part added, a section turned into one value", () => {
     const lua = readFileSync(join(LUA, "parallel.lua"), "utf8");
-    const { script, keys, reply } = protocol.parallel;
+    const { script } = protocol.parallel;
+    const keys = { ticks: key, reserved: key };
+    const reply = tuple({ granted: number, others: number });
     const added = defineCall(script, keys, { maxLive: text, reserveMs: text, ids: counted(text), extra: text }, reply);
     expect(mismatches(lua, added)).toEqual([expect.stringContaining("argv:")]);
     const flattened = defineCall(script, keys, { maxLive: text, reserveMs: text, ids: text }, reply);

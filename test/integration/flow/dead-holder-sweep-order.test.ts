@@ -5,17 +5,17 @@
 // older one, and runs one place late; nothing overlaps and nothing is lost.
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { readFetched } from "../../../src/tick/passes/fetch.js";
 import { scripts } from "../../../src/lua/index.js";
 import type { RedisReply } from "../../../src/types.js";
 import { adapterCases } from "../../helpers/adapters.js";
 import { enqueueQueued } from "../../helpers/flow-queued.js";
 import { useHarness } from "../../helpers/harness.js";
 import { scriptCalls } from "../../helpers/script-calls.js";
+import { beginArgs as encodeBegin, fetchedJobs } from "../../helpers/begin-args.js";
 
 const LEASE = 5_000;
 const sha1 = (text: string) => createHash("sha1").update(text).digest("hex");
-const beginArgs = (tick: string) => [tick, LEASE, 100, 3_600, `0 ${LEASE} default`, 100, LEASE, 100, 100, 0, 10, 1, "default", 0, "", 0, 0];
+const beginArgs = (tick: string) => encodeBegin({ tick, leaseMs: LEASE });
 
 describe.each(adapterCases)("a dead holder's slot freed by a fetch over $name", (adapterCase) => {
   const h = useHarness(adapterCase, "flow-sweep-order");
@@ -35,7 +35,7 @@ describe.each(adapterCases)("a dead holder's slot freed by a fetch over $name", 
     await h.redis.del(key("tick:other"));
 
     const swept = await twice(scripts.begin, ["ticks", "tick:t1"], beginArgs("t1"));
-    expect(readFetched((swept.first as RedisReply[])[5]).map((f) => JSON.parse(f.raw).jid)).toEqual(["j"]);
+    expect(fetchedJobs((swept.first as RedisReply[])[5]).map((f) => JSON.parse(f.raw).jid)).toEqual(["j"]);
     expect(swept.after["flow:owner:u:k"]).toBe("t1");
     const queued = swept.after["queue:default"] as string[];
     expect(jidsOf(queued)).toEqual(["p"]);
@@ -43,7 +43,7 @@ describe.each(adapterCases)("a dead holder's slot freed by a fetch over $name", 
 
     // The next fetch, the key held by t1, parks p at the oldest end: it is the next to take the slot.
     const next = await twice(scripts.begin, ["ticks", "tick:t2"], beginArgs("t2"));
-    expect(readFetched((next.first as RedisReply[])[5])).toEqual([]);
+    expect(fetchedJobs((next.first as RedisReply[])[5])).toEqual([]);
     expect(jidsOf(next.after["flow:park:u:k"] as string[])).toEqual(["p"]);
     expect(next.after["flow:sent"]).toBeUndefined();
     expect(next.after["flow:waiting"]).toEqual({ sync: "1" });

@@ -12,8 +12,6 @@ import { scriptCalls } from "../../helpers/script-calls.js";
 import { beginArgs as encodeBegin, fetchedJobs } from "../../helpers/begin-args.js";
 
 const LEASE = 5_000;
-const COMMON = (tick: string) => [tick, LEASE, 100, 3_600];
-const FETCH = (n: number) => [n, 1, "default", 0];
 const beginArgs = (tick: string, fetch: number) => encodeBegin({ tick, leaseMs: LEASE, batch: fetch });
 
 describe.each(adapterCases)("park order of a busy unique key's jobs of two shapes over $name", (adapterCase) => {

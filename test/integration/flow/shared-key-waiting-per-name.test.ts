@@ -12,7 +12,6 @@ import { beginArgs as encodeBegin, ackArgv, fetchedJobs } from "../../helpers/be
 
 const LEASE = 5_000;
 const COMMON = (tick: string) => [tick, LEASE, 100, 3_600];
-const FETCH = (n: number) => [n, 1, "default", 0];
 const beginArgs = (tick: string, fetch: number) => encodeBegin({ tick, leaseMs: LEASE, batch: fetch });
 
 describe.each(adapterCases)("a unique key shared by two job names over $name", (adapterCase) => {

@@ -59,7 +59,7 @@ describe.each(adapterCases)("schedules scripts run twice over $name", (adapterCa
     await h.redis.zadd(`${h.prefix}schedules:due`, now - 5_000, "a", now + 60_000, "b");
     await h.redis.hset(`${h.prefix}schedules:last`, "a", now - 65_000);
     await h.redis.set(`${h.prefix}schedules:digest`, "d1");
-    const args = ["t1", LEASE, 100, 3_600, `0 ${LEASE} default`, 100, LEASE, 100, 100, 0, ...FETCH_10, "d1", 10, 0];
+    const args = encodeBegin({ tick: "t1", leaseMs: LEASE, digest: "d1", dueLimit: 10 });
     const { first } = await twice(scripts.begin, ["ticks", "tick:t1"], args);
     expect((first as unknown[])[8]).toEqual([1, ["a", String(now - 5_000), String(now - 65_000)], 0]);
   });

@@ -11,7 +11,6 @@ import { scriptCalls } from "../../helpers/script-calls.js";
 import { beginArgs as encodeBegin } from "../../helpers/begin-args.js";
 
 const job = (n: number) => JSON.stringify({ class: "x", args: [n], jid: `j${n}`, queue: "default", retry: true });
-const FETCH_10 = [10, 1, "default", 0];
 const LEASE = 5_000;
 
 describe.each(adapterCases)("the solo record run twice over $name", (adapterCase) => {
