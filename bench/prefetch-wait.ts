@@ -14,10 +14,11 @@ import { ioredisAdapter } from "../src/redis/ioredis.js";
 import { findRedis } from "../src/platforms/node/find-redis.js";
 import { createTickq, type RedisAdapter } from "../src/index.js";
 import { scriptSha } from "../src/redis/script-sha.js";
-import { scripts } from "../src/lua/index.js";
+import { decode } from "../src/protocol/define.js";
+import * as protocol from "../src/protocol/index.js";
+import { readFetched, type FetchedGroups } from "../src/tick/passes/fetch.js";
 import type { RedisReply } from "../src/types.js";
 import { durations, work } from "./jobs.js";
-import { fetchedJobs } from "../test/helpers/begin-args.js";
 
 export interface WaitRun {
   label: string;
@@ -35,22 +36,20 @@ export interface WaitRun {
 
 /** Notes, for each job a begin or step call fetched, when its reply came; a job is known by its args[1]. */
 export async function timingAdapter(inner: RedisAdapter, fetchedAt: Map<number, number>): Promise<RedisAdapter> {
-  const shas = new Map<string, number>([
-    [await scriptSha(scripts.begin), 5],
-    [await scriptSha(scripts.step), 3],
-  ]);
-  const note = (at: number | undefined, reply: RedisReply) => {
-    if (at === undefined || !Array.isArray(reply)) return reply;
+  const calls = [protocol.begin, protocol.step];
+  const shas = new Map(await Promise.all(calls.map(async (call) => [await scriptSha(call.script), call] as const)));
+  const note = (call: (typeof calls)[number] | undefined, reply: RedisReply) => {
+    if (call === undefined || !Array.isArray(reply)) return reply;
     const now = performance.now();
     // The last fetch: the tick that runs the job fetched it then.
-    for (const job of fetchedJobs(reply[at])) fetchedAt.set((JSON.parse(job.raw) as { args: number[] }).args[1]!, now);
+    const { fetched } = decode(call, reply) as { fetched: FetchedGroups };
+    for (const job of readFetched(fetched)) fetchedAt.set((JSON.parse(job.raw) as { args: number[] }).args[1]!, now);
     return reply;
   };
   return {
     evalsha: async (sha, keys, args) => note(shas.get(sha), await inner.evalsha(sha, keys, args)),
     eval: async (text, keys, args) => {
-      const at = text === scripts.begin.text ? 5 : text === scripts.step.text ? 3 : undefined;
-      return note(at, await inner.eval(text, keys, args));
+      return note(calls.find((call) => call.script.text === text), await inner.eval(text, keys, args));
     },
   };
 }
