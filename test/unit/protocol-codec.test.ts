@@ -1,0 +1,74 @@
+// src/protocol/define.ts: a named call becomes the ARGV Lua reads (the
+// positional layout the scripts' headers describe, byte for byte), a reply
+// becomes named fields, and a wrong call or reply fails with an error that
+// names the script and the part.
+import { describe, expect, it } from "vitest";
+import { decode, encode } from "../../src/protocol/define.js";
+import * as protocol from "../../src/protocol/index.js";
+
+const tickKeys = { ticks: "P:ticks", lease: "P:tick:t1" };
+const common = { tickId: "t1", leaseMs: 5_000, deadMaxSize: 100, deadMaxAgeSec: 3_600 };
+const fetch = { batch: 10, queues: ["default"], picks: [] };
+const noAcks = { succeeded: [], others: [] };
+/** begin's reply type, as runCall gives it. */
+type Begun = NonNullable<(typeof protocol.begin)["types"]>["reply"];
+
+describe("encoding a call", () => {
+  it("lays a step's parts out in order, each counted section as its count then its items", () => {
+    const acks = {
+      succeeded: [{ queue: "default", jobs: ["a", "b"] }],
+      others: [{ code: "r", queue: "default", job: "c", updated: "c2", delay: 1.5 }],
+    };
+    const { keys, args } = encode(protocol.step, tickKeys, { ...common, call: "2", acks, fetch });
+    expect(keys).toEqual(["P:ticks", "P:tick:t1"]);
+    expect(args).toEqual(["t1", 5_000, 100, 3_600, "2", 1, "default", 2, "a", "b", 1, "r", "default", "c", "c2", 1.5, 10, 1, "default", 0]);
+  });
+
+  it("sends the Sidekiq beat exactly with the process keys, and the ordered part last", () => {
+    const process = { heartbeat: "h", work: "w", workers: "ws" };
+    const beat = { number: 3, running: [{ tid: "x", work: "{}" }] };
+    const ordered = { names: ["o"], succeeded: [{ name: "o", ids: [{ id: "i", fence: 7 }] }], others: [] };
+    const { keys, args } = encode(protocol.finish, { ...tickKeys, process }, { ...common, call: "4", beat, acks: noAcks, queues: ["default"], ordered });
+    expect(keys).toEqual(["P:ticks", "P:tick:t1", "h", "w", "ws"]);
+    expect(args).toEqual(["t1", 5_000, 100, 3_600, "4", 3, 1, "x", "{}", 0, 0, 1, "default", 1, "o", 1, "o", 1, "i", 7, 0]);
+  });
+
+  it("refuses a beat without the process keys, a missing part and a mistyped value, naming the script", () => {
+    const beat = { number: 1, running: [] };
+    expect(() => encode(protocol.extend, { lease: "L" }, { tickId: "t1", leaseMs: 1, beat })).toThrow(/extend.*beat is sent exactly when the optional keys are/);
+    expect(() => encode(protocol.pause, { paused: "P" }, { queue: "q" })).toThrow(/pause.*paused must be a boolean/);
+    expect(() => encode(protocol.history, { processed: "P" }, { days: Number.NaN })).toThrow(/history.*days must be a finite number/);
+    expect(() => encode(protocol.clear, {}, { token: "t", keepMs: 1 })).toThrow(/clear.*key set is missing/);
+  });
+});
+
+describe("decoding a reply", () => {
+  it("names a begin reply's fields, its fetch groups and flow part included", () => {
+    const reply = [1_000, 2, 3, 0, 1, ["default", ["j1", "j2"], [0, 1, 0, 2, 0, 1]], 1, "noeviction", [1, [], 0], [], [0, 41, 1]];
+    const begun = decode(protocol.begin, reply) as Begun;
+    expect(begun).toMatchObject({ nowMs: 1_000, resurrected: 2, scheduled: 3, moreResurrect: false, moreSchedule: true, leaseHeld: true, policy: "noeviction" });
+    expect(begun.fetched).toEqual([
+      { queue: "default", jobs: ["j1", "j2"], counts: [{ resurrections: 0, interruptions: 1, suspect: false }, { resurrections: 2, interruptions: 0, suspect: true }] },
+    ]);
+    expect(begun.due).toEqual({ inSync: true, due: [], more: false });
+    expect(begun.flow).toEqual({ capped: false, fence: 41, parked: true });
+  });
+
+  it("leaves missing trailing fields out: a stale begin answers only its first eight", () => {
+    const begun = decode(protocol.begin, [5, 0, 0, 0, 0, [], 0, ""]) as Begun;
+    expect(begun.leaseHeld).toBe(false);
+    expect(begun.due).toBeUndefined();
+    expect(begun.flow).toBeUndefined();
+  });
+
+  it("reads which variant a locate reply is", () => {
+    expect(decode(protocol.locate, ["more", "retry", "17"])).toEqual({ kind: "more", stage: "retry", position: "17" });
+    expect(decode(protocol.locate, ["none"])).toEqual({ kind: "none" });
+  });
+
+  it("refuses a reply of another shape, naming the script and the field", () => {
+    expect(() => decode(protocol.parallel, "OK")).toThrow(/parallel: reply should be an array/);
+    expect(() => decode(protocol.ticks, [1, ["id", 1, 2, 3, 4]])).toThrow(/ticks: reply\.ticks should be groups of 6/);
+    expect(() => decode(protocol.locate, ["lost"])).toThrow(/locate: reply should be one of found, more, none/);
+  });
+});
