@@ -9,12 +9,13 @@
 -- expires.
 -- KEYS: ticks lease process?keys(heartbeat work workers)
 -- ARGV: prefix tickId leaseMs deadMaxSize deadMaxAgeSec call beat?keys(number running[](tid work))
---   acks(succeeded[](queue jobs[]) others[](code queue job updated delay)) queues[]
---   ordered?(names[] succeeded[](name ids[](id fence)) others[](code name id fence extra))
+--   acks(succeeded[](queue jobs[]) others...) queues[] ordered?(names[] succeeded[](name ids[](id
+--   fence)) others[](code name id fence extra))
 -- Returns: (nowMs left deadEvicted orderedReady? missed?[] sentOn?)
 -- ticks: P.."ticks"; lease: P.."tick:"..ID; process and beat: only as a Sidekiq
 -- process (lib/sidekiq/register-process.lua). call: the call number; acks:
--- lib/tick/ack-jobs.lua; queues: the queues this tick served; ordered:
+-- lib/tick/ack-jobs.lua (others: their count, which may carry a results header, the
+-- outcomes, then the results entries, lib/results/keep-results.lua); queues: the queues this tick served; ordered:
 -- lib/ordered/state.lua, lib/ordered/ack-ids.lua (absent: no ordered names).
 -- left: jobs and ordered ids left in its lists; orderedReady: ordered ids made
 -- ready by these acks; missed: numbers of ack entries no longer listed

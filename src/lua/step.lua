@@ -5,8 +5,8 @@
 -- orphaned).
 -- KEYS: ticks lease process?keys(heartbeat work workers)
 -- ARGV: prefix tickId leaseMs deadMaxSize deadMaxAgeSec call beat?keys(number running[](tid work))
---   acks(succeeded[](queue jobs[]) others[](code queue job updated delay)) fetch(batch queues[]
---   picks[]) ordered?(names[] succeeded[](name ids[](id fence)) others[](code name id fence extra))
+--   acks(succeeded[](queue jobs[]) others...) fetch(batch queues[] picks[]) ordered?(names[]
+--   succeeded[](name ids[](id fence)) others[](code name id fence extra))
 -- Returns: (nowMs leaseHeld deadEvicted fetched[queue jobs[] counts[resurrections interruptions
 --   suspect]] ordered?[](name first ids[] payloads[] scores[] counts[] failures[] resurrections[]
 --   suspects[] interruptions[]) missed?[] flow?(capped fence parked) sentOn?)
@@ -14,7 +14,8 @@
 -- process (lib/sidekiq/register-process.lua). call: the call number, then
 -- optionally a space and the solo marker (lib/tick/run-solo.lua: '-' clear, or
 -- the job run alone from now on, noted after the acks; absent: keep). acks:
--- lib/tick/ack-jobs.lua; fetch: lib/tick/fetch-jobs.lua; ordered:
+-- lib/tick/ack-jobs.lua (others: their count, which may carry a results header, the
+-- outcomes, then the results entries, lib/results/keep-results.lua); fetch: lib/tick/fetch-jobs.lua; ordered:
 -- lib/ordered/state.lua, lib/ordered/ack-ids.lua (absent: no ordered names).
 -- ordered (reply): lib/ordered/fetch-ids.lua's groups, empty for a tick that
 -- serves no ordered names; missed: numbers of ack entries no longer listed

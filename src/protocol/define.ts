@@ -28,6 +28,8 @@ export type KeySpec = { readonly kind: "key" } | { readonly kind: "keys"; readon
 export type KeyFields = { readonly [name: string]: KeySpec };
 
 export type ReplySpec =
+  /** Any reply, as the client handed it over (a JSON value a client may have decoded already). */
+  | { readonly kind: "value" }
   | { readonly kind: "text" }
   | { readonly kind: "number" }
   | { readonly kind: "flag" }
@@ -52,6 +54,7 @@ export const optional = <I extends ArgSpec>(item: I, when: "keys" | "last") => (
 export const spread = { kind: "spread" } as const;
 export const key = { kind: "key" } as const;
 export const keyGroup = <const N extends readonly string[]>(...names: N) => ({ kind: "keys", names }) as const;
+export const value = { kind: "value" } as const;
 export const tuple = <F extends ReplyFields>(fields: F) => ({ kind: "tuple", fields }) as const;
 export const list = <I extends ReplySpec>(item: I) => ({ kind: "list", item }) as const;
 export const groups = <F extends ReplyFields>(fields: F) => ({ kind: "groups", fields }) as const;
@@ -88,7 +91,9 @@ export type KeysOf<F> = Simplify<
   }
 >;
 
-export type ReplyOf<S> = S extends { kind: "text" }
+export type ReplyOf<S> = S extends { kind: "value" }
+  ? RedisReply
+  : S extends { kind: "text" }
   ? string
   : S extends { kind: "number" }
     ? number
@@ -246,6 +251,8 @@ export function decodePart(spec: ReplySpec, value: RedisReply | undefined): unkn
 
 function read(name: string, spec: ReplySpec, value: RedisReply | undefined, at: string): unknown {
   switch (spec.kind) {
+    case "value":
+      return value;
     case "text":
       if (value === undefined || value === null || Array.isArray(value)) throw shape(name, at, "a string", value);
       return String(value);

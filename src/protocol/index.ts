@@ -10,6 +10,7 @@ export { move } from "./move.js";
 export { ordered_enqueue } from "./ordered_enqueue.js";
 export { page } from "./page.js";
 export { recurring } from "./recurring.js";
+export { result } from "./result.js";
 export { step } from "./step.js";
 export { history, inflight, queues, recurring_list, stats, ticks } from "./admin-reads.js";
 export { kick, parallel, pause, session } from "./control.js";

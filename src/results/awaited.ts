@@ -2,8 +2,8 @@
 // of an awaited job (`result:JID`) and a running job's last progress
 // (`progress:JID`), read in one call.
 import { TickqError } from "../errors.js";
-import { scripts } from "../lua/index.js";
-import { asArray } from "../redis/adapter.js";
+import * as protocol from "../protocol/index.js";
+import { runCall } from "../protocol/run.js";
 import type { Runtime } from "../tick/runtime.js";
 import type { RedisReply } from "../types.js";
 import type { JobError, JobResult } from "./types.js";
@@ -15,9 +15,9 @@ const textOf = (reply: RedisReply | undefined): string | undefined =>
 /** The record `result:JID` holds (undefined when there is none), and the job's last progress (ctx.progress). */
 export async function readAwaited(runtime: Runtime, jid: string): Promise<{ result?: JobResult; progress?: unknown }> {
   const { prefix } = runtime;
-  const reply = asArray(await runtime.run(scripts.result, [`${prefix}result:${jid}`, `${prefix}progress:${jid}`], [], { count: 0 }), "result");
-  const record = textOf(reply[0]);
-  const progress = textOf(reply[1]);
+  const reply = await runCall(runtime, protocol.result, { result: `${prefix}result:${jid}`, progress: `${prefix}progress:${jid}` }, {});
+  const record = textOf(reply.record);
+  const progress = textOf(reply.progress);
   return { ...(record === undefined ? {} : { result: fromRecord(record, jid) }), ...(progress === undefined ? {} : { progress: JSON.parse(progress) as unknown }) };
 }
 

@@ -8,6 +8,7 @@ import { ackArgs, type Outcome } from "../../src/tick/passes/ack.js";
 import { readFetched, type FetchedGroups, type FetchedJob } from "../../src/tick/passes/fetch.js";
 import { readOrderedFetched, type OrderedFetched, type OrderedGroup } from "../../src/ordered/work.js";
 import type { RedisReply } from "../../src/types.js";
+import type { ResultSettings } from "../../src/results/settings.js";
 
 export interface BeginOptions {
   tick: string;
@@ -50,8 +51,8 @@ export function beginArgs(o: BeginOptions): (string | number)[] {
 }
 
 /** The acks part of a step or finish, flat, through src/protocol. */
-export function ackArgv(outcomes: Outcome[]): (string | number)[] {
-  return encodePart(acks, ackArgs(outcomes));
+export function ackArgv(outcomes: Outcome[], results?: ResultSettings, progress?: [string, string][]): (string | number)[] {
+  return encodePart(acks, ackArgs(outcomes, results, progress));
 }
 
 /** The ordered part of a tick call, flat, through src/protocol (none for no names). */
