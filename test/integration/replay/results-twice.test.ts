@@ -6,10 +6,10 @@ import { scripts } from "../../../src/lua/index.js";
 import { adapterCases } from "../../helpers/adapters.js";
 import { useHarness } from "../../helpers/harness.js";
 import { scriptCalls } from "../../helpers/script-calls.js";
+import { beginArgs as encodeBegin } from "../../helpers/begin-args.js";
 
 const job = (n: number) => JSON.stringify({ class: "x", args: [n, 1.0], jid: `j${n}`, queue: "default", retry: true });
 const FETCH_10 = [10, 1, "default", 0];
-const NO_SCHEDULES = ["", 0, 0];
 const LEASE = 5_000;
 const TTL = 3_600_000;
 
@@ -19,7 +19,7 @@ describe.each(adapterCases)("results section run twice over $name", (adapterCase
 
   const fetchThree = async () => {
     await run(scripts.enqueue, ["queues", "schedule"], ["t", 60_000, 60_000, 3, ...[1, 2, 3].flatMap((n) => ["default", 0, 0, "", job(n)])]);
-    await run(scripts.begin, ["ticks", "tick:t1"], ["t1", LEASE, 100, 3_600, `0 ${LEASE} default`, 100, LEASE, 100, 100, 0, ...FETCH_10, ...NO_SCHEDULES]);
+    await run(scripts.begin, ["ticks", "tick:t1"], encodeBegin({ tick: "t1", leaseMs: LEASE }));
     return (await h.redis.lrange(`${h.prefix}inproc:t1:default`, 0, -1)) as [string, string, string];
   };
   // a and b succeeded (both kept, b awaited as j2), c died awaited as j3: entries 1, 2, 3.
@@ -80,7 +80,7 @@ describe.each(adapterCases)("results section run twice over $name", (adapterCase
       const jobs = Array.from({ length: 500 }, (_, k) => job(from + k));
       await run(scripts.enqueue, ["queues", "schedule"], [`t${from}`, 60_000, 60_000, jobs.length, ...jobs.flatMap((j) => ["default", 0, 0, "", j])]);
     }
-    await run(scripts.begin, ["ticks", "tick:t1"], ["t1", LEASE, 100, 3_600, `0 ${LEASE} default`, 100, LEASE, 100, 100, 0, n, 1, "default", 0, ...NO_SCHEDULES]);
+    await run(scripts.begin, ["ticks", "tick:t1"], encodeBegin({ tick: "t1", leaseMs: LEASE, batch: n }));
     const fetched = await h.redis.lrange(`${h.prefix}inproc:t1:default`, 0, -1);
     expect(fetched).toHaveLength(n);
     const entries = fetched.flatMap((_, k) => [k + 1, "succeeded", 1, "", `"tickq_duration_ms":${k}`]);
