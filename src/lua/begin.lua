@@ -8,9 +8,9 @@
 --   fetch(batch queues[] picks[]) ordered?(names[] succeeded[](name ids[](id fence)) others[](code
 --   name id fence extra))
 -- Returns: (nowMs resurrected scheduled moreResurrect moreSchedule fetched[queue jobs[]
---   counts[resurrections interruptions suspect]] leaseHeld policy due?(inSync due[name slot last]
---   more) ordered?[](name first ids[] payloads[] scores[] counts[] failures[] resurrections[]
---   suspects[] interruptions[]) flow?(capped fence parked))
+--   counts[resurrections interruptions suspect doubts]] leaseHeld policy due?(inSync due[name slot
+--   last] more) ordered?[](name first ids[] payloads[] scores[] counts[] failures[] resurrections[]
+--   suspects[] interruptions[] doubts[]) flow?(capped fence parked))
 -- ticks: P.."ticks"; lease: P.."tick:"..ID (the lease hash); process: only as
 -- a Sidekiq process, its heartbeat and work hashes (lib/sidekiq/register-process.lua).
 -- registration: "<started ms> <lease ms> <queue> …"; housekeep: lib/tick/resurrect-dead-ticks.lua

@@ -8,8 +8,9 @@
 --   acks(succeeded[](queue jobs[]) others...) fetch(batch queues[] picks[]) ordered?(names[]
 --   succeeded[](name ids[](id fence)) others[](code name id fence extra))
 -- Returns: (nowMs leaseHeld deadEvicted fetched[queue jobs[] counts[resurrections interruptions
---   suspect]] ordered?[](name first ids[] payloads[] scores[] counts[] failures[] resurrections[]
---   suspects[] interruptions[]) missed?[] flow?(capped fence parked) sentOn?)
+--   suspect doubts]] ordered?[](name first ids[] payloads[] scores[] counts[] failures[]
+--   resurrections[] suspects[] interruptions[] doubts[]) missed?[] flow?(capped fence parked)
+--   sentOn?)
 -- ticks: P.."ticks"; lease: P.."tick:"..ID; process and beat: only as a Sidekiq
 -- process (lib/sidekiq/register-process.lua). call: the call number, then
 -- optionally a space and the solo marker (lib/tick/run-solo.lua: '-' clear, or

@@ -45,11 +45,11 @@ describe("encoding a call", () => {
 
 describe("decoding a reply", () => {
   it("names a begin reply's fields, its fetch groups and flow part included", () => {
-    const reply = [1_000, 2, 3, 0, 1, ["default", ["j1", "j2"], [0, 1, 0, 2, 0, 1]], 1, "noeviction", [1, [], 0], [], [0, 41, 1]];
+    const reply = [1_000, 2, 3, 0, 1, ["default", ["j1", "j2"], [0, 1, 0, 0, 2, 0, 1, 3]], 1, "noeviction", [1, [], 0], [], [0, 41, 1]];
     const begun = decode(protocol.begin, reply) as Begun;
     expect(begun).toMatchObject({ nowMs: 1_000, resurrected: 2, scheduled: 3, moreResurrect: false, moreSchedule: true, leaseHeld: true, policy: "noeviction" });
     expect(begun.fetched).toEqual([
-      { queue: "default", jobs: ["j1", "j2"], counts: [{ resurrections: 0, interruptions: 1, suspect: false }, { resurrections: 2, interruptions: 0, suspect: true }] },
+      { queue: "default", jobs: ["j1", "j2"], counts: [{ resurrections: 0, interruptions: 1, suspect: false, doubts: 0 }, { resurrections: 2, interruptions: 0, suspect: true, doubts: 3 }] },
     ]);
     expect(begun.due).toEqual({ inSync: true, due: [], more: false });
     expect(begun.flow).toEqual({ capped: false, fence: 41, parked: true });
