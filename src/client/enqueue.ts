@@ -133,7 +133,7 @@ async function pushJobs(runtime: Runtime, jobs: BulkJob[], fields: Record<string
   const checked = jobs.map((job) => checkArgs(runtime, job));
   const ready = runtime.schemas ? await Promise.all(checked) : (checked as BulkJob[]);
   const prepared = ready.map((job) => prepare(runtime, job, fields));
-  span?.sent(prepared.map((p) => String(p.args[0])), prepared.map((p) => p.jid));
+  span?.sent(prepared.map((p) => p.args.queue), prepared.map((p) => p.jid));
   if (prepared.some((p) => p.flow)) await Promise.all(prepared.map(withFlow));
   const trips: RoundTrips = { count: 0 };
   for (const chunk of chunksOf(prepared, (p) => p.bytes, CHUNK)) {
