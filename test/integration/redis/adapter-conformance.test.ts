@@ -1,6 +1,7 @@
 // Every adapter must return exactly the same values for every script and
 // read: numbers, empty results, nil, nested arrays, and strings that look
 // like numbers or JSON (which @upstash/redis would otherwise parse).
+import { beginArgs } from "../../helpers/begin-args.js";
 import { createHash } from "node:crypto";
 import { Redis as UpstashRedis } from "@upstash/redis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -78,7 +79,7 @@ describe("adapter conformance", () => {
       const fetch = [10, 1, "default", 0];
       replies.push([
         await run("enqueue", [`${p}queues`, `${p}schedule`], ["call-1", 60_000, 60_000, 3, "default", 0, 0, "", job(1), "default", 0, 0, "", job(2), "default", 60_000, 0, "", job(3)]),
-        await run("begin", [`${p}ticks`, `${p}tick:t1`], ["t1", 5_000, 100, 3_600, '0 5000 default', 100, 5_000, 100, 100, 0, ...fetch, "", 0, 0]), // no schedules: digest "", due limit 0, clock shift 0
+        await run("begin", [`${p}ticks`, `${p}tick:t1`], beginArgs({ tick: "t1", leaseMs: 5_000, batch: 10 })),
         await run("extend", [`${p}tick:t1`], ["t1", 5_000]),
         await run("housekeep", [`${p}ticks`, `${p}tick:t1`], ["t1", 2, 100, 5_000, 100, 100]),
         await run("stats", [`${p}queues`, `${p}ticks`], []),
