@@ -14,7 +14,10 @@ const env = process.env;
 const num = (name: string, fallback: number) => (env[name] ? Number(env[name]) : fallback);
 const quiet: JobLogger = { info: () => {}, warn: () => {}, error: () => {} };
 
-const ledger = openOrderedLedger(env.LEDGER_URL ?? "redis://127.0.0.1:6379", env.LEDGER_PREFIX ?? "tickq-chaos-ordered:");
+const ledger = openOrderedLedger(
+  env.LEDGER_URL ?? "redis://127.0.0.1:6379",
+  env.LEDGER_PREFIX ?? "tickq-chaos-ordered:",
+);
 const { adapter } = openEndpoint(endpointFromEnv(env));
 const tq = createTickq({
   redis: adapter,
@@ -45,7 +48,8 @@ while (!stopping) {
     const report = await tq.tick(tickOptions);
     if (report.fetched === 0 && !report.more) await sleep(25);
   } catch (error) {
-    if (env.CHAOS_VERBOSE) console.error(`chaos-ordered-worker ${process.pid}: tick failed: ${(error as Error).message}`);
+    if (env.CHAOS_VERBOSE)
+      console.error(`chaos-ordered-worker ${process.pid}: tick failed: ${(error as Error).message}`);
     await sleep(50);
   }
 }

@@ -37,9 +37,14 @@ export async function runOrderedChaos(o: OrderedChaosOptions): Promise<OrderedPh
       const kinds = adapter === "upstash" ? 6 : 5;
       results.push(
         await runOrderedPhase({
-          adapter, redis, runId,
+          adapter,
+          redis,
+          runId,
           ledgerUrl: o.ledgerUrl ?? "redis://127.0.0.1:6379",
-          payloads: o.payloads, ids: o.ids, workers: o.workers, perKind: o.perKind,
+          payloads: o.payloads,
+          ids: o.ids,
+          workers: o.workers,
+          perKind: o.perKind,
           seconds: o.seconds ?? Math.max(10, Math.ceil(kinds * o.perKind * 0.3)),
           settleSeconds: o.settleSeconds ?? 60,
           leaseMs: o.leaseMs ?? 1_500,
@@ -66,10 +71,15 @@ export async function orderedChaosMain(o: Omit<OrderedChaosOptions, "ledgerUrl">
   console.log(`\n\n${orderedChaosTable(results)}\n`);
   for (const r of results) {
     for (const problem of r.problems) console.log(`ordered ${r.adapter}: ${problem}`);
-    if (r.problems.length && r.workerStderr.length) console.log(`ordered ${r.adapter}: workers' last stderr lines:\n  ${r.workerStderr.join("\n  ")}`);
+    if (r.problems.length && r.workerStderr.length)
+      console.log(`ordered ${r.adapter}: workers' last stderr lines:\n  ${r.workerStderr.join("\n  ")}`);
   }
   const held = results.every((r) => r.problems.length === 0);
-  console.log(held ? "ordered: no payload lost, no overlap, every fence grew" : "FAILED: ordered payloads lost, runs overlapped or work left");
+  console.log(
+    held
+      ? "ordered: no payload lost, no overlap, every fence grew"
+      : "FAILED: ordered payloads lost, runs overlapped or work left",
+  );
   return held;
 }
 
@@ -87,7 +97,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   });
   for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => process.exit(130));
   const adapter = values.adapter!;
-  if (!["ioredis", "upstash", "both"].includes(adapter)) throw new Error(`--adapter must be ioredis, upstash or both, got ${adapter}`);
+  if (!["ioredis", "upstash", "both"].includes(adapter))
+    throw new Error(`--adapter must be ioredis, upstash or both, got ${adapter}`);
   console.log(`chaos (ordered): ${values.payloads} payloads over ${values.ids} ids a phase, seed ${values.seed}`);
   const held = await orderedChaosMain({
     payloads: Number(values.payloads),

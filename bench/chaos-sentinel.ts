@@ -4,7 +4,13 @@
 // durability on (off, it shows what the option saves, and may lose jobs).
 import { parseArgs } from "node:util";
 import { renderTable } from "./chaos/checks.js";
-import { runSentinelPhase, sentinelColumn, sentinelProblems, type SentinelOptions, type SentinelResult } from "./chaos/sentinel-phase.js";
+import {
+  runSentinelPhase,
+  sentinelColumn,
+  sentinelProblems,
+  type SentinelOptions,
+  type SentinelResult,
+} from "./chaos/sentinel-phase.js";
 
 export interface SentinelRun {
   jobs: number;
@@ -34,7 +40,9 @@ export async function sentinelChaosMain(run: SentinelRun): Promise<boolean> {
     results.push(await runSentinelPhase(options));
   }
   const name = (r: SentinelResult) => `durability ${r.durability ? "on" : "off"}`;
-  console.log(`\n\nSentinel failovers (a primary, a replica, a Sentinel; clients through ioredis' Sentinel support)\n${renderTable(results.map((r) => sentinelColumn(name(r), r)))}\n`);
+  console.log(
+    `\n\nSentinel failovers (a primary, a replica, a Sentinel; clients through ioredis' Sentinel support)\n${renderTable(results.map((r) => sentinelColumn(name(r), r)))}\n`,
+  );
   for (const r of results) for (const problem of sentinelProblems(r)) console.log(`${name(r)}: ${problem}`);
   return results.every((r) => !r.durability || sentinelProblems(r).length === 0);
 }

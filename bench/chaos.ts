@@ -67,9 +67,11 @@ export async function runChaos(o: ChaosOptions): Promise<Column[]> {
     log: o.log ?? (() => {}),
   });
   try {
-    for (const [i, adapter] of o.adapters.entries()) columns.push(phaseColumn(await runPhase({ ...context(adapter, o.seed + i), jobs: o.jobs })));
+    for (const [i, adapter] of o.adapters.entries())
+      columns.push(phaseColumn(await runPhase({ ...context(adapter, o.seed + i), jobs: o.jobs })));
     for (const [p, phase] of (o.extraPhases === false ? [] : EXTRA_PHASES).entries()) {
-      for (const [i, adapter] of o.adapters.entries()) columns.push(await phase.run(context(adapter, o.seed + 1_000 * (p + 1) + i)));
+      for (const [i, adapter] of o.adapters.entries())
+        columns.push(await phase.run(context(adapter, o.seed + 1_000 * (p + 1) + i)));
     }
   } finally {
     await redis.stop();
@@ -94,7 +96,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   });
   for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => process.exit(130)); // runs the cleanup at exit
   const adapter = values.adapter!;
-  if (!["ioredis", "upstash", "both"].includes(adapter)) throw new Error(`--adapter must be ioredis, upstash or both, got ${adapter}`);
+  if (!["ioredis", "upstash", "both"].includes(adapter))
+    throw new Error(`--adapter must be ioredis, upstash or both, got ${adapter}`);
   const options: ChaosOptions = {
     jobs: Number(values.jobs),
     workers: Number(values.workers),
@@ -104,21 +107,37 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     seed: Number(values.seed),
     log: values.quiet ? undefined : (line) => process.stdout.write(`\r${line.padEnd(60)}`),
   };
-  console.log(`chaos: ${options.jobs} jobs a phase, ${options.workers} workers, ${options.adapters.join(" then ")}, ≥${options.perKind} faults of each kind, seed ${options.seed}`);
+  console.log(
+    `chaos: ${options.jobs} jobs a phase, ${options.workers} workers, ${options.adapters.join(" then ")}, ≥${options.perKind} faults of each kind, seed ${options.seed}`,
+  );
   const ledger = await findRedis(); // REDIS_URL, else 127.0.0.1:6379, else a private one: never the faulted Redis
   const columns = await runChaos({ ...options, ledgerUrl: ledger.url }).finally(() => ledger.stop());
   console.log(`\n\n${renderTable(columns)}\n`);
   for (const c of columns) {
     for (const problem of c.problems) console.log(`${c.name}: ${problem}`);
-    if (c.problems.length && c.workerStderr?.length) console.log(`${c.name}: workers' last stderr lines:\n  ${c.workerStderr.join("\n  ")}`);
+    if (c.problems.length && c.workerStderr?.length)
+      console.log(`${c.name}: workers' last stderr lines:\n  ${c.workerStderr.join("\n  ")}`);
   }
   const failed = columns.some((c) => c.problems.length > 0);
-  console.log(failed ? "FAILED: a check of the table did not hold (the lines above say which)" : "every check held: no job lost, none stuck, no flow key overlapped, every count matches the plan and the ledger, every fault injected as asked");
+  console.log(
+    failed
+      ? "FAILED: a check of the table did not hold (the lines above say which)"
+      : "every check held: no job lost, none stuck, no flow key overlapped, every count matches the plan and the ledger, every fault injected as asked",
+  );
   const orderedPayloads = Number(values["ordered-payloads"]);
-  const orderedHeld = orderedPayloads === 0 || (await orderedChaosMain({ ...options, payloads: orderedPayloads, ids: Number(values["ordered-ids"]) }));
+  const orderedHeld =
+    orderedPayloads === 0 ||
+    (await orderedChaosMain({ ...options, payloads: orderedPayloads, ids: Number(values["ordered-ids"]) }));
   const failovers = Number(values["sentinel-failovers"]);
   const sentinelHeld =
     failovers === 0 ||
-    (await sentinelChaosMain({ jobs: 3_000, orderedPayloads: 1_000, failoversPerKind: failovers, durability: ["on"], seed: options.seed, quiet: values.quiet }));
+    (await sentinelChaosMain({
+      jobs: 3_000,
+      orderedPayloads: 1_000,
+      failoversPerKind: failovers,
+      durability: ["on"],
+      seed: options.seed,
+      quiet: values.quiet,
+    }));
   process.exit(failed || !orderedHeld || !sentinelHeld ? 1 : 0);
 }

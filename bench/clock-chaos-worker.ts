@@ -18,14 +18,30 @@ let skew = 0;
 Date.now = () => realNow() + skew;
 const stepMs = num("CLOCK_STEP_MS", 60_000);
 const ledger = openClockLedger(env.LEDGER_URL ?? "redis://127.0.0.1:6379", env.LEDGER_PREFIX ?? "tickq-chaos-clock:");
-const stepper = setInterval(() => {
-  skew = Math.round((rng() * 2 - 1) * stepMs);
-  void ledger.redis.incr(ledger.key("steps")).catch(() => {});
-}, 150 + Math.floor(rng() * 250));
+const stepper = setInterval(
+  () => {
+    skew = Math.round((rng() * 2 - 1) * stepMs);
+    void ledger.redis.incr(ledger.key("steps")).catch(() => {});
+  },
+  150 + Math.floor(rng() * 250),
+);
 
 const { adapter } = openEndpoint(endpointFromEnv(env));
-const tq = createTickq({ redis: adapter, prefix: env.PREFIX ?? "chaos-clock:", ...clockChaosJobs(ledger), maxResurrections: 1_000, redisTimeoutMs: 5_000, logger: quiet });
-const tickOptions = { budgetMs: num("BUDGET_MS", 2_500), leaseMs: num("LEASE_MS", 1_500), batch: 10, concurrency: 10, graceMs: 200 };
+const tq = createTickq({
+  redis: adapter,
+  prefix: env.PREFIX ?? "chaos-clock:",
+  ...clockChaosJobs(ledger),
+  maxResurrections: 1_000,
+  redisTimeoutMs: 5_000,
+  logger: quiet,
+});
+const tickOptions = {
+  budgetMs: num("BUDGET_MS", 2_500),
+  leaseMs: num("LEASE_MS", 1_500),
+  batch: 10,
+  concurrency: 10,
+  graceMs: 200,
+};
 
 let stopping = false;
 process.on("message", (message) => {

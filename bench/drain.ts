@@ -56,12 +56,21 @@ const { values } = parseArgs({
 const N = Number(values.jobs);
 const RUNS = Number(values.runs);
 const IDLE_MS = Number(values["idle-seconds"]) * 1000;
-const all: Record<string, SystemFactory> = { tickq: tickqSystem, "tickq-traced": tickqTracedSystem, bullmq: bullmqSystem, "bee-queue": beeQueueSystem };
+const all: Record<string, SystemFactory> = {
+  tickq: tickqSystem,
+  "tickq-traced": tickqTracedSystem,
+  bullmq: bullmqSystem,
+  "bee-queue": beeQueueSystem,
+};
 const chosen = values.only.split(",").map((name) => [name, all[name]!] as const);
 const SEED = Number(values.seed);
 const REAL = durations(Number(values["realistic-jobs"]), SEED);
 const realistic: Setup[] = [
-  ...[100, 50].map((batch) => ({ label: `tickq batch ${batch}`, factory: tickqSystem, drain: { batch, concurrency: CONCURRENCY } })),
+  ...[100, 50].map((batch) => ({
+    label: `tickq batch ${batch}`,
+    factory: tickqSystem,
+    drain: { batch, concurrency: CONCURRENCY },
+  })),
   { label: "BullMQ", factory: bullmqSystem, drain: { concurrency: CONCURRENCY } },
 ].filter((s) => values.only.split(",").some((name) => all[name] === s.factory));
 realistic.push({ label: "in-memory pool (no Redis)", factory: poolSystem, drain: { concurrency: CONCURRENCY } });
@@ -155,10 +164,22 @@ async function main() {
     process.stdout.write(`measuring ${name}…\n`);
     rows.push(await measure(name, factory, found.url, redis));
   }
-  const orderedOptions = { redisUrl: found.url, payloads: Number(values["ordered-payloads"]), ids: Number(values["ordered-ids"]), runs: RUNS, batch: 100 };
+  const orderedOptions = {
+    redisUrl: found.url,
+    payloads: Number(values["ordered-payloads"]),
+    ids: Number(values["ordered-ids"]),
+    runs: RUNS,
+    batch: 100,
+  };
   if (orderedOptions.payloads > 0) process.stdout.write("measuring tickq ordered jobs…\n");
   const ordered = orderedOptions.payloads > 0 ? await measureOrdered(orderedOptions) : undefined;
-  const flowOptions = { jobs: Number(values["flow-jobs"]), duplicates: Number(values["flow-duplicates"]), plain: Number(values["flow-plain"]), runs: RUNS, batch: 100 };
+  const flowOptions = {
+    jobs: Number(values["flow-jobs"]),
+    duplicates: Number(values["flow-duplicates"]),
+    plain: Number(values["flow-plain"]),
+    runs: RUNS,
+    batch: 100,
+  };
   if (flowOptions.jobs > 0) process.stdout.write("measuring tickq flow control…\n");
   const flow = flowOptions.jobs > 0 ? await measureFlow(flowOptions) : undefined;
   const realRows: RealisticRow[] = [];

@@ -23,12 +23,17 @@ const instant: RedisAdapter = {
   eval: async (_script, _keys, args) => "1".repeat(Number(args[4])),
 };
 
-const jobOf = (i: number) => ({ name: "signup" as const, args: [`user${i}@example.com`, { id: i, plan: "pro", tags: ["a", "b"], ref: null }] as [string, object] });
+const jobOf = (i: number) => ({
+  name: "signup" as const,
+  args: [`user${i}@example.com`, { id: i, plan: "pro", tags: ["a", "b"], ref: null }] as [string, object],
+});
 
 /** Wall ms, or CPU ms of this process with `cpu`. */
 async function drainMs(redis: RedisAdapter, prefix: string, cpu = false): Promise<number> {
   const tq = createTickq({ redis, prefix, jobs: { signup: (_args: [string, object]) => {} } });
-  const calls = Array.from({ length: JOBS / CALL }, (_, c) => Array.from({ length: CALL }, (_, k) => jobOf(c * CALL + k)));
+  const calls = Array.from({ length: JOBS / CALL }, (_, c) =>
+    Array.from({ length: CALL }, (_, k) => jobOf(c * CALL + k)),
+  );
   const started = performance.now();
   const cpuStarted = process.cpuUsage();
   for (const jobs of calls) await tq.enqueueBulk(jobs);
@@ -50,6 +55,8 @@ for (let r = 0; r < ROUNDS; r++) {
 }
 const rate = (ms: number) => Math.round((JOBS / ms) * 1000).toLocaleString("en-US");
 console.log(`${JOBS.toLocaleString("en-US")} jobs in calls of ${CALL}, median of ${ROUNDS} rounds`);
-console.log(`client only (no Redis): ${median(cpu).toFixed(0)} ms of CPU, ${((median(cpu) * 1000) / JOBS).toFixed(2)} µs a job`);
+console.log(
+  `client only (no Redis): ${median(cpu).toFixed(0)} ms of CPU, ${((median(cpu) * 1000) / JOBS).toFixed(2)} µs a job`,
+);
 console.log(`through Redis:          ${median(real).toFixed(0)} ms, ${rate(median(real))} jobs/s`);
 client.disconnect();

@@ -21,7 +21,9 @@ export function printFlow(o: FlowBenchOptions, f: FlowFigures): void {
     "script µs/job": median(f.scriptUs[key]).toFixed(1),
     "Redis CPU µs/job": median(f.cpuUs[key]).toFixed(1),
   });
-  console.log(`\nFlow control (private Redis, batch ${o.batch}; ${o.runs} runs of (a), ${o.runs * 2} of (b); no-op jobs):`);
+  console.log(
+    `\nFlow control (private Redis, batch ${o.batch}; ${o.runs} runs of (a), ${o.runs * 2} of (b); no-op jobs):`,
+  );
   console.table([
     row(`(a) ${o.jobs} plain jobs (the same, no unique)`, "plain"),
     row(`(a) ${o.jobs} while-executing, distinct keys`, "exclusive", "plain"),

@@ -87,7 +87,10 @@ function world(redis: Redis, label: string) {
   const released = new Promise<void>((resolve) => (release = resolve));
   const jobs = {
     noop: () => void done++,
-    exclusive: { perform: ([key]: [string]) => (key === "busy" ? released : void done++), uniqueKey: ([key]: [string]) => key },
+    exclusive: {
+      perform: ([key]: [string]) => (key === "busy" ? released : void done++),
+      uniqueKey: ([key]: [string]) => key,
+    },
   };
   const measured = counted(ioredisAdapter(redis));
   const make = (queues: string[], adapter: RedisAdapter) => createTickq({ redis: adapter, prefix, queues, jobs });
@@ -123,7 +126,14 @@ async function drain(w: World, n: number, batch: number): Promise<number> {
 }
 
 /** Drains n jobs into `figures[scenario]` (jobs/s, script and CPU µs a job); the first time, counts Redis commands and round trips a job too. */
-async function measured(redis: Redis, w: World, n: number, batch: number, figures: FlowFigures, scenario: Scenario): Promise<void> {
+async function measured(
+  redis: Redis,
+  w: World,
+  n: number,
+  batch: number,
+  figures: FlowFigures,
+  scenario: Scenario,
+): Promise<void> {
   const before = await redisWork(redis);
   const tripsBefore = w.roundTrips();
   figures[scenario].push(rate(n, await drain(w, n, batch)));
@@ -140,9 +150,14 @@ async function enqueueChunked(w: World, jobs: Parameters<World["tq"]["enqueueBul
   for (let i = 0; i < jobs.length; i += 1_000) await w.tq.enqueueBulk(jobs.slice(i, i + 1_000));
 }
 
-const plainJobs = (n: number, from = 0) => Array.from({ length: n }, (_, i) => ({ name: "noop" as const, args: [from + i] }));
+const plainJobs = (n: number, from = 0) =>
+  Array.from({ length: n }, (_, i) => ({ name: "noop" as const, args: [from + i] }));
 const exclusiveJobs = (n: number, key: (i: number) => string) =>
-  Array.from({ length: n }, (_, i) => ({ name: "exclusive" as const, args: [key(i)] as [string], unique: "while-executing" as const }));
+  Array.from({ length: n }, (_, i) => ({
+    name: "exclusive" as const,
+    args: [key(i)] as [string],
+    unique: "while-executing" as const,
+  }));
 /** The same jobs enqueued without `unique`: plain jobs, the baseline of (a). */
 const unflowed = (n: number, key: (i: number) => string) => exclusiveJobs(n, key).map(({ unique: _, ...job }) => job);
 
@@ -151,14 +166,26 @@ export async function overhead(redis: Redis, o: FlowBenchOptions, figures: FlowF
   const w = world(redis, "overhead");
   try {
     // Warm-up of both kinds, unmeasured: the first drain of each pays for compiling its code paths.
-    await enqueueChunked(w, unflowed(o.jobs / 10, (i) => `warm-${i}`));
+    await enqueueChunked(
+      w,
+      unflowed(o.jobs / 10, (i) => `warm-${i}`),
+    );
     await drain(w, o.jobs / 10, o.batch);
-    await enqueueChunked(w, exclusiveJobs(o.jobs / 10, (i) => `warm-${i}`));
+    await enqueueChunked(
+      w,
+      exclusiveJobs(o.jobs / 10, (i) => `warm-${i}`),
+    );
     await drain(w, o.jobs / 10, o.batch);
     for (let run = 0; run < o.runs; run++) {
-      await enqueueChunked(w, unflowed(o.jobs, (i) => `p-${run}-${i}`));
+      await enqueueChunked(
+        w,
+        unflowed(o.jobs, (i) => `p-${run}-${i}`),
+      );
       await measured(redis, w, o.jobs, o.batch, figures, "plain");
-      await enqueueChunked(w, exclusiveJobs(o.jobs, (i) => `k-${run}-${i}`));
+      await enqueueChunked(
+        w,
+        exclusiveJobs(o.jobs, (i) => `k-${run}-${i}`),
+      );
       await measured(redis, w, o.jobs, o.batch, figures, "exclusive");
     }
   } finally {
@@ -170,7 +197,12 @@ export async function overhead(redis: Redis, o: FlowBenchOptions, figures: FlowF
 async function pushCopies(redis: Redis, list: string, job: string, n: number): Promise<void> {
   const jid = JSON.parse(job).jid as string;
   for (let from = 0; from < n; from += 1_000) {
-    await redis.lpush(list, ...Array.from({ length: Math.min(1_000, n - from) }, (_, i) => job.replace(`"jid":"${jid}"`, `"jid":"${jid}-${from + i}"`)));
+    await redis.lpush(
+      list,
+      ...Array.from({ length: Math.min(1_000, n - from) }, (_, i) =>
+        job.replace(`"jid":"${jid}"`, `"jid":"${jid}-${from + i}"`),
+      ),
+    );
   }
 }
 
@@ -190,7 +222,10 @@ async function busyKey(redis: Redis, o: FlowBenchOptions, figures: FlowFigures):
       await measured(redis, w, o.plain, o.batch, figures, "alone");
       // The duplicates are enqueued while the key is still free, its first job queued; then the holder's tick takes the key.
       await w.holder.enqueue("exclusive", ["busy"], { queue: "hold", unique: "while-executing" });
-      await enqueueChunked(w, exclusiveJobs(o.duplicates, () => "busy"));
+      await enqueueChunked(
+        w,
+        exclusiveJobs(o.duplicates, () => "busy"),
+      );
       await enqueueChunked(w, plainJobs(o.plain));
       const holding = w.holder.tick({ batch: 1, concurrency: 1, budgetMs: 120_000, leaseMs: 30_000 });
       while ((await w.holder.stats()).inflight === 0) await new Promise((r) => setTimeout(r, 5));
@@ -214,7 +249,14 @@ export async function measureFlow(o: FlowBenchOptions): Promise<FlowFigures> {
   const server = await startPrivate();
   const redis = new Redis(server.url);
   const figures: FlowFigures = {
-    plain: [], exclusive: [], alone: [], enqueued: [], cold: [], parked: [], commands: {}, roundTrips: {},
+    plain: [],
+    exclusive: [],
+    alone: [],
+    enqueued: [],
+    cold: [],
+    parked: [],
+    commands: {},
+    roundTrips: {},
     scriptUs: { plain: [], exclusive: [], alone: [], enqueued: [], cold: [], parked: [] },
     cpuUs: { plain: [], exclusive: [], alone: [], enqueued: [], cold: [], parked: [] },
   };
@@ -240,7 +282,13 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       batch: { type: "string", default: "100" },
     },
   });
-  const o = { jobs: Number(values.jobs), duplicates: Number(values.duplicates), plain: Number(values.plain), runs: Number(values.runs), batch: Number(values.batch) };
+  const o = {
+    jobs: Number(values.jobs),
+    duplicates: Number(values.duplicates),
+    plain: Number(values.plain),
+    runs: Number(values.runs),
+    batch: Number(values.batch),
+  };
   printFlow(o, await measureFlow(o));
   process.exit(0);
 }

@@ -18,7 +18,8 @@ export function durations(n: number, seed: number, maxMs = 100): number[] {
 }
 
 /** A job's work: nothing for a no-op (no timer), else a sleep. */
-export const work = (ms: number): Promise<void> | undefined => (ms > 0 ? new Promise((r) => setTimeout(r, ms)) : undefined);
+export const work = (ms: number): Promise<void> | undefined =>
+  ms > 0 ? new Promise((r) => setTimeout(r, ms)) : undefined;
 
 /** Jobs a second at `concurrency` slots if every slot were always busy. */
 export const limitOf = (jobs: readonly number[], concurrency: number) =>

@@ -41,21 +41,42 @@ export async function measureOrdered(o: OrderedBenchOptions): Promise<OrderedRow
     redis: ioredisAdapter(redis),
     prefix,
     jobs: {},
-    ordered: { index: { perform: (_id: string, payloads: unknown[], _ctx: OrderedContext) => void ((executed += 1), (seen += payloads.length)) } },
+    ordered: {
+      index: {
+        perform: (_id: string, payloads: unknown[], _ctx: OrderedContext) =>
+          void ((executed += 1), (seen += payloads.length)),
+      },
+    },
   });
   const drain = async (payloads: number) => {
     let trips = 0;
     while (seen < payloads) {
       const report = await tq.tick({ batch: o.batch, concurrency: o.batch, budgetMs: 60_000 });
       trips += report.roundTrips;
-      if (report.fetched === 0 && !report.more) throw new Error(`ordered bench drained ${seen} of ${payloads} payloads`);
+      if (report.fetched === 0 && !report.more)
+        throw new Error(`ordered bench drained ${seen} of ${payloads} payloads`);
     }
     return trips;
   };
-  const wave = (w: number) => Array.from({ length: o.ids }, (_, i) => ({ name: "index" as const, id: `id-${i}`, payload: { w, i } }));
+  const wave = (w: number) =>
+    Array.from({ length: o.ids }, (_, i) => ({ name: "index" as const, id: `id-${i}`, payload: { w, i } }));
   const rows: OrderedRow[] = [
-    { scenario: "merged", enqueue: [], executions: [], payloads: [], roundTripsPerExecution: 0, commandsPerExecution: 0 },
-    { scenario: "one each", enqueue: [], executions: [], payloads: [], roundTripsPerExecution: 0, commandsPerExecution: 0 },
+    {
+      scenario: "merged",
+      enqueue: [],
+      executions: [],
+      payloads: [],
+      roundTripsPerExecution: 0,
+      commandsPerExecution: 0,
+    },
+    {
+      scenario: "one each",
+      enqueue: [],
+      executions: [],
+      payloads: [],
+      roundTripsPerExecution: 0,
+      commandsPerExecution: 0,
+    },
   ];
   try {
     await tq.enqueueOrderedBulk(wave(0)); // warm-up, unmeasured
@@ -73,7 +94,11 @@ export async function measureOrdered(o: OrderedBenchOptions): Promise<OrderedRow
         for (let w = 0; w < (k === 0 ? 1 : waves); w++) {
           const c0 = await commandsProcessed(probe);
           let t = performance.now();
-          if (k === 0) for (let b = 0; b < waves; b += 10) await tq.enqueueOrderedBulk(Array.from({ length: Math.min(10, waves - b) }, (_, j) => wave(b + j)).flat());
+          if (k === 0)
+            for (let b = 0; b < waves; b += 10)
+              await tq.enqueueOrderedBulk(
+                Array.from({ length: Math.min(10, waves - b) }, (_, j) => wave(b + j)).flat(),
+              );
           else await tq.enqueueOrderedBulk(wave(w));
           enqueueMs += performance.now() - t;
           enqueueCommands += (await commandsProcessed(probe)) - c0 - 1 + 2; // and the two INFO calls of this wave
@@ -100,7 +125,11 @@ export async function measureOrdered(o: OrderedBenchOptions): Promise<OrderedRow
 }
 
 /** Prints the rows, and executions/s against a plain drain's jobs/s when one was measured in the same run. */
-export function printOrdered(o: OrderedBenchOptions, rows: OrderedRow[], yardstick?: { name: string; jobsPerSec: number }): void {
+export function printOrdered(
+  o: OrderedBenchOptions,
+  rows: OrderedRow[],
+  yardstick?: { name: string; jobsPerSec: number },
+): void {
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
   console.log(`\nOrdered jobs: ${o.payloads} payloads over ${o.ids} ids, batch ${o.batch}, ${o.runs} runs each`);
   console.table(
@@ -115,6 +144,8 @@ export function printOrdered(o: OrderedBenchOptions, rows: OrderedRow[], yardsti
   );
   if (!yardstick) return;
   for (const r of rows) {
-    console.log(`ordered ${r.scenario}: executions/s / ${yardstick.name} plain jobs/s: ${(median(r.executions) / yardstick.jobsPerSec).toFixed(2)}×`);
+    console.log(
+      `ordered ${r.scenario}: executions/s / ${yardstick.name} plain jobs/s: ${(median(r.executions) / yardstick.jobsPerSec).toFixed(2)}×`,
+    );
   }
 }

@@ -49,7 +49,10 @@ export async function timingAdapter(inner: RedisAdapter, fetchedAt: Map<number, 
   return {
     evalsha: async (sha, keys, args) => note(shas.get(sha), await inner.evalsha(sha, keys, args)),
     eval: async (text, keys, args) => {
-      return note(calls.find((call) => call.script.text === text), await inner.eval(text, keys, args));
+      return note(
+        calls.find((call) => call.script.text === text),
+        await inner.eval(text, keys, args),
+      );
     },
   };
 }
@@ -69,14 +72,28 @@ export async function measureWait(
     },
   };
   const tq = createTickq({ redis: await timingAdapter(ioredisAdapter(redis), fetchedAt), prefix, jobs });
-  const run: WaitRun = { label: o.label, jobs: o.durations.length, concurrency: o.concurrency, batch: o.batch, waits: [], ran: 0, requeued: 0, roundTrips: 0, seconds: 0 };
+  const run: WaitRun = {
+    label: o.label,
+    jobs: o.durations.length,
+    concurrency: o.concurrency,
+    batch: o.batch,
+    waits: [],
+    ran: 0,
+    requeued: 0,
+    roundTrips: 0,
+    seconds: 0,
+  };
   try {
     await tq.enqueueBulk(o.durations.map((ms, i) => ({ name: "sleep" as const, args: [ms, i] as [number, number] })));
     const t = performance.now();
     const until = t + o.limitMs;
     const loop = async () => {
       while (startedAt.size < o.durations.length && performance.now() < until) {
-        const report = await tq.tick({ concurrency: o.concurrency, batch: o.batch, budgetMs: Math.max(1_000, Math.min(30_000, until - performance.now())) });
+        const report = await tq.tick({
+          concurrency: o.concurrency,
+          batch: o.batch,
+          budgetMs: Math.max(1_000, Math.min(30_000, until - performance.now())),
+        });
         run.requeued += report.requeued;
         run.roundTrips += report.roundTrips;
         if (report.fetched === 0) await new Promise((r) => setTimeout(r, 20));
@@ -103,7 +120,9 @@ const quantile = (xs: number[], q: number) => {
 };
 
 export function printWaits(runs: WaitRun[]): void {
-  console.log("\nPrefetch wait: from the reply that fetched a job into the tick that ran it, to its start; two tick loops on one queue (seed 1)");
+  console.log(
+    "\nPrefetch wait: from the reply that fetched a job into the tick that ran it, to its start; two tick loops on one queue (seed 1)",
+  );
   console.table(
     runs.map((r) => ({
       jobs: r.label,
@@ -119,13 +138,34 @@ export function printWaits(runs: WaitRun[]): void {
   );
 }
 
-export async function runPrefetchWaitBench(redisUrl: string, o: { shortJobs: number; longJobs: number; longLimitMs: number }): Promise<WaitRun[]> {
+export async function runPrefetchWaitBench(
+  redisUrl: string,
+  o: { shortJobs: number; longJobs: number; longLimitMs: number },
+): Promise<WaitRun[]> {
   const runs: WaitRun[] = [];
   if (o.shortJobs > 0) {
-    runs.push(await measureWait(redisUrl, { label: "0–100 ms", durations: durations(o.shortJobs, 1, 100), concurrency: 50, batch: 100, ticks: 2, limitMs: 60_000 }));
+    runs.push(
+      await measureWait(redisUrl, {
+        label: "0–100 ms",
+        durations: durations(o.shortJobs, 1, 100),
+        concurrency: 50,
+        batch: 100,
+        ticks: 2,
+        limitMs: 60_000,
+      }),
+    );
   }
   if (o.longJobs > 0) {
-    runs.push(await measureWait(redisUrl, { label: "0–10 s", durations: durations(o.longJobs, 1, 10_000), concurrency: 5, batch: 10, ticks: 2, limitMs: o.longLimitMs }));
+    runs.push(
+      await measureWait(redisUrl, {
+        label: "0–10 s",
+        durations: durations(o.longJobs, 1, 10_000),
+        concurrency: 5,
+        batch: 10,
+        ticks: 2,
+        limitMs: o.longLimitMs,
+      }),
+    );
   }
   return runs;
 }

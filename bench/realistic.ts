@@ -28,7 +28,12 @@ export interface RealisticRow {
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
-export async function measureRealistic(setup: Setup, redisUrl: string, jobs: readonly number[], runs: number): Promise<RealisticRow> {
+export async function measureRealistic(
+  setup: Setup,
+  redisUrl: string,
+  jobs: readonly number[],
+  runs: number,
+): Promise<RealisticRow> {
   const n = jobs.length;
   const tag = `${setup.label.replace(/\W+/g, "-")}-${Date.now()}`;
   const row: RealisticRow = { label: setup.label, rates: [], wirePerJob: 0 };
@@ -77,13 +82,18 @@ export function printRealistic(rows: RealisticRow[], jobs: readonly number[], ru
       "jobs/s (median)": median(r.rates),
       "min–max": `${Math.min(...r.rates)}–${Math.max(...r.rates)}`,
       "% of limit": `${((median(r.rates) / limit) * 100).toFixed(1)} %`,
-      "round trips/job": r.roundTripsPerJob === undefined ? `≤ ${r.wirePerJob.toFixed(3)}` : r.roundTripsPerJob.toFixed(4),
+      "round trips/job":
+        r.roundTripsPerJob === undefined ? `≤ ${r.wirePerJob.toFixed(3)}` : r.roundTripsPerJob.toFixed(4),
       "wire cmds/job": r.wirePerJob.toFixed(3),
     })),
   );
-  console.log("round trips/job: tickq's report.roundTrips summed ÷ jobs; BullMQ's is its wire cmds/job (an upper bound: a round trip carries ≥ 1 command)");
+  console.log(
+    "round trips/job: tickq's report.roundTrips summed ÷ jobs; BullMQ's is its wire cmds/job (an upper bound: a round trip carries ≥ 1 command)",
+  );
   const references = rows.filter((r) => !r.label.startsWith("tickq"));
   for (const r of rows.filter((r) => r.label.startsWith("tickq"))) {
-    console.log(`${r.label} jobs/s ÷ ${references.map((o) => `${o.label}: ${(median(r.rates) / median(o.rates)).toFixed(2)}×`).join(", ")}`);
+    console.log(
+      `${r.label} jobs/s ÷ ${references.map((o) => `${o.label}: ${(median(r.rates) / median(o.rates)).toFixed(2)}×`).join(", ")}`,
+    );
   }
 }

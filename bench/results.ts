@@ -38,7 +38,13 @@ const VARIANTS: Variant[] = [
 
 function tickqFor(redis: Redis, prefix: string, v: Variant) {
   const jobs = { noop: (_args: [number]) => (v.returns ? RESULT : undefined) };
-  return createTickq({ redis: ioredisAdapter(redis), prefix, jobs, keepCompleted: v.keep, logger: { info() {}, warn: console.warn, error: console.error } });
+  return createTickq({
+    redis: ioredisAdapter(redis),
+    prefix,
+    jobs,
+    keepCompleted: v.keep,
+    logger: { info() {}, warn: console.warn, error: console.error },
+  });
 }
 
 /** Microseconds Redis spent in scripts so far (INFO commandstats): less moved by the load of other processes than wall time. */
@@ -49,11 +55,18 @@ async function scriptUsec(redis: Redis): Promise<number> {
   return total;
 }
 
-async function drainRate(redis: Redis, v: Variant, n: number, round: number): Promise<{ rate: number; usecPerJob: number }> {
+async function drainRate(
+  redis: Redis,
+  v: Variant,
+  n: number,
+  round: number,
+): Promise<{ rate: number; usecPerJob: number }> {
   const prefix = `bench-results:${round}:${VARIANTS.indexOf(v)}:`;
   const tq = tickqFor(redis, prefix, v);
   for (let i = 0; i < n; i += 1_000) {
-    await tq.enqueueBulk(Array.from({ length: Math.min(1_000, n - i) }, (_, k) => ({ name: "noop" as const, args: [i + k] as [number] })));
+    await tq.enqueueBulk(
+      Array.from({ length: Math.min(1_000, n - i) }, (_, k) => ({ name: "noop" as const, args: [i + k] as [number] })),
+    );
   }
   const usecBefore = await scriptUsec(redis);
   const start = performance.now();
@@ -73,7 +86,9 @@ async function bytesPerKept(redis: Redis, v: Variant, n: number): Promise<number
   await redis.flushdb();
   const tq = tickqFor(redis, "bench-results:memory:", { ...v, keep: { count: n } });
   for (let i = 0; i < n; i += 1_000) {
-    await tq.enqueueBulk(Array.from({ length: Math.min(1_000, n - i) }, (_, k) => ({ name: "noop" as const, args: [i + k] as [number] })));
+    await tq.enqueueBulk(
+      Array.from({ length: Math.min(1_000, n - i) }, (_, k) => ({ name: "noop" as const, args: [i + k] as [number] })),
+    );
   }
   const used = async () => Number(/used_memory:(\d+)/.exec(await redis.info("memory"))?.[1]);
   // Drained once without history first: what stays (stats, the tick's lease) is not counted per kept job.
@@ -86,7 +101,9 @@ async function bytesPerKept(redis: Redis, v: Variant, n: number): Promise<number
   const queued = await used();
   await redis.flushdb();
   for (let i = 0; i < n; i += 1_000) {
-    await tq.enqueueBulk(Array.from({ length: Math.min(1_000, n - i) }, (_, k) => ({ name: "noop" as const, args: [i + k] as [number] })));
+    await tq.enqueueBulk(
+      Array.from({ length: Math.min(1_000, n - i) }, (_, k) => ({ name: "noop" as const, args: [i + k] as [number] })),
+    );
   }
   const emptyBefore = await used();
   await redis.del("bench-results:memory:queue:default");
@@ -100,7 +117,9 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 const server = await startPrivate();
 const redis = new Redis(server.url);
 try {
-  console.log(`private Redis ${server.url}; ${N} no-op jobs per drain, batch ${BATCH}, ${RUNS} rounds, variants interleaved`);
+  console.log(
+    `private Redis ${server.url}; ${N} no-op jobs per drain, batch ${BATCH}, ${RUNS} rounds, variants interleaved`,
+  );
   const rates = new Map<Variant, number[]>(VARIANTS.map((v) => [v, []]));
   const usecs = new Map<Variant, number[]>(VARIANTS.map((v) => [v, []]));
   for (const v of VARIANTS) await drainRate(redis, v, Math.ceil(N / 10), -1); // warm-up
@@ -116,13 +135,22 @@ try {
   console.table(
     VARIANTS.map((v) => {
       const r = rates.get(v)!;
-      return { variant: v.label, "drain jobs/s (median)": Math.round(median(r)), "min–max": `${Math.round(Math.min(...r))}–${Math.round(Math.max(...r))}`, "vs plain": `${((median(r) / plain) * 100).toFixed(1)} %`,
-        "Redis script µs/job": median(usecs.get(v)!).toFixed(2), "µs vs plain": `${((median(usecs.get(v)!) / plainUsec) * 100).toFixed(0)} %` };
+      return {
+        variant: v.label,
+        "drain jobs/s (median)": Math.round(median(r)),
+        "min–max": `${Math.round(Math.min(...r))}–${Math.round(Math.max(...r))}`,
+        "vs plain": `${((median(r) / plain) * 100).toFixed(1)} %`,
+        "Redis script µs/job": median(usecs.get(v)!).toFixed(2),
+        "µs vs plain": `${((median(usecs.get(v)!) / plainUsec) * 100).toFixed(0)} %`,
+      };
     }),
   );
   console.log(`\nRedis memory per succeeded job kept (${KEPT} kept, args [n]):`);
   console.table([
-    { result: "none (returns nothing)", "bytes per kept job": Math.round(await bytesPerKept(redis, VARIANTS[2]!, KEPT)) },
+    {
+      result: "none (returns nothing)",
+      "bytes per kept job": Math.round(await bytesPerKept(redis, VARIANTS[2]!, KEPT)),
+    },
     { result: JSON.stringify(RESULT), "bytes per kept job": Math.round(await bytesPerKept(redis, VARIANTS[3]!, KEPT)) },
   ]);
 } finally {

@@ -20,7 +20,10 @@ function declaration(): Schedules<"noop"> {
   const schedules: Schedules<"noop"> = {};
   // half cron (a time zone with whole-hour offset), half fixed intervals: all due at the top of the hour
   for (let i = 0; i < COUNT; i++) {
-    schedules[`s${i}`] = i % 2 ? { cron: "0 * * * *", timezone: "Europe/Berlin", job: "noop", args: [i] } : { every: HOUR, job: "noop", args: [i] };
+    schedules[`s${i}`] =
+      i % 2
+        ? { cron: "0 * * * *", timezone: "Europe/Berlin", job: "noop", args: [i] }
+        : { every: HOUR, job: "noop", args: [i] };
   }
   return schedules;
 }
@@ -42,18 +45,32 @@ export async function runSchedulesBench(): Promise<void> {
     const report = await tick();
     const ms = performance.now() - t;
     const commands = (await commandsProcessed(redis)) - before - 1; // less the INFO itself
-    rows.push({ scenario, "round trips": report.roundTrips, "Redis cmds (incl. scripts)": commands, "jobs enqueued": report.recurring, "jobs run": report.succeeded, ms: ms.toFixed(1) });
+    rows.push({
+      scenario,
+      "round trips": report.roundTrips,
+      "Redis cmds (incl. scripts)": commands,
+      "jobs enqueued": report.recurring,
+      "jobs run": report.succeeded,
+      ms: ms.toFixed(1),
+    });
   };
   try {
     // load every script once (on another prefix): each figure below is of a warm Redis
-    const warm = createTickq({ redis: adapter, prefix: `${prefix}warm:`, jobs: { noop: () => {} }, schedules: { w: { every: 60_000, job: "noop" } } });
+    const warm = createTickq({
+      redis: adapter,
+      prefix: `${prefix}warm:`,
+      jobs: { noop: () => {} },
+      schedules: { w: { every: 60_000, job: "noop" } },
+    });
     await warm.tick();
     await warm.schedules();
     const bare = createTickq({ redis: adapter, prefix, jobs: { noop: () => {} } });
     await bare.tick();
     await measure("idle tick, 0 schedules", () => bare.tick());
     await bare.enqueueBulk(Array.from({ length: COUNT }, (_, i) => ({ name: "noop", args: [i] })));
-    await measure(`for comparison: ${COUNT} queued jobs (batch 100)`, () => bare.tick({ batch: 100, concurrency: 100 }));
+    await measure(`for comparison: ${COUNT} queued jobs (batch 100)`, () =>
+      bare.tick({ batch: 100, concurrency: 100 }),
+    );
 
     const tq = createTickq({ redis: adapter, prefix, jobs: { noop: () => {} }, schedules: declaration() });
     const [sec] = await redis.time();
@@ -69,7 +86,9 @@ export async function runSchedulesBench(): Promise<void> {
     redis.disconnect();
     await server.stop();
   }
-  console.log(`\nRecurring jobs: ${COUNT} schedules (half cron in Europe/Berlin, half every hour), ioredis, private Redis`);
+  console.log(
+    `\nRecurring jobs: ${COUNT} schedules (half cron in Europe/Berlin, half every hour), ioredis, private Redis`,
+  );
   console.table(rows);
 }
 

@@ -32,10 +32,14 @@ export async function runServerlessBench(values: ServerlessValues, redisUrl: str
     rows.push(await nodeLatency(redisUrl, kick, samples));
   }
   for (const kick of cron > 0 ? [true, false] : [true]) {
-    process.stdout.write(`measuring enqueue-to-start on the Worker in Miniflare, kick ${kick ? "on" : `off (a ${cron} s cron)`}…\n`);
+    process.stdout.write(
+      `measuring enqueue-to-start on the Worker in Miniflare, kick ${kick ? "on" : `off (a ${cron} s cron)`}…\n`,
+    );
     rows.push(await workerLatency(redisUrl, kick, samples, cron));
   }
-  console.log(`\nEnqueue-to-start latency: POST /jobs until the handler starts, ${samples} jobs one at a time; targets with kick: p50 ≤ 50 ms, p99 ≤ 250 ms`);
+  console.log(
+    `\nEnqueue-to-start latency: POST /jobs until the handler starts, ${samples} jobs one at a time; targets with kick: p50 ≤ 50 ms, p99 ≤ 250 ms`,
+  );
   console.table(latencyTable(rows));
 
   const n = Number(values["fanout-jobs"]);
@@ -46,14 +50,25 @@ export async function runServerlessBench(values: ServerlessValues, redisUrl: str
     process.stdout.write(`draining ${n} jobs × ${sleepMs} ms with maxParallel ${p}…\n`);
     fan.push(await fanOutDrain(redisUrl, n, p, sleepMs));
   }
-  console.log(`\nFan-out drain on the Node server: ${n} jobs sleeping ${sleepMs} ms, concurrency 10 per tick, 5 s tick budget, one POST /tick to start`);
-  console.table(fan.map((r) => ({
-    maxParallel: r.maxParallel, jobs: r.jobs, "drain s": r.seconds.toFixed(1), "jobs/s": Math.round(r.jobsPerSecond),
-    "limit jobs/s": Math.round((r.maxParallel * 10 * 1000) / sleepMs), "max live ticks seen": r.maxLive,
-  })));
+  console.log(
+    `\nFan-out drain on the Node server: ${n} jobs sleeping ${sleepMs} ms, concurrency 10 per tick, 5 s tick budget, one POST /tick to start`,
+  );
+  console.table(
+    fan.map((r) => ({
+      maxParallel: r.maxParallel,
+      jobs: r.jobs,
+      "drain s": r.seconds.toFixed(1),
+      "jobs/s": Math.round(r.jobsPerSecond),
+      "limit jobs/s": Math.round((r.maxParallel * 10 * 1000) / sleepMs),
+      "max live ticks seen": r.maxLive,
+    })),
+  );
   const one = fan.find((r) => r.maxParallel === 1);
   for (const r of fan.filter((x) => x !== one)) {
-    if (one) console.log(`maxParallel ${r.maxParallel} drains ${(one.seconds / r.seconds).toFixed(2)}× faster than maxParallel 1 (target ≥ 3× for 4)`);
+    if (one)
+      console.log(
+        `maxParallel ${r.maxParallel} drains ${(one.seconds / r.seconds).toFixed(2)}× faster than maxParallel 1 (target ≥ 3× for 4)`,
+      );
   }
 }
 

@@ -15,7 +15,12 @@ import { benchTickq, drainTicks, enqueueJobs } from "./systems/tickq.js";
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
-export async function runUpstashRealistic(jobs: readonly number[], seed: number, latencies: number[], runs: number): Promise<void> {
+export async function runUpstashRealistic(
+  jobs: readonly number[],
+  seed: number,
+  latencies: number[],
+  runs: number,
+): Promise<void> {
   const found = await findRedis();
   const direct = new Redis(found.url);
   const n = jobs.length;
@@ -29,7 +34,13 @@ export async function runUpstashRealistic(jobs: readonly number[], seed: number,
     for (const batch of [100, 50]) {
       process.stdout.write(`measuring tickq batch ${batch} at ${latencyMs} ms…\n`);
       const server = await startUpstashLocal({ redisUrl: found.url, token: "bench-token-0123456789", latencyMs });
-      const client = new UpstashRedis({ url: server.url, token: server.token, automaticDeserialization: false, enableTelemetry: false, readYourWrites: false });
+      const client = new UpstashRedis({
+        url: server.url,
+        token: server.token,
+        automaticDeserialization: false,
+        enableTelemetry: false,
+        readYourWrites: false,
+      });
       const prefix = `bench:upstash-real:${latencyMs}:${batch}:${Date.now()}:`;
       const tq = benchTickq(upstashAdapter(client), prefix);
       try {

@@ -11,11 +11,19 @@ import { Redis } from "ioredis";
 export async function runUpstashBench(jobs: number, latencies: number[], batch: number): Promise<void> {
   const found = await findRedis();
   const direct = new Redis(found.url);
-  console.log(`tickq over @upstash/redis → local REST server → Redis at ${found.url}; ${jobs} no-op jobs, batch ${batch}\n`);
+  console.log(
+    `tickq over @upstash/redis → local REST server → Redis at ${found.url}; ${jobs} no-op jobs, batch ${batch}\n`,
+  );
   const rows = [];
   for (const latencyMs of latencies) {
     const server = await startUpstashLocal({ redisUrl: found.url, token: "bench-token-0123456789", latencyMs });
-    const client = new UpstashRedis({ url: server.url, token: server.token, automaticDeserialization: false, enableTelemetry: false, readYourWrites: false });
+    const client = new UpstashRedis({
+      url: server.url,
+      token: server.token,
+      automaticDeserialization: false,
+      enableTelemetry: false,
+      readYourWrites: false,
+    });
     const prefix = `bench:upstash:${latencyMs}:${Date.now()}:`;
     const tq = createTickq({ redis: upstashAdapter(client), prefix, jobs: { noop: () => {} } });
     try {

@@ -2,7 +2,7 @@
 // run inside scripts too), and a TCP proxy that counts the RESP commands a
 // client sends on the wire (each is at most one round trip), counted in
 // the TCP proxy the tests use.
-import { Redis } from "ioredis";
+import type { Redis } from "ioredis";
 import { startProxy } from "../test/helpers/proxy.js";
 
 export async function commandsProcessed(redis: Redis): Promise<number> {

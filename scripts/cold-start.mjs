@@ -72,15 +72,19 @@ export async function measureColdStart(script, { runs = 5, copies = 10, path = "
   const emptyFirst = [];
   for (let i = 0; i < runs; i++) {
     const empty = await timeStart(EMPTY_WORKER, copies);
-    globalScope.push((await timeStart(script, copies) - empty) / copies);
+    globalScope.push(((await timeStart(script, copies)) - empty) / copies);
     const requests = await timeRequests(script, path);
     first.push(requests.first);
     second.push(requests.second);
     emptyFirst.push((await timeRequests(EMPTY_WORKER, "/")).first);
   }
   return {
-    runs, copies, path,
+    runs,
+    copies,
+    path,
     globalScope: median(globalScope),
-    firstRequest: median(first), secondRequest: median(second), emptyFirstRequest: median(emptyFirst),
+    firstRequest: median(first),
+    secondRequest: median(second),
+    emptyFirstRequest: median(emptyFirst),
   };
 }

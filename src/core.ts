@@ -28,7 +28,15 @@ import { runtimes } from "./recurring/internal.js";
 import { listRecurring } from "./recurring/list.js";
 import type { ScheduleInfo } from "./recurring/types.js";
 import type {
-  ArgsOf, BulkJobOf, EnqueueOptions, JobRegistry, Middleware, Stats, TickOptions, TickqOptions, TickReport,
+  ArgsOf,
+  BulkJobOf,
+  EnqueueOptions,
+  JobRegistry,
+  Middleware,
+  Stats,
+  TickOptions,
+  TickqOptions,
+  TickReport,
 } from "./types.js";
 
 /** `tq.stats()`: counters, sizes and warnings; `tq.stats.history(days)`: processed and failed per day. */
@@ -46,7 +54,11 @@ export interface Tickq<J extends JobRegistry, O extends OrderedRegistry = Ordere
    * Enqueues the job, kicks a tick (unless `kick: false`), and waits for it to end: returns its handler's value;
    * throws JobFailedError when it ends failed or dead, WaitTimeoutError past `timeoutMs` (default 30 s; the job goes on).
    */
-  enqueueAndWait<K extends keyof J & string>(name: K, args: ArgsOf<J[K]>, options?: WaitOptions): Promise<ResultOf<J[K]>>;
+  enqueueAndWait<K extends keyof J & string>(
+    name: K,
+    args: ArgsOf<J[K]>,
+    options?: WaitOptions,
+  ): Promise<ResultOf<J[K]>>;
   /** Pushes many jobs in a few round trips; returns their jids in order. Each job's args are checked against its handler. */
   enqueueBulk<B extends BulkJobOf<J>>(jobs: B[]): Promise<string[]>;
   /** Adds a payload to an ordered id: merged with the id's waiting payloads, run once with them (ordered jobs). */
@@ -86,7 +98,9 @@ export interface Tickq<J extends JobRegistry, O extends OrderedRegistry = Ordere
  * import { cron } from "tickq/cron";
  * const tq = createTickqCore({ redis, jobs, cron, schedules: { nightly: { cron: "0 3 * * *", job: "report" } } });
  */
-export function createTickqCore<J extends JobRegistry, O extends OrderedRegistry = Record<never, never>>(options: TickqOptions<J, O>): Tickq<J, O> {
+export function createTickqCore<J extends JobRegistry, O extends OrderedRegistry = Record<never, never>>(
+  options: TickqOptions<J, O>,
+): Tickq<J, O> {
   const runtime = createRuntime(options);
   const kicks = kickSettings(options.kick);
   // One of each for every scope: they hold no per-scope state.
@@ -122,7 +136,11 @@ export function createTickqCore<J extends JobRegistry, O extends OrderedRegistry
       queues,
       on(event, listener) {
         const set = runtime.listeners[event] as Set<TickqListener<typeof event>> | undefined;
-        if (!set) throw new TickqError("BAD_ARGS", `on: unknown event ${JSON.stringify(event)}; events are succeeded, failed, dead`);
+        if (!set)
+          throw new TickqError(
+            "BAD_ARGS",
+            `on: unknown event ${JSON.stringify(event)}; events are succeeded, failed, dead`,
+          );
         set.add(listener);
         return () => void set.delete(listener);
       },

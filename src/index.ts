@@ -24,7 +24,9 @@ import type { JobRegistry, TickqOptions } from "./types.js";
  * await tq.enqueueOrdered("indexShipment", { id: "shipment-42", payload: { v: 7 }, score: 7 });
  * const report = await tq.tick({ budgetMs: 10_000 });
  */
-export function createTickq<J extends JobRegistry, O extends OrderedRegistry = Record<never, never>>(options: TickqOptions<J, O>): Tickq<J, O> {
+export function createTickq<J extends JobRegistry, O extends OrderedRegistry = Record<never, never>>(
+  options: TickqOptions<J, O>,
+): Tickq<J, O> {
   // options?.: with no options at all, createRuntime still answers its own BAD_OPTIONS.
   return createTickqCore<J, O>({ ...options, cron: options?.cron ?? cron });
 }
@@ -47,6 +49,22 @@ export type { DayStats } from "./client/history.js";
 export type { TelemetryOptions } from "./telemetry/tracing.js";
 export type { LogFields, StructuredLogger } from "./telemetry/logger.js";
 export type {
-  OtelApi, OtelAttributeValue, OtelContext, OtelLink, OtelSpan, OtelSpanContext, OtelSpanOptions, OtelTraceState, OtelTracer,
+  OtelApi,
+  OtelAttributeValue,
+  OtelContext,
+  OtelLink,
+  OtelSpan,
+  OtelSpanContext,
+  OtelSpanOptions,
+  OtelTraceState,
+  OtelTracer,
 } from "./telemetry/otel.js";
-export type { DeadEvent, FailedEvent, JobEvent, TickqEventName, TickqEvents, TickqListener, TickqListenerOptions } from "./tick/events.js";
+export type {
+  DeadEvent,
+  FailedEvent,
+  JobEvent,
+  TickqEventName,
+  TickqEvents,
+  TickqListener,
+  TickqListenerOptions,
+} from "./tick/events.js";

@@ -9,7 +9,11 @@ interface Bounds {
 
 export function numberOption(value: number | undefined, fallback: number, name: string, bounds: Bounds): number {
   if (value === undefined) return fallback;
-  const ok = typeof value === "number" && Number.isFinite(value) && value >= bounds.min && (!bounds.integer || Number.isInteger(value));
+  const ok =
+    typeof value === "number" &&
+    Number.isFinite(value) &&
+    value >= bounds.min &&
+    (!bounds.integer || Number.isInteger(value));
   if (!ok) {
     const kind = bounds.integer ? "an integer" : "a number";
     throw new TickqError("BAD_OPTIONS", `${name} must be ${kind} ≥ ${bounds.min}, got ${String(value)}`);
@@ -23,10 +27,18 @@ export function numberOption(value: number | undefined, fallback: number, name: 
  * `known` is a Record over the type's keys, so a new option that is not
  * listed fails the type check.
  */
-export function checkKnownKeys(value: object, known: Readonly<Record<string, true>>, what: string, code: "BAD_OPTIONS" | "BAD_ARGS" = "BAD_OPTIONS"): void {
+export function checkKnownKeys(
+  value: object,
+  known: Readonly<Record<string, true>>,
+  what: string,
+  code: "BAD_OPTIONS" | "BAD_ARGS" = "BAD_OPTIONS",
+): void {
   for (const key in value) {
     if (Object.hasOwn(value, key) && !Object.hasOwn(known, key)) {
-      throw new TickqError(code, `${what}: unknown option ${JSON.stringify(key)}; the options are ${Object.keys(known).join(", ")}`);
+      throw new TickqError(
+        code,
+        `${what}: unknown option ${JSON.stringify(key)}; the options are ${Object.keys(known).join(", ")}`,
+      );
     }
   }
 }

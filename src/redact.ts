@@ -22,7 +22,11 @@ export function redactUrl(url: string): string {
 /** `text` with every URL's password (or lone user) masked, and every one of `secrets` (8 characters or more) replaced by `***`. */
 export function redact(text: string, secrets: readonly (string | undefined)[] = []): string {
   // As redactUrl does: a user name stays (`default:***@`), a lone token goes (`***@`).
-  let out = text.replace(USER_INFO, (_match, scheme: string, info: string) => `${scheme}${info.includes(":") ? `${info.slice(0, info.indexOf(":"))}:***` : "***"}@`);
+  let out = text.replace(
+    USER_INFO,
+    (_match, scheme: string, info: string) =>
+      `${scheme}${info.includes(":") ? `${info.slice(0, info.indexOf(":"))}:***` : "***"}@`,
+  );
   for (const secret of secrets) if (secret && secret.length >= 8) out = out.split(secret).join("***");
   return out;
 }

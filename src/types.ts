@@ -161,7 +161,10 @@ export interface JobDefinition<A extends unknown[] = unknown[]> {
 }
 
 /** A job definition whose handler takes what its schema outputs (what `defineJob` returns). */
-export type SchemaJobDefinition<S extends StandardSchemaV1> = Omit<JobDefinition<SchemaArgs<StandardSchemaV1.InferOutput<S>>>, "schema"> & { schema: S };
+export type SchemaJobDefinition<S extends StandardSchemaV1> = Omit<
+  JobDefinition<SchemaArgs<StandardSchemaV1.InferOutput<S>>>,
+  "schema"
+> & { schema: S };
 
 // A schema of something other than an array can never pass enqueue's own check: its args are unknown[].
 type SchemaArgs<T> = T extends unknown[] ? T : unknown[];
@@ -175,7 +178,9 @@ export type JobRegistry = Record<string, JobHandler<never> | JobDefinition<never
 /** The args tuple a registered job declares. */
 export type ArgsOf<T> = T extends { schema: infer S extends StandardSchemaV1 }
   ? SchemaArgs<StandardSchemaV1.InferInput<S>>
-  : OrAnyArgs<T extends JobDefinition<infer A> ? A : T extends (args: infer A, ctx: JobContext) => unknown ? A : unknown[]>;
+  : OrAnyArgs<
+      T extends JobDefinition<infer A> ? A : T extends (args: infer A, ctx: JobContext) => unknown ? A : unknown[]
+    >;
 // A handler that declares no args parameter infers `never`: any array fits.
 type OrAnyArgs<A> = [A] extends [never] ? unknown[] : A;
 

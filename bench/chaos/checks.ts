@@ -36,8 +36,17 @@ export function problemsOf<R>(checks: readonly Check<R>[], r: R): string[] {
   });
 }
 
-export function columnOf<R extends { problems: string[]; workerStderr?: string[] }>(name: string, checks: readonly Check<R>[], r: R): Column {
-  return { name, rows: checks.map((c) => [c.label, c.value(r)]), problems: r.problems, ...(r.workerStderr ? { workerStderr: r.workerStderr } : {}) };
+export function columnOf<R extends { problems: string[]; workerStderr?: string[] }>(
+  name: string,
+  checks: readonly Check<R>[],
+  r: R,
+): Column {
+  return {
+    name,
+    rows: checks.map((c) => [c.label, c.value(r)]),
+    problems: r.problems,
+    ...(r.workerStderr ? { workerStderr: r.workerStderr } : {}),
+  };
 }
 
 /** A figure that must be 0; `detail` lists what it counts (the first ten are printed). */
@@ -55,7 +64,12 @@ export function mustBeZero<R>(label: string, get: (r: R) => number | undefined, 
 }
 
 /** A row "a / b" whose two figures must be equal. */
-export function mustMatch<R>(label: string, a: (r: R) => number | undefined, b: (r: R) => number | undefined, why: string): Check<R> {
+export function mustMatch<R>(
+  label: string,
+  a: (r: R) => number | undefined,
+  b: (r: R) => number | undefined,
+  why: string,
+): Check<R> {
   return {
     label,
     value: (r) => (a(r) === undefined || b(r) === undefined ? undefined : `${a(r)} / ${b(r)}`),
@@ -64,7 +78,9 @@ export function mustMatch<R>(label: string, a: (r: R) => number | undefined, b: 
 }
 
 /** Rows for the faults injected, one per kind: each kind offered must have been injected `faultsAsked` times (the injector gives up at its time limit). */
-export function faultChecks<R extends { adapter: AdapterName; faults: FaultCounts; faultsAsked: number }>(): Check<R>[] {
+export function faultChecks<
+  R extends { adapter: AdapterName; faults: FaultCounts; faultsAsked: number },
+>(): Check<R>[] {
   return [
     {
       label: "faults asked of each kind",
@@ -74,11 +90,16 @@ export function faultChecks<R extends { adapter: AdapterName; faults: FaultCount
         return missing.length ? `faults never tried over ${r.adapter}: ${missing.join(", ")}` : undefined;
       },
     },
-    ...FAULT_KINDS.map((kind): Check<R> => ({
-      label: `faults: ${kind}`,
-      value: (r) => r.faults[kind],
-      problem: (r) => (r.faults[kind]! >= r.faultsAsked ? undefined : `faults: ${kind} injected ${r.faults[kind]} times of the ${r.faultsAsked} asked (the injector ran out of time)`),
-    })),
+    ...FAULT_KINDS.map(
+      (kind): Check<R> => ({
+        label: `faults: ${kind}`,
+        value: (r) => r.faults[kind],
+        problem: (r) =>
+          r.faults[kind]! >= r.faultsAsked
+            ? undefined
+            : `faults: ${kind} injected ${r.faults[kind]} times of the ${r.faultsAsked} asked (the injector ran out of time)`,
+      }),
+    ),
     { label: "faults: total", value: (r) => Object.values(r.faults).reduce((a, b) => a + (b ?? 0), 0) },
   ];
 }
@@ -91,9 +112,13 @@ export function renderTable(columns: Column[]): string {
     const value = column.rows.find(([l]) => l === label)?.[1];
     return value === undefined ? "—" : String(value);
   };
-  const cells = [...labels.map((label) => [label, ...columns.map((c) => cell(c, label))]), ["verdict", ...columns.map((c) => (c.problems.length ? "FAILED" : "ok"))]];
+  const cells = [
+    ...labels.map((label) => [label, ...columns.map((c) => cell(c, label))]),
+    ["verdict", ...columns.map((c) => (c.problems.length ? "FAILED" : "ok"))],
+  ];
   const header = ["", ...columns.map((c) => c.name)];
   const widths = header.map((_, i) => Math.max(...[header, ...cells].map((row) => row[i]!.length)));
-  const line = (row: string[]) => row.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join("  ");
+  const line = (row: string[]) =>
+    row.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join("  ");
   return [line(header), widths.map((w) => "-".repeat(w)).join("  "), ...cells.map(line)].join("\n");
 }

@@ -44,9 +44,22 @@ const abortable = (ms: number, signal: AbortSignal) =>
     signal.addEventListener("abort", () => (clearTimeout(timer), resolve()), { once: true });
   });
 
-async function exclusive(ledger: ClockLedger, what: string, fence: number, ms: number, signal: AbortSignal): Promise<void> {
+async function exclusive(
+  ledger: ClockLedger,
+  what: string,
+  fence: number,
+  ms: number,
+  signal: AbortSignal,
+): Promise<void> {
   const token = `${process.pid}:${fence}`;
-  const [overlapped, backwards] = (await ledger.redis.eval(ENTER, 2, ledger.key(`holder:${what}`), ledger.key(`fence:${what}`), token, String(fence))) as number[];
+  const [overlapped, backwards] = (await ledger.redis.eval(
+    ENTER,
+    2,
+    ledger.key(`holder:${what}`),
+    ledger.key(`fence:${what}`),
+    token,
+    String(fence),
+  )) as number[];
   if (overlapped) await ledger.redis.rpush(ledger.key("overlaps"), `${what} fence ${fence}`);
   if (backwards) await ledger.redis.rpush(ledger.key("backwards"), `${what} fence ${fence}`);
   try {
@@ -56,7 +69,10 @@ async function exclusive(ledger: ClockLedger, what: string, fence: number, ms: n
   }
   if (signal.aborted) {
     const reason = signal.reason as Error | undefined;
-    await ledger.redis.rpush(ledger.key("aborts"), JSON.stringify({ what, at: await ledgerNowMs(ledger), name: reason?.name, message: reason?.message }));
+    await ledger.redis.rpush(
+      ledger.key("aborts"),
+      JSON.stringify({ what, at: await ledgerNowMs(ledger), name: reason?.name, message: reason?.message }),
+    );
     throw reason;
   }
 }

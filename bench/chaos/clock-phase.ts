@@ -43,10 +43,26 @@ const CHECKS: Check<ClockResult>[] = [
   { label: "clock: Redis pauses shorter than a lease", value: (r) => r.pauses },
   { label: "clock: wall-clock steps of the workers (±60 s)", value: (r) => r.steps },
   { label: "clock: runs stopped for a lease in doubt", value: (r) => r.inDoubt },
-  mustBeZero("clock: overlapping runs of a key or an id", (r) => r.overlaps.length, (r) => r.overlaps),
-  mustBeZero("clock: fences that went backwards", (r) => r.backwards.length, (r) => r.backwards),
-  mustBeZero("clock: spurious aborts (outside a pause)", (r) => r.spurious.length, (r) => r.spurious),
-  mustBeZero("clock: lost", (r) => r.lost.length, (r) => r.lost),
+  mustBeZero(
+    "clock: overlapping runs of a key or an id",
+    (r) => r.overlaps.length,
+    (r) => r.overlaps,
+  ),
+  mustBeZero(
+    "clock: fences that went backwards",
+    (r) => r.backwards.length,
+    (r) => r.backwards,
+  ),
+  mustBeZero(
+    "clock: spurious aborts (outside a pause)",
+    (r) => r.spurious.length,
+    (r) => r.spurious,
+  ),
+  mustBeZero(
+    "clock: lost",
+    (r) => r.lost.length,
+    (r) => r.lost,
+  ),
   mustBeZero("clock: dead", (r) => r.dead),
   { label: "seconds", value: (r) => r.seconds },
 ];
@@ -69,13 +85,34 @@ async function run(ctx: PhaseContext): Promise<Column> {
   const problems: string[] = [];
   // Runs of 0.3–1.2 leases: long enough for a pause to fall inside, short enough for a tick's budget.
   const ms = () => Math.round(between(ctx.rng, 0.3, 1.2) * ctx.leaseMs);
-  await tq.enqueueBulk(Array.from({ length: JOBS }, (_, n) => ({ name: "held" as const, args: [CLOCK_KEYS[n % CLOCK_KEYS.length]!, ms(), n] as [string, number, number], unique: "while-executing" as const })));
-  await tq.enqueueOrderedBulk(Array.from({ length: PAYLOADS }, (_, n) => ({ name: "seq", id: `id${n % IDS}`, payload: { n, ms: ms() } })));
-  const workers = startWorkers(ctx.workers, {
-    ...endpointEnv(endpoint), PREFIX: prefix, LEDGER_URL: ctx.ledgerUrl, LEDGER_PREFIX: ledger.key(""),
-    LEASE_MS: String(ctx.leaseMs), BUDGET_MS: String(ctx.budgetMs), SEED: String(Math.floor(ctx.rng() * 1e6)), CLOCK_STEP_MS: "60000",
-  }, WORKER);
-  const planned = [...Array.from({ length: JOBS }, (_, n) => `job:${n}`), ...Array.from({ length: PAYLOADS }, (_, n) => `payload:${n}`)];
+  await tq.enqueueBulk(
+    Array.from({ length: JOBS }, (_, n) => ({
+      name: "held" as const,
+      args: [CLOCK_KEYS[n % CLOCK_KEYS.length]!, ms(), n] as [string, number, number],
+      unique: "while-executing" as const,
+    })),
+  );
+  await tq.enqueueOrderedBulk(
+    Array.from({ length: PAYLOADS }, (_, n) => ({ name: "seq", id: `id${n % IDS}`, payload: { n, ms: ms() } })),
+  );
+  const workers = startWorkers(
+    ctx.workers,
+    {
+      ...endpointEnv(endpoint),
+      PREFIX: prefix,
+      LEDGER_URL: ctx.ledgerUrl,
+      LEDGER_PREFIX: ledger.key(""),
+      LEASE_MS: String(ctx.leaseMs),
+      BUDGET_MS: String(ctx.budgetMs),
+      SEED: String(Math.floor(ctx.rng() * 1e6)),
+      CLOCK_STEP_MS: "60000",
+    },
+    WORKER,
+  );
+  const planned = [
+    ...Array.from({ length: JOBS }, (_, n) => `job:${n}`),
+    ...Array.from({ length: PAYLOADS }, (_, n) => `payload:${n}`),
+  ];
   const doneCount = () => ledger.redis.scard(ledger.key("done"));
   try {
     for (let i = 0; i < ctx.perKind; i++) {
@@ -87,12 +124,18 @@ async function run(ctx: PhaseContext): Promise<Column> {
       pauses.push({ from, to: (await ledgerNowMs(ledger)) + 50 });
       ctx.log(`clock ${ctx.adapter}: pause ${i + 1}/${ctx.perKind} of ${pauseMs} ms`);
     }
-    for (const until = performance.now() + ctx.settleSeconds * 1000; performance.now() < until && (await doneCount()) < planned.length; ) await sleep(250);
+    for (
+      const until = performance.now() + ctx.settleSeconds * 1000;
+      performance.now() < until && (await doneCount()) < planned.length;
+    )
+      await sleep(250);
   } finally {
     await workers.stop(10_000);
   }
   const done = new Set(await ledger.redis.smembers(ledger.key("done")));
-  const aborts = (await ledger.redis.lrange(ledger.key("aborts"), 0, -1)).map((a) => JSON.parse(a) as { what: string; at: number; name?: string; message?: string });
+  const aborts = (await ledger.redis.lrange(ledger.key("aborts"), 0, -1)).map(
+    (a) => JSON.parse(a) as { what: string; at: number; name?: string; message?: string },
+  );
   // A run may be stopped while its lease cannot be confirmed: during a pause, or up to a lease after it.
   const inPause = (at: number) => pauses.some((p) => at >= p.from && at <= p.to + ctx.leaseMs);
   const deadline = (a: { message?: string }) => a.message === "tick deadline reached";

@@ -21,7 +21,12 @@ export interface EnqueueReport {
   lastError?: string;
 }
 
-export async function trickle(tq: Tickq<ReturnType<typeof chaosJobs>>, plan: PlannedJob[], windowMs: number, rng: Rng): Promise<EnqueueReport> {
+export async function trickle(
+  tq: Tickq<ReturnType<typeof chaosJobs>>,
+  plan: PlannedJob[],
+  windowMs: number,
+  rng: Rng,
+): Promise<EnqueueReport> {
   const chunks: PlannedJob[][] = [];
   for (let i = 0; i < plan.length; ) {
     const size = between(rng, 10, 150);
@@ -35,7 +40,13 @@ export async function trickle(tq: Tickq<ReturnType<typeof chaosJobs>>, plan: Pla
   for (const [n, chunk] of chunks.entries()) {
     const wait = started + n * spacing - Date.now();
     if (wait > 0) await sleep(wait);
-    const jobs = chunk.map((j) => ({ name: j.kind, args: j.args, jid: j.id, ...(j.delayMs ? { delayMs: j.delayMs } : {}), ...(j.unique ? { unique: j.unique } : {}) }));
+    const jobs = chunk.map((j) => ({
+      name: j.kind,
+      args: j.args,
+      jid: j.id,
+      ...(j.delayMs ? { delayMs: j.delayMs } : {}),
+      ...(j.unique ? { unique: j.unique } : {}),
+    }));
     for (;;) {
       try {
         const jids = await tq.enqueueBulk(jobs);

@@ -10,12 +10,20 @@ import type { PrivateRedis } from "./private-redis.js";
 import { between, pick, sleep, type Rng } from "./rng.js";
 import type { WorkerPool } from "./workers.js";
 
-export const FAULT_KINDS = ["client-kill", "client-pause", "redis-restart", "worker-kill", "drop-tcp", "drop-http"] as const;
+export const FAULT_KINDS = [
+  "client-kill",
+  "client-pause",
+  "redis-restart",
+  "worker-kill",
+  "drop-tcp",
+  "drop-http",
+] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 export type FaultCounts = Partial<Record<FaultKind, number>>;
 
 /** The kinds a phase over this adapter injects: dropped HTTP responses only over HTTP. */
-export const faultKindsOver = (adapter: "ioredis" | "upstash"): FaultKind[] => FAULT_KINDS.filter((k) => k !== "drop-http" || adapter === "upstash");
+export const faultKindsOver = (adapter: "ioredis" | "upstash"): FaultKind[] =>
+  FAULT_KINDS.filter((k) => k !== "drop-http" || adapter === "upstash");
 
 /** A fault: resolves true if it was injected. */
 export type Fault = () => Promise<boolean>;
@@ -32,7 +40,13 @@ export interface FaultTargets {
 }
 
 export function faultsFor(t: FaultTargets): Partial<Record<FaultKind, Fault>> {
-  const attempt = (act: () => Promise<unknown>): Fault => () => act().then(() => true, () => false);
+  const attempt =
+    (act: () => Promise<unknown>): Fault =>
+    () =>
+      act().then(
+        () => true,
+        () => false,
+      );
   const faults: Partial<Record<FaultKind, Fault>> = {
     "client-kill": attempt(() => t.admin.call("CLIENT", "KILL", "TYPE", "normal", "SKIPME", "yes")),
     "client-pause": attempt(() => t.admin.call("CLIENT", "PAUSE", String(between(t.rng, 100, 800)), "ALL")),

@@ -24,8 +24,27 @@ import type { JobContext, JobRegistry } from "../../src/types.js";
 import type { Ledger } from "./ledger.js";
 import { between, sleep, type Rng } from "./rng.js";
 
-export type JobKind = "plain" | "delayed" | "flaky" | "doomed" | "exclusive" | "limited" | "rated" | "once" | "coalesced";
-export const JOB_KINDS: JobKind[] = ["plain", "delayed", "flaky", "doomed", "exclusive", "limited", "rated", "once", "coalesced"];
+export type JobKind =
+  | "plain"
+  | "delayed"
+  | "flaky"
+  | "doomed"
+  | "exclusive"
+  | "limited"
+  | "rated"
+  | "once"
+  | "coalesced";
+export const JOB_KINDS: JobKind[] = [
+  "plain",
+  "delayed",
+  "flaky",
+  "doomed",
+  "exclusive",
+  "limited",
+  "rated",
+  "once",
+  "coalesced",
+];
 
 /** [id, sleep ms, failing attempts, flow key ("" for none)] */
 export type ChaosArgs = [string, number, number, string];
@@ -49,20 +68,22 @@ export const KEY_LIMITS: Partial<Record<JobKind, number>> = { exclusive: 1, limi
 const flowKey = ([, , , key]: ChaosArgs) => key;
 
 export function chaosJobs(ledger: Ledger) {
-  const handler = (kind: JobKind, fails: (attempt: number, failures: number) => boolean) => async ([id, ms, failures, key]: ChaosArgs, ctx: JobContext) => {
-    const limit = KEY_LIMITS[kind];
-    const token = limit === undefined ? undefined : await ledger.enter(`${kind}:${key}`, limit);
-    try {
-      await ledger.start(id, ctx.attempt);
-      if (kind === "rated") await ledger.rated(key, `${id}#${ctx.attempt}#${ctx.fence}`);
-      if (ms > 0) await sleep(ms);
-      const failing = fails(ctx.attempt, failures);
-      await ledger.finish(id, ctx.attempt, !failing);
-      if (failing) throw new Error(`chaos: ${id} fails on attempt ${ctx.attempt}`);
-    } finally {
-      if (token !== undefined) await ledger.leave(`${kind}:${key}`, token);
-    }
-  };
+  const handler =
+    (kind: JobKind, fails: (attempt: number, failures: number) => boolean) =>
+    async ([id, ms, failures, key]: ChaosArgs, ctx: JobContext) => {
+      const limit = KEY_LIMITS[kind];
+      const token = limit === undefined ? undefined : await ledger.enter(`${kind}:${key}`, limit);
+      try {
+        await ledger.start(id, ctx.attempt);
+        if (kind === "rated") await ledger.rated(key, `${id}#${ctx.attempt}#${ctx.fence}`);
+        if (ms > 0) await sleep(ms);
+        const failing = fails(ctx.attempt, failures);
+        await ledger.finish(id, ctx.attempt, !failing);
+        if (failing) throw new Error(`chaos: ${id} fails on attempt ${ctx.attempt}`);
+      } finally {
+        if (token !== undefined) await ledger.leave(`${kind}:${key}`, token);
+      }
+    };
   const succeeds = (kind: JobKind) => handler(kind, () => false);
   const flaky = (attempt: number, failures: number) => attempt <= failures;
   return {
@@ -80,12 +101,26 @@ export function chaosJobs(ledger: Ledger) {
 
 /** The kind of job number i: 36 % plain, 15 % delayed, 12 % flaky, 7 % doomed, 30 % flow-controlled (6 % each). */
 function kindOf(r: number): JobKind {
-  const shares: [JobKind, number][] = [["plain", 0.36], ["delayed", 0.15], ["flaky", 0.12], ["doomed", 0.07], ["exclusive", 0.06], ["limited", 0.06], ["rated", 0.06], ["once", 0.06], ["coalesced", 0.06]];
+  const shares: [JobKind, number][] = [
+    ["plain", 0.36],
+    ["delayed", 0.15],
+    ["flaky", 0.12],
+    ["doomed", 0.07],
+    ["exclusive", 0.06],
+    ["limited", 0.06],
+    ["rated", 0.06],
+    ["once", 0.06],
+    ["coalesced", 0.06],
+  ];
   for (const [kind, share] of shares) if ((r -= share) < 0) return kind;
   return "plain";
 }
 
-const UNIQUE: Partial<Record<JobKind, UniqueMode>> = { exclusive: "while-executing", once: "until-executed", coalesced: "coalesce" };
+const UNIQUE: Partial<Record<JobKind, UniqueMode>> = {
+  exclusive: "while-executing",
+  once: "until-executed",
+  coalesced: "coalesce",
+};
 const KEYS: Partial<Record<JobKind, number>> = { exclusive: 5, limited: 1, once: 8, coalesced: 4 };
 // Enough rated keys that the plan drains in seconds, few enough that a chunk holds more than a key's limit.
 const ratedKeys = (count: number) => Math.max(2, Math.ceil(count / 700));

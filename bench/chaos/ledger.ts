@@ -36,7 +36,8 @@ export interface LedgerView {
 }
 
 // A start stamped with the ledger Redis' time, in ms.
-const STAMP = "local t = redis.call('TIME') redis.call('ZADD', KEYS[1], t[1] * 1000 + math.floor(t[2] / 1000), ARGV[1]) redis.call('EXPIRE', KEYS[1], 86400)";
+const STAMP =
+  "local t = redis.call('TIME') redis.call('ZADD', KEYS[1], t[1] * 1000 + math.floor(t[2] / 1000), ARGV[1]) redis.call('EXPIRE', KEYS[1], 86400)";
 
 export const entry = (id: string, attempt: number) => `${id}#${attempt}`;
 export const idOf = (field: string) => field.slice(0, field.lastIndexOf("#"));
@@ -46,7 +47,8 @@ export function openLedger(url: string, prefix: string): Ledger {
   redis.on("error", () => {});
   const key = (name: string) => `${prefix}${name}`;
   // Keys expire a day after the last write: an interrupted run leaves nothing for long.
-  const count = async (hash: string, field: string) => void (await redis.multi().hincrby(hash, field, 1).expire(hash, 86_400).exec());
+  const count = async (hash: string, field: string) =>
+    void (await redis.multi().hincrby(hash, field, 1).expire(hash, 86_400).exec());
   const asMap = (hash: Record<string, string>) => new Map(Object.entries(hash).map(([k, v]) => [k, Number(v)]));
   const detector = overlapDetector(redis, prefix);
   return {
@@ -62,7 +64,13 @@ export function openLedger(url: string, prefix: string): Ledger {
         const flat = await redis.zrange(name, "0", "-1", "WITHSCORES");
         rated.set(name.slice(key("rated:").length), flat.filter((_, i) => i % 2 === 1).map(Number));
       }
-      return { start: asMap(start!), ok: asMap(ok!), fail: asMap(fail!), rated, overlaps: (await detector.read()).overlaps };
+      return {
+        start: asMap(start!),
+        ok: asMap(ok!),
+        fail: asMap(fail!),
+        rated,
+        overlaps: (await detector.read()).overlaps,
+      };
     },
     async clear() {
       const keys = await redis.keys(`${prefix}*`);

@@ -38,9 +38,18 @@ interface LongJobsResult {
 }
 
 const checks: Check<LongJobsResult>[] = [
-  mustMatch("jobs run / planned", (r) => r.ran, (r) => r.planned, "every job runs once the loops stop"),
+  mustMatch(
+    "jobs run / planned",
+    (r) => r.ran,
+    (r) => r.planned,
+    "every job runs once the loops stop",
+  ),
   { label: "longest wait of a fetched job for a slot (ms)", value: (r) => Math.round(r.longestWaitMs) },
-  mustBeZero(`fetched jobs that waited over ${WAIT_BOUND_MS} ms for a slot`, (r) => r.overBound.length, (r) => r.overBound),
+  mustBeZero(
+    `fetched jobs that waited over ${WAIT_BOUND_MS} ms for a slot`,
+    (r) => r.overBound.length,
+    (r) => r.overBound,
+  ),
   { label: "jobs handed back by a busy tick", value: (r) => r.handedBack },
   { label: "ticks", value: (r) => r.ticks },
 ];
@@ -71,7 +80,15 @@ async function runLongJobs(ctx: PhaseContext): Promise<LongJobsResult> {
     const at = r === 0 ? 0 : Math.floor(ctx.rng() * durations.length);
     durations.splice(at, 0, ...Array.from({ length: TICK.concurrency }, long));
   }
-  const result: LongJobsResult = { planned: durations.length, ran: 0, longestWaitMs: 0, overBound: [], handedBack: 0, ticks: 0, problems: [] };
+  const result: LongJobsResult = {
+    planned: durations.length,
+    ran: 0,
+    longestWaitMs: 0,
+    overBound: [],
+    handedBack: 0,
+    ticks: 0,
+    problems: [],
+  };
   try {
     await tq.enqueueBulk(durations.map((ms, i) => ({ name: "sleep" as const, args: [ms, i] as [number, number] })));
     const until = performance.now() + TIME_LIMIT_MS;
@@ -84,7 +101,9 @@ async function runLongJobs(ctx: PhaseContext): Promise<LongJobsResult> {
       }
     };
     const loops = Math.max(LOOPS, ctx.workers);
-    ctx.log(`long jobs ${ctx.adapter}: ${durations.length} jobs, ${LONG.runs * TICK.concurrency} of seconds, ${loops} tick loops`);
+    ctx.log(
+      `long jobs ${ctx.adapter}: ${durations.length} jobs, ${LONG.runs * TICK.concurrency} of seconds, ${loops} tick loops`,
+    );
     await Promise.all(Array.from({ length: loops }, loop));
     result.ran = startedAt.size;
     for (const [i, start] of startedAt) {

@@ -46,7 +46,11 @@ export function openOrderedLedger(url: string, prefix: string): OrderedLedger {
       await Promise.all([expire(key("seen")), expire(key("fences"))]);
     },
     async read() {
-      const [seen, overlaps, stale] = await Promise.all([redis.smembers(key("seen")), redis.lrange(key("overlaps"), 0, -1), redis.lrange(key("stale"), 0, -1)]);
+      const [seen, overlaps, stale] = await Promise.all([
+        redis.smembers(key("seen")),
+        redis.lrange(key("overlaps"), 0, -1),
+        redis.lrange(key("stale"), 0, -1),
+      ]);
       return { seen: new Set(seen.map(Number)), overlaps, stale };
     },
     async clear() {
@@ -67,7 +71,11 @@ export function orderedChaosJobs(ledger: OrderedLedger, failRate = 0.1) {
         try {
           await abortable(Math.floor(Math.random() * 30), ctx.signal);
           if (Math.random() < failRate) throw new Error(`chaos: ${id} fails at random`);
-          await ledger.succeeded(id, ctx.fence, payloads.map((p) => p.n));
+          await ledger.succeeded(
+            id,
+            ctx.fence,
+            payloads.map((p) => p.n),
+          );
         } finally {
           await ledger.leave(id, token);
         }

@@ -69,9 +69,21 @@ export const ORDERED_CHECKS: Check<OrderedPhaseResult>[] = [
   ...faultChecks<OrderedPhaseResult>(),
   { label: "enqueue chunks sent again", value: (r) => r.enqueueRetries },
   { label: "payloads seen by a successful run", value: (r) => r.seen },
-  mustBeZero("lost payloads", (r) => r.lost, (r) => r.lostPayloads),
-  mustBeZero("overlapping runs of an id", (r) => r.overlaps.length, (r) => r.overlaps),
-  mustBeZero("fences that did not grow", (r) => r.staleFences.length, (r) => r.staleFences),
+  mustBeZero(
+    "lost payloads",
+    (r) => r.lost,
+    (r) => r.lostPayloads,
+  ),
+  mustBeZero(
+    "overlapping runs of an id",
+    (r) => r.overlaps.length,
+    (r) => r.overlaps,
+  ),
+  mustBeZero(
+    "fences that did not grow",
+    (r) => r.staleFences.length,
+    (r) => r.staleFences,
+  ),
   { label: "left waiting or running (must be 0)", value: (r) => r.stuck, problem: (r) => r.left },
   mustBeZero("ids dead (retries are unlimited)", (r) => r.dead),
   { label: "worker crashes", value: (r) => r.workerCrashes },
@@ -114,7 +126,13 @@ export async function runOrderedPhase(o: OrderedPhaseOptions): Promise<OrderedPh
   const admin = new Redis(o.redis.url, { maxRetriesPerRequest: null });
   admin.on("error", () => {});
   const quiet = { info: () => {}, warn: () => {}, error: () => {} };
-  const direct: OrderedTickq = createTickq({ redis: ioredisAdapter(admin), prefix, jobs: {}, ordered: orderedChaosJobs(ledger), logger: quiet });
+  const direct: OrderedTickq = createTickq({
+    redis: ioredisAdapter(admin),
+    prefix,
+    jobs: {},
+    ordered: orderedChaosJobs(ledger),
+    logger: quiet,
+  });
   const tcp = await startDropProxy(o.redis.port);
   let rest: UpstashLocalServer | undefined;
   let http: HttpDropProxy | undefined;
@@ -124,17 +142,37 @@ export async function runOrderedPhase(o: OrderedPhaseOptions): Promise<OrderedPh
     http = await startHttpDropProxy(rest.url);
     endpoint = { adapter: "upstash", url: http.url, token: rest.token };
   }
-  const env = { ...endpointEnv(endpoint), PREFIX: prefix, LEDGER_URL: o.ledgerUrl, LEDGER_PREFIX: ledgerPrefix, LEASE_MS: String(o.leaseMs), BUDGET_MS: String(o.budgetMs) };
+  const env = {
+    ...endpointEnv(endpoint),
+    PREFIX: prefix,
+    LEDGER_URL: o.ledgerUrl,
+    LEDGER_PREFIX: ledgerPrefix,
+    LEASE_MS: String(o.leaseMs),
+    BUDGET_MS: String(o.budgetMs),
+  };
   const workers = startWorkers(o.workers, env, WORKER);
   const enqueuer = openEndpoint(endpoint);
   try {
     const windowMs = o.seconds * 1000;
     const plan = planPayloads(o.payloads, o.ids, o.rng, o.adapter[0]!);
-    const tq: OrderedTickq = createTickq({ redis: enqueuer.adapter, prefix, jobs: {}, ordered: orderedChaosJobs(ledger), redisTimeoutMs: 300, logger: quiet });
+    const tq: OrderedTickq = createTickq({
+      redis: enqueuer.adapter,
+      prefix,
+      jobs: {},
+      ordered: orderedChaosJobs(ledger),
+      redisTimeoutMs: 300,
+      logger: quiet,
+    });
     const faults = faultsFor({ admin, redis: o.redis, workers, tcp, http, rng: o.rng });
     const [enqueueRetries, counts] = await Promise.all([
       trickle(tq, plan, windowMs * 0.7, o.rng),
-      injectFaults({ faults, perKind: o.perKind, windowMs, rng: o.rng, log: (line) => o.log(`ordered ${o.adapter}: ${line}`) }),
+      injectFaults({
+        faults,
+        perKind: o.perKind,
+        windowMs,
+        rng: o.rng,
+        log: (line) => o.log(`ordered ${o.adapter}: ${line}`),
+      }),
     ]);
     o.log(`ordered ${o.adapter}: faults over, settling`);
     const settled = await settle(direct, o.settleSeconds * 1000, o.leaseMs);
@@ -153,7 +191,9 @@ export async function runOrderedPhase(o: OrderedPhaseOptions): Promise<OrderedPh
       overlaps,
       staleFences: stale,
       stuck,
-      ...(!settled || stuck > 0 ? { left: `work left after ${o.settleSeconds} s of settling: ${JSON.stringify(stats)}` } : {}),
+      ...(!settled || stuck > 0
+        ? { left: `work left after ${o.settleSeconds} s of settling: ${JSON.stringify(stats)}` }
+        : {}),
       dead: stats.dead,
       faults: counts,
       faultsAsked: o.perKind,

@@ -43,7 +43,8 @@ export function overlapDetector(redis: Redis, prefix: string): OverlapDetector {
       const members = (reply?.[2]?.[1] ?? []) as string[];
       const others = members.filter((m) => m !== token && alive(Number(m.split(":")[0])));
       await redis.eval(PEAK, 1, key("peak"), k, String(others.length + 1));
-      if (others.length >= limit) await redis.rpush(key("overlaps"), `${k}: ${token} entered while ${others.join(",")} held it (limit ${limit})`);
+      if (others.length >= limit)
+        await redis.rpush(key("overlaps"), `${k}: ${token} entered while ${others.join(",")} held it (limit ${limit})`);
       return token;
     },
     leave: async (k, token) => void (await redis.srem(key(`live:${k}`), token)),

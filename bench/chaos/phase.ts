@@ -8,7 +8,7 @@ import { Redis } from "ioredis";
 import { startUpstashLocal, type UpstashLocalServer } from "../../tools/upstash-local/server.js";
 import { createTickq } from "../../src/index.js";
 import { ioredisAdapter } from "../../src/redis/ioredis.js";
-import { endpointEnv, openEndpoint, type AdapterName, type Endpoint } from "./connect.js";
+import { endpointEnv, openEndpoint, type Endpoint } from "./connect.js";
 import { startDropProxy } from "./drop-proxy.js";
 import { faultsFor, injectFaults } from "./faults.js";
 import { startHttpDropProxy, type HttpDropProxy } from "./http-drop-proxy.js";
@@ -58,7 +58,13 @@ export async function runPhase(o: PhaseOptions): Promise<PhaseResult> {
     const plan = planJobs(o.jobs, o.rng, o.adapter[0]!, windowMs * 0.3);
     // A short timeout: an enqueue held up by a pause or a restart gives up
     // while its call may still land, and is sent again with the same jids.
-    const tq = createTickq({ redis: enqueuer.adapter, prefix, jobs: chaosJobs(ledger), redisTimeoutMs: 300, logger: quiet });
+    const tq = createTickq({
+      redis: enqueuer.adapter,
+      prefix,
+      jobs: chaosJobs(ledger),
+      redisTimeoutMs: 300,
+      logger: quiet,
+    });
     const faults = faultsFor({ admin, redis: o.redis, workers, tcp, http, rng: o.rng });
     const [enqueued, counts] = await Promise.all([
       trickle(tq, plan, windowMs * 0.7, o.rng),
@@ -68,7 +74,13 @@ export async function runPhase(o: PhaseOptions): Promise<PhaseResult> {
     const settled = await settle(direct, o.settleSeconds * 1000, o.leaseMs);
     await workers.stop(o.budgetMs + 3_000);
     const stats = await direct.stats();
-    const evidence = { plan, ledger: await ledger.read(), places: await locateJobs(admin, prefix), stats, answers: enqueued };
+    const evidence = {
+      plan,
+      ledger: await ledger.read(),
+      places: await locateJobs(admin, prefix),
+      stats,
+      answers: enqueued,
+    };
     return judge(evidence, {
       adapter: o.adapter,
       faults: counts,

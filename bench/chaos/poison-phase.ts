@@ -44,12 +44,26 @@ export interface PoisonPhaseResult {
 const CHECKS: Check<PoisonPhaseResult>[] = [
   { label: "poison phase: jobs (+ poison jobs)", value: (r) => `${r.jobs} (+${r.poison})` },
   { label: "ticks killed by a poison job", value: (r) => r.tickDeaths },
-  mustMatch("poison jobs dead / poison jobs", (r) => r.poisonDead, (r) => r.poison, "each poison job ends dead"),
+  mustMatch(
+    "poison jobs dead / poison jobs",
+    (r) => r.poisonDead,
+    (r) => r.poison,
+    "each poison job ends dead",
+  ),
   mustBeZero("innocent jobs dead", (r) => r.innocentDead),
   mustBeZero("innocent jobs never finished", (r) => r.innocentLost),
   mustBeZero("innocent jobs run more than twice", (r) => r.ranMoreThanTwice),
-  mustMatch("processed: stats() / innocent jobs", (r) => r.processed, (r) => r.jobs, "processed counts the jobs that ran to an end"),
-  { label: "poison phase settled", value: (r) => (r.settled ? "yes" : "no"), problem: (r) => (r.settled ? undefined : "poison phase: work was still left when it stopped") },
+  mustMatch(
+    "processed: stats() / innocent jobs",
+    (r) => r.processed,
+    (r) => r.jobs,
+    "processed counts the jobs that ran to an end",
+  ),
+  {
+    label: "poison phase settled",
+    value: (r) => (r.settled ? "yes" : "no"),
+    problem: (r) => (r.settled ? undefined : "poison phase: work was still left when it stopped"),
+  },
 ];
 
 export const poisonPhase: ChaosPhase = {
@@ -76,20 +90,27 @@ async function runPoisonPhase(o: PhaseContext): Promise<PoisonPhaseResult> {
     endpoint = { adapter: "upstash", url: rest.url, token: rest.token };
   }
   const innocent = await enqueue(tq, JOBS, o.rng);
-  const workers = startWorkers(o.workers, {
-    ...endpointEnv(endpoint),
-    PREFIX: prefix,
-    LEDGER_URL: o.ledgerUrl,
-    LEDGER_PREFIX: ledgerPrefix,
-    LEASE_MS: String(o.leaseMs),
-    BUDGET_MS: String(o.budgetMs),
-  }, WORKER);
+  const workers = startWorkers(
+    o.workers,
+    {
+      ...endpointEnv(endpoint),
+      PREFIX: prefix,
+      LEDGER_URL: o.ledgerUrl,
+      LEDGER_PREFIX: ledgerPrefix,
+      LEASE_MS: String(o.leaseMs),
+      BUDGET_MS: String(o.budgetMs),
+    },
+    WORKER,
+  );
   try {
     o.log(`${o.adapter}: poison phase, ${innocent.length} jobs and ${POISON.length} poison jobs`);
     // Every death waits out a lease and a new worker's start: more than the faulted phases need.
     const settled = await settle(tq, Math.max(o.settleSeconds, 180) * 1000, o.leaseMs);
     await workers.stop(o.budgetMs + 3_000);
-    const dead = [...(await admin.zrange(`${prefix}dead`, "0", "-1")), ...(await admin.zrange(`${prefix}o:item:dead`, "0", "-1"))];
+    const dead = [
+      ...(await admin.zrange(`${prefix}dead`, "0", "-1")),
+      ...(await admin.zrange(`${prefix}o:item:dead`, "0", "-1")),
+    ];
     const runs = await ledger.hgetall(`${ledgerPrefix}runs`);
     const finished = new Set(await ledger.smembers(`${ledgerPrefix}finished`));
     const stats = await tq.stats();
@@ -121,7 +142,11 @@ async function runPoisonPhase(o: PhaseContext): Promise<PoisonPhaseResult> {
 }
 
 /** Enqueues the ordinary jobs with the poison ones at random places; returns the ordinary jobs' ids. */
-async function enqueue(tq: ReturnType<typeof createTickq<typeof poisonPhaseJobs.jobs, typeof poisonPhaseJobs.ordered>>, jobs: number, rng: Rng): Promise<string[]> {
+async function enqueue(
+  tq: ReturnType<typeof createTickq<typeof poisonPhaseJobs.jobs, typeof poisonPhaseJobs.ordered>>,
+  jobs: number,
+  rng: Rng,
+): Promise<string[]> {
   const flows = Math.max(1, Math.floor(jobs / 10));
   const ordered = Math.max(1, Math.floor(jobs / 10));
   const plain = Math.max(1, jobs - flows - ordered);
@@ -137,6 +162,7 @@ async function enqueue(tq: ReturnType<typeof createTickq<typeof poisonPhaseJobs.
     await tq.enqueueBulk(plainAll.slice(i, i + 500).map((id) => ({ name: "plain" as const, args: [id] as [string] })));
   }
   for (const id of withPoison(flowIds, "poison-flow")) await tq.enqueue("limited", [id]);
-  for (const id of withPoison(orderedIds, "poison-ordered")) await tq.enqueueOrdered("item", { id, payload: 1, score: 1 });
+  for (const id of withPoison(orderedIds, "poison-ordered"))
+    await tq.enqueueOrdered("item", { id, payload: 1, score: 1 });
   return [...plainIds, ...flowIds, ...orderedIds];
 }

@@ -29,13 +29,22 @@ async function ran(id: string): Promise<void> {
 export const poisonPhaseJobs = {
   jobs: {
     plain: ([id]: [string], _ctx: JobContext) => ran(id),
-    limited: { perform: ([id]: [string], _ctx: JobContext) => ran(id), concurrency: { key: ([id]: [string]) => `k${id.length % 4}`, limit: 3 } },
+    limited: {
+      perform: ([id]: [string], _ctx: JobContext) => ran(id),
+      concurrency: { key: ([id]: [string]) => `k${id.length % 4}`, limit: 3 },
+    },
   },
   ordered: { item: { perform: (id: string, _payloads: number[], _ctx: OrderedContext) => ran(id) } },
 };
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const tq = createTickq({ redis: adapter, prefix: env.PREFIX ?? "chaos:", ...poisonPhaseJobs, redisTimeoutMs: 5_000, logger: quiet });
+  const tq = createTickq({
+    redis: adapter,
+    prefix: env.PREFIX ?? "chaos:",
+    ...poisonPhaseJobs,
+    redisTimeoutMs: 5_000,
+    logger: quiet,
+  });
   const tickOptions = { budgetMs: Number(env.BUDGET_MS ?? 2_500), leaseMs: Number(env.LEASE_MS ?? 1_500) };
   let stopping = false;
   process.on("message", (message) => {

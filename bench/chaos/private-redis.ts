@@ -25,7 +25,22 @@ export async function startPrivateRedis(): Promise<PrivateRedis> {
   const port = await freePort();
   const dir = await mkdtemp(join(tmpdir(), "tickq-chaos-"));
   const url = `redis://127.0.0.1:${port}`;
-  const args = ["--port", String(port), "--bind", "127.0.0.1", "--dir", dir, "--appendonly", "yes", "--appendfsync", "always", "--save", "", "--daemonize", "no"];
+  const args = [
+    "--port",
+    String(port),
+    "--bind",
+    "127.0.0.1",
+    "--dir",
+    dir,
+    "--appendonly",
+    "yes",
+    "--appendfsync",
+    "always",
+    "--save",
+    "",
+    "--daemonize",
+    "no",
+  ];
   let child: ChildProcess | undefined;
   // If the driver dies first: no orphan redis-server, no folder left behind.
   const killAtExit = () => {

@@ -59,7 +59,23 @@ async function startNode(dir: string, extra: string[]): Promise<RedisNode> {
       if (alive()) process.kill(child!.pid!, "SIGCONT");
     },
     async start(replicaOf) {
-      const args = ["--port", String(port), "--bind", "127.0.0.1", "--dir", dir, "--appendonly", "yes", "--appendfsync", "always", "--save", "", "--daemonize", "no", ...extra];
+      const args = [
+        "--port",
+        String(port),
+        "--bind",
+        "127.0.0.1",
+        "--dir",
+        dir,
+        "--appendonly",
+        "yes",
+        "--appendfsync",
+        "always",
+        "--save",
+        "",
+        "--daemonize",
+        "no",
+        ...extra,
+      ];
       if (replicaOf !== undefined) args.push("--replicaof", "127.0.0.1", String(replicaOf));
       child = spawn("redis-server", args, { stdio: "ignore" });
       child.on("error", () => {});
@@ -87,7 +103,10 @@ export async function replicaInSync(replicaUrl: string, timeoutMs = 30_000): Pro
   }
 }
 
-export async function startReplicatedRedis(options: { sentinel: boolean; downAfterMs?: number }): Promise<ReplicatedRedis> {
+export async function startReplicatedRedis(options: {
+  sentinel: boolean;
+  downAfterMs?: number;
+}): Promise<ReplicatedRedis> {
   const root = await mkdtemp(join(tmpdir(), "tickq-replicated-"));
   const children: (() => number | undefined)[] = [];
   const killAll = () => {
@@ -122,11 +141,14 @@ export async function startReplicatedRedis(options: { sentinel: boolean; downAft
     await writeFile(
       conf,
       [
-        `port ${sentinelPort}`, "bind 127.0.0.1", `dir ${dirs[2]}`,
+        `port ${sentinelPort}`,
+        "bind 127.0.0.1",
+        `dir ${dirs[2]}`,
         `sentinel monitor ${MASTER_NAME} 127.0.0.1 ${primary.port} 1`,
         `sentinel down-after-milliseconds ${MASTER_NAME} ${downAfter}`,
         `sentinel failover-timeout ${MASTER_NAME} 4000`,
-        `sentinel parallel-syncs ${MASTER_NAME} 1`, "",
+        `sentinel parallel-syncs ${MASTER_NAME} 1`,
+        "",
       ].join("\n"),
     );
     // redis-server in Sentinel mode is what Debian's redis-sentinel package
@@ -142,7 +164,9 @@ export async function startReplicatedRedis(options: { sentinel: boolean; downAft
     if (!(await answers(url))) {
       killAll();
       process.off("exit", killAll);
-      throw new Error(`the Sentinel (redis-server --sentinel on port ${sentinelPort}) does not answer${spawnError ? `: ${spawnError.message}` : ""}`);
+      throw new Error(
+        `the Sentinel (redis-server --sentinel on port ${sentinelPort}) does not answer${spawnError ? `: ${spawnError.message}` : ""}`,
+      );
     }
   }
 
@@ -163,7 +187,10 @@ export async function startReplicatedRedis(options: { sentinel: boolean; downAft
       try {
         return await askOnce();
       } catch (error) {
-        if (attempt >= 20) throw new Error(`the Sentinel on port ${sentinelPort} did not name the primary in ${attempt} attempts`, { cause: error });
+        if (attempt >= 20)
+          throw new Error(`the Sentinel on port ${sentinelPort} did not name the primary in ${attempt} attempts`, {
+            cause: error,
+          });
         await sleep(250);
       }
     }

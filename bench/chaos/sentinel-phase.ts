@@ -183,7 +183,14 @@ export async function runSentinelPhase(o: SentinelOptions): Promise<SentinelResu
   const rng: Rng = seededRng(o.seed);
   const log = o.log ?? (() => {});
   const servers = await startReplicatedRedis({ sentinel: true });
-  const observed: Observed = { ran: new Set(), seen: new Set(), runs: 0, fences: new Map(), notGrown: [], succeededEvents: 0 };
+  const observed: Observed = {
+    ran: new Set(),
+    seen: new Set(),
+    runs: 0,
+    fences: new Map(),
+    notGrown: [],
+    succeededEvents: 0,
+  };
   const clients: Redis[] = [];
   const open = () => {
     const client = sentinelClient(servers.sentinelPort!);
@@ -217,7 +224,12 @@ export async function runSentinelPhase(o: SentinelOptions): Promise<SentinelResu
         const chunk = Array.from({ length: Math.min(20, Math.max(0, o.jobs - i)) }, (_, k) => {
           const id = `j${i + k}`;
           return (i + k) % 4 === 0
-            ? { name: "unique" as never, args: [id, `key${between(rng, 0, o.keys - 1)}`], jid: id, unique: "while-executing" as const }
+            ? {
+                name: "unique" as never,
+                args: [id, `key${between(rng, 0, o.keys - 1)}`],
+                jid: id,
+                unique: "while-executing" as const,
+              }
             : { name: "plain" as never, args: [id], jid: id };
         });
         if (chunk.length > 0) {
@@ -241,7 +253,8 @@ export async function runSentinelPhase(o: SentinelOptions): Promise<SentinelResu
       if (await failover(servers, kind, o.freezeMs)) failovers[kind]++;
     }
     await enqueueing;
-    const done = () => [...acknowledged].every((id) => observed.ran.has(id)) && [...payloads].every((n) => observed.seen.has(n));
+    const done = () =>
+      [...acknowledged].every((id) => observed.ran.has(id)) && [...payloads].every((n) => observed.seen.has(n));
     await waitFor(async () => done(), 90_000);
     stopping = true;
     await Promise.all(loops);
@@ -280,16 +293,36 @@ const CHECKS: Check<SentinelResult>[] = [
   {
     label: "failovers: SIGKILL / SIGSTOP",
     value: (r) => `${r.failovers.kill} / ${r.failovers.freeze}`,
-    problem: (r) => (r.failovers.kill >= r.failoversAsked && r.failovers.freeze >= r.failoversAsked ? undefined : `failovers: ${r.failovers.kill} + ${r.failovers.freeze} of ${r.failoversAsked} of each kind happened`),
+    problem: (r) =>
+      r.failovers.kill >= r.failoversAsked && r.failovers.freeze >= r.failoversAsked
+        ? undefined
+        : `failovers: ${r.failovers.kill} + ${r.failovers.freeze} of ${r.failoversAsked} of each kind happened`,
   },
   { label: "jobs acknowledged", value: (r) => r.acknowledged },
   { label: "ordered payloads acknowledged", value: (r) => r.payloads },
   { label: "enqueue calls sent again", value: (r) => r.enqueueRetries },
-  mustBeZero("lost jobs", (r) => r.lost, (r) => r.lostIds),
-  mustBeZero("lost payloads", (r) => r.payloadsLost, (r) => r.lostPayloads),
+  mustBeZero(
+    "lost jobs",
+    (r) => r.lost,
+    (r) => r.lostIds,
+  ),
+  mustBeZero(
+    "lost payloads",
+    (r) => r.payloadsLost,
+    (r) => r.lostPayloads,
+  ),
   { label: "fenced runs", value: (r) => r.runs },
-  mustBeZero("fences that did not grow", (r) => r.fencesNotGrown, (r) => r.notGrown),
-  mustMatch("processed: stats() / jobs acknowledged", (r) => r.processed, (r) => r.acknowledged, "every job succeeds once: Redis forgot acks, or counted one twice"),
+  mustBeZero(
+    "fences that did not grow",
+    (r) => r.fencesNotGrown,
+    (r) => r.notGrown,
+  ),
+  mustMatch(
+    "processed: stats() / jobs acknowledged",
+    (r) => r.processed,
+    (r) => r.acknowledged,
+    "every job succeeds once: Redis forgot acks, or counted one twice",
+  ),
   // A tick that gave up on a call Redis had run fires no events for it: fewer than processed is no miscount.
   { label: "acks whose reply came back (succeeded events)", value: (r) => r.succeededEvents },
   { label: "seconds", value: (r) => r.seconds },
@@ -299,4 +332,3 @@ const CHECKS: Check<SentinelResult>[] = [
 export function sentinelColumn(name: string, r: SentinelResult): Column {
   return columnOf(name, CHECKS, { ...r, problems: problemsOf(CHECKS, r) });
 }
-

@@ -116,7 +116,11 @@ export async function locateJobs(admin: Redis, prefix: string): Promise<Map<stri
     }
     places.set(id, [...(places.get(id) ?? []), place]);
   };
-  for (const [pattern, place] of [["queue:*", "queued"], ["inproc:*", "inflight"], ["flow:park:*", "parked"]] as const) {
+  for (const [pattern, place] of [
+    ["queue:*", "queued"],
+    ["inproc:*", "inflight"],
+    ["flow:park:*", "parked"],
+  ] as const) {
     for (const key of await admin.keys(`${prefix}${pattern}`)) {
       if ((await admin.type(key)) === "list") for (const json of await admin.lrange(key, 0, -1)) note(json, place);
     }
@@ -156,7 +160,8 @@ export function judge(e: Evidence, run: PhaseRun): PhaseResult {
     const holder = answers.answered.get(job.id);
     if (holder !== undefined) {
       merged.add(job.id);
-      if (where.length > 0 || ledger.start.has(`${job.id}#1`)) lostIds.push(`${job.id} (merged into ${holder}, yet it was enqueued too: ${where.join(", ") || "it ran"})`);
+      if (where.length > 0 || ledger.start.has(`${job.id}#1`))
+        lostIds.push(`${job.id} (merged into ${holder}, yet it was enqueued too: ${where.join(", ") || "it ran"})`);
       else if (!succeededIds.has(holder)) lostIds.push(`${job.id} (merged into ${holder}, which never succeeded)`);
     } else if (where.some((p) => p !== "dead")) stuckIds.push(`${job.id} (${where.join(", ")})`);
     else if (!isDead && !succeededIds.has(job.id)) {
@@ -211,40 +216,109 @@ const FLOW_KINDS = ["exclusive", "limited", "rated", "once", "coalesced"] as con
 /** The rows of a phase's table, in order; every one with a `problem` fails the phase when its figure breaks it. */
 export const PHASE_CHECKS: Check<PhaseResult>[] = [
   { label: "jobs", value: (r) => r.jobs },
-  { label: "  plain / delayed / flaky / doomed", value: (r) => `${r.kinds.plain} / ${r.kinds.delayed} / ${r.kinds.flaky} / ${r.kinds.doomed}` },
+  {
+    label: "  plain / delayed / flaky / doomed",
+    value: (r) => `${r.kinds.plain} / ${r.kinds.delayed} / ${r.kinds.flaky} / ${r.kinds.doomed}`,
+  },
   {
     label: "  flow: exclusive / limited / rated / once / coalesced",
     value: (r) => FLOW_KINDS.map((k) => r.kinds[k]).join(" / "),
     problem: (r) => {
       const missing = FLOW_KINDS.filter((k) => r.kinds[k] === 0);
-      return missing.length ? `the plan has no ${missing.join(", ")} job: the phase checks nothing of them (plan more jobs)` : undefined;
+      return missing.length
+        ? `the plan has no ${missing.join(", ")} job: the phase checks nothing of them (plan more jobs)`
+        : undefined;
     },
   },
   ...faultChecks<PhaseResult>(),
   { label: "enqueue chunks sent again", value: (r) => r.enqueueRetries },
   { label: "succeeded", value: (r) => r.succeeded },
-  mustMatch("dead / expected (the doomed)", (r) => r.dead, (r) => r.deadExpected, "every doomed job, and only they, end dead"),
-  mustBeZero("lost", (r) => r.lost, (r) => r.lostIds),
-  mustBeZero("stuck", (r) => r.stuck, (r) => r.stuckIds),
-  mustBeZero("overlapping runs of a flow key", (r) => r.overlaps.length, (r) => r.overlaps),
-  { label: `rate-limited: most starts of a key in ${RATE.periodMs} ms (limit ${RATE.limit})`, value: (r) => r.rateBusiest },
-  mustBeZero("rate-limited starts beyond twice the limit in a period", (r) => r.rateExcess.length, (r) => r.rateExcess),
-  mustBeZero("dead though not doomed", (r) => r.wronglyDead.length, (r) => r.wronglyDead),
-  mustBeZero("in the dead set more than once", (r) => r.twiceDead.length, (r) => r.twiceDead),
-  mustBeZero("ran though never planned", (r) => r.unplanned.length, (r) => r.unplanned),
+  mustMatch(
+    "dead / expected (the doomed)",
+    (r) => r.dead,
+    (r) => r.deadExpected,
+    "every doomed job, and only they, end dead",
+  ),
+  mustBeZero(
+    "lost",
+    (r) => r.lost,
+    (r) => r.lostIds,
+  ),
+  mustBeZero(
+    "stuck",
+    (r) => r.stuck,
+    (r) => r.stuckIds,
+  ),
+  mustBeZero(
+    "overlapping runs of a flow key",
+    (r) => r.overlaps.length,
+    (r) => r.overlaps,
+  ),
+  {
+    label: `rate-limited: most starts of a key in ${RATE.periodMs} ms (limit ${RATE.limit})`,
+    value: (r) => r.rateBusiest,
+  },
+  mustBeZero(
+    "rate-limited starts beyond twice the limit in a period",
+    (r) => r.rateExcess.length,
+    (r) => r.rateExcess,
+  ),
+  mustBeZero(
+    "dead though not doomed",
+    (r) => r.wronglyDead.length,
+    (r) => r.wronglyDead,
+  ),
+  mustBeZero(
+    "in the dead set more than once",
+    (r) => r.twiceDead.length,
+    (r) => r.twiceDead,
+  ),
+  mustBeZero(
+    "ran though never planned",
+    (r) => r.unplanned.length,
+    (r) => r.unplanned,
+  ),
   {
     label: "duplicates merged at enqueue",
     value: (r) => r.merged,
-    problem: (r) => (r.merged === 0 ? "no duplicate of a unique key was merged at enqueue: the phase checks no merge (plan more jobs)" : undefined),
+    problem: (r) =>
+      r.merged === 0
+        ? "no duplicate of a unique key was merged at enqueue: the phase checks no merge (plan more jobs)"
+        : undefined,
   },
-  mustMatch("succeeded + dead + merged / jobs", (r) => r.succeeded + r.dead + r.merged, (r) => r.jobs, "every job ends one way"),
+  mustMatch(
+    "succeeded + dead + merged / jobs",
+    (r) => r.succeeded + r.dead + r.merged,
+    (r) => r.jobs,
+    "every job ends one way",
+  ),
   { label: "ran more than once (jobs)", value: (r) => r.ranTwice },
   { label: "  of them flow-controlled", value: (r) => r.ranTwiceFlow },
   { label: "  extra runs", value: (r) => r.extraRuns },
-  mustMatch("processed: stats() / planned attempts", (r) => r.processed, (r) => r.plannedProcessed, "one per attempt that ran and was acked"),
-  mustMatch("processed: stats() / ledger (job, attempt) finished", (r) => r.processed, (r) => r.ledgerFinished, "tickq counts the attempts that ran"),
-  mustMatch("failed: stats() / planned failures", (r) => r.failed, (r) => r.plannedFailed, "one per failing attempt"),
-  mustMatch("failed: stats() / ledger", (r) => r.failed, (r) => r.ledgerFailed, "tickq counts the failures that ran"),
+  mustMatch(
+    "processed: stats() / planned attempts",
+    (r) => r.processed,
+    (r) => r.plannedProcessed,
+    "one per attempt that ran and was acked",
+  ),
+  mustMatch(
+    "processed: stats() / ledger (job, attempt) finished",
+    (r) => r.processed,
+    (r) => r.ledgerFinished,
+    "tickq counts the attempts that ran",
+  ),
+  mustMatch(
+    "failed: stats() / planned failures",
+    (r) => r.failed,
+    (r) => r.plannedFailed,
+    "one per failing attempt",
+  ),
+  mustMatch(
+    "failed: stats() / ledger",
+    (r) => r.failed,
+    (r) => r.ledgerFailed,
+    "tickq counts the failures that ran",
+  ),
   { label: "worker crashes", value: (r) => r.workerCrashes },
   {
     label: "settled",

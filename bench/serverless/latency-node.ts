@@ -11,7 +11,12 @@ export async function nodeLatency(redisUrl: string, kick: boolean, samples: numb
   const started = new Map<number, number>();
   const prefix = `bench:latency-node-${kick ? "kick" : "loop"}-${Date.now()}:`;
   const server = await startServer({
-    redisUrl, prefix, port: 0, secret: "bench-secret-0123456789", kick, tickEveryMs: 1_000,
+    redisUrl,
+    prefix,
+    port: 0,
+    secret: "bench-secret-0123456789",
+    kick,
+    tickEveryMs: 1_000,
     jobs: { mark: ([id]: [number]) => void started.set(id, performance.now()) },
   });
   const random = seededRng(7);
@@ -20,17 +25,24 @@ export async function nodeLatency(redisUrl: string, kick: boolean, samples: numb
     for (let i = 0; i < samples; i++) {
       sent.set(i, performance.now());
       const res = await fetch(`${server.url}/jobs`, {
-        method: "POST", headers: { Authorization: "Bearer bench-secret-0123456789", "content-type": "application/json" }, body: JSON.stringify({ name: "mark", args: [i] }),
+        method: "POST",
+        headers: { Authorization: "Bearer bench-secret-0123456789", "content-type": "application/json" },
+        body: JSON.stringify({ name: "mark", args: [i] }),
       });
       if (res.status !== 201) throw new Error(`POST /jobs answered ${res.status}`);
       await pause(50 + random() * 100);
     }
-    if (!(await until(() => started.size === samples, 10_000))) throw new Error(`only ${started.size} of ${samples} jobs started`);
+    if (!(await until(() => started.size === samples, 10_000)))
+      throw new Error(`only ${started.size} of ${samples} jobs started`);
   } finally {
     await server.close();
     await cleanUp(redisUrl, prefix);
   }
-  return { runtime: "Node server", trigger: kick ? "kick on enqueue" : "tick loop (1 s)", samples: [...sent].map(([i, t]) => started.get(i)! - t) };
+  return {
+    runtime: "Node server",
+    trigger: kick ? "kick on enqueue" : "tick loop (1 s)",
+    samples: [...sent].map(([i, t]) => started.get(i)! - t),
+  };
 }
 
 export async function cleanUp(redisUrl: string, prefix: string): Promise<void> {

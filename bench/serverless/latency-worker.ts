@@ -11,7 +11,12 @@ import { startUpstashLocal } from "../../tools/upstash-local/server.js";
 import { cleanUp } from "./latency-node.js";
 import { pause, until, type LatencyRow } from "./stats.js";
 
-export async function workerLatency(redisUrl: string, kick: boolean, samples: number, cronSeconds: number): Promise<LatencyRow> {
+export async function workerLatency(
+  redisUrl: string,
+  kick: boolean,
+  samples: number,
+  cronSeconds: number,
+): Promise<LatencyRow> {
   const started = new Map<number, number>();
   const receiver = await listen((request) => {
     const id = Number(new URL(request.url).pathname.split("/").at(-1));
@@ -19,14 +24,29 @@ export async function workerLatency(redisUrl: string, kick: boolean, samples: nu
     return new Response("ok");
   });
   const out = await build({
-    entryPoints: ["bench/serverless/worker-entry.ts"], bundle: true, format: "esm", minify: true, platform: "browser",
-    conditions: ["workerd", "worker", "browser"], target: "es2022", write: false, define: { BENCH_URL: JSON.stringify(receiver.url) },
+    entryPoints: ["bench/serverless/worker-entry.ts"],
+    bundle: true,
+    format: "esm",
+    minify: true,
+    platform: "browser",
+    conditions: ["workerd", "worker", "browser"],
+    target: "es2022",
+    write: false,
+    define: { BENCH_URL: JSON.stringify(receiver.url) },
   });
   const rest = await startUpstashLocal({ redisUrl, token: "bench-token-0123456789" });
   const prefix = `bench:latency-worker-${kick ? "kick" : "cron"}-${Date.now()}:`;
   const mf = new Miniflare({
-    modules: true, script: out.outputFiles[0]!.text, compatibilityDate: "2025-09-01",
-    bindings: { UPSTASH_REDIS_REST_URL: rest.url, UPSTASH_REDIS_REST_TOKEN: rest.token, TICKQ_SECRET: "bench-secret-0123456789", TICKQ_PREFIX: prefix, TICKQ_KICK: kick ? "1" : "0" },
+    modules: true,
+    script: out.outputFiles[0]!.text,
+    compatibilityDate: "2025-09-01",
+    bindings: {
+      UPSTASH_REDIS_REST_URL: rest.url,
+      UPSTASH_REDIS_REST_TOKEN: rest.token,
+      TICKQ_SECRET: "bench-secret-0123456789",
+      TICKQ_PREFIX: prefix,
+      TICKQ_KICK: kick ? "1" : "0",
+    },
   });
   const sent = new Map<number, number>();
   try {
@@ -34,7 +54,9 @@ export async function workerLatency(redisUrl: string, kick: boolean, samples: nu
     const enqueue = async (i: number) => {
       sent.set(i, performance.now());
       const res = await mf.dispatchFetch("http://worker.test/jobs", {
-        method: "POST", headers: { Authorization: "Bearer bench-secret-0123456789" }, body: JSON.stringify({ name: "mark", args: [i] }),
+        method: "POST",
+        headers: { Authorization: "Bearer bench-secret-0123456789" },
+        body: JSON.stringify({ name: "mark", args: [i] }),
       });
       if (res.status !== 201) throw new Error(`POST /jobs answered ${res.status}`);
     };
@@ -51,10 +73,13 @@ export async function workerLatency(redisUrl: string, kick: boolean, samples: nu
         await enqueue(i);
       }
       await pause(Math.max(0, from + period - performance.now()));
-      const worker = (await mf.getWorker()) as unknown as { scheduled(e: { cron: string }): Promise<{ outcome: string }> };
+      const worker = (await mf.getWorker()) as unknown as {
+        scheduled(e: { cron: string }): Promise<{ outcome: string }>;
+      };
       await worker.scheduled({ cron: "* * * * *" });
     }
-    if (!(await until(() => started.size === samples, 15_000))) throw new Error(`only ${started.size} of ${samples} jobs started`);
+    if (!(await until(() => started.size === samples, 15_000)))
+      throw new Error(`only ${started.size} of ${samples} jobs started`);
   } finally {
     await mf.dispose();
     await rest.close();

@@ -15,7 +15,9 @@ export const beeQueueSystem: SystemFactory = async (redisUrl, label) => {
       const n = jobCount(jobs);
       for (let i = 0; i < n; i += 1_000) {
         await producer.saveAll(
-          Array.from({ length: Math.min(1_000, n - i) }, (_, k) => producer.createJob({ i: i + k, ms: durationOf(jobs, i + k) })),
+          Array.from({ length: Math.min(1_000, n - i) }, (_, k) =>
+            producer.createJob({ i: i + k, ms: durationOf(jobs, i + k) }),
+          ),
         );
       }
     },

@@ -19,7 +19,10 @@ export const bullmqSystem: SystemFactory = async (redisUrl, label) => {
       const n = jobCount(jobs);
       for (let i = 0; i < n; i += 1_000) {
         await queue.addBulk(
-          Array.from({ length: Math.min(1_000, n - i) }, (_, k) => ({ name: "job", data: { i: i + k, ms: durationOf(jobs, i + k) } })),
+          Array.from({ length: Math.min(1_000, n - i) }, (_, k) => ({
+            name: "job",
+            data: { i: i + k, ms: durationOf(jobs, i + k) },
+          })),
         );
       }
     },

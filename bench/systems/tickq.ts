@@ -13,12 +13,20 @@ export const benchTickq = (redis: RedisAdapter, prefix: string, telemetry?: Tele
 export async function enqueueJobs(tq: BenchTickq, jobs: Jobs): Promise<void> {
   const sleeping = typeof jobs !== "number";
   await tq.enqueueBulk(
-    Array.from({ length: jobCount(jobs) }, (_, i) => (sleeping ? { name: "sleep", args: [durationOf(jobs, i)] } : { name: "noop", args: [i] })),
+    Array.from({ length: jobCount(jobs) }, (_, i) =>
+      sleeping ? { name: "sleep", args: [durationOf(jobs, i)] } : { name: "noop", args: [i] },
+    ),
   );
 }
 
 /** Ticks back to back until n jobs succeeded; sums the round trips they report. */
-export async function drainTicks(tq: BenchTickq, n: number, batch: number, concurrency: number, budgetMs = 60_000): Promise<{ roundTrips: number }> {
+export async function drainTicks(
+  tq: BenchTickq,
+  n: number,
+  batch: number,
+  concurrency: number,
+  budgetMs = 60_000,
+): Promise<{ roundTrips: number }> {
   let done = 0;
   let roundTrips = 0;
   while (done < n) {
@@ -33,7 +41,11 @@ export async function drainTicks(tq: BenchTickq, n: number, batch: number, concu
 export const tickqSystem: SystemFactory = (redisUrl, label) => tickqSystemWith(redisUrl, label);
 
 /** `telemetry`: the same system with OpenTelemetry spans on (bench/systems/tickq-traced.ts). */
-export const tickqSystemWith = async (redisUrl: string, label: string, telemetry?: TelemetryOptions): Promise<System> => {
+export const tickqSystemWith = async (
+  redisUrl: string,
+  label: string,
+  telemetry?: TelemetryOptions,
+): Promise<System> => {
   const redis = new Redis(redisUrl);
   const prefix = `bench:${label}:`;
   const tq = benchTickq(ioredisAdapter(redis), prefix, telemetry);

@@ -16,4 +16,4 @@ export async function readBacktrace(value: unknown): Promise<string[] | undefine
 }
 
 /** A line as text: any client writes backtraces, and String() of {"toString":1} throws. */
-const line = (value: unknown) => (typeof value === "string" ? value : JSON.stringify(value) ?? "");
+const line = (value: unknown) => (typeof value === "string" ? value : (JSON.stringify(value) ?? ""));

@@ -27,10 +27,20 @@ export async function moveMatching(runtime: Runtime, bulk: BulkMove): Promise<nu
   let seen = 0;
   let total = Number.POSITIVE_INFINITY;
   do {
-    const page = await readPage(runtime, { key: bulk.key, sorted: bulk.sorted, asc: true, limit: STRETCH, name: bulk.name, queue: bulk.queue, cursor });
+    const page = await readPage(runtime, {
+      key: bulk.key,
+      sorted: bulk.sorted,
+      asc: true,
+      limit: STRETCH,
+      name: bulk.name,
+      queue: bulk.queue,
+      cursor,
+    });
     if (total === Number.POSITIVE_INFINITY) total = page.size;
     const entries: MoveEntry[] = page.entries.map((e) => ({
-      from: bulk.key, raw: e.raw, action: bulk.action,
+      from: bulk.key,
+      raw: e.raw,
+      action: bulk.action,
       ...(bulk.text ? { text: bulk.text(e.raw) } : {}),
       ...(bulk.sorted ? {} : { hint: Number(e.where) }),
     }));

@@ -13,15 +13,25 @@ import { checkFilter } from "./list.js";
 import { isSorted, readState, sourceOf } from "./states.js";
 import type { BulkOptions, JobState } from "./types.js";
 
-export async function deleteAllJobs(runtime: Runtime, stateName: Exclude<JobState, "running">, options: BulkOptions = {}): Promise<number> {
+export async function deleteAllJobs(
+  runtime: Runtime,
+  stateName: Exclude<JobState, "running">,
+  options: BulkOptions = {},
+): Promise<number> {
   const state = readState(stateName, ["queued", "scheduled", "retry", "dead", "succeeded"] as const, "deleteAll");
   const name = checkFilter(options.name, "name");
   const queue = checkFilter(options.queue, "queue");
-  if (state === "queued" && !queue) throw new TickqError("BAD_ARGS", "deleteAll(\"queued\") needs `queue`: the queue to empty");
+  if (state === "queued" && !queue)
+    throw new TickqError("BAD_ARGS", 'deleteAll("queued") needs `queue`: the queue to empty');
   const key = sourceOf(state, queue);
   const sorted = isSorted(state);
   if (!name && (!sorted || !queue)) {
-    return runCall(runtime, protocol.clear, { set: runtime.prefix + key }, { token: newJid(), keepMs: runtime.replayWindowMs });
+    return runCall(
+      runtime,
+      protocol.clear,
+      { set: runtime.prefix + key },
+      { token: newJid(), keepMs: runtime.replayWindowMs },
+    );
   }
   return moveMatching(runtime, { key, sorted, name: asJsonText(name), queue: sorted ? queue : "", action: "delete" });
 }

@@ -6,6 +6,10 @@ import { moveOne } from "./move.js";
 import type { JobInfo } from "./types.js";
 
 export async function deleteJob(runtime: Runtime, jid: string): Promise<JobInfo> {
-  const { found } = await moveOne(runtime, checkJid(jid), { allowed: ["queued", "scheduled", "retry", "dead", "succeeded"], action: "delete", what: "delete" });
+  const { found } = await moveOne(runtime, checkJid(jid), {
+    allowed: ["queued", "scheduled", "retry", "dead", "succeeded"],
+    action: "delete",
+    what: "delete",
+  });
   return found;
 }

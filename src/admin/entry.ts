@@ -15,7 +15,8 @@ export interface Place {
 }
 
 /** A field that must be text; any client writes jobs, so it may hold an object, and String() of {"toString":1} throws. */
-const text = (value: unknown, fallback: string) => (typeof value === "string" ? value : typeof value === "number" ? String(value) : fallback);
+const text = (value: unknown, fallback: string) =>
+  typeof value === "string" ? value : typeof value === "number" ? String(value) : fallback;
 
 function parse(raw: string, queue: string): JobPayload {
   // Nested too deep to serialize again: shown by its raw text, as text that is not JSON is.
@@ -24,7 +25,14 @@ function parse(raw: string, queue: string): JobPayload {
     const value: unknown = JSON.parse(raw);
     if (typeof value === "object" && value !== null && !Array.isArray(value)) {
       const job = value as Partial<JobPayload>;
-      return { ...job, class: text(job.class, ""), args: Array.isArray(job.args) ? job.args : [], jid: text(job.jid, ""), queue: text(job.queue, queue), retry: job.retry ?? false };
+      return {
+        ...job,
+        class: text(job.class, ""),
+        args: Array.isArray(job.args) ? job.args : [],
+        jid: text(job.jid, ""),
+        queue: text(job.queue, queue),
+        retry: job.retry ?? false,
+      };
     }
   } catch {
     // not JSON: shown by its raw text
@@ -34,7 +42,14 @@ function parse(raw: string, queue: string): JobPayload {
 
 export function jobInfo(raw: string, place: Place): JobInfo {
   const job = parse(raw, place.queue);
-  const info: JobInfo = { state: place.state, jid: job.jid, name: job.class, queue: place.queue || job.queue, job, raw };
+  const info: JobInfo = {
+    state: place.state,
+    jid: job.jid,
+    name: job.class,
+    queue: place.queue || job.queue,
+    job,
+    raw,
+  };
   if (place.at !== undefined) info.at = place.at;
   if (place.position !== undefined) info.position = place.position;
   if (place.waitingOn !== undefined) info.waitingOn = place.waitingOn;

@@ -17,7 +17,11 @@ import type { JobInfo, JobState } from "./types.js";
 const LOCATE_BUDGET = 20_000;
 
 export function checkJid(jid: unknown): string {
-  if (!isCleanName(jid, 128)) throw new TickqError("BAD_ARGS", `jid must be a string of 1–128 characters without spaces, got ${JSON.stringify(jid)}`);
+  if (!isCleanName(jid, 128))
+    throw new TickqError(
+      "BAD_ARGS",
+      `jid must be a string of 1–128 characters without spaces, got ${JSON.stringify(jid)}`,
+    );
   return jid;
 }
 
@@ -39,7 +43,12 @@ async function locate(runtime: Runtime, jidValue: string): Promise<JobInfo | nul
   let stage = "";
   let position = "0";
   for (;;) {
-    const reply = await runCall(runtime, protocol.locate, { queues: runtime.keys.queues, ticks: runtime.keys.ticks }, { jid, budget: LOCATE_BUDGET, stage, position });
+    const reply = await runCall(
+      runtime,
+      protocol.locate,
+      { queues: runtime.keys.queues, ticks: runtime.keys.ticks },
+      { jid, budget: LOCATE_BUDGET, stage, position },
+    );
     if (reply.kind === "none") return null;
     if (reply.kind === "more") {
       ({ stage, position } = reply);
@@ -59,6 +68,10 @@ async function locate(runtime: Runtime, jidValue: string): Promise<JobInfo | nul
 /** findJob, or a TickqError NOT_FOUND. */
 export async function mustFind(runtime: Runtime, jid: string): Promise<JobInfo> {
   const found = await findJob(runtime, jid);
-  if (!found) throw new TickqError("NOT_FOUND", `no job with jid ${JSON.stringify(jid)}: it is in no queue, set or tick (it succeeded and no record was kept, was deleted, or never existed)`);
+  if (!found)
+    throw new TickqError(
+      "NOT_FOUND",
+      `no job with jid ${JSON.stringify(jid)}: it is in no queue, set or tick (it succeeded and no record was kept, was deleted, or never existed)`,
+    );
   return found;
 }

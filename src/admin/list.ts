@@ -25,7 +25,8 @@ const MAX_RUNNING = 10_000;
 
 export function checkFilter(value: string | undefined, what: string): string {
   if (value === undefined || value === "") return "";
-  if (!isCleanName(value)) throw new TickqError("BAD_ARGS", `${what} must be a name without spaces, got ${JSON.stringify(value)}`);
+  if (!isCleanName(value))
+    throw new TickqError("BAD_ARGS", `${what} must be a name without spaces, got ${JSON.stringify(value)}`);
   return value;
 }
 
@@ -36,22 +37,38 @@ export async function listJobs(runtime: Runtime, stateName: JobState, options: L
     throw new TickqError("BAD_ARGS", `list: limit must be an integer from 1 to ${MAX_LIMIT}, got ${String(limit)}`);
   }
   const order = options.order ?? (state === "dead" || state === "succeeded" ? "newest" : "oldest");
-  if (order !== "oldest" && order !== "newest") throw new TickqError("BAD_ARGS", `list: order must be "oldest" or "newest", got ${JSON.stringify(order)}`);
-  const scope: CursorScope = { state, order, queue: checkFilter(options.queue, "queue"), name: checkFilter(options.name, "name") };
+  if (order !== "oldest" && order !== "newest")
+    throw new TickqError("BAD_ARGS", `list: order must be "oldest" or "newest", got ${JSON.stringify(order)}`);
+  const scope: CursorScope = {
+    state,
+    order,
+    queue: checkFilter(options.queue, "queue"),
+    name: checkFilter(options.name, "name"),
+  };
   const fields = options.cursor ? decodeCursor(options.cursor, scope) : null;
   if (state === "running") return listRunning(runtime, scope, limit, fields);
   if (isSorted(state)) return listSorted(runtime, scope, limit, fields);
   return listQueued(runtime, scope, limit, fields);
 }
 
-async function listSorted(runtime: Runtime, scope: CursorScope, limit: number, fields: string[] | null): Promise<JobPage> {
+async function listSorted(
+  runtime: Runtime,
+  scope: CursorScope,
+  limit: number,
+  fields: string[] | null,
+): Promise<JobPage> {
   const state = scope.state as keyof typeof SORTED_SETS;
   const jobs: JobInfo[] = [];
   let cursor = fields ? checkSortedFields(fields) : null;
   for (let calls = 0; calls < MAX_CALLS && jobs.length < limit; calls++) {
     const page = await readPage(runtime, {
-      key: SORTED_SETS[state], sorted: true, asc: scope.order === "oldest", limit: limit - jobs.length,
-      name: asJsonText(scope.name), queue: scope.queue, cursor,
+      key: SORTED_SETS[state],
+      sorted: true,
+      asc: scope.order === "oldest",
+      limit: limit - jobs.length,
+      name: asJsonText(scope.name),
+      queue: scope.queue,
+      cursor,
     });
     for (const e of page.entries) jobs.push(withResult(jobInfo(e.raw, { state, queue: "", at: scoreMs(e.where) })));
     cursor = page.next;
@@ -60,7 +77,12 @@ async function listSorted(runtime: Runtime, scope: CursorScope, limit: number, f
   return { jobs, cursor: cursor ? encodeCursor(scope, cursor) : null };
 }
 
-async function listQueued(runtime: Runtime, scope: CursorScope, limit: number, fields: string[] | null): Promise<JobPage> {
+async function listQueued(
+  runtime: Runtime,
+  scope: CursorScope,
+  limit: number,
+  fields: string[] | null,
+): Promise<JobPage> {
   // Cursor fields: the queue being read, then page.lua's.
   const names = scope.queue ? [scope.queue] : (await listQueues(runtime)).map((q) => q.name);
   let queue: string | undefined = fields ? fields[0] : names[0];
@@ -72,10 +94,16 @@ async function listQueued(runtime: Runtime, scope: CursorScope, limit: number, f
     const current: string | undefined = queue;
     if (current === undefined) break;
     const page = await readPage(runtime, {
-      key: `queue:${current}`, sorted: false, asc: scope.order === "oldest", limit: limit - jobs.length,
-      name: asJsonText(scope.name), queue: "", cursor,
+      key: `queue:${current}`,
+      sorted: false,
+      asc: scope.order === "oldest",
+      limit: limit - jobs.length,
+      name: asJsonText(scope.name),
+      queue: "",
+      cursor,
     });
-    for (const e of page.entries) jobs.push(jobInfo(e.raw, { state: "queued", queue: current, position: Number(e.where) }));
+    for (const e of page.entries)
+      jobs.push(jobInfo(e.raw, { state: "queued", queue: current, position: Number(e.where) }));
     cursor = page.next;
     // This queue is done: on to the next by name (a queue added meanwhile is read if it sorts later).
     if (!cursor) queue = names.find((n) => n > current);
@@ -84,17 +112,24 @@ async function listQueued(runtime: Runtime, scope: CursorScope, limit: number, f
   return { jobs, cursor: encodeCursor(scope, [queue, ...(cursor ?? [])]) };
 }
 
-async function listRunning(runtime: Runtime, scope: CursorScope, limit: number, fields: string[] | null): Promise<JobPage> {
+async function listRunning(
+  runtime: Runtime,
+  scope: CursorScope,
+  limit: number,
+  fields: string[] | null,
+): Promise<JobPage> {
   const running = await runCall(runtime, protocol.inflight, { ticks: runtime.keys.ticks }, { limit: MAX_RUNNING });
   const all: JobInfo[] = [];
   for (const { tick, alive, queue, job } of running) {
     const info = jobInfo(job, { state: "running", queue, tick, tickAlive: alive });
-    if ((scope.queue === "" || info.queue === scope.queue) && (scope.name === "" || info.name === scope.name)) all.push(info);
+    if ((scope.queue === "" || info.queue === scope.queue) && (scope.name === "" || info.name === scope.name))
+      all.push(info);
   }
   if (scope.order === "newest") all.reverse();
   // These lists change with every step of a tick: the cursor is an offset.
   const offset = fields ? Number(fields[0]) : 0;
-  if (!Number.isInteger(offset) || offset < 0) throw new TickqError("BAD_CURSOR", "cursor is malformed: pass back the `cursor` a page answered, unchanged");
+  if (!Number.isInteger(offset) || offset < 0)
+    throw new TickqError("BAD_CURSOR", "cursor is malformed: pass back the `cursor` a page answered, unchanged");
   const jobs = all.slice(offset, offset + limit);
   return { jobs, cursor: offset + limit < all.length ? encodeCursor(scope, [offset + limit]) : null };
 }

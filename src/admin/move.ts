@@ -32,8 +32,19 @@ export async function moveJobs(runtime: Runtime, entries: MoveEntry[]): Promise<
   let flags = "";
   for (let i = 0; i < entries.length; i += CHUNK) {
     const chunk = entries.slice(i, i + CHUNK);
-    const jobs = chunk.map((e) => ({ from: e.from, job: e.raw, action: e.action, push: e.text ?? "", distance: e.hint === undefined ? "" : String(e.hint) }));
-    flags += await runCall(runtime, protocol.move, { queues: runtime.keys.queues }, { token: newJid(), keepMs: runtime.replayWindowMs, jobs });
+    const jobs = chunk.map((e) => ({
+      from: e.from,
+      job: e.raw,
+      action: e.action,
+      push: e.text ?? "",
+      distance: e.hint === undefined ? "" : String(e.hint),
+    }));
+    flags += await runCall(
+      runtime,
+      protocol.move,
+      { queues: runtime.keys.queues },
+      { token: newJid(), keepMs: runtime.replayWindowMs, jobs },
+    );
   }
   return flags;
 }
@@ -51,20 +62,44 @@ interface OneJob {
 /** Tries this often when ticks keep moving the job. */
 const ATTEMPTS = 3;
 
-export async function moveOne(runtime: Runtime, jid: string, op: OneJob): Promise<{ found: JobInfo; pushed?: JobInfo }> {
+export async function moveOne(
+  runtime: Runtime,
+  jid: string,
+  op: OneJob,
+): Promise<{ found: JobInfo; pushed?: JobInfo }> {
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     const found = await mustFind(runtime, jid);
     if (found.state === "running") {
-      throw new TickqError("CONFLICT", `cannot ${op.what} job ${jid}: it is in process in tick ${found.tick}${found.tickAlive ? "" : " (whose lease is gone: it returns to its queue when resurrected)"}; try again once it has run`);
+      throw new TickqError(
+        "CONFLICT",
+        `cannot ${op.what} job ${jid}: it is in process in tick ${found.tick}${found.tickAlive ? "" : " (whose lease is gone: it returns to its queue when resurrected)"}; try again once it has run`,
+      );
     }
     if (!op.allowed.includes(found.state)) {
-      throw new TickqError("CONFLICT", `cannot ${op.what} job ${jid}: it is ${found.state}, and ${op.what} takes a job that is ${op.allowed.join(" or ")}`);
+      throw new TickqError(
+        "CONFLICT",
+        `cannot ${op.what} job ${jid}: it is ${found.state}, and ${op.what} takes a job that is ${op.allowed.join(" or ")}`,
+      );
     }
     const text = op.text?.(found) ?? found.raw;
-    const entry: MoveEntry = { from: found.waitingOn ?? sourceOf(found.state, found.queue), raw: found.raw, action: op.action, text, ...(found.position === undefined ? {} : { hint: found.position }) };
+    const entry: MoveEntry = {
+      from: found.waitingOn ?? sourceOf(found.state, found.queue),
+      raw: found.raw,
+      action: op.action,
+      text,
+      ...(found.position === undefined ? {} : { hint: found.position }),
+    };
     const flag = await moveJobs(runtime, [entry]);
-    if (flag === "1") return { found, ...(op.action === "push" ? { pushed: jobInfo(text, { state: "queued", queue: found.queue }) } : {}) };
-    if (flag === "u") throw new TickqError("CONFLICT", `cannot ${op.what} job ${jid}: its queue cannot be read (a malformed job); delete it instead`);
+    if (flag === "1")
+      return {
+        found,
+        ...(op.action === "push" ? { pushed: jobInfo(text, { state: "queued", queue: found.queue }) } : {}),
+      };
+    if (flag === "u")
+      throw new TickqError(
+        "CONFLICT",
+        `cannot ${op.what} job ${jid}: its queue cannot be read (a malformed job); delete it instead`,
+      );
     // "0": a tick moved it meanwhile (due, fetched): look again.
   }
   throw new TickqError("CONFLICT", `cannot ${op.what} job ${jid}: it kept moving while ticks ran; try again`);

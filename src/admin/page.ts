@@ -39,10 +39,20 @@ export interface PageReply {
 
 export async function readPage(runtime: Runtime, request: PageRequest): Promise<PageReply> {
   const [at = "", jid = "", near = "", nearJid = ""] = request.cursor ?? [];
-  const reply = await runCall(runtime, protocol.page, { set: runtime.prefix + request.key }, {
-    kind: request.sorted ? "z" : "l", order: request.asc ? "asc" : "desc", limit: request.limit, budget: PAGE_BUDGET,
-    name: request.name, queue: request.queue, cursor: { at, jid, near, nearJid },
-  });
+  const reply = await runCall(
+    runtime,
+    protocol.page,
+    { set: runtime.prefix + request.key },
+    {
+      kind: request.sorted ? "z" : "l",
+      order: request.asc ? "asc" : "desc",
+      limit: request.limit,
+      budget: PAGE_BUDGET,
+      name: request.name,
+      queue: request.queue,
+      cursor: { at, jid, near, nearJid },
+    },
+  );
   const entries: PageEntry[] = reply.entries.map((e) => ({ raw: e.job, where: e.where }));
   return { entries, next: reply.cursor.length > 0 ? reply.cursor : null, size: reply.size, examined: reply.examined };
 }

@@ -7,6 +7,7 @@ import * as protocol from "../protocol/index.js";
 import { runCall } from "../protocol/run.js";
 
 export async function setPaused(runtime: Runtime, name: string, paused: boolean): Promise<void> {
-  if (!isCleanName(name)) throw new TickqError("BAD_ARGS", `queue must be a name without spaces, got ${JSON.stringify(name)}`);
+  if (!isCleanName(name))
+    throw new TickqError("BAD_ARGS", `queue must be a name without spaces, got ${JSON.stringify(name)}`);
   await runCall(runtime, protocol.pause, { paused: `${runtime.prefix}paused` }, { queue: name, paused });
 }

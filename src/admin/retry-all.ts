@@ -9,7 +9,11 @@ import { retriedText } from "./retried-text.js";
 import { SORTED_SETS, readState } from "./states.js";
 import type { BulkOptions } from "./types.js";
 
-export async function retryAllJobs(runtime: Runtime, stateName: "retry" | "dead" | "scheduled", options: BulkOptions = {}): Promise<number> {
+export async function retryAllJobs(
+  runtime: Runtime,
+  stateName: "retry" | "dead" | "scheduled",
+  options: BulkOptions = {},
+): Promise<number> {
   const state = readState(stateName, ["retry", "dead", "scheduled"] as const, "retryAll");
   return moveMatching(runtime, {
     key: SORTED_SETS[state],

@@ -6,6 +6,10 @@ import { moveOne } from "./move.js";
 import type { JobInfo } from "./types.js";
 
 export async function runJobNow(runtime: Runtime, jid: string): Promise<JobInfo> {
-  const { pushed } = await moveOne(runtime, checkJid(jid), { allowed: ["scheduled", "retry"], action: "push", what: "run now" });
+  const { pushed } = await moveOne(runtime, checkJid(jid), {
+    allowed: ["scheduled", "retry"],
+    action: "push",
+    what: "run now",
+  });
   return pushed!;
 }

@@ -17,7 +17,12 @@ const endedKey = (runtime: Runtime, nonce: string) => `${runtime.prefix}dashboar
 /** Ends the session with this nonce for the `remainingMs` it had left. */
 export async function endSession(tickq: object, nonce: string, remainingMs: number): Promise<void> {
   const runtime = runtimeOf(tickq);
-  await runCall(runtime, protocol.session, { ended: endedKey(runtime, nonce) }, { op: "end", ms: Math.max(1, Math.ceil(remainingMs)) });
+  await runCall(
+    runtime,
+    protocol.session,
+    { ended: endedKey(runtime, nonce) },
+    { op: "end", ms: Math.max(1, Math.ceil(remainingMs)) },
+  );
 }
 
 /** Whether logout has ended the session with this nonce. */

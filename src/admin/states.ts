@@ -14,7 +14,10 @@ export const isSorted = (state: JobState): state is SortedState => Object.hasOwn
 /** `value` as one of `allowed`, or a TickqError BAD_STATE naming them. */
 export function readState<S extends JobState>(value: unknown, allowed: readonly S[], what: string): S {
   if (typeof value === "string" && (allowed as readonly string[]).includes(value)) return value as S;
-  throw new TickqError("BAD_STATE", `${what}: state must be one of ${allowed.join(", ")}; got ${JSON.stringify(value)}`);
+  throw new TickqError(
+    "BAD_STATE",
+    `${what}: state must be one of ${allowed.join(", ")}; got ${JSON.stringify(value)}`,
+  );
 }
 
 /** The key (under the prefix) a queued or sorted-set job sits in. */

@@ -4,7 +4,16 @@
 // is imported only when used (an optional peer dependency); each is set to
 // fail fast: a CLI should say "unreachable" in seconds, not retry on.
 import { redactUrl } from "../redact.js";
-import { createTickq, TickqError, type JobLogger, type JobRegistry, type QueueOrder, type RedisAdapter, type Schedules, type Tickq } from "../index.js";
+import {
+  createTickq,
+  TickqError,
+  type JobLogger,
+  type JobRegistry,
+  type QueueOrder,
+  type RedisAdapter,
+  type Schedules,
+  type Tickq,
+} from "../index.js";
 import { UsageError } from "./exit.js";
 
 export interface Connection {
@@ -26,7 +35,11 @@ export async function connect(env: NodeJS.ProcessEnv = process.env): Promise<Con
   if (env.REDIS_URL) {
     const { Redis } = await importClient("ioredis", () => import("ioredis"));
     const { ioredisAdapter } = await import("../redis/ioredis.js");
-    const client = new Redis(env.REDIS_URL, { maxRetriesPerRequest: 1, connectTimeout: 3_000, retryStrategy: (times) => (times > 2 ? null : 200) });
+    const client = new Redis(env.REDIS_URL, {
+      maxRetriesPerRequest: 1,
+      connectTimeout: 3_000,
+      retryStrategy: (times) => (times > 2 ? null : 200),
+    });
     const target = redactUrl(env.REDIS_URL);
     // A call that fails because the connection did says so, as the server does, not ioredis' "max retries per request".
     let down: string | undefined;
@@ -36,7 +49,9 @@ export async function connect(env: NodeJS.ProcessEnv = process.env): Promise<Con
     const clear = <T>(call: () => Promise<T>) =>
       call().catch((error: unknown) => {
         if (client.status === "ready" || down === undefined) throw error;
-        throw new TickqError("REDIS", `Redis at ${target} is unreachable (${down}): is it running? Check REDIS_URL`, { cause: error });
+        throw new TickqError("REDIS", `Redis at ${target} is unreachable (${down}): is it running? Check REDIS_URL`, {
+          cause: error,
+        });
       });
     const adapter: RedisAdapter = {
       evalsha: (sha, keys, args) => clear(() => inner.evalsha(sha, keys, args)),
@@ -46,7 +61,12 @@ export async function connect(env: NodeJS.ProcessEnv = process.env): Promise<Con
   }
   if (env.UPSTASH_REDIS_REST_URL && env.UPSTASH_REDIS_REST_TOKEN) {
     const { restAdapter } = await import("../redis/rest.js");
-    const adapter = restAdapter({ url: env.UPSTASH_REDIS_REST_URL, token: env.UPSTASH_REDIS_REST_TOKEN, retries: 1, backoffMs: () => 200 });
+    const adapter = restAdapter({
+      url: env.UPSTASH_REDIS_REST_URL,
+      token: env.UPSTASH_REDIS_REST_TOKEN,
+      retries: 1,
+      backoffMs: () => 200,
+    });
     return { adapter, target: env.UPSTASH_REDIS_REST_URL, close: async () => {} };
   }
   throw new UsageError("set REDIS_URL (redis://host:6379), or UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN");
@@ -75,7 +95,15 @@ const stderrLogger: JobLogger = {
 export async function withTickq<T>(options: SessionOptions, work: (session: Session) => Promise<T>): Promise<T> {
   const connection = await connect();
   try {
-    const tickq = createTickq({ redis: connection.adapter, jobs: options.jobs ?? {}, prefix: options.prefix, queues: options.queues, schedules: options.schedules, redisTimeoutMs: 5_000, logger: stderrLogger });
+    const tickq = createTickq({
+      redis: connection.adapter,
+      jobs: options.jobs ?? {},
+      prefix: options.prefix,
+      queues: options.queues,
+      schedules: options.schedules,
+      redisTimeoutMs: 5_000,
+      logger: stderrLogger,
+    });
     return await work({ tickq, connection });
   } finally {
     await connection.close();

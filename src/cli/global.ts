@@ -15,6 +15,7 @@ export function globals(command: Command): GlobalOptions {
 /** A whole number option, or a usage error naming it. */
 export function intOption(value: string | undefined, name: string, min = 0): number | undefined {
   if (value === undefined) return undefined;
-  if (!/^\d+$/.test(value) || Number(value) < min) throw new UsageError(`${name} must be a whole number ≥ ${min}, got ${JSON.stringify(value)}`);
+  if (!/^\d+$/.test(value) || Number(value) < min)
+    throw new UsageError(`${name} must be a whole number ≥ ${min}, got ${JSON.stringify(value)}`);
   return Number(value);
 }

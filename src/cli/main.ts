@@ -51,7 +51,11 @@ export async function main(argv: string[]): Promise<number> {
     }
     const code = exitCodeOf(error);
     const message = error instanceof Error ? error.message : String(error);
-    if (argv.includes("--json")) printJson({ error: message, code: error instanceof TickqError ? error.code : code === EXIT.USAGE ? "USAGE" : "FAILED" });
+    if (argv.includes("--json"))
+      printJson({
+        error: message,
+        code: error instanceof TickqError ? error.code : code === EXIT.USAGE ? "USAGE" : "FAILED",
+      });
     console.error(`tickq: ${message}`);
     return code;
   }

@@ -8,7 +8,10 @@ declare const TICKQ_VERSION: string | undefined;
 export function cliVersion(): string {
   if (typeof TICKQ_VERSION === "string") return TICKQ_VERSION;
   try {
-    const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { name?: string; version?: string };
+    const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as {
+      name?: string;
+      version?: string;
+    };
     if (pkg.name === "tickq" && typeof pkg.version === "string") return pkg.version;
   } catch {
     // not beside its package.json: fall through

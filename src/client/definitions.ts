@@ -8,7 +8,15 @@ import type { JobDefinition, JobRegistry } from "../types.js";
 import { isStandardSchema } from "./schema-check.js";
 
 const DEFINITION_KEYS: Readonly<Record<keyof JobDefinition, true>> = {
-  perform: true, queue: true, retry: true, backoff: true, timeoutMs: true, uniqueKey: true, concurrency: true, rateLimit: true, schema: true,
+  perform: true,
+  queue: true,
+  retry: true,
+  backoff: true,
+  timeoutMs: true,
+  uniqueKey: true,
+  concurrency: true,
+  rateLimit: true,
+  schema: true,
 };
 
 /** True when some job has a schema: enqueue then checks args against it. */
@@ -22,7 +30,10 @@ export function checkJobDefinitions(jobs: JobRegistry): boolean {
     checkKnownKeys(entry, DEFINITION_KEYS, `job "${name}"`);
     if (entry.schema === undefined) continue;
     if (!isStandardSchema(entry.schema)) {
-      throw new TickqError("BAD_OPTIONS", `job "${name}": schema must be a Standard Schema validator (valibot, zod, arktype…: an object with "~standard".validate)`);
+      throw new TickqError(
+        "BAD_OPTIONS",
+        `job "${name}": schema must be a Standard Schema validator (valibot, zod, arktype…: an object with "~standard".validate)`,
+      );
     }
     schemas = true;
   }

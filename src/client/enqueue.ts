@@ -30,7 +30,14 @@ import type { SendSpan } from "../telemetry/tracing.js";
 import type { BulkJob, RedisReply } from "../types.js";
 
 /** The fields enqueue writes; enqueue.lua appends created_at and enqueued_at. */
-type NewJob = { class: string; args: unknown[]; jid: string; queue: string; retry: boolean | number; [field: string]: unknown };
+type NewJob = {
+  class: string;
+  args: unknown[];
+  jid: string;
+  queue: string;
+  retry: boolean | number;
+  [field: string]: unknown;
+};
 
 /** Jobs per enqueue.lua call: keeps one script's run short on a busy Redis. */
 const CHUNK = 1_000;
@@ -46,7 +53,15 @@ interface Prepared {
 }
 
 const JOB_KEYS: Readonly<Record<keyof BulkJob, true>> = {
-  name: true, args: true, jid: true, queue: true, delayMs: true, at: true, retry: true, kick: true, unique: true,
+  name: true,
+  args: true,
+  jid: true,
+  queue: true,
+  delayMs: true,
+  at: true,
+  retry: true,
+  kick: true,
+  unique: true,
 };
 
 /** A job's name and args, checked; `args` is its schema's output when it has a schema. */
@@ -55,11 +70,17 @@ function checkArgs(runtime: Runtime, job: BulkJob): BulkJob | Promise<BulkJob> {
   const definition = definitionOf(runtime, job.name);
   if (!definition) {
     const known = Object.keys(runtime.jobs).join(", ") || "none";
-    throw new TickqError("UNKNOWN_JOB", `Unknown job "${job.name}": register it in createTickq({ jobs }) (registered: ${known})`);
+    throw new TickqError(
+      "UNKNOWN_JOB",
+      `Unknown job "${job.name}": register it in createTickq({ jobs }) (registered: ${known})`,
+    );
   }
   checkKnownKeys(job, JOB_KEYS, `Job "${job.name}"`, "BAD_ARGS");
   if (!Array.isArray(job.args)) {
-    throw new TickqError("BAD_ARGS", `Job "${job.name}": args must be an array, got ${job.args === null ? "null" : typeof job.args}`);
+    throw new TickqError(
+      "BAD_ARGS",
+      `Job "${job.name}": args must be an array, got ${job.args === null ? "null" : typeof job.args}`,
+    );
   }
   if (!definition.schema) return checkJson(job, job.args);
   const output = checkBySchema(definition.schema, job.args, `Job "${job.name}"`, "args");
@@ -67,7 +88,11 @@ function checkArgs(runtime: Runtime, job: BulkJob): BulkJob | Promise<BulkJob> {
 }
 
 function checkJson(job: BulkJob, args: unknown): BulkJob {
-  if (!Array.isArray(args)) throw new TickqError("BAD_ARGS", `Job "${job.name}": its schema's output must be an array of args, got ${args === null ? "null" : typeof args}`);
+  if (!Array.isArray(args))
+    throw new TickqError(
+      "BAD_ARGS",
+      `Job "${job.name}": its schema's output must be an array of args, got ${args === null ? "null" : typeof args}`,
+    );
   const problem = unfaithfulJson(args, "args");
   if (problem) throw new TickqError("BAD_ARGS", `Job "${job.name}": ${problem}`);
   return args === job.args ? job : { ...job, args };
@@ -78,20 +103,37 @@ function prepare(runtime: Runtime, job: BulkJob, fields?: Record<string, unknown
   const definition = definitionOf(runtime, job.name)!;
   const queue = job.queue ?? definition.queue ?? "default";
   if (!isCleanName(queue)) {
-    throw new TickqError("BAD_ARGS", `Job "${job.name}": queue must be a non-empty name without spaces, got ${JSON.stringify(queue)}`);
+    throw new TickqError(
+      "BAD_ARGS",
+      `Job "${job.name}": queue must be a non-empty name without spaces, got ${JSON.stringify(queue)}`,
+    );
   }
   if (job.jid !== undefined && !isCleanName(job.jid, 128)) {
-    throw new TickqError("BAD_ARGS", `Job "${job.name}": jid must be a non-empty string of at most 128 characters without spaces`);
+    throw new TickqError(
+      "BAD_ARGS",
+      `Job "${job.name}": jid must be a non-empty string of at most 128 characters without spaces`,
+    );
   }
   const atMs = job.at === undefined ? 0 : job.at.getTime();
   if (Number.isNaN(atMs)) throw new TickqError("BAD_ARGS", `Job "${job.name}": \`at\` is an invalid Date`);
   const delayMs = job.delayMs ?? 0;
   if (!Number.isFinite(delayMs)) throw new TickqError("BAD_ARGS", `Job "${job.name}": delayMs must be a finite number`);
   const jid = job.jid ?? newJid();
-  const payload: NewJob = { class: job.name, args: job.args, jid, queue, retry: job.retry ?? definition.retry ?? true, ...fields };
+  const payload: NewJob = {
+    class: job.name,
+    args: job.args,
+    jid,
+    queue,
+    retry: job.retry ?? definition.retry ?? true,
+    ...fields,
+  };
   const json = encodeNewJob(payload);
   const bytes = checkJobSize(json, runtime.maxJobBytes, `Job "${job.name}"`);
-  const prepared: Prepared = { jid, bytes, args: { queue, delayMs: Math.floor(delayMs), atMs: Math.floor(atMs), jid: job.jid ?? "", job: json } };
+  const prepared: Prepared = {
+    jid,
+    bytes,
+    args: { queue, delayMs: Math.floor(delayMs), atMs: Math.floor(atMs), jid: job.jid ?? "", job: json },
+  };
   const plan = planFlow(job.name, definition, job.args, job.unique);
   if (plan) prepared.flow = { plan, payload };
   return prepared;
@@ -114,7 +156,11 @@ function holdersOf(reply: RedisReply, chunk: Prepared[]): void {
   }
 }
 
-export async function enqueueJobs(runtime: Runtime, jobs: BulkJob[], fields?: Record<string, unknown>): Promise<string[]> {
+export async function enqueueJobs(
+  runtime: Runtime,
+  jobs: BulkJob[],
+  fields?: Record<string, unknown>,
+): Promise<string[]> {
   if (!Array.isArray(jobs)) throw new TickqError("BAD_ARGS", "enqueueBulk takes an array of { name, args, … }");
   if (!runtime.tracing) return pushJobs(runtime, jobs, fields);
   const span = runtime.tracing.send();
@@ -129,17 +175,33 @@ export async function enqueueJobs(runtime: Runtime, jobs: BulkJob[], fields?: Re
 }
 
 /** `fields`: written into every job after its own (the awaited mark of src/results/, the trace context of src/telemetry/). */
-async function pushJobs(runtime: Runtime, jobs: BulkJob[], fields: Record<string, unknown> | undefined, span?: SendSpan): Promise<string[]> {
+async function pushJobs(
+  runtime: Runtime,
+  jobs: BulkJob[],
+  fields: Record<string, unknown> | undefined,
+  span?: SendSpan,
+): Promise<string[]> {
   const checked = jobs.map((job) => checkArgs(runtime, job));
   const ready = runtime.schemas ? await Promise.all(checked) : (checked as BulkJob[]);
   const prepared = ready.map((job) => prepare(runtime, job, fields));
-  span?.sent(prepared.map((p) => p.args.queue), prepared.map((p) => p.jid));
+  span?.sent(
+    prepared.map((p) => p.args.queue),
+    prepared.map((p) => p.jid),
+  );
   if (prepared.some((p) => p.flow)) await Promise.all(prepared.map(withFlow));
   const trips: RoundTrips = { count: 0 };
   for (const chunk of chunksOf(prepared, (p) => p.bytes, CHUNK)) {
     const reply = await runCall(
-      runtime, protocol.enqueue, { queues: runtime.keys.queues, schedule: runtime.keys.schedule },
-      { token: newJid(), tokenMs: runtime.replayWindowMs, idWindowMs: runtime.idWindowMs, jobs: chunk.map((p) => p.args) }, trips,
+      runtime,
+      protocol.enqueue,
+      { queues: runtime.keys.queues, schedule: runtime.keys.schedule },
+      {
+        token: newJid(),
+        tokenMs: runtime.replayWindowMs,
+        idWindowMs: runtime.idWindowMs,
+        jobs: chunk.map((p) => p.args),
+      },
+      trips,
     );
     holdersOf(reply, chunk);
   }

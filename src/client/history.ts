@@ -22,7 +22,10 @@ export const MAX_HISTORY_DAYS = 1_825;
 /** The last `days` days, oldest first, today (by Redis' clock) last. */
 export async function readHistory(runtime: Runtime, days = 30): Promise<DayStats[]> {
   if (!Number.isInteger(days) || days < 1 || days > MAX_HISTORY_DAYS) {
-    throw new TickqError("BAD_ARGS", `history: days must be an integer from 1 to ${MAX_HISTORY_DAYS}, got ${String(days)}`);
+    throw new TickqError(
+      "BAD_ARGS",
+      `history: days must be an integer from 1 to ${MAX_HISTORY_DAYS}, got ${String(days)}`,
+    );
   }
   const reply = await runCall(runtime, protocol.history, { processed: `${runtime.prefix}stat:processed` }, { days });
   return reply.map((d) => ({ date: d.day, processed: d.processed, failed: d.failed }));

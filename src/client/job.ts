@@ -55,9 +55,13 @@ export function encodeNewJob(payload: Omit<JobPayload, "created_at" | "enqueued_
   try {
     json = JSON.stringify(payload);
   } catch (error) {
-    throw new TickqError("BAD_ARGS", `Job ${payload.class}: args cannot be serialized as JSON (${(error as Error).message})`, {
-      cause: error,
-    });
+    throw new TickqError(
+      "BAD_ARGS",
+      `Job ${payload.class}: args cannot be serialized as JSON (${(error as Error).message})`,
+      {
+        cause: error,
+      },
+    );
   }
   const surrogate = LONE_SURROGATE.exec(json);
   if (surrogate) {
@@ -67,7 +71,10 @@ export function encodeNewJob(payload: Omit<JobPayload, "created_at" | "enqueued_
     );
   }
   if (json.length > 2 * MAX_DEPTH && depthOf(json) > MAX_DEPTH) {
-    throw new TickqError("BAD_ARGS", `Job ${payload.class}: args nest deeper than ${MAX_DEPTH} levels, which Redis' JSON reader refuses`);
+    throw new TickqError(
+      "BAD_ARGS",
+      `Job ${payload.class}: args nest deeper than ${MAX_DEPTH} levels, which Redis' JSON reader refuses`,
+    );
   }
   return json;
 }
@@ -96,7 +103,11 @@ export function decodeJob(raw: string, jobs: JobRegistry): DecodedJob {
   if (!Array.isArray(job.args)) {
     return { ok: false, errorClass: "TickqMalformedJob", reason: 'job "args" is not an array' };
   }
-  const payload = { ...job, jid: typeof job.jid === "string" ? job.jid : "", queue: String(job.queue ?? "default") } as JobPayload;
+  const payload = {
+    ...job,
+    jid: typeof job.jid === "string" ? job.jid : "",
+    queue: String(job.queue ?? "default"),
+  } as JobPayload;
   if (!Object.hasOwn(jobs, job.class)) {
     const reason = `no job named "${job.class}" is registered in the code that ticked (a rolling deploy, or another app on this prefix?)`;
     return { ok: false, errorClass: "TickqUnknownJob", reason, payload };
@@ -120,10 +131,23 @@ function parses(text: string): boolean {
  * text kept whole in `raw`. `fields`: what was spliced, when it was a splice.
  */
 export function deadEntryFor(
-  raw: string, queue: string, errorClass: string, reason: string, nowSec: number,
+  raw: string,
+  queue: string,
+  errorClass: string,
+  reason: string,
+  nowSec: number,
 ): { text: string; fields?: Record<string, unknown> } {
   const errorFields = { error_class: errorClass, error_message: reason, failed_at: seconds(nowSec) };
   const spliced = parses(raw) ? spliceFields(raw, errorFields) : null;
   if (spliced !== null) return { text: spliced, fields: errorFields };
-  return { text: JSON.stringify({ class: "TickqMalformedJob", args: [], jid: newJid(), queue, raw: raw.toWellFormed(), ...errorFields }) };
+  return {
+    text: JSON.stringify({
+      class: "TickqMalformedJob",
+      args: [],
+      jid: newJid(),
+      queue,
+      raw: raw.toWellFormed(),
+      ...errorFields,
+    }),
+  };
 }

@@ -106,7 +106,9 @@ const encode = encodeValue;
 export function spliceFields(text: string, values: Record<string, unknown>): string | null {
   const fields = topLevelFields(text);
   if (!fields) return null;
-  const replaced = [...fields.entries()].filter(([key]) => Object.hasOwn(values, key)).sort((a, b) => a[1].start - b[1].start);
+  const replaced = [...fields.entries()]
+    .filter(([key]) => Object.hasOwn(values, key))
+    .sort((a, b) => a[1].start - b[1].start);
   let out = "";
   let at = 0;
   for (const [key, span] of replaced) {

@@ -32,7 +32,9 @@ function kindOf(value: object): string {
 function scalarProblem(value: unknown, inArray: boolean): string | undefined {
   switch (typeof value) {
     case "number":
-      return Number.isFinite(value) ? undefined : `${String(value)} (JSON has no ${String(value)}; it would arrive as null)`;
+      return Number.isFinite(value)
+        ? undefined
+        : `${String(value)} (JSON has no ${String(value)}; it would arrive as null)`;
     case "undefined":
       return inArray ? "undefined (it would arrive as null; use null)" : undefined;
     case "function":

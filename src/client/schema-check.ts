@@ -42,7 +42,11 @@ function outcome(result: StandardSchemaV1.Result<unknown>, label: string, root: 
 
 function thrown(label: string, error: unknown): TickqError {
   if (error instanceof TickqError) return error;
-  return new TickqError("BAD_ARGS", `${label}: its schema threw: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  return new TickqError(
+    "BAD_ARGS",
+    `${label}: its schema threw: ${error instanceof Error ? error.message : String(error)}`,
+    { cause: error },
+  );
 }
 
 /**
@@ -50,7 +54,12 @@ function thrown(label: string, error: unknown): TickqError {
  * when the validator is (most are); a Promise when it is async.
  * `label` opens the message (`Job "signup"`), `root` names the value (`args`).
  */
-export function checkBySchema(schema: StandardSchemaV1, value: unknown, label: string, root: string): unknown | Promise<unknown> {
+export function checkBySchema(
+  schema: StandardSchemaV1,
+  value: unknown,
+  label: string,
+  root: string,
+): unknown | Promise<unknown> {
   let result: StandardSchemaV1.Result<unknown> | Promise<StandardSchemaV1.Result<unknown>>;
   try {
     result = schema["~standard"].validate(value);
@@ -58,7 +67,10 @@ export function checkBySchema(schema: StandardSchemaV1, value: unknown, label: s
     throw thrown(label, error);
   }
   if (result instanceof Promise) {
-    return result.then((r) => outcome(r, label, root), (error: unknown) => Promise.reject(thrown(label, error)));
+    return result.then(
+      (r) => outcome(r, label, root),
+      (error: unknown) => Promise.reject(thrown(label, error)),
+    );
   }
   return outcome(result, label, root);
 }

@@ -10,9 +10,15 @@ export async function readStats(runtime: Runtime): Promise<Stats> {
   // One call: a dashboard refresh costs one script run, whatever is declared.
   const names = Object.keys(runtime.jobs);
   const orderedNames = runtime.orderedNames;
-  const reply = await runCall(runtime, protocol.stats, { queues: runtime.keys.queues, ticks: runtime.keys.ticks }, {
-    flowNames: flowStatsArgs(names), orderedNames,
-  });
+  const reply = await runCall(
+    runtime,
+    protocol.stats,
+    { queues: runtime.keys.queues, ticks: runtime.keys.ticks },
+    {
+      flowNames: flowStatsArgs(names),
+      orderedNames,
+    },
+  );
   const flow = flowStatsFrom(reply.flow, names);
   const ordered = orderedStatsFrom(reply.ordered, orderedNames);
   const queues = Object.fromEntries(reply.queues.map((q) => [q.name, q.size]));

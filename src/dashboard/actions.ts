@@ -39,7 +39,9 @@ export function actionRoutes(app: Hono<DashboardEnv>, scope: DashboardScope): vo
     return backTo(c, `${n} job(s) back in their queues.`);
   });
   app.post("/:state{scheduled|retry|dead|succeeded}/delete-all", async (c) => {
-    const n = await jobs.deleteAll(c.req.param("state") as "scheduled" | "retry" | "dead" | "succeeded", { name: await formName(c) });
+    const n = await jobs.deleteAll(c.req.param("state") as "scheduled" | "retry" | "dead" | "succeeded", {
+      name: await formName(c),
+    });
     return backTo(c, `${n} job(s) deleted.`);
   });
   app.post("/queues/:name/pause", async (c) => {

@@ -20,13 +20,23 @@ export function readCookies(c: Context, name: string): string[] {
   for (const pair of (c.req.header("cookie") ?? "").split(";")) {
     const eq = pair.indexOf("=");
     const value = pair.slice(eq + 1).trim();
-    if (eq > 0 && pair.slice(0, eq).trim() === name && VALUE.test(value) && values.length < MAX_VALUES) values.push(value);
+    if (eq > 0 && pair.slice(0, eq).trim() === name && VALUE.test(value) && values.length < MAX_VALUES)
+      values.push(value);
   }
   return values;
 }
 
 /** Sets cookie `name` (a value from session.ts, "" to delete with maxAgeSec 0) for `path`: HttpOnly, SameSite=Strict, Secure over HTTPS. */
-export function writeCookie(c: Context, name: string, value: string, cookie: { path: string; secure: boolean; maxAgeSec: number }): void {
+export function writeCookie(
+  c: Context,
+  name: string,
+  value: string,
+  cookie: { path: string; secure: boolean; maxAgeSec: number },
+): void {
   const secure = cookie.secure ? "; Secure" : "";
-  c.header("Set-Cookie", `${name}=${value}; Max-Age=${cookie.maxAgeSec}; Path=${cookie.path}; HttpOnly${secure}; SameSite=Strict`, { append: true });
+  c.header(
+    "Set-Cookie",
+    `${name}=${value}; Max-Age=${cookie.maxAgeSec}; Path=${cookie.path}; HttpOnly${secure}; SameSite=Strict`,
+    { append: true },
+  );
 }

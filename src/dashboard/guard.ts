@@ -36,8 +36,12 @@ export function guard(scope: DashboardScope): MiddlewareHandler<DashboardEnv> {
   // (a Worker may not make random values at start-up).
   let openKey: string | undefined;
   return async (c, next) => {
-    const session = scope.secrets.length === 0 ? { nonce: "open", key: (openKey ??= randomToken()), expiresMs: Infinity } : await liveSession(c, scope);
-    if (!session) return isRead(c.req.method) ? c.redirect(`${scope.basePath}/login`, 303) : refuse(c, 401, "log in first");
+    const session =
+      scope.secrets.length === 0
+        ? { nonce: "open", key: (openKey ??= randomToken()), expiresMs: Infinity }
+        : await liveSession(c, scope);
+    if (!session)
+      return isRead(c.req.method) ? c.redirect(`${scope.basePath}/login`, 303) : refuse(c, 401, "log in first");
     c.set("session", session);
     c.set("csrf", await csrfToken(session));
     if (!isRead(c.req.method)) {
@@ -47,7 +51,8 @@ export function guard(scope: DashboardScope): MiddlewareHandler<DashboardEnv> {
       if (!sameOrigin(c)) return refuse(c, 403, "refused: a state change must come from the dashboard's own pages");
       const form = await c.req.parseBody();
       const token = typeof form._csrf === "string" ? form._csrf : "";
-      if (!(await timingSafeEqual(token, c.var.csrf))) return refuse(c, 403, "refused: missing or wrong CSRF token (reload the page and try again)");
+      if (!(await timingSafeEqual(token, c.var.csrf)))
+        return refuse(c, 403, "refused: missing or wrong CSRF token (reload the page and try again)");
     }
     await next();
   };

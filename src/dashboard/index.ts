@@ -76,12 +76,27 @@ export function dashboard(options: DashboardOptions = {}): Dashboard {
     ticksRoute(app, scope);
     actionRoutes(app, scope);
     // Last: a path no page has is a page that says so, not the API's JSON answer behind it.
-    app.all("*", (c) => page(c, "", "Not found", html`<p class="warn" role="alert">No page here. <a href="${c.var.base}">Back to the overview</a>.</p>`, 404));
+    app.all("*", (c) =>
+      page(
+        c,
+        "",
+        "Not found",
+        html`<p class="warn" role="alert">No page here. <a href="${c.var.base}">Back to the overview</a>.</p>`,
+        404,
+      ),
+    );
     app.onError((error, c) => {
       const status = statusOf(error);
       if (status === undefined) console.error("tickq: dashboard request failed:", error);
-      const message = status === undefined ? "Something went wrong (the server's log has the details)." : (error as Error).message;
-      return page(c, "", status === 404 ? "Not found" : "Could not do that", html`<p class="warn" role="alert">${message}</p>`, status ?? 500);
+      const message =
+        status === undefined ? "Something went wrong (the server's log has the details)." : (error as Error).message;
+      return page(
+        c,
+        "",
+        status === 404 ? "Not found" : "Could not do that",
+        html`<p class="warn" role="alert">${message}</p>`,
+        status ?? 500,
+      );
     });
     return app;
   };

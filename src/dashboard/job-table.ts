@@ -14,7 +14,8 @@ const canRetry = (job: JobInfo) => job.state === "scheduled" || job.state === "r
 
 function place(job: JobInfo): Html {
   if (job.state === "queued") return html`${job.position === 0 ? "next" : `${job.position} ahead`}`;
-  if (job.state === "running") return html`tick ${job.tick}${job.tickAlive ? "" : html` <span class="tag">lease gone</span>`}`;
+  if (job.state === "running")
+    return html`tick ${job.tick}${job.tickAlive ? "" : html` <span class="tag">lease gone</span>`}`;
   return when(job.at);
 }
 
@@ -34,11 +35,14 @@ export function jobTable(c: Ctx, page: JobPage, options: { when: string; errors:
   // class jobs: on a phone each row becomes a card (style.ts), so the error and the buttons are not squeezed off-screen.
   return html`<div class="scroll"><table class="jobs"><tr><th>jid</th><th>job</th><th>queue</th><th>${options.when}</th><th>args</th>${options.errors ? html`<th>error</th>` : ""}<th></th></tr>
 ${page.jobs.map(
-  (job) => html`<tr data-jid="${job.jid}"><td data-label="jid"><a href="${base}/jobs/${encodeURIComponent(job.jid)}">${job.jid}</a></td><td data-label="job">${job.name}</td><td data-label="queue">${job.queue}</td><td data-label="${options.when}">${place(job)}</td><td data-label="args"><code>${preview(
-    job.job.args,
-  )}</code></td>${options.errors ? html`<td class="err" data-label="error">${errorOf(job)}</td>` : ""}<td class="act">${canRetry(job) ? postButton(c, `/jobs/${encodeURIComponent(job.jid)}/retry`, "Retry") : ""} ${
-    job.state === "running" ? "" : postButton(c, `/jobs/${encodeURIComponent(job.jid)}/delete`, "Delete", { danger: true })
-  }</td></tr>`,
+  (job) =>
+    html`<tr data-jid="${job.jid}"><td data-label="jid"><a href="${base}/jobs/${encodeURIComponent(job.jid)}">${job.jid}</a></td><td data-label="job">${job.name}</td><td data-label="queue">${job.queue}</td><td data-label="${options.when}">${place(job)}</td><td data-label="args"><code>${preview(
+      job.job.args,
+    )}</code></td>${options.errors ? html`<td class="err" data-label="error">${errorOf(job)}</td>` : ""}<td class="act">${canRetry(job) ? postButton(c, `/jobs/${encodeURIComponent(job.jid)}/retry`, "Retry") : ""} ${
+      job.state === "running"
+        ? ""
+        : postButton(c, `/jobs/${encodeURIComponent(job.jid)}/delete`, "Delete", { danger: true })
+    }</td></tr>`,
 )}</table></div>
 ${page.jobs.length === 0 ? html`<p class="muted">No jobs here.</p>` : ""}
 <p class="bar">${c.req.query("cursor") ? html`<a href="${first.pathname + first.search}">« First page</a>` : ""}${page.cursor ? html`<a rel="next" href="${next.pathname + next.search}">Next page »</a>` : ""}</p>`;

@@ -34,7 +34,13 @@ export function shell(title: string, body: Html): Html {
 }
 
 /** A full dashboard page: the menu with `section` marked, a notice from the last action (?done=), then the body. */
-export function page(c: Ctx, section: string, title: string, body: Html, status: 200 | 400 | 404 | 409 | 413 | 500 | 503 = 200) {
+export function page(
+  c: Ctx,
+  section: string,
+  title: string,
+  body: Html,
+  status: 200 | 400 | 404 | 409 | 413 | 500 | 503 = 200,
+) {
   const base = c.var.base;
   const notice = c.req.query("done");
   const nonce = pageHeaders(c);
@@ -64,7 +70,9 @@ export function postButton(c: Ctx, path: string, label: string, options: PostOpt
   const here = new URL(c.req.url);
   here.searchParams.delete("done");
   const fields = { _csrf: c.var.csrf, back: options.back ?? here.pathname + here.search, ...options.fields };
-  return html`<form class="inline" method="post" action="${c.var.base}${path}"${options.confirm ? html` data-confirm="${options.confirm}"` : ""}>${Object.entries(fields).map(
+  return html`<form class="inline" method="post" action="${c.var.base}${path}"${options.confirm ? html` data-confirm="${options.confirm}"` : ""}>${Object.entries(
+    fields,
+  ).map(
     ([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`,
   )}<button${options.danger ? raw(' class="danger"') : ""}>${label}</button></form>`;
 }
@@ -81,7 +89,14 @@ export function when(ms: number | null | undefined): Html {
 
 function relative(deltaMs: number): string {
   const s = Math.round(Math.abs(deltaMs) / 1000);
-  const text = s < 120 ? `${s} s` : s < 7200 ? `${Math.round(s / 60)} min` : s < 172_800 ? `${Math.round(s / 3600)} h` : `${Math.round(s / 86_400)} d`;
+  const text =
+    s < 120
+      ? `${s} s`
+      : s < 7200
+        ? `${Math.round(s / 60)} min`
+        : s < 172_800
+          ? `${Math.round(s / 3600)} h`
+          : `${Math.round(s / 86_400)} d`;
   return deltaMs < 0 ? `${text} ago` : `in ${text}`;
 }
 

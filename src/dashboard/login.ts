@@ -11,7 +11,8 @@ import { pageHeaders, shell } from "./layout.js";
 import { SESSION_MS, matchSecret, openSession } from "./session.js";
 import type { DashboardEnv, DashboardScope } from "./types.js";
 
-const isHttps = (c: Context) => new URL(c.req.url).protocol === "https:" || c.req.header("x-forwarded-proto") === "https";
+const isHttps = (c: Context) =>
+  new URL(c.req.url).protocol === "https:" || c.req.header("x-forwarded-proto") === "https";
 
 function loginForm(c: Context<DashboardEnv>, error: string, status: 200 | 401) {
   pageHeaders(c);
@@ -43,7 +44,11 @@ export function loginRoutes(app: Hono<DashboardEnv>, scope: DashboardScope): voi
       if (client !== undefined) await scope.throttle!.failed(client);
       return loginForm(c, "Wrong secret.", 401);
     }
-    writeCookie(c, SESSION_COOKIE, await openSession(matched, Date.now()), { path: scope.basePath, secure: isHttps(c), maxAgeSec: SESSION_MS / 1000 });
+    writeCookie(c, SESSION_COOKIE, await openSession(matched, Date.now()), {
+      path: scope.basePath,
+      secure: isHttps(c),
+      maxAgeSec: SESSION_MS / 1000,
+    });
     return c.redirect(scope.basePath, 303);
   });
 }

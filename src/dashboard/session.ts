@@ -13,10 +13,15 @@ export const SESSION_MS = 12 * 3600_000;
 const encoder = new TextEncoder();
 
 const base64url = (bytes: ArrayBuffer | Uint8Array) =>
-  btoa(String.fromCharCode(...new Uint8Array(bytes))).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  btoa(String.fromCharCode(...new Uint8Array(bytes)))
+    .replace(/\+/g, "-")
+    .replace(/\//g, "_")
+    .replace(/=+$/, "");
 
 async function hmac(key: string, message: string): Promise<string> {
-  const k = await crypto.subtle.importKey("raw", encoder.encode(key), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  const k = await crypto.subtle.importKey("raw", encoder.encode(key), { name: "HMAC", hash: "SHA-256" }, false, [
+    "sign",
+  ]);
   return base64url(await crypto.subtle.sign("HMAC", k, encoder.encode(message)));
 }
 
@@ -38,11 +43,16 @@ export async function openSession(key: string, nowMs: number): Promise<string> {
 }
 
 /** The session a cookie value holds, if one of `keys` signed it and it has not expired. */
-export async function readSession(value: string | undefined, keys: readonly string[], nowMs: number): Promise<Session | null> {
+export async function readSession(
+  value: string | undefined,
+  keys: readonly string[],
+  nowMs: number,
+): Promise<Session | null> {
   const [nonce, expires, mac, extra] = (value ?? "").split(".");
   if (!nonce || !expires || !mac || extra !== undefined || !(Number(expires) > nowMs)) return null;
   for (const key of keys) {
-    if (await timingSafeEqual(mac, await hmac(key, `session ${nonce} ${expires}`))) return { nonce, key, expiresMs: Number(expires) };
+    if (await timingSafeEqual(mac, await hmac(key, `session ${nonce} ${expires}`)))
+      return { nonce, key, expiresMs: Number(expires) };
   }
   return null;
 }

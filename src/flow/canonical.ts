@@ -6,6 +6,10 @@ export function canonicalJson(value: unknown): string {
     if (v === null || typeof v !== "object" || Array.isArray(v)) return v;
     // fromEntries defines own properties, so an own "__proto__" key (JSON.parse
     // makes one) stays a key instead of setting the copy's prototype.
-    return Object.fromEntries(Object.keys(v).sort().map((k) => [k, (v as Record<string, unknown>)[k]]));
+    return Object.fromEntries(
+      Object.keys(v)
+        .sort()
+        .map((k) => [k, (v as Record<string, unknown>)[k]]),
+    );
   });
 }

@@ -19,7 +19,10 @@ const LONG_KEY = 256;
 
 /** Reversed by decodeURIComponent. */
 export function escapeWord(word: string): string {
-  return word.replace(/[\x00-\x20%"|\\\x7f]/g, (c) => `%${c.charCodeAt(0).toString(16).padStart(2, "0").toUpperCase()}`);
+  return word.replace(
+    /[\x00-\x20%"|\\\x7f]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).padStart(2, "0").toUpperCase()}`,
+  );
 }
 
 /** A key as the descriptor writes it: escaped, or hashed when long — keeping a unique key's `u:`, by which Lua tells where its holder is kept. */

@@ -18,7 +18,10 @@ export interface FlowFetched {
 }
 
 /** readFetched (lib/tick/fetch-jobs.lua's groups), each flow job with its fence from the flow part. */
-export function readFetchedFenced(groups: FetchedGroups, flow: { capped: boolean; fence: number; parked: boolean } | undefined): FlowFetched {
+export function readFetchedFenced(
+  groups: FetchedGroups,
+  flow: { capped: boolean; fence: number; parked: boolean } | undefined,
+): FlowFetched {
   const jobs = readFetched(groups);
   if (flow === undefined) return { jobs, capped: false, parked: false };
   let fence = flow.fence;

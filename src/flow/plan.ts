@@ -31,16 +31,21 @@ function keyOf(name: string, what: string, fn: unknown, args: unknown[]): string
   try {
     key = (fn as (a: unknown[]) => unknown)(args);
   } catch (error) {
-    throw new TickqError("BAD_ARGS", `Job "${name}": ${what} threw: ${(error as Error)?.message ?? String(error)}`, { cause: error });
+    throw new TickqError("BAD_ARGS", `Job "${name}": ${what} threw: ${(error as Error)?.message ?? String(error)}`, {
+      cause: error,
+    });
   }
-  if (typeof key !== "string" || key === "") fail(name, `${what} must return a non-empty string, got ${key === "" ? '""' : typeof key}`);
+  if (typeof key !== "string" || key === "")
+    fail(name, `${what} must return a non-empty string, got ${key === "" ? '""' : typeof key}`);
   if (key.length > MAX_KEY) fail(name, `${what} returned a key of ${key.length} characters (at most ${MAX_KEY})`);
-  if (!key.isWellFormed()) fail(name, `${what} returned a string with a lone UTF-16 surrogate; use String.prototype.toWellFormed()`);
+  if (!key.isWellFormed())
+    fail(name, `${what} returned a string with a lone UTF-16 surrogate; use String.prototype.toWellFormed()`);
   return key;
 }
 
 function limitOf(name: string, what: string, value: unknown): number {
-  if (typeof value !== "number" || !Number.isInteger(value) || value < 1) fail(name, `${what} must be a whole number ≥ 1, got ${String(value)}`);
+  if (typeof value !== "number" || !Number.isInteger(value) || value < 1)
+    fail(name, `${what} must be a whole number ≥ 1, got ${String(value)}`);
   return value;
 }
 
@@ -60,7 +65,12 @@ function uniqueKeyOf(name: string, definition: JobDefinition<never>, args: unkno
 }
 
 /** The flow plan of a job, or undefined for a plain job (no unique mode, no limits). */
-export function planFlow(name: string, definition: JobDefinition<never>, args: unknown[], unique: unknown): FlowPlan | undefined {
+export function planFlow(
+  name: string,
+  definition: JobDefinition<never>,
+  args: unknown[],
+  unique: unknown,
+): FlowPlan | undefined {
   if (unique !== undefined && !UNIQUE_MODES.includes(unique as UniqueMode)) {
     fail(name, `unknown unique mode ${JSON.stringify(unique)}; modes are ${UNIQUE_MODES.join(", ")}`);
   }

@@ -100,12 +100,18 @@ export function createApp<J extends JobRegistry>(options: AppOptions<J>): Hono<T
   checkAllSecrets({ admin: options.secrets, read: options.readSecrets, tick: options.tickSecrets });
   const secrets = secretsOf(options.secrets, options.readSecrets, options.tickSecrets);
   const open = secrets.admin.length + secrets.read.length + secrets.tick.length === 0;
-  if (open && !options.insecure) throw new Error("createApp needs a secret (TICKQ_SECRET or CRON_SECRET), or insecure: true for local development");
+  if (open && !options.insecure)
+    throw new Error("createApp needs a secret (TICKQ_SECRET or CRON_SECRET), or insecure: true for local development");
   const tickq = options.tickq as Tickq<JobRegistry>;
   // Fan-out is refused here, at start, when nothing configured says where to send it.
   const fanOut = fanOutStarter({
-    tickq, maxParallel: options.maxParallel, publicUrl: options.publicUrl, selfFetch: options.selfFetch, listeningUrl: options.listeningUrl,
-    basePath: options.basePath, secret: secrets.admin[0] ?? secrets.tick[0],
+    tickq,
+    maxParallel: options.maxParallel,
+    publicUrl: options.publicUrl,
+    selfFetch: options.selfFetch,
+    listeningUrl: options.listeningUrl,
+    basePath: options.basePath,
+    secret: secrets.admin[0] ?? secrets.tick[0],
   });
   const scope = { ...options, tickq, fanOut };
   const basePath = options.basePath ?? "";
@@ -126,7 +132,17 @@ export function createApp<J extends JobRegistry>(options: AppOptions<J>): Hono<T
   options.routes?.(app);
 
   if (options.dashboard && served) {
-    app.route("/dashboard", options.dashboard({ tickq, secrets: viewers, readSecrets: secrets.read, insecure: open, basePath: `${basePath}/dashboard`, throttle }));
+    app.route(
+      "/dashboard",
+      options.dashboard({
+        tickq,
+        secrets: viewers,
+        readSecrets: secrets.read,
+        insecure: open,
+        basePath: `${basePath}/dashboard`,
+        throttle,
+      }),
+    );
   }
   if (!open) app.use("*", requireAccess({ secrets, basePath, throttle }));
 
@@ -140,7 +156,10 @@ export function createApp<J extends JobRegistry>(options: AppOptions<J>): Hono<T
     bodyLimit({ maxSize, onError: (c) => c.json({ error: `body over ${maxSize} bytes` }, 413) }),
     async (c) => {
       if (open && !isJson(c.req.header("content-type"))) {
-        return c.json({ error: "POST /jobs needs content-type: application/json", code: "UNSUPPORTED_MEDIA_TYPE" }, 415);
+        return c.json(
+          { error: "POST /jobs needs content-type: application/json", code: "UNSUPPORTED_MEDIA_TYPE" },
+          415,
+        );
       }
       let input: unknown;
       try {

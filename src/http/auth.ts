@@ -39,9 +39,14 @@ export interface Secrets {
   tick: string[];
 }
 
-const present = (list: readonly (string | undefined)[] | undefined): string[] => (list ?? []).filter((s): s is string => Boolean(s));
+const present = (list: readonly (string | undefined)[] | undefined): string[] =>
+  (list ?? []).filter((s): s is string => Boolean(s));
 
-export function secretsOf(admin: readonly (string | undefined)[], read?: readonly (string | undefined)[], tick?: readonly (string | undefined)[]): Secrets {
+export function secretsOf(
+  admin: readonly (string | undefined)[],
+  read?: readonly (string | undefined)[],
+  tick?: readonly (string | undefined)[],
+): Secrets {
   return { admin: present(admin), read: present(read), tick: present(tick) };
 }
 
@@ -51,7 +56,11 @@ export function secretsOf(admin: readonly (string | undefined)[], read?: readonl
  * position and setting (never its value: the Worker and Vercel handlers
  * log it, and a caller may see the code).
  */
-export function checkSecrets(secrets: readonly (string | undefined)[], who = "createApp", setting = "the Worker and Vercel handlers pass TICKQ_SECRET"): void {
+export function checkSecrets(
+  secrets: readonly (string | undefined)[],
+  who = "createApp",
+  setting = "the Worker and Vercel handlers pass TICKQ_SECRET",
+): void {
   secrets.forEach((secret, i) => {
     if (!secret) return;
     const name = `${who}: secret ${i + 1} of ${secrets.length} (${setting})`;
@@ -77,7 +86,14 @@ export function checkSecrets(secrets: readonly (string | undefined)[], who = "cr
 }
 
 /** Checks every kind of secret at start (see checkSecrets). */
-export function checkAllSecrets(s: { admin: readonly (string | undefined)[]; read?: readonly (string | undefined)[]; tick?: readonly (string | undefined)[] }, who = "createApp"): void {
+export function checkAllSecrets(
+  s: {
+    admin: readonly (string | undefined)[];
+    read?: readonly (string | undefined)[];
+    tick?: readonly (string | undefined)[];
+  },
+  who = "createApp",
+): void {
   checkSecrets(s.admin, who);
   checkSecrets(s.read ?? [], who, "read-only: TICKQ_READ_SECRET");
   checkSecrets(s.tick ?? [], who, "ticks only: CRON_SECRET");
@@ -89,7 +105,11 @@ const refuse = (c: Context, status: 401 | 403 | 429, error: string, code: string
 async function roleOf(secrets: Secrets, token: string): Promise<Role | undefined> {
   let found: Role | undefined;
   // Every secret is compared, so the time taken says nothing about which kind matched.
-  for (const [role, list] of [["admin", secrets.admin], ["read", secrets.read], ["tick", secrets.tick]] as const) {
+  for (const [role, list] of [
+    ["admin", secrets.admin],
+    ["read", secrets.read],
+    ["tick", secrets.tick],
+  ] as const) {
     for (const secret of list) if ((await timingSafeEqual(secret, token)) && !found) found = role;
   }
   return found;
@@ -148,7 +168,8 @@ function routeOf(c: Context, basePath: string): string {
 
 export function requireAccess(options: AuthOptions): MiddlewareHandler {
   const { secrets, basePath = "", throttle } = options;
-  if (secrets.admin.length + secrets.read.length + secrets.tick.length === 0) throw new Error("requireAccess needs at least one non-empty secret");
+  if (secrets.admin.length + secrets.read.length + secrets.tick.length === 0)
+    throw new Error("requireAccess needs at least one non-empty secret");
   return async (c, next) => {
     const client = throttle?.clientOf(c);
     if (throttle && client !== undefined) {
@@ -159,12 +180,22 @@ export function requireAccess(options: AuthOptions): MiddlewareHandler {
     const role = await callerRole(c, secrets, basePath);
     if (!role) {
       if (throttle && client !== undefined) await throttle.failed(client);
-      if (!header && !c.req.header(TICK_AUTH_HEADER)) return refuse(c, 401, "missing Authorization: Bearer <secret> header", "UNAUTHORIZED");
-      if (header && !/^Bearer +[A-Za-z0-9._~+/-]+=* *$/i.test(header)) return refuse(c, 401, "Authorization header must be: Bearer <secret>", "UNAUTHORIZED");
-      return refuse(c, 401, header ? "wrong secret" : "fan-out credential refused (expired, or for another tick)", "UNAUTHORIZED");
+      if (!header && !c.req.header(TICK_AUTH_HEADER))
+        return refuse(c, 401, "missing Authorization: Bearer <secret> header", "UNAUTHORIZED");
+      if (header && !/^Bearer +[A-Za-z0-9._~+/-]+=* *$/i.test(header))
+        return refuse(c, 401, "Authorization header must be: Bearer <secret>", "UNAUTHORIZED");
+      return refuse(
+        c,
+        401,
+        header ? "wrong secret" : "fan-out credential refused (expired, or for another tick)",
+        "UNAUTHORIZED",
+      );
     }
     if (!allows(role, c.req.method, routeOf(c, basePath))) {
-      const error = role === "read" ? "this secret can only read (TICKQ_READ_SECRET): use TICKQ_SECRET to change anything" : "this secret can only start ticks (CRON_SECRET): POST or GET /tick";
+      const error =
+        role === "read"
+          ? "this secret can only read (TICKQ_READ_SECRET): use TICKQ_SECRET to change anything"
+          : "this secret can only start ticks (CRON_SECRET): POST or GET /tick";
       return refuse(c, 403, error, role === "read" ? "READ_ONLY" : "TICK_ONLY");
     }
     c.set("role", role);

@@ -46,7 +46,15 @@ export interface Edge<J extends JobRegistry> {
 
 /** Every credential an edge entry's env may hold: masked in whatever it logs. */
 export const credentialsOf = (env: Record<string, unknown>): string[] =>
-  ["TICKQ_SECRET", "CRON_SECRET", "TICKQ_READ_SECRET", "UPSTASH_REDIS_REST_TOKEN", "KV_REST_API_TOKEN", "UPSTASH_REDIS_REST_URL", "KV_REST_API_URL"]
+  [
+    "TICKQ_SECRET",
+    "CRON_SECRET",
+    "TICKQ_READ_SECRET",
+    "UPSTASH_REDIS_REST_TOKEN",
+    "KV_REST_API_TOKEN",
+    "UPSTASH_REDIS_REST_URL",
+    "KV_REST_API_URL",
+  ]
     .map((name) => env[name])
     .filter((v): v is string => typeof v === "string" && v.length > 0);
 
@@ -58,7 +66,13 @@ export function buildEdge<J extends JobRegistry>(
 ): Edge<J> {
   const settings = envSettings(env);
   const maxParallel = settings.maxParallel ?? options.maxParallel;
-  const tick: TickOptions = { budgetMs: 10_000, batch: 50, ...options.tick, ...settings.tick, ...(maxParallel === undefined ? {} : { maxParallel }) };
+  const tick: TickOptions = {
+    budgetMs: 10_000,
+    batch: 50,
+    ...options.tick,
+    ...settings.tick,
+    ...(maxParallel === undefined ? {} : { maxParallel }),
+  };
   const kickOptions = typeof options.kick === "object" ? options.kick : {};
   const { routes, dashboard, maxParallel: _m, tick: _t, kick: _k, redis: own, ...core } = options;
   const tickq = createTickqCore<J>({
@@ -83,7 +97,11 @@ export function buildEdge<J extends JobRegistry>(
     ...app,
   });
   const fanOut = fanOutStarter({
-    tickq: tickq as Tickq<JobRegistry>, maxParallel, publicUrl: settings.publicUrl, selfFetch: app.selfFetch, basePath: app.basePath,
+    tickq: tickq as Tickq<JobRegistry>,
+    maxParallel,
+    publicUrl: settings.publicUrl,
+    selfFetch: app.selfFetch,
+    basePath: app.basePath,
     secret: settings.secrets.find(Boolean) ?? settings.tickSecrets.find(Boolean),
   });
   return { tickq, app: served, settings, tick, fanOut };

@@ -53,7 +53,9 @@ export const isOn = (value: string | undefined) => value === "1" || value === "t
 export function envSettings(env: TickqEnvVars): EnvSettings {
   const parallel = env.TICKQ_MAX_PARALLEL ? numberSetting(env.TICKQ_MAX_PARALLEL, 1, "TICKQ_MAX_PARALLEL") : undefined;
   const tick: TickOptions = {
-    ...(env.TICKQ_TICK_BUDGET_MS ? { budgetMs: numberSetting(env.TICKQ_TICK_BUDGET_MS, 0, "TICKQ_TICK_BUDGET_MS") } : {}),
+    ...(env.TICKQ_TICK_BUDGET_MS
+      ? { budgetMs: numberSetting(env.TICKQ_TICK_BUDGET_MS, 0, "TICKQ_TICK_BUDGET_MS") }
+      : {}),
     ...(env.TICKQ_BATCH ? { batch: numberSetting(env.TICKQ_BATCH, 0, "TICKQ_BATCH") } : {}),
   };
   return {
@@ -66,7 +68,9 @@ export function envSettings(env: TickqEnvVars): EnvSettings {
     kickByDefault: isOn(env.TICKQ_KICK),
     kick: {
       ...(env.TICKQ_KICK_MAX ? { max: numberSetting(env.TICKQ_KICK_MAX, 0, "TICKQ_KICK_MAX") } : {}),
-      ...(env.TICKQ_KICK_BUDGET_MS ? { budgetMs: numberSetting(env.TICKQ_KICK_BUDGET_MS, 0, "TICKQ_KICK_BUDGET_MS") } : {}),
+      ...(env.TICKQ_KICK_BUDGET_MS
+        ? { budgetMs: numberSetting(env.TICKQ_KICK_BUDGET_MS, 0, "TICKQ_KICK_BUDGET_MS") }
+        : {}),
     },
     maxParallel: parallel === undefined ? undefined : Math.floor(parallel),
     publicUrl: env.TICKQ_PUBLIC_URL || undefined,

@@ -5,7 +5,7 @@
 // credentials masked; anyone else gets a generic answer with a stable code,
 // and the detail, masked, goes to the log.
 import type { Context } from "hono";
-import { TickqError } from "../errors.js";
+import type { TickqError } from "../errors.js";
 import { redact } from "../redact.js";
 import { statusOf } from "./status.js";
 
@@ -18,7 +18,12 @@ export function logError(what: string, error: unknown, secrets: readonly (string
   console.error(`tickq: ${what}: ${redact(text, secrets)}`);
 }
 
-export function answerError(c: Context, error: unknown, authenticated: boolean, secrets: readonly string[] = []): Response {
+export function answerError(
+  c: Context,
+  error: unknown,
+  authenticated: boolean,
+  secrets: readonly string[] = [],
+): Response {
   const status = statusOf(error);
   if (status !== undefined && status < 500) {
     return c.json({ error: redact((error as TickqError).message, secrets), code: (error as TickqError).code }, status);

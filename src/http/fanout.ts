@@ -101,7 +101,10 @@ function fanOutUrl(s: FanOutTarget): () => string {
       // refused below
     }
     if (!parsed || !/^https?:$/.test(parsed.protocol) || parsed.username || parsed.password) {
-      throw new TickqError("BAD_OPTIONS", "TICKQ_PUBLIC_URL (publicUrl) must be the app's own http(s) URL, basePath included, with no user or password");
+      throw new TickqError(
+        "BAD_OPTIONS",
+        "TICKQ_PUBLIC_URL (publicUrl) must be the app's own http(s) URL, basePath included, with no user or password",
+      );
     }
     const url = s.publicUrl.replace(/\/+$/, "");
     return () => url;

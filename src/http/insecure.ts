@@ -32,12 +32,29 @@ export function insecureGuard(basePath: string): MiddlewareHandler {
     const host = c.req.header("host");
     const urlHost = new URL(c.req.url).host;
     if (!isLoopbackHost(urlHost) || (host !== undefined && !isLoopbackHost(host))) {
-      return c.json({ error: "TICKQ_INSECURE serves only loopback hosts (localhost, 127.0.0.1, [::1]): set TICKQ_SECRET to serve any other", code: "INSECURE_HOST" }, 403);
+      return c.json(
+        {
+          error:
+            "TICKQ_INSECURE serves only loopback hosts (localhost, 127.0.0.1, [::1]): set TICKQ_SECRET to serve any other",
+          code: "INSECURE_HOST",
+        },
+        403,
+      );
     }
     const origin = c.req.header("origin");
     const site = c.req.header("sec-fetch-site");
-    if ((origin !== undefined && origin !== "null" && !originIsLoopback(origin)) || origin === "null" || site === "cross-site") {
-      return c.json({ error: `TICKQ_INSECURE refuses requests from other sites (${basePath || "/"} is open without a secret)`, code: "CROSS_SITE" }, 403);
+    if (
+      (origin !== undefined && origin !== "null" && !originIsLoopback(origin)) ||
+      origin === "null" ||
+      site === "cross-site"
+    ) {
+      return c.json(
+        {
+          error: `TICKQ_INSECURE refuses requests from other sites (${basePath || "/"} is open without a secret)`,
+          code: "CROSS_SITE",
+        },
+        403,
+      );
     }
     await next();
   };

@@ -10,30 +10,57 @@ import type { BulkJob, OrderedBulkJob } from "../index.js";
 const MAX_JOBS = 1_000;
 
 const name = v.pipe(v.string("name must be a string"), v.minLength(1, "name must not be empty"));
-const delayMs = v.optional(v.pipe(v.number("delayMs must be a number"), v.finite("delayMs must be finite"), v.minValue(0, "delayMs must be ≥ 0")));
+const delayMs = v.optional(
+  v.pipe(
+    v.number("delayMs must be a number"),
+    v.finite("delayMs must be finite"),
+    v.minValue(0, "delayMs must be ≥ 0"),
+  ),
+);
 
 const job = v.strictObject({
   name,
   // Required (missingArgs), as enqueue's signature requires them: a body that forgets args must not run the handler with [].
   args: v.optional(v.array(v.unknown(), "args must be an array")),
-  queue: v.optional(v.pipe(v.string("queue must be a string"), v.regex(/^\S+$/, "queue must be a name without spaces"))),
+  queue: v.optional(
+    v.pipe(v.string("queue must be a string"), v.regex(/^\S+$/, "queue must be a name without spaces")),
+  ),
   // Your own id: the same jid again within the id window pushes nothing (safe retries).
-  jid: v.optional(v.pipe(v.string("jid must be a string"), v.regex(/^\S{1,128}$/, "jid must be 1–128 characters without spaces"))),
+  jid: v.optional(
+    v.pipe(v.string("jid must be a string"), v.regex(/^\S{1,128}$/, "jid must be 1–128 characters without spaces")),
+  ),
   delayMs,
   at: v.optional(
     v.union(
-      [v.number(), v.pipe(v.string(), v.check((s) => !Number.isNaN(Date.parse(s)), "at must be a date"))],
+      [
+        v.number(),
+        v.pipe(
+          v.string(),
+          v.check((s) => !Number.isNaN(Date.parse(s)), "at must be a date"),
+        ),
+      ],
       "at must be a date string or epoch milliseconds",
     ),
   ),
-  retry: v.optional(v.union([v.boolean(), v.pipe(v.number(), v.integer(), v.minValue(0))], "retry must be a boolean or a count ≥ 0")),
+  retry: v.optional(
+    v.union([v.boolean(), v.pipe(v.number(), v.integer(), v.minValue(0))], "retry must be a boolean or a count ≥ 0"),
+  ),
   // Flow control (src/flow/): unique execution by the job's uniqueKey.
-  unique: v.optional(v.picklist(["while-executing", "until-executed", "coalesce"], "unique must be while-executing, until-executed or coalesce")),
+  unique: v.optional(
+    v.picklist(
+      ["while-executing", "until-executed", "coalesce"],
+      "unique must be while-executing, until-executed or coalesce",
+    ),
+  ),
 });
 
 const orderedJob = v.strictObject({
   name,
-  id: v.pipe(v.string("id must be a string"), v.minLength(1, "id must not be empty"), v.maxLength(1_024, "id must be at most 1,024 characters")),
+  id: v.pipe(
+    v.string("id must be a string"),
+    v.minLength(1, "id must not be empty"),
+    v.maxLength(1_024, "id must be at most 1,024 characters"),
+  ),
   payload: v.custom<unknown>((value) => value !== undefined, "payload is required (any JSON value)"),
   score: v.optional(v.pipe(v.number("score must be a number"), v.finite("score must be finite"))),
   delayMs,
@@ -41,7 +68,11 @@ const orderedJob = v.strictObject({
 
 const many = <T extends v.GenericSchema>(item: T) =>
   v.pipe(v.array(item), v.minLength(1, "no jobs given"), v.maxLength(MAX_JOBS, `at most ${MAX_JOBS} jobs a request`));
-const schemas = (item: typeof job | typeof orderedJob) => ({ one: item, list: many(item), wrapped: v.strictObject({ jobs: many(item) }) });
+const schemas = (item: typeof job | typeof orderedJob) => ({
+  one: item,
+  list: many(item),
+  wrapped: v.strictObject({ jobs: many(item) }),
+});
 const plainSchemas = schemas(job);
 const orderedSchemas = schemas(orderedJob);
 const body = v.union([job, plainSchemas.list, plainSchemas.wrapped]);
@@ -58,10 +89,19 @@ export function readJobsBody(input: unknown): JobsBody {
   // names what is wrong in it rather than "matches no shape".
   const single = isObject(input) && "name" in input;
   const wrapped = isObject(input) && "jobs" in input;
-  const items = single ? [input] : Array.isArray(input) ? input : wrapped && Array.isArray(input.jobs) ? input.jobs : [];
+  const items = single
+    ? [input]
+    : Array.isArray(input)
+      ? input
+      : wrapped && Array.isArray(input.jobs)
+        ? input.jobs
+        : [];
   const ordered = items.length > 0 && items.every(isOrdered);
   if (!ordered && items.some(isOrdered)) {
-    return { ok: false, error: "a request carries plain jobs ({ name, args }) or ordered jobs ({ name, id, payload }), not both" };
+    return {
+      ok: false,
+      error: "a request carries plain jobs ({ name, args }) or ordered jobs ({ name, id, payload }), not both",
+    };
   }
   const s = ordered ? orderedSchemas : plainSchemas;
   const schema = single ? s.one : Array.isArray(input) ? s.list : wrapped ? s.wrapped : body;
@@ -72,7 +112,9 @@ export function readJobsBody(input: unknown): JobsBody {
     return { ok: false, error: path ? `${path}: ${issue.message}` : issue.message };
   }
   const output = parsed.output as unknown;
-  const list = (Array.isArray(output) ? output : isObject(output) && "jobs" in output ? output.jobs : [output]) as unknown[];
+  const list = (
+    Array.isArray(output) ? output : isObject(output) && "jobs" in output ? output.jobs : [output]
+  ) as unknown[];
   if (ordered) return { ok: true, single, jobs: [], ordered: list as OrderedBulkJob[] };
   const plain = list as v.InferOutput<typeof job>[];
   const missing = plain.findIndex((j) => j.args === undefined);
@@ -83,7 +125,11 @@ export function readJobsBody(input: unknown): JobsBody {
   return {
     ok: true,
     single,
-    jobs: plain.map(({ at, args, ...rest }) => ({ ...rest, args: args!, ...(at === undefined ? {} : { at: new Date(at) }) })),
+    jobs: plain.map(({ at, args, ...rest }) => ({
+      ...rest,
+      args: args!,
+      ...(at === undefined ? {} : { at: new Date(at) }),
+    })),
     ordered: [],
   };
 }

@@ -43,7 +43,10 @@ export function backgroundOf(c: Context, options: ScopeOptions): WaitUntil {
 
 export function scopeRequests(options: ScopeOptions): MiddlewareHandler<TickqEnv> {
   return async (c, next) => {
-    c.set("tq", options.tickq.scope({ waitUntil: backgroundOf(c, options), kick: options.kick ?? false, onMore: options.fanOut }));
+    c.set(
+      "tq",
+      options.tickq.scope({ waitUntil: backgroundOf(c, options), kick: options.kick ?? false, onMore: options.fanOut }),
+    );
     await next();
   };
 }
@@ -60,7 +63,8 @@ export function tickRoute(options: ScopeOptions) {
     const background = backgroundOf(c, options);
     const more = options.fanOut;
     const tickId = c.req.header(TICK_ID_HEADER);
-    const spread = () => more && background(more().catch((e: unknown) => console.warn(`tickq: fan-out failed: ${(e as Error).message}`)));
+    const spread = () =>
+      more && background(more().catch((e: unknown) => console.warn(`tickq: fan-out failed: ${(e as Error).message}`)));
     const tick: TickOptions = {
       ...options.tick,
       ...(options.maxParallel === undefined ? {} : { maxParallel: options.maxParallel, onBacklog: spread }),

@@ -56,7 +56,12 @@ if redis.call('SCARD',k)<tonumber(ARGV[4]) then return 0 end
 return math.max(redis.call('PTTL',k),1)`,
 };
 
-const throttleCall = defineCall(throttleScript, { failures: key }, { op: text, windowMs: number, limit: number, attempt: text }, number);
+const throttleCall = defineCall(
+  throttleScript,
+  { failures: key },
+  { op: text, windowMs: number, limit: number, attempt: text },
+  number,
+);
 
 /** The throttle of `tickq`'s Redis and prefix; undefined for a tickq not made by createTickq. */
 export function redisThrottle(tickq: Tickq<JobRegistry>, clientOf: ClientOf): Throttle | undefined {
@@ -66,9 +71,17 @@ export function redisThrottle(tickq: Tickq<JobRegistry>, clientOf: ClientOf): Th
   const key = (client: string) => `${runtime.prefix}auth-failures:${client.slice(0, 64)}`;
   const call = async (op: "check" | "fail", client: string) => {
     try {
-      return await runCall(runtime, throttleCall, { failures: key(client) }, {
-        op, windowMs: THROTTLE_WINDOW_MS, limit: THROTTLE_LIMIT, attempt: op === "fail" ? crypto.randomUUID() : "",
-      });
+      return await runCall(
+        runtime,
+        throttleCall,
+        { failures: key(client) },
+        {
+          op,
+          windowMs: THROTTLE_WINDOW_MS,
+          limit: THROTTLE_LIMIT,
+          attempt: op === "fail" ? crypto.randomUUID() : "",
+        },
+      );
     } catch {
       return 0;
     }
@@ -81,7 +94,8 @@ export function redisThrottle(tickq: Tickq<JobRegistry>, clientOf: ClientOf): Th
 }
 
 /** The entries' clientOf: Node's socket address. */
-export const nodeClient: ClientOf = (c) => (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming?.socket?.remoteAddress;
+export const nodeClient: ClientOf = (c) =>
+  (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming?.socket?.remoteAddress;
 /** Cloudflare sets cf-connecting-ip on every request; a caller cannot. */
 export const workerClient: ClientOf = (c) => c.req.header("cf-connecting-ip");
 /** Vercel sets x-real-ip to the caller's address, overwriting any sent. */

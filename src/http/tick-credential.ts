@@ -16,7 +16,10 @@ const keys = new Map<string, Promise<CryptoKey>>();
 function keyOf(secret: string): Promise<CryptoKey> {
   let key = keys.get(secret);
   if (!key) {
-    key = crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign", "verify"]);
+    key = crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, [
+      "sign",
+      "verify",
+    ]);
     keys.set(secret, key);
   }
   return key;
@@ -40,7 +43,12 @@ export async function signTick(secret: string, tickId: string, now = Date.now())
 }
 
 /** Whether `credential` was signed by one of `secrets` for `tickId` and has not expired (nor expires implausibly late). */
-export async function verifyTick(secrets: readonly string[], tickId: string, credential: string, now = Date.now()): Promise<boolean> {
+export async function verifyTick(
+  secrets: readonly string[],
+  tickId: string,
+  credential: string,
+  now = Date.now(),
+): Promise<boolean> {
   const match = /^(\d{1,15})\.([0-9a-f]{64})$/.exec(credential);
   if (!match) return false;
   const expiresAt = Number(match[1]);

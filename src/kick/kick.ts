@@ -13,7 +13,7 @@
 import { monotonicMs } from "../tick/clock.js";
 import { newJid } from "../client/job.js";
 import { numberOption } from "../options.js";
-import { type RoundTrips } from "../redis/adapter.js";
+import type { RoundTrips } from "../redis/adapter.js";
 import { redisNowMs, type Runtime } from "../tick/runtime.js";
 import * as protocol from "../protocol/index.js";
 import { runCall } from "../protocol/run.js";
@@ -43,14 +43,18 @@ export function kickSettings(options: KickOptions = {}): KickSettings {
 /** Kicks when some job asked to (or the scope does by default) and runs now rather than later. */
 export function kickIfAsked(runtime: Runtime, settings: KickSettings, scope: KickScope, jobs: EnqueueOptions[]): void {
   const now = redisNowMs(runtime);
-  const asked = jobs.some((j) => (j.kick ?? scope.kick) === true && !(j.delayMs! > 0) && !(j.at && j.at.getTime() > now));
+  const asked = jobs.some(
+    (j) => (j.kick ?? scope.kick) === true && !(j.delayMs! > 0) && !(j.at && j.at.getTime() > now),
+  );
   if (asked) kick(runtime, settings, scope);
 }
 
 /** Starts a kick in the scope's waitUntil, or in-process; never throws. */
 export function kick(runtime: Runtime, settings: KickSettings, scope: KickScope): void {
   const run = runKick(runtime, settings, scope).catch((error: unknown) => {
-    runtime.logger.warn(`tickq: a kicked tick failed (the next tick will find its jobs): ${(error as Error)?.message ?? String(error)}`);
+    runtime.logger.warn(
+      `tickq: a kicked tick failed (the next tick will find its jobs): ${(error as Error)?.message ?? String(error)}`,
+    );
   });
   scope.waitUntil?.(run);
 }
@@ -60,7 +64,13 @@ async function runKick(runtime: Runtime, settings: KickSettings, scope: KickScop
   const ttl = Math.ceil(tickBudget + (settings.tick.graceMs ?? 1_000) + TTL_MARGIN_MS);
   const trips: RoundTrips = { count: 0 };
   const call = (op: string, token: string, arg: string | number) =>
-    runCall(runtime, protocol.kick, { kicks: `${runtime.prefix}kicks`, waiting: `${runtime.prefix}kicks:waiting` }, { op, token, arg: String(arg), ttlMs: ttl }, trips);
+    runCall(
+      runtime,
+      protocol.kick,
+      { kicks: `${runtime.prefix}kicks`, waiting: `${runtime.prefix}kicks:waiting` },
+      { op, token, arg: String(arg), ttlMs: ttl },
+      trips,
+    );
 
   // A backlog found by a kicked tick fans out at once, kept alive like the kick.
   const { onMore } = scope;
@@ -77,7 +87,11 @@ async function runKick(runtime: Runtime, settings: KickSettings, scope: KickScop
   try {
     for (;;) {
       const left = deadline - monotonicMs();
-      const report = await startTick(runtime, { ...settings.tick, budgetMs: Math.min(tickBudget, left), onBacklog: spread });
+      const report = await startTick(runtime, {
+        ...settings.tick,
+        budgetMs: Math.min(tickBudget, left),
+        onBacklog: spread,
+      });
       if (report.skipped) break; // maxParallel ticks are live: they carry on
       const outOfTime = deadline - monotonicMs() < MIN_TICK_MS;
       if (report.more) {

@@ -26,10 +26,20 @@ export interface Grant {
 }
 
 /** Reserves up to `count` tick slots below `maxParallel`. */
-export async function reserveTicks(runtime: Runtime, count: number, maxParallel: number, ids = newIds(count)): Promise<Grant> {
+export async function reserveTicks(
+  runtime: Runtime,
+  count: number,
+  maxParallel: number,
+  ids = newIds(count),
+): Promise<Grant> {
   numberOption(maxParallel, 1, "maxParallel", { min: 1, integer: true });
   if (ids.length === 0) return { ids: [], others: 0 };
-  const reply = await runCall(runtime, protocol.parallel, { ticks: runtime.keys.ticks, reserved: `${runtime.prefix}ticks:reserved` }, { maxLive: maxParallel, reserveMs: RESERVE_MS, ids });
+  const reply = await runCall(
+    runtime,
+    protocol.parallel,
+    { ticks: runtime.keys.ticks, reserved: `${runtime.prefix}ticks:reserved` },
+    { maxLive: maxParallel, reserveMs: RESERVE_MS, ids },
+  );
   return { ids: ids.slice(0, reply.granted), others: reply.others };
 }
 
@@ -49,8 +59,23 @@ export async function startTick(runtime: Runtime, options: TickOptions = {}): Pr
     return report;
   }
   return {
-    tickId: id, fetched: 0, succeeded: 0, failed: 0, retried: 0, dead: 0, discarded: 0, resurrected: 0, scheduled: 0, recurring: 0,
-    requeued: 0, abandoned: 0, deadEvicted: 0, more: false, leaseLost: false, roundTrips: 1, durationMs: monotonicMs() - started,
+    tickId: id,
+    fetched: 0,
+    succeeded: 0,
+    failed: 0,
+    retried: 0,
+    dead: 0,
+    discarded: 0,
+    resurrected: 0,
+    scheduled: 0,
+    recurring: 0,
+    requeued: 0,
+    abandoned: 0,
+    deadEvicted: 0,
+    more: false,
+    leaseLost: false,
+    roundTrips: 1,
+    durationMs: monotonicMs() - started,
     skipped: true,
   };
 }

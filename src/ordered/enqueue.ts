@@ -26,7 +26,13 @@ import type { OrderedBulkJob } from "./types.js";
 /** Payloads per script call: keeps one script's run short on a busy Redis. */
 const CHUNK = 1_000;
 const MAX_ID = 1_024;
-const JOB_KEYS: Readonly<Record<keyof OrderedBulkJob, true>> = { name: true, id: true, payload: true, score: true, delayMs: true };
+const JOB_KEYS: Readonly<Record<keyof OrderedBulkJob, true>> = {
+  name: true,
+  id: true,
+  payload: true,
+  score: true,
+  delayMs: true,
+};
 
 function payloadJson(name: string, payload: unknown): string {
   const problem = unfaithfulJson(payload, "payload");
@@ -36,7 +42,8 @@ function payloadJson(name: string, payload: unknown): string {
 
 /** The job with its payload checked against the ordered job's schema, if it has one. */
 function checkPayload(runtime: Runtime, job: OrderedBulkJob): OrderedBulkJob | Promise<OrderedBulkJob> {
-  if (typeof job !== "object" || job === null) throw new TickqError("BAD_ARGS", "an ordered job is { name, id, payload, score?, delayMs? }");
+  if (typeof job !== "object" || job === null)
+    throw new TickqError("BAD_ARGS", "an ordered job is { name, id, payload, score?, delayMs? }");
   checkKnownKeys(job, JOB_KEYS, `Ordered job "${job.name}"`, "BAD_ARGS");
   const schema = orderedDefinition(runtime.ordered, job.name)?.schema;
   if (!schema) return job;
@@ -54,15 +61,22 @@ interface OrderedPayload {
 }
 
 function prepare(runtime: Runtime, job: OrderedBulkJob): OrderedPayload {
-  if (typeof job !== "object" || job === null) throw new TickqError("BAD_ARGS", "an ordered job is { name, id, payload, score?, delayMs? }");
+  if (typeof job !== "object" || job === null)
+    throw new TickqError("BAD_ARGS", "an ordered job is { name, id, payload, score?, delayMs? }");
   const { name, id, score, delayMs } = job;
   if (!orderedDefinition(runtime.ordered, name)) {
     const known = runtime.orderedNames.join(", ") || "none";
     const plain = Object.hasOwn(runtime.jobs, name) ? ` ("${name}" is a plain job: enqueue it with args)` : "";
-    throw new TickqError("UNKNOWN_JOB", `Unknown ordered job "${name}": register it in createTickq({ ordered }) (registered: ${known})${plain}`);
+    throw new TickqError(
+      "UNKNOWN_JOB",
+      `Unknown ordered job "${name}": register it in createTickq({ ordered }) (registered: ${known})${plain}`,
+    );
   }
   if (typeof id !== "string" || id === "" || id.length > MAX_ID || !id.isWellFormed()) {
-    throw new TickqError("BAD_ARGS", `Ordered job "${name}": id must be a non-empty string of at most ${MAX_ID} characters, got ${typeof id === "string" ? JSON.stringify(id.slice(0, 40)) : typeof id}`);
+    throw new TickqError(
+      "BAD_ARGS",
+      `Ordered job "${name}": id must be a non-empty string of at most ${MAX_ID} characters, got ${typeof id === "string" ? JSON.stringify(id.slice(0, 40)) : typeof id}`,
+    );
   }
   if (score !== undefined && (typeof score !== "number" || !Number.isFinite(score))) {
     throw new TickqError("BAD_ARGS", `Ordered job "${name}": score must be a finite number, got ${String(score)}`);
@@ -72,17 +86,36 @@ function prepare(runtime: Runtime, job: OrderedBulkJob): OrderedPayload {
   }
   // A score travels as text Redis reads back exactly: JS's shortest round-trip form.
   const payload = payloadJson(name, job.payload);
-  checkJobSize(payload, runtime.maxJobBytes, `Ordered job "${name}" (id ${JSON.stringify(id.slice(0, 40))}): its payload`);
-  return { name, id, payload, score: score === undefined ? "" : String(score), delayMs: Math.max(0, Math.floor(delayMs ?? 0)) };
+  checkJobSize(
+    payload,
+    runtime.maxJobBytes,
+    `Ordered job "${name}" (id ${JSON.stringify(id.slice(0, 40))}): its payload`,
+  );
+  return {
+    name,
+    id,
+    payload,
+    score: score === undefined ? "" : String(score),
+    delayMs: Math.max(0, Math.floor(delayMs ?? 0)),
+  };
 }
 
 export async function enqueueOrderedJobs(runtime: Runtime, jobs: OrderedBulkJob[]): Promise<void> {
-  if (!Array.isArray(jobs)) throw new TickqError("BAD_ARGS", "enqueueOrderedBulk takes an array of { name, id, payload, score?, delayMs? }");
+  if (!Array.isArray(jobs))
+    throw new TickqError("BAD_ARGS", "enqueueOrderedBulk takes an array of { name, id, payload, score?, delayMs? }");
   const checked = jobs.map((job) => checkPayload(runtime, job));
-  const ready = checked.some((job) => job instanceof Promise) ? await Promise.all(checked) : (checked as OrderedBulkJob[]);
+  const ready = checked.some((job) => job instanceof Promise)
+    ? await Promise.all(checked)
+    : (checked as OrderedBulkJob[]);
   const prepared = ready.map((job) => prepare(runtime, job));
   const trips: RoundTrips = { count: 0 };
   for (const chunk of chunksOf(prepared, (p) => utf8Bytes(p.payload) + utf8Bytes(p.id), CHUNK)) {
-    await runCall(runtime, protocol.ordered_enqueue, { names: `${runtime.prefix}ordered` }, { token: newJid(), tokenMs: runtime.replayWindowMs, payloads: chunk }, trips);
+    await runCall(
+      runtime,
+      protocol.ordered_enqueue,
+      { names: `${runtime.prefix}ordered` },
+      { token: newJid(), tokenMs: runtime.replayWindowMs, payloads: chunk },
+      trips,
+    );
   }
 }

@@ -30,7 +30,13 @@ export async function runOrdered(runtime: Runtime, item: OrderedFetched, signal:
   try {
     payloads = item.payloads.map((text) => JSON.parse(text) as unknown);
   } catch {
-    return dead(runtime, item, "TickqMalformedPayload", "a payload is not valid JSON (written to Redis by something other than tickq?)", false);
+    return dead(
+      runtime,
+      item,
+      "TickqMalformedPayload",
+      "a payload is not valid JSON (written to Redis by something other than tickq?)",
+      false,
+    );
   }
   const ctx: OrderedContext = {
     name: item.name,
@@ -54,14 +60,26 @@ export async function runOrdered(runtime: Runtime, item: OrderedFetched, signal:
   }
 }
 
-function failed(runtime: Runtime, item: OrderedFetched, definition: OrderedDefinition<never>, error: unknown): OrderedOutcome {
+function failed(
+  runtime: Runtime,
+  item: OrderedFetched,
+  definition: OrderedDefinition<never>,
+  error: unknown,
+): OrderedOutcome {
   const { errorClass, message } = describeError(error);
-  if (item.failures >= retryLimit(definition.retry ?? true, runtime.maxRetries)) return dead(runtime, item, errorClass, message, true);
+  if (item.failures >= retryLimit(definition.retry ?? true, runtime.maxRetries))
+    return dead(runtime, item, errorClass, message, true);
   return { kind: "retry", item, delayMs: safeDelay(definition.backoff, item.failures, error) * 1000 };
 }
 
 /** The dead entry up to its payloads; Lua appends `,"payloads":[…],"scores":[…]}` from what it stores. */
-function dead(runtime: Runtime, item: OrderedFetched, errorClass: string, message: string, handlerFailed: boolean): OrderedOutcome {
+function dead(
+  runtime: Runtime,
+  item: OrderedFetched,
+  errorClass: string,
+  message: string,
+  handlerFailed: boolean,
+): OrderedOutcome {
   const head = {
     name: item.name,
     id: item.id,

@@ -53,7 +53,12 @@ export interface OrderedGuard {
 // execution. When it aborts for a lease in doubt, executions started later
 // (after the lease was confirmed again) get a fresh one.
 /** `onDoubt`: the guard aborted `running` executions for a lease in doubt. */
-export function orderedGuard(fence: Fence, tickSignal: AbortSignal, leaseMs: number, onDoubt?: (running: number) => void): OrderedGuard {
+export function orderedGuard(
+  fence: Fence,
+  tickSignal: AbortSignal,
+  leaseMs: number,
+  onDoubt?: (running: number) => void,
+): OrderedGuard {
   let current = new AbortController();
   let running = 0;
   const onTickAbort = () => current.abort(tickSignal.reason);

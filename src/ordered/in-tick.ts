@@ -19,13 +19,21 @@ export interface OrderedInTick {
   stop(): void;
 }
 
-export function orderedInTick(runtime: Runtime, fence: Fence, signal: AbortSignal, leaseMs: number, graceMs: number): OrderedInTick {
+export function orderedInTick(
+  runtime: Runtime,
+  fence: Fence,
+  signal: AbortSignal,
+  leaseMs: number,
+  graceMs: number,
+): OrderedInTick {
   const names = runtime.orderedNames;
   // Made for the first execution that needs it: an ordered id, or a flow
   // job holding a slot (src/flow/), exclusive only while the lease lives.
   let guard: OrderedGuard | undefined;
   const doubted = (running: number) =>
-    runtime.logger.warn(`tickq: lease not confirmed within ${leaseMs} ms (Redis slow?): ${running} exclusive run(s) stopped, to run again`);
+    runtime.logger.warn(
+      `tickq: lease not confirmed within ${leaseMs} ms (Redis slow?): ${running} exclusive run(s) stopped, to run again`,
+    );
   const guarded = () => (guard ??= orderedGuard(fence, signal, leaseMs, doubted));
   return {
     run(work) {

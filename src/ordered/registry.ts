@@ -9,16 +9,27 @@ import type { JobRegistry } from "../types.js";
 import type { OrderedDefinition, OrderedRegistry } from "./types.js";
 
 const NAME = /^[A-Za-z0-9_.-]{1,128}$/;
-const DEFINITION_KEYS: Readonly<Record<keyof OrderedDefinition, true>> = { perform: true, retry: true, backoff: true, schema: true };
+const DEFINITION_KEYS: Readonly<Record<keyof OrderedDefinition, true>> = {
+  perform: true,
+  retry: true,
+  backoff: true,
+  schema: true,
+};
 
 export function checkOrdered(ordered: OrderedRegistry | undefined, jobs: JobRegistry): OrderedRegistry {
   if (ordered === undefined) return {};
   if (typeof ordered !== "object" || ordered === null) {
-    throw new TickqError("BAD_OPTIONS", "`ordered` must be an object of name → { perform(id, payloads, ctx), retry?, backoff? }");
+    throw new TickqError(
+      "BAD_OPTIONS",
+      "`ordered` must be an object of name → { perform(id, payloads, ctx), retry?, backoff? }",
+    );
   }
   for (const [name, definition] of Object.entries(ordered)) {
     if (!NAME.test(name)) {
-      throw new TickqError("BAD_OPTIONS", `ordered job name ${JSON.stringify(name)} must be 1–128 of A–Z a–z 0–9 _ . -`);
+      throw new TickqError(
+        "BAD_OPTIONS",
+        `ordered job name ${JSON.stringify(name)} must be 1–128 of A–Z a–z 0–9 _ . -`,
+      );
     }
     if (Object.hasOwn(jobs, name)) {
       throw new TickqError("BAD_OPTIONS", `"${name}" is declared both in jobs and in ordered: give each its own name`);
@@ -28,7 +39,10 @@ export function checkOrdered(ordered: OrderedRegistry | undefined, jobs: JobRegi
     }
     checkKnownKeys(definition, DEFINITION_KEYS, `ordered job "${name}"`);
     if (definition.schema !== undefined && !isStandardSchema(definition.schema)) {
-      throw new TickqError("BAD_OPTIONS", `ordered job "${name}": schema must be a Standard Schema validator (valibot, zod, arktype…)`);
+      throw new TickqError(
+        "BAD_OPTIONS",
+        `ordered job "${name}": schema must be a Standard Schema validator (valibot, zod, arktype…)`,
+      );
     }
   }
   return ordered;

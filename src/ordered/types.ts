@@ -65,7 +65,11 @@ export type OrderedRegistry = Record<string, OrderedDefinition<never>>;
 /** The payload type an ordered job's handler declares. */
 export type PayloadOf<T> = T extends { schema: infer S extends StandardSchemaV1 }
   ? StandardSchemaV1.InferInput<S>
-  : T extends OrderedDefinition<infer P> ? ([P] extends [never] ? unknown : P) : unknown;
+  : T extends OrderedDefinition<infer P>
+    ? [P] extends [never]
+      ? unknown
+      : P
+    : unknown;
 
 /** One payload for an id, as `tq.enqueueOrdered` takes it. */
 export interface OrderedJob<P = unknown> {

@@ -10,16 +10,36 @@ export const queues = defineCall(
   groups({ name: text, size: number, paused: flag, servedMs: number }),
 );
 
-export const inflight = defineCall(scripts.inflight, { ticks: key }, { limit: number }, groups({ tick: text, alive: flag, queue: text, job: text }));
+export const inflight = defineCall(
+  scripts.inflight,
+  { ticks: key },
+  { limit: number },
+  groups({ tick: text, alive: flag, queue: text, job: text }),
+);
 
 export const ticks = defineCall(
   scripts.ticks,
   { ticks: key },
   { limit: number },
-  tuple({ nowMs: number, ticks: groups({ id: text, startedMs: number, leaseMs: number, leaseLeftMs: number, inflight: number, queues: text }) }),
+  tuple({
+    nowMs: number,
+    ticks: groups({
+      id: text,
+      startedMs: number,
+      leaseMs: number,
+      leaseLeftMs: number,
+      inflight: number,
+      queues: text,
+    }),
+  }),
 );
 
-export const history = defineCall(scripts.history, { processed: key }, { days: number }, groups({ day: text, processed: number, failed: number }));
+export const history = defineCall(
+  scripts.history,
+  { processed: key },
+  { days: number },
+  groups({ day: text, processed: number, failed: number }),
+);
 
 export const stats = defineCall(
   scripts.stats,

@@ -50,7 +50,8 @@ export const number = { kind: "number" } as const;
 export const flag = { kind: "flag" } as const;
 export const group = <F extends Fields>(fields: F) => ({ kind: "group", fields }) as const;
 export const counted = <I extends ArgSpec>(item: I) => ({ kind: "counted", item }) as const;
-export const optional = <I extends ArgSpec>(item: I, when: "keys" | "last") => ({ kind: "optional", item, when }) as const;
+export const optional = <I extends ArgSpec>(item: I, when: "keys" | "last") =>
+  ({ kind: "optional", item, when }) as const;
 export const spread = { kind: "spread" } as const;
 export const key = { kind: "key" } as const;
 export const keyGroup = <const N extends readonly string[]>(...names: N) => ({ kind: "keys", names }) as const;
@@ -59,7 +60,8 @@ export const tuple = <F extends ReplyFields>(fields: F) => ({ kind: "tuple", fie
 export const list = <I extends ReplySpec>(item: I) => ({ kind: "list", item }) as const;
 export const groups = <F extends ReplyFields>(fields: F) => ({ kind: "groups", fields }) as const;
 export const maybe = <I extends ReplySpec>(item: I) => ({ kind: "optional", item }) as const;
-export const variants = <C extends { readonly [tag: string]: ReplyFields }>(cases: C) => ({ kind: "variants", cases }) as const;
+export const variants = <C extends { readonly [tag: string]: ReplyFields }>(cases: C) =>
+  ({ kind: "variants", cases }) as const;
 
 type Simplify<T> = { [K in keyof T]: T[K] } & {};
 
@@ -84,7 +86,9 @@ export type ArgsOf<F> = Simplify<
   }
 >;
 
-type KeyGroupOf<S> = S extends { kind: "keys"; names: infer N extends readonly string[] } ? { [K in N[number]]: string } : never;
+type KeyGroupOf<S> = S extends { kind: "keys"; names: infer N extends readonly string[] }
+  ? { [K in N[number]]: string }
+  : never;
 export type KeysOf<F> = Simplify<
   { [K in keyof F as F[K] extends { kind: "keys" } ? never : K]: string } & {
     [K in keyof F as F[K] extends { kind: "keys" } ? K : never]?: KeyGroupOf<F[K]>;
@@ -94,22 +98,22 @@ export type KeysOf<F> = Simplify<
 export type ReplyOf<S> = S extends { kind: "value" }
   ? RedisReply
   : S extends { kind: "text" }
-  ? string
-  : S extends { kind: "number" }
-    ? number
-    : S extends { kind: "flag" }
-      ? boolean
-      : S extends { kind: "tuple"; fields: infer F }
-        ? RepliesOf<F>
-        : S extends { kind: "list"; item: infer I }
-          ? ReplyOf<I>[]
-          : S extends { kind: "groups"; fields: infer F }
-            ? RepliesOf<F>[]
-            : S extends { kind: "optional"; item: infer I }
-              ? ReplyOf<I> | undefined
-              : S extends { kind: "variants"; cases: infer C }
-                ? { [T in keyof C]: Simplify<{ kind: T } & RepliesOf<C[T]>> }[keyof C]
-                : never;
+    ? string
+    : S extends { kind: "number" }
+      ? number
+      : S extends { kind: "flag" }
+        ? boolean
+        : S extends { kind: "tuple"; fields: infer F }
+          ? RepliesOf<F>
+          : S extends { kind: "list"; item: infer I }
+            ? ReplyOf<I>[]
+            : S extends { kind: "groups"; fields: infer F }
+              ? RepliesOf<F>[]
+              : S extends { kind: "optional"; item: infer I }
+                ? ReplyOf<I> | undefined
+                : S extends { kind: "variants"; cases: infer C }
+                  ? { [T in keyof C]: Simplify<{ kind: T } & RepliesOf<C[T]>> }[keyof C]
+                  : never;
 type RepliesOf<F> = Simplify<
   { [K in keyof F as F[K] extends { kind: "optional" } ? never : K]: ReplyOf<F[K]> } & {
     [K in keyof F as F[K] extends { kind: "optional" } ? K : never]?: ReplyOf<F[K]>;
@@ -149,7 +153,9 @@ function checkOptionals(name: string, args: Fields): void {
     if (spec.kind !== "optional" || spec.when !== "last") return;
     const after = parts.slice(i + 1);
     if (after.some(([, s]) => s.kind !== "optional" || s.when !== "last")) {
-      throw new Error(`${name}: optional part ${part} is read as "present when ARGV goes on", so only such parts may follow it`);
+      throw new Error(
+        `${name}: optional part ${part} is read as "present when ARGV goes on", so only such parts may follow it`,
+      );
     }
   });
 }
@@ -182,7 +188,8 @@ export function encode(call: Call, keys: object, args: object): Encoded {
     const value = (args as Record<string, unknown>)[part];
     if (spec.kind === "optional") {
       const present = value !== undefined;
-      if (spec.when === "keys" && present !== keysGiven) throw bad(name, `${part} is sent exactly when the optional keys are`);
+      if (spec.when === "keys" && present !== keysGiven)
+        throw bad(name, `${part} is sent exactly when the optional keys are`);
       if (spec.when === "last") {
         if (trailingAbsent && present) throw bad(name, `${part} cannot follow an absent optional part`);
         if (!present) trailingAbsent = true;
@@ -209,7 +216,8 @@ function put(name: string, part: string, spec: ArgSpec, value: unknown, out: (st
       out.push(value);
       return;
     case "number":
-      if (typeof value !== "number" || !Number.isFinite(value)) throw bad(name, `${part} must be a finite number, got ${String(value)}`);
+      if (typeof value !== "number" || !Number.isFinite(value))
+        throw bad(name, `${part} must be a finite number, got ${String(value)}`);
       out.push(value);
       return;
     case "flag":
@@ -217,7 +225,8 @@ function put(name: string, part: string, spec: ArgSpec, value: unknown, out: (st
       out.push(value ? 1 : 0);
       return;
     case "group":
-      for (const [field, s] of Object.entries(spec.fields)) put(name, `${part}.${field}`, s, (value as Record<string, unknown>)?.[field], out);
+      for (const [field, s] of Object.entries(spec.fields))
+        put(name, `${part}.${field}`, s, (value as Record<string, unknown>)?.[field], out);
       return;
     case "counted": {
       if (!Array.isArray(value)) throw bad(name, `${part} must be an array`);
@@ -229,7 +238,8 @@ function put(name: string, part: string, spec: ArgSpec, value: unknown, out: (st
       if (value !== undefined) put(name, part, spec.item, value, out);
       return;
     case "spread":
-      if (!Array.isArray(value) || value.some((v) => typeof v !== "string" && typeof v !== "number")) throw bad(name, `${part} must be an array of strings and numbers`);
+      if (!Array.isArray(value) || value.some((v) => typeof v !== "string" && typeof v !== "number"))
+        throw bad(name, `${part} must be an array of strings and numbers`);
       out.push(...(value as (string | number)[]));
       return;
   }
@@ -281,7 +291,9 @@ function read(name: string, spec: ReplySpec, value: RedisReply | undefined, at: 
       const out: Record<string, unknown>[] = [];
       for (let g = 0; g < items.length; g += fields.length) {
         const one: Record<string, unknown> = {};
-        fields.forEach(([field, s], i) => (one[field] = read(name, s, items[g + i], `${at}[${g / fields.length}].${field}`)));
+        for (const [i, [field, s]] of fields.entries()) {
+          one[field] = read(name, s, items[g + i], `${at}[${g / fields.length}].${field}`);
+        }
         out.push(one);
       }
       return out;
@@ -308,5 +320,8 @@ function arrayAt(name: string, at: string, value: RedisReply | undefined): Redis
 }
 
 function shape(name: string, at: string, wanted: string, got: RedisReply | undefined): TickqError {
-  return new TickqError("REDIS", `Unexpected reply from ${name}: ${at} should be ${wanted}, got ${JSON.stringify(got)?.slice(0, 200)}`);
+  return new TickqError(
+    "REDIS",
+    `Unexpected reply from ${name}: ${at} should be ${wanted}, got ${JSON.stringify(got)?.slice(0, 200)}`,
+  );
 }

@@ -5,6 +5,11 @@ import { counted, defineCall, group, key, number, text } from "./define.js";
 export const enqueue = defineCall(
   scripts.enqueue,
   { queues: key, schedule: key },
-  { token: text, tokenMs: number, idWindowMs: number, jobs: counted(group({ queue: text, delayMs: number, atMs: number, jid: text, job: text })) },
+  {
+    token: text,
+    tokenMs: number,
+    idWindowMs: number,
+    jobs: counted(group({ queue: text, delayMs: number, atMs: number, jid: text, job: text })),
+  },
   text,
 );

@@ -6,6 +6,23 @@ import { acks, beat, ordered, processKeys } from "./sections.js";
 export const finish = defineCall(
   scripts.finish,
   { ticks: key, lease: key, process: processKeys },
-  { tickId: text, leaseMs: number, deadMaxSize: number, deadMaxAgeSec: number, call: text, beat, acks, queues: counted(text), ordered },
-  tuple({ nowMs: number, left: number, deadEvicted: number, orderedReady: maybe(number), missed: maybe(list(number)), sentOn: maybe(number) }),
+  {
+    tickId: text,
+    leaseMs: number,
+    deadMaxSize: number,
+    deadMaxAgeSec: number,
+    call: text,
+    beat,
+    acks,
+    queues: counted(text),
+    ordered,
+  },
+  tuple({
+    nowMs: number,
+    left: number,
+    deadEvicted: number,
+    orderedReady: maybe(number),
+    missed: maybe(list(number)),
+    sentOn: maybe(number),
+  }),
 );

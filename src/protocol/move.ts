@@ -5,6 +5,10 @@ import { counted, defineCall, group, key, number, text } from "./define.js";
 export const move = defineCall(
   scripts.move,
   { queues: key },
-  { token: text, keepMs: number, jobs: counted(group({ from: text, job: text, action: text, push: text, distance: text })) },
+  {
+    token: text,
+    keepMs: number,
+    jobs: counted(group({ from: text, job: text, action: text, push: text, distance: text })),
+  },
   text,
 );

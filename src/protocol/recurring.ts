@@ -14,7 +14,15 @@ export const recurring = defineCall(
     digest: text,
     sync: flag,
     declared: counted(group({ name: text, timingFp: text, specFp: text, spec: text, next: text })),
-    due: counted(group({ name: text, specFp: text, slot: number, next: text, slots: counted(group({ slot: number, queue: text, job: text })) })),
+    due: counted(
+      group({
+        name: text,
+        specFp: text,
+        slot: number,
+        next: text,
+        slots: counted(group({ slot: number, queue: text, job: text })),
+      }),
+    ),
     orphans: counted(group({ name: text, slot: number })),
     fetch,
   },

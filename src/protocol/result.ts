@@ -2,4 +2,9 @@
 import { scripts } from "../lua/index.js";
 import { defineCall, key, maybe, tuple, value } from "./define.js";
 
-export const result = defineCall(scripts.result, { result: key, progress: key }, {}, tuple({ record: maybe(value), progress: maybe(value) }));
+export const result = defineCall(
+  scripts.result,
+  { result: key, progress: key },
+  {},
+  tuple({ record: maybe(value), progress: maybe(value) }),
+);

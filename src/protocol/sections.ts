@@ -1,6 +1,19 @@
 // Parts that several entry scripts share, declared once: each is read in
 // Lua by the library named beside it.
-import { counted, flag, group, keyGroup, list, maybe, number, optional, spread, text, tuple, groups } from "./define.js";
+import {
+  counted,
+  flag,
+  group,
+  keyGroup,
+  list,
+  maybe,
+  number,
+  optional,
+  spread,
+  text,
+  tuple,
+  groups,
+} from "./define.js";
 
 /** lib/sidekiq/register-process.lua: a Sidekiq process's heartbeat and work hashes (Sidekiq >= 6.5 and before). */
 export const processKeys = keyGroup("heartbeat", "work", "workers");
@@ -35,7 +48,11 @@ export const ordered = optional(
 );
 
 /** lib/tick/fetch-jobs.lua's groups: per queue its jobs and, per job, its counts (none when all are 0). */
-export const fetched = groups({ queue: text, jobs: list(text), counts: groups({ resurrections: number, interruptions: number, suspect: flag, doubts: number }) });
+export const fetched = groups({
+  queue: text,
+  jobs: list(text),
+  counts: groups({ resurrections: number, interruptions: number, suspect: flag, doubts: number }),
+});
 
 /** lib/ordered/fetch-ids.lua's groups: one per name; fences run on from `first`; empty lists where every id has 1 payload or 0. */
 export const orderedFetched = list(
@@ -58,4 +75,10 @@ export const orderedFetched = list(
 export const flowPart = maybe(tuple({ capped: flag, fence: number, parked: flag }));
 
 /** begin.lua's and housekeep.lua's first five fields. */
-export const housekept = { nowMs: number, resurrected: number, scheduled: number, moreResurrect: flag, moreSchedule: flag } as const;
+export const housekept = {
+  nowMs: number,
+  resurrected: number,
+  scheduled: number,
+  moreResurrect: flag,
+  moreSchedule: flag,
+} as const;

@@ -15,7 +15,11 @@ export interface Signature {
 }
 
 export function signatureOf(call: Call): Signature {
-  return { keys: keysOf(call.keys), argv: ["prefix", ...Object.entries(call.args).map(([n, s]) => arg(n, s))].join(" "), returns: reply("", call.reply) };
+  return {
+    keys: keysOf(call.keys),
+    argv: ["prefix", ...Object.entries(call.args).map(([n, s]) => arg(n, s))].join(" "),
+    returns: reply("", call.reply),
+  };
 }
 
 function keysOf(keys: KeyFields): string {

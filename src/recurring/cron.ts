@@ -30,7 +30,11 @@ export const cron: CronParser = (pattern, timezone) => {
       for (let t = after(from - 1); t !== null && t <= to; t = after(t)) {
         if (found.length === n) {
           // More than n are due (a long gap): ask croner for the last n directly.
-          return parsed.previousRuns(n, new Date(to + 1)).map((d) => d.getTime()).filter((s) => s >= from).reverse();
+          return parsed
+            .previousRuns(n, new Date(to + 1))
+            .map((d) => d.getTime())
+            .filter((s) => s >= from)
+            .reverse();
         }
         found.push(t);
       }

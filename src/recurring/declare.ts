@@ -47,7 +47,11 @@ export interface RecurringSet {
 const NAME = /^[A-Za-z0-9_.:-]{1,100}$/;
 const POLICIES: readonly MissedPolicy[] = ["latest", "all", "none"];
 
-export function declareRecurring(schedules: Schedules | undefined, jobs: JobRegistry, cron: CronParser | undefined): RecurringSet {
+export function declareRecurring(
+  schedules: Schedules | undefined,
+  jobs: JobRegistry,
+  cron: CronParser | undefined,
+): RecurringSet {
   checkCronParser(schedules, cron);
   const parse = cron && parsedOnce(cron);
   const list = Object.entries(schedules ?? {}).map(([name, spec]) => declareOne(name, spec, jobs, parse));
@@ -68,7 +72,9 @@ export function checkCronParser(schedules: Schedules | undefined, cron: CronPars
   if (cron !== undefined && typeof cron !== "function") {
     throw new TickqError("BAD_OPTIONS", 'cron must be a cron parser: import { cron } from "tickq/cron"');
   }
-  const first = Object.entries(schedules ?? {}).find(([, spec]) => typeof spec === "object" && spec !== null && spec.cron !== undefined);
+  const first = Object.entries(schedules ?? {}).find(
+    ([, spec]) => typeof spec === "object" && spec !== null && spec.cron !== undefined,
+  );
   if (first && cron === undefined) {
     throw new TickqError(
       "BAD_OPTIONS",
@@ -93,15 +99,19 @@ function declareOne(name: string, spec: ScheduleSpec, jobs: JobRegistry, cron: C
   const bad = (why: string): never => {
     throw new TickqError("BAD_OPTIONS", `schedules.${name}: ${why}`);
   };
-  if (!NAME.test(name)) bad("a schedule name is 1–100 characters of A-Z a-z 0-9 _ . : - (it becomes part of each job's jid)");
+  if (!NAME.test(name))
+    bad("a schedule name is 1–100 characters of A-Z a-z 0-9 _ . : - (it becomes part of each job's jid)");
   if (typeof spec !== "object" || spec === null) bad("must be an object { cron | every, job, … }");
   const hasCron = spec.cron !== undefined;
   const hasEvery = spec.every !== undefined;
-  if (hasCron === hasEvery) bad(hasCron ? "give either `cron` or `every`, not both" : "needs `cron` (an expression) or `every` (ms)");
+  if (hasCron === hasEvery)
+    bad(hasCron ? "give either `cron` or `every`, not both" : "needs `cron` (an expression) or `every` (ms)");
 
   const entry = Object.hasOwn(jobs, spec.job) ? jobs[spec.job] : undefined;
   if (entry === undefined) {
-    bad(`unknown job ${JSON.stringify(spec.job)}: register it in createTickq({ jobs }) (registered: ${Object.keys(jobs).join(", ") || "none"})`);
+    bad(
+      `unknown job ${JSON.stringify(spec.job)}: register it in createTickq({ jobs }) (registered: ${Object.keys(jobs).join(", ") || "none"})`,
+    );
   }
   const definition: JobDefinition<never> = typeof entry === "function" ? { perform: entry } : entry!;
   const queue = spec.queue ?? definition.queue ?? "default";
@@ -111,18 +121,21 @@ function declareOne(name: string, spec: ScheduleSpec, jobs: JobRegistry, cron: C
   const missed = spec.missed ?? "latest";
   if (!POLICIES.includes(missed)) bad(`missed must be "latest", "all" or "none", got ${JSON.stringify(missed)}`);
   const maxMissed = spec.maxMissed ?? 100;
-  if (!Number.isInteger(maxMissed) || maxMissed < 1 || maxMissed > 10_000) bad("maxMissed must be an integer from 1 to 10,000");
+  if (!Number.isInteger(maxMissed) || maxMissed < 1 || maxMissed > 10_000)
+    bad("maxMissed must be an integer from 1 to 10,000");
 
   let timing: Timing;
   let when: Pick<ScheduleSpec, "cron" | "every" | "timezone">;
   if (hasCron) {
-    if (typeof spec.cron !== "string") bad("cron must be a string such as \"0 3 * * *\"");
-    if (spec.timezone !== undefined && !validTimeZone(spec.timezone)) bad(`unknown time zone ${JSON.stringify(spec.timezone)} (an IANA name such as "Europe/Berlin")`);
+    if (typeof spec.cron !== "string") bad('cron must be a string such as "0 3 * * *"');
+    if (spec.timezone !== undefined && !validTimeZone(spec.timezone))
+      bad(`unknown time zone ${JSON.stringify(spec.timezone)} (an IANA name such as "Europe/Berlin")`);
     when = spec.timezone === undefined ? { cron: spec.cron } : { cron: spec.cron, timezone: spec.timezone };
     timing = parseCron(cron!, spec.cron!, spec.timezone, bad);
     if (timing.after(Date.now()) === null) bad(`cron ${JSON.stringify(spec.cron)} never runs again`);
   } else {
-    if (!Number.isInteger(spec.every) || spec.every! < 1_000) bad(`every must be a whole number of ms ≥ 1,000, got ${String(spec.every)}`);
+    if (!Number.isInteger(spec.every) || spec.every! < 1_000)
+      bad(`every must be a whole number of ms ≥ 1,000, got ${String(spec.every)}`);
     when = { every: spec.every };
     timing = everyTiming(spec.every!);
   }
@@ -139,7 +152,14 @@ function declareOne(name: string, spec: ScheduleSpec, jobs: JobRegistry, cron: C
   const normalized = { ...when, job: spec.job, args, queue, missed, maxMissed } as ScheduleSpec;
   const timingFp = fingerprint(JSON.stringify(when));
   return {
-    name, spec: normalized, timing, timingFp, fp: fingerprint(JSON.stringify(normalized)), queue, missed, maxMissed,
+    name,
+    spec: normalized,
+    timing,
+    timingFp,
+    fp: fingerprint(JSON.stringify(normalized)),
+    queue,
+    missed,
+    maxMissed,
     jobFor: (slot) => `${head}${JSON.stringify(`${name}:${slot}`)}${tail}`,
   };
 }
@@ -160,7 +180,11 @@ function checkedArgs(name: string, job: string, args: unknown[], definition: Job
         `schedules.${name}: job "${job}"'s schema validates asynchronously, and a schedule's args are checked when createTickq declares it, which cannot wait: give that job a synchronous schema`,
       );
     }
-    if (!Array.isArray(output)) throw new TickqError("BAD_ARGS", `schedules.${name} (job "${job}"): its schema's output must be an array of args`);
+    if (!Array.isArray(output))
+      throw new TickqError(
+        "BAD_ARGS",
+        `schedules.${name} (job "${job}"): its schema's output must be an array of args`,
+      );
   }
   const problem = unfaithfulJson(output, "args");
   if (problem) throw new TickqError("BAD_ARGS", `schedules.${name} (job "${job}"): ${problem}`);

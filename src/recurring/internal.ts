@@ -6,7 +6,10 @@ import type { Runtime } from "../tick/runtime.js";
 export const runtimes = new WeakMap<object, Runtime>();
 
 /** Moves the schedule clock of `tickq` to read `at` now (Redis' time + shift), or by `byMs`. */
-export function shiftRecurringClock(tickq: object, shift: { byMs: number } | { toMs: number; redisNowMs: number }): void {
+export function shiftRecurringClock(
+  tickq: object,
+  shift: { byMs: number } | { toMs: number; redisNowMs: number },
+): void {
   const runtime = runtimes.get(tickq);
   if (!runtime) throw new Error("not a Tickq made by createTickq");
   if ("byMs" in shift) runtime.recurring.shiftMs += shift.byMs;

@@ -24,7 +24,10 @@ export const PRUNE_GRACE_MS = 10 * 60_000;
 const DUE_LIMIT = 1_000;
 
 /** begin's recurring part (lib/recurring/find-due.lua). */
-export function recurringDueArgs(set: RecurringSet, scheduleLimit: number): { digest: string; dueLimit: number; shiftMs: number } {
+export function recurringDueArgs(
+  set: RecurringSet,
+  scheduleLimit: number,
+): { digest: string; dueLimit: number; shiftMs: number } {
   return { digest: set.digest, dueLimit: Math.min(DUE_LIMIT, scheduleLimit), shiftMs: set.shiftMs };
 }
 
@@ -65,7 +68,11 @@ export interface RecurringInput {
 }
 
 /** Reads begin's schedules reply and, when needed, sends the one schedules call. */
-export async function runRecurring(runtime: Runtime, calls: TickCalls, input: RecurringInput): Promise<RecurringResult> {
+export async function runRecurring(
+  runtime: Runtime,
+  calls: TickCalls,
+  input: RecurringInput,
+): Promise<RecurringResult> {
   const { tickId, due: begun, nowMs, room } = input;
   const none: RecurringResult = { enqueued: 0, fetched: [], more: false, held: true };
   if (begun === undefined) return none;
@@ -77,7 +84,13 @@ export async function runRecurring(runtime: Runtime, calls: TickCalls, input: Re
   const memo: Memo = new Map();
   const declared = inSync
     ? []
-    : set.list.map((d) => ({ name: d.name, timingFp: d.timingFp, specFp: d.fp, spec: JSON.stringify(d.spec), next: String(nextSlot(d, now, memo) ?? "") }));
+    : set.list.map((d) => ({
+        name: d.name,
+        timingFp: d.timingFp,
+        specFp: d.fp,
+        spec: JSON.stringify(d.spec),
+        next: String(nextSlot(d, now, memo) ?? ""),
+      }));
   const claims: ClaimArgs[] = [];
   const orphans: { name: string; slot: number }[] = [];
   for (const { name, slot, last } of due) {
@@ -87,20 +100,39 @@ export async function runRecurring(runtime: Runtime, calls: TickCalls, input: Re
       continue;
     }
     const plan = planSlots(d, slot, last === "" ? null : Number(last), now, memo);
-    claims.push({ name, specFp: d.fp, slot, next: String(plan.next ?? ""), slots: plan.slots.map((s) => ({ slot: s, queue: d.queue, job: d.jobFor(s) })) });
+    claims.push({
+      name,
+      specFp: d.fp,
+      slot,
+      next: String(plan.next ?? ""),
+      slots: plan.slots.map((s) => ({ slot: s, queue: d.queue, job: d.jobFor(s) })),
+    });
   }
 
-  let result;
-  try {
-    result = await calls.send(protocol.recurring, {
-      tickId, call: String(calls.next()), shiftMs: set.shiftMs, pruneGraceMs: PRUNE_GRACE_MS, digest: set.digest, sync: !inSync,
-      declared, due: claims, orphans, fetch: fetchArgs(runtime.plan, room),
+  const result = await calls
+    .send(protocol.recurring, {
+      tickId,
+      call: String(calls.next()),
+      shiftMs: set.shiftMs,
+      pruneGraceMs: PRUNE_GRACE_MS,
+      digest: set.digest,
+      sync: !inSync,
+      declared,
+      due: claims,
+      orphans,
+      fetch: fetchArgs(runtime.plan, room),
+    })
+    .catch((error: unknown) => {
+      if (!(error instanceof TickqError && error.code === "REDIS_FULL")) throw error;
+      // Nothing was written; the slots stay due for a later tick.
+      runtime.logger.warn(`tickq: recurring jobs not enqueued: ${error.message}`);
+      return undefined;
     });
-  } catch (error) {
-    if (!(error instanceof TickqError && error.code === "REDIS_FULL")) throw error;
-    // Nothing was written; the slots stay due for a later tick.
-    runtime.logger.warn(`tickq: recurring jobs not enqueued: ${error.message}`);
-    return none;
-  }
-  return { enqueued: result.enqueued, fetched: readFetchedFenced(result.fetched, result.flow).jobs, more: begun.more, held: result.leaseHeld };
+  if (result === undefined) return none;
+  return {
+    enqueued: result.enqueued,
+    fetched: readFetchedFenced(result.fetched, result.flow).jobs,
+    more: begun.more,
+    held: result.leaseHeld,
+  };
 }

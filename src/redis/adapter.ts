@@ -89,7 +89,13 @@ function withTimeout<T>(promise: Promise<T>, ms: number, scriptName: string): Pr
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(
-      () => reject(new TickqError("REDIS_TIMEOUT", `Redis did not answer within ${ms} ms (script ${scriptName}); is it reachable?`)),
+      () =>
+        reject(
+          new TickqError(
+            "REDIS_TIMEOUT",
+            `Redis did not answer within ${ms} ms (script ${scriptName}); is it reachable?`,
+          ),
+        ),
       ms,
     );
   });

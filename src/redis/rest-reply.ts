@@ -18,7 +18,9 @@ function bytesOf(base64: string): Uint8Array {
   try {
     binary = atob(base64);
   } catch {
-    throw new Error(`Redis REST reply holds ${JSON.stringify(base64.slice(0, 40))}, not base64: does the server honour Upstash-Encoding: base64?`);
+    throw new Error(
+      `Redis REST reply holds ${JSON.stringify(base64.slice(0, 40))}, not base64: does the server honour Upstash-Encoding: base64?`,
+    );
   }
   const bytes = new Uint8Array(binary.length);
   for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);

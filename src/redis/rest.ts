@@ -48,13 +48,21 @@ export interface RestAdapterOptions {
 export function restAdapter(options: RestAdapterOptions): RedisAdapter {
   const { token, retries = 2, backoffMs = (n: number) => 50 * 2 ** n } = options;
   if (!options.url || !/^https?:\/\//.test(options.url)) {
-    throw new TickqError("BAD_OPTIONS", `restAdapter: url must be the http(s) REST URL of your Redis (UPSTASH_REDIS_REST_URL), not ${JSON.stringify(redactUrl(String(options.url)))}`);
+    throw new TickqError(
+      "BAD_OPTIONS",
+      `restAdapter: url must be the http(s) REST URL of your Redis (UPSTASH_REDIS_REST_URL), not ${JSON.stringify(redactUrl(String(options.url)))}`,
+    );
   }
   if (!token) throw new TickqError("BAD_OPTIONS", "restAdapter: token is missing (UPSTASH_REDIS_REST_TOKEN)");
-  if (!Number.isInteger(retries) || retries < 0) throw new TickqError("BAD_OPTIONS", `restAdapter: retries must be a whole number ≥ 0, not ${retries}`);
+  if (!Number.isInteger(retries) || retries < 0)
+    throw new TickqError("BAD_OPTIONS", `restAdapter: retries must be a whole number ≥ 0, not ${retries}`);
   const url = options.url.replace(/\/+$/, "");
   const send = options.fetch ?? ((request: Request) => fetch(request));
-  const headers = { authorization: `Bearer ${token}`, "upstash-encoding": "base64", "content-type": "application/json" };
+  const headers = {
+    authorization: `Bearer ${token}`,
+    "upstash-encoding": "base64",
+    "content-type": "application/json",
+  };
 
   /** One answered request: the status and the body, read whole (a cut while reading is a network failure too). */
   const attempt = async (body: string) => {
@@ -69,7 +77,10 @@ export function restAdapter(options: RestAdapterOptions): RedisAdapter {
       try {
         answer = await attempt(body);
       } catch (error) {
-        if (n >= retries) throw new Error(`Redis REST request failed (${retries + 1} attempts): ${(error as Error).message}`, { cause: error });
+        if (n >= retries)
+          throw new Error(`Redis REST request failed (${retries + 1} attempts): ${(error as Error).message}`, {
+            cause: error,
+          });
         await new Promise((resolve) => setTimeout(resolve, backoffMs(n)));
       }
     }

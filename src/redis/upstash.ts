@@ -12,7 +12,8 @@ import type { Redis } from "@upstash/redis";
 import { TickqError } from "../errors.js";
 import type { RedisAdapter, RedisReply } from "../types.js";
 
-const FIX = 'build the client with automaticDeserialization off: new Redis({ url, token, automaticDeserialization: false })';
+const FIX =
+  "build the client with automaticDeserialization off: new Redis({ url, token, automaticDeserialization: false })";
 
 /**
  * The adapter over an `@upstash/redis` client, which must be built with `automaticDeserialization: false`

@@ -17,7 +17,10 @@ const LAST_POLL_MS = 500;
 export function checkWaitMs(timeoutMs: number | undefined): number {
   if (timeoutMs === undefined) return DEFAULT_WAIT_MS;
   if (typeof timeoutMs !== "number" || !Number.isFinite(timeoutMs) || timeoutMs <= 0) {
-    throw new TickqError("BAD_ARGS", `enqueueAndWait: timeoutMs must be a positive number of ms, got ${String(timeoutMs)}`);
+    throw new TickqError(
+      "BAD_ARGS",
+      `enqueueAndWait: timeoutMs must be a positive number of ms, got ${String(timeoutMs)}`,
+    );
   }
   return timeoutMs;
 }
@@ -31,10 +34,12 @@ export async function waitForResult(runtime: Runtime, jid: string, timeoutMs: nu
   for (;;) {
     const { result } = await readAwaited(runtime, jid);
     if (result?.state === "succeeded") {
-      if (result.resultError !== undefined) throw new TickqError("RESULT_NOT_KEPT", `job ${jid} succeeded, but ${result.resultError}`);
+      if (result.resultError !== undefined)
+        throw new TickqError("RESULT_NOT_KEPT", `job ${jid} succeeded, but ${result.resultError}`);
       return result.value;
     }
-    if (result?.state === "dead" || result?.state === "failed") throw new JobFailedError(jid, result.state, result.error);
+    if (result?.state === "dead" || result?.state === "failed")
+      throw new JobFailedError(jid, result.state, result.error);
     const left = deadline - monotonicMs();
     if (left <= 0) throw new WaitTimeoutError(jid, timeoutMs);
     await sleep(Math.min(pause, left));

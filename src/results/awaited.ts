@@ -15,10 +15,18 @@ const textOf = (reply: RedisReply | undefined): string | undefined =>
 /** The record `result:JID` holds (undefined when there is none), and the job's last progress (ctx.progress). */
 export async function readAwaited(runtime: Runtime, jid: string): Promise<{ result?: JobResult; progress?: unknown }> {
   const { prefix } = runtime;
-  const reply = await runCall(runtime, protocol.result, { result: `${prefix}result:${jid}`, progress: `${prefix}progress:${jid}` }, {});
+  const reply = await runCall(
+    runtime,
+    protocol.result,
+    { result: `${prefix}result:${jid}`, progress: `${prefix}progress:${jid}` },
+    {},
+  );
   const record = textOf(reply.record);
   const progress = textOf(reply.progress);
-  return { ...(record === undefined ? {} : { result: fromRecord(record, jid) }), ...(progress === undefined ? {} : { progress: JSON.parse(progress) as unknown }) };
+  return {
+    ...(record === undefined ? {} : { result: fromRecord(record, jid) }),
+    ...(progress === undefined ? {} : { progress: JSON.parse(progress) as unknown }),
+  };
 }
 
 function fromRecord(text: string, jid: string): JobResult {
@@ -28,7 +36,8 @@ function fromRecord(text: string, jid: string): JobResult {
   } catch {
     throw new TickqError("REDIS", `the result record of job ${jid} is not JSON: ${text.slice(0, 200)}`);
   }
-  if (record.state === "dead" || record.state === "failed") return { state: record.state, error: errorOf(record.error) };
+  if (record.state === "dead" || record.state === "failed")
+    return { state: record.state, error: errorOf(record.error) };
   const result: JobResult = {
     state: "succeeded",
     value: record.tickq_result,
@@ -43,4 +52,3 @@ function errorOf(value: unknown): JobError {
   const error = (typeof value === "object" && value !== null ? value : {}) as Record<string, unknown>;
   return { class: String(error.class ?? "Error"), message: String(error.message ?? "") };
 }
-

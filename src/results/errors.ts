@@ -25,7 +25,10 @@ export class WaitTimeoutError extends TickqError {
     /** How long it was waited for. */
     readonly timeoutMs: number,
   ) {
-    super("WAIT_TIMEOUT", `job ${jid} did not end within ${timeoutMs} ms; it goes on (tq.jobs.result("${jid}") reads its outcome later)`);
+    super(
+      "WAIT_TIMEOUT",
+      `job ${jid} did not end within ${timeoutMs} ms; it goes on (tq.jobs.result("${jid}") reads its outcome later)`,
+    );
     this.name = "WaitTimeoutError";
   }
 }

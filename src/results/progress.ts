@@ -18,11 +18,17 @@ export function reportProgress(buffer: ProgressBuffer, jid: string, value: unkno
   try {
     json = JSON.stringify(value);
   } catch (error) {
-    throw new TickqError("BAD_ARGS", `ctx.progress: the value is not JSON (${error instanceof Error ? error.message : String(error)})`);
+    throw new TickqError(
+      "BAD_ARGS",
+      `ctx.progress: the value is not JSON (${error instanceof Error ? error.message : String(error)})`,
+    );
   }
   if (json === undefined) throw new TickqError("BAD_ARGS", `ctx.progress: the value is not JSON (a ${typeof value})`);
   if (json.length > MAX_PROGRESS_BYTES / 3 && utf8Bytes(json) > MAX_PROGRESS_BYTES) {
-    throw new TickqError("BAD_ARGS", `ctx.progress: the value is ${utf8Bytes(json)} bytes of JSON, over ${MAX_PROGRESS_BYTES}: report a number or a small object`);
+    throw new TickqError(
+      "BAD_ARGS",
+      `ctx.progress: the value is ${utf8Bytes(json)} bytes of JSON, over ${MAX_PROGRESS_BYTES}: report a number or a small object`,
+    );
   }
   buffer.set(jid, json);
 }

@@ -10,11 +10,20 @@ import type { JobResult } from "./types.js";
 function fromInfo(info: JobInfo | null, progress: unknown): JobResult {
   if (!info) return { state: "unknown" };
   if (info.state === "succeeded") {
-    const result: JobResult = { state: "succeeded", value: info.result, finishedAt: info.finishedAt ?? 0, durationMs: info.durationMs ?? 0 };
+    const result: JobResult = {
+      state: "succeeded",
+      value: info.result,
+      finishedAt: info.finishedAt ?? 0,
+      durationMs: info.durationMs ?? 0,
+    };
     if (info.resultError !== undefined) result.resultError = info.resultError;
     return result;
   }
-  if (info.state === "dead") return { state: "dead", error: { class: String(info.job.error_class ?? "Error"), message: String(info.job.error_message ?? "") } };
+  if (info.state === "dead")
+    return {
+      state: "dead",
+      error: { class: String(info.job.error_class ?? "Error"), message: String(info.job.error_message ?? "") },
+    };
   return progress === undefined ? { state: info.state } : { state: info.state, progress };
 }
 

@@ -33,7 +33,8 @@ function encodeResult(value: unknown, maxBytes: number): { json: string } | { no
   }
   if (json === undefined) return { note: `the result is not JSON (a ${typeof value}): not kept` };
   const bytes = json.length > maxBytes / 3 ? utf8Bytes(json) : json.length;
-  if (bytes > maxBytes) return { note: `the result is ${bytes} bytes of JSON, over maxResultBytes (${maxBytes}): not kept` };
+  if (bytes > maxBytes)
+    return { note: `the result is ${bytes} bytes of JSON, over maxResultBytes (${maxBytes}): not kept` };
   return { json };
 }
 
@@ -42,7 +43,8 @@ export function successMembers(value: unknown, durationMs: number, maxBytes: num
   const duration = `"tickq_duration_ms":${Math.max(0, Math.round(durationMs))}`;
   if (value === undefined) return duration;
   const encoded = encodeResult(value, maxBytes);
-  const result = "json" in encoded ? `"tickq_result":${encoded.json}` : `"tickq_result_error":${JSON.stringify(encoded.note)}`;
+  const result =
+    "json" in encoded ? `"tickq_result":${encoded.json}` : `"tickq_result_error":${JSON.stringify(encoded.note)}`;
   return `${result},${duration}`;
 }
 
@@ -69,19 +71,39 @@ function entryOf(o: Outcome, number: number, settings: ResultSettings): Entry | 
   if (o.kind === "succeeded") {
     const jid = awaitedJid(o.payload, o.job.raw);
     if (settings.keepCount === 0 && jid === "") return undefined;
-    return { number, state: "succeeded", keep: settings.keepCount > 0, jid, members: successMembers(o.value, o.durationMs ?? 0, settings.maxResultBytes) };
+    return {
+      number,
+      state: "succeeded",
+      keep: settings.keepCount > 0,
+      jid,
+      members: successMembers(o.value, o.durationMs ?? 0, settings.maxResultBytes),
+    };
   }
   if (o.kind !== "dead" && o.kind !== "discarded") return undefined;
   const jid = awaitedJid(o.payload, o.job.raw);
   if (jid === "") return undefined;
   const error = errorOf(o.error, o.kind === "dead" ? o.reason : undefined);
-  return { number, state: o.kind === "dead" ? "dead" : "failed", keep: false, jid, members: `"error":${JSON.stringify(error)}` };
+  return {
+    number,
+    state: o.kind === "dead" ? "dead" : "failed",
+    keep: false,
+    jid,
+    members: `"error":${JSON.stringify(error)}`,
+  };
 }
 
 /** Whether an ack needs a results section at all: most acks of most apps keep nothing, await nothing and carry no progress. */
-export function needsSection(outcomes: Outcome[], settings: ResultSettings, progress: [string, string][] = []): boolean {
+export function needsSection(
+  outcomes: Outcome[],
+  settings: ResultSettings,
+  progress: [string, string][] = [],
+): boolean {
   if (settings.keepCount > 0 || progress.length > 0) return true;
-  return outcomes.some((o) => (o.kind === "succeeded" || o.kind === "dead" || o.kind === "discarded") && awaitedJid(o.payload, o.job.raw) !== "");
+  return outcomes.some(
+    (o) =>
+      (o.kind === "succeeded" || o.kind === "dead" || o.kind === "discarded") &&
+      awaitedJid(o.payload, o.job.raw) !== "",
+  );
 }
 
 /**
@@ -89,7 +111,9 @@ export function needsSection(outcomes: Outcome[], settings: ResultSettings, prog
  * others count ("n header"), `args` after the others; undefined: no section.
  */
 export function resultSection(
-  inAckOrder: Outcome[], settings: ResultSettings, progress: [string, string][] = [],
+  inAckOrder: Outcome[],
+  settings: ResultSettings,
+  progress: [string, string][] = [],
 ): { header: string; args: (string | number)[] } | undefined {
   const args: (string | number)[] = [];
   let m = 0;

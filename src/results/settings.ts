@@ -18,7 +18,10 @@ export const DEFAULT_MAX_RESULT_BYTES = 64 * 1024;
 /** How long the outcome of an awaited job stays readable (`result:JID`), whatever keepCompleted says. */
 export const AWAITED_RESULT_TTL_MS = 3600_000;
 
-export function resultSettings(keep: KeepCompleted | 0 | undefined, maxResultBytes: number | undefined): ResultSettings {
+export function resultSettings(
+  keep: KeepCompleted | 0 | undefined,
+  maxResultBytes: number | undefined,
+): ResultSettings {
   const max = numberOption(maxResultBytes, DEFAULT_MAX_RESULT_BYTES, "maxResultBytes", { min: 1, integer: true });
   const given = keep ?? DEFAULT_KEEP_COMPLETED;
   if (given === 0) return { keepCount: 0, keepAgeSec: DEFAULT_KEEP_AGE_MS / 1000, maxResultBytes: max };

@@ -24,7 +24,10 @@ export function backtraceLines(setting: unknown, error: unknown): string[] | und
   } catch {
     stack = "";
   }
-  const frames = stack.split("\n").filter((line) => /^\s+at /.test(line)).map((line) => line.trim().slice(3));
+  const frames = stack
+    .split("\n")
+    .filter((line) => /^\s+at /.test(line))
+    .map((line) => line.trim().slice(3));
   return frames.slice(0, limit);
 }
 

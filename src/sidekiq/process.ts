@@ -35,15 +35,24 @@ export interface SidekiqProcess {
 export const BEAT_MS = 1_000;
 
 /** The resolved option: on by default only where the keys are Sidekiq's own (prefix ""). */
-export function sidekiqProcessOf(option: boolean | SidekiqProcessOptions | undefined, prefix: string): SidekiqProcess | undefined {
+export function sidekiqProcessOf(
+  option: boolean | SidekiqProcessOptions | undefined,
+  prefix: string,
+): SidekiqProcess | undefined {
   if (option === undefined ? prefix !== "" : option === false) return undefined;
   const given: SidekiqProcessOptions = typeof option === "object" && option !== null ? option : {};
   const { hostname = "tickq", tag = "", labels = [] } = given;
   if (!isCleanName(hostname, 200)) {
-    throw new TickqError("BAD_OPTIONS", `sidekiqProcesses.hostname must be a word without spaces, got ${JSON.stringify(hostname)}`);
+    throw new TickqError(
+      "BAD_OPTIONS",
+      `sidekiqProcesses.hostname must be a word without spaces, got ${JSON.stringify(hostname)}`,
+    );
   }
   if (typeof tag !== "string" || !Array.isArray(labels) || !labels.every((l) => typeof l === "string")) {
-    throw new TickqError("BAD_OPTIONS", "sidekiqProcesses.tag must be a string and sidekiqProcesses.labels an array of strings");
+    throw new TickqError(
+      "BAD_OPTIONS",
+      "sidekiqProcesses.tag must be a string and sidekiqProcesses.labels an array of strings",
+    );
   }
   return { hostname, tag, labels: ["tickq", ...labels.filter((l) => l !== "tickq")] };
 }
@@ -111,7 +120,10 @@ export class TickBeats {
   section(): Beat {
     this.changed = false;
     this.sentAt = monotonicMs();
-    const running = [...this.running].map(([job, r]) => ({ tid: r.tid, work: JSON.stringify({ queue: job.queue, payload: job.raw, run_at: r.runAt }) }));
+    const running = [...this.running].map(([job, r]) => ({
+      tid: r.tid,
+      work: JSON.stringify({ queue: job.queue, payload: job.raw, run_at: r.runAt }),
+    }));
     return { number: ++this.number, running };
   }
 

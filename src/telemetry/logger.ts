@@ -39,7 +39,10 @@ function restFields(fields: LogFields, rest: unknown[]): LogFields {
 
 export function logSink(logger: JobLogger, structured: StructuredLogger | undefined): LogSink {
   if (structured) {
-    return { structured: true, write: (level, message, fields, rest = []) => structured[level](restFields(fields, rest), message) };
+    return {
+      structured: true,
+      write: (level, message, fields, rest = []) => structured[level](restFields(fields, rest), message),
+    };
   }
   return { structured: false, write: (level, message, _fields, rest = []) => logger[level](message, ...rest) };
 }

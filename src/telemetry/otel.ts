@@ -35,7 +35,12 @@ export type OtelAttributes = Record<string, string | number | boolean>;
 
 /** Attribute values OpenTelemetry accepts (wider than tickq writes, so the API's SpanOptions fit). */
 export type OtelAttributeValue =
-  | string | number | boolean | (string | null | undefined)[] | (number | null | undefined)[] | (boolean | null | undefined)[];
+  | string
+  | number
+  | boolean
+  | (string | null | undefined)[]
+  | (number | null | undefined)[]
+  | (boolean | null | undefined)[];
 
 /** The span methods tickq calls. */
 export interface OtelSpan {
@@ -99,7 +104,12 @@ export interface OtelApi {
      * @typeParam A - `fn`'s arguments.
      * @typeParam F - `fn`.
      */
-    with<A extends unknown[], F extends (...args: A) => ReturnType<F>>(context: OtelContext, fn: F, thisArg?: ThisParameterType<F>, ...args: A): ReturnType<F>;
+    with<A extends unknown[], F extends (...args: A) => ReturnType<F>>(
+      context: OtelContext,
+      fn: F,
+      thisArg?: ThisParameterType<F>,
+      ...args: A
+    ): ReturnType<F>;
   };
 }
 

@@ -25,12 +25,19 @@ export function traceFieldsOf(context: OtelSpanContext): TraceFields | undefined
 
 /** The producer's span context from a job's fields; undefined when absent or malformed (a job is never refused for it). */
 export function spanContextOf(
-  traceparent: unknown, tracestate: unknown, parseState?: (raw: string) => OtelTraceState,
+  traceparent: unknown,
+  tracestate: unknown,
+  parseState?: (raw: string) => OtelTraceState,
 ): OtelSpanContext | undefined {
   if (typeof traceparent !== "string") return undefined;
   const match = TRACEPARENT.exec(traceparent);
   if (!match || match[1] === INVALID_TRACE || match[2] === INVALID_SPAN) return undefined;
-  const context: OtelSpanContext = { traceId: match[1]!, spanId: match[2]!, traceFlags: parseInt(match[3]!, 16), isRemote: true };
+  const context: OtelSpanContext = {
+    traceId: match[1]!,
+    spanId: match[2]!,
+    traceFlags: parseInt(match[3]!, 16),
+    isRemote: true,
+  };
   if (typeof tracestate === "string" && tracestate !== "" && parseState) context.traceState = parseState(tracestate);
   return context;
 }

@@ -6,7 +6,15 @@
 // linked from the jobs it ran. Spans end before the call that made them
 // returns, so on Workers and Vercel they end inside the request or its
 // waitUntil; `flush` then exports them before the function freezes.
-import { SPAN_KIND, STATUS_ERROR, type OtelApi, type OtelAttributes, type OtelContext, type OtelSpan, type OtelTracer } from "./otel.js";
+import {
+  SPAN_KIND,
+  STATUS_ERROR,
+  type OtelApi,
+  type OtelAttributes,
+  type OtelContext,
+  type OtelSpan,
+  type OtelTracer,
+} from "./otel.js";
 import { spanContextOf, traceFieldsOf, type TraceFields } from "./traceparent.js";
 
 /** The `telemetry` option of createTickq. */
@@ -42,7 +50,11 @@ const SYSTEM = "tickq";
 const FLUSH_MS = 5_000;
 
 function messaging(operation: "send" | "process", queue?: string): OtelAttributes {
-  const attributes: OtelAttributes = { "messaging.system": SYSTEM, "messaging.operation.name": operation, "messaging.operation.type": operation };
+  const attributes: OtelAttributes = {
+    "messaging.system": SYSTEM,
+    "messaging.operation.name": operation,
+    "messaging.operation.type": operation,
+  };
   if (queue !== undefined) attributes["messaging.destination.name"] = queue;
   return attributes;
 }
@@ -122,7 +134,10 @@ export class Tracing {
     const links = [producer, tick].filter((c) => c !== undefined).map((context) => ({ context }));
     const parent = producer ? otel.trace.setSpanContext(active, producer) : active;
     const attributes = {
-      ...messaging("process", job.queue), "messaging.message.id": job.jid, "tickq.job.name": job.name, "tickq.job.attempt": job.attempt,
+      ...messaging("process", job.queue),
+      "messaging.message.id": job.jid,
+      "tickq.job.name": job.name,
+      "tickq.job.attempt": job.attempt,
     };
     const span = this.tracer.startSpan(`process ${job.queue}`, { kind: SPAN_KIND.consumer, attributes, links }, parent);
     return new JobSpan(otel, span, otel.trace.setSpan(parent, span));
@@ -131,7 +146,10 @@ export class Tracing {
   /** Runs a tick inside its span; `summary` turns its report into attributes. */
   async tick<T>(tickId: string, run: () => Promise<T>, summary: (result: T) => OtelAttributes): Promise<T> {
     const { otel } = this;
-    const span = this.tracer.startSpan("tick", { kind: SPAN_KIND.internal, attributes: { "messaging.system": SYSTEM, "tickq.tick.id": tickId } });
+    const span = this.tracer.startSpan("tick", {
+      kind: SPAN_KIND.internal,
+      attributes: { "messaging.system": SYSTEM, "tickq.tick.id": tickId },
+    });
     try {
       const result = await otel.context.with(otel.trace.setSpan(otel.context.active(), span), run);
       for (const [key, value] of Object.entries(summary(result))) span.setAttribute(key, value);

@@ -19,7 +19,8 @@ const READS = new Set(["history", "inflight", "locate", "page", "queues", "recur
 
 export function durabilityOf(options: DurabilityOptions | undefined, redis: RedisAdapter): Durability | undefined {
   if (options === undefined) return undefined;
-  if (typeof options !== "object" || options === null) throw new TickqError("BAD_OPTIONS", "durability must be { replicas, timeoutMs? }");
+  if (typeof options !== "object" || options === null)
+    throw new TickqError("BAD_OPTIONS", "durability must be { replicas, timeoutMs? }");
   const replicas = numberOption(options.replicas, 0, "durability.replicas", { min: 1, integer: true });
   const timeoutMs = numberOption(options.timeoutMs, 1_000, "durability.timeoutMs", { min: 1, integer: true });
   if (typeof redis.wait !== "function") {
@@ -32,7 +33,12 @@ export function durabilityOf(options: DurabilityOptions | undefined, redis: Redi
 }
 
 /** Waits until `durability.replicas` replicas hold what `script` wrote; NOT_REPLICATED if they do not in time. */
-export async function confirmReplicated(redis: RedisAdapter, durability: Durability, script: LuaScript, trips: RoundTrips): Promise<void> {
+export async function confirmReplicated(
+  redis: RedisAdapter,
+  durability: Durability,
+  script: LuaScript,
+  trips: RoundTrips,
+): Promise<void> {
   if (READS.has(script.name)) return;
   trips.count++;
   let acked: number;

@@ -75,7 +75,8 @@ function payloadOf(o: Outcome): JobPayload {
   const text = o.kind === "dead" ? o.updated : o.job.raw;
   try {
     const parsed = JSON.parse(text) as JobPayload;
-    if (typeof parsed === "object" && parsed !== null) return { ...parsed, args: Array.isArray(parsed.args) ? parsed.args : [] };
+    if (typeof parsed === "object" && parsed !== null)
+      return { ...parsed, args: Array.isArray(parsed.args) ? parsed.args : [] };
   } catch {
     // a job that is not JSON: described by its queue alone
   }
@@ -84,7 +85,14 @@ function payloadOf(o: Outcome): JobPayload {
 
 function baseEvent(o: Outcome): JobEvent {
   const payload = payloadOf(o);
-  return { jid: String(payload.jid ?? ""), name: String(payload.class ?? ""), queue: o.job.queue, args: payload.args, attempt: attemptOf(payload), payload };
+  return {
+    jid: String(payload.jid ?? ""),
+    name: String(payload.class ?? ""),
+    queue: o.job.queue,
+    args: payload.args,
+    attempt: attemptOf(payload),
+    payload,
+  };
 }
 
 export interface TickEvents {
@@ -103,9 +111,15 @@ export function tickEvents(listeners: EventListeners, logs: LogSink): TickEvents
   const pending: Promise<unknown>[] = [];
   const call = <E extends TickqEventName>(name: E, event: TickqEvents[E]) => {
     const complain = (error: unknown) =>
-      logs.write("error", `tickq: a "${name}" listener failed for job ${event.name} ${event.jid}: ${describeError(error).message}`, {
-        ...jobFields(event), event: name, err: error,
-      });
+      logs.write(
+        "error",
+        `tickq: a "${name}" listener failed for job ${event.name} ${event.jid}: ${describeError(error).message}`,
+        {
+          ...jobFields(event),
+          event: name,
+          err: error,
+        },
+      );
     for (const listener of listeners[name]) {
       try {
         const result = listener(event);
@@ -121,7 +135,11 @@ export function tickEvents(listeners: EventListeners, logs: LogSink): TickEvents
     const job = `job ${base.name || "(unreadable)"} ${base.jid || "(no jid)"}`;
     if (o.kind === "dead" && !o.handlerFailed) {
       const reason = o.reason ?? "it cannot run";
-      logs.write("error", `tickq: ${job} moved to the dead set: ${reason}`, { ...jobFields(base), outcome: "dead", reason });
+      logs.write("error", `tickq: ${job} moved to the dead set: ${reason}`, {
+        ...jobFields(base),
+        outcome: "dead",
+        reason,
+      });
       call("dead", { ...base, error: undefined, reason });
       return;
     }
@@ -130,7 +148,9 @@ export function tickEvents(listeners: EventListeners, logs: LogSink): TickEvents
     const retryAt = o.kind === "retry" ? new Date(nowMs + delaySec * 1000) : null;
     const next = retryAt
       ? `retry due ${retryAt.toISOString()} (in ${Math.round(delaySec)} s)`
-      : o.kind === "discarded" ? "out of retries, dropped (dead: false)" : "out of retries, moved to the dead set";
+      : o.kind === "discarded"
+        ? "out of retries, dropped (dead: false)"
+        : "out of retries, moved to the dead set";
     const line = `tickq: ${job} failed (attempt ${base.attempt}): ${errorClass}: ${message.split("\n", 1)[0]}; ${next}`;
     const fields: LogFields = { ...jobFields(base), outcome: o.kind, errorClass, err: o.error };
     if (retryAt) fields.retryAt = retryAt.toISOString();

@@ -13,7 +13,12 @@ function formatRest(rest: unknown[]): string {
   for (const value of rest) {
     let text: string;
     try {
-      text = typeof value === "string" ? value : value instanceof Error ? `${value.name}: ${value.message}` : JSON.stringify(value) ?? String(value);
+      text =
+        typeof value === "string"
+          ? value
+          : value instanceof Error
+            ? `${value.name}: ${value.message}`
+            : (JSON.stringify(value) ?? String(value));
     } catch {
       text = "(unprintable)";
     }

@@ -50,7 +50,12 @@ export function fenceLease(runtime: Runtime, options: FenceOptions): Fence {
       runtime,
       protocol.extend,
       { lease: runtime.keys.lease(tickId), process: beats?.keys },
-      { tickId, leaseMs, beat: beats?.section(), progress: progress.length === 0 ? undefined : progress.map(([jid, value]) => ({ jid, value })) },
+      {
+        tickId,
+        leaseMs,
+        beat: beats?.section(),
+        progress: progress.length === 0 ? undefined : progress.map(([jid, value]) => ({ jid, value })),
+      },
       trips,
     )
       .then((extended) => {

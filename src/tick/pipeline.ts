@@ -151,33 +151,36 @@ export async function runPipeline<W, O>(p: PipelineInput<W, O>): Promise<Pipelin
     handBack = false;
     if (fetch > 0) slotFreed = false;
     const sentAt = monotonicMs();
-    p.step(acks, fetch, marker).then(
-      (reply) => {
-        prefetch.stepTook(monotonicMs() - sentAt);
-        buffer.push(...reply.fetched);
-        for (const job of reply.fetched) heldSince.set(job, prefetch.now());
-        parked ||= reply.parked === true;
-        if (fetch > 0) sentOnLeft = false;
-        else if ((reply.sentOn ?? 0) > 0) sentOnLeft = true;
-        if (!reply.held || (reply.fetched.length < fetch && !reply.more)) drained = true;
-        else if (fetch > 0) drained = false;
-        then(reply.held);
-      },
-      (error: unknown) => {
-        finished = acks.concat(finished);
-        failure = error;
-        solo = undefined;
-      },
-    ).finally(() => {
-      stepping = false;
-      fill();
-      wake();
-    });
+    p.step(acks, fetch, marker)
+      .then(
+        (reply) => {
+          prefetch.stepTook(monotonicMs() - sentAt);
+          buffer.push(...reply.fetched);
+          for (const job of reply.fetched) heldSince.set(job, prefetch.now());
+          parked ||= reply.parked === true;
+          if (fetch > 0) sentOnLeft = false;
+          else if ((reply.sentOn ?? 0) > 0) sentOnLeft = true;
+          if (!reply.held || (reply.fetched.length < fetch && !reply.more)) drained = true;
+          else if (fetch > 0) drained = false;
+          then(reply.held);
+        },
+        (error: unknown) => {
+          finished = acks.concat(finished);
+          failure = error;
+          solo = undefined;
+        },
+      )
+      .finally(() => {
+        stepping = false;
+        fill();
+        wake();
+      });
   };
 
   const step = () => {
     if (stepping || failure !== undefined) return;
-    const due = !stopping() && !waiting && gate.mayStart() && (drained ? parked && slotFreed : buffer.length <= lowWater());
+    const due =
+      !stopping() && !waiting && gate.mayStart() && (drained ? parked && slotFreed : buffer.length <= lowWater());
     const fetch = due ? Math.max(0, Math.min(p.batch, prefetch.room(running, buffer.length))) : 0;
     // Acks alone go once a batch and a round of slots have finished, or
     // with jobs handed back; the last ones ride on finish. A solo job that

@@ -43,7 +43,10 @@ export function newPrefetch(concurrency: number, now: () => number = () => perfo
     if (weight === 0) return 0;
     const elapsed = Math.max(at - first, 0.001);
     // For a steady rate r, the weight is r · W · (1 − e^(−elapsed/W)).
-    return (weight * Math.exp(-(at - lastFreed) / RATE_WINDOW_MS)) / (RATE_WINDOW_MS * (1 - Math.exp(-elapsed / RATE_WINDOW_MS)));
+    return (
+      (weight * Math.exp(-(at - lastFreed) / RATE_WINDOW_MS)) /
+      (RATE_WINDOW_MS * (1 - Math.exp(-elapsed / RATE_WINDOW_MS)))
+    );
   };
   return {
     started() {

@@ -12,10 +12,15 @@ export interface QueuePlan {
 }
 
 export function planQueues(order: QueueOrder): QueuePlan {
-  if (!Array.isArray(order) || order.length === 0) throw new TickqError("BAD_OPTIONS", "queues must name at least one queue");
+  if (!Array.isArray(order) || order.length === 0)
+    throw new TickqError("BAD_OPTIONS", "queues must name at least one queue");
   for (const q of order) {
     const name = Array.isArray(q) ? q[0] : q;
-    if (!isCleanName(name)) throw new TickqError("BAD_OPTIONS", `queue names must be non-empty words without spaces, got ${JSON.stringify(name)}`);
+    if (!isCleanName(name))
+      throw new TickqError(
+        "BAD_OPTIONS",
+        `queue names must be non-empty words without spaces, got ${JSON.stringify(name)}`,
+      );
   }
   if (order.every((q) => typeof q === "string")) return { names: order as string[], cumulative: null };
   const weighted = order.map((q) => (typeof q === "string" ? ([q, 1] as [string, number]) : q));

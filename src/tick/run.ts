@@ -9,7 +9,15 @@ import { tickEvents } from "./events.js";
 import { newJid } from "../client/job.js";
 import { fenceLease } from "./lease.js";
 import { orderedInTick } from "../ordered/in-tick.js";
-import { interruptedOf, isOrdered, readOrderedFetched, splitOutcomes, unstartedOf, type Work, type WorkOutcome } from "../ordered/work.js";
+import {
+  interruptedOf,
+  isOrdered,
+  readOrderedFetched,
+  splitOutcomes,
+  unstartedOf,
+  type Work,
+  type WorkOutcome,
+} from "../ordered/work.js";
 import { ackArgs } from "./passes/ack.js";
 import { nameLargeJobs } from "./passes/ack-refs.js";
 import { takeProgress } from "../results/progress.js";
@@ -31,7 +39,11 @@ import type { TickOptions, TickReport } from "../types.js";
 const HOUSEKEEP_SHARE = 0.25;
 
 /** `tickId`: one reserved for this tick (src/kick/parallel.ts); default a new one. */
-export function runTick(runtime: Runtime, options: TickOptions = {}, tickId = newJid().slice(0, 16)): Promise<TickReport> {
+export function runTick(
+  runtime: Runtime,
+  options: TickOptions = {},
+  tickId = newJid().slice(0, 16),
+): Promise<TickReport> {
   if (!runtime.tracing) return tickOnce(runtime, options, tickId);
   return runtime.tracing.tick(tickId, () => tickOnce(runtime, options, tickId), tickAttributes);
 }
@@ -42,14 +54,35 @@ async function tickOnce(runtime: Runtime, options: TickOptions, tickId: string):
   const started = monotonicMs();
   const trips: RoundTrips = { count: 0 };
   const report: TickReport = {
-    tickId, fetched: 0, succeeded: 0, failed: 0, retried: 0, dead: 0, resurrected: 0, scheduled: 0,
-    requeued: 0, abandoned: 0, deadEvicted: 0, more: false, leaseLost: false, roundTrips: 0, durationMs: 0,
-    recurring: 0, discarded: 0,
+    tickId,
+    fetched: 0,
+    succeeded: 0,
+    failed: 0,
+    retried: 0,
+    dead: 0,
+    resurrected: 0,
+    scheduled: 0,
+    requeued: 0,
+    abandoned: 0,
+    deadEvicted: 0,
+    more: false,
+    leaseLost: false,
+    roundTrips: 0,
+    durationMs: 0,
+    recurring: 0,
+    discarded: 0,
   };
   const { keys, plan } = runtime;
   // As a Sidekiq process: three more KEYS on every call, a beat section in begin, step, finish and extend.
-  const beats = runtime.sidekiq && new TickBeats(runtime.sidekiq, runtime.prefix, { tickId, concurrency, plan, nowSec: () => redisNowSec(runtime) });
-  const calls = tickCalls(runtime, { ticks: keys.ticks, lease: keys.lease(tickId), process: beats?.keys }, trips, Math.min(leaseMs, runtime.redisTimeoutMs, 5_000));
+  const beats =
+    runtime.sidekiq &&
+    new TickBeats(runtime.sidekiq, runtime.prefix, { tickId, concurrency, plan, nowSec: () => redisNowSec(runtime) });
+  const calls = tickCalls(
+    runtime,
+    { ticks: keys.ticks, lease: keys.lease(tickId), process: beats?.keys },
+    trips,
+    Math.min(leaseMs, runtime.redisTimeoutMs, 5_000),
+  );
   const common = { tickId, leaseMs, deadMaxSize: runtime.deadMaxJobs, deadMaxAgeSec: runtime.deadMaxAgeSeconds };
 
   const controller = new AbortController();
@@ -66,8 +99,14 @@ async function tickOnce(runtime: Runtime, options: TickOptions, tickId: string):
     const registration = `${Math.round(redisNowMs(runtime))} ${leaseMs} ${plan.names.join(" ")}`;
     const sentAt = monotonicMs();
     const begun = await calls.send(protocol.begin, {
-      ...common, registration, housekeep: housekeepArgs(limits), askPolicy: runtime.evictionPolicy === undefined,
-      recurring: recurringDueArgs(runtime.recurring, scheduleLimit), info: beats?.info(), fetch: fetchArgs(plan, batch), ordered: work.args(),
+      ...common,
+      registration,
+      housekeep: housekeepArgs(limits),
+      askPolicy: runtime.evictionPolicy === undefined,
+      recurring: recurringDueArgs(runtime.recurring, scheduleLimit),
+      info: beats?.info(),
+      fetch: fetchArgs(plan, batch),
+      ordered: work.args(),
     });
     const housekept = readHousekeep(begun);
     learnClock(runtime, housekept.nowMs);
@@ -82,14 +121,23 @@ async function tickOnce(runtime: Runtime, options: TickOptions, tickId: string):
     beats?.start(() => void fence.confirm());
     const firstPlain = readFetchedFenced(begun.fetched, begun.flow);
     const first: Work[] = [...firstPlain.jobs, ...readOrderedFetched(begun.ordered)];
-    const recurring = await runRecurring(runtime, calls, { tickId, due: begun.due, nowMs: housekept.nowMs, room: batch - first.length });
+    const recurring = await runRecurring(runtime, calls, {
+      tickId,
+      due: begun.due,
+      nowMs: housekept.nowMs,
+      room: batch - first.length,
+    });
     report.recurring += recurring.enqueued;
     first.push(...recurring.fetched);
     if (!recurring.held) lost();
     let housekeepingLeft = housekept.more;
 
     while (housekeepingLeft && monotonicMs() - started < budgetMs * HOUSEKEEP_SHARE) {
-      const reply = await calls.send(protocol.housekeep, { tickId, call: String(calls.next()), housekeep: housekeepArgs(limits) });
+      const reply = await calls.send(protocol.housekeep, {
+        tickId,
+        call: String(calls.next()),
+        housekeep: housekeepArgs(limits),
+      });
       const more = readHousekeep(reply);
       report.resurrected += more.resurrected;
       report.scheduled += more.scheduled;
@@ -104,7 +152,12 @@ async function tickOnce(runtime: Runtime, options: TickOptions, tickId: string):
         // A large solo job is recorded by its reference too (lib/tick/run-solo.lua): its text is not sent again.
         await nameLargeJobs([...plain.map((o) => o.job), ...(solo && !isOrdered(solo) ? [solo] : [])]);
         const stepped = await calls.send(protocol.step, {
-          ...common, call: numbered(calls.next(), solo), beat: beats?.section(), acks: ackArgs(plain, runtime.results, takeProgress(runtime.progress)), fetch: fetchArgs(plan, fetch), ordered: work.args(ordered),
+          ...common,
+          call: numbered(calls.next(), solo),
+          beat: beats?.section(),
+          acks: ackArgs(plain, runtime.results, takeProgress(runtime.progress)),
+          fetch: fetchArgs(plan, fetch),
+          ordered: work.args(ordered),
         });
         learnClock(runtime, stepped.nowMs);
         report.deadEvicted += stepped.deadEvicted;
@@ -125,7 +178,14 @@ async function tickOnce(runtime: Runtime, options: TickOptions, tickId: string):
     report.fetched += first.length;
     if (first.length >= batch) options.onBacklog?.();
     const result = await runPipeline({
-      first, firstFull: first.length === batch || firstPlain.capped, firstParked: firstPlain.parked, batch, concurrency, fence, signal: controller.signal, graceMs,
+      first,
+      firstFull: first.length === batch || firstPlain.capped,
+      firstParked: firstPlain.parked,
+      batch,
+      concurrency,
+      fence,
+      signal: controller.signal,
+      graceMs,
       // Sidekiq's Busy page shows plain jobs only: an ordered id is no Sidekiq job.
       run: (job) => (beats && !isOrdered(job) ? beats.track(job, () => work.run(job)) : work.run(job)),
       interrupted: interruptedOf,
@@ -145,14 +205,25 @@ async function tickOnce(runtime: Runtime, options: TickOptions, tickId: string):
     // Jobs handed back while it ran are work another tick can run too.
     const interrupted = report.requeued;
     report.requeued += unstarted.length + result.handedBack;
-    report.more = !result.drained || interrupted > 0 || result.handedBack > 0 || report.leaseLost || housekeepingLeft || recurring.more;
+    report.more =
+      !result.drained ||
+      interrupted > 0 ||
+      result.handedBack > 0 ||
+      report.leaseLost ||
+      housekeepingLeft ||
+      recurring.more;
 
     fence.stop();
     beats?.stop();
     const { plain, ordered } = splitOutcomes([...result.finished, ...unstarted.map(unstartedOf)]);
     await nameLargeJobs(plain.map((o) => o.job));
     const finished = await calls.send(protocol.finish, {
-      ...common, call: String(calls.next()), beat: beats?.section(), acks: ackArgs(plain, runtime.results, takeProgress(runtime.progress)), queues: plan.names, ordered: work.args(ordered),
+      ...common,
+      call: String(calls.next()),
+      beat: beats?.section(),
+      acks: ackArgs(plain, runtime.results, takeProgress(runtime.progress)),
+      queues: plan.names,
+      ordered: work.args(ordered),
     });
     report.deadEvicted += finished.deadEvicted;
     if ((finished.orderedReady ?? 0) > 0) report.more = true; // ordered ids whose arrivals waited behind a run
@@ -181,8 +252,12 @@ async function tickOnce(runtime: Runtime, options: TickOptions, tickId: string):
 /** What a tick's span records of its report. */
 function tickAttributes(r: TickReport): Record<string, number | boolean> {
   return {
-    "tickq.tick.fetched": r.fetched, "tickq.tick.succeeded": r.succeeded, "tickq.tick.failed": r.failed,
-    "tickq.tick.dead": r.dead, "tickq.tick.more": r.more, "tickq.tick.lease_lost": r.leaseLost,
+    "tickq.tick.fetched": r.fetched,
+    "tickq.tick.succeeded": r.succeeded,
+    "tickq.tick.failed": r.failed,
+    "tickq.tick.dead": r.dead,
+    "tickq.tick.more": r.more,
+    "tickq.tick.lease_lost": r.leaseLost,
   };
 }
 

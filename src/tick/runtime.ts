@@ -18,7 +18,16 @@ import { resultSettings, type ResultSettings } from "../results/settings.js";
 import type { ProgressBuffer } from "../results/progress.js";
 import { logSink, textFace, type LogSink } from "../telemetry/logger.js";
 import { Tracing } from "../telemetry/tracing.js";
-import type { JobDefinition, JobLogger, JobRegistry, LuaScript, Middleware, RedisAdapter, RedisReply, TickqOptions } from "../types.js";
+import type {
+  JobDefinition,
+  JobLogger,
+  JobRegistry,
+  LuaScript,
+  Middleware,
+  RedisAdapter,
+  RedisReply,
+  TickqOptions,
+} from "../types.js";
 
 export interface Runtime {
   redis: RedisAdapter;
@@ -74,15 +83,40 @@ export interface Runtime {
 }
 
 const OPTION_KEYS: Readonly<Record<keyof TickqOptions, true>> = {
-  redis: true, jobs: true, ordered: true, prefix: true, queues: true, maxRetries: true, maxResurrections: true, deadMaxJobs: true,
-  deadMaxAgeSeconds: true, redisTimeoutMs: true, idWindowMs: true, replayWindowMs: true, logger: true, on: true, backtraceLines: true,
-  logLines: true, schedules: true, cron: true, sidekiqProcesses: true, maxJobBytes: true, durability: true, kick: true, keepCompleted: true,
-  maxResultBytes: true, structuredLogger: true, telemetry: true,
+  redis: true,
+  jobs: true,
+  ordered: true,
+  prefix: true,
+  queues: true,
+  maxRetries: true,
+  maxResurrections: true,
+  deadMaxJobs: true,
+  deadMaxAgeSeconds: true,
+  redisTimeoutMs: true,
+  idWindowMs: true,
+  replayWindowMs: true,
+  logger: true,
+  on: true,
+  backtraceLines: true,
+  logLines: true,
+  schedules: true,
+  cron: true,
+  sidekiqProcesses: true,
+  maxJobBytes: true,
+  durability: true,
+  kick: true,
+  keepCompleted: true,
+  maxResultBytes: true,
+  structuredLogger: true,
+  telemetry: true,
 };
 
 export function createRuntime<J extends JobRegistry>(options: TickqOptions<J>): Runtime {
   if (!options || typeof options.redis?.evalsha !== "function") {
-    throw new TickqError("BAD_OPTIONS", "createTickq needs `redis`: an adapter such as ioredisAdapter(new Redis()) or upstashAdapter(redis)");
+    throw new TickqError(
+      "BAD_OPTIONS",
+      "createTickq needs `redis`: an adapter such as ioredisAdapter(new Redis()) or upstashAdapter(redis)",
+    );
   }
   if (typeof options.jobs !== "object" || options.jobs === null) {
     throw new TickqError("BAD_OPTIONS", "createTickq needs `jobs`: an object of job name → handler");
@@ -103,7 +137,7 @@ export function createRuntime<J extends JobRegistry>(options: TickqOptions<J>): 
   let undeclaredCluster: TickqError | undefined;
   checkTelemetry(options);
   const logs = logSink(options.logger ?? console, options.structuredLogger);
-  const logger = logs.structured ? textFace(logs) : options.logger ?? console;
+  const logger = logs.structured ? textFace(logs) : (options.logger ?? console);
   const runtime: Runtime = {
     redis: options.redis,
     prefix,
@@ -126,7 +160,10 @@ export function createRuntime<J extends JobRegistry>(options: TickqOptions<J>): 
     middleware: [],
     listeners: newListeners(options.on),
     // Under Sidekiq's own key names, Sidekiq's rule: no backtrace unless the job asks for one.
-    backtraceLines: numberOption(options.backtraceLines, prefix === "" ? 0 : 20, "backtraceLines", { min: 0, integer: true }),
+    backtraceLines: numberOption(options.backtraceLines, prefix === "" ? 0 : 20, "backtraceLines", {
+      min: 0,
+      integer: true,
+    }),
     logLines: numberOption(options.logLines, 20, "logLines", { min: 0, integer: true }),
     // Until Redis answers, the host's wall clock read once is the best guess.
     clockOffsetMs: Date.now() - monotonicMs(),
@@ -141,11 +178,23 @@ export function createRuntime<J extends JobRegistry>(options: TickqOptions<J>): 
     progress: new Map(),
     run: async (script, keys, args, trips) => {
       // A script that declares no key is sent to any node of a cluster.
-      if (keys.length === 0) throw new TickqError("BAD_STATE", `script ${script.name} was called with no key: a cluster client could not route it`);
+      if (keys.length === 0)
+        throw new TickqError(
+          "BAD_STATE",
+          `script ${script.name} was called with no key: a cluster client could not route it`,
+        );
       if (undeclaredCluster) throw undeclaredCluster;
       let reply: RedisReply;
       try {
-        reply = await runScript(runtime.redis, script, keys, [prefix, ...args], trips, runtime.redisTimeoutMs, scriptCache);
+        reply = await runScript(
+          runtime.redis,
+          script,
+          keys,
+          [prefix, ...args],
+          trips,
+          runtime.redisTimeoutMs,
+          scriptCache,
+        );
       } catch (error) {
         undeclaredCluster = clusterRefusal(options.redis, prefix, error);
         throw undeclaredCluster ?? error;
@@ -159,11 +208,22 @@ export function createRuntime<J extends JobRegistry>(options: TickqOptions<J>): 
 
 function checkTelemetry(options: Pick<TickqOptions, "telemetry" | "structuredLogger">): void {
   if (options.telemetry !== undefined && typeof options.telemetry?.otel?.trace?.getTracer !== "function") {
-    throw new TickqError("BAD_OPTIONS", 'telemetry.otel must be the OpenTelemetry API module: import * as otel from "@opentelemetry/api"');
+    throw new TickqError(
+      "BAD_OPTIONS",
+      'telemetry.otel must be the OpenTelemetry API module: import * as otel from "@opentelemetry/api"',
+    );
   }
   const structured = options.structuredLogger;
-  if (structured !== undefined && !["info", "warn", "error"].every((level) => typeof (structured as unknown as Record<string, unknown>)?.[level] === "function")) {
-    throw new TickqError("BAD_OPTIONS", "structuredLogger needs info, warn and error methods taking (fields, message), as pino's");
+  if (
+    structured !== undefined &&
+    !["info", "warn", "error"].every(
+      (level) => typeof (structured as unknown as Record<string, unknown>)?.[level] === "function",
+    )
+  ) {
+    throw new TickqError(
+      "BAD_OPTIONS",
+      "structuredLogger needs info, warn and error methods taking (fields, message), as pino's",
+    );
   }
 }
 
@@ -213,7 +273,8 @@ const CLUSTER_REPLY = /\b(CROSSSLOT|MOVED|ASK|CLUSTERDOWN)\b|non local key|do no
  */
 export function clusterRefusal(adapter: RedisAdapter, prefix: string, error: unknown): TickqError | undefined {
   if (adapter.cluster === true || !(error instanceof Error) || !CLUSTER_REPLY.test(error.message)) return undefined;
-  const tagged = hashTagOf(prefix) !== undefined ? JSON.stringify(prefix) : `"{${prefix.replace(/[{}:]+$/g, "") || "tickq"}}:"`;
+  const tagged =
+    hashTagOf(prefix) !== undefined ? JSON.stringify(prefix) : `"{${prefix.replace(/[{}:]+$/g, "") || "tickq"}}:"`;
   return new TickqError(
     "BAD_OPTIONS",
     `Redis answered as a Redis Cluster, but the adapter does not say it is one, so tickq could not check that its keys share one slot. ` +

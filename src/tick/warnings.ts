@@ -28,8 +28,13 @@ export function heartbeatWarnings(input: HeartbeatInput): string[] {
   const waiting = active.reduce((n, [, size]) => n + size, 0) + due;
   if (waiting === 0) return [];
   if (lastTickAt === null || nowMs - lastTickAt >= STALE_MS) {
-    const since = lastTickAt === null ? "No tick has ever run" : `No tick has run for ${ago(nowMs - lastTickAt)} (last at ${at(lastTickAt)})`;
-    return [`${since} while ${waiting} job(s) wait: is the cron trigger (or whatever calls tick(), POST /tick) still firing?`];
+    const since =
+      lastTickAt === null
+        ? "No tick has ever run"
+        : `No tick has run for ${ago(nowMs - lastTickAt)} (last at ${at(lastTickAt)})`;
+    return [
+      `${since} while ${waiting} job(s) wait: is the cron trigger (or whatever calls tick(), POST /tick) still firing?`,
+    ];
   }
   const warnings: string[] = [];
   for (const [name, size] of active) {

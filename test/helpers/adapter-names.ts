@@ -9,11 +9,16 @@ const isAdapterName = (name: string): name is AdapterName => (ADAPTER_NAMES as r
 
 /** The adapters `value` (TICKQ_ADAPTERS) names, in the canonical order; every adapter when it is unset or blank. */
 export function selectedAdapterNames(value: string | undefined = process.env.TICKQ_ADAPTERS): AdapterName[] {
-  const asked = (value ?? "").split(",").map((name) => name.trim().toLowerCase()).filter((name) => name !== "");
+  const asked = (value ?? "")
+    .split(",")
+    .map((name) => name.trim().toLowerCase())
+    .filter((name) => name !== "");
   if (asked.length === 0) return [...ADAPTER_NAMES];
   const unknown = asked.filter((name) => !isAdapterName(name));
   if (unknown.length > 0) {
-    throw new Error(`TICKQ_ADAPTERS: unknown adapter ${unknown.map((n) => JSON.stringify(n)).join(", ")}; known: ${ADAPTER_NAMES.join(", ")} (a comma list, e.g. TICKQ_ADAPTERS=ioredis,rest)`);
+    throw new Error(
+      `TICKQ_ADAPTERS: unknown adapter ${unknown.map((n) => JSON.stringify(n)).join(", ")}; known: ${ADAPTER_NAMES.join(", ")} (a comma list, e.g. TICKQ_ADAPTERS=ioredis,rest)`,
+    );
   }
   return ADAPTER_NAMES.filter((name) => asked.includes(name));
 }

@@ -31,9 +31,16 @@ export const adapterCases: AdapterCase[] = selectedAdapterNames().map(adapterCas
  * describe.each over `cases`, a subset of adapterCases; when TICKQ_ADAPTERS left none of them, one skipped test
  * says so (a file with no test at all fails in vitest).
  */
-export function describeOverAdapters<T extends { name: string }>(cases: T[], title: string, body: (adapterCase: T) => void): void {
+export function describeOverAdapters<T extends { name: string }>(
+  cases: T[],
+  title: string,
+  body: (adapterCase: T) => void,
+): void {
   if (cases.length > 0) describe.each(cases)(title, body);
-  else describe.skip(title.replace("$name", "no adapter of this run"), () => it("runs over an adapter TICKQ_ADAPTERS leaves out", () => {}));
+  else
+    describe.skip(title.replace("$name", "no adapter of this run"), () =>
+      it("runs over an adapter TICKQ_ADAPTERS leaves out", () => {}),
+    );
 }
 
 export interface CuttableAdapter extends OpenedAdapter {

@@ -35,23 +35,36 @@ export interface BeginOptions {
 export function beginArgs(o: BeginOptions): (string | number)[] {
   const queues = o.queues ?? ["default"];
   const process = o.info === undefined ? undefined : { heartbeat: "h", work: "w", workers: "ws" };
-  return encode(protocol.begin, { ticks: "ticks", lease: "lease", process }, {
-    tickId: o.tick,
-    leaseMs: o.leaseMs,
-    deadMaxSize: o.deadMaxSize ?? 100,
-    deadMaxAgeSec: o.deadMaxAgeSec ?? 3_600,
-    registration: `0 ${o.leaseMs} ${queues.join(" ")}`,
-    housekeep: { resurrectLimit: o.resurrectLimit ?? 100, lockMs: o.lockMs ?? o.leaseMs, scanLimit: o.scanLimit ?? 100, scheduleLimit: o.scheduleLimit ?? 100 },
-    askPolicy: false,
-    recurring: { digest: o.digest ?? "", dueLimit: o.dueLimit ?? 0, shiftMs: o.shiftMs ?? 0 },
-    info: o.info,
-    fetch: { batch: o.batch ?? 10, queues, picks: [] },
-    ordered: o.ordered ? orderedArgs(o.ordered) : undefined,
-  }).args;
+  return encode(
+    protocol.begin,
+    { ticks: "ticks", lease: "lease", process },
+    {
+      tickId: o.tick,
+      leaseMs: o.leaseMs,
+      deadMaxSize: o.deadMaxSize ?? 100,
+      deadMaxAgeSec: o.deadMaxAgeSec ?? 3_600,
+      registration: `0 ${o.leaseMs} ${queues.join(" ")}`,
+      housekeep: {
+        resurrectLimit: o.resurrectLimit ?? 100,
+        lockMs: o.lockMs ?? o.leaseMs,
+        scanLimit: o.scanLimit ?? 100,
+        scheduleLimit: o.scheduleLimit ?? 100,
+      },
+      askPolicy: false,
+      recurring: { digest: o.digest ?? "", dueLimit: o.dueLimit ?? 0, shiftMs: o.shiftMs ?? 0 },
+      info: o.info,
+      fetch: { batch: o.batch ?? 10, queues, picks: [] },
+      ordered: o.ordered ? orderedArgs(o.ordered) : undefined,
+    },
+  ).args;
 }
 
 /** The acks part of a step or finish, flat, through src/protocol. */
-export function ackArgv(outcomes: Outcome[], results?: ResultSettings, progress?: [string, string][]): (string | number)[] {
+export function ackArgv(
+  outcomes: Outcome[],
+  results?: ResultSettings,
+  progress?: [string, string][],
+): (string | number)[] {
   return encodePart(acks, ackArgs(outcomes, results, progress));
 }
 

@@ -28,8 +28,15 @@ export async function buildCli(baseEnv: Record<string, string>): Promise<Cli> {
   mkdirSync(dir, { recursive: true });
   const outfile = join(dir, "cli.mjs");
   await build({
-    entryPoints: ["src/cli/main.ts"], outfile, bundle: true, format: "esm", platform: "node", target: "node20",
-    packages: "external", define: { TICKQ_VERSION: '"test"' }, logLevel: "warning",
+    entryPoints: ["src/cli/main.ts"],
+    outfile,
+    bundle: true,
+    format: "esm",
+    platform: "node",
+    target: "node20",
+    packages: "external",
+    define: { TICKQ_VERSION: '"test"' },
+    logLevel: "warning",
   });
   const run = (args: string[], env: Record<string, string> = {}) =>
     new Promise<CliResult>((done) => {

@@ -40,7 +40,11 @@ export async function openDropping(name: string): Promise<DroppingAdapter> {
     return { adapter, dropNext: () => proxy.dropNextResponse(10_000), close: proxy.close };
   }
   const client = new UpstashRedis({
-    url: proxy.url, token: inject("restToken"), automaticDeserialization: false, enableTelemetry: false, readYourWrites: false,
+    url: proxy.url,
+    token: inject("restToken"),
+    automaticDeserialization: false,
+    enableTelemetry: false,
+    readYourWrites: false,
     retry: { retries: 5, backoff: () => 20 },
   });
   return { adapter: upstashAdapter(client), dropNext: () => proxy.dropNextResponse(10_000), close: proxy.close };

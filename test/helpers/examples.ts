@@ -34,11 +34,17 @@ export interface RunningExample {
 }
 
 /** Starts `entry` of the example with tsx (as its `npm start` does); resolves once it prints `listening on <url>`. */
-export async function startExample(name: ExampleName, entry: string, env: Record<string, string>): Promise<RunningExample> {
+export async function startExample(
+  name: ExampleName,
+  entry: string,
+  env: Record<string, string>,
+): Promise<RunningExample> {
   const tsconfig = exampleTsconfig(name);
   const tsx = join(repoRoot, "node_modules", ".bin", "tsx");
   const child: ChildProcess = spawn(tsx, ["--tsconfig", tsconfig.path, entry], {
-    cwd: exampleDir(name), env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"],
+    cwd: exampleDir(name),
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
   });
   let printed = "";
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));

@@ -11,7 +11,11 @@ import type { Harness } from "./harness.js";
  * a queue: one that enqueue parked is moved to the tail of its queue, as
  * the newest, and no longer counted as waiting. Their jids, in order.
  */
-export async function enqueueQueued<J>(h: Harness, tq: { enqueueBulk(jobs: J[]): Promise<string[]> }, jobs: NoInfer<J>[]): Promise<string[]> {
+export async function enqueueQueued<J>(
+  h: Harness,
+  tq: { enqueueBulk(jobs: J[]): Promise<string[]> },
+  jobs: NoInfer<J>[],
+): Promise<string[]> {
   const jids: string[] = [];
   for (const job of jobs) {
     jids.push(...(await tq.enqueueBulk([job])));
@@ -21,7 +25,8 @@ export async function enqueueQueued<J>(h: Harness, tq: { enqueueBulk(jobs: J[]):
       const { queue, class: name } = JSON.parse(parked) as { queue: string; class: string };
       await h.redis.lpush(`${h.prefix}queue:${queue}`, parked);
       await h.redis.hincrby(`${h.prefix}flow:waiting`, name, -1);
-      if ((await h.redis.llen(park)) === 0) await h.redis.srem(`${h.prefix}flow:parked`, park.slice(`${h.prefix}flow:park:`.length));
+      if ((await h.redis.llen(park)) === 0)
+        await h.redis.srem(`${h.prefix}flow:parked`, park.slice(`${h.prefix}flow:park:`.length));
     }
     await h.redis.del(`${h.prefix}flow:sent`);
   }
@@ -35,7 +40,9 @@ export async function copyQueued(h: Harness, queue: string, n: number): Promise<
   if (!newest) throw new Error(`copyQueued: ${queue} is empty`);
   const jid = JSON.parse(newest).jid as string;
   for (let from = 0; from < n; from += 1_000) {
-    const copies = Array.from({ length: Math.min(1_000, n - from) }, (_, i) => newest.replace(`"jid":"${jid}"`, `"jid":"${jid}-${from + i}"`));
+    const copies = Array.from({ length: Math.min(1_000, n - from) }, (_, i) =>
+      newest.replace(`"jid":"${jid}"`, `"jid":"${jid}-${from + i}"`),
+    );
     await h.redis.lpush(list, ...copies);
   }
 }

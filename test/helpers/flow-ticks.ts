@@ -55,7 +55,11 @@ export function flowTicks(adapterCase: AdapterCase, h: Harness, base: Record<str
       await Promise.all(children.map((c) => c.kill()));
       children = [];
     },
-    stderr: () => children.map((c) => c.stderr()).join("\n").slice(-2_000),
+    stderr: () =>
+      children
+        .map((c) => c.stderr())
+        .join("\n")
+        .slice(-2_000),
   };
 }
 
@@ -80,7 +84,11 @@ export const readOverlaps = (h: Harness) => overlapDetector(h.redis, `${h.prefix
  * parked, none deferred): the holders acked, dead ticks' slots were freed.
  * Returns the last stats seen for it.
  */
-export async function waitFlowIdle(tq: { stats(): Promise<Stats> }, name: FlowName, timeoutMs: number): Promise<FlowStats | undefined> {
+export async function waitFlowIdle(
+  tq: { stats(): Promise<Stats> },
+  name: FlowName,
+  timeoutMs: number,
+): Promise<FlowStats | undefined> {
   let last: FlowStats | undefined;
   for (const until = Date.now() + timeoutMs; Date.now() < until; await sleep(100)) {
     last = (await tq.stats()).flow[name];

@@ -100,7 +100,8 @@ export interface Snapshot {
 export async function snapshot(redis: Redis, prefix: string, ticks: string[]): Promise<Snapshot> {
   const lists: [Loc, string][] = [];
   for (const q of QUEUES) lists.push([{ k: "queue", q }, `${prefix}queue:${q}`]);
-  for (const tick of ticks) for (const q of QUEUES) lists.push([{ k: "inproc", tick, q }, `${prefix}inproc:${tick}:${q}`]);
+  for (const tick of ticks)
+    for (const q of QUEUES) lists.push([{ k: "inproc", tick, q }, `${prefix}inproc:${tick}:${q}`]);
   const sets = ["schedule", "retry", "dead"] as const;
 
   const p = redis.pipeline();
@@ -121,8 +122,16 @@ export async function snapshot(redis: Redis, prefix: string, ticks: string[]): P
   const next = <T>() => replies[r++] as T;
 
   const snap: Snapshot = {
-    places: new Map(), strangers: [], registered: new Set(), leases: new Map(),
-    processed: 0, failed: 0, deadEvicted: 0, counts: new Map(), lock: null, queueSet: new Set(),
+    places: new Map(),
+    strangers: [],
+    registered: new Set(),
+    leases: new Map(),
+    processed: 0,
+    failed: 0,
+    deadEvicted: 0,
+    counts: new Map(),
+    lock: null,
+    queueSet: new Set(),
   };
   const place = (loc: Loc, raw: string, score: number) => {
     let jid: string;
@@ -169,10 +178,12 @@ export function learnRaws(model: Model, snap: Snapshot): string[] {
     const raw = snap.places.get(job.jid)?.[0]?.raw;
     if (raw === undefined) continue; // compare() reports it missing
     const stamp = String.raw`\d+\.\d{3}`;
-    const tail = job.loc.k === "queue" ? `,"created_at":(${stamp}),"enqueued_at":(${stamp})\\}` : `,"created_at":${stamp}\\}`;
+    const tail =
+      job.loc.k === "queue" ? `,"created_at":(${stamp}),"enqueued_at":(${stamp})\\}` : `,"created_at":${stamp}\\}`;
     const escaped = job.sent.slice(0, -1).replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
     const m = new RegExp(`^${escaped}${tail}$`).exec(raw);
-    if (!m || (job.loc.k === "queue" && m[1] !== m[2])) problems.push(`job ${job.jid} stored as ${raw}, sent ${job.sent}`);
+    if (!m || (job.loc.k === "queue" && m[1] !== m[2]))
+      problems.push(`job ${job.jid} stored as ${raw}, sent ${job.sent}`);
     job.raw = raw;
   }
   return problems;
@@ -189,7 +200,8 @@ export function compare(model: Model, snap: Snapshot, nowSec: number): string[] 
       problems.push(`job ${jid} was never enqueued, found in ${where}`);
       continue;
     }
-    if (places.length > 1) problems.push(`job ${jid} is in ${places.length} places: ${where} (model: ${showLoc(job.loc)})`);
+    if (places.length > 1)
+      problems.push(`job ${jid} is in ${places.length} places: ${where} (model: ${showLoc(job.loc)})`);
     if (job.loc.k === "done" || job.loc.k === "evicted") {
       problems.push(`job ${jid} is ${job.loc.k} in the model, but found in ${where}`);
       continue;
@@ -197,7 +209,8 @@ export function compare(model: Model, snap: Snapshot, nowSec: number): string[] 
     const place = places[0]!;
     if (places.length > 1) continue;
     if (!sameLoc(place.loc, job.loc)) problems.push(`job ${jid} should be in ${showLoc(job.loc)}, found in ${where}`);
-    else if (job.raw !== null && place.raw !== job.raw) problems.push(`job ${jid} in ${where} is ${place.raw}, model ${job.raw}`);
+    else if (job.raw !== null && place.raw !== job.raw)
+      problems.push(`job ${jid} in ${where} is ${place.raw}, model ${job.raw}`);
     else if (job.loc.k === "schedule" || job.loc.k === "retry" || job.loc.k === "dead") {
       const ok = job.score === Infinity ? place.score > nowSec + 60 : Math.abs(place.score - job.score) < 0.002;
       if (!ok) problems.push(`job ${jid} in ${where} has score ${place.score}, model ${job.score}`);
@@ -208,21 +221,29 @@ export function compare(model: Model, snap: Snapshot, nowSec: number): string[] 
       problems.push(`job ${job.jid} is nowhere (model: ${showLoc(job.loc)}): lost`);
     }
   }
-  const counters = { processed: [snap.processed, model.processed], failed: [snap.failed, model.failed], dead_evicted: [snap.deadEvicted, model.deadEvicted] };
+  const counters = {
+    processed: [snap.processed, model.processed],
+    failed: [snap.failed, model.failed],
+    dead_evicted: [snap.deadEvicted, model.deadEvicted],
+  };
   for (const [name, [got, want]] of Object.entries(counters)) {
     if (got !== want) problems.push(`stat:${name} is ${got}, the model counted ${want}`);
   }
   const sorted = (s: Iterable<string>) => [...s].sort().join(",");
   for (const tick of model.ticks) {
-    const listed = model.inproc(tick).length > 0 || [...snap.places.values()].some((ps) => ps.some((p) => p.loc.k === "inproc" && p.loc.tick === tick));
-    if (listed && !snap.registered.has(tick)) problems.push(`tick ${tick} has jobs in its inproc lists but is not registered: orphaned`);
+    const listed =
+      model.inproc(tick).length > 0 ||
+      [...snap.places.values()].some((ps) => ps.some((p) => p.loc.k === "inproc" && p.loc.tick === tick));
+    if (listed && !snap.registered.has(tick))
+      problems.push(`tick ${tick} has jobs in its inproc lists but is not registered: orphaned`);
   }
   if (sorted(snap.registered) !== sorted(model.registered)) {
     problems.push(`registered ticks are [${sorted(snap.registered)}], model [${sorted(model.registered)}]`);
   }
   const leases = (m: Map<string, number>) => sorted([...m].map(([t, s]) => `${t}@${s}`));
   const modelLeases = new Map([...model.leases].map(([t, l]) => [t, l.seq]));
-  if (leases(snap.leases) !== leases(modelLeases)) problems.push(`leases are [${leases(snap.leases)}], model [${leases(modelLeases)}]`);
+  if (leases(snap.leases) !== leases(modelLeases))
+    problems.push(`leases are [${leases(snap.leases)}], model [${leases(modelLeases)}]`);
   if (snap.lock !== model.lock) problems.push(`resurrector lock held by ${snap.lock}, model ${model.lock}`);
   const counts = (m: Map<string, number>) => sorted([...m].map(([raw, n]) => `${raw}=${n}`));
   if (counts(snap.counts) !== counts(model.counts)) {
@@ -231,7 +252,8 @@ export function compare(model: Model, snap: Snapshot, nowSec: number): string[] 
     problems.push(`resurrections are [${show(snap.counts)}], model [${show(model.counts)}] (by job string)`);
   }
   for (const job of model.jobs.values()) {
-    if (job.loc.k === "queue" && !snap.queueSet.has(job.loc.q)) problems.push(`queue ${job.loc.q} holds jobs but is not in the queues set`);
+    if (job.loc.k === "queue" && !snap.queueSet.has(job.loc.q))
+      problems.push(`queue ${job.loc.q} holds jobs but is not in the queues set`);
   }
   return problems;
 }

@@ -20,7 +20,14 @@ export interface OpenedAdapter {
 }
 
 export function upstashClient(url: string, token: string): UpstashRedis {
-  return new UpstashRedis({ url, token, automaticDeserialization: false, enableTelemetry: false, readYourWrites: false, retry: false });
+  return new UpstashRedis({
+    url,
+    token,
+    automaticDeserialization: false,
+    enableTelemetry: false,
+    readYourWrites: false,
+    retry: false,
+  });
 }
 
 export function openAdapter(name: string, endpoints: Endpoints): OpenedAdapter {
@@ -33,7 +40,10 @@ export function openAdapter(name: string, endpoints: Endpoints): OpenedAdapter {
     return { adapter: upstashAdapter(upstashClient(endpoints.restUrl, endpoints.restToken)), close: async () => {} };
   }
   if (name === "rest") {
-    return { adapter: restAdapter({ url: endpoints.restUrl, token: endpoints.restToken, retries: 0 }), close: async () => {} };
+    return {
+      adapter: restAdapter({ url: endpoints.restUrl, token: endpoints.restToken, retries: 0 }),
+      close: async () => {},
+    };
   }
   throw new Error(`unknown adapter ${name}`);
 }

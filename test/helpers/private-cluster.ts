@@ -34,7 +34,13 @@ async function freeClusterPort(taken: Set<number>): Promise<number> {
 }
 
 async function clusterOk(port: number): Promise<boolean> {
-  const client = new Redis({ port, host: "127.0.0.1", lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  const client = new Redis({
+    port,
+    host: "127.0.0.1",
+    lazyConnect: true,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+  });
   client.on("error", () => {});
   try {
     await client.connect();
@@ -76,7 +82,22 @@ export async function startPrivateCluster(): Promise<PrivateCluster> {
       const port = await freeClusterPort(taken);
       taken.add(port).add(port + 10_000);
       const dir = mkdtempSync(join(tmpdir(), "tickq-cluster-"));
-      const args = ["--port", String(port), "--bind", "127.0.0.1", "--dir", dir, "--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf", "--save", "", "--appendonly", "no"];
+      const args = [
+        "--port",
+        String(port),
+        "--bind",
+        "127.0.0.1",
+        "--dir",
+        dir,
+        "--cluster-enabled",
+        "yes",
+        "--cluster-config-file",
+        "nodes.conf",
+        "--save",
+        "",
+        "--appendonly",
+        "no",
+      ];
       const child = spawn("redis-server", args, { stdio: "ignore" });
       servers.push({ port, dir, child });
       await new Promise<void>((resolve, reject) => {
@@ -86,18 +107,33 @@ export async function startPrivateCluster(): Promise<PrivateCluster> {
     }
     for (const { port } of servers) {
       for (let i = 0; i < 200; i++) {
-        const client = new Redis({ port, host: "127.0.0.1", lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+        const client = new Redis({
+          port,
+          host: "127.0.0.1",
+          lazyConnect: true,
+          maxRetriesPerRequest: 0,
+          retryStrategy: () => null,
+        });
         client.on("error", () => {});
-        const up = await client.connect().then(() => client.ping(), () => undefined);
+        const up = await client.connect().then(
+          () => client.ping(),
+          () => undefined,
+        );
         client.disconnect();
         if (up === "PONG") break;
         await sleep(25);
       }
     }
-    const create = spawnSync("redis-cli", ["--cluster", "create", ...servers.map((s) => `127.0.0.1:${s.port}`), "--cluster-replicas", "0", "--cluster-yes"], { encoding: "utf8", timeout: 30_000 });
+    const create = spawnSync(
+      "redis-cli",
+      ["--cluster", "create", ...servers.map((s) => `127.0.0.1:${s.port}`), "--cluster-replicas", "0", "--cluster-yes"],
+      { encoding: "utf8", timeout: 30_000 },
+    );
     if (create.status !== 0) throw new Error(`redis-cli --cluster create failed: ${create.stderr || create.stdout}`);
-    for (let i = 0; i < 200 && !(await Promise.all(servers.map((s) => clusterOk(s.port)))).every(Boolean); i++) await sleep(50);
-    if (!(await Promise.all(servers.map((s) => clusterOk(s.port)))).every(Boolean)) throw new Error("the private cluster never reached cluster_state:ok");
+    for (let i = 0; i < 200 && !(await Promise.all(servers.map((s) => clusterOk(s.port)))).every(Boolean); i++)
+      await sleep(50);
+    if (!(await Promise.all(servers.map((s) => clusterOk(s.port)))).every(Boolean))
+      throw new Error("the private cluster never reached cluster_state:ok");
     return { nodes: servers.map((s) => ({ host: "127.0.0.1", port: s.port })), stop };
   } catch (error) {
     await stop();

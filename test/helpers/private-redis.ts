@@ -22,7 +22,20 @@ export async function startPrivateRedis(): Promise<PrivateRedis> {
   const dir = await mkdtemp(join(tmpdir(), "tickq-private-redis-"));
   const child: ChildProcess = spawn(
     "redis-server",
-    ["--port", String(port), "--bind", "127.0.0.1", "--dir", dir, "--save", "", "--appendonly", "no", "--daemonize", "no"],
+    [
+      "--port",
+      String(port),
+      "--bind",
+      "127.0.0.1",
+      "--dir",
+      dir,
+      "--save",
+      "",
+      "--appendonly",
+      "no",
+      "--daemonize",
+      "no",
+    ],
     { stdio: "ignore" },
   );
   const atExit = () => {

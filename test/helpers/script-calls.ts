@@ -26,7 +26,14 @@ export interface ScriptCalls {
 
 export function scriptCalls(h: Harness): ScriptCalls {
   const run: ScriptCalls["run"] = (script, keys, args) =>
-    runScript(h.adapter, script, keys.map((k) => h.prefix + k), [h.prefix, ...args], { count: 0 }, 5_000);
+    runScript(
+      h.adapter,
+      script,
+      keys.map((k) => h.prefix + k),
+      [h.prefix, ...args],
+      { count: 0 },
+      5_000,
+    );
   const twice: ScriptCalls["twice"] = async (script, keys, args) => {
     const first = await run(script, keys, args);
     const after = await snapshot(h.redis, h.prefix);
@@ -38,7 +45,11 @@ export function scriptCalls(h: Harness): ScriptCalls {
   return {
     run,
     twice,
-    async callTwice<Keys extends object, Args extends object, Reply>(call: TypedCall<Keys, Args, Reply>, keys: Keys, args: Args) {
+    async callTwice<Keys extends object, Args extends object, Reply>(
+      call: TypedCall<Keys, Args, Reply>,
+      keys: Keys,
+      args: Args,
+    ) {
       const encoded = encode(call, keys, args);
       const { first, after } = await twice(call.script, encoded.keys, encoded.args);
       return { first: decode(call, first) as Reply, after };

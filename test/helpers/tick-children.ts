@@ -16,10 +16,22 @@ export interface TickChild {
   stderr(): string;
 }
 
-export function spawnTickChild(fixture: TickFixture, adapterCase: AdapterCase, redis: Redis, prefix: string, env: Record<string, string>): TickChild {
+export function spawnTickChild(
+  fixture: TickFixture,
+  adapterCase: AdapterCase,
+  redis: Redis,
+  prefix: string,
+  env: Record<string, string>,
+): TickChild {
   // One process: the tsx CLI would run the script in a grandchild that SIGKILL misses.
   const child = spawn(process.execPath, ["--import", "tsx", `test/fixtures/${fixture}`], {
-    env: { ...process.env, ADAPTER: adapterCase.name, PREFIX: prefix, ENDPOINTS: JSON.stringify(adapterCase.endpoints()), ...env },
+    env: {
+      ...process.env,
+      ADAPTER: adapterCase.name,
+      PREFIX: prefix,
+      ENDPOINTS: JSON.stringify(adapterCase.endpoints()),
+      ...env,
+    },
     stdio: ["ignore", "ignore", "pipe"],
   });
   let stderr = "";
@@ -43,7 +55,8 @@ export function spawnTickChild(fixture: TickFixture, adapterCase: AdapterCase, r
 export async function waitReady(redis: Redis, prefix: string, count: number, timeoutMs = 20_000): Promise<void> {
   const until = Date.now() + timeoutMs;
   while ((await redis.scard(`${prefix}test:ready`)) < count) {
-    if (Date.now() > until) throw new Error(`only ${await redis.scard(`${prefix}test:ready`)} of ${count} tick processes started`);
+    if (Date.now() > until)
+      throw new Error(`only ${await redis.scard(`${prefix}test:ready`)} of ${count} tick processes started`);
     await sleep(50);
   }
 }

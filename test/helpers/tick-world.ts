@@ -16,7 +16,17 @@ import { fetchArgs } from "../../src/tick/queue-order.js";
 import { asArray, asNumber, runScript } from "../../src/redis/adapter.js";
 import { scripts } from "../../src/lua/index.js";
 import type { RedisAdapter, RedisReply } from "../../src/types.js";
-import { compare, interruptionKey, jidOf, learnRaws, Model, QUEUES, sameLoc, showLoc, snapshot, type Snapshot } from "./job-model.js";
+import {
+  compare,
+  interruptionKey,
+  learnRaws,
+  Model,
+  QUEUES,
+  sameLoc,
+  showLoc,
+  snapshot,
+  type Snapshot,
+} from "./job-model.js";
 import { deleteUnder, sleep, uniquePrefix } from "./redis.js";
 import { fetchedJobs } from "../helpers/begin-args.js";
 import { encode } from "../../src/protocol/define.js";
@@ -120,7 +130,12 @@ function withEnqueuedAt(raw: string, nowSec: number): string {
 /** The job with its error fields spliced in, as execute.ts does; retry_count grows, so every failure is a new string. */
 function failed(raw: string): string {
   const count = (JSON.parse(raw) as { retry_count?: number }).retry_count;
-  return spliceFields(raw, { error_message: "boom", error_class: "Error", failed_at: 1, retry_count: count === undefined ? 0 : count + 1 })!;
+  return spliceFields(raw, {
+    error_message: "boom",
+    error_class: "Error",
+    failed_at: 1,
+    retry_count: count === undefined ? 0 : count + 1,
+  })!;
 }
 
 function outcomeFor(job: FetchedJob, kind: Kind): Outcome {
@@ -198,7 +213,17 @@ class World {
         const tick = this.pick(op.tick, ["running"]);
         if (!tick) return;
         const seq = ++tick.seq;
-        const c: Call = { kind: "housekeep", seq, args: encode(protocol.housekeep, this.keys(tick), { tickId: tick.id, call: String(seq), housekeep: this.housekeeping() }).args, outcomes: [], batch: 0 };
+        const c: Call = {
+          kind: "housekeep",
+          seq,
+          args: encode(protocol.housekeep, this.keys(tick), {
+            tickId: tick.id,
+            call: String(seq),
+            housekeep: this.housekeeping(),
+          }).args,
+          outcomes: [],
+          batch: 0,
+        };
         tick.calls.push(c);
         await this.send(tick, c);
         if (op.dup) await this.send(tick, c);
@@ -269,7 +294,13 @@ class World {
 
   private async enqueue(entries: EnqueueEntry[]): Promise<void> {
     const token = `${this.tag}-e${this.enqueues.length + 1}`;
-    const args = [token, REPLAY_WINDOW_MS, ID_WINDOW_MS, entries.length, ...entries.flatMap((e) => [e.queue, e.delay, e.at, e.own ? e.jid : "", e.json])];
+    const args = [
+      token,
+      REPLAY_WINDOW_MS,
+      ID_WINDOW_MS,
+      entries.length,
+      ...entries.flatMap((e) => [e.queue, e.delay, e.at, e.own ? e.jid : "", e.json]),
+    ];
     const reply = await this.runEnqueue(args);
     this.enqueues.push({ args, reply });
     let flags = "";
@@ -283,8 +314,12 @@ class World {
       }
       const later = e.delay > 0 || e.at > Date.now();
       this.model.jobs.set(e.jid, {
-        jid: e.jid, queue: e.queue, sent: e.json, raw: null,
-        loc: later ? { k: "schedule" } : { k: "queue", q: e.queue }, score: later ? Infinity : NaN,
+        jid: e.jid,
+        queue: e.queue,
+        sent: e.json,
+        raw: null,
+        loc: later ? { k: "schedule" } : { k: "queue", q: e.queue },
+        score: later ? Infinity : NaN,
       });
     }
     this.want(`enqueue ${token} flags`, reply, flags);
@@ -298,7 +333,11 @@ class World {
   }
 
   private housekeeping(): ReturnType<typeof housekeepArgs> {
-    return housekeepArgs({ resurrectLimit: this.cfg.resurrectLimit, scheduleLimit: this.cfg.scheduleLimit, lockMs: LOCK_MS });
+    return housekeepArgs({
+      resurrectLimit: this.cfg.resurrectLimit,
+      scheduleLimit: this.cfg.scheduleLimit,
+      lockMs: LOCK_MS,
+    });
   }
 
   private common(tick: Tick): { tickId: string; leaseMs: number; deadMaxSize: number; deadMaxAgeSec: number } {
@@ -323,20 +362,32 @@ class World {
 
   private async begin(op: Extract<Op, { t: "begin" }>): Promise<void> {
     if (this.ticks.filter((t) => t.status === "running" || t.status === "failing").length >= MAX_LIVE_TICKS) return;
-    const tick: Tick = { id: `t${this.ticks.length + 1}`, status: "running", held: new Map(), carried: [], calls: [], seq: 1 };
+    const tick: Tick = {
+      id: `t${this.ticks.length + 1}`,
+      status: "running",
+      held: new Map(),
+      carried: [],
+      calls: [],
+      seq: 1,
+    };
     this.ticks.push(tick);
     this.model.ticks.push(tick.id);
     const registration = `${Date.now()} ${LEASE_MS} ${QUEUES.join(" ")}`;
     // no schedules declared: empty digest, due limit, no clock shift
     const args = encode(protocol.begin, this.keys(tick), {
-      ...this.common(tick), registration, housekeep: this.housekeeping(), askPolicy: false,
-      recurring: { digest: "", dueLimit: 100, shiftMs: 0 }, fetch: fetchArgs(PLAN, op.batch),
+      ...this.common(tick),
+      registration,
+      housekeep: this.housekeeping(),
+      askPolicy: false,
+      recurring: { digest: "", dueLimit: 100, shiftMs: 0 },
+      fetch: fetchArgs(PLAN, op.batch),
     }).args;
     const c: Call = { kind: "begin", seq: 1, args, outcomes: [], batch: op.batch };
     tick.calls.push(c);
     let reply = await this.send(tick, c);
     if (op.dup) reply = await this.send(tick, c);
-    if (op.lose) tick.status = "killed"; // runTick throws: nobody drives this tick again
+    if (op.lose)
+      tick.status = "killed"; // runTick throws: nobody drives this tick again
     else if (asNumber(reply[6]) !== 1) tick.status = "done";
     else for (const f of fetchedJobs(reply[5])) tick.held.set(f.raw, f);
   }
@@ -346,7 +397,12 @@ class World {
     if (!tick) return;
     const outcomes = this.outcomes(tick, op.acks);
     const seq = ++tick.seq;
-    const args = encode(protocol.step, this.keys(tick), { ...this.common(tick), call: String(seq), acks: ackArgs(outcomes), fetch: fetchArgs(PLAN, op.fetch) }).args;
+    const args = encode(protocol.step, this.keys(tick), {
+      ...this.common(tick),
+      call: String(seq),
+      acks: ackArgs(outcomes),
+      fetch: fetchArgs(PLAN, op.fetch),
+    }).args;
     const c: Call = { kind: "step", seq, args, outcomes, batch: op.fetch };
     tick.calls.push(c);
     let reply = await this.send(tick, c);
@@ -367,10 +423,17 @@ class World {
     if (!tick) return;
     const picked = this.outcomes(tick, op.acks);
     const named = new Set(picked.map((o) => o.job.raw));
-    const unstarted = op.leave ? [] : [...tick.held.values()].filter((f) => !named.has(f.raw)).map((job): Outcome => ({ kind: "unstarted", job }));
+    const unstarted = op.leave
+      ? []
+      : [...tick.held.values()].filter((f) => !named.has(f.raw)).map((job): Outcome => ({ kind: "unstarted", job }));
     const outcomes = [...tick.carried, ...picked, ...unstarted];
     const seq = ++tick.seq;
-    const args = encode(protocol.finish, this.keys(tick), { ...this.common(tick), call: String(seq), acks: ackArgs(outcomes), queues: [...QUEUES] }).args;
+    const args = encode(protocol.finish, this.keys(tick), {
+      ...this.common(tick),
+      call: String(seq),
+      acks: ackArgs(outcomes),
+      queues: [...QUEUES],
+    }).args;
     const c: Call = { kind: "finish", seq, args, outcomes, batch: 0 };
     tick.calls.push(c);
     await this.send(tick, c);
@@ -404,7 +467,15 @@ class World {
         // while the lease lives, and "lease not held" once it is gone: a
         // tick that lost its lease is dead for good, or it would fetch and
         // ack again, unfenced (DESIGN.md, "Replays, leases and fencing").
-        if (m.begun.has(tick.id)) return this.want(`${ctx}: a begun tick whose lease is gone must not start again; reply`, r.slice(1, 7), [0, 0, 0, 0, [], 0]);
+        if (m.begun.has(tick.id))
+          return this.want(`${ctx}: a begun tick whose lease is gone must not start again; reply`, r.slice(1, 7), [
+            0,
+            0,
+            0,
+            0,
+            [],
+            0,
+          ]);
         m.begun.add(tick.id);
         this.want(`${ctx}: lease held`, r[6], 1);
         m.registered.add(tick.id);
@@ -435,7 +506,11 @@ class World {
         if (m.lock === tick.id) m.lock = null;
         const left = m.inproc(tick.id).length;
         if (left === 0) m.registered.delete(tick.id);
-        this.want(`${ctx}: jobs left, dead evictions, ordered made ready, ack entries no longer listed, parked jobs sent on`, r.slice(1), [left, evicted, 0, missed, 0]);
+        this.want(
+          `${ctx}: jobs left, dead evictions, ordered made ready, ack entries no longer listed, parked jobs sent on`,
+          r.slice(1),
+          [left, evicted, 0, missed, 0],
+        );
         if (state === "fresh") remember();
         return;
       }
@@ -492,7 +567,9 @@ class World {
       }
     }
     if (!died) return 0;
-    const dead = [...m.jobs.values()].filter((j) => j.loc.k === "dead").sort((a, b) => a.score - b.score || (a.raw! < b.raw! ? -1 : 1));
+    const dead = [...m.jobs.values()]
+      .filter((j) => j.loc.k === "dead")
+      .sort((a, b) => a.score - b.score || (a.raw! < b.raw! ? -1 : 1));
     const evicted = Math.max(0, dead.length - this.cfg.deadMax);
     tally("dead-evicted", evicted);
     for (const j of dead.slice(0, evicted)) j.loc = { k: "evicted" };
@@ -531,7 +608,9 @@ class World {
   private schedule(nowSec: number): { moved: number; more: number } {
     const all = [...this.model.jobs.values()];
     const due = (set: "schedule" | "retry") =>
-      all.filter((j) => j.loc.k === set && j.score <= nowSec).sort((a, b) => a.score - b.score || (a.raw! < b.raw! ? -1 : 1));
+      all
+        .filter((j) => j.loc.k === set && j.score <= nowSec)
+        .sort((a, b) => a.score - b.score || (a.raw! < b.raw! ? -1 : 1));
     let left = this.cfg.scheduleLimit;
     for (const set of ["schedule", "retry"] as const) {
       for (const j of due(set).slice(0, Math.max(0, left))) {
@@ -556,7 +635,8 @@ class World {
         continue;
       }
       const pending = this.pending?.jobs.has(j.jid) === true && j.queue === f.queue;
-      if (!pending && !sameLoc(j.loc, { k: "queue", q: f.queue })) this.problem(`${ctx}: fetched ${j.jid} from queue ${f.queue}, model has it in ${showLoc(j.loc)}`);
+      if (!pending && !sameLoc(j.loc, { k: "queue", q: f.queue }))
+        this.problem(`${ctx}: fetched ${j.jid} from queue ${f.queue}, model has it in ${showLoc(j.loc)}`);
       if (j.raw !== f.raw) this.problem(`${ctx}: fetched ${j.jid} as ${f.raw}, model ${j.raw}`);
       if (pending) {
         this.pending!.jobs.delete(j.jid);
@@ -574,7 +654,8 @@ class World {
       for (const q of QUEUES) {
         const n = got.get(q) ?? 0;
         const waiting = [...m.jobs.values()].filter((j) => sameLoc(j.loc, { k: "queue", q })).length;
-        if (n !== Math.min(slots, n + waiting)) this.problem(`${ctx}: fetched ${n} from queue ${q} with ${slots} slots free and ${n + waiting} jobs there`);
+        if (n !== Math.min(slots, n + waiting))
+          this.problem(`${ctx}: fetched ${n} from queue ${q} with ${slots} slots free and ${n + waiting} jobs there`);
         slots -= n;
       }
     });
@@ -637,7 +718,13 @@ class World {
 }
 
 /** Runs one sequence on a fresh prefix, checking after every operation; throws what differed. */
-export async function runOps(adapter: RedisAdapter, redis: Redis, label: string, cfg: Config, ops: Op[]): Promise<void> {
+export async function runOps(
+  adapter: RedisAdapter,
+  redis: Redis,
+  label: string,
+  cfg: Config,
+  ops: Op[],
+): Promise<void> {
   const prefix = uniquePrefix(`${label}:prop`);
   const world = new World(adapter, redis, prefix, cfg, prefix.split(":").at(-2)!);
   try {

@@ -15,7 +15,10 @@ export interface WorkerBuild {
 export async function workerBuild(entry?: string): Promise<WorkerBuild> {
   const out = await build(workerBuildOptions(entry));
   const inputs = Object.values(out.metafile.outputs)[0]!.inputs;
-  return { code: out.outputFiles[0]!.text, inputs: Object.keys(inputs).filter((path) => inputs[path]!.bytesInOutput > 0) };
+  return {
+    code: out.outputFiles[0]!.text,
+    inputs: Object.keys(inputs).filter((path) => inputs[path]!.bytesInOutput > 0),
+  };
 }
 
 export async function workerBundle(entry?: string): Promise<string> {

@@ -23,8 +23,15 @@ export function useWorkerInMiniflare(label: string, vars: Record<string, string>
   beforeAll(async () => {
     const { restUrl, restToken } = testEndpoints();
     world.mf = new Miniflare({
-      modules: true, script: await workerBundle(entry), compatibilityDate: "2025-09-01",
-      bindings: { UPSTASH_REDIS_REST_URL: restUrl, UPSTASH_REDIS_REST_TOKEN: restToken, TICKQ_PREFIX: world.prefix, ...vars },
+      modules: true,
+      script: await workerBundle(entry),
+      compatibilityDate: "2025-09-01",
+      bindings: {
+        UPSTASH_REDIS_REST_URL: restUrl,
+        UPSTASH_REDIS_REST_TOKEN: restToken,
+        TICKQ_PREFIX: world.prefix,
+        ...vars,
+      },
     });
     await world.mf.ready;
   }, 60_000);

@@ -16,7 +16,11 @@ declare module "vitest" {
 export default async function setup(project: TestProject) {
   const redis = await findRedis();
   // anyScript: suites run their own Lua (a script's errors, replies, replays) over every adapter.
-  const rest = await startUpstashLocal({ redisUrl: redis.url, token: `test-token-${randomBytes(12).toString("hex")}`, anyScript: true });
+  const rest = await startUpstashLocal({
+    redisUrl: redis.url,
+    token: `test-token-${randomBytes(12).toString("hex")}`,
+    anyScript: true,
+  });
   project.provide("redisUrl", redis.url);
   project.provide("restUrl", rest.url);
   project.provide("restToken", rest.token);

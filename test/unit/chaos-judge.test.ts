@@ -9,7 +9,13 @@ import { entry, type LedgerView } from "../../bench/chaos/ledger.js";
 import { judge, phaseColumn, type Evidence, type Place, type PhaseRun } from "../../bench/chaos/verify.js";
 import type { Stats } from "../../src/types.js";
 
-const job = (id: string, kind: PlannedJob["kind"], key = "", extra: Partial<PlannedJob> = {}): PlannedJob => ({ id, kind, args: [id, 0, 0, key], attempts: 1, ...extra });
+const job = (id: string, kind: PlannedJob["kind"], key = "", extra: Partial<PlannedJob> = {}): PlannedJob => ({
+  id,
+  kind,
+  args: [id, 0, 0, key],
+  attempts: 1,
+  ...extra,
+});
 
 /** One job of every kind, each ended as planned, and one duplicate of a coalesce key merged into the job holding it. */
 function cleanEvidence(): Evidence {
@@ -25,7 +31,13 @@ function cleanEvidence(): Evidence {
     job("c1", "coalesced", "kc", { unique: "coalesce" }),
     job("c2", "coalesced", "kc", { unique: "coalesce" }),
   ];
-  const ledger: LedgerView = { start: new Map(), ok: new Map(), fail: new Map(), rated: new Map([["kr", [1_000]]]), overlaps: [] };
+  const ledger: LedgerView = {
+    start: new Map(),
+    ok: new Map(),
+    fail: new Map(),
+    rated: new Map([["kr", [1_000]]]),
+    overlaps: [],
+  };
   const run = (id: string, attempt: number, ok: boolean) => {
     ledger.start.set(entry(id, attempt), 1);
     (ok ? ledger.ok : ledger.fail).set(entry(id, attempt), 1);
@@ -38,36 +50,90 @@ function cleanEvidence(): Evidence {
   run("x", 1, false);
   run("x", 2, false);
   const places = new Map<string, Place[]>([["x", ["dead"]]]);
-  return { plan, ledger, places, stats: stats(12, 4), answers: { answered: new Map([["c2", "c1"]]), resent: new Set() } };
+  return {
+    plan,
+    ledger,
+    places,
+    stats: stats(12, 4),
+    answers: { answered: new Map([["c2", "c1"]]), resent: new Set() },
+  };
 }
 
 function stats(processed: number, failed: number): Stats {
-  return { processed, failed, queues: {}, scheduled: 0, retry: 0, dead: 1, deadEvicted: 0, inflight: 0, ticks: 0, evictionPolicy: "noeviction", paused: [], lastTickAt: null, warnings: [], ordered: {}, schedules: 0, flow: {} };
+  return {
+    processed,
+    failed,
+    queues: {},
+    scheduled: 0,
+    retry: 0,
+    dead: 1,
+    deadEvicted: 0,
+    inflight: 0,
+    ticks: 0,
+    evictionPolicy: "noeviction",
+    paused: [],
+    lastTickAt: null,
+    warnings: [],
+    ordered: {},
+    schedules: 0,
+    flow: {},
+  };
 }
 
-const faults: FaultCounts = { "client-kill": 3, "client-pause": 3, "redis-restart": 3, "worker-kill": 3, "drop-tcp": 3 };
-const phaseRun = (over: Partial<PhaseRun> = {}): PhaseRun => ({ adapter: "ioredis", faults, faultsAsked: 3, enqueueRetries: 0, workerCrashes: 0, settled: true, settleSeconds: 15, seconds: 1, workerStderr: [], ...over });
+const faults: FaultCounts = {
+  "client-kill": 3,
+  "client-pause": 3,
+  "redis-restart": 3,
+  "worker-kill": 3,
+  "drop-tcp": 3,
+};
+const phaseRun = (over: Partial<PhaseRun> = {}): PhaseRun => ({
+  adapter: "ioredis",
+  faults,
+  faultsAsked: 3,
+  enqueueRetries: 0,
+  workerCrashes: 0,
+  settled: true,
+  settleSeconds: 15,
+  seconds: 1,
+  workerStderr: [],
+  ...over,
+});
 
 describe("the chaos judge", () => {
   it("finds nothing wrong with a phase where every job ended as planned", () => {
     const verdict = judge(cleanEvidence(), phaseRun());
     expect(verdict.problems).toEqual([]);
-    expect({ lost: verdict.lost, merged: verdict.merged, processed: verdict.plannedProcessed, failed: verdict.plannedFailed }).toEqual({ lost: 0, merged: 1, processed: 12, failed: 4 });
+    expect({
+      lost: verdict.lost,
+      merged: verdict.merged,
+      processed: verdict.plannedProcessed,
+      failed: verdict.plannedFailed,
+    }).toEqual({ lost: 0, merged: 1, processed: 12, failed: 4 });
   });
 
-  it.each(["until-executed", "coalesce"] as const)("counts as lost a %s job answered its own jid after a resend that never ran, though another job of its key succeeded", (unique) => {
-    const e = cleanEvidence();
-    const kind = unique === "coalesce" ? "coalesced" : "once";
-    const key = unique === "coalesce" ? "kc" : "ko";
-    e.plan.push(job("gone", kind, key, { unique, args: ["gone", 0, kind === "once" ? 1 : 0, key], attempts: kind === "once" ? 2 : 1 }));
-    e.answers.resent.add("gone");
-    const verdict = judge(e, phaseRun());
-    expect(verdict.lost).toBe(1);
-    expect(verdict.lostIds[0]).toMatch(/^gone /);
-    expect(verdict.problems.join("\n")).toMatch(/^lost: 1/m);
-    // Its attempts are still planned: tickq was given it to run.
-    expect(verdict.plannedProcessed).toBe(12 + (kind === "once" ? 2 : 1));
-  });
+  it.each(["until-executed", "coalesce"] as const)(
+    "counts as lost a %s job answered its own jid after a resend that never ran, though another job of its key succeeded",
+    (unique) => {
+      const e = cleanEvidence();
+      const kind = unique === "coalesce" ? "coalesced" : "once";
+      const key = unique === "coalesce" ? "kc" : "ko";
+      e.plan.push(
+        job("gone", kind, key, {
+          unique,
+          args: ["gone", 0, kind === "once" ? 1 : 0, key],
+          attempts: kind === "once" ? 2 : 1,
+        }),
+      );
+      e.answers.resent.add("gone");
+      const verdict = judge(e, phaseRun());
+      expect(verdict.lost).toBe(1);
+      expect(verdict.lostIds[0]).toMatch(/^gone /);
+      expect(verdict.problems.join("\n")).toMatch(/^lost: 1/m);
+      // Its attempts are still planned: tickq was given it to run.
+      expect(verdict.plannedProcessed).toBe(12 + (kind === "once" ? 2 : 1));
+    },
+  );
 
   it("fails a phase whose processed count matches the ledger but not the planned attempts (a doomed job dead one attempt early)", () => {
     const e = cleanEvidence();
@@ -82,7 +148,9 @@ describe("the chaos judge", () => {
 
   it("fails a phase where a kind of fault was injected fewer times than asked", () => {
     const verdict = judge(cleanEvidence(), phaseRun({ faults: { ...faults, "redis-restart": 1 } }));
-    expect(verdict.problems).toEqual(["faults: redis-restart injected 1 times of the 3 asked (the injector ran out of time)"]);
+    expect(verdict.problems).toEqual([
+      "faults: redis-restart injected 1 times of the 3 asked (the injector ran out of time)",
+    ]);
   });
 
   it("fails a phase whose rate-limited key started more than twice its limit within one period", () => {
@@ -92,7 +160,9 @@ describe("the chaos judge", () => {
     expect(judge(e, phaseRun()).problems).toEqual([]);
     const burst = Array.from({ length: 2 * RATE.limit + 1 }, (_, i) => 5_000 + i);
     e.ledger.rated.set("kr", [...spread, ...burst]);
-    expect(judge(e, phaseRun()).problems.join("\n")).toMatch(/rate-limited starts beyond twice the limit in a period: 1 — kr: 7 starts from 5000 ms/);
+    expect(judge(e, phaseRun()).problems.join("\n")).toMatch(
+      /rate-limited starts beyond twice the limit in a period: 1 — kr: 7 starts from 5000 ms/,
+    );
   });
 
   it("fails a phase over HTTP that never tried dropping a response", () => {
@@ -113,7 +183,9 @@ describe("the chaos judge", () => {
 
   it("prints each check as a row, '—' where a phase does not measure it, and the verdict", () => {
     const ok = phaseColumn(judge(cleanEvidence(), phaseRun()));
-    const bad = phaseColumn(judge(cleanEvidence(), phaseRun({ adapter: "upstash", faults: { ...faults, "drop-http": 0 } })));
+    const bad = phaseColumn(
+      judge(cleanEvidence(), phaseRun({ adapter: "upstash", faults: { ...faults, "drop-http": 0 } })),
+    );
     const table = renderTable([ok, bad]);
     expect(table).toMatch(/^faults: drop-http +— +0$/m);
     expect(table).toMatch(/^lost \(must be 0\) +0 +0$/m);

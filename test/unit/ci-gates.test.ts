@@ -11,19 +11,28 @@ import { afterAll, describe, expect, it } from "vitest";
 
 const broken = mkdtempSync(join(tmpdir(), "tickq-ci-"));
 for (const tool of ["ruby", "apt-get"]) {
-  writeFileSync(join(broken, tool), "#!/bin/sh\necho \"$0: not available here\" >&2\nexit 100\n");
+  writeFileSync(join(broken, tool), '#!/bin/sh\necho "$0: not available here" >&2\nexit 100\n');
   chmodSync(join(broken, tool), 0o755);
 }
 afterAll(() => rmSync(broken, { recursive: true, force: true }));
 
 /** Sources the gates as .ci/run does (set -e), then prints the TICKQ_REQUIRE_* variables it exported. */
 function gates(env: Record<string, string>) {
-  const run = spawnSync("bash", ["--norc", "--noprofile", "-c", "set -euo pipefail; source .ci/require-tools.sh; { env | grep '^TICKQ_REQUIRE_' || true; } | sort"], {
-    cwd: join(import.meta.dirname, "../.."),
-    stdio: ["ignore", "pipe", "pipe"],
-    env: { HOME: broken, PATH: `${broken}:${process.env.PATH}`, CHROMIUM_PATH: join(broken, "no-chromium"), ...env },
-    encoding: "utf8",
-  });
+  const run = spawnSync(
+    "bash",
+    [
+      "--norc",
+      "--noprofile",
+      "-c",
+      "set -euo pipefail; source .ci/require-tools.sh; { env | grep '^TICKQ_REQUIRE_' || true; } | sort",
+    ],
+    {
+      cwd: join(import.meta.dirname, "../.."),
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { HOME: broken, PATH: `${broken}:${process.env.PATH}`, CHROMIUM_PATH: join(broken, "no-chromium"), ...env },
+      encoding: "utf8",
+    },
+  );
   return { status: run.status, stdout: run.stdout, stderr: run.stderr };
 }
 
@@ -31,13 +40,17 @@ describe("CI's gates for Sidekiq and Chromium", () => {
   it("fails when Ruby Sidekiq cannot be installed, naming the opt-out", () => {
     const run = gates({});
     expect(run.status).not.toBe(0);
-    expect(run.stderr).toMatch(/Ruby Sidekiq does not work after installing ruby-sidekiq: CI fails \(set TICKQ_SKIP_SIDEKIQ=1/);
+    expect(run.stderr).toMatch(
+      /Ruby Sidekiq does not work after installing ruby-sidekiq: CI fails \(set TICKQ_SKIP_SIDEKIQ=1/,
+    );
   });
 
   it("fails when Chromium cannot be installed, once Sidekiq is opted out", () => {
     const run = gates({ TICKQ_SKIP_SIDEKIQ: "1" });
     expect(run.status).not.toBe(0);
-    expect(run.stderr).toMatch(/Chromium does not work after installing chromium: CI fails \(set TICKQ_SKIP_CHROMIUM=1/);
+    expect(run.stderr).toMatch(
+      /Chromium does not work after installing chromium: CI fails \(set TICKQ_SKIP_CHROMIUM=1/,
+    );
   });
 
   it("skips only the suites opted out, and requires nothing of them", () => {

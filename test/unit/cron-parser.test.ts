@@ -12,7 +12,9 @@ import { everyTiming } from "../../src/recurring/timing.js";
 
 const redis = { evalsha: async () => null, eval: async () => null };
 const jobs = { report: (_args: [string]) => {}, ping: () => {} };
-const nightly: Schedules<keyof typeof jobs> = { nightly: { cron: "0 3 * * *", timezone: "Europe/Berlin", job: "report", args: ["daily"] } };
+const nightly: Schedules<keyof typeof jobs> = {
+  nightly: { cron: "0 3 * * *", timezone: "Europe/Berlin", job: "report", args: ["daily"] },
+};
 const heartbeat: Schedules<keyof typeof jobs> = { heartbeat: { every: 60_000, job: "ping" } };
 
 const thrown = (make: () => unknown): unknown => {
@@ -35,13 +37,15 @@ describe("the cron parser", () => {
       const error = thrown(() => build({ schedules: { ...heartbeat, ...nightly } }));
       expect(error).toBeInstanceOf(TickqError);
       expect((error as TickqError).code).toBe("BAD_OPTIONS");
-      expect((error as TickqError).message).toMatch(/^schedules\.nightly: .*import \{ cron \} from "tickq\/cron" and pass `cron`/);
+      expect((error as TickqError).message).toMatch(
+        /^schedules\.nightly: .*import \{ cron \} from "tickq\/cron" and pass `cron`/,
+      );
       expect(thrown(() => build({ schedules: { ...heartbeat, ...nightly }, cron }))).toBeUndefined();
       expect(thrown(() => build({ schedules: heartbeat }))).toBeUndefined();
     });
   }
 
-  it("createTickq from \"tickq\" parses with croner by default, or with the parser it is given", async () => {
+  it('createTickq from "tickq" parses with croner by default, or with the parser it is given', async () => {
     expect(thrown(() => createTickq({ redis, jobs, schedules: nightly }))).toBeUndefined();
     // A parser of our own, whose slots are every 7 s, is the one asked.
     const asked: string[] = [];
@@ -49,7 +53,10 @@ describe("the cron parser", () => {
     createTickq({ redis, jobs, schedules: nightly, cron: own });
     expect(asked).toEqual(["0 3 * * * Europe/Berlin"]);
     // croner's error for a bad expression still names the schedule.
-    expect((thrown(() => createTickq({ redis, jobs, schedules: { x: { cron: "61 * * * *", job: "ping" } } })) as Error).message).toMatch(/^schedules\.x: invalid cron expression/);
+    expect(
+      (thrown(() => createTickq({ redis, jobs, schedules: { x: { cron: "61 * * * *", job: "ping" } } })) as Error)
+        .message,
+    ).toMatch(/^schedules\.x: invalid cron expression/);
   });
 
   it("a `cron` that is no function is a BAD_OPTIONS", () => {

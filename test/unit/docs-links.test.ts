@@ -17,7 +17,9 @@ function markdownFiles(): string[] {
   const pages = readdirSync(join(root, "docs"), { recursive: true, encoding: "utf8" })
     .filter((path) => path.endsWith(".md") && !path.split(/[\\/]/).some((part) => part.startsWith(".")))
     .map((path) => join("docs", path));
-  return ["README.md", "CONTRIBUTING.md", ...pages].filter((file) => existsSync(join(root, file)) && !file.startsWith(generated));
+  return ["README.md", "CONTRIBUTING.md", ...pages].filter(
+    (file) => existsSync(join(root, file)) && !file.startsWith(generated),
+  );
 }
 
 /** The file's text with fenced code blocks blanked, so a link or heading inside code is not read. */
@@ -26,10 +28,18 @@ function prose(file: string): string {
 }
 
 /** A heading's text as rendered: inline code and links reduced to their text. */
-const headingText = (raw: string) => raw.replace(/`([^`]*)`/g, "$1").replace(/\[([^\]]*)\]\([^)]*\)/g, "$1").trim();
+const headingText = (raw: string) =>
+  raw
+    .replace(/`([^`]*)`/g, "$1")
+    .replace(/\[([^\]]*)\]\([^)]*\)/g, "$1")
+    .trim();
 
 /** GitHub's anchor for a heading. */
-const githubSlug = (text: string) => text.toLowerCase().replace(/[^\p{L}\p{N}\- _]/gu, "").replace(/ /g, "-");
+const githubSlug = (text: string) =>
+  text
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\- _]/gu, "")
+    .replace(/ /g, "-");
 
 /** VitePress's anchor for a heading (its default slugify). */
 const siteSlug = (text: string) =>
@@ -76,8 +86,10 @@ describe("the docs", () => {
           continue;
         }
         if (fragment === undefined || !target.endsWith(".md")) continue;
-        if (!anchors(target, githubSlug).has(fragment)) broken.push(`${file}: ${link} (no heading with GitHub's anchor #${fragment})`);
-        if (target !== "README.md" && !anchors(target, siteSlug).has(fragment)) broken.push(`${file}: ${link} (no heading with the site's anchor #${fragment})`);
+        if (!anchors(target, githubSlug).has(fragment))
+          broken.push(`${file}: ${link} (no heading with GitHub's anchor #${fragment})`);
+        if (target !== "README.md" && !anchors(target, siteSlug).has(fragment))
+          broken.push(`${file}: ${link} (no heading with the site's anchor #${fragment})`);
       }
     }
     expect(checked).toBeGreaterThan(100);

@@ -35,10 +35,15 @@ function mismatches(lua: string, call: Call): string[] {
   const wanted = signatureOf(call);
   return (["keys", "argv", "returns"] as const)
     .filter((part) => header[part] !== wanted[part])
-    .map((part) => `${part}: header says ${JSON.stringify(header[part])}, the declaration ${JSON.stringify(wanted[part])}`);
+    .map(
+      (part) => `${part}: header says ${JSON.stringify(header[part])}, the declaration ${JSON.stringify(wanted[part])}`,
+    );
 }
 
-const entryScripts = readdirSync(LUA).filter((f) => f.endsWith(".lua")).map((f) => f.replace(/\.lua$/, "")).sort();
+const entryScripts = readdirSync(LUA)
+  .filter((f) => f.endsWith(".lua"))
+  .map((f) => f.replace(/\.lua$/, ""))
+  .sort();
 
 describe("the Lua protocol", () => {
   it("declares every entry script once, and nothing else", () => {
@@ -67,7 +72,12 @@ describe("the Lua protocol", () => {
     expect(mismatches(lua, added)).toEqual([expect.stringContaining("argv:")]);
     const flattened = defineCall(script, keys, { maxLive: text, reserveMs: text, ids: text }, reply);
     expect(mismatches(lua, flattened)).toEqual([expect.stringContaining("ids")]);
-    const grouped = defineCall(script, keys, { maxLive: text, reserveMs: text, ids: counted(group({ id: text })) }, reply);
+    const grouped = defineCall(
+      script,
+      keys,
+      { maxLive: text, reserveMs: text, ids: counted(group({ id: text })) },
+      reply,
+    );
     expect(mismatches(lua, grouped)).toEqual([expect.stringContaining("ids[](id)")]);
   });
 
@@ -98,7 +108,10 @@ describe("reading replies", () => {
         readFileSync(path, "utf8")
           .split("\n")
           .map((line, i) => ({ path, line, i }))
-          .filter(({ line }) => !line.trimStart().startsWith("//") && !line.trimStart().startsWith("*") && positional.test(line))
+          .filter(
+            ({ line }) =>
+              !line.trimStart().startsWith("//") && !line.trimStart().startsWith("*") && positional.test(line),
+          )
           .map(({ path, line, i }) => `${path.slice(SRC.length + 1)}:${i + 1}: ${line.trim()}`),
       );
     expect(offenders).toEqual([]);

@@ -22,34 +22,112 @@ describe("encoding a call", () => {
     };
     const { keys, args } = encode(protocol.step, tickKeys, { ...common, call: "2", acks, fetch });
     expect(keys).toEqual(["P:ticks", "P:tick:t1"]);
-    expect(args).toEqual(["t1", 5_000, 100, 3_600, "2", 1, "default", 2, "a", "b", 1, "r", "default", "c", "c2", 1.5, 10, 1, "default", 0]);
+    expect(args).toEqual([
+      "t1",
+      5_000,
+      100,
+      3_600,
+      "2",
+      1,
+      "default",
+      2,
+      "a",
+      "b",
+      1,
+      "r",
+      "default",
+      "c",
+      "c2",
+      1.5,
+      10,
+      1,
+      "default",
+      0,
+    ]);
   });
 
   it("sends the Sidekiq beat exactly with the process keys, and the ordered part last", () => {
     const process = { heartbeat: "h", work: "w", workers: "ws" };
     const beat = { number: 3, running: [{ tid: "x", work: "{}" }] };
     const ordered = { names: ["o"], succeeded: [{ name: "o", ids: [{ id: "i", fence: 7 }] }], others: [] };
-    const { keys, args } = encode(protocol.finish, { ...tickKeys, process }, { ...common, call: "4", beat, acks: noAcks, queues: ["default"], ordered });
+    const { keys, args } = encode(
+      protocol.finish,
+      { ...tickKeys, process },
+      { ...common, call: "4", beat, acks: noAcks, queues: ["default"], ordered },
+    );
     expect(keys).toEqual(["P:ticks", "P:tick:t1", "h", "w", "ws"]);
-    expect(args).toEqual(["t1", 5_000, 100, 3_600, "4", 3, 1, "x", "{}", 0, 0, 1, "default", 1, "o", 1, "o", 1, "i", 7, 0]);
+    expect(args).toEqual([
+      "t1",
+      5_000,
+      100,
+      3_600,
+      "4",
+      3,
+      1,
+      "x",
+      "{}",
+      0,
+      0,
+      1,
+      "default",
+      1,
+      "o",
+      1,
+      "o",
+      1,
+      "i",
+      7,
+      0,
+    ]);
   });
 
   it("refuses a beat without the process keys, a missing part and a mistyped value, naming the script", () => {
     const beat = { number: 1, running: [] };
-    expect(() => encode(protocol.extend, { lease: "L" }, { tickId: "t1", leaseMs: 1, beat })).toThrow(/extend.*beat is sent exactly when the optional keys are/);
+    expect(() => encode(protocol.extend, { lease: "L" }, { tickId: "t1", leaseMs: 1, beat })).toThrow(
+      /extend.*beat is sent exactly when the optional keys are/,
+    );
     expect(() => encode(protocol.pause, { paused: "P" }, { queue: "q" })).toThrow(/pause.*paused must be a boolean/);
-    expect(() => encode(protocol.history, { processed: "P" }, { days: Number.NaN })).toThrow(/history.*days must be a finite number/);
+    expect(() => encode(protocol.history, { processed: "P" }, { days: Number.NaN })).toThrow(
+      /history.*days must be a finite number/,
+    );
     expect(() => encode(protocol.clear, {}, { token: "t", keepMs: 1 })).toThrow(/clear.*key set is missing/);
   });
 });
 
 describe("decoding a reply", () => {
   it("names a begin reply's fields, its fetch groups and flow part included", () => {
-    const reply = [1_000, 2, 3, 0, 1, ["default", ["j1", "j2"], [0, 1, 0, 0, 2, 0, 1, 3]], 1, "noeviction", [1, [], 0], [], [0, 41, 1]];
+    const reply = [
+      1_000,
+      2,
+      3,
+      0,
+      1,
+      ["default", ["j1", "j2"], [0, 1, 0, 0, 2, 0, 1, 3]],
+      1,
+      "noeviction",
+      [1, [], 0],
+      [],
+      [0, 41, 1],
+    ];
     const begun = decode(protocol.begin, reply) as Begun;
-    expect(begun).toMatchObject({ nowMs: 1_000, resurrected: 2, scheduled: 3, moreResurrect: false, moreSchedule: true, leaseHeld: true, policy: "noeviction" });
+    expect(begun).toMatchObject({
+      nowMs: 1_000,
+      resurrected: 2,
+      scheduled: 3,
+      moreResurrect: false,
+      moreSchedule: true,
+      leaseHeld: true,
+      policy: "noeviction",
+    });
     expect(begun.fetched).toEqual([
-      { queue: "default", jobs: ["j1", "j2"], counts: [{ resurrections: 0, interruptions: 1, suspect: false, doubts: 0 }, { resurrections: 2, interruptions: 0, suspect: true, doubts: 3 }] },
+      {
+        queue: "default",
+        jobs: ["j1", "j2"],
+        counts: [
+          { resurrections: 0, interruptions: 1, suspect: false, doubts: 0 },
+          { resurrections: 2, interruptions: 0, suspect: true, doubts: 3 },
+        ],
+      },
     ]);
     expect(begun.due).toEqual({ inSync: true, due: [], more: false });
     expect(begun.flow).toEqual({ capped: false, fence: 41, parked: true });

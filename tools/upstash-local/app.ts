@@ -58,13 +58,32 @@ export function createUpstashLocalApp(options: UpstashLocalOptions): Hono {
   app.use("*", async (c, next) => {
     const host = c.req.header("host") ?? "";
     if (!isLoopbackHost(host)) {
-      return c.json({ error: `ERR the local REST server answers only a loopback Host (localhost, 127.0.0.1, [::1]), not ${JSON.stringify(host.slice(0, 100))}` }, 403);
+      return c.json(
+        {
+          error: `ERR the local REST server answers only a loopback Host (localhost, 127.0.0.1, [::1]), not ${JSON.stringify(host.slice(0, 100))}`,
+        },
+        403,
+      );
     }
     await next();
   });
-  app.use("*", bodyLimit({ maxSize: MAX_BODY, onError: (c) => c.json({ error: `ERR the body is over ${MAX_BODY / 1024 / 1024} MiB` }, 413) }));
+  app.use(
+    "*",
+    bodyLimit({
+      maxSize: MAX_BODY,
+      onError: (c) => c.json({ error: `ERR the body is over ${MAX_BODY / 1024 / 1024} MiB` }, 413),
+    }),
+  );
   const unauthorized = (c: Context) => c.json({ error: "Unauthorized" }, 401);
-  app.use("*", bearerAuth({ token: options.token, noAuthenticationHeader: { message: unauthorized }, invalidAuthenticationHeader: { message: unauthorized }, invalidToken: { message: unauthorized } }));
+  app.use(
+    "*",
+    bearerAuth({
+      token: options.token,
+      noAuthenticationHeader: { message: unauthorized },
+      invalidAuthenticationHeader: { message: unauthorized },
+      invalidToken: { message: unauthorized },
+    }),
+  );
   app.use("*", async (_c, next) => {
     options.onRequest?.();
     if (options.latencyMs) await new Promise((r) => setTimeout(r, options.latencyMs));
@@ -102,7 +121,9 @@ export function createUpstashLocalApp(options: UpstashLocalOptions): Hono {
     for (const [name, ...args] of commands) transaction.callBuffer(String(name), ...args);
     try {
       const results = (await transaction.exec()) ?? [];
-      return c.json(results.map(([error, result]) => (error ? { error: error.message } : { result: encode(result as Reply) })));
+      return c.json(
+        results.map(([error, result]) => (error ? { error: error.message } : { result: encode(result as Reply) })),
+      );
     } catch (error) {
       return c.json({ error: (error as Error).message }, 400);
     }
@@ -118,12 +139,15 @@ export function createUpstashLocalApp(options: UpstashLocalOptions): Hono {
     return "error" in outcome ? c.json(outcome, 400) : c.json({ result: encoderFor(c)(outcome.result) });
   });
 
-  app.onError((error, c) => (error instanceof HTTPException ? error.getResponse() : c.json({ error: `ERR ${error.message}` }, 500)));
+  app.onError((error, c) =>
+    error instanceof HTTPException ? error.getResponse() : c.json({ error: `ERR ${error.message}` }, 500),
+  );
   return app;
 }
 
 function checkToken({ token, insecureToken }: UpstashLocalOptions): void {
-  if (typeof token !== "string" || token === "") throw new Error("the token is missing: pass --token with at least 16 characters, or none for a random one");
+  if (typeof token !== "string" || token === "")
+    throw new Error("the token is missing: pass --token with at least 16 characters, or none for a random one");
   if (token.length < MIN_TOKEN_LENGTH && !insecureToken) {
     throw new Error(
       `the token is ${token.length} characters, under ${MIN_TOKEN_LENGTH}: anyone who guesses it runs commands on your Redis. Pass a longer one (openssl rand -hex 16), none for a random one, or --insecure-token to accept it anyway`,
@@ -179,7 +203,10 @@ function base64(reply: Reply): Encoded {
     if (Array.isArray(r)) return r.map(encode);
     return (typeof r === "string" ? Buffer.from(r) : r).toString("base64");
   };
-  const isOk = typeof reply === "string" ? reply === "OK" : Buffer.isBuffer(reply) && reply.length === 2 && reply.toString() === "OK";
+  const isOk =
+    typeof reply === "string"
+      ? reply === "OK"
+      : Buffer.isBuffer(reply) && reply.length === 2 && reply.toString() === "OK";
   return isOk ? "OK" : encode(reply);
 }
 

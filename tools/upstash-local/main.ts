@@ -14,7 +14,13 @@ const { values } = parseArgs({
   },
 });
 
-await runRedisHttp({ port: Number(values.port), token: values.token, insecureToken: values["insecure-token"], anyScript: values["any-script"], latencyMs: Number(values["latency-ms"]) }).catch((error: Error) => {
+await runRedisHttp({
+  port: Number(values.port),
+  token: values.token,
+  insecureToken: values["insecure-token"],
+  anyScript: values["any-script"],
+  latencyMs: Number(values["latency-ms"]),
+}).catch((error: Error) => {
   console.error(`redis-http: ${error.message}`);
   process.exit(1);
 });

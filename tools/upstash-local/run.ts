@@ -33,8 +33,17 @@ export async function runRedisHttp(options: RedisHttpOptions = {}): Promise<Upst
   const redis = await findRedis();
   const token = options.token ?? randomBytes(18).toString("base64url");
   const latencyMs = options.latencyMs ?? 0;
-  const server = await startUpstashLocal({ redisUrl: redis.url, token, port: options.port ?? 8079, latencyMs, insecureToken: options.insecureToken, anyScript: options.anyScript });
-  print(`Upstash-compatible REST server over ${redactUrl(redis.url)}${latencyMs ? ` (+${latencyMs} ms a request)` : ""}`);
+  const server = await startUpstashLocal({
+    redisUrl: redis.url,
+    token,
+    port: options.port ?? 8079,
+    latencyMs,
+    insecureToken: options.insecureToken,
+    anyScript: options.anyScript,
+  });
+  print(
+    `Upstash-compatible REST server over ${redactUrl(redis.url)}${latencyMs ? ` (+${latencyMs} ms a request)` : ""}`,
+  );
   print(`  UPSTASH_REDIS_REST_URL=${server.url}`);
   print(`  UPSTASH_REDIS_REST_TOKEN=${token}`);
   stopOnSignals(async () => {

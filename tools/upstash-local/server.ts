@@ -16,13 +16,27 @@ export interface UpstashLocalServer {
 }
 
 /** Serves the Upstash REST protocol over the Redis at `redisUrl`, for local development and tests (not for production). */
-export async function startUpstashLocal(options: { redisUrl: string; token: string; port?: number; latencyMs?: number; insecureToken?: boolean; anyScript?: boolean }): Promise<UpstashLocalServer> {
+export async function startUpstashLocal(options: {
+  redisUrl: string;
+  token: string;
+  port?: number;
+  latencyMs?: number;
+  insecureToken?: boolean;
+  anyScript?: boolean;
+}): Promise<UpstashLocalServer> {
   let requests = 0;
   const redis = new Redis(options.redisUrl, { maxRetriesPerRequest: 1 });
   redis.on("error", () => {});
   let server: Awaited<ReturnType<typeof listen>>;
   try {
-    const app = createUpstashLocalApp({ redis, token: options.token, latencyMs: options.latencyMs, insecureToken: options.insecureToken, anyScript: options.anyScript, onRequest: () => void requests++ });
+    const app = createUpstashLocalApp({
+      redis,
+      token: options.token,
+      latencyMs: options.latencyMs,
+      insecureToken: options.insecureToken,
+      anyScript: options.anyScript,
+      onRequest: () => void requests++,
+    });
     server = await listen(app.fetch, options.port ?? 0);
   } catch (error) {
     redis.disconnect();

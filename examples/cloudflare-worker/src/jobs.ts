@@ -6,10 +6,14 @@ import type { JobDefinition, JobHandler } from "tickq";
 function callApi(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(resolve, ms);
-    signal.addEventListener("abort", () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    }, { once: true });
+    signal.addEventListener(
+      "abort",
+      () => {
+        clearTimeout(timer);
+        reject(signal.reason);
+      },
+      { once: true },
+    );
   });
 }
 
@@ -30,4 +34,7 @@ const resizeImage: JobDefinition<[string, number]> = {
 
 export const jobs = { sendWelcomeEmail, resizeImage };
 /** Each tick takes up to 3 jobs from default for each one from media. */
-export const queues: [string, number][] = [["default", 3], ["media", 1]];
+export const queues: [string, number][] = [
+  ["default", 3],
+  ["media", 1],
+];

@@ -52,7 +52,13 @@ export function addEnqueueCommand(program: Command): void {
       if (at && Number.isNaN(at.getTime())) throw new UsageError(`--at must be a date, got ${options.at}`);
       // Without a module, any name goes: the CLI only writes the job, a tick elsewhere runs it.
       const jobs: JobRegistry = options.jobs ? (await loadJobs(options.jobs)).jobs : { [name]: () => {} };
-      const enqueueOptions: EnqueueOptions = { queue: options.queue, delayMs: intOption(options.delay, "--delay", 0), at, jid: options.jid, retry: readRetry(options.retry) };
+      const enqueueOptions: EnqueueOptions = {
+        queue: options.queue,
+        delayMs: intOption(options.delay, "--delay", 0),
+        at,
+        jid: options.jid,
+        retry: readRetry(options.retry),
+      };
       const jid = await withTickq({ prefix, jobs }, ({ tickq }) => tickq.enqueue(name, args, enqueueOptions));
       if (json) printJson({ jid });
       else console.log(jid);

@@ -15,19 +15,31 @@ interface AllOptions {
 
 /** One jid, or --all STATE: never both, never neither. */
 function target(jid: string | undefined, options: AllOptions, verb: string): { jid: string } | { state: string } {
-  if (jid !== undefined && options.all !== undefined) throw new UsageError(`tickq jobs ${verb}: give a jid or --all STATE, not both`);
+  if (jid !== undefined && options.all !== undefined)
+    throw new UsageError(`tickq jobs ${verb}: give a jid or --all STATE, not both`);
   if (jid !== undefined) {
-    if (options.name !== undefined || options.queue !== undefined) throw new UsageError(`tickq jobs ${verb}: --name and --queue go with --all`);
+    if (options.name !== undefined || options.queue !== undefined)
+      throw new UsageError(`tickq jobs ${verb}: --name and --queue go with --all`);
     return { jid };
   }
   if (options.all !== undefined) return { state: options.all };
   throw new UsageError(`tickq jobs ${verb}: give a jid, or --all STATE`);
 }
 
-function addChange(jobs: Command, verb: "retry" | "delete", states: string, one: (tq: Tickq<JobRegistry>, jid: string) => Promise<JobInfo>, all: (tq: Tickq<JobRegistry>, state: string, o: AllOptions) => Promise<number>) {
+function addChange(
+  jobs: Command,
+  verb: "retry" | "delete",
+  states: string,
+  one: (tq: Tickq<JobRegistry>, jid: string) => Promise<JobInfo>,
+  all: (tq: Tickq<JobRegistry>, state: string, o: AllOptions) => Promise<number>,
+) {
   jobs
     .command(verb)
-    .description(verb === "retry" ? "a scheduled, retry or dead job to its queue now (or --all of a state)" : "delete a waiting job (or --all of a state)")
+    .description(
+      verb === "retry"
+        ? "a scheduled, retry or dead job to its queue now (or --all of a state)"
+        : "delete a waiting job (or --all of a state)",
+    )
     .argument("[jid]")
     .option("--all <state>", `every job of a state: ${states}`)
     .option("--name <name>", "with --all: only jobs of this name")
@@ -39,7 +51,11 @@ function addChange(jobs: Command, verb: "retry" | "delete", states: string, one:
         if ("jid" in what) {
           const job = await one(tickq, what.jid);
           if (json) return printJson(job);
-          console.log(verb === "retry" ? `${job.jid} (${job.name}) queued on ${job.queue}` : `${job.jid} (${job.name}) deleted from ${job.state}${job.state === "queued" ? ` ${job.queue}` : ""}`);
+          console.log(
+            verb === "retry"
+              ? `${job.jid} (${job.name}) queued on ${job.queue}`
+              : `${job.jid} (${job.name}) deleted from ${job.state}${job.state === "queued" ? ` ${job.queue}` : ""}`,
+          );
           return;
         }
         const count = await all(tickq, what.state, options);
@@ -50,11 +66,19 @@ function addChange(jobs: Command, verb: "retry" | "delete", states: string, one:
 }
 
 export function addJobChangeCommands(jobs: Command): void {
-  addChange(jobs, "retry", "retry, dead, scheduled", (tq, jid) => tq.jobs.retry(jid), (tq, state, o) =>
-    tq.jobs.retryAll(state as "retry" | "dead" | "scheduled", { name: o.name, queue: o.queue }),
+  addChange(
+    jobs,
+    "retry",
+    "retry, dead, scheduled",
+    (tq, jid) => tq.jobs.retry(jid),
+    (tq, state, o) => tq.jobs.retryAll(state as "retry" | "dead" | "scheduled", { name: o.name, queue: o.queue }),
   );
-  addChange(jobs, "delete", "queued (with --queue), scheduled, retry, dead", (tq, jid) => tq.jobs.delete(jid), (tq, state, o) =>
-    tq.jobs.deleteAll(state as Exclude<JobState, "running">, { name: o.name, queue: o.queue }),
+  addChange(
+    jobs,
+    "delete",
+    "queued (with --queue), scheduled, retry, dead",
+    (tq, jid) => tq.jobs.delete(jid),
+    (tq, state, o) => tq.jobs.deleteAll(state as Exclude<JobState, "running">, { name: o.name, queue: o.queue }),
   );
   jobs
     .command("run")

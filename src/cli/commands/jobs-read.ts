@@ -53,18 +53,36 @@ export function addJobReadCommands(jobs: Command): void {
     .option("--limit <n>", "jobs per page (1–1000)", "25")
     .option("--cursor <cursor>", "the next page, as the previous one printed it")
     .option("--order <order>", "oldest (default; newest for dead) or newest")
-    .action(async (state: string, options: { queue?: string; name?: string; limit: string; cursor?: string; order?: string }, command: Command) => {
-      const { prefix, json } = globals(command);
-      const limit = intOption(options.limit, "--limit", 1);
-      const page = await withTickq({ prefix }, ({ tickq }) =>
-        tickq.jobs.list(state as JobState, { queue: options.queue, name: options.name, limit, cursor: options.cursor, order: options.order as "oldest" | "newest" | undefined }),
-      );
-      if (json) return printJson({ jobs: page.jobs.map(({ raw: _raw, ...rest }) => rest), cursor: page.cursor });
-      const now = Date.now();
-      if (page.jobs.length === 0) console.log(`no ${state} jobs${page.cursor ? " on this page" : ""}`);
-      else console.log(table(["JID", "NAME", "QUEUE", "WHERE", "ERROR"], page.jobs.map((j) => [j.jid, j.name, j.queue, place(j, now), clip(errorOf(j), 60)])));
-      if (page.cursor) console.log(`\nmore: tickq jobs list ${state} --cursor ${page.cursor}`);
-    });
+    .action(
+      async (
+        state: string,
+        options: { queue?: string; name?: string; limit: string; cursor?: string; order?: string },
+        command: Command,
+      ) => {
+        const { prefix, json } = globals(command);
+        const limit = intOption(options.limit, "--limit", 1);
+        const page = await withTickq({ prefix }, ({ tickq }) =>
+          tickq.jobs.list(state as JobState, {
+            queue: options.queue,
+            name: options.name,
+            limit,
+            cursor: options.cursor,
+            order: options.order as "oldest" | "newest" | undefined,
+          }),
+        );
+        if (json) return printJson({ jobs: page.jobs.map(({ raw: _raw, ...rest }) => rest), cursor: page.cursor });
+        const now = Date.now();
+        if (page.jobs.length === 0) console.log(`no ${state} jobs${page.cursor ? " on this page" : ""}`);
+        else
+          console.log(
+            table(
+              ["JID", "NAME", "QUEUE", "WHERE", "ERROR"],
+              page.jobs.map((j) => [j.jid, j.name, j.queue, place(j, now), clip(errorOf(j), 60)]),
+            ),
+          );
+        if (page.cursor) console.log(`\nmore: tickq jobs list ${state} --cursor ${page.cursor}`);
+      },
+    );
 
   jobs
     .command("show")
@@ -74,7 +92,11 @@ export function addJobReadCommands(jobs: Command): void {
       const { prefix, json } = globals(command);
       const { TickqError } = await import("../../index.js");
       const found = await withTickq({ prefix }, ({ tickq }) => tickq.jobs.find(jid));
-      if (!found) throw new TickqError("NOT_FOUND", `no job with jid ${JSON.stringify(jid)} (it succeeded and no record was kept, was deleted, or never existed)`);
+      if (!found)
+        throw new TickqError(
+          "NOT_FOUND",
+          `no job with jid ${JSON.stringify(jid)} (it succeeded and no record was kept, was deleted, or never existed)`,
+        );
       if (json) return printJson(found);
       printJob(found, Date.now());
     });

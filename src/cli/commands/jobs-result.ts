@@ -12,21 +12,27 @@ function rowsOf(result: JobResult, nowMs: number): [string, string][] {
     if (result.resultError !== undefined) rows.push(["result", `not kept: ${result.resultError}`]);
     else rows.push(["result", result.value === undefined ? "(none)" : clip(JSON.stringify(result.value), 2_000)]);
   }
-  if (result.state === "failed" || result.state === "dead") rows.push(["error", `${result.error.class}: ${result.error.message}`]);
+  if (result.state === "failed" || result.state === "dead")
+    rows.push(["error", `${result.error.class}: ${result.error.message}`]);
   return rows;
 }
 
 export function addJobResultCommand(jobs: Command): void {
   jobs
     .command("result")
-    .description("where a job stands, and its result (succeeded) or error (failed, dead); exit 3 when no record of it is left")
+    .description(
+      "where a job stands, and its result (succeeded) or error (failed, dead); exit 3 when no record of it is left",
+    )
     .argument("<jid>")
     .action(async (jid: string, _options: unknown, command: Command) => {
       const { prefix, json } = globals(command);
       const { TickqError } = await import("../../index.js");
       const result = await withTickq({ prefix }, ({ tickq }) => tickq.jobs.result(jid));
       if (result.state === "unknown") {
-        throw new TickqError("NOT_FOUND", `no record of job ${JSON.stringify(jid)}: never enqueued, deleted, or it succeeded and no result was kept (keepCompleted)`);
+        throw new TickqError(
+          "NOT_FOUND",
+          `no record of job ${JSON.stringify(jid)}: never enqueued, deleted, or it succeeded and no result was kept (keepCompleted)`,
+        );
       }
       if (json) return printJson(result);
       console.log(table(["", ""], rowsOf(result, Date.now())).split("\n").slice(1).join("\n"));

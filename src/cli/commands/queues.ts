@@ -18,12 +18,19 @@ export function addQueueCommands(program: Command): void {
       if (json) return printJson(list);
       if (list.length === 0) return console.log("no queues");
       const now = Date.now();
-      console.log(table(["QUEUE", "WAITING", "PAUSED", "LAST SERVED"], list.map((q) => [q.name, String(q.size), q.paused ? "paused" : "", when(q.lastServedAt, now)])));
+      console.log(
+        table(
+          ["QUEUE", "WAITING", "PAUSED", "LAST SERVED"],
+          list.map((q) => [q.name, String(q.size), q.paused ? "paused" : "", when(q.lastServedAt, now)]),
+        ),
+      );
     });
   for (const verb of ["pause", "resume"] as const) {
     queues
       .command(verb)
-      .description(verb === "pause" ? "ticks stop fetching from the queue; its jobs stay" : "ticks fetch from the queue again")
+      .description(
+        verb === "pause" ? "ticks stop fetching from the queue; its jobs stay" : "ticks fetch from the queue again",
+      )
       .argument("<name>")
       .option("--new", `${verb} a queue that has had no job yet`)
       .action(async (name: string, options: { new?: boolean }, command: Command) => {
@@ -42,5 +49,8 @@ async function mustExist(tickq: Tickq<JobRegistry>, name: string, verb: string):
   const names = (await tickq.queues.list()).map((q) => q.name);
   if (names.includes(name)) return;
   const known = names.length > 0 ? names.join(", ") : "none yet";
-  throw new TickqError("NOT_FOUND", `no queue named "${name}" (queues: ${known}); to ${verb} it before its first job, add --new`);
+  throw new TickqError(
+    "NOT_FOUND",
+    `no queue named "${name}" (queues: ${known}); to ${verb} it before its first job, add --new`,
+  );
 }

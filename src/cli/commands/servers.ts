@@ -16,20 +16,38 @@ import { parseQueues } from "./tick.js";
 export function addServerCommands(program: Command): void {
   program
     .command("redis-http")
-    .description("a local Upstash-compatible REST server in front of REDIS_URL (else 127.0.0.1:6379, else a private redis-server)")
+    .description(
+      "a local Upstash-compatible REST server in front of REDIS_URL (else 127.0.0.1:6379, else a private redis-server)",
+    )
     .option("--port <port>", "port to listen on", "8079")
     .option("--token <token>", "bearer token, at least 16 characters (default: a random one, printed)")
     .option("--insecure-token", "accept a token under 16 characters")
     .option("--any-script", "run any Lua script, not only tickq's (a script can flush the Redis behind it)")
     .option("--latency-ms <ms>", "added to every request", "0")
-    .action(async (options: { port: string; token?: string; insecureToken?: boolean; anyScript?: boolean; latencyMs: string }) => {
-      keepRunning();
-      await runRedisHttp({ port: intOption(options.port, "--port"), token: options.token, insecureToken: options.insecureToken, anyScript: options.anyScript, latencyMs: intOption(options.latencyMs, "--latency-ms") });
-    });
+    .action(
+      async (options: {
+        port: string;
+        token?: string;
+        insecureToken?: boolean;
+        anyScript?: boolean;
+        latencyMs: string;
+      }) => {
+        keepRunning();
+        await runRedisHttp({
+          port: intOption(options.port, "--port"),
+          token: options.token,
+          insecureToken: options.insecureToken,
+          anyScript: options.anyScript,
+          latencyMs: intOption(options.latencyMs, "--latency-ms"),
+        });
+      },
+    );
 
   program
     .command("serve")
-    .description("serve the app (/tick, /jobs, /stats, /health…) and tick every second, over REDIS_URL (else a local Redis)")
+    .description(
+      "serve the app (/tick, /jobs, /stats, /health…) and tick every second, over REDIS_URL (else a local Redis)",
+    )
     .requiredOption("--jobs <module>", "a module exporting `jobs`, and optionally `queues` and `schedules`")
     .option("--queues <queues>", "a,b or a:3,b:1")
     .option("--port <port>", "port to listen on", "3000")
@@ -39,17 +57,28 @@ export function addServerCommands(program: Command): void {
       keepRunning();
       const redis = await findRedis();
       const secret = process.env.TICKQ_SECRET ?? randomBytes(24).toString("base64url");
-      if (!process.env.TICKQ_SECRET) console.log(`no TICKQ_SECRET set; using a random one for this run:\n  TICKQ_SECRET=${secret}`);
+      if (!process.env.TICKQ_SECRET)
+        console.log(`no TICKQ_SECRET set; using a random one for this run:\n  TICKQ_SECRET=${secret}`);
       const queues = options.queues ? parseQueues(options.queues) : loaded.queues;
       const server = await startServer({
-        redisUrl: redis.url, jobs: loaded.jobs, queues, schedules: loaded.schedules, prefix, port: intOption(options.port, "--port"), secret,
-        readSecret: process.env.TICKQ_READ_SECRET || undefined, tickSecret: process.env.CRON_SECRET || undefined,
-        publicUrl: process.env.TICKQ_PUBLIC_URL || undefined, dashboard: dashboard(),
+        redisUrl: redis.url,
+        jobs: loaded.jobs,
+        queues,
+        schedules: loaded.schedules,
+        prefix,
+        port: intOption(options.port, "--port"),
+        secret,
+        readSecret: process.env.TICKQ_READ_SECRET || undefined,
+        tickSecret: process.env.CRON_SECRET || undefined,
+        publicUrl: process.env.TICKQ_PUBLIC_URL || undefined,
+        dashboard: dashboard(),
       }).catch(async (error: unknown) => {
         await redis.stop();
         throw error;
       });
-      console.log(`tickq: listening on ${server.url} (Redis: ${redactUrl(redis.url)}); ticking every second; dashboard at ${server.url}/dashboard`);
+      console.log(
+        `tickq: listening on ${server.url} (Redis: ${redactUrl(redis.url)}); ticking every second; dashboard at ${server.url}/dashboard`,
+      );
       stopOnSignals(async () => {
         await server.close();
         await redis.stop();

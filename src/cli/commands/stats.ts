@@ -22,7 +22,12 @@ function printStats(stats: Stats, nowMs: number): void {
   const queues = Object.entries(stats.queues).sort(([a], [b]) => a.localeCompare(b));
   if (queues.length > 0) {
     console.log("");
-    console.log(table(["QUEUE", "WAITING", "PAUSED"], queues.map(([name, size]) => [name, String(size), stats.paused.includes(name) ? "paused" : ""])));
+    console.log(
+      table(
+        ["QUEUE", "WAITING", "PAUSED"],
+        queues.map(([name, size]) => [name, String(size), stats.paused.includes(name) ? "paused" : ""]),
+      ),
+    );
   }
   printWarnings(stats.warnings);
 }
@@ -45,7 +50,12 @@ export function addStatsCommands(program: Command): void {
         if (days !== undefined) {
           const history = await tickq.stats.history(days);
           if (json) return printJson(history);
-          console.log(table(["DAY", "PROCESSED", "FAILED"], history.map((d) => [d.date, String(d.processed), String(d.failed)])));
+          console.log(
+            table(
+              ["DAY", "PROCESSED", "FAILED"],
+              history.map((d) => [d.date, String(d.processed), String(d.failed)]),
+            ),
+          );
           return;
         }
         const stats = await tickq.stats();
@@ -56,7 +66,9 @@ export function addStatsCommands(program: Command): void {
 
   program
     .command("health")
-    .description(`exit 0 when Redis answers and nothing is wrong, ${EXIT.WARNINGS} with warnings (no tick lately while jobs wait…), ${EXIT.FAILED} when Redis does not answer`)
+    .description(
+      `exit 0 when Redis answers and nothing is wrong, ${EXIT.WARNINGS} with warnings (no tick lately while jobs wait…), ${EXIT.FAILED} when Redis does not answer`,
+    )
     .action(async (_options: unknown, command: Command) => {
       const { prefix, json } = globals(command);
       const stats = await withTickq({ prefix }, ({ tickq }) => tickq.stats());

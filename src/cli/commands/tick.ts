@@ -11,7 +11,10 @@ import { printJson } from "../output.js";
 
 /** "a,b" (strict order) or "a:3,b:1" (weights). */
 export function parseQueues(value: string): QueueOrder {
-  const parts = value.split(",").map((p) => p.trim()).filter(Boolean);
+  const parts = value
+    .split(",")
+    .map((p) => p.trim())
+    .filter(Boolean);
   if (parts.length === 0) throw new UsageError("--queues names at least one queue");
   if (!parts.some((p) => p.includes(":"))) return parts;
   return parts.map((p) => {
@@ -38,8 +41,14 @@ export function addTickCommand(program: Command): void {
   program
     .command("tick")
     .description("run one tick (resurrect, schedule, fetch, execute, ack) with the jobs of a module")
-    .requiredOption("--jobs <module>", "a module exporting `jobs` (name → handler), and optionally `queues` and `schedules`")
-    .option("--queues <queues>", "queues to serve: a,b (strict) or a:3,b:1 (weighted); default the module's `queues`, else default")
+    .requiredOption(
+      "--jobs <module>",
+      "a module exporting `jobs` (name → handler), and optionally `queues` and `schedules`",
+    )
+    .option(
+      "--queues <queues>",
+      "queues to serve: a,b (strict) or a:3,b:1 (weighted); default the module's `queues`, else default",
+    )
     .option("--budget <ms>", "the tick's time budget", "10000")
     .option("--batch <n>", "jobs per fetch", "50")
     .option("--concurrency <n>", "handlers at once", "10")
@@ -49,7 +58,9 @@ export function addTickCommand(program: Command): void {
       const loaded = await loadJobs(options.jobs);
       const queues = options.queues ? parseQueues(options.queues) : loaded.queues;
       const tickOptions = {
-        budgetMs: intOption(options.budget, "--budget", 0), batch: intOption(options.batch, "--batch", 1), concurrency: intOption(options.concurrency, "--concurrency", 1),
+        budgetMs: intOption(options.budget, "--budget", 0),
+        batch: intOption(options.batch, "--batch", 1),
+        concurrency: intOption(options.concurrency, "--concurrency", 1),
       };
       await withTickq({ prefix, jobs: loaded.jobs, queues, schedules: loaded.schedules }, async ({ tickq }) => {
         const live = !json && process.stderr.isTTY;
@@ -67,7 +78,9 @@ export function addTickCommand(program: Command): void {
             }
           });
         }
-        const progress = live ? setInterval(() => process.stderr.write(`\r  ${seen.done} done, ${seen.failed} failed…`), 200) : undefined;
+        const progress = live
+          ? setInterval(() => process.stderr.write(`\r  ${seen.done} done, ${seen.failed} failed…`), 200)
+          : undefined;
         const reports: TickReport[] = [];
         try {
           do {

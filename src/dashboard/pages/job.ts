@@ -22,15 +22,27 @@ export function jobRoute(app: Hono<DashboardEnv>, scope: DashboardScope): void {
   app.get("/jobs/:jid", async (c) => {
     const jid = c.req.param("jid");
     const job = await scope.tickq.jobs.find(jid);
-    if (!job) throw new TickqError("NOT_FOUND", `No job with jid ${jid}: it is in no queue, set or tick (it ran and succeeded, was deleted, or never existed; succeeded jobs are kept only with keepCompleted).`);
+    if (!job)
+      throw new TickqError(
+        "NOT_FOUND",
+        `No job with jid ${jid}: it is in no queue, set or tick (it ran and succeeded, was deleted, or never existed; succeeded jobs are kept only with keepCompleted).`,
+      );
     const { job: fields } = job;
     const error = errorOf(job);
     const path = `/jobs/${encodeURIComponent(jid)}`;
     const retryable = job.state === "scheduled" || job.state === "retry" || job.state === "dead";
     return page(
-      c, `/${job.state === "queued" ? "queues" : job.state}`, `Job ${jid}`,
+      c,
+      `/${job.state === "queued" ? "queues" : job.state}`,
+      `Job ${jid}`,
       html`<p class="bar"><span class="tag" data-state="${job.state}">${job.state}</span> ${retryable ? postButton(c, `${path}/retry`, "Retry now") : ""} ${
-        job.state === "running" ? "" : postButton(c, `${path}/delete`, "Delete", { danger: true, confirm: "Delete this job?", back: `${c.var.base}/${job.state === "queued" ? "queues" : job.state}` })
+        job.state === "running"
+          ? ""
+          : postButton(c, `${path}/delete`, "Delete", {
+              danger: true,
+              confirm: "Delete this job?",
+              back: `${c.var.base}/${job.state === "queued" ? "queues" : job.state}`,
+            })
       }</p>
 <dl><dt>job</dt><dd>${job.name}</dd><dt>queue</dt><dd><a href="${c.var.base}/queues/${encodeURIComponent(job.queue)}">${job.queue}</a></dd>
 ${job.at !== undefined ? html`<dt>${AT_LABEL[job.state] ?? "due"}</dt><dd>${when(job.at)}</dd>` : ""}

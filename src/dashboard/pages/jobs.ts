@@ -7,7 +7,13 @@ import { jobTable, nameSearch } from "../job-table.js";
 import { page, postButton } from "../layout.js";
 import type { DashboardEnv, DashboardScope } from "../types.js";
 
-const TITLES = { scheduled: "Scheduled", retry: "Retry", dead: "Dead", running: "In flight", succeeded: "Succeeded" } as const;
+const TITLES = {
+  scheduled: "Scheduled",
+  retry: "Retry",
+  dead: "Dead",
+  running: "In flight",
+  succeeded: "Succeeded",
+} as const;
 const WHEN = { scheduled: "due", retry: "next try", dead: "died", running: "held by", succeeded: "finished" } as const;
 export const PAGE_SIZE = 25;
 
@@ -18,15 +24,28 @@ export function jobsRoutes(app: Hono<DashboardEnv>, scope: DashboardScope): void
     const found = await scope.tickq.jobs.list(state, { name, cursor: c.req.query("cursor") || null, limit: PAGE_SIZE });
     const fields = name ? { name } : undefined;
     const what = name ? `every ${state} job named ${name}` : `every ${state} job`;
-    const deleteAll = () => postButton(c, `/${state}/delete-all`, name ? `Delete all named ${name}` : "Delete all", { fields, danger: true, confirm: `Delete ${what}?` });
+    const deleteAll = () =>
+      postButton(c, `/${state}/delete-all`, name ? `Delete all named ${name}` : "Delete all", {
+        fields,
+        danger: true,
+        confirm: `Delete ${what}?`,
+      });
     const bulk =
       state === "running"
         ? ""
         : state === "succeeded"
           ? deleteAll()
           : html`${postButton(c, `/${state}/retry-all`, name ? `Retry all named ${name}` : "Retry all", { fields, confirm: `Retry ${what}?` })} ${postButton(
-            c, `/${state}/delete-all`, name ? `Delete all named ${name}` : "Delete all", { fields, danger: true, confirm: `Delete ${what}?` },
-          )}`;
-    return page(c, `/${state}`, TITLES[state], html`${nameSearch(c)}<p class="bar">${bulk}</p>${jobTable(c, found, { when: WHEN[state], errors: state !== "scheduled" && state !== "succeeded" })}`);
+              c,
+              `/${state}/delete-all`,
+              name ? `Delete all named ${name}` : "Delete all",
+              { fields, danger: true, confirm: `Delete ${what}?` },
+            )}`;
+    return page(
+      c,
+      `/${state}`,
+      TITLES[state],
+      html`${nameSearch(c)}<p class="bar">${bulk}</p>${jobTable(c, found, { when: WHEN[state], errors: state !== "scheduled" && state !== "succeeded" })}`,
+    );
   });
 }

@@ -9,9 +9,12 @@ export function orderedRoute(app: Hono<DashboardEnv>, scope: DashboardScope): vo
   app.get("/ordered", async (c) => {
     const names = Object.entries((await scope.tickq.stats()).ordered);
     return page(
-      c, "/ordered", "Ordered jobs by id",
+      c,
+      "/ordered",
+      "Ordered jobs by id",
       html`<div class="scroll"><table><tr><th>name</th><th>ids waiting</th><th>ids running</th><th>payloads waiting</th><th>dead</th></tr>${names.map(
-        ([name, s]) => html`<tr><td>${name}</td><td>${number(s.waiting)}</td><td>${number(s.running)}</td><td>${number(s.payloads)}</td><td>${number(s.dead)}</td></tr>`,
+        ([name, s]) =>
+          html`<tr><td>${name}</td><td>${number(s.waiting)}</td><td>${number(s.running)}</td><td>${number(s.payloads)}</td><td>${number(s.dead)}</td></tr>`,
       )}</table></div>${names.length === 0 ? html`<p class="muted">No ordered jobs declared in this deployment.</p>` : ""}`,
     );
   });

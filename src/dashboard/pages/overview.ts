@@ -25,14 +25,17 @@ function live(c: Ctx, stats: Stats): Html {
   const names = [...new Set([...Object.keys(stats.queues), ...stats.paused])].sort();
   return html`${stats.warnings.map((w) => html`<p class="warn" role="alert">${w}</p>`)}
 <div class="cards">${card("processed", stats.processed)}${card("failed", stats.failed)}${card("waiting", waiting, "/queues")}${card("in flight", stats.inflight, "/running")}${card(
-    "scheduled", stats.scheduled, "/scheduled",
+    "scheduled",
+    stats.scheduled,
+    "/scheduled",
   )}${card("retry", stats.retry, "/retry")}${card("dead", stats.dead, "/dead")}${card("live ticks", stats.ticks, "/ticks")}${card("recurring", stats.schedules, "/schedules")}</div>
 <p>Last tick: ${when(stats.lastTickAt)}</p>
 <h2>Queues</h2><div class="scroll"><table><tr><th>queue</th><th>waiting</th><th></th></tr>
 ${names.map(
-  (name) => html`<tr><td><a href="${base}/queues/${encodeURIComponent(name)}">${name}</a>${paused.has(name) ? html` <span class="tag">paused</span>` : ""}</td><td>${number(
-    stats.queues[name] ?? 0,
-  )}</td><td>${paused.has(name) ? postButton(c, `/queues/${encodeURIComponent(name)}/resume`, "Resume", { back: base }) : postButton(c, `/queues/${encodeURIComponent(name)}/pause`, "Pause", { back: base })}</td></tr>`,
+  (name) =>
+    html`<tr><td><a href="${base}/queues/${encodeURIComponent(name)}">${name}</a>${paused.has(name) ? html` <span class="tag">paused</span>` : ""}</td><td>${number(
+      stats.queues[name] ?? 0,
+    )}</td><td>${paused.has(name) ? postButton(c, `/queues/${encodeURIComponent(name)}/resume`, "Resume", { back: base }) : postButton(c, `/queues/${encodeURIComponent(name)}/pause`, "Pause", { back: base })}</td></tr>`,
 )}</table></div>`;
 }
 
@@ -40,7 +43,9 @@ export function overviewRoutes(app: Hono<DashboardEnv>, scope: DashboardScope, o
   app.get("/", async (c) => {
     const [stats, days] = await Promise.all([scope.tickq.stats(), scope.tickq.stats.history(options.historyDays)]);
     return page(
-      c, "", "Overview",
+      c,
+      "",
+      "Overview",
       html`<div class="bar"><button id="pause" type="button" aria-pressed="false">Pause</button><span class="muted">refreshes every ${options.refreshMs / 1000} s</span></div>
 <div id="live" data-src="${c.var.base}/overview" data-every="${options.refreshMs}">${live(c, stats)}</div>
 <h2>Last ${days.length} days</h2>${historyChart(days)}`,

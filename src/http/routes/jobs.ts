@@ -16,19 +16,22 @@ import type { JobInfo, JobRegistry, JobState, Tickq } from "../../index.js";
 const brief = ({ raw: _raw, ...rest }: JobInfo) => rest;
 
 function queryState(value: string | undefined): JobState {
-  if (value === undefined || value === "") throw new TickqError("BAD_STATE", "state is required: queued, scheduled, retry, dead, running or succeeded");
+  if (value === undefined || value === "")
+    throw new TickqError("BAD_STATE", "state is required: queued, scheduled, retry, dead, running or succeeded");
   return value as JobState;
 }
 
 function queryLimit(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
-  if (!/^\d+$/.test(value)) throw new TickqError("BAD_ARGS", `limit must be a whole number, got ${JSON.stringify(value)}`);
+  if (!/^\d+$/.test(value))
+    throw new TickqError("BAD_ARGS", `limit must be a whole number, got ${JSON.stringify(value)}`);
   return Number(value);
 }
 
 function queryOrder(value: string | undefined): "oldest" | "newest" | undefined {
   if (value === undefined) return undefined;
-  if (value !== "oldest" && value !== "newest") throw new TickqError("BAD_ARGS", `order must be oldest or newest, got ${JSON.stringify(value)}`);
+  if (value !== "oldest" && value !== "newest")
+    throw new TickqError("BAD_ARGS", `order must be oldest or newest, got ${JSON.stringify(value)}`);
   return value;
 }
 
@@ -37,7 +40,13 @@ export function jobRoutes(tickq: Tickq<JobRegistry>): Hono {
 
   app.get("/jobs", async (c) => {
     const q = c.req.query();
-    const page = await tickq.jobs.list(queryState(q.state), { queue: q.queue, name: q.name, cursor: q.cursor, limit: queryLimit(q.limit), order: queryOrder(q.order) });
+    const page = await tickq.jobs.list(queryState(q.state), {
+      queue: q.queue,
+      name: q.name,
+      cursor: q.cursor,
+      limit: queryLimit(q.limit),
+      order: queryOrder(q.order),
+    });
     return c.json({ jobs: page.jobs.map(brief), cursor: page.cursor });
   });
 

@@ -10,7 +10,8 @@ export function statsRoutes(tickq: Tickq<JobRegistry>): Hono {
   app.get("/stats/history", async (c) => {
     const given = c.req.query("days");
     const days = given === undefined ? 30 : Number(given);
-    if (given !== undefined && !/^\d+$/.test(given)) throw new TickqError("BAD_ARGS", `days must be a whole number, got ${JSON.stringify(given)}`);
+    if (given !== undefined && !/^\d+$/.test(given))
+      throw new TickqError("BAD_ARGS", `days must be a whole number, got ${JSON.stringify(given)}`);
     return c.json({ days: await tickq.stats.history(days) });
   });
   return app;

@@ -61,12 +61,17 @@ export function tickqWorker<J extends JobRegistry>(options: TickqWorkerOptions<J
     if (!entry) {
       const redis = () => {
         if (!env.UPSTASH_REDIS_REST_URL || !env.UPSTASH_REDIS_REST_TOKEN) {
-          throw new Error("tickq: set UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN (wrangler secret put …; for wrangler dev, in .dev.vars)");
+          throw new Error(
+            "tickq: set UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN (wrangler secret put …; for wrangler dev, in .dev.vars)",
+          );
         }
         return restAdapter({ url: env.UPSTASH_REDIS_REST_URL, token: env.UPSTASH_REDIS_REST_TOKEN });
       };
       const self = env.TICKQ_SELF;
-      entry = buildEdge(options, env, redis, { clientOf: workerClient, ...(self ? { selfFetch: (request) => self.fetch(request) } : {}) });
+      entry = buildEdge(options, env, redis, {
+        clientOf: workerClient,
+        ...(self ? { selfFetch: (request) => self.fetch(request) } : {}),
+      });
       built.set(env, entry);
     }
     return entry;
@@ -106,7 +111,10 @@ export function tickqWorker<J extends JobRegistry>(options: TickqWorkerOptions<J
     /** The tickq of this env, kicking in `ctx.waitUntil`: for your own fetch handler, queue consumer or Durable Object. */
     tickq(env: WorkerEnv, ctx: { waitUntil(promise: Promise<unknown>): void }): Tickq<J> {
       const { tickq, settings } = forEnv(env);
-      return tickq.scope({ waitUntil: (promise) => ctx.waitUntil(promise), kick: kicksByDefault(settings, options.kick) });
+      return tickq.scope({
+        waitUntil: (promise) => ctx.waitUntil(promise),
+        kick: kicksByDefault(settings, options.kick),
+      });
     },
   };
 }

@@ -32,4 +32,7 @@ const flakyWebhook: JobDefinition<[string]> = {
 };
 
 export const exampleJobs = { sendWelcomeEmail, resizeImage, flakyWebhook };
-export const exampleQueues: [string, number][] = [["default", 3], ["media", 1]];
+export const exampleQueues: [string, number][] = [
+  ["default", 3],
+  ["media", 1],
+];

@@ -26,7 +26,8 @@ const DEFAULT_URL = "redis://127.0.0.1:6379";
 export async function findRedis(env: NodeJS.ProcessEnv = process.env): Promise<FoundRedis> {
   const none = async () => {};
   if (env.REDIS_URL) {
-    if (!(await answers(env.REDIS_URL))) throw new Error(`REDIS_URL=${redactUrl(env.REDIS_URL)} does not answer PING: is Redis running there?`);
+    if (!(await answers(env.REDIS_URL)))
+      throw new Error(`REDIS_URL=${redactUrl(env.REDIS_URL)} does not answer PING: is Redis running there?`);
     return { url: env.REDIS_URL, stop: none, source: "REDIS_URL" };
   }
   if (await answers(DEFAULT_URL)) return { url: DEFAULT_URL, stop: none, source: "default" };
@@ -34,7 +35,12 @@ export async function findRedis(env: NodeJS.ProcessEnv = process.env): Promise<F
 }
 
 export async function answers(url: string, timeoutMs = 1_000): Promise<boolean> {
-  const client = new Redis(url, { lazyConnect: true, connectTimeout: timeoutMs, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  const client = new Redis(url, {
+    lazyConnect: true,
+    connectTimeout: timeoutMs,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+  });
   client.on("error", () => {});
   try {
     await client.connect();
@@ -69,9 +75,13 @@ export async function startPrivate(): Promise<FoundRedis> {
 
 function spawnRedis(port: number): Promise<ChildProcess> {
   return new Promise((resolve, reject) => {
-    const child = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], {
-      stdio: "ignore",
-    });
+    const child = spawn(
+      "redis-server",
+      ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+      {
+        stdio: "ignore",
+      },
+    );
     child.once("error", reject);
     child.once("spawn", () => resolve(child));
   });
@@ -83,7 +93,9 @@ export function freePort(): Promise<number> {
     server.once("error", reject);
     server.listen(0, "127.0.0.1", () => {
       const address = server.address();
-      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
+      server.close(() =>
+        typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port")),
+      );
     });
   });
 }

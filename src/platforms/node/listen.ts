@@ -18,7 +18,13 @@ export async function listen(fetch: (request: Request) => Response | Promise<Res
   const server: ServerType = await new Promise((resolve, reject) => {
     const s = serve({ fetch, port, hostname: "127.0.0.1" }, () => resolve(s));
     s.once("error", (error: NodeJS.ErrnoException) => {
-      reject(error.code === "EADDRINUSE" ? new Error(`port ${port} is in use: stop what listens there, or choose another with PORT (PORT=${port + 1} npm start)`) : error);
+      reject(
+        error.code === "EADDRINUSE"
+          ? new Error(
+              `port ${port} is in use: stop what listens there, or choose another with PORT (PORT=${port + 1} npm start)`,
+            )
+          : error,
+      );
     });
   });
   const address = server.address();

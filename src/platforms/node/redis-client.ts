@@ -17,7 +17,11 @@ export interface ServerRedis {
 
 export function connectRedis(url: string, log: (line: string) => void = console.error): ServerRedis {
   const shown = redactUrl(url);
-  const redis = new Redis(url, { maxRetriesPerRequest: 1, connectTimeout: 1_000, retryStrategy: (n) => Math.min(n * 100, 1_000) });
+  const redis = new Redis(url, {
+    maxRetriesPerRequest: 1,
+    connectTimeout: 1_000,
+    retryStrategy: (n) => Math.min(n * 100, 1_000),
+  });
   let down: string | undefined;
   redis.on("error", (error: Error) => {
     if (error.message !== down) log(`tickq: Redis at ${shown}: ${error.message}`);
@@ -32,7 +36,9 @@ export function connectRedis(url: string, log: (line: string) => void = console.
   // waiting in ioredis' offline queue; the tick resends its own for a while.
   const guard = <T>(call: () => Promise<T>): Promise<T> =>
     redis.status !== "ready" && down !== undefined
-      ? Promise.reject(new TickqError("REDIS", `Redis at ${shown} is unreachable (${down}): is it running? Check REDIS_URL`))
+      ? Promise.reject(
+          new TickqError("REDIS", `Redis at ${shown} is unreachable (${down}): is it running? Check REDIS_URL`),
+        )
       : call();
   return {
     adapter: {

@@ -3,7 +3,15 @@
 // fan-out run in-process; close() waits for them.
 import type { Hono } from "hono";
 import {
-  createTickq, type JobRegistry, type KickOptions, type OrderedRegistry, type QueueOrder, type Schedules, type Tickq, type TickOptions, type TickReport,
+  createTickq,
+  type JobRegistry,
+  type KickOptions,
+  type OrderedRegistry,
+  type QueueOrder,
+  type Schedules,
+  type Tickq,
+  type TickOptions,
+  type TickReport,
 } from "../../index.js";
 import { createApp, type TickqEnv } from "../../http/app.js";
 import type { Dashboard } from "../../dashboard/types.js";
@@ -75,18 +83,27 @@ export interface RunningServer {
  */
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   if (!options.secret && !options.insecure) {
-    throw new Error("Refusing to start without a secret: set `secret` (TICKQ_SECRET), or `insecure: true` for local development only");
+    throw new Error(
+      "Refusing to start without a secret: set `secret` (TICKQ_SECRET), or `insecure: true` for local development only",
+    );
   }
   const redis = connectRedis(options.redisUrl);
   const { maxParallel } = options;
   let more: (() => Promise<void>) | undefined;
-  const spread = () => void more?.().catch((e: unknown) => console.warn(`tickq: fan-out failed: ${(e as Error).message}`));
+  const spread = () =>
+    void more?.().catch((e: unknown) => console.warn(`tickq: fan-out failed: ${(e as Error).message}`));
   const fanning = maxParallel === undefined ? {} : { maxParallel, onBacklog: spread };
   const tickOptions: TickOptions = { budgetMs: 5_000, ...options.tick, ...fanning };
   const kick = typeof options.kick === "object" ? options.kick : {};
   const base = createTickq({
-    redis: redis.adapter, jobs: options.jobs, ordered: options.ordered, queues: options.queues, prefix: options.prefix, schedules: options.schedules,
-    redisTimeoutMs: options.redisTimeoutMs ?? 2_000, kick: { ...kick, tick: { ...tickOptions, ...kick.tick } },
+    redis: redis.adapter,
+    jobs: options.jobs,
+    ordered: options.ordered,
+    queues: options.queues,
+    prefix: options.prefix,
+    schedules: options.schedules,
+    redisTimeoutMs: options.redisTimeoutMs ?? 2_000,
+    kick: { ...kick, tick: { ...tickOptions, ...kick.tick } },
   });
 
   // Background work (kicks, fan-out, ?wait=0 ticks) runs in-process; close() waits for it.
@@ -101,11 +118,28 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   try {
     // Refuses a short or unusable secret, and fan-out with nowhere configured to go, before a port is taken.
     app = createApp({
-      tickq: base, secrets: [options.secret], readSecrets: [options.readSecret], tickSecrets: [options.tickSecret], insecure: options.insecure,
-      tick: tickOptions, kick: Boolean(options.kick), maxParallel, waitUntil, routes: options.routes, dashboard: options.dashboard,
-      publicUrl: options.publicUrl, listeningUrl, clientOf: nodeClient,
+      tickq: base,
+      secrets: [options.secret],
+      readSecrets: [options.readSecret],
+      tickSecrets: [options.tickSecret],
+      insecure: options.insecure,
+      tick: tickOptions,
+      kick: Boolean(options.kick),
+      maxParallel,
+      waitUntil,
+      routes: options.routes,
+      dashboard: options.dashboard,
+      publicUrl: options.publicUrl,
+      listeningUrl,
+      clientOf: nodeClient,
     });
-    more = fanOutStarter({ tickq: base, maxParallel, publicUrl: options.publicUrl, listeningUrl, secret: options.secret ?? options.tickSecret });
+    more = fanOutStarter({
+      tickq: base,
+      maxParallel,
+      publicUrl: options.publicUrl,
+      listeningUrl,
+      secret: options.secret ?? options.tickSecret,
+    });
   } catch (error) {
     redis.close();
     throw error;

@@ -38,15 +38,21 @@ async function main() {
     dashboard: dashboard(),
     onTick: (r) => {
       if (r.fetched + r.resurrected + r.scheduled > 0) {
-        console.log(`tick ${r.tickId}: ${r.succeeded} ok, ${r.retried} retried, ${r.dead} dead, ${r.resurrected} resurrected, ${r.roundTrips} round trips, ${r.durationMs} ms`);
+        console.log(
+          `tick ${r.tickId}: ${r.succeeded} ok, ${r.retried} retried, ${r.dead} dead, ${r.resurrected} resurrected, ${r.roundTrips} round trips, ${r.durationMs} ms`,
+        );
       }
     },
   }).catch(async (error: unknown) => {
     await redis.stop();
     throw error;
   });
-  console.log(`tickq: listening on ${server.url} (Redis: ${redactUrl(redis.url)}, ${redis.source}); ticking every second`);
-  console.log(`  enqueue: curl -X POST -H "Authorization: Bearer $TICKQ_SECRET" -H "content-type: application/json" -d '{"name":"sendWelcomeEmail","args":["ada@example.com"]}' ${server.url}/jobs`);
+  console.log(
+    `tickq: listening on ${server.url} (Redis: ${redactUrl(redis.url)}, ${redis.source}); ticking every second`,
+  );
+  console.log(
+    `  enqueue: curl -X POST -H "Authorization: Bearer $TICKQ_SECRET" -H "content-type: application/json" -d '{"name":"sendWelcomeEmail","args":["ada@example.com"]}' ${server.url}/jobs`,
+  );
   console.log(`  tick:    curl -X POST -H "Authorization: Bearer $TICKQ_SECRET" ${server.url}/tick`);
   console.log(`  dashboard: ${server.url}/dashboard (log in with TICKQ_SECRET)`);
   stopOnSignals(async () => {

@@ -61,10 +61,17 @@ export function tickqVercel<J extends JobRegistry>(options: TickqVercelOptions<J
     const redis = () => {
       const url = env.UPSTASH_REDIS_REST_URL ?? env.KV_REST_API_URL;
       const token = env.UPSTASH_REDIS_REST_TOKEN ?? env.KV_REST_API_TOKEN;
-      if (!url || !token) throw new Error("tickq: set UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN in the project's environment variables");
+      if (!url || !token)
+        throw new Error(
+          "tickq: set UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN in the project's environment variables",
+        );
       return restAdapter({ url, token });
     };
-    return buildEdge(rest as EdgeOptions<J>, env, redis, { basePath: basePath ?? "/api", waitUntil: waitUntil ?? vercelWaitUntil, clientOf: vercelClient });
+    return buildEdge(rest as EdgeOptions<J>, env, redis, {
+      basePath: basePath ?? "/api",
+      waitUntil: waitUntil ?? vercelWaitUntil,
+      clientOf: vercelClient,
+    });
   };
   const handle = async (request: Request): Promise<Response> => {
     try {
@@ -86,7 +93,10 @@ export function tickqVercel<J extends JobRegistry>(options: TickqVercelOptions<J
     /** The app's tickq, kicking in Vercel's waitUntil: for your own routes and server actions. */
     tickq(): Tickq<J> {
       edge ??= build();
-      return edge.tickq.scope({ waitUntil: waitUntil ?? vercelWaitUntil, kick: kicksByDefault(edge.settings, options.kick) });
+      return edge.tickq.scope({
+        waitUntil: waitUntil ?? vercelWaitUntil,
+        kick: kicksByDefault(edge.settings, options.kick),
+      });
     },
   };
 }

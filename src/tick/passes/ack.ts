@@ -13,10 +13,24 @@ import type { FetchedJob } from "./fetch.js";
 // `value` and `durationMs`: the handler's return and run time, for results (src/results/).
 export type Outcome =
   | { kind: "succeeded"; job: FetchedJob; payload?: JobPayload; value?: unknown; durationMs?: number }
-  | { kind: "retry"; job: FetchedJob; updated: string; fields?: Record<string, unknown>; delaySec: number; payload?: JobPayload; error?: unknown }
   | {
-      kind: "dead"; job: FetchedJob; updated: string; fields?: Record<string, unknown>; handlerFailed: boolean;
-      payload?: JobPayload; error?: unknown; reason?: string;
+      kind: "retry";
+      job: FetchedJob;
+      updated: string;
+      fields?: Record<string, unknown>;
+      delaySec: number;
+      payload?: JobPayload;
+      error?: unknown;
+    }
+  | {
+      kind: "dead";
+      job: FetchedJob;
+      updated: string;
+      fields?: Record<string, unknown>;
+      handlerFailed: boolean;
+      payload?: JobPayload;
+      error?: unknown;
+      reason?: string;
     }
   /** Failed out of retries with `dead: false`: dropped, counted as failed. */
   | { kind: "discarded"; job: FetchedJob; payload?: JobPayload; error?: unknown }
@@ -68,7 +82,10 @@ function updatedOf(o: Settled): string {
  */
 export function ackArgs(outcomes: Outcome[], results?: ResultSettings, progress?: [string, string][]): AckArgs {
   const { succeeded, ordered } = entries(outcomes);
-  const section = results && needsSection(outcomes, results, progress) ? resultSection([...[...succeeded.values()].flat(), ...ordered], results, progress) : undefined;
+  const section =
+    results && needsSection(outcomes, results, progress)
+      ? resultSection([...[...succeeded.values()].flat(), ...ordered], results, progress)
+      : undefined;
   const others: (string | number)[] = [section ? `${ordered.length} ${section.header}` : ordered.length];
   for (const o of ordered) {
     const delay = o.kind === "retry" ? o.delaySec : 0;
@@ -76,7 +93,10 @@ export function ackArgs(outcomes: Outcome[], results?: ResultSettings, progress?
     others.push(code, o.job.queue, o.job.ref ?? o.job.raw, updatedOf(o), delay);
   }
   if (section) others.push(...section.args);
-  return { succeeded: [...succeeded].map(([queue, group]) => ({ queue, jobs: group.map((o) => o.job.ref ?? o.job.raw) })), others };
+  return {
+    succeeded: [...succeeded].map(([queue, group]) => ({ queue, jobs: group.map((o) => o.job.ref ?? o.job.raw) })),
+    others,
+  };
 }
 
 export interface AckArgs {

@@ -17,7 +17,12 @@ import { runWithTimeout } from "./timeout.js";
 import { monotonicMs } from "../clock.js";
 import { reportProgress } from "../../results/progress.js";
 
-export async function runJob(runtime: Runtime, job: FetchedJob, signal: AbortSignal, graceMs = 1_000): Promise<Outcome> {
+export async function runJob(
+  runtime: Runtime,
+  job: FetchedJob,
+  signal: AbortSignal,
+  graceMs = 1_000,
+): Promise<Outcome> {
   if (job.resurrections >= runtime.maxResurrections) {
     const reason = `its tick died ${job.resurrections} times while running it (maxResurrections ${runtime.maxResurrections})`;
     return unrunnable(runtime, job, "TickqPoisonJob", reason);
@@ -43,7 +48,8 @@ export async function runJob(runtime: Runtime, job: FetchedJob, signal: AbortSig
 
   const definition = definitionOf(runtime, decoded.payload.class)!;
   // A job written without `retry` takes its definition's, as Sidekiq takes the worker's.
-  const payload = decoded.payload.retry == null ? { ...decoded.payload, retry: definition.retry ?? true } : decoded.payload;
+  const payload =
+    decoded.payload.retry == null ? { ...decoded.payload, retry: definition.retry ?? true } : decoded.payload;
   const attempts = attemptOf(payload);
   const fields = { jid: payload.jid, name: payload.class, queue: job.queue, attempt: attempts };
   const log = new JobLog(runtime.logs, payload, fields, runtime.logLines, () => redisNowMs(runtime));
@@ -79,21 +85,30 @@ export async function runJob(runtime: Runtime, job: FetchedJob, signal: AbortSig
           name: payload.class,
           timeoutMs,
           graceMs,
-          onIgnored: () => ctx.log.warn(`ignored the abort past its timeoutMs (${timeoutMs} ms); it may still be running`),
+          onIgnored: () =>
+            ctx.log.warn(`ignored the abort past its timeoutMs (${timeoutMs} ms); it may still be running`),
         });
       }
       return { kind: "succeeded", job, payload, value, durationMs: monotonicMs() - started };
     } catch (error) {
       if (signal.aborted && isLeaseInDoubt(signal.reason)) {
         if (job.doubts + 1 < LEASE_DOUBTS_MAX) return { kind: "inDoubt", job };
-        return failed(runtime, job, payload, leaseDoubtsError(signal.reason), { backoff: definition.backoff, log: log.lines });
+        return failed(runtime, job, payload, leaseDoubtsError(signal.reason), {
+          backoff: definition.backoff,
+          log: log.lines,
+        });
       }
       if (signal.aborted) return { kind: "interrupted", job };
       return failed(runtime, job, payload, error, { backoff: definition.backoff, log: log.lines });
     }
   };
   const span = runtime.tracing?.startJob({
-    jid: payload.jid, name: payload.class, queue: job.queue, attempt: ctx.attempt, traceparent: payload.traceparent, tracestate: payload.tracestate,
+    jid: payload.jid,
+    name: payload.class,
+    queue: job.queue,
+    attempt: ctx.attempt,
+    traceparent: payload.traceparent,
+    tracestate: payload.tracestate,
   });
   if (!span) return attempt();
   const outcome = await span.run(attempt);
@@ -102,11 +117,19 @@ export async function runJob(runtime: Runtime, job: FetchedJob, signal: AbortSig
 }
 
 const isThenable = (value: unknown): value is PromiseLike<unknown> =>
-  (typeof value === "object" || typeof value === "function") && value !== null && typeof (value as { then?: unknown }).then === "function";
+  (typeof value === "object" || typeof value === "function") &&
+  value !== null &&
+  typeof (value as { then?: unknown }).then === "function";
 
 function unrunnable(runtime: Runtime, job: FetchedJob, errorClass: string, reason: string): Outcome {
   const { text, fields } = deadEntryFor(job.raw, job.queue, errorClass, reason, redisNowSec(runtime));
-  const outcome: Outcome = { kind: "dead", job, updated: text, handlerFailed: false, reason: `${errorClass}: ${reason}` };
+  const outcome: Outcome = {
+    kind: "dead",
+    job,
+    updated: text,
+    handlerFailed: false,
+    reason: `${errorClass}: ${reason}`,
+  };
   if (fields) outcome.fields = fields;
   return outcome;
 }
@@ -117,14 +140,26 @@ interface FailureInput {
   log?: string[];
 }
 
-async function failed(runtime: Runtime, job: FetchedJob, payload: JobPayload, error: unknown, input: FailureInput): Promise<Outcome> {
-  const context = { nowSec: redisNowSec(runtime), maxRetries: runtime.maxRetries, backoff: input.backoff, queue: job.queue };
+async function failed(
+  runtime: Runtime,
+  job: FetchedJob,
+  payload: JobPayload,
+  error: unknown,
+  input: FailureInput,
+): Promise<Outcome> {
+  const context = {
+    nowSec: redisNowSec(runtime),
+    maxRetries: runtime.maxRetries,
+    backoff: input.backoff,
+    queue: job.queue,
+  };
   const result = onFailure(payload, error, context);
   if (result.kind === "discard") return { kind: "discarded", job, payload, error };
   // The job's own `backtrace` option, as Sidekiq reads it; without one, tickq's `backtraceLines`.
   const setting = payload.backtrace ?? (runtime.backtraceLines > 0 ? runtime.backtraceLines : undefined);
   const backtrace = await compressedBacktrace(setting, error);
-  const fields: Record<string, unknown> = backtrace === undefined ? { ...result.fields } : { ...result.fields, error_backtrace: backtrace };
+  const fields: Record<string, unknown> =
+    backtrace === undefined ? { ...result.fields } : { ...result.fields, error_backtrace: backtrace };
   // This run's log replaces an earlier one's; a job that never had one does not get an empty one.
   const log = input.log ?? [];
   if (log.length > 0 || "tickq_log" in payload) fields.tickq_log = log;
@@ -135,7 +170,12 @@ async function failed(runtime: Runtime, job: FetchedJob, payload: JobPayload, er
     : { kind: "dead", job, updated, fields, handlerFailed: true, payload, error };
 }
 
-function runMiddleware(runtime: Runtime, job: RunningJob, ctx: JobContext, perform: () => Promise<unknown>): Promise<unknown> {
+function runMiddleware(
+  runtime: Runtime,
+  job: RunningJob,
+  ctx: JobContext,
+  perform: () => Promise<unknown>,
+): Promise<unknown> {
   const chain = runtime.middleware;
   const call = (i: number): Promise<unknown> => (i < chain.length ? chain[i]!(job, ctx, () => call(i + 1)) : perform());
   return call(0);

@@ -10,8 +10,19 @@ export interface HousekeepResult {
 }
 
 /** The first five fields that begin.lua and housekeep.lua share, as src/protocol/sections.ts names them. */
-export function readHousekeep(reply: { nowMs: number; resurrected: number; scheduled: number; moreResurrect: boolean; moreSchedule: boolean }): HousekeepResult {
-  return { nowMs: reply.nowMs, resurrected: reply.resurrected, scheduled: reply.scheduled, more: reply.moreResurrect || reply.moreSchedule };
+export function readHousekeep(reply: {
+  nowMs: number;
+  resurrected: number;
+  scheduled: number;
+  moreResurrect: boolean;
+  moreSchedule: boolean;
+}): HousekeepResult {
+  return {
+    nowMs: reply.nowMs,
+    resurrected: reply.resurrected,
+    scheduled: reply.scheduled,
+    more: reply.moreResurrect || reply.moreSchedule,
+  };
 }
 
 export interface HousekeepLimits {
@@ -22,6 +33,16 @@ export interface HousekeepLimits {
 }
 
 /** The housekeep part that begin.lua and housekeep.lua share. */
-export function housekeepArgs(limits: HousekeepLimits): { resurrectLimit: number; lockMs: number; scanLimit: number; scheduleLimit: number } {
-  return { resurrectLimit: limits.resurrectLimit, lockMs: limits.lockMs, scanLimit: 500, scheduleLimit: limits.scheduleLimit };
+export function housekeepArgs(limits: HousekeepLimits): {
+  resurrectLimit: number;
+  lockMs: number;
+  scanLimit: number;
+  scheduleLimit: number;
+} {
+  return {
+    resurrectLimit: limits.resurrectLimit,
+    lockMs: limits.lockMs,
+    scanLimit: 500,
+    scheduleLimit: limits.scheduleLimit,
+  };
 }

@@ -15,7 +15,10 @@ export function checkTimeouts(jobs: JobRegistry): boolean {
     if (typeof entry === "function" || entry?.timeoutMs === undefined) continue;
     const ms = entry.timeoutMs;
     if (typeof ms !== "number" || !Number.isFinite(ms) || ms <= 0) {
-      throw new TickqError("BAD_OPTIONS", `jobs.${name}.timeoutMs must be a number of milliseconds > 0, got ${String(ms)}`);
+      throw new TickqError(
+        "BAD_OPTIONS",
+        `jobs.${name}.timeoutMs must be a number of milliseconds > 0, got ${String(ms)}`,
+      );
     }
     any = true;
   }

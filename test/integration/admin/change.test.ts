@@ -48,7 +48,10 @@ describe.each(adapterCases)("retry, run now and delete over $name", (adapterCase
     expect(await tq.tick()).toMatchObject({ succeeded: 1 });
     const dead = await tq.enqueue("fail", []);
     await tq.tick();
-    await expect(tq.jobs.runNow(dead)).rejects.toMatchObject({ code: "CONFLICT", message: expect.stringMatching(/dead/) });
+    await expect(tq.jobs.runNow(dead)).rejects.toMatchObject({
+      code: "CONFLICT",
+      message: expect.stringMatching(/dead/),
+    });
   });
 
   it("deletes a job in any waiting state, and says NOT_FOUND after", async () => {
@@ -57,7 +60,11 @@ describe.each(adapterCases)("retry, run now and delete over $name", (adapterCase
     const scheduled = await tq.enqueue("ok", [], { delayMs: 60_000 });
     const dead = await tq.enqueue("fail", []);
     await tq.tick();
-    for (const [jid, state] of [[queued, "queued"], [scheduled, "scheduled"], [dead, "dead"]] as const) {
+    for (const [jid, state] of [
+      [queued, "queued"],
+      [scheduled, "scheduled"],
+      [dead, "dead"],
+    ] as const) {
       expect(await tq.jobs.delete(jid)).toMatchObject({ jid, state });
       expect(await tq.jobs.find(jid)).toBeNull();
       const error = await tq.jobs.delete(jid).catch((e: unknown) => e);
@@ -89,13 +96,21 @@ describe.each(adapterCases)("retry, run now and delete over $name", (adapterCase
     await tq.enqueue("look", []);
     expect(await tq.tick()).toMatchObject({ succeeded: 1 });
     expect(errors).toHaveLength(2);
-    for (const e of errors) expect(e).toMatchObject({ code: "CONFLICT", message: expect.stringMatching(/in process in tick/) });
+    for (const e of errors)
+      expect(e).toMatchObject({ code: "CONFLICT", message: expect.stringMatching(/in process in tick/) });
     const queued = await tq.enqueue("look", []);
-    await expect(tq.jobs.retry(queued)).rejects.toMatchObject({ code: "CONFLICT", message: expect.stringMatching(/queued/) });
+    await expect(tq.jobs.retry(queued)).rejects.toMatchObject({
+      code: "CONFLICT",
+      message: expect.stringMatching(/queued/),
+    });
   });
 
   it("retries all dead jobs of a name, and deletes all retry jobs, in stretches", async () => {
-    const tq = h.make({ a: { perform: boom, retry: false }, b: { perform: boom, retry: false }, c: { perform: boom, backoff: () => 3_600 } });
+    const tq = h.make({
+      a: { perform: boom, retry: false },
+      b: { perform: boom, retry: false },
+      c: { perform: boom, backoff: () => 3_600 },
+    });
     await tq.enqueueBulk([
       ...Array.from({ length: 1_200 }, () => ({ name: "a" as const, args: [] })),
       ...Array.from({ length: 30 }, () => ({ name: "b" as const, args: [] })),

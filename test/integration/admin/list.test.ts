@@ -5,11 +5,17 @@ import { encodeCursor } from "../../../src/admin/cursor.js";
 import { adapterCases } from "../../helpers/adapters.js";
 import { useHarness } from "../../helpers/harness.js";
 
-const job = (n: number, name = "ok", queue = "default") => JSON.stringify({ class: name, args: [n], jid: `j${n}`, queue, retry: true });
+const job = (n: number, name = "ok", queue = "default") =>
+  JSON.stringify({ class: name, args: [n], jid: `j${n}`, queue, retry: true });
 
 type Lister = { jobs: { list(state: JobState, options?: ListOptions): Promise<JobPage> } };
 
-async function all(tq: Lister, state: JobState, options: ListOptions = {}, between?: () => Promise<void>): Promise<JobInfo[]> {
+async function all(
+  tq: Lister,
+  state: JobState,
+  options: ListOptions = {},
+  between?: () => Promise<void>,
+): Promise<JobInfo[]> {
   const out: JobInfo[] = [];
   let cursor: string | null = null;
   do {
@@ -28,7 +34,8 @@ describe.each(adapterCases)("tq.jobs.list over $name", (adapterCase) => {
     const tq = h.make({});
     // Many share a score, as the dead jobs of one ack do.
     const entries = Array.from({ length: 10_000 }, (_, i) => [1_000 + Math.floor(i / 300), job(i)] as const);
-    for (let i = 0; i < entries.length; i += 2_000) await h.redis.zadd(`${h.prefix}dead`, ...entries.slice(i, i + 2_000).flat());
+    for (let i = 0; i < entries.length; i += 2_000)
+      await h.redis.zadd(`${h.prefix}dead`, ...entries.slice(i, i + 2_000).flat());
     let added = 0;
     const addSome = async () => {
       // newer deaths, and some at the very scores being paged
@@ -56,7 +63,8 @@ describe.each(adapterCases)("tq.jobs.list over $name", (adapterCase) => {
       seen.push(...page.jobs.map((j) => j.jid));
       cursor = page.cursor;
       if (!cursor) break;
-      if (i % 2 === 0) await tq.jobs.delete(page.jobs.at(-1)!.jid); // the last job shown
+      if (i % 2 === 0)
+        await tq.jobs.delete(page.jobs.at(-1)!.jid); // the last job shown
       else {
         // the job the cursor resumes at, as a tick or another caller would take it
         const members = await h.redis.zrange(`${h.prefix}dead`, "0", "-1");
@@ -66,13 +74,21 @@ describe.each(adapterCases)("tq.jobs.list over $name", (adapterCase) => {
       }
     }
     expect(new Set(seen).size).toBe(seen.length);
-    expect(seen.sort()).toEqual(Array.from({ length: 100 }, (_, i) => `j${i}`).filter((j) => !taken.includes(j)).sort());
+    expect(seen.sort()).toEqual(
+      Array.from({ length: 100 }, (_, i) => `j${i}`)
+        .filter((j) => !taken.includes(j))
+        .sort(),
+    );
   });
 
   it("filters by name and queue, with short pages that still carry a cursor", async () => {
     const tq = h.make({});
-    const members = Array.from({ length: 12_000 }, (_, i) => [i, job(i, i % 1_000 === 0 ? "rare" : "common", i % 2000 === 0 ? "q2" : "default")]);
-    for (let i = 0; i < members.length; i += 3_000) await h.redis.zadd(`${h.prefix}retry`, ...members.slice(i, i + 3_000).flat());
+    const members = Array.from({ length: 12_000 }, (_, i) => [
+      i,
+      job(i, i % 1_000 === 0 ? "rare" : "common", i % 2000 === 0 ? "q2" : "default"),
+    ]);
+    for (let i = 0; i < members.length; i += 3_000)
+      await h.redis.zadd(`${h.prefix}retry`, ...members.slice(i, i + 3_000).flat());
     const rare = await all(tq, "retry", { name: "rare", limit: 5 });
     expect(rare.map((j) => j.jid)).toEqual(Array.from({ length: 12 }, (_, i) => `j${i * 1_000}`));
     const inQ2 = await all(tq, "retry", { name: "rare", queue: "q2" });
@@ -84,7 +100,11 @@ describe.each(adapterCases)("tq.jobs.list over $name", (adapterCase) => {
     await h.redis.lpush(`${h.prefix}queue:default`, ...Array.from({ length: 1_000 }, (_, i) => job(i)));
     await h.redis.sadd(`${h.prefix}queues`, "default");
     const first = await tq.jobs.list("queued", { limit: 3 });
-    expect(first.jobs.map((j) => [j.jid, j.position, j.state, j.queue])).toEqual([["j0", 0, "queued", "default"], ["j1", 1, "queued", "default"], ["j2", 2, "queued", "default"]]);
+    expect(first.jobs.map((j) => [j.jid, j.position, j.state, j.queue])).toEqual([
+      ["j0", 0, "queued", "default"],
+      ["j1", 1, "queued", "default"],
+      ["j2", 2, "queued", "default"],
+    ]);
 
     let n = 10_000;
     const churn = async () => {
@@ -105,7 +125,8 @@ describe.each(adapterCases)("tq.jobs.list over $name", (adapterCase) => {
 
   it("walks every queue by name when none is given", async () => {
     const tq = h.make({ ok: () => {} });
-    for (const queue of ["b", "a", "c"]) await tq.enqueueBulk([1, 2].map((n) => ({ name: "ok" as const, args: [n], queue })));
+    for (const queue of ["b", "a", "c"])
+      await tq.enqueueBulk([1, 2].map((n) => ({ name: "ok" as const, args: [n], queue })));
     const jobs = await all(tq, "queued", { limit: 4 });
     expect(jobs.map((j) => `${j.queue}${j.job.args[0]}`)).toEqual(["a1", "a2", "b1", "b2", "c1", "c2"]);
   });
@@ -122,7 +143,10 @@ describe.each(adapterCases)("tq.jobs.list over $name", (adapterCase) => {
     await tq.enqueue("later", [1], { delayMs: 60_000 });
     const scheduled = await tq.jobs.list("scheduled");
     expect(scheduled.jobs.map((j) => j.job.args[0])).toEqual([1, 2]);
-    await tq.enqueueBulk([{ name: "look", args: [] }, { name: "look", args: [] }]);
+    await tq.enqueueBulk([
+      { name: "look", args: [] },
+      { name: "look", args: [] },
+    ]);
     const report = await tq.tick({ concurrency: 1 });
     expect(running!.jobs.length).toBeGreaterThanOrEqual(1);
     expect(running!.jobs[0]).toMatchObject({ state: "running", name: "look", tick: report.tickId, tickAlive: true });
@@ -147,11 +171,24 @@ describe.each(adapterCases)("tq.jobs.list over $name", (adapterCase) => {
     const MALFORMED = { code: "BAD_CURSOR", message: expect.stringMatching(/malformed/) };
     const sorted = { state: "retry", order: "oldest", queue: "", name: "" };
     const queued = { state: "queued", order: "oldest", queue: "default", name: "" };
-    for (const fields of [["1)", "j", "0"], ["1", "j", "-1"], ["1", "j", "x"], ["1", "j"], ["nan", "j", "0"]]) {
+    for (const fields of [
+      ["1)", "j", "0"],
+      ["1", "j", "-1"],
+      ["1", "j", "x"],
+      ["1", "j"],
+      ["nan", "j", "0"],
+    ]) {
       await expect(tq.jobs.list("retry", { cursor: encodeCursor(sorted, fields) })).rejects.toMatchObject(MALFORMED);
     }
-    for (const fields of [["default", "x", "j", "0", ""], ["default", "-2", "j", "0", ""], ["default", "1", "j"], ["default", "1", "j", "1e9", ""]]) {
-      await expect(tq.jobs.list("queued", { queue: "default", cursor: encodeCursor(queued, fields) })).rejects.toMatchObject(MALFORMED);
+    for (const fields of [
+      ["default", "x", "j", "0", ""],
+      ["default", "-2", "j", "0", ""],
+      ["default", "1", "j"],
+      ["default", "1", "j", "1e9", ""],
+    ]) {
+      await expect(
+        tq.jobs.list("queued", { queue: "default", cursor: encodeCursor(queued, fields) }),
+      ).rejects.toMatchObject(MALFORMED);
     }
     // The cursors pages answer still pass.
     const first = await tq.jobs.list("retry", { limit: 1 });

@@ -12,10 +12,12 @@ describe.each(adapterCases)("the jobs API racing ticks over $name", (adapterCase
 
   it("delete racing a tick: each job is deleted or run, once, and is never in two places", async () => {
     const ran: string[] = [];
-    const tq = h.make({ work: async (_args: [number], ctx) => {
-      ran.push(ctx.jid);
-      await sleep(3);
-    } });
+    const tq = h.make({
+      work: async (_args: [number], ctx) => {
+        ran.push(ctx.jid);
+        await sleep(3);
+      },
+    });
     const jids = await tq.enqueueBulk(Array.from({ length: 400 }, (_, i) => ({ name: "work" as const, args: [i] })));
     const deleted = new Set<string>();
     const refused = new Set<string>();
@@ -34,11 +36,14 @@ describe.each(adapterCases)("the jobs API racing ticks over $name", (adapterCase
       checks++;
     };
     const ticking = (async () => {
-      for (let i = 0; i < 20 && ran.length + deleted.size < jids.length; i++) await tq.tick({ batch: 10, concurrency: 4 });
+      for (let i = 0; i < 20 && ran.length + deleted.size < jids.length; i++)
+        await tq.tick({ batch: 10, concurrency: 4 });
     })();
     const deleting = (async () => {
       // every other job, alternately from the head of the queue (the ones a tick is about to fetch) and from its tail
-      const order = jids.filter((_, i) => i % 2 === 0).map((_, k, even) => (k % 2 === 0 ? even[k / 2]! : even[even.length - 1 - (k - 1) / 2]!));
+      const order = jids
+        .filter((_, i) => i % 2 === 0)
+        .map((_, k, even) => (k % 2 === 0 ? even[k / 2]! : even[even.length - 1 - (k - 1) / 2]!));
       for (let i = 0; i < order.length; i++) {
         const jid = order[i]!;
         started.add(jid);
@@ -67,10 +72,15 @@ describe.each(adapterCases)("the jobs API racing ticks over $name", (adapterCase
   it("retry of dead jobs while ticks run: each retried job runs once more, none is lost or doubled", async () => {
     let phase = "fail";
     const runs = new Map<string, number>();
-    const tq = h.make({ job: { retry: false, perform: (_args: [], ctx) => {
-      runs.set(ctx.jid, (runs.get(ctx.jid) ?? 0) + 1);
-      if (phase === "fail") throw new Error("first run fails");
-    } } });
+    const tq = h.make({
+      job: {
+        retry: false,
+        perform: (_args: [], ctx) => {
+          runs.set(ctx.jid, (runs.get(ctx.jid) ?? 0) + 1);
+          if (phase === "fail") throw new Error("first run fails");
+        },
+      },
+    });
     const jids = await tq.enqueueBulk(Array.from({ length: 200 }, () => ({ name: "job" as const, args: [] })));
     await tq.tick({ batch: 200, concurrency: 50 });
     expect(await tq.stats()).toMatchObject({ dead: 200 });

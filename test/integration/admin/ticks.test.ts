@@ -17,7 +17,15 @@ describe.each(adapterCases)("tq.ticks() over $name", (adapterCase) => {
     const held = new Promise<void>((resolve) => (release = resolve));
     let started!: () => void;
     const running = new Promise<void>((resolve) => (started = resolve));
-    const tickq = h.make({ wait: async () => { started(); await held; } }, { queues: ["default", "low"] });
+    const tickq = h.make(
+      {
+        wait: async () => {
+          started();
+          await held;
+        },
+      },
+      { queues: ["default", "low"] },
+    );
     expect(await tickq.ticks()).toEqual([]);
     await tickq.enqueue("wait", []);
     const tick = tickq.tick({ budgetMs: 20_000 });
@@ -35,7 +43,13 @@ describe.each(adapterCases)("tq.ticks() over $name", (adapterCase) => {
   });
 
   it("shows a tick whose lease is gone with no lease left; a replay answers alike", async () => {
-    await h.redis.hset(`${h.prefix}ticks`, "t1", "1700000000000 30000 default mail", "t2", "1700000001000 30000 default");
+    await h.redis.hset(
+      `${h.prefix}ticks`,
+      "t1",
+      "1700000000000 30000 default mail",
+      "t2",
+      "1700000001000 30000 default",
+    );
     await h.redis.set(`${h.prefix}tick:t2`, "x", "PX", 60_000);
     await h.redis.lpush(`${h.prefix}inproc:t1:default`, "a", "b");
     await h.redis.lpush(`${h.prefix}inproc:t1:mail`, "c");

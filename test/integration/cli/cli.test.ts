@@ -24,8 +24,18 @@ describeOverAdapters(connections, "the tickq CLI over $name", (adapterCase) => {
     cli = await buildCli({});
   });
   afterAll(() => cli.dispose());
-  const run = (...args: string[]) => cli.run([...args, "--prefix", h.prefix], { ...env(), TICKQ_TEST_REDIS_URL: inject("redisUrl"), TICKQ_TEST_PREFIX: h.prefix });
-  const json = <T>(...args: string[]) => cli.json<T>([...args, "--prefix", h.prefix], { ...env(), TICKQ_TEST_REDIS_URL: inject("redisUrl"), TICKQ_TEST_PREFIX: h.prefix });
+  const run = (...args: string[]) =>
+    cli.run([...args, "--prefix", h.prefix], {
+      ...env(),
+      TICKQ_TEST_REDIS_URL: inject("redisUrl"),
+      TICKQ_TEST_PREFIX: h.prefix,
+    });
+  const json = <T>(...args: string[]) =>
+    cli.json<T>([...args, "--prefix", h.prefix], {
+      ...env(),
+      TICKQ_TEST_REDIS_URL: inject("redisUrl"),
+      TICKQ_TEST_PREFIX: h.prefix,
+    });
 
   it("enqueues, lists, shows, ticks, and prints stats as tables or JSON", async () => {
     const enqueued = await run("enqueue", "hello", '["world"]', "--queue", "mail");
@@ -80,7 +90,10 @@ describeOverAdapters(connections, "the tickq CLI over $name", (adapterCase) => {
     expect(await run("jobs", "retry", "d1")).toMatchObject({ code: 0, stdout: "d1 (bad) queued on default\n" });
     expect(await run("jobs", "delete", "d2")).toMatchObject({ code: 0, stdout: "d2 (bad) deleted from dead\n" });
     expect(await json("jobs", "retry", "--all", "dead")).toEqual({ code: 0, body: { retried: 1 } });
-    expect(await json("jobs", "delete", "--all", "queued", "--queue", "default", "--name", "bad")).toEqual({ code: 0, body: { deleted: 2 } });
+    expect(await json("jobs", "delete", "--all", "queued", "--queue", "default", "--name", "bad")).toEqual({
+      code: 0,
+      body: { deleted: 2 },
+    });
     expect(await json("jobs", "delete", "--all", "dead")).toEqual({ code: 0, body: { deleted: 0 } });
   });
 
@@ -98,7 +111,9 @@ describeOverAdapters(connections, "the tickq CLI over $name", (adapterCase) => {
     await run("enqueue", "hello", '["x"]');
     const waiting = await run("health");
     expect(waiting.code).toBe(5);
-    expect(waiting.stdout).toMatch(/^warnings\nlast tick: never\n\nwarning: No tick has ever run while 1 job\(s\) wait/);
+    expect(waiting.stdout).toMatch(
+      /^warnings\nlast tick: never\n\nwarning: No tick has ever run while 1 job\(s\) wait/,
+    );
     await run("tick", "--jobs", JOBS);
     expect(await json("health")).toEqual({ code: 0, body: { ok: true, lastTickAt: expect.any(Number), warnings: [] } });
   });
@@ -122,7 +137,8 @@ describeOverAdapters(connections, "the tickq CLI over $name", (adapterCase) => {
     ];
     // two at a time: a dozen Node processes at once would starve the other test files' timing on a small machine
     const results: Awaited<ReturnType<typeof run>>[] = [];
-    for (let i = 0; i < cases.length; i += 2) results.push(...(await Promise.all(cases.slice(i, i + 2).map(([args]) => run(...args)))));
+    for (let i = 0; i < cases.length; i += 2)
+      results.push(...(await Promise.all(cases.slice(i, i + 2).map(([args]) => run(...args)))));
     results.forEach((result, i) => {
       const [args, code, message] = cases[i]!;
       expect(result.code, args.join(" ")).toBe(code);
@@ -147,7 +163,9 @@ describe("the tickq CLI without a Redis", () => {
     expect(none.stderr).toMatch(/set REDIS_URL .*, or UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN/);
     const down = await cli.run(["stats"], { REDIS_URL: "redis://127.0.0.1:1" });
     expect(down.code).toBe(1);
-    expect(down.stderr).toMatch(/^tickq: Redis at redis:\/\/127\.0\.0\.1:1 is unreachable \(.*ECONNREFUSED.*\): is it running\? Check REDIS_URL/);
+    expect(down.stderr).toMatch(
+      /^tickq: Redis at redis:\/\/127\.0\.0\.1:1 is unreachable \(.*ECONNREFUSED.*\): is it running\? Check REDIS_URL/,
+    );
     expect(down.stderr).not.toMatch(/max retries/i);
     const health = await cli.json(["health"], { REDIS_URL: "redis://127.0.0.1:1" });
     expect(health).toMatchObject({ code: 1, body: { code: "REDIS" } });

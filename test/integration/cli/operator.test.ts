@@ -28,7 +28,9 @@ describeOverAdapters(connections, "tickq queues over $name", (adapterCase) => {
     await h.make({ hello: () => {} }).enqueue("hello", [], { queue: "mail" });
     const typo = await run("queues", "pause", "mial");
     expect(typo.code).toBe(3);
-    expect(typo.stderr).toBe('tickq: no queue named "mial" (queues: mail); to pause it before its first job, add --new\n');
+    expect(typo.stderr).toBe(
+      'tickq: no queue named "mial" (queues: mail); to pause it before its first job, add --new\n',
+    );
     expect(await h.redis.smembers(`${h.prefix}paused`)).toEqual([]);
     expect((await run("queues", "resume", "mial")).code).toBe(3);
   });
@@ -43,7 +45,11 @@ describeOverAdapters(connections, "tickq queues over $name", (adapterCase) => {
 describe("the tickq CLI run from source", () => {
   it("--version prints the package's version", async () => {
     const { version } = JSON.parse(readFileSync("package.json", "utf8")) as { version: string };
-    const { stdout } = await promisify(execFile)(process.execPath, ["--import", "tsx", "src/cli/main.ts", "--version"], { timeout: 30_000 });
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ["--import", "tsx", "src/cli/main.ts", "--version"],
+      { timeout: 30_000 },
+    );
     expect(stdout).toBe(`${version}\n`);
   });
 });

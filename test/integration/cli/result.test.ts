@@ -24,8 +24,22 @@ describe.each(connections)("tickq jobs result over $name", (adapterCase) => {
   const json = <T>(...args: string[]) => cli.json<T>([...args, "--prefix", h.prefix], env());
 
   it("prints a succeeded job's result and a dead job's error, as a table or JSON", async () => {
-    const tq = h.make({ sum: (xs: number[]) => xs.reduce((a, b) => a + b, 0), fail: { retry: false, perform: () => { throw new Error("no way"); } } }, { keepCompleted: { count: 5 } });
-    const [ok, dead] = await tq.enqueueBulk([{ name: "sum", args: [1, 2, 3] }, { name: "fail", args: [] }]);
+    const tq = h.make(
+      {
+        sum: (xs: number[]) => xs.reduce((a, b) => a + b, 0),
+        fail: {
+          retry: false,
+          perform: () => {
+            throw new Error("no way");
+          },
+        },
+      },
+      { keepCompleted: { count: 5 } },
+    );
+    const [ok, dead] = await tq.enqueueBulk([
+      { name: "sum", args: [1, 2, 3] },
+      { name: "fail", args: [] },
+    ]);
     await tq.tick();
 
     const shown = await run("jobs", "result", ok!);

@@ -10,16 +10,24 @@ const JOBS = "test/fixtures/cli-jobs.mjs";
 describe("tickq redis-http", () => {
   it("serves the Upstash REST protocol over REDIS_URL until stopped", async () => {
     const cli = await buildCli({});
-    const child = spawn(process.execPath, [cli.path, "redis-http", "--port", "0", "--token", "a-token-for-the-cli-test"], {
-      env: { PATH: process.env.PATH ?? "", REDIS_URL: inject("redisUrl") },
-    });
+    const child = spawn(
+      process.execPath,
+      [cli.path, "redis-http", "--port", "0", "--token", "a-token-for-the-cli-test"],
+      {
+        env: { PATH: process.env.PATH ?? "", REDIS_URL: inject("redisUrl") },
+      },
+    );
     try {
       let out = "";
       child.stdout.on("data", (chunk: Buffer) => (out += chunk));
       for (let i = 0; i < 100 && !out.includes("TOKEN="); i++) await new Promise((r) => setTimeout(r, 50));
       expect(out).toMatch(/UPSTASH_REDIS_REST_TOKEN=a-token-for-the-cli-test/);
       const url = /UPSTASH_REDIS_REST_URL=(\S+)/.exec(out)![1]!;
-      const res = await fetch(url, { method: "POST", headers: { Authorization: "Bearer a-token-for-the-cli-test" }, body: JSON.stringify(["PING"]) });
+      const res = await fetch(url, {
+        method: "POST",
+        headers: { Authorization: "Bearer a-token-for-the-cli-test" },
+        body: JSON.stringify(["PING"]),
+      });
       expect(await res.json()).toEqual({ result: "PONG" });
       child.kill("SIGTERM");
       const [code] = await once(child, "exit");
@@ -35,15 +43,27 @@ describe("tickq serve", () => {
   it("serves the app with the jobs of a module and ticks by itself", async () => {
     const cli = await buildCli({});
     const prefix = `tickq-test:serve:${Date.now()}:`;
-    const env = { PATH: process.env.PATH ?? "", REDIS_URL: inject("redisUrl"), TICKQ_SECRET: "serve-secret-for-tests", TICKQ_TEST_REDIS_URL: inject("redisUrl"), TICKQ_TEST_PREFIX: prefix };
-    const child = spawn(process.execPath, [cli.path, "serve", "--jobs", JOBS, "--port", "0", "--prefix", prefix], { env });
+    const env = {
+      PATH: process.env.PATH ?? "",
+      REDIS_URL: inject("redisUrl"),
+      TICKQ_SECRET: "serve-secret-for-tests",
+      TICKQ_TEST_REDIS_URL: inject("redisUrl"),
+      TICKQ_TEST_PREFIX: prefix,
+    };
+    const child = spawn(process.execPath, [cli.path, "serve", "--jobs", JOBS, "--port", "0", "--prefix", prefix], {
+      env,
+    });
     try {
       let out = "";
       child.stdout.on("data", (chunk: Buffer) => (out += chunk));
       for (let i = 0; i < 100 && !out.includes("listening on"); i++) await new Promise((r) => setTimeout(r, 50));
       const url = /listening on (\S+)/.exec(out)![1]!;
       const auth = { Authorization: "Bearer serve-secret-for-tests", "content-type": "application/json" };
-      const posted = await fetch(`${url}/jobs`, { method: "POST", headers: auth, body: JSON.stringify({ name: "hello", args: ["served"] }) });
+      const posted = await fetch(`${url}/jobs`, {
+        method: "POST",
+        headers: auth,
+        body: JSON.stringify({ name: "hello", args: ["served"] }),
+      });
       expect(posted.status).toBe(201);
       const ran = await cli.run(["jobs", "list", "queued", "--prefix", prefix], { REDIS_URL: inject("redisUrl") });
       expect(ran.code).toBe(0);

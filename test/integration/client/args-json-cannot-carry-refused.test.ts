@@ -36,7 +36,12 @@ describe.each(adapterCases)("args JSON cannot carry, over $name", (adapterCase) 
     const ran: unknown[] = [];
     const tq = h.make({ job: (a: unknown[]) => void ran.push(a) });
     const before = await snapshot(h.redis, h.prefix);
-    const error = await tq.enqueueBulk([{ name: "job", args: ["fine"] }, { name: "job", args }]).catch((e: unknown) => e);
+    const error = await tq
+      .enqueueBulk([
+        { name: "job", args: ["fine"] },
+        { name: "job", args },
+      ])
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TickqError);
     expect((error as TickqError).code).toBe("BAD_ARGS");
     const message = (error as TickqError).message;
@@ -48,7 +53,17 @@ describe.each(adapterCases)("args JSON cannot carry, over $name", (adapterCase) 
   it("args JSON carries as they are reach the handler equal, an undefined property left out", async () => {
     const ran: unknown[] = [];
     const tq = h.make({ job: (a: unknown[]) => void ran.push(a) });
-    const args = [null, 0, -1.5, "ü\u2028", true, [], {}, { nested: [{ deep: [1, { x: null }] }] }, Object.assign(Object.create(null), { bare: 1 })];
+    const args = [
+      null,
+      0,
+      -1.5,
+      "ü\u2028",
+      true,
+      [],
+      {},
+      { nested: [{ deep: [1, { x: null }] }] },
+      Object.assign(Object.create(null), { bare: 1 }),
+    ];
     await tq.enqueue("job", args);
     await tq.enqueue("job", [{ name: "a", nickname: undefined }]);
     expect(await tq.tick()).toMatchObject({ succeeded: 2 });

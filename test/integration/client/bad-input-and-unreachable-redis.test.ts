@@ -29,7 +29,13 @@ describe.each(adapterCases)("bad input over $name", (adapterCase) => {
     expect(byReason['job "args" is not an array']).toMatchObject({ class: "good", args: "nope" });
     // A name this code does not know (a rolling deploy) is retried with Sidekiq's backoff, as Sidekiq retries an unknown class.
     const [retried, score] = await h.redis.zrange(`${h.prefix}retry`, "0", "-1", "WITHSCORES");
-    expect(JSON.parse(retried!)).toMatchObject({ class: "Missing", args: [2], jid: "abc", error_class: "TickqUnknownJob", retry_count: 0 });
+    expect(JSON.parse(retried!)).toMatchObject({
+      class: "Missing",
+      args: [2],
+      jid: "abc",
+      error_class: "TickqUnknownJob",
+      retry_count: 0,
+    });
     expect(JSON.parse(retried!).error_message).toMatch(/no job named "Missing" is registered/);
     const [now] = await h.redis.time();
     expect(Number(score) - Number(now)).toBeGreaterThanOrEqual(14);
@@ -44,7 +50,10 @@ describe.each(adapterCases)("bad input over $name", (adapterCase) => {
     expect(report).toMatchObject({ scheduled: 2, fetched: 0 });
     const dead = (await h.redis.zrange(`${h.prefix}dead`, "0", "-1")).map((d) => JSON.parse(d));
     expect(dead.map((d) => d.raw).sort()).toEqual(["garbage", '{"class":"good","args":[],"queue":""}']);
-    expect(dead.map((d) => d.error_message).sort()).toEqual(["job is not a JSON object", "job queue name is empty or holds whitespace"]);
+    expect(dead.map((d) => d.error_message).sort()).toEqual([
+      "job is not a JSON object",
+      "job queue name is empty or holds whitespace",
+    ]);
     expect(await h.redis.llen(`${h.prefix}queue:default`)).toBe(0);
   });
 });

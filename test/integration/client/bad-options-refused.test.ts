@@ -47,7 +47,16 @@ describe.each(adapterCases)("options over $name", (adapterCase) => {
   it("createTickq refuses queue names with whitespace, lone surrogates or nothing", () => {
     for (const name of ["a b", "a\tb", "a\nb", "a\u00a0b", "a\u2028b", "\ud800", "x\udc00", "", "q".repeat(257)]) {
       expectBadOptions(() => h.make(jobs, { queues: [name] }), /queue/);
-      expectBadOptions(() => h.make(jobs, { queues: [["ok", 1], [name, 1]] }), /queue/);
+      expectBadOptions(
+        () =>
+          h.make(jobs, {
+            queues: [
+              ["ok", 1],
+              [name, 1],
+            ],
+          }),
+        /queue/,
+      );
     }
   });
 

@@ -5,7 +5,10 @@ import { useHarness } from "../../helpers/harness.js";
 
 describe.each(adapterCases)("enqueue over $name", (adapterCase) => {
   const h = useHarness(adapterCase, "enqueue");
-  const jobs = { sendEmail: async (_args: [string]) => {}, report: { perform: async () => {}, queue: "reports", retry: 3 } };
+  const jobs = {
+    sendEmail: async (_args: [string]) => {},
+    report: { perform: async () => {}, queue: "reports", retry: 3 },
+  };
 
   it("pushes Sidekiq's job JSON to queue:NAME and registers the queue", async () => {
     const tq = h.make(jobs);
@@ -51,7 +54,9 @@ describe.each(adapterCases)("enqueue over $name", (adapterCase) => {
 
   it("enqueues in bulk in order, in chunks", async () => {
     const tq = h.make(jobs);
-    const jids = await tq.enqueueBulk(Array.from({ length: 2_500 }, (_, i) => ({ name: "sendEmail", args: [`u${i}`] })));
+    const jids = await tq.enqueueBulk(
+      Array.from({ length: 2_500 }, (_, i) => ({ name: "sendEmail", args: [`u${i}`] })),
+    );
     expect(new Set(jids).size).toBe(2_500);
     expect(await h.redis.llen(`${h.prefix}queue:default`)).toBe(2_500);
     const oldest = JSON.parse((await h.redis.lindex(`${h.prefix}queue:default`, -1))!);
@@ -60,7 +65,12 @@ describe.each(adapterCases)("enqueue over $name", (adapterCase) => {
 
   it("rejects an unknown job name with a clear error and writes nothing", async () => {
     const tq = h.make(jobs);
-    const err = await tq.enqueueBulk([{ name: "sendEmail", args: ["ok"] }, { name: "nope" as "sendEmail", args: ["x"] }]).catch((e) => e);
+    const err = await tq
+      .enqueueBulk([
+        { name: "sendEmail", args: ["ok"] },
+        { name: "nope" as "sendEmail", args: ["x"] },
+      ])
+      .catch((e) => e);
     expect(err).toBeInstanceOf(TickqError);
     expect(err.code).toBe("UNKNOWN_JOB");
     expect(err.message).toMatch(/Unknown job "nope".*registered: sendEmail, report/);
@@ -69,7 +79,9 @@ describe.each(adapterCases)("enqueue over $name", (adapterCase) => {
 
   it("rejects args that are not an array, or not JSON", async () => {
     const tq = h.make(jobs);
-    await expect(tq.enqueue("sendEmail", "a@b.c" as unknown as [string])).rejects.toThrow(/args must be an array, got string/);
+    await expect(tq.enqueue("sendEmail", "a@b.c" as unknown as [string])).rejects.toThrow(
+      /args must be an array, got string/,
+    );
     await expect(tq.enqueue("sendEmail", [10n as unknown as string])).rejects.toThrow(/args\[0\]: a BigInt/);
     await expect(tq.enqueue("sendEmail", ["x"], { at: new Date("nope") })).rejects.toThrow(/invalid Date/);
     expect(await h.redis.exists(`${h.prefix}queue:default`)).toBe(0);

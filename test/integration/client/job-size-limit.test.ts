@@ -21,7 +21,10 @@ function measured(adapter: RedisAdapter, sizes: number[]): RedisAdapter {
 }
 
 async function thrown(promise: Promise<unknown>): Promise<TickqError> {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(TickqError);
   return error as TickqError;
 }
@@ -32,7 +35,12 @@ describe.each(adapterCases)("job size limit over $name", (adapterCase) => {
 
   it("refuses a job over maxJobBytes with JOB_TOO_LARGE naming the limit, and writes nothing of its bulk", async () => {
     const tq = h.make({ store: () => {} }, { maxJobBytes: 4_096 });
-    const error = await thrown(tq.enqueueBulk([{ name: "store", args: ["small"] }, { name: "store", args: ["x".repeat(5_000)] }]));
+    const error = await thrown(
+      tq.enqueueBulk([
+        { name: "store", args: ["small"] },
+        { name: "store", args: ["x".repeat(5_000)] },
+      ]),
+    );
     expect(error.code).toBe("JOB_TOO_LARGE");
     expect(error.message).toMatch(/over the limit of 4096 bytes \(maxJobBytes\)/);
     expect(await keys()).toEqual([]);
@@ -44,7 +52,12 @@ describe.each(adapterCases)("job size limit over $name", (adapterCase) => {
 
   it("refuses an ordered payload over maxJobBytes, nothing written", async () => {
     const tq = h.make({}, { maxJobBytes: 4_096, ordered: { sync: { perform: async () => {} } } });
-    const error = await thrown(tq.enqueueOrderedBulk([{ name: "sync", id: "a", payload: 1 }, { name: "sync", id: "b", payload: "y".repeat(5_000) }]));
+    const error = await thrown(
+      tq.enqueueOrderedBulk([
+        { name: "sync", id: "a", payload: 1 },
+        { name: "sync", id: "b", payload: "y".repeat(5_000) },
+      ]),
+    );
     expect(error.code).toBe("JOB_TOO_LARGE");
     expect(error.message).toMatch(/Ordered job "sync" \(id "b"\).*4096 bytes/);
     expect(await keys()).toEqual([]);

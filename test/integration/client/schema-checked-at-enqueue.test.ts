@@ -11,7 +11,9 @@ import { adapterCases } from "../../helpers/adapters.js";
 import { useHarness } from "../../helpers/harness.js";
 import { snapshot } from "../../helpers/snapshot.js";
 
-const userArgs = v.tuple([v.object({ email: v.string("expected string"), plan: v.optional(v.picklist(["free", "pro"]), "free") })]);
+const userArgs = v.tuple([
+  v.object({ email: v.string("expected string"), plan: v.optional(v.picklist(["free", "pro"]), "free") }),
+]);
 
 /** A Standard Schema written by hand, no library: [count] where count is a whole number. */
 const countArgs: StandardSchemaV1<[number], [number]> = {
@@ -32,7 +34,10 @@ const asyncCountArgs: StandardSchemaV1<[number], [number]> = {
 };
 
 async function rejection(call: Promise<unknown>): Promise<TickqError> {
-  const error = await call.then(() => undefined, (e: unknown) => e);
+  const error = await call.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(TickqError);
   return error as TickqError;
 }
@@ -85,7 +90,10 @@ describe.each(adapterCases)("a job's schema at enqueue over $name", (adapterCase
       { name: "signup", args: [{ email: "a@b.c" }] },
       { name: "countLater", args: [1.5] },
     ]);
-    expect(await rejection(call)).toMatchObject({ code: "BAD_ARGS", message: 'Job "countLater": args[0]: expected a whole number' });
+    expect(await rejection(call)).toMatchObject({
+      code: "BAD_ARGS",
+      message: 'Job "countLater": args[0]: expected a whole number',
+    });
     expect(await snapshot(h.redis, h.prefix)).toEqual(before);
   });
 
@@ -97,20 +105,39 @@ describe.each(adapterCases)("a job's schema at enqueue over $name", (adapterCase
       { name: "idx", id: "a", payload: { v: 1 } },
       { name: "idx", id: "b", payload: { v: "2" } },
     ]);
-    expect(await rejection(call)).toMatchObject({ code: "BAD_ARGS", message: 'Ordered job "idx": payload.v: expected number' });
+    expect(await rejection(call)).toMatchObject({
+      code: "BAD_ARGS",
+      message: 'Ordered job "idx": payload.v: expected number',
+    });
     expect(await snapshot(h.redis, h.prefix)).toEqual(before);
     await tq.enqueueOrdered("idx", { id: "a", payload: { v: 1 } });
     expect(await tq.stats()).toMatchObject({ ordered: { idx: { payloads: 1 } } });
   });
 
   it("a schema that throws is a BAD_ARGS naming the job, not a crash", async () => {
-    const throwing: StandardSchemaV1 = { "~standard": { version: 1, vendor: "x", validate: () => { throw new Error("lookup down"); } } };
+    const throwing: StandardSchemaV1 = {
+      "~standard": {
+        version: 1,
+        vendor: "x",
+        validate: () => {
+          throw new Error("lookup down");
+        },
+      },
+    };
     const tq = h.make({ job: { schema: throwing, perform: () => {} } });
-    expect(await rejection(tq.enqueue("job", []))).toMatchObject({ code: "BAD_ARGS", message: 'Job "job": its schema threw: lookup down' });
+    expect(await rejection(tq.enqueue("job", []))).toMatchObject({
+      code: "BAD_ARGS",
+      message: 'Job "job": its schema threw: lookup down',
+    });
   });
 
   it("a schema whose output JSON would not carry is refused, as plain args are", async () => {
-    const toDate = v.tuple([v.pipe(v.string(), v.transform((s) => new Date(s)))]);
+    const toDate = v.tuple([
+      v.pipe(
+        v.string(),
+        v.transform((s) => new Date(s)),
+      ),
+    ]);
     const tq = h.make({ job: { schema: toDate, perform: () => {} } });
     const error = await rejection(tq.enqueue("job", ["2026-01-01"]));
     expect(error.message).toMatch(/^Job "job": args\[0\]: a Date \(JSON carries plain objects and arrays only/);

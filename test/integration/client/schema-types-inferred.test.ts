@@ -26,7 +26,9 @@ describe("a schema's types", () => {
     // @ts-expect-error email must be a string
     await expect(tq.enqueue("signup", [{ email: 1 }])).rejects.toMatchObject({ code: "BAD_ARGS" });
     // @ts-expect-error plan must be free or pro
-    await expect(tq.enqueueBulk([{ name: "signup", args: [{ email: "x", plan: "gold" }] }])).rejects.toMatchObject({ code: "BAD_ARGS" });
+    await expect(tq.enqueueBulk([{ name: "signup", args: [{ email: "x", plan: "gold" }] }])).rejects.toMatchObject({
+      code: "BAD_ARGS",
+    });
     // @ts-expect-error plain takes [string] (it has no schema: only the types refuse this one)
     const uncalled = () => tq.enqueue("plain", [1]);
     void uncalled;

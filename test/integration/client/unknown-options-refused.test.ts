@@ -25,7 +25,9 @@ describe.each(adapterCases)("unknown options over $name", (adapterCase) => {
     const tq = h.make({ mail: (_args: [string]) => {} });
     const call = tq.enqueue("mail", ["a@b.c"], { dely: 5_000 } as EnqueueOptions);
     await expect(call).rejects.toMatchObject({ code: "BAD_ARGS" });
-    await expect(call).rejects.toThrow(/^Job "mail": unknown option "dely"; the options are name, args, jid, queue, delayMs, at, retry, kick, unique$/);
+    await expect(call).rejects.toThrow(
+      /^Job "mail": unknown option "dely"; the options are name, args, jid, queue, delayMs, at, retry, kick, unique$/,
+    );
     const bulk = tq.enqueueBulk([{ name: "mail", args: ["x"] }, { name: "mail", args: ["y"], qeue: "q" } as never]);
     await expect(bulk).rejects.toThrow(/unknown option "qeue"/);
     const ordered = h.make({}, { ordered: { idx: { perform: () => {} } } });
@@ -44,16 +46,22 @@ describe.each(adapterCases)("unknown options over $name", (adapterCase) => {
   it("a job definition key tickq does not know is refused at createTickq", () => {
     const error = thrownBy(() => h.make({ mail: { perform: () => {}, retries: 3 } as never }));
     expect(error).toMatchObject({ code: "BAD_OPTIONS" });
-    expect(error.message).toMatch(/^job "mail": unknown option "retries"; the options are perform, queue, retry, .*schema$/);
+    expect(error.message).toMatch(
+      /^job "mail": unknown option "retries"; the options are perform, queue, retry, .*schema$/,
+    );
     const ordered = thrownBy(() => h.make({}, { ordered: { idx: { perform: () => {}, sheme: {} } as never } }));
     expect(ordered.message).toMatch(/^ordered job "idx": unknown option "sheme"/);
   });
 
   it("a schema that is not a Standard Schema validator, or a definition without perform, is refused at createTickq", () => {
-    expect(thrownBy(() => h.make({ mail: { perform: () => {}, schema: { parse: () => [] } } as never })).message).toMatch(
-      /^job "mail": schema must be a Standard Schema validator/,
+    expect(
+      thrownBy(() => h.make({ mail: { perform: () => {}, schema: { parse: () => [] } } as never })).message,
+    ).toMatch(/^job "mail": schema must be a Standard Schema validator/);
+    expect(thrownBy(() => h.make({ idx: { schema: v.tuple([]) } as never })).message).toMatch(
+      /^job "idx" must be a handler/,
     );
-    expect(thrownBy(() => h.make({ idx: { schema: v.tuple([]) } as never })).message).toMatch(/^job "idx" must be a handler/);
-    expect(thrownBy(() => h.make({}, { ordered: { idx: { perform: () => {}, schema: "x" } as never } })).message).toMatch(/schema must be a Standard Schema/);
+    expect(
+      thrownBy(() => h.make({}, { ordered: { idx: { perform: () => {}, schema: "x" } as never } })).message,
+    ).toMatch(/schema must be a Standard Schema/);
   });
 });

@@ -6,7 +6,6 @@
 // handed out before, for flow jobs and for ordered ids alike.
 import { describe, expect, it } from "vitest";
 import type { JobContext, OrderedContext } from "../../../src/index.js";
-import { orderedArgs } from "../../../src/ordered/work.js";
 import { scripts } from "../../../src/lua/index.js";
 import type { RedisReply } from "../../../src/types.js";
 import { adapterCases } from "../../helpers/adapters.js";
@@ -33,11 +32,26 @@ describe.each(adapterCases)("fences after Redis forgets over $name", (adapterCas
     it(`${loss}: every fence handed out after is larger than every one before`, async () => {
       const fences: { flow: number[]; ordered: number[] } = { flow: [], ordered: [] };
       const tq = h.make(
-        { once: { perform: (_a: [string], ctx: JobContext) => void fences.flow.push(ctx.fence!), uniqueKey: ([k]: [string]) => k } },
-        { ordered: { work: { perform: (_id: string, _p: unknown[], ctx: OrderedContext) => void fences.ordered.push(ctx.fence) } } },
+        {
+          once: {
+            perform: (_a: [string], ctx: JobContext) => void fences.flow.push(ctx.fence!),
+            uniqueKey: ([k]: [string]) => k,
+          },
+        },
+        {
+          ordered: {
+            work: { perform: (_id: string, _p: unknown[], ctx: OrderedContext) => void fences.ordered.push(ctx.fence) },
+          },
+        },
       );
       const round = async (tag: string) => {
-        await tq.enqueueBulk(["a", "b", "c"].map((k) => ({ name: "once" as const, args: [`${tag}${k}`] as [string], unique: "while-executing" as const })));
+        await tq.enqueueBulk(
+          ["a", "b", "c"].map((k) => ({
+            name: "once" as const,
+            args: [`${tag}${k}`] as [string],
+            unique: "while-executing" as const,
+          })),
+        );
         await tq.enqueueOrderedBulk(["x", "y"].map((id) => ({ name: "work", id, payload: tag })));
         await tq.tick({ batch: 10 });
       };
@@ -60,7 +74,11 @@ describe.each(adapterCases)("fences after Redis forgets over $name", (adapterCas
 
   it("begin run twice after the counter was rolled back: the same fences, handed out once", async () => {
     const { run, twice } = scriptCalls(h);
-    await run(scripts.ordered_enqueue, ["ordered"], ["tok", 60_000, 2, "work", "a", '"p"', "", 0, "work", "b", '"p"', "", 0]);
+    await run(
+      scripts.ordered_enqueue,
+      ["ordered"],
+      ["tok", 60_000, 2, "work", "a", '"p"', "", 0, "work", "b", '"p"', "", 0],
+    );
     await h.redis.set(`${h.prefix}o:work:fence`, "7");
     const args = encodeBegin({ tick: "t1", leaseMs: 5_000, ordered: ["work"] });
     const [sec, usec] = await h.redis.time();

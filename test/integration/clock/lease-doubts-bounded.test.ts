@@ -30,12 +30,16 @@ async function spin(signal: AbortSignal): Promise<void> {
   });
 }
 
-const ERROR = new RegExp(`stopped ${LEASE_DOUBTS_MAX} times because its tick could not confirm its lease in time.*blocks the event loop`);
+const ERROR = new RegExp(
+  `stopped ${LEASE_DOUBTS_MAX} times because its tick could not confirm its lease in time.*blocks the event loop`,
+);
 
 describe.each(adapterCases)("a handler that blocks the event loop over $name", (adapterCase) => {
   const h = useHarness(adapterCase, "lease-doubts");
 
-  it(`goes back ${LEASE_DOUBTS_MAX - 1} times, then fails the attempt with the reason (flow job)`, { timeout: 60_000 }, async () => {
+  it(`goes back ${LEASE_DOUBTS_MAX - 1} times, then fails the attempt with the reason (flow job)`, {
+    timeout: 60_000,
+  }, async () => {
     let runs = 0;
     const tq = h.make({
       spin: {
@@ -61,7 +65,9 @@ describe.each(adapterCases)("a handler that blocks the event loop over $name", (
     expect(await tq.stats()).toMatchObject({ processed: 1, failed: 1 });
   });
 
-  it("a coalesce job stopped in doubt is queued again as the one its duplicates merge into", { timeout: 30_000 }, async () => {
+  it("a coalesce job stopped in doubt is queued again as the one its duplicates merge into", {
+    timeout: 30_000,
+  }, async () => {
     const tq = h.make({
       spin: {
         perform: async (_args: [string], ctx: JobContext) => spin(ctx.signal),

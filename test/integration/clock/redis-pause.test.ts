@@ -12,7 +12,6 @@ import { createTickq, type JobContext, type OrderedContext } from "../../../src/
 import { adapterCases } from "../../helpers/adapters.js";
 import { openAdapter } from "../../helpers/open-adapter.js";
 import { startPrivateRedis, type PrivateRedis } from "../../helpers/private-redis.js";
-import { sleep } from "../../helpers/redis.js";
 
 const LEASE_MS = 1_500;
 const PAUSE_MS = 1_300; // shorter than the lease, longer than the guard's margin (a quarter of it)
@@ -34,7 +33,11 @@ describe.each(adapterCases)("a short Redis pause over $name", (adapterCase) => {
   });
 
   it("stops an exclusive run for a lease in doubt, then runs it again: no deadline, no poison, nothing dead", async () => {
-    const opened = openAdapter(adapterCase.name, { redisUrl: server.url, restUrl: rest.url, restToken: "pause-token-of-enough-length-0123" });
+    const opened = openAdapter(adapterCase.name, {
+      redisUrl: server.url,
+      restUrl: rest.url,
+      restToken: "pause-token-of-enough-length-0123",
+    });
     const logged: string[] = [];
     const reasons: string[] = [];
     const done: string[] = [];
@@ -68,7 +71,8 @@ describe.each(adapterCases)("a short Redis pause over $name", (adapterCase) => {
       await tq.enqueue("once", [], { unique: "while-executing" });
       await tq.enqueueOrdered("work", { id: "a", payload: 1, score: 1 });
       const reports = [];
-      for (let i = 0; i < 10 && done.length < 2; i++) reports.push(await tq.tick({ leaseMs: LEASE_MS, concurrency: 2, budgetMs: 8_000 }));
+      for (let i = 0; i < 10 && done.length < 2; i++)
+        reports.push(await tq.tick({ leaseMs: LEASE_MS, concurrency: 2, budgetMs: 8_000 }));
       expect(done.sort()).toEqual(["id", "key"]);
       expect(reports.every((r) => !r.leaseLost && r.dead === 0 && r.failed === 0)).toBe(true);
       const stats = await tq.stats();

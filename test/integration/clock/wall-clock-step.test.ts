@@ -61,8 +61,12 @@ describe.each(adapterCases)("a step of the wall clock over $name", (adapterCase)
         if (signal.aborted) aborted.push(`${what}: ${String((signal.reason as Error)?.message)}`);
         running.delete(what);
       };
-      const jobs = { once: { perform: (_args: [string], ctx: JobContext) => hold("key k", ctx.signal), uniqueKey: () => "k" } };
-      const ordered = { work: { perform: (id: string, _p: unknown[], ctx: OrderedContext) => hold(`id ${id}`, ctx.signal) } };
+      const jobs = {
+        once: { perform: (_args: [string], ctx: JobContext) => hold("key k", ctx.signal), uniqueKey: () => "k" },
+      };
+      const ordered = {
+        work: { perform: (id: string, _p: unknown[], ctx: OrderedContext) => hold(`id ${id}`, ctx.signal) },
+      };
       const first = h.make(jobs, { ordered });
       const other = h.make(jobs, { ordered });
       await first.enqueue("once", ["1"], { unique: "while-executing" });

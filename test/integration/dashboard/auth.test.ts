@@ -13,7 +13,10 @@ const OTHER = "cron-s3cret-for-tests";
 
 describe("the dashboard's login, sessions and CSRF checks", () => {
   const h = useHarness(adapterCases[0]!, "dash-auth");
-  const setup = (secrets: (string | undefined)[] = [SECRET, OTHER], more: { insecure?: boolean; basePath?: string } = {}) => {
+  const setup = (
+    secrets: (string | undefined)[] = [SECRET, OTHER],
+    more: { insecure?: boolean; basePath?: string } = {},
+  ) => {
     const tickq = h.make({ ok: () => {} });
     return { tickq, app: createApp({ tickq, secrets, dashboard: dashboard(), ...more }) };
   };
@@ -27,7 +30,10 @@ describe("the dashboard's login, sessions and CSRF checks", () => {
     const form = await app.request("/dashboard/login");
     expect(form.status).toBe(200);
     expect(await form.text()).toContain('type="password"');
-    const wrong = await app.request("/dashboard/login", { method: "POST", body: new URLSearchParams({ secret: "nope" }) });
+    const wrong = await app.request("/dashboard/login", {
+      method: "POST",
+      body: new URLSearchParams({ secret: "nope" }),
+    });
     expect(wrong.status).toBe(401);
     expect(wrong.headers.get("set-cookie")).toBeNull();
     expect(await wrong.text()).toContain("Wrong secret.");
@@ -37,7 +43,10 @@ describe("the dashboard's login, sessions and CSRF checks", () => {
 
   it("logs in with any accepted secret: an HttpOnly, SameSite=Strict cookie without the secret, Secure over https", async () => {
     const { app } = setup();
-    for (const [url, secure] of [["http://localhost/dashboard/login", false], ["https://tickq.example/dashboard/login", true]] as const) {
+    for (const [url, secure] of [
+      ["http://localhost/dashboard/login", false],
+      ["https://tickq.example/dashboard/login", true],
+    ] as const) {
       const res = await app.request(url, { method: "POST", body: new URLSearchParams({ secret: OTHER }) });
       expect(res.status).toBe(303);
       expect(res.headers.get("location")).toBe("/dashboard");
@@ -53,7 +62,11 @@ describe("the dashboard's login, sessions and CSRF checks", () => {
       expect(page.html).toContain("<h1>Overview</h1>");
     }
     // behind a TLS-terminating proxy
-    const proxied = await app.request("/dashboard/login", { method: "POST", body: new URLSearchParams({ secret: SECRET }), headers: { "x-forwarded-proto": "https" } });
+    const proxied = await app.request("/dashboard/login", {
+      method: "POST",
+      body: new URLSearchParams({ secret: SECRET }),
+      headers: { "x-forwarded-proto": "https" },
+    });
     expect(proxied.headers.get("set-cookie")).toContain("Secure");
   });
 
@@ -89,7 +102,9 @@ describe("the dashboard's login, sessions and CSRF checks", () => {
     const other = await login(app, SECRET);
     expect((await browser.post(pause, { _csrf: await other.token() })).status).toBe(403);
     // no session at all
-    expect((await app.request(pause, { method: "POST", body: new URLSearchParams({ _csrf: token }) })).status).toBe(401);
+    expect((await app.request(pause, { method: "POST", body: new URLSearchParams({ _csrf: token }) })).status).toBe(
+      401,
+    );
     expect(await paused()).toEqual([]);
 
     const done = await browser.post(pause, { _csrf: token, back: "/dashboard/queues" }, { origin: "http://localhost" });
@@ -105,13 +120,19 @@ describe("the dashboard's login, sessions and CSRF checks", () => {
     const streamed = (text: string) =>
       new ReadableStream<Uint8Array>({
         start(controller) {
-          for (let i = 0; i < text.length; i += 64 * 1024) controller.enqueue(new TextEncoder().encode(text.slice(i, i + 64 * 1024)));
+          for (let i = 0; i < text.length; i += 64 * 1024)
+            controller.enqueue(new TextEncoder().encode(text.slice(i, i + 64 * 1024)));
           controller.close();
         },
       });
     const form = { "content-type": "application/x-www-form-urlencoded" };
     for (const body of [`secret=${huge}`, streamed(`secret=${huge}`)]) {
-      const res = await app.request("/dashboard/login", { method: "POST", body, headers: form, duplex: "half" } as RequestInit);
+      const res = await app.request("/dashboard/login", {
+        method: "POST",
+        body,
+        headers: form,
+        duplex: "half",
+      } as RequestInit);
       expect(res.status).toBe(413);
       expect(res.headers.get("set-cookie")).toBeNull();
     }
@@ -125,7 +146,11 @@ describe("the dashboard's login, sessions and CSRF checks", () => {
   it("answers a body that is not a form with a 400, not a 500", async () => {
     const { app } = setup();
     const broken = { "content-type": "multipart/form-data; boundary=xyz" };
-    const anonymous = await app.request("/dashboard/login", { method: "POST", body: "not multipart at all", headers: broken });
+    const anonymous = await app.request("/dashboard/login", {
+      method: "POST",
+      body: "not multipart at all",
+      headers: broken,
+    });
     expect(anonymous.status).toBe(400);
     expect(anonymous.headers.get("set-cookie")).toBeNull();
     const browser = await login(app, SECRET);
@@ -148,7 +173,11 @@ describe("the dashboard's login, sessions and CSRF checks", () => {
 
   it("refuses a login posted from another site", async () => {
     const { app } = setup();
-    const res = await app.request("/dashboard/login", { method: "POST", body: new URLSearchParams({ secret: SECRET }), headers: { "sec-fetch-site": "cross-site" } });
+    const res = await app.request("/dashboard/login", {
+      method: "POST",
+      body: new URLSearchParams({ secret: SECRET }),
+      headers: { "sec-fetch-site": "cross-site" },
+    });
     expect(res.status).toBe(403);
     expect(res.headers.get("set-cookie")).toBeNull();
   });
@@ -157,11 +186,20 @@ describe("the dashboard's login, sessions and CSRF checks", () => {
     const { app } = setup();
     const browser = await login(app, SECRET);
     const token = await browser.token();
-    for (const back of ["https://evil.example/dashboard", "//evil.example/dashboard", "/\\evil.example/dashboard", "/elsewhere", "/dashboard/../stats"]) {
+    for (const back of [
+      "https://evil.example/dashboard",
+      "//evil.example/dashboard",
+      "/\\evil.example/dashboard",
+      "/elsewhere",
+      "/dashboard/../stats",
+    ]) {
       const res = await browser.post("/dashboard/queues/default/resume", { _csrf: token, back });
       expect(res.headers.get("location"), back).toMatch(/^\/dashboard\?done=/);
     }
-    const kept = await browser.post("/dashboard/queues/default/resume", { _csrf: token, back: "/dashboard/dead?name=x" });
+    const kept = await browser.post("/dashboard/queues/default/resume", {
+      _csrf: token,
+      back: "/dashboard/dead?name=x",
+    });
     expect(kept.headers.get("location")).toMatch(/^\/dashboard\/dead\?name=x&done=/);
   });
 
@@ -190,8 +228,13 @@ describe("the dashboard's login, sessions and CSRF checks", () => {
     expect(page.status).toBe(200);
     const token = tokenIn(await page.text());
     expect((await app.request("/dashboard/login")).headers.get("location")).toBe("/dashboard");
-    expect((await app.request("/dashboard/queues/default/pause", { method: "POST", body: new URLSearchParams({}) })).status).toBe(403);
-    const res = await app.request("/dashboard/queues/default/pause", { method: "POST", body: new URLSearchParams({ _csrf: token }) });
+    expect(
+      (await app.request("/dashboard/queues/default/pause", { method: "POST", body: new URLSearchParams({}) })).status,
+    ).toBe(403);
+    const res = await app.request("/dashboard/queues/default/pause", {
+      method: "POST",
+      body: new URLSearchParams({ _csrf: token }),
+    });
     expect(res.status).toBe(303);
     expect(await paused()).toEqual(["default"]);
   });
@@ -199,9 +242,14 @@ describe("the dashboard's login, sessions and CSRF checks", () => {
   it("lives under the app's basePath", async () => {
     const { app } = setup([SECRET], { basePath: "/api" });
     expect((await app.request("/api/dashboard")).headers.get("location")).toBe("/api/dashboard/login");
-    const res = await app.request("/api/dashboard/login", { method: "POST", body: new URLSearchParams({ secret: SECRET }) });
+    const res = await app.request("/api/dashboard/login", {
+      method: "POST",
+      body: new URLSearchParams({ secret: SECRET }),
+    });
     expect(res.headers.get("set-cookie")).toContain("Path=/api/dashboard");
-    const page = await asBrowser(app, res.headers.get("set-cookie")!.split(";")[0]!, "/api/dashboard").get("/api/dashboard");
+    const page = await asBrowser(app, res.headers.get("set-cookie")!.split(";")[0]!, "/api/dashboard").get(
+      "/api/dashboard",
+    );
     expect(page.html).toContain('href="/api/dashboard/dead"');
     expect(page.html).toContain('action="/api/dashboard/logout"');
   });
@@ -209,10 +257,15 @@ describe("the dashboard's login, sessions and CSRF checks", () => {
   it("lives under a basePath written with a trailing slash, which Hono's basePath() accepts", async () => {
     const { app } = setup([SECRET], { basePath: "/api/" });
     expect((await app.request("/api/dashboard")).headers.get("location")).toBe("/api/dashboard/login");
-    const res = await app.request("/api/dashboard/login", { method: "POST", body: new URLSearchParams({ secret: SECRET }) });
+    const res = await app.request("/api/dashboard/login", {
+      method: "POST",
+      body: new URLSearchParams({ secret: SECRET }),
+    });
     expect(res.headers.get("location")).toBe("/api/dashboard");
     expect(res.headers.get("set-cookie")).toContain("Path=/api/dashboard;");
-    const page = await asBrowser(app, res.headers.get("set-cookie")!.split(";")[0]!, "/api/dashboard").get("/api/dashboard");
+    const page = await asBrowser(app, res.headers.get("set-cookie")!.split(";")[0]!, "/api/dashboard").get(
+      "/api/dashboard",
+    );
     expect(page.status).toBe(200);
     expect(page.html).toContain('href="/api/dashboard/dead"');
   });

@@ -11,18 +11,27 @@ import { describe } from "vitest";
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
 /** The flags that work on a machine with no display, no sandbox and no network (NOTES.md). */
-const FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"];
+const FLAGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+];
 
 function chromiumMissing(): string | undefined {
   const probe = spawnSync(CHROMIUM, ["--version"], { encoding: "utf8", timeout: 60_000 });
-  if (probe.error) return `${CHROMIUM} is not there (${probe.error.message}); apt-get install chromium, or set CHROMIUM_PATH`;
+  if (probe.error)
+    return `${CHROMIUM} is not there (${probe.error.message}); apt-get install chromium, or set CHROMIUM_PATH`;
   if (probe.status !== 0) return `${CHROMIUM} --version failed (${probe.stderr.trim().split("\n")[0]})`;
   return undefined;
 }
 
 const missing = chromiumMissing();
 if (missing !== undefined) {
-  if (process.env.TICKQ_REQUIRE_CHROMIUM === "1") throw new Error(`The dashboard's browser test must run here (TICKQ_REQUIRE_CHROMIUM=1), but ${missing}`);
+  if (process.env.TICKQ_REQUIRE_CHROMIUM === "1")
+    throw new Error(`The dashboard's browser test must run here (TICKQ_REQUIRE_CHROMIUM=1), but ${missing}`);
   console.warn(`Dashboard browser test skipped: ${missing}`);
 }
 
@@ -34,4 +43,5 @@ export function describeWithChromium(name: string, body: () => void): void {
   describe.skipIf(missing !== undefined)(name, body);
 }
 
-export const launchChromium = (): Promise<Browser> => chromium.launch({ executablePath: CHROMIUM, headless: true, args: FLAGS });
+export const launchChromium = (): Promise<Browser> =>
+  chromium.launch({ executablePath: CHROMIUM, headless: true, args: FLAGS });

@@ -17,7 +17,11 @@ export interface Browser {
 export const tokenIn = (html: string) => /name="_csrf" value="([^"]+)"/.exec(html)?.[1] ?? "";
 
 export async function login(app: App, secret: string, base = "/dashboard"): Promise<Browser> {
-  const res = await app.request(`${base}/login`, { method: "POST", body: new URLSearchParams({ secret }), headers: { "sec-fetch-site": "same-origin" } });
+  const res = await app.request(`${base}/login`, {
+    method: "POST",
+    body: new URLSearchParams({ secret }),
+    headers: { "sec-fetch-site": "same-origin" },
+  });
   expect(res.status).toBe(303);
   const cookie = (res.headers.get("set-cookie") ?? "").split(";")[0]!;
   return asBrowser(app, cookie, base);
@@ -31,7 +35,11 @@ export function asBrowser(app: App, cookie: string, base = "/dashboard"): Browse
       return { status: res.status, html: await res.text(), location: res.headers.get("location") };
     },
     post: async (path, fields, headers = {}) =>
-      app.request(path, { method: "POST", body: new URLSearchParams(fields), headers: { cookie, "sec-fetch-site": "same-origin", ...headers } }),
+      app.request(path, {
+        method: "POST",
+        body: new URLSearchParams(fields),
+        headers: { cookie, "sec-fetch-site": "same-origin", ...headers },
+      }),
     async token(path = base) {
       return tokenIn((await browser.get(path)).html);
     },

@@ -28,7 +28,11 @@ describe.each(adapterCases)("the dashboard's pages over $name", (adapterCase) =>
 
   it("overview: the counts of stats(), the queues, the chart, and a live part that is stats() alone", async () => {
     const { tickq, browser } = await setup();
-    await tickq.enqueueBulk([{ name: "charge", args: [1] }, { name: "flaky", args: [2] }, { name: "ok", args: [3] }]);
+    await tickq.enqueueBulk([
+      { name: "charge", args: [1] },
+      { name: "flaky", args: [2] },
+      { name: "ok", args: [3] },
+    ]);
     await tickq.tick();
     await tickq.enqueue("ok", [4], { queue: "mail" });
     await tickq.enqueue("ok", [5], { delayMs: 60_000 });
@@ -38,7 +42,12 @@ describe.each(adapterCases)("the dashboard's pages over $name", (adapterCase) =>
     const card = (label: string) => new RegExp(`data-stat="${label}"><b>(?:<a [^>]+>)?([\\d,]+)`).exec(html)?.[1];
     expect(card("processed")).toBe(String(stats.processed));
     expect(card("failed")).toBe(String(stats.failed));
-    expect([card("scheduled"), card("retry"), card("dead"), card("waiting")]).toEqual([String(stats.scheduled), String(stats.retry), String(stats.dead), "1"]);
+    expect([card("scheduled"), card("retry"), card("dead"), card("waiting")]).toEqual([
+      String(stats.scheduled),
+      String(stats.retry),
+      String(stats.dead),
+      "1",
+    ]);
     expect([stats.processed, stats.failed, stats.scheduled, stats.retry, stats.dead]).toEqual([3, 2, 1, 1, 1]);
     expect(html).toMatch(/queues\/mail">mail<\/a> <span class="tag">paused<\/span>/);
     expect(html).toContain("<svg");
@@ -54,7 +63,9 @@ describe.each(adapterCases)("the dashboard's pages over $name", (adapterCase) =>
     const calls: string[] = [];
     const counting = {
       evalsha: (sha: string, keys: string[], args: string[]) => (calls.push(sha), h.adapter.evalsha(sha, keys, args)),
-      eval: (script: string, keys: string[], args: string[]) => (calls.push("eval"), h.adapter.eval(script, keys, args)),
+      eval: (script: string, keys: string[], args: string[]) => (
+        calls.push("eval"), h.adapter.eval(script, keys, args)
+      ),
     };
     const tickq = h.make({ ok: () => {} }, { redis: counting });
     const app = createApp({ tickq, secrets: [SECRET], dashboard: dashboard() });
@@ -67,7 +78,9 @@ describe.each(adapterCases)("the dashboard's pages over $name", (adapterCase) =>
 
   it("dead and retry: the error, a backtrace on the job's page, retry and delete, one or all", async () => {
     const { tickq, browser } = await setup();
-    const [dead1, dead2, dead3] = await tickq.enqueueBulk([1, 2, 3].map((n) => ({ name: "charge" as const, args: [n] })));
+    const [dead1, dead2, dead3] = await tickq.enqueueBulk(
+      [1, 2, 3].map((n) => ({ name: "charge" as const, args: [n] })),
+    );
     await tickq.enqueue("flaky", [9]);
     await tickq.tick();
     const list = await browser.get("/dashboard/dead");
@@ -79,8 +92,13 @@ describe.each(adapterCases)("the dashboard's pages over $name", (adapterCase) =>
     expect(job.html).toContain('data-state="dead"');
     expect(job.html).toMatch(/<pre class="backtrace">[^<]*pages\.test\.ts/);
     const token = await browser.token(`/dashboard/jobs/${dead1}`);
-    const retried = await browser.post(`/dashboard/jobs/${dead1}/retry`, { _csrf: token, back: `/dashboard/jobs/${dead1}` });
-    expect(retried.headers.get("location")).toMatch(new RegExp(`^/dashboard/jobs/${dead1}\\?done=Job\\+${dead1}\\+is\\+back`));
+    const retried = await browser.post(`/dashboard/jobs/${dead1}/retry`, {
+      _csrf: token,
+      back: `/dashboard/jobs/${dead1}`,
+    });
+    expect(retried.headers.get("location")).toMatch(
+      new RegExp(`^/dashboard/jobs/${dead1}\\?done=Job\\+${dead1}\\+is\\+back`),
+    );
     expect((await tickq.jobs.find(dead1!))?.state).toBe("queued");
     expect((await browser.post(`/dashboard/jobs/${dead2}/delete`, { _csrf: token })).status).toBe(303);
     expect(await tickq.jobs.find(dead2!)).toBeNull();
@@ -90,14 +108,20 @@ describe.each(adapterCases)("the dashboard's pages over $name", (adapterCase) =>
     // a job no longer where the form saw it: a 409/404 page, not a crash
     expect((await browser.post(`/dashboard/jobs/${dead2}/retry`, { _csrf: token })).status).toBe(404);
 
-    expect((await browser.post("/dashboard/retry/retry-all", { _csrf: token })).headers.get("location")).toMatch(/done=1\+job/);
-    expect((await browser.post("/dashboard/dead/delete-all", { _csrf: token })).headers.get("location")).toMatch(/done=1\+job/);
+    expect((await browser.post("/dashboard/retry/retry-all", { _csrf: token })).headers.get("location")).toMatch(
+      /done=1\+job/,
+    );
+    expect((await browser.post("/dashboard/dead/delete-all", { _csrf: token })).headers.get("location")).toMatch(
+      /done=1\+job/,
+    );
     expect(await tickq.jobs.find(dead3!)).toBeNull();
   });
 
   it("search by job name and pages of 25 with the cursor", async () => {
     const { tickq, browser } = await setup();
-    await tickq.enqueueBulk(Array.from({ length: 30 }, (_, n) => ({ name: "ok" as const, args: [n], delayMs: 60_000 + n })));
+    await tickq.enqueueBulk(
+      Array.from({ length: 30 }, (_, n) => ({ name: "ok" as const, args: [n], delayMs: 60_000 + n })),
+    );
     await tickq.enqueue("charge", [0], { delayMs: 60_000 });
     const first = await browser.get("/dashboard/scheduled");
     expect(first.html.match(/<tr data-jid=/g)).toHaveLength(25);
@@ -125,7 +149,12 @@ describe.each(adapterCases)("the dashboard's pages over $name", (adapterCase) =>
     expect(status).toBe(200);
     expect(html).not.toContain("<script>alert");
     const questions = [...html.matchAll(/data-confirm="([^"]*)"/g)].map((m) =>
-      m[1]!.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&"),
+      m[1]!
+        .replace(/&quot;/g, '"')
+        .replace(/&#39;/g, "'")
+        .replace(/&lt;/g, "<")
+        .replace(/&gt;/g, ">")
+        .replace(/&amp;/g, "&"),
     );
     expect(questions).toEqual([`Retry every dead job named ${name}?`, `Delete every dead job named ${name}?`]);
     expect(html).not.toMatch(/ on[a-z]+=/);
@@ -134,9 +163,16 @@ describe.each(adapterCases)("the dashboard's pages over $name", (adapterCase) =>
 
   it("shows a job whose time is out of Date's range (inf or 1e300, written by another client) and the rest of its page", async () => {
     const { browser } = await setup();
-    const job = (jid: string, more: object = {}) => JSON.stringify({ class: "ok", args: [], jid, queue: "default", ...more });
+    const job = (jid: string, more: object = {}) =>
+      JSON.stringify({ class: "ok", args: [], jid, queue: "default", ...more });
     // Straight into Redis, as a Sidekiq client or a script could: tickq itself never writes such a time.
-    await h.redis.zadd(`${h.prefix}dead`, "inf", job("far-dead"), 1, job("born-late", { created_at: 1e300, failed_at: -1e20 }));
+    await h.redis.zadd(
+      `${h.prefix}dead`,
+      "inf",
+      job("far-dead"),
+      1,
+      job("born-late", { created_at: 1e300, failed_at: -1e20 }),
+    );
     await h.redis.zadd(`${h.prefix}schedule`, "1e300", job("far-due"), 2, job("due-soon"));
     const dead = await browser.get("/dashboard/dead");
     expect(dead.status).toBe(200);
@@ -154,7 +190,10 @@ describe.each(adapterCases)("the dashboard's pages over $name", (adapterCase) =>
 
   it("queues: sizes, a queue's jobs next first, pause and resume", async () => {
     const { tickq, browser } = await setup();
-    const jids = await tickq.enqueueBulk([{ name: "ok", args: [1] }, { name: "ok", args: [2] }]);
+    const jids = await tickq.enqueueBulk([
+      { name: "ok", args: [1] },
+      { name: "ok", args: [2] },
+    ]);
     const queues = await browser.get("/dashboard/queues");
     expect(queues.html).toMatch(/queues\/default">default<\/a><\/td><td>2<\/td>/);
     const queue = await browser.get("/dashboard/queues/default");
@@ -171,12 +210,22 @@ describe.each(adapterCases)("the dashboard's pages over $name", (adapterCase) =>
     const held = new Promise<void>((resolve) => (release = resolve));
     let started!: () => void;
     const running = new Promise<void>((resolve) => (started = resolve));
-    const slow = h.make({ wait: async () => { started(); await held; } }, { queues: ["default", "mail"] });
+    const slow = h.make(
+      {
+        wait: async () => {
+          started();
+          await held;
+        },
+      },
+      { queues: ["default", "mail"] },
+    );
     const jid = await slow.enqueue("wait", []);
     const tick = slow.tick({ budgetMs: 20_000 });
     await running;
     const ticks = await browser.get("/dashboard/ticks");
-    expect(ticks.html).toMatch(/<td>[\d,]+ ms<\/td><td>[\d,]+ ms<\/td><td>default, mail<\/td><td><a href="\/dashboard\/running">1<\/a>/);
+    expect(ticks.html).toMatch(
+      /<td>[\d,]+ ms<\/td><td>[\d,]+ ms<\/td><td>default, mail<\/td><td><a href="\/dashboard\/running">1<\/a>/,
+    );
     expect((await browser.get("/dashboard/running")).html).toContain(jid);
     release();
     await tick;
@@ -194,7 +243,12 @@ describe.each(adapterCases)("the dashboard's pages over $name", (adapterCase) =>
     const held = new Promise<void>((resolve) => (release = resolve));
     let started!: () => void;
     const running = new Promise<void>((resolve) => (started = resolve));
-    const sync = h.make({ sync: async () => { started(); await held; } });
+    const sync = h.make({
+      sync: async () => {
+        started();
+        await held;
+      },
+    });
     const browser = await login(createApp({ tickq: sync, secrets: [SECRET], dashboard: dashboard() }), SECRET);
     expect((await browser.get("/dashboard/locks")).html).toContain("No lock is held");
     await sync.enqueue("sync", [1], { unique: "while-executing" });

@@ -12,10 +12,16 @@ describe.each(adapterCases)("the dashboard's succeeded jobs over $name", (adapte
   const h = useHarness(adapterCase, "dash-succeeded");
 
   it("lists succeeded jobs, shows one with its result and duration, and deletes them all", async () => {
-    const tickq = h.make({ thumb: ([w]: [number]) => ({ width: w, note: "<b>x</b>" }), big: () => "y".repeat(300) }, { keepCompleted: { count: 10 }, maxResultBytes: 100 });
+    const tickq = h.make(
+      { thumb: ([w]: [number]) => ({ width: w, note: "<b>x</b>" }), big: () => "y".repeat(300) },
+      { keepCompleted: { count: 10 }, maxResultBytes: 100 },
+    );
     const app = createApp({ tickq, secrets: [SECRET], dashboard: dashboard() });
     const browser = await login(app, SECRET);
-    const [jid, big] = await tickq.enqueueBulk([{ name: "thumb", args: [640] }, { name: "big", args: [] }]);
+    const [jid, big] = await tickq.enqueueBulk([
+      { name: "thumb", args: [640] },
+      { name: "big", args: [] },
+    ]);
     await tickq.tick();
 
     const list = await browser.get("/dashboard/succeeded");
@@ -30,7 +36,9 @@ describe.each(adapterCases)("the dashboard's succeeded jobs over $name", (adapte
     expect(one.html).toContain("&quot;width&quot;: 640"); // escaped, never raw HTML
     expect(one.html).not.toContain("<b>x</b>");
 
-    expect((await browser.get(`/dashboard/jobs/${big}`)).html).toMatch(/Not kept: the result is 302 bytes of JSON, over maxResultBytes \(100\)/);
+    expect((await browser.get(`/dashboard/jobs/${big}`)).html).toMatch(
+      /Not kept: the result is 302 bytes of JSON, over maxResultBytes \(100\)/,
+    );
 
     const token = await browser.token("/dashboard/succeeded");
     await browser.post("/dashboard/succeeded/delete-all", { _csrf: token });

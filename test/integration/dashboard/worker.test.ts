@@ -16,12 +16,17 @@ describe("the dashboard in the bundled Worker (Miniflare)", () => {
   let cookie = "";
 
   const get = async (path: string) => {
-    const res = await worker.mf.dispatchFetch(`https://worker.test${path}`, { headers: { cookie }, redirect: "manual" });
+    const res = await worker.mf.dispatchFetch(`https://worker.test${path}`, {
+      headers: { cookie },
+      redirect: "manual",
+    });
     return { status: res.status, html: await res.text(), location: res.headers.get("location") };
   };
   const post = (path: string, fields: Record<string, string>) =>
     worker.mf.dispatchFetch(`https://worker.test${path}`, {
-      method: "POST", body: new URLSearchParams(fields), redirect: "manual",
+      method: "POST",
+      body: new URLSearchParams(fields),
+      redirect: "manual",
       headers: { cookie, origin: "https://worker.test", "content-type": "application/x-www-form-urlencoded" },
     });
 
@@ -39,8 +44,12 @@ describe("the dashboard in the bundled Worker (Miniflare)", () => {
 
   it("renders every page from Redis over HTTP", async () => {
     const enqueue = await worker.mf.dispatchFetch("https://worker.test/jobs", {
-      method: "POST", headers: { Authorization: `Bearer ${SECRET}` },
-      body: JSON.stringify([{ name: "sendWelcomeEmail", args: ["a@b.c"] }, { name: "resizeImage", args: ["https://img", 200], delayMs: 600_000 }]),
+      method: "POST",
+      headers: { Authorization: `Bearer ${SECRET}` },
+      body: JSON.stringify([
+        { name: "sendWelcomeEmail", args: ["a@b.c"] },
+        { name: "resizeImage", args: ["https://img", 200], delayMs: 600_000 },
+      ]),
     });
     const { jids } = (await enqueue.json()) as { jids: string[] };
     const overview = await get("/dashboard");
@@ -49,9 +58,17 @@ describe("the dashboard in the bundled Worker (Miniflare)", () => {
     expect(overview.html).toMatch(/data-stat="scheduled"><b><a [^>]+>1</);
     expect(overview.html).toContain("<svg");
     for (const [path, text] of [
-      ["/dashboard/overview", 'data-stat="processed"'], ["/dashboard/queues", ">default</a>"], ["/dashboard/queues/default", jids[0]],
-      ["/dashboard/scheduled", jids[1]], ["/dashboard/retry", "No jobs here."], ["/dashboard/dead", "No jobs here."], ["/dashboard/running", "No jobs here."],
-      ["/dashboard/schedules", "No recurring jobs."], ["/dashboard/ordered", "<h1>Ordered"], ["/dashboard/ticks", "<h1>Live ticks"], [`/dashboard/jobs/${jids[1]}`, "resizeImage"],
+      ["/dashboard/overview", 'data-stat="processed"'],
+      ["/dashboard/queues", ">default</a>"],
+      ["/dashboard/queues/default", jids[0]],
+      ["/dashboard/scheduled", jids[1]],
+      ["/dashboard/retry", "No jobs here."],
+      ["/dashboard/dead", "No jobs here."],
+      ["/dashboard/running", "No jobs here."],
+      ["/dashboard/schedules", "No recurring jobs."],
+      ["/dashboard/ordered", "<h1>Ordered"],
+      ["/dashboard/ticks", "<h1>Live ticks"],
+      [`/dashboard/jobs/${jids[1]}`, "resizeImage"],
     ] as const) {
       const page = await get(path);
       expect(page.status, path).toBe(200);
@@ -69,19 +86,23 @@ describe("the dashboard in the bundled Worker (Miniflare)", () => {
     expect(await redis.smembers(`${prefix}paused`)).toEqual(["default"]);
   });
 
-  it.skipIf(!hasChromium)("renders in Chromium at Miniflare's URL: login, the overview's figures, the refresh script", async () => {
-    const url = await worker.mf.ready;
-    const browser = await launchChromium();
-    try {
-      const page = await browser.newPage();
-      await page.goto(new URL("/dashboard", url).href);
-      await page.fill("#secret", SECRET);
-      await Promise.all([page.waitForURL(/\/dashboard$/), page.click("button")]);
-      await expect(page.locator('[data-stat="scheduled"] b').innerText()).resolves.toBe("1");
-      await expect(page.locator("#pause").innerText()).resolves.toBe("Pause"); // the script ran
-      await expect(page.locator("svg").count()).resolves.toBe(1);
-    } finally {
-      await browser.close();
-    }
-  }, 60_000);
+  it.skipIf(!hasChromium)(
+    "renders in Chromium at Miniflare's URL: login, the overview's figures, the refresh script",
+    async () => {
+      const url = await worker.mf.ready;
+      const browser = await launchChromium();
+      try {
+        const page = await browser.newPage();
+        await page.goto(new URL("/dashboard", url).href);
+        await page.fill("#secret", SECRET);
+        await Promise.all([page.waitForURL(/\/dashboard$/), page.click("button")]);
+        await expect(page.locator('[data-stat="scheduled"] b').innerText()).resolves.toBe("1");
+        await expect(page.locator("#pause").innerText()).resolves.toBe("Pause"); // the script ran
+        await expect(page.locator("svg").count()).resolves.toBe(1);
+      } finally {
+        await browser.close();
+      }
+    },
+    60_000,
+  );
 });

@@ -14,7 +14,10 @@ import { adapterCases, describeOverAdapters } from "../../helpers/adapters.js";
 const quiet = { info: () => {}, warn: () => {}, error: () => {} };
 
 async function codeOf(promise: Promise<unknown>): Promise<string> {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   return error instanceof TickqError ? error.code : `not a TickqError: ${String(error)}`;
 }
 
@@ -70,20 +73,28 @@ describe("durability over ioredis, a primary and a replica", () => {
   }, 30_000);
 });
 
-describeOverAdapters(adapterCases.filter((c) => c.name !== "ioredis"), "durability over $name", (adapterCase) => {
-  it("is refused at start: WAIT is not available over HTTP", async () => {
-    const opened = adapterCase.open();
-    const make = () => createTickq({ redis: opened.adapter, jobs: {}, durability: { replicas: 1 } });
-    expect(make).toThrow(/durability needs an adapter that can run Redis WAIT/);
-    await opened.close();
-  });
-});
+describeOverAdapters(
+  adapterCases.filter((c) => c.name !== "ioredis"),
+  "durability over $name",
+  (adapterCase) => {
+    it("is refused at start: WAIT is not available over HTTP", async () => {
+      const opened = adapterCase.open();
+      const make = () => createTickq({ redis: opened.adapter, jobs: {}, durability: { replicas: 1 } });
+      expect(make).toThrow(/durability needs an adapter that can run Redis WAIT/);
+      await opened.close();
+    });
+  },
+);
 
 describe("durability options", () => {
   it("refuses replicas below 1 and a timeout that is not a whole number", async () => {
     const opened = adapterCases[0]!.open();
-    expect(() => createTickq({ redis: opened.adapter, jobs: {}, durability: { replicas: 0 } })).toThrow(/durability.replicas must be an integer ≥ 1/);
-    expect(() => createTickq({ redis: opened.adapter, jobs: {}, durability: { replicas: 1, timeoutMs: 1.5 } })).toThrow(/durability.timeoutMs/);
+    expect(() => createTickq({ redis: opened.adapter, jobs: {}, durability: { replicas: 0 } })).toThrow(
+      /durability.replicas must be an integer ≥ 1/,
+    );
+    expect(() => createTickq({ redis: opened.adapter, jobs: {}, durability: { replicas: 1, timeoutMs: 1.5 } })).toThrow(
+      /durability.timeoutMs/,
+    );
     await opened.close();
   });
 });

@@ -9,7 +9,15 @@ import { runSentinelPhase, sentinelProblems } from "../../../bench/chaos/sentine
 describe("Sentinel failovers with durability on", () => {
   it("lose no acknowledged job or payload, keep fences growing and counters exact", async () => {
     const result = await runSentinelPhase({
-      jobs: 160, orderedPayloads: 80, ids: 10, keys: 4, tickLoops: 2, failoversPerKind: 1, freezeMs: 3_500, durability: true, seed: 3,
+      jobs: 160,
+      orderedPayloads: 80,
+      ids: 10,
+      keys: 4,
+      tickLoops: 2,
+      failoversPerKind: 1,
+      freezeMs: 3_500,
+      durability: true,
+      seed: 3,
     });
     expect(sentinelProblems(result)).toEqual([]);
     expect(result).toMatchObject({ lost: 0, payloadsLost: 0, fencesNotGrown: 0, failovers: { kill: 1, freeze: 1 } });

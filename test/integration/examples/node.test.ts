@@ -11,7 +11,10 @@ describe("examples/node", () => {
 
   beforeAll(async () => {
     service = await startExample("node", "src/server.ts", {
-      REDIS_URL: redisUrl(), TICKQ_SECRET: "node-example-secret-0123", TICKQ_PREFIX: prefix, PORT: "0",
+      REDIS_URL: redisUrl(),
+      TICKQ_SECRET: "node-example-secret-0123",
+      TICKQ_PREFIX: prefix,
+      PORT: "0",
     });
   }, 60_000);
   afterAll(async () => {
@@ -49,7 +52,10 @@ describe("examples/node with TICKQ_INSECURE=1 and no secret", () => {
 
   beforeAll(async () => {
     service = await startExample("node", "src/server.ts", {
-      REDIS_URL: redisUrl(), TICKQ_INSECURE: "1", TICKQ_PREFIX: prefix, PORT: "0",
+      REDIS_URL: redisUrl(),
+      TICKQ_INSECURE: "1",
+      TICKQ_PREFIX: prefix,
+      PORT: "0",
     });
   }, 60_000);
   afterAll(async () => {

@@ -5,7 +5,13 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { exampleDir, outputHolding, processedUnder, startExample, type RunningExample } from "../../helpers/examples.js";
+import {
+  exampleDir,
+  outputHolding,
+  processedUnder,
+  startExample,
+  type RunningExample,
+} from "../../helpers/examples.js";
 import { deleteUnder, directRedis, uniquePrefix } from "../../helpers/redis.js";
 
 describe("examples/vercel", () => {
@@ -17,8 +23,12 @@ describe("examples/vercel", () => {
 
   beforeAll(async () => {
     project = await startExample("vercel", "local.ts", {
-      UPSTASH_REDIS_REST_URL: inject("restUrl"), UPSTASH_REDIS_REST_TOKEN: inject("restToken"),
-      TICKQ_SECRET: SECRET, CRON_SECRET, TICKQ_PREFIX: prefix, PORT: "0",
+      UPSTASH_REDIS_REST_URL: inject("restUrl"),
+      UPSTASH_REDIS_REST_TOKEN: inject("restToken"),
+      TICKQ_SECRET: SECRET,
+      CRON_SECRET,
+      TICKQ_PREFIX: prefix,
+      PORT: "0",
     });
   }, 60_000);
   afterAll(async () => {
@@ -41,7 +51,8 @@ describe("examples/vercel", () => {
   it("ticks on vercel.json's cron path with CRON_SECRET, and refuses it without", async () => {
     const vercelJson = readFileSync(join(exampleDir("vercel"), "vercel.json"), "utf8");
     const { crons } = JSON.parse(vercelJson) as { crons: { path: string }[] };
-    const cron = (token: string) => fetch(`${project.url}${crons[0]!.path}`, { headers: { authorization: `Bearer ${token}` } });
+    const cron = (token: string) =>
+      fetch(`${project.url}${crons[0]!.path}`, { headers: { authorization: `Bearer ${token}` } });
     expect((await cron("wrong-secret-0123456789")).status).toBe(401);
     const tick = await cron(CRON_SECRET);
     expect(tick.status).toBe(200);

@@ -22,7 +22,13 @@ describe.each(adapterCases)("an ack frees its own job's key only over $name", (a
 
   it("frees no slot another live tick holds", async () => {
     const tq = h.make({ sync: { perform: () => {}, uniqueKey: ([k]: [string]) => k } });
-    await tq.enqueueBulk(["a", "b", "b"].map((k) => ({ name: "sync" as const, args: [k] as [string], unique: "while-executing" as const })));
+    await tq.enqueueBulk(
+      ["a", "b", "b"].map((k) => ({
+        name: "sync" as const,
+        args: [k] as [string],
+        unique: "while-executing" as const,
+      })),
+    );
     const [mine] = await begin("t1", 1); // t1 holds u:a
     const [theirs] = await begin("t2", 1); // t2 holds u:b; the other b is queued
     expect(JSON.parse(mine!.raw).args).toEqual(["a"]);

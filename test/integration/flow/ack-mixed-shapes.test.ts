@@ -4,7 +4,7 @@
 // name counts to 0, followers are sent on, and a replay changes nothing.
 import { describe, expect, it } from "vitest";
 import { escapeWord } from "../../../src/flow/descriptor.js";
-import { ackArgs, type Outcome } from "../../../src/tick/passes/ack.js";
+import type { Outcome } from "../../../src/tick/passes/ack.js";
 import type { FetchedJob } from "../../../src/tick/passes/fetch.js";
 import { scripts } from "../../../src/lua/index.js";
 import type { RedisReply } from "../../../src/types.js";
@@ -34,8 +34,12 @@ const jobs = {
 };
 type Name = keyof typeof jobs;
 type Mode = "while-executing" | "until-executed" | "coalesce" | undefined;
-const J = (name: Name, key: string, unique: Mode = name === "lim" || name === "plain" ? undefined : "while-executing", jid?: string) =>
-  ({ name, args: [key] as A, unique, jid });
+const J = (
+  name: Name,
+  key: string,
+  unique: Mode = name === "lim" || name === "plain" ? undefined : "while-executing",
+  jid?: string,
+) => ({ name, args: [key] as A, unique, jid });
 type Spec = ReturnType<typeof J>;
 /** (any name of `jobs`: all take A) */
 const bulk = (specs: Spec[]) => specs as { name: "one"; args: A; unique: Mode; jid?: string }[];
@@ -71,7 +75,11 @@ describe.each(adapterCases.slice(0, 1))("an ack of interleaved shapes over $name
     return { fetched: fetchedJobs((first as RedisReply[])[5]), after };
   };
   const ack = async (tick: string, seq: number, outcomes: Outcome[], fetch = 0) => {
-    const { first, after } = await twice(scripts.step, ["ticks", `tick:${tick}`], [...COMMON(tick), seq, ...ackArgv(outcomes), ...FETCH(fetch)]);
+    const { first, after } = await twice(
+      scripts.step,
+      ["ticks", `tick:${tick}`],
+      [...COMMON(tick), seq, ...ackArgv(outcomes), ...FETCH(fetch)],
+    );
     return { reply: first as RedisReply[], after };
   };
   /** An ack without the lease, run twice: the second run changes nothing (its reply differs only in the clock and what it missed). */
@@ -85,15 +93,22 @@ describe.each(adapterCases.slice(0, 1))("an ack of interleaved shapes over $name
     return { reply, after };
   };
   const ok = (fetched: FetchedJob[]): Outcome[] => fetched.map((job) => ({ kind: "succeeded", job }));
-  const ownersOf = (after: Record<string, unknown>) => Object.keys(after).filter((k) => k.startsWith("flow:owner:") || k.startsWith("flow:held:")).sort();
-  const counts = (hash: unknown) => Object.fromEntries(Object.entries((hash ?? {}) as Record<string, string>).filter(([, n]) => n !== "0"));
+  const ownersOf = (after: Record<string, unknown>) =>
+    Object.keys(after)
+      .filter((k) => k.startsWith("flow:owner:") || k.startsWith("flow:held:"))
+      .sort();
+  const counts = (hash: unknown) =>
+    Object.fromEntries(Object.entries((hash ?? {}) as Record<string, string>).filter(([, n]) => n !== "0"));
 
   const drainedClean = async (tq: ReturnType<typeof h.make<typeof jobs>>) => {
     for (const t of ["t0", "t1", "t2"]) await h.redis.del(key(`tick:${t}`));
     for (let round = 0; round < 20; round++) {
       await h.redis.del(key("resurrector"));
       await tq.tick({ batch: 100, budgetMs: 2_000 });
-      const left = (await h.redis.keys(key("queue:*"))).length + (await h.redis.keys(key("flow:park:*"))).length + (await h.redis.keys(key("inproc:*"))).length;
+      const left =
+        (await h.redis.keys(key("queue:*"))).length +
+        (await h.redis.keys(key("flow:park:*"))).length +
+        (await h.redis.keys(key("inproc:*"))).length;
       if (left === 0) break;
     }
     expect(await h.redis.keys(key("queue:*"))).toEqual([]);
@@ -102,7 +117,8 @@ describe.each(adapterCases.slice(0, 1))("an ack of interleaved shapes over $name
     expect(flowKeys.filter((k) => !["flow:fence", "flow:locks", "flow:waiting"].includes(k))).toEqual([]);
     expect(counts(await h.redis.hgetall(key("flow:locks")))).toEqual({});
     expect(counts(await h.redis.hgetall(key("flow:waiting")))).toEqual({});
-    for (const [name, s] of Object.entries((await tq.stats()).flow)) expect(s, name).toEqual({ locksHeld: 0, waiting: 0, deferred: 0 });
+    for (const [name, s] of Object.entries((await tq.stats()).flow))
+      expect(s, name).toEqual({ locksHeld: 0, waiting: 0, deferred: 0 });
   };
 
   /** t1 holds HELD; a follower of each key of FOLLOWED waits parked behind it. */
@@ -193,9 +209,12 @@ describe.each(adapterCases.slice(0, 1))("an ack of interleaved shapes over $name
     const { fetched: next } = await begin("t2", 50);
     const keys = next.map((f) => JSON.parse(f.raw).args[0] as string);
     expect(new Set(keys).size).toBe(keys.length); // never two of one key at once
-    expect(next.filter((f) => ["b", "h"].includes(JSON.parse(f.raw).args[0])).map((f) => JSON.parse(f.raw).jid).sort()).toEqual(
-      [JSON.parse(byKey.get("b")!.raw).jid, JSON.parse(byKey.get("h")!.raw).jid].sort(),
-    );
+    expect(
+      next
+        .filter((f) => ["b", "h"].includes(JSON.parse(f.raw).args[0]))
+        .map((f) => JSON.parse(f.raw).jid)
+        .sort(),
+    ).toEqual([JSON.parse(byKey.get("b")!.raw).jid, JSON.parse(byKey.get("h")!.raw).jid].sort());
     await ack("t2", 2, ok(next));
     await h.redis.del(key("retry")); // the retry is not waited out
     await drainedClean(tq);
@@ -215,7 +234,9 @@ describe.each(adapterCases.slice(0, 1))("an ack of interleaved shapes over $name
     const { fetched, after } = await begin("t1", 500);
     expect(fetched).toHaveLength(500);
     const want: Record<string, string> = {};
-    for (const s of specs) if (s.name !== "plain") want[escapeWord(s.name)] = String(Number(want[escapeWord(s.name)] ?? 0) + (s.name === "both" ? 2 : 1));
+    for (const s of specs)
+      if (s.name !== "plain")
+        want[escapeWord(s.name)] = String(Number(want[escapeWord(s.name)] ?? 0) + (s.name === "both" ? 2 : 1));
     expect(after["flow:locks"]).toEqual(want);
     const { after: acked } = await ack("t1", 2, ok(fetched));
     expect(ownersOf(acked)).toEqual([]);
@@ -227,10 +248,12 @@ describe.each(adapterCases.slice(0, 1))("an ack of interleaved shapes over $name
     it(`an ack of 1001 successes of shape one (two flushes), lease ${lease}, each key with a follower parked: all freed, all followers sent on`, async () => {
       const tq = h.make(jobs);
       const ks = Array.from({ length: 1001 }, (_, i) => `k${i}`);
-      for (let from = 0; from < ks.length; from += 500) await tq.enqueueBulk(bulk(ks.slice(from, from + 500).map((k) => J(from % 1000 ? "two" : "one", k))));
+      for (let from = 0; from < ks.length; from += 500)
+        await tq.enqueueBulk(bulk(ks.slice(from, from + 500).map((k) => J(from % 1000 ? "two" : "one", k))));
       const { fetched } = await begin("t1", 1001);
       expect(fetched).toHaveLength(1001);
-      for (let from = 0; from < ks.length; from += 500) await tq.enqueueBulk(bulk(ks.slice(from, from + 500).map((k) => J("one", k, "while-executing", `f-${k}`))));
+      for (let from = 0; from < ks.length; from += 500)
+        await tq.enqueueBulk(bulk(ks.slice(from, from + 500).map((k) => J("one", k, "while-executing", `f-${k}`))));
       expect(await h.redis.hget(key("flow:waiting"), "one")).toBe("1001");
       if (lease === "lost") await h.redis.del(key("tick:t1"));
       const args = [...COMMON("t1"), 2, ...ackArgv(ok(fetched)), ...FETCH(0)];

@@ -22,7 +22,11 @@ describe.each(adapterCases)("claims and the jobs API over $name", (adapterCase) 
         const tq = h.make(jobs(() => {}));
         const gone = await tq.enqueue("sync", ["k"], { unique });
         if (how === "delete") await tq.jobs.delete(gone);
-        else await tq.jobs.deleteAll("queued", { queue: "default", ...(how === "deleteAll by name" ? { name: "sync" } : {}) });
+        else
+          await tq.jobs.deleteAll("queued", {
+            queue: "default",
+            ...(how === "deleteAll by name" ? { name: "sync" } : {}),
+          });
         expect((await tq.stats()).queues.default ?? 0).toBe(0);
         const next = await tq.enqueue("sync", ["k"], { unique });
         expect(next).not.toBe(gone);
@@ -32,9 +36,11 @@ describe.each(adapterCases)("claims and the jobs API over $name", (adapterCase) 
   }
 
   it("until-executed: a dead job retried from the dead set holds its key again", async () => {
-    const tq = h.make(jobs(() => {
-      throw new Error("boom");
-    }));
+    const tq = h.make(
+      jobs(() => {
+        throw new Error("boom");
+      }),
+    );
     const jid = await tq.enqueue("sync", ["k"], { unique: "until-executed" });
     expect(await tq.tick({ budgetMs: 1_000 })).toMatchObject({ dead: 1 });
     await tq.jobs.retry(jid);

@@ -22,13 +22,23 @@ describe.each(adapterCases)("deleting flow jobs over $name", (adapterCase) => {
   });
 
   it("deleteAll of a queue ends its jobs' claims; retrying a dead job takes its claim back", async () => {
-    const tq = h.make({ sync: { perform: () => { throw new Error("no"); }, uniqueKey: ([id]: [string]) => id, retry: false } });
+    const tq = h.make({
+      sync: {
+        perform: () => {
+          throw new Error("no");
+        },
+        uniqueKey: ([id]: [string]) => id,
+        retry: false,
+      },
+    });
     const a = await tq.enqueue("sync", ["a"], { unique: "until-executed" });
     await tq.enqueue("sync", ["b"], { unique: "coalesce" });
     expect(await tq.jobs.deleteAll("queued", { queue: "default" })).toBe(2);
     expect(await tq.enqueue("sync", ["a"], { unique: "until-executed" })).not.toBe(a);
     await tq.tick({ budgetMs: 1_000 }); // a and b fail for good: dead, claims end
-    const [dead] = await tq.jobs.list("dead", { limit: 10 }).then((page) => page.jobs.filter((j) => j.job.args[0] === "a"));
+    const [dead] = await tq.jobs
+      .list("dead", { limit: 10 })
+      .then((page) => page.jobs.filter((j) => j.job.args[0] === "a"));
     await tq.jobs.retry(dead!.jid);
     expect(await tq.enqueue("sync", ["a"], { unique: "until-executed" })).toBe(dead!.jid);
   });
@@ -56,7 +66,11 @@ describe.each(adapterCases)("deleting flow jobs over $name", (adapterCase) => {
     const located = await twice(scripts.locate, ["queues", "ticks"], [parked, 100_000, "", "0"]);
     expect((located.first as string[]).slice(0, 2)).toEqual(["found", "queued"]);
     const [text] = await h.redis.lrange(`${h.prefix}flow:park:u:k`, -1, -1);
-    const { first, after } = await twice(scripts.move, ["queues"], ["tok", 60_000, 1, "flow:park:u:k", text!, "delete", "", 0]);
+    const { first, after } = await twice(
+      scripts.move,
+      ["queues"],
+      ["tok", 60_000, 1, "flow:park:u:k", text!, "delete", "", 0],
+    );
     expect(first).toBe("1");
     expect(after["flow:park:u:k"]).toHaveLength(1);
     expect(after["flow:waiting"]).toEqual({ sync: "1" });
@@ -81,7 +95,11 @@ describe.each(adapterCases)("deleting flow jobs over $name", (adapterCase) => {
     const tq = h.make(jobs);
     const jid = await tq.enqueue("sync", ["a"], { unique: "until-executed" });
     const [text] = await h.redis.lrange(`${h.prefix}queue:default`, 0, -1);
-    const { first, after } = await twice(scripts.move, ["queues"], ["tok", 60_000, 1, "queue:default", text!, "delete", "", 0]);
+    const { first, after } = await twice(
+      scripts.move,
+      ["queues"],
+      ["tok", 60_000, 1, "queue:default", text!, "delete", "", 0],
+    );
     expect(first).toBe("1");
     expect(after["flow:claim:a"]).toBeUndefined();
     const next = await tq.enqueue("sync", ["a"], { unique: "until-executed" });

@@ -42,7 +42,13 @@ describe.each(adapterCases)("per-key concurrency over $name", (adapterCase) => {
       },
     };
     const tq = h.make(jobs);
-    await tq.enqueueBulk(Array.from({ length: 60 }, (_, i) => ({ name: "sync" as const, args: [`k${i % 4}`, i] as [string, number], unique: "while-executing" as const })));
+    await tq.enqueueBulk(
+      Array.from({ length: 60 }, (_, i) => ({
+        name: "sync" as const,
+        args: [`k${i % 4}`, i] as [string, number],
+        unique: "while-executing" as const,
+      })),
+    );
     const connections = Array.from({ length: 2 }, () => adapterCase.open());
     try {
       const ticks = connections.map((c) => createTickq({ redis: c.adapter, prefix: h.prefix, jobs }));
@@ -71,8 +77,14 @@ describe.each(adapterCases)("per-key concurrency over $name", (adapterCase) => {
       },
     };
     const tq = h.make(jobs);
-    await tq.enqueueBulk(Array.from({ length: 30 }, (_, i) => ({ name: "call" as const, args: [i % 2 ? "a" : "b", i] as [string, number] })));
-    for (let round = 0; round < 20 && d.runs.length < 30; round++) await tq.tick({ batch: 20, concurrency: 20, budgetMs: 2_000 });
+    await tq.enqueueBulk(
+      Array.from({ length: 30 }, (_, i) => ({
+        name: "call" as const,
+        args: [i % 2 ? "a" : "b", i] as [string, number],
+      })),
+    );
+    for (let round = 0; round < 20 && d.runs.length < 30; round++)
+      await tq.tick({ batch: 20, concurrency: 20, budgetMs: 2_000 });
     expect(d.runs).toHaveLength(30);
     expect(d.most.get("a")).toBe(3);
     expect(d.most.get("b")).toBe(3);
@@ -82,7 +94,13 @@ describe.each(adapterCases)("per-key concurrency over $name", (adapterCase) => {
   it("more duplicates of a busy key than one fetch sets aside: one tick reads on past them all and runs the plain jobs behind", async () => {
     let plain = 0;
     const tq = h.make({ dup: { perform: () => {}, uniqueKey: () => "busy" }, quick: () => void plain++ });
-    await tq.enqueueBulk(Array.from({ length: 2_500 }, () => ({ name: "dup" as const, args: [] as never, unique: "while-executing" as const })));
+    await tq.enqueueBulk(
+      Array.from({ length: 2_500 }, () => ({
+        name: "dup" as const,
+        args: [] as never,
+        unique: "while-executing" as const,
+      })),
+    );
     await tq.enqueueBulk(Array.from({ length: 10 }, () => ({ name: "quick" as const, args: [] as never })));
     // another, live, tick holds the key
     await h.redis.set(`${h.prefix}tick:other`, "1", "PX", 60_000);
@@ -112,9 +130,17 @@ describe.each(adapterCases)("per-key concurrency over $name", (adapterCase) => {
       quick: { perform: async ([i]: [number]) => void plain.push(i) },
     };
     const tq = h.make(jobs, { queues: ["critical", "default"] });
-    await tq.enqueueBulk(Array.from({ length: 20 }, () => ({ name: "slow" as const, args: [] as never, unique: "while-executing" as const })));
+    await tq.enqueueBulk(
+      Array.from({ length: 20 }, () => ({
+        name: "slow" as const,
+        args: [] as never,
+        unique: "while-executing" as const,
+      })),
+    );
     await tq.enqueueBulk(Array.from({ length: 30 }, (_, i) => ({ name: "quick" as const, args: [i] as never })));
-    await tq.enqueueBulk(Array.from({ length: 30 }, (_, i) => ({ name: "quick" as const, args: [30 + i] as never, queue: "critical" })));
+    await tq.enqueueBulk(
+      Array.from({ length: 30 }, (_, i) => ({ name: "quick" as const, args: [30 + i] as never, queue: "critical" })),
+    );
     const report = await tq.tick({ batch: 10, concurrency: 10, budgetMs: 1_000 });
     expect(plain).toHaveLength(60); // all ran while the key was busy
     expect(busyRuns).toBeGreaterThanOrEqual(1);
@@ -126,7 +152,8 @@ describe.each(adapterCases)("per-key concurrency over $name", (adapterCase) => {
     // the key ran until the deadline: a run it interrupted goes back first, the next sent on behind it
     expect(stats.queues.critical).toBeLessThanOrEqual(2);
     // the rest drain one at a time
-    for (let round = 0; round < 40 && busyRuns < 20; round++) await tq.tick({ batch: 10, concurrency: 10, budgetMs: 3_000 });
+    for (let round = 0; round < 40 && busyRuns < 20; round++)
+      await tq.tick({ batch: 10, concurrency: 10, budgetMs: 3_000 });
     expect(busyRuns).toBe(20);
     expect(mostLive).toBe(1);
     expect((await tq.stats()).flow.slow).toEqual({ locksHeld: 0, waiting: 0, deferred: 0 });

@@ -21,37 +21,56 @@ describe.each(adapterCases.slice(0, 1))("real ticks over the fast paths, over $n
     const fenceBackwards: string[] = [];
     let seed = 11;
     const rnd = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31), seed / 2 ** 31);
-    const around = (lockKeys: string[]) => async ([, n]: A, ctx: JobContext) => {
-      for (const k of lockKeys) {
-        const now = (live.get(k) ?? 0) + 1;
-        live.set(k, now);
-        if (now > (k.startsWith("c:") ? 2 : 1)) overlaps.push(`${k} x${now} (job ${n})`);
-        if (ctx.fence !== undefined && k.startsWith("u:")) {
-          if ((lastFence.get(k) ?? 0) >= ctx.fence) fenceBackwards.push(`${k}: ${lastFence.get(k)} then ${ctx.fence}`);
-          lastFence.set(k, ctx.fence);
+    const around =
+      (lockKeys: string[]) =>
+      async ([, n]: A, ctx: JobContext) => {
+        for (const k of lockKeys) {
+          const now = (live.get(k) ?? 0) + 1;
+          live.set(k, now);
+          if (now > (k.startsWith("c:") ? 2 : 1)) overlaps.push(`${k} x${now} (job ${n})`);
+          if (ctx.fence !== undefined && k.startsWith("u:")) {
+            if ((lastFence.get(k) ?? 0) >= ctx.fence)
+              fenceBackwards.push(`${k}: ${lastFence.get(k)} then ${ctx.fence}`);
+            lastFence.set(k, ctx.fence);
+          }
         }
-      }
-      try {
-        await sleep(rnd() * 3);
-        if (rnd() < 0.1) throw new Error("flaky");
-        done.set(ctx.jid, (done.get(ctx.jid) ?? 0) + 1);
-      } finally {
-        for (const k of lockKeys) live.set(k, live.get(k)! - 1);
-      }
-    };
+        try {
+          await sleep(rnd() * 3);
+          if (rnd() < 0.1) throw new Error("flaky");
+          done.set(ctx.jid, (done.get(ctx.jid) ?? 0) + 1);
+        } finally {
+          for (const k of lockKeys) live.set(k, live.get(k)! - 1);
+        }
+      };
     const retry = { retry: 5, backoff: () => 0 };
     const jobs = {
       // (an until-executed job, key e…, holds no slot: its claim is not a lock)
-      one: { perform: (a: A, ctx: JobContext) => around(a[0].startsWith("e") ? [] : [`u:${a[0]}`])(a, ctx), uniqueKey: ([k]: A) => k, ...retry },
+      one: {
+        perform: (a: A, ctx: JobContext) => around(a[0].startsWith("e") ? [] : [`u:${a[0]}`])(a, ctx),
+        uniqueKey: ([k]: A) => k,
+        ...retry,
+      },
       two: { perform: (a: A, ctx: JobContext) => around([`u:${a[0]}`])(a, ctx), uniqueKey: ([k]: A) => k, ...retry },
-      both: { perform: (a: A, ctx: JobContext) => around([`u:${a[0]}`, "c:all"])(a, ctx), uniqueKey: ([k]: A) => k, concurrency: { key: () => "all", limit: 2 }, ...retry },
+      both: {
+        perform: (a: A, ctx: JobContext) => around([`u:${a[0]}`, "c:all"])(a, ctx),
+        uniqueKey: ([k]: A) => k,
+        concurrency: { key: () => "all", limit: 2 },
+        ...retry,
+      },
       plain: { perform: (a: A, ctx: JobContext) => around([])(a, ctx), ...retry },
     };
     const tq = h.make(jobs);
     const expected: string[] = [];
     let n = 0;
-    const spec = (name: "one" | "two" | "both" | "plain", key: string, unique?: "while-executing" | "coalesce" | "until-executed") =>
-      ({ name, args: [key, n++] as A, ...(name === "plain" ? {} : { unique: unique ?? "while-executing" }) }) as { name: "one"; args: A };
+    const spec = (
+      name: "one" | "two" | "both" | "plain",
+      key: string,
+      unique?: "while-executing" | "coalesce" | "until-executed",
+    ) =>
+      ({ name, args: [key, n++] as A, ...(name === "plain" ? {} : { unique: unique ?? "while-executing" }) }) as {
+        name: "one";
+        args: A;
+      };
     // runs of distinct keys (the fast path), then runs with duplicates and other shapes mixed in
     for (let round = 0; round < 12; round++) {
       const batch = [];
@@ -62,7 +81,8 @@ describe.each(adapterCases.slice(0, 1))("real ticks over the fast paths, over $n
         if (r < 0.4) batch.push(spec("one", key));
         else if (r < 0.6) batch.push(spec("two", key));
         else if (r < 0.7) batch.push(spec("both", key));
-        else if (r < 0.8) batch.push(rnd() < 0.5 ? spec("one", `m${key}`, "coalesce") : spec("one", `e${key}`, "until-executed"));
+        else if (r < 0.8)
+          batch.push(rnd() < 0.5 ? spec("one", `m${key}`, "coalesce") : spec("one", `e${key}`, "until-executed"));
         else batch.push(spec("plain", key));
       }
       expected.push(...(await tq.enqueueBulk(batch)));
@@ -70,10 +90,19 @@ describe.each(adapterCases.slice(0, 1))("real ticks over the fast paths, over $n
     const unique = [...new Set(expected)];
     const connections = Array.from({ length: 3 }, () => adapterCase.open());
     try {
-      const ticks = connections.map((c) => createTickq({ redis: c.adapter, prefix: h.prefix, jobs, logger: { info: () => {}, warn: () => {}, error: () => {} } }));
+      const ticks = connections.map((c) =>
+        createTickq({
+          redis: c.adapter,
+          prefix: h.prefix,
+          jobs,
+          logger: { info: () => {}, warn: () => {}, error: () => {} },
+        }),
+      );
       const batches = [1, 7, 50];
       for (let round = 0; round < 60 && unique.some((jid) => !done.has(jid)); round++) {
-        await Promise.all(ticks.map((t, i) => t.tick({ batch: batches[(i + round) % 3], concurrency: 8, budgetMs: 1_500 })));
+        await Promise.all(
+          ticks.map((t, i) => t.tick({ batch: batches[(i + round) % 3], concurrency: 8, budgetMs: 1_500 })),
+        );
       }
     } finally {
       await Promise.all(connections.map((c) => c.close()));
@@ -85,7 +114,8 @@ describe.each(adapterCases.slice(0, 1))("real ticks over the fast paths, over $n
     const flowKeys = (await h.redis.keys(`${h.prefix}flow:*`)).map((k) => k.slice(h.prefix.length));
     expect(flowKeys.filter((k) => !["flow:fence", "flow:locks", "flow:waiting"].includes(k))).toEqual([]);
     const stats = await tq.stats();
-    for (const name of ["one", "two", "both"]) expect(stats.flow[name], name).toEqual({ locksHeld: 0, waiting: 0, deferred: 0 });
+    for (const name of ["one", "two", "both"])
+      expect(stats.flow[name], name).toEqual({ locksHeld: 0, waiting: 0, deferred: 0 });
     expect(await h.redis.keys(`${h.prefix}queue:*`)).toEqual([]);
     expect(await h.redis.keys(`${h.prefix}inproc:*`)).toEqual([]);
   }, 60_000);

@@ -25,7 +25,12 @@ describe.each(adapterCases)("a dead holder's slot freed by a fetch over $name", 
 
   it("starts the job in hand, and the parked job its release sent on is the next in line", async () => {
     const tq = h.make({ sync: { perform: () => {}, uniqueKey: ([k]: [string]) => k } });
-    const job = (jid: string) => ({ name: "sync" as const, args: ["k"] as [string], unique: "while-executing" as const, jid });
+    const job = (jid: string) => ({
+      name: "sync" as const,
+      args: ["k"] as [string],
+      unique: "while-executing" as const,
+      jid,
+    });
     // p waits parked behind a live holder; then j is queued and the holder's lease ends.
     await h.redis.set(key("tick:other"), "1", "PX", 60_000);
     await h.redis.set(key("flow:owner:u:k"), "other");

@@ -20,21 +20,31 @@ describe.each(adapterCases)("a sent-on job deferred by its rate limit, then dele
   const key = (name: string) => `${h.prefix}${name}`;
   const jobs = {
     // one at a time per account, and at most one start a minute
-    sync: { perform: () => {}, concurrency: { key: () => "acct", limit: 1 }, rateLimit: { key: () => "acct", limit: 1, periodMs: 60_000 } },
+    sync: {
+      perform: () => {},
+      concurrency: { key: () => "acct", limit: 1 },
+      rateLimit: { key: () => "acct", limit: 1, periodMs: 60_000 },
+    },
   };
 
   const deferredSentOn = async () => {
     const tq = h.make(jobs);
     await tq.enqueue("sync", ["h"], { jid: "holder" });
     // Another tick starts the holder: it takes the slot and the rate limit's one start.
-    const [held] = fetchedJobs(((await run(scripts.begin, ["ticks", "tick:t0"], beginArgs("t0", 1))) as RedisReply[])[5]);
+    const [held] = fetchedJobs(
+      ((await run(scripts.begin, ["ticks", "tick:t0"], beginArgs("t0", 1))) as RedisReply[])[5],
+    );
     expect(JSON.parse(held!.raw).jid).toBe("holder");
     // p1, p2 arrive while it runs: parked at enqueue.
     await tq.enqueue("sync", ["p1"], { jid: "p1" });
     await tq.enqueue("sync", ["p2"], { jid: "p2" });
     expect(await h.redis.llen(key("flow:park:c:sync:acct"))).toBe(2);
     // The holder is done: its release sends p1 to the queue.
-    await run(scripts.finish, ["ticks", "tick:t0"], [...COMMON("t0"), 2, ...ackArgv([{ kind: "succeeded", job: held! }]), 1, "default"]);
+    await run(
+      scripts.finish,
+      ["ticks", "tick:t0"],
+      [...COMMON("t0"), 2, ...ackArgv([{ kind: "succeeded", job: held! }]), 1, "default"],
+    );
     // This tick's fetch finds p1 over its rate limit: deferred to the schedule; the slot stays free.
     await run(scripts.begin, ["ticks", "tick:t1"], beginArgs("t1", 10));
     expect((await tq.jobs.find("p1"))?.state).toBe("scheduled");
@@ -65,7 +75,7 @@ describe.each(adapterCases)("a sent-on job deferred by its rate limit, then dele
     await movedOn(tq);
   });
 
-  it("deleteAll(\"scheduled\") (clear.lua) moves the next parked job on", async () => {
+  it('deleteAll("scheduled") (clear.lua) moves the next parked job on', async () => {
     const tq = await deferredSentOn();
     expect(await tq.jobs.deleteAll("scheduled")).toBe(1);
     await movedOn(tq);

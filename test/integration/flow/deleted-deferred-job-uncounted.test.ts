@@ -13,7 +13,12 @@ describe.each(adapterCases.slice(0, 1))("a deferred job deleted, over $name", (a
 
   const setUp = async () => {
     const ran: string[] = [];
-    const tq = h.make({ limited: { perform: ([tag]: Args) => void ran.push(tag), rateLimit: { key: () => "r", limit: 1, periodMs: 60_000 } } });
+    const tq = h.make({
+      limited: {
+        perform: ([tag]: Args) => void ran.push(tag),
+        rateLimit: { key: () => "r", limit: 1, periodMs: 60_000 },
+      },
+    });
     await tq.enqueue("limited", ["a"]);
     const b = await tq.enqueue("limited", ["b"]);
     await tq.tick({ batch: 10, budgetMs: 1_000 });
@@ -29,7 +34,7 @@ describe.each(adapterCases.slice(0, 1))("a deferred job deleted, over $name", (a
     expect((await tq.stats()).flow.limited).toEqual({ locksHeld: 0, waiting: 0, deferred: 0 });
   });
 
-  it("deleteAll(\"scheduled\"): no longer counted as deferred", async () => {
+  it('deleteAll("scheduled"): no longer counted as deferred', async () => {
     const { tq } = await setUp();
     expect(await tq.jobs.deleteAll("scheduled")).toBe(1);
     expect((await tq.stats()).flow.limited).toEqual({ locksHeld: 0, waiting: 0, deferred: 0 });

@@ -23,7 +23,13 @@ describe.each(adapterCases)("a flow key drains in one tick over $name", (adapter
         uniqueKey: ([k]: [string, number]) => k,
       },
     });
-    await tq.enqueueBulk(Array.from({ length: 6 }, (_, i) => ({ name: "sync" as const, args: ["k", i] as [string, number], unique: "while-executing" as const })));
+    await tq.enqueueBulk(
+      Array.from({ length: 6 }, (_, i) => ({
+        name: "sync" as const,
+        args: ["k", i] as [string, number],
+        unique: "while-executing" as const,
+      })),
+    );
     const report = await tq.tick({ budgetMs: 10_000 });
     expect(report).toMatchObject({ succeeded: 6, more: false });
     expect(most).toBe(1);
@@ -59,7 +65,13 @@ describe.each(adapterCases)("a flow key drains in one tick over $name", (adapter
         uniqueKey: ([k]: [string, number]) => k,
       },
     });
-    await tq.enqueueBulk([0, 1].map((i) => ({ name: "sync" as const, args: ["k", i] as [string, number], unique: "while-executing" as const })));
+    await tq.enqueueBulk(
+      [0, 1].map((i) => ({
+        name: "sync" as const,
+        args: ["k", i] as [string, number],
+        unique: "while-executing" as const,
+      })),
+    );
     const report = await tq.tick({ budgetMs: 300, graceMs: 1_000 });
     expect(report).toMatchObject({ succeeded: 1, more: true });
     expect(await h.redis.llen(`${h.prefix}queue:default`)).toBe(1);

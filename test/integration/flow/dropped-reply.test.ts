@@ -27,21 +27,34 @@ describe.each(adapterCases)("a dropped reply of a tick with flow jobs, resent, o
       const overlaps: string[] = [];
       let dropped: Promise<boolean> = Promise.resolve(true);
       let started = 0;
-      const perform = () => async ([key]: FlowArgs, ctx: JobContext) => {
-        started++;
-        runs.set(ctx.jid, (runs.get(ctx.jid) ?? 0) + 1);
-        live.set(key, (live.get(key) ?? 0) + 1);
-        if (live.get(key)! > 1) overlaps.push(`${key} by ${ctx.jid}`);
-        if ((when === "step" && started === 3) || (when === "finish" && started === 41)) dropped = dropping!.dropNext();
-        await sleep(5);
-        live.set(key, live.get(key)! - 1);
-      };
+      const perform =
+        () =>
+        async ([key]: FlowArgs, ctx: JobContext) => {
+          started++;
+          runs.set(ctx.jid, (runs.get(ctx.jid) ?? 0) + 1);
+          live.set(key, (live.get(key) ?? 0) + 1);
+          if (live.get(key)! > 1) overlaps.push(`${key} by ${ctx.jid}`);
+          if ((when === "step" && started === 3) || (when === "finish" && started === 41))
+            dropped = dropping!.dropNext();
+          await sleep(5);
+          live.set(key, live.get(key)! - 1);
+        };
       const tq = createTickq({ redis: dropping.adapter, prefix: h.prefix, jobs: flowJobs(perform), logger: QUIET });
-      const [held] = await tq.enqueueBulk([{ name: "exclusive", args: ["once", 0] as FlowArgs, unique: "until-executed" }]);
+      const [held] = await tq.enqueueBulk([
+        { name: "exclusive", args: ["once", 0] as FlowArgs, unique: "until-executed" },
+      ]);
       if (when === "enqueue") dropped = dropping.dropNext();
       const jids = await tq.enqueueBulk([
-        ...Array.from({ length: 40 }, (_, i) => ({ name: "exclusive" as const, args: [`k-${i % 4}`, 0] as FlowArgs, unique: "while-executing" as const })),
-        ...Array.from({ length: 5 }, () => ({ name: "exclusive" as const, args: ["once", 0] as FlowArgs, unique: "until-executed" as const })),
+        ...Array.from({ length: 40 }, (_, i) => ({
+          name: "exclusive" as const,
+          args: [`k-${i % 4}`, 0] as FlowArgs,
+          unique: "while-executing" as const,
+        })),
+        ...Array.from({ length: 5 }, () => ({
+          name: "exclusive" as const,
+          args: ["once", 0] as FlowArgs,
+          unique: "until-executed" as const,
+        })),
       ]);
       expect(await dropped).toBe(true);
       expect(jids.slice(40)).toEqual(Array(5).fill(held));

@@ -25,7 +25,13 @@ describe.each(adapterCases)("a duplicate of a unique key sent again with its jid
   for (const unique of ["until-executed", "coalesce"] as const) {
     it(`${unique}: a job enqueued, run and followed by another of its key, sent again, is answered as enqueued, not merged`, async () => {
       const ran: number[] = [];
-      const tq = h.make(flowJobs(() => ([, n]: FlowArgs) => void ran.push(n)));
+      const tq = h.make(
+        flowJobs(
+          () =>
+            ([, n]: FlowArgs) =>
+              void ran.push(n),
+        ),
+      );
       expect(await tq.enqueue("exclusive", ["k", 1] as FlowArgs, { unique, jid: "own-1" })).toBe("own-1");
       await tq.tick(); // it ran: its claim ended (until-executed) or its wait claim went at start (coalesce)
       expect(ran).toEqual([1]);

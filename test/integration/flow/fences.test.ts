@@ -14,7 +14,10 @@ describe.each(adapterCases)("fences by position over $name", (adapterCase) => {
 
   it("a mixed batch: every flow job that starts gets the next fence, plain jobs none", async () => {
     const seen: { name: string; tag: string; fence: number | undefined }[] = [];
-    const record = (name: string) => ([tag]: [string], ctx: JobContext) => void seen.push({ name, tag, fence: ctx.fence });
+    const record =
+      (name: string) =>
+      ([tag]: [string], ctx: JobContext) =>
+        void seen.push({ name, tag, fence: ctx.fence });
     const jobs = {
       plain: record("plain"),
       once: { perform: record("once"), uniqueKey: ([tag]: [string]) => tag.slice(0, 1) },

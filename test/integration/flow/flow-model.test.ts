@@ -22,7 +22,7 @@
 // third of that). FLOW_MODEL_RUNS=n runs more walks (20 in npm test).
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { ackArgs, ackOrder, type Outcome } from "../../../src/tick/passes/ack.js";
+import { ackOrder, type Outcome } from "../../../src/tick/passes/ack.js";
 import type { FetchedJob } from "../../../src/tick/passes/fetch.js";
 import { scripts } from "../../../src/lua/index.js";
 import type { RedisReply } from "../../../src/types.js";
@@ -36,9 +36,18 @@ const QUEUES = ["default", "q2"];
 const FETCH = (n: number) => [n, QUEUES.length, ...QUEUES, 0];
 const COMMON = (tick: string) => [tick, LEASE, 1_000, 3_600];
 const beginArgs = (tick: string, batch: number) =>
-  encodeBegin({ tick, leaseMs: LEASE, deadMaxSize: 1_000, queues: [...QUEUES], batch, resurrectLimit: 1_000, scanLimit: 1_000, scheduleLimit: 1_000 });
+  encodeBegin({
+    tick,
+    leaseMs: LEASE,
+    deadMaxSize: 1_000,
+    queues: [...QUEUES],
+    batch,
+    resurrectLimit: 1_000,
+    scanLimit: 1_000,
+    scheduleLimit: 1_000,
+  });
 
-const KEYS = ["a", "b", "c", "d", "x y|z%\"q", "L".repeat(300)];
+const KEYS = ["a", "b", "c", "d", 'x y|z%"q', "L".repeat(300)];
 const key0 = (args: unknown[]) => String(args[0]);
 type A = [string, number];
 const jobs = {
@@ -58,14 +67,57 @@ interface Spec {
   queue: string;
 }
 const specArb: fc.Arbitrary<Spec> = fc.oneof(
-  { weight: 6, arbitrary: fc.record({ name: fc.constantFrom<Name>("one", "two"), key: fc.nat(5), mode: fc.constant<Mode>("while-executing"), queue: fc.constantFrom(...QUEUES) }) },
-  { weight: 1, arbitrary: fc.record({ name: fc.constantFrom<Name>("one", "two"), key: fc.nat(5), mode: fc.constantFrom<Mode>("until-executed", "coalesce"), queue: fc.constant("default") }) },
-  { weight: 1, arbitrary: fc.record({ name: fc.constant<Name>("both"), key: fc.nat(5), mode: fc.constant<Mode>("while-executing"), queue: fc.constant("default") }) },
-  { weight: 1, arbitrary: fc.record({ name: fc.constant<Name>("lim"), key: fc.nat(5), mode: fc.constant<Mode>(undefined), queue: fc.constantFrom(...QUEUES) }) },
-  { weight: 1, arbitrary: fc.record({ name: fc.constant<Name>("plain"), key: fc.nat(5), mode: fc.constant<Mode>(undefined), queue: fc.constantFrom(...QUEUES) }) },
+  {
+    weight: 6,
+    arbitrary: fc.record({
+      name: fc.constantFrom<Name>("one", "two"),
+      key: fc.nat(5),
+      mode: fc.constant<Mode>("while-executing"),
+      queue: fc.constantFrom(...QUEUES),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      name: fc.constantFrom<Name>("one", "two"),
+      key: fc.nat(5),
+      mode: fc.constantFrom<Mode>("until-executed", "coalesce"),
+      queue: fc.constant("default"),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      name: fc.constant<Name>("both"),
+      key: fc.nat(5),
+      mode: fc.constant<Mode>("while-executing"),
+      queue: fc.constant("default"),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      name: fc.constant<Name>("lim"),
+      key: fc.nat(5),
+      mode: fc.constant<Mode>(undefined),
+      queue: fc.constantFrom(...QUEUES),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      name: fc.constant<Name>("plain"),
+      key: fc.nat(5),
+      mode: fc.constant<Mode>(undefined),
+      queue: fc.constantFrom(...QUEUES),
+    }),
+  },
 );
 type Kind = "ok" | "retry" | "dead" | "discard" | "unstarted" | "interrupted";
-const kindArb = fc.oneof({ weight: 8, arbitrary: fc.constant<Kind>("ok") }, fc.constantFrom<Kind>("retry", "dead", "discard", "unstarted", "interrupted"));
+const kindArb = fc.oneof(
+  { weight: 8, arbitrary: fc.constant<Kind>("ok") },
+  fc.constantFrom<Kind>("retry", "dead", "discard", "unstarted", "interrupted"),
+);
 type Op =
   | { t: "begin"; batch: number }
   | { t: "step"; tick: number; acks: { pick: number; kind: Kind }[]; batch: number; replay: boolean }
@@ -87,7 +139,14 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
   },
   { weight: 2, arbitrary: fc.record({ t: fc.constant("kill" as const), tick: fc.nat() }) },
   { weight: 2, arbitrary: fc.record({ t: fc.constant("resurrect" as const), batch: batchArb }) },
-  { weight: 1, arbitrary: fc.record({ t: fc.constant("enqueue" as const), specs: fc.array(specArb, { minLength: 1, maxLength: 6 }), queued: fc.boolean() }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      t: fc.constant("enqueue" as const),
+      specs: fc.array(specArb, { minLength: 1, maxLength: 6 }),
+      queued: fc.boolean(),
+    }),
+  },
 );
 
 const MAX_JOBS = 30;
@@ -107,8 +166,8 @@ function slotsOf(raw: string): { name: string; jid: string; slots: [string, numb
   let k = 0;
   for (let i = 2; i < words.length; ) {
     const tag = words[i]!;
-    if (tag === "u") (slots.push([keyWords[k]!, 1]), (i += 1));
-    else if (tag === "l") (slots.push([keyWords[k]!, Number(words[i + 1])]), (i += 2));
+    if (tag === "u") slots.push([keyWords[k]!, 1]), (i += 1);
+    else if (tag === "l") slots.push([keyWords[k]!, Number(words[i + 1])]), (i += 2);
     else if (tag === "r") i += 3;
     else i += 1;
     k++;
@@ -126,7 +185,8 @@ interface Tick {
 
 async function listsUnder(h: Harness, pattern: string): Promise<Map<string, string[]>> {
   const out = new Map<string, string[]>();
-  for (const key of await h.redis.keys(`${h.prefix}${pattern}`)) out.set(key.slice(h.prefix.length), await h.redis.lrange(key, 0, -1));
+  for (const key of await h.redis.keys(`${h.prefix}${pattern}`))
+    out.set(key.slice(h.prefix.length), await h.redis.lrange(key, 0, -1));
   return out;
 }
 
@@ -147,7 +207,10 @@ async function check(h: Harness, expected: Set<string>, done: Map<string, string
   const seen = new Map<string, string>();
   const place = (jid: string, at: string) => {
     expect(seen.get(jid), `${where}: ${jid} in ${at} and ${seen.get(jid)}`).toBeUndefined();
-    expect(done.has(jid) && done.get(jid) !== "dead" ? jid : undefined, `${where}: ${jid} finished (${done.get(jid)}) yet in ${at}`).toBeUndefined();
+    expect(
+      done.has(jid) && done.get(jid) !== "dead" ? jid : undefined,
+      `${where}: ${jid} finished (${done.get(jid)}) yet in ${at}`,
+    ).toBeUndefined();
     seen.set(jid, at);
   };
   const locks = new Map<string, number>();
@@ -212,9 +275,15 @@ async function check(h: Harness, expected: Set<string>, done: Map<string, string
       for (const [key, limit] of s?.slots ?? []) {
         const live = [];
         for (const x of holders.get(key) ?? []) if (await alive(x.tick)) live.push(x);
-        expect(live.length, `${where}: ${key} run by ${JSON.stringify(live)} (limit ${limit})`).toBeLessThanOrEqual(limit);
+        expect(live.length, `${where}: ${key} run by ${JSON.stringify(live)} (limit ${limit})`).toBeLessThanOrEqual(
+          limit,
+        );
         if (limit === 1) expect(await r.get(`${h.prefix}flow:owner:${key}`), `${where}: ${key}'s owner`).toBe(tick);
-        else expect(await r.hexists(`${h.prefix}flow:held:${key}`, `${tick} ${s!.jid}`), `${where}: ${key} held by ${tick}`).toBe(1);
+        else
+          expect(
+            await r.hexists(`${h.prefix}flow:held:${key}`, `${tick} ${s!.jid}`),
+            `${where}: ${key} held by ${tick}`,
+          ).toBe(1);
       }
     }
   }
@@ -222,7 +291,8 @@ async function check(h: Harness, expected: Set<string>, done: Map<string, string
 
 describe("the flow model's walks", () => {
   it(`start with up to ${MAX_JOBS} jobs and take up to ${MAX_OPS} operations`, () => {
-    const longest = (arb: fc.Arbitrary<unknown[]>) => Math.max(...fc.sample(arb, { numRuns: 300, seed: 1 }).map((a) => a.length));
+    const longest = (arb: fc.Arbitrary<unknown[]>) =>
+      Math.max(...fc.sample(arb, { numRuns: 300, seed: 1 }).map((a) => a.length));
     expect({ jobs: longest(initialArb), ops: longest(opsArb) }).toEqual({ jobs: MAX_JOBS, ops: MAX_OPS });
   });
 });
@@ -240,7 +310,12 @@ describe.each(adapterCases.slice(0, 1))("the flow scripts against a model, rando
     const fences = new Set<number>();
 
     const enqueue = async (specs: Spec[], queued: boolean) => {
-      const bulk = specs.map((s) => ({ name: s.name, args: [KEYS[s.key]!, expected.size] as A, unique: s.mode, queue: s.queue }));
+      const bulk = specs.map((s) => ({
+        name: s.name,
+        args: [KEYS[s.key]!, expected.size] as A,
+        unique: s.mode,
+        queue: s.queue,
+      }));
       if (!queued) {
         for (const jid of await tq.enqueueBulk(bulk as never)) expected.add(jid);
         return;
@@ -338,10 +413,23 @@ describe.each(adapterCases.slice(0, 1))("the flow scripts against a model, rando
     }
 
     // Drain: every live tick acks what it holds, the dead are resurrected, then all runs.
-    for (const tick of ticks) if (tick.alive) await step(tick, tick.held.map((_, pick) => ({ pick, kind: "ok" as Kind })), 0, false);
+    for (const tick of ticks)
+      if (tick.alive)
+        await step(
+          tick,
+          tick.held.map((_, pick) => ({ pick, kind: "ok" as Kind })),
+          0,
+          false,
+        );
     for (let round = 0; round < 60; round++) {
       const tick = await resurrectAll(50);
-      for (let i = 0; i < 60 && tick.held.length > 0; i++) await step(tick, tick.held.map((_, pick) => ({ pick, kind: "ok" as Kind })), 50, false);
+      for (let i = 0; i < 60 && tick.held.length > 0; i++)
+        await step(
+          tick,
+          tick.held.map((_, pick) => ({ pick, kind: "ok" as Kind })),
+          50,
+          false,
+        );
       await check(h, expected, done, `drain ${round}`);
       const left =
         (await h.redis.keys(`${h.prefix}queue:*`)).length +
@@ -354,28 +442,40 @@ describe.each(adapterCases.slice(0, 1))("the flow scripts against a model, rando
     const flowKeys = (await h.redis.keys(`${h.prefix}flow:*`)).map((k) => k.slice(h.prefix.length)).sort();
     expect(flowKeys.filter((k) => !["flow:fence", "flow:locks", "flow:waiting"].includes(k))).toEqual([]);
     const stats = await tq.stats();
-    for (const [name, s] of Object.entries(stats.flow)) expect(s, `stats ${name}`).toEqual({ locksHeld: 0, waiting: 0, deferred: 0 });
+    for (const [name, s] of Object.entries(stats.flow))
+      expect(s, `stats ${name}`).toEqual({ locksHeld: 0, waiting: 0, deferred: 0 });
     // a new job of every key runs at once (nothing stranded that makes it park or wait)
-    const fresh = await tq.enqueueBulk(KEYS.map((key) => ({ name: "one" as const, args: [key, -1] as A, unique: "while-executing" as const })));
+    const fresh = await tq.enqueueBulk(
+      KEYS.map((key) => ({ name: "one" as const, args: [key, -1] as A, unique: "while-executing" as const })),
+    );
     const last = await begin(100);
     expect(last.held.map((j) => jidOf(j.raw)).sort()).toEqual([...fresh].sort());
-    await step(last, last.held.map((_, pick) => ({ pick, kind: "ok" as Kind })), 0, false);
+    await step(
+      last,
+      last.held.map((_, pick) => ({ pick, kind: "ok" as Kind })),
+      0,
+      false,
+    );
     expect((await tq.stats()).flow.one).toEqual({ locksHeld: 0, waiting: 0, deferred: 0 });
   }
 
-  it("no job lost or doubled, no overlap, no stranded lock, counters exact: random walks", async () => {
-    const base = h.prefix;
-    let runs = 0;
-    try {
-      await fc.assert(
-        fc.asyncProperty(initialArb, fc.boolean(), opsArb, async (initial, queued, ops) => {
-          h.prefix = `${base}r${runs++}:`; // each run under its own prefix (the harness deletes all under base)
-          await walk(initial, queued, ops);
-        }),
-        { numRuns: Number(process.env.FLOW_MODEL_RUNS ?? 20), endOnFailure: true },
-      );
-    } finally {
-      h.prefix = base;
-    }
-  }, Number(process.env.FLOW_MODEL_TIMEOUT ?? 120_000));
+  it(
+    "no job lost or doubled, no overlap, no stranded lock, counters exact: random walks",
+    async () => {
+      const base = h.prefix;
+      let runs = 0;
+      try {
+        await fc.assert(
+          fc.asyncProperty(initialArb, fc.boolean(), opsArb, async (initial, queued, ops) => {
+            h.prefix = `${base}r${runs++}:`; // each run under its own prefix (the harness deletes all under base)
+            await walk(initial, queued, ops);
+          }),
+          { numRuns: Number(process.env.FLOW_MODEL_RUNS ?? 20), endOnFailure: true },
+        );
+      } finally {
+        h.prefix = base;
+      }
+    },
+    Number(process.env.FLOW_MODEL_TIMEOUT ?? 120_000),
+  );
 });

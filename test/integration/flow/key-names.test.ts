@@ -55,8 +55,13 @@ describe.each(adapterCases)("flow keys of different job names over $name", (adap
 
   it("jobs stored under the former key shape still wait for their key's holder, then run", async () => {
     const ran: string[] = [];
-    const tq = h.make({ "Foo::Bar": { perform: ([tag]: [string]) => void ran.push(tag), concurrency: { key: () => "k", limit: 1 } } });
-    await tq.enqueueBulk([{ name: "Foo::Bar", args: ["held"] }, { name: "Foo::Bar", args: ["old"] }]);
+    const tq = h.make({
+      "Foo::Bar": { perform: ([tag]: [string]) => void ran.push(tag), concurrency: { key: () => "k", limit: 1 } },
+    });
+    await tq.enqueueBulk([
+      { name: "Foo::Bar", args: ["held"] },
+      { name: "Foo::Bar", args: ["old"] },
+    ]);
     // As an older version wrote them: the name unescaped in the key.
     const queue = `${h.prefix}queue:default`;
     const stored = await h.redis.lrange(queue, 0, -1);
@@ -65,7 +70,9 @@ describe.each(adapterCases)("flow keys of different job names over $name", (adap
     await h.redis.rpush(queue, ...stored.map((job) => job.replace("c:Foo%253A%253ABar:k", "c:Foo::Bar:k")));
 
     // Another tick holds the key's one slot with the oldest job.
-    const [held] = fetchedJobs(((await run(scripts.begin, ["ticks", "tick:t0"], beginArgs("t0", 1))) as RedisReply[])[5]);
+    const [held] = fetchedJobs(
+      ((await run(scripts.begin, ["ticks", "tick:t0"], beginArgs("t0", 1))) as RedisReply[])[5],
+    );
     expect(JSON.parse(held!.raw).args).toEqual(["held"]);
     expect(await tq.tick()).toMatchObject({ succeeded: 0 });
     expect((await tq.stats()).flow["Foo::Bar"]).toMatchObject({ locksHeld: 1, waiting: 1 });
@@ -76,7 +83,11 @@ describe.each(adapterCases)("flow keys of different job names over $name", (adap
     expect(ran).toEqual(["new"]);
 
     // The holder finishes: the parked old-shape job runs, and nothing is left held or parked.
-    await run(scripts.finish, ["ticks", "tick:t0"], [...COMMON("t0"), 2, ...ackArgv([{ kind: "succeeded", job: held! }]), 1, "default"]);
+    await run(
+      scripts.finish,
+      ["ticks", "tick:t0"],
+      [...COMMON("t0"), 2, ...ackArgv([{ kind: "succeeded", job: held! }]), 1, "default"],
+    );
     await tq.tick();
     expect(ran).toEqual(["new", "old"]);
     expect((await tq.stats()).flow["Foo::Bar"]).toEqual({ locksHeld: 0, waiting: 0, deferred: 0 });

@@ -31,10 +31,22 @@ describe.each(adapterCases)("the tick holding a key, SIGKILLed, over $name", (ad
         live--;
       }),
     );
-    const [held, waiting] = await tq.enqueueBulk([0, 1].map(() => ({ name: "exclusive" as const, args: ["k", 0] as FlowArgs, unique: "while-executing" as const })));
-    child = spawnTickChild("flow-child.ts", adapterCase, h.redis, h.prefix, { MODE: "hang", LEASE_MS: String(LEASE_MS) });
+    const [held, waiting] = await tq.enqueueBulk(
+      [0, 1].map(() => ({
+        name: "exclusive" as const,
+        args: ["k", 0] as FlowArgs,
+        unique: "while-executing" as const,
+      })),
+    );
+    child = spawnTickChild("flow-child.ts", adapterCase, h.redis, h.prefix, {
+      MODE: "hang",
+      LEASE_MS: String(LEASE_MS),
+    });
     for (let i = 0; i < 300 && (await readStarts(h)).length < 1; i++) await sleep(50);
-    expect((await readStarts(h)).map((s) => s.jid), child.stderr()).toEqual([held]);
+    expect(
+      (await readStarts(h)).map((s) => s.jid),
+      child.stderr(),
+    ).toEqual([held]);
     await child.kill();
 
     const options = { leaseMs: 1_000, budgetMs: 2_000 };
@@ -56,12 +68,22 @@ describe.each(adapterCases)("the tick holding a key, SIGKILLed, over $name", (ad
     // never parked. The next tick's begin resurrects before it fetches, so
     // the older job is back (and its slot free) before the duplicate is met.
     const runs: string[] = [];
-    const tq = h.make(flowJobs(() => (_args: FlowArgs, ctx) => void runs.push(ctx.jid)), { queues: ["first", "default"] });
+    const tq = h.make(
+      flowJobs(() => (_args: FlowArgs, ctx) => void runs.push(ctx.jid)),
+      { queues: ["first", "default"] },
+    );
     const held = await tq.enqueue("exclusive", ["k", 0] as FlowArgs, { unique: "while-executing", queue: "first" });
     const later = await tq.enqueue("exclusive", ["k", 0] as FlowArgs, { unique: "while-executing" }); // queued: the key is free yet
-    child = spawnTickChild("flow-child.ts", adapterCase, h.redis, h.prefix, { MODE: "hang", LEASE_MS: String(LEASE_MS), QUEUES: "first" });
+    child = spawnTickChild("flow-child.ts", adapterCase, h.redis, h.prefix, {
+      MODE: "hang",
+      LEASE_MS: String(LEASE_MS),
+      QUEUES: "first",
+    });
     for (let i = 0; i < 300 && (await readStarts(h)).length < 1; i++) await sleep(50);
-    expect((await readStarts(h)).map((s) => s.jid), child.stderr()).toEqual([held]);
+    expect(
+      (await readStarts(h)).map((s) => s.jid),
+      child.stderr(),
+    ).toEqual([held]);
     await child.kill();
     await sleep(LEASE_MS + 100);
     for (let i = 0; i < 5 && runs.length < 2; i++) await tq.tick({ leaseMs: 1_000, budgetMs: 2_000 });

@@ -18,14 +18,23 @@ const LEASE_MS = 1_000;
 
 describe.each(adapterCases)("while-executing with ticks SIGKILLed at random over $name", (adapterCase) => {
   const h = useHarness(adapterCase, "flow-kill-race");
-  const ticks = flowTicks(adapterCase, h, { LEASE_MS: String(LEASE_MS), BUDGET_MS: "3000", BATCH: "10", CONCURRENCY: "10" });
+  const ticks = flowTicks(adapterCase, h, {
+    LEASE_MS: String(LEASE_MS),
+    BUDGET_MS: "3000",
+    BATCH: "10",
+    CONCURRENCY: "10",
+  });
   afterEach(() => ticks.stop());
 
   it("never runs one key twice at once, and runs every job", async () => {
     await ticks.start(TICKS);
     const tq = createTickq({ redis: h.adapter, prefix: h.prefix, jobs: flowJobs(() => () => {}) }); // enqueues only
     const jids = await tq.enqueueBulk(
-      Array.from({ length: JOBS }, (_, i) => ({ name: "exclusive" as const, args: [`key-${i % KEYS}`, 5 + ((i * 7) % 25)] as [string, number], unique: "while-executing" as const })),
+      Array.from({ length: JOBS }, (_, i) => ({
+        name: "exclusive" as const,
+        args: [`key-${i % KEYS}`, 5 + ((i * 7) % 25)] as [string, number],
+        unique: "while-executing" as const,
+      })),
     );
     expect(new Set(jids).size).toBe(JOBS); // while-executing dedupes nothing at enqueue
     await ticks.go();

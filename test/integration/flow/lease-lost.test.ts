@@ -31,7 +31,9 @@ describe.each(adapterCases)("the holder of a key cut off from Redis over $name",
         holderFence = ctx.fence;
         await new Promise<void>((resolve) => {
           const timer = setTimeout(resolve, 20_000);
-          ctx.signal.addEventListener("abort", () => ((abortedAt = Date.now()), clearTimeout(timer), resolve()), { once: true });
+          ctx.signal.addEventListener("abort", () => ((abortedAt = Date.now()), clearTimeout(timer), resolve()), {
+            once: true,
+          });
         });
       }),
     });
@@ -43,8 +45,16 @@ describe.each(adapterCases)("the holder of a key cut off from Redis over $name",
         takerFence ??= ctx.fence;
       }),
     );
-    await taker.enqueueBulk([0, 1].map(() => ({ name: "exclusive" as const, args: ["k", 0] as FlowArgs, unique: "while-executing" as const })));
-    const holding = holder.tick({ batch: 1, concurrency: 1, leaseMs: LEASE_MS, budgetMs: 30_000 }).catch(() => undefined);
+    await taker.enqueueBulk(
+      [0, 1].map(() => ({
+        name: "exclusive" as const,
+        args: ["k", 0] as FlowArgs,
+        unique: "while-executing" as const,
+      })),
+    );
+    const holding = holder
+      .tick({ batch: 1, concurrency: 1, leaseMs: LEASE_MS, budgetMs: 30_000 })
+      .catch(() => undefined);
     try {
       for (let i = 0; i < 200 && !holderStarted; i++) await sleep(25);
       expect(holderStarted).toBe(true);

@@ -24,35 +24,52 @@ import { useHarness } from "../../helpers/harness.js";
 
 const JOBS = 30;
 
-describe.each(adapterCases)("a concurrency limit of 3 and a rate limit of 10 a second over 4 tick processes over $name", (adapterCase) => {
-  const h = useHarness(adapterCase, "flow-limits");
-  const ticks = flowTicks(adapterCase, h, { LEASE_MS: "1000", BUDGET_MS: "3000", BATCH: "20", CONCURRENCY: "20" });
-  afterEach(() => ticks.stop());
+describe.each(adapterCases)(
+  "a concurrency limit of 3 and a rate limit of 10 a second over 4 tick processes over $name",
+  (adapterCase) => {
+    const h = useHarness(adapterCase, "flow-limits");
+    const ticks = flowTicks(adapterCase, h, { LEASE_MS: "1000", BUDGET_MS: "3000", BATCH: "20", CONCURRENCY: "20" });
+    afterEach(() => ticks.stop());
 
-  it("never runs 4 of a key at once but reaches 3; starts at most 10 a second; loses none; uses up no retry", async () => {
-    await ticks.start(4);
-    const tq = createTickq({ redis: h.adapter, prefix: h.prefix, jobs: flowJobs(() => () => {}) });
-    const limited = await tq.enqueueBulk(Array.from({ length: JOBS }, (_, i) => ({ name: "limited" as const, args: ["partner", 80 + ((i * 37) % 80)] as FlowArgs })));
-    const rated = await tq.enqueueBulk(Array.from({ length: JOBS }, () => ({ name: "rated" as const, args: ["api", 0] as FlowArgs })));
-    await ticks.go();
-    expect(await waitDone(h, 2 * JOBS, 60_000), ticks.stderr()).toBe(2 * JOBS);
-    expect(new Set(await doneJids(h))).toEqual(new Set([...limited, ...rated]));
+    it("never runs 4 of a key at once but reaches 3; starts at most 10 a second; loses none; uses up no retry", async () => {
+      await ticks.start(4);
+      const tq = createTickq({ redis: h.adapter, prefix: h.prefix, jobs: flowJobs(() => () => {}) });
+      const limited = await tq.enqueueBulk(
+        Array.from({ length: JOBS }, (_, i) => ({
+          name: "limited" as const,
+          args: ["partner", 80 + ((i * 37) % 80)] as FlowArgs,
+        })),
+      );
+      const rated = await tq.enqueueBulk(
+        Array.from({ length: JOBS }, () => ({ name: "rated" as const, args: ["api", 0] as FlowArgs })),
+      );
+      await ticks.go();
+      expect(await waitDone(h, 2 * JOBS, 60_000), ticks.stderr()).toBe(2 * JOBS);
+      expect(new Set(await doneJids(h))).toEqual(new Set([...limited, ...rated]));
 
-    const { overlaps, peak } = await readOverlaps(h);
-    expect(overlaps).toEqual([]);
-    expect(peak.get("limited:partner")).toBe(3);
+      const { overlaps, peak } = await readOverlaps(h);
+      expect(overlaps).toEqual([]);
+      expect(peak.get("limited:partner")).toBe(3);
 
-    const starts = (await readStarts(h)).filter((s) => s.name === "rated");
-    expect(starts.map((s) => s.jid).sort()).toEqual([...rated].sort()); // each started once
-    expect(starts.every((s) => s.attempt === 1)).toBe(true);
-    const at = starts.map((s) => s.admittedAt ?? 0).sort((a, b) => a - b);
-    expect(at.every((t) => t > 0), "every run found its admission in the start log").toBe(true);
-    const crowded = at.slice(RATE.limit).map((t, i) => t - at[i]!).filter((gap) => gap < RATE.periodMs);
-    expect(crowded, "11 admissions within less than a second").toEqual([]);
-    expect(at.at(-1)! - at[0]!).toBeGreaterThanOrEqual((JOBS / RATE.limit - 1) * RATE.periodMs);
-    expect((await tq.stats()).retry).toBe(0);
+      const starts = (await readStarts(h)).filter((s) => s.name === "rated");
+      expect(starts.map((s) => s.jid).sort()).toEqual([...rated].sort()); // each started once
+      expect(starts.every((s) => s.attempt === 1)).toBe(true);
+      const at = starts.map((s) => s.admittedAt ?? 0).sort((a, b) => a - b);
+      expect(
+        at.every((t) => t > 0),
+        "every run found its admission in the start log",
+      ).toBe(true);
+      const crowded = at
+        .slice(RATE.limit)
+        .map((t, i) => t - at[i]!)
+        .filter((gap) => gap < RATE.periodMs);
+      expect(crowded, "11 admissions within less than a second").toEqual([]);
+      expect(at.at(-1)! - at[0]!).toBeGreaterThanOrEqual((JOBS / RATE.limit - 1) * RATE.periodMs);
+      expect((await tq.stats()).retry).toBe(0);
 
-    // Nothing stays held once the runs are over.
-    for (const name of ["limited", "rated"] as const) expect(await waitFlowIdle(tq, name, 15_000), name).toEqual({ locksHeld: 0, waiting: 0, deferred: 0 });
-  }, 90_000);
-});
+      // Nothing stays held once the runs are over.
+      for (const name of ["limited", "rated"] as const)
+        expect(await waitFlowIdle(tq, name, 15_000), name).toEqual({ locksHeld: 0, waiting: 0, deferred: 0 });
+    }, 90_000);
+  },
+);

@@ -11,7 +11,8 @@ import { scriptCalls } from "../../helpers/script-calls.js";
 import { beginArgs as encodeBegin, fetchedJobs } from "../../helpers/begin-args.js";
 
 const LEASE = 5_000;
-const beginArgs = (tick: string, fetch: number, resurrect: number) => encodeBegin({ tick, leaseMs: LEASE, batch: fetch, resurrectLimit: resurrect });
+const beginArgs = (tick: string, fetch: number, resurrect: number) =>
+  encodeBegin({ tick, leaseMs: LEASE, batch: fetch, resurrectLimit: resurrect });
 
 describe.each(adapterCases)("a dead holder of a long unique key over $name", (adapterCase) => {
   const h = useHarness(adapterCase, "adv-long-key");
@@ -25,7 +26,13 @@ describe.each(adapterCases)("a dead holder of a long unique key over $name", (ad
     ["a key of 300 characters (hashed)", "L".repeat(300)],
   ])("%s: a fetch that finds it full frees the dead holder's slot and takes it", async (_what, uniqueKey) => {
     const tq = h.make({ sync: { perform: () => {}, uniqueKey: ([k]: [string]) => k } });
-    await tq.enqueueBulk([1, 2, 3].map(() => ({ name: "sync" as const, args: [uniqueKey] as [string], unique: "while-executing" as const })));
+    await tq.enqueueBulk(
+      [1, 2, 3].map(() => ({
+        name: "sync" as const,
+        args: [uniqueKey] as [string],
+        unique: "while-executing" as const,
+      })),
+    );
     await begin("t1", 10, 100); // takes the key, parks the two others
     const [owner] = await h.redis.keys(key("flow:owner:*"));
     const [park] = await h.redis.keys(key("flow:park:*"));

@@ -23,33 +23,44 @@ const BAD: [string, string][] = [
 describe.each(adapterCases)("a malformed flow descriptor over $name", (adapterCase) => {
   const h = useHarness(adapterCase, "adv-malformed");
 
-  it.each(BAD)("%s: the tick goes on, the good jobs around it run, it is retried or dead, nothing is lost", async (_what, descriptor) => {
-    const ran: unknown[] = [];
-    const tq = h.make({ good: ([tag]: [string]) => void ran.push(tag) });
-    const queue = `${h.prefix}queue:default`;
-    await tq.enqueue("good", ["before"]);
-    await h.redis.lpush(queue, job(descriptor, "bad1"));
-    await tq.enqueue("good", ["after"]);
-    const outcome = await tq.tick().then(
-      (report) => ({ report }),
-      (error: unknown) => ({ error: String(error) }),
-    );
-    const dead = await h.redis.zrange(`${h.prefix}dead`, "0", "-1");
-    const kept = [
-      ...dead.map((entry) => String(JSON.parse(entry).raw ?? entry)),
-      ...(await h.redis.zrange(`${h.prefix}retry`, "0", "-1")),
-      ...(await h.redis.lrange(queue, 0, -1)),
-      ...(await h.redis.keys(`${h.prefix}inproc:*`)).length ? ["(in process)"] : [],
-    ];
-    // Nothing lost: each of the three jobs ran or is still somewhere in Redis.
-    const accounted = (tag: string) => ran.includes(tag) || kept.some((text) => text.includes(`"${tag}"`));
-    expect({ before: accounted("before"), after: accounted("after"), bad: accounted("bad1") }).toEqual({ before: true, after: true, bad: true });
-    expect(outcome).not.toHaveProperty("error");
-    expect(ran.sort()).toEqual(["after", "before"]);
-    // In the dead set, Sidekiq-shaped, with its text whole and why.
-    expect(dead).toHaveLength(1);
-    const entry = JSON.parse(dead[0]!);
-    expect(entry).toMatchObject({ class: "TickqMalformedJob", error_class: "TickqMalformedJob", raw: job(descriptor, "bad1") });
-    expect(entry.error_message).toMatch(/flow control descriptor/);
-  });
+  it.each(BAD)(
+    "%s: the tick goes on, the good jobs around it run, it is retried or dead, nothing is lost",
+    async (_what, descriptor) => {
+      const ran: unknown[] = [];
+      const tq = h.make({ good: ([tag]: [string]) => void ran.push(tag) });
+      const queue = `${h.prefix}queue:default`;
+      await tq.enqueue("good", ["before"]);
+      await h.redis.lpush(queue, job(descriptor, "bad1"));
+      await tq.enqueue("good", ["after"]);
+      const outcome = await tq.tick().then(
+        (report) => ({ report }),
+        (error: unknown) => ({ error: String(error) }),
+      );
+      const dead = await h.redis.zrange(`${h.prefix}dead`, "0", "-1");
+      const kept = [
+        ...dead.map((entry) => String(JSON.parse(entry).raw ?? entry)),
+        ...(await h.redis.zrange(`${h.prefix}retry`, "0", "-1")),
+        ...(await h.redis.lrange(queue, 0, -1)),
+        ...((await h.redis.keys(`${h.prefix}inproc:*`)).length ? ["(in process)"] : []),
+      ];
+      // Nothing lost: each of the three jobs ran or is still somewhere in Redis.
+      const accounted = (tag: string) => ran.includes(tag) || kept.some((text) => text.includes(`"${tag}"`));
+      expect({ before: accounted("before"), after: accounted("after"), bad: accounted("bad1") }).toEqual({
+        before: true,
+        after: true,
+        bad: true,
+      });
+      expect(outcome).not.toHaveProperty("error");
+      expect(ran.sort()).toEqual(["after", "before"]);
+      // In the dead set, Sidekiq-shaped, with its text whole and why.
+      expect(dead).toHaveLength(1);
+      const entry = JSON.parse(dead[0]!);
+      expect(entry).toMatchObject({
+        class: "TickqMalformedJob",
+        error_class: "TickqMalformedJob",
+        raw: job(descriptor, "bad1"),
+      });
+      expect(entry.error_message).toMatch(/flow control descriptor/);
+    },
+  );
 });

@@ -14,7 +14,14 @@ const LEASE = 5_000;
 const COMMON = (tick: string) => [tick, LEASE, 100, 3_600];
 const beginArgs = (tick: string, fetch: number) => encodeBegin({ tick, leaseMs: LEASE, batch: fetch });
 const job = (jid: string) =>
-  JSON.stringify({ tickq_flow: "good default u|u:k x|", class: "good", args: [jid], jid, queue: "default", retry: true });
+  JSON.stringify({
+    tickq_flow: "good default u|u:k x|",
+    class: "good",
+    args: [jid],
+    jid,
+    queue: "default",
+    retry: true,
+  });
 
 describe.each(adapterCases)("a one-key-shaped descriptor with two keys over $name", (adapterCase) => {
   const h = useHarness(adapterCase, "adv2-malformed-parked");
@@ -23,11 +30,17 @@ describe.each(adapterCases)("a one-key-shaped descriptor with two keys over $nam
 
   it("the parked duplicate is not lost when the holder's ack frees the key, and the ack goes through", async () => {
     await h.redis.lpush(key("queue:default"), job("m1"), job("m2"));
-    const [held] = fetchedJobs(((await run(scripts.begin, ["ticks", "tick:t0"], beginArgs("t0", 1))) as RedisReply[])[5]);
+    const [held] = fetchedJobs(
+      ((await run(scripts.begin, ["ticks", "tick:t0"], beginArgs("t0", 1))) as RedisReply[])[5],
+    );
     expect(JSON.parse(held!.raw).jid).toBe("m1");
     await run(scripts.begin, ["ticks", "tick:t1"], beginArgs("t1", 10));
     expect(await h.redis.llen(key("flow:park:u:k x"))).toBe(1); // parked behind m1
-    const acked = await run(scripts.finish, ["ticks", "tick:t0"], [...COMMON("t0"), 2, ...ackArgv([{ kind: "succeeded", job: held! }]), 1, "default"]).then(
+    const acked = await run(
+      scripts.finish,
+      ["ticks", "tick:t0"],
+      [...COMMON("t0"), 2, ...ackArgv([{ kind: "succeeded", job: held! }]), 1, "default"],
+    ).then(
       () => "ok",
       (error: unknown) => String(error),
     );

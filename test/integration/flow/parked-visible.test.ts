@@ -15,10 +15,12 @@ describe.each(adapterCases)("a parked job and the jobs API over $name", (adapter
     let release: () => void = () => {};
     const released = new Promise<void>((resolve) => (release = resolve));
     let started = false;
-    const tq = h.make(flowJobs(() => async () => {
-      started = true;
-      await released;
-    }));
+    const tq = h.make(
+      flowJobs(() => async () => {
+        started = true;
+        await released;
+      }),
+    );
     await tq.enqueue("exclusive", ["k", 0] as FlowArgs, { unique: "while-executing" });
     const holding = tq.tick({ batch: 1, concurrency: 1, budgetMs: 10_000 });
     try {

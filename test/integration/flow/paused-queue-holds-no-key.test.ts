@@ -16,7 +16,9 @@ describe.each(adapterCases.slice(0, 1))("a job sent on into a paused queue, over
     const ran: string[] = [];
     let done!: () => void;
     const gate = new Promise<void>((resolve) => (done = resolve));
-    const jobs = { sync: { perform: ([, tag]: Args) => (tag === "h" ? gate : void ran.push(tag)), uniqueKey: ([k]: Args) => k } };
+    const jobs = {
+      sync: { perform: ([, tag]: Args) => (tag === "h" ? gate : void ran.push(tag)), uniqueKey: ([k]: Args) => k },
+    };
     const tq = h.make(jobs, { queues: ["default", "slow"] });
     const holder = h.make(jobs, { queues: ["hold"] });
     await holder.enqueue("sync", ["k", "h"], { queue: "hold", unique: "while-executing" });
@@ -53,7 +55,8 @@ describe.each(adapterCases.slice(0, 1))("a job sent on into a paused queue, over
     const holdingAll = holdsAll.tick({ batch: 1, concurrency: 1, budgetMs: 10_000 });
     await holdsK.enqueue("sync", ["k", "h"], { queue: "hold-k", unique: "while-executing" });
     const holdingK = holdsK.tick({ batch: 1, concurrency: 1, budgetMs: 10_000 });
-    while (!(await h.redis.exists(key("flow:owner:u:k"))) || !(await h.redis.exists(key("flow:owner:u:z")))) await new Promise((r) => setTimeout(r, 5));
+    while (!(await h.redis.exists(key("flow:owner:u:k"))) || !(await h.redis.exists(key("flow:owner:u:z"))))
+      await new Promise((r) => setTimeout(r, 5));
     await tq.enqueue("capped", ["k", "x"], { unique: "while-executing" }); // parks on u:k
     doneH();
     await holdingK; // sends x on (flow:sent names it for u:k)

@@ -13,7 +13,9 @@ describe.each(adapterCases)("a batch of one rate-limited key over $name", (adapt
   it("starts at most `limit` of it in one fetch; the rest are deferred, none used a retry", async () => {
     const starts: number[] = [];
     const tq = h.make(flowJobs(() => (_args: FlowArgs, ctx) => void starts.push(ctx.attempt)));
-    await tq.enqueueBulk(Array.from({ length: 3 * RATE.limit }, () => ({ name: "rated" as const, args: ["api", 0] as FlowArgs })));
+    await tq.enqueueBulk(
+      Array.from({ length: 3 * RATE.limit }, () => ({ name: "rated" as const, args: ["api", 0] as FlowArgs })),
+    );
     const report = await tq.tick({ batch: 3 * RATE.limit, concurrency: 3 * RATE.limit, budgetMs: 300 });
     expect(report.succeeded).toBe(RATE.limit);
     expect(starts).toEqual(Array(RATE.limit).fill(1));

@@ -14,12 +14,17 @@ describe.each(adapterCases)("rate limits over $name", (adapterCase) => {
     const starts: { key: string; at: number; attempt: number }[] = [];
     const tq = h.make({
       call: {
-        perform: ([key]: [string, number], ctx: JobContext) => void starts.push({ key, at: Date.now(), attempt: ctx.attempt }),
+        perform: ([key]: [string, number], ctx: JobContext) =>
+          void starts.push({ key, at: Date.now(), attempt: ctx.attempt }),
         rateLimit: { key: ([key]: [string, number]) => key, limit: 10, periodMs: 1_000 },
       },
     });
-    await tq.enqueueBulk(Array.from({ length: 25 }, (_, i) => ({ name: "call" as const, args: ["slow", i] as [string, number] })));
-    await tq.enqueueBulk(Array.from({ length: 15 }, (_, i) => ({ name: "call" as const, args: [`fast-${i}`, i] as [string, number] })));
+    await tq.enqueueBulk(
+      Array.from({ length: 25 }, (_, i) => ({ name: "call" as const, args: ["slow", i] as [string, number] })),
+    );
+    await tq.enqueueBulk(
+      Array.from({ length: 15 }, (_, i) => ({ name: "call" as const, args: [`fast-${i}`, i] as [string, number] })),
+    );
     await tq.tick({ budgetMs: 500 });
     expect(starts.filter((s) => s.key.startsWith("fast"))).toHaveLength(15); // other keys are not held back
     expect(starts.filter((s) => s.key === "slow")).toHaveLength(10);

@@ -17,10 +17,13 @@ const LEASE = 5_000;
 const sha1 = (text: string) => createHash("sha1").update(text).digest("hex");
 /** flow:sent's keys → the SHA-1 of the job sent on (its "UNTIL_MS" dropped). */
 const sentOn = (state: Record<string, unknown>) =>
-  Object.fromEntries(Object.entries((state["flow:sent"] ?? {}) as Record<string, string>).map(([k, v]) => [k, v.split(" ")[0]]));
+  Object.fromEntries(
+    Object.entries((state["flow:sent"] ?? {}) as Record<string, string>).map(([k, v]) => [k, v.split(" ")[0]]),
+  );
 const COMMON = (tick: string) => [tick, LEASE, 100, 3_600];
 const FETCH = (n: number) => [n, 1, "default", 0];
-const beginArgs = (tick: string, fetch = 10, resurrect = 100) => encodeBegin({ tick, leaseMs: LEASE, batch: fetch, resurrectLimit: resurrect });
+const beginArgs = (tick: string, fetch = 10, resurrect = 100) =>
+  encodeBegin({ tick, leaseMs: LEASE, batch: fetch, resurrectLimit: resurrect });
 
 describe.each(adapterCases)("flow scripts run twice over $name", (adapterCase) => {
   const h = useHarness(adapterCase, "flow-replay");
@@ -39,7 +42,7 @@ describe.each(adapterCases)("flow scripts run twice over $name", (adapterCase) =
     // Catch the call's arguments as the client sends them, then replay them by hand.
     let sent: { keys: string[]; args: (string | number)[] } | undefined;
     const spy = h.make(jobs, {
-      redis: { evalsha: async (_s, keys, args) => ((sent = { keys, args: args.slice(1) }), "") , eval: async () => "" },
+      redis: { evalsha: async (_s, keys, args) => ((sent = { keys, args: args.slice(1) }), ""), eval: async () => "" },
     });
     await spy.enqueueBulk([
       { name: "sync", args: ["a"], unique: "until-executed", jid: "ja1" },
@@ -64,7 +67,14 @@ describe.each(adapterCases)("flow scripts run twice over $name", (adapterCase) =
     const spy = h.make(jobs, {
       redis: { evalsha: async (_s, keys, args) => ((sent = { keys, args: args.slice(1) }), ""), eval: async () => "" },
     });
-    await spy.enqueueBulk(["b1", "b2", "b3"].map((jid) => ({ name: "sync" as const, args: ["k"] as [string], unique: "while-executing" as const, jid })));
+    await spy.enqueueBulk(
+      ["b1", "b2", "b3"].map((jid) => ({
+        name: "sync" as const,
+        args: ["k"] as [string],
+        unique: "while-executing" as const,
+        jid,
+      })),
+    );
     const keys = sent!.keys.map((k) => k.slice(h.prefix.length));
     const { first, after } = await twice(scripts.enqueue, keys, sent!.args);
     expect(first).toBe("111");
@@ -86,7 +96,15 @@ describe.each(adapterCases)("flow scripts run twice over $name", (adapterCase) =
 
   it("begin: duplicates due from the schedule at once: the first is queued and starts, the rest park behind it, once", async () => {
     const tq = h.make(jobs);
-    await tq.enqueueBulk(["s1", "s2", "s3"].map((jid) => ({ name: "sync" as const, args: ["k"] as [string], unique: "while-executing" as const, jid, delayMs: 1 })));
+    await tq.enqueueBulk(
+      ["s1", "s2", "s3"].map((jid) => ({
+        name: "sync" as const,
+        args: ["k"] as [string],
+        unique: "while-executing" as const,
+        jid,
+        delayMs: 1,
+      })),
+    );
     await new Promise((r) => setTimeout(r, 20));
     const { first, after } = await twice(scripts.begin, ["ticks", "tick:t1"], beginArgs("t1"));
     const started = fetchedJobs((first as RedisReply[])[5]);
@@ -101,7 +119,14 @@ describe.each(adapterCases)("flow scripts run twice over $name", (adapterCase) =
 
   it("begin: the job sent on for a busy key, parked by the fetch, is forgotten, so the next release sends the oldest parked on", async () => {
     const tq = h.make(jobs);
-    await tq.enqueueBulk(["j", "p"].map((jid) => ({ name: "sync" as const, args: ["k"] as [string], unique: "while-executing" as const, jid })));
+    await tq.enqueueBulk(
+      ["j", "p"].map((jid) => ({
+        name: "sync" as const,
+        args: ["k"] as [string],
+        unique: "while-executing" as const,
+        jid,
+      })),
+    );
     expect(Object.keys(sentOn(await snapshot(h.redis, h.prefix)))).toEqual(["u:k"]); // j waits; p parked behind it
     await h.redis.set(key("tick:other"), "1", "PX", 60_000); // then another live tick takes the key
     await h.redis.set(key("flow:owner:u:k"), "other");
@@ -113,11 +138,18 @@ describe.each(adapterCases)("flow scripts run twice over $name", (adapterCase) =
 
   it("move: deleting a job its rate limit deferred ends its deferred record, once", async () => {
     const tq = h.make(jobs);
-    await tq.enqueueBulk([{ name: "call", args: [], jid: "c1" }, { name: "call", args: [], jid: "c2" }]);
+    await tq.enqueueBulk([
+      { name: "call", args: [], jid: "c1" },
+      { name: "call", args: [], jid: "c2" },
+    ]);
     await begin("t1"); // c1 starts, c2 is deferred to the schedule
     const [deferred] = await h.redis.zrange(key("schedule"), "0", "0");
     expect(await h.redis.zrange(key("flow:deferred:call"), "0", "-1")).toEqual(["c2"]);
-    const { first, after } = await twice(scripts.move, ["queues"], ["tok", 60_000, 1, "schedule", deferred!, "delete", "", ""]);
+    const { first, after } = await twice(
+      scripts.move,
+      ["queues"],
+      ["tok", 60_000, 1, "schedule", deferred!, "delete", "", ""],
+    );
     expect(first).toBe("1");
     expect(after.schedule).toBeUndefined();
     expect(after["flow:deferred:call"]).toBeUndefined();
@@ -126,10 +158,22 @@ describe.each(adapterCases)("flow scripts run twice over $name", (adapterCase) =
 
   it("step: the ack of the job sent on forgets it, and the job it sends on is the next sent on; the last ack leaves none", async () => {
     const tq = h.make(jobs);
-    await tq.enqueueBulk([1, 2].map((i) => ({ name: "sync" as const, args: ["k"] as [string], unique: "while-executing" as const, jid: `j${i}` })));
+    await tq.enqueueBulk(
+      [1, 2].map((i) => ({
+        name: "sync" as const,
+        args: ["k"] as [string],
+        unique: "while-executing" as const,
+        jid: `j${i}`,
+      })),
+    );
     const [held] = fetchedJobs((await begin("t1"))[5]);
     expect(sentOn(await snapshot(h.redis, h.prefix))).toEqual({ "u:k": sha1(held!.raw) }); // still named while it runs
-    const ack = (tick: string, job: typeof held) => [...COMMON(tick), 2, ...ackArgv([{ kind: "succeeded", job: job! }]), ...FETCH(0)];
+    const ack = (tick: string, job: typeof held) => [
+      ...COMMON(tick),
+      2,
+      ...ackArgv([{ kind: "succeeded", job: job! }]),
+      ...FETCH(0),
+    ];
     const { after } = await twice(scripts.step, ["ticks", "tick:t1"], ack("t1", held));
     const queued = after["queue:default"] as string[];
     expect(queued.map((j) => JSON.parse(j).jid)).toEqual(["j2"]);
@@ -137,12 +181,22 @@ describe.each(adapterCases)("flow scripts run twice over $name", (adapterCase) =
     expect(after["flow:park:u:k"]).toBeUndefined();
     const [next] = fetchedJobs((await begin("t2"))[5]);
     const last = await twice(scripts.step, ["ticks", "tick:t2"], ack("t2", next));
-    expect(Object.keys(last.after).filter((k) => k.startsWith("flow:")).sort()).toEqual(["flow:fence", "flow:locks", "flow:waiting"]); // counters
+    expect(
+      Object.keys(last.after)
+        .filter((k) => k.startsWith("flow:"))
+        .sort(),
+    ).toEqual(["flow:fence", "flow:locks", "flow:waiting"]); // counters
   });
 
   it("begin: distinct free keys are all taken at once (MSETNX); a replay answers the same and takes nothing more", async () => {
     const tq = h.make(jobs);
-    await tq.enqueueBulk(["a", "b", "c"].map((k) => ({ name: "sync" as const, args: [k] as [string], unique: "while-executing" as const })));
+    await tq.enqueueBulk(
+      ["a", "b", "c"].map((k) => ({
+        name: "sync" as const,
+        args: [k] as [string],
+        unique: "while-executing" as const,
+      })),
+    );
     const { first, after } = await twice(scripts.begin, ["ticks", "tick:t1"], beginArgs("t1"));
     expect(fetchedJobs((first as RedisReply[])[5])).toHaveLength(3);
     const [capped, before, parked] = (first as RedisReply[])[10] as number[];
@@ -157,7 +211,13 @@ describe.each(adapterCases)("flow scripts run twice over $name", (adapterCase) =
     const tq = h.make(jobs);
     await h.redis.set(key("flow:owner:u:b"), "other");
     await h.redis.set(key("tick:other"), "1", "PX", 60_000);
-    await tq.enqueueBulk(["a", "b", "c"].map((k) => ({ name: "sync" as const, args: [k] as [string], unique: "while-executing" as const })));
+    await tq.enqueueBulk(
+      ["a", "b", "c"].map((k) => ({
+        name: "sync" as const,
+        args: [k] as [string],
+        unique: "while-executing" as const,
+      })),
+    );
     const { first, after } = await twice(scripts.begin, ["ticks", "tick:t1"], beginArgs("t1"));
     expect(fetchedJobs((first as RedisReply[])[5]).map((f) => JSON.parse(f.raw).args[0])).toEqual(["a", "c"]);
     expect([after["flow:owner:u:a"], after["flow:owner:u:b"], after["flow:owner:u:c"]]).toEqual(["t1", "other", "t1"]);
@@ -169,7 +229,10 @@ describe.each(adapterCases)("flow scripts run twice over $name", (adapterCase) =
   it("begin: a flow job whose descriptor cannot be read goes to the dead set once; a replay moves nothing", async () => {
     const tq = h.make(jobs);
     await tq.enqueue("sync", ["a"], { unique: "while-executing" });
-    await h.redis.lpush(key("queue:default"), '{"tickq_flow":"sync default u|u:b","class":"sync","args":["b"],"jid":"bad"}');
+    await h.redis.lpush(
+      key("queue:default"),
+      '{"tickq_flow":"sync default u|u:b","class":"sync","args":["b"],"jid":"bad"}',
+    );
     const { first, after } = await twice(scripts.begin, ["ticks", "tick:t1"], beginArgs("t1"));
     expect(fetchedJobs((first as RedisReply[])[5]).map((f) => JSON.parse(f.raw).args)).toEqual([["a"]]);
     expect((first as RedisReply[])[10]).toEqual([0, expect.any(Number), 0]); // the readable flow job gets the one fence after it
@@ -180,8 +243,13 @@ describe.each(adapterCases)("flow scripts run twice over $name", (adapterCase) =
 
   it("begin: slots taken, a full key's jobs parked, an over-limit job deferred; a replay answers the same and moves nothing", async () => {
     const tq = h.make(jobs);
-    await tq.enqueueBulk([1, 2, 3].map(() => ({ name: "sync" as const, args: ["a"] as [string], unique: "while-executing" as const })));
-    await tq.enqueueBulk([{ name: "call", args: [] }, { name: "call", args: [] }]);
+    await tq.enqueueBulk(
+      [1, 2, 3].map(() => ({ name: "sync" as const, args: ["a"] as [string], unique: "while-executing" as const })),
+    );
+    await tq.enqueueBulk([
+      { name: "call", args: [] },
+      { name: "call", args: [] },
+    ]);
     const { first, after } = await twice(scripts.begin, ["ticks", "tick:t1"], beginArgs("t1"));
     const fetched = fetchedJobs((first as RedisReply[])[5]);
     expect(fetched.map((f) => JSON.parse(f.raw).class).sort()).toEqual(["call", "sync"]);
@@ -197,12 +265,23 @@ describe.each(adapterCases)("flow scripts run twice over $name", (adapterCase) =
     expect(after["flow:locks"]).toEqual({ sync: "1" });
     expect(after["flow:waiting"]).toEqual({ sync: "2" });
     const stats = await tq.stats();
-    expect(stats.flow).toEqual({ sync: { locksHeld: 1, waiting: 2, deferred: 0 }, call: { locksHeld: 0, waiting: 0, deferred: 1 } });
+    expect(stats.flow).toEqual({
+      sync: { locksHeld: 1, waiting: 2, deferred: 0 },
+      call: { locksHeld: 0, waiting: 0, deferred: 1 },
+    });
   });
 
   it("begin: past a busy key's duplicates it reads on in growing chunks, and what a chunk holds past the batch goes back to the head in order", async () => {
     const tq = h.make({ ...jobs, quick: () => {} });
-    await enqueueQueued(h, tq, [1, 2, 3, 4, 5].map(() => ({ name: "sync" as const, args: ["busy"] as [string], unique: "while-executing" as const })));
+    await enqueueQueued(
+      h,
+      tq,
+      [1, 2, 3, 4, 5].map(() => ({
+        name: "sync" as const,
+        args: ["busy"] as [string],
+        unique: "while-executing" as const,
+      })),
+    );
     await tq.enqueueBulk(Array.from({ length: 10 }, (_, i) => ({ name: "quick" as const, args: [i] as never })));
     await h.redis.set(key("tick:other"), "1", "PX", 60_000); // a live tick holds the key
     await h.redis.set(key("flow:owner:u:busy"), "other");
@@ -218,7 +297,12 @@ describe.each(adapterCases)("flow scripts run twice over $name", (adapterCase) =
 
   it("begin: a busy key's run of duplicates is parked as it is read, in order; those newer than the batch are parked, not put back too", async () => {
     const tq = h.make({ ...jobs, quick: () => {} });
-    const dup = (jid: string) => ({ name: "sync" as const, args: ["busy"] as [string], unique: "while-executing" as const, jid });
+    const dup = (jid: string) => ({
+      name: "sync" as const,
+      args: ["busy"] as [string],
+      unique: "while-executing" as const,
+      jid,
+    });
     const quick = (i: number) => ({ name: "quick" as const, args: [i] as never });
     await enqueueQueued(h, tq, [dup("da"), dup("db"), quick(0), quick(1), dup("dc"), dup("dd"), quick(2)]);
     await h.redis.set(key("tick:other"), "1", "PX", 60_000); // a live tick holds the key
@@ -235,19 +319,47 @@ describe.each(adapterCases)("flow scripts run twice over $name", (adapterCase) =
 
   it("begin: two names sharing a busy key, in runs: each run is counted for its own name", async () => {
     const tq = h.make({ ...jobs, other: { perform: () => {}, uniqueKey: ([k]: [string]) => k } });
-    const of = (name: "sync" | "other", jid: string) => ({ name, args: ["busy"] as [string], unique: "while-executing" as const, jid });
-    await enqueueQueued(h, tq, [of("other", "o1"), of("sync", "s1"), of("sync", "s2"), of("other", "o2"), of("other", "o3"), of("sync", "s3")]);
+    const of = (name: "sync" | "other", jid: string) => ({
+      name,
+      args: ["busy"] as [string],
+      unique: "while-executing" as const,
+      jid,
+    });
+    await enqueueQueued(h, tq, [
+      of("other", "o1"),
+      of("sync", "s1"),
+      of("sync", "s2"),
+      of("other", "o2"),
+      of("other", "o3"),
+      of("sync", "s3"),
+    ]);
     await h.redis.set(key("tick:other"), "1", "PX", 60_000);
     await h.redis.set(key("flow:owner:u:busy"), "other");
     const { first, after } = await twice(scripts.begin, ["ticks", "tick:t1"], beginArgs("t1", 10));
     expect(fetchedJobs((first as RedisReply[])[5])).toEqual([]);
-    expect((after["flow:park:u:busy"] as string[]).map((j) => JSON.parse(j).jid)).toEqual(["s3", "o3", "o2", "s2", "s1", "o1"]);
+    expect((after["flow:park:u:busy"] as string[]).map((j) => JSON.parse(j).jid)).toEqual([
+      "s3",
+      "o3",
+      "o2",
+      "s2",
+      "s1",
+      "o1",
+    ]);
     expect(after["flow:waiting"]).toEqual({ sync: "3", other: "3" });
   });
 
   it("begin: duplicates of a key whose holder's lease is gone are not parked as read: the first frees and takes the slot, the rest park", async () => {
     const tq = h.make(jobs);
-    await enqueueQueued(h, tq, ["d1", "d2", "d3"].map((jid) => ({ name: "sync" as const, args: ["a"] as [string], unique: "while-executing" as const, jid })));
+    await enqueueQueued(
+      h,
+      tq,
+      ["d1", "d2", "d3"].map((jid) => ({
+        name: "sync" as const,
+        args: ["a"] as [string],
+        unique: "while-executing" as const,
+        jid,
+      })),
+    );
     await h.redis.set(key("flow:owner:u:a"), "gone"); // no tick:gone: its lease is gone
     const { first, after } = await twice(scripts.begin, ["ticks", "tick:t1"], beginArgs("t1"));
     expect(fetchedJobs((first as RedisReply[])[5]).map((f) => JSON.parse(f.raw).jid)).toEqual(["d1"]);
@@ -257,7 +369,9 @@ describe.each(adapterCases)("flow scripts run twice over $name", (adapterCase) =
 
   it("step: the holder's ack frees its slot and sends one parked job to the head of its queue, once", async () => {
     const tq = h.make(jobs);
-    await tq.enqueueBulk([1, 2, 3].map(() => ({ name: "sync" as const, args: ["a"] as [string], unique: "while-executing" as const })));
+    await tq.enqueueBulk(
+      [1, 2, 3].map(() => ({ name: "sync" as const, args: ["a"] as [string], unique: "while-executing" as const })),
+    );
     const [held] = fetchedJobs((await begin("t1"))[5]);
     const args = [...COMMON("t1"), 2, ...ackArgv([{ kind: "succeeded", job: held! }]), ...FETCH(0)];
     const { after } = await twice(scripts.step, ["ticks", "tick:t1"], args);
@@ -270,13 +384,19 @@ describe.each(adapterCases)("flow scripts run twice over $name", (adapterCase) =
 
   it("step: successes of distinct keys settle at once and a chunk of distinct free keys is taken at once, each once", async () => {
     const tq = h.make(jobs);
-    const some = (keys: string[]) => keys.map((k) => ({ name: "sync" as const, args: [k] as [string], unique: "while-executing" as const }));
+    const some = (keys: string[]) =>
+      keys.map((k) => ({ name: "sync" as const, args: [k] as [string], unique: "while-executing" as const }));
     await tq.enqueueBulk(some(["a", "b", "c"]));
     const held = fetchedJobs((await begin("t1", 3))[5]);
     const counter = Number(await h.redis.get(key("flow:fence")));
     await tq.enqueueBulk([...some(["a", "d", "e"]), { name: "call" as const, args: [] }]); // a: free again by the acks below
     // acks of a, b, c (one run of a shape); the fetch's first chunk is a, d, e (the commonest chunk); call comes after
-    const args = [...COMMON("t1"), 2, ...ackArgv(held.map((job) => ({ kind: "succeeded" as const, job }))), ...FETCH(3)];
+    const args = [
+      ...COMMON("t1"),
+      2,
+      ...ackArgv(held.map((job) => ({ kind: "succeeded" as const, job }))),
+      ...FETCH(3),
+    ];
     const { first, after } = await twice(scripts.step, ["ticks", "tick:t1"], args);
     expect(fetchedJobs((first as RedisReply[])[3]).map((f) => JSON.parse(f.raw).args[0])).toEqual(["a", "d", "e"]);
     expect((first as RedisReply[])[5]).toEqual([]); // no ack missed
@@ -284,7 +404,11 @@ describe.each(adapterCases)("flow scripts run twice over $name", (adapterCase) =
     expect(capped).toBe(0);
     expect(before).toBeGreaterThanOrEqual(counter); // on from the fences begin handed out
     expect(parked).toBe(0);
-    expect(Object.keys(after).filter((k) => k.startsWith("flow:owner:")).sort()).toEqual(["flow:owner:u:a", "flow:owner:u:d", "flow:owner:u:e"]);
+    expect(
+      Object.keys(after)
+        .filter((k) => k.startsWith("flow:owner:"))
+        .sort(),
+    ).toEqual(["flow:owner:u:a", "flow:owner:u:d", "flow:owner:u:e"]);
     expect([after["flow:owner:u:a"], after["flow:owner:u:d"], after["flow:owner:u:e"]]).toEqual(["t1", "t1", "t1"]);
     expect(after["flow:fence"]).toBe(String(before! + 3));
     expect(after["flow:locks"]).toEqual({ sync: "3" });
@@ -298,7 +422,13 @@ describe.each(adapterCases)("flow scripts run twice over $name", (adapterCase) =
     await tq.enqueue("sync", ["c"], { unique: "coalesce" });
     const fetched = fetchedJobs((await begin("t1"))[5]);
     expect(await h.redis.exists(key("flow:wait:c"))).toBe(0); // started: no longer waiting
-    const args = [...COMMON("t1"), 2, ...ackArgv(fetched.map((job) => ({ kind: "unstarted" as const, job }))), 1, "default"];
+    const args = [
+      ...COMMON("t1"),
+      2,
+      ...ackArgv(fetched.map((job) => ({ kind: "unstarted" as const, job }))),
+      1,
+      "default",
+    ];
     const { after } = await twice(scripts.finish, ["ticks", "tick:t1"], args);
     expect(after["queue:default"]).toHaveLength(2);
     expect(after["flow:owner:u:c"]).toBeUndefined();
@@ -308,7 +438,9 @@ describe.each(adapterCases)("flow scripts run twice over $name", (adapterCase) =
 
   it("housekeep: resurrecting a dead holder frees its slot and unparks once", async () => {
     const tq = h.make(jobs);
-    await tq.enqueueBulk([1, 2].map(() => ({ name: "sync" as const, args: ["a"] as [string], unique: "while-executing" as const })));
+    await tq.enqueueBulk(
+      [1, 2].map(() => ({ name: "sync" as const, args: ["a"] as [string], unique: "while-executing" as const })),
+    );
     const [held] = fetchedJobs((await begin("dead-tick"))[5]);
     await h.redis.del(key("tick:dead-tick"), key("resurrector"));
     await begin("t2", 0, 0);
@@ -327,20 +459,33 @@ describe.each(adapterCases)("flow scripts run twice over $name", (adapterCase) =
     await h.make(jobs).enqueue("sync", ["a"], { unique: "while-executing" });
     await h.make(jobs).enqueue("sync", ["a"], { unique: "until-executed" });
     const [first, second] = await readsTwice(scripts.stats, ["queues", "ticks"], [2, "sync", "call", 0]);
-    expect(first[15]).toEqual([[0, 0, 0], [0, 0, 0]]);
+    expect(first[15]).toEqual([
+      [0, 0, 0],
+      [0, 0, 0],
+    ]);
     expect(second[15]).toEqual(first[15]);
   });
 
   it("a tick resurrected while it froze frees nothing with its late acks: the slot is the new holder's", async () => {
     const tq = h.make(jobs);
-    await tq.enqueueBulk([1, 2].map(() => ({ name: "sync" as const, args: ["a"] as [string], unique: "while-executing" as const })));
+    await tq.enqueueBulk(
+      [1, 2].map(() => ({ name: "sync" as const, args: ["a"] as [string], unique: "while-executing" as const })),
+    );
     const [mine] = fetchedJobs((await begin("t1"))[5]);
     await h.redis.del(key("tick:t1"), key("resurrector"));
     await begin("t2");
     expect(await h.redis.get(key("flow:owner:u:a"))).toBe("t2");
     const before = await snapshot(h.redis, h.prefix);
-    await run(scripts.step, ["ticks", "tick:t1"], [...COMMON("t1"), 2, ...ackArgv([{ kind: "succeeded", job: mine! }]), ...FETCH(10)]);
-    await run(scripts.finish, ["ticks", "tick:t1"], [...COMMON("t1"), 3, ...ackArgv([{ kind: "unstarted", job: mine! }]), 1, "default"]);
+    await run(
+      scripts.step,
+      ["ticks", "tick:t1"],
+      [...COMMON("t1"), 2, ...ackArgv([{ kind: "succeeded", job: mine! }]), ...FETCH(10)],
+    );
+    await run(
+      scripts.finish,
+      ["ticks", "tick:t1"],
+      [...COMMON("t1"), 3, ...ackArgv([{ kind: "unstarted", job: mine! }]), 1, "default"],
+    );
     const after = await snapshot(h.redis, h.prefix);
     delete before.ticks;
     delete after.ticks;
@@ -349,7 +494,9 @@ describe.each(adapterCases)("flow scripts run twice over $name", (adapterCase) =
 
   it("a fetch that finds a key full frees the slots of holders whose lease is gone", async () => {
     const tq = h.make(jobs);
-    await tq.enqueueBulk([1, 2, 3].map(() => ({ name: "sync" as const, args: ["a"] as [string], unique: "while-executing" as const })));
+    await tq.enqueueBulk(
+      [1, 2, 3].map(() => ({ name: "sync" as const, args: ["a"] as [string], unique: "while-executing" as const })),
+    );
     await begin("t1");
     await h.redis.del(key("tick:t1"), key("resurrector")); // t1 died; no resurrection yet
     await h.redis.rpoplpush(key("flow:park:u:a"), key("queue:default")); // a parked job reaches the queue

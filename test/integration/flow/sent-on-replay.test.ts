@@ -24,7 +24,14 @@ describe.each(adapterCases)("parked jobs sent back, reported over $name", (adapt
   /** j1 runs in tick t1, j2 and j3 wait parked on its key. */
   const holdOne = async () => {
     const tq = h.make(jobs);
-    await tq.enqueueBulk([1, 2, 3].map((i) => ({ name: "sync" as const, args: ["k"] as [string], unique: "while-executing" as const, jid: `j${i}` })));
+    await tq.enqueueBulk(
+      [1, 2, 3].map((i) => ({
+        name: "sync" as const,
+        args: ["k"] as [string],
+        unique: "while-executing" as const,
+        jid: `j${i}`,
+      })),
+    );
     const begun = (await run(scripts.begin, ["ticks", "tick:t1"], beginArgs("t1"))) as RedisReply[];
     const [held] = fetchedJobs(begun[5]);
     expect(jidOf(held!.raw)).toBe("j1");
@@ -34,7 +41,11 @@ describe.each(adapterCases)("parked jobs sent back, reported over $name", (adapt
   it("begin says jobs wait parked; a step whose ack frees the key and fetches nothing says it sent one back", async () => {
     const { held, flow } = await holdOne();
     expect(flow).toEqual([0, expect.any(Number), 1]); // not capped, a fence base, jobs parked
-    const { first, after } = await twice(scripts.step, ["ticks", "tick:t1"], [...COMMON("t1"), 2, ...ackArgv([{ kind: "succeeded", job: held }]), ...FETCH(0)]);
+    const { first, after } = await twice(
+      scripts.step,
+      ["ticks", "tick:t1"],
+      [...COMMON("t1"), 2, ...ackArgv([{ kind: "succeeded", job: held }]), ...FETCH(0)],
+    );
     const reply = first as RedisReply[];
     expect(reply[6]).toEqual([]); // no fetch met a flow job
     expect(reply[7]).toBe(1);
@@ -43,7 +54,11 @@ describe.each(adapterCases)("parked jobs sent back, reported over $name", (adapt
 
   it("a step whose ack frees the key fetches the job it sent back, in the same call", async () => {
     const { held } = await holdOne();
-    const { first } = await twice(scripts.step, ["ticks", "tick:t1"], [...COMMON("t1"), 2, ...ackArgv([{ kind: "succeeded", job: held }]), ...FETCH(10)]);
+    const { first } = await twice(
+      scripts.step,
+      ["ticks", "tick:t1"],
+      [...COMMON("t1"), 2, ...ackArgv([{ kind: "succeeded", job: held }]), ...FETCH(10)],
+    );
     const reply = first as RedisReply[];
     expect(fetchedJobs(reply[3]).map((f) => jidOf(f.raw))).toEqual(["j2"]);
     expect(reply[6]).toEqual([0, expect.any(Number), 1]); // j2 gets the next fence; j3 still parked
@@ -52,7 +67,11 @@ describe.each(adapterCases)("parked jobs sent back, reported over $name", (adapt
 
   it("finish says how many jobs its acks sent back", async () => {
     const { held } = await holdOne();
-    const { first, after } = await twice(scripts.finish, ["ticks", "tick:t1"], [...COMMON("t1"), 2, ...ackArgv([{ kind: "succeeded", job: held }]), 1, "default"]);
+    const { first, after } = await twice(
+      scripts.finish,
+      ["ticks", "tick:t1"],
+      [...COMMON("t1"), 2, ...ackArgv([{ kind: "succeeded", job: held }]), 1, "default"],
+    );
     expect((first as RedisReply[])[5]).toBe(1);
     expect((after["queue:default"] as string[]).map(jidOf)).toEqual(["j2"]);
   });
@@ -61,7 +80,11 @@ describe.each(adapterCases)("parked jobs sent back, reported over $name", (adapt
     const tq = h.make(jobs);
     await tq.enqueue("sync", ["solo"], { unique: "while-executing" });
     const [held] = fetchedJobs(((await run(scripts.begin, ["ticks", "tick:t1"], beginArgs("t1"))) as RedisReply[])[5]);
-    const { first } = await twice(scripts.finish, ["ticks", "tick:t1"], [...COMMON("t1"), 2, ...ackArgv([{ kind: "succeeded", job: held! }]), 1, "default"]);
+    const { first } = await twice(
+      scripts.finish,
+      ["ticks", "tick:t1"],
+      [...COMMON("t1"), 2, ...ackArgv([{ kind: "succeeded", job: held! }]), 1, "default"],
+    );
     expect((first as RedisReply[])[5]).toBe(0);
   });
 });

@@ -26,11 +26,22 @@ describe.each(adapterCases)("the job sent on, overtaken by a holder put back, ov
   /** j holds key a (its tick t1), p1–p3 parked behind it at enqueue; then j is put back unstarted, which sends p1 on. */
   async function holderPutBack(): Promise<void> {
     const tq = h.make(jobs);
-    await tq.enqueueBulk(["j", "p1", "p2", "p3"].map((jid) => ({ name: "sync" as const, args: ["a"] as [string], unique: "while-executing" as const, jid })));
+    await tq.enqueueBulk(
+      ["j", "p1", "p2", "p3"].map((jid) => ({
+        name: "sync" as const,
+        args: ["a"] as [string],
+        unique: "while-executing" as const,
+        jid,
+      })),
+    );
     expect(await parkedJids()).toEqual(["p1", "p2", "p3"]);
     const held = await begin("t1", 10);
     expect(held.map((f) => jidOf(f.raw))).toEqual(["j"]);
-    await run(scripts.finish, ["ticks", "tick:t1"], [...COMMON("t1"), 2, ...ackArgv([{ kind: "unstarted", job: held[0]! }]), 1, "default"]);
+    await run(
+      scripts.finish,
+      ["ticks", "tick:t1"],
+      [...COMMON("t1"), 2, ...ackArgv([{ kind: "unstarted", job: held[0]! }]), 1, "default"],
+    );
     // j is back at the head of the queue, p1 (sent on by j's release) behind it
     expect((await h.redis.lrange(`${h.prefix}queue:default`, 0, -1)).map(jidOf)).toEqual(["p1", "j"]);
   }
@@ -54,7 +65,14 @@ describe.each(adapterCases)("the job sent on, overtaken by a holder put back, ov
 
   it("a holder resurrected from a dead tick: the same order", async () => {
     const tq = h.make(jobs);
-    await tq.enqueueBulk(["j", "p1", "p2", "p3"].map((jid) => ({ name: "sync" as const, args: ["a"] as [string], unique: "while-executing" as const, jid })));
+    await tq.enqueueBulk(
+      ["j", "p1", "p2", "p3"].map((jid) => ({
+        name: "sync" as const,
+        args: ["a"] as [string],
+        unique: "while-executing" as const,
+        jid,
+      })),
+    );
     expect((await begin("dead", 10)).map((f) => jidOf(f.raw))).toEqual(["j"]);
     await h.redis.del(`${h.prefix}tick:dead`, `${h.prefix}resurrector`); // the lease gone, and no resurrection pass ran lately
     const ran: string[] = [];

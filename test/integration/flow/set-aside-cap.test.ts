@@ -21,7 +21,10 @@ describe.each(adapterCases)("more duplicates of a busy key than a fetch sets asi
     const ran: string[] = [];
     const jobs = {
       // The job in queue "hold" holds the key until the test releases it.
-      sync: { uniqueKey: ([key]: Args) => key, perform: ([key]: Args, ctx: { queue: string }) => (ctx.queue === "hold" ? released : void ran.push(key)) },
+      sync: {
+        uniqueKey: ([key]: Args) => key,
+        perform: ([key]: Args, ctx: { queue: string }) => (ctx.queue === "hold" ? released : void ran.push(key)),
+      },
       plain: ([key]: Args) => void ran.push(key),
     };
     const holder = h.make(jobs, { queues: ["hold"] });
@@ -36,7 +39,10 @@ describe.each(adapterCases)("more duplicates of a busy key than a fetch sets asi
     try {
       while ((await holder.stats()).inflight === 0) await sleep(10);
       const report = await tq.tick({ batch: 10, concurrency: 10, budgetMs: 5_000 });
-      expect({ succeeded: report.succeeded, more: report.more || report.succeeded === 10 }).toEqual({ succeeded: 10, more: true });
+      expect({ succeeded: report.succeeded, more: report.more || report.succeeded === 10 }).toEqual({
+        succeeded: 10,
+        more: true,
+      });
       expect(ran.sort()).toEqual(Array.from({ length: 10 }, (_, i) => `p${i}`).sort());
       expect((await tq.stats()).flow.sync!.waiting).toBe(2_500);
     } finally {

@@ -29,7 +29,9 @@ describe.each(adapterCases)("a unique key shared by two job names over $name", (
       { name: "b", args: ["k", "b1"], unique: "while-executing" },
     ]);
     // Another tick takes the key with h0 (the oldest job) and holds it.
-    const [held] = fetchedJobs(((await run(scripts.begin, ["ticks", "tick:t0"], beginArgs("t0", 1))) as RedisReply[])[5]);
+    const [held] = fetchedJobs(
+      ((await run(scripts.begin, ["ticks", "tick:t0"], beginArgs("t0", 1))) as RedisReply[])[5],
+    );
     expect(JSON.parse(held!.raw).args[1]).toBe("h0");
     // This tick's fetch meets a1 then b1, in one chunk: both park on k.
     await tq.tick({ batch: 10 });
@@ -38,10 +40,17 @@ describe.each(adapterCases)("a unique key shared by two job names over $name", (
     expect.soft({ a: parked.a!.waiting, b: parked.b!.waiting }).toEqual({ a: 1, b: 1 });
 
     // t0 is done with h0: the key frees, a1 then b1 run.
-    await run(scripts.finish, ["ticks", "tick:t0"], [...COMMON("t0"), 2, ...ackArgv([{ kind: "succeeded", job: held! }]), 1, "default"]);
+    await run(
+      scripts.finish,
+      ["ticks", "tick:t0"],
+      [...COMMON("t0"), 2, ...ackArgv([{ kind: "succeeded", job: held! }]), 1, "default"],
+    );
     for (let i = 0; i < 4 && ran.length < 2; i++) await tq.tick({ batch: 10 });
     expect(ran).toEqual(["a1", "b1"]);
     const after = (await tq.stats()).flow;
-    expect(after).toEqual({ a: { locksHeld: 0, waiting: 0, deferred: 0 }, b: { locksHeld: 0, waiting: 0, deferred: 0 } });
+    expect(after).toEqual({
+      a: { locksHeld: 0, waiting: 0, deferred: 0 },
+      b: { locksHeld: 0, waiting: 0, deferred: 0 },
+    });
   });
 });

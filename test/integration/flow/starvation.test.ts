@@ -18,21 +18,39 @@ const PLAIN = 100;
 
 describe.each(adapterCases)("a busy key at the head of the first queue over $name", (adapterCase) => {
   const h = useHarness(adapterCase, "flow-starve");
-  const ticks = flowTicks(adapterCase, h, { QUEUES: "critical,default", LEASE_MS: "1000", BUDGET_MS: "20000", BATCH: "10", CONCURRENCY: "10" });
+  const ticks = flowTicks(adapterCase, h, {
+    QUEUES: "critical,default",
+    LEASE_MS: "1000",
+    BUDGET_MS: "20000",
+    BATCH: "10",
+    CONCURRENCY: "10",
+  });
   afterEach(() => ticks.stop());
 
   it("keeps no other job from running, and the key runs once at a time", async () => {
     await ticks.start(2);
-    const tq = createTickq({ redis: h.adapter, prefix: h.prefix, queues: ["critical", "default"], jobs: flowJobs(() => () => {}) });
+    const tq = createTickq({
+      redis: h.adapter,
+      prefix: h.prefix,
+      queues: ["critical", "default"],
+      jobs: flowJobs(() => () => {}),
+    });
     // The first duplicate holds the key until test:release exists (ms -1); the others take 20 ms.
     // Queued one by one as though none of the key waited (an enqueue would park all but the first):
     // the queue's head is the busy key's, as when they come due from the schedule.
     const hot = await enqueueQueued(
       h,
       tq,
-      Array.from({ length: DUPLICATES }, (_, i) => ({ name: "exclusive" as const, args: ["hot", i === 0 ? -1 : 20] as [string, number], queue: "critical", unique: "while-executing" as const })),
+      Array.from({ length: DUPLICATES }, (_, i) => ({
+        name: "exclusive" as const,
+        args: ["hot", i === 0 ? -1 : 20] as [string, number],
+        queue: "critical",
+        unique: "while-executing" as const,
+      })),
     );
-    const plain = await tq.enqueueBulk(Array.from({ length: PLAIN }, (_, i) => ({ name: "plain" as const, args: [`p-${i}`, 5] as [string, number] })));
+    const plain = await tq.enqueueBulk(
+      Array.from({ length: PLAIN }, (_, i) => ({ name: "plain" as const, args: [`p-${i}`, 5] as [string, number] })),
+    );
     await ticks.go();
 
     expect(await waitDone(h, PLAIN, 30_000), ticks.stderr()).toBe(PLAIN);

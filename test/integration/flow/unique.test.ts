@@ -15,7 +15,9 @@ describe.each(adapterCases)("unique enqueue over $name", (adapterCase) => {
     const connections = Array.from({ length: 5 }, () => adapterCase.open());
     try {
       const clients = connections.map((c) => createTickq({ redis: c.adapter, prefix: h.prefix, jobs }));
-      const jids = await Promise.all(Array.from({ length: 50 }, (_, i) => clients[i % 5]!.enqueue("sync", ["42"], { unique: "until-executed" })));
+      const jids = await Promise.all(
+        Array.from({ length: 50 }, (_, i) => clients[i % 5]!.enqueue("sync", ["42"], { unique: "until-executed" })),
+      );
       expect(new Set(jids).size).toBe(1);
     } finally {
       await Promise.all(connections.map((c) => c.close()));
@@ -78,7 +80,9 @@ describe.each(adapterCases)("unique enqueue over $name", (adapterCase) => {
     expect(await tq.enqueue("rebuild", [], { unique: "coalesce" })).toBe(waiting);
     const tick = tq.tick({ budgetMs: 3_000 });
     await running;
-    const during = await Promise.all(Array.from({ length: 20 }, () => tq.enqueue("rebuild", [], { unique: "coalesce" })));
+    const during = await Promise.all(
+      Array.from({ length: 20 }, () => tq.enqueue("rebuild", [], { unique: "coalesce" })),
+    );
     expect(new Set(during).size).toBe(1);
     expect(during[0]).not.toBe(waiting);
     await tick;

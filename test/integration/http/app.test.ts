@@ -30,7 +30,11 @@ describe("the HTTP app", () => {
     ["a malformed header", { headers: { Authorization: "Basic abc" } }, /must be: Bearer/],
   ])("answers 401 with a JSON error for %s", async (_label, init, message) => {
     const { app } = makeApp();
-    for (const [path, method] of [["/tick", "POST"], ["/tick", "GET"], ["/stats", "GET"]] as const) {
+    for (const [path, method] of [
+      ["/tick", "POST"],
+      ["/tick", "GET"],
+      ["/stats", "GET"],
+    ] as const) {
       const res = await app.request(path, { method, ...init });
       expect(res.status).toBe(401);
       expect((await res.json()).error).toMatch(message);
@@ -57,7 +61,11 @@ describe("the HTTP app", () => {
   });
 
   it("answers 503 with a clear error, no stack, when Redis is down", async () => {
-    const client = new Redis("redis://127.0.0.1:1", { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    const client = new Redis("redis://127.0.0.1:1", {
+      lazyConnect: true,
+      maxRetriesPerRequest: 0,
+      retryStrategy: () => null,
+    });
     client.on("error", () => {});
     const tickq = createTickq({ redis: ioredisAdapter(client), jobs: {}, redisTimeoutMs: 1_000 });
     const app = createApp({ tickq, secrets: [SECRET] });
@@ -78,27 +86,35 @@ describe("the HTTP app", () => {
 
   // Hono's bearerAuth only matches tokens of [A-Za-z0-9._~+/-]+=*; any other
   // secret could never authenticate, so createApp refuses it at start.
-  it.each([["pa$$word!"], ["a:b"], ["tok=en"], ["=leading"], ["with space"], ["line-end\n"], [" padded"], ["héllo"], ["#hash"], ['quo"te']])(
-    "refuses at createApp a secret no request could match: %j",
-    (bad) => {
-      const tickq = h.make({});
-      for (const secrets of [[bad], [SECRET, bad], [undefined, bad]]) {
-        let thrown: unknown;
-        try {
-          createApp({ tickq, secrets });
-        } catch (error) {
-          thrown = error;
-        }
-        expect(thrown).toBeInstanceOf(TickqError);
-        const { code, message } = thrown as TickqError;
-        expect(code).toBe("BAD_OPTIONS");
-        expect(message).toContain(`secret ${secrets.length} of ${secrets.length}`);
-        expect(message).toContain("A-Z a-z 0-9 - . _ ~ + /");
-        expect(message).toContain("openssl rand -hex 32");
-        expect(message).not.toContain(bad.trim()); // never the secret itself: the Worker answers this message to anyone
+  it.each([
+    ["pa$$word!"],
+    ["a:b"],
+    ["tok=en"],
+    ["=leading"],
+    ["with space"],
+    ["line-end\n"],
+    [" padded"],
+    ["héllo"],
+    ["#hash"],
+    ['quo"te'],
+  ])("refuses at createApp a secret no request could match: %j", (bad) => {
+    const tickq = h.make({});
+    for (const secrets of [[bad], [SECRET, bad], [undefined, bad]]) {
+      let thrown: unknown;
+      try {
+        createApp({ tickq, secrets });
+      } catch (error) {
+        thrown = error;
       }
-    },
-  );
+      expect(thrown).toBeInstanceOf(TickqError);
+      const { code, message } = thrown as TickqError;
+      expect(code).toBe("BAD_OPTIONS");
+      expect(message).toContain(`secret ${secrets.length} of ${secrets.length}`);
+      expect(message).toContain("A-Z a-z 0-9 - . _ ~ + /");
+      expect(message).toContain("openssl rand -hex 32");
+      expect(message).not.toContain(bad.trim()); // never the secret itself: the Worker answers this message to anyone
+    }
+  });
 
   it("names why a secret is refused", () => {
     const tickq = h.make({});

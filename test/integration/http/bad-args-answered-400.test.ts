@@ -15,16 +15,30 @@ const post = (body: unknown) => ({
   body: JSON.stringify(body),
   headers: { Authorization: `Bearer ${SECRET}`, "content-type": "application/json" },
 });
-const welcome = v.tuple([v.object({ email: v.pipe(v.string("expected string"), v.email("expected an email address")) })]);
+const welcome = v.tuple([
+  v.object({ email: v.pipe(v.string("expected string"), v.email("expected an email address")) }),
+]);
 
 describe.each(adapterCases)("POST /jobs with bad args over $name", (adapterCase) => {
   const h = useHarness(adapterCase, "args-http");
-  const makeApp = () => createApp({ tickq: h.make({ sendWelcomeEmail: { schema: welcome, perform: () => {} }, ping: () => {} }), secrets: [SECRET] });
+  const makeApp = () =>
+    createApp({
+      tickq: h.make({ sendWelcomeEmail: { schema: welcome, perform: () => {} }, ping: () => {} }),
+      secrets: [SECRET],
+    });
 
   it.each([
     ["swapped types", { name: "sendWelcomeEmail", args: [42] }, /^args\[0\]: /],
-    ["a field of the wrong type", { name: "sendWelcomeEmail", args: [{ email: 42 }] }, /^args\[0\]\.email: expected string$/],
-    ["a value the schema's check refuses", { name: "sendWelcomeEmail", args: [{ email: "nope" }] }, /^args\[0\]\.email: expected an email address$/],
+    [
+      "a field of the wrong type",
+      { name: "sendWelcomeEmail", args: [{ email: 42 }] },
+      /^args\[0\]\.email: expected string$/,
+    ],
+    [
+      "a value the schema's check refuses",
+      { name: "sendWelcomeEmail", args: [{ email: "nope" }] },
+      /^args\[0\]\.email: expected an email address$/,
+    ],
   ])("%s: 400 BAD_ARGS naming the path, nothing written", async (_label, body, message) => {
     const app = makeApp();
     const before = await snapshot(h.redis, h.prefix);
@@ -40,7 +54,9 @@ describe.each(adapterCases)("POST /jobs with bad args over $name", (adapterCase)
     const app = makeApp();
     const single = await app.request("/jobs", post({ name: "sendWelcomeEmail" }));
     expect(single.status).toBe(400);
-    expect(await single.json()).toMatchObject({ error: "args: args is required: the job's args as a JSON array ([] for none)" });
+    expect(await single.json()).toMatchObject({
+      error: "args: args is required: the job's args as a JSON array ([] for none)",
+    });
     const batch = await app.request("/jobs", post([{ name: "ping", args: [] }, { name: "ping" }]));
     expect(batch.status).toBe(400);
     expect(((await batch.json()) as { error: string }).error).toMatch(/^1\.args: args is required/);
@@ -48,7 +64,10 @@ describe.each(adapterCases)("POST /jobs with bad args over $name", (adapterCase)
   });
 
   it("args the schema accepts are enqueued: 201", async () => {
-    const res = await makeApp().request("/jobs", post({ name: "sendWelcomeEmail", args: [{ email: "ann@example.com" }] }));
+    const res = await makeApp().request(
+      "/jobs",
+      post({ name: "sendWelcomeEmail", args: [{ email: "ann@example.com" }] }),
+    );
     expect(res.status).toBe(201);
     expect(await h.redis.llen(`${h.prefix}queue:default`)).toBe(1);
   });

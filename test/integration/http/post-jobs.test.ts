@@ -29,7 +29,15 @@ describe("POST /jobs", () => {
 
   it("enqueues a batch, as an array or as { jobs }", async () => {
     const { app } = makeApp();
-    const a = await app.request("/jobs", post(JSON.stringify([{ name: "mail", args: ["x"] }, { name: "report", args: [] }])));
+    const a = await app.request(
+      "/jobs",
+      post(
+        JSON.stringify([
+          { name: "mail", args: ["x"] },
+          { name: "report", args: [] },
+        ]),
+      ),
+    );
     expect(a.status).toBe(201);
     expect((await a.json()).jids).toHaveLength(2);
     const b = await app.request("/jobs", post(JSON.stringify({ jobs: [{ name: "report", args: [], retry: 3 }] })));
@@ -40,7 +48,10 @@ describe("POST /jobs", () => {
   it("schedules with delayMs or at", async () => {
     const { app } = makeApp();
     await app.request("/jobs", post(JSON.stringify({ name: "mail", args: ["x"], delayMs: 60_000 })));
-    await app.request("/jobs", post(JSON.stringify({ name: "mail", args: ["y"], at: new Date(Date.now() + 3_600_000).toISOString() })));
+    await app.request(
+      "/jobs",
+      post(JSON.stringify({ name: "mail", args: ["y"], at: new Date(Date.now() + 3_600_000).toISOString() })),
+    );
     expect(await h.redis.zcard(`${h.prefix}schedule`)).toBe(2);
   });
 
@@ -52,7 +63,14 @@ describe("POST /jobs", () => {
     ["a negative delay", { name: "mail", args: [], delayMs: -5 }, /delayMs must be ≥ 0/],
     ["a bad date", { name: "mail", args: [], at: "tomorrow-ish" }, /at must be a date/],
     ["an empty batch", [], /no jobs given/],
-    ["a bad job inside a batch", [{ name: "mail", args: [] }, { name: "mail", args: 1 }], /^1\.args/],
+    [
+      "a bad job inside a batch",
+      [
+        { name: "mail", args: [] },
+        { name: "mail", args: 1 },
+      ],
+      /^1\.args/,
+    ],
   ])("answers 400 for %s, and enqueues nothing", async (_label, body, message) => {
     const { app } = makeApp();
     const res = await app.request("/jobs", post(JSON.stringify(body)));
@@ -76,7 +94,10 @@ describe("POST /jobs", () => {
   });
 
   it("answers 401 without the secret", async () => {
-    const res = await makeApp().app.request("/jobs", { method: "POST", body: JSON.stringify({ name: "mail", args: ["x"] }) });
+    const res = await makeApp().app.request("/jobs", {
+      method: "POST",
+      body: JSON.stringify({ name: "mail", args: ["x"] }),
+    });
     expect(res.status).toBe(401);
   });
 });

@@ -12,7 +12,15 @@ describe.each(adapterCases)("GET /jobs/:jid/result over $name", (adapterCase) =>
   const h = useHarness(adapterCase, "results-route");
   const setup = () => {
     const tickq = h.make(
-      { area: ([w, h]: [number, number]) => ({ area: w * h }), fail: { retry: false, perform: () => { throw new Error("boom"); } } },
+      {
+        area: ([w, h]: [number, number]) => ({ area: w * h }),
+        fail: {
+          retry: false,
+          perform: () => {
+            throw new Error("boom");
+          },
+        },
+      },
       { keepCompleted: { count: 10 } },
     );
     const app = createApp({ tickq, secrets: [SECRET], readSecrets: [READ] });
@@ -25,11 +33,20 @@ describe.each(adapterCases)("GET /jobs/:jid/result over $name", (adapterCase) =>
 
   it("answers a succeeded job's value, a dead job's error and a queued job's state to a read secret", async () => {
     const { tickq, get } = setup();
-    const [ok, dead] = await tickq.enqueueBulk([{ name: "area", args: [3, 4] }, { name: "fail", args: [] }]);
+    const [ok, dead] = await tickq.enqueueBulk([
+      { name: "area", args: [3, 4] },
+      { name: "fail", args: [] },
+    ]);
     await tickq.tick();
     const queued = await tickq.enqueue("area", [1, 1]);
-    expect(await get(`/jobs/${ok}/result`)).toMatchObject({ status: 200, body: { state: "succeeded", value: { area: 12 } } });
-    expect(await get(`/jobs/${dead}/result`)).toEqual({ status: 200, body: { state: "dead", error: { class: "Error", message: "boom" } } });
+    expect(await get(`/jobs/${ok}/result`)).toMatchObject({
+      status: 200,
+      body: { state: "succeeded", value: { area: 12 } },
+    });
+    expect(await get(`/jobs/${dead}/result`)).toEqual({
+      status: 200,
+      body: { state: "dead", error: { class: "Error", message: "boom" } },
+    });
     expect(await get(`/jobs/${queued}/result`)).toEqual({ status: 200, body: { state: "queued" } });
     expect(await get("/jobs/nope/result")).toEqual({ status: 200, body: { state: "unknown" } });
   });

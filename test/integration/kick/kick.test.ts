@@ -49,7 +49,15 @@ describe.each(adapterCases)("kick on enqueue over $name", (adapterCase) => {
     const running = { now: 0, max: 0 };
     const ran: number[] = [];
     const tq = h.make(
-      { work: async ([i]: [number]) => { running.now++; running.max = Math.max(running.max, running.now); await sleep(30); running.now--; ran.push(i); } },
+      {
+        work: async ([i]: [number]) => {
+          running.now++;
+          running.max = Math.max(running.max, running.now);
+          await sleep(30);
+          running.now--;
+          ran.push(i);
+        },
+      },
       { kick: { max: 1, tick: { concurrency: 1, budgetMs: 5_000 } } },
     );
     const kept: Promise<unknown>[] = [];
@@ -77,7 +85,9 @@ describe.each(adapterCases)("kick on enqueue over $name", (adapterCase) => {
   it("a kick that fails is logged and never fails the enqueue", async () => {
     const tq = h.make({ job: () => {} }, { kick: { tick: { batch: -1 } } });
     const kept: Promise<unknown>[] = [];
-    await expect(tq.scope({ waitUntil: (p) => void kept.push(p) }).enqueue("job", [], { kick: true })).resolves.toBeTypeOf("string");
+    await expect(
+      tq.scope({ waitUntil: (p) => void kept.push(p) }).enqueue("job", [], { kick: true }),
+    ).resolves.toBeTypeOf("string");
     await Promise.all(kept);
     expect(h.logged.join("\n")).toMatch(/kicked tick failed.*batch/);
   });

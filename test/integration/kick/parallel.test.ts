@@ -11,7 +11,9 @@ describe.each(adapterCases)("maxParallel over $name", (adapterCase) => {
   it("a tick over the limit does not start: it answers skipped at once", async () => {
     const tq = h.make({ slow: () => sleep(300) });
     await tq.enqueueBulk(Array.from({ length: 4 }, () => ({ name: "slow" as const, args: [] })));
-    const reports = await Promise.all(Array.from({ length: 5 }, () => tq.tick({ maxParallel: 2, concurrency: 1, batch: 1, budgetMs: 2_000 })));
+    const reports = await Promise.all(
+      Array.from({ length: 5 }, () => tq.tick({ maxParallel: 2, concurrency: 1, batch: 1, budgetMs: 2_000 })),
+    );
     const ran = reports.filter((r) => !r.skipped);
     expect(ran).toHaveLength(2);
     expect(reports.filter((r) => r.skipped).every((r) => r.fetched === 0 && !r.more)).toBe(true);

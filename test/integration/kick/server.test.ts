@@ -18,12 +18,24 @@ describe("kick and fan-out on the Node server", () => {
   it("POST /jobs with kick on starts the job within milliseconds, not at the loop's next tick (a minute away here)", async () => {
     const started = new Map<string, number>();
     const jobs = { mark: ([id]: [string]) => void started.set(id, Date.now()) };
-    const server = await startServer({ redisUrl: redisUrl(), jobs, prefix: h.prefix, port: 0, secret: SECRET, kick: true, tickEveryMs: 60_000 });
+    const server = await startServer({
+      redisUrl: redisUrl(),
+      jobs,
+      prefix: h.prefix,
+      port: 0,
+      secret: SECRET,
+      kick: true,
+      tickEveryMs: 60_000,
+    });
     try {
       const latencies: number[] = [];
       for (let i = 0; i < 5; i++) {
         const t = Date.now();
-        const res = await fetch(`${server.url}/jobs`, { method: "POST", headers, body: JSON.stringify({ name: "mark", args: [`k${i}`] }) });
+        const res = await fetch(`${server.url}/jobs`, {
+          method: "POST",
+          headers,
+          body: JSON.stringify({ name: "mark", args: [`k${i}`] }),
+        });
         expect(res.status).toBe(201);
         for (let w = 0; w < 200 && !started.has(`k${i}`); w++) await sleep(5);
         latencies.push(started.get(`k${i}`)! - t);
@@ -50,13 +62,24 @@ describe("kick and fan-out on the Node server", () => {
       },
     };
     const server = await startServer({
-      redisUrl: redisUrl(), jobs, prefix: h.prefix, port: 0, secret: SECRET, kick: { max: 2 }, maxParallel: 3, tickEveryMs: 0,
+      redisUrl: redisUrl(),
+      jobs,
+      prefix: h.prefix,
+      port: 0,
+      secret: SECRET,
+      kick: { max: 2 },
+      maxParallel: 3,
+      tickEveryMs: 0,
       tick: { budgetMs: 400, concurrency: 2, batch: 4 },
     });
     const sampler = sampleLive(h.redis, h.prefix, 2);
     try {
-      const bodies = Array.from({ length: 50 }, (_, i) => JSON.stringify(Array.from({ length: 4 }, (_, k) => ({ name: "nap", args: [i * 4 + k] }))));
-      const answers = await Promise.all(bodies.map((body) => fetch(`${server.url}/jobs`, { method: "POST", headers, body })));
+      const bodies = Array.from({ length: 50 }, (_, i) =>
+        JSON.stringify(Array.from({ length: 4 }, (_, k) => ({ name: "nap", args: [i * 4 + k] }))),
+      );
+      const answers = await Promise.all(
+        bodies.map((body) => fetch(`${server.url}/jobs`, { method: "POST", headers, body })),
+      );
       expect(answers.every((r) => r.status === 201)).toBe(true);
       for (let w = 0; w < 400 && done < 200; w++) await sleep(25);
       expect(done).toBe(200);

@@ -13,7 +13,11 @@ describe("the Vercel function: kick, options, TICKQ_INSECURE", () => {
     return { UPSTASH_REDIS_REST_URL: restUrl, UPSTASH_REDIS_REST_TOKEN: restToken, TICKQ_PREFIX: h.prefix };
   };
   const post = (path: string, body: unknown, token?: string, origin = "https://app.vercel.app") =>
-    new Request(`${origin}${path}`, { method: "POST", body: JSON.stringify(body), headers: { "content-type": "application/json", ...(token ? { Authorization: `Bearer ${token}` } : {}) } });
+    new Request(`${origin}${path}`, {
+      method: "POST",
+      body: JSON.stringify(body),
+      headers: { "content-type": "application/json", ...(token ? { Authorization: `Bearer ${token}` } : {}) },
+    });
 
   it("POST /api/jobs kicks a tick into waitUntil; the response does not wait for it", async () => {
     const ran: string[] = [];
@@ -63,9 +67,20 @@ describe("the Vercel function: kick, options, TICKQ_INSECURE", () => {
 
 describe("the Vercel function with Redis down", () => {
   it("answers 503 within about 2 s, saying Redis failed, for /jobs and /tick", async () => {
-    const handler = tickqVercel({ jobs: { greet: () => {} }, env: { UPSTASH_REDIS_REST_URL: "http://127.0.0.1:1", UPSTASH_REDIS_REST_TOKEN: "t", TICKQ_SECRET: "s-secret-for-tests" } });
+    const handler = tickqVercel({
+      jobs: { greet: () => {} },
+      env: {
+        UPSTASH_REDIS_REST_URL: "http://127.0.0.1:1",
+        UPSTASH_REDIS_REST_TOKEN: "t",
+        TICKQ_SECRET: "s-secret-for-tests",
+      },
+    });
     for (const request of [
-      new Request("https://app.vercel.app/api/jobs", { method: "POST", body: JSON.stringify({ name: "greet", args: [] }), headers: { Authorization: "Bearer s-secret-for-tests" } }),
+      new Request("https://app.vercel.app/api/jobs", {
+        method: "POST",
+        body: JSON.stringify({ name: "greet", args: [] }),
+        headers: { Authorization: "Bearer s-secret-for-tests" },
+      }),
       new Request("https://app.vercel.app/api/tick", { headers: { Authorization: "Bearer s-secret-for-tests" } }),
     ]) {
       const t = Date.now();

@@ -16,11 +16,19 @@ describe("fan-out through TICKQ_SELF, with TICKQ_INSECURE", () => {
   beforeAll(async () => {
     const { restUrl, restToken } = testEndpoints();
     mf = new Miniflare({
-      name: "tickq", modules: true, script: await workerBundle(), compatibilityDate: "2025-09-01",
+      name: "tickq",
+      modules: true,
+      script: await workerBundle(),
+      compatibilityDate: "2025-09-01",
       serviceBindings: { TICKQ_SELF: "tickq" },
       bindings: {
-        UPSTASH_REDIS_REST_URL: restUrl, UPSTASH_REDIS_REST_TOKEN: restToken, TICKQ_PREFIX: prefix, TICKQ_INSECURE: "1",
-        TICKQ_TICK_BUDGET_MS: "200", TICKQ_BATCH: "5", TICKQ_MAX_PARALLEL: "3",
+        UPSTASH_REDIS_REST_URL: restUrl,
+        UPSTASH_REDIS_REST_TOKEN: restToken,
+        TICKQ_PREFIX: prefix,
+        TICKQ_INSECURE: "1",
+        TICKQ_TICK_BUDGET_MS: "200",
+        TICKQ_BATCH: "5",
+        TICKQ_MAX_PARALLEL: "3",
       },
     });
     await mf.ready;
@@ -34,10 +42,16 @@ describe("fan-out through TICKQ_SELF, with TICKQ_INSECURE", () => {
 
   it("serves without a secret, and the cron hands a backlog to parallel ticks through the binding", async () => {
     const jobs = Array.from({ length: 300 }, (_, i) => ({ name: "sendWelcomeEmail", args: [`s${i}@x.y`] }));
-    const res = await mf.dispatchFetch("http://localhost/jobs", { method: "POST", body: JSON.stringify(jobs), headers: { "content-type": "application/json" } });
+    const res = await mf.dispatchFetch("http://localhost/jobs", {
+      method: "POST",
+      body: JSON.stringify(jobs),
+      headers: { "content-type": "application/json" },
+    });
     expect(res.status).toBe(201);
     const sampler = sampleLive(redis, prefix, 3);
-    const worker = (await mf.getWorker()) as unknown as { scheduled(e: { cron: string }): Promise<{ outcome: string }> };
+    const worker = (await mf.getWorker()) as unknown as {
+      scheduled(e: { cron: string }): Promise<{ outcome: string }>;
+    };
     expect((await worker.scheduled({ cron: "* * * * *" })).outcome).toBe("ok");
     const processed = async () => Number((await redis.get(`${prefix}stat:processed`)) ?? 0);
     for (let i = 0; i < 600 && (await processed()) < 300; i++) await sleep(25);

@@ -22,10 +22,24 @@ describe("kick and fan-out in the bundled Worker", () => {
     // fan-out calls the Worker's own URL: Miniflare's, on a port chosen here
     const port = await freePort();
     const bindings: Record<string, string> = {
-      UPSTASH_REDIS_REST_URL: restUrl, UPSTASH_REDIS_REST_TOKEN: restToken, TICKQ_SECRET: SECRET, TICKQ_PREFIX: prefix,
-      TICKQ_TICK_BUDGET_MS: "200", TICKQ_BATCH: "5", TICKQ_KICK: "1", TICKQ_MAX_PARALLEL: "3", TICKQ_PUBLIC_URL: `http://127.0.0.1:${port}`,
+      UPSTASH_REDIS_REST_URL: restUrl,
+      UPSTASH_REDIS_REST_TOKEN: restToken,
+      TICKQ_SECRET: SECRET,
+      TICKQ_PREFIX: prefix,
+      TICKQ_TICK_BUDGET_MS: "200",
+      TICKQ_BATCH: "5",
+      TICKQ_KICK: "1",
+      TICKQ_MAX_PARALLEL: "3",
+      TICKQ_PUBLIC_URL: `http://127.0.0.1:${port}`,
     };
-    mf = new Miniflare({ modules: true, script: await workerBundle(), compatibilityDate: "2025-09-01", bindings, host: "127.0.0.1", port });
+    mf = new Miniflare({
+      modules: true,
+      script: await workerBundle(),
+      compatibilityDate: "2025-09-01",
+      bindings,
+      host: "127.0.0.1",
+      port,
+    });
     await mf.ready;
   }, 60_000);
 

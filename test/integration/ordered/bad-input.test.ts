@@ -14,7 +14,12 @@ describe.each(adapterCases)("ordered bad input over $name", (adapterCase) => {
   const h = useHarness(adapterCase, "ordered-bad");
 
   it.each([
-    ["an unknown ordered name", { name: "nope", id: "a", payload: 1 }, "UNKNOWN_JOB", /Unknown ordered job "nope".*registered: idx/],
+    [
+      "an unknown ordered name",
+      { name: "nope", id: "a", payload: 1 },
+      "UNKNOWN_JOB",
+      /Unknown ordered job "nope".*registered: idx/,
+    ],
     ["a plain job's name", { name: "mail", id: "a", payload: 1 }, "UNKNOWN_JOB", /"mail" is a plain job/],
     ["an empty id", { name: "idx", id: "", payload: 1 }, "BAD_ARGS", /id must be a non-empty string/],
     ["a numeric id", { name: "idx", id: 42, payload: 1 }, "BAD_ARGS", /id must be a non-empty string.*number/],
@@ -23,14 +28,22 @@ describe.each(adapterCases)("ordered bad input over $name", (adapterCase) => {
     ["a function payload", { name: "idx", id: "a", payload: () => 1 }, "BAD_ARGS", /payload must be a JSON value/],
     ["a circular payload", { name: "idx", id: "a", payload: circular }, "BAD_ARGS", /payload\.self: a cycle/],
     ["a BigInt payload", { name: "idx", id: "a", payload: 1n }, "BAD_ARGS", /payload: a BigInt/],
-    ["an infinite score", { name: "idx", id: "a", payload: 1, score: Infinity }, "BAD_ARGS", /score must be a finite number/],
+    [
+      "an infinite score",
+      { name: "idx", id: "a", payload: 1, score: Infinity },
+      "BAD_ARGS",
+      /score must be a finite number/,
+    ],
     ["a NaN score", { name: "idx", id: "a", payload: 1, score: NaN }, "BAD_ARGS", /score must be a finite number/],
     ["a string score", { name: "idx", id: "a", payload: 1, score: "7" }, "BAD_ARGS", /score must be a finite number/],
     ["a NaN delay", { name: "idx", id: "a", payload: 1, delayMs: NaN }, "BAD_ARGS", /delayMs must be a finite number/],
   ])("%s: TickqError, and nothing written even for the good payloads beside it", async (_label, bad, code, message) => {
     const tq = h.make({ mail: () => {} }, { ordered: { idx: { perform: () => {} } } });
     const before = await snapshot(h.redis, h.prefix);
-    const call = tq.enqueueOrderedBulk([{ name: "idx", id: "good", payload: 1 }, bad as unknown as OrderedBulkJob<"idx">]);
+    const call = tq.enqueueOrderedBulk([
+      { name: "idx", id: "good", payload: 1 },
+      bad as unknown as OrderedBulkJob<"idx">,
+    ]);
     await expect(call).rejects.toBeInstanceOf(TickqError);
     await expect(call).rejects.toMatchObject({ code });
     await expect(call).rejects.toThrow(message);
@@ -38,7 +51,10 @@ describe.each(adapterCases)("ordered bad input over $name", (adapterCase) => {
   });
 
   it("refuses bad declarations at createTickq", () => {
-    const make = (ordered: unknown, jobs = {}) => () => createTickq({ redis: h.adapter, jobs, ordered: ordered as never });
+    const make =
+      (ordered: unknown, jobs = {}) =>
+      () =>
+        createTickq({ redis: h.adapter, jobs, ordered: ordered as never });
     expect(make({ "has space": { perform: () => {} } })).toThrow(/must be 1–128 of/);
     expect(make({ "a:b": { perform: () => {} } })).toThrow(/must be 1–128 of/);
     expect(make({ idx: {} })).toThrow(/needs perform/);

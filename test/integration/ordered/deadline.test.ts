@@ -8,7 +8,8 @@ import { adapterCases } from "../../helpers/adapters.js";
 import { useHarness } from "../../helpers/harness.js";
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-const untilAborted = (signal: AbortSignal) => new Promise<void>((resolve) => signal.addEventListener("abort", () => resolve(), { once: true }));
+const untilAborted = (signal: AbortSignal) =>
+  new Promise<void>((resolve) => signal.addEventListener("abort", () => resolve(), { once: true }));
 
 describe.each(adapterCases)("ordered ids at the deadline over $name", (adapterCase) => {
   const h = useHarness(adapterCase, "ordered-deadline");
@@ -17,26 +18,29 @@ describe.each(adapterCases)("ordered ids at the deadline over $name", (adapterCa
     let running = 0;
     let most = 0;
     let interrupted = false;
-    const tq = h.make({}, {
-      ordered: {
-        idx: {
-          perform: async (id: string, _payloads: unknown[], ctx: OrderedContext) => {
-            running++;
-            most = Math.max(most, running);
-            try {
-              if (id === "slow" && !interrupted) {
-                interrupted = true;
-                await untilAborted(ctx.signal);
-                throw new Error("aborted");
+    const tq = h.make(
+      {},
+      {
+        ordered: {
+          idx: {
+            perform: async (id: string, _payloads: unknown[], ctx: OrderedContext) => {
+              running++;
+              most = Math.max(most, running);
+              try {
+                if (id === "slow" && !interrupted) {
+                  interrupted = true;
+                  await untilAborted(ctx.signal);
+                  throw new Error("aborted");
+                }
+                await sleep(300);
+              } finally {
+                running--;
               }
-              await sleep(300);
-            } finally {
-              running--;
-            }
+            },
           },
         },
       },
-    });
+    );
     await tq.enqueueOrdered("idx", { id: "slow", payload: 1, score: 1 });
     const first = await tq.tick({ budgetMs: 300, graceMs: 200 });
     expect(first.requeued).toBe(1);
@@ -48,17 +52,20 @@ describe.each(adapterCases)("ordered ids at the deadline over $name", (adapterCa
   });
 
   it("an id that always overruns ends dead as TickqDeadlineExceeded", async () => {
-    const tq = h.make({}, {
-      maxResurrections: 2,
-      ordered: {
-        idx: {
-          perform: async (_id: string, _payloads: unknown[], ctx: OrderedContext) => {
-            await untilAborted(ctx.signal);
-            throw new Error("aborted");
+    const tq = h.make(
+      {},
+      {
+        maxResurrections: 2,
+        ordered: {
+          idx: {
+            perform: async (_id: string, _payloads: unknown[], ctx: OrderedContext) => {
+              await untilAborted(ctx.signal);
+              throw new Error("aborted");
+            },
           },
         },
       },
-    });
+    );
     await tq.enqueueOrdered("idx", { id: "slow", payload: 1, score: 1 });
     for (let k = 0; k < 3; k++) await tq.tick({ budgetMs: 200, graceMs: 200 });
     const dead = await h.redis.zrange(`${h.prefix}o:idx:dead`, "0", "-1");

@@ -28,9 +28,19 @@ describe.each(adapterCases)("a dropped reply of an ordered tick, resent, over $n
         runs.set(id, run);
         if ((when === "step" && id === "id-0") || (when === "finish" && id === "id-39")) dropped = dropping!.dropNext();
       };
-      const tq = createTickq({ redis: dropping.adapter, prefix: h.prefix, jobs: {}, ordered: { idx: { perform } }, logger: QUIET });
+      const tq = createTickq({
+        redis: dropping.adapter,
+        prefix: h.prefix,
+        jobs: {},
+        ordered: { idx: { perform } },
+        logger: QUIET,
+      });
       if (when === "enqueue") dropped = dropping.dropNext();
-      await tq.enqueueOrderedBulk(Array.from({ length: 40 }, (_, i) => [1, 2].map((v) => ({ name: "idx" as const, id: `id-${i}`, payload: v, score: v }))).flat());
+      await tq.enqueueOrderedBulk(
+        Array.from({ length: 40 }, (_, i) =>
+          [1, 2].map((v) => ({ name: "idx" as const, id: `id-${i}`, payload: v, score: v })),
+        ).flat(),
+      );
       if (when === "begin") dropped = dropping.dropNext();
       const report = await tq.tick({ batch: 10, concurrency: 1 });
       expect(await dropped).toBe(true);
@@ -39,7 +49,11 @@ describe.each(adapterCases)("a dropped reply of an ordered tick, resent, over $n
       for (const [id, run] of runs) expect(run, id).toEqual({ payloads: [1, 2], fences: [expect.any(Number)] });
       const fences = [...runs.values()].map((r) => r.fences[0]!);
       expect(new Set(fences).size).toBe(40);
-      expect(await tq.stats()).toMatchObject({ processed: 40, inflight: 0, ordered: { idx: { waiting: 0, running: 0, payloads: 0, dead: 0 } } });
+      expect(await tq.stats()).toMatchObject({
+        processed: 40,
+        inflight: 0,
+        ordered: { idx: { waiting: 0, running: 0, payloads: 0, dead: 0 } },
+      });
     });
   }
 });

@@ -20,30 +20,45 @@ describe.each(adapterCases)("a frozen ordered tick over $name", (adapterCase) =>
   afterEach(async () => other?.kill());
 
   it("cannot ack over the new holder, whose fence is larger", async () => {
-    other = spawnTickChild("ordered-child.ts", adapterCase, h.redis, h.prefix, { MODE: "hold", HOLD_MS: "2500", LEASE_MS: "5000", BUDGET_MS: "10000" });
+    other = spawnTickChild("ordered-child.ts", adapterCase, h.redis, h.prefix, {
+      MODE: "hold",
+      HOLD_MS: "2500",
+      LEASE_MS: "5000",
+      BUDGET_MS: "10000",
+    });
     await waitReady(h.redis, h.prefix, 1);
     let frozenFence = 0;
-    const tq = h.make({}, {
-      ordered: {
-        work: {
-          perform: async (_id: string, _payloads: unknown[], ctx: OrderedContext) => {
-            frozenFence = ctx.fence;
-            await h.redis.set(`${h.prefix}test:go`, "1"); // the other process starts ticking
-            busy(1_500); // frozen well past the 400 ms lease: the other tick takes the id over
+    const tq = h.make(
+      {},
+      {
+        ordered: {
+          work: {
+            perform: async (_id: string, _payloads: unknown[], ctx: OrderedContext) => {
+              frozenFence = ctx.fence;
+              await h.redis.set(`${h.prefix}test:go`, "1"); // the other process starts ticking
+              busy(1_500); // frozen well past the 400 ms lease: the other tick takes the id over
+            },
           },
         },
       },
-    });
-    await tq.enqueueOrderedBulk([{ name: "work", id: "a", payload: "v1", score: 1 }, { name: "work", id: "a", payload: "v2", score: 2 }]);
+    );
+    await tq.enqueueOrderedBulk([
+      { name: "work", id: "a", payload: "v1", score: 1 },
+      { name: "work", id: "a", payload: "v2", score: 2 },
+    ]);
     const frozen = await tq.tick({ leaseMs: 400, concurrency: 1 });
     expect(frozen).toMatchObject({ fetched: 1, succeeded: 1 }); // it ran, but its ack found another token
 
     // The other tick holds "a" now, under its own token; the late success touched nothing.
-    const [run] = (await h.redis.lrange(`${h.prefix}test:runs`, 0, -1)).map((r) => JSON.parse(r) as { fence: number; payloads: string[] });
+    const [run] = (await h.redis.lrange(`${h.prefix}test:runs`, 0, -1)).map(
+      (r) => JSON.parse(r) as { fence: number; payloads: string[] },
+    );
     expect(run, other.stderr()).toBeDefined();
     expect(run!.fence).toBeGreaterThan(frozenFence);
     expect(run!.payloads).toEqual(["v1", "v2"]);
-    const holders = await Promise.all((await h.redis.keys(`${h.prefix}oinproc:*`)).map((key) => h.redis.hget(key, "work a")));
+    const holders = await Promise.all(
+      (await h.redis.keys(`${h.prefix}oinproc:*`)).map((key) => h.redis.hget(key, "work a")),
+    );
     expect(holders.filter(Boolean)).toEqual([expect.stringMatching(new RegExp(`^\\S+ ${run!.fence} `))]);
     expect(await h.redis.zrange(`${h.prefix}o:work:p:a`, "0", "-1")).toEqual(['"v1"', '"v2"']); // the run's payloads, kept
     expect((await tq.stats()).ordered.work).toEqual({ waiting: 0, running: 1, payloads: 0, dead: 0 });

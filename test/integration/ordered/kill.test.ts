@@ -14,14 +14,26 @@ describe.each(adapterCases)("ordered ids of a killed tick over $name", (adapterC
 
   it("SIGKILL mid-execution: after the lease, every id runs again with all its payloads and a larger fence", async () => {
     const runs = new Map<string, { payloads: unknown[]; fence: number }>();
-    const tq = h.make({}, {
-      ordered: { work: { perform: (id: string, payloads: unknown[], ctx: OrderedContext) => void runs.set(id, { payloads, fence: ctx.fence }) } },
-    });
-    await tq.enqueueOrderedBulk(["a", "b", "c"].flatMap((id) => [1, 2].map((v) => ({ name: "work" as const, id, payload: { v }, score: v }))));
+    const tq = h.make(
+      {},
+      {
+        ordered: {
+          work: {
+            perform: (id: string, payloads: unknown[], ctx: OrderedContext) =>
+              void runs.set(id, { payloads, fence: ctx.fence }),
+          },
+        },
+      },
+    );
+    await tq.enqueueOrderedBulk(
+      ["a", "b", "c"].flatMap((id) => [1, 2].map((v) => ({ name: "work" as const, id, payload: { v }, score: v }))),
+    );
     const child = spawnTickChild("ordered-child.ts", adapterCase, h.redis, h.prefix, { MODE: "hang", LEASE_MS: "600" });
     for (let i = 0; i < 300 && (await h.redis.llen(`${h.prefix}test:started`)) < 3; i++) await sleep(50);
     expect(await h.redis.llen(`${h.prefix}test:started`), child.stderr()).toBe(3);
-    const before = (await h.redis.lrange(`${h.prefix}test:started`, 0, -1)).map((s) => JSON.parse(s) as { id: string; fence: number });
+    const before = (await h.redis.lrange(`${h.prefix}test:started`, 0, -1)).map(
+      (s) => JSON.parse(s) as { id: string; fence: number },
+    );
     await tq.enqueueOrdered("work", { id: "a", payload: { v: 3 }, score: 3 }); // arrives while the doomed run holds "a"
     await child.kill();
 
@@ -33,7 +45,10 @@ describe.each(adapterCases)("ordered ids of a killed tick over $name", (adapterC
     expect(runs.get("a")!.payloads).toEqual([{ v: 1 }, { v: 2 }, { v: 3 }]);
     expect(runs.get("b")!.payloads).toEqual([{ v: 1 }, { v: 2 }]);
     for (const { id, fence } of before) expect(runs.get(id)!.fence).toBeGreaterThan(fence);
-    expect(await tq.stats()).toMatchObject({ ticks: 0, ordered: { work: { waiting: 0, running: 0, payloads: 0, dead: 0 } } });
+    expect(await tq.stats()).toMatchObject({
+      ticks: 0,
+      ordered: { work: { waiting: 0, running: 0, payloads: 0, dead: 0 } },
+    });
     expect(await h.redis.exists(`${h.prefix}o:work:resurrections`)).toBe(0); // cleared by the success
   });
 
@@ -46,7 +61,10 @@ describe.each(adapterCases)("ordered ids of a killed tick over $name", (adapterC
     for (let kill = 0; kill <= 2; kill++) {
       await h.redis.del(`${h.prefix}test:started`);
       // A lease long enough that a loaded machine still starts the handler within it.
-      const child = spawnTickChild("ordered-child.ts", adapterCase, h.redis, h.prefix, { MODE: "hang", LEASE_MS: "500" });
+      const child = spawnTickChild("ordered-child.ts", adapterCase, h.redis, h.prefix, {
+        MODE: "hang",
+        LEASE_MS: "500",
+      });
       for (let i = 0; i < 300 && (await h.redis.llen(`${h.prefix}test:started`)) < 1; i++) await sleep(50);
       expect(await h.redis.llen(`${h.prefix}test:started`), child.stderr()).toBe(1);
       await child.kill();

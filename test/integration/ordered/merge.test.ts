@@ -27,11 +27,14 @@ describe.each(adapterCases)("ordered jobs merge over $name", (adapterCase) => {
     const runs: Run[] = [];
     const tq = h.make({}, { ordered: { idx: recorder(runs) } });
     const versions = [{ v: 3 }, { v: 1 }, { v: 2 }];
-    for (let i = 0; i < 100; i++) await tq.enqueueOrdered("idx", { id: "shipment-42", payload: versions[i % 3], score: versions[i % 3]!.v });
+    for (let i = 0; i < 100; i++)
+      await tq.enqueueOrdered("idx", { id: "shipment-42", payload: versions[i % 3], score: versions[i % 3]!.v });
     expect((await tq.stats()).ordered).toEqual({ idx: { waiting: 1, running: 0, payloads: 3, dead: 0 } });
     const report = await tq.tick();
     expect(report).toMatchObject({ fetched: 1, succeeded: 1 });
-    expect(runs).toEqual([{ id: "shipment-42", payloads: [{ v: 1 }, { v: 2 }, { v: 3 }], scores: [1, 2, 3], fence: expect.any(Number) }]);
+    expect(runs).toEqual([
+      { id: "shipment-42", payloads: [{ v: 1 }, { v: 2 }, { v: 3 }], scores: [1, 2, 3], fence: expect.any(Number) },
+    ]);
     expect((await tq.stats()).ordered).toEqual({ idx: { waiting: 0, running: 0, payloads: 0, dead: 0 } });
     expect(await tq.stats()).toMatchObject({ processed: 1, inflight: 0, ticks: 0 });
   });
@@ -61,7 +64,10 @@ describe.each(adapterCases)("ordered jobs merge over $name", (adapterCase) => {
     await tq.enqueueOrdered("idx", { id: "now", payload: 1 });
     await tq.enqueueOrdered("idx", { id: "now", payload: 2, delayMs: 60_000 }); // stays due now
     await tq.tick();
-    expect(runs.map((r) => [r.id, r.payloads]).sort()).toEqual([["now", [1, 2]], ["soon", [1, 2]]]);
+    expect(runs.map((r) => [r.id, r.payloads]).sort()).toEqual([
+      ["now", [1, 2]],
+      ["soon", [1, 2]],
+    ]);
     expect((await tq.stats()).ordered.idx).toMatchObject({ waiting: 1, payloads: 1 });
   });
 
@@ -83,19 +89,22 @@ describe.each(adapterCases)("ordered jobs merge over $name", (adapterCase) => {
     const runs: Run[] = [];
     let tq!: ReturnType<typeof make>;
     const make = () =>
-      h.make({}, {
-        ordered: {
-          idx: recorder(runs, async (_id, ctx) => {
-            if (runs.length !== 1) return;
-            await tq.enqueueOrderedBulk([
-              { name: "idx", id: "a", payload: "late-1", score: 1 },
-              { name: "idx", id: "a", payload: "first", score: 0 }, // identical to a running payload: runs again after
-              { name: "idx", id: "a", payload: "late-2", score: 2 },
-            ]);
-            expect((await tq.stats()).ordered.idx).toEqual({ waiting: 1, running: 1, payloads: 3, dead: 0 });
-          }),
+      h.make(
+        {},
+        {
+          ordered: {
+            idx: recorder(runs, async (_id, ctx) => {
+              if (runs.length !== 1) return;
+              await tq.enqueueOrderedBulk([
+                { name: "idx", id: "a", payload: "late-1", score: 1 },
+                { name: "idx", id: "a", payload: "first", score: 0 }, // identical to a running payload: runs again after
+                { name: "idx", id: "a", payload: "late-2", score: 2 },
+              ]);
+              expect((await tq.stats()).ordered.idx).toEqual({ waiting: 1, running: 1, payloads: 3, dead: 0 });
+            }),
+          },
         },
-      });
+      );
     tq = make();
     await tq.enqueueOrdered("idx", { id: "a", payload: "first", score: 0 });
     const first = await tq.tick({ concurrency: 4 });
@@ -115,7 +124,10 @@ describe.each(adapterCases)("ordered jobs merge over $name", (adapterCase) => {
   it("runs in a tick registered as a Sidekiq process too (its beat sections shift the fetch arguments)", async () => {
     const runs: Run[] = [];
     const ran: number[] = [];
-    const tq = h.make({ plain: (args: [number]) => void ran.push(args[0]) }, { sidekiqProcesses: true, ordered: { idx: recorder(runs) } });
+    const tq = h.make(
+      { plain: (args: [number]) => void ran.push(args[0]) },
+      { sidekiqProcesses: true, ordered: { idx: recorder(runs) } },
+    );
     await tq.enqueueBulk(Array.from({ length: 15 }, (_, i) => ({ name: "plain", args: [i] })));
     await tq.enqueueOrderedBulk(Array.from({ length: 15 }, (_, i) => ({ name: "idx", id: `o${i}`, payload: i })));
     expect(await tq.tick({ batch: 10 })).toMatchObject({ succeeded: 30, fetched: 30 });
@@ -126,9 +138,12 @@ describe.each(adapterCases)("ordered jobs merge over $name", (adapterCase) => {
 
   it("plain jobs and ordered ids share a tick; neither starves the other", async () => {
     const order: string[] = [];
-    const tq = h.make({ plain: (args: [number]) => void order.push(`p${args[0]}`) }, {
-      ordered: { idx: { perform: (id: string) => void order.push(id) } },
-    });
+    const tq = h.make(
+      { plain: (args: [number]) => void order.push(`p${args[0]}`) },
+      {
+        ordered: { idx: { perform: (id: string) => void order.push(id) } },
+      },
+    );
     await tq.enqueueBulk(Array.from({ length: 30 }, (_, i) => ({ name: "plain", args: [i] })));
     await tq.enqueueOrderedBulk(Array.from({ length: 30 }, (_, i) => ({ name: "idx", id: `o${i}`, payload: i })));
     const report = await tq.tick({ batch: 10, concurrency: 1 });

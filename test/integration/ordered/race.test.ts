@@ -26,7 +26,14 @@ describe.each(adapterCases)("the seed's race over $name", (adapterCase) => {
   });
 
   it("the index ends with every id's latest version, and no id ever had two live holders", async () => {
-    const spawnTick = () => spawnTickChild("ordered-child.ts", adapterCase, h.redis, h.prefix, { MODE: "race", LEASE_MS: String(LEASE_MS), BUDGET_MS: "3000", BATCH: "10", CONCURRENCY: "10" });
+    const spawnTick = () =>
+      spawnTickChild("ordered-child.ts", adapterCase, h.redis, h.prefix, {
+        MODE: "race",
+        LEASE_MS: String(LEASE_MS),
+        BUDGET_MS: "3000",
+        BATCH: "10",
+        CONCURRENCY: "10",
+      });
     children = Array.from({ length: TICKS }, spawnTick);
     await waitReady(h.redis, h.prefix, TICKS);
     const tq = h.make({}, { ordered: { work: { perform: () => {} } } }); // enqueues only
@@ -46,7 +53,9 @@ describe.each(adapterCases)("the seed's race over $name", (adapterCase) => {
     for (let n = 0; n < UPDATES; n += 10) {
       const ids = Array.from({ length: 10 }, () => `shipment-${Math.floor(Math.random() * IDS)}`);
       const versions = await Promise.all(ids.map((id) => h.redis.incr(db(id)))); // the records change, then their ids are queued
-      await tq.enqueueOrderedBulk(ids.map((id, k) => ({ name: "work", id, payload: { v: versions[k] }, score: versions[k] })));
+      await tq.enqueueOrderedBulk(
+        ids.map((id, k) => ({ name: "work", id, payload: { v: versions[k] }, score: versions[k] })),
+      );
       await sleep(30);
     }
     updating = false;

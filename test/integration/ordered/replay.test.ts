@@ -3,7 +3,7 @@
 // and answers the same. And a tick that lost its lease cannot ack or
 // requeue an id that another tick now holds.
 import { describe, expect, it } from "vitest";
-import { orderedArgs, type OrderedFetched, type OrderedOutcome } from "../../../src/ordered/work.js";
+import type { OrderedFetched, OrderedOutcome } from "../../../src/ordered/work.js";
 import { scripts } from "../../../src/lua/index.js";
 import type { RedisReply } from "../../../src/types.js";
 import { adapterCases } from "../../helpers/adapters.js";
@@ -24,15 +24,32 @@ describe.each(adapterCases)("ordered scripts run twice over $name", (adapterCase
   const h = useHarness(adapterCase, "ordered-replay");
   const { run, twice, readsTwice } = scriptCalls(h);
 
-  const enqueueArgs = (token: string, items: [string, string, string?][]) =>
-    [token, 60_000, items.length, ...items.flatMap(([id, payload, score = ""]) => ["idx", id, payload, score, 0])];
-  const enqueue = (token: string, items: [string, string, string?][]) => run(scripts.ordered_enqueue, ["ordered"], enqueueArgs(token, items));
+  const enqueueArgs = (token: string, items: [string, string, string?][]) => [
+    token,
+    60_000,
+    items.length,
+    ...items.flatMap(([id, payload, score = ""]) => ["idx", id, payload, score, 0]),
+  ];
+  const enqueue = (token: string, items: [string, string, string?][]) =>
+    run(scripts.ordered_enqueue, ["ordered"], enqueueArgs(token, items));
   const beginArgs = (tick: string) => encodeBegin({ tick, leaseMs: LEASE, ordered: NAMES });
-  const begin = async (tick: string) => orderedIds((await run(scripts.begin, ["ticks", `tick:${tick}`], beginArgs(tick)) as RedisReply[])[9]);
-  const stepArgs = (tick: string, seq: number, outcomes: OrderedOutcome[]) => [...COMMON(tick), seq, 0, 0, ...FETCH_10, ...orderedArgv(NAMES, outcomes)];
+  const begin = async (tick: string) =>
+    orderedIds(((await run(scripts.begin, ["ticks", `tick:${tick}`], beginArgs(tick))) as RedisReply[])[9]);
+  const stepArgs = (tick: string, seq: number, outcomes: OrderedOutcome[]) => [
+    ...COMMON(tick),
+    seq,
+    0,
+    0,
+    ...FETCH_10,
+    ...orderedArgv(NAMES, outcomes),
+  ];
 
   it("ordered_enqueue: a resent call adds nothing, not even after the id ran", async () => {
-    const args = enqueueArgs("tok", [["a", '"x"', "1"], ["a", '"y"', "2"], ["b", '"x"', ""]]);
+    const args = enqueueArgs("tok", [
+      ["a", '"x"', "1"],
+      ["a", '"y"', "2"],
+      ["b", '"x"', ""],
+    ]);
     const { after, first } = await twice(scripts.ordered_enqueue, ["ordered"], args);
     expect(first).toBe("111");
     expect(after["o:idx:payloads"]).toBe("3");
@@ -43,7 +60,10 @@ describe.each(adapterCases)("ordered scripts run twice over $name", (adapterCase
   });
 
   it("begin: a replay answers the same ids and fences and fetches no other", async () => {
-    await enqueue("e", Array.from({ length: 12 }, (_, i) => [`id-${i}`, String(i)] as [string, string]));
+    await enqueue(
+      "e",
+      Array.from({ length: 12 }, (_, i) => [`id-${i}`, String(i)] as [string, string]),
+    );
     const { first, after } = await twice(scripts.begin, ["ticks", "tick:t1"], beginArgs("t1"));
     const fences = orderedIds((first as RedisReply[])[9]).map((f) => f.fence);
     expect(fences.every((f, i) => i === 0 || f > fences[i - 1]!)).toBe(true);
@@ -54,9 +74,21 @@ describe.each(adapterCases)("ordered scripts run twice over $name", (adapterCase
   });
 
   it("step: successes, retry, dead, requeue, interrupt and a stop in doubt settle once; arrivals behind a run become ready once", async () => {
-    await enqueue("e", [["s", "1"], ["r", "1"], ["d", "1"], ["q", "1"], ["i", "1"], ["l", "1"], ["next", "1"]]);
+    await enqueue("e", [
+      ["s", "1"],
+      ["r", "1"],
+      ["d", "1"],
+      ["q", "1"],
+      ["i", "1"],
+      ["l", "1"],
+      ["next", "1"],
+    ]);
     const held = await begin("t1");
-    await enqueue("e2", [["s", "2"], ["r", "2"], ["d", "2"]]); // arrive during the runs
+    await enqueue("e2", [
+      ["s", "2"],
+      ["r", "2"],
+      ["d", "2"],
+    ]); // arrive during the runs
     const item = (id: string) => held.find((f) => f.id === id)!;
     const outcomes: OrderedOutcome[] = [
       { kind: "succeeded", item: item("s") },
@@ -67,11 +99,23 @@ describe.each(adapterCases)("ordered scripts run twice over $name", (adapterCase
       { kind: "inDoubt", item: item("l") },
     ];
     const { after, first } = await twice(scripts.step, ["ticks", "tick:t1"], stepArgs("t1", 2, outcomes));
-    const fetched = orderedIds((first as RedisReply[])[4]).map((f) => [f.id, f.payloads, f.resurrections, f.interruptions, f.doubts]);
+    const fetched = orderedIds((first as RedisReply[])[4]).map((f) => [
+      f.id,
+      f.payloads,
+      f.resurrections,
+      f.interruptions,
+      f.doubts,
+    ]);
     // s and d had arrivals (ready again, fresh); q, i and l came back, i's
     // interruption and l's stop in doubt counted once and apart (no tick
     // died); r backs off a minute
-    expect(fetched.sort()).toEqual([["d", ["2"], 0, 0, 0], ["i", ["1"], 0, 1, 0], ["l", ["1"], 0, 0, 1], ["q", ["1"], 0, 0, 0], ["s", ["2"], 0, 0, 0]]);
+    expect(fetched.sort()).toEqual([
+      ["d", ["2"], 0, 0, 0],
+      ["i", ["1"], 0, 1, 0],
+      ["l", ["1"], 0, 0, 1],
+      ["q", ["1"], 0, 0, 0],
+      ["s", ["2"], 0, 0, 0],
+    ]);
     expect(after["o:idx:doubts"]).toEqual({ l: "1" });
     expect(after["o:idx:ready"]).toEqual(["r", expect.any(String)]);
     expect(members(after["o:idx:p:r"])).toEqual(["1", "2"]); // merged with its arrival
@@ -83,7 +127,10 @@ describe.each(adapterCases)("ordered scripts run twice over $name", (adapterCase
   });
 
   it("finish: a replay requeues nothing twice, and the tick's registration goes once it holds nothing", async () => {
-    await enqueue("e", [["a", "1"], ["b", "1"]]);
+    await enqueue("e", [
+      ["a", "1"],
+      ["b", "1"],
+    ]);
     const held = await begin("t1");
     const outcomes: OrderedOutcome[] = held.map((item) => ({ kind: "unstarted", item }));
     const args = [...COMMON("t1"), 2, 0, 0, 1, "default", ...orderedArgv(NAMES, outcomes)];
@@ -96,11 +143,18 @@ describe.each(adapterCases)("ordered scripts run twice over $name", (adapterCase
   });
 
   it("housekeep: a replay resurrects no ordered id twice", async () => {
-    await enqueue("e", [["a", "1"], ["b", "1"]]);
+    await enqueue("e", [
+      ["a", "1"],
+      ["b", "1"],
+    ]);
     await begin("dead-tick");
     await enqueue("e2", [["a", "2"]]);
     await h.redis.del(`${h.prefix}tick:dead-tick`, `${h.prefix}resurrector`); // its lease (and its resurrector lock) expired
-    await run(scripts.begin, ["ticks", "tick:t2"], encodeBegin({ tick: "t2", leaseMs: LEASE, resurrectLimit: 0, batch: 0 }));
+    await run(
+      scripts.begin,
+      ["ticks", "tick:t2"],
+      encodeBegin({ tick: "t2", leaseMs: LEASE, resurrectLimit: 0, batch: 0 }),
+    );
     const { first, after } = await twice(scripts.housekeep, ["ticks", "tick:t2"], ["t2", 2, 100, LEASE, 100, 100]);
     expect((first as number[])[1]).toBe(2);
     expect(members(after["o:idx:p:a"])).toEqual(["1", "2"]);
@@ -132,7 +186,19 @@ describe.each(adapterCases)("ordered scripts run twice over $name", (adapterCase
       await run(scripts.step, ["ticks", "tick:t1"], stepArgs("t1", 2, [{ kind, item: mine as OrderedFetched }]));
     }
     await run(scripts.step, ["ticks", "tick:t1"], stepArgs("t1", 3, [{ kind: "retry", item: mine!, delayMs: 0 }]));
-    await run(scripts.finish, ["ticks", "tick:t1"], [...COMMON("t1"), 4, 0, 0, 1, "default", ...orderedArgv(NAMES, [{ kind: "dead", item: mine!, entry: "{", handlerFailed: true }])]);
+    await run(
+      scripts.finish,
+      ["ticks", "tick:t1"],
+      [
+        ...COMMON("t1"),
+        4,
+        0,
+        0,
+        1,
+        "default",
+        ...orderedArgv(NAMES, [{ kind: "dead", item: mine!, entry: "{", handlerFailed: true }]),
+      ],
+    );
     const after = await snapshot(h.redis, h.prefix);
     delete before.ticks;
     delete after.ticks; // finish may drop t1's registration: it holds nothing

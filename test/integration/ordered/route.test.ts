@@ -32,7 +32,13 @@ describe("POST /jobs with ordered jobs", () => {
 
   it("enqueues a batch, as an array or as { jobs }, null payloads included", async () => {
     const { app, tickq } = makeApp();
-    const a = await app.request("/jobs", post([{ name: "idx", id: "a", payload: 1 }, { name: "idx", id: "a", payload: null, delayMs: 10 }]));
+    const a = await app.request(
+      "/jobs",
+      post([
+        { name: "idx", id: "a", payload: 1 },
+        { name: "idx", id: "a", payload: null, delayMs: 10 },
+      ]),
+    );
     expect(await a.json()).toEqual({ ids: ["a", "a"] });
     const b = await app.request("/jobs", post({ jobs: [{ name: "idx", id: "b", payload: "x" }] }));
     expect(b.status).toBe(201);
@@ -47,8 +53,22 @@ describe("POST /jobs with ordered jobs", () => {
     ["no payload", { name: "idx", id: "a" }, /^payload: .*"payload"/],
     ["a string score", { name: "idx", id: "a", payload: 1, score: "7" }, /^score: score must be a number/],
     ["args beside an id", { name: "idx", id: "a", payload: 1, args: [] }, /args/],
-    ["a bad job inside a batch", [{ name: "idx", id: "a", payload: 1 }, { name: "idx", id: "", payload: 1 }], /^1\.id/],
-    ["plain and ordered jobs together", [{ name: "mail", args: ["x"] }, { name: "idx", id: "a", payload: 1 }], /not both/],
+    [
+      "a bad job inside a batch",
+      [
+        { name: "idx", id: "a", payload: 1 },
+        { name: "idx", id: "", payload: 1 },
+      ],
+      /^1\.id/,
+    ],
+    [
+      "plain and ordered jobs together",
+      [
+        { name: "mail", args: ["x"] },
+        { name: "idx", id: "a", payload: 1 },
+      ],
+      /not both/,
+    ],
   ])("answers 400 for %s, and enqueues nothing", async (_label, body, message) => {
     const { app } = makeApp();
     const before = await snapshot(h.redis, h.prefix);

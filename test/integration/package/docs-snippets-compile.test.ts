@@ -23,7 +23,12 @@ interface Snippet {
 /** README.md, then every page under docs/ (not the site's own config folder, nor the generated reference), in a stable order. */
 function markdownFiles(): string[] {
   const pages = readdirSync(join(root, "docs"), { recursive: true, encoding: "utf8" })
-    .filter((path) => path.endsWith(".md") && !path.split(/[\\/]/).some((part) => part.startsWith(".")) && path.split(/[\\/]/)[0] !== "reference")
+    .filter(
+      (path) =>
+        path.endsWith(".md") &&
+        !path.split(/[\\/]/).some((part) => part.startsWith(".")) &&
+        path.split(/[\\/]/)[0] !== "reference",
+    )
     .map((path) => join("docs", path))
     .sort();
   return ["README.md", ...pages];
@@ -73,49 +78,73 @@ describe("the TypeScript snippets of the README and the docs", () => {
     expect(found.length).toBeGreaterThanOrEqual(15);
   });
 
-  it.each([["ioredis", "6"], ["ioredis5", "5"]])("compile under strict with %s (ioredis %s)", async (pkg, major) => {
-    const ioredis = join(root, "node_modules", pkg);
-    expect(JSON.parse(readFileSync(join(ioredis, "package.json"), "utf8")).version).toMatch(new RegExp(`^${major}\\.`));
-    const project = join(dir, pkg);
-    mkdirSync(join(project, "node_modules"), { recursive: true });
-    symlinkSync(join(root, "node_modules/@types"), join(project, "node_modules/@types"));
-    symlinkSync(join(root, "node_modules/@upstash"), join(project, "node_modules/@upstash"));
-    // valibot: the docs show a job's schema with it (tickq depends on it already).
-    symlinkSync(join(root, "node_modules/valibot"), join(project, "node_modules/valibot"));
-    symlinkSync(ioredis, join(project, "node_modules/ioredis"));
-    // docs/operate/telemetry.md: the OpenTelemetry API and SDK, and pino with the packages its types import
-    for (const linked of ["@opentelemetry", "pino", "pino-std-serializers", "sonic-boom", "thread-stream"]) {
-      symlinkSync(join(root, "node_modules", linked), join(project, "node_modules", linked));
-    }
-    writeFileSync(join(project, "package.json"), JSON.stringify({ type: "module" }));
-    writeFileSync(join(project, "placeholders.d.ts"), PLACEHOLDERS);
-    const names = found.map(({ code }, n) => {
-      const name = `snippet-${n}.ts`;
-      writeFileSync(join(project, name), code.includes("import ") || code.includes("export ") ? code : `${code}\nexport {};\n`);
-      return name;
-    });
-    const paths: Record<string, string[]> = { ioredis: [join(ioredis, "built/index.d.ts")] };
-    for (const [spec, file] of Object.entries(ENTRIES)) paths[spec] = [join(root, file)];
-    writeFileSync(
-      join(project, "tsconfig.json"),
-      JSON.stringify({
-        compilerOptions: {
-          strict: true, module: "NodeNext", moduleResolution: "NodeNext", target: "ES2022", lib: ["ES2024", "DOM"],
-          types: ["node"], noEmit: true, skipLibCheck: true, paths,
-        },
-        files: ["placeholders.d.ts", ...names],
-      }),
-    );
-    try {
-      // asynchronous, so the test worker keeps answering vitest while tsc runs
-      await promisify(execFile)(process.execPath, [join(root, "node_modules/typescript/bin/tsc"), "-p", project], { encoding: "utf8" });
-    } catch (error) {
-      // name the Markdown file and line of each error, not the temporary file
-      const out = String((error as { stdout?: string }).stdout ?? error).replace(/snippet-(\d+)\.ts\((\d+),/g, (_, n, row) => {
-        const { file, line } = found[Number(n)]!;
-        return `${file} line ${line + Number(row) - 1} (`;
+  it.each([
+    ["ioredis", "6"],
+    ["ioredis5", "5"],
+  ])(
+    "compile under strict with %s (ioredis %s)",
+    async (pkg, major) => {
+      const ioredis = join(root, "node_modules", pkg);
+      expect(JSON.parse(readFileSync(join(ioredis, "package.json"), "utf8")).version).toMatch(
+        new RegExp(`^${major}\\.`),
+      );
+      const project = join(dir, pkg);
+      mkdirSync(join(project, "node_modules"), { recursive: true });
+      symlinkSync(join(root, "node_modules/@types"), join(project, "node_modules/@types"));
+      symlinkSync(join(root, "node_modules/@upstash"), join(project, "node_modules/@upstash"));
+      // valibot: the docs show a job's schema with it (tickq depends on it already).
+      symlinkSync(join(root, "node_modules/valibot"), join(project, "node_modules/valibot"));
+      symlinkSync(ioredis, join(project, "node_modules/ioredis"));
+      // docs/operate/telemetry.md: the OpenTelemetry API and SDK, and pino with the packages its types import
+      for (const linked of ["@opentelemetry", "pino", "pino-std-serializers", "sonic-boom", "thread-stream"]) {
+        symlinkSync(join(root, "node_modules", linked), join(project, "node_modules", linked));
+      }
+      writeFileSync(join(project, "package.json"), JSON.stringify({ type: "module" }));
+      writeFileSync(join(project, "placeholders.d.ts"), PLACEHOLDERS);
+      const names = found.map(({ code }, n) => {
+        const name = `snippet-${n}.ts`;
+        writeFileSync(
+          join(project, name),
+          code.includes("import ") || code.includes("export ") ? code : `${code}\nexport {};\n`,
+        );
+        return name;
       });
-      expect.fail(`snippets do not compile with ${pkg}:\n${out}`);
-    }
-  }, 240_000);
+      const paths: Record<string, string[]> = { ioredis: [join(ioredis, "built/index.d.ts")] };
+      for (const [spec, file] of Object.entries(ENTRIES)) paths[spec] = [join(root, file)];
+      writeFileSync(
+        join(project, "tsconfig.json"),
+        JSON.stringify({
+          compilerOptions: {
+            strict: true,
+            module: "NodeNext",
+            moduleResolution: "NodeNext",
+            target: "ES2022",
+            lib: ["ES2024", "DOM"],
+            types: ["node"],
+            noEmit: true,
+            skipLibCheck: true,
+            paths,
+          },
+          files: ["placeholders.d.ts", ...names],
+        }),
+      );
+      try {
+        // asynchronous, so the test worker keeps answering vitest while tsc runs
+        await promisify(execFile)(process.execPath, [join(root, "node_modules/typescript/bin/tsc"), "-p", project], {
+          encoding: "utf8",
+        });
+      } catch (error) {
+        // name the Markdown file and line of each error, not the temporary file
+        const out = String((error as { stdout?: string }).stdout ?? error).replace(
+          /snippet-(\d+)\.ts\((\d+),/g,
+          (_, n, row) => {
+            const { file, line } = found[Number(n)]!;
+            return `${file} line ${line + Number(row) - 1} (`;
+          },
+        );
+        expect.fail(`snippets do not compile with ${pkg}:\n${out}`);
+      }
+    },
+    240_000,
+  );
 });

@@ -14,7 +14,8 @@ describe("the package", () => {
     try {
       mkdirSync(join(dir, "node_modules"));
       symlinkSync(root, join(dir, "node_modules/tickq"));
-      for (const dep of ["ioredis", "@upstash", "hono", "valibot", "croner"]) symlinkSync(join(root, "node_modules", dep), join(dir, "node_modules", dep));
+      for (const dep of ["ioredis", "@upstash", "hono", "valibot", "croner"])
+        symlinkSync(join(root, "node_modules", dep), join(dir, "node_modules", dep));
       writeFileSync(join(dir, "package.json"), JSON.stringify({ type: "module" }));
       writeFileSync(
         join(dir, "main.mjs"),
@@ -37,9 +38,14 @@ describe("the package", () => {
            typeof createApp({ tickq: tq, secrets: ["s-secret-for-tests"], dashboard: dashboard() }).fetch, typeof tq.ticks, typeof cron("0 3 * * *", undefined).after);`,
       );
       const out = execFileSync(process.execPath, ["main.mjs"], { cwd: dir, encoding: "utf8" });
-      expect(out.trim()).toBe("function function true function function function function function function function function function function function function function");
+      expect(out.trim()).toBe(
+        "function function true function function function function function function function function function function function function function",
+      );
       // the bin, as npx runs it
-      const version = execFileSync(join(dir, "node_modules/tickq/dist/cli.js"), ["--version"], { cwd: dir, encoding: "utf8" });
+      const version = execFileSync(join(dir, "node_modules/tickq/dist/cli.js"), ["--version"], {
+        cwd: dir,
+        encoding: "utf8",
+      });
       expect(version.trim()).toMatch(/^\d+\.\d+\.\d+$/);
 
       writeFileSync(
@@ -72,7 +78,18 @@ describe("the package", () => {
       );
       writeFileSync(
         join(dir, "tsconfig.json"),
-        JSON.stringify({ compilerOptions: { strict: true, module: "NodeNext", moduleResolution: "NodeNext", target: "ES2022", noEmit: true, skipLibCheck: true, types: [] }, files: ["check.ts"] }),
+        JSON.stringify({
+          compilerOptions: {
+            strict: true,
+            module: "NodeNext",
+            moduleResolution: "NodeNext",
+            target: "ES2022",
+            noEmit: true,
+            skipLibCheck: true,
+            types: [],
+          },
+          files: ["check.ts"],
+        }),
       );
       execFileSync(process.execPath, [join(root, "node_modules/typescript/bin/tsc"), "-p", dir], { encoding: "utf8" });
     } finally {

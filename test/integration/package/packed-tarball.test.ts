@@ -10,7 +10,17 @@
 // tarball holds only what users import, with the license and changelog:
 // compiled tests or benchmarks left in dist/ by another build stay out.
 import { execFile } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
@@ -20,7 +30,14 @@ const root = resolve(".");
 const work = mkdtempSync(join(tmpdir(), "tickq-pack-"));
 // Asynchronous, so the test worker keeps answering vitest while a step runs for a minute.
 const run = async (cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = {}) =>
-  (await promisify(execFile)(cmd, args, { cwd, encoding: "utf8", env: { ...process.env, ...env }, maxBuffer: 64 * 1024 * 1024 })).stdout;
+  (
+    await promisify(execFile)(cmd, args, {
+      cwd,
+      encoding: "utf8",
+      env: { ...process.env, ...env },
+      maxBuffer: 64 * 1024 * 1024,
+    })
+  ).stdout;
 
 describe("the packed package in a fresh project", () => {
   afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -28,7 +45,17 @@ describe("the packed package in a fresh project", () => {
   it("installs alone, with no Redis client; the edge entries import, bundle with wrangler and type-check", async () => {
     const copy = join(work, "tickq");
     mkdirSync(copy);
-    for (const entry of ["src", "tools", "scripts", "package.json", "tsconfig.json", "tsconfig.build.json", "README.md", "LICENSE", "CHANGELOG.md"]) {
+    for (const entry of [
+      "src",
+      "tools",
+      "scripts",
+      "package.json",
+      "tsconfig.json",
+      "tsconfig.build.json",
+      "README.md",
+      "LICENSE",
+      "CHANGELOG.md",
+    ]) {
       cpSync(join(root, entry), join(copy, entry), { recursive: true });
     }
     symlinkSync(join(root, "node_modules"), join(copy, "node_modules"));
@@ -40,9 +67,18 @@ describe("the packed package in a fresh project", () => {
     }
     await run("npm", ["pack", "--ignore-scripts", "--pack-destination", work], copy);
     const tarball = join(work, readdirSync(work).find((f) => f.endsWith(".tgz"))!);
-    const packed = (await run("tar", ["-tzf", tarball], work)).split("\n").filter(Boolean).map((f) => f.replace(/^package\//, ""));
-    const manifest = JSON.parse(readFileSync(join(copy, "package.json"), "utf8")) as { exports: Record<string, Record<string, string>>; bin: Record<string, string> };
-    const named = [...Object.values(manifest.exports).flatMap((entry) => Object.values(entry)), ...Object.values(manifest.bin)].map((f) => f.replace(/^\.\//, ""));
+    const packed = (await run("tar", ["-tzf", tarball], work))
+      .split("\n")
+      .filter(Boolean)
+      .map((f) => f.replace(/^package\//, ""));
+    const manifest = JSON.parse(readFileSync(join(copy, "package.json"), "utf8")) as {
+      exports: Record<string, Record<string, string>>;
+      bin: Record<string, string>;
+    };
+    const named = [
+      ...Object.values(manifest.exports).flatMap((entry) => Object.values(entry)),
+      ...Object.values(manifest.bin),
+    ].map((f) => f.replace(/^\.\//, ""));
     expect(packed).toEqual(expect.arrayContaining(["package.json", "README.md", "LICENSE", "CHANGELOG.md", ...named]));
     expect(packed.filter((f) => /^(dist\/)?(test|bench)\//.test(f))).toEqual([]);
 
@@ -77,14 +113,33 @@ describe("the packed package in a fresh project", () => {
     );
     writeFileSync(join(app, "wrangler.toml"), 'name = "app"\nmain = "worker.ts"\ncompatibility_date = "2025-09-01"\n');
     mkdirSync(join(app, ".wrangler-home"));
-    const bundled = await run(process.execPath, [join(root, "node_modules/wrangler/bin/wrangler.js"), "deploy", "--dry-run", "--outdir", "out"], app, {
-      XDG_CONFIG_HOME: join(app, ".wrangler-home"), TMPDIR: join(app, ".wrangler-home"), WRANGLER_SEND_METRICS: "false",
-    });
+    const bundled = await run(
+      process.execPath,
+      [join(root, "node_modules/wrangler/bin/wrangler.js"), "deploy", "--dry-run", "--outdir", "out"],
+      app,
+      {
+        XDG_CONFIG_HOME: join(app, ".wrangler-home"),
+        TMPDIR: join(app, ".wrangler-home"),
+        WRANGLER_SEND_METRICS: "false",
+      },
+    );
     expect(bundled).toMatch(/dry-run: exiting now/);
 
     writeFileSync(
       join(app, "tsconfig.json"),
-      JSON.stringify({ compilerOptions: { strict: true, module: "NodeNext", moduleResolution: "NodeNext", target: "ES2022", lib: ["ES2022", "DOM"], noEmit: true, skipLibCheck: true, types: [] }, files: ["worker.ts"] }),
+      JSON.stringify({
+        compilerOptions: {
+          strict: true,
+          module: "NodeNext",
+          moduleResolution: "NodeNext",
+          target: "ES2022",
+          lib: ["ES2022", "DOM"],
+          noEmit: true,
+          skipLibCheck: true,
+          types: [],
+        },
+        files: ["worker.ts"],
+      }),
     );
     await run(process.execPath, [join(root, "node_modules/typescript/bin/tsc"), "-p", app], app);
   }, 300_000);

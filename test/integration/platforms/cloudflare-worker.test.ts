@@ -47,7 +47,11 @@ describe("the Cloudflare Worker bundle in Miniflare", () => {
   const processed = async () => Number((await redis.get(`${prefix}stat:processed`)) ?? 0);
 
   it("answers 401 without the secret, and /health without it", async () => {
-    const res = await call("/jobs", { method: "POST", body: { name: "sendWelcomeEmail", args: ["a@b.c"] }, token: null });
+    const res = await call("/jobs", {
+      method: "POST",
+      body: { name: "sendWelcomeEmail", args: ["a@b.c"] },
+      token: null,
+    });
     expect(res.status).toBe(401);
     expect((await res.json()) as object).toHaveProperty("error");
     expect((await call("/tick", { method: "POST", token: "wrong" })).status).toBe(401);
@@ -87,7 +91,9 @@ describe("the Cloudflare Worker bundle in Miniflare", () => {
     const one = (await (await call("/tick", { method: "POST" })).json()) as { succeeded: number; more: boolean };
     expect(one.more).toBe(true);
     // Miniflare's Fetcher type leaves out scheduled(), which it implements
-    const worker = (await mf.getWorker()) as unknown as { scheduled(event: { cron: string }): Promise<{ outcome: string }> };
+    const worker = (await mf.getWorker()) as unknown as {
+      scheduled(event: { cron: string }): Promise<{ outcome: string }>;
+    };
     const result = await worker.scheduled({ cron: "* * * * *" });
     expect(result.outcome).toBe("ok");
     for (let i = 0; i < 100 && (await processed()) < before + 200; i++) await sleep(50);

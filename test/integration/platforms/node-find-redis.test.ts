@@ -10,7 +10,9 @@ describe("finding Redis (npm start and the tests)", () => {
   });
 
   it("says so when REDIS_URL does not answer", async () => {
-    await expect(findRedis({ REDIS_URL: "redis://127.0.0.1:1" })).rejects.toThrow(/REDIS_URL=redis:\/\/127.0.0.1:1 does not answer/);
+    await expect(findRedis({ REDIS_URL: "redis://127.0.0.1:1" })).rejects.toThrow(
+      /REDIS_URL=redis:\/\/127.0.0.1:1 does not answer/,
+    );
   });
 
   it("starts a private redis-server when none answers (redis-server is on the PATH here)", async () => {

@@ -12,7 +12,11 @@ const PASSWORD = "hunter2-s3cret";
 
 async function passwordRedis() {
   const port = await freePort();
-  const child = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--requirepass", PASSWORD, "--save", "", "--appendonly", "no"], { stdio: "ignore" });
+  const child = spawn(
+    "redis-server",
+    ["--port", String(port), "--bind", "127.0.0.1", "--requirepass", PASSWORD, "--save", "", "--appendonly", "no"],
+    { stdio: "ignore" },
+  );
   await sleep(300);
   return { url: `redis://:${PASSWORD}@127.0.0.1:${port}`, stop: () => child.kill("SIGKILL") };
 }
@@ -22,21 +26,41 @@ describe("the Node server's setup", () => {
 
   it("answers 503 with a clear error within 2 s once Redis is down, and never prints the password", async () => {
     const printed: string[] = [];
-    for (const method of ["log", "error", "warn"] as const) vi.spyOn(console, method).mockImplementation((...a: unknown[]) => void printed.push(a.join(" ")));
+    for (const method of ["log", "error", "warn"] as const)
+      vi.spyOn(console, method).mockImplementation((...a: unknown[]) => void printed.push(a.join(" ")));
     const redis = await passwordRedis();
-    const server = await startServer({ redisUrl: redis.url, jobs: { j: () => {} }, port: 0, secret: "abc-secret-for-tests", tickEveryMs: 0 });
+    const server = await startServer({
+      redisUrl: redis.url,
+      jobs: { j: () => {} },
+      port: 0,
+      secret: "abc-secret-for-tests",
+      tickEveryMs: 0,
+    });
     try {
       const auth = { Authorization: "Bearer abc-secret-for-tests", "content-type": "application/json" };
-      expect((await fetch(`${server.url}/jobs`, { method: "POST", headers: auth, body: JSON.stringify({ name: "j", args: [] }) })).status).toBe(201);
+      expect(
+        (
+          await fetch(`${server.url}/jobs`, {
+            method: "POST",
+            headers: auth,
+            body: JSON.stringify({ name: "j", args: [] }),
+          })
+        ).status,
+      ).toBe(201);
       redis.stop();
       await sleep(300);
-      for (const [path, init] of [["/jobs", { method: "POST", body: JSON.stringify({ name: "j", args: [] }) }], ["/tick", { method: "POST" }]] as const) {
+      for (const [path, init] of [
+        ["/jobs", { method: "POST", body: JSON.stringify({ name: "j", args: [] }) }],
+        ["/tick", { method: "POST" }],
+      ] as const) {
         const t = Date.now();
         const res = await fetch(`${server.url}${path}`, { ...init, headers: auth });
         expect(Date.now() - t, path).toBeLessThan(2_500);
         expect(res.status, path).toBe(503);
         const { error } = (await res.json()) as { error: string };
-        expect(error).toMatch(/Redis at redis:\/\/:\*\*\*@127\.0\.0\.1:\d+\/? is unreachable \(.*ECONNREFUSED.*\): is it running\? Check REDIS_URL/);
+        expect(error).toMatch(
+          /Redis at redis:\/\/:\*\*\*@127\.0\.0\.1:\d+\/? is unreachable \(.*ECONNREFUSED.*\): is it running\? Check REDIS_URL/,
+        );
         expect(error).not.toMatch(/maxRetriesPerRequest|max retries/i);
       }
     } finally {
@@ -58,7 +82,9 @@ describe("the Node server's setup", () => {
     const port = Number(new URL(first.url).port);
     try {
       const error = await listen(() => new Response("y"), port).catch((e: unknown) => e as Error);
-      expect((error as Error).message).toBe(`port ${port} is in use: stop what listens there, or choose another with PORT (PORT=${port + 1} npm start)`);
+      expect((error as Error).message).toBe(
+        `port ${port} is in use: stop what listens there, or choose another with PORT (PORT=${port + 1} npm start)`,
+      );
     } finally {
       await first.close();
     }

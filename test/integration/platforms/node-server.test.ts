@@ -14,7 +14,15 @@ describe("the Node server (npm start)", () => {
   it("serves the app over HTTP and ticks by itself every interval", async () => {
     const ran: number[] = [];
     const jobs = { count: (args: [number]) => void ran.push(args[0]) };
-    const server = await startServer({ redisUrl: redisUrl(), jobs, prefix: h.prefix, port: 0, secret: "abc-secret-for-tests", tickEveryMs: 50, tick: { budgetMs: 1_000 } });
+    const server = await startServer({
+      redisUrl: redisUrl(),
+      jobs,
+      prefix: h.prefix,
+      port: 0,
+      secret: "abc-secret-for-tests",
+      tickEveryMs: 50,
+      tick: { budgetMs: 1_000 },
+    });
     try {
       const tq = h.make(jobs);
       const unauthorized = await fetch(`${server.url}/stats`);
@@ -25,7 +33,10 @@ describe("the Node server (npm start)", () => {
       await tq.enqueue("count", [marker]);
       for (let i = 0; i < 40 && !ran.includes(marker); i++) await sleep(50);
       expect(ran).toContain(marker);
-      const tick = await fetch(`${server.url}/tick`, { method: "POST", headers: { Authorization: "Bearer abc-secret-for-tests" } });
+      const tick = await fetch(`${server.url}/tick`, {
+        method: "POST",
+        headers: { Authorization: "Bearer abc-secret-for-tests" },
+      });
       expect(tick.status).toBe(200);
       expect(await tick.json()).toHaveProperty("tickId");
     } finally {

@@ -13,16 +13,27 @@ describe("the Vercel function", () => {
     const ran: string[] = [];
     const handler = tickqVercel({
       jobs: { greet: ([who]: [string]) => void ran.push(who) },
-      env: { UPSTASH_REDIS_REST_URL: restUrl, UPSTASH_REDIS_REST_TOKEN: restToken, TICKQ_SECRET: SECRET, CRON_SECRET: CRON, TICKQ_PREFIX: h.prefix },
+      env: {
+        UPSTASH_REDIS_REST_URL: restUrl,
+        UPSTASH_REDIS_REST_TOKEN: restToken,
+        TICKQ_SECRET: SECRET,
+        CRON_SECRET: CRON,
+        TICKQ_PREFIX: h.prefix,
+      },
     });
     return { handler, ran };
   };
   const req = (path: string, init: RequestInit & { token?: string } = {}) =>
-    new Request(`https://example.vercel.app${path}`, { ...init, headers: { Authorization: `Bearer ${init.token ?? SECRET}`, ...(init.headers ?? {}) } });
+    new Request(`https://example.vercel.app${path}`, {
+      ...init,
+      headers: { Authorization: `Bearer ${init.token ?? SECRET}`, ...(init.headers ?? {}) },
+    });
 
   it("enqueues with POST /api/jobs and runs a tick on GET /api/tick (Vercel Cron)", async () => {
     const { handler, ran } = setup();
-    const enq = await handler.POST(req("/api/jobs", { method: "POST", body: JSON.stringify({ name: "greet", args: ["vercel"] }) }));
+    const enq = await handler.POST(
+      req("/api/jobs", { method: "POST", body: JSON.stringify({ name: "greet", args: ["vercel"] }) }),
+    );
     expect(enq.status).toBe(201);
     const tick = await handler.GET(req("/api/tick", { token: CRON }));
     expect(tick.status).toBe(200);
@@ -39,7 +50,9 @@ describe("the Vercel function", () => {
 
   it("lets CRON_SECRET start ticks and nothing else", async () => {
     const { handler } = setup();
-    const enq = await handler.POST(req("/api/jobs", { method: "POST", token: CRON, body: JSON.stringify({ name: "greet", args: ["no"] }) }));
+    const enq = await handler.POST(
+      req("/api/jobs", { method: "POST", token: CRON, body: JSON.stringify({ name: "greet", args: ["no"] }) }),
+    );
     expect(enq.status).toBe(403);
     expect(await enq.json()).toMatchObject({ code: "TICK_ONLY" });
     expect((await handler.GET(req("/api/stats", { token: CRON }))).status).toBe(403);
@@ -48,15 +61,31 @@ describe("the Vercel function", () => {
   it("serves the dashboard at /api/dashboard, its login by TICKQ_SECRET", async () => {
     const { restUrl, restToken } = testEndpoints();
     const handler = tickqVercel({
-      jobs: {}, dashboard: dashboard(),
-      env: { UPSTASH_REDIS_REST_URL: restUrl, UPSTASH_REDIS_REST_TOKEN: restToken, TICKQ_SECRET: SECRET, CRON_SECRET: CRON, TICKQ_PREFIX: h.prefix },
+      jobs: {},
+      dashboard: dashboard(),
+      env: {
+        UPSTASH_REDIS_REST_URL: restUrl,
+        UPSTASH_REDIS_REST_TOKEN: restToken,
+        TICKQ_SECRET: SECRET,
+        CRON_SECRET: CRON,
+        TICKQ_PREFIX: h.prefix,
+      },
     });
     const first = await handler.GET(new Request("https://example.vercel.app/api/dashboard"));
     expect(first.status).toBe(303);
     expect(first.headers.get("location")).toBe("/api/dashboard/login");
-    const login = await handler.POST(new Request("https://example.vercel.app/api/dashboard/login", { method: "POST", body: new URLSearchParams({ secret: SECRET }) }));
+    const login = await handler.POST(
+      new Request("https://example.vercel.app/api/dashboard/login", {
+        method: "POST",
+        body: new URLSearchParams({ secret: SECRET }),
+      }),
+    );
     expect(login.headers.get("set-cookie")).toMatch(/Path=\/api\/dashboard; HttpOnly; Secure; SameSite=Strict/);
-    const page = await handler.GET(new Request("https://example.vercel.app/api/dashboard", { headers: { cookie: login.headers.get("set-cookie")!.split(";")[0]! } }));
+    const page = await handler.GET(
+      new Request("https://example.vercel.app/api/dashboard", {
+        headers: { cookie: login.headers.get("set-cookie")!.split(";")[0]! },
+      }),
+    );
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('href="/api/dashboard/dead"');
   });
@@ -74,7 +103,10 @@ describe("the Vercel function", () => {
 
   it("refuses to serve without a secret, saying so in the log", async () => {
     const { restUrl, restToken } = testEndpoints();
-    const handler = tickqVercel({ jobs: {}, env: { UPSTASH_REDIS_REST_URL: restUrl, UPSTASH_REDIS_REST_TOKEN: restToken } });
+    const handler = tickqVercel({
+      jobs: {},
+      env: { UPSTASH_REDIS_REST_URL: restUrl, UPSTASH_REDIS_REST_TOKEN: restToken },
+    });
     const { res, log } = await logged(() => handler.GET(req("/api/tick")));
     expect(res.status).toBe(503);
     expect(await res.json()).toMatchObject({ code: "UNAVAILABLE" });

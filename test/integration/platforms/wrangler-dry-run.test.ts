@@ -16,7 +16,9 @@ describe("examples/cloudflare-worker/wrangler.toml", () => {
     try {
       const out = join(dir, "out");
       mkdirSync(join(dir, "tmp"));
-      const aliases = Object.entries(tickqSources()).map(([specifier, source]) => `${JSON.stringify(specifier)} = ${JSON.stringify(source)}`);
+      const aliases = Object.entries(tickqSources()).map(
+        ([specifier, source]) => `${JSON.stringify(specifier)} = ${JSON.stringify(source)}`,
+      );
       const own = readFileSync(join(exampleDir("cloudflare-worker"), "wrangler.toml"), "utf8");
       const config = join(dir, "wrangler.toml");
       writeFileSync(config, `${own}\n[alias]\n${aliases.join("\n")}\n`);
@@ -25,7 +27,11 @@ describe("examples/cloudflare-worker/wrangler.toml", () => {
       const log = execFileSync(join(repoRoot, "node_modules", ".bin", "wrangler"), args, {
         cwd: exampleDir("cloudflare-worker"),
         env: {
-          ...process.env, XDG_CONFIG_HOME: join(dir, "config"), TMPDIR: join(dir, "tmp"), WRANGLER_SEND_METRICS: "false", CI: "true",
+          ...process.env,
+          XDG_CONFIG_HOME: join(dir, "config"),
+          TMPDIR: join(dir, "tmp"),
+          WRANGLER_SEND_METRICS: "false",
+          CI: "true",
         },
         encoding: "utf8",
         stdio: "pipe",

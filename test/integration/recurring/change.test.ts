@@ -23,7 +23,10 @@ describe.each(adapterCases)("schedule changes over $name", (adapterCase) => {
     await hourly.tick();
     expect((await hourly.schedules())[0]).toMatchObject({ name: "s", inSync: true, nextRunAt: new Date(T(60)) });
 
-    const tenMinutes = h.make(jobs, { schedules: { s: { cron: "*/10 * * * *", job: "work", args: ["v2"] } }, logger: QUIET });
+    const tenMinutes = h.make(jobs, {
+      schedules: { s: { cron: "*/10 * * * *", job: "work", args: ["v2"] } },
+      logger: QUIET,
+    });
     await setClock(h.redis, [tenMinutes, hourly], T(5, 30));
     expect(await tenMinutes.tick()).toMatchObject({ recurring: 0 });
     expect((await tenMinutes.schedules())[0]).toMatchObject({ inSync: true, nextRunAt: new Date(T(10)) });
@@ -32,7 +35,10 @@ describe.each(adapterCases)("schedule changes over $name", (adapterCase) => {
     await tenMinutes.tick();
     expect(rec.slots("s")).toEqual([T(10)]);
 
-    const newArgs = h.make(jobs, { schedules: { s: { cron: "*/10 * * * *", job: "work", args: ["v3"] } }, logger: QUIET });
+    const newArgs = h.make(jobs, {
+      schedules: { s: { cron: "*/10 * * * *", job: "work", args: ["v3"] } },
+      logger: QUIET,
+    });
     await setClock(h.redis, [newArgs], T(20, 5));
     await newArgs.tick(); // syncs and claims 10:20 in one call, with the new args
     expect(rec.slots("s")).toEqual([T(10), T(20)]);
@@ -42,7 +48,10 @@ describe.each(adapterCases)("schedule changes over $name", (adapterCase) => {
   it("removal: stops at once where no deployment declares it, is pruned after the grace period, and keeps running while an old deployment still ticks", async () => {
     const rec = recorder();
     const jobs = { work: rec.job };
-    const both: Schedules<"work"> = { keep: { cron: "* * * * *", job: "work" }, gone: { cron: "* * * * *", job: "work" } };
+    const both: Schedules<"work"> = {
+      keep: { cron: "* * * * *", job: "work" },
+      gone: { cron: "* * * * *", job: "work" },
+    };
     const oldCode = h.make(jobs, { schedules: both, logger: QUIET });
     const newCode = h.make(jobs, { schedules: { keep: both.keep! }, logger: QUIET });
     const tick = async (tq: typeof oldCode, at: number) => {
@@ -67,7 +76,10 @@ describe.each(adapterCases)("schedule changes over $name", (adapterCase) => {
     for (let m = 7; m <= 6 + graceMinutes; m++) await tick(newCode, T(m, 5));
     expect(rec.slots("gone")).toEqual([1, 2, 3, 4, 5, 6].map((m) => T(m)));
     const listed = await newCode.schedules();
-    expect(listed.map((s) => [s.name, s.declared, s.orphanedAt !== null])).toEqual([["gone", false, true], ["keep", true, false]]);
+    expect(listed.map((s) => [s.name, s.declared, s.orphanedAt !== null])).toEqual([
+      ["gone", false, true],
+      ["keep", true, false],
+    ]);
     expect(listed[0]!.spec).toMatchObject({ cron: "* * * * *", job: "work" });
     await tick(newCode, T(8 + graceMinutes, 5));
     expect((await newCode.schedules()).map((s) => s.name)).toEqual(["keep"]);

@@ -23,7 +23,10 @@ export function recorder() {
     job: (_args: unknown[], ctx: { jid: string }) => void runs.set(ctx.jid, (runs.get(ctx.jid) ?? 0) + 1),
     /** The slots (ms) run for schedule `name`, sorted. */
     slots: (name: string) =>
-      [...runs.keys()].filter((jid) => jid.startsWith(`${name}:`)).map((jid) => Number(jid.slice(name.length + 1))).sort((a, b) => a - b),
+      [...runs.keys()]
+        .filter((jid) => jid.startsWith(`${name}:`))
+        .map((jid) => Number(jid.slice(name.length + 1)))
+        .sort((a, b) => a - b),
   };
 }
 

@@ -11,7 +11,9 @@ const START = Date.UTC(2030, 0, 1, 10, 0, 0);
 
 function thousand(): Schedules<"work"> {
   const schedules: Schedules<"work"> = {};
-  for (let i = 0; i < 1_000; i++) schedules[`s${i}`] = i % 2 ? { cron: "0 * * * *", job: "work", args: [i] } : { every: 3_600_000, job: "work", args: [i] };
+  for (let i = 0; i < 1_000; i++)
+    schedules[`s${i}`] =
+      i % 2 ? { cron: "0 * * * *", job: "work", args: [i] } : { every: 3_600_000, job: "work", args: [i] };
   return schedules;
 }
 
@@ -34,7 +36,10 @@ describe.each(adapterCases)("the cost of schedules over $name", (adapterCase) =>
     expect(idleBare.roundTrips).toBe(2);
 
     // one comes due: one more round trip, which also fetches its job
-    const one = h.make({ work: rec.job }, { schedules: { ...thousand(), single: { cron: "6 10 * * *", job: "work" } }, logger: QUIET });
+    const one = h.make(
+      { work: rec.job },
+      { schedules: { ...thousand(), single: { cron: "6 10 * * *", job: "work" } }, logger: QUIET },
+    );
     await setClock(h.redis, [one], START + 5 * MINUTE);
     await one.tick(); // syncs the new declaration
     await setClock(h.redis, [one], START + 6 * MINUTE + 1_000);

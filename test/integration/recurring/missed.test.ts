@@ -29,7 +29,9 @@ describe.each(adapterCases)("missed slots over $name", (adapterCase) => {
     const report = await tq.tick();
     const slots = (...hm: string[]) => hm.map((t) => at(`2030-01-01T${t}:00Z`));
     expect(rec.slots("latest")).toEqual(slots("11:00"));
-    expect(rec.slots("all")).toEqual(slots("10:05", "10:10", "10:15", "10:20", "10:25", "10:30", "10:35", "10:40", "10:45", "10:50", "10:55", "11:00"));
+    expect(rec.slots("all")).toEqual(
+      slots("10:05", "10:10", "10:15", "10:20", "10:25", "10:30", "10:35", "10:40", "10:45", "10:50", "10:55", "11:00"),
+    );
     expect(rec.slots("capped")).toEqual(slots("10:50", "10:55", "11:00"));
     expect(rec.slots("none")).toEqual([]);
     expect(rec.slots("interval")).toEqual(slots("10:10", "10:20", "10:30", "10:40", "10:50", "11:00"));
@@ -38,21 +40,35 @@ describe.each(adapterCases)("missed slots over $name", (adapterCase) => {
     // back on time: every policy runs the one slot due
     await setClock(h.redis, [tq], at("2030-01-01T11:05:40Z"));
     await tq.tick();
-    for (const name of ["latest", "all", "capped", "none"]) expect(rec.slots(name).at(-1)).toBe(at("2030-01-01T11:05:00Z"));
+    for (const name of ["latest", "all", "capped", "none"])
+      expect(rec.slots(name).at(-1)).toBe(at("2030-01-01T11:05:00Z"));
     expect([...rec.runs.values()].every((n) => n === 1)).toBe(true);
     const listed = await tq.schedules();
     expect(listed.find((s) => s.name === "none")).toMatchObject({
-      nextRunAt: new Date(at("2030-01-01T11:10:00Z")), lastRunAt: new Date(at("2030-01-01T11:05:00Z")), lastJid: `none:${at("2030-01-01T11:05:00Z")}`,
+      nextRunAt: new Date(at("2030-01-01T11:10:00Z")),
+      lastRunAt: new Date(at("2030-01-01T11:05:00Z")),
+      lastJid: `none:${at("2030-01-01T11:05:00Z")}`,
     });
   });
 
   for (const [day, from, to, expected] of [
-    ["spring-forward", "2026-03-28T12:00:00Z", "2026-03-30T03:00:00Z", ["2026-03-29T01:00:00Z", "2026-03-30T00:30:00Z"]],
+    [
+      "spring-forward",
+      "2026-03-28T12:00:00Z",
+      "2026-03-30T03:00:00Z",
+      ["2026-03-29T01:00:00Z", "2026-03-30T00:30:00Z"],
+    ],
     ["fall-back", "2026-10-24T12:00:00Z", "2026-10-26T03:00:00Z", ["2026-10-25T00:30:00Z", "2026-10-26T01:30:00Z"]],
   ] as const) {
     it(`a 02:30 Europe/Berlin job runs once on the ${day} day, ticked every 10 minutes`, async () => {
       const rec = recorder();
-      const tq = h.make({ nightly: rec.job }, { schedules: { nightly: { cron: "30 2 * * *", timezone: "Europe/Berlin", job: "nightly", missed: "all" } }, logger: QUIET });
+      const tq = h.make(
+        { nightly: rec.job },
+        {
+          schedules: { nightly: { cron: "30 2 * * *", timezone: "Europe/Berlin", job: "nightly", missed: "all" } },
+          logger: QUIET,
+        },
+      );
       for (let t = at(from); t <= at(to); t += 10 * MINUTE) {
         await setClock(h.redis, [tq], t + 7_000);
         await tq.tick();

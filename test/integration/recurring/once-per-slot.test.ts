@@ -11,7 +11,8 @@ import { useHarness } from "../../helpers/harness.js";
 import { MINUTE, QUIET, recorder, setClock } from "./clock.js";
 
 const START = Date.UTC(2030, 0, 1, 12, 0, 0);
-const minutes = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => START + (from + i) * MINUTE);
+const minutes = (from: number, to: number) =>
+  Array.from({ length: to - from + 1 }, (_, i) => START + (from + i) * MINUTE);
 
 describe.each(adapterCases)("once per slot over $name", (adapterCase) => {
   const h = useHarness(adapterCase, "sched-once");
@@ -26,7 +27,9 @@ describe.each(adapterCases)("once per slot over $name", (adapterCase) => {
     const schedules: Schedules<"minute"> = { everyMinute: { cron: "* * * * *", job: "minute" } };
     const connections = Array.from({ length: 8 }, () => adapterCase.open());
     try {
-      const tqs = connections.map((c) => createTickq({ redis: c.adapter, prefix: h.prefix, jobs: { minute: rec.job }, schedules, logger: QUIET }));
+      const tqs = connections.map((c) =>
+        createTickq({ redis: c.adapter, prefix: h.prefix, jobs: { minute: rec.job }, schedules, logger: QUIET }),
+      );
       // two rounds a minute, at uneven seconds; every round ticks all 8 at once
       for (let second = 15; second <= 3_600 + 15; second += 30) {
         await setClock(h.redis, tqs, START + second * 1_000 + Math.floor(Math.random() * 10_000));
@@ -43,7 +46,10 @@ describe.each(adapterCases)("once per slot over $name", (adapterCase) => {
   it("two deployments with the same schedule, ticking at once, with a replayed begin and a replayed schedules call: no duplicates", async () => {
     dropping = await openDropping(adapterCase.name);
     const rec = recorder();
-    const schedules: Schedules<"minute"> = { everyMinute: { cron: "* * * * *", job: "minute" }, often: { every: 20_000, job: "minute", missed: "all" } };
+    const schedules: Schedules<"minute"> = {
+      everyMinute: { cron: "* * * * *", job: "minute" },
+      often: { every: 20_000, job: "minute", missed: "all" },
+    };
     const dropOnce = (sha: string): { adapter: RedisAdapter; dropped: Promise<boolean>[] } => {
       const dropped: Promise<boolean>[] = [];
       const inner = dropping!.adapter;
@@ -64,9 +70,20 @@ describe.each(adapterCases)("once per slot over $name", (adapterCase) => {
 
     const begin = await scriptSha(scripts.begin);
     const schedulesSha = await scriptSha(scripts.recurring);
-    for (const [round, sha] of [[1, begin], [2, schedulesSha], [3, begin], [4, schedulesSha]] as const) {
+    for (const [round, sha] of [
+      [1, begin],
+      [2, schedulesSha],
+      [3, begin],
+      [4, schedulesSha],
+    ] as const) {
       const replaying = dropOnce(sha);
-      const b = createTickq({ redis: replaying.adapter, prefix: h.prefix, jobs: { minute: rec.job }, schedules, logger: QUIET });
+      const b = createTickq({
+        redis: replaying.adapter,
+        prefix: h.prefix,
+        jobs: { minute: rec.job },
+        schedules,
+        logger: QUIET,
+      });
       await setClock(h.redis, [a, b], START + round * MINUTE + 5_000);
       // A dropped schedules call needs b to find the slot due: b goes first there.
       if (sha === schedulesSha) await b.tick();
@@ -74,7 +91,9 @@ describe.each(adapterCases)("once per slot over $name", (adapterCase) => {
       expect(await replaying.dropped[0]).toBe(true);
     }
     expect(rec.slots("everyMinute")).toEqual(minutes(1, 4));
-    expect(rec.slots("often")).toEqual(Array.from({ length: 12 }, (_, i) => START + 20_000 * (i + 1)).filter((t) => t <= START + 4 * MINUTE + 5_000));
+    expect(rec.slots("often")).toEqual(
+      Array.from({ length: 12 }, (_, i) => START + 20_000 * (i + 1)).filter((t) => t <= START + 4 * MINUTE + 5_000),
+    );
     expect([...rec.runs.values()].every((n) => n === 1)).toBe(true);
   });
 });

@@ -14,7 +14,8 @@ import { beginArgs as encodeBegin } from "../../helpers/begin-args.js";
 const LEASE = 5_000;
 const FETCH_10 = [10, 1, "default", 0];
 const GRACE = 600_000;
-const job = (name: string, slot: number) => JSON.stringify({ class: "x", args: [], jid: `${name}:${slot}`, queue: "default", retry: true });
+const job = (name: string, slot: number) =>
+  JSON.stringify({ class: "x", args: [], jid: `${name}:${slot}`, queue: "default", retry: true });
 
 describe.each(adapterCases)("schedules scripts run twice over $name", (adapterCase) => {
   const h = useHarness(adapterCase, "sched-replay");
@@ -29,16 +30,46 @@ describe.each(adapterCases)("schedules scripts run twice over $name", (adapterCa
     await h.redis.zadd(`${h.prefix}schedules:due`, now + 3_600_000, "old");
     await begin("t1", "d1");
     const sync = [
-      "d1", 1, 2,
-      "a", "ta", "fa", '{"every":60000}', now - 1_000,
-      "b", "tb", "fb", '{"every":60000}', now + 60_000,
-      0, 0,
+      "d1",
+      1,
+      2,
+      "a",
+      "ta",
+      "fa",
+      '{"every":60000}',
+      now - 1_000,
+      "b",
+      "tb",
+      "fb",
+      '{"every":60000}',
+      now + 60_000,
+      0,
+      0,
     ];
     const { after } = await twice(scripts.recurring, ["ticks", "tick:t1"], call(2, sync));
     expect(after["schedules:digest"]).toBe("d1");
     expect(Object.keys(after["schedules:orphans"] as object)).toEqual(["old"]);
 
-    const claim = ["d1", 0, 0, 1, "a", "fa", now - 1_000, now + 59_000, 2, now - 61_000, "default", job("a", now - 61_000), now - 1_000, "default", job("a", now - 1_000), 1, "old", now + 3_600_000];
+    const claim = [
+      "d1",
+      0,
+      0,
+      1,
+      "a",
+      "fa",
+      now - 1_000,
+      now + 59_000,
+      2,
+      now - 61_000,
+      "default",
+      job("a", now - 61_000),
+      now - 1_000,
+      "default",
+      job("a", now - 1_000),
+      1,
+      "old",
+      now + 3_600_000,
+    ];
     const { first } = await twice(scripts.recurring, ["ticks", "tick:t1"], call(3, claim));
     expect((first as unknown[]).slice(0, 4)).toEqual([1, 2, ["a"], 0]);
     const claimed = await snapshot(h.redis, h.prefix);
@@ -49,8 +80,8 @@ describe.each(adapterCases)("schedules scripts run twice over $name", (adapterCa
     const again = await run(scripts.recurring, ["ticks", "tick:t1"], call(4, claim));
     expect((again as unknown[]).slice(0, 4)).toEqual([1, 0, [], 0]);
     const rest = await snapshot(h.redis, h.prefix);
-    const { ["tick:t1"]: _lease, ...restState } = rest;
-    const { ["tick:t1"]: _lease2, ...claimedState } = claimed;
+    const { "tick:t1": _lease, ...restState } = rest;
+    const { "tick:t1": _lease2, ...claimedState } = claimed;
     expect(restState).toEqual(claimedState);
   });
 

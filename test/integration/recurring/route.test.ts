@@ -14,13 +14,22 @@ describe("GET /schedules", () => {
   it("refuses without the secret, lists the schedules with it", async () => {
     const tickq = h.make(
       { report: (_args: [string]) => {}, ping: () => {} },
-      { schedules: { nightly: { cron: "0 3 * * *", timezone: "Europe/Berlin", job: "report", args: ["daily"] }, heartbeat: { every: 30_000, job: "ping" } }, logger: QUIET },
+      {
+        schedules: {
+          nightly: { cron: "0 3 * * *", timezone: "Europe/Berlin", job: "report", args: ["daily"] },
+          heartbeat: { every: 30_000, job: "ping" },
+        },
+        logger: QUIET,
+      },
     );
     const app = createApp({ tickq, secrets: [SECRET] });
     expect((await app.request("/schedules")).status).toBe(401);
 
     const before = await (await app.request("/schedules", { headers: { Authorization: `Bearer ${SECRET}` } })).json();
-    expect(before).toMatchObject([{ name: "heartbeat", declared: true, inSync: false, nextRunAt: null }, { name: "nightly" }]);
+    expect(before).toMatchObject([
+      { name: "heartbeat", declared: true, inSync: false, nextRunAt: null },
+      { name: "nightly" },
+    ]);
 
     await setClock(h.redis, [tickq], Date.UTC(2030, 0, 1, 12, 0, 10));
     await tickq.tick();
@@ -28,12 +37,32 @@ describe("GET /schedules", () => {
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual([
       {
-        name: "heartbeat", spec: { every: 30_000, job: "ping", args: [], queue: "default", missed: "latest", maxMissed: 100 },
-        declared: true, inSync: true, nextRunAt: "2030-01-01T12:00:30.000Z", lastRunAt: null, lastJid: null, orphanedAt: null,
+        name: "heartbeat",
+        spec: { every: 30_000, job: "ping", args: [], queue: "default", missed: "latest", maxMissed: 100 },
+        declared: true,
+        inSync: true,
+        nextRunAt: "2030-01-01T12:00:30.000Z",
+        lastRunAt: null,
+        lastJid: null,
+        orphanedAt: null,
       },
       {
-        name: "nightly", spec: { cron: "0 3 * * *", timezone: "Europe/Berlin", job: "report", args: ["daily"], queue: "default", missed: "latest", maxMissed: 100 },
-        declared: true, inSync: true, nextRunAt: "2030-01-02T02:00:00.000Z", lastRunAt: null, lastJid: null, orphanedAt: null,
+        name: "nightly",
+        spec: {
+          cron: "0 3 * * *",
+          timezone: "Europe/Berlin",
+          job: "report",
+          args: ["daily"],
+          queue: "default",
+          missed: "latest",
+          maxMissed: 100,
+        },
+        declared: true,
+        inSync: true,
+        nextRunAt: "2030-01-02T02:00:00.000Z",
+        lastRunAt: null,
+        lastJid: null,
+        orphanedAt: null,
       },
     ]);
     expect((await tickq.stats()).schedules).toBe(2);

@@ -24,7 +24,10 @@ interface Listed {
 describe("a Worker given `cron` (Miniflare)", () => {
   const worker = useWorkerInMiniflare("worker-cron", { TICKQ_SECRET: SECRET }, "test/fixtures/cron-worker.ts");
   const call = async <T>(method: "GET" | "POST", path: string): Promise<T> => {
-    const res = await worker.mf.dispatchFetch(`https://worker.test${path}`, { method, headers: { Authorization: `Bearer ${SECRET}` } });
+    const res = await worker.mf.dispatchFetch(`https://worker.test${path}`, {
+      method,
+      headers: { Authorization: `Bearer ${SECRET}` },
+    });
     expect(res.status, path).toBe(200);
     return (await res.json()) as T;
   };

@@ -14,7 +14,23 @@ import { adapterCases } from "../../helpers/adapters.js";
 import type { OpenedAdapter } from "../../helpers/open-adapter.js";
 import { deleteUnder, directRedis, uniquePrefix } from "../../helpers/redis.js";
 
-const TRICKY = ["123", "0123", "-1.5", "1e3", '{"a":1}', "[1,2]", "true", "null", "OK", "", "héllo ✓ 日本", "emoji 😀 (a surrogate pair)", "nul\u0000byte", "  spaced  ", "line\nbreak"];
+const TRICKY = [
+  "123",
+  "0123",
+  "-1.5",
+  "1e3",
+  '{"a":1}',
+  "[1,2]",
+  "true",
+  "null",
+  "OK",
+  "",
+  "héllo ✓ 日本",
+  "emoji 😀 (a surrogate pair)",
+  "nul\u0000byte",
+  "  spaced  ",
+  "line\nbreak",
+];
 
 const probe = (text: string) => ({ name: "probe", text, sha: createHash("sha1").update(text).digest("hex") });
 
@@ -62,7 +78,11 @@ describe("adapter conformance", () => {
   });
 
   it("a Lua error is a rejected call on every adapter, with Redis' message", async () => {
-    const results = await Promise.allSettled(opened.map((o) => runScript(o.adapter, probe("return redis.call('INCR', 'x', 'y')"), [], [], { count: 0 }, 5_000)));
+    const results = await Promise.allSettled(
+      opened.map((o) =>
+        runScript(o.adapter, probe("return redis.call('INCR', 'x', 'y')"), [], [], { count: 0 }, 5_000),
+      ),
+    );
     for (const r of results) {
       expect(r.status).toBe("rejected");
       expect(String((r as PromiseRejectedResult).reason.message)).toMatch(/wrong number of arg/i);
@@ -78,12 +98,40 @@ describe("adapter conformance", () => {
       const job = (n: number) => JSON.stringify({ class: "x", args: [], jid: `j${n}`, queue: "default", retry: true });
       const fetch = [10, 1, "default", 0];
       replies.push([
-        await run("enqueue", [`${p}queues`, `${p}schedule`], ["call-1", 60_000, 60_000, 3, "default", 0, 0, "", job(1), "default", 0, 0, "", job(2), "default", 60_000, 0, "", job(3)]),
+        await run(
+          "enqueue",
+          [`${p}queues`, `${p}schedule`],
+          [
+            "call-1",
+            60_000,
+            60_000,
+            3,
+            "default",
+            0,
+            0,
+            "",
+            job(1),
+            "default",
+            0,
+            0,
+            "",
+            job(2),
+            "default",
+            60_000,
+            0,
+            "",
+            job(3),
+          ],
+        ),
         await run("begin", [`${p}ticks`, `${p}tick:t1`], beginArgs({ tick: "t1", leaseMs: 5_000, batch: 10 })),
         await run("extend", [`${p}tick:t1`], ["t1", 5_000]),
         await run("housekeep", [`${p}ticks`, `${p}tick:t1`], ["t1", 2, 100, 5_000, 100, 100]),
         await run("stats", [`${p}queues`, `${p}ticks`], []),
-        await run("step", [`${p}ticks`, `${p}tick:t1`], ["t1", 5_000, 100, 3_600, 3, 1, "default", 2, job(1), job(2), 0, ...fetch]),
+        await run(
+          "step",
+          [`${p}ticks`, `${p}tick:t1`],
+          ["t1", 5_000, 100, 3_600, 3, 1, "default", 2, job(1), job(2), 0, ...fetch],
+        ),
         await run("finish", [`${p}ticks`, `${p}tick:t1`], ["t1", 5_000, 100, 3_600, 4, 0, 0, 1, "default"]),
         await run("stats", [`${p}queues`, `${p}ticks`], []),
         // the jobs API's scripts
@@ -99,7 +147,13 @@ describe("adapter conformance", () => {
     }
     // Redis' clock differs between the two runs: blank it out
     const timeless = (r: RedisReply): RedisReply =>
-      Array.isArray(r) ? r.map(timeless) : typeof r === "number" && r > 1e12 ? "<now ms>" : typeof r === "string" ? r.replace(/\d{10}\.\d+/g, "<now s>").replace(/^\d{13}$/, "<now ms>") : r;
+      Array.isArray(r)
+        ? r.map(timeless)
+        : typeof r === "number" && r > 1e12
+          ? "<now ms>"
+          : typeof r === "string"
+            ? r.replace(/\d{10}\.\d+/g, "<now s>").replace(/^\d{13}$/, "<now ms>")
+            : r;
     expect(replies).toHaveLength(adapterCases.length);
     for (const other of replies.slice(1)) expect(timeless(other)).toEqual(timeless(replies[0]!));
     const [, begun, , , , stepped] = replies[0]!;

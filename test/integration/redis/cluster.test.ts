@@ -43,7 +43,9 @@ describe("tickq on a Redis Cluster", () => {
       }
       expect(error, prefix).toBeInstanceOf(TickqError);
       expect((error as TickqError).code).toBe("BAD_OPTIONS");
-      expect((error as Error).message).toMatch(/has no hash tag.*Put a hash tag in the prefix, such as prefix: "\{[^{}]+\}:"/);
+      expect((error as Error).message).toMatch(
+        /has no hash tag.*Put a hash tag in the prefix, such as prefix: "\{[^{}]+\}:"/,
+      );
     }
     expect(await allKeys()).toEqual([]);
   });
@@ -55,13 +57,21 @@ describe("tickq on a Redis Cluster", () => {
       eval: (script, keys, args) => redis.eval(script, keys.length, ...keys, ...args) as Promise<RedisReply>,
     });
     try {
-      for (const [label, adapter] of [["a cluster client", undeclared(client)], ["a client of one node", undeclared(node)]] as const) {
+      for (const [label, adapter] of [
+        ["a cluster client", undeclared(client)],
+        ["a client of one node", undeclared(node)],
+      ] as const) {
         const tq = createTickq({ redis: adapter, prefix: "plain:", jobs: { mail: () => {} }, logger: QUIET });
         for (const call of [() => tq.enqueue("mail", ["a"]), () => tq.tick(), () => tq.enqueue("mail", ["b"])]) {
-          const error = await call().then(() => undefined, (e: unknown) => e);
+          const error = await call().then(
+            () => undefined,
+            (e: unknown) => e,
+          );
           expect(error, label).toBeInstanceOf(TickqError);
           expect((error as TickqError).code, label).toBe("BAD_OPTIONS");
-          expect((error as Error).message, label).toMatch(/Redis Cluster.*Set `cluster: true` on your adapter.*prefix: "\{plain\}:"/);
+          expect((error as Error).message, label).toMatch(
+            /Redis Cluster.*Set `cluster: true` on your adapter.*prefix: "\{plain\}:"/,
+          );
         }
       }
     } finally {
@@ -87,12 +97,18 @@ describe("tickq on a Redis Cluster", () => {
     });
     expect(await tq.enqueue("mail", ["a"], { jid: "own" })).toBe("own");
     expect(await tq.enqueue("mail", ["a"], { jid: "own" })).toBe("own");
-    await tq.enqueueBulk([{ name: "mail", args: ["b"] }, { name: "mail", args: ["later"], delayMs: 600_000 }]);
+    await tq.enqueueBulk([
+      { name: "mail", args: ["b"] },
+      { name: "mail", args: ["later"], delayMs: 600_000 },
+    ]);
     const held = await tq.enqueue("once", ["u1"], { unique: "until-executed" });
     expect(await tq.enqueue("once", ["u1"], { unique: "until-executed" })).toBe(held);
     await tq.enqueue("boom", []);
     await tq.enqueueOrdered("feed", { id: "x", payload: 1 });
-    await tq.enqueueOrderedBulk([{ name: "feed", id: "x", payload: 2 }, { name: "feed", id: "y", payload: 3 }]);
+    await tq.enqueueOrderedBulk([
+      { name: "feed", id: "x", payload: 2 },
+      { name: "feed", id: "y", payload: 3 },
+    ]);
     await tq.queues.pause("default");
     expect((await tq.queues.list()).find((q) => q.name === "default")?.paused).toBe(true);
     await tq.queues.resume("default");

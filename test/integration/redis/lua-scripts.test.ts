@@ -14,20 +14,29 @@ describe("Lua scripts", () => {
 
   it("every entry .lua file carries a KEYS/ARGV/Returns/Replays header", () => {
     const entries = readdirSync("src/lua").filter((f) => f.endsWith(".lua"));
-    expect(entries.sort()).toEqual(Object.keys(scripts).map((name) => `${name}.lua`).sort());
+    expect(entries.sort()).toEqual(
+      Object.keys(scripts)
+        .map((name) => `${name}.lua`)
+        .sort(),
+    );
     for (const file of entries) {
       const source = readFileSync(`src/lua/${file}`, "utf8");
-      for (const part of ["KEYS", "ARGV", "Returns", "Replays"]) expect(source, file).toMatch(new RegExp(`^-- ${part}:`, "m"));
+      for (const part of ["KEYS", "ARGV", "Returns", "Replays"])
+        expect(source, file).toMatch(new RegExp(`^-- ${part}:`, "m"));
     }
   });
 
   it("the shipped text keeps every line of its .lua files in place: code as written, comment lines blank", () => {
     const files = new Map<string, string[]>();
-    const source = (path: string) => files.get(path) ?? files.set(path, readFileSync(path, "utf8").split("\n")).get(path)!;
+    const source = (path: string) =>
+      files.get(path) ?? files.set(path, readFileSync(path, "utf8").split("\n")).get(path)!;
     for (const script of Object.values(scripts)) {
       const lines = script.text.split("\n");
       expect(script.text, script.name).not.toMatch(/@include/);
-      expect(lines.slice(1).filter((line) => line.startsWith("#!")), script.name).toEqual([]);
+      expect(
+        lines.slice(1).filter((line) => line.startsWith("#!")),
+        script.name,
+      ).toEqual([]);
       lines.forEach((line, i) => {
         const at = script.sourceOf?.(i + 1);
         expect(at, `${script.name} line ${i + 1}`).toMatch(/^src\/lua\/.+\.lua:\d+$/);
@@ -76,7 +85,8 @@ describe.each(adapterCases)("running scripts over $name", (adapterCase) => {
 
   it("names the .lua file and line of a Lua error, with the local's own name", async () => {
     // a shipped script's text, as build-lua.mjs joins it: a library's lines, then the entry's own
-    const text = "local function bump(counter)\nreturn counter + 1\nend\n\nlocal missing_total = nil\nreturn bump(missing_total)";
+    const text =
+      "local function bump(counter)\nreturn counter + 1\nend\n\nlocal missing_total = nil\nreturn bump(missing_total)";
     const script = {
       name: "probe",
       text: `-- ${h.prefix}\n${text}`,

@@ -27,7 +27,9 @@ beforeAll(async () => {
   const port = await freePort();
   url = `redis://127.0.0.1:${port}`;
   const args = ["--port", String(port), "--bind", "127.0.0.1", "--dir", dir, "--save", "", "--appendonly", "no"];
-  server = spawn("redis-server", [...args, "--maxmemory", "2mb", "--maxmemory-policy", "noeviction"], { stdio: "ignore" });
+  server = spawn("redis-server", [...args, "--maxmemory", "2mb", "--maxmemory-policy", "noeviction"], {
+    stdio: "ignore",
+  });
   for (let i = 0; i < 50 && !(await answers(url, 200)); i++) await new Promise((r) => setTimeout(r, 100));
   admin = new Redis(url);
   rest = await startUpstashLocal({ redisUrl: url, token: TOKEN });
@@ -89,7 +91,9 @@ describe.each(cases)("memory pressure over $name (private redis-server)", (adapt
     let error: unknown;
     for (let call = 0; call < 500 && error === undefined; call++) {
       try {
-        await tq.enqueueBulk(Array.from({ length: 20 }, (_, i) => ({ name: "fill" as const, args: [call * 20 + i, pad] })));
+        await tq.enqueueBulk(
+          Array.from({ length: 20 }, (_, i) => ({ name: "fill" as const, args: [call * 20 + i, pad] })),
+        );
         pushed += 20;
       } catch (e) {
         error = e;
@@ -108,12 +112,17 @@ describe.each(cases)("memory pressure over $name (private redis-server)", (adapt
 
     // Stats is read-only and still answers.
     // no eviction warning; the heartbeat's own: nothing ticked yet
-    expect(await tq.stats()).toMatchObject({ queues: { default: pushed }, evictionPolicy: "noeviction", warnings: [expect.stringMatching(/^No tick has ever run/)] });
+    expect(await tq.stats()).toMatchObject({
+      queues: { default: pushed },
+      evictionPolicy: "noeviction",
+      warnings: [expect.stringMatching(/^No tick has ever run/)],
+    });
 
     // A fresh process ticks: begin/step/finish run under maxmemory.
     const ticker = make({ fill: () => void ran++ });
     let succeeded = 0;
-    for (let t = 0; t < 20 && succeeded < pushed; t++) succeeded += (await ticker.tick({ batch: 100, concurrency: 50 })).succeeded;
+    for (let t = 0; t < 20 && succeeded < pushed; t++)
+      succeeded += (await ticker.tick({ batch: 100, concurrency: 50 })).succeeded;
     expect(succeeded).toBe(pushed);
     expect(ran).toBe(pushed);
     expect(await ticker.stats()).toMatchObject({ processed: pushed, queues: { default: 0 }, inflight: 0, ticks: 0 });

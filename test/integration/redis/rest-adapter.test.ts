@@ -22,7 +22,11 @@ describe("restAdapter", () => {
 
   it("sends the command as a JSON array with the bearer token and base64 encoding, through the fetch it is given", async () => {
     const seen: Request[] = [];
-    const adapter = restAdapter({ ...endpoint(), url: `${endpoint().url}/`, fetch: (request) => (seen.push(request.clone()), fetch(request)) });
+    const adapter = restAdapter({
+      ...endpoint(),
+      url: `${endpoint().url}/`,
+      fetch: (request) => (seen.push(request.clone()), fetch(request)),
+    });
     expect(await adapter.eval("return {ARGV[1], KEYS[1]}", ["k"], ["é"])).toEqual(["é", "k"]);
     expect(seen).toHaveLength(1);
     const [request] = seen;
@@ -44,7 +48,10 @@ describe("restAdapter", () => {
   });
 
   it("an answer that is not the protocol's JSON is a rejection with its status and start", async () => {
-    const adapter = restAdapter({ ...endpoint(), fetch: async () => new Response("<html>Bad Gateway</html>", { status: 502 }) });
+    const adapter = restAdapter({
+      ...endpoint(),
+      fetch: async () => new Response("<html>Bad Gateway</html>", { status: 502 }),
+    });
     await expect(adapter.eval("return 1", [], [])).rejects.toThrow("Redis REST answered 502: <html>Bad Gateway</html>");
   });
 
@@ -56,12 +63,23 @@ describe("restAdapter", () => {
   it("resends after a network failure, at most `retries` times, then rejects saying how often it tried", async () => {
     let attempts = 0;
     const counting = (request: Request) => (attempts++, fetch(request));
-    const unreachable = restAdapter({ url: "http://127.0.0.1:1", token: "t", retries: 2, backoffMs: () => 0, fetch: counting });
+    const unreachable = restAdapter({
+      url: "http://127.0.0.1:1",
+      token: "t",
+      retries: 2,
+      backoffMs: () => 0,
+      fetch: counting,
+    });
     await expect(unreachable.eval("return 1", [], [])).rejects.toThrow(/failed \(3 attempts\)/);
     expect(attempts).toBe(3);
 
     attempts = 0;
-    const flaky = restAdapter({ ...endpoint(), retries: 2, backoffMs: () => 0, fetch: (request) => (++attempts === 1 ? Promise.reject(new TypeError("fetch failed")) : fetch(request)) });
+    const flaky = restAdapter({
+      ...endpoint(),
+      retries: 2,
+      backoffMs: () => 0,
+      fetch: (request) => (++attempts === 1 ? Promise.reject(new TypeError("fetch failed")) : fetch(request)),
+    });
     expect(await flaky.eval("return 'after one resend'", [], [])).toBe("after one resend");
     expect(attempts).toBe(2);
   });
@@ -69,7 +87,9 @@ describe("restAdapter", () => {
   it("does not resend a request the server answered, even with an error", async () => {
     let attempts = 0;
     const adapter = restAdapter({ ...endpoint(), retries: 3, fetch: (request) => (attempts++, fetch(request)) });
-    await expect(adapter.eval("return redis.call('NOPE')", [], [])).rejects.toThrow(/Unknown Redis command|unknown command/i);
+    await expect(adapter.eval("return redis.call('NOPE')", [], [])).rejects.toThrow(
+      /Unknown Redis command|unknown command/i,
+    );
     expect(attempts).toBe(1);
   });
 });

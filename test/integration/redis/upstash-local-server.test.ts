@@ -14,7 +14,11 @@ describe("the local Upstash-compatible server", () => {
   const prefix = uniquePrefix("rest");
   const TOKEN = "local-token-of-some-length";
   const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
-    fetch(`${server.url}${path}`, { method: "POST", body: JSON.stringify(body), headers: { Authorization: `Bearer ${TOKEN}`, ...headers } });
+    fetch(`${server.url}${path}`, {
+      method: "POST",
+      body: JSON.stringify(body),
+      headers: { Authorization: `Bearer ${TOKEN}`, ...headers },
+    });
 
   beforeAll(async () => {
     // anyScript: the protocol's replies are checked with scripts of the test's own.
@@ -55,13 +59,22 @@ describe("the local Upstash-compatible server", () => {
     const res = await post("/", ["GET"]);
     expect(res.status).toBe(400);
     expect((await res.json()).error).toMatch(/wrong number of arguments/i);
-    const bad = await fetch(`${server.url}/`, { method: "POST", body: "not json", headers: { Authorization: `Bearer ${TOKEN}` } });
+    const bad = await fetch(`${server.url}/`, {
+      method: "POST",
+      body: "not json",
+      headers: { Authorization: `Bearer ${TOKEN}` },
+    });
     expect(bad.status).toBe(400);
     expect((await bad.json()).error).toMatch(/JSON array/);
   });
 
   it("runs a pipeline, each command with its own result or error", async () => {
-    const res = await post("/pipeline", [["SET", `${prefix}c`, "1"], ["INCR", `${prefix}c`], ["HGET", `${prefix}c`, "f"], ["GET", `${prefix}c`]]);
+    const res = await post("/pipeline", [
+      ["SET", `${prefix}c`, "1"],
+      ["INCR", `${prefix}c`],
+      ["HGET", `${prefix}c`, "f"],
+      ["GET", `${prefix}c`],
+    ]);
     expect(res.status).toBe(200);
     const body = await res.json();
     expect(body[0]).toEqual({ result: "OK" });
@@ -71,13 +84,18 @@ describe("the local Upstash-compatible server", () => {
   });
 
   it("runs multi-exec as one transaction", async () => {
-    const res = await post("/multi-exec", [["INCR", `${prefix}d`], ["INCR", `${prefix}d`]]);
+    const res = await post("/multi-exec", [
+      ["INCR", `${prefix}d`],
+      ["INCR", `${prefix}d`],
+    ]);
     expect(await res.json()).toEqual([{ result: 1 }, { result: 2 }]);
   });
 
   it("takes commands in the path, for curl", async () => {
     await redis.set(`${prefix}e`, "v");
-    const res = await fetch(`${server.url}/get/${encodeURIComponent(`${prefix}e`)}`, { headers: { Authorization: `Bearer ${TOKEN}` } });
+    const res = await fetch(`${server.url}/get/${encodeURIComponent(`${prefix}e`)}`, {
+      headers: { Authorization: `Bearer ${TOKEN}` },
+    });
     expect(await res.json()).toEqual({ result: "v" });
   });
 
@@ -110,7 +128,11 @@ describe("the local Upstash-compatible server", () => {
       ["WAIT", () => ["WAIT", "1", "0"], /blocks the connection/],
       ["WAITAOF", () => ["WAITAOF", "1", "1", "0"], /blocks the connection/],
       ["XREAD with BLOCK", () => ["XREAD", "COUNT", "1", "BLOCK", "0", "STREAMS", k(), "$"], /blocks the connection/],
-      ["XREADGROUP with BLOCK", () => ["xreadgroup", "GROUP", "g", "c", "block", "0", "STREAMS", k(), ">"], /blocks the connection/],
+      [
+        "XREADGROUP with BLOCK",
+        () => ["xreadgroup", "GROUP", "g", "c", "block", "0", "STREAMS", k(), ">"],
+        /blocks the connection/,
+      ],
       ["SUBSCRIBE", () => ["SUBSCRIBE", k()], /pub\/sub/],
       ["PSUBSCRIBE", () => ["PSUBSCRIBE", `${k()}*`], /pub\/sub/],
       ["SSUBSCRIBE", () => ["SSUBSCRIBE", k()], /pub\/sub/],
@@ -122,7 +144,12 @@ describe("the local Upstash-compatible server", () => {
       ["CLIENT REPLY", () => ["CLIENT", "REPLY", "SKIP"], /CLIENT REPLY stops or skips/],
     ];
     const timed = (path: string, body: unknown) =>
-      fetch(`${server.url}${path}`, { method: "POST", body: JSON.stringify(body), headers: { Authorization: `Bearer ${TOKEN}` }, signal: AbortSignal.timeout(5_000) });
+      fetch(`${server.url}${path}`, {
+        method: "POST",
+        body: JSON.stringify(body),
+        headers: { Authorization: `Bearer ${TOKEN}` },
+        signal: AbortSignal.timeout(5_000),
+      });
 
     it.each(refused)("refuses %s from POST / with 400 naming the command and why", async (name, command, why) => {
       const res = await timed("/", command());
@@ -132,18 +159,21 @@ describe("the local Upstash-compatible server", () => {
       expect(error).toMatch(why);
     });
 
-    it.each(refused)("refuses a whole /pipeline and /multi-exec holding %s, and runs none of it", async (name, command, why) => {
-      for (const path of ["/pipeline", "/multi-exec"]) {
-        const key = `${prefix}untouched${path}`;
-        const res = await timed(path, [["SET", key, "ran"], command()]);
-        expect(res.status).toBe(400);
-        const { error } = await res.json();
-        expect(error).toContain(`ERR ${name} is refused`);
-        expect(error).toMatch(why);
-        expect(error).toMatch(/command 2 of 2; nothing ran/);
-        expect(await redis.get(key)).toBeNull();
-      }
-    });
+    it.each(refused)(
+      "refuses a whole /pipeline and /multi-exec holding %s, and runs none of it",
+      async (name, command, why) => {
+        for (const path of ["/pipeline", "/multi-exec"]) {
+          const key = `${prefix}untouched${path}`;
+          const res = await timed(path, [["SET", key, "ran"], command()]);
+          expect(res.status).toBe(400);
+          const { error } = await res.json();
+          expect(error).toContain(`ERR ${name} is refused`);
+          expect(error).toMatch(why);
+          expect(error).toMatch(/command 2 of 2; nothing ran/);
+          expect(await redis.get(key)).toBeNull();
+        }
+      },
+    );
 
     it.each([
       ["SELECT", "/select/1"],
@@ -154,7 +184,11 @@ describe("the local Upstash-compatible server", () => {
       ["MULTI", "/multi"],
     ])("refuses %s in the path form, GET and POST", async (name, path) => {
       for (const method of ["GET", "POST"]) {
-        const res = await fetch(`${server.url}${path}`, { method, headers: { Authorization: `Bearer ${TOKEN}` }, signal: AbortSignal.timeout(5_000) });
+        const res = await fetch(`${server.url}${path}`, {
+          method,
+          headers: { Authorization: `Bearer ${TOKEN}` },
+          signal: AbortSignal.timeout(5_000),
+        });
         expect(res.status).toBe(400);
         expect((await res.json()).error).toContain(`ERR ${name} is refused`);
       }
@@ -171,9 +205,17 @@ describe("the local Upstash-compatible server", () => {
       try {
         await redis.set(`${prefix}beside`, "here");
         const call = (body: unknown) =>
-          fetch(`${own.url}/`, { method: "POST", body: JSON.stringify(body), headers: { Authorization: `Bearer ${TOKEN}` }, signal: AbortSignal.timeout(3_000) });
+          fetch(`${own.url}/`, {
+            method: "POST",
+            body: JSON.stringify(body),
+            headers: { Authorization: `Bearer ${TOKEN}` },
+            signal: AbortSignal.timeout(3_000),
+          });
         const started = performance.now();
-        const [blpop, get] = await Promise.all([call(["BLPOP", `${prefix}never`, "0"]), call(["GET", `${prefix}beside`])]);
+        const [blpop, get] = await Promise.all([
+          call(["BLPOP", `${prefix}never`, "0"]),
+          call(["GET", `${prefix}beside`]),
+        ]);
         expect(blpop.status).toBe(400);
         expect((await blpop.json()).error).toMatch(/BLPOP is refused.*blocks the connection/);
         expect(get.status).toBe(200);
@@ -195,8 +237,14 @@ describe("the local Upstash-compatible server", () => {
         return { status: res.status, body };
       };
       expect(await ok(["PUBLISH", `${prefix}ch`, "hi"])).toEqual({ status: 200, body: { result: 0 } });
-      expect(await ok(["XREAD", "COUNT", "1", "STREAMS", stream, "0"])).toEqual({ status: 200, body: { result: null } });
-      expect(await ok(["XREADGROUP", "GROUP", "BLOCK", "consumer", "COUNT", "1", "STREAMS", stream, ">"])).toEqual({ status: 200, body: { result: null } });
+      expect(await ok(["XREAD", "COUNT", "1", "STREAMS", stream, "0"])).toEqual({
+        status: 200,
+        body: { result: null },
+      });
+      expect(await ok(["XREADGROUP", "GROUP", "BLOCK", "consumer", "COUNT", "1", "STREAMS", stream, ">"])).toEqual({
+        status: 200,
+        body: { result: null },
+      });
       expect(await ok(["XREAD", "STREAMS", "BLOCK", "0"])).toEqual({ status: 200, body: { result: null } }); // a stream key named BLOCK
       expect(await ok(["SET", `${prefix}BLPOP`, "SELECT"])).toEqual({ status: 200, body: { result: "OK" } });
     });
@@ -206,12 +254,17 @@ describe("the local Upstash-compatible server", () => {
     const res = await fetch(`${server.url}/get/%E0%A4%A`, { headers: { Authorization: `Bearer ${TOKEN}` } });
     expect(res.status).toBe(400);
     expect((await res.json()).error).toMatch(/bad percent-escape in the path segment "%E0%A4%A"/);
-    const lone = await fetch(`${server.url}/get/100%`, { method: "POST", headers: { Authorization: `Bearer ${TOKEN}` } });
+    const lone = await fetch(`${server.url}/get/100%`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${TOKEN}` },
+    });
     expect(lone.status).toBe(400);
     expect((await lone.json()).error).toMatch(/bad percent-escape/);
     const key = `${prefix}a/b c%41€`;
     await redis.set(key, "odd");
-    const good = await fetch(`${server.url}/get/${encodeURIComponent(key)}`, { headers: { Authorization: `Bearer ${TOKEN}` } });
+    const good = await fetch(`${server.url}/get/${encodeURIComponent(key)}`, {
+      headers: { Authorization: `Bearer ${TOKEN}` },
+    });
     expect(await good.json()).toEqual({ result: "odd" });
   });
 
@@ -235,7 +288,11 @@ describe("the local Upstash-compatible server", () => {
   it("counts in report.roundTrips exactly the HTTP requests a tick makes", async () => {
     const own = await startUpstashLocal({ redisUrl: redisUrl(), token: TOKEN });
     try {
-      const tq = createTickq({ redis: upstashAdapter(upstashClient(own.url, TOKEN)), prefix: `${prefix}trips:`, jobs: { noop: () => {} } });
+      const tq = createTickq({
+        redis: upstashAdapter(upstashClient(own.url, TOKEN)),
+        prefix: `${prefix}trips:`,
+        jobs: { noop: () => {} },
+      });
       await tq.enqueueBulk(Array.from({ length: 250 }, () => ({ name: "noop", args: [] })));
       await tq.tick(); // warm the script cache
       await tq.enqueueBulk(Array.from({ length: 250 }, () => ({ name: "noop", args: [] })));

@@ -9,7 +9,8 @@ import { useHarness } from "../../helpers/harness.js";
 import { scriptCalls } from "../../helpers/script-calls.js";
 import { snapshot } from "../../helpers/snapshot.js";
 
-const job = (n: number, queue = "default") => JSON.stringify({ class: "x", args: [n, 1.0, []], jid: `j${n}`, queue, retry: true, retry_count: 3 });
+const job = (n: number, queue = "default") =>
+  JSON.stringify({ class: "x", args: [n, 1.0, []], jid: `j${n}`, queue, retry: true, retry_count: 3 });
 
 describe.each(adapterCases)("each jobs API script run twice over $name", (adapterCase) => {
   const h = useHarness(adapterCase, "admin-replay");
@@ -25,16 +26,41 @@ describe.each(adapterCases)("each jobs API script run twice over $name", (adapte
   it("move: a resent retry, run-now and delete move nothing more", async () => {
     await seed();
     const retried = job(1).replace('"retry_count":3', '"retry_count":2');
-    const { first, after } = await twice(scripts.move, ["queues"], [
-      "tok", 60_000, 4,
-      "dead", job(1), "push", retried, "",
-      "schedule", job(3, "later"), "push", "", "",
-      "queue:default", job(5), "delete", "", 1,
-      "dead", job(9), "delete", "", "",
-    ]);
+    const { first, after } = await twice(
+      scripts.move,
+      ["queues"],
+      [
+        "tok",
+        60_000,
+        4,
+        "dead",
+        job(1),
+        "push",
+        retried,
+        "",
+        "schedule",
+        job(3, "later"),
+        "push",
+        "",
+        "",
+        "queue:default",
+        job(5),
+        "delete",
+        "",
+        1,
+        "dead",
+        job(9),
+        "delete",
+        "",
+        "",
+      ],
+    );
     expect(first).toBe("1110");
     // pushed jobs get enqueued_at (the move's time), spliced after their own bytes
-    const stamped = (text: string) => expect.stringMatching(new RegExp(`^${text.slice(0, -1).replace(/[[\]{}().*+?^$|\\]/g, "\\$&")},"enqueued_at":\\d+\\.\\d{3}}$`));
+    const stamped = (text: string) =>
+      expect.stringMatching(
+        new RegExp(`^${text.slice(0, -1).replace(/[[\]{}().*+?^$|\\]/g, "\\$&")},"enqueued_at":\\d+\\.\\d{3}}$`),
+      );
     expect(after["queue:default"]).toEqual([stamped(retried), job(6), job(4)]);
     expect(after["queue:later"]).toEqual([stamped(job(3, "later"))]);
     expect(after.dead).toEqual([job(2), "2"]);
@@ -42,25 +68,31 @@ describe.each(adapterCases)("each jobs API script run twice over $name", (adapte
     // without the token (a new call with the same jobs), nothing is where it was: nothing moves
     const state = await snapshot(h.redis, h.prefix);
     expect(await run(scripts.move, ["queues"], ["tok2", 60_000, 1, "dead", job(1), "push", retried, ""])).toBe("0");
-    const { ["op:tok2"]: _token, ...rest } = await snapshot(h.redis, h.prefix);
+    const { "op:tok2": _token, ...rest } = await snapshot(h.redis, h.prefix);
     expect(rest).toEqual(state);
   });
 
   it("move: a deleted or pushed queued job takes its counts and suspect mark with it, once", async () => {
     await seed();
-    for (const hash of ["resurrections", "interruptions", "suspects", "doubts"]) await h.redis.hset(`${h.prefix}${hash}`, job(5), 1, job(6), 1, job(4), 1);
-    const { first, after } = await twice(scripts.move, ["queues"], [
-      "tok", 60_000, 2,
-      "queue:default", job(5), "delete", "", 1,
-      "queue:default", job(6), "push", "", "",
-    ]);
+    for (const hash of ["resurrections", "interruptions", "suspects", "doubts"])
+      await h.redis.hset(`${h.prefix}${hash}`, job(5), 1, job(6), 1, job(4), 1);
+    const { first, after } = await twice(
+      scripts.move,
+      ["queues"],
+      ["tok", 60_000, 2, "queue:default", job(5), "delete", "", 1, "queue:default", job(6), "push", "", ""],
+    );
     expect(first).toBe("11");
-    for (const hash of ["resurrections", "interruptions", "suspects", "doubts"]) expect(after[hash]).toEqual({ [job(4)]: "1" });
+    for (const hash of ["resurrections", "interruptions", "suspects", "doubts"])
+      expect(after[hash]).toEqual({ [job(4)]: "1" });
   });
 
   it("move: an unroutable job stays where it is", async () => {
     await h.redis.zadd(`${h.prefix}dead`, 1, '{"class":"TickqMalformedJob","args":[],"jid":"m","queue":""}');
-    const { first, after } = await twice(scripts.move, ["queues"], ["tok", 60_000, 1, "dead", '{"class":"TickqMalformedJob","args":[],"jid":"m","queue":""}', "push", "", ""]);
+    const { first, after } = await twice(
+      scripts.move,
+      ["queues"],
+      ["tok", 60_000, 1, "dead", '{"class":"TickqMalformedJob","args":[],"jid":"m","queue":""}', "push", "", ""],
+    );
     expect(first).toBe("u");
     expect(after.dead).toHaveLength(2);
   });

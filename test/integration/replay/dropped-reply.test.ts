@@ -29,7 +29,10 @@ describe.each(adapterCases)("a dropped reply, resent, over $name", (adapterCase)
       },
     };
     const events = new Map<number, number>();
-    const on = { succeeded: (e: { args: unknown[] }) => void events.set(e.args[0] as number, (events.get(e.args[0] as number) ?? 0) + 1) };
+    const on = {
+      succeeded: (e: { args: unknown[] }) =>
+        void events.set(e.args[0] as number, (events.get(e.args[0] as number) ?? 0) + 1),
+    };
     const tq = createTickq({ redis: dropping.adapter, prefix: h.prefix, jobs, logger: QUIET, on });
     await tq.enqueueBulk(Array.from({ length: 40 }, (_, i) => ({ name: "work", args: [i] })));
     if (when === "begin") dropped = dropping.dropNext();

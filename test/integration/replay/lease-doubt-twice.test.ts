@@ -22,7 +22,11 @@ describe.each(adapterCases)("a stop in doubt settled twice over $name", (adapter
 
   const begin = async () => {
     await h.redis.rpush(`${h.prefix}queue:default`, job(2), job(1));
-    const begun = (await run(scripts.begin, ["ticks", "tick:t1"], encodeBegin({ tick: "t1", leaseMs: LEASE }))) as RedisReply[];
+    const begun = (await run(
+      scripts.begin,
+      ["ticks", "tick:t1"],
+      encodeBegin({ tick: "t1", leaseMs: LEASE }),
+    )) as RedisReply[];
     return fetchedJobs(begun[5]);
   };
 
@@ -39,7 +43,11 @@ describe.each(adapterCases)("a stop in doubt settled twice over $name", (adapter
     expect(again).toMatchObject({ doubts: 1, interruptions: 0, resurrections: 0, suspect: false });
 
     // Settled (here: succeeded), it takes its count with it.
-    const { after: settled } = await twice(scripts.step, ["ticks", "tick:t1"], [...COMMON, 4, ...ackArgv([{ kind: "succeeded", job: again }]), ...NO_FETCH]);
+    const { after: settled } = await twice(
+      scripts.step,
+      ["ticks", "tick:t1"],
+      [...COMMON, 4, ...ackArgv([{ kind: "succeeded", job: again }]), ...NO_FETCH],
+    );
     expect(settled.doubts).toBeUndefined();
   });
 });

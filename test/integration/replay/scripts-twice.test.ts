@@ -10,7 +10,8 @@ import { scriptCalls } from "../../helpers/script-calls.js";
 import { snapshot } from "../../helpers/snapshot.js";
 import { beginArgs as encodeBegin } from "../../helpers/begin-args.js";
 
-const job = (n: number, queue = "default") => JSON.stringify({ class: "x", args: [n, 1.0, []], jid: `j${n}`, queue, retry: true });
+const job = (n: number, queue = "default") =>
+  JSON.stringify({ class: "x", args: [n, 1.0, []], jid: `j${n}`, queue, retry: true });
 const FETCH_10 = [10, 1, "default", 0];
 /** begin's last three ARGV: no schedules declared (digest "", due limit 0, clock shift 0). */
 const LEASE = 5_000;
@@ -20,18 +21,26 @@ describe.each(adapterCases)("each script run twice over $name", (adapterCase) =>
   const { run, twice } = scriptCalls(h);
 
   const enqueue = (token: string, jobs: string[], delayMs = 0) =>
-    run(scripts.enqueue, ["queues", "schedule"], [token, 60_000, 60_000, jobs.length, ...jobs.flatMap((j) => ["default", delayMs, 0, "", j])]);
-  const begin = (tick: string) =>
-    run(scripts.begin, ["ticks", `tick:${tick}`], encodeBegin({ tick, leaseMs: LEASE }));
+    run(
+      scripts.enqueue,
+      ["queues", "schedule"],
+      [token, 60_000, 60_000, jobs.length, ...jobs.flatMap((j) => ["default", delayMs, 0, "", j])],
+    );
+  const begin = (tick: string) => run(scripts.begin, ["ticks", `tick:${tick}`], encodeBegin({ tick, leaseMs: LEASE }));
 
   it("enqueue: a resent call (same token) pushes nothing more", async () => {
-    const { after } = await twice(scripts.enqueue, ["queues", "schedule"], ["tok", 60_000, 60_000, 2, "default", 0, 0, "", job(1), "default", 60_000, 0, "", job(2)]);
+    const { after } = await twice(
+      scripts.enqueue,
+      ["queues", "schedule"],
+      ["tok", 60_000, 60_000, 2, "default", 0, 0, "", job(1), "default", 60_000, 0, "", job(2)],
+    );
     expect(after["queue:default"]).toHaveLength(1);
     expect(after.schedule).toHaveLength(2); // one member, one score
   });
 
   it("enqueue: a caller's jid sent in a new call within the id window pushes nothing more", async () => {
-    const call = (token: string) => run(scripts.enqueue, ["queues", "schedule"], [token, 60_000, 60_000, 1, "default", 0, 0, "mine", job(1)]);
+    const call = (token: string) =>
+      run(scripts.enqueue, ["queues", "schedule"], [token, 60_000, 60_000, 1, "default", 0, 0, "mine", job(1)]);
     expect(await call("a")).toBe("1");
     expect(await call("b")).toBe("0");
     expect(await h.redis.llen(`${h.prefix}queue:default`)).toBe(1);
@@ -47,23 +56,37 @@ describe.each(adapterCases)("each script run twice over $name", (adapterCase) =>
   });
 
   it("begin: a replay answers the same batch and fetches no other", async () => {
-    await enqueue("t", [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12].map((n) => job(n)));
+    await enqueue(
+      "t",
+      [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12].map((n) => job(n)),
+    );
     const { after } = await twice(scripts.begin, ["ticks", "tick:t1"], encodeBegin({ tick: "t1", leaseMs: LEASE }));
     expect(after["inproc:t1:default"]).toHaveLength(10);
     expect(after["queue:default"]).toHaveLength(2);
   });
 
   it("step: a replay neither acks the next batch nor fetches twice", async () => {
-    await enqueue("t", Array.from({ length: 25 }, (_, n) => job(n)));
+    await enqueue(
+      "t",
+      Array.from({ length: 25 }, (_, n) => job(n)),
+    );
     await begin("t1");
     const fetched = await h.redis.lrange(`${h.prefix}inproc:t1:default`, 0, -1);
     const acks = [1, "default", fetched.length, ...fetched, 0];
-    const { after } = await twice(scripts.step, ["ticks", "tick:t1"], ["t1", LEASE, 100, 3_600, 2, ...acks, ...FETCH_10]);
+    const { after } = await twice(
+      scripts.step,
+      ["ticks", "tick:t1"],
+      ["t1", LEASE, 100, 3_600, 2, ...acks, ...FETCH_10],
+    );
     expect(after["inproc:t1:default"]).toHaveLength(10); // the next batch, intact
     expect(after["stat:processed"]).toBe("10");
     // an older call's replay, after a newer one, does nothing either
     const next = await h.redis.lrange(`${h.prefix}inproc:t1:default`, 0, -1);
-    await run(scripts.step, ["ticks", "tick:t1"], ["t1", LEASE, 100, 3_600, 3, 1, "default", next.length, ...next, 0, ...FETCH_10]);
+    await run(
+      scripts.step,
+      ["ticks", "tick:t1"],
+      ["t1", LEASE, 100, 3_600, 3, 1, "default", next.length, ...next, 0, ...FETCH_10],
+    );
     const now = await snapshot(h.redis, h.prefix);
     await run(scripts.step, ["ticks", "tick:t1"], ["t1", LEASE, 100, 3_600, 2, ...acks, ...FETCH_10]);
     expect(await snapshot(h.redis, h.prefix)).toEqual(now);
@@ -71,11 +94,35 @@ describe.each(adapterCases)("each script run twice over $name", (adapterCase) =>
   });
 
   it("step: retry, dead and requeue entries settle once", async () => {
-    await enqueue("t", [1, 2, 3].map((n) => job(n)));
+    await enqueue(
+      "t",
+      [1, 2, 3].map((n) => job(n)),
+    );
     await begin("t1");
     const [a, b, c] = (await h.redis.lrange(`${h.prefix}inproc:t1:default`, 0, -1)) as [string, string, string];
-    const others = [3, "r", "default", a, `${a.slice(0, -1)},"retry_count":0}`, 0, "d", "default", b, `${b.slice(0, -1)},"error_class":"E"}`, 0, "q", "default", c, "", 0];
-    const { after } = await twice(scripts.step, ["ticks", "tick:t1"], ["t1", LEASE, 100, 3_600, 2, 0, ...others, ...FETCH_10]);
+    const others = [
+      3,
+      "r",
+      "default",
+      a,
+      `${a.slice(0, -1)},"retry_count":0}`,
+      0,
+      "d",
+      "default",
+      b,
+      `${b.slice(0, -1)},"error_class":"E"}`,
+      0,
+      "q",
+      "default",
+      c,
+      "",
+      0,
+    ];
+    const { after } = await twice(
+      scripts.step,
+      ["ticks", "tick:t1"],
+      ["t1", LEASE, 100, 3_600, 2, 0, ...others, ...FETCH_10],
+    );
     expect(after.retry).toHaveLength(2);
     expect(after.dead).toHaveLength(2);
     expect(after["queue:default"]).toBeUndefined(); // c went back and was fetched again
@@ -98,11 +145,18 @@ describe.each(adapterCases)("each script run twice over $name", (adapterCase) =>
   });
 
   it("finish: a replay requeues nothing twice and counts nothing twice", async () => {
-    await enqueue("t", [1, 2, 3].map((n) => job(n)));
+    await enqueue(
+      "t",
+      [1, 2, 3].map((n) => job(n)),
+    );
     await begin("t1");
     const [a, b, c] = (await h.redis.lrange(`${h.prefix}inproc:t1:default`, 0, -1)) as [string, string, string];
     const acks = [1, "default", 1, a, 2, "q", "default", c, "", 0, "q", "default", b, "", 0];
-    const { after } = await twice(scripts.finish, ["ticks", "tick:t1"], ["t1", LEASE, 100, 3_600, 2, ...acks, 1, "default"]);
+    const { after } = await twice(
+      scripts.finish,
+      ["ticks", "tick:t1"],
+      ["t1", LEASE, 100, 3_600, 2, ...acks, 1, "default"],
+    );
     expect(after["queue:default"]).toHaveLength(2);
     expect(after["stat:processed"]).toBe("1");
     expect(after.ticks).toBeUndefined();

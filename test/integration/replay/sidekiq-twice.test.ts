@@ -11,7 +11,8 @@ import { scriptCalls } from "../../helpers/script-calls.js";
 import { snapshot } from "../../helpers/snapshot.js";
 import { beginArgs as encodeBegin } from "../../helpers/begin-args.js";
 
-const job = (n: number) => JSON.stringify({ class: "x", args: [n, 1.0, []], jid: `j${n}`, queue: "default", retry: true });
+const job = (n: number) =>
+  JSON.stringify({ class: "x", args: [n, 1.0, []], jid: `j${n}`, queue: "default", retry: true });
 const FETCH_10 = [10, 1, "default", 0];
 const LEASE = 5_000;
 const SK = ["host:t1", "host:t1:work", "host:t1:workers"];
@@ -22,11 +23,16 @@ describe.each(adapterCases)("scripts as a Sidekiq process, run twice, over $name
   const h = useHarness(adapterCase, "sk-twice");
   const calls = scriptCalls(h);
   const run = calls.run;
-  const twice = async (script: LuaScript, keys: string[], args: (string | number)[]) => (await calls.twice(script, keys, args)).after;
+  const twice = async (script: LuaScript, keys: string[], args: (string | number)[]) =>
+    (await calls.twice(script, keys, args)).after;
 
   const beginArgs = encodeBegin({ tick: "t1", leaseMs: LEASE, info: INFO });
   const enqueue = (jobs: string[], delayMs = 0) =>
-    run(scripts.enqueue, ["queues", "schedule"], [`tok${delayMs}`, 60_000, 60_000, jobs.length, ...jobs.flatMap((j) => ["default", delayMs, 0, "", j])]);
+    run(
+      scripts.enqueue,
+      ["queues", "schedule"],
+      [`tok${delayMs}`, 60_000, 60_000, jobs.length, ...jobs.flatMap((j) => ["default", delayMs, 0, "", j])],
+    );
   const fetched = () => h.redis.lrange(`${h.prefix}inproc:t1:default`, 0, -1);
 
   it("begin registers once: processes, heartbeat, and moves a due job with its enqueued_at", async () => {
@@ -36,7 +42,9 @@ describe.each(adapterCases)("scripts as a Sidekiq process, run twice, over $name
     const after = await twice(scripts.begin, ["ticks", "tick:t1", ...SK], beginArgs);
     expect(after.processes).toEqual(["host:t1"]);
     expect(after["host:t1"]).toMatchObject({ info: INFO, busy: "0", tickq_beat: "0" });
-    expect((after["inproc:t1:default"] as string[]).some((raw) => /"jid":"j2".*"enqueued_at":\d+\.\d{3}}$/.test(raw))).toBe(true);
+    expect(
+      (after["inproc:t1:default"] as string[]).some((raw) => /"jid":"j2".*"enqueued_at":\d+\.\d{3}}$/.test(raw)),
+    ).toBe(true);
   });
 
   it("step: a replay neither beats again nor acks twice; a discarded job (x) is dropped once", async () => {
@@ -45,7 +53,11 @@ describe.each(adapterCases)("scripts as a Sidekiq process, run twice, over $name
     const [a, b, c] = (await fetched()) as [string, string, string];
     const beat = [1, 1, "w1", work(c)];
     const acks = [1, "default", 1, a, 1, "x", "default", b, "", 0];
-    const after = await twice(scripts.step, ["ticks", "tick:t1", ...SK], ["t1", LEASE, 100, 3_600, 2, ...beat, ...acks, ...FETCH_10]);
+    const after = await twice(
+      scripts.step,
+      ["ticks", "tick:t1", ...SK],
+      ["t1", LEASE, 100, 3_600, 2, ...beat, ...acks, ...FETCH_10],
+    );
     expect(after["host:t1"]).toMatchObject({ busy: "1", tickq_beat: "1" });
     expect(after["host:t1:work"]).toEqual({ w1: work(c) });
     expect(after["host:t1:workers"]).toEqual({ w1: work(c) });
@@ -72,7 +84,11 @@ describe.each(adapterCases)("scripts as a Sidekiq process, run twice, over $name
     await enqueue([job(1)]);
     await run(scripts.begin, ["ticks", "tick:t1", ...SK], beginArgs);
     const [a] = (await fetched()) as [string];
-    const after = await twice(scripts.finish, ["ticks", "tick:t1", ...SK], ["t1", LEASE, 100, 3_600, 2, 2, 0, 1, "default", 1, a, 0, 1, "default"]);
+    const after = await twice(
+      scripts.finish,
+      ["ticks", "tick:t1", ...SK],
+      ["t1", LEASE, 100, 3_600, 2, 2, 0, 1, "default", 1, a, 0, 1, "default"],
+    );
     expect(after.processes).toBeUndefined();
     expect(after["host:t1"]).toBeUndefined();
     expect(after["stat:processed"]).toBe("1");
@@ -82,7 +98,11 @@ describe.each(adapterCases)("scripts as a Sidekiq process, run twice, over $name
     await enqueue([job(1)]);
     await run(scripts.begin, ["ticks", "tick:t1", ...SK], beginArgs);
     const [a] = (await fetched()) as [string];
-    const after = await twice(scripts.finish, ["ticks", "tick:t1", ...SK], ["t1", LEASE, 100, 3_600, 2, 1, 1, "w1", work(a), 0, 0, 1, "default"]);
+    const after = await twice(
+      scripts.finish,
+      ["ticks", "tick:t1", ...SK],
+      ["t1", LEASE, 100, 3_600, 2, 1, 1, "w1", work(a), 0, 0, 1, "default"],
+    );
     expect(after.processes).toEqual(["host:t1"]);
     expect(after["host:t1"]).toMatchObject({ busy: "1" });
     expect(after["host:t1:work"]).toEqual({ w1: work(a) });

@@ -24,16 +24,28 @@ describe.each(adapterCases)("the solo record run twice over $name", (adapterCase
 
   it("step: recording the job run alone, then clearing it, each changes the state once", async () => {
     await begin("t1", [job(1), job(2)]);
-    const { after } = await twice(scripts.step, ["ticks", "tick:t1"], ["t1", LEASE, 100, 3_600, `2 p${job(1)}`, 0, 0, 0, 1, "default", 0]);
+    const { after } = await twice(
+      scripts.step,
+      ["ticks", "tick:t1"],
+      ["t1", LEASE, 100, 3_600, `2 p${job(1)}`, 0, 0, 0, 1, "default", 0],
+    );
     expect(after.solo).toEqual({ t1: `p${job(1)}` });
-    const cleared = await twice(scripts.step, ["ticks", "tick:t1"], ["t1", LEASE, 100, 3_600, "3 -", 1, "default", 1, job(1), 0, 0, 1, "default", 0]);
+    const cleared = await twice(
+      scripts.step,
+      ["ticks", "tick:t1"],
+      ["t1", LEASE, 100, 3_600, "3 -", 1, "default", 1, job(1), 0, 0, 1, "default", 0],
+    );
     expect(cleared.after.solo).toBeUndefined();
     expect(cleared.after["stat:processed"]).toBe("1");
   });
 
   it("resurrect: only the dead tick's solo job is counted; the others become suspects, once", async () => {
     await begin("dead", [job(1), job(2), job(3)]);
-    await run(scripts.step, ["ticks", "tick:dead"], ["dead", LEASE, 100, 3_600, `2 p${job(2)}`, 0, 0, 0, 1, "default", 0]);
+    await run(
+      scripts.step,
+      ["ticks", "tick:dead"],
+      ["dead", LEASE, 100, 3_600, `2 p${job(2)}`, 0, 0, 0, 1, "default", 0],
+    );
     await begin("t1", []);
     await h.redis.del(`${h.prefix}tick:dead`, `${h.prefix}resurrector`); // its lease and its resurrector lock ran out
     const { first, after } = await twice(scripts.housekeep, ["ticks", "tick:t1"], ["t1", 2, 100, LEASE, 100, 100]);
@@ -45,7 +57,8 @@ describe.each(adapterCases)("the solo record run twice over $name", (adapterCase
   });
 
   it("resurrect: a large solo job recorded by its reference is the one counted, once", async () => {
-    const large = (n: number) => JSON.stringify({ class: "x", args: [n, "x".repeat(2_000)], jid: `j${n}`, queue: "default", retry: true });
+    const large = (n: number) =>
+      JSON.stringify({ class: "x", args: [n, "x".repeat(2_000)], jid: `j${n}`, queue: "default", retry: true });
     await begin("dead", [large(1), large(2), job(3)]);
     const ref = `#${createHash("sha1").update(large(2)).digest("hex")}`;
     await run(scripts.step, ["ticks", "tick:dead"], ["dead", LEASE, 100, 3_600, `2 p${ref}`, 0, 0, 0, 1, "default", 0]);

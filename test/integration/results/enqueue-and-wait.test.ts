@@ -28,16 +28,34 @@ describe.each(adapterCases)("enqueueAndWait over $name", (adapterCase) => {
   });
 
   it("throws the job's error when it ends dead", async () => {
-    const tq = h.make({ fail: { perform: () => { throw new RangeError("too wide"); }, retry: false } });
+    const tq = h.make({
+      fail: {
+        perform: () => {
+          throw new RangeError("too wide");
+        },
+        retry: false,
+      },
+    });
     const error = await tq.enqueueAndWait("fail", [], { timeoutMs: 10_000 }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(JobFailedError);
     expect(error).toBeInstanceOf(TickqError);
-    expect(error).toMatchObject({ code: "JOB_FAILED", state: "dead", error: { class: "RangeError", message: "too wide" } });
+    expect(error).toMatchObject({
+      code: "JOB_FAILED",
+      state: "dead",
+      error: { class: "RangeError", message: "too wide" },
+    });
     expect(await h.redis.zcard(`${h.prefix}dead`)).toBe(1);
   });
 
   it("throws the job's error when it ends failed (discarded with dead: false)", async () => {
-    const tq = h.make({ fail: { perform: () => { throw new Error("gone"); }, retry: false } });
+    const tq = h.make({
+      fail: {
+        perform: () => {
+          throw new Error("gone");
+        },
+        retry: false,
+      },
+    });
     const jid = "discarded-1";
     const waiting = tq.enqueueAndWait("fail", [], { timeoutMs: 10_000, jid, kick: false }).catch((e: unknown) => e);
     // dead: false is Sidekiq's job option: set on the stored job as a Sidekiq client would.
@@ -46,7 +64,11 @@ describe.each(adapterCases)("enqueueAndWait over $name", (adapterCase) => {
     const [text] = await h.redis.lrange(key, 0, -1);
     await h.redis.lset(key, 0, text!.replace('"retry":false', '"retry":false,"dead":false'));
     await tq.tick();
-    expect(await waiting).toMatchObject({ code: "JOB_FAILED", state: "failed", error: { class: "Error", message: "gone" } });
+    expect(await waiting).toMatchObject({
+      code: "JOB_FAILED",
+      state: "failed",
+      error: { class: "Error", message: "gone" },
+    });
     expect(await tq.jobs.result(jid)).toEqual({ state: "failed", error: { class: "Error", message: "gone" } });
   });
 
@@ -62,7 +84,15 @@ describe.each(adapterCases)("enqueueAndWait over $name", (adapterCase) => {
 
   it("waits through retries for the job's last outcome", async () => {
     let runs = 0;
-    const tq = h.make({ flaky: { perform: () => { if (++runs === 1) throw new Error("once"); return runs; }, backoff: () => 0 } });
+    const tq = h.make({
+      flaky: {
+        perform: () => {
+          if (++runs === 1) throw new Error("once");
+          return runs;
+        },
+        backoff: () => 0,
+      },
+    });
     const waiting = tq.enqueueAndWait("flaky", [], { timeoutMs: 10_000, kick: false });
     await tq.tick();
     await tq.tick();

@@ -17,7 +17,13 @@ describe.each(adapterCases)("history of succeeded jobs over $name", (adapterCase
 
     const page = await tq.jobs.list("succeeded");
     expect(page.jobs).toHaveLength(1);
-    expect(page.jobs[0]).toMatchObject({ state: "succeeded", jid, name: "resize", queue: "default", result: { width: 640, big: 2 ** 40 } });
+    expect(page.jobs[0]).toMatchObject({
+      state: "succeeded",
+      jid,
+      name: "resize",
+      queue: "default",
+      result: { width: 640, big: 2 ** 40 },
+    });
     expect(page.jobs[0]!.job.args).toEqual([640]);
     expect(page.jobs[0]!.durationMs).toBeGreaterThanOrEqual(0);
 
@@ -27,7 +33,12 @@ describe.each(adapterCases)("history of succeeded jobs over $name", (adapterCase
     expect(Math.abs(found!.finishedAt! - Number(now) * 1000)).toBeLessThan(10_000);
 
     const result = await tq.jobs.result(jid);
-    expect(result).toEqual({ state: "succeeded", value: { width: 640, big: 2 ** 40 }, finishedAt: found!.finishedAt, durationMs: found!.durationMs });
+    expect(result).toEqual({
+      state: "succeeded",
+      value: { width: 640, big: 2 ** 40 },
+      finishedAt: found!.finishedAt,
+      durationMs: found!.durationMs,
+    });
   });
 
   it("keeps a job whose handler returns nothing, without a value", async () => {
@@ -97,7 +108,9 @@ describe.each(adapterCases)("history of succeeded jobs over $name", (adapterCase
     expect(await h.redis.zcard(`${h.prefix}retry`)).toBe(0);
     const result = await tq.jobs.result(jid);
     expect(result).toMatchObject({ state: "succeeded", value: undefined });
-    expect(result.state === "succeeded" && result.resultError).toMatch(/202 bytes of JSON, over maxResultBytes \(100\)/);
+    expect(result.state === "succeeded" && result.resultError).toMatch(
+      /202 bytes of JSON, over maxResultBytes \(100\)/,
+    );
   });
 
   it("keeps a result JSON cannot carry as a note; the job still succeeded", async () => {
@@ -119,7 +132,10 @@ describe.each(adapterCases)("history of succeeded jobs over $name", (adapterCase
 
   it("deletes a succeeded job by jid, and all of them", async () => {
     const tq = h.make({ echo: ([n]: [number]) => n }, { keepCompleted: { count: 10 } });
-    const [a] = await tq.enqueueBulk([{ name: "echo", args: [1] }, { name: "echo", args: [2] }]);
+    const [a] = await tq.enqueueBulk([
+      { name: "echo", args: [1] },
+      { name: "echo", args: [2] },
+    ]);
     await tq.tick();
     expect((await tq.jobs.delete(a!)).state).toBe("succeeded");
     expect(await tq.jobs.find(a!)).toBeNull();
@@ -127,7 +143,15 @@ describe.each(adapterCases)("history of succeeded jobs over $name", (adapterCase
   });
 
   it("answers where a job stands before it ended", async () => {
-    const tq = h.make({ fail: { perform: () => { throw new TypeError("nope"); }, retry: false }, echo: ([n]: [number]) => n });
+    const tq = h.make({
+      fail: {
+        perform: () => {
+          throw new TypeError("nope");
+        },
+        retry: false,
+      },
+      echo: ([n]: [number]) => n,
+    });
     const queued = await tq.enqueue("echo", [1]);
     const scheduled = await tq.enqueue("echo", [2], { delayMs: 60_000 });
     expect(await tq.jobs.result(queued)).toEqual({ state: "queued" });
@@ -139,6 +163,8 @@ describe.each(adapterCases)("history of succeeded jobs over $name", (adapterCase
   });
 
   it("refuses a keepCompleted without a count", () => {
-    expect(() => h.make({ echo: () => 1 }, { keepCompleted: { ageMs: 1_000 } as never })).toThrow(/keepCompleted needs a count/);
+    expect(() => h.make({ echo: () => 1 }, { keepCompleted: { ageMs: 1_000 } as never })).toThrow(
+      /keepCompleted needs a count/,
+    );
   });
 });

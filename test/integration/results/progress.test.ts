@@ -38,7 +38,15 @@ describe.each(adapterCases)("ctx.progress over $name", (adapterCase) => {
   it("reaches Redis through the extend of a tick that also beats as a Sidekiq process", async () => {
     let release!: () => void;
     const released = new Promise<void>((r) => (release = r));
-    const tq = h.make({ long: async (_args: [], ctx: JobContext) => { ctx.progress(0.5); await released; } }, { sidekiqProcesses: true });
+    const tq = h.make(
+      {
+        long: async (_args: [], ctx: JobContext) => {
+          ctx.progress(0.5);
+          await released;
+        },
+      },
+      { sidekiqProcesses: true },
+    );
     const jid = await tq.enqueue("long", []);
     const ticking = tq.tick({ leaseMs: 600 });
     let seen: unknown;

@@ -43,11 +43,21 @@ describe.each(adapterCases)("secrets with least privilege over $name", (adapterC
     await tickq.enqueue("hello", ["x"]);
     await h.redis.zadd(`${h.prefix}dead`, 1, JSON.stringify({ class: "hello", args: [], jid: "j1", queue: "default" }));
     const changing = routesOf(app).filter(([method]) => method !== "GET");
-    expect(changing.map(([m, p]) => `${m} ${p}`)).toEqual(expect.arrayContaining(["POST /tick", "POST /jobs", "DELETE /jobs", "POST /jobs/j1/retry", "POST /queues/default/pause"]));
+    expect(changing.map(([m, p]) => `${m} ${p}`)).toEqual(
+      expect.arrayContaining([
+        "POST /tick",
+        "POST /jobs",
+        "DELETE /jobs",
+        "POST /jobs/j1/retry",
+        "POST /queues/default/pause",
+      ]),
+    );
     for (const [method, path] of changing) {
       const query = path === "/jobs" || path === "/jobs/retry-all" ? "?state=dead" : "";
       const res = await app.request(`${path}${query}`, {
-        method, headers: { ...bearer(READ), "content-type": "application/json" }, body: method === "POST" ? JSON.stringify({ name: "hello", args: ["y"] }) : undefined,
+        method,
+        headers: { ...bearer(READ), "content-type": "application/json" },
+        body: method === "POST" ? JSON.stringify({ name: "hello", args: ["y"] }) : undefined,
       });
       expect(res.status, `${method} ${path}`).toBe(403);
       expect(await res.json()).toMatchObject({ code: "READ_ONLY" });
@@ -79,7 +89,11 @@ describe.each(adapterCases)("secrets with least privilege over $name", (adapterC
     for (const [method, path] of routesOf(app)) {
       if (path === "/tick" || OPEN.has(path)) continue; // open to anyone
       const query = path === "/jobs" || path === "/jobs/retry-all" ? "?state=dead" : "";
-      const res = await app.request(`${path}${query}`, { method, headers: { ...bearer(CRON), "content-type": "application/json" }, body: method === "POST" ? "{}" : undefined });
+      const res = await app.request(`${path}${query}`, {
+        method,
+        headers: { ...bearer(CRON), "content-type": "application/json" },
+        body: method === "POST" ? "{}" : undefined,
+      });
       expect(res.status, `${method} ${path}`).toBe(403);
       expect(await res.json()).toMatchObject({ code: "TICK_ONLY" });
     }
@@ -88,7 +102,11 @@ describe.each(adapterCases)("secrets with least privilege over $name", (adapterC
   it("opens every route with TICKQ_SECRET", async () => {
     const { app } = setup();
     expect((await app.request("/stats", { headers: bearer(ADMIN) })).status).toBe(200);
-    const res = await app.request("/jobs", { method: "POST", headers: { ...bearer(ADMIN), "content-type": "application/json" }, body: JSON.stringify({ name: "hello", args: ["z"] }) });
+    const res = await app.request("/jobs", {
+      method: "POST",
+      headers: { ...bearer(ADMIN), "content-type": "application/json" },
+      body: JSON.stringify({ name: "hello", args: ["z"] }),
+    });
     expect(res.status).toBe(201);
     expect((await app.request("/queues/default/pause", { method: "POST", headers: bearer(ADMIN) })).status).toBe(200);
   });
@@ -116,7 +134,11 @@ describe("the dashboard with least privilege", () => {
     const app = createApp({ tickq: h.make({}), secrets: [], tickSecrets: [CRON], dashboard: dashboard() });
     expect((await app.request("/dashboard")).status).toBe(401);
     const both = createApp({ tickq: h.make({}), secrets: [ADMIN], tickSecrets: [CRON], dashboard: dashboard() });
-    const res = await both.request("/dashboard/login", { method: "POST", body: new URLSearchParams({ secret: CRON }), headers: { "sec-fetch-site": "same-origin" } });
+    const res = await both.request("/dashboard/login", {
+      method: "POST",
+      body: new URLSearchParams({ secret: CRON }),
+      headers: { "sec-fetch-site": "same-origin" },
+    });
     expect(res.status).toBe(401);
   });
 });
@@ -128,7 +150,11 @@ describe("secrets too short to resist guessing", () => {
     const tickq = h.make({});
     const short = "fifteen-chars-x";
     expect(short).toHaveLength(15);
-    for (const options of [{ secrets: [short] }, { secrets: [ADMIN], readSecrets: [short] }, { secrets: [ADMIN], tickSecrets: [short] }]) {
+    for (const options of [
+      { secrets: [short] },
+      { secrets: [ADMIN], readSecrets: [short] },
+      { secrets: [ADMIN], tickSecrets: [short] },
+    ]) {
       let thrown: unknown;
       try {
         createApp({ tickq, ...options });
@@ -140,6 +166,8 @@ describe("secrets too short to resist guessing", () => {
       expect((thrown as TickqError).message).not.toContain(short);
     }
     expect(() => createApp({ tickq, secrets: [`${short}y`] })).not.toThrow();
-    await expect(startServer({ redisUrl: redisUrl(), jobs: {}, prefix: h.prefix, port: 0, secret: short, tickEveryMs: 0 })).rejects.toThrow(/openssl rand -hex 32/);
+    await expect(
+      startServer({ redisUrl: redisUrl(), jobs: {}, prefix: h.prefix, port: 0, secret: short, tickEveryMs: 0 }),
+    ).rejects.toThrow(/openssl rand -hex 32/);
   });
 });

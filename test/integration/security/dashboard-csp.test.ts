@@ -18,16 +18,35 @@ const STEP_MS = 60_000;
 describeWithChromium("the dashboard's CSP in headless Chromium", () => {
   const redis = directRedis();
   const prefix = uniquePrefix("dash-csp");
-  const jobs = { fail: { retry: false, perform: () => { throw new Error("no"); } }, later: () => {} };
+  const jobs = {
+    fail: {
+      retry: false,
+      perform: () => {
+        throw new Error("no");
+      },
+    },
+    later: () => {},
+  };
   let server: RunningServer;
   let tq: Tickq<typeof jobs>;
   let browser: Browser;
   let page: Page;
 
   beforeAll(async () => {
-    server = await startServer({ redisUrl: redisUrl(), jobs, prefix, port: 0, secret: SECRET, tickEveryMs: 0, dashboard: dashboard({ refreshMs: 1_000 }) });
+    server = await startServer({
+      redisUrl: redisUrl(),
+      jobs,
+      prefix,
+      port: 0,
+      secret: SECRET,
+      tickEveryMs: 0,
+      dashboard: dashboard({ refreshMs: 1_000 }),
+    });
     tq = server.tickq as unknown as Tickq<typeof jobs>;
-    await tq.enqueueBulk([{ name: "fail", args: [] }, { name: "fail", args: [] }]);
+    await tq.enqueueBulk([
+      { name: "fail", args: [] },
+      { name: "fail", args: [] },
+    ]);
     await tq.tick({ budgetMs: 5_000 });
     browser = await launchChromium();
     page = await browser.newPage();
@@ -52,48 +71,64 @@ describeWithChromium("the dashboard's CSP in headless Chromium", () => {
     redis.disconnect();
   });
 
-  it("sends a script-src of one nonce, no 'unsafe-inline', and no inline script or handler runs", async () => {
-    const violations: string[] = [];
-    page.on("console", (m) => void (m.type() === "error" && violations.push(m.text())));
-    const response = await page.goto(`${server.url}/dashboard/dead`);
-    expect(await page.locator("main img").count()).toBe(1); // the injected markup is on the page
-    const ran = await page.evaluate(() => {
-      const w = window as unknown as Record<string, unknown>;
-      return [w.__ranInline, w.__ranHandler, w.__ranSvg];
-    });
-    expect(ran).toEqual([undefined, undefined, undefined]);
-    expect(violations.some((v) => /Content Security Policy/.test(v))).toBe(true);
-    const csp = response?.headers()["content-security-policy"] ?? "";
-    expect(csp).toMatch(/script-src 'nonce-[A-Za-z0-9_-]{20,}';/);
-    expect(csp.split(";").find((d) => d.trim().startsWith("script-src"))).not.toContain("unsafe-inline");
-  }, STEP_MS);
+  it(
+    "sends a script-src of one nonce, no 'unsafe-inline', and no inline script or handler runs",
+    async () => {
+      const violations: string[] = [];
+      page.on("console", (m) => void (m.type() === "error" && violations.push(m.text())));
+      const response = await page.goto(`${server.url}/dashboard/dead`);
+      expect(await page.locator("main img").count()).toBe(1); // the injected markup is on the page
+      const ran = await page.evaluate(() => {
+        const w = window as unknown as Record<string, unknown>;
+        return [w.__ranInline, w.__ranHandler, w.__ranSvg];
+      });
+      expect(ran).toEqual([undefined, undefined, undefined]);
+      expect(violations.some((v) => /Content Security Policy/.test(v))).toBe(true);
+      const csp = response?.headers()["content-security-policy"] ?? "";
+      expect(csp).toMatch(/script-src 'nonce-[A-Za-z0-9_-]{20,}';/);
+      expect(csp.split(";").find((d) => d.trim().startsWith("script-src"))).not.toContain("unsafe-inline");
+    },
+    STEP_MS,
+  );
 
-  it("still runs its own script: a delete asks first, and is not sent when dismissed", async () => {
-    const [first] = (await tq.jobs.list("dead")).jobs;
-    await page.goto(`${server.url}/dashboard/jobs/${first!.jid}`);
-    const asked: string[] = [];
-    page.once("dialog", (dialog) => {
-      asked.push(dialog.message());
-      void dialog.dismiss();
-    });
-    await page.click("button:text('Delete')");
-    await page.waitForTimeout(300);
-    expect(asked).toEqual(["Delete this job?"]);
-    expect(new URL(page.url()).pathname).toBe(`/dashboard/jobs/${first!.jid}`);
-    expect(await tq.jobs.find(first!.jid)).not.toBeNull();
+  it(
+    "still runs its own script: a delete asks first, and is not sent when dismissed",
+    async () => {
+      const [first] = (await tq.jobs.list("dead")).jobs;
+      await page.goto(`${server.url}/dashboard/jobs/${first!.jid}`);
+      const asked: string[] = [];
+      page.once("dialog", (dialog) => {
+        asked.push(dialog.message());
+        void dialog.dismiss();
+      });
+      await page.click("button:text('Delete')");
+      await page.waitForTimeout(300);
+      expect(asked).toEqual(["Delete this job?"]);
+      expect(new URL(page.url()).pathname).toBe(`/dashboard/jobs/${first!.jid}`);
+      expect(await tq.jobs.find(first!.jid)).not.toBeNull();
 
-    page.once("dialog", (dialog) => void dialog.accept());
-    await Promise.all([page.waitForURL(/done=/), page.click("button:text('Delete')")]);
-    expect(await tq.jobs.find(first!.jid)).toBeNull();
-  }, STEP_MS);
+      page.once("dialog", (dialog) => void dialog.accept());
+      await Promise.all([page.waitForURL(/done=/), page.click("button:text('Delete')")]);
+      expect(await tq.jobs.find(first!.jid)).toBeNull();
+    },
+    STEP_MS,
+  );
 
-  it("still refreshes the overview, and pauses it", async () => {
-    await page.goto(`${server.url}/dashboard`);
-    const scheduled = async () => Number(await page.locator('[data-stat="scheduled"] b').innerText());
-    const before = await scheduled();
-    await tq.enqueue("later", [], { delayMs: 60_000 });
-    await page.waitForFunction((n) => document.querySelector('[data-stat="scheduled"] b')?.textContent === String(n), before + 1, { timeout: 15_000 });
-    await page.click("#pause");
-    await expect(page.locator("#pause").getAttribute("aria-pressed")).resolves.toBe("true");
-  }, STEP_MS);
+  it(
+    "still refreshes the overview, and pauses it",
+    async () => {
+      await page.goto(`${server.url}/dashboard`);
+      const scheduled = async () => Number(await page.locator('[data-stat="scheduled"] b').innerText());
+      const before = await scheduled();
+      await tq.enqueue("later", [], { delayMs: 60_000 });
+      await page.waitForFunction(
+        (n) => document.querySelector('[data-stat="scheduled"] b')?.textContent === String(n),
+        before + 1,
+        { timeout: 15_000 },
+      );
+      await page.click("#pause");
+      await expect(page.locator("#pause").getAttribute("aria-pressed")).resolves.toBe("true");
+    },
+    STEP_MS,
+  );
 });

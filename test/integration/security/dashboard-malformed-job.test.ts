@@ -38,12 +38,22 @@ describe.each(adapterCases)("the dashboard with malformed stored jobs over $name
     await h.redis.zadd(`${h.prefix}dead`, now, hostile("bad-dead"));
     await h.redis.zadd(`${h.prefix}retry`, now + 60, hostile("bad-retry"));
     await h.redis.zadd(`${h.prefix}schedule`, now + 60, hostile("bad-scheduled"));
-    await h.redis.zadd(`${h.prefix}dead`, now, JSON.stringify({ class: { toString: 1 }, queue: "default", jid: { toString: 1 }, args: [], retry: true }));
+    await h.redis.zadd(
+      `${h.prefix}dead`,
+      now,
+      JSON.stringify({ class: { toString: 1 }, queue: "default", jid: { toString: 1 }, args: [], retry: true }),
+    );
     await h.redis.zadd(`${h.prefix}dead`, now, "not json at all {");
     await h.redis.lpush(`${h.prefix}queue:default`, hostile("bad-queued"));
     await h.redis.sadd(`${h.prefix}queues`, "default");
 
-    for (const path of ["/dashboard/dead", "/dashboard/retry", "/dashboard/scheduled", "/dashboard/queues/default", "/dashboard"]) {
+    for (const path of [
+      "/dashboard/dead",
+      "/dashboard/retry",
+      "/dashboard/scheduled",
+      "/dashboard/queues/default",
+      "/dashboard",
+    ]) {
       const res = await browser.get(path);
       expect(res.status, path).toBe(200);
       expect(res.html, path).not.toContain("<script>alert(1)");
@@ -66,7 +76,13 @@ describe.each(adapterCases)("the dashboard with malformed stored jobs over $name
     const tickq = h.make({ ok: () => {} });
     const app = createApp({ tickq, secrets: [SECRET], dashboard: dashboard() });
     const browser = await login(app, SECRET);
-    await h.redis.hset(`${h.prefix}schedules:spec`, "odd", "{not json", "fine", JSON.stringify({ cron: "0 3 * * *", job: "ok" }));
+    await h.redis.hset(
+      `${h.prefix}schedules:spec`,
+      "odd",
+      "{not json",
+      "fine",
+      JSON.stringify({ cron: "0 3 * * *", job: "ok" }),
+    );
     const res = await browser.get("/dashboard/schedules");
     expect(res.status).toBe(200);
     expect(res.html).toContain("&quot;{not json&quot;");

@@ -25,10 +25,20 @@ describe("a deeply nested stored job", () => {
     await h.redis.zadd(`${h.prefix}retry`, now + 60, deep);
     await h.redis.lpush(`${h.prefix}queue:default`, deep);
     await h.redis.sadd(`${h.prefix}queues`, "default");
-    for (const path of ["/dashboard/dead", "/dashboard/retry", "/dashboard/queues/default", "/dashboard/jobs/deep-one"]) {
+    for (const path of [
+      "/dashboard/dead",
+      "/dashboard/retry",
+      "/dashboard/queues/default",
+      "/dashboard/jobs/deep-one",
+    ]) {
       expect((await browser.get(path)).status, path).toBe(200);
     }
-    for (const path of ["/jobs?state=dead", "/jobs?state=retry", "/jobs?state=queued&queue=default", "/jobs/deep-one"]) {
+    for (const path of [
+      "/jobs?state=dead",
+      "/jobs?state=retry",
+      "/jobs?state=queued&queue=default",
+      "/jobs/deep-one",
+    ]) {
       const res = await app.request(path, { headers: { authorization: `Bearer ${SECRET}` } });
       expect(res.status, path).toBe(200);
       expect((await res.json()).jobs ?? [], path).toHaveLength(path.includes("?") ? 1 : 0);

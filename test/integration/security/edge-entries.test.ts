@@ -30,10 +30,27 @@ describe("the Worker misconfigured", () => {
     const base = { modules: true, script, compatibilityDate: "2025-09-01" };
     mf = new Miniflare({
       workers: [
-        { ...base, name: "misplaced", bindings: { UPSTASH_REDIS_REST_URL: MISPLACED, UPSTASH_REDIS_REST_TOKEN: PASSWORD, TICKQ_SECRET: SECRET, TICKQ_PREFIX: prefix } },
         {
-          ...base, name: "no-url",
-          bindings: { UPSTASH_REDIS_REST_URL: restUrl, UPSTASH_REDIS_REST_TOKEN: restToken, TICKQ_SECRET: SECRET, TICKQ_PREFIX: prefix, TICKQ_MAX_PARALLEL: "3", TICKQ_KICK: "1" },
+          ...base,
+          name: "misplaced",
+          bindings: {
+            UPSTASH_REDIS_REST_URL: MISPLACED,
+            UPSTASH_REDIS_REST_TOKEN: PASSWORD,
+            TICKQ_SECRET: SECRET,
+            TICKQ_PREFIX: prefix,
+          },
+        },
+        {
+          ...base,
+          name: "no-url",
+          bindings: {
+            UPSTASH_REDIS_REST_URL: restUrl,
+            UPSTASH_REDIS_REST_TOKEN: restToken,
+            TICKQ_SECRET: SECRET,
+            TICKQ_PREFIX: prefix,
+            TICKQ_MAX_PARALLEL: "3",
+            TICKQ_KICK: "1",
+          },
         },
       ],
       handleRuntimeStdio(stdout: Readable, stderr: Readable) {
@@ -52,13 +69,17 @@ describe("the Worker misconfigured", () => {
   });
 
   type Fetcher = { fetch(url: string, init?: RequestInit): Promise<Response> };
-  const call = async (worker: string, url: string, init: RequestInit = {}) => ((await mf.getWorker(worker)) as unknown as Fetcher).fetch(url, init);
+  const call = async (worker: string, url: string, init: RequestInit = {}) =>
+    ((await mf.getWorker(worker)) as unknown as Fetcher).fetch(url, init);
 
   it("answers a generic 503 to everyone when the REST URL is a rediss:// URL, and logs it masked", async () => {
     const answers = [
       await call("misplaced", "http://worker.test/health"),
       await call("misplaced", "http://worker.test/signup", { method: "POST", body: '{"email":"a@b.c"}' }),
-      await call("misplaced", "http://worker.test/tick", { method: "POST", headers: { authorization: `Bearer ${SECRET}` } }),
+      await call("misplaced", "http://worker.test/tick", {
+        method: "POST",
+        headers: { authorization: `Bearer ${SECRET}` },
+      }),
     ];
     for (const res of answers) {
       expect(res.status).toBe(503);
@@ -96,7 +117,10 @@ describe("the Vercel handler misconfigured", () => {
   };
 
   it("answers a generic 503 when the REST URL is a rediss:// URL, and logs it masked", async () => {
-    const handler = tickqVercel({ jobs: {}, env: { UPSTASH_REDIS_REST_URL: MISPLACED, UPSTASH_REDIS_REST_TOKEN: "tok", TICKQ_SECRET: SECRET } });
+    const handler = tickqVercel({
+      jobs: {},
+      env: { UPSTASH_REDIS_REST_URL: MISPLACED, UPSTASH_REDIS_REST_TOKEN: "tok", TICKQ_SECRET: SECRET },
+    });
     for (const path of ["/api/health", "/api/tick", "/api/stats"]) {
       const { res, text, log } = await logged(() => handler.GET(new Request(`https://app.example${path}`)));
       expect(res.status).toBe(503);
@@ -116,15 +140,31 @@ describe("the Vercel handler misconfigured", () => {
     const pending: Promise<unknown>[] = [];
     try {
       const handler = tickqVercel({
-        jobs: { nap: async () => void (await sleep(10)) }, tick: { budgetMs: 50, batch: 2 }, waitUntil: (p) => void pending.push(p),
-        env: { UPSTASH_REDIS_REST_URL: restUrl, UPSTASH_REDIS_REST_TOKEN: restToken, TICKQ_SECRET: SECRET, TICKQ_PREFIX: prefix, TICKQ_MAX_PARALLEL: "2", TICKQ_PUBLIC_URL: `${recorder.url}/api` },
+        jobs: { nap: async () => void (await sleep(10)) },
+        tick: { budgetMs: 50, batch: 2 },
+        waitUntil: (p) => void pending.push(p),
+        env: {
+          UPSTASH_REDIS_REST_URL: restUrl,
+          UPSTASH_REDIS_REST_TOKEN: restToken,
+          TICKQ_SECRET: SECRET,
+          TICKQ_PREFIX: prefix,
+          TICKQ_MAX_PARALLEL: "2",
+          TICKQ_PUBLIC_URL: `${recorder.url}/api`,
+        },
       });
       await handler.tickq().enqueueBulk(Array.from({ length: 30 }, () => ({ name: "nap", args: [], kick: false })));
-      const res = await handler.POST(new Request(`http://127.0.0.1:${trap.port}/api/tick`, { method: "POST", headers: { authorization: `Bearer ${SECRET}` } }));
+      const res = await handler.POST(
+        new Request(`http://127.0.0.1:${trap.port}/api/tick`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${SECRET}` },
+        }),
+      );
       expect(res.status).toBe(200);
       await Promise.allSettled(pending);
       expect(recorder.requests.length).toBeGreaterThan(0);
-      expect(recorder.requests.every((r) => r.url === "/api/tick?wait=0" && r.headers.authorization === undefined)).toBe(true);
+      expect(
+        recorder.requests.every((r) => r.url === "/api/tick?wait=0" && r.headers.authorization === undefined),
+      ).toBe(true);
       expect(trap.connections()).toBe(0);
     } finally {
       await recorder.close();
@@ -136,7 +176,15 @@ describe("the Vercel handler misconfigured", () => {
 
   it("refuses fan-out with no TICKQ_PUBLIC_URL, naming it in the log", async () => {
     const { restUrl, restToken } = testEndpoints();
-    const handler = tickqVercel({ jobs: {}, env: { UPSTASH_REDIS_REST_URL: restUrl, UPSTASH_REDIS_REST_TOKEN: restToken, TICKQ_SECRET: SECRET, TICKQ_MAX_PARALLEL: "2" } });
+    const handler = tickqVercel({
+      jobs: {},
+      env: {
+        UPSTASH_REDIS_REST_URL: restUrl,
+        UPSTASH_REDIS_REST_TOKEN: restToken,
+        TICKQ_SECRET: SECRET,
+        TICKQ_MAX_PARALLEL: "2",
+      },
+    });
     const { res, log } = await logged(() => handler.GET(new Request("https://app.example/api/health")));
     expect(res.status).toBe(503);
     expect(log).toMatch(/TICKQ_PUBLIC_URL/);

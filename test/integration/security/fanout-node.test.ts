@@ -23,7 +23,13 @@ describe("fan-out on the Node server", () => {
     let done = 0;
     const tickCalls: (string | undefined)[] = [];
     const server = await startServer({
-      redisUrl: redisUrl(), prefix: h.prefix, port: 0, secret: SECRET, maxParallel: 3, tickEveryMs: 0, kick: { max: 1 },
+      redisUrl: redisUrl(),
+      prefix: h.prefix,
+      port: 0,
+      secret: SECRET,
+      maxParallel: 3,
+      tickEveryMs: 0,
+      kick: { max: 1 },
       tick: { budgetMs: 150, batch: 5 },
       jobs: { nap: async () => void (await sleep(10), done++) },
       routes: (app) => {
@@ -35,7 +41,9 @@ describe("fan-out on the Node server", () => {
       },
     });
     try {
-      await server.tickq.enqueueBulk(Array.from({ length: 150 }, () => ({ name: "nap" as const, args: [] as [], kick: false })));
+      await server.tickq.enqueueBulk(
+        Array.from({ length: 150 }, () => ({ name: "nap" as const, args: [] as [], kick: false })),
+      );
       const port = Number(new URL(server.url).port);
       const hostile = `127.0.0.1:${trap.port}`;
       expect(await rawRequest(port, `POST /signup HTTP/1.1\r\nhost: ${hostile}`)).toBe(201);
@@ -54,12 +62,21 @@ describe("fan-out on the Node server", () => {
   it("sends to publicUrl a credential for one tick, which opens nothing else and expires", async () => {
     const recorder = await startRecorder();
     const server = await startServer({
-      redisUrl: redisUrl(), prefix: h.prefix, port: 0, secret: SECRET, maxParallel: 2, tickEveryMs: 0, publicUrl: `${recorder.url}/`,
-      tick: { budgetMs: 100, batch: 2 }, jobs: { nap: async () => void (await sleep(20)) },
+      redisUrl: redisUrl(),
+      prefix: h.prefix,
+      port: 0,
+      secret: SECRET,
+      maxParallel: 2,
+      tickEveryMs: 0,
+      publicUrl: `${recorder.url}/`,
+      tick: { budgetMs: 100, batch: 2 },
+      jobs: { nap: async () => void (await sleep(20)) },
     });
     try {
       await server.tickq.enqueueBulk(Array.from({ length: 40 }, () => ({ name: "nap" as const, args: [] as [] })));
-      expect((await fetch(`${server.url}/tick`, { method: "POST", headers: { authorization: `Bearer ${SECRET}` } })).status).toBe(200);
+      expect(
+        (await fetch(`${server.url}/tick`, { method: "POST", headers: { authorization: `Bearer ${SECRET}` } })).status,
+      ).toBe(200);
       for (let i = 0; i < 100 && recorder.requests.length === 0; i++) await sleep(20);
       expect(recorder.requests.length).toBeGreaterThan(0);
       const sent = recorder.requests[0]!;
@@ -73,7 +90,13 @@ describe("fan-out on the Node server", () => {
 
       const replay = (path: string, method: string, id = tickId) =>
         fetch(`${server.url}${path}`, { method, headers: { [TICK_ID_HEADER]: id, [TICK_AUTH_HEADER]: credential } });
-      const others: [string, string][] = [["/stats", "GET"], ["/jobs?state=queued", "GET"], ["/jobs?state=queued", "DELETE"], ["/queues/default/pause", "POST"], ["/tick", "GET"]];
+      const others: [string, string][] = [
+        ["/stats", "GET"],
+        ["/jobs?state=queued", "GET"],
+        ["/jobs?state=queued", "DELETE"],
+        ["/queues/default/pause", "POST"],
+        ["/tick", "GET"],
+      ];
       for (const [path, method] of others) {
         expect((await replay(path, method)).status, `${method} ${path}`).toBe(401);
       }
@@ -84,15 +107,21 @@ describe("fan-out on the Node server", () => {
       await recorder.close();
     }
     const signedAt = Date.now();
-    expect(await verifyTick([SECRET], "t1", await signTick(SECRET, "t1", signedAt), signedAt + TICK_CREDENTIAL_TTL_MS + 1)).toBe(false);
+    expect(
+      await verifyTick([SECRET], "t1", await signTick(SECRET, "t1", signedAt), signedAt + TICK_CREDENTIAL_TTL_MS + 1),
+    ).toBe(false);
     expect(await verifyTick(["another-secret-0123456789"], "t1", await signTick(SECRET, "t1"))).toBe(false);
   }, 30_000);
 
   it("refuses fan-out at start when nothing configured says where to send it, naming the setting", () => {
     const tickq = h.make({});
     expect(() => createApp({ tickq, secrets: [SECRET], maxParallel: 2 })).toThrow(/TICKQ_PUBLIC_URL/);
-    expect(() => createApp({ tickq, secrets: [SECRET], maxParallel: 2, publicUrl: "https://user:pw@example.com" })).toThrow(/no user or password/);
-    expect(() => createApp({ tickq, secrets: [SECRET], maxParallel: 2, publicUrl: "https://example.com/api" })).not.toThrow();
+    expect(() =>
+      createApp({ tickq, secrets: [SECRET], maxParallel: 2, publicUrl: "https://user:pw@example.com" }),
+    ).toThrow(/no user or password/);
+    expect(() =>
+      createApp({ tickq, secrets: [SECRET], maxParallel: 2, publicUrl: "https://example.com/api" }),
+    ).not.toThrow();
     expect(() => createApp({ tickq, secrets: [SECRET] })).not.toThrow(); // fan-out off
   });
 });

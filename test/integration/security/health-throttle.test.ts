@@ -14,11 +14,20 @@ describe("guessing a secret through /health on the Node server", () => {
   const h = useHarness(adapterCases[0]!, "sec-health-throttle");
 
   it("counts wrong secrets toward the throttle, and refuses a throttled client the detailed answer", async () => {
-    const server = await startServer({ redisUrl: redisUrl(), jobs: {}, prefix: h.prefix, port: 0, secret: SECRET, tickEveryMs: 0 });
+    const server = await startServer({
+      redisUrl: redisUrl(),
+      jobs: {},
+      prefix: h.prefix,
+      port: 0,
+      secret: SECRET,
+      tickEveryMs: 0,
+    });
     try {
-      const health = (token: string) => fetch(`${server.url}/health`, { headers: { authorization: `Bearer ${token}` } });
+      const health = (token: string) =>
+        fetch(`${server.url}/health`, { headers: { authorization: `Bearer ${token}` } });
       expect(await (await health(SECRET)).json()).toHaveProperty("warnings");
-      for (let i = 0; i < THROTTLE_LIMIT; i++) expect(await (await health(`guess-${i}-0123456789abcdef`)).json()).toEqual({ ok: true });
+      for (let i = 0; i < THROTTLE_LIMIT; i++)
+        expect(await (await health(`guess-${i}-0123456789abcdef`)).json()).toEqual({ ok: true });
       const refused = await health(SECRET);
       expect(refused.status).toBe(429);
       expect(await refused.json()).toMatchObject({ code: "THROTTLED" });

@@ -54,7 +54,11 @@ describe("GET /health's cache", () => {
 
 describe("GET /health with Redis down", () => {
   it("gives an anonymous caller a 503 with a stable code and no reason; a caller with a secret the reason", async () => {
-    const client = new Redis("redis://default:RedisPassword0123@127.0.0.1:1", { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    const client = new Redis("redis://default:RedisPassword0123@127.0.0.1:1", {
+      lazyConnect: true,
+      maxRetriesPerRequest: 0,
+      retryStrategy: () => null,
+    });
     client.on("error", () => {});
     try {
       const tickq = createTickq({ redis: ioredisAdapter(client), jobs: {}, redisTimeoutMs: 500 });

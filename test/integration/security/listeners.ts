@@ -12,7 +12,9 @@ export interface Trap {
 }
 
 const listening = (server: Server) =>
-  new Promise<number>((resolve) => server.listen(0, "127.0.0.1", () => resolve((server.address() as { port: number }).port)));
+  new Promise<number>((resolve) =>
+    server.listen(0, "127.0.0.1", () => resolve((server.address() as { port: number }).port)),
+  );
 
 /** A TCP listener that only counts connections. */
 export async function startTrap(): Promise<Trap> {

@@ -18,7 +18,8 @@ async function printed(command: string, args: string[], env: Record<string, stri
   child.stdout.on("data", (chunk: Buffer) => (out += chunk));
   child.stderr.on("data", (chunk: Buffer) => (out += chunk));
   try {
-    for (let i = 0; i < 300 && !ready.test(out) && child.exitCode === null; i++) await new Promise((r) => setTimeout(r, 50));
+    for (let i = 0; i < 300 && !ready.test(out) && child.exitCode === null; i++)
+      await new Promise((r) => setTimeout(r, 50));
     return out;
   } finally {
     child.kill("SIGTERM");
@@ -50,17 +51,37 @@ describe("REDIS_URL with a password, printed", () => {
   };
 
   it("is masked by tickq serve and tickq redis-http", async () => {
-    const serve = await printed(process.execPath, [cli.path, "serve", "--jobs", "test/fixtures/cli-jobs.mjs", "--port", "0"], { REDIS_URL: url, TICKQ_SECRET: SECRET, TICKQ_TEST_REDIS_URL: url }, /listening on/);
+    const serve = await printed(
+      process.execPath,
+      [cli.path, "serve", "--jobs", "test/fixtures/cli-jobs.mjs", "--port", "0"],
+      { REDIS_URL: url, TICKQ_SECRET: SECRET, TICKQ_TEST_REDIS_URL: url },
+      /listening on/,
+    );
     check(serve, /listening on/);
-    const http = await printed(process.execPath, [cli.path, "redis-http", "--port", "0", "--token", SECRET], { REDIS_URL: url }, /TOKEN=/);
+    const http = await printed(
+      process.execPath,
+      [cli.path, "redis-http", "--port", "0", "--token", SECRET],
+      { REDIS_URL: url },
+      /TOKEN=/,
+    );
     check(http, /UPSTASH_REDIS_REST_URL=/);
   }, 30_000);
 
   it("is masked by npm start and npm run redis-http", async () => {
     const tsx = "node_modules/.bin/tsx";
-    const start = await printed(tsx, ["src/platforms/node/start.ts"], { REDIS_URL: url, TICKQ_SECRET: SECRET, PORT: String(await freePort()) }, /listening on/);
+    const start = await printed(
+      tsx,
+      ["src/platforms/node/start.ts"],
+      { REDIS_URL: url, TICKQ_SECRET: SECRET, PORT: String(await freePort()) },
+      /listening on/,
+    );
     check(start, /listening on/);
-    const http = await printed(tsx, ["tools/upstash-local/main.ts", "--port", "0", "--token", SECRET], { REDIS_URL: url }, /TOKEN=/);
+    const http = await printed(
+      tsx,
+      ["tools/upstash-local/main.ts", "--port", "0", "--token", SECRET],
+      { REDIS_URL: url },
+      /TOKEN=/,
+    );
     check(http, /UPSTASH_REDIS_REST_URL=/);
   }, 30_000);
 });

@@ -60,37 +60,48 @@ describe("the local REST server's command allowlist", () => {
     ["NOPE", ["NOPE"]],
   ];
 
-  it.each(refused)("refuses %s from POST /, /pipeline, /multi-exec and the path form, and Redis is untouched", async (shown, command) => {
-    await redis.set("canary", "still here");
-    const one = await call("/", command);
-    expect(one.status).toBe(400);
-    const { error } = await one.json();
-    expect(error).toContain(`ERR ${shown} is refused by the local REST server`);
-    expect(error).toMatch(/only runs tickq's scripts \(EVAL, EVALSHA\) and data commands/);
-    expect(error).not.toContain("the-password-behind-it");
-    for (const path of ["/pipeline", "/multi-exec"]) {
-      const res = await call(path, [["SET", "ran", "1"], command]);
-      expect(res.status).toBe(400);
-      expect((await res.json()).error).toMatch(/command 2 of 2; nothing ran/);
-    }
-    for (const method of ["GET", "POST"]) {
-      const res = await call(`/${command.map((w) => encodeURIComponent(String(w))).join("/")}`, undefined, method);
-      expect(res.status).toBe(400);
-      expect((await res.json()).error).toContain(`ERR ${shown} is refused`);
-    }
-    expect(await redis.get("canary")).toBe("still here");
-    expect(await redis.get("ran")).toBeNull();
-    expect(await redis.config("GET", "maxmemory")).toEqual(["maxmemory", "0"]);
-    expect((await redis.info("replication")).includes("role:master")).toBe(true);
-  });
+  it.each(refused)(
+    "refuses %s from POST /, /pipeline, /multi-exec and the path form, and Redis is untouched",
+    async (shown, command) => {
+      await redis.set("canary", "still here");
+      const one = await call("/", command);
+      expect(one.status).toBe(400);
+      const { error } = await one.json();
+      expect(error).toContain(`ERR ${shown} is refused by the local REST server`);
+      expect(error).toMatch(/only runs tickq's scripts \(EVAL, EVALSHA\) and data commands/);
+      expect(error).not.toContain("the-password-behind-it");
+      for (const path of ["/pipeline", "/multi-exec"]) {
+        const res = await call(path, [["SET", "ran", "1"], command]);
+        expect(res.status).toBe(400);
+        expect((await res.json()).error).toMatch(/command 2 of 2; nothing ran/);
+      }
+      for (const method of ["GET", "POST"]) {
+        const res = await call(`/${command.map((w) => encodeURIComponent(String(w))).join("/")}`, undefined, method);
+        expect(res.status).toBe(400);
+        expect((await res.json()).error).toContain(`ERR ${shown} is refused`);
+      }
+      expect(await redis.get("canary")).toBe("still here");
+      expect(await redis.get("ran")).toBeNull();
+      expect(await redis.config("GET", "maxmemory")).toEqual(["maxmemory", "0"]);
+      expect((await redis.info("replication")).includes("role:master")).toBe(true);
+    },
+  );
 
   it("runs tickq's scripts and data commands", async () => {
     expect(await (await call("/", ["SET", "k", "v"])).json()).toEqual({ result: "OK" });
-    expect(await (await call("/", ["EVAL", scripts.pause.text, 1, "paused", "p:", "q", "1"])).json()).toEqual({ result: 1 });
+    expect(await (await call("/", ["EVAL", scripts.pause.text, 1, "paused", "p:", "q", "1"])).json()).toEqual({
+      result: 1,
+    });
     const loaded = await (await call("/", ["SCRIPT", "LOAD", scripts.pause.text])).json();
-    expect(await (await call("/", ["EVALSHA", loaded.result, 1, "paused", "p:", "q", "0"])).json()).toEqual({ result: 0 });
+    expect(await (await call("/", ["EVALSHA", loaded.result, 1, "paused", "p:", "q", "0"])).json()).toEqual({
+      result: 0,
+    });
     expect(await (await call("/", ["SCRIPT", "EXISTS", loaded.result])).json()).toEqual({ result: [1] });
-    const tq = createTickq({ redis: upstashAdapter(upstashClient(server.url, TOKEN)), prefix: "allow:", jobs: { noop: () => {} } });
+    const tq = createTickq({
+      redis: upstashAdapter(upstashClient(server.url, TOKEN)),
+      prefix: "allow:",
+      jobs: { noop: () => {} },
+    });
     await tq.enqueue("noop", []);
     expect((await tq.tick()).succeeded).toBe(1);
   });

@@ -10,7 +10,10 @@ import { deleteUnder, directRedis, redisUrl, uniquePrefix } from "../../helpers/
 const TOKEN = "rest-limits-token-0123";
 
 /** One raw HTTP request; `chunks` are written with Transfer-Encoding: chunked. */
-function raw(url: string, options: { host?: string; chunks?: Iterable<string>; body?: string }): Promise<{ status: number; body: string }> {
+function raw(
+  url: string,
+  options: { host?: string; chunks?: Iterable<string>; body?: string },
+): Promise<{ status: number; body: string }> {
   const { hostname, port } = new URL(url);
   return new Promise((resolve, reject) => {
     const headers: Record<string, string> = { Authorization: `Bearer ${TOKEN}`, "Content-Type": "application/json" };
@@ -74,29 +77,49 @@ describe("the local REST server's limits", () => {
     expect(await redis.strlen(key)).toBe(100_000);
   });
 
-  it.each(["evil.example", "evil.example:8079", "127.0.0.1.nip.io", "localhost.evil.example", "10.0.0.1", "[::2]", "127.0.0.256"])(
-    "refuses Host %j with 403, and runs nothing",
-    async (host) => {
-      const key = `${prefix}rebind:${host}`;
-      const res = await raw(server.url, { host, body: JSON.stringify(["SET", key, "1"]) });
-      expect(res.status).toBe(403);
-      expect(JSON.parse(res.body).error).toMatch(/only a loopback Host/);
-      expect(await redis.exists(key)).toBe(0);
-    },
-  );
+  it.each([
+    "evil.example",
+    "evil.example:8079",
+    "127.0.0.1.nip.io",
+    "localhost.evil.example",
+    "10.0.0.1",
+    "[::2]",
+    "127.0.0.256",
+  ])("refuses Host %j with 403, and runs nothing", async (host) => {
+    const key = `${prefix}rebind:${host}`;
+    const res = await raw(server.url, { host, body: JSON.stringify(["SET", key, "1"]) });
+    expect(res.status).toBe(403);
+    expect(JSON.parse(res.body).error).toMatch(/only a loopback Host/);
+    expect(await redis.exists(key)).toBe(0);
+  });
 
-  it.each(["localhost", "LOCALHOST:8079", "127.0.0.1", "127.0.0.1:8079", "127.1.2.3", "[::1]", "[::1]:8079", "app.localhost"])("serves Host %j", async (host) => {
+  it.each([
+    "localhost",
+    "LOCALHOST:8079",
+    "127.0.0.1",
+    "127.0.0.1:8079",
+    "127.1.2.3",
+    "[::1]",
+    "[::1]:8079",
+    "app.localhost",
+  ])("serves Host %j", async (host) => {
     const res = await raw(server.url, { host, body: JSON.stringify(["PING"]) });
     expect(res.status).toBe(200);
     expect(JSON.parse(res.body)).toEqual({ result: "PONG" });
   });
 
   it("refuses a token under 16 characters at start, naming the way out, unless insecureToken", async () => {
-    await expect(startUpstashLocal({ redisUrl: redisUrl(), token: "dev" })).rejects.toThrow(/token is 3 characters, under 16.*--insecure-token/);
+    await expect(startUpstashLocal({ redisUrl: redisUrl(), token: "dev" })).rejects.toThrow(
+      /token is 3 characters, under 16.*--insecure-token/,
+    );
     await expect(startUpstashLocal({ redisUrl: redisUrl(), token: "" })).rejects.toThrow(/token is missing/);
     const insecure = await startUpstashLocal({ redisUrl: redisUrl(), token: "dev", insecureToken: true });
     try {
-      const res = await fetch(`${insecure.url}/`, { method: "POST", body: '["PING"]', headers: { Authorization: "Bearer dev" } });
+      const res = await fetch(`${insecure.url}/`, {
+        method: "POST",
+        body: '["PING"]',
+        headers: { Authorization: "Bearer dev" },
+      });
       expect(await res.json()).toEqual({ result: "PONG" });
     } finally {
       await insecure.close();

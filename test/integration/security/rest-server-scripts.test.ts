@@ -19,7 +19,12 @@ describe("the local REST server's scripts", () => {
   let server: UpstashLocalServer;
   let anyScript: UpstashLocalServer;
   const call = (on: UpstashLocalServer, path: string, body: unknown) =>
-    fetch(`${on.url}${path}`, { method: "POST", body: JSON.stringify(body), headers: { Authorization: `Bearer ${TOKEN}` }, signal: AbortSignal.timeout(5_000) });
+    fetch(`${on.url}${path}`, {
+      method: "POST",
+      body: JSON.stringify(body),
+      headers: { Authorization: `Bearer ${TOKEN}` },
+      signal: AbortSignal.timeout(5_000),
+    });
 
   beforeAll(async () => {
     redisServer = await startPrivateRedis();
@@ -44,18 +49,23 @@ describe("the local REST server's scripts", () => {
     ["SCRIPT LOAD", ["SCRIPT", "load", FLUSH]],
   ];
 
-  it.each(own)("refuses a script tickq does not ship through %s, from POST /, /pipeline and /multi-exec", async (shown, command) => {
-    const one = await call(server, "/", command);
-    expect(one.status).toBe(400);
-    expect((await one.json()).error).toContain(`ERR ${shown} is refused by the local REST server: it runs only the Lua scripts tickq ships`);
-    for (const path of ["/pipeline", "/multi-exec"]) {
-      const res = await call(server, path, [["SET", "ran", "1"], command]);
-      expect(res.status).toBe(400);
-      expect((await res.json()).error).toMatch(/command 2 of 2; nothing ran/);
-    }
-    expect(await redis.get("canary")).toBe("still here");
-    expect(await redis.get("ran")).toBeNull();
-  });
+  it.each(own)(
+    "refuses a script tickq does not ship through %s, from POST /, /pipeline and /multi-exec",
+    async (shown, command) => {
+      const one = await call(server, "/", command);
+      expect(one.status).toBe(400);
+      expect((await one.json()).error).toContain(
+        `ERR ${shown} is refused by the local REST server: it runs only the Lua scripts tickq ships`,
+      );
+      for (const path of ["/pipeline", "/multi-exec"]) {
+        const res = await call(server, path, [["SET", "ran", "1"], command]);
+        expect(res.status).toBe(400);
+        expect((await res.json()).error).toMatch(/command 2 of 2; nothing ran/);
+      }
+      expect(await redis.get("canary")).toBe("still here");
+      expect(await redis.get("ran")).toBeNull();
+    },
+  );
 
   it("refuses a script tickq does not ship even once Redis has it cached under its SHA", async () => {
     const sha = await redis.script("LOAD", FLUSH);
@@ -70,10 +80,14 @@ describe("the local REST server's scripts", () => {
       const { result: sha } = await loaded.json();
       expect((await (await call(server, "/", ["SCRIPT", "EXISTS", sha])).json()).result).toEqual([1]);
     }
-    expect(await (await call(server, "/pipeline", [["EVAL", scripts.pause.text, 1, "paused", "p:", "q", "1"]])).json()).toEqual([{ result: 1 }]);
+    expect(
+      await (await call(server, "/pipeline", [["EVAL", scripts.pause.text, 1, "paused", "p:", "q", "1"]])).json(),
+    ).toEqual([{ result: 1 }]);
   });
 
   it("runs any script when started with anyScript", async () => {
-    expect(await (await call(anyScript, "/", ["EVAL", "return redis.call('GET', 'canary')", 0])).json()).toEqual({ result: "still here" });
+    expect(await (await call(anyScript, "/", ["EVAL", "return redis.call('GET', 'canary')", 0])).json()).toEqual({
+      result: "still here",
+    });
   });
 });

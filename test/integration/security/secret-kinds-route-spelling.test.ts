@@ -17,11 +17,19 @@ describe("secret kinds and the spelling of a path", () => {
   it("refuses a read-only secret every spelling of /tick, and runs no job", async () => {
     let ran = 0;
     const server = await startServer({
-      redisUrl: redisUrl(), prefix: h.prefix, port: 0, secret: ADMIN, readSecret: READ, tickSecret: CRON, tickEveryMs: 0, jobs: { counted: () => void ran++ },
+      redisUrl: redisUrl(),
+      prefix: h.prefix,
+      port: 0,
+      secret: ADMIN,
+      readSecret: READ,
+      tickSecret: CRON,
+      tickEveryMs: 0,
+      jobs: { counted: () => void ran++ },
     });
     try {
       await server.tickq.enqueue("counted", [], { kick: false });
-      const call = (path: string, token: string, method = "GET") => fetch(`${server.url}${path}`, { method, headers: { authorization: `Bearer ${token}` } });
+      const call = (path: string, token: string, method = "GET") =>
+        fetch(`${server.url}${path}`, { method, headers: { authorization: `Bearer ${token}` } });
       for (const path of ["/tick", "/tick/", "/tick//", "/%74ick", "/%74ick/"]) {
         const res = await call(path, READ);
         expect([403, 404], path).toContain(res.status);

@@ -18,7 +18,14 @@ describe("bearer failures on the Node server", () => {
   const h = useHarness(adapterCases[0]!, "sec-throttle");
 
   it("refuses a client after 10 failures in a minute, even with the right secret", async () => {
-    const server = await startServer({ redisUrl: redisUrl(), jobs: {}, prefix: h.prefix, port: 0, secret: SECRET, tickEveryMs: 0 });
+    const server = await startServer({
+      redisUrl: redisUrl(),
+      jobs: {},
+      prefix: h.prefix,
+      port: 0,
+      secret: SECRET,
+      tickEveryMs: 0,
+    });
     try {
       const stats = (token: string) => fetch(`${server.url}/stats`, { headers: { authorization: `Bearer ${token}` } });
       expect((await stats(SECRET)).status).toBe(200);
@@ -41,10 +48,23 @@ describe("failed dashboard logins on the Node server", () => {
   const h = useHarness(adapterCases[0]!, "sec-throttle-login");
 
   it("refuses a client after 10 failures in a minute, even with the right secret", async () => {
-    const server = await startServer({ redisUrl: redisUrl(), jobs: {}, prefix: h.prefix, port: 0, secret: SECRET, tickEveryMs: 0, dashboard: dashboard() });
+    const server = await startServer({
+      redisUrl: redisUrl(),
+      jobs: {},
+      prefix: h.prefix,
+      port: 0,
+      secret: SECRET,
+      tickEveryMs: 0,
+      dashboard: dashboard(),
+    });
     try {
       const login = (secret: string) =>
-        fetch(`${server.url}/dashboard/login`, { method: "POST", body: new URLSearchParams({ secret }), headers: { "sec-fetch-site": "same-origin" }, redirect: "manual" });
+        fetch(`${server.url}/dashboard/login`, {
+          method: "POST",
+          body: new URLSearchParams({ secret }),
+          headers: { "sec-fetch-site": "same-origin" },
+          redirect: "manual",
+        });
       for (let i = 0; i < THROTTLE_LIMIT; i++) expect((await login(`guess-${i}`)).status).toBe(401);
       const refused = await login(SECRET);
       expect(refused.status).toBe(429);

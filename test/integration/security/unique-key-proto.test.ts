@@ -13,12 +13,18 @@ describe("canonical JSON of job args", () => {
   it("keeps an own __proto__ key, so it differs from the same args without it", () => {
     expect(canonicalJson([withProto()])).toBe('[{"__proto__":{"admin":true},"x":1}]');
     expect(canonicalJson([withProto()])).not.toBe(canonicalJson([{ x: 1 }]));
-    expect(canonicalJson(JSON.parse('{"z":{"__proto__":{"b":2,"a":1}},"a":0}'))).toBe('{"a":0,"z":{"__proto__":{"a":1,"b":2}}}');
+    expect(canonicalJson(JSON.parse('{"z":{"__proto__":{"b":2,"a":1}},"a":0}'))).toBe(
+      '{"a":0,"z":{"__proto__":{"a":1,"b":2}}}',
+    );
   });
 
   it("gives ordinary args the same output as before: keys sorted at every depth", () => {
-    expect(canonicalJson([{ b: 1, a: { d: [1, { f: 2, e: 3 }], c: null } }, "s", 2])).toBe('[{"a":{"c":null,"d":[1,{"e":3,"f":2}]},"b":1},"s",2]');
-    expect(canonicalJson([{ 10: "ten", 9: "nine", b: true, a: "x" }])).toBe('[{"9":"nine","10":"ten","a":"x","b":true}]');
+    expect(canonicalJson([{ b: 1, a: { d: [1, { f: 2, e: 3 }], c: null } }, "s", 2])).toBe(
+      '[{"a":{"c":null,"d":[1,{"e":3,"f":2}]},"b":1},"s",2]',
+    );
+    expect(canonicalJson([{ 10: "ten", 9: "nine", b: true, a: "x" }])).toBe(
+      '[{"9":"nine","10":"ten","a":"x","b":true}]',
+    );
     expect(canonicalJson([])).toBe("[]");
   });
 });

@@ -7,12 +7,19 @@ import { describe, expect, it } from "vitest";
 import { adapterCases } from "../../helpers/adapters.js";
 import { useHarness } from "../../helpers/harness.js";
 
-const job = (fields: Record<string, unknown>) => JSON.stringify({ class: "boom", args: [1], jid: "j1", queue: "default", retry: true, ...fields });
+const job = (fields: Record<string, unknown>) =>
+  JSON.stringify({ class: "boom", args: [1], jid: "j1", queue: "default", retry: true, ...fields });
 
 describe.each(adapterCases)("Sidekiq's failure options over $name", (adapterCase) => {
   const h = useHarness(adapterCase, "sk-failures");
-  const boom = (message = "kaboom") => ({ perform: () => { throw new Error(message); }, backoff: () => 0 });
-  const entries = async (set: "retry" | "dead") => (await h.redis.zrange(`${h.prefix}${set}`, "0", "-1")).map((raw) => JSON.parse(raw));
+  const boom = (message = "kaboom") => ({
+    perform: () => {
+      throw new Error(message);
+    },
+    backoff: () => 0,
+  });
+  const entries = async (set: "retry" | "dead") =>
+    (await h.redis.zrange(`${h.prefix}${set}`, "0", "-1")).map((raw) => JSON.parse(raw));
   const push = (raw: string, queue = "default") => h.redis.lpush(`${h.prefix}queue:${queue}`, raw);
 
   it("retry_queue: the retry entry names that queue, and the retry runs from it", async () => {
@@ -49,7 +56,8 @@ describe.each(adapterCases)("Sidekiq's failure options over $name", (adapterCase
     await push(job({ jid: "none" }));
     await tq.tick();
     const byJid = Object.fromEntries((await entries("retry")).map((e) => [e.jid, e]));
-    const lines = (e: { error_backtrace: string }) => JSON.parse(inflateSync(Buffer.from(e.error_backtrace, "base64")).toString()) as string[];
+    const lines = (e: { error_backtrace: string }) =>
+      JSON.parse(inflateSync(Buffer.from(e.error_backtrace, "base64")).toString()) as string[];
     expect(lines(byJid.all).length).toBeGreaterThan(2);
     expect(lines(byJid.all)[0]).toMatch(/failures\.test\.ts:\d+:\d+/);
     expect(lines(byJid.two)).toEqual(lines(byJid.all).slice(0, 2));
@@ -57,7 +65,14 @@ describe.each(adapterCases)("Sidekiq's failure options over $name", (adapterCase
   });
 
   it("error_message keeps 10,000 characters as Ruby counts them, with lone surrogates replaced", async () => {
-    const tq = h.make({ long: () => { throw new Error("😀".repeat(12_000)); }, lone: () => { throw new Error("a\ud800b"); } });
+    const tq = h.make({
+      long: () => {
+        throw new Error("😀".repeat(12_000));
+      },
+      lone: () => {
+        throw new Error("a\ud800b");
+      },
+    });
     await push(JSON.stringify({ class: "long", args: [], jid: "l1", retry: 1 }));
     await push(JSON.stringify({ class: "lone", args: [], jid: "l2", retry: 1 }));
     await tq.tick();
@@ -69,7 +84,14 @@ describe.each(adapterCases)("Sidekiq's failure options over $name", (adapterCase
 
   it("retry_count -1 (a retry from Sidekiq's API) is a job that failed before: attempt 2, then retry_count 0 with retried_at", async () => {
     const attempts: number[] = [];
-    const tq = h.make({ boom: { perform: (_a: unknown[], ctx) => { attempts.push(ctx.attempt); throw new Error("again"); } } });
+    const tq = h.make({
+      boom: {
+        perform: (_a: unknown[], ctx) => {
+          attempts.push(ctx.attempt);
+          throw new Error("again");
+        },
+      },
+    });
     await push(job({ retry_count: -1, failed_at: 1000.5, error_message: "first" }));
     await push(job({ jid: "j3", retry_count: 3, failed_at: 1000.5 }));
     await tq.tick();
@@ -81,7 +103,15 @@ describe.each(adapterCases)("Sidekiq's failure options over $name", (adapterCase
   });
 
   it("a job written without `retry` takes its definition's, as Sidekiq takes the worker's", async () => {
-    const tq = h.make({ boom: boom(), once: { perform: () => { throw new Error("x"); }, retry: false } });
+    const tq = h.make({
+      boom: boom(),
+      once: {
+        perform: () => {
+          throw new Error("x");
+        },
+        retry: false,
+      },
+    });
     await push(JSON.stringify({ class: "boom", args: [], jid: "b1" }));
     await push(JSON.stringify({ class: "once", args: [], jid: "o1" }));
     expect(await tq.tick()).toMatchObject({ failed: 2, retried: 1, dead: 1 });

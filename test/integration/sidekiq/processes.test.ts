@@ -11,11 +11,15 @@ import { useHarness } from "../../helpers/harness.js";
 import { sleep } from "../../helpers/redis.js";
 
 describe("sidekiqProcesses option", () => {
-  it("is on by default only for prefix \"\"; hostname, tag and labels are checked", () => {
+  it('is on by default only for prefix ""; hostname, tag and labels are checked', () => {
     expect(sidekiqProcessOf(undefined, "")).toEqual({ hostname: "tickq", tag: "", labels: ["tickq"] });
     expect(sidekiqProcessOf(undefined, "tickq:")).toBeUndefined();
     expect(sidekiqProcessOf(false, "")).toBeUndefined();
-    expect(sidekiqProcessOf({ hostname: "web-1", tag: "app", labels: ["edge"] }, "ns:")).toEqual({ hostname: "web-1", tag: "app", labels: ["tickq", "edge"] });
+    expect(sidekiqProcessOf({ hostname: "web-1", tag: "app", labels: ["edge"] }, "ns:")).toEqual({
+      hostname: "web-1",
+      tag: "app",
+      labels: ["tickq", "edge"],
+    });
     expect(() => sidekiqProcessOf({ hostname: "a b" }, "")).toThrow(TickqError);
     expect(() => sidekiqProcessOf({ labels: [1 as never] }, "")).toThrow(/labels/);
   });
@@ -28,7 +32,16 @@ describe.each(adapterCases)("ticks as Sidekiq processes over $name", (adapterCas
   it("a running tick is in `processes`, with Sidekiq's heartbeat fields and its running jobs; gone once it finishes", async () => {
     let release = () => {};
     const gate = new Promise<void>((resolve) => (release = resolve));
-    const tq = h.make({ slow: async () => gate, quick: () => {} }, { sidekiqProcesses: { tag: "t1" }, queues: [["default", 3], ["low", 1]] });
+    const tq = h.make(
+      { slow: async () => gate, quick: () => {} },
+      {
+        sidekiqProcesses: { tag: "t1" },
+        queues: [
+          ["default", 3],
+          ["low", 1],
+        ],
+      },
+    );
     const jid = await tq.enqueue("slow", [{ a: [1, "é"] }]);
     const ticking = tq.tick({ leaseMs: 5_000, concurrency: 4 });
     let identity: string | undefined;
@@ -41,8 +54,14 @@ describe.each(adapterCases)("ticks as Sidekiq processes over $name", (adapterCas
     expect(hb).toMatchObject({ busy: "1", quiet: "false", rss: "0", rtt_us: "0" });
     expect(Number(hb.beat)).toBeGreaterThan(1e9);
     expect(JSON.parse(hb.info!)).toMatchObject({
-      hostname: "tickq", identity, tag: "t1", labels: ["tickq"], concurrency: 4, queues: ["default", "low"],
-      weights: [{ default: 3, low: 1 }], embedded: true,
+      hostname: "tickq",
+      identity,
+      tag: "t1",
+      labels: ["tickq"],
+      concurrency: 4,
+      queues: ["default", "low"],
+      weights: [{ default: 3, low: 1 }],
+      embedded: true,
     });
     const [queued] = await h.redis.lrange(`${h.prefix}inproc:${identity!.split(":")[1]}:default`, 0, -1);
     for (const suffix of [":work", ":workers"]) {

@@ -21,11 +21,41 @@ describeOverAdapters(adapterCases, "structured logs over $name", (adapterCase) =
 
   it("the failure line carries jid, name, queue, attempt and the error as fields", async () => {
     const { logger, lines } = pinoLines();
-    const tq = h.make({ flaky: { backoff: () => 0, perform: () => { throw new TypeError("smtp down"); } } }, { structuredLogger: logger });
+    const tq = h.make(
+      {
+        flaky: {
+          backoff: () => 0,
+          perform: () => {
+            throw new TypeError("smtp down");
+          },
+        },
+      },
+      { structuredLogger: logger },
+    );
     const jid = await tq.enqueue("flaky", ["x"], { queue: "mail" });
-    await h.make({ flaky: { backoff: () => 0, perform: () => { throw new TypeError("smtp down"); } } }, { structuredLogger: logger, queues: ["mail"] }).tick();
+    await h
+      .make(
+        {
+          flaky: {
+            backoff: () => 0,
+            perform: () => {
+              throw new TypeError("smtp down");
+            },
+          },
+        },
+        { structuredLogger: logger, queues: ["mail"] },
+      )
+      .tick();
     const failure = lines.find((l) => String(l.msg).includes("failed (attempt 1)"))!;
-    expect(failure).toMatchObject({ level: 40, jid, name: "flaky", queue: "mail", attempt: 1, outcome: "retry", errorClass: "TypeError" });
+    expect(failure).toMatchObject({
+      level: 40,
+      jid,
+      name: "flaky",
+      queue: "mail",
+      attempt: 1,
+      outcome: "retry",
+      errorClass: "TypeError",
+    });
     expect(failure.err).toMatchObject({ type: "TypeError", message: "smtp down" });
     expect(typeof failure.retryAt).toBe("string");
     expect(h.logged).toEqual([]); // the text logger got nothing
@@ -33,18 +63,43 @@ describeOverAdapters(adapterCases, "structured logs over $name", (adapterCase) =
 
   it("a handler's ctx.log lines carry the job as fields, not as text in the message", async () => {
     const { logger, lines } = pinoLines();
-    const tq = h.make({ report: async (_args: unknown[], ctx) => ctx.log.warn("slow upstream", { ms: 900 }) }, { structuredLogger: logger });
+    const tq = h.make(
+      { report: async (_args: unknown[], ctx) => ctx.log.warn("slow upstream", { ms: 900 }) },
+      { structuredLogger: logger },
+    );
     const jid = await tq.enqueue("report", []);
     await tq.tick();
-    expect(lines.find((l) => l.msg === "slow upstream")).toMatchObject({ level: 40, jid, name: "report", queue: "default", attempt: 1, details: [{ ms: 900 }] });
+    expect(lines.find((l) => l.msg === "slow upstream")).toMatchObject({
+      level: 40,
+      jid,
+      name: "report",
+      queue: "default",
+      attempt: 1,
+      details: [{ ms: 900 }],
+    });
   });
 
   it("a job out of retries logs at error level with outcome dead", async () => {
     const { logger, lines } = pinoLines();
-    const tq = h.make({ fatal: { retry: false, perform: () => { throw new RangeError("never"); } } }, { structuredLogger: logger });
+    const tq = h.make(
+      {
+        fatal: {
+          retry: false,
+          perform: () => {
+            throw new RangeError("never");
+          },
+        },
+      },
+      { structuredLogger: logger },
+    );
     const jid = await tq.enqueue("fatal", []);
     await tq.tick();
-    expect(lines.find((l) => l.jid === jid && l.outcome === "dead")).toMatchObject({ level: 50, name: "fatal", attempt: 1, errorClass: "RangeError" });
+    expect(lines.find((l) => l.jid === jid && l.outcome === "dead")).toMatchObject({
+      level: 50,
+      name: "fatal",
+      attempt: 1,
+      errorClass: "RangeError",
+    });
   });
 });
 
@@ -52,6 +107,8 @@ describe("the structuredLogger option", () => {
   it("refuses a logger without pino's methods", async () => {
     const { createTickq } = await import("../../../src/index.js");
     const redis = { evalsha: async () => null } as never;
-    expect(() => createTickq({ redis, jobs: {}, structuredLogger: { info() {} } as never })).toThrow(/structuredLogger needs info, warn and error/);
+    expect(() => createTickq({ redis, jobs: {}, structuredLogger: { info() {} } as never })).toThrow(
+      /structuredLogger needs info, warn and error/,
+    );
   });
 });

@@ -25,25 +25,45 @@ describe("traces on a Worker (Miniflare)", () => {
 
   it("runs jobs in the trace of their enqueue, made in the Worker or in another process", async () => {
     const res = await worker.mf.dispatchFetch("https://worker.test/jobs", {
-      method: "POST", headers: { Authorization: `Bearer ${SECRET}`, "content-type": "application/json" }, body: JSON.stringify({ name: "email", args: ["a"] }),
+      method: "POST",
+      headers: { Authorization: `Bearer ${SECRET}`, "content-type": "application/json" },
+      body: JSON.stringify({ name: "email", args: ["a"] }),
     });
     expect(res.status).toBe(201);
     const { jid: inWorker } = (await res.json()) as { jid: string };
     const opened = adapterCase("rest").open();
-    const here = createTickq({ redis: opened.adapter, prefix: worker.prefix, jobs: { email: () => {} }, telemetry: { otel } });
+    const here = createTickq({
+      redis: opened.adapter,
+      prefix: worker.prefix,
+      jobs: { email: () => {} },
+      telemetry: { otel },
+    });
     const fromNode = await here.enqueue("email", ["b"]);
     await opened.close();
-    const nodeSend = world.spans().find((s) => s.kind === 3)!.spanContext();
+    const nodeSend = world
+      .spans()
+      .find((s) => s.kind === 3)!
+      .spanContext();
 
     // Miniflare's Fetcher type leaves out scheduled(), which it implements
-    const fetcher = (await worker.mf.getWorker()) as unknown as { scheduled(event: { cron: string }): Promise<{ outcome: string }> };
+    const fetcher = (await worker.mf.getWorker()) as unknown as {
+      scheduled(event: { cron: string }): Promise<{ outcome: string }>;
+    };
     const scheduled = await fetcher.scheduled({ cron: "* * * * *" });
     expect(scheduled.outcome).toBe("ok");
     const spans = (await (await worker.mf.dispatchFetch("https://worker.test/test/spans")).json()) as WorkerSpan[];
     const workerSend = spans.find((s) => s.kind === 3 && s.jid === inWorker)!;
     const runOf = (jid: string) => spans.find((s) => s.kind === 4 && s.jid === jid);
-    expect(runOf(inWorker)).toMatchObject({ name: "process default", traceId: workerSend.traceId, parentSpanId: workerSend.spanId });
-    expect(runOf(fromNode)).toMatchObject({ name: "process default", traceId: nodeSend.traceId, parentSpanId: nodeSend.spanId });
+    expect(runOf(inWorker)).toMatchObject({
+      name: "process default",
+      traceId: workerSend.traceId,
+      parentSpanId: workerSend.spanId,
+    });
+    expect(runOf(fromNode)).toMatchObject({
+      name: "process default",
+      traceId: nodeSend.traceId,
+      parentSpanId: nodeSend.spanId,
+    });
     expect(spans.some((s) => s.name === "tick")).toBe(true);
   });
 });

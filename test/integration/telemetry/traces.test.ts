@@ -36,31 +36,53 @@ describeOverAdapters(adapterCases, "traces over $name", (adapterCase) => {
     expect(run).toBeDefined();
     expect(send!.name).toBe("send mail");
     expect(send!.attributes).toMatchObject({
-      "messaging.system": "tickq", "messaging.operation.name": "send", "messaging.operation.type": "send",
-      "messaging.destination.name": "mail", "messaging.message.id": jid,
+      "messaging.system": "tickq",
+      "messaging.operation.name": "send",
+      "messaging.operation.type": "send",
+      "messaging.destination.name": "mail",
+      "messaging.message.id": jid,
     });
     expect(run!.name).toBe("process mail");
     expect(traceOf(run!)).toBe(traceOf(send!));
     expect(run!.parentSpanContext?.spanId).toBe(send!.spanContext().spanId);
     expect(run!.attributes).toMatchObject({
-      "messaging.system": "tickq", "messaging.operation.name": "process", "messaging.operation.type": "process",
-      "messaging.destination.name": "mail", "messaging.message.id": jid, "tickq.job.name": "email", "tickq.job.attempt": 1,
+      "messaging.system": "tickq",
+      "messaging.operation.name": "process",
+      "messaging.operation.type": "process",
+      "messaging.destination.name": "mail",
+      "messaging.message.id": jid,
+      "tickq.job.name": "email",
+      "tickq.job.attempt": 1,
       "tickq.job.outcome": "succeeded",
     });
     const ticks = world.spans().filter((s) => s.name === "tick" && s.attributes["tickq.tick.succeeded"] === 1);
     expect(ticks).toHaveLength(1);
-    expect(run!.links.map((l) => l.context.spanId).sort()).toEqual([send!.spanContext().spanId, ticks[0]!.spanContext().spanId].sort());
+    expect(run!.links.map((l) => l.context.spanId).sort()).toEqual(
+      [send!.spanContext().spanId, ticks[0]!.spanContext().spanId].sort(),
+    );
   });
 
   it("a retried job's runs stay in the enqueue's trace; the failed run records the error", async () => {
     let runs = 0;
-    const tq = h.make({ flaky: { backoff: () => 0, perform: () => { if (++runs === 1) throw new TypeError("smtp down"); } } }, { telemetry: { otel } });
+    const tq = h.make(
+      {
+        flaky: {
+          backoff: () => 0,
+          perform: () => {
+            if (++runs === 1) throw new TypeError("smtp down");
+          },
+        },
+      },
+      { telemetry: { otel } },
+    );
     await tq.enqueue("flaky", []);
     await tq.tick();
     await tq.tick();
     expect(runs).toBe(2);
     const [send] = byKind(PRODUCER);
-    const runsSpans = byKind(CONSUMER).sort((a, b) => Number(a.attributes["tickq.job.attempt"]) - Number(b.attributes["tickq.job.attempt"]));
+    const runsSpans = byKind(CONSUMER).sort(
+      (a, b) => Number(a.attributes["tickq.job.attempt"]) - Number(b.attributes["tickq.job.attempt"]),
+    );
     expect(runsSpans.map(traceOf)).toEqual([traceOf(send!), traceOf(send!)]);
     expect(runsSpans.map((s) => s.attributes["tickq.job.outcome"])).toEqual(["retry", "succeeded"]);
     expect(runsSpans[0]!.status).toEqual({ code: ERROR, message: "TypeError: smtp down" });
@@ -71,7 +93,10 @@ describeOverAdapters(adapterCases, "traces over $name", (adapterCase) => {
 
   it("a handler's own spans are children of its job's span", async () => {
     const tracer = otel.trace.getTracer("app");
-    const tq = h.make({ work: async () => tracer.startActiveSpan("inner", (span) => span.end()) }, { telemetry: { otel } });
+    const tq = h.make(
+      { work: async () => tracer.startActiveSpan("inner", (span) => span.end()) },
+      { telemetry: { otel } },
+    );
     await tq.enqueue("work", []);
     await tq.tick();
     const inner = world.spans().find((s) => s.name === "inner")!;
@@ -82,13 +107,21 @@ describeOverAdapters(adapterCases, "traces over $name", (adapterCase) => {
 
   it("enqueueBulk makes one send span whose context every job carries", async () => {
     const tq = h.make({ a: () => {} }, { telemetry: { otel } });
-    await tq.enqueueBulk([{ name: "a", args: [1] }, { name: "a", args: [2] }, { name: "a", args: [3] }]);
+    await tq.enqueueBulk([
+      { name: "a", args: [1] },
+      { name: "a", args: [2] },
+      { name: "a", args: [3] },
+    ]);
     await tq.tick();
     const sends = byKind(PRODUCER);
     expect(sends).toHaveLength(1);
     expect(sends[0]!.attributes["messaging.batch.message_count"]).toBe(3);
     const parents = byKind(CONSUMER).map((s) => s.parentSpanContext?.spanId);
-    expect(parents).toEqual([sends[0]!.spanContext().spanId, sends[0]!.spanContext().spanId, sends[0]!.spanContext().spanId]);
+    expect(parents).toEqual([
+      sends[0]!.spanContext().spanId,
+      sends[0]!.spanContext().spanId,
+      sends[0]!.spanContext().spanId,
+    ]);
   });
 
   it("a job stores its trace context as Sidekiq's OpenTelemetry instrumentation does (a top-level traceparent)", async () => {
@@ -112,7 +145,10 @@ describeOverAdapters(adapterCases, "traces over $name", (adapterCase) => {
 
   it("a malformed traceparent in a job (another client's) is ignored: the job runs in a trace of its own", async () => {
     const tq = h.make({ a: () => {} }, { telemetry: { otel } });
-    await h.redis.lpush(`${h.prefix}queue:default`, JSON.stringify({ class: "a", args: [], jid: "j1", queue: "default", traceparent: "00-zz-yy-01" }));
+    await h.redis.lpush(
+      `${h.prefix}queue:default`,
+      JSON.stringify({ class: "a", args: [], jid: "j1", queue: "default", traceparent: "00-zz-yy-01" }),
+    );
     expect(await tq.tick()).toMatchObject({ succeeded: 1 });
     const [run] = byKind(CONSUMER);
     expect(run!.attributes["messaging.message.id"]).toBe("j1");

@@ -30,7 +30,9 @@ const FETCH_10 = [10, 1, "default", 0];
 
 describe("job references", () => {
   it("are used past the same size by the client and lib/tick/ack-jobs.lua", () => {
-    expect(readFileSync("src/lua/lib/tick/ack-jobs.lua", "utf8")).toMatch(new RegExp(`^local REF_MIN = ${REF_MIN} `, "m"));
+    expect(readFileSync("src/lua/lib/tick/ack-jobs.lua", "utf8")).toMatch(
+      new RegExp(`^local REF_MIN = ${REF_MIN} `, "m"),
+    );
   });
 });
 
@@ -44,7 +46,12 @@ describe.each(adapterCases)("acks of large jobs over $name", (adapterCase) => {
       flaky: () => {
         throw new Error("flaky failed");
       },
-      doomed: { perform: () => { throw new Error("doomed failed"); }, retry: false },
+      doomed: {
+        perform: () => {
+          throw new Error("doomed failed");
+        },
+        retry: false,
+      },
     };
     const client = h.make(jobs);
     await client.enqueueBulk([
@@ -75,7 +82,12 @@ describe.each(adapterCases)("acks of large jobs over $name", (adapterCase) => {
       const entry = retried.find((s) => s.includes(`${BLOB}",${n}]`))!;
       // the stored bytes kept, the error fields appended as the client splices them
       expect(entry.startsWith(original(n).slice(0, -1))).toBe(true);
-      expect(JSON.parse(entry)).toMatchObject({ error_message: "flaky failed", error_class: "Error", retry_count: 0, queue: "default" });
+      expect(JSON.parse(entry)).toMatchObject({
+        error_message: "flaky failed",
+        error_class: "Error",
+        retry_count: 0,
+        queue: "default",
+      });
       expect(entry).toMatch(/"failed_at":\d+\.\d{3}/);
     }
     const dead = await h.redis.zrange(`${h.prefix}dead`, "0", "-1");
@@ -89,11 +101,16 @@ describe.each(adapterCases)("acks of large jobs over $name", (adapterCase) => {
   });
 
   it("step: acks naming large jobs by reference settle once when run twice", async () => {
-    const text = (n: number) => JSON.stringify({ class: "x", args: ["p".repeat(REF_MIN * 2), n], jid: `j${n}`, queue: "default", retry: true });
+    const text = (n: number) =>
+      JSON.stringify({ class: "x", args: ["p".repeat(REF_MIN * 2), n], jid: `j${n}`, queue: "default", retry: true });
     const small = JSON.stringify({ class: "x", args: [9], jid: "j9", queue: "default", retry: true });
     await h.redis.lpush(`${h.prefix}queue:default`, text(1), text(2), text(3), text(4), small);
     await h.redis.sadd(`${h.prefix}queues`, "default");
-    const begun = (await run(scripts.begin, ["ticks", "tick:t1"], encodeBegin({ tick: "t1", leaseMs: LEASE }))) as unknown[];
+    const begun = (await run(
+      scripts.begin,
+      ["ticks", "tick:t1"],
+      encodeBegin({ tick: "t1", leaseMs: LEASE }),
+    )) as unknown[];
     const fetched = fetchedJobs(begun[5] as never);
     expect(fetched).toHaveLength(5);
     const [a, b, c, d, e] = fetched as [never, never, never, never, never];
@@ -109,11 +126,16 @@ describe.each(adapterCases)("acks of large jobs over $name", (adapterCase) => {
     ];
     const args = ackArgv(outcomes);
     expect(args.reduce<number>((n, x) => n + String(x).length, 0)).toBeLessThan(1_000);
-    const { first, after } = await twice(scripts.step, ["ticks", "tick:t1"], ["t1", LEASE, 100, 3_600, 2, ...args, ...FETCH_10]);
+    const { first, after } = await twice(
+      scripts.step,
+      ["ticks", "tick:t1"],
+      ["t1", LEASE, 100, 3_600, 2, ...args, ...FETCH_10],
+    );
     expect((first as unknown[])[5]).toEqual([]); // every entry found
     expect(after["stat:processed"]).toBe("4");
     expect(after["stat:failed"]).toBe("2");
-    const spliced = (job: { raw: string }) => `${job.raw.slice(0, -1)},"error_message":"E!","error_class":"Error","retry_count":0}`;
+    const spliced = (job: { raw: string }) =>
+      `${job.raw.slice(0, -1)},"error_message":"E!","error_class":"Error","retry_count":0}`;
     expect(after.retry).toEqual([spliced(b), expect.any(String)]);
     expect(after.dead).toEqual([spliced(c), expect.any(String)]);
     // the one put back was fetched again at once

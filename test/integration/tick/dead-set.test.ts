@@ -6,7 +6,17 @@ describe.each(adapterCases)("dead set over $name", (adapterCase) => {
   const h = useHarness(adapterCase, "dead");
 
   it("caps the dead set by size, counting evictions", async () => {
-    const tq = h.make({ fail: { perform: () => { throw new Error("x"); }, retry: false } }, { deadMaxJobs: 5 });
+    const tq = h.make(
+      {
+        fail: {
+          perform: () => {
+            throw new Error("x");
+          },
+          retry: false,
+        },
+      },
+      { deadMaxJobs: 5 },
+    );
     await tq.enqueueBulk(Array.from({ length: 8 }, (_, i) => ({ name: "fail", args: [i] })));
     const report = await tq.tick({ batch: 8 });
     expect(report).toMatchObject({ dead: 8, deadEvicted: 3 });
@@ -16,7 +26,17 @@ describe.each(adapterCases)("dead set over $name", (adapterCase) => {
   });
 
   it("evicts dead jobs older than the age cap", async () => {
-    const tq = h.make({ fail: { perform: () => { throw new Error("x"); }, retry: false } }, { deadMaxAgeSeconds: 3_600 });
+    const tq = h.make(
+      {
+        fail: {
+          perform: () => {
+            throw new Error("x");
+          },
+          retry: false,
+        },
+      },
+      { deadMaxAgeSeconds: 3_600 },
+    );
     const [now] = await h.redis.time();
     await h.redis.zadd(`${h.prefix}dead`, Number(now) - 7_200, '{"class":"old","args":[]}');
     await tq.enqueue("fail", []);

@@ -8,7 +8,12 @@ describe.each(adapterCases)("deadline over $name", (adapterCase) => {
 
   it("puts unstarted jobs back at the head of their queue, in order, as requeued", async () => {
     const ran: number[] = [];
-    const tq = h.make({ slow: async (args: [number]) => { ran.push(args[0]); await sleep(100); } });
+    const tq = h.make({
+      slow: async (args: [number]) => {
+        ran.push(args[0]);
+        await sleep(100);
+      },
+    });
     await tq.enqueueBulk(Array.from({ length: 10 }, (_, i) => ({ name: "slow", args: [i] })));
     const report = await tq.tick({ batch: 10, concurrency: 1, budgetMs: 250 });
     expect(report.succeeded).toBe(ran.length);
@@ -42,7 +47,10 @@ describe.each(adapterCases)("deadline over $name", (adapterCase) => {
 
   it("a job that never finishes in time ends dead after maxResurrections, named a deadline, not poison", async () => {
     const tq = h.make(
-      { long: (_args: [string], ctx) => new Promise((_, reject) => ctx.signal.addEventListener("abort", () => reject(new Error("stop")))) },
+      {
+        long: (_args: [string], ctx) =>
+          new Promise((_, reject) => ctx.signal.addEventListener("abort", () => reject(new Error("stop")))),
+      },
       { maxResurrections: 2 },
     );
     await tq.enqueue("long", ["big"]);
@@ -62,7 +70,12 @@ describe.each(adapterCases)("deadline over $name", (adapterCase) => {
   it("leaves a handler that ignores the abort for resurrection once its lease expires", async () => {
     const runs: string[] = [];
     let hang = true;
-    const tq = h.make({ stubborn: (_a: [], ctx) => { runs.push(ctx.jid); return hang ? new Promise(() => {}) : undefined; } });
+    const tq = h.make({
+      stubborn: (_a: [], ctx) => {
+        runs.push(ctx.jid);
+        return hang ? new Promise(() => {}) : undefined;
+      },
+    });
     const jid = await tq.enqueue("stubborn", []);
     const first = await tq.tick({ budgetMs: 300, graceMs: 20, leaseMs: 800 });
     expect(first).toMatchObject({ abandoned: 1, succeeded: 0, requeued: 0 });

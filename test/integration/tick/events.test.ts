@@ -14,8 +14,18 @@ describe.each(adapterCases)("events over $name", (adapterCase) => {
     const tq = h.make(
       {
         ok: () => {},
-        flaky: { backoff: () => 0, perform: () => { if (++flakyRuns === 1) throw new TypeError("once"); } },
-        fatal: { retry: false, perform: () => { throw new RangeError("never"); } },
+        flaky: {
+          backoff: () => 0,
+          perform: () => {
+            if (++flakyRuns === 1) throw new TypeError("once");
+          },
+        },
+        fatal: {
+          retry: false,
+          perform: () => {
+            throw new RangeError("never");
+          },
+        },
       },
       { on: { succeeded: (e) => void succeeded.push(e), failed: (e) => void failed.push(e) } },
     );
@@ -24,19 +34,35 @@ describe.each(adapterCases)("events over $name", (adapterCase) => {
       expect(await h.redis.zcard(`${h.prefix}dead`)).toBeGreaterThan(0);
       dead.push(e);
     });
-    const [a, b, c] = await tq.enqueueBulk([{ name: "ok", args: [1] }, { name: "ok", args: [2] }, { name: "ok", args: [3] }]);
+    const [a, b, c] = await tq.enqueueBulk([
+      { name: "ok", args: [1] },
+      { name: "ok", args: [2] },
+      { name: "ok", args: [3] },
+    ]);
     const flaky = await tq.enqueue("flaky", ["x"]);
     const fatal = await tq.enqueue("fatal", []);
     await tq.tick();
     await tq.tick(); // flaky's retry
     expect(succeeded.map((e) => e.jid).sort()).toEqual([a, b, c, flaky].sort());
-    expect(succeeded.find((e) => e.jid === flaky)).toMatchObject({ name: "flaky", queue: "default", args: ["x"], attempt: 2 });
+    expect(succeeded.find((e) => e.jid === flaky)).toMatchObject({
+      name: "flaky",
+      queue: "default",
+      args: ["x"],
+      attempt: 2,
+    });
     expect(failed).toHaveLength(2);
     const first = failed.find((e) => e.jid === flaky)!;
     expect(first).toMatchObject({ name: "flaky", attempt: 1, error: expect.any(TypeError) });
     expect(first.retryAt).toBeInstanceOf(Date);
     expect(failed.find((e) => e.jid === fatal)).toMatchObject({ retryAt: null, error: expect.any(RangeError) });
-    expect(dead).toEqual([expect.objectContaining({ jid: fatal, name: "fatal", reason: "RangeError: never", error: expect.any(RangeError) })]);
+    expect(dead).toEqual([
+      expect.objectContaining({
+        jid: fatal,
+        name: "fatal",
+        reason: "RangeError: never",
+        error: expect.any(RangeError),
+      }),
+    ]);
 
     offDead();
     await tq.enqueue("fatal", []);
@@ -51,15 +77,22 @@ describe.each(adapterCases)("events over $name", (adapterCase) => {
     await h.redis.lpush(`${h.prefix}queue:default`, "not json", '{"class":"x","args":{}}');
     await tq.tick();
     expect(failed).toEqual([]);
-    expect(dead.map((e) => e.reason).sort()).toEqual(['TickqMalformedJob: job "args" is not an array', "TickqMalformedJob: job is not valid JSON"]);
+    expect(dead.map((e) => e.reason).sort()).toEqual([
+      'TickqMalformedJob: job "args" is not an array',
+      "TickqMalformedJob: job is not valid JSON",
+    ]);
     expect(dead.every((e) => e.error === undefined)).toBe(true);
   });
 
   it("a listener that throws or rejects is logged and breaks nothing; async listeners are awaited", async () => {
     let finished = false;
     const tq = h.make({ ok: () => {} });
-    tq.on("succeeded", () => { throw new Error("sync listener bug"); });
-    tq.on("succeeded", async () => { throw new Error("async listener bug"); });
+    tq.on("succeeded", () => {
+      throw new Error("sync listener bug");
+    });
+    tq.on("succeeded", async () => {
+      throw new Error("async listener bug");
+    });
     tq.on("succeeded", async () => {
       await new Promise((r) => setTimeout(r, 50));
       finished = true;

@@ -51,8 +51,21 @@ describe.each(adapterCases)("a failure that speaks over $name", (adapterCase) =>
   });
 
   it("keeps the job's own backtrace option over backtraceLines, as Sidekiq reads it", async () => {
-    const tq = h.make({ deep: { retry: false, perform: () => { throw new Error("x"); } } }, { backtraceLines: 1 });
-    await h.redis.lpush(`${h.prefix}queue:default`, JSON.stringify({ class: "deep", args: [], jid: "own", queue: "default", retry: false, backtrace: 3 }));
+    const tq = h.make(
+      {
+        deep: {
+          retry: false,
+          perform: () => {
+            throw new Error("x");
+          },
+        },
+      },
+      { backtraceLines: 1 },
+    );
+    await h.redis.lpush(
+      `${h.prefix}queue:default`,
+      JSON.stringify({ class: "deep", args: [], jid: "own", queue: "default", retry: false, backtrace: 3 }),
+    );
     const jid = await tq.enqueue("deep", []);
     await tq.tick();
     expect((await tq.jobs.find("own"))!.backtrace).toHaveLength(3);
@@ -60,7 +73,17 @@ describe.each(adapterCases)("a failure that speaks over $name", (adapterCase) =>
   });
 
   it("keeps neither when both are turned off, and no empty ones for a job that never had them", async () => {
-    const tq = h.make({ quiet: { retry: false, perform: () => { throw new Error("x"); } } }, { logLines: 0, backtraceLines: 0 });
+    const tq = h.make(
+      {
+        quiet: {
+          retry: false,
+          perform: () => {
+            throw new Error("x");
+          },
+        },
+      },
+      { logLines: 0, backtraceLines: 0 },
+    );
     const jid = await tq.enqueue("quiet", []);
     await tq.tick();
     const job = (await tq.jobs.find(jid))!.job;
@@ -70,14 +93,28 @@ describe.each(adapterCases)("a failure that speaks over $name", (adapterCase) =>
 
   it("logs one line per failure: name, jid, attempt, error and when the retry is due", async () => {
     const tq = h.make({
-      flaky: { retry: 1, backoff: () => 30, perform: () => { throw new Error("upstream 503\nwith detail"); } },
+      flaky: {
+        retry: 1,
+        backoff: () => 30,
+        perform: () => {
+          throw new Error("upstream 503\nwith detail");
+        },
+      },
     });
     const jid = await tq.enqueue("flaky", []);
     await tq.tick();
     const lines = h.logged.filter((l) => l.includes(jid));
-    expect(lines).toEqual([expect.stringMatching(new RegExp(`^tickq: job flaky ${jid} failed \\(attempt 1\\): Error: upstream 503; retry due \\d{4}-.*Z \\(in 30 s\\)$`))]);
+    expect(lines).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^tickq: job flaky ${jid} failed \\(attempt 1\\): Error: upstream 503; retry due \\d{4}-.*Z \\(in 30 s\\)$`,
+        ),
+      ),
+    ]);
     await h.redis.zadd(`${h.prefix}retry`, "XX", "0", (await h.redis.zrange(`${h.prefix}retry`, "0", "0"))[0]!);
     await tq.tick();
-    expect(h.logged.filter((l) => l.includes(jid)).at(-1)).toMatch(/failed \(attempt 2\): Error: upstream 503; out of retries, moved to the dead set$/);
+    expect(h.logged.filter((l) => l.includes(jid)).at(-1)).toMatch(
+      /failed \(attempt 2\): Error: upstream 503; out of retries, moved to the dead set$/,
+    );
   });
 });

@@ -24,8 +24,13 @@ describe.each(adapterCases)("failure handling over $name", (adapterCase) => {
     const tq = h.make({
       good: (args: [number]) => void runs.set(args[0], (runs.get(args[0]) ?? 0) + 1),
       bad: {
-        perform: () => { throw new TypeError("handler broke"); },
-        backoff: (count: number) => { backoffCalls.push(count); throw new Error("backoff broke"); },
+        perform: () => {
+          throw new TypeError("handler broke");
+        },
+        backoff: (count: number) => {
+          backoffCalls.push(count);
+          throw new Error("backoff broke");
+        },
       },
     });
     await tq.enqueueBulk([
@@ -40,7 +45,12 @@ describe.each(adapterCases)("failure handling over $name", (adapterCase) => {
 
     const [entry, ...others] = await retrySet();
     expect(others).toEqual([]);
-    expect(entry!.job).toMatchObject({ class: "bad", error_class: "TypeError", error_message: "handler broke", retry_count: 0 });
+    expect(entry!.job).toMatchObject({
+      class: "bad",
+      error_class: "TypeError",
+      error_message: "handler broke",
+      retry_count: 0,
+    });
     const delay = entry!.score - Number(now);
     expect(delay).toBeGreaterThanOrEqual(15 - 1);
     expect(delay).toBeLessThanOrEqual(25 + 1);
@@ -49,13 +59,30 @@ describe.each(adapterCases)("failure handling over $name", (adapterCase) => {
     await tq.tick();
     await tq.tick();
     expect([...runs.entries()].sort((a, b) => a[0] - b[0])).toEqual(Array.from({ length: 8 }, (_, i) => [i, 1]));
-    expect(await tq.stats()).toMatchObject({ processed: 9, failed: 1, retry: 1, dead: 0, inflight: 0, queues: { default: 0 } });
+    expect(await tq.stats()).toMatchObject({
+      processed: 9,
+      failed: 1,
+      retry: 1,
+      dead: 0,
+      inflight: 0,
+      queues: { default: 0 },
+    });
   });
 
   it("a backoff returning nonsense (NaN, negative, a string) falls back to Sidekiq's", async () => {
     const values: unknown[] = [Number.NaN, -5, "10", Infinity];
     const tq = h.make(
-      Object.fromEntries(values.map((v, i) => [`b${i}`, { perform: () => { throw new Error(`e${i}`); }, backoff: () => v as number }])),
+      Object.fromEntries(
+        values.map((v, i) => [
+          `b${i}`,
+          {
+            perform: () => {
+              throw new Error(`e${i}`);
+            },
+            backoff: () => v as number,
+          },
+        ]),
+      ),
     );
     await tq.enqueueBulk(values.map((_, i) => ({ name: `b${i}`, args: [] })));
     const [now] = await h.redis.time();
@@ -69,22 +96,54 @@ describe.each(adapterCases)("failure handling over $name", (adapterCase) => {
   });
 
   it("unprintable throws fail only their own job, each with a readable error_class and error_message", async () => {
-    const unprintable = { toString() { throw new Error("x"); }, valueOf() { throw new Error("y"); } };
+    const unprintable = {
+      toString() {
+        throw new Error("x");
+      },
+      valueOf() {
+        throw new Error("y");
+      },
+    };
     const badMessage = new Error("hidden");
-    Object.defineProperty(badMessage, "message", { get() { throw new Error("message getter"); } });
+    Object.defineProperty(badMessage, "message", {
+      get() {
+        throw new Error("message getter");
+      },
+    });
     const badName = new RangeError("named badly");
-    Object.defineProperty(badName, "name", { get() { throw new Error("name getter"); } });
-    const trap = () => { throw new Error("trap"); };
-    const hostile = new Proxy({}, { get: trap, getPrototypeOf: trap, has: trap, ownKeys: trap, getOwnPropertyDescriptor: trap });
+    Object.defineProperty(badName, "name", {
+      get() {
+        throw new Error("name getter");
+      },
+    });
+    const trap = () => {
+      throw new Error("trap");
+    };
+    const hostile = new Proxy(
+      {},
+      { get: trap, getPrototypeOf: trap, has: trap, ownKeys: trap, getOwnPropertyDescriptor: trap },
+    );
     const ran: number[] = [];
     const tq = h.make({
       good: (args: [number]) => void ran.push(args[0]),
-      unprintable: () => { throw unprintable; },
-      nullish: () => { throw null; },
-      undef: async () => { throw undefined; },
-      badMessage: () => { throw badMessage; },
-      badName: () => { throw badName; },
-      hostile: async () => { throw hostile; },
+      unprintable: () => {
+        throw unprintable;
+      },
+      nullish: () => {
+        throw null;
+      },
+      undef: async () => {
+        throw undefined;
+      },
+      badMessage: () => {
+        throw badMessage;
+      },
+      badName: () => {
+        throw badName;
+      },
+      hostile: async () => {
+        throw hostile;
+      },
     });
     const bad = ["unprintable", "nullish", "undef", "badMessage", "badName", "hostile"] as const;
     await tq.enqueueBulk([
@@ -120,7 +179,12 @@ describe.each(adapterCases)("failure handling over $name", (adapterCase) => {
     const tq = h.make({ work: (args: [string]) => void ran.push(args[0]) });
     tq.use(async (job, _ctx, next) => {
       if (job.args[0] === "num") throw 42;
-      if (job.args[0] === "obj") throw { toString: () => { throw new Error("no"); } };
+      if (job.args[0] === "obj")
+        throw {
+          toString: () => {
+            throw new Error("no");
+          },
+        };
       if (job.args[0] === "str") throw "refused by middleware";
       return next();
     });
@@ -138,10 +202,25 @@ describe.each(adapterCases)("failure handling over $name", (adapterCase) => {
 
   it("an unprintable throw from a `retry: false` job goes dead whole, never lost", async () => {
     const tq = h.make({
-      once: { perform: () => { throw { toString() { throw new Error("x"); } }; }, retry: false, backoff: () => { throw new Error("unused"); } },
+      once: {
+        perform: () => {
+          throw {
+            toString() {
+              throw new Error("x");
+            },
+          };
+        },
+        retry: false,
+        backoff: () => {
+          throw new Error("unused");
+        },
+      },
       good: () => {},
     });
-    await tq.enqueueBulk([{ name: "once", args: [{ keep: [] }] }, { name: "good", args: [] }]);
+    await tq.enqueueBulk([
+      { name: "once", args: [{ keep: [] }] },
+      { name: "good", args: [] },
+    ]);
     expect(await tq.tick()).toMatchObject({ succeeded: 1, failed: 1, dead: 1, retried: 0 });
     const [raw] = await h.redis.zrange(`${h.prefix}dead`, "0", "-1");
     expect(raw).toContain('"args":[{"keep":[]}]');

@@ -4,7 +4,14 @@ import { adapterCases } from "../../helpers/adapters.js";
 import { useHarness } from "../../helpers/harness.js";
 
 describe("heartbeat warnings", () => {
-  const base = { nowMs: 10_000_000, lastTickAt: 10_000_000 - 1_000, queues: { default: 3 }, served: { default: 10_000_000 - 1_000 }, paused: new Set<string>(), due: 0 };
+  const base = {
+    nowMs: 10_000_000,
+    lastTickAt: 10_000_000 - 1_000,
+    queues: { default: 3 },
+    served: { default: 10_000_000 - 1_000 },
+    paused: new Set<string>(),
+    due: 0,
+  };
 
   it("says nothing when ticks run or nothing waits", () => {
     expect(heartbeatWarnings(base)).toEqual([]);
@@ -12,14 +19,22 @@ describe("heartbeat warnings", () => {
   });
 
   it("warns when no tick ran for 5 minutes while jobs wait, or due jobs wait", () => {
-    expect(heartbeatWarnings({ ...base, lastTickAt: base.nowMs - 6 * 60_000 })).toEqual([expect.stringMatching(/^No tick has run for 6 min \(last at .*\) while 3 job\(s\) wait/)]);
-    expect(heartbeatWarnings({ ...base, lastTickAt: null, queues: {}, due: 2 })).toEqual([expect.stringMatching(/^No tick has ever run while 2 job\(s\) wait/)]);
+    expect(heartbeatWarnings({ ...base, lastTickAt: base.nowMs - 6 * 60_000 })).toEqual([
+      expect.stringMatching(/^No tick has run for 6 min \(last at .*\) while 3 job\(s\) wait/),
+    ]);
+    expect(heartbeatWarnings({ ...base, lastTickAt: null, queues: {}, due: 2 })).toEqual([
+      expect.stringMatching(/^No tick has ever run while 2 job\(s\) wait/),
+    ]);
   });
 
   it("warns about a queue with jobs that no tick serves, unless it is paused", () => {
     const queues = { default: 0, reports: 4 };
-    expect(heartbeatWarnings({ ...base, queues })).toEqual([expect.stringMatching(/^4 job\(s\) wait in queue "reports", but no tick has ever served it/)]);
-    expect(heartbeatWarnings({ ...base, queues, served: { reports: base.nowMs - 10 * 60_000 } })).toEqual([expect.stringMatching(/no tick has served it for 10 min/)]);
+    expect(heartbeatWarnings({ ...base, queues })).toEqual([
+      expect.stringMatching(/^4 job\(s\) wait in queue "reports", but no tick has ever served it/),
+    ]);
+    expect(heartbeatWarnings({ ...base, queues, served: { reports: base.nowMs - 10 * 60_000 } })).toEqual([
+      expect.stringMatching(/no tick has served it for 10 min/),
+    ]);
     expect(heartbeatWarnings({ ...base, queues, paused: new Set(["reports"]) })).toEqual([]);
   });
 });
@@ -43,8 +58,20 @@ describe.each(adapterCases)("heartbeat and history over $name", (adapterCase) =>
   });
 
   it("answers processed and failed per day, oldest first, today last", async () => {
-    const tq = h.make({ ok: () => {}, bad: { retry: false, perform: () => { throw new Error("x"); } } });
-    await tq.enqueueBulk([{ name: "ok", args: [] }, { name: "ok", args: [] }, { name: "bad", args: [] }]);
+    const tq = h.make({
+      ok: () => {},
+      bad: {
+        retry: false,
+        perform: () => {
+          throw new Error("x");
+        },
+      },
+    });
+    await tq.enqueueBulk([
+      { name: "ok", args: [] },
+      { name: "ok", args: [] },
+      { name: "bad", args: [] },
+    ]);
     await tq.tick();
     const [sec] = await h.redis.time();
     const day = (offset: number) => new Date((Number(sec) - offset * 86_400) * 1000).toISOString().slice(0, 10);

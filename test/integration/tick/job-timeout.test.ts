@@ -7,7 +7,8 @@ import { adapterCases } from "../../helpers/adapters.js";
 import { useHarness } from "../../helpers/harness.js";
 import { sleep } from "../../helpers/redis.js";
 
-const untilAbort = (signal: AbortSignal) => new Promise((_, reject) => signal.addEventListener("abort", () => reject(signal.reason)));
+const untilAbort = (signal: AbortSignal) =>
+  new Promise((_, reject) => signal.addEventListener("abort", () => reject(signal.reason)));
 
 describe.each(adapterCases)("timeoutMs over $name", (adapterCase) => {
   const h = useHarness(adapterCase, "timeout");
@@ -15,7 +16,14 @@ describe.each(adapterCases)("timeoutMs over $name", (adapterCase) => {
   it("aborts a run past its timeoutMs and fails it with TickqTimeout, retried with backoff", async () => {
     let reason: unknown;
     const tq = h.make({
-      slow: { timeoutMs: 60, perform: async (_args: [], ctx) => untilAbort(ctx.signal).catch((e: unknown) => { reason = e; throw e; }) },
+      slow: {
+        timeoutMs: 60,
+        perform: async (_args: [], ctx) =>
+          untilAbort(ctx.signal).catch((e: unknown) => {
+            reason = e;
+            throw e;
+          }),
+      },
     });
     await tq.enqueue("slow", []);
     const t = Date.now();
@@ -41,7 +49,9 @@ describe.each(adapterCases)("timeoutMs over $name", (adapterCase) => {
 
   it("a run within its limit succeeds, middleware included", async () => {
     const seen: boolean[] = [];
-    const tq = h.make({ quick: { timeoutMs: 500, perform: async (_a: [], ctx) => void seen.push(ctx.signal.aborted) } });
+    const tq = h.make({
+      quick: { timeoutMs: 500, perform: async (_a: [], ctx) => void seen.push(ctx.signal.aborted) },
+    });
     tq.use(async (_job, ctx, next) => {
       seen.push(ctx.signal.aborted);
       return next();
@@ -54,7 +64,10 @@ describe.each(adapterCases)("timeoutMs over $name", (adapterCase) => {
   it("starts a job only with its whole timeoutMs left in the budget; it stays queued, at the head, for the next tick", async () => {
     const ran: string[] = [];
     const tq = h.make({
-      short: async ([id]: [string]) => { ran.push(id); await sleep(120); },
+      short: async ([id]: [string]) => {
+        ran.push(id);
+        await sleep(120);
+      },
       long: { timeoutMs: 400, perform: ([id]: [string]) => void ran.push(id) },
     });
     await tq.enqueueBulk([
@@ -75,7 +88,10 @@ describe.each(adapterCases)("timeoutMs over $name", (adapterCase) => {
 
   it("fetches nothing more once a job waits for a fresh tick", async () => {
     const tq = h.make({ long: { timeoutMs: 300, perform: () => sleep(10) }, short: () => sleep(100) });
-    await tq.enqueueBulk([{ name: "short", args: [] }, ...Array.from({ length: 30 }, () => ({ name: "long" as const, args: [] }))]);
+    await tq.enqueueBulk([
+      { name: "short", args: [] },
+      ...Array.from({ length: 30 }, () => ({ name: "long" as const, args: [] })),
+    ]);
     const report = await tq.tick({ budgetMs: 350, batch: 5, concurrency: 1 });
     // the short job ran; the first long job no longer fitted, so the tick stopped fetching after its batch
     expect(report.succeeded).toBe(1);
@@ -86,10 +102,15 @@ describe.each(adapterCases)("timeoutMs over $name", (adapterCase) => {
 
   it("leaves a job longer than a whole tick queued, says how to fix it, and does not report more for it", async () => {
     const tq = h.make({ huge: { timeoutMs: 60_000, perform: () => {} }, small: () => {} });
-    await tq.enqueueBulk([{ name: "huge", args: [] }, { name: "small", args: [] }]);
+    await tq.enqueueBulk([
+      { name: "huge", args: [] },
+      { name: "small", args: [] },
+    ]);
     const report = await tq.tick({ budgetMs: 1_000 });
     expect(report).toMatchObject({ succeeded: 1, requeued: 1, more: false });
-    expect(h.logged.join("\n")).toMatch(/job huge has timeoutMs 60000 but this tick's whole budget is 1000 ms.*TICKQ_TICK_BUDGET_MS/);
+    expect(h.logged.join("\n")).toMatch(
+      /job huge has timeoutMs 60000 but this tick's whole budget is 1000 ms.*TICKQ_TICK_BUDGET_MS/,
+    );
     expect(await h.redis.llen(`${h.prefix}queue:default`)).toBe(1);
     expect((await tq.tick({ budgetMs: 61_000 })).succeeded).toBe(1);
   });

@@ -77,7 +77,10 @@ describe.each(adapterCases)("fetched jobs behind busy slots over $name", (adapte
     };
     const a = h.make(jobs);
     const b = h.make(jobs);
-    await a.enqueueBulk([{ name: "long", args: [] }, ...[1, 2, 3, 4].map((i) => ({ name: "short" as const, args: [i] as [number] }))]);
+    await a.enqueueBulk([
+      { name: "long", args: [] },
+      ...[1, 2, 3, 4].map((i) => ({ name: "short" as const, args: [i] as [number] })),
+    ]);
     const first = a.tick({ concurrency: 1, batch: 1, budgetMs: 10_000 });
     while (!longStarted) await sleep(5);
     while (order.length < 4 && longDone.openedBy() === "the time limit") {

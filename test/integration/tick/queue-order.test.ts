@@ -10,7 +10,14 @@ describe("queue plans", () => {
   });
 
   it("draws picks in proportion to the weights", () => {
-    const picks = drawPicks(planQueues([["a", 6], ["b", 3], ["c", 1]]), 100_000);
+    const picks = drawPicks(
+      planQueues([
+        ["a", 6],
+        ["b", 3],
+        ["c", 1],
+      ]),
+      100_000,
+    );
     const share = (i: number) => picks.filter((p) => p === i).length / picks.length;
     expect(share(1)).toBeCloseTo(0.6, 1);
     expect(share(2)).toBeCloseTo(0.3, 1);
@@ -20,7 +27,10 @@ describe("queue plans", () => {
 
 describe.each(adapterCases)("queue order over $name", (adapterCase) => {
   const h = useHarness(adapterCase, "queues");
-  const enqueueBoth = async (tq: { enqueueBulk: (jobs: { name: "q"; args: unknown[]; queue: string }[]) => Promise<string[]> }, n: number) => {
+  const enqueueBoth = async (
+    tq: { enqueueBulk: (jobs: { name: "q"; args: unknown[]; queue: string }[]) => Promise<string[]> },
+    n: number,
+  ) => {
     await tq.enqueueBulk([
       ...Array.from({ length: n }, (_, i) => ({ name: "q" as const, args: [i], queue: "low" })),
       ...Array.from({ length: n }, (_, i) => ({ name: "q" as const, args: [i], queue: "high" })),
@@ -37,7 +47,15 @@ describe.each(adapterCases)("queue order over $name", (adapterCase) => {
 
   it("weighted order matches its weights within tolerance, and drains both", async () => {
     const order: string[] = [];
-    const tq = h.make({ q: (_a: unknown[], ctx) => void order.push(ctx.queue) }, { queues: [["high", 3], ["low", 1]] });
+    const tq = h.make(
+      { q: (_a: unknown[], ctx) => void order.push(ctx.queue) },
+      {
+        queues: [
+          ["high", 3],
+          ["low", 1],
+        ],
+      },
+    );
     await enqueueBoth(tq, 1_000);
     await tq.tick({ batch: 20, concurrency: 1 });
     const first = order.slice(0, 800); // both queues still have jobs here

@@ -13,7 +13,14 @@ describe.each(adapterCases)("resurrection over $name", (adapterCase) => {
   /** Runs a tick in a child process and SIGKILLs it once all `n` handlers have started. */
   async function killTickMidRun(n: number, leaseMs: number): Promise<void> {
     const child = spawn(process.execPath, CHILD, {
-      env: { ...process.env, ADAPTER: adapterCase.name, PREFIX: h.prefix, BATCH: String(n), LEASE_MS: String(leaseMs), ENDPOINTS: JSON.stringify(adapterCase.endpoints()) },
+      env: {
+        ...process.env,
+        ADAPTER: adapterCase.name,
+        PREFIX: h.prefix,
+        BATCH: String(n),
+        LEASE_MS: String(leaseMs),
+        ENDPOINTS: JSON.stringify(adapterCase.endpoints()),
+      },
       stdio: ["ignore", "ignore", "pipe"],
     });
     let stderr = "";
@@ -27,7 +34,9 @@ describe.each(adapterCases)("resurrection over $name", (adapterCase) => {
 
   it("a tick killed with SIGKILL mid-run loses nothing: after its lease, every job runs", async () => {
     const executions = new Map<string, number>();
-    const tq = h.make({ hang: (_a: unknown[], ctx) => void executions.set(ctx.jid, (executions.get(ctx.jid) ?? 0) + 1) });
+    const tq = h.make({
+      hang: (_a: unknown[], ctx) => void executions.set(ctx.jid, (executions.get(ctx.jid) ?? 0) + 1),
+    });
     const jids = await tq.enqueueBulk(Array.from({ length: 20 }, (_, i) => ({ name: "hang", args: [i] })));
     await h.redis.del(`${h.prefix}test:started`);
     await killTickMidRun(20, 600);
@@ -96,7 +105,10 @@ describe.each(adapterCases)("resurrection over $name", (adapterCase) => {
     const tq = h.make({ hang: () => {} });
     await h.redis.set(`${h.prefix}resurrector`, "another-tick", "PX", 5_000);
     await h.redis.hset(`${h.prefix}ticks`, "gone", "0 1000 default");
-    await h.redis.lpush(`${h.prefix}inproc:gone:default`, JSON.stringify({ class: "hang", args: [], jid: "j1", queue: "default" }));
+    await h.redis.lpush(
+      `${h.prefix}inproc:gone:default`,
+      JSON.stringify({ class: "hang", args: [], jid: "j1", queue: "default" }),
+    );
     expect((await tq.tick()).resurrected).toBe(0);
     await h.redis.del(`${h.prefix}resurrector`);
     const report = await tq.tick();

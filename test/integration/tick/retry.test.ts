@@ -23,14 +23,25 @@ describe.each(adapterCases)("retries over $name", (adapterCase) => {
   }
 
   it("puts a failed job in `retry` with Sidekiq's fields and backoff", async () => {
-    const tq = h.make({ charge: () => { throw new PaymentDeclined("card declined"); } });
+    const tq = h.make({
+      charge: () => {
+        throw new PaymentDeclined("card declined");
+      },
+    });
     const jid = await tq.enqueue("charge", [42]);
     const [now] = await h.redis.time();
     const report = await tq.tick();
     expect(report).toMatchObject({ failed: 1, retried: 1, dead: 0 });
     const [raw, score] = await h.redis.zrange(`${h.prefix}retry`, "0", "-1", "WITHSCORES");
     const job = JSON.parse(raw!);
-    expect(job).toMatchObject({ jid, class: "charge", args: [42], error_class: "PaymentDeclined", error_message: "card declined", retry_count: 0 });
+    expect(job).toMatchObject({
+      jid,
+      class: "charge",
+      args: [42],
+      error_class: "PaymentDeclined",
+      error_message: "card declined",
+      retry_count: 0,
+    });
     expect(job.failed_at).toBeGreaterThanOrEqual(Number(now));
     expect(job.retried_at).toBeUndefined();
     const delay = Number(score) - Number(now);
@@ -41,7 +52,14 @@ describe.each(adapterCases)("retries over $name", (adapterCase) => {
   it("retries when due, counting attempts, then sends the job to the dead set", async () => {
     const attempts: number[] = [];
     const tq = h.make({
-      flaky: { perform: (_a: [], ctx) => { attempts.push(ctx.attempt); throw new Error(`fail ${ctx.attempt}`); }, retry: 2, backoff: () => 0 },
+      flaky: {
+        perform: (_a: [], ctx) => {
+          attempts.push(ctx.attempt);
+          throw new Error(`fail ${ctx.attempt}`);
+        },
+        retry: 2,
+        backoff: () => 0,
+      },
     });
     await tq.enqueue("flaky", []);
     await tq.tick(); // first run
@@ -57,7 +75,14 @@ describe.each(adapterCases)("retries over $name", (adapterCase) => {
   });
 
   it("sends a `retry: false` job straight to the dead set, never discards it", async () => {
-    const tq = h.make({ once: { perform: () => { throw new Error("nope"); }, retry: false } });
+    const tq = h.make({
+      once: {
+        perform: () => {
+          throw new Error("nope");
+        },
+        retry: false,
+      },
+    });
     await tq.enqueue("once", ["payload"]);
     const report = await tq.tick();
     expect(report).toMatchObject({ failed: 1, dead: 1, retried: 0 });
@@ -68,7 +93,12 @@ describe.each(adapterCases)("retries over $name", (adapterCase) => {
   it("passes the retry count and error to a custom backoff", async () => {
     const calls: [number, string][] = [];
     const tq = h.make({
-      custom: { perform: () => { throw new Error("x"); }, backoff: (count, err) => (calls.push([count, (err as Error).message]), 3_600) },
+      custom: {
+        perform: () => {
+          throw new Error("x");
+        },
+        backoff: (count, err) => (calls.push([count, (err as Error).message]), 3_600),
+      },
     });
     await tq.enqueue("custom", []);
     const [now] = await h.redis.time();
@@ -79,7 +109,11 @@ describe.each(adapterCases)("retries over $name", (adapterCase) => {
   });
 
   it("keeps a non-Error throw readable", async () => {
-    const tq = h.make({ odd: () => { throw "plain string"; } });
+    const tq = h.make({
+      odd: () => {
+        throw "plain string";
+      },
+    });
     await tq.enqueue("odd", []);
     await tq.tick();
     const [raw] = await h.redis.zrange(`${h.prefix}retry`, "0", "-1");

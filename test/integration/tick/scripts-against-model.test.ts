@@ -38,17 +38,55 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
     }),
   },
   { weight: 1, arbitrary: fc.record({ t: fc.constant("replayEnqueue" as const), pick: fc.nat(15) }) },
-  { weight: 1, arbitrary: fc.record({ t: fc.constant("enqueueOwnAgain" as const), pick: fc.nat(15), withFresh: fc.boolean() }) },
-  { weight: 4, arbitrary: fc.record({ t: fc.constant("begin" as const), batch: fc.integer({ min: 1, max: 4 }), dup: rare, lose: rare }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({ t: fc.constant("enqueueOwnAgain" as const), pick: fc.nat(15), withFresh: fc.boolean() }),
+  },
+  {
+    weight: 4,
+    arbitrary: fc.record({
+      t: fc.constant("begin" as const),
+      batch: fc.integer({ min: 1, max: 4 }),
+      dup: rare,
+      lose: rare,
+    }),
+  },
   {
     weight: 8,
-    arbitrary: fc.record({ t: fc.constant("step" as const), tick: fc.nat(5), acks: acksArb, fetch: fc.integer({ min: 0, max: 4 }), dup: rare, lose: rare }),
+    arbitrary: fc.record({
+      t: fc.constant("step" as const),
+      tick: fc.nat(5),
+      acks: acksArb,
+      fetch: fc.integer({ min: 0, max: 4 }),
+      dup: rare,
+      lose: rare,
+    }),
   },
   { weight: 2, arbitrary: fc.record({ t: fc.constant("housekeep" as const), tick: fc.nat(5), dup: rare }) },
-  { weight: 3, arbitrary: fc.record({ t: fc.constant("finish" as const), tick: fc.nat(5), acks: acksArb, leave: rare, dup: rare, lose: rare }) },
-  { weight: 3, arbitrary: fc.record({ t: fc.constant("replay" as const), tick: fc.nat(5), older: fc.option(fc.nat(10), { nil: null }) }) },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      t: fc.constant("finish" as const),
+      tick: fc.nat(5),
+      acks: acksArb,
+      leave: rare,
+      dup: rare,
+      lose: rare,
+    }),
+  },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      t: fc.constant("replay" as const),
+      tick: fc.nat(5),
+      older: fc.option(fc.nat(10), { nil: null }),
+    }),
+  },
   { weight: 2, arbitrary: fc.record({ t: fc.constant("kill" as const), tick: fc.nat(5) }) },
-  { weight: 3, arbitrary: fc.record({ t: fc.constant("expireLease" as const), tick: fc.nat(5), pexpire: fc.boolean() }) },
+  {
+    weight: 3,
+    arbitrary: fc.record({ t: fc.constant("expireLease" as const), tick: fc.nat(5), pexpire: fc.boolean() }),
+  },
   { weight: 2, arbitrary: fc.record({ t: fc.constant("expireLock" as const) }) },
   { weight: 1, arbitrary: fc.record({ t: fc.constant("makeDue" as const), retry: fc.boolean(), pick: fc.nat(15) }) },
 );
@@ -116,15 +154,26 @@ describe.each(adapterCases)("model-based property test over $name", (adapterCase
     redis = directRedis();
   });
   afterAll(async () => {
-    if (process.env.PROP_STATS) console.log([...TALLY].sort().map(([k, v]) => `${k}=${v}`).join("  "));
+    if (process.env.PROP_STATS)
+      console.log(
+        [...TALLY]
+          .sort()
+          .map(([k, v]) => `${k}=${v}`)
+          .join("  "),
+      );
     redis.disconnect();
     await close();
   });
 
   it("random sequences of enqueues, ticks, replays, deaths and expiries: every job in one place or done, counters exact", async () => {
     await fc.assert(
-      fc.asyncProperty(configArb, fc.array(opArb, { minLength: 1, maxLength: 40, size: "max" }), (cfg, ops) => runOps(adapter, redis, adapterCase.name, cfg, ops)),
-      { numRuns: Number(process.env.PROP_RUNS ?? 60), ...(process.env.PROP_SEED ? { seed: Number(process.env.PROP_SEED) } : {}) },
+      fc.asyncProperty(configArb, fc.array(opArb, { minLength: 1, maxLength: 40, size: "max" }), (cfg, ops) =>
+        runOps(adapter, redis, adapterCase.name, cfg, ops),
+      ),
+      {
+        numRuns: Number(process.env.PROP_RUNS ?? 60),
+        ...(process.env.PROP_SEED ? { seed: Number(process.env.PROP_SEED) } : {}),
+      },
     );
   }, 120_000);
 

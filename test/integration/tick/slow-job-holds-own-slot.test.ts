@@ -61,7 +61,12 @@ describe.each(adapterCases)("the pipeline over $name", (adapterCase) => {
 
   it("at the deadline, fetched jobs go back to the head of their queue in order", async () => {
     const ran: number[] = [];
-    const tq = h.make({ work: async (args: [number]) => { ran.push(args[0]); await sleep(20); } });
+    const tq = h.make({
+      work: async (args: [number]) => {
+        ran.push(args[0]);
+        await sleep(20);
+      },
+    });
     await tq.enqueueBulk(Array.from({ length: 60 }, (_, i) => ({ name: "work", args: [i] })));
     const report = await tq.tick({ batch: 10, concurrency: 2, budgetMs: 120 });
     expect(report.more).toBe(true);

@@ -19,15 +19,23 @@ interface Run {
 describe.each(adapterCases)("a solo run over $name", (adapterCase) => {
   const h = useHarness(adapterCase, "solo-process");
 
-  it("waits until no job of its process runs, and no job of the process starts while it runs", { timeout: 30_000 }, async () => {
+  it("waits until no job of its process runs, and no job of the process starts while it runs", {
+    timeout: 30_000,
+  }, async () => {
     const runs: Run[] = [];
     const timed = async (what: string, ms: number) => {
       const from = performance.now();
       await sleep(ms);
       runs.push({ what, from, to: performance.now() });
     };
-    const busy = h.make({ slow: { perform: async ([n]: [number]) => timed(`slow ${n}`, 300), queue: "busy" } }, { queues: ["busy"] });
-    const other = h.make({ suspect: { perform: async () => timed("suspect", 200), queue: "other" } }, { queues: ["other"] });
+    const busy = h.make(
+      { slow: { perform: async ([n]: [number]) => timed(`slow ${n}`, 300), queue: "busy" } },
+      { queues: ["busy"] },
+    );
+    const other = h.make(
+      { suspect: { perform: async () => timed("suspect", 200), queue: "other" } },
+      { queues: ["other"] },
+    );
     await busy.enqueueBulk(Array.from({ length: 8 }, (_, n) => ({ name: "slow" as const, args: [n] as [number] })));
     await other.enqueue("suspect", []);
     // A dead tick left it behind: resurrect.lua marks it so.
@@ -49,7 +57,9 @@ describe.each(adapterCases)("a solo run over $name", (adapterCase) => {
     expect(await h.redis.hlen(`${h.prefix}solo`)).toBe(0);
   });
 
-  it("a handler its tick gave up on does not stall the process: a later suspect and the jobs behind it run", { timeout: 30_000 }, async () => {
+  it("a handler its tick gave up on does not stall the process: a later suspect and the jobs behind it run", {
+    timeout: 30_000,
+  }, async () => {
     // A handler that ignores its signal and never settles, in a tick that ends.
     const hung = h.make({ hang: { perform: () => new Promise<void>(() => {}), queue: "hung" } }, { queues: ["hung"] });
     await hung.enqueue("hang", []);
@@ -71,7 +81,8 @@ describe.each(adapterCases)("a solo run over $name", (adapterCase) => {
     const tq = h.make({ work: async (_args: [number]) => {} });
     const suspects = async (n: number) => {
       await tq.enqueueBulk(Array.from({ length: n }, (_, k) => ({ name: "work" as const, args: [k] as [number] })));
-      for (const text of await h.redis.lrange(`${h.prefix}queue:default`, 0, -1)) await h.redis.hset(`${h.prefix}suspects`, text, 1);
+      for (const text of await h.redis.lrange(`${h.prefix}queue:default`, 0, -1))
+        await h.redis.hset(`${h.prefix}suspects`, text, 1);
     };
     await suspects(1);
     await tq.tick(); // its scripts are loaded: no NOSCRIPT round trip below

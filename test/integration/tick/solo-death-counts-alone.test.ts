@@ -13,19 +13,30 @@ const LEASE_MS = 800;
 
 function childProcess(adapterCase: AdapterCase, prefix: string): Promise<{ killed: boolean; stderr: string }> {
   const child = spawn(process.execPath, ["--import", "tsx", "test/fixtures/solo-process-child.ts"], {
-    env: { ...process.env, ADAPTER: adapterCase.name, PREFIX: prefix, LEASE_MS: String(LEASE_MS), ENDPOINTS: JSON.stringify(adapterCase.endpoints()) },
+    env: {
+      ...process.env,
+      ADAPTER: adapterCase.name,
+      PREFIX: prefix,
+      LEASE_MS: String(LEASE_MS),
+      ENDPOINTS: JSON.stringify(adapterCase.endpoints()),
+    },
     stdio: ["ignore", "ignore", "pipe"],
   });
   let stderr = "";
   child.stderr.on("data", (d) => (stderr += d));
-  return new Promise((resolve) => child.once("exit", (_code, signal) => resolve({ killed: signal === "SIGKILL", stderr })));
+  return new Promise((resolve) =>
+    child.once("exit", (_code, signal) => resolve({ killed: signal === "SIGKILL", stderr })),
+  );
 }
 
 describe.each(adapterCases)("a process killed beside a suspect, over $name", (adapterCase) => {
   const h = useHarness(adapterCase, "solo-death");
 
   it("counts no death for the suspect, which waited, and leaves it a suspect", { timeout: 30_000 }, async () => {
-    const tq = h.make({ kill: { queue: "busy", perform: () => {} }, innocent: { queue: "other", perform: () => {} } }, { queues: ["none"] });
+    const tq = h.make(
+      { kill: { queue: "busy", perform: () => {} }, innocent: { queue: "other", perform: () => {} } },
+      { queues: ["none"] },
+    );
     await tq.enqueue("kill", []);
     await tq.enqueue("innocent", []);
     const [innocent] = await h.redis.lrange(`${h.prefix}queue:other`, 0, -1);

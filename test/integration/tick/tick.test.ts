@@ -77,8 +77,20 @@ describe.each(adapterCases)("tick over $name", (adapterCase) => {
   });
 
   it("counts Sidekiq's processed and failed stats, daily too", async () => {
-    const tq = h.make({ ok: () => {}, bad: () => { throw new Error("no"); } }, { maxRetries: 0 });
-    await tq.enqueueBulk([{ name: "ok", args: [] }, { name: "ok", args: [] }, { name: "bad", args: [], retry: true }]);
+    const tq = h.make(
+      {
+        ok: () => {},
+        bad: () => {
+          throw new Error("no");
+        },
+      },
+      { maxRetries: 0 },
+    );
+    await tq.enqueueBulk([
+      { name: "ok", args: [] },
+      { name: "ok", args: [] },
+      { name: "bad", args: [], retry: true },
+    ]);
     await tq.tick();
     const [sec] = await h.redis.time();
     const day = new Date(Number(sec) * 1000).toISOString().slice(0, 10);

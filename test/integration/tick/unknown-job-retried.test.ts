@@ -38,7 +38,7 @@ describe.each(adapterCases)("unknown job names over $name", (adapterCase) => {
     const entries = await retryEntries();
     expect(entries).toHaveLength(1);
     const [raw, score] = entries[0]!;
-    expect(raw.startsWith(RAW.slice(0, -1) + ",")).toBe(true); // the job's own bytes, untouched
+    expect(raw.startsWith(`${RAW.slice(0, -1)},`)).toBe(true); // the job's own bytes, untouched
     const job = JSON.parse(raw);
     expect(job).toMatchObject({ class: "Elsewhere", jid: "roll1", error_class: "TickqUnknownJob", retry_count: 0 });
     expect(job.error_message).toMatch(/Elsewhere/);
@@ -56,7 +56,7 @@ describe.each(adapterCases)("unknown job names over $name", (adapterCase) => {
     expect(second).toMatchObject({ scheduled: 1, fetched: 1, failed: 1, retried: 0, dead: 1 });
     expect(await retryEntries()).toEqual([]);
     const [dead] = await h.redis.zrange(`${h.prefix}dead`, "0", "-1");
-    expect(dead!.startsWith(RAW.slice(0, -1) + ",")).toBe(true);
+    expect(dead!.startsWith(`${RAW.slice(0, -1)},`)).toBe(true);
     const job = JSON.parse(dead!);
     expect(job).toMatchObject({ class: "Elsewhere", error_class: "TickqUnknownJob", retry_count: 1 });
     expect(job.error_message).toMatch(/no job named "Elsewhere"/);
@@ -81,7 +81,9 @@ describe.each(adapterCases)("unknown job names over $name", (adapterCase) => {
     await makeDue();
 
     const runs: { args: unknown[]; attempt: number; jid: string }[] = [];
-    const newTicker = h.make({ Elsewhere: (args: unknown[], ctx) => void runs.push({ args, attempt: ctx.attempt, jid: ctx.jid }) });
+    const newTicker = h.make({
+      Elsewhere: (args: unknown[], ctx) => void runs.push({ args, attempt: ctx.attempt, jid: ctx.jid }),
+    });
     expect(await newTicker.tick()).toMatchObject({ scheduled: 1, fetched: 1, succeeded: 1, failed: 0, dead: 0 });
     expect(runs).toEqual([{ args: [9007199254740993, 1, []], attempt: 2, jid: "roll1" }]);
     expect(await newTicker.tick()).toMatchObject({ fetched: 0, scheduled: 0 });

@@ -10,7 +10,10 @@ import { useHarness } from "../../helpers/harness.js";
 describe.each(adapterCases)("a job dead without running, over $name", (adapterCase) => {
   const h = useHarness(adapterCase, "unrun-dead");
 
-  it.each([["small", 10], ["large", REF_MIN * 2]] as const)("a %s one is dead with its reason and counts as neither processed nor failed", async (_size, bytes) => {
+  it.each([
+    ["small", 10],
+    ["large", REF_MIN * 2],
+  ] as const)("a %s one is dead with its reason and counts as neither processed nor failed", async (_size, bytes) => {
     const tq = h.make({ work: (_args: [string]) => {} }, { maxResurrections: 2 });
     await tq.enqueue("work", ["x".repeat(bytes)]);
     const [raw] = await h.redis.lrange(`${h.prefix}queue:default`, 0, -1);

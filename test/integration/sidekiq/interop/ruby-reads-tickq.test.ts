@@ -12,7 +12,15 @@ import { describeWithRuby, eventually, useInterop } from "./ruby.js";
 const CHILD = ["--import", "tsx", "test/fixtures/tick-child.ts"];
 
 interface Views {
-  processes: { identity: string; hostname: string; busy: number; beat: number; queues: string[]; labels: string[]; concurrency: number }[];
+  processes: {
+    identity: string;
+    hostname: string;
+    busy: number;
+    beat: number;
+    queues: string[];
+    labels: string[];
+    concurrency: number;
+  }[];
   work: { process: string; queue: string; jid: string; klass: string; args: unknown[]; runAt: number }[];
   size: number;
   workers: number;
@@ -29,17 +37,36 @@ describeWithRuby("Ruby Sidekiq's API reads tickq", () => {
 
   it("Stats, Queue#latency, RetrySet, DeadSet and ScheduledSet read what tickq processed, failed and killed", async () => {
     const tq = w.make(
-      { ok: () => {}, flaky: { perform: () => { throw new TypeError("flaked"); }, retry: 3 }, doomed: { perform: () => { throw new Error("gone"); }, retry: false } },
+      {
+        ok: () => {},
+        flaky: {
+          perform: () => {
+            throw new TypeError("flaked");
+          },
+          retry: 3,
+        },
+        doomed: {
+          perform: () => {
+            throw new Error("gone");
+          },
+          retry: false,
+        },
+      },
       { queues: ["default"], maxResurrections: 1 },
     );
-    await tq.enqueueBulk([{ name: "ok", args: [1] }, { name: "ok", args: [2] }, { name: "flaky", args: ["f"] }, { name: "doomed", args: ["d"] }]);
+    await tq.enqueueBulk([
+      { name: "ok", args: [1] },
+      { name: "ok", args: [2] },
+      { name: "flaky", args: ["f"] },
+      { name: "doomed", args: ["d"] },
+    ]);
     const later = await tq.enqueue("ok", ["later"], { delayMs: 3_600_000 });
     const waiting = await tq.enqueue("ok", ["waiting"], { queue: "low" });
     // A job whose tick died while running it alone (SIGKILL, out of memory): resurrected once, then dead as poison.
     const killed = '{"class":"ok","args":["killed"],"jid":"killed1","queue":"default","retry":true}';
     await w.redis.hset("ticks", "deadtick", "0 1000 default");
     await w.redis.lpush("inproc:deadtick:default", killed);
-    await w.redis.hset("solo", "deadtick", "p" + killed);
+    await w.redis.hset("solo", "deadtick", `p${killed}`);
     expect(await tq.tick()).toMatchObject({ resurrected: 1, succeeded: 2, failed: 2, retried: 1, dead: 2 });
 
     const mine = await tq.stats();
@@ -56,21 +83,47 @@ describeWithRuby("Ruby Sidekiq's API reads tickq", () => {
           dead: dead,
           scheduled: {jid: sched.jid, args: sched.args, due_in: sched.at - Time.now, enqueued_at: sched.enqueued_at})`);
     expect(ruby).toMatchObject({
-      processed: mine.processed, failed: mine.failed, scheduledSize: mine.scheduled, retrySize: mine.retry, deadSize: mine.dead,
-      enqueued: 1, queues: { low: 1 }, processes: 0, workers: 0, lowSize: 1, lowJid: waiting,
+      processed: mine.processed,
+      failed: mine.failed,
+      scheduledSize: mine.scheduled,
+      retrySize: mine.retry,
+      deadSize: mine.dead,
+      enqueued: 1,
+      queues: { low: 1 },
+      processes: 0,
+      workers: 0,
+      lowSize: 1,
+      lowJid: waiting,
     });
     // processed and failed count only jobs that ran to an end here: the poison job goes dead unrun
     expect([mine.processed, mine.failed, mine.scheduled, mine.retry, mine.dead]).toEqual([4, 2, 1, 1, 2]);
     expect(ruby.latency).toBeGreaterThanOrEqual(0);
     expect(ruby.latency).toBeLessThan(30);
-    expect(ruby.retryEntry).toMatchObject({ klass: "flaky", args: ["f"], queue: "default", error_class: "TypeError", error_message: "flaked", retry_count: 0, retry: 3 });
+    expect(ruby.retryEntry).toMatchObject({
+      klass: "flaky",
+      args: ["f"],
+      queue: "default",
+      error_class: "TypeError",
+      error_message: "flaked",
+      retry_count: 0,
+      retry: 3,
+    });
     const retry = ruby.retryEntry as { due_in: number; failed_at: number };
     expect(retry.due_in).toBeGreaterThan(10);
     expect(retry.due_in).toBeLessThan(30);
     expect(ruby.dead).toMatchObject({
-      killed1: { klass: "ok", error_class: "TickqPoisonJob", error_message: expect.stringMatching(/its tick died 1 times/) },
+      killed1: {
+        klass: "ok",
+        error_class: "TickqPoisonJob",
+        error_message: expect.stringMatching(/its tick died 1 times/),
+      },
     });
-    expect(Object.values(ruby.dead as object)).toContainEqual({ klass: "doomed", error_class: "Error", error_message: "gone", retry_count: 0 });
+    expect(Object.values(ruby.dead as object)).toContainEqual({
+      klass: "doomed",
+      error_class: "Error",
+      error_message: "gone",
+      retry_count: 0,
+    });
     expect(ruby.scheduled).toMatchObject({ jid: later, args: ["later"], enqueued_at: null });
     expect((ruby.scheduled as { due_in: number }).due_in).toBeGreaterThan(3_500);
   });
@@ -85,7 +138,10 @@ describeWithRuby("Ruby Sidekiq's API reads tickq", () => {
       jid = Later.perform_in(0.5, 2) # (a time already past would be pushed at once)
       sleep 0.6
       out(jid: jid)`);
-    expect(await w.make({ Later: () => {} }, { queues: ["elsewhere"] }).tick()).toMatchObject({ scheduled: 2, fetched: 0 });
+    expect(await w.make({ Later: () => {} }, { queues: ["elsewhere"] }).tick()).toMatchObject({
+      scheduled: 2,
+      fetched: 0,
+    });
     const read = await w.ruby<{ latency: number; enqueued: Record<string, number | null> }>(`
       q = Sidekiq::Queue.new("default")
       out(latency: q.latency, enqueued: q.map { |j| [j.jid, j.enqueued_at&.to_f] }.to_h)`);
@@ -105,9 +161,21 @@ describeWithRuby("Ruby Sidekiq's API reads tickq", () => {
       return v.work.length === 1 ? v : undefined;
     });
     expect(live.processes).toHaveLength(1);
-    expect(live.processes[0]).toMatchObject({ hostname: "tickq", busy: 1, queues: ["default"], labels: ["tickq"], concurrency: 3 });
+    expect(live.processes[0]).toMatchObject({
+      hostname: "tickq",
+      busy: 1,
+      queues: ["default"],
+      labels: ["tickq"],
+      concurrency: 3,
+    });
     expect(live.processes[0]!.beat).toBeGreaterThan(Date.now() / 1000 - 30);
-    expect(live.work[0]).toMatchObject({ process: live.processes[0]!.identity, queue: "default", jid, klass: "slow", args: [{ n: 1 }, "é"] });
+    expect(live.work[0]).toMatchObject({
+      process: live.processes[0]!.identity,
+      queue: "default",
+      jid,
+      klass: "slow",
+      args: [{ n: 1 }, "é"],
+    });
     expect(live).toMatchObject({ size: 1, workers: 1 });
     release();
     await ticking;

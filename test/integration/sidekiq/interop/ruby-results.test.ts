@@ -10,13 +10,17 @@ describeWithRuby("results on Ruby Sidekiq's keys", () => {
 
   it("a Ruby job kept as history keeps Ruby's bytes after its result, and Ruby's stats count it once", async () => {
     const tq = w.make({ RubyMade: () => ({ ok: true }) }, { keepCompleted: { count: 10 } });
-    const sent = await w.ruby<{ jid: string }>(`out(jid: Sidekiq::Client.push("class" => "RubyMade", "args" => ${ARGS_RB}))`);
+    const sent = await w.ruby<{ jid: string }>(
+      `out(jid: Sidekiq::Client.push("class" => "RubyMade", "args" => ${ARGS_RB}))`,
+    );
     const [queued] = await w.redis.lrange("queue:default", 0, -1);
     expect(await tq.tick()).toMatchObject({ succeeded: 1 });
     const [kept] = await w.redis.zrange("succeeded", "0", "-1");
     expect(kept!.endsWith(queued!.slice(1))).toBe(true);
     expect(await tq.jobs.result(sent.jid)).toMatchObject({ state: "succeeded", value: { ok: true } });
-    const stats = await w.ruby<{ processed: number; failed: number }>(`s = Sidekiq::Stats.new; out(processed: s.processed, failed: s.failed)`);
+    const stats = await w.ruby<{ processed: number; failed: number }>(
+      `s = Sidekiq::Stats.new; out(processed: s.processed, failed: s.failed)`,
+    );
     expect(stats).toEqual({ processed: 1, failed: 0 });
   });
 
@@ -25,7 +29,9 @@ describeWithRuby("results on Ruby Sidekiq's keys", () => {
     const waiting = tq.enqueueAndWait("Waited", [21], { timeoutMs: 10_000, kick: false });
     const seen = await (async () => {
       for (;;) {
-        const read = await w.ruby<{ klass: string | null; args: unknown[] }>(`j = Sidekiq::Queue.new("default").first; out(klass: j&.klass, args: j&.args)`);
+        const read = await w.ruby<{ klass: string | null; args: unknown[] }>(
+          `j = Sidekiq::Queue.new("default").first; out(klass: j&.klass, args: j&.args)`,
+        );
         if (read.klass) return read;
       }
     })();

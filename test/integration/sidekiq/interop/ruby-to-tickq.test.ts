@@ -8,7 +8,8 @@ import type { JobContext } from "../../../../src/types.js";
 import { sleep } from "../../../helpers/redis.js";
 import { describeWithRuby, useInterop } from "./ruby.js";
 
-const ARGS_RB = '[{"nested" => {"list" => [1, {"deep" => nil}], "t" => true}}, "héllo ☃ 😀 \\u2028", 2**53 + 1, 1.0, [], {}]';
+const ARGS_RB =
+  '[{"nested" => {"list" => [1, {"deep" => nil}], "t" => true}}, "héllo ☃ 😀 \\u2028", 2**53 + 1, 1.0, [], {}]';
 
 interface Run {
   jid: string;
@@ -38,7 +39,9 @@ describeWithRuby("Ruby Sidekiq's client feeds tickq", () => {
     expect(runs[0]!.ctx).toMatchObject({ attempt: 1, queue: "default" });
 
     // perform_in: in `schedule` with no enqueued_at ("not yet enqueued"), until tickq moves it.
-    const scheduled = await w.ruby<{ enqueuedAt: unknown }>(`out(enqueuedAt: Sidekiq::ScheduledSet.new.find_job("${sent.later}").enqueued_at)`);
+    const scheduled = await w.ruby<{ enqueuedAt: unknown }>(
+      `out(enqueuedAt: Sidekiq::ScheduledSet.new.find_job("${sent.later}").enqueued_at)`,
+    );
     expect(scheduled.enqueuedAt).toBeNull();
     await sleep(1_100);
     expect(await tq.tick()).toMatchObject({ scheduled: 1, succeeded: 1 });
@@ -49,7 +52,11 @@ describeWithRuby("Ruby Sidekiq's client feeds tickq", () => {
   });
 
   it("a Ruby job tickq fails keeps Ruby's bytes: Ruby reads back 2**53+1 as an Integer and 1.0 as a Float", async () => {
-    const tq = w.make({ RubyMade: () => { throw new Error("no"); } });
+    const tq = w.make({
+      RubyMade: () => {
+        throw new Error("no");
+      },
+    });
     await w.ruby(`Sidekiq::Client.push("class" => "RubyMade", "args" => ${ARGS_RB}); out(1)`);
     expect(await tq.tick()).toMatchObject({ failed: 1, retried: 1 });
     const back = await w.ruby<{ same: boolean; classes: string[] }>(`
@@ -62,11 +69,19 @@ describeWithRuby("Ruby Sidekiq's client feeds tickq", () => {
     let fail = true;
     const runs: Run[] = [];
     const tq = w.make({
-      Doomed: { perform: (args: unknown[], ctx) => { recorder(runs)(args, ctx); if (fail) throw new Error("down"); }, retry: false },
+      Doomed: {
+        perform: (args: unknown[], ctx) => {
+          recorder(runs)(args, ctx);
+          if (fail) throw new Error("down");
+        },
+        retry: false,
+      },
     });
     const jids = await tq.enqueueBulk([1, 2, 3].map((n) => ({ name: "Doomed" as const, args: [n] })));
     expect(await tq.tick()).toMatchObject({ failed: 3, dead: 3 });
-    const before = await w.ruby<{ counts: unknown[] }>(`out(counts: Sidekiq::DeadSet.new.map { |e| e["retry_count"] })`);
+    const before = await w.ruby<{ counts: unknown[] }>(
+      `out(counts: Sidekiq::DeadSet.new.map { |e| e["retry_count"] })`,
+    );
     expect(before.counts).toEqual([0, 0, 0]);
 
     await w.ruby(`Sidekiq::DeadSet.new.find_job("${jids[0]}").retry; out(1)`);

@@ -21,15 +21,20 @@ export const FIXTURES = fileURLToPath(new URL("../../../fixtures/sidekiq/", impo
 function interopMissing(): string | undefined {
   const server = spawnSync("redis-server", ["--version"], { encoding: "utf8", timeout: 10_000 });
   if (server.error) return `redis-server is not installed (${server.error.message}): the suite needs a private Redis`;
-  const probe = spawnSync("ruby", ["-e", 'require "sidekiq/api"; print Sidekiq::VERSION'], { encoding: "utf8", timeout: 60_000 });
+  const probe = spawnSync("ruby", ["-e", 'require "sidekiq/api"; print Sidekiq::VERSION'], {
+    encoding: "utf8",
+    timeout: 60_000,
+  });
   if (probe.error) return `ruby is not installed (${probe.error.message}); apt-get install ruby-sidekiq`;
-  if (probe.status !== 0) return `Ruby Sidekiq does not load (${probe.stderr.trim().split("\n")[0]}); apt-get install ruby-sidekiq`;
+  if (probe.status !== 0)
+    return `Ruby Sidekiq does not load (${probe.stderr.trim().split("\n")[0]}); apt-get install ruby-sidekiq`;
   return undefined;
 }
 
 const missing = interopMissing();
 if (missing !== undefined) {
-  if (process.env.TICKQ_REQUIRE_SIDEKIQ === "1") throw new Error(`The Sidekiq interop suite must run here (TICKQ_REQUIRE_SIDEKIQ=1), but ${missing}`);
+  if (process.env.TICKQ_REQUIRE_SIDEKIQ === "1")
+    throw new Error(`The Sidekiq interop suite must run here (TICKQ_REQUIRE_SIDEKIQ=1), but ${missing}`);
   console.warn(`Sidekiq interop suite skipped: ${missing}`);
 }
 
@@ -80,15 +85,20 @@ export function useInterop(): Interop {
 function runRuby<T>(url: string, code: string): Promise<T> {
   return new Promise((resolve, reject) => {
     const args = ["-I", FIXTURES, "-r", "helper", "-e", code];
-    execFile("ruby", args, { env: { ...process.env, REDIS_URL: url }, timeout: 60_000, maxBuffer: 16 << 20 }, (error, stdout, stderr) => {
-      if (error) return reject(new Error(`ruby failed: ${error.message}\n${stderr}`));
-      const last = stdout.trim().split("\n").pop() ?? "";
-      try {
-        resolve(JSON.parse(last) as T);
-      } catch {
-        reject(new Error(`ruby printed no JSON: ${stdout}\n${stderr}`));
-      }
-    });
+    execFile(
+      "ruby",
+      args,
+      { env: { ...process.env, REDIS_URL: url }, timeout: 60_000, maxBuffer: 16 << 20 },
+      (error, stdout, stderr) => {
+        if (error) return reject(new Error(`ruby failed: ${error.message}\n${stderr}`));
+        const last = stdout.trim().split("\n").pop() ?? "";
+        try {
+          resolve(JSON.parse(last) as T);
+        } catch {
+          reject(new Error(`ruby printed no JSON: ${stdout}\n${stderr}`));
+        }
+      },
+    );
   });
 }
 
@@ -121,7 +131,8 @@ export async function startSidekiq(w: Interop, queues: string[]): Promise<Sideki
     process.off("exit", atExit);
   };
   for (let i = 0; i < 300; i++) {
-    if ((await w.redis.smembers("processes")).some((m) => m.includes(`:${child.pid}:`))) return { stop, log: () => log };
+    if ((await w.redis.smembers("processes")).some((m) => m.includes(`:${child.pid}:`)))
+      return { stop, log: () => log };
     if (child.exitCode !== null) break;
     await sleep(100);
   }

@@ -31,10 +31,18 @@ describeWithRuby("a real Sidekiq server beside tickq", () => {
 
   it("a class only Ruby knows, taken by a tick from a shared queue, is retried, then Sidekiq runs it", async () => {
     const tq = w.make({ TsOnly: () => {} });
-    const jid = (await w.ruby<{ jid: string }>(`out(jid: Sidekiq::Client.push("class" => "RubyOnly", "args" => [1, "x"]))`)).jid;
+    const jid = (
+      await w.ruby<{ jid: string }>(`out(jid: Sidekiq::Client.push("class" => "RubyOnly", "args" => [1, "x"]))`)
+    ).jid;
     expect(await tq.tick()).toMatchObject({ failed: 1, retried: 1, dead: 0 });
     const [entry] = await w.redis.zrange("retry", "0", "-1");
-    expect(JSON.parse(entry!)).toMatchObject({ jid, class: "RubyOnly", error_class: "TickqUnknownJob", retry_count: 0, queue: "default" });
+    expect(JSON.parse(entry!)).toMatchObject({
+      jid,
+      class: "RubyOnly",
+      error_class: "TickqUnknownJob",
+      retry_count: 0,
+      queue: "default",
+    });
     await w.redis.zadd("retry", "0", entry!); // its backoff has passed
     await ensureServer();
     const run = await eventually(async () => (await ran()).find((r) => r.jid === jid));
@@ -43,11 +51,18 @@ describeWithRuby("a real Sidekiq server beside tickq", () => {
   });
 
   it("jobs tickq enqueues, now, later (delayMs) and in bulk, run in Sidekiq with tickq's args", async () => {
-    const tq = w.make({ RubyEcho: () => { throw new Error("Ruby runs these"); } });
+    const tq = w.make({
+      RubyEcho: () => {
+        throw new Error("Ruby runs these");
+      },
+    });
     const args = [{ nested: { list: [1, { deep: null }], t: true } }, "héllo ☃ 😀", 9_007_199_254_740_991, 1.5, [], {}];
     const now = await tq.enqueue("RubyEcho", args);
     const later = await tq.enqueue("RubyEcho", args, { delayMs: 1_500 });
-    const bulk = await tq.enqueueBulk([{ name: "RubyEcho", args: ["low one"], queue: "low" }, { name: "RubyEcho", args: [2] }]);
+    const bulk = await tq.enqueueBulk([
+      { name: "RubyEcho", args: ["low one"], queue: "low" },
+      { name: "RubyEcho", args: [2] },
+    ]);
     await ensureServer();
     const runs = await eventually(async () => {
       const all = await ran();
@@ -62,7 +77,11 @@ describeWithRuby("a real Sidekiq server beside tickq", () => {
 
   it("the same job failed by Sidekiq and by tickq: the same fields and types, in the retry set and then the dead set", async () => {
     const tq = w.make(
-      { AlwaysFails: (args: unknown[]) => { throw new InteropError(`kaboom ${inspect(args)}`); } },
+      {
+        AlwaysFails: (args: unknown[]) => {
+          throw new InteropError(`kaboom ${inspect(args)}`);
+        },
+      },
       { queues: ["tsq", "tslow"] },
     );
     const push = (queue: string, retryQueue: string) =>
@@ -72,12 +91,19 @@ describeWithRuby("a real Sidekiq server beside tickq", () => {
     );
     await ensureServer();
     const compare = async (set: "RetrySet" | "DeadSet") => {
-      await eventually(async () => ((await w.ruby<boolean>(`out(!Sidekiq::${set}.new.find_job("${bySidekiq}").nil?)`)) ? true : undefined));
+      await eventually(async () =>
+        (await w.ruby<boolean>(`out(!Sidekiq::${set}.new.find_job("${bySidekiq}").nil?)`)) ? true : undefined,
+      );
       await eventually(async () => {
         await tq.tick();
         return (await w.ruby<boolean>(`out(!Sidekiq::${set}.new.find_job("${byTickq}").nil?)`)) ? true : undefined;
       });
-      return w.ruby<Record<"sidekiq" | "tickq", { fields: Record<string, unknown>; types: Record<string, string>; backtrace: string[] }>>(`
+      return w.ruby<
+        Record<
+          "sidekiq" | "tickq",
+          { fields: Record<string, unknown>; types: Record<string, string>; backtrace: string[] }
+        >
+      >(`
         show = ->(jid) {
           e = Sidekiq::${set}.new.find_job(jid)
           fields = JSON.parse(e.value)
@@ -88,10 +114,26 @@ describeWithRuby("a real Sidekiq server beside tickq", () => {
     const same = (got: Awaited<ReturnType<typeof compare>>, count: number) => {
       const { sidekiq, tickq } = got;
       expect(tickq.types).toEqual(sidekiq.types);
-      const differ = ["jid", "queue", "retry_queue", "created_at", "enqueued_at", "failed_at", "retried_at", "error_backtrace", "error_class"];
-      const values = (f: Record<string, unknown>) => Object.fromEntries(Object.entries(f).filter(([k]) => !differ.includes(k)));
+      const differ = [
+        "jid",
+        "queue",
+        "retry_queue",
+        "created_at",
+        "enqueued_at",
+        "failed_at",
+        "retried_at",
+        "error_backtrace",
+        "error_class",
+      ];
+      const values = (f: Record<string, unknown>) =>
+        Object.fromEntries(Object.entries(f).filter(([k]) => !differ.includes(k)));
       expect(values(tickq.fields)).toEqual(values(sidekiq.fields));
-      expect(tickq.fields).toMatchObject({ retry_count: count, error_message: "kaboom [5, \"x\"]", error_class: "InteropError", queue: "tslow" });
+      expect(tickq.fields).toMatchObject({
+        retry_count: count,
+        error_message: 'kaboom [5, "x"]',
+        error_class: "InteropError",
+        queue: "tslow",
+      });
       expect(sidekiq.fields).toMatchObject({ queue: "low" });
       expect(tickq.backtrace).toHaveLength(2);
       expect(sidekiq.backtrace).toHaveLength(2);
@@ -100,7 +142,8 @@ describeWithRuby("a real Sidekiq server beside tickq", () => {
 
     same(await compare("RetrySet"), 0);
     // Both retries come due: Sidekiq's poller and tickq's begin move them, and both fail for good.
-    for (const jid of [bySidekiq, byTickq]) await w.ruby(`Sidekiq::RetrySet.new.find_job("${jid}").reschedule(Time.now.to_f - 1); out(1)`);
+    for (const jid of [bySidekiq, byTickq])
+      await w.ruby(`Sidekiq::RetrySet.new.find_job("${jid}").reschedule(Time.now.to_f - 1); out(1)`);
     const dead = await compare("DeadSet");
     same(dead, 1);
     expect(Object.keys(dead.tickq.fields).sort()).toEqual(Object.keys(dead.sidekiq.fields).sort());
