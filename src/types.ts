@@ -164,7 +164,10 @@ export interface JobDefinition<A extends unknown[] = unknown[]> {
 export type SchemaJobDefinition<S extends StandardSchemaV1> = Omit<
   JobDefinition<SchemaArgs<StandardSchemaV1.InferOutput<S>>>,
   "schema"
-> & { schema: S };
+> & {
+  /** The validator its args are checked by. */
+  schema: S;
+};
 
 // A schema of something other than an array can never pass enqueue's own check: its args are unknown[].
 type SchemaArgs<T> = T extends unknown[] ? T : unknown[];
@@ -176,7 +179,10 @@ type SchemaArgs<T> = T extends unknown[] ? T : unknown[];
 export type JobRegistry = Record<string, JobHandler<never> | JobDefinition<never>>;
 
 /** The args tuple a registered job declares. */
-export type ArgsOf<T> = T extends { schema: infer S extends StandardSchemaV1 }
+export type ArgsOf<T> = T extends {
+  /** A job with a schema: its args are what the schema accepts. */
+  schema: infer S extends StandardSchemaV1;
+}
   ? SchemaArgs<StandardSchemaV1.InferInput<S>>
   : OrAnyArgs<
       T extends JobDefinition<infer A> ? A : T extends (args: infer A, ctx: JobContext) => unknown ? A : unknown[]

@@ -63,7 +63,10 @@ export interface OrderedDefinition<P = unknown> {
 export type OrderedRegistry = Record<string, OrderedDefinition<never>>;
 
 /** The payload type an ordered job's handler declares. */
-export type PayloadOf<T> = T extends { schema: infer S extends StandardSchemaV1 }
+export type PayloadOf<T> = T extends {
+  /** An ordered job with a schema: its payload is what the schema accepts. */
+  schema: infer S extends StandardSchemaV1;
+}
   ? StandardSchemaV1.InferInput<S>
   : T extends OrderedDefinition<infer P>
     ? [P] extends [never]
