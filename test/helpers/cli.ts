@@ -6,7 +6,19 @@ import { execFile } from "node:child_process";
 import { mkdirSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { build } from "esbuild";
+import { inject } from "vitest";
 import { newJid } from "../../src/client/job.js";
+import { type AdapterCase, adapterCases } from "./adapters.js";
+
+/** The CLI picks its adapter from the env: the "upstash" case would run restAdapter again. */
+export const cliConnections: AdapterCase[] = adapterCases.filter((c) => c.name !== "upstash");
+
+/** The env that points the CLI at the test Redis over `adapterCase`'s connection. */
+export function cliEnv(adapterCase: AdapterCase): Record<string, string> {
+  return adapterCase.name === "ioredis"
+    ? { REDIS_URL: inject("redisUrl") }
+    : { UPSTASH_REDIS_REST_URL: inject("restUrl"), UPSTASH_REDIS_REST_TOKEN: inject("restToken") };
+}
 
 export interface CliResult {
   code: number;

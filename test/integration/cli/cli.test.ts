@@ -4,22 +4,16 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { inject } from "vitest";
 import type { JobInfo, JobPage, Stats } from "../../../src/index.js";
-import { adapterCases, describeOverAdapters } from "../../helpers/adapters.js";
-import { buildCli, type Cli } from "../../helpers/cli.js";
+import { describeOverAdapters } from "../../helpers/adapters.js";
+import { buildCli, type Cli, cliConnections, cliEnv } from "../../helpers/cli.js";
 import { useHarness } from "../../helpers/harness.js";
 
 const JOBS = "test/fixtures/cli-jobs.mjs";
 
-// The CLI picks its adapter from the env: the "upstash" case would run restAdapter again.
-const connections = adapterCases.filter((c) => c.name !== "upstash");
-
-describeOverAdapters(connections, "the tickq CLI over $name", (adapterCase) => {
+describeOverAdapters(cliConnections, "the tickq CLI over $name", (adapterCase) => {
   const h = useHarness(adapterCase, "cli");
   let cli: Cli;
-  const env = (): Record<string, string> =>
-    adapterCase.name === "ioredis"
-      ? { REDIS_URL: inject("redisUrl") }
-      : { UPSTASH_REDIS_REST_URL: inject("restUrl"), UPSTASH_REDIS_REST_TOKEN: inject("restToken") };
+  const env = () => cliEnv(adapterCase);
   beforeAll(async () => {
     cli = await buildCli({});
   });

@@ -4,20 +4,14 @@ import { execFile } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { inject } from "vitest";
-import { adapterCases, describeOverAdapters } from "../../helpers/adapters.js";
-import { buildCli, type Cli } from "../../helpers/cli.js";
+import { describeOverAdapters } from "../../helpers/adapters.js";
+import { buildCli, type Cli, cliConnections, cliEnv } from "../../helpers/cli.js";
 import { useHarness } from "../../helpers/harness.js";
 
-const connections = adapterCases.filter((c) => c.name !== "upstash");
-
-describeOverAdapters(connections, "tickq queues over $name", (adapterCase) => {
+describeOverAdapters(cliConnections, "tickq queues over $name", (adapterCase) => {
   const h = useHarness(adapterCase, "cli-ops");
   let cli: Cli;
-  const env = (): Record<string, string> =>
-    adapterCase.name === "ioredis"
-      ? { REDIS_URL: inject("redisUrl") }
-      : { UPSTASH_REDIS_REST_URL: inject("restUrl"), UPSTASH_REDIS_REST_TOKEN: inject("restToken") };
+  const env = () => cliEnv(adapterCase);
   beforeAll(async () => {
     cli = await buildCli({});
   });

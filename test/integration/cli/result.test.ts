@@ -1,21 +1,14 @@
 // `tickq jobs result JID` as a child process: a succeeded job's value, a dead
 // job's error, --json, and exit 3 when no record of the job is left.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { inject } from "vitest";
-import { adapterCases } from "../../helpers/adapters.js";
-import { buildCli, type Cli } from "../../helpers/cli.js";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { describeOverAdapters } from "../../helpers/adapters.js";
+import { buildCli, type Cli, cliConnections, cliEnv } from "../../helpers/cli.js";
 import { useHarness } from "../../helpers/harness.js";
 
-// The CLI picks its adapter from the env: the "upstash" case would run restAdapter again.
-const connections = adapterCases.filter((c) => c.name !== "upstash");
-
-describe.each(connections)("tickq jobs result over $name", (adapterCase) => {
+describeOverAdapters(cliConnections, "tickq jobs result over $name", (adapterCase) => {
   const h = useHarness(adapterCase, "cli-result");
   let cli: Cli;
-  const env = (): Record<string, string> =>
-    adapterCase.name === "ioredis"
-      ? { REDIS_URL: inject("redisUrl") }
-      : { UPSTASH_REDIS_REST_URL: inject("restUrl"), UPSTASH_REDIS_REST_TOKEN: inject("restToken") };
+  const env = () => cliEnv(adapterCase);
   beforeAll(async () => {
     cli = await buildCli({});
   });
