@@ -21,11 +21,9 @@ export interface PrivateRedis {
   stop(): Promise<void>;
 }
 
-export async function startPrivateRedis(): Promise<PrivateRedis> {
-  const port = await freePort();
-  const dir = await mkdtemp(join(tmpdir(), "tickq-chaos-"));
-  const url = `redis://127.0.0.1:${port}`;
-  const args = [
+/** A loopback redis-server on `port` that keeps every write in an AOF under `dir`, fsynced at once: a SIGKILL loses nothing acknowledged. */
+export function durableRedisArgs(port: number, dir: string): string[] {
+  return [
     "--port",
     String(port),
     "--bind",
@@ -41,6 +39,13 @@ export async function startPrivateRedis(): Promise<PrivateRedis> {
     "--daemonize",
     "no",
   ];
+}
+
+export async function startPrivateRedis(): Promise<PrivateRedis> {
+  const port = await freePort();
+  const dir = await mkdtemp(join(tmpdir(), "tickq-chaos-"));
+  const url = `redis://127.0.0.1:${port}`;
+  const args = durableRedisArgs(port, dir);
   let child: ChildProcess | undefined;
   // If the driver dies first: no orphan redis-server, no folder left behind.
   const killAtExit = () => {

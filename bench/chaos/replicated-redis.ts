@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Redis } from "ioredis";
 import { answers, freePort } from "../../src/platforms/node/find-redis.js";
+import { durableRedisArgs } from "./private-redis.js";
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -59,23 +60,7 @@ async function startNode(dir: string, extra: string[]): Promise<RedisNode> {
       if (alive()) process.kill(child!.pid!, "SIGCONT");
     },
     async start(replicaOf) {
-      const args = [
-        "--port",
-        String(port),
-        "--bind",
-        "127.0.0.1",
-        "--dir",
-        dir,
-        "--appendonly",
-        "yes",
-        "--appendfsync",
-        "always",
-        "--save",
-        "",
-        "--daemonize",
-        "no",
-        ...extra,
-      ];
+      const args = [...durableRedisArgs(port, dir), ...extra];
       if (replicaOf !== undefined) args.push("--replicaof", "127.0.0.1", String(replicaOf));
       child = spawn("redis-server", args, { stdio: "ignore" });
       child.on("error", () => {});
