@@ -4,17 +4,18 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { outputHolding, processedUnder, startExample, type RunningExample } from "../../helpers/examples.js";
 import { deleteUnder, directRedis, redisUrl, uniquePrefix } from "../../helpers/redis.js";
 
-describe("examples/node", () => {
+/** The Node example started with `env` (plus the test Redis and its own prefix) for one describe block. */
+function useNodeExample(name: string, env: Record<string, string>) {
   const redis = directRedis();
-  const prefix = uniquePrefix("example-node");
-  let service: RunningExample;
+  const prefix = uniquePrefix(name);
+  let service: RunningExample | undefined;
 
   beforeAll(async () => {
     service = await startExample("node", "src/server.ts", {
       REDIS_URL: redisUrl(),
-      TICKQ_SECRET: "node-example-secret-0123",
       TICKQ_PREFIX: prefix,
       PORT: "0",
+      ...env,
     });
   }, 60_000);
   afterAll(async () => {
@@ -22,9 +23,14 @@ describe("examples/node", () => {
     await deleteUnder(redis, prefix);
     redis.disconnect();
   });
+  return { redis, prefix, service: () => service! };
+}
+
+describe("examples/node", () => {
+  const { redis, prefix, service } = useNodeExample("example-node", { TICKQ_SECRET: "node-example-secret-0123" });
 
   const signup = (body: string) =>
-    fetch(`${service.url}/signup`, { method: "POST", body, headers: { "content-type": "application/json" } });
+    fetch(`${service().url}/signup`, { method: "POST", body, headers: { "content-type": "application/json" } });
 
   it("runs the welcome email of a POST /signup", async () => {
     const res = await signup(JSON.stringify({ email: "ada@example.com" }));
@@ -33,7 +39,7 @@ describe("examples/node", () => {
     expect(jid).toMatch(/\S/);
     expect(await processedUnder(redis, prefix, 1)).toBe(1);
     const sent = "welcome email sent to ada@example.com";
-    expect(await outputHolding(service, sent)).toContain(sent);
+    expect(await outputHolding(service(), sent)).toContain(sent);
     expect(await redis.llen(`${prefix}queue:default`)).toBe(0);
   });
 
@@ -46,26 +52,10 @@ describe("examples/node", () => {
 });
 
 describe("examples/node with TICKQ_INSECURE=1 and no secret", () => {
-  const redis = directRedis();
-  const prefix = uniquePrefix("example-node-insecure");
-  let service: RunningExample;
-
-  beforeAll(async () => {
-    service = await startExample("node", "src/server.ts", {
-      REDIS_URL: redisUrl(),
-      TICKQ_INSECURE: "1",
-      TICKQ_PREFIX: prefix,
-      PORT: "0",
-    });
-  }, 60_000);
-  afterAll(async () => {
-    await service?.stop();
-    await deleteUnder(redis, prefix);
-    redis.disconnect();
-  });
+  const { service } = useNodeExample("example-node-insecure", { TICKQ_INSECURE: "1" });
 
   it("starts, as its refusal without a secret advises, and serves tickq's routes without auth", async () => {
-    const res = await fetch(`${service.url}/stats`);
+    const res = await fetch(`${service().url}/stats`);
     expect(res.status).toBe(200);
     expect(await res.json()).toHaveProperty("processed");
   });
