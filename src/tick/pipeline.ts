@@ -139,8 +139,6 @@ export async function runPipeline<W, O>(p: PipelineInput<W, O>): Promise<Pipelin
   const me = {};
   // The solo job's handler has not settled (its record must stay, and the gate closed, until it has).
   let aloneRunning = false;
-  // Jobs of this tick the gate counts as running: until they settle or the tick closes.
-  const countedByGate = new Set<W>();
   const lowWater = () => Math.max(Math.floor(p.batch / 2), Math.min(p.batch, prefetch.lead()));
   const stopping = () => p.signal.aborted || failure !== undefined;
 
@@ -201,14 +199,14 @@ export async function runPipeline<W, O>(p: PipelineInput<W, O>): Promise<Pipelin
     heldSince.delete(job);
     prefetch.started();
     gate.started();
-    countedByGate.add(job);
     if (alone) aloneRunning = true;
     // run() never rejects; were it to, the job goes back to its queue.
     const settled = p.run(job).catch(() => p.interrupted(job));
     void settled.then((outcome) => {
       running--;
       prefetch.freed();
-      if (countedByGate.delete(job)) gate.settled();
+      // After close, the tick has already taken it off the gate's count.
+      if (!closed) gate.settled();
       if (alone) aloneRunning = false;
       if (solo?.job === job) solo.state = "done";
       if (closed) return;
@@ -339,8 +337,7 @@ export async function runPipeline<W, O>(p: PipelineInput<W, O>): Promise<Pipelin
   // suspect, would stall every tick of the process for good. The cost: a
   // later solo run may overlap it, and if it then kills the process, that
   // suspect is counted once for a death it did not cause.
-  for (const _job of countedByGate) gate.settled();
-  countedByGate.clear();
+  for (let left = running; left > 0; left--) gate.settled();
   gate.release(me);
   const empty = drained && !waiting && !sentOnLeft && buffer.length === 0;
   return { finished, unstarted: buffer, deferred, abandoned: running, handedBack, drained: empty, failure };
