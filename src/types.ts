@@ -336,6 +336,12 @@ export interface EnqueueOptions {
   kick?: boolean;
   /** Unique execution by the job's `uniqueKey` ({@link UniqueMode}): while-executing, until-executed or coalesce. */
   unique?: UniqueMode;
+  /**
+   * Never start the job after this many milliseconds from now (Redis' clock):
+   * a job still waiting then (queued, delayed, paused, waiting for a retry) is
+   * recorded as expired when a tick fetches it, and never runs. Default: no expiry.
+   */
+  expiresInMs?: number;
 }
 
 /** One job of `tq.enqueueBulk`, unchecked: its name, its args and the options of `enqueue`. */
@@ -414,6 +420,8 @@ export interface TickReport {
   scheduled: number;
   /** Jobs enqueued for due slots of recurring schedules. */
   recurring: number;
+  /** Jobs the tick's fetches found past their expiry: recorded as expired, never started. */
+  expired: number;
   /** Fetched jobs put back at the head of their queue: unstarted, or interrupted at the deadline. */
   requeued: number;
   /** Handlers still running after the grace period: left for resurrection. */
@@ -438,6 +446,8 @@ export interface Stats {
   processed: number;
   /** Handler failures since the prefix was first used (`stat:failed`). */
   failed: number;
+  /** Jobs never started because their expiry passed, since the prefix was first used (`stat:expired`). */
+  expired: number;
   /** Jobs waiting, per queue. */
   queues: Record<string, number>;
   /** Delayed jobs not yet due (the `schedule` set). */

@@ -55,6 +55,8 @@ export function jobInfo(raw: string, place: Place): JobInfo {
   if (place.waitingOn !== undefined) info.waitingOn = place.waitingOn;
   if (place.tick !== undefined) info.tick = place.tick;
   if (place.tickAlive !== undefined) info.tickAlive = place.tickAlive;
+  // The expiry enqueue.lua wrote by Redis' clock (src/expiry/).
+  if (typeof job.tickq_expires_at === "number") info.expiresAt = job.tickq_expires_at;
   return info;
 }
 

@@ -14,7 +14,7 @@ import { asJsonText, jobInfo, scoreMs } from "./entry.js";
 import { readPage } from "./page.js";
 import { withResult } from "../results/history.js";
 import { listQueues } from "./queue-list.js";
-import { JOB_STATES, SORTED_SETS, isSorted, readState } from "./states.js";
+import { HISTORY_STATES, JOB_STATES, SORTED_SETS, isSorted, readState } from "./states.js";
 import type { JobInfo, JobPage, JobState, ListOptions } from "./types.js";
 
 /** page.lua calls one list() may make to fill a filtered page. */
@@ -36,7 +36,7 @@ export async function listJobs(runtime: Runtime, stateName: JobState, options: L
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) {
     throw new TickqError("BAD_ARGS", `list: limit must be an integer from 1 to ${MAX_LIMIT}, got ${String(limit)}`);
   }
-  const order = options.order ?? (state === "dead" || state === "succeeded" ? "newest" : "oldest");
+  const order = options.order ?? (state === "dead" || HISTORY_STATES.includes(state) ? "newest" : "oldest");
   if (order !== "oldest" && order !== "newest")
     throw new TickqError("BAD_ARGS", `list: order must be "oldest" or "newest", got ${JSON.stringify(order)}`);
   const scope: CursorScope = {

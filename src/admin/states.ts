@@ -3,10 +3,29 @@ import { TickqError } from "../errors.js";
 import type { JobState } from "./types.js";
 
 /** Every {@link JobState}, for checking a state name a caller gives. */
-export const JOB_STATES: readonly JobState[] = ["queued", "scheduled", "retry", "dead", "running", "succeeded"];
+export const JOB_STATES: readonly JobState[] = [
+  "queued",
+  "scheduled",
+  "retry",
+  "dead",
+  "running",
+  "succeeded",
+  "cancelled",
+  "expired",
+];
 
 /** The sorted set of each state kept in one. */
-export const SORTED_SETS = { scheduled: "schedule", retry: "retry", dead: "dead", succeeded: "succeeded" } as const;
+export const SORTED_SETS = {
+  scheduled: "schedule",
+  retry: "retry",
+  dead: "dead",
+  succeeded: "succeeded",
+  cancelled: "cancelled",
+  expired: "expired",
+} as const;
+
+/** The states kept as history, each in a sorted set scored by when the job ended: listed newest first by default. */
+export const HISTORY_STATES: readonly JobState[] = ["succeeded", "cancelled", "expired"];
 export type SortedState = keyof typeof SORTED_SETS;
 
 export const isSorted = (state: JobState): state is SortedState => Object.hasOwn(SORTED_SETS, state);

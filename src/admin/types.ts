@@ -3,13 +3,25 @@
 // state    where a job is: queued (in `queue:NAME`), scheduled (`schedule`),
 //          retry (`retry`), dead (`dead`), running (fetched by a tick into its
 //          in-process list and not yet acked: running, or about to),
-//          succeeded (kept as history under keepCompleted, in `succeeded`)
+//          succeeded (kept as history under keepCompleted, in `succeeded`),
+//          cancelled (`cancelled`), expired (`expired`, bounded like the dead set)
 // cursor   an opaque string that resumes a listing where its page ended
 import type { JobPayload } from "../types.js";
 import type { JobResult } from "../results/types.js";
 
-/** Where a job is: waiting in a queue, delayed, waiting for a retry, dead, fetched by a tick, or succeeded (kept as history). */
-export type JobState = "queued" | "scheduled" | "retry" | "dead" | "running" | "succeeded";
+/**
+ * Where a job is: waiting in a queue, delayed, waiting for a retry, dead, fetched by a tick, or
+ * ended and kept as history: succeeded, cancelled, or expired (not started by its expiry).
+ */
+export type JobState =
+  | "queued"
+  | "scheduled"
+  | "retry"
+  | "dead"
+  | "running"
+  | "succeeded"
+  | "cancelled"
+  | "expired";
 
 /** A job as the jobs API reports it: where it is, and its stored text. */
 export interface JobInfo {
@@ -25,7 +37,7 @@ export interface JobInfo {
   job: JobPayload;
   /** The stored text, byte for byte. */
   raw: string;
-  /** scheduled and retry: when it is due; dead: when it died; succeeded: when it finished (epoch ms). */
+  /** scheduled and retry: when it is due; dead: when it died; succeeded, cancelled: when it finished; expired: when a fetch found it expired (epoch ms). */
   at?: number;
   /** queued: how many jobs run before it in its queue (0: next). */
   position?: number;
@@ -47,6 +59,8 @@ export interface JobInfo {
   finishedAt?: number;
   /** succeeded: how long its handler ran, in ms. */
   durationMs?: number;
+  /** A job enqueued with `expiresInMs`: when it expires (epoch ms, Redis' clock). */
+  expiresAt?: number;
 }
 
 /** Options of `tq.jobs.list`: filters, page size, order and where to resume. */
@@ -61,7 +75,7 @@ export interface ListOptions {
   limit?: number;
   /**
    * "oldest": a queue's next job first, the soonest due first, the oldest death or success first.
-   * Default "oldest", but "newest" for `dead` and `succeeded`.
+   * Default "oldest", but "newest" for `dead` and the history states (`succeeded`, `cancelled`, `expired`).
    */
   order?: "oldest" | "newest";
 }

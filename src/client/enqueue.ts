@@ -16,6 +16,7 @@
 import { TickqError } from "../errors.js";
 import { FLOW_FIELD, flowDescriptor } from "../flow/descriptor.js";
 import { planFlow, type FlowPlan } from "../flow/plan.js";
+import { expiryHead } from "../expiry/enqueue.js";
 import { encodeNewJob, newJid } from "./job.js";
 import { checkJobSize, chunksOf } from "./job-size.js";
 import { unfaithfulJson } from "./json-value.js";
@@ -62,6 +63,7 @@ const JOB_KEYS: Readonly<Record<keyof BulkJob, true>> = {
   retry: true,
   kick: true,
   unique: true,
+  expiresInMs: true,
 };
 
 /** A job's name and args, checked; `args` is its schema's output when it has a schema. */
@@ -119,7 +121,9 @@ function prepare(runtime: Runtime, job: BulkJob, fields?: Record<string, unknown
   const delayMs = job.delayMs ?? 0;
   if (!Number.isFinite(delayMs)) throw new TickqError("BAD_ARGS", `Job "${job.name}": delayMs must be a finite number`);
   const jid = job.jid ?? newJid();
+  const plan = planFlow(job.name, definition, job.args, job.unique);
   const payload: NewJob = {
+    ...expiryHead(job.name, job.expiresInMs, plan !== undefined),
     class: job.name,
     args: job.args,
     jid,
@@ -134,7 +138,6 @@ function prepare(runtime: Runtime, job: BulkJob, fields?: Record<string, unknown
     bytes,
     args: { queue, delayMs: Math.floor(delayMs), atMs: Math.floor(atMs), jid: job.jid ?? "", job: json },
   };
-  const plan = planFlow(job.name, definition, job.args, job.unique);
   if (plan) prepared.flow = { plan, payload };
   return prepared;
 }

@@ -37,6 +37,7 @@ export async function readStats(runtime: Runtime): Promise<Stats> {
   return {
     processed: reply.processed,
     failed: reply.failed,
+    expired: reply.expired,
     deadEvicted: reply.deadEvicted,
     scheduled: reply.scheduled,
     retry: reply.retry,

@@ -45,6 +45,8 @@ const job = v.strictObject({
   retry: v.optional(
     v.union([v.boolean(), v.pipe(v.number(), v.integer(), v.minValue(0))], "retry must be a boolean or a count ≥ 0"),
   ),
+  // Expiry (src/expiry/): never started after this many ms; enqueue checks the range.
+  expiresInMs: v.optional(v.number("expiresInMs must be a number")),
   // Flow control (src/flow/): unique execution by the job's uniqueKey.
   unique: v.optional(
     v.picklist(

@@ -66,6 +66,7 @@ export async function startTick(runtime: Runtime, options: TickOptions = {}): Pr
     retried: 0,
     dead: 0,
     discarded: 0,
+    expired: 0,
     resurrected: 0,
     scheduled: 0,
     recurring: 0,

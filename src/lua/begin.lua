@@ -10,7 +10,7 @@
 -- Returns: (nowMs resurrected scheduled moreResurrect moreSchedule fetched[queue jobs[]
 --   counts[resurrections interruptions suspect doubts]] leaseHeld policy due?(inSync due[name slot
 --   last] more) ordered?[](name first ids[] payloads[] scores[] counts[] failures[] resurrections[]
---   suspects[] interruptions[] doubts[]) flow?(capped fence parked))
+--   suspects[] interruptions[] doubts[]) flow?(capped fence parked) expired?[])
 -- ticks: P.."ticks"; lease: P.."tick:"..ID (the lease hash); process: only as
 -- a Sidekiq process, its heartbeat and work hashes (lib/sidekiq/register-process.lua).
 -- registration: "<started ms> <lease ms> <queue> …"; housekeep: lib/tick/resurrect-dead-ticks.lua
@@ -20,7 +20,8 @@
 -- fetched: lib/tick/fetch-jobs.lua's groups; due: lib/recurring/find-due.lua (absent
 -- when the tick was not begun); ordered: lib/ordered/fetch-ids.lua's groups, only for a
 -- tick that serves ordered names (empty when only the flow part follows); flow: when
--- the fetch met flow jobs (lib/tick/fetch-jobs.lua).
+-- the fetch met flow jobs (lib/tick/fetch-jobs.lua); expired: the jobs the fetch found
+-- expired and recorded (lib/expiry/expire-fetched.lua), only when there are any.
 -- Replays: begin is call 1 of the tick (lib/tick/replay-call.lua). A replay while the
 -- lease lives answers the first run's reply; once the lease is gone the
 -- tick is dead (its fetched jobs are the resurrector's) and begin answers
@@ -46,6 +47,7 @@
 -- @include lib/ordered/resurrect-ids.lua
 -- @include lib/tick/resurrect-dead-ticks.lua
 -- @include lib/delayed/promote-due.lua
+-- @include lib/expiry/expire-fetched.lua
 -- @include lib/tick/fetch-jobs.lua
 -- @include lib/ordered/fetch-ids.lua
 -- @include lib/recurring/find-due.lua
@@ -87,6 +89,7 @@ if #KEYS > 2 then
   fetch_at = 16
 end
 local batch, queues, picks = fetch_args(fetch_at)
+keep_expired_like_dead(tonumber(ARGV[4]), tonumber(ARGV[5]))
 local names = ordered_names(fetch_args_end(fetch_at))
 local fetched, ordered, flowed = fetch_mixed(tick, batch, queues, picks, names, now)
 local kept_reply = { now, resurrected, promoted, more_resurrect, more_delayed, without_jobs(fetched), 1, policy, due }
@@ -96,6 +99,11 @@ if #names > 0 then kept_reply[10], reply[10] = slim_ordered(ordered), ordered en
 if flowed then
   kept_reply[10], reply[10] = kept_reply[10] or {}, reply[10] or {}
   kept_reply[11], reply[11] = flowed, flowed
+end
+if #expired_now > 0 then
+  kept_reply[10], reply[10] = kept_reply[10] or {}, reply[10] or {}
+  kept_reply[11], reply[11] = kept_reply[11] or {}, reply[11] or {}
+  kept_reply[12], reply[12] = expired_now, expired_now
 end
 remember(lease, 1, kept_reply)
 return reply

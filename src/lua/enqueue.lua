@@ -12,6 +12,8 @@
 -- "2" a duplicate of a unique key another job holds (lib/flow/flow.lua:
 -- nothing written, its own jid not remembered);
 -- then, for each "2", a space and that job's jid (%XX-escaped).
+-- A job opening with `{"tickq_expires_in":MS,` gets its expiry by Redis'
+-- clock (lib/expiry/stamp-expiry.lua).
 -- A flow job whose key is full is parked rather than queued, and
 -- so is a while-executing job whose key has a job queued that
 -- waits for its slot (lib/flow/claims.lua F.enqueue).
@@ -36,6 +38,7 @@
 -- @include lib/flow/admit.lua
 -- @include lib/flow/claims.lua
 -- @include lib/flow/flow.lua
+-- @include lib/expiry/stamp-expiry.lua
 
 -- The default idWindowMs (src/tick/runtime.ts): its sets of the old shape are
 -- the likeliest to hold jids pushed before a deploy.
@@ -68,6 +71,7 @@ local i = 6
 for k = 1, tonumber(ARGV[5]) do
   local queue, delay, at, own_jid, job = ARGV[i], tonumber(ARGV[i + 1]), tonumber(ARGV[i + 2]), ARGV[i + 3], ARGV[i + 4]
   i = i + 5
+  job = stamp_expiry(job, now)
   -- A caller's own jid already enqueued comes first: sent again after it
   -- ran, a unique job's key may be another's by now, and answering that
   -- jid would tell the caller its job was merged when it was enqueued.

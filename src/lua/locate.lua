@@ -20,7 +20,7 @@
 -- the field), each queue by name (LRANGE windows from the tail), each park
 -- list of a busy flow key (queued jobs that wait for a slot),
 -- running again: a job fetched while its queue was being read is found
--- there, and the succeeded jobs kept as history.
+-- there, and the jobs kept as history: succeeded, cancelled, expired.
 
 local jid, budget = ARGV[2], tonumber(ARGV[3])
 local CHUNK = 500
@@ -37,6 +37,8 @@ stages[#stages + 1] = 'recheck'
 -- Succeeded jobs kept as history (lib/results/keep-results.lua) last: a job
 -- that finishes while the others are looked through is found there.
 stages[#stages + 1] = 'succeeded'
+stages[#stages + 1] = 'cancelled'
+stages[#stages + 1] = 'expired'
 
 -- Where to resume: the stage named, or for a queue gone from the set since,
 -- the next queue by name.
@@ -73,7 +75,10 @@ local function running()
   end
 end
 
-local STATE = { schedule = 'scheduled', retry = 'retry', dead = 'dead', succeeded = 'succeeded' }
+local STATE = {
+  schedule = 'scheduled', retry = 'retry', dead = 'dead',
+  succeeded = 'succeeded', cancelled = 'cancelled', expired = 'expired',
+}
 
 -- Each stage answers the job if found, and whether it is done.
 local function sorted_set(stage)

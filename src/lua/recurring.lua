@@ -10,7 +10,7 @@
 --   next) due[](name specFp slot next slots[](slot queue job)) orphans[](name slot) fetch(batch
 --   queues[] picks[])
 -- Returns: (leaseHeld enqueued claimed[] pruned fetched[queue jobs[] counts[resurrections
---   interruptions suspect doubts]] flow?(capped fence parked))
+--   interruptions suspect doubts]] flow?(capped fence parked) expired?[])
 -- call: the call number; shiftMs: the schedule clock shift; digest: the
 -- declaration digest ('' when none); sync: 1 to sync. declared: the whole
 -- declaration when syncing (none otherwise): name, timing fp, spec fp, spec
@@ -19,7 +19,8 @@
 -- to enqueue (slot ms, queue, job JSON ending in `}`). orphans: due ones it
 -- does not declare (name, due slot ms begin saw). fetch: lib/tick/fetch-jobs.lua.
 -- claimed: the names claimed; flow: when the fetch met flow jobs
--- (lib/tick/fetch-jobs.lua).
+-- (lib/tick/fetch-jobs.lua); expired: the jobs the fetch found expired and
+-- recorded (lib/expiry/expire-fetched.lua), only when there are any.
 -- Replays: a numbered call (lib/tick/replay-call.lua): a replay answers the kept
 -- reply. Claiming is also safe without it: a claim acts only if the due
 -- slot still is the one begin saw (compare-and-set; a claim moves it on),
@@ -41,6 +42,7 @@
 -- @include lib/flow/admit.lua
 -- @include lib/flow/claims.lua
 -- @include lib/flow/flow.lua
+-- @include lib/expiry/expire-fetched.lua
 -- @include lib/tick/fetch-jobs.lua
 
 local lease, seq = KEYS[2], tonumber(ARGV[3])
@@ -148,5 +150,7 @@ for _ = 1, tonumber(ARGV[i]) do
 end
 local batch, queues, picks = fetch_args(i + 1)
 local fetched, flowed = fetch(ARGV[2], batch, queues, picks)
-remember(lease, seq, { 1, enqueued, claimed, pruned, without_jobs(fetched), flowed })
-return { 1, enqueued, claimed, pruned, fetched, flowed }
+local expired = #expired_now > 0 and expired_now or nil
+if expired then flowed = flowed or {} end
+remember(lease, seq, { 1, enqueued, claimed, pruned, without_jobs(fetched), flowed, expired })
+return { 1, enqueued, claimed, pruned, fetched, flowed, expired }

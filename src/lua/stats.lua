@@ -2,11 +2,12 @@
 -- KEYS: queues ticks
 -- ARGV: prefix flowNames[] orderedNames[]
 -- Returns: (processed failed deadEvicted scheduled retry dead ticks inflight queues[name size]
---   policy schedules nowMs heartbeat[field ms] paused[] due flow[][] ordered[][])
+--   policy schedules nowMs heartbeat[field ms] paused[] due flow[][] ordered[][] expired)
 -- flowNames: job names (flow sizes, lib/flow/stats.lua); orderedNames:
 -- ordered names (lib/ordered/count-sizes.lua). queues: sizes; heartbeat: the
 -- heartbeat hash's fields; due: scheduled and retry jobs already due; flow and
--- ordered: sizes per name, in the order asked.
+-- ordered: sizes per name, in the order asked; expired: jobs recorded as
+-- expired since the prefix was first used (lib/expiry/expire-fetched.lua).
 -- One call answers everything stats() and a dashboard refresh show.
 -- Replays: reads only (flow's sizes prune deferral records already due,
 -- which no reader counts).
@@ -47,5 +48,5 @@ return {
   string.match(redis.call('INFO', 'memory'), 'maxmemory_policy:(%S+)') or '',
   redis.call('HLEN', P .. 'schedules:fp'),
   now, redis.call('HGETALL', P .. 'heartbeat'), redis.call('SMEMBERS', P .. 'paused'), due,
-  flow, ordered,
+  flow, ordered, counter('expired'),
 }

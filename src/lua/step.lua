@@ -10,7 +10,7 @@
 -- Returns: (nowMs leaseHeld deadEvicted fetched[queue jobs[] counts[resurrections interruptions
 --   suspect doubts]] ordered?[](name first ids[] payloads[] scores[] counts[] failures[]
 --   resurrections[] suspects[] interruptions[] doubts[]) missed?[] flow?(capped fence parked)
---   sentOn?)
+--   sentOn? expired?[])
 -- ticks: P.."ticks"; lease: P.."tick:"..ID; process and beat: only as a Sidekiq
 -- process (lib/sidekiq/register-process.lua). call: the call number, then
 -- optionally a space and the solo marker (lib/tick/run-solo.lua: '-' clear, or
@@ -22,7 +22,9 @@
 -- serves no ordered names; missed: numbers of ack entries no longer listed
 -- (lib/tick/ack-jobs.lua); flow: when the fetch met flow jobs, else {} or
 -- nothing; sentOn: when there are any, how many parked flow jobs this call
--- sent back to their queues (its acks, or a dead holder's slot it freed).
+-- sent back to their queues (its acks, or a dead holder's slot it freed);
+-- expired: the jobs the fetch found expired and recorded (lib/expiry/expire-fetched.lua),
+-- only when there are any.
 -- Replays: a numbered call (lib/tick/replay-call.lua). The replay of the last call
 -- answers its kept reply, so the jobs it fetched reach the tick and none is
 -- acked twice; an older call's replay does nothing. Without the lease the
@@ -49,6 +51,7 @@
 -- @include lib/tick/ack-jobs.lua
 -- @include lib/ordered/state.lua
 -- @include lib/ordered/ack-ids.lua
+-- @include lib/expiry/expire-fetched.lua
 -- @include lib/tick/fetch-jobs.lua
 -- @include lib/ordered/fetch-ids.lua
 -- @include lib/sidekiq/register-process.lua
@@ -75,6 +78,7 @@ redis.call('PEXPIRE', lease, ARGV[3])
 note_solo(tick, solo)
 if #KEYS > 2 then sidekiq_beat(3, now, ARGV[3], 7) end
 local batch, queues, picks = fetch_args(next_arg)
+keep_expired_like_dead(tonumber(ARGV[4]), tonumber(ARGV[5]))
 local fetched, ordered, flowed = fetch_mixed(tick, batch, queues, picks, names, now)
 -- Ordered groups are part of the reply only for a tick that serves ordered names.
 local kept_reply, reply = { now, 1, evicted, without_jobs(fetched), {}, missed }, { now, 1, evicted, fetched, {}, missed }
@@ -84,6 +88,11 @@ local sent_on = flow_lib and flow_lib.sent_on or 0
 if sent_on > 0 then
   kept_reply[7], reply[7] = kept_reply[7] or {}, reply[7] or {}
   kept_reply[8], reply[8] = sent_on, sent_on
+end
+if #expired_now > 0 then
+  kept_reply[7], reply[7] = kept_reply[7] or {}, reply[7] or {}
+  kept_reply[8], reply[8] = kept_reply[8] or 0, reply[8] or 0
+  kept_reply[9], reply[9] = expired_now, expired_now
 end
 remember(lease, seq, kept_reply)
 return reply

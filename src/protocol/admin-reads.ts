@@ -63,6 +63,7 @@ export const stats = defineCall(
     due: number,
     flow: list(list(number)),
     ordered: list(list(number)),
+    expired: number,
   }),
 );
 

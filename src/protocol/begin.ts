@@ -1,6 +1,6 @@
 // begin.lua: a tick's first call (lease, registration, housekeeping, first fetch).
 import { scripts } from "../lua/index.js";
-import { defineCall, flag, group, groups, key, maybe, number, optional, text, tuple } from "./define.js";
+import { defineCall, flag, group, groups, key, list, maybe, number, optional, text, tuple } from "./define.js";
 import { fetch, fetched, flowPart, housekeep, housekept, ordered, orderedFetched, processKeys } from "./sections.js";
 
 export const begin = defineCall(
@@ -27,5 +27,6 @@ export const begin = defineCall(
     due: maybe(tuple({ inSync: flag, due: groups({ name: text, slot: number, last: text }), more: flag })),
     ordered: maybe(orderedFetched),
     flow: flowPart,
+    expired: maybe(list(text)),
   }),
 );

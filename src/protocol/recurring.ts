@@ -1,6 +1,6 @@
 // recurring.lua: a tick's call for recurring jobs (sync, claim due slots, fetch).
 import { scripts } from "../lua/index.js";
-import { counted, defineCall, flag, group, key, list, number, text, tuple } from "./define.js";
+import { counted, defineCall, flag, group, key, list, maybe, number, text, tuple } from "./define.js";
 import { fetch, fetched, flowPart } from "./sections.js";
 
 export const recurring = defineCall(
@@ -26,5 +26,5 @@ export const recurring = defineCall(
     orphans: counted(group({ name: text, slot: number })),
     fetch,
   },
-  tuple({ leaseHeld: flag, enqueued: number, claimed: list(text), pruned: number, fetched, flow: flowPart }),
+  tuple({ leaseHeld: flag, enqueued: number, claimed: list(text), pruned: number, fetched, flow: flowPart, expired: maybe(list(text)) }),
 );

@@ -16,5 +16,6 @@ export const step = defineCall(
     missed: maybe(list(number)),
     flow: flowPart,
     sentOn: maybe(number),
+    expired: maybe(list(text)),
   }),
 );

@@ -55,6 +55,8 @@ export interface RecurringResult {
   more: boolean;
   /** False when the lease was gone. */
   held: boolean;
+  /** The texts of jobs its fetch recorded as expired (src/expiry/), if any. */
+  expired?: string[];
 }
 
 export interface RecurringInput {
@@ -134,5 +136,6 @@ export async function runRecurring(
     fetched: readFetchedFenced(result.fetched, result.flow).jobs,
     more: begun.more,
     held: result.leaseHeld,
+    ...(result.expired ? { expired: result.expired } : {}),
   };
 }

@@ -50,6 +50,24 @@ export interface PendingResult {
   progress?: unknown;
 }
 
+/** A job never started: its expiry passed while it waited (tq.jobs.result). */
+export interface ExpiredResult {
+  /** It expired. */
+  state: "expired";
+  /** When a fetch found it expired and recorded it (epoch ms, Redis' clock). */
+  expiredAt: number;
+  /** The expiry it was enqueued with (epoch ms, Redis' clock). */
+  expiresAt: number;
+}
+
+/** A job cancelled before it ended (tq.jobs.result), as its history record says. */
+export interface CancelledResult {
+  /** It was cancelled. */
+  state: "cancelled";
+  /** When it was recorded as cancelled (epoch ms, Redis' clock). */
+  finishedAt: number;
+}
+
 /** No record of the job (tq.jobs.result). */
 export interface UnknownResult {
   /** Never enqueued, deleted, or succeeded with no record kept (keepCompleted, the 1-hour record of an awaited job). */
@@ -57,7 +75,13 @@ export interface UnknownResult {
 }
 
 /** Where a job stands, and its result or error once it ended (tq.jobs.result). */
-export type JobResult = SucceededResult | FailedResult | PendingResult | UnknownResult;
+export type JobResult =
+  | SucceededResult
+  | FailedResult
+  | ExpiredResult
+  | CancelledResult
+  | PendingResult
+  | UnknownResult;
 
 /** What a job's handler returns, awaited: the type enqueueAndWait answers (read back from JSON, so a Date arrives as its string). */
 export type ResultOf<D> = D extends (...args: never[]) => infer R

@@ -42,6 +42,12 @@ export interface DeadEvent extends JobEvent {
   reason: string;
 }
 
+/** A job never started: a fetch found its expiry passed and recorded it as expired (src/expiry/). */
+export interface ExpiredEvent extends JobEvent {
+  /** When it expired (epoch ms, Redis' clock). */
+  expiresAt: number;
+}
+
 /** Each event's name and what its listeners get. */
 export interface TickqEvents {
   /** The handler returned. */
@@ -50,9 +56,11 @@ export interface TickqEvents {
   failed: FailedEvent;
   /** The job went to the dead set. */
   dead: DeadEvent;
+  /** A job's expiry passed before it started: it was recorded as expired, never run. */
+  expired: ExpiredEvent;
 }
 
-/** `succeeded`, `failed` or `dead`. */
+/** `succeeded`, `failed`, `dead` or `expired`. */
 export type TickqEventName = keyof TickqEvents;
 /** A listener: the tick awaits what it returns (briefly) before it resolves; a throw is logged, never breaks the tick. */
 export type TickqListener<E extends TickqEventName> = (event: TickqEvents[E]) => unknown;
@@ -62,10 +70,11 @@ export type TickqListenerOptions = { [E in TickqEventName]?: TickqListener<E> };
 export type EventListeners = { [E in TickqEventName]: Set<TickqListener<E>> };
 
 export function newListeners(initial: TickqListenerOptions = {}): EventListeners {
-  const listeners: EventListeners = { succeeded: new Set(), failed: new Set(), dead: new Set() };
+  const listeners: EventListeners = { succeeded: new Set(), failed: new Set(), dead: new Set(), expired: new Set() };
   if (initial.succeeded) listeners.succeeded.add(initial.succeeded);
   if (initial.failed) listeners.failed.add(initial.failed);
   if (initial.dead) listeners.dead.add(initial.dead);
+  if (initial.expired) listeners.expired.add(initial.expired);
   return listeners;
 }
 
@@ -98,8 +107,30 @@ function baseEvent(o: Outcome): JobEvent {
 export interface TickEvents {
   /** After an ack call answered: `missed` is its list of the entries it found no longer listed (undefined: it acted on none). */
   settled(acked: Outcome[], missed: number[] | undefined, nowMs: number): void;
+  /** After a fetch: the texts of the jobs it recorded as expired (none: undefined). */
+  expired(texts: string[] | undefined): void;
   /** Waits for what listeners returned, for at most `ms`. */
   flush(ms: number): Promise<void>;
+}
+
+function expiredEvent(text: string): ExpiredEvent {
+  let payload: JobPayload = { class: "", args: [], jid: "", queue: "", retry: false };
+  try {
+    const parsed = JSON.parse(text) as JobPayload;
+    if (typeof parsed === "object" && parsed !== null)
+      payload = { ...parsed, args: Array.isArray(parsed.args) ? parsed.args : [] };
+  } catch {
+    // a job that is not JSON cannot carry an expiry; kept for safety
+  }
+  return {
+    jid: String(payload.jid ?? ""),
+    name: String(payload.class ?? ""),
+    queue: String(payload.queue ?? ""),
+    args: payload.args,
+    attempt: attemptOf(payload),
+    expiresAt: Number(payload.tickq_expires_at ?? 0),
+    payload,
+  };
 }
 
 /** A job's fields on a structured line. */
@@ -173,6 +204,10 @@ export function tickEvents(listeners: EventListeners, logs: LogSink): TickEvents
           if (succeeded) call("succeeded", baseEvent(o));
         } else if (o.kind === "retry" || o.kind === "dead" || o.kind === "discarded") failure(o, nowMs);
       });
+    },
+    expired(texts) {
+      if (!texts || listeners.expired.size === 0) return;
+      for (const text of texts) call("expired", expiredEvent(text));
     },
     async flush(ms) {
       if (pending.length === 0) return;

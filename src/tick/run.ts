@@ -5,7 +5,7 @@
 // tick's resurrect pass puts them back. Every call is numbered and resent
 // unchanged on transient errors (calls.ts), so a replay is harmless.
 import { monotonicMs } from "./clock.js";
-import { tickEvents } from "./events.js";
+import { tickEvents, type TickEvents } from "./events.js";
 import { newJid } from "../client/job.js";
 import { fenceLease } from "./lease.js";
 import { orderedInTick } from "../ordered/in-tick.js";
@@ -71,6 +71,7 @@ async function tickOnce(runtime: Runtime, options: TickOptions, tickId: string):
     durationMs: 0,
     recurring: 0,
     discarded: 0,
+    expired: 0,
   };
   const { keys, plan } = runtime;
   // As a Sidekiq process: three more KEYS on every call, a beat section in begin, step, finish and extend.
@@ -119,6 +120,7 @@ async function tickOnce(runtime: Runtime, options: TickOptions, tickId: string):
     }
     fence.confirmed(sentAt);
     beats?.start(() => void fence.confirm());
+    noteExpired(report, events, begun.expired);
     const firstPlain = readFetchedFenced(begun.fetched, begun.flow);
     const first: Work[] = [...firstPlain.jobs, ...readOrderedFetched(begun.ordered)];
     const recurring = await runRecurring(runtime, calls, {
@@ -128,6 +130,7 @@ async function tickOnce(runtime: Runtime, options: TickOptions, tickId: string):
       room: batch - first.length,
     });
     report.recurring += recurring.enqueued;
+    noteExpired(report, events, recurring.expired);
     first.push(...recurring.fetched);
     if (!recurring.held) lost();
     let housekeepingLeft = housekept.more;
@@ -162,6 +165,7 @@ async function tickOnce(runtime: Runtime, options: TickOptions, tickId: string):
         learnClock(runtime, stepped.nowMs);
         report.deadEvicted += stepped.deadEvicted;
         events.settled(plain, stepped.missed, stepped.nowMs); // ordered ids fire no events yet
+        noteExpired(report, events, stepped.expired);
         const held = stepped.leaseHeld;
         if (held) fence.confirmed(sent);
         else lost();
@@ -247,6 +251,13 @@ async function tickOnce(runtime: Runtime, options: TickOptions, tickId: string):
     report.durationMs = Math.round(monotonicMs() - started);
   }
   return report;
+}
+
+/** Jobs a fetch recorded as expired: counted, and an `expired` event each. */
+function noteExpired(report: TickReport, events: TickEvents, texts: string[] | undefined): void {
+  if (!texts) return;
+  report.expired += texts.length;
+  events.expired(texts);
 }
 
 /** What a tick's span records of its report. */

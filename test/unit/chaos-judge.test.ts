@@ -63,6 +63,7 @@ function stats(processed: number, failed: number): Stats {
   return {
     processed,
     failed,
+    expired: 0,
     queues: {},
     scheduled: 0,
     retry: 0,

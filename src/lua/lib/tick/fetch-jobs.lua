@@ -25,7 +25,9 @@
 -- 0, F: the k-th flow job of the reply, in its order, has fence F + k
 -- (lib/flow/admit.lua), 1 if jobs wait parked on keys (an ack of a flow job
 -- may send one back to its queue: the tick fetches again) else 0}; nil when
--- it met none.
+-- it met none, unless it stopped at SET_ASIDE_MAX on expired jobs alone: then
+-- {1, 0, 0}. Expired jobs (lib/expiry/expire-fetched.lua) are recorded as
+-- they are taken and count as set aside.
 local SET_ASIDE_MAX = 2000
 
 local function fetch(tick, batch, queues, picks)
@@ -75,7 +77,13 @@ local function fetch(tick, batch, queues, picks)
       local read = #chunk_items
       if read == 0 then return end
       redis.call('LTRIM', src, 0, -read - 1)
+      -- Expired jobs are recorded, never started; they count as set aside,
+      -- so the fetch reads on to fill its batch (lib/expiry/expire-fetched.lua).
+      local expired
+      chunk_items, expired = drop_expired(chunk_items)
+      set_aside = set_aside + expired
       local oldest_first, aside, unread = admit(chunk_items, count)
+      aside = aside + expired
       if unread > 0 then redis.call('RPUSH', src, unpack(chunk_items, 1, unread)) end
       local got = #oldest_first
       if got > 0 then
@@ -111,6 +119,9 @@ local function fetch(tick, batch, queues, picks)
     if left <= 0 then break end
     take(i, left)
   end
+  -- Stopped at the cap on expired jobs alone: the flow part says so (fence
+  -- unused: the reply holds no flow job).
+  if not flowed and set_aside >= SET_ASIDE_MAX then return out, { 1, 0, 0 } end
   if not flowed then return out, nil end
   -- Whether it stopped at the cap (the queue may hold more behind what was
   -- set aside), and the fence before the first flow job it returns.

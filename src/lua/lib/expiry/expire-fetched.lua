@@ -1,0 +1,70 @@
+-- Expiry at fetch (src/expiry/): a job whose text opens with
+-- `{"tickq_expires_at":MS,` (lib/expiry/stamp-expiry.lua) and whose time
+-- has passed is never started: the fetch moves it to the `expired` history
+-- (a sorted set scored by when it expired, epoch seconds, bounded like the
+-- dead set), counts it in `stat:expired`, and reads on to fill its batch.
+-- Only the jobs a fetch takes are looked at, never the rest of a queue, and
+-- a job without an expiry costs one byte compare.
+-- The texts recorded this call are in `expired_now` (the reply carries
+-- them, for the `expired` event). A replay of the call answers the kept
+-- reply; the jobs are no longer in their queue, so nothing is recorded twice.
+
+local EXPIRES_AT_HEAD = '{"tickq_expires_at":'
+local EXPIRES_AT_LETTER = string.byte(EXPIRES_AT_HEAD, 9)
+local expired_now = {}
+-- The dead set's bounds (deadMaxSize, deadMaxAgeSec), set by the entry
+-- script that has them; else Sidekiq's defaults for its dead set.
+local expired_keep = { size = 10000, age = 15552000 }
+
+local function keep_expired_like_dead(size, age)
+  expired_keep.size, expired_keep.age = size, age
+end
+
+-- When `job` expires (epoch ms), or nil: it has no expiry.
+local function expiry_of(job)
+  if string.byte(job, 9) ~= EXPIRES_AT_LETTER then return nil end
+  return tonumber(string.match(job, '^{"tickq_expires_at":(%d+),'))
+end
+
+local function record_expired(jobs, now)
+  local now_sec = now / 1000
+  local key = P .. 'expired'
+  for from = 1, #jobs, 1000 do
+    local zadd = { 'ZADD', key }
+    for k = from, math.min(from + 999, #jobs) do
+      zadd[#zadd + 1] = now_sec
+      zadd[#zadd + 1] = jobs[k]
+      expired_now[#expired_now + 1] = jobs[k]
+    end
+    redis.call(unpack(zadd))
+  end
+  redis.call('INCRBY', P .. 'stat:expired', #jobs)
+  redis.call('ZREMRANGEBYSCORE', key, '-inf', '(' .. (now_sec - expired_keep.age))
+  local size = redis.call('ZCARD', key)
+  if size > expired_keep.size then redis.call('ZREMRANGEBYRANK', key, 0, size - expired_keep.size - 1) end
+end
+
+-- `items` without the jobs expired by now, which are recorded; the same
+-- table when none is, and how many were dropped. Redis' clock is read only
+-- when a job has an expiry.
+local function drop_expired(items)
+  local first, now
+  for k = 1, #items do
+    local at = expiry_of(items[k])
+    if at then
+      now = now or now_ms()
+      if at <= now then
+        first = k
+        break
+      end
+    end
+  end
+  if not first then return items, 0 end
+  local kept, gone = {}, {}
+  for k = 1, #items do
+    local at = k >= first and expiry_of(items[k])
+    if at and at <= now then gone[#gone + 1] = items[k] else kept[#kept + 1] = items[k] end
+  end
+  record_expired(gone, now)
+  return kept, #gone
+end
