@@ -13,15 +13,7 @@ import type { JobResult } from "../results/types.js";
  * Where a job is: waiting in a queue, delayed, waiting for a retry, dead, fetched by a tick, or
  * ended and kept as history: succeeded, cancelled, or expired (not started by its expiry).
  */
-export type JobState =
-  | "queued"
-  | "scheduled"
-  | "retry"
-  | "dead"
-  | "running"
-  | "succeeded"
-  | "cancelled"
-  | "expired";
+export type JobState = "queued" | "scheduled" | "retry" | "dead" | "running" | "succeeded" | "cancelled" | "expired";
 
 /** A job as the jobs API reports it: where it is, and its stored text. */
 export interface JobInfo {

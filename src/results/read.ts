@@ -19,8 +19,7 @@ function fromInfo(info: JobInfo | null, progress: unknown): JobResult {
     if (info.resultError !== undefined) result.resultError = info.resultError;
     return result;
   }
-  if (info.state === "expired")
-    return { state: "expired", expiredAt: info.at ?? 0, expiresAt: info.expiresAt ?? 0 };
+  if (info.state === "expired") return { state: "expired", expiredAt: info.at ?? 0, expiresAt: info.expiresAt ?? 0 };
   if (info.state === "cancelled") return { state: "cancelled", finishedAt: info.at ?? 0 };
   if (info.state === "dead")
     return {

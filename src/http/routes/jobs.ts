@@ -17,7 +17,10 @@ const brief = ({ raw: _raw, ...rest }: JobInfo) => rest;
 
 function queryState(value: string | undefined): JobState {
   if (value === undefined || value === "")
-    throw new TickqError("BAD_STATE", "state is required: queued, scheduled, retry, dead, running, succeeded, cancelled or expired");
+    throw new TickqError(
+      "BAD_STATE",
+      "state is required: queued, scheduled, retry, dead, running, succeeded, cancelled or expired",
+    );
   return value as JobState;
 }
 

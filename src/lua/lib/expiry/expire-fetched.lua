@@ -60,10 +60,15 @@ local function drop_expired(items)
     end
   end
   if not first then return items, 0 end
+  -- `items` is in LRANGE order (newest first): the expired are recorded oldest first.
   local kept, gone = {}, {}
   for k = 1, #items do
     local at = k >= first and expiry_of(items[k])
-    if at and at <= now then gone[#gone + 1] = items[k] else kept[#kept + 1] = items[k] end
+    if not (at and at <= now) then kept[#kept + 1] = items[k] end
+  end
+  for k = #items, first, -1 do
+    local at = expiry_of(items[k])
+    if at and at <= now then gone[#gone + 1] = items[k] end
   end
   record_expired(gone, now)
   return kept, #gone
