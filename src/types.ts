@@ -17,6 +17,7 @@ import type { KickOptions } from "./kick/types.js";
 import type { OrderedRegistry, OrderedStats } from "./ordered/types.js";
 import type { CronParser, Schedules } from "./recurring/types.js";
 import type { KeepCompleted } from "./results/types.js";
+import type { Debounce } from "./debounce/types.js";
 import type { StandardSchemaV1 } from "./client/standard-schema.js";
 
 /** A Redis reply as both adapters return it: no parsing, no Buffers. */
@@ -158,6 +159,12 @@ export interface JobDefinition<A extends unknown[] = unknown[]> {
    * args from it.
    */
   schema?: StandardSchemaV1;
+  /**
+   * Trailing debounce (src/debounce/): the job of `key(args)` runs `delayMs` after the last
+   * enqueue of that key, with the last args, and no later than `maxDelayMs` after the first;
+   * every enqueue of an open window returns the one jid that will run.
+   */
+  debounce?: Debounce<A>;
 }
 
 /** A job definition whose handler takes what its schema outputs (what `defineJob` returns). */

@@ -6,6 +6,7 @@ import { TickqError } from "../errors.js";
 import { checkKnownKeys } from "../options.js";
 import type { JobDefinition, JobRegistry } from "../types.js";
 import { isStandardSchema } from "./schema-check.js";
+import { checkDebounce } from "../debounce/check.js";
 
 const DEFINITION_KEYS: Readonly<Record<keyof JobDefinition, true>> = {
   perform: true,
@@ -17,6 +18,7 @@ const DEFINITION_KEYS: Readonly<Record<keyof JobDefinition, true>> = {
   concurrency: true,
   rateLimit: true,
   schema: true,
+  debounce: true,
 };
 
 /** True when some job has a schema: enqueue then checks args against it. */
@@ -28,6 +30,7 @@ export function checkJobDefinitions(jobs: JobRegistry): boolean {
       throw new TickqError("BAD_OPTIONS", `job "${name}" must be a handler (args, ctx) => … or { perform, … }`);
     }
     checkKnownKeys(entry, DEFINITION_KEYS, `job "${name}"`);
+    checkDebounce(name, entry as JobDefinition<never>);
     if (entry.schema === undefined) continue;
     if (!isStandardSchema(entry.schema)) {
       throw new TickqError(

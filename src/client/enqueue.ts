@@ -17,6 +17,7 @@ import { TickqError } from "../errors.js";
 import { FLOW_FIELD, flowDescriptor } from "../flow/descriptor.js";
 import { planFlow, type FlowPlan } from "../flow/plan.js";
 import { expiryHead } from "../expiry/enqueue.js";
+import { planDebounce, pushDebounced, type DebouncePlan } from "../debounce/enqueue.js";
 import { encodeNewJob, newJid } from "./job.js";
 import { checkJobSize, chunksOf } from "./job-size.js";
 import { unfaithfulJson } from "./json-value.js";
@@ -51,6 +52,8 @@ interface Prepared {
   args: { queue: string; delayMs: number; atMs: number; jid: string; job: string };
   /** A flow job: its JSON is written once its descriptor is (flowDescriptor may hash). */
   flow?: { plan: FlowPlan; payload: NewJob };
+  /** A debounced job (src/debounce/): sent by debounce.lua, one call each. */
+  debounce?: DebouncePlan;
 }
 
 const JOB_KEYS: Readonly<Record<keyof BulkJob, true>> = {
@@ -139,6 +142,8 @@ function prepare(runtime: Runtime, job: BulkJob, fields?: Record<string, unknown
     args: { queue, delayMs: Math.floor(delayMs), atMs: Math.floor(atMs), jid: job.jid ?? "", job: json },
   };
   if (plan) prepared.flow = { plan, payload };
+  const debounce = planDebounce(job, definition);
+  if (debounce) prepared.debounce = debounce;
   return prepared;
 }
 
@@ -193,7 +198,10 @@ async function pushJobs(
   );
   if (prepared.some((p) => p.flow)) await Promise.all(prepared.map(withFlow));
   const trips: RoundTrips = { count: 0 };
-  for (const chunk of chunksOf(prepared, (p) => p.bytes, CHUNK)) {
+  for (const p of prepared)
+    if (p.debounce) p.jid = await pushDebounced(runtime, p.debounce, { jid: p.jid, json: p.args.job }, trips);
+  const plain = prepared.some((p) => p.debounce) ? prepared.filter((p) => !p.debounce) : prepared;
+  for (const chunk of chunksOf(plain, (p) => p.bytes, CHUNK)) {
     const reply = await runCall(
       runtime,
       protocol.enqueue,

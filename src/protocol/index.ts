@@ -1,6 +1,7 @@
 // Every entry script's declaration (src/lua/<name>.lua ↔ protocol.<name>).
 export { begin } from "./begin.js";
 export { clear } from "./clear.js";
+export { debounce } from "./debounce.js";
 export { enqueue } from "./enqueue.js";
 export { extend } from "./extend.js";
 export { finish } from "./finish.js";

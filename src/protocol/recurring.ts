@@ -26,5 +26,13 @@ export const recurring = defineCall(
     orphans: counted(group({ name: text, slot: number })),
     fetch,
   },
-  tuple({ leaseHeld: flag, enqueued: number, claimed: list(text), pruned: number, fetched, flow: flowPart, expired: maybe(list(text)) }),
+  tuple({
+    leaseHeld: flag,
+    enqueued: number,
+    claimed: list(text),
+    pruned: number,
+    fetched,
+    flow: flowPart,
+    expired: maybe(list(text)),
+  }),
 );

@@ -1,0 +1,50 @@
+-- debounce: enqueue a debounced job (src/debounce/): the job of a key runs
+-- delayMs after the last enqueue of that key, with the last args, and no
+-- later than maxDelayMs after the first. One call per enqueue, so
+-- concurrent enqueues of a key are serialized by Redis.
+-- KEYS: schedule
+-- ARGV: prefix token tokenMs key delayMs maxDelayMs jid job
+-- Returns: text
+-- schedule: P.."schedule" (the delayed set the job waits in); token: drawn
+-- per call; tokenMs: how long the call token is kept; key: the debounce
+-- key, namespaced by the job name; jid: the jid drawn for this enqueue;
+-- job: its JSON ending in `}`, with that jid, without created_at.
+-- Returns the jid of the job that will run: the one of the open window.
+-- The window of a key is `debounce:KEY`, a hash (jid, first: ms of the
+-- window's first enqueue, text: the job's text in `schedule`). It is open
+-- while that text is still in `schedule`; once the job is due (moved to its
+-- queue), run, deleted or run now, the next enqueue opens a new window.
+-- Replays: the call token is set NX for the call window; a replay finds it
+-- and answers the first run's jid, writing nothing.
+-- @include lib/common/prefix-keys.lua
+-- @include lib/expiry/stamp-expiry.lua
+
+local token_key = P .. 'deb:' .. ARGV[2]
+if not redis.call('SET', token_key, '', 'NX', 'PX', ARGV[3]) then
+  return redis.call('GET', token_key)
+end
+local now = now_ms()
+local window = P .. 'debounce:' .. ARGV[4]
+local delay, max_delay, jid = tonumber(ARGV[5]), tonumber(ARGV[6]), ARGV[7]
+local job = stamp_expiry(ARGV[8], now)
+
+local held = redis.call('HMGET', window, 'jid', 'first', 'text')
+local first = now
+if held[3] and redis.call('ZSCORE', KEYS[1], held[3]) then
+  -- The window is open: the new args replace the waiting job's, under its jid.
+  redis.call('ZREM', KEYS[1], held[3])
+  first = tonumber(held[2])
+  local at = string.find(job, '"jid":"' .. jid .. '"', 1, true)
+  if at then
+    job = string.sub(job, 1, at - 1) .. '"jid":"' .. held[1] .. '"' .. string.sub(job, at + 8 + #jid)
+  end
+  jid = held[1]
+end
+local due = math.min(now + delay, first + max_delay)
+local text = string.sub(job, 1, -2) .. ',"created_at":' .. string.format('%.3f', now / 1000) .. '}'
+redis.call('ZADD', KEYS[1], due / 1000, text)
+redis.call('HSET', window, 'jid', jid, 'first', string.format('%.0f', first), 'text', text)
+-- Kept a minute past the window's latest end: a window never outlives its job.
+redis.call('PEXPIRE', window, math.max(due - now, 0) + 60000)
+redis.call('SET', token_key, jid, 'PX', ARGV[3])
+return jid
