@@ -18,7 +18,11 @@ export async function deleteAllJobs(
   stateName: Exclude<JobState, "running">,
   options: BulkOptions = {},
 ): Promise<number> {
-  const state = readState(stateName, ["queued", "scheduled", "retry", "dead", "succeeded"] as const, "deleteAll");
+  const state = readState(
+    stateName,
+    ["queued", "scheduled", "retry", "dead", "succeeded", "cancelled", "expired"] as const,
+    "deleteAll",
+  );
   const name = checkFilter(options.name, "name");
   const queue = checkFilter(options.queue, "queue");
   if (state === "queued" && !queue)

@@ -101,7 +101,7 @@ export interface JobsApi {
   retry(jid: string): Promise<JobInfo>;
   /** Every job of a state (retry, dead, scheduled), optionally filtered, as `retry` does; returns how many moved. */
   retryAll(state: "retry" | "dead" | "scheduled", options?: BulkOptions): Promise<number>;
-  /** Deletes a queued, scheduled, retry, dead or succeeded job; returns it as it was. */
+  /** Deletes a queued, scheduled, retry or dead job, or one kept as history (succeeded, cancelled, expired); returns it as it was. */
   delete(jid: string): Promise<JobInfo>;
   /** Deletes every job of a state (a queue: name it with `queue`), optionally by name; returns how many. */
   deleteAll(state: Exclude<JobState, "running">, options?: BulkOptions): Promise<number>;

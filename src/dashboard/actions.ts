@@ -38,8 +38,9 @@ export function actionRoutes(app: Hono<DashboardEnv>, scope: DashboardScope): vo
     const n = await jobs.retryAll(c.req.param("state") as "scheduled" | "retry" | "dead", { name: await formName(c) });
     return backTo(c, `${n} job(s) back in their queues.`);
   });
-  app.post("/:state{scheduled|retry|dead|succeeded}/delete-all", async (c) => {
-    const n = await jobs.deleteAll(c.req.param("state") as "scheduled" | "retry" | "dead" | "succeeded", {
+  app.post("/:state{scheduled|retry|dead|succeeded|cancelled|expired}/delete-all", async (c) => {
+    const state = c.req.param("state") as "scheduled" | "retry" | "dead" | "succeeded" | "cancelled" | "expired";
+    const n = await jobs.deleteAll(state, {
       name: await formName(c),
     });
     return backTo(c, `${n} job(s) deleted.`);

@@ -8,6 +8,8 @@ export const SECTIONS = [
   { path: "/retry", label: "Retry" },
   { path: "/dead", label: "Dead" },
   { path: "/succeeded", label: "Succeeded" },
+  { path: "/cancelled", label: "Cancelled" },
+  { path: "/expired", label: "Expired" },
   { path: "/schedules", label: "Recurring" },
   { path: "/ordered", label: "Ordered" },
   { path: "/locks", label: "Locks" },

@@ -24,7 +24,7 @@ export function planDebounce(job: BulkJob, definition: JobDefinition<never>): De
   for (const option of ["delayMs", "at", "jid", "unique"] as const) {
     if (job[option] !== undefined)
       throw new TickqError(
-        "BAD_OPTIONS",
+        "BAD_ARGS",
         `Job "${job.name}": ${option} does not combine with debounce (the job's debounce sets when it runs and which jid)`,
       );
   }

@@ -18,12 +18,12 @@ export function expiryHead(name: string, expiresInMs: number | undefined, flow: 
   if (expiresInMs === undefined) return {};
   if (!Number.isInteger(expiresInMs) || expiresInMs < 1 || expiresInMs > MAX_EXPIRES_IN_MS)
     throw new TickqError(
-      "BAD_OPTIONS",
+      "BAD_ARGS",
       `Job "${name}": expiresInMs must be an integer from 1 to ${MAX_EXPIRES_IN_MS} (a year), got ${String(expiresInMs)}`,
     );
   if (flow)
     throw new TickqError(
-      "BAD_OPTIONS",
+      "BAD_ARGS",
       `Job "${name}": expiresInMs does not combine with flow control (uniqueKey, concurrency, rateLimit) yet`,
     );
   return { [EXPIRES_IN_FIELD]: expiresInMs };

@@ -12,6 +12,7 @@ function place(job: JobInfo, nowMs: number): string {
   if (job.state === "running") return `tick ${job.tick}${job.tickAlive ? "" : " (dead)"}`;
   if (job.at === undefined) return "";
   if (job.state === "succeeded") return `finished ${relative(job.at, nowMs)}`;
+  if (job.state === "cancelled" || job.state === "expired") return `${job.state} ${relative(job.at, nowMs)}`;
   return job.state === "dead" ? `died ${relative(job.at, nowMs)}` : `due ${relative(job.at, nowMs)}`;
 }
 
@@ -32,6 +33,7 @@ function printJob(job: JobInfo, nowMs: number): void {
   for (const field of ["created_at", "enqueued_at", "failed_at", "retried_at"] as const) {
     if (typeof p[field] === "number") rows.push([field.replace("_", " "), when(p[field] * 1000, nowMs)]);
   }
+  if (job.expiresAt !== undefined) rows.push(["expires", when(job.expiresAt, nowMs)]);
   if (p.error_class) rows.push(["error", `${p.error_class}: ${p.error_message ?? ""}`]);
   if (job.durationMs !== undefined) rows.push(["duration", `${job.durationMs} ms`]);
   if (job.resultError !== undefined) rows.push(["result", `not kept: ${job.resultError}`]);
@@ -52,7 +54,7 @@ export function addJobReadCommands(jobs: Command): void {
     .option("--name <name>", "only jobs of this name")
     .option("--limit <n>", "jobs per page (1–1000)", "25")
     .option("--cursor <cursor>", "the next page, as the previous one printed it")
-    .option("--order <order>", "oldest (default; newest for dead) or newest")
+    .option("--order <order>", "oldest (default; newest for dead and history: succeeded, cancelled, expired) or newest")
     .action(
       async (
         state: string,

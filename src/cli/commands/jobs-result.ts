@@ -12,6 +12,9 @@ function rowsOf(result: JobResult, nowMs: number): [string, string][] {
     if (result.resultError !== undefined) rows.push(["result", `not kept: ${result.resultError}`]);
     else rows.push(["result", result.value === undefined ? "(none)" : clip(JSON.stringify(result.value), 2_000)]);
   }
+  if (result.state === "expired")
+    rows.push(["expired", when(result.expiredAt, nowMs)], ["expiry", when(result.expiresAt, nowMs)]);
+  if (result.state === "cancelled") rows.push(["cancelled", when(result.finishedAt, nowMs)]);
   if (result.state === "failed" || result.state === "dead")
     rows.push(["error", `${result.error.class}: ${result.error.message}`]);
   return rows;

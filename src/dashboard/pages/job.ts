@@ -9,7 +9,12 @@ import { page, postButton, when } from "../layout.js";
 import type { DashboardEnv, DashboardScope } from "../types.js";
 import type { JobInfo } from "../../index.js";
 
-const AT_LABEL: Partial<Record<JobInfo["state"], string>> = { dead: "died", succeeded: "finished" };
+const AT_LABEL: Partial<Record<JobInfo["state"], string>> = {
+  dead: "died",
+  succeeded: "finished",
+  cancelled: "cancelled",
+  expired: "expired",
+};
 
 /** A succeeded job's result, or why it was not kept. */
 function resultOf(job: JobInfo) {
@@ -46,6 +51,7 @@ export function jobRoute(app: Hono<DashboardEnv>, scope: DashboardScope): void {
       }</p>
 <dl><dt>job</dt><dd>${job.name}</dd><dt>queue</dt><dd><a href="${c.var.base}/queues/${encodeURIComponent(job.queue)}">${job.queue}</a></dd>
 ${job.at !== undefined ? html`<dt>${AT_LABEL[job.state] ?? "due"}</dt><dd>${when(job.at)}</dd>` : ""}
+${job.expiresAt !== undefined ? html`<dt>expires</dt><dd>${when(job.expiresAt)}</dd>` : ""}
 ${job.durationMs !== undefined ? html`<dt>duration</dt><dd>${job.durationMs} ms</dd>` : ""}
 ${job.position !== undefined ? html`<dt>position</dt><dd>${job.position} ahead</dd>` : ""}
 ${job.progress !== undefined ? html`<dt>progress</dt><dd>${JSON.stringify(job.progress)}</dd>` : ""}

@@ -1,6 +1,7 @@
-// GET /scheduled, /retry, /dead, /running, /succeeded: one page of the jobs
-// in that state (?name= to search by job name, ?cursor= for the next page),
-// with retry (but for succeeded jobs) and delete for each, or for all that match.
+// GET /scheduled, /retry, /dead, /running, and the history: /succeeded,
+// /cancelled, /expired: one page of the jobs in that state (?name= to search
+// by job name, ?cursor= for the next page), with retry (but for history) and
+// delete for each, or for all that match.
 import type { Hono } from "hono";
 import { html } from "hono/html";
 import { jobTable, nameSearch } from "../job-table.js";
@@ -13,12 +14,24 @@ const TITLES = {
   dead: "Dead",
   running: "In flight",
   succeeded: "Succeeded",
+  cancelled: "Cancelled",
+  expired: "Expired",
 } as const;
-const WHEN = { scheduled: "due", retry: "next try", dead: "died", running: "held by", succeeded: "finished" } as const;
+const WHEN = {
+  scheduled: "due",
+  retry: "next try",
+  dead: "died",
+  running: "held by",
+  succeeded: "finished",
+  cancelled: "cancelled",
+  expired: "expired",
+} as const;
+/** Jobs kept as history: deleted, never retried from here. */
+const HISTORY = new Set(["succeeded", "cancelled", "expired"]);
 export const PAGE_SIZE = 25;
 
 export function jobsRoutes(app: Hono<DashboardEnv>, scope: DashboardScope): void {
-  app.get("/:state{scheduled|retry|dead|running|succeeded}", async (c) => {
+  app.get("/:state{scheduled|retry|dead|running|succeeded|cancelled|expired}", async (c) => {
     const state = c.req.param("state") as keyof typeof TITLES;
     const name = c.req.query("name") || undefined;
     const found = await scope.tickq.jobs.list(state, { name, cursor: c.req.query("cursor") || null, limit: PAGE_SIZE });
@@ -33,7 +46,7 @@ export function jobsRoutes(app: Hono<DashboardEnv>, scope: DashboardScope): void
     const bulk =
       state === "running"
         ? ""
-        : state === "succeeded"
+        : HISTORY.has(state)
           ? deleteAll()
           : html`${postButton(c, `/${state}/retry-all`, name ? `Retry all named ${name}` : "Retry all", { fields, confirm: `Retry ${what}?` })} ${postButton(
               c,
@@ -45,7 +58,7 @@ export function jobsRoutes(app: Hono<DashboardEnv>, scope: DashboardScope): void
       c,
       `/${state}`,
       TITLES[state],
-      html`${nameSearch(c)}<p class="bar">${bulk}</p>${jobTable(c, found, { when: WHEN[state], errors: state !== "scheduled" && state !== "succeeded" })}`,
+      html`${nameSearch(c)}<p class="bar">${bulk}</p>${jobTable(c, found, { when: WHEN[state], errors: state !== "scheduled" && !HISTORY.has(state) })}`,
     );
   });
 }

@@ -79,7 +79,7 @@ describe.each(adapterCases)("debounce over $name", (adapterCase) => {
   it("refuses options that fight it, and a definition that also has flow control", async () => {
     const tq = h.make(reindexJob([], 100, 1_000));
     for (const options of [{ delayMs: 5 }, { at: new Date() }, { jid: "mine" }])
-      await expect(tq.enqueue("reindex", ["doc1", "a"], options)).rejects.toMatchObject({ code: "BAD_OPTIONS" });
+      await expect(tq.enqueue("reindex", ["doc1", "a"], options)).rejects.toMatchObject({ code: "BAD_ARGS" });
     const invalid = [
       { delayMs: 0, maxDelayMs: 10 },
       { delayMs: 100, maxDelayMs: 50 },

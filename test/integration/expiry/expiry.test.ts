@@ -109,10 +109,10 @@ describe.each(adapterCases)("expiry over $name", (adapterCase) => {
   it("refuses an expiry that is not a positive integer, or one on a job with flow control", async () => {
     const tq = h.make({ work: () => {}, once: { perform: () => {}, uniqueKey: () => "k" } });
     for (const expiresInMs of [0, -5, 1.5, Number.NaN])
-      await expect(tq.enqueue("work", [], { expiresInMs })).rejects.toMatchObject({ code: "BAD_OPTIONS" });
+      await expect(tq.enqueue("work", [], { expiresInMs })).rejects.toMatchObject({ code: "BAD_ARGS" });
     const error = await tq.enqueue("once", [], { expiresInMs: 1_000, unique: "until-executed" }).catch((e) => e);
     expect(error).toBeInstanceOf(TickqError);
-    expect(error).toMatchObject({ code: "BAD_OPTIONS" });
+    expect(error).toMatchObject({ code: "BAD_ARGS" });
     expect(await h.redis.exists(`${h.prefix}queue:default`)).toBe(0);
   });
 });
