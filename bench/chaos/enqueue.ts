@@ -45,6 +45,7 @@ export async function trickle(
       args: j.args,
       jid: j.id,
       ...(j.delayMs ? { delayMs: j.delayMs } : {}),
+      ...(j.expiresInMs ? { expiresInMs: j.expiresInMs } : {}),
       ...(j.unique ? { unique: j.unique } : {}),
     }));
     for (;;) {

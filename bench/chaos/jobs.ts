@@ -5,6 +5,9 @@
 //   delayed    the same, enqueued with delayMs
 //   flaky      fails on its first 1–2 attempts, then succeeds (retry: 3)
 //   doomed     always fails; retry: 1, so it is dead after attempt 2
+//   expiring   plain, enqueued with a short expiresInMs (src/expiry/): it
+//              runs, or is recorded as expired and never starts after that;
+//              each start is stamped by the ledger's clock
 // and the flow-controlled kinds (src/flow/), whose key is args[3]; each run
 // enters the overlap detector under "KIND:KEY" with the key's limit:
 //   exclusive  while-executing over 5 keys: never two runs of a key at once
@@ -29,6 +32,7 @@ export type JobKind =
   | "delayed"
   | "flaky"
   | "doomed"
+  | "expiring"
   | "exclusive"
   | "limited"
   | "rated"
@@ -39,6 +43,7 @@ export const JOB_KINDS: JobKind[] = [
   "delayed",
   "flaky",
   "doomed",
+  "expiring",
   "exclusive",
   "limited",
   "rated",
@@ -54,6 +59,8 @@ export interface PlannedJob {
   kind: JobKind;
   args: ChaosArgs;
   delayMs?: number;
+  /** expiring: its expiresInMs. */
+  expiresInMs?: number;
   unique?: UniqueMode;
   /** Attempts it takes to succeed or go dead: each is one acked `processed`. */
   attempts: number;
@@ -75,6 +82,7 @@ export function chaosJobs(ledger: Ledger) {
       const token = limit === undefined ? undefined : await ledger.enter(`${kind}:${key}`, limit);
       try {
         await ledger.start(id, ctx.attempt);
+        if (kind === "expiring") await ledger.stamp(id, ctx.attempt);
         if (kind === "rated") await ledger.rated(key, `${id}#${ctx.attempt}#${ctx.fence}`);
         if (ms > 0) await sleep(ms);
         const failing = fails(ctx.attempt, failures);
@@ -89,6 +97,7 @@ export function chaosJobs(ledger: Ledger) {
   return {
     plain: succeeds("plain"),
     delayed: succeeds("delayed"),
+    expiring: succeeds("expiring"),
     flaky: { retry: FLAKY_RETRIES, backoff: () => 0, perform: handler("flaky", flaky) },
     doomed: { retry: DOOMED_RETRIES, backoff: () => 0, perform: handler("doomed", () => true) },
     exclusive: { perform: succeeds("exclusive"), uniqueKey: flowKey },
@@ -99,10 +108,11 @@ export function chaosJobs(ledger: Ledger) {
   } satisfies JobRegistry;
 }
 
-/** The kind of job number i: 36 % plain, 15 % delayed, 12 % flaky, 7 % doomed, 30 % flow-controlled (6 % each). */
+/** The kind of job number i: 31 % plain, 15 % delayed, 12 % flaky, 7 % doomed, 5 % expiring, 30 % flow-controlled (6 % each). */
 function kindOf(r: number): JobKind {
   const shares: [JobKind, number][] = [
-    ["plain", 0.36],
+    ["plain", 0.31],
+    ["expiring", 0.05],
     ["delayed", 0.15],
     ["flaky", 0.12],
     ["doomed", 0.07],
@@ -141,6 +151,8 @@ export function planJobs(count: number, rng: Rng, tag: string, maxDelayMs: numbe
     if (kind === "once") return { ...job, args: [id, ms, 1, key], attempts: 2 };
     if (kind === "doomed") return { ...job, attempts: DOOMED_RETRIES + 1 };
     if (kind === "delayed") job.delayMs = between(rng, 100, Math.max(100, maxDelayMs));
+    // Short enough that a backlog under faults outlasts some, long enough that others run.
+    if (kind === "expiring") job.expiresInMs = between(rng, 100, 3_000);
     return job;
   });
 }

@@ -7,6 +7,8 @@
 //   fail   it finished and threw
 // and `rated:KEY`, a sorted set of the starts of rate-limited jobs by the
 // ledger Redis' clock (one clock for every worker), and, for flow-controlled
+// jobs, the overlap detector; `stamps`, a sorted set of the starts of
+// expiring jobs by the ledger's clock ("ID#ATTEMPT#N"); and, for flow-controlled
 // jobs, the overlap detector (bench/chaos/overlap.ts)
 // under the same prefix: a run of a key entered while its limit of live
 // runs already held it.
@@ -16,6 +18,8 @@ import { overlapDetector, type OverlapDetector } from "./overlap.js";
 export interface Ledger extends Pick<OverlapDetector, "enter" | "leave"> {
   start(id: string, attempt: number): Promise<void>;
   finish(id: string, attempt: number, ok: boolean): Promise<void>;
+  /** Records a start of an expiring job, at the ledger Redis' time. */
+  stamp(id: string, attempt: number): Promise<void>;
   /** Records a start of a rate-limited job of `key` (`run` names the run), at the ledger Redis' time. */
   rated(key: string, run: string): Promise<void>;
   read(): Promise<LedgerView>;
@@ -31,6 +35,8 @@ export interface LedgerView {
   fail: Map<string, number>;
   /** Rate-limited key → its starts, ms by the ledger's clock, in order. */
   rated: Map<string, number[]>;
+  /** Expiring job id → its starts, ms by the ledger's clock. */
+  stamps: Map<string, number[]>;
   /** Runs of a key that entered while its limit of live runs held it, in words. */
   overlaps: string[];
 }
@@ -56,6 +62,8 @@ export function openLedger(url: string, prefix: string): Ledger {
     leave: (key, token) => detector.leave(key, token),
     start: (id, attempt) => count(key("start"), entry(id, attempt)),
     finish: (id, attempt, ok) => count(key(ok ? "ok" : "fail"), entry(id, attempt)),
+    stamp: async (id, attempt) =>
+      void (await redis.eval(STAMP, 1, key("stamps"), `${entry(id, attempt)}#${Math.random().toString(36).slice(2)}`)),
     rated: async (rateKey, run) => void (await redis.eval(STAMP, 1, key(`rated:${rateKey}`), run)),
     read: async () => {
       const [start, ok, fail] = await Promise.all(["start", "ok", "fail"].map((name) => redis.hgetall(key(name))));
@@ -64,8 +72,15 @@ export function openLedger(url: string, prefix: string): Ledger {
         const flat = await redis.zrange(name, "0", "-1", "WITHSCORES");
         rated.set(name.slice(key("rated:").length), flat.filter((_, i) => i % 2 === 1).map(Number));
       }
+      const stamps = new Map<string, number[]>();
+      const flat = await redis.zrange(key("stamps"), "0", "-1", "WITHSCORES");
+      for (let i = 0; i < flat.length; i += 2) {
+        const id = idOf(idOf(flat[i]!));
+        stamps.set(id, [...(stamps.get(id) ?? []), Number(flat[i + 1])]);
+      }
       return {
         start: asMap(start!),
+        stamps,
         ok: asMap(ok!),
         fail: asMap(fail!),
         rated,

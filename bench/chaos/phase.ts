@@ -16,7 +16,7 @@ import { chaosJobs, planJobs } from "./jobs.js";
 import { openLedger } from "./ledger.js";
 import type { PhaseContext } from "./phases.js";
 import { deleteUnder, settle } from "./settle.js";
-import { judge, locateJobs, type PhaseResult } from "./verify.js";
+import { judge, locateExpired, locateJobs, type PhaseResult } from "./verify.js";
 import { startWorkers } from "./workers.js";
 import { trickle } from "./enqueue.js";
 
@@ -78,6 +78,7 @@ export async function runPhase(o: PhaseOptions): Promise<PhaseResult> {
       plan,
       ledger: await ledger.read(),
       places: await locateJobs(admin, prefix),
+      expired: await locateExpired(admin, prefix),
       stats,
       answers: enqueued,
     };

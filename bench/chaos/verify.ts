@@ -15,6 +15,10 @@
 //               held it (the ledger's overlap detector): must be 0
 //   rate        starts of a rate-limited key, by the ledger's clock: no
 //               period may hold more than twice the limit (rateExcess)
+//   expired     an expiring job recorded in `expired` (src/expiry/): it ends
+//               that way unless it succeeded before (a run whose ack was
+//               lost, put back and then found expired); a start stamped
+//               after its record is "an expired job ran": must be 0
 //
 // A job answered its own jid is tickq's to run, even when its chunk was sent
 // again: enqueue remembers a jid it pushed, never one it merged (a merged
@@ -31,7 +35,8 @@
 // and, by construction, both equal the planned attempts (1 per plain or
 // delayed job, failures + 1 per flaky one, 2 per doomed one; 0 per merged
 // duplicate) and the planned failures (every attempt but the last, and the
-// last too for a doomed job).
+// last too for a doomed job). A job recorded expired had no attempt acked
+// after it was put back: its attempts count on neither side.
 //
 // The rows of the table, and what fails a phase, are PHASE_CHECKS.
 import type { Redis } from "ioredis";
@@ -51,6 +56,8 @@ export interface Evidence {
   places: Map<string, Place[]>;
   stats: Stats;
   answers: Answers;
+  /** Jobs recorded as expired: id → when (ms, the faulted Redis' clock). */
+  expired?: Map<string, number>;
 }
 
 /** How the phase went, besides where the jobs ended. */
@@ -85,6 +92,14 @@ export interface PhaseResult extends PhaseRun {
   /** Ids the ledger saw run that the plan never had. */
   unplanned: string[];
   merged: number;
+  /** Expiring jobs that ran (succeeded) / were recorded as expired without succeeding. */
+  expiringRan: number;
+  expiredOnly: number;
+  /** Recorded as expired (the `expired` set) / stats().expired: must match. */
+  expiredRecorded: number;
+  expiredCounted: number;
+  /** Expiring jobs started after they were recorded as expired, in words. */
+  expiredRan: string[];
   overlaps: string[];
   /** Rate-limited keys that started more than twice their limit within one period, in words. */
   rateExcess: string[];
@@ -138,8 +153,21 @@ export interface Answers {
   resent: Set<string>;
 }
 
+/** The jobs recorded as expired: id (args[0]) → when, ms. */
+export async function locateExpired(admin: Redis, prefix: string): Promise<Map<string, number>> {
+  const expired = new Map<string, number>();
+  const flat = await admin.zrange(`${prefix}expired`, "0", "-1", "WITHSCORES");
+  for (let i = 0; i < flat.length; i += 2) {
+    const job = JSON.parse(flat[i]!) as { args?: unknown[]; jid?: string };
+    expired.set(String(job.args?.[0] ?? job.jid), Number(flat[i + 1]) * 1000);
+  }
+  return expired;
+}
+
 export function judge(e: Evidence, run: PhaseRun): PhaseResult {
   const { plan, ledger, places, stats, answers } = e;
+  const expired = e.expired ?? new Map<string, number>();
+  const expiredRan: string[] = [];
   const kinds = Object.fromEntries(JOB_KINDS.map((k) => [k, 0])) as Record<JobKind, number>;
   const succeededIds = new Set([...ledger.ok.keys()].map(idOf));
   const merged = new Set<string>();
@@ -164,7 +192,11 @@ export function judge(e: Evidence, run: PhaseRun): PhaseResult {
         lostIds.push(`${job.id} (merged into ${holder}, yet it was enqueued too: ${where.join(", ") || "it ran"})`);
       else if (!succeededIds.has(holder)) lostIds.push(`${job.id} (merged into ${holder}, which never succeeded)`);
     } else if (where.some((p) => p !== "dead")) stuckIds.push(`${job.id} (${where.join(", ")})`);
-    else if (!isDead && !succeededIds.has(job.id)) {
+    else if (expired.has(job.id)) {
+      // Both clocks are this machine's, read by two Redis servers: 50 ms of slack for the reads apart.
+      const late = (ledger.stamps.get(job.id) ?? []).filter((ms) => ms > expired.get(job.id)! + 50);
+      if (late.length) expiredRan.push(`${job.id} started ${late[0]! - expired.get(job.id)!} ms after its record`);
+    } else if (!isDead && !succeededIds.has(job.id)) {
       const resent = answers.resent.has(job.id) ? ", its chunk was sent again" : "";
       lostIds.push(`${job.id} (${job.kind}${resent}; ledger: ${history(ledger, job.id, job.attempts)})`);
     }
@@ -175,9 +207,11 @@ export function judge(e: Evidence, run: PhaseRun): PhaseResult {
     if (n > 1) perJob.set(idOf(field), 1);
     extraRuns += n - 1;
   }
-  const finished = new Set([...ledger.ok.keys(), ...ledger.fail.keys()]);
+  // A job recorded expired: no attempt of it was acked after it was put back, so none counts.
+  const finished = new Set([...ledger.ok.keys(), ...ledger.fail.keys()].filter((f) => !expired.has(idOf(f))));
   const planned = new Set(plan.map((j) => j.id));
-  const ran = plan.filter((j) => !merged.has(j.id));
+  const ran = plan.filter((j) => !merged.has(j.id) && !expired.has(j.id));
+  const expiring = plan.filter((j) => j.kind === "expiring");
   const result: PhaseResult = {
     ...run,
     jobs: plan.length,
@@ -193,6 +227,11 @@ export function judge(e: Evidence, run: PhaseRun): PhaseResult {
     twiceDead,
     unplanned: [...succeededIds].filter((id) => !planned.has(id)),
     merged: merged.size,
+    expiringRan: expiring.filter((j) => succeededIds.has(j.id)).length,
+    expiredOnly: expiring.filter((j) => expired.has(j.id) && !succeededIds.has(j.id)).length,
+    expiredRecorded: expired.size,
+    expiredCounted: stats.expired,
+    expiredRan,
     overlaps: ledger.overlaps,
     rateExcess: rateExcess(ledger.rated),
     rateBusiest: Math.max(0, ...[...ledger.rated.values()].map(busiest)),
@@ -217,8 +256,8 @@ const FLOW_KINDS = ["exclusive", "limited", "rated", "once", "coalesced"] as con
 export const PHASE_CHECKS: Check<PhaseResult>[] = [
   { label: "jobs", value: (r) => r.jobs },
   {
-    label: "  plain / delayed / flaky / doomed",
-    value: (r) => `${r.kinds.plain} / ${r.kinds.delayed} / ${r.kinds.flaky} / ${r.kinds.doomed}`,
+    label: "  plain / delayed / flaky / doomed / expiring",
+    value: (r) => `${r.kinds.plain} / ${r.kinds.delayed} / ${r.kinds.flaky} / ${r.kinds.doomed} / ${r.kinds.expiring}`,
   },
   {
     label: "  flow: exclusive / limited / rated / once / coalesced",
@@ -286,9 +325,21 @@ export const PHASE_CHECKS: Check<PhaseResult>[] = [
         ? "no duplicate of a unique key was merged at enqueue: the phase checks no merge (plan more jobs)"
         : undefined,
   },
+  { label: "expiring: ran / expired", value: (r) => `${r.expiringRan} / ${r.expiredOnly}` },
+  mustBeZero(
+    "an expired job ran",
+    (r) => r.expiredRan.length,
+    (r) => r.expiredRan,
+  ),
   mustMatch(
-    "succeeded + dead + merged / jobs",
-    (r) => r.succeeded + r.dead + r.merged,
+    "expired: recorded / stats()",
+    (r) => r.expiredRecorded,
+    (r) => r.expiredCounted,
+    "each expired job is recorded and counted once",
+  ),
+  mustMatch(
+    "succeeded + dead + merged + expired / jobs",
+    (r) => r.succeeded + r.dead + r.merged + r.expiredOnly,
     (r) => r.jobs,
     "every job ends one way",
   ),

@@ -36,6 +36,7 @@ function cleanEvidence(): Evidence {
     ok: new Map(),
     fail: new Map(),
     rated: new Map([["kr", [1_000]]]),
+    stamps: new Map(),
     overlaps: [],
   };
   const run = (id: string, attempt: number, ok: boolean) => {
