@@ -59,8 +59,10 @@ export type {
   OtelTraceState,
   OtelTracer,
 } from "./telemetry/otel.js";
+export type { Debounce } from "./debounce/types.js";
 export type {
   DeadEvent,
+  ExpiredEvent,
   FailedEvent,
   JobEvent,
   TickqEventName,
