@@ -42,10 +42,11 @@ const VARIANTS: Variant[] = [
   { label: "half expired (1 ms)", build: here, expiry: (k: number) => (k % 2 === 0 ? 1 : undefined) },
 ];
 
-function tickqFor(redis: Redis, prefix: string, build: Build) {
+function tickqFor(redis: Redis, prefix: string, build: Build, deadMaxJobs?: number) {
   return build.createTickq({
     redis: ioredisAdapter(redis),
     prefix,
+    ...(deadMaxJobs ? { deadMaxJobs } : {}),
     jobs: { noop: (_args: [number]) => {} },
     logger: { info() {}, warn: console.warn, error: console.error },
   });
@@ -91,7 +92,8 @@ async function drainRate(redis: Redis, v: Variant, n: number, round: number) {
 async function bytesPerExpired(redis: Redis, n: number): Promise<{ queuedPerJob: number; expiredPerJob: number }> {
   await redis.flushdb();
   const used = async () => Number(/used_memory:(\d+)/.exec(await redis.info("memory"))?.[1]);
-  const tq = tickqFor(redis, "bench-expiry:memory:", here);
+  // The expired history is bounded like the dead set: room for all n.
+  const tq = tickqFor(redis, "bench-expiry:memory:", here, n);
   const before = await used();
   await fill(tq, n, () => 1);
   const queued = await used();

@@ -20,9 +20,15 @@ local function keep_expired_like_dead(size, age)
   expired_keep.size, expired_keep.age = size, age
 end
 
--- When `job` expires (epoch ms), or nil: it has no expiry.
+-- When `job` expires (epoch ms), or nil: it has no expiry. The head is
+-- told by two bytes ('e' of expires, 'a' of at) and its 13 digits (epoch
+-- ms until the year 2286) read by position: no pattern per fetched job.
+local EXPIRES_AT_A = string.byte(EXPIRES_AT_HEAD, 17)
+local DIGITS_AT = #EXPIRES_AT_HEAD + 1
+local COMMA = string.byte(',')
 local function expiry_of(job)
-  if string.byte(job, 9) ~= EXPIRES_AT_LETTER then return nil end
+  if string.byte(job, 9) ~= EXPIRES_AT_LETTER or string.byte(job, 17) ~= EXPIRES_AT_A then return nil end
+  if string.byte(job, DIGITS_AT + 13) == COMMA then return tonumber(string.sub(job, DIGITS_AT, DIGITS_AT + 12)) end
   return tonumber(string.match(job, '^{"tickq_expires_at":(%d+),'))
 end
 
