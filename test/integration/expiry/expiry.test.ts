@@ -95,11 +95,11 @@ describe.each(adapterCases)("expiry over $name", (adapterCase) => {
         retry: 3,
       },
     });
-    const jid = await tq.enqueue("flaky", [], { expiresInMs: 300, kick: false });
+    const jid = await tq.enqueue("flaky", [], { expiresInMs: 1_500, kick: false });
     await tq.tick();
     expect(runs).toBe(1);
     expect((await tq.jobs.find(jid))?.state).toBe("retry");
-    await sleep(350);
+    await sleep(1_550);
     await tq.jobs.runNow(jid); // due now, past its expiry
     expect((await tq.tick()).expired).toBe(1);
     expect(runs).toBe(1);
