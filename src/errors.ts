@@ -32,7 +32,9 @@ export type TickqErrorCode =
   /** enqueueAndWait's timeoutMs passed before the job ended; the job goes on. */
   | "WAIT_TIMEOUT"
   /** An awaited job succeeded, but its result was not kept (over maxResultBytes, not JSON). */
-  | "RESULT_NOT_KEPT";
+  | "RESULT_NOT_KEPT"
+  /** An awaited job's expiry (`expiresInMs`) passed before it started: it never runs. */
+  | "JOB_EXPIRED";
 
 /**
  * Every error tickq throws on purpose, with a `code` to switch on: UNKNOWN_JOB, BAD_ARGS,

@@ -27,7 +27,7 @@ export function checkWaitMs(timeoutMs: number | undefined): number {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** The awaited job's value; throws JobFailedError when it ended failed or dead, WaitTimeoutError past `timeoutMs`. */
+/** The awaited job's value; throws JobFailedError when it ended failed or dead, JOB_EXPIRED when its expiry passed first, WaitTimeoutError past `timeoutMs`. */
 export async function waitForResult(runtime: Runtime, jid: string, timeoutMs: number): Promise<unknown> {
   const deadline = monotonicMs() + timeoutMs;
   let pause = FIRST_POLL_MS;
@@ -40,6 +40,8 @@ export async function waitForResult(runtime: Runtime, jid: string, timeoutMs: nu
     }
     if (result?.state === "dead" || result?.state === "failed")
       throw new JobFailedError(jid, result.state, result.error);
+    if (result?.state === "expired")
+      throw new TickqError("JOB_EXPIRED", `job ${jid} expired before it started: it will not run`);
     const left = deadline - monotonicMs();
     if (left <= 0) throw new WaitTimeoutError(jid, timeoutMs);
     await sleep(Math.min(pause, left));

@@ -38,6 +38,9 @@ function fromRecord(text: string, jid: string): JobResult {
   }
   if (record.state === "dead" || record.state === "failed")
     return { state: record.state, error: errorOf(record.error) };
+  // Written by the fetch that found the job past its expiry (src/expiry/).
+  if (record.state === "expired")
+    return { state: "expired", expiredAt: Number(record.finished_at), expiresAt: Number(record.expires_at) };
   const result: JobResult = {
     state: "succeeded",
     value: record.tickq_result,

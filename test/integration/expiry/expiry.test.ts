@@ -106,6 +106,24 @@ describe.each(adapterCases)("expiry over $name", (adapterCase) => {
     expect((await tq.jobs.result(jid)).state).toBe("expired");
   });
 
+  it("enqueueAndWait of a job that expires before it starts throws JOB_EXPIRED, and its result says expired", async () => {
+    let ran = 0;
+    const tq = h.make({ work: () => void ran++ });
+    const waiting = tq
+      .enqueueAndWait("work", [], { expiresInMs: 20, kick: false, timeoutMs: 10_000 })
+      .catch((e: unknown) => e);
+    await sleep(60);
+    expect((await tq.tick()).expired).toBe(1);
+    const error = await waiting;
+    expect(error).toBeInstanceOf(TickqError);
+    expect(error).toMatchObject({ code: "JOB_EXPIRED" });
+    expect(ran).toBe(0);
+    const keys = await h.redis.keys(`${h.prefix}result:*`);
+    expect(keys).toHaveLength(1);
+    const jid = keys[0]!.slice(`${h.prefix}result:`.length);
+    expect(await tq.jobs.result(jid)).toMatchObject({ state: "expired" });
+  });
+
   it("refuses an expiry that is not a positive integer, or one on a job with flow control", async () => {
     const tq = h.make({ work: () => {}, once: { perform: () => {}, uniqueKey: () => "k" } });
     for (const expiresInMs of [0, -5, 1.5, Number.NaN])

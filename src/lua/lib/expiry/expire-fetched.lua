@@ -5,9 +5,13 @@
 -- dead set), counts it in `stat:expired`, and reads on to fill its batch.
 -- Only the jobs a fetch takes are looked at, never the rest of a queue, and
 -- a job without an expiry costs one byte compare.
+-- An awaited job (enqueueAndWait: `"tickq_await":1`) gets its outcome
+-- record, `result:JID` = {"state":"expired",…}, kept an hour as the awaited
+-- records of lib/results/keep-results.lua are.
 -- The texts recorded this call are in `expired_now` (the reply carries
 -- them, for the `expired` event). A replay of the call answers the kept
 -- reply; the jobs are no longer in their queue, so nothing is recorded twice.
+-- Needs lib/common/edit-job-text.lua (top_field) in the entry script.
 
 local EXPIRES_AT_HEAD = '{"tickq_expires_at":'
 local EXPIRES_AT_LETTER = string.byte(EXPIRES_AT_HEAD, 9)
@@ -32,6 +36,17 @@ local function expiry_of(job)
   return tonumber(string.match(job, '^{"tickq_expires_at":(%d+),'))
 end
 
+local AWAITED_MS = 3600000
+
+local function note_awaited(job, now)
+  if not string.find(job, '"tickq_await":', 1, true) or top_field(job, 'tickq_await') ~= 'number' then return end
+  local kind, jid = top_field(job, 'jid')
+  if kind ~= 'string' then return end
+  local record = '{"state":"expired","finished_at":' .. string.format('%.0f', now)
+    .. ',"expires_at":' .. string.format('%.0f', expiry_of(job) or 0) .. '}'
+  redis.call('SET', P .. 'result:' .. jid, record, 'PX', AWAITED_MS)
+end
+
 local function record_expired(jobs, now)
   local now_sec = now / 1000
   local key = P .. 'expired'
@@ -41,6 +56,7 @@ local function record_expired(jobs, now)
       zadd[#zadd + 1] = now_sec
       zadd[#zadd + 1] = jobs[k]
       expired_now[#expired_now + 1] = jobs[k]
+      note_awaited(jobs[k], now)
     end
     redis.call(unpack(zadd))
   end
