@@ -10,7 +10,7 @@ import { scriptCalls } from "../../helpers/script-calls.js";
 import { beginArgs } from "../../helpers/begin-args.js";
 
 const LEASE = 5_000;
-const job = (n: number, expiresInMs?: number) =>
+const job = (n: number, expiresInMs?: number, awaited = false) =>
   JSON.stringify({
     ...(expiresInMs === undefined ? {} : { tickq_expires_in: expiresInMs }),
     class: "x",
@@ -18,6 +18,7 @@ const job = (n: number, expiresInMs?: number) =>
     jid: `j${n}`,
     queue: "default",
     retry: true,
+    ...(awaited ? { tickq_await: 1 } : {}),
   });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -45,7 +46,7 @@ describe.each(adapterCases)("expiry run twice over $name", (adapterCase) => {
   });
 
   it("begin: a replay answers the same expired jobs and records none twice", async () => {
-    await run(scripts.enqueue, ["queues", "schedule"], enqueue("t", [job(1, 1), job(2, 1), job(3)]));
+    await run(scripts.enqueue, ["queues", "schedule"], enqueue("t", [job(1, 1, true), job(2, 1), job(3)]));
     await sleep(20);
     const { first, after } = await twice(
       scripts.begin,
@@ -59,6 +60,9 @@ describe.each(adapterCases)("expiry run twice over $name", (adapterCase) => {
     expect(after.expired).toHaveLength(4); // two members, two scores
     expect(after["stat:expired"]).toBe("2");
     expect(after["inproc:t1:default"]).toHaveLength(1);
+    // The awaited one's outcome record, written once.
+    expect(after["result:j1"]).toMatch(/^\{"state":"expired","finished_at":\d+,"expires_at":\d+\}$/);
+    expect(after["result:j2"]).toBeUndefined();
   });
 
   it("step: a replay answers the same expired jobs and records none twice", async () => {
