@@ -148,6 +148,27 @@ describe("the chaos judge", () => {
     expect(verdict.problems.join("\n")).toMatch(/failed: stats\(\) \/ planned failures: 3 ≠ 4/);
   });
 
+  it("counts an expiring job recorded expired as ended, and fails a phase where one started after its record", () => {
+    const e = cleanEvidence();
+    e.plan.push(job("ex1", "expiring"), job("ex2", "expiring"));
+    // ex1 ran before its expiry; ex2 was recorded expired at 10,000 ms without running.
+    e.ledger.start.set(entry("ex1", 1), 1);
+    e.ledger.ok.set(entry("ex1", 1), 1);
+    e.ledger.stamps.set("ex1", [5_000]);
+    e.expired = new Map([["ex2", 10_000]]);
+    e.stats = { ...stats(13, 4), expired: 1 };
+    const clean = judge(e, phaseRun());
+    expect(clean.problems).toEqual([]);
+    expect([clean.expiringRan, clean.expiredOnly, clean.plannedProcessed]).toEqual([1, 1, 13]);
+    // A start of ex2 stamped after its record: the promise broke.
+    e.ledger.start.set(entry("ex2", 1), 1);
+    e.ledger.ok.set(entry("ex2", 1), 1);
+    e.ledger.stamps.set("ex2", [10_400]);
+    expect(judge(e, phaseRun()).problems.join("\n")).toMatch(
+      /an expired job ran: 1 — ex2 started 400 ms after its record/,
+    );
+  });
+
   it("fails a phase where a kind of fault was injected fewer times than asked", () => {
     const verdict = judge(cleanEvidence(), phaseRun({ faults: { ...faults, "redis-restart": 1 } }));
     expect(verdict.problems).toEqual([
