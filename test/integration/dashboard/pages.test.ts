@@ -51,7 +51,7 @@ describe.each(adapterCases)("the dashboard's pages over $name", (adapterCase) =>
     expect([stats.processed, stats.failed, stats.scheduled, stats.retry, stats.dead]).toEqual([3, 2, 1, 1, 1]);
     expect(html).toMatch(/queues\/mail">mail<\/a> <span class="tag">paused<\/span>/);
     expect(html).toContain("<svg");
-    expect(html).toMatch(/<title>\d{4}-\d\d-\d\d: 3 processed, 2 failed<\/title>/);
+    expect(html).toMatch(/<title>\d{4}-\d\d-\d\d: 3 processed, 2 of them failed<\/title>/);
     expect(html).toContain('data-src="/dashboard/overview"');
     const live = await browser.get("/dashboard/overview");
     expect(live.html).toContain('data-stat="dead"');
