@@ -457,6 +457,12 @@ export interface Stats {
   expired: number;
   /** Jobs waiting, per queue. */
   queues: Record<string, number>;
+  /**
+   * Queue latency, per queue: how long (ms) the job that runs next in it has
+   * waited since it was enqueued, as Sidekiq's `Queue#latency`; 0 when empty.
+   * Read when asked (one list read per queue), not kept per job.
+   */
+  latency: Record<string, number>;
   /** Delayed jobs not yet due (the `schedule` set). */
   scheduled: number;
   /** Jobs waiting for a retry (the `retry` set). */

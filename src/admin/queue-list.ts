@@ -1,5 +1,5 @@
-// tq.queues.list: every queue, its size, whether it is paused, and when a
-// tick last served it, in one read.
+// tq.queues.list: every queue, its size, whether it is paused, when a tick
+// last served it, and its latency, in one read.
 import type { Runtime } from "../tick/runtime.js";
 import * as protocol from "../protocol/index.js";
 import { runCall } from "../protocol/run.js";
@@ -17,5 +17,6 @@ export async function listQueues(runtime: Runtime): Promise<QueueInfo[]> {
     size: q.size,
     paused: q.paused,
     lastServedAt: q.servedMs > 0 ? q.servedMs : null,
+    latencyMs: q.latencyMs,
   }));
 }

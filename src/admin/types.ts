@@ -121,6 +121,8 @@ export interface QueueInfo {
   paused: boolean;
   /** When a tick last served it (epoch ms); null if none ever did. */
   lastServedAt: number | null;
+  /** How long (ms) the job that runs next has waited since it was enqueued (queue latency); 0 when empty. */
+  latencyMs: number;
 }
 
 /** A tick in the registry (tq.ticks()). */

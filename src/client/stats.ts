@@ -22,6 +22,7 @@ export async function readStats(runtime: Runtime): Promise<Stats> {
   const flow = flowStatsFrom(reply.flow, names);
   const ordered = orderedStatsFrom(reply.ordered, orderedNames);
   const queues = Object.fromEntries(reply.queues.map((q) => [q.name, q.size]));
+  const latency = Object.fromEntries(reply.queues.map((q) => [q.name, q.latencyMs]));
   const policy = reply.policy;
   learnEvictionPolicy(runtime, policy);
   const beats = Object.fromEntries(reply.heartbeat.map((b) => [b.field, b.ms]));
@@ -45,6 +46,7 @@ export async function readStats(runtime: Runtime): Promise<Stats> {
     ticks: reply.ticks,
     inflight: reply.inflight,
     queues,
+    latency,
     paused,
     lastTickAt,
     evictionPolicy: policy,

@@ -88,16 +88,24 @@ export function when(ms: number | null | undefined): Html {
 }
 
 function relative(deltaMs: number): string {
-  const s = Math.round(Math.abs(deltaMs) / 1000);
-  const text =
-    s < 120
-      ? `${s} s`
-      : s < 7200
-        ? `${Math.round(s / 60)} min`
-        : s < 172_800
-          ? `${Math.round(s / 3600)} h`
-          : `${Math.round(s / 86_400)} d`;
+  const text = span(Math.abs(deltaMs));
   return deltaMs < 0 ? `${text} ago` : `in ${text}`;
+}
+
+function span(ms: number): string {
+  const s = Math.round(ms / 1000);
+  return s < 120
+    ? `${s} s`
+    : s < 7200
+      ? `${Math.round(s / 60)} min`
+      : s < 172_800
+        ? `${Math.round(s / 3600)} h`
+        : `${Math.round(s / 86_400)} d`;
+}
+
+/** A queue's latency (ms the job that runs next has waited): short words, the exact ms in `data-ms`. */
+export function latency(ms: number): Html {
+  return html`<span data-ms="${ms}" title="${number(ms)} ms">${ms < 1_000 ? "< 1 s" : span(ms)}</span>`;
 }
 
 /** A value as short JSON for a table cell. */

@@ -1,10 +1,11 @@
 -- stats: Sidekiq's counters and sizes, read in one round trip.
 -- KEYS: queues ticks
 -- ARGV: prefix flowNames[] orderedNames[]
--- Returns: (processed failed deadEvicted scheduled retry dead ticks inflight queues[name size]
+-- Returns: (processed failed deadEvicted scheduled retry dead ticks inflight queues[name size latencyMs]
 --   policy schedules nowMs heartbeat[field ms] paused[] due flow[][] ordered[][] expired)
 -- flowNames: job names (flow sizes, lib/flow/stats.lua); orderedNames:
--- ordered names (lib/ordered/count-sizes.lua). queues: sizes; heartbeat: the
+-- ordered names (lib/ordered/count-sizes.lua). queues: sizes and how long each
+-- queue's oldest waiting job has waited (lib/queues/measure-latency.lua); heartbeat: the
 -- heartbeat hash's fields; due: scheduled and retry jobs already due; flow and
 -- ordered: sizes per name, in the order asked; expired: jobs recorded as
 -- expired since the prefix was first used (lib/expiry/expire-fetched.lua).
@@ -12,6 +13,8 @@
 -- Replays: reads only (flow's sizes prune deferral records already due,
 -- which no reader counts).
 -- @include lib/common/prefix-keys.lua
+-- @include lib/common/edit-job-text.lua
+-- @include lib/queues/measure-latency.lua
 -- @include lib/ordered/state.lua
 -- @include lib/flow/stats.lua
 -- @include lib/ordered/count-sizes.lua
@@ -20,10 +23,12 @@ local function counter(name)
   return tonumber(redis.call('GET', P .. 'stat:' .. name)) or 0
 end
 
+local now = now_ms()
 local sizes = {}
 for _, queue in ipairs(redis.call('SMEMBERS', KEYS[1])) do
   sizes[#sizes + 1] = queue
   sizes[#sizes + 1] = redis.call('LLEN', P .. 'queue:' .. queue)
+  sizes[#sizes + 1] = queue_latency_ms(queue, now)
 end
 
 local registry = redis.call('HGETALL', KEYS[2])
@@ -34,7 +39,6 @@ for j = 1, #registry, 2 do
   end
 end
 
-local now = now_ms()
 local flow, ordered_at = {}, 2
 if ARGV[2] then flow, ordered_at = flow_sizes(2, now) end
 local ordered = {}

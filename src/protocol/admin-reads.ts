@@ -7,7 +7,7 @@ export const queues = defineCall(
   scripts.queues,
   { queues: key, paused: key },
   {},
-  groups({ name: text, size: number, paused: flag, servedMs: number }),
+  groups({ name: text, size: number, paused: flag, servedMs: number, latencyMs: number }),
 );
 
 export const inflight = defineCall(
@@ -54,7 +54,7 @@ export const stats = defineCall(
     dead: number,
     ticks: number,
     inflight: number,
-    queues: groups({ name: text, size: number }),
+    queues: groups({ name: text, size: number, latencyMs: number }),
     policy: text,
     schedules: number,
     nowMs: number,

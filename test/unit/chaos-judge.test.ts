@@ -66,6 +66,7 @@ function stats(processed: number, failed: number): Stats {
     failed,
     expired: 0,
     queues: {},
+    latency: {},
     scheduled: 0,
     retry: 0,
     dead: 1,

@@ -1,10 +1,10 @@
-// GET /queues (each queue, its size, paused or not, last served) and
+// GET /queues (each queue, its size, its latency, paused or not, last served) and
 // GET /queues/:name (its jobs, next first, paginated, searchable by name),
 // with pause and resume.
 import type { Context, Hono } from "hono";
 import { html } from "hono/html";
 import { jobTable, nameSearch } from "../job-table.js";
-import { number, page, postButton, when } from "../layout.js";
+import { latency, number, page, postButton, when } from "../layout.js";
 import type { DashboardEnv, DashboardScope } from "../types.js";
 import { PAGE_SIZE } from "./jobs.js";
 
@@ -18,11 +18,11 @@ export function queueRoutes(app: Hono<DashboardEnv>, scope: DashboardScope): voi
       c,
       "/queues",
       "Queues",
-      html`<div class="scroll"><table><tr><th>queue</th><th>waiting</th><th>last served</th><th></th></tr>${queues.map(
+      html`<div class="scroll"><table><tr><th>queue</th><th>waiting</th><th title="how long the job that runs next has waited">latency</th><th>last served</th><th></th></tr>${queues.map(
         (q) =>
-          html`<tr><td><a href="${c.var.base}/queues/${encodeURIComponent(q.name)}">${q.name}</a>${q.paused ? html` <span class="tag">paused</span>` : ""}</td><td>${number(
+          html`<tr data-queue="${q.name}"><td><a href="${c.var.base}/queues/${encodeURIComponent(q.name)}">${q.name}</a>${q.paused ? html` <span class="tag">paused</span>` : ""}</td><td>${number(
             q.size,
-          )}</td><td>${when(q.lastServedAt)}</td><td>${pauseButton(c, q.name, q.paused)}</td></tr>`,
+          )}</td><td>${latency(q.latencyMs)}</td><td>${when(q.lastServedAt)}</td><td>${pauseButton(c, q.name, q.paused)}</td></tr>`,
       )}</table></div>${queues.length === 0 ? html`<p class="muted">No queues yet.</p>` : ""}`,
     );
   });
@@ -54,7 +54,7 @@ export function queueRoutes(app: Hono<DashboardEnv>, scope: DashboardScope): voi
       c,
       "/queues",
       `Queue ${name}`,
-      html`<p class="bar">${number(queue.size)} waiting${paused ? html` <span class="tag">paused</span>` : ""} ${pauseButton(c, name, paused)}</p>${nameSearch(c)}${jobTable(
+      html`<p class="bar">${number(queue.size)} waiting, the next for ${latency(queue.latencyMs)}${paused ? html` <span class="tag">paused</span>` : ""} ${pauseButton(c, name, paused)}</p>${nameSearch(c)}${jobTable(
         c,
         found,
         {
