@@ -1,6 +1,6 @@
 // A primary, a replica and (optionally) a Sentinel watching them, each a
 // process of its own on a free port with its own folder (AOF, appendfsync
-// always). Free of vitest: the durability tests and the Sentinel chaos
+// always, a log file). Free of vitest: the durability tests and the Sentinel chaos
 // phase both start one. Every process is stopped by its PID; an exit hook
 // kills them if the run dies first.
 import { spawn, type ChildProcess } from "node:child_process";
@@ -34,6 +34,8 @@ export interface ReplicatedRedis {
   sentinelPort: number | undefined;
   /** The port Sentinel names as the primary now. */
   primaryPort(): Promise<number>;
+  /** Each node's log file, then the Sentinel's (undefined without one). */
+  logs: { nodes: [string, string]; sentinel: string | undefined };
   stop(): Promise<void>;
 }
 
@@ -60,7 +62,7 @@ async function startNode(dir: string, extra: string[]): Promise<RedisNode> {
       if (alive()) process.kill(child!.pid!, "SIGCONT");
     },
     async start(replicaOf) {
-      const args = [...durableRedisArgs(port, dir), ...extra];
+      const args = [...durableRedisArgs(port, dir), "--logfile", join(dir, "redis.log"), ...extra];
       if (replicaOf !== undefined) args.push("--replicaof", "127.0.0.1", String(replicaOf));
       child = spawn("redis-server", args, { stdio: "ignore" });
       child.on("error", () => {});
@@ -133,6 +135,7 @@ export async function startReplicatedRedis(options: {
         `sentinel down-after-milliseconds ${MASTER_NAME} ${downAfter}`,
         `sentinel failover-timeout ${MASTER_NAME} 4000`,
         `sentinel parallel-syncs ${MASTER_NAME} 1`,
+        `logfile ${join(dirs[2]!, "sentinel.log")}`,
         "",
       ].join("\n"),
     );
@@ -183,6 +186,10 @@ export async function startReplicatedRedis(options: {
   return {
     nodes: [primary, replica],
     sentinelPort,
+    logs: {
+      nodes: [join(dirs[0]!, "redis.log"), join(dirs[1]!, "redis.log")],
+      sentinel: options.sentinel ? join(dirs[2]!, "sentinel.log") : undefined,
+    },
     primaryPort: () => (sentinelPort === undefined ? Promise.resolve(primary.port) : ask()),
     async stop() {
       killAll();

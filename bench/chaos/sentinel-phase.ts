@@ -4,7 +4,9 @@
 // `durability: { replicas: 1 }`. Faults: the primary SIGKILLed (restarted
 // as a replica once Sentinel has promoted the other), and the primary
 // frozen by SIGSTOP for ~3.5 s, long enough for a failover while clients
-// still write to it when it wakes. Judged, all in this process:
+// still write to it when it wakes. After each, the harness waits until
+// Sentinel and both nodes agree again (sentinel-settle.ts) before the next.
+// Judged, all in this process:
 //   lost                 an acknowledged enqueue (plain job, or an ordered
 //                        payload) that never ran
 //   fences not grown     a run of a unique key or an ordered id whose fence
@@ -18,7 +20,8 @@ import { createTickq, type Tickq } from "../../src/index.js";
 import type { OrderedContext } from "../../src/ordered/types.js";
 import type { JobContext } from "../../src/types.js";
 import { columnOf, mustBeZero, mustMatch, problemsOf, type Check, type Column } from "./checks.js";
-import { MASTER_NAME, replicaInSync, startReplicatedRedis, type ReplicatedRedis } from "./replicated-redis.js";
+import { MASTER_NAME, startReplicatedRedis, type ReplicatedRedis } from "./replicated-redis.js";
+import { settle } from "./sentinel-settle.js";
 import { between, seededRng, sleep, type Rng } from "./rng.js";
 
 export interface SentinelOptions {
@@ -49,6 +52,8 @@ export interface SentinelResult {
   failovers: { kill: number; freeze: number };
   failoversAsked: number;
   enqueueRetries: number;
+  /** Times the harness put the replication right where Sentinel did not (sentinel-settle.ts). */
+  repairs: number;
   lostIds: string[];
   lostPayloads: string[];
   notGrown: string[];
@@ -153,24 +158,33 @@ async function waitFor(check: () => Promise<boolean>, timeoutMs: number): Promis
   return false;
 }
 
-/** One failover: the current primary killed or frozen; resolves once both nodes replicate again. */
-async function failover(servers: ReplicatedRedis, kind: "kill" | "freeze", freezeMs: number): Promise<boolean> {
+/**
+ * One failover: the current primary killed (and started again) or frozen;
+ * resolves once Sentinel and both nodes agree again (sentinel-settle.ts).
+ * `moved`: Sentinel named the other node, which is what the phase counts.
+ */
+async function failover(
+  servers: ReplicatedRedis,
+  kind: "kill" | "freeze",
+  o: Pick<SentinelOptions, "freezeMs" | "log">,
+): Promise<{ moved: boolean; repairs: number }> {
   const port = await servers.primaryPort();
   const node = servers.nodes.find((n) => n.port === port)!;
+  let moved: boolean;
   if (kind === "kill") {
     await node.kill();
-    const moved = await waitFor(async () => (await servers.primaryPort()) !== port, 30_000);
-    // Not moved: Sentinel still names this node, so it comes back as the primary it was
-    // (a replica of itself would never sync); the phase counts one failover fewer.
-    await node.start(moved ? await servers.primaryPort() : undefined);
-    if (moved) await replicaInSync(node.url, 60_000);
-    return moved;
+    moved = await waitFor(async () => (await servers.primaryPort()) !== port, 30_000);
+    // It comes back as a replica of the node Sentinel names now, or, if
+    // Sentinel still names it, as the primary it was (a replica of itself
+    // would never sync). Whatever Sentinel does next, settle waits for it.
+    const named = await servers.primaryPort();
+    await node.start(named === port ? undefined : named);
+  } else {
+    await node.freeze(o.freezeMs);
+    moved = await waitFor(async () => (await servers.primaryPort()) !== port, 5_000);
   }
-  await node.freeze(freezeMs);
-  const moved = await waitFor(async () => (await servers.primaryPort()) !== port, 5_000);
-  // Woken, it is still a primary until Sentinel demotes it (about 10 s here).
-  if (moved) await replicaInSync(node.url, 60_000);
-  return moved;
+  const repairs = await settle(servers, { log: o.log });
+  return { moved, repairs };
 }
 
 /** The phase's problems: every must-be-0 row that is not, fewer failovers than asked, a miscount. */
@@ -200,6 +214,7 @@ export async function runSentinelPhase(o: SentinelOptions): Promise<SentinelResu
   let stopping = false;
   const failovers = { kill: 0, freeze: 0 };
   let enqueueRetries = 0;
+  let repairs = 0;
   try {
     const loops = Array.from({ length: o.tickLoops }, async () => {
       const { plain, ordered } = open();
@@ -246,11 +261,15 @@ export async function runSentinelPhase(o: SentinelOptions): Promise<SentinelResu
       }
     })();
 
+    // Sentinel may still be finding the replica: no fault before it knows the whole topology.
+    repairs += await settle(servers, { log });
     for (let f = 0; f < 2 * o.failoversPerKind; f++) {
       const kind = f % 2 === 0 ? "kill" : "freeze";
       await sleep(between(rng, 500, 1_500));
       log(`sentinel: failover ${f + 1}/${2 * o.failoversPerKind} by ${kind === "kill" ? "SIGKILL" : "SIGSTOP"}`);
-      if (await failover(servers, kind, o.freezeMs)) failovers[kind]++;
+      const done = await failover(servers, kind, o);
+      if (done.moved) failovers[kind]++;
+      repairs += done.repairs;
     }
     await enqueueing;
     const done = () =>
@@ -274,6 +293,7 @@ export async function runSentinelPhase(o: SentinelOptions): Promise<SentinelResu
       failovers,
       failoversAsked: o.failoversPerKind,
       enqueueRetries,
+      repairs,
       lostIds: lost,
       lostPayloads: payloadsLost.map(String),
       notGrown: observed.notGrown,
@@ -301,6 +321,7 @@ const CHECKS: Check<SentinelResult>[] = [
   { label: "jobs acknowledged", value: (r) => r.acknowledged },
   { label: "ordered payloads acknowledged", value: (r) => r.payloads },
   { label: "enqueue calls sent again", value: (r) => r.enqueueRetries },
+  { label: "replication the harness repaired", value: (r) => r.repairs },
   mustBeZero(
     "lost jobs",
     (r) => r.lost,
