@@ -471,8 +471,15 @@ export interface Stats {
   dead: number;
   /** Dead-set entries evicted by `deadMaxJobs` or `deadMaxAgeSeconds`, ever. */
   deadEvicted: number;
-  /** Jobs fetched by ticks and not yet acked. */
+  /**
+   * Jobs in ticks' lists: fetched and not yet acked — running, waiting for
+   * a slot, finished and not yet acked, or left by a tick that died.
+   */
   inflight: number;
+  /** Jobs whose handlers live ticks are running, as each tick's last step reported it. */
+  running: number;
+  /** Jobs live ticks fetched and have not started (waiting for a slot), as each tick's last step reported it. */
+  fetchedWaiting: number;
   /** Registered ticks, live or awaiting resurrection. */
   ticks: number;
   /** Redis' maxmemory-policy. */

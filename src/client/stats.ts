@@ -45,6 +45,8 @@ export async function readStats(runtime: Runtime): Promise<Stats> {
     dead: reply.dead,
     ticks: reply.ticks,
     inflight: reply.inflight,
+    running: reply.running,
+    fetchedWaiting: reply.waiting,
     queues,
     latency,
     paused,

@@ -3,7 +3,8 @@
 -- queues), release the resurrector lock if this tick holds it, and remove
 -- the tick's registration once its lists are empty. A job still listed (a
 -- handler that ignored the abort) keeps the registration, and the lease is
--- left to expire so a later tick resurrects it.
+-- left to expire so a later tick resurrects it; its load (lib/tick/run-solo.lua)
+-- then says those jobs run and none waits.
 -- As a Sidekiq process, the tick leaves `processes` with its lists empty;
 -- otherwise its heartbeat shows the jobs still running until the lease
 -- expires.
@@ -64,6 +65,9 @@ if #names > 0 then left = left + redis.call('HLEN', oinproc_key(tick)) end
 if left == 0 then
   redis.call('HDEL', KEYS[1], tick)
   redis.call('HDEL', P .. 'solo', tick)
+elseif state == 'fresh' then
+  -- What is still listed are handlers that ignored the abort: running, none waiting (stats.lua).
+  redis.call('HSET', lease, 'load', left .. ' 0')
 end
 if #KEYS > 2 then
   if left == 0 then sidekiq_leave(3) elseif state == 'fresh' then sidekiq_beat(3, now, ARGV[3], 7) end

@@ -2,13 +2,15 @@
 -- KEYS: queues ticks
 -- ARGV: prefix flowNames[] orderedNames[]
 -- Returns: (processed failed deadEvicted scheduled retry dead ticks inflight queues[name size latencyMs]
---   policy schedules nowMs heartbeat[field ms] paused[] due flow[][] ordered[][] expired)
+--   policy schedules nowMs heartbeat[field ms] paused[] due flow[][] ordered[][] expired running waiting)
 -- flowNames: job names (flow sizes, lib/flow/stats.lua); orderedNames:
 -- ordered names (lib/ordered/count-sizes.lua). queues: sizes and how long each
 -- queue's oldest waiting job has waited (lib/queues/measure-latency.lua); heartbeat: the
 -- heartbeat hash's fields; due: scheduled and retry jobs already due; flow and
 -- ordered: sizes per name, in the order asked; expired: jobs recorded as
 -- expired since the prefix was first used (lib/expiry/expire-fetched.lua).
+-- running and waiting: the jobs live ticks' handlers run and the jobs they
+-- fetched and have not started, as each tick's last step reported them (lib/tick/run-solo.lua).
 -- One call answers everything stats() and a dashboard refresh show.
 -- Replays: reads only (flow's sizes prune deferral records already due,
 -- which no reader counts).
@@ -32,11 +34,13 @@ for _, queue in ipairs(redis.call('SMEMBERS', KEYS[1])) do
 end
 
 local registry = redis.call('HGETALL', KEYS[2])
-local inflight = 0
+local inflight, running, waiting = 0, 0, 0
 for j = 1, #registry, 2 do
   for _, queue in ipairs(registered_queues(registry[j + 1])) do
     inflight = inflight + redis.call('LLEN', inproc_key(registry[j], queue))
   end
+  local r, w = string.match(redis.call('HGET', P .. 'tick:' .. registry[j], 'load') or '', '^(%d+) (%d+)$')
+  if r then running, waiting = running + tonumber(r), waiting + tonumber(w) end
 end
 
 local flow, ordered_at = {}, 2
@@ -52,5 +56,5 @@ return {
   string.match(redis.call('INFO', 'memory'), 'maxmemory_policy:(%S+)') or '',
   redis.call('HLEN', P .. 'schedules:fp'),
   now, redis.call('HGETALL', P .. 'heartbeat'), redis.call('SMEMBERS', P .. 'paused'), due,
-  flow, ordered, counter('expired'),
+  flow, ordered, counter('expired'), running, waiting,
 }

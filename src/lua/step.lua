@@ -13,8 +13,9 @@
 --   sentOn? expired?[])
 -- ticks: P.."ticks"; lease: P.."tick:"..ID; process and beat: only as a Sidekiq
 -- process (lib/sidekiq/register-process.lua). call: the call number, then
--- optionally a space and the solo marker (lib/tick/run-solo.lua: '-' clear, or
--- the job run alone from now on, noted after the acks; absent: keep). acks:
+-- optionally the tick's load ("/running/waiting", kept in the lease hash for
+-- stats.lua), then optionally a space and the solo marker (lib/tick/run-solo.lua:
+-- '-' clear, or the job run alone from now on, noted after the acks; absent: keep). acks:
 -- lib/tick/ack-jobs.lua (others: their count, which may carry a results header, the
 -- outcomes, then the results entries, lib/results/keep-results.lua); fetch: lib/tick/fetch-jobs.lua; ordered:
 -- lib/ordered/state.lua, lib/ordered/ack-ids.lua (absent: no ordered names).
@@ -33,7 +34,8 @@
 -- replay no longer finds either: nothing is counted twice. The beat is
 -- numbered too: an older or replayed one changes nothing. Flow slots are
 -- taken and freed with the jobs' moves, so they are settled once too. The
--- solo marker is a plain write of the tick's record: run twice, the same.
+-- solo marker is a plain write of the tick's record: run twice, the same;
+-- so is the load, and a replay answers before reaching either.
 -- allow-oom: acking frees memory; it must run when Redis is full.
 -- @include lib/common/prefix-keys.lua
 -- @include lib/common/edit-job-text.lua
@@ -58,7 +60,7 @@
 -- @include lib/tick/run-solo.lua
 
 local tick, lease = ARGV[2], KEYS[2]
-local seq, solo = call_number(ARGV[6])
+local seq, solo, load = call_number(ARGV[6])
 local now = now_ms()
 local state, kept = call_state(lease, seq)
 if state == 'replay' then
@@ -80,6 +82,10 @@ if #KEYS > 2 then sidekiq_beat(3, now, ARGV[3], 7) end
 local batch, queues, picks = fetch_args(next_arg)
 keep_expired_like_dead(tonumber(ARGV[4]), tonumber(ARGV[5]))
 local fetched, ordered, flowed = fetch_mixed(tick, batch, queues, picks, names, now)
+local fetched_count = 0
+for g = 2, #fetched, 3 do fetched_count = fetched_count + #fetched[g] end
+for _, group in ipairs(ordered) do fetched_count = fetched_count + #group[3] end
+note_load(lease, load, fetched_count)
 -- Ordered groups are part of the reply only for a tick that serves ordered names.
 local kept_reply, reply = { now, 1, evicted, without_jobs(fetched), {}, missed }, { now, 1, evicted, fetched, {}, missed }
 if #names > 0 then kept_reply[5], reply[5] = slim_ordered(ordered), ordered end

@@ -64,6 +64,8 @@ export const stats = defineCall(
     flow: list(list(number)),
     ordered: list(list(number)),
     expired: number,
+    running: number,
+    waiting: number,
   }),
 );
 

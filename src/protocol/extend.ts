@@ -1,4 +1,4 @@
-// extend.lua: keeps a tick's lease alive (and beats as a Sidekiq process).
+// extend.lua: keeps a tick's lease alive with its load (and beats as a Sidekiq process).
 import { scripts } from "../lua/index.js";
 import { counted, defineCall, flag, group, key, number, optional, text } from "./define.js";
 import { beat, processKeys } from "./sections.js";
@@ -6,6 +6,12 @@ import { beat, processKeys } from "./sections.js";
 export const extend = defineCall(
   scripts.extend,
   { lease: key, process: processKeys },
-  { tickId: text, leaseMs: number, beat, progress: optional(counted(group({ jid: text, value: text })), "last") },
+  {
+    tickId: text,
+    leaseMs: number,
+    load: text,
+    beat,
+    progress: optional(counted(group({ jid: text, value: text })), "last"),
+  },
   flag,
 );

@@ -11,6 +11,12 @@ import { takeProgress } from "../results/progress.js";
 import * as protocol from "../protocol/index.js";
 import { runCall } from "../protocol/run.js";
 import type { Beat } from "../sidekiq/process.js";
+import type { TickLoad } from "./pipeline.js";
+
+/** A load as extend and step carry it: "running waiting", or "" for none. */
+export function loadText(load: TickLoad | undefined): string {
+  return load === undefined ? "" : `${load.running} ${load.waiting}`;
+}
 
 export interface Fence {
   /** True while the lease was confirmed recently enough to start a job. */
@@ -30,12 +36,14 @@ interface FenceOptions {
   trips: RoundTrips;
   /** The lease is gone (extend found no key). */
   onLost(): void;
+  /** The tick's load now (pipeline.ts), which every extend reports; none: an extend leaves it. */
+  load?(): TickLoad | undefined;
   /** As a Sidekiq process, every extend beats too (src/sidekiq/process.ts). */
   beats?: { keys: { heartbeat: string; work: string; workers: string }; section(): Beat };
 }
 
 export function fenceLease(runtime: Runtime, options: FenceOptions): Fence {
-  const { tickId, leaseMs, trips, onLost, beats } = options;
+  const { tickId, leaseMs, trips, onLost, beats, load } = options;
   const margin = Math.min(1_000, Math.floor(leaseMs / 4));
   const every = Math.max(10, Math.floor(leaseMs / 3));
   let confirmedAt = monotonicMs();
@@ -53,6 +61,7 @@ export function fenceLease(runtime: Runtime, options: FenceOptions): Fence {
       {
         tickId,
         leaseMs,
+        load: loadText(load?.()),
         beat: beats?.section(),
         progress: progress.length === 0 ? undefined : progress.map(([jid, value]) => ({ jid, value })),
       },

@@ -52,6 +52,12 @@ export interface StepReply<W = FetchedJob> {
   sentOn?: number;
 }
 
+/** A tick's jobs as a call reports them: handlers running, and jobs fetched that wait for a slot. */
+export interface TickLoad {
+  running: number;
+  waiting: number;
+}
+
 export interface PipelineInput<W = FetchedJob, O = Outcome> {
   first: W[];
   /** The first fetch filled its batch: more may be waiting. */
@@ -83,10 +89,14 @@ export interface PipelineInput<W = FetchedJob, O = Outcome> {
   /**
    * Acks `acks` and fetches up to `fetch` jobs (0: none). `solo`: the job
    * about to run alone, null to clear that record, undefined to leave it.
+   * `load`: the jobs running and the jobs fetched not yet started as the
+   * call goes out (stats() shows them apart).
    */
-  step(acks: O[], fetch: number, solo?: W | null): Promise<StepReply<W>>;
+  step(acks: O[], fetch: number, solo: W | null | undefined, load: TickLoad): Promise<StepReply<W>>;
   /** Every outcome, as it happens. */
   onOutcome(outcome: O): void;
+  /** Receives, once, how to read the tick's load at any moment (the lease's extends report it). */
+  watchLoad?(read: () => TickLoad): void;
 }
 
 export interface PipelineResult<W = FetchedJob, O = Outcome> {
@@ -139,6 +149,7 @@ export async function runPipeline<W, O>(p: PipelineInput<W, O>): Promise<Pipelin
   const me = {};
   // The solo job's handler has not settled (its record must stay, and the gate closed, until it has).
   let aloneRunning = false;
+  p.watchLoad?.(() => ({ running, waiting: buffer.length }));
   const lowWater = () => Math.max(Math.floor(p.batch / 2), Math.min(p.batch, prefetch.lead()));
   const stopping = () => p.signal.aborted || failure !== undefined;
 
@@ -149,7 +160,7 @@ export async function runPipeline<W, O>(p: PipelineInput<W, O>): Promise<Pipelin
     handBack = false;
     if (fetch > 0) slotFreed = false;
     const sentAt = monotonicMs();
-    p.step(acks, fetch, marker)
+    p.step(acks, fetch, marker, { running, waiting: buffer.length })
       .then(
         (reply) => {
           prefetch.stepTook(monotonicMs() - sentAt);

@@ -24,7 +24,7 @@ import { takeProgress } from "../results/progress.js";
 import { readFetchedFenced } from "../flow/fences.js";
 import { budgetCheck } from "./passes/start-budget.js";
 import { housekeepArgs, readHousekeep, type HousekeepLimits } from "./passes/housekeep.js";
-import { runPipeline, type StepReply } from "./pipeline.js";
+import { runPipeline, type StepReply, type TickLoad } from "./pipeline.js";
 import { fetchArgs } from "./queue-order.js";
 import type { RoundTrips } from "../redis/adapter.js";
 import { learnClock, learnEvictionPolicy, redisNowMs, redisNowSec, type Runtime } from "./runtime.js";
@@ -92,7 +92,9 @@ async function tickOnce(runtime: Runtime, options: TickOptions, tickId: string):
     report.leaseLost = true;
     controller.abort(new Error("tick lease lost"));
   };
-  const fence = fenceLease(runtime, { tickId, leaseMs, trips, onLost: lost, beats });
+  // The pipeline's load once it runs; before, nothing is reported.
+  let readLoad: () => TickLoad | undefined = () => undefined;
+  const fence = fenceLease(runtime, { tickId, leaseMs, trips, onLost: lost, beats, load: () => readLoad() });
   const work = orderedInTick(runtime, fence, controller.signal, leaseMs, graceMs);
   const events = tickEvents(runtime.listeners, runtime.logs);
 
@@ -148,7 +150,12 @@ async function tickOnce(runtime: Runtime, options: TickOptions, tickId: string):
       if (!reply.leaseHeld) lost();
     }
 
-    const step = async (acks: WorkOutcome[], fetch: number, solo?: Work | null): Promise<StepReply<Work>> => {
+    const step = async (
+      acks: WorkOutcome[],
+      fetch: number,
+      solo: Work | null | undefined,
+      load: TickLoad,
+    ): Promise<StepReply<Work>> => {
       const sent = monotonicMs();
       try {
         const { plain, ordered } = splitOutcomes(acks);
@@ -156,7 +163,7 @@ async function tickOnce(runtime: Runtime, options: TickOptions, tickId: string):
         await nameLargeJobs([...plain.map((o) => o.job), ...(solo && !isOrdered(solo) ? [solo] : [])]);
         const stepped = await calls.send(protocol.step, {
           ...common,
-          call: numbered(calls.next(), solo),
+          call: numbered(calls.next(), solo, load),
           beat: beats?.section(),
           acks: ackArgs(plain, runtime.results, takeProgress(runtime.progress)),
           fetch: fetchArgs(plan, fetch),
@@ -200,6 +207,7 @@ async function tickOnce(runtime: Runtime, options: TickOptions, tickId: string):
       alone: (job) => (job.suspect || job.resurrections > 0) && job.resurrections < runtime.maxResurrections,
       step,
       onOutcome: (outcome) => tally(report, outcome),
+      watchLoad: (read) => void (readLoad = read),
     });
     report.abandoned = result.abandoned;
     const unstarted = [...result.deferred, ...result.unstarted];
@@ -286,11 +294,16 @@ function tally(report: TickReport, o: WorkOutcome): void {
   } else report.requeued++;
 }
 
-/** A step's call number, with lib/tick/run-solo.lua's marker: none leaves the tick's solo record, "-" clears it, else the job to record. */
-function numbered(seq: number, solo: Work | null | undefined): string {
-  if (solo === undefined) return String(seq);
-  if (solo === null) return `${seq} -`;
-  return isOrdered(solo) ? `${seq} o${solo.name} ${solo.id}` : `${seq} p${solo.ref ?? solo.raw}`;
+/**
+ * A step's call header (lib/tick/run-solo.lua): its number and the tick's
+ * load ("seq/running/waiting"), then the solo marker: none leaves the
+ * tick's solo record, "-" clears it, else the job to record.
+ */
+function numbered(seq: number, solo: Work | null | undefined, load: TickLoad): string {
+  const head = `${seq}/${load.running}/${load.waiting}`;
+  if (solo === undefined) return head;
+  if (solo === null) return `${head} -`;
+  return isOrdered(solo) ? `${head} o${solo.name} ${solo.id}` : `${head} p${solo.ref ?? solo.raw}`;
 }
 
 /** The budget check reads plain jobs' timeoutMs; an ordered id always starts. */

@@ -72,6 +72,8 @@ function stats(processed: number, failed: number): Stats {
     dead: 1,
     deadEvicted: 0,
     inflight: 0,
+    running: 0,
+    fetchedWaiting: 0,
     ticks: 0,
     evictionPolicy: "noeviction",
     paused: [],

@@ -83,7 +83,7 @@ describe("encoding a call", () => {
 
   it("refuses a beat without the process keys, a missing part and a mistyped value, naming the script", () => {
     const beat = { number: 1, running: [] };
-    expect(() => encode(protocol.extend, { lease: "L" }, { tickId: "t1", leaseMs: 1, beat })).toThrow(
+    expect(() => encode(protocol.extend, { lease: "L" }, { tickId: "t1", leaseMs: 1, load: "", beat })).toThrow(
       /extend.*beat is sent exactly when the optional keys are/,
     );
     expect(() => encode(protocol.pause, { paused: "P" }, { queue: "q" })).toThrow(/pause.*paused must be a boolean/);

@@ -1,5 +1,7 @@
 // GET / (the overview) and GET /overview (its live part alone, which the
-// page's script fetches every few seconds while not paused). The live part
+// page's script fetches every few seconds while not paused). Running and
+// fetched-waiting are what live ticks last reported; in flight is every job
+// ticks' lists hold (those two, acks not yet sent, and dead ticks' jobs). The live part
 // costs one stats() call — one stats script — per refresh; the daily chart
 // is read once, with the page.
 import type { Context, Hono } from "hono";
@@ -24,7 +26,7 @@ function live(c: Ctx, stats: Stats): Html {
   const paused = new Set(stats.paused);
   const names = [...new Set([...Object.keys(stats.queues), ...stats.paused])].sort();
   return html`${stats.warnings.map((w) => html`<p class="warn" role="alert">${w}</p>`)}
-<div class="cards">${card("processed", stats.processed)}${card("failed", stats.failed)}${card("waiting", waiting, "/queues")}${card("in flight", stats.inflight, "/running")}${card(
+<div class="cards">${card("processed", stats.processed)}${card("failed", stats.failed)}${card("waiting", waiting, "/queues")}${card("running", stats.running, "/running")}${card("fetched, waiting", stats.fetchedWaiting)}${card("in flight", stats.inflight, "/running")}${card(
     "scheduled",
     stats.scheduled,
     "/scheduled",

@@ -119,8 +119,8 @@ describe.each(adapterCases)("the jobs API racing ticks over $name", (adapterCase
     expect(after).toHaveLength(11);
     expect(ran).toEqual(Array(10).fill("default"));
     expect(await tq.queues.list()).toEqual([
-      { name: "default", size: 0, paused: false, lastServedAt: expect.any(Number) },
-      { name: "slow", size: 11, paused: true, lastServedAt: expect.any(Number) },
+      { name: "default", size: 0, paused: false, lastServedAt: expect.any(Number), latencyMs: 0 },
+      { name: "slow", size: 11, paused: true, lastServedAt: expect.any(Number), latencyMs: expect.any(Number) },
     ]);
     expect((await tq.stats()).paused).toEqual(["slow"]);
     await tq.queues.resume("slow");

@@ -123,8 +123,18 @@ describeWithChromium("the dashboard in headless Chromium", () => {
 
       const stats = await tq.stats();
       expect(stats).toMatchObject({ processed: 15, failed: 3, dead: 3, scheduled: 4 });
-      for (const label of ["processed", "failed", "dead", "scheduled", "retry", "in flight"] as const) {
-        const key = label === "in flight" ? "inflight" : label;
+      const keys = { "in flight": "inflight", "fetched, waiting": "fetchedWaiting" } as const;
+      for (const label of [
+        "processed",
+        "failed",
+        "dead",
+        "scheduled",
+        "retry",
+        "in flight",
+        "running",
+        "fetched, waiting",
+      ] as const) {
+        const key = label === "in flight" || label === "fetched, waiting" ? keys[label] : label;
         expect(await statOnPage(label), label).toBe(stats[key]);
       }
       expect(await statOnPage("waiting")).toBe(7);
@@ -186,6 +196,13 @@ describeWithChromium("the dashboard in headless Chromium", () => {
       await tq.tick({ budgetMs: 5_000 });
       expect((await tq.queues.list()).find((q) => q.name === "mail")).toMatchObject({ paused: true, size: 1 });
       await expect(page.locator("tr:has(a:text-is('mail')) button").innerText()).resolves.toBe("Resume");
+      // Its latency: how long its one job has waited, as queues.list() reads it around the page's load.
+      const before = (await tq.queues.list()).find((q) => q.name === "mail")!.latencyMs;
+      await page.reload();
+      const shown = Number(await page.locator("tr[data-queue=mail] [data-ms]").getAttribute("data-ms"));
+      const after = (await tq.queues.list()).find((q) => q.name === "mail")!.latencyMs;
+      expect(shown).toBeGreaterThanOrEqual(before);
+      expect(shown).toBeLessThanOrEqual(after);
       await page.screenshot({ path: `${SHOTS}/queues.png`, fullPage: true });
     },
     STEP_MS,
@@ -195,13 +212,26 @@ describeWithChromium("the dashboard in headless Chromium", () => {
     "shows a live tick with its lease, and the job it holds in flight",
     async () => {
       const jid = await tq.enqueue("buildReport", ["2026-Q4"]);
-      const tick = tq.tick({ budgetMs: 20_000 });
+      // A short lease: its extensions, every second, report the job running.
+      const tick = tq.tick({ budgetMs: 20_000, leaseMs: 3_000 });
       try {
         await page.goto(`${server.url}/dashboard/running`);
         // the tick fetches it within a moment: reload until it shows
         for (let i = 0; i < 100 && (await page.locator(`tr[data-jid="${jid}"]`).count()) === 0; i++)
           await page.reload();
         await expect(page.locator(`tr[data-jid="${jid}"] td:nth-child(2)`).innerText()).resolves.toBe("buildReport");
+        // The overview counts it running once the tick reported it (its lease extensions carry the count).
+        await page.goto(`${server.url}/dashboard`);
+        for (let i = 0; i < 100 && (await statOnPage("running")) !== 1; i++) {
+          await page.waitForTimeout(100);
+          await page.reload();
+        }
+        const stats = await tq.stats();
+        expect([await statOnPage("running"), await statOnPage("fetched, waiting")]).toEqual([
+          stats.running,
+          stats.fetchedWaiting,
+        ]);
+        expect(stats.running).toBe(1);
         await page.goto(`${server.url}/dashboard/ticks`);
         const row = page.locator("table tr").nth(1);
         await expect(row.locator("td:nth-child(5)").innerText()).resolves.toBe("default, mail, media");

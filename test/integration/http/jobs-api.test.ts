@@ -96,7 +96,7 @@ describe.each(adapterCases)("the jobs API over HTTP, $name", (adapterCase) => {
     await tickq.enqueue("ok", [], { queue: "mail" });
     expect(await call("POST", "/queues/mail/pause")).toEqual({ status: 200, body: { queue: "mail", paused: true } });
     expect((await call("GET", "/queues")).body.queues).toEqual([
-      { name: "mail", size: 1, paused: true, lastServedAt: null },
+      { name: "mail", size: 1, paused: true, lastServedAt: null, latencyMs: expect.any(Number) },
     ]);
     expect(await call("POST", "/queues/mail/resume")).toEqual({ status: 200, body: { queue: "mail", paused: false } });
     expect((await call("GET", "/stats")).body).toMatchObject({ paused: [], queues: { mail: 1 } });

@@ -93,11 +93,11 @@ describe.each(adapterCases)("results section run twice over $name", (adapterCase
 
   it("extend: a replay writes a job's progress as it was, and a lost lease writes none", async () => {
     await fetchThree();
-    const { after } = await twice(scripts.extend, ["tick:t1"], ["t1", LEASE, 2, "j1", "0.5", "j2", '{"done":3}']);
+    const { after } = await twice(scripts.extend, ["tick:t1"], ["t1", LEASE, "", 2, "j1", "0.5", "j2", '{"done":3}']);
     expect(after["progress:j1"]).toBe("0.5");
     expect(after["progress:j2"]).toBe('{"done":3}');
     await h.redis.del(`${h.prefix}tick:t1`);
-    expect(await run(scripts.extend, ["tick:t1"], ["t1", LEASE, 1, "j3", "1"])).toBe(0);
+    expect(await run(scripts.extend, ["tick:t1"], ["t1", LEASE, "", 1, "j3", "1"])).toBe(0);
     expect(await h.redis.exists(`${h.prefix}progress:j3`)).toBe(0);
   });
 

@@ -70,13 +70,13 @@ describe.each(adapterCases)("scripts as a Sidekiq process, run twice, over $name
     await run(scripts.begin, ["ticks", "tick:t1", ...SK], beginArgs);
     const [a] = (await fetched()) as [string];
     const keys = ["tick:t1", ...SK];
-    await twice(scripts.extend, keys, ["t1", LEASE, 2, 1, "w1", work(a)]);
+    await twice(scripts.extend, keys, ["t1", LEASE, "", 2, 1, "w1", work(a)]);
     const now = await snapshot(h.redis, h.prefix);
-    await run(scripts.extend, keys, ["t1", LEASE, 1, 0]); // overtaken by beat 2: ignored
+    await run(scripts.extend, keys, ["t1", LEASE, "", 1, 0]); // overtaken by beat 2: ignored
     expect(await snapshot(h.redis, h.prefix)).toEqual(now);
     expect(now["host:t1:work"]).toEqual({ w1: work(a) });
     await h.redis.del(`${h.prefix}host:t1`, `${h.prefix}host:t1:work`, `${h.prefix}host:t1:workers`);
-    await run(scripts.extend, keys, ["t1", LEASE, 3, 0]);
+    await run(scripts.extend, keys, ["t1", LEASE, "", 3, 0]);
     expect(await h.redis.exists(`${h.prefix}host:t1`, `${h.prefix}host:t1:work`)).toBe(0);
   });
 

@@ -9,12 +9,24 @@
 -- Written only while the lease is held: once it is gone the resurrector
 -- may already have read and cleared the record.
 
--- A step's ARGV[6]: its call number, then optionally a space and the
--- marker. Returns the number and the marker ('' when absent).
+-- A step's ARGV[6]: its call number, optionally followed by the tick's
+-- load ("/running/waiting": handlers running, jobs fetched not started, as
+-- the call went out), then optionally a space and the marker. Returns the
+-- number, the marker ('' when absent) and the load (nil when absent).
 local function call_number(arg)
-  local seq, marker = string.match(arg, '^(%d+) (.*)$')
-  if seq then return tonumber(seq), marker end
-  return tonumber(arg), ''
+  local head, marker = string.match(arg, '^(%S+) (.*)$')
+  if not head then head, marker = arg, '' end
+  local seq, running, waiting = string.match(head, '^(%d+)/(%d+)/(%d+)$')
+  if seq then return tonumber(seq), marker, { tonumber(running), tonumber(waiting) } end
+  return tonumber(head), marker, nil
+end
+
+-- Keeps the load a step reported in the tick's lease hash (`load`:
+-- "running waiting", the jobs this call fetched counted as waiting), where
+-- stats.lua sums it over live ticks. Only while the lease is held, so it
+-- goes with the lease; a replay never reaches here (it answers the kept reply).
+local function note_load(lease, load, fetched)
+  if load then redis.call('HSET', lease, 'load', load[1] .. ' ' .. (load[2] + fetched)) end
 end
 
 -- marker: '' keep, '-' clear, otherwise the solo job's record.
