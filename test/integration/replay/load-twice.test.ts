@@ -1,7 +1,8 @@
 // A tick's load (running handlers, fetched jobs waiting for a slot) rides
 // on calls the tick sends anyway: step's call header ("seq/running/waiting",
 // the jobs it fetches counted as waiting) and extend's load argument keep it
-// in the lease hash, and stats() sums it over live ticks. Each call, run
+// in the lease hash, finish leaves abandoned handlers as running, and
+// stats() sums it over live ticks. Each call, run
 // twice with the same arguments, leaves what one run left; a lost lease is
 // never brought back by it.
 import { describe, expect, it } from "vitest";
@@ -51,6 +52,17 @@ describe.each(adapterCases)("a tick's load over $name", (adapterCase) => {
     await h.redis.del(`${h.prefix}tick:t2`);
     expect(await run(scripts.extend, ["tick:t2"], ["t2", LEASE, "9 9"])).toBe(0);
     expect(await h.redis.exists(`${h.prefix}tick:t2`)).toBe(0);
+  });
+
+  it("finish leaves the handlers still listed (they ignored the abort) as running, none waiting; run twice, the same", async () => {
+    await setup();
+    const { after } = await twice(
+      scripts.finish,
+      ["ticks", "tick:t1"],
+      ["t1", LEASE, 100, 3_600, "2", 0, 0, 1, "default"],
+    );
+    expect(after["tick:t1"]).toMatchObject({ load: "1 0" });
+    expect(after["inproc:t1:default"]).toHaveLength(1);
   });
 
   it("stats() sums the loads of live ticks only: running and waiting apart, both within what ticks hold", async () => {
