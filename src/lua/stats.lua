@@ -8,9 +8,10 @@
 -- queue's oldest waiting job has waited (lib/queues/measure-latency.lua); heartbeat: the
 -- heartbeat hash's fields; due: scheduled and retry jobs already due; flow and
 -- ordered: sizes per name, in the order asked; expired: jobs recorded as
--- expired since the prefix was first used (lib/expiry/expire-fetched.lua).
+-- expired since the prefix was first used (lib/expiry/expire-fetched.lua);
 -- running and waiting: the jobs live ticks' handlers run and the jobs they
--- fetched and have not started, as each tick's last step reported them (lib/tick/run-solo.lua).
+-- fetched and have not started, as each tick's last step or lease extension
+-- reported them (lib/tick/run-solo.lua, extend.lua).
 -- One call answers everything stats() and a dashboard refresh show.
 -- Replays: reads only (flow's sizes prune deferral records already due,
 -- which no reader counts).
