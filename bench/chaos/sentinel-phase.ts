@@ -21,7 +21,7 @@ import type { OrderedContext } from "../../src/ordered/types.js";
 import type { JobContext } from "../../src/types.js";
 import { columnOf, mustBeZero, mustMatch, problemsOf, type Check, type Column } from "./checks.js";
 import { MASTER_NAME, startReplicatedRedis, type ReplicatedRedis } from "./replicated-redis.js";
-import { settle } from "./sentinel-settle.js";
+import { settleReplication } from "./sentinel-settle.js";
 import { between, seededRng, sleep, type Rng } from "./rng.js";
 
 export interface SentinelOptions {
@@ -176,14 +176,14 @@ async function failover(
     moved = await waitFor(async () => (await servers.primaryPort()) !== port, 30_000);
     // It comes back as a replica of the node Sentinel names now, or, if
     // Sentinel still names it, as the primary it was (a replica of itself
-    // would never sync). Whatever Sentinel does next, settle waits for it.
+    // would never sync). Whatever Sentinel does next, settleReplication waits for it.
     const named = await servers.primaryPort();
     await node.start(named === port ? undefined : named);
   } else {
     await node.freeze(o.freezeMs);
     moved = await waitFor(async () => (await servers.primaryPort()) !== port, 5_000);
   }
-  const repairs = await settle(servers, { log: o.log });
+  const repairs = await settleReplication(servers, { log: o.log });
   return { moved, repairs };
 }
 
@@ -262,7 +262,7 @@ export async function runSentinelPhase(o: SentinelOptions): Promise<SentinelResu
     })();
 
     // Sentinel may still be finding the replica: no fault before it knows the whole topology.
-    repairs += await settle(servers, { log });
+    repairs += await settleReplication(servers, { log });
     for (let f = 0; f < 2 * o.failoversPerKind; f++) {
       const kind = f % 2 === 0 ? "kill" : "freeze";
       await sleep(between(rng, 500, 1_500));

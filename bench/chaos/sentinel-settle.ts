@@ -89,7 +89,7 @@ function unsettled(view: View): string | undefined {
 }
 
 /** Waits until Sentinel and both nodes agree (see the file's header); returns the repairs it made. */
-export async function settle(
+export async function settleReplication(
   servers: ReplicatedRedis,
   options: { timeoutMs?: number; repairAfterMs?: number; log?: (line: string) => void } = {},
 ): Promise<number> {
