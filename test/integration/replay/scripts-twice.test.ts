@@ -179,7 +179,11 @@ describe.each(adapterCases)("each script run twice over $name", (adapterCase) =>
     // the same answer, but for what moves with Redis' clock: nowMs (field 12)
     // and each queue's latency (every third entry of field 9, the queues)
     const clockless = (reply: unknown[]) =>
-      reply.toSpliced(11, 1).toSpliced(8, 1, (reply[8] as unknown[]).filter((_, i) => i % 3 !== 2));
+      reply.toSpliced(11, 1).toSpliced(
+        8,
+        1,
+        (reply[8] as unknown[]).filter((_, i) => i % 3 !== 2),
+      );
     expect(clockless(second)).toEqual(clockless(first));
   });
 });
