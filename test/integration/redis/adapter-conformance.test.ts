@@ -124,7 +124,7 @@ describe("adapter conformance", () => {
           ],
         ),
         await run("begin", [`${p}ticks`, `${p}tick:t1`], beginArgs({ tick: "t1", leaseMs: 5_000, batch: 10 })),
-        await run("extend", [`${p}tick:t1`], ["t1", 5_000]),
+        await run("extend", [`${p}tick:t1`], ["t1", 5_000, ""]),
         await run("housekeep", [`${p}ticks`, `${p}tick:t1`], ["t1", 2, 100, 5_000, 100, 100]),
         await run("stats", [`${p}queues`, `${p}ticks`], []),
         await run(
