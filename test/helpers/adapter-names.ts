@@ -1,7 +1,7 @@
 // Which adapters a run covers: all of them, or the comma list in
 // TICKQ_ADAPTERS. Free of vitest, so vitest.config.ts refuses a bad list once,
 // before any test file loads, instead of every file failing on its own.
-export const ADAPTER_NAMES = ["ioredis", "upstash", "rest"] as const;
+export const ADAPTER_NAMES = ["ioredis", "upstash", "rest", "node-redis"] as const;
 
 export type AdapterName = (typeof ADAPTER_NAMES)[number];
 
