@@ -8,12 +8,16 @@
 // Lua values the RESP2 way unless the script asks otherwise. A client with a
 // type mapping to Buffers gets bytes, read back as UTF-8 text as ioredis does.
 //
-// Resends: node-redis never sends a command twice. When the connection
-// breaks, the commands already written are rejected (their scripts may have
-// run: tickq treats that as any failed call), and the ones not yet written
-// wait in the offline queue and go once, after the reconnect — possibly
-// after tickq's own timeout gave up on them, which a replay-safe script
-// makes harmless, as a concurrent tick.
+// Resends: node-redis itself never sends a command twice. When the
+// connection breaks, the commands already written are rejected ("Socket
+// closed unexpectedly", ECONNRESET) though their scripts may have run, and
+// the ones not yet written wait in its offline queue and go once, after the
+// reconnect. ioredis resends the first kind (autoResendUnfulfilledCommands),
+// and so does this adapter, a bounded number of times: the call waits in the
+// offline queue for the reconnect, and tickq's scripts are replay-safe, so a
+// resend of a call that ran leaves the same state and answers as the first.
+// Either kind may reach Redis after tickq's own timeout gave up on the call,
+// which a replay-safe script makes as harmless as a concurrent tick.
 /**
  * The Redis adapter for a node-redis client (`redis` v5: createClient or createCluster), for Node.
  *
@@ -43,6 +47,12 @@ export interface NodeRedisClient {
   wait?(numberOfReplicas: number, timeout: number): Promise<unknown>;
 }
 
+/** Options of `nodeRedisAdapter`. */
+export interface NodeRedisAdapterOptions {
+  /** Resends of a call whose connection broke before its reply came (its script may have run); default 2. */
+  retries?: number;
+}
+
 /** A cluster client has masters and slots; a standalone client has neither. */
 function isCluster(client: NodeRedisClient): boolean {
   return "masters" in client && "slots" in client;
@@ -61,18 +71,30 @@ function isCluster(client: NodeRedisClient): boolean {
  * const cluster = await createCluster({ rootNodes: [{ url: "redis://10.0.0.1:6379" }] }).connect();
  * const onCluster = createTickq({ redis: nodeRedisAdapter(cluster), prefix: "{tickq}:", jobs });
  */
-export function nodeRedisAdapter(client: NodeRedisClient): RedisAdapter {
+export function nodeRedisAdapter(client: NodeRedisClient, options: NodeRedisAdapterOptions = {}): RedisAdapter {
   if (typeof client?.evalSha !== "function" || typeof client.eval !== "function") {
     throw new TickqError(
       "BAD_OPTIONS",
       "nodeRedisAdapter needs a node-redis client: createClient() or createCluster() from the redis package (v5)",
     );
   }
+  const { retries = 2 } = options;
+  if (!Number.isInteger(retries) || retries < 0)
+    throw new TickqError("BAD_OPTIONS", `nodeRedisAdapter: retries must be a whole number ≥ 0, not ${retries}`);
+  const resent = async (call: () => Promise<unknown>): Promise<RedisReply> => {
+    for (let n = 0; ; n++) {
+      try {
+        return await called(call());
+      } catch (error) {
+        if (n >= retries || !connectionLost(error)) throw error;
+      }
+    }
+  };
   const cluster = isCluster(client);
   const adapter: RedisAdapter = {
     cluster,
-    evalsha: (sha, keys, args) => called(client.evalSha(sha, { keys, arguments: args })),
-    eval: (script, keys, args) => called(client.eval(script, { keys, arguments: args })),
+    evalsha: (sha, keys, args) => resent(() => client.evalSha(sha, { keys, arguments: args })),
+    eval: (script, keys, args) => resent(() => client.eval(script, { keys, arguments: args })),
   };
   const wait = client.wait;
   // A cluster client sends a keyless WAIT to any master, not the one that ran the script: no WAIT there.
@@ -82,6 +104,13 @@ export function nodeRedisAdapter(client: NodeRedisClient): RedisAdapter {
     // A standalone client has one connection: WAIT counts the replicas that hold the writes before it.
     wait: async (replicas, timeoutMs) => Number(await called(wait.call(client, replicas, timeoutMs))),
   };
+}
+
+/** The connection broke after the call was written: Redis may have run it, and its reply is lost. */
+function connectionLost(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const code = (error as { code?: unknown }).code;
+  return error.message === "Socket closed unexpectedly" || code === "ECONNRESET" || code === "EPIPE";
 }
 
 /** The reply in the adapters' common shape, or the call's error made clear. */
