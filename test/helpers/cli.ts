@@ -14,7 +14,9 @@ import { type AdapterCase, adapterCases } from "./adapters.js";
  * The CLI picks its adapter from the env: the "upstash" case would run restAdapter again, and the "node-redis"
  * case ioredis again.
  */
-export const cliConnections: AdapterCase[] = adapterCases.filter((c) => c.name !== "upstash" && c.name !== "node-redis");
+export const cliConnections: AdapterCase[] = adapterCases.filter(
+  (c) => c.name !== "upstash" && c.name !== "node-redis",
+);
 
 /** The env that points the CLI at the test Redis over `adapterCase`'s connection. */
 export function cliEnv(adapterCase: AdapterCase): Record<string, string> {

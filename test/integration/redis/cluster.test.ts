@@ -122,6 +122,18 @@ describe.each(clusterClients)("tickq on a Redis Cluster, through $name", ({ adap
   }, 30_000);
 });
 
+describe("node-redis' cluster client", () => {
+  it("offers no WAIT, so durability is refused at start, naming the adapters that can", () => {
+    const adapter = nodeRedisAdapter(nodeRedis);
+    expect(adapter.wait).toBeUndefined();
+    expect(() =>
+      createTickq({ redis: adapter, prefix: "{tq}:", jobs: {}, durability: { replicas: 1 }, logger: QUIET }),
+    ).toThrow(
+      /durability needs an adapter that can run Redis WAIT \(ioredisAdapter, or nodeRedisAdapter over one Redis\)/,
+    );
+  });
+});
+
 describe("an adapter on a Redis Cluster that does not say it is one", () => {
   it("refuses every call through an adapter that does not declare the cluster, naming the fix, and writes nothing", async () => {
     const node = new Redis(cluster.nodes[0]!);
