@@ -6,7 +6,7 @@
 // a RESP2 one; a closed client, a value that is no client and bad options
 // are refused with the fix named.
 import { createHash } from "node:crypto";
-import { createClient } from "redis";
+import { createClient, RESP_TYPES } from "redis";
 import { afterAll, afterEach, expect, it } from "vitest";
 import { startDropProxy } from "../../../bench/chaos/drop-proxy.js";
 import { createTickq, TickqError } from "../../../src/index.js";
@@ -72,13 +72,14 @@ describeOverAdapters(
       expect(await redis.get(key)).toBe("2");
     });
 
-    it("a RESP3 client answers every reply shape as a RESP2 client does", async () => {
+    it("a RESP3 client, and one mapping strings to Buffers, answer every reply shape as a RESP2 client does", async () => {
       const clients = [createClient({ url: redisUrl() }), createClient({ url: redisUrl(), RESP: 3 })];
       for (const c of clients) {
         c.on("error", () => {});
         await c.connect();
         cleanups.push(async () => c.destroy());
       }
+      const buffers = clients[0]!.withTypeMapping({ [RESP_TYPES.BLOB_STRING]: Buffer });
       const texts = [
         "return true",
         "return false",
@@ -87,13 +88,14 @@ describeOverAdapters(
         "return redis.status_reply('OK')",
         "return {'123', '{\"a\":1}', 'héllo ✓'}",
       ];
-      const [resp2, resp3] = await Promise.all(
-        clients.map((c) =>
+      const [resp2, resp3, mapped] = await Promise.all(
+        [...clients, buffers].map((c) =>
           Promise.all(texts.map((t) => runScript(nodeRedisAdapter(c), probe(t), [], [], { count: 0 }, 5_000))),
         ),
       );
       expect(resp2).toEqual([1, null, 3, [1, [2, ["x"]], [], "y"], "OK", ["123", '{"a":1}', "héllo ✓"]]);
       expect(resp3).toEqual(resp2);
+      expect(mapped).toEqual(resp2);
     });
 
     it("a client never connected, or closed, is refused with the fix named", async () => {
