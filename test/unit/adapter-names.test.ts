@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { ADAPTER_NAMES, selectedAdapterNames } from "../helpers/adapter-names.js";
 
 describe("TICKQ_ADAPTERS", () => {
-  it("unset or blank, covers ioredis, upstash and rest, not node-redis", () => {
+  it("blank, as when unset, covers ioredis, upstash and rest, not node-redis", () => {
     for (const value of [undefined, "", " , "])
       expect(selectedAdapterNames(value)).toEqual(["ioredis", "upstash", "rest"]);
   });
