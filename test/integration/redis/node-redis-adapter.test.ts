@@ -3,8 +3,9 @@
 // (its script may have run) and never sends it again, where ioredis resends
 // it; so nodeRedisAdapter resends it itself, a bounded number of times, and
 // tickq's replay-safe scripts make that harmless. A RESP3 client answers as
-// a RESP2 one; a closed client, a value that is no client and bad options
-// are refused with the fix named.
+// a RESP2 one; a Redis that is down gives tickq's clear timeout error and no
+// password; a closed client, a value that is no client and bad options are
+// refused with the fix named.
 import { createHash } from "node:crypto";
 import { createClient, RESP_TYPES } from "redis";
 import { afterAll, afterEach, expect, it } from "vitest";
@@ -107,6 +108,22 @@ describeOverAdapters(
         expect((error as Error).message).toMatch(
           /The node-redis client is closed: call `await client.connect\(\)` before tickq uses it/,
         );
+      }
+    });
+
+    it("a Redis that is down rejects with tickq's clear error, never the URL's password", async () => {
+      const client = createClient({ url: "redis://tickq:s3cret-pw@127.0.0.1:1" });
+      client.on("error", () => {});
+      client.connect().catch(() => {});
+      cleanups.push(async () => void (client.isOpen && client.destroy()));
+      const tq = createTickq({ redis: nodeRedisAdapter(client), prefix, jobs: { x: () => {} }, redisTimeoutMs: 1_000 });
+      for (const call of [() => tq.enqueue("x", []), () => tq.tick()]) {
+        const error = await call().catch((e: unknown) => e);
+        expect(error).toBeInstanceOf(TickqError);
+        expect((error as Error).message).toMatch(
+          /Redis did not answer within 1000 ms \(script \w+\); is it reachable\?/,
+        );
+        expect(String((error as Error).stack) + JSON.stringify(error)).not.toContain("s3cret-pw");
       }
     });
 
