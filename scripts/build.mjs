@@ -25,6 +25,7 @@ await build({
     "adapters/ioredis": "src/redis/ioredis.ts",
     "adapters/upstash": "src/redis/upstash.ts",
     "adapters/rest": "src/redis/rest.ts",
+    "adapters/node-redis": "src/redis/node-redis.ts",
     app: "src/http/app.ts",
     cloudflare: "src/platforms/cloudflare/worker.ts",
     vercel: "src/platforms/vercel/handler.ts",

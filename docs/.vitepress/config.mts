@@ -82,6 +82,7 @@ export default defineConfig({
           { text: "tickq/adapters/ioredis", link: "/reference/tickq/adapters/ioredis/" },
           { text: "tickq/adapters/upstash", link: "/reference/tickq/adapters/upstash/" },
           { text: "tickq/adapters/rest", link: "/reference/tickq/adapters/rest/" },
+          { text: "tickq/adapters/node-redis", link: "/reference/tickq/adapters/node-redis/" },
           { text: "tickq/cron", link: "/reference/tickq/cron/" },
           { text: "tickq/app", link: "/reference/tickq/app/" },
           { text: "tickq/cloudflare", link: "/reference/tickq/cloudflare/" },

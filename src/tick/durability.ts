@@ -26,7 +26,7 @@ export function durabilityOf(options: DurabilityOptions | undefined, redis: Redi
   if (typeof redis.wait !== "function") {
     throw new TickqError(
       "BAD_OPTIONS",
-      "durability needs an adapter that can run Redis WAIT (ioredisAdapter); over HTTP (Upstash) replication is the provider's: see docs/running-redis.md",
+      "durability needs an adapter that can run Redis WAIT (ioredisAdapter, or nodeRedisAdapter over one Redis); over HTTP (Upstash) replication is the provider's: see docs/running-redis.md",
     );
   }
   return { replicas, timeoutMs };

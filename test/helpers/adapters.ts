@@ -1,6 +1,7 @@
 // The adapters every core suite runs over (describe.each(adapterCases)):
-// ioredis over TCP; @upstash/redis, and restAdapter (fetch alone), over HTTP
-// through the local Upstash-compatible server in front of the same Redis.
+// ioredis and node-redis over TCP; @upstash/redis, and restAdapter (fetch
+// alone), over HTTP through the local Upstash-compatible server in front of
+// the same Redis.
 // TICKQ_ADAPTERS=ioredis (a comma list) narrows a run to those adapters.
 import { describe, inject, it } from "vitest";
 import { startUpstashLocal } from "../../tools/upstash-local/server.js";
@@ -50,9 +51,14 @@ export interface CuttableAdapter extends OpenedAdapter {
   stall(): void;
 }
 
+/** Whether the adapter speaks TCP to Redis itself (ioredis, node-redis), rather than HTTP to a REST server. */
+export function speaksTcp(name: string): boolean {
+  return name === "ioredis" || name === "node-redis";
+}
+
 /** An adapter whose Redis (TCP) or REST endpoint (HTTP) nothing listens on. */
 export function openUnreachable(name: string): OpenedAdapter {
-  return name === "ioredis"
+  return speaksTcp(name)
     ? openAdapter(name, { redisUrl: "redis://127.0.0.1:1", restUrl: "", restToken: "" })
     : openAdapter(name, { redisUrl: "", restUrl: "http://127.0.0.1:1", restToken: "t" });
 }
@@ -61,7 +67,7 @@ export function openUnreachable(name: string): OpenedAdapter {
 export async function openCuttable(name: string): Promise<CuttableAdapter> {
   const endpoints = testEndpoints();
   const proxy = await startProxy(endpoints.redisUrl);
-  if (name === "ioredis") {
+  if (speaksTcp(name)) {
     return { ...openAdapter(name, { ...endpoints, redisUrl: proxy.url }), cut: proxy.cut, stall: proxy.stall };
   }
   // anyScript: as test/setup/global.ts, suites run their own Lua over it.

@@ -10,8 +10,13 @@ import { inject } from "vitest";
 import { newJid } from "../../src/client/job.js";
 import { type AdapterCase, adapterCases } from "./adapters.js";
 
-/** The CLI picks its adapter from the env: the "upstash" case would run restAdapter again. */
-export const cliConnections: AdapterCase[] = adapterCases.filter((c) => c.name !== "upstash");
+/**
+ * The CLI picks its adapter from the env: the "upstash" case would run restAdapter again, and the "node-redis"
+ * case ioredis again.
+ */
+export const cliConnections: AdapterCase[] = adapterCases.filter(
+  (c) => c.name !== "upstash" && c.name !== "node-redis",
+);
 
 /** The env that points the CLI at the test Redis over `adapterCase`'s connection. */
 export function cliEnv(adapterCase: AdapterCase): Record<string, string> {

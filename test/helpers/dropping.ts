@@ -3,14 +3,14 @@
 // connection: ioredis through a TCP proxy (autoResendUnfulfilledCommands),
 // @upstash/redis and restAdapter through an HTTP proxy (their retries).
 import { Redis as UpstashRedis } from "@upstash/redis";
-import { Redis } from "ioredis";
 import { inject } from "vitest";
-import { ioredisAdapter } from "../../src/redis/ioredis.js";
 import { restAdapter } from "../../src/redis/rest.js";
 import { upstashAdapter } from "../../src/redis/upstash.js";
 import { startDropProxy } from "../../bench/chaos/drop-proxy.js";
 import { startHttpDropProxy } from "../../bench/chaos/http-drop-proxy.js";
 import type { RedisAdapter } from "../../src/types.js";
+import { speaksTcp } from "./adapters.js";
+import { openAdapter } from "./open-adapter.js";
 
 export interface DroppingAdapter {
   adapter: RedisAdapter;
@@ -20,16 +20,15 @@ export interface DroppingAdapter {
 }
 
 export async function openDropping(name: string): Promise<DroppingAdapter> {
-  if (name === "ioredis") {
+  if (speaksTcp(name)) {
     const target = new URL(inject("redisUrl"));
     const proxy = await startDropProxy(Number(target.port || 6379), target.hostname);
-    const client = new Redis(proxy.url);
-    client.on("error", () => {});
+    const opened = openAdapter(name, { redisUrl: proxy.url, restUrl: "", restToken: "" });
     return {
-      adapter: ioredisAdapter(client),
+      adapter: opened.adapter,
       dropNext: () => proxy.dropNextReply(10_000),
       close: async () => {
-        client.disconnect();
+        await opened.close();
         await proxy.close();
       },
     };

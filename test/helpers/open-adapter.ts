@@ -3,7 +3,9 @@
 // test that spawned it.
 import { Redis as UpstashRedis } from "@upstash/redis";
 import { Redis } from "ioredis";
+import { createClient } from "redis";
 import { ioredisAdapter } from "../../src/redis/ioredis.js";
+import { nodeRedisAdapter } from "../../src/redis/node-redis.js";
 import { restAdapter } from "../../src/redis/rest.js";
 import { upstashAdapter } from "../../src/redis/upstash.js";
 import type { RedisAdapter } from "../../src/types.js";
@@ -43,6 +45,18 @@ export function openAdapter(name: string, endpoints: Endpoints): OpenedAdapter {
     return {
       adapter: restAdapter({ url: endpoints.restUrl, token: endpoints.restToken, retries: 0 }),
       close: async () => {},
+    };
+  }
+  if (name === "node-redis") {
+    // Calls made before the connection is ready wait in node-redis' offline queue, so opening stays synchronous.
+    const client = createClient({ url: endpoints.redisUrl });
+    client.on("error", () => {});
+    client.connect().catch(() => {});
+    return {
+      adapter: nodeRedisAdapter(client),
+      close: async () => {
+        if (client.isOpen) client.destroy();
+      },
     };
   }
   throw new Error(`unknown adapter ${name}`);

@@ -7,8 +7,8 @@ import { buildCli, type Cli } from "../../helpers/cli.js";
 import { useHarness } from "../../helpers/harness.js";
 
 const JOBS = "test/fixtures/args-jobs.mjs";
-// The CLI picks its adapter from the env: the "upstash" case would run restAdapter again.
-const connections = adapterCases.filter((c) => c.name !== "upstash");
+// The CLI picks its adapter from the env: the "upstash" case would run restAdapter again, "node-redis" ioredis.
+const connections = adapterCases.filter((c) => c.name !== "upstash" && c.name !== "node-redis");
 
 describe.each(connections)("tickq enqueue with bad args over $name", (adapterCase) => {
   const h = useHarness(adapterCase, "args-cli");

@@ -60,6 +60,7 @@ const ENTRIES: Record<string, string> = {
   "tickq/adapters/ioredis": "src/redis/ioredis.ts",
   "tickq/adapters/upstash": "src/redis/upstash.ts",
   "tickq/adapters/rest": "src/redis/rest.ts",
+  "tickq/adapters/node-redis": "src/redis/node-redis.ts",
   "tickq/app": "src/http/app.ts",
   "tickq/cloudflare": "src/platforms/cloudflare/worker.ts",
   "tickq/vercel": "src/platforms/vercel/handler.ts",
@@ -95,6 +96,10 @@ describe("the TypeScript snippets of the README and the docs", () => {
       // valibot: the docs show a job's schema with it (tickq depends on it already).
       symlinkSync(join(root, "node_modules/valibot"), join(project, "node_modules/valibot"));
       symlinkSync(ioredis, join(project, "node_modules/ioredis"));
+      // docs/running-redis.md: node-redis (`redis`) and the @redis/* packages it re-exports
+      for (const linked of ["redis", "@redis"]) {
+        symlinkSync(join(root, "node_modules", linked), join(project, "node_modules", linked));
+      }
       // docs/operate/telemetry.md: the OpenTelemetry API and SDK, and pino with the packages its types import
       for (const linked of ["@opentelemetry", "pino", "pino-std-serializers", "sonic-boom", "thread-stream"]) {
         symlinkSync(join(root, "node_modules", linked), join(project, "node_modules", linked));

@@ -14,7 +14,7 @@ describe("the package", () => {
     try {
       mkdirSync(join(dir, "node_modules"));
       symlinkSync(root, join(dir, "node_modules/tickq"));
-      for (const dep of ["ioredis", "@upstash", "hono", "valibot", "croner"])
+      for (const dep of ["ioredis", "redis", "@redis", "@upstash", "hono", "valibot", "croner"])
         symlinkSync(join(root, "node_modules", dep), join(dir, "node_modules", dep));
       writeFileSync(join(dir, "package.json"), JSON.stringify({ type: "module" }));
       writeFileSync(
@@ -24,6 +24,7 @@ describe("the package", () => {
          import { ioredisAdapter } from "tickq/adapters/ioredis";
          import { upstashAdapter } from "tickq/adapters/upstash";
          import { restAdapter } from "tickq/adapters/rest";
+         import { nodeRedisAdapter } from "tickq/adapters/node-redis";
          import { createApp } from "tickq/app";
          import { tickqWorker } from "tickq/cloudflare";
          import { tickqVercel } from "tickq/vercel";
@@ -35,11 +36,12 @@ describe("the package", () => {
          console.log(typeof tq.tick, typeof tq.enqueue, !("scripts" in entry),
            typeof upstashAdapter, typeof restAdapter, typeof createApp, typeof worker.scheduled, typeof tickqVercel({ jobs: {} }).GET,
            typeof startServer, typeof startUpstashLocal, typeof findRedis, typeof tq.jobs.find, typeof tq.stats.history,
-           typeof createApp({ tickq: tq, secrets: ["s-secret-for-tests"], dashboard: dashboard() }).fetch, typeof tq.ticks, typeof cron("0 3 * * *", undefined).after);`,
+           typeof createApp({ tickq: tq, secrets: ["s-secret-for-tests"], dashboard: dashboard() }).fetch, typeof tq.ticks, typeof cron("0 3 * * *", undefined).after,
+           typeof nodeRedisAdapter({ evalSha() {}, eval() {} }).evalsha);`,
       );
       const out = execFileSync(process.execPath, ["main.mjs"], { cwd: dir, encoding: "utf8" });
       expect(out.trim()).toBe(
-        "function function true function function function function function function function function function function function function function",
+        "function function true function function function function function function function function function function function function function function",
       );
       // the bin, as npx runs it
       const version = execFileSync(join(dir, "node_modules/tickq/dist/cli.js"), ["--version"], {
@@ -56,8 +58,14 @@ describe("the package", () => {
          import { tickqWorker } from "tickq/cloudflare";
          import { cron, type CronParser } from "tickq/cron";
          import { dashboard, type DashboardOptions } from "tickq/dashboard";
+         import { nodeRedisAdapter } from "tickq/adapters/node-redis";
          import { Redis } from "ioredis";
+         import { createClient, createCluster } from "redis";
          const tq = createTickq({ redis: ioredisAdapter(new Redis()), jobs: { mail: async (args: [string]) => {} } });
+         createTickq({ redis: nodeRedisAdapter(createClient(), { retries: 1 }), jobs: {} });
+         createTickq({ redis: nodeRedisAdapter(createCluster({ rootNodes: [{ url: "redis://127.0.0.1:7000" }] })), prefix: "{tq}:", jobs: {} });
+         // @ts-expect-error an ioredis client is not a node-redis client
+         nodeRedisAdapter(new Redis());
          void tq.enqueue("mail", ["a@b.c"]);
          // @ts-expect-error wrong args type
          void tq.enqueue("mail", [1]);

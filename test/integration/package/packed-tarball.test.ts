@@ -1,9 +1,10 @@
 // The edge entries as a new user gets them: `npm pack`, then a fresh folder
 // that installs the tarball alone: tickq/cloudflare and tickq/vercel speak
-// Upstash's REST API through restAdapter, so neither Redis client (optional
-// peers) is needed. They must import in Node, bundle with wrangler (which
-// fails with "Could not resolve" when an import is missing) and type-check a
-// Worker with its own routes under strict.
+// Upstash's REST API through restAdapter, so no Redis client (optional
+// peers) is needed, and tickq/adapters/node-redis imports none at run time
+// either. They must import in Node, bundle with wrangler (which fails with
+// "Could not resolve" when an import is missing) and type-check a Worker
+// with its own routes under strict.
 //
 // The package is built and packed from a copy of the sources, so the other
 // test files, which read this folder's dist/, never see it half-written. The
@@ -86,15 +87,18 @@ describe("the packed package in a fresh project", () => {
     mkdirSync(app);
     writeFileSync(join(app, "package.json"), JSON.stringify({ name: "app", private: true, type: "module" }));
     await run("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", "--ignore-scripts", tarball], app);
-    expect(existsSync(join(app, "node_modules/@upstash/redis")), "no Redis client installed").toBe(false);
+    for (const client of ["@upstash/redis", "ioredis", "redis"])
+      expect(existsSync(join(app, "node_modules", client)), `no Redis client installed (${client})`).toBe(false);
 
     writeFileSync(
       join(app, "main.mjs"),
       `import { tickqWorker } from "tickq/cloudflare";
        import { tickqVercel } from "tickq/vercel";
-       console.log(typeof tickqWorker({ jobs: {} }).fetch, typeof tickqVercel({ jobs: {} }).GET);`,
+       import { nodeRedisAdapter } from "tickq/adapters/node-redis";
+       console.log(typeof tickqWorker({ jobs: {} }).fetch, typeof tickqVercel({ jobs: {} }).GET, typeof nodeRedisAdapter);`,
     );
-    expect((await run(process.execPath, ["main.mjs"], app)).trim()).toBe("function function");
+    // the Redis clients' adapters import no client at run time: a node-redis user installs redis alone
+    expect((await run(process.execPath, ["main.mjs"], app)).trim()).toBe("function function function");
 
     writeFileSync(
       join(app, "worker.ts"),

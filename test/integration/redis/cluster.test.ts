@@ -1,11 +1,14 @@
-// tickq on a real Redis Cluster (three masters started by the test, through
-// ioredis' Cluster client): every script declares a key, so the client
-// routes each call to the slot of the prefix's hash tag, and every call of
-// the public API works there; a prefix without a hash tag is refused at
-// start, naming the fix, before anything is written.
+// tickq on a real Redis Cluster (three masters started by the test), through
+// ioredis' Cluster client and node-redis' cluster client (createCluster):
+// every script declares a key, so the client routes each call to the slot
+// of the prefix's hash tag, and every call of the public API works there; a
+// prefix without a hash tag is refused at start, naming the fix, before
+// anything is written.
 import { Cluster, Redis } from "ioredis";
+import { createCluster } from "redis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ioredisAdapter } from "../../../src/redis/ioredis.js";
+import { nodeRedisAdapter } from "../../../src/redis/node-redis.js";
 import { createTickq, TickqError } from "../../../src/index.js";
 import { startPrivateCluster, type PrivateCluster } from "../../helpers/private-cluster.js";
 import type { RedisAdapter, RedisReply } from "../../../src/types.js";
@@ -14,17 +17,28 @@ const QUIET = { info: () => {}, warn: () => {}, error: () => {} };
 
 let cluster: PrivateCluster;
 let client: Cluster;
+let nodeRedis: ReturnType<typeof createCluster>;
 
 beforeAll(async () => {
   cluster = await startPrivateCluster();
   client = new Cluster(cluster.nodes, { redisOptions: { maxRetriesPerRequest: 2 } });
   client.on("error", () => {});
+  nodeRedis = createCluster({ rootNodes: cluster.nodes.map(({ host, port }) => ({ url: `redis://${host}:${port}` })) });
+  nodeRedis.on("error", () => {});
+  await nodeRedis.connect();
 }, 60_000);
 
 afterAll(async () => {
   client?.disconnect();
+  if (nodeRedis?.isOpen) nodeRedis.destroy();
   await cluster?.stop();
 });
+
+// The cluster clients tickq runs over; `client` (ioredis) also reads every master for the assertions.
+const clusterClients: { name: string; adapter: () => RedisAdapter }[] = [
+  { name: "ioredis", adapter: () => ioredisAdapter(client) },
+  { name: "node-redis", adapter: () => nodeRedisAdapter(nodeRedis) },
+];
 
 /** Every key on every master. */
 async function allKeys(): Promise<string[]> {
@@ -32,12 +46,13 @@ async function allKeys(): Promise<string[]> {
   return keys.flat().sort();
 }
 
-describe("tickq on a Redis Cluster", () => {
+describe.each(clusterClients)("tickq on a Redis Cluster, through $name", ({ adapter }) => {
   it("refuses a prefix without a hash tag at start, naming the fix, and writes nothing", async () => {
+    expect(adapter().cluster).toBe(true);
     for (const prefix of ["plain:", "half{:", "empty{}:", ""]) {
       let error: unknown;
       try {
-        createTickq({ redis: ioredisAdapter(client), prefix, jobs: { mail: () => {} }, logger: QUIET });
+        createTickq({ redis: adapter(), prefix, jobs: { mail: () => {} }, logger: QUIET });
       } catch (e) {
         error = e;
       }
@@ -50,42 +65,12 @@ describe("tickq on a Redis Cluster", () => {
     expect(await allKeys()).toEqual([]);
   });
 
-  it("refuses every call through an adapter that does not declare the cluster, naming the fix, and writes nothing", async () => {
-    const node = new Redis(cluster.nodes[0]!);
-    const undeclared = (redis: Redis | Cluster): RedisAdapter => ({
-      evalsha: (sha, keys, args) => redis.evalsha(sha, keys.length, ...keys, ...args) as Promise<RedisReply>,
-      eval: (script, keys, args) => redis.eval(script, keys.length, ...keys, ...args) as Promise<RedisReply>,
-    });
-    try {
-      for (const [label, adapter] of [
-        ["a cluster client", undeclared(client)],
-        ["a client of one node", undeclared(node)],
-      ] as const) {
-        const tq = createTickq({ redis: adapter, prefix: "plain:", jobs: { mail: () => {} }, logger: QUIET });
-        for (const call of [() => tq.enqueue("mail", ["a"]), () => tq.tick(), () => tq.enqueue("mail", ["b"])]) {
-          const error = await call().then(
-            () => undefined,
-            (e: unknown) => e,
-          );
-          expect(error, label).toBeInstanceOf(TickqError);
-          expect((error as TickqError).code, label).toBe("BAD_OPTIONS");
-          expect((error as Error).message, label).toMatch(
-            /Redis Cluster.*Set `cluster: true` on your adapter.*prefix: "\{plain\}:"/,
-          );
-        }
-      }
-    } finally {
-      node.disconnect();
-    }
-    expect(await allKeys()).toEqual([]);
-  });
-
   it("runs every call of the API with a hash-tag prefix", async () => {
     const performed: string[] = [];
     const batches: unknown[][] = [];
     const tq = createTickq({
-      redis: ioredisAdapter(client),
-      prefix: "{tq-cluster}:",
+      redis: adapter(),
+      prefix: "{tq}:",
       jobs: {
         mail: (args: [string]) => void performed.push(args[0]),
         once: { perform: (args: [string]) => void performed.push(args[0]), uniqueKey: (args: [string]) => args[0] },
@@ -132,6 +117,51 @@ describe("tickq on a Redis Cluster", () => {
     expect(await tq.jobs.deleteAll("scheduled")).toBeGreaterThanOrEqual(1);
     const keys = await allKeys();
     expect(keys.length).toBeGreaterThan(0);
-    expect(keys.filter((k) => !k.startsWith("{tq-cluster}:"))).toEqual([]);
+    expect(keys.filter((k) => !k.startsWith("{tq}:"))).toEqual([]);
+    await Promise.all(client.nodes("master").map((node) => node.flushall()));
   }, 30_000);
+});
+
+describe("node-redis' cluster client", () => {
+  it("offers no WAIT, so durability is refused at start, naming the adapters that can", () => {
+    const adapter = nodeRedisAdapter(nodeRedis);
+    expect(adapter.wait).toBeUndefined();
+    expect(() =>
+      createTickq({ redis: adapter, prefix: "{tq}:", jobs: {}, durability: { replicas: 1 }, logger: QUIET }),
+    ).toThrow(
+      /durability needs an adapter that can run Redis WAIT \(ioredisAdapter, or nodeRedisAdapter over one Redis\)/,
+    );
+  });
+});
+
+describe("an adapter on a Redis Cluster that does not say it is one", () => {
+  it("refuses every call through an adapter that does not declare the cluster, naming the fix, and writes nothing", async () => {
+    const node = new Redis(cluster.nodes[0]!);
+    const undeclared = (redis: Redis | Cluster): RedisAdapter => ({
+      evalsha: (sha, keys, args) => redis.evalsha(sha, keys.length, ...keys, ...args) as Promise<RedisReply>,
+      eval: (script, keys, args) => redis.eval(script, keys.length, ...keys, ...args) as Promise<RedisReply>,
+    });
+    try {
+      for (const [label, adapter] of [
+        ["a cluster client", undeclared(client)],
+        ["a client of one node", undeclared(node)],
+      ] as const) {
+        const tq = createTickq({ redis: adapter, prefix: "plain:", jobs: { mail: () => {} }, logger: QUIET });
+        for (const call of [() => tq.enqueue("mail", ["a"]), () => tq.tick(), () => tq.enqueue("mail", ["b"])]) {
+          const error = await call().then(
+            () => undefined,
+            (e: unknown) => e,
+          );
+          expect(error, label).toBeInstanceOf(TickqError);
+          expect((error as TickqError).code, label).toBe("BAD_OPTIONS");
+          expect((error as Error).message, label).toMatch(
+            /Redis Cluster.*Set `cluster: true` on your adapter.*prefix: "\{plain\}:"/,
+          );
+        }
+      }
+    } finally {
+      node.disconnect();
+    }
+    expect(await allKeys()).toEqual([]);
+  });
 });

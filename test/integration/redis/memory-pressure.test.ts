@@ -55,6 +55,7 @@ const cases = onlySelected([
   { name: "ioredis", open: () => openAdapter("ioredis", { redisUrl: url, restUrl: "", restToken: "" }) },
   { name: "upstash", open: () => openAdapter("upstash", { redisUrl: "", restUrl: rest.url, restToken: TOKEN }) },
   { name: "rest", open: () => openAdapter("rest", { redisUrl: "", restUrl: rest.url, restToken: TOKEN }) },
+  { name: "node-redis", open: () => openAdapter("node-redis", { redisUrl: url, restUrl: "", restToken: "" }) },
 ]);
 
 describe.each(cases)("memory pressure over $name (private redis-server)", (adapterCase) => {

@@ -1,0 +1,25 @@
+// TICKQ_ADAPTERS picks the adapters a run covers. Unset, the three default
+// ones: node-redis runs only when named (npm run test:node-redis names it for
+// the conformance suite and a core subset), since every suite over a fourth
+// adapter would push npm test past its time budget.
+import { describe, expect, it } from "vitest";
+import { ADAPTER_NAMES, selectedAdapterNames } from "../helpers/adapter-names.js";
+
+describe("TICKQ_ADAPTERS", () => {
+  it("blank, as when unset, covers ioredis, upstash and rest, not node-redis", () => {
+    for (const value of [undefined, "", " , "])
+      expect(selectedAdapterNames(value)).toEqual(["ioredis", "upstash", "rest"]);
+  });
+
+  it("names node-redis like any other adapter, in the canonical order", () => {
+    expect(selectedAdapterNames("node-redis")).toEqual(["node-redis"]);
+    expect(selectedAdapterNames(" Node-Redis,ioredis ")).toEqual(["ioredis", "node-redis"]);
+    expect(ADAPTER_NAMES).toContain("node-redis");
+  });
+
+  it("refuses an unknown name, listing the known ones", () => {
+    expect(() => selectedAdapterNames("ioredis,noderedis")).toThrow(
+      /unknown adapter "noderedis"; known: ioredis, upstash, rest, node-redis/,
+    );
+  });
+});
