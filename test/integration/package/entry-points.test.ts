@@ -80,7 +80,7 @@ describe("the package", () => {
          const parser: CronParser = cron;
          tickqWorker({ jobs: { mail: async (args: [string]) => {} }, cron: parser, schedules: { daily: { cron: "0 3 * * *", job: "mail", args: ["a@b.c"] } } });
          void app.request("/health"); void worker.fetch;
-         const page: Promise<{ jobs: { jid: string; state: "queued" | "scheduled" | "retry" | "dead" | "running" | "succeeded" }[]; cursor: string | null }> = tq.jobs.list("dead");
+         const page: Promise<{ jobs: { jid: string; state: "queued" | "scheduled" | "retry" | "dead" | "running" | "succeeded" | "cancelled" | "expired" }[]; cursor: string | null }> = tq.jobs.list("dead");
          const off: () => void = tq.on("failed", (e) => void e.retryAt?.getTime());
          void page; off();`,
       );
