@@ -150,6 +150,17 @@ export interface JobDefinition<A extends unknown[] = unknown[]> {
   uniqueKey?(args: KeyArgs<A>): string;
   /** At most `limit` runs at once per `key(args)`, across every tick; a job over it waits, parked, and is not lost. */
   concurrency?: ConcurrencyLimit<A>;
+  /**
+   * Default priority of its jobs (enqueue's `priority` overrides it): an integer from -1,000 to 1,000;
+   * within a queue a higher priority starts first. Default 0.
+   */
+  priority?: number;
+  /**
+   * Fair shares: the group of a job (a tenant, a customer), a non-empty string without whitespace.
+   * A queue's jobs are taken round-robin across their groups, so one group's backlog never holds
+   * another's jobs back by more than about one batch. Enqueue's `group` overrides it.
+   */
+  group?(args: KeyArgs<A>): string;
   /** At most `limit` starts per `key(args)` in any `periodMs`; a job over it is deferred (no retry used). */
   rateLimit?: RateLimit<A>;
   /**
@@ -349,6 +360,13 @@ export interface EnqueueOptions {
    * recorded as expired when a tick fetches it, and never runs. Default: no expiry.
    */
   expiresInMs?: number;
+  /**
+   * An integer from -1,000 to 1,000: within its queue a job of higher priority starts first, equal
+   * priorities in the order enqueued. Default the job's `priority`, else 0.
+   */
+  priority?: number;
+  /** Its group for fair shares (a tenant's id): default the job's `group(args)`, else none. */
+  group?: string;
 }
 
 /** One job of `tq.enqueueBulk`, unchecked: its name, its args and the options of `enqueue`. */

@@ -7,6 +7,7 @@ import { checkKnownKeys } from "../options.js";
 import type { JobDefinition, JobRegistry } from "../types.js";
 import { isStandardSchema } from "./schema-check.js";
 import { checkDebounce } from "../debounce/check.js";
+import { checkOrderDefinition } from "../order/fields.js";
 
 const DEFINITION_KEYS: Readonly<Record<keyof JobDefinition, true>> = {
   perform: true,
@@ -19,6 +20,8 @@ const DEFINITION_KEYS: Readonly<Record<keyof JobDefinition, true>> = {
   rateLimit: true,
   schema: true,
   debounce: true,
+  priority: true,
+  group: true,
 };
 
 /** True when some job has a schema: enqueue then checks args against it. */
@@ -31,6 +34,7 @@ export function checkJobDefinitions(jobs: JobRegistry): boolean {
     }
     checkKnownKeys(entry, DEFINITION_KEYS, `job "${name}"`);
     checkDebounce(name, entry as JobDefinition<never>);
+    checkOrderDefinition(name, entry);
     if (entry.schema === undefined) continue;
     if (!isStandardSchema(entry.schema)) {
       throw new TickqError(

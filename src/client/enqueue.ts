@@ -22,6 +22,7 @@ import { encodeNewJob, newJid } from "./job.js";
 import { checkJobSize, chunksOf } from "./job-size.js";
 import { unfaithfulJson } from "./json-value.js";
 import { checkBySchema } from "./schema-check.js";
+import { orderFields } from "../order/fields.js";
 import { isCleanName } from "../names.js";
 import { checkKnownKeys } from "../options.js";
 import type { RoundTrips } from "../redis/adapter.js";
@@ -67,6 +68,8 @@ const JOB_KEYS: Readonly<Record<keyof BulkJob, true>> = {
   kick: true,
   unique: true,
   expiresInMs: true,
+  priority: true,
+  group: true,
 };
 
 /** A job's name and args, checked; `args` is its schema's output when it has a schema. */
@@ -132,6 +135,7 @@ function prepare(runtime: Runtime, job: BulkJob, fields?: Record<string, unknown
     jid,
     queue,
     retry: job.retry ?? definition.retry ?? true,
+    ...orderFields(job.name, definition, job.args, job),
     ...fields,
   };
   const json = encodeNewJob(payload);

@@ -47,6 +47,21 @@ const job = v.strictObject({
   ),
   // Expiry (src/expiry/): never started after this many ms; enqueue checks the range.
   expiresInMs: v.optional(v.number("expiresInMs must be a number")),
+  // Order (src/order/): priority within the queue, and the group for fair shares.
+  priority: v.optional(
+    v.pipe(
+      v.number("priority must be a number"),
+      v.integer("priority must be an integer"),
+      v.minValue(-1_000, "priority must be ≥ -1000"),
+      v.maxValue(1_000, "priority must be ≤ 1000"),
+    ),
+  ),
+  group: v.optional(
+    v.pipe(
+      v.string("group must be a string"),
+      v.regex(/^\S{1,256}$/, "group must be 1–256 characters without whitespace"),
+    ),
+  ),
   // Flow control (src/flow/): unique execution by the job's uniqueKey.
   unique: v.optional(
     v.picklist(

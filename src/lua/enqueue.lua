@@ -29,6 +29,8 @@
 -- refused and nothing is pushed; the caller gets a clear error.
 -- @include lib/common/prefix-keys.lua
 -- @include lib/common/edit-job-text.lua
+-- @include lib/order/read-order.lua
+-- @include lib/order/queue-job.lua
 -- @include lib/flow/read.lua
 -- @include lib/flow/sent.lua
 -- @include lib/flow/slots.lua
@@ -99,7 +101,8 @@ for k = 1, tonumber(ARGV[5]) do
       redis.call('ZADD', KEYS[2], due / 1000, body .. '}')
     else
       redis.call('SADD', KEYS[1], queue)
-      redis.call('LPUSH', list, body .. ',"enqueued_at":' .. stamp .. '}')
+      local text = body .. ',"enqueued_at":' .. stamp .. '}'
+      if order.is_queue_list(queue, list) then order.push(queue, text, false) else redis.call('LPUSH', list, text) end
     end
   end
   flags[k] = flag

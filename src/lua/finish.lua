@@ -29,6 +29,8 @@
 -- while the lease lives; leaving twice deletes nothing more).
 -- @include lib/common/prefix-keys.lua
 -- @include lib/common/edit-job-text.lua
+-- @include lib/order/read-order.lua
+-- @include lib/order/queue-job.lua
 -- @include lib/tick/replay-call.lua
 -- @include lib/flow/read.lua
 -- @include lib/flow/sent.lua

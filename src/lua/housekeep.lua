@@ -10,6 +10,8 @@
 -- move what they find, so even an unnumbered rerun moves nothing twice.
 -- @include lib/common/prefix-keys.lua
 -- @include lib/common/edit-job-text.lua
+-- @include lib/order/read-order.lua
+-- @include lib/order/queue-job.lua
 -- @include lib/tick/replay-call.lua
 -- @include lib/flow/read.lua
 -- @include lib/flow/sent.lua

@@ -12,6 +12,9 @@
 -- stored texts where they were and moves nothing (nor forgets any count).
 -- @include lib/common/prefix-keys.lua
 -- @include lib/common/edit-job-text.lua
+-- @include lib/order/read-order.lua
+-- @include lib/order/queue-job.lua
+-- @include lib/order/remove-job.lua
 -- @include lib/admin/answer-once.lua
 -- @include lib/flow/read.lua
 -- @include lib/flow/sent.lua
@@ -59,7 +62,9 @@ for k = 1, tonumber(ARGV[4]) do
   else
     local key = P .. from
     local removed = false
-    if string.sub(from, 1, 6) == 'queue:' then
+    if string.sub(from, 1, 6) == 'queue:' and order.of(job) then
+      removed = order.remove(string.sub(from, 7), job) == 1
+    elseif string.sub(from, 1, 6) == 'queue:' then
       local len = redis.call('LLEN', key)
       local d = tonumber(hint)
       if d and d >= 0 and d < len and redis.call('LINDEX', key, -(d + 1)) == job then
@@ -92,7 +97,7 @@ for k = 1, tonumber(ARGV[4]) do
     if removed and action == 'push' then
       local pushed = with_field(new_text, 'enqueued_at', stamp) or new_text
       redis.call('SADD', KEYS[1], target)
-      redis.call('LPUSH', P .. 'queue:' .. target, pushed)
+      order.push(target, pushed, false)
       -- the job sent on for its key (deferred by its rate limit, run now) is still that job
       if is_flow(job) then flow().resend(job, pushed) end
     end

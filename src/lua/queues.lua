@@ -11,6 +11,7 @@
 -- @include lib/common/prefix-keys.lua
 -- @include lib/common/edit-job-text.lua
 -- @include lib/queues/measure-latency.lua
+-- @include lib/order/count-queued.lua
 
 local names = redis.call('SUNION', KEYS[1], KEYS[2])
 table.sort(names)
@@ -18,7 +19,7 @@ local out = {}
 local now = now_ms()
 for _, queue in ipairs(names) do
   out[#out + 1] = queue
-  out[#out + 1] = redis.call('LLEN', P .. 'queue:' .. queue)
+  out[#out + 1] = queued_size(queue)
   out[#out + 1] = redis.call('SISMEMBER', KEYS[2], queue)
   out[#out + 1] = tonumber(redis.call('HGET', P .. 'heartbeat', 'queue:' .. queue)) or 0
   out[#out + 1] = queue_latency_ms(queue, now)

@@ -32,6 +32,9 @@
 -- the slots stay due and are claimed by a later tick.
 -- @include lib/common/prefix-keys.lua
 -- @include lib/common/edit-job-text.lua
+-- @include lib/order/read-order.lua
+-- @include lib/order/queue-job.lua
+-- @include lib/order/pick-jobs.lua
 -- @include lib/tick/replay-call.lua
 -- @include lib/flow/read.lua
 -- @include lib/flow/sent.lua
@@ -129,8 +132,7 @@ for _ = 1, m do
           redis.call('SADD', P .. 'queues', ARGV[j + 1])
           known[ARGV[j + 1]] = true
         end
-        redis.call('LPUSH', P .. 'queue:' .. ARGV[j + 1],
-          string.sub(ARGV[j + 2], 1, -2) .. ',"created_at":' .. stamp .. ',"enqueued_at":' .. stamp .. '}')
+        order.push(ARGV[j + 1], string.sub(ARGV[j + 2], 1, -2) .. ',"created_at":' .. stamp .. ',"enqueued_at":' .. stamp .. '}', false)
         enqueued = enqueued + 1
       end
     end

@@ -18,6 +18,7 @@
 -- @include lib/common/prefix-keys.lua
 -- @include lib/common/edit-job-text.lua
 -- @include lib/queues/measure-latency.lua
+-- @include lib/order/count-queued.lua
 -- @include lib/ordered/state.lua
 -- @include lib/flow/stats.lua
 -- @include lib/ordered/count-sizes.lua
@@ -30,7 +31,7 @@ local now = now_ms()
 local sizes = {}
 for _, queue in ipairs(redis.call('SMEMBERS', KEYS[1])) do
   sizes[#sizes + 1] = queue
-  sizes[#sizes + 1] = redis.call('LLEN', P .. 'queue:' .. queue)
+  sizes[#sizes + 1] = queued_size(queue)
   sizes[#sizes + 1] = queue_latency_ms(queue, now)
 end
 

@@ -39,6 +39,9 @@
 -- allow-oom: acking frees memory; it must run when Redis is full.
 -- @include lib/common/prefix-keys.lua
 -- @include lib/common/edit-job-text.lua
+-- @include lib/order/read-order.lua
+-- @include lib/order/queue-job.lua
+-- @include lib/order/pick-jobs.lua
 -- @include lib/tick/replay-call.lua
 -- @include lib/flow/read.lua
 -- @include lib/flow/sent.lua

@@ -28,7 +28,7 @@ local function move_due(set, now_sec, limit)
           list = flow().route(text, list)
         end
         redis.call('SADD', P .. 'queues', queue)
-        redis.call('LPUSH', list, text)
+        if order.is_queue_list(queue, list) then order.push(queue, text, false) else redis.call('LPUSH', list, text) end
       else
         redis.call('ZADD', P .. 'dead', now_sec, unroutable_entry(job, why, now_sec))
       end

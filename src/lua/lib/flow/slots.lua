@@ -44,7 +44,7 @@ local function flow_slots(F)
     end
     local queue = F.uri_decode(d.queue)
     redis.call('SADD', P .. 'queues', queue)
-    redis.call('RPUSH', P .. 'queue:' .. queue, job)
+    order.push(queue, job, true)
     redis.call('HINCRBY', P .. 'flow:waiting', d.name, -1)
     F.sent(key, job)
     F.sent_on = F.sent_on + 1

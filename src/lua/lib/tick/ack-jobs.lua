@@ -221,7 +221,7 @@ local function ack(tick, i, now_ms_value, dead_max, dead_max_age, held)
         if kind == 'q' or kind == 'i' or kind == 'l' then flow_lib.flush() end
       end
       if kind == 'q' or kind == 'i' or kind == 'l' then
-        redis.call('RPUSH', P .. 'queue:' .. queue, job)
+        order.push(queue, job, true)
         if kind == 'i' then redis.call('HINCRBY', interruptions, job, 1) end
         if kind == 'l' then redis.call('HINCRBY', doubts, job, 1) end
       else

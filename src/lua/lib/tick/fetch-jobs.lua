@@ -5,6 +5,8 @@
 -- LMOVE RIGHT→LEFT would: the newest fetched at its left end.
 --
 -- A queue in the `paused` set is skipped; its jobs stay where they are.
+-- A queue with priorities or groups is taken in their order instead
+-- (lib/order/pick-jobs.lua); one without costs one EXISTS more a call.
 -- `queues` is the strict order. `picks`, when given, holds for each slot the
 -- index of the queue drawn for it (by weight, in JS, as Sidekiq's weighted
 -- fetch draws per job); slots whose queue runs dry are filled in strict order.
@@ -62,6 +64,45 @@ local function fetch(tick, batch, queues, picks)
     return oldest_first, 0, unread
   end
 
+  -- Hands `oldest_first` (jobs of `queue` taken from Redis) to this tick:
+  -- into its inproc list and the reply, with their counts.
+  local function deliver(queue, oldest_first)
+    local got = #oldest_first
+    if got == 0 then return end
+    local resurrections = {}
+    if counted then
+      for k = 1, got do
+        resurrections[#resurrections + 1] = tonumber(redis.call('HGET', counts, oldest_first[k])) or 0
+        resurrections[#resurrections + 1] = tonumber(redis.call('HGET', interruptions, oldest_first[k])) or 0
+        resurrections[#resurrections + 1] = redis.call('HEXISTS', suspects, oldest_first[k])
+        resurrections[#resurrections + 1] = tonumber(redis.call('HGET', doubts, oldest_first[k])) or 0
+      end
+    end
+    redis.call('LPUSH', inproc_key(tick, queue), unpack(oldest_first))
+    out[#out + 1] = queue
+    out[#out + 1] = oldest_first
+    out[#out + 1] = resurrections
+    left = left - got
+  end
+
+  -- Takes `count` jobs of a queue with priorities or groups, in their
+  -- order (lib/order/pick-jobs.lua); what flow sets aside is made up for
+  -- by picking on, up to SET_ASIDE_MAX a call.
+  local function take_in_order(queue, count)
+    while count > 0 do
+      local wanted = count
+      local picked = order.pick(queue, count)
+      if #picked == 0 then return end
+      local items = {}
+      for k = #picked, 1, -1 do items[#items + 1] = picked[k][1] end
+      local oldest_first, aside, unread = admit(items, count)
+      if unread > 0 then order.put_back(queue, picked, #picked - unread + 1, #picked) end
+      deliver(queue, oldest_first)
+      count = count - #oldest_first
+      if aside == 0 or #picked < wanted or set_aside >= SET_ASIDE_MAX then return end
+    end
+  end
+
   -- Takes `count` jobs from the head of queue i; what flow sets aside is
   -- made up for by reading on (up to SET_ASIDE_MAX a call), in chunks that
   -- double while whole chunks are set aside (a head of 10,000 duplicates
@@ -70,6 +111,7 @@ local function fetch(tick, batch, queues, picks)
   local function take(i, count)
     if count <= 0 or paused[i] then return end
     local queue = queues[i]
+    if order.any(queue) then return take_in_order(queue, count) end
     local src = P .. 'queue:' .. queue
     local chunk = count
     while count > 0 and chunk > 0 do
@@ -85,24 +127,8 @@ local function fetch(tick, batch, queues, picks)
       local oldest_first, aside, unread = admit(chunk_items, count)
       aside = aside + expired
       if unread > 0 then redis.call('RPUSH', src, unpack(chunk_items, 1, unread)) end
-      local got = #oldest_first
-      if got > 0 then
-        local resurrections = {}
-        if counted then
-          for k = 1, got do
-            resurrections[#resurrections + 1] = tonumber(redis.call('HGET', counts, oldest_first[k])) or 0
-            resurrections[#resurrections + 1] = tonumber(redis.call('HGET', interruptions, oldest_first[k])) or 0
-            resurrections[#resurrections + 1] = redis.call('HEXISTS', suspects, oldest_first[k])
-            resurrections[#resurrections + 1] = tonumber(redis.call('HGET', doubts, oldest_first[k])) or 0
-          end
-        end
-        redis.call('LPUSH', inproc_key(tick, queue), unpack(oldest_first))
-        out[#out + 1] = queue
-        out[#out + 1] = oldest_first
-        out[#out + 1] = resurrections
-        left = left - got
-        count = count - got
-      end
+      deliver(queue, oldest_first)
+      count = count - #oldest_first
       if aside == 0 or read < chunk then return end
       chunk = math.min(math.max(count, 2 * read), SET_ASIDE_MAX - set_aside)
     end

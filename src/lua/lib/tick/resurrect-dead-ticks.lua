@@ -51,7 +51,6 @@ local function resurrect(tick, limit, lock_ms, scan_limit)
         local left = 0
         for _, queue in ipairs(registered_queues(entries[j + 1])) do
           local src = inproc_key(id, queue)
-          local dst = P .. 'queue:' .. queue
           while budget > 0 do
             -- A flow job frees its slots first: the parked job that sends to
             -- the head of the queue goes behind it, older, which runs first.
@@ -61,7 +60,8 @@ local function resurrect(tick, limit, lock_ms, scan_limit)
               flow().settle(id, job, 'q')
               flow_lib.flush()
             end
-            redis.call('LMOVE', src, dst, 'LEFT', 'RIGHT')
+            redis.call('LPOP', src)
+            order.push(queue, job, true)
             if is_solo(alone, job) then
               redis.call('HINCRBY', P .. 'resurrections', job, 1)
               redis.call('HDEL', solo, id)
