@@ -87,6 +87,10 @@ export interface JobPayload {
   error_backtrace?: string | string[];
   /** The failed run's last ctx.log lines (capped: `logLines`). */
   tickq_log?: string[];
+  /** Its priority within its queue (enqueue's `priority`), when not 0. */
+  tickq_priority?: number;
+  /** Its group for fair shares (enqueue's `group`, or the job's `group(args)`). */
+  tickq_group?: string;
   [field: string]: unknown;
 }
 

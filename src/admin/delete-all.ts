@@ -10,7 +10,8 @@ import { runCall } from "../protocol/run.js";
 import { moveMatching } from "./bulk.js";
 import { asJsonText } from "./entry.js";
 import { checkFilter } from "./list.js";
-import { isSorted, readState, sourceOf } from "./states.js";
+import { queueParts } from "./queue-parts.js";
+import { readState, sourceOf } from "./states.js";
 import type { BulkOptions, JobState } from "./types.js";
 
 export async function deleteAllJobs(
@@ -27,9 +28,18 @@ export async function deleteAllJobs(
   const queue = checkFilter(options.queue, "queue");
   if (state === "queued" && !queue)
     throw new TickqError("BAD_ARGS", 'deleteAll("queued") needs `queue`: the queue to empty');
-  const key = sourceOf(state, queue);
-  const sorted = isSorted(state);
-  if (!name && (!sorted || !queue)) {
+  if (state === "queued") {
+    // Every part of the queue: its list, and its priority and group sets (src/order/).
+    let deleted = 0;
+    for (const part of await queueParts(runtime, queue)) deleted += await deleteFrom(runtime, part.key, part.sorted, name, "");
+    return deleted;
+  }
+  return deleteFrom(runtime, sourceOf(state, queue), true, name, queue);
+}
+
+/** Every job of `key` (filtered: by name, and in a sorted set of every queue by queue): how many. */
+function deleteFrom(runtime: Runtime, key: string, sorted: boolean, name: string, queue: string): Promise<number> {
+  if (!name && !queue) {
     return runCall(
       runtime,
       protocol.clear,
@@ -37,5 +47,5 @@ export async function deleteAllJobs(
       { token: newJid(), keepMs: runtime.replayWindowMs },
     );
   }
-  return moveMatching(runtime, { key, sorted, name: asJsonText(name), queue: sorted ? queue : "", action: "delete" });
+  return moveMatching(runtime, { key, sorted, name: asJsonText(name), queue, action: "delete" });
 }

@@ -50,6 +50,8 @@ export function jobInfo(raw: string, place: Place): JobInfo {
     job,
     raw,
   };
+  if (typeof job.tickq_priority === "number") info.priority = job.tickq_priority;
+  if (typeof job.tickq_group === "string") info.group = job.tickq_group;
   if (place.at !== undefined) info.at = place.at;
   if (place.position !== undefined) info.position = place.position;
   if (place.waitingOn !== undefined) info.waitingOn = place.waitingOn;

@@ -59,7 +59,9 @@ async function locate(runtime: Runtime, jidValue: string): Promise<JobInfo | nul
     if (state === "running") return jobInfo(raw, { state, queue, tick: reply.tick, tickAlive: reply.tickAlive });
     if (state === "queued") {
       const waitingOn = reply.parkedOn === undefined ? {} : { waitingOn: reply.parkedOn };
-      return jobInfo(raw, { state, queue, position: Number(reply.where), ...waitingOn });
+      // -1: a job with a priority or a group, which waits in a sorted set, not at a distance from the head.
+      const position = Number(reply.where) >= 0 ? { position: Number(reply.where) } : {};
+      return jobInfo(raw, { state, queue, ...position, ...waitingOn });
     }
     return withResult(jobInfo(raw, { state, queue, at: scoreMs(reply.where) }));
   }

@@ -14,6 +14,7 @@ import { asJsonText, jobInfo, scoreMs } from "./entry.js";
 import { readPage } from "./page.js";
 import { withResult } from "../results/history.js";
 import { listQueues } from "./queue-list.js";
+import { isPartTag, LIST_TAG, queueParts } from "./queue-parts.js";
 import { HISTORY_STATES, JOB_STATES, SORTED_SETS, isSorted, readState } from "./states.js";
 import type { JobInfo, JobPage, JobState, ListOptions } from "./types.js";
 
@@ -83,33 +84,49 @@ async function listQueued(
   limit: number,
   fields: string[] | null,
 ): Promise<JobPage> {
-  // Cursor fields: the queue being read, then page.lua's.
+  // Cursor fields: the queue being read, the part of it (queue-parts.ts), then page.lua's.
+  // A cursor of an older version names no part: it was reading the list.
   const names = scope.queue ? [scope.queue] : (await listQueues(runtime)).map((q) => q.name);
   let queue: string | undefined = fields ? fields[0] : names[0];
-  let cursor = fields ? fields.slice(1) : null;
+  const tagged = fields !== null && isPartTag(fields[1]);
+  let tag = tagged ? fields[1]! : LIST_TAG;
+  let cursor = fields ? fields.slice(tagged ? 2 : 1) : null;
   if (fields && cursor!.length === 0) cursor = null;
-  if (cursor) checkQueueFields(cursor);
+  let parts = queue === undefined ? [] : await queueParts(runtime, queue);
+  let part = parts.find((p) => p.tag >= tag);
+  if (part && part.tag !== tag) cursor = null;
+  if (cursor && part) (part.sorted ? checkSortedFields : checkQueueFields)(cursor);
   const jobs: JobInfo[] = [];
-  for (let calls = 0; calls < MAX_CALLS && jobs.length < limit; calls++) {
-    const current: string | undefined = queue;
-    if (current === undefined) break;
-    const page = await readPage(runtime, {
-      key: `queue:${current}`,
-      sorted: false,
-      asc: scope.order === "oldest",
-      limit: limit - jobs.length,
-      name: asJsonText(scope.name),
-      queue: "",
-      cursor,
-    });
-    for (const e of page.entries)
-      jobs.push(jobInfo(e.raw, { state: "queued", queue: current, position: Number(e.where) }));
-    cursor = page.next;
+  for (let calls = 0; calls < MAX_CALLS && jobs.length < limit && queue !== undefined; calls++) {
+    const current: string = queue;
+    if (part) {
+      const page = await readPage(runtime, {
+        key: part.key,
+        sorted: part.sorted,
+        asc: scope.order === "oldest",
+        limit: limit - jobs.length,
+        name: asJsonText(scope.name),
+        queue: "",
+        cursor,
+      });
+      const sorted = part.sorted;
+      for (const e of page.entries)
+        jobs.push(jobInfo(e.raw, { state: "queued", queue: current, ...(sorted ? {} : { position: Number(e.where) }) }));
+      cursor = page.next;
+      if (cursor) continue;
+      // This part is done: on to the next part of the queue.
+      part = parts[parts.indexOf(part) + 1];
+      if (part) continue;
+    }
     // This queue is done: on to the next by name (a queue added meanwhile is read if it sorts later).
-    if (!cursor) queue = names.find((n) => n > current);
+    queue = names.find((n) => n > current);
+    parts = queue === undefined ? [] : await queueParts(runtime, queue);
+    part = parts[0];
+    cursor = null;
   }
-  if (queue === undefined) return { jobs, cursor: null };
-  return { jobs, cursor: encodeCursor(scope, [queue, ...(cursor ?? [])]) };
+  if (queue === undefined || !part) return { jobs, cursor: null };
+  tag = part.tag;
+  return { jobs, cursor: encodeCursor(scope, [queue, tag, ...(cursor ?? [])]) };
 }
 
 async function listRunning(

@@ -31,8 +31,12 @@ export interface JobInfo {
   raw: string;
   /** scheduled and retry: when it is due; dead: when it died; succeeded, cancelled: when it finished; expired: when a fetch found it expired (epoch ms). */
   at?: number;
-  /** queued: how many jobs run before it in its queue (0: next). */
+  /** queued: how many jobs run before it in its queue (0: next); absent for a job with a priority or a group. */
   position?: number;
+  /** Its priority within its queue, when enqueued with one other than 0. */
+  priority?: number;
+  /** Its group for fair shares, when it has one. */
+  group?: string;
   /** queued, parked on a busy flow key (flow control): its park list, `flow:park:KEY`; `position` counts within it. */
   waitingOn?: string;
   /** running: the tick that fetched it. */

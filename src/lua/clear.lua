@@ -1,5 +1,5 @@
--- clear: deletes every job of one sorted set (schedule, retry, dead) or of
--- one queue at once (UNLINK frees a large one off Redis' main thread).
+-- clear: deletes every job of one sorted set (schedule, retry, dead, a queue's
+-- priority or group set, lib/order/read-order.lua) or of one queue's list at once (UNLINK frees a large one off Redis' main thread).
 -- Jobs in process are elsewhere (a tick's lists) and stay there. Flow
 -- jobs' unique claims end with them: the whole set is read once (a plain
 -- job costs a byte compare), so clearing is O(jobs), as UNLINK frees them.
@@ -12,6 +12,8 @@
 -- reply and deletes nothing more: jobs that arrived since stay.
 -- @include lib/common/prefix-keys.lua
 -- @include lib/common/edit-job-text.lua
+-- @include lib/order/read-order.lua
+-- @include lib/order/remove-job.lua
 -- @include lib/admin/answer-once.lua
 -- @include lib/flow/read.lua
 -- @include lib/flow/sent.lua
@@ -43,6 +45,12 @@ for from = 0, size - 1, STRETCH do
   end
 end
 if size > 0 then redis.call('UNLINK', KEYS[1]) end
+-- A group's set (lib/order/read-order.lua) cleared leaves its queue's ring.
+local group_of = string.sub(KEYS[1], 1, #P + 6) == P .. 'group:' and string.sub(KEYS[1], #P + 7)
+if group_of then
+  local queue, group = string.match(group_of, '^(%S+) (.+)$')
+  if queue then order.forget_group_if_empty(queue, group) end
+end
 -- The cleared flow jobs' keys' next parked jobs move on where a key has a
 -- free slot no job sent on waits for (F.unstrand), once the list is gone:
 -- not into it.

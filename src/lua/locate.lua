@@ -4,7 +4,8 @@
 -- Returns: found(state queue job where tick tickAlive parkedOn?) | more(stage position) | none
 -- jid: as written inside a JSON string; budget: entries to look at, at most;
 -- stage: the stage to resume ('' first); position: in that stage (a ZSCAN
--- cursor, or a list index). where: score, or distance from the queue's head;
+-- cursor, or a list index). where: score, or distance from the queue's head
+-- (-1 for a queued job with a priority or a group: lib/order/read-order.lua);
 -- parkedOn: for a flow job parked on a busy key, its park list 'flow:park:KEY'.
 -- Replays: reads only.
 -- @include lib/common/prefix-keys.lua
@@ -17,7 +18,8 @@
 -- until the job is found or every stage was looked through.
 -- Stages, in order: running (the in-process lists of registered ticks),
 -- schedule, retry, dead (ZSCAN with a MATCH on the jid, then a check of
--- the field), each queue by name (LRANGE windows from the tail), each park
+-- the field), each queue by name (LRANGE windows from the tail, then its
+-- priority and group sets, by ZSCAN as the sets above), each park
 -- list of a busy flow key (queued jobs that wait for a slot),
 -- running again: a job fetched while its queue was being read is found
 -- there, and the jobs kept as history: succeeded, cancelled, expired.
@@ -28,7 +30,16 @@ local CHUNK = 500
 local stages = { 'running', 'schedule', 'retry', 'dead' }
 local names = redis.call('SMEMBERS', KEYS[1])
 table.sort(names)
-for _, queue in ipairs(names) do stages[#stages + 1] = 'queue:' .. queue end
+for _, queue in ipairs(names) do
+  stages[#stages + 1] = 'queue:' .. queue
+  -- Its jobs with a priority or a group (lib/order/read-order.lua) wait in sorted sets.
+  if redis.call('EXISTS', P .. 'prio:' .. queue) == 1 then stages[#stages + 1] = 'prio:' .. queue end
+  local groups = redis.call('LRANGE', P .. 'groups:' .. queue, 0, -1)
+  table.sort(groups)
+  for _, group in ipairs(groups) do
+    if group ~= '' then stages[#stages + 1] = 'group:' .. queue .. ' ' .. group end
+  end
+end
 -- Flow jobs parked on a busy key (lib/flow/flow.lua) wait too, in a list per key.
 local parked = redis.call('SMEMBERS', P .. 'flow:parked')
 table.sort(parked)
@@ -50,6 +61,16 @@ if ARGV[4] ~= '' then
       at = k
       if stage ~= ARGV[4] then position = '0' end
       break
+    end
+  end
+  -- A priority or group set emptied since: on with the stages after its queue's list.
+  local owner = string.match(ARGV[4], '^prio:(%S+)$') or string.match(ARGV[4], '^group:(%S+) ')
+  if not at and owner then
+    for k, stage in ipairs(stages) do
+      if stage == 'queue:' .. owner then
+        at, position = k + 1, '0'
+        break
+      end
     end
   end
   if not at then
@@ -81,7 +102,7 @@ local STATE = {
 }
 
 -- Each stage answers the job if found, and whether it is done.
-local function sorted_set(stage)
+local function sorted_set(stage, queue)
   local pattern = glob_around('"' .. jid .. '"')
   repeat
     local page = redis.call('ZSCAN', P .. stage, position, 'MATCH', pattern, 'COUNT', CHUNK)
@@ -90,6 +111,8 @@ local function sorted_set(stage)
     local hits = page[2]
     for k = 1, #hits, 2 do
       if has_jid(hits[k], jid) then
+        -- A queued job of a priority or group set has no distance from the head: -1.
+        if queue then return { 'found', 'queued', queue, hits[k], -1, '', 0 } end
         return { 'found', STATE[stage], queue_of(hits[k]) or '', hits[k], hits[k + 1], '', 0 }
       end
     end
@@ -126,6 +149,10 @@ while at <= #stages do
     found, done = running(), true
   elseif STATE[stage] then
     found, done = sorted_set(stage)
+  elseif string.sub(stage, 1, 5) == 'prio:' then
+    found, done = sorted_set(stage, string.sub(stage, 6))
+  elseif string.sub(stage, 1, 6) == 'group:' then
+    found, done = sorted_set(stage, string.match(stage, '^group:(%S+) '))
   else
     found, done = queue(stage)
   end

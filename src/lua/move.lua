@@ -2,8 +2,9 @@
 -- KEYS: queues
 -- ARGV: prefix token keepMs jobs[](from job action push distance)
 -- Returns: text
--- jobs: where it is ('schedule', 'retry', 'dead', 'queue:NAME' or a flow park
--- list 'flow:park:KEY'), its stored text, 'push' or 'delete', the text to push
+-- jobs: where it is ('schedule', 'retry', 'dead', 'queue:NAME', for a job with a
+-- priority or a group 'queue:NAME', 'prio:NAME' or 'group:NAME GROUP'
+-- (lib/order/read-order.lua), or a flow park list 'flow:park:KEY'), its stored text, 'push' or 'delete', the text to push
 -- ('' for the stored text), its distance from the queue's head ('' unknown).
 -- Returns one character per job: '1' done, '0' no longer there (a tick or
 -- another call took it first), 'u' left where it is: its queue cannot be read.
@@ -62,8 +63,10 @@ for k = 1, tonumber(ARGV[4]) do
   else
     local key = P .. from
     local removed = false
-    if string.sub(from, 1, 6) == 'queue:' and order.of(job) then
-      removed = order.remove(string.sub(from, 7), job) == 1
+    -- The queue a queued job waits in: its list, or its priority or group set.
+    local owner = string.match(from, '^queue:(%S+)$') or string.match(from, '^prio:(%S+)$') or string.match(from, '^group:(%S+) ')
+    if owner and (string.sub(from, 1, 6) ~= 'queue:' or order.of(job)) then
+      removed = order.remove(owner, job) == 1
     elseif string.sub(from, 1, 6) == 'queue:' then
       local len = redis.call('LLEN', key)
       local d = tonumber(hint)
@@ -88,7 +91,7 @@ for k = 1, tonumber(ARGV[4]) do
     -- A job put back by a tick (queued or parked) may carry counts and a
     -- suspect mark by its text (lib/tick/ack-jobs.lua, lib/tick/resurrect-dead-ticks.lua): they go
     -- with it, deleted or pushed anew, so none outlives its job.
-    if removed and (string.sub(from, 1, 6) == 'queue:' or string.sub(from, 1, 10) == 'flow:park:') then
+    if removed and (owner or string.sub(from, 1, 10) == 'flow:park:') then
       redis.call('HDEL', P .. 'resurrections', job)
       redis.call('HDEL', P .. 'interruptions', job)
       redis.call('HDEL', P .. 'suspects', job)

@@ -10,6 +10,13 @@ export const queues = defineCall(
   groups({ name: text, size: number, paused: flag, servedMs: number, latencyMs: number }),
 );
 
+export const queue_parts = defineCall(
+  scripts.queue_parts,
+  { ring: key },
+  { queue: text },
+  tuple({ prio: flag, groups: list(text) }),
+);
+
 export const inflight = defineCall(
   scripts.inflight,
   { ticks: key },

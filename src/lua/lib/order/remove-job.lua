@@ -7,12 +7,16 @@ function order.remove(queue, job)
   local priority, group = order.of(job)
   if not priority then return redis.call('LREM', order.list_key(queue), 1, job) end
   if not group then return redis.call('ZREM', order.prio_key(queue), job) end
-  local key = order.group_key(queue, group)
-  local removed = redis.call('ZREM', key, job)
-  if removed == 1 and redis.call('EXISTS', key) == 0 then
-    local ring = order.ring_key(queue)
-    redis.call('LREM', ring, 1, group)
-    if redis.call('LLEN', ring) == 1 and redis.call('LINDEX', ring, 0) == order.UNGROUPED then redis.call('DEL', ring) end
-  end
+  local removed = redis.call('ZREM', order.group_key(queue, group), job)
+  if removed == 1 then order.forget_group_if_empty(queue, group) end
   return removed
+end
+
+-- Takes an emptied group out of its queue's ring (and the ring away once
+-- only the ungrouped turn is left); a group that still has jobs stays.
+function order.forget_group_if_empty(queue, group)
+  if redis.call('EXISTS', order.group_key(queue, group)) == 1 then return end
+  local ring = order.ring_key(queue)
+  redis.call('LREM', ring, 1, group)
+  if redis.call('LLEN', ring) == 1 and redis.call('LINDEX', ring, 0) == order.UNGROUPED then redis.call('DEL', ring) end
 end
