@@ -13,6 +13,7 @@
 -- @include lib/common/prefix-keys.lua
 -- @include lib/common/edit-job-text.lua
 -- @include lib/order/read-order.lua
+-- @include lib/order/queue-job.lua
 -- @include lib/order/remove-job.lua
 -- @include lib/admin/answer-once.lua
 -- @include lib/flow/read.lua
