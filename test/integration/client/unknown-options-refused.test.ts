@@ -26,7 +26,7 @@ describe.each(adapterCases)("unknown options over $name", (adapterCase) => {
     const call = tq.enqueue("mail", ["a@b.c"], { dely: 5_000 } as EnqueueOptions);
     await expect(call).rejects.toMatchObject({ code: "BAD_ARGS" });
     await expect(call).rejects.toThrow(
-      /^Job "mail": unknown option "dely"; the options are name, args, jid, queue, delayMs, at, retry, kick, unique, expiresInMs$/,
+      /^Job "mail": unknown option "dely"; the options are name, args, jid, queue, delayMs, at, retry, kick, unique, expiresInMs, priority, group$/,
     );
     const bulk = tq.enqueueBulk([{ name: "mail", args: ["x"] }, { name: "mail", args: ["y"], qeue: "q" } as never]);
     await expect(bulk).rejects.toThrow(/unknown option "qeue"/);
@@ -47,7 +47,7 @@ describe.each(adapterCases)("unknown options over $name", (adapterCase) => {
     const error = thrownBy(() => h.make({ mail: { perform: () => {}, retries: 3 } as never }));
     expect(error).toMatchObject({ code: "BAD_OPTIONS" });
     expect(error.message).toMatch(
-      /^job "mail": unknown option "retries"; the options are perform, queue, retry, .*schema, debounce$/,
+      /^job "mail": unknown option "retries"; the options are perform, queue, retry, .*schema, debounce, priority, group$/,
     );
     const ordered = thrownBy(() => h.make({}, { ordered: { idx: { perform: () => {}, sheme: {} } as never } }));
     expect(ordered.message).toMatch(/^ordered job "idx": unknown option "sheme"/);

@@ -59,7 +59,7 @@ describe("POST /jobs", () => {
     ["an unknown job name", { name: "nope", args: [] }, /Unknown job "nope"/],
     ["args that are not an array", { name: "mail", args: "x" }, /^args: args must be an array/],
     ["a name that is not a string", { name: 5 }, /^name: name must be a string/],
-    ["an unknown field", { name: "mail", args: [], priority: 1 }, /priority/],
+    ["an unknown field", { name: "mail", args: [], prio: 1 }, /prio/],
     ["a negative delay", { name: "mail", args: [], delayMs: -5 }, /delayMs must be ≥ 0/],
     ["a bad date", { name: "mail", args: [], at: "tomorrow-ish" }, /at must be a date/],
     ["an empty batch", [], /no jobs given/],

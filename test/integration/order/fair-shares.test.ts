@@ -14,11 +14,19 @@ describe.each(adapterCases)("fair shares over $name", (adapterCase) => {
   it("tenant A's 100,000 queued jobs hold back none of tenant B's 10 past the first two batches", async () => {
     const ran: string[] = [];
     const tq = h.make({
-      notify: { perform: ([tenant]: [string, number]) => void ran.push(tenant), group: ([tenant]: [string, number]) => tenant },
+      notify: {
+        perform: ([tenant]: [string, number]) => void ran.push(tenant),
+        group: ([tenant]: [string, number]) => tenant,
+      },
     });
-    const A = Array.from({ length: 100_000 }, (_, i) => ({ name: "notify" as const, args: ["A", i] as [string, number] }));
+    const A = Array.from({ length: 100_000 }, (_, i) => ({
+      name: "notify" as const,
+      args: ["A", i] as [string, number],
+    }));
     await tq.enqueueBulk(A);
-    await tq.enqueueBulk(Array.from({ length: 10 }, (_, i) => ({ name: "notify" as const, args: ["B", i] as [string, number] })));
+    await tq.enqueueBulk(
+      Array.from({ length: 10 }, (_, i) => ({ name: "notify" as const, args: ["B", i] as [string, number] })),
+    );
     expect((await tq.stats()).queues.default).toBe(100_010);
     const batch = 20;
     await tq.tick({ batch, concurrency: batch, budgetMs: 300 });
@@ -45,7 +53,8 @@ describe.each(adapterCases)("fair shares over $name", (adapterCase) => {
         for (let j = 0; j < 3; j++) if (waiting[j]) expect(counts[k]! - counts[j]!).toBeLessThanOrEqual(1);
     }
     // Within each group, FIFO.
-    for (const t of turns) expect(ran.filter((x) => x.startsWith(t))).toEqual(ran.filter((x) => x.startsWith(t)).sort());
+    for (const t of turns)
+      expect(ran.filter((x) => x.startsWith(t))).toEqual(ran.filter((x) => x.startsWith(t)).sort());
     expect(await h.redis.exists(`${h.prefix}groups:default`)).toBe(0);
   });
 
