@@ -31,7 +31,8 @@ export async function deleteAllJobs(
   if (state === "queued") {
     // Every part of the queue: its list, and its priority and group sets (src/order/).
     let deleted = 0;
-    for (const part of await queueParts(runtime, queue)) deleted += await deleteFrom(runtime, part.key, part.sorted, name, "");
+    for (const part of await queueParts(runtime, queue))
+      deleted += await deleteFrom(runtime, part.key, part.sorted, name, "");
     return deleted;
   }
   return deleteFrom(runtime, sourceOf(state, queue), true, name, queue);

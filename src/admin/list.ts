@@ -111,7 +111,9 @@ async function listQueued(
       });
       const sorted = part.sorted;
       for (const e of page.entries)
-        jobs.push(jobInfo(e.raw, { state: "queued", queue: current, ...(sorted ? {} : { position: Number(e.where) }) }));
+        jobs.push(
+          jobInfo(e.raw, { state: "queued", queue: current, ...(sorted ? {} : { position: Number(e.where) }) }),
+        );
       cursor = page.next;
       if (cursor) continue;
       // This part is done: on to the next part of the queue.

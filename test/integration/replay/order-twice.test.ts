@@ -86,7 +86,7 @@ describe.each(adapterCases)("order scripts run twice over $name", (adapterCase) 
 
   it("move: deleting a grouped job and retrying a prioritized dead job happen once", async () => {
     await enqueue("t", MIXED);
-    const [stored] = await h.redis.zrange(`${h.prefix}group:default b`, 0, -1);
+    const [stored] = await h.redis.zrange(`${h.prefix}group:default b`, "0", "-1");
     const dead = job(9, { tickq_priority: 7 });
     await h.redis.zadd(`${h.prefix}dead`, 1, dead);
     const { first, after } = await twice(
