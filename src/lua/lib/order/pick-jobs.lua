@@ -40,38 +40,46 @@ function order.take_ungrouped(queue, n, picked)
   return took
 end
 
--- Takes one job of `group` into `picked`; drops the group from the ring
--- (popped already) unless it has more. Returns how many it took (0 or 1).
-local function take_from_group(queue, group, ring, picked)
+-- Takes one job of `group` into `picked`; the group, just rotated to the
+-- ring's left end, leaves it if that was its last job. Returns how many it
+-- took (0 or 1) and the ring's length.
+local function take_from_group(queue, group, ring, picked, len)
   local key = order.group_key(queue, group)
   local took = picks_from_set(key, redis.call('ZPOPMIN', key), picked, group)
-  if redis.call('EXISTS', key) == 1 then
-    redis.call('LPUSH', ring, group)
-  elseif redis.call('LLEN', ring) == 1 and redis.call('LINDEX', ring, 0) == order.UNGROUPED then
-    redis.call('DEL', ring)
+  if redis.call('EXISTS', key) == 0 then
+    redis.call('LPOP', ring)
+    len = len - 1
+    if len == 1 and redis.call('LINDEX', ring, 0) == order.UNGROUPED then
+      redis.call('DEL', ring)
+      len = 0
+    end
   end
-  return took
+  return took, len
 end
 
--- Up to `n` picks of `queue`, in the order they are to start.
+-- Up to `n` picks of `queue`, in the order they are to start. A turn
+-- rotates the ring (one LMOVE); its length is kept here, as this script
+-- alone changes it while it runs.
 function order.pick(queue, n)
   local picked = {}
   local ring = order.ring_key(queue)
+  local len = redis.call('LLEN', ring)
   local ungrouped_empty = false
   local idle = 0
-  while n > 0 do
-    local len = redis.call('LLEN', ring)
-    if len == 0 or idle >= len then break end
-    local turn = redis.call('RPOP', ring)
+  while n > 0 and len > 0 and idle < len do
+    local turn = redis.call('LMOVE', ring, ring, 'RIGHT', 'LEFT')
     local took = 0
     if turn == order.UNGROUPED then
       if not ungrouped_empty then
         took = order.take_ungrouped(queue, 1, picked)
         ungrouped_empty = took == 0
       end
-      if len > 1 then redis.call('LPUSH', ring, turn) end
+      if len == 1 then
+        redis.call('DEL', ring)
+        len = 0
+      end
     else
-      took = take_from_group(queue, turn, ring, picked)
+      took, len = take_from_group(queue, turn, ring, picked, len)
     end
     n = n - took
     if took > 0 then idle = 0 else idle = idle + 1 end
