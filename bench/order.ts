@@ -28,8 +28,11 @@ const RUNS = Number(values.runs);
 
 type Shape = { label: string; job: (i: number) => BulkJob<"noop"> };
 const shapes: Shape[] = [
-  { label: "plain", job: (i) => ({ name: "noop", args: [i] }) },
-  { label: "priority", job: (i) => ({ name: "noop", args: [i], priority: (i % 11) - 5 || 5 }) },
+  { label: "plain", job: (i: number): BulkJob<"noop"> => ({ name: "noop", args: [i] }) },
+  {
+    label: "priority",
+    job: (i: number): BulkJob<"noop"> => ({ name: "noop", args: [i], priority: (i % 11) - 5 || 5 }),
+  },
   ...values.groups
     .split(",")
     .filter(Boolean)

@@ -7,6 +7,7 @@
 // so an unchanged declaration costs a tick nothing.
 import { TickqError } from "../errors.js";
 import { encodeNewJob } from "../client/job.js";
+import { orderFields, type OrderFields } from "../order/fields.js";
 import { unfaithfulJson } from "../client/json-value.js";
 import { checkBySchema } from "../client/schema-check.js";
 import { isCleanName } from "../names.js";
@@ -141,14 +142,17 @@ function declareOne(name: string, spec: ScheduleSpec, jobs: JobRegistry, cron: C
   }
 
   const retry = definition.retry ?? true;
+  let order: OrderFields | undefined;
   try {
     encodeNewJob({ class: spec.job, args, jid: name, queue, retry }); // throws for args Redis' JSON reader refuses
+    // The job's default priority and its group of these args (src/order/), once for every slot.
+    order = orderFields(spec.job, definition, args, {});
   } catch (error) {
     bad((error as Error).message);
   }
   // A template split where the jid goes: each slot costs one string join.
   const head = `${JSON.stringify({ class: spec.job, args }).slice(0, -1)},"jid":`;
-  const tail = `,${JSON.stringify({ queue, retry, schedule: name }).slice(1)}`;
+  const tail = `,${JSON.stringify({ queue, retry, ...order, schedule: name }).slice(1)}`;
   const normalized = { ...when, job: spec.job, args, queue, missed, maxMissed } as ScheduleSpec;
   const timingFp = fingerprint(JSON.stringify(when));
   return {
