@@ -44,12 +44,25 @@ const shapes: Shape[] = [
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
-async function drainOnce(redis: Redis, shape: Shape, run: number): Promise<{ rate: number; commands: number }> {
+/** µs Redis spent in scripts so far (INFO commandstats of EVAL and EVALSHA): CPU time, which the machine's load moves less than a wall-clock rate. */
+async function scriptMicros(redis: Redis): Promise<number> {
+  const info = await redis.info("commandstats");
+  let total = 0;
+  for (const match of info.matchAll(/^cmdstat_(?:eval|evalsha):calls=\d+,usec=(\d+)/gm)) total += Number(match[1]);
+  return total;
+}
+
+async function drainOnce(
+  redis: Redis,
+  shape: Shape,
+  run: number,
+): Promise<{ rate: number; commands: number; micros: number }> {
   const prefix = `bench-order:${shape.label}:${run}:`;
   const tq = createTickq({ redis: ioredisAdapter(redis), prefix, jobs: { noop: () => {} } });
   for (let i = 0; i < N; i += 10_000)
     await tq.enqueueBulk(Array.from({ length: Math.min(10_000, N - i) }, (_, k) => shape.job(i + k)));
   const before = await commandsProcessed(redis);
+  const microsBefore = await scriptMicros(redis);
   const t = performance.now();
   let done = 0;
   while (done < N) {
@@ -58,10 +71,11 @@ async function drainOnce(redis: Redis, shape: Shape, run: number): Promise<{ rat
     done += report.succeeded;
   }
   const ms = performance.now() - t;
-  const commands = ((await commandsProcessed(redis)) - before - 1) / N;
+  const micros = ((await scriptMicros(redis)) - microsBefore) / N;
+  const commands = ((await commandsProcessed(redis)) - before - 2) / N;
   const keys = await redis.keys(`${prefix}*`);
   if (keys.length) await redis.del(...keys);
-  return { rate: Math.round((N / ms) * 1000), commands };
+  return { rate: Math.round((N / ms) * 1000), commands, micros };
 }
 
 async function main() {
@@ -71,22 +85,27 @@ async function main() {
     await drainOnce(redis, shapes[0]!, -1); // warm-up: JIT, connection, scripts loaded
     const rates = new Map<string, number[]>(shapes.map((s) => [s.label, []]));
     const commands = new Map<string, number>();
+    const micros = new Map<string, number[]>(shapes.map((s) => [s.label, []]));
     for (let run = 0; run < RUNS; run++) {
       for (const shape of shapes) {
         const r = await drainOnce(redis, shape, run);
         rates.get(shape.label)!.push(r.rate);
+        micros.get(shape.label)!.push(r.micros);
         if (run === 0) commands.set(shape.label, r.commands);
       }
     }
     const plain = rates.has("plain") ? median(rates.get("plain")!) : undefined;
     console.log(`${N} no-op jobs a drain, batch 100, ${RUNS} alternating runs, medians`);
-    console.log("| shape | drain jobs/s | runs | vs plain | Redis commands/job |");
-    console.log("|---|---|---|---|---|");
+    const plainMicros = rates.has("plain") ? median(micros.get("plain")!) : undefined;
+    console.log("| shape | drain jobs/s | runs | vs plain | script µs/job | vs plain | Redis commands/job |");
+    console.log("|---|---|---|---|---|---|---|");
     for (const shape of shapes) {
       const xs = rates.get(shape.label)!;
       const share = plain ? `${Math.round((median(xs) / plain) * 100)} %` : "";
+      const us = median(micros.get(shape.label)!);
+      const usShare = plainMicros ? `${Math.round((us / plainMicros) * 100)} %` : "";
       console.log(
-        `| ${shape.label} | ${median(xs)} | ${xs.join(", ")} | ${share} | ${commands.get(shape.label)!.toFixed(2)} |`,
+        `| ${shape.label} | ${median(xs)} | ${xs.join(", ")} | ${share} | ${us.toFixed(2)} | ${usShare} | ${commands.get(shape.label)!.toFixed(2)} |`,
       );
     }
   } finally {
