@@ -88,17 +88,23 @@ function order.pick(queue, n)
   return picked
 end
 
--- Puts picks[from..to] back where they came from, `from` ending nearest the
--- head, each with its score (a group emptied by the pick rejoins the ring).
-function order.put_back(queue, picked, from, to)
-  for k = to, from, -1 do
+-- Puts back where they came from the picks whose jobs are unread[1..n]
+-- (the newest picks: flow control read no further), the oldest of them
+-- ending nearest the head, each with its score (a group emptied by the pick
+-- rejoins the ring).
+function order.put_back(queue, picked, unread, n)
+  local back = {}
+  for k = 1, n do back[unread[k]] = true end
+  for k = #picked, 1, -1 do
     local job, key, score, group = picked[k][1], picked[k][2], picked[k][3], picked[k][4]
-    if not score then
-      redis.call('RPUSH', key, job)
-    elseif group then
-      order.add_to_group(queue, group, score, job)
-    else
-      redis.call('ZADD', key, score, job)
+    if back[job] then
+      if not score then
+        redis.call('RPUSH', key, job)
+      elseif group then
+        order.add_to_group(queue, group, score, job)
+      else
+        redis.call('ZADD', key, score, job)
+      end
     end
   end
 end

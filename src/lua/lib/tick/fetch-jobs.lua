@@ -95,8 +95,13 @@ local function fetch(tick, batch, queues, picks)
       if #picked == 0 then return end
       local items = {}
       for k = #picked, 1, -1 do items[#items + 1] = picked[k][1] end
+      -- Expired jobs are recorded, never started, as from a plain list.
+      local expired
+      items, expired = drop_expired(items)
+      set_aside = set_aside + expired
       local oldest_first, aside, unread = admit(items, count)
-      if unread > 0 then order.put_back(queue, picked, #picked - unread + 1, #picked) end
+      aside = aside + expired
+      if unread > 0 then order.put_back(queue, picked, items, unread) end
       deliver(queue, oldest_first)
       count = count - #oldest_first
       if aside == 0 or #picked < wanted or set_aside >= SET_ASIDE_MAX then return end
