@@ -1,4 +1,5 @@
-// tickq enqueue NAME ['JSON args'] [--queue Q] [--delay MS] [--at ISO] [--jid JID] [--retry N|true|false] [--jobs module]
+// tickq enqueue NAME ['JSON args'] [--queue Q] [--delay MS] [--at ISO] [--jid JID] [--retry N|true|false]
+//   [--priority P] [--group G] [--jobs module]
 import type { Command } from "commander";
 import type { EnqueueOptions, JobRegistry } from "../../index.js";
 import { withTickq } from "../connect.js";
@@ -13,6 +14,8 @@ interface EnqueueCliOptions {
   at?: string;
   jid?: string;
   retry?: string;
+  priority?: string;
+  group?: string;
   jobs?: string;
 }
 
@@ -25,6 +28,13 @@ function readArgs(text: string): unknown[] {
   }
   if (!Array.isArray(args)) throw new UsageError(`args must be a JSON array, e.g. '["a@b.c", 3]'; got ${text}`);
   return args;
+}
+
+/** A whole number, negative too; its range is enqueue's to check (src/order/fields.ts). */
+function readPriority(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^-?\d+$/.test(value)) throw new UsageError(`--priority must be a whole number, got ${JSON.stringify(value)}`);
+  return Number(value);
 }
 
 function readRetry(value: string | undefined): boolean | number | undefined {
@@ -44,6 +54,8 @@ export function addEnqueueCommand(program: Command): void {
     .option("--at <date>", "run at this time (ISO 8601)")
     .option("--jid <jid>", "your own id: the same jid again within a day pushes nothing")
     .option("--retry <n>", "retries on failure: a number, true (25) or false")
+    .option("--priority <p>", "-1000 to 1000: within its queue a higher priority starts first")
+    .option("--group <group>", "its group for fair shares (a tenant's id)")
     .option("--jobs <module>", "check the name and take its defaults from this module's jobs")
     .action(async (name: string, argsText: string, options: EnqueueCliOptions, command: Command) => {
       const { prefix, json } = globals(command);
@@ -58,6 +70,8 @@ export function addEnqueueCommand(program: Command): void {
         at,
         jid: options.jid,
         retry: readRetry(options.retry),
+        priority: readPriority(options.priority),
+        group: options.group,
       };
       const jid = await withTickq({ prefix, jobs }, ({ tickq }) => tickq.enqueue(name, args, enqueueOptions));
       if (json) printJson({ jid });
