@@ -112,6 +112,6 @@ describe.each(adapterCases)("order scripts run twice over $name", (adapterCase) 
     const [parts] = await readsTwice(scripts.queue_parts, ["groups:default"], ["default"]);
     expect(parts).toEqual([1, ["a", "b"]]);
     const [stats] = await readsTwice(scripts.stats, ["queues", "ticks"], []);
-    expect(stats[8]).toEqual(["default", 5]);
+    expect((stats[8] as unknown as unknown[]).slice(0, 2)).toEqual(["default", 5]); // name, size (then latency)
   });
 });
