@@ -19,6 +19,7 @@ import type { CronParser, Schedules } from "./recurring/types.js";
 import type { KeepCompleted } from "./results/types.js";
 import type { Debounce } from "./debounce/types.js";
 import type { StandardSchemaV1 } from "./client/standard-schema.js";
+import type { WorkflowRegistry } from "./workflows/types.js";
 
 /** A Redis reply as both adapters return it: no parsing, no Buffers. */
 export type RedisReply = null | number | string | RedisReply[];
@@ -214,13 +215,21 @@ export type Middleware = (job: RunningJob, ctx: JobContext, next: () => Promise<
 export type QueueOrder = string[] | [string, number][];
 
 /** The options of `createTickq`: only `redis` and `jobs` are required. */
-export interface TickqOptions<J extends JobRegistry = JobRegistry, O extends OrderedRegistry = OrderedRegistry> {
+export interface TickqOptions<
+  J extends JobRegistry = JobRegistry,
+  O extends OrderedRegistry = OrderedRegistry,
+  W extends WorkflowRegistry = WorkflowRegistry,
+> {
   /** The Redis client, through an adapter: `ioredisAdapter`, `upstashAdapter` or `restAdapter`. */
   redis: RedisAdapter;
   /** The jobs this deployment can run: name → handler, or name → {@link JobDefinition}. */
   jobs: J;
   /** Ordered jobs by id: name → { perform(id, payloads, ctx), retry?, backoff? }. */
   ordered?: O;
+  /** Durable workflows: name → { run(input, step), retry?, backoff?, onFailure? } (`tq.workflows`). */
+  workflows?: W;
+  /** How long completed, failed and cancelled workflow runs are kept; default 7 days. */
+  workflowRetentionMs?: number;
   /** Key prefix; default "tickq:". "" gives Sidekiq's own key names. */
   prefix?: string;
   /** Queues a tick serves; default ["default"]. */

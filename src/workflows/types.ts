@@ -1,0 +1,174 @@
+// Durable workflows: functions of steps that survive ticks, deploys and
+// faults. The terms:
+//
+// workflow   a name declared in createTickq({ workflows }), with run(input, step)
+// run        one start of a workflow with an input, by id; it ends completed,
+//            failed or cancelled, and meanwhile is running, sleeping or waiting
+// execution  one call of run(input, step) by a tick, from the top: completed
+//            steps answer their stored result, the next ones run
+// step       a named unit whose result is committed once: step.run, step.sleep,
+//            step.waitForEvent
+// fence      grows with every execution of any run: a store that keeps the
+//            largest fence it saw can refuse a stale execution's write
+
+/** A duration: ms, or a number and a unit: "500ms", "30s", "15m", "12h", "3d". */
+export type Duration = number | `${number}${"ms" | "s" | "m" | "h" | "d"}`;
+
+/** What a step's function gets. */
+export interface StepContext {
+  /** Aborts at the tick's deadline, when the run is cancelled, and when its tick may lose the run to another. */
+  signal: AbortSignal;
+  /** 1 on the step's first try, 2 after one failure, and so on. */
+  attempt: number;
+  /** This execution's fence: it grows with every execution. */
+  fence: number;
+  /** `runId:step:name`: the same on every try of this step, to make a downstream write idempotent. */
+  idempotencyKey: string;
+}
+
+/** A step's options. */
+export interface StepOptions {
+  /** Retries of this step after its first failure; default the workflow's `retry`. */
+  retry?: number;
+}
+
+/** What `step.waitForEvent` waits for. */
+export interface WaitForEventOptions {
+  /** The event's name, as `tq.workflows.sendEvent(event, …)` sends it. */
+  event: string;
+  /** Only an event sent with this `match` resolves the wait; default "". */
+  match?: string;
+  /** After this long the wait resolves with null; default never. */
+  timeout?: Duration;
+}
+
+/** The JSON form a step's result is stored in and answered from. */
+export type Stored<T> = T extends undefined | ((...args: never[]) => unknown)
+  ? undefined
+  : T extends { toJSON(): infer J }
+    ? J
+    : T extends object
+      ? { [K in keyof T]: Stored<T[K]> }
+      : T;
+
+/** The second argument of a workflow's `run`: its steps. */
+export interface WorkflowStep {
+  /**
+   * Runs `fn` once for this run and stores its result (JSON); a later execution answers the stored result.
+   * A throw is retried with backoff; once the retries are spent the run fails.
+   */
+  run<T>(name: string, fn: (ctx: StepContext) => T | Promise<T>, options?: StepOptions): Promise<Stored<Awaited<T>>>;
+  /** Parks the run for `duration` (no tick is held meanwhile). */
+  sleep(name: string, duration: Duration): Promise<void>;
+  /** Parks the run until `tq.workflows.sendEvent(event, { match })`; resolves with the event's data, or null at the timeout. */
+  waitForEvent<T = unknown>(name: string, options: WaitForEventOptions): Promise<T | null>;
+}
+
+/** A workflow's failure as `onFailure` and `tq.workflows.get` see it. */
+export interface WorkflowFailure {
+  /** The error's name: "Error", "TickqNonDeterministic", … */
+  name: string;
+  message: string;
+  /** The step whose retries ran out, if a step failed. */
+  step?: string;
+}
+
+/** A workflow: its function, its step retries and backoff, and what to do when a run fails. */
+export interface WorkflowDefinition<I = unknown, O = unknown> {
+  /** The workflow's code, replayed from the top by each execution: do side effects only inside steps. */
+  run: (input: I, step: WorkflowStep) => Promise<O>;
+  /** Retries of a failing step; default 3. */
+  retry?: number;
+  /** Ms to wait before retry number `count` (0-based) of a step; default Sidekiq's backoff in ms. */
+  backoff?: (count: number, error: unknown) => number;
+  /** Called once when a run fails, before it is marked failed; what it throws is logged. */
+  onFailure?: (input: I, failure: WorkflowFailure) => unknown;
+}
+
+// As with jobs, `never` lets each definition declare its own input type.
+/** The `workflows` option: workflow name → {@link WorkflowDefinition}. */
+export type WorkflowRegistry = Record<string, WorkflowDefinition<never, unknown>>;
+
+/** The input type a workflow declares. */
+export type InputOf<T> = T extends WorkflowDefinition<infer I, unknown> ? ([I] extends [never] ? unknown : I) : unknown;
+/** The output type a workflow declares. */
+export type OutputOf<T> = T extends { run: (...args: never[]) => Promise<infer O> } ? Stored<O> : unknown;
+
+/** A run's state. */
+export type WorkflowStatus = "running" | "sleeping" | "waiting" | "completed" | "failed" | "cancelled";
+
+/** One step of a run as `tq.workflows.get` shows it. */
+export interface WorkflowStepInfo {
+  name: string;
+  /** completed; failed (a try failed, a retry is due); sleeping or waiting (parked). */
+  status: "completed" | "failed" | "sleeping" | "waiting";
+  /** Tries so far. */
+  attempts: number;
+  /** Epoch ms of its last try's start, when it ran code. */
+  startedAt?: number;
+  /** Epoch ms it completed (or last failed). */
+  endedAt?: number;
+  /** Its stored result, once completed. */
+  result?: unknown;
+  /** Its last error, while failed. */
+  error?: { name: string; message: string };
+  /** When a parked step ends by itself (epoch ms). */
+  wakeAt?: number;
+}
+
+/** A run as `tq.workflows.get` answers it. */
+export interface WorkflowRun {
+  id: string;
+  name: string;
+  status: WorkflowStatus;
+  input: unknown;
+  output?: unknown;
+  error?: WorkflowFailure;
+  createdAt: number;
+  updatedAt: number;
+  endedAt?: number;
+  /** Its steps in the order they first ran. */
+  steps: WorkflowStepInfo[];
+}
+
+/** One row of `tq.workflows.list`. */
+export interface WorkflowRunSummary {
+  id: string;
+  name: string;
+  status: WorkflowStatus;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** `tq.workflows.list`'s filter and page. */
+export interface WorkflowListOptions {
+  status?: WorkflowStatus;
+  name?: string;
+  /** From the previous page's `cursor`. */
+  cursor?: string;
+  /** Default 50, at most 500. */
+  limit?: number;
+}
+
+/** A page of runs, newest first; `cursor` is absent on the last page. */
+export interface WorkflowPage {
+  runs: WorkflowRunSummary[];
+  cursor?: string;
+}
+
+/** `tq.workflows`: start runs, send events, read runs. */
+export interface WorkflowsApi<W extends WorkflowRegistry = WorkflowRegistry> {
+  /** Starts a run; with `id`, the same id again answers the same run (a different workflow: CONFLICT). Returns the run id. */
+  start<K extends keyof W & string>(name: K, input: InputOf<W[K]>, options?: { id?: string }): Promise<string>;
+  /** Resolves every wait for `event` with this `match` (default "") with `data`; returns how many. */
+  sendEvent(event: string, options?: { match?: string; data?: unknown }): Promise<number>;
+  /** The run, or undefined. */
+  get(runId: string): Promise<WorkflowRun | undefined>;
+  /** The run's output once it completed; throws WorkflowFailedError when it failed or was cancelled, WaitTimeoutError past `timeoutMs` (default 30 s). */
+  result<K extends keyof W & string = keyof W & string>(
+    runId: string,
+    options?: { timeoutMs?: number },
+  ): Promise<OutputOf<W[K]>>;
+  /** A page of runs, newest first. */
+  list(options?: WorkflowListOptions): Promise<WorkflowPage>;
+}
