@@ -49,7 +49,11 @@ export interface ExecutionEnv {
   warn(message: string): void;
 }
 
-const macrotask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+// After every microtask: each step a Promise.all (or any chain of resolved promises) reaches has joined.
+const macrotask: () => Promise<void> =
+  typeof setImmediate === "function"
+    ? () => new Promise((resolve) => setImmediate(resolve))
+    : () => new Promise((resolve) => setTimeout(resolve, 0));
 
 type Settled = { ok: true; value: unknown } | { ok: false; error: unknown };
 
@@ -84,13 +88,9 @@ export async function executeRun(
   };
 
   for (;;) {
-    // Until the function settles or stops at steps: a macrotask lets every step of a Promise.all join.
-    for (;;) {
-      const seen = r.pending.length;
-      await Promise.race([finished, macrotask()]);
-      if (settled || r.fatal() || env.stopping()) break;
-      if (seen > 0 && r.pending.length === seen) break;
-    }
+    // Until the function settles or stops at steps (or awaits something else while the tick must stop).
+    do await Promise.race([finished, macrotask()]);
+    while (!settled && !r.fatal() && r.pending.length === 0 && !env.stopping());
     const fatal = r.fatal();
     if (fatal) return { end: await fail(failureOf(fatal)), steps: stepsRun };
     if (settled) {

@@ -15,6 +15,11 @@ import { executeRun, type ClaimedRun, type Commit, type ExecutionEnd } from "./e
 import { readStepRecords } from "./records.js";
 import { workflowDefinition } from "./registry.js";
 
+const nextTurn: () => Promise<void> =
+  typeof setImmediate === "function"
+    ? () => new Promise((resolve) => setImmediate(resolve))
+    : () => new Promise((resolve) => setTimeout(resolve, 0));
+
 export interface WorkflowPassInput {
   tickId: string;
   calls: TickCalls;
@@ -130,8 +135,11 @@ export async function runWorkflowPass(runtime: Runtime, input: WorkflowPassInput
   try {
     await exchange();
     for (;;) {
-      if (queued.length > 0) await exchange();
-      else if (executions.size === 0) {
+      if (queued.length > 0) {
+        // One turn of the event loop first, so executions whose steps end together share the call.
+        await nextTurn();
+        await exchange();
+      } else if (executions.size === 0) {
         if (!due || stopping()) break;
         await exchange();
       } else await changed();

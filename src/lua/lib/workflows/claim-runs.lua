@@ -25,9 +25,9 @@ end
 -- { id, name, input, fence, { step, record, … } } each, and whether more are due.
 local function wf_claim(tick, limit, now)
   local claimed = {}
-  if limit <= 0 then return claimed, 0 end
-  wf_reclaim_dead(now)
   local due = wf_key('due')
+  if limit <= 0 then return claimed, #redis.call('ZRANGEBYSCORE', due, '-inf', now, 'LIMIT', 0, 1) end
+  wf_reclaim_dead(now)
   local ids = redis.call('ZRANGEBYSCORE', due, '-inf', now, 'LIMIT', 0, limit)
   local fence_key = wf_key('fence')
   local fence = last_fence_of(fence_key)
