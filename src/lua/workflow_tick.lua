@@ -6,12 +6,13 @@
 -- KEYS: ticks lease
 -- ARGV: prefix tickId call claim retentionMs commits[](id fence disposition extra steps[](name
 --   record) parks[](step kind seq ms event match))
--- Returns: (leaseHeld nowMs committed[] claimed[](id name input fence steps[]) more)
+-- Returns: (leaseHeld nowMs committed[] claimed[](id name input fence steps[]) more cancelled[])
 -- call: this tick's workflow call number (1, 2, …; its own series: these
 -- calls go one at a time beside the tick's other calls). claim: runs to claim.
 -- committed: 1 or 0 per commit (0: the run is no longer held with that fence).
 -- claimed: id, name, input JSON, fence, the run's step records (name, JSON, …).
--- more: runs are still due.
+-- more: runs are still due. cancelled: runs this tick holds that were
+-- cancelled since its last call (workflow_cancel.lua): it aborts their steps.
 -- Replays: the number and reply of the last call are kept in the lease hash
 -- (fields wseq, wreply; lib/tick/replay-call.lua's encoding): a replay answers
 -- the kept reply and acts on nothing, so no run is claimed twice. Commits are
@@ -25,9 +26,9 @@
 
 local lease, tick, seq = KEYS[2], ARGV[2], tonumber(ARGV[3])
 local last = redis.call('HGET', lease, 'wseq')
-if redis.call('EXISTS', lease) == 0 then return { 0, now_ms(), {}, {}, 0 } end
+if redis.call('EXISTS', lease) == 0 then return { 0, now_ms(), {}, {}, 0, {} } end
 if last and tonumber(last) == seq then return (decode_reply(redis.call('HGET', lease, 'wreply'))) end
-if last and tonumber(last) > seq then return { 1, now_ms(), {}, {}, 0 } end
+if last and tonumber(last) > seq then return { 1, now_ms(), {}, {}, 0, {} } end
 local now = now_ms()
 local committed, i = {}, 7
 for k = 1, tonumber(ARGV[6]) do
@@ -35,6 +36,9 @@ for k = 1, tonumber(ARGV[6]) do
 end
 wf_expire(now - tonumber(ARGV[5]))
 local claimed, more = wf_claim(tick, tonumber(ARGV[4]), now)
-local reply = { 1, now, committed, claimed, more }
+local cancel_key = wf_key('cancel', tick)
+local cancelled = redis.call('SMEMBERS', cancel_key)
+redis.call('DEL', cancel_key)
+local reply = { 1, now, committed, claimed, more, cancelled }
 redis.call('HSET', lease, 'wseq', seq, 'wreply', table.concat(encode_reply(reply)))
 return reply

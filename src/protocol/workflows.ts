@@ -30,6 +30,7 @@ export const workflow_tick = defineCall(
     committed: list(number),
     claimed: list(tuple({ id: text, name: text, input: text, fence: text, steps: list(text) })),
     more: flag,
+    cancelled: list(text),
   }),
 );
 
@@ -56,3 +57,5 @@ export const workflow_list = defineCall(
     runs: list(tuple({ id: text, name: text, status: text, created: text, updated: text })),
   }),
 );
+
+export const workflow_cancel = defineCall(scripts.workflow_cancel, { run: key }, { id: text }, text);

@@ -139,6 +139,18 @@ export async function listRuns(runtime: Runtime, options: WorkflowListOptions = 
   };
 }
 
+export async function cancelRun(runtime: Runtime, runId: string): Promise<WorkflowStatus> {
+  checkId(runId, "workflow run id");
+  const status = await runCall(
+    runtime,
+    protocol.workflow_cancel,
+    { run: `${runtime.prefix}wf:run:${runId}` },
+    { id: runId },
+  );
+  if (status === "") throw new TickqError("NOT_FOUND", `no workflow run ${JSON.stringify(runId)}`);
+  return status as WorkflowStatus;
+}
+
 export function workflowsApi(runtime: Runtime): WorkflowsApi {
   return {
     start: (name, input, options) => startRun(runtime, name, input, options?.id),
@@ -146,5 +158,6 @@ export function workflowsApi(runtime: Runtime): WorkflowsApi {
     get: (runId) => getRun(runtime, runId),
     result: (runId, options) => runResult(runtime, runId, options?.timeoutMs) as never,
     list: (options) => listRuns(runtime, options),
+    cancel: (runId) => cancelRun(runtime, runId),
   };
 }

@@ -11,7 +11,7 @@ import type { TickCalls } from "../tick/calls.js";
 import { learnClock, redisNowMs, type Runtime } from "../tick/runtime.js";
 import * as protocol from "../protocol/index.js";
 import { orderedGuard } from "../ordered/guard.js";
-import { executeRun, type ClaimedRun, type Commit, type ExecutionEnd } from "./execute.js";
+import { executeRun, type ClaimedRun, type Commit, type ExecutionEnd, type ExecutionEnv } from "./execute.js";
 import { readStepRecords } from "./records.js";
 import { workflowDefinition } from "./registry.js";
 
@@ -19,6 +19,9 @@ const nextTurn: () => Promise<void> =
   typeof setImmediate === "function"
     ? () => new Promise((resolve) => setImmediate(resolve))
     : () => new Promise((resolve) => setTimeout(resolve, 0));
+
+/** How often a pass whose steps run long asks Redis for cancellations (and claims due runs). */
+const POLL_MS = 1_000;
 
 export interface WorkflowPassInput {
   tickId: string;
@@ -35,7 +38,7 @@ export interface WorkflowPassInput {
 
 export interface WorkflowPassReport {
   /** Executions, by how they ended. */
-  ends: Partial<Record<ExecutionEnd, number>>;
+  ends: Partial<Record<ExecutionEnd | "cancelled", number>>;
   /** Step functions run. */
   steps: number;
   /** Runs are still due, or some yielded: a later tick has workflow work. */
@@ -56,24 +59,37 @@ export async function runWorkflowPass(runtime: Runtime, input: WorkflowPassInput
   const executions = new Set<Promise<void>>();
   let seq = 0;
   let wake: () => void = () => {};
-  const changed = () => new Promise<void>((resolve) => (wake = resolve));
+  /** True when a commit was queued or an execution ended within `ms`. */
+  const changedWithin = (ms: number) =>
+    new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => resolve(false), ms);
+      wake = () => {
+        clearTimeout(timer);
+        resolve(true);
+      };
+    });
   const stopping = () => signal.aborted || !report.held || monotonicMs() >= stopAt || !fence.valid();
   const guard = orderedGuard(fence, signal, leaseMs);
 
-  const env = {
+  // Per held run: aborted when Redis reports it cancelled.
+  const cancels = new Map<string, AbortController>();
+  const envOf = (runId: string, cancel: AbortController): ExecutionEnv => ({
     commit: (commit: Commit) =>
       new Promise<boolean>((resolve) => {
         queued.push({ commit, resolve });
         wake();
       }),
-    guard: () => ({ signal: guard.signal(), done: guard.done }),
-    stopping,
+    guard: () => ({ signal: AbortSignal.any([guard.signal(), cancel.signal]), done: guard.done }),
+    stopping: () => stopping() || cancel.signal.aborted,
     nowMs: () => redisNowMs(runtime),
-    warn: (message: string) => runtime.logger.warn(message),
-  };
+    warn: (message: string) => runtime.logger.warn(`${message} (run ${runId})`),
+  });
 
   const start = (run: ClaimedRun) => {
     const definition = workflowDefinition(runtime.workflows, run.name);
+    const cancel = new AbortController();
+    cancels.set(run.id, cancel);
+    const env = envOf(run.id, cancel);
     const execution = (async () => {
       if (!definition) {
         // A run of a workflow this deployment does not declare (an older or newer one): back to the due set.
@@ -90,13 +106,15 @@ export async function runWorkflowPass(runtime: Runtime, input: WorkflowPassInput
         );
         return;
       }
-      const { end, steps } = await executeRun(run, definition, env);
+      const { end: ended, steps } = await executeRun(run, definition, env);
+      const end = cancel.signal.aborted ? "cancelled" : ended;
       report.ends[end] = (report.ends[end] ?? 0) + 1;
       report.steps += steps;
       if (end === "yielded") report.more = true;
     })()
       .catch((error: unknown) => runtime.logger.error(`tickq: workflow run ${run.id}: ${String(error)}`))
       .finally(() => {
+        cancels.delete(run.id);
         executions.delete(execution);
         wake();
       });
@@ -121,6 +139,7 @@ export async function runWorkflowPass(runtime: Runtime, input: WorkflowPassInput
         q.resolve(reply.committed[i] === 1);
       });
       due = reply.more;
+      for (const id of reply.cancelled) cancels.get(id)?.abort(new Error("workflow run cancelled"));
       for (const c of reply.claimed) {
         start({ id: c.id, name: c.name, input: c.input, fence: Number(c.fence), steps: readStepRecords(c.steps) });
       }
@@ -142,7 +161,10 @@ export async function runWorkflowPass(runtime: Runtime, input: WorkflowPassInput
       } else if (executions.size === 0) {
         if (!due || stopping()) break;
         await exchange();
-      } else await changed();
+      } else if (!(await changedWithin(POLL_MS))) {
+        // Steps running long, nothing to commit: ask Redis anyway, for cancellations and due runs.
+        await exchange();
+      }
     }
   } finally {
     guard.stop();

@@ -171,4 +171,10 @@ export interface WorkflowsApi<W extends WorkflowRegistry = WorkflowRegistry> {
   ): Promise<OutputOf<W[K]>>;
   /** A page of runs, newest first. */
   list(options?: WorkflowListOptions): Promise<WorkflowPage>;
+  /**
+   * Cancels a run that has not ended: no further step starts, and a running step's `ctx.signal` aborts
+   * (its tick learns it within about a second). Returns the run's status after: "cancelled", or how it
+   * had already ended. NOT_FOUND when there is no such run.
+   */
+  cancel(runId: string): Promise<WorkflowStatus>;
 }

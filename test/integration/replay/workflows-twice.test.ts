@@ -152,6 +152,20 @@ describe.each(adapterCases)("each workflow script run twice over $name", (adapte
     });
   });
 
+  it("workflow_cancel: a resent cancel cancels once", async () => {
+    await lease();
+    await run(protocol.workflow_start.script, ["wf:run:r1"], ["r1", "wf", "null"]);
+    await run(
+      protocol.workflow_tick.script,
+      ["ticks", "tick:T"],
+      encode(protocol.workflow_tick, tickKeys(), tickArgs(1, 1, [])).args,
+    );
+    const { first } = await callTwice(protocol.workflow_cancel, unprefixed({ run: runKey("r1") }), { id: "r1" });
+    expect(first).toBe("cancelled");
+    expect(await h.redis.smembers(`${h.prefix}wf:cancel:T`)).toEqual(["r1"]);
+    expect(await h.redis.zcard(`${h.prefix}wf:held`)).toBe(0);
+  });
+
   it("workflow_read and workflow_list write nothing", async () => {
     await run(protocol.workflow_start.script, ["wf:run:r1"], ["r1", "wf", "null"]);
     const [read] = await readsTwice(protocol.workflow_read.script, ["wf:run:r1"], ["r1"]);
