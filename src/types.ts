@@ -19,7 +19,7 @@ import type { CronParser, Schedules } from "./recurring/types.js";
 import type { KeepCompleted } from "./results/types.js";
 import type { Debounce } from "./debounce/types.js";
 import type { StandardSchemaV1 } from "./client/standard-schema.js";
-import type { WorkflowRegistry } from "./workflows/types.js";
+import type { WorkflowRegistry, WorkflowStats } from "./workflows/types.js";
 
 /** A Redis reply as both adapters return it: no parsing, no Buffers. */
 export type RedisReply = null | number | string | RedisReply[];
@@ -509,4 +509,6 @@ export interface Stats {
   schedules: number;
   /** Per job name declared here: slots held, jobs parked on a busy key, jobs deferred by a rate limit ({@link FlowStats}). */
   flow: Record<string, FlowStats>;
+  /** Per workflow declared here: its runs by status ({@link WorkflowStats}); ended runs count until retention removes them. */
+  workflows: Record<string, WorkflowStats>;
 }

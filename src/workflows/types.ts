@@ -178,3 +178,6 @@ export interface WorkflowsApi<W extends WorkflowRegistry = WorkflowRegistry> {
    */
   cancel(runId: string): Promise<WorkflowStatus>;
 }
+
+/** Per workflow, in `tq.stats().workflows`: its runs by status. */
+export type WorkflowStats = Record<WorkflowStatus, number>;

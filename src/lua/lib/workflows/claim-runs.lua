@@ -55,8 +55,11 @@ local function wf_expire(before)
   local ended = wf_key('ended')
   local ids = redis.call('ZRANGEBYSCORE', ended, '-inf', before, 'LIMIT', 0, 100)
   for _, id in ipairs(ids) do
-    local status = redis.call('HGET', wf_key('run', id), 'status')
-    if status then redis.call('ZREM', wf_key('s:' .. status), id) end
+    local f = redis.call('HMGET', wf_key('run', id), 'status', 'name')
+    if f[1] then
+      redis.call('ZREM', wf_key('s:' .. f[1]), id)
+      wf_count(f[1], f[2], -1)
+    end
     redis.call('DEL', wf_key('run', id), wf_key('steps', id), wf_key('park', id))
     redis.call('ZREM', wf_key('all'), id)
     redis.call('ZREM', ended, id)

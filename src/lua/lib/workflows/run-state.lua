@@ -1,6 +1,7 @@
 -- A workflow run's keys and its status (src/workflows/README.md has the layout).
--- A run's status sits in its hash and in one index zset per status
--- (`wf:s:STATUS`, scored by when it entered it), which list and stats read.
+-- A run's status sits in its hash, in one index zset per status
+-- (`wf:s:STATUS`, scored by when it entered it) which list reads, and in a
+-- count per status and workflow (`wf:counts`, "STATUS:NAME") which stats reads.
 
 local function wf_key(part, id)
   if id then return P .. 'wf:' .. part .. ':' .. id end
@@ -14,11 +15,24 @@ end
 
 local WF_TERMINAL = { completed = true, failed = true, cancelled = true }
 
+-- A count that falls to 0 leaves the hash: a prefix whose runs are all removed holds no count.
+local function wf_count(status, name, delta)
+  local counts = wf_key('counts')
+  if redis.call('HINCRBY', counts, status .. ':' .. name, delta) <= 0 then
+    redis.call('HDEL', counts, status .. ':' .. name)
+  end
+end
+
 local function wf_set_status(id, status, now)
   local run = wf_key('run', id)
   local old = redis.call('HGET', run, 'status')
   if old == status then return end
-  if old then redis.call('ZREM', wf_key('s:' .. old), id) end
+  local name = redis.call('HGET', run, 'name')
+  if old then
+    redis.call('ZREM', wf_key('s:' .. old), id)
+    wf_count(old, name, -1)
+  end
+  wf_count(status, name, 1)
   redis.call('ZADD', wf_key('s:' .. status), now, id)
   redis.call('HSET', run, 'status', status, 'updated', now)
   if WF_TERMINAL[status] then
