@@ -28,7 +28,7 @@ import { runtimes } from "./recurring/internal.js";
 import { listRecurring } from "./recurring/list.js";
 import type { ScheduleInfo } from "./recurring/types.js";
 import { workflowsApi } from "./workflows/client.js";
-import type { WorkflowRegistry, WorkflowsApi } from "./workflows/types.js";
+import type { WorkflowInputs, WorkflowsApi } from "./workflows/types.js";
 import type {
   ArgsOf,
   BulkJobOf,
@@ -52,7 +52,7 @@ export interface StatsReader {
 export interface Tickq<
   J extends JobRegistry,
   O extends OrderedRegistry = OrderedRegistry,
-  W extends WorkflowRegistry = WorkflowRegistry,
+  W extends WorkflowInputs = Record<string, never>,
 > {
   /** Pushes one job (or schedules it with delayMs / at); returns its jid. */
   enqueue<K extends keyof J & string>(name: K, args: ArgsOf<J[K]>, options?: EnqueueOptions): Promise<string>;
@@ -109,7 +109,7 @@ export interface Tickq<
 export function createTickqCore<
   J extends JobRegistry,
   O extends OrderedRegistry = Record<never, never>,
-  W extends WorkflowRegistry = Record<never, never>,
+  W extends WorkflowInputs = Record<never, never>,
 >(options: TickqOptions<J, O, W>): Tickq<J, O, W> {
   const runtime = createRuntime(options);
   const kicks = kickSettings(options.kick);

@@ -10,7 +10,7 @@ import { createTickqCore, type Tickq } from "./core.js";
 import type { OrderedRegistry } from "./ordered/types.js";
 import { cron } from "./recurring/cron.js";
 import type { JobRegistry, TickqOptions } from "./types.js";
-import type { WorkflowRegistry } from "./workflows/types.js";
+import type { WorkflowInputs } from "./workflows/types.js";
 
 /**
  * Builds a tickq: the client (enqueue), the tick (run jobs), and the jobs API, over one Redis. Only
@@ -28,7 +28,7 @@ import type { WorkflowRegistry } from "./workflows/types.js";
 export function createTickq<
   J extends JobRegistry,
   O extends OrderedRegistry = Record<never, never>,
-  W extends WorkflowRegistry = Record<never, never>,
+  W extends WorkflowInputs = Record<never, never>,
 >(options: TickqOptions<J, O, W>): Tickq<J, O, W> {
   // options?.: with no options at all, createRuntime still answers its own BAD_OPTIONS.
   return createTickqCore<J, O, W>({ ...options, cron: options?.cron ?? cron });

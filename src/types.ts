@@ -19,7 +19,7 @@ import type { CronParser, Schedules } from "./recurring/types.js";
 import type { KeepCompleted } from "./results/types.js";
 import type { Debounce } from "./debounce/types.js";
 import type { StandardSchemaV1 } from "./client/standard-schema.js";
-import type { WorkflowRegistry, WorkflowStats } from "./workflows/types.js";
+import type { WorkflowInputs, WorkflowsOption, WorkflowStats } from "./workflows/types.js";
 
 /** A Redis reply as both adapters return it: no parsing, no Buffers. */
 export type RedisReply = null | number | string | RedisReply[];
@@ -218,7 +218,7 @@ export type QueueOrder = string[] | [string, number][];
 export interface TickqOptions<
   J extends JobRegistry = JobRegistry,
   O extends OrderedRegistry = OrderedRegistry,
-  W extends WorkflowRegistry = WorkflowRegistry,
+  W extends WorkflowInputs = Record<string, never>,
 > {
   /** The Redis client, through an adapter: `ioredisAdapter`, `upstashAdapter` or `restAdapter`. */
   redis: RedisAdapter;
@@ -227,7 +227,7 @@ export interface TickqOptions<
   /** Ordered jobs by id: name → { perform(id, payloads, ctx), retry?, backoff? }. */
   ordered?: O;
   /** Durable workflows: name → { run(input, step), retry?, backoff?, onFailure? } (`tq.workflows`). */
-  workflows?: W;
+  workflows?: WorkflowsOption<W>;
   /** How long completed, failed and cancelled workflow runs are kept; default 7 days. */
   workflowRetentionMs?: number;
   /** Key prefix; default "tickq:". "" gives Sidekiq's own key names. */

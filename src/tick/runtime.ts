@@ -153,7 +153,7 @@ export function createRuntime<J extends JobRegistry>(options: TickqOptions<J>): 
     jobs: options.jobs,
     ordered,
     orderedNames: Object.keys(ordered),
-    workflows: checkWorkflows(options.workflows),
+    workflows: checkWorkflows(options.workflows as WorkflowRegistry | undefined),
     workflowRetentionMs: numberOption(options.workflowRetentionMs, 7 * 24 * 3600_000, "workflowRetentionMs", {
       min: 1_000,
       integer: true,

@@ -85,14 +85,18 @@ export interface WorkflowDefinition<I = unknown, O = unknown> {
   onFailure?: (input: I, failure: WorkflowFailure) => unknown;
 }
 
-// As with jobs, `never` lets each definition declare its own input type.
-/** The `workflows` option: workflow name → {@link WorkflowDefinition}. */
+// `never` lets each definition declare its own input type.
+/** Workflows as tickq holds them: name → {@link WorkflowDefinition}. */
 export type WorkflowRegistry = Record<string, WorkflowDefinition<never, unknown>>;
 
-/** The input type a workflow declares. */
-export type InputOf<T> = T extends WorkflowDefinition<infer I, unknown> ? ([I] extends [never] ? unknown : I) : unknown;
-/** The output type a workflow declares. */
-export type OutputOf<T> = T extends { run: (...args: never[]) => Promise<infer O> } ? Stored<O> : unknown;
+/** Each workflow's input type, by name: what `createTickq` infers from the `workflows` option. */
+export type WorkflowInputs = Record<string, unknown>;
+
+/**
+ * The `workflows` option: workflow name → {@link WorkflowDefinition}. Written over the inputs, so
+ * TypeScript infers each input from `run`'s first parameter and types `step` for you.
+ */
+export type WorkflowsOption<W extends WorkflowInputs> = { [K in keyof W]: WorkflowDefinition<W[K], unknown> };
 
 /** A run's state. */
 export type WorkflowStatus = "running" | "sleeping" | "waiting" | "completed" | "failed" | "cancelled";
@@ -157,18 +161,18 @@ export interface WorkflowPage {
 }
 
 /** `tq.workflows`: start runs, send events, read runs. */
-export interface WorkflowsApi<W extends WorkflowRegistry = WorkflowRegistry> {
+export interface WorkflowsApi<W extends WorkflowInputs = Record<string, never>> {
   /** Starts a run; with `id`, the same id again answers the same run (a different workflow: CONFLICT). Returns the run id. */
-  start<K extends keyof W & string>(name: K, input: InputOf<W[K]>, options?: { id?: string }): Promise<string>;
+  start<K extends keyof W & string>(name: K, input: W[K], options?: { id?: string }): Promise<string>;
   /** Resolves every wait for `event` with this `match` (default "") with `data`; returns how many. */
   sendEvent(event: string, options?: { match?: string; data?: unknown }): Promise<number>;
   /** The run, or undefined. */
   get(runId: string): Promise<WorkflowRun | undefined>;
-  /** The run's output once it completed; throws WorkflowFailedError when it failed or was cancelled, WaitTimeoutError past `timeoutMs` (default 30 s). */
-  result<K extends keyof W & string = keyof W & string>(
-    runId: string,
-    options?: { timeoutMs?: number },
-  ): Promise<OutputOf<W[K]>>;
+  /**
+   * The run's output once it completed (JSON, as stored: `T` is yours to name); throws WorkflowFailedError
+   * when it failed or was cancelled, a WORKFLOW_TIMEOUT TickqError past `timeoutMs` (default 30 s).
+   */
+  result<T = unknown>(runId: string, options?: { timeoutMs?: number }): Promise<T>;
   /** A page of runs, newest first. */
   list(options?: WorkflowListOptions): Promise<WorkflowPage>;
   /**

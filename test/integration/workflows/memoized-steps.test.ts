@@ -37,6 +37,8 @@ describe.each(adapterCases)("workflow steps over $name", (adapterCase) => {
       },
     );
     const runId = await tq.workflows.start("ten", { n: 100 });
+    // @ts-expect-error: start is typed by the workflow's input
+    await expect(tq.workflows.start("ten", { n: "100" }, { id: runId })).resolves.toBe(runId);
     for (let t = 0; t < 15; t++) await tq.tick({ budgetMs: 2_000 });
     expect(await tq.workflows.result(runId, { timeoutMs: 1_000 })).toEqual({ total: 145 });
     expect(calls).toEqual(Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`s${i}`, 1])));
