@@ -13,6 +13,7 @@ import type { StepContext, WorkflowDefinition, WorkflowFailure } from "./types.j
 import { defaultBackoff } from "../tick/retry.js";
 import { describeError } from "./describe.js";
 import { utf8Bytes } from "../client/job-size.js";
+import type { Invoker } from "./invoke.js";
 
 /** Largest step result or run output, in bytes of JSON. */
 export const MAX_RESULT_BYTES = 256 * 1024;
@@ -47,6 +48,8 @@ export interface ExecutionEnv {
   /** Redis' time in ms. */
   nowMs(): number;
   warn(message: string): void;
+  /** Runs a job for step.invoke (invoke.ts). */
+  invoke: Invoker;
 }
 
 // After every microtask: each step a Promise.all (or any chain of resolved promises) reaches has joined.
@@ -65,7 +68,7 @@ export async function executeRun(
   definition: WorkflowDefinition<never, unknown>,
   env: ExecutionEnv,
 ): Promise<{ end: ExecutionEnd; steps: number }> {
-  const r = replay(run.steps);
+  const r = replay(run.steps, env.invoke);
   let settled: Settled | undefined;
   const input = JSON.parse(run.input) as never;
   const finished = Promise.resolve()

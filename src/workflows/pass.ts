@@ -12,6 +12,7 @@ import { learnClock, redisNowMs, type Runtime } from "../tick/runtime.js";
 import * as protocol from "../protocol/index.js";
 import { orderedGuard } from "../ordered/guard.js";
 import { executeRun, type ClaimedRun, type Commit, type ExecutionEnd, type ExecutionEnv } from "./execute.js";
+import { invoker } from "./invoke.js";
 import { readStepRecords } from "./records.js";
 import { workflowDefinition } from "./registry.js";
 
@@ -70,6 +71,7 @@ export async function runWorkflowPass(runtime: Runtime, input: WorkflowPassInput
     });
   const stopping = () => signal.aborted || !report.held || monotonicMs() >= stopAt || !fence.valid();
   const guard = orderedGuard(fence, signal, leaseMs);
+  const invoke = invoker(runtime);
 
   // Per held run: aborted when Redis reports it cancelled.
   const cancels = new Map<string, AbortController>();
@@ -83,6 +85,7 @@ export async function runWorkflowPass(runtime: Runtime, input: WorkflowPassInput
     stopping: () => stopping() || cancel.signal.aborted,
     nowMs: () => redisNowMs(runtime),
     warn: (message: string) => runtime.logger.warn(`${message} (run ${runId})`),
+    invoke,
   });
 
   const start = (run: ClaimedRun) => {

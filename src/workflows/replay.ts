@@ -10,6 +10,7 @@ import { TickqError } from "../errors.js";
 import { durationMs } from "./duration.js";
 import { nonDeterministic } from "./errors.js";
 import type { StepRecord } from "./records.js";
+import type { Invoker } from "./invoke.js";
 import type { StepContext, StepOptions, WaitForEventOptions, WorkflowStep } from "./types.js";
 
 /** Steps one run may have. */
@@ -43,7 +44,7 @@ export interface Replay {
 // Never settles: the function stops at a step that broke the rules while the execution fails the run.
 const never = new Promise<never>(() => {});
 
-export function replay(records: Map<string, StepRecord>): Replay {
+export function replay(records: Map<string, StepRecord>, invoke: Invoker): Replay {
   const pending: PendingStep[] = [];
   const bySeq = new Map<number, string>();
   for (const [name, record] of records) if (record.status === "completed") bySeq.set(record.seq, name);
@@ -108,6 +109,14 @@ export function replay(records: Map<string, StepRecord>): Replay {
       return new Promise((resolve) => {
         pending.push({ kind: "run", name, seq, fn, retry, resolve });
       }) as never;
+    },
+    invoke(name, jobName, args, options) {
+      if (typeof jobName !== "string" || !Array.isArray(args)) {
+        if (enter(name) !== undefined)
+          fatal = new TickqError("BAD_ARGS", `step.invoke("${name}"): a job name and an args array`);
+        return never;
+      }
+      return step.run(name, (ctx) => invoke(jobName, args, ctx), options) as never;
     },
     sleep(name, duration) {
       const seq = enter(name);

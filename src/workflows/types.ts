@@ -58,6 +58,12 @@ export interface WorkflowStep {
    * A throw is retried with backoff; once the retries are spent the run fails.
    */
   run<T>(name: string, fn: (ctx: StepContext) => T | Promise<T>, options?: StepOptions): Promise<Stored<Awaited<T>>>;
+  /**
+   * Runs the job `jobName` with `args` as a step: its return value is the step's result; when it ends
+   * failed or dead the step fails (and is retried with a new job, by the step's retry rules).
+   * The execution waits for the job (it yields at the tick's budget and picks the result up later).
+   */
+  invoke<T = unknown>(name: string, jobName: string, args: unknown[], options?: StepOptions): Promise<T>;
   /** Parks the run for `duration` (no tick is held meanwhile). */
   sleep(name: string, duration: Duration): Promise<void>;
   /** Parks the run until `tq.workflows.sendEvent(event, { match })`; resolves with the event's data, or null at the timeout. */
