@@ -151,7 +151,7 @@ export function createTickqCore<
         if (!set)
           throw new TickqError(
             "BAD_ARGS",
-            `on: unknown event ${JSON.stringify(event)}; events are succeeded, failed, dead`,
+            `on: unknown event ${JSON.stringify(event)}; events are succeeded, failed, dead, expired, workflow.completed, workflow.failed`,
           );
         set.add(listener);
         return () => void set.delete(listener);

@@ -12,6 +12,7 @@ import { learnClock, redisNowMs, type Runtime } from "../tick/runtime.js";
 import * as protocol from "../protocol/index.js";
 import { orderedGuard } from "../ordered/guard.js";
 import { executeRun, type ClaimedRun, type Commit, type ExecutionEnd, type ExecutionEnv } from "./execute.js";
+import { workflowEvents } from "./events.js";
 import { invoker } from "./invoke.js";
 import { readStepRecords } from "./records.js";
 import { workflowDefinition } from "./registry.js";
@@ -72,19 +73,23 @@ export async function runWorkflowPass(runtime: Runtime, input: WorkflowPassInput
   const stopping = () => signal.aborted || !report.held || monotonicMs() >= stopAt || !fence.valid();
   const guard = orderedGuard(fence, signal, leaseMs);
   const invoke = invoker(runtime);
+  const events = workflowEvents(runtime);
 
   // Per held run: aborted when Redis reports it cancelled.
   const cancels = new Map<string, AbortController>();
-  const envOf = (runId: string, cancel: AbortController): ExecutionEnv => ({
+  const envOf = (run: ClaimedRun, cancel: AbortController): ExecutionEnv => ({
     commit: (commit: Commit) =>
       new Promise<boolean>((resolve) => {
         queued.push({ commit, resolve });
         wake();
+      }).then((applied) => {
+        if (applied) events.committed(run.name, commit);
+        return applied;
       }),
     guard: () => ({ signal: AbortSignal.any([guard.signal(), cancel.signal]), done: guard.done }),
     stopping: () => stopping() || cancel.signal.aborted,
     nowMs: () => redisNowMs(runtime),
-    warn: (message: string) => runtime.logger.warn(`${message} (run ${runId})`),
+    warn: (message: string) => runtime.logger.warn(`${message} (run ${run.id})`),
     invoke,
   });
 
@@ -92,7 +97,7 @@ export async function runWorkflowPass(runtime: Runtime, input: WorkflowPassInput
     const definition = workflowDefinition(runtime.workflows, run.name);
     const cancel = new AbortController();
     cancels.set(run.id, cancel);
-    const env = envOf(run.id, cancel);
+    const env = envOf(run, cancel);
     const execution = (async () => {
       if (!definition) {
         // A run of a workflow this deployment does not declare (an older or newer one): back to the due set.
@@ -171,6 +176,7 @@ export async function runWorkflowPass(runtime: Runtime, input: WorkflowPassInput
     }
   } finally {
     guard.stop();
+    await events.flush();
   }
   report.more ||= due;
   return report;

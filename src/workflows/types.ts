@@ -191,3 +191,15 @@ export interface WorkflowsApi<W extends WorkflowInputs = Record<string, never>> 
 
 /** Per workflow, in `tq.stats().workflows`: its runs by status. */
 export type WorkflowStats = Record<WorkflowStatus, number>;
+
+/** A workflow run ended: `workflow.completed` (with its output) or `workflow.failed` (with its error). */
+export interface WorkflowEvent {
+  /** The run's id. */
+  runId: string;
+  /** The workflow's name. */
+  name: string;
+  /** Its output (workflow.completed). */
+  output?: unknown;
+  /** Its failure (workflow.failed). */
+  error?: WorkflowFailure;
+}

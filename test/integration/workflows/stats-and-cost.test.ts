@@ -38,6 +38,32 @@ describe.each(adapterCases)("workflow stats and cost over $name", (adapterCase) 
     });
   });
 
+  it("workflow.completed and workflow.failed fire once per run, after its end is committed", async () => {
+    const seen: unknown[] = [];
+    const tq = h.make(
+      {},
+      {
+        on: { "workflow.completed": (e) => void seen.push(["completed", e]) },
+        workflows: {
+          ok: { run: async (input: { n: number }) => input.n * 2 },
+          bad: {
+            run: async () => {
+              throw new Error("no");
+            },
+          },
+        },
+      },
+    );
+    tq.on("workflow.failed", async (e) => void seen.push(["failed", e]));
+    const ok = await tq.workflows.start("ok", { n: 2 });
+    const bad = await tq.workflows.start("bad", null);
+    await tq.tick({ budgetMs: 1_000 });
+    await tq.tick({ budgetMs: 1_000 });
+    expect(seen).toHaveLength(2);
+    expect(seen).toContainEqual(["completed", { runId: ok, name: "ok", output: 4 }]);
+    expect(seen).toContainEqual(["failed", { runId: bad, name: "bad", error: { name: "Error", message: "no" } }]);
+  });
+
   it("an app with no workflow sends no workflow call; one with workflows shares calls among runs", async () => {
     const plain = h.make({ noop: () => {} });
     expect((await plain.tick({ budgetMs: 500 })).roundTrips).toBe(2);
