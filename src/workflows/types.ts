@@ -45,7 +45,10 @@ export interface WaitForEventOptions {
 /** The JSON form a step's result is stored in and answered from. */
 export type Stored<T> = T extends undefined | ((...args: never[]) => unknown)
   ? undefined
-  : T extends { toJSON(): infer J }
+  : T extends {
+        /** A value with toJSON is stored as what it returns. */
+        toJSON(): infer J;
+      }
     ? J
     : T extends object
       ? { [K in keyof T]: Stored<T[K]> }
@@ -74,6 +77,7 @@ export interface WorkflowStep {
 export interface WorkflowFailure {
   /** The error's name: "Error", "TickqNonDeterministic", … */
   name: string;
+  /** The error's message. */
   message: string;
   /** The step whose retries ran out, if a step failed. */
   step?: string;
@@ -109,6 +113,7 @@ export type WorkflowStatus = "running" | "sleeping" | "waiting" | "completed" | 
 
 /** One step of a run as `tq.workflows.get` shows it. */
 export interface WorkflowStepInfo {
+  /** The step's name. */
   name: string;
   /** completed; failed (a try failed, a retry is due); sleeping or waiting (parked). */
   status: "completed" | "failed" | "sleeping" | "waiting";
@@ -121,21 +126,35 @@ export interface WorkflowStepInfo {
   /** Its stored result, once completed. */
   result?: unknown;
   /** Its last error, while failed. */
-  error?: { name: string; message: string };
+  error?: {
+    /** The error's name. */
+    name: string;
+    /** The error's message. */
+    message: string;
+  };
   /** When a parked step ends by itself (epoch ms). */
   wakeAt?: number;
 }
 
 /** A run as `tq.workflows.get` answers it. */
 export interface WorkflowRun {
+  /** The run's id. */
   id: string;
+  /** The workflow's name. */
   name: string;
+  /** Where it stands. */
   status: WorkflowStatus;
+  /** Its input, as stored (JSON). */
   input: unknown;
+  /** Its output, once completed. */
   output?: unknown;
+  /** Why it failed, once failed. */
   error?: WorkflowFailure;
+  /** When it was started (epoch ms, Redis' clock). */
   createdAt: number;
+  /** When it last changed status or committed. */
   updatedAt: number;
+  /** When it ended. */
   endedAt?: number;
   /** Its steps in the order they first ran. */
   steps: WorkflowStepInfo[];
@@ -143,16 +162,23 @@ export interface WorkflowRun {
 
 /** One row of `tq.workflows.list`. */
 export interface WorkflowRunSummary {
+  /** The run's id. */
   id: string;
+  /** The workflow's name. */
   name: string;
+  /** Where it stands. */
   status: WorkflowStatus;
+  /** When it was started (epoch ms, Redis' clock). */
   createdAt: number;
+  /** When it last changed status or committed. */
   updatedAt: number;
 }
 
 /** `tq.workflows.list`'s filter and page. */
 export interface WorkflowListOptions {
+  /** Only runs in this status; default every run. */
   status?: WorkflowStatus;
+  /** Only runs of this workflow. */
   name?: string;
   /** From the previous page's `cursor`. */
   cursor?: string;
@@ -162,7 +188,9 @@ export interface WorkflowListOptions {
 
 /** A page of runs, newest first; `cursor` is absent on the last page. */
 export interface WorkflowPage {
+  /** The runs of this page. */
   runs: WorkflowRunSummary[];
+  /** Pass it to `list` for the next page. */
   cursor?: string;
 }
 
