@@ -52,7 +52,7 @@ export interface StatsReader {
 export interface Tickq<
   J extends JobRegistry,
   O extends OrderedRegistry = OrderedRegistry,
-  W extends WorkflowInputs = Record<string, never>,
+  W extends WorkflowInputs = WorkflowInputs,
 > {
   /** Pushes one job (or schedules it with delayMs / at); returns its jid. */
   enqueue<K extends keyof J & string>(name: K, args: ArgsOf<J[K]>, options?: EnqueueOptions): Promise<string>;

@@ -218,7 +218,7 @@ export type QueueOrder = string[] | [string, number][];
 export interface TickqOptions<
   J extends JobRegistry = JobRegistry,
   O extends OrderedRegistry = OrderedRegistry,
-  W extends WorkflowInputs = Record<string, never>,
+  W extends WorkflowInputs = WorkflowInputs,
 > {
   /** The Redis client, through an adapter: `ioredisAdapter`, `upstashAdapter` or `restAdapter`. */
   redis: RedisAdapter;

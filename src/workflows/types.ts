@@ -86,13 +86,13 @@ export interface WorkflowFailure {
 /** A workflow: its function, its step retries and backoff, and what to do when a run fails. */
 export interface WorkflowDefinition<I = unknown, O = unknown> {
   /** The workflow's code, replayed from the top by each execution: do side effects only inside steps. */
-  run: (input: I, step: WorkflowStep) => Promise<O>;
+  run(input: I, step: WorkflowStep): Promise<O>;
   /** Retries of a failing step; default 3. */
   retry?: number;
   /** Ms to wait before retry number `count` (0-based) of a step; default Sidekiq's backoff in ms. */
   backoff?: (count: number, error: unknown) => number;
   /** Called once when a run fails, before it is marked failed; what it throws is logged. */
-  onFailure?: (input: I, failure: WorkflowFailure) => unknown;
+  onFailure?(input: I, failure: WorkflowFailure): unknown;
 }
 
 // `never` lets each definition declare its own input type.
@@ -195,7 +195,7 @@ export interface WorkflowPage {
 }
 
 /** `tq.workflows`: start runs, send events, read runs. */
-export interface WorkflowsApi<W extends WorkflowInputs = Record<string, never>> {
+export interface WorkflowsApi<W extends WorkflowInputs = WorkflowInputs> {
   /** Starts a run; with `id`, the same id again answers the same run (a different workflow: CONFLICT). Returns the run id. */
   start<K extends keyof W & string>(name: K, input: W[K], options?: { id?: string }): Promise<string>;
   /** Resolves every wait for `event` with this `match` (default "") with `data`; returns how many. */

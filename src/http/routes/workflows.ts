@@ -6,7 +6,7 @@
 import { Hono } from "hono/tiny";
 import { bodyLimit } from "hono/body-limit";
 import { TickqError } from "../../errors.js";
-import type { JobRegistry, Tickq, WorkflowInputs, WorkflowsApi, WorkflowStatus } from "../../index.js";
+import type { JobRegistry, Tickq, WorkflowStatus } from "../../index.js";
 
 /** The JSON object a POST carries; anything else is a 400. */
 async function objectBody(req: { text(): Promise<string> }, what: string): Promise<Record<string, unknown>> {
@@ -31,8 +31,7 @@ function optionalString(body: Record<string, unknown>, key: string, what: string
 }
 
 export function workflowRoutes(tickq: Tickq<JobRegistry>, maxSize: number): Hono {
-  // Over HTTP inputs are JSON whatever the workflow declares: start checks the name, the size and JSON.
-  const workflows = tickq.workflows as unknown as WorkflowsApi<WorkflowInputs>;
+  const workflows = tickq.workflows;
   const app = new Hono();
   const limit = bodyLimit({ maxSize, onError: (c) => c.json({ error: `body over ${maxSize} bytes` }, 413) });
   app.post("/workflows/:name", limit);
