@@ -28,6 +28,8 @@ const faults = [
   "test/integration/ordered/race.test.ts",
   "test/integration/admin/race.test.ts",
   "test/integration/recurring/once-per-slot.test.ts",
+  "test/integration/workflows/kill.test.ts",
+  "test/integration/workflows/long-run.test.ts",
 ];
 
 // Left out of `npm run test:quick` (TICKQ_QUICK=1), never out of `npm test`: each takes seconds to a

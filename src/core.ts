@@ -27,6 +27,8 @@ import type { ResultOf, WaitOptions } from "./results/types.js";
 import { runtimes } from "./recurring/internal.js";
 import { listRecurring } from "./recurring/list.js";
 import type { ScheduleInfo } from "./recurring/types.js";
+import { workflowsApi } from "./workflows/client.js";
+import type { WorkflowInputs, WorkflowsApi } from "./workflows/types.js";
 import type {
   ArgsOf,
   BulkJobOf,
@@ -47,7 +49,11 @@ export interface StatsReader {
 }
 
 /** What `createTickq` returns: enqueue, tick, and read or manage jobs, queues, ticks and schedules. */
-export interface Tickq<J extends JobRegistry, O extends OrderedRegistry = OrderedRegistry> {
+export interface Tickq<
+  J extends JobRegistry,
+  O extends OrderedRegistry = OrderedRegistry,
+  W extends WorkflowInputs = WorkflowInputs,
+> {
   /** Pushes one job (or schedules it with delayMs / at); returns its jid. */
   enqueue<K extends keyof J & string>(name: K, args: ArgsOf<J[K]>, options?: EnqueueOptions): Promise<string>;
   /**
@@ -65,6 +71,8 @@ export interface Tickq<J extends JobRegistry, O extends OrderedRegistry = Ordere
   enqueueOrdered<K extends keyof O & string>(name: K, job: OrderedJob<PayloadOf<O[K]>>): Promise<void>;
   /** Adds many payloads, to any ordered ids, in a few round trips; checks every one before writing any. */
   enqueueOrderedBulk(jobs: OrderedBulkJob<keyof O & string>[]): Promise<void>;
+  /** Durable workflows: start runs, send events, read runs (`workflows` option). */
+  workflows: WorkflowsApi<W>;
   /** Runs one bounded tick: resurrect, schedule, fetch, execute, ack. */
   tick(options?: TickOptions): Promise<TickReport>;
   /**
@@ -73,7 +81,7 @@ export interface Tickq<J extends JobRegistry, O extends OrderedRegistry = Ordere
    */
   reserveTicks(count: number, maxParallel: number): Promise<string[]>;
   /** The same tickq, whose kicked ticks run in `scope.waitUntil` (a request's ctx.waitUntil). */
-  scope(scope: KickScope): Tickq<J, O>;
+  scope(scope: KickScope): Tickq<J, O, W>;
   /** Counters, sizes and warnings (`tq.stats()`), and processed and failed per day (`tq.stats.history(days)`). */
   stats: StatsReader;
   /** Find, list, retry, delete and run jobs by jid or by state. */
@@ -87,7 +95,7 @@ export interface Tickq<J extends JobRegistry, O extends OrderedRegistry = Ordere
   /** The ticks in the registry, oldest first, with what is left of each lease and the jobs each holds. */
   ticks(): Promise<TickInfo[]>;
   /** Adds middleware around every execution, outermost first. */
-  use(middleware: Middleware): Tickq<J, O>;
+  use(middleware: Middleware): Tickq<J, O, W>;
   /** The key prefix in use (the `prefix` option). */
   readonly prefix: string;
 }
@@ -98,17 +106,20 @@ export interface Tickq<J extends JobRegistry, O extends OrderedRegistry = Ordere
  * import { cron } from "tickq/cron";
  * const tq = createTickqCore({ redis, jobs, cron, schedules: { nightly: { cron: "0 3 * * *", job: "report" } } });
  */
-export function createTickqCore<J extends JobRegistry, O extends OrderedRegistry = Record<never, never>>(
-  options: TickqOptions<J, O>,
-): Tickq<J, O> {
+export function createTickqCore<
+  J extends JobRegistry,
+  O extends OrderedRegistry = Record<never, never>,
+  W extends WorkflowInputs = Record<never, never>,
+>(options: TickqOptions<J, O, W>): Tickq<J, O, W> {
   const runtime = createRuntime(options);
   const kicks = kickSettings(options.kick);
   // One of each for every scope: they hold no per-scope state.
   const stats = Object.assign(() => readStats(runtime), { history: (days?: number) => readHistory(runtime, days) });
   const jobs = jobsApi(runtime);
   const queues = queuesApi(runtime);
-  const build = (scope: KickScope): Tickq<J, O> => {
-    const tickq: Tickq<J, O> = {
+  const workflows = workflowsApi(runtime) as WorkflowsApi<W>;
+  const build = (scope: KickScope): Tickq<J, O, W> => {
+    const tickq: Tickq<J, O, W> = {
       async enqueue(name, args, opts = {}) {
         const [jid] = await enqueueJobs(runtime, [{ ...opts, name, args }]);
         kickIfAsked(runtime, kicks, scope, [opts]);
@@ -128,6 +139,7 @@ export function createTickqCore<J extends JobRegistry, O extends OrderedRegistry
       },
       enqueueOrdered: (name, job) => enqueueOrderedJobs(runtime, [{ ...job, name }]),
       enqueueOrderedBulk: (jobs) => enqueueOrderedJobs(runtime, jobs),
+      workflows,
       tick: (opts) => startTick(runtime, opts),
       reserveTicks: async (count, maxParallel) => (await reserveTicks(runtime, count, maxParallel)).ids,
       scope: (more) => build({ ...scope, ...more }),
@@ -139,7 +151,7 @@ export function createTickqCore<J extends JobRegistry, O extends OrderedRegistry
         if (!set)
           throw new TickqError(
             "BAD_ARGS",
-            `on: unknown event ${JSON.stringify(event)}; events are succeeded, failed, dead`,
+            `on: unknown event ${JSON.stringify(event)}; events are succeeded, failed, dead, expired, workflow.completed, workflow.failed`,
           );
         set.add(listener);
         return () => void set.delete(listener);

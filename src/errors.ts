@@ -34,7 +34,11 @@ export type TickqErrorCode =
   /** An awaited job succeeded, but its result was not kept (over maxResultBytes, not JSON). */
   | "RESULT_NOT_KEPT"
   /** An awaited job's expiry (`expiresInMs`) passed before it started: it never runs. */
-  | "JOB_EXPIRED";
+  | "JOB_EXPIRED"
+  /** A workflow run ended failed or cancelled (`WorkflowFailedError`), or a step's result or a run's input is over its limit. */
+  | "WORKFLOW_FAILED"
+  /** A workflow run did not end within `result`'s timeoutMs; it goes on. */
+  | "WORKFLOW_TIMEOUT";
 
 /**
  * Every error tickq throws on purpose, with a `code` to switch on: UNKNOWN_JOB, BAD_ARGS,

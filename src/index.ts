@@ -10,6 +10,7 @@ import { createTickqCore, type Tickq } from "./core.js";
 import type { OrderedRegistry } from "./ordered/types.js";
 import { cron } from "./recurring/cron.js";
 import type { JobRegistry, TickqOptions } from "./types.js";
+import type { WorkflowInputs } from "./workflows/types.js";
 
 /**
  * Builds a tickq: the client (enqueue), the tick (run jobs), and the jobs API, over one Redis. Only
@@ -24,11 +25,13 @@ import type { JobRegistry, TickqOptions } from "./types.js";
  * await tq.enqueueOrdered("indexShipment", { id: "shipment-42", payload: { v: 7 }, score: 7 });
  * const report = await tq.tick({ budgetMs: 10_000 });
  */
-export function createTickq<J extends JobRegistry, O extends OrderedRegistry = Record<never, never>>(
-  options: TickqOptions<J, O>,
-): Tickq<J, O> {
+export function createTickq<
+  J extends JobRegistry,
+  O extends OrderedRegistry = Record<never, never>,
+  W extends WorkflowInputs = Record<never, never>,
+>(options: TickqOptions<J, O, W>): Tickq<J, O, W> {
   // options?.: with no options at all, createRuntime still answers its own BAD_OPTIONS.
-  return createTickqCore<J, O>({ ...options, cron: options?.cron ?? cron });
+  return createTickqCore<J, O, W>({ ...options, cron: options?.cron ?? cron });
 }
 
 export type { StatsReader, Tickq } from "./core.js";
@@ -40,6 +43,8 @@ export { JOB_STATES } from "./admin/states.js";
 export { defaultBackoff } from "./tick/retry.js";
 export type * from "./types.js";
 export type * from "./ordered/types.js";
+export type * from "./workflows/types.js";
+export { WorkflowFailedError } from "./workflows/errors.js";
 export type * from "./flow/types.js";
 export type * from "./recurring/types.js";
 export type * from "./kick/types.js";

@@ -19,6 +19,7 @@ import type { CronParser, Schedules } from "./recurring/types.js";
 import type { KeepCompleted } from "./results/types.js";
 import type { Debounce } from "./debounce/types.js";
 import type { StandardSchemaV1 } from "./client/standard-schema.js";
+import type { WorkflowInputs, WorkflowsOption, WorkflowStats } from "./workflows/types.js";
 
 /** A Redis reply as both adapters return it: no parsing, no Buffers. */
 export type RedisReply = null | number | string | RedisReply[];
@@ -229,13 +230,21 @@ export type Middleware = (job: RunningJob, ctx: JobContext, next: () => Promise<
 export type QueueOrder = string[] | [string, number][];
 
 /** The options of `createTickq`: only `redis` and `jobs` are required. */
-export interface TickqOptions<J extends JobRegistry = JobRegistry, O extends OrderedRegistry = OrderedRegistry> {
+export interface TickqOptions<
+  J extends JobRegistry = JobRegistry,
+  O extends OrderedRegistry = OrderedRegistry,
+  W extends WorkflowInputs = WorkflowInputs,
+> {
   /** The Redis client, through an adapter: `ioredisAdapter`, `upstashAdapter` or `restAdapter`. */
   redis: RedisAdapter;
   /** The jobs this deployment can run: name → handler, or name → {@link JobDefinition}. */
   jobs: J;
   /** Ordered jobs by id: name → { perform(id, payloads, ctx), retry?, backoff? }. */
   ordered?: O;
+  /** Durable workflows: name → { run(input, step), retry?, backoff?, onFailure? } (`tq.workflows`). */
+  workflows?: WorkflowsOption<W>;
+  /** How long completed, failed and cancelled workflow runs are kept; default 7 days. */
+  workflowRetentionMs?: number;
   /** Key prefix; default "tickq:". "" gives Sidekiq's own key names. */
   prefix?: string;
   /** Queues a tick serves; default ["default"]. */
@@ -522,4 +531,6 @@ export interface Stats {
   schedules: number;
   /** Per job name declared here: slots held, jobs parked on a busy key, jobs deferred by a rate limit ({@link FlowStats}). */
   flow: Record<string, FlowStats>;
+  /** Per workflow declared here: its runs by status ({@link WorkflowStats}); ended runs count until retention removes them. */
+  workflows: Record<string, WorkflowStats>;
 }

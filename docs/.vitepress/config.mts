@@ -32,6 +32,7 @@ export default defineConfig({
           { text: "Results and awaiting a job", link: "/guides/results" },
           { text: "Recurring jobs", link: "/guides/recurring" },
           { text: "Ordered jobs by id", link: "/guides/ordered" },
+          { text: "Durable workflows", link: "/guides/workflows" },
           { text: "Flow control", link: "/guides/flow-control" },
           { text: "Long jobs and deadlines", link: "/guides/long-jobs" },
           { text: "Kick and fan-out", link: "/guides/kick-fan-out" },

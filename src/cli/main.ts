@@ -12,6 +12,7 @@ import { addJobResultCommand } from "./commands/jobs-result.js";
 import { addQueueCommands } from "./commands/queues.js";
 import { addServerCommands } from "./commands/servers.js";
 import { addStatsCommands } from "./commands/stats.js";
+import { addWorkflowCommands } from "./commands/workflows.js";
 import { addTickCommand } from "./commands/tick.js";
 import { EXIT, exitCodeOf } from "./exit.js";
 import { endProcess } from "./lifetime.js";
@@ -32,6 +33,7 @@ export function buildProgram(): Command {
   addJobResultCommand(jobs);
   addJobChangeCommands(jobs);
   addQueueCommands(program);
+  addWorkflowCommands(program);
   addTickCommand(program);
   addEnqueueCommand(program);
   addServerCommands(program);

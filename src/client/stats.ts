@@ -1,5 +1,6 @@
 import { flowStatsArgs, flowStatsFrom } from "../flow/stats.js";
 import { orderedStatsFrom } from "../ordered/stats.js";
+import { workflowStatsFrom } from "../workflows/stats.js";
 import { evictionWarning, learnEvictionPolicy, type Runtime } from "../tick/runtime.js";
 import * as protocol from "../protocol/index.js";
 import { runCall } from "../protocol/run.js";
@@ -17,6 +18,7 @@ export async function readStats(runtime: Runtime): Promise<Stats> {
     {
       flowNames: flowStatsArgs(names),
       orderedNames,
+      workflowNames: Object.keys(runtime.workflows),
     },
   );
   const flow = flowStatsFrom(reply.flow, names);
@@ -56,5 +58,6 @@ export async function readStats(runtime: Runtime): Promise<Stats> {
     ordered,
     flow,
     schedules: reply.schedules,
+    workflows: workflowStatsFrom(reply.workflows, Object.keys(runtime.workflows)),
   };
 }

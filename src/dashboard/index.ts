@@ -30,6 +30,7 @@ import { overviewRoutes } from "./pages/overview.js";
 import { queueRoutes } from "./pages/queues.js";
 import { schedulesRoute } from "./pages/schedules.js";
 import { ticksRoute } from "./pages/ticks.js";
+import { workflowsRoute } from "./pages/workflows.js";
 import type { Dashboard, DashboardEnv } from "./types.js";
 
 export type { Dashboard, DashboardScope } from "./types.js";
@@ -72,6 +73,7 @@ export function dashboard(options: DashboardOptions = {}): Dashboard {
     jobRoute(app, scope);
     schedulesRoute(app, scope);
     orderedRoute(app, scope);
+    workflowsRoute(app, scope);
     locksRoute(app, scope);
     ticksRoute(app, scope);
     actionRoutes(app, scope);

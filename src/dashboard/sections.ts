@@ -12,6 +12,7 @@ export const SECTIONS = [
   { path: "/expired", label: "Expired" },
   { path: "/schedules", label: "Recurring" },
   { path: "/ordered", label: "Ordered" },
+  { path: "/workflows", label: "Workflows" },
   { path: "/locks", label: "Locks" },
   { path: "/ticks", label: "Ticks" },
 ] as const;

@@ -25,6 +25,7 @@ import { healthRoutes } from "./routes/health.js";
 import { jobRoutes } from "./routes/jobs.js";
 import { queueRoutes } from "./routes/queues.js";
 import { statsRoutes } from "./routes/stats.js";
+import { workflowRoutes } from "./routes/workflows.js";
 import { scopeRequests, tickRoute, type TickqEnv } from "./scope.js";
 
 export type { TickqEnv } from "./scope.js";
@@ -183,6 +184,7 @@ export function createApp<J extends JobRegistry>(options: AppOptions<J>): Hono<T
   app.get("/schedules", async (c) => c.json(await c.var.tq.schedules()));
   app.route("/", jobRoutes(scope.tickq));
   app.route("/", queueRoutes(scope.tickq));
+  app.route("/", workflowRoutes(scope.tickq, maxSize));
 
   app.notFound((c) => c.json({ error: `no route ${c.req.method} ${c.req.path}` }, 404));
   app.onError((error, c) => {

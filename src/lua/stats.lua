@@ -1,8 +1,9 @@
 -- stats: Sidekiq's counters and sizes, read in one round trip.
 -- KEYS: queues ticks
--- ARGV: prefix flowNames[] orderedNames[]
+-- ARGV: prefix flowNames[] orderedNames[] workflowNames[]
 -- Returns: (processed failed deadEvicted scheduled retry dead ticks inflight queues[name size latencyMs]
---   policy schedules nowMs heartbeat[field ms] paused[] due flow[][] ordered[][] expired running waiting)
+--   policy schedules nowMs heartbeat[field ms] paused[] due flow[][] ordered[][] expired running waiting
+--   workflows[][])
 -- flowNames: job names (flow sizes, lib/flow/stats.lua); orderedNames:
 -- ordered names (lib/ordered/count-sizes.lua). queues: sizes and how long each
 -- queue's oldest waiting job has waited (lib/queues/measure-latency.lua); heartbeat: the
@@ -11,7 +12,8 @@
 -- expired since the prefix was first used (lib/expiry/expire-fetched.lua);
 -- running and waiting: the jobs live ticks' handlers run and the jobs they
 -- fetched and have not started, as each tick's last step or lease extension
--- reported them (lib/tick/run-solo.lua, extend.lua).
+-- reported them (lib/tick/run-solo.lua, extend.lua); workflows: runs per
+-- workflow name and status (lib/workflows/count-runs.lua).
 -- One call answers everything stats() and a dashboard refresh show.
 -- Replays: reads only (flow's sizes prune deferral records already due,
 -- which no reader counts).
@@ -22,6 +24,7 @@
 -- @include lib/ordered/state.lua
 -- @include lib/flow/stats.lua
 -- @include lib/ordered/count-sizes.lua
+-- @include lib/workflows/count-runs.lua
 
 local function counter(name)
   return tonumber(redis.call('GET', P .. 'stat:' .. name)) or 0
@@ -47,8 +50,10 @@ end
 
 local flow, ordered_at = {}, 2
 if ARGV[2] then flow, ordered_at = flow_sizes(2, now) end
-local ordered = {}
-if ARGV[ordered_at] then ordered = ordered_sizes(ordered_at) end
+local ordered, workflows_at = {}, nil
+if ARGV[ordered_at] then ordered, workflows_at = ordered_sizes(ordered_at) end
+local workflows = {}
+if workflows_at and ARGV[workflows_at] then workflows = workflow_counts(workflows_at) end
 local due = redis.call('ZCOUNT', P .. 'schedule', '-inf', now / 1000) + redis.call('ZCOUNT', P .. 'retry', '-inf', now / 1000)
 
 return {
@@ -58,5 +63,5 @@ return {
   string.match(redis.call('INFO', 'memory'), 'maxmemory_policy:(%S+)') or '',
   redis.call('HLEN', P .. 'schedules:fp'),
   now, redis.call('HGETALL', P .. 'heartbeat'), redis.call('SMEMBERS', P .. 'paused'), due,
-  flow, ordered, counter('expired'), running, waiting,
+  flow, ordered, counter('expired'), running, waiting, workflows,
 }

@@ -51,7 +51,7 @@ export const history = defineCall(
 export const stats = defineCall(
   scripts.stats,
   { queues: key, ticks: key },
-  { flowNames: counted(text), orderedNames: counted(text) },
+  { flowNames: counted(text), orderedNames: counted(text), workflowNames: counted(text) },
   tuple({
     processed: number,
     failed: number,
@@ -73,6 +73,7 @@ export const stats = defineCall(
     expired: number,
     running: number,
     waiting: number,
+    workflows: list(list(number)),
   }),
 );
 

@@ -15,3 +15,11 @@ export { result } from "./result.js";
 export { step } from "./step.js";
 export { history, inflight, queue_parts, queues, recurring_list, stats, ticks } from "./admin-reads.js";
 export { kick, parallel, pause, session } from "./control.js";
+export {
+  workflow_cancel,
+  workflow_event,
+  workflow_list,
+  workflow_read,
+  workflow_start,
+  workflow_tick,
+} from "./workflows.js";

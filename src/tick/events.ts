@@ -9,6 +9,7 @@ import { ackOrder, type Outcome } from "./passes/ack.js";
 import { attemptOf, describeError } from "./retry.js";
 import type { LogFields, LogSink } from "../telemetry/logger.js";
 import type { JobPayload } from "../types.js";
+import type { WorkflowEvent } from "../workflows/types.js";
 
 /** A job's outcome, as listeners get it (`succeeded`, and the base of `failed` and `dead`). */
 export interface JobEvent {
@@ -58,9 +59,13 @@ export interface TickqEvents {
   dead: DeadEvent;
   /** A job's expiry passed before it started: it was recorded as expired, never run. */
   expired: ExpiredEvent;
+  /** A workflow run completed (its output committed). */
+  "workflow.completed": WorkflowEvent;
+  /** A workflow run failed (its failure committed). */
+  "workflow.failed": WorkflowEvent;
 }
 
-/** `succeeded`, `failed`, `dead` or `expired`. */
+/** `succeeded`, `failed`, `dead`, `expired`, `workflow.completed` or `workflow.failed`. */
 export type TickqEventName = keyof TickqEvents;
 /** A listener: the tick awaits what it returns (briefly) before it resolves; a throw is logged, never breaks the tick. */
 export type TickqListener<E extends TickqEventName> = (event: TickqEvents[E]) => unknown;
@@ -70,11 +75,20 @@ export type TickqListenerOptions = { [E in TickqEventName]?: TickqListener<E> };
 export type EventListeners = { [E in TickqEventName]: Set<TickqListener<E>> };
 
 export function newListeners(initial: TickqListenerOptions = {}): EventListeners {
-  const listeners: EventListeners = { succeeded: new Set(), failed: new Set(), dead: new Set(), expired: new Set() };
+  const listeners: EventListeners = {
+    succeeded: new Set(),
+    failed: new Set(),
+    dead: new Set(),
+    expired: new Set(),
+    "workflow.completed": new Set(),
+    "workflow.failed": new Set(),
+  };
   if (initial.succeeded) listeners.succeeded.add(initial.succeeded);
   if (initial.failed) listeners.failed.add(initial.failed);
   if (initial.dead) listeners.dead.add(initial.dead);
   if (initial.expired) listeners.expired.add(initial.expired);
+  if (initial["workflow.completed"]) listeners["workflow.completed"].add(initial["workflow.completed"]);
+  if (initial["workflow.failed"]) listeners["workflow.failed"].add(initial["workflow.failed"]);
   return listeners;
 }
 
@@ -140,7 +154,7 @@ function jobFields(e: JobEvent): LogFields {
 
 export function tickEvents(listeners: EventListeners, logs: LogSink): TickEvents {
   const pending: Promise<unknown>[] = [];
-  const call = <E extends TickqEventName>(name: E, event: TickqEvents[E]) => {
+  const call = <E extends "succeeded" | "failed" | "dead" | "expired">(name: E, event: TickqEvents[E]) => {
     const complain = (error: unknown) =>
       logs.write(
         "error",

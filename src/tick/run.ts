@@ -29,6 +29,7 @@ import { fetchArgs } from "./queue-order.js";
 import type { RoundTrips } from "../redis/adapter.js";
 import { learnClock, learnEvictionPolicy, redisNowMs, redisNowSec, type Runtime } from "./runtime.js";
 import { recurringDueArgs, runRecurring } from "../recurring/pass.js";
+import { workflowPassOf } from "../workflows/in-tick.js";
 import * as protocol from "../protocol/index.js";
 import { TickBeats } from "../sidekiq/process.js";
 import { tickCalls } from "./calls.js";
@@ -186,6 +187,18 @@ async function tickOnce(runtime: Runtime, options: TickOptions, tickId: string):
       }
     };
 
+    // Beside the pipeline until the budget; nothing at all for an app with no workflow.
+    const workflows = workflowPassOf(runtime, {
+      tickId,
+      calls,
+      fence,
+      signal: controller.signal,
+      leaseMs,
+      concurrency,
+      // The last commits and finish fit in the budget's last tenth.
+      stopAt: started + budgetMs * 0.9,
+    });
+
     report.fetched += first.length;
     if (first.length >= batch) options.onBacklog?.();
     const result = await runPipeline({
@@ -210,6 +223,8 @@ async function tickOnce(runtime: Runtime, options: TickOptions, tickId: string):
       watchLoad: (read) => void (readLoad = read),
     });
     report.abandoned = result.abandoned;
+    const flowed = await workflows;
+    if (flowed && !flowed.held) lost();
     const unstarted = [...result.deferred, ...result.unstarted];
     // So far requeued counts the jobs the deadline interrupted: they are back
     // in their queues, work a fresh tick can run, so the tick reports more
@@ -223,7 +238,8 @@ async function tickOnce(runtime: Runtime, options: TickOptions, tickId: string):
       result.handedBack > 0 ||
       report.leaseLost ||
       housekeepingLeft ||
-      recurring.more;
+      recurring.more ||
+      flowed?.more === true;
 
     fence.stop();
     beats?.stop();

@@ -10,6 +10,8 @@ import { keysFor, type Keys } from "../keys.js";
 import { checkTimeouts } from "./passes/timeout.js";
 import { checkOrdered } from "../ordered/registry.js";
 import type { OrderedRegistry } from "../ordered/types.js";
+import { checkWorkflows } from "../workflows/registry.js";
+import type { WorkflowRegistry } from "../workflows/types.js";
 import { planQueues, type QueuePlan } from "./queue-order.js";
 import { newScriptCache, runScript, type RoundTrips } from "../redis/adapter.js";
 import { declareRecurring, type RecurringSet } from "../recurring/declare.js";
@@ -37,6 +39,10 @@ export interface Runtime {
   /** Ordered jobs by id (src/ordered/), and their names: what every tick serves. */
   ordered: OrderedRegistry;
   orderedNames: string[];
+  /** Durable workflows (src/workflows/); empty: ticks send no workflow call. */
+  workflows: WorkflowRegistry;
+  /** How long ended workflow runs are kept, in ms. */
+  workflowRetentionMs: number;
   plan: QueuePlan;
   maxRetries: number;
   maxResurrections: number;
@@ -86,6 +92,8 @@ const OPTION_KEYS: Readonly<Record<keyof TickqOptions, true>> = {
   redis: true,
   jobs: true,
   ordered: true,
+  workflows: true,
+  workflowRetentionMs: true,
   prefix: true,
   queues: true,
   maxRetries: true,
@@ -145,6 +153,11 @@ export function createRuntime<J extends JobRegistry>(options: TickqOptions<J>): 
     jobs: options.jobs,
     ordered,
     orderedNames: Object.keys(ordered),
+    workflows: checkWorkflows(options.workflows as WorkflowRegistry | undefined),
+    workflowRetentionMs: numberOption(options.workflowRetentionMs, 7 * 24 * 3600_000, "workflowRetentionMs", {
+      min: 1_000,
+      integer: true,
+    }),
     plan: planQueues(options.queues ?? ["default"]),
     maxRetries: numberOption(options.maxRetries, 25, "maxRetries", { min: 0, integer: true }),
     // 0 would send every job of a dead tick to the dead set unrun.

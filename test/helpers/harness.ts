@@ -3,6 +3,7 @@
 import type { Redis } from "ioredis";
 import { afterEach, beforeEach } from "vitest";
 import { createTickq, type Tickq } from "../../src/index.js";
+import type { OrderedRegistry, WorkflowInputs } from "../../src/index.js";
 import type { JobLogger, JobRegistry, RedisAdapter, TickqOptions } from "../../src/types.js";
 import type { AdapterCase } from "./adapters.js";
 import { deleteUnder, directRedis, uniquePrefix } from "./redis.js";
@@ -11,7 +12,10 @@ export interface Harness {
   adapter: RedisAdapter;
   redis: Redis;
   prefix: string;
-  make<J extends JobRegistry>(jobs: J, options?: Partial<TickqOptions<J>>): Tickq<J>;
+  make<J extends JobRegistry, W extends WorkflowInputs = Record<never, never>>(
+    jobs: J,
+    options?: Partial<TickqOptions<J, OrderedRegistry, W>>,
+  ): Tickq<J, OrderedRegistry, W>;
   /** Every line tickq logged during the test. */
   logged: string[];
 }

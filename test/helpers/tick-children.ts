@@ -7,7 +7,7 @@ import type { Redis } from "ioredis";
 import type { AdapterCase } from "./adapters.js";
 import { sleep } from "./redis.js";
 
-export type TickFixture = "ordered-child.ts" | "flow-child.ts";
+export type TickFixture = "ordered-child.ts" | "flow-child.ts" | "workflow-child.ts";
 
 export interface TickChild {
   pid: number;

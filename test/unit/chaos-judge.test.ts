@@ -82,6 +82,7 @@ function stats(processed: number, failed: number): Stats {
     ordered: {},
     schedules: 0,
     flow: {},
+    workflows: {},
   };
 }
 

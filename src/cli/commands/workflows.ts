@@ -1,0 +1,104 @@
+// tickq workflows list [--status S] [--name N] [--limit L] · tickq workflows show RUN_ID ·
+// tickq workflows cancel RUN_ID · tickq events send EVENT [--match M] [--data JSON]
+// Read and act through tq.workflows, never keys. A run id with no run: exit 3.
+import type { Command } from "commander";
+import { TickqError, type WorkflowStatus } from "../../index.js";
+import { withTickq } from "../connect.js";
+import { globals } from "../global.js";
+import { clip, printJson, table, when } from "../output.js";
+
+export function addWorkflowCommands(program: Command): void {
+  const workflows = program.command("workflows").description("list, show and cancel workflow runs");
+  workflows
+    .command("list")
+    .description("workflow runs, newest first")
+    .option("--status <status>", "running, sleeping, waiting, completed, failed or cancelled")
+    .option("--name <name>", "runs of this workflow only")
+    .option("--limit <n>", "runs to show (1–500)", "50")
+    .action(async (options: { status?: string; name?: string; limit: string }, command: Command) => {
+      const { prefix, json } = globals(command);
+      const page = await withTickq({ prefix }, ({ tickq }) =>
+        tickq.workflows.list({
+          status: options.status as WorkflowStatus | undefined,
+          name: options.name,
+          limit: Number(options.limit),
+        }),
+      );
+      if (json) return printJson(page);
+      if (page.runs.length === 0) return console.log("no workflow runs");
+      const now = Date.now();
+      console.log(
+        table(
+          ["RUN", "WORKFLOW", "STATUS", "UPDATED"],
+          page.runs.map((r) => [r.id, r.name, r.status, when(r.updatedAt, now)]),
+        ),
+      );
+    });
+  workflows
+    .command("show")
+    .description("a run: its status, output or error, and each step with its attempts, result or error")
+    .argument("<runId>")
+    .action(async (runId: string, _options: unknown, command: Command) => {
+      const { prefix, json } = globals(command);
+      const run = await withTickq({ prefix }, ({ tickq }) => tickq.workflows.get(runId));
+      if (!run) throw new TickqError("NOT_FOUND", `no workflow run ${JSON.stringify(runId)}`);
+      if (json) return printJson(run);
+      const now = Date.now();
+      console.log(
+        `run       ${run.id}\nworkflow  ${run.name}\nstatus    ${run.status}\nupdated   ${when(run.updatedAt, now)}`,
+      );
+      if (run.output !== undefined) console.log(`output    ${clip(JSON.stringify(run.output), 2_000)}`);
+      if (run.error)
+        console.log(
+          `error     ${run.error.name}: ${run.error.message}${run.error.step ? ` (step ${run.error.step})` : ""}`,
+        );
+      if (run.steps.length === 0) return;
+      console.log(
+        `\n${table(
+          ["STEP", "STATUS", "ATTEMPTS", "RESULT OR ERROR"],
+          run.steps.map((s) => [
+            s.name,
+            s.status,
+            String(s.attempts),
+            s.error
+              ? `${s.error.name}: ${s.error.message}`
+              : s.wakeAt !== undefined
+                ? `until ${when(s.wakeAt, now)}`
+                : clip(JSON.stringify(s.result) ?? "", 120),
+          ]),
+        )}`,
+      );
+    });
+  workflows
+    .command("cancel")
+    .description("cancel a run: no further step starts, a running step's signal aborts")
+    .argument("<runId>")
+    .action(async (runId: string, _options: unknown, command: Command) => {
+      const { prefix, json } = globals(command);
+      const status = await withTickq({ prefix }, ({ tickq }) => tickq.workflows.cancel(runId));
+      if (json) return printJson({ id: runId, status });
+      console.log(status === "cancelled" ? `run ${runId} cancelled` : `run ${runId} had already ended: ${status}`);
+    });
+
+  const events = program.command("events").description("send events to workflow runs");
+  events
+    .command("send")
+    .description("resolve every wait for EVENT (and --match) with --data; prints how many it resolved")
+    .argument("<event>")
+    .option("--match <match>", "only waits with this match", "")
+    .option("--data <json>", "the event's data, JSON", "null")
+    .action(async (event: string, options: { match: string; data: string }, command: Command) => {
+      const { prefix, json } = globals(command);
+      let data: unknown;
+      try {
+        data = JSON.parse(options.data);
+      } catch {
+        throw new TickqError("BAD_ARGS", `--data must be JSON, got ${JSON.stringify(options.data)}`);
+      }
+      const resolved = await withTickq({ prefix }, ({ tickq }) =>
+        tickq.workflows.sendEvent(event, { match: options.match, data }),
+      );
+      if (json) return printJson({ resolved });
+      console.log(resolved === 0 ? "no run waited for it (the event is not kept)" : `resolved ${resolved} wait(s)`);
+    });
+}

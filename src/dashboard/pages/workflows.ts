@@ -1,0 +1,63 @@
+// GET /workflows: per workflow declared here, its runs by status (stats()),
+// and the newest runs (?status= one status); GET /workflows/:id: a run, its
+// output or error, and its steps in order with attempts, results and errors.
+// Read through tq.workflows, never keys.
+import type { Hono } from "hono";
+import { html } from "hono/html";
+import { TickqError } from "../../errors.js";
+import type { WorkflowStatus } from "../../workflows/types.js";
+import { number, page } from "../layout.js";
+import type { DashboardEnv, DashboardScope } from "../types.js";
+
+const STATUSES: WorkflowStatus[] = ["running", "sleeping", "waiting", "completed", "failed", "cancelled"];
+const iso = (ms: number | undefined) => (ms === undefined ? "" : new Date(ms).toISOString());
+const json = (value: unknown) => {
+  const text = JSON.stringify(value) ?? "";
+  return text.length > 300 ? `${text.slice(0, 300)}…` : text;
+};
+
+export function workflowsRoute(app: Hono<DashboardEnv>, scope: DashboardScope): void {
+  app.get("/workflows", async (c) => {
+    const asked = c.req.query("status");
+    const status = STATUSES.find((s) => s === asked);
+    const [stats, page_] = await Promise.all([scope.tickq.stats(), scope.tickq.workflows.list({ status, limit: 100 })]);
+    const counts = Object.entries(stats.workflows);
+    const base = c.var.base;
+    return page(
+      c,
+      "/workflows",
+      "Workflows",
+      html`<div class="scroll"><table><tr><th>workflow</th>${STATUSES.map((s) => html`<th><a href="${base}/workflows?status=${s}">${s}</a></th>`)}</tr>${counts.map(
+        ([name, s]) => html`<tr><td>${name}</td>${STATUSES.map((k) => html`<td>${number(s[k])}</td>`)}</tr>`,
+      )}</table></div>${counts.length === 0 ? html`<p class="muted">No workflows declared in this deployment.</p>` : ""}
+      <h2>${status ? `Runs ${status}` : "Newest runs"}</h2>
+      <div class="scroll"><table><tr><th>run</th><th>workflow</th><th>status</th><th>updated</th></tr>${page_.runs.map(
+        (r) =>
+          html`<tr><td><a href="${base}/workflows/${encodeURIComponent(r.id)}">${r.id}</a></td><td>${r.name}</td><td>${r.status}</td><td>${iso(r.updatedAt)}</td></tr>`,
+      )}</table></div>${page_.runs.length === 0 ? html`<p class="muted">No runs.</p>` : ""}`,
+    );
+  });
+
+  app.get("/workflows/:id", async (c) => {
+    const id = c.req.param("id");
+    const run = await scope.tickq.workflows.get(id);
+    if (!run) throw new TickqError("NOT_FOUND", `no workflow run ${JSON.stringify(id)}`);
+    return page(
+      c,
+      "/workflows",
+      `Workflow run ${run.id}`,
+      html`<dl><dt>workflow</dt><dd>${run.name}</dd><dt>status</dt><dd>${run.status}</dd><dt>input</dt><dd><code>${json(run.input)}</code></dd>${
+        run.output !== undefined ? html`<dt>output</dt><dd><code>${json(run.output)}</code></dd>` : ""
+      }${run.error ? html`<dt>error</dt><dd class="warn">${run.error.name}: ${run.error.message}${run.error.step ? ` (step ${run.error.step})` : ""}</dd>` : ""}<dt>started</dt><dd>${iso(run.createdAt)}</dd><dt>updated</dt><dd>${iso(run.updatedAt)}</dd></dl>
+      <h2>Steps</h2>
+      <div class="scroll"><table><tr><th>step</th><th>status</th><th>attempts</th><th>started</th><th>ended</th><th>result or error</th></tr>${run.steps.map(
+        (s) =>
+          html`<tr><td>${s.name}</td><td>${s.status}</td><td>${number(s.attempts)}</td><td>${iso(s.startedAt)}</td><td>${iso(s.endedAt ?? s.wakeAt)}</td><td>${
+            s.error
+              ? html`<span class="warn">${s.error.name}: ${s.error.message}</span>`
+              : html`<code>${json(s.result)}</code>`
+          }</td></tr>`,
+      )}</table></div>`,
+    );
+  });
+}

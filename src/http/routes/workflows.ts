@@ -1,0 +1,74 @@
+// The workflow routes (src/workflows/), behind the app's auth like the jobs
+// API: POST /workflows/:name starts a run ({ input, id? }), POST /events sends
+// an event ({ event, match?, data? }), GET /workflows lists runs (?status,
+// name, cursor, limit), GET /workflows/:id reads one, POST /workflows/:id/cancel
+// cancels it. Bad input is tq.workflows' own TickqError: 400, 404, 409.
+import { Hono } from "hono/tiny";
+import { bodyLimit } from "hono/body-limit";
+import { TickqError } from "../../errors.js";
+import type { JobRegistry, Tickq, WorkflowStatus } from "../../index.js";
+
+/** The JSON object a POST carries; anything else is a 400. */
+async function objectBody(req: { text(): Promise<string> }, what: string): Promise<Record<string, unknown>> {
+  let body: unknown;
+  try {
+    const text = await req.text();
+    body = text === "" ? {} : JSON.parse(text);
+  } catch {
+    throw new TickqError("BAD_ARGS", `${what}: the body is not valid JSON`);
+  }
+  if (typeof body !== "object" || body === null || Array.isArray(body)) {
+    throw new TickqError("BAD_ARGS", `${what}: the body must be a JSON object`);
+  }
+  return body as Record<string, unknown>;
+}
+
+function optionalString(body: Record<string, unknown>, key: string, what: string): string | undefined {
+  const value = body[key];
+  if (value !== undefined && typeof value !== "string")
+    throw new TickqError("BAD_ARGS", `${what}: ${key} must be a string`);
+  return value;
+}
+
+export function workflowRoutes(tickq: Tickq<JobRegistry>, maxSize: number): Hono {
+  const workflows = tickq.workflows;
+  const app = new Hono();
+  const limit = bodyLimit({ maxSize, onError: (c) => c.json({ error: `body over ${maxSize} bytes` }, 413) });
+  app.post("/workflows/:name", limit);
+  app.post("/events", limit);
+  app.post("/workflows/:name", async (c) => {
+    const name = c.req.param("name");
+    const body = await objectBody(c.req, `POST /workflows/${name}`);
+    const id = optionalString(body, "id", `POST /workflows/${name}`);
+    const runId = await workflows.start(name, body.input ?? null, id === undefined ? {} : { id });
+    return c.json({ id: runId }, 201);
+  });
+  app.post("/events", async (c) => {
+    const body = await objectBody(c.req, "POST /events");
+    const event = body.event;
+    if (typeof event !== "string") throw new TickqError("BAD_ARGS", "POST /events: event must be a string");
+    const match = optionalString(body, "match", "POST /events");
+    const resolved = await workflows.sendEvent(event, { match, data: body.data ?? null });
+    return c.json({ resolved });
+  });
+  app.get("/workflows", async (c) => {
+    const limit = c.req.query("limit");
+    const page = await workflows.list({
+      status: c.req.query("status") as WorkflowStatus | undefined,
+      name: c.req.query("name"),
+      cursor: c.req.query("cursor"),
+      limit: limit === undefined ? undefined : Number(limit),
+    });
+    return c.json(page);
+  });
+  app.get("/workflows/:id", async (c) => {
+    const run = await workflows.get(c.req.param("id"));
+    if (!run) throw new TickqError("NOT_FOUND", `no workflow run ${JSON.stringify(c.req.param("id"))}`);
+    return c.json(run);
+  });
+  app.post("/workflows/:id/cancel", async (c) => {
+    const id = c.req.param("id");
+    return c.json({ id, status: await workflows.cancel(id) });
+  });
+  return app;
+}

@@ -1,0 +1,68 @@
+-- Hands due workflow runs to a tick: each gets the next fence and the tick
+-- as its owner, and its parked steps whose time came (a sleep's end, a
+-- wait's timeout) are resolved first, so the run's replay finds them done.
+-- Runs held by a tick whose lease is gone (it died) are due again first.
+-- Needs run-state.lua and prefix-keys.lua.
+
+local function wf_reclaim_dead(now)
+  local held = redis.call('ZRANGE', wf_key('held'), 0, 99)
+  for _, id in ipairs(held) do
+    local owner = redis.call('HGET', wf_key('run', id), 'owner')
+    if not owner or redis.call('EXISTS', P .. 'tick:' .. owner) == 0 then wf_release(id, now) end
+  end
+end
+
+local function wf_wake_parked(id, now)
+  local park = wf_key('park', id)
+  local entries = redis.call('HGETALL', park)
+  for k = 1, #entries, 2 do
+    local parked = cjson.decode(entries[k + 1])
+    if parked.at and parked.at <= now then wf_resolve_parked(id, entries[k], parked, 'null', now) end
+  end
+end
+
+-- Claims up to `limit` due runs for `tick`; returns them as
+-- { id, name, input, fence, { step, record, … } } each, and whether more are due.
+local function wf_claim(tick, limit, now)
+  local claimed = {}
+  local due = wf_key('due')
+  if limit <= 0 then return claimed, #redis.call('ZRANGEBYSCORE', due, '-inf', now, 'LIMIT', 0, 1) end
+  wf_reclaim_dead(now)
+  local ids = redis.call('ZRANGEBYSCORE', due, '-inf', now, 'LIMIT', 0, limit)
+  local fence_key = wf_key('fence')
+  local fence = last_fence_of(fence_key)
+  for _, id in ipairs(ids) do
+    redis.call('ZREM', due, id)
+    local run = wf_key('run', id)
+    local status = redis.call('HGET', run, 'status')
+    if status and not WF_TERMINAL[status] then
+      wf_wake_parked(id, now)
+      wf_set_status(id, 'running', now)
+      fence = fence + 1
+      redis.call('HSET', run, 'owner', tick, 'fence', fence_text(fence))
+      redis.call('ZADD', wf_key('held'), now, id)
+      local f = redis.call('HMGET', run, 'name', 'input')
+      claimed[#claimed + 1] = { id, f[1], f[2], fence_text(fence), redis.call('HGETALL', wf_key('steps', id)) }
+    end
+  end
+  fences_taken(fence_key, fence)
+  local more = #redis.call('ZRANGEBYSCORE', due, '-inf', now, 'LIMIT', 0, 1)
+  return claimed, more
+end
+
+-- Removes up to 100 runs that ended before `before` (workflowRetentionMs).
+local function wf_expire(before)
+  local ended = wf_key('ended')
+  local ids = redis.call('ZRANGEBYSCORE', ended, '-inf', before, 'LIMIT', 0, 100)
+  for _, id in ipairs(ids) do
+    local f = redis.call('HMGET', wf_key('run', id), 'status', 'name')
+    if f[1] then
+      redis.call('ZREM', wf_key('s:' .. f[1]), id)
+      wf_count(f[1], f[2], -1)
+    end
+    redis.call('DEL', wf_key('run', id), wf_key('steps', id), wf_key('park', id))
+    redis.call('ZREM', wf_key('all'), id)
+    redis.call('ZREM', ended, id)
+  end
+  return #ids
+end

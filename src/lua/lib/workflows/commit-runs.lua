@@ -1,0 +1,76 @@
+-- Commits what executions of workflow runs did, each fenced: an item acts
+-- only while its run is still held by this tick with this fence, so a
+-- stale execution (its tick lost the run to another) commits nothing.
+-- Every value is absolute (a step's whole record, the run's output), so
+-- committing an item twice leaves what committing it once did.
+-- Needs run-state.lua.
+--
+-- An item: id fence disposition extra steps[](name record) parks[](step kind seq ms event match)
+-- disposition: c (continue: still held), y (yield: due now), r (retry: due
+-- after `extra` ms), p (park on its parked steps), d (done: `extra` is the
+-- output JSON), f (failed: `extra` is the error JSON).
+
+local function wf_park(id, i, n, now)
+  local park = wf_key('park', id)
+  local steps = wf_key('steps', id)
+  local resolved = false
+  for _ = 1, n do
+    local step, kind, seq, ms, event, match = ARGV[i], ARGV[i + 1], tonumber(ARGV[i + 2]), ARGV[i + 3], ARGV[i + 4], ARGV[i + 5]
+    i = i + 6
+    if redis.call('HEXISTS', steps, step) == 1 and string.find(redis.call('HGET', steps, step), '"status":"completed"', 1, true) then
+      resolved = true -- an event arrived while the run was held
+    elseif redis.call('HEXISTS', park, step) == 0 then
+      local parked = { k = kind, q = seq }
+      if ms ~= '' then parked.at = now + tonumber(ms) end
+      if kind == 'w' then
+        parked.e, parked.m = event, match
+        redis.call('SADD', wf_wait_key(event, match), cjson.encode({ id, step }))
+      end
+      redis.call('HSET', park, step, cjson.encode(parked))
+    end
+  end
+  return i, resolved
+end
+
+local function wf_commit_one(tick, i, now)
+  local id, fence, disposition, extra = ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3]
+  local run = wf_key('run', id)
+  local f = redis.call('HMGET', run, 'owner', 'fence', 'status')
+  local held = f[1] == tick and f[2] == fence and f[3] == 'running'
+  local n = tonumber(ARGV[i + 4])
+  i = i + 5
+  if held then
+    for k = i, i + 2 * (n - 1), 2 do redis.call('HSET', wf_key('steps', id), ARGV[k], ARGV[k + 1]) end
+  end
+  i = i + 2 * n
+  local parks = tonumber(ARGV[i])
+  i = i + 1
+  if not held then return i + 6 * parks, 0 end
+  if disposition == 'c' then
+    redis.call('ZADD', wf_key('held'), now, id)
+    redis.call('HSET', run, 'updated', now)
+  elseif disposition == 'y' then
+    wf_release(id, now)
+  elseif disposition == 'r' then
+    wf_release(id, now + tonumber(extra))
+  elseif disposition == 'p' then
+    local resolved
+    i, resolved = wf_park(id, i, parks, now)
+    parks = 0
+    local at, left = wf_next_wake(id)
+    if resolved then at = now end
+    wf_release(id, at)
+    if not resolved and left > 0 then
+      local waiting = false
+      for _, text in ipairs(redis.call('HVALS', wf_key('park', id))) do
+        if cjson.decode(text).k == 'w' then waiting = true end
+      end
+      wf_set_status(id, waiting and 'waiting' or 'sleeping', now)
+    end
+  elseif disposition == 'd' or disposition == 'f' then
+    wf_release(id, nil)
+    redis.call('HSET', run, disposition == 'd' and 'output' or 'error', extra)
+    wf_set_status(id, disposition == 'd' and 'completed' or 'failed', now)
+  end
+  return i + 6 * parks, 1
+end

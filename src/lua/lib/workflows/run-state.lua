@@ -1,0 +1,77 @@
+-- A workflow run's keys and its status (src/workflows/README.md has the layout).
+-- A run's status sits in its hash, in one index zset per status
+-- (`wf:s:STATUS`, scored by when it entered it) which list reads, and in a
+-- count per status and workflow (`wf:counts`, "STATUS:NAME") which stats reads.
+
+local function wf_key(part, id)
+  if id then return P .. 'wf:' .. part .. ':' .. id end
+  return P .. 'wf:' .. part
+end
+
+-- Event and match are length-prefixed, so no pair of them names another's set.
+local function wf_wait_key(event, match)
+  return P .. 'wf:wait:' .. #event .. ':' .. event .. match
+end
+
+local WF_TERMINAL = { completed = true, failed = true, cancelled = true }
+
+-- A count that falls to 0 leaves the hash: a prefix whose runs are all removed holds no count.
+local function wf_count(status, name, delta)
+  local counts = wf_key('counts')
+  if redis.call('HINCRBY', counts, status .. ':' .. name, delta) <= 0 then
+    redis.call('HDEL', counts, status .. ':' .. name)
+  end
+end
+
+local function wf_set_status(id, status, now)
+  local run = wf_key('run', id)
+  local old = redis.call('HGET', run, 'status')
+  if old == status then return end
+  local name = redis.call('HGET', run, 'name')
+  if old then
+    redis.call('ZREM', wf_key('s:' .. old), id)
+    wf_count(old, name, -1)
+  end
+  wf_count(status, name, 1)
+  redis.call('ZADD', wf_key('s:' .. status), now, id)
+  redis.call('HSET', run, 'status', status, 'updated', now)
+  if WF_TERMINAL[status] then
+    redis.call('HSET', run, 'ended', now)
+    redis.call('ZADD', wf_key('ended'), now, id)
+  end
+end
+
+-- No tick holds the run any more; `due` (ms or nil) puts it back in the due set.
+local function wf_release(id, due)
+  redis.call('HDEL', wf_key('run', id), 'owner')
+  redis.call('ZREM', wf_key('held'), id)
+  if due then redis.call('ZADD', wf_key('due'), due, id) end
+end
+
+-- A completed step record, for steps Redis resolves itself (a sleep's end,
+-- an event, a wait's timeout): `result` is JSON text, kept as sent.
+local function wf_resolved_record(seq, result, now)
+  return '{"status":"completed","seq":' .. seq .. ',"attempts":1,"endedAt":' .. string.format('%.0f', now) ..
+    ',"result":' .. result .. '}'
+end
+
+-- Ends a parked step: its record says completed with `result`, it leaves the
+-- run's parked steps and, for a wait, its event's set.
+local function wf_resolve_parked(id, step, parked, result, now)
+  redis.call('HDEL', wf_key('park', id), step)
+  if parked.k == 'w' then
+    redis.call('SREM', wf_wait_key(parked.e, parked.m), cjson.encode({ id, step }))
+  end
+  redis.call('HSET', wf_key('steps', id), step, wf_resolved_record(parked.q, result, now))
+end
+
+-- The earliest time a parked step of the run ends by itself, or nil.
+local function wf_next_wake(id)
+  local at
+  local parks = redis.call('HVALS', wf_key('park', id))
+  for _, text in ipairs(parks) do
+    local p = cjson.decode(text)
+    if p.at and (not at or p.at < at) then at = p.at end
+  end
+  return at, #parks
+end

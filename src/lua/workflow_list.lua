@@ -1,0 +1,30 @@
+-- workflow_list: a page of workflow runs from an index (all runs, or one
+-- status), newest first, optionally of one workflow name.
+-- KEYS: index
+-- ARGV: prefix name offset limit
+-- Returns: (next runs[](id name status created updated))
+-- index: P..'wf:all' or P..'wf:s:'..status. name: '' for every workflow.
+-- offset: the position in the index to go on from. next: where the next
+-- page starts, -1 at the end. At most 1,000 entries are read per call, so a
+-- rare name can answer a short page with a next offset.
+-- Replays: a read.
+-- @include lib/common/prefix-keys.lua
+-- @include lib/workflows/run-state.lua
+
+local name, offset, limit = ARGV[2], tonumber(ARGV[3]), tonumber(ARGV[4])
+local scan = math.max(limit, 1000)
+local ids = redis.call('ZREVRANGE', KEYS[1], offset, offset + scan - 1)
+local runs, next = {}, -1
+for k, id in ipairs(ids) do
+  local f = redis.call('HMGET', wf_key('run', id), 'name', 'status', 'created', 'updated')
+  if f[1] and (name == '' or f[1] == name) then
+    runs[#runs + 1] = { id, f[1], f[2], f[3], f[4] }
+    if #runs == limit then
+      next = offset + k
+      break
+    end
+  end
+end
+if next == -1 and #ids == scan then next = offset + scan end
+if next ~= -1 and redis.call('ZCARD', KEYS[1]) <= next then next = -1 end
+return { next, runs }

@@ -1,0 +1,21 @@
+-- workflow_start: creates a workflow run, due at once, unless a run with
+-- that id exists; answers the name of the run the id holds (the caller
+-- refuses an id taken by another workflow).
+-- KEYS: run
+-- ARGV: prefix id name input
+-- Returns: text
+-- run: P..'wf:run:'..id. input: the input JSON, stored as sent.
+-- Replays: idempotent by id: a rerun finds the run and changes nothing.
+-- No allow-oom: when Redis is full the first write is refused, nothing is written.
+-- @include lib/common/prefix-keys.lua
+-- @include lib/workflows/run-state.lua
+
+local id, name, input = ARGV[2], ARGV[3], ARGV[4]
+local existing = redis.call('HGET', KEYS[1], 'name')
+if existing then return existing end
+local now = now_ms()
+redis.call('HSET', KEYS[1], 'name', name, 'input', input, 'created', now)
+wf_set_status(id, 'running', now)
+redis.call('ZADD', wf_key('all'), now, id)
+redis.call('ZADD', wf_key('due'), now, id)
+return name

@@ -1,0 +1,44 @@
+-- workflow_tick: a tick's workflow call, sent only by apps that declare
+-- workflows. Commits what the tick's executions did (fenced, per run:
+-- lib/workflows/commit-runs.lua), removes runs past their retention, then
+-- claims due runs for the tick (lib/workflows/claim-runs.lua), so one round
+-- trip carries the steps of every run that advanced and starts the next runs.
+-- KEYS: ticks lease
+-- ARGV: prefix tickId call claim retentionMs commits[](id fence disposition extra steps[](name
+--   record) parks[](step kind seq ms event match))
+-- Returns: (leaseHeld nowMs committed[] claimed[](id name input fence steps[]) more cancelled[])
+-- call: this tick's workflow call number (1, 2, …; its own series: these
+-- calls go one at a time beside the tick's other calls). claim: runs to claim.
+-- committed: 1 or 0 per commit (0: the run is no longer held with that fence).
+-- claimed: id, name, input JSON, fence, the run's step records (name, JSON, …).
+-- more: runs are still due. cancelled: runs this tick holds that were
+-- cancelled since its last call (workflow_cancel.lua): it aborts their steps.
+-- Replays: the number and reply of the last call are kept in the lease hash
+-- (fields wseq, wreply; lib/tick/replay-call.lua's encoding): a replay answers
+-- the kept reply and acts on nothing, so no run is claimed twice. Commits are
+-- fenced and absolute, so even an unnumbered rerun would write the same values.
+-- Without the lease it does nothing (the tick's runs are being reclaimed).
+-- @include lib/common/prefix-keys.lua
+-- @include lib/tick/replay-call.lua
+-- @include lib/workflows/run-state.lua
+-- @include lib/workflows/commit-runs.lua
+-- @include lib/workflows/claim-runs.lua
+
+local lease, tick, seq = KEYS[2], ARGV[2], tonumber(ARGV[3])
+local last = redis.call('HGET', lease, 'wseq')
+if redis.call('EXISTS', lease) == 0 then return { 0, now_ms(), {}, {}, 0, {} } end
+if last and tonumber(last) == seq then return (decode_reply(redis.call('HGET', lease, 'wreply'))) end
+if last and tonumber(last) > seq then return { 1, now_ms(), {}, {}, 0, {} } end
+local now = now_ms()
+local committed, i = {}, 7
+for k = 1, tonumber(ARGV[6]) do
+  i, committed[k] = wf_commit_one(tick, i, now)
+end
+wf_expire(now - tonumber(ARGV[5]))
+local claimed, more = wf_claim(tick, tonumber(ARGV[4]), now)
+local cancel_key = wf_key('cancel', tick)
+local cancelled = redis.call('SMEMBERS', cancel_key)
+redis.call('DEL', cancel_key)
+local reply = { 1, now, committed, claimed, more, cancelled }
+redis.call('HSET', lease, 'wseq', seq, 'wreply', table.concat(encode_reply(reply)))
+return reply

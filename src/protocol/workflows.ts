@@ -1,0 +1,61 @@
+// The workflow scripts (src/workflows/): start a run, a tick's claim-and-commit
+// call, an event, and the reads of runs.
+import { scripts } from "../lua/index.js";
+import { counted, defineCall, flag, group, key, list, number, text, tuple } from "./define.js";
+
+export const workflow_start = defineCall(
+  scripts.workflow_start,
+  { run: key },
+  { id: text, name: text, input: text },
+  text,
+);
+
+/** One execution's commit (lib/workflows/commit-runs.lua). */
+export const workflowCommit = group({
+  id: text,
+  fence: text,
+  disposition: text,
+  extra: text,
+  steps: counted(group({ name: text, record: text })),
+  parks: counted(group({ step: text, kind: text, seq: number, ms: text, event: text, match: text })),
+});
+
+export const workflow_tick = defineCall(
+  scripts.workflow_tick,
+  { ticks: key, lease: key },
+  { tickId: text, call: number, claim: number, retentionMs: number, commits: counted(workflowCommit) },
+  tuple({
+    leaseHeld: flag,
+    nowMs: number,
+    committed: list(number),
+    claimed: list(tuple({ id: text, name: text, input: text, fence: text, steps: list(text) })),
+    more: flag,
+    cancelled: list(text),
+  }),
+);
+
+export const workflow_event = defineCall(
+  scripts.workflow_event,
+  { waits: key },
+  { token: text, tokenMs: number, event: text, match: text, data: text },
+  number,
+);
+
+export const workflow_read = defineCall(
+  scripts.workflow_read,
+  { run: key },
+  { id: text },
+  tuple({ fields: list(text), steps: list(text), parks: list(text) }),
+);
+
+export const workflow_list = defineCall(
+  scripts.workflow_list,
+  { index: key },
+  { name: text, offset: number, limit: number },
+  tuple({
+    next: number,
+    runs: list(tuple({ id: text, name: text, status: text, created: text, updated: text })),
+  }),
+);
+
+export const workflow_cancel = defineCall(scripts.workflow_cancel, { run: key }, { id: text }, text);

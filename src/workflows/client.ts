@@ -1,0 +1,163 @@
+// tq.workflows: start a run, send an event, read runs. Each is one script
+// call; `result` polls the run like enqueueAndWait polls a job (10 ms
+// growing to 500 ms), the same over TCP and REST.
+import { TickqError } from "../errors.js";
+import { newJid } from "../client/job.js";
+import { checkJobSize, utf8Bytes } from "../client/job-size.js";
+import { unfaithfulJson } from "../client/json-value.js";
+import { monotonicMs } from "../tick/clock.js";
+import type { Runtime } from "../tick/runtime.js";
+import * as protocol from "../protocol/index.js";
+import { runCall } from "../protocol/run.js";
+import { WorkflowFailedError } from "./errors.js";
+import { readRun } from "./records.js";
+import { workflowDefinition } from "./registry.js";
+import type { WorkflowListOptions, WorkflowPage, WorkflowRun, WorkflowsApi, WorkflowStatus } from "./types.js";
+
+const MAX_ID = 1_024;
+const STATUSES: readonly WorkflowStatus[] = ["running", "sleeping", "waiting", "completed", "failed", "cancelled"];
+const DEFAULT_RESULT_MS = 30_000;
+
+function jsonText(value: unknown, what: string): string {
+  const problem = unfaithfulJson(value, what);
+  if (problem) throw new TickqError("BAD_ARGS", `${what} must be a JSON value; ${problem}`);
+  return JSON.stringify(value) ?? "null";
+}
+
+function checkId(id: unknown, what: string): string {
+  if (typeof id !== "string" || id === "" || id.length > MAX_ID || !id.isWellFormed()) {
+    throw new TickqError("BAD_ARGS", `${what} must be a non-empty string of at most ${MAX_ID} characters`);
+  }
+  return id;
+}
+
+export async function startRun(runtime: Runtime, name: string, input: unknown, id?: string): Promise<string> {
+  if (!workflowDefinition(runtime.workflows, name)) {
+    const known = Object.keys(runtime.workflows).join(", ") || "none";
+    throw new TickqError(
+      "UNKNOWN_JOB",
+      `Unknown workflow "${name}": declare it in createTickq({ workflows }) (declared: ${known})`,
+    );
+  }
+  const runId = id === undefined ? newJid() : checkId(id, `workflow "${name}": id`);
+  const text = jsonText(input, `workflow "${name}": input`);
+  checkJobSize(text, runtime.maxJobBytes, `workflow "${name}": its input`);
+  const stored = await runCall(
+    runtime,
+    protocol.workflow_start,
+    { run: `${runtime.prefix}wf:run:${runId}` },
+    { id: runId, name, input: text },
+  );
+  if (stored !== name) {
+    throw new TickqError(
+      "CONFLICT",
+      `workflow run id ${JSON.stringify(runId)} is taken by a run of workflow "${stored}"`,
+    );
+  }
+  return runId;
+}
+
+export async function sendEvent(runtime: Runtime, event: string, match = "", data: unknown = null): Promise<number> {
+  if (typeof event !== "string" || event === "")
+    throw new TickqError("BAD_ARGS", "sendEvent: event must be a non-empty string");
+  if (typeof match !== "string") throw new TickqError("BAD_ARGS", "sendEvent: match must be a string");
+  const text = jsonText(data, `event "${event}": data`);
+  checkJobSize(text, runtime.maxJobBytes, `event "${event}": its data`);
+  const waits = `${runtime.prefix}wf:wait:${utf8Bytes(event)}:${event}${match}`;
+  return runCall(
+    runtime,
+    protocol.workflow_event,
+    { waits },
+    { token: newJid(), tokenMs: runtime.replayWindowMs, event, match, data: text },
+  );
+}
+
+export async function getRun(runtime: Runtime, runId: string): Promise<WorkflowRun | undefined> {
+  checkId(runId, "workflow run id");
+  const reply = await runCall(
+    runtime,
+    protocol.workflow_read,
+    { run: `${runtime.prefix}wf:run:${runId}` },
+    { id: runId },
+  );
+  return readRun(runId, reply);
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export async function runResult(runtime: Runtime, runId: string, timeoutMs = DEFAULT_RESULT_MS): Promise<unknown> {
+  if (typeof timeoutMs !== "number" || !Number.isFinite(timeoutMs) || timeoutMs <= 0) {
+    throw new TickqError(
+      "BAD_ARGS",
+      `workflows.result: timeoutMs must be a positive number of ms, got ${String(timeoutMs)}`,
+    );
+  }
+  const deadline = monotonicMs() + timeoutMs;
+  for (let pause = 10; ; pause = Math.min(pause * 2, 500)) {
+    const run = await getRun(runtime, runId);
+    if (!run) throw new TickqError("NOT_FOUND", `no workflow run ${JSON.stringify(runId)}`);
+    if (run.status === "completed") return run.output;
+    if (run.status === "failed" || run.status === "cancelled")
+      throw new WorkflowFailedError(runId, run.status, run.error);
+    const left = deadline - monotonicMs();
+    if (left <= 0) {
+      throw new TickqError("WORKFLOW_TIMEOUT", `workflow run ${runId} did not end within ${timeoutMs} ms; it goes on`);
+    }
+    await sleep(Math.min(pause, left));
+  }
+}
+
+export async function listRuns(runtime: Runtime, options: WorkflowListOptions = {}): Promise<WorkflowPage> {
+  const { status, name = "", cursor, limit = 50 } = options;
+  if (status !== undefined && !STATUSES.includes(status)) {
+    throw new TickqError(
+      "BAD_STATE",
+      `workflows.list: status must be one of ${STATUSES.join(", ")}, got ${JSON.stringify(status)}`,
+    );
+  }
+  if (!Number.isInteger(limit) || limit < 1 || limit > 500) {
+    throw new TickqError(
+      "BAD_ARGS",
+      `workflows.list: limit must be a whole number from 1 to 500, got ${String(limit)}`,
+    );
+  }
+  if (typeof name !== "string") throw new TickqError("BAD_ARGS", "workflows.list: name must be a string");
+  const offset = cursor === undefined ? 0 : Number(cursor);
+  if (!Number.isInteger(offset) || offset < 0)
+    throw new TickqError("BAD_CURSOR", `workflows.list: bad cursor ${JSON.stringify(cursor)}`);
+  const index = `${runtime.prefix}wf:${status === undefined ? "all" : `s:${status}`}`;
+  const reply = await runCall(runtime, protocol.workflow_list, { index }, { name, offset, limit });
+  return {
+    runs: reply.runs.map((r) => ({
+      id: r.id,
+      name: r.name,
+      status: r.status as WorkflowStatus,
+      createdAt: Number(r.created),
+      updatedAt: Number(r.updated),
+    })),
+    ...(reply.next >= 0 ? { cursor: String(reply.next) } : {}),
+  };
+}
+
+export async function cancelRun(runtime: Runtime, runId: string): Promise<WorkflowStatus> {
+  checkId(runId, "workflow run id");
+  const status = await runCall(
+    runtime,
+    protocol.workflow_cancel,
+    { run: `${runtime.prefix}wf:run:${runId}` },
+    { id: runId },
+  );
+  if (status === "") throw new TickqError("NOT_FOUND", `no workflow run ${JSON.stringify(runId)}`);
+  return status as WorkflowStatus;
+}
+
+export function workflowsApi(runtime: Runtime): WorkflowsApi {
+  return {
+    start: (name, input, options) => startRun(runtime, name, input, options?.id),
+    sendEvent: (event, options) => sendEvent(runtime, event, options?.match, options?.data),
+    get: (runId) => getRun(runtime, runId),
+    result: (runId, options) => runResult(runtime, runId, options?.timeoutMs) as never,
+    list: (options) => listRuns(runtime, options),
+    cancel: (runId) => cancelRun(runtime, runId),
+  };
+}

@@ -1,0 +1,254 @@
+// One execution of a run: the function from the top, its steps driven in
+// rounds. A round waits until the function settles or stops at new steps,
+// runs those steps at once (Promise.all gives several), and commits their
+// results in the tick's next workflow call (batched with other runs'); once
+// committed, the same invocation goes on with the results, as a replay from
+// the top would, without running the function again. A sleep or wait parks
+// the run; a failed try schedules a retry; the tick's deadline yields. Each
+// ends the invocation: the next execution replays from the top.
+import { isNonDeterministic } from "./errors.js";
+import type { StepRecord } from "./records.js";
+import { replay, type PendingStep } from "./replay.js";
+import type { StepContext, WorkflowDefinition, WorkflowFailure } from "./types.js";
+import { defaultBackoff } from "../tick/retry.js";
+import { describeError } from "./describe.js";
+import { utf8Bytes } from "../client/job-size.js";
+import type { Invoker } from "./invoke.js";
+
+/** Largest step result or run output, in bytes of JSON. */
+export const MAX_RESULT_BYTES = 256 * 1024;
+/** Retries of a failing step when neither it nor its workflow says. */
+export const DEFAULT_STEP_RETRY = 3;
+
+export interface ClaimedRun {
+  id: string;
+  name: string;
+  input: string;
+  fence: number;
+  steps: Map<string, StepRecord>;
+}
+
+/** One execution's commit (lib/workflows/commit-runs.lua has the dispositions). */
+export interface Commit {
+  id: string;
+  fence: string;
+  disposition: "c" | "y" | "r" | "p" | "d" | "f";
+  extra: string;
+  steps: { name: string; record: string }[];
+  parks: { step: string; kind: string; seq: number; ms: string; event: string; match: string }[];
+}
+
+export interface ExecutionEnv {
+  /** Sends the commit with the tick's next workflow call; true when Redis applied it (the run was still this execution's). */
+  commit(commit: Commit): Promise<boolean>;
+  /** The signal for a round of steps starting now, and its end. */
+  guard(): { signal: AbortSignal; done(): void };
+  /** True once the tick should start no more steps. */
+  stopping(): boolean;
+  /** Redis' time in ms. */
+  nowMs(): number;
+  warn(message: string): void;
+  /** Runs a job for step.invoke (invoke.ts). */
+  invoke: Invoker;
+}
+
+// After every microtask: each step a Promise.all (or any chain of resolved promises) reaches has joined.
+const macrotask: () => Promise<void> =
+  typeof setImmediate === "function"
+    ? () => new Promise((resolve) => setImmediate(resolve))
+    : () => new Promise((resolve) => setTimeout(resolve, 0));
+
+type Settled = { ok: true; value: unknown } | { ok: false; error: unknown };
+
+/** How an execution ended. */
+export type ExecutionEnd = "completed" | "failed" | "parked" | "retrying" | "yielded" | "lost";
+
+export async function executeRun(
+  run: ClaimedRun,
+  definition: WorkflowDefinition<never, unknown>,
+  env: ExecutionEnv,
+): Promise<{ end: ExecutionEnd; steps: number }> {
+  const r = replay(run.steps, env.invoke);
+  let settled: Settled | undefined;
+  const input = JSON.parse(run.input) as never;
+  const finished = Promise.resolve()
+    .then(() => definition.run(input, r.step))
+    .then(
+      (value) => void (settled = { ok: true, value }),
+      (error: unknown) => void (settled = { ok: false, error }),
+    );
+  const base = { id: run.id, fence: String(run.fence), extra: "", steps: [] as Commit["steps"], parks: [] };
+  let stepsRun = 0;
+
+  const fail = async (failure: WorkflowFailure, steps: Commit["steps"] = []): Promise<ExecutionEnd> => {
+    try {
+      await definition.onFailure?.(input, failure);
+    } catch (error) {
+      env.warn(`tickq: workflow ${run.name} run ${run.id}: onFailure threw: ${describeError(error).message}`);
+    }
+    const ok = await env.commit({ ...base, steps, disposition: "f", extra: JSON.stringify(failure) });
+    return ok ? "failed" : "lost";
+  };
+
+  for (;;) {
+    // Until the function settles or stops at steps (or awaits something else while the tick must stop).
+    do await Promise.race([finished, macrotask()]);
+    while (!settled && !r.fatal() && r.pending.length === 0 && !env.stopping());
+    const fatal = r.fatal();
+    if (fatal) return { end: await fail(failureOf(fatal)), steps: stepsRun };
+    if (settled) {
+      if (!settled.ok) return { end: await fail(failureOf(settled.error)), steps: stepsRun };
+      const unreached = r.unreached();
+      if (unreached.length > 0) {
+        const message = `the run completed steps the code no longer reaches: ${unreached.map((n) => `"${n}"`).join(", ")}`;
+        return { end: await fail({ name: "TickqNonDeterministic", message }), steps: stepsRun };
+      }
+      const output = JSON.stringify(settled.value) ?? "null";
+      if (utf8Bytes(output) > MAX_RESULT_BYTES) {
+        return { end: await fail(tooLarge("the run's output", utf8Bytes(output))), steps: stepsRun };
+      }
+      const ok = await env.commit({ ...base, disposition: "d", extra: output });
+      return { end: ok ? "completed" : "lost", steps: stepsRun };
+    }
+    if (env.stopping()) {
+      const ok = await env.commit({ ...base, disposition: "y" });
+      return { end: ok ? "yielded" : "lost", steps: stepsRun };
+    }
+
+    const round = r.pending.splice(0);
+    const runs = round.filter((p) => p.kind === "run");
+    const guard = env.guard();
+    const outcomes = await Promise.all(runs.map((p) => runStep(run, definition, p, guard.signal, env)));
+    guard.done();
+    stepsRun += runs.length;
+    const steps: Commit["steps"] = [];
+    let retryMs: number | undefined;
+    let interrupted = false;
+    let failed: WorkflowFailure | undefined;
+    for (const o of outcomes) {
+      if (o.kind === "failed") failed ??= o.failure;
+      else if (o.kind === "interrupted") interrupted = true;
+      else {
+        steps.push({ name: o.name, record: o.text });
+        if (o.kind === "retry") retryMs = Math.min(retryMs ?? o.delayMs, o.delayMs);
+      }
+    }
+    if (failed) return { end: await fail(failed, steps), steps: stepsRun };
+    if (retryMs !== undefined) {
+      const ok = await env.commit({
+        ...base,
+        steps,
+        disposition: "r",
+        extra: String(Math.max(0, Math.round(retryMs))),
+      });
+      return { end: ok ? "retrying" : "lost", steps: stepsRun };
+    }
+    if (interrupted) {
+      const ok = await env.commit({ ...base, steps, disposition: "y" });
+      return { end: ok ? "yielded" : "lost", steps: stepsRun };
+    }
+    const parks = round.filter((p) => p.kind !== "run").map(parkOf);
+    if (parks.length > 0) {
+      const ok = await env.commit({ ...base, steps, parks, disposition: "p" });
+      return { end: ok ? "parked" : "lost", steps: stepsRun };
+    }
+    if (!(await env.commit({ ...base, steps, disposition: "c" }))) return { end: "lost", steps: stepsRun };
+    for (const o of outcomes) {
+      if (o.kind !== "completed") continue;
+      r.completed(o.name, o.record);
+      o.resolve(o.record.result);
+    }
+  }
+}
+
+type StepOutcome =
+  | { kind: "completed"; name: string; record: StepRecord; text: string; resolve: (value: unknown) => void }
+  | { kind: "retry"; name: string; text: string; delayMs: number }
+  | { kind: "failed"; failure: WorkflowFailure }
+  | { kind: "interrupted" };
+
+async function runStep(
+  run: ClaimedRun,
+  definition: WorkflowDefinition<never, unknown>,
+  p: Extract<PendingStep, { kind: "run" }>,
+  signal: AbortSignal,
+  env: ExecutionEnv,
+): Promise<StepOutcome> {
+  const attempts = (run.steps.get(p.name)?.attempts ?? 0) + 1;
+  const ctx: StepContext = { signal, attempt: attempts, fence: run.fence, idempotencyKey: `${run.id}:step:${p.name}` };
+  const startedAt = Math.round(env.nowMs());
+  let value: unknown;
+  try {
+    value = await p.fn(ctx);
+  } catch (error) {
+    if (signal.aborted) return { kind: "interrupted" };
+    const retries = p.retry ?? definition.retry ?? DEFAULT_STEP_RETRY;
+    const { name, message } = describeError(error);
+    if (attempts > retries) return { kind: "failed", failure: { name, message, step: p.name } };
+    const record: StepRecord = {
+      status: "failed",
+      seq: p.seq,
+      attempts,
+      startedAt,
+      endedAt: Math.round(env.nowMs()),
+      error: { name, message },
+    };
+    return {
+      kind: "retry",
+      name: p.name,
+      text: JSON.stringify(record),
+      delayMs: backoffMs(definition, attempts - 1, error),
+    };
+  }
+  let text: string | undefined;
+  try {
+    text = value === undefined ? undefined : JSON.stringify(value);
+  } catch (error) {
+    const why = describeError(error).message;
+    return {
+      kind: "failed",
+      failure: {
+        name: "TickqError",
+        message: `step "${p.name}" returned a value that is not JSON: ${why}`,
+        step: p.name,
+      },
+    };
+  }
+  if (text !== undefined && utf8Bytes(text) > MAX_RESULT_BYTES) {
+    return { kind: "failed", failure: { ...tooLarge(`step "${p.name}"'s result`, utf8Bytes(text)), step: p.name } };
+  }
+  const record: StepRecord = { status: "completed", seq: p.seq, attempts, startedAt, endedAt: Math.round(env.nowMs()) };
+  if (text !== undefined) record.result = JSON.parse(text);
+  return { kind: "completed", name: p.name, record, text: JSON.stringify(record), resolve: p.resolve };
+}
+
+function backoffMs(definition: WorkflowDefinition<never, unknown>, count: number, error: unknown): number {
+  try {
+    const ms = definition.backoff ? definition.backoff(count, error) : defaultBackoff(count) * 1000;
+    if (typeof ms === "number" && Number.isFinite(ms) && ms >= 0) return ms;
+  } catch {
+    // A backoff that throws falls back to the default, as for jobs.
+  }
+  return defaultBackoff(count) * 1000;
+}
+
+function parkOf(p: PendingStep): Commit["parks"][number] {
+  if (p.kind === "sleep") return { step: p.name, kind: "s", seq: p.seq, ms: String(p.ms), event: "", match: "" };
+  if (p.kind === "wait") {
+    const ms = p.timeoutMs === undefined ? "" : String(p.timeoutMs);
+    return { step: p.name, kind: "w", seq: p.seq, ms, event: p.event, match: p.match };
+  }
+  throw new Error("a run step is not parked");
+}
+
+function failureOf(error: unknown): WorkflowFailure {
+  const { name, message } = describeError(error);
+  return { name: isNonDeterministic(error) ? "TickqNonDeterministic" : name, message };
+}
+
+function tooLarge(what: string, bytes: number): WorkflowFailure {
+  return {
+    name: "TickqError",
+    message: `${what} is ${bytes} bytes of JSON; at most ${MAX_RESULT_BYTES} are kept: store large data elsewhere and return a reference`,
+  };
+}

@@ -1,0 +1,183 @@
+// The workflow pass of a tick, beside its job pipeline: claim due runs,
+// execute them (execute.ts), commit what they did. Every exchange with Redis
+// is one workflow_tick call that carries the commits queued since the last
+// one (from every run that advanced meanwhile) and claims runs for the room
+// left, so many runs advancing together share round trips. Calls go one at
+// a time, numbered in their own series (workflow_tick.lua keeps the last
+// reply for a resend). A tick of an app with no workflow never runs it.
+import { monotonicMs } from "../tick/clock.js";
+import type { Fence } from "../tick/lease.js";
+import type { TickCalls } from "../tick/calls.js";
+import { learnClock, redisNowMs, type Runtime } from "../tick/runtime.js";
+import * as protocol from "../protocol/index.js";
+import { orderedGuard } from "../ordered/guard.js";
+import { executeRun, type ClaimedRun, type Commit, type ExecutionEnd, type ExecutionEnv } from "./execute.js";
+import { workflowEvents } from "./events.js";
+import { invoker } from "./invoke.js";
+import { readStepRecords } from "./records.js";
+import { workflowDefinition } from "./registry.js";
+
+const nextTurn: () => Promise<void> =
+  typeof setImmediate === "function"
+    ? () => new Promise((resolve) => setImmediate(resolve))
+    : () => new Promise((resolve) => setTimeout(resolve, 0));
+
+/** How often a pass whose steps run long asks Redis for cancellations (and claims due runs). */
+const POLL_MS = 1_000;
+
+export interface WorkflowPassInput {
+  tickId: string;
+  calls: TickCalls;
+  fence: Fence;
+  /** The tick's signal: aborts at its deadline or when its lease is lost. */
+  signal: AbortSignal;
+  leaseMs: number;
+  /** Runs executed at once. */
+  concurrency: number;
+  /** Monotonic ms after which no step starts (the run yields). */
+  stopAt: number;
+}
+
+export interface WorkflowPassReport {
+  /** Executions, by how they ended. */
+  ends: Partial<Record<ExecutionEnd | "cancelled", number>>;
+  /** Step functions run. */
+  steps: number;
+  /** Runs are still due, or some yielded: a later tick has workflow work. */
+  more: boolean;
+  /** False when a call found the lease gone. */
+  held: boolean;
+}
+
+interface Queued {
+  commit: Commit;
+  resolve(applied: boolean): void;
+}
+
+export async function runWorkflowPass(runtime: Runtime, input: WorkflowPassInput): Promise<WorkflowPassReport> {
+  const { tickId, calls, fence, signal, leaseMs, concurrency, stopAt } = input;
+  const report: WorkflowPassReport = { ends: {}, steps: 0, more: false, held: true };
+  const queued: Queued[] = [];
+  const executions = new Set<Promise<void>>();
+  let seq = 0;
+  let wake: () => void = () => {};
+  /** True when a commit was queued or an execution ended within `ms`. */
+  const changedWithin = (ms: number) =>
+    new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => resolve(false), ms);
+      wake = () => {
+        clearTimeout(timer);
+        resolve(true);
+      };
+    });
+  const stopping = () => signal.aborted || !report.held || monotonicMs() >= stopAt || !fence.valid();
+  const guard = orderedGuard(fence, signal, leaseMs);
+  const invoke = invoker(runtime);
+  const events = workflowEvents(runtime);
+
+  // Per held run: aborted when Redis reports it cancelled.
+  const cancels = new Map<string, AbortController>();
+  const envOf = (run: ClaimedRun, cancel: AbortController): ExecutionEnv => ({
+    commit: (commit: Commit) =>
+      new Promise<boolean>((resolve) => {
+        queued.push({ commit, resolve });
+        wake();
+      }).then((applied) => {
+        if (applied) events.committed(run.name, commit);
+        return applied;
+      }),
+    guard: () => ({ signal: AbortSignal.any([guard.signal(), cancel.signal]), done: guard.done }),
+    stopping: () => stopping() || cancel.signal.aborted,
+    nowMs: () => redisNowMs(runtime),
+    warn: (message: string) => runtime.logger.warn(`${message} (run ${run.id})`),
+    invoke,
+  });
+
+  const start = (run: ClaimedRun) => {
+    const definition = workflowDefinition(runtime.workflows, run.name);
+    const cancel = new AbortController();
+    cancels.set(run.id, cancel);
+    const env = envOf(run, cancel);
+    const execution = (async () => {
+      if (!definition) {
+        // A run of a workflow this deployment does not declare (an older or newer one): back to the due set.
+        await env.commit({
+          id: run.id,
+          fence: String(run.fence),
+          disposition: "r",
+          extra: "60000",
+          steps: [],
+          parks: [],
+        });
+        runtime.logger.warn(
+          `tickq: workflow run ${run.id} is of workflow "${run.name}", which this deployment does not declare; it waits for one that does`,
+        );
+        return;
+      }
+      const { end: ended, steps } = await executeRun(run, definition, env);
+      const end = cancel.signal.aborted ? "cancelled" : ended;
+      report.ends[end] = (report.ends[end] ?? 0) + 1;
+      report.steps += steps;
+      if (end === "yielded") report.more = true;
+    })()
+      .catch((error: unknown) => runtime.logger.error(`tickq: workflow run ${run.id}: ${String(error)}`))
+      .finally(() => {
+        cancels.delete(run.id);
+        executions.delete(execution);
+        wake();
+      });
+    executions.add(execution);
+  };
+
+  let due = true;
+  const exchange = async () => {
+    const batch = queued.splice(0);
+    const claim = stopping() ? 0 : Math.max(0, concurrency - executions.size);
+    try {
+      const reply = await calls.send(protocol.workflow_tick, {
+        tickId,
+        call: ++seq,
+        claim,
+        retentionMs: runtime.workflowRetentionMs,
+        commits: batch.map((q) => q.commit),
+      });
+      learnClock(runtime, reply.nowMs);
+      if (!reply.leaseHeld) report.held = false;
+      batch.forEach((q, i) => {
+        q.resolve(reply.committed[i] === 1);
+      });
+      due = reply.more;
+      for (const id of reply.cancelled) cancels.get(id)?.abort(new Error("workflow run cancelled"));
+      for (const c of reply.claimed) {
+        start({ id: c.id, name: c.name, input: c.input, fence: Number(c.fence), steps: readStepRecords(c.steps) });
+      }
+    } catch (error) {
+      // Not committed: each run goes back once the tick's lease is gone, and replays its uncommitted steps.
+      for (const q of batch) q.resolve(false);
+      report.held = false;
+      runtime.logger.warn(`tickq: workflow call failed: ${String(error)}`);
+    }
+  };
+
+  try {
+    await exchange();
+    for (;;) {
+      if (queued.length > 0) {
+        // One turn of the event loop first, so executions whose steps end together share the call.
+        await nextTurn();
+        await exchange();
+      } else if (executions.size === 0) {
+        if (!due || stopping()) break;
+        await exchange();
+      } else if (!(await changedWithin(POLL_MS))) {
+        // Steps running long, nothing to commit: ask Redis anyway, for cancellations and due runs.
+        await exchange();
+      }
+    }
+  } finally {
+    guard.stop();
+    await events.flush();
+  }
+  report.more ||= due;
+  return report;
+}

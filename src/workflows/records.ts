@@ -1,0 +1,71 @@
+// A run's stored form and how it reads back: the step records (JSON, one
+// per step name, written whole at each commit: lib/workflows/commit-runs.lua)
+// and the run hash (lib/workflows/run-state.lua).
+import type { WorkflowFailure, WorkflowRun, WorkflowStatus, WorkflowStepInfo } from "./types.js";
+
+/** A step record as stored. `seq`: the step's position in the run's call order, for the determinism guard. */
+export interface StepRecord {
+  status: "completed" | "failed";
+  seq: number;
+  attempts: number;
+  startedAt?: number;
+  endedAt?: number;
+  result?: unknown;
+  error?: { name: string; message: string };
+}
+
+/** Step records by name, from a flat HGETALL reply. */
+export function readStepRecords(flat: string[]): Map<string, StepRecord> {
+  const records = new Map<string, StepRecord>();
+  for (let i = 0; i + 1 < flat.length; i += 2) records.set(flat[i]!, JSON.parse(flat[i + 1]!) as StepRecord);
+  return records;
+}
+
+/** What a parked step's entry holds (lib/workflows/commit-runs.lua): kind, seq, when it ends by itself. */
+interface ParkedEntry {
+  k: "s" | "w";
+  q: number;
+  at?: number;
+}
+
+function pairs(flat: string[]): [string, string][] {
+  const out: [string, string][] = [];
+  for (let i = 0; i + 1 < flat.length; i += 2) out.push([flat[i]!, flat[i + 1]!]);
+  return out;
+}
+
+/** The run as `tq.workflows.get` answers it, from workflow_read.lua's reply; undefined when there is no run. */
+export function readRun(
+  id: string,
+  reply: { fields: string[]; steps: string[]; parks: string[] },
+): WorkflowRun | undefined {
+  const f = Object.fromEntries(pairs(reply.fields));
+  if (f.name === undefined) return undefined;
+  const steps: (WorkflowStepInfo & { seq: number })[] = [];
+  for (const [name, record] of readStepRecords(reply.steps)) {
+    const { status, seq, attempts, startedAt, endedAt, result, error } = record;
+    steps.push({ name, seq, status, attempts, startedAt, endedAt, result, error });
+  }
+  for (const [name, text] of pairs(reply.parks)) {
+    const parked = JSON.parse(text) as ParkedEntry;
+    const attempts = 0;
+    steps.push({ name, seq: parked.q, status: parked.k === "w" ? "waiting" : "sleeping", attempts, wakeAt: parked.at });
+  }
+  steps.sort((a, b) => a.seq - b.seq);
+  return {
+    id,
+    name: f.name,
+    status: f.status as WorkflowStatus,
+    input: JSON.parse(f.input ?? "null"),
+    output: f.output === undefined ? undefined : JSON.parse(f.output),
+    error: f.error === undefined ? undefined : (JSON.parse(f.error) as WorkflowFailure),
+    createdAt: Number(f.created),
+    updatedAt: Number(f.updated),
+    endedAt: f.ended === undefined ? undefined : Number(f.ended),
+    steps: steps.map(({ seq: _, ...step }) => dropUndefined(step)),
+  };
+}
+
+function dropUndefined<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+}

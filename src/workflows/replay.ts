@@ -1,0 +1,165 @@
+// The `step` object of one execution. A step the run completed answers its
+// stored result at once; any other step joins `pending` and its promise waits
+// until the execution runs and commits it (execute.ts). Each step takes the
+// next position in the run's call order: a completed step met at another
+// position, or a new step at a completed one's position, means the deployed
+// code no longer matches the run's history, and the execution stops with
+// TickqNonDeterministic instead of doing something wrong. New steps after
+// the last completed one are fine.
+import { TickqError } from "../errors.js";
+import { durationMs } from "./duration.js";
+import { nonDeterministic } from "./errors.js";
+import type { StepRecord } from "./records.js";
+import type { Invoker } from "./invoke.js";
+import type { StepContext, StepOptions, WaitForEventOptions, WorkflowStep } from "./types.js";
+
+/** Steps one run may have. */
+export const MAX_STEPS = 1_000;
+const MAX_NAME = 256;
+
+export type PendingStep =
+  | {
+      kind: "run";
+      name: string;
+      seq: number;
+      fn: (ctx: StepContext) => unknown;
+      retry: number | undefined;
+      resolve: (value: unknown) => void;
+    }
+  | { kind: "sleep"; name: string; seq: number; ms: number }
+  | { kind: "wait"; name: string; seq: number; event: string; match: string; timeoutMs: number | undefined };
+
+export interface Replay {
+  step: WorkflowStep;
+  /** Steps met and not completed, in call order, since the last take. */
+  pending: PendingStep[];
+  /** Set when the code broke the rules: the execution fails the run with it. */
+  fatal(): Error | undefined;
+  /** A step of this execution completed: later replays read it from here. */
+  completed(name: string, record: StepRecord): void;
+  /** Completed steps the code never reached (call when the function returned). */
+  unreached(): string[];
+}
+
+// Never settles: the function stops at a step that broke the rules while the execution fails the run.
+const never = new Promise<never>(() => {});
+
+export function replay(records: Map<string, StepRecord>, invoke: Invoker): Replay {
+  const pending: PendingStep[] = [];
+  const bySeq = new Map<number, string>();
+  for (const [name, record] of records) if (record.status === "completed") bySeq.set(record.seq, name);
+  const met = new Set<string>();
+  let calls = 0;
+  let fatal: Error | undefined;
+
+  /** The step's position, or undefined once the rules are broken. */
+  function enter(name: unknown): number | undefined {
+    if (fatal) return undefined;
+    if (typeof name !== "string" || name === "" || name.length > MAX_NAME) {
+      fatal = new TickqError("BAD_ARGS", `a step name must be a non-empty string of at most ${MAX_NAME} characters`);
+      return undefined;
+    }
+    const seq = calls++;
+    if (met.has(name)) {
+      fatal = new TickqError("BAD_ARGS", `step name "${name}" is used twice in one run: each step needs its own name`);
+      return undefined;
+    }
+    met.add(name);
+    if (seq >= MAX_STEPS) {
+      fatal = new TickqError("WORKFLOW_FAILED", `a run has at most ${MAX_STEPS} steps; step "${name}" is one more`);
+      return undefined;
+    }
+    const record = records.get(name);
+    if (record?.status === "completed" && record.seq !== seq) {
+      fatal = nonDeterministic(
+        `step "${name}" completed as step ${record.seq + 1} of this run, but the code now reaches it as step ${seq + 1}: steps were added, removed or reordered before it`,
+      );
+      return undefined;
+    }
+    const there = bySeq.get(seq);
+    if (record?.status !== "completed" && there !== undefined) {
+      fatal = nonDeterministic(
+        `step ${seq + 1} of this run completed as "${there}", but the code now runs step "${name}" there: a completed step was renamed, removed or reordered`,
+      );
+      return undefined;
+    }
+    return seq;
+  }
+
+  const done = (name: string) => {
+    const record = records.get(name);
+    return record?.status === "completed" ? record : undefined;
+  };
+
+  const step: WorkflowStep = {
+    run(name, fn, options?: StepOptions) {
+      const seq = enter(name);
+      if (seq === undefined) return never;
+      const record = done(name);
+      if (record) return Promise.resolve(record.result) as never;
+      if (typeof fn !== "function") {
+        fatal = new TickqError("BAD_ARGS", `step.run("${name}", fn): fn must be a function`);
+        return never;
+      }
+      const retry = options?.retry;
+      if (retry !== undefined && !(Number.isInteger(retry) && retry >= 0)) {
+        fatal = new TickqError("BAD_ARGS", `step "${name}": retry must be a whole number ≥ 0`);
+        return never;
+      }
+      return new Promise((resolve) => {
+        pending.push({ kind: "run", name, seq, fn, retry, resolve });
+      }) as never;
+    },
+    invoke(name, jobName, args, options) {
+      if (typeof jobName !== "string" || !Array.isArray(args)) {
+        if (enter(name) !== undefined)
+          fatal = new TickqError("BAD_ARGS", `step.invoke("${name}"): a job name and an args array`);
+        return never;
+      }
+      return step.run(name, (ctx) => invoke(jobName, args, ctx), options) as never;
+    },
+    sleep(name, duration) {
+      const seq = enter(name);
+      if (seq === undefined) return never;
+      if (done(name)) return Promise.resolve();
+      try {
+        pending.push({ kind: "sleep", name, seq, ms: durationMs(duration, `step.sleep("${name}")`) });
+      } catch (error) {
+        fatal = error as Error;
+      }
+      return never;
+    },
+    waitForEvent<T>(name: string, options: WaitForEventOptions) {
+      const seq = enter(name);
+      if (seq === undefined) return never;
+      const record = done(name);
+      if (record) return Promise.resolve((record.result ?? null) as T | null);
+      try {
+        const { event, match = "", timeout } = options ?? ({} as WaitForEventOptions);
+        if (typeof event !== "string" || event === "" || typeof match !== "string") {
+          throw new TickqError(
+            "BAD_ARGS",
+            `step.waitForEvent("${name}"): event must be a non-empty string, match a string`,
+          );
+        }
+        const timeoutMs =
+          timeout === undefined ? undefined : durationMs(timeout, `step.waitForEvent("${name}") timeout`);
+        pending.push({ kind: "wait", name, seq, event, match, timeoutMs });
+      } catch (error) {
+        fatal = error as Error;
+      }
+      return never;
+    },
+  };
+
+  return {
+    step,
+    pending,
+    fatal: () => fatal,
+    completed(name, record) {
+      records.set(name, record);
+      bySeq.set(record.seq, name);
+    },
+    unreached: () => [...bySeq.values()].filter((name) => !met.has(name)),
+  };
+}

@@ -1,0 +1,10 @@
+// stats().workflows: lib/workflows/count-runs.lua's counts, per declared workflow.
+import type { WorkflowStats, WorkflowStatus } from "./types.js";
+
+const ORDER: readonly WorkflowStatus[] = ["running", "sleeping", "waiting", "completed", "failed", "cancelled"];
+
+export function workflowStatsFrom(counts: number[][], names: string[]): Record<string, WorkflowStats> {
+  return Object.fromEntries(
+    names.map((name, k) => [name, Object.fromEntries(ORDER.map((s, i) => [s, counts[k]?.[i] ?? 0])) as WorkflowStats]),
+  );
+}

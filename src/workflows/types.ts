@@ -1,0 +1,233 @@
+// Durable workflows: functions of steps that survive ticks, deploys and
+// faults. The terms:
+//
+// workflow   a name declared in createTickq({ workflows }), with run(input, step)
+// run        one start of a workflow with an input, by id; it ends completed,
+//            failed or cancelled, and meanwhile is running, sleeping or waiting
+// execution  one call of run(input, step) by a tick, from the top: completed
+//            steps answer their stored result, the next ones run
+// step       a named unit whose result is committed once: step.run, step.sleep,
+//            step.waitForEvent
+// fence      grows with every execution of any run: a store that keeps the
+//            largest fence it saw can refuse a stale execution's write
+
+/** A duration: ms, or a number and a unit: "500ms", "30s", "15m", "12h", "3d". */
+export type Duration = number | `${number}${"ms" | "s" | "m" | "h" | "d"}`;
+
+/** What a step's function gets. */
+export interface StepContext {
+  /** Aborts at the tick's deadline, when the run is cancelled, and when its tick may lose the run to another. */
+  signal: AbortSignal;
+  /** 1 on the step's first try, 2 after one failure, and so on. */
+  attempt: number;
+  /** This execution's fence: it grows with every execution. */
+  fence: number;
+  /** `runId:step:name`: the same on every try of this step, to make a downstream write idempotent. */
+  idempotencyKey: string;
+}
+
+/** A step's options. */
+export interface StepOptions {
+  /** Retries of this step after its first failure; default the workflow's `retry`. */
+  retry?: number;
+}
+
+/** What `step.waitForEvent` waits for. */
+export interface WaitForEventOptions {
+  /** The event's name, as `tq.workflows.sendEvent(event, …)` sends it. */
+  event: string;
+  /** Only an event sent with this `match` resolves the wait; default "". */
+  match?: string;
+  /** After this long the wait resolves with null; default never. */
+  timeout?: Duration;
+}
+
+/** The JSON form a step's result is stored in and answered from. */
+export type Stored<T> = T extends undefined | ((...args: never[]) => unknown)
+  ? undefined
+  : T extends {
+        /** A value with toJSON is stored as what it returns. */
+        toJSON(): infer J;
+      }
+    ? J
+    : T extends object
+      ? { [K in keyof T]: Stored<T[K]> }
+      : T;
+
+/** The second argument of a workflow's `run`: its steps. */
+export interface WorkflowStep {
+  /**
+   * Runs `fn` once for this run and stores its result (JSON); a later execution answers the stored result.
+   * A throw is retried with backoff; once the retries are spent the run fails.
+   */
+  run<T>(name: string, fn: (ctx: StepContext) => T | Promise<T>, options?: StepOptions): Promise<Stored<Awaited<T>>>;
+  /**
+   * Runs the job `jobName` with `args` as a step: its return value is the step's result; when it ends
+   * failed or dead the step fails (and is retried with a new job, by the step's retry rules).
+   * The execution waits for the job (it yields at the tick's budget and picks the result up later).
+   */
+  invoke<T = unknown>(name: string, jobName: string, args: unknown[], options?: StepOptions): Promise<T>;
+  /** Parks the run for `duration` (no tick is held meanwhile). */
+  sleep(name: string, duration: Duration): Promise<void>;
+  /** Parks the run until `tq.workflows.sendEvent(event, { match })`; resolves with the event's data, or null at the timeout. */
+  waitForEvent<T = unknown>(name: string, options: WaitForEventOptions): Promise<T | null>;
+}
+
+/** A workflow's failure as `onFailure` and `tq.workflows.get` see it. */
+export interface WorkflowFailure {
+  /** The error's name: "Error", "TickqNonDeterministic", … */
+  name: string;
+  /** The error's message. */
+  message: string;
+  /** The step whose retries ran out, if a step failed. */
+  step?: string;
+}
+
+/** A workflow: its function, its step retries and backoff, and what to do when a run fails. */
+export interface WorkflowDefinition<I = unknown, O = unknown> {
+  /** The workflow's code, replayed from the top by each execution: do side effects only inside steps. */
+  run(input: I, step: WorkflowStep): Promise<O>;
+  /** Retries of a failing step; default 3. */
+  retry?: number;
+  /** Ms to wait before retry number `count` (0-based) of a step; default Sidekiq's backoff in ms. */
+  backoff?: (count: number, error: unknown) => number;
+  /** Called once when a run fails, before it is marked failed; what it throws is logged. */
+  onFailure?(input: I, failure: WorkflowFailure): unknown;
+}
+
+// `never` lets each definition declare its own input type.
+/** Workflows as tickq holds them: name → {@link WorkflowDefinition}. */
+export type WorkflowRegistry = Record<string, WorkflowDefinition<never, unknown>>;
+
+/** Each workflow's input type, by name: what `createTickq` infers from the `workflows` option. */
+export type WorkflowInputs = Record<string, unknown>;
+
+/**
+ * The `workflows` option: workflow name → {@link WorkflowDefinition}. Written over the inputs, so
+ * TypeScript infers each input from `run`'s first parameter and types `step` for you.
+ */
+export type WorkflowsOption<W extends WorkflowInputs> = { [K in keyof W]: WorkflowDefinition<W[K], unknown> };
+
+/** A run's state. */
+export type WorkflowStatus = "running" | "sleeping" | "waiting" | "completed" | "failed" | "cancelled";
+
+/** One step of a run as `tq.workflows.get` shows it. */
+export interface WorkflowStepInfo {
+  /** The step's name. */
+  name: string;
+  /** completed; failed (a try failed, a retry is due); sleeping or waiting (parked). */
+  status: "completed" | "failed" | "sleeping" | "waiting";
+  /** Tries so far. */
+  attempts: number;
+  /** Epoch ms of its last try's start, when it ran code. */
+  startedAt?: number;
+  /** Epoch ms it completed (or last failed). */
+  endedAt?: number;
+  /** Its stored result, once completed. */
+  result?: unknown;
+  /** Its last error, while failed. */
+  error?: {
+    /** The error's name. */
+    name: string;
+    /** The error's message. */
+    message: string;
+  };
+  /** When a parked step ends by itself (epoch ms). */
+  wakeAt?: number;
+}
+
+/** A run as `tq.workflows.get` answers it. */
+export interface WorkflowRun {
+  /** The run's id. */
+  id: string;
+  /** The workflow's name. */
+  name: string;
+  /** Where it stands. */
+  status: WorkflowStatus;
+  /** Its input, as stored (JSON). */
+  input: unknown;
+  /** Its output, once completed. */
+  output?: unknown;
+  /** Why it failed, once failed. */
+  error?: WorkflowFailure;
+  /** When it was started (epoch ms, Redis' clock). */
+  createdAt: number;
+  /** When it last changed status or committed. */
+  updatedAt: number;
+  /** When it ended. */
+  endedAt?: number;
+  /** Its steps in the order they first ran. */
+  steps: WorkflowStepInfo[];
+}
+
+/** One row of `tq.workflows.list`. */
+export interface WorkflowRunSummary {
+  /** The run's id. */
+  id: string;
+  /** The workflow's name. */
+  name: string;
+  /** Where it stands. */
+  status: WorkflowStatus;
+  /** When it was started (epoch ms, Redis' clock). */
+  createdAt: number;
+  /** When it last changed status or committed. */
+  updatedAt: number;
+}
+
+/** `tq.workflows.list`'s filter and page. */
+export interface WorkflowListOptions {
+  /** Only runs in this status; default every run. */
+  status?: WorkflowStatus;
+  /** Only runs of this workflow. */
+  name?: string;
+  /** From the previous page's `cursor`. */
+  cursor?: string;
+  /** Default 50, at most 500. */
+  limit?: number;
+}
+
+/** A page of runs, newest first; `cursor` is absent on the last page. */
+export interface WorkflowPage {
+  /** The runs of this page. */
+  runs: WorkflowRunSummary[];
+  /** Pass it to `list` for the next page. */
+  cursor?: string;
+}
+
+/** `tq.workflows`: start runs, send events, read runs. */
+export interface WorkflowsApi<W extends WorkflowInputs = WorkflowInputs> {
+  /** Starts a run; with `id`, the same id again answers the same run (a different workflow: CONFLICT). Returns the run id. */
+  start<K extends keyof W & string>(name: K, input: W[K], options?: { id?: string }): Promise<string>;
+  /** Resolves every wait for `event` with this `match` (default "") with `data`; returns how many. */
+  sendEvent(event: string, options?: { match?: string; data?: unknown }): Promise<number>;
+  /** The run, or undefined. */
+  get(runId: string): Promise<WorkflowRun | undefined>;
+  /**
+   * The run's output once it completed (JSON, as stored: `T` is yours to name); throws WorkflowFailedError
+   * when it failed or was cancelled, a WORKFLOW_TIMEOUT TickqError past `timeoutMs` (default 30 s).
+   */
+  result<T = unknown>(runId: string, options?: { timeoutMs?: number }): Promise<T>;
+  /** A page of runs, newest first. */
+  list(options?: WorkflowListOptions): Promise<WorkflowPage>;
+  /**
+   * Cancels a run that has not ended: no further step starts, and a running step's `ctx.signal` aborts
+   * (its tick learns it within about a second). Returns the run's status after: "cancelled", or how it
+   * had already ended. NOT_FOUND when there is no such run.
+   */
+  cancel(runId: string): Promise<WorkflowStatus>;
+}
+
+/** Per workflow, in `tq.stats().workflows`: its runs by status. */
+export type WorkflowStats = Record<WorkflowStatus, number>;
+
+/** A workflow run ended: `workflow.completed` (with its output) or `workflow.failed` (with its error). */
+export interface WorkflowEvent {
+  /** The run's id. */
+  runId: string;
+  /** The workflow's name. */
+  name: string;
+  /** Its output (workflow.completed). */
+  output?: unknown;
+  /** Its failure (workflow.failed). */
+  error?: WorkflowFailure;
+}

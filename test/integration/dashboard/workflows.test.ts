@@ -1,0 +1,50 @@
+// The dashboard's Workflows pages: runs by status per declared workflow, the
+// newest runs (or one status's), and a run's page with its steps in order,
+// attempts, results and errors; a run id with no run is a 404 page.
+import { describe, expect, it } from "vitest";
+import { createApp } from "../../../src/http/app.js";
+import { dashboard } from "../../../src/dashboard/index.js";
+import { adapterCases } from "../../helpers/adapters.js";
+import { useHarness } from "../../helpers/harness.js";
+import { login } from "./login.js";
+
+const SECRET = "workflows-dash-s3cret";
+
+describe.each(adapterCases)("the dashboard's Workflows pages over $name", (adapterCase) => {
+  const h = useHarness(adapterCase, "dash-wf");
+
+  it("shows counts, runs and a run's steps", async () => {
+    const tickq = h.make(
+      {},
+      {
+        workflows: {
+          signup: {
+            retry: 0,
+            run: async (input: { user: string }, step) => {
+              await step.run("create", () => ({ user: input.user }));
+              await step.run("charge", () => {
+                throw new Error("card <declined>");
+              });
+            },
+          },
+        },
+      },
+    );
+    const app = createApp({ tickq, secrets: [SECRET], dashboard: dashboard() });
+    const browser = await login(app, SECRET);
+    await tickq.workflows.start("signup", { user: "ann" }, { id: "run-1" });
+    await tickq.tick({ budgetMs: 1_000 });
+
+    const list = await browser.get("/dashboard/workflows");
+    expect(list.status).toBe(200);
+    expect(list.html).toMatch(/<td>signup<\/td><td>0<\/td><td>0<\/td><td>0<\/td><td>0<\/td><td>1<\/td><td>0<\/td>/);
+    expect(list.html).toContain('href="/dashboard/workflows/run-1">run-1</a></td><td>signup</td><td>failed</td>');
+    expect((await browser.get("/dashboard/workflows?status=completed")).html).toContain("No runs.");
+
+    const run = await browser.get("/dashboard/workflows/run-1");
+    expect(run.html).toContain("<dd>failed</dd>");
+    expect(run.html).toContain("card &lt;declined&gt; (step charge)");
+    expect(run.html).toMatch(/<td>create<\/td><td>completed<\/td><td>1<\/td>.*\{&quot;user&quot;:&quot;ann&quot;\}/s);
+    expect((await browser.get("/dashboard/workflows/none")).status).toBe(404);
+  });
+});

@@ -1,0 +1,176 @@
+// The workflow scripts, each run twice with the same arguments: the second
+// run leaves the state of one and answers the same (workflow_start by its
+// id, workflow_tick by its call number kept in the lease, workflow_event by
+// its call token); the reads write nothing. A commit whose fence is not the
+// run's (a stale execution) changes nothing.
+import { describe, expect, it } from "vitest";
+import * as protocol from "../../../src/protocol/index.js";
+import { adapterCases } from "../../helpers/adapters.js";
+import { useHarness } from "../../helpers/harness.js";
+import { scriptCalls } from "../../helpers/script-calls.js";
+import { snapshot } from "../../helpers/snapshot.js";
+import { encode } from "../../../src/protocol/define.js";
+import type { Commit } from "../../../src/workflows/execute.js";
+
+describe.each(adapterCases)("each workflow script run twice over $name", (adapterCase) => {
+  const h = useHarness(adapterCase, "wf-replay");
+  const { callTwice, readsTwice, run } = scriptCalls(h);
+  const runKey = (id: string) => `${h.prefix}wf:run:${id}`;
+  const tickKeys = () => ({ ticks: `${h.prefix}ticks`, lease: `${h.prefix}tick:T` });
+  const lease = () =>
+    h.redis.hset(`${h.prefix}tick:T`, "seq", 1).then(() => h.redis.pexpire(`${h.prefix}tick:T`, 60_000));
+  const tickArgs = (call: number, claim: number, commits: Commit[]) => ({
+    tickId: "T",
+    call,
+    claim,
+    retentionMs: 60_000,
+    commits,
+  });
+  // The scripts take the prefix first; callTwice puts the test's prefix before the keys it is given.
+  const unprefixed = <K extends Record<string, string>>(keys: K) =>
+    Object.fromEntries(Object.entries(keys).map(([k, v]) => [k, v.slice(h.prefix.length)])) as K;
+
+  it("workflow_start: a resent start creates the run once", async () => {
+    const { first } = await callTwice(protocol.workflow_start, unprefixed({ run: runKey("r1") }), {
+      id: "r1",
+      name: "wf",
+      input: '{"a":1.0}',
+    });
+    expect(first).toBe("wf");
+    expect(await h.redis.hget(runKey("r1"), "input")).toBe('{"a":1.0}');
+    expect(await h.redis.zscore(`${h.prefix}wf:due`, "r1")).not.toBeNull();
+  });
+
+  it("workflow_tick: a resent claim claims nothing more, a resent commit commits once", async () => {
+    await lease();
+    await run(protocol.workflow_start.script, ["wf:run:r1"], ["r1", "wf", "null"]);
+    await run(protocol.workflow_start.script, ["wf:run:r2"], ["r2", "wf", "null"]);
+    const claimed = await callTwice(protocol.workflow_tick, unprefixed(tickKeys()), tickArgs(1, 10, []));
+    expect(claimed.first.claimed.map((c) => c.id).sort()).toEqual(["r1", "r2"]);
+    const [one, two] = claimed.first.claimed;
+    expect(Number(two!.fence)).toBeGreaterThan(Number(one!.fence));
+    const record = JSON.stringify({ status: "completed", seq: 0, attempts: 1, result: { v: 1 } });
+    const commit = (id: string, fence: string, disposition: Commit["disposition"], extra = ""): Commit => ({
+      id,
+      fence,
+      disposition,
+      extra,
+      steps: [{ name: "s", record }],
+      parks: [],
+    });
+    const committed = await callTwice(
+      protocol.workflow_tick,
+      unprefixed(tickKeys()),
+      tickArgs(2, 0, [commit(one!.id, one!.fence, "c"), commit(two!.id, two!.fence, "d", '{"out":2}')]),
+    );
+    expect(committed.first.committed).toEqual([1, 1]);
+    expect(await h.redis.hget(`${h.prefix}wf:steps:${one!.id}`, "s")).toBe(record);
+    expect(await h.redis.hget(runKey(two!.id), "status")).toBe("completed");
+    expect(await h.redis.hget(runKey(two!.id), "output")).toBe('{"out":2}');
+
+    // A stale fence: nothing written.
+    const before = await snapshot(h.redis, h.prefix);
+    const stale = await run(
+      protocol.workflow_tick.script,
+      ["ticks", "tick:T"],
+      encode(
+        protocol.workflow_tick,
+        tickKeys(),
+        tickArgs(3, 0, [commit(one!.id, String(Number(one!.fence) - 1), "d", "1")]),
+      ).args,
+    );
+    expect((stale as unknown[])[2]).toEqual([0]);
+    const after = await snapshot(h.redis, h.prefix);
+    delete (after as Record<string, unknown>)["tick:T"];
+    delete (before as Record<string, unknown>)["tick:T"];
+    expect(after).toEqual(before);
+  });
+
+  it("workflow_tick: a park with a sleep and a wait, resent, parks once", async () => {
+    await lease();
+    await run(protocol.workflow_start.script, ["wf:run:r1"], ["r1", "wf", "null"]);
+    const { first } = await callTwice(protocol.workflow_tick, unprefixed(tickKeys()), tickArgs(1, 1, []));
+    const fence = first.claimed[0]!.fence;
+    await callTwice(
+      protocol.workflow_tick,
+      unprefixed(tickKeys()),
+      tickArgs(2, 0, [
+        {
+          id: "r1",
+          fence,
+          disposition: "p",
+          extra: "",
+          steps: [],
+          parks: [
+            { step: "nap", kind: "s", seq: 0, ms: "60000", event: "", match: "" },
+            { step: "ev", kind: "w", seq: 1, ms: "", event: "paid", match: "42" },
+          ],
+        },
+      ]),
+    );
+    expect(await h.redis.hget(runKey("r1"), "status")).toBe("waiting");
+    expect(await h.redis.scard(`${h.prefix}wf:wait:4:paid42`)).toBe(1);
+  });
+
+  it("workflow_event: a resent event resolves the wait once and answers the same count", async () => {
+    await lease();
+    await run(protocol.workflow_start.script, ["wf:run:r1"], ["r1", "wf", "null"]);
+    const claimed = await run(
+      protocol.workflow_tick.script,
+      ["ticks", "tick:T"],
+      encode(protocol.workflow_tick, tickKeys(), tickArgs(1, 1, [])).args,
+    );
+    const fence = ((claimed as unknown[])[3] as string[][])[0]![3]!;
+    await run(
+      protocol.workflow_tick.script,
+      ["ticks", "tick:T"],
+      encode(
+        protocol.workflow_tick,
+        tickKeys(),
+        tickArgs(2, 0, [
+          {
+            id: "r1",
+            fence,
+            disposition: "p",
+            extra: "",
+            steps: [],
+            parks: [{ step: "ev", kind: "w", seq: 0, ms: "", event: "paid", match: "42" }],
+          },
+        ]),
+      ).args,
+    );
+    const { first } = await callTwice(
+      protocol.workflow_event,
+      { waits: "wf:wait:4:paid42" },
+      { token: "tok", tokenMs: 60_000, event: "paid", match: "42", data: '{"plan":"pro"}' },
+    );
+    expect(first).toBe(1);
+    expect(await h.redis.hget(runKey("r1"), "status")).toBe("running");
+    expect(JSON.parse((await h.redis.hget(`${h.prefix}wf:steps:r1`, "ev"))!)).toMatchObject({
+      status: "completed",
+      result: { plan: "pro" },
+    });
+  });
+
+  it("workflow_cancel: a resent cancel cancels once", async () => {
+    await lease();
+    await run(protocol.workflow_start.script, ["wf:run:r1"], ["r1", "wf", "null"]);
+    await run(
+      protocol.workflow_tick.script,
+      ["ticks", "tick:T"],
+      encode(protocol.workflow_tick, tickKeys(), tickArgs(1, 1, [])).args,
+    );
+    const { first } = await callTwice(protocol.workflow_cancel, unprefixed({ run: runKey("r1") }), { id: "r1" });
+    expect(first).toBe("cancelled");
+    expect(await h.redis.smembers(`${h.prefix}wf:cancel:T`)).toEqual(["r1"]);
+    expect(await h.redis.zcard(`${h.prefix}wf:held`)).toBe(0);
+  });
+
+  it("workflow_read and workflow_list write nothing", async () => {
+    await run(protocol.workflow_start.script, ["wf:run:r1"], ["r1", "wf", "null"]);
+    const [read] = await readsTwice(protocol.workflow_read.script, ["wf:run:r1"], ["r1"]);
+    expect(read[0]).toContain("wf");
+    const [listed] = await readsTwice(protocol.workflow_list.script, ["wf:all"], ["", 0, 10]);
+    expect(listed).toEqual([-1, [["r1", "wf", "running", expect.any(String), expect.any(String)]]]);
+  });
+});
