@@ -1,4 +1,4 @@
-// npm run chaos [-- --jobs 10000 --workers 3 --adapter both --faults-per-kind 50 --seconds 90 --seed 1]
+// npm run chaos [-- --jobs 10000 --workers 3 --adapter both --faults-per-kind 50 --seconds 90 --seed 1 --skip-extra-phases]
 // The fault suite. A private Redis (own port and folder, AOF fsynced on
 // every write) is faulted while tick workers (child processes) run jobs on
 // it through proxies, and a ledger on a Redis that is never faulted records
@@ -92,6 +92,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       "ordered-payloads": { type: "string", default: "3000" },
       "ordered-ids": { type: "string", default: "100" },
       "sentinel-failovers": { type: "string", default: "3" },
+      "skip-extra-phases": { type: "boolean", default: false },
     },
   });
   for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => process.exit(130)); // runs the cleanup at exit
@@ -105,6 +106,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     perKind: Number(values["faults-per-kind"]),
     seconds: values.seconds ? Number(values.seconds) : undefined,
     seed: Number(values.seed),
+    extraPhases: !values["skip-extra-phases"],
     log: values.quiet ? undefined : (line) => process.stdout.write(`\r${line.padEnd(60)}`),
   };
   console.log(

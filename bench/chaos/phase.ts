@@ -15,10 +15,11 @@ import { startHttpDropProxy, type HttpDropProxy } from "./http-drop-proxy.js";
 import { chaosJobs, planJobs } from "./jobs.js";
 import { openLedger } from "./ledger.js";
 import type { PhaseContext } from "./phases.js";
-import { deleteUnder, settle } from "./settle.js";
+import { deleteUnder, settle, settleLimits } from "./settle.js";
 import { judge, locateExpired, locateJobs, type PhaseResult } from "./verify.js";
 import { startWorkers } from "./workers.js";
 import { trickle } from "./enqueue.js";
+import { flowKeyStates, slotsHeld, traceFlow } from "./flow-state.js";
 
 export interface PhaseOptions extends PhaseContext {
   jobs: number;
@@ -71,8 +72,14 @@ export async function runPhase(o: PhaseOptions): Promise<PhaseResult> {
       injectFaults({ faults, perKind: o.perKind, windowMs, rng: o.rng, log: (line) => o.log(`${o.adapter}: ${line}`) }),
     ]);
     o.log(`${o.adapter}: faults over, settling`);
-    const settled = await settle(direct, o.settleSeconds * 1000, o.leaseMs);
+    const trace = traceFlow(admin, prefix, process.env.CHAOS_FLOW_TRACE, `${o.adapter} settling`);
+    const settled = await settle(direct, settleLimits(o.settleSeconds, o.leaseMs));
+    await trace.stop();
+    // Not settled: how the flow keys stood, so the problem says leak or slow.
+    const flowKeys = settled.settled ? [] : await flowKeyStates(admin, prefix).catch(() => []);
     await workers.stop(o.budgetMs + 3_000);
+    // The work ran out: any slot still held is one no ack or resurrection freed.
+    const leakedSlots = settled.settled ? await slotsHeld(admin, prefix) : [];
     const stats = await direct.stats();
     const evidence = {
       plan,
@@ -88,8 +95,11 @@ export async function runPhase(o: PhaseOptions): Promise<PhaseResult> {
       faultsAsked: o.perKind,
       enqueueRetries: enqueued.retries,
       workerCrashes: workers.crashes(),
-      settled,
+      settled: settled.settled,
       settleSeconds: o.settleSeconds,
+      settle: settled,
+      flowKeys,
+      leakedSlots,
       seconds: Math.round((Date.now() - started) / 1000),
       workerStderr: workers.stderr(),
     });

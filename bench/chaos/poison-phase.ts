@@ -105,7 +105,11 @@ async function runPoisonPhase(o: PhaseContext): Promise<PoisonPhaseResult> {
   try {
     o.log(`${o.adapter}: poison phase, ${innocent.length} jobs and ${POISON.length} poison jobs`);
     // Every death waits out a lease and a new worker's start: more than the faulted phases need.
-    const settled = await settle(tq, Math.max(o.settleSeconds, 180) * 1000, o.leaseMs);
+    const { settled } = await settle(tq, {
+      stallMs: o.settleSeconds * 1000,
+      capMs: Math.max(o.settleSeconds, 180) * 1000,
+      leaseMs: o.leaseMs,
+    });
     await workers.stop(o.budgetMs + 3_000);
     const dead = [
       ...(await admin.zrange(`${prefix}dead`, "0", "-1")),

@@ -46,6 +46,7 @@ import type { AdapterName } from "./connect.js";
 import type { FaultCounts } from "./faults.js";
 import { JOB_KINDS, RATE, type JobKind, type PlannedJob } from "./jobs.js";
 import { idOf, type LedgerView } from "./ledger.js";
+import type { SettleOutcome } from "./settle.js";
 
 export type Place = "queued" | "inflight" | "parked" | "scheduled" | "retry" | "dead";
 
@@ -68,9 +69,16 @@ export interface PhaseRun {
   faultsAsked: number;
   enqueueRetries: number;
   workerCrashes: number;
-  /** Whether the work ran out within `settleSeconds` of the faults' end. */
+  /** Whether the work ran out after the faults' end (bench/chaos/settle.ts). */
   settled: boolean;
+  /** The settle's stall window: it gives up once the work left has not fallen for this long. */
   settleSeconds: number;
+  /** How the settle went: the work left at its start and end, its length, why it gave up. */
+  settle?: SettleOutcome;
+  /** Not settled: each flow key's holders, parked and queued jobs (bench/chaos/flow-state.ts). */
+  flowKeys?: string[];
+  /** Settled: flow slots still held once the work ran out (each a leak). */
+  leakedSlots?: string[];
   seconds: number;
   workerStderr: string[];
 }
@@ -371,13 +379,30 @@ export const PHASE_CHECKS: Check<PhaseResult>[] = [
     "tickq counts the failures that ran",
   ),
   { label: "worker crashes", value: (r) => r.workerCrashes },
+  mustBeZero(
+    "flow slots held once the work ran out",
+    (r) => r.leakedSlots?.length ?? 0,
+    (r) => r.leakedSlots ?? [],
+  ),
   {
     label: "settled",
-    value: (r) => (r.settled ? "yes" : "no"),
-    problem: (r) => (r.settled ? undefined : `work was still left after ${r.settleSeconds} s of settling`),
+    value: (r) => {
+      const verdict = r.settled ? "yes" : "no";
+      return r.settle
+        ? `${verdict}: ${r.settle.workAtStart} → ${r.settle.workAtEnd} left in ${r.settle.seconds} s`
+        : verdict;
+    },
+    problem: (r) => (r.settled ? undefined : unsettled(r)),
   },
   { label: "seconds", value: (r) => r.seconds },
 ];
+
+/** Why the phase did not settle, with how its flow keys stood. */
+function unsettled(r: PhaseRun): string {
+  const why = r.settle?.why ? `: ${r.settle.why}` : ` after ${r.settleSeconds} s of settling`;
+  const keys = r.flowKeys?.length ? `; flow keys: ${r.flowKeys.join(" | ")}` : "";
+  return `work was still left${why}${keys}`;
+}
 
 /** The most starts within one period of the rate limit. */
 function busiest(times: number[]): number {

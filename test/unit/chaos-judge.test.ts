@@ -208,6 +208,23 @@ describe("the chaos judge", () => {
     expect(problems).toMatch(/still left after 15 s/);
   });
 
+  it("fails a phase that settled with a flow slot still held: no ack or resurrection freed it, so its key would crawl", () => {
+    const leakedSlots = ["flow:held:c:limited:k0: tick1 jid1"];
+    const problems = judge(cleanEvidence(), phaseRun({ leakedSlots })).problems;
+    expect(problems).toEqual(["flow slots held once the work ran out: 1 — flow:held:c:limited:k0: tick1 jid1"]);
+  });
+
+  it("says why a phase did not settle and how its flow keys stood, so a leaked slot is told from a slow key", () => {
+    const settle = { settled: false, seconds: 95, workAtStart: 444, workAtEnd: 135, why: "no progress for 60 s" };
+    const flowKeys = ["c:limited:k0: holders [], parked 135, queued 0"];
+    const problems = judge(cleanEvidence(), phaseRun({ settled: false, settle, flowKeys })).problems;
+    expect(problems).toEqual([
+      "work was still left: no progress for 60 s; flow keys: c:limited:k0: holders [], parked 135, queued 0",
+    ]);
+    const rows = new Map(phaseColumn(judge(cleanEvidence(), phaseRun({ settled: false, settle }))).rows);
+    expect(rows.get("settled")).toBe("no: 444 → 135 left in 95 s");
+  });
+
   it("prints each check as a row, '—' where a phase does not measure it, and the verdict", () => {
     const ok = phaseColumn(judge(cleanEvidence(), phaseRun()));
     const bad = phaseColumn(
