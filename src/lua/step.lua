@@ -53,6 +53,7 @@
 -- @include lib/flow/claims.lua
 -- @include lib/flow/flow.lua
 -- @include lib/results/keep-results.lua
+-- @include lib/metrics/record-runs.lua
 -- @include lib/tick/ack-jobs.lua
 -- @include lib/ordered/state.lua
 -- @include lib/ordered/ack-ids.lua

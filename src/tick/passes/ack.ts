@@ -5,39 +5,45 @@ import { needsSection, resultSection } from "../../results/record.js";
 import type { ResultSettings } from "../../results/settings.js";
 import { patchOf } from "./ack-refs.js";
 import type { FetchedJob } from "./fetch.js";
+import { metricsSection, type RunMeasure } from "../../metrics/section.js";
+import type { MetricsSettings } from "../../metrics/settings.js";
 
 // `payload`, `error` and `reason` ride along for the events and the failure
 // log line (src/tick/events.ts); Redis never sees them. `fields`: what `updated`
 // spliced into the job, sent instead of it for a job named by reference
 // (ack-refs.ts); absent when `updated` is no splice (a malformed job).
 // `value` and `durationMs`: the handler's return and run time, for results (src/results/).
-export type Outcome =
-  | { kind: "succeeded"; job: FetchedJob; payload?: JobPayload; value?: unknown; durationMs?: number }
-  | {
-      kind: "retry";
-      job: FetchedJob;
-      updated: string;
-      fields?: Record<string, unknown>;
-      delaySec: number;
-      payload?: JobPayload;
-      error?: unknown;
-    }
-  | {
-      kind: "dead";
-      job: FetchedJob;
-      updated: string;
-      fields?: Record<string, unknown>;
-      handlerFailed: boolean;
-      payload?: JobPayload;
-      error?: unknown;
-      reason?: string;
-    }
-  /** Failed out of retries with `dead: false`: dropped, counted as failed. */
-  | { kind: "discarded"; job: FetchedJob; payload?: JobPayload; error?: unknown }
-  | { kind: "unstarted"; job: FetchedJob }
-  | { kind: "interrupted"; job: FetchedJob }
-  /** Stopped because the tick could not confirm its lease in time: put back, counted in `doubts`. */
-  | { kind: "inDoubt"; job: FetchedJob };
+// `ran`: what the tick measured of a job that ran, for metrics (src/metrics/).
+export type Outcome = Measured &
+  (
+    | { kind: "succeeded"; job: FetchedJob; payload?: JobPayload; value?: unknown; durationMs?: number }
+    | {
+        kind: "retry";
+        job: FetchedJob;
+        updated: string;
+        fields?: Record<string, unknown>;
+        delaySec: number;
+        payload?: JobPayload;
+        error?: unknown;
+      }
+    | {
+        kind: "dead";
+        job: FetchedJob;
+        updated: string;
+        fields?: Record<string, unknown>;
+        handlerFailed: boolean;
+        payload?: JobPayload;
+        error?: unknown;
+        reason?: string;
+      }
+    /** Failed out of retries with `dead: false`: dropped, counted as failed. */
+    | { kind: "discarded"; job: FetchedJob; payload?: JobPayload; error?: unknown }
+    | { kind: "unstarted"; job: FetchedJob }
+    | { kind: "interrupted"; job: FetchedJob }
+    /** Stopped because the tick could not confirm its lease in time: put back, counted in `doubts`. */
+    | { kind: "inDoubt"; job: FetchedJob }
+  );
+type Measured = { ran?: RunMeasure };
 
 const CODES = { retry: "r", dead: "d", discarded: "x", unstarted: "q", interrupted: "i", inDoubt: "l" } as const;
 /** A dead entry for a job that did not run (poison, malformed, too long): not counted as processed. */
@@ -80,19 +86,26 @@ function updatedOf(o: Settled): string {
  * outcomes; a job with a `ref` is named by it. With `results`, the results of jobs kept or awaited,
  * and `progress` (jid, value), follow (lib/results/keep-results.lua), announced in the others count.
  */
-export function ackArgs(outcomes: Outcome[], results?: ResultSettings, progress?: [string, string][]): AckArgs {
+export function ackArgs(
+  outcomes: Outcome[],
+  results?: ResultSettings,
+  progress?: [string, string][],
+  metrics?: MetricsSettings,
+): AckArgs {
   const { succeeded, ordered } = entries(outcomes);
+  const inAckOrder = [...[...succeeded.values()].flat(), ...ordered];
   const section =
-    results && needsSection(outcomes, results, progress)
-      ? resultSection([...[...succeeded.values()].flat(), ...ordered], results, progress)
-      : undefined;
-  const others: (string | number)[] = [section ? `${ordered.length} ${section.header}` : ordered.length];
+    results && needsSection(outcomes, results, progress) ? resultSection(inAckOrder, results, progress) : undefined;
+  const measured = metricsSection(inAckOrder, metrics);
+  const header = [ordered.length, section?.header, measured?.header].filter((part) => part !== undefined).join(" ");
+  const others: (string | number)[] = [section || measured ? header : ordered.length];
   for (const o of ordered) {
     const delay = o.kind === "retry" ? o.delaySec : 0;
     const code = o.kind === "dead" && !o.handlerFailed ? UNRUN : CODES[o.kind];
     others.push(code, o.job.queue, o.job.ref ?? o.job.raw, updatedOf(o), delay);
   }
   if (section) others.push(...section.args);
+  if (measured) others.push(...measured.args);
   return {
     succeeded: [...succeeded].map(([queue, group]) => ({ queue, jobs: group.map((o) => o.job.ref ?? o.job.raw) })),
     others,

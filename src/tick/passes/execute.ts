@@ -16,6 +16,7 @@ import type { FetchedJob } from "./fetch.js";
 import { runWithTimeout } from "./timeout.js";
 import { monotonicMs } from "../clock.js";
 import { reportProgress } from "../../results/progress.js";
+import { measured } from "../../metrics/measure.js";
 
 export async function runJob(
   runtime: Runtime,
@@ -102,6 +103,16 @@ export async function runJob(
       return failed(runtime, job, payload, error, { backoff: definition.backoff, log: log.lines });
     }
   };
+  // With metrics on, the outcome carries the run's time and wait (src/metrics/).
+  const run = runtime.metrics
+    ? async () =>
+        measured(
+          await attempt(),
+          payload,
+          { startedMono: started, startedAtMs: started + runtime.clockOffsetMs },
+          monotonicMs(),
+        )
+    : attempt;
   const span = runtime.tracing?.startJob({
     jid: payload.jid,
     name: payload.class,
@@ -110,8 +121,8 @@ export async function runJob(
     traceparent: payload.traceparent,
     tracestate: payload.tracestate,
   });
-  if (!span) return attempt();
-  const outcome = await span.run(attempt);
+  if (!span) return run();
+  const outcome = await span.run(run);
   span.end({ outcome: outcome.kind, error: "error" in outcome ? outcome.error : undefined });
   return outcome;
 }

@@ -1,0 +1,86 @@
+// The public shapes of tq.metrics.
+
+/** `tq.metrics.query()`'s question: a range of time, optionally one job name and one queue. */
+export interface MetricsQuery {
+  /** Only this job name's series (default: every name that ran in the range). */
+  name?: string;
+  /** Only this queue's waits and latency (default: every queue). */
+  queue?: string;
+  /** Start of the range, epoch ms (rounded down to its minute). */
+  sinceMs: number;
+  /** End of the range, epoch ms (default: now). */
+  untilMs?: number;
+  /** Width of a point, a multiple of 60,000 ms (default 60,000: one point a minute). */
+  stepMs?: number;
+}
+
+/** Percentiles of a histogram, in ms, interpolated inside their bucket; null when nothing was counted. */
+export interface Percentiles {
+  p50: number | null;
+  p95: number | null;
+  p99: number | null;
+}
+
+/** Runs of one job name in one step (or over the whole range). */
+export interface JobMetricsPoint extends Percentiles {
+  /** Start of the step, epoch ms. */
+  atMs: number;
+  /** Runs that finished in the step: succeeded or failed. */
+  runs: number;
+  /** Runs that failed (retried, dead or discarded). */
+  failures: number;
+  /** Run time summed over the runs, ms. */
+  durationMsSum: number;
+  /** Runs per duration bucket (not cumulative), in the order of `bucketBoundsMs`, then +Inf. */
+  buckets: number[];
+}
+
+/** Waits of one queue in one step (or over the whole range): from enqueue (or retry, or due time) to start. */
+export interface WaitMetricsPoint extends Percentiles {
+  /** Start of the step, epoch ms. */
+  atMs: number;
+  /** Jobs of the queue that ran and finished in the step. */
+  waits: number;
+  /** Their waits summed, ms. */
+  waitMsSum: number;
+  /** Waits per bucket (not cumulative), in the order of `bucketBoundsMs`, then +Inf. */
+  buckets: number[];
+}
+
+/** One job name's series. */
+export interface JobMetricsSeries {
+  name: string;
+  /** The whole range in one point (its `atMs` is the range's start). */
+  total: JobMetricsPoint;
+  /** One point per step, oldest first, steps with no runs included as zeros. */
+  points: JobMetricsPoint[];
+}
+
+/** One queue's series, with its latency now. */
+export interface QueueMetricsSeries {
+  queue: string;
+  /** Age of the oldest waiting job, ms, read when asked (0 for an empty queue). */
+  latencyMs: number;
+  total: WaitMetricsPoint;
+  points: WaitMetricsPoint[];
+}
+
+/** `tq.metrics.query()`'s answer. */
+export interface MetricsResult {
+  /** The range and step as used (minute-aligned). */
+  sinceMs: number;
+  untilMs: number;
+  stepMs: number;
+  /** Redis' time when read. */
+  nowMs: number;
+  /** Upper bounds of the buckets, ms; each histogram has one more bucket (+Inf). */
+  bucketBoundsMs: readonly number[];
+  jobs: JobMetricsSeries[];
+  queues: QueueMetricsSeries[];
+}
+
+/** `tq.metrics`: metrics kept in Redis (docs/operate/metrics.md). */
+export interface MetricsApi {
+  /** Series per job name and per queue over a range, with counts and p50/p95/p99. */
+  query(query: MetricsQuery): Promise<MetricsResult>;
+}
