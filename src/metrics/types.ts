@@ -83,4 +83,6 @@ export interface MetricsResult {
 export interface MetricsApi {
   /** Series per job name and per queue over a range, with counts and p50/p95/p99. */
   query(query: MetricsQuery): Promise<MetricsResult>;
+  /** Counters, gauges and histograms in Prometheus' text exposition format 0.0.4 (what `GET /metrics` serves). */
+  prometheus(): Promise<string>;
 }
