@@ -4,8 +4,9 @@
 -- `enqueued_at`, read now.
 -- KEYS: queues
 -- ARGV: prefix sinceMinute untilMinute name queue totals
--- Returns: (nowMs minutes[](minute fields[]) latency[](queue ms) totals[])
--- sinceMinute, untilMinute: minutes since the epoch, both included; name,
+-- Returns: (nowMs minutes[minute fields[]] latency[queue ms] totals[])
+-- sinceMinute, untilMinute: minutes since the epoch, both included, at most
+-- a week of them (the rest is left out); name,
 -- queue: only the job fields of that name, the queue fields and latency of
 -- that queue ('' all); totals: 1 to read `metrics:total` too. fields: a
 -- minute's hash as field, value, … (minutes with no fields left out);
@@ -13,7 +14,11 @@
 -- Replays: reads only.
 -- @include lib/common/prefix-keys.lua
 
+-- A week of minutes at most (src/metrics/query.ts refuses more): a read
+-- must never hold Redis for long.
+local MAX_MINUTES = 7 * 24 * 60
 local since, till, name, queue = tonumber(ARGV[2]), tonumber(ARGV[3]), ARGV[4], ARGV[5]
+till = math.min(till, since + MAX_MINUTES - 1)
 local now = now_ms()
 
 -- Whether a field is wanted: a job field of `name`, a queue field of `queue`.

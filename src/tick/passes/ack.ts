@@ -84,7 +84,8 @@ function updatedOf(o: Settled): string {
 /**
  * The acks part of a tick call (lib/tick/ack-jobs.lua): successes grouped by queue, then the other
  * outcomes; a job with a `ref` is named by it. With `results`, the results of jobs kept or awaited,
- * and `progress` (jid, value), follow (lib/results/keep-results.lua), announced in the others count.
+ * and `progress` (jid, value), follow (lib/results/keep-results.lua), announced in the others count;
+ * with `metrics`, each entry's name, run time and wait follow last (lib/metrics/record-runs.lua).
  */
 export function ackArgs(
   outcomes: Outcome[],
