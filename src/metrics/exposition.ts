@@ -49,6 +49,7 @@ function bounded(totals: Tallies, declared: Set<string>): Tallies {
 }
 
 type Labels = Record<string, string>;
+const sum = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0);
 type Sample = [Labels, number];
 
 function render(stats: Stats, totals: Tallies, latency: { queue: string; ms: number }[]): string {
@@ -121,7 +122,7 @@ function render(stats: Stats, totals: Tallies, latency: { queue: string; ms: num
     out,
     "tickq_job_duration_seconds",
     "Run time of jobs, per job name.",
-    jobs.map(([name, t]) => [{ name }, t.buckets, t.durationMsSum, t.runs]),
+    jobs.map(([name, t]) => [{ name }, t.buckets, t.durationMsSum, sum(t.buckets)]),
   );
   histogram(
     out,

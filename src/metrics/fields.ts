@@ -69,16 +69,18 @@ function addJob(t: JobTally, what: string, value: number): void {
   else addBucket(t.buckets, what, value);
 }
 
+// A histogram's count is the sum of its buckets.
 function addWait(t: WaitTally, what: string, value: number): void {
-  if (what === "n") t.waits += value;
-  else if (what === "ms") t.waitMsSum += value;
-  else addBucket(t.buckets, what, value);
+  if (what === "ms") t.waitMsSum += value;
+  else if (addBucket(t.buckets, what, value)) t.waits += value;
 }
 
 // Buckets are numbered from 1 in Lua.
-function addBucket(buckets: number[], what: string, value: number): void {
+function addBucket(buckets: number[], what: string, value: number): boolean {
   const k = Number(what.slice(1)) - 1;
-  if (what[0] === "b" && Number.isInteger(k) && k >= 0 && k < buckets.length) buckets[k] = (buckets[k] ?? 0) + value;
+  if (what[0] !== "b" || !Number.isInteger(k) || k < 0 || k >= buckets.length) return false;
+  buckets[k] = (buckets[k] ?? 0) + value;
+  return true;
 }
 
 export function addJobTally(into: JobTally, from: JobTally): void {

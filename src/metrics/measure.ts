@@ -17,7 +17,9 @@ export function measured(outcome: Outcome, payload: JobPayload, start: RunStart,
   if (outcome.kind === "interrupted" || outcome.kind === "inDoubt" || outcome.kind === "unstarted") return outcome;
   const durationMs =
     outcome.kind === "succeeded" && outcome.durationMs !== undefined ? outcome.durationMs : nowMono - start.startedMono;
-  const enqueuedMs = typeof payload.enqueued_at === "number" ? payload.enqueued_at * 1000 : start.startedAtMs;
-  outcome.ran = { name: payload.class, durationMs, waitMs: Math.max(0, start.startedAtMs - enqueuedMs) };
+  // A job pushed without enqueued_at (by hand, by an old client) has no wait to count.
+  const waitMs =
+    typeof payload.enqueued_at === "number" ? Math.max(0, start.startedAtMs - payload.enqueued_at * 1000) : undefined;
+  outcome.ran = { name: payload.class, durationMs, waitMs };
   return outcome;
 }

@@ -8,8 +8,11 @@ import type { MetricsSettings } from "./settings.js";
 export interface RunMeasure {
   name: string;
   durationMs: number;
-  waitMs: number;
+  /** Undefined for a job with no `enqueued_at`. */
+  waitMs: number | undefined;
 }
+
+const msText = (ms: number) => Math.max(0, Math.round(ms));
 
 export function metricsSection(
   inAckOrder: readonly Outcome[],
@@ -25,7 +28,7 @@ export function metricsSection(
       continue;
     }
     measured = true;
-    args.push(ran.name, Math.max(0, Math.round(ran.durationMs)), Math.max(0, Math.round(ran.waitMs)));
+    args.push(ran.name, msText(ran.durationMs), ran.waitMs === undefined ? "" : msText(ran.waitMs));
   }
   if (!measured) return undefined;
   return { header: `m${inAckOrder.length} ${settings.retentionSec}`, args };

@@ -64,7 +64,6 @@ describe.each(adapterCases)("metrics section run twice over $name", (adapterCase
     "j|x|b3": "1",
     "j|x|b7": "1",
     "j|x|b2": "1",
-    "q|default|n": "3",
     "q|default|ms": "2045",
     "q|default|b4": "1",
     "q|default|b1": "1",
@@ -114,7 +113,7 @@ describe.each(adapterCases)("metrics section run twice over $name", (adapterCase
     await h.redis.lrem(`${h.prefix}inproc:t1:default`, 1, b);
     await run(scripts.step, ["ticks", "tick:t1"], ["t1", LEASE, 100, 3_600, 2, ...acks(a, b, c), ...FETCH_10]);
     const minute = await h.redis.keys(`${h.prefix}metrics:[0-9]*`);
-    expect(await h.redis.hgetall(minute[0]!)).toMatchObject({ "j|x|r": "2", "j|x|ms": "19", "q|default|n": "2" });
+    expect(await h.redis.hgetall(minute[0]!)).toMatchObject({ "j|x|r": "2", "j|x|ms": "19", "q|default|ms": "2040" });
     expect(await h.redis.hget(minute[0]!, "j|x|b7")).toBeNull();
   });
 
@@ -133,6 +132,17 @@ describe.each(adapterCases)("metrics section run twice over $name", (adapterCase
     );
     expect(minuteOf(after)).toEqual(expected);
     expect(after["result:j2"]).toMatch(/"tickq_result":1/);
+  });
+
+  it("an entry with no wait (a job pushed without enqueued_at) counts its run and no wait", async () => {
+    const [a, b, c] = await fetchThree();
+    const args = acks(a, b, c);
+    args[args.length - 1] = ""; // c: no wait
+    await run(scripts.step, ["ticks", "tick:t1"], ["t1", LEASE, 100, 3_600, 2, ...args, ...FETCH_10]);
+    const [minute] = await h.redis.keys(`${h.prefix}metrics:[0-9]*`);
+    const fields = await h.redis.hgetall(minute!);
+    expect(fields).toMatchObject({ "j|x|r": "3", "j|x|f": "1", "q|default|ms": "45" });
+    expect(fields["q|default|b9"]).toBeUndefined();
   });
 
   it("the read writes nothing", async () => {

@@ -5,12 +5,15 @@
 -- The section rides on the ack's others count as a suffix " mN RETENTION":
 -- N is the number of ack entries it describes, three arguments each, in
 -- ack order: the job name ('' for an entry that did not run: put back or
--- unrunnable), its run time and its wait from enqueue to start, in ms.
+-- unrunnable), its run time and its wait from enqueue to start, in ms, each
+-- '' when not measured (a job pushed without `enqueued_at` has no wait):
+-- its runs and failures still count.
 -- Without the suffix nothing here runs: `metrics: false` costs nothing.
 -- Only entries this call took out of the tick's lists count (not in
 -- `missed`): a replayed ack finds its jobs gone and counts nothing again.
 -- Fields: "j|NAME|r" runs, "j|NAME|f" failures, "j|NAME|ms" summed run time,
--- "j|NAME|bK" runs in bucket K; "q|QUEUE|n" waits, "q|QUEUE|ms", "q|QUEUE|bK";
+-- "j|NAME|bK" runs in bucket K; "q|QUEUE|ms" summed waits, "q|QUEUE|bK" waits in
+-- bucket K (a histogram's count is the sum of its buckets: no field for it);
 -- in the totals also "j|NAME|retried" and "j|NAME|dead". A name is read back
 -- as everything between the first and the last '|', so it may hold '|'.
 
@@ -47,14 +50,18 @@ local function record_runs(header, i, kinds, queues, missed, now_ms_value)
     i = i + 3
     local kind = kinds[entry]
     if name ~= '' and kind and not skip[entry] and kind ~= 'q' and kind ~= 'i' and kind ~= 'l' and kind ~= 'u' then
-      local job, queue = 'j|' .. name .. '|', 'q|' .. queues[entry] .. '|'
+      local job = 'j|' .. name .. '|'
       bump(job .. 'r', 1)
-      bump(job .. 'ms', ran)
-      bump(job .. 'b' .. metric_bucket(ran), 1)
       if kind ~= 's' then bump(job .. 'f', 1) end
-      bump(queue .. 'n', 1)
-      bump(queue .. 'ms', waited)
-      bump(queue .. 'b' .. metric_bucket(waited), 1)
+      if ran then
+        bump(job .. 'ms', ran)
+        bump(job .. 'b' .. metric_bucket(ran), 1)
+      end
+      if waited then
+        local queue = 'q|' .. queues[entry] .. '|'
+        bump(queue .. 'ms', waited)
+        bump(queue .. 'b' .. metric_bucket(waited), 1)
+      end
       if kind == 'r' then bump(job .. 'retried', 1) end
       if kind == 'd' then bump(job .. 'dead', 1) end
     end
