@@ -4,22 +4,25 @@
 // queued) to its start on Redis' clock as the tick knows it.
 import type { Outcome } from "../tick/passes/ack.js";
 import type { JobPayload } from "../types.js";
+import { monotonicMs } from "../tick/clock.js";
 
-export interface RunStart {
-  /** monotonicMs() when the handler started. */
-  startedMono: number;
-  /** Redis time in ms when the handler started. */
-  startedAtMs: number;
-}
-
-export function measured(outcome: Outcome, payload: JobPayload, start: RunStart, nowMono: number): Outcome {
-  // Put back without finishing: it runs again, and that run is the one counted.
-  if (outcome.kind === "interrupted" || outcome.kind === "inDoubt" || outcome.kind === "unstarted") return outcome;
-  const durationMs =
-    outcome.kind === "succeeded" && outcome.durationMs !== undefined ? outcome.durationMs : nowMono - start.startedMono;
+/** Notes the run's measures on an outcome; `startedMono`: monotonicMs() when the handler started. */
+export function runMeter(
+  payload: JobPayload,
+  startedMono: number,
+  clockOffsetMs: number,
+): (outcome: Outcome) => Outcome {
   // A job pushed without enqueued_at (by hand, by an old client) has no wait to count.
-  const waitMs =
-    typeof payload.enqueued_at === "number" ? Math.max(0, start.startedAtMs - payload.enqueued_at * 1000) : undefined;
-  outcome.ran = { name: payload.class, durationMs, waitMs };
-  return outcome;
+  const enqueued = payload.enqueued_at;
+  const waitMs = typeof enqueued === "number" ? Math.max(0, startedMono + clockOffsetMs - enqueued * 1000) : undefined;
+  return (outcome) => {
+    // Put back without finishing: it runs again, and that run is the one counted.
+    if (outcome.kind === "interrupted" || outcome.kind === "inDoubt" || outcome.kind === "unstarted") return outcome;
+    const durationMs =
+      outcome.kind === "succeeded" && outcome.durationMs !== undefined
+        ? outcome.durationMs
+        : monotonicMs() - startedMono;
+    outcome.ran = { name: payload.class, durationMs, waitMs };
+    return outcome;
+  };
 }

@@ -5,6 +5,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { BUCKET_BOUNDS_MS, BUCKET_COUNT, quantileOf } from "../../src/metrics/buckets.js";
+import { bucketOf } from "../../src/metrics/section.js";
 
 const counts = (pairs: [number, number][]) => {
   const out = new Array(BUCKET_COUNT).fill(0);
@@ -17,6 +18,10 @@ describe("metric buckets", () => {
     const lua = readFileSync(new URL("../../src/lua/lib/metrics/record-runs.lua", import.meta.url), "utf8");
     const list = /local METRIC_BOUNDS = \{([^}]*)\}/.exec(lua)?.[1];
     expect(list?.split(",").map((n) => Number(n.trim()))).toEqual([...BUCKET_BOUNDS_MS]);
+  });
+
+  it("files a value under the first bucket whose bound holds it, counted from 1 as Lua counts", () => {
+    expect([0, 5, 6, 10, 11, 3_600_000, 3_600_001].map(bucketOf)).toEqual([1, 1, 2, 2, 3, 16, 17]);
   });
 
   it("interpolates inside the bucket a quantile falls in", () => {

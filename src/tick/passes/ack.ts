@@ -55,13 +55,22 @@ const settled = (o: Outcome): o is Settled => o.kind !== "succeeded";
 
 /** The outcomes grouped as lib/tick/ack-jobs.lua takes them: successes by queue, then the others in their order. */
 function entries(outcomes: Outcome[]): { succeeded: Map<string, Outcome[]>; ordered: Settled[] } {
-  const succeeded = new Map<string, Outcome[]>();
+  // Within a queue, the successes of one job name go together: the metrics section counts them as one group.
+  const byQueue = new Map<string, Map<string, Outcome[]>>();
   for (const o of outcomes) {
     if (o.kind !== "succeeded") continue;
-    const group = succeeded.get(o.job.queue);
+    const name = o.ran?.name ?? "";
+    let names = byQueue.get(o.job.queue);
+    if (!names) {
+      names = new Map();
+      byQueue.set(o.job.queue, names);
+    }
+    const group = names.get(name);
     if (group) group.push(o);
-    else succeeded.set(o.job.queue, [o]);
+    else names.set(name, [o]);
   }
+  const succeeded = new Map<string, Outcome[]>();
+  for (const [queue, names] of byQueue) succeeded.set(queue, [...names.values()].flat());
   // Jobs put back are pushed one by one onto the head of their queue: the
   // last pushed is fetched first, so they go in reverse to keep their order.
   const rest = outcomes.filter(settled);
@@ -97,7 +106,7 @@ export function ackArgs(
   const inAckOrder = [...[...succeeded.values()].flat(), ...ordered];
   const section =
     results && needsSection(outcomes, results, progress) ? resultSection(inAckOrder, results, progress) : undefined;
-  const measured = metricsSection(inAckOrder, metrics);
+  const measured = metricsSection(inAckOrder, ordered.length, metrics);
   const header = [ordered.length, section?.header, measured?.header].filter((part) => part !== undefined).join(" ");
   const others: (string | number)[] = [section || measured ? header : ordered.length];
   for (const o of ordered) {

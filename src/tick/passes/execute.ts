@@ -16,7 +16,7 @@ import type { FetchedJob } from "./fetch.js";
 import { runWithTimeout } from "./timeout.js";
 import { monotonicMs } from "../clock.js";
 import { reportProgress } from "../../results/progress.js";
-import { measured } from "../../metrics/measure.js";
+import { runMeter } from "../../metrics/measure.js";
 
 export async function runJob(
   runtime: Runtime,
@@ -78,6 +78,8 @@ export async function runJob(
   };
   const { timeoutMs } = definition;
   const started = monotonicMs();
+  // With metrics on, an outcome carries the run's time and wait (src/metrics/); no extra await.
+  const meter = runtime.metrics ? runMeter(payload, started, runtime.clockOffsetMs) : (o: Outcome) => o;
   const attempt = async (): Promise<Outcome> => {
     try {
       if (timeoutMs === undefined) await execute(ctx);
@@ -90,29 +92,21 @@ export async function runJob(
             ctx.log.warn(`ignored the abort past its timeoutMs (${timeoutMs} ms); it may still be running`),
         });
       }
-      return { kind: "succeeded", job, payload, value, durationMs: monotonicMs() - started };
+      return meter({ kind: "succeeded", job, payload, value, durationMs: monotonicMs() - started });
     } catch (error) {
       if (signal.aborted && isLeaseInDoubt(signal.reason)) {
         if (job.doubts + 1 < LEASE_DOUBTS_MAX) return { kind: "inDoubt", job };
-        return failed(runtime, job, payload, leaseDoubtsError(signal.reason), {
-          backoff: definition.backoff,
-          log: log.lines,
-        });
+        return meter(
+          await failed(runtime, job, payload, leaseDoubtsError(signal.reason), {
+            backoff: definition.backoff,
+            log: log.lines,
+          }),
+        );
       }
       if (signal.aborted) return { kind: "interrupted", job };
-      return failed(runtime, job, payload, error, { backoff: definition.backoff, log: log.lines });
+      return meter(await failed(runtime, job, payload, error, { backoff: definition.backoff, log: log.lines }));
     }
   };
-  // With metrics on, the outcome carries the run's time and wait (src/metrics/).
-  const run = runtime.metrics
-    ? async () =>
-        measured(
-          await attempt(),
-          payload,
-          { startedMono: started, startedAtMs: started + runtime.clockOffsetMs },
-          monotonicMs(),
-        )
-    : attempt;
   const span = runtime.tracing?.startJob({
     jid: payload.jid,
     name: payload.class,
@@ -121,8 +115,8 @@ export async function runJob(
     traceparent: payload.traceparent,
     tracestate: payload.tracestate,
   });
-  if (!span) return run();
-  const outcome = await span.run(run);
+  if (!span) return attempt();
+  const outcome = await span.run(attempt);
   span.end({ outcome: outcome.kind, error: "error" in outcome ? outcome.error : undefined });
   return outcome;
 }

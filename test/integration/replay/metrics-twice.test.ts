@@ -36,18 +36,21 @@ describe.each(adapterCases)("metrics section run twice over $name", (adapterCase
     2,
     a,
     b,
-    `1${header} m3 ${RETENTION_SEC}`,
+    `1${header} m1 ${RETENTION_SEC}`,
     "r",
     "default",
     c,
     `${c.slice(0, -1)},"error_class":"E"}`,
     30,
+    // the successes as one group: name, queue, entries, summed run time and wait, buckets "K N …"
     "x",
-    12,
-    40,
-    "x",
-    300,
-    5,
+    "default",
+    2,
+    312,
+    45,
+    "3 1 7 1",
+    "4 1 1 1",
+    // the retry: name, run time, wait
     "x",
     7,
     2_000,
@@ -108,13 +111,14 @@ describe.each(adapterCases)("metrics section run twice over $name", (adapterCase
     expect(await snapshot(h.redis, h.prefix)).toEqual(after);
   });
 
-  it("an entry whose job is gone (a resurrector put it back) is not counted", async () => {
+  it("an entry whose job is gone (a resurrector put it back) is not counted, nor its group's summed times", async () => {
     const [a, b, c] = await fetchThree();
     await h.redis.lrem(`${h.prefix}inproc:t1:default`, 1, b);
     await run(scripts.step, ["ticks", "tick:t1"], ["t1", LEASE, 100, 3_600, 2, ...acks(a, b, c), ...FETCH_10]);
     const minute = await h.redis.keys(`${h.prefix}metrics:[0-9]*`);
-    expect(await h.redis.hgetall(minute[0]!)).toMatchObject({ "j|x|r": "2", "j|x|ms": "19", "q|default|ms": "2040" });
+    expect(await h.redis.hgetall(minute[0]!)).toMatchObject({ "j|x|r": "2", "j|x|ms": "7", "q|default|ms": "2000" });
     expect(await h.redis.hget(minute[0]!, "j|x|b7")).toBeNull();
+    expect(await h.redis.hget(minute[0]!, "j|x|b3")).toBeNull();
   });
 
   it("rides along with a results section in the same ack", async () => {
@@ -122,7 +126,7 @@ describe.each(adapterCases)("metrics section run twice over $name", (adapterCase
     const withResults = acks(a, b, c, " 1 0 86400 3600000");
     withResults.push(2, "succeeded", 0, "j2", '"tickq_result":1');
     // The results entry goes between the others and the metrics entries.
-    const metricsAt = withResults.indexOf("x");
+    const metricsAt = withResults.indexOf("3 1 7 1") - 5;
     const moved = withResults.splice(withResults.length - 5, 5);
     withResults.splice(metricsAt, 0, ...moved);
     const { after } = await twice(

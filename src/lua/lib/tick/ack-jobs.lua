@@ -169,7 +169,7 @@ local function ack(tick, i, now_ms_value, dead_max, dead_max_age, held)
   i = i + 1
   local count_arg, metrics = metrics_header(ARGV[i])
   local n, results = results_header(count_arg)
-  -- Per entry, its outcome and queue: only the metrics section reads them.
+  -- Per other entry, its outcome and queue: only the metrics section reads them.
   local kinds, entry_queues = metrics and {} or nil, metrics and {} or nil
   local settled = results and {} or nil
   i = i + 1
@@ -193,7 +193,6 @@ local function ack(tick, i, now_ms_value, dead_max, dead_max_age, held)
     for k = first, first + count - 1 do
       entry = entry + 1
       local job = taken(queue, ARGV[k])
-      if kinds then kinds[entry], entry_queues[entry] = 's', queue end
       if job then
         if settled then settled[entry] = job end
         if counted then forget(job) end
@@ -247,7 +246,7 @@ local function ack(tick, i, now_ms_value, dead_max, dead_max_age, held)
   end
   if flow_lib then flow_lib.flush() end
   if results then i = keep_results(results, i, settled, now_ms_value) end
-  if metrics then i = record_runs(metrics, i, kinds, entry_queues, missed, now_ms_value) end
+  if metrics then i = record_runs(metrics, i, n, kinds, entry_queues, missed, now_ms_value) end
   local day = day_of(now_sec)
   bump('processed', processed, day)
   bump('failed', failed, day)
