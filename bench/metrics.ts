@@ -23,19 +23,28 @@ const VARIANTS: { label: string; parts: Parts }[] = [
 ];
 
 // Blanks the run times (counters) or the waits (durations) of the metrics section (src/metrics/section.ts):
-// after the others count "n[ results] mN RETENTION" come n others of 5 arguments, then 3 per entry.
+// after the others count "n[ results] mG RETENTION" come n others of 5 arguments, then G groups of 7
+// (name, queue, entries, ms, wait ms, duration buckets, wait buckets), then 3 per other entry.
+// Every variant goes through it (off and all change nothing), so its own cost is the same in each.
 function partsOnly(adapter: RedisAdapter, parts: Parts): RedisAdapter {
-  if (parts === "off" || parts === "all") return adapter;
   const cut = (args: string[]) => {
     const at = args.findIndex((a) => / m\d+ \d+$/.test(a));
-    if (at < 0) return args;
+    if (at < 0 || parts === "all") return args;
     const [, n, m] = /^(\d+)(?: (\d+))?/.exec(args[at]!)!;
-    const entries = Number(/ m(\d+) \d+$/.exec(args[at]!)![1]);
+    const groups = Number(/ m(\d+) \d+$/.exec(args[at]!)![1]);
     const first = at + 1 + 5 * Number(n) + 5 * Number(m ?? 0);
     const out = [...args];
-    for (let k = 0; k < entries; k++) {
-      if (parts === "counters") out[first + 3 * k + 1] = "";
-      out[first + 3 * k + 2] = "";
+    for (let g = 0; g < groups; g++) {
+      if (parts === "counters") {
+        out[first + 7 * g + 3] = "0";
+        out[first + 7 * g + 5] = "";
+      }
+      out[first + 7 * g + 6] = "";
+    }
+    const others = first + 7 * groups;
+    for (let k = 0; k < Number(n); k++) {
+      if (parts === "counters") out[others + 3 * k + 1] = "";
+      out[others + 3 * k + 2] = "";
     }
     return out;
   };
@@ -45,13 +54,21 @@ function partsOnly(adapter: RedisAdapter, parts: Parts): RedisAdapter {
   };
 }
 
-/** Microseconds Redis spent in scripts so far (INFO commandstats): less moved by other processes than wall time. */
-async function scriptUsec(redis: Redis): Promise<number> {
-  const info = await redis.info("commandstats");
-  let total = 0;
-  for (const m of info.matchAll(/^cmdstat_(?:evalsha|eval):calls=\d+,usec=(\d+)/gm)) total += Number(m[1]);
-  return total;
+// CPU time, not wall time: on a loaded machine the wall clock measures the other processes too.
+/** Microseconds of CPU the private Redis used so far (INFO cpu), and commands it ran (scripts' own calls included). */
+async function redisUsage(redis: Redis): Promise<{ cpuUsec: number; commands: number }> {
+  const cpu = await redis.info("cpu");
+  const seconds = (name: string) => Number(new RegExp(`${name}:([\\d.]+)`).exec(cpu)?.[1] ?? 0);
+  const stats = await redis.info("commandstats");
+  let commands = 0;
+  for (const m of stats.matchAll(/^cmdstat_[^:]+:calls=(\d+)/gm)) commands += Number(m[1]);
+  return { cpuUsec: (seconds("used_cpu_user") + seconds("used_cpu_sys")) * 1e6, commands };
 }
+
+const nodeCpuUsec = () => {
+  const { user, system } = process.cpuUsage();
+  return user + system;
+};
 
 async function drain(redis: Redis, parts: Parts, n: number, batch: number, label: string) {
   const prefix = `bench-metrics:${label}:`;
@@ -66,7 +83,8 @@ async function drain(redis: Redis, parts: Parts, n: number, batch: number, label
       Array.from({ length: Math.min(1_000, n - i) }, (_, k) => ({ name: "noop" as const, args: [i + k] as [number] })),
     );
   }
-  const usecBefore = await scriptUsec(redis);
+  const redisBefore = await redisUsage(redis);
+  const nodeBefore = nodeCpuUsec();
   const start = performance.now();
   let done = 0;
   while (done < n) {
@@ -75,9 +93,15 @@ async function drain(redis: Redis, parts: Parts, n: number, batch: number, label
     if (report.fetched === 0) throw new Error(`drained only ${done} of ${n}`);
   }
   const rate = n / ((performance.now() - start) / 1000);
-  const usecPerJob = ((await scriptUsec(redis)) - usecBefore) / n;
+  const nodeUsec = (nodeCpuUsec() - nodeBefore) / n;
+  const redisAfter = await redisUsage(redis);
   await redis.flushdb();
-  return { rate, usecPerJob };
+  return {
+    rate,
+    nodeUsec,
+    redisUsec: (redisAfter.cpuUsec - redisBefore.cpuUsec) / n,
+    commands: (redisAfter.commands - redisBefore.commands - 2) / n,
+  };
 }
 
 /**
@@ -125,32 +149,33 @@ export async function runMetricsBench(options: { jobs: number; runs: number; bat
     console.log(
       `\nWhat metrics cost: private Redis, ${n} no-op jobs per drain, batch ${batch}, ${runs} rounds, variants alternating`,
     );
-    const rates = new Map(VARIANTS.map((v) => [v, [] as number[]]));
-    const usecs = new Map(VARIANTS.map((v) => [v, [] as number[]]));
+    type Sample = Awaited<ReturnType<typeof drain>>;
+    const samples = new Map(VARIANTS.map((v) => [v, [] as Sample[]]));
     for (const v of VARIANTS) await drain(redis, v.parts, Math.ceil(n / 10), batch, "warm"); // JIT, connections
     for (let round = 0; round < runs; round++) {
       for (const v of round % 2 === 0 ? VARIANTS : [...VARIANTS].reverse()) {
-        const { rate, usecPerJob } = await drain(redis, v.parts, n, batch, `${round}-${v.parts}`);
-        rates.get(v)!.push(rate);
-        usecs.get(v)!.push(usecPerJob);
+        samples.get(v)!.push(await drain(redis, v.parts, n, batch, `${round}-${v.parts}`));
       }
     }
-    const plain = median(rates.get(VARIANTS[0]!)!);
-    const plainUsec = median(usecs.get(VARIANTS[0]!)!);
-    let previous = plainUsec;
+    const med = (v: (typeof VARIANTS)[number], pick: (s: Sample) => number) => median(samples.get(v)!.map(pick));
+    const cpu = (s: Sample) => s.nodeUsec + s.redisUsec;
+    const plain = VARIANTS[0]!;
+    let previous = plain;
     console.table(
       VARIANTS.map((v) => {
-        const r = rates.get(v)!;
-        const usec = median(usecs.get(v)!);
+        const rates = samples.get(v)!.map((s) => s.rate);
         const row = {
           variant: v.label,
-          "drain jobs/s (median)": Math.round(median(r)),
-          "min–max": `${Math.round(Math.min(...r))}–${Math.round(Math.max(...r))}`,
-          "vs plain": `${((median(r) / plain - 1) * 100).toFixed(1)} %`,
-          "Lua µs/job": usec.toFixed(2),
-          "this part, Lua µs/job": v.parts === "off" ? "—" : (usec - previous).toFixed(2),
+          "CPU µs/job (Node + Redis)": med(v, cpu).toFixed(2),
+          "vs plain": `${((med(v, cpu) / med(plain, cpu) - 1) * 100).toFixed(1)} %`,
+          "this part": v === plain ? "—" : `${(med(v, cpu) - med(previous, cpu)).toFixed(2)} µs`,
+          "Node µs/job": med(v, (s) => s.nodeUsec).toFixed(2),
+          "Redis µs/job": med(v, (s) => s.redisUsec).toFixed(2),
+          "Redis cmds/job": med(v, (s) => s.commands).toFixed(3),
+          "drain jobs/s (median, wall)": Math.round(median(rates)),
+          "vs plain (wall)": `${((median(rates) / med(plain, (s) => s.rate) - 1) * 100).toFixed(1)} %`,
         };
-        previous = usec;
+        previous = v;
         return row;
       }),
     );
