@@ -96,7 +96,8 @@ function rangeOf(query: MetricsQuery, nowMs: number) {
     throw new TickqError("BAD_ARGS", `metrics.query: untilMs (${untilMs}) is before sinceMs (${sinceMs})`);
   }
   const sinceMinute = Math.floor(sinceMs / MINUTE_MS);
-  const untilMinute = Math.floor(untilMs / MINUTE_MS);
+  // untilMs is the end, not in the range: the minute that starts at it is left out.
+  const untilMinute = Math.max(sinceMinute, Math.ceil(untilMs / MINUTE_MS) - 1);
   if (untilMinute - sinceMinute + 1 > MAX_QUERY_MINUTES) {
     throw new TickqError(
       "BAD_ARGS",

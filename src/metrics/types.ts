@@ -8,7 +8,7 @@ export interface MetricsQuery {
   queue?: string;
   /** Start of the range, epoch ms (rounded down to its minute). */
   sinceMs: number;
-  /** End of the range, epoch ms (default: now). */
+  /** End of the range, epoch ms, not included (default: now; the current minute is in). */
   untilMs?: number;
   /** Width of a point, a multiple of 60,000 ms (default 60,000: one point a minute). */
   stepMs?: number;
@@ -67,7 +67,7 @@ export interface QueueMetricsSeries {
 
 /** `tq.metrics.query()`'s answer. */
 export interface MetricsResult {
-  /** The range and step as used (minute-aligned). */
+  /** The range as used, whole minutes: from `sinceMs` up to, not with, `untilMs`; and the step. */
   sinceMs: number;
   untilMs: number;
   stepMs: number;

@@ -79,7 +79,9 @@ export async function runJob(
   const { timeoutMs } = definition;
   const started = monotonicMs();
   // With metrics on, an outcome carries the run's time and wait (src/metrics/); no extra await.
-  const meter = runtime.metrics ? runMeter(payload, started, runtime.clockOffsetMs) : (o: Outcome) => o;
+  const meter = runtime.metrics
+    ? runMeter(payload, started, runtime.clockOffsetMs)
+    : (o: Outcome, _ended?: number) => o;
   const attempt = async (): Promise<Outcome> => {
     try {
       if (timeoutMs === undefined) await execute(ctx);
@@ -94,6 +96,7 @@ export async function runJob(
       }
       return meter({ kind: "succeeded", job, payload, value, durationMs: monotonicMs() - started });
     } catch (error) {
+      const ended = monotonicMs();
       if (signal.aborted && isLeaseInDoubt(signal.reason)) {
         if (job.doubts + 1 < LEASE_DOUBTS_MAX) return { kind: "inDoubt", job };
         return meter(
@@ -101,10 +104,11 @@ export async function runJob(
             backoff: definition.backoff,
             log: log.lines,
           }),
+          ended,
         );
       }
       if (signal.aborted) return { kind: "interrupted", job };
-      return meter(await failed(runtime, job, payload, error, { backoff: definition.backoff, log: log.lines }));
+      return meter(await failed(runtime, job, payload, error, { backoff: definition.backoff, log: log.lines }), ended);
     }
   };
   const span = runtime.tracing?.startJob({
