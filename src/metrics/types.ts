@@ -16,8 +16,11 @@ export interface MetricsQuery {
 
 /** Percentiles of a histogram, in ms, interpolated inside their bucket; null when nothing was counted. */
 export interface Percentiles {
+  /** The median, ms. */
   p50: number | null;
+  /** The 95th percentile, ms. */
   p95: number | null;
+  /** The 99th percentile, ms. */
   p99: number | null;
 }
 
@@ -49,6 +52,7 @@ export interface WaitMetricsPoint extends Percentiles {
 
 /** One job name's series. */
 export interface JobMetricsSeries {
+  /** The job name. */
   name: string;
   /** The whole range in one point (its `atMs` is the range's start). */
   total: JobMetricsPoint;
@@ -58,10 +62,13 @@ export interface JobMetricsSeries {
 
 /** One queue's series, with its latency now. */
 export interface QueueMetricsSeries {
+  /** The queue's name. */
   queue: string;
   /** Age of the oldest waiting job, ms, read when asked (0 for an empty queue). */
   latencyMs: number;
+  /** The whole range in one point (its `atMs` is the range's start). */
   total: WaitMetricsPoint;
+  /** One point per step, oldest first, steps with no waits included as zeros. */
   points: WaitMetricsPoint[];
 }
 
@@ -69,13 +76,17 @@ export interface QueueMetricsSeries {
 export interface MetricsResult {
   /** The range as used, whole minutes: from `sinceMs` up to, not with, `untilMs`; and the step. */
   sinceMs: number;
+  /** The end of the range, not in it. */
   untilMs: number;
+  /** The width of a point, ms. */
   stepMs: number;
   /** Redis' time when read. */
   nowMs: number;
   /** Upper bounds of the buckets, ms; each histogram has one more bucket (+Inf). */
   bucketBoundsMs: readonly number[];
+  /** One series per job name that ran in the range (or the one asked), by name. */
   jobs: JobMetricsSeries[];
+  /** One series per queue (or the one asked), by name. */
   queues: QueueMetricsSeries[];
 }
 
