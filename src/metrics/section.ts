@@ -7,7 +7,7 @@
 // (K from 1, N jobs in it). Then per other outcome, in order: its name ('' when
 // it did not run: put back, unrunnable), run time and wait in ms ('' unknown).
 import type { Outcome } from "../tick/passes/ack.js";
-import { BUCKET_BOUNDS_MS } from "./buckets.js";
+import { BUCKET_BOUNDS_MS, BUCKET_COUNT } from "./buckets.js";
 import type { MetricsSettings } from "./settings.js";
 
 /** What the tick measured of one run: its job name, its run time (monotonic clock) and its wait from enqueue to start. */
@@ -32,12 +32,19 @@ interface Group {
   entries: number;
   ms: number;
   waitMs: number;
-  durations: Map<number, number>;
-  waits: Map<number, number>;
+  /** Jobs per bucket, index k for Lua's bucket k + 1. */
+  durations: number[];
+  waits: number[];
 }
 
-const bump = (counts: Map<number, number>, k: number) => counts.set(k, (counts.get(k) ?? 0) + 1);
-const bucketsText = (counts: Map<number, number>) => [...counts].flat().join(" ");
+function bucketsText(counts: number[]): string {
+  let text = "";
+  for (let k = 0; k < counts.length; k++) {
+    const n = counts[k] as number;
+    if (n > 0) text += `${text === "" ? "" : " "}${k + 1} ${n}`;
+  }
+  return text;
+}
 
 /** `inAckOrder`: the successes (grouped as ackArgs groups them), then the `others` other outcomes. */
 export function metricsSection(
@@ -53,18 +60,20 @@ export function metricsSection(
     const o = inAckOrder[k] as Outcome;
     const name = o.ran?.name ?? "";
     if (!group || group.name !== name || group.queue !== o.job.queue) {
-      group = { name, queue: o.job.queue, entries: 0, ms: 0, waitMs: 0, durations: new Map(), waits: new Map() };
+      const durations = new Array<number>(BUCKET_COUNT).fill(0);
+      const waits = new Array<number>(BUCKET_COUNT).fill(0);
+      group = { name, queue: o.job.queue, entries: 0, ms: 0, waitMs: 0, durations, waits };
       groups.push(group);
     }
     group.entries++;
     if (!o.ran) continue;
     const ms = msText(o.ran.durationMs);
     group.ms += ms;
-    bump(group.durations, bucketOf(ms));
+    (group.durations[bucketOf(ms) - 1] as number)++;
     if (o.ran.waitMs === undefined) continue;
     const wait = msText(o.ran.waitMs);
     group.waitMs += wait;
-    bump(group.waits, bucketOf(wait));
+    (group.waits[bucketOf(wait) - 1] as number)++;
   }
   const args: (string | number)[] = [];
   for (const g of groups) {
