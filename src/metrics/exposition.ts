@@ -8,7 +8,7 @@ import { readStats } from "../client/stats.js";
 import type { Runtime } from "../tick/runtime.js";
 import type { Stats } from "../types.js";
 import { BUCKET_BOUNDS_MS } from "./buckets.js";
-import { addFields, type JobTally, type Tallies, type WaitTally } from "./fields.js";
+import { addFields, addJobTally, type JobTally, type Tallies, type WaitTally } from "./fields.js";
 
 /** Label values of job names not declared in `jobs` are folded into this one, so a scrape stays bounded. */
 export const OTHER_NAME = "(other)";
@@ -33,17 +33,8 @@ function bounded(totals: Tallies, declared: Set<string>): Tallies {
   for (const [name, t] of totals.jobs) {
     const label = declared.has(name) ? name : OTHER_NAME;
     const into = jobs.get(label);
-    if (!into) jobs.set(label, t);
-    else {
-      into.runs += t.runs;
-      into.failures += t.failures;
-      into.retried += t.retried;
-      into.dead += t.dead;
-      into.durationMsSum += t.durationMsSum;
-      t.buckets.forEach((n, k) => {
-        into.buckets[k] = (into.buckets[k] ?? 0) + n;
-      });
-    }
+    if (into) addJobTally(into, t);
+    else jobs.set(label, t);
   }
   return { jobs, queues: totals.queues };
 }

@@ -42,7 +42,10 @@ export async function runJob(
       const error = Object.assign(new Error(decoded.reason), { name: "TickqUnknownJob" });
       // A job written without `retry` is retried as Sidekiq's client would default it.
       const payload = { ...decoded.payload, retry: decoded.payload.retry ?? true };
-      return failed(runtime, job, payload, error, { backoff: undefined });
+      const failure = await failed(runtime, job, payload, error, { backoff: undefined });
+      // A failed run in stats(), so in metrics too: no handler ran, its run time is 0.
+      const at = monotonicMs();
+      return runtime.metrics ? runMeter(payload, at, runtime.clockOffsetMs)(failure, at) : failure;
     }
     return unrunnable(runtime, job, decoded.errorClass, decoded.reason);
   }

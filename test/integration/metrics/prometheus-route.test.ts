@@ -107,6 +107,32 @@ describe.each(adapterCases)("GET /metrics over $name", (adapterCase) => {
     expect(query.queues.find((q) => q.queue === "default")!.total.waits).toBe(8);
   });
 
+  it('folds job names this tickq does not declare into name="(other)": a scrape stays bounded', async () => {
+    const { tickq, scrape } = setup();
+    for (const name of ["Ruby::Only", "Another::Unknown"]) {
+      const job = {
+        class: name,
+        args: [],
+        jid: `jid-${name}`,
+        queue: "default",
+        retry: false,
+        enqueued_at: Date.now() / 1000,
+      };
+      await h.redis.sadd(`${h.prefix}queues`, "default");
+      await h.redis.lpush(`${h.prefix}queue:default`, JSON.stringify(job));
+    }
+    await tickq.enqueue("quick", []);
+    await tickq.tick();
+    const parsed = parseScrape((await scrape()).text);
+    expect(parsed.value("tickq_job_runs_total", { name: "(other)" })).toBe(2);
+    expect(parsed.value("tickq_job_failures_total", { name: "(other)" })).toBe(2);
+    expect(parsed.value("tickq_job_runs_total", { name: "quick" })).toBe(1);
+    expect(parsed.value("tickq_job_runs_total", { name: "Ruby::Only" })).toBeUndefined();
+    // metrics.query keeps every name: it reads a range, not a scrape.
+    const names = (await tickq.metrics.query({ sinceMs: Date.now() - 60_000 })).jobs.map((j) => j.name);
+    expect(names).toEqual(["Another::Unknown", "Ruby::Only", "quick"]);
+  });
+
   it("opens to the scraper's, the read-only and the admin secret; the scraper's opens nothing else", async () => {
     const { app, scrape } = setup();
     for (const secret of [SCRAPE, READ, ADMIN]) expect((await scrape(secret)).res.status).toBe(200);
