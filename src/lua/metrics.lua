@@ -1,7 +1,6 @@
 -- metrics: reads the per-minute metrics (lib/metrics/record-runs.lua) of a
 -- range of minutes, the all-time totals on request, and each queue's
--- latency: the age of the job at its head (the oldest waiting), from its
--- `enqueued_at`, read now.
+-- latency (lib/queues/measure-latency.lua, as tq.queues.list() reads it).
 -- KEYS: queues
 -- ARGV: prefix sinceMinute untilMinute name queue totals
 -- Returns: (nowMs minutes[minute fields[]] latency[queue ms] totals[])
@@ -13,6 +12,8 @@
 -- latency: ms (0 for an empty queue); totals: field, value, … or empty.
 -- Replays: reads only.
 -- @include lib/common/prefix-keys.lua
+-- @include lib/common/edit-job-text.lua
+-- @include lib/queues/measure-latency.lua
 
 -- A week of minutes at most (src/metrics/query.ts refuses more): a read
 -- must never hold Redis for long.
@@ -56,14 +57,8 @@ local latency = {}
 local queues = { queue }
 if queue == '' then queues = redis.call('SMEMBERS', KEYS[1]) end
 for _, q in ipairs(queues) do
-  local head = redis.call('LINDEX', P .. 'queue:' .. q, -1)
-  local ms = 0
-  if head then
-    local at = tonumber(string.match(head, '"enqueued_at":%s*([%d%.eE+-]+)'))
-    if at then ms = math.max(0, now - math.floor(at * 1000)) end
-  end
   latency[#latency + 1] = q
-  latency[#latency + 1] = ms
+  latency[#latency + 1] = queue_latency_ms(q, now)
 end
 
 local totals = {}

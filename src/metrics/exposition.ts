@@ -104,9 +104,11 @@ function render(stats: Stats, totals: Tallies, latency: { queue: string; ms: num
   family("tickq_scheduled_jobs", "gauge", "Jobs in the schedule set.", [[{}, stats.scheduled]]);
   family("tickq_retry_jobs", "gauge", "Jobs in the retry set.", [[{}, stats.retry]]);
   family("tickq_dead_jobs", "gauge", "Jobs in the dead set.", [[{}, stats.dead]]);
-  family("tickq_running_jobs", "gauge", "Jobs held by live ticks (fetched, running or about to).", [
-    [{}, stats.inflight],
+  family("tickq_running_jobs", "gauge", "Jobs whose handlers live ticks are running.", [[{}, stats.running]]);
+  family("tickq_fetched_waiting_jobs", "gauge", "Jobs live ticks fetched and have not started yet.", [
+    [{}, stats.fetchedWaiting],
   ]);
+  family("tickq_inflight_jobs", "gauge", "Jobs in ticks' lists: fetched and not yet acked.", [[{}, stats.inflight]]);
   family("tickq_live_ticks", "gauge", "Ticks in the registry.", [[{}, stats.ticks]]);
 
   histogram(

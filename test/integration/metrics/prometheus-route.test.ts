@@ -66,7 +66,9 @@ describe.each(adapterCases)("GET /metrics over $name", (adapterCase) => {
     expect(parsed.value("tickq_retry_jobs")).toBe(stats.retry);
     expect(parsed.value("tickq_dead_jobs")).toBe(stats.dead);
     expect(parsed.value("tickq_scheduled_jobs")).toBe(stats.scheduled);
-    expect(parsed.value("tickq_running_jobs")).toBe(stats.inflight);
+    expect(parsed.value("tickq_running_jobs")).toBe(stats.running);
+    expect(parsed.value("tickq_fetched_waiting_jobs")).toBe(stats.fetchedWaiting);
+    expect(parsed.value("tickq_inflight_jobs")).toBe(stats.inflight);
     expect(parsed.value("tickq_live_ticks")).toBe(stats.ticks);
     const low = query.queues.find((q) => q.queue === "low")!;
     expect(low.latencyMs).toBeGreaterThanOrEqual(15);
