@@ -10,6 +10,7 @@
 //   --realistic-jobs 4000 (0: skip)  --seed 1
 //   --wait-short-jobs 2000 --wait-long-jobs 40 --wait-long-seconds 60   how long a fetched job
 //                       waits for a slot, jobs of 0–100 ms and 0–10 s (bench/prefetch-wait.ts); 0 skips
+//   --metrics-jobs 20000   what metrics cost: off vs on, part by part, alternating (bench/metrics.ts); 0 skips
 //   --adapter upstash   tickq alone over HTTP Redis instead (bench/upstash.ts,
 //                       bench/upstash-realistic.ts): --latency-ms 0,20  --batch 100
 import { parseArgs } from "node:util";
@@ -30,6 +31,7 @@ import { durations } from "./jobs.js";
 import { CONCURRENCY, measureRealistic, printRealistic, type RealisticRow, type Setup } from "./realistic.js";
 import { commandsProcessed, wireCounter } from "./wire.js";
 import { printWaits, runPrefetchWaitBench, type WaitRun } from "./prefetch-wait.js";
+import { runMetricsBench } from "./metrics.js";
 
 const { values } = parseArgs({
   options: {
@@ -46,6 +48,7 @@ const { values } = parseArgs({
     "flow-duplicates": { type: "string", default: "10000" },
     "flow-plain": { type: "string", default: "1000" },
     "realistic-jobs": { type: "string", default: "4000" },
+    "metrics-jobs": { type: "string", default: "20000" },
     "wait-short-jobs": { type: "string", default: "2000" },
     "wait-long-jobs": { type: "string", default: "40" },
     "wait-long-seconds": { type: "string", default: "60" },
@@ -235,6 +238,8 @@ if (values.adapter === "upstash") {
   if (REAL.length) await runUpstashRealistic(REAL, SEED, latencies, RUNS);
 } else {
   await main();
+  const metricsJobs = Number(values["metrics-jobs"]);
+  if (metricsJobs > 0) await runMetricsBench({ jobs: metricsJobs, runs: Math.max(RUNS, 3), batch: 100 });
   await runSchedulesBench();
   const found = await findRedis();
   await runServerlessBench(values, found.url);

@@ -8,6 +8,8 @@
 // index.ts there would put croner in tickq/cloudflare's imports
 // (test/integration/package/worker-bundle-size.test.ts checks both the example Worker and dist).
 import { jobsApi, queuesApi } from "./admin/index.js";
+import { metricsApi } from "./metrics/index.js";
+import type { MetricsApi } from "./metrics/types.js";
 import { listTicks } from "./admin/ticks.js";
 import type { JobsApi, QueuesApi, TickInfo } from "./admin/types.js";
 import { enqueueJobs } from "./client/enqueue.js";
@@ -88,6 +90,8 @@ export interface Tickq<
   jobs: JobsApi;
   /** List, pause and resume queues. */
   queues: QueuesApi;
+  /** Metrics kept in Redis: runs, failures, durations and waits per minute, queue latency (docs/operate/metrics.md). */
+  metrics: MetricsApi;
   /** Adds a listener called after the ack of each outcome; returns a function that removes it. */
   on<E extends TickqEventName>(event: E, listener: TickqListener<E>): () => void;
   /** The recurring jobs declared here or held in Redis: spec, next run, last run, last jid. */
@@ -118,6 +122,7 @@ export function createTickqCore<
   const jobs = jobsApi(runtime);
   const queues = queuesApi(runtime);
   const workflows = workflowsApi(runtime) as WorkflowsApi<W>;
+  const metrics = metricsApi(runtime);
   const build = (scope: KickScope): Tickq<J, O, W> => {
     const tickq: Tickq<J, O, W> = {
       async enqueue(name, args, opts = {}) {
@@ -146,6 +151,7 @@ export function createTickqCore<
       stats,
       jobs,
       queues,
+      metrics,
       on(event, listener) {
         const set = runtime.listeners[event] as Set<TickqListener<typeof event>> | undefined;
         if (!set)

@@ -51,6 +51,8 @@ export type * from "./kick/types.js";
 export type * from "./admin/types.js";
 export type * from "./results/types.js";
 export type { DayStats } from "./client/history.js";
+export type * from "./metrics/types.js";
+export type { MetricsOptions } from "./metrics/settings.js";
 export type { TelemetryOptions } from "./telemetry/tracing.js";
 export type { LogFields, StructuredLogger } from "./telemetry/logger.js";
 export type {

@@ -11,6 +11,7 @@
 
 import type { StructuredLogger } from "./telemetry/logger.js";
 import type { TelemetryOptions } from "./telemetry/tracing.js";
+import type { MetricsOptions } from "./metrics/settings.js";
 import type { TickqListenerOptions } from "./tick/events.js";
 import type { ConcurrencyLimit, FlowStats, KeyArgs, RateLimit, UniqueMode } from "./flow/types.js";
 import type { KickOptions } from "./kick/types.js";
@@ -323,6 +324,11 @@ export interface TickqOptions<
   keepCompleted?: KeepCompleted | 0;
   /** Largest result kept, in bytes of its JSON; a larger one is kept as a note, the job still succeeds. Default 65,536. */
   maxResultBytes?: number;
+  /**
+   * Metrics kept in Redis per minute (runs, failures, run times and waits, docs/operate/metrics.md):
+   * `{ retentionMs }` (default 72 hours); `false` keeps none and adds nothing to a tick's calls. Default: on.
+   */
+  metrics?: MetricsOptions | false;
 }
 
 /** The `durability` option: how many replicas must hold each write (Redis WAIT). */

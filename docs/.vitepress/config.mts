@@ -59,6 +59,7 @@ export default defineConfig({
           { text: "Dashboard", link: "/operate/dashboard" },
           { text: "CLI", link: "/operate/cli" },
           { text: "Traces and logs", link: "/operate/telemetry" },
+          { text: "Metrics", link: "/operate/metrics" },
           { text: "Redis keys", link: "/operate/redis-keys" },
           { text: "Running Redis", link: "/running-redis" },
           { text: "A local Upstash", link: "/operate/upstash-local" },

@@ -13,6 +13,7 @@ import { addQueueCommands } from "./commands/queues.js";
 import { addServerCommands } from "./commands/servers.js";
 import { addStatsCommands } from "./commands/stats.js";
 import { addWorkflowCommands } from "./commands/workflows.js";
+import { addMetricsCommand } from "./commands/metrics.js";
 import { addTickCommand } from "./commands/tick.js";
 import { EXIT, exitCodeOf } from "./exit.js";
 import { endProcess } from "./lifetime.js";
@@ -28,6 +29,7 @@ export function buildProgram(): Command {
     .showHelpAfterError()
     .exitOverride();
   addStatsCommands(program);
+  addMetricsCommand(program);
   const jobs = program.command("jobs").description("find, list, retry, delete and run jobs");
   addJobReadCommands(jobs);
   addJobResultCommand(jobs);

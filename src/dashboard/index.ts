@@ -31,6 +31,7 @@ import { queueRoutes } from "./pages/queues.js";
 import { schedulesRoute } from "./pages/schedules.js";
 import { ticksRoute } from "./pages/ticks.js";
 import { workflowsRoute } from "./pages/workflows.js";
+import { metricsRoute } from "./pages/metrics.js";
 import type { Dashboard, DashboardEnv } from "./types.js";
 
 export type { Dashboard, DashboardScope } from "./types.js";
@@ -76,6 +77,7 @@ export function dashboard(options: DashboardOptions = {}): Dashboard {
     workflowsRoute(app, scope);
     locksRoute(app, scope);
     ticksRoute(app, scope);
+    metricsRoute(app, scope);
     actionRoutes(app, scope);
     // Last: a path no page has is a page that says so, not the API's JSON answer behind it.
     app.all("*", (c) =>

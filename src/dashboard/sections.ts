@@ -15,4 +15,5 @@ export const SECTIONS = [
   { path: "/workflows", label: "Workflows" },
   { path: "/locks", label: "Locks" },
   { path: "/ticks", label: "Ticks" },
+  { path: "/metrics", label: "Metrics" },
 ] as const;

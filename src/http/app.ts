@@ -26,6 +26,7 @@ import { jobRoutes } from "./routes/jobs.js";
 import { queueRoutes } from "./routes/queues.js";
 import { statsRoutes } from "./routes/stats.js";
 import { workflowRoutes } from "./routes/workflows.js";
+import { metricsRoutes } from "./routes/metrics.js";
 import { scopeRequests, tickRoute, type TickqEnv } from "./scope.js";
 
 export type { TickqEnv } from "./scope.js";
@@ -44,6 +45,8 @@ export interface AppOptions<J extends JobRegistry = JobRegistry> {
   tickSecrets?: (string | undefined)[];
   /** Secrets that only read: every GET route, nothing that changes anything (TICKQ_READ_SECRET). */
   readSecrets?: (string | undefined)[];
+  /** Secrets that only scrape `GET /metrics` (TICKQ_METRICS_SECRET): a Prometheus server reads no job. */
+  metricsSecrets?: (string | undefined)[];
   /**
    * Serve without auth: for local development only. Only loopback Host values are served
    * (no DNS rebinding), and POST /jobs needs `content-type: application/json` (no cross-site form).
@@ -98,9 +101,14 @@ export interface AppOptions<J extends JobRegistry = JobRegistry> {
  */
 export function createApp<J extends JobRegistry>(options: AppOptions<J>): Hono<TickqEnv<J>> {
   // Every secret is checked before anything is served: a secret no request could match, or a short one, fails the start.
-  checkAllSecrets({ admin: options.secrets, read: options.readSecrets, tick: options.tickSecrets });
-  const secrets = secretsOf(options.secrets, options.readSecrets, options.tickSecrets);
-  const open = secrets.admin.length + secrets.read.length + secrets.tick.length === 0;
+  checkAllSecrets({
+    admin: options.secrets,
+    read: options.readSecrets,
+    tick: options.tickSecrets,
+    metrics: options.metricsSecrets,
+  });
+  const secrets = secretsOf(options.secrets, options.readSecrets, options.tickSecrets, options.metricsSecrets);
+  const open = secrets.admin.length + secrets.read.length + secrets.tick.length + secrets.metrics.length === 0;
   if (open && !options.insecure)
     throw new Error("createApp needs a secret (TICKQ_SECRET or CRON_SECRET), or insecure: true for local development");
   const tickq = options.tickq as Tickq<JobRegistry>;
@@ -181,6 +189,7 @@ export function createApp<J extends JobRegistry>(options: AppOptions<J>): Hono<T
   );
 
   app.route("/", statsRoutes(scope.tickq));
+  app.route("/", metricsRoutes(scope.tickq));
   app.get("/schedules", async (c) => c.json(await c.var.tq.schedules()));
   app.route("/", jobRoutes(scope.tickq));
   app.route("/", queueRoutes(scope.tickq));
@@ -189,7 +198,12 @@ export function createApp<J extends JobRegistry>(options: AppOptions<J>): Hono<T
   app.notFound((c) => c.json({ error: `no route ${c.req.method} ${c.req.path}` }, 404));
   app.onError((error, c) => {
     if (error instanceof HTTPException) return error.getResponse();
-    return answerError(c, error, c.get("role") !== undefined, [...secrets.admin, ...secrets.read, ...secrets.tick]);
+    return answerError(c, error, c.get("role") !== undefined, [
+      ...secrets.admin,
+      ...secrets.read,
+      ...secrets.tick,
+      ...secrets.metrics,
+    ]);
   });
   return app;
 }

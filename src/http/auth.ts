@@ -3,6 +3,7 @@
 //   admin (TICKQ_SECRET)       every route
 //   read  (TICKQ_READ_SECRET)  GET routes only, but GET /tick (it ticks)
 //   tick  (CRON_SECRET)        /tick only: a cron needs nothing else
+//   metrics (TICKQ_METRICS_SECRET)  GET /metrics only: a scraper reads no job
 // and a fan-out request's credential (tick-credential.ts), which starts the
 // one reserved tick it names. Tokens are compared in constant time. A
 // refusal is a 401 (no or wrong credential) or 403 (a secret not allowed
@@ -30,13 +31,14 @@ export const MIN_SECRET_LENGTH = 16;
  * What a caller's credential allows.
  * @inline
  */
-export type Role = "admin" | "read" | "tick";
+export type Role = "admin" | "read" | "tick" | "metrics";
 
 /** The accepted secrets of each kind; empty strings and undefined are ignored. */
 export interface Secrets {
   admin: string[];
   read: string[];
   tick: string[];
+  metrics: string[];
 }
 
 const present = (list: readonly (string | undefined)[] | undefined): string[] =>
@@ -46,8 +48,9 @@ export function secretsOf(
   admin: readonly (string | undefined)[],
   read?: readonly (string | undefined)[],
   tick?: readonly (string | undefined)[],
+  metrics?: readonly (string | undefined)[],
 ): Secrets {
-  return { admin: present(admin), read: present(read), tick: present(tick) };
+  return { admin: present(admin), read: present(read), tick: present(tick), metrics: present(metrics) };
 }
 
 /**
@@ -91,12 +94,14 @@ export function checkAllSecrets(
     admin: readonly (string | undefined)[];
     read?: readonly (string | undefined)[];
     tick?: readonly (string | undefined)[];
+    metrics?: readonly (string | undefined)[];
   },
   who = "createApp",
 ): void {
   checkSecrets(s.admin, who);
   checkSecrets(s.read ?? [], who, "read-only: TICKQ_READ_SECRET");
   checkSecrets(s.tick ?? [], who, "ticks only: CRON_SECRET");
+  checkSecrets(s.metrics ?? [], who, "GET /metrics only: TICKQ_METRICS_SECRET");
 }
 
 const refuse = (c: Context, status: 401 | 403 | 429, error: string, code: string) => c.json({ error, code }, status);
@@ -109,6 +114,7 @@ async function roleOf(secrets: Secrets, token: string): Promise<Role | undefined
     ["admin", secrets.admin],
     ["read", secrets.read],
     ["tick", secrets.tick],
+    ["metrics", secrets.metrics],
   ] as const) {
     for (const secret of list) if ((await timingSafeEqual(secret, token)) && !found) found = role;
   }
@@ -120,6 +126,7 @@ export function allows(role: Role, method: string, path: string): boolean {
   if (role === "admin") return true;
   // GET /tick is Vercel Cron's way to start a tick: a change, so not a read.
   if (role === "read") return (method === "GET" || method === "HEAD") && path !== "/tick";
+  if (role === "metrics") return (method === "GET" || method === "HEAD") && path === "/metrics";
   return path === "/tick" && (method === "POST" || method === "GET");
 }
 
@@ -166,9 +173,16 @@ function routeOf(c: Context, basePath: string): string {
   return (route?.path ?? c.req.path).slice(basePath.length) || "/";
 }
 
+// Why a secret of each limited kind is refused a route, and the code.
+const REFUSALS: Record<Exclude<Role, "admin">, [string, string]> = {
+  read: ["this secret can only read (TICKQ_READ_SECRET): use TICKQ_SECRET to change anything", "READ_ONLY"],
+  tick: ["this secret can only start ticks (CRON_SECRET): POST or GET /tick", "TICK_ONLY"],
+  metrics: ["this secret can only scrape GET /metrics (TICKQ_METRICS_SECRET)", "METRICS_ONLY"],
+};
+
 export function requireAccess(options: AuthOptions): MiddlewareHandler {
   const { secrets, basePath = "", throttle } = options;
-  if (secrets.admin.length + secrets.read.length + secrets.tick.length === 0)
+  if (secrets.admin.length + secrets.read.length + secrets.tick.length + secrets.metrics.length === 0)
     throw new Error("requireAccess needs at least one non-empty secret");
   return async (c, next) => {
     const client = throttle?.clientOf(c);
@@ -192,11 +206,8 @@ export function requireAccess(options: AuthOptions): MiddlewareHandler {
       );
     }
     if (!allows(role, c.req.method, routeOf(c, basePath))) {
-      const error =
-        role === "read"
-          ? "this secret can only read (TICKQ_READ_SECRET): use TICKQ_SECRET to change anything"
-          : "this secret can only start ticks (CRON_SECRET): POST or GET /tick";
-      return refuse(c, 403, error, role === "read" ? "READ_ONLY" : "TICK_ONLY");
+      const [error, code] = REFUSALS[role as Exclude<Role, "admin">]; // allows() let every admin through
+      return refuse(c, 403, error, code);
     }
     c.set("role", role);
     await next();

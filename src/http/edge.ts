@@ -87,6 +87,7 @@ export function buildEdge<J extends JobRegistry>(
     secrets: settings.secrets,
     tickSecrets: settings.tickSecrets,
     readSecrets: settings.readSecrets,
+    metricsSecrets: settings.metricsSecrets,
     insecure: settings.insecure,
     tick,
     kick: kicksByDefault(settings, options.kick),

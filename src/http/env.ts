@@ -11,6 +11,8 @@ export interface TickqEnvVars {
   CRON_SECRET?: string;
   /** Reads: the GET routes, nothing that changes anything. */
   TICKQ_READ_SECRET?: string;
+  /** Scrapes GET /metrics and nothing else (Prometheus). */
+  TICKQ_METRICS_SECRET?: string;
   /** "1": serve without auth, for local development only. */
   TICKQ_INSECURE?: string;
   /** Key prefix; default "tickq:". */
@@ -38,6 +40,8 @@ export interface EnvSettings {
   tickSecrets: (string | undefined)[];
   /** Read only: TICKQ_READ_SECRET. */
   readSecrets: (string | undefined)[];
+  /** GET /metrics only: TICKQ_METRICS_SECRET. */
+  metricsSecrets: (string | undefined)[];
   insecure: boolean;
   prefix?: string;
   /** Only what the env sets: code options fill the rest. */
@@ -62,6 +66,7 @@ export function envSettings(env: TickqEnvVars): EnvSettings {
     secrets: [env.TICKQ_SECRET],
     tickSecrets: [env.CRON_SECRET],
     readSecrets: [env.TICKQ_READ_SECRET],
+    metricsSecrets: [env.TICKQ_METRICS_SECRET],
     insecure: isOn(env.TICKQ_INSECURE),
     prefix: env.TICKQ_PREFIX || undefined,
     tick,

@@ -15,8 +15,9 @@
 -- Returns: (nowMs left deadEvicted orderedReady? missed?[] sentOn?)
 -- ticks: P.."ticks"; lease: P.."tick:"..ID; process and beat: only as a Sidekiq
 -- process (lib/sidekiq/register-process.lua). call: the call number; acks:
--- lib/tick/ack-jobs.lua (others: their count, which may carry a results header, the
--- outcomes, then the results entries, lib/results/keep-results.lua); queues: the queues this tick served; ordered:
+-- lib/tick/ack-jobs.lua (others: their count, which may carry a results header and a
+-- metrics header, the outcomes, then the results entries, lib/results/keep-results.lua,
+-- then the metrics entries, lib/metrics/record-runs.lua); queues: the queues this tick served; ordered:
 -- lib/ordered/state.lua, lib/ordered/ack-ids.lua (absent: no ordered names).
 -- left: jobs and ordered ids left in its lists; orderedReady: ordered ids made
 -- ready by these acks; missed: numbers of ack entries no longer listed
@@ -42,6 +43,7 @@
 -- @include lib/flow/claims.lua
 -- @include lib/flow/flow.lua
 -- @include lib/results/keep-results.lua
+-- @include lib/metrics/record-runs.lua
 -- @include lib/tick/ack-jobs.lua
 -- @include lib/ordered/state.lua
 -- @include lib/ordered/ack-ids.lua

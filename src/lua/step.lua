@@ -16,8 +16,9 @@
 -- optionally the tick's load ("/running/waiting", kept in the lease hash for
 -- stats.lua), then optionally a space and the solo marker (lib/tick/run-solo.lua:
 -- '-' clear, or the job run alone from now on, noted after the acks; absent: keep). acks:
--- lib/tick/ack-jobs.lua (others: their count, which may carry a results header, the
--- outcomes, then the results entries, lib/results/keep-results.lua); fetch: lib/tick/fetch-jobs.lua; ordered:
+-- lib/tick/ack-jobs.lua (others: their count, which may carry a results header and a
+-- metrics header, the outcomes, then the results entries, lib/results/keep-results.lua,
+-- then the metrics entries, lib/metrics/record-runs.lua); fetch: lib/tick/fetch-jobs.lua; ordered:
 -- lib/ordered/state.lua, lib/ordered/ack-ids.lua (absent: no ordered names).
 -- ordered (reply): lib/ordered/fetch-ids.lua's groups, empty for a tick that
 -- serves no ordered names; missed: numbers of ack entries no longer listed
@@ -53,6 +54,7 @@
 -- @include lib/flow/claims.lua
 -- @include lib/flow/flow.lua
 -- @include lib/results/keep-results.lua
+-- @include lib/metrics/record-runs.lua
 -- @include lib/tick/ack-jobs.lua
 -- @include lib/ordered/state.lua
 -- @include lib/ordered/ack-ids.lua

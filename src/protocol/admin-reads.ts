@@ -89,3 +89,15 @@ export const recurring_list = defineCall(
     orphans: groups({ name: text, since: text }),
   }),
 );
+
+export const metrics = defineCall(
+  scripts.metrics,
+  { queues: key },
+  { sinceMinute: number, untilMinute: number, name: text, queue: text, totals: flag },
+  tuple({
+    nowMs: number,
+    minutes: groups({ minute: number, fields: list(text) }),
+    latency: groups({ queue: text, ms: number }),
+    totals: list(text),
+  }),
+);

@@ -29,8 +29,9 @@ export const fetch = group({ batch: number, queues: counted(text), picks: counte
 
 /**
  * lib/tick/ack-jobs.lua: successes grouped by queue (one argument a job), then the other outcomes:
- * their count, which may carry a results header after a space, the outcomes (code, queue, job,
- * updated, delay each), and the results entries the header counts (lib/results/keep-results.lua).
+ * their count, which may carry a results header after a space and a metrics header (" mN RETENTION"),
+ * the outcomes (code, queue, job, updated, delay each), the results entries the header counts
+ * (lib/results/keep-results.lua), and the metrics entries (lib/metrics/record-runs.lua).
  */
 export const acks = group({
   succeeded: counted(group({ queue: text, jobs: counted(text) })),

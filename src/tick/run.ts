@@ -166,7 +166,7 @@ async function tickOnce(runtime: Runtime, options: TickOptions, tickId: string):
           ...common,
           call: numbered(calls.next(), solo, load),
           beat: beats?.section(),
-          acks: ackArgs(plain, runtime.results, takeProgress(runtime.progress)),
+          acks: ackArgs(plain, runtime.results, takeProgress(runtime.progress), runtime.metrics),
           fetch: fetchArgs(plan, fetch),
           ordered: work.args(ordered),
         });
@@ -249,7 +249,7 @@ async function tickOnce(runtime: Runtime, options: TickOptions, tickId: string):
       ...common,
       call: String(calls.next()),
       beat: beats?.section(),
-      acks: ackArgs(plain, runtime.results, takeProgress(runtime.progress)),
+      acks: ackArgs(plain, runtime.results, takeProgress(runtime.progress), runtime.metrics),
       queues: plan.names,
       ordered: work.args(ordered),
     });

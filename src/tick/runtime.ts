@@ -20,6 +20,7 @@ import { resultSettings, type ResultSettings } from "../results/settings.js";
 import type { ProgressBuffer } from "../results/progress.js";
 import { logSink, textFace, type LogSink } from "../telemetry/logger.js";
 import { Tracing } from "../telemetry/tracing.js";
+import { metricsSettings, type MetricsSettings } from "../metrics/settings.js";
 import type {
   JobDefinition,
   JobLogger,
@@ -83,6 +84,8 @@ export interface Runtime {
   durability: Durability | undefined;
   /** Succeeded jobs kept as history and the size of results kept (src/results/). */
   results: ResultSettings;
+  /** Metrics kept in Redis (src/metrics/); undefined with `metrics: false`. */
+  metrics: MetricsSettings | undefined;
   /** ctx.progress values not sent yet (src/results/progress.ts). */
   progress: ProgressBuffer;
   run(script: LuaScript, keys: string[], args: (string | number)[], trips: RoundTrips): Promise<RedisReply>;
@@ -117,6 +120,7 @@ const OPTION_KEYS: Readonly<Record<keyof TickqOptions, true>> = {
   maxResultBytes: true,
   structuredLogger: true,
   telemetry: true,
+  metrics: true,
 };
 
 export function createRuntime<J extends JobRegistry>(options: TickqOptions<J>): Runtime {
@@ -188,6 +192,7 @@ export function createRuntime<J extends JobRegistry>(options: TickqOptions<J>): 
     maxJobBytes: numberOption(options.maxJobBytes, DEFAULT_MAX_JOB_BYTES, "maxJobBytes", { min: 1_024, integer: true }),
     durability: durabilityOf(options.durability, options.redis),
     results: resultSettings(options.keepCompleted, options.maxResultBytes),
+    metrics: metricsSettings(options.metrics),
     progress: new Map(),
     run: async (script, keys, args, trips) => {
       // A script that declares no key is sent to any node of a cluster.

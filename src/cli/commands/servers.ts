@@ -69,6 +69,7 @@ export function addServerCommands(program: Command): void {
         port: intOption(options.port, "--port"),
         secret,
         readSecret: process.env.TICKQ_READ_SECRET || undefined,
+        metricsSecret: process.env.TICKQ_METRICS_SECRET || undefined,
         tickSecret: process.env.CRON_SECRET || undefined,
         publicUrl: process.env.TICKQ_PUBLIC_URL || undefined,
         dashboard: dashboard(),

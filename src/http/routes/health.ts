@@ -23,7 +23,7 @@ type Health = { ok: true; lastTickAt: number | null; warnings: string[] } | { ok
 
 export function healthRoutes(tickq: Tickq<JobRegistry>, secrets: Secrets, basePath = "", throttle?: Throttle): Hono {
   const app = new Hono();
-  const all = [...secrets.admin, ...secrets.read, ...secrets.tick];
+  const all = [...secrets.admin, ...secrets.read, ...secrets.tick, ...secrets.metrics];
   let cached: { at: number; health: Promise<Health> } | undefined;
   const check = async (): Promise<Health> => {
     try {

@@ -40,6 +40,8 @@ export interface ServerOptions {
   secret?: string;
   /** Only reads: GET routes (TICKQ_READ_SECRET). */
   readSecret?: string;
+  /** Only scrapes GET /metrics (TICKQ_METRICS_SECRET). */
+  metricsSecret?: string;
   /** Only starts ticks: /tick (CRON_SECRET). */
   tickSecret?: string;
   /** Serve without a secret: local development only (loopback Host values only). */
@@ -121,6 +123,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       tickq: base,
       secrets: [options.secret],
       readSecrets: [options.readSecret],
+      metricsSecrets: [options.metricsSecret],
       tickSecrets: [options.tickSecret],
       insecure: options.insecure,
       tick: tickOptions,

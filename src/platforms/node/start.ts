@@ -1,6 +1,6 @@
 // `npm start`: the Node server with the example jobs. Finds Redis (see
 // find-redis.ts); with no TICKQ_SECRET it makes a random one and prints it.
-// Settings: PORT (default 3000), TICKQ_SECRET, TICKQ_READ_SECRET,
+// Settings: PORT (default 3000), TICKQ_SECRET, TICKQ_READ_SECRET, TICKQ_METRICS_SECRET,
 // CRON_SECRET, TICKQ_INSECURE=1 (no auth, local development only),
 // TICKQ_KICK=1, TICKQ_MAX_PARALLEL, TICKQ_PUBLIC_URL, REDIS_URL.
 // Every failure to start is one line and exit code 1.
@@ -30,6 +30,7 @@ async function main() {
     port: numberSetting(process.env.PORT, 3000, "PORT"),
     secret,
     readSecret: process.env.TICKQ_READ_SECRET || undefined,
+    metricsSecret: process.env.TICKQ_METRICS_SECRET || undefined,
     tickSecret: process.env.CRON_SECRET || undefined,
     insecure,
     publicUrl: process.env.TICKQ_PUBLIC_URL || undefined,

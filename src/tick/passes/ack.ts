@@ -5,39 +5,45 @@ import { needsSection, resultSection } from "../../results/record.js";
 import type { ResultSettings } from "../../results/settings.js";
 import { patchOf } from "./ack-refs.js";
 import type { FetchedJob } from "./fetch.js";
+import { metricsSection, type RunMeasure } from "../../metrics/section.js";
+import type { MetricsSettings } from "../../metrics/settings.js";
 
 // `payload`, `error` and `reason` ride along for the events and the failure
 // log line (src/tick/events.ts); Redis never sees them. `fields`: what `updated`
 // spliced into the job, sent instead of it for a job named by reference
 // (ack-refs.ts); absent when `updated` is no splice (a malformed job).
 // `value` and `durationMs`: the handler's return and run time, for results (src/results/).
-export type Outcome =
-  | { kind: "succeeded"; job: FetchedJob; payload?: JobPayload; value?: unknown; durationMs?: number }
-  | {
-      kind: "retry";
-      job: FetchedJob;
-      updated: string;
-      fields?: Record<string, unknown>;
-      delaySec: number;
-      payload?: JobPayload;
-      error?: unknown;
-    }
-  | {
-      kind: "dead";
-      job: FetchedJob;
-      updated: string;
-      fields?: Record<string, unknown>;
-      handlerFailed: boolean;
-      payload?: JobPayload;
-      error?: unknown;
-      reason?: string;
-    }
-  /** Failed out of retries with `dead: false`: dropped, counted as failed. */
-  | { kind: "discarded"; job: FetchedJob; payload?: JobPayload; error?: unknown }
-  | { kind: "unstarted"; job: FetchedJob }
-  | { kind: "interrupted"; job: FetchedJob }
-  /** Stopped because the tick could not confirm its lease in time: put back, counted in `doubts`. */
-  | { kind: "inDoubt"; job: FetchedJob };
+// `ran`: what the tick measured of a job that ran, for metrics (src/metrics/).
+export type Outcome = Measured &
+  (
+    | { kind: "succeeded"; job: FetchedJob; payload?: JobPayload; value?: unknown; durationMs?: number }
+    | {
+        kind: "retry";
+        job: FetchedJob;
+        updated: string;
+        fields?: Record<string, unknown>;
+        delaySec: number;
+        payload?: JobPayload;
+        error?: unknown;
+      }
+    | {
+        kind: "dead";
+        job: FetchedJob;
+        updated: string;
+        fields?: Record<string, unknown>;
+        handlerFailed: boolean;
+        payload?: JobPayload;
+        error?: unknown;
+        reason?: string;
+      }
+    /** Failed out of retries with `dead: false`: dropped, counted as failed. */
+    | { kind: "discarded"; job: FetchedJob; payload?: JobPayload; error?: unknown }
+    | { kind: "unstarted"; job: FetchedJob }
+    | { kind: "interrupted"; job: FetchedJob }
+    /** Stopped because the tick could not confirm its lease in time: put back, counted in `doubts`. */
+    | { kind: "inDoubt"; job: FetchedJob }
+  );
+type Measured = { ran?: RunMeasure };
 
 const CODES = { retry: "r", dead: "d", discarded: "x", unstarted: "q", interrupted: "i", inDoubt: "l" } as const;
 /** A dead entry for a job that did not run (poison, malformed, too long): not counted as processed. */
@@ -49,13 +55,22 @@ const settled = (o: Outcome): o is Settled => o.kind !== "succeeded";
 
 /** The outcomes grouped as lib/tick/ack-jobs.lua takes them: successes by queue, then the others in their order. */
 function entries(outcomes: Outcome[]): { succeeded: Map<string, Outcome[]>; ordered: Settled[] } {
-  const succeeded = new Map<string, Outcome[]>();
+  // Within a queue, the successes of one job name go together: the metrics section counts them as one group.
+  const byQueue = new Map<string, Map<string, Outcome[]>>();
   for (const o of outcomes) {
     if (o.kind !== "succeeded") continue;
-    const group = succeeded.get(o.job.queue);
+    const name = o.ran?.name ?? "";
+    let names = byQueue.get(o.job.queue);
+    if (!names) {
+      names = new Map();
+      byQueue.set(o.job.queue, names);
+    }
+    const group = names.get(name);
     if (group) group.push(o);
-    else succeeded.set(o.job.queue, [o]);
+    else names.set(name, [o]);
   }
+  const succeeded = new Map<string, Outcome[]>();
+  for (const [queue, names] of byQueue) succeeded.set(queue, [...names.values()].flat());
   // Jobs put back are pushed one by one onto the head of their queue: the
   // last pushed is fetched first, so they go in reverse to keep their order.
   const rest = outcomes.filter(settled);
@@ -78,21 +93,29 @@ function updatedOf(o: Settled): string {
 /**
  * The acks part of a tick call (lib/tick/ack-jobs.lua): successes grouped by queue, then the other
  * outcomes; a job with a `ref` is named by it. With `results`, the results of jobs kept or awaited,
- * and `progress` (jid, value), follow (lib/results/keep-results.lua), announced in the others count.
+ * and `progress` (jid, value), follow (lib/results/keep-results.lua), announced in the others count;
+ * with `metrics`, each entry's name, run time and wait follow last (lib/metrics/record-runs.lua).
  */
-export function ackArgs(outcomes: Outcome[], results?: ResultSettings, progress?: [string, string][]): AckArgs {
+export function ackArgs(
+  outcomes: Outcome[],
+  results?: ResultSettings,
+  progress?: [string, string][],
+  metrics?: MetricsSettings,
+): AckArgs {
   const { succeeded, ordered } = entries(outcomes);
+  const inAckOrder = [...[...succeeded.values()].flat(), ...ordered];
   const section =
-    results && needsSection(outcomes, results, progress)
-      ? resultSection([...[...succeeded.values()].flat(), ...ordered], results, progress)
-      : undefined;
-  const others: (string | number)[] = [section ? `${ordered.length} ${section.header}` : ordered.length];
+    results && needsSection(outcomes, results, progress) ? resultSection(inAckOrder, results, progress) : undefined;
+  const measured = metricsSection(inAckOrder, ordered.length, metrics);
+  const header = [ordered.length, section?.header, measured?.header].filter((part) => part !== undefined).join(" ");
+  const others: (string | number)[] = [section || measured ? header : ordered.length];
   for (const o of ordered) {
     const delay = o.kind === "retry" ? o.delaySec : 0;
     const code = o.kind === "dead" && !o.handlerFailed ? UNRUN : CODES[o.kind];
     others.push(code, o.job.queue, o.job.ref ?? o.job.raw, updatedOf(o), delay);
   }
   if (section) others.push(...section.args);
+  if (measured) others.push(...measured.args);
   return {
     succeeded: [...succeeded].map(([queue, group]) => ({ queue, jobs: group.map((o) => o.job.ref ?? o.job.raw) })),
     others,

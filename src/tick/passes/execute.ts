@@ -16,6 +16,7 @@ import type { FetchedJob } from "./fetch.js";
 import { runWithTimeout } from "./timeout.js";
 import { monotonicMs } from "../clock.js";
 import { reportProgress } from "../../results/progress.js";
+import { runMeter } from "../../metrics/measure.js";
 
 export async function runJob(
   runtime: Runtime,
@@ -41,7 +42,10 @@ export async function runJob(
       const error = Object.assign(new Error(decoded.reason), { name: "TickqUnknownJob" });
       // A job written without `retry` is retried as Sidekiq's client would default it.
       const payload = { ...decoded.payload, retry: decoded.payload.retry ?? true };
-      return failed(runtime, job, payload, error, { backoff: undefined });
+      const failure = await failed(runtime, job, payload, error, { backoff: undefined });
+      // A failed run in stats(), so in metrics too: no handler ran, its run time is 0.
+      const at = monotonicMs();
+      return runtime.metrics ? runMeter(payload, at, runtime.clockOffsetMs)(failure, at) : failure;
     }
     return unrunnable(runtime, job, decoded.errorClass, decoded.reason);
   }
@@ -77,6 +81,10 @@ export async function runJob(
   };
   const { timeoutMs } = definition;
   const started = monotonicMs();
+  // With metrics on, an outcome carries the run's time and wait (src/metrics/); no extra await.
+  const meter = runtime.metrics
+    ? runMeter(payload, started, runtime.clockOffsetMs)
+    : (o: Outcome, _ended?: number) => o;
   const attempt = async (): Promise<Outcome> => {
     try {
       if (timeoutMs === undefined) await execute(ctx);
@@ -89,17 +97,21 @@ export async function runJob(
             ctx.log.warn(`ignored the abort past its timeoutMs (${timeoutMs} ms); it may still be running`),
         });
       }
-      return { kind: "succeeded", job, payload, value, durationMs: monotonicMs() - started };
+      return meter({ kind: "succeeded", job, payload, value, durationMs: monotonicMs() - started });
     } catch (error) {
+      const ended = monotonicMs();
       if (signal.aborted && isLeaseInDoubt(signal.reason)) {
         if (job.doubts + 1 < LEASE_DOUBTS_MAX) return { kind: "inDoubt", job };
-        return failed(runtime, job, payload, leaseDoubtsError(signal.reason), {
-          backoff: definition.backoff,
-          log: log.lines,
-        });
+        return meter(
+          await failed(runtime, job, payload, leaseDoubtsError(signal.reason), {
+            backoff: definition.backoff,
+            log: log.lines,
+          }),
+          ended,
+        );
       }
       if (signal.aborted) return { kind: "interrupted", job };
-      return failed(runtime, job, payload, error, { backoff: definition.backoff, log: log.lines });
+      return meter(await failed(runtime, job, payload, error, { backoff: definition.backoff, log: log.lines }), ended);
     }
   };
   const span = runtime.tracing?.startJob({

@@ -35,7 +35,8 @@
 -- text. References are matched only against the list being settled, so a
 -- replay, finding the job gone, does nothing as before.
 -- The others count may carry a results section (lib/results/keep-results.lua)
--- after the others: kept succeeded jobs and awaited outcomes.
+-- after the others: kept succeeded jobs and awaited outcomes; and then a
+-- metrics section (lib/metrics/record-runs.lua): runs, durations and waits.
 
 local function trim_dead(now_sec, max_size, max_age)
   local dead = P .. 'dead'
@@ -166,7 +167,10 @@ local function ack(tick, i, now_ms_value, dead_max, dead_max_age, held)
     i = i + 2 + count
   end
   i = i + 1
-  local n, results = results_header(ARGV[i])
+  local count_arg, metrics = metrics_header(ARGV[i])
+  local n, results = results_header(count_arg)
+  -- Per other entry, its outcome and queue: only the metrics section reads them.
+  local kinds, entry_queues = metrics and {} or nil, metrics and {} or nil
   local settled = results and {} or nil
   i = i + 1
   for k = 0, n - 1 do want(ARGV[i + k * 5 + 1], ARGV[i + k * 5 + 2]) end
@@ -209,6 +213,7 @@ local function ack(tick, i, now_ms_value, dead_max, dead_max_age, held)
     i = i + 5
     entry = entry + 1
     local job = taken(queue, name)
+    if kinds then kinds[entry], entry_queues[entry] = kind, queue end
     if not job then
       missed[#missed + 1] = entry
     else
@@ -241,6 +246,7 @@ local function ack(tick, i, now_ms_value, dead_max, dead_max_age, held)
   end
   if flow_lib then flow_lib.flush() end
   if results then i = keep_results(results, i, settled, now_ms_value) end
+  if metrics then i = record_runs(metrics, i, n, kinds, entry_queues, missed, now_ms_value) end
   local day = day_of(now_sec)
   bump('processed', processed, day)
   bump('failed', failed, day)

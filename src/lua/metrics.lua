@@ -1,0 +1,66 @@
+-- metrics: reads the per-minute metrics (lib/metrics/record-runs.lua) of a
+-- range of minutes, the all-time totals on request, and each queue's
+-- latency (lib/queues/measure-latency.lua, as tq.queues.list() reads it).
+-- KEYS: queues
+-- ARGV: prefix sinceMinute untilMinute name queue totals
+-- Returns: (nowMs minutes[minute fields[]] latency[queue ms] totals[])
+-- sinceMinute, untilMinute: minutes since the epoch, both included, at most
+-- a week of them (the rest is left out); name,
+-- queue: only the job fields of that name, the queue fields and latency of
+-- that queue ('' all); totals: 1 to read `metrics:total` too. fields: a
+-- minute's hash as field, value, … (minutes with no fields left out);
+-- latency: ms (0 for an empty queue); totals: field, value, … or empty.
+-- Replays: reads only.
+-- @include lib/common/prefix-keys.lua
+-- @include lib/common/edit-job-text.lua
+-- @include lib/queues/measure-latency.lua
+
+-- A week of minutes at most (src/metrics/query.ts refuses more): a read
+-- must never hold Redis for long.
+local MAX_MINUTES = 7 * 24 * 60
+local since, till, name, queue = tonumber(ARGV[2]), tonumber(ARGV[3]), ARGV[4], ARGV[5]
+till = math.min(till, since + MAX_MINUTES - 1)
+local now = now_ms()
+
+-- Whether a field is wanted: a job field of `name`, a queue field of `queue`.
+local job_prefix, queue_prefix = 'j|' .. name .. '|', 'q|' .. queue .. '|'
+local function wanted(field)
+  local kind = string.sub(field, 1, 2)
+  if kind == 'j|' then
+    return name == '' or (string.sub(field, 1, #job_prefix) == job_prefix and not string.find(field, '|', #job_prefix + 1, true))
+  end
+  return queue == '' or (string.sub(field, 1, #queue_prefix) == queue_prefix and not string.find(field, '|', #queue_prefix + 1, true))
+end
+
+local function filtered(flat)
+  if name == '' and queue == '' then return flat end
+  local out = {}
+  for k = 1, #flat, 2 do
+    if wanted(flat[k]) then
+      out[#out + 1] = flat[k]
+      out[#out + 1] = flat[k + 1]
+    end
+  end
+  return out
+end
+
+local minutes = {}
+for minute = since, till do
+  local fields = filtered(redis.call('HGETALL', P .. 'metrics:' .. minute))
+  if #fields > 0 then
+    minutes[#minutes + 1] = minute
+    minutes[#minutes + 1] = fields
+  end
+end
+
+local latency = {}
+local queues = { queue }
+if queue == '' then queues = redis.call('SMEMBERS', KEYS[1]) end
+for _, q in ipairs(queues) do
+  latency[#latency + 1] = q
+  latency[#latency + 1] = queue_latency_ms(q, now)
+end
+
+local totals = {}
+if ARGV[6] == '1' then totals = filtered(redis.call('HGETALL', P .. 'metrics:total')) end
+return { now, minutes, latency, totals }

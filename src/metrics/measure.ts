@@ -1,0 +1,31 @@
+// Notes on an outcome what the tick measured of the run, for the ack's
+// metrics section: run time on the monotonic clock, wait from the job's
+// `enqueued_at` (Redis time, set again when a retry or a scheduled job is
+// queued) to its start on Redis' clock as the tick knows it.
+import type { Outcome } from "../tick/passes/ack.js";
+import type { JobPayload } from "../types.js";
+import { monotonicMs } from "../tick/clock.js";
+
+/**
+ * Notes the run's measures on an outcome; `startedMono`: monotonicMs() when the handler started, and
+ * `endedMono` when it threw (a failure's outcome takes a while to build: that is not its run time).
+ */
+export function runMeter(
+  payload: JobPayload,
+  startedMono: number,
+  clockOffsetMs: number,
+): (outcome: Outcome, endedMono?: number) => Outcome {
+  // A job pushed without enqueued_at (by hand, by an old client) has no wait to count.
+  const enqueued = payload.enqueued_at;
+  const waitMs = typeof enqueued === "number" ? Math.max(0, startedMono + clockOffsetMs - enqueued * 1000) : undefined;
+  return (outcome, endedMono) => {
+    // Put back without finishing: it runs again, and that run is the one counted.
+    if (outcome.kind === "interrupted" || outcome.kind === "inDoubt" || outcome.kind === "unstarted") return outcome;
+    const durationMs =
+      outcome.kind === "succeeded" && outcome.durationMs !== undefined
+        ? outcome.durationMs
+        : (endedMono ?? monotonicMs()) - startedMono;
+    outcome.ran = { name: payload.class, durationMs, waitMs };
+    return outcome;
+  };
+}

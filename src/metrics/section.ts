@@ -1,0 +1,88 @@
+// The metrics section of an ack (lib/metrics/record-runs.lua), announced as
+// " mG RETENTION" after the others count. The successes come as G groups,
+// one per queue and job name (src/tick/passes/ack.ts puts each group's
+// entries next to each other), summed here so the script adds a handful of
+// numbers per group instead of reading three per job: name, queue, entries,
+// summed run time, summed wait, and the duration and wait buckets as "K N K N …"
+// (K from 1, N jobs in it). Then per other outcome, in order: its name ('' when
+// it did not run: put back, unrunnable), run time and wait in ms ('' unknown).
+import type { Outcome } from "../tick/passes/ack.js";
+import { BUCKET_BOUNDS_MS, BUCKET_COUNT } from "./buckets.js";
+import type { MetricsSettings } from "./settings.js";
+
+/** What the tick measured of one run: its job name, its run time (monotonic clock) and its wait from enqueue to start. */
+export interface RunMeasure {
+  name: string;
+  durationMs: number;
+  /** Undefined for a job with no `enqueued_at`. */
+  waitMs: number | undefined;
+}
+
+const msText = (ms: number) => Math.max(0, Math.round(ms));
+
+/** The bucket (from 1) lib/metrics/record-runs.lua files a rounded ms value under. */
+export function bucketOf(ms: number): number {
+  for (let k = 0; k < BUCKET_BOUNDS_MS.length; k++) if (ms <= (BUCKET_BOUNDS_MS[k] as number)) return k + 1;
+  return BUCKET_BOUNDS_MS.length + 1;
+}
+
+interface Group {
+  name: string;
+  queue: string;
+  entries: number;
+  ms: number;
+  waitMs: number;
+  /** Jobs per bucket, index k for Lua's bucket k + 1. */
+  durations: number[];
+  waits: number[];
+}
+
+function bucketsText(counts: number[]): string {
+  let text = "";
+  for (let k = 0; k < counts.length; k++) {
+    const n = counts[k] as number;
+    if (n > 0) text += `${text === "" ? "" : " "}${k + 1} ${n}`;
+  }
+  return text;
+}
+
+/** `inAckOrder`: the successes (grouped as ackArgs groups them), then the `others` other outcomes. */
+export function metricsSection(
+  inAckOrder: readonly Outcome[],
+  others: number,
+  settings: MetricsSettings | undefined,
+): { header: string; args: (string | number)[] } | undefined {
+  if (!settings || inAckOrder.length === 0) return undefined;
+  const successes = inAckOrder.length - others;
+  const groups: Group[] = [];
+  let group: Group | undefined;
+  for (let k = 0; k < successes; k++) {
+    const o = inAckOrder[k] as Outcome;
+    const name = o.ran?.name ?? "";
+    if (!group || group.name !== name || group.queue !== o.job.queue) {
+      const durations = new Array<number>(BUCKET_COUNT).fill(0);
+      const waits = new Array<number>(BUCKET_COUNT).fill(0);
+      group = { name, queue: o.job.queue, entries: 0, ms: 0, waitMs: 0, durations, waits };
+      groups.push(group);
+    }
+    group.entries++;
+    if (!o.ran) continue;
+    const ms = msText(o.ran.durationMs);
+    group.ms += ms;
+    (group.durations[bucketOf(ms) - 1] as number)++;
+    if (o.ran.waitMs === undefined) continue;
+    const wait = msText(o.ran.waitMs);
+    group.waitMs += wait;
+    (group.waits[bucketOf(wait) - 1] as number)++;
+  }
+  const args: (string | number)[] = [];
+  for (const g of groups) {
+    args.push(g.name, g.queue, g.entries, g.ms, g.waitMs, bucketsText(g.durations), bucketsText(g.waits));
+  }
+  for (let k = successes; k < inAckOrder.length; k++) {
+    const ran = (inAckOrder[k] as Outcome).ran;
+    if (ran) args.push(ran.name, msText(ran.durationMs), ran.waitMs === undefined ? "" : msText(ran.waitMs));
+    else args.push("", "", "");
+  }
+  return { header: `m${groups.length} ${settings.retentionSec}`, args };
+}
