@@ -99,7 +99,8 @@ describe.each(adapterCases)("GET /metrics over $name", (adapterCase) => {
     // slow sleeps 30 ms: every run lands in the (25, 50] bucket or above.
     const slow = parsed.histogram("tickq_job_duration_seconds", { name: "slow" })!;
     expect(slow.buckets["0.025"]).toBe(0);
-    expect(slow.sum).toBeGreaterThanOrEqual(0.09);
+    // A 30 ms timer may fire up to a millisecond early on the monotonic clock, and run times are whole ms.
+    expect(slow.sum).toBeGreaterThanOrEqual(0.087);
     for (const { queue, total } of query.queues) {
       const wait = parsed.histogram("tickq_queue_wait_seconds", { queue });
       if (total.waits === 0) continue;
