@@ -1,5 +1,5 @@
 // The workflow part of `npm run bench` (also alone: npx tsx bench/workflows.ts
-// [-- --runs 1000 --steps 10 --repeats 3]), on a private redis-server. RUNS
+// [--runs 1000 --steps 10 --repeats 3]), on a private redis-server. RUNS
 // runs of a STEPS-step workflow (each step a no-op returning its number) are
 // started, then ticks of batch 100 run back to back until every run has
 // completed: steps/s, and tickq's Redis calls a step (report.roundTrips
