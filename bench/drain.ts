@@ -11,6 +11,7 @@
 //   --wait-short-jobs 2000 --wait-long-jobs 40 --wait-long-seconds 60   how long a fetched job
 //                       waits for a slot, jobs of 0–100 ms and 0–10 s (bench/prefetch-wait.ts); 0 skips
 //   --metrics-jobs 20000   what metrics cost: off vs on, part by part, alternating (bench/metrics.ts); 0 skips
+//   --workflow-runs 1000 --workflow-steps 10   durable workflows beside plain jobs (bench/workflows.ts); 0 skips
 //   --adapter upstash   tickq alone over HTTP Redis instead (bench/upstash.ts,
 //                       bench/upstash-realistic.ts): --latency-ms 0,20  --batch 100
 import { parseArgs } from "node:util";
@@ -32,6 +33,7 @@ import { CONCURRENCY, measureRealistic, printRealistic, type RealisticRow, type 
 import { commandsProcessed, wireCounter } from "./wire.js";
 import { printWaits, runPrefetchWaitBench, type WaitRun } from "./prefetch-wait.js";
 import { runMetricsBench } from "./metrics.js";
+import { runWorkflowsBench, workflowOptions } from "./workflows.js";
 
 const { values } = parseArgs({
   options: {
@@ -54,6 +56,7 @@ const { values } = parseArgs({
     "wait-long-seconds": { type: "string", default: "60" },
     seed: { type: "string", default: "1" },
     ...serverlessOptions,
+    ...workflowOptions,
   },
 });
 const N = Number(values.jobs);
@@ -241,6 +244,7 @@ if (values.adapter === "upstash") {
   const metricsJobs = Number(values["metrics-jobs"]);
   if (metricsJobs > 0) await runMetricsBench({ jobs: metricsJobs, runs: Math.max(RUNS, 3), batch: 100 });
   await runSchedulesBench();
+  await runWorkflowsBench(Number(values["workflow-runs"]), Number(values["workflow-steps"]), RUNS);
   const found = await findRedis();
   await runServerlessBench(values, found.url);
   await found.stop();

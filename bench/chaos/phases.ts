@@ -9,6 +9,7 @@ import { longJobsPhase } from "./long-jobs-phase.js";
 import { poisonPhase } from "./poison-phase.js";
 import type { PrivateRedis } from "./private-redis.js";
 import type { Rng } from "./rng.js";
+import { workflowPhase } from "./workflow-phase.js";
 
 export interface PhaseContext {
   adapter: AdapterName;
@@ -34,4 +35,4 @@ export interface ChaosPhase {
   run(ctx: PhaseContext): Promise<Column>;
 }
 
-export const EXTRA_PHASES: ChaosPhase[] = [poisonPhase, CLOCK_PHASE, longJobsPhase];
+export const EXTRA_PHASES: ChaosPhase[] = [poisonPhase, CLOCK_PHASE, longJobsPhase, workflowPhase];

@@ -49,6 +49,14 @@ export function actionRoutes(app: Hono<DashboardEnv>, scope: DashboardScope): vo
     await queues.pause(c.req.param("name"));
     return backTo(c, `Queue ${c.req.param("name")} paused: ticks skip it until it is resumed.`);
   });
+  app.post("/workflows/:id/cancel", async (c) => {
+    const id = c.req.param("id");
+    const status = await scope.tickq.workflows.cancel(id);
+    return backTo(
+      c,
+      status === "cancelled" ? `Run ${id} cancelled: no further step starts.` : `Run ${id} had already ${status}.`,
+    );
+  });
   app.post("/queues/:name/resume", async (c) => {
     await queues.resume(c.req.param("name"));
     return backTo(c, `Queue ${c.req.param("name")} resumed.`);

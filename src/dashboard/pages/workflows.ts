@@ -1,15 +1,18 @@
 // GET /workflows: per workflow declared here, its runs by status (stats()),
 // and the newest runs (?status= one status); GET /workflows/:id: a run, its
-// output or error, and its steps in order with attempts, results and errors.
+// output or error, and its steps in order with attempts, results and errors,
+// and while it can still go on, a Cancel button (POST .../cancel in actions.ts).
 // Read through tq.workflows, never keys.
 import type { Hono } from "hono";
 import { html } from "hono/html";
 import { TickqError } from "../../errors.js";
 import type { WorkflowStatus } from "../../workflows/types.js";
-import { number, page } from "../layout.js";
+import { number, page, postButton } from "../layout.js";
 import type { DashboardEnv, DashboardScope } from "../types.js";
 
 const STATUSES: WorkflowStatus[] = ["running", "sleeping", "waiting", "completed", "failed", "cancelled"];
+/** The statuses a run can leave by itself: the ones it can still be cancelled in. */
+const LIVE: WorkflowStatus[] = ["running", "sleeping", "waiting"];
 const iso = (ms: number | undefined) => (ms === undefined ? "" : new Date(ms).toISOString());
 const json = (value: unknown) => {
   const text = JSON.stringify(value) ?? "";
@@ -46,7 +49,14 @@ export function workflowsRoute(app: Hono<DashboardEnv>, scope: DashboardScope): 
       c,
       "/workflows",
       `Workflow run ${run.id}`,
-      html`<dl><dt>workflow</dt><dd>${run.name}</dd><dt>status</dt><dd>${run.status}</dd><dt>input</dt><dd><code>${json(run.input)}</code></dd>${
+      html`${
+        LIVE.includes(run.status)
+          ? html`<p class="bar">${postButton(c, `/workflows/${encodeURIComponent(run.id)}/cancel`, "Cancel", {
+              danger: true,
+              confirm: "Cancel this run? No further step starts; a running step's ctx.signal aborts.",
+            })}</p>`
+          : ""
+      }<dl><dt>workflow</dt><dd>${run.name}</dd><dt>status</dt><dd>${run.status}</dd><dt>input</dt><dd><code>${json(run.input)}</code></dd>${
         run.output !== undefined ? html`<dt>output</dt><dd><code>${json(run.output)}</code></dd>` : ""
       }${run.error ? html`<dt>error</dt><dd class="warn">${run.error.name}: ${run.error.message}${run.error.step ? ` (step ${run.error.step})` : ""}</dd>` : ""}<dt>started</dt><dd>${iso(run.createdAt)}</dd><dt>updated</dt><dd>${iso(run.updatedAt)}</dd></dl>
       <h2>Steps</h2>

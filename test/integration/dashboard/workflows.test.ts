@@ -1,6 +1,8 @@
 // The dashboard's Workflows pages: runs by status per declared workflow, the
 // newest runs (or one status's), and a run's page with its steps in order,
-// attempts, results and errors; a run id with no run is a 404 page.
+// attempts, results and errors; a run id with no run is a 404 page. Cancel
+// (POST .../cancel, with the CSRF token) cancels a live run and says so; a run
+// that has ended stays as it was, and the notice says what it had become.
 import { describe, expect, it } from "vitest";
 import { createApp } from "../../../src/http/app.js";
 import { dashboard } from "../../../src/dashboard/index.js";
@@ -9,6 +11,8 @@ import { useHarness } from "../../helpers/harness.js";
 import { login } from "./login.js";
 
 const SECRET = "workflows-dash-s3cret";
+/** The ?done= notice an action's redirect carries. */
+const notice = (res: Response) => new URL(res.headers.get("location") ?? "", "http://x").searchParams.get("done");
 
 describe.each(adapterCases)("the dashboard's Workflows pages over $name", (adapterCase) => {
   const h = useHarness(adapterCase, "dash-wf");
@@ -46,5 +50,37 @@ describe.each(adapterCases)("the dashboard's Workflows pages over $name", (adapt
     expect(run.html).toContain("card &lt;declined&gt; (step charge)");
     expect(run.html).toMatch(/<td>create<\/td><td>completed<\/td><td>1<\/td>.*\{&quot;user&quot;:&quot;ann&quot;\}/s);
     expect((await browser.get("/dashboard/workflows/none")).status).toBe(404);
+  });
+
+  it("cancels a live run from its page, and leaves an ended one as it was", async () => {
+    const tickq = h.make(
+      {},
+      {
+        workflows: {
+          nap: { run: async (_: null, step) => step.sleep("nap", "1h") },
+          quick: { run: async () => 1 },
+        },
+      },
+    );
+    const app = createApp({ tickq, secrets: [SECRET], dashboard: dashboard() });
+    const browser = await login(app, SECRET);
+    await tickq.workflows.start("nap", null, { id: "nap-1" });
+    await tickq.workflows.start("quick", null, { id: "quick-1" });
+    await tickq.tick({ budgetMs: 1_000 });
+    expect((await browser.get("/dashboard/workflows/nap-1")).html).toContain(
+      'action="/dashboard/workflows/nap-1/cancel"',
+    );
+    expect((await browser.get("/dashboard/workflows/quick-1")).html).not.toContain("quick-1/cancel");
+
+    const token = await browser.token("/dashboard/workflows/nap-1");
+    const back = "/dashboard/workflows/nap-1";
+    const cancelled = await browser.post("/dashboard/workflows/nap-1/cancel", { _csrf: token, back });
+    expect(cancelled.status).toBe(303);
+    expect(notice(cancelled)).toBe("Run nap-1 cancelled: no further step starts.");
+    expect((await tickq.workflows.get("nap-1"))?.status).toBe("cancelled");
+
+    const ended = await browser.post("/dashboard/workflows/quick-1/cancel", { _csrf: token, back });
+    expect(notice(ended)).toBe("Run quick-1 had already completed.");
+    expect((await tickq.workflows.get("quick-1"))?.status).toBe("completed");
   });
 });

@@ -1,0 +1,158 @@
+// The workflow part of `npm run bench` (also alone: npx tsx bench/workflows.ts
+// [--runs 1000 --steps 10 --repeats 3]), on a private redis-server. RUNS
+// runs of a STEPS-step workflow (each step a no-op returning its number) are
+// started, then ticks of batch 100 run back to back until every run has
+// completed: steps/s, and tickq's Redis calls a step (report.roundTrips
+// summed ÷ steps) and a run (starts included). Beside it, in the same run
+// and alternating with it, RUNS × STEPS plain no-op jobs drained the same
+// way: jobs/s and round trips a job. Medians of REPEATS.
+//
+// The side-by-side is a model, not a measurement: a per-step callback
+// design (QStash / Upstash Workflow) delivers each step as one HTTP request
+// from the service to the app, and the app answers each step by calling the
+// service back with the step's result (the state the next delivery carries).
+// Per run: 1 request to start it, then per step 1 delivery + 1 call back
+// with its result = 1 + 2 × STEPS requests. A design that keeps the state
+// in a store instead reads it and writes it once per step: 1 + 3 × STEPS.
+import { parseArgs } from "node:util";
+import { createTickq } from "../src/index.js";
+import { startPrivate } from "../src/platforms/node/find-redis.js";
+import { ioredisAdapter } from "../src/redis/ioredis.js";
+import { Redis } from "ioredis";
+
+export const workflowOptions = {
+  "workflow-runs": { type: "string", default: "1000" },
+  "workflow-steps": { type: "string", default: "10" },
+} as const;
+
+interface Figures {
+  perSecond: number;
+  tripsPerUnit: number;
+  tripsPerRun: number;
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+async function drain(
+  tq: { tick(o: { budgetMs: number; batch: number }): Promise<{ roundTrips: number; more: boolean }> },
+  done: () => Promise<boolean>,
+) {
+  let trips = 0;
+  for (let i = 0; i < 100_000; i++) {
+    const report = await tq.tick({ budgetMs: 10_000, batch: 100 });
+    trips += report.roundTrips;
+    if (!report.more && (await done())) return trips;
+  }
+  throw new Error("bench/workflows: the drain did not finish");
+}
+
+async function measureWorkflows(url: string, prefix: string, runs: number, steps: number): Promise<Figures> {
+  const client = new Redis(url);
+  const tq = createTickq({
+    redis: ioredisAdapter(client),
+    prefix,
+    jobs: {},
+    workflows: {
+      tenSteps: {
+        run: async (_: null, step) => {
+          let sum = 0;
+          for (let i = 0; i < steps; i++) sum += await step.run(`s${i}`, () => i);
+          return sum;
+        },
+      },
+    },
+  });
+  const ids: string[] = [];
+  for (let i = 0; i < runs; i++) ids.push(await tq.workflows.start("tenSteps", null));
+  const started = performance.now();
+  const trips = await drain(tq, async () => (await tq.stats()).workflows.tenSteps!.completed === runs);
+  const ms = performance.now() - started;
+  const expected = (steps * (steps - 1)) / 2;
+  for (const id of [ids[0]!, ids.at(-1)!]) {
+    const run = await tq.workflows.get(id);
+    if (run?.output !== expected)
+      throw new Error(`bench/workflows: run ${id} ended ${run?.status} with ${String(run?.output)}`);
+  }
+  client.disconnect();
+  return {
+    perSecond: (runs * steps * 1000) / ms,
+    tripsPerUnit: trips / (runs * steps),
+    tripsPerRun: (trips + runs) / runs,
+  };
+}
+
+async function measureJobs(url: string, prefix: string, jobs: number): Promise<Figures> {
+  const client = new Redis(url);
+  let done = 0;
+  const tq = createTickq({
+    redis: ioredisAdapter(client),
+    prefix,
+    jobs: {
+      noop: (_: []) => {
+        done++;
+      },
+    },
+  });
+  for (let i = 0; i < jobs; i += 1_000) {
+    await tq.enqueueBulk(
+      Array.from({ length: Math.min(1_000, jobs - i) }, () => ({ name: "noop" as const, args: [] as [] })),
+    );
+  }
+  const started = performance.now();
+  const trips = await drain(tq, async () => done >= jobs);
+  const ms = performance.now() - started;
+  client.disconnect();
+  return { perSecond: (jobs * 1000) / ms, tripsPerUnit: trips / jobs, tripsPerRun: trips / jobs };
+}
+
+/** Prints the workflow table: a private redis-server, `repeats` alternating rounds of workflows and plain jobs. */
+export async function runWorkflowsBench(runs: number, steps: number, repeats: number): Promise<void> {
+  if (runs <= 0) return;
+  const server = await startPrivate();
+  try {
+    const wf: Figures[] = [];
+    const plain: Figures[] = [];
+    for (let r = 0; r < repeats; r++) {
+      wf.push(await measureWorkflows(server.url, `bwf${r}:`, runs, steps));
+      plain.push(await measureJobs(server.url, `bjob${r}:`, runs * steps));
+    }
+    const pick = (xs: Figures[], key: keyof Figures) => median(xs.map((f) => f[key]));
+    const steps1 = steps;
+    console.log(
+      `\nWorkflows: ${runs} runs of ${steps} no-op steps, ticks of batch 100 back to back, ${repeats} runs alternating with ${runs * steps} plain no-op jobs; private Redis`,
+    );
+    console.table([
+      {
+        what: `workflow (${steps} steps a run)`,
+        "steps or jobs/s (median)": Math.round(pick(wf, "perSecond")),
+        "min–max": `${Math.round(Math.min(...wf.map((f) => f.perSecond)))}–${Math.round(Math.max(...wf.map((f) => f.perSecond)))}`,
+        "round trips/step or job": pick(wf, "tripsPerUnit").toFixed(4),
+        "Redis requests/run (start included)": pick(wf, "tripsPerRun").toFixed(2),
+      },
+      {
+        what: "plain no-op jobs",
+        "steps or jobs/s (median)": Math.round(pick(plain, "perSecond")),
+        "min–max": `${Math.round(Math.min(...plain.map((f) => f.perSecond)))}–${Math.round(Math.max(...plain.map((f) => f.perSecond)))}`,
+        "round trips/step or job": pick(plain, "tripsPerUnit").toFixed(4),
+        "Redis requests/run (start included)": "—",
+      },
+    ]);
+    console.log(`workflow steps/s ÷ plain jobs/s: ${(pick(wf, "perSecond") / pick(plain, "perSecond")).toFixed(2)}×`);
+    console.log(
+      `requests a run, ${steps1} steps: tickq ${pick(wf, "tripsPerRun").toFixed(2)} to Redis; a per-step callback design (model: 1 start + per step 1 delivery + 1 call back with its result) ${1 + 2 * steps1} HTTP requests, ${1 + 3 * steps1} if each step also reads and writes its state in a store`,
+    );
+  } finally {
+    await server.stop();
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const { values } = parseArgs({
+    options: {
+      runs: { type: "string", default: "1000" },
+      steps: { type: "string", default: "10" },
+      repeats: { type: "string", default: "3" },
+    },
+  });
+  await runWorkflowsBench(Number(values.runs), Number(values.steps), Number(values.repeats));
+}
