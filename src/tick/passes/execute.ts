@@ -57,11 +57,18 @@ export async function runJob(
   const attempts = attemptOf(payload);
   const fields = { jid: payload.jid, name: payload.class, queue: job.queue, attempt: attempts };
   const log = new JobLog(runtime.logs, payload, fields, runtime.logLines, () => redisNowMs(runtime));
+  const { cancels } = runtime;
+  if (cancels.isCancelled(payload.jid)) return { kind: "cancelled", job, payload };
+  // ctx.signal is the job's own only once read (src/cancel/watch.ts): a cancel aborts it.
+  let own: AbortSignal | undefined;
   const ctx: JobContext = {
     jid: payload.jid,
     queue: job.queue,
     attempt: attempts,
-    signal,
+    get signal() {
+      own ??= cancels.signalFor(payload.jid, signal);
+      return own;
+    },
     log,
     payload,
     progress: (value) => reportProgress(runtime.progress, payload.jid, value),
@@ -86,10 +93,17 @@ export async function runJob(
     ? runMeter(payload, started, runtime.clockOffsetMs)
     : (o: Outcome, _ended?: number) => o;
   const attempt = async (): Promise<Outcome> => {
+    const outcome = await attemptOnce();
+    if (own) cancels.ended(payload.jid);
+    // Cancelled while it ran: whatever it returned or threw, it ends cancelled.
+    return cancels.isCancelled(payload.jid) ? { kind: "cancelled", job, payload } : outcome;
+  };
+  const attemptOnce = async (): Promise<Outcome> => {
     try {
       if (timeoutMs === undefined) await execute(ctx);
       else {
-        await runWithTimeout((bounded) => execute({ ...ctx, signal: bounded }), signal, {
+        // The job's own signal (a cancel aborts it too) bounds the timeout's.
+        await runWithTimeout((bounded) => execute({ ...ctx, signal: bounded }), ctx.signal, {
           name: payload.class,
           timeoutMs,
           graceMs,
