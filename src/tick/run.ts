@@ -18,7 +18,7 @@ import {
   type Work,
   type WorkOutcome,
 } from "../ordered/work.js";
-import { ackArgs, type Outcome } from "./passes/ack.js";
+import { ackArgs, ackOrder, type Outcome } from "./passes/ack.js";
 import { nameLargeJobs } from "./passes/ack-refs.js";
 import { takeProgress } from "../results/progress.js";
 import { readFetchedFenced } from "../flow/fences.js";
@@ -187,6 +187,7 @@ async function tickOnce(runtime: Runtime, options: TickOptions, tickId: string):
         events.settled(plain, stepped.missed, stepped.nowMs, stepped.cancelled); // ordered ids fire no events yet
         settleCancels(runtime, plain);
         noteExpired(report, events, stepped.expired);
+        recount(report, plain, stepped.cancelled);
         const held = stepped.leaseHeld;
         if (held) fence.confirmed(sent);
         else lost();
@@ -271,6 +272,7 @@ async function tickOnce(runtime: Runtime, options: TickOptions, tickId: string):
     if ((finished.sentOn ?? 0) > 0) report.more = true; // flow jobs these acks sent back to their queues
     events.settled(plain, finished.missed, finished.nowMs, finished.cancelled);
     settleCancels(runtime, plain);
+    recount(report, plain, finished.cancelled);
     if (result.failure !== undefined) throw result.failure;
     if (report.abandoned > 0) {
       runtime.logs.write(
@@ -316,19 +318,32 @@ function settleCancels(runtime: Runtime, acked: Outcome[]): void {
   for (const o of acked) if ("payload" in o && o.payload) runtime.cancels.forget(o.payload.jid);
 }
 
-function tally(report: TickReport, o: WorkOutcome): void {
-  if (o.kind === "cancelled") report.cancelled++;
-  else if (o.kind === "succeeded") report.succeeded++;
+/** Counts an outcome in the report (`by` -1 takes it back). */
+function tally(report: TickReport, o: WorkOutcome, by = 1): void {
+  if (o.kind === "cancelled") report.cancelled += by;
+  else if (o.kind === "succeeded") report.succeeded += by;
   else if (o.kind === "retry") {
-    report.retried++;
-    report.failed++;
+    report.retried += by;
+    report.failed += by;
   } else if (o.kind === "dead") {
-    report.dead++;
-    if (o.handlerFailed) report.failed++;
+    report.dead += by;
+    if (o.handlerFailed) report.failed += by;
   } else if (o.kind === "discarded") {
-    report.discarded++;
-    report.failed++;
-  } else report.requeued++;
+    report.discarded += by;
+    report.failed += by;
+  } else report.requeued += by;
+}
+
+/** Acks that Redis settled as cancelled (a cancel came first) count as cancelled, not as what their run said. */
+function recount(report: TickReport, acked: Outcome[], cancelled: number[] | undefined): void {
+  if (cancelled === undefined || cancelled.length === 0) return;
+  const order = ackOrder(acked);
+  for (const k of cancelled) {
+    const o = order[k - 1];
+    if (!o || o.kind === "cancelled") continue;
+    tally(report, o, -1);
+    report.cancelled++;
+  }
 }
 
 /**

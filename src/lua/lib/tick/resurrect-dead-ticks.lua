@@ -29,7 +29,8 @@ local function is_solo(alone, job)
     and alone == 'p#' .. redis.sha1hex(job)
 end
 
--- Returns resurrected, more (1 when the registry scan did not finish).
+-- Returns resurrected (put back; jobs recorded cancelled are not counted),
+-- more (1 when the registry scan did not finish).
 local function resurrect(tick, limit, lock_ms, scan_limit)
   if limit <= 0 then return 0, 0 end
   local lock = P .. 'resurrector'
@@ -39,7 +40,7 @@ local function resurrect(tick, limit, lock_ms, scan_limit)
 
   local cursor_key = P .. 'resurrector:cursor'
   local cursor = redis.call('GET', cursor_key) or '0'
-  local budget, scanned = limit, 0
+  local budget, scanned, cancelled_n = limit, 0, 0
   local solo = P .. 'solo'
   repeat
     local page = redis.call('HSCAN', P .. 'ticks', cursor, 'COUNT', 50)
@@ -65,6 +66,7 @@ local function resurrect(tick, limit, lock_ms, scan_limit)
               redis.call('LPOP', src)
               forget_mark(id, cancelled)
               record_cancelled(job, 'running', now_ms())
+              cancelled_n = cancelled_n + 1
             else
               if is_flow(job) then
                 flow().settle(id, job, 'q')
@@ -99,5 +101,5 @@ local function resurrect(tick, limit, lock_ms, scan_limit)
   redis.call('SET', cursor_key, cursor)
   local more = 0
   if cursor ~= '0' then more = 1 end
-  return limit - budget, more
+  return limit - budget - cancelled_n, more
 end
