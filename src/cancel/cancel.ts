@@ -87,7 +87,11 @@ function send(runtime: Runtime, found: JobInfo, from: string, tick: string): Pro
 async function fireCancelled(runtime: Runtime, found: JobInfo, from: CancelledFrom): Promise<void> {
   if (runtime.listeners.cancelled.size === 0) return;
   const pending: Promise<unknown>[] = [];
-  emitter(runtime.listeners, runtime.logs, pending)("cancelled", {
+  emitter(
+    runtime.listeners,
+    runtime.logs,
+    pending,
+  )("cancelled", {
     jid: found.jid,
     name: found.name,
     queue: found.queue,

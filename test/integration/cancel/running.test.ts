@@ -123,7 +123,10 @@ describe.each(adapterCases)("cancel of a held job over $name", (adapterCase) => 
   });
 
   it("racing the job's own ack, exactly one wins: cancelled, or a CONFLICT and the job succeeded", async () => {
-    const tq = h.make({ quick: async () => (await sleep(Math.random() * 4), "done") }, { keepCompleted: { count: 100 } });
+    const tq = h.make(
+      { quick: async () => (await sleep(Math.random() * 4), "done") },
+      { keepCompleted: { count: 100 } },
+    );
     const jids = await tq.enqueueBulk(Array.from({ length: 30 }, () => ({ name: "quick" as const, args: [] as [] })));
     const ticking = tq.tick({ budgetMs: 8_000, concurrency: 5, batch: 5, cancelCheckMs: 50 });
     const answers = await Promise.all(

@@ -21,7 +21,10 @@ describe.each(adapterCases)("cancel of a waiting job over $name", (adapterCase) 
   it("takes a queued job out, records it cancelled, and it never runs", async () => {
     const ran: string[] = [];
     const events: CancelledEvent[] = [];
-    const tq = h.make({ work: (args: [string]) => void ran.push(args[0]) }, { on: { cancelled: (e) => void events.push(e) } });
+    const tq = h.make(
+      { work: (args: [string]) => void ran.push(args[0]) },
+      { on: { cancelled: (e) => void events.push(e) } },
+    );
     const keep = await tq.enqueue("work", ["keep"]);
     const jid = await tq.enqueue("work", ["drop"]);
     expect(await tq.jobs.cancel(jid)).toEqual({ jid, state: "cancelled", from: "queued" });
