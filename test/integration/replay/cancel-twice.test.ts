@@ -48,7 +48,7 @@ describe.each(adapterCases)("cancel scripts run twice over $name", (adapterCase)
 
   it("cancel.lua: a scheduled job is taken out of `schedule` once", async () => {
     await enqueue([job(1)], 60_000);
-    const [one] = await h.redis.zrange(`${h.prefix}schedule`, 0, -1);
+    const [one] = await h.redis.zrange(`${h.prefix}schedule`, "0", "-1");
     const { first, after } = await twice(scripts.cancel, ["queues"], ["c1", 60_000, "j1", "schedule", one!, "", ""]);
     expect(first).toBe("cancelled");
     expect(after.schedule).toBeUndefined();
