@@ -102,7 +102,9 @@ describe.each(adapterCases)("cancel of a held job over $name", (adapterCase) => 
     release();
     const report = await ticking;
     expect(ran).toEqual(["first"]);
-    expect(report).toMatchObject({ succeeded: 1, cancelled: 1 });
+    // Ended by this tick's ack, or (handed back to its queue meanwhile) by cancel itself.
+    expect(report.succeeded).toBe(1);
+    if (answer.state === "cancelling") expect(report.cancelled).toBe(1);
     expect(await tq.jobs.result(second)).toMatchObject({ state: "cancelled" });
   });
 
