@@ -69,6 +69,7 @@ export type {
 } from "./telemetry/otel.js";
 export type { Debounce } from "./debounce/types.js";
 export type {
+  CancelledEvent,
   DeadEvent,
   ExpiredEvent,
   FailedEvent,

@@ -516,6 +516,8 @@ export interface Stats {
   dead: number;
   /** Dead-set entries evicted by `deadMaxJobs` or `deadMaxAgeSeconds`, ever. */
   deadEvicted: number;
+  /** Jobs cancelled by tq.jobs.cancel, ever (`stat:cancelled`). */
+  cancelled: number;
   /**
    * Jobs in ticks' lists: fetched and not yet acked — running, waiting for
    * a slot, finished and not yet acked, or left by a tick that died.

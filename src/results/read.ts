@@ -21,7 +21,8 @@ function fromInfo(info: JobInfo | null, progress: unknown): JobResult {
     return result;
   }
   if (info.state === "expired") return { state: "expired", expiredAt: info.at ?? 0, expiresAt: info.expiresAt ?? 0 };
-  if (info.state === "cancelled") return cancelledResult(info.cancelledFrom ?? "queued", info.finishedAt ?? info.at ?? 0);
+  if (info.state === "cancelled")
+    return cancelledResult(info.cancelledFrom ?? "queued", info.finishedAt ?? info.at ?? 0);
   if (info.state === "dead")
     return {
       state: "dead",

@@ -37,6 +37,7 @@ describe.each(adapterCases)("cancel of a waiting job over $name", (adapterCase) 
     expect(found?.job).not.toHaveProperty("tickq_cancelled_from");
     expect(events.map((e) => [e.jid, e.from, e.name])).toEqual([[jid, "queued", "work"]]);
     expect(Number(await h.redis.get(`${h.prefix}stat:cancelled`))).toBe(1);
+    expect((await tq.stats()).cancelled).toBe(1);
   });
 
   it("takes scheduled and retry jobs out of their sets", async () => {
