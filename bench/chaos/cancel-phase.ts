@@ -26,7 +26,7 @@ import { chaosJobs, type ChaosArgs } from "./jobs.js";
 import { openLedger, type Ledger } from "./ledger.js";
 import type { ChaosPhase, PhaseContext } from "./phases.js";
 import { between, sleep } from "./rng.js";
-import { deleteUnder, settle } from "./settle.js";
+import { deleteUnder, settle, settleLimits } from "./settle.js";
 import { startWorkers } from "./workers.js";
 
 const JOBS = 300;
@@ -188,7 +188,7 @@ async function runCancels(ctx: PhaseContext): Promise<CancelResult> {
       }),
       enqueueing,
     ]);
-    const settled = await settle(direct, ctx.settleSeconds * 1000, ctx.leaseMs);
+    const settled = (await settle(direct, settleLimits(ctx.settleSeconds, ctx.leaseMs))).settled;
     await workers.stop(ctx.budgetMs + 3_000);
     return await judge({ ctx, ids, answers, counts, settled, direct, ledger });
   } finally {

@@ -32,7 +32,7 @@ export class CancelWatch {
   }
 
   isCancelled(jid: string): boolean {
-    return this.cancelled.size > 0 && this.cancelled.has(jid);
+    return this.cancelled.size !== 0 && this.cancelled.has(jid);
   }
 
   /**

@@ -92,13 +92,12 @@ export async function runJob(
   const meter = runtime.metrics
     ? runMeter(payload, started, runtime.clockOffsetMs)
     : (o: Outcome, _ended?: number) => o;
-  const attempt = async (): Promise<Outcome> => {
-    const outcome = await attemptOnce();
+  // Cancelled while it ran: whatever it returned or threw, it ends cancelled.
+  const cancelled = (): Outcome | undefined => {
     if (own) cancels.ended(payload.jid);
-    // Cancelled while it ran: whatever it returned or threw, it ends cancelled.
-    return cancels.isCancelled(payload.jid) ? { kind: "cancelled", job, payload } : outcome;
+    return cancels.isCancelled(payload.jid) ? { kind: "cancelled", job, payload } : undefined;
   };
-  const attemptOnce = async (): Promise<Outcome> => {
+  const attempt = async (): Promise<Outcome> => {
     try {
       if (timeoutMs === undefined) await execute(ctx);
       else {
@@ -111,8 +110,10 @@ export async function runJob(
             ctx.log.warn(`ignored the abort past its timeoutMs (${timeoutMs} ms); it may still be running`),
         });
       }
-      return meter({ kind: "succeeded", job, payload, value, durationMs: monotonicMs() - started });
+      return cancelled() ?? meter({ kind: "succeeded", job, payload, value, durationMs: monotonicMs() - started });
     } catch (error) {
+      const stopped = cancelled();
+      if (stopped) return stopped;
       const ended = monotonicMs();
       if (signal.aborted && isLeaseInDoubt(signal.reason)) {
         if (job.doubts + 1 < LEASE_DOUBTS_MAX) return { kind: "inDoubt", job };
