@@ -50,7 +50,10 @@ describe.each(adapterCases)("cancel of a held job over $name", (adapterCase) => 
     await running;
     const sent = performance.now();
     const cancelled = await tq.jobs.cancel(jid);
-    expect(cancelled).toEqual({ jid, state: "cancelling", from: "running", heard: true });
+    // Cancelling once its tick heard, or cancelled if that tick's ack (the handler stopped at once) came first.
+    expect(cancelled.from).toBe("running");
+    if (cancelled.state === "cancelling") expect(cancelled.heard).toBe(true);
+    else expect(cancelled.state).toBe("cancelled");
     // Heard by then: the handler's signal has aborted before cancel returned.
     expect(reason).toBeInstanceOf(TickqCancelled);
     expect((reason as TickqCancelled).jid).toBe(jid);

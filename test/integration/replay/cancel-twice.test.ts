@@ -94,7 +94,7 @@ describe.each(adapterCases)("cancel scripts run twice over $name", (adapterCase)
       ["t1", LEASE, 100, 3_600, 2, ...acks, ...FETCH_10],
     );
     const reply = first as unknown[];
-    expect(reply[8]).toEqual([1]);
+    expect(reply[9]).toEqual([1]); // after expired (reply[8])
     expect(after["stat:cancelled"]).toBe("1");
     expect(after["stat:processed"]).toBe("1");
     expect(after["cancel:t1"]).toBeUndefined();
