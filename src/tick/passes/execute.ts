@@ -65,15 +65,13 @@ export async function runJob(
     jid: payload.jid,
     queue: job.queue,
     attempt: attempts,
-    get signal() {
-      own ??= cancels.signalFor(payload.jid, signal);
-      return own;
-    },
+    signal,
     log,
     payload,
     progress: (value) => reportProgress(runtime.progress, payload.jid, value),
   };
   if (job.flowFence !== undefined) ctx.fence = job.flowFence;
+  lazySignal(ctx, () => (own ??= cancels.signalFor(payload.jid, signal)));
   const running: RunningJob = { name: payload.class, args: payload.args, payload };
   // The handler's own return is the result, whatever the middleware around it returns.
   let value: unknown;
@@ -206,4 +204,14 @@ function runMiddleware(
   const chain = runtime.middleware;
   const call = (i: number): Promise<unknown> => (i < chain.length ? chain[i]!(job, ctx, () => call(i + 1)) : perform());
   return call(0);
+}
+
+/** ctx.signal made on first read, by one getter shared by every job (a getter in the literal costs every job a fresh shape). */
+const SIGNAL_OF = Symbol("tickq.signalOf");
+function readSignal(this: JobContext & { [SIGNAL_OF]: () => AbortSignal }): AbortSignal {
+  return this[SIGNAL_OF]();
+}
+function lazySignal(ctx: JobContext, make: () => AbortSignal): void {
+  Object.defineProperty(ctx, SIGNAL_OF, { value: make, enumerable: false });
+  Object.defineProperty(ctx, "signal", { get: readSignal, enumerable: true, configurable: true });
 }
