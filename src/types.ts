@@ -428,8 +428,9 @@ export interface TickOptions {
   scheduleLimit?: number;
   /**
    * The longest a tick goes without a call to Redis while it runs, so that a cancel
-   * (tq.jobs.cancel) reaches a running handler that soon; default 1,000 ms. A tick whose
-   * steps come more often than this makes no extra call.
+   * (tq.jobs.cancel) reaches a running handler that soon (within about 1.25 times this, plus a
+   * round trip: under 1 s by default); default 750 ms. A tick whose steps come more often than
+   * this makes no extra call.
    */
   cancelCheckMs?: number;
   /**

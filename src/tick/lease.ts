@@ -103,9 +103,13 @@ export function fenceLease(runtime: Runtime, options: FenceOptions): Fence {
     return inFlight;
   };
 
-  const timer = setInterval(() => {
-    if (!stopped && monotonicMs() - confirmedAt >= every) void confirm();
-  }, every);
+  // Checked four times a period: a call is due `every` after the last, not up to twice that.
+  const timer = setInterval(
+    () => {
+      if (!stopped && monotonicMs() - confirmedAt >= every) void confirm();
+    },
+    Math.max(10, Math.floor(every / 4)),
+  );
 
   return {
     valid: () => monotonicMs() < confirmedAt + leaseMs - margin,

@@ -26,6 +26,6 @@ export function tickSettings(options: TickOptions): TickSettings {
     graceMs: numberOption(options.graceMs, 1_000, "graceMs", { min: 0 }),
     resurrectLimit: numberOption(options.resurrectLimit, 1_000, "resurrectLimit", { min: 0, integer: true }),
     scheduleLimit: numberOption(options.scheduleLimit, 1_000, "scheduleLimit", { min: 0, integer: true }),
-    cancelCheckMs: numberOption(options.cancelCheckMs, 1_000, "cancelCheckMs", { min: 10 }),
+    cancelCheckMs: numberOption(options.cancelCheckMs, 750, "cancelCheckMs", { min: 10 }),
   };
 }
