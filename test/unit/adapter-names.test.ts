@@ -8,8 +8,7 @@ import { ADAPTER_NAMES, selectedAdapterNames } from "../helpers/adapter-names.js
 describe("TICKQ_ADAPTERS", () => {
   it("blank, as when unset, covers ioredis, upstash and rest, not node-redis", () => {
     // undefined would read this run's own TICKQ_ADAPTERS (test:quick sets it): blank values stand for unset.
-    for (const value of ["", " , "])
-      expect(selectedAdapterNames(value)).toEqual(["ioredis", "upstash", "rest"]);
+    for (const value of ["", " , "]) expect(selectedAdapterNames(value)).toEqual(["ioredis", "upstash", "rest"]);
   });
 
   it("names node-redis like any other adapter, in the canonical order", () => {
