@@ -36,6 +36,7 @@ export function createTickq<
 
 export type { StatsReader, Tickq } from "./core.js";
 export { TickqError } from "./errors.js";
+export { TickqCancelled } from "./cancel/errors.js";
 export { JobFailedError, WaitTimeoutError } from "./results/errors.js";
 export { defineJob } from "./client/define-job.js";
 export type { StandardSchemaV1 } from "./client/standard-schema.js";
@@ -68,6 +69,7 @@ export type {
 } from "./telemetry/otel.js";
 export type { Debounce } from "./debounce/types.js";
 export type {
+  CancelledEvent,
   DeadEvent,
   ExpiredEvent,
   FailedEvent,

@@ -427,6 +427,13 @@ export interface TickOptions {
   /** Due scheduled and retry jobs moved per pass; default 1,000. */
   scheduleLimit?: number;
   /**
+   * The longest a tick goes without a call to Redis while it runs, so that a cancel
+   * (tq.jobs.cancel) reaches a running handler that soon (within about 1.25 times this, plus a
+   * round trip: under 1 s by default); default 750 ms. A tick whose steps come more often than
+   * this makes no extra call.
+   */
+  cancelCheckMs?: number;
+  /**
    * Start only while fewer than this many ticks are live (registered with a
    * live lease, or reserved by tq.reserveTicks); otherwise return at once
    * with `skipped: true`. Default: no limit.
@@ -458,6 +465,8 @@ export interface TickReport {
   dead: number;
   /** Failures out of retries whose job says `dead: false`: dropped, as Sidekiq drops them (counted in `failed` too). */
   discarded: number;
+  /** Jobs ended as cancelled (tq.jobs.cancel) by this tick: never started, or their result discarded. */
+  cancelled: number;
   /** Jobs of dead ticks put back at the head of their queue. */
   resurrected: number;
   /** Due delayed and retry jobs moved into their queue. */
@@ -508,6 +517,8 @@ export interface Stats {
   dead: number;
   /** Dead-set entries evicted by `deadMaxJobs` or `deadMaxAgeSeconds`, ever. */
   deadEvicted: number;
+  /** Jobs cancelled by tq.jobs.cancel, ever (`stat:cancelled`). */
+  cancelled: number;
   /**
    * Jobs in ticks' lists: fetched and not yet acked — running, waiting for
    * a slot, finished and not yet acked, or left by a tick that died.

@@ -19,13 +19,16 @@
 //              running is answered that job's jid and never runs itself
 //   coalesced  coalesce over 4 keys: a duplicate of a waiting job is
 //              answered its jid; never two runs of a key at once
+// and, for the cancel phase alone (bench/chaos/cancel-phase.ts):
+//   cancellable  stamps its start by the ledger's clock, then sleeps,
+//                stopping when its signal aborts (a cancel)
 // backoff: () => 0 sends failures back at once, so nothing waits on Sidekiq's
 // backoff. maxResurrections is set high by the workers: every SIGKILL and
 // every lost lease resurrects jobs, and only a real poison job should die.
 import type { UniqueMode } from "../../src/index.js";
 import type { JobContext, JobRegistry } from "../../src/types.js";
 import type { Ledger } from "./ledger.js";
-import { between, sleep, type Rng } from "./rng.js";
+import { abortableSleep, between, sleep, type Rng } from "./rng.js";
 
 export type JobKind =
   | "plain"
@@ -105,6 +108,12 @@ export function chaosJobs(ledger: Ledger) {
     rated: { perform: succeeds("rated"), rateLimit: { key: flowKey, ...RATE } },
     once: { retry: FLAKY_RETRIES, backoff: () => 0, perform: handler("once", flaky), uniqueKey: flowKey },
     coalesced: { perform: succeeds("coalesced"), uniqueKey: flowKey },
+    cancellable: async ([id, ms]: ChaosArgs, ctx: JobContext) => {
+      await ledger.started(id);
+      await ledger.start(id, ctx.attempt);
+      await abortableSleep(ms, ctx.signal);
+      await ledger.finish(id, ctx.attempt, true);
+    },
   } satisfies JobRegistry;
 }
 

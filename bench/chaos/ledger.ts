@@ -11,7 +11,9 @@
 // expiring jobs by the ledger's clock ("ID#ATTEMPT#N"); and, for flow-controlled
 // jobs, the overlap detector (bench/chaos/overlap.ts)
 // under the same prefix: a run of a key entered while its limit of live
-// runs already held it.
+// runs already held it. For the cancel phase (bench/chaos/cancel-phase.ts),
+// `starts`, each start of a cancellable job by the ledger Redis' clock, and
+// `cancels`, the earliest time a cancel of the job returned.
 import { Redis } from "ioredis";
 import { overlapDetector, type OverlapDetector } from "./overlap.js";
 
@@ -20,6 +22,12 @@ export interface Ledger extends Pick<OverlapDetector, "enter" | "leave"> {
   finish(id: string, attempt: number, ok: boolean): Promise<void>;
   /** Records a start of an expiring job, at the ledger Redis' time. */
   stamp(id: string, attempt: number): Promise<void>;
+  /** Records a start of a cancellable job, at the ledger Redis' time (before the handler does anything). */
+  started(id: string): Promise<void>;
+  /** Records that a cancel of `id` returned, at the ledger Redis' time (the earliest is kept). */
+  cancelReturned(id: string): Promise<void>;
+  /** Starts of cancellable jobs ("ID#n" → ms) and the earliest cancel return of each (id → ms), by the ledger's clock. */
+  cancelTimes(): Promise<{ starts: Map<string, number[]>; returned: Map<string, number> }>;
   /** Records a start of a rate-limited job of `key` (`run` names the run), at the ledger Redis' time. */
   rated(key: string, run: string): Promise<void>;
   read(): Promise<LedgerView>;
@@ -41,6 +49,9 @@ export interface LedgerView {
   overlaps: string[];
 }
 
+// The ledger Redis' time in ms as a score; with LT, an existing member keeps its earlier score.
+const STAMP_EARLIEST =
+  "local t = redis.call('TIME') redis.call('ZADD', KEYS[1], 'LT', t[1] * 1000 + math.floor(t[2] / 1000), ARGV[1]) redis.call('EXPIRE', KEYS[1], 86400)";
 // A start stamped with the ledger Redis' time, in ms.
 const STAMP =
   "local t = redis.call('TIME') redis.call('ZADD', KEYS[1], t[1] * 1000 + math.floor(t[2] / 1000), ARGV[1]) redis.call('EXPIRE', KEYS[1], 86400)";
@@ -64,6 +75,19 @@ export function openLedger(url: string, prefix: string): Ledger {
     finish: (id, attempt, ok) => count(key(ok ? "ok" : "fail"), entry(id, attempt)),
     stamp: async (id, attempt) =>
       void (await redis.eval(STAMP, 1, key("stamps"), `${entry(id, attempt)}#${Math.random().toString(36).slice(2)}`)),
+    started: async (id) => void (await redis.eval(STAMP, 1, key("starts"), `${id}#${Math.random()}`)),
+    cancelReturned: async (id) => void (await redis.eval(STAMP_EARLIEST, 1, key("cancels"), id)),
+    async cancelTimes() {
+      const pairs = (flat: string[]) =>
+        flat.flatMap((v, i) => (i % 2 === 0 ? [[v, Number(flat[i + 1])] as const] : []));
+      const starts = new Map<string, number[]>();
+      for (const [member, ms] of pairs(await redis.zrange(key("starts"), "0", "-1", "WITHSCORES"))) {
+        const id = idOf(member);
+        starts.set(id, [...(starts.get(id) ?? []), ms]);
+      }
+      const returned = new Map(pairs(await redis.zrange(key("cancels"), "0", "-1", "WITHSCORES")));
+      return { starts, returned };
+    },
     rated: async (rateKey, run) => void (await redis.eval(STAMP, 1, key(`rated:${rateKey}`), run)),
     read: async () => {
       const [start, ok, fail] = await Promise.all(["start", "ok", "fail"].map((name) => redis.hgetall(key(name))));

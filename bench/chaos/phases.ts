@@ -4,6 +4,7 @@
 // the table (bench/chaos/checks.ts: its rows, and the problems that fail it).
 import type { Column } from "./checks.js";
 import { CLOCK_PHASE } from "./clock-phase.js";
+import { cancelPhase } from "./cancel-phase.js";
 import type { AdapterName } from "./connect.js";
 import { longJobsPhase } from "./long-jobs-phase.js";
 import { poisonPhase } from "./poison-phase.js";
@@ -35,4 +36,4 @@ export interface ChaosPhase {
   run(ctx: PhaseContext): Promise<Column>;
 }
 
-export const EXTRA_PHASES: ChaosPhase[] = [poisonPhase, CLOCK_PHASE, longJobsPhase, workflowPhase];
+export const EXTRA_PHASES: ChaosPhase[] = [poisonPhase, CLOCK_PHASE, longJobsPhase, cancelPhase, workflowPhase];

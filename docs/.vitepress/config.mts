@@ -30,6 +30,7 @@ export default defineConfig({
           { text: "Queues", link: "/guides/queues" },
           { text: "The jobs API", link: "/guides/jobs-api" },
           { text: "Results and awaiting a job", link: "/guides/results" },
+          { text: "Cancelling a job", link: "/guides/cancel" },
           { text: "Recurring jobs", link: "/guides/recurring" },
           { text: "Ordered jobs by id", link: "/guides/ordered" },
           { text: "Durable workflows", link: "/guides/workflows" },

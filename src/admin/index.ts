@@ -12,6 +12,7 @@ import { retryAllJobs } from "./retry-all.js";
 import { retryJob } from "./retry.js";
 import { runJobNow } from "./run-now.js";
 import { readResult } from "../results/read.js";
+import { cancelJob } from "../cancel/cancel.js";
 import type { JobsApi, QueuesApi } from "./types.js";
 
 export function jobsApi(runtime: Runtime): JobsApi {
@@ -24,6 +25,7 @@ export function jobsApi(runtime: Runtime): JobsApi {
     deleteAll: (state, options) => deleteAllJobs(runtime, state, options),
     runNow: (jid) => runJobNow(runtime, jid),
     result: (jid) => readResult(runtime, jid),
+    cancel: (jid) => cancelJob(runtime, jid),
   };
 }
 

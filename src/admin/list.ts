@@ -13,6 +13,7 @@ import { checkQueueFields, checkSortedFields } from "./cursor-fields.js";
 import { asJsonText, jobInfo, scoreMs } from "./entry.js";
 import { readPage } from "./page.js";
 import { withResult } from "../results/history.js";
+import { readAwaited } from "../results/awaited.js";
 import { listQueues } from "./queue-list.js";
 import { isPartTag, LIST_TAG, queueParts } from "./queue-parts.js";
 import { HISTORY_STATES, JOB_STATES, SORTED_SETS, isSorted, readState } from "./states.js";
@@ -150,5 +151,12 @@ async function listRunning(
   if (!Number.isInteger(offset) || offset < 0)
     throw new TickqError("BAD_CURSOR", "cursor is malformed: pass back the `cursor` a page answered, unchanged");
   const jobs = all.slice(offset, offset + limit);
+  // Each job's last ctx.progress, one read each: a page of running jobs is short (ticks × concurrency).
+  await Promise.all(
+    jobs.map(async (job) => {
+      const { progress } = await readAwaited(runtime, job.jid);
+      if (progress !== undefined) job.progress = progress;
+    }),
+  );
   return { jobs, cursor: offset + limit < all.length ? encodeCursor(scope, [offset + limit]) : null };
 }

@@ -4,7 +4,7 @@
 //          retry (`retry`), dead (`dead`), running (fetched by a tick into its
 //          in-process list and not yet acked: running, or about to),
 //          succeeded (kept as history under keepCompleted, in `succeeded`),
-//          cancelled (`cancelled`), expired (`expired`, bounded like the dead set)
+//          cancelled (tq.jobs.cancel, `cancelled`), expired (`expired`, bounded like the dead set)
 // cursor   an opaque string that resumes a listing where its page ended
 import type { JobPayload } from "../types.js";
 import type { JobResult } from "../results/types.js";
@@ -57,6 +57,32 @@ export interface JobInfo {
   durationMs?: number;
   /** A job enqueued with `expiresInMs`: when it expires (epoch ms, Redis' clock). */
   expiresAt?: number;
+  /** cancelled: where it was when cancelled (its finishedAt is when). */
+  cancelledFrom?: CancelledFrom;
+}
+
+/** Where a job was when tq.jobs.cancel cancelled it. */
+export type CancelledFrom = "queued" | "scheduled" | "retry" | "running";
+
+/** What tq.jobs.cancel did. */
+export interface CancelResult {
+  /** The job's id. */
+  jid: string;
+  /**
+   * cancelled: it was taken out where it waited and recorded cancelled. cancelling: it was held
+   * by a tick (running, or fetched and not started); that tick heard of the cancel (its
+   * `ctx.signal` aborted with TickqCancelled; it never starts), and the job is recorded cancelled
+   * when that tick acks it, whatever its handler does.
+   */
+  state: "cancelled" | "cancelling";
+  /** Where it was. */
+  from: CancelledFrom;
+  /**
+   * cancelling only: false when its tick did not confirm within the wait (a frozen process, or one
+   * whose lease is gone); the job is still recorded cancelled when it is acked or resurrected, but a
+   * tick that never heard may have started it.
+   */
+  heard?: boolean;
 }
 
 /** Options of `tq.jobs.list`: filters, page size, order and where to resume. */
@@ -111,6 +137,13 @@ export interface JobsApi {
   deleteAll(state: Exclude<JobState, "running">, options?: BulkOptions): Promise<number>;
   /** A scheduled or retry job to the tail of its queue now, unchanged. */
   runNow(jid: string): Promise<JobInfo>;
+  /**
+   * Cancels a job: a queued, scheduled or retry one (or one parked by flow control) is taken out
+   * and recorded cancelled; a running one (or one a tick fetched and has not started) ends
+   * cancelled, its handler's `ctx.signal` aborted with TickqCancelled (resolves once its tick heard).
+   * Throws TickqError CONFLICT for a finished job, NOT_FOUND for an unknown jid.
+   */
+  cancel(jid: string): Promise<CancelResult>;
   /** Where the job stands, with its result once it succeeded or its error once it failed for good (src/results/). */
   result(jid: string): Promise<JobResult>;
 }

@@ -42,6 +42,7 @@ export async function readStats(runtime: Runtime): Promise<Stats> {
     failed: reply.failed,
     expired: reply.expired,
     deadEvicted: reply.deadEvicted,
+    cancelled: reply.cancelled,
     scheduled: reply.scheduled,
     retry: reply.retry,
     dead: reply.dead,

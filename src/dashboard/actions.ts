@@ -34,6 +34,15 @@ export function actionRoutes(app: Hono<DashboardEnv>, scope: DashboardScope): vo
     const job = await jobs.delete(c.req.param("jid"));
     return backTo(c, `Job ${job.jid} deleted.`);
   });
+  app.post("/jobs/:jid/cancel", async (c) => {
+    const done = await jobs.cancel(c.req.param("jid"));
+    return backTo(
+      c,
+      done.state === "cancelled"
+        ? `Job ${done.jid} cancelled.`
+        : `Job ${done.jid} is being cancelled: its tick ${done.heard ? "stopped it" : "has not confirmed yet"}; it ends cancelled.`,
+    );
+  });
   app.post("/:state{scheduled|retry|dead}/retry-all", async (c) => {
     const n = await jobs.retryAll(c.req.param("state") as "scheduled" | "retry" | "dead", { name: await formName(c) });
     return backTo(c, `${n} job(s) back in their queues.`);

@@ -1,6 +1,7 @@
 // One page of jobs as a table, with the search by job name above it and the
 // link to the next page below (the jobs API's cursor). Rows offer retry and
-// delete where the job's state allows them.
+// delete, and cancel, where the job's state allows them; running jobs show
+// their last progress.
 import type { Context } from "hono";
 import { html } from "hono/html";
 import type { JobInfo, JobPage } from "../index.js";
@@ -11,11 +12,29 @@ import type { DashboardEnv } from "./types.js";
 type Ctx = Context<DashboardEnv>;
 
 const canRetry = (job: JobInfo) => job.state === "scheduled" || job.state === "retry" || job.state === "dead";
+/** States tq.jobs.cancel takes. */
+export const canCancel = (job: JobInfo) =>
+  job.state === "queued" || job.state === "scheduled" || job.state === "retry" || job.state === "running";
+
+/** A Cancel button, confirmed first (tq.jobs.cancel). */
+export function cancelButton(c: Ctx, job: JobInfo, back?: string): Html {
+  return postButton(c, `/jobs/${encodeURIComponent(job.jid)}/cancel`, "Cancel", {
+    danger: true,
+    confirm: `Cancel job ${job.jid}${job.state === "running" ? " (its handler is told to stop; it ends cancelled)" : ""}?`,
+    ...(back === undefined ? {} : { back }),
+  });
+}
+
+/** A running job's last ctx.progress, short. */
+export function progressOf(job: JobInfo): Html | "" {
+  if (job.progress === undefined) return "";
+  return html` <span class="tag" data-progress>${preview(job.progress)}</span>`;
+}
 
 function place(job: JobInfo): Html {
   if (job.state === "queued") return html`${job.position === 0 ? "next" : `${job.position} ahead`}`;
   if (job.state === "running")
-    return html`tick ${job.tick}${job.tickAlive ? "" : html` <span class="tag">lease gone</span>`}`;
+    return html`tick ${job.tick}${job.tickAlive ? "" : html` <span class="tag">lease gone</span>`}${progressOf(job)}`;
   return when(job.at);
 }
 
@@ -38,7 +57,7 @@ ${page.jobs.map(
   (job) =>
     html`<tr data-jid="${job.jid}"><td data-label="jid"><a href="${base}/jobs/${encodeURIComponent(job.jid)}">${job.jid}</a></td><td data-label="job">${job.name}</td><td data-label="queue">${job.queue}</td><td data-label="${options.when}">${place(job)}</td><td data-label="args"><code>${preview(
       job.job.args,
-    )}</code></td>${options.errors ? html`<td class="err" data-label="error">${errorOf(job)}</td>` : ""}<td class="act">${canRetry(job) ? postButton(c, `/jobs/${encodeURIComponent(job.jid)}/retry`, "Retry") : ""} ${
+    )}</code></td>${options.errors ? html`<td class="err" data-label="error">${errorOf(job)}</td>` : ""}<td class="act">${canRetry(job) ? postButton(c, `/jobs/${encodeURIComponent(job.jid)}/retry`, "Retry") : ""} ${canCancel(job) ? cancelButton(c, job) : ""} ${
       job.state === "running"
         ? ""
         : postButton(c, `/jobs/${encodeURIComponent(job.jid)}/delete`, "Delete", { danger: true })

@@ -67,6 +67,7 @@ export async function startTick(runtime: Runtime, options: TickOptions = {}): Pr
     dead: 0,
     discarded: 0,
     expired: 0,
+    cancelled: 0,
     resurrected: 0,
     scheduled: 0,
     recurring: 0,

@@ -48,6 +48,9 @@
 -- @include lib/flow/flow.lua
 -- @include lib/ordered/state.lua
 -- @include lib/ordered/resurrect-ids.lua
+-- @include lib/admin/match-jobs.lua
+-- @include lib/cancel/read-cancel-marks.lua
+-- @include lib/cancel/record-cancelled.lua
 -- @include lib/tick/resurrect-dead-ticks.lua
 -- @include lib/delayed/promote-due.lua
 -- @include lib/expiry/expire-fetched.lua

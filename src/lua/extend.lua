@@ -1,15 +1,20 @@
 #!lua flags=allow-oom
 -- extend: keep a tick's lease alive while its handlers run, with the tick's
--- load; as a Sidekiq process, beat too (the jobs running now).
+-- load; as a Sidekiq process, beat too (the jobs running now); learn of the
+-- tick's cancelled jobs.
 -- KEYS: lease process?keys(heartbeat work workers)
--- ARGV: prefix tickId leaseMs load beat?keys(number running[](tid work)) progress?[](jid value)
--- Returns: flag
+-- ARGV: prefix tickId leaseMs load beat?keys(number running[](tid work)) progress?[](jid value) heard?[]
+-- Returns: (extended cancels[])
 -- lease: P.."tick:"..ID (the lease hash); process and beat: only as a Sidekiq
 -- process (lib/sidekiq/register-process.lua). progress: running jobs' progress values
 -- (JSON), written while the lease is held (lib/results/keep-results.lua).
 -- load: "running waiting" (handlers running, jobs fetched not started), kept
 -- in the lease hash as a step keeps it (lib/tick/run-solo.lua); '' leaves it.
--- Returns 1 if the lease was extended, 0 if it was already gone.
+-- heard: jids of cancelled jobs the tick learned of (it aborted them or will
+-- never start them), marked heard (lib/cancel/read-cancel-marks.lua); sent with
+-- progress before it (empty when there is none).
+-- extended: 1 if the lease was extended, 0 if it was already gone; cancels:
+-- the tick's jobs marked cancelled it has not said it heard of.
 -- Replays: PEXPIRE never creates a key, so a replay can only extend a
 -- lease that still exists, never revive a lost one; the beat is numbered,
 -- so a replayed or overtaken one changes nothing but TTLs, and it never
@@ -17,16 +22,28 @@
 -- again as it was: the job's last value, or one a newer call then replaces.
 -- A replayed load may put back one a moment older, until the tick's next
 -- call: a figure stats() shows, never one tickq decides by.
+-- A replayed heard list marks heard again what is already heard, and never
+-- re-creates a mark its job's ack removed.
 -- @include lib/common/prefix-keys.lua
 -- @include lib/sidekiq/register-process.lua
 -- @include lib/results/keep-results.lua
+-- @include lib/cancel/read-cancel-marks.lua
 
+local tick = ARGV[2]
 local extended = redis.call('PEXPIRE', KEYS[1], ARGV[3])
 if extended == 1 and ARGV[4] ~= '' then redis.call('HSET', KEYS[1], 'load', ARGV[4]) end
 if extended == 1 and #KEYS > 1 then sidekiq_beat(2, now_ms(), ARGV[3], 5) end
 local at = 5
 if #KEYS > 1 then at = sidekiq_section_end(5) end
 if extended == 1 and ARGV[at] then
-  for k = 1, tonumber(ARGV[at]) do note_progress(ARGV[at + 2 * k - 1], ARGV[at + 2 * k]) end
+  local n = tonumber(ARGV[at])
+  for k = 1, n do note_progress(ARGV[at + 2 * k - 1], ARGV[at + 2 * k]) end
+  local heard_at = at + 2 * n + 1
+  if ARGV[heard_at] then
+    local heard = {}
+    for k = 1, tonumber(ARGV[heard_at]) do heard[k] = ARGV[heard_at + k] end
+    note_heard(tick, heard)
+  end
 end
-return extended
+if extended == 0 then return { 0, {} } end
+return { 1, unheard_cancels(cancel_marks(tick)) }

@@ -12,7 +12,7 @@
 -- ARGV: prefix tickId leaseMs deadMaxSize deadMaxAgeSec call beat?keys(number running[](tid work))
 --   acks(succeeded[](queue jobs[]) others...) queues[] ordered?(names[] succeeded[](name ids[](id
 --   fence)) others[](code name id fence extra))
--- Returns: (nowMs left deadEvicted orderedReady? missed?[] sentOn?)
+-- Returns: (nowMs left deadEvicted orderedReady? missed?[] sentOn? cancelled?[])
 -- ticks: P.."ticks"; lease: P.."tick:"..ID; process and beat: only as a Sidekiq
 -- process (lib/sidekiq/register-process.lua). call: the call number; acks:
 -- lib/tick/ack-jobs.lua (others: their count, which may carry a results header and a
@@ -22,7 +22,9 @@
 -- left: jobs and ordered ids left in its lists; orderedReady: ordered ids made
 -- ready by these acks; missed: numbers of ack entries no longer listed
 -- (lib/tick/ack-jobs.lua); sentOn: parked flow jobs these acks sent back to
--- their queues. A stale call answers only the first three.
+-- their queues; cancelled: numbers of ack entries settled as cancelled
+-- (lib/tick/ack-jobs.lua). A stale call answers only the first three.
+-- Once its lists are empty the tick's cancel marks go too.
 -- Replays: a numbered call (lib/tick/replay-call.lua). The lease hash outlives finish
 -- until its TTL runs out, holding the reply, so a replay answers it; after
 -- that, a replay finds none of its jobs listed and moves nothing. The
@@ -42,6 +44,9 @@
 -- @include lib/flow/admit.lua
 -- @include lib/flow/claims.lua
 -- @include lib/flow/flow.lua
+-- @include lib/admin/match-jobs.lua
+-- @include lib/cancel/read-cancel-marks.lua
+-- @include lib/cancel/record-cancelled.lua
 -- @include lib/results/keep-results.lua
 -- @include lib/metrics/record-runs.lua
 -- @include lib/tick/ack-jobs.lua
@@ -56,7 +61,7 @@ if state == 'replay' then return kept end
 if state == 'stale' then return { now, 0, 0 } end
 local acks_at = 7
 if #KEYS > 2 then acks_at = sidekiq_section_end(7) end
-local i, evicted, missed = ack(tick, acks_at, now, tonumber(ARGV[4]), tonumber(ARGV[5]), state == 'fresh')
+local i, evicted, missed, cancelled = ack(tick, acks_at, now, tonumber(ARGV[4]), tonumber(ARGV[5]), state == 'fresh')
 local names, ordered_at = ordered_names(i + 1 + tonumber(ARGV[i]))
 local ready_again, ordered_evicted = ordered_ack(tick, ordered_at, now, tonumber(ARGV[4]), tonumber(ARGV[5]))
 if redis.call('GET', P .. 'resurrector') == tick then redis.call('DEL', P .. 'resurrector') end
@@ -67,6 +72,7 @@ end
 if #names > 0 then left = left + redis.call('HLEN', oinproc_key(tick)) end
 -- A solo job still listed was abandoned running: its record stays for the resurrector.
 if left == 0 then
+  redis.call('DEL', cancel_marks_key(tick))
   redis.call('HDEL', KEYS[1], tick)
   redis.call('HDEL', P .. 'solo', tick)
 elseif state == 'fresh' then
@@ -77,6 +83,7 @@ if #KEYS > 2 then
   if left == 0 then sidekiq_leave(3) elseif state == 'fresh' then sidekiq_beat(3, now, ARGV[3], 7) end
 end
 local reply = { now, left, evicted + ordered_evicted, 0, missed, flow_lib and flow_lib.sent_on or 0 }
+if #cancelled > 0 then reply[7] = cancelled end
 if #names > 0 then reply[4] = ready_again end
 if state == 'fresh' then remember(lease, seq, reply) end
 return reply

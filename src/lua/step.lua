@@ -10,7 +10,7 @@
 -- Returns: (nowMs leaseHeld deadEvicted fetched[queue jobs[] counts[resurrections interruptions
 --   suspect doubts]] ordered?[](name first ids[] payloads[] scores[] counts[] failures[]
 --   resurrections[] suspects[] interruptions[] doubts[]) missed?[] flow?(capped fence parked)
---   sentOn? expired?[])
+--   sentOn? expired?[] cancelled?[] cancels?[])
 -- ticks: P.."ticks"; lease: P.."tick:"..ID; process and beat: only as a Sidekiq
 -- process (lib/sidekiq/register-process.lua). call: the call number, then
 -- optionally the tick's load ("/running/waiting", kept in the lease hash for
@@ -26,7 +26,10 @@
 -- nothing; sentOn: when there are any, how many parked flow jobs this call
 -- sent back to their queues (its acks, or a dead holder's slot it freed);
 -- expired: the jobs the fetch found expired and recorded (lib/expiry/expire-fetched.lua),
--- only when there are any.
+-- only when there are any (else {} when later fields follow).
+-- cancelled: numbers of ack entries settled as cancelled (lib/tick/ack-jobs.lua);
+-- cancels: jids of this tick's jobs marked cancelled that it has not said it
+-- heard of (lib/cancel/read-cancel-marks.lua): it aborts or never starts them.
 -- Replays: a numbered call (lib/tick/replay-call.lua). The replay of the last call
 -- answers its kept reply, so the jobs it fetched reach the tick and none is
 -- acked twice; an older call's replay does nothing. Without the lease the
@@ -53,6 +56,9 @@
 -- @include lib/flow/admit.lua
 -- @include lib/flow/claims.lua
 -- @include lib/flow/flow.lua
+-- @include lib/admin/match-jobs.lua
+-- @include lib/cancel/read-cancel-marks.lua
+-- @include lib/cancel/record-cancelled.lua
 -- @include lib/results/keep-results.lua
 -- @include lib/metrics/record-runs.lua
 -- @include lib/tick/ack-jobs.lua
@@ -76,11 +82,18 @@ if state == 'stale' then return { now, 0, 0, {} } end
 local held = state == 'fresh'
 local acks_at = 7
 if #KEYS > 2 then acks_at = sidekiq_section_end(7) end
-local next_arg, evicted, missed = ack(tick, acks_at, now, tonumber(ARGV[4]), tonumber(ARGV[5]), state == 'fresh')
+local next_arg, evicted, missed, cancelled, cancels = ack(tick, acks_at, now, tonumber(ARGV[4]), tonumber(ARGV[5]), state == 'fresh')
 local names, ordered_at = ordered_names(fetch_args_end(next_arg))
 local _, ordered_evicted = ordered_ack(tick, ordered_at, now, tonumber(ARGV[4]), tonumber(ARGV[5]))
 evicted = evicted + ordered_evicted
-if not held then return { now, 0, evicted, {}, {}, missed } end
+-- Cancels (lib/cancel/read-cancel-marks.lua) close the reply, after every earlier field.
+local function with_cancels(reply)
+  if #cancelled == 0 and #cancels == 0 then return reply end
+  reply[5], reply[7], reply[8], reply[9] = reply[5] or {}, reply[7] or {}, reply[8] or 0, reply[9] or {}
+  reply[10], reply[11] = cancelled, cancels
+  return reply
+end
+if not held then return with_cancels({ now, 0, evicted, {}, {}, missed }) end
 redis.call('PEXPIRE', lease, ARGV[3])
 note_solo(tick, solo)
 if #KEYS > 2 then sidekiq_beat(3, now, ARGV[3], 7) end
@@ -105,5 +118,5 @@ if #expired_now > 0 then
   kept_reply[8], reply[8] = kept_reply[8] or 0, reply[8] or 0
   kept_reply[9], reply[9] = expired_now, expired_now
 end
-remember(lease, seq, kept_reply)
-return reply
+remember(lease, seq, with_cancels(kept_reply))
+return with_cancels(reply)

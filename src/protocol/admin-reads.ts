@@ -74,6 +74,7 @@ export const stats = defineCall(
     running: number,
     waiting: number,
     workflows: list(list(number)),
+    cancelled: number,
   }),
 );
 

@@ -1,6 +1,6 @@
-// extend.lua: keeps a tick's lease alive with its load (and beats as a Sidekiq process).
+// extend.lua: keeps a tick's lease alive with its load (and beats as a Sidekiq process); learns of cancels.
 import { scripts } from "../lua/index.js";
-import { counted, defineCall, flag, group, key, number, optional, text } from "./define.js";
+import { counted, defineCall, flag, group, key, list, number, optional, text, tuple } from "./define.js";
 import { beat, processKeys } from "./sections.js";
 
 export const extend = defineCall(
@@ -12,6 +12,7 @@ export const extend = defineCall(
     load: text,
     beat,
     progress: optional(counted(group({ jid: text, value: text })), "last"),
+    heard: optional(counted(text), "last"),
   },
-  flag,
+  tuple({ extended: flag, cancels: list(text) }),
 );

@@ -24,5 +24,6 @@ export const finish = defineCall(
     orderedReady: maybe(number),
     missed: maybe(list(number)),
     sentOn: maybe(number),
+    cancelled: maybe(list(number)),
   }),
 );

@@ -1,5 +1,6 @@
 // Every entry script's declaration (src/lua/<name>.lua ↔ protocol.<name>).
 export { begin } from "./begin.js";
+export { cancel } from "./cancel.js";
 export { clear } from "./clear.js";
 export { debounce } from "./debounce.js";
 export { enqueue } from "./enqueue.js";

@@ -17,5 +17,7 @@ export const step = defineCall(
     flow: flowPart,
     sentOn: maybe(number),
     expired: maybe(list(text)),
+    cancelled: maybe(list(number)),
+    cancels: maybe(list(text)),
   }),
 );

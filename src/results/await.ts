@@ -38,7 +38,7 @@ export async function waitForResult(runtime: Runtime, jid: string, timeoutMs: nu
         throw new TickqError("RESULT_NOT_KEPT", `job ${jid} succeeded, but ${result.resultError}`);
       return result.value;
     }
-    if (result?.state === "dead" || result?.state === "failed")
+    if (result?.state === "dead" || result?.state === "failed" || result?.state === "cancelled")
       throw new JobFailedError(jid, result.state, result.error);
     if (result?.state === "expired")
       throw new TickqError("JOB_EXPIRED", `job ${jid} expired before it started: it will not run`);

@@ -7,6 +7,7 @@ import { runCall } from "../protocol/run.js";
 import type { Runtime } from "../tick/runtime.js";
 import type { RedisReply } from "../types.js";
 import type { JobError, JobResult } from "./types.js";
+import { cancelledResult } from "./cancelled.js";
 
 /** A JSON text as read back: a client that decodes JSON replies (@upstash/redis) may hand the value over already. */
 const textOf = (reply: RedisReply | undefined): string | undefined =>
@@ -36,6 +37,8 @@ function fromRecord(text: string, jid: string): JobResult {
   } catch {
     throw new TickqError("REDIS", `the result record of job ${jid} is not JSON: ${text.slice(0, 200)}`);
   }
+  if (record.state === "cancelled")
+    return cancelledResult(String(record.tickq_cancelled_from ?? "queued"), Number(record.finished_at ?? 0));
   if (record.state === "dead" || record.state === "failed")
     return { state: record.state, error: errorOf(record.error) };
   // Written by the fetch that found the job past its expiry (src/expiry/).

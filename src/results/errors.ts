@@ -2,13 +2,13 @@
 import { TickqError } from "../errors.js";
 import type { JobError } from "./types.js";
 
-/** The awaited job ended failed or dead: `error` is the error its handler threw, as recorded. */
+/** The awaited job ended failed, dead or cancelled: `error` is the error its handler threw, as recorded (TickqCancelled for a cancel). */
 export class JobFailedError extends TickqError {
   constructor(
     /** The awaited job's jid. */
     readonly jid: string,
-    /** How it ended: dead (in the dead set) or failed (discarded with `dead: false`). */
-    readonly state: "failed" | "dead",
+    /** How it ended: dead (in the dead set), failed (discarded with `dead: false`) or cancelled (tq.jobs.cancel). */
+    readonly state: "failed" | "dead" | "cancelled",
     /** The error its last run threw. */
     readonly error: JobError,
   ) {

@@ -6,6 +6,7 @@ import type { JobInfo } from "../admin/types.js";
 import type { Runtime } from "../tick/runtime.js";
 import { readAwaited } from "./awaited.js";
 import type { JobResult } from "./types.js";
+import { cancelledResult } from "./cancelled.js";
 
 function fromInfo(info: JobInfo | null, progress: unknown): JobResult {
   if (!info) return { state: "unknown" };
@@ -20,7 +21,8 @@ function fromInfo(info: JobInfo | null, progress: unknown): JobResult {
     return result;
   }
   if (info.state === "expired") return { state: "expired", expiredAt: info.at ?? 0, expiresAt: info.expiresAt ?? 0 };
-  if (info.state === "cancelled") return { state: "cancelled", finishedAt: info.at ?? 0 };
+  if (info.state === "cancelled")
+    return cancelledResult(info.cancelledFrom ?? "queued", info.finishedAt ?? info.at ?? 0);
   if (info.state === "dead")
     return {
       state: "dead",

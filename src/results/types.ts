@@ -42,6 +42,16 @@ export interface FailedResult {
   error: JobError;
 }
 
+/** A job cancelled by tq.jobs.cancel (tq.jobs.result). */
+export interface CancelledResult {
+  /** It was cancelled. */
+  state: "cancelled";
+  /** TickqCancelled, with where it was cancelled in the message. */
+  error: JobError;
+  /** When it was recorded cancelled (epoch ms, Redis' clock); 0 when unknown. */
+  finishedAt: number;
+}
+
 /** A job that has not ended (tq.jobs.result). */
 export interface PendingResult {
   /** Where it is now. */
@@ -58,14 +68,6 @@ export interface ExpiredResult {
   expiredAt: number;
   /** The expiry it was enqueued with (epoch ms, Redis' clock). */
   expiresAt: number;
-}
-
-/** A job cancelled before it ended (tq.jobs.result), as its history record says. */
-export interface CancelledResult {
-  /** It was cancelled. */
-  state: "cancelled";
-  /** When it was recorded as cancelled (epoch ms, Redis' clock). */
-  finishedAt: number;
 }
 
 /** No record of the job (tq.jobs.result). */

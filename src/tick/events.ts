@@ -49,6 +49,12 @@ export interface ExpiredEvent extends JobEvent {
   expiresAt: number;
 }
 
+/** A job cancelled by tq.jobs.cancel: taken out where it waited, or ended (its result discarded) where it ran. */
+export interface CancelledEvent extends JobEvent {
+  /** Where it was when cancelled. */
+  from: "queued" | "scheduled" | "retry" | "running";
+}
+
 /** Each event's name and what its listeners get. */
 export interface TickqEvents {
   /** The handler returned. */
@@ -63,10 +69,14 @@ export interface TickqEvents {
   "workflow.completed": WorkflowEvent;
   /** A workflow run failed (its failure committed). */
   "workflow.failed": WorkflowEvent;
+  /** The job was cancelled (tq.jobs.cancel): fired by the tick that ended a running one, else by the caller of cancel. */
+  cancelled: CancelledEvent;
 }
 
-/** `succeeded`, `failed`, `dead`, `expired`, `workflow.completed` or `workflow.failed`. */
+/** `succeeded`, `failed`, `dead`, `expired`, `cancelled`, `workflow.completed` or `workflow.failed`. */
 export type TickqEventName = keyof TickqEvents;
+/** The events about one job (not a workflow run's). */
+type JobEventName = Exclude<TickqEventName, "workflow.completed" | "workflow.failed">;
 /** A listener: the tick awaits what it returns (briefly) before it resolves; a throw is logged, never breaks the tick. */
 export type TickqListener<E extends TickqEventName> = (event: TickqEvents[E]) => unknown;
 /** The `on` option: one listener per event. */
@@ -82,6 +92,7 @@ export function newListeners(initial: TickqListenerOptions = {}): EventListeners
     expired: new Set(),
     "workflow.completed": new Set(),
     "workflow.failed": new Set(),
+    cancelled: new Set(),
   };
   if (initial.succeeded) listeners.succeeded.add(initial.succeeded);
   if (initial.failed) listeners.failed.add(initial.failed);
@@ -89,6 +100,7 @@ export function newListeners(initial: TickqListenerOptions = {}): EventListeners
   if (initial.expired) listeners.expired.add(initial.expired);
   if (initial["workflow.completed"]) listeners["workflow.completed"].add(initial["workflow.completed"]);
   if (initial["workflow.failed"]) listeners["workflow.failed"].add(initial["workflow.failed"]);
+  if (initial.cancelled) listeners.cancelled.add(initial.cancelled);
   return listeners;
 }
 
@@ -106,7 +118,7 @@ function payloadOf(o: Outcome): JobPayload {
   return { class: "", args: [], jid: "", queue: o.job.queue, retry: false };
 }
 
-function baseEvent(o: Outcome): JobEvent {
+export function baseEvent(o: Outcome): JobEvent {
   const payload = payloadOf(o);
   return {
     jid: String(payload.jid ?? ""),
@@ -119,8 +131,11 @@ function baseEvent(o: Outcome): JobEvent {
 }
 
 export interface TickEvents {
-  /** After an ack call answered: `missed` is its list of the entries it found no longer listed (undefined: it acted on none). */
-  settled(acked: Outcome[], missed: number[] | undefined, nowMs: number): void;
+  /**
+   * After an ack call answered: `missed` is its list of the entries it found no longer listed (undefined: it acted on none);
+   * `cancelled` the entries it settled as cancelled, whatever their outcome said (lib/tick/ack-jobs.lua).
+   */
+  settled(acked: Outcome[], missed: number[] | undefined, nowMs: number, cancelled?: number[]): void;
   /** After a fetch: the texts of the jobs it recorded as expired (none: undefined). */
   expired(texts: string[] | undefined): void;
   /** Waits for what listeners returned, for at most `ms`. */
@@ -152,9 +167,9 @@ function jobFields(e: JobEvent): LogFields {
   return { jid: e.jid, name: e.name, queue: e.queue, attempt: e.attempt };
 }
 
-export function tickEvents(listeners: EventListeners, logs: LogSink): TickEvents {
-  const pending: Promise<unknown>[] = [];
-  const call = <E extends "succeeded" | "failed" | "dead" | "expired">(name: E, event: TickqEvents[E]) => {
+/** Calls an event's listeners; a promise one returns joins `pending`, a failure is logged. */
+export function emitter(listeners: EventListeners, logs: LogSink, pending: Promise<unknown>[]) {
+  return <E extends JobEventName>(name: E, event: TickqEvents[E]): void => {
     const complain = (error: unknown) =>
       logs.write(
         "error",
@@ -174,6 +189,11 @@ export function tickEvents(listeners: EventListeners, logs: LogSink): TickEvents
       }
     }
   };
+}
+
+export function tickEvents(listeners: EventListeners, logs: LogSink): TickEvents {
+  const pending: Promise<unknown>[] = [];
+  const call = emitter(listeners, logs, pending);
 
   const failure = (o: Extract<Outcome, { kind: "retry" | "dead" | "discarded" }>, nowMs: number) => {
     const base = baseEvent(o);
@@ -205,16 +225,18 @@ export function tickEvents(listeners: EventListeners, logs: LogSink): TickEvents
   };
 
   return {
-    settled(acked, missedReply, nowMs) {
+    settled(acked, missedReply, nowMs, cancelledReply) {
       // No list at all: the call acted on nothing (an older call's reply, "stale").
       if (missedReply === undefined) return;
       const succeeded = listeners.succeeded.size > 0;
       const failedOne = (o: Outcome) => o.kind === "retry" || o.kind === "dead" || o.kind === "discarded";
-      if (acked.length === 0 || (!succeeded && !acked.some(failedOne))) return;
+      if (acked.length === 0 || (!succeeded && !acked.some(failedOne) && cancelledReply === undefined)) return;
       const missed = new Set(missedReply);
+      const cancelled = new Set(cancelledReply);
       ackOrder(acked).forEach((o, k) => {
         if (missed.has(k + 1)) return;
-        if (o.kind === "succeeded") {
+        if (cancelled.has(k + 1)) call("cancelled", { ...baseEvent(o), from: "running" });
+        else if (o.kind === "succeeded") {
           if (succeeded) call("succeeded", baseEvent(o));
         } else if (o.kind === "retry" || o.kind === "dead" || o.kind === "discarded") failure(o, nowMs);
       });

@@ -4,6 +4,10 @@
 // whose event loop froze past its lease (a CPU-bound handler) wakes with a
 // stale confirmation, asks Redis, learns the lease is gone — another tick
 // may already be running its jobs — and stops, aborting its handlers.
+// Extend also carries cancels (src/cancel/): its reply names the tick's jobs
+// cancelled, and the next extend says the tick heard of them. So that a cancel
+// reaches a running handler within `cancelCheckMs`, the tick makes a call at
+// least that often (an extend when no step went since).
 import { monotonicMs } from "./clock.js";
 import type { RoundTrips } from "../redis/adapter.js";
 import type { Runtime } from "./runtime.js";
@@ -38,14 +42,17 @@ interface FenceOptions {
   onLost(): void;
   /** The tick's load now (pipeline.ts), which every extend reports; none: an extend leaves it. */
   load?(): TickLoad | undefined;
+  /** The longest the tick goes without a call to Redis, so that it learns of cancels that soon. */
+  cancelCheckMs: number;
   /** As a Sidekiq process, every extend beats too (src/sidekiq/process.ts). */
   beats?: { keys: { heartbeat: string; work: string; workers: string }; section(): Beat };
 }
 
 export function fenceLease(runtime: Runtime, options: FenceOptions): Fence {
-  const { tickId, leaseMs, trips, onLost, beats, load } = options;
+  const { tickId, leaseMs, trips, onLost, beats, load, cancelCheckMs } = options;
   const margin = Math.min(1_000, Math.floor(leaseMs / 4));
-  const every = Math.max(10, Math.floor(leaseMs / 3));
+  const every = Math.max(10, Math.min(Math.floor(leaseMs / 3), cancelCheckMs));
+  const { cancels } = runtime;
   let confirmedAt = monotonicMs();
   let stopped = false;
   let inFlight: Promise<boolean> | undefined;
@@ -54,6 +61,8 @@ export function fenceLease(runtime: Runtime, options: FenceOptions): Fence {
     if (inFlight) return inFlight;
     const sentAt = monotonicMs();
     const progress = takeProgress(runtime.progress);
+    const heard = cancels.takeHeard(tickId);
+    let answered = false;
     inFlight = runCall(
       runtime,
       protocol.extend,
@@ -63,31 +72,44 @@ export function fenceLease(runtime: Runtime, options: FenceOptions): Fence {
         leaseMs,
         load: loadText(load?.()),
         beat: beats?.section(),
-        progress: progress.length === 0 ? undefined : progress.map(([jid, value]) => ({ jid, value })),
+        progress:
+          progress.length === 0 && heard.length === 0 ? undefined : progress.map(([jid, value]) => ({ jid, value })),
+        heard: heard.length === 0 ? undefined : heard,
       },
       trips,
     )
-      .then((extended) => {
+      .then(({ extended, cancels: cancelled }) => {
+        answered = true;
         if (!extended) {
           if (!stopped) onLost();
           return false;
         }
         confirmedAt = Math.max(confirmedAt, sentAt);
+        cancels.learn(tickId, cancelled);
         return true;
       })
       .catch((error: unknown) => {
         // Retried at the next interval; meanwhile the fence runs out on its own.
         for (const [jid, value] of progress) if (!runtime.progress.has(jid)) runtime.progress.set(jid, value);
+        cancels.unsent(tickId, heard);
         runtime.logger.warn(`tickq: could not extend the lease of tick ${tickId}: ${(error as Error).message}`);
         return false;
       })
-      .finally(() => (inFlight = undefined));
+      .finally(() => {
+        inFlight = undefined;
+        // Cancels heard meanwhile are confirmed at once: tq.jobs.cancel waits for that.
+        if (answered && !stopped && cancels.hasHeard(tickId)) void confirm();
+      });
     return inFlight;
   };
 
-  const timer = setInterval(() => {
-    if (!stopped && monotonicMs() - confirmedAt >= every) void confirm();
-  }, every);
+  // Checked four times a period: a call is due `every` after the last, not up to twice that.
+  const timer = setInterval(
+    () => {
+      if (!stopped && monotonicMs() - confirmedAt >= every) void confirm();
+    },
+    Math.max(10, Math.floor(every / 4)),
+  );
 
   return {
     valid: () => monotonicMs() < confirmedAt + leaseMs - margin,
@@ -97,6 +119,7 @@ export function fenceLease(runtime: Runtime, options: FenceOptions): Fence {
     stop: () => {
       stopped = true;
       clearInterval(timer);
+      cancels.takeHeard(tickId);
     },
   };
 }

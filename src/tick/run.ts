@@ -18,7 +18,7 @@ import {
   type Work,
   type WorkOutcome,
 } from "../ordered/work.js";
-import { ackArgs } from "./passes/ack.js";
+import { ackArgs, ackOrder, type Outcome } from "./passes/ack.js";
 import { nameLargeJobs } from "./passes/ack-refs.js";
 import { takeProgress } from "../results/progress.js";
 import { readFetchedFenced } from "../flow/fences.js";
@@ -50,7 +50,8 @@ export function runTick(
 }
 
 async function tickOnce(runtime: Runtime, options: TickOptions, tickId: string): Promise<TickReport> {
-  const { budgetMs, batch, concurrency, leaseMs, graceMs, resurrectLimit, scheduleLimit } = tickSettings(options);
+  const { budgetMs, batch, concurrency, leaseMs, graceMs, resurrectLimit, scheduleLimit, cancelCheckMs } =
+    tickSettings(options);
   const limits: HousekeepLimits = { resurrectLimit, scheduleLimit, lockMs: leaseMs };
   const started = monotonicMs();
   const trips: RoundTrips = { count: 0 };
@@ -73,6 +74,7 @@ async function tickOnce(runtime: Runtime, options: TickOptions, tickId: string):
     recurring: 0,
     discarded: 0,
     expired: 0,
+    cancelled: 0,
   };
   const { keys, plan } = runtime;
   // As a Sidekiq process: three more KEYS on every call, a beat section in begin, step, finish and extend.
@@ -95,7 +97,15 @@ async function tickOnce(runtime: Runtime, options: TickOptions, tickId: string):
   };
   // The pipeline's load once it runs; before, nothing is reported.
   let readLoad: () => TickLoad | undefined = () => undefined;
-  const fence = fenceLease(runtime, { tickId, leaseMs, trips, onLost: lost, beats, load: () => readLoad() });
+  const fence = fenceLease(runtime, {
+    tickId,
+    leaseMs,
+    trips,
+    onLost: lost,
+    beats,
+    load: () => readLoad(),
+    cancelCheckMs,
+  });
   const work = orderedInTick(runtime, fence, controller.signal, leaseMs, graceMs);
   const events = tickEvents(runtime.listeners, runtime.logs);
 
@@ -172,8 +182,12 @@ async function tickOnce(runtime: Runtime, options: TickOptions, tickId: string):
         });
         learnClock(runtime, stepped.nowMs);
         report.deadEvicted += stepped.deadEvicted;
-        events.settled(plain, stepped.missed, stepped.nowMs); // ordered ids fire no events yet
+        // Heard before any fetched job can start: a cancelled one never does (src/cancel/).
+        if (runtime.cancels.learn(tickId, stepped.cancels ?? [])) void fence.confirm();
+        events.settled(plain, stepped.missed, stepped.nowMs, stepped.cancelled); // ordered ids fire no events yet
+        settleCancels(runtime, plain);
         noteExpired(report, events, stepped.expired);
+        recount(report, plain, stepped.cancelled);
         const held = stepped.leaseHeld;
         if (held) fence.confirmed(sent);
         else lost();
@@ -256,7 +270,9 @@ async function tickOnce(runtime: Runtime, options: TickOptions, tickId: string):
     report.deadEvicted += finished.deadEvicted;
     if ((finished.orderedReady ?? 0) > 0) report.more = true; // ordered ids whose arrivals waited behind a run
     if ((finished.sentOn ?? 0) > 0) report.more = true; // flow jobs these acks sent back to their queues
-    events.settled(plain, finished.missed, finished.nowMs);
+    events.settled(plain, finished.missed, finished.nowMs, finished.cancelled);
+    settleCancels(runtime, plain);
+    recount(report, plain, finished.cancelled);
     if (result.failure !== undefined) throw result.failure;
     if (report.abandoned > 0) {
       runtime.logs.write(
@@ -296,18 +312,38 @@ function tickAttributes(r: TickReport): Record<string, number | boolean> {
   };
 }
 
-function tally(report: TickReport, o: WorkOutcome): void {
-  if (o.kind === "succeeded") report.succeeded++;
+/** Acked jobs are forgotten by the process's cancel watch (it knows only jobs still held). */
+function settleCancels(runtime: Runtime, acked: Outcome[]): void {
+  if (!runtime.cancels.any()) return;
+  for (const o of acked) if ("payload" in o && o.payload) runtime.cancels.forget(o.payload.jid);
+}
+
+/** Counts an outcome in the report (`by` -1 takes it back). */
+function tally(report: TickReport, o: WorkOutcome, by = 1): void {
+  if (o.kind === "cancelled") report.cancelled += by;
+  else if (o.kind === "succeeded") report.succeeded += by;
   else if (o.kind === "retry") {
-    report.retried++;
-    report.failed++;
+    report.retried += by;
+    report.failed += by;
   } else if (o.kind === "dead") {
-    report.dead++;
-    if (o.handlerFailed) report.failed++;
+    report.dead += by;
+    if (o.handlerFailed) report.failed += by;
   } else if (o.kind === "discarded") {
-    report.discarded++;
-    report.failed++;
-  } else report.requeued++;
+    report.discarded += by;
+    report.failed += by;
+  } else report.requeued += by;
+}
+
+/** Acks that Redis settled as cancelled (a cancel came first) count as cancelled, not as what their run said. */
+function recount(report: TickReport, acked: Outcome[], cancelled: number[] | undefined): void {
+  if (cancelled === undefined || cancelled.length === 0) return;
+  const order = ackOrder(acked);
+  for (const k of cancelled) {
+    const o = order[k - 1];
+    if (!o || o.kind === "cancelled") continue;
+    tally(report, o, -1);
+    report.cancelled++;
+  }
 }
 
 /**

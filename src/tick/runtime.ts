@@ -18,6 +18,7 @@ import { declareRecurring, type RecurringSet } from "../recurring/declare.js";
 import { sidekiqProcessOf, type SidekiqProcess } from "../sidekiq/process.js";
 import { resultSettings, type ResultSettings } from "../results/settings.js";
 import type { ProgressBuffer } from "../results/progress.js";
+import { CancelWatch } from "../cancel/watch.js";
 import { logSink, textFace, type LogSink } from "../telemetry/logger.js";
 import { Tracing } from "../telemetry/tracing.js";
 import { metricsSettings, type MetricsSettings } from "../metrics/settings.js";
@@ -88,6 +89,8 @@ export interface Runtime {
   metrics: MetricsSettings | undefined;
   /** ctx.progress values not sent yet (src/results/progress.ts). */
   progress: ProgressBuffer;
+  /** Cancels this process's ticks heard of (src/cancel/watch.ts). */
+  cancels: CancelWatch;
   run(script: LuaScript, keys: string[], args: (string | number)[], trips: RoundTrips): Promise<RedisReply>;
 }
 
@@ -194,6 +197,7 @@ export function createRuntime<J extends JobRegistry>(options: TickqOptions<J>): 
     results: resultSettings(options.keepCompleted, options.maxResultBytes),
     metrics: metricsSettings(options.metrics),
     progress: new Map(),
+    cancels: new CancelWatch(),
     run: async (script, keys, args, trips) => {
       // A script that declares no key is sent to any node of a cluster.
       if (keys.length === 0)

@@ -12,6 +12,7 @@ export interface TickSettings {
   graceMs: number;
   resurrectLimit: number;
   scheduleLimit: number;
+  cancelCheckMs: number;
 }
 
 export function tickSettings(options: TickOptions): TickSettings {
@@ -25,5 +26,6 @@ export function tickSettings(options: TickOptions): TickSettings {
     graceMs: numberOption(options.graceMs, 1_000, "graceMs", { min: 0 }),
     resurrectLimit: numberOption(options.resurrectLimit, 1_000, "resurrectLimit", { min: 0, integer: true }),
     scheduleLimit: numberOption(options.scheduleLimit, 1_000, "scheduleLimit", { min: 0, integer: true }),
+    cancelCheckMs: numberOption(options.cancelCheckMs, 750, "cancelCheckMs", { min: 10 }),
   };
 }

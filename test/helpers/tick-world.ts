@@ -546,6 +546,11 @@ class World {
       m.counts.delete(j.raw);
       m.counts.delete(interruptionKey(j.raw));
       m.suspects.delete(j.raw!);
+      // The model cancels nothing; a cancelled job would leave, uncounted.
+      if (o.kind === "cancelled") {
+        j.loc = { k: "done" };
+        continue;
+      }
       m.processed++;
       if (o.kind === "succeeded") {
         j.loc = { k: "done" };

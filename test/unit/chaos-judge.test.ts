@@ -71,6 +71,7 @@ function stats(processed: number, failed: number): Stats {
     retry: 0,
     dead: 1,
     deadEvicted: 0,
+    cancelled: 0,
     inflight: 0,
     running: 0,
     fetchedWaiting: 0,

@@ -15,7 +15,7 @@ function rowsOf(result: JobResult, nowMs: number): [string, string][] {
   if (result.state === "expired")
     rows.push(["expired", when(result.expiredAt, nowMs)], ["expiry", when(result.expiresAt, nowMs)]);
   if (result.state === "cancelled") rows.push(["cancelled", when(result.finishedAt, nowMs)]);
-  if (result.state === "failed" || result.state === "dead")
+  if (result.state === "failed" || result.state === "dead" || result.state === "cancelled")
     rows.push(["error", `${result.error.class}: ${result.error.message}`]);
   return rows;
 }

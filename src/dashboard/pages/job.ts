@@ -1,10 +1,10 @@
 // GET /jobs/:jid: one job wherever it is — its state and place, arguments,
-// error and backtrace, the stored JSON — with retry and delete.
+// error and backtrace, the stored JSON — with retry, delete and cancel.
 import type { Hono } from "hono";
 import { html } from "hono/html";
 import { TickqError } from "../../errors.js";
 import { countField, secondsField } from "../field.js";
-import { errorOf } from "../job-table.js";
+import { cancelButton, canCancel, errorOf } from "../job-table.js";
 import { page, postButton, when } from "../layout.js";
 import type { DashboardEnv, DashboardScope } from "../types.js";
 import type { JobInfo } from "../../index.js";
@@ -41,6 +41,8 @@ export function jobRoute(app: Hono<DashboardEnv>, scope: DashboardScope): void {
       `/${job.state === "queued" ? "queues" : job.state}`,
       `Job ${jid}`,
       html`<p class="bar"><span class="tag" data-state="${job.state}">${job.state}</span> ${retryable ? postButton(c, `${path}/retry`, "Retry now") : ""} ${
+        canCancel(job) ? cancelButton(c, job) : ""
+      } ${
         job.state === "running"
           ? ""
           : postButton(c, `${path}/delete`, "Delete", {
@@ -52,6 +54,7 @@ export function jobRoute(app: Hono<DashboardEnv>, scope: DashboardScope): void {
 <dl><dt>job</dt><dd>${job.name}</dd><dt>queue</dt><dd><a href="${c.var.base}/queues/${encodeURIComponent(job.queue)}">${job.queue}</a></dd>
 ${job.at !== undefined ? html`<dt>${AT_LABEL[job.state] ?? "due"}</dt><dd>${when(job.at)}</dd>` : ""}
 ${job.expiresAt !== undefined ? html`<dt>expires</dt><dd>${when(job.expiresAt)}</dd>` : ""}
+${job.cancelledFrom !== undefined ? html`<dt>cancelled while</dt><dd>${job.cancelledFrom}</dd>` : ""}
 ${job.durationMs !== undefined ? html`<dt>duration</dt><dd>${job.durationMs} ms</dd>` : ""}
 ${job.position !== undefined ? html`<dt>position</dt><dd>${job.position} ahead</dd>` : ""}
 ${job.progress !== undefined ? html`<dt>progress</dt><dd>${JSON.stringify(job.progress)}</dd>` : ""}

@@ -42,10 +42,20 @@ export type Outcome = Measured &
     | { kind: "interrupted"; job: FetchedJob }
     /** Stopped because the tick could not confirm its lease in time: put back, counted in `doubts`. */
     | { kind: "inDoubt"; job: FetchedJob }
+    /** Cancelled (tq.jobs.cancel) before it started or while it ran: recorded cancelled, its result discarded. */
+    | { kind: "cancelled"; job: FetchedJob; payload?: JobPayload }
   );
 type Measured = { ran?: RunMeasure };
 
-const CODES = { retry: "r", dead: "d", discarded: "x", unstarted: "q", interrupted: "i", inDoubt: "l" } as const;
+const CODES = {
+  retry: "r",
+  dead: "d",
+  discarded: "x",
+  unstarted: "q",
+  interrupted: "i",
+  inDoubt: "l",
+  cancelled: "c",
+} as const;
 /** A dead entry for a job that did not run (poison, malformed, too long): not counted as processed. */
 const UNRUN = "u";
 

@@ -57,6 +57,10 @@ export async function runJob(
   const attempts = attemptOf(payload);
   const fields = { jid: payload.jid, name: payload.class, queue: job.queue, attempt: attempts };
   const log = new JobLog(runtime.logs, payload, fields, runtime.logLines, () => redisNowMs(runtime));
+  const { cancels } = runtime;
+  if (cancels.isCancelled(payload.jid)) return { kind: "cancelled", job, payload };
+  // ctx.signal is the job's own only once read (src/cancel/watch.ts): a cancel aborts it.
+  let own: AbortSignal | undefined;
   const ctx: JobContext = {
     jid: payload.jid,
     queue: job.queue,
@@ -67,6 +71,7 @@ export async function runJob(
     progress: (value) => reportProgress(runtime.progress, payload.jid, value),
   };
   if (job.flowFence !== undefined) ctx.fence = job.flowFence;
+  lazySignal(ctx, () => (own ??= cancels.signalFor(payload.jid, signal)));
   const running: RunningJob = { name: payload.class, args: payload.args, payload };
   // The handler's own return is the result, whatever the middleware around it returns.
   let value: unknown;
@@ -85,11 +90,17 @@ export async function runJob(
   const meter = runtime.metrics
     ? runMeter(payload, started, runtime.clockOffsetMs)
     : (o: Outcome, _ended?: number) => o;
+  // Cancelled while it ran: whatever it returned or threw, it ends cancelled.
+  const cancelled = (): Outcome | undefined => {
+    if (own) cancels.ended(payload.jid);
+    return cancels.isCancelled(payload.jid) ? { kind: "cancelled", job, payload } : undefined;
+  };
   const attempt = async (): Promise<Outcome> => {
     try {
       if (timeoutMs === undefined) await execute(ctx);
       else {
-        await runWithTimeout((bounded) => execute({ ...ctx, signal: bounded }), signal, {
+        // The job's own signal (a cancel aborts it too) bounds the timeout's.
+        await runWithTimeout((bounded) => execute({ ...ctx, signal: bounded }), ctx.signal, {
           name: payload.class,
           timeoutMs,
           graceMs,
@@ -97,8 +108,10 @@ export async function runJob(
             ctx.log.warn(`ignored the abort past its timeoutMs (${timeoutMs} ms); it may still be running`),
         });
       }
-      return meter({ kind: "succeeded", job, payload, value, durationMs: monotonicMs() - started });
+      return cancelled() ?? meter({ kind: "succeeded", job, payload, value, durationMs: monotonicMs() - started });
     } catch (error) {
+      const stopped = cancelled();
+      if (stopped) return stopped;
       const ended = monotonicMs();
       if (signal.aborted && isLeaseInDoubt(signal.reason)) {
         if (job.doubts + 1 < LEASE_DOUBTS_MAX) return { kind: "inDoubt", job };
@@ -191,4 +204,14 @@ function runMiddleware(
   const chain = runtime.middleware;
   const call = (i: number): Promise<unknown> => (i < chain.length ? chain[i]!(job, ctx, () => call(i + 1)) : perform());
   return call(0);
+}
+
+/** ctx.signal made on first read, by one getter shared by every job (a getter in the literal costs every job a fresh shape). */
+const SIGNAL_OF = Symbol("tickq.signalOf");
+function readSignal(this: JobContext & { [SIGNAL_OF]: () => AbortSignal }): AbortSignal {
+  return this[SIGNAL_OF]();
+}
+function lazySignal(ctx: JobContext, make: () => AbortSignal): void {
+  Object.defineProperty(ctx, SIGNAL_OF, { value: make, enumerable: false });
+  Object.defineProperty(ctx, "signal", { get: readSignal, enumerable: true, configurable: true });
 }

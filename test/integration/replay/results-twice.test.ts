@@ -97,7 +97,7 @@ describe.each(adapterCases)("results section run twice over $name", (adapterCase
     expect(after["progress:j1"]).toBe("0.5");
     expect(after["progress:j2"]).toBe('{"done":3}');
     await h.redis.del(`${h.prefix}tick:t1`);
-    expect(await run(scripts.extend, ["tick:t1"], ["t1", LEASE, "", 1, "j3", "1"])).toBe(0);
+    expect(await run(scripts.extend, ["tick:t1"], ["t1", LEASE, "", 1, "j3", "1"])).toEqual([0, []]);
     expect(await h.redis.exists(`${h.prefix}progress:j3`)).toBe(0);
   });
 

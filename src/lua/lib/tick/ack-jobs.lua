@@ -37,6 +37,13 @@
 -- The others count may carry a results section (lib/results/keep-results.lua)
 -- after the others: kept succeeded jobs and awaited outcomes; and then a
 -- metrics section (lib/metrics/record-runs.lua): runs, durations and waits.
+--   c  cancelled (the tick heard of its cancel): recorded cancelled
+--      (lib/cancel/record-cancelled.lua), not counted as processed
+-- Any job of the tick marked cancelled (lib/cancel/read-cancel-marks.lua) is
+-- settled as cancelled whatever its entry says: the cancel was answered
+-- before this ack ran, so it wins over the handler's success, failure or
+-- put-back, and a result it returned is discarded. The marks are read once a
+-- call; a tick with none pays one HGETALL of an absent key.
 
 local function trim_dead(now_sec, max_size, max_age)
   local dead = P .. 'dead'
@@ -135,7 +142,9 @@ end
 -- entries and carry one argument each: the client encodes far less.
 -- Returns the index after them, the number of dead-set evictions, and the
 -- numbers (from 1, successes first) of the entries no longer listed, which
--- this call did not settle: the tick fires no event for those.
+-- this call did not settle: the tick fires no event for those; then the
+-- numbers of the entries settled as cancelled, and the tick's cancelled jobs
+-- it has not said it heard of (lib/cancel/read-cancel-marks.lua).
 local function ack(tick, i, now_ms_value, dead_max, dead_max_age, held)
   local now_sec = now_ms_value / 1000
   local counts, interruptions, suspects, doubts = P .. 'resurrections', P .. 'interruptions', P .. 'suspects', P .. 'doubts'
@@ -148,6 +157,18 @@ local function ack(tick, i, now_ms_value, dead_max, dead_max_age, held)
   end
   local processed, failed, died = 0, 0, false
   local entry, missed = 0, {}
+  local marks, cancelled = cancel_marks(tick), {}
+  -- Settles a job taken out of the list as cancelled, by its mark or its entry.
+  local function cancel(job, jid)
+    if jid then
+      forget_mark(tick, jid)
+      marks[jid] = nil
+    end
+    if counted then forget(job) end
+    if is_flow(job) then flow().settle(tick, job, 'x', held) end
+    record_cancelled(job, 'running', now_ms_value)
+    cancelled[#cancelled + 1] = entry
+  end
 
   local successes = {}
   local wanted, refs = {}, false
@@ -193,7 +214,10 @@ local function ack(tick, i, now_ms_value, dead_max, dead_max_age, held)
     for k = first, first + count - 1 do
       entry = entry + 1
       local job = taken(queue, ARGV[k])
-      if job then
+      local marked = job and marked_jid(marks, job)
+      if marked then
+        cancel(job, marked)
+      elseif job then
         if settled then settled[entry] = job end
         if counted then forget(job) end
         if is_flow(job) then
@@ -214,8 +238,11 @@ local function ack(tick, i, now_ms_value, dead_max, dead_max_age, held)
     entry = entry + 1
     local job = taken(queue, name)
     if kinds then kinds[entry], entry_queues[entry] = kind, queue end
+    local marked = job and marked_jid(marks, job)
     if not job then
       missed[#missed + 1] = entry
+    elseif marked or kind == 'c' then
+      cancel(job, marked)
     else
       if settled then settled[entry] = job end
       if (kind == 'r' or kind == 'd' or kind == 'u') and is_ref(name) then updated = patched(job, updated, now_sec) end
@@ -252,5 +279,5 @@ local function ack(tick, i, now_ms_value, dead_max, dead_max_age, held)
   bump('failed', failed, day)
   local evicted = 0
   if died then evicted = trim_dead(now_sec, dead_max, dead_max_age) end
-  return i, evicted, missed
+  return i, evicted, missed, cancelled, unheard_cancels(marks)
 end

@@ -7,6 +7,8 @@
 -- fetched: it becomes a suspect, run alone next time, so that one poison
 -- job never condemns the jobs fetched with it.
 -- A flow job frees the slots the dead tick held for it (lib/flow/flow.lua).
+-- A job marked cancelled (lib/cancel/read-cancel-marks.lua) is not put back:
+-- it is recorded cancelled (lib/cancel/record-cancelled.lua).
 -- Its registration is removed only once all its lists are empty, and once
 -- it holds no ordered id (lib/ordered/resurrect-ids.lua, counted in the budget).
 --
@@ -27,7 +29,8 @@ local function is_solo(alone, job)
     and alone == 'p#' .. redis.sha1hex(job)
 end
 
--- Returns resurrected, more (1 when the registry scan did not finish).
+-- Returns resurrected (put back; jobs recorded cancelled are not counted),
+-- more (1 when the registry scan did not finish).
 local function resurrect(tick, limit, lock_ms, scan_limit)
   if limit <= 0 then return 0, 0 end
   local lock = P .. 'resurrector'
@@ -37,7 +40,7 @@ local function resurrect(tick, limit, lock_ms, scan_limit)
 
   local cursor_key = P .. 'resurrector:cursor'
   local cursor = redis.call('GET', cursor_key) or '0'
-  local budget, scanned = limit, 0
+  local budget, scanned, cancelled_n = limit, 0, 0
   local solo = P .. 'solo'
   repeat
     local page = redis.call('HSCAN', P .. 'ticks', cursor, 'COUNT', 50)
@@ -48,6 +51,7 @@ local function resurrect(tick, limit, lock_ms, scan_limit)
       scanned = scanned + 1
       if budget > 0 and redis.call('EXISTS', P .. 'tick:' .. id) == 0 then
         local alone = redis.call('HGET', solo, id)
+        local marks = cancel_marks(id)
         local left = 0
         for _, queue in ipairs(registered_queues(entries[j + 1])) do
           local src = inproc_key(id, queue)
@@ -56,19 +60,28 @@ local function resurrect(tick, limit, lock_ms, scan_limit)
             -- the head of the queue goes behind it, older, which runs first.
             local job = redis.call('LINDEX', src, 0)
             if not job then break end
-            if is_flow(job) then
-              flow().settle(id, job, 'q')
-              flow_lib.flush()
+            local cancelled = marked_jid(marks, job)
+            if cancelled then
+              if is_flow(job) then flow().settle(id, job, 'x') end
+              redis.call('LPOP', src)
+              forget_mark(id, cancelled)
+              record_cancelled(job, 'running', now_ms())
+              cancelled_n = cancelled_n + 1
+            else
+              if is_flow(job) then
+                flow().settle(id, job, 'q')
+                flow_lib.flush()
+              end
+              redis.call('LPOP', src)
+              order.push(queue, job, true)
+              redis.call('HSET', P .. 'suspects', job, 1)
+              redis.call('SADD', P .. 'queues', queue)
             end
-            redis.call('LPOP', src)
-            order.push(queue, job, true)
             if is_solo(alone, job) then
-              redis.call('HINCRBY', P .. 'resurrections', job, 1)
+              if not cancelled then redis.call('HINCRBY', P .. 'resurrections', job, 1) end
               redis.call('HDEL', solo, id)
               alone = nil
             end
-            redis.call('HSET', P .. 'suspects', job, 1)
-            redis.call('SADD', P .. 'queues', queue)
             budget = budget - 1
           end
           left = left + redis.call('LLEN', src)
@@ -77,6 +90,7 @@ local function resurrect(tick, limit, lock_ms, scan_limit)
         budget, held = resurrect_ordered(id, budget, alone)
         left = left + held
         if left == 0 then
+          redis.call('DEL', cancel_marks_key(id))
           redis.call('HDEL', P .. 'ticks', id)
           redis.call('HDEL', solo, id)
         end
@@ -87,5 +101,5 @@ local function resurrect(tick, limit, lock_ms, scan_limit)
   redis.call('SET', cursor_key, cursor)
   local more = 0
   if cursor ~= '0' then more = 1 end
-  return limit - budget, more
+  return limit - budget - cancelled_n, more
 end

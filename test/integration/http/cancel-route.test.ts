@@ -1,0 +1,52 @@
+// POST /jobs/:jid/cancel: cancels a job for an admin secret (200 with what it
+// did), answers 409 CONFLICT for a finished job and 404 for an unknown one,
+// and refuses a read-only secret (a cancel changes jobs) and no secret.
+import { describe, expect, it } from "vitest";
+import { createApp } from "../../../src/http/app.js";
+import { adapterCases } from "../../helpers/adapters.js";
+import { useHarness } from "../../helpers/harness.js";
+
+const SECRET = "cancel-admin-s3cret";
+const READ = "cancel-read-s3cret";
+
+describe.each(adapterCases)("POST /jobs/:jid/cancel over $name", (adapterCase) => {
+  const h = useHarness(adapterCase, "cancel-route");
+  const setup = () => {
+    const tickq = h.make({ work: () => "done" }, { keepCompleted: { count: 10 } });
+    const app = createApp({ tickq, secrets: [SECRET], readSecrets: [READ] });
+    const post = async (path: string, secret?: string) => {
+      const res = await app.request(path, {
+        method: "POST",
+        headers: secret === undefined ? {} : { Authorization: `Bearer ${secret}` },
+      });
+      return { status: res.status, body: (await res.json().catch(() => null)) as Record<string, unknown> | null };
+    };
+    return { tickq, post };
+  };
+
+  it("cancels a queued job for an admin secret; the result then says cancelled", async () => {
+    const { tickq, post } = setup();
+    const jid = await tickq.enqueue("work", []);
+    expect(await post(`/jobs/${jid}/cancel`, SECRET)).toEqual({
+      status: 200,
+      body: { jid, state: "cancelled", from: "queued" },
+    });
+    expect((await tickq.jobs.result(jid)).state).toBe("cancelled");
+  });
+
+  it("answers 409 for a finished job and 404 for an unknown one", async () => {
+    const { tickq, post } = setup();
+    const jid = await tickq.enqueue("work", []);
+    await tickq.tick();
+    expect(await post(`/jobs/${jid}/cancel`, SECRET)).toMatchObject({ status: 409, body: { code: "CONFLICT" } });
+    expect(await post("/jobs/nope/cancel", SECRET)).toMatchObject({ status: 404, body: { code: "NOT_FOUND" } });
+  });
+
+  it("refuses a read-only secret and no secret, and cancels nothing", async () => {
+    const { tickq, post } = setup();
+    const jid = await tickq.enqueue("work", []);
+    expect((await post(`/jobs/${jid}/cancel`, READ)).status).toBe(403);
+    expect((await post(`/jobs/${jid}/cancel`)).status).toBe(401);
+    expect((await tickq.jobs.find(jid))?.state).toBe("queued");
+  });
+});
