@@ -19,6 +19,8 @@
 -- a mark is set only when absent (HSETNX): a second run changes nothing.
 -- @include lib/common/prefix-keys.lua
 -- @include lib/common/edit-job-text.lua
+-- @include lib/order/read-order.lua
+-- @include lib/order/remove-job.lua
 -- @include lib/admin/answer-once.lua
 -- @include lib/admin/match-jobs.lua
 -- @include lib/flow/read.lua
@@ -51,7 +53,10 @@ end
 local key = P .. from
 local removed = false
 local state = 'queued'
-if string.sub(from, 1, 6) == 'queue:' then
+if string.sub(from, 1, 6) == 'queue:' and order.of(job) then
+  -- A job with a priority or a group waits in its set, not the list (lib/order/read-order.lua).
+  removed = order.remove(string.sub(from, 7), job) == 1
+elseif string.sub(from, 1, 6) == 'queue:' then
   local len = redis.call('LLEN', key)
   local d = tonumber(hint)
   local direction = -1

@@ -133,6 +133,15 @@ export function createRuntime<J extends JobRegistry>(options: TickqOptions<J>): 
       "createTickq needs `redis`: an adapter such as ioredisAdapter(new Redis()) or upstashAdapter(redis)",
     );
   }
+  // A raw ioredis client has evalsha too, but with another shape (and a
+  // `cluster` command where an adapter has a boolean): refused here rather
+  // than failing at the first call with a Redis error, or as a Cluster.
+  if (typeof options.redis.cluster === "function") {
+    throw new TickqError(
+      "BAD_OPTIONS",
+      "createTickq got a Redis client as `redis`, not an adapter: wrap it, as in ioredisAdapter(new Redis())",
+    );
+  }
   if (typeof options.jobs !== "object" || options.jobs === null) {
     throw new TickqError("BAD_OPTIONS", "createTickq needs `jobs`: an object of job name → handler");
   }

@@ -46,6 +46,25 @@ describe.each(adapterCases)("cancel scripts run twice over $name", (adapterCase)
     expect(await h.redis.get(`${h.prefix}stat:cancelled`)).toBe("1");
   });
 
+  it("cancel.lua: a queued grouped job is taken out of its group's set once; its group leaves the ring", async () => {
+    const grouped = (n: number, group: string) =>
+      JSON.stringify({ class: "x", args: [n], jid: `j${n}`, queue: "default", tickq_priority: 0, tickq_group: group });
+    await enqueue([grouped(1, "a"), grouped(2, "b")]);
+    const [one] = await h.redis.zrange(`${h.prefix}group:default b`, "0", "-1");
+    const { first, after } = await twice(
+      scripts.cancel,
+      ["queues"],
+      ["c1", 60_000, "j2", "queue:default", one!, "", ""],
+    );
+    expect(first).toBe("cancelled");
+    expect(after["group:default b"]).toBeUndefined();
+    expect(after["groups:default"]).not.toContain("b");
+    expect(after["group:default a"]).toHaveLength(2); // one member, its score
+    expect(after["stat:cancelled"]).toBe("1");
+    expect(await cancel("c2", "j2", "queue:default", one!)).toBe("gone");
+    expect(await h.redis.get(`${h.prefix}stat:cancelled`)).toBe("1");
+  });
+
   it("cancel.lua: a scheduled job is taken out of `schedule` once", async () => {
     await enqueue([job(1)], 60_000);
     const [one] = await h.redis.zrange(`${h.prefix}schedule`, "0", "-1");
