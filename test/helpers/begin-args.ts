@@ -8,6 +8,9 @@ import { ackArgs, type Outcome } from "../../src/tick/passes/ack.js";
 import { readFetched, type FetchedGroups, type FetchedJob } from "../../src/tick/passes/fetch.js";
 import { readOrderedFetched, type OrderedFetched, type OrderedGroup } from "../../src/ordered/work.js";
 import type { RedisReply } from "../../src/types.js";
+
+type ArgsOfCall<C> = C extends { types?: { args: infer A } } ? A : never;
+type KeysOfCall<C> = C extends { types?: { keys: infer K } } ? K : never;
 import type { ResultSettings } from "../../src/results/settings.js";
 
 export interface BeginOptions {
@@ -31,32 +34,38 @@ export interface BeginOptions {
   info?: string;
 }
 
-/** ARGV after the prefix. */
-export function beginArgs(o: BeginOptions): (string | number)[] {
+/** begin's ARGV by name, from the options a test sets (the rest defaulted). */
+export function beginNamed(o: BeginOptions): ArgsOfCall<typeof protocol.begin> {
   const queues = o.queues ?? ["default"];
-  const process = o.info === undefined ? undefined : { heartbeat: "h", work: "w", workers: "ws" };
-  return encode(
-    protocol.begin,
-    { ticks: "ticks", lease: "lease", process },
-    {
-      tickId: o.tick,
-      leaseMs: o.leaseMs,
-      deadMaxSize: o.deadMaxSize ?? 100,
-      deadMaxAgeSec: o.deadMaxAgeSec ?? 3_600,
-      registration: `0 ${o.leaseMs} ${queues.join(" ")}`,
-      housekeep: {
-        resurrectLimit: o.resurrectLimit ?? 100,
-        lockMs: o.lockMs ?? o.leaseMs,
-        scanLimit: o.scanLimit ?? 100,
-        scheduleLimit: o.scheduleLimit ?? 100,
-      },
-      askPolicy: false,
-      recurring: { digest: o.digest ?? "", dueLimit: o.dueLimit ?? 0, shiftMs: o.shiftMs ?? 0 },
-      info: o.info,
-      fetch: { batch: o.batch ?? 10, queues, picks: [] },
-      ordered: o.ordered ? orderedArgs(o.ordered) : undefined,
+  return {
+    tickId: o.tick,
+    leaseMs: o.leaseMs,
+    deadMaxSize: o.deadMaxSize ?? 100,
+    deadMaxAgeSec: o.deadMaxAgeSec ?? 3_600,
+    registration: `0 ${o.leaseMs} ${queues.join(" ")}`,
+    housekeep: {
+      resurrectLimit: o.resurrectLimit ?? 100,
+      lockMs: o.lockMs ?? o.leaseMs,
+      scanLimit: o.scanLimit ?? 100,
+      scheduleLimit: o.scheduleLimit ?? 100,
     },
-  ).args;
+    askPolicy: false,
+    recurring: { digest: o.digest ?? "", dueLimit: o.dueLimit ?? 0, shiftMs: o.shiftMs ?? 0 },
+    info: o.info,
+    fetch: { batch: o.batch ?? 10, queues, picks: [] },
+    ordered: o.ordered ? orderedArgs(o.ordered) : undefined,
+  };
+}
+
+/** begin's KEYS by name: as a Sidekiq process (`info` given), its process keys too. */
+export function beginKeys(o: BeginOptions): KeysOfCall<typeof protocol.begin> {
+  const process = o.info === undefined ? undefined : { heartbeat: "h", work: "w", workers: "ws" };
+  return { ticks: "ticks", lease: `tick:${o.tick}`, process };
+}
+
+/** ARGV after the prefix, encoded (for a test that needs the call's raw ARGV). */
+export function beginArgs(o: BeginOptions): (string | number)[] {
+  return encode(protocol.begin, beginKeys(o), beginNamed(o)).args;
 }
 
 /** The acks part of a step or finish, flat, through src/protocol. */

@@ -75,8 +75,7 @@ describe("the Lua protocol", () => {
     const byNumber = lua.replace("redis.call('PEXPIRE', lease, leaseMs)", "redis.call('PEXPIRE', lease, ARGV[3])");
     expect(byNumber).not.toBe(lua);
     expect(localsMismatches(byNumber, wanted)).toEqual([expect.stringContaining("ARGV[3]")]);
-    const { script, keys, args, reply } = protocol.housekeep;
-    const added = defineCall(script, keys, { ...args, extra: text }, reply);
+    const added: Call = { ...protocol.housekeep, args: { ...protocol.housekeep.args, extra: text } };
     const housekeep = readFileSync(join(LUA, "housekeep.lua"), "utf8");
     expect(localsMismatches(housekeep, argvLocalsOf(added))).toEqual([expect.stringContaining("extra")]);
   });
