@@ -10,7 +10,8 @@ import { ackArgs, type Outcome } from "../../src/tick/passes/ack.js";
 import { type FetchedGroups, type FetchedJob, readFetched } from "../../src/tick/passes/fetch.js";
 import { beginArgs } from "./begin-args.js";
 
-type ArgsOfCall<C> = C extends { types?: { args: infer A } } ? A : never;
+/** The named ARGV of a declared call. */
+export type ArgsOfCall<C> = C extends { types?: { args: infer A } } ? A : never;
 export type StepArgs = ArgsOfCall<typeof protocol.step>;
 export type FinishArgs = ArgsOfCall<typeof protocol.finish>;
 export type AckArgs = ArgOf<typeof acks>;
