@@ -5,7 +5,13 @@
 import type { ArgOf, ArgsOf, KeysOf } from "../../src/protocol/define.js";
 import type * as protocol from "../../src/protocol/index.js";
 import type { acks } from "../../src/protocol/sections.js";
-import { orderedArgs, type OrderedOutcome } from "../../src/ordered/work.js";
+import {
+  type OrderedFetched,
+  type OrderedGroup,
+  type OrderedOutcome,
+  orderedArgs,
+  readOrderedFetched,
+} from "../../src/ordered/work.js";
 import { ackArgs, type Outcome } from "../../src/tick/passes/ack.js";
 import { type FetchedGroups, type FetchedJob, readFetched } from "../../src/tick/passes/fetch.js";
 import { beginArgs } from "./begin-args.js";
@@ -126,6 +132,11 @@ export const ENQUEUE_KEYS: KeysOf<typeof protocol.enqueue.keys> = { queues: "que
 /** The fetched jobs of a decoded reply's `fetched` groups. */
 export function jobsOf(fetched: FetchedGroups | undefined): FetchedJob[] {
   return readFetched(fetched ?? []);
+}
+
+/** The ordered ids of a decoded reply's `ordered` groups. */
+export function idsOf(ordered: OrderedGroup[] | undefined): OrderedFetched[] {
+  return readOrderedFetched(ordered ?? []);
 }
 
 export { beginArgs };
