@@ -2,7 +2,7 @@
 // their arguments built by name through src/protocol, for tests that call
 // the scripts directly: a test names what it sets and leaves the rest to
 // these defaults, and reads replies by field (`reply.fetched`), never by index.
-import type { ArgOf, ArgsOf, KeysOf } from "../../src/protocol/define.js";
+import { type ArgOf, type ArgsOf, encode, type KeysOf, type TypedCall } from "../../src/protocol/define.js";
 import type * as protocol from "../../src/protocol/index.js";
 import type { acks } from "../../src/protocol/sections.js";
 import {
@@ -141,3 +141,21 @@ export function idsOf(ordered: OrderedGroup[] | undefined): OrderedFetched[] {
 
 export { beginArgs };
 export type { ArgsOf, Outcome };
+
+/** A declared call as the words of a raw EVAL (or EVALSHA, given the SHA): numkeys, KEYS, the prefix, ARGV. */
+export function evalWords<K extends object, A extends object, R>(
+  call: TypedCall<K, A, R>,
+  keys: K,
+  args: A,
+  o: { prefix: string; sha?: string },
+): (string | number)[] {
+  const encoded = encode(call, keys, args);
+  return [
+    o.sha === undefined ? "EVAL" : "EVALSHA",
+    o.sha ?? call.script.text,
+    encoded.keys.length,
+    ...encoded.keys,
+    o.prefix,
+    ...encoded.args,
+  ];
+}
