@@ -1,17 +1,17 @@
-// Tick calls' ARGV for tests that call the scripts directly, encoded through
-// src/protocol (the tick's own declaration), so a test names what it sets.
-import { decodePart, encode, encodePart } from "../../src/protocol/define.js";
-import * as protocol from "../../src/protocol/index.js";
-import { acks, fetched, ordered, orderedFetched } from "../../src/protocol/sections.js";
-import { orderedArgs, type OrderedOutcome } from "../../src/ordered/work.js";
+// begin's ARGV and KEYS by name for tests that call the scripts directly (the
+// rest of a tick's calls: tick-calls.ts), and two readers of raw parts: the
+// acks as they sit in ARGV (a test of their bytes) and a raw reply's fetched jobs.
+import { decodePart, encodePart } from "../../src/protocol/define.js";
+import type * as protocol from "../../src/protocol/index.js";
+import { acks, fetched } from "../../src/protocol/sections.js";
+import { orderedArgs } from "../../src/ordered/work.js";
 import { ackArgs, type Outcome } from "../../src/tick/passes/ack.js";
 import { readFetched, type FetchedGroups, type FetchedJob } from "../../src/tick/passes/fetch.js";
-import { readOrderedFetched, type OrderedFetched, type OrderedGroup } from "../../src/ordered/work.js";
 import type { RedisReply } from "../../src/types.js";
+import type { ResultSettings } from "../../src/results/settings.js";
 
 type ArgsOfCall<C> = C extends { types?: { args: infer A } } ? A : never;
 type KeysOfCall<C> = C extends { types?: { keys: infer K } } ? K : never;
-import type { ResultSettings } from "../../src/results/settings.js";
 
 export interface BeginOptions {
   tick: string;
@@ -63,11 +63,6 @@ export function beginKeys(o: BeginOptions): KeysOfCall<typeof protocol.begin> {
   return { ticks: "ticks", lease: `tick:${o.tick}`, process };
 }
 
-/** ARGV after the prefix, encoded (for a test that needs the call's raw ARGV). */
-export function beginArgs(o: BeginOptions): (string | number)[] {
-  return encode(protocol.begin, beginKeys(o), beginNamed(o)).args;
-}
-
 /** The acks part of a step or finish, flat, through src/protocol. */
 export function ackArgv(
   outcomes: Outcome[],
@@ -77,18 +72,7 @@ export function ackArgv(
   return encodePart(acks, ackArgs(outcomes, results, progress));
 }
 
-/** The ordered part of a tick call, flat, through src/protocol (none for no names). */
-export function orderedArgv(names: string[], outcomes?: OrderedOutcome[]): (string | number)[] {
-  const part = orderedArgs(names, outcomes);
-  return part === undefined ? [] : encodePart(ordered.item, part);
-}
-
 /** The fetched jobs of a raw reply's fetch groups, decoded through src/protocol. */
 export function fetchedJobs(groups: RedisReply | undefined): FetchedJob[] {
   return readFetched(decodePart(fetched, groups ?? []) as FetchedGroups);
-}
-
-/** The ordered ids of a raw reply's ordered groups, decoded through src/protocol. */
-export function orderedIds(groups: RedisReply | undefined): OrderedFetched[] {
-  return readOrderedFetched(decodePart(orderedFetched, groups ?? []) as OrderedGroup[]);
 }

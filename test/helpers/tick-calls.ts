@@ -14,7 +14,6 @@ import {
 } from "../../src/ordered/work.js";
 import { ackArgs, type Outcome } from "../../src/tick/passes/ack.js";
 import { type FetchedGroups, type FetchedJob, readFetched } from "../../src/tick/passes/fetch.js";
-import { beginArgs } from "./begin-args.js";
 
 /** The named ARGV of a declared call. */
 export type ArgsOfCall<C> = C extends { types?: { args: infer A } } ? A : never;
@@ -139,7 +138,6 @@ export function idsOf(ordered: OrderedGroup[] | undefined): OrderedFetched[] {
   return readOrderedFetched(ordered ?? []);
 }
 
-export { beginArgs };
 export type { ArgsOf, Outcome };
 
 /** A declared call as the words of a raw EVAL (or EVALSHA, given the SHA): numkeys, KEYS, the prefix, ARGV. */
