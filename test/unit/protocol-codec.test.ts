@@ -9,7 +9,7 @@ import * as protocol from "../../src/protocol/index.js";
 const tickKeys = { ticks: "P:ticks", lease: "P:tick:t1" };
 const common = { tickId: "t1", leaseMs: 5_000, deadMaxSize: 100, deadMaxAgeSec: 3_600 };
 const fetch = { batch: 10, queues: ["default"], picks: [] };
-const noAcks = { succeeded: [], others: [0] };
+const noAcks = { succeeded: [], others: { items: [] } };
 /** begin's reply type, as runCall gives it. */
 type Begun = NonNullable<(typeof protocol.begin)["types"]>["reply"];
 
@@ -17,8 +17,7 @@ describe("encoding a call", () => {
   it("lays a step's parts out in order, each counted section as its count then its items", () => {
     const acks = {
       succeeded: [{ queue: "default", jobs: ["a", "b"] }],
-      // The others part is laid out by src/tick/passes/ack.ts (its count may carry a results header).
-      others: [1, "r", "default", "c", "c2", 1.5],
+      others: { items: [{ code: "r", queue: "default", job: "c", updated: "c2", delay: 1.5 }] },
     };
     const { keys, args } = encode(protocol.step, tickKeys, { ...common, call: "2", acks, fetch });
     expect(keys).toEqual(["P:ticks", "P:tick:t1"]);
@@ -44,6 +43,46 @@ describe("encoding a call", () => {
       "default",
       0,
     ]);
+  });
+
+  it("carries the results trailer in the others' count value, its entries after the outcomes", () => {
+    const acks = {
+      succeeded: [{ queue: "default", jobs: ["a"] }],
+      others: {
+        items: [{ code: "d", queue: "default", job: "b", updated: "b2", delay: 0 }],
+        results: {
+          keep: 10,
+          ageSec: 86_400,
+          ttlMs: 3_600_000,
+          entries: [{ number: 1, state: "succeeded", keep: true, jid: "", members: '"tickq_duration_ms":3' }],
+        },
+      },
+    };
+    const { args } = encode(protocol.step, tickKeys, { ...common, call: "2", acks, fetch });
+    expect(args.slice(5, -4)).toEqual([
+      1,
+      "default",
+      1,
+      "a",
+      "1 1 10 86400 3600000",
+      "d",
+      "default",
+      "b",
+      "b2",
+      0,
+      1,
+      "succeeded",
+      1,
+      "",
+      '"tickq_duration_ms":3',
+    ]);
+    const without = encode(protocol.step, tickKeys, {
+      ...common,
+      call: "2",
+      acks: { ...acks, others: { items: acks.others.items } },
+      fetch,
+    });
+    expect(without.args.slice(5, -4)).toEqual([1, "default", 1, "a", 1, "d", "default", "b", "b2", 0]);
   });
 
   it("sends the Sidekiq beat exactly with the process keys, and the ordered part last", () => {
