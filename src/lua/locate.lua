@@ -68,7 +68,7 @@ if stage ~= '' then
     end
   end
   -- A priority or group set emptied since: on with the stages after its queue's list.
-  local owner = string.match(ARGV[4], '^prio:(%S+)$') or string.match(ARGV[4], '^group:(%S+) ')
+  local owner = string.match(stage, '^prio:(%S+)$') or string.match(stage, '^group:(%S+) ')
   if not at and owner then
     for k, stage in ipairs(stages) do
       if stage == 'queue:' .. owner then
