@@ -473,7 +473,7 @@ describe.each(adapterCases)("flow scripts run twice over $name", (adapterCase) =
     const [first, second] = await readsCallTwice(
       protocol.stats,
       { queues: "queues", ticks: "ticks" },
-      { flowNames: ["sync", "call"], orderedNames: [] },
+      { flowNames: ["sync", "call"], orderedNames: [], workflowNames: [] },
     );
     expect(first.flow).toEqual([
       [0, 0, 0],

@@ -161,7 +161,7 @@ describe.each(adapterCases)("ordered scripts run twice over $name", (adapterCase
     const [first, second] = await readsCallTwice(
       protocol.stats,
       { queues: "queues", ticks: "ticks" },
-      { flowNames: [], orderedNames: ["idx"] },
+      { flowNames: [], orderedNames: ["idx"], workflowNames: [] },
     );
     expect(first.ordered).toEqual([[1, 0, 1, 0]]);
     expect(second.ordered).toEqual(first.ordered);

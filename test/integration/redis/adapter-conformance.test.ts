@@ -112,7 +112,7 @@ describe("adapter conformance", () => {
       const job = (n: number) => JSON.stringify({ class: "x", args: [], jid: `j${n}`, queue: "default", retry: true });
       const t1 = tickKeys("t1");
       const noFilter = { name: "", queue: "", cursor: { at: "", jid: "", near: "", nearJid: "" } };
-      const statsArgs = { flowNames: [], orderedNames: [] };
+      const statsArgs = { flowNames: [], orderedNames: [], workflowNames: [] };
       replies.push([
         await run(
           protocol.enqueue,

@@ -133,7 +133,7 @@ describe.each(adapterCases)("order scripts run twice over $name", (adapterCase) 
     const [stats] = await readsCallTwice(
       protocol.stats,
       { queues: "queues", ticks: "ticks" },
-      { flowNames: [], orderedNames: [] },
+      { flowNames: [], orderedNames: [], workflowNames: [] },
     );
     expect(stats.queues[0]).toMatchObject({ name: "default", size: 5 });
   });

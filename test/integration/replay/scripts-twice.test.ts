@@ -181,7 +181,7 @@ describe.each(adapterCases)("each script run twice over $name", (adapterCase) =>
     await enqueue("t", [job(1)]);
     const before = await snapshot(h.redis, h.prefix);
     const keys = { queues: "queues", ticks: "ticks" };
-    const args = { flowNames: [], orderedNames: [] };
+    const args = { flowNames: [], orderedNames: [], workflowNames: [] };
     const { nowMs: _first, ...first } = await call(protocol.stats, keys, args);
     const { nowMs: _second, ...second } = await call(protocol.stats, keys, args);
     expect(await snapshot(h.redis, h.prefix)).toEqual(before);
