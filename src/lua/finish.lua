@@ -11,8 +11,9 @@
 -- KEYS: ticks lease process?keys(heartbeat work workers)
 -- ARGV: prefix tickId leaseMs deadMaxSize deadMaxAgeSec call beat?keys(number running[](tid work))
 --   acks(succeeded[](queue jobs[]) others[](code queue job updated delay)&results?(entries[](number
---   state keep jid members) keep ageSec ttlMs)) queues[] ordered?(names[] succeeded[](name ids[](id
---   fence)) others[](code name id fence extra))
+--   state keep jid members) keep ageSec ttlMs)&metrics?m(entries[](name queue entries ms waitMs
+--   durations waits) retentionSec perItem[](name ms waitMs))) queues[] ordered?(names[]
+--   succeeded[](name ids[](id fence)) others[](code name id fence extra))
 -- Returns: (nowMs left deadEvicted orderedReady? missed?[] sentOn? cancelled?[])
 -- ticks: P.."ticks"; lease: P.."tick:"..ID; process and beat: only as a Sidekiq
 -- process (lib/sidekiq/register-process.lua). call: the call number; acks:

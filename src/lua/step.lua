@@ -6,8 +6,9 @@
 -- KEYS: ticks lease process?keys(heartbeat work workers)
 -- ARGV: prefix tickId leaseMs deadMaxSize deadMaxAgeSec call beat?keys(number running[](tid work))
 --   acks(succeeded[](queue jobs[]) others[](code queue job updated delay)&results?(entries[](number
---   state keep jid members) keep ageSec ttlMs)) fetch(batch queues[] picks[]) ordered?(names[]
---   succeeded[](name ids[](id fence)) others[](code name id fence extra))
+--   state keep jid members) keep ageSec ttlMs)&metrics?m(entries[](name queue entries ms waitMs
+--   durations waits) retentionSec perItem[](name ms waitMs))) fetch(batch queues[] picks[])
+--   ordered?(names[] succeeded[](name ids[](id fence)) others[](code name id fence extra))
 -- Returns: (nowMs leaseHeld deadEvicted fetched[queue jobs[] counts[resurrections interruptions
 --   suspect doubts]] ordered?[](name first ids[] payloads[] scores[] counts[] failures[]
 --   resurrections[] suspects[] interruptions[] doubts[]) missed?[] flow?(capped fence parked)

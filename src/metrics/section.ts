@@ -90,16 +90,14 @@ export function metricsSection(
     durations: bucketsText(g.durations),
     waits: bucketsText(g.waits),
   }));
-  const perItem = inAckOrder
-    .slice(successes)
-    .map(({ ran }) =>
-      ran
-        ? {
-            name: ran.name,
-            ms: String(msText(ran.durationMs)),
-            waitMs: ran.waitMs === undefined ? "" : String(msText(ran.waitMs)),
-          }
-        : { name: "", ms: "", waitMs: "" },
-    );
+  const perItem = inAckOrder.slice(successes).map(({ ran }) =>
+    ran
+      ? {
+          name: ran.name,
+          ms: String(msText(ran.durationMs)),
+          waitMs: ran.waitMs === undefined ? "" : String(msText(ran.waitMs)),
+        }
+      : { name: "", ms: "", waitMs: "" },
+  );
   return { retentionSec: settings.retentionSec, entries, perItem };
 }

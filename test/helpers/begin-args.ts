@@ -9,6 +9,7 @@ import { ackArgs, type Outcome } from "../../src/tick/passes/ack.js";
 import { readFetched, type FetchedGroups, type FetchedJob } from "../../src/tick/passes/fetch.js";
 import type { RedisReply } from "../../src/types.js";
 import type { ResultSettings } from "../../src/results/settings.js";
+import type { MetricsSettings } from "../../src/metrics/settings.js";
 
 type ArgsOfCall<C> = C extends { types?: { args: infer A } } ? A : never;
 type KeysOfCall<C> = C extends { types?: { keys: infer K } } ? K : never;
@@ -68,8 +69,9 @@ export function ackArgv(
   outcomes: Outcome[],
   results?: ResultSettings,
   progress?: [string, string][],
+  metrics?: MetricsSettings,
 ): (string | number)[] {
-  return encodePart(acks, ackArgs(outcomes, results, progress));
+  return encodePart(acks, ackArgs(outcomes, results, progress, metrics));
 }
 
 /** The fetched jobs of a raw reply's fetch groups, decoded through src/protocol. */

@@ -85,6 +85,70 @@ describe("encoding a call", () => {
     expect(without.args.slice(5, -4)).toEqual([1, "default", 1, "a", 1, "d", "default", "b", "b2", 0]);
   });
 
+  it('carries the metrics trailer after the results one: " m<groups> <retention>", its entries after the results entries', () => {
+    const acks = {
+      succeeded: [{ queue: "default", jobs: ["a"] }],
+      others: {
+        items: [{ code: "r", queue: "default", job: "b", updated: "b2", delay: 30 }],
+        results: {
+          keep: 0,
+          ageSec: 86_400,
+          ttlMs: 3_600_000,
+          entries: [{ number: 1, state: "succeeded", keep: false, jid: "j1", members: '"tickq_result":1' }],
+        },
+        metrics: {
+          retentionSec: 3_600,
+          entries: [{ name: "x", queue: "default", entries: 1, ms: 12, waitMs: 40, durations: "3 1", waits: "4 1" }],
+          perItem: [{ name: "x", ms: "7", waitMs: "" }],
+        },
+      },
+    };
+    const { args } = encode(protocol.step, tickKeys, { ...common, call: "2", acks, fetch });
+    expect(args.slice(5, -4)).toEqual([
+      1,
+      "default",
+      1,
+      "a",
+      "1 1 0 86400 3600000 m1 3600",
+      "r",
+      "default",
+      "b",
+      "b2",
+      30,
+      1,
+      "succeeded",
+      0,
+      "j1",
+      '"tickq_result":1',
+      "x",
+      "default",
+      1,
+      12,
+      40,
+      "3 1",
+      "4 1",
+      "x",
+      "7",
+      "",
+    ]);
+    const { results: _, ...metricsOnly } = acks.others;
+    const alone = encode(protocol.step, tickKeys, {
+      ...common,
+      call: "2",
+      acks: { ...acks, others: metricsOnly },
+      fetch,
+    });
+    expect(alone.args.slice(9, 11)).toEqual(["1 m1 3600", "r"]);
+    expect(() =>
+      encode(protocol.step, tickKeys, {
+        ...common,
+        call: "2",
+        acks: { ...acks, others: { ...metricsOnly, metrics: { ...acks.others.metrics, perItem: [] } } },
+        fetch,
+      }),
+    ).toThrow(/perItem must hold one entry per item/);
+  });
+
   it("sends the Sidekiq beat exactly with the process keys, and the ordered part last", () => {
     const process = { heartbeat: "h", work: "w", workers: "ws" };
     const beat = { number: 3, running: [{ tid: "x", work: "{}" }] };
