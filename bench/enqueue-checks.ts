@@ -8,6 +8,7 @@
 import { Redis } from "ioredis";
 import { ioredisAdapter } from "../src/redis/ioredis.js";
 import { createTickq, type RedisAdapter } from "../src/index.js";
+import * as protocol from "../src/protocol/index.js";
 
 const flag = (name: string, fallback: string) => {
   const at = process.argv.indexOf(`--${name}`);
@@ -17,10 +18,13 @@ const JOBS = Number(flag("jobs", "100000"));
 const ROUNDS = Number(flag("rounds", "5"));
 const CALL = 1_000;
 
+/** Where enqueue's jobs count sits in ARGV: after the prefix and the parts before `jobs` (one value each). */
+const JOBS_AT = 1 + Object.keys(protocol.enqueue.args).indexOf("jobs");
+
 /** Answers enqueue.lua as Redis would for fresh jobs ("1" each), without a round trip. */
 const instant: RedisAdapter = {
-  evalsha: async (_sha, _keys, args) => "1".repeat(Number(args[4])),
-  eval: async (_script, _keys, args) => "1".repeat(Number(args[4])),
+  evalsha: async (_sha, _keys, args) => "1".repeat(Number(args[JOBS_AT])),
+  eval: async (_script, _keys, args) => "1".repeat(Number(args[JOBS_AT])),
 };
 
 const jobOf = (i: number) => ({

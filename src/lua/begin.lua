@@ -60,8 +60,25 @@
 -- @include lib/sidekiq/register-process.lua
 -- @include lib/tick/record-heartbeat.lua
 
+local tickId = ARGV[2]
+local leaseMs = ARGV[3]
+local deadMaxSize = tonumber(ARGV[4])
+local deadMaxAgeSec = tonumber(ARGV[5])
+local registration = ARGV[6]
+local resurrectLimit = tonumber(ARGV[7])
+local lockMs = ARGV[8]
+local scanLimit = tonumber(ARGV[9])
+local scheduleLimit = tonumber(ARGV[10])
+local askPolicy = ARGV[11] == '1'
+local digest = ARGV[12]
+local dueLimit = tonumber(ARGV[13])
+local shiftMs = tonumber(ARGV[14])
+local info = #KEYS > 2 and ARGV[15] or nil
+local fetchAt = info and 16 or 15
+local orderedAt = fetch_args_end(fetchAt)
+
 local BEGUN_MS = 3600 * 1000
-local tick, lease = ARGV[2], KEYS[2]
+local tick, lease = tickId, KEYS[2]
 local now = now_ms()
 local state, kept = call_state(lease, 1)
 if state == 'replay' then
@@ -79,24 +96,20 @@ if state == 'stale' or redis.call('HEXISTS', KEYS[1], tick) == 1 or redis.call('
 end
 
 local policy = ''
-if ARGV[11] == '1' then
+if askPolicy then
   policy = string.match(redis.call('INFO', 'memory'), 'maxmemory_policy:(%S+)') or ''
 end
 redis.call('HSET', lease, 'seq', 0)
-redis.call('PEXPIRE', lease, ARGV[3])
-redis.call('HSET', KEYS[1], tick, ARGV[6])
-heartbeat(now, ARGV[6])
-local resurrected, more_resurrect = resurrect(tick, tonumber(ARGV[7]), ARGV[8], tonumber(ARGV[9]))
-local promoted, more_delayed = promote_due(now / 1000, tonumber(ARGV[10]))
-local due = recurring_due(now + tonumber(ARGV[14]), ARGV[12], tonumber(ARGV[13]))
-local fetch_at = 15
-if #KEYS > 2 then
-  sidekiq_register(3, now, ARGV[3], ARGV[15])
-  fetch_at = 16
-end
-local batch, queues, picks = fetch_args(fetch_at)
-keep_expired_like_dead(tonumber(ARGV[4]), tonumber(ARGV[5]))
-local names = ordered_names(fetch_args_end(fetch_at))
+redis.call('PEXPIRE', lease, leaseMs)
+redis.call('HSET', KEYS[1], tick, registration)
+heartbeat(now, registration)
+local resurrected, more_resurrect = resurrect(tick, resurrectLimit, lockMs, scanLimit)
+local promoted, more_delayed = promote_due(now / 1000, scheduleLimit)
+local due = recurring_due(now + shiftMs, digest, dueLimit)
+if info then sidekiq_register(3, now, leaseMs, info) end
+local batch, queues, picks = fetch_args(fetchAt)
+keep_expired_like_dead(deadMaxSize, deadMaxAgeSec)
+local names = ordered_names(orderedAt)
 local fetched, ordered, flowed = fetch_mixed(tick, batch, queues, picks, names, now)
 local kept_reply = { now, resurrected, promoted, more_resurrect, more_delayed, without_jobs(fetched), 1, policy, due }
 local reply = { now, resurrected, promoted, more_resurrect, more_delayed, fetched, 1, policy, due }

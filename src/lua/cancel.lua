@@ -35,19 +35,25 @@
 -- @include lib/cancel/read-cancel-marks.lua
 -- @include lib/cancel/record-cancelled.lua
 
-local token, keep_ms, jid, from, job, hint, tick = ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6], ARGV[7], ARGV[8]
+local token = ARGV[2]
+local keepMs = ARGV[3]
+local jid = ARGV[4]
+local from = ARGV[5]
+local job = ARGV[6]
+local distance = ARGV[7]
+local tick = ARGV[8]
 local kept = kept_reply(token)
 if kept then return kept end
 
 -- A job in process: marked, never moved (its tick settles it, lib/tick/ack-jobs.lua).
 if string.sub(from, 1, 7) == 'inproc:' then
   local list = inproc_key(tick, string.sub(from, 8))
-  if not redis.call('LPOS', list, job) then return keep_reply(token, keep_ms, 'gone') end
+  if not redis.call('LPOS', list, job) then return keep_reply(token, keepMs, 'gone') end
   local heard = mark_cancelled(tick, jid)
   local reply = 'marked'
   if redis.call('EXISTS', P .. 'tick:' .. tick) == 0 then reply = 'orphaned'
   elseif heard == '1' then reply = 'heard' end
-  return keep_reply(token, keep_ms, reply)
+  return keep_reply(token, keepMs, reply)
 end
 
 local key = P .. from
@@ -58,7 +64,7 @@ if string.sub(from, 1, 6) == 'queue:' and order.of(job) then
   removed = order.remove(string.sub(from, 7), job) == 1
 elseif string.sub(from, 1, 6) == 'queue:' then
   local len = redis.call('LLEN', key)
-  local d = tonumber(hint)
+  local d = tonumber(distance)
   local direction = -1
   if d and d > len / 2 then direction = 1 end
   removed = redis.call('LREM', key, direction, job) == 1
@@ -69,7 +75,7 @@ elseif from == 'schedule' or from == 'retry' then
   removed = redis.call('ZREM', key, job) == 1
   state = from == 'schedule' and 'scheduled' or 'retry'
 end
-if not removed then return keep_reply(token, keep_ms, 'gone') end
+if not removed then return keep_reply(token, keepMs, 'gone') end
 -- Counts and a suspect mark kept by the job's text (lib/tick/ack-jobs.lua) end with it.
 redis.call('HDEL', P .. 'resurrections', job)
 redis.call('HDEL', P .. 'interruptions', job)
@@ -81,4 +87,4 @@ if is_flow(job) then
   flow().unstrand(job)
 end
 record_cancelled(job, state, now_ms())
-return keep_reply(token, keep_ms, 'cancelled')
+return keep_reply(token, keepMs, 'cancelled')

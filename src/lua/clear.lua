@@ -26,7 +26,10 @@
 -- @include lib/flow/claims.lua
 -- @include lib/flow/flow.lua
 
-local kept = kept_reply(ARGV[2])
+local token = ARGV[2]
+local keepMs = ARGV[3]
+
+local kept = kept_reply(token)
 if kept then return kept end
 local size = 0
 local kind = redis.call('TYPE', KEYS[1]).ok
@@ -56,4 +59,4 @@ end
 -- free slot no job sent on waits for (F.unstrand), once the list is gone:
 -- not into it.
 for _, job in ipairs(cleared) do flow().unstrand(job) end
-return keep_reply(ARGV[2], ARGV[3], tostring(size))
+return keep_reply(token, keepMs, tostring(size))

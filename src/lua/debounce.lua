@@ -19,14 +19,21 @@
 -- @include lib/common/prefix-keys.lua
 -- @include lib/expiry/stamp-expiry.lua
 
-local token_key = P .. 'deb:' .. ARGV[2]
-if not redis.call('SET', token_key, '', 'NX', 'PX', ARGV[3]) then
+local token = ARGV[2]
+local tokenMs = ARGV[3]
+local key = ARGV[4]
+local delayMs = tonumber(ARGV[5])
+local maxDelayMs = tonumber(ARGV[6])
+local jid = ARGV[7]
+local job = ARGV[8]
+
+local token_key = P .. 'deb:' .. token
+if not redis.call('SET', token_key, '', 'NX', 'PX', tokenMs) then
   return redis.call('GET', token_key)
 end
 local now = now_ms()
-local window = P .. 'debounce:' .. ARGV[4]
-local delay, max_delay, jid = tonumber(ARGV[5]), tonumber(ARGV[6]), ARGV[7]
-local job = stamp_expiry(ARGV[8], now)
+local window = P .. 'debounce:' .. key
+job = stamp_expiry(job, now)
 
 local held = redis.call('HMGET', window, 'jid', 'first', 'text')
 local first = now
@@ -40,11 +47,11 @@ if held[3] and redis.call('ZSCORE', KEYS[1], held[3]) then
   end
   jid = held[1]
 end
-local due = math.min(now + delay, first + max_delay)
+local due = math.min(now + delayMs, first + maxDelayMs)
 local text = string.sub(job, 1, -2) .. ',"created_at":' .. string.format('%.3f', now / 1000) .. '}'
 redis.call('ZADD', KEYS[1], due / 1000, text)
 redis.call('HSET', window, 'jid', jid, 'first', string.format('%.0f', first), 'text', text)
 -- Kept a minute past the window's latest end: a window never outlives its job.
 redis.call('PEXPIRE', window, math.max(due - now, 0) + 60000)
-redis.call('SET', token_key, jid, 'PX', ARGV[3])
+redis.call('SET', token_key, jid, 'PX', tokenMs)
 return jid

@@ -44,15 +44,20 @@
 
 -- The default idWindowMs (src/tick/runtime.ts): its sets of the old shape are
 -- the likeliest to hold jids pushed before a deploy.
+local token = ARGV[2]
+local tokenMs = ARGV[3]
+local idWindowMs = tonumber(ARGV[4])
+local jobsAt = 5
+
 local DEFAULT_ID_WINDOW = 86400000
 
-local token_key = P .. 'enq:' .. ARGV[2]
-if not redis.call('SET', token_key, '', 'NX', 'PX', ARGV[3]) then
+local token_key = P .. 'enq:' .. token
+if not redis.call('SET', token_key, '', 'NX', 'PX', tokenMs) then
   return redis.call('GET', token_key)
 end
 local now = now_ms()
 local stamp = string.format('%.3f', now / 1000)
-local window = tonumber(ARGV[4])
+local window = idWindowMs
 local ids = P .. 'jids'
 redis.call('ZREMRANGEBYSCORE', ids, '-inf', now)
 local legacy = {}
@@ -69,8 +74,8 @@ local function remembered(jid)
   return false
 end
 local flags, duplicates = {}, {}
-local i = 6
-for k = 1, tonumber(ARGV[5]) do
+local i = jobsAt + 1
+for k = 1, tonumber(ARGV[jobsAt]) do
   local queue, delay, at, own_jid, job = ARGV[i], tonumber(ARGV[i + 1]), tonumber(ARGV[i + 2]), ARGV[i + 3], ARGV[i + 4]
   i = i + 5
   job = stamp_expiry(job, now)
@@ -109,5 +114,5 @@ for k = 1, tonumber(ARGV[5]) do
 end
 local reply = table.concat(flags)
 if #duplicates > 0 then reply = reply .. ' ' .. table.concat(duplicates, ' ') end
-redis.call('SET', token_key, reply, 'PX', ARGV[3])
+redis.call('SET', token_key, reply, 'PX', tokenMs)
 return reply

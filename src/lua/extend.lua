@@ -29,21 +29,24 @@
 -- @include lib/results/keep-results.lua
 -- @include lib/cancel/read-cancel-marks.lua
 
-local tick = ARGV[2]
-local extended = redis.call('PEXPIRE', KEYS[1], ARGV[3])
-if extended == 1 and ARGV[4] ~= '' then redis.call('HSET', KEYS[1], 'load', ARGV[4]) end
-if extended == 1 and #KEYS > 1 then sidekiq_beat(2, now_ms(), ARGV[3], 5) end
-local at = 5
-if #KEYS > 1 then at = sidekiq_section_end(5) end
-if extended == 1 and ARGV[at] then
-  local n = tonumber(ARGV[at])
-  for k = 1, n do note_progress(ARGV[at + 2 * k - 1], ARGV[at + 2 * k]) end
-  local heard_at = at + 2 * n + 1
-  if ARGV[heard_at] then
+local tickId = ARGV[2]
+local leaseMs = ARGV[3]
+local load = ARGV[4]
+local beatAt = #KEYS > 1 and 5 or nil
+local progressAt = beatAt and sidekiq_section_end(beatAt) or 5
+local heardAt = ARGV[progressAt] and progressAt + 1 + 2 * tonumber(ARGV[progressAt]) or nil
+
+local extended = redis.call('PEXPIRE', KEYS[1], leaseMs)
+if extended == 1 and load ~= '' then redis.call('HSET', KEYS[1], 'load', load) end
+if extended == 1 and beatAt then sidekiq_beat(2, now_ms(), leaseMs, beatAt) end
+if extended == 1 and ARGV[progressAt] then
+  local at = progressAt
+  for k = 1, tonumber(ARGV[at]) do note_progress(ARGV[at + 2 * k - 1], ARGV[at + 2 * k]) end
+  if ARGV[heardAt] then
     local heard = {}
-    for k = 1, tonumber(ARGV[heard_at]) do heard[k] = ARGV[heard_at + k] end
-    note_heard(tick, heard)
+    for k = 1, tonumber(ARGV[heardAt]) do heard[k] = ARGV[heardAt + k] end
+    note_heard(tickId, heard)
   end
 end
 if extended == 0 then return { 0, {} } end
-return { 1, unheard_cancels(cancel_marks(tick)) }
+return { 1, unheard_cancels(cancel_marks(tickId)) }

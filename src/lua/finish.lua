@@ -10,14 +10,16 @@
 -- expires.
 -- KEYS: ticks lease process?keys(heartbeat work workers)
 -- ARGV: prefix tickId leaseMs deadMaxSize deadMaxAgeSec call beat?keys(number running[](tid work))
---   acks(succeeded[](queue jobs[]) others...) queues[] ordered?(names[] succeeded[](name ids[](id
---   fence)) others[](code name id fence extra))
+--   acks(succeeded[](queue jobs[]) others[](code queue job updated delay)&results?(entries[](number
+--   state keep jid members) keep ageSec ttlMs)&metrics?m(entries[](name queue entries ms waitMs
+--   durations waits) retentionSec perItem[](name ms waitMs))) queues[] ordered?(names[]
+--   succeeded[](name ids[](id fence)) others[](code name id fence extra))
 -- Returns: (nowMs left deadEvicted orderedReady? missed?[] sentOn? cancelled?[])
 -- ticks: P.."ticks"; lease: P.."tick:"..ID; process and beat: only as a Sidekiq
 -- process (lib/sidekiq/register-process.lua). call: the call number; acks:
--- lib/tick/ack-jobs.lua (others: their count, which may carry a results header and a
--- metrics header, the outcomes, then the results entries, lib/results/keep-results.lua,
--- then the metrics entries, lib/metrics/record-runs.lua); queues: the queues this tick served; ordered:
+-- lib/tick/ack-jobs.lua (others: the outcomes not succeeded; results, then metrics: the
+-- trailers riding in their count, lib/results/keep-results.lua and
+-- lib/metrics/record-runs.lua); queues: the queues this tick served; ordered:
 -- lib/ordered/state.lua, lib/ordered/ack-ids.lua (absent: no ordered names).
 -- left: jobs and ordered ids left in its lists; orderedReady: ordered ids made
 -- ready by these acks; missed: numbers of ack entries no longer listed
@@ -31,6 +33,7 @@
 -- lease is never re-created here, nor the Sidekiq heartbeat (it beats only
 -- while the lease lives; leaving twice deletes nothing more).
 -- @include lib/common/prefix-keys.lua
+-- @include lib/common/counted-args.lua
 -- @include lib/common/edit-job-text.lua
 -- @include lib/order/read-order.lua
 -- @include lib/order/queue-job.lua
@@ -54,20 +57,28 @@
 -- @include lib/ordered/ack-ids.lua
 -- @include lib/sidekiq/register-process.lua
 
-local tick, lease, seq = ARGV[2], KEYS[2], tonumber(ARGV[6])
+local tickId = ARGV[2]
+local leaseMs = ARGV[3]
+local deadMaxSize = tonumber(ARGV[4])
+local deadMaxAgeSec = tonumber(ARGV[5])
+local call = tonumber(ARGV[6])
+local beatAt = #KEYS > 2 and 7 or nil
+local acksAt = beatAt and sidekiq_section_end(beatAt) or 7
+local queuesAt = ack_args_end(acksAt)
+local orderedAt = queuesAt + 1 + tonumber(ARGV[queuesAt])
+
+local tick, lease, seq = tickId, KEYS[2], call
 local now = now_ms()
 local state, kept = call_state(lease, seq)
 if state == 'replay' then return kept end
 if state == 'stale' then return { now, 0, 0 } end
-local acks_at = 7
-if #KEYS > 2 then acks_at = sidekiq_section_end(7) end
-local i, evicted, missed, cancelled = ack(tick, acks_at, now, tonumber(ARGV[4]), tonumber(ARGV[5]), state == 'fresh')
-local names, ordered_at = ordered_names(i + 1 + tonumber(ARGV[i]))
-local ready_again, ordered_evicted = ordered_ack(tick, ordered_at, now, tonumber(ARGV[4]), tonumber(ARGV[5]))
+local _, evicted, missed, cancelled = ack(tick, acksAt, now, deadMaxSize, deadMaxAgeSec, state == 'fresh')
+local names, ordered_acks_at = ordered_names(orderedAt)
+local ready_again, ordered_evicted = ordered_ack(tick, ordered_acks_at, now, deadMaxSize, deadMaxAgeSec)
 if redis.call('GET', P .. 'resurrector') == tick then redis.call('DEL', P .. 'resurrector') end
 local left = 0
-for k = 1, tonumber(ARGV[i]) do
-  left = left + redis.call('LLEN', inproc_key(tick, ARGV[i + k]))
+for _, queue in ipairs(counted_args(queuesAt)) do
+  left = left + redis.call('LLEN', inproc_key(tick, queue))
 end
 if #names > 0 then left = left + redis.call('HLEN', oinproc_key(tick)) end
 -- A solo job still listed was abandoned running: its record stays for the resurrector.
@@ -80,7 +91,7 @@ elseif state == 'fresh' then
   redis.call('HSET', lease, 'load', left .. ' 0')
 end
 if #KEYS > 2 then
-  if left == 0 then sidekiq_leave(3) elseif state == 'fresh' then sidekiq_beat(3, now, ARGV[3], 7) end
+  if left == 0 then sidekiq_leave(3) elseif state == 'fresh' then sidekiq_beat(3, now, leaseMs, beatAt) end
 end
 local reply = { now, left, evicted + ordered_evicted, 0, missed, flow_lib and flow_lib.sent_on or 0 }
 if #cancelled > 0 then reply[7] = cancelled end

@@ -30,11 +30,18 @@
 -- @include lib/tick/resurrect-dead-ticks.lua
 -- @include lib/delayed/promote-due.lua
 
-local lease, seq = KEYS[2], tonumber(ARGV[3])
+local tickId = ARGV[2]
+local call = tonumber(ARGV[3])
+local resurrectLimit = tonumber(ARGV[4])
+local lockMs = ARGV[5]
+local scanLimit = tonumber(ARGV[6])
+local scheduleLimit = tonumber(ARGV[7])
+
+local lease, seq = KEYS[2], call
 local now = now_ms()
 local state, kept = call_state(lease, seq)
 if state == 'replay' then return kept end
 if state ~= 'fresh' then return { now, 0, 0, 0, 0, 0 } end
-local resurrected, more_resurrect = resurrect(ARGV[2], tonumber(ARGV[4]), ARGV[5], tonumber(ARGV[6]))
-local promoted, more_delayed = promote_due(now / 1000, tonumber(ARGV[7]))
+local resurrected, more_resurrect = resurrect(tickId, resurrectLimit, lockMs, scanLimit)
+local promoted, more_delayed = promote_due(now / 1000, scheduleLimit)
 return remember(lease, seq, { now, resurrected, promoted, more_resurrect, more_delayed, 1 })

@@ -9,14 +9,14 @@
 -- Replays: reads only.
 -- @include lib/common/prefix-keys.lua
 
-local most = tonumber(ARGV[2])
+local limit = tonumber(ARGV[2])
 local out = {}
 local registry = redis.call('HGETALL', KEYS[1])
 for j = 1, #registry, 2 do
   local tick = registry[j]
   local alive = redis.call('EXISTS', P .. 'tick:' .. tick)
   for _, queue in ipairs(registered_queues(registry[j + 1])) do
-    local left = most - #out / 4
+    local left = limit - #out / 4
     if left <= 0 then return out end
     -- The list's right end holds the oldest fetched job.
     local jobs = redis.call('LRANGE', inproc_key(tick, queue), -left, -1)

@@ -24,25 +24,29 @@
 -- @include lib/common/prefix-keys.lua
 
 local kicks, waiting = KEYS[1], KEYS[2]
-local op, token, ttl = ARGV[2], ARGV[3], tonumber(ARGV[5])
+local op = ARGV[2]
+local token = ARGV[3]
+local arg = ARGV[4]
+local ttlMs = tonumber(ARGV[5])
+
 local now = now_ms()
-redis.call('ZREMRANGEBYSCORE', kicks, '-inf', '(' .. (now - ttl))
-redis.call('ZREMRANGEBYSCORE', waiting, '-inf', '(' .. (now - ttl))
+redis.call('ZREMRANGEBYSCORE', kicks, '-inf', '(' .. (now - ttlMs))
+redis.call('ZREMRANGEBYSCORE', waiting, '-inf', '(' .. (now - ttlMs))
 
 if op == 'take' then
   if redis.call('ZSCORE', kicks, token) then return 1 end
   if redis.call('ZSCORE', waiting, token) then return 0 end
-  if redis.call('ZCARD', kicks) >= tonumber(ARGV[4]) then
+  if redis.call('ZCARD', kicks) >= tonumber(arg) then
     redis.call('ZADD', waiting, now, token)
-    redis.call('PEXPIRE', waiting, ttl)
+    redis.call('PEXPIRE', waiting, ttlMs)
     return 0
   end
   redis.call('ZADD', kicks, now, token)
-  redis.call('PEXPIRE', kicks, ttl)
+  redis.call('PEXPIRE', kicks, ttlMs)
   return 1
 elseif op == 'done' then
   local began = redis.call('ZSCORE', kicks, token)
-  local next_token = ARGV[4]
+  local next_token = arg
   if not began then
     if redis.call('ZSCORE', kicks, next_token) then return 1 end
     return 0
@@ -50,7 +54,7 @@ elseif op == 'done' then
   redis.call('ZREM', kicks, token)
   if redis.call('ZCOUNT', waiting, began, '+inf') == 0 then return 0 end
   redis.call('ZADD', kicks, now, next_token)
-  redis.call('PEXPIRE', kicks, ttl)
+  redis.call('PEXPIRE', kicks, ttlMs)
   return 1
 end
 redis.call('ZREM', kicks, token)

@@ -24,7 +24,11 @@
 -- running again: a job fetched while its queue was being read is found
 -- there, and the jobs kept as history: succeeded, cancelled, expired.
 
-local jid, budget = ARGV[2], tonumber(ARGV[3])
+local jid = ARGV[2]
+local budget = tonumber(ARGV[3])
+local stage = ARGV[4]
+local position = ARGV[5]
+
 local CHUNK = 500
 
 local stages = { 'running', 'schedule', 'retry', 'dead' }
@@ -53,18 +57,18 @@ stages[#stages + 1] = 'expired'
 
 -- Where to resume: the stage named, or for a queue gone from the set since,
 -- the next queue by name.
-local at, position = 1, ARGV[5]
-if ARGV[4] ~= '' then
+local at = 1
+if stage ~= '' then
   at = nil
-  for k, stage in ipairs(stages) do
-    if stage == ARGV[4] or (at == nil and string.sub(ARGV[4], 1, 6) == 'queue:' and string.sub(stage, 1, 6) == 'queue:' and stage > ARGV[4]) then
+  for k, candidate in ipairs(stages) do
+    if candidate == stage or (at == nil and string.sub(stage, 1, 6) == 'queue:' and string.sub(candidate, 1, 6) == 'queue:' and candidate > stage) then
       at = k
-      if stage ~= ARGV[4] then position = '0' end
+      if candidate ~= stage then position = '0' end
       break
     end
   end
   -- A priority or group set emptied since: on with the stages after its queue's list.
-  local owner = string.match(ARGV[4], '^prio:(%S+)$') or string.match(ARGV[4], '^group:(%S+) ')
+  local owner = string.match(stage, '^prio:(%S+)$') or string.match(stage, '^group:(%S+) ')
   if not at and owner then
     for k, stage in ipairs(stages) do
       if stage == 'queue:' .. owner then

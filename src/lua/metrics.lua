@@ -18,8 +18,13 @@
 -- A week of minutes at most (src/metrics/query.ts refuses more): a read
 -- must never hold Redis for long.
 local MAX_MINUTES = 7 * 24 * 60
-local since, till, name, queue = tonumber(ARGV[2]), tonumber(ARGV[3]), ARGV[4], ARGV[5]
-till = math.min(till, since + MAX_MINUTES - 1)
+local sinceMinute = ARGV[2]
+local untilMinute = ARGV[3]
+local name = ARGV[4]
+local queue = ARGV[5]
+local totals = ARGV[6]
+local since = tonumber(sinceMinute)
+local till = math.min(tonumber(untilMinute), since + MAX_MINUTES - 1)
 local now = now_ms()
 
 -- Whether a field is wanted: a job field of `name`, a queue field of `queue`.
@@ -61,6 +66,6 @@ for _, q in ipairs(queues) do
   latency[#latency + 1] = queue_latency_ms(q, now)
 end
 
-local totals = {}
-if ARGV[6] == '1' then totals = filtered(redis.call('HGETALL', P .. 'metrics:total')) end
-return { now, minutes, latency, totals }
+local total_fields = {}
+if totals == '1' then total_fields = filtered(redis.call('HGETALL', P .. 'metrics:total')) end
+return { now, minutes, latency, total_fields }

@@ -43,7 +43,10 @@
 -- Deleting one moves its keys' next parked job on when a key has a free
 -- slot that no job sent on waits for (lib/flow/slots.lua F.unstrand).
 
-local token, keep_ms = ARGV[2], ARGV[3]
+local token = ARGV[2]
+local keepMs = ARGV[3]
+local jobsAt = 4
+
 local kept = kept_reply(token)
 if kept then return kept end
 
@@ -51,8 +54,8 @@ local MARK = '\0tickq:moved:' .. token
 local stamp = string.format('%.3f', now_ms() / 1000)
 local marked = {}
 local flags = {}
-local i = 5
-for k = 1, tonumber(ARGV[4]) do
+local i = jobsAt + 1
+for k = 1, tonumber(ARGV[jobsAt]) do
   local from, job, action, new_text, hint = ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], ARGV[i + 4]
   i = i + 5
   if new_text == '' then new_text = job end
@@ -119,4 +122,4 @@ for key, m in pairs(marked) do
   if m.distance > m.len / 2 then direction = m.count end
   redis.call('LREM', key, direction, MARK)
 end
-return keep_reply(token, keep_ms, table.concat(flags))
+return keep_reply(token, keepMs, table.concat(flags))

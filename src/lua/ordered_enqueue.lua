@@ -21,14 +21,18 @@
 -- @include lib/common/prefix-keys.lua
 -- @include lib/ordered/state.lua
 
-local token_key = P .. 'enq:' .. ARGV[2]
-if not redis.call('SET', token_key, '', 'NX', 'PX', ARGV[3]) then
+local token = ARGV[2]
+local tokenMs = ARGV[3]
+local payloadsAt = 4
+
+local token_key = P .. 'enq:' .. token
+if not redis.call('SET', token_key, '', 'NX', 'PX', tokenMs) then
   return redis.call('GET', token_key)
 end
 local now = now_ms()
 local flags, added, named = {}, {}, {}
-local i = 5
-for k = 1, tonumber(ARGV[4]) do
+local i = payloadsAt + 1
+for k = 1, tonumber(ARGV[payloadsAt]) do
   local name, id, payload, score, delay = ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], tonumber(ARGV[i + 4])
   i = i + 5
   if score == '' then score = now end
@@ -56,5 +60,5 @@ for name, count in pairs(added) do
   if count > 0 then redis.call('INCRBY', okey(name, 'payloads'), count) end
 end
 local reply = table.concat(flags)
-redis.call('SET', token_key, reply, 'PX', ARGV[3])
+redis.call('SET', token_key, reply, 'PX', tokenMs)
 return reply

@@ -28,8 +28,18 @@
 --     fetched, so was all before them: oldest first starts over at the
 --     head, newest first is done.
 
-local key, kind, asc = KEYS[1], ARGV[2], ARGV[3] == 'asc'
-local limit, budget, name, queue = tonumber(ARGV[4]), tonumber(ARGV[5]), ARGV[6], ARGV[7]
+local kind = ARGV[2]
+local order = ARGV[3]
+local limit = tonumber(ARGV[4])
+local budget = tonumber(ARGV[5])
+local name = ARGV[6]
+local queue = ARGV[7]
+local at = ARGV[8]
+local jid = ARGV[9]
+local near = ARGV[10]
+local nearJid = ARGV[11]
+
+local key, asc = KEYS[1], order == 'asc'
 local CHUNK, NEAR, DRIFT = 200, 200, 5000
 local out, examined = {}, 0
 
@@ -48,10 +58,10 @@ end
 local function sorted_set()
   local size = redis.call('ZCARD', key)
   local rank
-  if ARGV[8] == '' then
+  if at == '' then
     rank = asc and 0 or size - 1
   else
-    local score, jid, offset = ARGV[8], ARGV[9], tonumber(ARGV[10])
+    local score, offset = at, tonumber(near)
     local first = redis.call('ZCOUNT', key, '-inf', '(' .. score)
     local run = redis.call('ZCOUNT', key, score, score)
     -- Jobs removed before B (retried, deleted) move it nearer the run's start.
@@ -110,12 +120,12 @@ end
 local function queue_list()
   local len = redis.call('LLEN', key)
   local d
-  if ARGV[8] == '' then
+  if at == '' then
     d = asc and 0 or len - 1
   else
-    d = find_near(len, tonumber(ARGV[8]), ARGV[9])
+    d = find_near(len, tonumber(at), jid)
     if not d then
-      local a = find_near(len, tonumber(ARGV[10]), ARGV[11])
+      local a = find_near(len, tonumber(near), nearJid)
       if a then d = asc and a + 1 or a - 1 else d = asc and 0 or -1 end
     end
   end

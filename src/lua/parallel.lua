@@ -21,7 +21,11 @@
 -- @include lib/common/counted-args.lua
 
 local registry, reserved = KEYS[1], KEYS[2]
-local max, reserve_ms, ids = tonumber(ARGV[2]), tonumber(ARGV[3]), counted_args(4)
+local maxLive = tonumber(ARGV[2])
+local reserveMs = tonumber(ARGV[3])
+local idsAt = 4
+
+local ids = counted_args(idsAt)
 local now = now_ms()
 redis.call('ZREMRANGEBYSCORE', reserved, '-inf', now)
 
@@ -51,12 +55,12 @@ end
 local granted = 0
 for _, id in ipairs(ids) do
   if not is_live[id] then
-    if live >= max or redis.call('ZSCORE', begun, id) then break end
-    redis.call('ZADD', reserved, now + reserve_ms, id)
+    if live >= maxLive or redis.call('ZSCORE', begun, id) then break end
+    redis.call('ZADD', reserved, now + reserveMs, id)
     live = live + 1
     is_live[id] = true
   end
   granted = granted + 1
 end
-if redis.call('EXISTS', reserved) == 1 then redis.call('PEXPIRE', reserved, reserve_ms) end
+if redis.call('EXISTS', reserved) == 1 then redis.call('PEXPIRE', reserved, reserveMs) end
 return { granted, others }

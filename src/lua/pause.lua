@@ -8,9 +8,12 @@
 -- Returns 1 if the queue is paused after the call, else 0.
 -- Replays: adding or removing one member of a set: a second run finds it
 -- done, changes nothing and answers the same.
-if ARGV[3] == '1' then
-  redis.call('SADD', KEYS[1], ARGV[2])
+local queue = ARGV[2]
+local paused = ARGV[3] == '1'
+
+if paused then
+  redis.call('SADD', KEYS[1], queue)
   return 1
 end
-redis.call('SREM', KEYS[1], ARGV[2])
+redis.call('SREM', KEYS[1], queue)
 return 0

@@ -9,9 +9,11 @@
 -- Replays: reads only.
 -- @include lib/common/prefix-keys.lua
 
+local queue = ARGV[2]
+
 local groups = {}
 for _, group in ipairs(redis.call('LRANGE', KEYS[1], 0, -1)) do
   if group ~= '' then groups[#groups + 1] = group end
 end
 table.sort(groups)
-return { redis.call('EXISTS', P .. 'prio:' .. ARGV[2]), groups }
+return { redis.call('EXISTS', P .. 'prio:' .. queue), groups }

@@ -47,16 +47,28 @@
 -- @include lib/flow/flow.lua
 -- @include lib/expiry/expire-fetched.lua
 -- @include lib/tick/fetch-jobs.lua
+-- @include lib/recurring/due-args-end.lua
 
-local lease, seq = KEYS[2], tonumber(ARGV[3])
+local tickId = ARGV[2]
+local call = tonumber(ARGV[3])
+local shiftMs = tonumber(ARGV[4])
+local pruneGraceMs = tonumber(ARGV[5])
+local digest = ARGV[6]
+local sync = ARGV[7] == '1'
+local declaredAt = 8
+local dueAt = declaredAt + 1 + 5 * tonumber(ARGV[declaredAt])
+local orphansAt = due_args_end(dueAt)
+local fetchAt = orphansAt + 1 + 2 * tonumber(ARGV[orphansAt])
+
+local lease, seq = KEYS[2], call
 local state, kept = call_state(lease, seq)
 if state == 'replay' then
-  kept[5] = with_jobs(ARGV[2], kept[5])
+  kept[5] = with_jobs(tickId, kept[5])
   return kept
 end
 if state ~= 'fresh' then return { 0, 0, {}, 0, {} } end
 local real = now_ms()
-local now, grace = real + tonumber(ARGV[4]), tonumber(ARGV[5])
+local now, grace = real + shiftMs, pruneGraceMs
 local S = P .. 'schedules:'
 local due, fps, specs, lasts, orphans = S .. 'due', S .. 'fp', S .. 'spec', S .. 'last', S .. 'orphans'
 
@@ -86,9 +98,9 @@ local function orphan(name)
   return 0
 end
 
-local pruned, i = 0, 9
+local pruned, i = 0, declaredAt + 1
 local declared = {}
-for _ = 1, tonumber(ARGV[8]) do
+for _ = 1, tonumber(ARGV[declaredAt]) do
   local name, timing, fp, spec, next_slot = ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], ARGV[i + 4]
   i = i + 5
   declared[name] = true
@@ -104,18 +116,17 @@ for _ = 1, tonumber(ARGV[8]) do
     redis.call('HSET', specs, name, spec)
   end
 end
-if ARGV[7] == '1' then
+if sync then
   for _, name in ipairs(redis.call('HKEYS', fps)) do
     if not declared[name] then pruned = pruned + orphan(name) end
   end
-  if ARGV[6] == '' then redis.call('DEL', S .. 'digest') else redis.call('SET', S .. 'digest', ARGV[6]) end
+  if digest == '' then redis.call('DEL', S .. 'digest') else redis.call('SET', S .. 'digest', digest) end
 end
 
 local stamp = string.format('%.3f', real / 1000)
 local enqueued, claimed, known = 0, {}, {}
-local m = tonumber(ARGV[i])
-i = i + 1
-for _ = 1, m do
+i = dueAt + 1
+for _ = 1, tonumber(ARGV[dueAt]) do
   local name, fp, seen, next_slot, k = ARGV[i], ARGV[i + 1], tonumber(ARGV[i + 2]), ARGV[i + 3], tonumber(ARGV[i + 4])
   local first = i + 5
   i = first + 3 * k
@@ -142,7 +153,8 @@ for _ = 1, m do
   end
 end
 
-for _ = 1, tonumber(ARGV[i]) do
+i = orphansAt
+for _ = 1, tonumber(ARGV[orphansAt]) do
   local name, seen = ARGV[i + 1], tonumber(ARGV[i + 2])
   i = i + 2
   -- Only one still marked: if another deployment declared it since, it is its to run.
@@ -150,8 +162,8 @@ for _ = 1, tonumber(ARGV[i]) do
     pruned = pruned + orphan(name)
   end
 end
-local batch, queues, picks = fetch_args(i + 1)
-local fetched, flowed = fetch(ARGV[2], batch, queues, picks)
+local batch, queues, picks = fetch_args(fetchAt)
+local fetched, flowed = fetch(tickId, batch, queues, picks)
 local expired = #expired_now > 0 and expired_now or nil
 if expired then flowed = flowed or {} end
 remember(lease, seq, { 1, enqueued, claimed, pruned, without_jobs(fetched), flowed, expired })

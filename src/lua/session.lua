@@ -9,8 +9,11 @@
 -- the session expires. Returns 1 if the session has ended, else 0.
 -- Replays: 'check' writes nothing; 'end' sets the same mark again, its
 -- lifetime at most a round trip longer, which outlives the cookie harmlessly.
-if ARGV[2] == 'end' then
-  redis.call('SET', KEYS[1], '1', 'PX', ARGV[3])
+local op = ARGV[2]
+local ms = ARGV[3]
+
+if op == 'end' then
+  redis.call('SET', KEYS[1], '1', 'PX', ms)
   return 1
 end
 return redis.call('EXISTS', KEYS[1])

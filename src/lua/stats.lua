@@ -27,6 +27,10 @@
 -- @include lib/ordered/count-sizes.lua
 -- @include lib/workflows/count-runs.lua
 
+local flowNamesAt = 2
+local orderedNamesAt = ARGV[flowNamesAt] and flowNamesAt + 1 + tonumber(ARGV[flowNamesAt]) or flowNamesAt
+local workflowNamesAt = ARGV[orderedNamesAt] and orderedNamesAt + 1 + tonumber(ARGV[orderedNamesAt]) or nil
+
 local function counter(name)
   return tonumber(redis.call('GET', P .. 'stat:' .. name)) or 0
 end
@@ -49,12 +53,12 @@ for j = 1, #registry, 2 do
   if r then running, waiting = running + tonumber(r), waiting + tonumber(w) end
 end
 
-local flow, ordered_at = {}, 2
-if ARGV[2] then flow, ordered_at = flow_sizes(2, now) end
-local ordered, workflows_at = {}, nil
-if ARGV[ordered_at] then ordered, workflows_at = ordered_sizes(ordered_at) end
+local flow = {}
+if ARGV[flowNamesAt] then flow = flow_sizes(flowNamesAt, now) end
+local ordered = {}
+if ARGV[orderedNamesAt] then ordered = ordered_sizes(orderedNamesAt) end
 local workflows = {}
-if workflows_at and ARGV[workflows_at] then workflows = workflow_counts(workflows_at) end
+if ARGV[workflowNamesAt] then workflows = workflow_counts(workflowNamesAt) end
 local due = redis.call('ZCOUNT', P .. 'schedule', '-inf', now / 1000) + redis.call('ZCOUNT', P .. 'retry', '-inf', now / 1000)
 
 return {

@@ -5,8 +5,10 @@
 -- orphaned).
 -- KEYS: ticks lease process?keys(heartbeat work workers)
 -- ARGV: prefix tickId leaseMs deadMaxSize deadMaxAgeSec call beat?keys(number running[](tid work))
---   acks(succeeded[](queue jobs[]) others...) fetch(batch queues[] picks[]) ordered?(names[]
---   succeeded[](name ids[](id fence)) others[](code name id fence extra))
+--   acks(succeeded[](queue jobs[]) others[](code queue job updated delay)&results?(entries[](number
+--   state keep jid members) keep ageSec ttlMs)&metrics?m(entries[](name queue entries ms waitMs
+--   durations waits) retentionSec perItem[](name ms waitMs))) fetch(batch queues[] picks[])
+--   ordered?(names[] succeeded[](name ids[](id fence)) others[](code name id fence extra))
 -- Returns: (nowMs leaseHeld deadEvicted fetched[queue jobs[] counts[resurrections interruptions
 --   suspect doubts]] ordered?[](name first ids[] payloads[] scores[] counts[] failures[]
 --   resurrections[] suspects[] interruptions[] doubts[]) missed?[] flow?(capped fence parked)
@@ -16,9 +18,9 @@
 -- optionally the tick's load ("/running/waiting", kept in the lease hash for
 -- stats.lua), then optionally a space and the solo marker (lib/tick/run-solo.lua:
 -- '-' clear, or the job run alone from now on, noted after the acks; absent: keep). acks:
--- lib/tick/ack-jobs.lua (others: their count, which may carry a results header and a
--- metrics header, the outcomes, then the results entries, lib/results/keep-results.lua,
--- then the metrics entries, lib/metrics/record-runs.lua); fetch: lib/tick/fetch-jobs.lua; ordered:
+-- lib/tick/ack-jobs.lua (others: the outcomes not succeeded; results, then metrics: the
+-- trailers riding in their count, lib/results/keep-results.lua and
+-- lib/metrics/record-runs.lua); fetch: lib/tick/fetch-jobs.lua; ordered:
 -- lib/ordered/state.lua, lib/ordered/ack-ids.lua (absent: no ordered names).
 -- ordered (reply): lib/ordered/fetch-ids.lua's groups, empty for a tick that
 -- serves no ordered names; missed: numbers of ack entries no longer listed
@@ -70,8 +72,18 @@
 -- @include lib/sidekiq/register-process.lua
 -- @include lib/tick/run-solo.lua
 
-local tick, lease = ARGV[2], KEYS[2]
-local seq, solo, load = call_number(ARGV[6])
+local tickId = ARGV[2]
+local leaseMs = ARGV[3]
+local deadMaxSize = tonumber(ARGV[4])
+local deadMaxAgeSec = tonumber(ARGV[5])
+local call = ARGV[6]
+local beatAt = #KEYS > 2 and 7 or nil
+local acksAt = beatAt and sidekiq_section_end(beatAt) or 7
+local fetchAt = ack_args_end(acksAt)
+local orderedAt = fetch_args_end(fetchAt)
+
+local tick, lease = tickId, KEYS[2]
+local seq, solo, load = call_number(call)
 local now = now_ms()
 local state, kept = call_state(lease, seq)
 if state == 'replay' then
@@ -80,11 +92,9 @@ if state == 'replay' then
 end
 if state == 'stale' then return { now, 0, 0, {} } end
 local held = state == 'fresh'
-local acks_at = 7
-if #KEYS > 2 then acks_at = sidekiq_section_end(7) end
-local next_arg, evicted, missed, cancelled, cancels = ack(tick, acks_at, now, tonumber(ARGV[4]), tonumber(ARGV[5]), state == 'fresh')
-local names, ordered_at = ordered_names(fetch_args_end(next_arg))
-local _, ordered_evicted = ordered_ack(tick, ordered_at, now, tonumber(ARGV[4]), tonumber(ARGV[5]))
+local _, evicted, missed, cancelled, cancels = ack(tick, acksAt, now, deadMaxSize, deadMaxAgeSec, state == 'fresh')
+local names, ordered_acks_at = ordered_names(orderedAt)
+local _, ordered_evicted = ordered_ack(tick, ordered_acks_at, now, deadMaxSize, deadMaxAgeSec)
 evicted = evicted + ordered_evicted
 -- Cancels (lib/cancel/read-cancel-marks.lua) close the reply, after every earlier field.
 local function with_cancels(reply)
@@ -94,11 +104,11 @@ local function with_cancels(reply)
   return reply
 end
 if not held then return with_cancels({ now, 0, evicted, {}, {}, missed }) end
-redis.call('PEXPIRE', lease, ARGV[3])
+redis.call('PEXPIRE', lease, leaseMs)
 note_solo(tick, solo)
-if #KEYS > 2 then sidekiq_beat(3, now, ARGV[3], 7) end
-local batch, queues, picks = fetch_args(next_arg)
-keep_expired_like_dead(tonumber(ARGV[4]), tonumber(ARGV[5]))
+if beatAt then sidekiq_beat(3, now, leaseMs, beatAt) end
+local batch, queues, picks = fetch_args(fetchAt)
+keep_expired_like_dead(deadMaxSize, deadMaxAgeSec)
 local fetched, ordered, flowed = fetch_mixed(tick, batch, queues, picks, names, now)
 local fetched_count = 0
 for g = 2, #fetched, 3 do fetched_count = fetched_count + #fetched[g] end

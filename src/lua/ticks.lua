@@ -9,10 +9,10 @@
 -- Replays: reads only.
 -- @include lib/common/prefix-keys.lua
 
-local most = tonumber(ARGV[2])
+local limit = tonumber(ARGV[2])
 local out = {}
 local registry = redis.call('HGETALL', KEYS[1])
-for j = 1, math.min(#registry, most * 2), 2 do
+for j = 1, math.min(#registry, limit * 2), 2 do
   local tick, registration = registry[j], registry[j + 1]
   local started, lease = string.match(registration, '^(%S+)%s+(%S+)')
   local queues = registered_queues(registration)

@@ -13,11 +13,16 @@
 -- @include lib/common/prefix-keys.lua
 -- @include lib/workflows/run-state.lua
 
-local token_key = P .. 'wf:evt:' .. ARGV[2]
-if not redis.call('SET', token_key, '', 'NX', 'PX', ARGV[3]) then
+local token = ARGV[2]
+local tokenMs = ARGV[3]
+local event = ARGV[4]
+local match = ARGV[5]
+local data = ARGV[6]
+
+local token_key = P .. 'wf:evt:' .. token
+if not redis.call('SET', token_key, '', 'NX', 'PX', tokenMs) then
   return tonumber(redis.call('GET', token_key))
 end
-local event, match, data = ARGV[4], ARGV[5], ARGV[6]
 local now = now_ms()
 local resolved = 0
 for _, member in ipairs(redis.call('SMEMBERS', KEYS[1])) do
@@ -38,5 +43,5 @@ for _, member in ipairs(redis.call('SMEMBERS', KEYS[1])) do
     redis.call('SREM', KEYS[1], member)
   end
 end
-redis.call('SET', token_key, resolved, 'PX', ARGV[3])
+redis.call('SET', token_key, resolved, 'PX', tokenMs)
 return resolved

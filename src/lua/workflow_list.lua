@@ -11,7 +11,9 @@
 -- @include lib/common/prefix-keys.lua
 -- @include lib/workflows/run-state.lua
 
-local name, offset, limit = ARGV[2], tonumber(ARGV[3]), tonumber(ARGV[4])
+local name = ARGV[2]
+local offset = tonumber(ARGV[3])
+local limit = tonumber(ARGV[4])
 local scan = math.max(limit, 1000)
 local ids = redis.call('ZREVRANGE', KEYS[1], offset, offset + scan - 1)
 local runs, next = {}, -1

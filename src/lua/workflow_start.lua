@@ -10,7 +10,9 @@
 -- @include lib/common/prefix-keys.lua
 -- @include lib/workflows/run-state.lua
 
-local id, name, input = ARGV[2], ARGV[3], ARGV[4]
+local id = ARGV[2]
+local name = ARGV[3]
+local input = ARGV[4]
 local existing = redis.call('HGET', KEYS[1], 'name')
 if existing then return existing end
 local now = now_ms()

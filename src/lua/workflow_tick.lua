@@ -24,18 +24,24 @@
 -- @include lib/workflows/commit-runs.lua
 -- @include lib/workflows/claim-runs.lua
 
-local lease, tick, seq = KEYS[2], ARGV[2], tonumber(ARGV[3])
+local tickId = ARGV[2]
+local call = tonumber(ARGV[3])
+local claim = tonumber(ARGV[4])
+local retentionMs = tonumber(ARGV[5])
+local commitsAt = 6
+
+local lease, tick, seq = KEYS[2], tickId, call
 local last = redis.call('HGET', lease, 'wseq')
 if redis.call('EXISTS', lease) == 0 then return { 0, now_ms(), {}, {}, 0, {} } end
 if last and tonumber(last) == seq then return (decode_reply(redis.call('HGET', lease, 'wreply'))) end
 if last and tonumber(last) > seq then return { 1, now_ms(), {}, {}, 0, {} } end
 local now = now_ms()
-local committed, i = {}, 7
-for k = 1, tonumber(ARGV[6]) do
+local committed, i = {}, commitsAt + 1
+for k = 1, tonumber(ARGV[commitsAt]) do
   i, committed[k] = wf_commit_one(tick, i, now)
 end
-wf_expire(now - tonumber(ARGV[5]))
-local claimed, more = wf_claim(tick, tonumber(ARGV[4]), now)
+wf_expire(now - retentionMs)
+local claimed, more = wf_claim(tick, claim, now)
 local cancel_key = wf_key('cancel', tick)
 local cancelled = redis.call('SMEMBERS', cancel_key)
 redis.call('DEL', cancel_key)

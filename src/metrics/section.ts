@@ -1,4 +1,5 @@
-// The metrics section of an ack (lib/metrics/record-runs.lua), announced as
+// The metrics section of an ack (lib/metrics/record-runs.lua): the others'
+// metrics trailer (src/protocol/sections.ts `acks`), announced as
 // " mG RETENTION" after the others count. The successes come as G groups,
 // one per queue and job name (src/tick/passes/ack.ts puts each group's
 // entries next to each other), summed here so the script adds a handful of
@@ -6,6 +7,8 @@
 // summed run time, summed wait, and the duration and wait buckets as "K N K N …"
 // (K from 1, N jobs in it). Then per other outcome, in order: its name ('' when
 // it did not run: put back, unrunnable), run time and wait in ms ('' unknown).
+import type { ArgOf } from "../protocol/define.js";
+import type { acks } from "../protocol/sections.js";
 import type { Outcome } from "../tick/passes/ack.js";
 import { BUCKET_BOUNDS_MS, BUCKET_COUNT } from "./buckets.js";
 import type { MetricsSettings } from "./settings.js";
@@ -46,12 +49,15 @@ function bucketsText(counts: number[]): string {
   return text;
 }
 
+/** The metrics trailer of an ack's others, as src/protocol/sections.ts `acks` declares it. */
+export type MetricsTrailer = NonNullable<ArgOf<typeof acks>["others"]["metrics"]>;
+
 /** `inAckOrder`: the successes (grouped as ackArgs groups them), then the `others` other outcomes. */
 export function metricsSection(
   inAckOrder: readonly Outcome[],
   others: number,
   settings: MetricsSettings | undefined,
-): { header: string; args: (string | number)[] } | undefined {
+): MetricsTrailer | undefined {
   if (!settings || inAckOrder.length === 0) return undefined;
   const successes = inAckOrder.length - others;
   const groups: Group[] = [];
@@ -75,14 +81,23 @@ export function metricsSection(
     group.waitMs += wait;
     (group.waits[bucketOf(wait) - 1] as number)++;
   }
-  const args: (string | number)[] = [];
-  for (const g of groups) {
-    args.push(g.name, g.queue, g.entries, g.ms, g.waitMs, bucketsText(g.durations), bucketsText(g.waits));
-  }
-  for (let k = successes; k < inAckOrder.length; k++) {
-    const ran = (inAckOrder[k] as Outcome).ran;
-    if (ran) args.push(ran.name, msText(ran.durationMs), ran.waitMs === undefined ? "" : msText(ran.waitMs));
-    else args.push("", "", "");
-  }
-  return { header: `m${groups.length} ${settings.retentionSec}`, args };
+  const entries = groups.map((g) => ({
+    name: g.name,
+    queue: g.queue,
+    entries: g.entries,
+    ms: g.ms,
+    waitMs: g.waitMs,
+    durations: bucketsText(g.durations),
+    waits: bucketsText(g.waits),
+  }));
+  const perItem = inAckOrder.slice(successes).map(({ ran }) =>
+    ran
+      ? {
+          name: ran.name,
+          ms: String(msText(ran.durationMs)),
+          waitMs: ran.waitMs === undefined ? "" : String(msText(ran.waitMs)),
+        }
+      : { name: "", ms: "", waitMs: "" },
+  );
+  return { retentionSec: settings.retentionSec, entries, perItem };
 }

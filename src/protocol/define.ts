@@ -20,9 +20,26 @@ export type ArgSpec =
   | { readonly kind: "group"; readonly fields: Fields }
   | { readonly kind: "counted"; readonly item: ArgSpec }
   | { readonly kind: "optional"; readonly item: ArgSpec; readonly when: "keys" | "last" }
-  /** A run of values whose layout a Lua library reads on its own (its header says how); its length is in them. */
-  | { readonly kind: "spread" };
+  /** A counted section whose count value may carry its trailers' headers; their entries follow the items, in order. */
+  | { readonly kind: "trailed"; readonly item: ArgSpec; readonly trailers: readonly Trailer[] };
 export type Fields = { readonly [name: string]: ArgSpec };
+
+/**
+ * An optional trailer of a counted section: when present, the section's
+ * count value goes on with " <tag><entries' count> <field> …" (one ARGV
+ * value, the fields plain values; trailers in declared order), and its
+ * entries follow the section's items (and the entries of the trailers before
+ * it). `perItem`: entries that follow the counted ones, one per item of the
+ * section, so their count is the section's and is not sent.
+ */
+export interface Trailer {
+  readonly name: string;
+  /** Marks the header where the trailers' headers could be told apart only by it ("m": " m<entries> …"). */
+  readonly tag?: string;
+  readonly fields: { readonly [name: string]: Value };
+  readonly entries: ArgSpec;
+  readonly perItem?: ArgSpec;
+}
 
 export type KeySpec = { readonly kind: "key" } | { readonly kind: "keys"; readonly names: readonly string[] };
 export type KeyFields = { readonly [name: string]: KeySpec };
@@ -52,7 +69,21 @@ export const group = <F extends Fields>(fields: F) => ({ kind: "group", fields }
 export const counted = <I extends ArgSpec>(item: I) => ({ kind: "counted", item }) as const;
 export const optional = <I extends ArgSpec>(item: I, when: "keys" | "last") =>
   ({ kind: "optional", item, when }) as const;
-export const spread = { kind: "spread" } as const;
+/** One trailer of a `trailed` section; `const` keeps its name a literal for the section's type. */
+export const trailer = <
+  const N extends string,
+  F extends { readonly [name: string]: Value },
+  E extends ArgSpec,
+  P extends ArgSpec | undefined = undefined,
+>(spec: {
+  name: N;
+  tag?: string;
+  fields: F;
+  entries: E;
+  perItem?: P;
+}) => spec as { name: N; tag?: string; fields: F; entries: E } & (P extends ArgSpec ? { perItem: P } : unknown);
+export const trailed = <I extends ArgSpec, const T extends readonly Trailer[]>(item: I, ...trailers: T) =>
+  ({ kind: "trailed", item, trailers }) as const;
 export const key = { kind: "key" } as const;
 export const keyGroup = <const N extends readonly string[]>(...names: N) => ({ kind: "keys", names }) as const;
 export const value = { kind: "value" } as const;
@@ -77,9 +108,20 @@ export type ArgOf<S> = S extends { kind: "text" }
           ? readonly ArgOf<I>[]
           : S extends { kind: "optional"; item: infer I }
             ? ArgOf<I> | undefined
-            : S extends { kind: "spread" }
-              ? readonly (string | number)[]
+            : S extends { kind: "trailed"; item: infer I; trailers: infer T }
+              ? TrailedOf<I, T>
               : never;
+/** A trailed section's value: its items, and each trailer (its fields and entries) when present. */
+type TrailedOf<I, T> = T extends readonly Trailer[]
+  ? Simplify<{ items: readonly ArgOf<I>[] } & { [K in T[number] as K["name"]]?: TrailerOf<K> }>
+  : never;
+type TrailerOf<T> = T extends { fields: infer F; entries: infer E }
+  ? Simplify<
+      ArgsOf<F> & { entries: readonly ArgOf<E>[] } & (T extends { perItem: infer P extends ArgSpec }
+          ? { perItem: readonly ArgOf<P>[] }
+          : unknown)
+    >
+  : never;
 export type ArgsOf<F> = Simplify<
   { [K in keyof F as F[K] extends { kind: "optional" } ? never : K]: ArgOf<F[K]> } & {
     [K in keyof F as F[K] extends { kind: "optional" } ? K : never]?: ArgOf<F[K]>;
@@ -237,12 +279,43 @@ function put(name: string, part: string, spec: ArgSpec, value: unknown, out: (st
     case "optional":
       if (value !== undefined) put(name, part, spec.item, value, out);
       return;
-    case "spread":
-      if (!Array.isArray(value) || value.some((v) => typeof v !== "string" && typeof v !== "number"))
-        throw bad(name, `${part} must be an array of strings and numbers`);
-      out.push(...(value as (string | number)[]));
+    case "trailed":
+      putTrailed(name, part, spec, value, out);
       return;
   }
+}
+
+/** The count (a number, or "<count> <entries> <field> …" per trailer present), the items, each trailer's entries. */
+function putTrailed(
+  name: string,
+  part: string,
+  spec: { readonly item: ArgSpec; readonly trailers: readonly Trailer[] },
+  value: unknown,
+  out: (string | number)[],
+): void {
+  const section = (value ?? {}) as Record<string, unknown>;
+  const { items } = section;
+  if (!Array.isArray(items)) throw bad(name, `${part}.items must be an array`);
+  const header: (string | number)[] = [items.length];
+  const tails: (string | number)[] = [];
+  for (const t of spec.trailers) {
+    const present = section[t.name] as Record<string, unknown> | undefined;
+    if (present === undefined) continue;
+    const at = `${part}.${t.name}`;
+    const { entries, perItem } = present;
+    if (!Array.isArray(entries)) throw bad(name, `${at}.entries must be an array`);
+    header.push(`${t.tag ?? ""}${entries.length}`);
+    for (const [field, s] of Object.entries(t.fields)) put(name, `${at}.${field}`, s, present[field], header);
+    for (const entry of entries) put(name, `${at}.entries`, t.entries, entry, tails);
+    if (t.perItem) {
+      if (!Array.isArray(perItem) || perItem.length !== items.length)
+        throw bad(name, `${at}.perItem must hold one entry per item (${items.length})`);
+      for (const entry of perItem) put(name, `${at}.perItem`, t.perItem, entry, tails);
+    }
+  }
+  out.push(header.length > 1 ? header.join(" ") : items.length);
+  for (const item of items) put(name, part, spec.item, item, out);
+  out.push(...tails);
 }
 
 function bad(name: string, why: string): TickqError {

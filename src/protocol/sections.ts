@@ -9,7 +9,8 @@ import {
   maybe,
   number,
   optional,
-  spread,
+  trailed,
+  trailer,
   text,
   tuple,
   groups,
@@ -28,14 +29,38 @@ export const housekeep = group({ resurrectLimit: number, lockMs: number, scanLim
 export const fetch = group({ batch: number, queues: counted(text), picks: counted(number) });
 
 /**
- * lib/tick/ack-jobs.lua: successes grouped by queue (one argument a job), then the other outcomes:
- * their count, which may carry a results header after a space and a metrics header (" mN RETENTION"),
- * the outcomes (code, queue, job, updated, delay each), the results entries the header counts
- * (lib/results/keep-results.lua), and the metrics entries (lib/metrics/record-runs.lua).
+ * lib/tick/ack-jobs.lua: successes grouped by queue (one argument a job), then the other outcomes
+ * (code, queue, job, updated text or patch, delay in seconds each). Their count may carry two trailers,
+ * in this order. Results (lib/results/keep-results.lua): how many results entries follow the outcomes,
+ * how many succeeded jobs to keep, for how many seconds, and how long an awaited result lives (ms).
+ * Metrics (lib/metrics/record-runs.lua), " m<groups> <retention s>": the successes summed per queue and
+ * job name (src/metrics/section.ts), then per other outcome its name, run time and wait ('' unmeasured).
  */
 export const acks = group({
   succeeded: counted(group({ queue: text, jobs: counted(text) })),
-  others: spread,
+  others: trailed(
+    group({ code: text, queue: text, job: text, updated: text, delay: number }),
+    trailer({
+      name: "results",
+      fields: { keep: number, ageSec: number, ttlMs: number },
+      entries: group({ number, state: text, keep: flag, jid: text, members: text }),
+    }),
+    trailer({
+      name: "metrics",
+      tag: "m",
+      fields: { retentionSec: number },
+      entries: group({
+        name: text,
+        queue: text,
+        entries: number,
+        ms: number,
+        waitMs: number,
+        durations: text,
+        waits: text,
+      }),
+      perItem: group({ name: text, ms: text, waitMs: text }),
+    }),
+  ),
 });
 
 /** lib/ordered/state.lua and lib/ordered/ack-ids.lua: the ordered names a tick serves and its ordered acks; absent for a tick without ordered jobs. */

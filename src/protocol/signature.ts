@@ -4,9 +4,14 @@
 //   Returns: (nowMs fetched[queue jobs[] counts[…]] due?(…))
 // name(a b): a group or tuple; name[]: a counted section (ARGV) or an array
 // (reply), name[](a b) of groups; name[a b]: a flat array of repeated groups;
+// name[](a b)&t?(entries[](c d) e f): a counted section with an optional
+// trailer t, whose entries' count and fields e f ride in the section's count
+// value (space-separated) and whose entries follow the items; &t?m(…): the
+// entries' count goes marked "m…"; perItem[](…) inside: entries after the
+// counted ones, one per item; several &t?(…): trailers in that order;
 // name?: may be absent (ARGV: when ARGV goes on; reply: a missing trailing
 // field); name?keys: present exactly when the optional KEYS are given.
-import type { ArgSpec, Call, Fields, KeyFields, ReplyFields, ReplySpec } from "./define.js";
+import type { ArgSpec, Call, Fields, KeyFields, ReplyFields, ReplySpec, Trailer } from "./define.js";
 
 export interface Signature {
   keys: string;
@@ -42,11 +47,16 @@ function arg(name: string, spec: ArgSpec): string {
       return arg(`${name}[]`, spec.item);
     case "optional":
       return arg(`${name}?${spec.when === "keys" ? "keys" : ""}`, spec.item);
-    case "spread":
-      return `${name}...`;
+    case "trailed":
+      return `${arg(`${name}[]`, spec.item)}${spec.trailers.map(trailerOf).join("")}`;
     default:
       return name;
   }
+}
+
+function trailerOf(t: Trailer): string {
+  const perItem = t.perItem ? ` ${arg("perItem[]", t.perItem)}` : "";
+  return `&${t.name}?${t.tag ?? ""}(${arg("entries[]", t.entries)} ${argFields(t.fields)}${perItem})`;
 }
 
 function replyFields(fields: ReplyFields): string {

@@ -12,10 +12,12 @@ import { AWAITED_RESULT_TTL_MS, type ResultSettings } from "./settings.js";
 /** The job field enqueueAndWait sets: its tick writes the outcome to `result:JID`. */
 export const AWAIT_FIELD = "tickq_await";
 
-interface Entry {
+/** One results entry (lib/results/keep-results.lua). */
+export interface Entry {
   /** The ack entry's number (from 1, in ackOrder). */
   number: number;
-  state: "succeeded" | "dead" | "failed";
+  /** "progress" for a running job's progress (entry number 0; `members` is then the value). */
+  state: "succeeded" | "dead" | "failed" | "progress";
   keep: boolean;
   /** The awaited job's jid, "" when nobody waits for it. */
   jid: string;
@@ -106,28 +108,32 @@ export function needsSection(
   );
 }
 
-/**
- * The results section for outcomes in ack order: `header` goes after the
- * others count ("n header"), `args` after the others; undefined: no section.
- */
+/** The results trailer of an ack (src/protocol/sections.ts `acks`): the settings, then one entry per result. */
+export interface ResultTrailer {
+  keep: number;
+  ageSec: number;
+  ttlMs: number;
+  entries: Entry[];
+}
+
+/** The results trailer for outcomes in ack order; undefined: no entry, so no trailer. */
 export function resultSection(
   inAckOrder: Outcome[],
   settings: ResultSettings,
   progress: [string, string][] = [],
-): { header: string; args: (string | number)[] } | undefined {
-  const args: (string | number)[] = [];
-  let m = 0;
+): ResultTrailer | undefined {
   // Entry 0: a running job's progress (jid, value), written whatever happened to the acks.
-  for (const [jid, value] of progress) {
-    m++;
-    args.push(0, "progress", 0, jid, value);
-  }
+  const entries: Entry[] = progress.map(([jid, value]) => ({
+    number: 0,
+    state: "progress",
+    keep: false,
+    jid,
+    members: value,
+  }));
   inAckOrder.forEach((o, k) => {
     const entry = entryOf(o, k + 1, settings);
-    if (!entry) return;
-    m++;
-    args.push(entry.number, entry.state, entry.keep ? 1 : 0, entry.jid, entry.members);
+    if (entry) entries.push(entry);
   });
-  if (m === 0) return undefined;
-  return { header: `${m} ${settings.keepCount} ${settings.keepAgeSec} ${AWAITED_RESULT_TTL_MS}`, args };
+  if (entries.length === 0) return undefined;
+  return { keep: settings.keepCount, ageSec: settings.keepAgeSec, ttlMs: AWAITED_RESULT_TTL_MS, entries };
 }

@@ -16,6 +16,18 @@ export interface ScriptCalls {
   twice(script: LuaScript, keys: string[], args: (string | number)[]): Promise<{ first: RedisReply; after: Snapshot }>;
   /** For a read (its reply may carry the clock): runs it twice, asserts neither run wrote anything; both replies. */
   readsTwice(script: LuaScript, keys: string[], args: (string | number)[]): Promise<[RedisReply[], RedisReply[]]>;
+  /** Runs a declared call (src/protocol): keys and args by name, the reply decoded. */
+  call<Keys extends object, Args extends object, Reply>(
+    call: TypedCall<Keys, Args, Reply>,
+    keys: Keys,
+    args: Args,
+  ): Promise<Reply>;
+  /** `readsTwice` for a declared call: both replies decoded. */
+  readsCallTwice<Keys extends object, Args extends object, Reply>(
+    call: TypedCall<Keys, Args, Reply>,
+    keys: Keys,
+    args: Args,
+  ): Promise<[Reply, Reply]>;
   /** `twice` for a declared call (src/protocol): keys and args by name, the first reply decoded. */
   callTwice<Keys extends object, Args extends object, Reply>(
     call: TypedCall<Keys, Args, Reply>,
@@ -42,9 +54,35 @@ export function scriptCalls(h: Harness): ScriptCalls {
     expect(second).toEqual(first);
     return { first, after };
   };
+  const readsTwice: ScriptCalls["readsTwice"] = async (script, keys, args) => {
+    const before = await snapshot(h.redis, h.prefix);
+    const first = await run(script, keys, args);
+    expect(await snapshot(h.redis, h.prefix), "the first run wrote").toEqual(before);
+    const second = await run(script, keys, args);
+    expect(await snapshot(h.redis, h.prefix), "the second run wrote").toEqual(before);
+    return [first as RedisReply[], second as RedisReply[]];
+  };
   return {
     run,
     twice,
+    readsTwice,
+    async call<Keys extends object, Args extends object, Reply>(
+      call: TypedCall<Keys, Args, Reply>,
+      keys: Keys,
+      args: Args,
+    ) {
+      const encoded = encode(call, keys, args);
+      return decode(call, await run(call.script, encoded.keys, encoded.args)) as Reply;
+    },
+    async readsCallTwice<Keys extends object, Args extends object, Reply>(
+      call: TypedCall<Keys, Args, Reply>,
+      keys: Keys,
+      args: Args,
+    ) {
+      const encoded = encode(call, keys, args);
+      const [first, second] = await readsTwice(call.script, encoded.keys, encoded.args);
+      return [decode(call, first), decode(call, second)] as [Reply, Reply];
+    },
     async callTwice<Keys extends object, Args extends object, Reply>(
       call: TypedCall<Keys, Args, Reply>,
       keys: Keys,
@@ -53,14 +91,6 @@ export function scriptCalls(h: Harness): ScriptCalls {
       const encoded = encode(call, keys, args);
       const { first, after } = await twice(call.script, encoded.keys, encoded.args);
       return { first: decode(call, first) as Reply, after };
-    },
-    async readsTwice(script, keys, args) {
-      const before = await snapshot(h.redis, h.prefix);
-      const first = await run(script, keys, args);
-      expect(await snapshot(h.redis, h.prefix), "the first run wrote").toEqual(before);
-      const second = await run(script, keys, args);
-      expect(await snapshot(h.redis, h.prefix), "the second run wrote").toEqual(before);
-      return [first as RedisReply[], second as RedisReply[]];
     },
   };
 }

@@ -14,7 +14,6 @@ import type { FetchedJob } from "../../src/tick/passes/fetch.js";
 import { housekeepArgs } from "../../src/tick/passes/housekeep.js";
 import { fetchArgs } from "../../src/tick/queue-order.js";
 import { asArray, asNumber, runScript } from "../../src/redis/adapter.js";
-import { scripts } from "../../src/lua/index.js";
 import type { RedisAdapter, RedisReply } from "../../src/types.js";
 import {
   compare,
@@ -29,6 +28,7 @@ import {
 } from "./job-model.js";
 import { deleteUnder, sleep, uniquePrefix } from "./redis.js";
 import { fetchedJobs } from "../helpers/begin-args.js";
+import { ENQUEUE_KEYS } from "./tick-calls.js";
 import { encode } from "../../src/protocol/define.js";
 import * as protocol from "../../src/protocol/index.js";
 
@@ -289,18 +289,23 @@ class World {
 
   private async runEnqueue(args: (string | number)[]): Promise<RedisReply> {
     const keys = [`${this.prefix}queues`, `${this.prefix}schedule`];
-    return runScript(this.adapter, scripts.enqueue, keys, [this.prefix, ...args], { count: 0 }, 10_000);
+    return runScript(this.adapter, protocol.enqueue.script, keys, [this.prefix, ...args], { count: 0 }, 10_000);
   }
 
   private async enqueue(entries: EnqueueEntry[]): Promise<void> {
     const token = `${this.tag}-e${this.enqueues.length + 1}`;
-    const args = [
+    const args = encode(protocol.enqueue, ENQUEUE_KEYS, {
       token,
-      REPLAY_WINDOW_MS,
-      ID_WINDOW_MS,
-      entries.length,
-      ...entries.flatMap((e) => [e.queue, e.delay, e.at, e.own ? e.jid : "", e.json]),
-    ];
+      tokenMs: REPLAY_WINDOW_MS,
+      idWindowMs: ID_WINDOW_MS,
+      jobs: entries.map((e) => ({
+        queue: e.queue,
+        delayMs: e.delay,
+        atMs: e.at,
+        jid: e.own ? e.jid : "",
+        job: e.json,
+      })),
+    }).args;
     const reply = await this.runEnqueue(args);
     this.enqueues.push({ args, reply });
     let flags = "";
@@ -443,7 +448,14 @@ class World {
 
   private async send(tick: Tick, c: Call): Promise<RedisReply[]> {
     const keys = [`${this.prefix}ticks`, `${this.prefix}tick:${tick.id}`];
-    const reply = await runScript(this.adapter, scripts[c.kind], keys, [this.prefix, ...c.args], { count: 0 }, 10_000);
+    const reply = await runScript(
+      this.adapter,
+      protocol[c.kind].script,
+      keys,
+      [this.prefix, ...c.args],
+      { count: 0 },
+      10_000,
+    );
     this.apply(tick, c, reply);
     return asArray(reply, c.kind);
   }

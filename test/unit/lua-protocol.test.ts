@@ -1,14 +1,17 @@
 // Every entry script's .lua header against its declaration in src/protocol:
 // the KEYS, ARGV and Returns signature lines must be the ones the
-// declaration renders, and no TypeScript outside src/protocol reads a
-// script's reply by position. Mutated copies show the check fails when
-// either side changes alone.
+// declaration renders; its ARGV is read into locals named as the
+// declaration names the parts (at the ARGV index the declaration puts
+// them, where that index is fixed), and nowhere else by a literal index;
+// no TypeScript outside src/protocol reads a script's reply by position.
+// Mutated copies show the checks fail when either side changes alone.
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { counted, defineCall, group, key, number, text, tuple, type Call } from "../../src/protocol/define.js";
 import * as protocol from "../../src/protocol/index.js";
 import { signatureOf, type Signature } from "../../src/protocol/signature.js";
+import { argvLocalsOf, localsMismatches } from "../helpers/lua-locals.js";
 
 const LUA = join(import.meta.dirname, "../../src/lua");
 const SRC = join(import.meta.dirname, "../../src");
@@ -54,6 +57,27 @@ describe("the Lua protocol", () => {
   it.each(entryScripts)("%s.lua's header names the KEYS, ARGV and reply its declaration does", (name) => {
     const lua = readFileSync(join(LUA, `${name}.lua`), "utf8");
     expect(mismatches(lua, declared[name]!)).toEqual([]);
+  });
+
+  it.each(entryScripts)("%s.lua reads its ARGV into locals named and placed as its declaration says", (name) => {
+    const lua = readFileSync(join(LUA, `${name}.lua`), "utf8");
+    expect(localsMismatches(lua, argvLocalsOf(declared[name]!))).toEqual([]);
+  });
+
+  it("fails for locals that drift from the declaration: renamed, moved, or an ARGV read by number elsewhere", () => {
+    const lua = readFileSync(join(LUA, "step.lua"), "utf8");
+    const wanted = argvLocalsOf(protocol.step);
+    expect(localsMismatches(lua, wanted)).toEqual([]);
+    const renamed = lua.replace("local deadMaxSize = ", "local deadMax = ");
+    expect(localsMismatches(renamed, wanted)).toEqual([expect.stringContaining("deadMaxSize")]);
+    const moved = lua.replace("local leaseMs = ARGV[3]", "local leaseMs = ARGV[4]");
+    expect(localsMismatches(moved, wanted)).toEqual([expect.stringContaining("ARGV[3]")]);
+    const byNumber = lua.replace("redis.call('PEXPIRE', lease, leaseMs)", "redis.call('PEXPIRE', lease, ARGV[3])");
+    expect(byNumber).not.toBe(lua);
+    expect(localsMismatches(byNumber, wanted)).toEqual([expect.stringContaining("ARGV[3]")]);
+    const added: Call = { ...protocol.housekeep, args: { ...protocol.housekeep.args, extra: text } };
+    const housekeep = readFileSync(join(LUA, "housekeep.lua"), "utf8");
+    expect(localsMismatches(housekeep, argvLocalsOf(added))).toEqual([expect.stringContaining("extra")]);
   });
 
   it("fails for a header changed alone: two ARGV names swapped", () => {

@@ -9,7 +9,7 @@ import * as protocol from "../../src/protocol/index.js";
 const tickKeys = { ticks: "P:ticks", lease: "P:tick:t1" };
 const common = { tickId: "t1", leaseMs: 5_000, deadMaxSize: 100, deadMaxAgeSec: 3_600 };
 const fetch = { batch: 10, queues: ["default"], picks: [] };
-const noAcks = { succeeded: [], others: [0] };
+const noAcks = { succeeded: [], others: { items: [] } };
 /** begin's reply type, as runCall gives it. */
 type Begun = NonNullable<(typeof protocol.begin)["types"]>["reply"];
 
@@ -17,8 +17,7 @@ describe("encoding a call", () => {
   it("lays a step's parts out in order, each counted section as its count then its items", () => {
     const acks = {
       succeeded: [{ queue: "default", jobs: ["a", "b"] }],
-      // The others part is laid out by src/tick/passes/ack.ts (its count may carry a results header).
-      others: [1, "r", "default", "c", "c2", 1.5],
+      others: { items: [{ code: "r", queue: "default", job: "c", updated: "c2", delay: 1.5 }] },
     };
     const { keys, args } = encode(protocol.step, tickKeys, { ...common, call: "2", acks, fetch });
     expect(keys).toEqual(["P:ticks", "P:tick:t1"]);
@@ -44,6 +43,110 @@ describe("encoding a call", () => {
       "default",
       0,
     ]);
+  });
+
+  it("carries the results trailer in the others' count value, its entries after the outcomes", () => {
+    const acks = {
+      succeeded: [{ queue: "default", jobs: ["a"] }],
+      others: {
+        items: [{ code: "d", queue: "default", job: "b", updated: "b2", delay: 0 }],
+        results: {
+          keep: 10,
+          ageSec: 86_400,
+          ttlMs: 3_600_000,
+          entries: [{ number: 1, state: "succeeded", keep: true, jid: "", members: '"tickq_duration_ms":3' }],
+        },
+      },
+    };
+    const { args } = encode(protocol.step, tickKeys, { ...common, call: "2", acks, fetch });
+    expect(args.slice(5, -4)).toEqual([
+      1,
+      "default",
+      1,
+      "a",
+      "1 1 10 86400 3600000",
+      "d",
+      "default",
+      "b",
+      "b2",
+      0,
+      1,
+      "succeeded",
+      1,
+      "",
+      '"tickq_duration_ms":3',
+    ]);
+    const without = encode(protocol.step, tickKeys, {
+      ...common,
+      call: "2",
+      acks: { ...acks, others: { items: acks.others.items } },
+      fetch,
+    });
+    expect(without.args.slice(5, -4)).toEqual([1, "default", 1, "a", 1, "d", "default", "b", "b2", 0]);
+  });
+
+  it('carries the metrics trailer after the results one: " m<groups> <retention>", its entries after the results entries', () => {
+    const acks = {
+      succeeded: [{ queue: "default", jobs: ["a"] }],
+      others: {
+        items: [{ code: "r", queue: "default", job: "b", updated: "b2", delay: 30 }],
+        results: {
+          keep: 0,
+          ageSec: 86_400,
+          ttlMs: 3_600_000,
+          entries: [{ number: 1, state: "succeeded", keep: false, jid: "j1", members: '"tickq_result":1' }],
+        },
+        metrics: {
+          retentionSec: 3_600,
+          entries: [{ name: "x", queue: "default", entries: 1, ms: 12, waitMs: 40, durations: "3 1", waits: "4 1" }],
+          perItem: [{ name: "x", ms: "7", waitMs: "" }],
+        },
+      },
+    };
+    const { args } = encode(protocol.step, tickKeys, { ...common, call: "2", acks, fetch });
+    expect(args.slice(5, -4)).toEqual([
+      1,
+      "default",
+      1,
+      "a",
+      "1 1 0 86400 3600000 m1 3600",
+      "r",
+      "default",
+      "b",
+      "b2",
+      30,
+      1,
+      "succeeded",
+      0,
+      "j1",
+      '"tickq_result":1',
+      "x",
+      "default",
+      1,
+      12,
+      40,
+      "3 1",
+      "4 1",
+      "x",
+      "7",
+      "",
+    ]);
+    const { results: _, ...metricsOnly } = acks.others;
+    const alone = encode(protocol.step, tickKeys, {
+      ...common,
+      call: "2",
+      acks: { ...acks, others: metricsOnly },
+      fetch,
+    });
+    expect(alone.args.slice(9, 11)).toEqual(["1 m1 3600", "r"]);
+    expect(() =>
+      encode(protocol.step, tickKeys, {
+        ...common,
+        call: "2",
+        acks: { ...acks, others: { ...metricsOnly, metrics: { ...acks.others.metrics, perItem: [] } } },
+        fetch,
+      }),
+    ).toThrow(/perItem must hold one entry per item/);
   });
 
   it("sends the Sidekiq beat exactly with the process keys, and the ordered part last", () => {

@@ -1,5 +1,7 @@
 // Outcomes of executed jobs, encoded for lib/tick/ack-jobs.lua (see its header for
 // what each kind does in Redis).
+import type { ArgOf } from "../../protocol/define.js";
+import type { acks } from "../../protocol/sections.js";
 import type { JobPayload } from "../../types.js";
 import { needsSection, resultSection } from "../../results/record.js";
 import type { ResultSettings } from "../../results/settings.js";
@@ -103,8 +105,8 @@ function updatedOf(o: Settled): string {
 /**
  * The acks part of a tick call (lib/tick/ack-jobs.lua): successes grouped by queue, then the other
  * outcomes; a job with a `ref` is named by it. With `results`, the results of jobs kept or awaited,
- * and `progress` (jid, value), follow (lib/results/keep-results.lua), announced in the others count;
- * with `metrics`, each entry's name, run time and wait follow last (lib/metrics/record-runs.lua).
+ * and `progress` (jid, value), ride as the others' results trailer (lib/results/keep-results.lua);
+ * with `metrics`, each entry's name, run time and wait ride as the metrics trailer (lib/metrics/record-runs.lua).
  */
 export function ackArgs(
   outcomes: Outcome[],
@@ -117,23 +119,18 @@ export function ackArgs(
   const section =
     results && needsSection(outcomes, results, progress) ? resultSection(inAckOrder, results, progress) : undefined;
   const measured = metricsSection(inAckOrder, ordered.length, metrics);
-  const header = [ordered.length, section?.header, measured?.header].filter((part) => part !== undefined).join(" ");
-  const others: (string | number)[] = [section || measured ? header : ordered.length];
-  for (const o of ordered) {
-    const delay = o.kind === "retry" ? o.delaySec : 0;
-    const code = o.kind === "dead" && !o.handlerFailed ? UNRUN : CODES[o.kind];
-    others.push(code, o.job.queue, o.job.ref ?? o.job.raw, updatedOf(o), delay);
-  }
-  if (section) others.push(...section.args);
-  if (measured) others.push(...measured.args);
+  const items = ordered.map((o) => ({
+    code: o.kind === "dead" && !o.handlerFailed ? UNRUN : CODES[o.kind],
+    queue: o.job.queue,
+    job: o.job.ref ?? o.job.raw,
+    updated: updatedOf(o),
+    delay: o.kind === "retry" ? o.delaySec : 0,
+  }));
   return {
     succeeded: [...succeeded].map(([queue, group]) => ({ queue, jobs: group.map((o) => o.job.ref ?? o.job.raw) })),
-    others,
+    others: { items, ...(section && { results: section }), ...(measured && { metrics: measured }) },
   };
 }
 
-export interface AckArgs {
-  succeeded: { queue: string; jobs: string[] }[];
-  /** The others count (with the results header), the other outcomes, the results entries. */
-  others: (string | number)[];
-}
+/** The acks part as src/protocol declares it (`acks` in sections.ts). */
+export type AckArgs = ArgOf<typeof acks>;

@@ -2,7 +2,7 @@
 // (read-only: run twice, it changes nothing and answers alike but for the
 // clock — Redis' time and the lease left, which move on between the runs).
 import { describe, expect, it } from "vitest";
-import { scripts } from "../../../src/lua/index.js";
+import * as protocol from "../../../src/protocol/index.js";
 import { adapterCases } from "../../helpers/adapters.js";
 import { useHarness } from "../../helpers/harness.js";
 import { scriptCalls } from "../../helpers/script-calls.js";
@@ -10,7 +10,7 @@ import { snapshot } from "../../helpers/snapshot.js";
 
 describe.each(adapterCases)("tq.ticks() over $name", (adapterCase) => {
   const h = useHarness(adapterCase, "ticks");
-  const { run } = scriptCalls(h);
+  const { call } = scriptCalls(h);
 
   it("lists a running tick with its lease, queues and the jobs it holds", async () => {
     let release!: () => void;
@@ -54,15 +54,22 @@ describe.each(adapterCases)("tq.ticks() over $name", (adapterCase) => {
     await h.redis.lpush(`${h.prefix}inproc:t1:default`, "a", "b");
     await h.redis.lpush(`${h.prefix}inproc:t1:mail`, "c");
     const before = await snapshot(h.redis, h.prefix);
-    const [, entries] = (await run(scripts.ticks, ["ticks"], [1_000])) as [number, unknown[]];
+    const { ticks: entries } = await call(protocol.ticks, { ticks: "ticks" }, { limit: 1_000 });
     expect(await snapshot(h.redis, h.prefix)).toEqual(before);
-    const [, again] = (await run(scripts.ticks, ["ticks"], [1_000])) as [number, unknown[]];
+    const { ticks: again } = await call(protocol.ticks, { ticks: "ticks" }, { limit: 1_000 });
     expect(await snapshot(h.redis, h.prefix)).toEqual(before);
-    const withoutClock = (list: unknown[]) => list.map((v, i) => (i % 6 === 3 ? Number(v) > 0 : String(v)));
+    // the same answer but for the lease left, which runs down (only whether one is left stays)
+    const withoutClock = (list: typeof entries) => list.map((t) => ({ ...t, leaseLeftMs: t.leaseLeftMs > 0 }));
     expect(withoutClock(again)).toEqual(withoutClock(entries));
-    const byId = new Map<string, unknown[]>();
-    for (let i = 0; i < entries.length; i += 6) byId.set(String(entries[i]), entries.slice(i, i + 6));
-    expect(byId.get("t1")!.map(String)).toEqual(["t1", "1700000000000", "30000", "-2", "3", "default mail"]);
-    expect(Number(byId.get("t2")![3])).toBeGreaterThan(0);
+    const byId = new Map(entries.map((t) => [t.id, t]));
+    expect(byId.get("t1")).toEqual({
+      id: "t1",
+      startedMs: 1700000000000,
+      leaseMs: 30000,
+      leaseLeftMs: -2,
+      inflight: 3,
+      queues: "default mail",
+    });
+    expect(byId.get("t2")!.leaseLeftMs).toBeGreaterThan(0);
   });
 });

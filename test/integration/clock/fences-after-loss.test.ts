@@ -6,13 +6,13 @@
 // handed out before, for flow jobs and for ordered ids alike.
 import { describe, expect, it } from "vitest";
 import type { JobContext, OrderedContext } from "../../../src/index.js";
-import { scripts } from "../../../src/lua/index.js";
-import type { RedisReply } from "../../../src/types.js";
+import * as protocol from "../../../src/protocol/index.js";
 import { adapterCases } from "../../helpers/adapters.js";
 import { useHarness } from "../../helpers/harness.js";
 import { deleteUnder } from "../../helpers/redis.js";
 import { scriptCalls } from "../../helpers/script-calls.js";
-import { orderedIds, beginArgs as encodeBegin } from "../../helpers/begin-args.js";
+import { beginKeys, beginNamed } from "../../helpers/begin-args.js";
+import { idsOf } from "../../helpers/tick-calls.js";
 
 const losses = {
   "the counters rolled back to older values": async (redis: import("ioredis").Redis, prefix: string) => {
@@ -73,17 +73,21 @@ describe.each(adapterCases)("fences after Redis forgets over $name", (adapterCas
   }
 
   it("begin run twice after the counter was rolled back: the same fences, handed out once", async () => {
-    const { run, twice } = scriptCalls(h);
-    await run(
-      scripts.ordered_enqueue,
-      ["ordered"],
-      ["tok", 60_000, 2, "work", "a", '"p"', "", 0, "work", "b", '"p"', "", 0],
+    const { call, callTwice } = scriptCalls(h);
+    await call(
+      protocol.ordered_enqueue,
+      { names: "ordered" },
+      {
+        token: "tok",
+        tokenMs: 60_000,
+        payloads: ["a", "b"].map((id) => ({ name: "work", id, payload: '"p"', score: "", delayMs: 0 })),
+      },
     );
     await h.redis.set(`${h.prefix}o:work:fence`, "7");
-    const args = encodeBegin({ tick: "t1", leaseMs: 5_000, ordered: ["work"] });
+    const options = { tick: "t1", leaseMs: 5_000, ordered: ["work"] };
     const [sec, usec] = await h.redis.time();
-    const { first, after } = await twice(scripts.begin, ["ticks", "tick:t1"], args);
-    const fetched = orderedIds((first as RedisReply[])[9]).map((f) => f.fence);
+    const { first, after } = await callTwice(protocol.begin, beginKeys(options), beginNamed(options));
+    const fetched = idsOf(first.ordered).map((f) => f.fence);
     expect(fetched).toHaveLength(2);
     expect(fetched[0]).toBeGreaterThanOrEqual(Number(sec) * 1e6 + Number(usec)); // never below Redis' time in µs
     expect(after["o:work:fence"]).toBe(String(Math.max(...fetched)));

@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { createApp } from "../../../src/http/app.js";
 import { dashboard } from "../../../src/dashboard/index.js";
-import { scripts } from "../../../src/lua/index.js";
+import * as protocol from "../../../src/protocol/index.js";
 import { scriptSha } from "../../../src/redis/script-sha.js";
 import { adapterCases } from "../../helpers/adapters.js";
 import { useHarness } from "../../helpers/harness.js";
@@ -73,7 +73,7 @@ describe.each(adapterCases)("the dashboard's pages over $name", (adapterCase) =>
     await browser.get("/dashboard/overview"); // Redis has both scripts cached now: a fresh Redis would answer NOSCRIPT, then EVAL, once
     calls.length = 0;
     expect((await browser.get("/dashboard/overview")).status).toBe(200);
-    expect(calls).toEqual([await scriptSha(scripts.session), await scriptSha(scripts.stats)]);
+    expect(calls).toEqual([await scriptSha(protocol.session.script), await scriptSha(protocol.stats.script)]);
   });
 
   it("dead and retry: the error, a backtrace on the job's page, retry and delete, one or all", async () => {

@@ -6,17 +6,17 @@
 import { describe, expect, it } from "vitest";
 import { TickqError } from "../../../src/index.js";
 import type { ExpiredEvent } from "../../../src/tick/events.js";
-import { scripts } from "../../../src/lua/index.js";
+import * as protocol from "../../../src/protocol/index.js";
 import { adapterCases } from "../../helpers/adapters.js";
 import { useHarness } from "../../helpers/harness.js";
 import { scriptCalls } from "../../helpers/script-calls.js";
-import { beginArgs } from "../../helpers/begin-args.js";
+import { beginKeys, beginNamed } from "../../helpers/begin-args.js";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe.each(adapterCases)("expiry over $name", (adapterCase) => {
   const h = useHarness(adapterCase, "expiry");
-  const { run } = scriptCalls(h);
+  const { call } = scriptCalls(h);
 
   it("an expired job is never started: recorded as expired, counted, announced, and the batch is filled", async () => {
     const ran: string[] = [];
@@ -52,7 +52,8 @@ describe.each(adapterCases)("expiry over $name", (adapterCase) => {
     for (let k = 0; k < 4; k++) await tq.enqueue("work", [k], { expiresInMs: 10, kick: false });
     for (let k = 4; k < 7; k++) await tq.enqueue("work", [k], { kick: false });
     await sleep(40);
-    await run(scripts.begin, ["ticks", "tick:t1"], beginArgs({ tick: "t1", leaseMs: 5_000, batch: 3 }));
+    const begin = { tick: "t1", leaseMs: 5_000, batch: 3 };
+    await call(protocol.begin, beginKeys(begin), beginNamed(begin));
     const fetched = await h.redis.lrange(`${h.prefix}inproc:t1:default`, 0, -1);
     expect(fetched.map((j) => (JSON.parse(j) as { args: number[] }).args[0]).sort()).toEqual([4, 5, 6]);
     expect(await h.redis.zcard(`${h.prefix}expired`)).toBe(4);

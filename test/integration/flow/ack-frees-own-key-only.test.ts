@@ -3,22 +3,23 @@
 // must not free a slot another live tick holds, or a third tick would run
 // that key while its holder still runs it (lib/flow/slots.lua, "trusted").
 import { describe, expect, it } from "vitest";
-import { scripts } from "../../../src/lua/index.js";
-import type { RedisReply } from "../../../src/types.js";
+import { encodePart } from "../../../src/protocol/define.js";
+import * as protocol from "../../../src/protocol/index.js";
+import { acks as ackPart } from "../../../src/protocol/sections.js";
 import { adapterCases } from "../../helpers/adapters.js";
 import { useHarness } from "../../helpers/harness.js";
 import { scriptCalls } from "../../helpers/script-calls.js";
-import { ackArgv, beginArgs as encodeBegin, fetchedJobs } from "../../helpers/begin-args.js";
+import { beginNamed } from "../../helpers/begin-args.js";
+import { acksOf, jobsOf, stepArgs, tickKeys } from "../../helpers/tick-calls.js";
 
 const LEASE = 5_000;
-const COMMON = (tick: string) => [tick, LEASE, 100, 3_600];
-const beginArgs = (tick: string, fetch: number) => encodeBegin({ tick, leaseMs: LEASE, batch: fetch });
+const beginArgs = (tick: string, fetch: number) => beginNamed({ tick, leaseMs: LEASE, batch: fetch });
 
 describe.each(adapterCases)("an ack frees its own job's key only over $name", (adapterCase) => {
   const h = useHarness(adapterCase, "adv-ack-key");
-  const { run } = scriptCalls(h);
+  const { call } = scriptCalls(h);
   const begin = async (tick: string, fetch: number) =>
-    fetchedJobs(((await run(scripts.begin, ["ticks", `tick:${tick}`], beginArgs(tick, fetch))) as RedisReply[])[5]);
+    jobsOf((await call(protocol.begin, tickKeys(tick), beginArgs(tick, fetch))).fetched);
 
   it("frees no slot another live tick holds", async () => {
     const tq = h.make({ sync: { perform: () => {}, uniqueKey: ([k]: [string]) => k } });
@@ -36,9 +37,9 @@ describe.each(adapterCases)("an ack frees its own job's key only over $name", (a
     expect(await h.redis.get(`${h.prefix}flow:owner:u:b`)).toBe("t2");
 
     // t1 acks its job: Lua reads the key from the job itself (the ack names none), so only u:a is freed.
-    const args = ackArgv([{ kind: "succeeded", job: mine! }]);
-    expect(args.some((a) => String(a).startsWith("u:"))).toBe(false);
-    await run(scripts.step, ["ticks", "tick:t1"], [...COMMON("t1"), 2, ...args, 0, 1, "default", 0]);
+    const acks = acksOf([{ kind: "succeeded", job: mine! }]);
+    expect(encodePart(ackPart, acks).some((a) => String(a).startsWith("u:"))).toBe(false);
+    await call(protocol.step, tickKeys("t1"), stepArgs({ tick: "t1", leaseMs: LEASE, call: 2, acks, batch: 0 }));
 
     expect(await h.redis.get(`${h.prefix}flow:owner:u:a`)).toBeNull();
     expect(await h.redis.get(`${h.prefix}flow:owner:u:b`)).toBe("t2");

@@ -6,20 +6,21 @@ import { describe, expect, it } from "vitest";
 import { escapeWord } from "../../../src/flow/descriptor.js";
 import type { Outcome } from "../../../src/tick/passes/ack.js";
 import type { FetchedJob } from "../../../src/tick/passes/fetch.js";
-import { scripts } from "../../../src/lua/index.js";
-import type { RedisReply } from "../../../src/types.js";
+import * as protocol from "../../../src/protocol/index.js";
 import { adapterCases } from "../../helpers/adapters.js";
 import { enqueueQueued } from "../../helpers/flow-queued.js";
 import { useHarness } from "../../helpers/harness.js";
 import { scriptCalls } from "../../helpers/script-calls.js";
 import { snapshot } from "../../helpers/snapshot.js";
-import { beginArgs as encodeBegin, ackArgv, fetchedJobs } from "../../helpers/begin-args.js";
+import { beginNamed } from "../../helpers/begin-args.js";
+import { acksOf, jobsOf, stepArgs, tickKeys } from "../../helpers/tick-calls.js";
 
 const LEASE = 60_000;
-const FETCH = (n: number) => [n, 1, "default", 0];
-const COMMON = (tick: string) => [tick, LEASE, 1_000, 3_600];
+/** A step of `tick` (call `seq`) acking `outcomes`, then fetching `batch`. */
+const step = (tick: string, seq: number, outcomes: Outcome[], batch: number) =>
+  stepArgs({ tick, leaseMs: LEASE, deadMaxSize: 1_000, call: seq, acks: acksOf(outcomes), batch });
 const beginArgs = (tick: string, batch: number, resurrect = 0) =>
-  encodeBegin({ tick, leaseMs: LEASE, deadMaxSize: 1_000, batch, resurrectLimit: resurrect, scheduleLimit: 1_000 });
+  beginNamed({ tick, leaseMs: LEASE, deadMaxSize: 1_000, batch, resurrectLimit: resurrect, scheduleLimit: 1_000 });
 
 type A = [string];
 const key0 = ([k]: A) => k;
@@ -67,29 +68,25 @@ const ARG = (f: FetchedJob) => `${JSON.parse(f.raw).class}:${JSON.parse(f.raw).a
 
 describe.each(adapterCases.slice(0, 1))("an ack of interleaved shapes over $name", (adapterCase) => {
   const h = useHarness(adapterCase, "adv4-ack-mixed");
-  const { run, twice } = scriptCalls(h);
+  const { call, callTwice } = scriptCalls(h);
   const key = (k: string) => `${h.prefix}${k}`;
 
   const begin = async (tick: string, batch: number, resurrect = 0) => {
-    const { first, after } = await twice(scripts.begin, ["ticks", `tick:${tick}`], beginArgs(tick, batch, resurrect));
-    return { fetched: fetchedJobs((first as RedisReply[])[5]), after };
+    const { first, after } = await callTwice(protocol.begin, tickKeys(tick), beginArgs(tick, batch, resurrect));
+    return { fetched: jobsOf(first.fetched), after };
   };
   const ack = async (tick: string, seq: number, outcomes: Outcome[], fetch = 0) => {
-    const { first, after } = await twice(
-      scripts.step,
-      ["ticks", `tick:${tick}`],
-      [...COMMON(tick), seq, ...ackArgv(outcomes), ...FETCH(fetch)],
-    );
-    return { reply: first as RedisReply[], after };
+    const { first, after } = await callTwice(protocol.step, tickKeys(tick), step(tick, seq, outcomes, fetch));
+    return { reply: first, after };
   };
   /** An ack without the lease, run twice: the second run changes nothing (its reply differs only in the clock and what it missed). */
   const ackLate = async (tick: string, seq: number, outcomes: Outcome[]) => {
-    const args = [...COMMON(tick), seq, ...ackArgv(outcomes), ...FETCH(10)];
-    const reply = (await run(scripts.step, ["ticks", `tick:${tick}`], args)) as RedisReply[];
+    const args = step(tick, seq, outcomes, 10);
+    const reply = await call(protocol.step, tickKeys(tick), args);
     const after = await snapshot(h.redis, h.prefix);
-    const again = (await run(scripts.step, ["ticks", `tick:${tick}`], args)) as RedisReply[];
+    const again = await call(protocol.step, tickKeys(tick), args);
     expect(await snapshot(h.redis, h.prefix)).toEqual(after);
-    expect(again[5]).toHaveLength(outcomes.length); // all missed: none listed any more
+    expect(again.missed).toHaveLength(outcomes.length); // all missed: none listed any more
     return { reply, after };
   };
   const ok = (fetched: FetchedJob[]): Outcome[] => fetched.map((job) => ({ kind: "succeeded", job }));
@@ -137,7 +134,7 @@ describe.each(adapterCases.slice(0, 1))("an ack of interleaved shapes over $name
   it("lease held: one ack of all frees every slot, counts every name to 0, ends the claim, and sends each follower on", async () => {
     const { tq, fetched } = await setUp();
     const { reply, after } = await ack("t1", 2, ok(fetched));
-    expect(reply[5]).toEqual([]);
+    expect(reply.missed).toEqual([]);
     expect(ownersOf(after)).toEqual([]);
     expect(counts(after["flow:locks"])).toEqual({});
     expect(counts(after["flow:waiting"])).toEqual({});
@@ -155,8 +152,8 @@ describe.each(adapterCases.slice(0, 1))("an ack of interleaved shapes over $name
     const { tq, fetched } = await setUp();
     await h.redis.del(key("tick:t1"));
     const { reply, after } = await ackLate("t1", 2, ok(fetched));
-    expect(reply[1]).toBe(0); // lease not held: acked, nothing fetched
-    expect(reply[5]).toEqual([]);
+    expect(reply.leaseHeld).toBe(false); // lease not held: acked, nothing fetched
+    expect(reply.missed).toEqual([]);
     expect(ownersOf(after)).toEqual([]);
     expect(counts(after["flow:locks"])).toEqual({});
     expect(counts(after["flow:waiting"])).toEqual({});
@@ -256,8 +253,7 @@ describe.each(adapterCases.slice(0, 1))("an ack of interleaved shapes over $name
         await tq.enqueueBulk(bulk(ks.slice(from, from + 500).map((k) => J("one", k, "while-executing", `f-${k}`))));
       expect(await h.redis.hget(key("flow:waiting"), "one")).toBe("1001");
       if (lease === "lost") await h.redis.del(key("tick:t1"));
-      const args = [...COMMON("t1"), 2, ...ackArgv(ok(fetched)), ...FETCH(0)];
-      await run(scripts.step, ["ticks", "tick:t1"], args);
+      await call(protocol.step, tickKeys("t1"), step("t1", 2, ok(fetched), 0));
       expect(await h.redis.keys(key("flow:owner:*"))).toEqual([]);
       expect(counts(await h.redis.hgetall(key("flow:locks")))).toEqual({});
       expect(counts(await h.redis.hgetall(key("flow:waiting")))).toEqual({});

@@ -2,13 +2,22 @@
 // so the next enqueue of its key makes a new job; move.lua run twice ends
 // them once.
 import { describe, expect, it } from "vitest";
-import { scripts } from "../../../src/lua/index.js";
+import * as protocol from "../../../src/protocol/index.js";
 import { adapterCases } from "../../helpers/adapters.js";
 import { useHarness } from "../../helpers/harness.js";
 import { scriptCalls } from "../../helpers/script-calls.js";
 
 describe.each(adapterCases)("deleting flow jobs over $name", (adapterCase) => {
   const h = useHarness(adapterCase, "flow-admin");
+  const QUEUES = { queues: "queues" };
+  const DEFAULT_QUEUE = { set: "queue:default" };
+  const CLEAR = { token: "tok", keepMs: 60_000 };
+  /** move.lua's ARGV for deleting one job from `from`; `distance`: its place hint ("" none). */
+  const deleteOne = (token: string, from: string, job: string, distance: string) => ({
+    token,
+    keepMs: 60_000,
+    jobs: [{ from, job, action: "delete", push: "", distance }],
+  });
   const jobs = { sync: { perform: () => {}, uniqueKey: ([id]: [string]) => id } };
 
   it("delete ends an until-executed claim (queued) and a coalesce claim (scheduled)", async () => {
@@ -58,19 +67,19 @@ describe.each(adapterCases)("deleting flow jobs over $name", (adapterCase) => {
   });
 
   it("move.lua and locate.lua: a parked job's delete, sent twice, takes it out and counts it once", async () => {
-    const { twice } = scriptCalls(h);
+    const { callTwice } = scriptCalls(h);
     const tq = h.make(jobs);
     await h.redis.set(`${h.prefix}flow:owner:u:k`, "other-tick");
     const parked = await tq.enqueue("sync", ["k"], { unique: "while-executing" });
     await tq.enqueue("sync", ["k"], { unique: "while-executing" });
-    const located = await twice(scripts.locate, ["queues", "ticks"], [parked, 100_000, "", "0"]);
-    expect((located.first as string[]).slice(0, 2)).toEqual(["found", "queued"]);
-    const [text] = await h.redis.lrange(`${h.prefix}flow:park:u:k`, -1, -1);
-    const { first, after } = await twice(
-      scripts.move,
-      ["queues"],
-      ["tok", 60_000, 1, "flow:park:u:k", text!, "delete", "", 0],
+    const located = await callTwice(
+      protocol.locate,
+      { queues: "queues", ticks: "ticks" },
+      { jid: parked, budget: 100_000, stage: "", position: "0" },
     );
+    expect(located.first).toMatchObject({ kind: "found", state: "queued" });
+    const [text] = await h.redis.lrange(`${h.prefix}flow:park:u:k`, -1, -1);
+    const { first, after } = await callTwice(protocol.move, QUEUES, deleteOne("tok", "flow:park:u:k", text!, "0"));
     expect(first).toBe("1");
     expect(after["flow:park:u:k"]).toHaveLength(1);
     expect(after["flow:waiting"]).toEqual({ sync: "1" });
@@ -78,33 +87,29 @@ describe.each(adapterCases)("deleting flow jobs over $name", (adapterCase) => {
   });
 
   it("clear.lua: a resent deleteAll ends the claims once and leaves a newer holder's alone", async () => {
-    const { twice, run } = scriptCalls(h);
+    const { callTwice, call } = scriptCalls(h);
     const tq = h.make(jobs);
     await tq.enqueue("sync", ["a"], { unique: "until-executed" });
     await tq.enqueue("sync", ["b"], { unique: "coalesce" });
-    const { first, after } = await twice(scripts.clear, ["queue:default"], ["tok", 60_000]);
-    expect(first).toBe("2");
+    const { first, after } = await callTwice(protocol.clear, DEFAULT_QUEUE, CLEAR);
+    expect(first).toBe(2);
     expect(Object.keys(after).filter((k) => k.startsWith("flow:") || k.startsWith("queue:"))).toEqual([]); // jobs and claims gone
     const next = await tq.enqueue("sync", ["a"], { unique: "until-executed" });
-    await run(scripts.clear, ["queue:default"], ["tok", 60_000]);
+    await call(protocol.clear, DEFAULT_QUEUE, CLEAR);
     expect(await h.redis.get(`${h.prefix}flow:claim:a`)).toBe(next);
   });
 
   it("move.lua: a resent delete ends the claim once and leaves a newer holder's claim alone", async () => {
-    const { twice } = scriptCalls(h);
+    const { callTwice, call } = scriptCalls(h);
     const tq = h.make(jobs);
     const jid = await tq.enqueue("sync", ["a"], { unique: "until-executed" });
     const [text] = await h.redis.lrange(`${h.prefix}queue:default`, 0, -1);
-    const { first, after } = await twice(
-      scripts.move,
-      ["queues"],
-      ["tok", 60_000, 1, "queue:default", text!, "delete", "", 0],
-    );
+    const { first, after } = await callTwice(protocol.move, QUEUES, deleteOne("tok", "queue:default", text!, "0"));
     expect(first).toBe("1");
     expect(after["flow:claim:a"]).toBeUndefined();
     const next = await tq.enqueue("sync", ["a"], { unique: "until-executed" });
     expect(next).not.toBe(jid);
-    await scriptCalls(h).run(scripts.move, ["queues"], ["tok2", 60_000, 1, "queue:default", text!, "delete", "", ""]);
+    await call(protocol.move, QUEUES, deleteOne("tok2", "queue:default", text!, ""));
     expect(await h.redis.get(`${h.prefix}flow:claim:a`)).toBe(next);
   });
 
@@ -136,8 +141,8 @@ describe.each(adapterCases)("deleting flow jobs over $name", (adapterCase) => {
 
   it("clear.lua: clearing that queue moves the next parked job on once the queue is gone, once when sent twice", async () => {
     const { tq, next } = await releasedOne();
-    const { first, after } = await scriptCalls(h).twice(scripts.clear, ["queue:default"], ["tok", 60_000]);
-    expect(first).toBe("1");
+    const { first, after } = await scriptCalls(h).callTwice(protocol.clear, DEFAULT_QUEUE, CLEAR);
+    expect(first).toBe(1);
     expect((after["queue:default"] as string[]).map((j) => JSON.parse(j).jid)).toEqual([next]);
     await runsNext(tq, next);
   });

@@ -5,20 +5,21 @@
 import { describe, expect, it } from "vitest";
 import type { Outcome } from "../../../src/tick/passes/ack.js";
 import type { FetchedJob } from "../../../src/tick/passes/fetch.js";
-import { scripts } from "../../../src/lua/index.js";
-import type { RedisReply } from "../../../src/types.js";
+import * as protocol from "../../../src/protocol/index.js";
 import { adapterCases } from "../../helpers/adapters.js";
 import { enqueueQueued } from "../../helpers/flow-queued.js";
 import { useHarness } from "../../helpers/harness.js";
 import { scriptCalls } from "../../helpers/script-calls.js";
-import { beginArgs as encodeBegin, ackArgv, fetchedJobs } from "../../helpers/begin-args.js";
+import { beginNamed } from "../../helpers/begin-args.js";
+import { acksOf, jobsOf, stepArgs, tickKeys } from "../../helpers/tick-calls.js";
 
 const LEASE = 60_000;
 const QUEUES = ["default", "q2"];
-const FETCH = (n: number) => [n, QUEUES.length, ...QUEUES, 0];
-const COMMON = (tick: string) => [tick, LEASE, 1_000, 3_600];
+/** A step of `tick` (call `seq`) acking `outcomes`, then fetching `batch` from QUEUES. */
+const step = (tick: string, seq: number, outcomes: Outcome[], batch: number) =>
+  stepArgs({ tick, leaseMs: LEASE, deadMaxSize: 1_000, call: seq, acks: acksOf(outcomes), batch, queues: QUEUES });
 const beginArgs = (tick: string, batch: number, resurrect = 0) =>
-  encodeBegin({
+  beginNamed({
     tick,
     leaseMs: LEASE,
     deadMaxSize: 1_000,
@@ -45,19 +46,18 @@ describe.each(adapterCases.slice(0, 1))(
   "a fetched chunk taken at once or by the general path over $name",
   (adapterCase) => {
     const h = useHarness(adapterCase, "adv4-chunks");
-    const { twice } = scriptCalls(h);
+    const { callTwice } = scriptCalls(h);
     const key = (k: string) => `${h.prefix}${k}`;
 
     const begin = async (tick: string, batch: number, resurrect = 0) => {
-      const { first, after } = await twice(scripts.begin, ["ticks", `tick:${tick}`], beginArgs(tick, batch, resurrect));
-      const reply = first as RedisReply[];
-      const flow = reply[10] as number[] | undefined;
+      const { first, after } = await callTwice(protocol.begin, tickKeys(tick), beginArgs(tick, batch, resurrect));
+      const flow = first.flow;
       // fences this call handed out: the counter now, less its value before the call's first
-      const fenced = Number(after["flow:fence"] ?? 0) - (flow?.[1] ?? 0);
-      return { fetched: fetchedJobs(reply[5]), flow, fenced, after };
+      const fenced = Number(after["flow:fence"] ?? 0) - (flow?.fence ?? 0);
+      return { fetched: jobsOf(first.fetched), flow, fenced, after };
     };
     const ack = (tick: string, seq: number, outcomes: Outcome[], fetch = 0) =>
-      twice(scripts.step, ["ticks", `tick:${tick}`], [...COMMON(tick), seq, ...ackArgv(outcomes), ...FETCH(fetch)]);
+      callTwice(protocol.step, tickKeys(tick), step(tick, seq, outcomes, fetch));
     const ok = (fetched: FetchedJob[]): Outcome[] => fetched.map((job) => ({ kind: "succeeded", job }));
     const owners = (after: Record<string, unknown>) =>
       Object.fromEntries(
@@ -99,7 +99,7 @@ describe.each(adapterCases.slice(0, 1))(
       await tq.enqueueBulk([J("one", "a"), J("two", "b"), J("one", "c"), J("two", "d")]);
       const { fetched, flow, fenced, after } = await begin("t1", 10);
       expect(fetched.map(argOf)).toEqual(["one:a", "two:b", "one:c", "two:d"]);
-      expect(flow).toEqual([0, expect.any(Number), 0]); // not capped, nothing parked
+      expect(flow).toEqual({ capped: false, fence: expect.any(Number), parked: false }); // not capped, nothing parked
       expect(fenced).toBe(4);
       expect(after["flow:locks"]).toEqual({ one: "2", two: "2" });
       expect(owners(after)).toEqual({ "u:a": "t1", "u:b": "t1", "u:c": "t1", "u:d": "t1" });
@@ -230,7 +230,7 @@ describe.each(adapterCases.slice(0, 1))(
           await tq.enqueueBulk(ks.slice(from, from + 500).map((k) => J("one", k)));
         const { fetched, flow, fenced, after } = await begin("t1", n);
         expect(fetched.map(argOf)).toEqual(ks.map((k) => `one:${k}`));
-        expect(flow).toEqual([0, expect.any(Number), 0]); // not capped, nothing parked
+        expect(flow).toEqual({ capped: false, fence: expect.any(Number), parked: false }); // not capped, nothing parked
         expect(fenced).toBe(n);
         expect(after["flow:locks"]).toEqual({ one: String(n) });
         expect(Object.keys(owners(after))).toHaveLength(n);

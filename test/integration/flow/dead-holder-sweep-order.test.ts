@@ -5,21 +5,21 @@
 // older one, and runs one place late; nothing overlaps and nothing is lost.
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { scripts } from "../../../src/lua/index.js";
-import type { RedisReply } from "../../../src/types.js";
+import * as protocol from "../../../src/protocol/index.js";
 import { adapterCases } from "../../helpers/adapters.js";
 import { enqueueQueued } from "../../helpers/flow-queued.js";
 import { useHarness } from "../../helpers/harness.js";
 import { scriptCalls } from "../../helpers/script-calls.js";
-import { beginArgs as encodeBegin, fetchedJobs } from "../../helpers/begin-args.js";
+import { beginNamed } from "../../helpers/begin-args.js";
+import { jobsOf, tickKeys } from "../../helpers/tick-calls.js";
 
 const LEASE = 5_000;
 const sha1 = (text: string) => createHash("sha1").update(text).digest("hex");
-const beginArgs = (tick: string) => encodeBegin({ tick, leaseMs: LEASE });
+const beginArgs = (tick: string) => beginNamed({ tick, leaseMs: LEASE });
 
 describe.each(adapterCases)("a dead holder's slot freed by a fetch over $name", (adapterCase) => {
   const h = useHarness(adapterCase, "flow-sweep-order");
-  const { twice } = scriptCalls(h);
+  const { callTwice } = scriptCalls(h);
   const key = (name: string) => `${h.prefix}${name}`;
   const jidsOf = (jobs: string[]) => jobs.map((job) => JSON.parse(job).jid as string);
 
@@ -39,16 +39,16 @@ describe.each(adapterCases)("a dead holder's slot freed by a fetch over $name", 
     await enqueueQueued(h, tq, [job("j")]);
     await h.redis.del(key("tick:other"));
 
-    const swept = await twice(scripts.begin, ["ticks", "tick:t1"], beginArgs("t1"));
-    expect(fetchedJobs((swept.first as RedisReply[])[5]).map((f) => JSON.parse(f.raw).jid)).toEqual(["j"]);
+    const swept = await callTwice(protocol.begin, tickKeys("t1"), beginArgs("t1"));
+    expect(jobsOf(swept.first.fetched).map((f) => JSON.parse(f.raw).jid)).toEqual(["j"]);
     expect(swept.after["flow:owner:u:k"]).toBe("t1");
     const queued = swept.after["queue:default"] as string[];
     expect(jidsOf(queued)).toEqual(["p"]);
     expect((swept.after["flow:sent"] as Record<string, string>)["u:k"]?.split(" ")[0]).toBe(sha1(queued[0]!));
 
     // The next fetch, the key held by t1, parks p at the oldest end: it is the next to take the slot.
-    const next = await twice(scripts.begin, ["ticks", "tick:t2"], beginArgs("t2"));
-    expect(fetchedJobs((next.first as RedisReply[])[5])).toEqual([]);
+    const next = await callTwice(protocol.begin, tickKeys("t2"), beginArgs("t2"));
+    expect(jobsOf(next.first.fetched)).toEqual([]);
     expect(jidsOf(next.after["flow:park:u:k"] as string[])).toEqual(["p"]);
     expect(next.after["flow:sent"]).toBeUndefined();
     expect(next.after["flow:waiting"]).toEqual({ sync: "1" });

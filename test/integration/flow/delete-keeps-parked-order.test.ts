@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { adapterCases } from "../../helpers/adapters.js";
 import { useHarness } from "../../helpers/harness.js";
 import { scriptCalls } from "../../helpers/script-calls.js";
-import { scripts } from "../../../src/lua/index.js";
+import * as protocol from "../../../src/protocol/index.js";
 
 type Args = [key: string, tag: string];
 
@@ -56,7 +56,7 @@ describe.each(adapterCases)(
     });
 
     it("clear.lua of the queue, then the parked jobs: they run oldest first (p2, p3)", async () => {
-      const { run } = scriptCalls(h);
+      const { call } = scriptCalls(h);
       const ran: string[] = [];
       const tq = h.make({ sync: { perform: ([, tag]: Args) => void ran.push(tag), uniqueKey: ([k]: Args) => k } });
       await h.redis.set(key("flow:owner:u:k"), "other-tick");
@@ -70,7 +70,7 @@ describe.each(adapterCases)(
       await tq.enqueue("sync", ["k", "q"], { unique: "while-executing", jid: "q" });
       await h.redis.lmove(key("flow:park:u:k"), key("queue:default"), "LEFT", "LEFT");
       await h.redis.hincrby(key("flow:waiting"), "sync", -1);
-      expect(await run(scripts.clear, ["queue:default"], ["tok", 60_000])).toBe("2");
+      expect(await call(protocol.clear, { set: "queue:default" }, { token: "tok", keepMs: 60_000 })).toBe(2);
       // The key has one slot: one parked job need move on; the rest stay parked, in order.
       for (let i = 0; i < 10 && ran.length < 2; i++) await tq.tick({ batch: 10, budgetMs: 2_000 });
       expect(ran).toEqual(["p2", "p3"]);

@@ -3,20 +3,19 @@
 // delete, deleteAll("scheduled")): the delete moves the key's next parked job
 // on, so a free key never keeps jobs parked (F.unstrand, move.lua, clear.lua).
 import { describe, expect, it } from "vitest";
-import { scripts } from "../../../src/lua/index.js";
-import type { RedisReply } from "../../../src/types.js";
+import * as protocol from "../../../src/protocol/index.js";
 import { adapterCases } from "../../helpers/adapters.js";
 import { useHarness } from "../../helpers/harness.js";
 import { scriptCalls } from "../../helpers/script-calls.js";
-import { beginArgs as encodeBegin, ackArgv, fetchedJobs } from "../../helpers/begin-args.js";
+import { beginNamed } from "../../helpers/begin-args.js";
+import { acksOf, finishArgs, jobsOf, tickKeys } from "../../helpers/tick-calls.js";
 
 const LEASE = 5_000;
-const COMMON = (tick: string) => [tick, LEASE, 100, 3_600];
-const beginArgs = (tick: string, fetch: number) => encodeBegin({ tick, leaseMs: LEASE, batch: fetch });
+const beginArgs = (tick: string, fetch: number) => beginNamed({ tick, leaseMs: LEASE, batch: fetch });
 
 describe.each(adapterCases)("a sent-on job deferred by its rate limit, then deleted, over $name", (adapterCase) => {
   const h = useHarness(adapterCase, "adv2-deferred-strand");
-  const { run } = scriptCalls(h);
+  const { call } = scriptCalls(h);
   const key = (name: string) => `${h.prefix}${name}`;
   const jobs = {
     // one at a time per account, and at most one start a minute
@@ -31,22 +30,20 @@ describe.each(adapterCases)("a sent-on job deferred by its rate limit, then dele
     const tq = h.make(jobs);
     await tq.enqueue("sync", ["h"], { jid: "holder" });
     // Another tick starts the holder: it takes the slot and the rate limit's one start.
-    const [held] = fetchedJobs(
-      ((await run(scripts.begin, ["ticks", "tick:t0"], beginArgs("t0", 1))) as RedisReply[])[5],
-    );
+    const [held] = jobsOf((await call(protocol.begin, tickKeys("t0"), beginArgs("t0", 1))).fetched);
     expect(JSON.parse(held!.raw).jid).toBe("holder");
     // p1, p2 arrive while it runs: parked at enqueue.
     await tq.enqueue("sync", ["p1"], { jid: "p1" });
     await tq.enqueue("sync", ["p2"], { jid: "p2" });
     expect(await h.redis.llen(key("flow:park:c:sync:acct"))).toBe(2);
     // The holder is done: its release sends p1 to the queue.
-    await run(
-      scripts.finish,
-      ["ticks", "tick:t0"],
-      [...COMMON("t0"), 2, ...ackArgv([{ kind: "succeeded", job: held! }]), 1, "default"],
+    await call(
+      protocol.finish,
+      tickKeys("t0"),
+      finishArgs({ tick: "t0", leaseMs: LEASE, call: 2, acks: acksOf([{ kind: "succeeded", job: held! }]) }),
     );
     // This tick's fetch finds p1 over its rate limit: deferred to the schedule; the slot stays free.
-    await run(scripts.begin, ["ticks", "tick:t1"], beginArgs("t1", 10));
+    await call(protocol.begin, tickKeys("t1"), beginArgs("t1", 10));
     expect((await tq.jobs.find("p1"))?.state).toBe("scheduled");
     expect(await h.redis.hlen(key("flow:held:c:sync:acct"))).toBe(0);
     expect(await h.redis.llen(key("flow:park:c:sync:acct"))).toBe(1);

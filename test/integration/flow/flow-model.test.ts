@@ -24,19 +24,20 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ackOrder, type Outcome } from "../../../src/tick/passes/ack.js";
 import type { FetchedJob } from "../../../src/tick/passes/fetch.js";
-import { scripts } from "../../../src/lua/index.js";
-import type { RedisReply } from "../../../src/types.js";
+import * as protocol from "../../../src/protocol/index.js";
 import { adapterCases } from "../../helpers/adapters.js";
 import { useHarness, type Harness } from "../../helpers/harness.js";
 import { scriptCalls } from "../../helpers/script-calls.js";
-import { beginArgs as encodeBegin, ackArgv, fetchedJobs } from "../../helpers/begin-args.js";
+import { beginNamed } from "../../helpers/begin-args.js";
+import { acksOf, jobsOf, stepArgs, tickKeys } from "../../helpers/tick-calls.js";
 
 const LEASE = 60_000;
 const QUEUES = ["default", "q2"];
-const FETCH = (n: number) => [n, QUEUES.length, ...QUEUES, 0];
-const COMMON = (tick: string) => [tick, LEASE, 1_000, 3_600];
+/** A step of `tick` (call `seq`) acking `outcomes`, then fetching `batch` from QUEUES. */
+const stepCall = (tick: string, seq: number, outcomes: Outcome[], batch: number) =>
+  stepArgs({ tick, leaseMs: LEASE, deadMaxSize: 1_000, call: seq, acks: acksOf(outcomes), batch, queues: QUEUES });
 const beginArgs = (tick: string, batch: number) =>
-  encodeBegin({
+  beginNamed({
     tick,
     leaseMs: LEASE,
     deadMaxSize: 1_000,
@@ -299,7 +300,7 @@ describe("the flow model's walks", () => {
 
 describe.each(adapterCases.slice(0, 1))("the flow scripts against a model, random walks over $name", (adapterCase) => {
   const h = useHarness(adapterCase, "flow-model");
-  const { run } = scriptCalls(h);
+  const { call } = scriptCalls(h);
 
   async function walk(initial: Spec[], queuedInitial: boolean, ops: Op[]): Promise<void> {
     const tq = h.make(jobs);
@@ -334,9 +335,9 @@ describe.each(adapterCases.slice(0, 1))("the flow scripts against a model, rando
         await h.redis.del(`${h.prefix}flow:sent`);
       }
     };
-    const noteFences = (fetched: FetchedJob[], flow: RedisReply | undefined) => {
+    const noteFences = (fetched: FetchedJob[], flow: { fence: number } | undefined) => {
       if (!flow) return;
-      const first = Number((flow as RedisReply[])[1]);
+      const first = flow.fence;
       let k = 0;
       for (const job of fetched) {
         if (!job.raw.startsWith('{"tickq_flow"')) continue;
@@ -348,9 +349,9 @@ describe.each(adapterCases.slice(0, 1))("the flow scripts against a model, rando
     const begin = async (batch: number) => {
       const tick: Tick = { id: `t${nextTick++}`, seq: 1, alive: true, held: [] };
       ticks.push(tick);
-      const reply = (await run(scripts.begin, ["ticks", `tick:${tick.id}`], beginArgs(tick.id, batch))) as RedisReply[];
-      tick.held = fetchedJobs(reply[5]);
-      noteFences(tick.held, reply[10]);
+      const reply = await call(protocol.begin, tickKeys(tick.id), beginArgs(tick.id, batch));
+      tick.held = jobsOf(reply.fetched);
+      noteFences(tick.held, reply.flow);
       return tick;
     };
     const outcome = (job: FetchedJob, kind: Kind): Outcome => {
@@ -366,13 +367,13 @@ describe.each(adapterCases.slice(0, 1))("the flow scripts against a model, rando
       const outcomes = [...chosen].map(([i, kind]) => outcome(tick.held[i]!, kind));
       tick.held = tick.held.filter((_, i) => !chosen.has(i));
       tick.seq++;
-      const args = [...COMMON(tick.id), tick.seq, ...ackArgv(outcomes), ...FETCH(batch)];
-      const reply = (await run(scripts.step, ["ticks", `tick:${tick.id}`], args)) as RedisReply[];
+      const args = stepCall(tick.id, tick.seq, outcomes, batch);
+      const reply = await call(protocol.step, tickKeys(tick.id), args);
       if (replay) {
-        const again = await run(scripts.step, ["ticks", `tick:${tick.id}`], args);
+        const again = await call(protocol.step, tickKeys(tick.id), args);
         if (tick.alive) expect(again).toEqual(reply);
       }
-      const missed = new Set((reply[5] as number[]).map(Number));
+      const missed = new Set(reply.missed ?? []);
       ackOrder(outcomes).forEach((o, i) => {
         if (missed.has(i + 1)) return;
         const jid = jidOf(o.job.raw);
@@ -381,10 +382,10 @@ describe.each(adapterCases.slice(0, 1))("the flow scripts against a model, rando
           done.set(jid, o.kind);
         }
       });
-      if (Number(reply[1]) === 1) {
-        const fetched = fetchedJobs(reply[3]);
+      if (reply.leaseHeld) {
+        const fetched = jobsOf(reply.fetched);
         tick.held.push(...fetched);
-        noteFences(fetched, reply[6]);
+        noteFences(fetched, reply.flow);
       }
     };
     const resurrectAll = async (batch: number) => {

@@ -4,21 +4,21 @@
 // version under the former key shape keep their slots, parked jobs and
 // rate logs, and drain.
 import { describe, expect, it } from "vitest";
-import { scripts } from "../../../src/lua/index.js";
-import type { JobContext, RedisReply } from "../../../src/types.js";
+import * as protocol from "../../../src/protocol/index.js";
+import type { JobContext } from "../../../src/types.js";
 import { adapterCases } from "../../helpers/adapters.js";
 import { useHarness } from "../../helpers/harness.js";
 import { scriptCalls } from "../../helpers/script-calls.js";
 import { sleep } from "../../helpers/redis.js";
-import { beginArgs as encodeBegin, ackArgv, fetchedJobs } from "../../helpers/begin-args.js";
+import { beginNamed } from "../../helpers/begin-args.js";
+import { acksOf, finishArgs, jobsOf, tickKeys } from "../../helpers/tick-calls.js";
 
 const LEASE = 5_000;
-const COMMON = (tick: string) => [tick, LEASE, 100, 3_600];
-const beginArgs = (tick: string, fetch: number) => encodeBegin({ tick, leaseMs: LEASE, batch: fetch });
+const beginArgs = (tick: string, fetch: number) => beginNamed({ tick, leaseMs: LEASE, batch: fetch });
 
 describe.each(adapterCases)("flow keys of different job names over $name", (adapterCase) => {
   const h = useHarness(adapterCase, "flow-key-names");
-  const { run } = scriptCalls(h);
+  const { call } = scriptCalls(h);
 
   it("job A with key b:c and job A:b with key c hold separate concurrency slots", async () => {
     const started = new Set<string>();
@@ -70,9 +70,7 @@ describe.each(adapterCases)("flow keys of different job names over $name", (adap
     await h.redis.rpush(queue, ...stored.map((job) => job.replace("c:Foo%253A%253ABar:k", "c:Foo::Bar:k")));
 
     // Another tick holds the key's one slot with the oldest job.
-    const [held] = fetchedJobs(
-      ((await run(scripts.begin, ["ticks", "tick:t0"], beginArgs("t0", 1))) as RedisReply[])[5],
-    );
+    const [held] = jobsOf((await call(protocol.begin, tickKeys("t0"), beginArgs("t0", 1))).fetched);
     expect(JSON.parse(held!.raw).args).toEqual(["held"]);
     expect(await tq.tick()).toMatchObject({ succeeded: 0 });
     expect((await tq.stats()).flow["Foo::Bar"]).toMatchObject({ locksHeld: 1, waiting: 1 });
@@ -83,10 +81,10 @@ describe.each(adapterCases)("flow keys of different job names over $name", (adap
     expect(ran).toEqual(["new"]);
 
     // The holder finishes: the parked old-shape job runs, and nothing is left held or parked.
-    await run(
-      scripts.finish,
-      ["ticks", "tick:t0"],
-      [...COMMON("t0"), 2, ...ackArgv([{ kind: "succeeded", job: held! }]), 1, "default"],
+    await call(
+      protocol.finish,
+      tickKeys("t0"),
+      finishArgs({ tick: "t0", leaseMs: LEASE, call: 2, acks: acksOf([{ kind: "succeeded", job: held! }]) }),
     );
     await tq.tick();
     expect(ran).toEqual(["new", "old"]);

@@ -3,22 +3,22 @@
 // lease is gone must take it over at once, as it does a short key
 // (lib/flow/slots.lua release()), not leave it until a resurrection.
 import { describe, expect, it } from "vitest";
-import { scripts } from "../../../src/lua/index.js";
-import type { RedisReply } from "../../../src/types.js";
+import * as protocol from "../../../src/protocol/index.js";
 import { adapterCases } from "../../helpers/adapters.js";
 import { useHarness } from "../../helpers/harness.js";
 import { scriptCalls } from "../../helpers/script-calls.js";
-import { beginArgs as encodeBegin, fetchedJobs } from "../../helpers/begin-args.js";
+import { beginNamed } from "../../helpers/begin-args.js";
+import { jobsOf, tickKeys } from "../../helpers/tick-calls.js";
 
 const LEASE = 5_000;
 const beginArgs = (tick: string, fetch: number, resurrect: number) =>
-  encodeBegin({ tick, leaseMs: LEASE, batch: fetch, resurrectLimit: resurrect });
+  beginNamed({ tick, leaseMs: LEASE, batch: fetch, resurrectLimit: resurrect });
 
 describe.each(adapterCases)("a dead holder of a long unique key over $name", (adapterCase) => {
   const h = useHarness(adapterCase, "adv-long-key");
-  const { run } = scriptCalls(h);
+  const { call } = scriptCalls(h);
   const begin = async (tick: string, fetch: number, resurrect: number) =>
-    (await run(scripts.begin, ["ticks", `tick:${tick}`], beginArgs(tick, fetch, resurrect))) as RedisReply[];
+    call(protocol.begin, tickKeys(tick), beginArgs(tick, fetch, resurrect));
   const key = (name: string) => `${h.prefix}${name}`;
 
   it.each([
@@ -39,7 +39,7 @@ describe.each(adapterCases)("a dead holder of a long unique key over $name", (ad
     expect(await h.redis.get(owner!)).toBe("t1");
     await h.redis.del(key("tick:t1"), key("resurrector")); // t1 died; no resurrection yet
     await h.redis.rpoplpush(park!, key("queue:default")); // a parked job reaches the queue
-    const fetched = fetchedJobs((await begin("t2", 10, 0))[5]);
+    const fetched = jobsOf((await begin("t2", 10, 0)).fetched);
     expect(await h.redis.get(owner!)).toBe("t2");
     expect(fetched).toHaveLength(1);
   });

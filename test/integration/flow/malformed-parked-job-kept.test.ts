@@ -3,16 +3,15 @@
 // holder's ack frees the key, unpark sends it to the dead set whole, with why,
 // and the ack goes through; an error after the RPOP would lose the job.
 import { describe, expect, it } from "vitest";
-import { scripts } from "../../../src/lua/index.js";
-import type { RedisReply } from "../../../src/types.js";
+import * as protocol from "../../../src/protocol/index.js";
 import { adapterCases } from "../../helpers/adapters.js";
 import { useHarness } from "../../helpers/harness.js";
 import { scriptCalls } from "../../helpers/script-calls.js";
-import { beginArgs as encodeBegin, ackArgv, fetchedJobs } from "../../helpers/begin-args.js";
+import { beginNamed } from "../../helpers/begin-args.js";
+import { acksOf, finishArgs, jobsOf, tickKeys } from "../../helpers/tick-calls.js";
 
 const LEASE = 5_000;
-const COMMON = (tick: string) => [tick, LEASE, 100, 3_600];
-const beginArgs = (tick: string, fetch: number) => encodeBegin({ tick, leaseMs: LEASE, batch: fetch });
+const beginArgs = (tick: string, fetch: number) => beginNamed({ tick, leaseMs: LEASE, batch: fetch });
 const job = (jid: string) =>
   JSON.stringify({
     tickq_flow: "good default u|u:k x|",
@@ -25,21 +24,19 @@ const job = (jid: string) =>
 
 describe.each(adapterCases)("a one-key-shaped descriptor with two keys over $name", (adapterCase) => {
   const h = useHarness(adapterCase, "adv2-malformed-parked");
-  const { run } = scriptCalls(h);
+  const { call } = scriptCalls(h);
   const key = (name: string) => `${h.prefix}${name}`;
 
   it("the parked duplicate is not lost when the holder's ack frees the key, and the ack goes through", async () => {
     await h.redis.lpush(key("queue:default"), job("m1"), job("m2"));
-    const [held] = fetchedJobs(
-      ((await run(scripts.begin, ["ticks", "tick:t0"], beginArgs("t0", 1))) as RedisReply[])[5],
-    );
+    const [held] = jobsOf((await call(protocol.begin, tickKeys("t0"), beginArgs("t0", 1))).fetched);
     expect(JSON.parse(held!.raw).jid).toBe("m1");
-    await run(scripts.begin, ["ticks", "tick:t1"], beginArgs("t1", 10));
+    await call(protocol.begin, tickKeys("t1"), beginArgs("t1", 10));
     expect(await h.redis.llen(key("flow:park:u:k x"))).toBe(1); // parked behind m1
-    const acked = await run(
-      scripts.finish,
-      ["ticks", "tick:t0"],
-      [...COMMON("t0"), 2, ...ackArgv([{ kind: "succeeded", job: held! }]), 1, "default"],
+    const acked = await call(
+      protocol.finish,
+      tickKeys("t0"),
+      finishArgs({ tick: "t0", leaseMs: LEASE, call: 2, acks: acksOf([{ kind: "succeeded", job: held! }]) }),
     ).then(
       () => "ok",
       (error: unknown) => String(error),

@@ -3,20 +3,20 @@
 // sit between its while-executing duplicates: the one in between must not be
 // pushed behind the whole run of duplicates (lib/flow/admit.lua fast parking).
 import { describe, expect, it } from "vitest";
-import { scripts } from "../../../src/lua/index.js";
-import type { RedisReply } from "../../../src/types.js";
+import * as protocol from "../../../src/protocol/index.js";
 import { adapterCases } from "../../helpers/adapters.js";
 import { enqueueQueued } from "../../helpers/flow-queued.js";
 import { useHarness } from "../../helpers/harness.js";
 import { scriptCalls } from "../../helpers/script-calls.js";
-import { beginArgs as encodeBegin, fetchedJobs } from "../../helpers/begin-args.js";
+import { beginNamed } from "../../helpers/begin-args.js";
+import { jobsOf, tickKeys } from "../../helpers/tick-calls.js";
 
 const LEASE = 5_000;
-const beginArgs = (tick: string, fetch: number) => encodeBegin({ tick, leaseMs: LEASE, batch: fetch });
+const beginArgs = (tick: string, fetch: number) => beginNamed({ tick, leaseMs: LEASE, batch: fetch });
 
 describe.each(adapterCases)("park order of a busy unique key's jobs of two shapes over $name", (adapterCase) => {
   const h = useHarness(adapterCase, "adv2-park-order");
-  const { twice } = scriptCalls(h);
+  const { callTwice } = scriptCalls(h);
   const key = (name: string) => `${h.prefix}${name}`;
 
   it("a coalesce job between the key's first and second while-executing jobs keeps its place (oldest at the right)", async () => {
@@ -30,8 +30,8 @@ describe.each(adapterCases)("park order of a busy unique key's jobs of two shape
     // Then a live tick takes the key.
     await h.redis.set(key("tick:other"), "1", "PX", 60_000);
     await h.redis.set(key("flow:owner:u:busy"), "other");
-    const { first, after } = await twice(scripts.begin, ["ticks", "tick:t1"], beginArgs("t1", 10));
-    expect(fetchedJobs((first as RedisReply[])[5])).toEqual([]);
+    const { first, after } = await callTwice(protocol.begin, tickKeys("t1"), beginArgs("t1", 10));
+    expect(jobsOf(first.fetched)).toEqual([]);
     expect(after["flow:waiting"]).toEqual({ sync: "3" });
     // RPOP order must be w1, c, w2: the list, left to right, w2, c, w1.
     expect((after["flow:park:u:busy"] as string[]).map((j) => JSON.parse(j).jid)).toEqual(["w2", "c", "w1"]);
@@ -51,7 +51,7 @@ describe.each(adapterCases)("park order of a busy unique key's jobs of two shape
     ]);
     await h.redis.set(key("tick:other"), "1", "PX", 60_000);
     await h.redis.set(key("flow:owner:u:busy"), "other");
-    const { after } = await twice(scripts.begin, ["ticks", "tick:t1"], beginArgs("t1", 10));
+    const { after } = await callTwice(protocol.begin, tickKeys("t1"), beginArgs("t1", 10));
     expect(after["flow:waiting"]).toEqual({ sync: "3", capped: "1" });
     expect((after["flow:park:u:busy"] as string[]).map((j) => JSON.parse(j).jid)).toEqual(["w3", "w2", "x", "w1"]);
   });

@@ -4,14 +4,22 @@
 // resurrected tick frees nothing, a dead holder's slot is freed.
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { scripts } from "../../../src/lua/index.js";
-import type { RedisReply } from "../../../src/types.js";
+import * as protocol from "../../../src/protocol/index.js";
 import { adapterCases } from "../../helpers/adapters.js";
 import { enqueueQueued } from "../../helpers/flow-queued.js";
 import { useHarness } from "../../helpers/harness.js";
 import { scriptCalls } from "../../helpers/script-calls.js";
 import { snapshot } from "../../helpers/snapshot.js";
-import { beginArgs as encodeBegin, ackArgv, fetchedJobs } from "../../helpers/begin-args.js";
+import { beginKeys, beginNamed } from "../../helpers/begin-args.js";
+import {
+  acksOf,
+  finishArgs,
+  housekeepArgs,
+  jobsOf,
+  type Outcome,
+  stepArgs,
+  tickKeys,
+} from "../../helpers/tick-calls.js";
 
 const LEASE = 5_000;
 const sha1 = (text: string) => createHash("sha1").update(text).digest("hex");
@@ -20,20 +28,23 @@ const sentOn = (state: Record<string, unknown>) =>
   Object.fromEntries(
     Object.entries((state["flow:sent"] ?? {}) as Record<string, string>).map(([k, v]) => [k, v.split(" ")[0]]),
   );
-const COMMON = (tick: string) => [tick, LEASE, 100, 3_600];
-const FETCH = (n: number) => [n, 1, "default", 0];
 const beginArgs = (tick: string, fetch = 10, resurrect = 100) =>
-  encodeBegin({ tick, leaseMs: LEASE, batch: fetch, resurrectLimit: resurrect });
+  beginNamed({ tick, leaseMs: LEASE, batch: fetch, resurrectLimit: resurrect });
+/** A step of tick `tick` (call `seq`) acking `outcomes`, then fetching `batch`. */
+const step = (tick: string, seq: number, outcomes: Outcome[], batch: number) =>
+  stepArgs({ tick, leaseMs: LEASE, call: seq, acks: acksOf(outcomes), batch });
+const finish = (tick: string, seq: number, outcomes: Outcome[]) =>
+  finishArgs({ tick, leaseMs: LEASE, call: seq, acks: acksOf(outcomes) });
 
 describe.each(adapterCases)("flow scripts run twice over $name", (adapterCase) => {
   const h = useHarness(adapterCase, "flow-replay");
-  const { run, twice, readsTwice } = scriptCalls(h);
+  const { twice, call, callTwice, readsCallTwice } = scriptCalls(h);
   const jobs = {
     sync: { perform: () => {}, uniqueKey: ([k]: [string]) => k },
     call: { perform: () => {}, rateLimit: { key: () => "p", limit: 1, periodMs: 600_000 } },
   };
-  const begin = async (tick: string, fetch = 10, resurrect = 100) =>
-    (await run(scripts.begin, ["ticks", `tick:${tick}`], beginArgs(tick, fetch, resurrect))) as RedisReply[];
+  const begin = (tick: string, fetch = 10, resurrect = 100) =>
+    call(protocol.begin, beginKeys({ tick, leaseMs: LEASE }), beginArgs(tick, fetch, resurrect));
   const key = (name: string) => `${h.prefix}${name}`;
 
   it("enqueue: a resent call claims and parks once, and answers the duplicates' holders again", async () => {
@@ -52,7 +63,7 @@ describe.each(adapterCases)("flow scripts run twice over $name", (adapterCase) =
       { name: "sync", args: ["busy"], unique: "while-executing", jid: "jb" },
     ]);
     const keys = sent!.keys.map((k) => k.slice(h.prefix.length));
-    const { first, after } = await twice(scripts.enqueue, keys, sent!.args);
+    const { first, after } = await twice(protocol.enqueue.script, keys, sent!.args);
     expect(first).toBe("12121 ja1 jc1");
     expect(after["flow:claim:a"]).toBe("ja1");
     expect(after["flow:wait:c"]).toBe("jc1");
@@ -76,7 +87,7 @@ describe.each(adapterCases)("flow scripts run twice over $name", (adapterCase) =
       })),
     );
     const keys = sent!.keys.map((k) => k.slice(h.prefix.length));
-    const { first, after } = await twice(scripts.enqueue, keys, sent!.args);
+    const { first, after } = await twice(protocol.enqueue.script, keys, sent!.args);
     expect(first).toBe("111");
     const queued = after["queue:default"] as string[];
     expect(queued.map((j) => JSON.parse(j).jid)).toEqual(["b1"]);
@@ -106,8 +117,8 @@ describe.each(adapterCases)("flow scripts run twice over $name", (adapterCase) =
       })),
     );
     await new Promise((r) => setTimeout(r, 20));
-    const { first, after } = await twice(scripts.begin, ["ticks", "tick:t1"], beginArgs("t1"));
-    const started = fetchedJobs((first as RedisReply[])[5]);
+    const { first, after } = await callTwice(protocol.begin, tickKeys("t1"), beginArgs("t1"));
+    const started = jobsOf(first.fetched);
     expect(started).toHaveLength(1);
     const parked = (after["flow:park:u:k"] as string[]).map((j) => JSON.parse(j).jid);
     expect(parked).toHaveLength(2);
@@ -130,8 +141,8 @@ describe.each(adapterCases)("flow scripts run twice over $name", (adapterCase) =
     expect(Object.keys(sentOn(await snapshot(h.redis, h.prefix)))).toEqual(["u:k"]); // j waits; p parked behind it
     await h.redis.set(key("tick:other"), "1", "PX", 60_000); // then another live tick takes the key
     await h.redis.set(key("flow:owner:u:k"), "other");
-    const { first, after } = await twice(scripts.begin, ["ticks", "tick:t1"], beginArgs("t1"));
-    expect(fetchedJobs((first as RedisReply[])[5])).toEqual([]);
+    const { first, after } = await callTwice(protocol.begin, tickKeys("t1"), beginArgs("t1"));
+    expect(jobsOf(first.fetched)).toEqual([]);
     expect((after["flow:park:u:k"] as string[]).map((j) => JSON.parse(j).jid).sort()).toEqual(["j", "p"]);
     expect(after["flow:sent"]).toBeUndefined();
   });
@@ -145,10 +156,14 @@ describe.each(adapterCases)("flow scripts run twice over $name", (adapterCase) =
     await begin("t1"); // c1 starts, c2 is deferred to the schedule
     const [deferred] = await h.redis.zrange(key("schedule"), "0", "0");
     expect(await h.redis.zrange(key("flow:deferred:call"), "0", "-1")).toEqual(["c2"]);
-    const { first, after } = await twice(
-      scripts.move,
-      ["queues"],
-      ["tok", 60_000, 1, "schedule", deferred!, "delete", "", ""],
+    const { first, after } = await callTwice(
+      protocol.move,
+      { queues: "queues" },
+      {
+        token: "tok",
+        keepMs: 60_000,
+        jobs: [{ from: "schedule", job: deferred!, action: "delete", push: "", distance: "" }],
+      },
     );
     expect(first).toBe("1");
     expect(after.schedule).toBeUndefined();
@@ -166,21 +181,16 @@ describe.each(adapterCases)("flow scripts run twice over $name", (adapterCase) =
         jid: `j${i}`,
       })),
     );
-    const [held] = fetchedJobs((await begin("t1"))[5]);
+    const [held] = jobsOf((await begin("t1")).fetched);
     expect(sentOn(await snapshot(h.redis, h.prefix))).toEqual({ "u:k": sha1(held!.raw) }); // still named while it runs
-    const ack = (tick: string, job: typeof held) => [
-      ...COMMON(tick),
-      2,
-      ...ackArgv([{ kind: "succeeded", job: job! }]),
-      ...FETCH(0),
-    ];
-    const { after } = await twice(scripts.step, ["ticks", "tick:t1"], ack("t1", held));
+    const ack = (tick: string, job: typeof held) => step(tick, 2, [{ kind: "succeeded", job: job! }], 0);
+    const { after } = await callTwice(protocol.step, tickKeys("t1"), ack("t1", held));
     const queued = after["queue:default"] as string[];
     expect(queued.map((j) => JSON.parse(j).jid)).toEqual(["j2"]);
     expect(sentOn(after)).toEqual({ "u:k": sha1(queued[0]!) });
     expect(after["flow:park:u:k"]).toBeUndefined();
-    const [next] = fetchedJobs((await begin("t2"))[5]);
-    const last = await twice(scripts.step, ["ticks", "tick:t2"], ack("t2", next));
+    const [next] = jobsOf((await begin("t2")).fetched);
+    const last = await callTwice(protocol.step, tickKeys("t2"), ack("t2", next));
     expect(
       Object.keys(last.after)
         .filter((k) => k.startsWith("flow:"))
@@ -197,11 +207,11 @@ describe.each(adapterCases)("flow scripts run twice over $name", (adapterCase) =
         unique: "while-executing" as const,
       })),
     );
-    const { first, after } = await twice(scripts.begin, ["ticks", "tick:t1"], beginArgs("t1"));
-    expect(fetchedJobs((first as RedisReply[])[5])).toHaveLength(3);
-    const [capped, before, parked] = (first as RedisReply[])[10] as number[];
-    expect(capped).toBe(0);
-    expect(parked).toBe(0);
+    const { first, after } = await callTwice(protocol.begin, tickKeys("t1"), beginArgs("t1"));
+    expect(jobsOf(first.fetched)).toHaveLength(3);
+    const { capped, fence: before, parked } = first.flow!;
+    expect(capped).toBe(false);
+    expect(parked).toBe(false);
     expect([after["flow:owner:u:a"], after["flow:owner:u:b"], after["flow:owner:u:c"]]).toEqual(["t1", "t1", "t1"]);
     expect(after["flow:fence"]).toBe(String(before! + 3));
     expect(after["flow:locks"]).toEqual({ sync: "3" });
@@ -218,11 +228,11 @@ describe.each(adapterCases)("flow scripts run twice over $name", (adapterCase) =
         unique: "while-executing" as const,
       })),
     );
-    const { first, after } = await twice(scripts.begin, ["ticks", "tick:t1"], beginArgs("t1"));
-    expect(fetchedJobs((first as RedisReply[])[5]).map((f) => JSON.parse(f.raw).args[0])).toEqual(["a", "c"]);
+    const { first, after } = await callTwice(protocol.begin, tickKeys("t1"), beginArgs("t1"));
+    expect(jobsOf(first.fetched).map((f) => JSON.parse(f.raw).args[0])).toEqual(["a", "c"]);
     expect([after["flow:owner:u:a"], after["flow:owner:u:b"], after["flow:owner:u:c"]]).toEqual(["t1", "other", "t1"]);
     expect(after["flow:park:u:b"]).toHaveLength(1);
-    expect(after["flow:fence"]).toBe(String(((first as RedisReply[])[10] as number[])[1]! + 2));
+    expect(after["flow:fence"]).toBe(String(first.flow!.fence + 2));
     expect(after["flow:waiting"]).toEqual({ sync: "1" });
   });
 
@@ -233,9 +243,9 @@ describe.each(adapterCases)("flow scripts run twice over $name", (adapterCase) =
       key("queue:default"),
       '{"tickq_flow":"sync default u|u:b","class":"sync","args":["b"],"jid":"bad"}',
     );
-    const { first, after } = await twice(scripts.begin, ["ticks", "tick:t1"], beginArgs("t1"));
-    expect(fetchedJobs((first as RedisReply[])[5]).map((f) => JSON.parse(f.raw).args)).toEqual([["a"]]);
-    expect((first as RedisReply[])[10]).toEqual([0, expect.any(Number), 0]); // the readable flow job gets the one fence after it
+    const { first, after } = await callTwice(protocol.begin, tickKeys("t1"), beginArgs("t1"));
+    expect(jobsOf(first.fetched).map((f) => JSON.parse(f.raw).args)).toEqual([["a"]]);
+    expect(first.flow).toEqual({ capped: false, fence: expect.any(Number), parked: false }); // the readable flow job gets the one fence after it
     expect(after.dead).toHaveLength(2); // one entry, with its score
     expect(JSON.parse(String((after.dead as string[])[0]))).toMatchObject({ error_class: "TickqMalformedJob" });
     expect(after["flow:owner:u:b"]).toBeUndefined();
@@ -250,14 +260,14 @@ describe.each(adapterCases)("flow scripts run twice over $name", (adapterCase) =
       { name: "call", args: [] },
       { name: "call", args: [] },
     ]);
-    const { first, after } = await twice(scripts.begin, ["ticks", "tick:t1"], beginArgs("t1"));
-    const fetched = fetchedJobs((first as RedisReply[])[5]);
+    const { first, after } = await callTwice(protocol.begin, tickKeys("t1"), beginArgs("t1"));
+    const fetched = jobsOf(first.fetched);
     expect(fetched.map((f) => JSON.parse(f.raw).class).sort()).toEqual(["call", "sync"]);
-    expect((first as RedisReply[])[9]).toEqual([]);
+    expect(first.ordered).toEqual([]);
     // not capped; the fence before the call's: the two flow jobs fetched get the next two
-    const [capped, before, parked] = (first as RedisReply[])[10] as number[];
-    expect(capped).toBe(0);
-    expect(parked).toBe(1); // jobs parked
+    const { capped, fence: before, parked } = first.flow!;
+    expect(capped).toBe(false);
+    expect(parked).toBe(true); // jobs parked
     expect(after["flow:fence"]).toBe(String(before! + 2));
     expect(Object.keys(after).filter((k) => k.startsWith("flow:owner:"))).toEqual(["flow:owner:u:a"]);
     expect(after["flow:park:u:a"]).toHaveLength(2);
@@ -287,8 +297,8 @@ describe.each(adapterCases)("flow scripts run twice over $name", (adapterCase) =
     await h.redis.set(key("flow:owner:u:busy"), "other");
     const queued = await h.redis.lrange(key("queue:default"), 0, -1); // newest first
     // a batch of 3: the first chunk (3) is all duplicates, the next (6) holds 2 more and 4 plain jobs: 3 start, 1 goes back
-    const { first, after } = await twice(scripts.begin, ["ticks", "tick:t1"], beginArgs("t1", 3));
-    const fetched = fetchedJobs((first as RedisReply[])[5]);
+    const { first, after } = await callTwice(protocol.begin, tickKeys("t1"), beginArgs("t1", 3));
+    const fetched = jobsOf(first.fetched);
     expect(fetched.map((f) => JSON.parse(f.raw).args[0])).toEqual([0, 1, 2]);
     expect(after["queue:default"]).toEqual(queued.slice(0, 7)); // plain 3..9, in their order, 3 at the head
     expect(after["flow:park:u:busy"]).toHaveLength(5);
@@ -309,8 +319,8 @@ describe.each(adapterCases)("flow scripts run twice over $name", (adapterCase) =
     await h.redis.set(key("flow:owner:u:busy"), "other");
     // a batch of 2: the first chunk (2) is da, db; the next (4) holds q0, q1, dc, dd: q0 and q1 fill the batch,
     // and dc, dd, read already, are parked rather than put back
-    const { first, after } = await twice(scripts.begin, ["ticks", "tick:t1"], beginArgs("t1", 2));
-    expect(fetchedJobs((first as RedisReply[])[5]).map((f) => JSON.parse(f.raw).args[0])).toEqual([0, 1]);
+    const { first, after } = await callTwice(protocol.begin, tickKeys("t1"), beginArgs("t1", 2));
+    expect(jobsOf(first.fetched).map((f) => JSON.parse(f.raw).args[0])).toEqual([0, 1]);
     expect((after["queue:default"] as string[]).map((j) => JSON.parse(j).args[0])).toEqual([2]);
     expect((after["flow:park:u:busy"] as string[]).map((j) => JSON.parse(j).jid)).toEqual(["dd", "dc", "db", "da"]); // oldest at the right
     expect(after["flow:waiting"]).toEqual({ sync: "4" });
@@ -335,8 +345,8 @@ describe.each(adapterCases)("flow scripts run twice over $name", (adapterCase) =
     ]);
     await h.redis.set(key("tick:other"), "1", "PX", 60_000);
     await h.redis.set(key("flow:owner:u:busy"), "other");
-    const { first, after } = await twice(scripts.begin, ["ticks", "tick:t1"], beginArgs("t1", 10));
-    expect(fetchedJobs((first as RedisReply[])[5])).toEqual([]);
+    const { first, after } = await callTwice(protocol.begin, tickKeys("t1"), beginArgs("t1", 10));
+    expect(jobsOf(first.fetched)).toEqual([]);
     expect((after["flow:park:u:busy"] as string[]).map((j) => JSON.parse(j).jid)).toEqual([
       "s3",
       "o3",
@@ -361,8 +371,8 @@ describe.each(adapterCases)("flow scripts run twice over $name", (adapterCase) =
       })),
     );
     await h.redis.set(key("flow:owner:u:a"), "gone"); // no tick:gone: its lease is gone
-    const { first, after } = await twice(scripts.begin, ["ticks", "tick:t1"], beginArgs("t1"));
-    expect(fetchedJobs((first as RedisReply[])[5]).map((f) => JSON.parse(f.raw).jid)).toEqual(["d1"]);
+    const { first, after } = await callTwice(protocol.begin, tickKeys("t1"), beginArgs("t1"));
+    expect(jobsOf(first.fetched).map((f) => JSON.parse(f.raw).jid)).toEqual(["d1"]);
     expect(after["flow:owner:u:a"]).toBe("t1");
     expect((after["flow:park:u:a"] as string[]).map((j) => JSON.parse(j).jid)).toEqual(["d3", "d2"]);
   });
@@ -372,9 +382,9 @@ describe.each(adapterCases)("flow scripts run twice over $name", (adapterCase) =
     await tq.enqueueBulk(
       [1, 2, 3].map(() => ({ name: "sync" as const, args: ["a"] as [string], unique: "while-executing" as const })),
     );
-    const [held] = fetchedJobs((await begin("t1"))[5]);
-    const args = [...COMMON("t1"), 2, ...ackArgv([{ kind: "succeeded", job: held! }]), ...FETCH(0)];
-    const { after } = await twice(scripts.step, ["ticks", "tick:t1"], args);
+    const [held] = jobsOf((await begin("t1")).fetched);
+    const args = step("t1", 2, [{ kind: "succeeded", job: held! }], 0);
+    const { after } = await callTwice(protocol.step, tickKeys("t1"), args);
     expect(after["flow:owner:u:a"]).toBeUndefined();
     expect(after["flow:park:u:a"]).toHaveLength(1);
     expect(after["queue:default"]).toHaveLength(1);
@@ -387,23 +397,23 @@ describe.each(adapterCases)("flow scripts run twice over $name", (adapterCase) =
     const some = (keys: string[]) =>
       keys.map((k) => ({ name: "sync" as const, args: [k] as [string], unique: "while-executing" as const }));
     await tq.enqueueBulk(some(["a", "b", "c"]));
-    const held = fetchedJobs((await begin("t1", 3))[5]);
+    const held = jobsOf((await begin("t1", 3)).fetched);
     const counter = Number(await h.redis.get(key("flow:fence")));
     await tq.enqueueBulk([...some(["a", "d", "e"]), { name: "call" as const, args: [] }]); // a: free again by the acks below
     // acks of a, b, c (one run of a shape); the fetch's first chunk is a, d, e (the commonest chunk); call comes after
-    const args = [
-      ...COMMON("t1"),
+    const args = step(
+      "t1",
       2,
-      ...ackArgv(held.map((job) => ({ kind: "succeeded" as const, job }))),
-      ...FETCH(3),
-    ];
-    const { first, after } = await twice(scripts.step, ["ticks", "tick:t1"], args);
-    expect(fetchedJobs((first as RedisReply[])[3]).map((f) => JSON.parse(f.raw).args[0])).toEqual(["a", "d", "e"]);
-    expect((first as RedisReply[])[5]).toEqual([]); // no ack missed
-    const [capped, before, parked] = (first as RedisReply[])[6] as number[];
-    expect(capped).toBe(0);
+      held.map((job) => ({ kind: "succeeded" as const, job })),
+      3,
+    );
+    const { first, after } = await callTwice(protocol.step, tickKeys("t1"), args);
+    expect(jobsOf(first.fetched).map((f) => JSON.parse(f.raw).args[0])).toEqual(["a", "d", "e"]);
+    expect(first.missed).toEqual([]); // no ack missed
+    const { capped, fence: before, parked } = first.flow!;
+    expect(capped).toBe(false);
     expect(before).toBeGreaterThanOrEqual(counter); // on from the fences begin handed out
-    expect(parked).toBe(0);
+    expect(parked).toBe(false);
     expect(
       Object.keys(after)
         .filter((k) => k.startsWith("flow:owner:"))
@@ -420,16 +430,14 @@ describe.each(adapterCases)("flow scripts run twice over $name", (adapterCase) =
     const tq = h.make(jobs);
     await tq.enqueue("sync", ["a"], { unique: "until-executed" });
     await tq.enqueue("sync", ["c"], { unique: "coalesce" });
-    const fetched = fetchedJobs((await begin("t1"))[5]);
+    const fetched = jobsOf((await begin("t1")).fetched);
     expect(await h.redis.exists(key("flow:wait:c"))).toBe(0); // started: no longer waiting
-    const args = [
-      ...COMMON("t1"),
+    const args = finish(
+      "t1",
       2,
-      ...ackArgv(fetched.map((job) => ({ kind: "unstarted" as const, job }))),
-      1,
-      "default",
-    ];
-    const { after } = await twice(scripts.finish, ["ticks", "tick:t1"], args);
+      fetched.map((job) => ({ kind: "unstarted" as const, job })),
+    );
+    const { after } = await callTwice(protocol.finish, tickKeys("t1"), args);
     expect(after["queue:default"]).toHaveLength(2);
     expect(after["flow:owner:u:c"]).toBeUndefined();
     expect(after["flow:claim:a"]).toBeDefined();
@@ -441,11 +449,15 @@ describe.each(adapterCases)("flow scripts run twice over $name", (adapterCase) =
     await tq.enqueueBulk(
       [1, 2].map(() => ({ name: "sync" as const, args: ["a"] as [string], unique: "while-executing" as const })),
     );
-    const [held] = fetchedJobs((await begin("dead-tick"))[5]);
+    const [held] = jobsOf((await begin("dead-tick")).fetched);
     await h.redis.del(key("tick:dead-tick"), key("resurrector"));
     await begin("t2", 0, 0);
-    const { first, after } = await twice(scripts.housekeep, ["ticks", "tick:t2"], ["t2", 2, 100, LEASE, 100, 100]);
-    expect((first as number[])[1]).toBe(1);
+    const { first, after } = await callTwice(
+      protocol.housekeep,
+      tickKeys("t2"),
+      housekeepArgs({ tick: "t2", call: 2 }),
+    );
+    expect(first.resurrected).toBe(1);
     expect(after["flow:owner:u:a"]).toBeUndefined();
     expect(after["flow:park:u:a"]).toBeUndefined();
     // the dead tick's job and the parked one; the older, resurrected, at the head (right) to run first
@@ -458,12 +470,16 @@ describe.each(adapterCases)("flow scripts run twice over $name", (adapterCase) =
   it("stats, flow sizes: reads only", async () => {
     await h.make(jobs).enqueue("sync", ["a"], { unique: "while-executing" });
     await h.make(jobs).enqueue("sync", ["a"], { unique: "until-executed" });
-    const [first, second] = await readsTwice(scripts.stats, ["queues", "ticks"], [2, "sync", "call", 0]);
-    expect(first[15]).toEqual([
+    const [first, second] = await readsCallTwice(
+      protocol.stats,
+      { queues: "queues", ticks: "ticks" },
+      { flowNames: ["sync", "call"], orderedNames: [], workflowNames: [] },
+    );
+    expect(first.flow).toEqual([
       [0, 0, 0],
       [0, 0, 0],
     ]);
-    expect(second[15]).toEqual(first[15]);
+    expect(second.flow).toEqual(first.flow);
   });
 
   it("a tick resurrected while it froze frees nothing with its late acks: the slot is the new holder's", async () => {
@@ -471,21 +487,13 @@ describe.each(adapterCases)("flow scripts run twice over $name", (adapterCase) =
     await tq.enqueueBulk(
       [1, 2].map(() => ({ name: "sync" as const, args: ["a"] as [string], unique: "while-executing" as const })),
     );
-    const [mine] = fetchedJobs((await begin("t1"))[5]);
+    const [mine] = jobsOf((await begin("t1")).fetched);
     await h.redis.del(key("tick:t1"), key("resurrector"));
     await begin("t2");
     expect(await h.redis.get(key("flow:owner:u:a"))).toBe("t2");
     const before = await snapshot(h.redis, h.prefix);
-    await run(
-      scripts.step,
-      ["ticks", "tick:t1"],
-      [...COMMON("t1"), 2, ...ackArgv([{ kind: "succeeded", job: mine! }]), ...FETCH(10)],
-    );
-    await run(
-      scripts.finish,
-      ["ticks", "tick:t1"],
-      [...COMMON("t1"), 3, ...ackArgv([{ kind: "unstarted", job: mine! }]), 1, "default"],
-    );
+    await call(protocol.step, tickKeys("t1"), step("t1", 2, [{ kind: "succeeded", job: mine! }], 10));
+    await call(protocol.finish, tickKeys("t1"), finish("t1", 3, [{ kind: "unstarted", job: mine! }]));
     const after = await snapshot(h.redis, h.prefix);
     delete before.ticks;
     delete after.ticks;
@@ -500,7 +508,7 @@ describe.each(adapterCases)("flow scripts run twice over $name", (adapterCase) =
     await begin("t1");
     await h.redis.del(key("tick:t1"), key("resurrector")); // t1 died; no resurrection yet
     await h.redis.rpoplpush(key("flow:park:u:a"), key("queue:default")); // a parked job reaches the queue
-    const fetched = fetchedJobs((await begin("t2", 10, 0))[5]);
+    const fetched = jobsOf((await begin("t2", 10, 0)).fetched);
     expect(fetched).toHaveLength(1);
     expect(await h.redis.get(key("flow:owner:u:a"))).toBe("t2");
   });

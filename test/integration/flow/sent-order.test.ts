@@ -3,24 +3,23 @@
 // the fetch that finds it parks it at the oldest end, so it is the next to
 // run, and its followers keep their enqueue order (docs/internals/known-issues.md, O2).
 import { describe, expect, it } from "vitest";
-import { scripts } from "../../../src/lua/index.js";
-import type { RedisReply } from "../../../src/types.js";
+import * as protocol from "../../../src/protocol/index.js";
 import { adapterCases } from "../../helpers/adapters.js";
 import { useHarness } from "../../helpers/harness.js";
 import { scriptCalls } from "../../helpers/script-calls.js";
-import { beginArgs as encodeBegin, ackArgv, fetchedJobs } from "../../helpers/begin-args.js";
+import { beginNamed } from "../../helpers/begin-args.js";
+import { acksOf, finishArgs, jobsOf, tickKeys } from "../../helpers/tick-calls.js";
 
 const LEASE = 5_000;
-const COMMON = (tick: string) => [tick, LEASE, 100, 3_600];
-const beginArgs = (tick: string, fetch: number) => encodeBegin({ tick, leaseMs: LEASE, batch: fetch });
+const beginArgs = (tick: string, fetch: number) => beginNamed({ tick, leaseMs: LEASE, batch: fetch });
 const jidOf = (job: string) => JSON.parse(job).jid as string;
 
 describe.each(adapterCases)("the job sent on, overtaken by a holder put back, over $name", (adapterCase) => {
   const h = useHarness(adapterCase, "flow-sent-order");
-  const { run, twice } = scriptCalls(h);
+  const { call, callTwice } = scriptCalls(h);
   const jobs = { sync: { perform: () => {}, uniqueKey: ([k]: [string]) => k } };
   const begin = async (tick: string, fetch: number) =>
-    fetchedJobs(((await run(scripts.begin, ["ticks", `tick:${tick}`], beginArgs(tick, fetch))) as RedisReply[])[5]);
+    jobsOf((await call(protocol.begin, tickKeys(tick), beginArgs(tick, fetch))).fetched);
   const parkedJids = async () => (await h.redis.lrange(`${h.prefix}flow:park:u:a`, 0, -1)).map(jidOf).reverse(); // oldest first
 
   /** j holds key a (its tick t1), p1–p3 parked behind it at enqueue; then j is put back unstarted, which sends p1 on. */
@@ -37,10 +36,10 @@ describe.each(adapterCases)("the job sent on, overtaken by a holder put back, ov
     expect(await parkedJids()).toEqual(["p1", "p2", "p3"]);
     const held = await begin("t1", 10);
     expect(held.map((f) => jidOf(f.raw))).toEqual(["j"]);
-    await run(
-      scripts.finish,
-      ["ticks", "tick:t1"],
-      [...COMMON("t1"), 2, ...ackArgv([{ kind: "unstarted", job: held[0]! }]), 1, "default"],
+    await call(
+      protocol.finish,
+      tickKeys("t1"),
+      finishArgs({ tick: "t1", leaseMs: LEASE, call: 2, acks: acksOf([{ kind: "unstarted", job: held[0]! }]) }),
     );
     // j is back at the head of the queue, p1 (sent on by j's release) behind it
     expect((await h.redis.lrange(`${h.prefix}queue:default`, 0, -1)).map(jidOf)).toEqual(["p1", "j"]);
@@ -48,8 +47,8 @@ describe.each(adapterCases)("the job sent on, overtaken by a holder put back, ov
 
   it("the next fetch starts the holder and parks p1 at the oldest end, once", async () => {
     await holderPutBack();
-    const { first, after } = await twice(scripts.begin, ["ticks", "tick:t2"], beginArgs("t2", 10));
-    expect(fetchedJobs((first as RedisReply[])[5]).map((f) => jidOf(f.raw))).toEqual(["j"]);
+    const { first, after } = await callTwice(protocol.begin, tickKeys("t2"), beginArgs("t2", 10));
+    expect(jobsOf(first.fetched).map((f) => jidOf(f.raw))).toEqual(["j"]);
     expect((after["flow:park:u:a"] as string[]).map(jidOf).reverse()).toEqual(["p1", "p2", "p3"]);
     expect(after["flow:sent"]).toBeUndefined(); // p1 waits parked: the next release sends it on
   });

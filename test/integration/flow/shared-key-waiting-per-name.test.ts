@@ -3,20 +3,19 @@
 // as waiting under its own name, so every name's count ends at 0 once all
 // have run (lib/flow/admit.lua).
 import { describe, expect, it } from "vitest";
-import { scripts } from "../../../src/lua/index.js";
-import type { RedisReply } from "../../../src/types.js";
+import * as protocol from "../../../src/protocol/index.js";
 import { adapterCases } from "../../helpers/adapters.js";
 import { useHarness } from "../../helpers/harness.js";
 import { scriptCalls } from "../../helpers/script-calls.js";
-import { beginArgs as encodeBegin, ackArgv, fetchedJobs } from "../../helpers/begin-args.js";
+import { beginNamed } from "../../helpers/begin-args.js";
+import { acksOf, finishArgs, jobsOf, tickKeys } from "../../helpers/tick-calls.js";
 
 const LEASE = 5_000;
-const COMMON = (tick: string) => [tick, LEASE, 100, 3_600];
-const beginArgs = (tick: string, fetch: number) => encodeBegin({ tick, leaseMs: LEASE, batch: fetch });
+const beginArgs = (tick: string, fetch: number) => beginNamed({ tick, leaseMs: LEASE, batch: fetch });
 
 describe.each(adapterCases)("a unique key shared by two job names over $name", (adapterCase) => {
   const h = useHarness(adapterCase, "adv-shared-key");
-  const { run } = scriptCalls(h);
+  const { call } = scriptCalls(h);
 
   it("parked jobs are counted as waiting for their own names, and the counts end at 0", async () => {
     const ran: string[] = [];
@@ -29,9 +28,7 @@ describe.each(adapterCases)("a unique key shared by two job names over $name", (
       { name: "b", args: ["k", "b1"], unique: "while-executing" },
     ]);
     // Another tick takes the key with h0 (the oldest job) and holds it.
-    const [held] = fetchedJobs(
-      ((await run(scripts.begin, ["ticks", "tick:t0"], beginArgs("t0", 1))) as RedisReply[])[5],
-    );
+    const [held] = jobsOf((await call(protocol.begin, tickKeys("t0"), beginArgs("t0", 1))).fetched);
     expect(JSON.parse(held!.raw).args[1]).toBe("h0");
     // This tick's fetch meets a1 then b1, in one chunk: both park on k.
     await tq.tick({ batch: 10 });
@@ -40,10 +37,10 @@ describe.each(adapterCases)("a unique key shared by two job names over $name", (
     expect.soft({ a: parked.a!.waiting, b: parked.b!.waiting }).toEqual({ a: 1, b: 1 });
 
     // t0 is done with h0: the key frees, a1 then b1 run.
-    await run(
-      scripts.finish,
-      ["ticks", "tick:t0"],
-      [...COMMON("t0"), 2, ...ackArgv([{ kind: "succeeded", job: held! }]), 1, "default"],
+    await call(
+      protocol.finish,
+      tickKeys("t0"),
+      finishArgs({ tick: "t0", leaseMs: LEASE, call: 2, acks: acksOf([{ kind: "succeeded", job: held! }]) }),
     );
     for (let i = 0; i < 4 && ran.length < 2; i++) await tq.tick({ batch: 10 });
     expect(ran).toEqual(["a1", "b1"]);

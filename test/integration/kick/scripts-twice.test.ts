@@ -2,7 +2,6 @@
 // the second run leaves the state as the first left it and answers the same
 // (test/integration/replay/scripts-twice.test.ts does the same for the tick's scripts).
 import { describe, expect, it } from "vitest";
-import { scripts } from "../../../src/lua/index.js";
 import * as protocol from "../../../src/protocol/index.js";
 import { adapterCases } from "../../helpers/adapters.js";
 import { useHarness } from "../../helpers/harness.js";
@@ -12,13 +11,15 @@ const TTL = 60_000;
 
 describe.each(adapterCases)("kick and parallel run twice over $name", (adapterCase) => {
   const h = useHarness(adapterCase, "kick-replay");
-  const { run, twice, callTwice } = scriptCalls(h);
-  const KICK_KEYS = ["kicks", "kicks:waiting"];
-  const kick = (op: string, token: string, arg: string | number) => run(scripts.kick, KICK_KEYS, [op, token, arg, TTL]);
+  const { call, callTwice } = scriptCalls(h);
+  const KICK_KEYS = { kicks: "kicks", waiting: "kicks:waiting" };
+  const kickArgs = (op: string, token: string, arg: string | number) => ({ op, token, arg: String(arg), ttlMs: TTL });
+  const kick = (op: string, token: string, arg: string | number) =>
+    call(protocol.kick, KICK_KEYS, kickArgs(op, token, arg));
 
   it("kick take: a replayed take holds one slot, a replayed refusal stays refused", async () => {
-    expect((await twice(scripts.kick, KICK_KEYS, ["take", "a", 1, TTL])).first).toBe(1);
-    const { first, after } = await twice(scripts.kick, KICK_KEYS, ["take", "b", 1, TTL]);
+    expect((await callTwice(protocol.kick, KICK_KEYS, kickArgs("take", "a", 1))).first).toBe(1);
+    const { first, after } = await callTwice(protocol.kick, KICK_KEYS, kickArgs("take", "b", 1));
     expect(first).toBe(0);
     expect(Object.keys(after).sort()).toEqual(["kicks", "kicks:waiting"]);
     expect(await h.redis.zcard(`${h.prefix}kicks`)).toBe(1);
@@ -28,11 +29,11 @@ describe.each(adapterCases)("kick and parallel run twice over $name", (adapterCa
     await kick("take", "a", 1);
     await kick("take", "b", 1); // refused: written down for the holder
     await new Promise((r) => setTimeout(r, 5)); // the next tick begins after the refusal
-    const handed = await twice(scripts.kick, KICK_KEYS, ["done", "a", "a2", TTL]);
+    const handed = await callTwice(protocol.kick, KICK_KEYS, kickArgs("done", "a", "a2"));
     expect(handed.first).toBe(1);
     expect(await h.redis.zrange(`${h.prefix}kicks`, "0", "-1")).toEqual(["a2"]);
     // nothing refused since a2's tick began: released
-    const released = await twice(scripts.kick, KICK_KEYS, ["done", "a2", "a3", TTL]);
+    const released = await callTwice(protocol.kick, KICK_KEYS, kickArgs("done", "a2", "a3"));
     expect(released.first).toBe(0);
     expect(await h.redis.zcard(`${h.prefix}kicks`)).toBe(0);
   });
@@ -40,7 +41,7 @@ describe.each(adapterCases)("kick and parallel run twice over $name", (adapterCa
   it("kick free: a replay frees nothing more", async () => {
     await kick("take", "a", 2);
     await kick("take", "b", 2);
-    await twice(scripts.kick, KICK_KEYS, ["free", "a", 0, TTL]);
+    await callTwice(protocol.kick, KICK_KEYS, kickArgs("free", "a", 0));
     expect(await h.redis.zrange(`${h.prefix}kicks`, "0", "-1")).toEqual(["b"]);
   });
 

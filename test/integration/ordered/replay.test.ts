@@ -4,45 +4,38 @@
 // requeue an id that another tick now holds.
 import { describe, expect, it } from "vitest";
 import type { OrderedFetched, OrderedOutcome } from "../../../src/ordered/work.js";
-import { scripts } from "../../../src/lua/index.js";
-import type { RedisReply } from "../../../src/types.js";
+import * as protocol from "../../../src/protocol/index.js";
 import { adapterCases } from "../../helpers/adapters.js";
+import { type BeginOptions, beginKeys, beginNamed } from "../../helpers/begin-args.js";
 import { useHarness } from "../../helpers/harness.js";
 import { scriptCalls } from "../../helpers/script-calls.js";
 import { snapshot } from "../../helpers/snapshot.js";
-import { orderedArgv, orderedIds, beginArgs as encodeBegin } from "../../helpers/begin-args.js";
+import { finishArgs, housekeepArgs, idsOf, stepArgs as tickStep, tickKeys } from "../../helpers/tick-calls.js";
 
 const LEASE = 5_000;
 const NAMES = ["idx"];
-const FETCH_10 = [10, 1, "default", 0];
-const COMMON = (tick: string) => [tick, LEASE, 100, 3_600];
-/** begin's last three ARGV: no schedules declared (digest "", due limit 0, clock shift 0). */
 /** The members of a zset snapshot (member, score, member, score, …). */
 const members = (zset: unknown) => (zset as string[]).filter((_, i) => i % 2 === 0);
 
 describe.each(adapterCases)("ordered scripts run twice over $name", (adapterCase) => {
   const h = useHarness(adapterCase, "ordered-replay");
-  const { run, twice, readsTwice } = scriptCalls(h);
+  const { call, callTwice, readsCallTwice } = scriptCalls(h);
+  const ORDERED_KEYS = { names: "ordered" };
 
-  const enqueueArgs = (token: string, items: [string, string, string?][]) => [
+  const enqueueArgs = (token: string, items: [string, string, string?][]) => ({
     token,
-    60_000,
-    items.length,
-    ...items.flatMap(([id, payload, score = ""]) => ["idx", id, payload, score, 0]),
-  ];
+    tokenMs: 60_000,
+    payloads: items.map(([id, payload, score = ""]) => ({ name: "idx", id, payload, score, delayMs: 0 })),
+  });
   const enqueue = (token: string, items: [string, string, string?][]) =>
-    run(scripts.ordered_enqueue, ["ordered"], enqueueArgs(token, items));
-  const beginArgs = (tick: string) => encodeBegin({ tick, leaseMs: LEASE, ordered: NAMES });
-  const begin = async (tick: string) =>
-    orderedIds(((await run(scripts.begin, ["ticks", `tick:${tick}`], beginArgs(tick))) as RedisReply[])[9]);
-  const stepArgs = (tick: string, seq: number, outcomes: OrderedOutcome[]) => [
-    ...COMMON(tick),
-    seq,
-    0,
-    0,
-    ...FETCH_10,
-    ...orderedArgv(NAMES, outcomes),
-  ];
+    call(protocol.ordered_enqueue, ORDERED_KEYS, enqueueArgs(token, items));
+  const beginCall = (o: BeginOptions) => call(protocol.begin, beginKeys(o), beginNamed(o));
+  const beginOptions = (tick: string): BeginOptions => ({ tick, leaseMs: LEASE, ordered: NAMES });
+  const begin = async (tick: string) => idsOf((await beginCall(beginOptions(tick))).ordered);
+  const stepArgs = (tick: string, seq: number, outcomes: OrderedOutcome[]) =>
+    tickStep({ tick, leaseMs: LEASE, call: seq, ordered: { names: NAMES, outcomes } });
+  const finish = (seq: number, outcomes: OrderedOutcome[]) =>
+    finishArgs({ tick: "t1", leaseMs: LEASE, call: seq, ordered: { names: NAMES, outcomes } });
 
   it("ordered_enqueue: a resent call adds nothing, not even after the id ran", async () => {
     const args = enqueueArgs("tok", [
@@ -50,12 +43,12 @@ describe.each(adapterCases)("ordered scripts run twice over $name", (adapterCase
       ["a", '"y"', "2"],
       ["b", '"x"', ""],
     ]);
-    const { after, first } = await twice(scripts.ordered_enqueue, ["ordered"], args);
+    const { after, first } = await callTwice(protocol.ordered_enqueue, ORDERED_KEYS, args);
     expect(first).toBe("111");
     expect(after["o:idx:payloads"]).toBe("3");
     await begin("t1"); // the ids run; the resent call must not bring their payloads back
     const now = await snapshot(h.redis, h.prefix);
-    await run(scripts.ordered_enqueue, ["ordered"], args);
+    await call(protocol.ordered_enqueue, ORDERED_KEYS, args);
     expect(await snapshot(h.redis, h.prefix)).toEqual(now);
   });
 
@@ -64,8 +57,12 @@ describe.each(adapterCases)("ordered scripts run twice over $name", (adapterCase
       "e",
       Array.from({ length: 12 }, (_, i) => [`id-${i}`, String(i)] as [string, string]),
     );
-    const { first, after } = await twice(scripts.begin, ["ticks", "tick:t1"], beginArgs("t1"));
-    const fences = orderedIds((first as RedisReply[])[9]).map((f) => f.fence);
+    const { first, after } = await callTwice(
+      protocol.begin,
+      beginKeys(beginOptions("t1")),
+      beginNamed(beginOptions("t1")),
+    );
+    const fences = idsOf(first.ordered).map((f) => f.fence);
     expect(fences.every((f, i) => i === 0 || f > fences[i - 1]!)).toBe(true);
     expect(after["o:idx:running"]).toBe("10");
     expect(Object.keys(after["oinproc:t1"] as object)).toHaveLength(10);
@@ -98,14 +95,8 @@ describe.each(adapterCases)("ordered scripts run twice over $name", (adapterCase
       { kind: "interrupted", item: item("i") },
       { kind: "inDoubt", item: item("l") },
     ];
-    const { after, first } = await twice(scripts.step, ["ticks", "tick:t1"], stepArgs("t1", 2, outcomes));
-    const fetched = orderedIds((first as RedisReply[])[4]).map((f) => [
-      f.id,
-      f.payloads,
-      f.resurrections,
-      f.interruptions,
-      f.doubts,
-    ]);
+    const { after, first } = await callTwice(protocol.step, tickKeys("t1"), stepArgs("t1", 2, outcomes));
+    const fetched = idsOf(first.ordered).map((f) => [f.id, f.payloads, f.resurrections, f.interruptions, f.doubts]);
     // s and d had arrivals (ready again, fresh); q, i and l came back, i's
     // interruption and l's stop in doubt counted once and apart (no tick
     // died); r backs off a minute
@@ -133,9 +124,8 @@ describe.each(adapterCases)("ordered scripts run twice over $name", (adapterCase
     ]);
     const held = await begin("t1");
     const outcomes: OrderedOutcome[] = held.map((item) => ({ kind: "unstarted", item }));
-    const args = [...COMMON("t1"), 2, 0, 0, 1, "default", ...orderedArgv(NAMES, outcomes)];
-    const { after, first } = await twice(scripts.finish, ["ticks", "tick:t1"], args);
-    expect((first as unknown[]).slice(1)).toEqual([0, 0, 0, [], 0]); // left, evicted, made ready, ack entries no longer listed, parked flow jobs sent back
+    const { after, first } = await callTwice(protocol.finish, tickKeys("t1"), finish(2, outcomes));
+    expect(first).toMatchObject({ left: 0, deadEvicted: 0, orderedReady: 0, missed: [], sentOn: 0 });
     expect(after["o:idx:ready"]).toHaveLength(4);
     expect(after["o:idx:running"]).toBe("0");
     expect(after["oinproc:t1"]).toBeUndefined();
@@ -150,13 +140,13 @@ describe.each(adapterCases)("ordered scripts run twice over $name", (adapterCase
     await begin("dead-tick");
     await enqueue("e2", [["a", "2"]]);
     await h.redis.del(`${h.prefix}tick:dead-tick`, `${h.prefix}resurrector`); // its lease (and its resurrector lock) expired
-    await run(
-      scripts.begin,
-      ["ticks", "tick:t2"],
-      encodeBegin({ tick: "t2", leaseMs: LEASE, resurrectLimit: 0, batch: 0 }),
+    await beginCall({ tick: "t2", leaseMs: LEASE, resurrectLimit: 0, batch: 0 });
+    const { first, after } = await callTwice(
+      protocol.housekeep,
+      tickKeys("t2"),
+      housekeepArgs({ tick: "t2", call: 2 }),
     );
-    const { first, after } = await twice(scripts.housekeep, ["ticks", "tick:t2"], ["t2", 2, 100, LEASE, 100, 100]);
-    expect((first as number[])[1]).toBe(2);
+    expect(first.resurrected).toBe(2);
     expect(members(after["o:idx:p:a"])).toEqual(["1", "2"]);
     // Neither ran alone: no death is counted, both become suspects that run alone next.
     expect(after["o:idx:resurrections"]).toBeUndefined();
@@ -168,36 +158,32 @@ describe.each(adapterCases)("ordered scripts run twice over $name", (adapterCase
 
   it("stats, ordered sizes: reads only", async () => {
     await enqueue("e", [["a", "1"]]);
-    const [first, second] = await readsTwice(scripts.stats, ["queues", "ticks"], [0, 1, "idx"]);
-    expect(first[16]).toEqual([[1, 0, 1, 0]]);
-    expect(second[16]).toEqual(first[16]);
+    const [first, second] = await readsCallTwice(
+      protocol.stats,
+      { queues: "queues", ticks: "ticks" },
+      { flowNames: [], orderedNames: ["idx"], workflowNames: [] },
+    );
+    expect(first.ordered).toEqual([[1, 0, 1, 0]]);
+    expect(second.ordered).toEqual(first.ordered);
   });
 
   it("a tick that lost its lease can neither ack nor requeue an id another tick holds", async () => {
     await enqueue("e", [["a", "1"]]);
     const [mine] = await begin("t1");
     await h.redis.del(`${h.prefix}tick:t1`, `${h.prefix}resurrector`); // t1 froze past its lease
-    await run(scripts.begin, ["ticks", "tick:t2"], beginArgs("t2"));
+    await beginCall(beginOptions("t2"));
     const held = await h.redis.hget(`${h.prefix}oinproc:t2`, "idx a");
     expect(held).toMatch(/^t2 \d+ /); // resurrected and fetched again, with a larger fence
     expect(Number(held!.split(" ")[1])).toBeGreaterThan(mine!.fence);
     const before = await snapshot(h.redis, h.prefix);
     for (const kind of ["succeeded", "unstarted", "interrupted"] as const) {
-      await run(scripts.step, ["ticks", "tick:t1"], stepArgs("t1", 2, [{ kind, item: mine as OrderedFetched }]));
+      await call(protocol.step, tickKeys("t1"), stepArgs("t1", 2, [{ kind, item: mine as OrderedFetched }]));
     }
-    await run(scripts.step, ["ticks", "tick:t1"], stepArgs("t1", 3, [{ kind: "retry", item: mine!, delayMs: 0 }]));
-    await run(
-      scripts.finish,
-      ["ticks", "tick:t1"],
-      [
-        ...COMMON("t1"),
-        4,
-        0,
-        0,
-        1,
-        "default",
-        ...orderedArgv(NAMES, [{ kind: "dead", item: mine!, entry: "{", handlerFailed: true }]),
-      ],
+    await call(protocol.step, tickKeys("t1"), stepArgs("t1", 3, [{ kind: "retry", item: mine!, delayMs: 0 }]));
+    await call(
+      protocol.finish,
+      tickKeys("t1"),
+      finish(4, [{ kind: "dead", item: mine!, entry: "{", handlerFailed: true }]),
     );
     const after = await snapshot(h.redis, h.prefix);
     delete before.ticks;

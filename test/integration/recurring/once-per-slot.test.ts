@@ -3,7 +3,7 @@
 // and a replayed schedules call.
 import { afterEach, describe, expect, it } from "vitest";
 import { createTickq, type RedisAdapter, type Schedules } from "../../../src/index.js";
-import { scripts } from "../../../src/lua/index.js";
+import * as protocol from "../../../src/protocol/index.js";
 import { scriptSha } from "../../../src/redis/script-sha.js";
 import { adapterCases } from "../../helpers/adapters.js";
 import { openDropping, type DroppingAdapter } from "../../helpers/dropping.js";
@@ -68,8 +68,8 @@ describe.each(adapterCases)("once per slot over $name", (adapterCase) => {
     await setClock(h.redis, [a], START + 15_000);
     await a.tick(); // syncs the declaration; scripts are loaded for the EVALSHA below
 
-    const begin = await scriptSha(scripts.begin);
-    const schedulesSha = await scriptSha(scripts.recurring);
+    const begin = await scriptSha(protocol.begin.script);
+    const schedulesSha = await scriptSha(protocol.recurring.script);
     for (const [round, sha] of [
       [1, begin],
       [2, schedulesSha],

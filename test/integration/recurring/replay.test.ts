@@ -3,82 +3,86 @@
 // the call numbering: the same claim sent as a new call finds the due slot
 // moved on and enqueues nothing.
 import { describe, expect, it } from "vitest";
-import { scripts } from "../../../src/lua/index.js";
+import * as protocol from "../../../src/protocol/index.js";
 import { adapterCases } from "../../helpers/adapters.js";
+import { beginKeys, beginNamed } from "../../helpers/begin-args.js";
 import { useHarness } from "../../helpers/harness.js";
 import { scriptCalls } from "../../helpers/script-calls.js";
 import { snapshot } from "../../helpers/snapshot.js";
+import { type ArgsOfCall, fetchOf, tickKeys } from "../../helpers/tick-calls.js";
 import { redisNowMs } from "./clock.js";
-import { beginArgs as encodeBegin } from "../../helpers/begin-args.js";
 
 const LEASE = 5_000;
-const FETCH_10 = [10, 1, "default", 0];
 const GRACE = 600_000;
 const job = (name: string, slot: number) =>
   JSON.stringify({ class: "x", args: [], jid: `${name}:${slot}`, queue: "default", retry: true });
 
 describe.each(adapterCases)("schedules scripts run twice over $name", (adapterCase) => {
   const h = useHarness(adapterCase, "sched-replay");
-  const { run, twice } = scriptCalls(h);
+  const { call, callTwice } = scriptCalls(h);
   const begin = (tick: string, digest: string) =>
-    run(scripts.begin, ["ticks", `tick:${tick}`], encodeBegin({ tick, leaseMs: LEASE, digest, dueLimit: 10 }));
-  const call = (seq: number, rest: (string | number)[]) => ["t1", seq, 0, GRACE, ...rest, ...FETCH_10];
+    call(
+      protocol.begin,
+      beginKeys({ tick, leaseMs: LEASE }),
+      beginNamed({ tick, leaseMs: LEASE, digest, dueLimit: 10 }),
+    );
+  type RecurringArgs = ArgsOfCall<typeof protocol.recurring>;
+  /** recurring's ARGV by name: nothing declared, due or orphaned unless `parts` says so; a fetch of 10. */
+  const recurringArgs = (seq: number, parts: Partial<RecurringArgs>): RecurringArgs => ({
+    tickId: "t1",
+    call: String(seq),
+    shiftMs: 0,
+    pruneGraceMs: GRACE,
+    digest: "d1",
+    sync: false,
+    declared: [],
+    due: [],
+    orphans: [],
+    fetch: fetchOf(10),
+    ...parts,
+  });
 
   it("sync, claim and an orphan's marking: a replay changes nothing, nor does the same claim sent again", async () => {
     const now = await redisNowMs(h.redis);
     await h.redis.hset(`${h.prefix}schedules:fp`, "old", "t0 f0");
     await h.redis.zadd(`${h.prefix}schedules:due`, now + 3_600_000, "old");
     await begin("t1", "d1");
-    const sync = [
-      "d1",
-      1,
-      2,
-      "a",
-      "ta",
-      "fa",
-      '{"every":60000}',
-      now - 1_000,
-      "b",
-      "tb",
-      "fb",
-      '{"every":60000}',
-      now + 60_000,
-      0,
-      0,
-    ];
-    const { after } = await twice(scripts.recurring, ["ticks", "tick:t1"], call(2, sync));
+    const sync = recurringArgs(2, {
+      sync: true,
+      declared: [
+        { name: "a", timingFp: "ta", specFp: "fa", spec: '{"every":60000}', next: String(now - 1_000) },
+        { name: "b", timingFp: "tb", specFp: "fb", spec: '{"every":60000}', next: String(now + 60_000) },
+      ],
+    });
+    const { after } = await callTwice(protocol.recurring, tickKeys("t1"), sync);
     expect(after["schedules:digest"]).toBe("d1");
     expect(Object.keys(after["schedules:orphans"] as object)).toEqual(["old"]);
 
-    const claim = [
-      "d1",
-      0,
-      0,
-      1,
-      "a",
-      "fa",
-      now - 1_000,
-      now + 59_000,
-      2,
-      now - 61_000,
-      "default",
-      job("a", now - 61_000),
-      now - 1_000,
-      "default",
-      job("a", now - 1_000),
-      1,
-      "old",
-      now + 3_600_000,
-    ];
-    const { first } = await twice(scripts.recurring, ["ticks", "tick:t1"], call(3, claim));
-    expect((first as unknown[]).slice(0, 4)).toEqual([1, 2, ["a"], 0]);
+    const claim = (seq: number) =>
+      recurringArgs(seq, {
+        due: [
+          {
+            name: "a",
+            specFp: "fa",
+            slot: now - 1_000,
+            next: String(now + 59_000),
+            slots: [
+              { slot: now - 61_000, queue: "default", job: job("a", now - 61_000) },
+              { slot: now - 1_000, queue: "default", job: job("a", now - 1_000) },
+            ],
+          },
+        ],
+        orphans: [{ name: "old", slot: now + 3_600_000 }],
+      });
+    const { first } = await callTwice(protocol.recurring, tickKeys("t1"), claim(3));
+    expect(first).toMatchObject({ leaseHeld: true, enqueued: 2, claimed: ["a"], pruned: 0 });
     const claimed = await snapshot(h.redis, h.prefix);
     expect(claimed["schedules:last"]).toEqual({ a: String(now - 1_000) });
     expect(claimed["inproc:t1:default"]).toHaveLength(2); // fetched by the same call
 
     // the same claim as a new call (a second tick, or a rerun without numbering): nothing more
-    const again = await run(scripts.recurring, ["ticks", "tick:t1"], call(4, claim));
-    expect((again as unknown[]).slice(0, 4)).toEqual([1, 0, [], 0]);
+    const again = await call(protocol.recurring, tickKeys("t1"), claim(4));
+    expect(again).toMatchObject({ leaseHeld: true, enqueued: 0, claimed: [], pruned: 0 });
     const rest = await snapshot(h.redis, h.prefix);
     const { "tick:t1": _lease, ...restState } = rest;
     const { "tick:t1": _lease2, ...claimedState } = claimed;
@@ -90,14 +94,18 @@ describe.each(adapterCases)("schedules scripts run twice over $name", (adapterCa
     await h.redis.zadd(`${h.prefix}schedules:due`, now - 5_000, "a", now + 60_000, "b");
     await h.redis.hset(`${h.prefix}schedules:last`, "a", now - 65_000);
     await h.redis.set(`${h.prefix}schedules:digest`, "d1");
-    const args = encodeBegin({ tick: "t1", leaseMs: LEASE, digest: "d1", dueLimit: 10 });
-    const { first } = await twice(scripts.begin, ["ticks", "tick:t1"], args);
-    expect((first as unknown[])[8]).toEqual([1, ["a", String(now - 5_000), String(now - 65_000)], 0]);
+    const options = { tick: "t1", leaseMs: LEASE, digest: "d1", dueLimit: 10 };
+    const { first } = await callTwice(protocol.begin, beginKeys(options), beginNamed(options));
+    expect(first.due).toEqual({
+      inSync: true,
+      due: [{ name: "a", slot: now - 5_000, last: String(now - 65_000) }],
+      more: false,
+    });
   });
 
   it("recurring_list: reads only", async () => {
     await h.redis.zadd(`${h.prefix}schedules:due`, 1, "a");
     await h.redis.hset(`${h.prefix}schedules:spec`, "a", "{}");
-    await twice(scripts.recurring_list, ["schedules:due"], []);
+    await callTwice(protocol.recurring_list, { due: "schedules:due" }, {});
   });
 });

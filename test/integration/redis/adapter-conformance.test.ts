@@ -1,18 +1,28 @@
 // Every adapter must return exactly the same values for every script and
 // read: numbers, empty results, nil, nested arrays, and strings that look
 // like numbers or JSON (which @upstash/redis would otherwise parse).
-import { beginArgs } from "../../helpers/begin-args.js";
+import { beginNamed } from "../../helpers/begin-args.js";
 import { createHash } from "node:crypto";
 import { Redis as UpstashRedis } from "@upstash/redis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { upstashAdapter } from "../../../src/redis/upstash.js";
 import { runScript } from "../../../src/redis/adapter.js";
 import { TickqError } from "../../../src/index.js";
-import { scripts } from "../../../src/lua/index.js";
+import { decode, encode, type TypedCall } from "../../../src/protocol/define.js";
+import * as protocol from "../../../src/protocol/index.js";
 import type { RedisReply } from "../../../src/types.js";
 import { adapterCases } from "../../helpers/adapters.js";
 import type { OpenedAdapter } from "../../helpers/open-adapter.js";
 import { deleteUnder, directRedis, uniquePrefix } from "../../helpers/redis.js";
+import {
+  ENQUEUE_KEYS,
+  enqueueArgs,
+  finishArgs,
+  housekeepArgs,
+  rawAcks,
+  stepArgs,
+  tickKeys,
+} from "../../helpers/tick-calls.js";
 
 const TRICKY = [
   "123",
@@ -93,56 +103,54 @@ describe("adapter conformance", () => {
     const replies: RedisReply[][] = [];
     for (const [i, o] of opened.entries()) {
       const p = `${prefix}${i}:`;
-      const run = (name: keyof typeof scripts, keys: string[], args: (string | number)[]) =>
-        runScript(o.adapter, scripts[name], keys, [p, ...args].map(String), { count: 0 }, 5_000);
+      // Encoded through src/protocol, run raw: the replies compared are those the adapters hand over.
+      const run = <K extends object, A extends object, R>(call: TypedCall<K, A, R>, keys: K, args: A) => {
+        const encoded = encode(call, keys, args);
+        const prefixed = encoded.keys.map((k) => p + k);
+        return runScript(o.adapter, call.script, prefixed, [p, ...encoded.args].map(String), { count: 0 }, 5_000);
+      };
       const job = (n: number) => JSON.stringify({ class: "x", args: [], jid: `j${n}`, queue: "default", retry: true });
-      const fetch = [10, 1, "default", 0];
+      const t1 = tickKeys("t1");
+      const noFilter = { name: "", queue: "", cursor: { at: "", jid: "", near: "", nearJid: "" } };
+      const statsArgs = { flowNames: [], orderedNames: [], workflowNames: [] };
       replies.push([
         await run(
-          "enqueue",
-          [`${p}queues`, `${p}schedule`],
-          [
-            "call-1",
-            60_000,
-            60_000,
-            3,
-            "default",
-            0,
-            0,
-            "",
-            job(1),
-            "default",
-            0,
-            0,
-            "",
-            job(2),
-            "default",
-            60_000,
-            0,
-            "",
-            job(3),
-          ],
+          protocol.enqueue,
+          ENQUEUE_KEYS,
+          enqueueArgs("call-1", [{ job: job(1) }, { job: job(2) }, { job: job(3), delayMs: 60_000 }]),
         ),
-        await run("begin", [`${p}ticks`, `${p}tick:t1`], beginArgs({ tick: "t1", leaseMs: 5_000, batch: 10 })),
-        await run("extend", [`${p}tick:t1`], ["t1", 5_000, ""]),
-        await run("housekeep", [`${p}ticks`, `${p}tick:t1`], ["t1", 2, 100, 5_000, 100, 100]),
-        await run("stats", [`${p}queues`, `${p}ticks`], []),
+        await run(protocol.begin, t1, beginNamed({ tick: "t1", leaseMs: 5_000, batch: 10 })),
+        await run(protocol.extend, { lease: "tick:t1" }, { tickId: "t1", leaseMs: 5_000, load: "" }),
+        await run(protocol.housekeep, t1, housekeepArgs({ tick: "t1", call: 2 })),
+        await run(protocol.stats, { queues: "queues", ticks: "ticks" }, statsArgs),
         await run(
-          "step",
-          [`${p}ticks`, `${p}tick:t1`],
-          ["t1", 5_000, 100, 3_600, 3, 1, "default", 2, job(1), job(2), 0, ...fetch],
+          protocol.step,
+          t1,
+          stepArgs({ tick: "t1", leaseMs: 5_000, call: 3, acks: rawAcks({ default: [job(1), job(2)] }) }),
         ),
-        await run("finish", [`${p}ticks`, `${p}tick:t1`], ["t1", 5_000, 100, 3_600, 4, 0, 0, 1, "default"]),
-        await run("stats", [`${p}queues`, `${p}ticks`], []),
+        await run(protocol.finish, t1, finishArgs({ tick: "t1", leaseMs: 5_000, call: 4 })),
+        await run(protocol.stats, { queues: "queues", ticks: "ticks" }, statsArgs),
         // the jobs API's scripts
-        await run("locate", [`${p}queues`, `${p}ticks`], ["j3", 100, "", "0"]),
-        await run("page", [`${p}schedule`], ["z", "asc", 10, 100, "", "", "", "", "", ""]),
-        await run("inflight", [`${p}ticks`], [100]),
-        await run("pause", [`${p}paused`], ["default", 1]),
-        await run("queues", [`${p}queues`, `${p}paused`], []),
-        await run("move", [`${p}queues`], ["op-1", 60_000, 1, "schedule", job(3).replace("}", ""), "push", "", ""]),
-        await run("clear", [`${p}schedule`], ["op-2", 60_000]),
-        await run("history", [], [2]),
+        await run(
+          protocol.locate,
+          { queues: "queues", ticks: "ticks" },
+          { jid: "j3", budget: 100, stage: "", position: "0" },
+        ),
+        await run(protocol.page, { set: "schedule" }, { ...noFilter, kind: "z", order: "asc", limit: 10, budget: 100 }),
+        await run(protocol.inflight, { ticks: "ticks" }, { limit: 100 }),
+        await run(protocol.pause, { paused: "paused" }, { queue: "default", paused: true }),
+        await run(protocol.queues, { queues: "queues", paused: "paused" }, {}),
+        await run(
+          protocol.move,
+          { queues: "queues" },
+          {
+            token: "op-1",
+            keepMs: 60_000,
+            jobs: [{ from: "schedule", job: job(3).replace("}", ""), action: "push", push: "", distance: "" }],
+          },
+        ),
+        await run(protocol.clear, { set: "schedule" }, { token: "op-2", keepMs: 60_000 }),
+        await run(protocol.history, { processed: "stat:processed" }, { days: 2 }),
       ]);
     }
     // Redis' clock differs between the two runs: blank it out
@@ -157,9 +165,15 @@ describe("adapter conformance", () => {
     expect(replies).toHaveLength(adapterCases.length);
     for (const other of replies.slice(1)) expect(timeless(other)).toEqual(timeless(replies[0]!));
     const [, begun, , , , stepped] = replies[0]!;
-    const [queue, fetched, counts] = (begun as RedisReply[])[5] as RedisReply[];
-    expect([queue, (fetched as string[]).map((j) => JSON.parse(j).jid), counts]).toEqual(["default", ["j1", "j2"], []]);
-    expect((stepped as RedisReply[]).slice(1, 3)).toEqual([1, 0]); // lease held, no evictions
+    const [group] = (
+      decode(protocol.begin, begun!) as { fetched: { queue: string; jobs: string[]; counts: unknown[] }[] }
+    ).fetched;
+    expect({ ...group, jobs: group!.jobs.map((j) => JSON.parse(j).jid) }).toEqual({
+      queue: "default",
+      jobs: ["j1", "j2"],
+      counts: [],
+    });
+    expect(decode(protocol.step, stepped!)).toMatchObject({ leaseHeld: true, deadEvicted: 0 });
   });
 });
 

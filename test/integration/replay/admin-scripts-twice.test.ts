@@ -2,8 +2,7 @@
 // changes leave the state of one run and answer the first reply again (the
 // call token); reads change nothing.
 import { describe, expect, it } from "vitest";
-import { scripts } from "../../../src/lua/index.js";
-import type { LuaScript } from "../../../src/types.js";
+import * as protocol from "../../../src/protocol/index.js";
 import { adapterCases } from "../../helpers/adapters.js";
 import { useHarness } from "../../helpers/harness.js";
 import { scriptCalls } from "../../helpers/script-calls.js";
@@ -14,7 +13,14 @@ const job = (n: number, queue = "default") =>
 
 describe.each(adapterCases)("each jobs API script run twice over $name", (adapterCase) => {
   const h = useHarness(adapterCase, "admin-replay");
-  const { run, twice, readsTwice } = scriptCalls(h);
+  const { call, callTwice, readsCallTwice } = scriptCalls(h);
+  type MoveJob = { from: string; job: string; action: string; push?: string; distance?: string };
+  const move = (token: string, jobs: MoveJob[]) => ({
+    token,
+    keepMs: 60_000,
+    jobs: jobs.map((j) => ({ push: "", distance: "", ...j })),
+  });
+  const QUEUES = { queues: "queues" };
 
   async function seed() {
     await h.redis.zadd(`${h.prefix}dead`, 1, job(1), 2, job(2));
@@ -26,34 +32,15 @@ describe.each(adapterCases)("each jobs API script run twice over $name", (adapte
   it("move: a resent retry, run-now and delete move nothing more", async () => {
     await seed();
     const retried = job(1).replace('"retry_count":3', '"retry_count":2');
-    const { first, after } = await twice(
-      scripts.move,
-      ["queues"],
-      [
-        "tok",
-        60_000,
-        4,
-        "dead",
-        job(1),
-        "push",
-        retried,
-        "",
-        "schedule",
-        job(3, "later"),
-        "push",
-        "",
-        "",
-        "queue:default",
-        job(5),
-        "delete",
-        "",
-        1,
-        "dead",
-        job(9),
-        "delete",
-        "",
-        "",
-      ],
+    const { first, after } = await callTwice(
+      protocol.move,
+      QUEUES,
+      move("tok", [
+        { from: "dead", job: job(1), action: "push", push: retried },
+        { from: "schedule", job: job(3, "later"), action: "push" },
+        { from: "queue:default", job: job(5), action: "delete", distance: "1" },
+        { from: "dead", job: job(9), action: "delete" },
+      ]),
     );
     expect(first).toBe("1110");
     // pushed jobs get enqueued_at (the move's time), spliced after their own bytes
@@ -67,7 +54,9 @@ describe.each(adapterCases)("each jobs API script run twice over $name", (adapte
     expect(after.schedule).toBeUndefined();
     // without the token (a new call with the same jobs), nothing is where it was: nothing moves
     const state = await snapshot(h.redis, h.prefix);
-    expect(await run(scripts.move, ["queues"], ["tok2", 60_000, 1, "dead", job(1), "push", retried, ""])).toBe("0");
+    expect(
+      await call(protocol.move, QUEUES, move("tok2", [{ from: "dead", job: job(1), action: "push", push: retried }])),
+    ).toBe("0");
     const { "op:tok2": _token, ...rest } = await snapshot(h.redis, h.prefix);
     expect(rest).toEqual(state);
   });
@@ -76,10 +65,13 @@ describe.each(adapterCases)("each jobs API script run twice over $name", (adapte
     await seed();
     for (const hash of ["resurrections", "interruptions", "suspects", "doubts"])
       await h.redis.hset(`${h.prefix}${hash}`, job(5), 1, job(6), 1, job(4), 1);
-    const { first, after } = await twice(
-      scripts.move,
-      ["queues"],
-      ["tok", 60_000, 2, "queue:default", job(5), "delete", "", 1, "queue:default", job(6), "push", "", ""],
+    const { first, after } = await callTwice(
+      protocol.move,
+      QUEUES,
+      move("tok", [
+        { from: "queue:default", job: job(5), action: "delete", distance: "1" },
+        { from: "queue:default", job: job(6), action: "push" },
+      ]),
     );
     expect(first).toBe("11");
     for (const hash of ["resurrections", "interruptions", "suspects", "doubts"])
@@ -88,10 +80,12 @@ describe.each(adapterCases)("each jobs API script run twice over $name", (adapte
 
   it("move: an unroutable job stays where it is", async () => {
     await h.redis.zadd(`${h.prefix}dead`, 1, '{"class":"TickqMalformedJob","args":[],"jid":"m","queue":""}');
-    const { first, after } = await twice(
-      scripts.move,
-      ["queues"],
-      ["tok", 60_000, 1, "dead", '{"class":"TickqMalformedJob","args":[],"jid":"m","queue":""}', "push", "", ""],
+    const { first, after } = await callTwice(
+      protocol.move,
+      QUEUES,
+      move("tok", [
+        { from: "dead", job: '{"class":"TickqMalformedJob","args":[],"jid":"m","queue":""}', action: "push" },
+      ]),
     );
     expect(first).toBe("u");
     expect(after.dead).toHaveLength(2);
@@ -99,17 +93,18 @@ describe.each(adapterCases)("each jobs API script run twice over $name", (adapte
 
   it("clear: a resent call deletes nothing that arrived since", async () => {
     await seed();
-    const { first } = await twice(scripts.clear, ["dead"], ["tok", 60_000]);
-    expect(first).toBe("2");
+    const clear = { token: "tok", keepMs: 60_000 };
+    const { first } = await callTwice(protocol.clear, { set: "dead" }, clear);
+    expect(first).toBe(2);
     await h.redis.zadd(`${h.prefix}dead`, 5, job(7));
-    expect(await run(scripts.clear, ["dead"], ["tok", 60_000])).toBe("2");
+    expect(await call(protocol.clear, { set: "dead" }, clear)).toBe(2);
     expect(await h.redis.zcard(`${h.prefix}dead`)).toBe(1);
   });
 
   it("pause: pausing or resuming twice is doing it once", async () => {
-    const { after } = await twice(scripts.pause, ["paused"], ["mail", 1]);
+    const { after } = await callTwice(protocol.pause, { paused: "paused" }, { queue: "mail", paused: true });
     expect(after.paused).toEqual(["mail"]);
-    const resumed = await twice(scripts.pause, ["paused"], ["mail", 0]);
+    const resumed = await callTwice(protocol.pause, { paused: "paused" }, { queue: "mail", paused: false });
     expect(resumed.after.paused).toBeUndefined();
   });
 
@@ -117,16 +112,23 @@ describe.each(adapterCases)("each jobs API script run twice over $name", (adapte
     await seed();
     await h.redis.hset(`${h.prefix}ticks`, "t1", "0 1000 default");
     await h.redis.lpush(`${h.prefix}inproc:t1:default`, job(8));
-    const reads: [LuaScript, string[], (string | number)[]][] = [
-      [scripts.locate, ["queues", "ticks"], ["j4", 100, "", "0"]],
-      [scripts.page, ["dead"], ["z", "desc", 10, 100, "", "", "", "", "", ""]],
-      [scripts.page, ["queue:default"], ["l", "asc", 2, 100, "", "", "", "", "", ""]],
-      [scripts.inflight, ["ticks"], [100]],
-      [scripts.queues, ["queues", "paused"], []],
-      [scripts.history, ["stat:processed"], [3]],
+    const noCursor = { at: "", jid: "", near: "", nearJid: "" };
+    const page = { name: "", queue: "", budget: 100, cursor: noCursor };
+    const reads: (() => Promise<[unknown, unknown]>)[] = [
+      () =>
+        readsCallTwice(
+          protocol.locate,
+          { queues: "queues", ticks: "ticks" },
+          { jid: "j4", budget: 100, stage: "", position: "0" },
+        ),
+      () => readsCallTwice(protocol.page, { set: "dead" }, { ...page, kind: "z", order: "desc", limit: 10 }),
+      () => readsCallTwice(protocol.page, { set: "queue:default" }, { ...page, kind: "l", order: "asc", limit: 2 }),
+      () => readsCallTwice(protocol.inflight, { ticks: "ticks" }, { limit: 100 }),
+      () => readsCallTwice(protocol.queues, { queues: "queues", paused: "paused" }, {}),
+      () => readsCallTwice(protocol.history, { processed: "stat:processed" }, { days: 3 }),
     ];
-    for (const [script, keys, args] of reads) {
-      const [first, second] = await readsTwice(script, keys, args);
+    for (const read of reads) {
+      const [first, second] = await read();
       expect(second).toEqual(first);
     }
   });

@@ -3,41 +3,51 @@
 // out and records it once, and marks a held job once; a step, extend or
 // resurrect that settles a marked job records it cancelled once.
 import { describe, expect, it } from "vitest";
-import { scripts } from "../../../src/lua/index.js";
+import * as protocol from "../../../src/protocol/index.js";
 import { adapterCases } from "../../helpers/adapters.js";
+import { beginKeys, beginNamed } from "../../helpers/begin-args.js";
 import { useHarness } from "../../helpers/harness.js";
 import { scriptCalls } from "../../helpers/script-calls.js";
-import { beginArgs as encodeBegin } from "../../helpers/begin-args.js";
+import { ENQUEUE_KEYS, enqueueArgs, finishArgs, rawAcks, stepArgs, tickKeys } from "../../helpers/tick-calls.js";
 
 const job = (n: number) => JSON.stringify({ class: "x", args: [n, 1.0], jid: `j${n}`, queue: "default", retry: true });
 const LEASE = 5_000;
-const FETCH_10 = [10, 1, "default", 0];
 
 describe.each(adapterCases)("cancel scripts run twice over $name", (adapterCase) => {
   const h = useHarness(adapterCase, "cancel-replay");
-  const { run, twice } = scriptCalls(h);
+  const { call, callTwice } = scriptCalls(h);
 
   const enqueue = (jobs: string[], delayMs = 0) =>
-    run(
-      scripts.enqueue,
-      ["queues", "schedule"],
-      ["t", 60_000, 60_000, jobs.length, ...jobs.flatMap((j) => ["default", delayMs, 0, "", j])],
+    call(
+      protocol.enqueue,
+      ENQUEUE_KEYS,
+      enqueueArgs(
+        "t",
+        jobs.map((j) => ({ job: j, delayMs })),
+      ),
     );
-  const begin = (tick: string) => run(scripts.begin, ["ticks", `tick:${tick}`], encodeBegin({ tick, leaseMs: LEASE }));
+  const begin = (tick: string) =>
+    call(protocol.begin, beginKeys({ tick, leaseMs: LEASE }), beginNamed({ tick, leaseMs: LEASE }));
+  const cancelArgs = (token: string, jid: string, from: string, raw: string, tick = "") => ({
+    token,
+    keepMs: 60_000,
+    jid,
+    from,
+    job: raw,
+    distance: "",
+    tick,
+  });
+  const QUEUES = { queues: "queues" };
   // The stored texts (enqueue stamps enqueued_at in).
   const queued = async () => (await h.redis.lrange(`${h.prefix}queue:default`, 0, -1)).reverse();
   const held = async () => (await h.redis.lrange(`${h.prefix}inproc:t1:default`, 0, -1)).reverse();
   const cancel = (token: string, jid: string, from: string, raw: string, tick = "") =>
-    run(scripts.cancel, ["queues"], [token, 60_000, jid, from, raw, "", tick]);
+    call(protocol.cancel, QUEUES, cancelArgs(token, jid, from, raw, tick));
 
   it("cancel.lua: a queued job is taken out and recorded once; another call with a new token finds it gone", async () => {
     await enqueue([job(1), job(2)]);
     const [one, two] = await queued();
-    const { first, after } = await twice(
-      scripts.cancel,
-      ["queues"],
-      ["c1", 60_000, "j1", "queue:default", one!, "", ""],
-    );
+    const { first, after } = await callTwice(protocol.cancel, QUEUES, cancelArgs("c1", "j1", "queue:default", one!));
     expect(first).toBe("cancelled");
     expect(after["queue:default"]).toEqual([two]);
     expect(after.cancelled).toHaveLength(2); // one member, its score
@@ -51,11 +61,7 @@ describe.each(adapterCases)("cancel scripts run twice over $name", (adapterCase)
       JSON.stringify({ class: "x", args: [n], jid: `j${n}`, queue: "default", tickq_priority: 0, tickq_group: group });
     await enqueue([grouped(1, "a"), grouped(2, "b")]);
     const [one] = await h.redis.zrange(`${h.prefix}group:default b`, "0", "-1");
-    const { first, after } = await twice(
-      scripts.cancel,
-      ["queues"],
-      ["c1", 60_000, "j2", "queue:default", one!, "", ""],
-    );
+    const { first, after } = await callTwice(protocol.cancel, QUEUES, cancelArgs("c1", "j2", "queue:default", one!));
     expect(first).toBe("cancelled");
     expect(after["group:default b"]).toBeUndefined();
     expect(after["groups:default"]).not.toContain("b");
@@ -68,7 +74,7 @@ describe.each(adapterCases)("cancel scripts run twice over $name", (adapterCase)
   it("cancel.lua: a scheduled job is taken out of `schedule` once", async () => {
     await enqueue([job(1)], 60_000);
     const [one] = await h.redis.zrange(`${h.prefix}schedule`, "0", "-1");
-    const { first, after } = await twice(scripts.cancel, ["queues"], ["c1", 60_000, "j1", "schedule", one!, "", ""]);
+    const { first, after } = await callTwice(protocol.cancel, QUEUES, cancelArgs("c1", "j1", "schedule", one!));
     expect(first).toBe("cancelled");
     expect(after.schedule).toBeUndefined();
     expect(String((after.cancelled as string[])[0])).toContain('"tickq_cancelled_from":"scheduled"');
@@ -78,10 +84,10 @@ describe.each(adapterCases)("cancel scripts run twice over $name", (adapterCase)
     await enqueue([job(1)]);
     await begin("t1");
     const [one] = await held();
-    const { first, after } = await twice(
-      scripts.cancel,
-      ["queues"],
-      ["c1", 60_000, "j1", "inproc:default", one!, "", "t1"],
+    const { first, after } = await callTwice(
+      protocol.cancel,
+      QUEUES,
+      cancelArgs("c1", "j1", "inproc:default", one!, "t1"),
     );
     expect(first).toBe("marked");
     expect(after["cancel:t1"]).toEqual({ j1: "0" });
@@ -94,9 +100,12 @@ describe.each(adapterCases)("cancel scripts run twice over $name", (adapterCase)
     await begin("t1");
     const [one] = await held();
     await cancel("c1", "j1", "inproc:default", one!, "t1");
-    expect(await run(scripts.extend, ["tick:t1"], ["t1", LEASE, ""])).toEqual([1, ["j1"]]);
-    const { first, after } = await twice(scripts.extend, ["tick:t1"], ["t1", LEASE, "", 0, 1, "j1"]);
-    expect(first).toEqual([1, []]);
+    const extend = { tickId: "t1", leaseMs: LEASE, load: "" };
+    const lease = { lease: "tick:t1" };
+    expect(await call(protocol.extend, lease, extend)).toEqual({ extended: true, cancels: ["j1"] });
+    const heard = { ...extend, progress: [], heard: ["j1"] };
+    const { first, after } = await callTwice(protocol.extend, lease, heard);
+    expect(first).toEqual({ extended: true, cancels: [] });
     expect(after["cancel:t1"]).toEqual({ j1: "1" });
     expect(await cancel("c2", "j1", "inproc:default", one!, "t1")).toBe("heard");
   });
@@ -106,14 +115,13 @@ describe.each(adapterCases)("cancel scripts run twice over $name", (adapterCase)
     await begin("t1");
     const [one, two] = await held();
     await cancel("c1", "j1", "inproc:default", one!, "t1");
-    const acks = [1, "default", 2, one!, two!, 0];
-    const { first, after } = await twice(
-      scripts.step,
-      ["ticks", "tick:t1"],
-      ["t1", LEASE, 100, 3_600, 2, ...acks, ...FETCH_10],
+    const acks = rawAcks({ default: [one!, two!] });
+    const { first, after } = await callTwice(
+      protocol.step,
+      tickKeys("t1"),
+      stepArgs({ tick: "t1", leaseMs: LEASE, call: 2, acks }),
     );
-    const reply = first as unknown[];
-    expect(reply[9]).toEqual([1]); // after expired (reply[8])
+    expect(first.cancelled).toEqual([1]);
     expect(after["stat:cancelled"]).toBe("1");
     expect(after["stat:processed"]).toBe("1");
     expect(after["cancel:t1"]).toBeUndefined();
@@ -125,13 +133,13 @@ describe.each(adapterCases)("cancel scripts run twice over $name", (adapterCase)
     await begin("t1");
     const [one] = await held();
     await cancel("c1", "j1", "inproc:default", one!, "t1");
-    const acks = [0, 1, "c", "default", one!, "", 0];
-    const { first, after } = await twice(
-      scripts.finish,
-      ["ticks", "tick:t1"],
-      ["t1", LEASE, 100, 3_600, 3, ...acks, 1, "default"],
+    const acks = rawAcks({}, [{ code: "c", queue: "default", job: one!, updated: "", delay: 0 }]);
+    const { first, after } = await callTwice(
+      protocol.finish,
+      tickKeys("t1"),
+      finishArgs({ tick: "t1", leaseMs: LEASE, call: 3, acks }),
     );
-    expect((first as unknown[])[6]).toEqual([1]);
+    expect(first.cancelled).toEqual([1]);
     expect(after["stat:cancelled"]).toBe("1");
     expect(after["stat:processed"]).toBeUndefined();
     expect(after["cancel:t1"]).toBeUndefined();
@@ -143,7 +151,11 @@ describe.each(adapterCases)("cancel scripts run twice over $name", (adapterCase)
     const [one] = await held();
     await cancel("c1", "j1", "inproc:default", one!, "t1");
     await h.redis.del(`${h.prefix}tick:t1`, `${h.prefix}resurrector`); // t1 died: its lease and its resurrector lock ran out
-    const { after } = await twice(scripts.begin, ["ticks", "tick:t2"], encodeBegin({ tick: "t2", leaseMs: LEASE }));
+    const { after } = await callTwice(
+      protocol.begin,
+      beginKeys({ tick: "t2", leaseMs: LEASE }),
+      beginNamed({ tick: "t2", leaseMs: LEASE }),
+    );
     expect(after["queue:default"]).toBeUndefined();
     expect(after["inproc:t2:default"]).toBeUndefined();
     expect(after["stat:cancelled"]).toBe("1");

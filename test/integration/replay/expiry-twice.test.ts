@@ -3,11 +3,12 @@
 // replayed enqueue stamps and pushes once; a replayed fetch answers the kept
 // reply, with the same expired jobs, and records none of them twice.
 import { describe, expect, it } from "vitest";
-import { scripts } from "../../../src/lua/index.js";
+import * as protocol from "../../../src/protocol/index.js";
 import { adapterCases } from "../../helpers/adapters.js";
 import { useHarness } from "../../helpers/harness.js";
 import { scriptCalls } from "../../helpers/script-calls.js";
-import { beginArgs } from "../../helpers/begin-args.js";
+import { beginKeys, beginNamed } from "../../helpers/begin-args.js";
+import { ENQUEUE_KEYS, enqueueArgs, stepArgs, tickKeys } from "../../helpers/tick-calls.js";
 
 const LEASE = 5_000;
 const job = (n: number, expiresInMs?: number, awaited = false) =>
@@ -24,19 +25,18 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe.each(adapterCases)("expiry run twice over $name", (adapterCase) => {
   const h = useHarness(adapterCase, "expiry-replay");
-  const { run, twice } = scriptCalls(h);
-  /** enqueue.lua's ARGV after the prefix: the call token, its windows, the jobs for `default`. */
-  const enqueue = (token: string, jobs: string[]): (string | number)[] => [
-    token,
-    60_000,
-    60_000,
-    jobs.length,
-    ...jobs.flatMap((j) => ["default", 0, 0, "", j]),
-  ];
+  const { call, callTwice } = scriptCalls(h);
+  /** enqueue.lua's ARGV by name: the call token, the jobs for `default`. */
+  const enqueue = (token: string, jobs: string[]) =>
+    enqueueArgs(
+      token,
+      jobs.map((j) => ({ job: j })),
+    );
+  const begin = { tick: "t1", leaseMs: LEASE, batch: 10 };
 
   it("enqueue: a replay stamps and pushes the job once, with its expiry by Redis' clock", async () => {
     const before = Date.now();
-    const { after } = await twice(scripts.enqueue, ["queues", "schedule"], enqueue("t", [job(1, 5_000)]));
+    const { after } = await callTwice(protocol.enqueue, ENQUEUE_KEYS, enqueue("t", [job(1, 5_000)]));
     const queued = after["queue:default"] as string[];
     expect(queued).toHaveLength(1);
     const stored = JSON.parse(queued[0]!) as { tickq_expires_at: number };
@@ -46,17 +46,10 @@ describe.each(adapterCases)("expiry run twice over $name", (adapterCase) => {
   });
 
   it("begin: a replay answers the same expired jobs and records none twice", async () => {
-    await run(scripts.enqueue, ["queues", "schedule"], enqueue("t", [job(1, 1, true), job(2, 1), job(3)]));
+    await call(protocol.enqueue, ENQUEUE_KEYS, enqueue("t", [job(1, 1, true), job(2, 1), job(3)]));
     await sleep(20);
-    const { first, after } = await twice(
-      scripts.begin,
-      ["ticks", "tick:t1"],
-      beginArgs({ tick: "t1", leaseMs: LEASE, batch: 10 }),
-    );
-    expect(((first as unknown[])[11] as string[]).map((t) => (JSON.parse(t) as { jid: string }).jid)).toEqual([
-      "j1",
-      "j2",
-    ]);
+    const { first, after } = await callTwice(protocol.begin, beginKeys(begin), beginNamed(begin));
+    expect((first.expired ?? []).map((t) => (JSON.parse(t) as { jid: string }).jid)).toEqual(["j1", "j2"]);
     expect(after.expired).toHaveLength(4); // two members, two scores
     expect(after["stat:expired"]).toBe("2");
     expect(after["inproc:t1:default"]).toHaveLength(1);
@@ -66,15 +59,15 @@ describe.each(adapterCases)("expiry run twice over $name", (adapterCase) => {
   });
 
   it("step: a replay answers the same expired jobs and records none twice", async () => {
-    await run(scripts.begin, ["ticks", "tick:t1"], beginArgs({ tick: "t1", leaseMs: LEASE, batch: 10 }));
-    await run(scripts.enqueue, ["queues", "schedule"], enqueue("t", [job(1, 1), job(2)]));
+    await call(protocol.begin, beginKeys(begin), beginNamed(begin));
+    await call(protocol.enqueue, ENQUEUE_KEYS, enqueue("t", [job(1, 1), job(2)]));
     await sleep(20);
-    const { first, after } = await twice(
-      scripts.step,
-      ["ticks", "tick:t1"],
-      ["t1", LEASE, 100, 3_600, 2, 0, 0, 10, 1, "default", 0],
+    const { first, after } = await callTwice(
+      protocol.step,
+      tickKeys("t1"),
+      stepArgs({ tick: "t1", leaseMs: LEASE, call: 2 }),
     );
-    expect((first as unknown[])[8]).toHaveLength(1);
+    expect(first.expired).toHaveLength(1);
     expect(after["stat:expired"]).toBe("1");
     expect(after["inproc:t1:default"]).toHaveLength(1);
   });

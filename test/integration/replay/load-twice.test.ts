@@ -6,60 +6,65 @@
 // twice with the same arguments, leaves what one run left; a lost lease is
 // never brought back by it.
 import { describe, expect, it } from "vitest";
-import { scripts } from "../../../src/lua/index.js";
+import * as protocol from "../../../src/protocol/index.js";
 import { adapterCases } from "../../helpers/adapters.js";
-import { beginArgs } from "../../helpers/begin-args.js";
+import { beginKeys, beginNamed } from "../../helpers/begin-args.js";
 import { useHarness } from "../../helpers/harness.js";
 import { scriptCalls } from "../../helpers/script-calls.js";
+import { ENQUEUE_KEYS, enqueueArgs, finishArgs, stepArgs, tickKeys } from "../../helpers/tick-calls.js";
 
 const job = (n: number) => JSON.stringify({ class: "x", args: [n], jid: `j${n}`, queue: "default", retry: true });
 const LEASE = 5_000;
-const FETCH_3 = [3, 1, "default", 0];
 
 describe.each(adapterCases)("a tick's load over $name", (adapterCase) => {
   const h = useHarness(adapterCase, "load");
-  const { run, twice } = scriptCalls(h);
+  const { call, callTwice } = scriptCalls(h);
+  /** A step of t1 acking nothing; `call`: its header ("seq/running/waiting", or the seq alone). */
+  const step = (call: string, batch: number) => stepArgs({ tick: "t1", leaseMs: LEASE, call, batch });
+  const extend = (load: string) => ({ tickId: "t2", leaseMs: LEASE, load });
 
   const setup = async () => {
-    await run(
-      scripts.enqueue,
-      ["queues", "schedule"],
-      ["t", 60_000, 60_000, 8, ...[1, 2, 3, 4, 5, 6, 7, 8].flatMap((n) => ["default", 0, 0, "", job(n)])],
+    await call(
+      protocol.enqueue,
+      ENQUEUE_KEYS,
+      enqueueArgs(
+        "t",
+        [1, 2, 3, 4, 5, 6, 7, 8].map((n) => ({ job: job(n) })),
+      ),
     );
-    for (const tick of ["t1", "t2"])
-      await run(scripts.begin, ["ticks", `tick:${tick}`], beginArgs({ tick, leaseMs: LEASE, batch: 1 }));
+    for (const tick of ["t1", "t2"]) {
+      const options = { tick, leaseMs: LEASE, batch: 1 };
+      await call(protocol.begin, beginKeys(options), beginNamed(options));
+    }
   };
 
   it("step keeps the load its header carries, the jobs it fetched counted as waiting; run twice, the same", async () => {
     await setup();
-    const { after } = await twice(
-      scripts.step,
-      ["ticks", "tick:t1"],
-      ["t1", LEASE, 100, 3_600, "2/1/0", 0, 0, ...FETCH_3],
-    );
+    const { after } = await callTwice(protocol.step, tickKeys("t1"), step("2/1/0", 3));
     expect(after["tick:t1"]).toMatchObject({ load: "1 3" });
     // A header without a load (the older form) leaves it as it was.
-    await run(scripts.step, ["ticks", "tick:t1"], ["t1", LEASE, 100, 3_600, "3", 0, 0, 1, 1, "default", 0]);
+    await call(protocol.step, tickKeys("t1"), step("3", 1));
     expect(await h.redis.hget(`${h.prefix}tick:t1`, "load")).toBe("1 3");
   });
 
   it("extend keeps the load it carries, an empty one leaves it; run twice, the same; never on a lost lease", async () => {
     await setup();
-    const { after } = await twice(scripts.extend, ["tick:t2"], ["t2", LEASE, "2 5"]);
+    const lease = { lease: "tick:t2" };
+    const { after } = await callTwice(protocol.extend, lease, extend("2 5"));
     expect(after["tick:t2"]).toMatchObject({ load: "2 5" });
-    await run(scripts.extend, ["tick:t2"], ["t2", LEASE, ""]);
+    await call(protocol.extend, lease, extend(""));
     expect(await h.redis.hget(`${h.prefix}tick:t2`, "load")).toBe("2 5");
     await h.redis.del(`${h.prefix}tick:t2`);
-    expect(await run(scripts.extend, ["tick:t2"], ["t2", LEASE, "9 9"])).toEqual([0, []]);
+    expect(await call(protocol.extend, lease, extend("9 9"))).toEqual({ extended: false, cancels: [] });
     expect(await h.redis.exists(`${h.prefix}tick:t2`)).toBe(0);
   });
 
   it("finish leaves the handlers still listed (they ignored the abort) as running, none waiting; run twice, the same", async () => {
     await setup();
-    const { after } = await twice(
-      scripts.finish,
-      ["ticks", "tick:t1"],
-      ["t1", LEASE, 100, 3_600, "2", 0, 0, 1, "default"],
+    const { after } = await callTwice(
+      protocol.finish,
+      tickKeys("t1"),
+      finishArgs({ tick: "t1", leaseMs: LEASE, call: 2 }),
     );
     expect(after["tick:t1"]).toMatchObject({ load: "1 0" });
     expect(after["inproc:t1:default"]).toHaveLength(1);
@@ -67,8 +72,8 @@ describe.each(adapterCases)("a tick's load over $name", (adapterCase) => {
 
   it("stats() sums the loads of live ticks only: running and waiting apart, both within what ticks hold", async () => {
     await setup();
-    await run(scripts.step, ["ticks", "tick:t1"], ["t1", LEASE, 100, 3_600, "2/1/0", 0, 0, ...FETCH_3]);
-    await run(scripts.extend, ["tick:t2"], ["t2", LEASE, "1 0"]);
+    await call(protocol.step, tickKeys("t1"), step("2/1/0", 3));
+    await call(protocol.extend, { lease: "tick:t2" }, extend("1 0"));
     const tickq = h.make({ x: () => {} });
     const stats = await tickq.stats();
     expect([stats.running, stats.fetchedWaiting, stats.inflight]).toEqual([2, 3, 5]);

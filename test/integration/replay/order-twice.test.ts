@@ -3,15 +3,15 @@
 // of one run and answer the same, or a lost reply would queue a job twice,
 // lose it from its group's ring, or take two turns.
 import { describe, expect, it } from "vitest";
-import { scripts } from "../../../src/lua/index.js";
+import * as protocol from "../../../src/protocol/index.js";
 import { adapterCases } from "../../helpers/adapters.js";
+import { beginKeys, beginNamed } from "../../helpers/begin-args.js";
 import { useHarness } from "../../helpers/harness.js";
 import { scriptCalls } from "../../helpers/script-calls.js";
-import { beginArgs as encodeBegin } from "../../helpers/begin-args.js";
+import { ENQUEUE_KEYS, enqueueArgs, housekeepArgs, rawAcks, stepArgs, tickKeys } from "../../helpers/tick-calls.js";
 
 const job = (n: number, fields: { tickq_priority?: number; tickq_group?: string } = {}) =>
   JSON.stringify({ class: "x", args: [n], jid: `j${n}`, queue: "default", retry: true, ...fields });
-const FETCH_10 = [10, 1, "default", 0];
 const LEASE = 5_000;
 const MIXED = [
   job(1),
@@ -23,21 +23,30 @@ const MIXED = [
 
 describe.each(adapterCases)("order scripts run twice over $name", (adapterCase) => {
   const h = useHarness(adapterCase, "order-replay");
-  const { run, twice, readsTwice } = scriptCalls(h);
+  const { call, callTwice, readsCallTwice } = scriptCalls(h);
   const enqueue = (token: string, jobs: string[], delayMs = 0) =>
-    run(
-      scripts.enqueue,
-      ["queues", "schedule"],
-      [token, 60_000, 60_000, jobs.length, ...jobs.flatMap((j) => ["default", delayMs, 0, "", j])],
+    call(
+      protocol.enqueue,
+      ENQUEUE_KEYS,
+      enqueueArgs(
+        token,
+        jobs.map((j) => ({ job: j, delayMs })),
+      ),
     );
-  const begin = (tick: string, batch = 10) =>
-    run(scripts.begin, ["ticks", `tick:${tick}`], encodeBegin({ tick, leaseMs: LEASE, batch }));
+  const beginOf = (tick: string, batch: number) => {
+    const options = { tick, leaseMs: LEASE, batch };
+    return [beginKeys(options), beginNamed(options)] as const;
+  };
+  const begin = (tick: string, batch = 10) => call(protocol.begin, ...beginOf(tick, batch));
 
   it("enqueue: a resent call queues no job twice and adds no group twice to the ring", async () => {
-    const { after } = await twice(
-      scripts.enqueue,
-      ["queues", "schedule"],
-      ["tok", 60_000, 60_000, MIXED.length, ...MIXED.flatMap((j) => ["default", 0, 0, "", j])],
+    const { after } = await callTwice(
+      protocol.enqueue,
+      ENQUEUE_KEYS,
+      enqueueArgs(
+        "tok",
+        MIXED.map((j) => ({ job: j })),
+      ),
     );
     expect(after["queue:default"]).toHaveLength(1);
     expect(after["prio:default"]).toHaveLength(2); // one member, one score
@@ -47,11 +56,7 @@ describe.each(adapterCases)("order scripts run twice over $name", (adapterCase) 
 
   it("begin: a replay answers the same batch, taken in turns, and takes no more turns", async () => {
     await enqueue("t", MIXED);
-    const { after } = await twice(
-      scripts.begin,
-      ["ticks", "tick:t1"],
-      encodeBegin({ tick: "t1", leaseMs: LEASE, batch: 3 }),
-    );
+    const { after } = await callTwice(protocol.begin, ...beginOf("t1", 3));
     expect(after["inproc:t1:default"]).toHaveLength(3);
   });
 
@@ -59,11 +64,14 @@ describe.each(adapterCases)("order scripts run twice over $name", (adapterCase) 
     await enqueue("t", MIXED);
     await begin("t1", 2);
     const fetched = await h.redis.lrange(`${h.prefix}inproc:t1:default`, 0, -1);
-    const others = [fetched.length, ...fetched.flatMap((j) => ["q", "default", j, "", 0])];
-    const { after } = await twice(
-      scripts.step,
-      ["ticks", "tick:t1"],
-      ["t1", LEASE, 100, 3_600, 2, 0, ...others, ...FETCH_10],
+    const acks = rawAcks(
+      {},
+      fetched.map((j) => ({ code: "q", queue: "default", job: j, updated: "", delay: 0 })),
+    );
+    const { after } = await callTwice(
+      protocol.step,
+      tickKeys("t1"),
+      stepArgs({ tick: "t1", leaseMs: LEASE, call: 2, acks }),
     );
     expect(after["inproc:t1:default"]).toHaveLength(5);
     expect(after["groups:default"]).toBeUndefined();
@@ -78,7 +86,7 @@ describe.each(adapterCases)("order scripts run twice over $name", (adapterCase) 
       job(8, { tickq_group: "g" }),
     );
     await h.redis.zadd(`${h.prefix}retry`, 0, job(9, { tickq_priority: 4 }));
-    const { after } = await twice(scripts.housekeep, ["ticks", "tick:t1"], ["t1", 2, 100, LEASE, 100, 100]);
+    const { after } = await callTwice(protocol.housekeep, tickKeys("t1"), housekeepArgs({ tick: "t1", call: 2 }));
     expect(after["prio:default"]).toHaveLength(4);
     expect(after["group:default g"]).toHaveLength(2);
     expect(after.retry).toBeUndefined();
@@ -89,10 +97,17 @@ describe.each(adapterCases)("order scripts run twice over $name", (adapterCase) 
     const [stored] = await h.redis.zrange(`${h.prefix}group:default b`, "0", "-1");
     const dead = job(9, { tickq_priority: 7 });
     await h.redis.zadd(`${h.prefix}dead`, 1, dead);
-    const { first, after } = await twice(
-      scripts.move,
-      ["queues"],
-      ["tok", 60_000, 2, "queue:default", stored!, "delete", "", "", "dead", dead, "push", "", ""],
+    const { first, after } = await callTwice(
+      protocol.move,
+      { queues: "queues" },
+      {
+        token: "tok",
+        keepMs: 60_000,
+        jobs: [
+          { from: "queue:default", job: stored!, action: "delete", push: "", distance: "" },
+          { from: "dead", job: dead, action: "push", push: "", distance: "" },
+        ],
+      },
     );
     expect(first).toBe("11");
     expect(after["group:default b"]).toBeUndefined();
@@ -102,16 +117,24 @@ describe.each(adapterCases)("order scripts run twice over $name", (adapterCase) 
 
   it("clear: a group's set cleared twice leaves the ring once", async () => {
     await enqueue("t", MIXED);
-    const { first, after } = await twice(scripts.clear, ["group:default a"], ["tok", 60_000]);
-    expect(first).toBe("2");
+    const { first, after } = await callTwice(
+      protocol.clear,
+      { set: "group:default a" },
+      { token: "tok", keepMs: 60_000 },
+    );
+    expect(first).toBe(2);
     expect([...(after["groups:default"] as string[])].sort()).toEqual(["", "b"]);
   });
 
   it("queue_parts and stats: read only, and count every part of a queue", async () => {
     await enqueue("t", MIXED);
-    const [parts] = await readsTwice(scripts.queue_parts, ["groups:default"], ["default"]);
-    expect(parts).toEqual([1, ["a", "b"]]);
-    const [stats] = await readsTwice(scripts.stats, ["queues", "ticks"], []);
-    expect((stats[8] as unknown as unknown[]).slice(0, 2)).toEqual(["default", 5]); // name, size (then latency)
+    const [parts] = await readsCallTwice(protocol.queue_parts, { ring: "groups:default" }, { queue: "default" });
+    expect(parts).toEqual({ prio: true, groups: ["a", "b"] });
+    const [stats] = await readsCallTwice(
+      protocol.stats,
+      { queues: "queues", ticks: "ticks" },
+      { flowNames: [], orderedNames: [], workflowNames: [] },
+    );
+    expect(stats.queues[0]).toMatchObject({ name: "default", size: 5 });
   });
 });

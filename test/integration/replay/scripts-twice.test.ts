@@ -3,55 +3,67 @@
 // answered (a client that resends a command whose reply was lost must get a
 // usable answer and change nothing).
 import { describe, expect, it } from "vitest";
-import { scripts } from "../../../src/lua/index.js";
+import * as protocol from "../../../src/protocol/index.js";
 import { adapterCases } from "../../helpers/adapters.js";
+import { beginKeys, beginNamed } from "../../helpers/begin-args.js";
 import { useHarness } from "../../helpers/harness.js";
 import { scriptCalls } from "../../helpers/script-calls.js";
 import { snapshot } from "../../helpers/snapshot.js";
-import { beginArgs as encodeBegin } from "../../helpers/begin-args.js";
+import {
+  ENQUEUE_KEYS,
+  enqueueArgs,
+  finishArgs,
+  housekeepArgs,
+  rawAcks,
+  stepArgs,
+  tickKeys,
+} from "../../helpers/tick-calls.js";
 
 const job = (n: number, queue = "default") =>
   JSON.stringify({ class: "x", args: [n, 1.0, []], jid: `j${n}`, queue, retry: true });
-const FETCH_10 = [10, 1, "default", 0];
-/** begin's last three ARGV: no schedules declared (digest "", due limit 0, clock shift 0). */
 const LEASE = 5_000;
 
 describe.each(adapterCases)("each script run twice over $name", (adapterCase) => {
   const h = useHarness(adapterCase, "replay");
-  const { run, twice } = scriptCalls(h);
+  const { call, callTwice } = scriptCalls(h);
 
   const enqueue = (token: string, jobs: string[], delayMs = 0) =>
-    run(
-      scripts.enqueue,
-      ["queues", "schedule"],
-      [token, 60_000, 60_000, jobs.length, ...jobs.flatMap((j) => ["default", delayMs, 0, "", j])],
+    call(
+      protocol.enqueue,
+      ENQUEUE_KEYS,
+      enqueueArgs(
+        token,
+        jobs.map((j) => ({ job: j, delayMs })),
+      ),
     );
-  const begin = (tick: string) => run(scripts.begin, ["ticks", `tick:${tick}`], encodeBegin({ tick, leaseMs: LEASE }));
+  const begin = (tick: string) =>
+    call(protocol.begin, beginKeys({ tick, leaseMs: LEASE }), beginNamed({ tick, leaseMs: LEASE }));
 
   it("enqueue: a resent call (same token) pushes nothing more", async () => {
-    const { after } = await twice(
-      scripts.enqueue,
-      ["queues", "schedule"],
-      ["tok", 60_000, 60_000, 2, "default", 0, 0, "", job(1), "default", 60_000, 0, "", job(2)],
+    const { after } = await callTwice(
+      protocol.enqueue,
+      ENQUEUE_KEYS,
+      enqueueArgs("tok", [{ job: job(1) }, { job: job(2), delayMs: 60_000 }]),
     );
     expect(after["queue:default"]).toHaveLength(1);
     expect(after.schedule).toHaveLength(2); // one member, one score
   });
 
   it("enqueue: a caller's jid sent in a new call within the id window pushes nothing more", async () => {
-    const call = (token: string) =>
-      run(scripts.enqueue, ["queues", "schedule"], [token, 60_000, 60_000, 1, "default", 0, 0, "mine", job(1)]);
-    expect(await call("a")).toBe("1");
-    expect(await call("b")).toBe("0");
+    const send = (token: string) =>
+      call(protocol.enqueue, ENQUEUE_KEYS, enqueueArgs(token, [{ job: job(1), jid: "mine" }]));
+    expect(await send("a")).toBe("1");
+    expect(await send("b")).toBe("0");
     expect(await h.redis.llen(`${h.prefix}queue:default`)).toBe(1);
   });
 
   it("enqueue: a caller's jid, run twice, is remembered once for every id window", async () => {
-    const args = (token: string, idWindowMs: number) => [token, 60_000, idWindowMs, 1, "default", 0, 0, "mine", job(1)];
-    const { first, after } = await twice(scripts.enqueue, ["queues", "schedule"], args("a", 60_000));
+    const args = (token: string, idWindowMs: number) =>
+      enqueueArgs(token, [{ job: job(1), jid: "mine" }], { idWindowMs });
+    const { first, after } = await callTwice(protocol.enqueue, ENQUEUE_KEYS, args("a", 60_000));
     expect(first).toBe("1");
     expect(Object.keys(after).filter((k) => k.startsWith("jids"))).toEqual(["jids"]);
-    expect(await run(scripts.enqueue, ["queues", "schedule"], args("b", 86_400_000))).toBe("0");
+    expect(await call(protocol.enqueue, ENQUEUE_KEYS, args("b", 86_400_000))).toBe("0");
     expect(await h.redis.llen(`${h.prefix}queue:default`)).toBe(1);
   });
 
@@ -60,7 +72,11 @@ describe.each(adapterCases)("each script run twice over $name", (adapterCase) =>
       "t",
       [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12].map((n) => job(n)),
     );
-    const { after } = await twice(scripts.begin, ["ticks", "tick:t1"], encodeBegin({ tick: "t1", leaseMs: LEASE }));
+    const { after } = await callTwice(
+      protocol.begin,
+      beginKeys({ tick: "t1", leaseMs: LEASE }),
+      beginNamed({ tick: "t1", leaseMs: LEASE }),
+    );
     expect(after["inproc:t1:default"]).toHaveLength(10);
     expect(after["queue:default"]).toHaveLength(2);
   });
@@ -72,23 +88,23 @@ describe.each(adapterCases)("each script run twice over $name", (adapterCase) =>
     );
     await begin("t1");
     const fetched = await h.redis.lrange(`${h.prefix}inproc:t1:default`, 0, -1);
-    const acks = [1, "default", fetched.length, ...fetched, 0];
-    const { after } = await twice(
-      scripts.step,
-      ["ticks", "tick:t1"],
-      ["t1", LEASE, 100, 3_600, 2, ...acks, ...FETCH_10],
+    const acks = rawAcks({ default: fetched });
+    const { after } = await callTwice(
+      protocol.step,
+      tickKeys("t1"),
+      stepArgs({ tick: "t1", leaseMs: LEASE, call: 2, acks }),
     );
     expect(after["inproc:t1:default"]).toHaveLength(10); // the next batch, intact
     expect(after["stat:processed"]).toBe("10");
     // an older call's replay, after a newer one, does nothing either
     const next = await h.redis.lrange(`${h.prefix}inproc:t1:default`, 0, -1);
-    await run(
-      scripts.step,
-      ["ticks", "tick:t1"],
-      ["t1", LEASE, 100, 3_600, 3, 1, "default", next.length, ...next, 0, ...FETCH_10],
+    await call(
+      protocol.step,
+      tickKeys("t1"),
+      stepArgs({ tick: "t1", leaseMs: LEASE, call: 3, acks: rawAcks({ default: next }) }),
     );
     const now = await snapshot(h.redis, h.prefix);
-    await run(scripts.step, ["ticks", "tick:t1"], ["t1", LEASE, 100, 3_600, 2, ...acks, ...FETCH_10]);
+    await call(protocol.step, tickKeys("t1"), stepArgs({ tick: "t1", leaseMs: LEASE, call: 2, acks }));
     expect(await snapshot(h.redis, h.prefix)).toEqual(now);
     expect(now["stat:processed"]).toBe("20");
   });
@@ -100,28 +116,15 @@ describe.each(adapterCases)("each script run twice over $name", (adapterCase) =>
     );
     await begin("t1");
     const [a, b, c] = (await h.redis.lrange(`${h.prefix}inproc:t1:default`, 0, -1)) as [string, string, string];
-    const others = [
-      3,
-      "r",
-      "default",
-      a,
-      `${a.slice(0, -1)},"retry_count":0}`,
-      0,
-      "d",
-      "default",
-      b,
-      `${b.slice(0, -1)},"error_class":"E"}`,
-      0,
-      "q",
-      "default",
-      c,
-      "",
-      0,
-    ];
-    const { after } = await twice(
-      scripts.step,
-      ["ticks", "tick:t1"],
-      ["t1", LEASE, 100, 3_600, 2, 0, ...others, ...FETCH_10],
+    const acks = rawAcks({}, [
+      { code: "r", queue: "default", job: a, updated: `${a.slice(0, -1)},"retry_count":0}`, delay: 0 },
+      { code: "d", queue: "default", job: b, updated: `${b.slice(0, -1)},"error_class":"E"}`, delay: 0 },
+      { code: "q", queue: "default", job: c, updated: "", delay: 0 },
+    ]);
+    const { after } = await callTwice(
+      protocol.step,
+      tickKeys("t1"),
+      stepArgs({ tick: "t1", leaseMs: LEASE, call: 2, acks }),
     );
     expect(after.retry).toHaveLength(2);
     expect(after.dead).toHaveLength(2);
@@ -140,8 +143,8 @@ describe.each(adapterCases)("each script run twice over $name", (adapterCase) =>
     await h.redis.zadd(`${h.prefix}schedule`, 0, job(9));
     await h.redis.hset(`${h.prefix}ticks`, "dead-2", "0 1000 default");
     await h.redis.lpush(`${h.prefix}inproc:dead-2:default`, job(10));
-    const { first } = await twice(scripts.housekeep, ["ticks", "tick:t1"], ["t1", 2, 100, LEASE, 100, 100]);
-    expect((first as number[]).slice(1, 3)).toEqual([1, 1]);
+    const { first } = await callTwice(protocol.housekeep, tickKeys("t1"), housekeepArgs({ tick: "t1", call: 2 }));
+    expect([first.resurrected, first.scheduled]).toEqual([1, 1]);
   });
 
   it("finish: a replay requeues nothing twice and counts nothing twice", async () => {
@@ -151,11 +154,14 @@ describe.each(adapterCases)("each script run twice over $name", (adapterCase) =>
     );
     await begin("t1");
     const [a, b, c] = (await h.redis.lrange(`${h.prefix}inproc:t1:default`, 0, -1)) as [string, string, string];
-    const acks = [1, "default", 1, a, 2, "q", "default", c, "", 0, "q", "default", b, "", 0];
-    const { after } = await twice(
-      scripts.finish,
-      ["ticks", "tick:t1"],
-      ["t1", LEASE, 100, 3_600, 2, ...acks, 1, "default"],
+    const acks = rawAcks({ default: [a] }, [
+      { code: "q", queue: "default", job: c, updated: "", delay: 0 },
+      { code: "q", queue: "default", job: b, updated: "", delay: 0 },
+    ]);
+    const { after } = await callTwice(
+      protocol.finish,
+      tickKeys("t1"),
+      finishArgs({ tick: "t1", leaseMs: LEASE, call: 2, acks }),
     );
     expect(after["queue:default"]).toHaveLength(2);
     expect(after["stat:processed"]).toBe("1");
@@ -164,26 +170,26 @@ describe.each(adapterCases)("each script run twice over $name", (adapterCase) =>
 
   it("extend: a replay extends a live lease and never revives a lost one", async () => {
     await begin("t1");
-    await twice(scripts.extend, ["tick:t1"], ["t1", LEASE, ""]);
+    const extend = { tickId: "t1", leaseMs: LEASE, load: "" };
+    await callTwice(protocol.extend, { lease: "tick:t1" }, extend);
     await h.redis.del(`${h.prefix}tick:t1`);
-    expect(await run(scripts.extend, ["tick:t1"], ["t1", LEASE, ""])).toEqual([0, []]);
+    expect(await call(protocol.extend, { lease: "tick:t1" }, extend)).toEqual({ extended: false, cancels: [] });
     expect(await h.redis.exists(`${h.prefix}tick:t1`)).toBe(0);
   });
 
   it("stats: reads only", async () => {
     await enqueue("t", [job(1)]);
     const before = await snapshot(h.redis, h.prefix);
-    const first = (await run(scripts.stats, ["queues", "ticks"], [])) as unknown[];
-    const second = (await run(scripts.stats, ["queues", "ticks"], [])) as unknown[];
+    const keys = { queues: "queues", ticks: "ticks" };
+    const args = { flowNames: [], orderedNames: [], workflowNames: [] };
+    const { nowMs: _first, ...first } = await call(protocol.stats, keys, args);
+    const { nowMs: _second, ...second } = await call(protocol.stats, keys, args);
     expect(await snapshot(h.redis, h.prefix)).toEqual(before);
-    // the same answer, but for what moves with Redis' clock: nowMs (field 12)
-    // and each queue's latency (every third entry of field 9, the queues)
-    const clockless = (reply: unknown[]) =>
-      reply.toSpliced(11, 1).toSpliced(
-        8,
-        1,
-        (reply[8] as unknown[]).filter((_, i) => i % 3 !== 2),
-      );
+    // the same answer, but for what moves with Redis' clock: nowMs and each queue's latency
+    const clockless = ({ queues, ...rest }: typeof first) => ({
+      ...rest,
+      queues: queues.map(({ latencyMs: _latency, ...queue }) => queue),
+    });
     expect(clockless(second)).toEqual(clockless(first));
   });
 });

@@ -3,43 +3,49 @@
 // the state exactly as the first and answers the same. Also ack's `x`
 // (dropped, `dead: false`) and the delayed pass's enqueued_at.
 import { describe, expect, it } from "vitest";
-import { scripts } from "../../../src/lua/index.js";
-import type { LuaScript } from "../../../src/types.js";
+import * as protocol from "../../../src/protocol/index.js";
 import { adapterCases } from "../../helpers/adapters.js";
+import { beginNamed } from "../../helpers/begin-args.js";
 import { useHarness } from "../../helpers/harness.js";
 import { scriptCalls } from "../../helpers/script-calls.js";
 import { snapshot } from "../../helpers/snapshot.js";
-import { beginArgs as encodeBegin } from "../../helpers/begin-args.js";
+import { ENQUEUE_KEYS, enqueueArgs, finishArgs, rawAcks, stepArgs, tickKeys } from "../../helpers/tick-calls.js";
 
 const job = (n: number) =>
   JSON.stringify({ class: "x", args: [n, 1.0, []], jid: `j${n}`, queue: "default", retry: true });
-const FETCH_10 = [10, 1, "default", 0];
 const LEASE = 5_000;
-const SK = ["host:t1", "host:t1:work", "host:t1:workers"];
+const PROCESS = { heartbeat: "host:t1", work: "host:t1:work", workers: "host:t1:workers" };
+const KEYS = tickKeys("t1", PROCESS);
 const INFO = JSON.stringify({ hostname: "host", identity: "host:t1", queues: ["default"] });
 const work = (raw: string) => JSON.stringify({ queue: "default", payload: raw, run_at: 1 });
 
 describe.each(adapterCases)("scripts as a Sidekiq process, run twice, over $name", (adapterCase) => {
   const h = useHarness(adapterCase, "sk-twice");
-  const calls = scriptCalls(h);
-  const run = calls.run;
-  const twice = async (script: LuaScript, keys: string[], args: (string | number)[]) =>
-    (await calls.twice(script, keys, args)).after;
+  const { call, callTwice } = scriptCalls(h);
 
-  const beginArgs = encodeBegin({ tick: "t1", leaseMs: LEASE, info: INFO });
+  const beginArgs = beginNamed({ tick: "t1", leaseMs: LEASE, info: INFO });
+  const begin = () => call(protocol.begin, KEYS, beginArgs);
   const enqueue = (jobs: string[], delayMs = 0) =>
-    run(
-      scripts.enqueue,
-      ["queues", "schedule"],
-      [`tok${delayMs}`, 60_000, 60_000, jobs.length, ...jobs.flatMap((j) => ["default", delayMs, 0, "", j])],
+    call(
+      protocol.enqueue,
+      ENQUEUE_KEYS,
+      enqueueArgs(
+        `tok${delayMs}`,
+        jobs.map((j) => ({ job: j, delayMs })),
+      ),
     );
+  /** A beat, numbered, with the jobs running as Sidekiq work entries (tid → work). */
+  const beat = (number: number, running: Record<string, string> = {}) => ({
+    number,
+    running: Object.entries(running).map(([tid, work]) => ({ tid, work })),
+  });
   const fetched = () => h.redis.lrange(`${h.prefix}inproc:t1:default`, 0, -1);
 
   it("begin registers once: processes, heartbeat, and moves a due job with its enqueued_at", async () => {
     await enqueue([job(1)]);
     await enqueue([job(2)], 1);
     await new Promise((r) => setTimeout(r, 5));
-    const after = await twice(scripts.begin, ["ticks", "tick:t1", ...SK], beginArgs);
+    const { after } = await callTwice(protocol.begin, KEYS, beginArgs);
     expect(after.processes).toEqual(["host:t1"]);
     expect(after["host:t1"]).toMatchObject({ info: INFO, busy: "0", tickq_beat: "0" });
     expect(
@@ -49,14 +55,13 @@ describe.each(adapterCases)("scripts as a Sidekiq process, run twice, over $name
 
   it("step: a replay neither beats again nor acks twice; a discarded job (x) is dropped once", async () => {
     await enqueue([1, 2, 3].map(job));
-    await run(scripts.begin, ["ticks", "tick:t1", ...SK], beginArgs);
+    await begin();
     const [a, b, c] = (await fetched()) as [string, string, string];
-    const beat = [1, 1, "w1", work(c)];
-    const acks = [1, "default", 1, a, 1, "x", "default", b, "", 0];
-    const after = await twice(
-      scripts.step,
-      ["ticks", "tick:t1", ...SK],
-      ["t1", LEASE, 100, 3_600, 2, ...beat, ...acks, ...FETCH_10],
+    const acks = rawAcks({ default: [a] }, [{ code: "x", queue: "default", job: b, updated: "", delay: 0 }]);
+    const { after } = await callTwice(
+      protocol.step,
+      KEYS,
+      stepArgs({ tick: "t1", leaseMs: LEASE, call: 2, beat: beat(1, { w1: work(c) }), acks }),
     );
     expect(after["host:t1"]).toMatchObject({ busy: "1", tickq_beat: "1" });
     expect(after["host:t1:work"]).toEqual({ w1: work(c) });
@@ -67,27 +72,33 @@ describe.each(adapterCases)("scripts as a Sidekiq process, run twice, over $name
 
   it("extend: a replayed or older beat changes nothing; a gone heartbeat is never re-created", async () => {
     await enqueue([job(1)]);
-    await run(scripts.begin, ["ticks", "tick:t1", ...SK], beginArgs);
+    await begin();
     const [a] = (await fetched()) as [string];
-    const keys = ["tick:t1", ...SK];
-    await twice(scripts.extend, keys, ["t1", LEASE, "", 2, 1, "w1", work(a)]);
+    const keys = { lease: "tick:t1", process: PROCESS };
+    const extend = (number: number, running?: Record<string, string>) => ({
+      tickId: "t1",
+      leaseMs: LEASE,
+      load: "",
+      beat: beat(number, running),
+    });
+    await callTwice(protocol.extend, keys, extend(2, { w1: work(a) }));
     const now = await snapshot(h.redis, h.prefix);
-    await run(scripts.extend, keys, ["t1", LEASE, "", 1, 0]); // overtaken by beat 2: ignored
+    await call(protocol.extend, keys, extend(1)); // overtaken by beat 2: ignored
     expect(await snapshot(h.redis, h.prefix)).toEqual(now);
     expect(now["host:t1:work"]).toEqual({ w1: work(a) });
     await h.redis.del(`${h.prefix}host:t1`, `${h.prefix}host:t1:work`, `${h.prefix}host:t1:workers`);
-    await run(scripts.extend, keys, ["t1", LEASE, "", 3, 0]);
+    await call(protocol.extend, keys, extend(3));
     expect(await h.redis.exists(`${h.prefix}host:t1`, `${h.prefix}host:t1:work`)).toBe(0);
   });
 
   it("finish: leaves processes once, deleting its keys; a replay answers the same", async () => {
     await enqueue([job(1)]);
-    await run(scripts.begin, ["ticks", "tick:t1", ...SK], beginArgs);
+    await begin();
     const [a] = (await fetched()) as [string];
-    const after = await twice(
-      scripts.finish,
-      ["ticks", "tick:t1", ...SK],
-      ["t1", LEASE, 100, 3_600, 2, 2, 0, 1, "default", 1, a, 0, 1, "default"],
+    const { after } = await callTwice(
+      protocol.finish,
+      KEYS,
+      finishArgs({ tick: "t1", leaseMs: LEASE, call: 2, beat: beat(2), acks: rawAcks({ default: [a] }) }),
     );
     expect(after.processes).toBeUndefined();
     expect(after["host:t1"]).toBeUndefined();
@@ -96,12 +107,12 @@ describe.each(adapterCases)("scripts as a Sidekiq process, run twice, over $name
 
   it("finish with a job left: beats it, stays listed for the lease", async () => {
     await enqueue([job(1)]);
-    await run(scripts.begin, ["ticks", "tick:t1", ...SK], beginArgs);
+    await begin();
     const [a] = (await fetched()) as [string];
-    const after = await twice(
-      scripts.finish,
-      ["ticks", "tick:t1", ...SK],
-      ["t1", LEASE, 100, 3_600, 2, 1, 1, "w1", work(a), 0, 0, 1, "default"],
+    const { after } = await callTwice(
+      protocol.finish,
+      KEYS,
+      finishArgs({ tick: "t1", leaseMs: LEASE, call: 2, beat: beat(1, { w1: work(a) }) }),
     );
     expect(after.processes).toEqual(["host:t1"]);
     expect(after["host:t1"]).toMatchObject({ busy: "1" });

@@ -7,9 +7,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { upstashAdapter } from "../../../src/redis/upstash.js";
 import { startUpstashLocal, type UpstashLocalServer } from "../../../tools/upstash-local/server.js";
 import { createTickq } from "../../../src/index.js";
-import { scripts } from "../../../src/lua/index.js";
+import * as protocol from "../../../src/protocol/index.js";
+import { evalWords } from "../../helpers/tick-calls.js";
 import { upstashClient } from "../../helpers/open-adapter.js";
 import { startPrivateRedis, type PrivateRedis } from "../../helpers/private-redis.js";
+
+const PAUSED = { paused: "paused" };
 
 const TOKEN = "rest-commands-token-0123";
 
@@ -89,11 +92,20 @@ describe("the local REST server's command allowlist", () => {
 
   it("runs tickq's scripts and data commands", async () => {
     expect(await (await call("/", ["SET", "k", "v"])).json()).toEqual({ result: "OK" });
-    expect(await (await call("/", ["EVAL", scripts.pause.text, 1, "paused", "p:", "q", "1"])).json()).toEqual({
+    expect(
+      await (await call("/", evalWords(protocol.pause, PAUSED, { queue: "q", paused: true }, { prefix: "p:" }))).json(),
+    ).toEqual({
       result: 1,
     });
-    const loaded = await (await call("/", ["SCRIPT", "LOAD", scripts.pause.text])).json();
-    expect(await (await call("/", ["EVALSHA", loaded.result, 1, "paused", "p:", "q", "0"])).json()).toEqual({
+    const loaded = await (await call("/", ["SCRIPT", "LOAD", protocol.pause.script.text])).json();
+    expect(
+      await (
+        await call(
+          "/",
+          evalWords(protocol.pause, PAUSED, { queue: "q", paused: false }, { prefix: "p:", sha: loaded.result }),
+        )
+      ).json(),
+    ).toEqual({
       result: 0,
     });
     expect(await (await call("/", ["SCRIPT", "EXISTS", loaded.result])).json()).toEqual({ result: [1] });

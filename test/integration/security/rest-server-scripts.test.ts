@@ -6,8 +6,11 @@ import { Redis } from "ioredis";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startUpstashLocal, type UpstashLocalServer } from "../../../tools/upstash-local/server.js";
 import { throttleScript } from "../../../src/http/throttle.js";
-import { scripts } from "../../../src/lua/index.js";
+import * as protocol from "../../../src/protocol/index.js";
+import { evalWords } from "../../helpers/tick-calls.js";
 import { startPrivateRedis, type PrivateRedis } from "../../helpers/private-redis.js";
+
+const PAUSED = { paused: "paused" };
 
 const TOKEN = "rest-scripts-token-0123";
 const FLUSH = "return redis.call('FLUSHALL')";
@@ -74,14 +77,18 @@ describe("the local REST server's scripts", () => {
   });
 
   it("runs every script tickq ships, by text and by SHA", async () => {
-    for (const script of [...Object.values(scripts), throttleScript]) {
+    for (const script of [...Object.values(protocol).map((c) => c.script), throttleScript]) {
       const loaded = await call(server, "/", ["SCRIPT", "LOAD", script.text]);
       expect(loaded.status, script.name).toBe(200);
       const { result: sha } = await loaded.json();
       expect((await (await call(server, "/", ["SCRIPT", "EXISTS", sha])).json()).result).toEqual([1]);
     }
     expect(
-      await (await call(server, "/pipeline", [["EVAL", scripts.pause.text, 1, "paused", "p:", "q", "1"]])).json(),
+      await (
+        await call(server, "/pipeline", [
+          evalWords(protocol.pause, PAUSED, { queue: "q", paused: true }, { prefix: "p:" }),
+        ])
+      ).json(),
     ).toEqual([{ result: 1 }]);
   });
 

@@ -8,12 +8,15 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import type { Outcome } from "../../../src/tick/passes/ack.js";
 import { nameLargeJobs, REF_MIN } from "../../../src/tick/passes/ack-refs.js";
-import { scripts } from "../../../src/lua/index.js";
+import * as protocol from "../../../src/protocol/index.js";
+import { encodePart } from "../../../src/protocol/define.js";
+import { acks as ackPart } from "../../../src/protocol/sections.js";
 import type { RedisAdapter } from "../../../src/types.js";
 import { adapterCases } from "../../helpers/adapters.js";
 import { useHarness } from "../../helpers/harness.js";
 import { scriptCalls } from "../../helpers/script-calls.js";
-import { ackArgv, beginArgs as encodeBegin, fetchedJobs } from "../../helpers/begin-args.js";
+import { beginKeys, beginNamed } from "../../helpers/begin-args.js";
+import { acksOf, jobsOf, stepArgs, tickKeys } from "../../helpers/tick-calls.js";
 
 /** The adapter, recording the bytes of every call's arguments. */
 function measured(adapter: RedisAdapter, sizes: number[]): RedisAdapter {
@@ -26,7 +29,6 @@ function measured(adapter: RedisAdapter, sizes: number[]): RedisAdapter {
 
 const BLOB = "b".repeat(200_000);
 const LEASE = 5_000;
-const FETCH_10 = [10, 1, "default", 0];
 
 describe("job references", () => {
   it("are used past the same size by the client and lib/tick/ack-jobs.lua", () => {
@@ -38,7 +40,7 @@ describe("job references", () => {
 
 describe.each(adapterCases)("acks of large jobs over $name", (adapterCase) => {
   const h = useHarness(adapterCase, "ack-size");
-  const { run, twice } = scriptCalls(h);
+  const { call, callTwice } = scriptCalls(h);
 
   it("settles large jobs that succeed, retry, die or cannot be read with calls that stay small", async () => {
     const jobs = {
@@ -106,12 +108,12 @@ describe.each(adapterCases)("acks of large jobs over $name", (adapterCase) => {
     const small = JSON.stringify({ class: "x", args: [9], jid: "j9", queue: "default", retry: true });
     await h.redis.lpush(`${h.prefix}queue:default`, text(1), text(2), text(3), text(4), small);
     await h.redis.sadd(`${h.prefix}queues`, "default");
-    const begun = (await run(
-      scripts.begin,
-      ["ticks", "tick:t1"],
-      encodeBegin({ tick: "t1", leaseMs: LEASE }),
-    )) as unknown[];
-    const fetched = fetchedJobs(begun[5] as never);
+    const begun = await call(
+      protocol.begin,
+      beginKeys({ tick: "t1", leaseMs: LEASE }),
+      beginNamed({ tick: "t1", leaseMs: LEASE }),
+    );
+    const fetched = jobsOf(begun.fetched);
     expect(fetched).toHaveLength(5);
     const [a, b, c, d, e] = fetched as [never, never, never, never, never];
     await nameLargeJobs(fetched);
@@ -124,14 +126,15 @@ describe.each(adapterCases)("acks of large jobs over $name", (adapterCase) => {
       { kind: "dead", job: c, updated: "", fields, handlerFailed: true },
       { kind: "unstarted", job: d },
     ];
-    const args = ackArgv(outcomes);
-    expect(args.reduce<number>((n, x) => n + String(x).length, 0)).toBeLessThan(1_000);
-    const { first, after } = await twice(
-      scripts.step,
-      ["ticks", "tick:t1"],
-      ["t1", LEASE, 100, 3_600, 2, ...args, ...FETCH_10],
+    const acks = acksOf(outcomes);
+    const sent = encodePart(ackPart, acks);
+    expect(sent.reduce<number>((n, x) => n + String(x).length, 0)).toBeLessThan(1_000);
+    const { first, after } = await callTwice(
+      protocol.step,
+      tickKeys("t1"),
+      stepArgs({ tick: "t1", leaseMs: LEASE, call: 2, acks }),
     );
-    expect((first as unknown[])[5]).toEqual([]); // every entry found
+    expect(first.missed).toEqual([]); // every entry found
     expect(after["stat:processed"]).toBe("4");
     expect(after["stat:failed"]).toBe("2");
     const spliced = (job: { raw: string }) =>

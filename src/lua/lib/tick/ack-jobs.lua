@@ -136,6 +136,17 @@ local function patched(job, patch, now_sec)
   return text
 end
 
+-- The index just past the acks part that starts at ARGV[i]: its successes,
+-- its others, the results entries their count announces, and the metrics
+-- entries (7 a group, then 3 per other entry).
+local function ack_args_end(i)
+  for _ = 1, tonumber(ARGV[i]) do i = i + 2 + tonumber(ARGV[i + 2]) end
+  local count_arg, metrics = metrics_header(ARGV[i + 1])
+  local n, results = results_header(count_arg)
+  local after = i + 2 + 5 * n + (results and 5 * results.m or 0)
+  return after + (metrics and 7 * metrics.groups + 3 * n or 0)
+end
+
 -- Reads, from ARGV[i]: the successes grouped by queue (n queues, then for
 -- each: queue, count, that many jobs), then the other entries (n, then n
 -- groups of kind, queue, job, new job, delay seconds). Successes are most
