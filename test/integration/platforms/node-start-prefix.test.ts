@@ -38,7 +38,7 @@ describe("npm start with TICKQ_PREFIX", () => {
       });
       expect(res.status).toBe(201);
       const { jid } = (await res.json()) as { jid: string };
-      const scheduled = await redis.zrange(`${prefix}schedule`, 0, -1);
+      const scheduled = await redis.zrange(`${prefix}schedule`, "0", "-1");
       expect(scheduled.some((job) => job.includes(jid))).toBe(true);
     } finally {
       child.kill("SIGTERM");
