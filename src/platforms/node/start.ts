@@ -2,7 +2,8 @@
 // find-redis.ts); with no TICKQ_SECRET it makes a random one and prints it.
 // Settings: PORT (default 3000), TICKQ_SECRET, TICKQ_READ_SECRET, TICKQ_METRICS_SECRET,
 // CRON_SECRET, TICKQ_INSECURE=1 (no auth, local development only),
-// TICKQ_KICK=1, TICKQ_MAX_PARALLEL, TICKQ_PUBLIC_URL, REDIS_URL.
+// TICKQ_KICK=1, TICKQ_MAX_PARALLEL, TICKQ_PUBLIC_URL, TICKQ_PREFIX, REDIS_URL.
+// TICKQ_PREFIX is read as the CLI reads it, so `npx tickq` sees what this server runs.
 // Every failure to start is one line and exit code 1.
 import { randomBytes } from "node:crypto";
 import { dashboard } from "../../dashboard/index.js";
@@ -27,6 +28,7 @@ async function main() {
     redisUrl: redis.url,
     jobs: exampleJobs,
     queues: exampleQueues,
+    prefix: process.env.TICKQ_PREFIX || undefined,
     port: numberSetting(process.env.PORT, 3000, "PORT"),
     secret,
     readSecret: process.env.TICKQ_READ_SECRET || undefined,
