@@ -33,6 +33,7 @@
 -- queue that would free memory could never drain.
 -- @include lib/common/prefix-keys.lua
 -- @include lib/common/edit-job-text.lua
+-- @include lib/debounce/close-window.lua
 -- @include lib/order/read-order.lua
 -- @include lib/order/queue-job.lua
 -- @include lib/order/pick-jobs.lua

@@ -19,6 +19,7 @@
 -- a mark is set only when absent (HSETNX): a second run changes nothing.
 -- @include lib/common/prefix-keys.lua
 -- @include lib/common/edit-job-text.lua
+-- @include lib/debounce/close-window.lua
 -- @include lib/order/read-order.lua
 -- @include lib/order/remove-job.lua
 -- @include lib/admin/answer-once.lua
@@ -74,6 +75,7 @@ elseif string.sub(from, 1, 10) == 'flow:park:' then
 elseif from == 'schedule' or from == 'retry' then
   removed = redis.call('ZREM', key, job) == 1
   state = from == 'schedule' and 'scheduled' or 'retry'
+  if removed and from == 'schedule' then close_debounce_window(job) end
 end
 if not removed then return keep_reply(token, keepMs, 'gone') end
 -- Counts and a suspect mark kept by the job's text (lib/tick/ack-jobs.lua) end with it.

@@ -12,8 +12,10 @@
 -- Returns the jid of the job that will run: the one of the open window.
 -- The window of a key is `debounce:KEY`, a hash (jid, first: ms of the
 -- window's first enqueue, text: the job's text in `schedule`). It is open
--- while that text is still in `schedule`; once the job is due (moved to its
--- queue), run, deleted or run now, the next enqueue opens a new window.
+-- while that text is still in `schedule`, however long no tick runs; once the
+-- job is due (moved to its queue), run, deleted or run now, the next enqueue
+-- opens a new window. The text ends with `,"tickq_debounce":KEY}`, so what
+-- takes it out of `schedule` deletes the window (lib/debounce/close-window.lua).
 -- Replays: the call token is set NX for the call window; a replay finds it
 -- and answers the first run's jid, writing nothing.
 -- @include lib/common/prefix-keys.lua
@@ -27,6 +29,7 @@ local maxDelayMs = tonumber(ARGV[6])
 local jid = ARGV[7]
 local job = ARGV[8]
 
+local SAFETY_MS = 7 * 86400000
 local token_key = P .. 'deb:' .. token
 if not redis.call('SET', token_key, '', 'NX', 'PX', tokenMs) then
   return redis.call('GET', token_key)
@@ -48,10 +51,16 @@ if held[3] and redis.call('ZSCORE', KEYS[1], held[3]) then
   jid = held[1]
 end
 local due = math.min(now + delayMs, first + maxDelayMs)
-local text = string.sub(job, 1, -2) .. ',"created_at":' .. string.format('%.3f', now / 1000) .. '}'
+local text = string.sub(job, 1, -2) .. ',"created_at":' .. string.format('%.3f', now / 1000)
+  .. ',"tickq_debounce":' .. cjson.encode(key) .. '}'
 redis.call('ZADD', KEYS[1], due / 1000, text)
 redis.call('HSET', window, 'jid', jid, 'first', string.format('%.0f', first), 'text', text)
--- Kept a minute past the window's latest end: a window never outlives its job.
-redis.call('PEXPIRE', window, math.max(due - now, 0) + 60000)
+-- The job's leaving `schedule` deletes the window; the TTL, a week past the
+-- window's latest end (first + maxDelayMs), only bounds a window whose job was
+-- taken by other means (`schedule` deleted by hand, a job moved by an older
+-- version's script).
+-- It never decides the window: an expired window with its job still waiting
+-- would let a second job of the key run.
+redis.call('PEXPIRE', window, math.max(first + maxDelayMs - now, 0) + SAFETY_MS)
 redis.call('SET', token_key, jid, 'PX', tokenMs)
 return jid

@@ -10,6 +10,7 @@
 -- move what they find, so even an unnumbered rerun moves nothing twice.
 -- @include lib/common/prefix-keys.lua
 -- @include lib/common/edit-job-text.lua
+-- @include lib/debounce/close-window.lua
 -- @include lib/order/read-order.lua
 -- @include lib/order/queue-job.lua
 -- @include lib/tick/replay-call.lua

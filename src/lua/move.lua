@@ -13,6 +13,7 @@
 -- stored texts where they were and moves nothing (nor forgets any count).
 -- @include lib/common/prefix-keys.lua
 -- @include lib/common/edit-job-text.lua
+-- @include lib/debounce/close-window.lua
 -- @include lib/order/read-order.lua
 -- @include lib/order/queue-job.lua
 -- @include lib/order/remove-job.lua
@@ -90,6 +91,7 @@ for k = 1, tonumber(ARGV[jobsAt]) do
       if removed then flow().unparked(job, string.sub(from, 11)) end
     else
       removed = redis.call('ZREM', key, job) == 1
+      if removed and from == 'schedule' then close_debounce_window(job) end
     end
     -- A job put back by a tick (queued or parked) may carry counts and a
     -- suspect mark by its text (lib/tick/ack-jobs.lua, lib/tick/resurrect-dead-ticks.lua): they go

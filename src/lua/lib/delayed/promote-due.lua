@@ -10,6 +10,8 @@
 -- job waiting in the queue for the slot, is parked instead, as at enqueue
 -- (lib/flow/claims.lua F.route): duplicates due at once do not fill the
 -- queue.
+-- A debounced job leaving `schedule` closes its key's window
+-- (lib/debounce/close-window.lua).
 
 -- Moves at most `limit` jobs due by `now_sec` from `set`; returns how many.
 local function move_due(set, now_sec, limit)
@@ -17,8 +19,10 @@ local function move_due(set, now_sec, limit)
   local due = redis.call('ZRANGEBYSCORE', set, '-inf', now_sec, 'LIMIT', 0, limit)
   local moved = 0
   local stamp = string.format('%.3f', now_sec)
+  local from_schedule = set == P .. 'schedule'
   for _, job in ipairs(due) do
     if redis.call('ZREM', set, job) == 1 then
+      if from_schedule then close_debounce_window(job) end
       local queue, why = queue_of(job)
       if queue then
         local text, list = with_field(job, 'enqueued_at', stamp) or job, P .. 'queue:' .. queue
