@@ -1,8 +1,14 @@
 // debounce.lua run twice with the same arguments: a replay answers the
 // first run's jid and writes nothing, whether the call opened a window or
-// merged into an open one.
+// merged into an open one. The scripts that take a debounced job out of
+// `schedule` and so close its window (begin's and housekeep's promotion,
+// move.lua's run-now, cancel.lua) close it once: a replay finds the job gone
+// and changes nothing.
 import { describe, expect, it } from "vitest";
+import { scripts } from "../../../src/lua/index.js";
+import { encode } from "../../../src/protocol/define.js";
 import * as protocol from "../../../src/protocol/index.js";
+import { beginArgs } from "../../helpers/begin-args.js";
 import { adapterCases } from "../../helpers/adapters.js";
 import { useHarness } from "../../helpers/harness.js";
 import { scriptCalls } from "../../helpers/script-calls.js";
@@ -21,7 +27,17 @@ const call = (token: string, jid: string, v: string) => ({
 
 describe.each(adapterCases)("debounce run twice over $name", (adapterCase) => {
   const h = useHarness(adapterCase, "debounce-replay");
-  const { callTwice } = scriptCalls(h);
+  const { callTwice, run, twice } = scriptCalls(h);
+  const LEASE = 5_000;
+  /** Opens the window of reindex:doc1 (due in delayMs); answers the job's text in `schedule`. */
+  const open = async (delayMs: number) => {
+    const opened = encode(protocol.debounce, { schedule: "schedule" }, { ...call("t1", "j1", "a"), delayMs });
+    await run(protocol.debounce.script, opened.keys, opened.args);
+    const [text] = await h.redis.zrange(`${h.prefix}schedule`, "0", "-1");
+    expect(await h.redis.hget(`${h.prefix}debounce:reindex:doc1`, "text")).toBe(text);
+    return text!;
+  };
+  const closed = async () => expect(await h.redis.exists(`${h.prefix}debounce:reindex:doc1`)).toBe(0);
 
   it("opening a window, then merging into it: each replay answers the same jid and changes nothing", async () => {
     const opened = await callTwice(protocol.debounce, { schedule: "schedule" }, call("t1", "j1", "a"));
@@ -31,5 +47,38 @@ describe.each(adapterCases)("debounce run twice over $name", (adapterCase) => {
     const scheduled = merged.after.schedule as string[];
     expect(scheduled).toHaveLength(2); // one member, its score
     expect(scheduled[0]).toMatch(/^\{"class":"reindex","args":\["doc1","b"\],"jid":"j1",/);
+  });
+
+  it("begin promoting the debounced job: its window is closed once, the job moved once", async () => {
+    await open(1);
+    await new Promise((r) => setTimeout(r, 5));
+    const { after } = await twice(scripts.begin, ["ticks", "tick:t1"], beginArgs({ tick: "t1", leaseMs: LEASE }));
+    await closed();
+    expect(after.schedule).toBeUndefined();
+  });
+
+  it("housekeep promoting the debounced job: its window is closed once, the job queued once", async () => {
+    const text = await open(60_000);
+    await run(scripts.begin, ["ticks", "tick:t1"], beginArgs({ tick: "t1", leaseMs: LEASE, batch: 0 }));
+    await h.redis.zadd(`${h.prefix}schedule`, "XX", 0, text); // now due
+    const { after } = await twice(scripts.housekeep, ["ticks", "tick:t1"], ["t1", 2, 100, LEASE, 100, 100]);
+    await closed();
+    expect(after.schedule).toBeUndefined();
+    expect(after["queue:default"]).toHaveLength(1);
+  });
+
+  it("move.lua running the debounced job now: its window is closed once, the job queued once", async () => {
+    const text = await open(60_000);
+    const { first, after } = await twice(scripts.move, ["queues"], ["m1", 60_000, 1, "schedule", text, "push", "", ""]);
+    expect(first).toBe("1");
+    await closed();
+    expect(after["queue:default"]).toHaveLength(1);
+  });
+
+  it("cancel.lua cancelling the debounced job: its window is closed once", async () => {
+    const text = await open(60_000);
+    const { first } = await twice(scripts.cancel, ["queues"], ["c1", 60_000, "j1", "schedule", text, "", ""]);
+    expect(first).toBe("cancelled");
+    await closed();
   });
 });
