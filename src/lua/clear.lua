@@ -12,6 +12,7 @@
 -- reply and deletes nothing more: jobs that arrived since stay.
 -- @include lib/common/prefix-keys.lua
 -- @include lib/common/edit-job-text.lua
+-- @include lib/debounce/close-window.lua
 -- @include lib/order/read-order.lua
 -- @include lib/order/queue-job.lua
 -- @include lib/order/remove-job.lua
@@ -34,8 +35,11 @@ if kept then return kept end
 local size = 0
 local kind = redis.call('TYPE', KEYS[1]).ok
 if kind == 'zset' then size = redis.call('ZCARD', KEYS[1]) elseif kind == 'list' then size = redis.call('LLEN', KEYS[1]) end
--- Flow jobs among them never run: their unique claims end (lib/flow/flow.lua).
--- Read in stretches; a plain job costs one byte compare.
+-- Flow jobs among them never run: their unique claims end (lib/flow/flow.lua);
+-- debounced jobs cleared from `schedule` close their windows
+-- (lib/debounce/close-window.lua). Read in stretches; a plain job costs a
+-- byte compare or two.
+local from_schedule = KEYS[1] == P .. 'schedule'
 local STRETCH = 1000
 local cleared = {}
 for from = 0, size - 1, STRETCH do
@@ -45,6 +49,8 @@ for from = 0, size - 1, STRETCH do
     if is_flow(job) then
       flow().forget(job)
       cleared[#cleared + 1] = job
+    elseif from_schedule then
+      close_debounce_window(job)
     end
   end
 end

@@ -67,6 +67,14 @@ describe.each(adapterCases)("debounce window lifetime over $name", (adapterCase)
     });
   }
 
+  it('jobs.deleteAll("scheduled") closes the window: the next enqueue is a new job', async () => {
+    const tq = make([]);
+    const first = await tq.enqueue("reindex", ["doc1", "a"], { kick: false });
+    await tq.jobs.deleteAll("scheduled");
+    expect(await h.redis.exists(window())).toBe(0);
+    expect(await tq.enqueue("reindex", ["doc1", "b"], { kick: false })).not.toBe(first);
+  });
+
   it("a key that JSON escapes (quote, slash, backslash, non-ASCII) has its window closed too", async () => {
     const tq = make([]);
     const doc = 'a"b/c\\d-é';

@@ -2,7 +2,7 @@
 // first run's jid and writes nothing, whether the call opened a window or
 // merged into an open one. The scripts that take a debounced job out of
 // `schedule` and so close its window (begin's and housekeep's promotion,
-// move.lua's run-now, cancel.lua) close it once: a replay finds the job gone
+// move.lua's run-now, clear.lua, cancel.lua) close it once: a replay finds the job gone
 // and changes nothing.
 import { describe, expect, it } from "vitest";
 import { scripts } from "../../../src/lua/index.js";
@@ -73,6 +73,13 @@ describe.each(adapterCases)("debounce run twice over $name", (adapterCase) => {
     expect(first).toBe("1");
     await closed();
     expect(after["queue:default"]).toHaveLength(1);
+  });
+
+  it("clear.lua clearing `schedule`: the window is closed once", async () => {
+    await open(60_000);
+    const { first } = await twice(scripts.clear, ["schedule"], ["k1", 60_000]);
+    expect(first).toBe("1");
+    await closed();
   });
 
   it("cancel.lua cancelling the debounced job: its window is closed once", async () => {

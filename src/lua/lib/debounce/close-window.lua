@@ -1,6 +1,6 @@
 -- Debounce windows (src/debounce/): a debounced job's text ends with
 -- `,"tickq_debounce":KEY}` (debounce.lua). A script that takes a job out of
--- `schedule` (promotion, admin run-now/delete, cancel) closes the window of
+-- `schedule` (promotion, admin run-now/delete/clear, cancel) closes the window of
 -- its key when the window still holds this very text, so the window lives
 -- exactly as long as its job waits, however rarely ticks run. Any other
 -- job costs one byte compare: its text does not end with '"}'.
