@@ -5,13 +5,12 @@
 // move.lua's run-now, clear.lua, cancel.lua) close it once: a replay finds the job gone
 // and changes nothing.
 import { describe, expect, it } from "vitest";
-import { scripts } from "../../../src/lua/index.js";
-import { encode } from "../../../src/protocol/define.js";
 import * as protocol from "../../../src/protocol/index.js";
-import { beginArgs } from "../../helpers/begin-args.js";
+import { beginKeys, beginNamed } from "../../helpers/begin-args.js";
 import { adapterCases } from "../../helpers/adapters.js";
 import { useHarness } from "../../helpers/harness.js";
 import { scriptCalls } from "../../helpers/script-calls.js";
+import { housekeepArgs, tickKeys } from "../../helpers/tick-calls.js";
 
 const job = (jid: string, v: string) =>
   JSON.stringify({ class: "reindex", args: ["doc1", v], jid, queue: "default", retry: true });
@@ -27,12 +26,12 @@ const call = (token: string, jid: string, v: string) => ({
 
 describe.each(adapterCases)("debounce run twice over $name", (adapterCase) => {
   const h = useHarness(adapterCase, "debounce-replay");
-  const { callTwice, run, twice } = scriptCalls(h);
+  const { call: run, callTwice } = scriptCalls(h);
+  const QUEUES = { queues: "queues" };
   const LEASE = 5_000;
   /** Opens the window of reindex:doc1 (due in delayMs); answers the job's text in `schedule`. */
   const open = async (delayMs: number) => {
-    const opened = encode(protocol.debounce, { schedule: "schedule" }, { ...call("t1", "j1", "a"), delayMs });
-    await run(protocol.debounce.script, opened.keys, opened.args);
+    await run(protocol.debounce, { schedule: "schedule" }, { ...call("t1", "j1", "a"), delayMs });
     const [text] = await h.redis.zrange(`${h.prefix}schedule`, "0", "-1");
     expect(await h.redis.hget(`${h.prefix}debounce:reindex:doc1`, "text")).toBe(text);
     return text!;
@@ -52,16 +51,18 @@ describe.each(adapterCases)("debounce run twice over $name", (adapterCase) => {
   it("begin promoting the debounced job: its window is closed once, the job moved once", async () => {
     await open(1);
     await new Promise((r) => setTimeout(r, 5));
-    const { after } = await twice(scripts.begin, ["ticks", "tick:t1"], beginArgs({ tick: "t1", leaseMs: LEASE }));
+    const tick = { tick: "t1", leaseMs: LEASE };
+    const { after } = await callTwice(protocol.begin, beginKeys(tick), beginNamed(tick));
     await closed();
     expect(after.schedule).toBeUndefined();
   });
 
   it("housekeep promoting the debounced job: its window is closed once, the job queued once", async () => {
     const text = await open(60_000);
-    await run(scripts.begin, ["ticks", "tick:t1"], beginArgs({ tick: "t1", leaseMs: LEASE, batch: 0 }));
+    const tick = { tick: "t1", leaseMs: LEASE, batch: 0 };
+    await run(protocol.begin, beginKeys(tick), beginNamed(tick)); // registers t1 (its own first call)
     await h.redis.zadd(`${h.prefix}schedule`, "XX", 0, text); // now due
-    const { after } = await twice(scripts.housekeep, ["ticks", "tick:t1"], ["t1", 2, 100, LEASE, 100, 100]);
+    const { after } = await callTwice(protocol.housekeep, tickKeys("t1"), housekeepArgs({ tick: "t1", call: 2 }));
     await closed();
     expect(after.schedule).toBeUndefined();
     expect(after["queue:default"]).toHaveLength(1);
@@ -69,7 +70,8 @@ describe.each(adapterCases)("debounce run twice over $name", (adapterCase) => {
 
   it("move.lua running the debounced job now: its window is closed once, the job queued once", async () => {
     const text = await open(60_000);
-    const { first, after } = await twice(scripts.move, ["queues"], ["m1", 60_000, 1, "schedule", text, "push", "", ""]);
+    const jobs = [{ from: "schedule", job: text, action: "push", push: "", distance: "" }];
+    const { first, after } = await callTwice(protocol.move, QUEUES, { token: "m1", keepMs: 60_000, jobs });
     expect(first).toBe("1");
     await closed();
     expect(after["queue:default"]).toHaveLength(1);
@@ -77,14 +79,15 @@ describe.each(adapterCases)("debounce run twice over $name", (adapterCase) => {
 
   it("clear.lua clearing `schedule`: the window is closed once", async () => {
     await open(60_000);
-    const { first } = await twice(scripts.clear, ["schedule"], ["k1", 60_000]);
-    expect(first).toBe("1");
+    const { first } = await callTwice(protocol.clear, { set: "schedule" }, { token: "k1", keepMs: 60_000 });
+    expect(first).toBe(1);
     await closed();
   });
 
   it("cancel.lua cancelling the debounced job: its window is closed once", async () => {
     const text = await open(60_000);
-    const { first } = await twice(scripts.cancel, ["queues"], ["c1", 60_000, "j1", "schedule", text, "", ""]);
+    const cancel = { token: "c1", keepMs: 60_000, jid: "j1", from: "schedule", job: text, distance: "", tick: "" };
+    const { first } = await callTwice(protocol.cancel, QUEUES, cancel);
     expect(first).toBe("cancelled");
     await closed();
   });
