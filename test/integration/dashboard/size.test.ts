@@ -6,13 +6,14 @@ import { measuredSizes } from "../../helpers/measured-sizes.js";
 import { workerBundle } from "../../helpers/worker-bundle.js";
 
 /**
- * The dashboard's budget, gzipped: 7.6 KB measured when set, 7.8 KB now; 11 KB leaves room for pages
- * to come, within the example Worker's own budget (test/integration/package/worker-bundle-size.test.ts).
+ * The dashboard's budget, gzipped: 11.25 KB with the Metrics, Workflows, Cancelled and Expired pages;
+ * 14 KB leaves room for a page or two, within the example Worker's own budget
+ * (test/integration/package/worker-bundle-size.test.ts).
  */
-const DASHBOARD_BUDGET = 11 * 1024;
+const DASHBOARD_BUDGET = 14 * 1024;
 
 describe("the dashboard's size", () => {
-  it("adds at most 11 KB gzipped to the example Worker", () => {
+  it("adds at most 14 KB gzipped to the example Worker", () => {
     const sizes = measuredSizes();
     expect(sizes.dashboard).toBe(sizes.worker - sizes.workerWithoutDashboard);
     // With the dashboard stubbed out, none of its code is in the bundle: a few KB at least must go.

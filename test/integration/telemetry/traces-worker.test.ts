@@ -40,9 +40,10 @@ describe("traces on a Worker (Miniflare)", () => {
     });
     const fromNode = await here.enqueue("email", ["b"]);
     await opened.close();
+    // The SDK's world is shared by the files of this process: pick this enqueue's span by its jid.
     const nodeSend = world
       .spans()
-      .find((s) => s.kind === 3)!
+      .find((s) => s.kind === 3 && s.attributes["messaging.message.id"] === fromNode)!
       .spanContext();
 
     // Miniflare's Fetcher type leaves out scheduled(), which it implements
