@@ -1,0 +1,70 @@
+// Where a partition's keys live. With one partition the prefix is the user's
+// own (today's layout and cost); with N, partition k's keys sit under
+// `${prefix}{tag_k}:`, a hash tag whose slot falls in the k-th Nth of the
+// 16,384 slots, so a cluster whose slots are split evenly over its masters
+// (what `redis-cli --cluster create` and managed clusters do) gets the
+// partitions spread over its nodes, and each partition's scripts stay in one slot.
+import { TickqError } from "../errors.js";
+
+const SLOTS = 16_384;
+
+/** Redis Cluster's CRC16 (XMODEM) of a string's UTF-8 bytes. */
+export function crc16(text: string): number {
+  let crc = 0;
+  for (const byte of new TextEncoder().encode(text)) {
+    crc ^= byte << 8;
+    for (let bit = 0; bit < 8; bit++) crc = crc & 0x8000 ? ((crc << 1) ^ 0x1021) & 0xffff : (crc << 1) & 0xffff;
+  }
+  return crc;
+}
+
+/** The cluster slot of a key, honouring a `{hash tag}` as Redis does. */
+export function slotOf(key: string): number {
+  const open = key.indexOf("{");
+  if (open >= 0) {
+    const close = key.indexOf("}", open + 1);
+    if (close > open + 1) return crc16(key.slice(open + 1, close)) % SLOTS;
+  }
+  return crc16(key) % SLOTS;
+}
+
+/** The hash tag of partition `k` of `n`: the first `p<k>.<s>` whose slot lies in the k-th Nth of the slots. */
+export function partitionTag(k: number, n: number): string {
+  const low = Math.floor((k * SLOTS) / n);
+  const high = Math.floor(((k + 1) * SLOTS) / n);
+  for (let s = 0; ; s++) {
+    const tag = `p${k}.${s}`;
+    const slot = crc16(tag) % SLOTS;
+    if (slot >= low && slot < high) return tag;
+  }
+}
+
+export const MAX_PARTITIONS = 1_024;
+
+/** Checks a partition count: an integer from 1 to MAX_PARTITIONS. */
+export function checkPartitionCount(n: unknown): number {
+  if (typeof n !== "number" || !Number.isInteger(n) || n < 1 || n > MAX_PARTITIONS)
+    throw new TickqError(
+      "BAD_OPTIONS",
+      `partitions: ${JSON.stringify(n)} is not a whole number from 1 to ${MAX_PARTITIONS} (or "auto" on a cluster)`,
+    );
+  return n;
+}
+
+/** The key prefix of each of `n` partitions: `[prefix]` for one; refuses a prefix with its own hash tag for more. */
+export function partitionPrefixes(prefix: string, n: number): string[] {
+  checkPartitionCount(n);
+  if (n === 1) return [prefix];
+  if (prefix.includes("{") || prefix.includes("}"))
+    throw new TickqError(
+      "BAD_OPTIONS",
+      `partitions: ${n} needs a prefix without a hash tag (got ${JSON.stringify(prefix)}): each partition adds its own, ` +
+        `and a tag in the prefix would put every partition in one slot. Use e.g. "tq:" instead.`,
+    );
+  return Array.from({ length: n }, (_, k) => `${prefix}{${partitionTag(k, n)}}:`);
+}
+
+/** The partition of a routing key (a jid, an ordered id, a unique or flow key, a workflow run id). */
+export function partitionOf(routeKey: string, n: number): number {
+  return n === 1 ? 0 : crc16(routeKey) % n;
+}
