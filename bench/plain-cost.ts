@@ -110,10 +110,14 @@ function worktreeOf(repo: string, ref: string): { dir: string; remove(): void } 
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-const range = (xs: number[], digits: number) =>
-  `${Math.min(...xs).toFixed(digits)}–${Math.max(...xs).toFixed(digits)}`;
+const range = (xs: number[], digits: number) => `${Math.min(...xs).toFixed(digits)}–${Math.max(...xs).toFixed(digits)}`;
 
-async function compare(options: { refs: string[]; jobs: number; rounds: number; metrics: boolean }): Promise<void> {
+export async function runPlainCostBench(options: {
+  refs: string[];
+  jobs: number;
+  rounds: number;
+  metrics: boolean;
+}): Promise<void> {
   const repo = fileURLToPath(new URL("..", import.meta.url));
   const { startPrivate } = await import("../src/platforms/node/find-redis.js");
   const server = await startPrivate();
@@ -129,16 +133,27 @@ async function compare(options: { refs: string[]; jobs: number; rounds: number; 
       for (const tree of round % 2 === 0 ? trees : [...trees].reverse()) {
         const sample = await drainInChild(tree.dir, server.url, options.jobs, options.metrics);
         samples.get(tree)!.push(sample);
-        console.log(`  round ${round + 1} ${tree.label}: ${JSON.stringify(sample, (_k, v) => (typeof v === "number" ? Number(v.toFixed(3)) : v))}`);
+        console.log(
+          `  round ${round + 1} ${tree.label}: ${JSON.stringify(sample, (_k, v) => (typeof v === "number" ? Number(v.toFixed(3)) : v))}`,
+        );
       }
     }
     type Tree = (typeof trees)[number];
     const of = (t: Tree, pick: (s: Sample) => number) => samples.get(t)!.map(pick);
     const row = (t: Tree) => ({
       tree: t.label,
-      "jobs/s (median, range)": `${Math.round(median(of(t, (s) => s.rate)))} (${range(of(t, (s) => s.rate / 1000), 1)} k)`,
-      "Node µs/job": `${median(of(t, (s) => s.nodeUsec)).toFixed(2)} (${range(of(t, (s) => s.nodeUsec), 2)})`,
-      "Redis µs/job": `${median(of(t, (s) => s.redisUsec)).toFixed(2)} (${range(of(t, (s) => s.redisUsec), 2)})`,
+      "jobs/s (median, range)": `${Math.round(median(of(t, (s) => s.rate)))} (${range(
+        of(t, (s) => s.rate / 1000),
+        1,
+      )} k)`,
+      "Node µs/job": `${median(of(t, (s) => s.nodeUsec)).toFixed(2)} (${range(
+        of(t, (s) => s.nodeUsec),
+        2,
+      )})`,
+      "Redis µs/job": `${median(of(t, (s) => s.redisUsec)).toFixed(2)} (${range(
+        of(t, (s) => s.redisUsec),
+        2,
+      )})`,
       "Redis cmds/job": median(of(t, (s) => s.commands)).toFixed(3),
     });
     console.table(trees.map(row));
@@ -174,7 +189,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     const sample = await drainOnce(values.child, values.url!, Number(values.jobs), values.metrics);
     console.log(JSON.stringify(sample));
   } else {
-    await compare({
+    await runPlainCostBench({
       refs: values.ref,
       jobs: Number(values.jobs),
       rounds: Number(values.rounds),

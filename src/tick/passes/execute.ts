@@ -111,16 +111,23 @@ class JobRun {
         if (pending) await pending;
       } else {
         // The job's own signal (a cancel aborts it too) bounds the timeout's.
-        await runWithTimeout((bounded) => this.execute(this.ctx.withSignal(bounded)) ?? Promise.resolve(), this.ctx.signal, {
-          name: this.payload.class,
-          timeoutMs,
-          graceMs: this.tick.graceMs,
-          onIgnored: () =>
-            this.log.warn(`ignored the abort past its timeoutMs (${timeoutMs} ms); it may still be running`),
-        });
+        await runWithTimeout(
+          (bounded) => this.execute(this.ctx.withSignal(bounded)) ?? Promise.resolve(),
+          this.ctx.signal,
+          {
+            name: this.payload.class,
+            timeoutMs,
+            graceMs: this.tick.graceMs,
+            onIgnored: () =>
+              this.log.warn(`ignored the abort past its timeoutMs (${timeoutMs} ms); it may still be running`),
+          },
+        );
       }
       const { job, payload, value } = this;
-      return this.cancelled() ?? this.measured({ kind: "succeeded", job, payload, value, durationMs: monotonicMs() - this.started });
+      return (
+        this.cancelled() ??
+        this.measured({ kind: "succeeded", job, payload, value, durationMs: monotonicMs() - this.started })
+      );
     } catch (error) {
       return this.failedRun(error);
     }
