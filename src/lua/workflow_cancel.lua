@@ -16,13 +16,7 @@ local status, owner = f[1], f[2]
 if not status then return '' end
 if WF_TERMINAL[status] then return status end
 local now = now_ms()
-local park = wf_key('park', id)
-local entries = redis.call('HGETALL', park)
-for k = 1, #entries, 2 do
-  local parked = cjson.decode(entries[k + 1])
-  if parked.k == 'w' then redis.call('SREM', wf_wait_key(parked.e, parked.m), cjson.encode({ id, entries[k] })) end
-end
-redis.call('DEL', park)
+wf_unpark_all(id)
 redis.call('ZREM', wf_key('due'), id)
 if owner then redis.call('SADD', wf_key('cancel', owner), id) end
 wf_release(id, nil)

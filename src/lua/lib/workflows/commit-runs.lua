@@ -69,6 +69,7 @@ local function wf_commit_one(tick, i, now)
     end
   elseif disposition == 'd' or disposition == 'f' then
     wf_release(id, nil)
+    wf_unpark_all(id)
     redis.call('HSET', run, disposition == 'd' and 'output' or 'error', extra)
     wf_set_status(id, disposition == 'd' and 'completed' or 'failed', now)
   end
