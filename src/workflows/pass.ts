@@ -122,7 +122,8 @@ export async function runWorkflowPass(runtime: Runtime, input: WorkflowPassInput
     })()
       .catch((error: unknown) => runtime.logger.error(`tickq: workflow run ${run.id}: ${String(error)}`))
       .finally(() => {
-        cancels.delete(run.id);
+        // The same call that ended this execution may have claimed the run again: keep the new one's switch.
+        if (cancels.get(run.id) === cancel) cancels.delete(run.id);
         executions.delete(execution);
         wake();
       });
