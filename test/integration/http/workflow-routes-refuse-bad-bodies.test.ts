@@ -17,7 +17,10 @@ describe.each(adapterCases)("workflow routes and bad bodies over $name", (adapte
   const h = useHarness(adapterCase, "wf-http-bad");
 
   it("answers 400 to malformed or mistyped bodies and starts nothing", async () => {
-    const tq = h.make({}, { workflows: { w: { run: async (_: null, step) => step.waitForEvent("e", { event: "e" }) } } });
+    const tq = h.make(
+      {},
+      { workflows: { w: { run: async (_: null, step) => step.waitForEvent("e", { event: "e" }) } } },
+    );
     const app = createApp({ tickq: tq, secrets: [SECRET] });
     const bad: [string, string][] = [
       ["/workflows/w", "{"],

@@ -128,7 +128,11 @@ describe.each(adapterCases)("each workflow script run twice over $name", (adapte
     await run(
       protocol.workflow_tick.script,
       ["ticks", "tick:T"],
-      encode(protocol.workflow_tick, tickKeys(), tickArgs(2, 0, [{ id: "r1", fence, disposition: "p", extra: "", steps: [], parks }])).args,
+      encode(
+        protocol.workflow_tick,
+        tickKeys(),
+        tickArgs(2, 0, [{ id: "r1", fence, disposition: "p", extra: "", steps: [], parks }]),
+      ).args,
     );
     // The sleep ends; the run, claimed again, completes with the wait still parked (a Promise.race).
     const again = await run(

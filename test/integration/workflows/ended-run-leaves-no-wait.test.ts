@@ -50,7 +50,9 @@ describe.each(adapterCases)("a run that ends with a wait parked over $name", (ad
     await tq.tick({ budgetMs: 500 });
     expect(await tq.workflows.get(done)).toBeUndefined();
     // Left: the fence counter, and the events' call tokens (they expire with the replay window).
-    const left = (await h.redis.keys(`${h.prefix}wf:*`)).filter((k) => !k.endsWith("wf:fence") && !k.includes("wf:evt:"));
+    const left = (await h.redis.keys(`${h.prefix}wf:*`)).filter(
+      (k) => !k.endsWith("wf:fence") && !k.includes("wf:evt:"),
+    );
     expect(left).toEqual([]);
   });
 });

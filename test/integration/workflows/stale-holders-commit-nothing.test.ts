@@ -30,7 +30,8 @@ describe.each(adapterCases)("stale holders of a workflow run over $name", (adapt
       { tickId: id, call: n, claim, retentionMs: 60_000, commits },
     );
   };
-  const start = (id: string) => call(protocol.workflow_start, { run: `wf:run:${id}` }, { id, name: "wf", input: "null" });
+  const start = (id: string) =>
+    call(protocol.workflow_start, { run: `wf:run:${id}` }, { id, name: "wf", input: "null" });
   const commit = (id: string, fence: string, disposition: Commit["disposition"]): Commit => ({
     id,
     fence,
