@@ -83,11 +83,24 @@ export async function executeRun(
   let stepsRun = 0;
 
   const fail = async (failure: WorkflowFailure, steps: Commit["steps"] = []): Promise<ExecutionEnd> => {
-    try {
-      await definition.onFailure?.(input, failure);
-    } catch (error) {
-      env.warn(`tickq: workflow ${run.name} run ${run.id}: onFailure threw: ${describeError(error).message}`);
-    }
+    // A handler that never settles is left at the tick's deadline (and graceMs), as a stuck step is.
+    const guard = env.guard();
+    const handled = await settledOrAbandoned(
+      Promise.resolve()
+        .then(() => definition.onFailure?.(input, failure))
+        .then(
+          () => true,
+          (error: unknown) => {
+            env.warn(`tickq: workflow ${run.name} run ${run.id}: onFailure threw: ${describeError(error).message}`);
+            return true;
+          },
+        ),
+      guard.signal,
+      env.graceMs,
+    );
+    guard.done();
+    if (handled === undefined)
+      env.warn(`tickq: workflow ${run.name} run ${run.id}: onFailure did not settle; the run fails`);
     const ok = await env.commit({ ...base, steps, disposition: "f", extra: JSON.stringify(failure) });
     return ok ? "failed" : "lost";
   };
