@@ -116,7 +116,6 @@ local fetched, ordered, flowed = fetch_mixed(tick, batch, queues, picks, names, 
 local fetched_count = 0
 for g = 2, #fetched, 3 do fetched_count = fetched_count + #fetched[g] end
 for _, group in ipairs(ordered) do fetched_count = fetched_count + #group[3] end
-note_load(lease, load, fetched_count)
 -- Ordered groups are part of the reply only for a tick that serves ordered names.
 local kept_reply, reply = { now, 1, evicted, without_jobs(fetched), {}, missed }, { now, 1, evicted, fetched, {}, missed }
 if #names > 0 then kept_reply[5], reply[5] = slim_ordered(ordered), ordered end
@@ -131,5 +130,5 @@ if #expired_now > 0 then
   kept_reply[8], reply[8] = kept_reply[8] or 0, reply[8] or 0
   kept_reply[9], reply[9] = expired_now, expired_now
 end
-remember(lease, seq, with_cancels(kept_reply))
+remember(lease, seq, with_cancels(kept_reply), load_text(load, fetched_count))
 return with_cancels(reply)
