@@ -24,7 +24,7 @@ interface Entry {
 describe.each(adapterCases)("cancel of ordered ids over $name", (adapterCase) => {
   const h = useHarness(adapterCase, "cancel-ordered-ids");
   const entries = async (name: string): Promise<Entry[]> =>
-    (await h.redis.zrange(`${h.prefix}o:${name}:cancelled`, 0, -1)).map((t) => JSON.parse(t) as Entry);
+    (await h.redis.zrange(`${h.prefix}o:${name}:cancelled`, "0", "-1")).map((t) => JSON.parse(t) as Entry);
   const code = (e: unknown) => (e instanceof TickqError ? e.code : String(e));
 
   it("takes a waiting id out with its payloads: it never runs, and a payload enqueued later runs alone", async () => {

@@ -68,7 +68,7 @@ describe.each(adapterCases)("ordered cancel scripts run twice over $name", (adap
     expect(await call(protocol.ordered_cancel, TICKS, cancelArgs("c2", "a", "t1", String(run!.fence)))).toBe(
       `marked t1 ${run!.fence} 0`,
     );
-    expect(await h.redis.zrange(`${h.prefix}o:idx:n:a`, 0, -1)).toEqual(['"after"']);
+    expect(await h.redis.zrange(`${h.prefix}o:idx:n:a`, "0", "-1")).toEqual(['"after"']);
   });
 
   it("step: a marked run acked as succeeded is recorded cancelled once; the arrivals after it become ready", async () => {

@@ -285,7 +285,7 @@ local function ack(tick, i, now_ms_value, dead_max, dead_max_age, held)
   end
   if flow_lib then flow_lib.flush() end
   if results then i = keep_results(results, i, settled, now_ms_value) end
-  if metrics then i = record_runs(metrics, i, n, kinds, entry_queues, missed, now_ms_value) end
+  if metrics then i = record_runs(metrics, i, n, kinds, entry_queues, missed, now_ms_value, cancelled) end
   local day = day_of(now_sec)
   bump('processed', processed, day)
   bump('failed', failed, day)
