@@ -31,12 +31,18 @@ type Reply = { kind: "cancelled"; from: CancelledFrom; count: number } | { kind:
 
 export async function cancelOrdered(runtime: Runtime, name: unknown, id: unknown): Promise<OrderedCancelResult> {
   if (!isCleanName(name) || name.includes(":"))
-    throw new TickqError("BAD_ARGS", `an ordered job's name is a string without spaces or ':', got ${JSON.stringify(name)}`);
+    throw new TickqError(
+      "BAD_ARGS",
+      `an ordered job's name is a string without spaces or ':', got ${JSON.stringify(name)}`,
+    );
   if (typeof id !== "string" || id === "" || id.length > MAX_ID || !id.isWellFormed())
     throw new TickqError("BAD_ARGS", `an ordered id is a non-empty string of at most ${MAX_ID} characters`);
   const first = await send(runtime, name, id, "", "");
   if (first.kind === "none")
-    throw new TickqError("NOT_FOUND", `ordered job "${name}" has nothing waiting or running for id ${JSON.stringify(id)}`);
+    throw new TickqError(
+      "NOT_FOUND",
+      `ordered job "${name}" has nothing waiting or running for id ${JSON.stringify(id)}`,
+    );
   if (first.kind === "cancelled") return { name, id, state: "cancelled", from: first.from, payloads: first.count };
   const deadline = monotonicMs() + CANCEL_WAIT_MS;
   const payloads = first.count;
@@ -48,7 +54,8 @@ export async function cancelOrdered(runtime: Runtime, name: unknown, id: unknown
       return { name, id, state: "cancelling", from: "running", payloads, heard: false };
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
     const next = await send(runtime, name, id, run.tick, run.fence);
-    if (next.kind === "cancelled" || next.kind === "none") throw new TickqError("REDIS", `ordered_cancel answered ${next.kind} for a run`);
+    if (next.kind === "cancelled" || next.kind === "none")
+      throw new TickqError("REDIS", `ordered_cancel answered ${next.kind} for a run`);
     run = next;
   }
 }

@@ -71,7 +71,11 @@ describe.each(adapterCases)("cancel of ordered ids over $name", (adapterCase) =>
     await tq.enqueueOrdered("idx", { id: "flaky", payload: 1 });
     expect(await tq.tick()).toMatchObject({ retried: 1 });
     fail = false;
-    expect(await tq.jobs.cancelOrdered("idx", "flaky")).toMatchObject({ state: "cancelled", from: "retry", payloads: 1 });
+    expect(await tq.jobs.cancelOrdered("idx", "flaky")).toMatchObject({
+      state: "cancelled",
+      from: "retry",
+      payloads: 1,
+    });
     expect(await h.redis.hlen(`${h.prefix}o:idx:retries`)).toBe(0);
     expect((await tq.stats()).ordered.idx).toEqual({ waiting: 0, running: 0, payloads: 0, dead: 0 });
   });

@@ -29,13 +29,25 @@ describe.each(adapterCases)("cancelled jobs in the metrics over $name", (adapter
       ),
     );
     await call(protocol.begin, beginKeys({ tick: "t1", leaseMs: LEASE }), beginNamed({ tick: "t1", leaseMs: LEASE }));
-    const [a, b, c] = (await h.redis.lrange(`${h.prefix}inproc:t1:default`, 0, -1)).reverse() as [string, string, string];
+    const [a, b, c] = (await h.redis.lrange(`${h.prefix}inproc:t1:default`, 0, -1)).reverse() as [
+      string,
+      string,
+      string,
+    ];
     // a (a success) and c (a failure) are cancelled before the ack that says otherwise.
     for (const [jid, raw] of [
       ["j1", a],
       ["j3", c],
     ] as const) {
-      const args = { token: `c${jid}`, keepMs: 60_000, jid, from: "inproc:default", job: raw, distance: "", tick: "t1" };
+      const args = {
+        token: `c${jid}`,
+        keepMs: 60_000,
+        jid,
+        from: "inproc:default",
+        job: raw,
+        distance: "",
+        tick: "t1",
+      };
       expect(await call(protocol.cancel, { queues: "queues" }, args)).toBe("marked");
     }
     const acks: AckArgs = {
@@ -44,7 +56,9 @@ describe.each(adapterCases)("cancelled jobs in the metrics over $name", (adapter
         items: [{ code: "r", queue: "default", job: c, updated: `${c.slice(0, -1)},"error_class":"E"}`, delay: 30 }],
         metrics: {
           retentionSec: 3_600,
-          entries: [{ name: "x", queue: "default", entries: 2, ms: 312, waitMs: 45, durations: "3 1 7 1", waits: "4 1 1 1" }],
+          entries: [
+            { name: "x", queue: "default", entries: 2, ms: 312, waitMs: 45, durations: "3 1 7 1", waits: "4 1 1 1" },
+          ],
           perItem: [{ name: "x", ms: "7", waitMs: "20" }],
         },
       },
