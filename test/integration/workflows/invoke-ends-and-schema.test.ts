@@ -13,7 +13,9 @@ describe.each(adapterCases)("step.invoke's ends and schema over $name", (adapter
   it("args the invoked job's schema refuses fail the step with BAD_ARGS naming the path", async () => {
     const tq = h.make(
       { mail: { schema: v.tuple([v.object({ to: v.pipe(v.string(), v.email()) })]), perform: () => {} } },
-      { workflows: { send: { retry: 0, run: async (_: null, step) => step.invoke("send", "mail", [{ to: "nope" }]) } } },
+      {
+        workflows: { send: { retry: 0, run: async (_: null, step) => step.invoke("send", "mail", [{ to: "nope" }]) } },
+      },
     );
     const run = await tq.workflows.start("send", null);
     for (let t = 0; t < 3 && (await tq.workflows.get(run))?.status === "running"; t++) await tq.tick({ budgetMs: 600 });
