@@ -9,6 +9,7 @@ export { finish } from "./finish.js";
 export { housekeep } from "./housekeep.js";
 export { locate } from "./locate.js";
 export { move } from "./move.js";
+export { ordered_cancel } from "./ordered_cancel.js";
 export { ordered_enqueue } from "./ordered_enqueue.js";
 export { page } from "./page.js";
 export { recurring } from "./recurring.js";
