@@ -20,3 +20,5 @@ export const parallel = defineCall(
   { maxLive: number, reserveMs: number, ids: counted(text) },
   tuple({ granted: number, others: number }),
 );
+
+export const partitions = defineCall(scripts.partitions, { meta: key }, { count: number }, number);

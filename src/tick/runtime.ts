@@ -91,6 +91,8 @@ export interface Runtime {
   progress: ProgressBuffer;
   /** Cancels this process's ticks heard of (src/cancel/watch.ts). */
   cancels: CancelWatch;
+  /** Set by src/partitions/ on each partition's core: its jids hash to it (src/partitions/jid.ts). */
+  partition?: { index: number; count: number };
   run(script: LuaScript, keys: string[], args: (string | number)[], trips: RoundTrips): Promise<RedisReply>;
 }
 
@@ -101,6 +103,7 @@ const OPTION_KEYS: Readonly<Record<keyof TickqOptions, true>> = {
   workflows: true,
   workflowRetentionMs: true,
   prefix: true,
+  partitions: true,
   queues: true,
   maxRetries: true,
   maxResurrections: true,
@@ -152,7 +155,8 @@ export function createRuntime<J extends JobRegistry>(options: TickqOptions<J>): 
     throw new TickqError(
       "BAD_OPTIONS",
       `prefix ${JSON.stringify(prefix)} has no hash tag, and the client is a Redis Cluster client: tickq's scripts need all its keys in one slot. ` +
-        `Put a hash tag in the prefix, such as prefix: "{${prefix.replace(/[{}:]+$/g, "") || "tickq"}}:"`,
+        `Put a hash tag in the prefix, such as prefix: "{${prefix.replace(/[{}:]+$/g, "") || "tickq"}}:" (every key in one slot, one node), ` +
+        `or spread the keys over the cluster with partitions: N (docs/operate/cluster.md)`,
     );
   }
   const ordered = checkOrdered(options.ordered, options.jobs);

@@ -1,0 +1,19 @@
+// The partition scripts run twice with the same arguments: the count is
+// stored once and answered alike.
+import { describe, expect, it } from "vitest";
+import * as protocol from "../../../src/protocol/index.js";
+import { adapterCases } from "../../helpers/adapters.js";
+import { useHarness } from "../../helpers/harness.js";
+import { scriptCalls } from "../../helpers/script-calls.js";
+
+describe.each(adapterCases)("each partition script run twice over $name", (adapterCase) => {
+  const h = useHarness(adapterCase, "partitions-replay");
+  const { callTwice, call } = scriptCalls(h);
+
+  it("partitions: stores the count once and answers it again", async () => {
+    const { first, after } = await callTwice(protocol.partitions, { meta: "partitions" }, { count: 3 });
+    expect(first).toBe(3);
+    expect(after.partitions).toBe("3");
+    expect(await call(protocol.partitions, { meta: "partitions" }, { count: 5 })).toBe(3);
+  });
+});
