@@ -8,7 +8,7 @@ import type { Tickq } from "../core.js";
 import { TickqError } from "../errors.js";
 import type { KickScope } from "../kick/types.js";
 import type { OrderedRegistry } from "../ordered/types.js";
-import { runtimes } from "../recurring/internal.js";
+import { partitionCores, runtimes } from "../recurring/internal.js";
 import type { Schedules } from "../recurring/types.js";
 import type { BulkJob, JobRegistry, TickqOptions } from "../types.js";
 import type { WorkflowInputs, WorkflowsApi } from "../workflows/types.js";
@@ -164,6 +164,7 @@ export function createPartitioned<J extends JobRegistry, O extends OrderedRegist
       prefix,
       partitions: count,
     };
+    partitionCores.set(tickq, scoped);
     return tickq;
   };
   return build(cores);
