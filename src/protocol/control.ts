@@ -22,3 +22,10 @@ export const parallel = defineCall(
 );
 
 export const partitions = defineCall(scripts.partitions, { meta: key }, { count: number }, number);
+
+export const partition_adopt = defineCall(
+  scripts.partition_adopt,
+  { adopted: key, into: key },
+  { jid: text, score: text, job: text, keepMs: number },
+  flag,
+);

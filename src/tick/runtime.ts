@@ -314,7 +314,7 @@ export function clusterRefusal(adapter: RedisAdapter, prefix: string, error: unk
     "BAD_OPTIONS",
     `Redis answered as a Redis Cluster, but the adapter does not say it is one, so tickq could not check that its keys share one slot. ` +
       `Set \`cluster: true\` on your adapter (ioredisAdapter sets it from the client) and put a hash tag in the prefix, such as prefix: ${tagged}, ` +
-        `or spread the keys with partitions: N (docs/operate/cluster.md)`,
+      `or spread the keys with partitions: N (docs/operate/cluster.md)`,
     { cause: error },
   );
 }

@@ -7,7 +7,7 @@
 import { Cluster } from "ioredis";
 import { createCluster } from "redis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTickq, TickqError } from "../../../src/index.js";
+import { createTickq, migratePartitions, TickqError } from "../../../src/index.js";
 import { partitionPrefixes, slotOf } from "../../../src/partitions/layout.js";
 import { ioredisAdapter } from "../../../src/redis/ioredis.js";
 import { nodeRedisAdapter } from "../../../src/redis/node-redis.js";
@@ -112,6 +112,28 @@ describe.each(clusterClients)("partitions over a Redis Cluster, through $name", 
     expect((await tq.schedules()).map((s) => s.name)).toEqual(["every"]);
     await Promise.all(client.nodes("master").map((node) => node.flushall()));
   }, 60_000);
+
+  it("migrates a one-slot layout ({tq}:) into three partitions on the masters, losing nothing", async () => {
+    const ran: number[] = [];
+    const jobs = { step: ([n]: [number]) => void ran.push(n) };
+    const old = createTickq({ redis: adapter(), prefix: "{tq}:", jobs, logger: QUIET });
+    await old.enqueueBulk(Array.from({ length: 20 }, (_, n) => ({ name: "step" as const, args: [n] })));
+    await old.enqueue("step", [99], { delayMs: 3_600_000 });
+    const report = await migratePartitions({
+      redis: adapter(),
+      prefix: "tq:",
+      from: "{tq}:",
+      partitions: 3,
+      logger: QUIET,
+    });
+    expect(report).toEqual({ moved: { dead: 0, retry: 0, scheduled: 1, queued: 20 }, left: [] });
+    const tq = createTickq({ redis: adapter(), prefix: "tq:", partitions: 3, jobs, logger: QUIET });
+    expect((await tq.stats()).scheduled).toBe(21);
+    for (let i = 0; i < 5 && ran.length < 20; i++) await tq.tick({ budgetMs: 3_000 });
+    expect(ran.sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, n) => n));
+    expect((await old.stats()).scheduled).toBe(0);
+    await Promise.all(client.nodes("master").map((node) => node.flushall()));
+  }, 30_000);
 
   it("refuses a prefix without a hash tag with one partition, naming both fixes", () => {
     const error = (() => {
