@@ -165,6 +165,8 @@ export function createPartitioned<J extends JobRegistry, O extends OrderedRegist
       partitions: count,
     };
     partitionCores.set(tickq, scoped);
+    // Dashboard sessions and the auth throttle keep their keys in partition 0.
+    runtimes.set(tickq, runtimes.get(scoped[0]!)!);
     return tickq;
   };
   return build(cores);
