@@ -187,15 +187,18 @@ export async function enqueueJobs(
   }
 }
 
-/** Every job checked and prepared, nothing written: a bad one throws. */
-async function prepareAll(
+/**
+ * Every job checked and prepared, nothing written: a bad one throws. Synchronous unless a schema is
+ * async, so an enqueue's call leaves before anything the caller starts next (a tick).
+ */
+function prepareAll(
   runtime: Runtime,
   jobs: BulkJob[],
   fields: Record<string, unknown> | undefined,
-): Promise<Prepared[]> {
+): Prepared[] | Promise<Prepared[]> {
   const checked = jobs.map((job) => checkArgs(runtime, job));
-  const ready = runtime.schemas ? await Promise.all(checked) : (checked as BulkJob[]);
-  return ready.map((job) => prepare(runtime, job, fields));
+  if (!runtime.schemas) return (checked as BulkJob[]).map((job) => prepare(runtime, job, fields));
+  return Promise.all(checked).then((ready) => ready.map((job) => prepare(runtime, job, fields)));
 }
 
 /** Throws what enqueueJobs would for a bad job, writing nothing (a partitioned bulk checks all before any partition writes). */
@@ -211,7 +214,8 @@ async function pushJobs(
   fields: Record<string, unknown> | undefined,
   span?: SendSpan,
 ): Promise<string[]> {
-  const prepared = await prepareAll(runtime, jobs, fields);
+  const all = prepareAll(runtime, jobs, fields);
+  const prepared = all instanceof Promise ? await all : all;
   span?.sent(
     prepared.map((p) => p.args.queue),
     prepared.map((p) => p.jid),

@@ -69,7 +69,7 @@ describeOverAdapters(adapterCases, "jobs spread over partitions, over $name", (a
 
   it("refuses a bulk with one bad job before any partition writes", async () => {
     const tq = h.make({ add: ([n]: [number]) => void n }, { partitions: 3 });
-    const jobs = Array.from({ length: 9 }, (_, n) => ({ name: "add" as const, args: [n] }));
+    const jobs = Array.from({ length: 9 }, (_, n) => ({ name: "add" as const, args: [n] as [number] }));
     await expect(tq.enqueueBulk([...jobs, { name: "nope" as "add", args: [1] }])).rejects.toMatchObject({
       code: "UNKNOWN_JOB",
     });
