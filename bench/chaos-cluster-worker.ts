@@ -54,7 +54,8 @@ while (!stopping) {
     const report = await tq.tick(tickOptions);
     if (report.fetched === 0 && !report.more) await sleep(25);
   } catch (error) {
-    if (env.CHAOS_VERBOSE) console.error(`chaos-cluster-worker ${process.pid}: tick failed: ${(error as Error).message}`);
+    if (env.CHAOS_VERBOSE)
+      console.error(`chaos-cluster-worker ${process.pid}: tick failed: ${(error as Error).message}`);
     await sleep(50);
   }
 }

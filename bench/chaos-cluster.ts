@@ -38,7 +38,8 @@ export async function clusterChaosMain(run: ClusterRun): Promise<boolean> {
       ids: 20,
       workers: run.workers,
       faultsPerKind: run.faultsPerKind,
-      durability: run.durability,
+      // node-redis' cluster client offers no WAIT: createTickq refuses durability on it (src/redis/node-redis.ts).
+      durability: run.durability && client === "ioredis",
       ledgerUrl: run.ledgerUrl,
       runId,
       settleSeconds: 90,

@@ -259,7 +259,10 @@ const atLeastAsked =
 export const CLUSTER_CHECKS: Check<ClusterPhaseResult>[] = [
   { label: "cluster client", value: (r) => r.client },
   { label: "key layout", value: (r) => (r.partitions > 1 ? `partitions: ${r.partitions}` : "one hash tag") },
-  { label: "durability", value: (r) => (r.durability ? "replicas: 1" : "off") },
+  {
+    label: "durability",
+    value: (r) => (r.durability ? "replicas: 1" : r.client === "node-redis" ? "off (refused)" : "off"),
+  },
   { label: "jobs / ordered payloads", value: (r) => `${r.jobs} / ${r.payloads}` },
   {
     label: "faults: masters SIGKILLed / replicas promoted",
@@ -298,7 +301,10 @@ export const CLUSTER_CHECKS: Check<ClusterPhaseResult>[] = [
     (r) => r.staleFences,
   ),
   // A job whose ack was cut off (a tick killed, a master failed over) runs again: more runs than jobs is no loss.
-  { label: "processed: stats() / successful runs (ledger)", value: (r) => `${r.processed} / ${r.succeededRuns}` },
+  {
+    label: "processed: stats() (jobs, ordered runs) / job runs that succeeded (ledger)",
+    value: (r) => `${r.processed} / ${r.succeededRuns}`,
+  },
   { label: "worker crashes", value: (r) => r.workerCrashes },
   { label: "seconds", value: (r) => r.seconds },
 ];

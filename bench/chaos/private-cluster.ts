@@ -161,7 +161,8 @@ export async function startPrivateRedisCluster(options: ClusterOptions): Promise
   const root = await mkdtemp(join(tmpdir(), "tickq-cluster-"));
   const children: (ChildProcess | undefined)[] = [];
   const killAll = () => {
-    for (const child of children) if (child?.pid && child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+    for (const child of children)
+      if (child?.pid && child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
     rmSync(root, { recursive: true, force: true });
   };
   process.on("exit", killAll);
@@ -217,7 +218,9 @@ export async function startPrivateRedisCluster(options: ClusterOptions): Promise
       .map((r) => ({
         port: r.port,
         slots: r.slots,
-        replicas: rows.filter((x) => x.masterId === r.id && !x.flags.some((f) => f.startsWith("fail"))).map((x) => x.port),
+        replicas: rows
+          .filter((x) => x.masterId === r.id && !x.flags.some((f) => f.startsWith("fail")))
+          .map((x) => x.port),
       }));
   };
   const stop = async () => {
@@ -261,21 +264,24 @@ export async function startPrivateRedisCluster(options: ClusterOptions): Promise
     };
     const isSettled = async (): Promise<boolean> => {
       const live = nodes.filter((n) => n.alive());
-      const states = await Promise.all(live.map((n) => ask(n.port, (c) => c.call("CLUSTER", "INFO") as Promise<string>)));
+      const states = await Promise.all(
+        live.map((n) => ask(n.port, (c) => c.call("CLUSTER", "INFO") as Promise<string>)),
+      );
       if (!states.every((s) => s !== undefined && /cluster_state:ok/.test(s))) return false;
       const current = await masters();
       const covered = current.reduce((sum, m) => sum + m.slots.reduce((s, [a, b]) => s + b - a + 1, 0), 0);
       if (covered !== 16_384 || current.some((m) => !nodes.find((n) => n.port === m.port)?.alive())) return false;
       for (const m of current) {
-        const linked = await Promise.all(
-          m.replicas.map((port) => ask(port, (c) => c.info("replication"))),
+        const linked = await Promise.all(m.replicas.map((port) => ask(port, (c) => c.info("replication"))));
+        const inSync = linked.filter(
+          (i) => i && /master_link_status:up/.test(i) && /master_sync_in_progress:0/.test(i),
         );
-        const inSync = linked.filter((i) => i && /master_link_status:up/.test(i) && /master_sync_in_progress:0/.test(i));
         if (inSync.length < o.replicas) return false;
       }
       return true;
     };
-    if (!(await cluster.settled(60_000))) throw new Error("the private cluster never settled (cluster_state:ok, replicas in sync)");
+    if (!(await cluster.settled(60_000)))
+      throw new Error("the private cluster never settled (cluster_state:ok, replicas in sync)");
     return cluster;
   } catch (error) {
     await stop();
