@@ -1,7 +1,8 @@
 // A Redis Cluster of the run's own: `masters` masters, each with `replicas`
 // replicas, every node a `redis-server --cluster-enabled yes` on a free port
 // (and that port + 10000, its cluster bus) with its own folder, joined by
-// `redis-cli --cluster create … --cluster-replicas R`. A small
+// `redis-cli --cluster create … --cluster-replicas R` (fewer than 3 masters,
+// which redis-cli refuses, by hand: slots split evenly, then MEET). A small
 // cluster-node-timeout makes the cluster promote a replica within seconds of
 // a master's death. Nodes are SIGKILLed and started again by PID, on their
 // port and folder: a node started again reads its nodes.conf and rejoins (a
@@ -138,6 +139,9 @@ function nodeArgs(port: number, dir: string, o: Required<ClusterOptions>): strin
     "yes",
     "--cluster-config-file",
     "nodes.conf",
+    // A node that never met another knows no address of its own, and would name its slots' owner "".
+    "--cluster-announce-ip",
+    "127.0.0.1",
     "--cluster-node-timeout",
     String(o.nodeTimeoutMs),
     // A replica cut off for a while must still take over: the run kills masters on purpose.
@@ -154,6 +158,34 @@ function nodeArgs(port: number, dir: string, o: Required<ClusterOptions>): strin
     "--daemonize",
     "no",
   ];
+}
+
+/** `redis-cli --cluster create`: slots split evenly over the masters, `replicas` replicas each. */
+function create(nodes: ClusterNode[], replicas: number): void {
+  const created = spawnSync(
+    "redis-cli",
+    [
+      "--cluster",
+      "create",
+      ...nodes.map((n) => `127.0.0.1:${n.port}`),
+      "--cluster-replicas",
+      String(replicas),
+      "--cluster-yes",
+    ],
+    { encoding: "utf8", timeout: 60_000 },
+  );
+  if (created.status !== 0) throw new Error(`redis-cli --cluster create failed: ${created.stderr || created.stdout}`);
+}
+
+/** redis-cli creates clusters of 3 masters or more; 1 or 2 (no replicas) are joined by hand: slots split evenly, then MEET. */
+async function joinByHand(nodes: ClusterNode[], o: Required<ClusterOptions>): Promise<void> {
+  if (o.replicas > 0) throw new Error("a cluster of fewer than 3 masters is built without replicas here");
+  for (const [i, node] of nodes.entries()) {
+    const low = Math.floor((i * 16_384) / nodes.length);
+    const high = Math.floor(((i + 1) * 16_384) / nodes.length) - 1;
+    await ask(node.port, (c) => c.call("CLUSTER", "ADDSLOTSRANGE", low, high));
+    if (i > 0) await ask(node.port, (c) => c.call("CLUSTER", "MEET", "127.0.0.1", nodes[0]!.port));
+  }
 }
 
 export async function startPrivateRedisCluster(options: ClusterOptions): Promise<PrivateRedisCluster> {
@@ -231,19 +263,8 @@ export async function startPrivateRedisCluster(options: ClusterOptions): Promise
 
   try {
     for (const node of nodes) await node.start();
-    const create = spawnSync(
-      "redis-cli",
-      [
-        "--cluster",
-        "create",
-        ...nodes.map((n) => `127.0.0.1:${n.port}`),
-        "--cluster-replicas",
-        String(o.replicas),
-        "--cluster-yes",
-      ],
-      { encoding: "utf8", timeout: 60_000 },
-    );
-    if (create.status !== 0) throw new Error(`redis-cli --cluster create failed: ${create.stderr || create.stdout}`);
+    if (o.masters < 3) await joinByHand(nodes, o);
+    else create(nodes, o.replicas);
     const cluster: PrivateRedisCluster = {
       nodes,
       seeds: nodes.map((n) => ({ host: "127.0.0.1", port: n.port })),
