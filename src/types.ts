@@ -251,6 +251,12 @@ export interface TickqOptions<
   workflowRetentionMs?: number;
   /** Key prefix; default "tickq:". "" gives Sidekiq's own key names. */
   prefix?: string;
+  /**
+   * Key spaces to spread the jobs over, each under its own Redis Cluster hash tag
+   * (`${prefix}{tag}:`), so a cluster's masters share the work (docs/operate/cluster.md); default 1:
+   * one key space under `prefix`, today's layout. With more than 1 the prefix must have no hash tag.
+   */
+  partitions?: number;
   /** Queues a tick serves; default ["default"]. */
   queues?: QueueOrder;
   /** Retries when a job says `retry: true`; default 25. */
@@ -450,6 +456,11 @@ export interface TickOptions {
    * rather than when this one ends with `more`.
    */
   onBacklog?: () => void;
+  /**
+   * With `partitions` above 1: how many partitions this tick serves, in parallel, taken in
+   * rotation so none starves; default all of them.
+   */
+  partitionsPerTick?: number;
 }
 
 /** What one tick did, counted by outcome. */

@@ -19,6 +19,7 @@ import { planFlow, type FlowPlan } from "../flow/plan.js";
 import { expiryHead } from "../expiry/enqueue.js";
 import { planDebounce, pushDebounced, type DebouncePlan } from "../debounce/enqueue.js";
 import { encodeNewJob, newJid } from "./job.js";
+import { jidIn } from "../partitions/jid.js";
 import { checkJobSize, chunksOf } from "./job-size.js";
 import { unfaithfulJson } from "./json-value.js";
 import { checkBySchema } from "./schema-check.js";
@@ -126,7 +127,7 @@ function prepare(runtime: Runtime, job: BulkJob, fields?: Record<string, unknown
   if (Number.isNaN(atMs)) throw new TickqError("BAD_ARGS", `Job "${job.name}": \`at\` is an invalid Date`);
   const delayMs = job.delayMs ?? 0;
   if (!Number.isFinite(delayMs)) throw new TickqError("BAD_ARGS", `Job "${job.name}": delayMs must be a finite number`);
-  const jid = job.jid ?? newJid();
+  const jid = job.jid ?? jidIn(runtime);
   const plan = planFlow(job.name, definition, job.args, job.unique);
   const payload: NewJob = {
     ...expiryHead(job.name, job.expiresInMs, plan !== undefined),
