@@ -1,4 +1,4 @@
-// npm run bench:cluster [-- --jobs 100000 --masters 1,2,3 --partitions 1 --loops 2 --batch 100]
+// npm run bench:cluster [-- --jobs 100000 --masters 1,2,3 --partitions 1|N|masters --loops 2 --batch 100]
 // How tickq's work spreads over a Redis Cluster. For each cluster size
 // (private clusters, bench/chaos/private-cluster.ts, no replicas), the same
 // no-op drain as on one plain redis-server: N jobs enqueued, then drained by
@@ -8,7 +8,8 @@
 // share of the Lua time (EVALSHA + EVAL usec), its Lua µs per job and its CPU
 // time. With one hash tag (`{bench}:`, today's layout) every key sits in one
 // slot, so one master does all the work: the baseline. With `--partitions N`
-// each master should carry about 1/N of it. Then a model: the busiest node's
+// each of M masters should carry about 1/M of it when M divides N;
+// `--partitions masters` gives each cluster size as many partitions as masters. Then a model: the busiest node's
 // Redis CPU per job turned into the throughput N nodes on N cores would give
 // (docs/benchmarks.md). On a 2-core machine the Redis processes and the
 // ticks share the cores: read the shares, not the speed-ups.
@@ -32,7 +33,10 @@ const { values } = parseArgs({
 const N = Number(values.jobs);
 const LOOPS = Number(values.loops);
 const BATCH = Number(values.batch);
-const PARTITIONS = Number(values.partitions);
+const PER_MASTER = values.partitions === "masters";
+const PARTITIONS = PER_MASTER ? 0 : Number(values.partitions);
+if (!PER_MASTER && !(PARTITIONS >= 1))
+  throw new Error(`--partitions must be a count or "masters", got ${values.partitions}`);
 
 /** What one Redis process did: commands (all, and EVALSHA + EVAL), Lua usec, CPU ms. */
 interface NodeWork {
@@ -180,7 +184,7 @@ const layout = (partitions: number) =>
   (partitions > 1 ? { prefix: "bench:", partitions } : { prefix: "{bench}:" }) as { prefix: string };
 
 console.log(
-  `cluster scaling: ${N.toLocaleString("en")} no-op jobs, ${LOOPS} tick loops, batch ${BATCH}, ${PARTITIONS > 1 ? `partitions: ${PARTITIONS}` : "one hash tag ({bench}:)"}`,
+  `cluster scaling: ${N.toLocaleString("en")} no-op jobs, ${LOOPS} tick loops, batch ${BATCH}, ${PER_MASTER ? "as many partitions as masters" : PARTITIONS > 1 ? `partitions: ${PARTITIONS}` : "one hash tag ({bench}:)"}`,
 );
 const server = await startPrivate();
 const plain = new Redis(server.url);

@@ -128,6 +128,18 @@ async function killMaster(cluster: PrivateRedisCluster, partitions: number, rng:
   return promoted;
 }
 
+/** A read right after the last fault may meet a node still catching up: asked again for up to 15 s. */
+async function untilAnswered<T>(read: () => Promise<T>): Promise<T> {
+  for (let tries = 1; ; tries++) {
+    try {
+      return await read();
+    } catch (error) {
+      if (tries >= 30) throw error;
+      await sleep(500);
+    }
+  }
+}
+
 export async function runClusterPhase(o: ClusterPhaseOptions): Promise<ClusterPhaseResult> {
   const started = Date.now();
   const rng = seededRng(o.seed);
@@ -216,7 +228,7 @@ export async function runClusterPhase(o: ClusterPhaseOptions): Promise<ClusterPh
       await sleep(500);
     }
     await workers.stop(10_000);
-    const stats = await tq.stats();
+    const stats = await untilAnswered(() => tq.stats());
     const result: ClusterPhaseResult = {
       client: o.client,
       partitions: o.partitions,
