@@ -1,4 +1,5 @@
-// npm run bench:cluster [-- --jobs 100000 --masters 1,2,3 --partitions 1|N|masters --loops 2 --batch 100]
+// npm run bench:cluster [-- --jobs 100000 --masters 1,2,3 --partitions 1|N|masters --loops 2 --batch 100
+//                          --skip-single]
 // How tickq's work spreads over a Redis Cluster. For each cluster size
 // (private clusters, bench/chaos/private-cluster.ts, no replicas), the same
 // no-op drain as on one plain redis-server: N jobs enqueued, then drained by
@@ -28,6 +29,7 @@ const { values } = parseArgs({
     partitions: { type: "string", default: "1" },
     loops: { type: "string", default: "2" },
     batch: { type: "string", default: "100" },
+    "skip-single": { type: "boolean", default: false },
   },
 });
 const N = Number(values.jobs);
@@ -186,17 +188,23 @@ const layout = (partitions: number) =>
 console.log(
   `cluster scaling: ${N.toLocaleString("en")} no-op jobs, ${LOOPS} tick loops, batch ${BATCH}, ${PER_MASTER ? "as many partitions as masters" : PARTITIONS > 1 ? `partitions: ${PARTITIONS}` : "one hash tag ({bench}:)"}`,
 );
-const server = await startPrivate();
-const plain = new Redis(server.url);
-let single: Run;
-try {
-  const port = Number(new URL(server.url).port);
-  single = await drain("single node (redis-server, no cluster)", ioredisAdapter(plain), { prefix: "bench:" }, [port]);
-  print(single);
-} finally {
-  plain.disconnect();
-  await server.stop();
+/** The same drain on one plain redis-server of its own. */
+async function singleNode(): Promise<Run> {
+  const server = await startPrivate();
+  const plain = new Redis(server.url);
+  try {
+    const port = Number(new URL(server.url).port);
+    const run = await drain("single node (redis-server, no cluster)", ioredisAdapter(plain), { prefix: "bench:" }, [
+      port,
+    ]);
+    print(run);
+    return run;
+  } finally {
+    plain.disconnect();
+    await server.stop();
+  }
 }
+const single = values["skip-single"] ? undefined : await singleNode();
 const runs: Run[] = [];
 for (const masters of values.masters!.split(",").map(Number)) {
   const cluster = await startPrivateRedisCluster({ masters });
@@ -218,5 +226,5 @@ for (const masters of values.masters!.split(",").map(Number)) {
 }
 const widest = runs.at(-1);
 if (widest) printModel(widest);
-printModel(single);
+if (single) printModel(single);
 process.exit(0);
