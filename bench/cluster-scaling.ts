@@ -211,12 +211,9 @@ for (const masters of values.masters!.split(",").map(Number)) {
   const client = new Cluster(cluster.seeds);
   try {
     const ports = (await cluster.masters()).map((m) => m.port);
-    const run = await drain(
-      `${masters} master${masters > 1 ? "s" : ""}`,
-      ioredisAdapter(client),
-      layout(PARTITIONS),
-      ports,
-    );
+    const partitions = PER_MASTER ? masters : PARTITIONS;
+    const shape = `${masters} master${masters > 1 ? "s" : ""}, ${partitions > 1 ? `${partitions} partitions` : "one hash tag"}`;
+    const run = await drain(shape, ioredisAdapter(client), layout(partitions), ports);
     print(run, single);
     runs.push(run);
   } finally {
