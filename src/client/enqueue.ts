@@ -187,6 +187,23 @@ export async function enqueueJobs(
   }
 }
 
+/** Every job checked and prepared, nothing written: a bad one throws. */
+async function prepareAll(
+  runtime: Runtime,
+  jobs: BulkJob[],
+  fields: Record<string, unknown> | undefined,
+): Promise<Prepared[]> {
+  const checked = jobs.map((job) => checkArgs(runtime, job));
+  const ready = runtime.schemas ? await Promise.all(checked) : (checked as BulkJob[]);
+  return ready.map((job) => prepare(runtime, job, fields));
+}
+
+/** Throws what enqueueJobs would for a bad job, writing nothing (a partitioned bulk checks all before any partition writes). */
+export async function checkJobs(runtime: Runtime, jobs: BulkJob[]): Promise<void> {
+  if (!Array.isArray(jobs)) throw new TickqError("BAD_ARGS", "enqueueBulk takes an array of { name, args, … }");
+  await prepareAll(runtime, jobs, undefined);
+}
+
 /** `fields`: written into every job after its own (the awaited mark of src/results/, the trace context of src/telemetry/). */
 async function pushJobs(
   runtime: Runtime,
@@ -194,9 +211,7 @@ async function pushJobs(
   fields: Record<string, unknown> | undefined,
   span?: SendSpan,
 ): Promise<string[]> {
-  const checked = jobs.map((job) => checkArgs(runtime, job));
-  const ready = runtime.schemas ? await Promise.all(checked) : (checked as BulkJob[]);
-  const prepared = ready.map((job) => prepare(runtime, job, fields));
+  const prepared = await prepareAll(runtime, jobs, fields);
   span?.sent(
     prepared.map((p) => p.args.queue),
     prepared.map((p) => p.jid),

@@ -5,7 +5,9 @@
 // Before its first call it checks the partition count stored in Redis
 // (meta.ts), so a mismatched deployment writes nothing.
 import type { Tickq } from "../core.js";
+import { checkJobs } from "../client/enqueue.js";
 import { TickqError } from "../errors.js";
+import { checkOrderedJobs } from "../ordered/enqueue.js";
 import type { KickScope } from "../kick/types.js";
 import type { OrderedRegistry } from "../ordered/types.js";
 import { partitionCores, runtimes } from "../recurring/internal.js";
@@ -98,7 +100,9 @@ export function createPartitioned<J extends JobRegistry, O extends OrderedRegist
         return scoped[k]!.enqueueAndWait(name, args as never, opts) as never;
       }),
       enqueueBulk: after(async (list) => {
-        if (!Array.isArray(list)) return scoped[0]!.enqueueBulk(list);
+        if (!Array.isArray(list) || list.length === 0) return scoped[0]!.enqueueBulk(list);
+        // As on one Redis, a bad job throws before any partition writes.
+        await checkJobs(runtimes.get(cores[0]!)!, list as BulkJob[]);
         const jids: string[] = new Array(list.length);
         const groups = groupBy(list as BulkJob[], pick);
         await Promise.all(
@@ -113,7 +117,8 @@ export function createPartitioned<J extends JobRegistry, O extends OrderedRegist
         scoped[partitionOfOrdered(name, String(job?.id), count)]!.enqueueOrdered(name, job as never),
       ),
       enqueueOrderedBulk: after(async (list) => {
-        if (!Array.isArray(list)) return scoped[0]!.enqueueOrderedBulk(list);
+        if (!Array.isArray(list) || list.length === 0) return scoped[0]!.enqueueOrderedBulk(list);
+        await checkOrderedJobs(runtimes.get(cores[0]!)!, list);
         const groups = groupBy(list, (j) => partitionOfOrdered(j?.name, String(j?.id), count));
         await Promise.all([...groups].map(([k, g]) => scoped[k]!.enqueueOrderedBulk(g.items as never[])));
       }),
@@ -165,6 +170,8 @@ export function createPartitioned<J extends JobRegistry, O extends OrderedRegist
       partitions: count,
     };
     partitionCores.set(tickq, scoped);
+    // Dashboard sessions and the auth throttle keep their keys in partition 0.
+    runtimes.set(tickq, runtimes.get(scoped[0]!)!);
     return tickq;
   };
   return build(cores);

@@ -67,6 +67,18 @@ describeOverAdapters(adapterCases, "jobs spread over partitions, over $name", (a
     await expect(tq.jobs.list("dead", { cursor: "9.x" })).rejects.toMatchObject({ code: "BAD_CURSOR" });
   });
 
+  it("refuses a bulk with one bad job before any partition writes", async () => {
+    const tq = h.make({ add: ([n]: [number]) => void n }, { partitions: 3 });
+    const jobs = Array.from({ length: 9 }, (_, n) => ({ name: "add" as const, args: [n] }));
+    await expect(tq.enqueueBulk([...jobs, { name: "nope" as "add", args: [1] }])).rejects.toMatchObject({
+      code: "UNKNOWN_JOB",
+    });
+    await expect(tq.enqueueOrderedBulk([{ name: "missing", id: "a", payload: 1 }])).rejects.toMatchObject({
+      code: "UNKNOWN_JOB",
+    });
+    expect((await tq.stats()).queues).toEqual({});
+  });
+
   it("pauses and resumes a queue in every partition", async () => {
     const tq = h.make({ noop: () => {} }, { partitions: 3 });
     await tq.enqueueBulk(Array.from({ length: 6 }, () => ({ name: "noop" as const, args: [] })));
