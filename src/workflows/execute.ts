@@ -43,6 +43,8 @@ export interface ExecutionEnv {
   commit(commit: Commit): Promise<boolean>;
   /** The signal for a round of steps starting now, and its end. */
   guard(): { signal: AbortSignal; done(): void };
+  /** How long steps may go on after their signal aborted before the execution is abandoned. */
+  graceMs: number;
   /** True once the tick should start no more steps. */
   stopping(): boolean;
   /** Redis' time in ms. */
@@ -61,7 +63,7 @@ const macrotask: () => Promise<void> =
 type Settled = { ok: true; value: unknown } | { ok: false; error: unknown };
 
 /** How an execution ended. */
-export type ExecutionEnd = "completed" | "failed" | "parked" | "retrying" | "yielded" | "lost";
+export type ExecutionEnd = "completed" | "failed" | "parked" | "retrying" | "yielded" | "lost" | "abandoned";
 
 export async function executeRun(
   run: ClaimedRun,
@@ -81,11 +83,24 @@ export async function executeRun(
   let stepsRun = 0;
 
   const fail = async (failure: WorkflowFailure, steps: Commit["steps"] = []): Promise<ExecutionEnd> => {
-    try {
-      await definition.onFailure?.(input, failure);
-    } catch (error) {
-      env.warn(`tickq: workflow ${run.name} run ${run.id}: onFailure threw: ${describeError(error).message}`);
-    }
+    // A handler that never settles is left at the tick's deadline (and graceMs), as a stuck step is.
+    const guard = env.guard();
+    const handled = await settledOrAbandoned(
+      Promise.resolve()
+        .then(() => definition.onFailure?.(input, failure))
+        .then(
+          () => true,
+          (error: unknown) => {
+            env.warn(`tickq: workflow ${run.name} run ${run.id}: onFailure threw: ${describeError(error).message}`);
+            return true;
+          },
+        ),
+      guard.signal,
+      env.graceMs,
+    );
+    guard.done();
+    if (handled === undefined)
+      env.warn(`tickq: workflow ${run.name} run ${run.id}: onFailure did not settle; the run fails`);
     const ok = await env.commit({ ...base, steps, disposition: "f", extra: JSON.stringify(failure) });
     return ok ? "failed" : "lost";
   };
@@ -118,8 +133,14 @@ export async function executeRun(
     const round = r.pending.splice(0);
     const runs = round.filter((p) => p.kind === "run");
     const guard = env.guard();
-    const outcomes = await Promise.all(runs.map((p) => runStep(run, definition, p, guard.signal, env)));
+    const outcomes = await settledOrAbandoned(
+      Promise.all(runs.map((p) => runStep(run, definition, p, guard.signal, env))),
+      guard.signal,
+      env.graceMs,
+    );
     guard.done();
+    // Steps that ignored the abort: no commit, the run stays this tick's until its lease expires (as jobs).
+    if (!outcomes) return { end: "abandoned", steps: stepsRun + runs.length };
     stepsRun += runs.length;
     const steps: Commit["steps"] = [];
     let retryMs: number | undefined;
@@ -159,6 +180,21 @@ export async function executeRun(
       o.resolve(o.record.result);
     }
   }
+}
+
+/** The round's outcomes, or undefined once `signal` aborted and `graceMs` passed without them. */
+function settledOrAbandoned<T>(round: Promise<T>, signal: AbortSignal, graceMs: number): Promise<T | undefined> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let onAbort = () => {};
+  const abandoned = new Promise<undefined>((resolve) => {
+    onAbort = () => void (timer = setTimeout(() => resolve(undefined), graceMs));
+    if (signal.aborted) onAbort();
+    else signal.addEventListener("abort", onAbort, { once: true });
+  });
+  return Promise.race([round, abandoned]).finally(() => {
+    clearTimeout(timer);
+    signal.removeEventListener("abort", onAbort);
+  });
 }
 
 type StepOutcome =
