@@ -48,8 +48,11 @@ export interface RedisAdapter {
   /**
    * Redis WAIT on the connection the last calls went through: how many
    * replicas hold them after at most `timeoutMs`. Only `durability` uses it.
+   * `keys` are those of the call whose writes to confirm: a cluster adapter
+   * sends WAIT to the master serving their slot, the connection that carried
+   * the call (WAIT has no key, so a cluster client would pick any node).
    */
-  wait?(replicas: number, timeoutMs: number): Promise<number>;
+  wait?(replicas: number, timeoutMs: number, keys?: string[]): Promise<number>;
   /**
    * True when the client talks to a Redis Cluster: tickq's scripts touch
    * keys they build from the prefix, so the prefix must hold a hash tag

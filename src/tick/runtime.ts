@@ -234,7 +234,7 @@ export function createRuntime<J extends JobRegistry>(options: TickqOptions<J>): 
         undeclaredCluster = clusterRefusal(options.redis, prefix, error);
         throw undeclaredCluster ?? error;
       }
-      if (runtime.durability) await confirmReplicated(runtime.redis, runtime.durability, script, trips);
+      if (runtime.durability) await confirmReplicated(runtime.redis, runtime.durability, script, trips, keys);
       return reply;
     },
   };
