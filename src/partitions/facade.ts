@@ -143,6 +143,7 @@ export function createPartitioned<J extends JobRegistry, O extends OrderedRegist
         deleteAll: after(jobs.deleteAll),
         runNow: after(jobs.runNow),
         cancel: after(jobs.cancel),
+        cancelOrdered: after(jobs.cancelOrdered),
         result: after(jobs.result),
       },
       queues: { list: after(queues.list), pause: after(queues.pause), resume: after(queues.resume) },

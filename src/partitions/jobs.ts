@@ -6,6 +6,7 @@ import { TickqError } from "../errors.js";
 import type { JobInfo, JobsApi, QueuesApi } from "../admin/types.js";
 import { pageAcross } from "./cursor.js";
 import { partitionOf } from "./layout.js";
+import { partitionOfOrdered } from "./route.js";
 import { mergeQueues } from "./merge.js";
 
 const DEFAULT_LIMIT = 25;
@@ -51,6 +52,8 @@ export function partitionedJobs(all: JobsApi[]): JobsApi {
     deleteAll: (state, options) => sum(all.map((api) => api.deleteAll(state, options))),
     runNow: (jid) => onHolder(all, jid, (api) => api.runNow(jid)),
     cancel: (jid) => onHolder(all, jid, (api) => api.cancel(jid)),
+    // An ordered id lives where its name and id route it; the holder checks the arguments.
+    cancelOrdered: (name, id) => all[partitionOfOrdered(String(name), String(id), all.length)]!.cancelOrdered(name, id),
     async result(jid) {
       const first = partitionOf(jid, all.length);
       const result = await all[first]!.result(jid);
