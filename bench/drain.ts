@@ -11,6 +11,8 @@
 //   --wait-short-jobs 2000 --wait-long-jobs 40 --wait-long-seconds 60   how long a fetched job
 //                       waits for a slot, jobs of 0–100 ms and 0–10 s (bench/prefetch-wait.ts); 0 skips
 //   --metrics-jobs 20000   what metrics cost: off vs on, part by part, alternating (bench/metrics.ts); 0 skips
+//   --plain-cost-ref c1cd743   the plain-job drain's CPU against that git ref, before issue 28's
+//                       features (bench/plain-cost.ts); "" skips
 //   --workflow-runs 1000 --workflow-steps 10   durable workflows beside plain jobs (bench/workflows.ts); 0 skips
 //   --adapter upstash   tickq alone over HTTP Redis instead (bench/upstash.ts,
 //                       bench/upstash-realistic.ts): --latency-ms 0,20  --batch 100
@@ -33,6 +35,7 @@ import { CONCURRENCY, measureRealistic, printRealistic, type RealisticRow, type 
 import { commandsProcessed, wireCounter } from "./wire.js";
 import { printWaits, runPrefetchWaitBench, type WaitRun } from "./prefetch-wait.js";
 import { runMetricsBench } from "./metrics.js";
+import { runPlainCostBench } from "./plain-cost.js";
 import { runWorkflowsBench, workflowOptions } from "./workflows.js";
 
 const { values } = parseArgs({
@@ -51,6 +54,7 @@ const { values } = parseArgs({
     "flow-plain": { type: "string", default: "1000" },
     "realistic-jobs": { type: "string", default: "4000" },
     "metrics-jobs": { type: "string", default: "20000" },
+    "plain-cost-ref": { type: "string", default: "c1cd743" },
     "wait-short-jobs": { type: "string", default: "2000" },
     "wait-long-jobs": { type: "string", default: "40" },
     "wait-long-seconds": { type: "string", default: "60" },
@@ -243,6 +247,9 @@ if (values.adapter === "upstash") {
   await main();
   const metricsJobs = Number(values["metrics-jobs"]);
   if (metricsJobs > 0) await runMetricsBench({ jobs: metricsJobs, runs: Math.max(RUNS, 3), batch: 100 });
+  const plainRef = values["plain-cost-ref"];
+  if (plainRef !== "")
+    await runPlainCostBench({ refs: [plainRef], jobs: N, rounds: Math.max(RUNS, 5), metrics: false });
   await runSchedulesBench();
   await runWorkflowsBench(Number(values["workflow-runs"]), Number(values["workflow-steps"]), RUNS);
   const found = await findRedis();

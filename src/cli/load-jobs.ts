@@ -1,11 +1,14 @@
-// `--jobs ./jobs.js`: the module that registers the job handlers, for the
-// commands that run or check jobs (tick, serve, enqueue). It exports them
+// `--jobs ./jobs.js` (or ./jobs.ts, loaded through the project's tsx): the
+// module that registers the job handlers, for the commands that run or check
+// jobs (tick, serve, enqueue). It exports them
 // as `jobs` (or as its default export), and may export `queues` and
 // `schedules` (recurring jobs) too:
 //   export const jobs = { sendEmail: async ([to]) => { … } };
 //   export const queues = ["critical", "default"];
 //   export const schedules = { nightly: { cron: "0 3 * * *", job: "sendEmail", args: ["ops@x.y"] } };
-import { resolve } from "node:path";
+import { createRequire } from "node:module";
+import { readFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { JobRegistry, QueueOrder, Schedules } from "../index.js";
 import { UsageError } from "./exit.js";
@@ -25,13 +28,58 @@ const isRegistry = (value: unknown): value is JobRegistry =>
       (typeof v === "object" && v !== null && typeof (v as { perform?: unknown }).perform === "function"),
   );
 
+const TYPESCRIPT = /\.[cm]?tsx?$/;
+
+interface TsxManifest {
+  exports: Record<string, { import?: { default?: string } } | undefined>;
+}
+
+interface TsxApi {
+  tsImport(specifier: string, parent: string): Promise<unknown>;
+}
+
+// tsx's documented import API, from the project the CLI runs in (else tickq's own): the Node this runs on
+// may not import TypeScript itself (Node 20 cannot), and a TypeScript library's jobs are a .ts module.
+async function tsxApi(): Promise<TsxApi | undefined> {
+  for (const from of [join(process.cwd(), "package.json"), import.meta.url]) {
+    try {
+      // Its ESM entry, as its exports map names it: require.resolve would give the CommonJS one.
+      const manifest = createRequire(from).resolve("tsx/package.json");
+      const { exports } = JSON.parse(readFileSync(manifest, "utf8")) as TsxManifest;
+      const entry = exports["./esm/api"]?.import?.default ?? "./dist/esm/api/index.mjs";
+      const api = (await import(pathToFileURL(join(dirname(manifest), entry)).href)) as Partial<TsxApi>;
+      if (typeof api.tsImport === "function") return api as TsxApi;
+    } catch {
+      // not installed there: try the next place
+    }
+  }
+  return undefined;
+}
+
+async function importJobs(path: string): Promise<Record<string, unknown>> {
+  const url = pathToFileURL(resolve(path)).href;
+  try {
+    return (await import(url)) as Record<string, unknown>;
+  } catch (error) {
+    if (!TYPESCRIPT.test(path)) throw error;
+    const tsx = await tsxApi();
+    if (!tsx) {
+      throw new UsageError(
+        `--jobs ${path}: this Node (${process.version}) cannot import TypeScript; install tsx in the project (npm i -D tsx) and tickq loads it through tsx, or give the compiled .js`,
+      );
+    }
+    return (await tsx.tsImport(url, import.meta.url)) as Record<string, unknown>;
+  }
+}
+
 export async function loadJobs(path: string): Promise<LoadedJobs> {
   let module: Record<string, unknown>;
   try {
-    module = (await import(pathToFileURL(resolve(path)).href)) as Record<string, unknown>;
+    module = await importJobs(path);
   } catch (error) {
+    if (error instanceof UsageError) throw error;
     throw new UsageError(
-      `--jobs ${path}: cannot import it (${(error as Error).message}). Give a JavaScript module (or run through tsx for TypeScript).`,
+      `--jobs ${path}: cannot import it (${(error as Error).message}). Give a JavaScript or TypeScript module.`,
     );
   }
   const jobs = module.jobs ?? module.default;

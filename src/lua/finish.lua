@@ -13,7 +13,8 @@
 --   acks(succeeded[](queue jobs[]) others[](code queue job updated delay)&results?(entries[](number
 --   state keep jid members) keep ageSec ttlMs)&metrics?m(entries[](name queue entries ms waitMs
 --   durations waits) retentionSec perItem[](name ms waitMs))) queues[] ordered?(names[]
---   succeeded[](name ids[](id fence)) others[](code name id fence extra))
+--   succeeded[](name ids[](id fence)) others[](code name id fence extra)&metrics?m(entries[](ms
+--   startMs) retentionSec perItem[](ms startMs)))
 -- Returns: (nowMs left deadEvicted orderedReady? missed?[] sentOn? cancelled?[])
 -- ticks: P.."ticks"; lease: P.."tick:"..ID; process and beat: only as a Sidekiq
 -- process (lib/sidekiq/register-process.lua). call: the call number; acks:
@@ -52,6 +53,7 @@
 -- @include lib/cancel/record-cancelled.lua
 -- @include lib/results/keep-results.lua
 -- @include lib/metrics/record-runs.lua
+-- @include lib/metrics/record-ordered-runs.lua
 -- @include lib/tick/ack-jobs.lua
 -- @include lib/ordered/state.lua
 -- @include lib/ordered/ack-ids.lua

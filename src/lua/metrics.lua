@@ -6,13 +6,14 @@
 -- Returns: (nowMs minutes[minute fields[]] latency[queue ms] totals[])
 -- sinceMinute, untilMinute: minutes since the epoch, both included, at most
 -- a week of them (the rest is left out); name,
--- queue: only the job fields of that name, the queue fields and latency of
--- that queue ('' all); totals: 1 to read `metrics:total` too. fields: a
+-- queue: only the job fields and ordered waits of that name, the queue
+-- fields and latency of that queue ('' all); totals: 1 to read `metrics:total` too. fields: a
 -- minute's hash as field, value, … (minutes with no fields left out);
 -- latency: ms (0 for an empty queue); totals: field, value, … or empty.
 -- Replays: reads only.
 -- @include lib/common/prefix-keys.lua
 -- @include lib/common/edit-job-text.lua
+-- @include lib/order/read-order.lua
 -- @include lib/queues/measure-latency.lua
 
 -- A week of minutes at most (src/metrics/query.ts refuses more): a read
@@ -27,14 +28,16 @@ local since = tonumber(sinceMinute)
 local till = math.min(tonumber(untilMinute), since + MAX_MINUTES - 1)
 local now = now_ms()
 
--- Whether a field is wanted: a job field of `name`, a queue field of `queue`.
-local job_prefix, queue_prefix = 'j|' .. name .. '|', 'q|' .. queue .. '|'
+-- Whether a field is wanted: a job field or an ordered wait of `name`
+-- (lib/metrics/record-ordered-runs.lua), a queue field of `queue`.
+local function owned_by(field, owner)
+  local prefix = string.sub(field, 1, 2) .. owner .. '|'
+  return string.sub(field, 1, #prefix) == prefix and not string.find(field, '|', #prefix + 1, true)
+end
 local function wanted(field)
   local kind = string.sub(field, 1, 2)
-  if kind == 'j|' then
-    return name == '' or (string.sub(field, 1, #job_prefix) == job_prefix and not string.find(field, '|', #job_prefix + 1, true))
-  end
-  return queue == '' or (string.sub(field, 1, #queue_prefix) == queue_prefix and not string.find(field, '|', #queue_prefix + 1, true))
+  if kind == 'j|' or kind == 'o|' then return name == '' or owned_by(field, name) end
+  return queue == '' or owned_by(field, queue)
 end
 
 local function filtered(flat)

@@ -10,6 +10,7 @@
 -- Replays: reads only.
 -- @include lib/common/prefix-keys.lua
 -- @include lib/common/edit-job-text.lua
+-- @include lib/order/read-order.lua
 -- @include lib/queues/measure-latency.lua
 -- @include lib/order/count-queued.lua
 

@@ -20,6 +20,7 @@
 -- which no reader counts).
 -- @include lib/common/prefix-keys.lua
 -- @include lib/common/edit-job-text.lua
+-- @include lib/order/read-order.lua
 -- @include lib/queues/measure-latency.lua
 -- @include lib/order/count-queued.lua
 -- @include lib/ordered/state.lua

@@ -8,7 +8,8 @@
 --   acks(succeeded[](queue jobs[]) others[](code queue job updated delay)&results?(entries[](number
 --   state keep jid members) keep ageSec ttlMs)&metrics?m(entries[](name queue entries ms waitMs
 --   durations waits) retentionSec perItem[](name ms waitMs))) fetch(batch queues[] picks[])
---   ordered?(names[] succeeded[](name ids[](id fence)) others[](code name id fence extra))
+--   ordered?(names[] succeeded[](name ids[](id fence)) others[](code name id fence
+--   extra)&metrics?m(entries[](ms startMs) retentionSec perItem[](ms startMs)))
 -- Returns: (nowMs leaseHeld deadEvicted fetched[queue jobs[] counts[resurrections interruptions
 --   suspect doubts]] ordered?[](name first ids[] payloads[] scores[] counts[] failures[]
 --   resurrections[] suspects[] interruptions[] doubts[]) missed?[] flow?(capped fence parked)
@@ -21,7 +22,8 @@
 -- lib/tick/ack-jobs.lua (others: the outcomes not succeeded; results, then metrics: the
 -- trailers riding in their count, lib/results/keep-results.lua and
 -- lib/metrics/record-runs.lua); fetch: lib/tick/fetch-jobs.lua; ordered:
--- lib/ordered/state.lua, lib/ordered/ack-ids.lua (absent: no ordered names).
+-- lib/ordered/state.lua, lib/ordered/ack-ids.lua (absent: no ordered names;
+-- its others' metrics trailer: lib/metrics/record-ordered-runs.lua).
 -- ordered (reply): lib/ordered/fetch-ids.lua's groups, empty for a tick that
 -- serves no ordered names; missed: numbers of ack entries no longer listed
 -- (lib/tick/ack-jobs.lua); flow: when the fetch met flow jobs, else {} or
@@ -63,6 +65,7 @@
 -- @include lib/cancel/record-cancelled.lua
 -- @include lib/results/keep-results.lua
 -- @include lib/metrics/record-runs.lua
+-- @include lib/metrics/record-ordered-runs.lua
 -- @include lib/tick/ack-jobs.lua
 -- @include lib/ordered/state.lua
 -- @include lib/ordered/ack-ids.lua
@@ -113,7 +116,6 @@ local fetched, ordered, flowed = fetch_mixed(tick, batch, queues, picks, names, 
 local fetched_count = 0
 for g = 2, #fetched, 3 do fetched_count = fetched_count + #fetched[g] end
 for _, group in ipairs(ordered) do fetched_count = fetched_count + #group[3] end
-note_load(lease, load, fetched_count)
 -- Ordered groups are part of the reply only for a tick that serves ordered names.
 local kept_reply, reply = { now, 1, evicted, without_jobs(fetched), {}, missed }, { now, 1, evicted, fetched, {}, missed }
 if #names > 0 then kept_reply[5], reply[5] = slim_ordered(ordered), ordered end
@@ -128,5 +130,5 @@ if #expired_now > 0 then
   kept_reply[8], reply[8] = kept_reply[8] or 0, reply[8] or 0
   kept_reply[9], reply[9] = expired_now, expired_now
 end
-remember(lease, seq, with_cancels(kept_reply))
+remember(lease, seq, with_cancels(kept_reply), load_text(load, fetched_count))
 return with_cancels(reply)

@@ -1,12 +1,12 @@
 -- workflow_cancel: cancels a run that has not ended: no step of it starts
 -- again, its parked steps leave their event sets and the due set, and the
--- tick that holds it (if any) is told in its next workflow call, to abort
+-- tick that holds it (while its lease lives) is told in its next workflow call, to abort
 -- the running steps' signals. An ended run is left as it is.
 -- KEYS: run
 -- ARGV: prefix id
 -- Returns: text
 -- run: P..'wf:run:'..id. Returns the run's status after the call ('' when there is no run).
--- Replays: a rerun finds the run cancelled and changes nothing.
+-- Replays: a rerun finds the run cancelled and changes nothing (no second note).
 -- @include lib/common/prefix-keys.lua
 -- @include lib/workflows/run-state.lua
 
@@ -16,15 +16,18 @@ local status, owner = f[1], f[2]
 if not status then return '' end
 if WF_TERMINAL[status] then return status end
 local now = now_ms()
-local park = wf_key('park', id)
-local entries = redis.call('HGETALL', park)
-for k = 1, #entries, 2 do
-  local parked = cjson.decode(entries[k + 1])
-  if parked.k == 'w' then redis.call('SREM', wf_wait_key(parked.e, parked.m), cjson.encode({ id, entries[k] })) end
-end
-redis.call('DEL', park)
+wf_unpark_all(id)
 redis.call('ZREM', wf_key('due'), id)
-if owner then redis.call('SADD', wf_key('cancel', owner), id) end
+if owner then
+  -- A dead tick never reads its note, a live one within a second (its pass
+  -- polls): the note goes only to a live tick and expires a minute past its lease.
+  local ttl = redis.call('PTTL', P .. 'tick:' .. owner)
+  if ttl > 0 then
+    local note = wf_key('cancel', owner)
+    redis.call('SADD', note, id)
+    redis.call('PEXPIRE', note, ttl + 60000)
+  end
+end
 wf_release(id, nil)
 wf_set_status(id, 'cancelled', now)
 return 'cancelled'

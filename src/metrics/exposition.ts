@@ -8,7 +8,7 @@ import { readStats } from "../client/stats.js";
 import type { Runtime } from "../tick/runtime.js";
 import type { Stats } from "../types.js";
 import { BUCKET_BOUNDS_MS } from "./buckets.js";
-import { addFields, addJobTally, type JobTally, type Tallies, type WaitTally } from "./fields.js";
+import { addFields, addJobTally, emptyTallies, type JobTally, type Tallies, type WaitTally } from "./fields.js";
 
 /** Label values of job names not declared in `jobs` are folded into this one, so a scrape stays bounded. */
 export const OTHER_NAME = "(other)";
@@ -23,8 +23,10 @@ export async function exposition(runtime: Runtime): Promise<string> {
       { sinceMinute: 1, untilMinute: 0, name: "", queue: "", totals: true },
     ),
   ]);
-  const totals = addFields(read.totals, { jobs: new Map(), queues: new Map() });
-  return render(stats, bounded(totals, new Set(Object.keys(runtime.jobs))), read.latency);
+  const totals = addFields(read.totals, emptyTallies());
+  // Ordered names are job names too (createTickq refuses one declared as both).
+  const declared = new Set([...Object.keys(runtime.jobs), ...runtime.orderedNames]);
+  return render(stats, bounded(totals, declared), read.latency);
 }
 
 // Names a tickq does not declare (a Sidekiq client may push any class) count under OTHER_NAME.
@@ -36,7 +38,7 @@ function bounded(totals: Tallies, declared: Set<string>): Tallies {
     if (into) addJobTally(into, t);
     else jobs.set(label, t);
   }
-  return { jobs, queues: totals.queues };
+  return { jobs, queues: totals.queues, ordered: totals.ordered };
 }
 
 type Labels = Record<string, string>;
@@ -122,6 +124,15 @@ function render(stats: Stats, totals: Tallies, latency: { queue: string; ms: num
     "tickq_queue_wait_seconds",
     "Wait from enqueue (or retry, or due time) to start, per queue.",
     queues.map(([queue, t]: [string, WaitTally]) => [{ queue }, t.buckets, t.waitMsSum, t.waits]),
+  );
+  // Declared names only (createTickq's `ordered`): an ordered name is never pushed by an outside client.
+  histogram(
+    out,
+    "tickq_ordered_wait_seconds",
+    "Wait of ordered ids from due (enqueue, retry or arrival) to start, per ordered job name.",
+    [...totals.ordered]
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([name, t]) => [{ name }, t.buckets, t.waitMsSum, t.waits]),
   );
   return `${out.join("\n")}\n`;
 }

@@ -1,5 +1,6 @@
-// Reads the fields lib/metrics/record-runs.lua writes ("j|NAME|r", "q|QUEUE|b3", …)
-// into per-name and per-queue tallies. A name is everything between the first
+// Reads the fields lib/metrics/record-runs.lua and record-ordered-runs.lua write
+// ("j|NAME|r", "q|QUEUE|b3", "o|ORDERED|b3", …) into per-name, per-queue and
+// per-ordered-name tallies. A name is everything between the first
 // and the last '|', so a name holding '|' reads back whole.
 import { BUCKET_COUNT } from "./buckets.js";
 
@@ -34,7 +35,11 @@ export const emptyWait = (): WaitTally => ({ waits: 0, waitMsSum: 0, buckets: ne
 export interface Tallies {
   jobs: Map<string, JobTally>;
   queues: Map<string, WaitTally>;
+  /** Waits of ordered ids per ordered name, from due to start. */
+  ordered: Map<string, WaitTally>;
 }
+
+export const emptyTallies = (): Tallies => ({ jobs: new Map(), queues: new Map(), ordered: new Map() });
 
 /** Adds a flat field, value, … list into `into`. */
 export function addFields(flat: readonly string[], into: Tallies): Tallies {
@@ -47,6 +52,7 @@ export function addFields(flat: readonly string[], into: Tallies): Tallies {
     const what = field.slice(last + 1);
     if (field.startsWith("j|")) addJob(tallyOf(into.jobs, owner, emptyJob), what, value);
     else if (field.startsWith("q|")) addWait(tallyOf(into.queues, owner, emptyWait), what, value);
+    else if (field.startsWith("o|")) addWait(tallyOf(into.ordered, owner, emptyWait), what, value);
   }
   return into;
 }

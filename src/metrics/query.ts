@@ -10,6 +10,7 @@ import {
   addJobTally,
   addWaitTally,
   emptyJob,
+  emptyTallies,
   emptyWait,
   type JobTally,
   type Tallies,
@@ -30,7 +31,7 @@ export async function queryMetrics(runtime: Runtime, query: MetricsQuery): Promi
     { sinceMinute, untilMinute, name: query.name ?? "", queue: query.queue ?? "", totals: false },
   );
   const steps = Math.floor((untilMinute - sinceMinute) / stepMinutes) + 1;
-  const perStep: Tallies[] = Array.from({ length: steps }, () => ({ jobs: new Map(), queues: new Map() }));
+  const perStep: Tallies[] = Array.from({ length: steps }, emptyTallies);
   for (const { minute, fields } of reply.minutes) {
     const step = perStep[Math.floor((minute - sinceMinute) / stepMinutes)];
     if (step) addFields(fields, step);
@@ -38,10 +39,21 @@ export async function queryMetrics(runtime: Runtime, query: MetricsQuery): Promi
   const atOf = (k: number) => (sinceMinute + k * stepMinutes) * MINUTE_MS;
   const names = new Set<string>();
   const queueNames = new Set<string>(reply.latency.map((l) => l.queue));
+  const orderedNames = new Set<string>();
   for (const step of perStep) {
     for (const name of step.jobs.keys()) names.add(name);
     for (const queue of step.queues.keys()) queueNames.add(queue);
+    for (const name of step.ordered.keys()) orderedNames.add(name);
   }
+  const waitSeries = (tallyOf: (step: Tallies) => WaitTally | undefined) => {
+    const total = emptyWait();
+    const points = perStep.map((step, k) => {
+      const t = tallyOf(step) ?? emptyWait();
+      addWaitTally(total, t);
+      return waitPoint(atOf(k), t);
+    });
+    return { total: waitPoint(sinceMs, total), points };
+  };
   const latency = new Map(reply.latency.map((l) => [l.queue, l.ms]));
   const sinceMs = sinceMinute * MINUTE_MS;
   return {
@@ -59,15 +71,10 @@ export async function queryMetrics(runtime: Runtime, query: MetricsQuery): Promi
       });
       return { name, total: jobPoint(sinceMs, total), points };
     }),
-    queues: [...queueNames].sort().map((queue) => {
-      const total = emptyWait();
-      const points = perStep.map((step, k) => {
-        const t = step.queues.get(queue) ?? emptyWait();
-        addWaitTally(total, t);
-        return waitPoint(atOf(k), t);
-      });
-      return { queue, latencyMs: latency.get(queue) ?? 0, total: waitPoint(sinceMs, total), points };
-    }),
+    queues: [...queueNames]
+      .sort()
+      .map((queue) => ({ queue, latencyMs: latency.get(queue) ?? 0, ...waitSeries((step) => step.queues.get(queue)) })),
+    ordered: [...orderedNames].sort().map((name) => ({ name, ...waitSeries((step) => step.ordered.get(name)) })),
   };
 }
 

@@ -2,7 +2,7 @@
 
 /** `tq.metrics.query()`'s question: a range of time, optionally one job name and one queue. */
 export interface MetricsQuery {
-  /** Only this job name's series (default: every name that ran in the range). */
+  /** Only this job name's series, a plain or an ordered job's (default: every name that ran in the range). */
   name?: string;
   /** Only this queue's waits and latency (default: every queue). */
   queue?: string;
@@ -72,6 +72,16 @@ export interface QueueMetricsSeries {
   points: WaitMetricsPoint[];
 }
 
+/** One ordered job's waits: from an id's due time (its enqueue, retry or arrival) to the start of its run. */
+export interface OrderedMetricsSeries {
+  /** The ordered job's name. */
+  name: string;
+  /** The whole range in one point (its `atMs` is the range's start). */
+  total: WaitMetricsPoint;
+  /** One point per step, oldest first, steps with no runs included as zeros. */
+  points: WaitMetricsPoint[];
+}
+
 /** `tq.metrics.query()`'s answer. */
 export interface MetricsResult {
   /** The range as used, whole minutes: from `sinceMs` up to, not with, `untilMs`; and the step. */
@@ -88,6 +98,8 @@ export interface MetricsResult {
   jobs: JobMetricsSeries[];
   /** One series per queue (or the one asked), by name. */
   queues: QueueMetricsSeries[];
+  /** Waits of ordered ids, one series per ordered job name that ran in the range (or the `name` asked), by name; their runs are in `jobs`. */
+  ordered: OrderedMetricsSeries[];
 }
 
 /** `tq.metrics`: metrics kept in Redis (docs/operate/metrics.md). */

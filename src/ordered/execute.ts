@@ -4,6 +4,7 @@
 // A failure retries with Sidekiq's backoff (or the job's own) until the
 // job's retry limit, then the run's payloads go to the dead set.
 import { newJid } from "../client/job.js";
+import { monotonicMs } from "../tick/clock.js";
 import { defaultBackoff, describeError, retryLimit } from "../tick/retry.js";
 import { redisNowSec, type Runtime } from "../tick/runtime.js";
 import type { JobLogger } from "../types.js";
@@ -47,16 +48,23 @@ export async function runOrdered(runtime: Runtime, item: OrderedFetched, signal:
     signal,
     log: new TaggedLog(runtime.logger, item),
   };
+  const started = monotonicMs();
+  // With metrics on, a finished run carries its measures to the ack (src/metrics/); put back, it runs again.
+  const measured = (outcome: OrderedOutcome): OrderedOutcome => {
+    if (runtime.metrics)
+      outcome.ran = { durationMs: monotonicMs() - started, startMs: started + runtime.clockOffsetMs };
+    return outcome;
+  };
   try {
     await definition.perform(item.id, payloads as never[], ctx);
-    return { kind: "succeeded", item };
+    return measured({ kind: "succeeded", item });
   } catch (error) {
     if (signal.aborted && isLeaseInDoubt(signal.reason)) {
       if (item.doubts + 1 < LEASE_DOUBTS_MAX) return { kind: "inDoubt", item };
-      return failed(runtime, item, definition, leaseDoubtsError(signal.reason));
+      return measured(failed(runtime, item, definition, leaseDoubtsError(signal.reason)));
     }
     if (signal.aborted) return { kind: "interrupted", item };
-    return failed(runtime, item, definition, error);
+    return measured(failed(runtime, item, definition, error));
   }
 }
 

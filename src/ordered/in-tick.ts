@@ -48,7 +48,7 @@ export function orderedInTick(
       void outcome.then(g.done);
       return outcome;
     },
-    args: (outcomes) => orderedArgs(names, outcomes),
+    args: (outcomes) => orderedArgs(names, outcomes, runtime.metrics),
     stop: () => guard?.stop(),
   };
 }

@@ -1,6 +1,9 @@
 // Ordered ids as a tick carries them: read from what lib/ordered/fetch-ids.lua
 // answers inside begin and step, run beside plain jobs in the pipeline, and
 // settled by lib/ordered/ack-ids.lua (see its header for what each kind does).
+import type { MetricsSettings } from "../metrics/settings.js";
+import type { ArgOf } from "../protocol/define.js";
+import type { ordered } from "../protocol/sections.js";
 import type { Outcome } from "../tick/passes/ack.js";
 import type { FetchedJob } from "../tick/passes/fetch.js";
 
@@ -24,14 +27,23 @@ export interface OrderedFetched {
   scores: number[];
 }
 
-export type OrderedOutcome =
+/** What the tick measured of a run that finished, for the ack's metrics trailer (with metrics on). */
+export interface OrderedRun {
+  /** Run time on the monotonic clock. */
+  durationMs: number;
+  /** When the handler started, on Redis' clock as the tick knows it (epoch ms). */
+  startMs: number;
+}
+
+export type OrderedOutcome = (
   | { kind: "succeeded"; item: OrderedFetched }
   | { kind: "retry"; item: OrderedFetched; delayMs: number }
   /** `entry`: the dead entry's JSON up to its payloads, which Lua appends as stored. */
   | { kind: "dead"; item: OrderedFetched; entry: string; handlerFailed: boolean }
   | { kind: "unstarted"; item: OrderedFetched }
   | { kind: "interrupted"; item: OrderedFetched }
-  | { kind: "inDoubt"; item: OrderedFetched };
+  | { kind: "inDoubt"; item: OrderedFetched }
+) & { ran?: OrderedRun };
 
 /** What the tick's pipeline runs and settles: plain jobs and ordered ids. */
 export type Work = FetchedJob | OrderedFetched;
@@ -100,32 +112,58 @@ const UNRUN = "u";
 
 /**
  * The ordered part of a tick call, last in ARGV: the names this tick
- * serves, its successes grouped by name, then the other outcomes. A tick
+ * serves, its successes grouped by name, then the other outcomes, and with
+ * metrics on the runs' measures (lib/metrics/record-ordered-runs.lua). A tick
  * with no ordered jobs sends none of it.
  */
-export function orderedArgs(names: string[], outcomes: OrderedOutcome[] = []): OrderedArgs | undefined {
+export function orderedArgs(
+  names: string[],
+  outcomes: OrderedOutcome[] = [],
+  metrics?: MetricsSettings,
+): OrderedArgs | undefined {
   if (names.length === 0) return undefined;
-  const succeeded = new Map<string, { id: string; fence: number }[]>();
-  const others: OrderedArgs["others"] = [];
+  const succeeded = new Map<string, OrderedOutcome[]>();
+  const others: Exclude<OrderedOutcome, { kind: "succeeded" }>[] = [];
   for (const o of outcomes) {
-    const { name, id, fence } = o.item;
-    if (o.kind === "succeeded") {
-      const group = succeeded.get(name);
-      if (group) group.push({ id, fence });
-      else succeeded.set(name, [{ id, fence }]);
+    if (o.kind !== "succeeded") {
+      others.push(o);
       continue;
     }
-    const extra = o.kind === "retry" ? String(Math.max(0, Math.round(o.delayMs))) : o.kind === "dead" ? o.entry : "";
-    others.push({ code: o.kind === "dead" && !o.handlerFailed ? UNRUN : CODES[o.kind], name, id, fence, extra });
+    const group = succeeded.get(o.item.name);
+    if (group) group.push(o);
+    else succeeded.set(o.item.name, [o]);
   }
-  return { names, succeeded: [...succeeded].map(([name, ids]) => ({ name, ids })), others };
+  const items = others.map((o) => {
+    const { name, id, fence } = o.item;
+    const extra = o.kind === "retry" ? String(Math.max(0, Math.round(o.delayMs))) : o.kind === "dead" ? o.entry : "";
+    return { code: o.kind === "dead" && !o.handlerFailed ? UNRUN : CODES[o.kind], name, id, fence, extra };
+  });
+  const args: OrderedArgs = {
+    names,
+    succeeded: [...succeeded].map(([name, group]) => ({
+      name,
+      ids: group.map(({ item }) => ({ id: item.id, fence: item.fence })),
+    })),
+    others: { items },
+  };
+  if (metrics && outcomes.length > 0) {
+    args.others.metrics = {
+      retentionSec: metrics.retentionSec,
+      entries: [...succeeded.values()]
+        .flat()
+        .map(({ ran }) => ({ ms: msOf(ran?.durationMs), startMs: msOf(ran?.startMs) })),
+      perItem: others.map(({ ran }) =>
+        ran ? { ms: String(msOf(ran.durationMs)), startMs: String(msOf(ran.startMs)) } : { ms: "", startMs: "" },
+      ),
+    };
+  }
+  return args;
 }
 
-export interface OrderedArgs {
-  names: string[];
-  succeeded: { name: string; ids: { id: string; fence: number }[] }[];
-  others: { code: string; name: string; id: string; fence: number; extra: string }[];
-}
+const msOf = (ms: number | undefined) => Math.max(0, Math.round(ms ?? 0));
+
+/** The ordered part as src/protocol/sections.ts `ordered` declares it. */
+export type OrderedArgs = NonNullable<ArgOf<typeof ordered>>;
 
 export function unstartedOf(w: Work): WorkOutcome {
   return isOrdered(w) ? { kind: "unstarted", item: w } : { kind: "unstarted", job: w };

@@ -63,12 +63,25 @@ export const acks = group({
   ),
 });
 
-/** lib/ordered/state.lua and lib/ordered/ack-ids.lua: the ordered names a tick serves and its ordered acks; absent for a tick without ordered jobs. */
+/**
+ * lib/ordered/state.lua and lib/ordered/ack-ids.lua: the ordered names a tick serves and its ordered acks; absent for
+ * a tick without ordered jobs. The others' count may carry the metrics trailer (lib/metrics/record-ordered-runs.lua),
+ * " m<entries> <retention s>": per success, then (perItem) per other outcome, its run time and start (Redis ms).
+ */
 export const ordered = optional(
   group({
     names: counted(text),
     succeeded: counted(group({ name: text, ids: counted(group({ id: text, fence: number })) })),
-    others: counted(group({ code: text, name: text, id: text, fence: number, extra: text })),
+    others: trailed(
+      group({ code: text, name: text, id: text, fence: number, extra: text }),
+      trailer({
+        name: "metrics",
+        tag: "m",
+        fields: { retentionSec: number },
+        entries: group({ ms: number, startMs: number }),
+        perItem: group({ ms: text, startMs: text }),
+      }),
+    ),
   }),
   "last",
 );

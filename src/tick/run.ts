@@ -208,6 +208,7 @@ async function tickOnce(runtime: Runtime, options: TickOptions, tickId: string):
       fence,
       signal: controller.signal,
       leaseMs,
+      graceMs,
       concurrency,
       // The last commits and finish fit in the budget's last tenth.
       stopAt: started + budgetMs * 0.9,

@@ -10,6 +10,7 @@ import type { Runtime } from "../tick/runtime.js";
 import * as protocol from "../protocol/index.js";
 import { runCall } from "../protocol/run.js";
 import { WorkflowFailedError } from "./errors.js";
+import { MAX_RESULT_BYTES } from "./execute.js";
 import { readRun } from "./records.js";
 import { workflowDefinition } from "./registry.js";
 import type { WorkflowListOptions, WorkflowPage, WorkflowRun, WorkflowsApi, WorkflowStatus } from "./types.js";
@@ -63,6 +64,14 @@ export async function sendEvent(runtime: Runtime, event: string, match = "", dat
   if (typeof match !== "string") throw new TickqError("BAD_ARGS", "sendEvent: match must be a string");
   const text = jsonText(data, `event "${event}": data`);
   checkJobSize(text, runtime.maxJobBytes, `event "${event}": its data`);
+  // The data becomes each resolved wait's result: held to a step result's limit too.
+  const bytes = utf8Bytes(text);
+  if (bytes > MAX_RESULT_BYTES) {
+    throw new TickqError(
+      "JOB_TOO_LARGE",
+      `event "${event}": its data is ${bytes} bytes of JSON; a wait's result keeps at most ${MAX_RESULT_BYTES}: send a reference to the data instead`,
+    );
+  }
   const waits = `${runtime.prefix}wf:wait:${utf8Bytes(event)}:${event}${match}`;
   return runCall(
     runtime,

@@ -47,6 +47,8 @@ export interface ExecutionEnv {
   commit(commit: Commit): Promise<boolean>;
   /** The signal for a round of steps starting now, and its end. */
   guard(): { signal: AbortSignal; done(): void };
+  /** How long steps may go on after their signal aborted before the execution is abandoned. */
+  graceMs: number;
   /** True once the tick should start no more steps. */
   stopping(): boolean;
   /** Redis' time in ms. */
@@ -67,7 +69,7 @@ type Ending = Pick<Commit, "disposition"> & Partial<Pick<Commit, "extra" | "step
 type Settled = { ok: true; value: unknown } | { ok: false; error: unknown };
 
 /** How an execution ended. */
-export type ExecutionEnd = "completed" | "failed" | "parked" | "retrying" | "yielded" | "lost";
+export type ExecutionEnd = "completed" | "failed" | "parked" | "retrying" | "yielded" | "lost" | "abandoned";
 
 export async function executeRun(
   run: ClaimedRun,
@@ -91,11 +93,24 @@ export async function executeRun(
   const fail = async (failure: WorkflowFailure, steps: Commit["steps"] = []): Promise<ExecutionEnd> => {
     // A stale execution's run is another's: its onFailure is not this one's to call.
     if (!(await commits.settled())) return "lost";
-    try {
-      await definition.onFailure?.(input, failure, failure.step);
-    } catch (error) {
-      env.warn(`tickq: workflow ${run.name} run ${run.id}: onFailure threw: ${describeError(error).message}`);
-    }
+    // A handler that never settles is left at the tick's deadline (and graceMs), as a stuck step is.
+    const guard = env.guard();
+    const handled = await settledOrAbandoned(
+      Promise.resolve()
+        .then(() => definition.onFailure?.(input, failure, failure.step))
+        .then(
+          () => true,
+          (error: unknown) => {
+            env.warn(`tickq: workflow ${run.name} run ${run.id}: onFailure threw: ${describeError(error).message}`);
+            return true;
+          },
+        ),
+      guard.signal,
+      env.graceMs,
+    );
+    guard.done();
+    if (handled === undefined)
+      env.warn(`tickq: workflow ${run.name} run ${run.id}: onFailure did not settle; the run fails`);
     return end({ steps, disposition: "f", extra: JSON.stringify(failure) }, "failed");
   };
   const atStop = () =>
@@ -136,8 +151,10 @@ export async function executeRun(
     // before them; steps that wait on I/O run while that commit travels.
     const atOnce = await Promise.race([all.then(() => true), macrotask().then(() => false)]);
     if (!atOnce) commits.flush();
-    const outcomes = await all;
+    const outcomes = await settledOrAbandoned(all, signal, env.graceMs);
     guard.done();
+    // Steps that ignored the abort: no commit, the run stays this tick's until its lease expires (as jobs).
+    if (!outcomes) return { end: "abandoned", steps: stepsRun + runs.length };
     stepsRun += runs.length;
     if (commits.stale.aborted) return { end: "lost", steps: stepsRun };
     const steps: Commit["steps"] = [];
@@ -168,6 +185,21 @@ export async function executeRun(
       o.resolve(o.record.result);
     }
   }
+}
+
+/** The round's outcomes, or undefined once `signal` aborted and `graceMs` passed without them. */
+function settledOrAbandoned<T>(round: Promise<T>, signal: AbortSignal, graceMs: number): Promise<T | undefined> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let onAbort = () => {};
+  const abandoned = new Promise<undefined>((resolve) => {
+    onAbort = () => void (timer = setTimeout(() => resolve(undefined), graceMs));
+    if (signal.aborted) onAbort();
+    else signal.addEventListener("abort", onAbort, { once: true });
+  });
+  return Promise.race([round, abandoned]).finally(() => {
+    clearTimeout(timer);
+    signal.removeEventListener("abort", onAbort);
+  });
 }
 
 type StepOutcome =

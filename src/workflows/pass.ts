@@ -32,6 +32,8 @@ export interface WorkflowPassInput {
   /** The tick's signal: aborts at its deadline or when its lease is lost. */
   signal: AbortSignal;
   leaseMs: number;
+  /** How long a step may go on after its signal aborted before its execution is abandoned. */
+  graceMs: number;
   /** Runs executed at once. */
   concurrency: number;
   /** Monotonic ms after which no step starts (the run yields). */
@@ -55,7 +57,7 @@ interface Queued {
 }
 
 export async function runWorkflowPass(runtime: Runtime, input: WorkflowPassInput): Promise<WorkflowPassReport> {
-  const { tickId, calls, fence, signal, leaseMs, concurrency, stopAt } = input;
+  const { tickId, calls, fence, signal, leaseMs, graceMs, concurrency, stopAt } = input;
   const report: WorkflowPassReport = { ends: {}, steps: 0, more: false, held: true };
   const queued: Queued[] = [];
   const executions = new Set<Promise<void>>();
@@ -88,6 +90,7 @@ export async function runWorkflowPass(runtime: Runtime, input: WorkflowPassInput
       }),
     guard: () => ({ signal: AbortSignal.any([guard.signal(), cancel.signal]), done: guard.done }),
     stopping: () => stopping() || cancel.signal.aborted,
+    graceMs,
     nowMs: () => redisNowMs(runtime),
     warn: (message: string) => runtime.logger.warn(`${message} (run ${run.id})`),
     invoke,
@@ -119,10 +122,16 @@ export async function runWorkflowPass(runtime: Runtime, input: WorkflowPassInput
       report.ends[end] = (report.ends[end] ?? 0) + 1;
       report.steps += steps;
       if (end === "yielded") report.more = true;
+      if (end === "abandoned") {
+        runtime.logger.warn(
+          `tickq: workflow run ${run.id}: a step ignored its aborted signal past graceMs; the run goes to another tick once this tick's lease expires`,
+        );
+      }
     })()
       .catch((error: unknown) => runtime.logger.error(`tickq: workflow run ${run.id}: ${String(error)}`))
       .finally(() => {
-        cancels.delete(run.id);
+        // The same call that ended this execution may have claimed the run again: keep the new one's switch.
+        if (cancels.get(run.id) === cancel) cancels.delete(run.id);
         executions.delete(execution);
         wake();
       });

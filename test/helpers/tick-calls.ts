@@ -51,8 +51,8 @@ interface CallOptions {
   deadMaxSize?: number;
   deadMaxAgeSec?: number;
   beat?: StepArgs["beat"];
-  /** Ordered names this tick serves and its ordered acks (none: the part is left out). */
-  ordered?: { names: string[]; outcomes?: OrderedOutcome[] };
+  /** Ordered names this tick serves and its ordered acks (none: the part is left out), with their metrics trailer when `metrics` is given. */
+  ordered?: { names: string[]; outcomes?: OrderedOutcome[]; metrics?: { retentionSec: number } };
 }
 
 const common = (o: CallOptions) => ({
@@ -63,7 +63,7 @@ const common = (o: CallOptions) => ({
   call: String(o.call),
   beat: o.beat,
   acks: o.acks ?? NO_ACKS,
-  ordered: o.ordered ? orderedArgs(o.ordered.names, o.ordered.outcomes) : undefined,
+  ordered: o.ordered ? orderedArgs(o.ordered.names, o.ordered.outcomes, o.ordered.metrics) : undefined,
 });
 
 /** A step call's ARGV by name: acks (none by default), then a fetch of `batch` (10) from `queues`. */

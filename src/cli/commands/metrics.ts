@@ -1,5 +1,5 @@
 // tickq metrics [--hours N] [--name NAME] [--queue QUEUE]: runs, failures and
-// run times per job name, and waits and latency per queue, over the last
+// run times per job name, waits and latency per queue, waits per ordered job, over the last
 // hours, from tq.metrics.query().
 import type { Command } from "commander";
 import type { MetricsResult } from "../../index.js";
@@ -38,6 +38,14 @@ function printMetrics(result: MetricsResult, hours: number): void {
         ms(q.total.p95),
         ms(q.total.p99),
       ]),
+    ),
+  );
+  if (result.ordered.length === 0) return;
+  console.log("");
+  console.log(
+    table(
+      ["ORDERED", "RAN", "WAIT P50 MS", "WAIT P95 MS", "WAIT P99 MS"],
+      result.ordered.map((o) => [o.name, String(o.total.waits), ms(o.total.p50), ms(o.total.p95), ms(o.total.p99)]),
     ),
   );
 }

@@ -1,11 +1,11 @@
-// GET /metrics: runs, failures and run times per job name, and waits and
-// latency per queue, over the last hours (?hours=1|3|6|24|72), from one
+// GET /metrics: runs, failures and run times per job name (ordered ones too),
+// waits and latency per queue, and waits per ordered job, over the last hours (?hours=1|3|6|24|72), from one
 // tq.metrics.query() call. The window and step are on the page
 // (data-since, data-until, data-step) so what it shows can be checked
 // against the same query.
 import type { Hono } from "hono";
 import { html } from "hono/html";
-import type { JobMetricsSeries, MetricsResult, QueueMetricsSeries } from "../../index.js";
+import type { JobMetricsSeries, MetricsResult, OrderedMetricsSeries, QueueMetricsSeries } from "../../index.js";
 import { number, page, type Html } from "../layout.js";
 import { LEGEND_LINES, LEGEND_RUNS, percentileLines, runBars } from "../metrics-chart.js";
 import type { DashboardEnv, DashboardScope } from "../types.js";
@@ -40,6 +40,17 @@ function queueRow(q: QueueMetricsSeries): Html {
   return html`<tr data-queue="${q.queue}"><td>${q.queue}</td><td data-latency="${q.latencyMs}">${number(Math.round(q.latencyMs))} ms</td><td data-waits="${t.waits}">${number(t.waits)}</td><td data-wait-p50="${t.p50 ?? ""}">${ms(t.p50)}</td><td data-wait-p95="${t.p95 ?? ""}">${ms(t.p95)}</td><td>${ms(t.p99)}</td></tr>`;
 }
 
+function orderedRow(o: OrderedMetricsSeries): Html {
+  const t = o.total;
+  return html`<tr data-ordered="${o.name}"><td>${o.name}</td><td data-waits="${t.waits}">${number(t.waits)}</td><td data-wait-p50="${t.p50 ?? ""}">${ms(t.p50)}</td><td data-wait-p95="${t.p95 ?? ""}">${ms(t.p95)}</td><td>${ms(t.p99)}</td></tr>`;
+}
+
+// Ordered ids wait in their own sets, not in a queue: their waits (due to start) get a table of their own.
+function orderedTable(ordered: OrderedMetricsSeries[]): Html | string {
+  if (ordered.length === 0) return "";
+  return html`<h2>Ordered jobs</h2><div class="scroll"><table><tr><th>ordered job</th><th>ran</th><th>wait p50 ms</th><th>wait p95 ms</th><th>wait p99 ms</th></tr>${ordered.map(orderedRow)}</table></div>`;
+}
+
 function body(c: { var: { base: string } }, hours: number, result: MetricsResult): Html {
   const base = c.var.base;
   const active = result.jobs.filter((s) => s.total.runs > 0);
@@ -58,6 +69,7 @@ ${result.queues
         `the wait in ${q.queue}`,
       )}`,
   )}
+${orderedTable(result.ordered)}
 <p class="muted">${LEGEND_RUNS} · ${LEGEND_LINES}</p>
 ${active.length === 0 ? html`<p class="muted">No job ran in the last ${hours} h.</p>` : active.map((s) => jobSection(s, result.stepMs))}</div>`;
 }

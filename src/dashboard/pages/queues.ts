@@ -18,7 +18,7 @@ export function queueRoutes(app: Hono<DashboardEnv>, scope: DashboardScope): voi
       c,
       "/queues",
       "Queues",
-      html`<div class="scroll"><table><tr><th>queue</th><th>waiting</th><th title="how long the job that runs next has waited">latency</th><th>last served</th><th></th></tr>${queues.map(
+      html`<div class="scroll"><table><tr><th>queue</th><th>waiting</th><th title="how long the oldest waiting job has waited">latency</th><th>last served</th><th></th></tr>${queues.map(
         (q) =>
           html`<tr data-queue="${q.name}"><td><a href="${c.var.base}/queues/${encodeURIComponent(q.name)}">${q.name}</a>${q.paused ? html` <span class="tag">paused</span>` : ""}</td><td>${number(
             q.size,
@@ -54,7 +54,7 @@ export function queueRoutes(app: Hono<DashboardEnv>, scope: DashboardScope): voi
       c,
       "/queues",
       `Queue ${name}`,
-      html`<p class="bar">${number(queue.size)} waiting, the next for ${latency(queue.latencyMs)}${paused ? html` <span class="tag">paused</span>` : ""} ${pauseButton(c, name, paused)}</p>${nameSearch(c)}${jobTable(
+      html`<p class="bar">${number(queue.size)} waiting, the oldest for ${latency(queue.latencyMs)}${paused ? html` <span class="tag">paused</span>` : ""} ${pauseButton(c, name, paused)}</p>${nameSearch(c)}${jobTable(
         c,
         found,
         {

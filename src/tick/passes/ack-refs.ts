@@ -11,7 +11,11 @@ export const REF_MIN = 1024;
 /** A text Lua would read as a reference must itself be named by one. */
 const REF_SHAPE = /^#[0-9a-fA-F]{40}$/;
 
+/** A UTF-16 unit takes at most 3 bytes of UTF-8: a text this short is never over REF_MIN, and is not counted. */
+const SURELY_SMALL = Math.floor(REF_MIN / 3);
+
 function namedByRef(raw: string): boolean {
+  if (raw.length <= SURELY_SMALL) return REF_SHAPE.test(raw);
   return raw.length > REF_MIN || REF_SHAPE.test(raw) || utf8Bytes(raw) > REF_MIN;
 }
 
@@ -22,9 +26,12 @@ async function sha1Hex(text: string): Promise<string> {
 
 /** Gives each large job its reference (`job.ref`), once: acks then name it by that. */
 export async function nameLargeJobs(jobs: FetchedJob[]): Promise<void> {
+  const large = jobs.filter((job) => job.ref === undefined && namedByRef(job.raw));
+  // Most acks name no job by reference: no promise per job for them.
+  if (large.length === 0) return;
   await Promise.all(
-    jobs.map(async (job) => {
-      if (job.ref === undefined && namedByRef(job.raw)) job.ref = `#${await sha1Hex(job.raw)}`;
+    large.map(async (job) => {
+      job.ref = `#${await sha1Hex(job.raw)}`;
     }),
   );
 }

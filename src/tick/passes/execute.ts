@@ -15,7 +15,7 @@ import type { Outcome } from "./ack.js";
 import type { FetchedJob } from "./fetch.js";
 import { runWithTimeout } from "./timeout.js";
 import { monotonicMs } from "../clock.js";
-import { reportProgress } from "../../results/progress.js";
+import { RunContext } from "./job-context.js";
 import { runMeter } from "../../metrics/measure.js";
 
 export async function runJob(
@@ -54,91 +54,131 @@ export async function runJob(
   // A job written without `retry` takes its definition's, as Sidekiq takes the worker's.
   const payload =
     decoded.payload.retry == null ? { ...decoded.payload, retry: definition.retry ?? true } : decoded.payload;
-  const attempts = attemptOf(payload);
-  const fields = { jid: payload.jid, name: payload.class, queue: job.queue, attempt: attempts };
-  const log = new JobLog(runtime.logs, payload, fields, runtime.logLines, () => redisNowMs(runtime));
-  const { cancels } = runtime;
-  if (cancels.isCancelled(payload.jid)) return { kind: "cancelled", job, payload };
-  // ctx.signal is the job's own only once read (src/cancel/watch.ts): a cancel aborts it.
-  let own: AbortSignal | undefined;
-  const ctx: JobContext = {
-    jid: payload.jid,
-    queue: job.queue,
-    attempt: attempts,
-    signal,
-    log,
-    payload,
-    progress: (value) => reportProgress(runtime.progress, payload.jid, value),
-  };
-  if (job.flowFence !== undefined) ctx.fence = job.flowFence;
-  lazySignal(ctx, () => (own ??= cancels.signalFor(payload.jid, signal)));
-  const running: RunningJob = { name: payload.class, args: payload.args, payload };
-  // The handler's own return is the result, whatever the middleware around it returns.
-  let value: unknown;
-  const execute = async (c: JobContext) => {
-    // A handler that returns at once is not awaited: an await costs every no-op job a turn of the event loop.
-    const perform = async () => {
-      const returned = definition.perform(payload.args as never, c);
-      value = isThenable(returned) ? await returned : returned;
-    };
-    if (runtime.middleware.length === 0) await perform();
-    else await runMiddleware(runtime, running, c, perform);
-  };
-  const { timeoutMs } = definition;
-  const started = monotonicMs();
-  // With metrics on, an outcome carries the run's time and wait (src/metrics/); no extra await.
-  const meter = runtime.metrics
-    ? runMeter(payload, started, runtime.clockOffsetMs)
-    : (o: Outcome, _ended?: number) => o;
-  // Cancelled while it ran: whatever it returned or threw, it ends cancelled.
-  const cancelled = (): Outcome | undefined => {
-    if (own) cancels.ended(payload.jid);
-    return cancels.isCancelled(payload.jid) ? { kind: "cancelled", job, payload } : undefined;
-  };
-  const attempt = async (): Promise<Outcome> => {
-    try {
-      if (timeoutMs === undefined) await execute(ctx);
-      else {
-        // The job's own signal (a cancel aborts it too) bounds the timeout's.
-        await runWithTimeout((bounded) => execute({ ...ctx, signal: bounded }), ctx.signal, {
-          name: payload.class,
-          timeoutMs,
-          graceMs,
-          onIgnored: () =>
-            ctx.log.warn(`ignored the abort past its timeoutMs (${timeoutMs} ms); it may still be running`),
-        });
-      }
-      return cancelled() ?? meter({ kind: "succeeded", job, payload, value, durationMs: monotonicMs() - started });
-    } catch (error) {
-      const stopped = cancelled();
-      if (stopped) return stopped;
-      const ended = monotonicMs();
-      if (signal.aborted && isLeaseInDoubt(signal.reason)) {
-        if (job.doubts + 1 < LEASE_DOUBTS_MAX) return { kind: "inDoubt", job };
-        return meter(
-          await failed(runtime, job, payload, leaseDoubtsError(signal.reason), {
-            backoff: definition.backoff,
-            log: log.lines,
-          }),
-          ended,
-        );
-      }
-      if (signal.aborted) return { kind: "interrupted", job };
-      return meter(await failed(runtime, job, payload, error, { backoff: definition.backoff, log: log.lines }), ended);
-    }
-  };
+  if (runtime.cancels.isCancelled(payload.jid)) return { kind: "cancelled", job, payload };
+  const run = new JobRun(runtime, job, payload, definition, { signal, graceMs });
   const span = runtime.tracing?.startJob({
     jid: payload.jid,
     name: payload.class,
     queue: job.queue,
-    attempt: ctx.attempt,
+    attempt: run.ctx.attempt,
     traceparent: payload.traceparent,
     tracestate: payload.tracestate,
   });
-  if (!span) return attempt();
-  const outcome = await span.run(attempt);
+  if (!span) return run.attempt();
+  const outcome = await span.run(() => run.attempt());
   span.end({ outcome: outcome.kind, error: "error" in outcome ? outcome.error : undefined });
   return outcome;
+}
+
+/**
+ * One run of a decoded job: its handler inside the middleware, and the outcome. A class, so a plain
+ * job costs one object, not a closure per step; what a feature needs (a timeout, metrics, a cancel)
+ * is made only for a job that uses it.
+ */
+class JobRun {
+  readonly ctx: RunContext;
+  /** ctx.log: a failed run's last lines are kept in the job. */
+  private readonly log: JobLog;
+  /** The handler's own return is the result, whatever the middleware around it returns. */
+  private value: unknown;
+  private started = 0;
+
+  constructor(
+    private readonly runtime: Runtime,
+    private readonly job: FetchedJob,
+    private readonly payload: JobPayload,
+    private readonly definition: JobDefinition<never>,
+    private readonly tick: { signal: AbortSignal; graceMs: number },
+  ) {
+    const attempt = attemptOf(payload);
+    const fields = { jid: payload.jid, name: payload.class, queue: job.queue, attempt };
+    this.log = new JobLog(runtime.logs, payload, fields, runtime.logLines, () => redisNowMs(runtime));
+    this.ctx = new RunContext(payload.jid, job.queue, attempt, this.log, payload, {
+      cancels: runtime.cancels,
+      progress: runtime.progress,
+      signal: tick.signal,
+      fence: job.flowFence,
+    });
+  }
+
+  async attempt(): Promise<Outcome> {
+    this.started = monotonicMs();
+    try {
+      const { timeoutMs } = this.definition;
+      if (timeoutMs === undefined) {
+        // A handler that returns at once is not awaited: an await costs every no-op job a turn of the event loop.
+        const pending = this.execute(this.ctx);
+        if (pending) await pending;
+      } else {
+        // The job's own signal (a cancel aborts it too) bounds the timeout's.
+        await runWithTimeout(
+          (bounded) => this.execute(this.ctx.withSignal(bounded)) ?? Promise.resolve(),
+          this.ctx.signal,
+          {
+            name: this.payload.class,
+            timeoutMs,
+            graceMs: this.tick.graceMs,
+            onIgnored: () =>
+              this.log.warn(`ignored the abort past its timeoutMs (${timeoutMs} ms); it may still be running`),
+          },
+        );
+      }
+      const { job, payload, value } = this;
+      return (
+        this.cancelled() ??
+        this.measured({ kind: "succeeded", job, payload, value, durationMs: monotonicMs() - this.started })
+      );
+    } catch (error) {
+      return this.failedRun(error);
+    }
+  }
+
+  /** Runs the handler (inside the middleware, if any); undefined when it returned at once. */
+  private execute(c: JobContext): Promise<void> | undefined {
+    if (this.runtime.middleware.length === 0) return this.perform(c);
+    const running: RunningJob = { name: this.payload.class, args: this.payload.args, payload: this.payload };
+    return runMiddleware(this.runtime, running, c, async () => {
+      await this.perform(c);
+    }).then(() => undefined);
+  }
+
+  private perform(c: JobContext): Promise<void> | undefined {
+    const returned = this.definition.perform(this.payload.args as never, c);
+    if (!isThenable(returned)) {
+      this.value = returned;
+      return undefined;
+    }
+    return Promise.resolve(returned).then((value) => {
+      this.value = value;
+    });
+  }
+
+  /** Cancelled while it ran: whatever it returned or threw, it ends cancelled. */
+  private cancelled(): Outcome | undefined {
+    this.ctx.ended();
+    const { job, payload } = this;
+    return this.runtime.cancels.isCancelled(payload.jid) ? { kind: "cancelled", job, payload } : undefined;
+  }
+
+  /** With metrics on, an outcome carries the run's time and wait (src/metrics/); `ended`: when it threw. */
+  private measured(outcome: Outcome, ended?: number): Outcome {
+    if (!this.runtime.metrics) return outcome;
+    return runMeter(this.payload, this.started, this.runtime.clockOffsetMs)(outcome, ended);
+  }
+
+  private async failedRun(error: unknown): Promise<Outcome> {
+    const stopped = this.cancelled();
+    if (stopped) return stopped;
+    const ended = monotonicMs();
+    const { runtime, job, payload, definition, tick } = this;
+    const input = { backoff: definition.backoff, log: this.log.lines };
+    if (tick.signal.aborted && isLeaseInDoubt(tick.signal.reason)) {
+      if (job.doubts + 1 < LEASE_DOUBTS_MAX) return { kind: "inDoubt", job };
+      return this.measured(await failed(runtime, job, payload, leaseDoubtsError(tick.signal.reason), input), ended);
+    }
+    if (tick.signal.aborted) return { kind: "interrupted", job };
+    return this.measured(await failed(runtime, job, payload, error, input), ended);
+  }
 }
 
 const isThenable = (value: unknown): value is PromiseLike<unknown> =>
@@ -204,14 +244,4 @@ function runMiddleware(
   const chain = runtime.middleware;
   const call = (i: number): Promise<unknown> => (i < chain.length ? chain[i]!(job, ctx, () => call(i + 1)) : perform());
   return call(0);
-}
-
-/** ctx.signal made on first read, by one getter shared by every job (a getter in the literal costs every job a fresh shape). */
-const SIGNAL_OF = Symbol("tickq.signalOf");
-function readSignal(this: JobContext & { [SIGNAL_OF]: () => AbortSignal }): AbortSignal {
-  return this[SIGNAL_OF]();
-}
-function lazySignal(ctx: JobContext, make: () => AbortSignal): void {
-  Object.defineProperty(ctx, SIGNAL_OF, { value: make, enumerable: false });
-  Object.defineProperty(ctx, "signal", { get: readSignal, enumerable: true, configurable: true });
 }

@@ -1,6 +1,6 @@
 // The Metrics page in a real headless Chromium, served by the Node server over
 // the real Redis: its runs, failures, p50/p95/p99 per job name and its waits
-// and latency per queue are the numbers metrics.query() gives for the window
+// and latency per queue, and its ordered jobs' runs and waits, are the numbers metrics.query() gives for the window
 // the page states; its charts are inline SVG and the page loads no script or
 // style the CSP refuses. Takes the docs' screenshot as browser.test.ts does.
 import { mkdirSync } from "node:fs";
@@ -45,6 +45,7 @@ describeWithChromium("the Metrics page in headless Chromium", () => {
       secret: SECRET,
       tickEveryMs: 0,
       queues: ["default", "media"],
+      ordered: { syncAccount: { perform: async () => sleep(15) } },
       dashboard: dashboard(),
     });
     tq = server.tickq as unknown as Tickq<typeof jobs>;
@@ -54,6 +55,7 @@ describeWithChromium("the Metrics page in headless Chromium", () => {
       { name: "chargeCard" as const, args: ["4242"] as [string] },
       { name: "chargeCard" as const, args: ["4000"] as [string] },
     ]);
+    for (const id of ["acme", "globex"]) await tq.enqueueOrdered("syncAccount", { id, payload: { id } });
     await tq.tick({ budgetMs: 5_000 });
     await tq.enqueue("sendInvoice", [99], { queue: "media" }); // left waiting: a latency
     browser = await launchChromium();
@@ -93,7 +95,16 @@ describeWithChromium("the Metrics page in headless Chromium", () => {
       ["chargeCard", 2, 2],
       ["resizeImage", 4, 0],
       ["sendInvoice", 20, 0],
+      ["syncAccount", 2, 0],
     ]);
+    // An ordered job's waits (due to start) have a table of their own.
+    expect(result.ordered.map((o) => [o.name, o.total.waits])).toEqual([["syncAccount", 2]]);
+    for (const o of result.ordered) {
+      const row = `tr[data-ordered="${o.name}"]`;
+      expect(await numberAt(`${row} [data-waits]`, "data-waits")).toBe(o.total.waits);
+      expect(await numberAt(`${row} [data-wait-p50]`, "data-wait-p50")).toBe(o.total.p50);
+      expect(await numberAt(`${row} [data-wait-p95]`, "data-wait-p95")).toBe(o.total.p95);
+    }
     for (const s of result.jobs) {
       const at = `section[data-name="${s.name}"]`;
       expect(await numberAt(`${at} [data-runs]`, "data-runs")).toBe(s.total.runs);
@@ -127,7 +138,7 @@ describeWithChromium("the Metrics page in headless Chromium", () => {
     await page.waitForURL(/hours=1$/);
     const step = Number(await page.locator("#metrics").getAttribute("data-step"));
     expect(step).toBe(60_000);
-    expect(await page.locator("section[data-name]").count()).toBe(3);
+    expect(await page.locator("section[data-name]").count()).toBe(4);
     await page.goto(`${server.url}/dashboard/metrics?hours=72`);
     expect(Number(await page.locator("#metrics").getAttribute("data-step"))).toBe(3_600_000);
     expect(refused).toEqual([]);

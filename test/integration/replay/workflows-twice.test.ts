@@ -112,6 +112,45 @@ describe.each(adapterCases)("each workflow script run twice over $name", (adapte
     expect(await h.redis.scard(`${h.prefix}wf:wait:4:paid42`)).toBe(1);
   });
 
+  it("workflow_tick: a resent end of a run with a wait still parked unparks it once", async () => {
+    await lease();
+    await run(protocol.workflow_start.script, ["wf:run:r1"], ["r1", "wf", "null"]);
+    const claim = await run(
+      protocol.workflow_tick.script,
+      ["ticks", "tick:T"],
+      encode(protocol.workflow_tick, tickKeys(), tickArgs(1, 1, [])).args,
+    );
+    const fence = ((claim as unknown[])[3] as string[][])[0]![3]!;
+    const parks = [
+      { step: "nap", kind: "s", seq: 0, ms: "0", event: "", match: "" },
+      { step: "ev", kind: "w", seq: 1, ms: "", event: "paid", match: "42" },
+    ];
+    await run(
+      protocol.workflow_tick.script,
+      ["ticks", "tick:T"],
+      encode(
+        protocol.workflow_tick,
+        tickKeys(),
+        tickArgs(2, 0, [{ id: "r1", fence, disposition: "p", extra: "", steps: [], parks }]),
+      ).args,
+    );
+    // The sleep ends; the run, claimed again, completes with the wait still parked (a Promise.race).
+    const again = await run(
+      protocol.workflow_tick.script,
+      ["ticks", "tick:T"],
+      encode(protocol.workflow_tick, tickKeys(), tickArgs(3, 1, [])).args,
+    );
+    const next = ((again as unknown[])[3] as string[][])[0]![3]!;
+    const { first } = await callTwice(
+      protocol.workflow_tick,
+      unprefixed(tickKeys()),
+      tickArgs(4, 0, [{ id: "r1", fence: next, disposition: "d", extra: '"nap"', steps: [], parks: [] }]),
+    );
+    expect(first.committed).toEqual([1]);
+    expect(await h.redis.hget(runKey("r1"), "status")).toBe("completed");
+    expect(await h.redis.exists(`${h.prefix}wf:park:r1`, `${h.prefix}wf:wait:4:paid42`)).toBe(0);
+  });
+
   it("workflow_event: a resent event resolves the wait once and answers the same count", async () => {
     await lease();
     await run(protocol.workflow_start.script, ["wf:run:r1"], ["r1", "wf", "null"]);

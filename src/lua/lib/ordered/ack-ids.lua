@@ -5,6 +5,8 @@
 -- waits in `ready` again or another tick holds it now, and touches
 -- nothing. Run twice, the second run finds its tokens gone and does
 -- nothing; callers also answer replays from lib/tick/replay-call.lua first.
+-- With metrics on, the entries whose token it held are counted
+-- (lib/metrics/record-ordered-runs.lua): a replay holds none, counts none.
 --   (successes, grouped by name) the run's payloads are done; payloads that
 --      arrived meanwhile become the id's, due when they asked
 --   r  failed, will retry: payloads back, merged with the arrivals, due in
@@ -50,15 +52,16 @@ local function settle_success(tick, name, ids, fences)
   local fields = {}
   for k = 1, #ids do fields[k] = name .. ' ' .. ids[k] end
   local tokens = redis.call('HMGET', inproc, unpack(fields))
-  local mine, gone, payload_keys = {}, {}, {}
+  local mine, gone, payload_keys, dues = {}, {}, {}, {}
   for k = 1, #ids do
     if holds(tokens[k], tick, fences[k]) then
+      dues[k] = token_due(tokens[k])
       mine[#mine + 1] = ids[k]
       gone[#gone + 1] = fields[k]
       payload_keys[#payload_keys + 1] = okey(name, 'p:' .. ids[k])
     end
   end
-  if #mine == 0 then return 0, 0 end
+  if #mine == 0 then return 0, 0, dues end
   redis.call('HDEL', inproc, unpack(gone))
   redis.call('DECRBY', okey(name, 'running'), #mine)
   redis.call('DEL', unpack(payload_keys))
@@ -70,20 +73,22 @@ local function settle_success(tick, name, ids, fences)
     local dues = redis.call('ZMSCORE', okey(name, 'later'), unpack(mine))
     for k = 1, #mine do ready_again = ready_again + promote_arrivals(name, mine[k], tonumber(dues[k])) end
   end
-  return #mine, ready_again
+  return #mine, ready_again, dues
 end
 
 -- Returns 1 if the entry acted (the token was this tick's), 1 if the id is
--- ready again at once (arrivals behind a dead run), and dead-set evictions.
+-- ready again at once (arrivals behind a dead run), dead-set evictions, and
+-- the id's due time when it acted (for lib/metrics/record-ordered-runs.lua).
 local function settle_other(tick, kind, name, id, fence, extra, now, dead_max, dead_max_age)
   local inproc, field = oinproc_key(tick), name .. ' ' .. id
   local token = redis.call('HGET', inproc, field)
-  if not holds(token, tick, fence) then return 0, 0, 0 end
+  if not holds(token, tick, fence) then return 0, 0, 0, nil end
+  local due = token_due(token)
   redis.call('HDEL', inproc, field)
   redis.call('DECRBY', okey(name, 'running'), 1)
   if kind == 'q' or kind == 'i' or kind == 'l' then
-    requeue(name, id, token_due(token), (kind == 'i' and 'interruptions') or (kind == 'l' and 'doubts') or nil)
-    return 1, 0, 0
+    requeue(name, id, due, (kind == 'i' and 'interruptions') or (kind == 'l' and 'doubts') or nil)
+    return 1, 0, 0, due
   end
   redis.call('HDEL', okey(name, 'resurrections'), id)
   redis.call('HDEL', okey(name, 'interruptions'), id)
@@ -93,7 +98,7 @@ local function settle_other(tick, kind, name, id, fence, extra, now, dead_max, d
     merge_back(name, id)
     redis.call('HINCRBY', okey(name, 'retries'), id, 1)
     redis.call('ZADD', okey(name, 'ready'), now + tonumber(extra), id)
-    return 1, 0, 0
+    return 1, 0, 0, due
   end
   local p, payloads, scores = okey(name, 'p:' .. id), {}, {}
   read_payloads(name, id, payloads, scores)
@@ -103,16 +108,18 @@ local function settle_other(tick, kind, name, id, fence, extra, now, dead_max, d
   redis.call('DEL', p)
   redis.call('HDEL', okey(name, 'retries'), id)
   local evicted = trim_ordered_dead(dead, now_sec, dead_max, dead_max_age)
-  return 1, promote_arrivals(name, id, tonumber(redis.call('ZSCORE', okey(name, 'later'), id))), evicted
+  return 1, promote_arrivals(name, id, tonumber(redis.call('ZSCORE', okey(name, 'later'), id))), evicted, due
 end
 
 -- Reads, from ARGV[i]: the successes grouped by name (n names, then for
 -- each: name, count, that many id and fence pairs), then the other entries
--- (n, then n groups of kind, name, id, fence, extra). Absent: nothing.
--- Returns ids made ready again (arrivals behind a finished run) and
--- dead-set evictions.
+-- (n, then n groups of kind, name, id, fence, extra), whose count may carry
+-- the metrics trailer (lib/metrics/record-ordered-runs.lua) with its entries
+-- after them. Absent: nothing. Returns ids made ready again (arrivals behind
+-- a finished run) and dead-set evictions.
 local function ordered_ack(tick, i, now, dead_max, dead_max_age)
   local processed, failed, ready_again, evicted = 0, 0, 0, 0
+  local runs = {}
   for _ = 1, tonumber(ARGV[i]) or 0 do
     local name, count = ARGV[i + 1], tonumber(ARGV[i + 2])
     local ids, fences = {}, {}
@@ -120,20 +127,24 @@ local function ordered_ack(tick, i, now, dead_max, dead_max_age)
       ids[k] = ARGV[i + 1 + 2 * k]
       fences[k] = ARGV[i + 2 + 2 * k]
     end
-    local settled, again = settle_success(tick, name, ids, fences)
+    local settled, again, dues = settle_success(tick, name, ids, fences)
+    for k = 1, count do runs[#runs + 1] = { name, dues[k], 's' } end
     processed, ready_again = processed + settled, ready_again + again
     i = i + 2 + 2 * count
   end
   i = i + 1
-  for _ = 1, tonumber(ARGV[i]) or 0 do
+  local others, metrics = metrics_header(ARGV[i] or '0')
+  for _ = 1, tonumber(others) do
     local kind = ARGV[i + 1]
-    local acted, again, gone = settle_other(tick, kind, ARGV[i + 2], ARGV[i + 3], ARGV[i + 4], ARGV[i + 5], now, dead_max, dead_max_age)
+    local acted, again, gone, due = settle_other(tick, kind, ARGV[i + 2], ARGV[i + 3], ARGV[i + 4], ARGV[i + 5], now, dead_max, dead_max_age)
     if acted == 1 and (kind == 'r' or kind == 'd') then
       processed, failed = processed + 1, failed + 1
     end
+    runs[#runs + 1] = { ARGV[i + 2], due, kind }
     ready_again, evicted = ready_again + again, evicted + gone
     i = i + 5
   end
+  if metrics then record_ordered_runs(runs, i + 1, metrics.retention, now) end
   local day = day_of(now / 1000)
   bump('processed', processed, day)
   bump('failed', failed, day)

@@ -50,8 +50,15 @@ local function call_state(lease, seq)
 end
 
 -- Only while the lease exists: HSET must never bring a lost lease back.
-local function remember(lease, seq, reply)
-  redis.call('HSET', lease, 'seq', seq, 'reply', table.concat(encode_reply(reply)))
+-- `load`, when given, is the tick's load (lib/tick/run-solo.lua's load_text),
+-- kept in the same HSET: a step pays one write, not two.
+local function remember(lease, seq, reply, load)
+  local text = table.concat(encode_reply(reply))
+  if load then
+    redis.call('HSET', lease, 'seq', seq, 'reply', text, 'load', load)
+  else
+    redis.call('HSET', lease, 'seq', seq, 'reply', text)
+  end
   return reply
 end
 

@@ -21,12 +21,14 @@ local function call_number(arg)
   return tonumber(head), marker, nil
 end
 
--- Keeps the load a step reported in the tick's lease hash (`load`:
--- "running waiting", the jobs this call fetched counted as waiting), where
--- stats.lua sums it over live ticks. Only while the lease is held, so it
--- goes with the lease; a replay never reaches here (it answers the kept reply).
-local function note_load(lease, load, fetched)
-  if load then redis.call('HSET', lease, 'load', load[1] .. ' ' .. (load[2] + fetched)) end
+-- The load a step reported, as its lease hash keeps it (`load`: "running
+-- waiting", the jobs this call fetched counted as waiting), where stats.lua
+-- sums it over live ticks; nil when the call sent none. Step writes it with
+-- its kept reply (lib/tick/replay-call.lua's remember), so only while the
+-- lease is held, and a replay never reaches it (it answers the kept reply).
+local function load_text(load, fetched)
+  if load then return load[1] .. ' ' .. (load[2] + fetched) end
+  return nil
 end
 
 -- marker: '' keep, '-' clear, otherwise the solo job's record.

@@ -60,7 +60,8 @@ local function wf_expire(before)
       redis.call('ZREM', wf_key('s:' .. f[1]), id)
       wf_count(f[1], f[2], -1)
     end
-    redis.call('DEL', wf_key('run', id), wf_key('steps', id), wf_key('park', id))
+    wf_unpark_all(id)
+    redis.call('DEL', wf_key('run', id), wf_key('steps', id))
     redis.call('ZREM', wf_key('all'), id)
     redis.call('ZREM', ended, id)
   end

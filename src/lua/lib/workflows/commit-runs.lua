@@ -8,7 +8,9 @@
 -- An item: id fence disposition extra steps[](name record) parks[](step kind seq ms event match)
 -- disposition: c (continue: still held), y (yield: due now), r (retry: due
 -- after `extra` ms), p (park on its parked steps), d (done: `extra` is the
--- output JSON), f (failed: `extra` is the error JSON).
+-- output JSON), f (failed: `extra` is the error JSON). A run that ends drops
+-- the parked steps its code left behind (wf_unpark_all); a resent end finds
+-- the run ended, no longer held, and changes nothing.
 
 local function wf_park(id, i, n, now)
   local park = wf_key('park', id)
@@ -69,6 +71,7 @@ local function wf_commit_one(tick, i, now)
     end
   elseif disposition == 'd' or disposition == 'f' then
     wf_release(id, nil)
+    wf_unpark_all(id)
     redis.call('HSET', run, disposition == 'd' and 'output' or 'error', extra)
     wf_set_status(id, disposition == 'd' and 'completed' or 'failed', now)
   end

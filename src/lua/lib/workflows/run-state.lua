@@ -65,6 +65,20 @@ local function wf_resolve_parked(id, step, parked, result, now)
   redis.call('HSET', wf_key('steps', id), step, wf_resolved_record(parked.q, result, now))
 end
 
+-- Drops every parked step of a run that ends (completed, failed, cancelled,
+-- removed): a step the code raced and left behind (Promise.race of a sleep
+-- and a wait) must not stay in its event's set, or an event would resolve it
+-- in an ended run.
+local function wf_unpark_all(id)
+  local park = wf_key('park', id)
+  local entries = redis.call('HGETALL', park)
+  for k = 1, #entries, 2 do
+    local parked = cjson.decode(entries[k + 1])
+    if parked.k == 'w' then redis.call('SREM', wf_wait_key(parked.e, parked.m), cjson.encode({ id, entries[k] })) end
+  end
+  redis.call('DEL', park)
+end
+
 -- The earliest time a parked step of the run ends by itself, or nil.
 local function wf_next_wake(id)
   local at

@@ -1,0 +1,46 @@
+-- Metrics of ordered runs (src/ordered/, src/metrics/): the optional trailer
+-- of an ordered ack's others (lib/ordered/ack-ids.lua), announced as
+-- lib/metrics/record-runs.lua's is, " mE RETENTION" on their count. E
+-- entries, one per success in ack order (each name's ids in turn), each its
+-- run time and its start (Redis ms); then the same two per other entry, ''
+-- when it did not run. An ordered name counts as a job name does ("j|NAME|…":
+-- runs, failures, run times, retried, dead); its wait, from the id's due time
+-- (its token's, lib/ordered/state.lua) to the run's start, goes under
+-- "o|NAME|…" (an ordered name has no queue: its ids wait in their own set).
+-- Only entries whose token this ack held count, so a replay finds its tokens
+-- gone and counts nothing twice. Needs lib/metrics/record-runs.lua.
+
+-- `runs`: per ack entry, successes first, { name, due (nil: not held), kind }
+-- ('s' succeeded, else lib/ordered/ack-ids.lua's codes); the trailer's
+-- entries start at ARGV[at], two per ack entry.
+local function record_ordered_runs(runs, at, retention, now_ms_value)
+  local minute = P .. 'metrics:' .. math.floor(now_ms_value / 60000)
+  local total = P .. 'metrics:total'
+  local function add(field, by, both)
+    if both then redis.call('HINCRBY', minute, field, by) end
+    redis.call('HINCRBY', total, field, by)
+  end
+  local wrote = false
+  for e, run in ipairs(runs) do
+    local name, due, kind = run[1], run[2], run[3]
+    local arg = at + 2 * (e - 1)
+    local ran, started = tonumber(ARGV[arg]), tonumber(ARGV[arg + 1])
+    if due and ran and (kind == 's' or kind == 'r' or kind == 'd') then
+      local j = 'j|' .. name .. '|'
+      add(j .. 'r', 1, true)
+      add(j .. 'ms', ran, true)
+      add(j .. 'b' .. metric_bucket(ran), 1, true)
+      if kind ~= 's' then
+        add(j .. 'f', 1, true)
+        add(j .. (kind == 'r' and 'retried' or 'dead'), 1, false)
+      end
+      if started then
+        local waited = math.max(0, math.floor(started - due))
+        add('o|' .. name .. '|ms', waited, true)
+        add('o|' .. name .. '|b' .. metric_bucket(waited), 1, true)
+      end
+      wrote = true
+    end
+  end
+  if wrote then redis.call('EXPIRE', minute, retention) end
+end

@@ -1,0 +1,50 @@
+// ctx, as a handler gets it. A class, so a plain job costs one object and no
+// closure per feature it does not use: `signal` is a getter on the prototype
+// that makes the job's own signal (one a cancel aborts, src/cancel/watch.ts)
+// only when a handler reads it, and `progress` is a bound function, an own
+// property as before, so `const { progress } = ctx` still works.
+import type { CancelWatch } from "../../cancel/watch.js";
+import { reportProgress, type ProgressBuffer } from "../../results/progress.js";
+import type { JobContext, JobLogger, JobPayload } from "../../types.js";
+
+export class RunContext implements JobContext {
+  readonly progress: (value: unknown) => void;
+  // Declared, not defined: a plain job's ctx has no `fence` at all, as before.
+  declare fence?: number;
+  readonly #cancels: CancelWatch;
+  readonly #parent: AbortSignal;
+  #own: AbortSignal | undefined;
+
+  constructor(
+    readonly jid: string,
+    readonly queue: string,
+    readonly attempt: number,
+    readonly log: JobLogger,
+    readonly payload: JobPayload,
+    run: { cancels: CancelWatch; progress: ProgressBuffer; signal: AbortSignal; fence: number | undefined },
+  ) {
+    this.progress = reportProgress.bind(null, run.progress, jid);
+    if (run.fence !== undefined) this.fence = run.fence;
+    this.#cancels = run.cancels;
+    this.#parent = run.signal;
+  }
+
+  /** Aborts at the tick's deadline, if the tick loses its lease, or when the job is cancelled. */
+  get signal(): AbortSignal {
+    this.#own ??= this.#cancels.signalFor(this.jid, this.#parent);
+    return this.#own;
+  }
+
+  /** The run ended: a signal made for it stops following the tick's. */
+  ended(): void {
+    if (this.#own) this.#cancels.ended(this.jid);
+  }
+
+  /** The context a timed run's handler gets: the same, with `signal` bounded by its timeout. */
+  withSignal(signal: AbortSignal): JobContext {
+    const { jid, queue, attempt, log, payload, progress, fence } = this;
+    return fence === undefined
+      ? { jid, queue, attempt, signal, log, payload, progress }
+      : { jid, queue, attempt, signal, log, payload, progress, fence };
+  }
+}
