@@ -16,6 +16,8 @@ const faults = [
   "test/integration/tick/poison-job-dies-alone.test.ts",
   "test/integration/redis/memory-pressure.test.ts",
   "test/integration/redis/cluster.test.ts",
+  "test/integration/redis/cluster-failover.test.ts",
+  "test/integration/partitions/partitions-spread-over-cluster.test.ts",
   "test/integration/clock/**/*.test.ts",
   "test/integration/durability/**/*.test.ts",
   "test/integration/flow/kill-holder.test.ts",

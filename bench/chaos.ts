@@ -1,4 +1,5 @@
-// npm run chaos [-- --jobs 10000 --workers 3 --adapter both --faults-per-kind 50 --seconds 90 --seed 1 --skip-extra-phases]
+// npm run chaos [-- --jobs 10000 --workers 3 --adapter both --faults-per-kind 50 --seconds 90 --seed 1 --skip-extra-phases
+//                  --cluster-faults 2 --partitions 1]
 // The fault suite. A private Redis (own port and folder, AOF fsynced on
 // every write) is faulted while tick workers (child processes) run jobs on
 // it through proxies, and a ledger on a Redis that is never faulted records
@@ -17,9 +18,13 @@
 // Then the ordered phases (bench/chaos-ordered.ts; --ordered-payloads 0 skips
 // them): exits 1 on a lost payload, an overlap or a fence that did not grow.
 // Then the Sentinel failover phase over ioredis with durability on
-// (bench/chaos-sentinel.ts; --sentinel-failovers 0 skips it).
+// (bench/chaos-sentinel.ts; --sentinel-failovers 0 skips it), and the Redis
+// Cluster phase over ioredis' Cluster client with durability on
+// (bench/chaos-cluster.ts; --cluster-faults 0 skips it, --partitions N
+// puts tickq's keys in N partitions instead of one hash tag).
 import { parseArgs } from "node:util";
 import { orderedChaosMain } from "./chaos-ordered.js";
+import { clusterChaosMain } from "./chaos-cluster.js";
 import { sentinelChaosMain } from "./chaos-sentinel.js";
 import { findRedis } from "../src/platforms/node/find-redis.js";
 import type { AdapterName } from "./chaos/connect.js";
@@ -92,6 +97,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       "ordered-payloads": { type: "string", default: "3000" },
       "ordered-ids": { type: "string", default: "100" },
       "sentinel-failovers": { type: "string", default: "3" },
+      "cluster-faults": { type: "string", default: "2" },
+      partitions: { type: "string", default: "1" },
       "skip-extra-phases": { type: "boolean", default: false },
     },
   });
@@ -141,5 +148,21 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       seed: options.seed,
       quiet: values.quiet,
     }));
-  process.exit(failed || !orderedHeld || !sentinelHeld ? 1 : 0);
+  const clusterFaults = Number(values["cluster-faults"]);
+  const clusterLedger = clusterFaults === 0 ? undefined : await findRedis();
+  const clusterHeld =
+    clusterLedger === undefined ||
+    (await clusterChaosMain({
+      jobs: 1_500,
+      orderedPayloads: 300,
+      faultsPerKind: clusterFaults,
+      clients: ["ioredis"],
+      partitions: Number(values.partitions),
+      durability: true,
+      workers: options.workers,
+      seed: options.seed,
+      ledgerUrl: clusterLedger.url,
+      quiet: values.quiet,
+    }).finally(() => clusterLedger.stop()));
+  process.exit(failed || !orderedHeld || !sentinelHeld || !clusterHeld ? 1 : 0);
 }

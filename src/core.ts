@@ -22,6 +22,8 @@ import type { KickScope } from "./kick/types.js";
 import { enqueueOrderedJobs } from "./ordered/enqueue.js";
 import type { OrderedBulkJob, OrderedJob, OrderedRegistry, PayloadOf } from "./ordered/types.js";
 import { createRuntime } from "./tick/runtime.js";
+import { checkPartitionCount } from "./partitions/layout.js";
+import { createPartitioned, type CoreFactory } from "./partitions/facade.js";
 import { readStats } from "./client/stats.js";
 import { checkWaitMs, waitForResult } from "./results/await.js";
 import { AWAIT_FIELD } from "./results/record.js";
@@ -102,6 +104,8 @@ export interface Tickq<
   use(middleware: Middleware): Tickq<J, O, W>;
   /** The key prefix in use (the `prefix` option). */
   readonly prefix: string;
+  /** The number of partitions (the `partitions` option; 1: one key space under `prefix`). */
+  readonly partitions: number;
 }
 
 /**
@@ -115,6 +119,8 @@ export function createTickqCore<
   O extends OrderedRegistry = Record<never, never>,
   W extends WorkflowInputs = Record<never, never>,
 >(options: TickqOptions<J, O, W>): Tickq<J, O, W> {
+  const count = options?.partitions === undefined ? 1 : checkPartitionCount(options.partitions);
+  if (count > 1) return createPartitioned(options, count, createTickqCore as CoreFactory);
   const runtime = createRuntime(options);
   const kicks = kickSettings(options.kick);
   // One of each for every scope: they hold no per-scope state.
@@ -169,6 +175,7 @@ export function createTickqCore<
         return tickq;
       },
       prefix: runtime.prefix,
+      partitions: 1,
     };
     runtimes.set(tickq, runtime);
     return tickq;

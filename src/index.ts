@@ -42,6 +42,8 @@ export { defineJob } from "./client/define-job.js";
 export type { StandardSchemaV1 } from "./client/standard-schema.js";
 export { JOB_STATES } from "./admin/states.js";
 export { defaultBackoff } from "./tick/retry.js";
+export { migratePartitions } from "./partitions/migrate.js";
+export type { MigratePartitionsOptions, MigrationReport } from "./partitions/migrate.js";
 export type * from "./types.js";
 export type * from "./ordered/types.js";
 export type * from "./workflows/types.js";

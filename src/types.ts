@@ -48,8 +48,11 @@ export interface RedisAdapter {
   /**
    * Redis WAIT on the connection the last calls went through: how many
    * replicas hold them after at most `timeoutMs`. Only `durability` uses it.
+   * `keys` are those of the call whose writes to confirm: a cluster adapter
+   * sends WAIT to the master serving their slot, the connection that carried
+   * the call (WAIT has no key, so a cluster client would pick any node).
    */
-  wait?(replicas: number, timeoutMs: number): Promise<number>;
+  wait?(replicas: number, timeoutMs: number, keys?: string[]): Promise<number>;
   /**
    * True when the client talks to a Redis Cluster: tickq's scripts touch
    * keys they build from the prefix, so the prefix must hold a hash tag
@@ -248,6 +251,12 @@ export interface TickqOptions<
   workflowRetentionMs?: number;
   /** Key prefix; default "tickq:". "" gives Sidekiq's own key names. */
   prefix?: string;
+  /**
+   * Key spaces to spread the jobs over, each under its own Redis Cluster hash tag
+   * (`${prefix}{tag}:`), so a cluster's masters share the work (docs/operate/cluster.md); default 1:
+   * one key space under `prefix`, today's layout. With more than 1 the prefix must have no hash tag.
+   */
+  partitions?: number;
   /** Queues a tick serves; default ["default"]. */
   queues?: QueueOrder;
   /** Retries when a job says `retry: true`; default 25. */
@@ -447,6 +456,11 @@ export interface TickOptions {
    * rather than when this one ends with `more`.
    */
   onBacklog?: () => void;
+  /**
+   * With `partitions` above 1: how many partitions this tick serves, in parallel, taken in
+   * rotation so none starves; default all of them.
+   */
+  partitionsPerTick?: number;
 }
 
 /** What one tick did, counted by outcome. */

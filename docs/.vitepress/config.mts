@@ -63,6 +63,7 @@ export default defineConfig({
           { text: "Metrics", link: "/operate/metrics" },
           { text: "Redis keys", link: "/operate/redis-keys" },
           { text: "Running Redis", link: "/running-redis" },
+          { text: "Redis Cluster: partitions", link: "/operate/cluster" },
           { text: "A local Upstash", link: "/operate/upstash-local" },
         ],
       },

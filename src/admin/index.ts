@@ -13,6 +13,7 @@ import { retryJob } from "./retry.js";
 import { runJobNow } from "./run-now.js";
 import { readResult } from "../results/read.js";
 import { cancelJob } from "../cancel/cancel.js";
+import { cancelOrdered } from "../cancel/ordered.js";
 import type { JobsApi, QueuesApi } from "./types.js";
 
 export function jobsApi(runtime: Runtime): JobsApi {
@@ -26,6 +27,7 @@ export function jobsApi(runtime: Runtime): JobsApi {
     runNow: (jid) => runJobNow(runtime, jid),
     result: (jid) => readResult(runtime, jid),
     cancel: (jid) => cancelJob(runtime, jid),
+    cancelOrdered: (name, id) => cancelOrdered(runtime, name, id),
   };
 }
 

@@ -85,6 +85,29 @@ export interface CancelResult {
   heard?: boolean;
 }
 
+/** What tq.jobs.cancelOrdered did. */
+export interface OrderedCancelResult {
+  /** The ordered job's name. */
+  name: string;
+  /** The id. */
+  id: string;
+  /**
+   * cancelled: it waited and was taken out with its payloads, or its run has already been settled
+   * as cancelled. cancelling: a tick holds its run; that tick heard (`heard`), and records the run
+   * cancelled when it acks it, whatever its handler does.
+   */
+  state: "cancelled" | "cancelling";
+  /** Where it was: queued (due), scheduled (due later), retry (backing off) or running. */
+  from: CancelledFrom;
+  /**
+   * Payloads this call took at once: a waiting id's, or those waiting behind a running run (the
+   * run's own are recorded with it when its tick settles it).
+   */
+  payloads: number;
+  /** cancelling only: false when its tick did not confirm within the wait (see {@link CancelResult}). */
+  heard?: boolean;
+}
+
 /** Options of `tq.jobs.list`: filters, page size, order and where to resume. */
 export interface ListOptions {
   /** Only jobs of this queue; for `queued`, the queue to list (default: every queue, by name). */
@@ -144,6 +167,15 @@ export interface JobsApi {
    * Throws TickqError CONFLICT for a finished job, NOT_FOUND for an unknown jid.
    */
   cancel(jid: string): Promise<CancelResult>;
+  /**
+   * Cancels an ordered id (`enqueueOrdered`; it has no jid): a waiting id is taken out with every
+   * payload and recorded cancelled; a running one (or one a tick fetched and has not started) ends
+   * cancelled, its handler's `ctx.signal` aborted with TickqCancelled, and the payloads waiting
+   * behind that run are cancelled with it (resolves once its tick heard). Payloads enqueued after
+   * it returns run as the id's next run. Throws TickqError NOT_FOUND when the id has nothing
+   * waiting or running.
+   */
+  cancelOrdered(name: string, id: string): Promise<OrderedCancelResult>;
   /** Where the job stands, with its result once it succeeded or its error once it failed for good (src/results/). */
   result(jid: string): Promise<JobResult>;
 }

@@ -79,6 +79,8 @@ export interface Session {
 
 export interface SessionOptions {
   prefix: string;
+  /** Default: --partitions or TICKQ_PARTITIONS (withTickq's caller passes globals; the env covers the rest). */
+  partitions?: number;
   jobs?: JobRegistry;
   queues?: QueueOrder;
   schedules?: Schedules;
@@ -91,6 +93,11 @@ const stderrLogger: JobLogger = {
   error: (message, ...rest) => console.error(message, ...rest),
 };
 
+function partitionsFromEnv(): number | undefined {
+  const text = process.env.TICKQ_PARTITIONS;
+  return text ? Number(text) : undefined;
+}
+
 /** Connects, runs `work` with a tickq over that connection, and closes. */
 export async function withTickq<T>(options: SessionOptions, work: (session: Session) => Promise<T>): Promise<T> {
   const connection = await connect();
@@ -99,6 +106,7 @@ export async function withTickq<T>(options: SessionOptions, work: (session: Sess
       redis: connection.adapter,
       jobs: options.jobs ?? {},
       prefix: options.prefix,
+      partitions: options.partitions ?? partitionsFromEnv(),
       queues: options.queues,
       schedules: options.schedules,
       redisTimeoutMs: 5_000,

@@ -5,11 +5,17 @@ import { UsageError } from "./exit.js";
 export interface GlobalOptions {
   prefix: string;
   json: boolean;
+  /** --partitions, else TICKQ_PARTITIONS; undefined: one. */
+  partitions: number | undefined;
 }
 
 export function globals(command: Command): GlobalOptions {
-  const all = command.optsWithGlobals<{ prefix?: string; json?: boolean }>();
-  return { prefix: all.prefix ?? process.env.TICKQ_PREFIX ?? "tickq:", json: all.json === true };
+  const all = command.optsWithGlobals<{ prefix?: string; json?: boolean; partitions?: string }>();
+  return {
+    prefix: all.prefix ?? process.env.TICKQ_PREFIX ?? "tickq:",
+    json: all.json === true,
+    partitions: intOption(all.partitions ?? (process.env.TICKQ_PARTITIONS || undefined), "--partitions", 1),
+  };
 }
 
 /** A whole number option, or a usage error naming it. */

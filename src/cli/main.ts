@@ -16,9 +16,11 @@ import { addStatsCommands } from "./commands/stats.js";
 import { addWorkflowCommands } from "./commands/workflows.js";
 import { addMetricsCommand } from "./commands/metrics.js";
 import { addTickCommand } from "./commands/tick.js";
+import { addPartitionCommands } from "./commands/partitions.js";
 import { EXIT, exitCodeOf } from "./exit.js";
 import { endProcess } from "./lifetime.js";
 import { printJson } from "./output.js";
+import { globals } from "./global.js";
 import { cliVersion } from "./version.js";
 
 export function buildProgram(): Command {
@@ -27,8 +29,14 @@ export function buildProgram(): Command {
     .version(cliVersion())
     .option("--prefix <prefix>", "key prefix (default: TICKQ_PREFIX, else tickq:)")
     .option("--json", "print JSON for scripts instead of tables")
+    .option("--partitions <n>", "the partitions the keys are laid out in (default: TICKQ_PARTITIONS, else 1)")
     .showHelpAfterError()
-    .exitOverride();
+    .exitOverride()
+    // Every command's tickq reads the partition count where its connection is made (connect.ts).
+    .hook("preAction", (_program, action) => {
+      const { partitions } = globals(action);
+      if (partitions !== undefined) process.env.TICKQ_PARTITIONS = String(partitions);
+    });
   addStatsCommands(program);
   addMetricsCommand(program);
   const jobs = program.command("jobs").description("find, list, retry, delete, run and cancel jobs");
@@ -41,6 +49,7 @@ export function buildProgram(): Command {
   addTickCommand(program);
   addEnqueueCommand(program);
   addServerCommands(program);
+  addPartitionCommands(program);
   for (const command of [program, ...program.commands, ...jobs.commands]) command.exitOverride();
   return program;
 }

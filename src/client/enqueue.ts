@@ -19,6 +19,7 @@ import { planFlow, type FlowPlan } from "../flow/plan.js";
 import { expiryHead } from "../expiry/enqueue.js";
 import { planDebounce, pushDebounced, type DebouncePlan } from "../debounce/enqueue.js";
 import { encodeNewJob, newJid } from "./job.js";
+import { jidIn } from "../partitions/jid.js";
 import { checkJobSize, chunksOf } from "./job-size.js";
 import { unfaithfulJson } from "./json-value.js";
 import { checkBySchema } from "./schema-check.js";
@@ -126,7 +127,7 @@ function prepare(runtime: Runtime, job: BulkJob, fields?: Record<string, unknown
   if (Number.isNaN(atMs)) throw new TickqError("BAD_ARGS", `Job "${job.name}": \`at\` is an invalid Date`);
   const delayMs = job.delayMs ?? 0;
   if (!Number.isFinite(delayMs)) throw new TickqError("BAD_ARGS", `Job "${job.name}": delayMs must be a finite number`);
-  const jid = job.jid ?? newJid();
+  const jid = job.jid ?? jidIn(runtime);
   const plan = planFlow(job.name, definition, job.args, job.unique);
   const payload: NewJob = {
     ...expiryHead(job.name, job.expiresInMs, plan !== undefined),
@@ -186,6 +187,26 @@ export async function enqueueJobs(
   }
 }
 
+/**
+ * Every job checked and prepared, nothing written: a bad one throws. Synchronous unless a schema is
+ * async, so an enqueue's call leaves before anything the caller starts next (a tick).
+ */
+function prepareAll(
+  runtime: Runtime,
+  jobs: BulkJob[],
+  fields: Record<string, unknown> | undefined,
+): Prepared[] | Promise<Prepared[]> {
+  const checked = jobs.map((job) => checkArgs(runtime, job));
+  if (!runtime.schemas) return (checked as BulkJob[]).map((job) => prepare(runtime, job, fields));
+  return Promise.all(checked).then((ready) => ready.map((job) => prepare(runtime, job, fields)));
+}
+
+/** Throws what enqueueJobs would for a bad job, writing nothing (a partitioned bulk checks all before any partition writes). */
+export async function checkJobs(runtime: Runtime, jobs: BulkJob[]): Promise<void> {
+  if (!Array.isArray(jobs)) throw new TickqError("BAD_ARGS", "enqueueBulk takes an array of { name, args, … }");
+  await prepareAll(runtime, jobs, undefined);
+}
+
 /** `fields`: written into every job after its own (the awaited mark of src/results/, the trace context of src/telemetry/). */
 async function pushJobs(
   runtime: Runtime,
@@ -193,9 +214,8 @@ async function pushJobs(
   fields: Record<string, unknown> | undefined,
   span?: SendSpan,
 ): Promise<string[]> {
-  const checked = jobs.map((job) => checkArgs(runtime, job));
-  const ready = runtime.schemas ? await Promise.all(checked) : (checked as BulkJob[]);
-  const prepared = ready.map((job) => prepare(runtime, job, fields));
+  const all = prepareAll(runtime, jobs, fields);
+  const prepared = all instanceof Promise ? await all : all;
   span?.sent(
     prepared.map((p) => p.args.queue),
     prepared.map((p) => p.jid),

@@ -43,6 +43,17 @@ export function actionRoutes(app: Hono<DashboardEnv>, scope: DashboardScope): vo
         : `Job ${done.jid} is being cancelled: its tick ${done.heard ? "stopped it" : "has not confirmed yet"}; it ends cancelled.`,
     );
   });
+  app.post("/ordered/:name/cancel", async (c) => {
+    const id = (await c.req.parseBody()).id;
+    const done = await jobs.cancelOrdered(c.req.param("name"), typeof id === "string" ? id : "");
+    const what = `${done.name} id ${JSON.stringify(done.id)}`;
+    return backTo(
+      c,
+      done.state === "cancelled"
+        ? `Ordered ${what} cancelled (${done.payloads} payload(s) taken).`
+        : `Ordered ${what} is being cancelled: its tick ${done.heard ? "stopped the run" : "has not confirmed yet"}; it ends cancelled.`,
+    );
+  });
   app.post("/:state{scheduled|retry|dead}/retry-all", async (c) => {
     const n = await jobs.retryAll(c.req.param("state") as "scheduled" | "retry" | "dead", { name: await formName(c) });
     return backTo(c, `${n} job(s) back in their queues.`);

@@ -47,11 +47,12 @@
 -- @include lib/flow/admit.lua
 -- @include lib/flow/claims.lua
 -- @include lib/flow/flow.lua
--- @include lib/ordered/state.lua
--- @include lib/ordered/resurrect-ids.lua
 -- @include lib/admin/match-jobs.lua
 -- @include lib/cancel/read-cancel-marks.lua
 -- @include lib/cancel/record-cancelled.lua
+-- @include lib/ordered/state.lua
+-- @include lib/ordered/cancel-ids.lua
+-- @include lib/ordered/resurrect-ids.lua
 -- @include lib/tick/resurrect-dead-ticks.lua
 -- @include lib/delayed/promote-due.lua
 -- @include lib/expiry/expire-fetched.lua

@@ -56,6 +56,7 @@
 -- @include lib/metrics/record-ordered-runs.lua
 -- @include lib/tick/ack-jobs.lua
 -- @include lib/ordered/state.lua
+-- @include lib/ordered/cancel-ids.lua
 -- @include lib/ordered/ack-ids.lua
 -- @include lib/sidekiq/register-process.lua
 
@@ -74,9 +75,9 @@ local now = now_ms()
 local state, kept = call_state(lease, seq)
 if state == 'replay' then return kept end
 if state == 'stale' then return { now, 0, 0 } end
-local _, evicted, missed, cancelled = ack(tick, acksAt, now, deadMaxSize, deadMaxAgeSec, state == 'fresh')
+local _, evicted, missed, cancelled, marks = ack(tick, acksAt, now, deadMaxSize, deadMaxAgeSec, state == 'fresh')
 local names, ordered_acks_at = ordered_names(orderedAt)
-local ready_again, ordered_evicted = ordered_ack(tick, ordered_acks_at, now, deadMaxSize, deadMaxAgeSec)
+local ready_again, ordered_evicted = ordered_ack(tick, ordered_acks_at, now, deadMaxSize, deadMaxAgeSec, marks)
 if redis.call('GET', P .. 'resurrector') == tick then redis.call('DEL', P .. 'resurrector') end
 local left = 0
 for _, queue in ipairs(counted_args(queuesAt)) do

@@ -33,7 +33,8 @@
 -- only when there are any (else {} when later fields follow).
 -- cancelled: numbers of ack entries settled as cancelled (lib/tick/ack-jobs.lua);
 -- cancels: jids of this tick's jobs marked cancelled that it has not said it
--- heard of (lib/cancel/read-cancel-marks.lua): it aborts or never starts them.
+-- heard of (lib/cancel/read-cancel-marks.lua), and "o NAME FENCE ID" for its
+-- ordered runs (lib/ordered/cancel-ids.lua): it aborts or never starts them.
 -- Replays: a numbered call (lib/tick/replay-call.lua). The replay of the last call
 -- answers its kept reply, so the jobs it fetched reach the tick and none is
 -- acked twice; an older call's replay does nothing. Without the lease the
@@ -68,6 +69,7 @@
 -- @include lib/metrics/record-ordered-runs.lua
 -- @include lib/tick/ack-jobs.lua
 -- @include lib/ordered/state.lua
+-- @include lib/ordered/cancel-ids.lua
 -- @include lib/ordered/ack-ids.lua
 -- @include lib/expiry/expire-fetched.lua
 -- @include lib/tick/fetch-jobs.lua
@@ -95,9 +97,10 @@ if state == 'replay' then
 end
 if state == 'stale' then return { now, 0, 0, {} } end
 local held = state == 'fresh'
-local _, evicted, missed, cancelled, cancels = ack(tick, acksAt, now, deadMaxSize, deadMaxAgeSec, state == 'fresh')
+local _, evicted, missed, cancelled, marks = ack(tick, acksAt, now, deadMaxSize, deadMaxAgeSec, state == 'fresh')
 local names, ordered_acks_at = ordered_names(orderedAt)
-local _, ordered_evicted = ordered_ack(tick, ordered_acks_at, now, deadMaxSize, deadMaxAgeSec)
+local _, ordered_evicted = ordered_ack(tick, ordered_acks_at, now, deadMaxSize, deadMaxAgeSec, marks)
+local cancels = unheard_cancels(marks)
 evicted = evicted + ordered_evicted
 -- Cancels (lib/cancel/read-cancel-marks.lua) close the reply, after every earlier field.
 local function with_cancels(reply)

@@ -59,6 +59,13 @@ function render(stats: Stats, totals: Tallies, latency: { queue: string; ms: num
     [{}, stats.processed],
   ]);
   family("tickq_failed_total", "counter", "Jobs whose run failed (Sidekiq's stat:failed).", [[{}, stats.failed]]);
+  // A cancelled or expired job is no run: counted here, never in runs or failures.
+  family("tickq_cancelled_total", "counter", "Jobs and ordered runs ended by a cancel (stat:cancelled).", [
+    [{}, stats.cancelled],
+  ]);
+  family("tickq_expired_total", "counter", "Jobs never started because their expiry passed (stat:expired).", [
+    [{}, stats.expired],
+  ]);
   family(
     "tickq_job_runs_total",
     "counter",

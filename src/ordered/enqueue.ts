@@ -100,14 +100,24 @@ function prepare(runtime: Runtime, job: OrderedBulkJob): OrderedPayload {
   };
 }
 
-export async function enqueueOrderedJobs(runtime: Runtime, jobs: OrderedBulkJob[]): Promise<void> {
+/** Every job checked and prepared, nothing written: a bad one throws. Synchronous unless a schema is async. */
+function prepareAll(runtime: Runtime, jobs: OrderedBulkJob[]): OrderedPayload[] | Promise<OrderedPayload[]> {
   if (!Array.isArray(jobs))
     throw new TickqError("BAD_ARGS", "enqueueOrderedBulk takes an array of { name, id, payload, score?, delayMs? }");
   const checked = jobs.map((job) => checkPayload(runtime, job));
-  const ready = checked.some((job) => job instanceof Promise)
-    ? await Promise.all(checked)
-    : (checked as OrderedBulkJob[]);
-  const prepared = ready.map((job) => prepare(runtime, job));
+  if (!checked.some((job) => job instanceof Promise))
+    return (checked as OrderedBulkJob[]).map((job) => prepare(runtime, job));
+  return Promise.all(checked).then((ready) => ready.map((job) => prepare(runtime, job)));
+}
+
+/** Throws what enqueueOrderedJobs would for a bad job, writing nothing (a partitioned bulk checks all before any partition writes). */
+export async function checkOrderedJobs(runtime: Runtime, jobs: OrderedBulkJob[]): Promise<void> {
+  await prepareAll(runtime, jobs);
+}
+
+export async function enqueueOrderedJobs(runtime: Runtime, jobs: OrderedBulkJob[]): Promise<void> {
+  const all = prepareAll(runtime, jobs);
+  const prepared = all instanceof Promise ? await all : all;
   const trips: RoundTrips = { count: 0 };
   for (const chunk of chunksOf(prepared, (p) => utf8Bytes(p.payload) + utf8Bytes(p.id), CHUNK)) {
     await runCall(

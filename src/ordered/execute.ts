@@ -8,12 +8,17 @@ import { monotonicMs } from "../tick/clock.js";
 import { defaultBackoff, describeError, retryLimit } from "../tick/retry.js";
 import { redisNowSec, type Runtime } from "../tick/runtime.js";
 import type { JobLogger } from "../types.js";
+import { orderedCancelKey } from "../cancel/errors.js";
 import { isLeaseInDoubt, LEASE_DOUBTS_MAX, leaseDoubtsError } from "./guard.js";
 import { orderedDefinition } from "./registry.js";
 import type { OrderedContext, OrderedDefinition } from "./types.js";
 import type { OrderedFetched, OrderedOutcome } from "./work.js";
 
 export async function runOrdered(runtime: Runtime, item: OrderedFetched, signal: AbortSignal): Promise<OrderedOutcome> {
+  // A run cancelled before it started never starts (src/cancel/ordered.ts).
+  const { cancels } = runtime;
+  const key = () => orderedCancelKey(item.name, item.fence, item.id);
+  if (cancels.any() && cancels.isCancelled(key())) return { kind: "cancelled", item };
   if (item.resurrections >= runtime.maxResurrections) {
     const reason = `its tick died ${item.resurrections} times while running it (maxResurrections ${runtime.maxResurrections})`;
     return dead(runtime, item, "TickqPoisonJob", reason, false);
@@ -39,14 +44,24 @@ export async function runOrdered(runtime: Runtime, item: OrderedFetched, signal:
       false,
     );
   }
+  // ctx.signal is the run's own only once read (src/cancel/watch.ts): a cancel aborts it.
+  let own: AbortSignal | undefined;
   const ctx: OrderedContext = {
     name: item.name,
     id: item.id,
     fence: item.fence,
     scores: item.scores,
     attempt: item.failures + 1,
-    signal,
+    get signal() {
+      own ??= cancels.signalFor(key(), signal);
+      return own;
+    },
     log: new TaggedLog(runtime.logger, item),
+  };
+  // Cancelled while it ran: whatever it returned or threw, it ends cancelled (no run for the metrics).
+  const cancelled = (): OrderedOutcome | undefined => {
+    if (own) cancels.ended(key());
+    return cancels.any() && cancels.isCancelled(key()) ? { kind: "cancelled", item } : undefined;
   };
   const started = monotonicMs();
   // With metrics on, a finished run carries its measures to the ack (src/metrics/); put back, it runs again.
@@ -57,8 +72,10 @@ export async function runOrdered(runtime: Runtime, item: OrderedFetched, signal:
   };
   try {
     await definition.perform(item.id, payloads as never[], ctx);
-    return measured({ kind: "succeeded", item });
+    return cancelled() ?? measured({ kind: "succeeded", item });
   } catch (error) {
+    const stopped = cancelled();
+    if (stopped) return stopped;
     if (signal.aborted && isLeaseInDoubt(signal.reason)) {
       if (item.doubts + 1 < LEASE_DOUBTS_MAX) return { kind: "inDoubt", item };
       return measured(failed(runtime, item, definition, leaseDoubtsError(signal.reason)));

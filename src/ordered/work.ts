@@ -43,6 +43,8 @@ export type OrderedOutcome = (
   | { kind: "unstarted"; item: OrderedFetched }
   | { kind: "interrupted"; item: OrderedFetched }
   | { kind: "inDoubt"; item: OrderedFetched }
+  /** Cancelled (tq.jobs.cancelOrdered) before it started or while it ran: recorded cancelled. */
+  | { kind: "cancelled"; item: OrderedFetched }
 ) & { ran?: OrderedRun };
 
 /** What the tick's pipeline runs and settles: plain jobs and ordered ids. */
@@ -106,7 +108,7 @@ export function readOrderedFetched(groups: OrderedGroup[] = []): OrderedFetched[
   return items;
 }
 
-const CODES = { retry: "r", dead: "d", unstarted: "q", interrupted: "i", inDoubt: "l" } as const;
+const CODES = { retry: "r", dead: "d", unstarted: "q", interrupted: "i", inDoubt: "l", cancelled: "c" } as const;
 /** A dead entry for an id that did not run (poison, malformed payloads): not counted as processed. */
 const UNRUN = "u";
 

@@ -46,7 +46,7 @@ export function checkPartitionCount(n: unknown): number {
   if (typeof n !== "number" || !Number.isInteger(n) || n < 1 || n > MAX_PARTITIONS)
     throw new TickqError(
       "BAD_OPTIONS",
-      `partitions: ${JSON.stringify(n)} is not a whole number from 1 to ${MAX_PARTITIONS} (or "auto" on a cluster)`,
+      `partitions: ${JSON.stringify(n)} is not a whole number from 1 to ${MAX_PARTITIONS}`,
     );
   return n;
 }

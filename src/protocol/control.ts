@@ -20,3 +20,12 @@ export const parallel = defineCall(
   { maxLive: number, reserveMs: number, ids: counted(text) },
   tuple({ granted: number, others: number }),
 );
+
+export const partitions = defineCall(scripts.partitions, { meta: key }, { count: number }, number);
+
+export const partition_adopt = defineCall(
+  scripts.partition_adopt,
+  { adopted: key, into: key },
+  { jid: text, score: text, job: text, keepMs: number },
+  flag,
+);

@@ -9,13 +9,14 @@ export { finish } from "./finish.js";
 export { housekeep } from "./housekeep.js";
 export { locate } from "./locate.js";
 export { move } from "./move.js";
+export { ordered_cancel } from "./ordered_cancel.js";
 export { ordered_enqueue } from "./ordered_enqueue.js";
 export { page } from "./page.js";
 export { recurring } from "./recurring.js";
 export { result } from "./result.js";
 export { step } from "./step.js";
 export { history, inflight, metrics, queue_parts, queues, recurring_list, stats, ticks } from "./admin-reads.js";
-export { kick, parallel, pause, session } from "./control.js";
+export { kick, parallel, partition_adopt, partitions, pause, session } from "./control.js";
 export {
   workflow_cancel,
   workflow_event,

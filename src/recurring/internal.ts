@@ -5,11 +5,19 @@ import type { Runtime } from "../tick/runtime.js";
 
 export const runtimes = new WeakMap<object, Runtime>();
 
+/** A partitioned Tickq's cores (src/partitions/facade.ts): shifting its clock shifts each of theirs. */
+export const partitionCores = new WeakMap<object, readonly object[]>();
+
 /** Moves the schedule clock of `tickq` to read `at` now (Redis' time + shift), or by `byMs`. */
 export function shiftRecurringClock(
   tickq: object,
   shift: { byMs: number } | { toMs: number; redisNowMs: number },
 ): void {
+  const cores = partitionCores.get(tickq);
+  if (cores) {
+    for (const core of cores) shiftRecurringClock(core, shift);
+    return;
+  }
   const runtime = runtimes.get(tickq);
   if (!runtime) throw new Error("not a Tickq made by createTickq");
   if ("byMs" in shift) runtime.recurring.shiftMs += shift.byMs;

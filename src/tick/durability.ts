@@ -38,12 +38,13 @@ export async function confirmReplicated(
   durability: Durability,
   script: LuaScript,
   trips: RoundTrips,
+  keys: string[],
 ): Promise<void> {
   if (READS.has(script.name)) return;
   trips.count++;
   let acked: number;
   try {
-    acked = await redis.wait!(durability.replicas, durability.timeoutMs);
+    acked = await redis.wait!(durability.replicas, durability.timeoutMs, keys);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     throw new TickqError("REDIS", `Redis WAIT after script ${script.name} failed: ${reason}`, { cause: error });

@@ -12,6 +12,7 @@ import { orderedInTick } from "../ordered/in-tick.js";
 import {
   interruptedOf,
   isOrdered,
+  type OrderedOutcome,
   readOrderedFetched,
   splitOutcomes,
   unstartedOf,
@@ -19,6 +20,7 @@ import {
   type WorkOutcome,
 } from "../ordered/work.js";
 import { ackArgs, ackOrder, type Outcome } from "./passes/ack.js";
+import { orderedCancelKey } from "../cancel/errors.js";
 import { nameLargeJobs } from "./passes/ack-refs.js";
 import { takeProgress } from "../results/progress.js";
 import { readFetchedFenced } from "../flow/fences.js";
@@ -185,7 +187,7 @@ async function tickOnce(runtime: Runtime, options: TickOptions, tickId: string):
         // Heard before any fetched job can start: a cancelled one never does (src/cancel/).
         if (runtime.cancels.learn(tickId, stepped.cancels ?? [])) void fence.confirm();
         events.settled(plain, stepped.missed, stepped.nowMs, stepped.cancelled); // ordered ids fire no events yet
-        settleCancels(runtime, plain);
+        settleCancels(runtime, plain, ordered);
         noteExpired(report, events, stepped.expired);
         recount(report, plain, stepped.cancelled);
         const held = stepped.leaseHeld;
@@ -272,7 +274,7 @@ async function tickOnce(runtime: Runtime, options: TickOptions, tickId: string):
     if ((finished.orderedReady ?? 0) > 0) report.more = true; // ordered ids whose arrivals waited behind a run
     if ((finished.sentOn ?? 0) > 0) report.more = true; // flow jobs these acks sent back to their queues
     events.settled(plain, finished.missed, finished.nowMs, finished.cancelled);
-    settleCancels(runtime, plain);
+    settleCancels(runtime, plain, ordered);
     recount(report, plain, finished.cancelled);
     if (result.failure !== undefined) throw result.failure;
     if (report.abandoned > 0) {
@@ -313,10 +315,11 @@ function tickAttributes(r: TickReport): Record<string, number | boolean> {
   };
 }
 
-/** Acked jobs are forgotten by the process's cancel watch (it knows only jobs still held). */
-function settleCancels(runtime: Runtime, acked: Outcome[]): void {
+/** Acked jobs and ordered runs are forgotten by the process's cancel watch (it knows only what is still held). */
+function settleCancels(runtime: Runtime, acked: Outcome[], ordered: OrderedOutcome[]): void {
   if (!runtime.cancels.any()) return;
   for (const o of acked) if ("payload" in o && o.payload) runtime.cancels.forget(o.payload.jid);
+  for (const { item } of ordered) runtime.cancels.forget(orderedCancelKey(item.name, item.fence, item.id));
 }
 
 /** Counts an outcome in the report (`by` -1 takes it back). */

@@ -91,6 +91,8 @@ export interface Runtime {
   progress: ProgressBuffer;
   /** Cancels this process's ticks heard of (src/cancel/watch.ts). */
   cancels: CancelWatch;
+  /** Set by src/partitions/ on each partition's core: its jids hash to it (src/partitions/jid.ts). */
+  partition?: { index: number; count: number };
   run(script: LuaScript, keys: string[], args: (string | number)[], trips: RoundTrips): Promise<RedisReply>;
 }
 
@@ -101,6 +103,7 @@ const OPTION_KEYS: Readonly<Record<keyof TickqOptions, true>> = {
   workflows: true,
   workflowRetentionMs: true,
   prefix: true,
+  partitions: true,
   queues: true,
   maxRetries: true,
   maxResurrections: true,
@@ -152,7 +155,8 @@ export function createRuntime<J extends JobRegistry>(options: TickqOptions<J>): 
     throw new TickqError(
       "BAD_OPTIONS",
       `prefix ${JSON.stringify(prefix)} has no hash tag, and the client is a Redis Cluster client: tickq's scripts need all its keys in one slot. ` +
-        `Put a hash tag in the prefix, such as prefix: "{${prefix.replace(/[{}:]+$/g, "") || "tickq"}}:"`,
+        `Put a hash tag in the prefix, such as prefix: "{${prefix.replace(/[{}:]+$/g, "") || "tickq"}}:" (every key in one slot, one node), ` +
+        `or spread the keys over the cluster with partitions: N (docs/operate/cluster.md)`,
     );
   }
   const ordered = checkOrdered(options.ordered, options.jobs);
@@ -230,7 +234,7 @@ export function createRuntime<J extends JobRegistry>(options: TickqOptions<J>): 
         undeclaredCluster = clusterRefusal(options.redis, prefix, error);
         throw undeclaredCluster ?? error;
       }
-      if (runtime.durability) await confirmReplicated(runtime.redis, runtime.durability, script, trips);
+      if (runtime.durability) await confirmReplicated(runtime.redis, runtime.durability, script, trips, keys);
       return reply;
     },
   };
@@ -309,7 +313,8 @@ export function clusterRefusal(adapter: RedisAdapter, prefix: string, error: unk
   return new TickqError(
     "BAD_OPTIONS",
     `Redis answered as a Redis Cluster, but the adapter does not say it is one, so tickq could not check that its keys share one slot. ` +
-      `Set \`cluster: true\` on your adapter (ioredisAdapter sets it from the client) and put a hash tag in the prefix, such as prefix: ${tagged}`,
+      `Set \`cluster: true\` on your adapter (ioredisAdapter sets it from the client) and put a hash tag in the prefix, such as prefix: ${tagged}, ` +
+      `or spread the keys with partitions: N (docs/operate/cluster.md)`,
     { cause: error },
   );
 }

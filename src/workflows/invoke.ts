@@ -4,13 +4,15 @@
 // died, or yielded at its budget) finds the same job instead of enqueueing
 // another; then it polls the job's outcome until it ends or the step's
 // signal aborts (the execution then yields and a later one polls again).
+// The job's args meet its schema on the way in, as on every door (BAD_ARGS
+// fails the step); a job cancelled or expired fails it as a dead one does.
 import { enqueueJobs } from "../client/enqueue.js";
 import { readAwaited } from "../results/awaited.js";
 import { AWAIT_FIELD } from "../results/record.js";
 import type { Runtime } from "../tick/runtime.js";
 import type { StepContext } from "./types.js";
 
-/** Runs `jobName(args)` for a step and answers its return value; throws its error once it ended failed or dead. */
+/** Runs `jobName(args)` for a step and answers its return value; throws its error once it ended failed, dead, cancelled or expired. */
 export type Invoker = (jobName: string, args: unknown[], ctx: StepContext) => Promise<unknown>;
 
 const pause = (ms: number, signal: AbortSignal) =>
@@ -34,11 +36,14 @@ export function invoker(runtime: Runtime): Invoker {
       if (ctx.signal.aborted) throw ctx.signal.reason;
       const { result } = await readAwaited(runtime, jid);
       if (result?.state === "succeeded") return result.value;
-      if (result?.state === "failed" || result?.state === "dead") {
+      if (result?.state === "failed" || result?.state === "dead" || result?.state === "cancelled") {
         throw Object.assign(new Error(`job ${jobName} (${jid}) ended ${result.state}: ${result.error.message}`), {
           name: result.error.class,
         });
       }
+      // It will never run: waiting on would hold the run for ever.
+      if (result?.state === "expired")
+        throw Object.assign(new Error(`job ${jobName} (${jid}) expired before it started`), { name: "TickqExpired" });
       await pause(wait, ctx.signal);
     }
   };

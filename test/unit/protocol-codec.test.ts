@@ -152,7 +152,7 @@ describe("encoding a call", () => {
   it("sends the Sidekiq beat exactly with the process keys, and the ordered part last", () => {
     const process = { heartbeat: "h", work: "w", workers: "ws" };
     const beat = { number: 3, running: [{ tid: "x", work: "{}" }] };
-    const ordered = { names: ["o"], succeeded: [{ name: "o", ids: [{ id: "i", fence: 7 }] }], others: [] };
+    const ordered = { names: ["o"], succeeded: [{ name: "o", ids: [{ id: "i", fence: 7 }] }], others: { items: [] } };
     const { keys, args } = encode(
       protocol.finish,
       { ...tickKeys, process },

@@ -1,7 +1,8 @@
 // tickq jobs cancel JID: a waiting job cancelled at once, a running one once its tick heard.
 // Exit 3 for an unknown jid, 4 for a job that has ended (src/cli/exit.ts).
+// tickq jobs cancel --ordered NAME ID: the same for an ordered id (exit 3: nothing waits or runs).
 import type { Command } from "commander";
-import type { CancelResult } from "../../index.js";
+import type { CancelResult, OrderedCancelResult } from "../../index.js";
 import { withTickq } from "../connect.js";
 import { globals } from "../global.js";
 import { printJson } from "../output.js";
@@ -12,13 +13,30 @@ function sentence(r: CancelResult): string {
   return `${r.jid} cancelling: marked, its tick did not confirm yet (it is recorded cancelled when acked or resurrected)`;
 }
 
+function orderedSentence(r: OrderedCancelResult): string {
+  const what = `${r.name} id ${JSON.stringify(r.id)}`;
+  const took = r.payloads > 0 ? `, ${r.payloads} waiting payload(s) with it` : "";
+  if (r.state === "cancelled") return `${what} cancelled (it was ${r.from}${took})`;
+  if (r.heard) return `${what} cancelling: its tick stopped the run${took}`;
+  return `${what} cancelling: marked, its tick did not confirm yet${took} (recorded cancelled when acked or resurrected)`;
+}
+
 export function addJobCancelCommand(jobs: Command): void {
   jobs
     .command("cancel")
-    .description("cancel a queued, scheduled, retry or running job (exit 4 if it has ended)")
-    .argument("<jid>")
-    .action(async (jid: string, _options: unknown, command: Command) => {
+    .description(
+      "cancel a queued, scheduled, retry or running job (exit 4 if it has ended); with --ordered NAME, the ordered id ID",
+    )
+    .argument("<jid>", "the job's jid, or with --ordered the ordered id")
+    .option("--ordered <name>", "cancel the ordered id <jid> of this ordered job (exit 3 if nothing waits or runs)")
+    .action(async (jid: string, options: { ordered?: string }, command: Command) => {
       const { prefix, json } = globals(command);
+      if (options.ordered !== undefined) {
+        const name = options.ordered;
+        const result = await withTickq({ prefix }, ({ tickq }) => tickq.jobs.cancelOrdered(name, jid));
+        if (json) return printJson(result);
+        return void console.log(orderedSentence(result));
+      }
       const result = await withTickq({ prefix }, ({ tickq }) => tickq.jobs.cancel(jid));
       if (json) return printJson(result);
       console.log(sentence(result));

@@ -53,6 +53,8 @@ export function jobRoute(app: Hono<DashboardEnv>, scope: DashboardScope): void {
       }</p>
 <dl><dt>job</dt><dd>${job.name}</dd><dt>queue</dt><dd><a href="${c.var.base}/queues/${encodeURIComponent(job.queue)}">${job.queue}</a></dd>
 ${job.at !== undefined ? html`<dt>${AT_LABEL[job.state] ?? "due"}</dt><dd>${when(job.at)}</dd>` : ""}
+${job.priority !== undefined ? html`<dt>priority</dt><dd>${job.priority}</dd>` : ""}
+${job.group !== undefined ? html`<dt>group</dt><dd>${job.group}</dd>` : ""}
 ${job.expiresAt !== undefined ? html`<dt>expires</dt><dd>${when(job.expiresAt)}</dd>` : ""}
 ${job.cancelledFrom !== undefined ? html`<dt>cancelled while</dt><dd>${job.cancelledFrom}</dd>` : ""}
 ${job.durationMs !== undefined ? html`<dt>duration</dt><dd>${job.durationMs} ms</dd>` : ""}

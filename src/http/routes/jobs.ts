@@ -4,6 +4,7 @@
 //   GET    /jobs/:jid/result                                 its state, and its result or error once it ended
 //   POST   /jobs/:jid/retry, POST /jobs/:jid/run             to its queue now
 //   POST   /jobs/:jid/cancel                                 { jid, state: cancelled | cancelling, from, heard? }
+//   POST   /ordered/:name/:id/cancel                         an ordered id (URL-encoded): { name, id, state, from, payloads, heard? }
 //   DELETE /jobs/:jid
 //   POST   /jobs/retry-all?state=&name=&queue=               { retried }
 //   DELETE /jobs?state=&name=&queue=                         { deleted }
@@ -77,6 +78,9 @@ export function jobRoutes(tickq: Tickq<JobRegistry>): Hono {
   app.post("/jobs/:jid/retry", async (c) => c.json(brief(await tickq.jobs.retry(c.req.param("jid")))));
   app.post("/jobs/:jid/run", async (c) => c.json(brief(await tickq.jobs.runNow(c.req.param("jid")))));
   app.post("/jobs/:jid/cancel", async (c) => c.json(await tickq.jobs.cancel(c.req.param("jid"))));
+  app.post("/ordered/:name/:id/cancel", async (c) =>
+    c.json(await tickq.jobs.cancelOrdered(c.req.param("name"), c.req.param("id"))),
+  );
   app.delete("/jobs/:jid", async (c) => c.json(brief(await tickq.jobs.delete(c.req.param("jid")))));
 
   return app;

@@ -1,6 +1,7 @@
 // `tickq jobs cancel JID` as a child process: a queued job cancelled (exit
 // 0, a sentence or --json), exit 4 for a job that has ended, exit 3 for an
-// unknown jid — the exit codes of the other jobs commands.
+// unknown jid — the exit codes of the other jobs commands. With --ordered
+// NAME, an ordered id: cancelled, then exit 3 once nothing of it waits.
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { describeOverAdapters } from "../../helpers/adapters.js";
 import { buildCli, type Cli, cliConnections, cliEnv } from "../../helpers/cli.js";
@@ -36,5 +37,17 @@ describeOverAdapters(cliConnections, "tickq jobs cancel over $name", (adapterCas
     expect((await run("jobs", "result", a!)).stdout).toMatch(
       /error +TickqCancelled: cancelled \(tq.jobs.cancel\) while queued/,
     );
+  });
+
+  it("--ordered NAME cancels a waiting ordered id, then answers exit 3 for it", async () => {
+    const tq = h.make({}, { ordered: { idx: { perform: () => {} } } });
+    await tq.enqueueOrdered("idx", { id: "a b", payload: 1 });
+    await tq.enqueueOrdered("idx", { id: "c", payload: 2 });
+    const shown = await run("jobs", "cancel", "--ordered", "idx", "a b");
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(shown.stdout).toMatch(/idx id "a b" cancelled \(it was queued, 1 waiting payload\(s\) with it\)/);
+    const { body } = await json<Record<string, unknown>>("jobs", "cancel", "--ordered", "idx", "c");
+    expect(body).toEqual({ name: "idx", id: "c", state: "cancelled", from: "queued", payloads: 1 });
+    expect((await run("jobs", "cancel", "--ordered", "idx", "a b")).code).toBe(3);
   });
 });

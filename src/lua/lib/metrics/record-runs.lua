@@ -11,10 +11,13 @@
 -- ms, each '' when not measured (a job pushed without `enqueued_at` has no
 -- wait). Without the suffix nothing here runs: `metrics: false` costs nothing.
 -- Only entries this call took out of the tick's lists count (not in
--- `missed`): a replayed ack finds its jobs gone and counts nothing again. A
--- group with some entries missed (the rare late ack of a tick whose lease
--- lapsed) counts the runs of the others but not their times, which come
--- summed.
+-- `missed`): a replayed ack finds its jobs gone and counts nothing again.
+-- Nor do entries it settled as cancelled (`cancelled`: a cancel answered
+-- before the ack wins over what the run said, lib/tick/ack-jobs.lua): a
+-- cancelled job is no run, as `stat:processed` does not count it either. A
+-- group with some entries missed or cancelled (the rare late ack of a tick
+-- whose lease lapsed, a cancel racing the ack) counts the runs of the others
+-- but not their times, which come summed.
 -- Fields: "j|NAME|r" runs, "j|NAME|f" failures, "j|NAME|ms" summed run time,
 -- "j|NAME|bK" runs in bucket K; "q|QUEUE|ms" summed waits, "q|QUEUE|bK" waits in
 -- bucket K (a histogram's count is the sum of its buckets: no field for it);
@@ -41,10 +44,13 @@ end
 
 -- Reads the section from ARGV[i]; `others`: how many other entries follow the
 -- successes, `kinds` and `queues` their codes and queues by entry number;
--- `missed` lists the entries not settled. Returns the index after it.
-local function record_runs(header, i, others, kinds, queues, missed, now_ms_value)
+-- `missed` lists the entries not settled, `cancelled` those settled as
+-- cancelled. Returns the index after it.
+local function record_runs(header, i, others, kinds, queues, missed, now_ms_value, cancelled)
   local skip = {}
   for _, e in ipairs(missed) do skip[e] = true end
+  for _, e in ipairs(cancelled) do skip[e] = true end
+  local skipped = #missed + #cancelled
   local jobs, waits = {}, {}
   local function job_of(name)
     local t = jobs[name]
@@ -70,7 +76,7 @@ local function record_runs(header, i, others, kinds, queues, missed, now_ms_valu
   for _ = 1, header.groups do
     local name, queue, count = ARGV[i], ARGV[i + 1], tonumber(ARGV[i + 2])
     local settled = count
-    if #missed > 0 then
+    if skipped > 0 then
       for e = entry + 1, entry + count do
         if skip[e] then settled = settled - 1 end
       end

@@ -22,6 +22,13 @@
 --      never poison; one that always overruns ends dead as too long)
 --   l  stopped for a lease in doubt: as q, counted in `doubts` (one that
 --      always blocks its tick ends as a failed run, src/ordered/execute.ts)
+--   c  cancelled (the tick heard of its cancel): recorded cancelled
+--      (lib/ordered/cancel-ids.lua), not counted as processed
+-- Any run of the tick marked cancelled is settled as cancelled whatever its
+-- entry says: the cancel was answered before this ack ran, so it wins over
+-- the handler's success, failure or put-back (as for plain jobs,
+-- lib/tick/ack-jobs.lua). The marks are the table ack() read (`marks`);
+-- those settled here are taken out of it.
 
 local function trim_ordered_dead(dead, now_sec, max_size, max_age)
   local evicted = redis.call('ZREMRANGEBYSCORE', dead, '-inf', '(' .. (now_sec - max_age))
@@ -31,37 +38,32 @@ local function trim_ordered_dead(dead, now_sec, max_size, max_age)
   return evicted
 end
 
--- Arrivals behind a finished run become the id's payloads; returns 1 if
--- the id is ready again.
-local function promote_arrivals(name, id, arrived_due)
-  if not arrived_due then return 0 end
-  redis.call('RENAME', okey(name, 'n:' .. id), okey(name, 'p:' .. id))
-  redis.call('ZREM', okey(name, 'later'), id)
-  redis.call('ZADD', okey(name, 'ready'), arrived_due, id)
-  return 1
-end
-
 -- Is `token` this tick's, for the execution with `fence`?
 local function holds(token, tick, fence)
   local prefix = tick .. ' ' .. fence .. ' '
   return token and string.sub(token, 1, #prefix) == prefix
 end
 
-local function settle_success(tick, name, ids, fences)
+local function settle_success(tick, name, ids, fences, marks, now)
   local inproc = oinproc_key(tick)
   local fields = {}
   for k = 1, #ids do fields[k] = name .. ' ' .. ids[k] end
   local tokens = redis.call('HMGET', inproc, unpack(fields))
   local mine, gone, payload_keys, dues = {}, {}, {}, {}
+  local cancelled_again = 0
   for k = 1, #ids do
-    if holds(tokens[k], tick, fences[k]) then
+    local held = holds(tokens[k], tick, fences[k])
+    -- A cancelled run keeps no due: it is no run for the metrics.
+    if take_ordered_mark(marks, name, fences[k], ids[k]) and held then
+      cancelled_again = cancelled_again + settle_ordered_cancelled(tick, name, ids[k], fences[k], now)
+    elseif held then
       dues[k] = token_due(tokens[k])
       mine[#mine + 1] = ids[k]
       gone[#gone + 1] = fields[k]
       payload_keys[#payload_keys + 1] = okey(name, 'p:' .. ids[k])
     end
   end
-  if #mine == 0 then return 0, 0, dues end
+  if #mine == 0 then return 0, cancelled_again, dues end
   redis.call('HDEL', inproc, unpack(gone))
   redis.call('DECRBY', okey(name, 'running'), #mine)
   redis.call('DEL', unpack(payload_keys))
@@ -73,16 +75,19 @@ local function settle_success(tick, name, ids, fences)
     local dues = redis.call('ZMSCORE', okey(name, 'later'), unpack(mine))
     for k = 1, #mine do ready_again = ready_again + promote_arrivals(name, mine[k], tonumber(dues[k])) end
   end
-  return #mine, ready_again, dues
+  return #mine, ready_again + cancelled_again, dues
 end
 
 -- Returns 1 if the entry acted (the token was this tick's), 1 if the id is
--- ready again at once (arrivals behind a dead run), dead-set evictions, and
--- the id's due time when it acted (for lib/metrics/record-ordered-runs.lua).
-local function settle_other(tick, kind, name, id, fence, extra, now, dead_max, dead_max_age)
+-- ready again at once (arrivals behind a dead run), dead-set evictions, the
+-- id's due time when it ran (for lib/metrics/record-ordered-runs.lua; nil for
+-- a run settled as cancelled, which is no run), and true when cancelled.
+local function settle_other(tick, kind, name, id, fence, extra, now, dead_max, dead_max_age, marks)
   local inproc, field = oinproc_key(tick), name .. ' ' .. id
   local token = redis.call('HGET', inproc, field)
+  local marked = take_ordered_mark(marks, name, fence, id)
   if not holds(token, tick, fence) then return 0, 0, 0, nil end
+  if marked or kind == 'c' then return 1, settle_ordered_cancelled(tick, name, id, fence, now), 0, nil, true end
   local due = token_due(token)
   redis.call('HDEL', inproc, field)
   redis.call('DECRBY', okey(name, 'running'), 1)
@@ -115,9 +120,10 @@ end
 -- each: name, count, that many id and fence pairs), then the other entries
 -- (n, then n groups of kind, name, id, fence, extra), whose count may carry
 -- the metrics trailer (lib/metrics/record-ordered-runs.lua) with its entries
--- after them. Absent: nothing. Returns ids made ready again (arrivals behind
--- a finished run) and dead-set evictions.
-local function ordered_ack(tick, i, now, dead_max, dead_max_age)
+-- after them. Absent: nothing. `marks`: the tick's cancel marks as ack()
+-- read them (nil: none). Returns ids made ready again (arrivals behind a
+-- finished run) and dead-set evictions.
+local function ordered_ack(tick, i, now, dead_max, dead_max_age, marks)
   local processed, failed, ready_again, evicted = 0, 0, 0, 0
   local runs = {}
   for _ = 1, tonumber(ARGV[i]) or 0 do
@@ -127,7 +133,7 @@ local function ordered_ack(tick, i, now, dead_max, dead_max_age)
       ids[k] = ARGV[i + 1 + 2 * k]
       fences[k] = ARGV[i + 2 + 2 * k]
     end
-    local settled, again, dues = settle_success(tick, name, ids, fences)
+    local settled, again, dues = settle_success(tick, name, ids, fences, marks, now)
     for k = 1, count do runs[#runs + 1] = { name, dues[k], 's' } end
     processed, ready_again = processed + settled, ready_again + again
     i = i + 2 + 2 * count
@@ -136,8 +142,8 @@ local function ordered_ack(tick, i, now, dead_max, dead_max_age)
   local others, metrics = metrics_header(ARGV[i] or '0')
   for _ = 1, tonumber(others) do
     local kind = ARGV[i + 1]
-    local acted, again, gone, due = settle_other(tick, kind, ARGV[i + 2], ARGV[i + 3], ARGV[i + 4], ARGV[i + 5], now, dead_max, dead_max_age)
-    if acted == 1 and (kind == 'r' or kind == 'd') then
+    local acted, again, gone, due, cancelled = settle_other(tick, kind, ARGV[i + 2], ARGV[i + 3], ARGV[i + 4], ARGV[i + 5], now, dead_max, dead_max_age, marks)
+    if acted == 1 and not cancelled and (kind == 'r' or kind == 'd') then
       processed, failed = processed + 1, failed + 1
     end
     runs[#runs + 1] = { ARGV[i + 2], due, kind }

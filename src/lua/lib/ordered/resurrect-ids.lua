@@ -3,25 +3,36 @@
 -- merged with what arrived during the run, keeping their place. The id the
 -- tick ran alone (`alone`, "o" then its hash field) counts a resurrection
 -- (the poison guard); every id becomes a suspect, run alone next time
--- (lib/tick/resurrect-dead-ticks.lua says why). Acks remove what they settle
+-- (lib/tick/resurrect-dead-ticks.lua says why). A run marked cancelled is
+-- not put back: it ends cancelled (lib/ordered/cancel-ids.lua), with its
+-- payloads recorded, as the tick's ack would have settled it. Acks remove what they settle
 -- from the hash, so whatever is left there the dead tick still held. One
 -- script, moving only what it finds: run twice, the second finds nothing.
 
--- Returns the budget left and how many ids the dead tick still holds.
+-- Returns the budget left, how many ids the dead tick still holds, and how
+-- many runs it recorded cancelled (not resurrected).
 local function resurrect_ordered(dead_tick, budget, alone)
   local key = oinproc_key(dead_tick)
-  if redis.call('EXISTS', key) == 0 then return budget, 0 end
+  if redis.call('EXISTS', key) == 0 then return budget, 0, 0 end
   local held = redis.call('HGETALL', key)
+  local marks = cancel_marks(dead_tick)
+  local cancelled = 0
   for j = 1, #held, 2 do
     if budget <= 0 then break end
     local field, token = held[j], held[j + 1]
     local space = string.find(field, ' ', 1, true)
     local name, id = string.sub(field, 1, space - 1), string.sub(field, space + 1)
-    requeue(name, id, token_due(token), alone == 'o' .. field and 'resurrections' or nil)
-    redis.call('HSET', okey(name, 'suspects'), id, 1)
-    redis.call('DECRBY', okey(name, 'running'), 1)
-    redis.call('HDEL', key, field)
+    local fence = string.match(token, '^%S+ (%S+) ')
+    if take_ordered_mark(marks, name, fence, id) then
+      settle_ordered_cancelled(dead_tick, name, id, fence, now_ms())
+      cancelled = cancelled + 1
+    else
+      requeue(name, id, token_due(token), alone == 'o' .. field and 'resurrections' or nil)
+      redis.call('HSET', okey(name, 'suspects'), id, 1)
+      redis.call('DECRBY', okey(name, 'running'), 1)
+      redis.call('HDEL', key, field)
+    end
     budget = budget - 1
   end
-  return budget, redis.call('HLEN', key)
+  return budget, redis.call('HLEN', key), cancelled
 end

@@ -17,6 +17,7 @@
 --   o:NAME:payloads  string payloads waiting (in p: keys of ids not running,
 --                          and in n: keys), kept as they move
 --   o:NAME:dead      zset  failed_at → the id's dead entry
+--   o:NAME:cancelled zset  cancelled_at → what a cancel took (lib/ordered/cancel-ids.lua)
 --   oinproc:TICK     hash  "NAME ID" → "TICK FENCE DUE", the ids a tick
 --                          holds: its token for each
 -- An id with payloads is in `ready`, or held by exactly one tick (its
@@ -41,15 +42,20 @@ local function token_due(token)
   return tonumber(string.match(token, '(%S+)$'))
 end
 
--- Appends the payloads of `id` (lowest score first) and their scores;
--- returns how many.
-local function read_payloads(name, id, payloads, scores)
-  local items = redis.call('ZRANGE', okey(name, 'p:' .. id), 0, -1, 'WITHSCORES')
+-- Appends the payloads of the zset `key` (lowest score first) and their
+-- scores; returns how many.
+local function read_payloads_of(key, payloads, scores)
+  local items = redis.call('ZRANGE', key, 0, -1, 'WITHSCORES')
   for k = 1, #items, 2 do
     payloads[#payloads + 1] = items[k]
     scores[#scores + 1] = items[k + 1]
   end
   return #items / 2
+end
+
+-- The same for the payloads of `id`.
+local function read_payloads(name, id, payloads, scores)
+  return read_payloads_of(okey(name, 'p:' .. id), payloads, scores)
 end
 
 -- Payloads that arrived during the run join the id's own (an identical
@@ -67,6 +73,16 @@ local function merge_back(name, id)
   end
   redis.call('INCRBY', okey(name, 'payloads'), redis.call('ZCARD', p) - arrived)
   return tonumber(arrived_due)
+end
+
+-- Arrivals behind a finished run become the id's payloads; returns 1 if
+-- the id is ready again.
+local function promote_arrivals(name, id, arrived_due)
+  if not arrived_due then return 0 end
+  redis.call('RENAME', okey(name, 'n:' .. id), okey(name, 'p:' .. id))
+  redis.call('ZREM', okey(name, 'later'), id)
+  redis.call('ZADD', okey(name, 'ready'), arrived_due, id)
+  return 1
 end
 
 -- An id whose run never finished (not started, interrupted, its tick dead)

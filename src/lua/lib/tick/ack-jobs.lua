@@ -154,8 +154,9 @@ end
 -- Returns the index after them, the number of dead-set evictions, and the
 -- numbers (from 1, successes first) of the entries no longer listed, which
 -- this call did not settle: the tick fires no event for those; then the
--- numbers of the entries settled as cancelled, and the tick's cancelled jobs
--- it has not said it heard of (lib/cancel/read-cancel-marks.lua).
+-- numbers of the entries settled as cancelled, and the tick's cancel marks
+-- still standing (lib/cancel/read-cancel-marks.lua; nil for none), which the
+-- ordered ack (lib/ordered/ack-ids.lua) reads next.
 local function ack(tick, i, now_ms_value, dead_max, dead_max_age, held)
   local now_sec = now_ms_value / 1000
   local counts, interruptions, suspects, doubts = P .. 'resurrections', P .. 'interruptions', P .. 'suspects', P .. 'doubts'
@@ -284,11 +285,11 @@ local function ack(tick, i, now_ms_value, dead_max, dead_max_age, held)
   end
   if flow_lib then flow_lib.flush() end
   if results then i = keep_results(results, i, settled, now_ms_value) end
-  if metrics then i = record_runs(metrics, i, n, kinds, entry_queues, missed, now_ms_value) end
+  if metrics then i = record_runs(metrics, i, n, kinds, entry_queues, missed, now_ms_value, cancelled) end
   local day = day_of(now_sec)
   bump('processed', processed, day)
   bump('failed', failed, day)
   local evicted = 0
   if died then evicted = trim_dead(now_sec, dead_max, dead_max_age) end
-  return i, evicted, missed, cancelled, unheard_cancels(marks)
+  return i, evicted, missed, cancelled, marks
 end

@@ -86,9 +86,10 @@ local function resurrect(tick, limit, lock_ms, scan_limit)
           end
           left = left + redis.call('LLEN', src)
         end
-        local held
-        budget, held = resurrect_ordered(id, budget, alone)
+        local held, ordered_cancelled
+        budget, held, ordered_cancelled = resurrect_ordered(id, budget, alone)
         left = left + held
+        cancelled_n = cancelled_n + ordered_cancelled
         if left == 0 then
           redis.call('DEL', cancel_marks_key(id))
           redis.call('HDEL', P .. 'ticks', id)

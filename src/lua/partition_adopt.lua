@@ -1,0 +1,24 @@
+-- partition_adopt: puts a job moved out of the one-partition layout into its
+-- partition (migratePartitions), as stored, byte for byte: a queued job into
+-- the partition's schedule, due at once in its old order (the schedule pass
+-- queues it as any due job, with its priority and group), a scheduled, retry
+-- or dead job into the same set with the same score.
+-- KEYS: adopted into
+-- ARGV: prefix jid score job keepMs
+-- Returns: flag
+-- adopted: P.."adopted" (set of the jids moved in, kept keepMs after the last
+-- move); into: P.."schedule", P.."retry" or P.."dead"; score: its score there.
+-- Returns 1.
+-- Replays: the jid is in `adopted` after the first run, so a second run (or a
+-- migration run again after it stopped between this call and the removal at
+-- the source) adds nothing, even when a tick moved the job on meanwhile.
+local jid = ARGV[2]
+local score = ARGV[3]
+local job = ARGV[4]
+local keepMs = ARGV[5]
+
+if redis.call('SADD', KEYS[1], jid) == 1 then
+  redis.call('ZADD', KEYS[2], score, job)
+end
+redis.call('PEXPIRE', KEYS[1], keepMs)
+return 1

@@ -1,0 +1,195 @@
+// A Tickq over N partitions: N single-partition cores (the engine as it is,
+// each under its own tagged prefix) behind the one Tickq interface. Writes go
+// to the partition their exclusive key routes to (route.ts); ticks serve
+// partitions in parallel (tick.ts); reads ask every partition and merge.
+// Before its first call it checks the partition count stored in Redis
+// (meta.ts), so a mismatched deployment writes nothing.
+import type { Tickq } from "../core.js";
+import { checkJobs } from "../client/enqueue.js";
+import { TickqError } from "../errors.js";
+import { checkOrderedJobs } from "../ordered/enqueue.js";
+import type { KickScope } from "../kick/types.js";
+import type { OrderedRegistry } from "../ordered/types.js";
+import { partitionCores, runtimes } from "../recurring/internal.js";
+import type { Schedules } from "../recurring/types.js";
+import type { BulkJob, JobRegistry, TickqOptions } from "../types.js";
+import type { WorkflowInputs, WorkflowsApi } from "../workflows/types.js";
+import { partitionedJobs, partitionedQueues } from "./jobs.js";
+import { partitionOf, partitionPrefixes } from "./layout.js";
+import { mergeExposition, mergeHistory, mergeSchedules, mergeStats, mergeTicks } from "./merge.js";
+import { mergeMetrics } from "./merge-metrics.js";
+import { checkStoredCount, leftInLayout, refuseLegacy } from "./meta.js";
+import { partitionOfJob, partitionOfOrdered } from "./route.js";
+import { PartitionTicks } from "./tick.js";
+import { partitionedWorkflows } from "./workflows.js";
+
+type AnyTickq = Tickq<JobRegistry, OrderedRegistry, WorkflowInputs>;
+export type CoreFactory = (options: TickqOptions<JobRegistry, OrderedRegistry, WorkflowInputs>) => AnyTickq;
+
+/** Each schedule lives in the partition of its name, so one partition's ticks run it, once per slot. */
+function schedulesOf(schedules: Schedules | undefined, k: number, n: number): Schedules | undefined {
+  if (!schedules || typeof schedules !== "object") return schedules;
+  return Object.fromEntries(Object.entries(schedules).filter(([name]) => partitionOf(name, n) === k));
+}
+
+/** Groups items by partition, keeping each item's index, so answers go back in order. */
+function groupBy<T>(items: T[], partition: (item: T) => number): Map<number, { at: number[]; items: T[] }> {
+  const groups = new Map<number, { at: number[]; items: T[] }>();
+  items.forEach((item, i) => {
+    const k = partition(item);
+    const group = groups.get(k) ?? { at: [], items: [] };
+    group.at.push(i);
+    group.items.push(item);
+    groups.set(k, group);
+  });
+  return groups;
+}
+
+export function createPartitioned<J extends JobRegistry, O extends OrderedRegistry, W extends WorkflowInputs>(
+  options: TickqOptions<J, O, W>,
+  count: number,
+  makeCore: CoreFactory,
+): Tickq<J, O, W> {
+  const prefix = options.prefix ?? "tickq:";
+  const base = { ...options, partitions: 1 } as TickqOptions<JobRegistry, OrderedRegistry, WorkflowInputs>;
+  const cores = partitionPrefixes(prefix, count).map((p, k) => {
+    const core = makeCore({ ...base, prefix: p, schedules: schedulesOf(options.schedules, k, count) });
+    runtimes.get(core)!.partition = { index: k, count };
+    return core;
+  });
+  const ticks = new PartitionTicks(cores);
+  let checked: Promise<void> | undefined;
+  const ready = (): Promise<void> => {
+    checked ??= checkLayout(options, base, cores[0]!, prefix, count, makeCore).catch((error: unknown) => {
+      // A refusal stands; a Redis that did not answer is asked again at the next call.
+      if (!(error instanceof TickqError && error.code === "BAD_OPTIONS")) checked = undefined;
+      throw error;
+    });
+    return checked;
+  };
+  let spread = 0; // jobs with no route key go round the partitions
+  const pick = (job: BulkJob) => partitionOfJob(options.jobs, job, count, spread++ % count);
+  const stats = Object.assign(
+    async () => {
+      await ready();
+      return mergeStats(await Promise.all(cores.map((c) => c.stats())));
+    },
+    {
+      history: async (days?: number) => mergeHistory(await Promise.all(cores.map((c) => c.stats.history(days)))),
+    },
+  );
+
+  const build = (scoped: AnyTickq[]): Tickq<J, O, W> => {
+    const after =
+      <A extends unknown[], R>(fn: (...args: A) => Promise<R>) =>
+      async (...args: A): Promise<R> => {
+        await ready();
+        return fn(...args);
+      };
+    const jobs = partitionedJobs(scoped.map((c) => c.jobs));
+    const queues = partitionedQueues(scoped.map((c) => c.queues));
+    const workflows = partitionedWorkflows(scoped.map((c) => c.workflows)) as unknown as WorkflowsApi<W>;
+    const tickq: Tickq<J, O, W> = {
+      enqueue: after(async (name, args, opts = {}) => {
+        const k = pick({ ...opts, name, args: args as unknown[] });
+        return scoped[k]!.enqueue(name, args as never, opts);
+      }),
+      enqueueAndWait: after(async (name, args, opts = {}) => {
+        const { timeoutMs: _, ...enqueueOptions } = opts;
+        const k = pick({ ...enqueueOptions, name, args: args as unknown[] });
+        return scoped[k]!.enqueueAndWait(name, args as never, opts) as never;
+      }),
+      enqueueBulk: after(async (list) => {
+        if (!Array.isArray(list) || list.length === 0) return scoped[0]!.enqueueBulk(list);
+        // As on one Redis, a bad job throws before any partition writes.
+        await checkJobs(runtimes.get(cores[0]!)!, list as BulkJob[]);
+        const jids: string[] = new Array(list.length);
+        const groups = groupBy(list as BulkJob[], pick);
+        await Promise.all(
+          [...groups].map(async ([k, g]) => {
+            const got = await scoped[k]!.enqueueBulk(g.items as never[]);
+            got.forEach((jid, i) => void (jids[g.at[i]!] = jid));
+          }),
+        );
+        return jids;
+      }),
+      enqueueOrdered: after(async (name, job) =>
+        scoped[partitionOfOrdered(name, String(job?.id), count)]!.enqueueOrdered(name, job as never),
+      ),
+      enqueueOrderedBulk: after(async (list) => {
+        if (!Array.isArray(list) || list.length === 0) return scoped[0]!.enqueueOrderedBulk(list);
+        await checkOrderedJobs(runtimes.get(cores[0]!)!, list);
+        const groups = groupBy(list, (j) => partitionOfOrdered(j?.name, String(j?.id), count));
+        await Promise.all([...groups].map(([k, g]) => scoped[k]!.enqueueOrderedBulk(g.items as never[])));
+      }),
+      workflows: {
+        start: after(workflows.start),
+        sendEvent: after(workflows.sendEvent),
+        get: after(workflows.get),
+        result: after(workflows.result),
+        list: after(workflows.list),
+        cancel: after(workflows.cancel),
+      } as WorkflowsApi<W>,
+      tick: after((opts) => ticks.tick(opts)),
+      reserveTicks: after((n, maxParallel) => cores[0]!.reserveTicks(n, maxParallel)),
+      scope: (more: KickScope) => build(cores.map((c) => c.scope(more))),
+      stats,
+      jobs: {
+        find: after(jobs.find),
+        list: after(jobs.list),
+        retry: after(jobs.retry),
+        retryAll: after(jobs.retryAll),
+        delete: after(jobs.delete),
+        deleteAll: after(jobs.deleteAll),
+        runNow: after(jobs.runNow),
+        cancel: after(jobs.cancel),
+        cancelOrdered: after(jobs.cancelOrdered),
+        result: after(jobs.result),
+      },
+      queues: { list: after(queues.list), pause: after(queues.pause), resume: after(queues.resume) },
+      metrics: {
+        query: after(async (query) => {
+          // One range for all: each partition answers the same steps.
+          const fixed = typeof query === "object" && query !== null ? { untilMs: Date.now(), ...query } : query;
+          return mergeMetrics(await Promise.all(cores.map((c) => c.metrics.query(fixed))));
+        }),
+        prometheus: after(async () => mergeExposition(await Promise.all(cores.map((c) => c.metrics.prometheus())))),
+      },
+      on(event, listener) {
+        const offs = cores.map((c) => c.on(event, listener as never));
+        return () => {
+          for (const off of offs) off();
+        };
+      },
+      schedules: after(async () => mergeSchedules(await Promise.all(cores.map((c) => c.schedules())))),
+      ticks: after(async () => mergeTicks(await Promise.all(cores.map((c) => c.ticks())))),
+      use(middleware) {
+        for (const c of cores) c.use(middleware);
+        return tickq;
+      },
+      prefix,
+      partitions: count,
+    };
+    partitionCores.set(tickq, scoped);
+    // Dashboard sessions and the auth throttle keep their keys in partition 0.
+    runtimes.set(tickq, runtimes.get(scoped[0]!)!);
+    return tickq;
+  };
+  return build(cores);
+}
+
+async function checkLayout(
+  options: TickqOptions<JobRegistry, OrderedRegistry, WorkflowInputs>,
+  base: TickqOptions<JobRegistry, OrderedRegistry, WorkflowInputs>,
+  first: AnyTickq,
+  prefix: string,
+  count: number,
+  makeCore: CoreFactory,
+): Promise<void> {
+  await checkStoredCount(runtimes.get(first)!, prefix, count);
+  // On a cluster the one-partition layout lives under a tagged prefix, never this one.
+  if (options.redis.cluster) return;
+  const legacy = makeCore({ ...base, prefix, schedules: undefined, sidekiqProcesses: false });
+  const left = leftInLayout(await legacy.stats());
+  if (left.length > 0) refuseLegacy(prefix, count, left);
+}

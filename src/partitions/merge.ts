@@ -1,0 +1,139 @@
+// Answers of N partitions read as one: counts add up, latencies and
+// timestamps take the largest, lists join. Each partition answers for its own
+// keys; nothing here reads Redis.
+import type { DayStats } from "../client/history.js";
+import type { QueueInfo, TickInfo } from "../admin/types.js";
+import type { ScheduleInfo } from "../recurring/types.js";
+import type { Stats } from "../types.js";
+
+type Counts = Record<string, number>;
+
+function addCounts(into: Counts, from: Counts, pick: (a: number, b: number) => number = (a, b) => a + b): Counts {
+  for (const [key, value] of Object.entries(from)) into[key] = key in into ? pick(into[key]!, value) : value;
+  return into;
+}
+
+function addNested<T extends object>(into: Record<string, T>, from: Record<string, T>): Record<string, T> {
+  for (const [key, value] of Object.entries(from))
+    into[key] = addCounts({ ...((into[key] as Counts | undefined) ?? {}) }, value as Counts) as T;
+  return into;
+}
+
+const SUMS = [
+  "processed",
+  "failed",
+  "expired",
+  "scheduled",
+  "retry",
+  "dead",
+  "deadEvicted",
+  "cancelled",
+  "inflight",
+  "running",
+  "fetchedWaiting",
+  "ticks",
+  "schedules",
+] as const satisfies readonly (keyof Stats)[];
+
+export function mergeStats(all: Stats[]): Stats {
+  const [first, ...rest] = all;
+  const merged: Stats = {
+    ...first!,
+    queues: { ...first!.queues },
+    latency: { ...first!.latency },
+    paused: [...first!.paused],
+    warnings: [...first!.warnings],
+    ordered: addNested({}, first!.ordered),
+    flow: addNested({}, first!.flow),
+    workflows: addNested({}, first!.workflows),
+  };
+  for (const s of rest) {
+    for (const key of SUMS) merged[key] += s[key];
+    addCounts(merged.queues, s.queues);
+    addCounts(merged.latency, s.latency, Math.max);
+    merged.paused = [...new Set([...merged.paused, ...s.paused])].sort();
+    merged.warnings = [...new Set([...merged.warnings, ...s.warnings])];
+    merged.lastTickAt =
+      merged.lastTickAt === null || s.lastTickAt === null
+        ? (merged.lastTickAt ?? s.lastTickAt)
+        : Math.max(merged.lastTickAt, s.lastTickAt);
+    addNested(merged.ordered, s.ordered);
+    addNested(merged.flow, s.flow);
+    addNested(merged.workflows, s.workflows);
+  }
+  return merged;
+}
+
+export function mergeHistory(all: DayStats[][]): DayStats[] {
+  return all[0]!.map((day, i) => ({
+    date: day.date,
+    processed: all.reduce((sum, days) => sum + (days[i]?.processed ?? 0), 0),
+    failed: all.reduce((sum, days) => sum + (days[i]?.failed ?? 0), 0),
+  }));
+}
+
+/** A queue is paused when it is paused in every partition (pause and resume act on all). */
+export function mergeQueues(all: QueueInfo[][]): QueueInfo[] {
+  const byName = new Map<string, QueueInfo>();
+  for (const list of all)
+    for (const q of list) {
+      const into = byName.get(q.name);
+      if (!into) byName.set(q.name, { ...q });
+      else {
+        into.size += q.size;
+        into.paused &&= q.paused;
+        into.latencyMs = Math.max(into.latencyMs, q.latencyMs);
+        into.lastServedAt =
+          into.lastServedAt === null || q.lastServedAt === null
+            ? (into.lastServedAt ?? q.lastServedAt)
+            : Math.max(into.lastServedAt, q.lastServedAt);
+      }
+    }
+  return [...byName.values()].sort((a, b) => a.name.localeCompare(b.name));
+}
+
+/** A schedule lives in one partition; the partition that declares it speaks for it. */
+export function mergeSchedules(all: ScheduleInfo[][]): ScheduleInfo[] {
+  const byName = new Map<string, ScheduleInfo>();
+  for (const list of all)
+    for (const s of list) {
+      const seen = byName.get(s.name);
+      if (!seen || (!seen.declared && s.declared) || (seen.nextRunAt === null && s.nextRunAt !== null))
+        byName.set(s.name, s);
+    }
+  return [...byName.values()].sort((a, b) => a.name.localeCompare(b.name));
+}
+
+export function mergeTicks(all: TickInfo[][]): TickInfo[] {
+  return all.flat().sort((a, b) => a.startedAt - b.startedAt);
+}
+
+/** Prometheus text of each partition, as one: each family's HELP and TYPE once, every sample labelled with its partition. */
+export function mergeExposition(texts: string[]): string {
+  const families = new Map<string, { head: string[]; samples: string[] }>();
+  texts.forEach((text, k) => {
+    let current: { head: string[]; samples: string[] } | undefined;
+    for (const line of text.split("\n")) {
+      if (line === "") continue;
+      const help = /^# (HELP|TYPE) (\S+)/.exec(line);
+      if (help) {
+        const name = help[2]!;
+        current = families.get(name);
+        if (!current) families.set(name, (current = { head: [], samples: [] }));
+        if (k === 0 || !current.head.some((h) => h.startsWith(`# ${help[1]} `))) current.head.push(line);
+        continue;
+      }
+      current?.samples.push(labelled(line, k));
+    }
+  });
+  const out: string[] = [];
+  for (const { head, samples } of families.values()) out.push(...head, ...samples);
+  return `${out.join("\n")}\n`;
+}
+
+function labelled(sample: string, k: number): string {
+  const brace = sample.indexOf("{");
+  const space = sample.indexOf(" ");
+  if (brace >= 0 && brace < space) return `${sample.slice(0, brace + 1)}partition="${k}",${sample.slice(brace + 1)}`;
+  return `${sample.slice(0, space)}{partition="${k}"}${sample.slice(space)}`;
+}

@@ -1,0 +1,46 @@
+// The CLI over partitions: `tickq partitions migrate` moves a one-partition
+// layout into N, and every command with --partitions (or TICKQ_PARTITIONS)
+// reads the N partitions as one.
+import { afterAll, beforeAll, expect } from "vitest";
+import { it } from "vitest";
+import { describeOverAdapters } from "../../helpers/adapters.js";
+import { buildCli, type Cli, cliConnections, cliEnv } from "../../helpers/cli.js";
+import { useHarness } from "../../helpers/harness.js";
+
+describeOverAdapters(cliConnections, "tickq partitions over $name", (adapterCase) => {
+  const h = useHarness(adapterCase, "cli-part");
+  let cli: Cli;
+  beforeAll(async () => {
+    cli = await buildCli({});
+  });
+  afterAll(() => cli.dispose());
+
+  it("migrates with `partitions migrate`, then stats and jobs list read all partitions", async () => {
+    const old = h.make({ boom: { retry: 0, perform: () => Promise.reject(new Error("boom")) } });
+    await old.enqueueBulk(Array.from({ length: 6 }, (_, n) => ({ name: "boom" as const, args: [n] })));
+    await old.tick({ budgetMs: 2_000 });
+    await old.enqueue("boom", [9]);
+    const env = cliEnv(adapterCase);
+    const usage = await cli.run(["partitions", "migrate", "--prefix", h.prefix], env);
+    expect(usage.code).toBe(2);
+    expect(usage.stderr).toMatch(/needs --partitions N/);
+    const migrated = await cli.json<{ moved: Record<string, number> }>(
+      ["partitions", "migrate", "--partitions", "3", "--prefix", h.prefix],
+      env,
+    );
+    expect(migrated).toEqual({ code: 0, body: { moved: { dead: 6, retry: 0, scheduled: 0, queued: 1 }, left: [] } });
+    const stats = await cli.json<{ dead: number; scheduled: number }>(["stats", "--prefix", h.prefix], {
+      ...env,
+      TICKQ_PARTITIONS: "3",
+    });
+    expect(stats.body).toMatchObject({ dead: 6, scheduled: 1 });
+    const dead = await cli.json<{ jobs: unknown[] }>(
+      ["jobs", "list", "dead", "--partitions", "3", "--prefix", h.prefix],
+      env,
+    );
+    expect(dead.code).toBe(0);
+    expect(JSON.stringify(dead.body)).toContain('"state":"dead"');
+    const wrong = await cli.run(["stats", "--partitions", "2", "--prefix", h.prefix], env);
+    expect(wrong.stderr).toMatch(/laid out in 3 partitions/);
+  });
+});

@@ -1,0 +1,151 @@
+// tickq with `partitions: 3` on a real Redis Cluster of three masters, through
+// ioredis' Cluster client and node-redis' createCluster: each partition's
+// keys sit in one slot, the partitions on different masters, and jobs,
+// ordered ids, flow keys, retries, the dead set, schedules and the jobs API
+// work across them as on one Redis. Without partitions, a prefix with no
+// hash tag is refused naming both fixes.
+import { Cluster } from "ioredis";
+import { createCluster } from "redis";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTickq, migratePartitions, TickqError } from "../../../src/index.js";
+import { partitionPrefixes, slotOf } from "../../../src/partitions/layout.js";
+import { ioredisAdapter } from "../../../src/redis/ioredis.js";
+import { nodeRedisAdapter } from "../../../src/redis/node-redis.js";
+import type { RedisAdapter } from "../../../src/types.js";
+import { startPrivateCluster, type PrivateCluster } from "../../helpers/private-cluster.js";
+
+const QUIET = { info: () => {}, warn: () => {}, error: () => {} };
+
+let cluster: PrivateCluster;
+let client: Cluster;
+let nodeRedis: ReturnType<typeof createCluster>;
+
+beforeAll(async () => {
+  cluster = await startPrivateCluster();
+  client = new Cluster(cluster.nodes, { redisOptions: { maxRetriesPerRequest: 2 } });
+  client.on("error", () => {});
+  nodeRedis = createCluster({ rootNodes: cluster.nodes.map(({ host, port }) => ({ url: `redis://${host}:${port}` })) });
+  nodeRedis.on("error", () => {});
+  await nodeRedis.connect();
+}, 60_000);
+
+afterAll(async () => {
+  client?.disconnect();
+  if (nodeRedis?.isOpen) nodeRedis.destroy();
+  await cluster?.stop();
+});
+
+const clusterClients: { name: string; adapter: () => RedisAdapter }[] = [
+  { name: "ioredis", adapter: () => ioredisAdapter(client) },
+  { name: "node-redis", adapter: () => nodeRedisAdapter(nodeRedis) },
+];
+
+/** Every master's keys, the masters in the order of the partitions they hold. */
+async function keysPerMaster(): Promise<string[][]> {
+  const masters = await Promise.all(client.nodes("master").map((node) => node.keys("*")));
+  const partitionOn = (keys: string[]) => keys.find((k) => /^tq:\{p\d/.test(k))?.slice(5) ?? "~";
+  return masters.sort((a, b) => partitionOn(a).localeCompare(partitionOn(b))).map((keys) => keys.sort());
+}
+
+describe.each(clusterClients)("partitions over a Redis Cluster, through $name", ({ adapter }) => {
+  it("spreads the partitions over the masters and runs jobs, ordered ids, flow keys and the jobs API across them", async () => {
+    const performed: string[] = [];
+    const batches: unknown[][] = [];
+    let running = 0;
+    let most = 0;
+    const tq = createTickq({
+      redis: adapter(),
+      prefix: "tq:",
+      partitions: 3,
+      jobs: {
+        mail: (args: [string]) => void performed.push(args[0]),
+        once: { perform: (args: [string]) => void performed.push(args[0]), uniqueKey: (args: [string]) => args[0] },
+        sync: {
+          perform: async () => {
+            most = Math.max(most, ++running);
+            await new Promise((resolve) => setTimeout(resolve, 10));
+            running--;
+          },
+          concurrency: { key: () => "acct", limit: 1 },
+        },
+        boom: { retry: 0, perform: () => Promise.reject(new Error("boom")) },
+      },
+      ordered: { feed: { perform: (_id: string, payloads: unknown[]) => void batches.push(payloads) } },
+      schedules: { every: { every: 60_000, job: "mail", args: ["scheduled"] } },
+      logger: QUIET,
+    });
+    await tq.enqueueBulk(Array.from({ length: 30 }, (_, n) => ({ name: "mail" as const, args: [`m${n}`] })));
+    expect(await tq.enqueue("mail", ["own"], { jid: "own" })).toBe("own");
+    expect(await tq.enqueue("mail", ["own"], { jid: "own" })).toBe("own");
+    const held = await tq.enqueue("once", ["u1"], { unique: "until-executed" });
+    expect(await tq.enqueue("once", ["u1"], { unique: "until-executed" })).toBe(held);
+    await tq.enqueueBulk(Array.from({ length: 4 }, () => ({ name: "sync" as const, args: [] })));
+    const boom = await tq.enqueue("boom", []);
+    await tq.enqueueOrderedBulk(
+      ["x", "y", "z", "w"].flatMap((id) => [1, 2].map((payload) => ({ name: "feed", id, payload }))),
+    );
+    await tq.enqueue("mail", ["later"], { delayMs: 600_000 });
+
+    // Each partition's keys in one slot of its own master; every master holds one partition.
+    const perMaster = await keysPerMaster();
+    const prefixes = partitionPrefixes("tq:", 3);
+    perMaster.forEach((keys, k) => {
+      const own = keys.filter((key) => key.startsWith(prefixes[k]!));
+      expect(own.length).toBeGreaterThan(0);
+      expect(new Set(own.map(slotOf)).size).toBe(1);
+    });
+    expect((await tq.stats()).queues.default).toBeGreaterThanOrEqual(36);
+    expect((await tq.jobs.find("own"))?.state).toBe("queued");
+
+    for (let i = 0; i < 10 && (await tq.stats()).queues.default! > 0; i++) await tq.tick({ budgetMs: 5_000 });
+    expect(performed).toEqual(expect.arrayContaining(["m0", "m29", "own", "u1"]));
+    expect(most).toBe(1);
+    expect(batches.map((b) => b.length)).toEqual([2, 2, 2, 2]);
+    const stats = await tq.stats();
+    expect(stats).toMatchObject({ dead: 1, scheduled: 1 });
+    expect((await tq.jobs.list("dead")).jobs.map((j) => j.jid)).toEqual([boom]);
+    expect((await tq.jobs.retry(boom)).state).toBe("queued");
+    await tq.queues.pause("default");
+    expect((await tq.queues.list()).find((q) => q.name === "default")).toMatchObject({ paused: true, size: 1 });
+    await tq.queues.resume("default");
+    expect(await tq.jobs.deleteAll("scheduled")).toBe(1);
+    expect((await tq.schedules()).map((s) => s.name)).toEqual(["every"]);
+    await Promise.all(client.nodes("master").map((node) => node.flushall()));
+  }, 60_000);
+
+  it("migrates a one-slot layout ({tq}:) into three partitions on the masters, losing nothing", async () => {
+    const ran: number[] = [];
+    const jobs = { step: ([n]: [number]) => void ran.push(n) };
+    const old = createTickq({ redis: adapter(), prefix: "{tq}:", jobs, logger: QUIET });
+    await old.enqueueBulk(Array.from({ length: 20 }, (_, n) => ({ name: "step" as const, args: [n] })));
+    await old.enqueue("step", [99], { delayMs: 3_600_000 });
+    const report = await migratePartitions({
+      redis: adapter(),
+      prefix: "tq:",
+      from: "{tq}:",
+      partitions: 3,
+      logger: QUIET,
+    });
+    expect(report).toEqual({ moved: { dead: 0, retry: 0, scheduled: 1, queued: 20 }, left: [] });
+    const tq = createTickq({ redis: adapter(), prefix: "tq:", partitions: 3, jobs, logger: QUIET });
+    expect((await tq.stats()).scheduled).toBe(21);
+    for (let i = 0; i < 5 && ran.length < 20; i++) await tq.tick({ budgetMs: 3_000 });
+    expect(ran.sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, n) => n));
+    expect((await old.stats()).scheduled).toBe(0);
+    await Promise.all(client.nodes("master").map((node) => node.flushall()));
+  }, 30_000);
+
+  it("refuses a prefix without a hash tag with one partition, naming both fixes", () => {
+    const error = (() => {
+      try {
+        createTickq({ redis: adapter(), prefix: "tq:", jobs: {}, logger: QUIET });
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(error).toBeInstanceOf(TickqError);
+    expect((error as Error).message).toMatch(
+      /prefix: "\{tq\}:".*or spread the keys over the cluster with partitions: N/,
+    );
+  });
+});
