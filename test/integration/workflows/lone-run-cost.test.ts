@@ -33,7 +33,6 @@ describe.each(adapterCases)("a lone workflow run's cost over $name", (adapterCas
     const run = await tq.workflows.get(id);
     expect(run?.output).toBe(45);
     expect(run?.steps.map((s) => [s.name, s.result])).toEqual(Array.from({ length: 10 }, (_, i) => [`s${i}`, i]));
-    console.log(`${adapterCase.name}: ${trips}`);
     expect(trips).toBeLessThanOrEqual(10);
   });
 });
