@@ -8,11 +8,11 @@
 //    few cancelCheckMs, one tick with one long job at a time.
 //   npx tsx bench/cancel.ts --jobs 20000 --runs 6 --samples 10 [--compare /tmp/tickq-main/src/index.ts]
 import { parseArgs } from "node:util";
-import { Redis } from "ioredis";
-import { startPrivate } from "../src/platforms/node/find-redis.js";
+import type { Redis } from "ioredis";
 import { ioredisAdapter } from "../src/redis/ioredis.js";
-import * as here from "../src/index.js";
 import type { JobContext } from "../src/types.js";
+import { alternate, type Build, builds, median, onPrivateRedis } from "./alternating.js";
+import { enqueueInChunks, tickUntil } from "./noops.js";
 
 const { values } = parseArgs({
   options: {
@@ -25,39 +25,40 @@ const { values } = parseArgs({
 const N = Number(values.jobs);
 const RUNS = Number(values.runs);
 const SAMPLES = Number(values.samples);
-type Build = Pick<typeof here, "createTickq">;
-const other: Build | undefined = values.compare ? ((await import(values.compare)) as Build) : undefined;
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN;
+const trees = await builds(values.compare);
+const here = trees[0]!.build;
 
-const server = await startPrivate();
-const redis = new Redis(server.url);
-try {
-  console.log(`private Redis ${server.url}; ${N} no-op jobs per drain, batch 100, concurrency 100, ${RUNS} rounds`);
-  const builds: [string, Build][] = [
-    ["this tree", here],
-    ...(other ? [["--compare tree", other] as [string, Build]] : []),
-  ];
-  const rates = new Map<string, number[]>(builds.map(([label]) => [label, []]));
-  for (let round = 0; round < RUNS; round++) {
-    const order = round % 2 === 0 ? builds : [...builds].reverse();
-    for (const [label, build] of order) {
-      const tq = build.createTickq({
-        redis: ioredisAdapter(redis),
-        prefix: `bench-cancel:${round}:`,
-        jobs: { noop: () => {} },
-      });
-      await tq.enqueueBulk(Array.from({ length: N }, () => ({ name: "noop" as const, args: [] as [] })));
-      const started = performance.now();
-      for (let done = 0; done < N; )
-        done += (await tq.tick({ batch: 100, concurrency: 100, budgetMs: 60_000 })).succeeded;
-      rates.get(label)!.push(Math.round(N / ((performance.now() - started) / 1000)));
-      await redis.flushdb();
-    }
-  }
-  for (const [label, xs] of rates) console.log(`drain, ${label}: median ${median(xs)} jobs/s (${xs.join(", ")})`);
-  if (other) {
-    const mine = rates.get("this tree")!;
-    const ratios = rates.get("--compare tree")!.map((b, i) => +(mine[i]! / b).toFixed(2));
+/** One drain of `n` no-op jobs never cancelled, in jobs/s. */
+async function drainRate(redis: Redis, build: Build, n: number, round: number): Promise<number> {
+  const tq = build.createTickq({
+    redis: ioredisAdapter(redis),
+    prefix: `bench-cancel:${round}:`,
+    jobs: { noop: () => {} },
+  });
+  await enqueueInChunks(
+    (jobs) => tq.enqueueBulk(jobs),
+    n,
+    () => ({ name: "noop" as const, args: [] as [] }),
+  );
+  const started = performance.now();
+  await tickUntil(tq, n, { batch: 100 });
+  const rate = Math.round(n / ((performance.now() - started) / 1000));
+  await redis.flushdb();
+  return rate;
+}
+
+await onPrivateRedis(async (redis, url) => {
+  console.log(`private Redis ${url}; ${N} no-op jobs per drain, batch 100, concurrency 100, ${RUNS} rounds`);
+  const rates = await alternate({
+    variants: trees,
+    rounds: RUNS,
+    jobs: N,
+    drain: (tree, n, round) => drainRate(redis, tree.build, n, round),
+  });
+  for (const [tree, xs] of rates) console.log(`drain, ${tree.label}: median ${median(xs)} jobs/s (${xs.join(", ")})`);
+  if (trees[1]) {
+    const mine = rates.get(trees[0]!)!;
+    const ratios = rates.get(trees[1])!.map((b, i) => +(mine[i]! / b).toFixed(2));
     console.log(`  this / --compare, per round: ${ratios.join(" ")}; median ${median(ratios)}`);
   }
 
@@ -96,7 +97,4 @@ try {
       `cancel of a running job, cancelCheckMs ${cancelCheckMs}: signal aborted ${show(aborts)}; cancel returned ${show(returns)} (${SAMPLES} samples)`,
     );
   }
-} finally {
-  redis.disconnect();
-  await server.stop();
-}
+});

@@ -7,10 +7,10 @@
 // Redis memory per expired job kept.
 //   npx tsx bench/expiry.ts --jobs 20000 --runs 5 --kept 20000 [--compare /tmp/tickq-main/src/index.ts]
 import { parseArgs } from "node:util";
-import { Redis } from "ioredis";
-import { startPrivate } from "../src/platforms/node/find-redis.js";
+import type { Redis } from "ioredis";
 import { ioredisAdapter } from "../src/redis/ioredis.js";
-import * as here from "../src/index.js";
+import { type Build, builds, onPrivateRedis, printAgainstPlain } from "./alternating.js";
+import { enqueueInChunks, measuredDrain } from "./noops.js";
 
 const { values } = parseArgs({
   options: {
@@ -25,8 +25,8 @@ const N = Number(values.jobs);
 const RUNS = Number(values.runs);
 const KEPT = Number(values.kept);
 const BATCH = Number(values.batch);
-type Build = Pick<typeof here, "createTickq">;
-const other: Build | undefined = values.compare ? ((await import(values.compare)) as Build) : undefined;
+const trees = await builds(values.compare);
+const here = trees[0]!.build;
 
 interface Variant {
   label: string;
@@ -36,8 +36,11 @@ interface Variant {
 }
 
 const VARIANTS: Variant[] = [
-  { label: "plain (this tree)", build: here, expiry: () => undefined },
-  ...(other ? [{ label: "plain (--compare tree)", build: other, expiry: () => undefined }] : []),
+  ...trees.map(({ label, build }) => ({
+    label: `plain (${label})`,
+    build,
+    expiry: () => undefined,
+  })),
   { label: "expiresInMs 1 h (none expire)", build: here, expiry: () => 3_600_000 },
   { label: "half expired (1 ms)", build: here, expiry: (k: number) => (k % 2 === 0 ? 1 : undefined) },
 ];
@@ -52,40 +55,26 @@ function tickqFor(redis: Redis, prefix: string, build: Build, deadMaxJobs?: numb
   });
 }
 
-/** Microseconds Redis spent in scripts so far (INFO commandstats): less moved by other processes than wall time. */
-async function scriptUsec(redis: Redis): Promise<number> {
-  const info = await redis.info("commandstats");
-  let total = 0;
-  for (const m of info.matchAll(/^cmdstat_(?:evalsha|eval):calls=\d+,usec=(\d+)/gm)) total += Number(m[1]);
-  return total;
-}
-
 async function fill(tq: ReturnType<typeof tickqFor>, n: number, expiry: Variant["expiry"]): Promise<void> {
-  for (let i = 0; i < n; i += 1_000) {
-    const jobs = Array.from({ length: Math.min(1_000, n - i) }, (_, k) => {
-      const expiresInMs = expiry(i + k);
-      return { name: "noop" as const, args: [i + k] as [number], ...(expiresInMs ? { expiresInMs } : {}) };
-    });
-    await tq.enqueueBulk(jobs);
-  }
+  await enqueueInChunks(
+    (jobs) => tq.enqueueBulk(jobs),
+    n,
+    (i: number) => {
+      const expiresInMs = expiry(i);
+      return { name: "noop" as const, args: [i] as [number], ...(expiresInMs ? { expiresInMs } : {}) };
+    },
+  );
 }
 
 async function drainRate(redis: Redis, v: Variant, n: number, round: number) {
   const tq = tickqFor(redis, `bench-expiry:${round}:${VARIANTS.indexOf(v)}:`, v.build);
   await fill(tq, n, v.expiry);
-  await new Promise((r) => setTimeout(r, 5));
-  const usecBefore = await scriptUsec(redis);
-  const start = performance.now();
-  let taken = 0;
-  while (taken < n) {
-    const report = await tq.tick({ batch: BATCH, concurrency: BATCH, budgetMs: 60_000 });
-    taken += report.succeeded + (report.expired ?? 0);
-    if (report.fetched === 0 && !report.expired) throw new Error(`drained only ${taken} of ${n}`);
-  }
-  const rate = n / ((performance.now() - start) / 1000);
-  const usecPerJob = ((await scriptUsec(redis)) - usecBefore) / n;
-  await redis.flushdb();
-  return { rate, usecPerJob };
+  await new Promise((r) => setTimeout(r, 5)); // the 1 ms expiries pass
+  return measuredDrain(redis, tq, n, {
+    batch: BATCH,
+    counted: (r) => r.succeeded + (r.expired ?? 0),
+    stalled: (r) => r.fetched === 0 && !r.expired,
+  });
 }
 
 /** Bytes of Redis memory per job waiting in its queue, and per job kept in the `expired` history. */
@@ -107,42 +96,9 @@ async function bytesPerExpired(redis: Redis, n: number): Promise<{ queuedPerJob:
   return { queuedPerJob: Math.round((queued - before) / n), expiredPerJob: Math.round((after - before) / n) };
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-
-const server = await startPrivate();
-const redis = new Redis(server.url);
-try {
-  console.log(
-    `private Redis ${server.url}; ${N} no-op jobs per drain, batch ${BATCH}, ${RUNS} rounds, variants interleaved`,
-  );
-  const rates = new Map<Variant, number[]>(VARIANTS.map((v) => [v, []]));
-  const usecs = new Map<Variant, number[]>(VARIANTS.map((v) => [v, []]));
-  for (const v of VARIANTS) await drainRate(redis, v, Math.ceil(N / 10), -1); // warm-up
-  for (let round = 0; round < RUNS; round++) {
-    for (const v of round % 2 === 0 ? VARIANTS : [...VARIANTS].reverse()) {
-      const { rate, usecPerJob } = await drainRate(redis, v, N, round);
-      rates.get(v)!.push(rate);
-      usecs.get(v)!.push(usecPerJob);
-    }
-  }
-  const plain = median(rates.get(VARIANTS[0]!)!);
-  const plainUsec = median(usecs.get(VARIANTS[0]!)!);
-  console.table(
-    VARIANTS.map((v) => {
-      const r = rates.get(v)!;
-      return {
-        variant: v.label,
-        "drain jobs/s (median)": Math.round(median(r)),
-        "min–max": `${Math.round(Math.min(...r))}–${Math.round(Math.max(...r))}`,
-        "vs plain": `${((median(r) / plain) * 100).toFixed(1)} %`,
-        "Redis script µs/job": median(usecs.get(v)!).toFixed(2),
-        "µs vs plain": `${((median(usecs.get(v)!) / plainUsec) * 100).toFixed(0)} %`,
-      };
-    }),
-  );
+await onPrivateRedis(async (redis, url) => {
+  const drain = (v: Variant, n: number, round: number) => drainRate(redis, v, n, round);
+  await printAgainstPlain(url, BATCH, { variants: VARIANTS, rounds: RUNS, jobs: N, drain });
   console.log(`\nRedis memory per job (${KEPT} jobs, args [n]):`);
   console.table([await bytesPerExpired(redis, KEPT)]);
-} finally {
-  redis.disconnect();
-  await server.stop();
-}
+});

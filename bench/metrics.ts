@@ -9,10 +9,11 @@
 //   npx tsx bench/metrics.ts --jobs 20000 --runs 5   (npm run bench runs it too)
 import { parseArgs } from "node:util";
 import { fileURLToPath } from "node:url";
-import { Redis } from "ioredis";
-import { startPrivate } from "../src/platforms/node/find-redis.js";
+import type { Redis } from "ioredis";
 import { ioredisAdapter } from "../src/redis/ioredis.js";
 import { createTickq, type RedisAdapter } from "../src/index.js";
+import { alternate, median, onPrivateRedis } from "./alternating.js";
+import { enqueueInChunks, tickUntil } from "./noops.js";
 
 type Parts = "off" | "counters" | "durations" | "all";
 const VARIANTS: { label: string; parts: Parts }[] = [
@@ -78,20 +79,15 @@ async function drain(redis: Redis, parts: Parts, n: number, batch: number, label
     jobs: { noop: (_args: [number]) => {} },
     metrics: parts === "off" ? false : {},
   });
-  for (let i = 0; i < n; i += 1_000) {
-    await tq.enqueueBulk(
-      Array.from({ length: Math.min(1_000, n - i) }, (_, k) => ({ name: "noop" as const, args: [i + k] as [number] })),
-    );
-  }
+  await enqueueInChunks(
+    (jobs) => tq.enqueueBulk(jobs),
+    n,
+    (i: number) => ({ name: "noop" as const, args: [i] as [number] }),
+  );
   const redisBefore = await redisUsage(redis);
   const nodeBefore = nodeCpuUsec();
   const start = performance.now();
-  let done = 0;
-  while (done < n) {
-    const report = await tq.tick({ batch, concurrency: batch, budgetMs: 60_000 });
-    done += report.succeeded;
-    if (report.fetched === 0) throw new Error(`drained only ${done} of ${n}`);
-  }
+  await tickUntil(tq, n, { batch });
   const rate = n / ((performance.now() - start) / 1000);
   const nodeUsec = (nodeCpuUsec() - nodeBefore) / n;
   const redisAfter = await redisUsage(redis);
@@ -139,24 +135,19 @@ async function memoryPerHour(redis: Redis, names: number, buckets: number) {
   return { perName: (more - base) / names, perQueue: (moreQueues - base) / names, first: base };
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-
 export async function runMetricsBench(options: { jobs: number; runs: number; batch: number }): Promise<void> {
   const { jobs: n, runs, batch } = options;
-  const server = await startPrivate();
-  const redis = new Redis(server.url);
-  try {
+  await onPrivateRedis(async (redis) => {
     console.log(
       `\nWhat metrics cost: private Redis, ${n} no-op jobs per drain, batch ${batch}, ${runs} rounds, variants alternating`,
     );
     type Sample = Awaited<ReturnType<typeof drain>>;
-    const samples = new Map(VARIANTS.map((v) => [v, [] as Sample[]]));
-    for (const v of VARIANTS) await drain(redis, v.parts, Math.ceil(n / 10), batch, "warm"); // JIT, connections
-    for (let round = 0; round < runs; round++) {
-      for (const v of round % 2 === 0 ? VARIANTS : [...VARIANTS].reverse()) {
-        samples.get(v)!.push(await drain(redis, v.parts, n, batch, `${round}-${v.parts}`));
-      }
-    }
+    const samples = await alternate({
+      variants: VARIANTS,
+      rounds: runs,
+      jobs: n,
+      drain: (v, jobs, round) => drain(redis, v.parts, jobs, batch, `${round}-${v.parts}`),
+    });
     const med = (v: (typeof VARIANTS)[number], pick: (s: Sample) => number) => median(samples.get(v)!.map(pick));
     const cpu = (s: Sample) => s.nodeUsec + s.redisUsec;
     const plain = VARIANTS[0]!;
@@ -184,10 +175,7 @@ export async function runMetricsBench(options: { jobs: number; runs: number; bat
       `Memory for an hour of minutes (runs spread over 5 buckets): ${Math.round(memory.perName)} bytes per job name, ` +
         `${Math.round(memory.perQueue)} bytes per queue; the first name and queue ${Math.round(memory.first)} bytes (key overhead included).`,
     );
-  } finally {
-    redis.disconnect();
-    await server.stop();
-  }
+  });
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

@@ -5,12 +5,19 @@
 import type { Redis } from "ioredis";
 import { startProxy } from "../test/helpers/proxy.js";
 
-export async function commandsProcessed(redis: Redis): Promise<number> {
+/** The sum of one figure of every INFO commandstats line `line` matches (its first group). */
+async function sumCommandstats(redis: Redis, line: RegExp): Promise<number> {
   const info = await redis.info("commandstats");
   let total = 0;
-  for (const match of info.matchAll(/^cmdstat_[^:]+:calls=(\d+)/gm)) total += Number(match[1]);
+  for (const match of info.matchAll(line)) total += Number(match[1]);
   return total;
 }
+
+/** Commands Redis ran so far, the ones scripts called included. */
+export const commandsProcessed = (redis: Redis) => sumCommandstats(redis, /^cmdstat_[^:]+:calls=(\d+)/gm);
+
+/** Microseconds Redis spent in scripts so far (EVAL and EVALSHA): CPU time, which the load of other processes moves less than a wall-clock rate. */
+export const scriptUsec = (redis: Redis) => sumCommandstats(redis, /^cmdstat_(?:evalsha|eval):calls=\d+,usec=(\d+)/gm);
 
 /** Counts RESP commands (arrays) in a client→server byte stream. */
 class RespCounter {
