@@ -7,6 +7,7 @@ import { newJid } from "../client/job.js";
 import { monotonicMs } from "../tick/clock.js";
 import { defaultBackoff, describeError, retryLimit } from "../tick/retry.js";
 import { redisNowSec, type Runtime } from "../tick/runtime.js";
+import type { LogFields, LogLevel, LogSink } from "../telemetry/logger.js";
 import type { JobLogger } from "../types.js";
 import { orderedCancelKey } from "../cancel/errors.js";
 import { isLeaseInDoubt, LEASE_DOUBTS_MAX, leaseDoubtsError } from "./guard.js";
@@ -56,7 +57,7 @@ export async function runOrdered(runtime: Runtime, item: OrderedFetched, signal:
       own ??= cancels.signalFor(key(), signal);
       return own;
     },
-    log: new TaggedLog(runtime.logger, item),
+    log: new TaggedLog(runtime.logs, item),
   };
   // Cancelled while it ran: whatever it returned or threw, it ends cancelled (no run for the metrics).
   const cancelled = (): OrderedOutcome | undefined => {
@@ -70,19 +71,27 @@ export async function runOrdered(runtime: Runtime, item: OrderedFetched, signal:
       outcome.ran = { durationMs: monotonicMs() - started, startMs: started + runtime.clockOffsetMs };
     return outcome;
   };
-  try {
-    await definition.perform(item.id, payloads as never[], ctx);
-    return cancelled() ?? measured({ kind: "succeeded", item });
-  } catch (error) {
-    const stopped = cancelled();
-    if (stopped) return stopped;
-    if (signal.aborted && isLeaseInDoubt(signal.reason)) {
-      if (item.doubts + 1 < LEASE_DOUBTS_MAX) return { kind: "inDoubt", item };
-      return measured(failed(runtime, item, definition, leaseDoubtsError(signal.reason)));
+  const attempt = async (): Promise<OrderedOutcome> => {
+    try {
+      await definition.perform(item.id, payloads as never[], ctx);
+      return cancelled() ?? measured({ kind: "succeeded", item });
+    } catch (error) {
+      const stopped = cancelled();
+      if (stopped) return stopped;
+      if (signal.aborted && isLeaseInDoubt(signal.reason)) {
+        if (item.doubts + 1 < LEASE_DOUBTS_MAX) return { kind: "inDoubt", item };
+        return measured(failed(runtime, item, definition, leaseDoubtsError(signal.reason)));
+      }
+      if (signal.aborted) return { kind: "interrupted", item };
+      return measured(failed(runtime, item, definition, error));
     }
-    if (signal.aborted) return { kind: "interrupted", item };
-    return measured(failed(runtime, item, definition, error));
-  }
+  };
+  // With telemetry on, a consumer span, active while the handler runs (src/telemetry/tracing.ts).
+  const span = runtime.tracing?.startOrdered({ name: item.name, id: item.id, fence: item.fence, attempt: ctx.attempt });
+  if (!span) return attempt();
+  const outcome = await span.run(attempt);
+  span.end({ outcome: outcome.kind, error: "error" in outcome ? outcome.error : undefined });
+  return outcome;
 }
 
 function failed(
@@ -93,8 +102,8 @@ function failed(
 ): OrderedOutcome {
   const { errorClass, message } = describeError(error);
   if (item.failures >= retryLimit(definition.retry ?? true, runtime.maxRetries))
-    return dead(runtime, item, errorClass, message, true);
-  return { kind: "retry", item, delayMs: safeDelay(definition.backoff, item.failures, error) * 1000 };
+    return dead(runtime, item, errorClass, message, true, error);
+  return { kind: "retry", item, delayMs: safeDelay(definition.backoff, item.failures, error) * 1000, error };
 }
 
 /** The dead entry up to its payloads; Lua appends `,"payloads":[…],"scores":[…]}` from what it stores. */
@@ -104,6 +113,7 @@ function dead(
   errorClass: string,
   message: string,
   handlerFailed: boolean,
+  error?: unknown,
 ): OrderedOutcome {
   const head = {
     name: item.name,
@@ -115,7 +125,9 @@ function dead(
     failed_at: redisNowSec(runtime),
     retry_count: item.failures,
   };
-  return { kind: "dead", item, entry: JSON.stringify(head).slice(0, -1), handlerFailed };
+  const outcome: OrderedOutcome = { kind: "dead", item, entry: JSON.stringify(head).slice(0, -1), handlerFailed };
+  if (error !== undefined) outcome.error = error;
+  return outcome;
 }
 
 function safeDelay(backoff: OrderedDefinition["backoff"], count: number, error: unknown): number {
@@ -128,22 +140,31 @@ function safeDelay(backoff: OrderedDefinition["backoff"], count: number, error: 
   return typeof delay === "number" && Number.isFinite(delay) && delay >= 0 ? delay : defaultBackoff(count);
 }
 
-/** ctx.log: each line tagged with the execution. A class: an execution costs one small object, not three closures. */
+/**
+ * ctx.log: a text line tagged with the execution; a structured one carries name, id, fence and attempt
+ * as fields (src/telemetry/logger.ts). A class: an execution costs one small object, not three closures.
+ */
 class TaggedLog implements JobLogger {
+  private readonly fields: LogFields;
+
   constructor(
-    private readonly logger: JobLogger,
+    private readonly logs: LogSink,
     private readonly item: OrderedFetched,
-  ) {}
-  private tag(message: string): string {
-    return `[${this.item.name} ${this.item.id} #${this.item.fence}] ${message}`;
+  ) {
+    this.fields = { name: item.name, id: item.id, fence: item.fence, attempt: item.failures + 1 };
+  }
+  private write(level: LogLevel, message: string, rest: unknown[]): void {
+    const { item } = this;
+    const text = this.logs.structured ? message : `[${item.name} ${item.id} #${item.fence}] ${message}`;
+    this.logs.write(level, text, this.fields, rest);
   }
   info(message: string, ...rest: unknown[]) {
-    this.logger.info(this.tag(message), ...rest);
+    this.write("info", message, rest);
   }
   warn(message: string, ...rest: unknown[]) {
-    this.logger.warn(this.tag(message), ...rest);
+    this.write("warn", message, rest);
   }
   error(message: string, ...rest: unknown[]) {
-    this.logger.error(this.tag(message), ...rest);
+    this.write("error", message, rest);
   }
 }

@@ -37,9 +37,10 @@ export interface OrderedRun {
 
 export type OrderedOutcome = (
   | { kind: "succeeded"; item: OrderedFetched }
-  | { kind: "retry"; item: OrderedFetched; delayMs: number }
+  /** `error`: what the handler threw, for its span (src/telemetry/tracing.ts). */
+  | { kind: "retry"; item: OrderedFetched; delayMs: number; error?: unknown }
   /** `entry`: the dead entry's JSON up to its payloads, which Lua appends as stored. */
-  | { kind: "dead"; item: OrderedFetched; entry: string; handlerFailed: boolean }
+  | { kind: "dead"; item: OrderedFetched; entry: string; handlerFailed: boolean; error?: unknown }
   | { kind: "unstarted"; item: OrderedFetched }
   | { kind: "interrupted"; item: OrderedFetched }
   | { kind: "inDoubt"; item: OrderedFetched }

@@ -40,6 +40,14 @@ export interface TracedJob {
   tracestate?: unknown;
 }
 
+/** What an ordered id's consumer span records about its execution (src/ordered/). */
+export interface TracedOrdered {
+  name: string;
+  id: string;
+  fence: number;
+  attempt: number;
+}
+
 /** How a run ended, for its span: the outcome's kind, and what the handler threw. */
 export interface JobEnd {
   outcome: string;
@@ -141,6 +149,24 @@ export class Tracing {
     };
     const span = this.tracer.startSpan(`process ${job.queue}`, { kind: SPAN_KIND.consumer, attributes, links }, parent);
     return new JobSpan(otel, span, otel.trace.setSpan(parent, span));
+  }
+
+  /**
+   * An ordered id's execution: "process <name>", a child of the tick, so no link (its payloads carry no trace
+   * context: they are stored as the bare JSON a caller sent, deduplicated by their text).
+   */
+  startOrdered(run: TracedOrdered): JobSpan {
+    const { otel } = this;
+    const active = otel.context.active();
+    const attributes = {
+      ...messaging("process", run.name),
+      "messaging.message.id": run.id,
+      "tickq.job.name": run.name,
+      "tickq.job.attempt": run.attempt,
+      "tickq.ordered.fence": run.fence,
+    };
+    const span = this.tracer.startSpan(`process ${run.name}`, { kind: SPAN_KIND.consumer, attributes }, active);
+    return new JobSpan(otel, span, otel.trace.setSpan(active, span));
   }
 
   /** Runs a tick inside its span; `summary` turns its report into attributes. */
