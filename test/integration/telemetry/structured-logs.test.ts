@@ -1,6 +1,7 @@
 import { Writable } from "node:stream";
 import { pino } from "pino";
 import { describe, expect, it } from "vitest";
+import type { OrderedContext } from "../../../src/index.js";
 import { adapterCases, describeOverAdapters } from "../../helpers/adapters.js";
 import { useHarness } from "../../helpers/harness.js";
 
@@ -77,6 +78,51 @@ describeOverAdapters(adapterCases, "structured logs over $name", (adapterCase) =
       attempt: 1,
       details: [{ ms: 900 }],
     });
+  });
+
+  it("an ordered run's ctx.log lines carry name, id, fence and attempt as fields", async () => {
+    const { logger, lines } = pinoLines();
+    const fences: number[] = [];
+    const tq = h.make(
+      {},
+      {
+        structuredLogger: logger,
+        ordered: {
+          ship: {
+            perform: (_id: string, _payloads: unknown[], ctx: OrderedContext) => {
+              fences.push(ctx.fence);
+              ctx.log.info("label printed", new Error("printer jam"));
+            },
+          },
+        },
+      },
+    );
+    await tq.enqueueOrdered("ship", { id: "s1", payload: 1 });
+    await tq.tick();
+    const line = lines.find((l) => l.msg === "label printed");
+    expect(line).toMatchObject({ level: 30, name: "ship", id: "s1", fence: fences[0], attempt: 1 });
+    expect(line!.err).toMatchObject({ message: "printer jam" });
+    expect(h.logged).toEqual([]);
+  });
+
+  it("with the text logger an ordered run's ctx.log line names the execution in its text", async () => {
+    const fences: number[] = [];
+    const tq = h.make(
+      {},
+      {
+        ordered: {
+          ship: {
+            perform: (_id: string, _payloads: unknown[], ctx: OrderedContext) => {
+              fences.push(ctx.fence);
+              ctx.log.warn("label printed");
+            },
+          },
+        },
+      },
+    );
+    await tq.enqueueOrdered("ship", { id: "s1", payload: 1 });
+    await tq.tick();
+    expect(h.logged).toContain(`[ship s1 #${fences[0]}] label printed`);
   });
 
   it("a job out of retries logs at error level with outcome dead", async () => {
