@@ -36,7 +36,7 @@ export interface OrderedContext {
    * hold this id. Stop, or guard writes with `fence`.
    */
   signal: AbortSignal;
-  /** The `logger`, with the name, id and fence on each line. */
+  /** The `logger`, with the name, id and fence on each line (as fields, with attempt, for a `structuredLogger`). */
   log: JobLogger;
 }
 

@@ -152,8 +152,8 @@ export class Tracing {
   }
 
   /**
-   * An ordered id's execution: "process <name>", a child of the tick, so no link (its payloads carry no trace
-   * context: they are stored as the bare JSON a caller sent, deduplicated by their text).
+   * An ordered id's execution: "process <name>", a child of the tick that ran it. Its payloads carry no
+   * trace context: they are stored as the bare JSON a caller sent, deduplicated by their text.
    */
   startOrdered(run: TracedOrdered): JobSpan {
     const { otel } = this;
