@@ -5,8 +5,7 @@
 // completed: steps/s, and tickq's Redis calls a step (report.roundTrips
 // summed ÷ steps) and a run (starts included). Beside it, in the same run
 // and alternating with it, RUNS × STEPS plain no-op jobs drained the same
-// way: jobs/s and round trips a job. Then one run alone, of no-op steps and
-// of steps that await 2 ms: its round trips a step. Medians of REPEATS.
+// way: jobs/s and round trips a job. Medians of REPEATS.
 //
 // The side-by-side is a model, not a measurement: a per-step callback
 // design (QStash / Upstash Workflow) delivers each step as one HTTP request
@@ -25,9 +24,6 @@ export const workflowOptions = {
   "workflow-runs": { type: "string", default: "1000" },
   "workflow-steps": { type: "string", default: "10" },
 } as const;
-
-/** How long each step of the second lone run awaits: longer than a round trip, so no two steps share a commit. */
-const ALONE_STEP_MS = 2;
 
 interface Figures {
   perSecond: number;
@@ -50,13 +46,7 @@ async function drain(
   throw new Error("bench/workflows: the drain did not finish");
 }
 
-async function measureWorkflows(
-  url: string,
-  prefix: string,
-  runs: number,
-  steps: number,
-  stepMs = 0,
-): Promise<Figures> {
+async function measureWorkflows(url: string, prefix: string, runs: number, steps: number): Promise<Figures> {
   const client = new Redis(url);
   const tq = createTickq({
     redis: ioredisAdapter(client),
@@ -66,12 +56,7 @@ async function measureWorkflows(
       tenSteps: {
         run: async (_: null, step) => {
           let sum = 0;
-          for (let i = 0; i < steps; i++) {
-            sum += await step.run(`s${i}`, async () => {
-              if (stepMs > 0) await new Promise((resolve) => setTimeout(resolve, stepMs));
-              return i;
-            });
-          }
+          for (let i = 0; i < steps; i++) sum += await step.run(`s${i}`, () => i);
           return sum;
         },
       },
@@ -127,13 +112,9 @@ export async function runWorkflowsBench(runs: number, steps: number, repeats: nu
   try {
     const wf: Figures[] = [];
     const plain: Figures[] = [];
-    const alone: Figures[] = [];
-    const aloneIo: Figures[] = [];
     for (let r = 0; r < repeats; r++) {
       wf.push(await measureWorkflows(server.url, `bwf${r}:`, runs, steps));
       plain.push(await measureJobs(server.url, `bjob${r}:`, runs * steps));
-      alone.push(await measureWorkflows(server.url, `bwf1${r}:`, 1, steps));
-      aloneIo.push(await measureWorkflows(server.url, `bwfio${r}:`, 1, steps, ALONE_STEP_MS));
     }
     const pick = (xs: Figures[], key: keyof Figures) => median(xs.map((f) => f[key]));
     const steps1 = steps;
@@ -156,18 +137,6 @@ export async function runWorkflowsBench(runs: number, steps: number, repeats: nu
         "Redis requests/run (start included)": "—",
       },
     ]);
-    // A run alone: its commits cannot be shared with other runs' (src/workflows/commit-pipe.ts).
-    console.log(`One run alone, ${steps} steps (begin, claim, commits, finish: every round trip of its ticks)`);
-    console.table(
-      [
-        ["no-op steps", alone],
-        [`steps awaiting ${ALONE_STEP_MS} ms (I/O)`, aloneIo],
-      ].map(([what, xs]) => ({
-        what,
-        "round trips/step": pick(xs as Figures[], "tripsPerUnit").toFixed(2),
-        "Redis requests/run (start included)": pick(xs as Figures[], "tripsPerRun").toFixed(2),
-      })),
-    );
     console.log(`workflow steps/s ÷ plain jobs/s: ${(pick(wf, "perSecond") / pick(plain, "perSecond")).toFixed(2)}×`);
     console.log(
       `requests a run, ${steps1} steps: tickq ${pick(wf, "tripsPerRun").toFixed(2)} to Redis; a per-step callback design (model: 1 start + per step 1 delivery + 1 call back with its result) ${1 + 2 * steps1} HTTP requests, ${1 + 3 * steps1} if each step also reads and writes its state in a store`,

@@ -1,14 +1,11 @@
 // One execution of a run: the function from the top, its steps driven in
 // rounds. A round waits until the function settles or stops at new steps,
-// runs those steps at once (Promise.all gives several), and hands their
-// results to the run's commits (commit-pipe.ts), which travel in the tick's
-// workflow calls (batched with other runs'). The same invocation goes on
-// with the results at once, as a replay from the top would, without running
-// the function again: its next steps run while the commit travels, and the
-// run's end waits for it. A sleep or wait parks the run; a failed try
-// schedules a retry; the tick's deadline yields; a refused commit stops the
-// execution. Each ends the invocation: the next execution replays from the
-// top, and runs again the steps whose commit never applied.
+// runs those steps at once (Promise.all gives several), and commits their
+// results in the tick's next workflow call (batched with other runs'); once
+// committed, the same invocation goes on with the results, as a replay from
+// the top would, without running the function again. A sleep or wait parks
+// the run; a failed try schedules a retry; the tick's deadline yields. Each
+// ends the invocation: the next execution replays from the top.
 import { isNonDeterministic } from "./errors.js";
 import type { StepRecord } from "./records.js";
 import { replay, type PendingStep } from "./replay.js";
@@ -17,7 +14,6 @@ import { defaultBackoff } from "../tick/retry.js";
 import { describeError } from "./describe.js";
 import { utf8Bytes } from "../client/job-size.js";
 import type { Invoker } from "./invoke.js";
-import { commitPipe } from "./commit-pipe.js";
 
 /** Largest step result or run output, in bytes of JSON. */
 export const MAX_RESULT_BYTES = 256 * 1024;
@@ -64,8 +60,6 @@ const macrotask: () => Promise<void> =
     ? () => new Promise((resolve) => setImmediate(resolve))
     : () => new Promise((resolve) => setTimeout(resolve, 0));
 
-type Ending = Pick<Commit, "disposition"> & Partial<Pick<Commit, "extra" | "steps" | "parks">>;
-
 type Settled = { ok: true; value: unknown } | { ok: false; error: unknown };
 
 /** How an execution ended. */
@@ -85,19 +79,15 @@ export async function executeRun(
       (value) => void (settled = { ok: true, value }),
       (error: unknown) => void (settled = { ok: false, error }),
     );
-  const commits = commitPipe(env.commit, { id: run.id, fence: String(run.fence) });
-  const end = async (ending: Ending, as: ExecutionEnd): Promise<ExecutionEnd> =>
-    (await commits.end({ extra: "", steps: [], parks: [], ...ending })) ? as : "lost";
+  const base = { id: run.id, fence: String(run.fence), extra: "", steps: [] as Commit["steps"], parks: [] };
   let stepsRun = 0;
 
   const fail = async (failure: WorkflowFailure, steps: Commit["steps"] = []): Promise<ExecutionEnd> => {
-    // A stale execution's run is another's: its onFailure is not this one's to call.
-    if (!(await commits.settled())) return "lost";
     // A handler that never settles is left at the tick's deadline (and graceMs), as a stuck step is.
     const guard = env.guard();
     const handled = await settledOrAbandoned(
       Promise.resolve()
-        .then(() => definition.onFailure?.(input, failure, failure.step))
+        .then(() => definition.onFailure?.(input, failure))
         .then(
           () => true,
           (error: unknown) => {
@@ -111,20 +101,14 @@ export async function executeRun(
     guard.done();
     if (handled === undefined)
       env.warn(`tickq: workflow ${run.name} run ${run.id}: onFailure did not settle; the run fails`);
-    return end({ steps, disposition: "f", extra: JSON.stringify(failure) }, "failed");
+    const ok = await env.commit({ ...base, steps, disposition: "f", extra: JSON.stringify(failure) });
+    return ok ? "failed" : "lost";
   };
-  const atStop = () =>
-    settled !== undefined || r.fatal() !== undefined || r.pending.length > 0 || env.stopping() || commits.stale.aborted;
 
   for (;;) {
     // Until the function settles or stops at steps (or awaits something else while the tick must stop).
-    // Steps it completed go with its next stop's commit; if it dawdles between steps, at once.
-    await Promise.race([finished, macrotask()]);
-    while (!atStop()) {
-      commits.flush();
-      await Promise.race([finished, macrotask()]);
-    }
-    if (commits.stale.aborted) return { end: "lost", steps: stepsRun };
+    do await Promise.race([finished, macrotask()]);
+    while (!settled && !r.fatal() && r.pending.length === 0 && !env.stopping());
     const fatal = r.fatal();
     if (fatal) return { end: await fail(failureOf(fatal)), steps: stepsRun };
     if (settled) {
@@ -138,25 +122,26 @@ export async function executeRun(
       if (utf8Bytes(output) > MAX_RESULT_BYTES) {
         return { end: await fail(tooLarge("the run's output", utf8Bytes(output))), steps: stepsRun };
       }
-      return { end: await end({ disposition: "d", extra: output }, "completed"), steps: stepsRun };
+      const ok = await env.commit({ ...base, disposition: "d", extra: output });
+      return { end: ok ? "completed" : "lost", steps: stepsRun };
     }
-    if (env.stopping()) return { end: await end({ disposition: "y" }, "yielded"), steps: stepsRun };
+    if (env.stopping()) {
+      const ok = await env.commit({ ...base, disposition: "y" });
+      return { end: ok ? "yielded" : "lost", steps: stepsRun };
+    }
 
     const round = r.pending.splice(0);
     const runs = round.filter((p) => p.kind === "run");
     const guard = env.guard();
-    const signal = AbortSignal.any([guard.signal, commits.stale]);
-    const all = Promise.all(runs.map((p) => runStep(run, definition, p, signal, env)));
-    // Steps that end at once (nothing awaited but promises already settled) join the commit of the steps
-    // before them; steps that wait on I/O run while that commit travels.
-    const atOnce = await Promise.race([all.then(() => true), macrotask().then(() => false)]);
-    if (!atOnce) commits.flush();
-    const outcomes = await settledOrAbandoned(all, signal, env.graceMs);
+    const outcomes = await settledOrAbandoned(
+      Promise.all(runs.map((p) => runStep(run, definition, p, guard.signal, env))),
+      guard.signal,
+      env.graceMs,
+    );
     guard.done();
     // Steps that ignored the abort: no commit, the run stays this tick's until its lease expires (as jobs).
     if (!outcomes) return { end: "abandoned", steps: stepsRun + runs.length };
     stepsRun += runs.length;
-    if (commits.stale.aborted) return { end: "lost", steps: stepsRun };
     const steps: Commit["steps"] = [];
     let retryMs: number | undefined;
     let interrupted = false;
@@ -171,14 +156,24 @@ export async function executeRun(
     }
     if (failed) return { end: await fail(failed, steps), steps: stepsRun };
     if (retryMs !== undefined) {
-      const extra = String(Math.max(0, Math.round(retryMs)));
-      return { end: await end({ steps, disposition: "r", extra }, "retrying"), steps: stepsRun };
+      const ok = await env.commit({
+        ...base,
+        steps,
+        disposition: "r",
+        extra: String(Math.max(0, Math.round(retryMs))),
+      });
+      return { end: ok ? "retrying" : "lost", steps: stepsRun };
     }
-    if (interrupted) return { end: await end({ steps, disposition: "y" }, "yielded"), steps: stepsRun };
+    if (interrupted) {
+      const ok = await env.commit({ ...base, steps, disposition: "y" });
+      return { end: ok ? "yielded" : "lost", steps: stepsRun };
+    }
     const parks = round.filter((p) => p.kind !== "run").map(parkOf);
-    if (parks.length > 0) return { end: await end({ steps, parks, disposition: "p" }, "parked"), steps: stepsRun };
-    // Every step completed: the function goes on with their results while they are committed.
-    commits.add(steps);
+    if (parks.length > 0) {
+      const ok = await env.commit({ ...base, steps, parks, disposition: "p" });
+      return { end: ok ? "parked" : "lost", steps: stepsRun };
+    }
+    if (!(await env.commit({ ...base, steps, disposition: "c" }))) return { end: "lost", steps: stepsRun };
     for (const o of outcomes) {
       if (o.kind !== "completed") continue;
       r.completed(o.name, o.record);

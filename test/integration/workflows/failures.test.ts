@@ -1,10 +1,9 @@
 // A step that throws is retried with backoff (its own retry, else the
 // workflow's); once its retries are spent the run fails with that step's
-// error and onFailure is called once (with the input, the failure and the
-// step). A throw outside any step fails the run. Limits (a step's result,
-// the steps of a run, the input) fail clearly.
+// error and onFailure is called once. A throw outside any step fails the
+// run. Limits (a step's result, the steps of a run, the input) fail clearly.
 import { describe, expect, it } from "vitest";
-import { defineWorkflow, WorkflowFailedError } from "../../../src/index.js";
+import { WorkflowFailedError } from "../../../src/index.js";
 import { adapterCases } from "../../helpers/adapters.js";
 import { useHarness } from "../../helpers/harness.js";
 
@@ -77,9 +76,10 @@ describe.each(adapterCases)("workflow failures over $name", (adapterCase) => {
       {},
       {
         workflows: {
-          doomed: defineWorkflow({
+          doomed: {
             retry: 5,
             backoff: () => 0,
+            onFailure: (input: { who: string }, failure) => void failures.push([input.who, failure]),
             run: async (_: { who: string }, step) => {
               await step.run("fine", () => 1);
               await step.run(
@@ -91,9 +91,7 @@ describe.each(adapterCases)("workflow failures over $name", (adapterCase) => {
               );
               return "never";
             },
-            // Unannotated, after run: defineWorkflow types its input from run's.
-            onFailure: (input, failure, step) => void failures.push([input.who, failure, step]),
-          }),
+          },
         },
       },
     );
@@ -105,7 +103,7 @@ describe.each(adapterCases)("workflow failures over $name", (adapterCase) => {
       status: "failed",
       failure: { name: "TypeError", message: "no such user", step: "broken" },
     });
-    expect(failures).toEqual([["ann", { name: "TypeError", message: "no such user", step: "broken" }, "broken"]]);
+    expect(failures).toEqual([["ann", { name: "TypeError", message: "no such user", step: "broken" }]]);
     const run = await tq.workflows.get(id);
     expect(run?.steps.map((s) => [s.name, s.status, s.attempts])).toEqual([
       ["fine", "completed", 1],
