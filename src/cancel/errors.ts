@@ -7,7 +7,12 @@
  */
 export class TickqCancelled extends Error {
   /** For an ordered id's run (tq.jobs.cancelOrdered): its name and id; `jid` is then "o NAME FENCE ID". */
-  readonly ordered?: { name: string; id: string };
+  readonly ordered?: {
+    /** The ordered job's name. */
+    name: string;
+    /** The id whose run was cancelled. */
+    id: string;
+  };
   constructor(
     /** The cancelled job's jid. */
     readonly jid: string,

@@ -39,7 +39,16 @@ export interface MigratePartitionsOptions {
 /** What {@link migratePartitions} moved, and what it left in the old layout. */
 export interface MigrationReport {
   /** Jobs moved, per state they were in. */
-  moved: { dead: number; retry: number; scheduled: number; queued: number };
+  moved: {
+    /** From the dead set. */
+    dead: number;
+    /** From the retry set. */
+    retry: number;
+    /** From the schedule (delayed jobs). */
+    scheduled: number;
+    /** From the queues, now due at once in their partition's schedule. */
+    queued: number;
+  };
   /** What stays in the old layout, in words (ordered ids, workflow runs, running jobs); empty when nothing does. */
   left: string[];
 }
