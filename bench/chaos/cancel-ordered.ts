@@ -80,7 +80,7 @@ async function cancelOnce(tq: OrderedTickq, id: string, ledger: Ledger): Promise
 /**
  * Enqueues 1–4 payloads to each of the ids (`letter` keeps the adapters' apart) over most of
  * the window through `direct`, and cancels a share of them once each through `tq` (the faulted
- * path), 0–1.5 s after the id's first payload. Resolves with each cancel's answer.
+ * path), 0–1 s after the id's first payload. Resolves with each cancel's answer.
  */
 export async function driveOrdered(e: {
   direct: OrderedTickq;
@@ -97,8 +97,9 @@ export async function driveOrdered(e: {
       const first = between(e.rng, 0, e.windowMs * 0.6);
       const count = Math.floor(between(e.rng, 1, 5));
       const gaps = Array.from({ length: count }, () => between(e.rng, 100, 600));
-      const ms = gaps.map(() => between(e.rng, 100, 800));
-      const cancelAt = e.rng() < CANCEL_SHARE ? first + between(e.rng, 0, 1_500) : undefined;
+      // Runs long enough, and cancels soon enough, that a good share finds its run held.
+      const ms = gaps.map(() => between(e.rng, 300, 1_500));
+      const cancelAt = e.rng() < CANCEL_SHARE ? first + between(e.rng, 0, 1_000) : undefined;
       await sleep(first);
       const cancelling =
         cancelAt === undefined
