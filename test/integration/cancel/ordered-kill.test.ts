@@ -25,6 +25,9 @@ const IDS = 16;
 const CANCELLED = 11;
 /** Ids 0..SCHEDULED-1 are due in a minute: their cancels find them waiting (ready ids are fetched at once). */
 const SCHEDULED = 3;
+/** The next ids, fetched first, hold their runs this long: their cancels find them held even on a loaded machine. */
+const HELD = 4;
+const HELD_MS = 1_500;
 const TOKEN = "ordered-kill-s3cret";
 
 interface Run {
@@ -101,7 +104,8 @@ describe("cancel of ordered ids under tick SIGKILL and client kill", () => {
         for (const [k, id] of ids.entries())
           for (const v of ["b1", "b2"]) {
             const delayMs = k < SCHEDULED ? 60_000 : 0;
-            await tq.enqueueOrdered("work", { id, payload: { id, v }, score: v === "b1" ? 1 : 2, delayMs });
+            const payload = k >= SCHEDULED && k < SCHEDULED + HELD ? { id, v, hold: HELD_MS } : { id, v };
+            await tq.enqueueOrdered("work", { id, payload, score: v === "b1" ? 1 : 2, delayMs });
           }
         // Two tick processes from the start: one is SIGKILLed mid-cancel, the other drains what it held.
         const doomed = spawn();
@@ -113,7 +117,7 @@ describe("cancel of ordered ids under tick SIGKILL and client kill", () => {
         const answers = new Map<string, OrderedCancelResult | "NOT_FOUND">();
         const cancels = ids.slice(0, CANCELLED).map(async (id, k) => {
           // The scheduled ids and the first batch at once (the latter then held by the tick), the rest spread out.
-          await sleep(Math.max(0, k - SCHEDULED - 3) * 90);
+          await sleep(Math.max(0, k - SCHEDULED - HELD + 1) * 90);
           const answer = await retried(() => tq.jobs.cancelOrdered("work", id));
           returnedAt.set(id, Date.now());
           answers.set(id, answer);

@@ -45,7 +45,9 @@ describeOverAdapters(cliConnections, "tickq jobs cancel over $name", (adapterCas
     await tq.enqueueOrdered("idx", { id: "c", payload: 2 });
     const shown = await run("jobs", "cancel", "--ordered", "idx", "a b");
     expect(shown.code, shown.stderr).toBe(0);
-    expect(shown.stdout).toMatch(/idx id "a b" cancelled \(it was queued, 1 waiting payload\(s\) with it\); recorded as \S+/);
+    expect(shown.stdout).toMatch(
+      /idx id "a b" cancelled \(it was queued, 1 waiting payload\(s\) with it\); recorded as \S+/,
+    );
     const { body } = await json<Record<string, unknown>>("jobs", "cancel", "--ordered", "idx", "c");
     expect(body).toEqual({
       name: "idx",
