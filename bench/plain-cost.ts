@@ -44,7 +44,8 @@ async function drainOnce(tree: string, url: string, n: number, metrics: boolean)
       prefix: `plain-cost:${label}:`,
       jobs: { noop: (_args: [number]) => {} },
     };
-    if (!metrics) options.metrics = false;
+    // Trees from before the metrics option refuse it as unknown: they have no metrics to turn off.
+    if (!metrics && existsSync(join(tree, "src/metrics"))) options.metrics = false;
     const tq = createTickq(options as never);
     for (let i = 0; i < count; i += 1_000) {
       const size = Math.min(1_000, count - i);
