@@ -153,6 +153,23 @@ describe.each(adapterCases)("history and events of ordered cancels over $name", 
     expect((await tq.stats()).processed).toBe(0);
   });
 
+  it("over partitions: the record is found and listed from any partition, and its event fires once", async () => {
+    const events: CancelledEvent[] = [];
+    const tq = h.make(
+      {},
+      { partitions: 3, on: { cancelled: (e) => void events.push(e) }, ordered: { idx: { perform: () => {} } } },
+    );
+    for (const id of ["a", "b", "c", "d"]) await tq.enqueueOrdered("idx", { id, payload: id });
+    const jids = [];
+    for (const id of ["a", "b", "c", "d"]) jids.push(...(await tq.jobs.cancelOrdered("idx", id)).jids);
+    expect(events.map((e) => e.jid)).toEqual(jids);
+    for (const [k, jid] of jids.entries())
+      expect(await tq.jobs.find(jid)).toMatchObject({ state: "cancelled", ordered: { id: "abcd"[k] } });
+    expect((await tq.jobs.list("cancelled", { name: "idx", order: "oldest" })).jobs.map((j) => j.jid).sort()).toEqual(
+      [...jids].sort(),
+    );
+  });
+
   it("ordered records share the plain ones' bounds: the newest 10,000, none older than 7 days", async () => {
     const tq = h.make({}, { ordered: { idx: { perform: () => {} } } });
     const key = `${h.prefix}cancelled`;
