@@ -39,7 +39,7 @@ export function recordEvent(text: string): CancelledEvent | undefined {
 
 /** The `cancelled` event of a run a tick held and its ack settled as cancelled. */
 export function runEvent(item: OrderedFetched): CancelledEvent {
-  const payloads = item.payloads.map((p) => JSON.parse(p) as unknown);
+  const payloads = item.payloads.map(parsed);
   const ordered: OrderedPart = { fence: item.fence, scores: item.scores };
   if (item.failures > 0) ordered.failures = item.failures;
   const payload: JobPayload = {
@@ -51,6 +51,15 @@ export function runEvent(item: OrderedFetched): CancelledEvent {
     tickq_ordered: ordered,
   };
   return eventOf(payload, "running", item.id, payloads);
+}
+
+/** A payload as stored, parsed; its text when another client stored one that is not JSON (an event must never throw in the tick). */
+function parsed(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
 }
 
 function eventOf(payload: JobPayload, from: CancelledFrom, id: string, payloads: unknown[]): CancelledEvent {
