@@ -43,7 +43,7 @@ export async function findPartitionCount(options: AnyOptions, logger: JobLogger 
   if (shape.ranges.length === 0)
     throw new TickqError(
       "BAD_OPTIONS",
-      `partitions: "auto" could not read the cluster's slots (CLUSTER SLOTS) and no count is stored under ${JSON.stringify(prefix)}: ` +
+      `partitions: "auto" could not read the cluster's slots (CLUSTER SLOTS: one Redis has none) and no count is stored under ${JSON.stringify(prefix)}: ` +
         `give the count instead, partitions: N (N a multiple of the masters, docs/operate/cluster.md)`,
     );
   const { count, masters, even } = countForShape(shape.ranges);
