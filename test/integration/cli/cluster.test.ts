@@ -87,10 +87,14 @@ describe("the tickq CLI on a Redis Cluster", () => {
     // A prefix whose slot another master serves: the seed answers MOVED.
     await client.get("warm");
     const seed = `${cluster.nodes[0]!.host}:${cluster.nodes[0]!.port}`;
-    const tag = Array.from({ length: 100 }, (_, n) => `t${n}`).find((t) => client.slots[slotOf(`{${t}}`)]?.[0] !== seed);
+    const tag = Array.from({ length: 100 }, (_, n) => `t${n}`).find(
+      (t) => client.slots[slotOf(`{${t}}`)]?.[0] !== seed,
+    );
     const refused = await cli.run(["stats", "--prefix", `{${tag}}:`], { REDIS_URL: seeds[0]! });
     expect(refused.code).not.toBe(0);
-    expect(refused.stderr).toMatch(/^tickq: Redis at \S+ is a Redis Cluster node: add --cluster \(or REDIS_CLUSTER=1\)\n$/);
+    expect(refused.stderr).toMatch(
+      /^tickq: Redis at \S+ is a Redis Cluster node: add --cluster \(or REDIS_CLUSTER=1\)\n$/,
+    );
     const several = await cli.run(["stats"], { REDIS_URL: seeds.join(",") });
     expect(several.code).toBe(2);
     expect(several.stderr).toMatch(/names 3 nodes.*--cluster/);
