@@ -20,6 +20,7 @@ const faults = [
   "test/integration/partitions/partitions-spread-over-cluster.test.ts",
   "test/integration/partitions/auto-count-from-cluster-shape.test.ts",
   "test/integration/cli/cluster.test.ts",
+  "test/integration/platforms/node-start-cluster.test.ts",
   "test/integration/clock/**/*.test.ts",
   "test/integration/durability/**/*.test.ts",
   "test/integration/flow/kill-holder.test.ts",
