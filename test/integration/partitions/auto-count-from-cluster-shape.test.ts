@@ -7,6 +7,8 @@
 import { Cluster, Redis } from "ioredis";
 import { createCluster } from "redis";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { endSession, sessionEnded } from "../../../src/admin/sessions.js";
+import { redisThrottle } from "../../../src/http/throttle.js";
 import { createTickq, TickqError } from "../../../src/index.js";
 import { partitionPrefixes, slotOf } from "../../../src/partitions/layout.js";
 import { ioredisAdapter } from "../../../src/redis/ioredis.js";
@@ -113,6 +115,20 @@ describe.each(clusterClients)('partitions: "auto" over a Redis Cluster, through 
     expect(error.code).toBe("BAD_OPTIONS");
     expect(error.message).toMatch(/partitions: 4, but the keys .* are laid out in 3 partitions.*Use partitions: 3/);
   }, 30_000);
+
+  it("dashboard sessions and the login throttle work before the first call has found the count", async () => {
+    const prefix = `auto-dash-${name}:`;
+    const tq = createTickq({ redis: adapter(), prefix, partitions: "auto", jobs: {}, logger: QUIET });
+    expect(await sessionEnded(tq, "n1")).toBe(false);
+    await endSession(tq, "n1", 60_000);
+    expect(await sessionEnded(tq, "n1")).toBe(true);
+    expect(tq.partitions).toBe(3);
+    const throttle = redisThrottle(tq, () => "10.0.0.1")!;
+    const fresh = redisThrottle(createTickq({ redis: adapter(), prefix, partitions: "auto", jobs: {} }), () => "x")!;
+    expect(await fresh.blockedFor("10.0.0.2")).toBe(0);
+    for (let i = 0; i < 12; i++) await throttle.failed("10.0.0.1");
+    expect(await throttle.blockedFor("10.0.0.1")).toBeGreaterThan(0);
+  });
 
   it("two processes starting at once on a fresh prefix end up with one count", async () => {
     const prefix = `auto-race-${name}:`;
