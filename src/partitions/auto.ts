@@ -108,7 +108,13 @@ type Method = (...args: unknown[]) => Promise<unknown>;
 /** An object whose methods wait for the built Tickq, then call the same method of what `pick` takes from it. */
 function forwarding(names: object, pick: () => Promise<Record<string, unknown>>): Record<string, Method> {
   return Object.fromEntries(
-    Object.keys(names).map((name) => [name, async (...args: unknown[]) => ((await pick())[name] as Method)(...args)]),
+    Object.keys(names).map((name) => [
+      name,
+      async (...args: unknown[]) => {
+        const target = await pick();
+        return (target[name] as Method).apply(target, args);
+      },
+    ]),
   );
 }
 
