@@ -46,7 +46,7 @@ describeOverAdapters([adapterCase("ioredis")], "a tick's leases over partitions,
     const prefixes = partitionPrefixes(h.prefix, 3);
     const leases = ["T", "T.p1", "T.p2"].map((id, k) => `${prefixes[k]}tick:${id}`);
     expect(await Promise.all(leases.map((key) => h.redis.exists(key)))).toEqual([1, 1, 1]);
-    leases.forEach((key, k) => expect(slotOf(key)).toBe(slotOf(`${prefixes[k]}queue:default`)));
+    expect(leases.map(slotOf)).toEqual(prefixes.map((p) => slotOf(`${p}queue:default`)));
     expect((await tq.ticks()).map((t) => t.id).sort()).toEqual(["T", "T.p1", "T.p2"]);
 
     // Partition 1's lease is gone (a slow master, a failover that lost it): only its handlers stop.
