@@ -20,7 +20,7 @@ import { createRuntime, hashTagOf, type Runtime } from "../tick/runtime.js";
 import type { JobLogger, JobRegistry, Middleware, TickqOptions } from "../types.js";
 import type { WorkflowInputs } from "../workflows/types.js";
 import type { CoreFactory } from "./facade.js";
-import { countForShape } from "./layout.js";
+import { countForShape, partitionsPerMaster, type SlotRange } from "./layout.js";
 import { metaKey } from "./meta.js";
 
 type AnyTickq = Tickq<JobRegistry, OrderedRegistry, WorkflowInputs>;
@@ -39,7 +39,10 @@ export async function findPartitionCount(options: AnyOptions, logger: JobLogger 
   });
   const meta = metaKey(prefix);
   const shape = await runCall(probe, protocol.partition_shape, { meta }, {});
-  if (shape.stored > 1) return shape.stored;
+  if (shape.stored > 1) {
+    warnIfMastersIdle(shape.ranges, shape.stored, logger);
+    return shape.stored;
+  }
   if (shape.ranges.length === 0)
     throw new TickqError(
       "BAD_OPTIONS",
@@ -53,6 +56,19 @@ export async function findPartitionCount(options: AnyOptions, logger: JobLogger 
         `(its slots are split unevenly); using ${count}. Rebalance the slots (redis-cli --cluster rebalance) before the first start, or give partitions: N.`,
     );
   return runCall(probe, protocol.partitions, { meta }, { count });
+}
+
+/** A stored count is kept even when the cluster has changed since; say so when some master serves none of it. */
+function warnIfMastersIdle(ranges: readonly SlotRange[], count: number, logger: JobLogger): void {
+  if (ranges.length === 0) return;
+  const per = partitionsPerMaster(ranges, count);
+  const idle = [...per.values()].filter((n) => n === 0).length;
+  if (idle > 0)
+    logger.warn(
+      `tickq: the keys are laid out in ${count} partitions (stored), and ${idle} of the cluster's ${per.size} masters serve none of them: ` +
+        `they take no part in tickq's work. Move slots so each master serves a partition's slot (redis-cli --cluster reshard), ` +
+        `or start a new prefix with more partitions and migrate (docs/operate/cluster.md).`,
+    );
 }
 
 /** Refuses at createTickq what "auto" cannot do: a prefix with a hash tag puts every partition in one slot. */

@@ -103,9 +103,30 @@ describe.each(clusterClients)('partitions: "auto" over a Redis Cluster, through 
     const jobs = { step: () => {} };
     const six = createTickq({ redis: adapter(), prefix, partitions: 6, jobs, logger: QUIET });
     await six.enqueue("step", []);
-    const auto = createTickq({ redis: adapter(), prefix, partitions: "auto", jobs, logger: QUIET });
+    const quiet: string[] = [];
+    const auto = createTickq({
+      redis: adapter(),
+      prefix,
+      partitions: "auto",
+      jobs,
+      logger: { ...QUIET, warn: (line: string) => void quiet.push(line) },
+    });
     expect((await auto.stats()).queues.default).toBe(1);
     expect(auto.partitions).toBe(6);
+
+    // A stored count that leaves a master idle is kept, with a warning saying so.
+    const two = `auto-two-${name}:`;
+    await createTickq({ redis: adapter(), prefix: two, partitions: 2, jobs, logger: QUIET }).stats();
+    const warned: string[] = [];
+    const logger = { ...QUIET, warn: (line: string) => void warned.push(line) };
+    const adopting = createTickq({ redis: adapter(), prefix: two, partitions: "auto", jobs, logger });
+    await adopting.stats();
+    expect(adopting.partitions).toBe(2);
+    expect(warned).toEqual([
+      expect.stringMatching(/laid out in 2 partitions \(stored\), and 1 of the cluster's 3 masters serve none/),
+    ]);
+    // Six partitions over three masters leave none idle: nothing to say.
+    expect(quiet).toEqual([]);
 
     const fresh = `auto-fresh-${name}:`;
     const first = createTickq({ redis: adapter(), prefix: fresh, partitions: "auto", jobs, logger: QUIET });
