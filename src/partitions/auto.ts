@@ -67,7 +67,7 @@ function warnIfMastersIdle(ranges: readonly SlotRange[], count: number, logger: 
     logger.warn(
       `tickq: the keys are laid out in ${count} partitions (stored), and ${idle} of the cluster's ${per.size} masters serve none of them: ` +
         `they take no part in tickq's work. Move slots so each master serves a partition's slot (redis-cli --cluster reshard), ` +
-        `or start a new prefix with more partitions and migrate (docs/operate/cluster.md).`,
+        `or move to a new prefix with more partitions once this one's jobs are done (there is no migration from N partitions to M; docs/operate/cluster.md).`,
     );
 }
 
