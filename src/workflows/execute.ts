@@ -87,7 +87,7 @@ export async function executeRun(
     const guard = env.guard();
     const handled = await settledOrAbandoned(
       Promise.resolve()
-        .then(() => definition.onFailure?.(input, failure))
+        .then(() => definition.onFailure?.(input, failure, failure.step))
         .then(
           () => true,
           (error: unknown) => {
