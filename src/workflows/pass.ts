@@ -201,7 +201,13 @@ export async function runWorkflowPass(runtime: Runtime, input: WorkflowPassInput
     input.pipelineDone?.() === true &&
     (!due || stopping()) &&
     queued.length === executions.size &&
-    queued.every((q) => q.commit.disposition !== "c");
+    queued.every((q) => endsForTheTick(q.commit));
+  // A park or retry whose run could be due again before the tick stops goes in a call that can claim it again.
+  const endsForTheTick = (commit: Commit) => {
+    if (commit.disposition === "c") return false;
+    if (commit.disposition !== "p" && commit.disposition !== "r") return true;
+    return stopping() || soonestWakeMs(commit) > stopAt - monotonicMs();
+  };
   let left: Queued[] = [];
 
   try {
@@ -239,4 +245,10 @@ export async function runWorkflowPass(runtime: Runtime, input: WorkflowPassInput
     await events.flush();
   };
   return report;
+}
+
+/** Ms until a parked or retrying run is due again; Infinity when only an event can wake it. */
+function soonestWakeMs(commit: Commit): number {
+  if (commit.disposition === "r") return Number(commit.extra);
+  return Math.min(...commit.parks.map((p) => (p.ms === "" ? Number.POSITIVE_INFINITY : Number(p.ms))));
 }
