@@ -1,5 +1,5 @@
 // npm run chaos [-- --jobs 10000 --workers 3 --adapter both --faults-per-kind 50 --seconds 90 --seed 1 --skip-extra-phases
-//                  --cluster-faults 2 --partitions 1]
+//                  --cluster-faults 2 --partitions 1 --phases workflows,cancel]
 // The fault suite. A private Redis (own port and folder, AOF fsynced on
 // every write) is faulted while tick workers (child processes) run jobs on
 // it through proxies, and a ledger on a Redis that is never faulted records
@@ -11,7 +11,8 @@
 // until-executed, coalesce, a concurrency limit, a rate limit: see
 // bench/chaos/jobs.ts). Then the phases registered in bench/chaos/phases.ts.
 // Prints a table whose rows are the judge's checks (bench/chaos/verify.ts,
-// bench/chaos/checks.ts) and exits 1 if any phase broke one: a lost or stuck
+// bench/chaos/checks.ts) and exits 1 if any phase broke one (--phases NAME,…
+// runs only those registered phases, without the plain one): a lost or stuck
 // job, two runs of a flow key beyond its limit at once, a count that differs
 // from the ledger or from the planned attempts, a fault kind injected fewer
 // times than asked. test/integration/tick/chaos-short-run.test.ts runs the same judge.
@@ -49,6 +50,8 @@ export interface ChaosOptions {
   budgetMs?: number;
   /** Run the registered phases too (bench/chaos/phases.ts); default true. */
   extraPhases?: boolean;
+  /** Only these registered phases (their names), and not the plain one; default: the plain one and every registered one. */
+  only?: string[];
   log?: (line: string) => void;
 }
 
@@ -72,9 +75,10 @@ export async function runChaos(o: ChaosOptions): Promise<Column[]> {
     log: o.log ?? (() => {}),
   });
   try {
-    for (const [i, adapter] of o.adapters.entries())
+    for (const [i, adapter] of (o.only ? [] : o.adapters).entries())
       columns.push(phaseColumn(await runPhase({ ...context(adapter, o.seed + i), jobs: o.jobs })));
     for (const [p, phase] of (o.extraPhases === false ? [] : EXTRA_PHASES).entries()) {
+      if (o.only && !o.only.includes(phase.name)) continue;
       for (const [i, adapter] of o.adapters.entries())
         columns.push(await phase.run(context(adapter, o.seed + 1_000 * (p + 1) + i)));
     }
@@ -100,6 +104,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       "cluster-faults": { type: "string", default: "2" },
       partitions: { type: "string", default: "1" },
       "skip-extra-phases": { type: "boolean", default: false },
+      phases: { type: "string" },
     },
   });
   for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => process.exit(130)); // runs the cleanup at exit
@@ -114,6 +119,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     seconds: values.seconds ? Number(values.seconds) : undefined,
     seed: Number(values.seed),
     extraPhases: !values["skip-extra-phases"],
+    only: values.phases?.split(",").map((name) => name.trim()),
     log: values.quiet ? undefined : (line) => process.stdout.write(`\r${line.padEnd(60)}`),
   };
   console.log(
