@@ -1,19 +1,18 @@
 // One execution of a run: the function from the top, its steps driven in
 // rounds. A round waits until the function settles or stops at new steps,
-// runs those steps at once (Promise.all gives several), and hands their
-// results to the function at once, as a replay from the top would, without
-// running the function again. Their commit is held until the run's next
-// call to Redis, which comes before anything else of the run acts: before
-// the next step's fn starts (the held results are committed first, and that
-// step starts only once Redis applied them), or as part of the call that
-// ends the execution (output, park, yield, retry), atomically with it.
-// So no step's fn ever starts before every earlier result is committed, the
-// output is committed with the results it was computed from, and a run
-// alone pays one call per step, its last step riding with its end. Commits
-// go in the tick's workflow calls, batched with other runs'. A held commit
-// refused (the run is no longer this execution's) ends the execution:
-// nothing after it runs or commits, and the next execution replays from the
-// top, running again the steps whose results were never committed.
+// runs those steps at once (Promise.all gives several), and commits their
+// results in the tick's next workflow call (batched with other runs'); once
+// committed, the same invocation goes on with the results, as a replay from
+// the top would, without running the function again. A sleep or wait parks
+// the run; a failed try schedules a retry; the tick's deadline yields. Each
+// ends the invocation: the next execution replays from the top.
+// A result is never handed to the function before Redis applied its commit:
+// the code between steps may act on it (write it somewhere, pass it to the
+// next step), and a commit that then failed would let a replay store another
+// value than the one acted on (bench/chaos/workflow-phase.ts checks that no
+// step result is read back with two values). So a run pays a call per round
+// of steps; what ends an execution (its output, a park, a failure) may ride
+// on the tick's finish (pass.ts).
 import { isNonDeterministic } from "./errors.js";
 import type { StepRecord } from "./records.js";
 import { replay, type PendingStep } from "./replay.js";
@@ -89,17 +88,8 @@ export async function executeRun(
     );
   const base = { id: run.id, fence: String(run.fence), extra: "", steps: [] as Commit["steps"], parks: [] };
   let stepsRun = 0;
-  // Completed steps the function already went on with, not yet committed: they go first in the run's next commit.
-  let held: Commit["steps"] = [];
-  const send = (commit: Partial<Commit> & Pick<Commit, "disposition">): Promise<boolean> => {
-    const steps = [...held, ...(commit.steps ?? [])];
-    held = [];
-    return env.commit({ ...base, ...commit, steps });
-  };
 
   const fail = async (failure: WorkflowFailure, steps: Commit["steps"] = []): Promise<ExecutionEnd> => {
-    // onFailure is the app's code: like a step's fn, it starts only once the results before it are committed.
-    if (held.length > 0 && !(await send({ disposition: "c" }))) return "lost";
     // A handler that never settles is left at the tick's deadline (and graceMs), as a stuck step is.
     const guard = env.guard();
     const handled = await settledOrAbandoned(
@@ -118,7 +108,7 @@ export async function executeRun(
     guard.done();
     if (handled === undefined)
       env.warn(`tickq: workflow ${run.name} run ${run.id}: onFailure did not settle; the run fails`);
-    const ok = await send({ steps, disposition: "f", extra: JSON.stringify(failure) });
+    const ok = await env.commit({ ...base, steps, disposition: "f", extra: JSON.stringify(failure) });
     return ok ? "failed" : "lost";
   };
 
@@ -139,25 +129,16 @@ export async function executeRun(
       if (utf8Bytes(output) > MAX_RESULT_BYTES) {
         return { end: await fail(tooLarge("the run's output", utf8Bytes(output))), steps: stepsRun };
       }
-      // The last steps' results ride with the output: one script call commits both.
-      const ok = await send({ disposition: "d", extra: output });
+      const ok = await env.commit({ ...base, disposition: "d", extra: output });
       return { end: ok ? "completed" : "lost", steps: stepsRun };
     }
     if (env.stopping()) {
-      const ok = await send({ disposition: "y" });
+      const ok = await env.commit({ ...base, disposition: "y" });
       return { end: ok ? "yielded" : "lost", steps: stepsRun };
     }
 
     const round = r.pending.splice(0);
     const runs = round.filter((p) => p.kind === "run");
-    if (runs.length > 0 && held.length > 0) {
-      // No step's fn starts before every earlier result is committed: a refused commit ends the execution here.
-      if (!(await send({ disposition: "c" }))) return { end: "lost", steps: stepsRun };
-      if (env.stopping()) {
-        const ok = await send({ disposition: "y" });
-        return { end: ok ? "yielded" : "lost", steps: stepsRun };
-      }
-    }
     const guard = env.guard();
     const outcomes = await settledOrAbandoned(
       Promise.all(runs.map((p) => runStep(run, definition, p, guard.signal, env))),
@@ -182,7 +163,8 @@ export async function executeRun(
     }
     if (failed) return { end: await fail(failed, steps), steps: stepsRun };
     if (retryMs !== undefined) {
-      const ok = await send({
+      const ok = await env.commit({
+        ...base,
         steps,
         disposition: "r",
         extra: String(Math.max(0, Math.round(retryMs))),
@@ -190,16 +172,15 @@ export async function executeRun(
       return { end: ok ? "retrying" : "lost", steps: stepsRun };
     }
     if (interrupted) {
-      const ok = await send({ steps, disposition: "y" });
+      const ok = await env.commit({ ...base, steps, disposition: "y" });
       return { end: ok ? "yielded" : "lost", steps: stepsRun };
     }
     const parks = round.filter((p) => p.kind !== "run").map(parkOf);
     if (parks.length > 0) {
-      const ok = await send({ steps, parks, disposition: "p" });
+      const ok = await env.commit({ ...base, steps, parks, disposition: "p" });
       return { end: ok ? "parked" : "lost", steps: stepsRun };
     }
-    // Every step completed: the function goes on with their results; their commit waits for the run's next call.
-    held = steps;
+    if (!(await env.commit({ ...base, steps, disposition: "c" }))) return { end: "lost", steps: stepsRun };
     for (const o of outcomes) {
       if (o.kind !== "completed") continue;
       r.completed(o.name, o.record);

@@ -1,16 +1,16 @@
-// A step's result is held for the run's next call to Redis
-// (src/workflows/execute.ts), never past the start of the next step's fn:
-// each fn starts only once every earlier result is committed, with the
-// value the run went on with. When that held commit is refused (the run
-// was claimed again meanwhile: its fence is another's), the next step's fn
-// never runs and nothing after it is committed; the same when the held
-// result rides with the run's end.
+// A step's result reaches the run's code only once Redis applied its commit
+// (src/workflows/execute.ts): each step's fn starts only once every earlier
+// result is committed, and the value the run goes on with (reads right after
+// `await step.run`) is the one committed. When that commit is refused (the
+// run was claimed again meanwhile: its fence is another's), the run never
+// gets the value, the next step's fn never runs and nothing is committed;
+// the same for a run's only step, whose end would ride on the tick's finish.
 import { describe, expect, it } from "vitest";
 import { adapterCases } from "../../helpers/adapters.js";
 import { useHarness } from "../../helpers/harness.js";
 
-describe.each(adapterCases)("a step starts after the results before it are committed, over $name", (adapterCase) => {
-  const h = useHarness(adapterCase, "wf-held");
+describe.each(adapterCases)("a step result reaches the run once committed, over $name", (adapterCase) => {
+  const h = useHarness(adapterCase, "wf-committed");
   const stepsOf = async (id: string) => {
     const raw = await h.redis.hgetall(`${h.prefix}wf:steps:${id}`);
     return Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, (JSON.parse(v) as { result?: unknown }).result]));
@@ -18,8 +18,9 @@ describe.each(adapterCases)("a step starts after the results before it are commi
   // Another claim of the run: its fence is no longer the execution's.
   const steal = (id: string) => h.redis.hset(`${h.prefix}wf:run:${id}`, "fence", "stolen");
 
-  it("each step's fn finds every earlier result committed, with the value the run went on with", async () => {
+  it("each step's fn finds every earlier result committed, and the run goes on only with committed values", async () => {
     const seen: Record<string, unknown>[] = [];
+    const wentOn: [number, unknown][] = [];
     let runId = "";
     const tq = h.make(
       {},
@@ -33,6 +34,8 @@ describe.each(adapterCases)("a step starts after the results before it are commi
                   seen.push({ step: i, prev, committed: await stepsOf(runId) });
                   return prev + i + 1;
                 });
+                // What the run goes on with is already what Redis holds.
+                wentOn.push([prev, (await stepsOf(runId))[`s${i}`]]);
               }
               return prev;
             },
@@ -51,9 +54,10 @@ describe.each(adapterCases)("a step starts after the results before it are commi
         committed: Object.fromEntries(values.slice(0, i).map((v, k) => [`s${k}`, v])),
       })),
     );
+    expect(wentOn).toEqual(values.map((v) => [v, v]));
   });
 
-  it("a held commit refused: the next step's fn never runs and nothing of the execution is committed", async () => {
+  it("a step's commit refused: the run never gets its value, the next step's fn never runs, nothing is committed", async () => {
     const ran: string[] = [];
     let runId = "";
     const tq = h.make(
@@ -62,11 +66,12 @@ describe.each(adapterCases)("a step starts after the results before it are commi
         workflows: {
           stolen: {
             run: async (_: null, step) => {
-              await step.run("first", async () => {
+              const first = await step.run("first", async () => {
                 ran.push("first");
                 await steal(runId);
                 return 1;
               });
+              ran.push(`went on with ${first}`);
               await step.run("second", () => void ran.push("second"));
               return "never";
             },
@@ -81,7 +86,7 @@ describe.each(adapterCases)("a step starts after the results before it are commi
     expect(await h.redis.hget(`${h.prefix}wf:run:${runId}`, "status")).toBe("running");
   });
 
-  it("a held result riding with the run's end, refused: no output, no result", async () => {
+  it("the only step's commit refused: no output, no result", async () => {
     let runId = "";
     const tq = h.make(
       {},
