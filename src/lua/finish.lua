@@ -72,10 +72,10 @@ local orderedAt = queuesAt + 1 + tonumber(ARGV[queuesAt])
 
 local tick, lease, seq = tickId, KEYS[2], call
 local now = now_ms()
-local state, kept = call_state(lease, seq)
+local state, kept, marked = call_state(lease, seq)
 if state == 'replay' then return kept end
 if state == 'stale' then return { now, 0, 0 } end
-local _, evicted, missed, cancelled, marks = ack(tick, acksAt, now, deadMaxSize, deadMaxAgeSec, state == 'fresh')
+local _, evicted, missed, cancelled, marks = ack(tick, acksAt, now, deadMaxSize, deadMaxAgeSec, state == 'fresh', marked)
 local names, ordered_acks_at = ordered_names(orderedAt)
 local ready_again, ordered_evicted = ordered_ack(tick, ordered_acks_at, now, deadMaxSize, deadMaxAgeSec, marks)
 if redis.call('GET', P .. 'resurrector') == tick then redis.call('DEL', P .. 'resurrector') end

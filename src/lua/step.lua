@@ -90,14 +90,14 @@ local orderedAt = fetch_args_end(fetchAt)
 local tick, lease = tickId, KEYS[2]
 local seq, solo, load = call_number(call)
 local now = now_ms()
-local state, kept = call_state(lease, seq)
+local state, kept, marked = call_state(lease, seq)
 if state == 'replay' then
   kept[4] = with_jobs(tick, kept[4])
   return rehydrate(kept, 5)
 end
 if state == 'stale' then return { now, 0, 0, {} } end
 local held = state == 'fresh'
-local _, evicted, missed, cancelled, marks = ack(tick, acksAt, now, deadMaxSize, deadMaxAgeSec, state == 'fresh')
+local _, evicted, missed, cancelled, marks, counted = ack(tick, acksAt, now, deadMaxSize, deadMaxAgeSec, state == 'fresh', marked)
 local names, ordered_acks_at = ordered_names(orderedAt)
 local _, ordered_evicted = ordered_ack(tick, ordered_acks_at, now, deadMaxSize, deadMaxAgeSec, marks)
 local cancels = unheard_cancels(marks)
@@ -115,7 +115,7 @@ note_solo(tick, solo)
 if beatAt then sidekiq_beat(3, now, leaseMs, beatAt) end
 local batch, queues, picks = fetch_args(fetchAt)
 keep_expired_like_dead(deadMaxSize, deadMaxAgeSec)
-local fetched, ordered, flowed = fetch_mixed(tick, batch, queues, picks, names, now)
+local fetched, ordered, flowed = fetch_mixed(tick, batch, queues, picks, names, now, counted)
 local fetched_count = 0
 for g = 2, #fetched, 3 do fetched_count = fetched_count + #fetched[g] end
 for _, group in ipairs(ordered) do fetched_count = fetched_count + #group[3] end

@@ -95,6 +95,43 @@ describe.each(adapterCases)("cancel scripts run twice over $name", (adapterCase)
     expect(await cancel("c2", "j1", "inproc:default", one!, "t1")).toBe("marked");
   });
 
+  it("cancel.lua: a mark flags the holder's lease (its steps read marks only then), and never brings a lost lease back", async () => {
+    await enqueue([job(1), job(2)]);
+    await begin("t1");
+    const [one, two] = await held();
+    expect(await h.redis.hget(`${h.prefix}tick:t1`, "cancels")).toBeNull();
+    const { after } = await callTwice(protocol.cancel, QUEUES, cancelArgs("c1", "j1", "inproc:default", one!, "t1"));
+    expect((after["tick:t1"] as Record<string, string>).cancels).toBe("1");
+
+    await h.redis.del(`${h.prefix}tick:t1`); // the lease ran out; the tick has not been resurrected yet
+    const { first, after: orphaned } = await callTwice(
+      protocol.cancel,
+      QUEUES,
+      cancelArgs("c2", "j2", "inproc:default", two!, "t1"),
+    );
+    expect(first).toBe("orphaned");
+    expect(orphaned["tick:t1"]).toBeUndefined();
+    expect(orphaned["cancel:t1"]).toEqual({ j1: "0", j2: "0" });
+  });
+
+  it("step: a tick whose lease is gone still reads its marks (no flag to tell it) and settles the marked job cancelled once", async () => {
+    await enqueue([job(1)]);
+    await begin("t1");
+    const [one] = await held();
+    await h.redis.del(`${h.prefix}tick:t1`); // lease gone before the cancel: no flag is set
+    expect(await cancel("c1", "j1", "inproc:default", one!, "t1")).toBe("orphaned");
+    const acks = rawAcks({ default: [one!] });
+    const args = stepArgs({ tick: "t1", leaseMs: LEASE, call: 2, acks });
+    // Without a lease there is no kept reply to answer a replay with: the second run finds the job no longer listed.
+    const first = await call(protocol.step, tickKeys("t1"), args);
+    expect(first.cancelled).toEqual([1]);
+    const second = await call(protocol.step, tickKeys("t1"), args);
+    expect(second.missed).toEqual([1]);
+    expect(await h.redis.get(`${h.prefix}stat:cancelled`)).toBe("1");
+    expect(await h.redis.get(`${h.prefix}stat:processed`)).toBeNull();
+    expect(await h.redis.exists(`${h.prefix}inproc:t1:default`, `${h.prefix}cancel:t1`)).toBe(0);
+  });
+
   it("extend: the tick learns of the mark; a replayed heard list marks heard once and answers the same", async () => {
     await enqueue([job(1)]);
     await begin("t1");

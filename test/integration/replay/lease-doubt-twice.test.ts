@@ -48,4 +48,15 @@ describe.each(adapterCases)("a stop in doubt settled twice over $name", (adapter
     );
     expect(settled.doubts).toBeUndefined();
   });
+
+  it("step: a job put back in doubt and fetched again by the same call comes back with its count (a replay answers the same)", async () => {
+    const [first] = await begin();
+    const { first: reply } = await callTwice(
+      protocol.step,
+      tickKeys("t1"),
+      step(2, [{ kind: "inDoubt", job: first! }], 10),
+    );
+    const again = jobsOf(reply.fetched).find((f) => f.raw === job(1));
+    expect(again).toMatchObject({ doubts: 1, interruptions: 0, resurrections: 0, suspect: false });
+  });
 });

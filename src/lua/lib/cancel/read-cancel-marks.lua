@@ -1,7 +1,7 @@
 -- Cancel marks (src/cancel/): a running job's cancel is a field of the hash
 -- `cancel:TICK` of the tick that holds it, jid → '0' until that tick said it
--- heard of it, then '1'. A tick reads its hash on every step and extend (one
--- HGETALL of a key that is absent unless a job of the tick was cancelled),
+-- heard of it, then '1'. A tick reads its hash on every extend, and on every
+-- step once a mark flagged its lease (flag_cancel_marks; before that, none),
 -- and every ack of the tick settles a marked job as cancelled, whatever its
 -- handler did: the cancel was answered first, so it wins.
 
@@ -9,6 +9,15 @@ local CANCEL_MARKS_TTL_SEC = 7 * 86400
 
 local function cancel_marks_key(tick)
   return P .. 'cancel:' .. tick
+end
+
+-- Flags the tick's lease (`cancels`), which its calls read with their
+-- number (lib/tick/replay-call.lua's call_state): only a flagged tick reads
+-- its marks. Only while the lease exists: HSET must never bring a lost
+-- lease back, and a tick without one reads its marks anyway.
+local function flag_cancel_marks(tick)
+  local lease = P .. 'tick:' .. tick
+  if redis.call('EXISTS', lease) == 1 then redis.call('HSET', lease, 'cancels', '1') end
 end
 
 -- jid → '0' or '1' for the tick's marked jobs; nil when there is none.
@@ -44,6 +53,7 @@ local function mark_cancelled(tick, jid)
   local key = cancel_marks_key(tick)
   redis.call('HSETNX', key, jid, '0')
   redis.call('EXPIRE', key, CANCEL_MARKS_TTL_SEC)
+  flag_cancel_marks(tick)
   return redis.call('HGET', key, jid)
 end
 

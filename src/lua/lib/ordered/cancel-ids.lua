@@ -77,6 +77,7 @@ local function mark_ordered(tick, name, id, fence, now)
   local key = cancel_marks_key(tick)
   local fresh = redis.call('HSETNX', key, ordered_mark(name, fence, id), '0')
   redis.call('EXPIRE', key, CANCEL_MARKS_TTL_SEC)
+  flag_cancel_marks(tick)
   if fresh == 0 then return 0, 0 end
   local arrived = record_ordered_cancelled(name, id, nil, 'queued', okey(name, 'n:' .. id), now)
   redis.call('ZREM', okey(name, 'later'), id)

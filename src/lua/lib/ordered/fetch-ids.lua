@@ -76,14 +76,14 @@ end
 -- no ordered names it is lib/tick/fetch-jobs.lua's fetch and nothing more.
 -- Returns the plain groups (lib/tick/fetch-jobs.lua), the ordered groups and the
 -- flow part of the fetch (lib/tick/fetch-jobs.lua; nil when it met no flow job).
-local function fetch_mixed(tick, batch, queues, picks, names, now)
+local function fetch_mixed(tick, batch, queues, picks, names, now, counted)
   if #names == 0 then
-    local plain, flowed = fetch(tick, batch, queues, picks)
+    local plain, flowed = fetch(tick, batch, queues, picks, counted)
     return plain, {}, flowed
   end
   local ordered = {}
   local got = fetch_ordered(tick, names, math.ceil(batch / 2), now, ordered)
-  local plain, flowed = fetch(tick, batch - got, queues, picks)
+  local plain, flowed = fetch(tick, batch - got, queues, picks, counted)
   for g = 2, #plain, 3 do got = got + #plain[g] end
   if got < batch then fetch_ordered(tick, names, batch - got, now, ordered) end
   return plain, ordered, flowed

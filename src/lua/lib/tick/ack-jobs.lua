@@ -43,7 +43,9 @@
 -- settled as cancelled whatever its entry says: the cancel was answered
 -- before this ack ran, so it wins over the handler's success, failure or
 -- put-back, and a result it returned is discarded. The marks are read once a
--- call; a tick with none pays one HGETALL of an absent key.
+-- call, and only when `marked` (lib/tick/replay-call.lua's call_state: a
+-- mark flagged the lease, or the lease is gone): a tick none of whose jobs
+-- was cancelled pays nothing for them.
 
 local function trim_dead(now_sec, max_size, max_age)
   local dead = P .. 'dead'
@@ -62,8 +64,9 @@ local function bump(name, by, day)
   if by == 0 then return end
   redis.call('INCRBY', P .. 'stat:' .. name, by)
   local daily = P .. 'stat:' .. name .. ':' .. day
-  redis.call('INCRBY', daily, by)
-  redis.call('EXPIRE', daily, STATS_TTL)
+  -- Counts only grow, so the key is new exactly when it now holds `by`: the
+  -- TTL is set once a day, not once a call.
+  if redis.call('INCRBY', daily, by) == by then redis.call('EXPIRE', daily, STATS_TTL) end
 end
 
 local LIST_REWRITE_MAX = 4000
@@ -156,8 +159,10 @@ end
 -- this call did not settle: the tick fires no event for those; then the
 -- numbers of the entries settled as cancelled, and the tick's cancel marks
 -- still standing (lib/cancel/read-cancel-marks.lua; nil for none), which the
--- ordered ack (lib/ordered/ack-ids.lua) reads next.
-local function ack(tick, i, now_ms_value, dead_max, dead_max_age, held)
+-- ordered ack (lib/ordered/ack-ids.lua) reads next; last, whether any of the
+-- per-job count hashes may exist after it (false: none did before and it
+-- added none), which spares the fetch of the same call its own EXISTS.
+local function ack(tick, i, now_ms_value, dead_max, dead_max_age, held, marked)
   local now_sec = now_ms_value / 1000
   local counts, interruptions, suspects, doubts = P .. 'resurrections', P .. 'interruptions', P .. 'suspects', P .. 'doubts'
   local counted = redis.call('EXISTS', counts, interruptions, suspects, doubts) > 0
@@ -169,7 +174,8 @@ local function ack(tick, i, now_ms_value, dead_max, dead_max_age, held)
   end
   local processed, failed, died = 0, 0, false
   local entry, missed = 0, {}
-  local marks, cancelled = cancel_marks(tick), {}
+  local marks, cancelled = nil, {}
+  if marked then marks = cancel_marks(tick) end
   -- Settles a job taken out of the list as cancelled, by its mark or its entry.
   local function cancel(job, jid)
     if jid then
@@ -268,6 +274,7 @@ local function ack(tick, i, now_ms_value, dead_max, dead_max_age, held)
         order.push(queue, job, true)
         if kind == 'i' then redis.call('HINCRBY', interruptions, job, 1) end
         if kind == 'l' then redis.call('HINCRBY', doubts, job, 1) end
+        if kind == 'i' or kind == 'l' then counted = true end
       else
         if counted then forget(job) end
         if kind ~= 'u' then
@@ -291,5 +298,5 @@ local function ack(tick, i, now_ms_value, dead_max, dead_max_age, held)
   bump('failed', failed, day)
   local evicted = 0
   if died then evicted = trim_dead(now_sec, dead_max, dead_max_age) end
-  return i, evicted, missed, cancelled, marks
+  return i, evicted, missed, cancelled, marks, counted
 end

@@ -6,7 +6,11 @@
 --
 -- A queue in the `paused` set is skipped; its jobs stay where they are.
 -- A queue with priorities or groups is taken in their order instead
--- (lib/order/pick-jobs.lua); one without costs one EXISTS more a call.
+-- (lib/order/pick-jobs.lua). One EXISTS over `paused` and every queue's
+-- priority and group keys tells a call that none applies (the common case:
+-- it then looks no further); only when one does is each asked apart.
+-- `counted`: false when the caller knows no per-job count hash exists (the
+-- step's ack just read them: lib/tick/ack-jobs.lua), which spares an EXISTS.
 -- `queues` is the strict order. `picks`, when given, holds for each slot the
 -- index of the queue drawn for it (by weight, in JS, as Sidekiq's weighted
 -- fetch draws per job); slots whose queue runs dry are filled in strict order.
@@ -32,17 +36,26 @@
 -- they are taken and count as set aside.
 local SET_ASIDE_MAX = 2000
 
-local function fetch(tick, batch, queues, picks)
+local function fetch(tick, batch, queues, picks, counted)
   local out = {}
   local left = batch
   local flowed = false
   local set_aside = 0
   local counts, interruptions, suspects, doubts = P .. 'resurrections', P .. 'interruptions', P .. 'suspects', P .. 'doubts'
-  local counted = redis.call('EXISTS', counts, interruptions, suspects, doubts) > 0
+  if counted ~= false then counted = redis.call('EXISTS', counts, interruptions, suspects, doubts) > 0 end
 
-  local paused = {}
-  if redis.call('EXISTS', P .. 'paused') == 1 then
-    for i = 1, #queues do paused[i] = redis.call('SISMEMBER', P .. 'paused', queues[i]) == 1 end
+  local paused, ordered = {}, {}
+  local special = { P .. 'paused' }
+  for i = 1, #queues do
+    special[#special + 1] = order.prio_key(queues[i])
+    special[#special + 1] = order.ring_key(queues[i])
+  end
+  if redis.call('EXISTS', unpack(special)) > 0 then
+    local any_paused = redis.call('EXISTS', P .. 'paused') == 1
+    for i = 1, #queues do
+      paused[i] = any_paused and redis.call('SISMEMBER', P .. 'paused', queues[i]) == 1
+      ordered[i] = order.any(queues[i])
+    end
   end
 
   -- Up to `room` jobs of `items` (LRANGE order), oldest first, start:
@@ -116,7 +129,7 @@ local function fetch(tick, batch, queues, picks)
   local function take(i, count)
     if count <= 0 or paused[i] then return end
     local queue = queues[i]
-    if order.any(queue) then return take_in_order(queue, count) end
+    if ordered[i] then return take_in_order(queue, count) end
     local src = P .. 'queue:' .. queue
     local chunk = count
     while count > 0 and chunk > 0 do

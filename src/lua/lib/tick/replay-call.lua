@@ -40,13 +40,19 @@ end
 
 -- 'fresh' (act), 'replay' (answer the kept reply), 'stale' (an older call,
 -- long answered) or 'lost' (no lease: the tick may have been resurrected).
+-- Third: whether the tick may have cancel marks to read (false only when
+-- the lease is there without the `cancels` flag that every mark sets:
+-- lib/cancel/read-cancel-marks.lua), read with `seq` so a tick whose jobs
+-- nobody cancelled pays no command for cancels.
 local function call_state(lease, seq)
-  local last = redis.call('HGET', lease, 'seq')
-  if not last then return 'lost' end
+  local row = redis.call('HMGET', lease, 'seq', 'cancels')
+  local last = row[1]
+  if not last then return 'lost', nil, true end
   last = tonumber(last)
-  if seq == last then return 'replay', (decode_reply(redis.call('HGET', lease, 'reply'))) end
-  if seq < last then return 'stale' end
-  return 'fresh'
+  local marked = row[2] ~= false
+  if seq == last then return 'replay', (decode_reply(redis.call('HGET', lease, 'reply'))), marked end
+  if seq < last then return 'stale', nil, marked end
+  return 'fresh', nil, marked
 end
 
 -- Only while the lease exists: HSET must never bring a lost lease back.
