@@ -24,6 +24,7 @@ import type { OrderedBulkJob, OrderedJob, OrderedRegistry, PayloadOf } from "./o
 import { createRuntime } from "./tick/runtime.js";
 import { checkPartitionCount } from "./partitions/layout.js";
 import { createPartitioned, type CoreFactory } from "./partitions/facade.js";
+import { createAutoPartitioned } from "./partitions/auto.js";
 import { readStats } from "./client/stats.js";
 import { checkWaitMs, waitForResult } from "./results/await.js";
 import { AWAIT_FIELD } from "./results/record.js";
@@ -104,7 +105,7 @@ export interface Tickq<
   use(middleware: Middleware): Tickq<J, O, W>;
   /** The key prefix in use (the `prefix` option). */
   readonly prefix: string;
-  /** The number of partitions (the `partitions` option; 1: one key space under `prefix`). */
+  /** The number of partitions (the `partitions` option; 1: one key space under `prefix`; with "auto" on a cluster, 0 until the first call found it). */
   readonly partitions: number;
 }
 
@@ -119,6 +120,11 @@ export function createTickqCore<
   O extends OrderedRegistry = Record<never, never>,
   W extends WorkflowInputs = Record<never, never>,
 >(options: TickqOptions<J, O, W>): Tickq<J, O, W> {
+  if (options?.partitions === "auto") {
+    // One Redis keeps today's layout and cost; a cluster's count is found at the first call.
+    if (options.redis?.cluster === true) return createAutoPartitioned(options, createTickqCore as CoreFactory);
+    return createTickqCore({ ...options, partitions: 1 });
+  }
   const count = options?.partitions === undefined ? 1 : checkPartitionCount(options.partitions);
   if (count > 1) return createPartitioned(options, count, createTickqCore as CoreFactory);
   const runtime = createRuntime(options);

@@ -255,8 +255,11 @@ export interface TickqOptions<
    * Key spaces to spread the jobs over, each under its own Redis Cluster hash tag
    * (`${prefix}{tag}:`), so a cluster's masters share the work (docs/operate/cluster.md); default 1:
    * one key space under `prefix`, today's layout. With more than 1 the prefix must have no hash tag.
+   * `"auto"`: on a cluster client, the count stored for the prefix, else the smallest multiple of the
+   * cluster's masters that spreads evenly over them, found at the first call and stored; on one
+   * Redis, 1.
    */
-  partitions?: number;
+  partitions?: number | "auto";
   /** Queues a tick serves; default ["default"]. */
   queues?: QueueOrder;
   /** Retries when a job says `retry: true`; default 25. */

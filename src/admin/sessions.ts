@@ -2,12 +2,12 @@
 // the cookie is signed, so it cannot be forged, but a copy of it would open
 // the dashboard until it expires; the mark that logout leaves refuses it.
 import type { Runtime } from "../tick/runtime.js";
-import { runtimes } from "../recurring/internal.js";
+import { runtimeFor } from "../recurring/internal.js";
 import * as protocol from "../protocol/index.js";
 import { runCall } from "../protocol/run.js";
 
-function runtimeOf(tickq: object): Runtime {
-  const runtime = runtimes.get(tickq);
+async function runtimeOf(tickq: object): Promise<Runtime> {
+  const runtime = await runtimeFor(tickq);
   if (!runtime) throw new Error("not a Tickq made by createTickq");
   return runtime;
 }
@@ -16,7 +16,7 @@ const endedKey = (runtime: Runtime, nonce: string) => `${runtime.prefix}dashboar
 
 /** Ends the session with this nonce for the `remainingMs` it had left. */
 export async function endSession(tickq: object, nonce: string, remainingMs: number): Promise<void> {
-  const runtime = runtimeOf(tickq);
+  const runtime = await runtimeOf(tickq);
   await runCall(
     runtime,
     protocol.session,
@@ -27,6 +27,6 @@ export async function endSession(tickq: object, nonce: string, remainingMs: numb
 
 /** Whether logout has ended the session with this nonce. */
 export async function sessionEnded(tickq: object, nonce: string): Promise<boolean> {
-  const runtime = runtimeOf(tickq);
+  const runtime = await runtimeOf(tickq);
   return runCall(runtime, protocol.session, { ended: endedKey(runtime, nonce) }, { op: "check", ms: 0 });
 }

@@ -1,9 +1,12 @@
-// How the CLI reaches Redis: REDIS_URL (ioredis, TCP) or
-// UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN (restAdapter, HTTP:
-// fetch alone), with the key prefix from --prefix or TICKQ_PREFIX. ioredis
-// is imported only when used (an optional peer dependency); each is set to
-// fail fast: a CLI should say "unreachable" in seconds, not retry on.
+// How the CLI reaches Redis: REDIS_URL (ioredis, TCP; with --cluster or
+// REDIS_CLUSTER=1 a Redis Cluster, REDIS_URL naming one node or several,
+// comma-separated) or UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN
+// (restAdapter, HTTP: fetch alone), with the key prefix from --prefix or
+// TICKQ_PREFIX. ioredis is imported only when used (an optional peer
+// dependency); each is set to fail fast: a CLI should say "unreachable" in
+// seconds, not retry on.
 import { redactUrl } from "../redact.js";
+import { hashTagOf } from "../tick/runtime.js";
 import {
   createTickq,
   TickqError,
@@ -14,6 +17,9 @@ import {
   type Schedules,
   type Tickq,
 } from "../index.js";
+import type { Cluster, Redis } from "ioredis";
+import { isOn } from "../http/env.js";
+import { ioredisFromUrl, redisUrls } from "../redis/ioredis-url.js";
 import { UsageError } from "./exit.js";
 
 export interface Connection {
@@ -33,14 +39,20 @@ async function importClient<T>(name: string, load: () => Promise<T>): Promise<T>
 
 export async function connect(env: NodeJS.ProcessEnv = process.env): Promise<Connection> {
   if (env.REDIS_URL) {
-    const { Redis } = await importClient("ioredis", () => import("ioredis"));
+    const io = await importClient("ioredis", () => import("ioredis"));
     const { ioredisAdapter } = await import("../redis/ioredis.js");
-    const client = new Redis(env.REDIS_URL, {
-      maxRetriesPerRequest: 1,
-      connectTimeout: 3_000,
-      retryStrategy: (times) => (times > 2 ? null : 200),
-    });
-    const target = redactUrl(env.REDIS_URL);
+    const cluster = isOn(env.REDIS_CLUSTER);
+    let client: Redis | Cluster;
+    try {
+      client = ioredisFromUrl(io, env.REDIS_URL, {
+        cluster,
+        redis: { maxRetriesPerRequest: 1, connectTimeout: 3_000, retryStrategy: (times) => (times > 2 ? null : 200) },
+        clusterOptions: { clusterRetryStrategy: (times) => (times > 2 ? null : 200) },
+      });
+    } catch (error) {
+      throw new UsageError((error as Error).message.replace("REDIS_CLUSTER=1 (the CLI: --cluster)", "--cluster"));
+    }
+    const target = redisUrls(env.REDIS_URL).map(redactUrl).join(",");
     // A call that fails because the connection did says so, as the server does, not ioredis' "max retries per request".
     let down: string | undefined;
     client.on("error", (error: Error) => void (down = error.message));
@@ -48,12 +60,19 @@ export async function connect(env: NodeJS.ProcessEnv = process.env): Promise<Con
     const inner = ioredisAdapter(client);
     const clear = <T>(call: () => Promise<T>) =>
       call().catch((error: unknown) => {
+        // A cluster node answers a one-node client that the key lives elsewhere: say which option it needs.
+        if (!cluster && error instanceof Error && /^(MOVED|ASK|CLUSTERDOWN) /.test(error.message))
+          throw new TickqError(
+            "BAD_OPTIONS",
+            `Redis at ${target} is a Redis Cluster node: add --cluster (or REDIS_CLUSTER=1)`,
+          );
         if (client.status === "ready" || down === undefined) throw error;
         throw new TickqError("REDIS", `Redis at ${target} is unreachable (${down}): is it running? Check REDIS_URL`, {
           cause: error,
         });
       });
     const adapter: RedisAdapter = {
+      cluster: inner.cluster === true,
       evalsha: (sha, keys, args) => clear(() => inner.evalsha(sha, keys, args)),
       eval: (script, keys, args) => clear(() => inner.eval(script, keys, args)),
     };
@@ -80,7 +99,7 @@ export interface Session {
 export interface SessionOptions {
   prefix: string;
   /** Default: --partitions or TICKQ_PARTITIONS (withTickq's caller passes globals; the env covers the rest). */
-  partitions?: number;
+  partitions?: number | "auto";
   jobs?: JobRegistry;
   queues?: QueueOrder;
   schedules?: Schedules;
@@ -93,9 +112,14 @@ const stderrLogger: JobLogger = {
   error: (message, ...rest) => console.error(message, ...rest),
 };
 
-function partitionsFromEnv(): number | undefined {
+/**
+ * TICKQ_PARTITIONS (--partitions sets it), else on a cluster "auto" for a prefix without a hash tag: the count
+ * the deployment stored (or one found from the cluster's shape), so `tickq --cluster stats` reads it as it is.
+ */
+function partitionsFor(connection: Connection, prefix: string): number | "auto" | undefined {
   const text = process.env.TICKQ_PARTITIONS;
-  return text ? Number(text) : undefined;
+  if (text) return text === "auto" ? "auto" : Number(text);
+  return connection.adapter.cluster && hashTagOf(prefix) === undefined ? "auto" : undefined;
 }
 
 /** Connects, runs `work` with a tickq over that connection, and closes. */
@@ -106,7 +130,7 @@ export async function withTickq<T>(options: SessionOptions, work: (session: Sess
       redis: connection.adapter,
       jobs: options.jobs ?? {},
       prefix: options.prefix,
-      partitions: options.partitions ?? partitionsFromEnv(),
+      partitions: options.partitions ?? partitionsFor(connection, options.prefix),
       queues: options.queues,
       schedules: options.schedules,
       redisTimeoutMs: 5_000,

@@ -5,16 +5,21 @@ import { UsageError } from "./exit.js";
 export interface GlobalOptions {
   prefix: string;
   json: boolean;
-  /** --partitions, else TICKQ_PARTITIONS; undefined: one. */
-  partitions: number | undefined;
+  /** --partitions, else TICKQ_PARTITIONS: a count or "auto"; undefined: one (on a cluster, "auto"). */
+  partitions: number | "auto" | undefined;
+  /** --cluster, else REDIS_CLUSTER=1: REDIS_URL names a Redis Cluster's node (or several, comma-separated). */
+  cluster: boolean;
 }
 
 export function globals(command: Command): GlobalOptions {
-  const all = command.optsWithGlobals<{ prefix?: string; json?: boolean; partitions?: string }>();
+  const all = command.optsWithGlobals<{ prefix?: string; json?: boolean; partitions?: string; cluster?: boolean }>();
+  const partitions = all.partitions ?? (process.env.TICKQ_PARTITIONS || undefined);
+  const cluster = process.env.REDIS_CLUSTER;
   return {
     prefix: all.prefix ?? process.env.TICKQ_PREFIX ?? "tickq:",
     json: all.json === true,
-    partitions: intOption(all.partitions ?? (process.env.TICKQ_PARTITIONS || undefined), "--partitions", 1),
+    partitions: partitions === "auto" ? "auto" : intOption(partitions, "--partitions", 1),
+    cluster: all.cluster === true || cluster === "1" || cluster === "true",
   };
 }
 

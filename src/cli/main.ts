@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npx tickq …`: operate tickq from a terminal or a script. Connects through
-// REDIS_URL, or UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN; human
+// REDIS_URL (a Redis Cluster with --cluster), or UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN; human
 // tables by default, --json for scripts; exit codes in exit.ts.
 // Parsing is commander's: subcommands, help and errors for free.
 import { Command, CommanderError } from "commander";
@@ -29,13 +29,18 @@ export function buildProgram(): Command {
     .version(cliVersion())
     .option("--prefix <prefix>", "key prefix (default: TICKQ_PREFIX, else tickq:)")
     .option("--json", "print JSON for scripts instead of tables")
-    .option("--partitions <n>", "the partitions the keys are laid out in (default: TICKQ_PARTITIONS, else 1)")
+    .option(
+      "--partitions <n>",
+      'the partitions the keys are laid out in, or "auto" (default: TICKQ_PARTITIONS, else 1; on a cluster, auto)',
+    )
+    .option("--cluster", "REDIS_URL is a Redis Cluster node, or several comma-separated (default: REDIS_CLUSTER=1)")
     .showHelpAfterError()
     .exitOverride()
-    // Every command's tickq reads the partition count where its connection is made (connect.ts).
+    // Every command's tickq reads the partition count and the cluster flag where its connection is made (connect.ts).
     .hook("preAction", (_program, action) => {
-      const { partitions } = globals(action);
+      const { partitions, cluster } = globals(action);
       if (partitions !== undefined) process.env.TICKQ_PARTITIONS = String(partitions);
+      if (cluster) process.env.REDIS_CLUSTER = "1";
     });
   addStatsCommands(program);
   addMetricsCommand(program);

@@ -80,6 +80,7 @@ export function buildEdge<J extends JobRegistry>(
     ...core,
     redis: own ?? redis(),
     prefix: settings.prefix ?? options.prefix,
+    partitions: settings.partitions ?? options.partitions,
     kick: { ...kickOptions, ...settings.kick, tick: { ...tick, ...kickOptions.tick } },
   });
   const served = createApp<J>({

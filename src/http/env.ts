@@ -17,6 +17,8 @@ export interface TickqEnvVars {
   TICKQ_INSECURE?: string;
   /** Key prefix; default "tickq:". */
   TICKQ_PREFIX?: string;
+  /** Partitions the keys are spread over (a Redis Cluster): a count, or "auto"; default the code's, else 1. */
+  TICKQ_PARTITIONS?: string;
   /** Budget of one tick; default 10,000 ms. */
   TICKQ_TICK_BUDGET_MS?: string;
   /** Jobs per fetch; default 50. */
@@ -44,6 +46,8 @@ export interface EnvSettings {
   metricsSecrets: (string | undefined)[];
   insecure: boolean;
   prefix?: string;
+  /** TICKQ_PARTITIONS: a count or "auto"; undefined when unset (the code's option, else 1). */
+  partitions?: number | "auto";
   /** Only what the env sets: code options fill the rest. */
   tick: TickOptions;
   kickByDefault: boolean;
@@ -69,6 +73,7 @@ export function envSettings(env: TickqEnvVars): EnvSettings {
     metricsSecrets: [env.TICKQ_METRICS_SECRET],
     insecure: isOn(env.TICKQ_INSECURE),
     prefix: env.TICKQ_PREFIX || undefined,
+    partitions: partitionsSetting(env.TICKQ_PARTITIONS),
     tick,
     kickByDefault: isOn(env.TICKQ_KICK),
     kick: {
@@ -80,4 +85,13 @@ export function envSettings(env: TickqEnvVars): EnvSettings {
     maxParallel: parallel === undefined ? undefined : Math.floor(parallel),
     publicUrl: env.TICKQ_PUBLIC_URL || undefined,
   };
+}
+
+/** TICKQ_PARTITIONS: "auto", or a whole number from 1 (createTickq checks the upper bound); undefined when unset. */
+export function partitionsSetting(value: string | undefined): number | "auto" | undefined {
+  if (value === undefined || value.trim() === "") return undefined;
+  if (value.trim() === "auto") return "auto";
+  if (!/^\d+$/.test(value.trim()) || Number(value) < 1)
+    throw new Error(`TICKQ_PARTITIONS must be a whole number from 1, or "auto"; got ${JSON.stringify(value)}`);
+  return Number(value);
 }

@@ -11,7 +11,7 @@ import type { JobRegistry, Tickq } from "../index.js";
 import { defineCall, key, number, text } from "../protocol/define.js";
 import { runCall } from "../protocol/run.js";
 import type { Runtime } from "../tick/runtime.js";
-import { runtimes } from "../recurring/internal.js";
+import { pendingRuntimes, runtimes } from "../recurring/internal.js";
 import type { LuaScript } from "../types.js";
 
 /**
@@ -65,16 +65,19 @@ const throttleCall = defineCall(
 
 /** The throttle of `tickq`'s Redis and prefix; undefined for a tickq not made by createTickq. */
 export function redisThrottle(tickq: Tickq<JobRegistry>, clientOf: ClientOf): Throttle | undefined {
-  const runtime: Runtime | undefined = runtimes.get(tickq);
-  if (!runtime) return undefined;
+  const known: Runtime | undefined = runtimes.get(tickq);
+  const pending = pendingRuntimes.get(tickq);
+  if (!known && !pending) return undefined;
   // An address is short; anything longer is cut, so a key stays small.
-  const key = (client: string) => `${runtime.prefix}auth-failures:${client.slice(0, 64)}`;
+  const key = (runtime: Runtime, client: string) => `${runtime.prefix}auth-failures:${client.slice(0, 64)}`;
   const call = async (op: "check" | "fail", client: string) => {
     try {
+      // With partitions: "auto" the runtime exists once the count is found (a failure here counts as none).
+      const runtime = known ?? (await pending!());
       return await runCall(
         runtime,
         throttleCall,
-        { failures: key(client) },
+        { failures: key(runtime, client) },
         {
           op,
           windowMs: THROTTLE_WINDOW_MS,

@@ -68,3 +68,45 @@ export function partitionPrefixes(prefix: string, n: number): string[] {
 export function partitionOf(routeKey: string, n: number): number {
   return n === 1 ? 0 : crc16(routeKey) % n;
 }
+
+/** A slot range and the master serving it, as CLUSTER SLOTS gives it. */
+export interface SlotRange {
+  first: number;
+  last: number;
+  master: string;
+}
+
+/** How many of `n` partitions' tags land on each master (masters in the order of their first slot). */
+export function partitionsPerMaster(ranges: readonly SlotRange[], n: number): Map<string, number> {
+  const per = new Map<string, number>();
+  for (const r of [...ranges].sort((a, b) => a.first - b.first)) if (!per.has(r.master)) per.set(r.master, 0);
+  for (let k = 0; k < n; k++) {
+    const slot = crc16(partitionTag(k, n)) % SLOTS;
+    const owner = ranges.find((r) => slot >= r.first && slot <= r.last)?.master;
+    if (owner !== undefined) per.set(owner, (per.get(owner) ?? 0) + 1);
+  }
+  return per;
+}
+
+/** Multiples of the master count tried for an even spread before settling for the masters' count. */
+const MOST_PER_MASTER = 8;
+
+/**
+ * The partition count `partitions: "auto"` picks for a cluster's slot map: the smallest multiple of
+ * the number of masters whose partitions' tags (partitionTag) land evenly on the masters, every
+ * master getting the same number. A cluster whose slots are split evenly (redis-cli --cluster
+ * create, managed clusters) gets one partition a master; after uneven resharding it takes more,
+ * up to MOST_PER_MASTER a master, then the master count (`even: false`). Never below 2: a
+ * partitioned layout's keys carry tags (one partition is the untagged prefix), so a one-master
+ * cluster gets two, which spread as soon as a second master takes half the slots.
+ */
+export function countForShape(ranges: readonly SlotRange[]): { count: number; masters: number; even: boolean } {
+  const masters = new Set(ranges.map((r) => r.master)).size;
+  if (masters === 0) return { count: 2, masters, even: false };
+  for (let each = Math.ceil(2 / masters); each <= MOST_PER_MASTER && masters * each <= MAX_PARTITIONS; each++) {
+    const count = masters * each;
+    if ([...partitionsPerMaster(ranges, count).values()].every((got) => got === each))
+      return { count, masters, even: true };
+  }
+  return { count: Math.min(Math.max(2, masters), MAX_PARTITIONS), masters, even: false };
+}

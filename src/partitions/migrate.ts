@@ -15,6 +15,7 @@ import { createRuntime, type Runtime } from "../tick/runtime.js";
 import type { JobInfo, JobState } from "../admin/types.js";
 import type { JobLogger, JobRegistry, RedisAdapter } from "../types.js";
 import { partitionOf, partitionPrefixes } from "./layout.js";
+import { findPartitionCount } from "./auto.js";
 import { checkStoredCount, leftInLayout } from "./meta.js";
 import { routeKeyOf } from "./route.js";
 
@@ -22,8 +23,8 @@ import { routeKeyOf } from "./route.js";
 export interface MigratePartitionsOptions {
   /** The Redis both layouts live in (a cluster client for a cluster). */
   redis: RedisAdapter;
-  /** The partition count to move to (above 1). */
-  partitions: number;
+  /** The partition count to move to (above 1), or "auto": the one found from the cluster's shape (docs/operate/cluster.md). */
+  partitions: number | "auto";
   /** The new layout's prefix, without a hash tag; default "tickq:". */
   prefix?: string;
   /** The one-partition layout's prefix; default `prefix` (on a cluster: the old prefix with its hash tag, such as "{tq}:"). */
@@ -38,6 +39,8 @@ export interface MigratePartitionsOptions {
 
 /** What {@link migratePartitions} moved, and what it left in the old layout. */
 export interface MigrationReport {
+  /** The partition count the jobs moved into (the one found, with `partitions: "auto"`). */
+  partitions: number;
   /** Jobs moved, per state they were in. */
   moved: {
     /** From the dead set. */
@@ -69,10 +72,14 @@ export async function migratePartitions(options: MigratePartitionsOptions): Prom
   const from = options.from ?? prefix;
   const logger = options.logger ?? console;
   if (options.partitions === 1) throw new TickqError("BAD_OPTIONS", "migratePartitions moves to partitions: 2 or more");
-  const targets = partitionPrefixes(prefix, options.partitions).map((p) =>
+  const count =
+    options.partitions === "auto"
+      ? await findPartitionCount({ redis: options.redis, prefix, jobs: {} }, logger)
+      : options.partitions;
+  const targets = partitionPrefixes(prefix, count).map((p) =>
     createRuntime({ redis: options.redis, prefix: p, jobs: {}, logger }),
   );
-  await checkStoredCount(targets[0]!, prefix, options.partitions);
+  await checkStoredCount(targets[0]!, prefix, count);
   const source = createTickqCore({ redis: options.redis, prefix: from, jobs: {}, logger, sidekiqProcesses: false });
   const batch = options.batch ?? 500;
   const moved = { dead: 0, retry: 0, scheduled: 0, queued: 0 };
@@ -93,7 +100,7 @@ export async function migratePartitions(options: MigratePartitionsOptions): Prom
       }
     }
   }
-  return { moved, left: leftInLayout(await source.stats()) };
+  return { partitions: count, moved, left: leftInLayout(await source.stats()) };
 }
 
 function targetOf(jobs: JobRegistry, job: JobInfo, count: number): number {

@@ -1,7 +1,7 @@
 // Small state changes outside a tick: pausing queues, dashboard sessions,
 // kick slots and the parallel-tick gate.
 import { scripts } from "../lua/index.js";
-import { counted, defineCall, flag, key, number, text, tuple } from "./define.js";
+import { counted, defineCall, flag, groups, key, number, text, tuple } from "./define.js";
 
 export const pause = defineCall(scripts.pause, { paused: key }, { queue: text, paused: flag }, flag);
 
@@ -22,6 +22,13 @@ export const parallel = defineCall(
 );
 
 export const partitions = defineCall(scripts.partitions, { meta: key }, { count: number }, number);
+
+export const partition_shape = defineCall(
+  scripts.partition_shape,
+  { meta: key },
+  {},
+  tuple({ stored: number, ranges: groups({ first: number, last: number, master: text }) }),
+);
 
 export const partition_adopt = defineCall(
   scripts.partition_adopt,

@@ -23,3 +23,14 @@ export function shiftRecurringClock(
   if ("byMs" in shift) runtime.recurring.shiftMs += shift.byMs;
   else runtime.recurring.shiftMs = shift.toMs - shift.redisNowMs;
 }
+
+/**
+ * The runtime of a Tickq that builds its cores at its first call (`partitions: "auto"`,
+ * src/partitions/auto.ts): dashboard sessions and the login throttle wait for it.
+ */
+export const pendingRuntimes = new WeakMap<object, () => Promise<Runtime>>();
+
+/** The runtime behind a Tickq, waiting for one built at its first call; undefined for an object createTickq did not make. */
+export async function runtimeFor(tickq: object): Promise<Runtime | undefined> {
+  return runtimes.get(tickq) ?? (await pendingRuntimes.get(tickq)?.());
+}

@@ -5,6 +5,7 @@
 import { spawn } from "node:child_process";
 import type { Redis } from "ioredis";
 import type { AdapterCase } from "./adapters.js";
+import { fixtureArgs } from "./fixture-bundle.js";
 import { sleep } from "./redis.js";
 
 export type TickFixture = "ordered-child.ts" | "flow-child.ts" | "workflow-child.ts";
@@ -23,8 +24,7 @@ export function spawnTickChild(
   prefix: string,
   env: Record<string, string>,
 ): TickChild {
-  // One process: the tsx CLI would run the script in a grandchild that SIGKILL misses.
-  const child = spawn(process.execPath, ["--import", "tsx", `test/fixtures/${fixture}`], {
+  const child = spawn(process.execPath, fixtureArgs(fixture), {
     env: {
       ...process.env,
       ADAPTER: adapterCase.name,

@@ -1,4 +1,4 @@
-// tickq partitions migrate --partitions N [--from PREFIX]: moves the jobs of a
+// tickq partitions migrate --partitions N|auto [--from PREFIX]: moves the jobs of a
 // one-partition layout into N partitions (migratePartitions), then prints
 // what moved and what is left for the old deployment to finish.
 import type { Command } from "commander";
@@ -20,8 +20,10 @@ export function addPartitionCommands(program: Command): void {
     .option("--batch <n>", "jobs per page (default 500)")
     .action(async (options: { from?: string; batch?: string }, command: Command) => {
       const { prefix, json, partitions: count } = globals(command);
-      if (count === undefined || count < 2)
-        throw new UsageError("partitions migrate needs --partitions N (or TICKQ_PARTITIONS), N of 2 or more");
+      if (count === undefined || (count !== "auto" && count < 2))
+        throw new UsageError(
+          'partitions migrate needs --partitions N (or TICKQ_PARTITIONS), N of 2 or more, or "auto" on a cluster',
+        );
       const connection = await connect();
       try {
         const report = await migratePartitions({
@@ -35,7 +37,7 @@ export function addPartitionCommands(program: Command): void {
         if (json) return printJson(report);
         const { moved, left } = report;
         console.log(
-          `moved ${moved.queued} queued, ${moved.scheduled} scheduled, ${moved.retry} retry, ${moved.dead} dead into ${count} partitions`,
+          `moved ${moved.queued} queued, ${moved.scheduled} scheduled, ${moved.retry} retry, ${moved.dead} dead into ${report.partitions} partitions`,
         );
         if (left.length > 0) console.log(`left in the old layout: ${left.join(", ")}`);
       } finally {

@@ -8,6 +8,8 @@ import { stopOnSignals } from "../../platforms/node/listen.js";
 import { startServer } from "../../platforms/node/server.js";
 import { runRedisHttp } from "../../../tools/upstash-local/run.js";
 import { redactUrl } from "../../redact.js";
+import { redisUrls } from "../../redis/ioredis-url.js";
+import { hashTagOf } from "../../tick/runtime.js";
 import { globals, intOption } from "../global.js";
 import { keepRunning } from "../lifetime.js";
 import { loadJobs } from "../load-jobs.js";
@@ -52,7 +54,7 @@ export function addServerCommands(program: Command): void {
     .option("--queues <queues>", "a,b or a:3,b:1")
     .option("--port <port>", "port to listen on", "3000")
     .action(async (options: { jobs: string; queues?: string; port: string }, command: Command) => {
-      const { prefix } = globals(command);
+      const { prefix, partitions, cluster } = globals(command);
       const loaded = await loadJobs(options.jobs);
       keepRunning();
       const redis = await findRedis();
@@ -66,6 +68,9 @@ export function addServerCommands(program: Command): void {
         queues,
         schedules: loaded.schedules,
         prefix,
+        // As the other commands read a cluster: an untagged prefix's partitions are "auto" unless given.
+        partitions: partitions ?? (cluster && hashTagOf(prefix) === undefined ? "auto" : undefined),
+        cluster,
         port: intOption(options.port, "--port"),
         secret,
         readSecret: process.env.TICKQ_READ_SECRET || undefined,
@@ -78,7 +83,7 @@ export function addServerCommands(program: Command): void {
         throw error;
       });
       console.log(
-        `tickq: listening on ${server.url} (Redis: ${redactUrl(redis.url)}); ticking every second; dashboard at ${server.url}/dashboard`,
+        `tickq: listening on ${server.url} (Redis: ${redisUrls(redis.url).map(redactUrl).join(",")}); ticking every second; dashboard at ${server.url}/dashboard`,
       );
       stopOnSignals(async () => {
         await server.close();

@@ -5,6 +5,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { createServer } from "node:net";
 import { Redis } from "ioredis";
+import { redisUrls } from "../../redis/ioredis-url.js";
 import { redactUrl } from "../../redact.js";
 
 /** The Redis `findRedis` found or started. */
@@ -26,8 +27,10 @@ const DEFAULT_URL = "redis://127.0.0.1:6379";
 export async function findRedis(env: NodeJS.ProcessEnv = process.env): Promise<FoundRedis> {
   const none = async () => {};
   if (env.REDIS_URL) {
-    if (!(await answers(env.REDIS_URL)))
-      throw new Error(`REDIS_URL=${redactUrl(env.REDIS_URL)} does not answer PING: is Redis running there?`);
+    // A cluster's seeds (comma-separated): the first must answer; the client learns the rest.
+    const first = redisUrls(env.REDIS_URL)[0] ?? env.REDIS_URL;
+    if (!(await answers(first)))
+      throw new Error(`REDIS_URL=${redactUrl(first)} does not answer PING: is Redis running there?`);
     return { url: env.REDIS_URL, stop: none, source: "REDIS_URL" };
   }
   if (await answers(DEFAULT_URL)) return { url: DEFAULT_URL, stop: none, source: "default" };

@@ -3,8 +3,9 @@
 // … is unreachable", not ioredis' retry internals after 10 s; errors are
 // logged once per change, not at every reconnect; a password in the URL is
 // never printed.
-import { Redis } from "ioredis";
+import { Cluster, Redis } from "ioredis";
 import { ioredisAdapter } from "../../redis/ioredis.js";
+import { ioredisFromUrl, redisUrls } from "../../redis/ioredis-url.js";
 import { TickqError, type RedisAdapter } from "../../index.js";
 import { redactUrl } from "../../redact.js";
 
@@ -15,12 +16,21 @@ export interface ServerRedis {
   close(): void;
 }
 
-export function connectRedis(url: string, log: (line: string) => void = console.error): ServerRedis {
-  const shown = redactUrl(url);
-  const redis = new Redis(url, {
-    maxRetriesPerRequest: 1,
-    connectTimeout: 1_000,
-    retryStrategy: (n) => Math.min(n * 100, 1_000),
+/**
+ * With `cluster`, `url` names a Redis Cluster's node, or several comma-separated (REDIS_URL with
+ * REDIS_CLUSTER=1): an ioredis Cluster, whose adapter says `cluster: true`.
+ */
+export function connectRedis(
+  url: string,
+  log: (line: string) => void = console.error,
+  options: { cluster?: boolean } = {},
+): ServerRedis {
+  const shown = redisUrls(url).map(redactUrl).join(",");
+  const retryStrategy = (n: number) => Math.min(n * 100, 1_000);
+  const redis = ioredisFromUrl({ Redis, Cluster }, url, {
+    cluster: options.cluster === true,
+    redis: { maxRetriesPerRequest: 1, connectTimeout: 1_000, retryStrategy },
+    clusterOptions: { clusterRetryStrategy: retryStrategy },
   });
   let down: string | undefined;
   redis.on("error", (error: Error) => {
@@ -42,6 +52,7 @@ export function connectRedis(url: string, log: (line: string) => void = console.
       : call();
   return {
     adapter: {
+      cluster: inner.cluster === true,
       evalsha: (sha, keys, args) => guard(() => inner.evalsha(sha, keys, args)),
       eval: (script, keys, args) => guard(() => inner.eval(script, keys, args)),
     },

@@ -34,6 +34,10 @@ export interface ServerOptions {
   schedules?: Schedules;
   /** Key prefix; default "tickq:". */
   prefix?: string;
+  /** Partitions the keys are spread over on a Redis Cluster: a count or "auto" (TICKQ_PARTITIONS); default 1. */
+  partitions?: number | "auto";
+  /** `redisUrl` names a Redis Cluster's node, or several comma-separated (REDIS_CLUSTER=1); default false. */
+  cluster?: boolean;
   /** The port to listen on (127.0.0.1); default 3000, 0 for any free one. */
   port?: number;
   /** Opens every route and the dashboard (TICKQ_SECRET): 16 characters or more. */
@@ -89,7 +93,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       "Refusing to start without a secret: set `secret` (TICKQ_SECRET), or `insecure: true` for local development only",
     );
   }
-  const redis = connectRedis(options.redisUrl);
+  const redis = connectRedis(options.redisUrl, console.error, { cluster: options.cluster });
   const { maxParallel } = options;
   let more: (() => Promise<void>) | undefined;
   const spread = () =>
@@ -103,6 +107,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     ordered: options.ordered,
     queues: options.queues,
     prefix: options.prefix,
+    partitions: options.partitions,
     schedules: options.schedules,
     redisTimeoutMs: options.redisTimeoutMs ?? 2_000,
     kick: { ...kick, tick: { ...tickOptions, ...kick.tick } },

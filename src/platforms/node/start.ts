@@ -2,18 +2,28 @@
 // find-redis.ts); with no TICKQ_SECRET it makes a random one and prints it.
 // Settings: PORT (default 3000), TICKQ_SECRET, TICKQ_READ_SECRET, TICKQ_METRICS_SECRET,
 // CRON_SECRET, TICKQ_INSECURE=1 (no auth, local development only),
-// TICKQ_KICK=1, TICKQ_MAX_PARALLEL, TICKQ_PUBLIC_URL, TICKQ_PREFIX, REDIS_URL.
-// TICKQ_PREFIX is read as the CLI reads it, so `npx tickq` sees what this server runs.
+// TICKQ_KICK=1, TICKQ_MAX_PARALLEL, TICKQ_PUBLIC_URL, TICKQ_PREFIX, TICKQ_PARTITIONS,
+// REDIS_URL, REDIS_CLUSTER=1 (REDIS_URL: a Redis Cluster's node, or several comma-separated).
+// TICKQ_PREFIX, TICKQ_PARTITIONS and REDIS_CLUSTER are read as the CLI reads them, so `npx tickq` sees what this server runs.
 // Every failure to start is one line and exit code 1.
 import { randomBytes } from "node:crypto";
 import { dashboard } from "../../dashboard/index.js";
 import { numberSetting } from "../../http/drain.js";
-import { isOn } from "../../http/env.js";
+import { isOn, partitionsSetting } from "../../http/env.js";
 import { exampleJobs, exampleQueues } from "./example-jobs.js";
 import { findRedis } from "./find-redis.js";
 import { stopOnSignals } from "./listen.js";
 import { redactUrl } from "../../redact.js";
+import { redisUrls } from "../../redis/ioredis-url.js";
+import { hashTagOf } from "../../tick/runtime.js";
 import { startServer } from "./server.js";
+
+/** TICKQ_PARTITIONS; unset on a cluster with an untagged prefix, "auto" (as the CLI reads it): the stored count, else the cluster's. */
+function partitionsOf(env: NodeJS.ProcessEnv): number | "auto" | undefined {
+  const set = partitionsSetting(env.TICKQ_PARTITIONS);
+  if (set !== undefined || !isOn(env.REDIS_CLUSTER)) return set;
+  return hashTagOf(env.TICKQ_PREFIX || "tickq:") === undefined ? "auto" : undefined;
+}
 
 async function main() {
   const redis = await findRedis();
@@ -29,6 +39,8 @@ async function main() {
     jobs: exampleJobs,
     queues: exampleQueues,
     prefix: process.env.TICKQ_PREFIX || undefined,
+    partitions: partitionsOf(process.env),
+    cluster: isOn(process.env.REDIS_CLUSTER),
     port: numberSetting(process.env.PORT, 3000, "PORT"),
     secret,
     readSecret: process.env.TICKQ_READ_SECRET || undefined,
@@ -51,7 +63,7 @@ async function main() {
     throw error;
   });
   console.log(
-    `tickq: listening on ${server.url} (Redis: ${redactUrl(redis.url)}, ${redis.source}); ticking every second`,
+    `tickq: listening on ${server.url} (Redis: ${redisUrls(redis.url).map(redactUrl).join(",")}, ${redis.source}); ticking every second`,
   );
   console.log(
     `  enqueue: curl -X POST -H "Authorization: Bearer $TICKQ_SECRET" -H "content-type: application/json" -d '{"name":"sendWelcomeEmail","args":["ada@example.com"]}' ${server.url}/jobs`,

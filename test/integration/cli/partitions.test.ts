@@ -28,7 +28,10 @@ describeOverAdapters(cliConnections, "tickq partitions over $name", (adapterCase
       ["partitions", "migrate", "--partitions", "3", "--prefix", h.prefix],
       env,
     );
-    expect(migrated).toEqual({ code: 0, body: { moved: { dead: 6, retry: 0, scheduled: 0, queued: 1 }, left: [] } });
+    expect(migrated).toEqual({
+      code: 0,
+      body: { partitions: 3, moved: { dead: 6, retry: 0, scheduled: 0, queued: 1 }, left: [] },
+    });
     const stats = await cli.json<{ dead: number; scheduled: number }>(["stats", "--prefix", h.prefix], {
       ...env,
       TICKQ_PARTITIONS: "3",

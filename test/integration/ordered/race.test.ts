@@ -13,7 +13,7 @@ import { spawnTickChild, waitReady, type TickChild } from "../../helpers/tick-ch
 import { sleep } from "../../helpers/redis.js";
 
 const TICKS = 4;
-const UPDATES = 1_000;
+const UPDATES = 600;
 const IDS = 150;
 const LEASE_MS = 1_000;
 

@@ -39,10 +39,10 @@ describeOverAdapters(adapterCases, "migration to partitions, over $name", (adapt
       batch: 4,
       logger: QUIET,
     });
-    expect(report).toEqual({ moved: { dead: 1, retry: 1, scheduled: 1, queued: 13 }, left: [] });
+    expect(report).toEqual({ partitions: 3, moved: { dead: 1, retry: 1, scheduled: 1, queued: 13 }, left: [] });
     expect(await old.stats()).toMatchObject({ dead: 0, retry: 0, scheduled: 0, queues: { default: 0 } });
     const again = await migratePartitions({ redis: h.adapter, prefix: h.prefix, partitions: 3, logger: QUIET });
-    expect(again).toEqual({ moved: { dead: 0, retry: 0, scheduled: 0, queued: 0 }, left: [] });
+    expect(again).toEqual({ partitions: 3, moved: { dead: 0, retry: 0, scheduled: 0, queued: 0 }, left: [] });
 
     const tq = h.make(jobs, { partitions: 3 });
     const moved = await tq.stats();

@@ -8,13 +8,28 @@ import { scriptCalls } from "../../helpers/script-calls.js";
 
 describe.each(adapterCases)("each partition script run twice over $name", (adapterCase) => {
   const h = useHarness(adapterCase, "partitions-replay");
-  const { callTwice, call } = scriptCalls(h);
+  const { callTwice, call, readsCallTwice } = scriptCalls(h);
 
   it("partitions: stores the count once and answers it again", async () => {
     const { first, after } = await callTwice(protocol.partitions, { meta: "partitions" }, { count: 3 });
     expect(first).toBe(3);
     expect(after.partitions).toBe("3");
     expect(await call(protocol.partitions, { meta: "partitions" }, { count: 5 })).toBe(3);
+  });
+
+  it("partition_shape: reads, writes nothing, and answers alike twice", async () => {
+    // One Redis: no count stored and no cluster slots.
+    const none = await readsCallTwice(protocol.partition_shape, { meta: "partitions" }, {});
+    expect(none).toEqual([
+      { stored: -1, ranges: [] },
+      { stored: -1, ranges: [] },
+    ]);
+    await call(protocol.partitions, { meta: "partitions" }, { count: 3 });
+    const stored = await readsCallTwice(protocol.partition_shape, { meta: "partitions" }, {});
+    expect(stored).toEqual([
+      { stored: 3, ranges: [] },
+      { stored: 3, ranges: [] },
+    ]);
   });
 
   it("partition_adopt: adopts a job once, even after a tick moved it on", async () => {

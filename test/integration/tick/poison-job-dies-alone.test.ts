@@ -6,6 +6,7 @@
 import { spawn } from "node:child_process";
 import { expect, it } from "vitest";
 import { adapterCases, describeOverAdapters, type AdapterCase } from "../../helpers/adapters.js";
+import { fixtureArgs } from "../../helpers/fixture-bundle.js";
 import { useHarness, type Harness } from "../../helpers/harness.js";
 import { sleep } from "../../helpers/redis.js";
 import { poisonJobs } from "../../fixtures/poison-jobs.js";
@@ -18,7 +19,7 @@ const MAX_RESURRECTIONS = 1;
 
 /** Runs one tick process to its end; true when it was killed. */
 function tickProcess(adapterCase: AdapterCase, prefix: string): Promise<{ killed: boolean; stderr: string }> {
-  const child = spawn(process.execPath, ["--import", "tsx", "test/fixtures/poison-child.ts"], {
+  const child = spawn(process.execPath, fixtureArgs("poison-child.ts"), {
     env: {
       ...process.env,
       ADAPTER: adapterCase.name,

@@ -1,18 +1,16 @@
 import { spawn } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { adapterCases } from "../../helpers/adapters.js";
+import { fixtureArgs } from "../../helpers/fixture-bundle.js";
 import { useHarness } from "../../helpers/harness.js";
 import { sleep } from "../../helpers/redis.js";
-
-// One process: the tsx CLI would run the script in a grandchild that SIGKILL misses.
-const CHILD = ["--import", "tsx", "test/fixtures/tick-child.ts"];
 
 describe.each(adapterCases)("resurrection over $name", (adapterCase) => {
   const h = useHarness(adapterCase, "resurrect");
 
   /** Runs a tick in a child process and SIGKILLs it once all `n` handlers have started. */
   async function killTickMidRun(n: number, leaseMs: number): Promise<void> {
-    const child = spawn(process.execPath, CHILD, {
+    const child = spawn(process.execPath, fixtureArgs("tick-child.ts"), {
       env: {
         ...process.env,
         ADAPTER: adapterCase.name,

@@ -6,13 +6,14 @@
 import { spawn } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { adapterCases, type AdapterCase } from "../../helpers/adapters.js";
+import { fixtureArgs } from "../../helpers/fixture-bundle.js";
 import { useHarness } from "../../helpers/harness.js";
 import { sleep } from "../../helpers/redis.js";
 
 const LEASE_MS = 800;
 
 function childProcess(adapterCase: AdapterCase, prefix: string): Promise<{ killed: boolean; stderr: string }> {
-  const child = spawn(process.execPath, ["--import", "tsx", "test/fixtures/solo-process-child.ts"], {
+  const child = spawn(process.execPath, fixtureArgs("solo-process-child.ts"), {
     env: {
       ...process.env,
       ADAPTER: adapterCase.name,

@@ -11,7 +11,7 @@ import { sleep } from "../../helpers/redis.js";
 import { spawnTickChild, waitReady, type TickChild } from "../../helpers/tick-children.js";
 
 const TICKS = 3;
-const RUNS = 60;
+const RUNS = 30;
 const STEPS = 10;
 
 describe.each(adapterCases)("workflow runs under SIGKILL over $name", (adapterCase) => {
@@ -42,7 +42,7 @@ describe.each(adapterCases)("workflow runs under SIGKILL over $name", (adapterCa
     const until = Date.now() + 90_000;
     while (!(await done()) && Date.now() < until) {
       await sleep(150 + Math.random() * 300);
-      if (kills < 12) {
+      if (kills < 8) {
         const victim = Math.floor(Math.random() * children.length);
         await children[victim]!.kill();
         children[victim] = spawnTick();

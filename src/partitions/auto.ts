@@ -1,0 +1,209 @@
+// `partitions: "auto"`: the partition count found from the cluster's shape.
+// createTickq is synchronous and an adapter speaks only scripts, so the count
+// is found at the first call, by a script (partition_shape.lua): the count
+// already stored for the prefix wins (a deployment never re-lays its keys out
+// on its own, even after the cluster grew); with none stored, the smallest
+// multiple of the masters whose partitions land evenly on them
+// (layout.ts, countForShape), stored as `partitions: N` stores it, SET NX, so
+// two processes starting at once end up with one count. Until then the
+// Tickq below holds what synchronous calls give it (use, on, scope) and
+// hands them to the partitioned Tickq once it is built.
+import type { Tickq } from "../core.js";
+import { TickqError } from "../errors.js";
+import type { KickScope } from "../kick/types.js";
+import type { OrderedRegistry } from "../ordered/types.js";
+import * as protocol from "../protocol/index.js";
+import { runCall } from "../protocol/run.js";
+import { pendingRuntimes, runtimes } from "../recurring/internal.js";
+import { newListeners, type TickqEventName, type TickqListener } from "../tick/events.js";
+import { createRuntime, hashTagOf, type Runtime } from "../tick/runtime.js";
+import type { JobLogger, JobRegistry, Middleware, TickqOptions } from "../types.js";
+import type { WorkflowInputs } from "../workflows/types.js";
+import type { CoreFactory } from "./facade.js";
+import { countForShape, partitionsPerMaster, type SlotRange } from "./layout.js";
+import { metaKey } from "./meta.js";
+
+type AnyTickq = Tickq<JobRegistry, OrderedRegistry, WorkflowInputs>;
+type AnyOptions = TickqOptions<JobRegistry, OrderedRegistry, WorkflowInputs>;
+
+/** The count `partitions: "auto"` runs with: the stored one, else one chosen from the cluster's slots and stored. */
+export async function findPartitionCount(options: AnyOptions, logger: JobLogger = console): Promise<number> {
+  const prefix = options.prefix ?? "tickq:";
+  // A runtime only to run two one-key scripts; its tagged prefix satisfies the cluster check and is never written.
+  const probe = createRuntime({
+    redis: options.redis,
+    prefix: `${prefix}{partitions}:`,
+    jobs: {},
+    logger,
+    ...(options.redisTimeoutMs === undefined ? {} : { redisTimeoutMs: options.redisTimeoutMs }),
+  });
+  const meta = metaKey(prefix);
+  const shape = await runCall(probe, protocol.partition_shape, { meta }, {});
+  if (shape.stored > 1) {
+    warnIfMastersIdle(shape.ranges, shape.stored, logger);
+    return shape.stored;
+  }
+  if (shape.ranges.length === 0)
+    throw new TickqError(
+      "BAD_OPTIONS",
+      `partitions: "auto" could not read the cluster's slots (CLUSTER SLOTS: one Redis has none) and no count is stored under ${JSON.stringify(prefix)}: ` +
+        `give the count instead, partitions: N (N a multiple of the masters, docs/operate/cluster.md)`,
+    );
+  const { count, masters, even } = countForShape(shape.ranges);
+  if (!even)
+    logger.warn(
+      `tickq: partitions: "auto" found no count up to 8 a master that spreads evenly over this cluster's ${masters} masters ` +
+        `(its slots are split unevenly); using ${count}. Rebalance the slots (redis-cli --cluster rebalance) before the first start, or give partitions: N.`,
+    );
+  return runCall(probe, protocol.partitions, { meta }, { count });
+}
+
+/** A stored count is kept even when the cluster has changed since; say so when some master serves none of it. */
+function warnIfMastersIdle(ranges: readonly SlotRange[], count: number, logger: JobLogger): void {
+  if (ranges.length === 0) return;
+  const per = partitionsPerMaster(ranges, count);
+  const idle = [...per.values()].filter((n) => n === 0).length;
+  if (idle > 0)
+    logger.warn(
+      `tickq: the keys are laid out in ${count} partitions (stored), and ${idle} of the cluster's ${per.size} masters serve none of them: ` +
+        `they take no part in tickq's work. Move slots so each master serves a partition's slot (redis-cli --cluster reshard), ` +
+        `or move to a new prefix with more partitions once this one's jobs are done (there is no migration from N partitions to M; docs/operate/cluster.md).`,
+    );
+}
+
+/** Refuses at createTickq what "auto" cannot do: a prefix with a hash tag puts every partition in one slot. */
+export function checkAutoPrefix(prefix: string): void {
+  if (hashTagOf(prefix) !== undefined)
+    throw new TickqError(
+      "BAD_OPTIONS",
+      `partitions: "auto" on a cluster spreads the keys over its masters, each partition under its own hash tag, ` +
+        `but prefix ${JSON.stringify(prefix)} has one, which would put them all in one slot. ` +
+        `Drop the tag (prefix: ${JSON.stringify(prefix.replace(/\{[^}]*\}/g, "") || "tickq:")}), or keep one slot with partitions: 1`,
+    );
+}
+
+interface Listening {
+  event: TickqEventName;
+  listener: TickqListener<TickqEventName>;
+  off?: () => void;
+}
+
+/** The methods of each of Tickq's API objects, checked against their interfaces by the compiler. */
+const JOBS = {
+  find: 1,
+  list: 1,
+  retry: 1,
+  retryAll: 1,
+  delete: 1,
+  deleteAll: 1,
+  runNow: 1,
+  cancel: 1,
+  cancelOrdered: 1,
+  result: 1,
+} satisfies Record<keyof AnyTickq["jobs"], 1>;
+const QUEUES = { list: 1, pause: 1, resume: 1 } satisfies Record<keyof AnyTickq["queues"], 1>;
+const METRICS = { query: 1, prometheus: 1 } satisfies Record<keyof AnyTickq["metrics"], 1>;
+const WORKFLOWS = { start: 1, sendEvent: 1, get: 1, result: 1, list: 1, cancel: 1 } satisfies Record<
+  keyof AnyTickq["workflows"],
+  1
+>;
+const CALLS = {
+  enqueue: 1,
+  enqueueAndWait: 1,
+  enqueueBulk: 1,
+  enqueueOrdered: 1,
+  enqueueOrderedBulk: 1,
+  tick: 1,
+  reserveTicks: 1,
+  schedules: 1,
+  ticks: 1,
+} satisfies Partial<Record<keyof AnyTickq, 1>>;
+
+type Method = (...args: unknown[]) => Promise<unknown>;
+
+/** An object whose methods wait for the built Tickq, then call the same method of what `pick` takes from it. */
+function forwarding(names: object, pick: () => Promise<Record<string, unknown>>): Record<string, Method> {
+  return Object.fromEntries(
+    Object.keys(names).map((name) => [
+      name,
+      async (...args: unknown[]) => {
+        const target = await pick();
+        return (target[name] as Method).apply(target, args);
+      },
+    ]),
+  );
+}
+
+export function createAutoPartitioned<J extends JobRegistry, O extends OrderedRegistry, W extends WorkflowInputs>(
+  options: TickqOptions<J, O, W>,
+  makeCore: CoreFactory,
+): Tickq<J, O, W> {
+  const prefix = options.prefix ?? "tickq:";
+  checkAutoPrefix(prefix);
+  const middleware: Middleware[] = [];
+  const listening = new Set<Listening>();
+  let built: AnyTickq | undefined;
+  let building: Promise<AnyTickq> | undefined;
+  const root = (): Promise<AnyTickq> => {
+    if (built) return Promise.resolve(built);
+    building ??= (async () => {
+      const count = await findPartitionCount(options as AnyOptions, options.logger ?? console);
+      const tickq = makeCore({ ...(options as AnyOptions), partitions: count });
+      for (const m of middleware) tickq.use(m);
+      for (const l of listening) l.off = tickq.on(l.event, l.listener as never);
+      built = tickq;
+      return tickq;
+    })().catch((error: unknown) => {
+      building = undefined; // asked again at the next call (a refusal is refused again)
+      throw error;
+    });
+    return building;
+  };
+  const runtimeOf = async (): Promise<Runtime> => runtimes.get(await root())!;
+
+  const build = (get: () => Promise<AnyTickq>): AnyTickq => {
+    const asRecord = async () => (await get()) as unknown as Record<string, unknown>;
+    const part = (name: "jobs" | "queues" | "metrics" | "workflows") => async () =>
+      (await get())[name] as unknown as Record<string, unknown>;
+    const history = async (days?: number) => (await get()).stats.history(days);
+    const tickq = {
+      ...forwarding(CALLS, asRecord),
+      stats: Object.assign(async () => (await get()).stats(), { history }),
+      jobs: forwarding(JOBS, part("jobs")),
+      queues: forwarding(QUEUES, part("queues")),
+      metrics: forwarding(METRICS, part("metrics")),
+      workflows: forwarding(WORKFLOWS, part("workflows")),
+      scope(more: KickScope) {
+        let scoped: Promise<AnyTickq> | undefined;
+        return build(() => (scoped ??= get().then((t) => t.scope(more))));
+      },
+      on(event: TickqEventName, listener: TickqListener<TickqEventName>) {
+        if (!Object.hasOwn(newListeners(), event))
+          throw new TickqError(
+            "BAD_ARGS",
+            `on: unknown event ${JSON.stringify(event)}; events are ${Object.keys(newListeners()).join(", ")}`,
+          );
+        const entry: Listening = { event, listener };
+        listening.add(entry);
+        if (built) entry.off = built.on(event, listener as never);
+        return () => {
+          listening.delete(entry);
+          entry.off?.();
+        };
+      },
+      use(m: Middleware) {
+        middleware.push(m);
+        built?.use(m);
+        return tickq;
+      },
+      prefix,
+      /** 0 until the first call has found the count. */
+      get partitions() {
+        return built?.partitions ?? 0;
+      },
+    } as unknown as AnyTickq;
+    pendingRuntimes.set(tickq, runtimeOf);
+    return tickq;
+  };
+  return build(root) as unknown as Tickq<J, O, W>;
+}
