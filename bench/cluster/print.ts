@@ -75,6 +75,7 @@ export function printShape(runs: Run[], singles: Run[], partitionsOf: (port: num
       "CPU ms",
       "CPU share",
       "CPU µs/job",
+      "waited ms",
     ],
     ...total.map((n, i) => [
       String(n.port),
@@ -89,6 +90,7 @@ export function printShape(runs: Run[], singles: Run[], partitionsOf: (port: num
       n.cpuMs.toFixed(0),
       `${fmt(pct(n.cpuMs, sum(total, "cpuMs")))} %`,
       fmt((n.cpuMs * 1_000) / jobs, 2),
+      n.waitMs.toFixed(0),
     ]),
   ];
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));

@@ -2,6 +2,7 @@
 // and INFO cpu: the scaling bench's per-node measure (bench/cluster-scaling.ts).
 // CPU time and command counts are what a loaded machine moves least; Lua
 // `usec` is wall time inside Redis, which a descheduled process stretches.
+import { readFileSync } from "node:fs";
 import { Redis } from "ioredis";
 
 export interface NodeWork {
@@ -14,13 +15,33 @@ export interface NodeWork {
   luaUsec: number;
   /** used_cpu_user + used_cpu_sys, ms. */
   cpuMs: number;
+  /**
+   * Time the process was runnable but waiting for a core, ms (Linux' /proc/PID/schedstat; 0
+   * elsewhere): what stretches Lua time beyond CPU time on a loaded machine.
+   */
+  waitMs: number;
+}
+
+/** The run-queue wait of a local process so far, ms; 0 when /proc does not say. */
+function runQueueWaitMs(pid: number): number {
+  try {
+    const [, wait] = readFileSync(`/proc/${pid}/schedstat`, "utf8").split(" ");
+    return Number(wait) / 1e6 || 0;
+  } catch {
+    return 0;
+  }
 }
 
 export async function workOf(port: number): Promise<NodeWork> {
   const redis = new Redis({ port, host: "127.0.0.1", maxRetriesPerRequest: 1 });
   try {
-    const [commands, cpu] = await Promise.all([redis.info("commandstats"), redis.info("cpu")]);
-    const work: NodeWork = { port, calls: 0, scriptCalls: 0, luaUsec: 0, cpuMs: 0 };
+    const [commands, cpu, server] = await Promise.all([
+      redis.info("commandstats"),
+      redis.info("cpu"),
+      redis.info("server"),
+    ]);
+    const pid = Number(/^process_id:(\d+)/m.exec(server)?.[1] ?? 0);
+    const work: NodeWork = { port, calls: 0, scriptCalls: 0, luaUsec: 0, cpuMs: 0, waitMs: runQueueWaitMs(pid) };
     for (const m of commands.matchAll(/^cmdstat_([^:]+):calls=(\d+),usec=(\d+)/gm)) {
       // The bench's own INFO calls are not the drain's work.
       if (m[1] === "info") continue;
@@ -44,6 +65,7 @@ export const minus = (a: NodeWork, b: NodeWork): NodeWork => ({
   scriptCalls: a.scriptCalls - b.scriptCalls,
   luaUsec: a.luaUsec - b.luaUsec,
   cpuMs: a.cpuMs - b.cpuMs,
+  waitMs: a.waitMs - b.waitMs,
 });
 
 export const plus = (a: NodeWork, b: NodeWork): NodeWork => ({
@@ -52,6 +74,7 @@ export const plus = (a: NodeWork, b: NodeWork): NodeWork => ({
   scriptCalls: a.scriptCalls + b.scriptCalls,
   luaUsec: a.luaUsec + b.luaUsec,
   cpuMs: a.cpuMs + b.cpuMs,
+  waitMs: a.waitMs + b.waitMs,
 });
 
 /** One drain of `jobs` jobs on one layout. */
