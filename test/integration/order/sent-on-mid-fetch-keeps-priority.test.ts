@@ -10,7 +10,7 @@ import { beginKeys, beginNamed } from "../../helpers/begin-args.js";
 import { enqueueQueued } from "../../helpers/flow-queued.js";
 import { useHarness } from "../../helpers/harness.js";
 import { scriptCalls } from "../../helpers/script-calls.js";
-import { jobsOf } from "../../helpers/tick-calls.js";
+import { acksOf, jobsOf, stepArgs, tickKeys } from "../../helpers/tick-calls.js";
 
 const LEASE = 5_000;
 
@@ -54,5 +54,24 @@ describe.each(adapterCases)("a parked job sent on during a fetch over $name", (a
       beginNamed({ tick: "t1", leaseMs: LEASE, queues: ["a", "b"], batch: 2 }),
     );
     expect(jobsOf(first.fetched).map((f) => JSON.parse(f.raw).jid)).toEqual(["p", "c1"]);
+  });
+
+  it("a job of priority 5 put back by a step's ack, which alone makes its queue's priority set, is fetched by the same step ahead of plain jobs", async () => {
+    const tq = h.make({ w: { perform: () => {} } });
+    await tq.enqueue("w", [], { jid: "p", queue: "b", priority: 5 });
+    let [held] = jobsOf((await begin("t1", ["b"], 1)).fetched);
+    expect(JSON.parse(held!.raw).jid).toBe("p");
+    await tq.enqueue("w", [], { jid: "c1", queue: "b" });
+    await tq.enqueue("w", [], { jid: "c2", queue: "b" });
+    expect(await h.redis.exists(key("prio:b"), key("groups:b"))).toBe(0);
+    for (const kind of ["unstarted", "interrupted", "inDoubt"] as const) {
+      const call = { unstarted: 2, interrupted: 3, inDoubt: 4 }[kind];
+      const args = stepArgs({ tick: "t1", leaseMs: LEASE, call, acks: acksOf([{ kind, job: held! }]), batch: 1, queues: ["b"] });
+      const { first } = await callTwice(protocol.step, tickKeys("t1"), args);
+      const [again] = jobsOf(first.fetched);
+      expect(JSON.parse(again!.raw).jid, kind).toBe("p");
+      held = again;
+    }
+    expect(held).toMatchObject({ interruptions: 1, doubts: 1 });
   });
 });
