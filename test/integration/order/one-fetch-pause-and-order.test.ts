@@ -42,9 +42,21 @@ describe.each(adapterCases)("one fetch over paused, ordered and plain queues ove
 
   it("step with weighted picks: the paused queue's slots go to the others, and it is left alone", async () => {
     const tq = await fill();
-    await call(protocol.begin, beginKeys({ tick: "t1", leaseMs: LEASE }), beginNamed({ tick: "t1", leaseMs: LEASE, batch: 0, queues: ["a", "b", "c"] }));
+    await call(
+      protocol.begin,
+      beginKeys({ tick: "t1", leaseMs: LEASE }),
+      beginNamed({ tick: "t1", leaseMs: LEASE, batch: 0, queues: ["a", "b", "c"] }),
+    );
     await tq.queues.pause("a");
-    const args = stepArgs({ tick: "t1", leaseMs: LEASE, call: 2, acks: rawAcks(), batch: 4, queues: ["a", "b", "c"], picks: [1, 1, 2, 3] });
+    const args = stepArgs({
+      tick: "t1",
+      leaseMs: LEASE,
+      call: 2,
+      acks: rawAcks(),
+      batch: 4,
+      queues: ["a", "b", "c"],
+      picks: [1, 1, 2, 3],
+    });
     const { first, after } = await callTwice(protocol.step, tickKeys("t1"), args);
     const fetched = jidsOf(first.fetched);
     expect(fetched).toEqual(["b-high", "c1", "b-g", "b-low"]);

@@ -39,7 +39,13 @@ describe.each(adapterCases)("a parked job sent on during a fetch over $name", (a
     await tq.enqueue("sync", ["k", "r2"], { unique: "while-executing", jid: "p", queue: "b", priority: 5 });
     expect((await h.redis.lrange(key("flow:park:u:k"), 0, -1)).map((j) => JSON.parse(j).jid)).toEqual(["p"]);
     await enqueueQueued(h, tq, [
-      { name: "sync" as const, args: ["k", "r1"] as [string, string], unique: "while-executing" as const, jid: "j", queue: "a" },
+      {
+        name: "sync" as const,
+        args: ["k", "r1"] as [string, string],
+        unique: "while-executing" as const,
+        jid: "j",
+        queue: "a",
+      },
     ]);
     await tq.enqueue("plain", [], { jid: "c1", queue: "b" });
     await tq.enqueue("plain", [], { jid: "c2", queue: "b" });
@@ -66,7 +72,14 @@ describe.each(adapterCases)("a parked job sent on during a fetch over $name", (a
     expect(await h.redis.exists(key("prio:b"), key("groups:b"))).toBe(0);
     for (const kind of ["unstarted", "interrupted", "inDoubt"] as const) {
       const call = { unstarted: 2, interrupted: 3, inDoubt: 4 }[kind];
-      const args = stepArgs({ tick: "t1", leaseMs: LEASE, call, acks: acksOf([{ kind, job: held! }]), batch: 1, queues: ["b"] });
+      const args = stepArgs({
+        tick: "t1",
+        leaseMs: LEASE,
+        call,
+        acks: acksOf([{ kind, job: held! }]),
+        batch: 1,
+        queues: ["b"],
+      });
       const { first } = await callTwice(protocol.step, tickKeys("t1"), args);
       const [again] = jobsOf(first.fetched);
       expect(JSON.parse(again!.raw).jid, kind).toBe("p");
