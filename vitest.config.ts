@@ -61,17 +61,22 @@ const slow = [
   "test/integration/cli/**/*.test.ts",
 ];
 const quick = process.env.TICKQ_QUICK === "1";
+const WORKERS = Math.max(3, availableParallelism() + 1);
 
 export default defineConfig({
   test: {
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: "forks",
-    // Most of a test's time is spent waiting on Redis and child processes, so two files at once pay even
-    // on two cores (vitest's default there is one). A fork runs file after file without reloading the
-    // modules they share, which for ~150 small files was a large share of the run. Tests share no state
-    // but Redis, each under its own prefix; `--maxWorkers=1` runs one file at a time.
-    maxWorkers: Math.max(2, availableParallelism() - 1),
+    // Most of a test's time is spent waiting on Redis and child processes (the test processes used a
+    // fifth of two cores' time in a run), so three files at once pay even on two cores (vitest's default
+    // there is one). A fork runs file after file without reloading the modules they share, which for
+    // ~250 small files was a large share of the run. Tests share no state but Redis, each under its own
+    // prefix; `--maxWorkers=1 --minWorkers=1` runs one file at a time. The pool keeps its workers to the
+    // end (minWorkers = maxWorkers): Vitest 3.2's forks pool failed whole runs with "Terminating worker
+    // thread" when it retired idle workers before the last files ended.
+    maxWorkers: WORKERS,
+    minWorkers: WORKERS,
     poolOptions: { forks: { isolate: false } },
     projects: [
       { extends: true, test: { name: "unit", include: unit } },
