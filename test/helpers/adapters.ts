@@ -1,7 +1,8 @@
 // The adapters every core suite runs over (describe.each(adapterCases)):
 // ioredis and node-redis over TCP; @upstash/redis, and restAdapter (fetch
 // alone), over HTTP through the local Upstash-compatible server in front of
-// the same Redis.
+// the same Redis; cluster, ioredis' Cluster client over the private 3-master
+// cluster the global setup starts when the run covers it.
 // TICKQ_ADAPTERS=ioredis (a comma list) narrows a run to those adapters.
 import { describe, inject, it } from "vitest";
 import { startUpstashLocal } from "../../tools/upstash-local/server.js";
@@ -20,9 +21,18 @@ export function testEndpoints(): Endpoints {
   return { redisUrl: inject("redisUrl"), restUrl: inject("restUrl"), restToken: inject("restToken") };
 }
 
+/** The endpoints an adapter case opens: for `cluster`, redisUrl is a node of the private cluster. */
+function endpointsOf(name: AdapterName): Endpoints {
+  const endpoints = testEndpoints();
+  if (name !== "cluster") return endpoints;
+  const clusterUrl = inject("clusterUrl");
+  if (clusterUrl === "") throw new Error("the cluster adapter runs only when TICKQ_ADAPTERS names it (npm run test:cluster)");
+  return { ...endpoints, redisUrl: clusterUrl };
+}
+
 /** One adapter by name, selected or not: for a test that needs that client (a Vercel or Worker entry speaks REST). */
 export function adapterCase(name: AdapterName): AdapterCase {
-  return { name, endpoints: testEndpoints, open: () => openAdapter(name, testEndpoints()) };
+  return { name, endpoints: () => endpointsOf(name), open: () => openAdapter(name, endpointsOf(name)) };
 }
 
 /** The adapters this run covers (TICKQ_ADAPTERS, or all), never empty. */
@@ -53,7 +63,7 @@ export interface CuttableAdapter extends OpenedAdapter {
 
 /** Whether the adapter speaks TCP to Redis itself (ioredis, node-redis), rather than HTTP to a REST server. */
 export function speaksTcp(name: string): boolean {
-  return name === "ioredis" || name === "node-redis";
+  return name === "ioredis" || name === "node-redis" || name === "cluster";
 }
 
 /** An adapter whose Redis (TCP) or REST endpoint (HTTP) nothing listens on. */
