@@ -6,9 +6,13 @@ import { Redis } from "ioredis";
 import { newJid } from "../../src/client/job.js";
 import { slotOf } from "../../src/partitions/layout.js";
 
-/** A test prefix whose hash tag puts every key under it in one slot. */
-export function uniqueTaggedPrefix(label: string): string {
-  return `tickq-test:{cluster:${label.replace(/[{}]/g, "")}:${newJid().slice(0, 8)}}:`;
+/**
+ * A test prefix whose hash tag puts every key under it in one slot: uniquePrefix's shape (its id last) with
+ * `{cl-<tag>}` after `tickq-test:`; the tag is the id unless given (prefixes that must share a master).
+ */
+export function uniqueTaggedPrefix(label: string, tag?: string): string {
+  const id = newJid().slice(0, 8);
+  return `tickq-test:{cl-${tag ?? id}}:${label}:${id}:`;
 }
 
 type SlotMap = { low: number; high: number; host: string; port: number }[];
@@ -26,14 +30,33 @@ async function readSlots(clusterUrl: string): Promise<SlotMap> {
   }
 }
 
-/** A direct connection to the master that serves `prefix`'s slot. */
-export async function masterOfPrefix(clusterUrl: string, prefix: string): Promise<Redis> {
+function slotsOf(clusterUrl: string): Promise<SlotMap> {
   slotMap ??= readSlots(clusterUrl).catch((error: unknown) => {
     slotMap = undefined;
     throw error;
   });
+  return slotMap;
+}
+
+/** The addresses of the cluster's masters, as the cluster announces them (what a Cluster client connects to). */
+export async function clusterMasters(clusterUrl: string): Promise<{ host: string; port: number }[]> {
+  const seen = new Map<string, { host: string; port: number }>();
+  for (const { host, port } of await slotsOf(clusterUrl)) seen.set(`${host}:${port}`, { host, port });
+  return [...seen.values()];
+}
+
+/** A direct connection to the master that serves `prefix`'s slot. */
+export async function masterOfPrefix(clusterUrl: string, prefix: string): Promise<Redis> {
   const slot = slotOf(prefix);
-  const owner = (await slotMap).find((r) => r.low <= slot && slot <= r.high);
+  const owner = (await slotsOf(clusterUrl)).find((r) => r.low <= slot && slot <= r.high);
   if (!owner) throw new Error(`no master serves slot ${slot} of the test cluster`);
   return new Redis({ host: owner.host, port: owner.port });
+}
+
+/**
+ * A direct connection that reaches the keys under `prefix` for an adapter case opened on `redisUrl`: the
+ * Redis itself, or over the cluster case the master of the prefix's slot (free of vitest: child processes use it).
+ */
+export async function directRedisFor(adapterName: string, redisUrl: string, prefix: string): Promise<Redis> {
+  return adapterName === "cluster" ? masterOfPrefix(redisUrl, prefix) : new Redis(redisUrl);
 }
