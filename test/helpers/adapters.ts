@@ -4,9 +4,12 @@
 // the same Redis; cluster, ioredis' Cluster client over the private 3-master
 // cluster the global setup starts when the run covers it.
 // TICKQ_ADAPTERS=ioredis (a comma list) narrows a run to those adapters.
+import { Cluster } from "ioredis";
 import { describe, inject, it } from "vitest";
+import { ioredisAdapter } from "../../src/redis/ioredis.js";
 import { startUpstashLocal } from "../../tools/upstash-local/server.js";
 import { selectedAdapterNames, type AdapterName } from "./adapter-names.js";
+import { clusterMasters } from "./cluster-slot.js";
 import { openAdapter, type Endpoints, type OpenedAdapter } from "./open-adapter.js";
 import { startProxy } from "./proxy.js";
 
@@ -73,8 +76,37 @@ export function openUnreachable(name: string): OpenedAdapter {
     : openAdapter(name, { redisUrl: "", restUrl: "http://127.0.0.1:1", restToken: "t" });
 }
 
+/**
+ * ioredis' Cluster client through a TCP proxy in front of each master: natMap sends it to the proxies for the
+ * addresses the cluster announces, so cutting them all cuts it off the cluster.
+ */
+async function openCuttableCluster(): Promise<CuttableAdapter> {
+  const masters = await clusterMasters(inject("clusterUrl"));
+  const proxies = await Promise.all(masters.map((m) => startProxy(`redis://${m.host}:${m.port}`)));
+  const portOf = (url: string) => Number(new URL(url).port);
+  const natMap = Object.fromEntries(
+    masters.map((m, i) => [`${m.host}:${m.port}`, { host: "127.0.0.1", port: portOf(proxies[i]!.url) }]),
+  );
+  const client = new Cluster([{ host: "127.0.0.1", port: portOf(proxies[0]!.url) }], {
+    natMap,
+    redisOptions: { maxRetriesPerRequest: 1 },
+  });
+  client.on("error", () => {});
+  const cut = async () => void (await Promise.all(proxies.map((p) => p.cut())));
+  return {
+    adapter: ioredisAdapter(client),
+    close: async () => {
+      client.disconnect();
+      await cut();
+    },
+    cut,
+    stall: () => proxies.forEach((p) => p.stall()),
+  };
+}
+
 /** An adapter that works until cut() or stall(): through a TCP proxy, and over HTTP a private REST server in front of it. */
 export async function openCuttable(name: string): Promise<CuttableAdapter> {
+  if (name === "cluster") return openCuttableCluster();
   const endpoints = testEndpoints();
   const proxy = await startProxy(endpoints.redisUrl);
   if (speaksTcp(name)) {
