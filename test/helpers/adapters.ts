@@ -29,7 +29,8 @@ function endpointsOf(name: AdapterName): Endpoints {
   const endpoints = testEndpoints();
   if (name !== "cluster") return endpoints;
   const clusterUrl = inject("clusterUrl");
-  if (clusterUrl === "") throw new Error("the cluster adapter runs only when TICKQ_ADAPTERS names it (npm run test:cluster)");
+  if (clusterUrl === "")
+    throw new Error("the cluster adapter runs only when TICKQ_ADAPTERS names it (npm run test:cluster)");
   return { ...endpoints, redisUrl: clusterUrl };
 }
 
@@ -100,7 +101,9 @@ async function openCuttableCluster(): Promise<CuttableAdapter> {
       await cut();
     },
     cut,
-    stall: () => proxies.forEach((p) => p.stall()),
+    stall: () => {
+      for (const p of proxies) p.stall();
+    },
   };
 }
 

@@ -185,6 +185,7 @@ describe.each(adapterCases)("model-based property test over $name", (adapterCase
     );
   }, 120_000);
 
-  it.each(regressions)("regression: %s", (_name, cfg, ops) => runOps(adapter, redis, adapterCase.name, cfg, ops, prefixOf),
+  it.each(regressions)("regression: %s", (_name, cfg, ops) =>
+    runOps(adapter, redis, adapterCase.name, cfg, ops, prefixOf),
   );
 });
