@@ -27,6 +27,7 @@ const faults = [
   "test/integration/flow/kill-race.test.ts",
   "test/integration/flow/limits.test.ts",
   "test/integration/flow/starvation.test.ts",
+  "test/integration/cancel/ordered-kill.test.ts",
   "test/integration/ordered/chaos.test.ts",
   "test/integration/ordered/frozen.test.ts",
   "test/integration/ordered/kill.test.ts",

@@ -1,11 +1,13 @@
 // One chaos worker (spawned by bench/chaos.ts): ticks nonstop with short
 // leases until told to stop (IPC "stop") or killed, over the endpoint in
 // CHAOS_ADAPTER / CHAOS_URL / CHAOS_TOKEN. Its jobs record every start and
-// finish in the ledger (LEDGER_URL, LEDGER_PREFIX). A tick that fails (Redis
+// finish in the ledger (LEDGER_URL, LEDGER_PREFIX). CHAOS_ORDERED=1 adds the
+// cancel phase's ordered job. A tick that fails (Redis
 // gone, connection killed, reply lost) is simply followed by the next one.
 import { createTickq } from "../src/index.js";
 import type { JobLogger } from "../src/types.js";
 import { endpointFromEnv, openEndpoint } from "./chaos/connect.js";
+import { chaosOrdered } from "./chaos/cancel-ordered.js";
 import { chaosJobs } from "./chaos/jobs.js";
 import { openLedger } from "./chaos/ledger.js";
 import { sleep } from "./chaos/rng.js";
@@ -20,6 +22,8 @@ const tq = createTickq({
   redis: adapter,
   prefix: env.PREFIX ?? "chaos:",
   jobs: chaosJobs(ledger),
+  // The cancel phase's ordered ids (bench/chaos/cancel-ordered.ts); the other phases run none.
+  ordered: env.CHAOS_ORDERED === "1" ? chaosOrdered(ledger) : {},
   maxResurrections: 1_000,
   redisTimeoutMs: 5_000,
   logger: quiet,

@@ -1,5 +1,5 @@
 // npm run chaos [-- --jobs 10000 --workers 3 --adapter both --faults-per-kind 50 --seconds 90 --seed 1 --skip-extra-phases
-//                  --cluster-faults 2 --partitions 1]
+//                  --cluster-faults 2 --partitions 1 --phase NAME]
 // The fault suite. A private Redis (own port and folder, AOF fsynced on
 // every write) is faulted while tick workers (child processes) run jobs on
 // it through proxies, and a ledger on a Redis that is never faulted records
@@ -21,7 +21,8 @@
 // (bench/chaos-sentinel.ts; --sentinel-failovers 0 skips it), and the Redis
 // Cluster phase over ioredis' Cluster client with durability on
 // (bench/chaos-cluster.ts; --cluster-faults 0 skips it, --partitions N
-// puts tickq's keys in N partitions instead of one hash tag).
+// puts tickq's keys in N partitions instead of one hash tag). --phase NAME
+// runs that registered phase alone (e.g. `cancel`), nothing else.
 import { parseArgs } from "node:util";
 import { orderedChaosMain } from "./chaos-ordered.js";
 import { clusterChaosMain } from "./chaos-cluster.js";
@@ -49,6 +50,8 @@ export interface ChaosOptions {
   budgetMs?: number;
   /** Run the registered phases too (bench/chaos/phases.ts); default true. */
   extraPhases?: boolean;
+  /** Run this registered phase alone: no plain phase, no other registered one. */
+  phase?: string;
   log?: (line: string) => void;
 }
 
@@ -72,9 +75,11 @@ export async function runChaos(o: ChaosOptions): Promise<Column[]> {
     log: o.log ?? (() => {}),
   });
   try {
-    for (const [i, adapter] of o.adapters.entries())
-      columns.push(phaseColumn(await runPhase({ ...context(adapter, o.seed + i), jobs: o.jobs })));
+    if (o.phase === undefined)
+      for (const [i, adapter] of o.adapters.entries())
+        columns.push(phaseColumn(await runPhase({ ...context(adapter, o.seed + i), jobs: o.jobs })));
     for (const [p, phase] of (o.extraPhases === false ? [] : EXTRA_PHASES).entries()) {
+      if (o.phase !== undefined && phase.name !== o.phase) continue;
       for (const [i, adapter] of o.adapters.entries())
         columns.push(await phase.run(context(adapter, o.seed + 1_000 * (p + 1) + i)));
     }
@@ -100,8 +105,14 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       "cluster-faults": { type: "string", default: "2" },
       partitions: { type: "string", default: "1" },
       "skip-extra-phases": { type: "boolean", default: false },
+      phase: { type: "string" },
     },
   });
+  const only = values.phase;
+  if (only !== undefined && !EXTRA_PHASES.some((p) => p.name === only))
+    throw new Error(
+      `--phase must name a registered phase (${EXTRA_PHASES.map((p) => p.name).join(", ")}), got ${only}`,
+    );
   for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => process.exit(130)); // runs the cleanup at exit
   const adapter = values.adapter!;
   if (!["ioredis", "upstash", "both"].includes(adapter))
@@ -114,6 +125,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     seconds: values.seconds ? Number(values.seconds) : undefined,
     seed: Number(values.seed),
     extraPhases: !values["skip-extra-phases"],
+    ...(only === undefined ? {} : { phase: only }),
     log: values.quiet ? undefined : (line) => process.stdout.write(`\r${line.padEnd(60)}`),
   };
   console.log(
@@ -133,6 +145,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       ? "FAILED: a check of the table did not hold (the lines above say which)"
       : "every check held: no job lost, none stuck, no flow key overlapped, every count matches the plan and the ledger, every fault injected as asked",
   );
+  // A phase run alone is all of the run.
+  if (only !== undefined) process.exit(failed ? 1 : 0);
   const orderedPayloads = Number(values["ordered-payloads"]);
   const orderedHeld =
     orderedPayloads === 0 ||

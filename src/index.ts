@@ -76,6 +76,7 @@ export type {
   ExpiredEvent,
   FailedEvent,
   JobEvent,
+  OrderedCancelled,
   TickqEventName,
   TickqEvents,
   TickqListener,

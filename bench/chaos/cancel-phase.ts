@@ -13,6 +13,8 @@
 //     the job ended (CONFLICT, or NOT_FOUND: no history of succeeded jobs
 //     here) means the job succeeded
 //   lost (neither succeeded nor cancelled) and stuck must be 0
+// and ordered ids beside them, cancelled by name and id, judged per payload
+// by the same rule (bench/chaos/cancel-ordered.ts).
 import { Redis } from "ioredis";
 import { startUpstashLocal, type UpstashLocalServer } from "../../tools/upstash-local/server.js";
 import { createTickq, TickqError, type Tickq } from "../../src/index.js";
@@ -23,6 +25,13 @@ import { startDropProxy } from "./drop-proxy.js";
 import { faultsFor, injectFaults, type FaultCounts } from "./faults.js";
 import { startHttpDropProxy, type HttpDropProxy } from "./http-drop-proxy.js";
 import { chaosJobs, type ChaosArgs } from "./jobs.js";
+import {
+  chaosOrdered,
+  driveOrdered,
+  judgeOrdered,
+  type OrderedAnswer,
+  type OrderedJudgement,
+} from "./cancel-ordered.js";
 import { openLedger, type Ledger } from "./ledger.js";
 import type { ChaosPhase, PhaseContext } from "./phases.js";
 import { between, sleep } from "./rng.js";
@@ -50,6 +59,7 @@ interface CancelResult {
   lost: string[];
   stuck: number;
   settled: boolean;
+  ordered: OrderedJudgement;
   problems: string[];
 }
 
@@ -83,6 +93,33 @@ const checks: Check<CancelResult>[] = [
     (r) => r.lost,
   ),
   mustBeZero("stuck", (r) => r.stuck),
+  { label: "ordered ids / payloads", value: (r) => `${r.ordered.ids} / ${r.ordered.payloads}` },
+  {
+    label: "  ordered cancels: waiting / held / not heard / nothing left",
+    value: (r) => {
+      const a = r.ordered.answers;
+      return `${a.cancelled} / ${a.held} / ${a.unheard} / ${a["not found"]}`;
+    },
+    problem: (r) =>
+      r.ordered.answers.cancelled === 0 || r.ordered.answers.held === 0
+        ? "the run cancelled no waiting ordered id or no held run: it checks nothing of that path"
+        : undefined,
+  },
+  mustBeZero(
+    "a payload of a cancelled ordered id started after its cancel returned",
+    (r) => r.ordered.late.length,
+    (r) => r.ordered.late,
+  ),
+  mustBeZero(
+    "ordered payloads enqueued after their cancel returned, taken by it",
+    (r) => r.ordered.takenAfter.length,
+    (r) => r.ordered.takenAfter,
+  ),
+  mustBeZero(
+    "ordered payloads lost (neither run nor recorded cancelled)",
+    (r) => r.ordered.lost.length,
+    (r) => r.ordered.lost,
+  ),
   {
     label: "settled",
     value: (r) => (r.settled ? "yes" : "no"),
@@ -119,7 +156,13 @@ async function runCancels(ctx: PhaseContext): Promise<CancelResult> {
   const admin = new Redis(ctx.redis.url, { maxRetriesPerRequest: null });
   admin.on("error", () => {});
   const quiet = { info: () => {}, warn: () => {}, error: () => {} };
-  const direct = createTickq({ redis: ioredisAdapter(admin), prefix, jobs: chaosJobs(ledger), logger: quiet });
+  const direct = createTickq({
+    redis: ioredisAdapter(admin),
+    prefix,
+    jobs: chaosJobs(ledger),
+    ordered: chaosOrdered(ledger),
+    logger: quiet,
+  });
   const tcp = await startDropProxy(ctx.redis.port);
   let rest: UpstashLocalServer | undefined;
   let http: HttpDropProxy | undefined;
@@ -136,6 +179,7 @@ async function runCancels(ctx: PhaseContext): Promise<CancelResult> {
     LEDGER_PREFIX: ledgerPrefix,
     LEASE_MS: String(ctx.leaseMs),
     BUDGET_MS: String(ctx.budgetMs),
+    CHAOS_ORDERED: "1",
   });
   const caller = openEndpoint(endpoint);
   try {
@@ -143,6 +187,7 @@ async function runCancels(ctx: PhaseContext): Promise<CancelResult> {
       redis: caller.adapter,
       prefix,
       jobs: chaosJobs(ledger),
+      ordered: chaosOrdered(ledger),
       redisTimeoutMs: 2_000,
       logger: quiet,
     });
@@ -171,7 +216,7 @@ async function runCancels(ctx: PhaseContext): Promise<CancelResult> {
     })();
     const faults = faultsFor({ admin, redis: ctx.redis, workers, tcp, http, rng: ctx.rng });
     const answers = new Map<string, Answer>();
-    const [, counts] = await Promise.all([
+    const [, counts, , orderedAnswers] = await Promise.all([
       Promise.all(
         targets.map(async (id, k) => {
           while (!enqueued.has(id)) await sleep(20); // its enqueue is on the way
@@ -187,10 +232,11 @@ async function runCancels(ctx: PhaseContext): Promise<CancelResult> {
         log: (l) => ctx.log(`cancel ${ctx.adapter}: ${l}`),
       }),
       enqueueing,
+      driveOrdered({ direct, tq, ledger, rng: ctx.rng, windowMs, letter: ctx.adapter[0]! }),
     ]);
     const settled = (await settle(direct, settleLimits(ctx.settleSeconds, ctx.leaseMs))).settled;
     await workers.stop(ctx.budgetMs + 3_000);
-    return await judge({ ctx, ids, answers, counts, settled, direct, ledger });
+    return await judge({ ctx, ids, answers, orderedAnswers, counts, settled, direct, ledger });
   } finally {
     await workers.stop(1_000);
     caller.close();
@@ -208,9 +254,10 @@ async function judge(e: {
   ctx: PhaseContext;
   ids: string[];
   answers: Map<string, Answer>;
+  orderedAnswers: Map<string, OrderedAnswer>;
   counts: FaultCounts;
   settled: boolean;
-  direct: Tickq<ReturnType<typeof chaosJobs>>;
+  direct: Tickq<ReturnType<typeof chaosJobs>, ReturnType<typeof chaosOrdered>>;
   ledger: Ledger;
 }): Promise<CancelResult> {
   const view = await e.ledger.read();
@@ -230,6 +277,7 @@ async function judge(e: {
     lost: [],
     stuck: 0,
     settled: e.settled,
+    ordered: await judgeOrdered({ direct: e.direct, ledger: e.ledger, answers: e.orderedAnswers, finished: succeeded }),
     problems: [],
   };
   for (const answer of e.answers.values()) r.answers[answer]++;

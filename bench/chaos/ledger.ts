@@ -13,7 +13,9 @@
 // under the same prefix: a run of a key entered while its limit of live
 // runs already held it. For the cancel phase (bench/chaos/cancel-phase.ts),
 // `starts`, each start of a cancellable job by the ledger Redis' clock, and
-// `cancels`, the earliest time a cancel of the job returned.
+// `cancels`, the earliest time a cancel of the job returned; for its ordered
+// ids (bench/chaos/cancel-ordered.ts), notes: the earliest time of a named
+// moment of a member (a payload's enqueue returned, a cancel was sent).
 import { Redis } from "ioredis";
 import { overlapDetector, type OverlapDetector } from "./overlap.js";
 
@@ -28,6 +30,10 @@ export interface Ledger extends Pick<OverlapDetector, "enter" | "leave"> {
   cancelReturned(id: string): Promise<void>;
   /** Starts of cancellable jobs ("ID#n" → ms) and the earliest cancel return of each (id → ms), by the ledger's clock. */
   cancelTimes(): Promise<{ starts: Map<string, number[]>; returned: Map<string, number> }>;
+  /** Notes `member` in the set `name` at the ledger Redis' time (the earliest is kept). */
+  note(name: string, member: string): Promise<void>;
+  /** The notes of `name`: member → ms by the ledger's clock. */
+  notes(name: string): Promise<Map<string, number>>;
   /** Records a start of a rate-limited job of `key` (`run` names the run), at the ledger Redis' time. */
   rated(key: string, run: string): Promise<void>;
   read(): Promise<LedgerView>;
@@ -87,6 +93,13 @@ export function openLedger(url: string, prefix: string): Ledger {
       }
       const returned = new Map(pairs(await redis.zrange(key("cancels"), "0", "-1", "WITHSCORES")));
       return { starts, returned };
+    },
+    note: async (name, member) => void (await redis.eval(STAMP_EARLIEST, 1, key(`note:${name}`), member)),
+    async notes(name) {
+      const flat = await redis.zrange(key(`note:${name}`), "0", "-1", "WITHSCORES");
+      const out = new Map<string, number>();
+      for (let i = 0; i < flat.length; i += 2) out.set(flat[i]!, Number(flat[i + 1]));
+      return out;
     },
     rated: async (rateKey, run) => void (await redis.eval(STAMP, 1, key(`rated:${rateKey}`), run)),
     read: async () => {

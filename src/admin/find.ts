@@ -16,11 +16,14 @@ import type { JobInfo, JobState } from "./types.js";
 /** Entries locate.lua looks at per call: a few milliseconds of Redis. */
 const LOCATE_BUDGET = 20_000;
 
+/** Enqueue takes jids of up to 128 characters; a cancelled ordered run's record is `o-FENCE-NAME`, up to 150. */
+const MAX_JID = 160;
+
 export function checkJid(jid: unknown): string {
-  if (!isCleanName(jid, 128))
+  if (!isCleanName(jid, MAX_JID))
     throw new TickqError(
       "BAD_ARGS",
-      `jid must be a string of 1–128 characters without spaces, got ${JSON.stringify(jid)}`,
+      `jid must be a string of 1–${MAX_JID} characters without spaces, got ${JSON.stringify(jid)}`,
     );
   return jid;
 }

@@ -59,6 +59,23 @@ export interface JobInfo {
   expiresAt?: number;
   /** cancelled: where it was when cancelled (its finishedAt is when). */
   cancelledFrom?: CancelledFrom;
+  /**
+   * cancelled: the record of an ordered id's cancel (tq.jobs.cancelOrdered). Then `name` is the
+   * ordered job's, `queue` is "" and `job.args` is `[id, payloads]`.
+   */
+  ordered?: OrderedRecord;
+}
+
+/** What a cancelled ordered id's record says of it (JobInfo.ordered). */
+export interface OrderedRecord {
+  /** The id. */
+  id: string;
+  /** The cancelled run's fence; absent for payloads that never ran (cancelled while waiting). */
+  fence?: number;
+  /** The payloads it took, lowest score first. */
+  payloads: unknown[];
+  /** Their scores. */
+  scores: number[];
 }
 
 /** Where a job was when tq.jobs.cancel cancelled it. */
@@ -106,6 +123,12 @@ export interface OrderedCancelResult {
   payloads: number;
   /** cancelling only: false when its tick did not confirm within the wait (see {@link CancelResult}). */
   heard?: boolean;
+  /**
+   * The jids of the history records this cancel makes (`tq.jobs.find`, `list("cancelled")`): a
+   * waiting id's; for a run, that of the payloads waiting behind it (when it took any), then the
+   * run's own (`o-FENCE-NAME`), written when its tick settles the run.
+   */
+  jids: string[];
 }
 
 /** Options of `tq.jobs.list`: filters, page size, order and where to resume. */

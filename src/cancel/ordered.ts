@@ -6,7 +6,9 @@
 // ctx.signal aborted with TickqCancelled, or it never starts). The tick's
 // ack or the resurrector records the run cancelled, whatever its handler
 // does (lib/ordered/cancel-ids.lua). Payloads enqueued after this returns
-// run as the id's next run.
+// run as the id's next run. What it takes is kept as history records in
+// `cancelled` (tq.jobs.find, list("cancelled")), each with a `cancelled`
+// event: here for what it took at once, in the tick for a run it settles.
 import { TickqError } from "../errors.js";
 import { newJid } from "../client/job.js";
 import { isCleanName } from "../names.js";
@@ -15,7 +17,9 @@ import { monotonicMs } from "../tick/clock.js";
 import type { Runtime } from "../tick/runtime.js";
 import * as protocol from "../protocol/index.js";
 import { runCall } from "../protocol/run.js";
+import { emitter } from "../tick/events.js";
 import { CANCEL_WAIT_MS } from "./cancel.js";
+import { recordEvent } from "./ordered-record.js";
 
 const POLL_MS = 25;
 const MAX_ID = 1_024;
@@ -26,8 +30,16 @@ interface Run {
   tick: string;
   fence: string;
   count: number;
+  /** The jid of the run's record, written when its tick settles it. */
+  runJid: string;
+  /** The jid of the record of the payloads waiting behind the run, when this call took any. */
+  jid?: string;
+  record?: string;
 }
-type Reply = { kind: "cancelled"; from: CancelledFrom; count: number } | { kind: "none" } | Run;
+type Reply =
+  | { kind: "cancelled"; from: CancelledFrom; count: number; jid: string; record?: string }
+  | { kind: "none" }
+  | Run;
 
 export async function cancelOrdered(runtime: Runtime, name: unknown, id: unknown): Promise<OrderedCancelResult> {
   if (!isCleanName(name) || name.includes(":"))
@@ -43,15 +55,21 @@ export async function cancelOrdered(runtime: Runtime, name: unknown, id: unknown
       "NOT_FOUND",
       `ordered job "${name}" has nothing waiting or running for id ${JSON.stringify(id)}`,
     );
-  if (first.kind === "cancelled") return { name, id, state: "cancelled", from: first.from, payloads: first.count };
+  await fireCancelled(runtime, first.record);
+  if (first.kind === "cancelled") {
+    const jids = first.count > 0 ? [first.jid] : [];
+    return { name, id, state: "cancelled", from: first.from, payloads: first.count, jids };
+  }
   const deadline = monotonicMs() + CANCEL_WAIT_MS;
   const payloads = first.count;
+  // The record of what waited behind the run (written now), then the run's (written when its tick settles it).
+  const jids = [...(first.jid ? [first.jid] : []), first.runJid];
+  const running = { name, id, from: "running", payloads, jids } as const;
   for (let run: Run = first; ; ) {
     // Gone once marked: its tick settled the run, and a marked run is always settled as cancelled.
-    if (run.kind === "gone") return { name, id, state: "cancelled", from: "running", payloads };
-    if (run.kind === "heard") return { name, id, state: "cancelling", from: "running", payloads, heard: true };
-    if (run.kind === "orphaned" || monotonicMs() >= deadline)
-      return { name, id, state: "cancelling", from: "running", payloads, heard: false };
+    if (run.kind === "gone") return { ...running, state: "cancelled" };
+    if (run.kind === "heard") return { ...running, state: "cancelling", heard: true };
+    if (run.kind === "orphaned" || monotonicMs() >= deadline) return { ...running, state: "cancelling", heard: false };
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
     const next = await send(runtime, name, id, run.tick, run.fence);
     if (next.kind === "cancelled" || next.kind === "none")
@@ -65,18 +83,51 @@ async function send(runtime: Runtime, name: string, id: string, tick: string, fe
     runtime,
     protocol.ordered_cancel,
     { ticks: runtime.keys.ticks },
-    { token: newJid(), keepMs: runtime.replayWindowMs, name, id, tick, fence },
+    {
+      token: newJid(),
+      keepMs: runtime.replayWindowMs,
+      name,
+      id,
+      tick,
+      fence,
+      // The records ride in the reply only for listeners: they hold every payload.
+      records: runtime.listeners.cancelled.size > 0 ? "1" : "",
+    },
   );
   return parse(text);
 }
 
-/** ordered_cancel.lua's one line of words (its header). */
+/** ordered_cancel.lua's line of words, then the record it wrote when asked (its header). */
 function parse(text: string): Reply {
-  const words = text.split(" ");
+  const newline = text.indexOf("\n");
+  const line = newline < 0 ? text : text.slice(0, newline);
+  const record = newline < 0 ? undefined : text.slice(newline + 1);
+  const words = line.split(" ");
   const [kind] = words;
   if (kind === "none") return { kind };
-  if (kind === "cancelled") return { kind, from: words[1] as CancelledFrom, count: Number(words[2]) };
+  if (kind === "cancelled")
+    return { kind, from: words[1] as CancelledFrom, count: Number(words[2]), jid: words[3] ?? "", ...recordOf(record) };
   if (kind === "marked" || kind === "heard" || kind === "orphaned" || kind === "gone")
-    return { kind, tick: words[1] ?? "", fence: words[2] ?? "", count: Number(words[3]) };
+    return {
+      kind,
+      tick: words[1] ?? "",
+      fence: words[2] ?? "",
+      count: Number(words[3]),
+      runJid: words[4] ?? "",
+      ...(words[5] ? { jid: words[5] } : {}),
+      ...recordOf(record),
+    };
   throw new TickqError("REDIS", `ordered_cancel answered ${JSON.stringify(text)}`);
+}
+
+const recordOf = (record: string | undefined) => (record ? { record } : {});
+
+/** The `cancelled` event of what this call took at once, fired here (a run's fires in the tick that settles it). */
+async function fireCancelled(runtime: Runtime, record: string | undefined): Promise<void> {
+  if (record === undefined || runtime.listeners.cancelled.size === 0) return;
+  const event = recordEvent(record);
+  if (!event) return;
+  const pending: Promise<unknown>[] = [];
+  emitter(runtime.listeners, runtime.logs, pending)("cancelled", event);
+  await Promise.allSettled(pending);
 }

@@ -15,7 +15,7 @@
 --   durations waits) retentionSec perItem[](name ms waitMs))) queues[] ordered?(names[]
 --   succeeded[](name ids[](id fence)) others[](code name id fence extra)&metrics?m(entries[](ms
 --   startMs) retentionSec perItem[](ms startMs)))
--- Returns: (nowMs left deadEvicted orderedReady? missed?[] sentOn? cancelled?[])
+-- Returns: (nowMs left deadEvicted orderedReady? missed?[] sentOn? cancelled?[] orderedCancelled?[])
 -- ticks: P.."ticks"; lease: P.."tick:"..ID; process and beat: only as a Sidekiq
 -- process (lib/sidekiq/register-process.lua). call: the call number; acks:
 -- lib/tick/ack-jobs.lua (others: the outcomes not succeeded; results, then metrics: the
@@ -26,7 +26,9 @@
 -- ready by these acks; missed: numbers of ack entries no longer listed
 -- (lib/tick/ack-jobs.lua); sentOn: parked flow jobs these acks sent back to
 -- their queues; cancelled: numbers of ack entries settled as cancelled
--- (lib/tick/ack-jobs.lua). A stale call answers only the first three.
+-- (lib/tick/ack-jobs.lua); orderedCancelled: "NAME FENCE" of the ordered
+-- runs these acks settled as cancelled (lib/ordered/cancel-ids.lua), for the
+-- tick's events. A stale call answers only the first three.
 -- Once its lists are empty the tick's cancel marks go too.
 -- Replays: a numbered call (lib/tick/replay-call.lua). The lease hash outlives finish
 -- until its TTL runs out, holding the reply, so a replay answers it; after
@@ -98,6 +100,7 @@ if #KEYS > 2 then
 end
 local reply = { now, left, evicted + ordered_evicted, 0, missed, flow_lib and flow_lib.sent_on or 0 }
 if #cancelled > 0 then reply[7] = cancelled end
+if #ordered_settled > 0 then reply[7], reply[8] = cancelled, ordered_settled end
 if #names > 0 then reply[4] = ready_again end
 if state == 'fresh' then remember(lease, seq, reply) end
 return reply

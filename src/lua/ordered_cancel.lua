@@ -1,30 +1,40 @@
 -- ordered_cancel: cancels an ordered id (tq.jobs.cancelOrdered), where it
 -- waits or runs (lib/ordered/cancel-ids.lua).
 -- KEYS: ticks
--- ARGV: prefix token keepMs name id tick fence
+-- ARGV: prefix token keepMs name id tick fence records
 -- Returns: text
 -- ticks: P.."ticks" (the registry, to find the tick holding the id).
 -- tick, fence: '' to look for the id; a run found before ('TICK', 'FENCE')
 -- to mark it or learn whether its tick heard.
--- Returns one line of words:
---   'cancelled FROM COUNT' the id waited (FROM: queued, scheduled or retry)
---     and was taken out with its COUNT payloads, recorded cancelled;
---   'STATE TICK FENCE COUNT' a tick holds a run of the id: STATE is 'marked'
---     (its tick has not said it heard), 'heard' (it has: the handler's signal
---     aborted, or it will never start), 'orphaned' (the tick's lease is gone:
---     the resurrector records the run cancelled) or 'gone' (that tick no
---     longer holds that run: it acked it, and if it was marked, as cancelled);
---     COUNT the payloads waiting behind the run that this call cancelled;
+-- records: '1' to have the reply carry the history record this call wrote
+-- (for the caller's `cancelled` events), '' not to.
+-- Returns one line of words, then when asked and one was written a newline
+-- and the record this call wrote (JSON, which holds no raw newline):
+--   'cancelled FROM COUNT JID' the id waited (FROM: queued, scheduled or
+--     retry) and was taken out with its COUNT payloads, recorded cancelled
+--     under JID (the token);
+--   'STATE TICK FENCE COUNT RUNJID [JID]' a tick holds a run of the id:
+--     STATE is 'marked' (its tick has not said it heard), 'heard' (it has:
+--     the handler's signal aborted, or it will never start), 'orphaned' (the
+--     tick's lease is gone: the resurrector records the run cancelled) or
+--     'gone' (that tick no longer holds that run: it acked it, and if it was
+--     marked, as cancelled); COUNT the payloads waiting behind the run that
+--     this call cancelled, recorded under JID (the token) when COUNT > 0;
+--     RUNJID the jid of the run's record, written when its tick settles it;
 --   'none' the id has nothing waiting or running.
 -- Replays: the token (lib/admin/answer-once.lua) answers a resent call with
 -- the first reply, doing nothing. Without it a second run would find the id
 -- gone from `ready`, or its mark set (HSETNX) and so cancel no payload that
--- waits behind the run: a payload enqueued after the first run stays. A
--- concurrent tick cannot slip between: fetch, ack and resurrect are scripts
--- too, and a mark set while the tick holds the run is read by its ack.
+-- waits behind the run: a payload enqueued after the first run stays, and
+-- nothing is recorded twice. A concurrent tick cannot slip between: fetch,
+-- ack and resurrect are scripts too, and a mark set while the tick holds
+-- the run is read by its ack.
 -- @include lib/common/prefix-keys.lua
 -- @include lib/admin/answer-once.lua
+-- @include lib/common/edit-job-text.lua
+-- @include lib/admin/match-jobs.lua
 -- @include lib/cancel/read-cancel-marks.lua
+-- @include lib/cancel/record-cancelled.lua
 -- @include lib/ordered/state.lua
 -- @include lib/ordered/cancel-ids.lua
 
@@ -34,6 +44,7 @@ local name = ARGV[4]
 local id = ARGV[5]
 local tick = ARGV[6]
 local fence = ARGV[7]
+local records = ARGV[8] == '1'
 local kept = kept_reply(token)
 if kept then return kept end
 local now = now_ms()
@@ -47,14 +58,20 @@ local function holder_of(field)
   return nil
 end
 
+-- The words, then the record when asked for one.
+local function answer(words, record)
+  if records and record ~= '' then words = words .. '\n' .. record end
+  return keep_reply(token, keepMs, words)
+end
+
 if tick == '' then
-  local from, count = cancel_waiting_id(name, id, now)
-  if from then return keep_reply(token, keepMs, 'cancelled ' .. from .. ' ' .. count) end
+  local from, count, record = cancel_waiting_id(name, id, now, token)
+  if from then return answer('cancelled ' .. from .. ' ' .. count .. ' ' .. token, record) end
   tick, fence = holder_of(name .. ' ' .. id)
   if not tick then return keep_reply(token, keepMs, 'none') end
 end
 
-local fresh, arrived = mark_ordered(tick, name, id, fence, now)
+local fresh, arrived, record = mark_ordered(tick, name, id, fence, now, token)
 local state = 'gone'
 if fresh ~= 'gone' then
   state = 'marked'
@@ -64,4 +81,6 @@ if fresh ~= 'gone' then
     state = 'heard'
   end
 end
-return keep_reply(token, keepMs, state .. ' ' .. tick .. ' ' .. fence .. ' ' .. arrived)
+local words = state .. ' ' .. tick .. ' ' .. fence .. ' ' .. arrived .. ' ' .. ordered_run_jid(name, fence)
+if arrived > 0 then words = words .. ' ' .. token end
+return answer(words, record)

@@ -13,7 +13,7 @@
 -- Returns: (nowMs leaseHeld deadEvicted fetched[queue jobs[] counts[resurrections interruptions
 --   suspect doubts]] ordered?[](name first ids[] payloads[] scores[] counts[] failures[]
 --   resurrections[] suspects[] interruptions[] doubts[]) missed?[] flow?(capped fence parked)
---   sentOn? expired?[] cancelled?[] cancels?[])
+--   sentOn? expired?[] cancelled?[] cancels?[] orderedCancelled?[])
 -- ticks: P.."ticks"; lease: P.."tick:"..ID; process and beat: only as a Sidekiq
 -- process (lib/sidekiq/register-process.lua). call: the call number, then
 -- optionally the tick's load ("/running/waiting", kept in the lease hash for
@@ -34,7 +34,9 @@
 -- cancelled: numbers of ack entries settled as cancelled (lib/tick/ack-jobs.lua);
 -- cancels: jids of this tick's jobs marked cancelled that it has not said it
 -- heard of (lib/cancel/read-cancel-marks.lua), and "o NAME FENCE ID" for its
--- ordered runs (lib/ordered/cancel-ids.lua): it aborts or never starts them.
+-- ordered runs (lib/ordered/cancel-ids.lua): it aborts or never starts them;
+-- orderedCancelled: "NAME FENCE" of the ordered runs its acks settled as
+-- cancelled (lib/ordered/cancel-ids.lua), for the tick's events.
 -- Replays: a numbered call (lib/tick/replay-call.lua). The replay of the last call
 -- answers its kept reply, so the jobs it fetched reach the tick and none is
 -- acked twice; an older call's replay does nothing. Without the lease the
@@ -104,9 +106,10 @@ local cancels = unheard_cancels(marks)
 evicted = evicted + ordered_evicted
 -- Cancels (lib/cancel/read-cancel-marks.lua) close the reply, after every earlier field.
 local function with_cancels(reply)
-  if #cancelled == 0 and #cancels == 0 then return reply end
+  if #cancelled == 0 and #cancels == 0 and #ordered_settled == 0 then return reply end
   reply[5], reply[7], reply[8], reply[9] = reply[5] or {}, reply[7] or {}, reply[8] or 0, reply[9] or {}
   reply[10], reply[11] = cancelled, cancels
+  if #ordered_settled > 0 then reply[12] = ordered_settled end
   return reply
 end
 if not held then return with_cancels({ now, 0, evicted, {}, {}, missed }) end

@@ -25,5 +25,6 @@ export const finish = defineCall(
     missed: maybe(list(number)),
     sentOn: maybe(number),
     cancelled: maybe(list(number)),
+    orderedCancelled: maybe(list(text)),
   }),
 );

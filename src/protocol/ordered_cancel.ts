@@ -5,6 +5,6 @@ import { defineCall, key, number, text } from "./define.js";
 export const ordered_cancel = defineCall(
   scripts.ordered_cancel,
   { ticks: key },
-  { token: text, keepMs: number, name: text, id: text, tick: text, fence: text },
+  { token: text, keepMs: number, name: text, id: text, tick: text, fence: text, records: text },
   text,
 );

@@ -19,5 +19,6 @@ export const step = defineCall(
     expired: maybe(list(text)),
     cancelled: maybe(list(number)),
     cancels: maybe(list(text)),
+    orderedCancelled: maybe(list(text)),
   }),
 );

@@ -10,6 +10,8 @@ import { attemptOf, describeError } from "./retry.js";
 import type { LogFields, LogSink } from "../telemetry/logger.js";
 import type { JobPayload } from "../types.js";
 import type { WorkflowEvent } from "../workflows/types.js";
+import type { OrderedOutcome } from "../ordered/work.js";
+import { runEvent } from "../cancel/ordered-record.js";
 
 /** A job's outcome, as listeners get it (`succeeded`, and the base of `failed` and `dead`). */
 export interface JobEvent {
@@ -49,10 +51,31 @@ export interface ExpiredEvent extends JobEvent {
   expiresAt: number;
 }
 
-/** A job cancelled by tq.jobs.cancel: taken out where it waited, or ended (its result discarded) where it ran. */
+/**
+ * A job cancelled by tq.jobs.cancel: taken out where it waited, or ended (its result discarded) where it ran.
+ * Also an ordered id's cancel (tq.jobs.cancelOrdered), one event per history record it made: then
+ * `ordered` is set, `jid` is the record's (tq.jobs.find), `name` the ordered job's, `queue` is "",
+ * `args` is `[id, payloads]` and `attempt` is 1 + the id's failed runs.
+ */
 export interface CancelledEvent extends JobEvent {
   /** Where it was when cancelled. */
   from: "queued" | "scheduled" | "retry" | "running";
+  /** An ordered id's cancel only: what its record holds. */
+  ordered?: OrderedCancelled;
+}
+
+/** An ordered id's cancelled record, as its `cancelled` event carries it. */
+export interface OrderedCancelled {
+  /** The ordered job's name. */
+  name: string;
+  /** The id. */
+  id: string;
+  /** The cancelled run's fence (`from: "running"`); absent for payloads that never ran. */
+  fence?: number;
+  /** The payloads the record took, lowest score first. */
+  payloads: unknown[];
+  /** Their scores. */
+  scores: number[];
 }
 
 /** Each event's name and what its listeners get. */
@@ -136,6 +159,8 @@ export interface TickEvents {
    * `cancelled` the entries it settled as cancelled, whatever their outcome said (lib/tick/ack-jobs.lua).
    */
   settled(acked: Outcome[], missed: number[] | undefined, nowMs: number, cancelled?: number[]): void;
+  /** After an ack call answered: `settled` is its "NAME FENCE" list of the ordered runs it settled as cancelled. */
+  orderedCancelled(acked: OrderedOutcome[], settled: string[] | undefined): void;
   /** After a fetch: the texts of the jobs it recorded as expired (none: undefined). */
   expired(texts: string[] | undefined): void;
   /** Waits for what listeners returned, for at most `ms`. */
@@ -240,6 +265,14 @@ export function tickEvents(listeners: EventListeners, logs: LogSink): TickEvents
           if (succeeded) call("succeeded", baseEvent(o));
         } else if (o.kind === "retry" || o.kind === "dead" || o.kind === "discarded") failure(o, nowMs);
       });
+    },
+    orderedCancelled(acked, settled) {
+      if (!settled || settled.length === 0 || listeners.cancelled.size === 0) return;
+      const runs = new Map(acked.map((o) => [`${o.item.name} ${o.item.fence}`, o.item]));
+      for (const key of settled) {
+        const item = runs.get(key);
+        if (item) call("cancelled", runEvent(item));
+      }
     },
     expired(texts) {
       if (!texts || listeners.expired.size === 0) return;

@@ -186,10 +186,12 @@ async function tickOnce(runtime: Runtime, options: TickOptions, tickId: string):
         report.deadEvicted += stepped.deadEvicted;
         // Heard before any fetched job can start: a cancelled one never does (src/cancel/).
         if (runtime.cancels.learn(tickId, stepped.cancels ?? [])) void fence.confirm();
-        events.settled(plain, stepped.missed, stepped.nowMs, stepped.cancelled); // ordered ids fire no events yet
+        events.settled(plain, stepped.missed, stepped.nowMs, stepped.cancelled);
+        events.orderedCancelled(ordered, stepped.orderedCancelled);
         settleCancels(runtime, plain, ordered);
         noteExpired(report, events, stepped.expired);
         recount(report, plain, stepped.cancelled);
+        recountOrdered(report, ordered, stepped.orderedCancelled);
         const held = stepped.leaseHeld;
         if (held) fence.confirmed(sent);
         else lost();
@@ -274,8 +276,10 @@ async function tickOnce(runtime: Runtime, options: TickOptions, tickId: string):
     if ((finished.orderedReady ?? 0) > 0) report.more = true; // ordered ids whose arrivals waited behind a run
     if ((finished.sentOn ?? 0) > 0) report.more = true; // flow jobs these acks sent back to their queues
     events.settled(plain, finished.missed, finished.nowMs, finished.cancelled);
+    events.orderedCancelled(ordered, finished.orderedCancelled);
     settleCancels(runtime, plain, ordered);
     recount(report, plain, finished.cancelled);
+    recountOrdered(report, ordered, finished.orderedCancelled);
     if (result.failure !== undefined) throw result.failure;
     if (report.abandoned > 0) {
       runtime.logs.write(
@@ -366,4 +370,15 @@ function numbered(seq: number, solo: Work | null | undefined, load: TickLoad): s
 function startableOf(check: ReturnType<typeof budgetCheck>): ((work: Work) => "start" | "later" | "never") | undefined {
   if (!check) return undefined;
   return (work) => (isOrdered(work) ? "start" : check(work));
+}
+
+/** Ordered runs Redis settled as cancelled ("NAME FENCE": a cancel came first) count as cancelled, not as what their run said. */
+function recountOrdered(report: TickReport, acked: OrderedOutcome[], settled: string[] | undefined): void {
+  if (settled === undefined || settled.length === 0) return;
+  const keys = new Set(settled);
+  for (const o of acked) {
+    if (o.kind === "cancelled" || !keys.has(`${o.item.name} ${o.item.fence}`)) continue;
+    tally(report, o, -1);
+    report.cancelled++;
+  }
 }

@@ -16,9 +16,11 @@ function sentence(r: CancelResult): string {
 function orderedSentence(r: OrderedCancelResult): string {
   const what = `${r.name} id ${JSON.stringify(r.id)}`;
   const took = r.payloads > 0 ? `, ${r.payloads} waiting payload(s) with it` : "";
-  if (r.state === "cancelled") return `${what} cancelled (it was ${r.from}${took})`;
-  if (r.heard) return `${what} cancelling: its tick stopped the run${took}`;
-  return `${what} cancelling: marked, its tick did not confirm yet${took} (recorded cancelled when acked or resurrected)`;
+  // The jids its history records have (tickq jobs show JID, tickq jobs list cancelled).
+  const kept = r.jids.length > 0 ? `; recorded as ${r.jids.join(", ")}` : "";
+  if (r.state === "cancelled") return `${what} cancelled (it was ${r.from}${took})${kept}`;
+  if (r.heard) return `${what} cancelling: its tick stopped the run${took}${kept}`;
+  return `${what} cancelling: marked, its tick did not confirm yet${took} (recorded cancelled when acked or resurrected)${kept}`;
 }
 
 export function addJobCancelCommand(jobs: Command): void {

@@ -4,7 +4,7 @@
 //   GET    /jobs/:jid/result                                 its state, and its result or error once it ended
 //   POST   /jobs/:jid/retry, POST /jobs/:jid/run             to its queue now
 //   POST   /jobs/:jid/cancel                                 { jid, state: cancelled | cancelling, from, heard? }
-//   POST   /ordered/:name/:id/cancel                         an ordered id (URL-encoded): { name, id, state, from, payloads, heard? }
+//   POST   /ordered/:name/:id/cancel                         an ordered id (URL-encoded): { name, id, state, from, payloads, heard?, jids }
 //   DELETE /jobs/:jid
 //   POST   /jobs/retry-all?state=&name=&queue=               { retried }
 //   DELETE /jobs?state=&name=&queue=                         { deleted }

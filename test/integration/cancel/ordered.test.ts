@@ -12,6 +12,13 @@ import { adapterCases } from "../../helpers/adapters.js";
 import { useHarness } from "../../helpers/harness.js";
 import { sleep } from "../../helpers/redis.js";
 
+interface Record {
+  class: string;
+  jid: string;
+  args: [string, unknown[]];
+  tickq_cancelled_from: string;
+  tickq_ordered: { fence?: number; scores: number[] };
+}
 interface Entry {
   name: string;
   id: string;
@@ -23,8 +30,19 @@ interface Entry {
 
 describe.each(adapterCases)("cancel of ordered ids over $name", (adapterCase) => {
   const h = useHarness(adapterCase, "cancel-ordered-ids");
+  // The ordered records in the `cancelled` history (lib/ordered/cancel-ids.lua), oldest first.
   const entries = async (name: string): Promise<Entry[]> =>
-    (await h.redis.zrange(`${h.prefix}o:${name}:cancelled`, "0", "-1")).map((t) => JSON.parse(t) as Entry);
+    (await h.redis.zrange(`${h.prefix}cancelled`, "0", "-1"))
+      .map((t) => JSON.parse(t) as Record)
+      .filter((r) => r.class === name && r.tickq_ordered)
+      .map((r) => ({
+        name: r.class,
+        id: r.args[0],
+        ...(r.tickq_ordered.fence === undefined ? {} : { fence: r.tickq_ordered.fence }),
+        tickq_cancelled_from: r.tickq_cancelled_from,
+        payloads: r.args[1],
+        scores: r.tickq_ordered.scores,
+      }));
   const code = (e: unknown) => (e instanceof TickqError ? e.code : String(e));
 
   it("takes a waiting id out with its payloads: it never runs, and a payload enqueued later runs alone", async () => {
@@ -39,6 +57,7 @@ describe.each(adapterCases)("cancel of ordered ids over $name", (adapterCase) =>
       state: "cancelled",
       from: "queued",
       payloads: 2,
+      jids: [expect.any(String)],
     });
     expect(await entries("idx")).toMatchObject([
       { name: "idx", id: "a", tickq_cancelled_from: "queued", payloads: [{ v: 1 }, { v: 2 }], scores: [1, 2] },
@@ -216,6 +235,7 @@ describe.each(adapterCases)("cancel of ordered ids over $name", (adapterCase) =>
       from: "running",
       payloads: 0,
       heard: false,
+      jids: ["o-77-idx"],
     });
     const report = await tq.tick();
     expect(ran).toEqual([]);

@@ -45,9 +45,24 @@ describeOverAdapters(cliConnections, "tickq jobs cancel over $name", (adapterCas
     await tq.enqueueOrdered("idx", { id: "c", payload: 2 });
     const shown = await run("jobs", "cancel", "--ordered", "idx", "a b");
     expect(shown.code, shown.stderr).toBe(0);
-    expect(shown.stdout).toMatch(/idx id "a b" cancelled \(it was queued, 1 waiting payload\(s\) with it\)/);
+    expect(shown.stdout).toMatch(
+      /idx id "a b" cancelled \(it was queued, 1 waiting payload\(s\) with it\); recorded as \S+/,
+    );
     const { body } = await json<Record<string, unknown>>("jobs", "cancel", "--ordered", "idx", "c");
-    expect(body).toEqual({ name: "idx", id: "c", state: "cancelled", from: "queued", payloads: 1 });
+    expect(body).toEqual({
+      name: "idx",
+      id: "c",
+      state: "cancelled",
+      from: "queued",
+      payloads: 1,
+      jids: [expect.any(String)],
+    });
+    const [jid] = body.jids as string[];
+    expect((await json<Record<string, unknown>>("jobs", "show", jid!)).body).toMatchObject({
+      state: "cancelled",
+      name: "idx",
+      ordered: { id: "c", payloads: [2] },
+    });
     expect((await run("jobs", "cancel", "--ordered", "idx", "a b")).code).toBe(3);
   });
 });

@@ -2,6 +2,7 @@
 // has no jid, so it is typed, not picked): POST /ordered/:name/cancel with
 // the CSRF token takes a waiting id out and says so; an id with nothing
 // waiting or running answers a 404 page; without the token nothing happens.
+// What it took is on the Cancelled page and has a job page.
 import { describe, expect, it } from "vitest";
 import { dashboard } from "../../../src/dashboard/index.js";
 import { createApp } from "../../../src/http/app.js";
@@ -35,5 +36,13 @@ describe.each(adapterCases)("the dashboard's ordered cancel over $name", (adapte
     expect((await tickq.stats()).ordered.idx).toMatchObject({ waiting: 0, payloads: 0 });
     const again = await browser.post("/dashboard/ordered/idx/cancel", { _csrf, id: "shipment 42" });
     expect(again.status).toBe(404);
+    // Its record is on the Cancelled page, with plain jobs, and has a page of its own.
+    const [record] = (await tickq.jobs.list("cancelled")).jobs;
+    expect(record).toMatchObject({ name: "idx", ordered: { id: "shipment 42" } });
+    const listed = await browser.get("/dashboard/cancelled");
+    expect(listed.html).toContain(`/dashboard/jobs/${record!.jid}`);
+    const page = await browser.get(`/dashboard/jobs/${record!.jid}`);
+    expect(page.status).toBe(200);
+    expect(page.html).toContain("shipment 42");
   });
 });

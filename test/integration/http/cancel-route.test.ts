@@ -63,7 +63,7 @@ describe.each(adapterCases)("POST /jobs/:jid/cancel over $name", (adapterCase) =
     expect((await post(path, READ)).status).toBe(403);
     expect(await post(path, SECRET)).toEqual({
       status: 200,
-      body: { name: "idx", id, state: "cancelled", from: "queued", payloads: 1 },
+      body: { name: "idx", id, state: "cancelled", from: "queued", payloads: 1, jids: [expect.any(String)] },
     });
     expect(await post(path, SECRET)).toMatchObject({ status: 404, body: { code: "NOT_FOUND" } });
     expect((await tickq.stats()).ordered.idx).toMatchObject({ waiting: 0, payloads: 0 });

@@ -2,7 +2,9 @@
 // same arguments (a client resending a call whose reply was lost):
 // ordered_cancel.lua takes a waiting id out once, and marks a held run once
 // (cancelling what waits behind it once); a step or finish that settles a
-// marked run, and a resurrect that finds one, record it cancelled once.
+// marked run, and a resurrect that finds one, record it cancelled once, in
+// the `cancelled` history beside plain jobs; a step or finish answers the
+// runs it settled as cancelled once (its replay answers the kept reply).
 import { describe, expect, it } from "vitest";
 import type { OrderedOutcome } from "../../../src/ordered/work.js";
 import * as protocol from "../../../src/protocol/index.js";
@@ -16,6 +18,18 @@ const LEASE = 5_000;
 const NAMES = ["idx"];
 const TICKS = { ticks: "ticks" };
 const members = (zset: unknown) => (zset as string[]).filter((_, i) => i % 2 === 0);
+/** The ordered records in the `cancelled` history, parsed. */
+const records = (zset: unknown) =>
+  members(zset ?? []).map(
+    (t) =>
+      JSON.parse(t) as {
+        jid: string;
+        class: string;
+        args: [string, unknown[]];
+        tickq_cancelled_from: string;
+        tickq_ordered: { fence?: number; scores: number[] };
+      },
+  );
 
 describe.each(adapterCases)("ordered cancel scripts run twice over $name", (adapterCase) => {
   const h = useHarness(adapterCase, "ordered-cancel-replay");
@@ -31,25 +45,30 @@ describe.each(adapterCases)("ordered cancel scripts run twice over $name", (adap
     const o = { tick, leaseMs: LEASE, ordered: NAMES };
     return idsOf((await call(protocol.begin, beginKeys(o), beginNamed(o))).ordered);
   };
-  const cancelArgs = (token: string, id: string, tick = "", fence = "") => ({
+  const cancelArgs = (token: string, id: string, tick = "", fence = "", withRecords = "") => ({
     token,
     keepMs: 60_000,
     name: "idx",
     id,
     tick,
     fence,
+    records: withRecords,
   });
 
   it("ordered_cancel.lua: a waiting id is taken out and recorded once; a new call finds nothing", async () => {
     await enqueue("e1", "a", '"one"');
     await enqueue("e2", "a", '"two"');
-    const { first, after } = await callTwice(protocol.ordered_cancel, TICKS, cancelArgs("c1", "a"));
-    expect(first).toBe("cancelled queued 2");
+    const { first, after } = await callTwice(protocol.ordered_cancel, TICKS, cancelArgs("c1", "a", "", "", "1"));
+    const [words, record] = first.split("\n");
+    expect(words).toBe("cancelled queued 2 c1");
     expect(after["o:idx:ready"]).toBeUndefined();
     expect(after["o:idx:p:a"]).toBeUndefined();
     expect(after["o:idx:payloads"]).toBe("0");
     expect(after["stat:cancelled"]).toBe("1");
-    expect(members(after["o:idx:cancelled"]).map((t) => JSON.parse(t).payloads)).toEqual([["one", "two"]]);
+    expect(members(after.cancelled)).toEqual([record]);
+    expect(records(after.cancelled)).toMatchObject([
+      { jid: "c1", class: "idx", args: ["a", ["one", "two"]], tickq_cancelled_from: "queued" },
+    ]);
     expect(await call(protocol.ordered_cancel, TICKS, cancelArgs("c2", "a"))).toBe("none");
   });
 
@@ -58,15 +77,15 @@ describe.each(adapterCases)("ordered cancel scripts run twice over $name", (adap
     const [run] = await begin("t1");
     await enqueue("e2", "a", '"behind"');
     const { first, after } = await callTwice(protocol.ordered_cancel, TICKS, cancelArgs("c1", "a"));
-    expect(first).toBe(`marked t1 ${run!.fence} 1`);
+    expect(first).toBe(`marked t1 ${run!.fence} 1 o-${run!.fence}-idx c1`);
     expect(after["cancel:t1"]).toEqual({ [`o idx ${run!.fence} a`]: "0" });
     expect(after["o:idx:n:a"]).toBeUndefined();
     expect(after["o:idx:later"]).toBeUndefined();
-    expect(members(after["o:idx:cancelled"]).map((t) => JSON.parse(t).payloads)).toEqual([["behind"]]);
+    expect(records(after.cancelled).map((r) => [r.jid, r.args])).toEqual([["c1", ["a", ["behind"]]]]);
     // A payload enqueued after the cancel is not taken by a later look at the run.
     await enqueue("e3", "a", '"after"');
     expect(await call(protocol.ordered_cancel, TICKS, cancelArgs("c2", "a", "t1", String(run!.fence)))).toBe(
-      `marked t1 ${run!.fence} 0`,
+      `marked t1 ${run!.fence} 0 o-${run!.fence}-idx`,
     );
     expect(await h.redis.zrange(`${h.prefix}o:idx:n:a`, "0", "-1")).toEqual(['"after"']);
   });
@@ -83,6 +102,7 @@ describe.each(adapterCases)("ordered cancel scripts run twice over $name", (adap
       stepArgs({ tick: "t1", leaseMs: LEASE, call: 2, batch: 0, ordered: { names: NAMES, outcomes } }),
     );
     expect(first.cancels ?? []).toEqual([]);
+    expect(first.orderedCancelled).toEqual([`idx ${run!.fence}`]);
     expect(after["cancel:t1"]).toBeUndefined();
     expect(after["oinproc:t1"]).toBeUndefined();
     expect(after["o:idx:running"]).toBe("0");
@@ -90,8 +110,14 @@ describe.each(adapterCases)("ordered cancel scripts run twice over $name", (adap
     expect(after["stat:processed"]).toBeUndefined();
     expect(members(after["o:idx:ready"])).toEqual(["a"]);
     expect(after["o:idx:p:a"]).toEqual(['"after"', expect.any(String)]);
-    const recorded = members(after["o:idx:cancelled"]).map((t) => JSON.parse(t));
-    expect(recorded).toMatchObject([{ fence: run!.fence, tickq_cancelled_from: "running", payloads: ["run"] }]);
+    expect(records(after.cancelled)).toMatchObject([
+      {
+        jid: `o-${run!.fence}-idx`,
+        tickq_ordered: { fence: run!.fence },
+        tickq_cancelled_from: "running",
+        args: ["a", ["run"]],
+      },
+    ]);
   });
 
   it("finish: a run the tick acks as cancelled ('c') is recorded once", async () => {
@@ -99,16 +125,17 @@ describe.each(adapterCases)("ordered cancel scripts run twice over $name", (adap
     const [run] = await begin("t1");
     await call(protocol.ordered_cancel, TICKS, cancelArgs("c1", "a"));
     const outcomes: OrderedOutcome[] = [{ kind: "cancelled", item: run! }];
-    const { after } = await callTwice(
+    const { first, after } = await callTwice(
       protocol.finish,
       tickKeys("t1"),
       finishArgs({ tick: "t1", leaseMs: LEASE, call: 3, ordered: { names: NAMES, outcomes } }),
     );
+    expect(first.orderedCancelled).toEqual([`idx ${run!.fence}`]);
     expect(after["stat:cancelled"]).toBe("1");
     expect(after["stat:processed"]).toBeUndefined();
     expect(after["cancel:t1"]).toBeUndefined();
     expect(after["o:idx:running"]).toBe("0");
-    expect(members(after["o:idx:cancelled"])).toHaveLength(1);
+    expect(records(after.cancelled).map((r) => r.jid)).toEqual([`o-${run!.fence}-idx`]);
   });
 
   it("begin's resurrect: a marked run of a dead tick is recorded cancelled once, never put back", async () => {
@@ -123,6 +150,6 @@ describe.each(adapterCases)("ordered cancel scripts run twice over $name", (adap
     expect(after["oinproc:t1"]).toBeUndefined();
     expect(after["cancel:t1"]).toBeUndefined();
     expect(after["stat:cancelled"]).toBe("1");
-    expect(members(after["o:idx:cancelled"])).toHaveLength(1);
+    expect(records(after.cancelled).map((r) => r.tickq_cancelled_from)).toEqual(["running"]);
   });
 });

@@ -12,9 +12,18 @@ local CANCELLED_KEEP = 10000
 local CANCELLED_AGE_SEC = 7 * 86400
 local CANCELLED_AWAITED_TTL_MS = 3600000 -- src/results/settings.ts AWAITED_RESULT_TTL_MS
 
+-- Adds `text` to the history at `now_sec` and trims it to its bounds; ordered
+-- runs' records share the set and the bounds (lib/ordered/cancel-ids.lua).
+local function keep_cancelled(text, now_sec)
+  local key = P .. 'cancelled'
+  redis.call('ZADD', key, now_sec, text)
+  redis.call('ZREMRANGEBYSCORE', key, '-inf', '(' .. (now_sec - CANCELLED_AGE_SEC))
+  local size = redis.call('ZCARD', key)
+  if size > CANCELLED_KEEP then redis.call('ZREMRANGEBYRANK', key, 0, size - CANCELLED_KEEP - 1) end
+end
+
 local function record_cancelled(job, from, now_ms_value)
   local now_sec = now_ms_value / 1000
-  local key = P .. 'cancelled'
   local members = '"tickq_cancelled_from":"' .. from .. '"'
   local open = string.find(job, '{', 1, true)
   local text = job
@@ -23,10 +32,7 @@ local function record_cancelled(job, from, now_ms_value)
     if string.find(job, '^%s*}', open + 1) then sep = '' end
     text = string.sub(job, 1, open) .. members .. sep .. string.sub(job, open + 1)
   end
-  redis.call('ZADD', key, now_sec, text)
-  redis.call('ZREMRANGEBYSCORE', key, '-inf', '(' .. (now_sec - CANCELLED_AGE_SEC))
-  local size = redis.call('ZCARD', key)
-  if size > CANCELLED_KEEP then redis.call('ZREMRANGEBYRANK', key, 0, size - CANCELLED_KEEP - 1) end
+  keep_cancelled(text, now_sec)
   redis.call('INCR', P .. 'stat:cancelled')
   if string.find(job, '"tickq_await"', 1, true) then
     local jid = string_field(job, 'jid')

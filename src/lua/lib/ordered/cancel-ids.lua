@@ -4,39 +4,54 @@
 -- "o NAME FENCE ID": no jid holds a space, and the fence names one run, so
 -- a mark can never match a later run of the id. The tick's ack, or the
 -- resurrector, settles a marked run as cancelled whatever its handler did.
--- What a cancel takes goes to `o:NAME:cancelled` (score: when, in seconds;
--- the newest 10,000, none older than 7 days), an entry shaped as the dead
--- one: name, id, fence (a run's), cancelled_at, tickq_cancelled_from, the
--- payloads as stored (never re-encoded) and their scores. It takes the
+-- What a cancel takes is recorded in the history of cancelled jobs,
+-- `cancelled` (lib/cancel/record-cancelled.lua: the same set, the same
+-- bounds, so tq.jobs.find and list("cancelled") show it), as a job-shaped
+-- record: "tickq_cancelled_from", "class" (the name), "jid", "queue" ('':
+-- no queue), "args" [id, [payloads as stored, never re-encoded]] as the
+-- handler takes them, and "tickq_ordered" {fence (a run's), scores,
+-- failures (when any)}. Its jid: a run's is "o-FENCE-NAME" (a fence names
+-- one run of a name, so the tick that settles it and the cancel that
+-- marked it know it alike); what a cancel call takes at once (a waiting id,
+-- or the payloads waiting behind a run) has that call's token. It takes the
 -- run's payloads and those waiting behind it when the mark was set;
 -- payloads that arrive later are the id's next run: nothing enqueued after
 -- a cancel returned is lost.
-
-local ORDERED_CANCELLED_KEEP = 10000
-local ORDERED_CANCELLED_AGE_SEC = 7 * 86400
 
 local function ordered_mark(name, fence, id)
   return 'o ' .. name .. ' ' .. fence .. ' ' .. id
 end
 
--- Moves the payloads of the zset `key` into a cancelled entry of `name`
--- (`fence`: the run's, nil for payloads that never ran); returns how many.
-local function record_ordered_cancelled(name, id, fence, from, key, now)
+-- A cancelled run's record jid (src/cancel/ordered.ts orderedRunJid).
+local function ordered_run_jid(name, fence)
+  return 'o-' .. fence .. '-' .. name
+end
+
+-- Runs this script settled as cancelled, "NAME FENCE" each, for the tick's
+-- reply: its `cancelled` events (step.lua, finish.lua).
+local ordered_settled = {}
+
+-- Moves the payloads of the zset `key` into a cancelled record `jid` of
+-- `name` (`fence`: the run's, nil for payloads that never ran; `failures`:
+-- the id's failed runs, nil for payloads that never ran). Returns how many,
+-- and the record ('' for none).
+local function record_ordered_cancelled(name, id, from, key, now, jid, fence, failures)
   local payloads, scores = {}, {}
   local count = read_payloads_of(key, payloads, scores)
   redis.call('DEL', key)
-  if count == 0 then return 0 end
-  local now_sec = now / 1000
-  local entry = '{"name":' .. cjson.encode(name) .. ',"id":' .. cjson.encode(id)
-    .. (fence and (',"fence":' .. fence) or '') .. ',"cancelled_at":' .. now_sec
-    .. ',"tickq_cancelled_from":"' .. from .. '","payloads":[' .. table.concat(payloads, ',')
-    .. '],"scores":[' .. table.concat(scores, ',') .. ']}'
-  local set = okey(name, 'cancelled')
-  redis.call('ZADD', set, now_sec, entry)
-  redis.call('ZREMRANGEBYSCORE', set, '-inf', '(' .. (now_sec - ORDERED_CANCELLED_AGE_SEC))
-  local size = redis.call('ZCARD', set)
-  if size > ORDERED_CANCELLED_KEEP then redis.call('ZREMRANGEBYRANK', set, 0, size - ORDERED_CANCELLED_KEEP - 1) end
-  return count
+  if count == 0 then return 0, '' end
+  local ordered = '"scores":[' .. table.concat(scores, ',') .. ']'
+  if fence then ordered = '"fence":' .. fence .. ',' .. ordered end
+  if failures and failures > 0 then ordered = ordered .. ',"failures":' .. failures end
+  local record = '{"tickq_cancelled_from":"' .. from .. '","class":' .. cjson.encode(name)
+    .. ',"jid":' .. cjson.encode(jid) .. ',"queue":"","args":[' .. cjson.encode(id) .. ',['
+    .. table.concat(payloads, ',') .. ']],"tickq_ordered":{' .. ordered .. '}}'
+  keep_cancelled(record, now / 1000)
+  return count, record
+end
+
+local function failures_of(name, id)
+  return tonumber(redis.call('HGET', okey(name, 'retries'), id)) or 0
 end
 
 local function forget_ordered_counts(name, id)
@@ -46,9 +61,10 @@ local function forget_ordered_counts(name, id)
 end
 
 -- A waiting id (in `ready`: queued, due later, or backing off) is cancelled
--- with every payload. Returns where it was ('queued', 'scheduled' or
--- 'retry') and how many payloads, or nil when it is not waiting.
-local function cancel_waiting_id(name, id, now)
+-- with every payload, recorded under `jid`. Returns where it was ('queued',
+-- 'scheduled' or 'retry'), how many payloads and the record, or nil when it
+-- is not waiting.
+local function cancel_waiting_id(name, id, now, jid)
   local ready = okey(name, 'ready')
   local due = tonumber(redis.call('ZSCORE', ready, id))
   if not due then return nil end
@@ -59,41 +75,43 @@ local function cancel_waiting_id(name, id, now)
     from = 'scheduled'
   end
   redis.call('ZREM', ready, id)
-  local count = record_ordered_cancelled(name, id, nil, from, okey(name, 'p:' .. id), now)
+  local count, record = record_ordered_cancelled(name, id, from, okey(name, 'p:' .. id), now, jid, nil, failures_of(name, id))
   redis.call('DECRBY', okey(name, 'payloads'), count)
   forget_ordered_counts(name, id)
   redis.call('INCR', P .. 'stat:cancelled')
-  return from, count
+  return from, count, record
 end
 
 -- Marks the run of `id` that `tick` holds under `fence`. The first mark
--- also cancels the payloads waiting behind the run. Returns 'gone' (the
--- tick no longer holds that run), or 1 when this call set the mark, 0 when
--- it was set already; and how many waiting payloads it cancelled.
-local function mark_ordered(tick, name, id, fence, now)
+-- also cancels the payloads waiting behind the run, recorded under `jid`.
+-- Returns 'gone' (the tick no longer holds that run), or 1 when this call
+-- set the mark, 0 when it was set already; how many waiting payloads it
+-- cancelled, and their record ('' for none).
+local function mark_ordered(tick, name, id, fence, now, jid)
   local token = redis.call('HGET', oinproc_key(tick), name .. ' ' .. id)
   local prefix = tick .. ' ' .. fence .. ' '
-  if not token or string.sub(token, 1, #prefix) ~= prefix then return 'gone', 0 end
+  if not token or string.sub(token, 1, #prefix) ~= prefix then return 'gone', 0, '' end
   local key = cancel_marks_key(tick)
   local fresh = redis.call('HSETNX', key, ordered_mark(name, fence, id), '0')
   redis.call('EXPIRE', key, CANCEL_MARKS_TTL_SEC)
   flag_cancel_marks(tick)
-  if fresh == 0 then return 0, 0 end
-  local arrived = record_ordered_cancelled(name, id, nil, 'queued', okey(name, 'n:' .. id), now)
+  if fresh == 0 then return 0, 0, '' end
+  local arrived, record = record_ordered_cancelled(name, id, 'queued', okey(name, 'n:' .. id), now, jid)
   redis.call('ZREM', okey(name, 'later'), id)
   if arrived > 0 then redis.call('DECRBY', okey(name, 'payloads'), arrived) end
-  return 1, arrived
+  return 1, arrived, record
 end
 
 -- The held run of `id` ends cancelled (its tick acks it, or the resurrector
 -- finds it marked): its payloads recorded, its token, mark and counts gone;
--- payloads that arrived after the cancel become the id's. Returns 1 if the
--- id is ready again.
+-- payloads that arrived after the cancel become the id's; noted in
+-- `ordered_settled`. Returns 1 if the id is ready again.
 local function settle_ordered_cancelled(tick, name, id, fence, now)
   redis.call('HDEL', oinproc_key(tick), name .. ' ' .. id)
   redis.call('DECRBY', okey(name, 'running'), 1)
   forget_mark(tick, ordered_mark(name, fence, id))
-  record_ordered_cancelled(name, id, fence, 'running', okey(name, 'p:' .. id), now)
+  record_ordered_cancelled(name, id, 'running', okey(name, 'p:' .. id), now, ordered_run_jid(name, fence), fence, failures_of(name, id))
+  ordered_settled[#ordered_settled + 1] = name .. ' ' .. fence
   forget_ordered_counts(name, id)
   redis.call('INCR', P .. 'stat:cancelled')
   return promote_arrivals(name, id, tonumber(redis.call('ZSCORE', okey(name, 'later'), id)))

@@ -17,7 +17,7 @@
 --   o:NAME:payloads  string payloads waiting (in p: keys of ids not running,
 --                          and in n: keys), kept as they move
 --   o:NAME:dead      zset  failed_at → the id's dead entry
---   o:NAME:cancelled zset  cancelled_at → what a cancel took (lib/ordered/cancel-ids.lua)
+--   (what a cancel takes is kept in `cancelled` with plain jobs: lib/ordered/cancel-ids.lua)
 --   oinproc:TICK     hash  "NAME ID" → "TICK FENCE DUE", the ids a tick
 --                          holds: its token for each
 -- An id with payloads is in `ready`, or held by exactly one tick (its
