@@ -16,8 +16,8 @@ export function uniqueTaggedPrefix(label: string, tag?: string): string {
 }
 
 type SlotMap = { low: number; high: number; host: string; port: number }[];
-// The cluster keeps its slots for the whole run (no failover, no resharding), so one read per process.
-let slotMap: Promise<SlotMap> | undefined;
+// A cluster keeps its slots for the whole run (no failover, no resharding), so one read per process and cluster.
+const slotMaps = new Map<string, Promise<SlotMap>>();
 
 async function readSlots(clusterUrl: string): Promise<SlotMap> {
   const seed = new Redis(clusterUrl, { lazyConnect: true });
@@ -31,11 +31,15 @@ async function readSlots(clusterUrl: string): Promise<SlotMap> {
 }
 
 function slotsOf(clusterUrl: string): Promise<SlotMap> {
-  slotMap ??= readSlots(clusterUrl).catch((error: unknown) => {
-    slotMap = undefined;
-    throw error;
-  });
-  return slotMap;
+  let map = slotMaps.get(clusterUrl);
+  if (!map) {
+    map = readSlots(clusterUrl).catch((error: unknown) => {
+      slotMaps.delete(clusterUrl);
+      throw error;
+    });
+    slotMaps.set(clusterUrl, map);
+  }
+  return map;
 }
 
 /** The addresses of the cluster's masters, as the cluster announces them (what a Cluster client connects to). */
