@@ -1,5 +1,5 @@
 // npm run chaos [-- --jobs 10000 --workers 3 --adapter both --faults-per-kind 50 --seconds 90 --seed 1 --skip-extra-phases
-//                  --cluster-faults 2 --partitions 1 --phase NAME]
+//                  --cluster-faults 2 --partitions 1 --phases workflows,cancel]
 // The fault suite. A private Redis (own port and folder, AOF fsynced on
 // every write) is faulted while tick workers (child processes) run jobs on
 // it through proxies, and a ledger on a Redis that is never faulted records
@@ -11,7 +11,8 @@
 // until-executed, coalesce, a concurrency limit, a rate limit: see
 // bench/chaos/jobs.ts). Then the phases registered in bench/chaos/phases.ts.
 // Prints a table whose rows are the judge's checks (bench/chaos/verify.ts,
-// bench/chaos/checks.ts) and exits 1 if any phase broke one: a lost or stuck
+// bench/chaos/checks.ts) and exits 1 if any phase broke one (--phases NAME,…
+// runs only those registered phases, without the plain one): a lost or stuck
 // job, two runs of a flow key beyond its limit at once, a count that differs
 // from the ledger or from the planned attempts, a fault kind injected fewer
 // times than asked. test/integration/tick/chaos-short-run.test.ts runs the same judge.
@@ -21,8 +22,7 @@
 // (bench/chaos-sentinel.ts; --sentinel-failovers 0 skips it), and the Redis
 // Cluster phase over ioredis' Cluster client with durability on
 // (bench/chaos-cluster.ts; --cluster-faults 0 skips it, --partitions N
-// puts tickq's keys in N partitions instead of one hash tag). --phase NAME
-// runs that registered phase alone (e.g. `cancel`), nothing else.
+// puts tickq's keys in N partitions instead of one hash tag).
 import { parseArgs } from "node:util";
 import { orderedChaosMain } from "./chaos-ordered.js";
 import { clusterChaosMain } from "./chaos-cluster.js";
@@ -50,8 +50,8 @@ export interface ChaosOptions {
   budgetMs?: number;
   /** Run the registered phases too (bench/chaos/phases.ts); default true. */
   extraPhases?: boolean;
-  /** Run this registered phase alone: no plain phase, no other registered one. */
-  phase?: string;
+  /** Only these registered phases (their names), and not the plain one; default: the plain one and every registered one. */
+  only?: string[];
   log?: (line: string) => void;
 }
 
@@ -75,11 +75,10 @@ export async function runChaos(o: ChaosOptions): Promise<Column[]> {
     log: o.log ?? (() => {}),
   });
   try {
-    if (o.phase === undefined)
-      for (const [i, adapter] of o.adapters.entries())
-        columns.push(phaseColumn(await runPhase({ ...context(adapter, o.seed + i), jobs: o.jobs })));
+    for (const [i, adapter] of (o.only ? [] : o.adapters).entries())
+      columns.push(phaseColumn(await runPhase({ ...context(adapter, o.seed + i), jobs: o.jobs })));
     for (const [p, phase] of (o.extraPhases === false ? [] : EXTRA_PHASES).entries()) {
-      if (o.phase !== undefined && phase.name !== o.phase) continue;
+      if (o.only && !o.only.includes(phase.name)) continue;
       for (const [i, adapter] of o.adapters.entries())
         columns.push(await phase.run(context(adapter, o.seed + 1_000 * (p + 1) + i)));
     }
@@ -105,13 +104,14 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       "cluster-faults": { type: "string", default: "2" },
       partitions: { type: "string", default: "1" },
       "skip-extra-phases": { type: "boolean", default: false },
-      phase: { type: "string" },
+      phases: { type: "string" },
     },
   });
-  const only = values.phase;
-  if (only !== undefined && !EXTRA_PHASES.some((p) => p.name === only))
+  const only = values.phases?.split(",").map((name) => name.trim());
+  const unknown = (only ?? []).filter((name) => !EXTRA_PHASES.some((p) => p.name === name));
+  if (unknown.length > 0)
     throw new Error(
-      `--phase must name a registered phase (${EXTRA_PHASES.map((p) => p.name).join(", ")}), got ${only}`,
+      `--phases must name registered phases (${EXTRA_PHASES.map((p) => p.name).join(", ")}), got ${unknown.join(", ")}`,
     );
   for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => process.exit(130)); // runs the cleanup at exit
   const adapter = values.adapter!;
@@ -125,7 +125,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     seconds: values.seconds ? Number(values.seconds) : undefined,
     seed: Number(values.seed),
     extraPhases: !values["skip-extra-phases"],
-    ...(only === undefined ? {} : { phase: only }),
+    only,
     log: values.quiet ? undefined : (line) => process.stdout.write(`\r${line.padEnd(60)}`),
   };
   console.log(

@@ -5,7 +5,9 @@
 // completed: steps/s, and tickq's Redis calls a step (report.roundTrips
 // summed ÷ steps) and a run (starts included). Beside it, in the same run
 // and alternating with it, RUNS × STEPS plain no-op jobs drained the same
-// way: jobs/s and round trips a job. Medians of REPEATS.
+// way: jobs/s and round trips a job. And one run of the workflow alone (its
+// ticks' begin and finish included: the cost a run pays with nobody to share
+// calls with). Medians of REPEATS.
 //
 // The side-by-side is a model, not a measurement: a per-step callback
 // design (QStash / Upstash Workflow) delivers each step as one HTTP request
@@ -112,9 +114,11 @@ export async function runWorkflowsBench(runs: number, steps: number, repeats: nu
   try {
     const wf: Figures[] = [];
     const plain: Figures[] = [];
+    const lone: Figures[] = [];
     for (let r = 0; r < repeats; r++) {
       wf.push(await measureWorkflows(server.url, `bwf${r}:`, runs, steps));
       plain.push(await measureJobs(server.url, `bjob${r}:`, runs * steps));
+      lone.push(await measureWorkflows(server.url, `blone${r}:`, 1, steps));
     }
     const pick = (xs: Figures[], key: keyof Figures) => median(xs.map((f) => f[key]));
     const steps1 = steps;
@@ -128,6 +132,13 @@ export async function runWorkflowsBench(runs: number, steps: number, repeats: nu
         "min–max": `${Math.round(Math.min(...wf.map((f) => f.perSecond)))}–${Math.round(Math.max(...wf.map((f) => f.perSecond)))}`,
         "round trips/step or job": pick(wf, "tripsPerUnit").toFixed(4),
         "Redis requests/run (start included)": pick(wf, "tripsPerRun").toFixed(2),
+      },
+      {
+        what: `one run alone (${steps} steps)`,
+        "steps or jobs/s (median)": Math.round(pick(lone, "perSecond")),
+        "min–max": `${Math.round(Math.min(...lone.map((f) => f.perSecond)))}–${Math.round(Math.max(...lone.map((f) => f.perSecond)))}`,
+        "round trips/step or job": pick(lone, "tripsPerUnit").toFixed(4),
+        "Redis requests/run (start included)": pick(lone, "tripsPerRun").toFixed(2),
       },
       {
         what: "plain no-op jobs",

@@ -48,6 +48,7 @@ export type * from "./types.js";
 export type * from "./ordered/types.js";
 export type * from "./workflows/types.js";
 export { WorkflowFailedError } from "./workflows/errors.js";
+export { defineWorkflow } from "./workflows/define.js";
 export type * from "./flow/types.js";
 export type * from "./recurring/types.js";
 export type * from "./kick/types.js";

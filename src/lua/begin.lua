@@ -4,31 +4,41 @@
 -- the time in the heartbeat (lib/tick/record-heartbeat.lua).
 -- KEYS: ticks lease process?keys(heartbeat work workers)
 -- ARGV: prefix tickId leaseMs deadMaxSize deadMaxAgeSec registration housekeep(resurrectLimit
---   lockMs scanLimit scheduleLimit) askPolicy recurring(digest dueLimit shiftMs) info?keys
+--   lockMs scanLimit scheduleLimit) askPolicy recurring(digest dueLimit shiftMs) workflows(claim
+--   retentionMs) info?keys
 --   fetch(batch queues[] picks[]) ordered?(names[] succeeded[](name ids[](id fence)) others[](code
 --   name id fence extra)&metrics?m(entries[](ms startMs) retentionSec perItem[](ms startMs)))
 -- Returns: (nowMs resurrected scheduled moreResurrect moreSchedule fetched[queue jobs[]
 --   counts[resurrections interruptions suspect doubts]] leaseHeld policy due?(inSync due[name slot
 --   last] more) ordered?[](name first ids[] payloads[] scores[] counts[] failures[] resurrections[]
---   suspects[] interruptions[] doubts[]) flow?(capped fence parked) expired?[])
+--   suspects[] interruptions[] doubts[]) flow?(capped fence parked) expired?[] workflows?(claimed[](id
+--   name input fence steps[]) more))
 -- ticks: P.."ticks"; lease: P.."tick:"..ID (the lease hash); process: only as
 -- a Sidekiq process, its heartbeat and work hashes (lib/sidekiq/register-process.lua).
 -- registration: "<started ms> <lease ms> <queue> …"; housekeep: lib/tick/resurrect-dead-ticks.lua
 -- and lib/delayed/promote-due.lua; askPolicy: 1 to report the eviction policy;
 -- recurring: lib/recurring/find-due.lua; info: the Sidekiq process's `info` JSON;
 -- fetch: lib/tick/fetch-jobs.lua; ordered: lib/ordered/state.lua (absent: no ordered names).
+-- workflows: claim -1 for an app that declares no workflow (nothing of workflows is
+-- touched, the reply has no workflows part); else the tick's first workflow work, as
+-- workflow_tick.lua does it, so a tick's first claim of runs costs no call of its own:
+-- runs past retentionMs are removed and up to `claim` due runs claimed
+-- (lib/workflows/claim-runs.lua; claim 0 only says whether runs are due).
 -- fetched: lib/tick/fetch-jobs.lua's groups; due: lib/recurring/find-due.lua (absent
 -- when the tick was not begun); ordered: lib/ordered/fetch-ids.lua's groups, only for a
 -- tick that serves ordered names (empty when only the flow part follows); flow: when
 -- the fetch met flow jobs (lib/tick/fetch-jobs.lua); expired: the jobs the fetch found
--- expired and recorded (lib/expiry/expire-fetched.lua), only when there are any.
+-- expired and recorded (lib/expiry/expire-fetched.lua), only when there are any;
+-- workflows: the runs claimed (id, name, input JSON, fence, step records) and
+-- whether more are due, only when claim >= 0 (the parts before it are then {} when absent).
 -- Replays: begin is call 1 of the tick (lib/tick/replay-call.lua). A replay while the
 -- lease lives answers the first run's reply; once the lease is gone the
 -- tick is dead (its fetched jobs are the resurrector's) and begin answers
 -- "lease not held": the `begun` set remembers its id for an hour.
 -- A resend carries the same ARGV as the first run, so the order of the
 -- parts (recurring before fetch, so every part has its fixed place or
--- follows a count) changes nothing for a replay.
+-- follows a count) changes nothing for a replay. The runs claimed are in the kept
+-- reply, so a replay hands the same runs with the same fences and claims none again.
 -- allow-oom: at maxmemory with noeviction a tick must still start, or the
 -- queue that would free memory could never drain.
 -- @include lib/common/prefix-keys.lua
@@ -61,6 +71,8 @@
 -- @include lib/recurring/find-due.lua
 -- @include lib/sidekiq/register-process.lua
 -- @include lib/tick/record-heartbeat.lua
+-- @include lib/workflows/run-state.lua
+-- @include lib/workflows/claim-runs.lua
 
 local tickId = ARGV[2]
 local leaseMs = ARGV[3]
@@ -75,8 +87,10 @@ local askPolicy = ARGV[11] == '1'
 local digest = ARGV[12]
 local dueLimit = tonumber(ARGV[13])
 local shiftMs = tonumber(ARGV[14])
-local info = #KEYS > 2 and ARGV[15] or nil
-local fetchAt = info and 16 or 15
+local claim = tonumber(ARGV[15])
+local retentionMs = tonumber(ARGV[16])
+local info = #KEYS > 2 and ARGV[17] or nil
+local fetchAt = info and 18 or 17
 local orderedAt = fetch_args_end(fetchAt)
 
 local BEGUN_MS = 3600 * 1000
@@ -125,6 +139,12 @@ if #expired_now > 0 then
   kept_reply[10], reply[10] = kept_reply[10] or {}, reply[10] or {}
   kept_reply[11], reply[11] = kept_reply[11] or {}, reply[11] or {}
   kept_reply[12], reply[12] = expired_now, expired_now
+end
+if claim >= 0 then
+  wf_expire(now - retentionMs)
+  local claimed, more = wf_claim(tick, claim, now)
+  for k = 10, 12 do kept_reply[k], reply[k] = kept_reply[k] or {}, reply[k] or {} end
+  kept_reply[13], reply[13] = { claimed, more }, { claimed, more }
 end
 remember(lease, 1, kept_reply)
 return reply

@@ -9,13 +9,14 @@
 -- otherwise its heartbeat shows the jobs still running until the lease
 -- expires.
 -- KEYS: ticks lease process?keys(heartbeat work workers)
--- ARGV: prefix tickId leaseMs deadMaxSize deadMaxAgeSec call beat?keys(number running[](tid work))
+-- ARGV: prefix tickId leaseMs deadMaxSize deadMaxAgeSec call workflows[](id fence disposition extra
+--   steps[](name record) parks[](step kind seq ms event match)) beat?keys(number running[](tid work))
 --   acks(succeeded[](queue jobs[]) others[](code queue job updated delay)&results?(entries[](number
 --   state keep jid members) keep ageSec ttlMs)&metrics?m(entries[](name queue entries ms waitMs
 --   durations waits) retentionSec perItem[](name ms waitMs))) queues[] ordered?(names[]
 --   succeeded[](name ids[](id fence)) others[](code name id fence extra)&metrics?m(entries[](ms
 --   startMs) retentionSec perItem[](ms startMs)))
--- Returns: (nowMs left deadEvicted orderedReady? missed?[] sentOn? cancelled?[] orderedCancelled?[])
+-- Returns: (nowMs left deadEvicted orderedReady? missed?[] sentOn? cancelled?[] orderedCancelled?[] committed?[])
 -- ticks: P.."ticks"; lease: P.."tick:"..ID; process and beat: only as a Sidekiq
 -- process (lib/sidekiq/register-process.lua). call: the call number; acks:
 -- lib/tick/ack-jobs.lua (others: the outcomes not succeeded; results, then metrics: the
@@ -29,10 +30,16 @@
 -- (lib/tick/ack-jobs.lua); orderedCancelled: "NAME FENCE" of the ordered
 -- runs these acks settled as cancelled (lib/ordered/cancel-ids.lua), for the
 -- tick's events. A stale call answers only the first three.
+-- workflows: the workflow commits that end the tick's last executions (a run's
+-- output, its park, yield or retry, with the step results held for it:
+-- src/workflows/execute.ts), so a run's last call rides on the tick's last one;
+-- each fenced as in workflow_tick.lua (lib/workflows/commit-runs.lua), applied only
+-- while the lease lives. committed: 1 or 0 per commit, only when commits were sent.
 -- Once its lists are empty the tick's cancel marks go too.
 -- Replays: a numbered call (lib/tick/replay-call.lua). The lease hash outlives finish
 -- until its TTL runs out, holding the reply, so a replay answers it; after
--- that, a replay finds none of its jobs listed and moves nothing. The
+-- that, a replay finds none of its jobs listed and moves nothing, and commits
+-- nothing (the lease is gone: its workflow runs are claimed again). The
 -- lease is never re-created here, nor the Sidekiq heartbeat (it beats only
 -- while the lease lives; leaving twice deletes nothing more).
 -- @include lib/common/prefix-keys.lua
@@ -61,14 +68,18 @@
 -- @include lib/ordered/cancel-ids.lua
 -- @include lib/ordered/ack-ids.lua
 -- @include lib/sidekiq/register-process.lua
+-- @include lib/workflows/run-state.lua
+-- @include lib/workflows/commit-runs.lua
 
 local tickId = ARGV[2]
 local leaseMs = ARGV[3]
 local deadMaxSize = tonumber(ARGV[4])
 local deadMaxAgeSec = tonumber(ARGV[5])
 local call = tonumber(ARGV[6])
-local beatAt = #KEYS > 2 and 7 or nil
-local acksAt = beatAt and sidekiq_section_end(beatAt) or 7
+local workflowsAt = 7
+local after_workflows = wf_commits_end(workflowsAt)
+local beatAt = #KEYS > 2 and after_workflows or nil
+local acksAt = beatAt and sidekiq_section_end(beatAt) or after_workflows
 local queuesAt = ack_args_end(acksAt)
 local orderedAt = queuesAt + 1 + tonumber(ARGV[queuesAt])
 
@@ -77,6 +88,15 @@ local now = now_ms()
 local state, kept, marked = call_state(lease, seq)
 if state == 'replay' then return kept end
 if state == 'stale' then return { now, 0, 0 } end
+-- Before the acks: a commit is fenced by its run's owner and fence, not by what the acks change.
+local committed, wf_i = {}, workflowsAt + 1
+for k = 1, tonumber(ARGV[workflowsAt]) do
+  if state == 'fresh' then
+    wf_i, committed[k] = wf_commit_one(tick, wf_i, now)
+  else
+    committed[k] = 0
+  end
+end
 local _, evicted, missed, cancelled, marks = ack(tick, acksAt, now, deadMaxSize, deadMaxAgeSec, state == 'fresh', marked)
 local names, ordered_acks_at = ordered_names(orderedAt)
 local ready_again, ordered_evicted = ordered_ack(tick, ordered_acks_at, now, deadMaxSize, deadMaxAgeSec, marks)
@@ -102,5 +122,6 @@ local reply = { now, left, evicted + ordered_evicted, 0, missed, flow_lib and fl
 if #cancelled > 0 then reply[7] = cancelled end
 if #ordered_settled > 0 then reply[7], reply[8] = cancelled, ordered_settled end
 if #names > 0 then reply[4] = ready_again end
+if #committed > 0 then reply[7], reply[8], reply[9] = reply[7] or {}, reply[8] or {}, committed end
 if state == 'fresh' then remember(lease, seq, reply) end
 return reply

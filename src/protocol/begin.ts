@@ -2,6 +2,7 @@
 import { scripts } from "../lua/index.js";
 import { defineCall, flag, group, groups, key, list, maybe, number, optional, text, tuple } from "./define.js";
 import { fetch, fetched, flowPart, housekeep, housekept, ordered, orderedFetched, processKeys } from "./sections.js";
+import { claimedRun } from "./workflows.js";
 
 export const begin = defineCall(
   scripts.begin,
@@ -15,6 +16,8 @@ export const begin = defineCall(
     housekeep,
     askPolicy: flag,
     recurring: group({ digest: text, dueLimit: number, shiftMs: number }),
+    /** claim -1: the app declares no workflow. */
+    workflows: group({ claim: number, retentionMs: number }),
     info: optional(text, "keys"),
     fetch,
     ordered,
@@ -28,5 +31,6 @@ export const begin = defineCall(
     ordered: maybe(orderedFetched),
     flow: flowPart,
     expired: maybe(list(text)),
+    workflows: maybe(tuple({ claimed: list(claimedRun), more: flag })),
   }),
 );

@@ -2,6 +2,7 @@
 import { scripts } from "../lua/index.js";
 import { counted, defineCall, key, list, maybe, number, text, tuple } from "./define.js";
 import { acks, beat, ordered, processKeys } from "./sections.js";
+import { workflowCommit } from "./workflows.js";
 
 export const finish = defineCall(
   scripts.finish,
@@ -12,6 +13,8 @@ export const finish = defineCall(
     deadMaxSize: number,
     deadMaxAgeSec: number,
     call: text,
+    /** Workflow commits that end the tick's last executions (src/workflows/pass.ts). */
+    workflows: counted(workflowCommit),
     beat,
     acks,
     queues: counted(text),
@@ -26,5 +29,6 @@ export const finish = defineCall(
     sentOn: maybe(number),
     cancelled: maybe(list(number)),
     orderedCancelled: maybe(list(text)),
+    committed: maybe(list(number)),
   }),
 );

@@ -20,6 +20,9 @@ export const workflowCommit = group({
   parks: counted(group({ step: text, kind: text, seq: number, ms: text, event: text, match: text })),
 });
 
+/** A run a tick claimed (lib/workflows/claim-runs.lua): its fence, and its step records as name, JSON, … */
+export const claimedRun = tuple({ id: text, name: text, input: text, fence: text, steps: list(text) });
+
 export const workflow_tick = defineCall(
   scripts.workflow_tick,
   { ticks: key, lease: key },
@@ -28,7 +31,7 @@ export const workflow_tick = defineCall(
     leaseHeld: flag,
     nowMs: number,
     committed: list(number),
-    claimed: list(tuple({ id: text, name: text, input: text, fence: text, steps: list(text) })),
+    claimed: list(claimedRun),
     more: flag,
     cancelled: list(text),
   }),

@@ -31,7 +31,8 @@ import { fetchArgs } from "./queue-order.js";
 import type { RoundTrips } from "../redis/adapter.js";
 import { learnClock, learnEvictionPolicy, redisNowMs, redisNowSec, type Runtime } from "./runtime.js";
 import { recurringDueArgs, runRecurring } from "../recurring/pass.js";
-import { workflowPassOf } from "../workflows/in-tick.js";
+import { workflowBeginArgs, workflowPassOf } from "../workflows/in-tick.js";
+import type { WorkflowPassReport } from "../workflows/pass.js";
 import * as protocol from "../protocol/index.js";
 import { TickBeats } from "../sidekiq/process.js";
 import { tickCalls } from "./calls.js";
@@ -109,6 +110,8 @@ async function tickOnce(runtime: Runtime, options: TickOptions, tickId: string):
     cancelCheckMs,
   });
   const work = orderedInTick(runtime, fence, controller.signal, leaseMs, graceMs);
+  let pipelineDone = false;
+  let flowed: WorkflowPassReport | undefined;
   const events = tickEvents(runtime.listeners, runtime.logs);
 
   try {
@@ -120,6 +123,7 @@ async function tickOnce(runtime: Runtime, options: TickOptions, tickId: string):
       housekeep: housekeepArgs(limits),
       askPolicy: runtime.evictionPolicy === undefined,
       recurring: recurringDueArgs(runtime.recurring, scheduleLimit),
+      workflows: workflowBeginArgs(runtime, concurrency),
       info: beats?.info(),
       fetch: fetchArgs(plan, batch),
       ordered: work.args(),
@@ -214,6 +218,8 @@ async function tickOnce(runtime: Runtime, options: TickOptions, tickId: string):
       leaseMs,
       graceMs,
       concurrency,
+      first: begun.workflows,
+      pipelineDone: () => pipelineDone,
       // The last commits and finish fit in the budget's last tenth.
       stopAt: started + budgetMs * 0.9,
     });
@@ -241,8 +247,9 @@ async function tickOnce(runtime: Runtime, options: TickOptions, tickId: string):
       onOutcome: (outcome) => tally(report, outcome),
       watchLoad: (read) => void (readLoad = read),
     });
+    pipelineDone = true;
     report.abandoned = result.abandoned;
-    const flowed = await workflows;
+    flowed = await workflows;
     if (flowed && !flowed.held) lost();
     const unstarted = [...result.deferred, ...result.unstarted];
     // So far requeued counts the jobs the deadline interrupted: they are back
@@ -271,7 +278,9 @@ async function tickOnce(runtime: Runtime, options: TickOptions, tickId: string):
       acks: ackArgs(plain, runtime.results, takeProgress(runtime.progress), runtime.metrics),
       queues: plan.names,
       ordered: work.args(ordered),
+      workflows: flowed?.atFinish ?? [],
     });
+    await flowed?.settle(finished.committed);
     report.deadEvicted += finished.deadEvicted;
     if ((finished.orderedReady ?? 0) > 0) report.more = true; // ordered ids whose arrivals waited behind a run
     if ((finished.sentOn ?? 0) > 0) report.more = true; // flow jobs these acks sent back to their queues
@@ -289,6 +298,8 @@ async function tickOnce(runtime: Runtime, options: TickOptions, tickId: string):
       );
     }
   } finally {
+    // Commits left for a finish that failed: refused, so their executions end (their runs are claimed again).
+    await flowed?.settle(undefined);
     clearTimeout(deadline);
     fence.stop();
     beats?.stop();

@@ -6,6 +6,13 @@
 // the top would, without running the function again. A sleep or wait parks
 // the run; a failed try schedules a retry; the tick's deadline yields. Each
 // ends the invocation: the next execution replays from the top.
+// A result is never handed to the function before Redis applied its commit:
+// the code between steps may act on it (write it somewhere, pass it to the
+// next step), and a commit that then failed would let a replay store another
+// value than the one acted on (bench/chaos/workflow-phase.ts checks that no
+// step result is read back with two values). So a run pays a call per round
+// of steps; what ends an execution (its output, a park, a failure) may ride
+// on the tick's finish (pass.ts).
 import { isNonDeterministic } from "./errors.js";
 import type { StepRecord } from "./records.js";
 import { replay, type PendingStep } from "./replay.js";
@@ -87,7 +94,7 @@ export async function executeRun(
     const guard = env.guard();
     const handled = await settledOrAbandoned(
       Promise.resolve()
-        .then(() => definition.onFailure?.(input, failure))
+        .then(() => definition.onFailure?.(input, failure, failure.step))
         .then(
           () => true,
           (error: unknown) => {

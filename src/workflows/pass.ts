@@ -2,7 +2,11 @@
 // execute them (execute.ts), commit what they did. Every exchange with Redis
 // is one workflow_tick call that carries the commits queued since the last
 // one (from every run that advanced meanwhile) and claims runs for the room
-// left, so many runs advancing together share round trips. Calls go one at
+// left, so many runs advancing together share round trips. The first claim
+// rides on the tick's begin (begin.lua), so a tick with no run due makes no
+// workflow call; and once the tick's jobs are done and every execution left
+// waits on the commit that ends it, those commits ride on the tick's finish
+// (finish.lua), so a run alone pays no call for its end. Calls go one at
 // a time, numbered in their own series (workflow_tick.lua keeps the last
 // reply for a resend). A tick of an app with no workflow never runs it.
 import { monotonicMs } from "../tick/clock.js";
@@ -36,8 +40,12 @@ export interface WorkflowPassInput {
   graceMs: number;
   /** Runs executed at once. */
   concurrency: number;
+  /** What begin claimed for the pass (begin.lua's workflows part); absent: the pass claims in its first call. */
+  first?: { claimed: readonly ClaimedReply[]; more: boolean };
   /** Monotonic ms after which no step starts (the run yields). */
   stopAt: number;
+  /** True once the tick's job pipeline has ended: the executions' last commits may then wait for the tick's finish. */
+  pipelineDone?: () => boolean;
 }
 
 export interface WorkflowPassReport {
@@ -49,7 +57,16 @@ export interface WorkflowPassReport {
   more: boolean;
   /** False when a call found the lease gone. */
   held: boolean;
+  /** Commits that end executions, for the tick's finish to carry (finish.lua): each execution left waits on one. */
+  atFinish: Commit[];
+  /**
+   * Answers the commits finish carried (its `committed`; undefined when finish refused them or was not
+   * sent), then waits for their executions to end and for the events they fire. Once only; then a no-op.
+   */
+  settle(committed: readonly number[] | undefined): Promise<void>;
 }
+
+type ClaimedReply = { id: string; name: string; input: string; fence: string; steps: string[] };
 
 interface Queued {
   commit: Commit;
@@ -58,7 +75,14 @@ interface Queued {
 
 export async function runWorkflowPass(runtime: Runtime, input: WorkflowPassInput): Promise<WorkflowPassReport> {
   const { tickId, calls, fence, signal, leaseMs, graceMs, concurrency, stopAt } = input;
-  const report: WorkflowPassReport = { ends: {}, steps: 0, more: false, held: true };
+  const report: WorkflowPassReport = {
+    ends: {},
+    steps: 0,
+    more: false,
+    held: true,
+    atFinish: [],
+    settle: () => Promise.resolve(),
+  };
   const queued: Queued[] = [];
   const executions = new Set<Promise<void>>();
   let seq = 0;
@@ -139,6 +163,12 @@ export async function runWorkflowPass(runtime: Runtime, input: WorkflowPassInput
   };
 
   let due = true;
+  const claimed = (reply: { claimed: readonly ClaimedReply[]; more: boolean }) => {
+    due = reply.more;
+    for (const c of reply.claimed) {
+      start({ id: c.id, name: c.name, input: c.input, fence: Number(c.fence), steps: readStepRecords(c.steps) });
+    }
+  };
   const exchange = async () => {
     const batch = queued.splice(0);
     const claim = stopping() ? 0 : Math.max(0, concurrency - executions.size);
@@ -155,11 +185,8 @@ export async function runWorkflowPass(runtime: Runtime, input: WorkflowPassInput
       batch.forEach((q, i) => {
         q.resolve(reply.committed[i] === 1);
       });
-      due = reply.more;
       for (const id of reply.cancelled) cancels.get(id)?.abort(new Error("workflow run cancelled"));
-      for (const c of reply.claimed) {
-        start({ id: c.id, name: c.name, input: c.input, fence: Number(c.fence), steps: readStepRecords(c.steps) });
-      }
+      claimed(reply);
     } catch (error) {
       // Not committed: each run goes back once the tick's lease is gone, and replays its uncommitted steps.
       for (const q of batch) q.resolve(false);
@@ -168,12 +195,32 @@ export async function runWorkflowPass(runtime: Runtime, input: WorkflowPassInput
     }
   };
 
+  // The executions left each wait on the commit that ends them, the jobs are done and no claim is wanted:
+  // those commits can ride on the tick's finish instead of a call of their own.
+  const forFinish = () =>
+    input.pipelineDone?.() === true &&
+    (!due || stopping()) &&
+    queued.length === executions.size &&
+    queued.every((q) => endsForTheTick(q.commit));
+  // A park or retry whose run could be due again before the tick stops goes in a call that can claim it again.
+  const endsForTheTick = (commit: Commit) => {
+    if (commit.disposition === "c") return false;
+    if (commit.disposition !== "p" && commit.disposition !== "r") return true;
+    return stopping() || soonestWakeMs(commit) > stopAt - monotonicMs();
+  };
+  let left: Queued[] = [];
+
   try {
-    await exchange();
+    if (input.first) claimed(input.first);
+    else await exchange();
     for (;;) {
       if (queued.length > 0) {
         // One turn of the event loop first, so executions whose steps end together share the call.
         await nextTurn();
+        if (forFinish()) {
+          left = queued.splice(0);
+          break;
+        }
         await exchange();
       } else if (executions.size === 0) {
         if (!due || stopping()) break;
@@ -185,8 +232,23 @@ export async function runWorkflowPass(runtime: Runtime, input: WorkflowPassInput
     }
   } finally {
     guard.stop();
-    await events.flush();
+    if (left.length === 0) await events.flush();
   }
-  report.more ||= due;
+  report.more ||= due || left.some((q) => q.commit.disposition === "y");
+  report.atFinish = left.map((q) => q.commit);
+  let settled = left.length === 0;
+  report.settle = async (committed) => {
+    if (settled) return;
+    settled = true;
+    for (const [i, q] of left.entries()) q.resolve(committed?.[i] === 1);
+    await Promise.all([...executions]);
+    await events.flush();
+  };
   return report;
+}
+
+/** Ms until a parked or retrying run is due again; Infinity when only an event can wake it. */
+function soonestWakeMs(commit: Commit): number {
+  if (commit.disposition === "r") return Number(commit.extra);
+  return Math.min(...commit.parks.map((p) => (p.ms === "" ? Number.POSITIVE_INFINITY : Number(p.ms))));
 }

@@ -91,8 +91,13 @@ export interface WorkflowDefinition<I = unknown, O = unknown> {
   retry?: number;
   /** Ms to wait before retry number `count` (0-based) of a step; default Sidekiq's backoff in ms. */
   backoff?: (count: number, error: unknown) => number;
-  /** Called once when a run fails, before it is marked failed; what it throws is logged. */
-  onFailure?(input: I, failure: WorkflowFailure): unknown;
+  /**
+   * Called once when a run fails, before it is marked failed, with the step whose retries ran out
+   * (`failure.step`; undefined when the failure is not a step's); what it throws is logged. Left
+   * unannotated inside `createTickq({ workflows })`, its input cannot be inferred: annotate it, or
+   * write the definition with `defineWorkflow`.
+   */
+  onFailure?(input: I, failure: WorkflowFailure, step: string | undefined): unknown;
 }
 
 // `never` lets each definition declare its own input type.

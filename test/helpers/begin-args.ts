@@ -33,6 +33,8 @@ export interface BeginOptions {
   ordered?: string[];
   /** As a Sidekiq process: its `info` JSON (the process keys are then given too). */
   info?: string;
+  /** Workflow runs to claim (default -1: the app declares no workflow). */
+  workflowClaim?: number;
 }
 
 /** begin's ARGV by name, from the options a test sets (the rest defaulted). */
@@ -52,6 +54,7 @@ export function beginNamed(o: BeginOptions): ArgsOfCall<typeof protocol.begin> {
     },
     askPolicy: false,
     recurring: { digest: o.digest ?? "", dueLimit: o.dueLimit ?? 0, shiftMs: o.shiftMs ?? 0 },
+    workflows: { claim: o.workflowClaim ?? -1, retentionMs: 60_000 },
     info: o.info,
     fetch: { batch: o.batch ?? 10, queues, picks: [] },
     ordered: o.ordered ? orderedArgs(o.ordered) : undefined,

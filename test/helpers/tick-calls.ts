@@ -73,7 +73,7 @@ export function stepArgs(o: CallOptions & { batch?: number; queues?: string[]; p
 
 /** A finish call's ARGV by name: acks (none by default) and the queues the tick served. */
 export function finishArgs(o: CallOptions & { queues?: string[] }): FinishArgs {
-  return { ...common(o), queues: o.queues ?? ["default"] };
+  return { ...common(o), workflows: [], queues: o.queues ?? ["default"] };
 }
 
 /** A housekeep call's ARGV by name. */

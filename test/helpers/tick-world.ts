@@ -385,6 +385,7 @@ class World {
       housekeep: this.housekeeping(),
       askPolicy: false,
       recurring: { digest: "", dueLimit: 100, shiftMs: 0 },
+      workflows: { claim: -1, retentionMs: 0 }, // no workflow declared
       fetch: fetchArgs(PLAN, op.batch),
     }).args;
     const c: Call = { kind: "begin", seq: 1, args, outcomes: [], batch: op.batch };
@@ -436,6 +437,7 @@ class World {
     const args = encode(protocol.finish, this.keys(tick), {
       ...this.common(tick),
       call: String(seq),
+      workflows: [], // no workflow declared
       acks: ackArgs(outcomes),
       queues: [...QUEUES],
     }).args;

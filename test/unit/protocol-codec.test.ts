@@ -156,7 +156,7 @@ describe("encoding a call", () => {
     const { keys, args } = encode(
       protocol.finish,
       { ...tickKeys, process },
-      { ...common, call: "4", beat, acks: noAcks, queues: ["default"], ordered },
+      { ...common, call: "4", workflows: [], beat, acks: noAcks, queues: ["default"], ordered },
     );
     expect(keys).toEqual(["P:ticks", "P:tick:t1", "h", "w", "ws"]);
     expect(args).toEqual([
@@ -165,6 +165,7 @@ describe("encoding a call", () => {
       100,
       3_600,
       "4",
+      0, // no workflow commits
       3,
       1,
       "x",

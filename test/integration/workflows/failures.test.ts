@@ -3,7 +3,7 @@
 // error and onFailure is called once. A throw outside any step fails the
 // run. Limits (a step's result, the steps of a run, the input) fail clearly.
 import { describe, expect, it } from "vitest";
-import { WorkflowFailedError } from "../../../src/index.js";
+import { defineWorkflow, WorkflowFailedError } from "../../../src/index.js";
 import { adapterCases } from "../../helpers/adapters.js";
 import { useHarness } from "../../helpers/harness.js";
 
@@ -76,10 +76,9 @@ describe.each(adapterCases)("workflow failures over $name", (adapterCase) => {
       {},
       {
         workflows: {
-          doomed: {
+          doomed: defineWorkflow({
             retry: 5,
             backoff: () => 0,
-            onFailure: (input: { who: string }, failure) => void failures.push([input.who, failure]),
             run: async (_: { who: string }, step) => {
               await step.run("fine", () => 1);
               await step.run(
@@ -91,7 +90,9 @@ describe.each(adapterCases)("workflow failures over $name", (adapterCase) => {
               );
               return "never";
             },
-          },
+            // Unannotated, after run: defineWorkflow types its input from run's.
+            onFailure: (input, failure, step) => void failures.push([input.who, failure, step]),
+          }),
         },
       },
     );
@@ -103,7 +104,7 @@ describe.each(adapterCases)("workflow failures over $name", (adapterCase) => {
       status: "failed",
       failure: { name: "TypeError", message: "no such user", step: "broken" },
     });
-    expect(failures).toEqual([["ann", { name: "TypeError", message: "no such user", step: "broken" }]]);
+    expect(failures).toEqual([["ann", { name: "TypeError", message: "no such user", step: "broken" }, "broken"]]);
     const run = await tq.workflows.get(id);
     expect(run?.steps.map((s) => [s.name, s.status, s.attempts])).toEqual([
       ["fine", "completed", 1],

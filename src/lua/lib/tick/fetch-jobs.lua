@@ -8,7 +8,11 @@
 -- A queue with priorities or groups is taken in their order instead
 -- (lib/order/pick-jobs.lua). One EXISTS over `paused` and every queue's
 -- priority and group keys tells a call that none applies (the common case:
--- it then looks no further); only when one does is each asked apart.
+-- it then looks no further); only when one does is each asked apart. Only
+-- a flow admit can create such a key during the fetch (a parked job sent on
+-- when a dead holder's slot is freed): after the fetch met a flow job, each
+-- take asks again. A replay is answered from the kept reply and runs none of
+-- this; a concurrent tick's script never interleaves with this one.
 -- `counted`: false when the caller knows no per-job count hash exists (the
 -- step's ack just read them: lib/tick/ack-jobs.lua), which spares an EXISTS.
 -- `queues` is the strict order. `picks`, when given, holds for each slot the
@@ -129,7 +133,10 @@ local function fetch(tick, batch, queues, picks, counted)
   local function take(i, count)
     if count <= 0 or paused[i] then return end
     local queue = queues[i]
-    if ordered[i] then return take_in_order(queue, count) end
+    -- A flow admit may have sent a parked job on into this queue's priority
+    -- or group set since the fetch began (a dead holder's slot freed,
+    -- lib/flow/slots.lua): once the fetch met flow jobs, it asks again.
+    if ordered[i] or (flowed and order.any(queue)) then return take_in_order(queue, count) end
     local src = P .. 'queue:' .. queue
     local chunk = count
     while count > 0 and chunk > 0 do

@@ -77,3 +77,14 @@ local function wf_commit_one(tick, i, now)
   end
   return i + 6 * parks, 1
 end
+
+-- The index just past a counted section of items that starts at `i` (its count), acting on nothing.
+local function wf_commits_end(i)
+  local j = i + 1
+  for _ = 1, tonumber(ARGV[i]) do
+    local steps = tonumber(ARGV[j + 4])
+    j = j + 5 + 2 * steps
+    j = j + 1 + 6 * tonumber(ARGV[j])
+  end
+  return j
+end

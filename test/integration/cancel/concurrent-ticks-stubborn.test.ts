@@ -1,0 +1,51 @@
+// Cancels racing three ticks at once, whose handlers ignore the signal and
+// whose short leases are renewed (extend) while they run: every cancel
+// that answered cancelled or cancelling ends a cancelled job (the step that
+// acks it read the marks its lease's `cancels` flag announced), and every
+// CONFLICT one that succeeded. Nothing is counted twice.
+import { describe, expect, it } from "vitest";
+import { TickqError } from "../../../src/index.js";
+import { adapterCases } from "../../helpers/adapters.js";
+import { useHarness } from "../../helpers/harness.js";
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe.each(adapterCases)("cancels racing concurrent ticks over $name", (adapterCase) => {
+  const h = useHarness(adapterCase, "cancel-concurrent");
+
+  it("each job ends with exactly the outcome its cancel's answer promised", async () => {
+    const tq = h.make(
+      { stubborn: async () => (await sleep(20 + Math.random() * 150), "done") },
+      { keepCompleted: { count: 100 } },
+    );
+    const jids = await tq.enqueueBulk(
+      Array.from({ length: 36 }, () => ({ name: "stubborn" as const, args: [] as [] })),
+    );
+    const options = { budgetMs: 8_000, concurrency: 4, batch: 4, cancelCheckMs: 40, leaseMs: 400 };
+    const ticking = Promise.all([tq.tick(options), tq.tick(options), tq.tick(options)]);
+    const answers = await Promise.all(
+      jids.map(async (jid, k) => {
+        await sleep(k * 8);
+        return tq.jobs.cancel(jid).then(
+          (r) => r.state,
+          (e: unknown) => (e instanceof TickqError ? e.code : String(e)),
+        );
+      }),
+    );
+    const reports = await ticking;
+    const results = await Promise.all(jids.map((jid) => tq.jobs.result(jid)));
+    answers.forEach((answer, k) => {
+      if (answer === "CONFLICT") expect(results[k]?.state, jids[k]).toBe("succeeded");
+      else {
+        expect(["cancelled", "cancelling"], jids[k]).toContain(answer);
+        expect(results[k]?.state, jids[k]).toBe("cancelled");
+      }
+    });
+    const cancelled = results.filter((r) => r?.state === "cancelled").length;
+    expect(answers.filter((a) => a === "cancelling").length).toBeGreaterThan(0);
+    expect(cancelled + results.filter((r) => r?.state === "succeeded").length).toBe(jids.length);
+    expect(Number(await h.redis.get(`${h.prefix}stat:cancelled`))).toBe(cancelled);
+    expect(reports.reduce((n, r) => n + r.succeeded, 0)).toBe(jids.length - cancelled);
+    expect(reports.every((r) => !r.leaseLost)).toBe(true);
+  });
+});
