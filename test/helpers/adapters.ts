@@ -1,11 +1,15 @@
 // The adapters every core suite runs over (describe.each(adapterCases)):
 // ioredis and node-redis over TCP; @upstash/redis, and restAdapter (fetch
 // alone), over HTTP through the local Upstash-compatible server in front of
-// the same Redis.
+// the same Redis; cluster, ioredis' Cluster client over the private 3-master
+// cluster the global setup starts when the run covers it.
 // TICKQ_ADAPTERS=ioredis (a comma list) narrows a run to those adapters.
+import { Cluster } from "ioredis";
 import { describe, inject, it } from "vitest";
+import { ioredisAdapter } from "../../src/redis/ioredis.js";
 import { startUpstashLocal } from "../../tools/upstash-local/server.js";
 import { selectedAdapterNames, type AdapterName } from "./adapter-names.js";
+import { clusterMasters } from "./cluster-slot.js";
 import { openAdapter, type Endpoints, type OpenedAdapter } from "./open-adapter.js";
 import { startProxy } from "./proxy.js";
 
@@ -20,9 +24,19 @@ export function testEndpoints(): Endpoints {
   return { redisUrl: inject("redisUrl"), restUrl: inject("restUrl"), restToken: inject("restToken") };
 }
 
+/** The endpoints an adapter case opens: for `cluster`, redisUrl is a node of the private cluster. */
+function endpointsOf(name: AdapterName): Endpoints {
+  const endpoints = testEndpoints();
+  if (name !== "cluster") return endpoints;
+  const clusterUrl = inject("clusterUrl");
+  if (clusterUrl === "")
+    throw new Error("the cluster adapter runs only when TICKQ_ADAPTERS names it (npm run test:cluster)");
+  return { ...endpoints, redisUrl: clusterUrl };
+}
+
 /** One adapter by name, selected or not: for a test that needs that client (a Vercel or Worker entry speaks REST). */
 export function adapterCase(name: AdapterName): AdapterCase {
-  return { name, endpoints: testEndpoints, open: () => openAdapter(name, testEndpoints()) };
+  return { name, endpoints: () => endpointsOf(name), open: () => openAdapter(name, endpointsOf(name)) };
 }
 
 /** The adapters this run covers (TICKQ_ADAPTERS, or all), never empty. */
@@ -53,7 +67,7 @@ export interface CuttableAdapter extends OpenedAdapter {
 
 /** Whether the adapter speaks TCP to Redis itself (ioredis, node-redis), rather than HTTP to a REST server. */
 export function speaksTcp(name: string): boolean {
-  return name === "ioredis" || name === "node-redis";
+  return name === "ioredis" || name === "node-redis" || name === "cluster";
 }
 
 /** An adapter whose Redis (TCP) or REST endpoint (HTTP) nothing listens on. */
@@ -63,8 +77,39 @@ export function openUnreachable(name: string): OpenedAdapter {
     : openAdapter(name, { redisUrl: "", restUrl: "http://127.0.0.1:1", restToken: "t" });
 }
 
+/**
+ * ioredis' Cluster client through a TCP proxy in front of each master: natMap sends it to the proxies for the
+ * addresses the cluster announces, so cutting them all cuts it off the cluster.
+ */
+async function openCuttableCluster(): Promise<CuttableAdapter> {
+  const masters = await clusterMasters(inject("clusterUrl"));
+  const proxies = await Promise.all(masters.map((m) => startProxy(`redis://${m.host}:${m.port}`)));
+  const portOf = (url: string) => Number(new URL(url).port);
+  const natMap = Object.fromEntries(
+    masters.map((m, i) => [`${m.host}:${m.port}`, { host: "127.0.0.1", port: portOf(proxies[i]!.url) }]),
+  );
+  const client = new Cluster([{ host: "127.0.0.1", port: portOf(proxies[0]!.url) }], {
+    natMap,
+    redisOptions: { maxRetriesPerRequest: 1 },
+  });
+  client.on("error", () => {});
+  const cut = async () => void (await Promise.all(proxies.map((p) => p.cut())));
+  return {
+    adapter: ioredisAdapter(client),
+    close: async () => {
+      client.disconnect();
+      await cut();
+    },
+    cut,
+    stall: () => {
+      for (const p of proxies) p.stall();
+    },
+  };
+}
+
 /** An adapter that works until cut() or stall(): through a TCP proxy, and over HTTP a private REST server in front of it. */
 export async function openCuttable(name: string): Promise<CuttableAdapter> {
+  if (name === "cluster") return openCuttableCluster();
   const endpoints = testEndpoints();
   const proxy = await startProxy(endpoints.redisUrl);
   if (speaksTcp(name)) {

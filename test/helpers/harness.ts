@@ -1,11 +1,14 @@
 // A test's tickq world: its adapter, a direct Redis for assertions, a unique
-// prefix, and cleanup of everything under that prefix afterwards.
+// prefix, and cleanup of everything under that prefix afterwards. Over the
+// `cluster` case the prefix carries a hash tag (every key in one slot) and
+// the direct Redis is a connection to the master of that slot.
 import type { Redis } from "ioredis";
 import { afterEach, beforeEach } from "vitest";
 import { createTickq, type Tickq } from "../../src/index.js";
 import type { OrderedRegistry, WorkflowInputs } from "../../src/index.js";
 import type { JobLogger, JobRegistry, RedisAdapter, TickqOptions } from "../../src/types.js";
 import type { AdapterCase } from "./adapters.js";
+import { masterOfPrefix, uniqueTaggedPrefix } from "./cluster-slot.js";
 import { deleteUnder, directRedis, uniquePrefix } from "./redis.js";
 
 export interface Harness {
@@ -23,12 +26,17 @@ export interface Harness {
 export function useHarness(adapterCase: AdapterCase, label: string): Harness {
   const h = { logged: [] as string[] } as unknown as Harness;
   let close: () => Promise<void> = async () => {};
-  beforeEach(() => {
+  beforeEach(async () => {
     const opened = adapterCase.open();
     close = opened.close;
     h.adapter = opened.adapter;
-    h.redis = directRedis();
-    h.prefix = uniquePrefix(`${adapterCase.name}:${label}`);
+    if (adapterCase.name === "cluster") {
+      h.prefix = uniqueTaggedPrefix(label);
+      h.redis = await masterOfPrefix(adapterCase.endpoints().redisUrl, h.prefix);
+    } else {
+      h.prefix = uniquePrefix(`${adapterCase.name}:${label}`);
+      h.redis = directRedis();
+    }
     h.logged.length = 0;
     const logger: JobLogger = {
       info: (m) => h.logged.push(m),

@@ -1,8 +1,9 @@
-// Opens an adapter by name, from plain URLs: free of vitest, so a child
-// process (test/fixtures/tick-child.ts) opens the very same adapter as the
-// test that spawned it.
+// Opens an adapter by name, from plain URLs (for `cluster`, redisUrl is one
+// node of the cluster): free of vitest, so a child process
+// (test/fixtures/tick-child.ts) opens the very same adapter as the test that
+// spawned it.
 import { Redis as UpstashRedis } from "@upstash/redis";
-import { Redis } from "ioredis";
+import { Cluster, Redis } from "ioredis";
 import { createClient } from "redis";
 import { ioredisAdapter } from "../../src/redis/ioredis.js";
 import { nodeRedisAdapter } from "../../src/redis/node-redis.js";
@@ -58,6 +59,15 @@ export function openAdapter(name: string, endpoints: Endpoints): OpenedAdapter {
         if (client.isOpen) client.destroy();
       },
     };
+  }
+  if (name === "cluster") {
+    // ioredis' Cluster client, from one node of the cluster (endpoints.redisUrl): it finds the others itself.
+    const seed = new URL(endpoints.redisUrl);
+    const client = new Cluster([{ host: seed.hostname, port: Number(seed.port || 6379) }], {
+      redisOptions: { maxRetriesPerRequest: 1 },
+    });
+    client.on("error", () => {});
+    return { adapter: ioredisAdapter(client), close: async () => void client.disconnect() };
   }
   throw new Error(`unknown adapter ${name}`);
 }

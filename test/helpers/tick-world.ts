@@ -736,15 +736,19 @@ class World {
   }
 }
 
-/** Runs one sequence on a fresh prefix, checking after every operation; throws what differed. */
+/**
+ * Runs one sequence on a fresh prefix, checking after every operation; throws what differed. `prefixOf` makes
+ * the prefix (over a cluster, one whose hash tag puts its keys on the master `redis` speaks to).
+ */
 export async function runOps(
   adapter: RedisAdapter,
   redis: Redis,
   label: string,
   cfg: Config,
   ops: Op[],
+  prefixOf: (label: string) => string = uniquePrefix,
 ): Promise<void> {
-  const prefix = uniquePrefix(`${label}:prop`);
+  const prefix = prefixOf(`${label}:prop`);
   const world = new World(adapter, redis, prefix, cfg, prefix.split(":").at(-2)!);
   try {
     for (const [i, op] of ops.entries()) {

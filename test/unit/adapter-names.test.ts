@@ -1,7 +1,8 @@
 // TICKQ_ADAPTERS picks the adapters a run covers. Unset, the three default
 // ones: node-redis runs only when named (npm run test:node-redis names it for
 // the conformance suite and a core subset), since every suite over a fourth
-// adapter would push npm test past its time budget.
+// adapter would push npm test past its time budget. cluster (a private Redis
+// Cluster the global setup starts) runs only when named too (npm run test:cluster).
 import { describe, expect, it } from "vitest";
 import { ADAPTER_NAMES, selectedAdapterNames } from "../helpers/adapter-names.js";
 
@@ -19,7 +20,13 @@ describe("TICKQ_ADAPTERS", () => {
 
   it("refuses an unknown name, listing the known ones", () => {
     expect(() => selectedAdapterNames("ioredis,noderedis")).toThrow(
-      /unknown adapter "noderedis"; known: ioredis, upstash, rest, node-redis/,
+      /unknown adapter "noderedis"; known: ioredis, upstash, rest, node-redis, cluster/,
     );
+  });
+
+  it("names cluster only when asked: unset, no run starts the private cluster", () => {
+    expect(selectedAdapterNames("")).not.toContain("cluster");
+    expect(selectedAdapterNames("cluster")).toEqual(["cluster"]);
+    expect(selectedAdapterNames("cluster, ioredis")).toEqual(["ioredis", "cluster"]);
   });
 });

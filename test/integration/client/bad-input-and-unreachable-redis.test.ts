@@ -63,7 +63,7 @@ describe.each(adapterCases)("Redis unreachable over $name", (adapterCase) => {
 
   it("tick and enqueue reject with a clear error", async () => {
     const { adapter, close } = openUnreachable(adapterCase.name);
-    const tq = createTickq({ redis: adapter, jobs: { x: () => {} }, redisTimeoutMs: 3_000 });
+    const tq = createTickq({ redis: adapter, prefix: h.prefix, jobs: { x: () => {} }, redisTimeoutMs: 3_000 });
     for (const call of [() => tq.tick(), () => tq.enqueue("x", [])]) {
       const err = await call().catch((e) => e);
       expect(err).toBeInstanceOf(TickqError);

@@ -54,7 +54,7 @@ describe.each(adapterCases)("ordered bad input over $name", (adapterCase) => {
     const make =
       (ordered: unknown, jobs = {}) =>
       () =>
-        createTickq({ redis: h.adapter, jobs, ordered: ordered as never });
+        createTickq({ redis: h.adapter, prefix: h.prefix, jobs, ordered: ordered as never });
     expect(make({ "has space": { perform: () => {} } })).toThrow(/must be 1–128 of/);
     expect(make({ "a:b": { perform: () => {} } })).toThrow(/must be 1–128 of/);
     expect(make({ idx: {} })).toThrow(/needs perform/);

@@ -13,9 +13,11 @@
 import fc from "fast-check";
 import type { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, it } from "vitest";
+import { newJid } from "../../../src/client/job.js";
 import type { RedisAdapter } from "../../../src/types.js";
 import { adapterCases } from "../../helpers/adapters.js";
-import { directRedis } from "../../helpers/redis.js";
+import { masterOfPrefix, uniqueTaggedPrefix } from "../../helpers/cluster-slot.js";
+import { directRedis, uniquePrefix } from "../../helpers/redis.js";
 import { runOps, TALLY, type Config, type Kind, type Op, type When } from "../../helpers/tick-world.js";
 
 const rare = fc.oneof({ weight: 9, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) });
@@ -147,11 +149,17 @@ describe.each(adapterCases)("model-based property test over $name", (adapterCase
   let adapter: RedisAdapter;
   let redis: Redis;
   let close: () => Promise<void>;
-  beforeAll(() => {
+  let prefixOf: (label: string) => string = uniquePrefix;
+  beforeAll(async () => {
     const opened = adapterCase.open();
     adapter = opened.adapter;
     close = opened.close;
-    redis = directRedis();
+    if (adapterCase.name === "cluster") {
+      // Every run's prefix under one hash tag: one slot, whose master `redis` speaks to.
+      const tag = newJid().slice(0, 8);
+      prefixOf = (label) => uniqueTaggedPrefix(label, tag);
+      redis = await masterOfPrefix(adapterCase.endpoints().redisUrl, prefixOf("probe"));
+    } else redis = directRedis();
   });
   afterAll(async () => {
     if (process.env.PROP_STATS)
@@ -168,7 +176,7 @@ describe.each(adapterCases)("model-based property test over $name", (adapterCase
   it("random sequences of enqueues, ticks, replays, deaths and expiries: every job in one place or done, counters exact", async () => {
     await fc.assert(
       fc.asyncProperty(configArb, fc.array(opArb, { minLength: 1, maxLength: 40, size: "max" }), (cfg, ops) =>
-        runOps(adapter, redis, adapterCase.name, cfg, ops),
+        runOps(adapter, redis, adapterCase.name, cfg, ops, prefixOf),
       ),
       {
         numRuns: Number(process.env.PROP_RUNS ?? 60),
@@ -177,5 +185,7 @@ describe.each(adapterCases)("model-based property test over $name", (adapterCase
     );
   }, 120_000);
 
-  it.each(regressions)("regression: %s", (_name, cfg, ops) => runOps(adapter, redis, adapterCase.name, cfg, ops));
+  it.each(regressions)("regression: %s", (_name, cfg, ops) =>
+    runOps(adapter, redis, adapterCase.name, cfg, ops, prefixOf),
+  );
 });
