@@ -4,43 +4,20 @@
 // later start adopts the stored count; an explicit other count is refused
 // naming the stored one; a tagged prefix is refused at createTickq; on one
 // Redis, "auto" is today's one-partition layout.
-import { Cluster, Redis } from "ioredis";
-import { createCluster } from "redis";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { Redis } from "ioredis";
+import { describe, expect, inject, it } from "vitest";
 import { endSession, sessionEnded } from "../../../src/admin/sessions.js";
 import { redisThrottle } from "../../../src/http/throttle.js";
 import { createTickq, TickqError } from "../../../src/index.js";
 import { partitionPrefixes, slotOf } from "../../../src/partitions/layout.js";
 import { ioredisAdapter } from "../../../src/redis/ioredis.js";
-import { nodeRedisAdapter } from "../../../src/redis/node-redis.js";
-import type { RedisAdapter } from "../../../src/types.js";
-import { startPrivateCluster, type PrivateCluster } from "../../helpers/private-cluster.js";
+import { useClusterClients } from "../../helpers/private-cluster.js";
 
 const QUIET = { info: () => {}, warn: () => {}, error: () => {} };
 
-let cluster: PrivateCluster;
-let client: Cluster;
-let nodeRedis: ReturnType<typeof createCluster>;
-
-beforeAll(async () => {
-  cluster = await startPrivateCluster();
-  client = new Cluster(cluster.nodes, { redisOptions: { maxRetriesPerRequest: 2 } });
-  client.on("error", () => {});
-  nodeRedis = createCluster({ rootNodes: cluster.nodes.map(({ host, port }) => ({ url: `redis://${host}:${port}` })) });
-  nodeRedis.on("error", () => {});
-  await nodeRedis.connect();
-}, 60_000);
-
-afterAll(async () => {
-  client?.disconnect();
-  if (nodeRedis?.isOpen) nodeRedis.destroy();
-  await cluster?.stop();
-});
-
-const clusterClients: { name: string; adapter: () => RedisAdapter }[] = [
-  { name: "ioredis", adapter: () => ioredisAdapter(client) },
-  { name: "node-redis", adapter: () => nodeRedisAdapter(nodeRedis) },
-];
+// The cluster clients tickq runs over; `cc.client` (ioredis) also reads every master for the assertions.
+const cc = useClusterClients();
+const clusterClients = cc.adapters;
 
 const refusal = async (run: () => unknown): Promise<TickqError> => {
   try {
@@ -73,11 +50,11 @@ describe.each(clusterClients)('partitions: "auto" over a Redis Cluster, through 
     });
     const jids = await tq.enqueueBulk(Array.from({ length: 30 }, (_, n) => ({ name: "step" as const, args: [n] })));
     expect(tq.partitions).toBe(3);
-    expect(await client.get(`${prefix}partitions`)).toBe("3");
+    expect(await cc.client.get(`${prefix}partitions`)).toBe("3");
 
     // Every master holds the keys of exactly one partition, each partition in one slot.
     const prefixes = partitionPrefixes(prefix, 3);
-    const masters = client.nodes("master");
+    const masters = cc.client.nodes("master");
     const held = await Promise.all(
       masters.map(async (node) => {
         const keys = (await node.keys(`${prefix}{*`)) as string[];

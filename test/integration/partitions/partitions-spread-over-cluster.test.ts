@@ -1,48 +1,17 @@
-// tickq with `partitions: 3` on a real Redis Cluster of three masters, through
-// ioredis' Cluster client and node-redis' createCluster: each partition's
-// keys sit in one slot, the partitions on different masters, and jobs,
-// ordered ids, flow keys, retries, the dead set, schedules and the jobs API
-// work across them as on one Redis. Without partitions, a prefix with no
-// hash tag is refused naming both fixes.
-import { Cluster } from "ioredis";
-import { createCluster } from "redis";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createTickq, migratePartitions, TickqError } from "../../../src/index.js";
 import { partitionPrefixes, slotOf } from "../../../src/partitions/layout.js";
-import { ioredisAdapter } from "../../../src/redis/ioredis.js";
-import { nodeRedisAdapter } from "../../../src/redis/node-redis.js";
-import type { RedisAdapter } from "../../../src/types.js";
-import { startPrivateCluster, type PrivateCluster } from "../../helpers/private-cluster.js";
+import { useClusterClients } from "../../helpers/private-cluster.js";
 
 const QUIET = { info: () => {}, warn: () => {}, error: () => {} };
 
-let cluster: PrivateCluster;
-let client: Cluster;
-let nodeRedis: ReturnType<typeof createCluster>;
-
-beforeAll(async () => {
-  cluster = await startPrivateCluster();
-  client = new Cluster(cluster.nodes, { redisOptions: { maxRetriesPerRequest: 2 } });
-  client.on("error", () => {});
-  nodeRedis = createCluster({ rootNodes: cluster.nodes.map(({ host, port }) => ({ url: `redis://${host}:${port}` })) });
-  nodeRedis.on("error", () => {});
-  await nodeRedis.connect();
-}, 60_000);
-
-afterAll(async () => {
-  client?.disconnect();
-  if (nodeRedis?.isOpen) nodeRedis.destroy();
-  await cluster?.stop();
-});
-
-const clusterClients: { name: string; adapter: () => RedisAdapter }[] = [
-  { name: "ioredis", adapter: () => ioredisAdapter(client) },
-  { name: "node-redis", adapter: () => nodeRedisAdapter(nodeRedis) },
-];
+// The cluster clients tickq runs over; `cc.client` (ioredis) also reads every master for the assertions.
+const cc = useClusterClients();
+const clusterClients = cc.adapters;
 
 /** Every master's keys, the masters in the order of the partitions they hold. */
 async function keysPerMaster(): Promise<string[][]> {
-  const masters = await Promise.all(client.nodes("master").map((node) => node.keys("*")));
+  const masters = await Promise.all(cc.client.nodes("master").map((node) => node.keys("*")));
   const partitionOn = (keys: string[]) => keys.find((k) => /^tq:\{p\d/.test(k))?.slice(5) ?? "~";
   return masters.sort((a, b) => partitionOn(a).localeCompare(partitionOn(b))).map((keys) => keys.sort());
 }
@@ -110,7 +79,7 @@ describe.each(clusterClients)("partitions over a Redis Cluster, through $name", 
     await tq.queues.resume("default");
     expect(await tq.jobs.deleteAll("scheduled")).toBe(1);
     expect((await tq.schedules()).map((s) => s.name)).toEqual(["every"]);
-    await Promise.all(client.nodes("master").map((node) => node.flushall()));
+    await Promise.all(cc.client.nodes("master").map((node) => node.flushall()));
   }, 60_000);
 
   it("migrates a one-slot layout ({tq}:) into three partitions on the masters, losing nothing", async () => {
@@ -132,7 +101,7 @@ describe.each(clusterClients)("partitions over a Redis Cluster, through $name", 
     for (let i = 0; i < 5 && ran.length < 20; i++) await tq.tick({ budgetMs: 3_000 });
     expect(ran.sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, n) => n));
     expect((await old.stats()).scheduled).toBe(0);
-    await Promise.all(client.nodes("master").map((node) => node.flushall()));
+    await Promise.all(cc.client.nodes("master").map((node) => node.flushall()));
   }, 30_000);
 
   it("refuses a prefix without a hash tag with one partition, naming both fixes", () => {

@@ -4,45 +4,22 @@
 // of the prefix's hash tag, and every call of the public API works there; a
 // prefix without a hash tag is refused at start, naming the fix, before
 // anything is written.
-import { Cluster, Redis } from "ioredis";
-import { createCluster } from "redis";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ioredisAdapter } from "../../../src/redis/ioredis.js";
+import { type Cluster, Redis } from "ioredis";
+import { describe, expect, it } from "vitest";
 import { nodeRedisAdapter } from "../../../src/redis/node-redis.js";
 import { createTickq, TickqError } from "../../../src/index.js";
-import { startPrivateCluster, type PrivateCluster } from "../../helpers/private-cluster.js";
+import { useClusterClients } from "../../helpers/private-cluster.js";
 import type { RedisAdapter, RedisReply } from "../../../src/types.js";
 
 const QUIET = { info: () => {}, warn: () => {}, error: () => {} };
 
-let cluster: PrivateCluster;
-let client: Cluster;
-let nodeRedis: ReturnType<typeof createCluster>;
-
-beforeAll(async () => {
-  cluster = await startPrivateCluster();
-  client = new Cluster(cluster.nodes, { redisOptions: { maxRetriesPerRequest: 2 } });
-  client.on("error", () => {});
-  nodeRedis = createCluster({ rootNodes: cluster.nodes.map(({ host, port }) => ({ url: `redis://${host}:${port}` })) });
-  nodeRedis.on("error", () => {});
-  await nodeRedis.connect();
-}, 60_000);
-
-afterAll(async () => {
-  client?.disconnect();
-  if (nodeRedis?.isOpen) nodeRedis.destroy();
-  await cluster?.stop();
-});
-
-// The cluster clients tickq runs over; `client` (ioredis) also reads every master for the assertions.
-const clusterClients: { name: string; adapter: () => RedisAdapter }[] = [
-  { name: "ioredis", adapter: () => ioredisAdapter(client) },
-  { name: "node-redis", adapter: () => nodeRedisAdapter(nodeRedis) },
-];
+// The cluster clients tickq runs over; `cc.client` (ioredis) also reads every master for the assertions.
+const cc = useClusterClients();
+const clusterClients = cc.adapters;
 
 /** Every key on every master. */
 async function allKeys(): Promise<string[]> {
-  const keys = await Promise.all(client.nodes("master").map((node) => node.keys("*")));
+  const keys = await Promise.all(cc.client.nodes("master").map((node) => node.keys("*")));
   return keys.flat().sort();
 }
 
@@ -118,13 +95,13 @@ describe.each(clusterClients)("tickq on a Redis Cluster, through $name", ({ adap
     const keys = await allKeys();
     expect(keys.length).toBeGreaterThan(0);
     expect(keys.filter((k) => !k.startsWith("{tq}:"))).toEqual([]);
-    await Promise.all(client.nodes("master").map((node) => node.flushall()));
+    await Promise.all(cc.client.nodes("master").map((node) => node.flushall()));
   }, 30_000);
 });
 
 describe("node-redis' cluster client", () => {
   it("offers no WAIT, so durability is refused at start, naming the adapters that can", () => {
-    const adapter = nodeRedisAdapter(nodeRedis);
+    const adapter = nodeRedisAdapter(cc.nodeRedis);
     expect(adapter.wait).toBeUndefined();
     expect(() =>
       createTickq({ redis: adapter, prefix: "{tq}:", jobs: {}, durability: { replicas: 1 }, logger: QUIET }),
@@ -136,14 +113,14 @@ describe("node-redis' cluster client", () => {
 
 describe("an adapter on a Redis Cluster that does not say it is one", () => {
   it("refuses every call through an adapter that does not declare the cluster, naming the fix, and writes nothing", async () => {
-    const node = new Redis(cluster.nodes[0]!);
+    const node = new Redis(cc.cluster.nodes[0]!);
     const undeclared = (redis: Redis | Cluster): RedisAdapter => ({
       evalsha: (sha, keys, args) => redis.evalsha(sha, keys.length, ...keys, ...args) as Promise<RedisReply>,
       eval: (script, keys, args) => redis.eval(script, keys.length, ...keys, ...args) as Promise<RedisReply>,
     });
     try {
       for (const [label, adapter] of [
-        ["a cluster client", undeclared(client)],
+        ["a cluster client", undeclared(cc.client)],
         ["a client of one node", undeclared(node)],
       ] as const) {
         const tq = createTickq({ redis: adapter, prefix: "plain:", jobs: { mail: () => {} }, logger: QUIET });
