@@ -37,6 +37,7 @@ const { values } = parseArgs({
     loops: { type: "string", default: "2" },
     batch: { type: "string", default: "100" },
     rounds: { type: "string", default: "3" },
+    "partitions-per-tick": { type: "string" },
   },
 });
 const N = Number(values.jobs);
@@ -45,7 +46,10 @@ const BATCH = Number(values.batch);
 const ROUNDS = Number(values.rounds);
 const PER_MASTER = values.partitions === "masters";
 const PARTITIONS = PER_MASTER ? 0 : Number(values.partitions);
-const SHAPE = { jobs: N, loops: LOOPS, batch: BATCH };
+// Each tick serving one partition keeps as many pipelines in flight as loops, as on one node; by
+// default a tick serves all of its partitions at once (loops × partitions in flight).
+const PER_TICK = values["partitions-per-tick"] === undefined ? undefined : Number(values["partitions-per-tick"]);
+const SHAPE = { jobs: N, loops: LOOPS, batch: BATCH, partitionsPerTick: PER_TICK };
 if (!PER_MASTER && !(PARTITIONS >= 1))
   throw new Error(`--partitions must be a count or "masters", got ${values.partitions}`);
 

@@ -12,6 +12,8 @@ export interface DrainShape {
   jobs: number;
   loops: number;
   batch: number;
+  /** A tick's `partitionsPerTick` (default: every partition, in parallel). */
+  partitionsPerTick?: number;
 }
 
 const noops = { noop: () => {} };
@@ -21,7 +23,7 @@ export async function drainer(
   adapter: RedisAdapter,
   layout: Layout,
   ports: number[],
-  { jobs: N, loops: LOOPS, batch: BATCH }: DrainShape,
+  { jobs: N, loops: LOOPS, batch: BATCH, partitionsPerTick }: DrainShape,
 ) {
   const tq = createTickq({ redis: adapter, ...layout, jobs: noops, logger: { info() {}, warn() {}, error() {} } });
   const enqueue = async (n: number) => {
@@ -34,7 +36,7 @@ export async function drainer(
     await Promise.all(
       Array.from({ length: LOOPS }, async () => {
         for (;;) {
-          const report = await tq.tick({ batch: BATCH, concurrency: BATCH, budgetMs: 60_000 });
+          const report = await tq.tick({ batch: BATCH, concurrency: BATCH, budgetMs: 60_000, partitionsPerTick });
           done += report.succeeded;
           trips += report.roundTrips;
           if (report.fetched === 0 && !report.more) return;
