@@ -1,5 +1,5 @@
 // npm run bench:cluster [-- --jobs 100000 --masters 1,2,3 --partitions 1|N|masters --loops 2 --batch 100
-//                          --rounds 3]
+//                          --rounds 3 --partitions-per-tick N]
 // How tickq's work spreads over a Redis Cluster. For each cluster size
 // (private clusters, bench/chaos/private-cluster.ts, no replicas), the same
 // no-op drain as on one plain redis-server: N jobs enqueued, then drained by
