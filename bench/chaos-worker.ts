@@ -5,16 +5,13 @@
 // cancel phase's ordered job. A tick that fails (Redis
 // gone, connection killed, reply lost) is simply followed by the next one.
 import { createTickq } from "../src/index.js";
-import type { JobLogger } from "../src/types.js";
 import { endpointFromEnv, openEndpoint } from "./chaos/connect.js";
 import { chaosOrdered } from "./chaos/cancel-ordered.js";
 import { chaosJobs } from "./chaos/jobs.js";
 import { openLedger } from "./chaos/ledger.js";
-import { sleep } from "./chaos/rng.js";
+import { quietLogger, runChaosWorker } from "./chaos/worker-loop.js";
 
 const env = process.env;
-const num = (name: string, fallback: number) => (env[name] ? Number(env[name]) : fallback);
-const quiet: JobLogger = { info: () => {}, warn: () => {}, error: () => {} };
 
 const ledger = openLedger(env.LEDGER_URL ?? "redis://127.0.0.1:6379", env.LEDGER_PREFIX ?? "tickq-chaos:");
 const { adapter } = openEndpoint(endpointFromEnv(env));
@@ -26,31 +23,8 @@ const tq = createTickq({
   ordered: env.CHAOS_ORDERED === "1" ? chaosOrdered(ledger) : {},
   maxResurrections: 1_000,
   redisTimeoutMs: 5_000,
-  logger: quiet,
+  logger: quietLogger,
 });
-const tickOptions = {
-  budgetMs: num("BUDGET_MS", 2_500),
-  leaseMs: num("LEASE_MS", 1_500),
-  batch: num("BATCH", 20),
-  concurrency: num("CONCURRENCY", 10),
-  graceMs: 200,
-};
-
-let stopping = false;
-process.on("message", (message) => {
-  if (message === "stop") stopping = true;
+await runChaosWorker("chaos-worker", tq, () => {
+  ledger.close();
 });
-process.on("disconnect", () => process.exit(0)); // the driver is gone
-process.on("unhandledRejection", (error) => console.error("chaos-worker: unhandled rejection", error));
-
-while (!stopping) {
-  try {
-    const report = await tq.tick(tickOptions);
-    if (report.fetched === 0 && !report.more) await sleep(25);
-  } catch (error) {
-    if (env.CHAOS_VERBOSE) console.error(`chaos-worker ${process.pid}: tick failed: ${(error as Error).message}`);
-    await sleep(50);
-  }
-}
-ledger.close();
-process.exit(0);

@@ -1,0 +1,47 @@
+// The loop every chaos worker process runs (bench/chaos-worker.ts,
+// bench/chaos-ordered-worker.ts, bench/chaos-cluster-worker.ts): ticks
+// nonstop with the short leases of BUDGET_MS, LEASE_MS, BATCH and
+// CONCURRENCY until the driver says "stop" over IPC (or goes away), a
+// failed tick followed by the next one; then `close` and exit.
+import type { JobLogger, TickOptions, TickReport } from "../../src/types.js";
+import { sleep } from "./rng.js";
+
+export const quietLogger: JobLogger = { info: () => {}, warn: () => {}, error: () => {} };
+
+/** The number in env `name`, or `fallback` when it is unset or empty. */
+export function envNumber(name: string, fallback: number): number {
+  const value = process.env[name];
+  return value ? Number(value) : fallback;
+}
+
+export async function runChaosWorker(
+  name: string,
+  tq: { tick(options: TickOptions): Promise<TickReport> },
+  close: () => void,
+): Promise<never> {
+  const tickOptions = {
+    budgetMs: envNumber("BUDGET_MS", 2_500),
+    leaseMs: envNumber("LEASE_MS", 1_500),
+    batch: envNumber("BATCH", 20),
+    concurrency: envNumber("CONCURRENCY", 10),
+    graceMs: 200,
+  };
+  let stopping = false;
+  process.on("message", (message) => {
+    if (message === "stop") stopping = true;
+  });
+  process.on("disconnect", () => process.exit(0)); // the driver is gone
+  process.on("unhandledRejection", (error) => console.error(`${name}: unhandled rejection`, error));
+
+  while (!stopping) {
+    try {
+      const report = await tq.tick(tickOptions);
+      if (report.fetched === 0 && !report.more) await sleep(25);
+    } catch (error) {
+      if (process.env.CHAOS_VERBOSE) console.error(`${name} ${process.pid}: tick failed: ${(error as Error).message}`);
+      await sleep(50);
+    }
+  }
+  close();
+  process.exit(0);
+}
