@@ -22,9 +22,10 @@ export function printRun(run: Run): void {
   const lua = sum(run.nodes, "luaUsec");
   const shares = (key: keyof NodeWork) => run.nodes.map((n) => fmt(pct(n[key], sum(run.nodes, key)))).join(" / ");
   console.log(
-    `  ${run.label}: ${run.rate.toLocaleString("en")} jobs/s; client ${fmt(run.clientCpuUsPerJob)} µs/job, ` +
+    `  ${run.label}: ${run.rate.toLocaleString("en")} jobs/s; client ${fmt(run.clientCpuUsPerJob)} µs/job (sys ${fmt(run.clientSysUsPerJob)}, GC ${fmt(run.clientGcUsPerJob, 2)}; waited for a core ${fmt(run.clientWaitUsPerJob)}), ` +
       `Redis ${fmt(redisCpuUsPerJob(run), 2)} µs/job, Lua ${fmt(lua / run.jobs, 2)} µs/job, ` +
-      `${fmt(calls / run.jobs, 3)} cmds/job, ${fmt(run.tripsPerJob, 4)} trips/job; load ${fmt(run.load, 2)}` +
+      `${fmt(calls / run.jobs, 3)} cmds/job, ${fmt(run.tripsPerJob, 4)} trips/job; ` +
+      `switches/1k jobs ${fmt(run.switchesPerKJob.voluntary)} + ${fmt(run.switchesPerKJob.involuntary)} forced; load ${fmt(run.load, 2)}` +
       (run.nodes.length > 1
         ? `; shares % cmds ${shares("calls")}, Lua ${shares("luaUsec")}, CPU ${shares("cpuMs")}`
         : ""),
