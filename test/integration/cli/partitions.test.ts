@@ -23,14 +23,20 @@ describeOverAdapters(cliConnections, "tickq partitions over $name", (adapterCase
     const env = cliEnv(adapterCase);
     const usage = await cli.run(["partitions", "migrate", "--prefix", h.prefix], env);
     expect(usage.code).toBe(2);
-    expect(usage.stderr).toMatch(/needs --partitions N/);
+    expect(usage.stderr).toMatch(/needs --partitions M/);
     const migrated = await cli.json<{ moved: Record<string, number> }>(
       ["partitions", "migrate", "--partitions", "3", "--prefix", h.prefix],
       env,
     );
     expect(migrated).toEqual({
       code: 0,
-      body: { partitions: 3, moved: { dead: 6, retry: 0, scheduled: 0, queued: 1 }, left: [] },
+      body: {
+        partitions: 3,
+        fromPartitions: 1,
+        moved: { dead: 6, retry: 0, scheduled: 0, queued: 1 },
+        stayed: 0,
+        left: [],
+      },
     });
     const stats = await cli.json<{ dead: number; scheduled: number }>(["stats", "--prefix", h.prefix], {
       ...env,

@@ -95,7 +95,13 @@ describe.each(clusterClients)("partitions over a Redis Cluster, through $name", 
       partitions: 3,
       logger: QUIET,
     });
-    expect(report).toEqual({ partitions: 3, moved: { dead: 0, retry: 0, scheduled: 1, queued: 20 }, left: [] });
+    expect(report).toEqual({
+      partitions: 3,
+      fromPartitions: 1,
+      moved: { dead: 0, retry: 0, scheduled: 1, queued: 20 },
+      stayed: 0,
+      left: [],
+    });
     const tq = createTickq({ redis: adapter(), prefix: "tq:", partitions: 3, jobs, logger: QUIET });
     expect((await tq.stats()).scheduled).toBe(21);
     for (let i = 0; i < 5 && ran.length < 20; i++) await tq.tick({ budgetMs: 3_000 });
