@@ -110,6 +110,68 @@ describe.each(clusterClients)("partitions over a Redis Cluster, through $name", 
     await Promise.all(cc.client.nodes("master").map((node) => node.flushall()));
   }, 30_000);
 
+  it("moves 3 partitions to 6 and 6 to 2 across the masters, a run cut half-way finishing on the next, losing nothing", async () => {
+    const ran: string[] = [];
+    const jobs = {
+      step: ([label]: [string]) => void ran.push(label),
+      boom: { retry: 0, perform: () => Promise.reject(new Error("boom")) },
+      flaky: { retry: 3, perform: () => Promise.reject(new Error("again")) },
+    };
+    const three = createTickq({ redis: adapter(), prefix: "tq:", partitions: 3, jobs, logger: QUIET });
+    await three.enqueueBulk([0, 1, 2].map((n) => ({ name: "boom" as const, args: [n] })));
+    await three.enqueueBulk([0, 1].map((n) => ({ name: "flaky" as const, args: [n] })));
+    await three.tick({ budgetMs: 3_000 });
+    const labels = Array.from({ length: 24 }, (_, n) => `q${String(n).padStart(2, "0")}`);
+    await three.enqueueBulk(labels.map((label) => ({ name: "step" as const, args: [label] })));
+    await three.enqueue("step", ["later"], { delayMs: 3_600_000 });
+    expect(await three.stats()).toMatchObject({ dead: 3, retry: 2, scheduled: 1, queues: { default: 24 } });
+
+    let calls = 0;
+    const base = adapter();
+    const cut = async <T>(reply: Promise<T>): Promise<T> => {
+      const value = await reply;
+      if (++calls === 40) throw new Error("cut");
+      return value;
+    };
+    const cutting = {
+      ...base,
+      cluster: base.cluster,
+      evalsha: (sha: string, keys: string[], args: string[]) => cut(base.evalsha(sha, keys, args)),
+      eval: (script: string, keys: string[], args: string[]) => cut(base.eval(script, keys, args)),
+    };
+    await expect(migratePartitions({ redis: cutting, prefix: "tq:", partitions: 6, logger: QUIET })).rejects.toThrow(
+      /cut/,
+    );
+    await expect(
+      createTickq({ redis: adapter(), prefix: "tq:", partitions: "auto", jobs, logger: QUIET }).stats(),
+    ).rejects.toThrow(/being moved from 3 to 6 partitions/);
+    const six = await migratePartitions({ redis: adapter(), prefix: "tq:", partitions: 6, logger: QUIET });
+    expect(six).toMatchObject({ partitions: 6, fromPartitions: 3, left: [] });
+    const onSix = createTickq({ redis: adapter(), prefix: "tq:", partitions: "auto", jobs, logger: QUIET });
+    expect(await onSix.stats()).toMatchObject({ dead: 3, retry: 2, scheduled: 25 });
+    expect(onSix.partitions).toBe(6);
+    // Six partitions on three masters: two on each.
+    const perMaster = await Promise.all(cc.client.nodes("master").map((node) => node.keys("tq:{p*")));
+    const holders = partitionPrefixes("tq:", 6).map((p) =>
+      perMaster.findIndex((keys) => keys.some((k) => k.startsWith(p))),
+    );
+    expect([0, 1, 2].map((m) => holders.filter((h) => h === m).length)).toEqual([2, 2, 2]);
+
+    const two = await migratePartitions({ redis: adapter(), prefix: "tq:", partitions: 2, logger: QUIET });
+    expect(two).toEqual({
+      partitions: 2,
+      fromPartitions: 6,
+      moved: { dead: 3, retry: 2, scheduled: 25, queued: 0 },
+      stayed: 0,
+      left: [],
+    });
+    const onTwo = createTickq({ redis: adapter(), prefix: "tq:", partitions: 2, jobs, logger: QUIET });
+    for (let i = 0; i < 6 && ran.length < labels.length; i++) await onTwo.tick({ budgetMs: 3_000 });
+    expect([...ran].sort()).toEqual(labels);
+    expect(await onTwo.stats()).toMatchObject({ dead: 3, retry: 2, scheduled: 1 });
+    await Promise.all(cc.client.nodes("master").map((node) => node.flushall()));
+  }, 60_000);
+
   it("refuses a prefix without a hash tag with one partition, naming both fixes", () => {
     const error = (() => {
       try {
