@@ -85,14 +85,18 @@ interface Plan {
 export async function migratePartitions(options: MigratePartitionsOptions): Promise<MigrationReport> {
   const prefix = options.prefix ?? "tickq:";
   const logger = options.logger ?? console;
-  const plan = await begin(options, prefix, logger);
-  const sourcePrefixes = layout(prefix, plan.from, options.from, "from");
-  const targets = layout(prefix, plan.to, options.to, "to").map((p) =>
-    createRuntime({ redis: options.redis, prefix: p, jobs: {}, logger }),
-  );
-  const sources = sourcePrefixes.map((p) =>
-    createTickqCore({ redis: options.redis, prefix: p, jobs: {}, logger, sidekiqProcesses: false }),
-  );
+  // Each side's prefixes are checked (a cluster needs a tagged one) before anything is marked.
+  const targetsOf = (to: number) =>
+    layout(prefix, to, options.to, "to").map((p) =>
+      createRuntime({ redis: options.redis, prefix: p, jobs: {}, logger }),
+    );
+  const sourcesOf = (from: number) =>
+    layout(prefix, from, options.from, "from").map((p) =>
+      createTickqCore({ redis: options.redis, prefix: p, jobs: {}, logger, sidekiqProcesses: false }),
+    );
+  const plan = await begin(options, prefix, logger, (from, to) => void (targetsOf(to), sourcesOf(from)));
+  const targets = targetsOf(plan.to);
+  const sources = sourcesOf(plan.from);
   const { moved, stayed } = await moveJobs({
     sources,
     targets,
@@ -115,7 +119,12 @@ export async function migratePartitions(options: MigratePartitionsOptions): Prom
   return { partitions: plan.to, fromPartitions: plan.from, moved, stayed, left };
 }
 
-async function begin(options: MigratePartitionsOptions, prefix: string, logger: JobLogger): Promise<Plan> {
+async function begin(
+  options: MigratePartitionsOptions,
+  prefix: string,
+  logger: JobLogger,
+  check: (from: number, to: number) => void,
+): Promise<Plan> {
   const asked = options.fromPartitions === undefined ? 0 : checkPartitionCount(options.fromPartitions);
   const { probe, stored, ranges } = await readShape({ redis: options.redis, prefix, jobs: {} }, logger);
   const to =
@@ -129,7 +138,10 @@ async function begin(options: MigratePartitionsOptions, prefix: string, logger: 
       "BAD_OPTIONS",
       `migratePartitions: fromPartitions and partitions are both ${to}: nothing to move`,
     );
-  if (to > 1) partitionPrefixes(prefix, to); // a tagged prefix is refused before anything is marked
+  const likely = asked || (stored.kind === "count" ? stored.count : stored.kind === "moving" ? stored.from : 1);
+  // On a cluster a one-partition layout has a prefix of its own: with none given there is nothing to sweep.
+  if (likely === to && options.redis.cluster && options.from === undefined) alreadyThere(prefix, to);
+  check(likely === to ? 1 : likely, to);
   const value = await runCall(
     probe,
     protocol.partition_move_begin,
@@ -156,13 +168,16 @@ async function begin(options: MigratePartitionsOptions, prefix: string, logger: 
   // Laid out in `to` already: move what is left in an old layout again (a one-partition one unless
   // told), without a mark, as the new deployment may be running; the sets of a sweep are its own.
   const from = asked || 1;
-  if (from === to)
-    throw new TickqError(
-      "BAD_OPTIONS",
-      `migratePartitions: the keys under prefix ${JSON.stringify(prefix)} are laid out in ${to} partitions already: nothing to move ` +
-        `(to sweep an old layout again, give its count: fromPartitions, --from-partitions).`,
-    );
+  if (from === to) alreadyThere(prefix, to);
   return { from, to, adopted: "adopted" };
+}
+
+function alreadyThere(prefix: string, to: number): never {
+  throw new TickqError(
+    "BAD_OPTIONS",
+    `migratePartitions: the keys under prefix ${JSON.stringify(prefix)} are laid out in ${to} partitions already: nothing to move ` +
+      `(to sweep an old layout again: its count, fromPartitions or --from-partitions N; a one-partition one's prefix, from or --from).`,
+  );
 }
 
 async function finish(runtime: Runtime, prefix: string, mark: string, to: number): Promise<void> {
