@@ -38,6 +38,7 @@ import { TickBeats } from "../sidekiq/process.js";
 import { tickCalls } from "./calls.js";
 import { tickSettings } from "./settings.js";
 import type { TickOptions, TickReport } from "../types.js";
+import { SHARED_SLOTS, type TickOptionsWithSlots } from "./slots.js";
 
 /** Share of the budget that extra housekeeping calls may use. */
 const HOUSEKEEP_SHARE = 0.25;
@@ -232,6 +233,7 @@ async function tickOnce(runtime: Runtime, options: TickOptions, tickId: string):
       firstParked: firstPlain.parked,
       batch,
       concurrency,
+      slots: (options as TickOptionsWithSlots)[SHARED_SLOTS],
       fence,
       signal: controller.signal,
       graceMs,
