@@ -85,6 +85,11 @@ describeOverAdapters(adapterCases, "a tick over partitions shares its concurrenc
     expect(most).toBe(1);
     // Partition 0's first batch is 4 jobs; partition 0 fetches its next 4 only after that batch
     // started, so the jobs of partitions 1 and 2 (fetched at the start) run before those.
-    expect(started.slice(0, 6).filter((t) => t !== "p0").sort()).toEqual(["p1", "p2"]);
+    expect(
+      started
+        .slice(0, 6)
+        .filter((t) => t !== "p0")
+        .sort(),
+    ).toEqual(["p1", "p2"]);
   });
 });
