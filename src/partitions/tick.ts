@@ -3,14 +3,19 @@
 // execute, ack), all of them at once, and the reports add up. A tick serves
 // `partitionsPerTick` partitions (default all), the next ones in rotation on
 // each tick, so none starves; a fan-out tick starts at a place drawn from its
-// id, so parallel ticks cover different partitions first.
+// id, so parallel ticks cover different partitions first. The tick's
+// concurrency is shared: its partitions' pipelines draw on one pool of
+// slots (src/tick/slots.ts), so no slot idles while any partition it serves
+// has a job waiting, and it never runs more handlers than `concurrency`.
 import { monotonicMs } from "../tick/clock.js";
+import { numberOption } from "../options.js";
+import { SHARED_SLOTS, SharedSlots, type TickOptionsWithSlots } from "../tick/slots.js";
 import type { TickOptions, TickReport } from "../types.js";
 import { crc16 } from "./layout.js";
 
 /** What a partition's core offers a tick. */
 export interface TickTarget {
-  tick(options?: TickOptions): Promise<TickReport>;
+  tick(options?: TickOptionsWithSlots): Promise<TickReport>;
   reserveTicks(count: number, maxParallel: number): Promise<string[]>;
 }
 
@@ -51,6 +56,11 @@ export function mergeReports(tickId: string, reports: TickReport[], durationMs: 
   return merged;
 }
 
+/** Part `i` of `total` split into `parts` near-equal parts (at least 1). */
+export function splitOf(total: number, parts: number, i: number): number {
+  return Math.max(1, Math.floor(total / parts) + (i < total % parts ? 1 : 0));
+}
+
 /** The partitions one tick serves: `per` of them from `start`, wrapping. */
 export function shareOf(count: number, per: number, start: number): number[] {
   return Array.from({ length: per }, (_, i) => (start + i) % count);
@@ -75,8 +85,8 @@ export class PartitionTicks {
     }
     const share = shareOf(n, per, start);
     if (maxParallel !== undefined && !share.includes(0)) share[share.length - 1] = 0;
-    // Concurrency is the tick's, split over the partitions it serves.
-    const each = Math.max(1, Math.ceil((concurrency ?? 10) / share.length));
+    const total = numberOption(concurrency, 10, "concurrency", { min: 1, integer: true });
+    const slots = new SharedSlots(total);
     let backlogHeard = false;
     const backlog = onBacklog
       ? () => {
@@ -84,10 +94,12 @@ export class PartitionTicks {
         }
       : undefined;
     const reports = await Promise.all(
-      share.map((k) =>
+      share.map((k, i) =>
         this.cores[k]!.tick({
           ...rest,
-          concurrency: each,
+          // What stays per partition (workflow executions, a Sidekiq process's size): the slots split, summing to total.
+          concurrency: splitOf(total, share.length, i),
+          [SHARED_SLOTS]: slots,
           onBacklog: backlog,
           ...(id === undefined ? {} : { tickId: k === 0 ? id : `${id}.p${k}` }),
           ...(k === 0 && maxParallel !== undefined ? { maxParallel } : {}),

@@ -38,6 +38,7 @@ import type { Fence } from "./lease.js";
 import type { Outcome } from "./passes/ack.js";
 import type { FetchedJob } from "./passes/fetch.js";
 import { newPrefetch } from "./prefetch.js";
+import { SharedSlots, type SlotHolder } from "./slots.js";
 import { soloGate } from "./solo-gate.js";
 
 export interface StepReply<W = FetchedJob> {
@@ -66,6 +67,8 @@ export interface PipelineInput<W = FetchedJob, O = Outcome> {
   firstParked?: boolean;
   batch: number;
   concurrency: number;
+  /** The slots this pipeline shares with the other partitions' pipelines of its tick (slots.ts); default its own `concurrency`. */
+  slots?: SharedSlots;
   fence: Fence;
   /** Aborts at the deadline or when the lease is lost. */
   signal: AbortSignal;
@@ -76,6 +79,8 @@ export interface PipelineInput<W = FetchedJob, O = Outcome> {
   interrupted(job: W): O;
   /** What a job handed back unstarted becomes: put back at the head of its queue, uncounted. */
   unstarted(job: W): O;
+  /** Where a job stands in the queue order, lower first: shared slots go to the best held job of all pipelines. Default 0. */
+  rank?(job: W): number;
   /** Whether acking this job may free a slot a parked job waits for (a flow job). */
   holdsSlot?(job: W): boolean;
   /**
@@ -119,7 +124,8 @@ export interface PipelineResult<W = FetchedJob, O = Outcome> {
 const POLL_MS = 100;
 
 export async function runPipeline<W, O>(p: PipelineInput<W, O>): Promise<PipelineResult<W, O>> {
-  const prefetch = newPrefetch(p.concurrency);
+  const slots = p.slots ?? new SharedSlots(p.concurrency);
+  const prefetch = newPrefetch(slots.total);
   const buffer = [...p.first];
   // When each job of `buffer` was fetched (prefetch.now()).
   const heldSince = new Map<W, number>(p.first.map((job) => [job, prefetch.now()]));
@@ -137,6 +143,8 @@ export async function runPipeline<W, O>(p: PipelineInput<W, O>): Promise<Pipelin
   let handBack = false;
   let handedBack = 0;
   let stepping = false;
+  // The jobs the step in flight asks for: counted as held, so other pipelines sharing the slots fetch less.
+  let asking = 0;
   let confirming = false;
   let closed = false;
   let failure: unknown;
@@ -157,6 +165,7 @@ export async function runPipeline<W, O>(p: PipelineInput<W, O>): Promise<Pipelin
     const acks = finished;
     finished = [];
     stepping = true;
+    asking = fetch;
     handBack = false;
     if (fetch > 0) slotFreed = false;
     const sentAt = monotonicMs();
@@ -181,6 +190,7 @@ export async function runPipeline<W, O>(p: PipelineInput<W, O>): Promise<Pipelin
       )
       .finally(() => {
         stepping = false;
+        asking = 0;
         fill();
         wake();
       });
@@ -190,7 +200,7 @@ export async function runPipeline<W, O>(p: PipelineInput<W, O>): Promise<Pipelin
     if (stepping || failure !== undefined) return;
     const due =
       !stopping() && !waiting && gate.mayStart() && (drained ? parked && slotFreed : buffer.length <= lowWater());
-    const fetch = due ? Math.max(0, Math.min(p.batch, prefetch.room(running, buffer.length))) : 0;
+    const fetch = due ? Math.max(0, Math.min(p.batch, prefetch.room(slots.running(), slots.held()))) : 0;
     // Acks alone go once a batch and a round of slots have finished, or
     // with jobs handed back; the last ones ride on finish. A solo job that
     // finished is cleared at once.
@@ -253,31 +263,50 @@ export async function runPipeline<W, O>(p: PipelineInput<W, O>): Promise<Pipelin
     });
   };
 
-  const fill = () => {
-    while (!stopping() && running < p.concurrency && buffer.length > 0 && solo === undefined) {
-      if (!p.fence.valid()) {
-        confirm();
-        break;
-      }
-      const job = buffer[0]!;
-      const when = p.startable?.(job) ?? "start";
-      if (when !== "start") {
-        buffer.shift();
-        heldSince.delete(job);
-        deferred.push(job);
-        waiting ||= when === "later";
-        continue;
-      }
-      if (p.alone?.(job)) {
-        // It waits, and the jobs behind it, until no job of the process runs.
-        gate.want(me);
-        if (running === 0 && !stepping && gate.mayRunAlone(me)) announce(job);
-        break;
-      }
-      if (!gate.mayStart()) break;
-      buffer.shift();
-      start(job);
+  // Starts, or sets aside, the job at the head of the buffer: false when it cannot now.
+  const startNext = (): boolean => {
+    if (stopping() || buffer.length === 0 || solo !== undefined) return false;
+    if (!p.fence.valid()) {
+      confirm();
+      return false;
     }
+    const job = buffer[0]!;
+    const when = p.startable?.(job) ?? "start";
+    if (when !== "start") {
+      buffer.shift();
+      heldSince.delete(job);
+      deferred.push(job);
+      waiting ||= when === "later";
+      return true;
+    }
+    if (p.alone?.(job)) {
+      // It waits, and the jobs behind it, until no job of the process runs.
+      gate.want(me);
+      if (running === 0 && !stepping && gate.mayRunAlone(me)) announce(job);
+      return false;
+    }
+    if (!gate.mayStart()) return false;
+    buffer.shift();
+    start(job);
+    return true;
+  };
+
+  const holder: SlotHolder = {
+    get running() {
+      return running;
+    },
+    get held() {
+      return buffer.length + asking;
+    },
+    rank: () => (buffer.length === 0 ? Infinity : (p.rank?.(buffer[0]!) ?? 0)),
+    since: () => heldSince.get(buffer[0]!) ?? -Infinity,
+    startNext,
+    wake: () => wake(),
+  };
+  slots.join(holder);
+
+  const fill = () => {
+    slots.fill(holder);
     leaveLineUnlessAlone();
     step();
   };
@@ -302,7 +331,7 @@ export async function runPipeline<W, O>(p: PipelineInput<W, O>): Promise<Pipelin
   const handBackIfOverdue = () => {
     if (stopping() || buffer.length === 0 || solo?.state === "announcing") return;
     // Held back by another tick's solo run, they go back; a suspect waiting for its solo run keeps its place.
-    if (running < p.concurrency && solo === undefined && (gate.mayStart() || p.alone?.(buffer[0]!))) return;
+    if (slots.running() < slots.total && solo === undefined && (gate.mayStart() || p.alone?.(buffer[0]!))) return;
     if (!prefetch.overdue(heldSince.get(buffer[0]!) ?? prefetch.now())) return;
     const jobs = buffer.splice(0);
     heldSince.clear();
@@ -341,6 +370,7 @@ export async function runPipeline<W, O>(p: PipelineInput<W, O>): Promise<Pipelin
     handBackIfOverdue();
   }
   closed = true;
+  slots.leave(holder);
   p.signal.removeEventListener("abort", onAbort);
   unsubscribe();
   // A handler its tick gave up on (hung, ignoring its signal) stops holding the

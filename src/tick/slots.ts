@@ -1,0 +1,83 @@
+// The slots a tick's pipelines share. A tick over several partitions runs a
+// pipeline per partition (src/partitions/tick.ts), but its `concurrency` is
+// one number: a slot freed in any partition goes to the best held job of
+// them all (the highest queue in strict order, then the first fetched), and
+// a partition with no work leaves its slots to the others. A tick over one Redis has one pipeline, and the
+// slots are its own.
+import type { TickOptions } from "../types.js";
+
+/** What a pipeline shows the slots it shares. */
+export interface SlotHolder {
+  /** Its handlers running. */
+  readonly running: number;
+  /** Its jobs fetched and not started, plus those its fetch in flight asks for. */
+  readonly held: number;
+  /** Where its next held job stands in the queue order, lower first (0 without an order); Infinity when it holds none. */
+  rank(): number;
+  /** When its next held job was fetched (on performance.now()'s clock). */
+  since(): number;
+  /** Starts, or sets aside, its next held job: false when it cannot now (fenced, gated, a solo run). */
+  startNext(): boolean;
+  /** Its loop has work: a job of its started, or a slot freed that it may fill. */
+  wake(): void;
+}
+
+export class SharedSlots {
+  private readonly holders: SlotHolder[] = [];
+
+  constructor(readonly total: number) {}
+
+  join(holder: SlotHolder): void {
+    this.holders.push(holder);
+  }
+
+  leave(holder: SlotHolder): void {
+    const at = this.holders.indexOf(holder);
+    if (at >= 0) this.holders.splice(at, 1);
+    // What it held is gone: another holder may use the slots.
+    for (const other of this.holders) other.wake();
+  }
+
+  running(): number {
+    let sum = 0;
+    for (const h of this.holders) sum += h.running;
+    return sum;
+  }
+
+  held(): number {
+    let sum = 0;
+    for (const h of this.holders) sum += h.held;
+    return sum;
+  }
+
+  /** Starts held jobs while slots are free, the best first whichever holder fetched it. */
+  fill(from: SlotHolder): void {
+    if (this.holders.length === 1) {
+      while (from.running < this.total && from.startNext());
+      return;
+    }
+    let blocked: Set<SlotHolder> | undefined;
+    let started: Set<SlotHolder> | undefined;
+    while (this.running() < this.total) {
+      let next: SlotHolder | undefined;
+      let rank = Infinity;
+      let since = Infinity;
+      for (const h of this.holders) {
+        const r = h.rank();
+        if (r > rank || r === Infinity || blocked?.has(h)) continue;
+        const s = h.since();
+        if (r < rank || s < since) (next = h), (rank = r), (since = s);
+      }
+      if (next === undefined) break;
+      if (!next.startNext()) (blocked ??= new Set()).add(next);
+      else if (next !== from) (started ??= new Set()).add(next);
+    }
+    // Their loops fetch behind what just started.
+    if (started) for (const h of started) h.wake();
+  }
+}
+
+/** Where a partitioned tick hands its shared slots to each partition's tick (not a public option). */
+export const SHARED_SLOTS: unique symbol = Symbol("tickq.sharedSlots");
+
+export type TickOptionsWithSlots = TickOptions & { [SHARED_SLOTS]?: SharedSlots };
