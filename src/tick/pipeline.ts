@@ -37,7 +37,6 @@ import { monotonicMs } from "./clock.js";
 import type { Fence } from "./lease.js";
 import type { Outcome } from "./passes/ack.js";
 import type { FetchedJob } from "./passes/fetch.js";
-import { newPrefetch } from "./prefetch.js";
 import { SharedSlots, type SlotHolder } from "./slots.js";
 import { soloGate } from "./solo-gate.js";
 
@@ -123,7 +122,7 @@ const POLL_MS = 100;
 
 export async function runPipeline<W, O>(p: PipelineInput<W, O>): Promise<PipelineResult<W, O>> {
   const slots = p.slots ?? new SharedSlots(p.concurrency);
-  const prefetch = newPrefetch(slots.total);
+  const prefetch = slots.prefetch;
   const buffer = [...p.first];
   // When each job of `buffer` was fetched (prefetch.now()).
   const heldSince = new Map<W, number>(p.first.map((job) => [job, prefetch.now()]));
@@ -228,6 +227,8 @@ export async function runPipeline<W, O>(p: PipelineInput<W, O>): Promise<Pipelin
       if (!closed) gate.settled();
       if (alone) aloneRunning = false;
       if (solo?.job === job) solo.state = "done";
+      // A handler its closed pipeline gave up on held its slot in the pool until now.
+      if (closed && running === 0) slots.leave(holder);
       if (closed) return;
       if (p.holdsSlot?.(job)) slotFreed = true;
       p.onOutcome(outcome);
@@ -294,10 +295,10 @@ export async function runPipeline<W, O>(p: PipelineInput<W, O>): Promise<Pipelin
       return running;
     },
     get held() {
-      return buffer.length + asking;
+      return closed ? 0 : buffer.length + asking;
     },
-    oldest: () => (buffer.length > 0 ? (heldSince.get(buffer[0]!) ?? -Infinity) : Infinity),
-    startNext,
+    oldest: () => (!closed && buffer.length > 0 ? (heldSince.get(buffer[0]!) ?? -Infinity) : Infinity),
+    startNext: () => !closed && startNext(),
     wake: () => wake(),
   };
   slots.join(holder);
@@ -367,7 +368,8 @@ export async function runPipeline<W, O>(p: PipelineInput<W, O>): Promise<Pipelin
     handBackIfOverdue();
   }
   closed = true;
-  slots.leave(holder);
+  // Handlers it gave up on (hung, ignoring their signal) still run: their slots stay taken until they settle.
+  if (running === 0) slots.leave(holder);
   p.signal.removeEventListener("abort", onAbort);
   unsubscribe();
   // A handler its tick gave up on (hung, ignoring its signal) stops holding the

@@ -5,10 +5,11 @@
 // its slots to the others. A tick over one Redis has one pipeline, and the
 // slots are its own.
 import type { TickOptions } from "../types.js";
+import { newPrefetch, type Prefetch } from "./prefetch.js";
 
 /** What a pipeline shows the slots it shares. */
 export interface SlotHolder {
-  /** Its handlers running. */
+  /** Its handlers running, those its closed pipeline gave up on included: they hold slots until they settle. */
   readonly running: number;
   /** Its jobs fetched and not started, plus those its fetch in flight asks for. */
   readonly held: number;
@@ -22,8 +23,15 @@ export interface SlotHolder {
 
 export class SharedSlots {
   private readonly holders: SlotHolder[] = [];
+  /**
+   * One reading of the pool's rate and round trips for all its holders: a slot freed in any
+   * partition is room for every one, and a job held waits only when no slot of the pool frees.
+   */
+  readonly prefetch: Prefetch;
 
-  constructor(readonly total: number) {}
+  constructor(readonly total: number) {
+    this.prefetch = newPrefetch(total);
+  }
 
   join(holder: SlotHolder): void {
     this.holders.push(holder);
