@@ -177,6 +177,7 @@ export async function runPipeline<W, O>(p: PipelineInput<W, O>): Promise<Pipelin
           else if ((reply.sentOn ?? 0) > 0) sentOnLeft = true;
           if (!reply.held || (reply.fetched.length < fetch && !reply.more)) drained = true;
           else if (fetch > 0) drained = false;
+          if (reply.fetched.length < fetch) slots.offer(holder);
           then(reply.held);
         },
         (error: unknown) => {
@@ -197,7 +198,7 @@ export async function runPipeline<W, O>(p: PipelineInput<W, O>): Promise<Pipelin
     if (stepping || failure !== undefined) return;
     const due =
       !stopping() && !waiting && gate.mayStart() && (drained ? parked && slotFreed : buffer.length <= lowWater());
-    const fetch = due ? Math.max(0, Math.min(p.batch, prefetch.room(slots.running(), slots.held()))) : 0;
+    const fetch = due ? Math.max(0, Math.min(p.batch, slots.room(holder))) : 0;
     // Acks alone go once a batch and a round of slots have finished, or
     // with jobs handed back; the last ones ride on finish. A solo job that
     // finished is cleared at once.
@@ -234,6 +235,7 @@ export async function runPipeline<W, O>(p: PipelineInput<W, O>): Promise<Pipelin
       p.onOutcome(outcome);
       finished.push(outcome);
       fill();
+      slots.offer(holder);
       wake();
     });
   };
@@ -296,6 +298,9 @@ export async function runPipeline<W, O>(p: PipelineInput<W, O>): Promise<Pipelin
     },
     get held() {
       return closed ? 0 : buffer.length + asking;
+    },
+    get wants() {
+      return !closed && !stopping() && !waiting && !drained;
     },
     oldest: () => (!closed && buffer.length > 0 ? (heldSince.get(buffer[0]!) ?? -Infinity) : Infinity),
     startNext: () => !closed && startNext(),

@@ -2,8 +2,12 @@
 // pipeline per partition (src/partitions/tick.ts), but its `concurrency` is
 // one number: a slot freed in any partition goes to the partition whose
 // oldest fetched job has waited longest, and a partition with no work leaves
-// its slots to the others. A tick over one Redis has one pipeline, and the
-// slots are its own.
+// its slots to the others. While several have work, none fetches past its
+// part of the pool, and a slot freed wakes the others: else the partition
+// whose job just finished, first to fetch, would take every freed slot and a
+// partition whose jobs went back to their queue (prefetch.ts) would wait
+// until it ran dry. A tick over one Redis has one pipeline, and the slots
+// are its own.
 import type { TickOptions } from "../types.js";
 import { newPrefetch, type Prefetch } from "./prefetch.js";
 
@@ -13,6 +17,8 @@ export interface SlotHolder {
   readonly running: number;
   /** Its jobs fetched and not started, plus those its fetch in flight asks for. */
   readonly held: number;
+  /** It may fetch more: its queues did not look empty, and it is not stopping. */
+  readonly wants: boolean;
   /** When its oldest held job was fetched (on performance.now()'s clock); Infinity when it holds none. */
   oldest(): number;
   /** Starts, or sets aside, its next held job: false when it cannot now (fenced, gated, a solo run). */
@@ -42,6 +48,22 @@ export class SharedSlots {
     if (at >= 0) this.holders.splice(at, 1);
     // What it held is gone: another holder may use the slots.
     for (const other of this.holders) other.wake();
+  }
+
+  /** How many jobs `holder` may fetch: the pool's room, and while others want work too, no more than its part. */
+  room(holder: SlotHolder): number {
+    const room = this.prefetch.room(this.running(), this.held());
+    let wanting = 0;
+    for (const h of this.holders) if (h.wants) wanting++;
+    if (wanting <= 1) return room;
+    const part = Math.ceil(this.prefetch.room(0, 0) / wanting);
+    return Math.min(room, part - holder.running - holder.held);
+  }
+
+  /** `from` freed a slot or fetched fewer than it asked: the others may fetch now rather than at their next poll. */
+  offer(from: SlotHolder): void {
+    if (this.holders.length === 1 || this.running() >= this.total) return;
+    for (const h of this.holders) if (h !== from && h.wants) h.wake();
   }
 
   running(): number {
