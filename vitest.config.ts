@@ -1,9 +1,10 @@
 import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
-import { selectedAdapterNames } from "./test/helpers/adapter-names.js";
+import { clusterReplicasAsked, selectedAdapterNames } from "./test/helpers/adapter-names.js";
 
-// A bad TICKQ_ADAPTERS fails the run here, once, before any test file loads.
+// A bad TICKQ_ADAPTERS or TICKQ_CLUSTER_REPLICAS fails the run here, once, before any test file loads.
 selectedAdapterNames();
+clusterReplicasAsked();
 
 // Tests that need no Redis (test/unit/) run without the global setup: no redis-server, no REST server.
 const unit = ["test/unit/**/*.test.ts"];

@@ -7,8 +7,10 @@
 // a master's death. Nodes are SIGKILLed and started again by PID, on their
 // port and folder: a node started again reads its nodes.conf and rejoins (a
 // failed-over master comes back as a replica of its successor). Free of
-// vitest: the cluster chaos phase, its fault test and the scaling bench
-// start one. An exit hook kills every node if the run dies first.
+// vitest: the cluster chaos phase, its fault test, the test setup and the
+// scaling bench start one. The start resolves once the cluster is settled
+// and every node's CLUSTER SLOTS lists the replicas (what clients learn). An
+// exit hook kills every node if the run dies first.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { mkdirSync, rmSync } from "node:fs";
 import { mkdtemp } from "node:fs/promises";
@@ -150,6 +152,13 @@ function nodeArgs(port: number, dir: string, o: Required<ClusterOptions>): strin
     // Keep each master's replicas where they were placed, so every master stays covered.
     "--cluster-allow-replica-migration",
     "no",
+    // Redis 7 leaves a replica whose offset is still 0 out of CLUSTER SLOTS, so a client would not know it until
+    // something was written: a master's ping a second moves its replicas' offsets from the start.
+    "--repl-ping-replica-period",
+    "1",
+    // A master sends its data to a replica at once instead of waiting 5 s for more replicas to share the transfer.
+    "--repl-diskless-sync-delay",
+    "0",
     "--save",
     "",
     "--appendonly",
@@ -197,7 +206,9 @@ export async function startPrivateRedisCluster(options: ClusterOptions): Promise
       if (child?.pid && child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
     rmSync(root, { recursive: true, force: true });
   };
-  process.on("exit", killAll);
+  // First of the exit listeners: vitest's, on SIGINT or SIGTERM, calls process.exit() again from its own, which
+  // ends the process before the listeners after it run.
+  process.prependListener("exit", killAll);
 
   const taken = new Set<number>();
   const nodes: ClusterNode[] = [];
@@ -255,6 +266,22 @@ export async function startPrivateRedisCluster(options: ClusterOptions): Promise
           .map((x) => x.port),
       }));
   };
+  /** Whether every live node's CLUSTER SLOTS lists `replicas` replicas for every range: what clients learn. */
+  const isAnnounced = async (): Promise<boolean> => {
+    for (const node of nodes.filter((n) => n.alive())) {
+      const ranges = await ask(node.port, (c) => c.call("CLUSTER", "SLOTS") as Promise<unknown[][]>);
+      if (!ranges || ranges.some((range) => range.length - 3 < o.replicas)) return false;
+    }
+    return true;
+  };
+  const announced = async (timeoutMs: number): Promise<boolean> => {
+    const until = Date.now() + timeoutMs;
+    while (Date.now() < until) {
+      if (await isAnnounced()) return true;
+      await sleep(100);
+    }
+    return false;
+  };
   const stop = async () => {
     await Promise.all(nodes.map((n) => n.kill()));
     process.off("exit", killAll);
@@ -303,6 +330,8 @@ export async function startPrivateRedisCluster(options: ClusterOptions): Promise
     };
     if (!(await cluster.settled(60_000)))
       throw new Error("the private cluster never settled (cluster_state:ok, replicas in sync)");
+    if (!(await announced(60_000)))
+      throw new Error(`the private cluster's CLUSTER SLOTS never listed ${o.replicas} replica(s) a master`);
     return cluster;
   } catch (error) {
     await stop();

@@ -52,7 +52,8 @@ export async function startPrivateRedis(): Promise<PrivateRedis> {
     if (child?.pid && child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
     rmSync(dir, { recursive: true, force: true });
   };
-  process.on("exit", killAtExit);
+  // First of the exit listeners: vitest's, on SIGINT or SIGTERM, calls process.exit() again from its own.
+  process.prependListener("exit", killAtExit);
 
   const launch = async () => {
     child = spawn("redis-server", args, { stdio: "ignore" });

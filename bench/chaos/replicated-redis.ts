@@ -108,7 +108,8 @@ export async function startReplicatedRedis(options: {
     }
     rmSync(root, { recursive: true, force: true });
   };
-  process.on("exit", killAll);
+  // First of the exit listeners: vitest's, on SIGINT or SIGTERM, calls process.exit() again from its own.
+  process.prependListener("exit", killAll);
   const dirs = [join(root, "a"), join(root, "b"), join(root, "s")];
   for (const dir of dirs) await mkdir(dir);
   const primary = await startNode(dirs[0]!, []);

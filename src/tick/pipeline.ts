@@ -78,6 +78,8 @@ export interface PipelineInput<W = FetchedJob, O = Outcome> {
   interrupted(job: W): O;
   /** What a job handed back unstarted becomes: put back at the head of its queue, uncounted. */
   unstarted(job: W): O;
+  /** Where a job stands in the queue order, lower first: shared slots go to the best held job of all pipelines. Default 0. */
+  rank?(job: W): number;
   /** Whether acking this job may free a slot a parked job waits for (a flow job). */
   holdsSlot?(job: W): boolean;
   /**
@@ -302,7 +304,8 @@ export async function runPipeline<W, O>(p: PipelineInput<W, O>): Promise<Pipelin
     get wants() {
       return !closed && !stopping() && !waiting && !drained;
     },
-    oldest: () => (!closed && buffer.length > 0 ? (heldSince.get(buffer[0]!) ?? -Infinity) : Infinity),
+    rank: () => (closed || buffer.length === 0 ? Infinity : (p.rank?.(buffer[0]!) ?? 0)),
+    since: () => heldSince.get(buffer[0]!) ?? -Infinity,
     startNext: () => !closed && startNext(),
     wake: () => wake(),
   };

@@ -32,6 +32,16 @@ export function planQueues(order: QueueOrder): QueuePlan {
   return { names: weighted.map(([name]) => name), cumulative };
 }
 
+/**
+ * A queue's place in strict order (0 first), for choosing between jobs fetched apart (the
+ * partitions of one tick); undefined when the order is weighted or names one queue.
+ */
+export function strictRank(plan: QueuePlan): ((queue: string) => number) | undefined {
+  if (plan.cumulative !== null || plan.names.length < 2) return undefined;
+  const place = new Map(plan.names.map((name, i) => [name, i]));
+  return (queue) => place.get(queue) ?? plan.names.length;
+}
+
 /** 1-based queue indexes for the fetch script, one per slot; none when strict. */
 export function drawPicks(plan: QueuePlan, slots: number): number[] {
   const { cumulative } = plan;

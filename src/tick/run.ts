@@ -27,7 +27,7 @@ import { readFetchedFenced } from "../flow/fences.js";
 import { budgetCheck } from "./passes/start-budget.js";
 import { housekeepArgs, readHousekeep, type HousekeepLimits } from "./passes/housekeep.js";
 import { runPipeline, type StepReply, type TickLoad } from "./pipeline.js";
-import { fetchArgs } from "./queue-order.js";
+import { fetchArgs, strictRank, type QueuePlan } from "./queue-order.js";
 import type { RoundTrips } from "../redis/adapter.js";
 import { learnClock, learnEvictionPolicy, redisNowMs, redisNowSec, type Runtime } from "./runtime.js";
 import { recurringDueArgs, runRecurring } from "../recurring/pass.js";
@@ -242,6 +242,7 @@ async function tickOnce(runtime: Runtime, options: TickOptions, tickId: string):
       interrupted: interruptedOf,
       unstarted: unstartedOf,
       holdsSlot: (job) => !isOrdered(job) && job.flowFence !== undefined,
+      rank: rankOf(plan),
       startable: startableOf(budgetCheck(runtime, started + budgetMs, budgetMs)),
       // A job at its poison limit goes dead without running: no need to run it alone.
       alone: (job) => (job.suspect || job.resurrections > 0) && job.resurrections < runtime.maxResurrections,
@@ -380,6 +381,12 @@ function numbered(seq: number, solo: Work | null | undefined, load: TickLoad): s
 }
 
 /** The budget check reads plain jobs' timeoutMs; an ordered id always starts. */
+/** A job's place in strict queue order; an ordered id competes with the first queue. */
+function rankOf(plan: QueuePlan): ((work: Work) => number) | undefined {
+  const rank = strictRank(plan);
+  return rank && ((work) => (isOrdered(work) ? 0 : rank(work.queue)));
+}
+
 function startableOf(check: ReturnType<typeof budgetCheck>): ((work: Work) => "start" | "later" | "never") | undefined {
   if (!check) return undefined;
   return (work) => (isOrdered(work) ? "start" : check(work));

@@ -1,13 +1,13 @@
 // The slots a tick's pipelines share. A tick over several partitions runs a
 // pipeline per partition (src/partitions/tick.ts), but its `concurrency` is
-// one number: a slot freed in any partition goes to the partition whose
-// oldest fetched job has waited longest, and a partition with no work leaves
-// its slots to the others. While several have work, none fetches past its
-// part of the pool, and a slot freed wakes the others: else the partition
-// whose job just finished, first to fetch, would take every freed slot and a
-// partition whose jobs went back to their queue (prefetch.ts) would wait
-// until it ran dry. A tick over one Redis has one pipeline, and the slots
-// are its own.
+// one number: a slot freed in any partition goes to the best held job of
+// them all (the highest queue in strict order, then the first fetched), and
+// a partition with no work leaves its slots to the others. While several
+// have work, none fetches past its part of the pool, and a slot freed wakes
+// the others: else the partition whose job just finished, first to fetch,
+// would take every freed slot and a partition whose jobs went back to their
+// queue (prefetch.ts) would wait until it ran dry. A tick over one Redis has
+// one pipeline, and the slots are its own.
 import type { TickOptions } from "../types.js";
 import { newPrefetch, type Prefetch } from "./prefetch.js";
 
@@ -19,8 +19,10 @@ export interface SlotHolder {
   readonly held: number;
   /** It may fetch more: its queues did not look empty, and it is not stopping. */
   readonly wants: boolean;
-  /** When its oldest held job was fetched (on performance.now()'s clock); Infinity when it holds none. */
-  oldest(): number;
+  /** Where its next held job stands in the queue order, lower first (0 without an order); Infinity when it holds none. */
+  rank(): number;
+  /** When its next held job was fetched (on performance.now()'s clock). */
+  since(): number;
   /** Starts, or sets aside, its next held job: false when it cannot now (fenced, gated, a solo run). */
   startNext(): boolean;
   /** Its loop has work: a job of its started, or a slot freed that it may fill. */
@@ -78,7 +80,7 @@ export class SharedSlots {
     return sum;
   }
 
-  /** Starts held jobs while slots are free, the oldest held first whichever holder fetched it. */
+  /** Starts held jobs while slots are free, the best first whichever holder fetched it. */
   fill(from: SlotHolder): void {
     if (this.holders.length === 1) {
       while (from.running < this.total && from.startNext());
@@ -88,10 +90,13 @@ export class SharedSlots {
     let started: Set<SlotHolder> | undefined;
     while (this.running() < this.total) {
       let next: SlotHolder | undefined;
+      let rank = Infinity;
       let since = Infinity;
       for (const h of this.holders) {
-        const oldest = h.oldest();
-        if (oldest < since && !blocked?.has(h)) (next = h), (since = oldest);
+        const r = h.rank();
+        if (r > rank || r === Infinity || blocked?.has(h)) continue;
+        const s = h.since();
+        if (r < rank || s < since) (next = h), (rank = r), (since = s);
       }
       if (next === undefined) break;
       if (!next.startNext()) (blocked ??= new Set()).add(next);

@@ -37,3 +37,28 @@ export function onlySelected<T extends { name: string }>(list: T[]): T[] {
   const selected: string[] = selectedAdapterNames();
   return list.filter((item) => selected.includes(item.name));
 }
+
+/** The most replicas a master of the test cluster gets: each one is a redis-server the setup starts and syncs. */
+export const MAX_CLUSTER_REPLICAS = 2;
+
+/**
+ * The replicas each master of the `cluster` case's private cluster gets (TICKQ_CLUSTER_REPLICAS; 0 when unset or
+ * blank): `npm run test:cluster:replicas` asks for 1, so the suites run on 3 masters with a replica each. Set
+ * without `cluster` in TICKQ_ADAPTERS it is refused, since no cluster would start and the run would cover nothing
+ * it names.
+ */
+export function clusterReplicasAsked(
+  value: string | undefined = process.env.TICKQ_CLUSTER_REPLICAS,
+  adapters: readonly AdapterName[] = selectedAdapterNames(),
+): number {
+  const text = (value ?? "").trim();
+  if (text === "") return 0;
+  const replicas = Number(text);
+  if (!/^\d+$/.test(text) || replicas > MAX_CLUSTER_REPLICAS)
+    throw new Error(
+      `TICKQ_CLUSTER_REPLICAS: ${JSON.stringify(value)} is not a replica count from 0 to ${MAX_CLUSTER_REPLICAS}`,
+    );
+  if (replicas > 0 && !adapters.includes("cluster"))
+    throw new Error("TICKQ_CLUSTER_REPLICAS applies to the cluster adapter: add TICKQ_ADAPTERS=cluster");
+  return replicas;
+}

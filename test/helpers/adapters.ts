@@ -2,14 +2,16 @@
 // ioredis and node-redis over TCP; @upstash/redis, and restAdapter (fetch
 // alone), over HTTP through the local Upstash-compatible server in front of
 // the same Redis; cluster, ioredis' Cluster client over the private 3-master
-// cluster the global setup starts when the run covers it.
+// cluster the global setup starts when the run covers it (a replica per
+// master with TICKQ_CLUSTER_REPLICAS=1; the client reads masters only, its
+// default scaleReads).
 // TICKQ_ADAPTERS=ioredis (a comma list) narrows a run to those adapters.
 import { Cluster } from "ioredis";
 import { describe, inject, it } from "vitest";
 import { ioredisAdapter } from "../../src/redis/ioredis.js";
 import { startUpstashLocal } from "../../tools/upstash-local/server.js";
 import { selectedAdapterNames, type AdapterName } from "./adapter-names.js";
-import { clusterMasters } from "./cluster-slot.js";
+import { clusterNodes } from "./cluster-slot.js";
 import { openAdapter, type Endpoints, type OpenedAdapter } from "./open-adapter.js";
 import { startProxy } from "./proxy.js";
 
@@ -78,15 +80,16 @@ export function openUnreachable(name: string): OpenedAdapter {
 }
 
 /**
- * ioredis' Cluster client through a TCP proxy in front of each master: natMap sends it to the proxies for the
- * addresses the cluster announces, so cutting them all cuts it off the cluster.
+ * ioredis' Cluster client through a TCP proxy in front of each node, replicas included (a slot refresh may ask
+ * one): natMap sends it to the proxies for the addresses the cluster announces, so cutting them all cuts it off
+ * the cluster.
  */
 async function openCuttableCluster(): Promise<CuttableAdapter> {
-  const masters = await clusterMasters(inject("clusterUrl"));
-  const proxies = await Promise.all(masters.map((m) => startProxy(`redis://${m.host}:${m.port}`)));
+  const nodes = await clusterNodes(inject("clusterUrl"));
+  const proxies = await Promise.all(nodes.map((n) => startProxy(`redis://${n.host}:${n.port}`)));
   const portOf = (url: string) => Number(new URL(url).port);
   const natMap = Object.fromEntries(
-    masters.map((m, i) => [`${m.host}:${m.port}`, { host: "127.0.0.1", port: portOf(proxies[i]!.url) }]),
+    nodes.map((n, i) => [`${n.host}:${n.port}`, { host: "127.0.0.1", port: portOf(proxies[i]!.url) }]),
   );
   const client = new Cluster([{ host: "127.0.0.1", port: portOf(proxies[0]!.url) }], {
     natMap,

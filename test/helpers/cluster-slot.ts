@@ -15,7 +15,9 @@ export function uniqueTaggedPrefix(label: string, tag?: string): string {
   return `tickq-test:{cl-${tag ?? id}}:${label}:${id}:`;
 }
 
-type SlotMap = { low: number; high: number; host: string; port: number }[];
+type Address = { host: string; port: number };
+/** Each slot range, its master's address and its replicas' (none on the 3-master shape). */
+type SlotMap = { low: number; high: number; host: string; port: number; replicas: Address[] }[];
 // A cluster keeps its slots for the whole run (no failover, no resharding), so one read per process and cluster.
 const slotMaps = new Map<string, Promise<SlotMap>>();
 
@@ -23,8 +25,15 @@ async function readSlots(clusterUrl: string): Promise<SlotMap> {
   const seed = new Redis(clusterUrl, { lazyConnect: true });
   try {
     await seed.connect();
-    const rows = (await seed.call("CLUSTER", "SLOTS")) as [number, number, [string, number, ...unknown[]]][];
-    return rows.map(([low, high, [host, port]]) => ({ low, high, host, port }));
+    type Node = [string, number, ...unknown[]];
+    const rows = (await seed.call("CLUSTER", "SLOTS")) as [number, number, Node, ...Node[]][];
+    return rows.map(([low, high, [host, port], ...replicas]) => ({
+      low,
+      high,
+      host,
+      port,
+      replicas: replicas.map(([replicaHost, replicaPort]) => ({ host: replicaHost, port: replicaPort })),
+    }));
   } finally {
     seed.disconnect();
   }
@@ -43,9 +52,17 @@ function slotsOf(clusterUrl: string): Promise<SlotMap> {
 }
 
 /** The addresses of the cluster's masters, as the cluster announces them (what a Cluster client connects to). */
-export async function clusterMasters(clusterUrl: string): Promise<{ host: string; port: number }[]> {
-  const seen = new Map<string, { host: string; port: number }>();
+export async function clusterMasters(clusterUrl: string): Promise<Address[]> {
+  const seen = new Map<string, Address>();
   for (const { host, port } of await slotsOf(clusterUrl)) seen.set(`${host}:${port}`, { host, port });
+  return [...seen.values()];
+}
+
+/** The addresses of every node that serves slots, masters and their replicas (what a cut must reach). */
+export async function clusterNodes(clusterUrl: string): Promise<Address[]> {
+  const seen = new Map<string, Address>();
+  for (const { host, port, replicas } of await slotsOf(clusterUrl))
+    for (const node of [{ host, port }, ...replicas]) seen.set(`${node.host}:${node.port}`, node);
   return [...seen.values()];
 }
 

@@ -42,7 +42,8 @@ export async function startPrivateRedis(): Promise<PrivateRedis> {
     if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
     rmSync(dir, { recursive: true, force: true });
   };
-  process.on("exit", atExit);
+  // First of the exit listeners: vitest's, on SIGINT or SIGTERM, calls process.exit() again from its own.
+  process.prependListener("exit", atExit);
   await new Promise<void>((resolve, reject) => {
     child.once("error", reject);
     child.once("spawn", resolve);

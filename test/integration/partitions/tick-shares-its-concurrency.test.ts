@@ -92,4 +92,29 @@ describeOverAdapters(adapterCases, "a tick over partitions shares its concurrenc
         .sort(),
     ).toEqual(["p1", "p2"]);
   });
+
+  it("starts a higher queue's job first in strict order, whichever partition fetched it", async () => {
+    const started: string[] = [];
+    const tq = h.make(
+      {
+        work: async ([queue]: [string]) => {
+          started.push(queue);
+          await sleep(15);
+        },
+      },
+      { partitions: 3, queues: ["high", "low"] },
+    );
+    // Low jobs in partition 0, high ones in partition 1: one slot, both partitions fetched at the start.
+    const lows = jidsIn(0, 3, 4, `${h.prefix}low`);
+    const highs = jidsIn(1, 3, 4, `${h.prefix}high`);
+    await tq.enqueueBulk([
+      ...lows.map((jid) => ({ name: "work" as const, args: ["low"] as [string], jid, queue: "low" })),
+      ...highs.map((jid) => ({ name: "work" as const, args: ["high"] as [string], jid, queue: "high" })),
+    ]);
+    const report = await tq.tick({ budgetMs: 10_000, concurrency: 1, batch: 10 });
+    expect(report).toMatchObject({ succeeded: 8, more: false });
+    // At most the first start (before partition 1's fetch came back) is a low job.
+    const lastHigh = started.lastIndexOf("high");
+    expect(started.slice(0, lastHigh).filter((q) => q === "low").length).toBeLessThanOrEqual(1);
+  });
 });
