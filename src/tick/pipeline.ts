@@ -133,6 +133,7 @@ export async function runPipeline<W, O>(p: PipelineInput<W, O>): Promise<Pipelin
   let waiting = false;
   let finished: O[] = [];
   let running = 0;
+  let startedCount = 0;
   let drained = !p.firstFull;
   let parked = p.firstParked === true;
   // A flow job finished since the last fetch: its ack may send a parked job back.
@@ -217,6 +218,7 @@ export async function runPipeline<W, O>(p: PipelineInput<W, O>): Promise<Pipelin
 
   const start = (job: W, alone = false) => {
     running++;
+    startedCount++;
     heldSince.delete(job);
     prefetch.started();
     gate.started();
@@ -300,6 +302,9 @@ export async function runPipeline<W, O>(p: PipelineInput<W, O>): Promise<Pipelin
     },
     get held() {
       return closed ? 0 : buffer.length + asking;
+    },
+    get started() {
+      return startedCount;
     },
     get wants() {
       return !closed && !stopping() && !waiting && !drained;

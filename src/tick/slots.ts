@@ -17,6 +17,8 @@ export interface SlotHolder {
   readonly running: number;
   /** Its jobs fetched and not started, plus those its fetch in flight asks for. */
   readonly held: number;
+  /** How many jobs it started so far. */
+  readonly started: number;
   /** It may fetch more: its queues did not look empty, and it is not stopping. */
   readonly wants: boolean;
   /** Where its next held job stands in the queue order, lower first (0 without an order); Infinity when it holds none. */
@@ -52,14 +54,21 @@ export class SharedSlots {
     for (const other of this.holders) other.wake();
   }
 
-  /** How many jobs `holder` may fetch: the pool's room, and while others want work too, no more than its part. */
+  /**
+   * How many jobs `holder` may fetch: the pool's room, and while others want work too, no more
+   * than its part, less what the others that started fewer jobs lack of theirs (the holder whose
+   * job just finished fetches first: without that, at `concurrency: 1` it would fetch every time).
+   */
   room(holder: SlotHolder): number {
     const room = this.prefetch.room(this.running(), this.held());
     let wanting = 0;
     for (const h of this.holders) if (h.wants) wanting++;
     if (wanting <= 1) return room;
     const part = Math.ceil(this.prefetch.room(0, 0) / wanting);
-    return Math.min(room, part - holder.running - holder.held);
+    let owed = 0;
+    for (const h of this.holders)
+      if (h !== holder && h.wants && h.started < holder.started) owed += Math.max(0, part - h.running - h.held);
+    return Math.min(room - owed, part - holder.running - holder.held);
   }
 
   /** `from` freed a slot or fetched fewer than it asked: the others may fetch now rather than at their next poll. */

@@ -1,9 +1,10 @@
 // A tick's partitions draw on one pool of slots (src/tick/slots.ts). While
-// several have work, each fetches no more than its part of the pool, and a
-// slot freed wakes the others at once: else the partition whose job just
-// finished, always first to fetch, takes every freed slot, and a partition
-// whose fetched jobs went back to its queue behind busy slots runs nothing
-// until the first one runs dry.
+// several have work, each fetches no more than its part of the pool, leaves
+// the room the partitions that started fewer jobs lack, and a slot freed
+// wakes the others at once: else the partition whose job just finished,
+// always first to fetch, takes every freed slot, and a partition whose
+// fetched jobs went back to its queue behind busy slots runs nothing until
+// the first one runs dry.
 import { expect, it } from "vitest";
 import { partitionOf } from "../../../src/partitions/layout.js";
 import { adapterCase, describeOverAdapters } from "../../helpers/adapters.js";
@@ -53,6 +54,28 @@ describeOverAdapters([adapterCase("ioredis")], "partitions share a tick's slots 
       .map((from) => from - Math.max(...runs.map((r) => r.to).filter((to) => to <= from)));
     const mean = gaps.reduce((a, b) => a + b, 0) / gaps.length;
     expect(mean).toBeLessThan(20);
+  }, 30_000);
+
+  it("at concurrency 1, the partition whose job just finished lets the other fetch", async () => {
+    const order: number[] = [];
+    const tq = h.make(
+      {
+        long: async ([k]: [number]) => {
+          await sleep(300);
+          order.push(k);
+        },
+      },
+      { partitions: 3 },
+    );
+    for (const k of [0, 1]) {
+      const jids = jidsIn(k, 3, 8, `${h.prefix}${k}`);
+      await tq.enqueueBulk(jids.map((jid) => ({ name: "long" as const, args: [k] as [number], jid })));
+    }
+    const report = await tq.tick({ budgetMs: 20_000, concurrency: 1, batch: 2 });
+    expect(report.succeeded).toBe(16);
+    const firstHalf = order.slice(0, 8);
+    expect(firstHalf.filter((k) => k === 0).length).toBeGreaterThanOrEqual(3);
+    expect(firstHalf.filter((k) => k === 1).length).toBeGreaterThanOrEqual(3);
   }, 30_000);
 
   it("three partitions with deep queues of short jobs each get a fair part", async () => {
