@@ -103,7 +103,7 @@ async function ask<T>(port: number, question: (client: Redis) => Promise<T>): Pr
 }
 
 /** CLUSTER NODES, as one row per node. */
-interface NodeRow {
+export interface NodeRow {
   id: string;
   port: number;
   flags: string[];
@@ -112,7 +112,7 @@ interface NodeRow {
   slots: [number, number][];
 }
 
-function parseNodes(text: string): NodeRow[] {
+export function parseNodes(text: string): NodeRow[] {
   return text
     .trim()
     .split("\n")

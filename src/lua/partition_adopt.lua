@@ -1,13 +1,15 @@
--- partition_adopt: puts a job moved out of the one-partition layout into its
--- partition (migratePartitions), as stored, byte for byte: a queued job into
--- the partition's schedule, due at once in its old order (the schedule pass
+-- partition_adopt: puts a job moved out of the old partition layout into its
+-- partition in the new one (migratePartitions), as stored, byte for byte: a
+-- queued job into the partition's schedule, due at once in its old order (the schedule pass
 -- queues it as any due job, with its priority and group), a scheduled, retry
 -- or dead job into the same set with the same score.
 -- KEYS: adopted into
 -- ARGV: prefix jid score job keepMs
 -- Returns: flag
--- adopted: P.."adopted" (set of the jids moved in, kept keepMs after the last
--- move); into: P.."schedule", P.."retry" or P.."dead"; score: its score there.
+-- adopted: P.."adopted:"..id, the set of the jids one migration moved in
+-- (its id from partition_move_begin.lua, so a later migration back into this
+-- partition is not taken for a replay), kept keepMs after the last move;
+-- into: P.."schedule", P.."retry" or P.."dead"; score: its score there.
 -- Returns 1.
 -- Replays: the jid is in `adopted` after the first run, so a second run (or a
 -- migration run again after it stopped between this call and the removal at

@@ -6,13 +6,13 @@
 -- KEYS: meta
 -- ARGV: prefix
 -- Returns: (stored ranges[first last master])
--- meta: the user's prefix.."partitions". stored: the count stored, -1 for
--- none; ranges: empty when the server is not a cluster (CLUSTER SLOTS fails).
+-- meta: the user's prefix.."partitions". stored: the value stored (a
+-- count, or "N>M id" while a migration moves the keys), "" for none; ranges: empty when the server is not a cluster (CLUSTER SLOTS fails).
 -- Replays: it writes nothing, so a second run (or one beside a starting
 -- tickq that stores a count meanwhile) answers what Redis holds then; the
 -- caller stores its choice with partitions.lua (SET NX), so two starters
 -- that chose differently both end up with the count stored first.
-local stored = tonumber(redis.call('GET', KEYS[1])) or -1
+local stored = redis.call('GET', KEYS[1]) or ''
 local ranges = {}
 local ok, slots = pcall(redis.call, 'CLUSTER', 'SLOTS')
 if ok then

@@ -21,15 +21,18 @@ import type { JobLogger, JobRegistry, Middleware, TickqOptions } from "../types.
 import type { WorkflowInputs } from "../workflows/types.js";
 import type { CoreFactory } from "./facade.js";
 import { countForShape, partitionsPerMaster, type SlotRange } from "./layout.js";
-import { metaKey } from "./meta.js";
+import { metaKey, readStored, refuseMoving, type StoredLayout } from "./meta.js";
 
 type AnyTickq = Tickq<JobRegistry, OrderedRegistry, WorkflowInputs>;
 type AnyOptions = TickqOptions<JobRegistry, OrderedRegistry, WorkflowInputs>;
 
-/** The count `partitions: "auto"` runs with: the stored one, else one chosen from the cluster's slots and stored. */
-export async function findPartitionCount(options: AnyOptions, logger: JobLogger = console): Promise<number> {
+/** What is stored for the prefix, and the cluster's slot map; writes nothing. */
+export async function readShape(
+  options: AnyOptions,
+  logger: JobLogger = console,
+): Promise<{ probe: Runtime; stored: StoredLayout; ranges: SlotRange[] }> {
   const prefix = options.prefix ?? "tickq:";
-  // A runtime only to run two one-key scripts; its tagged prefix satisfies the cluster check and is never written.
+  // A runtime only to run one-key scripts; its tagged prefix satisfies the cluster check and is never written.
   const probe = createRuntime({
     redis: options.redis,
     prefix: `${prefix}{partitions}:`,
@@ -37,25 +40,52 @@ export async function findPartitionCount(options: AnyOptions, logger: JobLogger 
     logger,
     ...(options.redisTimeoutMs === undefined ? {} : { redisTimeoutMs: options.redisTimeoutMs }),
   });
-  const meta = metaKey(prefix);
-  const shape = await runCall(probe, protocol.partition_shape, { meta }, {});
-  if (shape.stored > 1) {
-    warnIfMastersIdle(shape.ranges, shape.stored, logger);
-    return shape.stored;
-  }
-  if (shape.ranges.length === 0)
+  const shape = await runCall(probe, protocol.partition_shape, { meta: metaKey(prefix) }, {});
+  return { probe, stored: readStored(shape.stored), ranges: shape.ranges };
+}
+
+/** The count the cluster's shape asks for (countForShape), with a warning when no count spreads evenly. */
+export function countFromShape(ranges: readonly SlotRange[], prefix: string, logger: JobLogger): number {
+  if (ranges.length === 0)
     throw new TickqError(
       "BAD_OPTIONS",
       `partitions: "auto" could not read the cluster's slots (CLUSTER SLOTS: one Redis has none) and no count is stored under ${JSON.stringify(prefix)}: ` +
         `give the count instead, partitions: N (N a multiple of the masters, docs/operate/cluster.md)`,
     );
-  const { count, masters, even } = countForShape(shape.ranges);
+  const { count, masters, even } = countForShape(ranges);
   if (!even)
     logger.warn(
       `tickq: partitions: "auto" found no count up to 8 a master that spreads evenly over this cluster's ${masters} masters ` +
         `(its slots are split unevenly); using ${count}. Rebalance the slots (redis-cli --cluster rebalance) before the first start, or give partitions: N.`,
     );
-  return runCall(probe, protocol.partitions, { meta }, { count });
+  return count;
+}
+
+/** The count `partitions: "auto"` runs with: the stored one, else one chosen from the cluster's slots and stored. */
+export async function findPartitionCount(options: AnyOptions, logger: JobLogger = console): Promise<number> {
+  const prefix = options.prefix ?? "tickq:";
+  const { probe, stored, ranges } = await readShape(options, logger);
+  const known = (layout: StoredLayout): number | undefined => {
+    if (layout.kind === "moving") refuseMoving(prefix, 'partitions: "auto"', layout);
+    if (layout.kind === "count" && layout.count === 1) refuseOne(prefix);
+    return layout.kind === "count" ? layout.count : undefined;
+  };
+  const count = known(stored);
+  if (count !== undefined) {
+    warnIfMastersIdle(ranges, count, logger);
+    return count;
+  }
+  const chosen = countFromShape(ranges, prefix, logger);
+  return known(readStored(await runCall(probe, protocol.partitions, { meta: metaKey(prefix) }, { count: chosen })))!;
+}
+
+/** A migration moved the keys back to one partition: "auto" would spread them again over an empty layout. */
+function refuseOne(prefix: string): never {
+  throw new TickqError(
+    "BAD_OPTIONS",
+    `partitions: "auto", but the keys under prefix ${JSON.stringify(prefix)} were moved to one partition (${metaKey(prefix)} holds 1): ` +
+      `start with partitions: 1 and the prefix they were moved to, or move them back with \`tickq partitions migrate --partitions auto\` (docs/operate/cluster.md).`,
+  );
 }
 
 /** A stored count is kept even when the cluster has changed since; say so when some master serves none of it. */
@@ -67,7 +97,7 @@ function warnIfMastersIdle(ranges: readonly SlotRange[], count: number, logger: 
     logger.warn(
       `tickq: the keys are laid out in ${count} partitions (stored), and ${idle} of the cluster's ${per.size} masters serve none of them: ` +
         `they take no part in tickq's work. Move slots so each master serves a partition's slot (redis-cli --cluster reshard), ` +
-        `or move to a new prefix with more partitions once this one's jobs are done (there is no migration from N partitions to M; docs/operate/cluster.md).`,
+        `or move the jobs to more partitions: stop the deployment, \`tickq partitions migrate --partitions auto\` (docs/operate/cluster.md).`,
     );
 }
 

@@ -1,34 +1,42 @@
-// migratePartitions: moves the jobs of a one-partition layout (prefix
-// `from`) into N partitions (prefix `prefix`), in four passes — dead, retry,
-// scheduled, queued — a page at a time. Each job is first adopted by its
-// partition (partition_adopt.lua: written once per jid, byte for byte), then
-// deleted at the source through the jobs API, so a migration stopped at any
-// point and run again loses nothing and doubles nothing. Queued jobs land in
-// their partition's schedule, due at once in their old order: the first tick
-// queues them. Ordered ids, workflow runs and running jobs are not moved; the
-// report lists what is left, for the old deployment to finish first.
+// migratePartitions: moves the jobs of a layout in N partitions into M (N, M
+// ≥ 1, N ≠ M), dead, retry, scheduled and queued, a page at a time
+// (move.ts). Before it moves a job it marks the count key "N>M id"
+// (partition_move_begin.lua), so every tickq that starts meanwhile, with
+// either count, is refused naming the fix; only once a run has moved every
+// job does it store M (partition_move_finish.lua). A run cut anywhere, even
+// between the last move and storing M, leaves the mark: run again, it moves
+// what is left (nothing, then) and stores M. Ordered ids, workflow runs and
+// running jobs are not moved; the report lists what is left, for the old
+// deployment to finish first.
 import { createTickqCore } from "../core.js";
+import { newJid } from "../client/job.js";
 import { TickqError } from "../errors.js";
 import * as protocol from "../protocol/index.js";
 import { runCall } from "../protocol/run.js";
 import { createRuntime, type Runtime } from "../tick/runtime.js";
-import type { JobInfo, JobState } from "../admin/types.js";
-import type { JobLogger, JobRegistry, RedisAdapter } from "../types.js";
-import { partitionOf, partitionPrefixes } from "./layout.js";
-import { findPartitionCount } from "./auto.js";
-import { checkStoredCount, leftInLayout } from "./meta.js";
+import type { JobInfo } from "../admin/types.js";
+import type { JobLogger, JobRegistry, RedisAdapter, Stats } from "../types.js";
+import { checkPartitionCount, partitionOf, partitionPrefixes } from "./layout.js";
+import { countFromShape, readShape } from "./auto.js";
+import { mergeStats } from "./merge.js";
+import { leftInLayout, metaKey, readStored } from "./meta.js";
+import { moveJobs, type Source } from "./move.js";
 import { routeKeyOf } from "./route.js";
 
 /** Options of {@link migratePartitions}. */
 export interface MigratePartitionsOptions {
   /** The Redis both layouts live in (a cluster client for a cluster). */
   redis: RedisAdapter;
-  /** The partition count to move to (above 1), or "auto": the one found from the cluster's shape (docs/operate/cluster.md). */
+  /** The partition count to move to, or "auto": the one found from the cluster's shape (docs/operate/cluster.md). */
   partitions: number | "auto";
-  /** The new layout's prefix, without a hash tag; default "tickq:". */
+  /** The count to move from; default the one stored under `prefix` (1 when none is). */
+  fromPartitions?: number;
+  /** The partitioned layouts' prefix, without a hash tag; default "tickq:". */
   prefix?: string;
-  /** The one-partition layout's prefix; default `prefix` (on a cluster: the old prefix with its hash tag, such as "{tq}:"). */
+  /** Moving from one partition: its prefix; default `prefix` (on a cluster: the old prefix with its hash tag, such as "{tq}:"). */
   from?: string;
+  /** Moving to one partition: its prefix; default `prefix` (on a cluster: one with a hash tag, such as "{tq}:"). */
+  to?: string;
   /** The deployment's jobs: jobs with a flow or debounce key are routed by it, as enqueue routes them; default by jid. */
   jobs?: JobRegistry;
   /** Jobs read and moved per page; default 500. */
@@ -41,6 +49,8 @@ export interface MigratePartitionsOptions {
 export interface MigrationReport {
   /** The partition count the jobs moved into (the one found, with `partitions: "auto"`). */
   partitions: number;
+  /** The partition count they moved from. */
+  fromPartitions: number;
   /** Jobs moved, per state they were in. */
   moved: {
     /** From the dead set. */
@@ -52,55 +62,142 @@ export interface MigrationReport {
     /** From the queues, now due at once in their partition's schedule. */
     queued: number;
   };
+  /** Jobs left where they were: their partition in the new layout is the key space they were in (both counts' partitions share its hash tag). */
+  stayed: number;
   /** What stays in the old layout, in words (ordered ids, workflow runs, running jobs); empty when nothing does. */
   left: string[];
 }
 
-/** How long a partition remembers the jids it adopted: a migration run again within it doubles nothing. */
-const ADOPTED_KEEP_MS = 7 * 24 * 3600_000;
-const STATES = ["dead", "retry", "scheduled", "queued"] as const satisfies readonly JobState[];
-const SET_OF = { dead: "dead", retry: "retry", scheduled: "schedule", queued: "schedule" } as const;
+/** What a run does: from and to counts, and the mark it stores the new count over (none: a sweep of a finished move). */
+interface Plan {
+  from: number;
+  to: number;
+  mark?: string;
+  adopted: string;
+}
 
 /**
- * Moves waiting, scheduled, retry and dead jobs from a one-partition layout into `partitions`
- * partitions; stores the count, so the new deployment starts. Stop the old deployment first.
+ * Moves waiting, scheduled, retry and dead jobs from a layout in N partitions into `partitions`
+ * partitions, then stores the new count, so the new deployment starts. Stop the old deployment first.
  * @example
- * const report = await migratePartitions({ redis, prefix: "tq:", from: "{tq}:", partitions: 6 });
+ * const report = await migratePartitions({ redis, prefix: "tq:", partitions: 6 }); // from the stored count
  */
 export async function migratePartitions(options: MigratePartitionsOptions): Promise<MigrationReport> {
   const prefix = options.prefix ?? "tickq:";
-  const from = options.from ?? prefix;
   const logger = options.logger ?? console;
-  if (options.partitions === 1) throw new TickqError("BAD_OPTIONS", "migratePartitions moves to partitions: 2 or more");
-  const count =
-    options.partitions === "auto"
-      ? await findPartitionCount({ redis: options.redis, prefix, jobs: {} }, logger)
-      : options.partitions;
-  const targets = partitionPrefixes(prefix, count).map((p) =>
-    createRuntime({ redis: options.redis, prefix: p, jobs: {}, logger }),
-  );
-  await checkStoredCount(targets[0]!, prefix, count);
-  const source = createTickqCore({ redis: options.redis, prefix: from, jobs: {}, logger, sidekiqProcesses: false });
-  const batch = options.batch ?? 500;
-  const moved = { dead: 0, retry: 0, scheduled: 0, queued: 0 };
-  let order = 0; // queued jobs keep their order: each is due a millisecond after the one before
-  for (const state of STATES) {
-    const done = new Set<string>();
-    for (;;) {
-      const page = (await source.jobs.list(state, { limit: batch, order: "oldest" })).jobs.filter(
-        (job) => !done.has(`${job.jid} ${job.raw}`),
+  // Each side's prefixes are checked (a cluster needs a tagged one) before anything is marked.
+  const targetsOf = (to: number) =>
+    layout(prefix, to, options.to, "to").map((p) =>
+      createRuntime({ redis: options.redis, prefix: p, jobs: {}, logger }),
+    );
+  const sourcesOf = (from: number) =>
+    layout(prefix, from, options.from, "from").map((p) =>
+      createTickqCore({ redis: options.redis, prefix: p, jobs: {}, logger, sidekiqProcesses: false }),
+    );
+  const plan = await begin(options, prefix, logger, (from, to) => void (targetsOf(to), sourcesOf(from)));
+  const targets = targetsOf(plan.to);
+  const sources = sourcesOf(plan.from);
+  const { moved, stayed } = await moveJobs({
+    sources,
+    targets,
+    route: (job) => targetOf(options.jobs ?? {}, job, targets.length),
+    adopted: plan.adopted,
+    batch: options.batch ?? 500,
+    logger,
+  });
+  const { left, movable } = await leftBehind(sources, new Set(targets.map((t) => t.prefix)));
+  if (plan.mark !== undefined) {
+    // The new count goes in only over a layout with nothing left to move: else its jobs would never run.
+    if (movable > 0)
+      throw new TickqError(
+        "BAD_OPTIONS",
+        `migratePartitions: ${movable} jobs came into the old layout while it moved (${left.join(", ")}): ` +
+          `stop the old deployment's enqueues and ticks, then run the migration again to finish it.`,
       );
-      if (page.length === 0) break;
-      for (const job of page) {
-        done.add(`${job.jid} ${job.raw}`);
-        const score = state === "queued" ? (++order / 1000).toFixed(3) : String((job.at ?? 0) / 1000);
-        const target = targets[targetOf(options.jobs ?? {}, job, targets.length)]!;
-        await adopt(target, job, SET_OF[state], score);
-        if (await removeAtSource(source.jobs, job, logger)) moved[state]++;
-      }
-    }
+    await finish(targets[0]!, prefix, plan.mark, plan.to);
   }
-  return { partitions: count, moved, left: leftInLayout(await source.stats()) };
+  return { partitions: plan.to, fromPartitions: plan.from, moved, stayed, left };
+}
+
+async function begin(
+  options: MigratePartitionsOptions,
+  prefix: string,
+  logger: JobLogger,
+  check: (from: number, to: number) => void,
+): Promise<Plan> {
+  const asked = options.fromPartitions === undefined ? 0 : checkPartitionCount(options.fromPartitions);
+  const { probe, stored, ranges } = await readShape({ redis: options.redis, prefix, jobs: {} }, logger);
+  const to =
+    options.partitions !== "auto"
+      ? checkPartitionCount(options.partitions)
+      : stored.kind === "moving"
+        ? stored.to
+        : countFromShape(ranges, prefix, logger);
+  if (asked === to)
+    throw new TickqError(
+      "BAD_OPTIONS",
+      `migratePartitions: fromPartitions and partitions are both ${to}: nothing to move`,
+    );
+  const likely = asked || (stored.kind === "count" ? stored.count : stored.kind === "moving" ? stored.from : 1);
+  // On a cluster a one-partition layout has a prefix of its own: with none given there is nothing to sweep.
+  if (likely === to && options.redis.cluster && options.from === undefined) alreadyThere(prefix, to);
+  check(likely === to ? 1 : likely, to);
+  const value = await runCall(
+    probe,
+    protocol.partition_move_begin,
+    { meta: metaKey(prefix) },
+    { from: asked, to, id: newJid() },
+  );
+  const now = readStored(value);
+  if (now.kind === "moving") {
+    if (now.to !== to || (asked !== 0 && asked !== now.from))
+      throw new TickqError(
+        "BAD_OPTIONS",
+        `migratePartitions: a migration from ${now.from} to ${now.to} partitions is under way under prefix ${JSON.stringify(prefix)}, or was cut ` +
+          `(${metaKey(prefix)}): finish it first, \`tickq partitions migrate --partitions ${now.to} --prefix ${prefix}\`.`,
+      );
+    return { from: now.from, to, mark: now.mark, adopted: `adopted:${now.id}` };
+  }
+  const count = now.kind === "count" ? now.count : 1;
+  if (count !== to)
+    throw new TickqError(
+      "BAD_OPTIONS",
+      `migratePartitions: fromPartitions: ${asked}, but the keys under prefix ${JSON.stringify(prefix)} are laid out in ${count} partitions ` +
+        `(${metaKey(prefix)}): use fromPartitions: ${count} (--from-partitions ${count}), or leave it out.`,
+    );
+  // Laid out in `to` already: move what is left in an old layout again (a one-partition one unless
+  // told), without a mark, as the new deployment may be running; the sets of a sweep are its own.
+  const from = asked || 1;
+  if (from === to) alreadyThere(prefix, to);
+  return { from, to, adopted: "adopted" };
+}
+
+function alreadyThere(prefix: string, to: number): never {
+  throw new TickqError(
+    "BAD_OPTIONS",
+    `migratePartitions: the keys under prefix ${JSON.stringify(prefix)} are laid out in ${to} partitions already: nothing to move ` +
+      `(to sweep an old layout again: its count, fromPartitions or --from-partitions N; a one-partition one's prefix, from or --from).`,
+  );
+}
+
+async function finish(runtime: Runtime, prefix: string, mark: string, to: number): Promise<void> {
+  const value = await runCall(runtime, protocol.partition_move_finish, { meta: metaKey(prefix) }, { mark, to });
+  if (value !== String(to))
+    throw new TickqError(
+      "BAD_OPTIONS",
+      `migratePartitions: the count key ${metaKey(prefix)} holds ${JSON.stringify(value)} instead of this migration's mark: was another one started?`,
+    );
+}
+
+/** The prefixes of a layout: one partition under its own prefix (`own`, default `prefix`), N under `prefix`. */
+function layout(prefix: string, count: number, own: string | undefined, option: "from" | "to"): string[] {
+  if (count === 1) return [own ?? prefix];
+  if (own !== undefined && own !== prefix)
+    throw new TickqError(
+      "BAD_OPTIONS",
+      `migratePartitions: \`${option}\` names a one-partition layout's prefix, but that side has ${count} partitions, under prefix ${JSON.stringify(prefix)}`,
+    );
+  return partitionPrefixes(prefix, count);
 }
 
 function targetOf(jobs: JobRegistry, job: JobInfo, count: number): number {
@@ -108,28 +205,22 @@ function targetOf(jobs: JobRegistry, job: JobInfo, count: number): number {
   return partitionOf(key ?? job.jid, count);
 }
 
-async function adopt(target: Runtime, job: JobInfo, set: string, score: string): Promise<void> {
-  await runCall(
-    target,
-    protocol.partition_adopt,
-    { adopted: `${target.prefix}adopted`, into: `${target.prefix}${set}` },
-    { jid: job.jid, score, job: job.raw, keepMs: ADOPTED_KEEP_MS },
+/**
+ * What the old layout still holds: in its partitions that are not in the new layout, anything;
+ * in those that are (a shared hash tag), the ordered ids, workflow runs and running jobs it ran.
+ * `movable`: jobs of the moved states still in partitions that are not in the new layout.
+ */
+async function leftBehind(
+  sources: (Source & { stats(): Promise<Stats> })[],
+  kept: Set<string>,
+): Promise<{ left: string[]; movable: number }> {
+  const all = await Promise.all(
+    sources.map(async (s) => {
+      const stats = await s.stats();
+      return kept.has(s.prefix) ? { ...stats, queues: {}, scheduled: 0, retry: 0, dead: 0 } : stats;
+    }),
   );
-}
-
-/** Deletes the job at the source; false when it was gone already (a migration run again). */
-async function removeAtSource(
-  jobs: { delete(jid: string): Promise<JobInfo> },
-  job: JobInfo,
-  logger: JobLogger,
-): Promise<boolean> {
-  try {
-    const removed = await jobs.delete(job.jid);
-    if (removed.raw !== job.raw)
-      logger.warn(`tickq: job ${job.jid} changed at the source while it moved: is the old deployment still ticking?`);
-    return true;
-  } catch (error) {
-    if (error instanceof TickqError && error.code === "NOT_FOUND") return false;
-    throw error;
-  }
+  const stats = mergeStats(all);
+  const movable = Object.values(stats.queues).reduce((a, b) => a + b, stats.scheduled + stats.retry + stats.dead);
+  return { left: leftInLayout(stats), movable };
 }

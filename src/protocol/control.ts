@@ -21,13 +21,27 @@ export const parallel = defineCall(
   tuple({ granted: number, others: number }),
 );
 
-export const partitions = defineCall(scripts.partitions, { meta: key }, { count: number }, number);
+export const partitions = defineCall(scripts.partitions, { meta: key }, { count: number }, text);
+
+export const partition_move_begin = defineCall(
+  scripts.partition_move_begin,
+  { meta: key },
+  { from: number, to: number, id: text },
+  text,
+);
+
+export const partition_move_finish = defineCall(
+  scripts.partition_move_finish,
+  { meta: key },
+  { mark: text, to: number },
+  text,
+);
 
 export const partition_shape = defineCall(
   scripts.partition_shape,
   { meta: key },
   {},
-  tuple({ stored: number, ranges: groups({ first: number, last: number, master: text }) }),
+  tuple({ stored: text, ranges: groups({ first: number, last: number, master: text }) }),
 );
 
 export const partition_adopt = defineCall(

@@ -16,7 +16,17 @@ export { recurring } from "./recurring.js";
 export { result } from "./result.js";
 export { step } from "./step.js";
 export { history, inflight, metrics, queue_parts, queues, recurring_list, stats, ticks } from "./admin-reads.js";
-export { kick, parallel, partition_adopt, partition_shape, partitions, pause, session } from "./control.js";
+export {
+  kick,
+  parallel,
+  partition_adopt,
+  partition_move_begin,
+  partition_move_finish,
+  partition_shape,
+  partitions,
+  pause,
+  session,
+} from "./control.js";
 export {
   workflow_cancel,
   workflow_event,

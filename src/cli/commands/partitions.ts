@@ -1,6 +1,7 @@
-// tickq partitions migrate --partitions N|auto [--from PREFIX]: moves the jobs of a
-// one-partition layout into N partitions (migratePartitions), then prints
-// what moved and what is left for the old deployment to finish.
+// tickq partitions migrate --partitions M|auto [--from-partitions N] [--from PREFIX] [--to PREFIX]:
+// moves the jobs of a layout in N partitions (default: the count stored) into M
+// (migratePartitions), then prints what moved and what is left for the old
+// deployment to finish.
 import type { Command } from "commander";
 import { migratePartitions } from "../../index.js";
 import { connect } from "../connect.js";
@@ -12,36 +13,43 @@ export function addPartitionCommands(program: Command): void {
   const partitions = program.command("partitions").description("spread the keys over partitions (Redis Cluster)");
   partitions
     .command("migrate")
-    .description("move queued, scheduled, retry and dead jobs from the one-partition layout into --partitions N")
+    .description("move queued, scheduled, retry and dead jobs from the layout in N partitions into --partitions M")
+    .option("--from-partitions <n>", "the count to move from (default: the one stored for --prefix, else 1)")
     .option(
       "--from <prefix>",
-      "the one-partition layout's prefix (default: --prefix; on a cluster the tagged one, e.g. {tq}:)",
+      "moving from one partition: its prefix (default: --prefix; on a cluster the tagged one, e.g. {tq}:)",
     )
+    .option("--to <prefix>", "moving to one partition: its prefix (default: --prefix; on a cluster a tagged one)")
     .option("--batch <n>", "jobs per page (default 500)")
-    .action(async (options: { from?: string; batch?: string }, command: Command) => {
-      const { prefix, json, partitions: count } = globals(command);
-      if (count === undefined || (count !== "auto" && count < 2))
-        throw new UsageError(
-          'partitions migrate needs --partitions N (or TICKQ_PARTITIONS), N of 2 or more, or "auto" on a cluster',
-        );
-      const connection = await connect();
-      try {
-        const report = await migratePartitions({
-          redis: connection.adapter,
-          prefix,
-          from: options.from ?? prefix,
-          partitions: count,
-          batch: intOption(options.batch, "--batch", 1),
-          logger: { info: console.error, warn: console.error, error: console.error },
-        });
-        if (json) return printJson(report);
-        const { moved, left } = report;
-        console.log(
-          `moved ${moved.queued} queued, ${moved.scheduled} scheduled, ${moved.retry} retry, ${moved.dead} dead into ${report.partitions} partitions`,
-        );
-        if (left.length > 0) console.log(`left in the old layout: ${left.join(", ")}`);
-      } finally {
-        await connection.close();
-      }
-    });
+    .action(
+      async (options: { fromPartitions?: string; from?: string; to?: string; batch?: string }, command: Command) => {
+        const { prefix, json, partitions: count } = globals(command);
+        if (count === undefined)
+          throw new UsageError('partitions migrate needs --partitions M (or TICKQ_PARTITIONS), or "auto" on a cluster');
+        const connection = await connect();
+        try {
+          const report = await migratePartitions({
+            redis: connection.adapter,
+            prefix,
+            partitions: count,
+            ...(options.fromPartitions === undefined
+              ? {}
+              : { fromPartitions: intOption(options.fromPartitions, "--from-partitions", 1)! }),
+            ...(options.from === undefined ? {} : { from: options.from }),
+            ...(options.to === undefined ? {} : { to: options.to }),
+            batch: intOption(options.batch, "--batch", 1),
+            logger: { info: console.error, warn: console.error, error: console.error },
+          });
+          if (json) return printJson(report);
+          const { moved, left } = report;
+          console.log(
+            `moved ${moved.queued} queued, ${moved.scheduled} scheduled, ${moved.retry} retry, ${moved.dead} dead ` +
+              `from ${report.fromPartitions} into ${report.partitions} partitions; ${report.stayed} stayed in place`,
+          );
+          if (left.length > 0) console.log(`left in the old layout: ${left.join(", ")}`);
+        } finally {
+          await connection.close();
+        }
+      },
+    );
 }

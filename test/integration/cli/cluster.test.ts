@@ -49,7 +49,13 @@ describe("the tickq CLI on a Redis Cluster", () => {
     );
     expect(migrated).toEqual({
       code: 0,
-      body: { partitions: 3, moved: { dead: 5, retry: 0, scheduled: 0, queued: 7 }, left: [] },
+      body: {
+        partitions: 3,
+        fromPartitions: 1,
+        moved: { dead: 5, retry: 0, scheduled: 0, queued: 7 },
+        stayed: 0,
+        left: [],
+      },
     });
     expect(await client.get("tq:partitions")).toBe("3");
 

@@ -23,14 +23,20 @@ describeOverAdapters(cliConnections, "tickq partitions over $name", (adapterCase
     const env = cliEnv(adapterCase);
     const usage = await cli.run(["partitions", "migrate", "--prefix", h.prefix], env);
     expect(usage.code).toBe(2);
-    expect(usage.stderr).toMatch(/needs --partitions N/);
+    expect(usage.stderr).toMatch(/needs --partitions M/);
     const migrated = await cli.json<{ moved: Record<string, number> }>(
       ["partitions", "migrate", "--partitions", "3", "--prefix", h.prefix],
       env,
     );
     expect(migrated).toEqual({
       code: 0,
-      body: { partitions: 3, moved: { dead: 6, retry: 0, scheduled: 0, queued: 1 }, left: [] },
+      body: {
+        partitions: 3,
+        fromPartitions: 1,
+        moved: { dead: 6, retry: 0, scheduled: 0, queued: 1 },
+        stayed: 0,
+        left: [],
+      },
     });
     const stats = await cli.json<{ dead: number; scheduled: number }>(["stats", "--prefix", h.prefix], {
       ...env,
@@ -45,5 +51,26 @@ describeOverAdapters(cliConnections, "tickq partitions over $name", (adapterCase
     expect(JSON.stringify(dead.body)).toContain('"state":"dead"');
     const wrong = await cli.run(["stats", "--partitions", "2", "--prefix", h.prefix], env);
     expect(wrong.stderr).toMatch(/laid out in 3 partitions/);
+  });
+  it("moves 3 partitions to 5 with `partitions migrate --partitions 5`, the count to move from read from the stored one", async () => {
+    const three = h.make({ noop: () => {} }, { partitions: 3 });
+    await three.enqueueBulk(Array.from({ length: 9 }, (_, n) => ({ name: "noop" as const, args: [n] })));
+    await three.enqueue("noop", ["later"], { delayMs: 60_000 });
+    const env = cliEnv(adapterCase);
+    const wrongFrom = await cli.run(
+      ["partitions", "migrate", "--partitions", "5", "--from-partitions", "4", "--prefix", h.prefix],
+      env,
+    );
+    expect(wrongFrom.code).not.toBe(0);
+    expect(wrongFrom.stderr).toMatch(/laid out in 3 partitions.*--from-partitions 3/);
+    const text = await cli.run(["partitions", "migrate", "--partitions", "5", "--prefix", h.prefix], env);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toMatch(
+      /moved 9 queued, 1 scheduled, 0 retry, 0 dead from 3 into 5 partitions; 0 stayed in place/,
+    );
+    const stats = await cli.json<{ scheduled: number }>(["stats", "--partitions", "5", "--prefix", h.prefix], env);
+    expect(stats.body.scheduled).toBe(10);
+    const old = await cli.run(["stats", "--partitions", "3", "--prefix", h.prefix], env);
+    expect(old.stderr).toMatch(/partitions: 3, but .* laid out in 5 partitions/);
   });
 });

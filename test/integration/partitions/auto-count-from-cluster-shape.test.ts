@@ -1,14 +1,15 @@
 // `partitions: "auto"` on a real Redis Cluster of three masters (ioredis'
 // Cluster and node-redis' createCluster): the count comes from the cluster's
 // slots (three masters, three partitions, one on each), is stored, and a
-// later start adopts the stored count; an explicit other count is refused
+// later start adopts the stored count (a count that leaves a master idle is
+// moved to the shape's by migratePartitions with "auto"); an explicit other count is refused
 // naming the stored one; a tagged prefix is refused at createTickq; on one
 // Redis, "auto" is today's one-partition layout.
 import { Redis } from "ioredis";
 import { describe, expect, inject, it } from "vitest";
 import { endSession, sessionEnded } from "../../../src/admin/sessions.js";
 import { redisThrottle } from "../../../src/http/throttle.js";
-import { createTickq, TickqError } from "../../../src/index.js";
+import { createTickq, migratePartitions, TickqError } from "../../../src/index.js";
 import { partitionPrefixes, slotOf } from "../../../src/partitions/layout.js";
 import { ioredisAdapter } from "../../../src/redis/ioredis.js";
 import { useClusterClients } from "../../helpers/private-cluster.js";
@@ -104,6 +105,15 @@ describe.each(clusterClients)('partitions: "auto" over a Redis Cluster, through 
     ]);
     // Six partitions over three masters leave none idle: nothing to say.
     expect(quiet).toEqual([]);
+    // The fix the warning names: migrate with "auto" moves the 2 partitions to the 3 the shape asks for.
+    await adopting.enqueue("step", [], { delayMs: 60_000 });
+    const moved = await migratePartitions({ redis: adapter(), prefix: two, partitions: "auto", logger: QUIET });
+    expect(moved).toMatchObject({ partitions: 3, fromPartitions: 2, left: [] });
+    expect(moved.moved.scheduled + moved.stayed).toBe(1);
+    const grown = createTickq({ redis: adapter(), prefix: two, partitions: "auto", jobs, logger });
+    expect((await grown.stats()).scheduled).toBe(1);
+    expect(grown.partitions).toBe(3);
+    expect(warned).toHaveLength(1);
 
     const fresh = `auto-fresh-${name}:`;
     const first = createTickq({ redis: adapter(), prefix: fresh, partitions: "auto", jobs, logger: QUIET });

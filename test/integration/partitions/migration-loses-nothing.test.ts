@@ -39,10 +39,22 @@ describeOverAdapters(adapterCases, "migration to partitions, over $name", (adapt
       batch: 4,
       logger: QUIET,
     });
-    expect(report).toEqual({ partitions: 3, moved: { dead: 1, retry: 1, scheduled: 1, queued: 13 }, left: [] });
+    expect(report).toEqual({
+      partitions: 3,
+      fromPartitions: 1,
+      moved: { dead: 1, retry: 1, scheduled: 1, queued: 13 },
+      stayed: 0,
+      left: [],
+    });
     expect(await old.stats()).toMatchObject({ dead: 0, retry: 0, scheduled: 0, queues: { default: 0 } });
     const again = await migratePartitions({ redis: h.adapter, prefix: h.prefix, partitions: 3, logger: QUIET });
-    expect(again).toEqual({ partitions: 3, moved: { dead: 0, retry: 0, scheduled: 0, queued: 0 }, left: [] });
+    expect(again).toEqual({
+      partitions: 3,
+      fromPartitions: 1,
+      moved: { dead: 0, retry: 0, scheduled: 0, queued: 0 },
+      stayed: 0,
+      left: [],
+    });
 
     const tq = h.make(jobs, { partitions: 3 });
     const moved = await tq.stats();
@@ -68,12 +80,12 @@ describeOverAdapters(adapterCases, "migration to partitions, over $name", (adapt
       cluster: h.adapter.cluster,
       evalsha: async (sha: string, keys: string[], args: string[]) => {
         const reply = await h.adapter.evalsha(sha, keys, args);
-        if (keys.some((k) => k.endsWith("adopted")) && ++adopts === 3) throw new Error("connection lost");
+        if (keys.some((k) => k.includes("}:adopted:")) && ++adopts === 3) throw new Error("connection lost");
         return reply;
       },
       eval: async (script: string, keys: string[], args: string[]) => {
         const reply = await h.adapter.eval(script, keys, args);
-        if (keys.some((k) => k.endsWith("adopted")) && ++adopts === 3) throw new Error("connection lost");
+        if (keys.some((k) => k.includes("}:adopted:")) && ++adopts === 3) throw new Error("connection lost");
         return reply;
       },
     };

@@ -95,7 +95,13 @@ describe.each(clusterClients)("partitions over a Redis Cluster, through $name", 
       partitions: 3,
       logger: QUIET,
     });
-    expect(report).toEqual({ partitions: 3, moved: { dead: 0, retry: 0, scheduled: 1, queued: 20 }, left: [] });
+    expect(report).toEqual({
+      partitions: 3,
+      fromPartitions: 1,
+      moved: { dead: 0, retry: 0, scheduled: 1, queued: 20 },
+      stayed: 0,
+      left: [],
+    });
     const tq = createTickq({ redis: adapter(), prefix: "tq:", partitions: 3, jobs, logger: QUIET });
     expect((await tq.stats()).scheduled).toBe(21);
     for (let i = 0; i < 5 && ran.length < 20; i++) await tq.tick({ budgetMs: 3_000 });
@@ -103,6 +109,78 @@ describe.each(clusterClients)("partitions over a Redis Cluster, through $name", 
     expect((await old.stats()).scheduled).toBe(0);
     await Promise.all(cc.client.nodes("master").map((node) => node.flushall()));
   }, 30_000);
+
+  it("moves 3 partitions to 6, 6 to 2 and 2 to one across the masters, a run cut half-way finishing on the next, losing nothing", async () => {
+    const ran: string[] = [];
+    const jobs = {
+      step: ([label]: [string]) => void ran.push(label),
+      boom: { retry: 0, perform: () => Promise.reject(new Error("boom")) },
+      flaky: { retry: 3, perform: () => Promise.reject(new Error("again")) },
+    };
+    const three = createTickq({ redis: adapter(), prefix: "tq:", partitions: 3, jobs, logger: QUIET });
+    await three.enqueueBulk([0, 1, 2].map((n) => ({ name: "boom" as const, args: [n] })));
+    await three.enqueueBulk([0, 1].map((n) => ({ name: "flaky" as const, args: [n] })));
+    await three.tick({ budgetMs: 3_000 });
+    const labels = Array.from({ length: 24 }, (_, n) => `q${String(n).padStart(2, "0")}`);
+    await three.enqueueBulk(labels.map((label) => ({ name: "step" as const, args: [label] })));
+    await three.enqueue("step", ["later"], { delayMs: 3_600_000 });
+    expect(await three.stats()).toMatchObject({ dead: 3, retry: 2, scheduled: 1, queues: { default: 24 } });
+
+    let calls = 0;
+    const base = adapter();
+    const cut = async <T>(reply: Promise<T>): Promise<T> => {
+      const value = await reply;
+      if (++calls === 40) throw new Error("cut");
+      return value;
+    };
+    const cutting = {
+      ...base,
+      cluster: base.cluster,
+      evalsha: (sha: string, keys: string[], args: string[]) => cut(base.evalsha(sha, keys, args)),
+      eval: (script: string, keys: string[], args: string[]) => cut(base.eval(script, keys, args)),
+    };
+    await expect(migratePartitions({ redis: cutting, prefix: "tq:", partitions: 6, logger: QUIET })).rejects.toThrow(
+      /cut/,
+    );
+    await expect(
+      createTickq({ redis: adapter(), prefix: "tq:", partitions: "auto", jobs, logger: QUIET }).stats(),
+    ).rejects.toThrow(/being moved from 3 to 6 partitions/);
+    const six = await migratePartitions({ redis: adapter(), prefix: "tq:", partitions: 6, logger: QUIET });
+    expect(six).toMatchObject({ partitions: 6, fromPartitions: 3, left: [] });
+    const onSix = createTickq({ redis: adapter(), prefix: "tq:", partitions: "auto", jobs, logger: QUIET });
+    expect(await onSix.stats()).toMatchObject({ dead: 3, retry: 2, scheduled: 25 });
+    expect(onSix.partitions).toBe(6);
+    // Six partitions on three masters: two on each.
+    const perMaster = await Promise.all(cc.client.nodes("master").map((node) => node.keys("tq:{p*")));
+    const holders = partitionPrefixes("tq:", 6).map((p) =>
+      perMaster.findIndex((keys) => keys.some((k) => k.startsWith(p))),
+    );
+    expect([0, 1, 2].map((m) => holders.filter((h) => h === m).length)).toEqual([2, 2, 2]);
+
+    const two = await migratePartitions({ redis: adapter(), prefix: "tq:", partitions: 2, logger: QUIET });
+    expect(two).toEqual({
+      partitions: 2,
+      fromPartitions: 6,
+      moved: { dead: 3, retry: 2, scheduled: 25, queued: 0 },
+      stayed: 0,
+      left: [],
+    });
+    const onTwo = createTickq({ redis: adapter(), prefix: "tq:", partitions: 2, jobs, logger: QUIET });
+    for (let i = 0; i < 6 && ran.length < labels.length; i++) await onTwo.tick({ budgetMs: 3_000 });
+    expect([...ran].sort()).toEqual(labels);
+    expect(await onTwo.stats()).toMatchObject({ dead: 3, retry: 2, scheduled: 1 });
+
+    // Back to one partition: on a cluster it needs a prefix with a hash tag, refused before anything is marked.
+    await expect(migratePartitions({ redis: adapter(), prefix: "tq:", partitions: 1, logger: QUIET })).rejects.toThrow(
+      /hash tag/,
+    );
+    expect(await cc.client.get("tq:partitions")).toBe("2");
+    const one = await migratePartitions({ redis: adapter(), prefix: "tq:", to: "{tq}:", partitions: 1, logger: QUIET });
+    expect(one).toMatchObject({ partitions: 1, fromPartitions: 2, moved: { dead: 3, retry: 2, scheduled: 1 } });
+    const single = createTickq({ redis: adapter(), prefix: "{tq}:", jobs, logger: QUIET });
+    expect(await single.stats()).toMatchObject({ dead: 3, retry: 2, scheduled: 1 });
+    await Promise.all(cc.client.nodes("master").map((node) => node.flushall()));
+  }, 60_000);
 
   it("refuses a prefix without a hash tag with one partition, naming both fixes", () => {
     const error = (() => {

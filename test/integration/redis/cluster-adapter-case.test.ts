@@ -8,6 +8,7 @@
 import { Cluster, Redis } from "ioredis";
 import { expect, it } from "vitest";
 import { slotOf } from "../../../src/partitions/layout.js";
+import { parseNodes } from "../../../bench/chaos/private-cluster.js";
 import { clusterReplicasAsked } from "../../helpers/adapter-names.js";
 import { adapterCases, describeOverAdapters } from "../../helpers/adapters.js";
 import { clusterNodes } from "../../helpers/cluster-slot.js";
@@ -15,33 +16,6 @@ import { useHarness } from "../../helpers/harness.js";
 
 const clusterCases = adapterCases.filter((c) => c.name === "cluster");
 const replicas = clusterCases.length > 0 ? clusterReplicasAsked() : 0;
-
-/** A node as CLUSTER NODES lists it. */
-interface NodeRow {
-  id: string;
-  port: number;
-  flags: string[];
-  masterId: string;
-  link: string;
-  slots: string[];
-}
-
-function parseNodes(text: string): NodeRow[] {
-  return text
-    .trim()
-    .split("\n")
-    .map((line) => {
-      const [id, address, flags, masterId, , , , link, ...slots] = line.split(" ");
-      return {
-        id: id!,
-        port: Number(/:(\d+)@/.exec(address!)?.[1]),
-        flags: flags!.split(","),
-        masterId: masterId!,
-        link: link!,
-        slots,
-      };
-    });
-}
 
 /** A short-lived connection to one node of the cluster. */
 async function onNode<T>(port: number, ask: (node: Redis) => Promise<T>): Promise<T> {
