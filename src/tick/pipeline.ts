@@ -37,7 +37,6 @@ import { monotonicMs } from "./clock.js";
 import type { Fence } from "./lease.js";
 import type { Outcome } from "./passes/ack.js";
 import type { FetchedJob } from "./passes/fetch.js";
-import { newPrefetch } from "./prefetch.js";
 import { SharedSlots, type SlotHolder } from "./slots.js";
 import { soloGate } from "./solo-gate.js";
 
@@ -125,7 +124,7 @@ const POLL_MS = 100;
 
 export async function runPipeline<W, O>(p: PipelineInput<W, O>): Promise<PipelineResult<W, O>> {
   const slots = p.slots ?? new SharedSlots(p.concurrency);
-  const prefetch = newPrefetch(slots.total);
+  const prefetch = slots.prefetch;
   const buffer = [...p.first];
   // When each job of `buffer` was fetched (prefetch.now()).
   const heldSince = new Map<W, number>(p.first.map((job) => [job, prefetch.now()]));
@@ -134,6 +133,7 @@ export async function runPipeline<W, O>(p: PipelineInput<W, O>): Promise<Pipelin
   let waiting = false;
   let finished: O[] = [];
   let running = 0;
+  let startedCount = 0;
   let drained = !p.firstFull;
   let parked = p.firstParked === true;
   // A flow job finished since the last fetch: its ack may send a parked job back.
@@ -180,6 +180,7 @@ export async function runPipeline<W, O>(p: PipelineInput<W, O>): Promise<Pipelin
           else if ((reply.sentOn ?? 0) > 0) sentOnLeft = true;
           if (!reply.held || (reply.fetched.length < fetch && !reply.more)) drained = true;
           else if (fetch > 0) drained = false;
+          if (reply.fetched.length < fetch) slots.offer(holder);
           then(reply.held);
         },
         (error: unknown) => {
@@ -200,7 +201,7 @@ export async function runPipeline<W, O>(p: PipelineInput<W, O>): Promise<Pipelin
     if (stepping || failure !== undefined) return;
     const due =
       !stopping() && !waiting && gate.mayStart() && (drained ? parked && slotFreed : buffer.length <= lowWater());
-    const fetch = due ? Math.max(0, Math.min(p.batch, prefetch.room(slots.running(), slots.held()))) : 0;
+    const fetch = due ? Math.max(0, Math.min(p.batch, slots.room(holder))) : 0;
     // Acks alone go once a batch and a round of slots have finished, or
     // with jobs handed back; the last ones ride on finish. A solo job that
     // finished is cleared at once.
@@ -217,6 +218,7 @@ export async function runPipeline<W, O>(p: PipelineInput<W, O>): Promise<Pipelin
 
   const start = (job: W, alone = false) => {
     running++;
+    startedCount++;
     heldSince.delete(job);
     prefetch.started();
     gate.started();
@@ -230,11 +232,14 @@ export async function runPipeline<W, O>(p: PipelineInput<W, O>): Promise<Pipelin
       if (!closed) gate.settled();
       if (alone) aloneRunning = false;
       if (solo?.job === job) solo.state = "done";
+      // A handler its closed pipeline gave up on held its slot in the pool until now.
+      if (closed && running === 0) slots.leave(holder);
       if (closed) return;
       if (p.holdsSlot?.(job)) slotFreed = true;
       p.onOutcome(outcome);
       finished.push(outcome);
       fill();
+      slots.offer(holder);
       wake();
     });
   };
@@ -296,11 +301,17 @@ export async function runPipeline<W, O>(p: PipelineInput<W, O>): Promise<Pipelin
       return running;
     },
     get held() {
-      return buffer.length + asking;
+      return closed ? 0 : buffer.length + asking;
     },
-    rank: () => (buffer.length === 0 ? Infinity : (p.rank?.(buffer[0]!) ?? 0)),
+    get started() {
+      return startedCount;
+    },
+    get wants() {
+      return !closed && !stopping() && !waiting && !drained;
+    },
+    rank: () => (closed || buffer.length === 0 ? Infinity : (p.rank?.(buffer[0]!) ?? 0)),
     since: () => heldSince.get(buffer[0]!) ?? -Infinity,
-    startNext,
+    startNext: () => !closed && startNext(),
     wake: () => wake(),
   };
   slots.join(holder);
@@ -370,7 +381,8 @@ export async function runPipeline<W, O>(p: PipelineInput<W, O>): Promise<Pipelin
     handBackIfOverdue();
   }
   closed = true;
-  slots.leave(holder);
+  // Handlers it gave up on (hung, ignoring their signal) still run: their slots stay taken until they settle.
+  if (running === 0) slots.leave(holder);
   p.signal.removeEventListener("abort", onAbort);
   unsubscribe();
   // A handler its tick gave up on (hung, ignoring its signal) stops holding the

@@ -2,16 +2,25 @@
 // pipeline per partition (src/partitions/tick.ts), but its `concurrency` is
 // one number: a slot freed in any partition goes to the best held job of
 // them all (the highest queue in strict order, then the first fetched), and
-// a partition with no work leaves its slots to the others. A tick over one Redis has one pipeline, and the
-// slots are its own.
+// a partition with no work leaves its slots to the others. While several
+// have work, none fetches past its part of the pool, and a slot freed wakes
+// the others: else the partition whose job just finished, first to fetch,
+// would take every freed slot and a partition whose jobs went back to their
+// queue (prefetch.ts) would wait until it ran dry. A tick over one Redis has
+// one pipeline, and the slots are its own.
 import type { TickOptions } from "../types.js";
+import { newPrefetch, type Prefetch } from "./prefetch.js";
 
 /** What a pipeline shows the slots it shares. */
 export interface SlotHolder {
-  /** Its handlers running. */
+  /** Its handlers running, those its closed pipeline gave up on included: they hold slots until they settle. */
   readonly running: number;
   /** Its jobs fetched and not started, plus those its fetch in flight asks for. */
   readonly held: number;
+  /** How many jobs it started so far. */
+  readonly started: number;
+  /** It may fetch more: its queues did not look empty, and it is not stopping. */
+  readonly wants: boolean;
   /** Where its next held job stands in the queue order, lower first (0 without an order); Infinity when it holds none. */
   rank(): number;
   /** When its next held job was fetched (on performance.now()'s clock). */
@@ -24,8 +33,15 @@ export interface SlotHolder {
 
 export class SharedSlots {
   private readonly holders: SlotHolder[] = [];
+  /**
+   * One reading of the pool's rate and round trips for all its holders: a slot freed in any
+   * partition is room for every one, and a job held waits only when no slot of the pool frees.
+   */
+  readonly prefetch: Prefetch;
 
-  constructor(readonly total: number) {}
+  constructor(readonly total: number) {
+    this.prefetch = newPrefetch(total);
+  }
 
   join(holder: SlotHolder): void {
     this.holders.push(holder);
@@ -36,6 +52,29 @@ export class SharedSlots {
     if (at >= 0) this.holders.splice(at, 1);
     // What it held is gone: another holder may use the slots.
     for (const other of this.holders) other.wake();
+  }
+
+  /**
+   * How many jobs `holder` may fetch: the pool's room, and while others want work too, no more
+   * than its part, less what the others that started fewer jobs lack of theirs (the holder whose
+   * job just finished fetches first: without that, at `concurrency: 1` it would fetch every time).
+   */
+  room(holder: SlotHolder): number {
+    const room = this.prefetch.room(this.running(), this.held());
+    let wanting = 0;
+    for (const h of this.holders) if (h.wants) wanting++;
+    if (wanting <= 1) return room;
+    const part = Math.ceil(this.prefetch.room(0, 0) / wanting);
+    let owed = 0;
+    for (const h of this.holders)
+      if (h !== holder && h.wants && h.started < holder.started) owed += Math.max(0, part - h.running - h.held);
+    return Math.min(room - owed, part - holder.running - holder.held);
+  }
+
+  /** `from` freed a slot or fetched fewer than it asked: the others may fetch now rather than at their next poll. */
+  offer(from: SlotHolder): void {
+    if (this.holders.length === 1 || this.running() >= this.total) return;
+    for (const h of this.holders) if (h !== from && h.wants) h.wake();
   }
 
   running(): number {
