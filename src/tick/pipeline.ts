@@ -313,6 +313,9 @@ export async function runPipeline<W, O>(p: PipelineInput<W, O>): Promise<Pipelin
     since: () => heldSince.get(buffer[0]!) ?? -Infinity,
     startNext: () => !closed && startNext(),
     wake: () => wake(),
+    fetchIfDue: () => {
+      if (!closed) step();
+    },
   };
   slots.join(holder);
 

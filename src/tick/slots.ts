@@ -27,8 +27,10 @@ export interface SlotHolder {
   since(): number;
   /** Starts, or sets aside, its next held job: false when it cannot now (fenced, gated, a solo run). */
   startNext(): boolean;
-  /** Its loop has work: a job of its started, or a slot freed that it may fill. */
+  /** Its loop has work: a slot freed that it may fill. */
   wake(): void;
+  /** Fetches now if it is due to (its held jobs ran low, or the pool has room): cheaper than a turn of its loop. */
+  fetchIfDue(): void;
 }
 
 export class SharedSlots {
@@ -74,7 +76,7 @@ export class SharedSlots {
   /** `from` freed a slot or fetched fewer than it asked: the others may fetch now rather than at their next poll. */
   offer(from: SlotHolder): void {
     if (this.holders.length === 1 || this.running() >= this.total) return;
-    for (const h of this.holders) if (h !== from && h.wants) h.wake();
+    for (const h of this.holders) if (h !== from && h.wants) h.fetchIfDue();
   }
 
   running(): number {
@@ -98,21 +100,39 @@ export class SharedSlots {
     let blocked: Set<SlotHolder> | undefined;
     let started: Set<SlotHolder> | undefined;
     while (this.running() < this.total) {
+      // The best head, and the best of the others: the best holder starts jobs until its head is not.
       let next: SlotHolder | undefined;
       let rank = Infinity;
       let since = Infinity;
+      let rank2 = Infinity;
+      let since2 = Infinity;
       for (const h of this.holders) {
         const r = h.rank();
-        if (r > rank || r === Infinity || blocked?.has(h)) continue;
+        if (r === Infinity || r > rank2 || blocked?.has(h)) continue;
         const s = h.since();
-        if (r < rank || s < since) (next = h), (rank = r), (since = s);
+        if (r < rank || (r === rank && s < since)) {
+          rank2 = rank;
+          since2 = since;
+          next = h;
+          rank = r;
+          since = s;
+        } else if (r < rank2 || s < since2) {
+          rank2 = r;
+          since2 = s;
+        }
       }
       if (next === undefined) break;
-      if (!next.startNext()) (blocked ??= new Set()).add(next);
+      let ran = false;
+      while (this.running() < this.total && next.startNext()) {
+        ran = true;
+        const r = next.rank();
+        if (r > rank2 || (r === rank2 && next.since() > since2)) break;
+      }
+      if (!ran) (blocked ??= new Set()).add(next);
       else if (next !== from) (started ??= new Set()).add(next);
     }
-    // Their loops fetch behind what just started.
-    if (started) for (const h of started) h.wake();
+    // They fetch behind what just started.
+    if (started) for (const h of started) h.fetchIfDue();
   }
 }
 
