@@ -8,7 +8,7 @@
 // and prints, per shape over its drains, the µs a job of each function's self time, largest
 // first. The profiler's own cost falls on every function alike: compare shapes, not with the
 // unprofiled bench. `--pin`: this process on CPU 0, every Redis on CPU 1 (cluster/pin.ts).
-import { writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { Session } from "node:inspector/promises";
 import { loadavg } from "node:os";
 import { join } from "node:path";
@@ -102,6 +102,7 @@ try {
     }
   }
   for (const [name, list] of Object.entries(profiles)) {
+    mkdirSync(values.out!, { recursive: true });
     for (const [i, p] of list.entries()) writeFileSync(join(values.out!, `${name}-${i}.cpuprofile`), JSON.stringify(p));
     const self = [...selfTimes(list, shape.jobs)].sort((a, b) => b[1] - a[1]);
     const total = self.reduce((sum, [, us]) => sum + us, 0);
