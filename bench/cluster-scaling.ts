@@ -1,5 +1,5 @@
 // npm run bench:cluster [-- --jobs 100000 --masters 1,2,3 --partitions 1|N|masters --loops 2 --batch 100
-//                          --rounds 3 --partitions-per-tick N]
+//                          --rounds 3 --partitions-per-tick N --pin]
 // How tickq's work spreads over a Redis Cluster. For each cluster size
 // (private clusters, bench/chaos/private-cluster.ts, no replicas), the same
 // no-op drain as on one plain redis-server: N jobs enqueued, then drained by
@@ -18,6 +18,9 @@
 // the throughput N nodes on N cores would give, checked against the busiest
 // master's CPU a job at each size. On a 2-core machine the Redis processes
 // and the ticks share the cores: CPU a job and shares say more than rates.
+// `--pin` (Linux, taskset): this process on CPU 0, the single node and every
+// master on CPU 1, for both shapes alike: the ticks keep a core of their own,
+// as on a deployment where Redis runs on other machines.
 import { loadavg } from "node:os";
 import { parseArgs } from "node:util";
 import { Cluster, Redis } from "ioredis";
@@ -25,6 +28,7 @@ import { startPrivate } from "../src/platforms/node/find-redis.js";
 import { partitionPrefixes, slotOf } from "../src/partitions/layout.js";
 import { ioredisAdapter } from "../src/redis/ioredis.js";
 import { startPrivateRedisCluster } from "./chaos/private-cluster.js";
+import { pinApart } from "./cluster/pin.js";
 import { printModel, printShape } from "./cluster/print.js";
 import { drainer, type Layout } from "./cluster/drain.js";
 import type { Run } from "./cluster/work.js";
@@ -38,6 +42,7 @@ const { values } = parseArgs({
     batch: { type: "string", default: "100" },
     rounds: { type: "string", default: "3" },
     "partitions-per-tick": { type: "string" },
+    pin: { type: "boolean", default: false },
   },
 });
 const N = Number(values.jobs);
@@ -81,6 +86,7 @@ try {
     const client = new Cluster(cluster.seeds);
     try {
       const ports = (await cluster.masters()).map((m) => m.port);
+      if (values.pin) await pinApart([singlePort, ...ports]);
       const partitions = PER_MASTER ? masters : PARTITIONS;
       const shape = `${masters} master${masters > 1 ? "s" : ""}, ${partitions > 1 ? `${partitions} partitions` : "one hash tag"}`;
       // Which partitions each master serves: the slot of each partition's prefix.

@@ -145,6 +145,8 @@ export async function runPipeline<W, O>(p: PipelineInput<W, O>): Promise<Pipelin
   let stepping = false;
   // The jobs the step in flight asks for: counted as held, so other pipelines sharing the slots fetch less.
   let asking = 0;
+  // Its last fetch was due and got less than a batch, for want of room in the slots.
+  let short = false;
   let confirming = false;
   let closed = false;
   let failure: unknown;
@@ -201,7 +203,10 @@ export async function runPipeline<W, O>(p: PipelineInput<W, O>): Promise<Pipelin
     if (stepping || failure !== undefined) return;
     const due =
       !stopping() && !waiting && gate.mayStart() && (drained ? parked && slotFreed : buffer.length <= lowWater());
-    const fetch = due ? Math.max(0, Math.min(p.batch, slots.room(holder))) : 0;
+    const room = due ? slots.room(holder) : 0;
+    const fetch = Math.max(0, Math.min(p.batch, room));
+    // Short of room (others hold the slots): a slot freed elsewhere prompts it (slots.offer).
+    short = due && room < p.batch;
     // Acks alone go once a batch and a round of slots have finished, or
     // with jobs handed back; the last ones ride on finish. A solo job that
     // finished is cleared at once.
@@ -308,6 +313,9 @@ export async function runPipeline<W, O>(p: PipelineInput<W, O>): Promise<Pipelin
     },
     get wants() {
       return !closed && !stopping() && !waiting && !drained;
+    },
+    get short() {
+      return short;
     },
     rank: () => (closed || buffer.length === 0 ? Infinity : (p.rank?.(buffer[0]!) ?? 0)),
     since: () => heldSince.get(buffer[0]!) ?? -Infinity,

@@ -21,6 +21,8 @@ export interface SlotHolder {
   readonly started: number;
   /** It may fetch more: its queues did not look empty, and it is not stopping. */
   readonly wants: boolean;
+  /** Its last fetch was due and got less than a batch, for want of room: it waits for a slot freed elsewhere. */
+  readonly short: boolean;
   /** Where its next held job stands in the queue order, lower first (0 without an order); Infinity when it holds none. */
   rank(): number;
   /** When its next held job was fetched (on performance.now()'s clock). */
@@ -73,10 +75,14 @@ export class SharedSlots {
     return Math.min(room - owed, part - holder.running - holder.held);
   }
 
-  /** `from` freed a slot or fetched fewer than it asked: the others may fetch now rather than at their next poll. */
+  /**
+   * `from` freed a slot or fetched fewer than it asked: the others whose fetch was short of room
+   * may fetch now rather than at their next poll. Those that got a whole batch fetch again on
+   * their own as its jobs start.
+   */
   offer(from: SlotHolder): void {
     if (this.holders.length === 1 || this.running() >= this.total) return;
-    for (const h of this.holders) if (h !== from && h.wants) h.fetchIfDue();
+    for (const h of this.holders) if (h !== from && h.wants && h.short) h.fetchIfDue();
   }
 
   running(): number {
