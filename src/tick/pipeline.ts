@@ -37,7 +37,8 @@ import { monotonicMs } from "./clock.js";
 import type { Fence } from "./lease.js";
 import type { Outcome } from "./passes/ack.js";
 import type { FetchedJob } from "./passes/fetch.js";
-import { SharedSlots, type SlotHolder } from "./slots.js";
+import { newPrefetch } from "./prefetch.js";
+import type { SharedSlots, SlotHolder } from "./slots.js";
 import { soloGate } from "./solo-gate.js";
 
 export interface StepReply<W = FetchedJob> {
@@ -123,8 +124,9 @@ export interface PipelineResult<W = FetchedJob, O = Outcome> {
 const POLL_MS = 100;
 
 export async function runPipeline<W, O>(p: PipelineInput<W, O>): Promise<PipelineResult<W, O>> {
-  const slots = p.slots ?? new SharedSlots(p.concurrency);
-  const prefetch = slots.prefetch;
+  // Alone (one partition), the slots are the pipeline's own: none of the pool's bookkeeping runs.
+  const slots = p.slots;
+  const prefetch = slots?.prefetch ?? newPrefetch(p.concurrency);
   const buffer = [...p.first];
   // When each job of `buffer` was fetched (prefetch.now()).
   const heldSince = new Map<W, number>(p.first.map((job) => [job, prefetch.now()]));
@@ -182,7 +184,7 @@ export async function runPipeline<W, O>(p: PipelineInput<W, O>): Promise<Pipelin
           else if ((reply.sentOn ?? 0) > 0) sentOnLeft = true;
           if (!reply.held || (reply.fetched.length < fetch && !reply.more)) drained = true;
           else if (fetch > 0) drained = false;
-          if (reply.fetched.length < fetch) slots.offer(holder);
+          if (slots && reply.fetched.length < fetch) slots.offer(holder);
           then(reply.held);
         },
         (error: unknown) => {
@@ -203,7 +205,7 @@ export async function runPipeline<W, O>(p: PipelineInput<W, O>): Promise<Pipelin
     if (stepping || failure !== undefined) return;
     const due =
       !stopping() && !waiting && gate.mayStart() && (drained ? parked && slotFreed : buffer.length <= lowWater());
-    const room = due ? slots.room(holder) : 0;
+    const room = !due ? 0 : slots ? slots.room(holder) : prefetch.room(running, buffer.length);
     const fetch = Math.max(0, Math.min(p.batch, room));
     // Short of room (others hold the slots): a slot freed elsewhere prompts it (slots.offer).
     short = due && room < p.batch;
@@ -238,13 +240,13 @@ export async function runPipeline<W, O>(p: PipelineInput<W, O>): Promise<Pipelin
       if (alone) aloneRunning = false;
       if (solo?.job === job) solo.state = "done";
       // A handler its closed pipeline gave up on held its slot in the pool until now.
-      if (closed && running === 0) slots.leave(holder);
+      if (closed && running === 0) slots?.leave(holder);
       if (closed) return;
       if (p.holdsSlot?.(job)) slotFreed = true;
       p.onOutcome(outcome);
       finished.push(outcome);
       fill();
-      slots.offer(holder);
+      slots?.offer(holder);
       wake();
     });
   };
@@ -325,10 +327,11 @@ export async function runPipeline<W, O>(p: PipelineInput<W, O>): Promise<Pipelin
       if (!closed) step();
     },
   };
-  slots.join(holder);
+  slots?.join(holder);
 
   const fill = () => {
-    slots.fill(holder);
+    if (slots) slots.fill(holder);
+    else while (running < p.concurrency && startNext());
     leaveLineUnlessAlone();
     step();
   };
@@ -353,7 +356,8 @@ export async function runPipeline<W, O>(p: PipelineInput<W, O>): Promise<Pipelin
   const handBackIfOverdue = () => {
     if (stopping() || buffer.length === 0 || solo?.state === "announcing") return;
     // Held back by another tick's solo run, they go back; a suspect waiting for its solo run keeps its place.
-    if (slots.running() < slots.total && solo === undefined && (gate.mayStart() || p.alone?.(buffer[0]!))) return;
+    const free = slots ? slots.running() < slots.total : running < p.concurrency;
+    if (free && solo === undefined && (gate.mayStart() || p.alone?.(buffer[0]!))) return;
     if (!prefetch.overdue(heldSince.get(buffer[0]!) ?? prefetch.now())) return;
     const jobs = buffer.splice(0);
     heldSince.clear();
@@ -393,7 +397,7 @@ export async function runPipeline<W, O>(p: PipelineInput<W, O>): Promise<Pipelin
   }
   closed = true;
   // Handlers it gave up on (hung, ignoring their signal) still run: their slots stay taken until they settle.
-  if (running === 0) slots.leave(holder);
+  if (running === 0) slots?.leave(holder);
   p.signal.removeEventListener("abort", onAbort);
   unsubscribe();
   // A handler its tick gave up on (hung, ignoring its signal) stops holding the
