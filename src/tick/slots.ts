@@ -82,7 +82,7 @@ export class SharedSlots {
    */
   offer(from: SlotHolder): void {
     if (this.holders.length === 1 || this.running() >= this.total) return;
-    for (const h of this.holders) if (h !== from && h.wants && h.short) h.fetchIfDue();
+    for (const h of this.holders) if (h.short && h !== from && h.wants) h.fetchIfDue();
   }
 
   running(): number {
@@ -101,6 +101,15 @@ export class SharedSlots {
   fill(from: SlotHolder): void {
     if (this.holders.length === 1) {
       while (from.running < this.total && from.startNext());
+      return;
+    }
+    // Room for every job held or asked for: no choice to make, every held job starts.
+    if (this.total - this.running() >= this.held()) {
+      for (const h of this.holders) {
+        let ran = false;
+        while (h.startNext()) ran = true;
+        if (ran && h !== from) h.fetchIfDue();
+      }
       return;
     }
     let blocked: Set<SlotHolder> | undefined;
