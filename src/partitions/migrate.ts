@@ -21,7 +21,7 @@ import { countFromShape, readShape } from "./auto.js";
 import { mergeStats } from "./merge.js";
 import { leftInLayout, metaKey, readStored } from "./meta.js";
 import { moveJobs, type Source } from "./move.js";
-import { routeKeyOf } from "./route.js";
+import { routeKeyOf, routeKeyOfStored } from "./route.js";
 
 /** Options of {@link migratePartitions}. */
 export interface MigratePartitionsOptions {
@@ -37,7 +37,11 @@ export interface MigratePartitionsOptions {
   from?: string;
   /** Moving to one partition: its prefix; default `prefix` (on a cluster: one with a hash tag, such as "{tq}:"). */
   to?: string;
-  /** The deployment's jobs: jobs with a flow or debounce key are routed by it, as enqueue routes them; default by jid. */
+  /**
+   * The deployment's jobs: a job named here is routed by its flow or debounce key, as enqueue
+   * routes it. Without them, a flow job is routed by the key its stored form carries (one over
+   * 256 characters is kept hashed: such a job is refused, naming this option), any other by its jid.
+   */
   jobs?: JobRegistry;
   /** Jobs read and moved per page; default 500. */
   batch?: number;
@@ -200,9 +204,28 @@ function layout(prefix: string, count: number, own: string | undefined, option: 
   return partitionPrefixes(prefix, count);
 }
 
+/**
+ * A job's new partition: by its definition in `jobs` when given there, else by the flow key its
+ * stored descriptor carries (so the CLI, which has no job definitions, routes flow jobs as
+ * enqueue does), else by its jid.
+ */
 function targetOf(jobs: JobRegistry, job: JobInfo, count: number): number {
-  const key = routeKeyOf(jobs, { name: job.name, args: Array.isArray(job.job.args) ? job.job.args : [], jid: job.jid });
-  return partitionOf(key ?? job.jid, count);
+  if (Object.hasOwn(jobs, job.name)) {
+    const key = routeKeyOf(jobs, {
+      name: job.name,
+      args: Array.isArray(job.job.args) ? job.job.args : [],
+      jid: job.jid,
+    });
+    return partitionOf(key ?? job.jid, count);
+  }
+  const stored = routeKeyOfStored(job.raw);
+  if (stored === null)
+    throw new TickqError(
+      "BAD_OPTIONS",
+      `migratePartitions: job ${job.jid} (${job.name}) has a flow key too long to be stored whole: pass the deployment's jobs ` +
+        "(`jobs`, or `--jobs ./jobs.js` on the CLI) so it goes to the partition its key hashes to",
+    );
+  return partitionOf(stored ?? job.jid, count);
 }
 
 /**

@@ -1,4 +1,4 @@
-// tickq partitions migrate --partitions M|auto [--from-partitions N] [--from PREFIX] [--to PREFIX]:
+// tickq partitions migrate --partitions M|auto [--from-partitions N] [--from PREFIX] [--to PREFIX] [--jobs MODULE]:
 // moves the jobs of a layout in N partitions (default: the count stored) into M
 // (migratePartitions), then prints what moved and what is left for the old
 // deployment to finish.
@@ -6,6 +6,7 @@ import type { Command } from "commander";
 import { migratePartitions } from "../../index.js";
 import { connect } from "../connect.js";
 import { UsageError } from "../exit.js";
+import { loadJobs } from "../load-jobs.js";
 import { globals, intOption } from "../global.js";
 import { printJson } from "../output.js";
 
@@ -21,11 +22,19 @@ export function addPartitionCommands(program: Command): void {
     )
     .option("--to <prefix>", "moving to one partition: its prefix (default: --prefix; on a cluster a tagged one)")
     .option("--batch <n>", "jobs per page (default 500)")
+    .option(
+      "--jobs <module>",
+      "the deployment's jobs module: its jobs go where their flow or debounce key sends them (default: flow jobs by the key they carry)",
+    )
     .action(
-      async (options: { fromPartitions?: string; from?: string; to?: string; batch?: string }, command: Command) => {
+      async (
+        options: { fromPartitions?: string; from?: string; to?: string; batch?: string; jobs?: string },
+        command: Command,
+      ) => {
         const { prefix, json, partitions: count } = globals(command);
         if (count === undefined)
           throw new UsageError('partitions migrate needs --partitions M (or TICKQ_PARTITIONS), or "auto" on a cluster');
+        const jobs = options.jobs === undefined ? undefined : (await loadJobs(options.jobs)).jobs;
         const connection = await connect();
         try {
           const report = await migratePartitions({
@@ -38,6 +47,7 @@ export function addPartitionCommands(program: Command): void {
             ...(options.from === undefined ? {} : { from: options.from }),
             ...(options.to === undefined ? {} : { to: options.to }),
             batch: intOption(options.batch, "--batch", 1),
+            ...(jobs === undefined ? {} : { jobs }),
             logger: { info: console.error, warn: console.error, error: console.error },
           });
           if (json) return printJson(report);

@@ -1,11 +1,14 @@
 // The CLI over partitions: `tickq partitions migrate` moves a one-partition
 // layout into N, and every command with --partitions (or TICKQ_PARTITIONS)
 // reads the N partitions as one.
+import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, expect } from "vitest";
 import { it } from "vitest";
 import { describeOverAdapters } from "../../helpers/adapters.js";
 import { buildCli, type Cli, cliConnections, cliEnv } from "../../helpers/cli.js";
 import { useHarness } from "../../helpers/harness.js";
+
+const LONG_KEY_JOBS = fileURLToPath(new URL("../../fixtures/long-key-jobs.mjs", import.meta.url));
 
 describeOverAdapters(cliConnections, "tickq partitions over $name", (adapterCase) => {
   const h = useHarness(adapterCase, "cli-part");
@@ -72,5 +75,21 @@ describeOverAdapters(cliConnections, "tickq partitions over $name", (adapterCase
     expect(stats.body.scheduled).toBe(10);
     const old = await cli.run(["stats", "--partitions", "3", "--prefix", h.prefix], env);
     expect(old.stderr).toMatch(/partitions: 3, but .* laid out in 5 partitions/);
+  });
+
+  it("routes a flow job by its definition with `--jobs`, and refuses one it cannot route without", async () => {
+    const jobs = { keyed: { concurrency: { key: ([key]: [string]) => key, limit: 1 }, perform: () => {} } };
+    const jid = await h.make(jobs).enqueue("keyed", ["k".repeat(300)]);
+    const env = cliEnv(adapterCase);
+    const refused = await cli.run(["partitions", "migrate", "--partitions", "3", "--prefix", h.prefix], env);
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain(jid);
+    expect(refused.stderr).toMatch(/--jobs/);
+    const moved = await cli.run(
+      ["partitions", "migrate", "--partitions", "3", "--prefix", h.prefix, "--jobs", LONG_KEY_JOBS],
+      env,
+    );
+    expect(moved.stdout).toMatch(/moved 1 queued/);
+    expect((await h.make(jobs, { partitions: 3 }).jobs.find(jid))?.state).toBe("scheduled");
   });
 });
