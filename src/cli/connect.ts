@@ -6,7 +6,7 @@
 // dependency); each is set to fail fast: a CLI should say "unreachable" in
 // seconds, not retry on.
 import { redactUrl } from "../redact.js";
-import { hashTagOf } from "../tick/runtime.js";
+import { hashTagOf, isClusterReply } from "../tick/runtime.js";
 import {
   createTickq,
   TickqError,
@@ -61,7 +61,7 @@ export async function connect(env: NodeJS.ProcessEnv = process.env): Promise<Con
     const clear = <T>(call: () => Promise<T>) =>
       call().catch((error: unknown) => {
         // A cluster node answers a one-node client that the key lives elsewhere: say which option it needs.
-        if (!cluster && error instanceof Error && /^(MOVED|ASK|CLUSTERDOWN) /.test(error.message))
+        if (!cluster && isClusterReply(error))
           throw new TickqError(
             "BAD_OPTIONS",
             `Redis at ${target} is a Redis Cluster node: add --cluster (or REDIS_CLUSTER=1)`,

@@ -72,7 +72,7 @@ export async function findPartitionCount(options: AnyOptions, logger: JobLogger 
   };
   const count = known(stored);
   if (count !== undefined) {
-    warnIfMastersIdle(ranges, count, logger);
+    warnIfMastersIdle(ranges, count, prefix, logger);
     return count;
   }
   const chosen = countFromShape(ranges, prefix, logger);
@@ -84,12 +84,12 @@ function refuseOne(prefix: string): never {
   throw new TickqError(
     "BAD_OPTIONS",
     `partitions: "auto", but the keys under prefix ${JSON.stringify(prefix)} were moved to one partition (${metaKey(prefix)} holds 1): ` +
-      `start with partitions: 1 and the prefix they were moved to, or move them back with \`tickq partitions migrate --partitions auto\` (docs/operate/cluster.md).`,
+      `start with partitions: 1 and the prefix they were moved to, or move them back with \`tickq --cluster partitions migrate --partitions auto --prefix ${prefix}\` (docs/operate/cluster.md).`,
   );
 }
 
 /** A stored count is kept even when the cluster has changed since; say so when some master serves none of it. */
-function warnIfMastersIdle(ranges: readonly SlotRange[], count: number, logger: JobLogger): void {
+function warnIfMastersIdle(ranges: readonly SlotRange[], count: number, prefix: string, logger: JobLogger): void {
   if (ranges.length === 0) return;
   const per = partitionsPerMaster(ranges, count);
   const idle = [...per.values()].filter((n) => n === 0).length;
@@ -97,7 +97,7 @@ function warnIfMastersIdle(ranges: readonly SlotRange[], count: number, logger: 
     logger.warn(
       `tickq: the keys are laid out in ${count} partitions (stored), and ${idle} of the cluster's ${per.size} masters serve none of them: ` +
         `they take no part in tickq's work. Move slots so each master serves a partition's slot (redis-cli --cluster reshard), ` +
-        `or move the jobs to more partitions: stop the deployment, \`tickq partitions migrate --partitions auto\` (docs/operate/cluster.md).`,
+        `or move the jobs to more partitions: stop the deployment, \`tickq --cluster partitions migrate --partitions auto --prefix ${prefix}\` (docs/operate/cluster.md).`,
     );
 }
 
@@ -108,7 +108,7 @@ export function checkAutoPrefix(prefix: string): void {
       "BAD_OPTIONS",
       `partitions: "auto" on a cluster spreads the keys over its masters, each partition under its own hash tag, ` +
         `but prefix ${JSON.stringify(prefix)} has one, which would put them all in one slot. ` +
-        `Drop the tag (prefix: ${JSON.stringify(prefix.replace(/\{[^}]*\}/g, "") || "tickq:")}), or keep one slot with partitions: 1`,
+        `Drop the tag (prefix: ${JSON.stringify(prefix.replace(/\{([^}]*)\}/g, "$1") || "tickq:")}), or keep one slot with partitions: 1`,
     );
 }
 

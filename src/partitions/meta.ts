@@ -40,7 +40,7 @@ export async function checkStoredCount(runtime: Runtime, prefix: string, count: 
       "BAD_OPTIONS",
       `partitions: ${count}, but the keys under prefix ${JSON.stringify(prefix)} are laid out in ${stored.count} partitions ` +
         `(${metaKey(prefix)}). Use partitions: ${stored.count}, or another prefix; changing the count needs a migration: ` +
-        `\`tickq partitions migrate --partitions ${count}\` (docs/operate/cluster.md).`,
+        `\`tickq partitions migrate --partitions ${count} --prefix ${prefix}\` (docs/operate/cluster.md).`,
     );
 }
 
@@ -74,6 +74,6 @@ export function refuseLegacy(prefix: string, count: number, left: string[]): nev
     "BAD_OPTIONS",
     `partitions: ${count}, but jobs wait in the one-partition layout under prefix ${JSON.stringify(prefix)} (${left.join(", ")}): ` +
       `they would never run. Stop the old deployment and move them with migratePartitions({ redis, prefix, partitions: ${count} }) ` +
-      `or \`tickq partitions migrate --partitions ${count}\` (docs/operate/cluster.md).`,
+      `or \`tickq partitions migrate --partitions ${count} --prefix ${prefix}\` (docs/operate/cluster.md).`,
   );
 }

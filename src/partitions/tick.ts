@@ -67,8 +67,12 @@ export function shareOf(count: number, per: number, start: number): number[] {
 }
 
 export class PartitionTicks {
-  private next = 0;
-  constructor(private readonly cores: readonly TickTarget[]) {}
+  // Where this process's rotation starts: drawn, so that ticks of fresh processes (a serverless
+  // invocation each) do not all serve partition 0 first.
+  private next: number;
+  constructor(private readonly cores: readonly TickTarget[]) {
+    this.next = Math.floor(Math.random() * cores.length);
+  }
 
   async tick(options: TickOptions = {}): Promise<TickReport> {
     const started = monotonicMs();

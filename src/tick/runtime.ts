@@ -301,13 +301,18 @@ export function learnEvictionPolicy(runtime: Runtime, policy: string): void {
 // while its slots are not all served (CLUSTERDOWN).
 const CLUSTER_REPLY = /\b(CROSSSLOT|MOVED|ASK|CLUSTERDOWN)\b|non local key|do not hash to the same slot/;
 
+/** Whether Redis refused a call as only a Redis Cluster node does. */
+export function isClusterReply(error: unknown): boolean {
+  return error instanceof Error && CLUSTER_REPLY.test(error.message);
+}
+
 /**
  * The error to refuse every call with when Redis answered as a Cluster and
  * the adapter did not declare `cluster: true`, so createTickq could not
  * check the prefix's hash tag; undefined for any other error.
  */
 export function clusterRefusal(adapter: RedisAdapter, prefix: string, error: unknown): TickqError | undefined {
-  if (adapter.cluster === true || !(error instanceof Error) || !CLUSTER_REPLY.test(error.message)) return undefined;
+  if (adapter.cluster === true || !isClusterReply(error)) return undefined;
   const tagged =
     hashTagOf(prefix) !== undefined ? JSON.stringify(prefix) : `"{${prefix.replace(/[{}:]+$/g, "") || "tickq"}}:"`;
   return new TickqError(

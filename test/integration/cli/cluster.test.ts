@@ -89,7 +89,7 @@ describe("the tickq CLI on a Redis Cluster", () => {
     expect(oldStats).toMatchObject({ code: 0, body: { dead: 0 } });
   }, 90_000);
 
-  it("names the fix when REDIS_URL is a cluster node and --cluster is missing, or several nodes are given without it", async () => {
+  it("names the fix when REDIS_URL is a cluster node and --cluster is missing (a key elsewhere, keys across slots), or several nodes are given without it", async () => {
     // A prefix whose slot another master serves: the seed answers MOVED.
     await client.get("warm");
     const seed = `${cluster.nodes[0]!.host}:${cluster.nodes[0]!.port}`;
@@ -99,6 +99,12 @@ describe("the tickq CLI on a Redis Cluster", () => {
     const refused = await cli.run(["stats", "--prefix", `{${tag}}:`], { REDIS_URL: seeds[0]! });
     expect(refused.code).not.toBe(0);
     expect(refused.stderr).toMatch(
+      /^tickq: Redis at \S+ is a Redis Cluster node: add --cluster \(or REDIS_CLUSTER=1\)\n$/,
+    );
+    // An untagged prefix: the keys of one call span slots, and the node answers CROSSSLOT.
+    const untagged = await cli.run(["stats", "--prefix", "tq:"], { REDIS_URL: seeds[0]! });
+    expect(untagged.code).not.toBe(0);
+    expect(untagged.stderr).toMatch(
       /^tickq: Redis at \S+ is a Redis Cluster node: add --cluster \(or REDIS_CLUSTER=1\)\n$/,
     );
     const several = await cli.run(["stats"], { REDIS_URL: seeds.join(",") });

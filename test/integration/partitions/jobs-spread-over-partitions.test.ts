@@ -97,4 +97,16 @@ describeOverAdapters(adapterCases, "jobs spread over partitions, over $name", (a
     for (let i = 0; i < 3; i++) done += (await tq.tick({ budgetMs: 5_000, partitionsPerTick: 1 })).succeeded;
     expect(done).toBe(30);
   });
+
+  it("serves every partition over ticks of fresh processes, each serving one (a serverless invocation each)", async () => {
+    await h
+      .make({ noop: () => {} }, { partitions: 3 })
+      .enqueueBulk(Array.from({ length: 9 }, () => ({ name: "noop" as const, args: [] })));
+    let done = 0;
+    // Each tick from a new tickq: its rotation starts at a drawn partition, not always at 0.
+    for (let i = 0; i < 60 && done < 9; i++)
+      done += (await h.make({ noop: () => {} }, { partitions: 3 }).tick({ budgetMs: 5_000, partitionsPerTick: 1 }))
+        .succeeded;
+    expect(done).toBe(9);
+  });
 });

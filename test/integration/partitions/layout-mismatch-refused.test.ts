@@ -18,6 +18,8 @@ describeOverAdapters(adapterCases, "partition layout checked at start, over $nam
     expect(error).toBeInstanceOf(TickqError);
     expect((error as TickqError).code).toBe("BAD_OPTIONS");
     expect((error as Error).message).toMatch(/partitions: 4, but .* laid out in 3 partitions.*Use partitions: 3/);
+    // The command it names is for this prefix, not the default one.
+    expect((error as Error).message).toContain(`tickq partitions migrate --partitions 4 --prefix ${h.prefix}`);
     await expect(other.tick()).rejects.toThrow(/laid out in 3 partitions/);
     expect((await h.make(jobs, { partitions: 3 }).stats()).queues).toEqual({ default: 1 });
   });

@@ -46,9 +46,9 @@ describeOverAdapters(adapterCases, "migration routes flow jobs by their keys, ov
       return prefixes[partitionOf(key, 3)]!;
     };
     // Queued jobs land in their partition's schedule, due at once.
-    const scheduled = async (prefix: string) => (await h.redis.zrange(`${prefix}schedule`, 0, -1)).join("\n");
+    const scheduled = async (prefix: string) => (await h.redis.zrange(`${prefix}schedule`, "0", "-1")).join("\n");
     const account = await where("perAccount", ["A", 0]);
-    const members = await h.redis.zrange(`${account}schedule`, 0, -1);
+    const members = await h.redis.zrange(`${account}schedule`, "0", "-1");
     expect(members.filter((m) => m.includes("perAccount")).length).toBe(8);
     expect(await scheduled(await where("rated", ["r1"]))).toContain("r1");
     expect(await scheduled(await where("once", ["u1"], "while-executing"))).toContain("u1");
