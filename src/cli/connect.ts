@@ -67,9 +67,7 @@ export async function connect(env: NodeJS.ProcessEnv = process.env): Promise<Con
             `Redis at ${target} is a Redis Cluster node: add --cluster (or REDIS_CLUSTER=1)`,
           );
         if (client.status === "ready" || down === undefined) throw error;
-        throw new TickqError("REDIS", `Redis at ${target} is unreachable (${down}): is it running? Check REDIS_URL`, {
-          cause: error,
-        });
+        throw new TickqError("REDIS", whyDown(target, down, cluster), { cause: error });
       });
     const adapter: RedisAdapter = {
       cluster: inner.cluster === true,
@@ -140,4 +138,13 @@ export async function withTickq<T>(options: SessionOptions, work: (session: Sess
   } finally {
     await connection.close();
   }
+}
+
+/** What the CLI says when the connection failed: refused credentials and a missing cluster apart from a server that is down. */
+function whyDown(target: string, down: string, cluster: boolean): string {
+  if (/WRONGPASS|NOAUTH|invalid (username-)?password|AUTH/i.test(down))
+    return `Redis at ${target} refused the credentials (${down}): check the user and password in REDIS_URL`;
+  if (cluster && /refresh slots cache/i.test(down))
+    return `Redis at ${target} answered no cluster slots (${down}): is it a Redis Cluster node? For one Redis, leave out --cluster (REDIS_CLUSTER)`;
+  return `Redis at ${target} is unreachable (${down}): is it running? Check REDIS_URL`;
 }

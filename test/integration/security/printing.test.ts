@@ -50,6 +50,22 @@ describe("REDIS_URL with a password, printed", () => {
     expect(out).not.toContain(PASSWORD);
   };
 
+  it("is masked, and the credentials named as the cause, when the password is wrong", async () => {
+    const wrong = url.replace(PASSWORD, "not-the-password");
+    const refused = await cli.run(["stats"], { REDIS_URL: wrong });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/refused the credentials .*check the user and password in REDIS_URL/);
+    expect(refused.stderr).not.toContain("not-the-password");
+    expect(refused.stderr).not.toMatch(/is it running/);
+  });
+
+  it("says a single Redis answered no cluster slots when --cluster names it", async () => {
+    const single = await cli.run(["--cluster", "stats"], { REDIS_URL: url });
+    expect(single.code).not.toBe(0);
+    expect(single.stderr).toMatch(/answered no cluster slots .*leave out --cluster/);
+    expect(single.stderr).not.toContain(PASSWORD);
+  });
+
   it("is masked by tickq serve and tickq redis-http", async () => {
     const serve = await printed(
       process.execPath,
