@@ -161,6 +161,9 @@ async function runCancels(ctx: PhaseContext): Promise<CancelResult> {
     prefix,
     jobs: chaosJobs(ledger),
     ordered: chaosOrdered(ledger),
+    // The harness's own path, past the faults: it waits out a restart or a pause on a loaded
+    // machine (a payload sent twice would be judged as run twice) rather than give up at 10 s.
+    redisTimeoutMs: 120_000,
     logger: quiet,
   });
   const tcp = await startDropProxy(ctx.redis.port);
