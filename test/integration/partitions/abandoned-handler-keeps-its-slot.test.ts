@@ -4,17 +4,11 @@
 // (src/tick/slots.ts): the other partitions of the tick, still under their
 // leases, never run more handlers than `concurrency` beside it.
 import { expect, it } from "vitest";
-import { partitionOf, partitionPrefixes } from "../../../src/partitions/layout.js";
+import { partitionPrefixes } from "../../../src/partitions/layout.js";
 import { adapterCase, describeOverAdapters } from "../../helpers/adapters.js";
 import { useHarness } from "../../helpers/harness.js";
+import { jidsIn } from "../../helpers/partition-jids.js";
 import { sleep } from "../../helpers/redis.js";
-
-/** `n` jids that all hash to partition `k` of `count`. */
-function jidsIn(k: number, count: number, n: number, tag: string): string[] {
-  const jids: string[] = [];
-  for (let i = 0; jids.length < n; i++) if (partitionOf(`${tag}-${i}`, count) === k) jids.push(`${tag}-${i}`);
-  return jids;
-}
 
 describeOverAdapters([adapterCase("ioredis")], "an abandoned handler over partitions, over $name", (c) => {
   const h = useHarness(c, "part-abandon");

@@ -6,17 +6,10 @@
 // fetched jobs went back to its queue behind busy slots runs nothing until
 // the first one runs dry.
 import { expect, it } from "vitest";
-import { partitionOf } from "../../../src/partitions/layout.js";
 import { adapterCase, describeOverAdapters } from "../../helpers/adapters.js";
 import { useHarness } from "../../helpers/harness.js";
+import { jidsIn } from "../../helpers/partition-jids.js";
 import { sleep } from "../../helpers/redis.js";
-
-/** `n` jids that all hash to partition `k` of `count`. */
-function jidsIn(k: number, count: number, n: number, tag: string): string[] {
-  const jids: string[] = [];
-  for (let i = 0; jids.length < n; i++) if (partitionOf(`${tag}-${i}`, count) === k) jids.push(`${tag}-${i}`);
-  return jids;
-}
 
 describeOverAdapters([adapterCase("ioredis")], "partitions share a tick's slots fairly, over $name", (c) => {
   const h = useHarness(c, "part-fair");

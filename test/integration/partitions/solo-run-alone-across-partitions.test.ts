@@ -4,17 +4,11 @@
 // partition waits for, or has, its solo run, no job of another partition
 // starts from the pool, and the others' jobs go on once it is done.
 import { expect, it } from "vitest";
-import { partitionOf, partitionPrefixes } from "../../../src/partitions/layout.js";
+import { partitionPrefixes } from "../../../src/partitions/layout.js";
 import { adapterCase, describeOverAdapters } from "../../helpers/adapters.js";
 import { useHarness } from "../../helpers/harness.js";
+import { jidsIn } from "../../helpers/partition-jids.js";
 import { sleep } from "../../helpers/redis.js";
-
-/** `n` jids that all hash to partition `k` of `count`. */
-function jidsIn(k: number, count: number, n: number, tag: string): string[] {
-  const jids: string[] = [];
-  for (let i = 0; jids.length < n; i++) if (partitionOf(`${tag}-${i}`, count) === k) jids.push(`${tag}-${i}`);
-  return jids;
-}
 
 describeOverAdapters([adapterCase("ioredis")], "a solo run in a tick over partitions, over $name", (c) => {
   const h = useHarness(c, "part-solo");

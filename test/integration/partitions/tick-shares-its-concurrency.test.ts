@@ -3,9 +3,9 @@
 // never runs more handlers than `concurrency`, and when only one partition
 // has work, that partition gets every slot.
 import { expect, it } from "vitest";
-import { partitionOf } from "../../../src/partitions/layout.js";
 import { adapterCases, describeOverAdapters } from "../../helpers/adapters.js";
 import { useHarness } from "../../helpers/harness.js";
+import { jidsIn } from "../../helpers/partition-jids.js";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -22,13 +22,6 @@ function slowJobs(ms: number) {
     },
   };
   return { jobs, seen };
-}
-
-/** `n` jids that all hash to partition `k` of `count`. */
-function jidsIn(k: number, count: number, n: number, tag: string): string[] {
-  const jids: string[] = [];
-  for (let i = 0; jids.length < n; i++) if (partitionOf(`${tag}-${i}`, count) === k) jids.push(`${tag}-${i}`);
-  return jids;
 }
 
 describeOverAdapters(adapterCases, "a tick over partitions shares its concurrency, over $name", (adapterCase) => {
