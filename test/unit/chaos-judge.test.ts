@@ -174,6 +174,28 @@ describe("the chaos judge", () => {
     );
   });
 
+  it("accepts one more processed for a job that ran and was acked, then expired as a resent copy, and no more", () => {
+    const e = cleanEvidence();
+    e.plan.push(job("ex1", "expiring"));
+    // ex1 ran and was acked (processed 13), then a copy from a resent enqueue expired: recorded expired.
+    e.ledger.start.set(entry("ex1", 1), 1);
+    e.ledger.ok.set(entry("ex1", 1), 1);
+    e.ledger.stamps.set("ex1", [5_000]);
+    e.expired = new Map([["ex1", 10_000]]);
+    e.stats = { ...stats(13, 4), expired: 1 };
+    const acked = judge(e, phaseRun());
+    expect([acked.plannedProcessed, acked.ambiguousProcessed]).toEqual([12, 1]);
+    expect(acked.problems).toEqual([]);
+    // Or its ack never settled and it expired when put back: processed 12, also fine.
+    e.stats = { ...stats(12, 4), expired: 1 };
+    expect(judge(e, phaseRun()).problems).toEqual([]);
+    // Two more than planned is beyond what the expired job explains.
+    e.stats = { ...stats(14, 4), expired: 1 };
+    expect(judge(e, phaseRun()).problems.join("\n")).toMatch(
+      /processed: stats\(\) \/ planned attempts: 14 ≠ 12 \(up to \+1/,
+    );
+  });
+
   it("fails a phase where a kind of fault was injected fewer times than asked", () => {
     const verdict = judge(cleanEvidence(), phaseRun({ faults: { ...faults, "redis-restart": 1 } }));
     expect(verdict.problems).toEqual([
