@@ -33,9 +33,11 @@ describe.each(adapterCases)("tick over $name", (adapterCase) => {
     await tq.enqueueBulk(Array.from({ length: 1_000 }, () => ({ name: "noop", args: [] })));
     const report = await tq.tick({ batch: 100 });
     expect(report.succeeded).toBe(1_000);
-    // begin + 9 steps + finish (the 10th batch is full, so one more empty step/fetch)
-    expect(report.roundTrips).toBeLessThanOrEqual(12);
-    expect(report.roundTrips / report.succeeded).toBeLessThanOrEqual(0.05);
+    // begin + 9 steps + finish (the 10th batch is full, so one more empty step/fetch), and up to
+    // two acks-only steps: a batch and a round of slots may finish before the next fetch is due
+    // when the machine is loaded (pipeline.ts). Per job it would be 1,000.
+    expect(report.roundTrips).toBeLessThanOrEqual(14);
+    expect(report.roundTrips / report.succeeded).toBeLessThanOrEqual(0.015);
   });
 
   it("an idle tick costs at most 3 round trips and leaves only its expiring lease behind", async () => {
