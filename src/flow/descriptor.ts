@@ -16,6 +16,9 @@ import type { FlowPlan } from "./plan.js";
 export const FLOW_FIELD = "tickq_flow";
 const HEAD = `{"${FLOW_FIELD}":"`;
 const LONG_KEY = 256;
+/** What a key hashed for being long starts with (after a unique key's `u:`). */
+const HASHED = "sha256-";
+const HASHED_KEY = new RegExp(`^(u:)?${HASHED}[0-9a-f]{64}$`);
 
 /** Reversed by decodeURIComponent. */
 export function escapeWord(word: string): string {
@@ -30,7 +33,7 @@ async function short(key: string): Promise<string> {
   if (key.length <= LONG_KEY) return escapeWord(key);
   const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(key)));
   const kind = key.startsWith("u:") ? "u:" : "";
-  return `${kind}sha256-${Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("")}`;
+  return `${kind}${HASHED}${Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("")}`;
 }
 
 export async function flowDescriptor(plan: FlowPlan, jid: string, name: string, queue: string): Promise<string> {
@@ -63,4 +66,42 @@ export async function flowDescriptor(plan: FlowPlan, jid: string, name: string, 
 /** Whether a stored job is a flow job (lib/flow/read.lua's is_flow). */
 export function isFlowJob(raw: string): boolean {
   return raw.startsWith(HEAD);
+}
+
+/** A stored flow job's key under one tag: as written, and whether it is whole (not hashed for its length). */
+export interface StoredFlowKey {
+  key: string;
+  whole: boolean;
+}
+
+/**
+ * The keys a stored job's descriptor carries, the first of each tag (`u`, `l`, `r`, `c`, `w`):
+ * undefined for a job with no descriptor, or one that is not JSON; null for a descriptor this
+ * reader cannot follow (an unknown tag, a key missing).
+ */
+export function readFlowKeys(raw: string): Map<string, StoredFlowKey> | null | undefined {
+  if (!isFlowJob(raw)) return undefined;
+  let descriptor: unknown;
+  try {
+    descriptor = (JSON.parse(raw) as Record<string, unknown>)[FLOW_FIELD];
+  } catch {
+    return undefined;
+  }
+  if (typeof descriptor !== "string") return undefined;
+  const [shape = "", keyWords = ""] = descriptor.split("|");
+  const tags = shape.split(" ").slice(2);
+  const keys = keyWords.split(" ").map(decodeURIComponent);
+  const found = new Map<string, StoredFlowKey>();
+  let k = 0;
+  for (let i = 0; i < tags.length; i++) {
+    const tag = tags[i]!;
+    // A limit, and a rate's limit and period, follow their tag in the shape.
+    if (tag === "l") i += 1;
+    else if (tag === "r") i += 2;
+    else if (tag !== "u" && tag !== "c" && tag !== "w") return null;
+    const key = keys[k++];
+    if (key === undefined) return null;
+    if (!found.has(tag)) found.set(tag, { key, whole: !HASHED_KEY.test(key) });
+  }
+  return found;
 }

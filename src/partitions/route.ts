@@ -5,7 +5,7 @@
 // idempotence of a caller's jid). One job has one route: a job with both a
 // concurrency and a rate key is exact for the rate only when the rate key
 // follows from the concurrency key (docs/operate/cluster.md).
-import { FLOW_FIELD, isFlowJob } from "../flow/descriptor.js";
+import { readFlowKeys } from "../flow/descriptor.js";
 import { planFlow } from "../flow/plan.js";
 import type { BulkJob, JobDefinition, JobRegistry } from "../types.js";
 import { partitionOf } from "./layout.js";
@@ -60,8 +60,13 @@ export function partitionOfOrdered(name: string, id: string, count: number): num
   return partitionOf(`o:${name}:${id}`, count);
 }
 
-/** A key the descriptor could not keep whole (src/flow/descriptor.ts hashes keys over 256 characters). */
-const HASHED = /^(u:)?sha256-[0-9a-f]{64}$/;
+/** The route key of each flow key a stored job carries, in routeKeyOf's order of preference. */
+const STORED_ROUTES: [tag: string, route: (key: string) => string][] = [
+  ["l", (key) => key], // a concurrency key (its lock is `c:…`)
+  ["r", (key) => `r:${key}`],
+  ["c", (key) => `u:${key}`], // an until-executed claim
+  ["u", (key) => key], // a unique lock (`u:…`)
+];
 
 /**
  * A stored job's route key read from its flow descriptor, as routeKeyOf makes it from the job's
@@ -70,30 +75,12 @@ const HASHED = /^(u:)?sha256-[0-9a-f]{64}$/;
  * its definition can route it.
  */
 export function routeKeyOfStored(raw: string): string | null | undefined {
-  if (!isFlowJob(raw)) return undefined;
-  let descriptor: unknown;
-  try {
-    descriptor = (JSON.parse(raw) as Record<string, unknown>)[FLOW_FIELD];
-  } catch {
-    return undefined;
+  const keys = readFlowKeys(raw);
+  if (keys === null) return null;
+  if (keys === undefined) return undefined;
+  for (const [tag, route] of STORED_ROUTES) {
+    const found = keys.get(tag);
+    if (found) return found.whole ? route(found.key) : null;
   }
-  if (typeof descriptor !== "string") return undefined;
-  const [shape = "", keyWords = ""] = descriptor.split("|");
-  const tags = shape.split(" ").slice(2);
-  const keys = keyWords.split(" ").map(decodeURIComponent);
-  const keyed: Record<string, string> = {};
-  let k = 0;
-  for (let i = 0; i < tags.length; i++) {
-    const tag = tags[i]!;
-    if (tag === "l") i += 1;
-    else if (tag === "r") i += 2;
-    else if (tag !== "u" && tag !== "c" && tag !== "w") return null;
-    const key = keys[k++];
-    if (key === undefined) return null;
-    keyed[tag] ??= key;
-  }
-  const route = keyed.l ?? (keyed.r !== undefined ? `r:${keyed.r}` : keyed.c !== undefined ? `u:${keyed.c}` : keyed.u);
-  if (route === undefined) return undefined;
-  const key = keyed.l ?? keyed.r ?? keyed.c ?? keyed.u!;
-  return HASHED.test(key) ? null : route;
+  return undefined;
 }
