@@ -8,7 +8,7 @@
 // slots (src/tick/slots.ts), so no slot idles while any partition it serves
 // has a job waiting, and it never runs more handlers than `concurrency`.
 import { monotonicMs } from "../tick/clock.js";
-import { numberOption } from "../options.js";
+import { concurrencyOf } from "../tick/settings.js";
 import { SHARED_SLOTS, SharedSlots, type TickOptionsWithSlots } from "../tick/slots.js";
 import type { TickOptions, TickReport } from "../types.js";
 import { crc16 } from "./layout.js";
@@ -89,7 +89,7 @@ export class PartitionTicks {
     }
     const share = shareOf(n, per, start);
     if (maxParallel !== undefined && !share.includes(0)) share[share.length - 1] = 0;
-    const total = numberOption(concurrency, 10, "concurrency", { min: 1, integer: true });
+    const total = concurrencyOf({ concurrency });
     const slots = new SharedSlots(total);
     let backlogHeard = false;
     const backlog = onBacklog

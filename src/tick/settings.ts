@@ -21,11 +21,16 @@ export function tickSettings(options: TickOptions): TickSettings {
   return {
     budgetMs: numberOption(options.budgetMs, 10_000, "budgetMs", { min: 0 }),
     batch: Math.min(1_000, batch),
-    concurrency: numberOption(options.concurrency, 10, "concurrency", { min: 1, integer: true }),
+    concurrency: concurrencyOf(options),
     leaseMs: numberOption(options.leaseMs, 30_000, "leaseMs", { min: 100, integer: true }),
     graceMs: numberOption(options.graceMs, 1_000, "graceMs", { min: 0 }),
     resurrectLimit: numberOption(options.resurrectLimit, 1_000, "resurrectLimit", { min: 0, integer: true }),
     scheduleLimit: numberOption(options.scheduleLimit, 1_000, "scheduleLimit", { min: 0, integer: true }),
     cancelCheckMs: numberOption(options.cancelCheckMs, 750, "cancelCheckMs", { min: 10 }),
   };
+}
+
+/** Handlers a tick runs at once (a tick over partitions: all of them together); default 10. */
+export function concurrencyOf(options: TickOptions): number {
+  return numberOption(options.concurrency, 10, "concurrency", { min: 1, integer: true });
 }
