@@ -162,6 +162,14 @@ export async function runPipeline<W, O>(p: PipelineInput<W, O>): Promise<Pipelin
   // The solo job's handler has not settled (its record must stay, and the gate closed, until it has).
   let aloneRunning = false;
   p.watchLoad?.(() => ({ running, waiting: buffer.length }));
+  // What this pipeline last told the pool it holds (SlotHolder.held): told again after each change.
+  let heldShown = 0;
+  const showHeld = () => {
+    if (!slots) return;
+    const held = closed ? 0 : buffer.length + asking;
+    slots.holding(held - heldShown);
+    heldShown = held;
+  };
   const lowWater = () => Math.max(Math.floor(p.batch / 2), Math.min(p.batch, prefetch.lead()));
   const stopping = () => p.signal.aborted || failure !== undefined;
 
@@ -170,6 +178,7 @@ export async function runPipeline<W, O>(p: PipelineInput<W, O>): Promise<Pipelin
     finished = [];
     stepping = true;
     asking = fetch;
+    showHeld();
     handBack = false;
     if (fetch > 0) slotFreed = false;
     const sentAt = monotonicMs();
@@ -178,6 +187,7 @@ export async function runPipeline<W, O>(p: PipelineInput<W, O>): Promise<Pipelin
         (reply) => {
           prefetch.stepTook(monotonicMs() - sentAt);
           buffer.push(...reply.fetched);
+          showHeld();
           for (const job of reply.fetched) heldSince.set(job, prefetch.now());
           parked ||= reply.parked === true;
           if (fetch > 0) sentOnLeft = false;
@@ -196,6 +206,7 @@ export async function runPipeline<W, O>(p: PipelineInput<W, O>): Promise<Pipelin
       .finally(() => {
         stepping = false;
         asking = 0;
+        showHeld();
         fill();
         wake();
       });
@@ -225,6 +236,7 @@ export async function runPipeline<W, O>(p: PipelineInput<W, O>): Promise<Pipelin
 
   const start = (job: W, alone = false) => {
     running++;
+    slots?.ran(1);
     startedCount++;
     heldSince.delete(job);
     prefetch.started();
@@ -234,6 +246,7 @@ export async function runPipeline<W, O>(p: PipelineInput<W, O>): Promise<Pipelin
     const settled = p.run(job).catch(() => p.interrupted(job));
     void settled.then((outcome) => {
       running--;
+      slots?.ran(-1);
       prefetch.freed();
       // After close, the tick has already taken it off the gate's count.
       if (!closed) gate.settled();
@@ -260,6 +273,7 @@ export async function runPipeline<W, O>(p: PipelineInput<W, O>): Promise<Pipelin
         return;
       }
       buffer.splice(buffer.indexOf(job), 1);
+      showHeld();
       solo = { job, state: "running" };
       start(job, true);
     });
@@ -286,6 +300,7 @@ export async function runPipeline<W, O>(p: PipelineInput<W, O>): Promise<Pipelin
     const when = p.startable?.(job) ?? "start";
     if (when !== "start") {
       buffer.shift();
+      showHeld();
       heldSince.delete(job);
       deferred.push(job);
       waiting ||= when === "later";
@@ -299,6 +314,7 @@ export async function runPipeline<W, O>(p: PipelineInput<W, O>): Promise<Pipelin
     }
     if (!gate.mayStart()) return false;
     buffer.shift();
+    showHeld();
     start(job);
     return true;
   };
@@ -328,6 +344,7 @@ export async function runPipeline<W, O>(p: PipelineInput<W, O>): Promise<Pipelin
     },
   };
   slots?.join(holder);
+  showHeld();
 
   const fill = () => {
     if (slots) slots.fill(holder);
@@ -360,6 +377,7 @@ export async function runPipeline<W, O>(p: PipelineInput<W, O>): Promise<Pipelin
     if (free && solo === undefined && (gate.mayStart() || p.alone?.(buffer[0]!))) return;
     if (!prefetch.overdue(heldSince.get(buffer[0]!) ?? prefetch.now())) return;
     const jobs = buffer.splice(0);
+    showHeld();
     heldSince.clear();
     finished.push(...jobs.map((job) => p.unstarted(job)));
     handedBack += jobs.length;
@@ -396,6 +414,7 @@ export async function runPipeline<W, O>(p: PipelineInput<W, O>): Promise<Pipelin
     handBackIfOverdue();
   }
   closed = true;
+  showHeld();
   // Handlers it gave up on (hung, ignoring their signal) still run: their slots stay taken until they settle.
   if (running === 0) slots?.leave(holder);
   p.signal.removeEventListener("abort", onAbort);

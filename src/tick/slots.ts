@@ -37,6 +37,10 @@ export interface SlotHolder {
 
 export class SharedSlots {
   private readonly holders: SlotHolder[] = [];
+  // The holders' sums, kept as they report each change: read on every job started and freed, they
+  // cost one field read, not a walk over the holders.
+  private runningSum = 0;
+  private heldSum = 0;
   /**
    * One reading of the pool's rate and round trips for all its holders: a slot freed in any
    * partition is room for every one, and a job held waits only when no slot of the pool frees.
@@ -85,16 +89,22 @@ export class SharedSlots {
     for (const h of this.holders) if (h.short && h !== from && h.wants) h.fetchIfDue();
   }
 
+  /** A holder's handlers running changed by `delta`. */
+  ran(delta: number): void {
+    this.runningSum += delta;
+  }
+
+  /** A holder's held jobs (SlotHolder.held) changed by `delta`. */
+  holding(delta: number): void {
+    this.heldSum += delta;
+  }
+
   running(): number {
-    let sum = 0;
-    for (const h of this.holders) sum += h.running;
-    return sum;
+    return this.runningSum;
   }
 
   held(): number {
-    let sum = 0;
-    for (const h of this.holders) sum += h.held;
-    return sum;
+    return this.heldSum;
   }
 
   /** Starts held jobs while slots are free, the best first whichever holder fetched it. */
