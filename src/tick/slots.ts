@@ -35,12 +35,19 @@ export interface SlotHolder {
   fetchIfDue(): void;
 }
 
+const NONE = 0;
+const BLOCKED = 1;
+const STARTED = 2;
+
 export class SharedSlots {
   private readonly holders: SlotHolder[] = [];
   // The holders' sums, kept as they report each change: read on every job started and freed, they
   // cost one field read, not a walk over the holders.
   private runningSum = 0;
   private heldSum = 0;
+  // What each holder (by its place in `holders`) did in the fill under way: nothing, BLOCKED or
+  // STARTED. Kept between fills, so a fill, run for every job freed, allocates nothing.
+  private readonly marks: number[] = [];
   /**
    * One reading of the pool's rate and round trips for all its holders: a slot freed in any
    * partition is room for every one, and a job held waits only when no slot of the pool frees.
@@ -53,11 +60,12 @@ export class SharedSlots {
 
   join(holder: SlotHolder): void {
     this.holders.push(holder);
+    this.marks.push(NONE);
   }
 
   leave(holder: SlotHolder): void {
     const at = this.holders.indexOf(holder);
-    if (at >= 0) this.holders.splice(at, 1);
+    if (at >= 0) this.holders.splice(at, 1), this.marks.pop();
     // What it held is gone: another holder may use the slots.
     for (const other of this.holders) other.wake();
   }
@@ -122,23 +130,25 @@ export class SharedSlots {
       }
       return;
     }
-    let blocked: Set<SlotHolder> | undefined;
-    let started: Set<SlotHolder> | undefined;
+    const { holders, marks } = this;
+    marks.fill(NONE);
+    let anyStarted = false;
     while (this.running() < this.total) {
       // The best head, and the best of the others: the best holder starts jobs until its head is not.
-      let next: SlotHolder | undefined;
+      let next = -1;
       let rank = Infinity;
       let since = Infinity;
       let rank2 = Infinity;
       let since2 = Infinity;
-      for (const h of this.holders) {
+      for (let i = 0; i < holders.length; i++) {
+        const h = holders[i]!;
         const r = h.rank();
-        if (r === Infinity || r > rank2 || blocked?.has(h)) continue;
+        if (r === Infinity || r > rank2 || marks[i] === BLOCKED) continue;
         const s = h.since();
         if (r < rank || (r === rank && s < since)) {
           rank2 = rank;
           since2 = since;
-          next = h;
+          next = i;
           rank = r;
           since = s;
         } else if (r < rank2 || s < since2) {
@@ -146,18 +156,19 @@ export class SharedSlots {
           since2 = s;
         }
       }
-      if (next === undefined) break;
+      if (next < 0) break;
+      const h = holders[next]!;
       let ran = false;
-      while (this.running() < this.total && next.startNext()) {
+      while (this.running() < this.total && h.startNext()) {
         ran = true;
-        const r = next.rank();
-        if (r > rank2 || (r === rank2 && next.since() > since2)) break;
+        const r = h.rank();
+        if (r > rank2 || (r === rank2 && h.since() > since2)) break;
       }
-      if (!ran) (blocked ??= new Set()).add(next);
-      else if (next !== from) (started ??= new Set()).add(next);
+      if (!ran) marks[next] = BLOCKED;
+      else if (h !== from) (marks[next] = STARTED), (anyStarted = true);
     }
     // They fetch behind what just started.
-    if (started) for (const h of started) h.fetchIfDue();
+    if (anyStarted) for (let i = 0; i < holders.length; i++) if (marks[i] === STARTED) holders[i]!.fetchIfDue();
   }
 }
 
