@@ -6,8 +6,9 @@
 // job does it store M (partition_move_finish.lua). A run cut anywhere, even
 // between the last move and storing M, leaves the mark: run again, it moves
 // what is left (nothing, then) and stores M. Ordered ids, workflow runs and
-// running jobs are not moved; the report lists what is left, for the old
-// deployment to finish first.
+// running jobs are not moved: a move is refused before its mark while the old
+// layout holds any (they would never run in the new one), unless `leave` says
+// to leave them; the report lists what is left.
 import { createTickqCore } from "../core.js";
 import { newJid } from "../client/job.js";
 import { TickqError } from "../errors.js";
@@ -47,6 +48,12 @@ export interface MigratePartitionsOptions {
   batch?: number;
   /** Where warnings go; default console. */
   logger?: JobLogger;
+  /**
+   * Move the jobs though the old layout still holds ordered ids, workflow runs or running jobs,
+   * which a migration does not move: they stay there, and the new deployment does not run them.
+   * Default false: such a migration is refused before anything moves, naming what is there.
+   */
+  leave?: boolean;
 }
 
 /** What {@link migratePartitions} moved, and what it left in the old layout. */
@@ -89,16 +96,18 @@ interface Plan {
 export async function migratePartitions(options: MigratePartitionsOptions): Promise<MigrationReport> {
   const prefix = options.prefix ?? "tickq:";
   const logger = options.logger ?? console;
+  const runtimeOf = (p: string) => createRuntime({ redis: options.redis, prefix: p, jobs: {}, logger });
   // Each side's prefixes are checked (a cluster needs a tagged one) before anything is marked.
-  const targetsOf = (to: number) =>
-    layout(prefix, to, options.to, "to").map((p) =>
-      createRuntime({ redis: options.redis, prefix: p, jobs: {}, logger }),
-    );
+  const targetsOf = (to: number) => layout(prefix, to, options.to, "to").map(runtimeOf);
   const sourcesOf = (from: number) =>
     layout(prefix, from, options.from, "from").map((p) =>
       createTickqCore({ redis: options.redis, prefix: p, jobs: {}, logger, sidekiqProcesses: false }),
     );
-  const plan = await begin(options, prefix, logger, (from, to) => void (targetsOf(to), sourcesOf(from)));
+  const plan = await begin(options, prefix, logger, async (from, to, fresh) => {
+    targetsOf(to);
+    const old = sourcesOf(from);
+    if (fresh && options.leave !== true) await refuseUnmovable(old, runtimeOf);
+  });
   const targets = targetsOf(plan.to);
   const sources = sourcesOf(plan.from);
   const { moved, stayed } = await moveJobs({
@@ -109,7 +118,7 @@ export async function migratePartitions(options: MigratePartitionsOptions): Prom
     batch: options.batch ?? 500,
     logger,
   });
-  const { left, movable } = await leftBehind(sources, new Set(targets.map((t) => t.prefix)));
+  const { left, movable } = await leftBehind(sources, new Set(targets.map((t) => t.prefix)), runtimeOf);
   if (plan.mark !== undefined) {
     // The new count goes in only over a layout with nothing left to move: else its jobs would never run.
     if (movable > 0)
@@ -127,7 +136,8 @@ async function begin(
   options: MigratePartitionsOptions,
   prefix: string,
   logger: JobLogger,
-  check: (from: number, to: number) => void,
+  /** Checks both layouts before the mark; `fresh`: this run would start a move (not resume a marked one, nor sweep). */
+  check: (from: number, to: number, fresh: boolean) => Promise<void>,
 ): Promise<Plan> {
   const asked = options.fromPartitions === undefined ? 0 : checkPartitionCount(options.fromPartitions);
   const { probe, stored, ranges } = await readShape({ redis: options.redis, prefix, jobs: {} }, logger);
@@ -145,7 +155,7 @@ async function begin(
   const likely = asked || (stored.kind === "count" ? stored.count : stored.kind === "moving" ? stored.from : 1);
   // On a cluster a one-partition layout has a prefix of its own: with none given there is nothing to sweep.
   if (likely === to && options.redis.cluster && options.from === undefined) alreadyThere(prefix, to);
-  check(likely === to ? 1 : likely, to);
+  await check(likely === to ? 1 : likely, to, likely !== to && stored.kind !== "moving");
   const value = await runCall(
     probe,
     protocol.partition_move_begin,
@@ -228,22 +238,87 @@ function targetOf(jobs: JobRegistry, job: JobInfo, count: number): number {
   return partitionOf(stored ?? job.jid, count);
 }
 
+type Old = Source & { stats(): Promise<Stats> };
+
 /**
- * What the old layout still holds: in its partitions that are not in the new layout, anything;
- * in those that are (a shared hash tag), the ordered ids, workflow runs and running jobs it ran.
+ * Refuses a move while the old layout holds what a migration does not move: its ordered ids
+ * (dead ones too), workflow runs not ended and running jobs would stay there, and no tick of the
+ * new layout would run them (nor, in a partition both layouts share, keep a new job of the same
+ * ordered id from running beside them). Checked before the mark, so the old deployment can still
+ * finish them; a run that resumes a marked move has passed it already.
+ */
+async function refuseUnmovable(sources: Old[], runtimeOf: (prefix: string) => Runtime): Promise<void> {
+  const unmovable = await unmovableIn(sources, runtimeOf);
+  if (unmovable.length === 0) return;
+  const where =
+    sources.length === 1 ? `under prefix ${JSON.stringify(sources[0]!.prefix)}` : `in ${sources.length} partitions`;
+  throw new TickqError(
+    "BAD_OPTIONS",
+    `migratePartitions: the old layout ${where} still holds ${unmovable.join(", ")}, which a migration does not move: ` +
+      "the new layout would never run them. Let the old deployment's ticks finish them (`tickq stats` shows them), then " +
+      "run the migration again; or pass leave: true (CLI: --leave) to move the rest and leave them where they are, " +
+      "dead ordered ids say. Nothing was moved.",
+  );
+}
+
+/** In words, what a migration does not move from `sources`: ordered ids, workflow runs not ended, running jobs. */
+async function unmovableIn(sources: Old[], runtimeOf: (prefix: string) => Runtime): Promise<string[]> {
+  // stats() sees only the ordered and workflow names it is given, and a migration is given none: they are read from Redis.
+  const [stats, found] = await Promise.all([
+    Promise.all(sources.map((s) => s.stats())),
+    Promise.all(sources.map((s) => orderedAndRunsIn(runtimeOf(s.prefix)))),
+  ]);
+  const orderedIds = found.reduce((sum, f) => sum + f.orderedIds, 0);
+  const runs = found.reduce((sum, f) => sum + f.runs, 0);
+  const inflight = stats.reduce((sum, s) => sum + s.inflight, 0);
+  return [
+    ...(orderedIds > 0 ? [`${orderedIds} ordered ids`] : []),
+    ...(runs > 0 ? [`${runs} workflow runs`] : []),
+    ...(inflight > 0 ? [`${inflight} inflight`] : []),
+  ];
+}
+
+/**
+ * The ordered ids (waiting, backing off, running or dead) and the workflow runs not ended in one
+ * partition, whatever their names: partition_unmovable.lua scans for the ordered keys a page a call.
+ */
+async function orderedAndRunsIn(runtime: Runtime): Promise<{ orderedIds: number; runs: number }> {
+  // SCAN may return a key on two pages: each counts once.
+  const sizes = new Map<string, number>();
+  let cursor = "0";
+  let runs = 0;
+  do {
+    const page = await runCall(
+      runtime,
+      protocol.partition_unmovable,
+      { counts: `${runtime.prefix}wf:counts` },
+      { cursor },
+    );
+    if (cursor === "0") runs = page.runs;
+    for (const { key, size } of page.found) sizes.set(key, size);
+    cursor = page.cursor;
+  } while (cursor !== "0");
+  let orderedIds = 0;
+  for (const size of sizes.values()) orderedIds += size;
+  return { orderedIds, runs };
+}
+
+/**
+ * What the old layout still holds: in its partitions that are not in the new layout, the jobs of
+ * the moved states; in all of them, the ordered ids, workflow runs and running jobs.
  * `movable`: jobs of the moved states still in partitions that are not in the new layout.
  */
 async function leftBehind(
-  sources: (Source & { stats(): Promise<Stats> })[],
+  sources: Old[],
   kept: Set<string>,
+  runtimeOf: (prefix: string) => Runtime,
 ): Promise<{ left: string[]; movable: number }> {
-  const all = await Promise.all(
-    sources.map(async (s) => {
-      const stats = await s.stats();
-      return kept.has(s.prefix) ? { ...stats, queues: {}, scheduled: 0, retry: 0, dead: 0 } : stats;
-    }),
-  );
-  const stats = mergeStats(all);
+  const moving = sources.filter((s) => !kept.has(s.prefix));
+  const [stats, unmovable] = await Promise.all([
+    Promise.all(moving.map((s) => s.stats())).then(mergeStats),
+    unmovableIn(sources, runtimeOf),
+  ]);
   const movable = Object.values(stats.queues).reduce((a, b) => a + b, stats.scheduled + stats.retry + stats.dead);
-  return { left: leftInLayout(stats), movable };
+  const jobs = leftInLayout({ ...stats, inflight: 0, ordered: {}, workflows: {} });
+  return { left: [...jobs, ...unmovable], movable };
 }

@@ -37,6 +37,13 @@ export const partition_move_finish = defineCall(
   text,
 );
 
+export const partition_unmovable = defineCall(
+  scripts.partition_unmovable,
+  { counts: key },
+  { cursor: text },
+  tuple({ cursor: text, found: groups({ key: text, size: number }), runs: number }),
+);
+
 export const partition_shape = defineCall(
   scripts.partition_shape,
   { meta: key },

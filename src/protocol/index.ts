@@ -23,6 +23,7 @@ export {
   partition_move_begin,
   partition_move_finish,
   partition_shape,
+  partition_unmovable,
   partitions,
   pause,
   session,

@@ -1,7 +1,7 @@
-// tickq partitions migrate --partitions M|auto [--from-partitions N] [--from PREFIX] [--to PREFIX] [--jobs MODULE]:
+// tickq partitions migrate --partitions M|auto [--from-partitions N] [--from PREFIX] [--to PREFIX] [--jobs MODULE] [--leave]:
 // moves the jobs of a layout in N partitions (default: the count stored) into M
-// (migratePartitions), then prints what moved and what is left for the old
-// deployment to finish.
+// (migratePartitions), then prints what moved and what is left in the old layout
+// (with --leave: ordered ids, workflow runs and running jobs it does not move).
 import type { Command } from "commander";
 import { migratePartitions } from "../../index.js";
 import { connect } from "../connect.js";
@@ -26,9 +26,20 @@ export function addPartitionCommands(program: Command): void {
       "--jobs <module>",
       "the deployment's jobs module: its jobs go where their flow or debounce key sends them (default: flow jobs by the key they carry)",
     )
+    .option(
+      "--leave",
+      "move the jobs though the old layout still holds ordered ids, workflow runs or running jobs: they stay there, unrun (default: refused)",
+    )
     .action(
       async (
-        options: { fromPartitions?: string; from?: string; to?: string; batch?: string; jobs?: string },
+        options: {
+          fromPartitions?: string;
+          from?: string;
+          to?: string;
+          batch?: string;
+          jobs?: string;
+          leave?: boolean;
+        },
         command: Command,
       ) => {
         const { prefix, json, partitions: count } = globals(command);
@@ -48,6 +59,7 @@ export function addPartitionCommands(program: Command): void {
             ...(options.to === undefined ? {} : { to: options.to }),
             batch: intOption(options.batch, "--batch", 1),
             ...(jobs === undefined ? {} : { jobs }),
+            ...(options.leave ? { leave: true } : {}),
             logger: { info: console.error, warn: console.error, error: console.error },
           });
           if (json) return printJson(report);

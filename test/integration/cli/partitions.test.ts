@@ -92,4 +92,19 @@ describeOverAdapters(cliConnections, "tickq partitions over $name", (adapterCase
     expect(moved.stdout).toMatch(/moved 1 queued/);
     expect((await h.make(jobs, { partitions: 3 }).jobs.find(jid))?.state).toBe("scheduled");
   });
+
+  it("refuses to strand a waiting ordered id, and moves the rest with `--leave`, printing what stays", async () => {
+    const old = h.make({ step: () => {} }, { ordered: { feed: { perform: () => {} } } });
+    await old.enqueueOrdered("feed", { id: "a", payload: 1 });
+    await old.enqueue("step", []);
+    const env = cliEnv(adapterCase);
+    const refused = await cli.run(["partitions", "migrate", "--partitions", "3", "--prefix", h.prefix], env);
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toMatch(/still holds 1 ordered ids.*--leave/s);
+    expect((await old.stats()).queues).toEqual({ default: 1 });
+    const moved = await cli.run(["partitions", "migrate", "--partitions", "3", "--prefix", h.prefix, "--leave"], env);
+    expect(moved.code).toBe(0);
+    expect(moved.stdout).toMatch(/moved 1 queued/);
+    expect(moved.stdout).toMatch(/left in the old layout: 1 ordered ids/);
+  });
 });

@@ -110,6 +110,30 @@ describe.each(clusterClients)("partitions over a Redis Cluster, through $name", 
     await Promise.all(cc.client.nodes("master").map((node) => node.flushall()));
   }, 30_000);
 
+  it("refuses to move 3 partitions to 6 while ordered ids or a workflow run would stay behind on any master", async () => {
+    const old = createTickq({
+      redis: adapter(),
+      prefix: "tq:",
+      partitions: 3,
+      jobs: { step: () => {} },
+      ordered: { feed: { perform: () => {} } },
+      workflows: { nap: { run: async (_: null, step) => step.sleep("nap", 3_600_000) } },
+      logger: QUIET,
+    });
+    await old.enqueueOrderedBulk(["x", "y", "z", "w"].map((id) => ({ name: "feed", id, payload: 1 })));
+    await old.workflows.start("nap", null);
+    await old.enqueue("step", []);
+    const move = (leave?: boolean) =>
+      migratePartitions({ redis: adapter(), prefix: "tq:", partitions: 6, logger: QUIET, ...(leave ? { leave } : {}) });
+    await expect(move()).rejects.toMatchObject({
+      code: "BAD_OPTIONS",
+      message: expect.stringMatching(/in 3 partitions still holds 4 ordered ids, 1 workflow runs.*Nothing was moved/s),
+    });
+    expect(await cc.client.get("tq:partitions")).toBe("3");
+    expect(await move(true)).toMatchObject({ partitions: 6, left: ["4 ordered ids", "1 workflow runs"] });
+    await Promise.all(cc.client.nodes("master").map((node) => node.flushall()));
+  }, 30_000);
+
   it("moves 3 partitions to 6, 6 to 2 and 2 to one across the masters, a run cut half-way finishing on the next, losing nothing", async () => {
     const ran: string[] = [];
     const jobs = {

@@ -2,7 +2,9 @@
 // stored once and answered alike; a migration's mark is set once, with the
 // first run's id, and replaced by the new count once; a job is adopted once.
 import { describe, expect, it } from "vitest";
+import { decode, encode } from "../../../src/protocol/define.js";
 import * as protocol from "../../../src/protocol/index.js";
+import { runScript } from "../../../src/redis/adapter.js";
 import { adapterCases } from "../../helpers/adapters.js";
 import { useHarness } from "../../helpers/harness.js";
 import { scriptCalls } from "../../helpers/script-calls.js";
@@ -31,6 +33,57 @@ describe.each(adapterCases)("each partition script run twice over $name", (adapt
       { stored: "3", ranges: [] },
       { stored: "3", ranges: [] },
     ]);
+  });
+
+  it("partition_unmovable: reads, writes nothing, and finds the same ordered ids and runs twice", async () => {
+    await h.redis.zadd(`${h.prefix}o:feed:ready`, 1, "a", 2, "b");
+    await h.redis.set(`${h.prefix}o:feed:running`, "1");
+    await h.redis.zadd(`${h.prefix}o:feed:dead`, 1, "entry");
+    // Not ordered state: a name's counter at 0, and an id's payloads under a key whose last part reads "ready".
+    await h.redis.set(`${h.prefix}o:idle:running`, "0");
+    await h.redis.rpush(`${h.prefix}o:feed:p:ready`, "payload");
+    await h.redis.hset(`${h.prefix}wf:counts`, { "running:nap": 1, "sleeping:nap": 2, "completed:nap": 5 });
+    // The whole scan, page by page: SCAN's pages follow the keys of the shared Redis, each page read twice.
+    const scan = async () => {
+      const found = new Map<string, number>();
+      let runs = -1;
+      let cursor = "0";
+      do {
+        // A page may differ between two reads when other tests' writes rehash the keyspace; the whole scan may not.
+        const [first] = await readsCallTwice(protocol.partition_unmovable, { counts: "wf:counts" }, { cursor });
+        if (cursor === "0") runs = first.runs;
+        for (const { key, size } of first.found) found.set(key.slice(h.prefix.length), size);
+        cursor = first.cursor;
+      } while (cursor !== "0");
+      return { found: Object.fromEntries(found), runs };
+    };
+    const expected = { found: { "o:feed:ready": 2, "o:feed:running": 1, "o:feed:dead": 1 }, runs: 3 };
+    expect(await scan()).toEqual(expected);
+    expect(await scan()).toEqual(expected);
+
+    // A prefix's glob characters match only themselves: "x*[y]:" finds its own key, not "xZy:"'s.
+    const globby = `${h.prefix}x*[y]:`;
+    await h.redis.zadd(`${globby}o:feed:ready`, 1, "a");
+    await h.redis.zadd(`${h.prefix}xZy:o:feed:ready`, 1, "a");
+    const keys: string[] = [];
+    let cursor = "0";
+    do {
+      const encoded = encode(protocol.partition_unmovable, { counts: `${globby}wf:counts` }, { cursor });
+      const page = decode(
+        protocol.partition_unmovable,
+        await runScript(
+          h.adapter,
+          protocol.partition_unmovable.script,
+          encoded.keys,
+          [globby, ...encoded.args],
+          { count: 0 },
+          5_000,
+        ),
+      );
+      keys.push(...page.found.map((f) => f.key));
+      cursor = page.cursor;
+    } while (cursor !== "0");
+    expect([...new Set(keys)]).toEqual([`${globby}o:feed:ready`]);
   });
 
   it("partition_move_begin: marks the move once, keeping the first run's id, and leaves another count alone", async () => {

@@ -1,0 +1,95 @@
+// A migration does not move ordered ids, workflow runs or running jobs, and
+// the new layout never runs what stays in the old one. So a move is refused,
+// before anything moves or is marked, while the old layout holds any of them:
+// the old deployment can still finish them. `leave: true` moves the rest and
+// reports what stays; a run that resumes a marked move is not refused.
+import { expect, it } from "vitest";
+import { migratePartitions } from "../../../src/index.js";
+import type { RedisAdapter } from "../../../src/types.js";
+import { adapterCases, describeOverAdapters } from "../../helpers/adapters.js";
+import { useHarness } from "../../helpers/harness.js";
+
+const QUIET = { info: () => {}, warn: () => {}, error: () => {} };
+
+describeOverAdapters(adapterCases, "a migration that would strand work, over $name", (adapterCase) => {
+  const h = useHarness(adapterCase, "part-strand");
+  const migrate = (extra: { leave?: boolean; redis?: RedisAdapter } = {}) =>
+    migratePartitions({ redis: h.adapter, prefix: h.prefix, partitions: 3, logger: QUIET, ...extra });
+  const countKey = () => h.redis.get(`${h.prefix}partitions`);
+
+  it("is refused while an ordered id waits, moving nothing; once the old ticks ran it, the move goes through", async () => {
+    const runs: string[] = [];
+    const old = h.make({ step: () => {} }, { ordered: { idx: { perform: async (id: string) => void runs.push(id) } } });
+    await old.enqueueOrdered("idx", { id: "a", payload: 1 });
+    await old.enqueue("step", []);
+
+    const refused = await migrate().catch((e: unknown) => e);
+    expect(refused).toMatchObject({ code: "BAD_OPTIONS" });
+    expect((refused as Error).message).toMatch(/1 ordered ids.*Nothing was moved/s);
+    expect((refused as Error).message).toMatch(/--leave/);
+    expect(await countKey()).toBeNull();
+    expect((await old.stats()).queues).toEqual({ default: 1 });
+
+    // The old deployment finishes the ordered id, here with the job beside it.
+    await old.tick({ budgetMs: 2_000 });
+    expect(runs).toEqual(["a"]);
+    await old.enqueue("step", []);
+    expect(await migrate()).toMatchObject({ moved: { queued: 1 }, left: [] });
+    expect(await countKey()).toBe("3");
+  });
+
+  it("is refused while a workflow run sleeps; with leave: true it moves the jobs and reports the run left behind", async () => {
+    const old = h.make(
+      { step: () => {} },
+      { workflows: { nap: { run: async (_: null, step) => step.sleep("nap", 3_600_000) } } },
+    );
+    await old.workflows.start("nap", null);
+    await old.tick({ budgetMs: 1_000 });
+    await old.enqueue("step", []);
+
+    await expect(migrate()).rejects.toMatchObject({ code: "BAD_OPTIONS", message: /1 workflow runs/ });
+    expect(await countKey()).toBeNull();
+
+    const report = await migrate({ leave: true });
+    expect(report).toMatchObject({ moved: { queued: 1 }, left: ["1 workflow runs"] });
+    expect(await countKey()).toBe("3");
+  });
+
+  it("is refused while a job of the old layout runs (a tick gave up on its handler)", async () => {
+    let release = () => {};
+    const old = h.make({ hang: () => new Promise<void>((resolve) => (release = resolve)) });
+    await old.enqueue("hang", []);
+    const report = await old.tick({ budgetMs: 300, graceMs: 50 });
+    expect(report.abandoned).toBe(1);
+    expect((await old.stats()).inflight).toBe(1);
+
+    await expect(migrate()).rejects.toMatchObject({ code: "BAD_OPTIONS", message: /1 inflight/ });
+    expect(await countKey()).toBeNull();
+    release();
+  });
+
+  it("a run resuming a marked move is not refused: the first run was told to leave what it could not move", async () => {
+    const old = h.make({ step: () => {} }, { ordered: { idx: { perform: async () => {} } } });
+    await old.enqueueOrdered("idx", { id: "a", payload: 1 });
+    await old.enqueue("step", []);
+    // Cut before the new count is stored: the mark stays.
+    const noFinish: RedisAdapter = {
+      ...h.adapter,
+      cluster: h.adapter.cluster,
+      evalsha: (sha, keys, args) =>
+        isFinish(keys, args) ? Promise.reject(new Error("cut before finish")) : h.adapter.evalsha(sha, keys, args),
+      eval: (script, keys, args) =>
+        isFinish(keys, args) ? Promise.reject(new Error("cut before finish")) : h.adapter.eval(script, keys, args),
+    };
+    await expect(migrate({ leave: true, redis: noFinish })).rejects.toThrow(/cut before finish/);
+    expect(await countKey()).toMatch(/^1>3 /);
+
+    expect(await migrate()).toMatchObject({ moved: { queued: 0 }, left: ["1 ordered ids"] });
+    expect(await countKey()).toBe("3");
+  });
+});
+
+/** partition_move_finish: the count key alone, its mark as the first argument after the prefix. */
+function isFinish(keys: string[], args: string[]): boolean {
+  return keys.length === 1 && keys[0]!.endsWith("partitions") && /^\d+>\d+ /.test(args[1] ?? "");
+}
