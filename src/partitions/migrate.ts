@@ -315,9 +315,11 @@ async function leftBehind(
 ): Promise<{ left: string[]; movable: number }> {
   const moving = sources.filter((s) => !kept.has(s.prefix));
   const [stats, unmovable] = await Promise.all([
-    Promise.all(moving.map((s) => s.stats())).then(mergeStats),
+    // Every old partition may be kept (2 → 3: both tags stay): then no job is left to move.
+    Promise.all(moving.map((s) => s.stats())).then((all) => (all.length === 0 ? undefined : mergeStats(all))),
     unmovableIn(sources, runtimeOf),
   ]);
+  if (stats === undefined) return { left: unmovable, movable: 0 };
   const movable = Object.values(stats.queues).reduce((a, b) => a + b, stats.scheduled + stats.retry + stats.dead);
   const jobs = leftInLayout({ ...stats, inflight: 0, ordered: {}, workflows: {} });
   return { left: [...jobs, ...unmovable], movable };
