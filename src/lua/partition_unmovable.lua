@@ -10,8 +10,9 @@
 -- counts: P.."wf:counts", the runs per "STATUS:NAME" (lib/workflows/run-state.lua).
 -- cursor: SCAN's, "0" to start; the reply's is "0" once the scan is done. found:
 -- each ordered key of this page that holds ids (`o:NAME:ready`, `later`,
--- `dead`: their sizes; `o:NAME:running`: its count); SCAN may return a key on
--- two pages, so the caller counts each key once. runs: running, sleeping and
+-- `dead`: their sizes; `o:NAME:running`: its count; not an id's payloads,
+-- `o:NAME:p:ID`, whatever ID ends with); SCAN may return a key on two pages,
+-- so the caller counts each key once. runs: running, sleeping and
 -- waiting runs, on the first page only (0 on the others).
 -- Replays: it writes nothing, so a second run answers what Redis holds then.
 -- @include lib/common/prefix-keys.lua
@@ -21,7 +22,9 @@ local pattern = P:gsub('[%*%?%[%]\\]', '\\%0') .. 'o:*'
 local page = redis.call('SCAN', cursor, 'MATCH', pattern, 'COUNT', 1000)
 local found = {}
 for _, key in ipairs(page[2]) do
-  local what = string.match(key, ':([^:]+)$')
+  -- o:NAME:WHAT, a name holding no ':': an id's payloads (o:NAME:p:ID, o:NAME:n:ID, zsets too) end
+  -- as the ready or dead set does when the id does ("ready", "x:dead"), and hold no ids.
+  local what = string.match(string.sub(key, #P + 1), '^o:[^:]+:([^:]+)$')
   local kind = redis.call('TYPE', key)['ok']
   local size = 0
   if (what == 'ready' or what == 'later' or what == 'dead') and kind == 'zset' then

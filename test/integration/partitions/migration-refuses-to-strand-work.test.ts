@@ -87,6 +87,21 @@ describeOverAdapters(adapterCases, "a migration that would strand work, over $na
     expect(await migrate()).toMatchObject({ moved: { queued: 0 }, left: ["1 ordered ids"] });
     expect(await countKey()).toBe("3");
   });
+
+  it("counts an ordered id once, whatever its id: the payloads of an id named like a state key are no ids", async () => {
+    const old = h.make({ step: () => {} }, { ordered: { idx: { perform: async () => {} } } });
+    // Their payloads sit in o:idx:p:ready and o:idx:p:a:dead, zsets whose keys end as the ready and dead sets do.
+    await old.enqueueOrdered("idx", { id: "ready", payload: 1 });
+    await old.enqueueOrdered("idx", { id: "ready", payload: 2 });
+    await old.enqueueOrdered("idx", { id: "a:dead", payload: 1 });
+    await old.enqueue("step", []);
+
+    await expect(migrate()).rejects.toMatchObject({
+      code: "BAD_OPTIONS",
+      message: expect.stringMatching(/still holds 2 ordered ids,? /),
+    });
+    expect(await migrate({ leave: true })).toMatchObject({ moved: { queued: 1 }, left: ["2 ordered ids"] });
+  });
 });
 
 /** partition_move_finish: the count key alone, its mark as the first argument after the prefix. */

@@ -9,6 +9,9 @@ import { adapterCases } from "../../helpers/adapters.js";
 import { useHarness } from "../../helpers/harness.js";
 import { scriptCalls } from "../../helpers/script-calls.js";
 
+/** partition_unmovable's reply, as runCall types it. */
+type Unmovable = NonNullable<typeof protocol.partition_unmovable.types>["reply"];
+
 describe.each(adapterCases)("each partition script run twice over $name", (adapterCase) => {
   const h = useHarness(adapterCase, "partitions-replay");
   const { callTwice, call, readsCallTwice } = scriptCalls(h);
@@ -39,9 +42,11 @@ describe.each(adapterCases)("each partition script run twice over $name", (adapt
     await h.redis.zadd(`${h.prefix}o:feed:ready`, 1, "a", 2, "b");
     await h.redis.set(`${h.prefix}o:feed:running`, "1");
     await h.redis.zadd(`${h.prefix}o:feed:dead`, 1, "entry");
-    // Not ordered state: a name's counter at 0, and an id's payloads under a key whose last part reads "ready".
+    // Not ordered state: a name's counter at 0, and the payloads (zsets, as ordered_enqueue writes them)
+    // of ids "ready" and "x:dead", under keys whose last part reads as the ready and dead sets'.
     await h.redis.set(`${h.prefix}o:idle:running`, "0");
-    await h.redis.rpush(`${h.prefix}o:feed:p:ready`, "payload");
+    await h.redis.zadd(`${h.prefix}o:feed:p:ready`, 1, "payload", 2, "another");
+    await h.redis.zadd(`${h.prefix}o:feed:p:x:dead`, 1, "payload");
     await h.redis.hset(`${h.prefix}wf:counts`, { "running:nap": 1, "sleeping:nap": 2, "completed:nap": 5 });
     // The whole scan, page by page: SCAN's pages follow the keys of the shared Redis, each page read twice.
     const scan = async () => {
@@ -79,7 +84,7 @@ describe.each(adapterCases)("each partition script run twice over $name", (adapt
           { count: 0 },
           5_000,
         ),
-      );
+      ) as Unmovable;
       keys.push(...page.found.map((f) => f.key));
       cursor = page.cursor;
     } while (cursor !== "0");
