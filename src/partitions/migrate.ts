@@ -155,7 +155,10 @@ async function begin(
   const likely = asked || (stored.kind === "count" ? stored.count : stored.kind === "moving" ? stored.from : 1);
   // On a cluster a one-partition layout has a prefix of its own: with none given there is nothing to sweep.
   if (likely === to && options.redis.cluster && options.from === undefined) alreadyThere(prefix, to);
-  await check(likely === to ? 1 : likely, to, likely !== to && stored.kind !== "moving");
+  // A sweep (`to` stored already) starts no move: the new deployment may run, in the partitions both
+  // layouts share, ordered ids and jobs of its own, and what an earlier run left stays left.
+  const sweep = stored.kind === "count" && stored.count === to;
+  await check(likely === to ? 1 : likely, to, likely !== to && stored.kind !== "moving" && !sweep);
   const value = await runCall(
     probe,
     protocol.partition_move_begin,
