@@ -251,21 +251,32 @@ type Old = Source & { stats(): Promise<Stats> };
  * finish them; a run that resumes a marked move has passed it already.
  */
 async function refuseUnmovable(sources: Old[], runtimeOf: (prefix: string) => Runtime): Promise<void> {
-  const unmovable = await unmovableIn(sources, runtimeOf);
-  if (unmovable.length === 0) return;
+  const { words, orderedNames } = await unmovableIn(sources, runtimeOf);
+  if (words.length === 0) return;
   const where =
     sources.length === 1 ? `under prefix ${JSON.stringify(sources[0]!.prefix)}` : `in ${sources.length} partitions`;
+  // The names, as nothing else tells them: `tickq stats` is given none, so it shows no ordered id.
+  const shown = orderedNames.slice(0, 5).join(", ") + (orderedNames.length > 5 ? ", …" : "");
+  const held = words.map((w) => (w.endsWith(" ordered ids") ? `${w} (${shown})` : w));
   throw new TickqError(
     "BAD_OPTIONS",
-    `migratePartitions: the old layout ${where} still holds ${unmovable.join(", ")}, which a migration does not move: ` +
-      "the new layout would never run them. Let the old deployment's ticks finish them (`tickq stats` shows them), then " +
-      "run the migration again; or pass leave: true (CLI: --leave) to move the rest and leave them where they are, " +
-      "dead ordered ids say. Nothing was moved.",
+    `migratePartitions: the old layout ${where} still holds ${held.join(", ")}, which a migration does not move: ` +
+      "the new layout would never run them. Let the old deployment's ticks finish them, then run the migration " +
+      "again (the old deployment's stats(), given its ordered and workflow names, shows them; `tickq stats` shows " +
+      'the running jobs only, as "in process", and `tickq workflows list` the runs); or pass leave: true (CLI: ' +
+      "--leave) to move the rest and leave them where they are (dead ordered ids you no longer need, say). " +
+      "Nothing was moved.",
   );
 }
 
-/** In words, what a migration does not move from `sources`: ordered ids, workflow runs not ended, running jobs. */
-async function unmovableIn(sources: Old[], runtimeOf: (prefix: string) => Runtime): Promise<string[]> {
+/**
+ * In words, what a migration does not move from `sources`: ordered ids, workflow runs not ended,
+ * running jobs; and the names of those ordered ids.
+ */
+async function unmovableIn(
+  sources: Old[],
+  runtimeOf: (prefix: string) => Runtime,
+): Promise<{ words: string[]; orderedNames: string[] }> {
   // stats() sees only the ordered and workflow names it is given, and a migration is given none: they are read from Redis.
   const [stats, found] = await Promise.all([
     Promise.all(sources.map((s) => s.stats())),
@@ -274,18 +285,19 @@ async function unmovableIn(sources: Old[], runtimeOf: (prefix: string) => Runtim
   const orderedIds = found.reduce((sum, f) => sum + f.orderedIds, 0);
   const runs = found.reduce((sum, f) => sum + f.runs, 0);
   const inflight = stats.reduce((sum, s) => sum + s.inflight, 0);
-  return [
+  const words = [
     ...(orderedIds > 0 ? [`${orderedIds} ordered ids`] : []),
     ...(runs > 0 ? [`${runs} workflow runs`] : []),
     ...(inflight > 0 ? [`${inflight} inflight`] : []),
   ];
+  return { words, orderedNames: [...new Set(found.flatMap((f) => f.names))].sort() };
 }
 
 /**
  * The ordered ids (waiting, backing off, running or dead) and the workflow runs not ended in one
  * partition, whatever their names: partition_unmovable.lua scans for the ordered keys a page a call.
  */
-async function orderedAndRunsIn(runtime: Runtime): Promise<{ orderedIds: number; runs: number }> {
+async function orderedAndRunsIn(runtime: Runtime): Promise<{ orderedIds: number; runs: number; names: string[] }> {
   // SCAN may return a key on two pages: each counts once.
   const sizes = new Map<string, number>();
   let cursor = "0";
@@ -302,8 +314,13 @@ async function orderedAndRunsIn(runtime: Runtime): Promise<{ orderedIds: number;
     cursor = page.cursor;
   } while (cursor !== "0");
   let orderedIds = 0;
-  for (const size of sizes.values()) orderedIds += size;
-  return { orderedIds, runs };
+  const names = new Set<string>();
+  for (const [key, size] of sizes) {
+    orderedIds += size;
+    // o:NAME:WHAT under the prefix (a name holds no ':').
+    names.add(key.slice(runtime.prefix.length).split(":")[1]!);
+  }
+  return { orderedIds, runs, names: [...names] };
 }
 
 /**
@@ -320,7 +337,7 @@ async function leftBehind(
   const [stats, unmovable] = await Promise.all([
     // Every old partition may be kept (2 → 3: both tags stay): then no job is left to move.
     Promise.all(moving.map((s) => s.stats())).then((all) => (all.length === 0 ? undefined : mergeStats(all))),
-    unmovableIn(sources, runtimeOf),
+    unmovableIn(sources, runtimeOf).then((u) => u.words),
   ]);
   if (stats === undefined) return { left: unmovable, movable: 0 };
   const movable = Object.values(stats.queues).reduce((a, b) => a + b, stats.scheduled + stats.retry + stats.dead);

@@ -28,6 +28,9 @@ describeOverAdapters(adapterCases, "a migration that would strand work, over $na
     expect(refused).toMatchObject({ code: "BAD_OPTIONS" });
     expect((refused as Error).message).toMatch(/1 ordered ids.*Nothing was moved/s);
     expect((refused as Error).message).toMatch(/--leave/);
+    // It names the ordered ids' name, as `tickq stats` (given no names) shows no ordered id.
+    expect((refused as Error).message).toMatch(/1 ordered ids \(idx\)/);
+    expect((refused as Error).message).not.toMatch(/`tickq stats` shows them/);
     expect(await countKey()).toBeNull();
     expect((await old.stats()).queues).toEqual({ default: 1 });
 
