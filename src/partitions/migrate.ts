@@ -314,10 +314,12 @@ async function leftBehind(
   runtimeOf: (prefix: string) => Runtime,
 ): Promise<{ left: string[]; movable: number }> {
   const moving = sources.filter((s) => !kept.has(s.prefix));
-  const [stats, unmovable] = await Promise.all([
-    Promise.all(moving.map((s) => s.stats())).then(mergeStats),
+  const [all, unmovable] = await Promise.all([
+    Promise.all(moving.map((s) => s.stats())),
     unmovableIn(sources, runtimeOf),
   ]);
+  if (all.length === 0) return { left: unmovable, movable: 0 };
+  const stats = mergeStats(all);
   const movable = Object.values(stats.queues).reduce((a, b) => a + b, stats.scheduled + stats.retry + stats.dead);
   const jobs = leftInLayout({ ...stats, inflight: 0, ordered: {}, workflows: {} });
   return { left: [...jobs, ...unmovable], movable };
