@@ -6,9 +6,9 @@
 // job does it store M (partition_move_finish.lua). A run cut anywhere, even
 // between the last move and storing M, leaves the mark: run again, it moves
 // what is left (nothing, then) and stores M. Ordered ids, workflow runs and
-// running jobs are not moved: a move is refused before its mark while the old
-// layout holds any (they would never run in the new one), unless `leave` says
-// to leave them; the report lists what is left.
+// running jobs are not moved, nor flow jobs parked on a busy key: a move is
+// refused before its mark while the old layout holds any (they would never run
+// in the new one), unless `leave` says to leave them; the report lists what is left.
 import { createTickqCore } from "../core.js";
 import { newJid } from "../client/job.js";
 import { TickqError } from "../errors.js";
@@ -49,7 +49,7 @@ export interface MigratePartitionsOptions {
   /** Where warnings go; default console. */
   logger?: JobLogger;
   /**
-   * Move the jobs though the old layout still holds ordered ids, workflow runs or running jobs,
+   * Move the jobs though the old layout still holds ordered ids, workflow runs, running jobs or flow jobs parked on busy keys,
    * which a migration does not move: they stay there, and the new deployment does not run them.
    * Default false: such a migration is refused before anything moves, naming what is there.
    */
@@ -75,7 +75,7 @@ export interface MigrationReport {
   };
   /** Jobs left where they were: their partition in the new layout is the key space they were in (both counts' partitions share its hash tag). */
   stayed: number;
-  /** What stays in the old layout, in words (ordered ids, workflow runs, running jobs); empty when nothing does. */
+  /** What stays in the old layout, in words (ordered ids, workflow runs, parked flow jobs, running jobs); empty when nothing does. */
   left: string[];
 }
 
@@ -242,7 +242,7 @@ type Old = Source & { stats(): Promise<Stats> };
 
 /**
  * Refuses a move while the old layout holds what a migration does not move: its ordered ids
- * (dead ones too), workflow runs not ended and running jobs would stay there, and no tick of the
+ * (dead ones too), workflow runs not ended, flow jobs parked on busy keys and running jobs would stay there, and no tick of the
  * new layout would run them (nor, in a partition both layouts share, keep a new job of the same
  * ordered id from running beside them). Checked before the mark, so the old deployment can still
  * finish them; a run that resumes a marked move has passed it already.
@@ -261,51 +261,55 @@ async function refuseUnmovable(sources: Old[], runtimeOf: (prefix: string) => Ru
   );
 }
 
-/** In words, what a migration does not move from `sources`: ordered ids, workflow runs not ended, running jobs. */
+/** In words, what a migration does not move from `sources`: ordered ids, workflow runs not ended, parked flow jobs, running jobs. */
 async function unmovableIn(sources: Old[], runtimeOf: (prefix: string) => Runtime): Promise<string[]> {
   // stats() sees only the ordered and workflow names it is given, and a migration is given none: they are read from Redis.
   const [stats, found] = await Promise.all([
     Promise.all(sources.map((s) => s.stats())),
-    Promise.all(sources.map((s) => orderedAndRunsIn(runtimeOf(s.prefix)))),
+    Promise.all(sources.map((s) => unmovableOf(runtimeOf(s.prefix)))),
   ]);
   const orderedIds = found.reduce((sum, f) => sum + f.orderedIds, 0);
   const runs = found.reduce((sum, f) => sum + f.runs, 0);
+  const parked = found.reduce((sum, f) => sum + f.parked, 0);
   const inflight = stats.reduce((sum, s) => sum + s.inflight, 0);
   return [
     ...(orderedIds > 0 ? [`${orderedIds} ordered ids`] : []),
     ...(runs > 0 ? [`${runs} workflow runs`] : []),
+    ...(parked > 0 ? [`${parked} flow jobs parked on busy keys`] : []),
     ...(inflight > 0 ? [`${inflight} inflight`] : []),
   ];
 }
 
 /**
- * The ordered ids (waiting, backing off, running or dead) and the workflow runs not ended in one
- * partition, whatever their names: partition_unmovable.lua scans for the ordered keys a page a call.
+ * The ordered ids (waiting, backing off, running or dead), the workflow runs not ended and the flow
+ * jobs parked in one partition, whatever their names: partition_unmovable.lua scans for the ordered
+ * keys a page a call.
  */
-async function orderedAndRunsIn(runtime: Runtime): Promise<{ orderedIds: number; runs: number }> {
+async function unmovableOf(runtime: Runtime): Promise<{ orderedIds: number; runs: number; parked: number }> {
   // SCAN may return a key on two pages: each counts once.
   const sizes = new Map<string, number>();
   let cursor = "0";
   let runs = 0;
+  let parked = 0;
   do {
     const page = await runCall(
       runtime,
       protocol.partition_unmovable,
-      { counts: `${runtime.prefix}wf:counts` },
+      { counts: `${runtime.prefix}wf:counts`, waiting: `${runtime.prefix}flow:waiting` },
       { cursor },
     );
-    if (cursor === "0") runs = page.runs;
+    if (cursor === "0") (runs = page.runs), (parked = page.parked);
     for (const { key, size } of page.found) sizes.set(key, size);
     cursor = page.cursor;
   } while (cursor !== "0");
   let orderedIds = 0;
   for (const size of sizes.values()) orderedIds += size;
-  return { orderedIds, runs };
+  return { orderedIds, runs, parked };
 }
 
 /**
  * What the old layout still holds: in its partitions that are not in the new layout, the jobs of
- * the moved states; in all of them, the ordered ids, workflow runs and running jobs.
+ * the moved states; in all of them, the ordered ids, workflow runs, parked flow jobs and running jobs.
  * `movable`: jobs of the moved states still in partitions that are not in the new layout.
  */
 async function leftBehind(
