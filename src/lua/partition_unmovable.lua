@@ -23,7 +23,8 @@ local pattern = P:gsub('[%*%?%[%]\\]', '\\%0') .. 'o:*'
 local page = redis.call('SCAN', cursor, 'MATCH', pattern, 'COUNT', 1000)
 local found = {}
 for _, key in ipairs(page[2]) do
-  local what = string.match(key, ':([^:]+)$')
+  -- Names hold no ':' (lib/ordered/state.lua), ids may: `o:NAME:p:ID` of an id "ready" is not a ready set.
+  local what = string.match(string.sub(key, #P + 1), '^o:[^:]+:([^:]+)$')
   local kind = redis.call('TYPE', key)['ok']
   local size = 0
   if (what == 'ready' or what == 'later' or what == 'dead') and kind == 'zset' then

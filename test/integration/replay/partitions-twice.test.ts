@@ -40,9 +40,9 @@ describe.each(adapterCases)("each partition script run twice over $name", (adapt
     await h.redis.zadd(`${h.prefix}o:feed:ready`, 1, "a", 2, "b");
     await h.redis.set(`${h.prefix}o:feed:running`, "1");
     await h.redis.zadd(`${h.prefix}o:feed:dead`, 1, "entry");
-    // Not ordered state: a name's counter at 0, and an id's payloads under a key whose last part reads "ready".
+    // Not counted: a name's counter at 0, and the payloads of an id named "ready" (a zset too).
     await h.redis.set(`${h.prefix}o:idle:running`, "0");
-    await h.redis.rpush(`${h.prefix}o:feed:p:ready`, "payload");
+    await h.redis.zadd(`${h.prefix}o:feed:p:ready`, 1, "payload");
     await h.redis.hset(`${h.prefix}wf:counts`, { "running:nap": 1, "sleeping:nap": 2, "completed:nap": 5 });
     await h.redis.hset(`${h.prefix}flow:waiting`, { sync: 2, other: 0 });
     // The whole scan, page by page: SCAN's pages follow the keys of the shared Redis, each page read twice.
