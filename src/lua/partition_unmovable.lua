@@ -1,19 +1,20 @@
 -- partition_unmovable: what a migration does not move, in one partition of the
 -- layout it would move from (migratePartitions reads it before its mark, and
 -- refuses to strand it): ordered ids waiting, backing off, running or dead,
--- and workflow runs not ended. Ordered names live in no registry in Redis, so
--- their keys are found with SCAN, one page a call; the runs are counted from
--- `wf:counts` on the first page. Reads only.
--- KEYS: counts
+-- workflow runs not ended, and flow jobs parked on a busy key (each goes back
+-- to its queue only when a job of its key acks there). Ordered names live in
+-- no registry in Redis, so their keys are found with SCAN, one page a call;
+-- runs and parked jobs are counted on the first page. Reads only.
+-- KEYS: counts waiting
 -- ARGV: prefix cursor
--- Returns: (cursor found[key size] runs)
--- counts: P.."wf:counts", the runs per "STATUS:NAME" (lib/workflows/run-state.lua).
+-- Returns: (cursor found[key size] runs parked)
+-- counts: P.."wf:counts", the runs per "STATUS:NAME" (lib/workflows/run-state.lua);
+-- waiting: P.."flow:waiting", the parked jobs per job name (lib/flow/flow.lua).
 -- cursor: SCAN's, "0" to start; the reply's is "0" once the scan is done. found:
 -- each ordered key of this page that holds ids (`o:NAME:ready`, `later`,
--- `dead`: their sizes; `o:NAME:running`: its count; not an id's payloads,
--- `o:NAME:p:ID`, whatever ID ends with); SCAN may return a key on two pages,
--- so the caller counts each key once. runs: running, sleeping and
--- waiting runs, on the first page only (0 on the others).
+-- `dead`: their sizes; `o:NAME:running`: its count); SCAN may return a key on
+-- two pages, so the caller counts each key once. runs: running, sleeping and
+-- waiting runs; parked: jobs parked; both on the first page only (0 on the others).
 -- Replays: it writes nothing, so a second run answers what Redis holds then.
 -- @include lib/common/prefix-keys.lua
 local cursor = ARGV[2]
@@ -22,8 +23,7 @@ local pattern = P:gsub('[%*%?%[%]\\]', '\\%0') .. 'o:*'
 local page = redis.call('SCAN', cursor, 'MATCH', pattern, 'COUNT', 1000)
 local found = {}
 for _, key in ipairs(page[2]) do
-  -- o:NAME:WHAT, a name holding no ':': an id's payloads (o:NAME:p:ID, o:NAME:n:ID, zsets too) end
-  -- as the ready or dead set does when the id does ("ready", "x:dead"), and hold no ids.
+  -- Names hold no ':' (lib/ordered/state.lua), ids may: `o:NAME:p:ID` of an id "ready" is not a ready set.
   local what = string.match(string.sub(key, #P + 1), '^o:[^:]+:([^:]+)$')
   local kind = redis.call('TYPE', key)['ok']
   local size = 0
@@ -37,12 +37,13 @@ for _, key in ipairs(page[2]) do
     table.insert(found, size)
   end
 end
-local runs = 0
+local runs, parked = 0, 0
 if cursor == '0' then
+  for _, count in ipairs(redis.call('HVALS', KEYS[2])) do parked = parked + math.max(0, tonumber(count) or 0) end
   local counts = redis.call('HGETALL', KEYS[1])
   for i = 1, #counts, 2 do
     local status = string.match(counts[i], '^([a-z]+):')
     if status == 'running' or status == 'sleeping' or status == 'waiting' then runs = runs + tonumber(counts[i + 1]) end
   end
 end
-return {page[1], found, runs}
+return {page[1], found, runs, parked}

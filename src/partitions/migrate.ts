@@ -6,9 +6,9 @@
 // job does it store M (partition_move_finish.lua). A run cut anywhere, even
 // between the last move and storing M, leaves the mark: run again, it moves
 // what is left (nothing, then) and stores M. Ordered ids, workflow runs and
-// running jobs are not moved: a move is refused before its mark while the old
-// layout holds any (they would never run in the new one), unless `leave` says
-// to leave them; the report lists what is left.
+// running jobs are not moved, nor flow jobs parked on a busy key: a move is
+// refused before its mark while the old layout holds any (they would never run
+// in the new one), unless `leave` says to leave them; the report lists what is left.
 import { createTickqCore } from "../core.js";
 import { newJid } from "../client/job.js";
 import { TickqError } from "../errors.js";
@@ -49,7 +49,7 @@ export interface MigratePartitionsOptions {
   /** Where warnings go; default console. */
   logger?: JobLogger;
   /**
-   * Move the jobs though the old layout still holds ordered ids, workflow runs or running jobs,
+   * Move the jobs though the old layout still holds ordered ids, workflow runs, running jobs or flow jobs parked on busy keys,
    * which a migration does not move: they stay there, and the new deployment does not run them.
    * Default false: such a migration is refused before anything moves, naming what is there.
    */
@@ -75,7 +75,7 @@ export interface MigrationReport {
   };
   /** Jobs left where they were: their partition in the new layout is the key space they were in (both counts' partitions share its hash tag). */
   stayed: number;
-  /** What stays in the old layout, in words (ordered ids, workflow runs, running jobs); empty when nothing does. */
+  /** What stays in the old layout, in words (ordered ids, workflow runs, parked flow jobs, running jobs); empty when nothing does. */
   left: string[];
 }
 
@@ -245,7 +245,7 @@ type Old = Source & { stats(): Promise<Stats> };
 
 /**
  * Refuses a move while the old layout holds what a migration does not move: its ordered ids
- * (dead ones too), workflow runs not ended and running jobs would stay there, and no tick of the
+ * (dead ones too), workflow runs not ended, flow jobs parked on busy keys and running jobs would stay there, and no tick of the
  * new layout would run them (nor, in a partition both layouts share, keep a new job of the same
  * ordered id from running beside them). Checked before the mark, so the old deployment can still
  * finish them; a run that resumes a marked move has passed it already.
@@ -262,7 +262,7 @@ async function refuseUnmovable(sources: Old[], runtimeOf: (prefix: string) => Ru
     "BAD_OPTIONS",
     `migratePartitions: the old layout ${where} still holds ${held.join(", ")}, which a migration does not move: ` +
       "the new layout would never run them. Let the old deployment's ticks finish them, then run the migration " +
-      "again (the old deployment's stats(), given its ordered and workflow names, shows them; `tickq stats` shows " +
+      "again (the old deployment's stats(), given its job, ordered and workflow names, shows them; `tickq stats` shows " +
       'the running jobs only, as "in process", and `tickq workflows list` the runs); or pass leave: true (CLI: ' +
       "--leave) to move the rest and leave them where they are (dead ordered ids you no longer need, say). " +
       "Nothing was moved.",
@@ -271,7 +271,7 @@ async function refuseUnmovable(sources: Old[], runtimeOf: (prefix: string) => Ru
 
 /**
  * In words, what a migration does not move from `sources`: ordered ids, workflow runs not ended,
- * running jobs; and the names of those ordered ids.
+ * parked flow jobs, running jobs; and the names of those ordered ids.
  */
 async function unmovableIn(
   sources: Old[],
@@ -280,36 +280,42 @@ async function unmovableIn(
   // stats() sees only the ordered and workflow names it is given, and a migration is given none: they are read from Redis.
   const [stats, found] = await Promise.all([
     Promise.all(sources.map((s) => s.stats())),
-    Promise.all(sources.map((s) => orderedAndRunsIn(runtimeOf(s.prefix)))),
+    Promise.all(sources.map((s) => unmovableOf(runtimeOf(s.prefix)))),
   ]);
   const orderedIds = found.reduce((sum, f) => sum + f.orderedIds, 0);
   const runs = found.reduce((sum, f) => sum + f.runs, 0);
+  const parked = found.reduce((sum, f) => sum + f.parked, 0);
   const inflight = stats.reduce((sum, s) => sum + s.inflight, 0);
   const words = [
     ...(orderedIds > 0 ? [`${orderedIds} ordered ids`] : []),
     ...(runs > 0 ? [`${runs} workflow runs`] : []),
+    ...(parked > 0 ? [`${parked} flow jobs parked on busy keys`] : []),
     ...(inflight > 0 ? [`${inflight} inflight`] : []),
   ];
   return { words, orderedNames: [...new Set(found.flatMap((f) => f.names))].sort() };
 }
 
 /**
- * The ordered ids (waiting, backing off, running or dead) and the workflow runs not ended in one
- * partition, whatever their names: partition_unmovable.lua scans for the ordered keys a page a call.
+ * The ordered ids (waiting, backing off, running or dead), the workflow runs not ended and the flow
+ * jobs parked in one partition, whatever their names: partition_unmovable.lua scans for the ordered
+ * keys a page a call.
  */
-async function orderedAndRunsIn(runtime: Runtime): Promise<{ orderedIds: number; runs: number; names: string[] }> {
+async function unmovableOf(
+  runtime: Runtime,
+): Promise<{ orderedIds: number; runs: number; parked: number; names: string[] }> {
   // SCAN may return a key on two pages: each counts once.
   const sizes = new Map<string, number>();
   let cursor = "0";
   let runs = 0;
+  let parked = 0;
   do {
     const page = await runCall(
       runtime,
       protocol.partition_unmovable,
-      { counts: `${runtime.prefix}wf:counts` },
+      { counts: `${runtime.prefix}wf:counts`, waiting: `${runtime.prefix}flow:waiting` },
       { cursor },
     );
-    if (cursor === "0") runs = page.runs;
+    if (cursor === "0") (runs = page.runs), (parked = page.parked);
     for (const { key, size } of page.found) sizes.set(key, size);
     cursor = page.cursor;
   } while (cursor !== "0");
@@ -320,12 +326,12 @@ async function orderedAndRunsIn(runtime: Runtime): Promise<{ orderedIds: number;
     // o:NAME:WHAT under the prefix (a name holds no ':').
     names.add(key.slice(runtime.prefix.length).split(":")[1]!);
   }
-  return { orderedIds, runs, names: [...names] };
+  return { orderedIds, runs, parked, names: [...names] };
 }
 
 /**
  * What the old layout still holds: in its partitions that are not in the new layout, the jobs of
- * the moved states; in all of them, the ordered ids, workflow runs and running jobs.
+ * the moved states; in all of them, the ordered ids, workflow runs, parked flow jobs and running jobs.
  * `movable`: jobs of the moved states still in partitions that are not in the new layout.
  */
 async function leftBehind(
@@ -334,12 +340,12 @@ async function leftBehind(
   runtimeOf: (prefix: string) => Runtime,
 ): Promise<{ left: string[]; movable: number }> {
   const moving = sources.filter((s) => !kept.has(s.prefix));
-  const [stats, unmovable] = await Promise.all([
-    // Every old partition may be kept (2 → 3: both tags stay): then no job is left to move.
-    Promise.all(moving.map((s) => s.stats())).then((all) => (all.length === 0 ? undefined : mergeStats(all))),
+  const [all, unmovable] = await Promise.all([
+    Promise.all(moving.map((s) => s.stats())),
     unmovableIn(sources, runtimeOf).then((u) => u.words),
   ]);
-  if (stats === undefined) return { left: unmovable, movable: 0 };
+  if (all.length === 0) return { left: unmovable, movable: 0 };
+  const stats = mergeStats(all);
   const movable = Object.values(stats.queues).reduce((a, b) => a + b, stats.scheduled + stats.retry + stats.dead);
   const jobs = leftInLayout({ ...stats, inflight: 0, ordered: {}, workflows: {} });
   return { left: [...jobs, ...unmovable], movable };

@@ -39,9 +39,9 @@ export const partition_move_finish = defineCall(
 
 export const partition_unmovable = defineCall(
   scripts.partition_unmovable,
-  { counts: key },
+  { counts: key, waiting: key },
   { cursor: text },
-  tuple({ cursor: text, found: groups({ key: text, size: number }), runs: number }),
+  tuple({ cursor: text, found: groups({ key: text, size: number }), runs: number, parked: number }),
 );
 
 export const partition_shape = defineCall(

@@ -99,7 +99,7 @@ describeOverAdapters(cliConnections, "tickq partitions over $name", (adapterCase
     await old.enqueue("step", []);
     const env = cliEnv(adapterCase);
     const refused = await cli.run(["partitions", "migrate", "--partitions", "3", "--prefix", h.prefix], env);
-    expect(refused.code).not.toBe(0);
+    expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(/still holds 1 ordered ids.*--leave/s);
     expect((await old.stats()).queues).toEqual({ default: 1 });
     const moved = await cli.run(["partitions", "migrate", "--partitions", "3", "--prefix", h.prefix, "--leave"], env);

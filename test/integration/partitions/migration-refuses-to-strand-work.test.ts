@@ -1,5 +1,6 @@
-// A migration does not move ordered ids, workflow runs or running jobs, and
-// the new layout never runs what stays in the old one. So a move is refused,
+// A migration does not move ordered ids, workflow runs, running jobs or flow
+// jobs parked on a busy key, and the new layout never runs what stays in the
+// old one. So a move is refused,
 // before anything moves or is marked, while the old layout holds any of them:
 // the old deployment can still finish them. `leave: true` moves the rest and
 // reports what stays; a run that resumes a marked move is not refused.
@@ -73,6 +74,26 @@ describeOverAdapters(adapterCases, "a migration that would strand work, over $na
     await expect(migrate()).rejects.toMatchObject({
       code: "BAD_OPTIONS",
       message: expect.stringMatching(/1 inflight/),
+    });
+    expect(await countKey()).toBeNull();
+    release();
+  });
+
+  it("is refused while flow jobs wait parked on a busy key, which only an ack on that key would send on", async () => {
+    let release = () => {};
+    const old = h.make({
+      sync: {
+        concurrency: { key: () => "acct", limit: 1 },
+        perform: () => new Promise<void>((resolve) => (release = resolve)),
+      },
+    });
+    await old.enqueueBulk(Array.from({ length: 3 }, () => ({ name: "sync" as const, args: [] })));
+    await old.tick({ budgetMs: 300, graceMs: 50 });
+    expect((await old.stats()).flow.sync).toMatchObject({ locksHeld: 1, waiting: 2 });
+
+    await expect(migrate()).rejects.toMatchObject({
+      code: "BAD_OPTIONS",
+      message: expect.stringMatching(/2 flow jobs parked on busy keys, 1 inflight/),
     });
     expect(await countKey()).toBeNull();
     release();

@@ -2,15 +2,13 @@
 // stored once and answered alike; a migration's mark is set once, with the
 // first run's id, and replaced by the new count once; a job is adopted once.
 import { describe, expect, it } from "vitest";
-import { decode, encode } from "../../../src/protocol/define.js";
 import * as protocol from "../../../src/protocol/index.js";
+import { runCall } from "../../../src/protocol/run.js";
 import { runScript } from "../../../src/redis/adapter.js";
+import type { LuaScript } from "../../../src/types.js";
 import { adapterCases } from "../../helpers/adapters.js";
 import { useHarness } from "../../helpers/harness.js";
 import { scriptCalls } from "../../helpers/script-calls.js";
-
-/** partition_unmovable's reply, as runCall types it. */
-type Unmovable = NonNullable<typeof protocol.partition_unmovable.types>["reply"];
 
 describe.each(adapterCases)("each partition script run twice over $name", (adapterCase) => {
   const h = useHarness(adapterCase, "partitions-replay");
@@ -42,27 +40,33 @@ describe.each(adapterCases)("each partition script run twice over $name", (adapt
     await h.redis.zadd(`${h.prefix}o:feed:ready`, 1, "a", 2, "b");
     await h.redis.set(`${h.prefix}o:feed:running`, "1");
     await h.redis.zadd(`${h.prefix}o:feed:dead`, 1, "entry");
-    // Not ordered state: a name's counter at 0, and the payloads (zsets, as ordered_enqueue writes them)
+    // Not counted: a name's counter at 0, and the payloads (zsets, as ordered_enqueue writes them)
     // of ids "ready" and "x:dead", under keys whose last part reads as the ready and dead sets'.
     await h.redis.set(`${h.prefix}o:idle:running`, "0");
     await h.redis.zadd(`${h.prefix}o:feed:p:ready`, 1, "payload", 2, "another");
     await h.redis.zadd(`${h.prefix}o:feed:p:x:dead`, 1, "payload");
     await h.redis.hset(`${h.prefix}wf:counts`, { "running:nap": 1, "sleeping:nap": 2, "completed:nap": 5 });
+    await h.redis.hset(`${h.prefix}flow:waiting`, { sync: 2, other: 0 });
     // The whole scan, page by page: SCAN's pages follow the keys of the shared Redis, each page read twice.
     const scan = async () => {
       const found = new Map<string, number>();
       let runs = -1;
+      let parked = -1;
       let cursor = "0";
       do {
         // A page may differ between two reads when other tests' writes rehash the keyspace; the whole scan may not.
-        const [first] = await readsCallTwice(protocol.partition_unmovable, { counts: "wf:counts" }, { cursor });
-        if (cursor === "0") runs = first.runs;
+        const [first] = await readsCallTwice(
+          protocol.partition_unmovable,
+          { counts: "wf:counts", waiting: "flow:waiting" },
+          { cursor },
+        );
+        if (cursor === "0") (runs = first.runs), (parked = first.parked);
         for (const { key, size } of first.found) found.set(key.slice(h.prefix.length), size);
         cursor = first.cursor;
       } while (cursor !== "0");
-      return { found: Object.fromEntries(found), runs };
+      return { found: Object.fromEntries(found), runs, parked };
     };
-    const expected = { found: { "o:feed:ready": 2, "o:feed:running": 1, "o:feed:dead": 1 }, runs: 3 };
+    const expected = { found: { "o:feed:ready": 2, "o:feed:running": 1, "o:feed:dead": 1 }, runs: 3, parked: 2 };
     expect(await scan()).toEqual(expected);
     expect(await scan()).toEqual(expected);
 
@@ -70,21 +74,19 @@ describe.each(adapterCases)("each partition script run twice over $name", (adapt
     const globby = `${h.prefix}x*[y]:`;
     await h.redis.zadd(`${globby}o:feed:ready`, 1, "a");
     await h.redis.zadd(`${h.prefix}xZy:o:feed:ready`, 1, "a");
+    const underGlobby = {
+      run: (script: LuaScript, keys: string[], args: (string | number)[], trips: { count: number }) =>
+        runScript(h.adapter, script, keys, [globby, ...args], trips, 5_000),
+    };
     const keys: string[] = [];
     let cursor = "0";
     do {
-      const encoded = encode(protocol.partition_unmovable, { counts: `${globby}wf:counts` }, { cursor });
-      const page = decode(
+      const page = await runCall(
+        underGlobby,
         protocol.partition_unmovable,
-        await runScript(
-          h.adapter,
-          protocol.partition_unmovable.script,
-          encoded.keys,
-          [globby, ...encoded.args],
-          { count: 0 },
-          5_000,
-        ),
-      ) as Unmovable;
+        { counts: `${globby}wf:counts`, waiting: `${globby}flow:waiting` },
+        { cursor },
+      );
       keys.push(...page.found.map((f) => f.key));
       cursor = page.cursor;
     } while (cursor !== "0");
