@@ -13,6 +13,8 @@
 //   npx tsx bench/plain-cost.ts --ref c1cd743 --jobs 20000 --rounds 7 [--metrics]
 // Several --ref compare several trees (each against the first, by medians), this one last.
 // `--metrics` leaves metrics on (the default) in trees that have them; off, a tree gets `metrics: false`.
+// `--partitions N` drains a tickq with `partitions: N` on the one Redis: a tick's N pipelines share
+// its slots (src/tick/slots.ts), the path a tick over a cluster's partitions takes (refs with partitions only).
 import { execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -40,7 +42,7 @@ async function redisUsage(redis: Redis): Promise<{ cpuUsec: number; commands: nu
 }
 
 /** One drain, in this process: `tree`'s src/ against the Redis at `url`. */
-async function drainOnce(tree: string, url: string, n: number, metrics: boolean): Promise<Sample> {
+async function drainOnce(tree: string, url: string, n: number, metrics: boolean, partitions: number): Promise<Sample> {
   const { createTickq } = await import(join(tree, "src/index.ts"));
   const { ioredisAdapter } = await import(join(tree, "src/redis/ioredis.ts"));
   const redis = new Redis(url);
@@ -52,6 +54,7 @@ async function drainOnce(tree: string, url: string, n: number, metrics: boolean)
     };
     // Trees from before the metrics option refuse it as unknown: they have no metrics to turn off.
     if (!metrics && existsSync(join(tree, "src/metrics"))) options.metrics = false;
+    if (partitions > 1) options.partitions = partitions;
     const tq = createTickq(options as never);
     for (let i = 0; i < count; i += 1_000) {
       const size = Math.min(1_000, count - i);
@@ -69,6 +72,7 @@ async function drainOnce(tree: string, url: string, n: number, metrics: boolean)
     const wall = performance.now() - start;
     const node = process.cpuUsage(nodeBefore);
     const redisAfter = await redisUsage(redis);
+    // The partition count stays stored with the keys: each drain starts on an empty Redis.
     await redis.flushdb();
     return {
       rate: count / (wall / 1000),
@@ -91,9 +95,10 @@ async function drainOnce(tree: string, url: string, n: number, metrics: boolean)
 }
 
 /** A drain in a fresh process, so no tree's JIT state or module state reaches another's. */
-function drainInChild(tree: string, url: string, n: number, metrics: boolean): Promise<Sample> {
+function drainInChild(tree: string, url: string, n: number, metrics: boolean, partitions: number): Promise<Sample> {
   const args = ["tsx", fileURLToPath(import.meta.url), "--child", tree, "--url", url, "--jobs", String(n)];
   if (metrics) args.push("--metrics");
+  if (partitions > 1) args.push("--partitions", String(partitions));
   return new Promise((resolveSample, reject) => {
     const child = spawn("npx", args, { stdio: ["ignore", "pipe", "inherit"] });
     let out = "";
@@ -128,7 +133,9 @@ export async function runPlainCostBench(options: {
   jobs: number;
   rounds: number;
   metrics: boolean;
+  partitions?: number;
 }): Promise<void> {
+  const partitions = options.partitions ?? 1;
   const repo = fileURLToPath(new URL("..", import.meta.url));
   const { startPrivate } = await import("../src/platforms/node/find-redis.js");
   const server = await startPrivate();
@@ -138,11 +145,12 @@ export async function runPlainCostBench(options: {
   try {
     console.log(
       `Plain-job drain: ${options.jobs} no-op jobs, ticks of batch 100, metrics ${options.metrics ? "on (default)" : "off"}, ` +
+        `${partitions > 1 ? `partitions: ${partitions}, ` : ""}` +
         `${options.rounds} rounds, a fresh process per drain, trees alternating`,
     );
     for (let round = 0; round < options.rounds; round++) {
       for (const tree of round % 2 === 0 ? trees : [...trees].reverse()) {
-        const sample = await drainInChild(tree.dir, server.url, options.jobs, options.metrics);
+        const sample = await drainInChild(tree.dir, server.url, options.jobs, options.metrics, partitions);
         samples.get(tree)!.push(sample);
         console.log(
           `  round ${round + 1} ${tree.label}: ${JSON.stringify(sample, (_k, v) => (typeof v === "number" ? Number(v.toFixed(3)) : v))}`,
@@ -196,13 +204,20 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
       jobs: { type: "string", default: "20000" },
       rounds: { type: "string", default: "7" },
       metrics: { type: "boolean", default: false },
+      partitions: { type: "string", default: "1" },
       child: { type: "string" },
       url: { type: "string" },
     },
   });
   if (values.child !== undefined) {
     if (!existsSync(join(values.child, "src/index.ts"))) throw new Error(`${values.child} holds no src/index.ts`);
-    const sample = await drainOnce(values.child, values.url!, Number(values.jobs), values.metrics);
+    const sample = await drainOnce(
+      values.child,
+      values.url!,
+      Number(values.jobs),
+      values.metrics,
+      Number(values.partitions),
+    );
     console.log(JSON.stringify(sample));
   } else {
     await runPlainCostBench({
@@ -210,6 +225,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
       jobs: Number(values.jobs),
       rounds: Number(values.rounds),
       metrics: values.metrics,
+      partitions: Number(values.partitions),
     });
   }
   process.exit(0);
