@@ -118,7 +118,7 @@ export async function migratePartitions(options: MigratePartitionsOptions): Prom
     batch: options.batch ?? 500,
     logger,
   });
-  const { left, movable } = await leftBehind(sources, new Set(targets.map((t) => t.prefix)), runtimeOf);
+  const { left, movable, unmovable } = await leftBehind(sources, new Set(targets.map((t) => t.prefix)), runtimeOf);
   if (plan.mark !== undefined) {
     // The new count goes in only over a layout with nothing left to move: else its jobs would never run.
     if (movable > 0)
@@ -126,6 +126,16 @@ export async function migratePartitions(options: MigratePartitionsOptions): Prom
         "BAD_OPTIONS",
         `migratePartitions: ${movable} jobs came into the old layout while it moved (${left.join(", ")}): ` +
           `stop the old deployment's enqueues and ticks, then run the migration again to finish it.`,
+      );
+    // Nor over what it cannot move, unless told: they came in while it moved (an old client still
+    // enqueueing), or an earlier run of this move was told to leave them; `leave` is said each run.
+    if (unmovable.length > 0 && options.leave !== true)
+      throw new TickqError(
+        "BAD_OPTIONS",
+        `migratePartitions: the old layout still holds ${unmovable.join(", ")}, which a migration does not move ` +
+          "(they came in while it moved, or an earlier run of this move was told to leave them): the new layout " +
+          `would never run them. The count key stays marked, so no tickq starts on prefix ${JSON.stringify(prefix)}: ` +
+          `run the migration again with leave: true (CLI: --leave) to store ${plan.to} and leave them where they are.`,
       );
     await finish(targets[0]!, prefix, plan.mark, plan.to);
   }
@@ -248,7 +258,7 @@ type Old = Source & { stats(): Promise<Stats> };
  * (dead ones too), workflow runs not ended, flow jobs parked on busy keys and running jobs would stay there, and no tick of the
  * new layout would run them (nor, in a partition both layouts share, keep a new job of the same
  * ordered id from running beside them). Checked before the mark, so the old deployment can still
- * finish them; a run that resumes a marked move has passed it already.
+ * finish them; a run that resumes a marked move is checked before it stores the new count instead.
  */
 async function refuseUnmovable(sources: Old[], runtimeOf: (prefix: string) => Runtime): Promise<void> {
   const { words, orderedNames } = await unmovableIn(sources, runtimeOf);
@@ -338,15 +348,15 @@ async function leftBehind(
   sources: Old[],
   kept: Set<string>,
   runtimeOf: (prefix: string) => Runtime,
-): Promise<{ left: string[]; movable: number }> {
+): Promise<{ left: string[]; movable: number; unmovable: string[] }> {
   const moving = sources.filter((s) => !kept.has(s.prefix));
   const [all, unmovable] = await Promise.all([
     Promise.all(moving.map((s) => s.stats())),
     unmovableIn(sources, runtimeOf).then((u) => u.words),
   ]);
-  if (all.length === 0) return { left: unmovable, movable: 0 };
+  if (all.length === 0) return { left: unmovable, movable: 0, unmovable };
   const stats = mergeStats(all);
   const movable = Object.values(stats.queues).reduce((a, b) => a + b, stats.scheduled + stats.retry + stats.dead);
   const jobs = leftInLayout({ ...stats, inflight: 0, ordered: {}, workflows: {} });
-  return { left: [...jobs, ...unmovable], movable };
+  return { left: [...jobs, ...unmovable], movable, unmovable };
 }

@@ -3,7 +3,9 @@
 // old one. So a move is refused,
 // before anything moves or is marked, while the old layout holds any of them:
 // the old deployment can still finish them. `leave: true` moves the rest and
-// reports what stays; a run that resumes a marked move is not refused.
+// reports what stays. The new count is stored over what stays behind only when
+// the run storing it is told `leave` too: what came in during the move, or what an
+// earlier run of the move was told to leave.
 import { expect, it } from "vitest";
 import { migratePartitions } from "../../../src/index.js";
 import { partitionOfOrdered } from "../../../src/partitions/route.js";
@@ -99,7 +101,7 @@ describeOverAdapters(adapterCases, "a migration that would strand work, over $na
     release();
   });
 
-  it("a run resuming a marked move is not refused: the first run was told to leave what it could not move", async () => {
+  it("a run resuming a marked move stores the count over an ordered id left behind only when told to leave it too", async () => {
     const old = h.make({ step: () => {} }, { ordered: { idx: { perform: async () => {} } } });
     await old.enqueueOrdered("idx", { id: "a", payload: 1 });
     await old.enqueue("step", []);
@@ -115,7 +117,40 @@ describeOverAdapters(adapterCases, "a migration that would strand work, over $na
     await expect(migrate({ leave: true, redis: noFinish })).rejects.toThrow(/cut before finish/);
     expect(await countKey()).toMatch(/^1>3 /);
 
-    expect(await migrate()).toMatchObject({ moved: { queued: 0 }, left: ["1 ordered ids"] });
+    // Resumed without leave: the mark stays, and the refusal says how to finish.
+    const refused = await migrate().catch((e: unknown) => e);
+    expect(refused).toMatchObject({ code: "BAD_OPTIONS" });
+    expect((refused as Error).message).toMatch(
+      /still holds 1 ordered ids.*stays marked.*leave: true \(CLI: --leave\)/s,
+    );
+    expect(await countKey()).toMatch(/^1>3 /);
+    expect(await migrate({ leave: true })).toMatchObject({ moved: { queued: 0 }, left: ["1 ordered ids"] });
+    expect(await countKey()).toBe("3");
+  });
+
+  it("an ordered id enqueued by an old client while the jobs move is not stranded unasked: the count stays marked", async () => {
+    const old = h.make({ step: () => {} }, { ordered: { idx: { perform: async () => {} } } });
+    await old.enqueueBulk(Array.from({ length: 3 }, () => ({ name: "step" as const, args: [] })));
+    // The old client enqueues as the first job is adopted into the new layout.
+    let arrived = false;
+    const arriving: RedisAdapter = {
+      ...h.adapter,
+      cluster: h.adapter.cluster,
+      evalsha: async (sha, keys, args) => {
+        if (!arrived && keys.some((k) => k.includes("adopted:"))) {
+          arrived = true;
+          await old.enqueueOrdered("idx", { id: "late", payload: 1 });
+        }
+        return h.adapter.evalsha(sha, keys, args);
+      },
+    };
+    await expect(migrate({ redis: arriving })).rejects.toMatchObject({
+      code: "BAD_OPTIONS",
+      message: expect.stringMatching(/still holds 1 ordered ids, .*\(they came in while it moved/),
+    });
+    expect(arrived).toBe(true);
+    expect(await countKey()).toMatch(/^1>3 /);
+    expect(await migrate({ leave: true })).toMatchObject({ moved: { queued: 0 }, left: ["1 ordered ids"] });
     expect(await countKey()).toBe("3");
   });
 
