@@ -45,8 +45,9 @@ export class SharedSlots {
   // cost one field read, not a walk over the holders.
   private runningSum = 0;
   private heldSum = 0;
-  // What each holder (by its place in `holders`) did in the fill under way: nothing, BLOCKED or
-  // STARTED. Kept between fills, so a fill, run for every job freed, allocates nothing.
+  // What each holder (by its place in `holders`) did in the fill under way, as bits: BLOCKED (its
+  // head could not start), STARTED (it started jobs: it fetches after), both when it started some
+  // and then was blocked. Kept between fills, so a fill, run for every job freed, allocates nothing.
   private readonly marks: number[] = [];
   /**
    * One reading of the pool's rate and round trips for all its holders: a slot freed in any
@@ -143,7 +144,7 @@ export class SharedSlots {
       for (let i = 0; i < holders.length; i++) {
         const h = holders[i]!;
         const r = h.rank();
-        if (r === Infinity || r > rank2 || marks[i] === BLOCKED) continue;
+        if (r === Infinity || r > rank2 || marks[i]! & BLOCKED) continue;
         const s = h.since();
         if (r < rank || (r === rank && s < since)) {
           rank2 = rank;
@@ -164,11 +165,11 @@ export class SharedSlots {
         const r = h.rank();
         if (r > rank2 || (r === rank2 && h.since() > since2)) break;
       }
-      if (!ran) marks[next] = BLOCKED;
-      else if (h !== from) (marks[next] = STARTED), (anyStarted = true);
+      if (!ran) marks[next]! |= BLOCKED;
+      else if (h !== from) (marks[next]! |= STARTED), (anyStarted = true);
     }
     // They fetch behind what just started.
-    if (anyStarted) for (let i = 0; i < holders.length; i++) if (marks[i] === STARTED) holders[i]!.fetchIfDue();
+    if (anyStarted) for (let i = 0; i < holders.length; i++) if (marks[i]! & STARTED) holders[i]!.fetchIfDue();
   }
 }
 
