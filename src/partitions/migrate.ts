@@ -22,6 +22,7 @@ import { countFromShape, readShape } from "./auto.js";
 import { mergeStats } from "./merge.js";
 import { leftInLayout, metaKey, readStored } from "./meta.js";
 import { moveJobs, type Source } from "./move.js";
+import { moveOrderedDead } from "./move-ordered-dead.js";
 import { routeKeyOf, routeKeyOfStored } from "./route.js";
 
 /** Options of {@link migratePartitions}. */
@@ -72,6 +73,8 @@ export interface MigrationReport {
     scheduled: number;
     /** From the queues, now due at once in their partition's schedule. */
     queued: number;
+    /** Dead entries of ordered jobs (`o:NAME:dead`), each into its id's partition. */
+    orderedDead: number;
   };
   /** Jobs left where they were: their partition in the new layout is the key space they were in (both counts' partitions share its hash tag). */
   stayed: number;
@@ -118,7 +121,17 @@ export async function migratePartitions(options: MigratePartitionsOptions): Prom
     batch: options.batch ?? 500,
     logger,
   });
-  const { left, movable, unmovable } = await leftBehind(sources, new Set(targets.map((t) => t.prefix)), runtimeOf);
+  const kept = new Set(targets.map((t) => t.prefix));
+  const leaving = sources.filter((s) => !kept.has(s.prefix)).map((s) => runtimeOf(s.prefix));
+  const orderedDead = await moveOrderedDead({
+    sources: await Promise.all(
+      leaving.map(async (runtime) => ({ runtime, deadKeys: (await unmovableOf(runtime)).deadKeys })),
+    ),
+    targets,
+    adopted: plan.adopted,
+    batch: options.batch ?? 500,
+  });
+  const { left, movable, unmovable } = await leftBehind(sources, kept, runtimeOf);
   if (plan.mark !== undefined) {
     // The new count goes in only over a layout with nothing left to move: else its jobs would never run.
     if (movable > 0)
@@ -139,7 +152,7 @@ export async function migratePartitions(options: MigratePartitionsOptions): Prom
       );
     await finish(targets[0]!, prefix, plan.mark, plan.to);
   }
-  return { partitions: plan.to, fromPartitions: plan.from, moved, stayed, left };
+  return { partitions: plan.to, fromPartitions: plan.from, moved: { ...moved, orderedDead }, stayed, left };
 }
 
 async function begin(
@@ -255,7 +268,7 @@ type Old = Source & { stats(): Promise<Stats> };
 
 /**
  * Refuses a move while the old layout holds what a migration does not move: its ordered ids
- * (dead ones too), workflow runs not ended, flow jobs parked on busy keys and running jobs would stay there, and no tick of the
+ * (waiting, backing off or running), workflow runs not ended, flow jobs parked on busy keys and running jobs would stay there, and no tick of the
  * new layout would run them (nor, in a partition both layouts share, keep a new job of the same
  * ordered id from running beside them). Checked before the mark, so the old deployment can still
  * finish them; a run that resumes a marked move is checked before it stores the new count instead.
@@ -274,7 +287,7 @@ async function refuseUnmovable(sources: Old[], runtimeOf: (prefix: string) => Ru
       "the new layout would never run them. Let the old deployment's ticks finish them, then run the migration " +
       "again (the old deployment's stats(), given its job, ordered and workflow names, shows them; `tickq stats` shows " +
       'the running jobs only, as "in process", and `tickq workflows list` the runs); or pass leave: true (CLI: ' +
-      "--leave) to move the rest and leave them where they are (dead ordered ids you no longer need, say). " +
+      "--leave) to move the rest and leave them where they are (a run that waits for an event for months, say). " +
       "Nothing was moved.",
   );
 }
@@ -286,7 +299,7 @@ async function refuseUnmovable(sources: Old[], runtimeOf: (prefix: string) => Ru
 async function unmovableIn(
   sources: Old[],
   runtimeOf: (prefix: string) => Runtime,
-): Promise<{ words: string[]; orderedNames: string[] }> {
+): Promise<{ words: string[]; orderedNames: string[]; deadEntries: Map<string, number> }> {
   // stats() sees only the ordered and workflow names it is given, and a migration is given none: they are read from Redis.
   const [stats, found] = await Promise.all([
     Promise.all(sources.map((s) => s.stats())),
@@ -302,17 +315,23 @@ async function unmovableIn(
     ...(parked > 0 ? [`${parked} flow jobs parked on busy keys`] : []),
     ...(inflight > 0 ? [`${inflight} inflight`] : []),
   ];
-  return { words, orderedNames: [...new Set(found.flatMap((f) => f.names))].sort() };
+  const deadEntries = new Map(sources.map((s, i) => [s.prefix, found[i]!.deadEntries]));
+  return { words, orderedNames: [...new Set(found.flatMap((f) => f.names))].sort(), deadEntries };
 }
 
 /**
- * The ordered ids (waiting, backing off, running or dead), the workflow runs not ended and the flow
+ * The ordered ids (waiting, backing off or running) and the keys of the dead sets, the workflow runs not ended and the flow
  * jobs parked in one partition, whatever their names: partition_unmovable.lua scans for the ordered
  * keys a page a call.
  */
-async function unmovableOf(
-  runtime: Runtime,
-): Promise<{ orderedIds: number; runs: number; parked: number; names: string[] }> {
+async function unmovableOf(runtime: Runtime): Promise<{
+  orderedIds: number;
+  runs: number;
+  parked: number;
+  names: string[];
+  deadKeys: string[];
+  deadEntries: number;
+}> {
   // SCAN may return a key on two pages: each counts once.
   const sizes = new Map<string, number>();
   let cursor = "0";
@@ -331,12 +350,19 @@ async function unmovableOf(
   } while (cursor !== "0");
   let orderedIds = 0;
   const names = new Set<string>();
+  const deadKeys: string[] = [];
+  let deadEntries = 0;
   for (const [key, size] of sizes) {
+    // o:NAME:WHAT under the prefix (a name holds no ':'). Dead entries are records a migration moves.
+    if (key.endsWith(":dead")) {
+      deadKeys.push(key);
+      deadEntries += size;
+      continue;
+    }
     orderedIds += size;
-    // o:NAME:WHAT under the prefix (a name holds no ':').
     names.add(key.slice(runtime.prefix.length).split(":")[1]!);
   }
-  return { orderedIds, runs, parked, names: [...names] };
+  return { orderedIds, runs, parked, names: [...names], deadKeys, deadEntries };
 }
 
 /**
@@ -350,13 +376,20 @@ async function leftBehind(
   runtimeOf: (prefix: string) => Runtime,
 ): Promise<{ left: string[]; movable: number; unmovable: string[] }> {
   const moving = sources.filter((s) => !kept.has(s.prefix));
-  const [all, unmovable] = await Promise.all([
+  const [all, { words: unmovable, deadEntries }] = await Promise.all([
     Promise.all(moving.map((s) => s.stats())),
-    unmovableIn(sources, runtimeOf).then((u) => u.words),
+    unmovableIn(sources, runtimeOf),
   ]);
   if (all.length === 0) return { left: unmovable, movable: 0, unmovable };
   const stats = mergeStats(all);
-  const movable = Object.values(stats.queues).reduce((a, b) => a + b, stats.scheduled + stats.retry + stats.dead);
-  const jobs = leftInLayout({ ...stats, inflight: 0, ordered: {}, workflows: {} });
+  const dead = moving.reduce((sum, s) => sum + (deadEntries.get(s.prefix) ?? 0), 0);
+  const movable = Object.values(stats.queues).reduce(
+    (a, b) => a + b,
+    stats.scheduled + stats.retry + stats.dead + dead,
+  );
+  const jobs = [
+    ...leftInLayout({ ...stats, inflight: 0, ordered: {}, workflows: {} }),
+    ...(dead > 0 ? [`${dead} dead ordered entries`] : []),
+  ];
   return { left: [...jobs, ...unmovable], movable, unmovable };
 }

@@ -16,7 +16,7 @@ import type { JobInfo, JobState, JobsApi, QueuesApi } from "../admin/types.js";
 import type { JobLogger } from "../types.js";
 
 /** How long a partition remembers the jids it adopted: a migration run again within it doubles nothing. */
-const ADOPTED_KEEP_MS = 7 * 24 * 3600_000;
+export const ADOPTED_KEEP_MS = 7 * 24 * 3600_000;
 export const MOVED_STATES = ["dead", "retry", "scheduled", "queued"] as const satisfies readonly JobState[];
 type MovedState = (typeof MOVED_STATES)[number];
 const SET_OF = { dead: "dead", retry: "retry", scheduled: "schedule", queued: "schedule" } as const;

@@ -44,6 +44,15 @@ export const partition_unmovable = defineCall(
   tuple({ cursor: text, found: groups({ key: text, size: number }), runs: number, parked: number }),
 );
 
+export const partition_dead_read = defineCall(
+  scripts.partition_dead_read,
+  { dead: key },
+  { count: number },
+  groups({ entry: text, score: text }),
+);
+
+export const partition_dead_remove = defineCall(scripts.partition_dead_remove, { dead: key }, { entry: text }, flag);
+
 export const partition_shape = defineCall(
   scripts.partition_shape,
   { meta: key },

@@ -20,6 +20,8 @@ export {
   kick,
   parallel,
   partition_adopt,
+  partition_dead_read,
+  partition_dead_remove,
   partition_move_begin,
   partition_move_finish,
   partition_shape,

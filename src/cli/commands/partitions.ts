@@ -14,7 +14,9 @@ export function addPartitionCommands(program: Command): void {
   const partitions = program.command("partitions").description("spread the keys over partitions (Redis Cluster)");
   partitions
     .command("migrate")
-    .description("move queued, scheduled, retry and dead jobs from the layout in N partitions into --partitions M")
+    .description(
+      "move queued, scheduled, retry and dead jobs (and ordered jobs' dead entries) from the layout in N partitions into --partitions M",
+    )
     .option("--from-partitions <n>", "the count to move from (default: the one stored for --prefix, else 1)")
     .option(
       "--from <prefix>",
@@ -65,7 +67,8 @@ export function addPartitionCommands(program: Command): void {
           if (json) return printJson(report);
           const { moved, left } = report;
           console.log(
-            `moved ${moved.queued} queued, ${moved.scheduled} scheduled, ${moved.retry} retry, ${moved.dead} dead ` +
+            `moved ${moved.queued} queued, ${moved.scheduled} scheduled, ${moved.retry} retry, ${moved.dead} dead` +
+              `${moved.orderedDead > 0 ? `, ${moved.orderedDead} dead ordered entries` : ""} ` +
               `from ${report.fromPartitions} into ${report.partitions} partitions; ${report.stayed} stayed in place`,
           );
           if (left.length > 0) console.log(`left in the old layout: ${left.join(", ")}`);

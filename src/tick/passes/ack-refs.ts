@@ -4,6 +4,7 @@
 import { encodeValue } from "../../client/json-splice.js";
 import { utf8Bytes } from "../../client/job-size.js";
 import type { FetchedJob } from "./fetch.js";
+import { sha1Hex } from "../../sha1.js";
 
 /** lib/tick/ack-jobs.lua's REF_MIN: the bytes past which a job may be named by reference. */
 export const REF_MIN = 1024;
@@ -17,11 +18,6 @@ const SURELY_SMALL = Math.floor(REF_MIN / 3);
 function namedByRef(raw: string): boolean {
   if (raw.length <= SURELY_SMALL) return REF_SHAPE.test(raw);
   return raw.length > REF_MIN || REF_SHAPE.test(raw) || utf8Bytes(raw) > REF_MIN;
-}
-
-async function sha1Hex(text: string): Promise<string> {
-  const bytes = new Uint8Array(await crypto.subtle.digest("SHA-1", new TextEncoder().encode(text)));
-  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
 /** Gives each large job its reference (`job.ref`), once: acks then name it by that. */

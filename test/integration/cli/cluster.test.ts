@@ -52,7 +52,7 @@ describe("the tickq CLI on a Redis Cluster", () => {
       body: {
         partitions: 3,
         fromPartitions: 1,
-        moved: { dead: 5, retry: 0, scheduled: 0, queued: 7 },
+        moved: { dead: 5, retry: 0, scheduled: 0, queued: 7, orderedDead: 0 },
         stayed: 0,
         left: [],
       },

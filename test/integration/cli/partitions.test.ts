@@ -36,7 +36,7 @@ describeOverAdapters(cliConnections, "tickq partitions over $name", (adapterCase
       body: {
         partitions: 3,
         fromPartitions: 1,
-        moved: { dead: 6, retry: 0, scheduled: 0, queued: 1 },
+        moved: { dead: 6, retry: 0, scheduled: 0, queued: 1, orderedDead: 0 },
         stayed: 0,
         left: [],
       },

@@ -42,7 +42,7 @@ describeOverAdapters(adapterCases, "migration to partitions, over $name", (adapt
     expect(report).toEqual({
       partitions: 3,
       fromPartitions: 1,
-      moved: { dead: 1, retry: 1, scheduled: 1, queued: 13 },
+      moved: { dead: 1, retry: 1, scheduled: 1, queued: 13, orderedDead: 0 },
       stayed: 0,
       left: [],
     });
@@ -51,7 +51,7 @@ describeOverAdapters(adapterCases, "migration to partitions, over $name", (adapt
     expect(again).toEqual({
       partitions: 3,
       fromPartitions: 1,
-      moved: { dead: 0, retry: 0, scheduled: 0, queued: 0 },
+      moved: { dead: 0, retry: 0, scheduled: 0, queued: 0, orderedDead: 0 },
       stayed: 0,
       left: [],
     });

@@ -150,7 +150,7 @@ describeOverAdapters(adapterCases, "moving between partition counts, over $name"
     expect(report).toEqual({
       partitions: 5,
       fromPartitions: 3,
-      moved: { dead: 4, retry: 3, scheduled: 6, queued: 34 },
+      moved: { dead: 4, retry: 3, scheduled: 6, queued: 34, orderedDead: 0 },
       stayed: 0,
       left: [],
     });
@@ -271,7 +271,7 @@ describeOverAdapters(adapterCases, "moving between partition counts, over $name"
     expect(again).toEqual({
       partitions: 5,
       fromPartitions: 3,
-      moved: { dead: 0, retry: 0, scheduled: 0, queued: 0 },
+      moved: { dead: 0, retry: 0, scheduled: 0, queued: 0, orderedDead: 0 },
       stayed: 0,
       left: [],
     });
@@ -290,7 +290,7 @@ describeOverAdapters(adapterCases, "moving between partition counts, over $name"
     expect(await migratePartitions({ redis: h.adapter, prefix: h.prefix, partitions: 3, logger: QUIET })).toEqual({
       partitions: 3,
       fromPartitions: 1,
-      moved: { dead: 0, retry: 0, scheduled: 0, queued: 0 },
+      moved: { dead: 0, retry: 0, scheduled: 0, queued: 0, orderedDead: 0 },
       stayed: 0,
       left: [],
     });

@@ -85,7 +85,11 @@ describe.each(clusterClients)("partitions over a Redis Cluster, through $name", 
   it("migrates a one-slot layout ({tq}:) into three partitions on the masters, losing nothing", async () => {
     const ran: number[] = [];
     const jobs = { step: ([n]: [number]) => void ran.push(n) };
-    const old = createTickq({ redis: adapter(), prefix: "{tq}:", jobs, logger: QUIET });
+    const ordered = { feed: { retry: false, perform: () => Promise.reject(new Error("boom")) } };
+    const old = createTickq({ redis: adapter(), prefix: "{tq}:", jobs, ordered, logger: QUIET });
+    // Two ordered ids dead first: their entries move with the jobs.
+    await old.enqueueOrderedBulk(["x", "y"].map((id) => ({ name: "feed", id, payload: 1 })));
+    await old.tick({ budgetMs: 2_000 });
     await old.enqueueBulk(Array.from({ length: 20 }, (_, n) => ({ name: "step" as const, args: [n] })));
     await old.enqueue("step", [99], { delayMs: 3_600_000 });
     const report = await migratePartitions({
@@ -98,12 +102,13 @@ describe.each(clusterClients)("partitions over a Redis Cluster, through $name", 
     expect(report).toEqual({
       partitions: 3,
       fromPartitions: 1,
-      moved: { dead: 0, retry: 0, scheduled: 1, queued: 20 },
+      moved: { dead: 0, retry: 0, scheduled: 1, queued: 20, orderedDead: 2 },
       stayed: 0,
       left: [],
     });
-    const tq = createTickq({ redis: adapter(), prefix: "tq:", partitions: 3, jobs, logger: QUIET });
+    const tq = createTickq({ redis: adapter(), prefix: "tq:", partitions: 3, jobs, ordered, logger: QUIET });
     expect((await tq.stats()).scheduled).toBe(21);
+    expect((await tq.stats()).ordered.feed?.dead).toBe(2);
     for (let i = 0; i < 5 && ran.length < 20; i++) await tq.tick({ budgetMs: 3_000 });
     expect(ran.sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, n) => n));
     expect((await old.stats()).scheduled).toBe(0);
@@ -187,7 +192,7 @@ describe.each(clusterClients)("partitions over a Redis Cluster, through $name", 
     expect(two).toEqual({
       partitions: 2,
       fromPartitions: 6,
-      moved: { dead: 3, retry: 2, scheduled: 25, queued: 0 },
+      moved: { dead: 3, retry: 2, scheduled: 25, queued: 0, orderedDead: 0 },
       stayed: 0,
       left: [],
     });

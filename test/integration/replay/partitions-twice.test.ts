@@ -140,4 +140,21 @@ describe.each(adapterCases)("each partition script run twice over $name", (adapt
     await call(protocol.partition_adopt, { adopted: "adopted", into: "schedule" }, args);
     expect(await h.redis.exists(`${h.prefix}schedule`)).toBe(0);
   });
+
+  it("partition_dead_read: reads the first dead entries, writes nothing, and answers alike twice", async () => {
+    await h.redis.zadd(`${h.prefix}o:feed:dead`, 2, '{"id":"b"}', 1, '{"id":"a"}', 3, '{"id":"c"}');
+    const [first, second] = await readsCallTwice(protocol.partition_dead_read, { dead: "o:feed:dead" }, { count: 2 });
+    expect(first).toEqual([
+      { entry: '{"id":"a"}', score: "1" },
+      { entry: '{"id":"b"}', score: "2" },
+    ]);
+    expect(second).toEqual(first);
+  });
+
+  it("partition_dead_remove: removes the entry once; run again it finds it gone and removes nothing else", async () => {
+    await h.redis.zadd(`${h.prefix}o:feed:dead`, 1, '{"id":"a"}', 2, '{"id":"b"}');
+    expect(await call(protocol.partition_dead_remove, { dead: "o:feed:dead" }, { entry: '{"id":"a"}' })).toBe(true);
+    expect(await call(protocol.partition_dead_remove, { dead: "o:feed:dead" }, { entry: '{"id":"a"}' })).toBe(false);
+    expect(await h.redis.zrange(`${h.prefix}o:feed:dead`, "0", "-1")).toEqual(['{"id":"b"}']);
+  });
 });
