@@ -106,10 +106,14 @@ export async function migratePartitions(options: MigratePartitionsOptions): Prom
     layout(prefix, from, options.from, "from").map((p) =>
       createTickqCore({ redis: options.redis, prefix: p, jobs: {}, logger, sidekiqProcesses: false }),
     );
+  // On one Redis a one-partition layout shares the prefix, and a partitioned tickq refuses to start
+  // while it holds anything (meta.ts refuseLegacy): there, leaving work behind would block the new deployment.
+  const sharesPrefix = (from: number) => !options.redis.cluster && from === 1 && (options.from ?? prefix) === prefix;
+  const mayLeave = (from: number) => options.leave === true && !sharesPrefix(from);
   const plan = await begin(options, prefix, logger, async (from, to, fresh) => {
     targetsOf(to);
     const old = sourcesOf(from);
-    if (fresh && options.leave !== true) await refuseUnmovable(old, runtimeOf);
+    if (fresh && !mayLeave(from)) await refuseUnmovable(old, runtimeOf, sharesPrefix(from) && options.leave === true);
   });
   const targets = targetsOf(plan.to);
   const sources = sourcesOf(plan.from);
@@ -142,13 +146,17 @@ export async function migratePartitions(options: MigratePartitionsOptions): Prom
       );
     // Nor over what it cannot move, unless told: they came in while it moved (an old client still
     // enqueueing), or an earlier run of this move was told to leave them; `leave` is said each run.
-    if (unmovable.length > 0 && options.leave !== true)
+    if (unmovable.length > 0 && !mayLeave(plan.from))
       throw new TickqError(
         "BAD_OPTIONS",
         `migratePartitions: the old layout still holds ${unmovable.join(", ")}, which a migration does not move ` +
           "(they came in while it moved, or an earlier run of this move was told to leave them): the new layout " +
-          `would never run them. The count key stays marked, so no tickq starts on prefix ${JSON.stringify(prefix)}: ` +
-          `run the migration again with leave: true (CLI: --leave) to store ${plan.to} and leave them where they are.`,
+          `would never run them. The count key stays marked, so no partitioned tickq starts on prefix ${JSON.stringify(prefix)} ` +
+          "(a partitions: 1 one reads no count: keep the old deployment stopped). " +
+          (sharesPrefix(plan.from)
+            ? "On one Redis they cannot be left: the new deployment would refuse to start while the old layout holds them. " +
+              "Cancel them there (`tickq jobs cancel --ordered NAME ID`, `tickq workflows cancel RUN_ID`), then run the migration again."
+            : `Run the migration again with leave: true (CLI: --leave) to store ${plan.to} and leave them where they are.`),
       );
     await finish(targets[0]!, prefix, plan.mark, plan.to);
   }
@@ -273,7 +281,11 @@ type Old = Source & { stats(): Promise<Stats> };
  * ordered id from running beside them). Checked before the mark, so the old deployment can still
  * finish them; a run that resumes a marked move is checked before it stores the new count instead.
  */
-async function refuseUnmovable(sources: Old[], runtimeOf: (prefix: string) => Runtime): Promise<void> {
+async function refuseUnmovable(
+  sources: Old[],
+  runtimeOf: (prefix: string) => Runtime,
+  leaveRefused: boolean,
+): Promise<void> {
   const { words, orderedNames } = await unmovableIn(sources, runtimeOf);
   if (words.length === 0) return;
   const where =
@@ -284,10 +296,15 @@ async function refuseUnmovable(sources: Old[], runtimeOf: (prefix: string) => Ru
   throw new TickqError(
     "BAD_OPTIONS",
     `migratePartitions: the old layout ${where} still holds ${held.join(", ")}, which a migration does not move: ` +
-      "the new layout would never run them. Let the old deployment's ticks finish them, then run the migration " +
-      "again (the old deployment's stats(), given its job, ordered and workflow names, shows them; `tickq stats` shows " +
-      'the running jobs only, as "in process", and `tickq workflows list` the runs); or pass leave: true (CLI: ' +
-      "--leave) to move the rest and leave them where they are (a run that waits for an event for months, say). " +
+      "the new layout would never run them. Let the old deployment's ticks finish them, or cancel them there " +
+      "(`tickq jobs cancel --ordered NAME ID`, `tickq workflows cancel RUN_ID`), then run the migration again (the " +
+      "old deployment's stats(), given its job, ordered and workflow names, shows them; `tickq stats` shows the " +
+      'running jobs only, as "in process", and `tickq workflows list` the runs); ' +
+      (leaveRefused
+        ? "leave: true cannot help here: on one Redis the one-partition layout shares the prefix, and the new " +
+          "deployment would refuse to start while it holds them. "
+        : "or pass leave: true (CLI: --leave) to move the rest and leave them where they are (a run that waits " +
+          "for an event for months, say). ") +
       "Nothing was moved.",
   );
 }
@@ -313,7 +330,7 @@ async function unmovableIn(
     ...(orderedIds > 0 ? [`${orderedIds} ordered ids`] : []),
     ...(runs > 0 ? [`${runs} workflow runs`] : []),
     ...(parked > 0 ? [`${parked} flow jobs parked on busy keys`] : []),
-    ...(inflight > 0 ? [`${inflight} inflight`] : []),
+    ...(inflight > 0 ? [`${inflight} running jobs`] : []),
   ];
   const deadEntries = new Map(sources.map((s, i) => [s.prefix, found[i]!.deadEntries]));
   return { words, orderedNames: [...new Set(found.flatMap((f) => f.names))].sort(), deadEntries };

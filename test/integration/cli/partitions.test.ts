@@ -94,15 +94,19 @@ describeOverAdapters(cliConnections, "tickq partitions over $name", (adapterCase
   });
 
   it("refuses to strand a waiting ordered id, and moves the rest with `--leave`, printing what stays", async () => {
-    const old = h.make({ step: () => {} }, { ordered: { feed: { perform: () => {} } } });
+    // The one-partition layout under a prefix of its own (as {tq}: on a cluster): on one Redis under
+    // the same prefix `--leave` is refused, as the new deployment would not start while the id waits there.
+    const from = `${h.prefix}old:`;
+    const old = h.make({ step: () => {} }, { prefix: from, ordered: { feed: { perform: () => {} } } });
     await old.enqueueOrdered("feed", { id: "a", payload: 1 });
     await old.enqueue("step", []);
     const env = cliEnv(adapterCase);
-    const refused = await cli.run(["partitions", "migrate", "--partitions", "3", "--prefix", h.prefix], env);
+    const migrate = ["partitions", "migrate", "--partitions", "3", "--prefix", h.prefix, "--from", from];
+    const refused = await cli.run(migrate, env);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(/still holds 1 ordered ids.*--leave/s);
     expect((await old.stats()).queues).toEqual({ default: 1 });
-    const moved = await cli.run(["partitions", "migrate", "--partitions", "3", "--prefix", h.prefix, "--leave"], env);
+    const moved = await cli.run([...migrate, "--leave"], env);
     expect(moved.code).toBe(0);
     expect(moved.stdout).toMatch(/moved 1 queued/);
     expect(moved.stdout).toMatch(/left in the old layout: 1 ordered ids/);

@@ -17,8 +17,11 @@ const QUIET = { info: () => {}, warn: () => {}, error: () => {} };
 
 describeOverAdapters(adapterCases, "a migration that would strand work, over $name", (adapterCase) => {
   const h = useHarness(adapterCase, "part-strand");
-  const migrate = (extra: { leave?: boolean; redis?: RedisAdapter } = {}) =>
+  const migrate = (extra: { leave?: boolean; redis?: RedisAdapter; from?: string } = {}) =>
     migratePartitions({ redis: h.adapter, prefix: h.prefix, partitions: 3, logger: QUIET, ...extra });
+  // A one-partition layout under a prefix of its own (as on a cluster, {tq}:): where `leave` may leave work.
+  // Under the same prefix on one Redis, the new deployment would refuse to start while work stays there.
+  const OLD = () => `${h.prefix}old:`;
   const countKey = () => h.redis.get(`${h.prefix}partitions`);
 
   it("is refused while an ordered id waits, moving nothing; once the old ticks ran it, the move goes through", async () => {
@@ -48,19 +51,19 @@ describeOverAdapters(adapterCases, "a migration that would strand work, over $na
   it("is refused while a workflow run sleeps; with leave: true it moves the jobs and reports the run left behind", async () => {
     const old = h.make(
       { step: () => {} },
-      { workflows: { nap: { run: async (_: null, step) => step.sleep("nap", 3_600_000) } } },
+      { prefix: OLD(), workflows: { nap: { run: async (_: null, step) => step.sleep("nap", 3_600_000) } } },
     );
     await old.workflows.start("nap", null);
     await old.tick({ budgetMs: 1_000 });
     await old.enqueue("step", []);
 
-    await expect(migrate()).rejects.toMatchObject({
+    await expect(migrate({ from: OLD() })).rejects.toMatchObject({
       code: "BAD_OPTIONS",
       message: expect.stringMatching(/1 workflow runs/),
     });
     expect(await countKey()).toBeNull();
 
-    const report = await migrate({ leave: true });
+    const report = await migrate({ from: OLD(), leave: true });
     expect(report).toMatchObject({ moved: { queued: 1 }, left: ["1 workflow runs"] });
     expect(await countKey()).toBe("3");
   });
@@ -75,7 +78,7 @@ describeOverAdapters(adapterCases, "a migration that would strand work, over $na
 
     await expect(migrate()).rejects.toMatchObject({
       code: "BAD_OPTIONS",
-      message: expect.stringMatching(/1 inflight/),
+      message: expect.stringMatching(/1 running jobs/),
     });
     expect(await countKey()).toBeNull();
     release();
@@ -95,14 +98,26 @@ describeOverAdapters(adapterCases, "a migration that would strand work, over $na
 
     await expect(migrate()).rejects.toMatchObject({
       code: "BAD_OPTIONS",
-      message: expect.stringMatching(/2 flow jobs parked on busy keys, 1 inflight/),
+      message: expect.stringMatching(/2 flow jobs parked on busy keys, 1 running jobs/),
     });
     expect(await countKey()).toBeNull();
     release();
   });
 
-  it("a run resuming a marked move stores the count over an ordered id left behind only when told to leave it too", async () => {
+  it("on one Redis, from one partition under the same prefix, refuses leave: the new deployment could not start", async () => {
     const old = h.make({ step: () => {} }, { ordered: { idx: { perform: async () => {} } } });
+    await old.enqueueOrdered("idx", { id: "a", payload: 1 });
+    await old.enqueue("step", []);
+    await expect(migrate({ leave: true })).rejects.toMatchObject({
+      code: "BAD_OPTIONS",
+      message: expect.stringMatching(/1 ordered ids \(idx\).*leave: true cannot help here.*Nothing was moved/s),
+    });
+    expect(await countKey()).toBeNull();
+    expect((await old.stats()).queues).toEqual({ default: 1 });
+  });
+
+  it("a run resuming a marked move stores the count over an ordered id left behind only when told to leave it too", async () => {
+    const old = h.make({ step: () => {} }, { prefix: OLD(), ordered: { idx: { perform: async () => {} } } });
     await old.enqueueOrdered("idx", { id: "a", payload: 1 });
     await old.enqueue("step", []);
     // Cut before the new count is stored: the mark stays.
@@ -114,22 +129,25 @@ describeOverAdapters(adapterCases, "a migration that would strand work, over $na
       eval: (script, keys, args) =>
         isFinish(keys, args) ? Promise.reject(new Error("cut before finish")) : h.adapter.eval(script, keys, args),
     };
-    await expect(migrate({ leave: true, redis: noFinish })).rejects.toThrow(/cut before finish/);
+    await expect(migrate({ from: OLD(), leave: true, redis: noFinish })).rejects.toThrow(/cut before finish/);
     expect(await countKey()).toMatch(/^1>3 /);
 
     // Resumed without leave: the mark stays, and the refusal says how to finish.
-    const refused = await migrate().catch((e: unknown) => e);
+    const refused = await migrate({ from: OLD() }).catch((e: unknown) => e);
     expect(refused).toMatchObject({ code: "BAD_OPTIONS" });
     expect((refused as Error).message).toMatch(
       /still holds 1 ordered ids.*stays marked.*leave: true \(CLI: --leave\)/s,
     );
     expect(await countKey()).toMatch(/^1>3 /);
-    expect(await migrate({ leave: true })).toMatchObject({ moved: { queued: 0 }, left: ["1 ordered ids"] });
+    expect(await migrate({ from: OLD(), leave: true })).toMatchObject({
+      moved: { queued: 0 },
+      left: ["1 ordered ids"],
+    });
     expect(await countKey()).toBe("3");
   });
 
   it("an ordered id enqueued by an old client while the jobs move is not stranded unasked: the count stays marked", async () => {
-    const old = h.make({ step: () => {} }, { ordered: { idx: { perform: async () => {} } } });
+    const old = h.make({ step: () => {} }, { prefix: OLD(), ordered: { idx: { perform: async () => {} } } });
     await old.enqueueBulk(Array.from({ length: 3 }, () => ({ name: "step" as const, args: [] })));
     // The old client enqueues as the first job is adopted into the new layout.
     let arrived = false;
@@ -144,29 +162,35 @@ describeOverAdapters(adapterCases, "a migration that would strand work, over $na
         return h.adapter.evalsha(sha, keys, args);
       },
     };
-    await expect(migrate({ redis: arriving })).rejects.toMatchObject({
+    await expect(migrate({ from: OLD(), redis: arriving })).rejects.toMatchObject({
       code: "BAD_OPTIONS",
       message: expect.stringMatching(/still holds 1 ordered ids, .*\(they came in while it moved/),
     });
     expect(arrived).toBe(true);
     expect(await countKey()).toMatch(/^1>3 /);
-    expect(await migrate({ leave: true })).toMatchObject({ moved: { queued: 0 }, left: ["1 ordered ids"] });
+    expect(await migrate({ from: OLD(), leave: true })).toMatchObject({
+      moved: { queued: 0 },
+      left: ["1 ordered ids"],
+    });
     expect(await countKey()).toBe("3");
   });
 
   it("counts an ordered id once, whatever its id: the payloads of an id named like a state key are no ids", async () => {
-    const old = h.make({ step: () => {} }, { ordered: { idx: { perform: async () => {} } } });
+    const old = h.make({ step: () => {} }, { prefix: OLD(), ordered: { idx: { perform: async () => {} } } });
     // Their payloads sit in o:idx:p:ready and o:idx:p:a:dead, zsets whose keys end as the ready and dead sets do.
     await old.enqueueOrdered("idx", { id: "ready", payload: 1 });
     await old.enqueueOrdered("idx", { id: "ready", payload: 2 });
     await old.enqueueOrdered("idx", { id: "a:dead", payload: 1 });
     await old.enqueue("step", []);
 
-    await expect(migrate()).rejects.toMatchObject({
+    await expect(migrate({ from: OLD() })).rejects.toMatchObject({
       code: "BAD_OPTIONS",
       message: expect.stringMatching(/still holds 2 ordered ids,? /),
     });
-    expect(await migrate({ leave: true })).toMatchObject({ moved: { queued: 1 }, left: ["2 ordered ids"] });
+    expect(await migrate({ from: OLD(), leave: true })).toMatchObject({
+      moved: { queued: 1 },
+      left: ["2 ordered ids"],
+    });
   });
 
   it("a sweep of the old partitions, the new count stored, is not refused for the new deployment's own ordered ids", async () => {
