@@ -12,6 +12,7 @@ import { partitionOfOrdered } from "../../../src/partitions/route.js";
 import type { RedisAdapter } from "../../../src/types.js";
 import { adapterCases, describeOverAdapters } from "../../helpers/adapters.js";
 import { useHarness } from "../../helpers/harness.js";
+import { cutBeforeFinish } from "../../helpers/migration-cuts.js";
 
 const QUIET = { info: () => {}, warn: () => {}, error: () => {} };
 
@@ -121,14 +122,7 @@ describeOverAdapters(adapterCases, "a migration that would strand work, over $na
     await old.enqueueOrdered("idx", { id: "a", payload: 1 });
     await old.enqueue("step", []);
     // Cut before the new count is stored: the mark stays.
-    const noFinish: RedisAdapter = {
-      ...h.adapter,
-      cluster: h.adapter.cluster,
-      evalsha: (sha, keys, args) =>
-        isFinish(keys, args) ? Promise.reject(new Error("cut before finish")) : h.adapter.evalsha(sha, keys, args),
-      eval: (script, keys, args) =>
-        isFinish(keys, args) ? Promise.reject(new Error("cut before finish")) : h.adapter.eval(script, keys, args),
-    };
+    const noFinish = cutBeforeFinish(h.adapter);
     await expect(migrate({ from: OLD(), leave: true, redis: noFinish })).rejects.toThrow(/cut before finish/);
     expect(await countKey()).toMatch(/^1>3 /);
 
@@ -218,8 +212,3 @@ describeOverAdapters(adapterCases, "a migration that would strand work, over $na
     expect(runs).toEqual([id]);
   });
 });
-
-/** partition_move_finish: the count key alone, its mark as the first argument after the prefix. */
-function isFinish(keys: string[], args: string[]): boolean {
-  return keys.length === 1 && keys[0]!.endsWith("partitions") && /^\d+>\d+ /.test(args[1] ?? "");
-}

@@ -11,6 +11,7 @@ import { partitionOf, partitionPrefixes } from "../../../src/partitions/layout.j
 import { routeKeyOf } from "../../../src/partitions/route.js";
 import { adapterCases, describeOverAdapters } from "../../helpers/adapters.js";
 import { useHarness } from "../../helpers/harness.js";
+import { cutBeforeFinish } from "../../helpers/migration-cuts.js";
 
 const QUIET = { info: () => {}, warn: () => {}, error: () => {} };
 const STATES = ["queued", "scheduled", "retry", "dead", "running"] as const;
@@ -247,14 +248,7 @@ describeOverAdapters(adapterCases, "moving between partition counts, over $name"
 
   it("cut between the last move and storing the count: the mark stays, tickqs are refused, a run again stores it", async () => {
     const { jids } = await seed(3);
-    const noFinish: RedisAdapter = {
-      ...h.adapter,
-      cluster: h.adapter.cluster,
-      evalsha: (sha, keys, args) =>
-        isFinish(keys, args) ? Promise.reject(new Error("cut before finish")) : h.adapter.evalsha(sha, keys, args),
-      eval: (script, keys, args) =>
-        isFinish(keys, args) ? Promise.reject(new Error("cut before finish")) : h.adapter.eval(script, keys, args),
-    };
+    const noFinish = cutBeforeFinish(h.adapter);
     await expect(
       migratePartitions({ redis: noFinish, prefix: h.prefix, partitions: 5, jobs: registry([]), logger: QUIET }),
     ).rejects.toThrow(/cut before finish/);
@@ -311,11 +305,6 @@ describeOverAdapters(adapterCases, "moving between partition counts, over $name"
     expect([...ran].sort()).toEqual([...labels].sort());
   });
 });
-
-/** The finish call: the count key and the mark it replaces. */
-function isFinish(keys: string[], args: string[]): boolean {
-  return keys.length === 1 && keys[0]!.endsWith("partitions") && /^\d+>\d+ /.test(args[1] ?? "");
-}
 
 /** An adapter whose `after`-th call reaches Redis and whose reply is lost: a move cut right after a write. */
 function cutAfter(adapter: RedisAdapter, after: number): RedisAdapter {
