@@ -22,8 +22,11 @@ import { countFromShape, readShape } from "./auto.js";
 import { mergeStats } from "./merge.js";
 import { leftInLayout, metaKey, readStored } from "./meta.js";
 import { moveJobs, type Source } from "./move.js";
-import { moveOrderedDead } from "./move-ordered-dead.js";
+import { type DeadSet, moveOrderedDead } from "./move-ordered-dead.js";
 import { routeKeyOf, routeKeyOfStored } from "./route.js";
+
+/** How to be rid of what a migration does not move, in the old layout. */
+const CANCEL_THERE = "`tickq jobs cancel --ordered NAME ID`, `tickq workflows cancel RUN_ID`";
 
 /** Options of {@link migratePartitions}. */
 export interface MigratePartitionsOptions {
@@ -129,7 +132,7 @@ export async function migratePartitions(options: MigratePartitionsOptions): Prom
   const leaving = sources.filter((s) => !kept.has(s.prefix)).map((s) => runtimeOf(s.prefix));
   const orderedDead = await moveOrderedDead({
     sources: await Promise.all(
-      leaving.map(async (runtime) => ({ runtime, deadKeys: (await unmovableOf(runtime)).deadKeys })),
+      leaving.map(async (runtime) => ({ runtime, deadSets: (await unmovableOf(runtime)).deadSets })),
     ),
     targets,
     adopted: plan.adopted,
@@ -155,7 +158,7 @@ export async function migratePartitions(options: MigratePartitionsOptions): Prom
           "(a partitions: 1 one reads no count: keep the old deployment stopped). " +
           (sharesPrefix(plan.from)
             ? "On one Redis they cannot be left: the new deployment would refuse to start while the old layout holds them. " +
-              "Cancel them there (`tickq jobs cancel --ordered NAME ID`, `tickq workflows cancel RUN_ID`), then run the migration again."
+              `Cancel them there (${CANCEL_THERE}), then run the migration again.`
             : `Run the migration again with leave: true (CLI: --leave) to store ${plan.to} and leave them where they are.`),
       );
     await finish(targets[0]!, prefix, plan.mark, plan.to);
@@ -296,9 +299,8 @@ async function refuseUnmovable(
   throw new TickqError(
     "BAD_OPTIONS",
     `migratePartitions: the old layout ${where} still holds ${held.join(", ")}, which a migration does not move: ` +
-      "the new layout would never run them. Let the old deployment's ticks finish them, or cancel them there " +
-      "(`tickq jobs cancel --ordered NAME ID`, `tickq workflows cancel RUN_ID`), then run the migration again (the " +
-      "old deployment's stats(), given its job, ordered and workflow names, shows them; `tickq stats` shows the " +
+      `the new layout would never run them. Let the old deployment's ticks finish them, or cancel them there (${CANCEL_THERE}), ` +
+      "then run the migration again (the old deployment's stats(), given its job, ordered and workflow names, shows them; `tickq stats` shows the " +
       'running jobs only, as "in process", and `tickq workflows list` the runs); ' +
       (leaveRefused
         ? "leave: true cannot help here: on one Redis the one-partition layout shares the prefix, and the new " +
@@ -346,7 +348,7 @@ async function unmovableOf(runtime: Runtime): Promise<{
   runs: number;
   parked: number;
   names: string[];
-  deadKeys: string[];
+  deadSets: DeadSet[];
   deadEntries: number;
 }> {
   // SCAN may return a key on two pages: each counts once.
@@ -367,19 +369,20 @@ async function unmovableOf(runtime: Runtime): Promise<{
   } while (cursor !== "0");
   let orderedIds = 0;
   const names = new Set<string>();
-  const deadKeys: string[] = [];
+  const deadSets: DeadSet[] = [];
   let deadEntries = 0;
   for (const [key, size] of sizes) {
     // o:NAME:WHAT under the prefix (a name holds no ':'). Dead entries are records a migration moves.
+    const name = key.slice(runtime.prefix.length).split(":")[1]!;
     if (key.endsWith(":dead")) {
-      deadKeys.push(key);
+      deadSets.push({ key, name });
       deadEntries += size;
       continue;
     }
     orderedIds += size;
-    names.add(key.slice(runtime.prefix.length).split(":")[1]!);
+    names.add(name);
   }
-  return { orderedIds, runs, parked, names: [...names], deadKeys, deadEntries };
+  return { orderedIds, runs, parked, names: [...names], deadSets, deadEntries };
 }
 
 /**

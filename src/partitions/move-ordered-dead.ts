@@ -11,9 +11,15 @@ import type { Runtime } from "../tick/runtime.js";
 import { ADOPTED_KEEP_MS } from "./move.js";
 import { partitionOfOrdered } from "./route.js";
 
+/** An ordered job's dead set in one partition: its key (`${prefix}o:NAME:dead`) and the job's name. */
+export interface DeadSet {
+  key: string;
+  name: string;
+}
+
 export interface OrderedDeadMove {
-  /** Per old partition that leaves the layout: its runtime and its dead sets' keys (`${prefix}o:NAME:dead`). */
-  sources: { runtime: Runtime; deadKeys: string[] }[];
+  /** Per old partition that leaves the layout: its runtime and its dead sets. */
+  sources: { runtime: Runtime; deadSets: DeadSet[] }[];
   targets: Runtime[];
   /** The set of entries a target adopted in this migration (the same as its jobs'). */
   adopted: string;
@@ -23,10 +29,8 @@ export interface OrderedDeadMove {
 /** Moves every dead entry of the sources into the new layout; returns how many it moved. */
 export async function moveOrderedDead(move: OrderedDeadMove): Promise<number> {
   let moved = 0;
-  for (const { runtime, deadKeys } of move.sources) {
-    for (const dead of deadKeys) {
-      // o:NAME:dead under the prefix (a name holds no ':').
-      const name = dead.slice(runtime.prefix.length).split(":")[1]!;
+  for (const { runtime, deadSets } of move.sources) {
+    for (const { key: dead, name } of deadSets) {
       for (;;) {
         const page = await runCall(runtime, protocol.partition_dead_read, { dead }, { count: move.batch });
         if (page.length === 0) break;
