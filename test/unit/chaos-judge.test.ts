@@ -94,6 +94,13 @@ const faults: FaultCounts = {
   "worker-kill": 3,
   "drop-tcp": 3,
 };
+/** `id`'s first attempt started at `atMs` and succeeded, as the ledger records it. */
+function ranOnce(e: Evidence, id: string, atMs: number): void {
+  e.ledger.start.set(entry(id, 1), 1);
+  e.ledger.ok.set(entry(id, 1), 1);
+  e.ledger.stamps.set(id, [atMs]);
+}
+
 const phaseRun = (over: Partial<PhaseRun> = {}): PhaseRun => ({
   adapter: "ioredis",
   faults,
@@ -157,18 +164,14 @@ describe("the chaos judge", () => {
     const e = cleanEvidence();
     e.plan.push(job("ex1", "expiring"), job("ex2", "expiring"));
     // ex1 ran before its expiry; ex2 was recorded expired at 10,000 ms without running.
-    e.ledger.start.set(entry("ex1", 1), 1);
-    e.ledger.ok.set(entry("ex1", 1), 1);
-    e.ledger.stamps.set("ex1", [5_000]);
+    ranOnce(e, "ex1", 5_000);
     e.expired = new Map([["ex2", 10_000]]);
     e.stats = { ...stats(13, 4), expired: 1 };
     const clean = judge(e, phaseRun());
     expect(clean.problems).toEqual([]);
     expect([clean.expiringRan, clean.expiredOnly, clean.plannedProcessed]).toEqual([1, 1, 13]);
     // A start of ex2 stamped after its record: the promise broke.
-    e.ledger.start.set(entry("ex2", 1), 1);
-    e.ledger.ok.set(entry("ex2", 1), 1);
-    e.ledger.stamps.set("ex2", [10_400]);
+    ranOnce(e, "ex2", 10_400);
     expect(judge(e, phaseRun()).problems.join("\n")).toMatch(
       /an expired job ran: 1 — ex2 started 400 ms after its record/,
     );
@@ -178,9 +181,7 @@ describe("the chaos judge", () => {
     const e = cleanEvidence();
     e.plan.push(job("ex1", "expiring"));
     // ex1 ran and was acked (processed 13), then a copy from a resent enqueue expired: recorded expired.
-    e.ledger.start.set(entry("ex1", 1), 1);
-    e.ledger.ok.set(entry("ex1", 1), 1);
-    e.ledger.stamps.set("ex1", [5_000]);
+    ranOnce(e, "ex1", 5_000);
     e.expired = new Map([["ex1", 10_000]]);
     e.stats = { ...stats(13, 4), expired: 1 };
     const acked = judge(e, phaseRun());
