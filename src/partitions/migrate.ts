@@ -116,7 +116,8 @@ export async function migratePartitions(options: MigratePartitionsOptions): Prom
   const plan = await begin(options, prefix, logger, async (from, to, fresh) => {
     targetsOf(to);
     const old = sourcesOf(from);
-    if (fresh && !mayLeave(from)) await refuseUnmovable(old, runtimeOf, sharesPrefix(from) && options.leave === true);
+    // Refused here, `leave` was refused too: the layouts share the prefix.
+    if (fresh && !mayLeave(from)) await refuseUnmovable(old, runtimeOf, options.leave === true);
   });
   const targets = targetsOf(plan.to);
   const sources = sourcesOf(plan.from);
