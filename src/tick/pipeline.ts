@@ -37,6 +37,7 @@ import { monotonicMs } from "./clock.js";
 import type { Fence } from "./lease.js";
 import type { Outcome } from "./passes/ack.js";
 import type { FetchedJob } from "./passes/fetch.js";
+import { HeldJobs } from "./held-jobs.js";
 import { newPrefetch } from "./prefetch.js";
 import type { SharedSlots, SlotHolder } from "./slots.js";
 import { soloGate } from "./solo-gate.js";
@@ -127,9 +128,8 @@ export async function runPipeline<W, O>(p: PipelineInput<W, O>): Promise<Pipelin
   // Alone (one partition), the slots are the pipeline's own: none of the pool's bookkeeping runs.
   const slots = p.slots;
   const prefetch = slots?.prefetch ?? newPrefetch(p.concurrency);
-  const buffer = [...p.first];
-  // When each job of `buffer` was fetched (prefetch.now()).
-  const heldSince = new Map<W, number>(p.first.map((job) => [job, prefetch.now()]));
+  const buffer = new HeldJobs<W>();
+  buffer.add(p.first, prefetch.now());
   const deferred: W[] = [];
   // A job waits for a tick with more budget left: fetch nothing more.
   let waiting = false;
@@ -186,9 +186,8 @@ export async function runPipeline<W, O>(p: PipelineInput<W, O>): Promise<Pipelin
       .then(
         (reply) => {
           prefetch.stepTook(monotonicMs() - sentAt);
-          buffer.push(...reply.fetched);
+          buffer.add(reply.fetched, prefetch.now());
           showHeld();
-          for (const job of reply.fetched) heldSince.set(job, prefetch.now());
           parked ||= reply.parked === true;
           if (fetch > 0) sentOnLeft = false;
           else if ((reply.sentOn ?? 0) > 0) sentOnLeft = true;
@@ -238,7 +237,6 @@ export async function runPipeline<W, O>(p: PipelineInput<W, O>): Promise<Pipelin
     running++;
     slots?.ran(1);
     startedCount++;
-    heldSince.delete(job);
     prefetch.started();
     gate.started();
     if (alone) aloneRunning = true;
@@ -272,7 +270,7 @@ export async function runPipeline<W, O>(p: PipelineInput<W, O>): Promise<Pipelin
         solo = undefined;
         return;
       }
-      buffer.splice(buffer.indexOf(job), 1);
+      buffer.remove(job);
       showHeld();
       solo = { job, state: "running" };
       start(job, true);
@@ -296,12 +294,11 @@ export async function runPipeline<W, O>(p: PipelineInput<W, O>): Promise<Pipelin
       confirm();
       return false;
     }
-    const job = buffer[0]!;
+    const job = buffer.head()!;
     const when = p.startable?.(job) ?? "start";
     if (when !== "start") {
       buffer.shift();
       showHeld();
-      heldSince.delete(job);
       deferred.push(job);
       waiting ||= when === "later";
       return true;
@@ -335,8 +332,8 @@ export async function runPipeline<W, O>(p: PipelineInput<W, O>): Promise<Pipelin
     get short() {
       return short;
     },
-    rank: () => (closed || buffer.length === 0 ? Infinity : (p.rank?.(buffer[0]!) ?? 0)),
-    since: () => heldSince.get(buffer[0]!) ?? -Infinity,
+    rank: () => (closed || buffer.length === 0 ? Infinity : (p.rank?.(buffer.head()!) ?? 0)),
+    since: () => buffer.headSince() ?? -Infinity,
     startNext: () => !closed && startNext(),
     wake: () => wake(),
     fetchIfDue: () => {
@@ -355,7 +352,7 @@ export async function runPipeline<W, O>(p: PipelineInput<W, O>): Promise<Pipelin
 
   // The job at the head, when it is a suspect that may be recorded and started now.
   const aloneNext = (): W | undefined => {
-    const job = buffer[0];
+    const job = buffer.head();
     if (job === undefined || stopping() || running > 0 || !p.alone?.(job) || !p.fence.valid()) return undefined;
     if ((p.startable?.(job) ?? "start") !== "start" || !gate.mayRunAlone(me)) return undefined;
     return job;
@@ -364,7 +361,7 @@ export async function runPipeline<W, O>(p: PipelineInput<W, O>): Promise<Pipelin
   // Out of the gate's line once no solo job is waiting, recorded or running here.
   const leaveLineUnlessAlone = () => {
     if (solo !== undefined || aloneRunning) return;
-    if (!stopping() && buffer.length > 0 && p.alone?.(buffer[0]!)) return;
+    if (!stopping() && buffer.length > 0 && p.alone?.(buffer.head()!)) return;
     gate.release(me);
   };
 
@@ -374,11 +371,10 @@ export async function runPipeline<W, O>(p: PipelineInput<W, O>): Promise<Pipelin
     if (stopping() || buffer.length === 0 || solo?.state === "announcing") return;
     // Held back by another tick's solo run, they go back; a suspect waiting for its solo run keeps its place.
     const free = slots ? slots.running() < slots.total : running < p.concurrency;
-    if (free && solo === undefined && (gate.mayStart() || p.alone?.(buffer[0]!))) return;
-    if (!prefetch.overdue(heldSince.get(buffer[0]!) ?? prefetch.now())) return;
-    const jobs = buffer.splice(0);
+    if (free && solo === undefined && (gate.mayStart() || p.alone?.(buffer.head()!))) return;
+    if (!prefetch.overdue(buffer.headSince() ?? prefetch.now())) return;
+    const jobs = buffer.takeAll();
     showHeld();
-    heldSince.clear();
     finished.push(...jobs.map((job) => p.unstarted(job)));
     handedBack += jobs.length;
     handBack = true;
@@ -388,7 +384,7 @@ export async function runPipeline<W, O>(p: PipelineInput<W, O>): Promise<Pipelin
   // Sleeps until woken, the next poll, or the moment the oldest held job is due back.
   const pause = () => {
     let ms = POLL_MS;
-    const oldest = buffer.length > 0 ? heldSince.get(buffer[0]!) : undefined;
+    const oldest = buffer.headSince();
     if (oldest !== undefined) ms = Math.min(ms, Math.max(1, oldest + prefetch.holdMs() - prefetch.now() + 1));
     return new Promise<void>((resolve) => {
       const timer = setTimeout(resolve, ms);
@@ -427,5 +423,5 @@ export async function runPipeline<W, O>(p: PipelineInput<W, O>): Promise<Pipelin
   for (let left = running; left > 0; left--) gate.settled();
   gate.release(me);
   const empty = drained && !waiting && !sentOnLeft && buffer.length === 0;
-  return { finished, unstarted: buffer, deferred, abandoned: running, handedBack, drained: empty, failure };
+  return { finished, unstarted: buffer.takeAll(), deferred, abandoned: running, handedBack, drained: empty, failure };
 }

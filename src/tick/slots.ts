@@ -132,7 +132,8 @@ export class SharedSlots {
       return;
     }
     const { holders, marks } = this;
-    marks.fill(NONE);
+    // A loop, not marks.fill(): the builtin's call costs more than the few holders it clears.
+    for (let i = 0; i < marks.length; i++) marks[i] = NONE;
     let anyStarted = false;
     while (this.running() < this.total) {
       // The best head, and the best of the others: the best holder starts jobs until its head is not.
