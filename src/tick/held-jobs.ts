@@ -2,23 +2,26 @@
 // the moment it was fetched: the hand-back (prefetch.ts) waits on the
 // oldest, and shared slots (slots.ts) start the oldest of all pipelines
 // first. The moments sit in an array beside the jobs, read at the head, so
-// the fill run for every job freed costs no lookup by job.
+// the fill run for every job freed costs no lookup by job; the head moves
+// along an index, the arrays shortened once it passed half of them, so a
+// job started costs no shift of the jobs behind it.
 export class HeldJobs<W> {
-  private readonly jobs: W[] = [];
-  private readonly at: number[] = [];
+  private jobs: (W | undefined)[] = [];
+  private at: number[] = [];
+  private first = 0;
 
   get length(): number {
-    return this.jobs.length;
+    return this.jobs.length - this.first;
   }
 
   /** The next job to start; undefined when none is held. */
   head(): W | undefined {
-    return this.jobs[0];
+    return this.jobs[this.first];
   }
 
   /** When the head was fetched; undefined when none is held. */
   headSince(): number | undefined {
-    return this.at[0];
+    return this.at[this.first];
   }
 
   /** Jobs one fetch brought, all fetched at `at`. */
@@ -28,19 +31,36 @@ export class HeldJobs<W> {
 
   /** Takes the head off. */
   shift(): W | undefined {
-    this.at.shift();
-    return this.jobs.shift();
+    if (this.first >= this.jobs.length) return undefined;
+    const job = this.jobs[this.first];
+    // Started, the job is the pipeline's to keep or drop: the array must not hold it.
+    this.jobs[this.first++] = undefined;
+    if (this.first === this.jobs.length) this.clear();
+    else if (this.first >= 64 && this.first * 2 >= this.jobs.length) {
+      this.jobs = this.jobs.slice(this.first);
+      this.at = this.at.slice(this.first);
+      this.first = 0;
+    }
+    return job;
   }
 
   /** Takes `job` off, wherever it stands. */
   remove(job: W): void {
-    const i = this.jobs.indexOf(job);
-    if (i >= 0) this.jobs.splice(i, 1), this.at.splice(i, 1);
+    const i = this.jobs.indexOf(job, this.first);
+    if (i === this.first) this.shift();
+    else if (i > this.first) this.jobs.splice(i, 1), this.at.splice(i, 1);
   }
 
   /** Takes every job off, in fetch order. */
   takeAll(): W[] {
-    this.at.length = 0;
-    return this.jobs.splice(0);
+    const jobs = this.jobs.slice(this.first) as W[];
+    this.clear();
+    return jobs;
+  }
+
+  private clear(): void {
+    this.jobs = [];
+    this.at = [];
+    this.first = 0;
   }
 }
