@@ -1,0 +1,134 @@
+// npx tsx bench/client-instructions.ts [--jobs 20000 --shapes single,cluster3 --ref REV]
+// The tick process's instructions a job in the no-op drain (bench/cluster/drain.ts: 2 tick
+// loops, batch 100), counted by valgrind's callgrind: on a machine whose other tenants move
+// CPU time by ±20 % from one run to the next, an instruction count is the same for the same
+// code and inputs, so two shapes or two trees compare to a percent where timed drains cannot.
+// Each shape drains in its own process under callgrind, counting only the measured drain
+// (instrumented from the hook before it to the hook after: not the start, the enqueue nor the
+// warm-up drain); the Redis servers run natively.
+//   single    one redis-server, partitions: 1
+//   plain3    the same Redis, partitions: 3 (a tick's 3 pipelines share its slots)
+//   cluster1  a private 1-master cluster, one hash tag, through ioredis' Cluster client
+//   cluster3  a private 3-master cluster, partitions: 3, through ioredis' Cluster client
+// Under callgrind the client runs some 100 times slower, so Redis answers at once: this counts
+// the client's work a job, not how the two overlap. Needs valgrind (Debian's package).
+// `--ref REV` counts that tree too (a temporary worktree of it, this node_modules linked).
+import { execFileSync, spawn } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import type { Run } from "./cluster/work.js";
+
+const { values } = parseArgs({
+  options: {
+    jobs: { type: "string", default: "20000" },
+    shapes: { type: "string", default: "single,cluster3" },
+    ref: { type: "string" },
+    child: { type: "string" },
+  },
+});
+const jobs = Number(values.jobs);
+
+if (values.child !== undefined) await drainCounted(values.child);
+else await countAll();
+
+/** In the child, under callgrind: one drain of `shape`, counted between two toggles. */
+async function drainCounted(shape: string): Promise<void> {
+  const { Cluster, Redis } = await import("ioredis");
+  const { startPrivate } = await import("../src/platforms/node/find-redis.js");
+  const { ioredisAdapter } = await import("../src/redis/ioredis.js");
+  const { startPrivateRedisCluster } = await import("./chaos/private-cluster.js");
+  const { drainer } = await import("./cluster/drain.js");
+  const toggle = (on: boolean) => execFileSync("callgrind_control", ["-i", on ? "on" : "off", String(process.pid)]);
+  const hooks = { before: async () => void toggle(true), after: async () => void toggle(false) };
+  const size = { jobs, loops: 2, batch: 100 };
+  const stops: (() => Promise<void>)[] = [];
+  try {
+    let drain: () => Promise<Run>;
+    if (shape === "cluster3") {
+      const cluster = await startPrivateRedisCluster({ masters: 3 });
+      const client = new Cluster(cluster.seeds);
+      stops.push(
+        async () => void client.disconnect(),
+        () => cluster.stop(),
+      );
+      const ports = (await cluster.masters()).map((m) => m.port);
+      drain = await drainer(shape, ioredisAdapter(client), { prefix: "ci:", partitions: 3 }, ports, size, hooks);
+    } else {
+      const server = await startPrivate();
+      const client = new Redis(server.url);
+      stops.push(
+        async () => void client.disconnect(),
+        () => server.stop(),
+      );
+      const layout = shape === "plain3" ? { prefix: "ci:", partitions: 3 } : { prefix: "ci:" };
+      const port = Number(new URL(server.url).port);
+      drain = await drainer(shape, ioredisAdapter(client), layout, [port], size, hooks);
+    }
+    const run = await drain();
+    // Read by the parent beside callgrind's count: a shape that fetched in smaller batches would do more per job.
+    console.error(`round trips a job: ${run.tripsPerJob.toFixed(4)}`);
+  } finally {
+    for (const stop of stops.reverse()) await stop();
+  }
+  process.exit(0);
+}
+
+/** Runs each shape of each tree in its own process under callgrind; prints instructions a job. */
+async function countAll(): Promise<void> {
+  const here = resolve(fileURLToPath(import.meta.url), "../..");
+  const trees: { name: string; dir: string }[] = [];
+  let worktree: string | undefined;
+  if (values.ref !== undefined) {
+    worktree = mkdtempSync(join(tmpdir(), "tickq-ref-"));
+    execFileSync("git", ["-C", here, "worktree", "add", "--detach", worktree, values.ref], { stdio: "ignore" });
+    symlinkSync(join(here, "node_modules"), join(worktree, "node_modules"));
+    // The ref may predate this bench: run this one against its src/.
+    if (!existsSync(join(worktree, "bench/client-instructions.ts")))
+      execFileSync("cp", [join(here, "bench/client-instructions.ts"), join(worktree, "bench/")]);
+    trees.push({ name: values.ref, dir: worktree });
+  }
+  trees.push({ name: "this tree", dir: here });
+  try {
+    console.log(`the tick process's instructions a job (callgrind), no-op drain of ${jobs.toLocaleString("en")} jobs`);
+    for (const shape of values.shapes!.split(","))
+      for (const tree of trees)
+        console.log(`  ${shape.padEnd(9)} ${tree.name.padEnd(10)} ${await count(tree.dir, shape)}`);
+  } finally {
+    if (worktree !== undefined) {
+      execFileSync("git", ["-C", here, "worktree", "remove", "--force", worktree], { stdio: "ignore" });
+      rmSync(worktree, { recursive: true, force: true });
+    }
+  }
+}
+
+function count(dir: string, shape: string): Promise<string> {
+  const args = ["--tool=callgrind", "--instr-atstart=no", "--callgrind-out-file=/dev/null"];
+  const node = [
+    process.execPath,
+    "--import",
+    "tsx",
+    "bench/client-instructions.ts",
+    "--child",
+    shape,
+    "--jobs",
+    String(jobs),
+  ];
+  return new Promise((done, fail) => {
+    const child = spawn("valgrind", [...args, ...node], { cwd: dir, stdio: ["ignore", "ignore", "pipe"] });
+    let err = "";
+    child.stderr.on("data", (chunk: Buffer) => (err += chunk.toString()));
+    child.on("error", fail);
+    child.on("exit", (code) => {
+      const collected = /Collected : (\d+)/.exec(err)?.[1];
+      if (code !== 0 || collected === undefined)
+        return fail(new Error(`${shape} in ${dir}: exit ${code}\n${err.slice(-2000)}`));
+      const trips = /round trips a job: ([\d.]+)/.exec(err)?.[1];
+      done(
+        `${Math.round(Number(collected) / jobs).toLocaleString("en")} instructions a job, ${trips} round trips a job`,
+      );
+    });
+  });
+}
