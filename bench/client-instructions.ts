@@ -11,7 +11,11 @@
 //   cluster1  a private 1-master cluster, one hash tag, through ioredis' Cluster client
 //   cluster3  a private 3-master cluster, partitions: 3, through ioredis' Cluster client
 // Under callgrind the client runs some 100 times slower, so Redis answers at once: this counts
-// the client's work a job, not how the two overlap. Needs valgrind (Debian's package).
+// the client's work a job, not how the two overlap. The slots freed a second drop with it, and a
+// tick over partitions sizes its fetches by that rate (slots.ts), so there it fetches in smaller
+// batches than in a timed drain: compare counts at like round trips a job, which each line shows.
+// Two runs at once move a count by up to 6 % (their round trips move); alone, by about 2 %.
+// Needs valgrind (Debian's package).
 // `--ref REV` counts that tree too (a temporary worktree of it, this node_modules linked).
 import { execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
