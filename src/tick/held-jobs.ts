@@ -6,61 +6,60 @@
 // along an index, the arrays shortened once it passed half of them, so a
 // job started costs no shift of the jobs behind it.
 export class HeldJobs<W> {
-  private jobs: (W | undefined)[] = [];
-  private at: number[] = [];
-  private first = 0;
+  #jobs: (W | undefined)[] = [];
+  #at: number[] = [];
+  #first = 0;
 
   get length(): number {
-    return this.jobs.length - this.first;
+    return this.#jobs.length - this.#first;
   }
 
   /** The next job to start; undefined when none is held. */
   head(): W | undefined {
-    return this.jobs[this.first];
+    return this.#jobs[this.#first];
   }
 
   /** When the head was fetched; undefined when none is held. */
   headSince(): number | undefined {
-    return this.at[this.first];
+    return this.#at[this.#first];
   }
 
   /** Jobs one fetch brought, all fetched at `at`. */
   add(jobs: readonly W[], at: number): void {
-    for (const job of jobs) this.jobs.push(job), this.at.push(at);
+    for (const job of jobs) this.#jobs.push(job), this.#at.push(at);
   }
 
   /** Takes the head off. */
   shift(): W | undefined {
-    if (this.first >= this.jobs.length) return undefined;
-    const job = this.jobs[this.first];
+    if (this.#first >= this.#jobs.length) return undefined;
+    const job = this.#jobs[this.#first];
     // Started, the job is the pipeline's to keep or drop: the array must not hold it.
-    this.jobs[this.first++] = undefined;
-    if (this.first === this.jobs.length) this.clear();
-    else if (this.first >= 64 && this.first * 2 >= this.jobs.length) {
-      this.jobs = this.jobs.slice(this.first);
-      this.at = this.at.slice(this.first);
-      this.first = 0;
+    this.#jobs[this.#first++] = undefined;
+    if (this.#first === this.#jobs.length) this.#clear();
+    else if (this.#first >= 64 && this.#first * 2 >= this.#jobs.length) {
+      this.#jobs.splice(0, this.#first);
+      this.#at.splice(0, this.#first);
+      this.#first = 0;
     }
     return job;
   }
 
   /** Takes `job` off, wherever it stands. */
   remove(job: W): void {
-    const i = this.jobs.indexOf(job, this.first);
-    if (i === this.first) this.shift();
-    else if (i > this.first) this.jobs.splice(i, 1), this.at.splice(i, 1);
+    const i = this.#jobs.indexOf(job, this.#first);
+    if (i >= 0) this.#jobs.splice(i, 1), this.#at.splice(i, 1);
   }
 
   /** Takes every job off, in fetch order. */
   takeAll(): W[] {
-    const jobs = this.jobs.slice(this.first) as W[];
-    this.clear();
+    const jobs = this.#jobs.slice(this.#first) as W[];
+    this.#clear();
     return jobs;
   }
 
-  private clear(): void {
-    this.jobs = [];
-    this.at = [];
-    this.first = 0;
+  #clear(): void {
+    this.#jobs = [];
+    this.#at = [];
+    this.#first = 0;
   }
 }

@@ -14,8 +14,12 @@ describe.each(adapterCases)("cancels racing concurrent ticks over $name", (adapt
   const h = useHarness(adapterCase, "cancel-concurrent");
 
   it("each job ends with exactly the outcome its cancel's answer promised", async () => {
+    // The cancels start once a handler runs: on a slow machine the ticks' first fetch can come after
+    // cancels spread from the enqueue would all have ended, and none would meet a running job.
+    let running: () => void = () => {};
+    const firstRunning = new Promise<void>((resolve) => (running = resolve));
     const tq = h.make(
-      { stubborn: async () => (await sleep(20 + Math.random() * 150), "done") },
+      { stubborn: async () => (running(), await sleep(20 + Math.random() * 150), "done") },
       { keepCompleted: { count: 100 } },
     );
     const jids = await tq.enqueueBulk(
@@ -23,6 +27,7 @@ describe.each(adapterCases)("cancels racing concurrent ticks over $name", (adapt
     );
     const options = { budgetMs: 8_000, concurrency: 4, batch: 4, cancelCheckMs: 40, leaseMs: 400 };
     const ticking = Promise.all([tq.tick(options), tq.tick(options), tq.tick(options)]);
+    await firstRunning;
     const answers = await Promise.all(
       jids.map(async (jid, k) => {
         await sleep(k * 8);
