@@ -44,8 +44,17 @@ describe.each(adapterCases)("resurrection over $name", (adapterCase) => {
     expect(early).toMatchObject({ resurrected: 0, fetched: 0 }); // the dead tick's lease has not expired yet
 
     await sleep(700);
+    // One tick resurrects them all; each then runs alone, a round trip or two apiece, and on a loaded
+    // machine the tick may hand the last ones back to their queue for the next tick (prefetch.ts).
     const report = await tq.tick({ batch: 50 });
-    expect(report).toMatchObject({ resurrected: 20, succeeded: 20, dead: 0 });
+    expect(report).toMatchObject({ resurrected: 20, dead: 0 });
+    let succeeded = report.succeeded;
+    for (let i = 0; i < 20 && succeeded < 20; i++) {
+      const next = await tq.tick({ batch: 50 });
+      expect(next).toMatchObject({ resurrected: 0, dead: 0 });
+      succeeded += next.succeeded;
+    }
+    expect(succeeded).toBe(20);
     expect([...executions.keys()].sort()).toEqual([...jids].sort());
     expect([...executions.values()].every((n) => n === 1)).toBe(true);
     expect(await tq.stats()).toMatchObject({ inflight: 0, ticks: 0, queues: { default: 0 } });
