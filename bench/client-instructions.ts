@@ -18,12 +18,12 @@
 // Needs valgrind (Debian's package).
 // `--ref REV` counts that tree too (a temporary worktree of it, this node_modules linked).
 import { execFileSync, spawn } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import type { Run } from "./cluster/work.js";
+import { worktreeOf } from "./ref-worktree.js";
 
 const { values } = parseArgs({
   options: {
@@ -84,15 +84,12 @@ async function drainCounted(shape: string): Promise<void> {
 async function countAll(): Promise<void> {
   const here = resolve(fileURLToPath(import.meta.url), "../..");
   const trees: { name: string; dir: string }[] = [];
-  let worktree: string | undefined;
-  if (values.ref !== undefined) {
-    worktree = mkdtempSync(join(tmpdir(), "tickq-ref-"));
-    execFileSync("git", ["-C", here, "worktree", "add", "--detach", worktree, values.ref], { stdio: "ignore" });
-    symlinkSync(join(here, "node_modules"), join(worktree, "node_modules"));
+  const ref = values.ref === undefined ? undefined : worktreeOf(here, values.ref);
+  if (ref !== undefined) {
     // The ref may predate this bench: run this one against its src/.
-    if (!existsSync(join(worktree, "bench/client-instructions.ts")))
-      execFileSync("cp", [join(here, "bench/client-instructions.ts"), join(worktree, "bench/")]);
-    trees.push({ name: values.ref, dir: worktree });
+    if (!existsSync(join(ref.dir, "bench/client-instructions.ts")))
+      execFileSync("cp", [join(here, "bench/client-instructions.ts"), join(ref.dir, "bench/")]);
+    trees.push({ name: values.ref!, dir: ref.dir });
   }
   trees.push({ name: "this tree", dir: here });
   try {
@@ -101,10 +98,7 @@ async function countAll(): Promise<void> {
       for (const tree of trees)
         console.log(`  ${shape.padEnd(9)} ${tree.name.padEnd(10)} ${await count(tree.dir, shape)}`);
   } finally {
-    if (worktree !== undefined) {
-      execFileSync("git", ["-C", here, "worktree", "remove", "--force", worktree], { stdio: "ignore" });
-      rmSync(worktree, { recursive: true, force: true });
-    }
+    ref?.remove();
   }
 }
 

@@ -15,13 +15,13 @@
 // `--metrics` leaves metrics on (the default) in trees that have them; off, a tree gets `metrics: false`.
 // `--partitions N` drains a tickq with `partitions: N` on the one Redis: a tick's N pipelines share
 // its slots (src/tick/slots.ts), the path a tick over a cluster's partitions takes (refs with partitions only).
-import { execFileSync, spawn } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { Redis } from "ioredis";
+import { worktreeOf } from "./ref-worktree.js";
 
 interface Sample {
   rate: number;
@@ -109,20 +109,6 @@ function drainInChild(tree: string, url: string, n: number, metrics: boolean, pa
       resolveSample(JSON.parse(out.trim().split("\n").at(-1)!) as Sample);
     });
   });
-}
-
-/** The ref checked out in a temporary worktree that shares this checkout's node_modules. */
-function worktreeOf(repo: string, ref: string): { dir: string; remove(): void } {
-  const dir = join(mkdtempSync(join(tmpdir(), "tickq-plain-cost-")), "tree");
-  execFileSync("git", ["-C", repo, "worktree", "add", "--detach", dir, ref], { stdio: "ignore" });
-  symlinkSync(join(repo, "node_modules"), join(dir, "node_modules"));
-  return {
-    dir,
-    remove: () => {
-      execFileSync("git", ["-C", repo, "worktree", "remove", "--force", dir], { stdio: "ignore" });
-      rmSync(resolve(dir, ".."), { recursive: true, force: true });
-    },
-  };
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
