@@ -91,10 +91,11 @@ describe.each(adapterCases)("deadline over $name", (adapterCase) => {
   });
 
   it("extends the lease while a batch runs longer than the lease", async () => {
-    const tq = h.make({ slow: () => sleep(400) });
+    // the batch runs 3 leases long; a lease of 600 ms, renewed every 200 ms, rides out a loaded machine's stalls
+    const tq = h.make({ slow: () => sleep(1800) });
     await tq.enqueue("slow", []);
-    const ticking = tq.tick({ leaseMs: 150 });
-    await sleep(300);
+    const ticking = tq.tick({ leaseMs: 600 });
+    await sleep(1200);
     // a second tick must not resurrect the job the first is still running
     const other = await tq.tick();
     const report = await ticking;
