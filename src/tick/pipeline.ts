@@ -256,9 +256,24 @@ export async function runPipeline<W, O>(p: PipelineInput<W, O>): Promise<Pipelin
       if (p.holdsSlot?.(job)) slotFreed = true;
       p.onOutcome(outcome);
       finished.push(outcome);
+      refillSoon();
+    });
+  };
+
+  // Jobs that finish together free their slots in one burst of microtasks: one fill after the
+  // burst starts what they freed, where a fill a job scanned the pool's holders and offered their
+  // room once a job (bench/client-instructions.ts counts the difference).
+  let refilling = false;
+  const refillSoon = () => {
+    if (refilling) return;
+    refilling = true;
+    queueMicrotask(() => {
+      refilling = false;
+      if (closed) return;
       fill();
       slots?.offer(holder);
-      wake();
+      // The fill started what could start: the loop turns only when it may end or must stop.
+      if (running === 0 || stopping()) wake();
     });
   };
 
