@@ -12,10 +12,12 @@ import {
   TickqError,
   type JobLogger,
   type JobRegistry,
+  type OrderedRegistry,
   type QueueOrder,
   type RedisAdapter,
   type Schedules,
   type Tickq,
+  type WorkflowsOption,
 } from "../index.js";
 import type { Cluster, Redis } from "ioredis";
 import { isOn } from "../http/env.js";
@@ -101,6 +103,8 @@ export interface SessionOptions {
   jobs?: JobRegistry;
   queues?: QueueOrder;
   schedules?: Schedules;
+  ordered?: OrderedRegistry;
+  workflows?: WorkflowsOption<Record<string, unknown>>;
 }
 
 /** Every line tickq logs goes to stderr: stdout is for the command's own output (and --json). */
@@ -131,6 +135,8 @@ export async function withTickq<T>(options: SessionOptions, work: (session: Sess
       partitions: options.partitions ?? partitionsFor(connection, options.prefix),
       queues: options.queues,
       schedules: options.schedules,
+      ordered: options.ordered,
+      workflows: options.workflows,
       redisTimeoutMs: 5_000,
       logger: stderrLogger,
     });

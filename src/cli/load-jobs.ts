@@ -1,22 +1,26 @@
 // `--jobs ./jobs.js` (or ./jobs.ts, loaded through the project's tsx): the
 // module that registers the job handlers, for the commands that run or check
 // jobs (tick, serve, enqueue). It exports them
-// as `jobs` (or as its default export), and may export `queues` and
-// `schedules` (recurring jobs) too:
+// as `jobs` (or as its default export), and may export `queues`,
+// `schedules` (recurring jobs), `ordered` (ordered jobs by id) and
+// `workflows` (durable workflows) too:
 //   export const jobs = { sendEmail: async ([to]) => { … } };
 //   export const queues = ["critical", "default"];
 //   export const schedules = { nightly: { cron: "0 3 * * *", job: "sendEmail", args: ["ops@x.y"] } };
+//   export const workflows = { onboard: { run: async (input, step) => { … } } };
 import { createRequire } from "node:module";
 import { readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import type { JobRegistry, QueueOrder, Schedules } from "../index.js";
+import type { JobRegistry, OrderedRegistry, QueueOrder, Schedules, WorkflowsOption } from "../index.js";
 import { UsageError } from "./exit.js";
 
 export interface LoadedJobs {
   jobs: JobRegistry;
   queues?: QueueOrder;
   schedules?: Schedules;
+  ordered?: OrderedRegistry;
+  workflows?: WorkflowsOption<Record<string, unknown>>;
 }
 
 const isRegistry = (value: unknown): value is JobRegistry =>
@@ -93,5 +97,7 @@ export async function loadJobs(path: string): Promise<LoadedJobs> {
     jobs,
     queues: module.queues as QueueOrder | undefined,
     schedules: module.schedules as Schedules | undefined,
+    ordered: module.ordered as OrderedRegistry | undefined,
+    workflows: module.workflows as LoadedJobs["workflows"],
   };
 }

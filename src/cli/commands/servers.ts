@@ -50,7 +50,10 @@ export function addServerCommands(program: Command): void {
     .description(
       "serve the app (/tick, /jobs, /stats, /health…) and tick every second, over REDIS_URL (else a local Redis)",
     )
-    .requiredOption("--jobs <module>", "a module exporting `jobs`, and optionally `queues` and `schedules`")
+    .requiredOption(
+      "--jobs <module>",
+      "a module exporting `jobs`, and optionally `queues`, `schedules`, `ordered` and `workflows`",
+    )
     .option("--queues <queues>", "a,b or a:3,b:1")
     .option("--port <port>", "port to listen on", "3000")
     .action(async (options: { jobs: string; queues?: string; port: string }, command: Command) => {
@@ -67,6 +70,8 @@ export function addServerCommands(program: Command): void {
         jobs: loaded.jobs,
         queues,
         schedules: loaded.schedules,
+        ordered: loaded.ordered,
+        workflows: loaded.workflows,
         prefix,
         // As the other commands read a cluster: an untagged prefix's partitions are "auto" unless given.
         partitions: partitions ?? (cluster && hashTagOf(prefix) === undefined ? "auto" : undefined),

@@ -43,7 +43,7 @@ export function addTickCommand(program: Command): void {
     .description("run one tick (resurrect, schedule, fetch, execute, ack) with the jobs of a module")
     .requiredOption(
       "--jobs <module>",
-      "a module exporting `jobs` (name → handler), and optionally `queues` and `schedules`",
+      "a module exporting `jobs` (name → handler), and optionally `queues`, `schedules`, `ordered` and `workflows`",
     )
     .option(
       "--queues <queues>",
@@ -62,7 +62,7 @@ export function addTickCommand(program: Command): void {
         batch: intOption(options.batch, "--batch", 1),
         concurrency: intOption(options.concurrency, "--concurrency", 1),
       };
-      await withTickq({ prefix, jobs: loaded.jobs, queues, schedules: loaded.schedules }, async ({ tickq }) => {
+      await withTickq({ ...loaded, prefix, queues }, async ({ tickq }) => {
         const live = !json && process.stderr.isTTY;
         const seen = { done: 0, failed: 0 };
         if (live) {

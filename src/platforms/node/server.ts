@@ -7,11 +7,11 @@ import {
   type JobRegistry,
   type KickOptions,
   type OrderedRegistry,
-  type QueueOrder,
-  type Schedules,
   type Tickq,
+  type TickqOptions,
   type TickOptions,
   type TickReport,
+  type WorkflowInputs,
 } from "../../index.js";
 import { createApp, type TickqEnv } from "../../http/app.js";
 import type { Dashboard } from "../../dashboard/types.js";
@@ -19,23 +19,18 @@ import { fanOutStarter } from "../../http/fanout.js";
 import { nodeClient } from "../../http/throttle.js";
 import { listen } from "./listen.js";
 import { connectRedis } from "./redis-client.js";
+import { tickqOptionsOf } from "./server-options.js";
 
-/** Options of `startServer`. */
-export interface ServerOptions {
+/**
+ * Options of `startServer`: every option of `createTickq` but `redis` (workflows, ordered jobs, schedules,
+ * keepCompleted, telemetry…), plus the server's own.
+ */
+export interface ServerOptions<W extends WorkflowInputs = WorkflowInputs>
+  extends Omit<TickqOptions<JobRegistry, OrderedRegistry, W>, "redis" | "kick" | "redisTimeoutMs"> {
   /** The Redis to use (`redis://…`), e.g. from `findRedis()`. */
   redisUrl: string;
   /** The jobs this server can run, as createTickq's `jobs`. */
   jobs: JobRegistry;
-  /** Ordered jobs by id: name → { perform(id, payloads, ctx), retry? }. */
-  ordered?: OrderedRegistry;
-  /** Queues the ticks serve; default ["default"]. */
-  queues?: QueueOrder;
-  /** Recurring jobs (docs/guides/recurring.md). */
-  schedules?: Schedules;
-  /** Key prefix; default "tickq:". */
-  prefix?: string;
-  /** Partitions the keys are spread over on a Redis Cluster: a count or "auto" (TICKQ_PARTITIONS); default 1. */
-  partitions?: number | "auto";
   /** `redisUrl` names a Redis Cluster's node, or several comma-separated (REDIS_CLUSTER=1); default false. */
   cluster?: boolean;
   /** The port to listen on (127.0.0.1); default 3000, 0 for any free one. */
@@ -87,7 +82,9 @@ export interface RunningServer {
  * The Node server: the app on `port`, plus a tick every `tickEveryMs` (default 1 s). Refuses to start
  * without `secret` unless `insecure`.
  */
-export async function startServer(options: ServerOptions): Promise<RunningServer> {
+export async function startServer<W extends WorkflowInputs = WorkflowInputs>(
+  options: ServerOptions<W>,
+): Promise<RunningServer> {
   if (!options.secret && !options.insecure) {
     throw new Error(
       "Refusing to start without a secret: set `secret` (TICKQ_SECRET), or `insecure: true` for local development only",
@@ -101,17 +98,18 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const fanning = maxParallel === undefined ? {} : { maxParallel, onBacklog: spread };
   const tickOptions: TickOptions = { budgetMs: 5_000, ...options.tick, ...fanning };
   const kick = typeof options.kick === "object" ? options.kick : {};
-  const base = createTickq({
-    redis: redis.adapter,
-    jobs: options.jobs,
-    ordered: options.ordered,
-    queues: options.queues,
-    prefix: options.prefix,
-    partitions: options.partitions,
-    schedules: options.schedules,
-    redisTimeoutMs: options.redisTimeoutMs ?? 2_000,
-    kick: { ...kick, tick: { ...tickOptions, ...kick.tick } },
-  });
+  let base: Tickq<JobRegistry>;
+  try {
+    base = createTickq({
+      ...tickqOptionsOf(options),
+      redis: redis.adapter,
+      redisTimeoutMs: options.redisTimeoutMs ?? 2_000,
+      kick: { ...kick, tick: { ...tickOptions, ...kick.tick } },
+    });
+  } catch (error) {
+    redis.close();
+    throw error;
+  }
 
   // Background work (kicks, fan-out, ?wait=0 ticks) runs in-process; close() waits for it.
   const pending = new Set<Promise<unknown>>();

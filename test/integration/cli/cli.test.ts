@@ -91,6 +91,14 @@ describeOverAdapters(cliConnections, "the tickq CLI over $name", (adapterCase) =
     expect(await json("jobs", "delete", "--all", "dead")).toEqual({ code: 0, body: { deleted: 0 } });
   });
 
+  it("ticks the workflows the --jobs module exports to completion", async () => {
+    const tq = h.make({}, { workflows: { greet: { run: async (input: string) => input } } });
+    const id = await tq.workflows.start("greet", "ada");
+    const ticked = await run("tick", "--jobs", JOBS);
+    expect(ticked.code).toBe(0);
+    expect(await tq.workflows.get(id)).toMatchObject({ status: "completed", output: "hi ada" });
+  });
+
   it("pauses, resumes and lists queues", async () => {
     await run("enqueue", "hello", '["x"]', "--queue", "mail");
     expect(await run("queues", "pause", "mail")).toMatchObject({ code: 0, stdout: "queue mail paused\n" });

@@ -40,7 +40,7 @@ describe("tickq redis-http", () => {
 });
 
 describe("tickq serve", () => {
-  it("serves the app with the jobs of a module and ticks by itself", async () => {
+  it("serves the app with the jobs and workflows of a module and ticks by itself", async () => {
     const cli = await buildCli({});
     const prefix = `tickq-test:serve:${Date.now()}:`;
     const env = {
@@ -74,6 +74,19 @@ describe("tickq serve", () => {
       }
       expect(health.ok).toBe(true);
       expect(health.lastTickAt).toEqual(expect.any(Number));
+      const started = await fetch(`${url}/workflows/greet`, {
+        method: "POST",
+        headers: auth,
+        body: JSON.stringify({ input: "ada" }),
+      });
+      expect(started.status).toBe(201);
+      const { id } = (await started.json()) as { id: string };
+      let run: { status?: string; output?: unknown } = {};
+      for (let i = 0; i < 100 && run.status !== "completed"; i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        run = await (await fetch(`${url}/workflows/${id}`, { headers: auth })).json();
+      }
+      expect(run).toMatchObject({ status: "completed", output: "hi ada" });
       child.kill("SIGTERM");
       const [code] = await once(child, "exit");
       expect(code).toBe(0);

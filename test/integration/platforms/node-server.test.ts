@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import type { WorkflowStep } from "../../../src/index.js";
 import { startServer } from "../../../src/platforms/node/server.js";
 import { adapterCases } from "../../helpers/adapters.js";
 import { useHarness } from "../../helpers/harness.js";
@@ -42,5 +43,51 @@ describe("the Node server (npm start)", () => {
     } finally {
       await server.close();
     }
+  });
+
+  it("runs the workflows it is given: a run started over POST /workflows/:name completes on its ticks", async () => {
+    const workflows = {
+      onboard: {
+        run: async (input: { user: string }, step: WorkflowStep) => {
+          const greeting = await step.run("greet", () => `hello ${input.user}`);
+          return step.run("shout", () => greeting.toUpperCase());
+        },
+      },
+    };
+    const server = await startServer({
+      redisUrl: redisUrl(),
+      jobs: {},
+      workflows,
+      prefix: h.prefix,
+      port: 0,
+      secret: "abc-secret-for-tests",
+      tickEveryMs: 50,
+      tick: { budgetMs: 1_000 },
+    });
+    try {
+      const auth = { Authorization: "Bearer abc-secret-for-tests", "content-type": "application/json" };
+      const started = await fetch(`${server.url}/workflows/onboard`, {
+        method: "POST",
+        headers: auth,
+        body: JSON.stringify({ input: { user: "ada" } }),
+      });
+      expect(started.status).toBe(201);
+      const { id } = (await started.json()) as { id: string };
+      let run: { status?: string; output?: unknown } = {};
+      for (let i = 0; i < 100 && run.status !== "completed"; i++) {
+        await sleep(50);
+        run = await (await fetch(`${server.url}/workflows/${id}`, { headers: auth })).json();
+      }
+      expect(run).toMatchObject({ status: "completed", output: "HELLO ADA" });
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("refuses an option neither it nor createTickq knows, naming it, before taking a port", async () => {
+    const options = { redisUrl: redisUrl(), jobs: {}, port: 0, insecure: true, workflow: {} };
+    await expect(startServer(options as Parameters<typeof startServer>[0])).rejects.toThrow(
+      /unknown option "workflow"/,
+    );
   });
 });
