@@ -30,12 +30,24 @@ function nodeOf(url: string): { host: string; port: number; options: RedisOption
   return { host: parsed.hostname, port: Number(parsed.port || 6379), options };
 }
 
+/** Refuses a URL of another scheme (http://, a REST URL): ioredis would read it as a socket path ("connect ENOENT"). */
+function checkScheme(url: string): void {
+  const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(url)?.[1]?.toLowerCase();
+  if (scheme === undefined || scheme === "redis" || scheme === "rediss") return;
+  const rest =
+    scheme === "http" || scheme === "https"
+      ? "; for Redis over HTTP (Upstash's REST API) set UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN instead of REDIS_URL"
+      : "";
+  throw new Error(`REDIS_URL must start with redis:// (or rediss:// for TLS), not ${scheme}://${rest}`);
+}
+
 export function ioredisFromUrl(
   io: IoredisModule,
   url: string,
   how: { cluster: boolean; redis: RedisOptions; clusterOptions?: Omit<ClusterOptions, "redisOptions"> },
 ): Redis | Cluster {
   const urls = redisUrls(url);
+  for (const each of urls) checkScheme(each);
   if (!how.cluster) {
     if (urls.length > 1)
       throw new Error(

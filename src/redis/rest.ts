@@ -78,9 +78,10 @@ export function restAdapter(options: RestAdapterOptions): RedisAdapter {
         answer = await attempt(body);
       } catch (error) {
         if (n >= retries)
-          throw new Error(`Redis REST request failed (${retries + 1} attempts): ${(error as Error).message}`, {
-            cause: error,
-          });
+          throw new Error(
+            `Redis REST request to ${redactUrl(url)} failed (${retries + 1} attempts): ${whyFailed(error)}; is the REST server up at UPSTASH_REDIS_REST_URL?`,
+            { cause: error },
+          );
         await new Promise((resolve) => setTimeout(resolve, backoffMs(n)));
       }
     }
@@ -91,6 +92,14 @@ export function restAdapter(options: RestAdapterOptions): RedisAdapter {
     evalsha: (sha, keys, args) => command(["EVALSHA", sha, keys.length, ...keys, ...args]),
     eval: (script, keys, args) => command(["EVAL", script, keys.length, ...keys, ...args]),
   };
+}
+
+/** A failed fetch's message with its cause ("fetch failed: connect ECONNREFUSED 127.0.0.1:7101"): undici puts the reason there. */
+function whyFailed(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const cause = error instanceof Error ? error.cause : undefined;
+  const reason = cause instanceof Error ? cause.message : undefined;
+  return reason && !message.includes(reason) ? `${message}: ${reason}` : message;
 }
 
 /** The decoded result, or an Error with the server's message. */

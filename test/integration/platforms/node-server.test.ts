@@ -12,6 +12,12 @@ describe("the Node server (npm start)", () => {
     await expect(startServer({ redisUrl: redisUrl(), jobs: {}, port: 0 })).rejects.toThrow(/TICKQ_SECRET/);
   });
 
+  it("refuses a REDIS_URL of another scheme, naming the REST variables for an http:// one", async () => {
+    await expect(startServer({ redisUrl: "http://127.0.0.1:7101", jobs: {}, port: 0, insecure: true })).rejects.toThrow(
+      /REDIS_URL must start with redis:\/\/ .*not http:\/\/; .*UPSTASH_REDIS_REST_URL/,
+    );
+  });
+
   it("serves the app over HTTP and ticks by itself every interval", async () => {
     const ran: number[] = [];
     const jobs = { count: (args: [number]) => void ran.push(args[0]) };

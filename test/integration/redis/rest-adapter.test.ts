@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { inject } from "vitest";
 import { restAdapter } from "../../../src/redis/rest.js";
 import { TickqError } from "../../../src/index.js";
+import { freePort } from "../../../src/platforms/node/find-redis.js";
 
 const endpoint = () => ({ url: inject("restUrl"), token: inject("restToken") });
 
@@ -60,17 +61,20 @@ describe("restAdapter", () => {
     await expect(adapter.eval("return 1", [], [])).rejects.toThrow(/not base64/);
   });
 
-  it("resends after a network failure, at most `retries` times, then rejects saying how often it tried", async () => {
+  it("resends after a network failure, at most `retries` times, then rejects naming the URL, the cause and how often it tried", async () => {
     let attempts = 0;
     const counting = (request: Request) => (attempts++, fetch(request));
     const unreachable = restAdapter({
-      url: "http://127.0.0.1:1",
+      url: `http://127.0.0.1:${await freePort()}`,
       token: "t",
       retries: 2,
       backoffMs: () => 0,
       fetch: counting,
     });
-    await expect(unreachable.eval("return 1", [], [])).rejects.toThrow(/failed \(3 attempts\)/);
+    // The URL and the network's own reason, so a stopped server reads as one.
+    await expect(unreachable.eval("return 1", [], [])).rejects.toThrow(
+      /^Redis REST request to http:\/\/127\.0\.0\.1:\d+ failed \(3 attempts\): fetch failed: connect ECONNREFUSED/,
+    );
     expect(attempts).toBe(3);
 
     attempts = 0;
