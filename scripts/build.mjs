@@ -2,9 +2,10 @@
 // only our own code) and its declarations (tsc). Runs on install (prepare),
 // so a project that depends on this folder can import it straight away.
 // The Node-only entries (the CLI, tickq/node) are built for Node apart, so
-// the runtime-neutral ones never see node: imports.
+// the runtime-neutral ones never see node: imports. The entries: scripts/entries.mjs.
 import { build } from "esbuild";
 import { readFileSync } from "node:fs";
+import { CLI, entryPointsOf } from "./entries.mjs";
 
 const { version } = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
 
@@ -19,18 +20,7 @@ const shared = {
 
 await build({
   ...shared,
-  entryPoints: {
-    index: "src/index.ts",
-    cron: "src/recurring/cron.ts",
-    "adapters/ioredis": "src/redis/ioredis.ts",
-    "adapters/upstash": "src/redis/upstash.ts",
-    "adapters/rest": "src/redis/rest.ts",
-    "adapters/node-redis": "src/redis/node-redis.ts",
-    app: "src/http/app.ts",
-    cloudflare: "src/platforms/cloudflare/worker.ts",
-    vercel: "src/platforms/vercel/handler.ts",
-    dashboard: "src/dashboard/index.ts",
-  },
+  entryPoints: entryPointsOf("neutral"),
   platform: "neutral",
   splitting: true,
   chunkNames: "chunks/[name]-[hash]",
@@ -38,7 +28,7 @@ await build({
 
 await build({
   ...shared,
-  entryPoints: { cli: "src/cli/main.ts", node: "src/platforms/node/index.ts" },
+  entryPoints: { [CLI.out]: CLI.source, ...entryPointsOf("node") },
   platform: "node",
   target: "node20",
   splitting: true,

@@ -31,6 +31,8 @@ export interface ServerOptions<W extends WorkflowInputs = WorkflowInputs>
   redisUrl: string;
   /** The jobs this server can run, as createTickq's `jobs`. */
   jobs: JobRegistry;
+  /** Recurring jobs, as createTickq's `schedules` (docs/guides/recurring.md). */
+  schedules?: TickqOptions["schedules"];
   /** `redisUrl` names a Redis Cluster's node, or several comma-separated (REDIS_CLUSTER=1); default false. */
   cluster?: boolean;
   /** The port to listen on (127.0.0.1); default 3000, 0 for any free one. */
