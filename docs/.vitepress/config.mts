@@ -48,6 +48,8 @@ export default defineConfig({
           { text: "Cloudflare Workers", link: "/deploy/cloudflare" },
           { text: "Vercel", link: "/deploy/vercel" },
           { text: "Node", link: "/deploy/node" },
+          { text: "Bun", link: "/deploy/bun" },
+          { text: "Deno", link: "/deploy/deno" },
           { text: "The HTTP app", link: "/deploy/http-app" },
           { text: "Upstash over HTTP", link: "/deploy/upstash-http" },
           { text: "Bundle sizes", link: "/deploy/bundles" },

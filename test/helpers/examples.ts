@@ -11,7 +11,7 @@ import type { Redis } from "ioredis";
 import { repoRoot, tickqSources } from "../../scripts/tickq-source.mjs";
 import { sleep } from "./redis.js";
 
-export type ExampleName = "cloudflare-worker" | "vercel" | "node";
+export type ExampleName = "cloudflare-worker" | "vercel" | "node" | "bun" | "deno";
 
 export const exampleDir = (name: ExampleName) => join(repoRoot, "examples", name);
 
@@ -33,15 +33,25 @@ export interface RunningExample {
   stop(): Promise<void>;
 }
 
-/** Starts `entry` of the example with tsx (as its `npm start` does); resolves once it prints `listening on <url>`. */
+/** How an example runs: the command and its arguments, given the tsconfig that maps `tickq` to the sources. */
+export type ExampleRunner = (tsconfigPath: string, entry: string) => { command: string; args: string[] };
+
+/** tsx, as the Node examples' `npm start` runs them. */
+export const tsxRunner: ExampleRunner = (tsconfigPath, entry) => ({
+  command: join(repoRoot, "node_modules", ".bin", "tsx"),
+  args: ["--tsconfig", tsconfigPath, entry],
+});
+
+/** Starts `entry` of the example (with tsx unless told); resolves once it prints `listening on <url>`. */
 export async function startExample(
   name: ExampleName,
   entry: string,
   env: Record<string, string>,
+  runner: ExampleRunner = tsxRunner,
 ): Promise<RunningExample> {
   const tsconfig = exampleTsconfig(name);
-  const tsx = join(repoRoot, "node_modules", ".bin", "tsx");
-  const child: ChildProcess = spawn(tsx, ["--tsconfig", tsconfig.path, entry], {
+  const { command, args } = runner(tsconfig.path, entry);
+  const child: ChildProcess = spawn(command, args, {
     cwd: exampleDir(name),
     env: { ...process.env, ...env },
     stdio: ["ignore", "pipe", "pipe"],

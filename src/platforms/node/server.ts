@@ -16,6 +16,7 @@ import {
 import { createApp, type TickqEnv } from "../../http/app.js";
 import type { Dashboard } from "../../dashboard/types.js";
 import { fanOutStarter } from "../../http/fanout.js";
+import { backgroundWork, startTickLoop } from "../../http/in-process.js";
 import { nodeClient } from "../../http/throttle.js";
 import { listen } from "./listen.js";
 import { connectRedis } from "./redis-client.js";
@@ -114,11 +115,8 @@ export async function startServer<W extends WorkflowInputs = WorkflowInputs>(
   }
 
   // Background work (kicks, fan-out, ?wait=0 ticks) runs in-process; close() waits for it.
-  const pending = new Set<Promise<unknown>>();
-  const waitUntil = (promise: Promise<unknown>) => {
-    pending.add(promise);
-    void promise.finally(() => pending.delete(promise));
-  };
+  const background = backgroundWork();
+  const { waitUntil } = background;
   let url = "";
   const listeningUrl = () => url;
   let app: Hono<TickqEnv>;
@@ -154,23 +152,18 @@ export async function startServer<W extends WorkflowInputs = WorkflowInputs>(
   }
   const tickq = base.scope({ waitUntil, kick: Boolean(options.kick), onMore: more });
 
-  let running: Promise<void> | null = null;
   const loop =
     options.tickEveryMs === 0
       ? undefined
-      : setInterval(() => {
-          running ??= base
-            .tick(tickOptions)
-            .then(async (report) => {
-              options.onTick?.(report);
-              if (report.more && more) await more();
-            })
-            .catch((error) => console.error(`tickq: tick failed: ${(error as Error).message}`))
-            .finally(() => (running = null));
-        }, options.tickEveryMs ?? 1_000);
+      : startTickLoop(base, {
+          everyMs: options.tickEveryMs ?? 1_000,
+          tick: tickOptions,
+          onTick: options.onTick,
+          onMore: more,
+        });
 
-  const server = await listen(app.fetch, options.port ?? 3000).catch((error: unknown) => {
-    clearInterval(loop);
+  const server = await listen(app.fetch, options.port ?? 3000).catch(async (error: unknown) => {
+    await loop?.stop();
     redis.close();
     throw error;
   });
@@ -179,9 +172,8 @@ export async function startServer<W extends WorkflowInputs = WorkflowInputs>(
     url: server.url,
     tickq,
     close: async () => {
-      clearInterval(loop);
-      await running;
-      await Promise.allSettled([...pending]);
+      await loop?.stop();
+      await background.settled();
       await server.close();
       redis.close();
     },

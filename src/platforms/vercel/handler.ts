@@ -10,11 +10,11 @@
  * @module tickq/vercel
  */
 
-import { restAdapter } from "../../redis/rest.js";
 import { checkCronParser } from "../../recurring/declare.js";
 import type { JobRegistry, Tickq, WaitUntil } from "../../index.js";
 import { buildEdge, credentialsOf, kicksByDefault, type Edge, type EdgeOptions } from "../../http/edge.js";
 import { logError, UNAVAILABLE } from "../../http/errors.js";
+import { restFromEnv } from "../../http/rest-from-env.js";
 import { vercelClient } from "../../http/throttle.js";
 
 /**
@@ -58,15 +58,7 @@ export function tickqVercel<J extends JobRegistry>(options: TickqVercelOptions<J
   const { env: given, basePath, waitUntil, ...rest } = options;
   const build = () => {
     const env = given ?? process.env;
-    const redis = () => {
-      const url = env.UPSTASH_REDIS_REST_URL ?? env.KV_REST_API_URL;
-      const token = env.UPSTASH_REDIS_REST_TOKEN ?? env.KV_REST_API_TOKEN;
-      if (!url || !token)
-        throw new Error(
-          "tickq: set UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN in the project's environment variables",
-        );
-      return restAdapter({ url, token });
-    };
+    const redis = () => restFromEnv(env, "in the project's environment variables");
     return buildEdge(rest as EdgeOptions<J>, env, redis, {
       basePath: basePath ?? "/api",
       waitUntil: waitUntil ?? vercelWaitUntil,
