@@ -15,6 +15,7 @@ const unit = ["test/unit/**/*.test.ts"];
 const faults = [
   "test/integration/tick/chaos-short-run.test.ts",
   "test/integration/tick/poison-job-dies-alone.test.ts",
+  "test/integration/tick/tick-burst-memory-every-adapter.test.ts",
   "test/integration/redis/memory-pressure.test.ts",
   "test/integration/redis/cluster.test.ts",
   "test/integration/redis/cluster-failover.test.ts",
