@@ -74,6 +74,7 @@
 -- @include lib/sidekiq/register-process.lua
 -- @include lib/tick/record-heartbeat.lua
 -- @include lib/workflows/run-state.lua
+-- @include lib/common/memory-state.lua
 -- @include lib/workflows/claim-runs.lua
 
 local tickId = ARGV[2]

@@ -1,3 +1,4 @@
+#!lua flags=allow-oom
 -- workflow_cancel: cancels a run that has not ended: no step of it starts
 -- again, its parked steps leave their event sets and the due set, and the
 -- tick that holds it (while its lease lives) is told in its next workflow call, to abort

@@ -1,3 +1,4 @@
+#!lua flags=allow-oom
 -- workflow_event: an event arrives: every run parked on a wait for this
 -- event and match has that step resolved with the event's data and is due
 -- at once, in this one script, so no run waiting when it arrives misses it.

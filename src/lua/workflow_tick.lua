@@ -1,3 +1,4 @@
+#!lua flags=allow-oom
 -- workflow_tick: a tick's workflow call, sent only by apps that declare
 -- workflows. Commits what the tick's executions did (fenced, per run:
 -- lib/workflows/commit-runs.lua), removes runs past their retention, then
@@ -22,6 +23,7 @@
 -- @include lib/tick/replay-call.lua
 -- @include lib/workflows/run-state.lua
 -- @include lib/workflows/commit-runs.lua
+-- @include lib/common/memory-state.lua
 -- @include lib/workflows/claim-runs.lua
 
 local tickId = ARGV[2]
