@@ -40,8 +40,10 @@
 -- parts (recurring before fetch, so every part has its fixed place or
 -- follows a count) changes nothing for a replay. The runs claimed are in the kept
 -- reply, so a replay hands the same runs with the same fences and claims none again.
--- allow-oom: at maxmemory with noeviction a tick must still start, or the
--- queue that would free memory could never drain.
+-- maxmemory: runs (allow-oom): a tick must start, or the queues that free memory could never drain.
+-- What it adds is bounded: one tick's lease and registration, the begin guard
+-- (lib/tick/begun-ids.lua, at most ~0.8 MB), jobs it moves (no growth); it claims no workflow run
+-- while Redis is full (lib/workflows/claim-runs.lua).
 -- @include lib/common/prefix-keys.lua
 -- @include lib/common/edit-job-text.lua
 -- @include lib/debounce/close-window.lua

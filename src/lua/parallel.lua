@@ -17,6 +17,8 @@
 -- granted again, taking no second slot; an id that already began is never
 -- reserved again (a tick begins once), so a late replay grants nothing new.
 -- A resend carries the same counted ids as the first run.
+-- maxmemory: runs (allow-oom): a tick must be able to start; it adds at most maxLive reservations
+-- (15 s each).
 -- @include lib/common/prefix-keys.lua
 -- @include lib/common/counted-args.lua
 -- @include lib/tick/begun-ids.lua

@@ -19,6 +19,8 @@
 -- One call answers everything stats() and a dashboard refresh show.
 -- Replays: reads only (flow's sizes prune deferral records already due,
 -- which no reader counts).
+-- maxmemory: reads only (flow's sizes prune due deferral records): answers as ever while Redis is
+-- full, with Redis' memory against its limit for the warning.
 -- @include lib/common/prefix-keys.lua
 -- @include lib/common/memory-state.lua
 -- @include lib/common/edit-job-text.lua
