@@ -6,6 +6,7 @@ import type { Redis } from "ioredis";
 import { expect } from "vitest";
 import { decode } from "../../src/protocol/define.js";
 import * as protocol from "../../src/protocol/index.js";
+import { BEGUN_GUARD_BYTES } from "../../bench/chaos/memory.js";
 import { scripts } from "../../src/lua/index.js";
 import { createTickq, type JobLogger, type RedisAdapter } from "../../src/index.js";
 import { scriptSha } from "../../src/redis/script-sha.js";
@@ -125,9 +126,6 @@ export async function memoryUnder(
   }
   return { total, byName };
 }
-
-/** The guard's stated bound (docs/operate/redis-keys.md): 65,536 ids, 805,728 bytes by MEMORY USAGE on Redis 7. */
-export const BEGUN_GUARD_BYTES = 820_000;
 
 /**
  * Ticks 20,000 times under `prefix` (2,000 of them kicked), then: the burst's first begin, sent again, starts nothing; once the leases
