@@ -15,6 +15,7 @@ const unit = ["test/unit/**/*.test.ts"];
 const faults = [
   "test/integration/tick/chaos-short-run.test.ts",
   "test/integration/tick/poison-job-dies-alone.test.ts",
+  "test/integration/tick/tick-burst-memory-every-adapter.test.ts",
   "test/integration/redis/memory-pressure.test.ts",
   "test/integration/redis/cluster.test.ts",
   "test/integration/redis/cluster-failover.test.ts",
@@ -37,6 +38,7 @@ const faults = [
   "test/integration/recurring/once-per-slot.test.ts",
   "test/integration/workflows/kill.test.ts",
   "test/integration/workflows/long-run.test.ts",
+  "test/integration/workflows/at-maxmemory.test.ts",
 ];
 
 // Left out of `npm run test:quick` (TICKQ_QUICK=1), never out of `npm test`: each takes seconds to a

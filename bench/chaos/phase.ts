@@ -16,6 +16,7 @@ import { chaosJobs, planJobs } from "./jobs.js";
 import { openLedger } from "./ledger.js";
 import type { PhaseContext } from "./phases.js";
 import { deleteUnder, settle, settleLimits } from "./settle.js";
+import { beginGuardBytes } from "./memory.js";
 import { judge, locateExpired, locateJobs, type PhaseResult } from "./verify.js";
 import { startWorkers } from "./workers.js";
 import { trickle } from "./enqueue.js";
@@ -100,6 +101,7 @@ export async function runPhase(o: PhaseOptions): Promise<PhaseResult> {
       settle: settled,
       flowKeys,
       leakedSlots,
+      beginGuardBytes: await beginGuardBytes(admin, prefix),
       seconds: Math.round((Date.now() - started) / 1000),
       workerStderr: workers.stderr(),
     });

@@ -46,6 +46,7 @@ import type { AdapterName } from "./connect.js";
 import type { FaultCounts } from "./faults.js";
 import { JOB_KINDS, RATE, type JobKind, type PlannedJob } from "./jobs.js";
 import { idOf, type LedgerView } from "./ledger.js";
+import { BEGUN_GUARD_BYTES } from "./memory.js";
 import type { SettleOutcome } from "./settle.js";
 
 export type Place = "queued" | "inflight" | "parked" | "scheduled" | "retry" | "dead";
@@ -79,6 +80,8 @@ export interface PhaseRun {
   flowKeys?: string[];
   /** Settled: flow slots still held once the work ran out (each a leak). */
   leakedSlots?: string[];
+  /** Bytes of the guard against late replays of begin after the run (bench/chaos/memory.ts). */
+  beginGuardBytes?: number;
   seconds: number;
   workerStderr: string[];
 }
@@ -402,6 +405,14 @@ export const PHASE_CHECKS: Check<PhaseResult>[] = [
         : verdict;
     },
     problem: (r) => (r.settled ? undefined : unsettled(r)),
+  },
+  {
+    label: `memory after the run: begin guard, bytes (at most ${BEGUN_GUARD_BYTES})`,
+    value: (r) => r.beginGuardBytes,
+    problem: (r) =>
+      (r.beginGuardBytes ?? 0) <= BEGUN_GUARD_BYTES
+        ? undefined
+        : `the guard against late replays of begin holds ${r.beginGuardBytes} bytes, over its stated ${BEGUN_GUARD_BYTES}`,
   },
   { label: "seconds", value: (r) => r.seconds },
 ];

@@ -1,7 +1,7 @@
 import { flowStatsArgs, flowStatsFrom } from "../flow/stats.js";
 import { orderedStatsFrom } from "../ordered/stats.js";
 import { workflowStatsFrom } from "../workflows/stats.js";
-import { evictionWarning, learnEvictionPolicy, type Runtime } from "../tick/runtime.js";
+import { evictionWarning, fullWarning, learnEvictionPolicy, type Runtime } from "../tick/runtime.js";
 import * as protocol from "../protocol/index.js";
 import { runCall } from "../protocol/run.js";
 import type { Stats } from "../types.js";
@@ -33,9 +33,11 @@ export async function readStats(runtime: Runtime): Promise<Stats> {
   const paused = [...reply.paused].sort();
   const lastTickAt = beats.tick ?? null;
   const warning = evictionWarning(policy);
+  const full = fullWarning(reply.usedMemory, reply.maxMemory);
   const warnings = [
     ...heartbeatWarnings({ nowMs: reply.nowMs, lastTickAt, queues, served, paused: new Set(paused), due: reply.due }),
     ...(warning ? [warning] : []),
+    ...(full ? [full] : []),
   ];
   return {
     processed: reply.processed,

@@ -34,13 +34,16 @@
 -- Replays: begin is call 1 of the tick (lib/tick/replay-call.lua). A replay while the
 -- lease lives answers the first run's reply; once the lease is gone the
 -- tick is dead (its fetched jobs are the resurrector's) and begin answers
--- "lease not held": the `begun` set remembers its id for an hour.
+-- "lease not held": lib/tick/begun-ids.lua remembers its id for an hour
+-- (or the next ~50,000 ticks, whichever is shorter, in at most 512 KiB).
 -- A resend carries the same ARGV as the first run, so the order of the
 -- parts (recurring before fetch, so every part has its fixed place or
 -- follows a count) changes nothing for a replay. The runs claimed are in the kept
 -- reply, so a replay hands the same runs with the same fences and claims none again.
--- allow-oom: at maxmemory with noeviction a tick must still start, or the
--- queue that would free memory could never drain.
+-- maxmemory: runs (allow-oom): a tick must start, or the queues that free memory could never drain.
+-- What it adds is bounded: one tick's lease and registration, the begin guard
+-- (lib/tick/begun-ids.lua, at most ~0.8 MB), jobs it moves (no growth); it claims no workflow run
+-- while Redis is full (lib/workflows/claim-runs.lua).
 -- @include lib/common/prefix-keys.lua
 -- @include lib/common/edit-job-text.lua
 -- @include lib/debounce/close-window.lua
@@ -48,6 +51,7 @@
 -- @include lib/order/queue-job.lua
 -- @include lib/order/pick-jobs.lua
 -- @include lib/tick/replay-call.lua
+-- @include lib/tick/begun-ids.lua
 -- @include lib/flow/read.lua
 -- @include lib/flow/sent.lua
 -- @include lib/flow/slots.lua
@@ -72,6 +76,7 @@
 -- @include lib/sidekiq/register-process.lua
 -- @include lib/tick/record-heartbeat.lua
 -- @include lib/workflows/run-state.lua
+-- @include lib/common/memory-state.lua
 -- @include lib/workflows/claim-runs.lua
 
 local tickId = ARGV[2]
@@ -93,7 +98,6 @@ local info = #KEYS > 2 and ARGV[17] or nil
 local fetchAt = info and 18 or 17
 local orderedAt = fetch_args_end(fetchAt)
 
-local BEGUN_MS = 3600 * 1000
 local tick, lease = tickId, KEYS[2]
 local now = now_ms()
 local state, kept = call_state(lease, 1)
@@ -101,13 +105,13 @@ if state == 'replay' then
   kept[6] = with_jobs(tick, kept[6])
   return rehydrate(kept, 10)
 end
--- A tick begins once: `begun` remembers every tick id for BEGUN_MS, so a
--- late replay of begin, after the lease and the registration are gone,
--- cannot bring the tick back to life (it would fetch jobs nobody runs, and
--- its other late calls would count as fresh).
-local begun = P .. 'begun'
-redis.call('ZREMRANGEBYSCORE', begun, '-inf', now - BEGUN_MS)
-if state == 'stale' or redis.call('HEXISTS', KEYS[1], tick) == 1 or redis.call('ZADD', begun, 'NX', now, tick) == 0 then
+-- A tick begins once: its id is noted (lib/tick/begun-ids.lua), so a late
+-- replay of begin, after the lease and the registration are gone, cannot
+-- bring the tick back to life (it would fetch jobs nobody runs, and its
+-- other late calls would count as fresh).
+-- The sorted set `begun` of older versions (a rolling deploy) is trimmed as they trim it, so it empties.
+redis.call('ZREMRANGEBYSCORE', P .. 'begun', '-inf', now - BEGUN_MS)
+if state == 'stale' or redis.call('HEXISTS', KEYS[1], tick) == 1 or not note_begun(tick) then
   return { now, 0, 0, 0, 0, {}, 0, '' }
 end
 

@@ -17,6 +17,9 @@
 -- reply, doing nothing. Even without it a waiting job is taken out only if its
 -- text is still there (a second run finds it gone and records nothing), and
 -- a mark is set only when absent (HSETNX): a second run changes nothing.
+-- maxmemory: no flag: while Redis is full, a cancel that first takes the job out of its list or set
+-- (queued, scheduled, retry) runs, since Redis refuses a script only at a first write that may grow
+-- memory; one that marks a running job is refused with REDIS_FULL, nothing written.
 -- @include lib/common/prefix-keys.lua
 -- @include lib/common/edit-job-text.lua
 -- @include lib/debounce/close-window.lua

@@ -10,6 +10,7 @@
 -- is kept. Returns how many jobs were deleted, as a string.
 -- Replays: the token (lib/admin/answer-once.lua) answers a resent call with the first
 -- reply and deletes nothing more: jobs that arrived since stay.
+-- maxmemory: no flag: it first deletes, so it runs while Redis is full and frees memory.
 -- @include lib/common/prefix-keys.lua
 -- @include lib/common/edit-job-text.lua
 -- @include lib/debounce/close-window.lua

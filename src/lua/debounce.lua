@@ -18,6 +18,8 @@
 -- takes it out of `schedule` deletes the window (lib/debounce/close-window.lua).
 -- Replays: the call token is set NX for the call window; a replay finds it
 -- and answers the first run's jid, writing nothing.
+-- maxmemory: no flag: while Redis is full it is refused with REDIS_FULL before it writes anything,
+-- as enqueue.
 -- @include lib/common/prefix-keys.lua
 -- @include lib/expiry/stamp-expiry.lua
 

@@ -27,6 +27,8 @@
 -- windows) are still honoured for this client's window and the default.
 -- No allow-oom flag: when Redis is full (noeviction) the first write is
 -- refused and nothing is pushed; the caller gets a clear error.
+-- maxmemory: no flag: while Redis is full it is refused with REDIS_FULL before it writes anything
+-- (documented: ticks still drain).
 -- @include lib/common/prefix-keys.lua
 -- @include lib/common/edit-job-text.lua
 -- @include lib/order/read-order.lua

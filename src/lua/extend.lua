@@ -24,6 +24,8 @@
 -- call: a figure stats() shows, never one tickq decides by.
 -- A replayed heard list marks heard again what is already heard, and never
 -- re-creates a mark its job's ack removed.
+-- maxmemory: runs (allow-oom): keeps a live tick's lease; it rewrites the lease hash's fields and
+-- adds nothing.
 -- @include lib/common/prefix-keys.lua
 -- @include lib/sidekiq/register-process.lua
 -- @include lib/results/keep-results.lua

@@ -42,6 +42,10 @@
 -- nothing (the lease is gone: its workflow runs are claimed again). The
 -- lease is never re-created here, nor the Sidekiq heartbeat (it beats only
 -- while the lease lives; leaving twice deletes nothing more).
+-- maxmemory: runs (allow-oom): acks are what free memory. What it adds is bounded: a retry takes
+-- its acked job's place, the dead set is capped (deadMaxSize, deadMaxAgeSec), an awaited job's
+-- result expires, a workflow commit is held to the step-result limit and comes only from runs
+-- already held.
 -- @include lib/common/prefix-keys.lua
 -- @include lib/common/counted-args.lua
 -- @include lib/common/edit-job-text.lua

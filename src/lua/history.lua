@@ -8,6 +8,7 @@
 -- client routes the call to the prefix's slot; the daily counters'
 -- names are built from the prefix). Returns the days, oldest first.
 -- Replays: reads only.
+-- maxmemory: reads only: answers as ever while Redis is full.
 -- @include lib/common/prefix-keys.lua
 
 local days = tonumber(ARGV[2])

@@ -8,6 +8,8 @@
 -- lib/delayed/promote-due.lua.
 -- Replays: a numbered call (lib/tick/replay-call.lua); the passes themselves only
 -- move what they find, so even an unnumbered rerun moves nothing twice.
+-- maxmemory: runs (allow-oom): it moves jobs (due ones to their queue, a dead tick's back to
+-- theirs) and adds nothing but a resurrection count per job moved from a dead tick.
 -- @include lib/common/prefix-keys.lua
 -- @include lib/common/edit-job-text.lua
 -- @include lib/debounce/close-window.lua

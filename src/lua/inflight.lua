@@ -7,6 +7,7 @@
 -- Returns: [tick alive queue job]
 -- limit: most jobs to answer. alive: whether the tick's lease lives (1/0).
 -- Replays: reads only.
+-- maxmemory: reads only: answers as ever while Redis is full.
 -- @include lib/common/prefix-keys.lua
 
 local limit = tonumber(ARGV[2])

@@ -21,6 +21,8 @@
 -- take finds its token held (1) or waiting (0) and answers the same; a
 -- replayed done finds its token gone and answers from the next token
 -- (held: 1, else 0); free removes a member that is already gone.
+-- maxmemory: runs (allow-oom): slots are taken and freed; a refused kick's token (~60 bytes, for
+-- the kick's budget) is written only after an enqueue, which Redis refuses while full.
 -- @include lib/common/prefix-keys.lua
 
 local kicks, waiting = KEYS[1], KEYS[2]

@@ -8,6 +8,7 @@
 -- (-1 for a queued job with a priority or a group: lib/order/read-order.lua);
 -- parkedOn: for a flow job parked on a busy key, its park list 'flow:park:KEY'.
 -- Replays: reads only.
+-- maxmemory: reads only: answers as ever while Redis is full.
 -- @include lib/common/prefix-keys.lua
 -- @include lib/common/edit-job-text.lua
 -- @include lib/admin/match-jobs.lua

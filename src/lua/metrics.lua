@@ -11,6 +11,7 @@
 -- minute's hash as field, value, … (minutes with no fields left out);
 -- latency: ms (0 for an empty queue); totals: field, value, … or empty.
 -- Replays: reads only.
+-- maxmemory: reads only: answers as ever while Redis is full.
 -- @include lib/common/prefix-keys.lua
 -- @include lib/common/edit-job-text.lua
 -- @include lib/order/read-order.lua

@@ -11,6 +11,9 @@
 -- Replays: the token (lib/admin/answer-once.lua) answers a resent call with the first
 -- reply, doing nothing. Even without it a second run finds none of the
 -- stored texts where they were and moves nothing (nor forgets any count).
+-- maxmemory: no flag: it first takes each job out of where it waits, so it runs while Redis is full
+-- (Redis refuses a script only at a first write that may grow memory); a delete frees memory, a
+-- move to the queue adds what it removed.
 -- @include lib/common/prefix-keys.lua
 -- @include lib/common/edit-job-text.lua
 -- @include lib/debounce/close-window.lua

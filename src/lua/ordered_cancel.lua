@@ -29,6 +29,8 @@
 -- nothing is recorded twice. A concurrent tick cannot slip between: fetch,
 -- ack and resurrect are scripts too, and a mark set while the tick holds
 -- the run is read by its ack.
+-- maxmemory: no flag: while Redis is full Redis refuses it at its first write if that write may
+-- grow memory (REDIS_FULL, nothing written); a cancel that first removes payloads runs.
 -- @include lib/common/prefix-keys.lua
 -- @include lib/admin/answer-once.lua
 -- @include lib/common/edit-job-text.lua

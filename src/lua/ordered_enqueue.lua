@@ -18,6 +18,8 @@
 -- to values they already hold.
 -- No allow-oom flag: when Redis is full (noeviction) the first write is
 -- refused and nothing is added; the caller gets a clear error.
+-- maxmemory: no flag: while Redis is full it is refused with REDIS_FULL before it writes anything,
+-- as enqueue.
 -- @include lib/common/prefix-keys.lua
 -- @include lib/ordered/state.lua
 

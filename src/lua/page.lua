@@ -9,6 +9,7 @@
 -- distance of A, jid of A. entries: score (sorted set) or distance (queue);
 -- cursor: the next cursor's fields (empty at the end); size: of the set or queue.
 -- Replays: reads only.
+-- maxmemory: reads only: answers as ever while Redis is full.
 -- @include lib/common/prefix-keys.lua
 -- @include lib/common/edit-job-text.lua
 -- @include lib/admin/match-jobs.lua

@@ -4,7 +4,7 @@
 -- registered in `ticks` and its lease `tick:ID` exists. A slot granted to a
 -- tick that has not begun yet (a fan-out request on its way) is reserved
 -- in `ticks:reserved` until it begins or the reservation expires; once its
--- id is in `begun` (begin.lua) the registry speaks for it. Ids are granted
+-- id is noted as begun (lib/tick/begun-ids.lua) the registry speaks for it. Ids are granted
 -- in order; the first refused ends the grant.
 -- KEYS: ticks reserved
 -- ARGV: prefix maxLive reserveMs ids[]
@@ -17,8 +17,11 @@
 -- granted again, taking no second slot; an id that already began is never
 -- reserved again (a tick begins once), so a late replay grants nothing new.
 -- A resend carries the same counted ids as the first run.
+-- maxmemory: runs (allow-oom): a tick must be able to start; it adds at most maxLive reservations
+-- (15 s each).
 -- @include lib/common/prefix-keys.lua
 -- @include lib/common/counted-args.lua
+-- @include lib/tick/begun-ids.lua
 
 local registry, reserved = KEYS[1], KEYS[2]
 local maxLive = tonumber(ARGV[2])
@@ -36,10 +39,14 @@ for _, id in ipairs(redis.call('HKEYS', registry)) do
     is_live[id] = true
   end
 end
-local begun = P .. 'begun'
+-- Also the sorted set `begun` of older versions, for a tick an older deployment began (a rolling deploy).
+local legacy_begun = P .. 'begun'
+local function began(id)
+  return tick_begun(id) or redis.call('ZSCORE', legacy_begun, id) ~= false
+end
 for _, id in ipairs(redis.call('ZRANGE', reserved, 0, -1)) do
   if not is_live[id] then
-    if redis.call('ZSCORE', begun, id) then
+    if began(id) then
       redis.call('ZREM', reserved, id) -- it began and is gone: finished, or dead
     else
       live = live + 1
@@ -55,7 +62,7 @@ end
 local granted = 0
 for _, id in ipairs(ids) do
   if not is_live[id] then
-    if live >= maxLive or redis.call('ZSCORE', begun, id) then break end
+    if live >= maxLive or began(id) then break end
     redis.call('ZADD', reserved, now + reserveMs, id)
     live = live + 1
     is_live[id] = true

@@ -14,6 +14,8 @@
 -- Replays: the jid is in `adopted` after the first run, so a second run (or a
 -- migration run again after it stopped between this call and the removal at
 -- the source) adds nothing, even when a tick moved the job on meanwhile.
+-- maxmemory: no flag: while Redis is full it is refused with REDIS_FULL before it writes anything;
+-- a migration stops there and resumes where it stopped.
 local jid = ARGV[2]
 local score = ARGV[3]
 local job = ARGV[4]

@@ -10,5 +10,6 @@
 -- dead: P.."o:NAME:dead"; count: how many, oldest first (scored by
 -- failed_at). entry: the dead entry as stored; score: its score as stored.
 -- Replays: it writes nothing, so a second run answers what Redis holds then.
+-- maxmemory: reads only: answers as ever while Redis is full.
 local count = tonumber(ARGV[2])
 return redis.call('ZRANGE', KEYS[1], 0, count - 1, 'WITHSCORES')

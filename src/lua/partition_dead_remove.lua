@@ -8,5 +8,6 @@
 -- was there, 0 when it was gone.
 -- Replays: a second run (or a migration run again after this call's reply
 -- was lost) finds the entry gone and answers 0, removing nothing else.
+-- maxmemory: no flag: it only removes, so it runs while Redis is full.
 local entry = ARGV[2]
 return redis.call('ZREM', KEYS[1], entry)

@@ -13,6 +13,8 @@
 -- mark of a migration under way (nothing changed).
 -- Replays: a second run finds its own mark and answers it, with the first
 -- run's id, so a migration run again after a cut goes on with the same sets.
+-- maxmemory: no flag: while Redis is full it is refused with REDIS_FULL before it writes anything;
+-- the migration does not start.
 local from = tonumber(ARGV[2])
 local to = tonumber(ARGV[3])
 local id = ARGV[4]

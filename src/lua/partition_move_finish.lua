@@ -9,6 +9,8 @@
 -- done; anything else means another migration's mark, left as it is.
 -- Replays: a second run finds `to`, not the mark, changes nothing and answers
 -- `to` again.
+-- maxmemory: no flag: while Redis is full it is refused with REDIS_FULL before it writes anything;
+-- the migration is resumed by running it again.
 local mark = ARGV[2]
 local to = ARGV[3]
 

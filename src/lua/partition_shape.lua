@@ -12,6 +12,7 @@
 -- tickq that stores a count meanwhile) answers what Redis holds then; the
 -- caller stores its choice with partitions.lua (SET NX), so two starters
 -- that chose differently both end up with the count stored first.
+-- maxmemory: reads only: answers as ever while Redis is full.
 local stored = redis.call('GET', KEYS[1]) or ''
 local ranges = {}
 local ok, slots = pcall(redis.call, 'CLUSTER', 'SLOTS')

@@ -16,6 +16,7 @@
 -- two pages, so the caller counts each key once. runs: running, sleeping and
 -- waiting runs; parked: jobs parked; both on the first page only (0 on the others).
 -- Replays: it writes nothing, so a second run answers what Redis holds then.
+-- maxmemory: reads only: answers as ever while Redis is full.
 -- @include lib/common/prefix-keys.lua
 local cursor = ARGV[2]
 -- MATCH is a glob: the prefix's own glob characters match only themselves.

@@ -14,6 +14,8 @@
 -- (partition_move_begin.lua), which the caller refuses.
 -- Replays: SET NX stores once; a second run finds the value the first stored
 -- and answers it, as the first did.
+-- maxmemory: no flag: while Redis is full it is refused with REDIS_FULL before it writes anything
+-- (only the first start of a key space writes).
 local count = ARGV[2]
 
 redis.call('SET', KEYS[1], count, 'NX')

@@ -8,6 +8,8 @@
 -- Returns 1 if the queue is paused after the call, else 0.
 -- Replays: adding or removing one member of a set: a second run finds it
 -- done, changes nothing and answers the same.
+-- maxmemory: no flag: while Redis is full a pause (SADD) is refused with REDIS_FULL, nothing
+-- written; a resume (SREM) runs.
 local queue = ARGV[2]
 local paused = ARGV[3] == '1'
 

@@ -7,6 +7,7 @@
 -- ring: P.."groups:"..QUEUE; prio: 1 when `prio:QUEUE` holds jobs; groups:
 -- the names of its non-empty groups, sorted.
 -- Replays: reads only.
+-- maxmemory: reads only: answers as ever while Redis is full.
 -- @include lib/common/prefix-keys.lua
 
 local queue = ARGV[2]

@@ -8,6 +8,7 @@
 -- (0: never); latencyMs: how long its oldest waiting job has waited
 -- (lib/queues/measure-latency.lua; 0 when empty).
 -- Replays: reads only.
+-- maxmemory: reads only: answers as ever while Redis is full.
 -- @include lib/common/prefix-keys.lua
 -- @include lib/common/edit-job-text.lua
 -- @include lib/order/read-order.lua

@@ -30,6 +30,8 @@
 -- does nothing at all (the tick may be resurrected: it must fetch nothing).
 -- No allow-oom: when Redis is full nothing is enqueued (the tick goes on);
 -- the slots stay due and are claimed by a later tick.
+-- maxmemory: refused at once while Redis is full (its `#!lua` line declares no allow-oom): nothing
+-- written; the tick goes on without it, and a later tick enqueues the due slots once memory frees.
 -- @include lib/common/prefix-keys.lua
 -- @include lib/common/edit-job-text.lua
 -- @include lib/order/read-order.lua

@@ -5,6 +5,7 @@
 -- due: P.."schedules:due". Each list is flat name, value pairs: the next slot
 -- ms, the spec JSON, "timing fp spec fp", the last slot ms, orphaned since ms.
 -- Replays: reads only.
+-- maxmemory: reads only: answers as ever while Redis is full.
 -- @include lib/common/prefix-keys.lua
 
 local S = P .. 'schedules:'

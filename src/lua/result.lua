@@ -8,4 +8,5 @@
 -- record (JSON text: state, finished_at, and the result or the error) or nil;
 -- progress: the progress value (JSON) or nil.
 -- Replays: reads only.
+-- maxmemory: reads only: answers as ever while Redis is full.
 return { redis.call('GET', KEYS[1]), redis.call('GET', KEYS[2]) }

@@ -9,6 +9,8 @@
 -- the session expires. Returns 1 if the session has ended, else 0.
 -- Replays: 'check' writes nothing; 'end' sets the same mark again, its
 -- lifetime at most a round trip longer, which outlives the cookie harmlessly.
+-- maxmemory: no flag: while Redis is full it is refused with REDIS_FULL before it writes anything:
+-- a logout is refused (the session still ends with its TTL).
 local op = ARGV[2]
 local ms = ARGV[3]
 

@@ -3,7 +3,7 @@
 -- ARGV: prefix flowNames[] orderedNames[] workflowNames[]
 -- Returns: (processed failed deadEvicted scheduled retry dead ticks inflight queues[name size latencyMs]
 --   policy schedules nowMs heartbeat[field ms] paused[] due flow[][] ordered[][] expired running waiting
---   workflows[][] cancelled)
+--   workflows[][] cancelled usedMemory maxMemory)
 -- flowNames: job names (flow sizes, lib/flow/stats.lua); orderedNames:
 -- ordered names (lib/ordered/count-sizes.lua). queues: sizes and how long each
 -- queue's oldest waiting job has waited (lib/queues/measure-latency.lua); heartbeat: the
@@ -14,11 +14,15 @@
 -- fetched and have not started, as each tick's last step or lease extension
 -- reported them (lib/tick/run-solo.lua, extend.lua); workflows: runs per
 -- workflow name and status (lib/workflows/count-runs.lua); cancelled: jobs cancelled, ever
--- (lib/cancel/record-cancelled.lua).
+-- (lib/cancel/record-cancelled.lua); usedMemory and maxMemory: Redis' memory as
+-- counted against its maxmemory, and that limit (0: none), for the warning when full.
 -- One call answers everything stats() and a dashboard refresh show.
 -- Replays: reads only (flow's sizes prune deferral records already due,
 -- which no reader counts).
+-- maxmemory: reads only (flow's sizes prune due deferral records): answers as ever while Redis is
+-- full, with Redis' memory against its limit for the warning.
 -- @include lib/common/prefix-keys.lua
+-- @include lib/common/memory-state.lua
 -- @include lib/common/edit-job-text.lua
 -- @include lib/order/read-order.lua
 -- @include lib/queues/measure-latency.lua
@@ -62,12 +66,14 @@ local workflows = {}
 if ARGV[workflowNamesAt] then workflows = workflow_counts(workflowNamesAt) end
 local due = redis.call('ZCOUNT', P .. 'schedule', '-inf', now / 1000) + redis.call('ZCOUNT', P .. 'retry', '-inf', now / 1000)
 
+local memory = memory_info()
+local used_memory, max_memory = memory_use(memory)
 return {
   counter('processed'), counter('failed'), counter('dead_evicted'),
   redis.call('ZCARD', P .. 'schedule'), redis.call('ZCARD', P .. 'retry'), redis.call('ZCARD', P .. 'dead'),
   #registry / 2, inflight, sizes,
-  string.match(redis.call('INFO', 'memory'), 'maxmemory_policy:(%S+)') or '',
+  string.match(memory, 'maxmemory_policy:(%S+)') or '',
   redis.call('HLEN', P .. 'schedules:fp'),
   now, redis.call('HGETALL', P .. 'heartbeat'), redis.call('SMEMBERS', P .. 'paused'), due,
-  flow, ordered, counter('expired'), running, waiting, workflows, counter('cancelled'),
+  flow, ordered, counter('expired'), running, waiting, workflows, counter('cancelled'), used_memory, max_memory,
 }

@@ -48,6 +48,8 @@
 -- solo marker is a plain write of the tick's record: run twice, the same;
 -- so is the load, and a replay answers before reaching either.
 -- allow-oom: acking frees memory; it must run when Redis is full.
+-- maxmemory: runs (allow-oom): as finish (acks free memory; what they add is bounded the same way),
+-- and its fetches move jobs without growth.
 -- @include lib/common/prefix-keys.lua
 -- @include lib/common/edit-job-text.lua
 -- @include lib/order/read-order.lua

@@ -7,6 +7,7 @@
 -- limit: most ticks to answer. leaseLeftMs: PTTL (-2: gone); inflight: jobs in
 -- process; queues: "queue queue …".
 -- Replays: reads only.
+-- maxmemory: reads only: answers as ever while Redis is full.
 -- @include lib/common/prefix-keys.lua
 
 local limit = tonumber(ARGV[2])

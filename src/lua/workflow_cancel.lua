@@ -1,3 +1,4 @@
+#!lua flags=allow-oom
 -- workflow_cancel: cancels a run that has not ended: no step of it starts
 -- again, its parked steps leave their event sets and the due set, and the
 -- tick that holds it (while its lease lives) is told in its next workflow call, to abort
@@ -7,6 +8,8 @@
 -- Returns: text
 -- run: P..'wf:run:'..id. Returns the run's status after the call ('' when there is no run).
 -- Replays: a rerun finds the run cancelled and changes nothing (no second note).
+-- maxmemory: runs (allow-oom): a cancel lands; it rewrites the run's status and adds at most one
+-- note for the holding tick.
 -- @include lib/common/prefix-keys.lua
 -- @include lib/workflows/run-state.lua
 

@@ -1,3 +1,4 @@
+#!lua flags=allow-oom
 -- workflow_event: an event arrives: every run parked on a wait for this
 -- event and match has that step resolved with the event's data and is due
 -- at once, in this one script, so no run waiting when it arrives misses it.
@@ -10,6 +11,8 @@
 -- Returns how many waits it resolved.
 -- Replays: the call token (drawn per call) is set NX for the call window;
 -- a replay answers the first run's count and resolves nothing more.
+-- maxmemory: runs (allow-oom): an event reaches the runs already waiting for it: it adds its call
+-- token and its data (at most the step-result limit) to each of those waits.
 -- @include lib/common/prefix-keys.lua
 -- @include lib/workflows/run-state.lua
 

@@ -8,6 +8,7 @@
 -- page starts, -1 at the end. At most 1,000 entries are read per call, so a
 -- rare name can answer a short page with a next offset.
 -- Replays: a read.
+-- maxmemory: reads only: answers as ever while Redis is full.
 -- @include lib/common/prefix-keys.lua
 -- @include lib/workflows/run-state.lua
 

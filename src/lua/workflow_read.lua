@@ -5,6 +5,7 @@
 -- fields, steps, parks: HGETALL of the run's hash, steps and park hashes
 -- (empty fields: no such run).
 -- Replays: a read.
+-- maxmemory: reads only: answers as ever while Redis is full.
 -- @include lib/common/prefix-keys.lua
 -- @include lib/workflows/run-state.lua
 

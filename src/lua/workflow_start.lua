@@ -7,6 +7,8 @@
 -- run: P..'wf:run:'..id. input: the input JSON, stored as sent.
 -- Replays: idempotent by id: a rerun finds the run and changes nothing.
 -- No allow-oom: when Redis is full the first write is refused, nothing is written.
+-- maxmemory: no flag: while Redis is full it is refused with REDIS_FULL before it writes anything,
+-- as enqueue.
 -- @include lib/common/prefix-keys.lua
 -- @include lib/workflows/run-state.lua
 

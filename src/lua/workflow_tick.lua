@@ -1,3 +1,4 @@
+#!lua flags=allow-oom
 -- workflow_tick: a tick's workflow call, sent only by apps that declare
 -- workflows. Commits what the tick's executions did (fenced, per run:
 -- lib/workflows/commit-runs.lua), removes runs past their retention, then
@@ -18,10 +19,14 @@
 -- the kept reply and acts on nothing, so no run is claimed twice. Commits are
 -- fenced and absolute, so even an unnumbered rerun would write the same values.
 -- Without the lease it does nothing (the tick's runs are being reclaimed).
+-- maxmemory: runs (allow-oom): the runs this tick holds commit, so no step runs again for a refused
+-- commit; each commit is held to the step-result limit, and no run is claimed while Redis is full
+-- (lib/workflows/claim-runs.lua), so what it adds is bounded by the runs held when Redis filled.
 -- @include lib/common/prefix-keys.lua
 -- @include lib/tick/replay-call.lua
 -- @include lib/workflows/run-state.lua
 -- @include lib/workflows/commit-runs.lua
+-- @include lib/common/memory-state.lua
 -- @include lib/workflows/claim-runs.lua
 
 local tickId = ARGV[2]

@@ -75,6 +75,9 @@ export const stats = defineCall(
     waiting: number,
     workflows: list(list(number)),
     cancelled: number,
+    /** Redis' memory as counted against maxmemory, and maxmemory (0: no limit). */
+    usedMemory: number,
+    maxMemory: number,
   }),
 );
 

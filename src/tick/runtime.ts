@@ -288,6 +288,12 @@ export function evictionWarning(policy: string | undefined): string | undefined 
   return `Redis evicts keys under memory pressure (maxmemory-policy ${policy}): queued jobs can vanish, and a volatile-* policy evicts live leases so jobs run twice. Set maxmemory-policy noeviction.`;
 }
 
+/** Redis over its maxmemory (used as Redis counts it against the limit): what stops, what goes on, what to do. */
+export function fullWarning(usedMemory: number, maxMemory: number): string | undefined {
+  if (maxMemory <= 0 || usedMemory <= maxMemory) return undefined;
+  return `Redis is over its maxmemory (${usedMemory} bytes used of ${maxMemory}): enqueues and workflow starts fail with REDIS_FULL and no workflow run is claimed until memory frees; ticks still drain jobs, and the runs they hold go on to their end. Raise maxmemory, or remove work (dead jobs, old workflow runs).`;
+}
+
 /** Learns the eviction policy once per process and logs the warning once. */
 export function learnEvictionPolicy(runtime: Runtime, policy: string): void {
   if (runtime.evictionPolicy !== undefined || policy === "") return;

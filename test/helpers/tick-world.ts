@@ -714,7 +714,7 @@ class World {
   async checkKeys(): Promise<string[]> {
     const problems: string[] = [];
     // jids: the jids remembered for idempotent enqueue, scored by when each may be forgotten (no job text).
-    const layout = /^(queue:[ab]|schedule|retry|dead|begun|jids|inproc:t\d+:[ab])$/;
+    const layout = /^(queue:[ab]|schedule|retry|dead|begun:\d+|jids|inproc:t\d+:[ab])$/;
     const daily = { processed: 0, failed: 0 };
     let cursor = "0";
     do {

@@ -4,6 +4,7 @@
 import { describe, expect, it } from "vitest";
 import * as protocol from "../../../src/protocol/index.js";
 import { adapterCases } from "../../helpers/adapters.js";
+import { beginKeys, beginNamed } from "../../helpers/begin-args.js";
 import { useHarness } from "../../helpers/harness.js";
 import { scriptCalls } from "../../helpers/script-calls.js";
 
@@ -52,9 +53,18 @@ describe.each(adapterCases)("kick and parallel run twice over $name", (adapterCa
     expect(first).toEqual({ granted: 2, others: 0 });
     expect(await h.redis.zcard(`${h.prefix}ticks:reserved`)).toBe(2);
     // t1 began and finished: its slot is free again, and t1 itself is not granted twice
-    await h.redis.zadd(`${h.prefix}begun`, Date.now(), "t1");
+    await call(protocol.begin, beginKeys({ tick: "t1", leaseMs: 60_000 }), beginNamed({ tick: "t1", leaseMs: 60_000 }));
+    await h.redis.del(`${h.prefix}tick:t1`, `${h.prefix}ticks`);
     const again = await grant(["t1"]);
     expect(again.first).toEqual({ granted: 0, others: 1 });
     expect(await grant(["t4"]).then((r) => r.first)).toEqual({ granted: 1, others: 1 });
+  });
+
+  it("parallel: a tick an older version began (its sorted set `begun`) is not reserved again either", async () => {
+    const KEYS = { ticks: "ticks", reserved: "ticks:reserved" };
+    const grant = (ids: string[]) => callTwice(protocol.parallel, KEYS, { maxLive: 2, reserveMs: 15_000, ids });
+    expect((await grant(["t1", "t2"])).first).toEqual({ granted: 2, others: 0 });
+    await h.redis.zadd(`${h.prefix}begun`, Date.now(), "t1");
+    expect((await grant(["t1"])).first).toEqual({ granted: 0, others: 1 });
   });
 });

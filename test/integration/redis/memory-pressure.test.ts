@@ -114,11 +114,14 @@ describe.each(cases)("memory pressure over $name (private redis-server)", (adapt
     await expect(tq.enqueue("fill", [0, "small"])).rejects.toMatchObject({ code: "REDIS_FULL" });
 
     // Stats is read-only and still answers.
-    // no eviction warning; the heartbeat's own: nothing ticked yet
+    // no eviction warning; the heartbeat's own (nothing ticked yet), and that Redis is full
     expect(await tq.stats()).toMatchObject({
       queues: { default: pushed },
       evictionPolicy: "noeviction",
-      warnings: [expect.stringMatching(/^No tick has ever run/)],
+      warnings: [
+        expect.stringMatching(/^No tick has ever run/),
+        expect.stringMatching(/^Redis is over its maxmemory \(\d+ bytes used of \d+\): enqueues .* fail with REDIS_FULL/),
+      ],
     });
 
     // A fresh process ticks: begin/step/finish run under maxmemory.

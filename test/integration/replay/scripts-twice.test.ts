@@ -185,8 +185,8 @@ describe.each(adapterCases)("each script run twice over $name", (adapterCase) =>
     const { nowMs: _first, ...first } = await call(protocol.stats, keys, args);
     const { nowMs: _second, ...second } = await call(protocol.stats, keys, args);
     expect(await snapshot(h.redis, h.prefix)).toEqual(before);
-    // the same answer, but for what moves with Redis' clock: nowMs and each queue's latency
-    const clockless = ({ queues, ...rest }: typeof first) => ({
+    // the same answer, but for what moves with Redis' clock (nowMs, each queue's latency) and its memory in use
+    const clockless = ({ queues, usedMemory: _used, ...rest }: typeof first) => ({
       ...rest,
       queues: queues.map(({ latencyMs: _latency, ...queue }) => queue),
     });

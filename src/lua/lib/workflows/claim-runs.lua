@@ -2,7 +2,7 @@
 -- as its owner, and its parked steps whose time came (a sleep's end, a
 -- wait's timeout) are resolved first, so the run's replay finds them done.
 -- Runs held by a tick whose lease is gone (it died) are due again first.
--- Needs run-state.lua and prefix-keys.lua.
+-- Needs run-state.lua, prefix-keys.lua and memory-state.lua.
 
 local function wf_reclaim_dead(now)
   local held = redis.call('ZRANGE', wf_key('held'), 0, 99)
@@ -29,6 +29,9 @@ local function wf_claim(tick, limit, now)
   if limit <= 0 then return claimed, #redis.call('ZRANGEBYSCORE', due, '-inf', now, 'LIMIT', 0, 1) end
   wf_reclaim_dead(now)
   local ids = redis.call('ZRANGEBYSCORE', due, '-inf', now, 'LIMIT', 0, limit)
+  -- Redis full: a claimed run's results could not be held to any bound, so none is claimed (and none is
+  -- said due, so the tick ends); the runs already held go on, their commits allowed (allow-oom).
+  if #ids > 0 and redis_full() then return claimed, 0 end
   local fence_key = wf_key('fence')
   local fence = last_fence_of(fence_key)
   for _, id in ipairs(ids) do
