@@ -67,7 +67,7 @@ export interface WorkflowPassReport {
   settle(committed: readonly number[] | undefined): Promise<void>;
 }
 
-type ClaimedReply = { id: string; name: string; input: string; fence: string; steps: string[] };
+type ClaimedReply = { id: string; name: string; input: string; fence: string; steps: string[]; keyForm: string };
 
 interface Queued {
   commit: Commit;
@@ -173,7 +173,8 @@ export async function runWorkflowPass(runtime: Runtime, input: WorkflowPassInput
   const claimed = (reply: { claimed: readonly ClaimedReply[]; more: boolean }) => {
     due = reply.more;
     for (const c of reply.claimed) {
-      start({ id: c.id, name: c.name, input: c.input, fence: Number(c.fence), steps: readStepRecords(c.steps) });
+      const { id, name, input, fence, keyForm } = c;
+      start({ id, name, input, fence: Number(fence), steps: readStepRecords(c.steps), keyForm });
     }
   };
   const exchange = async () => {

@@ -22,7 +22,11 @@ export interface StepContext {
   attempt: number;
   /** This execution's fence: it grows with every execution. */
   fence: number;
-  /** `runId:step:name`: the same on every try of this step, to make a downstream write idempotent. */
+  /**
+   * `LENGTH:runId:step:name` (LENGTH: the run id's JavaScript `length`): the same on every try of this step,
+   * and never the same for two (run, step) pairs, to make a downstream write idempotent. A run started
+   * by an earlier version keeps `runId:step:name`.
+   */
   idempotencyKey: string;
 }
 

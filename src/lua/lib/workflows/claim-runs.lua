@@ -22,7 +22,8 @@ local function wf_wake_parked(id, now)
 end
 
 -- Claims up to `limit` due runs for `tick`; returns them as
--- { id, name, input, fence, { step, record, … } } each, and whether more are due.
+-- { id, name, input, fence, { step, record, … }, key form } each, and whether more are due
+-- (key form: the run's `ikey`, '1' for a run stored before it had one).
 local function wf_claim(tick, limit, now)
   local claimed = {}
   local due = wf_key('due')
@@ -41,8 +42,8 @@ local function wf_claim(tick, limit, now)
       fence = fence + 1
       redis.call('HSET', run, 'owner', tick, 'fence', fence_text(fence))
       redis.call('ZADD', wf_key('held'), now, id)
-      local f = redis.call('HMGET', run, 'name', 'input')
-      claimed[#claimed + 1] = { id, f[1], f[2], fence_text(fence), redis.call('HGETALL', wf_key('steps', id)) }
+      local f = redis.call('HMGET', run, 'name', 'input', 'ikey')
+      claimed[#claimed + 1] = { id, f[1], f[2], fence_text(fence), redis.call('HGETALL', wf_key('steps', id)), f[3] or '1' }
     end
   end
   fences_taken(fence_key, fence)
