@@ -72,6 +72,7 @@
 -- @include lib/sidekiq/register-process.lua
 -- @include lib/tick/record-heartbeat.lua
 -- @include lib/workflows/run-state.lua
+-- @include lib/workflows/deliver-events.lua
 -- @include lib/workflows/claim-runs.lua
 
 local tickId = ARGV[2]

@@ -23,6 +23,7 @@
 -- @include lib/tick/replay-call.lua
 -- @include lib/workflows/run-state.lua
 -- @include lib/workflows/commit-runs.lua
+-- @include lib/workflows/deliver-events.lua
 -- @include lib/workflows/claim-runs.lua
 
 local tickId = ARGV[2]

@@ -41,8 +41,10 @@ export const workflow_event = defineCall(
   scripts.workflow_event,
   { waits: key },
   { token: text, tokenMs: number, event: text, match: text, data: text },
-  number,
+  tuple({ found: number, left: number }),
 );
+
+export const workflow_deliver = defineCall(scripts.workflow_deliver, { event: key }, { token: text }, number);
 
 export const workflow_read = defineCall(
   scripts.workflow_read,

@@ -83,12 +83,26 @@ export async function sendEvent(runtime: Runtime, event: string, match = "", dat
     );
   }
   const waits = `${runtime.prefix}wf:wait:${utf8Bytes(event)}:${event}${match}`;
-  return runCall(
+  const token = newJid();
+  const { found, left } = await runCall(
     runtime,
     protocol.workflow_event,
     { waits },
-    { token: newJid(), tokenMs: runtime.replayWindowMs, event, match, data: text },
+    { token, tokenMs: runtime.replayWindowMs, event, match, data: text },
   );
+  // The waits it found are fixed: the rest are resolved a chunk a call, so no one script holds Redis long.
+  const delivery = `${runtime.prefix}wf:event:${token}`;
+  try {
+    for (let rest = left; rest > 0; ) {
+      rest = await runCall(runtime, protocol.workflow_deliver, { event: delivery }, { token });
+    }
+  } catch (error) {
+    // Recorded is sent: sent again, it would find none of these waits. Ticks resolve the rest.
+    runtime.logger.warn(
+      `tickq: event "${event}" found ${found} wait(s); the rest are resolved by the next ticks: ${String(error)}`,
+    );
+  }
+  return found;
 }
 
 export async function getRun(runtime: Runtime, runId: string): Promise<WorkflowRun | undefined> {

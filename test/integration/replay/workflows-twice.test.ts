@@ -183,7 +183,7 @@ describe.each(adapterCases)("each workflow script run twice over $name", (adapte
       { waits: "wf:wait:4:paid42" },
       { token: "tok", tokenMs: 60_000, event: "paid", match: "42", data: '{"plan":"pro"}' },
     );
-    expect(first).toBe(1);
+    expect(first).toEqual({ found: 1, left: 0 });
     expect(await h.redis.hget(runKey("r1"), "status")).toBe("running");
     expect(JSON.parse((await h.redis.hget(`${h.prefix}wf:steps:r1`, "ev"))!)).toMatchObject({
       status: "completed",

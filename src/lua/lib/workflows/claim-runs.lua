@@ -1,8 +1,9 @@
 -- Hands due workflow runs to a tick: each gets the next fence and the tick
 -- as its owner, and its parked steps whose time came (a sleep's end, a
 -- wait's timeout) are resolved first, so the run's replay finds them done.
--- Runs held by a tick whose lease is gone (it died) are due again first.
--- Needs run-state.lua and prefix-keys.lua.
+-- Runs held by a tick whose lease is gone (it died) are due again first,
+-- and a chunk of a pending event's waits is resolved (deliver-events.lua).
+-- Needs run-state.lua, deliver-events.lua and prefix-keys.lua.
 
 local function wf_reclaim_dead(now)
   local held = redis.call('ZRANGE', wf_key('held'), 0, 99)
@@ -17,7 +18,11 @@ local function wf_wake_parked(id, now)
   local entries = redis.call('HGETALL', park)
   for k = 1, #entries, 2 do
     local parked = cjson.decode(entries[k + 1])
-    if parked.at and parked.at <= now then wf_resolve_parked(id, entries[k], parked, 'null', now) end
+    if parked.at and parked.at <= now then
+      -- A wait at its timeout whose event came first, still being delivered, takes the event's data.
+      local result = parked.k == 'w' and wf_pending_data(cjson.encode({ id, entries[k] }), parked.e, parked.m)
+      wf_resolve_parked(id, entries[k], parked, result or 'null', now)
+    end
   end
 end
 
@@ -29,6 +34,7 @@ local function wf_claim(tick, limit, now)
   local due = wf_key('due')
   if limit <= 0 then return claimed, #redis.call('ZRANGEBYSCORE', due, '-inf', now, 'LIMIT', 0, 1) end
   wf_reclaim_dead(now)
+  wf_deliver_pending(now)
   local ids = redis.call('ZRANGEBYSCORE', due, '-inf', now, 'LIMIT', 0, limit)
   local fence_key = wf_key('fence')
   local fence = last_fence_of(fence_key)
