@@ -1,4 +1,4 @@
-// An event resolves its waits a fixed chunk (200) a call, so no one script
+// An event resolves its waits a fixed chunk (100) a call, so no one script
 // holds Redis for as long as it has waiters (20,000 waits took one 414 ms
 // script). The waits it found are fixed when it is recorded: the sender's
 // later calls, or any tick's claim once the sender stopped, resolve the
@@ -13,7 +13,7 @@ import { adapterCases } from "../../helpers/adapters.js";
 import { useHarness } from "../../helpers/harness.js";
 import { scriptCalls } from "../../helpers/script-calls.js";
 
-const CHUNK = 200;
+const CHUNK = 100;
 
 describe.each(adapterCases)("an event's waits in chunks over $name", (adapterCase) => {
   const h = useHarness(adapterCase, "wf-chunks");
@@ -59,14 +59,14 @@ describe.each(adapterCases)("an event's waits in chunks over $name", (adapterCas
     call(protocol.workflow_deliver, { event: `wf:event:${token}` }, { token }) as Promise<number>;
 
   it("the event's call resolves one chunk, and each later call the next, until none is left", async () => {
-    const ids = await parkRuns(500);
+    const ids = await parkRuns(250);
     await event("E1");
     expect((await resolved(ids)).length).toBe(CHUNK);
-    expect(await deliver("E1")).toBe(100);
+    expect(await deliver("E1")).toBe(50);
     expect((await resolved(ids)).length).toBe(2 * CHUNK);
     expect(await deliver("E1")).toBe(0);
     expect(await resolved(ids)).toEqual(ids.map(() => '{"ok":1}'));
-    expect(await h.redis.zcard(`${h.prefix}wf:due`)).toBe(500);
+    expect(await h.redis.zcard(`${h.prefix}wf:due`)).toBe(250);
     // Done: the delivery is gone, and a late call changes nothing.
     expect(await h.redis.keys(`${h.prefix}wf:event:*`)).toEqual([]);
     expect(await h.redis.exists(`${h.prefix}wf:events`, `${h.prefix}wf:pend:4:paid`)).toBe(0);
@@ -74,7 +74,7 @@ describe.each(adapterCases)("an event's waits in chunks over $name", (adapterCas
   });
 
   it("the event's call answers the waits it found and how many are left, and a resend the same", async () => {
-    await parkRuns(250);
+    await parkRuns(125);
     const args = encode(
       protocol.workflow_event,
       { waits: "wf:wait:4:paid" },
@@ -86,16 +86,16 @@ describe.each(adapterCases)("an event's waits in chunks over $name", (adapterCas
         data: "1",
       },
     ).args;
-    expect(await run(protocol.workflow_event.script, ["wf:wait:4:paid"], args)).toEqual([250, 50]);
-    expect(await run(protocol.workflow_event.script, ["wf:wait:4:paid"], args)).toEqual([250, 50]);
-    expect(await h.redis.scard(`${h.prefix}wf:event:E2:w`)).toBe(50);
+    expect(await run(protocol.workflow_event.script, ["wf:wait:4:paid"], args)).toEqual([125, 25]);
+    expect(await run(protocol.workflow_event.script, ["wf:wait:4:paid"], args)).toEqual([125, 25]);
+    expect(await h.redis.scard(`${h.prefix}wf:event:E2:w`)).toBe(25);
   });
 
   it("a resent chunk call takes the next chunk: no wait twice, none left out", async () => {
-    const ids = await parkRuns(700);
+    const ids = await parkRuns(350);
     await event("E3");
     const twice = [await deliver("E3"), await deliver("E3")];
-    expect(twice).toEqual([300, 100]);
+    expect(twice).toEqual([150, 50]);
     const done = await resolved(ids);
     expect(done.length).toBe(3 * CHUNK);
     // Each resolved run is due once, with the event's data.
@@ -104,7 +104,7 @@ describe.each(adapterCases)("an event's waits in chunks over $name", (adapterCas
   });
 
   it("a tick's claim resolves a chunk of an event whose sender stopped", async () => {
-    const ids = await parkRuns(450);
+    const ids = await parkRuns(225);
     await event("E4");
     await h.redis.hset(`${h.prefix}tick:U`, "seq", 1);
     await h.redis.pexpire(`${h.prefix}tick:U`, 60_000);
@@ -117,14 +117,14 @@ describe.each(adapterCases)("an event's waits in chunks over $name", (adapterCas
   });
 
   it("a wait whose timeout comes while its event is delivered gets the event's data", async () => {
-    const ids = await parkRuns(500, 1);
+    const ids = await parkRuns(250, 1);
     await new Promise((resolve) => setTimeout(resolve, 5));
     await event("E5");
     expect((await resolved(ids)).length).toBe(CHUNK);
-    // The claim resolves a chunk, then wakes every run due: the 100 left are at their timeout.
-    await tick(500);
+    // The claim resolves a chunk, then wakes every run due: the 50 left are at their timeout.
+    await tick(250);
     const results = await resolved(ids);
-    expect(results.length).toBe(500);
+    expect(results.length).toBe(250);
     expect(new Set(results)).toEqual(new Set(['{"ok":1}']));
     expect(await h.redis.keys(`${h.prefix}wf:event:*`)).toEqual([]);
   });

@@ -14,7 +14,7 @@
 -- match) `wf:pend:LEN:EVENTMATCH` set (its pending deliveries' tokens).
 
 -- Waits one call resolves: the longest script stays a few ms however many runs wait.
-local WF_DELIVER_CHUNK = 200
+local WF_DELIVER_CHUNK = 100
 
 local function wf_event_key(token)
   return P .. 'wf:event:' .. token
