@@ -58,6 +58,7 @@ export interface WorkflowPhaseResult {
   startedAfterCancel: string[];
   /** The longest tickq script in SLOWLOG while MANY_WAITS runs got their event, in ms. */
   longestScriptMs?: number;
+  longestScript?: string;
   faults: FaultCounts;
   faultsAsked: number;
   workerCrashes: number;
@@ -104,6 +105,7 @@ const CHECKS: Check<WorkflowPhaseResult>[] = [
     (r) => r.longestScriptMs,
     LONGEST_SCRIPT_MS,
   ),
+  { label: "  that script", value: (r) => r.longestScript },
   { label: "workflow step tries run again (after a kill)", value: (r) => r.reran },
   { label: "workflow waits ended by their timeout", value: (r) => r.timedOutWaits },
   ...faultChecks<WorkflowPhaseResult>(),
@@ -166,7 +168,11 @@ async function untilDone<T>(call: () => Promise<T>): Promise<T> {
 }
 
 /** Parks MANY_WAITS runs on one wait, sends their event, and answers the longest tickq script in SLOWLOG meanwhile (ms). */
-async function longestScriptOfOneEvent(tq: PhaseTickq, admin: Redis, prefix: string): Promise<number> {
+async function longestScriptOfOneEvent(
+  tq: PhaseTickq,
+  admin: Redis,
+  prefix: string,
+): Promise<{ longestMs: number; longest: string }> {
   await parkWaits(tq as never, {
     redis: admin,
     adapter: ioredisAdapter(admin),
@@ -181,7 +187,7 @@ async function longestScriptOfOneEvent(tq: PhaseTickq, admin: Redis, prefix: str
   await tq.workflows.sendEvent(MANY_EVENT, { data: true });
   // The workers claim the woken runs meanwhile: their scripts count too.
   await sleep(2_000);
-  return (await read()).longestMs;
+  return read();
 }
 
 /** Pairs of intervals [fence, start, end] of one run with other fences that intersect. */
@@ -285,7 +291,7 @@ async function runWorkflowPhase(o: PhaseContext): Promise<WorkflowPhaseResult> {
     await events;
     const cancelled = await cancels;
     o.log(`${o.adapter}: an event to ${MANY_WAITS} parked runs`);
-    const longestScriptMs = await retrying(() => longestScriptOfOneEvent(tq, admin, prefix));
+    const longest = await retrying(() => longestScriptOfOneEvent(tq, admin, prefix));
     await workers.stop(o.budgetMs + 3_000);
     const result: WorkflowPhaseResult = {
       adapter: o.adapter,
@@ -301,7 +307,8 @@ async function runWorkflowPhase(o: PhaseContext): Promise<WorkflowPhaseResult> {
       cancelsAnswered: cancelled.size,
       cancelsUnheard: cancelled.unheard,
       startedAfterCancel: [],
-      longestScriptMs,
+      longestScriptMs: longest.longestMs,
+      longestScript: longest.longest,
       faults: counts,
       faultsAsked: o.perKind,
       workerCrashes: workers.crashes(),

@@ -18,6 +18,7 @@ const CHUNK = 100;
 describe.each(adapterCases)("an event's waits in chunks over $name", (adapterCase) => {
   const h = useHarness(adapterCase, "wf-chunks");
   const { run, call } = scriptCalls(h);
+  const scriptCall = call;
   let calls = 0;
   const tick = (claim: number, commits: Commit[] = []) =>
     call(
@@ -103,16 +104,22 @@ describe.each(adapterCases)("an event's waits in chunks over $name", (adapterCas
     expect(new Set(done)).toEqual(new Set(['{"ok":1}']));
   });
 
-  it("a tick's claim resolves a chunk of an event whose sender stopped", async () => {
+  it("a tick's claim resolves a chunk of an event whose sender stopped 5 s ago, and none before", async () => {
     const ids = await parkRuns(225);
     await event("E4");
+    // A live sender ends its delivery itself; a tick helps one older than 5 s.
     await h.redis.hset(`${h.prefix}tick:U`, "seq", 1);
     await h.redis.pexpire(`${h.prefix}tick:U`, 60_000);
-    await call(
-      protocol.workflow_tick,
-      { ticks: "ticks", lease: "tick:U" },
-      { tickId: "U", call: 1, claim: 1, retentionMs: 60_000, commits: [] },
-    );
+    const claim = (call: number) =>
+      scriptCall(
+        protocol.workflow_tick,
+        { ticks: "ticks", lease: "tick:U" },
+        { tickId: "U", call, claim: 1, retentionMs: 60_000, commits: [] },
+      );
+    await claim(1);
+    expect((await resolved(ids)).length).toBe(CHUNK);
+    await h.redis.zadd(`${h.prefix}wf:events`, 0, "E4");
+    await claim(2);
     expect((await resolved(ids)).length).toBe(2 * CHUNK);
   });
 
@@ -121,7 +128,7 @@ describe.each(adapterCases)("an event's waits in chunks over $name", (adapterCas
     await new Promise((resolve) => setTimeout(resolve, 5));
     await event("E5");
     expect((await resolved(ids)).length).toBe(CHUNK);
-    // The claim resolves a chunk, then wakes every run due: the 50 left are at their timeout.
+    // The claim wakes every run due: the 150 not yet resolved are at their timeout.
     await tick(250);
     const results = await resolved(ids);
     expect(results.length).toBe(250);

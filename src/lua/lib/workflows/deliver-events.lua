@@ -2,7 +2,8 @@
 -- moves the set of waits for its (event, match) to a delivery of its own in
 -- one RENAME, so the waits it found are fixed at that instant and a wait
 -- parked after it is not among them; each later call (the sender's
--- workflow_deliver.lua, or any tick's claim if the sender stopped) then
+-- workflow_deliver.lua, or any tick's claim once the delivery is 5 s old
+-- and the sender seems to have stopped) then
 -- takes WF_DELIVER_CHUNK of them with SPOP and resolves each still parked:
 -- a wait is taken by one call only, and a replayed call takes the next
 -- chunk, so none is resolved twice or left out. A wait whose timeout comes
@@ -73,9 +74,11 @@ local function wf_deliver(token, now)
   return left
 end
 
--- A chunk of the oldest pending delivery (a tick's share, for a sender that stopped mid-way).
+-- A chunk of the oldest delivery pending for WF_DELIVER_ORPHAN_MS (a tick's share, for a sender that
+-- stopped mid-way: a live one ends its own sooner, and a tick's call stays as short as its own work).
+local WF_DELIVER_ORPHAN_MS = 5000
 local function wf_deliver_pending(now)
-  local oldest = redis.call('ZRANGE', wf_key('events'), 0, 0)[1]
+  local oldest = redis.call('ZRANGEBYSCORE', wf_key('events'), '-inf', now - WF_DELIVER_ORPHAN_MS, 'LIMIT', 0, 1)[1]
   if oldest then wf_deliver(oldest, now) end
 end
 
