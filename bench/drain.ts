@@ -14,6 +14,7 @@
 //   --plain-cost-ref c1cd743   the plain-job drain's CPU against that git ref, before issue 28's
 //                       features (bench/plain-cost.ts); "" skips
 //   --workflow-runs 1000 --workflow-steps 10   durable workflows beside plain jobs (bench/workflows.ts); 0 skips
+//   --event-waits 20000                        one event to that many parked runs: the longest script (bench/workflow-events.ts); 0 skips
 //   --adapter upstash   tickq alone over HTTP Redis instead (bench/upstash.ts,
 //                       bench/upstash-realistic.ts): --latency-ms 0,20  --batch 100
 import { parseArgs } from "node:util";
@@ -37,6 +38,7 @@ import { printWaits, runPrefetchWaitBench, type WaitRun } from "./prefetch-wait.
 import { runMetricsBench } from "./metrics.js";
 import { runPlainCostBench } from "./plain-cost.js";
 import { runWorkflowsBench, workflowOptions } from "./workflows.js";
+import { runWorkflowEventsBench } from "./workflow-events.js";
 
 const { values } = parseArgs({
   options: {
@@ -61,6 +63,7 @@ const { values } = parseArgs({
     seed: { type: "string", default: "1" },
     ...serverlessOptions,
     ...workflowOptions,
+    "event-waits": { type: "string", default: "20000" },
   },
 });
 const N = Number(values.jobs);
@@ -252,6 +255,7 @@ if (values.adapter === "upstash") {
     await runPlainCostBench({ refs: [plainRef], jobs: N, rounds: Math.max(RUNS, 5), metrics: false });
   await runSchedulesBench();
   await runWorkflowsBench(Number(values["workflow-runs"]), Number(values["workflow-steps"]), RUNS);
+  await runWorkflowEventsBench(Number(values["event-waits"]), RUNS);
   const found = await findRedis();
   await runServerlessBench(values, found.url);
   await found.stop();

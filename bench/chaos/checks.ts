@@ -63,6 +63,18 @@ export function mustBeZero<R>(label: string, get: (r: R) => number | undefined, 
   };
 }
 
+/** A figure that must stay at or under `bound` (its unit in the label). */
+export function atMost<R>(label: string, get: (r: R) => number | undefined, bound: number): Check<R> {
+  return {
+    label: `${label} (at most ${bound})`,
+    value: get,
+    problem: (r) => {
+      const n = get(r);
+      return n === undefined || n <= bound ? undefined : `${label}: ${n}, over its bound of ${bound}`;
+    },
+  };
+}
+
 /** A row "a / b" whose two figures must be equal. */
 export function mustMatch<R>(
   label: string,

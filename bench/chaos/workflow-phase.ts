@@ -8,12 +8,20 @@
 // ledger on a Redis never faulted), and no step's result was read back with
 // two values (committed more than once). A step function may run again
 // after a kill (at least once per step): that count is shown, not judged.
+// Beside them, as many runs of 40 quick steps are each cancelled once while
+// they run: no step of a run may start after its cancel answered
+// "cancelled" (start times by Date.now(), one clock for every process).
+// Once the faults are over, 20,000 runs parked on one wait get their event:
+// the longest tickq script in SLOWLOG meanwhile must stay within 20 ms.
 import { fileURLToPath } from "node:url";
 import { Redis } from "ioredis";
-import { createTickq } from "../../src/index.js";
+import { createTickq, type Tickq } from "../../src/index.js";
+import type { JobRegistry } from "../../src/types.js";
 import { ioredisAdapter } from "../../src/redis/ioredis.js";
 import { startUpstashLocal, type UpstashLocalServer } from "../../tools/upstash-local/server.js";
-import { columnOf, faultChecks, mustBeZero, mustMatch, problemsOf, type Check } from "./checks.js";
+import { parkWaits } from "../park-waits.js";
+import { watchScripts } from "../workflow-events.js";
+import { atMost, columnOf, faultChecks, mustBeZero, mustMatch, problemsOf, type Check } from "./checks.js";
 import { endpointEnv, type AdapterName, type Endpoint } from "./connect.js";
 import { startDropProxy } from "./drop-proxy.js";
 import { faultsFor, injectFaults, type FaultCounts } from "./faults.js";
@@ -21,12 +29,16 @@ import { startHttpDropProxy, type HttpDropProxy } from "./http-drop-proxy.js";
 import type { ChaosPhase, PhaseContext } from "./phases.js";
 import { sleep } from "./rng.js";
 import { deleteUnder } from "./settle.js";
-import { EVENT, STEPS, workflowPhaseWorkflows } from "./workflow-worker.js";
+import { EVENT, MANY_EVENT, STEPS, workflowPhaseWorkflows } from "./workflow-worker.js";
 import { startWorkers } from "./workers.js";
 
 const WORKER = fileURLToPath(new URL("./workflow-worker.ts", import.meta.url));
 /** Runs of the phase: a tenth of the issue's 500 per 50 faults of each kind asked, at least 100. */
 const runsFor = (perKind: number) => Math.max(100, Math.min(500, perKind * 10));
+/** Runs parked on one event once the faults are over (issue 40: 414 ms in one script at 20,000). */
+const MANY_WAITS = 20_000;
+/** The longest a tickq script may hold Redis, in ms, while that event is sent. */
+const LONGEST_SCRIPT_MS = 20;
 
 export interface WorkflowPhaseResult {
   adapter: AdapterName;
@@ -38,6 +50,15 @@ export interface WorkflowPhaseResult {
   differs: string[];
   reran: number;
   flakyRetried: number;
+  /** Cancels of running runs asked, answered "cancelled", answered "cancelling" (the tick had not heard in 10 s). */
+  cancelsAsked: number;
+  cancelsAnswered: number;
+  cancelsUnheard: number;
+  /** Steps that started after their run's cancel answered "cancelled". */
+  startedAfterCancel: string[];
+  /** The longest tickq script in SLOWLOG while MANY_WAITS runs got their event, in ms. */
+  longestScriptMs?: number;
+  longestScript?: string;
   faults: FaultCounts;
   faultsAsked: number;
   workerCrashes: number;
@@ -70,6 +91,21 @@ const CHECKS: Check<WorkflowPhaseResult>[] = [
     (r) => r.runs,
     "a step that fails its first try is retried and succeeds",
   ),
+  mustBeZero(
+    "workflow steps started after their run's cancel returned",
+    (r) => r.startedAfterCancel.length,
+    (r) => r.startedAfterCancel,
+  ),
+  {
+    label: "workflow cancels answered cancelled / cancelling / asked",
+    value: (r) => `${r.cancelsAnswered} / ${r.cancelsUnheard} / ${r.cancelsAsked}`,
+  },
+  atMost(
+    `longest tickq script in SLOWLOG, ms (an event to ${MANY_WAITS.toLocaleString("en")} waits)`,
+    (r) => r.longestScriptMs,
+    LONGEST_SCRIPT_MS,
+  ),
+  { label: "  that script", value: (r) => r.longestScript },
   { label: "workflow step tries run again (after a kill)", value: (r) => r.reran },
   { label: "workflow waits ended by their timeout", value: (r) => r.timedOutWaits },
   ...faultChecks<WorkflowPhaseResult>(),
@@ -84,6 +120,75 @@ export const workflowPhase: ChaosPhase = {
     return columnOf(`workflows ${ctx.adapter}`, CHECKS, result);
   },
 };
+
+/** What the phase's driver calls: start, cancel and sendEvent. */
+interface PhaseTickq {
+  workflows: Pick<Tickq<JobRegistry>["workflows"], "cancel" | "sendEvent"> & {
+    start(name: "chaosCancel", input: { runId: string }, options: { id: string }): Promise<string>;
+  };
+}
+
+/**
+ * Runs of chaosCancel started over `windowMs` in four lanes, each cancelled once 0–250 ms after its start
+ * (mostly mid-run): when each cancel answered "cancelled" (Date.now(), by run), and how many answered
+ * "cancelling" or found the run ended.
+ */
+async function cancelLanes(
+  tq: PhaseTickq,
+  count: number,
+  windowMs: number,
+): Promise<Map<string, number> & { unheard: number; ended: number }> {
+  const answered = Object.assign(new Map<string, number>(), { unheard: 0, ended: 0 });
+  const lanes = 4;
+  const gap = Math.max(50, windowMs / Math.ceil(count / lanes));
+  const lane = async (first: number) => {
+    for (let k = first; k < count; k += lanes) {
+      const id = `c-${k}`;
+      await untilDone(() => tq.workflows.start("chaosCancel", { runId: id }, { id }));
+      await sleep(Math.floor(Math.random() * 250));
+      const status = await untilDone(() => tq.workflows.cancel(id));
+      if (status === "cancelled") answered.set(id, Date.now());
+      else if (status === "cancelling") answered.unheard++;
+      else answered.ended++;
+      await sleep(gap);
+    }
+  };
+  await Promise.all(Array.from({ length: lanes }, (_, first) => lane(first)));
+  return answered;
+}
+
+async function untilDone<T>(call: () => Promise<T>): Promise<T> {
+  for (;;) {
+    try {
+      return await call();
+    } catch {
+      await sleep(100);
+    }
+  }
+}
+
+/** Parks MANY_WAITS runs on one wait, sends their event, and answers the longest tickq script in SLOWLOG meanwhile (ms). */
+async function longestScriptOfOneEvent(
+  tq: PhaseTickq,
+  admin: Redis,
+  prefix: string,
+): Promise<{ longestMs: number; longest: string }> {
+  await parkWaits(tq as never, {
+    redis: admin,
+    adapter: ioredisAdapter(admin),
+    prefix,
+    workflow: "chaosWaiter",
+    step: "go",
+    event: MANY_EVENT,
+    match: "",
+    runs: MANY_WAITS,
+  });
+  const read = await watchScripts(admin);
+  await tq.workflows.sendEvent(MANY_EVENT, { data: true });
+  // The workers claim the woken runs meanwhile: their scripts count too.
+  await sleep(2_000);
+  return read();
+}
 
 /** Pairs of intervals [fence, start, end] of one run with other fences that intersect. */
 export function overlapsOf(runId: string, intervals: [number, number, number][]): string[] {
@@ -168,8 +273,9 @@ async function runWorkflowPhase(o: PhaseContext): Promise<WorkflowPhaseResult> {
       await sleep(200);
     }
   })();
+  const cancels = cancelLanes(tq, runs, o.seconds * 1000);
   try {
-    o.log(`${o.adapter}: workflow phase, ${runs} runs of ${STEPS.length} steps`);
+    o.log(`${o.adapter}: workflow phase, ${runs} runs of ${STEPS.length} steps, ${runs} more cancelled once each`);
     const faults = faultsFor({ admin, redis: o.redis, workers, tcp, http, rng: o.rng });
     const counts = await injectFaults({
       faults,
@@ -183,6 +289,9 @@ async function runWorkflowPhase(o: PhaseContext): Promise<WorkflowPhaseResult> {
     while (ended < runs && Date.now() < deadline) await sleep(250);
     stopEvents = true;
     await events;
+    const cancelled = await cancels;
+    o.log(`${o.adapter}: an event to ${MANY_WAITS} parked runs`);
+    const longest = await retrying(() => longestScriptOfOneEvent(tq, admin, prefix));
     await workers.stop(o.budgetMs + 3_000);
     const result: WorkflowPhaseResult = {
       adapter: o.adapter,
@@ -194,6 +303,12 @@ async function runWorkflowPhase(o: PhaseContext): Promise<WorkflowPhaseResult> {
       differs: await ledger.smembers(`${at}differs`),
       reran: Object.values(await ledger.hgetall(`${at}ran`)).reduce((a, n) => a + Math.max(0, Number(n) - 1), 0),
       flakyRetried: 0,
+      cancelsAsked: cancelled.size + cancelled.unheard + cancelled.ended,
+      cancelsAnswered: cancelled.size,
+      cancelsUnheard: cancelled.unheard,
+      startedAfterCancel: [],
+      longestScriptMs: longest.longestMs,
+      longestScript: longest.longest,
       faults: counts,
       faultsAsked: o.perKind,
       workerCrashes: workers.crashes(),
@@ -211,6 +326,14 @@ async function runWorkflowPhase(o: PhaseContext): Promise<WorkflowPhaseResult> {
         (s) => JSON.parse(s) as [number, number, number],
       );
       result.overlaps.push(...overlapsOf(id, intervals));
+    }
+    for (const [id, answeredAt] of cancelled) {
+      const starts = (await ledger.lrange(`${at}cst:${id}`, 0, -1)).map(Number);
+      const late = starts.filter((t) => t > answeredAt);
+      if (late.length > 0)
+        result.startedAfterCancel.push(
+          `${id}: ${late.length} step(s), up to ${Math.max(...late) - answeredAt} ms after`,
+        );
     }
     result.seconds = Math.round((Date.now() - started) / 1000);
     return result;

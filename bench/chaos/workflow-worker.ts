@@ -6,7 +6,8 @@
 // its execution's fence (`iv:RUN`, to find overlapping executions); and, for
 // each step result an execution read back, the first value seen by key
 // (`seen`), with any later read that differs in `differs` (a step whose
-// result was committed more than once, with another value).
+// result was committed more than once, with another value); for each step
+// of a run the driver cancels, when it started (`cst:RUN`, Date.now()).
 import { randomUUID } from "node:crypto";
 import { Redis } from "ioredis";
 import { createTickq, type StepContext, type WorkflowStep } from "../../src/index.js";
@@ -20,6 +21,10 @@ const at = env.LEDGER_PREFIX ?? "tickq-chaos-wf:";
 
 /** The event each run waits for, matched by the run's number. */
 export const EVENT = "chaos.go";
+/** Steps of a run the driver cancels (chaosCancel: quick steps, each start time kept in the ledger). */
+export const CANCEL_STEPS = 40;
+/** The event many parked runs (chaosWaiter) wait for, sent once: the longest script it costs is measured. */
+export const MANY_EVENT = "chaos.many";
 /** The steps of a run, in order; "nap" sleeps, "go" waits for EVENT, "flaky" fails its first try. */
 export const STEPS = ["a", "b", "c", "nap", "d", "go", "e", "flaky", "f", "g"] as const;
 
@@ -40,6 +45,21 @@ export function workflowPhaseWorkflows(ledger: Redis) {
     }
   };
   return {
+    chaosCancel: {
+      run: async (input: { runId: string }, step: WorkflowStep) => {
+        for (let i = 0; i < CANCEL_STEPS; i++) {
+          await step.run(`s${i}`, async () => {
+            // Taken first, before any await: the step function has started.
+            const began = Date.now();
+            await ledger.rpush(`${at}cst:${input.runId}`, began);
+            return i;
+          });
+        }
+      },
+    },
+    chaosWaiter: {
+      run: async (_: null, step: WorkflowStep) => step.waitForEvent("go", { event: MANY_EVENT }),
+    },
     chaosFlow: {
       retry: 3,
       backoff: () => 200,

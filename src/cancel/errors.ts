@@ -14,14 +14,17 @@ export class TickqCancelled extends Error {
     id: string;
   };
   constructor(
-    /** The cancelled job's jid. */
+    /** The cancelled job's jid; for a workflow run's step, "w FENCE RUN_ID". */
     readonly jid: string,
   ) {
     const ordered = orderedOf(jid);
+    const run = workflowRunOf(jid);
     super(
       ordered
         ? `ordered job ${ordered.name} id ${JSON.stringify(ordered.id)} was cancelled (tq.jobs.cancelOrdered)`
-        : `job ${jid} was cancelled (tq.jobs.cancel)`,
+        : run !== undefined
+          ? `workflow run ${JSON.stringify(run)} was cancelled (tq.workflows.cancel)`
+          : `job ${jid} was cancelled (tq.jobs.cancel)`,
     );
     this.name = "TickqCancelled";
     if (ordered) this.ordered = ordered;
@@ -30,6 +33,13 @@ export class TickqCancelled extends Error {
 
 /** An ordered run's cancel key, "o NAME FENCE ID" (lib/ordered/cancel-ids.lua): no jid holds a space. */
 export const orderedCancelKey = (name: string, fence: number, id: string): string => `o ${name} ${fence} ${id}`;
+
+/** A workflow run's cancel key, "w FENCE RUN_ID" (workflow_cancel.lua): its execution by that fence. */
+export const workflowCancelKey = (fence: number, runId: string): string => `w ${fence} ${runId}`;
+
+function workflowRunOf(key: string): string | undefined {
+  return /^w \d+ ([\s\S]*)$/.exec(key)?.[1];
+}
 
 function orderedOf(key: string): { name: string; id: string } | undefined {
   const match = /^o (\S+) \d+ ([\s\S]*)$/.exec(key);

@@ -12,14 +12,19 @@ export class CancelWatch {
   private readonly running = new Map<string, { controller: AbortController; stop(): void }>();
   /** Per tick, jids heard and not yet confirmed to Redis. */
   private readonly unconfirmed = new Map<string, Set<string>>();
+  /** Per tick, what it heard: forgotten when it ends (a run's mark may be heard after its execution ended). */
+  private readonly heardBy = new Map<string, Set<string>>();
 
   /** The tick heard of these cancels: their handlers abort, and the jobs never start. True if any was new. */
   learn(tickId: string, jids: readonly string[]): boolean {
     if (jids.length === 0) return false;
     let pending = this.unconfirmed.get(tickId);
     if (!pending) this.unconfirmed.set(tickId, (pending = new Set()));
+    let heard = this.heardBy.get(tickId);
+    if (!heard) this.heardBy.set(tickId, (heard = new Set()));
     for (const jid of jids) {
       pending.add(jid);
+      heard.add(jid);
       this.cancelled.add(jid);
       this.running.get(jid)?.controller.abort(new TickqCancelled(jid));
     }
@@ -76,5 +81,12 @@ export class CancelWatch {
 
   hasHeard(tickId: string): boolean {
     return this.unconfirmed.has(tickId);
+  }
+
+  /** The tick stopped calling Redis: what it heard is forgotten, as its work is settled or left to the resurrector. */
+  endTick(tickId: string): void {
+    this.unconfirmed.delete(tickId);
+    for (const jid of this.heardBy.get(tickId) ?? []) this.cancelled.delete(jid);
+    this.heardBy.delete(tickId);
   }
 }

@@ -74,7 +74,11 @@ export function actionRoutes(app: Hono<DashboardEnv>, scope: DashboardScope): vo
     const status = await scope.tickq.workflows.cancel(id);
     return backTo(
       c,
-      status === "cancelled" ? `Run ${id} cancelled: no further step starts.` : `Run ${id} had already ${status}.`,
+      status === "cancelled"
+        ? `Run ${id} cancelled: no further step starts.`
+        : status === "cancelling"
+          ? `Run ${id} cancelled; its tick has not yet said it heard: a step may start until it does, or its lease ends.`
+          : `Run ${id} had already ${status}.`,
     );
   });
   app.post("/queues/:name/resume", async (c) => {

@@ -12,7 +12,7 @@
 --   counts[resurrections interruptions suspect doubts]] leaseHeld policy due?(inSync due[name slot
 --   last] more) ordered?[](name first ids[] payloads[] scores[] counts[] failures[] resurrections[]
 --   suspects[] interruptions[] doubts[]) flow?(capped fence parked) expired?[] workflows?(claimed[](id
---   name input fence steps[]) more))
+--   name input fence steps[] keyForm) more))
 -- ticks: P.."ticks"; lease: P.."tick:"..ID (the lease hash); process: only as
 -- a Sidekiq process, its heartbeat and work hashes (lib/sidekiq/register-process.lua).
 -- registration: "<started ms> <lease ms> <queue> …"; housekeep: lib/tick/resurrect-dead-ticks.lua
@@ -29,7 +29,7 @@
 -- tick that serves ordered names (empty when only the flow part follows); flow: when
 -- the fetch met flow jobs (lib/tick/fetch-jobs.lua); expired: the jobs the fetch found
 -- expired and recorded (lib/expiry/expire-fetched.lua), only when there are any;
--- workflows: the runs claimed (id, name, input JSON, fence, step records) and
+-- workflows: the runs claimed (id, name, input JSON, fence, step records, key form) and
 -- whether more are due, only when claim >= 0 (the parts before it are then {} when absent).
 -- Replays: begin is call 1 of the tick (lib/tick/replay-call.lua). A replay while the
 -- lease lives answers the first run's reply; once the lease is gone the
@@ -77,6 +77,7 @@
 -- @include lib/tick/record-heartbeat.lua
 -- @include lib/workflows/run-state.lua
 -- @include lib/common/memory-state.lua
+-- @include lib/workflows/deliver-events.lua
 -- @include lib/workflows/claim-runs.lua
 
 local tickId = ARGV[2]

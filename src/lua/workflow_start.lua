@@ -4,7 +4,9 @@
 -- KEYS: run
 -- ARGV: prefix id name input
 -- Returns: text
--- run: P..'wf:run:'..id. input: the input JSON, stored as sent.
+-- run: P..'wf:run:'..id. input: the input JSON, stored as sent. The run's
+-- `ikey` field, '2', says its steps' idempotency keys are length-prefixed
+-- (src/workflows/idempotency-key.ts); a run stored without it keeps the first form.
 -- Replays: idempotent by id: a rerun finds the run and changes nothing.
 -- No allow-oom: when Redis is full the first write is refused, nothing is written.
 -- maxmemory: no flag: while Redis is full it is refused with REDIS_FULL before it writes anything,
@@ -18,7 +20,7 @@ local input = ARGV[4]
 local existing = redis.call('HGET', KEYS[1], 'name')
 if existing then return existing end
 local now = now_ms()
-redis.call('HSET', KEYS[1], 'name', name, 'input', input, 'created', now)
+redis.call('HSET', KEYS[1], 'name', name, 'input', input, 'created', now, 'ikey', '2')
 wf_set_status(id, 'running', now)
 redis.call('ZADD', wf_key('all'), now, id)
 redis.call('ZADD', wf_key('due'), now, id)

@@ -32,6 +32,7 @@ export {
 } from "./control.js";
 export {
   workflow_cancel,
+  workflow_deliver,
   workflow_event,
   workflow_list,
   workflow_read,

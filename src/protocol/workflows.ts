@@ -20,8 +20,8 @@ export const workflowCommit = group({
   parks: counted(group({ step: text, kind: text, seq: number, ms: text, event: text, match: text })),
 });
 
-/** A run a tick claimed (lib/workflows/claim-runs.lua): its fence, and its step records as name, JSON, … */
-export const claimedRun = tuple({ id: text, name: text, input: text, fence: text, steps: list(text) });
+/** A run a tick claimed (lib/workflows/claim-runs.lua): its fence, its step records as name, JSON, …, its key form. */
+export const claimedRun = tuple({ id: text, name: text, input: text, fence: text, steps: list(text), keyForm: text });
 
 export const workflow_tick = defineCall(
   scripts.workflow_tick,
@@ -41,8 +41,10 @@ export const workflow_event = defineCall(
   scripts.workflow_event,
   { waits: key },
   { token: text, tokenMs: number, event: text, match: text, data: text },
-  number,
+  tuple({ found: number, left: number }),
 );
+
+export const workflow_deliver = defineCall(scripts.workflow_deliver, { event: key }, { token: text }, number);
 
 export const workflow_read = defineCall(
   scripts.workflow_read,

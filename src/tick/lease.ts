@@ -85,7 +85,8 @@ export function fenceLease(runtime: Runtime, options: FenceOptions): Fence {
           return false;
         }
         confirmedAt = Math.max(confirmedAt, sentAt);
-        cancels.learn(tickId, cancelled);
+        // A stopped tick starts nothing more: what it would hear now could only outlive it.
+        if (!stopped) cancels.learn(tickId, cancelled);
         return true;
       })
       .catch((error: unknown) => {
@@ -119,7 +120,7 @@ export function fenceLease(runtime: Runtime, options: FenceOptions): Fence {
     stop: () => {
       stopped = true;
       clearInterval(timer);
-      cancels.takeHeard(tickId);
+      cancels.endTick(tickId);
     },
   };
 }

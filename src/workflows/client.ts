@@ -5,6 +5,7 @@ import { TickqError } from "../errors.js";
 import { newJid } from "../client/job.js";
 import { checkJobSize, utf8Bytes } from "../client/job-size.js";
 import { unfaithfulJson } from "../client/json-value.js";
+import { CANCEL_WAIT_MS } from "../cancel/cancel.js";
 import { monotonicMs } from "../tick/clock.js";
 import type { Runtime } from "../tick/runtime.js";
 import * as protocol from "../protocol/index.js";
@@ -13,11 +14,20 @@ import { WorkflowFailedError } from "./errors.js";
 import { MAX_RESULT_BYTES } from "./execute.js";
 import { readRun } from "./records.js";
 import { workflowDefinition } from "./registry.js";
-import type { WorkflowListOptions, WorkflowPage, WorkflowRun, WorkflowsApi, WorkflowStatus } from "./types.js";
+import type {
+  WorkflowCancelStatus,
+  WorkflowListOptions,
+  WorkflowPage,
+  WorkflowRun,
+  WorkflowsApi,
+  WorkflowStatus,
+} from "./types.js";
 
 const MAX_ID = 1_024;
 const STATUSES: readonly WorkflowStatus[] = ["running", "sleeping", "waiting", "completed", "failed", "cancelled"];
 const DEFAULT_RESULT_MS = 30_000;
+/** How often a cancel asks whether the run's tick heard of it. */
+const CANCEL_POLL_MS = 25;
 
 function jsonText(value: unknown, what: string): string {
   const problem = unfaithfulJson(value, what);
@@ -73,12 +83,26 @@ export async function sendEvent(runtime: Runtime, event: string, match = "", dat
     );
   }
   const waits = `${runtime.prefix}wf:wait:${utf8Bytes(event)}:${event}${match}`;
-  return runCall(
+  const token = newJid();
+  const { found, left } = await runCall(
     runtime,
     protocol.workflow_event,
     { waits },
-    { token: newJid(), tokenMs: runtime.replayWindowMs, event, match, data: text },
+    { token, tokenMs: runtime.replayWindowMs, event, match, data: text },
   );
+  // The waits it found are fixed: the rest are resolved a chunk a call, so no one script holds Redis long.
+  const delivery = `${runtime.prefix}wf:event:${token}`;
+  try {
+    for (let rest = left; rest > 0; ) {
+      rest = await runCall(runtime, protocol.workflow_deliver, { event: delivery }, { token });
+    }
+  } catch (error) {
+    // Recorded is sent: sent again, it would find none of these waits. Ticks resolve the rest.
+    runtime.logger.warn(
+      `tickq: event "${event}" found ${found} wait(s); the rest are resolved by the next ticks: ${String(error)}`,
+    );
+  }
+  return found;
 }
 
 export async function getRun(runtime: Runtime, runId: string): Promise<WorkflowRun | undefined> {
@@ -148,16 +172,26 @@ export async function listRuns(runtime: Runtime, options: WorkflowListOptions = 
   };
 }
 
-export async function cancelRun(runtime: Runtime, runId: string): Promise<WorkflowStatus> {
+/**
+ * Cancels the run and, when a tick holds it, waits until that tick says it heard (its next extend, within
+ * about cancelCheckMs and a round trip, as tq.jobs.cancel waits for a running job): once this answers
+ * "cancelled", no step of the run starts. "cancelling" past CANCEL_WAIT_MS: the run is cancelled, but its
+ * tick has not said so yet (its event loop is held up); it starts no step once its lease is gone.
+ */
+export async function cancelRun(runtime: Runtime, runId: string): Promise<WorkflowCancelStatus> {
   checkId(runId, "workflow run id");
-  const status = await runCall(
-    runtime,
-    protocol.workflow_cancel,
-    { run: `${runtime.prefix}wf:run:${runId}` },
-    { id: runId },
-  );
-  if (status === "") throw new TickqError("NOT_FOUND", `no workflow run ${JSON.stringify(runId)}`);
-  return status as WorkflowStatus;
+  const deadline = monotonicMs() + CANCEL_WAIT_MS;
+  for (;;) {
+    const status = await runCall(
+      runtime,
+      protocol.workflow_cancel,
+      { run: `${runtime.prefix}wf:run:${runId}` },
+      { id: runId },
+    );
+    if (status === "") throw new TickqError("NOT_FOUND", `no workflow run ${JSON.stringify(runId)}`);
+    if (status !== "cancelling" || monotonicMs() >= deadline) return status as WorkflowCancelStatus;
+    await sleep(CANCEL_POLL_MS);
+  }
 }
 
 export function workflowsApi(runtime: Runtime): WorkflowsApi {

@@ -21,6 +21,7 @@ import { defaultBackoff } from "../tick/retry.js";
 import { describeError } from "./describe.js";
 import { utf8Bytes } from "../client/job-size.js";
 import type { Invoker } from "./invoke.js";
+import { stepIdempotencyKey } from "./idempotency-key.js";
 
 /** Largest step result or run output, in bytes of JSON. */
 export const MAX_RESULT_BYTES = 256 * 1024;
@@ -33,6 +34,8 @@ export interface ClaimedRun {
   input: string;
   fence: number;
   steps: Map<string, StepRecord>;
+  /** How its steps' idempotency keys are formed (idempotency-key.ts). */
+  keyForm: string;
 }
 
 /** One execution's commit (lib/workflows/commit-runs.lua has the dispositions). */
@@ -218,7 +221,8 @@ async function runStep(
   env: ExecutionEnv,
 ): Promise<StepOutcome> {
   const attempts = (run.steps.get(p.name)?.attempts ?? 0) + 1;
-  const ctx: StepContext = { signal, attempt: attempts, fence: run.fence, idempotencyKey: `${run.id}:step:${p.name}` };
+  const idempotencyKey = stepIdempotencyKey(run.id, run.keyForm, p.name);
+  const ctx: StepContext = { signal, attempt: attempts, fence: run.fence, idempotencyKey };
   const startedAt = Math.round(env.nowMs());
   let value: unknown;
   try {

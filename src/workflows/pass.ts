@@ -16,6 +16,7 @@ import { learnClock, redisNowMs, type Runtime } from "../tick/runtime.js";
 import * as protocol from "../protocol/index.js";
 import { orderedGuard } from "../ordered/guard.js";
 import { executeRun, type ClaimedRun, type Commit, type ExecutionEnd, type ExecutionEnv } from "./execute.js";
+import { workflowCancelKey } from "../cancel/errors.js";
 import { workflowEvents } from "./events.js";
 import { invoker } from "./invoke.js";
 import { readStepRecords } from "./records.js";
@@ -66,7 +67,7 @@ export interface WorkflowPassReport {
   settle(committed: readonly number[] | undefined): Promise<void>;
 }
 
-type ClaimedReply = { id: string; name: string; input: string; fence: string; steps: string[] };
+type ClaimedReply = { id: string; name: string; input: string; fence: string; steps: string[]; keyForm: string };
 
 interface Queued {
   commit: Commit;
@@ -101,9 +102,11 @@ export async function runWorkflowPass(runtime: Runtime, input: WorkflowPassInput
   const invoke = invoker(runtime);
   const events = workflowEvents(runtime);
 
-  // Per held run: aborted when Redis reports it cancelled.
-  const cancels = new Map<string, AbortController>();
-  const envOf = (run: ClaimedRun, cancel: AbortController): ExecutionEnv => ({
+  // Per held run, its cancel key (src/cancel/errors.ts): the process's cancel watch aborts its signal when the
+  // tick hears of the cancel, from an extend or step (the marks of workflow_cancel.lua) or from a workflow call.
+  const marks = new Map<string, string>();
+  const calm = new AbortController().signal;
+  const envOf = (run: ClaimedRun, cancelled: AbortSignal): ExecutionEnv => ({
     commit: (commit: Commit) =>
       new Promise<boolean>((resolve) => {
         queued.push({ commit, resolve });
@@ -112,8 +115,9 @@ export async function runWorkflowPass(runtime: Runtime, input: WorkflowPassInput
         if (applied) events.committed(run.name, commit);
         return applied;
       }),
-    guard: () => ({ signal: AbortSignal.any([guard.signal(), cancel.signal]), done: guard.done }),
-    stopping: () => stopping() || cancel.signal.aborted,
+    guard: () => ({ signal: AbortSignal.any([guard.signal(), cancelled]), done: guard.done }),
+    // Read before every round of steps: once the tick heard of the cancel, no step of the run starts.
+    stopping: () => stopping() || cancelled.aborted,
     graceMs,
     nowMs: () => redisNowMs(runtime),
     warn: (message: string) => runtime.logger.warn(`${message} (run ${run.id})`),
@@ -122,9 +126,10 @@ export async function runWorkflowPass(runtime: Runtime, input: WorkflowPassInput
 
   const start = (run: ClaimedRun) => {
     const definition = workflowDefinition(runtime.workflows, run.name);
-    const cancel = new AbortController();
-    cancels.set(run.id, cancel);
-    const env = envOf(run, cancel);
+    const mark = workflowCancelKey(run.fence, run.id);
+    marks.set(run.id, mark);
+    const cancelled = runtime.cancels.signalFor(mark, calm);
+    const env = envOf(run, cancelled);
     const execution = (async () => {
       if (!definition) {
         // A run of a workflow this deployment does not declare (an older or newer one): back to the due set.
@@ -142,7 +147,7 @@ export async function runWorkflowPass(runtime: Runtime, input: WorkflowPassInput
         return;
       }
       const { end: ended, steps } = await executeRun(run, definition, env);
-      const end = cancel.signal.aborted ? "cancelled" : ended;
+      const end = cancelled.aborted ? "cancelled" : ended;
       report.ends[end] = (report.ends[end] ?? 0) + 1;
       report.steps += steps;
       if (end === "yielded") report.more = true;
@@ -154,8 +159,10 @@ export async function runWorkflowPass(runtime: Runtime, input: WorkflowPassInput
     })()
       .catch((error: unknown) => runtime.logger.error(`tickq: workflow run ${run.id}: ${String(error)}`))
       .finally(() => {
-        // The same call that ended this execution may have claimed the run again: keep the new one's switch.
-        if (cancels.get(run.id) === cancel) cancels.delete(run.id);
+        // The same call that ended this execution may have claimed the run again: keep the new one's key.
+        if (marks.get(run.id) === mark) marks.delete(run.id);
+        runtime.cancels.ended(mark);
+        runtime.cancels.forget(mark);
         executions.delete(execution);
         wake();
       });
@@ -166,7 +173,8 @@ export async function runWorkflowPass(runtime: Runtime, input: WorkflowPassInput
   const claimed = (reply: { claimed: readonly ClaimedReply[]; more: boolean }) => {
     due = reply.more;
     for (const c of reply.claimed) {
-      start({ id: c.id, name: c.name, input: c.input, fence: Number(c.fence), steps: readStepRecords(c.steps) });
+      const { id, name, input, fence, keyForm } = c;
+      start({ id, name, input, fence: Number(fence), steps: readStepRecords(c.steps), keyForm });
     }
   };
   const exchange = async () => {
@@ -182,10 +190,13 @@ export async function runWorkflowPass(runtime: Runtime, input: WorkflowPassInput
       });
       learnClock(runtime, reply.nowMs);
       if (!reply.leaseHeld) report.held = false;
+      // Heard before any commit is answered, so no execution goes on to a step of a cancelled run; the
+      // tick's next extend says it heard (workflow_cancel's caller waits for that).
+      const heard = reply.cancelled.flatMap((id) => marks.get(id) ?? []);
+      if (runtime.cancels.learn(tickId, heard)) void fence.confirm();
       batch.forEach((q, i) => {
         q.resolve(reply.committed[i] === 1);
       });
-      for (const id of reply.cancelled) cancels.get(id)?.abort(new Error("workflow run cancelled"));
       claimed(reply);
     } catch (error) {
       // Not committed: each run goes back once the tick's lease is gone, and replays its uncommitted steps.

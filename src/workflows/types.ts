@@ -22,7 +22,11 @@ export interface StepContext {
   attempt: number;
   /** This execution's fence: it grows with every execution. */
   fence: number;
-  /** `runId:step:name`: the same on every try of this step, to make a downstream write idempotent. */
+  /**
+   * `LENGTH:runId:step:name` (LENGTH: the run id's JavaScript `length`): the same on every try of this step,
+   * and never the same for two (run, step) pairs, to make a downstream write idempotent. A run started
+   * by an earlier version keeps `runId:step:name`.
+   */
   idempotencyKey: string;
 }
 
@@ -115,6 +119,9 @@ export type WorkflowsOption<W extends WorkflowInputs> = { [K in keyof W]: Workfl
 
 /** A run's state. */
 export type WorkflowStatus = "running" | "sleeping" | "waiting" | "completed" | "failed" | "cancelled";
+
+/** What `tq.workflows.cancel` answers: the run's status after it, or "cancelling" while its tick has not heard. */
+export type WorkflowCancelStatus = WorkflowStatus | "cancelling";
 
 /** One step of a run as `tq.workflows.get` shows it. */
 export interface WorkflowStepInfo {
@@ -215,11 +222,13 @@ export interface WorkflowsApi<W extends WorkflowInputs = WorkflowInputs> {
   /** A page of runs, newest first. */
   list(options?: WorkflowListOptions): Promise<WorkflowPage>;
   /**
-   * Cancels a run that has not ended: no further step starts, and a running step's `ctx.signal` aborts
-   * (its tick learns it within about a second). Returns the run's status after: "cancelled", or how it
-   * had already ended. NOT_FOUND when there is no such run.
+   * Cancels a run that has not ended. When a tick runs it, waits until that tick heard (within about
+   * `cancelCheckMs` and a round trip): once it answers "cancelled", no step of the run starts, and a running
+   * step's `ctx.signal` has aborted. Returns "cancelled", the status the run had already ended in, or
+   * "cancelling" when its tick did not say it heard within 10 s (the run is cancelled; that tick starts no
+   * step of it once its lease is gone). NOT_FOUND when there is no such run.
    */
-  cancel(runId: string): Promise<WorkflowStatus>;
+  cancel(runId: string): Promise<WorkflowCancelStatus>;
 }
 
 /** Per workflow, in `tq.stats().workflows`: its runs by status. */

@@ -77,7 +77,13 @@ export function addWorkflowCommands(program: Command): void {
       const { prefix, json } = globals(command);
       const status = await withTickq({ prefix }, ({ tickq }) => tickq.workflows.cancel(runId));
       if (json) return printJson({ id: runId, status });
-      console.log(status === "cancelled" ? `run ${runId} cancelled` : `run ${runId} had already ended: ${status}`);
+      console.log(
+        status === "cancelled"
+          ? `run ${runId} cancelled`
+          : status === "cancelling"
+            ? `run ${runId} cancelled; its tick has not yet said it heard (a step may start until it does, or its lease ends)`
+            : `run ${runId} had already ended: ${status}`,
+      );
     });
 
   const events = program.command("events").description("send events to workflow runs");

@@ -183,7 +183,7 @@ describe.each(adapterCases)("each workflow script run twice over $name", (adapte
       { waits: "wf:wait:4:paid42" },
       { token: "tok", tokenMs: 60_000, event: "paid", match: "42", data: '{"plan":"pro"}' },
     );
-    expect(first).toBe(1);
+    expect(first).toEqual({ found: 1, left: 0 });
     expect(await h.redis.hget(runKey("r1"), "status")).toBe("running");
     expect(JSON.parse((await h.redis.hget(`${h.prefix}wf:steps:r1`, "ev"))!)).toMatchObject({
       status: "completed",
@@ -199,10 +199,18 @@ describe.each(adapterCases)("each workflow script run twice over $name", (adapte
       ["ticks", "tick:T"],
       encode(protocol.workflow_tick, tickKeys(), tickArgs(1, 1, [])).args,
     );
+    const fence = await h.redis.hget(runKey("r1"), "fence");
     const { first } = await callTwice(protocol.workflow_cancel, unprefixed({ run: runKey("r1") }), { id: "r1" });
-    expect(first).toBe("cancelled");
+    // Its holder T has not heard: a rerun answers so too, and marks nothing more.
+    expect(first).toBe("cancelling");
     expect(await h.redis.smembers(`${h.prefix}wf:cancel:T`)).toEqual(["r1"]);
+    expect(await h.redis.hgetall(`${h.prefix}cancel:T`)).toEqual({ [`w ${fence} r1`]: "0" });
     expect(await h.redis.zcard(`${h.prefix}wf:held`)).toBe(0);
+    // T heard (its extend): the holder is forgotten once, and every call after answers cancelled.
+    await h.redis.hset(`${h.prefix}cancel:T`, `w ${fence} r1`, "1");
+    const heard = await callTwice(protocol.workflow_cancel, unprefixed({ run: runKey("r1") }), { id: "r1" });
+    expect(heard.first).toBe("cancelled");
+    expect(await h.redis.hget(runKey("r1"), "cancelling")).toBeNull();
   });
 
   it("workflow_read and workflow_list write nothing", async () => {

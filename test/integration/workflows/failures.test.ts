@@ -39,7 +39,7 @@ describe.each(adapterCases)("workflow failures over $name", (adapterCase) => {
     await ticks(tq, 5);
     expect(await tq.workflows.result(id)).toBe("ok");
     expect(attempts).toEqual([1, 2, 3]);
-    expect([...keys]).toEqual(["f1:step:call"]);
+    expect([...keys]).toEqual(["2:f1:step:call"]);
     expect((await tq.workflows.get(id))?.steps).toEqual([
       expect.objectContaining({ name: "call", status: "completed", attempts: 3, result: "ok" }),
     ]);

@@ -62,7 +62,7 @@ describe.each(adapterCases)("workflow runs under SIGKILL over $name", (adapterCa
       expect(run.steps.map((s) => s.result)).toEqual(fences);
       fences.forEach((fence, i) => {
         // The committed result is the last execution of the step: none ran it after the commit.
-        const ran = effects.filter((e) => e.key === `${id}:step:s${i}`).map((e) => e.fence);
+        const ran = effects.filter((e) => e.key === `${id.length}:${id}:step:s${i}`).map((e) => e.fence);
         expect(ran.length).toBeGreaterThan(0);
         expect(Math.max(...ran)).toBe(fence);
         if (i > 0) expect(fence).toBeGreaterThanOrEqual(fences[i - 1]!);

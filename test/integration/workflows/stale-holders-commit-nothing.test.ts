@@ -47,7 +47,8 @@ describe.each(adapterCases)("stale holders of a workflow run over $name", (adapt
     await start("r2");
     const claimed = (await tick("A", 2)).claimed;
     const fence = (id: string) => claimed.find((c) => c.id === id)!.fence;
-    expect(await call(protocol.workflow_cancel, { run: "wf:run:r1" }, { id: "r1" })).toBe("cancelled");
+    // A holds r1 and has not heard of the cancel yet.
+    expect(await call(protocol.workflow_cancel, { run: "wf:run:r1" }, { id: "r1" })).toBe("cancelling");
     // A dies; B reclaims r2 (and r1, cancelled, stays so).
     await h.redis.del(`${h.prefix}tick:A`);
     const taken = await tick("B", 5);
@@ -87,7 +88,9 @@ describe.each(adapterCases)("stale holders of a workflow run over $name", (adapt
     await start("r1");
     await tick("A", 1);
     await h.redis.del(`${h.prefix}tick:A`);
+    // A dead tick starts no step: nothing to wait for.
     expect(await call(protocol.workflow_cancel, { run: "wf:run:r1" }, { id: "r1" })).toBe("cancelled");
     expect(await h.redis.keys(`${h.prefix}wf:cancel:*`)).toEqual([]);
+    expect(await h.redis.keys(`${h.prefix}cancel:*`)).toEqual([]);
   });
 });

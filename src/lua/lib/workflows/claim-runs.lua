@@ -1,8 +1,9 @@
 -- Hands due workflow runs to a tick: each gets the next fence and the tick
 -- as its owner, and its parked steps whose time came (a sleep's end, a
 -- wait's timeout) are resolved first, so the run's replay finds them done.
--- Runs held by a tick whose lease is gone (it died) are due again first.
--- Needs run-state.lua, prefix-keys.lua and memory-state.lua.
+-- Runs held by a tick whose lease is gone (it died) are due again first,
+-- and a chunk of a pending event's waits is resolved (deliver-events.lua).
+-- Needs run-state.lua, deliver-events.lua, prefix-keys.lua and memory-state.lua.
 
 local function wf_reclaim_dead(now)
   local held = redis.call('ZRANGE', wf_key('held'), 0, 99)
@@ -17,17 +18,23 @@ local function wf_wake_parked(id, now)
   local entries = redis.call('HGETALL', park)
   for k = 1, #entries, 2 do
     local parked = cjson.decode(entries[k + 1])
-    if parked.at and parked.at <= now then wf_resolve_parked(id, entries[k], parked, 'null', now) end
+    if parked.at and parked.at <= now then
+      -- A wait at its timeout whose event came first, still being delivered, takes the event's data.
+      local result = parked.k == 'w' and wf_pending_data(cjson.encode({ id, entries[k] }), parked.e, parked.m)
+      wf_resolve_parked(id, entries[k], parked, result or 'null', now)
+    end
   end
 end
 
 -- Claims up to `limit` due runs for `tick`; returns them as
--- { id, name, input, fence, { step, record, … } } each, and whether more are due.
+-- { id, name, input, fence, { step, record, … }, key form } each, and whether more are due
+-- (key form: the run's `ikey`, '1' for a run stored before it had one).
 local function wf_claim(tick, limit, now)
   local claimed = {}
   local due = wf_key('due')
   if limit <= 0 then return claimed, #redis.call('ZRANGEBYSCORE', due, '-inf', now, 'LIMIT', 0, 1) end
   wf_reclaim_dead(now)
+  wf_deliver_pending(now)
   local ids = redis.call('ZRANGEBYSCORE', due, '-inf', now, 'LIMIT', 0, limit)
   -- Redis full: a claimed run's results could not be held to any bound, so none is claimed (and none is
   -- said due, so the tick ends); the runs already held go on, their commits allowed (allow-oom).
@@ -44,8 +51,8 @@ local function wf_claim(tick, limit, now)
       fence = fence + 1
       redis.call('HSET', run, 'owner', tick, 'fence', fence_text(fence))
       redis.call('ZADD', wf_key('held'), now, id)
-      local f = redis.call('HMGET', run, 'name', 'input')
-      claimed[#claimed + 1] = { id, f[1], f[2], fence_text(fence), redis.call('HGETALL', wf_key('steps', id)) }
+      local f = redis.call('HMGET', run, 'name', 'input', 'ikey')
+      claimed[#claimed + 1] = { id, f[1], f[2], fence_text(fence), redis.call('HGETALL', wf_key('steps', id)), f[3] or '1' }
     end
   end
   fences_taken(fence_key, fence)

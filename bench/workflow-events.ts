@@ -1,0 +1,125 @@
+// What one event costs Redis when many runs wait for it (alone: npx tsx
+// bench/workflow-events.ts [--waits 20000 --repeats 3]), on a private
+// redis-server whose SLOWLOG keeps every command over 1 ms: WAITS runs are parked
+// on one waitForEvent (bench/park-waits.ts), then one sendEvent resolves
+// them all. Figures: the longest tickq script in SLOWLOG while the event is
+// sent (the time Redis serves nothing else), the script calls it took, and
+// sendEvent's time as its caller sees it. Medians of REPEATS.
+import { parseArgs } from "node:util";
+import { Redis } from "ioredis";
+import { createTickq } from "../src/index.js";
+import { startPrivate } from "../src/platforms/node/find-redis.js";
+import { ioredisAdapter } from "../src/redis/ioredis.js";
+import { scripts } from "../src/lua/index.js";
+import { scriptSha } from "../src/redis/script-sha.js";
+import { parkWaits } from "./park-waits.js";
+
+export interface EventFigures {
+  found: number;
+  longestScriptMs: number;
+  longestScript: string;
+  scriptCalls: number;
+  sendMs: number;
+}
+
+type SlowEntry = [id: number, at: number, micros: number, args: string[]];
+
+/** Script calls Redis ran so far (EVAL and EVALSHA, from INFO commandstats). */
+async function scriptCallsSoFar(redis: Redis): Promise<number> {
+  const info = await redis.info("commandstats");
+  return [...info.matchAll(/^cmdstat_eval(?:sha)?:calls=(\d+)/gm)].reduce((n, m) => n + Number(m[1]), 0);
+}
+
+/**
+ * Resets SLOWLOG to keep every command over 1 ms (a lower threshold logs the commands scripts call too, and
+ * the logging itself then slows them); the function it answers reads the longest EVAL or EVALSHA since, in
+ * ms (0 when none took 1 ms), and how many script calls ran.
+ */
+export async function watchScripts(
+  redis: Redis,
+): Promise<() => Promise<{ longestMs: number; longest: string; calls: number }>> {
+  await redis.config("SET", "slowlog-log-slower-than", "1000");
+  await redis.config("SET", "slowlog-max-len", "10000");
+  await redis.slowlog("RESET");
+  const before = await scriptCallsSoFar(redis);
+  const names = new Map<string, string>();
+  for (const script of Object.values(scripts)) names.set(await scriptSha(script), script.name);
+  return async () => {
+    const entries = (await redis.slowlog("GET", 10_000)) as SlowEntry[];
+    const calls = (await scriptCallsSoFar(redis)) - before;
+    let longestMs = 0;
+    let longest = "none over 1 ms";
+    for (const [, , micros, args] of entries) {
+      if (!/^eval/i.test(String(args[0] ?? "")) || micros / 1000 <= longestMs) continue;
+      longestMs = micros / 1000;
+      longest = names.get(String(args[1])) ?? "a script by its text";
+    }
+    return { longestMs, longest, calls };
+  };
+}
+
+/** Parks `waits` runs on one event under `prefix`, sends it once, and reads SLOWLOG. */
+export async function measureEvent(url: string, prefix: string, waits: number): Promise<EventFigures> {
+  const client = new Redis(url);
+  const adapter = ioredisAdapter(client);
+  const tq = createTickq({
+    redis: adapter,
+    prefix,
+    jobs: {},
+    workflows: { waiter: { run: async (_: null, step) => step.waitForEvent("go", { event: "bench.go" }) } },
+  });
+  await parkWaits(tq, {
+    redis: client,
+    adapter,
+    prefix,
+    workflow: "waiter",
+    step: "go",
+    event: "bench.go",
+    match: "",
+    runs: waits,
+  });
+  const read = await watchScripts(client);
+  const started = performance.now();
+  const found = await tq.workflows.sendEvent("bench.go", { data: { ok: true } });
+  const sendMs = performance.now() - started;
+  const { longestMs, longest, calls } = await read();
+  const left = Number(await client.zcard(`${prefix}wf:events`));
+  if (found !== waits || left !== 0)
+    throw new Error(`bench/workflow-events: found ${found} of ${waits}, ${left} deliveries left`);
+  client.disconnect();
+  return { found, longestScriptMs: longestMs, longestScript: longest, scriptCalls: calls, sendMs };
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+export async function runWorkflowEventsBench(waits: number, repeats: number): Promise<void> {
+  if (waits <= 0) return;
+  const server = await startPrivate();
+  try {
+    const rounds: EventFigures[] = [];
+    for (let r = 0; r < repeats; r++) rounds.push(await measureEvent(server.url, `bev${r}:`, waits));
+    console.log(
+      `\nOne event to ${waits} parked runs, ${repeats} rounds; private Redis, SLOWLOG keeping commands over 1 ms`,
+    );
+    console.table([
+      {
+        "waits found": waits,
+        "longest tickq script, ms (median)": median(rounds.map((f) => f.longestScriptMs)).toFixed(2),
+        "longest, min–max": `${Math.min(...rounds.map((f) => f.longestScriptMs)).toFixed(2)}–${Math.max(...rounds.map((f) => f.longestScriptMs)).toFixed(2)}`,
+        "longest was": [...new Set(rounds.map((f) => f.longestScript))].join(", "),
+        "script calls": median(rounds.map((f) => f.scriptCalls)),
+        "sendEvent, ms (median)": Math.round(median(rounds.map((f) => f.sendMs))),
+      },
+    ]);
+  } finally {
+    await server.stop();
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const { values } = parseArgs({
+    options: { waits: { type: "string", default: "20000" }, repeats: { type: "string", default: "3" } },
+  });
+  await runWorkflowEventsBench(Number(values.waits), Number(values.repeats));
+  process.exit(0);
+}
