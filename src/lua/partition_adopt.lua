@@ -3,17 +3,20 @@
 -- queued job into the partition's schedule, due at once in its old order (the schedule pass
 -- queues it as any due job, with its priority and group), a scheduled, retry
 -- or dead job into the same set with the same score. With it comes what it
--- depended on in the old layout (partition_flow_read.lua): its until-executed
--- and coalesce wait claims, its rate limit's deferral and its rate key's
--- starts of the last period, so a duplicate is still refused and the limit
--- still counts what started before the move.
+-- depended on in the old layout (partition_carry_read.lua): the debounce
+-- window it held open, its until-executed and coalesce wait claims, its rate
+-- limit's deferral and its rate key's starts of the last period, so a
+-- duplicate is still refused or merged and the limit still counts what
+-- started before the move.
 -- KEYS: adopted into
--- ARGV: prefix jid score job keepMs claim wait deferred rate[](member at)
+-- ARGV: prefix jid score job keepMs windowFirst windowTtl claim wait deferred rate[](member at)
 -- Returns: number
 -- adopted: P.."adopted:"..id, the set of the jids one migration moved in
 -- (its id from partition_move_begin.lua, so a later migration back into this
 -- partition is not taken for a replay), kept keepMs after the last move;
 -- into: P.."schedule", P.."retry" or P.."dead"; score: its score there.
+-- windowFirst: the first enqueue (ms) of the debounce window the job held
+-- open, '' when none; windowTtl: that window's PTTL there.
 -- claim, wait: 1 when the job held that claim in the old layout; deferred:
 -- its due in `flow:deferred:NAME` there, '' when none; rate: starts to add to
 -- its rate key's log (member: tagged with the old partition, so two logs'
@@ -28,15 +31,27 @@
 -- refused, nothing is written, and the migration stops with Redis' error
 -- before it deletes the job at the source: run it again once memory is freed.
 -- @include lib/common/prefix-keys.lua
+-- @include lib/common/edit-job-text.lua
+-- @include lib/debounce/close-window.lua
 -- @include lib/flow/read.lua
 local jid = ARGV[2]
 local score = ARGV[3]
 local job = ARGV[4]
 local keepMs = ARGV[5]
-local claim = ARGV[6] == '1'
-local wait = ARGV[7] == '1'
-local deferred = ARGV[8]
-local rateAt = 9
+local windowFirst = ARGV[6]
+local windowTtl = tonumber(ARGV[7])
+local claim = ARGV[8] == '1'
+local wait = ARGV[9] == '1'
+local deferred = ARGV[10]
+local rateAt = 11
+
+-- The window stays open while this very text waits in `schedule` (debounce.lua).
+local function carry_window()
+  local window = windowFirst ~= '' and debounce_window_of(job)
+  if not window then return end
+  redis.call('HSET', window, 'jid', jid, 'first', windowFirst, 'text', job)
+  if windowTtl > 0 then redis.call('PEXPIRE', window, windowTtl) end
+end
 
 -- The job's claims and rate state, from its descriptor: the keys it names
 -- are this partition's, as the new layout routed it by them.
@@ -72,6 +87,7 @@ end
 local reply = 1
 if redis.call('SADD', KEYS[1], jid) == 1 then
   redis.call('ZADD', KEYS[2], score, job)
+  carry_window()
   reply = carry()
 end
 redis.call('PEXPIRE', KEYS[1], keepMs)

@@ -8,7 +8,7 @@ import * as protocol from "../protocol/index.js";
 import { runCall } from "../protocol/run.js";
 import { sha1Hex } from "../sha1.js";
 import type { Runtime } from "../tick/runtime.js";
-import { NOTHING_CARRIED } from "./flow-dependencies.js";
+import { NOTHING_CARRIED } from "./carried.js";
 import { ADOPTED_KEEP_MS } from "./move.js";
 import { partitionOfOrdered } from "./route.js";
 

@@ -7,16 +7,16 @@
 // layout.ts) stays where it is. Queued jobs are read queue by queue, the
 // source partitions merged by enqueue time: each source's own order is kept
 // exactly, and across sources a job lands after those enqueued before it
-// whenever each source's queue is in enqueue order. A flow job moves with
-// the claims and rate log it depends on (flow-dependencies.ts), or, while a
-// running job holds a slot of its key in the old layout, not at all.
+// whenever each source's queue is in enqueue order. A job moves with the
+// debounce window, claims and rate log it depends on (carried.ts), or, while
+// a running job holds a slot of its key in the old layout, not at all.
 import { TickqError } from "../errors.js";
 import * as protocol from "../protocol/index.js";
 import { runCall } from "../protocol/run.js";
 import type { Runtime } from "../tick/runtime.js";
 import type { JobInfo, JobState, JobsApi, QueuesApi } from "../admin/types.js";
 import type { JobLogger } from "../types.js";
-import { type Carried, FlowDependencies } from "./flow-dependencies.js";
+import { type Carried, Dependencies } from "./carried.js";
 
 /** How long a partition remembers the jids it adopted: a migration run again within it doubles nothing. */
 export const ADOPTED_KEEP_MS = 7 * 24 * 3600_000;
@@ -51,7 +51,7 @@ export interface Moved {
 
 export async function moveJobs(move: Move): Promise<Moved> {
   const out: Moved = { moved: { dead: 0, retry: 0, scheduled: 0, queued: 0 }, stayed: 0, held: { jobs: 0, keys: [] } };
-  const flows = new FlowDependencies();
+  const flows = new Dependencies();
   const heldJids = new Set<string>();
   const seen = new Set<string>();
   const arrived = new Set<string>(); // jids moved in this run: found again in a partition that stays, not counted as staying

@@ -68,6 +68,8 @@ export const partition_adopt = defineCall(
     score: text,
     job: text,
     keepMs: number,
+    windowFirst: text,
+    windowTtl: number,
     claim: flag,
     wait: flag,
     deferred: text,
@@ -76,11 +78,19 @@ export const partition_adopt = defineCall(
   number,
 );
 
-export const partition_flow_read = defineCall(
-  scripts.partition_flow_read,
+export const partition_carry_read = defineCall(
+  scripts.partition_carry_read,
   { locks: key },
   { job: text },
-  tuple({ claim: flag, wait: flag, deferred: text, held: list(text), rate: groups({ member: text, at: text }) }),
+  tuple({
+    windowFirst: text,
+    windowTtl: number,
+    claim: flag,
+    wait: flag,
+    deferred: text,
+    held: list(text),
+    rate: groups({ member: text, at: text }),
+  }),
 );
 
 export const partition_jid_sets = defineCall(

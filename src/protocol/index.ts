@@ -22,7 +22,7 @@ export {
   partition_adopt,
   partition_dead_read,
   partition_dead_remove,
-  partition_flow_read,
+  partition_carry_read,
   partition_jid_sets,
   partition_jids_adopt,
   partition_jids_read,

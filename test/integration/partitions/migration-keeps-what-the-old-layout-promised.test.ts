@@ -1,5 +1,5 @@
 // migratePartitions on a real 3-master cluster keeps what the old layout
-// promised: a caller's jid remembered there (the `jids` set, and the older
+// promised: a debounce window open there still merges its key's enqueues; a caller's jid remembered there (the `jids` set, and the older
 // per-window `jids:WINDOW:N` sets) is remembered in the new layout for the
 // rest of its window, whichever partition its job's key routes it to; an
 // until-executed job moved still refuses its duplicate; a rate-limited key's
@@ -26,6 +26,10 @@ function registry(runs: Map<string, number>) {
     limited: {
       perform: ([label]: [string]) => count(label),
       rateLimit: { key: () => "api", limit: 1, periodMs: HOUR },
+    },
+    ping: {
+      perform: ([label]: [string]) => count(label),
+      debounce: { key: ([label]: [string]) => label, delayMs: HOUR, maxDelayMs: 2 * HOUR },
     },
   };
 }
@@ -72,12 +76,14 @@ describe.each(cc.adapters)(
       const legacy = `${oldPrefix}jids:${DAY}:${Math.floor(Date.now() / DAY)}`;
       await cc.client.sadd(legacy, "legacy");
       await cc.client.pexpire(legacy, 2 * DAY);
+      return old.enqueue("ping", ["doc"]);
     }
 
     /** Every promise checked in the new layout, all at once: duplicates refused, nothing run twice, the rate limit still full. */
     async function expectKept(
       tq: ReturnType<typeof createTickq<ReturnType<typeof registry>>>,
       runs: Map<string, number>,
+      debounced: string,
     ) {
       await tq.enqueue("step", ["ran"], { jid: "ran" });
       await tq.enqueue("once", ["once-ran"], { jid: "once-ran", unique: "until-executed" });
@@ -85,14 +91,20 @@ describe.each(cc.adapters)(
       await tq.enqueue("step", ["legacy"], { jid: "legacy" });
       const held = (await tq.jobs.list("scheduled")).jobs.find((j) => j.name === "once")?.jid;
       const duplicate = await tq.enqueue("once", ["claimed"], { unique: "until-executed" });
+      const merged = await tq.enqueue("ping", ["doc"]);
       for (let i = 0; i < 3; i++) await tq.tick({ budgetMs: 3_000 });
       expect({
         duplicateRefused: held !== undefined && duplicate === held,
+        // The debounce window open in the old layout takes the new enqueue: one job of the key waits.
+        debounceMerged: merged === debounced,
+        waiting: (await tq.jobs.list("scheduled")).jobs.filter((j) => j.name === "ping").length,
         runs: Object.fromEntries(runs),
         // The rate limit's one start an hour went to `first`, in the old layout: `second` waits.
         deferred: (await tq.stats()).flow.limited?.deferred,
       }).toEqual({
         duplicateRefused: true,
+        debounceMerged: true,
+        waiting: 1,
         runs: { ran: 1, "once-ran": 1, first: 1, queued: 1, claimed: 1 },
         deferred: 1,
       });
@@ -102,7 +114,7 @@ describe.each(cc.adapters)(
       const runs = new Map<string, number>();
       const jobs = registry(runs);
       const old = createTickq({ redis: adapter(), prefix: "{tq}:", jobs, logger: QUIET });
-      await promise(old, "{tq}:");
+      const debounced = await promise(old, "{tq}:");
       const report = await migrate(adapter, [6, 12], {
         redis: adapter(),
         prefix: "tq:",
@@ -111,14 +123,18 @@ describe.each(cc.adapters)(
         logger: QUIET,
       });
       expect(report).toMatchObject({ partitions: 3, left: [] });
-      await expectKept(createTickq({ redis: adapter(), prefix: "tq:", partitions: 3, jobs, logger: QUIET }), runs);
+      await expectKept(
+        createTickq({ redis: adapter(), prefix: "tq:", partitions: 3, jobs, logger: QUIET }),
+        runs,
+        debounced,
+      );
     }, 60_000);
 
     it("from three partitions back into one slot, cut twice and resumed", async () => {
       const runs = new Map<string, number>();
       const jobs = registry(runs);
       const old = createTickq({ redis: adapter(), prefix: "tq:", partitions: 3, jobs, logger: QUIET });
-      await promise(old, partitionPrefixes("tq:", 3)[1]!);
+      const debounced = await promise(old, partitionPrefixes("tq:", 3)[1]!);
       const report = await migrate(adapter, [5, 11], {
         redis: adapter(),
         prefix: "tq:",
@@ -127,7 +143,7 @@ describe.each(cc.adapters)(
         logger: QUIET,
       });
       expect(report).toMatchObject({ partitions: 1, left: [] });
-      await expectKept(createTickq({ redis: adapter(), prefix: "{tq}:", jobs, logger: QUIET }), runs);
+      await expectKept(createTickq({ redis: adapter(), prefix: "{tq}:", jobs, logger: QUIET }), runs, debounced);
     }, 60_000);
 
     it("refuses to move a job whose concurrency key a running job holds in the old layout, then moves it once that job ended", async () => {

@@ -2,7 +2,7 @@
 // stored once and answered alike; a migration's mark is set once, with the
 // first run's id, and replaced by the new count once; a job is adopted once.
 import { describe, expect, it } from "vitest";
-import { NOTHING_CARRIED } from "../../../src/partitions/flow-dependencies.js";
+import { NOTHING_CARRIED } from "../../../src/partitions/carried.js";
 import * as protocol from "../../../src/protocol/index.js";
 import { runCall } from "../../../src/protocol/run.js";
 import { runScript } from "../../../src/redis/adapter.js";
@@ -10,6 +10,17 @@ import type { LuaScript } from "../../../src/types.js";
 import { adapterCases } from "../../helpers/adapters.js";
 import { useHarness } from "../../helpers/harness.js";
 import { scriptCalls } from "../../helpers/script-calls.js";
+
+/** partition_carry_read's answer for a job that depends on nothing. */
+const NOTHING_CARRIED_READ = {
+  windowFirst: "",
+  windowTtl: 0,
+  claim: false,
+  wait: false,
+  deferred: "",
+  held: [],
+  rate: [],
+};
 
 describe.each(adapterCases)("each partition script run twice over $name", (adapterCase) => {
   const h = useHarness(adapterCase, "partitions-replay");
@@ -150,6 +161,7 @@ describe.each(adapterCases)("each partition script run twice over $name", (adapt
       score: "0.002",
       job,
       keepMs: 60_000,
+      ...NOTHING_CARRIED,
       claim: true,
       wait: true,
       deferred: String(now + 60_000),
@@ -174,7 +186,7 @@ describe.each(adapterCases)("each partition script run twice over $name", (adapt
     expect(await h.redis.get(`${h.prefix}flow:claim:k1`)).toBe("other");
   });
 
-  it("partition_flow_read: reads what a flow job holds, writes nothing, and answers alike twice", async () => {
+  it("partition_carry_read: reads what a flow job holds, writes nothing, and answers alike twice", async () => {
     const now = Number((await h.redis.time())[0]) * 1000;
     const job = `{"tickq_flow":"lim default l 1 r 2 3600000 c|acct api k1|j2","class":"lim","jid":"j2"}`;
     await h.redis.set(`${h.prefix}flow:claim:k1`, "j2");
@@ -182,8 +194,10 @@ describe.each(adapterCases)("each partition script run twice over $name", (adapt
     await h.redis.zadd(`${h.prefix}flow:rate:api`, now - 1_000, "7", now - 7_200_000, "6");
     await h.redis.hset(`${h.prefix}flow:held:acct`, "t-live j1", "9", "t-dead j0", "8");
     await h.redis.set(`${h.prefix}tick:t-live`, "1", "PX", 60_000);
-    const [first, second] = await readsCallTwice(protocol.partition_flow_read, { locks: "flow:locks" }, { job });
+    const [first, second] = await readsCallTwice(protocol.partition_carry_read, { locks: "flow:locks" }, { job });
     expect(first).toEqual({
+      windowFirst: "",
+      windowTtl: 0,
       claim: true,
       wait: false,
       deferred: String(now + 5_000),
@@ -193,10 +207,44 @@ describe.each(adapterCases)("each partition script run twice over $name", (adapt
     expect(second).toEqual(first);
     // Its slot held by a tick whose lease is gone only: nothing holds it back.
     await h.redis.del(`${h.prefix}tick:t-live`);
-    const [freed] = await readsCallTwice(protocol.partition_flow_read, { locks: "flow:locks" }, { job });
+    const [freed] = await readsCallTwice(protocol.partition_carry_read, { locks: "flow:locks" }, { job });
     expect(freed.held).toEqual([]);
-    const [plain] = await readsCallTwice(protocol.partition_flow_read, { locks: "flow:locks" }, { job: '{"jid":"x"}' });
-    expect(plain).toEqual({ claim: false, wait: false, deferred: "", held: [], rate: [] });
+    const [plain] = await readsCallTwice(
+      protocol.partition_carry_read,
+      { locks: "flow:locks" },
+      { job: '{"jid":"x"}' },
+    );
+    expect(plain).toEqual(NOTHING_CARRIED_READ);
+  });
+
+  it("partition_carry_read and partition_adopt: a debounced job carries the window it holds open, once", async () => {
+    const job = '{"class":"ping","args":[],"jid":"d1","created_at":1.0,"tickq_debounce":"ping:doc-1"}';
+    await h.redis.hset(`${h.prefix}debounce:ping:doc-1`, { jid: "d1", first: "1000", text: job });
+    await h.redis.pexpire(`${h.prefix}debounce:ping:doc-1`, 3_600_000);
+    const [read] = await readsCallTwice(protocol.partition_carry_read, { locks: "flow:locks" }, { job });
+    expect(read).toMatchObject({ windowFirst: "1000", held: [] });
+    expect(read.windowTtl).toBeGreaterThan(3_500_000);
+    // Adopted under another prefix (the new partition), the window comes with it.
+    await h.redis.del(`${h.prefix}debounce:ping:doc-1`);
+    const { first, after } = await callTwice(
+      protocol.partition_adopt,
+      { adopted: "adopted", into: "schedule" },
+      {
+        jid: "d1",
+        score: "5",
+        job,
+        keepMs: 60_000,
+        ...NOTHING_CARRIED,
+        windowFirst: "1000",
+        windowTtl: read.windowTtl,
+      },
+    );
+    expect(first).toBe(1);
+    expect(after).toMatchObject({
+      schedule: [job, "5"],
+      "debounce:ping:doc-1": { jid: "d1", first: "1000", text: job },
+    });
+    expect(await h.redis.pttl(`${h.prefix}debounce:ping:doc-1`)).toBeGreaterThan(3_000_000);
   });
 
   it("partition_jid_sets and partition_jids_read: find and read the remembered jids, write nothing, alike twice", async () => {

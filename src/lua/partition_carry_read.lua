@@ -1,28 +1,39 @@
--- partition_flow_read: what a flow job of the old layout depends on there,
--- read before migratePartitions moves it (partition_adopt.lua carries it):
--- whether it holds its until-executed claim and its coalesce wait claim, the
--- due its rate limit deferred it to, the starts its rate key logged in the
--- last period, and the keys of its concurrency or unique slots that a running
--- job holds (its tick's lease alive): such a job is not moved, as the new
--- layout could start it beside that job. Reads only.
+-- partition_carry_read: what a job of the old layout depends on there, read
+-- before migratePartitions moves it (partition_adopt.lua carries it): the
+-- debounce window its text holds open; for a flow job, whether it holds its
+-- until-executed claim and its coalesce wait claim, the due its rate limit
+-- deferred it to, the starts its rate key logged in the last period, and the
+-- keys of its concurrency or unique slots that a running job holds (its
+-- tick's lease alive): such a job is not moved, as the new layout could start
+-- it beside that job. Reads only.
 -- KEYS: locks
 -- ARGV: prefix job
--- Returns: (claim wait deferred held[] rate[member at])
+-- Returns: (windowFirst windowTtl claim wait deferred held[] rate[member at])
 -- locks: P.."flow:locks" (it names the partition's slot); job: as stored.
+-- windowFirst: the ms of its debounce window's first enqueue, '' when the job
+-- holds no window open; windowTtl: that window's PTTL.
 -- claim, wait: 1 when the job's jid holds that claim; deferred: the due ms in
 -- `flow:deferred:NAME`, '' when none; held: the slot keys a live tick holds;
 -- rate: the rate log's entries of the last period (member, start ms). A job
--- that is no flow job, or whose descriptor cannot be read, depends on nothing.
+-- that is no flow job, or whose descriptor cannot be read, holds no claim,
+-- slot or rate log.
 -- Replays: it writes nothing, so a second run answers what Redis holds then.
 -- At maxmemory: it writes nothing, so it runs as at any time.
 -- @include lib/common/prefix-keys.lua
+-- @include lib/common/edit-job-text.lua
+-- @include lib/debounce/close-window.lua
 -- @include lib/flow/read.lua
 local job = ARGV[2]
+local window, first, ttl = debounce_window_of(job), '', 0
+if window and redis.call('HGET', window, 'text') == job then
+  first = redis.call('HGET', window, 'first') or ''
+  ttl = redis.call('PTTL', window)
+end
 local F = {}
 flow_read(F)
 local d, jid = nil, nil
 if is_flow(job) then d, jid = F.read(job) end
-if not d then return {0, 0, '', {}, {}} end
+if not d then return {first, ttl, 0, 0, '', {}, {}} end
 
 local function holds(what, key)
   return key and redis.call('GET', F.key(what, key)) == jid and 1 or 0
@@ -51,4 +62,4 @@ if d.rate then
   deferred = redis.call('ZSCORE', P .. 'flow:deferred:' .. d.name, jid) or ''
   rate = redis.call('ZRANGEBYSCORE', F.key('rate', d.rate.key), '(' .. (now_ms() - d.rate.period), '+inf', 'WITHSCORES')
 end
-return {holds('claim', d.claim), holds('wait', d.wait), deferred, held, rate}
+return {first, ttl, holds('claim', d.claim), holds('wait', d.wait), deferred, held, rate}
