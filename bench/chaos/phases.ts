@@ -7,6 +7,7 @@ import { CLOCK_PHASE } from "./clock-phase.js";
 import { cancelPhase } from "./cancel-phase.js";
 import type { AdapterName } from "./connect.js";
 import { longJobsPhase } from "./long-jobs-phase.js";
+import { migrationPhase } from "./migration-phase.js";
 import { poisonPhase } from "./poison-phase.js";
 import type { PrivateRedis } from "./private-redis.js";
 import type { Rng } from "./rng.js";
@@ -36,4 +37,11 @@ export interface ChaosPhase {
   run(ctx: PhaseContext): Promise<Column>;
 }
 
-export const EXTRA_PHASES: ChaosPhase[] = [poisonPhase, CLOCK_PHASE, longJobsPhase, cancelPhase, workflowPhase];
+export const EXTRA_PHASES: ChaosPhase[] = [
+  poisonPhase,
+  CLOCK_PHASE,
+  longJobsPhase,
+  cancelPhase,
+  workflowPhase,
+  migrationPhase,
+];

@@ -21,7 +21,8 @@ import { checkPartitionCount, partitionOf, partitionPrefixes } from "./layout.js
 import { countFromShape, readShape } from "./auto.js";
 import { mergeStats } from "./merge.js";
 import { leftInLayout, metaKey, readStored } from "./meta.js";
-import { moveJobs, type Source } from "./move.js";
+import { carryJids } from "./carry-jids.js";
+import { type Moved, moveJobs, type Source } from "./move.js";
 import { type DeadSet, moveOrderedDead } from "./move-ordered-dead.js";
 import { routeKeyOf, routeKeyOfStored } from "./route.js";
 
@@ -107,7 +108,9 @@ export async function migratePartitions(options: MigratePartitionsOptions): Prom
   const targetsOf = (to: number) => layout(prefix, to, options.to, "to").map(runtimeOf);
   const sourcesOf = (from: number) =>
     layout(prefix, from, options.from, "from").map((p) =>
-      createTickqCore({ redis: options.redis, prefix: p, jobs: {}, logger, sidekiqProcesses: false }),
+      Object.assign(createTickqCore({ redis: options.redis, prefix: p, jobs: {}, logger, sidekiqProcesses: false }), {
+        runtime: runtimeOf(p),
+      }),
     );
   // On one Redis a one-partition layout shares the prefix, and a partitioned tickq refuses to start
   // while it holds anything (meta.ts refuseLegacy): there, leaving work behind would block the new deployment.
@@ -121,7 +124,7 @@ export async function migratePartitions(options: MigratePartitionsOptions): Prom
   });
   const targets = targetsOf(plan.to);
   const sources = sourcesOf(plan.from);
-  const { moved, stayed } = await moveJobs({
+  const { moved, stayed, held } = await moveJobs({
     sources,
     targets,
     route: (job) => targetOf(options.jobs ?? {}, job, targets.length),
@@ -139,6 +142,12 @@ export async function migratePartitions(options: MigratePartitionsOptions): Prom
     adopted: plan.adopted,
     batch: options.batch ?? 500,
   });
+  await carryJids(
+    sources.map((s) => s.runtime),
+    targets,
+    options.batch ?? 500,
+  );
+  if (held.jobs > 0) refuseHeld(held, plan);
   const { left, movable, unmovable } = await leftBehind(sources, kept, runtimeOf);
   if (plan.mark !== undefined) {
     // The new count goes in only over a layout with nothing left to move: else its jobs would never run.
@@ -165,6 +174,25 @@ export async function migratePartitions(options: MigratePartitionsOptions): Prom
     await finish(targets[0]!, prefix, plan.mark, plan.to);
   }
   return { partitions: plan.to, fromPartitions: plan.from, moved: { ...moved, orderedDead }, stayed, left };
+}
+
+/** Some jobs stayed as running jobs of the old layout hold slots of their keys: the move is not done. */
+function refuseHeld(held: Moved["held"], plan: Plan): never {
+  const keys =
+    held.keys
+      .slice(0, 5)
+      .map((k) => JSON.stringify(k))
+      .join(", ") + (held.keys.length > 5 ? ", …" : "");
+  throw new TickqError(
+    "BAD_OPTIONS",
+    `migratePartitions: ${held.jobs} jobs were not moved: a running job of the old layout holds a slot of their concurrency key or unique key (${keys}), ` +
+      "and in the new layout they could start beside it. Everything else was moved" +
+      (plan.mark === undefined
+        ? ". "
+        : `; the count key stays marked, so no partitioned tickq starts before the move is done. `) +
+      `Let the old deployment's ticks finish the running jobs (or cancel them there, ${CANCEL_THERE}, \`tickq jobs cancel JID\`), ` +
+      `then run the migration again.`,
+  );
 }
 
 async function begin(

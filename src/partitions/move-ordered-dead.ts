@@ -8,6 +8,7 @@ import * as protocol from "../protocol/index.js";
 import { runCall } from "../protocol/run.js";
 import { sha1Hex } from "../sha1.js";
 import type { Runtime } from "../tick/runtime.js";
+import { NOTHING_CARRIED } from "./carried.js";
 import { ADOPTED_KEEP_MS } from "./move.js";
 import { partitionOfOrdered } from "./route.js";
 
@@ -41,7 +42,13 @@ export async function moveOrderedDead(move: OrderedDeadMove): Promise<number> {
             target,
             protocol.partition_adopt,
             { adopted: `${target.prefix}${move.adopted}`, into: `${target.prefix}o:${name}:dead` },
-            { jid: `o:${name}:dead:${await sha1Hex(entry)}`, score, job: entry, keepMs: ADOPTED_KEEP_MS },
+            {
+              jid: `o:${name}:dead:${await sha1Hex(entry)}`,
+              score,
+              job: entry,
+              keepMs: ADOPTED_KEEP_MS,
+              ...NOTHING_CARRIED,
+            },
           );
           if (await runCall(runtime, protocol.partition_dead_remove, { dead }, { entry })) moved++, removed++;
         }

@@ -7,13 +7,16 @@
 // layout.ts) stays where it is. Queued jobs are read queue by queue, the
 // source partitions merged by enqueue time: each source's own order is kept
 // exactly, and across sources a job lands after those enqueued before it
-// whenever each source's queue is in enqueue order.
+// whenever each source's queue is in enqueue order. A job moves with the
+// debounce window, claims and rate log it depends on (carried.ts), or, while
+// a running job holds a slot of its key in the old layout, not at all.
 import { TickqError } from "../errors.js";
 import * as protocol from "../protocol/index.js";
 import { runCall } from "../protocol/run.js";
 import type { Runtime } from "../tick/runtime.js";
 import type { JobInfo, JobState, JobsApi, QueuesApi } from "../admin/types.js";
 import type { JobLogger } from "../types.js";
+import { type Carried, Dependencies } from "./carried.js";
 
 /** How long a partition remembers the jids it adopted: a migration run again within it doubles nothing. */
 export const ADOPTED_KEEP_MS = 7 * 24 * 3600_000;
@@ -23,6 +26,7 @@ const SET_OF = { dead: "dead", retry: "retry", scheduled: "schedule", queued: "s
 
 export interface Source {
   prefix: string;
+  runtime: Runtime;
   jobs: JobsApi;
   queues: QueuesApi;
 }
@@ -41,10 +45,14 @@ export interface Move {
 export interface Moved {
   moved: Record<MovedState, number>;
   stayed: number;
+  /** Jobs not moved, as a running job in the old layout holds a slot of their keys: those keys, each once. */
+  held: { jobs: number; keys: string[] };
 }
 
 export async function moveJobs(move: Move): Promise<Moved> {
-  const out: Moved = { moved: { dead: 0, retry: 0, scheduled: 0, queued: 0 }, stayed: 0 };
+  const out: Moved = { moved: { dead: 0, retry: 0, scheduled: 0, queued: 0 }, stayed: 0, held: { jobs: 0, keys: [] } };
+  const flows = new Dependencies();
+  const heldJids = new Set<string>();
   const seen = new Set<string>();
   const arrived = new Set<string>(); // jids moved in this run: found again in a partition that stays, not counted as staying
   let order = 0; // queued jobs keep their order: each is due a millisecond after the one before
@@ -69,9 +77,18 @@ export async function moveJobs(move: Move): Promise<Moved> {
             if (!arrived.has(job.jid)) out.stayed++;
             continue;
           }
+          const depends = await flows.read(source.runtime, target, job.raw);
+          if ("held" in depends) {
+            if (!heldJids.has(job.jid)) heldJids.add(job.jid), out.held.jobs++;
+            for (const key of depends.held) if (!out.held.keys.includes(key)) out.held.keys.push(key);
+            continue;
+          }
           arrived.add(job.jid);
           const score = state === "queued" ? (++order / 1000).toFixed(3) : String((job.at ?? 0) / 1000);
-          await adopt(target, move.adopted, job, SET_OF[state], score);
+          if ((await adopt(target, move.adopted, job, SET_OF[state], score, depends.carried)) === 2)
+            move.logger.warn(
+              `tickq: job ${job.jid} (${job.name}) moved without its unique claim: a job of the new deployment holds its key`,
+            );
           if (await removeAtSource(source.jobs, job, move.logger)) {
             out.moved[state]++;
             movedNow++;
@@ -124,12 +141,20 @@ async function* merged(
 
 const enqueuedAt = (job: JobInfo): number => job.job.enqueued_at ?? job.job.created_at ?? 0;
 
-async function adopt(target: Runtime, adopted: string, job: JobInfo, set: string, score: string): Promise<void> {
-  await runCall(
+/** 1 once adopted; 2 when a claim it carried is another job's in the target. */
+async function adopt(
+  target: Runtime,
+  adopted: string,
+  job: JobInfo,
+  set: string,
+  score: string,
+  carried: Carried,
+): Promise<number> {
+  return runCall(
     target,
     protocol.partition_adopt,
     { adopted: `${target.prefix}${adopted}`, into: `${target.prefix}${set}` },
-    { jid: job.jid, score, job: job.raw, keepMs: ADOPTED_KEEP_MS },
+    { jid: job.jid, score, job: job.raw, keepMs: ADOPTED_KEEP_MS, ...carried },
   );
 }
 

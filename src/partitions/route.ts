@@ -69,12 +69,14 @@ const STORED_ROUTES: [tag: string, route: (key: string) => string][] = [
 ];
 
 /**
- * A stored job's route key read from its flow descriptor, as routeKeyOf makes it from the job's
- * definition: its concurrency key, else its rate key, else its unique key. Undefined for a job
- * without one (route it by its jid); null when its key was too long to be stored whole, so only
- * its definition can route it.
+ * A stored job's route key, as routeKeyOf makes it from the job's definition: its debounce key
+ * (stored whole at its end), else from its flow descriptor its concurrency key, else its rate
+ * key, else its unique key. Undefined for a job without one (route it by its jid); null when its
+ * key was too long to be stored whole, so only its definition can route it.
  */
 export function routeKeyOfStored(raw: string): string | null | undefined {
+  const debounced = debounceKeyOf(raw);
+  if (debounced !== undefined) return `d:${debounced}`;
   const keys = readFlowKeys(raw);
   if (keys === null) return null;
   if (keys === undefined) return undefined;
@@ -83,4 +85,15 @@ export function routeKeyOfStored(raw: string): string | null | undefined {
     if (found) return found.whole ? route(found.key) : null;
   }
   return undefined;
+}
+
+/** The debounce key ("NAME:KEY") a debounced job's text ends with (src/lua/debounce.lua); undefined for another job. */
+function debounceKeyOf(raw: string): string | undefined {
+  if (!raw.endsWith('"}') || !raw.includes(',"tickq_debounce":"')) return undefined;
+  try {
+    const key = (JSON.parse(raw) as { tickq_debounce?: unknown }).tickq_debounce;
+    return typeof key === "string" ? key : undefined;
+  } catch {
+    return undefined;
+  }
 }

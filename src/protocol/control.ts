@@ -1,7 +1,7 @@
 // Small state changes outside a tick: pausing queues, dashboard sessions,
 // kick slots and the parallel-tick gate.
 import { scripts } from "../lua/index.js";
-import { counted, defineCall, flag, groups, key, number, text, tuple } from "./define.js";
+import { counted, defineCall, flag, group, groups, key, list, number, text, tuple } from "./define.js";
 
 export const pause = defineCall(scripts.pause, { paused: key }, { queue: text, paused: flag }, flag);
 
@@ -63,6 +63,53 @@ export const partition_shape = defineCall(
 export const partition_adopt = defineCall(
   scripts.partition_adopt,
   { adopted: key, into: key },
-  { jid: text, score: text, job: text, keepMs: number },
-  flag,
+  {
+    jid: text,
+    score: text,
+    job: text,
+    keepMs: number,
+    windowFirst: text,
+    windowTtl: number,
+    claim: flag,
+    wait: flag,
+    deferred: text,
+    rate: counted(group({ member: text, at: text })),
+  },
+  number,
+);
+
+export const partition_carry_read = defineCall(
+  scripts.partition_carry_read,
+  { locks: key },
+  { job: text },
+  tuple({
+    windowFirst: text,
+    windowTtl: number,
+    claim: flag,
+    wait: flag,
+    deferred: text,
+    held: list(text),
+    rate: groups({ member: text, at: text }),
+  }),
+);
+
+export const partition_jid_sets = defineCall(
+  scripts.partition_jid_sets,
+  { ids: key },
+  { cursor: text },
+  tuple({ cursor: text, sets: list(text) }),
+);
+
+export const partition_jids_read = defineCall(
+  scripts.partition_jids_read,
+  { ids: key },
+  { cursor: text, count: number },
+  tuple({ cursor: text, jids: groups({ jid: text, untilMs: text }) }),
+);
+
+export const partition_jids_adopt = defineCall(
+  scripts.partition_jids_adopt,
+  { ids: key },
+  { jids: counted(group({ jid: text, untilMs: text })) },
+  number,
 );

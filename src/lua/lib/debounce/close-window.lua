@@ -9,12 +9,16 @@
 local DEBOUNCE_FIELD = ',"tickq_debounce":"'
 local QUOTE = string.byte('"')
 
-local function close_debounce_window(job)
-  if string.byte(job, -2) ~= QUOTE or not string.find(job, DEBOUNCE_FIELD, 1, true) then return end
+-- The window key of a debounced job's text; nil for any other job.
+local function debounce_window_of(job)
+  if string.byte(job, -2) ~= QUOTE or not string.find(job, DEBOUNCE_FIELD, 1, true) then return nil end
   local kind, raw = top_field(job, 'tickq_debounce')
-  if kind ~= 'string' then return end
+  if kind ~= 'string' then return nil end
   local key = unescaped(raw)
-  if not key then return end
-  local window = P .. 'debounce:' .. key
-  if redis.call('HGET', window, 'text') == job then redis.call('DEL', window) end
+  return key and P .. 'debounce:' .. key
+end
+
+local function close_debounce_window(job)
+  local window = debounce_window_of(job)
+  if window and redis.call('HGET', window, 'text') == job then redis.call('DEL', window) end
 end
