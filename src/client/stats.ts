@@ -6,6 +6,7 @@ import * as protocol from "../protocol/index.js";
 import { runCall } from "../protocol/run.js";
 import type { Stats } from "../types.js";
 import { heartbeatWarnings } from "../tick/warnings.js";
+import { readUnstartable, unstartableWarning } from "../tick/unstartable-warnings.js";
 
 export async function readStats(runtime: Runtime): Promise<Stats> {
   // One call: a dashboard refresh costs one script run, whatever is declared.
@@ -33,8 +34,10 @@ export async function readStats(runtime: Runtime): Promise<Stats> {
   const paused = [...reply.paused].sort();
   const lastTickAt = beats.tick ?? null;
   const warning = evictionWarning(policy);
+  const unstartable = readUnstartable({ nowMs: reply.nowMs, records: reply.unstartable, budgets: reply.budgets });
   const warnings = [
     ...heartbeatWarnings({ nowMs: reply.nowMs, lastTickAt, queues, served, paused: new Set(paused), due: reply.due }),
+    ...unstartable.map(unstartableWarning),
     ...(warning ? [warning] : []),
   ];
   return {
@@ -56,6 +59,7 @@ export async function readStats(runtime: Runtime): Promise<Stats> {
     lastTickAt,
     evictionPolicy: policy,
     warnings,
+    unstartable,
     ordered,
     flow,
     schedules: reply.schedules,

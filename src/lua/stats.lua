@@ -3,7 +3,7 @@
 -- ARGV: prefix flowNames[] orderedNames[] workflowNames[]
 -- Returns: (processed failed deadEvicted scheduled retry dead ticks inflight queues[name size latencyMs]
 --   policy schedules nowMs heartbeat[field ms] paused[] due flow[][] ordered[][] expired running waiting
---   workflows[][] cancelled)
+--   workflows[][] cancelled unstartable[name record] budgets[queue record])
 -- flowNames: job names (flow sizes, lib/flow/stats.lua); orderedNames:
 -- ordered names (lib/ordered/count-sizes.lua). queues: sizes and how long each
 -- queue's oldest waiting job has waited (lib/queues/measure-latency.lua); heartbeat: the
@@ -14,7 +14,8 @@
 -- fetched and have not started, as each tick's last step or lease extension
 -- reported them (lib/tick/run-solo.lua, extend.lua); workflows: runs per
 -- workflow name and status (lib/workflows/count-runs.lua); cancelled: jobs cancelled, ever
--- (lib/cancel/record-cancelled.lua).
+-- (lib/cancel/record-cancelled.lua); unstartable and budgets: what ticks could not
+-- start and the budgets they ran with (lib/tick/record-unstartable.lua).
 -- One call answers everything stats() and a dashboard refresh show.
 -- Replays: reads only (flow's sizes prune deferral records already due,
 -- which no reader counts).
@@ -70,4 +71,5 @@ return {
   redis.call('HLEN', P .. 'schedules:fp'),
   now, redis.call('HGETALL', P .. 'heartbeat'), redis.call('SMEMBERS', P .. 'paused'), due,
   flow, ordered, counter('expired'), running, waiting, workflows, counter('cancelled'),
+  redis.call('HGETALL', P .. 'unstartable'), redis.call('HGETALL', P .. 'budgets'),
 }

@@ -75,6 +75,8 @@ export const stats = defineCall(
     waiting: number,
     workflows: list(list(number)),
     cancelled: number,
+    unstartable: groups({ name: text, record: text }),
+    budgets: groups({ queue: text, record: text }),
   }),
 );
 
