@@ -3,7 +3,7 @@
 // --ids 100 --workers 3 --adapter both --faults-per-kind 20 --seed 1]. Each
 // phase faults its own private Redis (as bench/chaos.ts does) while ordered
 // workers run; it fails on a lost payload, an overlap, a fence that did not
-// grow, work left behind, or a fault kind injected fewer times than asked
+// grow, a run whose payloads came out of enqueue order, work left behind, or a fault kind injected fewer times than asked
 // (the rows of ORDERED_CHECKS, bench/chaos/ordered-phase.ts).
 import { parseArgs } from "node:util";
 import { findRedis } from "../src/platforms/node/find-redis.js";
@@ -77,8 +77,8 @@ export async function orderedChaosMain(o: Omit<OrderedChaosOptions, "ledgerUrl">
   const held = results.every((r) => r.problems.length === 0);
   console.log(
     held
-      ? "ordered: no payload lost, no overlap, every fence grew"
-      : "FAILED: ordered payloads lost, runs overlapped or work left",
+      ? "ordered: no payload lost, no overlap, every fence grew, every run in enqueue order"
+      : "FAILED: ordered payloads lost, runs overlapped or out of order, or work left",
   );
   return held;
 }

@@ -13,6 +13,7 @@ import type { StructuredLogger } from "./telemetry/logger.js";
 import type { TelemetryOptions } from "./telemetry/tracing.js";
 import type { MetricsOptions } from "./metrics/settings.js";
 import type { TickqListenerOptions } from "./tick/events.js";
+import type { UnstartableJobs } from "./tick/unstartable-warnings.js";
 import type { ConcurrencyLimit, FlowStats, KeyArgs, RateLimit, UniqueMode } from "./flow/types.js";
 import type { KickOptions } from "./kick/types.js";
 import type { OrderedRegistry, OrderedStats } from "./ordered/types.js";
@@ -555,10 +556,17 @@ export interface Stats {
   lastTickAt: number | null;
   /**
    * What endangers jobs right now, in words: no tick for 5 minutes while jobs
-   * wait, jobs waiting in a queue no tick served lately, an eviction policy
-   * other than noeviction.
+   * wait, jobs waiting in a queue no tick served lately, jobs no tick running
+   * lately can start ({@link Stats.unstartable}), an eviction policy other
+   * than noeviction.
    */
   warnings: string[];
+  /**
+   * Jobs that ticks met lately and could not start, by name: a timeoutMs above
+   * the whole budget of every tick that served the queue lately, or a name the
+   * tick that fetched them does not declare. Each is in `warnings` too.
+   */
+  unstartable: UnstartableJobs[];
   /** Per ordered job declared here: ids waiting and running, payloads waiting, dead. */
   ordered: Record<string, OrderedStats>;
   /** Recurring schedules Redis holds (declared by any deployment, not yet pruned). */

@@ -7,6 +7,8 @@
 //              overlap detector, bench/chaos/overlap.ts)
 //   stale      a run whose fence was not above the last one that succeeded
 //              for its id (the fence must grow with every execution)
+//   disorder   a run whose payloads did not come in the order they were
+//              enqueued (numbered in that order, so n must grow)
 // A run fails at random (retry: many, backoff 0), and stops at once when
 // ctx.signal aborts: tickq aborts an ordered handler before its lease can
 // expire, so a handler that obeys never overlaps the id's next holder.
@@ -20,7 +22,7 @@ export interface OrderedLedger {
   enter(id: string): Promise<string>;
   leave(id: string, token: string): Promise<void>;
   succeeded(id: string, fence: number, payloads: number[]): Promise<void>;
-  read(): Promise<{ seen: Set<number>; overlaps: string[]; stale: string[] }>;
+  read(): Promise<{ seen: Set<number>; overlaps: string[]; stale: string[]; disorder: string[] }>;
   clear(): Promise<void>;
   close(): void;
 }
@@ -41,17 +43,20 @@ export function openOrderedLedger(url: string, prefix: string): OrderedLedger {
     leave: (id, token) => detector.leave(id, token),
     async succeeded(id, fence, payloads) {
       if (payloads.length > 0) await redis.sadd(key("seen"), ...payloads.map(String));
+      if (payloads.some((n, i) => i > 0 && n <= payloads[i - 1]!))
+        await redis.rpush(key("disorder"), `${id}: ${payloads.slice(0, 20).join(", ")}`);
       const last = Number(await redis.eval(FENCE, 1, key("fences"), id, String(fence)));
       if (last > 0) await redis.rpush(key("stale"), `${id}: fence ${fence} after ${last}`);
-      await Promise.all([expire(key("seen")), expire(key("fences"))]);
+      await Promise.all([expire(key("seen")), expire(key("fences")), expire(key("disorder"))]);
     },
     async read() {
-      const [seen, overlaps, stale] = await Promise.all([
+      const [seen, overlaps, stale, disorder] = await Promise.all([
         redis.smembers(key("seen")),
         redis.lrange(key("overlaps"), 0, -1),
         redis.lrange(key("stale"), 0, -1),
+        redis.lrange(key("disorder"), 0, -1),
       ]);
-      return { seen: new Set(seen.map(Number)), overlaps, stale };
+      return { seen: new Set(seen.map(Number)), overlaps, stale, disorder };
     },
     async clear() {
       const keys = await redis.keys(`${prefix}*`);
@@ -87,6 +92,14 @@ export function orderedChaosJobs(ledger: OrderedLedger, failRate = 0.1) {
 export interface PlannedPayload {
   id: string;
   n: number;
+}
+
+/**
+ * The score a planned payload is sent with: its number, or none on every other id (Redis' time, which
+ * must keep the enqueue order too, even for payloads of one id in one bulk call).
+ */
+export function plannedScore(p: PlannedPayload): { score?: number } {
+  return Number(p.id.slice(p.id.lastIndexOf("-") + 1)) % 2 === 0 ? {} : { score: p.n };
 }
 
 /** `count` payloads over `ids` ids, numbered from 1. */

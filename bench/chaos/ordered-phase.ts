@@ -4,7 +4,8 @@
 // trickling numbered payloads over a few ids, and the fault injector at
 // once; then the workers tick until nothing is left, stop, and the phase is
 // judged: no payload lost (every one seen by a run that succeeded), no id
-// with two live holders at once, no fence that failed to grow, nothing stuck.
+// with two live holders at once, no fence that failed to grow, no run whose
+// payloads came out of enqueue order, nothing stuck.
 import { Redis } from "ioredis";
 import { fileURLToPath } from "node:url";
 import { ioredisAdapter } from "../../src/redis/ioredis.js";
@@ -15,7 +16,13 @@ import { startDropProxy } from "./drop-proxy.js";
 import { faultChecks, mustBeZero, problemsOf, type Check } from "./checks.js";
 import { faultsFor, injectFaults, type FaultCounts } from "./faults.js";
 import { startHttpDropProxy, type HttpDropProxy } from "./http-drop-proxy.js";
-import { openOrderedLedger, orderedChaosJobs, planPayloads, type PlannedPayload } from "./ordered-jobs.js";
+import {
+  openOrderedLedger,
+  orderedChaosJobs,
+  planPayloads,
+  plannedScore,
+  type PlannedPayload,
+} from "./ordered-jobs.js";
 import type { PrivateRedis } from "./private-redis.js";
 import { between, sleep, type Rng } from "./rng.js";
 import { startWorkers } from "./workers.js";
@@ -49,6 +56,8 @@ export interface OrderedPhaseResult {
   lostPayloads: string[];
   overlaps: string[];
   staleFences: string[];
+  /** Runs whose payloads were not in enqueue order: id and payload numbers. */
+  disorder: string[];
   stuck: number;
   dead: number;
   faults: FaultCounts;
@@ -84,6 +93,11 @@ export const ORDERED_CHECKS: Check<OrderedPhaseResult>[] = [
     (r) => r.staleFences.length,
     (r) => r.staleFences,
   ),
+  mustBeZero(
+    "runs with payloads out of enqueue order",
+    (r) => r.disorder.length,
+    (r) => r.disorder,
+  ),
   { label: "left waiting or running (must be 0)", value: (r) => r.stuck, problem: (r) => r.left },
   mustBeZero("ids dead (retries are unlimited)", (r) => r.dead),
   { label: "worker crashes", value: (r) => r.workerCrashes },
@@ -107,7 +121,9 @@ async function trickle(tq: OrderedTickq, plan: PlannedPayload[], windowMs: numbe
     if (wait > 0) await sleep(wait);
     for (;;) {
       try {
-        await tq.enqueueOrderedBulk(chunk.map((p) => ({ name: NAME, id: p.id, payload: { n: p.n }, score: p.n })));
+        await tq.enqueueOrderedBulk(
+          chunk.map((p) => ({ name: NAME, id: p.id, payload: { n: p.n }, ...plannedScore(p) })),
+        );
         break;
       } catch (error) {
         if (++retries > 2_000) throw new Error(`chaos: ordered enqueue kept failing: ${(error as Error).message}`);
@@ -178,7 +194,7 @@ export async function runOrderedPhase(o: OrderedPhaseOptions): Promise<OrderedPh
     const settled = await settle(direct, o.settleSeconds * 1000, o.leaseMs);
     await workers.stop(o.budgetMs + 3_000);
     const stats = (await direct.stats()).ordered[NAME]!;
-    const { seen, overlaps, stale } = await ledger.read();
+    const { seen, overlaps, stale, disorder } = await ledger.read();
     const lost = plan.filter((p) => !seen.has(p.n));
     const stuck = stats.waiting + stats.running + stats.payloads;
     const result: OrderedPhaseResult = {
@@ -190,6 +206,7 @@ export async function runOrderedPhase(o: OrderedPhaseOptions): Promise<OrderedPh
       lostPayloads: lost.map((p) => `${p.id}#${p.n}`),
       overlaps,
       staleFences: stale,
+      disorder,
       stuck,
       ...(!settled || stuck > 0
         ? { left: `work left after ${o.settleSeconds} s of settling: ${JSON.stringify(stats)}` }

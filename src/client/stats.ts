@@ -6,6 +6,7 @@ import * as protocol from "../protocol/index.js";
 import { runCall } from "../protocol/run.js";
 import type { Stats } from "../types.js";
 import { heartbeatWarnings } from "../tick/warnings.js";
+import { readUnstartable, unstartableWarning } from "../tick/unstartable-warnings.js";
 
 export async function readStats(runtime: Runtime): Promise<Stats> {
   // One call: a dashboard refresh costs one script run, whatever is declared.
@@ -34,8 +35,10 @@ export async function readStats(runtime: Runtime): Promise<Stats> {
   const lastTickAt = beats.tick ?? null;
   const warning = evictionWarning(policy);
   const full = fullWarning(reply.usedMemory, reply.maxMemory);
+  const unstartable = readUnstartable({ nowMs: reply.nowMs, records: reply.unstartable, budgets: reply.budgets });
   const warnings = [
     ...heartbeatWarnings({ nowMs: reply.nowMs, lastTickAt, queues, served, paused: new Set(paused), due: reply.due }),
+    ...unstartable.map(unstartableWarning),
     ...(warning ? [warning] : []),
     ...(full ? [full] : []),
   ];
@@ -58,6 +61,7 @@ export async function readStats(runtime: Runtime): Promise<Stats> {
     lastTickAt,
     evictionPolicy: policy,
     warnings,
+    unstartable,
     ordered,
     flow,
     schedules: reply.schedules,

@@ -13,7 +13,8 @@
 --   steps[](name record) parks[](step kind seq ms event match)) beat?keys(number running[](tid work))
 --   acks(succeeded[](queue jobs[]) others[](code queue job updated delay)&results?(entries[](number
 --   state keep jid members) keep ageSec ttlMs)&metrics?m(entries[](name queue entries ms waitMs
---   durations waits) retentionSec perItem[](name ms waitMs))) queues[] ordered?(names[]
+--   durations waits) retentionSec perItem[](name ms waitMs))) queues[] unstartable(budgetMs windowMs
+--   entries[](name reason queue limitMs count)) ordered?(names[]
 --   succeeded[](name ids[](id fence)) others[](code name id fence extra)&metrics?m(entries[](ms
 --   startMs) retentionSec perItem[](ms startMs)))
 -- Returns: (nowMs left deadEvicted orderedReady? missed?[] sentOn? cancelled?[] orderedCancelled?[] committed?[])
@@ -21,7 +22,9 @@
 -- process (lib/sidekiq/register-process.lua). call: the call number; acks:
 -- lib/tick/ack-jobs.lua (others: the outcomes not succeeded; results, then metrics: the
 -- trailers riding in their count, lib/results/keep-results.lua and
--- lib/metrics/record-runs.lua); queues: the queues this tick served; ordered:
+-- lib/metrics/record-runs.lua); queues: the queues this tick served; unstartable:
+-- the tick's budget and the jobs it met that it could not start, kept for stats
+-- (lib/tick/record-unstartable.lua, bounded at maxmemory too); ordered:
 -- lib/ordered/state.lua, lib/ordered/ack-ids.lua (absent: no ordered names).
 -- left: jobs and ordered ids left in its lists; orderedReady: ordered ids made
 -- ready by these acks; missed: numbers of ack entries no longer listed
@@ -68,6 +71,7 @@
 -- @include lib/metrics/record-runs.lua
 -- @include lib/metrics/record-ordered-runs.lua
 -- @include lib/tick/ack-jobs.lua
+-- @include lib/tick/record-unstartable.lua
 -- @include lib/ordered/state.lua
 -- @include lib/ordered/cancel-ids.lua
 -- @include lib/ordered/ack-ids.lua
@@ -85,7 +89,8 @@ local after_workflows = wf_commits_end(workflowsAt)
 local beatAt = #KEYS > 2 and after_workflows or nil
 local acksAt = beatAt and sidekiq_section_end(beatAt) or after_workflows
 local queuesAt = ack_args_end(acksAt)
-local orderedAt = queuesAt + 1 + tonumber(ARGV[queuesAt])
+local unstartableAt = queuesAt + 1 + tonumber(ARGV[queuesAt])
+local orderedAt = unstartableAt + 3 + 5 * tonumber(ARGV[unstartableAt + 2])
 
 local tick, lease, seq = tickId, KEYS[2], call
 local now = now_ms()
@@ -105,8 +110,11 @@ local _, evicted, missed, cancelled, marks = ack(tick, acksAt, now, deadMaxSize,
 local names, ordered_acks_at = ordered_names(orderedAt)
 local ready_again, ordered_evicted = ordered_ack(tick, ordered_acks_at, now, deadMaxSize, deadMaxAgeSec, marks)
 if redis.call('GET', P .. 'resurrector') == tick then redis.call('DEL', P .. 'resurrector') end
+local served = counted_args(queuesAt)
+-- Only while the lease lives: a late finish of a dead tick changes nothing it need not.
+if state == 'fresh' then record_unstartable(unstartableAt, served, now) end
 local left = 0
-for _, queue in ipairs(counted_args(queuesAt)) do
+for _, queue in ipairs(served) do
   left = left + redis.call('LLEN', inproc_key(tick, queue))
 end
 if #names > 0 then left = left + redis.call('HLEN', oinproc_key(tick)) end

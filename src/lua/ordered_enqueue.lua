@@ -8,7 +8,8 @@
 -- ARGV: prefix token tokenMs payloads[](name id payload score delayMs)
 -- Returns: text
 -- names: P.."ordered" (the set of ordered names ever enqueued).
--- payloads: name, id, payload JSON, score ('' for Redis' time in ms), delay ms.
+-- payloads: name, id, payload JSON, score ('' for Redis' time in ms,
+-- sequenced within the ms: lib/ordered/sequence-score.lua), delay ms.
 -- Returns one character per payload, "1" stored, "0" already waiting
 -- (an identical payload).
 -- Replays: the call token (drawn per call) is set NX for the call window;
@@ -22,6 +23,7 @@
 -- as enqueue.
 -- @include lib/common/prefix-keys.lua
 -- @include lib/ordered/state.lua
+-- @include lib/ordered/sequence-score.lua
 
 local token = ARGV[2]
 local tokenMs = ARGV[3]
@@ -37,16 +39,18 @@ local i = payloadsAt + 1
 for k = 1, tonumber(ARGV[payloadsAt]) do
   local name, id, payload, score, delay = ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], tonumber(ARGV[i + 4])
   i = i + 5
-  if score == '' then score = now end
   local due = now + math.max(0, delay)
   local fresh
   local ready = okey(name, 'ready')
   local p = okey(name, 'p:' .. id)
   -- Held by a tick: it has payloads (its run's) and is not ready.
   if not redis.call('ZSCORE', ready, id) and redis.call('EXISTS', p) == 1 then
-    fresh = redis.call('ZADD', okey(name, 'n:' .. id), 'LT', score, payload)
+    local n = okey(name, 'n:' .. id)
+    if score == '' then score = sequenced_score(now, { p, n }) end
+    fresh = redis.call('ZADD', n, 'LT', score, payload)
     redis.call('ZADD', okey(name, 'later'), 'LT', due, id)
   else
+    if score == '' then score = sequenced_score(now, { p }) end
     fresh = redis.call('ZADD', p, 'LT', score, payload)
     local backing_off = redis.call('HEXISTS', okey(name, 'retries'), id) == 1
     redis.call('ZADD', ready, backing_off and 'NX' or 'LT', due, id)

@@ -80,7 +80,7 @@ export interface OrderedJob<P = unknown> {
   id: string;
   /** Any JSON value; stored as its JSON text. */
   payload: P;
-  /** Orders the id's payloads, lowest first; default Redis' time in ms. */
+  /** Orders the id's payloads, lowest first; default Redis' time in ms, sequenced within the ms (enqueue order). */
   score?: number;
   /** The id is due this many ms from now, unless it is due earlier already. */
   delayMs?: number;

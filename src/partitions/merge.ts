@@ -5,6 +5,7 @@ import type { DayStats } from "../client/history.js";
 import type { QueueInfo, TickInfo } from "../admin/types.js";
 import type { ScheduleInfo } from "../recurring/types.js";
 import type { Stats } from "../types.js";
+import { type UnstartableJobs, unstartableWarning } from "../tick/unstartable-warnings.js";
 
 type Counts = Record<string, number>;
 
@@ -61,7 +62,30 @@ export function mergeStats(all: Stats[]): Stats {
     addNested(merged.flow, s.flow);
     addNested(merged.workflows, s.workflows);
   }
-  return merged;
+  return withUnstartable(merged, all);
+}
+
+/** One entry and one warning per job name and reason over all partitions: their counts add up. */
+function withUnstartable(merged: Stats, all: Stats[]): Stats {
+  const parts = all.flatMap((s) => s.unstartable);
+  const byName = new Map<string, UnstartableJobs>();
+  for (const u of parts) {
+    const key = JSON.stringify([u.name, u.reason, u.queue]);
+    const into = byName.get(key);
+    if (!into) byName.set(key, { ...u });
+    else {
+      into.count += u.count;
+      into.lastSeenAt = Math.max(into.lastSeenAt, u.lastSeenAt);
+      if (u.budgetMs !== undefined) into.budgetMs = Math.max(into.budgetMs ?? 0, u.budgetMs);
+    }
+  }
+  const own = new Set(parts.map(unstartableWarning));
+  const unstartable = [...byName.values()];
+  return {
+    ...merged,
+    warnings: [...merged.warnings.filter((w) => !own.has(w)), ...unstartable.map(unstartableWarning)],
+    unstartable,
+  };
 }
 
 export function mergeHistory(all: DayStats[][]): DayStats[] {

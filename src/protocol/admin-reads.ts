@@ -78,6 +78,8 @@ export const stats = defineCall(
     /** Redis' memory as counted against maxmemory, and maxmemory (0: no limit). */
     usedMemory: number,
     maxMemory: number,
+    unstartable: groups({ name: text, record: text }),
+    budgets: groups({ queue: text, record: text }),
   }),
 );
 

@@ -1,6 +1,6 @@
 // finish.lua: a tick's last call (ack, requeue the unstarted, unregister).
 import { scripts } from "../lua/index.js";
-import { counted, defineCall, key, list, maybe, number, text, tuple } from "./define.js";
+import { counted, defineCall, group, key, list, maybe, number, text, tuple } from "./define.js";
 import { acks, beat, ordered, processKeys } from "./sections.js";
 import { workflowCommit } from "./workflows.js";
 
@@ -18,6 +18,12 @@ export const finish = defineCall(
     beat,
     acks,
     queues: counted(text),
+    /** The tick's budget and the jobs it could not start (lib/tick/record-unstartable.lua, src/tick/unstartable.ts). */
+    unstartable: group({
+      budgetMs: number,
+      windowMs: number,
+      entries: counted(group({ name: text, reason: text, queue: text, limitMs: number, count: number })),
+    }),
     ordered,
   },
   tuple({

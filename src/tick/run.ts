@@ -36,6 +36,7 @@ import type { WorkflowPassReport } from "../workflows/pass.js";
 import * as protocol from "../protocol/index.js";
 import { TickBeats } from "../sidekiq/process.js";
 import { tickCalls } from "./calls.js";
+import { UnstartableSeen } from "./unstartable.js";
 import { tickSettings } from "./settings.js";
 import type { TickOptions, TickReport } from "../types.js";
 import { SHARED_SLOTS, type TickOptionsWithSlots } from "./slots.js";
@@ -114,6 +115,7 @@ async function tickOnce(runtime: Runtime, options: TickOptions, tickId: string):
   let pipelineDone = false;
   let flowed: WorkflowPassReport | undefined;
   const events = tickEvents(runtime.listeners, runtime.logs);
+  const unstartable = new UnstartableSeen(budgetMs);
 
   try {
     const registration = `${Math.round(redisNowMs(runtime))} ${leaseMs} ${plan.names.join(" ")}`;
@@ -243,11 +245,14 @@ async function tickOnce(runtime: Runtime, options: TickOptions, tickId: string):
       unstarted: unstartedOf,
       holdsSlot: (job) => !isOrdered(job) && job.flowFence !== undefined,
       rank: rankOf(plan),
-      startable: startableOf(budgetCheck(runtime, started + budgetMs, budgetMs)),
+      startable: startableOf(budgetCheck(runtime, started + budgetMs, budgetMs, unstartable)),
       // A job at its poison limit goes dead without running: no need to run it alone.
       alone: (job) => (job.suspect || job.resurrections > 0) && job.resurrections < runtime.maxResurrections,
       step,
-      onOutcome: (outcome) => tally(report, outcome),
+      onOutcome: (outcome) => {
+        tally(report, outcome);
+        unstartable.outcome(outcome);
+      },
       watchLoad: (read) => void (readLoad = read),
     });
     pipelineDone = true;
@@ -280,6 +285,7 @@ async function tickOnce(runtime: Runtime, options: TickOptions, tickId: string):
       beat: beats?.section(),
       acks: ackArgs(plain, runtime.results, takeProgress(runtime.progress), runtime.metrics),
       queues: plan.names,
+      unstartable: unstartable.args(),
       ordered: work.args(ordered),
       workflows: flowed?.atFinish ?? [],
     });

@@ -71,9 +71,16 @@ export function stepArgs(o: CallOptions & { batch?: number; queues?: string[]; p
   return { ...common(o), fetch: fetchOf(o.batch ?? 10, o.queues, o.picks) };
 }
 
-/** A finish call's ARGV by name: acks (none by default) and the queues the tick served. */
-export function finishArgs(o: CallOptions & { queues?: string[] }): FinishArgs {
-  return { ...common(o), workflows: [], queues: o.queues ?? ["default"] };
+/** A finish call's ARGV by name: acks (none by default), the queues the tick served, and what it could not start (nothing, a 10 s budget, by default). */
+export function finishArgs(
+  o: CallOptions & { queues?: string[]; unstartable?: FinishArgs["unstartable"] },
+): FinishArgs {
+  return {
+    ...common(o),
+    workflows: [],
+    queues: o.queues ?? ["default"],
+    unstartable: o.unstartable ?? { budgetMs: 10_000, windowMs: 300_000, entries: [] },
+  };
 }
 
 /** A housekeep call's ARGV by name. */

@@ -440,6 +440,7 @@ class World {
       workflows: [], // no workflow declared
       acks: ackArgs(outcomes),
       queues: [...QUEUES],
+      unstartable: { budgetMs: 10_000, windowMs: 300_000, entries: [] },
     }).args;
     const c: Call = { kind: "finish", seq, args, outcomes, batch: 0 };
     tick.calls.push(c);

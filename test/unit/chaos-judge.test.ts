@@ -80,6 +80,7 @@ function stats(processed: number, failed: number): Stats {
     paused: [],
     lastTickAt: null,
     warnings: [],
+    unstartable: [],
     ordered: {},
     schedules: 0,
     flow: {},

@@ -156,7 +156,20 @@ describe("encoding a call", () => {
     const { keys, args } = encode(
       protocol.finish,
       { ...tickKeys, process },
-      { ...common, call: "4", workflows: [], beat, acks: noAcks, queues: ["default"], ordered },
+      {
+        ...common,
+        call: "4",
+        workflows: [],
+        beat,
+        acks: noAcks,
+        queues: ["default"],
+        unstartable: {
+          budgetMs: 900,
+          windowMs: 300_000,
+          entries: [{ name: "r", reason: "timeout", queue: "default", limitMs: 4_000, count: 2 }],
+        },
+        ordered,
+      },
     );
     expect(keys).toEqual(["P:ticks", "P:tick:t1", "h", "w", "ws"]);
     expect(args).toEqual([
@@ -174,6 +187,14 @@ describe("encoding a call", () => {
       0,
       1,
       "default",
+      900, // the tick's budget, then what it could not start
+      300_000,
+      1,
+      "r",
+      "timeout",
+      "default",
+      4_000,
+      2,
       1,
       "o",
       1,

@@ -3,7 +3,9 @@
 // answers, 503 {ok: false, code: "UNAVAILABLE"} when it does not; a caller
 // with a secret (any kind) also gets the heartbeat's warnings (no tick
 // lately while jobs wait, a queue no tick serves, the eviction policy) or
-// the reason Redis did not answer. Anonymous answers are cached a few
+// the reason Redis did not answer. With `?strict=1` warnings fail the check
+// too (503, code WARNINGS), for a probe that should page on them; without
+// it a warning never turns a probe red. Anonymous answers are cached a few
 // seconds per instance: a flood of checks costs one stats call per
 // interval. A caller with a secret gets a fresh reading. As the detail
 // tells a right secret from a wrong one, a wrong one counts toward the
@@ -37,6 +39,12 @@ export function healthRoutes(tickq: Tickq<JobRegistry>, secrets: Secrets, basePa
     }
   };
   app.get("/health", async (c) => {
+    const strict = strictness(c.req.query("strict"));
+    if (strict === undefined)
+      return c.json(
+        { ok: false, code: "BAD_ARGS", error: "strict must be 1 or true (warnings answer 503), 0 or false" },
+        400,
+      );
     const open = all.length === 0;
     // Only a caller sending a credential is throttled: an uptime check sends none.
     const client = !open && c.req.header("authorization") !== undefined ? throttle?.clientOf(c) : undefined;
@@ -50,8 +58,20 @@ export function healthRoutes(tickq: Tickq<JobRegistry>, secrets: Secrets, basePa
     if (detailed) cached = { at: now, health: check() };
     else if (!cached || now - cached.at >= HEALTH_CACHE_MS) cached = { at: now, health: check() };
     const health = await cached.health;
+    if (health.ok && health.warnings.length > 0 && strict) {
+      return c.json(detailed ? { ...health, ok: false, code: "WARNINGS" } : { ok: false, code: "WARNINGS" }, 503);
+    }
     if (health.ok) return c.json(detailed ? health : { ok: true });
     return c.json(detailed ? { ...health, warnings: [] } : { ok: false, code: "UNAVAILABLE" }, 503);
   });
   return app;
+}
+
+/** `?strict=1` (or true, or a bare `?strict`) asks warnings to fail the check; undefined for a value it does not know. */
+function strictness(value: string | undefined): boolean | undefined {
+  if (value === undefined) return false;
+  const v = value.toLowerCase();
+  if (v === "" || v === "1" || v === "true") return true;
+  if (v === "0" || v === "false") return false;
+  return undefined;
 }

@@ -18,6 +18,16 @@ import { monotonicMs } from "../clock.js";
 import { RunContext } from "./job-context.js";
 import { runMeter } from "../../metrics/measure.js";
 
+// The errors runJob made for a job whose name this tick does not declare: the tick
+// records them for stats() (src/tick/unstartable.ts) by identity, never reading a
+// thrown value (a handler's error may be a Proxy whose every read throws).
+const unknownJobErrors = new WeakSet<object>();
+
+/** Whether an outcome's error is the one runJob gave a job of a name this tick does not declare. */
+export function isUnknownJobError(error: unknown): boolean {
+  return typeof error === "object" && error !== null && unknownJobErrors.has(error);
+}
+
 export async function runJob(
   runtime: Runtime,
   job: FetchedJob,
@@ -40,6 +50,7 @@ export async function runJob(
   if (!decoded.ok) {
     if (decoded.errorClass === "TickqUnknownJob") {
       const error = Object.assign(new Error(decoded.reason), { name: "TickqUnknownJob" });
+      unknownJobErrors.add(error);
       // A job written without `retry` is retried as Sidekiq's client would default it.
       const payload = { ...decoded.payload, retry: decoded.payload.retry ?? true };
       const failure = await failed(runtime, job, payload, error, { backoff: undefined });

@@ -3,9 +3,11 @@
 // One that does not fit what is left waits, queued, for a fresh tick
 // ("later": the tick fetches nothing more and reports `more`); one longer
 // than a whole tick's budget waits for a tick with a larger budget
-// ("never" here), and the logger says so once per job name.
+// ("never" here): the logger says so once per job name, and the tick
+// records it for stats() (src/tick/unstartable.ts).
 import { monotonicMs } from "../clock.js";
 import type { Runtime } from "../runtime.js";
+import type { UnstartableSeen } from "../unstartable.js";
 import type { FetchedJob } from "./fetch.js";
 import { timeoutOf } from "./timeout.js";
 
@@ -14,19 +16,25 @@ type Startable = (job: FetchedJob) => "start" | "later" | "never";
 const warned = new WeakMap<Runtime, Set<string>>();
 
 /** undefined when no job has a timeoutMs: every job starts, nothing is parsed. */
-export function budgetCheck(runtime: Runtime, deadline: number, budgetMs: number): Startable | undefined {
+export function budgetCheck(
+  runtime: Runtime,
+  deadline: number,
+  budgetMs: number,
+  unstartable: UnstartableSeen,
+): Startable | undefined {
   if (!runtime.timeouts) return undefined;
   return (job) => {
     const limit = timeoutOf(runtime.jobs, job);
     if (limit === undefined || limit <= deadline - monotonicMs()) return "start";
     if (limit <= budgetMs) return "later";
-    warnOnce(runtime, job, limit, budgetMs);
+    const name = String((JSON.parse(job.raw) as { class: unknown }).class);
+    unstartable.timeout(name, job.queue, limit);
+    warnOnce(runtime, name, limit, budgetMs);
     return "never";
   };
 }
 
-function warnOnce(runtime: Runtime, job: FetchedJob, limit: number, budgetMs: number): void {
-  const name = String((JSON.parse(job.raw) as { class: unknown }).class);
+function warnOnce(runtime: Runtime, name: string, limit: number, budgetMs: number): void {
   const seen = warned.get(runtime) ?? new Set<string>();
   warned.set(runtime, seen);
   if (seen.has(name)) return;

@@ -120,6 +120,22 @@ describeOverAdapters(cliConnections, "the tickq CLI over $name", (adapterCase) =
     expect(await json("health")).toEqual({ code: 0, body: { ok: true, lastTickAt: expect.any(Number), warnings: [] } });
   });
 
+  it("exits 5 from health while a job waits that no tick running can start, naming it", async () => {
+    const tq = h.make({ report: { timeoutMs: 4_000, perform: () => {} } });
+    await tq.enqueueBulk([
+      { name: "report", args: [1] },
+      { name: "report", args: [2] },
+    ]);
+    await tq.tick({ budgetMs: 900 });
+    const health = await run("health");
+    expect(health.code).toBe(5);
+    expect(health.stdout).toMatch(
+      /^warnings\nlast tick: .*\n\nwarning: 2 job\(s\) of "report" in queue "default" cannot start: its timeoutMs 4000 is above the budget of every tick that served the queue lately \(at most 900 ms\)/,
+    );
+    const { body } = await json<{ ok: boolean; warnings: string[] }>("health");
+    expect(body).toMatchObject({ ok: false, warnings: [expect.stringContaining('"report"')] });
+  });
+
   it("says what is wrong, with exit codes that mean it", async () => {
     const queued = (await run("enqueue", "hello", "[]")).stdout.trim();
     const cases: [string[], number, RegExp][] = [

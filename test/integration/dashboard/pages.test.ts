@@ -59,6 +59,17 @@ describe.each(adapterCases)("the dashboard's pages over $name", (adapterCase) =>
     expect(live.html).not.toContain("<html");
   });
 
+  it("overview: names a job that no tick running can start, on the page and in its live part", async () => {
+    const tickq = h.make({ report: { timeoutMs: 4_000, perform: () => {} } });
+    const browser = await login(createApp({ tickq, secrets: [SECRET], dashboard: dashboard() }), SECRET);
+    await tickq.enqueue("report", []);
+    await tickq.tick({ budgetMs: 900 });
+    const alert =
+      /<p class="warn" role="alert">1 job\(s\) of &quot;report&quot; in queue &quot;default&quot; cannot start: its timeoutMs 4000 is above the budget/;
+    expect((await browser.get("/dashboard")).html).toMatch(alert);
+    expect((await browser.get("/dashboard/overview")).html).toMatch(alert);
+  });
+
   it("refreshes the overview with two script calls: the session check (session.lua) and stats.lua, nothing else", async () => {
     const calls: string[] = [];
     const counting = {

@@ -3,7 +3,8 @@
 // while it is faulted — CLIENT KILL, CLIENT PAUSE, SIGKILL + restart from its
 // AOF, worker SIGKILL, dropped replies (TCP) and responses (HTTP). The
 // ledger lives on the test Redis, never faulted. No payload may be lost, no
-// id may have two live holders, every fence must grow, nothing may be left,
+// id may have two live holders, every fence must grow, every run must take
+// its payloads in enqueue order, nothing may be left,
 // every fault kind injected as often as asked (ORDERED_CHECKS, the rows
 // `npm run chaos` prints).
 import { describe, expect, it } from "vitest";
@@ -11,7 +12,7 @@ import { runOrderedChaos } from "../../../bench/chaos-ordered.js";
 import { redisUrl } from "../../helpers/redis.js";
 
 describe("chaos with ordered jobs", () => {
-  it("loses no payload, never overlaps an id, and every fence grows, over ioredis and @upstash/redis", async () => {
+  it("loses no payload, never overlaps an id, every fence grows and every run is in enqueue order, over ioredis and @upstash/redis", async () => {
     const results = await runOrderedChaos({
       payloads: 600,
       ids: 40,

@@ -52,6 +52,19 @@ describe.each(adapterCases)("ordered scripts run twice over $name", (adapterCase
     expect(await snapshot(h.redis, h.prefix)).toEqual(now);
   });
 
+  it("ordered_enqueue: a resent call of payloads sequenced within one ms adds none and moves no score", async () => {
+    const args = enqueueArgs(
+      "seq",
+      Array.from({ length: 50 }, (_, n) => ["a", String(n)] as [string, string]),
+    );
+    const { after, first } = await callTwice(protocol.ordered_enqueue, ORDERED_KEYS, args);
+    expect(first).toBe("1".repeat(50));
+    const zset = after["o:idx:p:a"] as string[];
+    expect(members(zset)).toEqual(Array.from({ length: 50 }, (_, n) => String(n)));
+    const scores = zset.filter((_, i) => i % 2 === 1).map(Number);
+    expect(new Set(scores).size).toBe(50);
+  });
+
   it("begin: a replay answers the same ids and fences and fetches no other", async () => {
     await enqueue(
       "e",

@@ -153,14 +153,14 @@ describe("adapter conformance", () => {
         await run(protocol.history, { processed: "stat:processed" }, { days: 2 }),
       ]);
     }
-    // Redis' clock differs between the two runs: blank it out
+    // Redis' clock differs between the two runs: blank it out (a time may be a word of a record: `budgets`)
     const timeless = (r: RedisReply): RedisReply =>
       Array.isArray(r)
         ? r.map(timeless)
         : typeof r === "number" && r > 1e12
           ? "<now ms>"
           : typeof r === "string"
-            ? r.replace(/\d{10}\.\d+/g, "<now s>").replace(/^\d{13}$/, "<now ms>")
+            ? r.replace(/\d{10}\.\d+/g, "<now s>").replace(/\b\d{13}\b/g, "<now ms>")
             : r;
     expect(replies).toHaveLength(adapterCases.length);
     for (const other of replies.slice(1)) expect(timeless(other)).toEqual(timeless(replies[0]!));

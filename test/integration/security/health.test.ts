@@ -76,3 +76,34 @@ describe("GET /health with Redis down", () => {
     }
   });
 });
+
+describe.each(adapterCases)("GET /health?strict=1 over $name", (adapterCase) => {
+  const h = useHarness(adapterCase, "sec-health-strict");
+
+  it("answers 503 while there are warnings only when the request asks, and names the job no tick can start", async () => {
+    const tickq = h.make({ report: { timeoutMs: 4_000, perform: () => {} } });
+    const app = createApp({ tickq, secrets: [SECRET] });
+    const auth = { headers: { authorization: `Bearer ${SECRET}` } };
+    expect((await app.request("/health?strict=1", auth)).status).toBe(200); // nothing wrong yet
+    await tickq.enqueue("report", []);
+    await tickq.tick({ budgetMs: 900 });
+
+    const plain = await app.request("/health", auth);
+    expect(plain.status).toBe(200); // existing probes stay green
+    expect(await plain.json()).toMatchObject({ ok: true, warnings: [expect.stringContaining('"report"')] });
+    const strict = await app.request("/health?strict=1", auth);
+    expect(strict.status).toBe(503);
+    expect(await strict.json()).toMatchObject({
+      ok: false,
+      code: "WARNINGS",
+      warnings: [expect.stringMatching(/^1 job\(s\) of "report" in queue "default" cannot start/)],
+    });
+    const anonymous = await app.request("/health?strict=true");
+    expect(anonymous.status).toBe(503);
+    expect(await anonymous.json()).toEqual({ ok: false, code: "WARNINGS" });
+    expect((await app.request("/health?strict=0")).status).toBe(200);
+    const bad = await app.request("/health?strict=yes");
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toMatchObject({ code: "BAD_ARGS", error: expect.stringContaining("strict must be 1") });
+  });
+});
