@@ -14,7 +14,7 @@
 // getters or String() throw) is described defensively, and a backoff that
 // throws or returns nonsense falls back to Sidekiq's.
 import { seconds, type JsonText } from "../client/json-splice.js";
-import { isCleanName } from "../names.js";
+import { isPrintableName } from "../names.js";
 import type { JobDefinition, JobPayload } from "../types.js";
 
 export interface FailureFields {
@@ -108,7 +108,7 @@ export function onFailure(payload: JobPayload, error: unknown, context: FailureC
     error_message: message,
     error_class: errorClass,
     retry_count: count,
-    queue: typeof retryQueue === "string" && isCleanName(retryQueue) ? retryQueue : context.queue,
+    queue: typeof retryQueue === "string" && isPrintableName(retryQueue) ? retryQueue : context.queue,
     ...(previous === undefined ? { failed_at: seconds(context.nowSec) } : { retried_at: seconds(context.nowSec) }),
   };
   if (count < retryLimit(payload.retry, context.maxRetries)) {
