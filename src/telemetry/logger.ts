@@ -40,14 +40,21 @@ function restFields(fields: LogFields, rest: unknown[]): LogFields {
   return { ...fields, ...(err ? { err } : {}), ...(details.length > 0 ? { details } : {}) };
 }
 
-/** An Error whose message or stack holds a control character, as a copy with both printable (and its own fields); else itself. */
+/**
+ * An Error whose message, name or stack frames hold a control character, as a copy of its class with them
+ * printable (and its own fields, so a JSON logger's serializer still reads its type and code); else itself.
+ */
 function withPrintableText(error: Error): Error {
   try {
+    const message = String(error.message);
+    const name = String(error.name);
     const stack = typeof error.stack === "string" ? error.stack : "";
-    if (!hasControl(String(error.message)) && !hasControl(stack)) return error;
-    const copy = Object.assign(new Error(printable(String(error.message))), error);
-    copy.name = printable(String(error.name));
-    copy.stack = printableErrorText(error);
+    if (!hasControl(message) && !hasControl(name) && !hasControl(stack.replaceAll("\n", ""))) return error;
+    const copy = Object.assign(Object.create(Object.getPrototypeOf(error) as object) as Error, error);
+    const text = { writable: true, configurable: true, enumerable: false };
+    Object.defineProperty(copy, "message", { ...text, value: printable(message) });
+    Object.defineProperty(copy, "stack", { ...text, value: printableErrorText(error) });
+    if (hasControl(name)) Object.defineProperty(copy, "name", { ...text, value: printable(name) });
     return copy;
   } catch {
     return new Error("(an error that cannot be printed)");
