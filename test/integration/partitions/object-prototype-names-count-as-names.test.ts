@@ -29,7 +29,9 @@ function expectEachName(record: Record<string, unknown>, value: unknown): void {
 describeOverAdapters(adapterCases, "names that are Object.prototype members over $name", (adapterCase) => {
   const h = useHarness(adapterCase, "proto-names");
 
-  for (const partitions of [1, 3]) {
+  // The cluster case's prefix carries a hash tag, which partitions refuse; the merge is the same code over any
+  // topology, and partitions over a real cluster are partitions-spread-over-cluster's.
+  for (const partitions of adapterCase.name === "cluster" ? [1] : [1, 3]) {
     it(`counts a queue and a job of each such name as their own, in ${partitions} partition(s)`, async () => {
       // A job of each name, in the queue of the same name.
       const jobs = Object.fromEntries(NAMES.map((name) => [name, { queue: name, perform: () => {} }]));
