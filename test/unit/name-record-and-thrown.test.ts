@@ -11,7 +11,7 @@ describe("nameRecord", () => {
   it("holds each Object.prototype member name as an own property, __proto__ included", () => {
     const record = nameRecord(NAMES.map((name, k) => [name, k]));
     expect(Object.keys(record)).toEqual(NAMES);
-    NAMES.forEach((name, k) => expect(ownValue(record, name)).toBe(k));
+    for (const [k, name] of NAMES.entries()) expect(ownValue(record, name)).toBe(k);
     expect(Object.getPrototypeOf(record)).toBe(Object.prototype);
     expect(String(record)).toBe("[object Object]");
     expect(`${record}`).toBe("[object Object]");
