@@ -107,7 +107,7 @@ export interface SessionOptions {
   workflows?: WorkflowsOption<Record<string, unknown>>;
 }
 
-/** Every line tickq logs goes to stderr: stdout is for the command's own output (and --json). */
+/** Every line tickq logs goes to stderr: stdout is for the command's own output (and --json). tickq makes each printable. */
 const stderrLogger: JobLogger = {
   info: (message, ...rest) => console.error(message, ...rest),
   warn: (message, ...rest) => console.error(message, ...rest),

@@ -1,6 +1,7 @@
 // The options every command takes (--prefix, --json), and reading numbers.
 import type { Command } from "commander";
 import { UsageError } from "./exit.js";
+import { terminalJson } from "./output.js";
 
 export interface GlobalOptions {
   prefix: string;
@@ -27,6 +28,6 @@ export function globals(command: Command): GlobalOptions {
 export function intOption(value: string | undefined, name: string, min = 0): number | undefined {
   if (value === undefined) return undefined;
   if (!/^\d+$/.test(value) || Number(value) < min)
-    throw new UsageError(`${name} must be a whole number ≥ ${min}, got ${JSON.stringify(value)}`);
+    throw new UsageError(`${name} must be a whole number ≥ ${min}, got ${terminalJson(value)}`);
   return Number(value);
 }

@@ -19,7 +19,7 @@ import { addTickCommand } from "./commands/tick.js";
 import { addPartitionCommands } from "./commands/partitions.js";
 import { EXIT, exitCodeOf } from "./exit.js";
 import { endProcess } from "./lifetime.js";
-import { printJson } from "./output.js";
+import { printable, printableLines, printError, printJson } from "./output.js";
 import { globals } from "./global.js";
 import { cliVersion } from "./version.js";
 
@@ -35,6 +35,8 @@ export function buildProgram(): Command {
     )
     .option("--cluster", "REDIS_URL is a Redis Cluster node, or several comma-separated (default: REDIS_CLUSTER=1)")
     .showHelpAfterError()
+    // commander's own messages quote what was typed (an unknown command, a bad option value): printable too.
+    .configureOutput({ writeErr: (text) => process.stderr.write(printableLines(text)) })
     .exitOverride()
     // Every command's tickq reads the partition count and the cluster flag where its connection is made (connect.ts).
     .hook("preAction", (_program, action) => {
@@ -76,7 +78,8 @@ export async function main(argv: string[]): Promise<number> {
         error: message,
         code: error instanceof TickqError ? error.code : code === EXIT.USAGE ? "USAGE" : "FAILED",
       });
-    console.error(`tickq: ${message}`);
+    // One line: a message may quote a jid or a queue name as Redis holds it.
+    printError(`tickq: ${printable(message)}`);
     return code;
   }
 }

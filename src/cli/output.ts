@@ -1,9 +1,27 @@
 // What the CLI prints: aligned tables and short relative times for people,
-// JSON for scripts (--json).
+// JSON for scripts (--json). Every line goes out through print (stdout) or
+// printError (stderr), and every value from Redis (a jid, a queue name, an
+// error message a job's input put there) is made printable first
+// (src/printable.ts): a table escapes its cells, clip its text, and a
+// command escapes what it interpolates itself, so no byte of a job's data
+// reaches the terminal as a control character.
+import { printable, printableLines, terminalJson } from "../printable.js";
 
-/** Columns padded to their widest cell; the last column is not padded. */
+export { printable, printableLines, terminalJson };
+
+/** Writes lines to stdout; a control character in them other than a line break shows as an escape. */
+export function print(text = ""): void {
+  console.log(printableLines(text));
+}
+
+/** Writes lines to stderr, as print does to stdout. */
+export function printError(text: string): void {
+  console.error(printableLines(text));
+}
+
+/** Columns padded to their widest cell, each cell printable (one line); the last column is not padded. */
 export function table(headers: string[], rows: string[][]): string {
-  const all = [headers, ...rows];
+  const all = [headers, ...rows].map((r) => r.map(printable));
   const widths = headers.map((_, c) => Math.max(...all.map((r) => (r[c] ?? "").length)));
   return all
     .map((r) =>
@@ -36,12 +54,13 @@ export function relative(ms: number, nowMs: number): string {
 export const when = (ms: number | null | undefined, nowMs: number) =>
   ms === null || ms === undefined ? "never" : `${new Date(ms).toISOString()} (${relative(ms, nowMs)})`;
 
-/** One line, at most `max` characters. */
+/** One printable line, at most `max` characters. */
 export function clip(text: string, max: number): string {
-  const line = text.replace(/\s+/g, " ").trim();
+  const line = printable(text.replace(/\s+/g, " ").trim());
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }
 
+/** --json: valid JSON that a terminal cannot act on (C1 and DEL as \u escapes too). */
 export function printJson(value: unknown): void {
-  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+  process.stdout.write(`${terminalJson(value, 2)}\n`);
 }

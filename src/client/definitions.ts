@@ -4,6 +4,7 @@
 // schema goes fails at start, not at the first enqueue.
 import { TickqError } from "../errors.js";
 import { checkKnownKeys } from "../options.js";
+import { hasControl, terminalJson } from "../printable.js";
 import type { JobDefinition, JobRegistry } from "../types.js";
 import { isStandardSchema } from "./schema-check.js";
 import { checkDebounce } from "../debounce/check.js";
@@ -28,6 +29,11 @@ const DEFINITION_KEYS: Readonly<Record<keyof JobDefinition, true>> = {
 export function checkJobDefinitions(jobs: JobRegistry): boolean {
   let schemas = false;
   for (const [name, entry] of Object.entries(jobs)) {
+    if (hasControl(name))
+      throw new TickqError(
+        "BAD_OPTIONS",
+        `job name ${terminalJson(name)} holds a control character (C0, C1, DEL), which no terminal or log can show: rename it`,
+      );
     if (typeof entry === "function") continue;
     if (typeof entry !== "object" || entry === null || typeof entry.perform !== "function") {
       throw new TickqError("BAD_OPTIONS", `job "${name}" must be a handler (args, ctx) => … or { perform, … }`);

@@ -24,7 +24,8 @@ import { checkJobSize, chunksOf } from "./job-size.js";
 import { unfaithfulJson } from "./json-value.js";
 import { checkBySchema } from "./schema-check.js";
 import { orderFields } from "../order/fields.js";
-import { isCleanName } from "../names.js";
+import { isPrintableName } from "../names.js";
+import { terminalJson } from "../printable.js";
 import { checkKnownKeys } from "../options.js";
 import type { RoundTrips } from "../redis/adapter.js";
 import { definitionOf, type Runtime } from "../tick/runtime.js";
@@ -111,16 +112,16 @@ function checkJson(job: BulkJob, args: unknown): BulkJob {
 function prepare(runtime: Runtime, job: BulkJob, fields?: Record<string, unknown>): Prepared {
   const definition = definitionOf(runtime, job.name)!;
   const queue = job.queue ?? definition.queue ?? "default";
-  if (!isCleanName(queue)) {
+  if (!isPrintableName(queue)) {
     throw new TickqError(
       "BAD_ARGS",
-      `Job "${job.name}": queue must be a non-empty name without spaces, got ${JSON.stringify(queue)}`,
+      `Job "${job.name}": queue must be a non-empty name without spaces or control characters, got ${terminalJson(queue)}`,
     );
   }
-  if (job.jid !== undefined && !isCleanName(job.jid, 128)) {
+  if (job.jid !== undefined && !isPrintableName(job.jid, 128)) {
     throw new TickqError(
       "BAD_ARGS",
-      `Job "${job.name}": jid must be a non-empty string of at most 128 characters without spaces`,
+      `Job "${job.name}": jid must be a non-empty string of at most 128 characters without spaces or control characters`,
     );
   }
   const atMs = job.at === undefined ? 0 : job.at.getTime();

@@ -5,6 +5,7 @@ import { evictionWarning, fullWarning, learnEvictionPolicy, type Runtime } from 
 import * as protocol from "../protocol/index.js";
 import { runCall } from "../protocol/run.js";
 import type { Stats } from "../types.js";
+import { nameRecord } from "../name-record.js";
 import { heartbeatWarnings } from "../tick/warnings.js";
 import { readUnstartable, unstartableWarning } from "../tick/unstartable-warnings.js";
 
@@ -24,15 +25,17 @@ export async function readStats(runtime: Runtime): Promise<Stats> {
   );
   const flow = flowStatsFrom(reply.flow, names);
   const ordered = orderedStatsFrom(reply.ordered, orderedNames);
-  const queues = Object.fromEntries(reply.queues.map((q) => [q.name, q.size]));
-  const latency = Object.fromEntries(reply.queues.map((q) => [q.name, q.latencyMs]));
+  // Keyed by queue names, which may be any Object.prototype member: src/name-record.ts.
+  const queues = nameRecord(reply.queues.map((q) => [q.name, q.size]));
+  const latency = nameRecord(reply.queues.map((q) => [q.name, q.latencyMs]));
   const policy = reply.policy;
   learnEvictionPolicy(runtime, policy);
-  const beats = Object.fromEntries(reply.heartbeat.map((b) => [b.field, b.ms]));
-  const served: Record<string, number> = {};
-  for (const [field, ms] of Object.entries(beats)) if (field.startsWith("queue:")) served[field.slice(6)] = ms;
+  const beats = new Map(reply.heartbeat.map((b) => [b.field, b.ms]));
+  const served = nameRecord(
+    [...beats].filter(([field]) => field.startsWith("queue:")).map(([field, ms]) => [field.slice(6), ms]),
+  );
   const paused = [...reply.paused].sort();
-  const lastTickAt = beats.tick ?? null;
+  const lastTickAt = beats.get("tick") ?? null;
   const warning = evictionWarning(policy);
   const full = fullWarning(reply.usedMemory, reply.maxMemory);
   const unstartable = readUnstartable({ nowMs: reply.nowMs, records: reply.unstartable, budgets: reply.budgets });

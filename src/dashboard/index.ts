@@ -33,6 +33,7 @@ import { ticksRoute } from "./pages/ticks.js";
 import { workflowsRoute } from "./pages/workflows.js";
 import { metricsRoute } from "./pages/metrics.js";
 import type { Dashboard, DashboardEnv } from "./types.js";
+import { printableErrorText } from "../printable.js";
 
 export type { Dashboard, DashboardScope } from "./types.js";
 
@@ -91,7 +92,7 @@ export function dashboard(options: DashboardOptions = {}): Dashboard {
     );
     app.onError((error, c) => {
       const status = statusOf(error);
-      if (status === undefined) console.error("tickq: dashboard request failed:", error);
+      if (status === undefined) console.error(`tickq: dashboard request failed: ${printableErrorText(error)}`);
       const message =
         status === undefined ? "Something went wrong (the server's log has the details)." : (error as Error).message;
       return page(

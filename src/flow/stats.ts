@@ -3,6 +3,7 @@
 // any job may be enqueued with `unique`.
 import { escapeWord } from "./descriptor.js";
 import type { FlowStats } from "./types.js";
+import { nameRecord } from "../name-record.js";
 
 /** stats.lua's flow names, as descriptors write them. */
 export function flowStatsArgs(names: string[]): string[] {
@@ -11,10 +12,10 @@ export function flowStatsArgs(names: string[]): string[] {
 
 /** stats.lua's flow rows, one per name asked: locks held, waiting, deferred. */
 export function flowStatsFrom(rows: number[][], names: string[]): Record<string, FlowStats> {
-  const out: Record<string, FlowStats> = {};
-  names.forEach((name, k) => {
-    const [locksHeld = 0, waiting = 0, deferred = 0] = rows[k] ?? [];
-    out[name] = { locksHeld, waiting, deferred };
-  });
-  return out;
+  return nameRecord(
+    names.map((name, k) => {
+      const [locksHeld = 0, waiting = 0, deferred = 0] = rows[k] ?? [];
+      return [name, { locksHeld, waiting, deferred }];
+    }),
+  );
 }

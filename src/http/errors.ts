@@ -6,16 +6,16 @@
 // and the detail, masked, goes to the log.
 import type { Context } from "hono";
 import type { TickqError } from "../errors.js";
+import { printableErrorText } from "../printable.js";
 import { redact } from "../redact.js";
 import { statusOf } from "./status.js";
 
 /** The answer to a caller without a secret when the service cannot serve: 503, this code. */
 export const UNAVAILABLE = { error: "service unavailable: see the server's log", code: "UNAVAILABLE" } as const;
 
-/** Logs an error with credentials masked. */
+/** Logs an error with credentials masked, printable (its message may quote a request's or a job's bytes). */
 export function logError(what: string, error: unknown, secrets: readonly (string | undefined)[] = []): void {
-  const text = error instanceof Error ? (error.stack ?? `${error.name}: ${error.message}`) : String(error);
-  console.error(`tickq: ${what}: ${redact(text, secrets)}`);
+  console.error(`tickq: ${what}: ${redact(printableErrorText(error), secrets)}`);
 }
 
 export function answerError(

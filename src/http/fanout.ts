@@ -10,6 +10,7 @@
 // (tick-credential.ts), so a wrong URL could leak nothing that opens the API.
 import type { JobRegistry, Tickq } from "../index.js";
 import { TickqError } from "../errors.js";
+import { printable } from "../printable.js";
 import { signTick, TICK_AUTH_HEADER } from "./tick-credential.js";
 
 /**
@@ -85,7 +86,7 @@ export function fanOutStarter(s: FanOutSettings): (() => Promise<void>) | undefi
   if (maxParallel === undefined) return undefined;
   const url = fanOutUrl(s);
   const sign = secret ? (tickId: string) => signTick(secret, tickId) : undefined;
-  const log = s.log ?? console.warn;
+  const log = s.log ?? ((line: string) => console.warn(printable(line)));
   return async () => {
     await fanOut(s.tickq, { maxParallel, url: url(), sign, fetch: s.selfFetch, log });
   };

@@ -2,6 +2,7 @@
 // background promises that stop() waits for, and a tick every interval, skipped while the previous
 // one still runs, so a slow tick never stacks another on top of it.
 import type { JobRegistry, Tickq, TickOptions, TickReport, WaitUntil } from "../index.js";
+import { printable } from "../printable.js";
 
 /** Background work of one process: `waitUntil` runs a promise in-process; `settled()` waits for all of them. */
 export function backgroundWork(): { waitUntil: WaitUntil; settled(): Promise<void> } {
@@ -38,7 +39,7 @@ export function startTickLoop(tickq: Tickq<JobRegistry>, options: TickLoopOption
         options.onTick?.(report);
         if (report.more && options.onMore) await options.onMore();
       })
-      .catch((error: unknown) => console.error(`tickq: tick failed: ${(error as Error).message}`))
+      .catch((error: unknown) => console.error(`tickq: tick failed: ${printable((error as Error).message)}`))
       .finally(() => {
         running = null;
       });

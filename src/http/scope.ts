@@ -7,6 +7,7 @@ import type { Context, MiddlewareHandler } from "hono";
 import type { JobRegistry, Tickq, TickOptions, WaitUntil } from "../index.js";
 import { TICK_ID_HEADER } from "./fanout.js";
 import type { Role } from "./auth.js";
+import { printable } from "../printable.js";
 
 /** The Hono environment of the app: `c.var.tq`. */
 export interface TickqEnv<J extends JobRegistry = JobRegistry> {
@@ -64,7 +65,10 @@ export function tickRoute(options: ScopeOptions) {
     const more = options.fanOut;
     const tickId = c.req.header(TICK_ID_HEADER);
     const spread = () =>
-      more && background(more().catch((e: unknown) => console.warn(`tickq: fan-out failed: ${(e as Error).message}`)));
+      more &&
+      background(
+        more().catch((e: unknown) => console.warn(`tickq: fan-out failed: ${printable((e as Error).message)}`)),
+      );
     const tick: TickOptions = {
       ...options.tick,
       ...(options.maxParallel === undefined ? {} : { maxParallel: options.maxParallel, onBacklog: spread }),
@@ -75,7 +79,9 @@ export function tickRoute(options: ScopeOptions) {
       return report;
     });
     if (c.req.query("wait") === "0") {
-      background(run.catch((e: unknown) => console.warn(`tickq: background tick failed: ${(e as Error).message}`)));
+      background(
+        run.catch((e: unknown) => console.warn(`tickq: background tick failed: ${printable((e as Error).message)}`)),
+      );
       return c.json({ started: true }, 202);
     }
     return c.json(await run);

@@ -7,7 +7,7 @@
 import { TickqError } from "../errors.js";
 import { monotonicMs } from "../tick/clock.js";
 import { newJid } from "../client/job.js";
-import { isCleanName } from "../names.js";
+import { isPrintableName } from "../names.js";
 import { numberOption } from "../options.js";
 import type { Runtime } from "../tick/runtime.js";
 import * as protocol from "../protocol/index.js";
@@ -46,8 +46,11 @@ export async function reserveTicks(
 /** tq.tick(): gated by maxParallel when it is given. */
 export async function startTick(runtime: Runtime, options: TickOptions = {}): Promise<TickReport> {
   const { maxParallel, tickId } = options;
-  if (tickId !== undefined && !isCleanName(tickId, 64)) {
-    throw new TickqError("BAD_OPTIONS", "tickId must be 1–64 characters without spaces (an id from tq.reserveTicks)");
+  if (tickId !== undefined && !isPrintableName(tickId, 64)) {
+    throw new TickqError(
+      "BAD_OPTIONS",
+      "tickId must be 1–64 characters without spaces or control characters (an id from tq.reserveTicks)",
+    );
   }
   if (maxParallel === undefined) return runTick(runtime, options, tickId);
   const id = tickId ?? newIds(1)[0]!;

@@ -3,7 +3,8 @@
 // a job by them (src/lua/lib/order/), and a job without either keeps the
 // plain layout. Bad values are a TickqError before anything is written.
 import { TickqError } from "../errors.js";
-import { isCleanName } from "../names.js";
+import { isPrintableName } from "../names.js";
+import { terminalJson } from "../printable.js";
 import type { JobDefinition } from "../types.js";
 
 /** The highest priority; the lowest is its negative (src/lua/lib/order/read-order.lua packs scores by it). */
@@ -33,11 +34,11 @@ function priorityOf(name: string, value: unknown): number {
 }
 
 function groupName(name: string, group: unknown, from: string): string {
-  if (!isCleanName(group, MAX_GROUP))
+  if (!isPrintableName(group, MAX_GROUP))
     throw new TickqError(
       "BAD_ARGS",
-      `Job "${name}": ${from} must be a non-empty string of at most ${MAX_GROUP} characters without whitespace, got ${
-        typeof group === "string" ? JSON.stringify(group) : typeof group
+      `Job "${name}": ${from} must be a non-empty string of at most ${MAX_GROUP} characters without whitespace or control characters, got ${
+        typeof group === "string" ? terminalJson(group) : typeof group
       }`,
     );
   return group;

@@ -16,6 +16,7 @@ import { checkJobSize, chunksOf, utf8Bytes } from "../client/job-size.js";
 import { unfaithfulJson } from "../client/json-value.js";
 import { checkBySchema } from "../client/schema-check.js";
 import { checkKnownKeys } from "../options.js";
+import { hasControl, terminalJson } from "../printable.js";
 import type { RoundTrips } from "../redis/adapter.js";
 import type { Runtime } from "../tick/runtime.js";
 import * as protocol from "../protocol/index.js";
@@ -72,10 +73,10 @@ function prepare(runtime: Runtime, job: OrderedBulkJob): OrderedPayload {
       `Unknown ordered job "${name}": register it in createTickq({ ordered }) (registered: ${known})${plain}`,
     );
   }
-  if (typeof id !== "string" || id === "" || id.length > MAX_ID || !id.isWellFormed()) {
+  if (typeof id !== "string" || id === "" || id.length > MAX_ID || !id.isWellFormed() || hasControl(id)) {
     throw new TickqError(
       "BAD_ARGS",
-      `Ordered job "${name}": id must be a non-empty string of at most ${MAX_ID} characters, got ${typeof id === "string" ? JSON.stringify(id.slice(0, 40)) : typeof id}`,
+      `Ordered job "${name}": id must be a non-empty string of at most ${MAX_ID} characters without control characters, got ${typeof id === "string" ? terminalJson(id.slice(0, 40)) : typeof id}`,
     );
   }
   if (score !== undefined && (typeof score !== "number" || !Number.isFinite(score))) {

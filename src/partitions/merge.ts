@@ -6,18 +6,32 @@ import type { QueueInfo, TickInfo } from "../admin/types.js";
 import type { ScheduleInfo } from "../recurring/types.js";
 import type { Stats } from "../types.js";
 import { type UnstartableJobs, unstartableWarning } from "../tick/unstartable-warnings.js";
+import { nameRecord } from "../name-record.js";
 
 type Counts = Record<string, number>;
 
-function addCounts(into: Counts, from: Counts, pick: (a: number, b: number) => number = (a, b) => a + b): Counts {
-  for (const [key, value] of Object.entries(from)) into[key] = key in into ? pick(into[key]!, value) : value;
-  return into;
+const sum = (a: number, b: number) => a + b;
+
+/** Two rows of fixed counters (`waiting`, `running`…), added field by field. */
+function addCounts<T extends object>(a: T, b: T): T {
+  const out = { ...a } as Counts;
+  for (const [field, value] of Object.entries(b as Counts))
+    out[field] = (Object.hasOwn(out, field) ? out[field]! : 0) + value;
+  return out as T;
 }
 
-function addNested<T extends object>(into: Record<string, T>, from: Record<string, T>): Record<string, T> {
-  for (const [key, value] of Object.entries(from))
-    into[key] = addCounts({ ...((into[key] as Counts | undefined) ?? {}) }, value as Counts) as T;
-  return into;
+/**
+ * Per-name values of every partition as one, the values of a name combined by `combine`. The names are users'
+ * (queues, job and workflow names, Object.prototype members too): kept in a Map, returned by nameRecord.
+ */
+function mergeByName<T>(records: readonly Record<string, T>[], combine: (a: T, b: T) => T): Record<string, T> {
+  const byName = new Map<string, T>();
+  for (const record of records)
+    for (const [name, value] of Object.entries(record)) {
+      const seen = byName.get(name);
+      byName.set(name, seen === undefined ? value : combine(seen, value));
+    }
+  return nameRecord(byName);
 }
 
 const SUMS = [
@@ -40,27 +54,37 @@ export function mergeStats(all: Stats[]): Stats {
   const [first, ...rest] = all;
   const merged: Stats = {
     ...first!,
-    queues: { ...first!.queues },
-    latency: { ...first!.latency },
+    queues: mergeByName(
+      all.map((s) => s.queues),
+      sum,
+    ),
+    latency: mergeByName(
+      all.map((s) => s.latency),
+      Math.max,
+    ),
     paused: [...first!.paused],
     warnings: [...first!.warnings],
-    ordered: addNested({}, first!.ordered),
-    flow: addNested({}, first!.flow),
-    workflows: addNested({}, first!.workflows),
+    ordered: mergeByName(
+      all.map((s) => s.ordered),
+      addCounts,
+    ),
+    flow: mergeByName(
+      all.map((s) => s.flow),
+      addCounts,
+    ),
+    workflows: mergeByName(
+      all.map((s) => s.workflows),
+      addCounts,
+    ),
   };
   for (const s of rest) {
     for (const key of SUMS) merged[key] += s[key];
-    addCounts(merged.queues, s.queues);
-    addCounts(merged.latency, s.latency, Math.max);
     merged.paused = [...new Set([...merged.paused, ...s.paused])].sort();
     merged.warnings = [...new Set([...merged.warnings, ...s.warnings])];
     merged.lastTickAt =
       merged.lastTickAt === null || s.lastTickAt === null
         ? (merged.lastTickAt ?? s.lastTickAt)
         : Math.max(merged.lastTickAt, s.lastTickAt);
-    addNested(merged.ordered, s.ordered);
-    addNested(merged.flow, s.flow);
-    addNested(merged.workflows, s.workflows);
   }
   return withUnstartable(merged, all);
 }

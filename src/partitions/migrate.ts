@@ -15,6 +15,7 @@ import { TickqError } from "../errors.js";
 import * as protocol from "../protocol/index.js";
 import { runCall } from "../protocol/run.js";
 import { createRuntime, type Runtime } from "../tick/runtime.js";
+import { logSink, textFace } from "../telemetry/logger.js";
 import type { JobInfo } from "../admin/types.js";
 import type { JobLogger, JobRegistry, RedisAdapter, Stats } from "../types.js";
 import { checkPartitionCount, partitionOf, partitionPrefixes } from "./layout.js";
@@ -102,7 +103,8 @@ interface Plan {
  */
 export async function migratePartitions(options: MigratePartitionsOptions): Promise<MigrationReport> {
   const prefix = options.prefix ?? "tickq:";
-  const logger = options.logger ?? console;
+  // Its own lines name jids and queues read from Redis: printable, as every tickq line (src/telemetry/logger.ts).
+  const logger = textFace(logSink(options.logger ?? console, undefined));
   const runtimeOf = (p: string) => createRuntime({ redis: options.redis, prefix: p, jobs: {}, logger });
   // Each side's prefixes are checked (a cluster needs a tagged one) before anything is marked.
   const targetsOf = (to: number) => layout(prefix, to, options.to, "to").map(runtimeOf);

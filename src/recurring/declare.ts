@@ -10,7 +10,8 @@ import { encodeNewJob } from "../client/job.js";
 import { orderFields, type OrderFields } from "../order/fields.js";
 import { unfaithfulJson } from "../client/json-value.js";
 import { checkBySchema } from "../client/schema-check.js";
-import { isCleanName } from "../names.js";
+import { isPrintableName } from "../names.js";
+import { terminalJson } from "../printable.js";
 import type { JobDefinition, JobRegistry } from "../types.js";
 import { fingerprint } from "./hash.js";
 import { everyTiming } from "./timing.js";
@@ -116,7 +117,8 @@ function declareOne(name: string, spec: ScheduleSpec, jobs: JobRegistry, cron: C
   }
   const definition: JobDefinition<never> = typeof entry === "function" ? { perform: entry } : entry!;
   const queue = spec.queue ?? definition.queue ?? "default";
-  if (!isCleanName(queue)) bad(`queue must be a non-empty name without spaces, got ${JSON.stringify(queue)}`);
+  if (!isPrintableName(queue))
+    bad(`queue must be a non-empty name without spaces or control characters, got ${terminalJson(queue)}`);
   if (spec.args !== undefined && !Array.isArray(spec.args)) bad("args must be an array");
   const args = checkedArgs(name, spec.job, spec.args ?? [], definition);
   const missed = spec.missed ?? "latest";

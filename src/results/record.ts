@@ -6,6 +6,7 @@
 // ctx.progress buffered rides along (entries numbered 0).
 import { utf8Bytes } from "../client/job-size.js";
 import type { Outcome } from "../tick/passes/ack.js";
+import { describeError } from "../tick/retry.js";
 import type { JobPayload } from "../types.js";
 import { AWAITED_RESULT_TTL_MS, type ResultSettings } from "./settings.js";
 
@@ -62,9 +63,12 @@ function awaitedJid(payload: JobPayload | undefined, raw: string): string {
   }
 }
 
+/** As the dead set records it (tick/retry.ts), so jobs.result, the CLI and the dashboard say the same. */
 function errorOf(error: unknown, reason: string | undefined): { class: string; message: string } {
-  if (error instanceof Error) return { class: error.name, message: error.message };
-  if (error !== undefined) return { class: "Error", message: String(error) };
+  if (error !== undefined) {
+    const { errorClass, message } = describeError(error);
+    return { class: errorClass, message };
+  }
   const [name = "Error", ...rest] = (reason ?? "").split(": ");
   return rest.length > 0 ? { class: name, message: rest.join(": ") } : { class: "Error", message: reason ?? "" };
 }

@@ -14,7 +14,9 @@
 // BEAT_MS sends one extend (lease.ts). The Lua side: lib/sidekiq/register-process.lua.
 import { monotonicMs } from "../tick/clock.js";
 import { TickqError } from "../errors.js";
-import { isCleanName } from "../names.js";
+import { isPrintableName } from "../names.js";
+import { nameRecord } from "../name-record.js";
+import { terminalJson } from "../printable.js";
 import type { FetchedJob } from "../tick/passes/fetch.js";
 import type { QueuePlan } from "../tick/queue-order.js";
 import type { SidekiqProcessOptions } from "../types.js";
@@ -42,10 +44,10 @@ export function sidekiqProcessOf(
   if (option === undefined ? prefix !== "" : option === false) return undefined;
   const given: SidekiqProcessOptions = typeof option === "object" && option !== null ? option : {};
   const { hostname = "tickq", tag = "", labels = [] } = given;
-  if (!isCleanName(hostname, 200)) {
+  if (!isPrintableName(hostname, 200)) {
     throw new TickqError(
       "BAD_OPTIONS",
-      `sidekiqProcesses.hostname must be a word without spaces, got ${JSON.stringify(hostname)}`,
+      `sidekiqProcesses.hostname must be a word without spaces or control characters, got ${terminalJson(hostname)}`,
     );
   }
   if (typeof tag !== "string" || !Array.isArray(labels) || !labels.every((l) => typeof l === "string")) {
@@ -95,11 +97,9 @@ export class TickBeats {
   /** begin's `info`, the fields a Sidekiq launcher writes (6.x and 7.x). */
   info(): string {
     const { plan } = this.tick;
-    const weights: Record<string, number> = {};
-    plan.names.forEach((name, i) => {
-      const c = plan.cumulative;
-      weights[name] = c ? c[i]! - (i > 0 ? c[i - 1]! : 0) : 0; // 0: strict order, as Sidekiq writes it
-    });
+    const c = plan.cumulative;
+    // 0: strict order, as Sidekiq writes it. Keyed by queue names: src/name-record.ts.
+    const weights = nameRecord(plan.names.map((name, i) => [name, c ? c[i]! - (i > 0 ? c[i - 1]! : 0) : 0]));
     return JSON.stringify({
       hostname: this.options.hostname,
       started_at: this.tick.nowSec(),

@@ -2,7 +2,8 @@
 // weighted fetch): every fetch slot draws its first queue with probability
 // proportional to its weight; an empty draw falls back to the strict order.
 import { TickqError } from "../errors.js";
-import { isCleanName } from "../names.js";
+import { isPrintableName } from "../names.js";
+import { terminalJson } from "../printable.js";
 import type { QueueOrder } from "../types.js";
 
 export interface QueuePlan {
@@ -16,10 +17,10 @@ export function planQueues(order: QueueOrder): QueuePlan {
     throw new TickqError("BAD_OPTIONS", "queues must name at least one queue");
   for (const q of order) {
     const name = Array.isArray(q) ? q[0] : q;
-    if (!isCleanName(name))
+    if (!isPrintableName(name))
       throw new TickqError(
         "BAD_OPTIONS",
-        `queue names must be non-empty words without spaces, got ${JSON.stringify(name)}`,
+        `queue names must be non-empty words without spaces or control characters, got ${terminalJson(name)}`,
       );
   }
   if (order.every((q) => typeof q === "string")) return { names: order as string[], cumulative: null };

@@ -11,10 +11,12 @@
 //     with its error, never discarded — unless the job says `dead: false`,
 //     Sidekiq's way of asking to be dropped once its retries run out.
 // Failing cannot fail: whatever was thrown (a non-Error, an object whose
-// getters or String() throw) is described defensively, and a backoff that
-// throws or returns nonsense falls back to Sidekiq's.
+// getters or String() throw) is described defensively, a non-Error by its
+// type and JSON, and a backoff that throws or returns nonsense falls back
+// to Sidekiq's.
 import { seconds, type JsonText } from "../client/json-splice.js";
-import { isCleanName } from "../names.js";
+import { isPrintableName } from "../names.js";
+import { thrownText, thrownType } from "../thrown.js";
 import type { JobDefinition, JobPayload } from "../types.js";
 
 export interface FailureFields {
@@ -81,15 +83,13 @@ export function capMessage(message: string): string {
   return clean.length <= MAX_MESSAGE ? clean : Array.from(clean).slice(0, MAX_MESSAGE).join("");
 }
 
-/** Class and message of anything thrown; never throws itself. */
+/** Class and message of anything thrown (a non-Error: its type and its JSON, src/thrown.ts); never throws itself. */
 export function describeError(error: unknown): { errorClass: string; message: string } {
   const isError = attempt(() => error instanceof Error, false);
   const errorClass = isError
     ? attempt(() => String((error as Error).name || (error as Error).constructor.name), "Error")
-    : attempt(() => (error === null ? "null" : typeof error), "unknown");
-  const message = isError
-    ? attempt(() => String((error as Error).message), "(unreadable message)")
-    : attempt(() => String(error), "(a thrown value that cannot be printed)");
+    : thrownType(error);
+  const message = isError ? attempt(() => String((error as Error).message), "(unreadable message)") : thrownText(error);
   return { errorClass: errorClass || "Error", message: capMessage(message) };
 }
 
@@ -108,7 +108,7 @@ export function onFailure(payload: JobPayload, error: unknown, context: FailureC
     error_message: message,
     error_class: errorClass,
     retry_count: count,
-    queue: typeof retryQueue === "string" && isCleanName(retryQueue) ? retryQueue : context.queue,
+    queue: typeof retryQueue === "string" && isPrintableName(retryQueue) ? retryQueue : context.queue,
     ...(previous === undefined ? { failed_at: seconds(context.nowSec) } : { retried_at: seconds(context.nowSec) }),
   };
   if (count < retryLimit(payload.retry, context.maxRetries)) {

@@ -165,7 +165,8 @@ export function createRuntime<J extends JobRegistry>(options: TickqOptions<J>): 
   let undeclaredCluster: TickqError | undefined;
   checkTelemetry(options);
   const logs = logSink(options.logger ?? console, options.structuredLogger);
-  const logger = logs.structured ? textFace(logs) : (options.logger ?? console);
+  // Every line goes through the sink, which makes it printable (src/telemetry/logger.ts).
+  const logger = textFace(logs);
   const runtime: Runtime = {
     redis: options.redis,
     prefix,

@@ -19,6 +19,8 @@ export interface HeartbeatInput {
   due: number;
 }
 
+import { ownValue } from "../name-record.js";
+
 const ago = (ms: number) => (ms < 120_000 ? `${Math.round(ms / 1000)} s` : `${Math.round(ms / 60_000)} min`);
 const at = (ms: number) => new Date(ms).toISOString();
 
@@ -38,7 +40,7 @@ export function heartbeatWarnings(input: HeartbeatInput): string[] {
   }
   const warnings: string[] = [];
   for (const [name, size] of active) {
-    const last = served[name];
+    const last = ownValue(served, name);
     if (last !== undefined && nowMs - last < STALE_MS) continue;
     const when = last === undefined ? "no tick has ever served it" : `no tick has served it for ${ago(nowMs - last)}`;
     warnings.push(`${size} job(s) wait in queue "${name}", but ${when}: add it to the \`queues\` your ticks serve.`);

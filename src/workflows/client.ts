@@ -3,6 +3,7 @@
 // growing to 500 ms), the same over TCP and REST.
 import { TickqError } from "../errors.js";
 import { newJid } from "../client/job.js";
+import { hasControl, terminalJson } from "../printable.js";
 import { checkJobSize, utf8Bytes } from "../client/job-size.js";
 import { unfaithfulJson } from "../client/json-value.js";
 import { CANCEL_WAIT_MS } from "../cancel/cancel.js";
@@ -42,6 +43,17 @@ function checkId(id: unknown, what: string): string {
   return id;
 }
 
+/** A new run's id is printed by the CLI and logs: no control characters. Reads take any id, an older run's too. */
+function checkNewId(id: unknown, what: string): string {
+  const checked = checkId(id, what);
+  if (hasControl(checked))
+    throw new TickqError(
+      "BAD_ARGS",
+      `${what} must not hold control characters (C0, C1, DEL), got ${terminalJson(checked.slice(0, 80))}`,
+    );
+  return checked;
+}
+
 export async function startRun(runtime: Runtime, name: string, input: unknown, id?: string): Promise<string> {
   if (!workflowDefinition(runtime.workflows, name)) {
     const known = Object.keys(runtime.workflows).join(", ") || "none";
@@ -50,7 +62,7 @@ export async function startRun(runtime: Runtime, name: string, input: unknown, i
       `Unknown workflow "${name}": declare it in createTickq({ workflows }) (declared: ${known})`,
     );
   }
-  const runId = id === undefined ? newJid() : checkId(id, `workflow "${name}": id`);
+  const runId = id === undefined ? newJid() : checkNewId(id, `workflow "${name}": id`);
   const text = jsonText(input, `workflow "${name}": input`);
   checkJobSize(text, runtime.maxJobBytes, `workflow "${name}": its input`);
   const stored = await runCall(

@@ -1,9 +1,12 @@
 // Whatever a workflow threw, as a name and a message, defensively: a
-// non-Error, or an object whose getters throw, still describes.
+// non-Error by its type and JSON (src/thrown.ts), as a job's error is
+// recorded; an object whose getters throw still describes.
+import { thrownText, thrownType } from "../thrown.js";
+
 export function describeError(error: unknown): { name: string; message: string } {
   try {
     if (error instanceof Error) return { name: error.name || "Error", message: String(error.message).slice(0, 10_000) };
-    return { name: "Error", message: String(error).slice(0, 10_000) };
+    return { name: thrownType(error), message: thrownText(error).slice(0, 10_000) };
   } catch {
     return { name: "Error", message: "(an error that could not be described)" };
   }

@@ -6,7 +6,7 @@ import { withTickq } from "../connect.js";
 import { UsageError } from "../exit.js";
 import { globals, intOption } from "../global.js";
 import { loadJobs } from "../load-jobs.js";
-import { printJson } from "../output.js";
+import { print, printable, printJson, terminalJson } from "../output.js";
 
 interface EnqueueCliOptions {
   queue?: string;
@@ -33,7 +33,7 @@ function readArgs(text: string): unknown[] {
 /** A whole number, negative too; its range is enqueue's to check (src/order/fields.ts). */
 function readPriority(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
-  if (!/^-?\d+$/.test(value)) throw new UsageError(`--priority must be a whole number, got ${JSON.stringify(value)}`);
+  if (!/^-?\d+$/.test(value)) throw new UsageError(`--priority must be a whole number, got ${terminalJson(value)}`);
   return Number(value);
 }
 
@@ -75,6 +75,6 @@ export function addEnqueueCommand(program: Command): void {
       };
       const jid = await withTickq({ prefix, jobs }, ({ tickq }) => tickq.enqueue(name, args, enqueueOptions));
       if (json) printJson({ jid });
-      else console.log(jid);
+      else print(printable(jid));
     });
 }

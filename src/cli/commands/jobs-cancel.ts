@@ -5,19 +5,20 @@ import type { Command } from "commander";
 import type { CancelResult, OrderedCancelResult } from "../../index.js";
 import { withTickq } from "../connect.js";
 import { globals } from "../global.js";
-import { printJson } from "../output.js";
+import { print, printable, printJson, terminalJson } from "../output.js";
 
 function sentence(r: CancelResult): string {
-  if (r.state === "cancelled") return `${r.jid} cancelled (it was ${r.from})`;
-  if (r.heard) return `${r.jid} cancelling: its tick stopped it (its signal aborted; it never starts if it had not)`;
-  return `${r.jid} cancelling: marked, its tick did not confirm yet (it is recorded cancelled when acked or resurrected)`;
+  const jid = printable(r.jid);
+  if (r.state === "cancelled") return `${jid} cancelled (it was ${r.from})`;
+  if (r.heard) return `${jid} cancelling: its tick stopped it (its signal aborted; it never starts if it had not)`;
+  return `${jid} cancelling: marked, its tick did not confirm yet (it is recorded cancelled when acked or resurrected)`;
 }
 
 function orderedSentence(r: OrderedCancelResult): string {
-  const what = `${r.name} id ${JSON.stringify(r.id)}`;
+  const what = `${printable(r.name)} id ${terminalJson(r.id)}`;
   const took = r.payloads > 0 ? `, ${r.payloads} waiting payload(s) with it` : "";
   // The jids its history records have (tickq jobs show JID, tickq jobs list cancelled).
-  const kept = r.jids.length > 0 ? `; recorded as ${r.jids.join(", ")}` : "";
+  const kept = r.jids.length > 0 ? `; recorded as ${printable(r.jids.join(", "))}` : "";
   if (r.state === "cancelled") return `${what} cancelled (it was ${r.from}${took})${kept}`;
   if (r.heard) return `${what} cancelling: its tick stopped the run${took}${kept}`;
   return `${what} cancelling: marked, its tick did not confirm yet${took} (recorded cancelled when acked or resurrected)${kept}`;
@@ -37,10 +38,10 @@ export function addJobCancelCommand(jobs: Command): void {
         const name = options.ordered;
         const result = await withTickq({ prefix }, ({ tickq }) => tickq.jobs.cancelOrdered(name, jid));
         if (json) return printJson(result);
-        return void console.log(orderedSentence(result));
+        return void print(orderedSentence(result));
       }
       const result = await withTickq({ prefix }, ({ tickq }) => tickq.jobs.cancel(jid));
       if (json) return printJson(result);
-      console.log(sentence(result));
+      print(sentence(result));
     });
 }

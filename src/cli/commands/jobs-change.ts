@@ -5,7 +5,7 @@ import type { JobInfo, JobState, Tickq, JobRegistry } from "../../index.js";
 import { withTickq } from "../connect.js";
 import { UsageError } from "../exit.js";
 import { globals } from "../global.js";
-import { printJson } from "../output.js";
+import { print, printable, printJson } from "../output.js";
 
 interface AllOptions {
   all?: string;
@@ -51,16 +51,16 @@ function addChange(
         if ("jid" in what) {
           const job = await one(tickq, what.jid);
           if (json) return printJson(job);
-          console.log(
+          print(
             verb === "retry"
-              ? `${job.jid} (${job.name}) queued on ${job.queue}`
-              : `${job.jid} (${job.name}) deleted from ${job.state}${job.state === "queued" ? ` ${job.queue}` : ""}`,
+              ? `${printable(job.jid)} (${printable(job.name)}) queued on ${printable(job.queue)}`
+              : `${printable(job.jid)} (${printable(job.name)}) deleted from ${job.state}${job.state === "queued" ? ` ${printable(job.queue)}` : ""}`,
           );
           return;
         }
         const count = await all(tickq, what.state, options);
         if (json) return printJson({ [verb === "retry" ? "retried" : "deleted"]: count });
-        console.log(`${count} ${what.state} job(s) ${verb === "retry" ? "queued again" : "deleted"}`);
+        print(`${count} ${printable(what.state)} job(s) ${verb === "retry" ? "queued again" : "deleted"}`);
       });
     });
 }
@@ -88,6 +88,6 @@ export function addJobChangeCommands(jobs: Command): void {
       const { prefix, json } = globals(command);
       const job = await withTickq({ prefix }, ({ tickq }) => tickq.jobs.runNow(jid));
       if (json) return printJson(job);
-      console.log(`${job.jid} (${job.name}) queued on ${job.queue}`);
+      print(`${printable(job.jid)} (${printable(job.name)}) queued on ${printable(job.queue)}`);
     });
 }

@@ -4,12 +4,12 @@ import type { Command } from "commander";
 import { JOB_STATES, type JobInfo, type JobState } from "../../index.js";
 import { withTickq } from "../connect.js";
 import { globals, intOption } from "../global.js";
-import { clip, printJson, relative, table, when } from "../output.js";
+import { clip, print, printable, printJson, relative, table, terminalJson, when } from "../output.js";
 
 /** Where a job is, in a few words: position, due, died, or its tick. */
 function place(job: JobInfo, nowMs: number): string {
   if (job.state === "queued") return job.position === 0 ? "next" : `${job.position} ahead`;
-  if (job.state === "running") return `tick ${job.tick}${job.tickAlive ? "" : " (dead)"}`;
+  if (job.state === "running") return `tick ${printable(String(job.tick))}${job.tickAlive ? "" : " (dead)"}`;
   if (job.at === undefined) return "";
   if (job.state === "succeeded") return `finished ${relative(job.at, nowMs)}`;
   if (job.state === "cancelled" || job.state === "expired") return `${job.state} ${relative(job.at, nowMs)}`;
@@ -26,7 +26,7 @@ function printJob(job: JobInfo, nowMs: number): void {
     ["state", job.state],
     ["queue", job.queue],
     ["where", place(job, nowMs)],
-    ["args", clip(JSON.stringify(p.args), 2_000)],
+    ["args", clip(terminalJson(p.args), 2_000)],
     ["retry", String(p.retry)],
   ];
   if (typeof p.retry_count === "number") rows.push(["retry count", String(p.retry_count)]);
@@ -37,12 +37,12 @@ function printJob(job: JobInfo, nowMs: number): void {
   if (p.error_class) rows.push(["error", `${p.error_class}: ${p.error_message ?? ""}`]);
   if (job.durationMs !== undefined) rows.push(["duration", `${job.durationMs} ms`]);
   if (job.resultError !== undefined) rows.push(["result", `not kept: ${job.resultError}`]);
-  else if (job.result !== undefined) rows.push(["result", clip(JSON.stringify(job.result), 2_000)]);
-  console.log(table(["", ""], rows).split("\n").slice(1).join("\n"));
+  else if (job.result !== undefined) rows.push(["result", clip(terminalJson(job.result), 2_000)]);
+  print(table(["", ""], rows).split("\n").slice(1).join("\n"));
   const backtrace = job.backtrace ?? [];
-  if (backtrace.length > 0) console.log(`\nbacktrace:\n${backtrace.map((l) => `  ${String(l)}`).join("\n")}`);
+  if (backtrace.length > 0) print(`\nbacktrace:\n${backtrace.map((l) => `  ${printable(String(l))}`).join("\n")}`);
   const log = Array.isArray(p.tickq_log) ? (p.tickq_log as unknown[]) : [];
-  if (log.length > 0) console.log(`\nlog of the failed run:\n${log.map((l) => `  ${String(l)}`).join("\n")}`);
+  if (log.length > 0) print(`\nlog of the failed run:\n${log.map((l) => `  ${printable(String(l))}`).join("\n")}`);
 }
 
 export function addJobReadCommands(jobs: Command): void {
@@ -74,15 +74,15 @@ export function addJobReadCommands(jobs: Command): void {
         );
         if (json) return printJson({ jobs: page.jobs.map(({ raw: _raw, ...rest }) => rest), cursor: page.cursor });
         const now = Date.now();
-        if (page.jobs.length === 0) console.log(`no ${state} jobs${page.cursor ? " on this page" : ""}`);
+        if (page.jobs.length === 0) print(`no ${printable(state)} jobs${page.cursor ? " on this page" : ""}`);
         else
-          console.log(
+          print(
             table(
               ["JID", "NAME", "QUEUE", "WHERE", "ERROR"],
               page.jobs.map((j) => [j.jid, j.name, j.queue, place(j, now), clip(errorOf(j), 60)]),
             ),
           );
-        if (page.cursor) console.log(`\nmore: tickq jobs list ${state} --cursor ${page.cursor}`);
+        if (page.cursor) print(`\nmore: tickq jobs list ${printable(state)} --cursor ${printable(page.cursor)}`);
       },
     );
 
@@ -97,7 +97,7 @@ export function addJobReadCommands(jobs: Command): void {
       if (!found)
         throw new TickqError(
           "NOT_FOUND",
-          `no job with jid ${JSON.stringify(jid)} (it succeeded and no record was kept, was deleted, or never existed)`,
+          `no job with jid ${terminalJson(jid)} (it succeeded and no record was kept, was deleted, or never existed)`,
         );
       if (json) return printJson(found);
       printJob(found, Date.now());

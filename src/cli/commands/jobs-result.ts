@@ -3,14 +3,14 @@ import type { Command } from "commander";
 import type { JobResult } from "../../index.js";
 import { withTickq } from "../connect.js";
 import { globals } from "../global.js";
-import { clip, printJson, table, when } from "../output.js";
+import { clip, print, printJson, table, terminalJson, when } from "../output.js";
 
 function rowsOf(result: JobResult, nowMs: number): [string, string][] {
   const rows: [string, string][] = [["state", result.state]];
   if (result.state === "succeeded") {
     rows.push(["finished", when(result.finishedAt, nowMs)], ["duration", `${result.durationMs} ms`]);
     if (result.resultError !== undefined) rows.push(["result", `not kept: ${result.resultError}`]);
-    else rows.push(["result", result.value === undefined ? "(none)" : clip(JSON.stringify(result.value), 2_000)]);
+    else rows.push(["result", result.value === undefined ? "(none)" : clip(terminalJson(result.value), 2_000)]);
   }
   if (result.state === "expired")
     rows.push(["expired", when(result.expiredAt, nowMs)], ["expiry", when(result.expiresAt, nowMs)]);
@@ -34,10 +34,10 @@ export function addJobResultCommand(jobs: Command): void {
       if (result.state === "unknown") {
         throw new TickqError(
           "NOT_FOUND",
-          `no record of job ${JSON.stringify(jid)}: never enqueued, deleted, or it succeeded and no result was kept (keepCompleted)`,
+          `no record of job ${terminalJson(jid)}: never enqueued, deleted, or it succeeded and no result was kept (keepCompleted)`,
         );
       }
       if (json) return printJson(result);
-      console.log(table(["", ""], rowsOf(result, Date.now())).split("\n").slice(1).join("\n"));
+      print(table(["", ""], rowsOf(result, Date.now())).split("\n").slice(1).join("\n"));
     });
 }

@@ -5,15 +5,15 @@ import type { Command } from "commander";
 import type { MetricsResult } from "../../index.js";
 import { withTickq } from "../connect.js";
 import { globals, intOption } from "../global.js";
-import { printJson, table } from "../output.js";
+import { print, printJson, table } from "../output.js";
 
 const ms = (value: number | null) =>
   value === null ? "-" : value >= 100 ? String(Math.round(value)) : value.toFixed(1);
 
 function printMetrics(result: MetricsResult, hours: number): void {
-  console.log(`last ${hours} h (Redis' clock, ${new Date(result.sinceMs).toISOString().slice(0, 16)}Z on)`);
-  console.log("");
-  console.log(
+  print(`last ${hours} h (Redis' clock, ${new Date(result.sinceMs).toISOString().slice(0, 16)}Z on)`);
+  print("");
+  print(
     table(
       ["JOB", "RUNS", "FAILED", "P50 MS", "P95 MS", "P99 MS"],
       result.jobs.map((s) => [
@@ -26,8 +26,8 @@ function printMetrics(result: MetricsResult, hours: number): void {
       ]),
     ),
   );
-  console.log("");
-  console.log(
+  print("");
+  print(
     table(
       ["QUEUE", "LATENCY MS", "RAN", "WAIT P50 MS", "WAIT P95 MS", "WAIT P99 MS"],
       result.queues.map((q) => [
@@ -41,8 +41,8 @@ function printMetrics(result: MetricsResult, hours: number): void {
     ),
   );
   if (result.ordered.length === 0) return;
-  console.log("");
-  console.log(
+  print("");
+  print(
     table(
       ["ORDERED", "RAN", "WAIT P50 MS", "WAIT P95 MS", "WAIT P99 MS"],
       result.ordered.map((o) => [o.name, String(o.total.waits), ms(o.total.p50), ms(o.total.p95), ms(o.total.p99)]),

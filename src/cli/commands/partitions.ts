@@ -8,7 +8,7 @@ import { connect } from "../connect.js";
 import { UsageError } from "../exit.js";
 import { loadJobs } from "../load-jobs.js";
 import { globals, intOption } from "../global.js";
-import { printJson } from "../output.js";
+import { print, printable, printError, printJson } from "../output.js";
 
 export function addPartitionCommands(program: Command): void {
   const partitions = program.command("partitions").description("spread the keys over partitions (Redis Cluster)");
@@ -62,16 +62,16 @@ export function addPartitionCommands(program: Command): void {
             batch: intOption(options.batch, "--batch", 1),
             ...(jobs === undefined ? {} : { jobs }),
             ...(options.leave ? { leave: true } : {}),
-            logger: { info: console.error, warn: console.error, error: console.error },
+            logger: { info: printError, warn: printError, error: printError },
           });
           if (json) return printJson(report);
           const { moved, left } = report;
-          console.log(
+          print(
             `moved ${moved.queued} queued, ${moved.scheduled} scheduled, ${moved.retry} retry, ${moved.dead} dead` +
               `${moved.orderedDead > 0 ? `, ${moved.orderedDead} dead ordered entries` : ""} ` +
               `from ${report.fromPartitions} into ${report.partitions} partitions; ${report.stayed} stayed in place`,
           );
-          if (left.length > 0) console.log(`left in the old layout: ${left.join(", ")}`);
+          if (left.length > 0) print(`left in the old layout: ${printable(left.join(", "))}`);
         } finally {
           await connection.close();
         }

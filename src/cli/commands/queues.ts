@@ -5,7 +5,7 @@ import type { Command } from "commander";
 import { TickqError, type JobRegistry, type Tickq } from "../../index.js";
 import { withTickq } from "../connect.js";
 import { globals } from "../global.js";
-import { printJson, table, when } from "../output.js";
+import { print, printable, printJson, table, when } from "../output.js";
 
 export function addQueueCommands(program: Command): void {
   const queues = program.command("queues").description("list, pause and resume queues");
@@ -16,9 +16,9 @@ export function addQueueCommands(program: Command): void {
       const { prefix, json } = globals(command);
       const list = await withTickq({ prefix }, ({ tickq }) => tickq.queues.list());
       if (json) return printJson(list);
-      if (list.length === 0) return console.log("no queues");
+      if (list.length === 0) return print("no queues");
       const now = Date.now();
-      console.log(
+      print(
         table(
           ["QUEUE", "WAITING", "PAUSED", "LAST SERVED"],
           list.map((q) => [q.name, String(q.size), q.paused ? "paused" : "", when(q.lastServedAt, now)]),
@@ -40,7 +40,7 @@ export function addQueueCommands(program: Command): void {
           await (verb === "pause" ? tickq.queues.pause(name) : tickq.queues.resume(name));
         });
         if (json) return printJson({ queue: name, paused: verb === "pause" });
-        console.log(`queue ${name} ${verb === "pause" ? "paused" : "resumed"}`);
+        print(`queue ${printable(name)} ${verb === "pause" ? "paused" : "resumed"}`);
       });
   }
 }

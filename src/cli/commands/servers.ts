@@ -14,6 +14,7 @@ import { globals, intOption } from "../global.js";
 import { keepRunning } from "../lifetime.js";
 import { loadJobs } from "../load-jobs.js";
 import { parseQueues } from "./tick.js";
+import { print } from "../output.js";
 
 export function addServerCommands(program: Command): void {
   program
@@ -63,7 +64,7 @@ export function addServerCommands(program: Command): void {
       const redis = await findRedis();
       const secret = process.env.TICKQ_SECRET ?? randomBytes(24).toString("base64url");
       if (!process.env.TICKQ_SECRET)
-        console.log(`no TICKQ_SECRET set; using a random one for this run:\n  TICKQ_SECRET=${secret}`);
+        print(`no TICKQ_SECRET set; using a random one for this run:\n  TICKQ_SECRET=${secret}`);
       const queues = options.queues ? parseQueues(options.queues) : loaded.queues;
       const server = await startServer({
         redisUrl: redis.url,
@@ -87,7 +88,7 @@ export function addServerCommands(program: Command): void {
         await redis.stop();
         throw error;
       });
-      console.log(
+      print(
         `tickq: listening on ${server.url} (Redis: ${redisUrls(redis.url).map(redactUrl).join(",")}); ticking every second; dashboard at ${server.url}/dashboard`,
       );
       stopOnSignals(async () => {

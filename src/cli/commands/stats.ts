@@ -4,7 +4,7 @@ import type { Stats } from "../../index.js";
 import { withTickq } from "../connect.js";
 import { EXIT } from "../exit.js";
 import { globals, intOption } from "../global.js";
-import { printJson, relative, table, when } from "../output.js";
+import { print, printable, printJson, relative, table, when } from "../output.js";
 
 function printStats(stats: Stats, nowMs: number): void {
   const rows: [string, string][] = [
@@ -18,11 +18,11 @@ function printStats(stats: Stats, nowMs: number): void {
     ["last tick", when(stats.lastTickAt, nowMs)],
     ["eviction", stats.evictionPolicy || "unknown"],
   ];
-  console.log(table(["", ""], rows).split("\n").slice(1).join("\n"));
+  print(table(["", ""], rows).split("\n").slice(1).join("\n"));
   const queues = Object.entries(stats.queues).sort(([a], [b]) => a.localeCompare(b));
   if (queues.length > 0) {
-    console.log("");
-    console.log(
+    print("");
+    print(
       table(
         ["QUEUE", "WAITING", "PAUSED"],
         queues.map(([name, size]) => [name, String(size), stats.paused.includes(name) ? "paused" : ""]),
@@ -34,8 +34,8 @@ function printStats(stats: Stats, nowMs: number): void {
 
 function printWarnings(warnings: string[]): void {
   if (warnings.length === 0) return;
-  console.log("");
-  for (const w of warnings) console.log(`warning: ${w}`);
+  print("");
+  for (const w of warnings) print(`warning: ${printable(w)}`);
 }
 
 export function addStatsCommands(program: Command): void {
@@ -50,7 +50,7 @@ export function addStatsCommands(program: Command): void {
         if (days !== undefined) {
           const history = await tickq.stats.history(days);
           if (json) return printJson(history);
-          console.log(
+          print(
             table(
               ["DAY", "PROCESSED", "FAILED"],
               history.map((d) => [d.date, String(d.processed), String(d.failed)]),
@@ -75,8 +75,8 @@ export function addStatsCommands(program: Command): void {
       const ok = stats.warnings.length === 0;
       if (json) printJson({ ok, lastTickAt: stats.lastTickAt, warnings: stats.warnings });
       else {
-        console.log(ok ? "ok" : "warnings");
-        console.log(`last tick: ${stats.lastTickAt === null ? "never" : relative(stats.lastTickAt, Date.now())}`);
+        print(ok ? "ok" : "warnings");
+        print(`last tick: ${stats.lastTickAt === null ? "never" : relative(stats.lastTickAt, Date.now())}`);
         printWarnings(stats.warnings);
       }
       if (!ok) process.exitCode = EXIT.WARNINGS;

@@ -7,7 +7,7 @@ import { withTickq } from "../connect.js";
 import { UsageError } from "../exit.js";
 import { globals, intOption } from "../global.js";
 import { loadJobs } from "../load-jobs.js";
-import { printJson } from "../output.js";
+import { print, printable, printJson } from "../output.js";
 
 /** "a,b" (strict order) or "a:3,b:1" (weights). */
 export function parseQueues(value: string): QueueOrder {
@@ -25,7 +25,7 @@ export function parseQueues(value: string): QueueOrder {
 }
 
 const summary = (r: TickReport) =>
-  `tick ${r.tickId}: ${r.succeeded} succeeded, ${r.failed} failed (${r.retried} to retry, ${r.dead} dead), ${r.scheduled} scheduled moved, ` +
+  `tick ${printable(r.tickId)}: ${r.succeeded} succeeded, ${r.failed} failed (${r.retried} to retry, ${r.dead} dead), ${r.scheduled} scheduled moved, ` +
   `${r.resurrected} resurrected, ${r.requeued} requeued, ${r.roundTrips} round trips, ${r.durationMs} ms${r.more ? "; more work waits" : ""}${r.leaseLost ? "; LEASE LOST" : ""}`;
 
 interface TickCliOptions {
@@ -88,7 +88,7 @@ export function addTickCommand(program: Command): void {
             reports.push(report);
             if (!json) {
               if (live) process.stderr.write("\r\x1b[K");
-              console.log(summary(report));
+              print(summary(report));
             }
           } while (options.drain && reports.at(-1)!.more);
         } finally {

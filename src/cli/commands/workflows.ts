@@ -5,7 +5,7 @@ import type { Command } from "commander";
 import { TickqError, type WorkflowStatus } from "../../index.js";
 import { withTickq } from "../connect.js";
 import { globals } from "../global.js";
-import { clip, printJson, table, when } from "../output.js";
+import { clip, print, printable, printJson, table, terminalJson, when } from "../output.js";
 
 export function addWorkflowCommands(program: Command): void {
   const workflows = program.command("workflows").description("list, show and cancel workflow runs");
@@ -25,9 +25,9 @@ export function addWorkflowCommands(program: Command): void {
         }),
       );
       if (json) return printJson(page);
-      if (page.runs.length === 0) return console.log("no workflow runs");
+      if (page.runs.length === 0) return print("no workflow runs");
       const now = Date.now();
-      console.log(
+      print(
         table(
           ["RUN", "WORKFLOW", "STATUS", "UPDATED"],
           page.runs.map((r) => [r.id, r.name, r.status, when(r.updatedAt, now)]),
@@ -41,19 +41,19 @@ export function addWorkflowCommands(program: Command): void {
     .action(async (runId: string, _options: unknown, command: Command) => {
       const { prefix, json } = globals(command);
       const run = await withTickq({ prefix }, ({ tickq }) => tickq.workflows.get(runId));
-      if (!run) throw new TickqError("NOT_FOUND", `no workflow run ${JSON.stringify(runId)}`);
+      if (!run) throw new TickqError("NOT_FOUND", `no workflow run ${terminalJson(runId)}`);
       if (json) return printJson(run);
       const now = Date.now();
-      console.log(
-        `run       ${run.id}\nworkflow  ${run.name}\nstatus    ${run.status}\nupdated   ${when(run.updatedAt, now)}`,
+      print(
+        `run       ${printable(run.id)}\nworkflow  ${printable(run.name)}\nstatus    ${run.status}\nupdated   ${when(run.updatedAt, now)}`,
       );
-      if (run.output !== undefined) console.log(`output    ${clip(JSON.stringify(run.output), 2_000)}`);
+      if (run.output !== undefined) print(`output    ${clip(terminalJson(run.output), 2_000)}`);
       if (run.error)
-        console.log(
-          `error     ${run.error.name}: ${run.error.message}${run.error.step ? ` (step ${run.error.step})` : ""}`,
+        print(
+          `error     ${printable(`${run.error.name}: ${run.error.message}`)}${run.error.step ? ` (step ${printable(run.error.step)})` : ""}`,
         );
       if (run.steps.length === 0) return;
-      console.log(
+      print(
         `\n${table(
           ["STEP", "STATUS", "ATTEMPTS", "RESULT OR ERROR"],
           run.steps.map((s) => [
@@ -64,7 +64,7 @@ export function addWorkflowCommands(program: Command): void {
               ? `${s.error.name}: ${s.error.message}`
               : s.wakeAt !== undefined
                 ? `until ${when(s.wakeAt, now)}`
-                : clip(JSON.stringify(s.result) ?? "", 120),
+                : clip(s.result === undefined ? "" : terminalJson(s.result), 120),
           ]),
         )}`,
       );
@@ -77,12 +77,13 @@ export function addWorkflowCommands(program: Command): void {
       const { prefix, json } = globals(command);
       const status = await withTickq({ prefix }, ({ tickq }) => tickq.workflows.cancel(runId));
       if (json) return printJson({ id: runId, status });
-      console.log(
+      const run = printable(runId);
+      print(
         status === "cancelled"
-          ? `run ${runId} cancelled`
+          ? `run ${run} cancelled`
           : status === "cancelling"
-            ? `run ${runId} cancelled; its tick has not yet said it heard (a step may start until it does, or its lease ends)`
-            : `run ${runId} had already ended: ${status}`,
+            ? `run ${run} cancelled; its tick has not yet said it heard (a step may start until it does, or its lease ends)`
+            : `run ${run} had already ended: ${status}`,
       );
     });
 
@@ -99,12 +100,12 @@ export function addWorkflowCommands(program: Command): void {
       try {
         data = JSON.parse(options.data);
       } catch {
-        throw new TickqError("BAD_ARGS", `--data must be JSON, got ${JSON.stringify(options.data)}`);
+        throw new TickqError("BAD_ARGS", `--data must be JSON, got ${terminalJson(options.data)}`);
       }
       const resolved = await withTickq({ prefix }, ({ tickq }) =>
         tickq.workflows.sendEvent(event, { match: options.match, data }),
       );
       if (json) return printJson({ resolved });
-      console.log(resolved === 0 ? "no run waited for it (the event is not kept)" : `resolved ${resolved} wait(s)`);
+      print(resolved === 0 ? "no run waited for it (the event is not kept)" : `resolved ${resolved} wait(s)`);
     });
 }

@@ -7,6 +7,7 @@
 import type { Context, Hono } from "hono";
 import { html } from "hono/html";
 import type { Stats } from "../../index.js";
+import { ownValue } from "../../name-record.js";
 import { historyChart } from "../chart.js";
 import { number, page, pageHeaders, postButton, when, type Html } from "../layout.js";
 import type { DashboardEnv, DashboardScope } from "../types.js";
@@ -36,7 +37,7 @@ function live(c: Ctx, stats: Stats): Html {
 ${names.map(
   (name) =>
     html`<tr><td><a href="${base}/queues/${encodeURIComponent(name)}">${name}</a>${paused.has(name) ? html` <span class="tag">paused</span>` : ""}</td><td>${number(
-      stats.queues[name] ?? 0,
+      ownValue(stats.queues, name) ?? 0,
     )}</td><td>${paused.has(name) ? postButton(c, `/queues/${encodeURIComponent(name)}/resume`, "Resume", { back: base }) : postButton(c, `/queues/${encodeURIComponent(name)}/pause`, "Pause", { back: base })}</td></tr>`,
 )}</table></div>`;
 }

@@ -7,6 +7,7 @@ import { Cluster, Redis } from "ioredis";
 import { ioredisAdapter } from "../../redis/ioredis.js";
 import { ioredisFromUrl, redisUrls } from "../../redis/ioredis-url.js";
 import { TickqError, type RedisAdapter } from "../../index.js";
+import { printable } from "../../printable.js";
 import { redactUrl } from "../../redact.js";
 
 export { redactUrl };
@@ -34,7 +35,7 @@ export function connectRedis(
   });
   let down: string | undefined;
   redis.on("error", (error: Error) => {
-    if (error.message !== down) log(`tickq: Redis at ${shown}: ${error.message}`);
+    if (error.message !== down) log(`tickq: Redis at ${shown}: ${printable(error.message)}`);
     down = error.message;
   });
   redis.on("ready", () => {

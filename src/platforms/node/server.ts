@@ -21,6 +21,7 @@ import { nodeClient } from "../../http/throttle.js";
 import { listen } from "./listen.js";
 import { connectRedis } from "./redis-client.js";
 import { tickqOptionsOf } from "./server-options.js";
+import { printable } from "../../printable.js";
 
 /**
  * Options of `startServer`: every option of `createTickq` but `redis` (workflows, ordered jobs, schedules,
@@ -97,7 +98,7 @@ export async function startServer<W extends WorkflowInputs = WorkflowInputs>(
   const { maxParallel } = options;
   let more: (() => Promise<void>) | undefined;
   const spread = () =>
-    void more?.().catch((e: unknown) => console.warn(`tickq: fan-out failed: ${(e as Error).message}`));
+    void more?.().catch((e: unknown) => console.warn(`tickq: fan-out failed: ${printable((e as Error).message)}`));
   const fanning = maxParallel === undefined ? {} : { maxParallel, onBacklog: spread };
   const tickOptions: TickOptions = { budgetMs: 5_000, ...options.tick, ...fanning };
   const kick = typeof options.kick === "object" ? options.kick : {};

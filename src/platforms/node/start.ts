@@ -13,6 +13,7 @@ import { isOn, partitionsSetting } from "../../http/env.js";
 import { exampleJobs, exampleQueues } from "./example-jobs.js";
 import { findRedis } from "./find-redis.js";
 import { stopOnSignals } from "./listen.js";
+import { printable } from "../../printable.js";
 import { redactUrl } from "../../redact.js";
 import { redisUrls } from "../../redis/ioredis-url.js";
 import { hashTagOf } from "../../tick/runtime.js";
@@ -77,6 +78,6 @@ async function main() {
 }
 
 main().catch((error: unknown) => {
-  console.error(`tickq: ${(error as Error).message}`);
+  console.error(`tickq: ${printable((error as Error).message)}`);
   process.exit(1);
 });

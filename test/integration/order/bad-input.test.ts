@@ -19,7 +19,8 @@ describe.each(adapterCases)("bad priority and group over $name", (adapterCase) =
     [{ priority: -1001 }, /got -1001/],
     [{ priority: Number.NaN }, /got NaN/],
     [{ group: "" }, /group must be a non-empty string/],
-    [{ group: "a b" }, /without whitespace, got "a b"/],
+    [{ group: "a b" }, /without whitespace or control characters, got "a b"/],
+    [{ group: "a\u009bb" }, /without whitespace or control characters, got "a\\u009bb"/],
     [{ group: 5 }, /group must be .*got number/],
   ])("enqueue with %o is BAD_ARGS and writes nothing", async (options, message) => {
     const tq = h.make({ job: () => {} });

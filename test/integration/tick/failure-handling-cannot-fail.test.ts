@@ -163,8 +163,8 @@ describe.each(adapterCases)("failure handling over $name", (adapterCase) => {
       expect(typeof job.error_message).toBe("string");
       expect(job.retry_count).toBe(0);
     }
-    expect(byName.unprintable).toMatchObject({ error_class: "object" });
-    expect(byName.unprintable!.error_message).toMatch(/cannot be printed/);
+    // Its JSON, which leaves out the throwing toString and valueOf (functions): String() is never called.
+    expect(byName.unprintable).toMatchObject({ error_class: "object", error_message: "{}" });
     expect(byName.nullish).toMatchObject({ error_class: "null", error_message: "null" });
     expect(byName.undef).toMatchObject({ error_class: "undefined", error_message: "undefined" });
     expect(byName.badMessage).toMatchObject({ error_class: "Error" });
@@ -195,8 +195,7 @@ describe.each(adapterCases)("failure handling over $name", (adapterCase) => {
     const byArg = Object.fromEntries((await retrySet()).map(({ job }) => [(job.args as string[])[0]!, job]));
     expect(byArg.num).toMatchObject({ error_class: "number", error_message: "42" });
     expect(byArg.str).toMatchObject({ error_class: "string", error_message: "refused by middleware" });
-    expect(byArg.obj).toMatchObject({ error_class: "object" });
-    expect(byArg.obj!.error_message).toMatch(/cannot be printed/);
+    expect(byArg.obj).toMatchObject({ error_class: "object", error_message: "{}" });
     expect(await tq.stats()).toMatchObject({ processed: 6, failed: 3 });
   });
 
