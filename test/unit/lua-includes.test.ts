@@ -1,10 +1,12 @@
 // The Lua build's include resolver (scripts/lua-includes.mjs) on made-up
-// trees, and the shipped scripts it produced from src/lua: a library after
+// trees; the include lines of src/lua, each file naming the libraries whose
+// names it uses; and the shipped scripts built from them: a library after
 // every library it includes, each once.
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { includeOf, librariesFor } from "../../scripts/lua-includes.mjs";
 import { scripts } from "../../src/lua/index.js";
+import { definedNames, usedNames } from "../helpers/lua-names.js";
 
 /** A tree of files: each file's includes, in order; a file not listed does not exist. */
 const tree = (files: Record<string, string[]>) => (file: string) => files[file];
@@ -79,5 +81,47 @@ describe("the shipped scripts", () => {
           libraries.indexOf(library),
         );
       }
+  });
+});
+
+describe("the include lines of src/lua", () => {
+  const libraries = readdirSync("src/lua/lib").flatMap((area) =>
+    readdirSync(`src/lua/lib/${area}`).map((file) => `lib/${area}/${file}`),
+  );
+  const files = [...libraries, ...readdirSync("src/lua").filter((file) => file.endsWith(".lua"))];
+  const textOf = (file: string) => readFileSync(`src/lua/${file}`, "utf8");
+  const includesIn = (lua: string) =>
+    lua
+      .split("\n")
+      .map(includeOf)
+      .filter((path) => path !== undefined)
+      .sort();
+  const definers = new Map<string, string[]>();
+  for (const library of libraries)
+    for (const name of definedNames(textOf(library))) definers.set(name, [...(definers.get(name) ?? []), library]);
+  const known = new Set(definers.keys());
+  /** The libraries whose names a file uses. */
+  const librariesUsedBy = (file: string, lua: string) =>
+    [...new Set([...usedNames(lua, known)].flatMap((name) => definers.get(name)!))].filter((l) => l !== file).sort();
+
+  it("no two libraries define the same top-level name (a script holding both would see the later one)", () => {
+    expect([...definers].filter(([, by]) => by.length > 1)).toEqual([]);
+  });
+
+  it.each(files)("%s includes exactly the libraries whose names it uses", (file) => {
+    const lua = textOf(file);
+    expect(includesIn(lua)).toEqual(librariesUsedBy(file, lua));
+  });
+
+  it("fails for a file that calls a library's function without including it, or includes one it does not call", () => {
+    const slots = textOf("lib/flow/slots.lua");
+    const forgot = slots.replace("-- @include lib/order/queue-job.lua\n", "");
+    expect(includesIn(forgot)).not.toContain("lib/order/queue-job.lua");
+    expect(librariesUsedBy("lib/flow/slots.lua", forgot)).toContain("lib/order/queue-job.lua");
+    const extra = `-- @include lib/workflows/run-state.lua\n${slots}`;
+    expect(librariesUsedBy("lib/flow/slots.lua", extra)).not.toContain("lib/workflows/run-state.lua");
+    // a local of the file's own, or a string or comment naming a library's function, is no use of it
+    const own = "local function now_ms() return 1 end\nlocal s = 'wf_claim(x)' -- order.push\nreturn now_ms()";
+    expect(librariesUsedBy("x.lua", own)).toEqual([]);
   });
 });
