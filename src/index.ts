@@ -6,7 +6,8 @@
  *
  * @module tickq
  */
-import { createTickqCore, type Tickq } from "./core.js";
+import { createTickqCore } from "./core.js";
+import type { Tickq } from "./tickq.js";
 import type { OrderedRegistry } from "./ordered/types.js";
 import { cron } from "./recurring/cron.js";
 import type { JobRegistry, TickqOptions } from "./types.js";
@@ -34,7 +35,7 @@ export function createTickq<
   return createTickqCore<J, O, W>({ ...options, cron: options?.cron ?? cron });
 }
 
-export type { StatsReader, Tickq } from "./core.js";
+export type { StatsReader, Tickq } from "./tickq.js";
 export { TickqError } from "./errors.js";
 export { TickqCancelled } from "./cancel/errors.js";
 export { JobFailedError, WaitTimeoutError } from "./results/errors.js";

@@ -104,6 +104,7 @@ export default defineConfig({
           { text: "Cost in round trips", link: "/internals/round-trips" },
           { text: "Source layout", link: "/internals/layout" },
           { text: "The Lua protocol", link: "/internals/lua-protocol" },
+          { text: "Lua libraries", link: "/internals/lua-libraries" },
           { text: "Known issues", link: "/internals/known-issues" },
         ],
       },

@@ -2,14 +2,14 @@
 // uses: a button that POSTs with the CSRF token, a time, a JSON preview.
 import type { Context } from "hono";
 import { html, raw } from "hono/html";
-import type { HtmlEscapedString } from "hono/utils/html";
 import { pageScript } from "./script.js";
 import { SECTIONS } from "./sections.js";
 import { randomToken } from "./session.js";
 import { STYLE } from "./style.js";
 import type { DashboardEnv } from "./types.js";
+import type { Html } from "./html.js";
 
-export type Html = HtmlEscapedString | Promise<HtmlEscapedString>;
+export type { Html };
 type Ctx = Context<DashboardEnv>;
 
 /**

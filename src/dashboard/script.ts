@@ -7,7 +7,7 @@
 //   the tab is hidden; the pause choice is kept in localStorage.
 // Without JavaScript the pages still work: forms post at once, figures stay.
 import { html, raw } from "hono/html";
-import type { Html } from "./layout.js";
+import type { Html } from "./html.js";
 
 const SCRIPT = `(()=>{document.addEventListener("submit",e=>{const f=e.target,m=f.dataset&&f.dataset.confirm;if(m&&!confirm(m))e.preventDefault()});
 const b=document.getElementById("pause"),l=document.getElementById("live");if(!b||!l)return;let on=localStorage.getItem("tickq-refresh")!=="off";

@@ -45,28 +45,9 @@
 -- (lib/tick/begun-ids.lua, at most ~0.8 MB), jobs it moves (no growth); it claims no workflow run
 -- while Redis is full (lib/workflows/claim-runs.lua).
 -- @include lib/common/prefix-keys.lua
--- @include lib/common/edit-job-text.lua
--- @include lib/debounce/close-window.lua
--- @include lib/order/read-order.lua
--- @include lib/order/queue-job.lua
--- @include lib/order/pick-jobs.lua
 -- @include lib/tick/replay-call.lua
 -- @include lib/tick/begun-ids.lua
--- @include lib/flow/read.lua
--- @include lib/flow/sent.lua
--- @include lib/flow/slots.lua
--- @include lib/flow/settle.lua
--- @include lib/flow/chunk.lua
--- @include lib/flow/decide.lua
--- @include lib/flow/admit.lua
--- @include lib/flow/claims.lua
--- @include lib/flow/flow.lua
--- @include lib/admin/match-jobs.lua
--- @include lib/cancel/read-cancel-marks.lua
--- @include lib/cancel/record-cancelled.lua
 -- @include lib/ordered/state.lua
--- @include lib/ordered/cancel-ids.lua
--- @include lib/ordered/resurrect-ids.lua
 -- @include lib/tick/resurrect-dead-ticks.lua
 -- @include lib/delayed/promote-due.lua
 -- @include lib/expiry/expire-fetched.lua
@@ -75,9 +56,6 @@
 -- @include lib/recurring/find-due.lua
 -- @include lib/sidekiq/register-process.lua
 -- @include lib/tick/record-heartbeat.lua
--- @include lib/workflows/run-state.lua
--- @include lib/common/memory-state.lua
--- @include lib/workflows/deliver-events.lua
 -- @include lib/workflows/claim-runs.lua
 
 local tickId = ARGV[2]

@@ -21,23 +21,14 @@
 -- (queued, scheduled, retry) runs, since Redis refuses a script only at a first write that may grow
 -- memory; one that marks a running job is refused with REDIS_FULL, nothing written.
 -- @include lib/common/prefix-keys.lua
--- @include lib/common/edit-job-text.lua
 -- @include lib/debounce/close-window.lua
 -- @include lib/order/read-order.lua
--- @include lib/order/remove-job.lua
--- @include lib/admin/answer-once.lua
--- @include lib/admin/match-jobs.lua
 -- @include lib/flow/read.lua
--- @include lib/flow/sent.lua
--- @include lib/flow/slots.lua
--- @include lib/flow/settle.lua
--- @include lib/flow/chunk.lua
--- @include lib/flow/decide.lua
--- @include lib/flow/admit.lua
--- @include lib/flow/claims.lua
 -- @include lib/flow/flow.lua
 -- @include lib/cancel/read-cancel-marks.lua
 -- @include lib/cancel/record-cancelled.lua
+-- @include lib/order/remove-job.lua
+-- @include lib/admin/answer-once.lua
 
 local token = ARGV[2]
 local keepMs = ARGV[3]

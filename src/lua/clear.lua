@@ -12,21 +12,12 @@
 -- reply and deletes nothing more: jobs that arrived since stay.
 -- maxmemory: no flag: it first deletes, so it runs while Redis is full and frees memory.
 -- @include lib/common/prefix-keys.lua
--- @include lib/common/edit-job-text.lua
 -- @include lib/debounce/close-window.lua
 -- @include lib/order/read-order.lua
--- @include lib/order/queue-job.lua
+-- @include lib/flow/read.lua
+-- @include lib/flow/flow.lua
 -- @include lib/order/remove-job.lua
 -- @include lib/admin/answer-once.lua
--- @include lib/flow/read.lua
--- @include lib/flow/sent.lua
--- @include lib/flow/slots.lua
--- @include lib/flow/settle.lua
--- @include lib/flow/chunk.lua
--- @include lib/flow/decide.lua
--- @include lib/flow/admit.lua
--- @include lib/flow/claims.lua
--- @include lib/flow/flow.lua
 
 local token = ARGV[2]
 local keepMs = ARGV[3]

@@ -30,19 +30,11 @@
 -- maxmemory: no flag: while Redis is full it is refused with REDIS_FULL before it writes anything
 -- (documented: ticks still drain).
 -- @include lib/common/prefix-keys.lua
--- @include lib/common/edit-job-text.lua
 -- @include lib/order/read-order.lua
--- @include lib/order/queue-job.lua
 -- @include lib/flow/read.lua
--- @include lib/flow/sent.lua
--- @include lib/flow/slots.lua
--- @include lib/flow/settle.lua
--- @include lib/flow/chunk.lua
--- @include lib/flow/decide.lua
--- @include lib/flow/admit.lua
--- @include lib/flow/claims.lua
 -- @include lib/flow/flow.lua
 -- @include lib/expiry/stamp-expiry.lua
+-- @include lib/order/queue-job.lua
 
 -- The default idWindowMs (src/tick/runtime.ts): its sets of the old shape are
 -- the likeliest to hold jids pushed before a deploy.

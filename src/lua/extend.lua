@@ -28,8 +28,8 @@
 -- adds nothing.
 -- @include lib/common/prefix-keys.lua
 -- @include lib/sidekiq/register-process.lua
--- @include lib/results/keep-results.lua
 -- @include lib/cancel/read-cancel-marks.lua
+-- @include lib/results/keep-results.lua
 
 local tickId = ARGV[2]
 local leaseMs = ARGV[3]

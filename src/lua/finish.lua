@@ -50,33 +50,16 @@
 -- result expires, a workflow commit is held to the step-result limit and comes only from runs
 -- already held.
 -- @include lib/common/prefix-keys.lua
--- @include lib/common/counted-args.lua
--- @include lib/common/edit-job-text.lua
--- @include lib/order/read-order.lua
--- @include lib/order/queue-job.lua
 -- @include lib/tick/replay-call.lua
--- @include lib/flow/read.lua
--- @include lib/flow/sent.lua
--- @include lib/flow/slots.lua
--- @include lib/flow/settle.lua
--- @include lib/flow/chunk.lua
--- @include lib/flow/decide.lua
--- @include lib/flow/admit.lua
--- @include lib/flow/claims.lua
+-- @include lib/ordered/state.lua
+-- @include lib/sidekiq/register-process.lua
 -- @include lib/flow/flow.lua
--- @include lib/admin/match-jobs.lua
 -- @include lib/cancel/read-cancel-marks.lua
--- @include lib/cancel/record-cancelled.lua
--- @include lib/results/keep-results.lua
--- @include lib/metrics/record-runs.lua
--- @include lib/metrics/record-ordered-runs.lua
+-- @include lib/common/counted-args.lua
 -- @include lib/tick/ack-jobs.lua
 -- @include lib/tick/record-unstartable.lua
--- @include lib/ordered/state.lua
 -- @include lib/ordered/cancel-ids.lua
 -- @include lib/ordered/ack-ids.lua
--- @include lib/sidekiq/register-process.lua
--- @include lib/workflows/run-state.lua
 -- @include lib/workflows/commit-runs.lua
 
 local tickId = ARGV[2]

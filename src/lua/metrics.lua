@@ -13,8 +13,6 @@
 -- Replays: reads only.
 -- maxmemory: reads only: answers as ever while Redis is full.
 -- @include lib/common/prefix-keys.lua
--- @include lib/common/edit-job-text.lua
--- @include lib/order/read-order.lua
 -- @include lib/queues/measure-latency.lua
 
 -- A week of minutes at most (src/metrics/query.ts refuses more): a read

@@ -15,21 +15,14 @@
 -- (Redis refuses a script only at a first write that may grow memory); a delete frees memory, a
 -- move to the queue adds what it removed.
 -- @include lib/common/prefix-keys.lua
--- @include lib/common/edit-job-text.lua
 -- @include lib/debounce/close-window.lua
 -- @include lib/order/read-order.lua
--- @include lib/order/queue-job.lua
+-- @include lib/flow/read.lua
+-- @include lib/flow/flow.lua
 -- @include lib/order/remove-job.lua
 -- @include lib/admin/answer-once.lua
--- @include lib/flow/read.lua
--- @include lib/flow/sent.lua
--- @include lib/flow/slots.lua
--- @include lib/flow/settle.lua
--- @include lib/flow/chunk.lua
--- @include lib/flow/decide.lua
--- @include lib/flow/admit.lua
--- @include lib/flow/claims.lua
--- @include lib/flow/flow.lua
+-- @include lib/order/queue-job.lua
+-- @include lib/common/edit-job-text.lua
 
 -- A job waits in a sorted set (schedule, retry, dead) or a queue; it is
 -- deleted, or pushed to the tail of its queue (retry, run now). Each job is named by its exact stored text, and

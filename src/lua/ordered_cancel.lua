@@ -32,12 +32,9 @@
 -- maxmemory: no flag: while Redis is full Redis refuses it at its first write if that write may
 -- grow memory (REDIS_FULL, nothing written); a cancel that first removes payloads runs.
 -- @include lib/common/prefix-keys.lua
--- @include lib/admin/answer-once.lua
--- @include lib/common/edit-job-text.lua
--- @include lib/admin/match-jobs.lua
--- @include lib/cancel/read-cancel-marks.lua
--- @include lib/cancel/record-cancelled.lua
 -- @include lib/ordered/state.lua
+-- @include lib/cancel/read-cancel-marks.lua
+-- @include lib/admin/answer-once.lua
 -- @include lib/ordered/cancel-ids.lua
 
 local token = ARGV[2]

@@ -10,8 +10,6 @@
 -- cursor: the next cursor's fields (empty at the end); size: of the set or queue.
 -- Replays: reads only.
 -- maxmemory: reads only: answers as ever while Redis is full.
--- @include lib/common/prefix-keys.lua
--- @include lib/common/edit-job-text.lua
 -- @include lib/admin/match-jobs.lua
 
 -- A page starts from a cursor and may be filtered by job name and queue. At most

@@ -20,8 +20,8 @@
 -- maxmemory: runs (allow-oom): a tick must be able to start; it adds at most maxLive reservations
 -- (15 s each).
 -- @include lib/common/prefix-keys.lua
--- @include lib/common/counted-args.lua
 -- @include lib/tick/begun-ids.lua
+-- @include lib/common/counted-args.lua
 
 local registry, reserved = KEYS[1], KEYS[2]
 local maxLive = tonumber(ARGV[2])

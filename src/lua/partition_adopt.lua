@@ -30,7 +30,6 @@
 -- maxmemory: no flag: while Redis is full it is refused with REDIS_FULL before it writes anything,
 -- before the job is deleted at the source; a migration stops there and resumes where it stopped.
 -- @include lib/common/prefix-keys.lua
--- @include lib/common/edit-job-text.lua
 -- @include lib/debounce/close-window.lua
 -- @include lib/flow/read.lua
 local jid = ARGV[2]

@@ -20,7 +20,6 @@
 -- Replays: it writes nothing, so a second run answers what Redis holds then.
 -- maxmemory: reads only: answers as ever while Redis is full.
 -- @include lib/common/prefix-keys.lua
--- @include lib/common/edit-job-text.lua
 -- @include lib/debounce/close-window.lua
 -- @include lib/flow/read.lua
 local job = ARGV[2]

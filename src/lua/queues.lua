@@ -10,8 +10,6 @@
 -- Replays: reads only.
 -- maxmemory: reads only: answers as ever while Redis is full.
 -- @include lib/common/prefix-keys.lua
--- @include lib/common/edit-job-text.lua
--- @include lib/order/read-order.lua
 -- @include lib/queues/measure-latency.lua
 -- @include lib/order/count-queued.lua
 

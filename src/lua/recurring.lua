@@ -33,22 +33,11 @@
 -- maxmemory: refused at once while Redis is full (its `#!lua` line declares no allow-oom): nothing
 -- written; the tick goes on without it, and a later tick enqueues the due slots once memory frees.
 -- @include lib/common/prefix-keys.lua
--- @include lib/common/edit-job-text.lua
--- @include lib/order/read-order.lua
--- @include lib/order/queue-job.lua
--- @include lib/order/pick-jobs.lua
 -- @include lib/tick/replay-call.lua
--- @include lib/flow/read.lua
--- @include lib/flow/sent.lua
--- @include lib/flow/slots.lua
--- @include lib/flow/settle.lua
--- @include lib/flow/chunk.lua
--- @include lib/flow/decide.lua
--- @include lib/flow/admit.lua
--- @include lib/flow/claims.lua
--- @include lib/flow/flow.lua
 -- @include lib/expiry/expire-fetched.lua
 -- @include lib/tick/fetch-jobs.lua
+-- @include lib/order/read-order.lua
+-- @include lib/order/queue-job.lua
 -- @include lib/recurring/due-args-end.lua
 
 local tickId = ARGV[2]

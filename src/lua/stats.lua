@@ -24,12 +24,9 @@
 -- maxmemory: reads only (flow's sizes prune due deferral records): answers as ever while Redis is
 -- full, with Redis' memory against its limit for the warning.
 -- @include lib/common/prefix-keys.lua
--- @include lib/common/memory-state.lua
--- @include lib/common/edit-job-text.lua
--- @include lib/order/read-order.lua
 -- @include lib/queues/measure-latency.lua
 -- @include lib/order/count-queued.lua
--- @include lib/ordered/state.lua
+-- @include lib/common/memory-state.lua
 -- @include lib/flow/stats.lua
 -- @include lib/ordered/count-sizes.lua
 -- @include lib/workflows/count-runs.lua

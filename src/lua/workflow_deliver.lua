@@ -12,7 +12,6 @@
 -- maxmemory: runs (allow-oom): a chunk of an event's waits lands: it adds the event's data (at
 -- most the step-result limit) to each of at most one chunk of waits, and shrinks the delivery.
 -- @include lib/common/prefix-keys.lua
--- @include lib/workflows/run-state.lua
 -- @include lib/workflows/deliver-events.lua
 
 local token = ARGV[2]

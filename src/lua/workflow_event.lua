@@ -18,7 +18,6 @@
 -- maxmemory: runs (allow-oom): an event reaches the runs already waiting for it: it moves their
 -- set into its delivery and adds its data (at most the step-result limit) to the first chunk of waits.
 -- @include lib/common/prefix-keys.lua
--- @include lib/workflows/run-state.lua
 -- @include lib/workflows/deliver-events.lua
 
 local token = ARGV[2]

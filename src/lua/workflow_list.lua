@@ -9,7 +9,6 @@
 -- rare name can answer a short page with a next offset.
 -- Replays: a read.
 -- maxmemory: reads only: answers as ever while Redis is full.
--- @include lib/common/prefix-keys.lua
 -- @include lib/workflows/run-state.lua
 
 local name = ARGV[2]

@@ -6,7 +6,6 @@
 -- (empty fields: no such run).
 -- Replays: a read.
 -- maxmemory: reads only: answers as ever while Redis is full.
--- @include lib/common/prefix-keys.lua
 -- @include lib/workflows/run-state.lua
 
 local id = ARGV[2]

@@ -25,11 +25,9 @@
 -- (lib/workflows/claim-runs.lua), so what it adds is bounded by the runs held when Redis filled.
 -- @include lib/common/prefix-keys.lua
 -- @include lib/tick/replay-call.lua
+-- @include lib/workflows/claim-runs.lua
 -- @include lib/workflows/run-state.lua
 -- @include lib/workflows/commit-runs.lua
--- @include lib/common/memory-state.lua
--- @include lib/workflows/deliver-events.lua
--- @include lib/workflows/claim-runs.lua
 
 local tickId = ARGV[2]
 local call = tonumber(ARGV[3])

@@ -8,7 +8,7 @@
 // two processes starting at once end up with one count. Until then the
 // Tickq below holds what synchronous calls give it (use, on, scope) and
 // hands them to the partitioned Tickq once it is built.
-import type { Tickq } from "../core.js";
+import type { Tickq } from "../tickq.js";
 import { TickqError } from "../errors.js";
 import type { KickScope } from "../kick/types.js";
 import type { OrderedRegistry } from "../ordered/types.js";

@@ -4,7 +4,7 @@
 // partitions in parallel (tick.ts); reads ask every partition and merge.
 // Before its first call it checks the partition count stored in Redis
 // (meta.ts), so a mismatched deployment writes nothing.
-import type { Tickq } from "../core.js";
+import type { Tickq } from "../tickq.js";
 import { checkJobs } from "../client/enqueue.js";
 import { TickqError } from "../errors.js";
 import { checkOrderedJobs } from "../ordered/enqueue.js";

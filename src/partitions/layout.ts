@@ -5,28 +5,11 @@
 // (what `redis-cli --cluster create` and managed clusters do) gets the
 // partitions spread over its nodes, and each partition's scripts stay in one slot.
 import { TickqError } from "../errors.js";
+import { crc16, SLOTS, slotOf } from "../redis/cluster-slot.js";
 
-const SLOTS = 16_384;
-
-/** Redis Cluster's CRC16 (XMODEM) of a string's UTF-8 bytes. */
-export function crc16(text: string): number {
-  let crc = 0;
-  for (const byte of new TextEncoder().encode(text)) {
-    crc ^= byte << 8;
-    for (let bit = 0; bit < 8; bit++) crc = crc & 0x8000 ? ((crc << 1) ^ 0x1021) & 0xffff : (crc << 1) & 0xffff;
-  }
-  return crc;
-}
-
-/** The cluster slot of a key, honouring a `{hash tag}` as Redis does. */
-export function slotOf(key: string): number {
-  const open = key.indexOf("{");
-  if (open >= 0) {
-    const close = key.indexOf("}", open + 1);
-    if (close > open + 1) return crc16(key.slice(open + 1, close)) % SLOTS;
-  }
-  return crc16(key) % SLOTS;
-}
+// The slot arithmetic is Redis Cluster's own (redis/cluster-slot.ts); kept
+// exported here for the partition code and tests that read it with the layout.
+export { crc16, slotOf };
 
 /** The hash tag of partition `k` of `n`: the first `p<k>.<s>` whose slot lies in the k-th Nth of the slots. */
 export function partitionTag(k: number, n: number): string {

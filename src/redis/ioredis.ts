@@ -7,7 +7,7 @@
  * @module tickq/adapters/ioredis
  */
 import type { Redis, Cluster } from "ioredis";
-import { slotOf } from "../partitions/layout.js";
+import { slotOf } from "./cluster-slot.js";
 import type { RedisAdapter, RedisReply } from "../types.js";
 
 /**

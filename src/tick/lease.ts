@@ -15,12 +15,7 @@ import { takeProgress } from "../results/progress.js";
 import * as protocol from "../protocol/index.js";
 import { runCall } from "../protocol/run.js";
 import type { Beat } from "../sidekiq/process.js";
-import type { TickLoad } from "./pipeline.js";
-
-/** A load as extend and step carry it: "running waiting", or "" for none. */
-export function loadText(load: TickLoad | undefined): string {
-  return load === undefined ? "" : `${load.running} ${load.waiting}`;
-}
+import { loadText, type TickLoad } from "./load.js";
 
 export interface Fence {
   /** True while the lease was confirmed recently enough to start a job. */

@@ -38,6 +38,7 @@ import type { Fence } from "./lease.js";
 import type { Outcome } from "./passes/ack.js";
 import type { FetchedJob } from "./passes/fetch.js";
 import { HeldJobs } from "./held-jobs.js";
+import type { TickLoad } from "./load.js";
 import { newPrefetch } from "./prefetch.js";
 import type { SharedSlots, SlotHolder } from "./slots.js";
 import { soloGate } from "./solo-gate.js";
@@ -52,12 +53,6 @@ export interface StepReply<W = FetchedJob> {
   parked?: boolean;
   /** Parked jobs the call's acks sent back to their queues. */
   sentOn?: number;
-}
-
-/** A tick's jobs as a call reports them: handlers running, and jobs fetched that wait for a slot. */
-export interface TickLoad {
-  running: number;
-  waiting: number;
 }
 
 export interface PipelineInput<W = FetchedJob, O = Outcome> {

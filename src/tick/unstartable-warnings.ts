@@ -3,7 +3,9 @@
 // the budgets recent ticks ran with, so a job that a larger tick will start
 // is not named. Records older than the window are what ticks no longer meet.
 import { STALE_MS } from "./warnings.js";
-import type { UnstartableReason } from "./unstartable.js";
+
+/** Why a tick could not start a job (what tick/unstartable.ts records). */
+export type UnstartableReason = "timeout" | "unknown";
 
 /** Jobs of one name that no tick running lately can start ({@link Stats.unstartable}). */
 export interface UnstartableJobs {

@@ -6,9 +6,8 @@
 import type { finish } from "../protocol/finish.js";
 import type { Outcome } from "./passes/ack.js";
 import { isUnknownJobError } from "./passes/execute.js";
+import type { UnstartableReason } from "./unstartable-warnings.js";
 import { STALE_MS } from "./warnings.js";
-
-export type UnstartableReason = "timeout" | "unknown";
 
 type UnstartableArgs = NonNullable<typeof finish.types>["args"]["unstartable"];
 

@@ -1,6 +1,7 @@
 -- Matching stored jobs without decoding them (lib/common/edit-job-text.lua reads one
 -- field as text). The jobs API finds a job by jid and filters listings by
 -- name and queue this way, so a job cjson would refuse is still found.
+-- @include lib/common/edit-job-text.lua
 
 -- The raw text (escapes as written) of top-level string field `name`; nil
 -- when absent or not a string.

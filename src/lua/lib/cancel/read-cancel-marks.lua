@@ -4,6 +4,8 @@
 -- step once a mark flagged its lease (flag_cancel_marks; before that, none),
 -- and every ack of the tick settles a marked job as cancelled, whatever its
 -- handler did: the cancel was answered first, so it wins.
+-- @include lib/common/prefix-keys.lua
+-- @include lib/admin/match-jobs.lua
 
 local CANCEL_MARKS_TTL_SEC = 7 * 86400
 

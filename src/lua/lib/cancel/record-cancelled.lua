@@ -7,6 +7,8 @@
 -- Kept: the newest CANCELLED_KEEP, none older than CANCELLED_AGE_SEC.
 -- Callers record a job only when they took it out of where it was in the
 -- same call, so a replay finds it gone and records nothing twice.
+-- @include lib/common/prefix-keys.lua
+-- @include lib/admin/match-jobs.lua
 
 local CANCELLED_KEEP = 10000
 local CANCELLED_AGE_SEC = 7 * 86400

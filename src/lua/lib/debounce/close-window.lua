@@ -5,6 +5,8 @@
 -- exactly as long as its job waits, however rarely ticks run. Any other
 -- job costs one byte compare: its text does not end with '"}'.
 -- Needs lib/common/edit-job-text.lua (top_field, unescaped) in the entry script.
+-- @include lib/common/prefix-keys.lua
+-- @include lib/common/edit-job-text.lua
 
 local DEBOUNCE_FIELD = ',"tickq_debounce":"'
 local QUOTE = string.byte('"')

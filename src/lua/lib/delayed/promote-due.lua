@@ -12,6 +12,13 @@
 -- queue.
 -- A debounced job leaving `schedule` closes its key's window
 -- (lib/debounce/close-window.lua).
+-- @include lib/common/prefix-keys.lua
+-- @include lib/debounce/close-window.lua
+-- @include lib/order/read-order.lua
+-- @include lib/flow/read.lua
+-- @include lib/flow/flow.lua
+-- @include lib/order/queue-job.lua
+-- @include lib/common/edit-job-text.lua
 
 -- Moves at most `limit` jobs due by `now_sec` from `set`; returns how many.
 local function move_due(set, now_sec, limit)

@@ -12,6 +12,8 @@
 -- them, for the `expired` event). A replay of the call answers the kept
 -- reply; the jobs are no longer in their queue, so nothing is recorded twice.
 -- Needs lib/common/edit-job-text.lua (top_field) in the entry script.
+-- @include lib/common/prefix-keys.lua
+-- @include lib/common/edit-job-text.lua
 
 local EXPIRES_AT_HEAD = '{"tickq_expires_at":'
 local EXPIRES_AT_LETTER = string.byte(EXPIRES_AT_HEAD, 9)

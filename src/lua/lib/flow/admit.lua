@@ -4,6 +4,8 @@
 -- and commit what the call took and set aside. All of it runs in one script,
 -- so no other tick sees a slot half taken, and a replayed fetch is answered
 -- from the first run's reply (lib/tick/replay-call.lua): none of it runs twice.
+-- @include lib/common/prefix-keys.lua
+-- @include lib/flow/read.lua
 
 local function flow_admit(F)
   local fkey = F.key

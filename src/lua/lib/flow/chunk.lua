@@ -1,5 +1,6 @@
 -- The fetch's first step on a chunk of jobs (lib/flow/admit.lua): what each
 -- job is, read once. Nothing is written here.
+-- @include lib/flow/read.lua
 
 local function flow_chunk(F)
   local find = string.find

@@ -1,6 +1,7 @@
 -- Unique claims (lib/flow/flow.lua): until-executed and coalesce keys taken at
 -- enqueue, ended by success, death or the jobs API's delete, taken back by
 -- its retry.
+-- @include lib/common/prefix-keys.lua
 
 local function flow_claims(F)
   local fkey = F.key

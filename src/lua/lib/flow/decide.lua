@@ -3,6 +3,8 @@
 -- limit, or send it to the dead set. A decision is written into `call` (its
 -- slots, parks and counts) at once, so the next job of the same key sees it;
 -- lib/flow/admit.lua writes what is left in one go.
+-- @include lib/common/prefix-keys.lua
+-- @include lib/common/edit-job-text.lua
 
 local function flow_decide(F)
   local fkey = F.key

@@ -37,7 +37,16 @@
 -- lib/flow/settle.lua (the ack's side), lib/flow/chunk.lua,
 -- lib/flow/decide.lua and lib/flow/admit.lua (the fetch: classify a chunk,
 -- decide per job, commit), lib/flow/claims.lua (unique claims at enqueue
--- and in the jobs API). A script includes them all, this one last.
+-- and in the jobs API). This library includes them all: a script that uses
+-- flow control includes this one (and lib/flow/read.lua for is_flow).
+-- @include lib/flow/read.lua
+-- @include lib/flow/sent.lua
+-- @include lib/flow/slots.lua
+-- @include lib/flow/settle.lua
+-- @include lib/flow/chunk.lua
+-- @include lib/flow/decide.lua
+-- @include lib/flow/admit.lua
+-- @include lib/flow/claims.lua
 
 local flow_lib
 local function flow()

@@ -5,6 +5,7 @@
 -- after; KEYS are the job's keys, one a tag, in the tags' order. The job is
 -- read with plain finds, never decoded as JSON: a fetch and an ack read
 -- every flow job they meet.
+-- @include lib/common/prefix-keys.lua
 
 local FLOW_HEAD = '{"tickq_flow":"'
 local SHAPE_AT = #FLOW_HEAD + 1

@@ -1,5 +1,7 @@
 -- The job sent on for a key (lib/flow/flow.lua): the one a freed slot sent
 -- to the head of its queue, which later jobs of the key wait behind.
+-- @include lib/common/prefix-keys.lua
+-- @include lib/flow/read.lua
 
 local function flow_sent(F)
   local sub = string.sub

@@ -1,5 +1,6 @@
 -- The ack's side of flow control (lib/flow/flow.lua): a flow job that left
 -- its tick's inproc list frees its slots and ends or takes back its claims.
+-- @include lib/common/prefix-keys.lua
 
 local function flow_settle(F)
   local fkey = F.key

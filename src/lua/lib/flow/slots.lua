@@ -1,6 +1,10 @@
 -- Slots and parking (lib/flow/flow.lua): who holds a key, freeing a slot (by
 -- its holder only, or once the holder's lease is gone), and moving parked
 -- jobs back when a slot frees.
+-- @include lib/common/prefix-keys.lua
+-- @include lib/order/read-order.lua
+-- @include lib/order/queue-job.lua
+-- @include lib/common/edit-job-text.lua
 
 local function flow_slots(F)
   local fkey, sub = F.key, string.sub

@@ -3,6 +3,7 @@
 -- %XX-escaped as flow descriptors write them (lib/flow/flow.lua).
 -- ARGV from `at`: n, then n job names. Returns the sizes and the index past them.
 -- Pruning deferral records already due changes nothing a reader counts.
+-- @include lib/common/prefix-keys.lua
 local function flow_sizes(at, now)
   local out, n = {}, tonumber(ARGV[at])
   for k = 1, n do

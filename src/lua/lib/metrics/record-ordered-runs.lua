@@ -9,6 +9,8 @@
 -- "o|NAME|…" (an ordered name has no queue: its ids wait in their own set).
 -- Only entries whose token this ack held count, so a replay finds its tokens
 -- gone and counts nothing twice. Needs lib/metrics/record-runs.lua.
+-- @include lib/common/prefix-keys.lua
+-- @include lib/metrics/record-runs.lua
 
 -- `runs`: per ack entry, successes first, { name, due (nil: not held), kind }
 -- ('s' succeeded, else lib/ordered/ack-ids.lua's codes); the trailer's

@@ -23,6 +23,7 @@
 -- bucket K (a histogram's count is the sum of its buckets: no field for it);
 -- in the totals also "j|NAME|retried" and "j|NAME|dead". A name is read back
 -- as everything between the first and the last '|', so it may hold '|'.
+-- @include lib/common/prefix-keys.lua
 
 -- Upper bounds in ms of the buckets (src/metrics/buckets.ts holds the same
 -- list); a value above the last is in bucket #METRIC_BOUNDS + 1 (+Inf).

@@ -5,6 +5,8 @@
 -- A queue with neither priorities nor groups is never read here: fetch
 -- asks `order.any` (one EXISTS) and takes from its list as before.
 -- A pick is { job, key it came from, score (nil: the plain list), group }.
+-- @include lib/order/read-order.lua
+-- @include lib/order/queue-job.lua
 
 function order.any(queue)
   return redis.call('EXISTS', order.prio_key(queue), order.ring_key(queue)) > 0

@@ -3,6 +3,7 @@
 -- resurrection, a parked flow job sent on, an admin retry) comes through
 -- here, so a job keeps its priority and group wherever it comes back from.
 -- A plain job costs what it did: one push onto `queue:NAME`.
+-- @include lib/order/read-order.lua
 
 -- Queues `job` of `queue` at the tail, or at the head (`at_head`: a job put
 -- back runs before those queued after it).

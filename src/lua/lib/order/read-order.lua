@@ -9,6 +9,8 @@
 -- its queue takes a negative number and sorts before its level's others.
 -- Every function lives in the one table `order`: entry scripts include many
 -- libraries and Lua allows a function 200 locals.
+-- @include lib/common/prefix-keys.lua
+-- @include lib/common/edit-job-text.lua
 local order = {}
 -- |priority| ≤ 1,000 (src/order/priority.ts) and a sequence below LEVEL / 2:
 -- 2,001 levels of 2^42 stay within the 2^53 integers a double holds exactly.

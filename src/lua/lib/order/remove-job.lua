@@ -3,6 +3,7 @@
 -- leaves the ring, and a ring left with only the ungrouped turn goes).
 -- For admin deletes and cancels; `job` is the exact stored text. Returns 1
 -- if it was there, else 0: run twice, the second run finds nothing.
+-- @include lib/order/read-order.lua
 function order.remove(queue, job)
   local priority, group = order.of(job)
   if not priority then return redis.call('LREM', order.list_key(queue), 1, job) end

@@ -29,6 +29,12 @@
 -- the handler's success, failure or put-back (as for plain jobs,
 -- lib/tick/ack-jobs.lua). The marks are the table ack() read (`marks`);
 -- those settled here are taken out of it.
+-- @include lib/common/prefix-keys.lua
+-- @include lib/ordered/state.lua
+-- @include lib/metrics/record-runs.lua
+-- @include lib/metrics/record-ordered-runs.lua
+-- @include lib/tick/ack-jobs.lua
+-- @include lib/ordered/cancel-ids.lua
 
 local function trim_ordered_dead(dead, now_sec, max_size, max_age)
   local evicted = redis.call('ZREMRANGEBYSCORE', dead, '-inf', '(' .. (now_sec - max_age))

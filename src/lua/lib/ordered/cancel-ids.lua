@@ -17,6 +17,10 @@
 -- run's payloads and those waiting behind it when the mark was set;
 -- payloads that arrive later are the id's next run: nothing enqueued after
 -- a cancel returned is lost.
+-- @include lib/common/prefix-keys.lua
+-- @include lib/ordered/state.lua
+-- @include lib/cancel/read-cancel-marks.lua
+-- @include lib/cancel/record-cancelled.lua
 
 local function ordered_mark(name, fence, id)
   return 'o ' .. name .. ' ' .. fence .. ' ' .. id

@@ -2,6 +2,7 @@
 -- backing off, and those that also run now with payloads waiting behind
 -- the run), ids running, payloads waiting, dead.
 -- ARGV from `at`: n, then n ordered names. Returns the sizes and the index past them.
+-- @include lib/ordered/state.lua
 local function ordered_sizes(at)
   local out, n = {}, tonumber(ARGV[at])
   for k = 1, n do

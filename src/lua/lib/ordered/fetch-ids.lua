@@ -6,6 +6,9 @@
 -- `n:ID` (ordered_enqueue.lua) and run after it.
 -- Per batch and name: one ZRANGEBYSCORE, ZREMRANGEBYRANK, HSET and three
 -- counters; one ZRANGE per id.
+-- @include lib/common/prefix-keys.lua
+-- @include lib/ordered/state.lua
+-- @include lib/tick/fetch-jobs.lua
 
 -- Takes up to `limit` due ids of `name`; appends their group to `out`:
 -- {name, first fence, {ids}, {payloads}, {scores}, {payload count per id,

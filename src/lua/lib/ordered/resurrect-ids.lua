@@ -8,6 +8,10 @@
 -- payloads recorded, as the tick's ack would have settled it. Acks remove what they settle
 -- from the hash, so whatever is left there the dead tick still held. One
 -- script, moving only what it finds: run twice, the second finds nothing.
+-- @include lib/common/prefix-keys.lua
+-- @include lib/ordered/state.lua
+-- @include lib/cancel/read-cancel-marks.lua
+-- @include lib/ordered/cancel-ids.lua
 
 -- Returns the budget left, how many ids the dead tick still holds, and how
 -- many runs it recorded cancelled (not resurrected).

@@ -28,6 +28,7 @@
 -- hash as it requeues) moves it back. A tick that lost its lease and was
 -- resurrected finds its tokens gone and touches nothing, whoever holds the
 -- id now.
+-- @include lib/common/prefix-keys.lua
 
 local function okey(name, what)
   return P .. 'o:' .. name .. ':' .. what

@@ -9,6 +9,8 @@
 -- present per set, at most LATENCY_READS in all (past that, the latency is
 -- of the levels read). Read when asked: nothing is written per job.
 -- Needs lib/common/edit-job-text.lua (top_field) and lib/order/read-order.lua.
+-- @include lib/order/read-order.lua
+-- @include lib/common/edit-job-text.lua
 
 local LATENCY_READS = 1000
 

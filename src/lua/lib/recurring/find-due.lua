@@ -6,6 +6,7 @@
 -- of a GET and a ZRANGEBYSCORE, however many schedules are declared; only a
 -- changed declaration or a due slot costs the tick one more call
 -- (recurring.lua), which Lua needs because it cannot compute cron slots.
+-- @include lib/common/prefix-keys.lua
 
 -- Returns {in sync (1/0), {name, due slot ms, last claimed slot ms or '', ...}, more due (1/0)}.
 local function recurring_due(now, digest, limit)

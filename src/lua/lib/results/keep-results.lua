@@ -13,6 +13,7 @@
 -- a replay, finding the jobs gone, writes nothing again.
 -- An entry numbered 0 is a running job's progress (ctx.progress): its jid
 -- and value, written to `progress:JID`; a replay writes the same value again.
+-- @include lib/common/prefix-keys.lua
 
 local PROGRESS_TTL_MS = 3600000
 

@@ -13,6 +13,7 @@
 -- the one stored (`tickq_beat`), so a late or replayed beat, or an extend
 -- overtaken by a step, never puts back an older picture; it then changes
 -- nothing but TTLs. No beat re-creates a heartbeat that is gone.
+-- @include lib/common/prefix-keys.lua
 
 local SIDEKIQ_PRUNE = 10
 local SIDEKIQ_CHUNK = 500

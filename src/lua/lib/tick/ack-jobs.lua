@@ -46,6 +46,16 @@
 -- call, and only when `marked` (lib/tick/replay-call.lua's call_state: a
 -- mark flagged the lease, or the lease is gone): a tick none of whose jobs
 -- was cancelled pays nothing for them.
+-- @include lib/common/prefix-keys.lua
+-- @include lib/order/read-order.lua
+-- @include lib/flow/read.lua
+-- @include lib/flow/flow.lua
+-- @include lib/cancel/read-cancel-marks.lua
+-- @include lib/cancel/record-cancelled.lua
+-- @include lib/order/queue-job.lua
+-- @include lib/results/keep-results.lua
+-- @include lib/common/edit-job-text.lua
+-- @include lib/metrics/record-runs.lua
 
 local function trim_dead(now_sec, max_size, max_age)
   local dead = P .. 'dead'

@@ -11,6 +11,7 @@
 -- so a begin copies no bucket into Lua. Two ids share a fingerprint with odds
 -- of 65,536 / 2^64: such a fresh tick would be taken for a replay and do nothing.
 -- Needs prefix-keys.lua.
+-- @include lib/common/prefix-keys.lua
 
 local BEGUN_MS = 3600 * 1000
 local BEGUN_BUCKETS = 128

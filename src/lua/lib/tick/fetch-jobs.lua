@@ -38,6 +38,12 @@
 -- it met none, unless it stopped at SET_ASIDE_MAX on expired jobs alone: then
 -- {1, 0, 0}. Expired jobs (lib/expiry/expire-fetched.lua) are recorded as
 -- they are taken and count as set aside.
+-- @include lib/common/prefix-keys.lua
+-- @include lib/expiry/expire-fetched.lua
+-- @include lib/order/read-order.lua
+-- @include lib/flow/read.lua
+-- @include lib/flow/flow.lua
+-- @include lib/order/pick-jobs.lua
 local SET_ASIDE_MAX = 2000
 
 local function fetch(tick, batch, queues, picks, counted)

@@ -3,6 +3,7 @@
 -- ms). stats reads it to warn when no tick runs while jobs wait, or when
 -- jobs wait in a queue that no tick serves. One HSET per tick; run again it
 -- writes the same fields with a time as true as the first.
+-- @include lib/common/prefix-keys.lua
 local function heartbeat(now, registration)
   local fields = { 'tick', now }
   for _, queue in ipairs(registered_queues(registration)) do

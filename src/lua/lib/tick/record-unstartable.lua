@@ -14,6 +14,7 @@
 -- Run again with the same arguments it writes the same fields, with a time
 -- as true as the first.
 -- ARGV from `at`: budgetMs windowMs n, then n entries (name reason queue limitMs count).
+-- @include lib/common/prefix-keys.lua
 local UNSTARTABLE_MAX = 100
 
 local function record_budgets(queues, budget, window, now)

@@ -7,6 +7,7 @@
 --
 -- Replies are kept in a small length-prefixed encoding, not cjson: a job
 -- string must come back byte for byte.
+-- @include lib/common/prefix-keys.lua
 
 local function encode_reply(v, out)
   out = out or {}

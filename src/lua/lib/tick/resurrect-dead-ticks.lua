@@ -19,6 +19,14 @@
 -- fetch refuses to run once its own lease is gone.
 -- Bounded: at most `limit` jobs and `scan_limit` registry entries per call;
 -- the HSCAN cursor is kept so the next call resumes where this one stopped.
+-- @include lib/common/prefix-keys.lua
+-- @include lib/order/read-order.lua
+-- @include lib/flow/read.lua
+-- @include lib/flow/flow.lua
+-- @include lib/cancel/read-cancel-marks.lua
+-- @include lib/cancel/record-cancelled.lua
+-- @include lib/order/queue-job.lua
+-- @include lib/ordered/resurrect-ids.lua
 
 -- Whether the solo record `alone` names `job`: by its text, or for a large
 -- job by '#' .. its SHA-1 (lib/solo.lua), hashed only when the record is one.

@@ -8,6 +8,7 @@
 -- clears the record; one that says nothing (an empty marker) leaves it.
 -- Written only while the lease is held: once it is gone the resurrector
 -- may already have read and cleared the record.
+-- @include lib/common/prefix-keys.lua
 
 -- A step's ARGV[6]: its call number, optionally followed by the tick's
 -- load ("/running/waiting": handlers running, jobs fetched not started, as

@@ -4,6 +4,10 @@
 -- Runs held by a tick whose lease is gone (it died) are due again first,
 -- and a chunk of a pending event's waits is resolved (deliver-events.lua).
 -- Needs run-state.lua, deliver-events.lua, prefix-keys.lua and memory-state.lua.
+-- @include lib/common/prefix-keys.lua
+-- @include lib/workflows/run-state.lua
+-- @include lib/common/memory-state.lua
+-- @include lib/workflows/deliver-events.lua
 
 local function wf_reclaim_dead(now)
   local held = redis.call('ZRANGE', wf_key('held'), 0, 99)

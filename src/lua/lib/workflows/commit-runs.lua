@@ -11,6 +11,7 @@
 -- output JSON), f (failed: `extra` is the error JSON). A run that ends drops
 -- the parked steps its code left behind (wf_unpark_all); a resent end finds
 -- the run ended, no longer held, and changes nothing.
+-- @include lib/workflows/run-state.lua
 
 local function wf_park(id, i, n, now)
   local park = wf_key('park', id)

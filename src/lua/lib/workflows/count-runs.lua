@@ -1,6 +1,7 @@
 -- The runs of each workflow by status, for stats.lua (run-state.lua keeps the counts).
 -- ARGV from `at`: n, then n workflow names. Returns, per name, its counts in
 -- the order running sleeping waiting completed failed cancelled.
+-- @include lib/common/prefix-keys.lua
 local function workflow_counts(at)
   local out, n = {}, tonumber(ARGV[at])
   for k = 1, n do

@@ -13,6 +13,8 @@
 -- `wf:event:TOKEN:w` set (its waits left, as the wait set held them),
 -- `wf:events` zset (deliveries pending, by when recorded), and per (event,
 -- match) `wf:pend:LEN:EVENTMATCH` set (its pending deliveries' tokens).
+-- @include lib/common/prefix-keys.lua
+-- @include lib/workflows/run-state.lua
 
 -- Waits one call resolves: the longest script stays a few ms however many runs wait.
 local WF_DELIVER_CHUNK = 100

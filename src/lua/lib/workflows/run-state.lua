@@ -2,6 +2,7 @@
 -- A run's status sits in its hash, in one index zset per status
 -- (`wf:s:STATUS`, scored by when it entered it) which list reads, and in a
 -- count per status and workflow (`wf:counts`, "STATUS:NAME") which stats reads.
+-- @include lib/common/prefix-keys.lua
 
 local function wf_key(part, id)
   if id then return P .. 'wf:' .. part .. ':' .. id end
