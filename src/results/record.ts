@@ -6,7 +6,7 @@
 // ctx.progress buffered rides along (entries numbered 0).
 import { utf8Bytes } from "../client/job-size.js";
 import type { Outcome } from "../tick/passes/ack.js";
-import { describeError } from "../tick/retry.js";
+import { describeError } from "../describe-error.js";
 import type { JobPayload } from "../types.js";
 import { AWAITED_RESULT_TTL_MS, type ResultSettings } from "./settings.js";
 

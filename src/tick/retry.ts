@@ -16,7 +16,7 @@
 // to Sidekiq's.
 import { seconds, type JsonText } from "../client/json-splice.js";
 import { isPrintableName } from "../names.js";
-import { thrownText, thrownType } from "../thrown.js";
+import { capMessage, describeError } from "../describe-error.js";
 import type { JobDefinition, JobPayload } from "../types.js";
 
 export interface FailureFields {
@@ -41,9 +41,6 @@ export interface FailureContext {
   /** The queue the job ran from. */
   queue: string;
 }
-
-/** Longest error_message kept, in characters, as Sidekiq caps it. */
-const MAX_MESSAGE = 10_000;
 
 /** Sidekiq's backoff: count**4 + 15 + rand(10 * (count + 1)) seconds. */
 export function defaultBackoff(count: number): number {
@@ -77,27 +74,13 @@ function attempt<T>(read: () => T, fallback: T): T {
   }
 }
 
-/** The first 10,000 characters (code points, as Ruby counts them), lone surrogates replaced as Ruby's scrub! does. */
-export function capMessage(message: string): string {
-  const clean = message.toWellFormed();
-  return clean.length <= MAX_MESSAGE ? clean : Array.from(clean).slice(0, MAX_MESSAGE).join("");
-}
-
-/** Class and message of anything thrown (a non-Error: its type and its JSON, src/thrown.ts); never throws itself. */
-export function describeError(error: unknown): { errorClass: string; message: string } {
-  const isError = attempt(() => error instanceof Error, false);
-  const errorClass = isError
-    ? attempt(() => String((error as Error).name || (error as Error).constructor.name), "Error")
-    : thrownType(error);
-  const message = isError ? attempt(() => String((error as Error).message), "(unreadable message)") : thrownText(error);
-  return { errorClass: errorClass || "Error", message: capMessage(message) };
-}
-
 function safeDelay(backoff: JobDefinition["backoff"], count: number, error: unknown): number {
   const delay = backoff ? attempt(() => backoff(count, error), Number.NaN) : Number.NaN;
   if (typeof delay === "number" && Number.isFinite(delay) && delay >= 0) return delay;
   return defaultBackoff(count);
 }
+
+export { capMessage, describeError };
 
 export function onFailure(payload: JobPayload, error: unknown, context: FailureContext): FailureOutcome {
   const previous = previousRetryCount(payload);

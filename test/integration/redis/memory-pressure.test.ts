@@ -120,7 +120,9 @@ describe.each(cases)("memory pressure over $name (private redis-server)", (adapt
       evictionPolicy: "noeviction",
       warnings: [
         expect.stringMatching(/^No tick has ever run/),
-        expect.stringMatching(/^Redis is over its maxmemory \(\d+ bytes used of \d+\): enqueues .* fail with REDIS_FULL/),
+        expect.stringMatching(
+          /^Redis is over its maxmemory \(\d+ bytes used of \d+\): enqueues .* fail with REDIS_FULL/,
+        ),
       ],
     });
 
