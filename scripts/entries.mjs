@@ -24,6 +24,8 @@ export const ENTRIES = [
   { subpath: "./cloudflare", out: "cloudflare", source: "src/platforms/cloudflare/worker.ts", platform: "neutral" },
   { subpath: "./vercel", out: "vercel", source: "src/platforms/vercel/handler.ts", platform: "neutral" },
   { subpath: "./node", out: "node", source: "src/platforms/node/index.ts", platform: "node" },
+  { subpath: "./lambda", out: "lambda", source: "src/platforms/lambda/index.ts", platform: "node" },
+  { subpath: "./netlify", out: "netlify", source: "src/platforms/netlify/index.ts", platform: "neutral" },
   { subpath: "./bun", out: "bun", source: "src/platforms/bun/index.ts", platform: "neutral" },
   { subpath: "./deno", out: "deno", source: "src/platforms/deno/index.ts", platform: "neutral" },
   { subpath: "./dashboard", out: "dashboard", source: "src/dashboard/index.ts", platform: "neutral" },

@@ -50,6 +50,8 @@ export default defineConfig({
           { text: "Node", link: "/deploy/node" },
           { text: "Bun", link: "/deploy/bun" },
           { text: "Deno", link: "/deploy/deno" },
+          { text: "AWS Lambda", link: "/deploy/lambda" },
+          { text: "Netlify", link: "/deploy/netlify" },
           { text: "The HTTP app", link: "/deploy/http-app" },
           { text: "Upstash over HTTP", link: "/deploy/upstash-http" },
           { text: "Bundle sizes", link: "/deploy/bundles" },

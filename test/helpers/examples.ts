@@ -11,7 +11,7 @@ import type { Redis } from "ioredis";
 import { repoRoot, tickqSources } from "../../scripts/tickq-source.mjs";
 import { sleep } from "./redis.js";
 
-export type ExampleName = "cloudflare-worker" | "vercel" | "node" | "bun" | "deno";
+export type ExampleName = "cloudflare-worker" | "vercel" | "node" | "bun" | "deno" | "lambda" | "netlify";
 
 export const exampleDir = (name: ExampleName) => join(repoRoot, "examples", name);
 
