@@ -115,6 +115,40 @@ describe.each(adapterCases)("a run of big step results resuming over $name", (ad
     expect(Math.max(...sizes)).toBeLessThanOrEqual(KIB * KIB + 16 * KIB);
   }, 60_000);
 
+  it("records stored by an older release, or with their result first, or nested deeper than Redis' cjson reads, resume with their results", async () => {
+    const deep = JSON.parse(`${"[".repeat(1_100)}"${"d".repeat(200_000)}"${"]".repeat(1_100)}`) as unknown;
+    const results = [resultOf(0), resultOf(1), { pad: resultOf(2).slice(0, 200_000) }, deep];
+    const tq = h.make(
+      {},
+      {
+        workflows: {
+          stored: {
+            run: async (_: null, step) => {
+              const same: boolean[] = [];
+              for (let i = 0; i < results.length; i++) {
+                const value = await step.run(`s${i}`, () => "ran again");
+                same.push(JSON.stringify(value) === JSON.stringify(results[i]));
+              }
+              return same;
+            },
+          },
+        },
+      },
+    );
+    const id = await tq.workflows.start("stored", null);
+    const record = (seq: number, result: unknown, resultFirst: boolean) =>
+      resultFirst
+        ? `{"result":${JSON.stringify(result)},"status":"completed","seq":${seq},"attempts":1}`
+        : JSON.stringify({ status: "completed", seq, attempts: 1, result });
+    for (const [seq, result] of results.entries()) {
+      await h.redis.hset(`${h.prefix}wf:steps:${id}`, `s${seq}`, record(seq, result, seq > 0));
+    }
+    for (let t = 0; t < 10 && (await tq.workflows.get(id))?.status === "running"; t++) {
+      await tq.tick({ budgetMs: 5_000 });
+    }
+    expect(await tq.workflows.result(id, { timeoutMs: 100 })).toEqual([true, true, true, true]);
+  }, 60_000);
+
   it("a run whose step records would pass 32 MiB fails at the step that would pass it, with an error naming the limit", async () => {
     let ran = 0;
     const tq = h.make(

@@ -10,40 +10,30 @@
 -- Bytes of results carried whole: per run, and per call over all its runs.
 local WF_CARRY_RUN_BYTES = 256 * 1024
 local WF_CARRY_CALL_BYTES = 1024 * 1024
--- A record this small is kept in hand while the run's records are ordered.
-local WF_SMALL_RECORD = 1024
 
--- A completed record without its result, or nil when it is carried whole
--- (no result to leave out, or cjson cannot read it: nested too deep). Every
--- writer puts the result last, after the small fields (status seq attempts
--- startedAt endedAt), so the text before `,"result":` is the rest; a record
--- written another way is decoded.
-local function wf_without_result(text)
-  local head = string.sub(text, 1, 256)
-  if not string.find(head, '"status":"completed"', 1, true) then return nil end
-  local at = string.find(head, ',"result":', 1, true)
-  if at and not string.find(string.sub(head, 2, at - 1), '[{%[]') then return string.sub(text, 1, at - 1) .. '}' end
-  local ok, record = pcall(cjson.decode, text)
-  if not ok or type(record) ~= 'table' then return nil end
-  record.result = nil
-  return cjson.encode(record)
-end
-
--- The run's records in step order, each { name, bytes, seq } with its text
--- when small, else its stub (nil: carried whole). Only small texts are kept
--- in hand: ordering a run's records holds no copy of its results.
-local function wf_step_entries(steps)
+-- The run's records in step order, each { name, bytes, seq } and its text
+-- when small, its record without result when big (nil: carried whole). A
+-- big record's fields come from its `cut:STEP` entry (run-state.lua), so
+-- ordering a run's records reads none of its results; a record the entry
+-- does not describe (written by an older release) is read once, and its
+-- entry written.
+local function wf_step_entries(id)
+  local steps, run = wf_key('steps', id), wf_key('run', id)
   local entries = {}
   for _, name in ipairs(redis.call('HKEYS', steps)) do
-    local text = redis.call('HGET', steps, name)
-    local e = { name = name, bytes = #text }
-    if #text <= WF_SMALL_RECORD then
-      e.text = text
+    local e = { name = name, bytes = redis.call('HSTRLEN', steps, name) }
+    if e.bytes <= WF_SMALL_RECORD then
+      e.text = redis.call('HGET', steps, name)
     else
-      e.stub = wf_without_result(text)
-      e.whole = e.stub == nil
+      local bytes, stub = string.match(redis.call('HGET', run, 'cut:' .. name) or '', '^(%d+):(.*)$')
+      if tonumber(bytes) == e.bytes then
+        e.stub = stub
+      else
+        e.stub = wf_keep_stub(id, name, redis.call('HGET', steps, name))
+        e.whole = e.stub == nil
+      end
     end
-    e.seq = tonumber(string.match(e.stub or string.sub(text, 1, 256), '"seq":(%d+)')) or -1
+    e.seq = tonumber(string.match(e.text and string.sub(e.text, 1, 256) or e.stub or '', '"seq":(%d+)')) or -1
     entries[#entries + 1] = e
   end
   table.sort(entries, function(a, b)
@@ -59,7 +49,7 @@ end
 local function wf_carry_steps(id, budget)
   local steps = wf_key('steps', id)
   local flat, used = {}, 0
-  for _, e in ipairs(wf_step_entries(steps)) do
+  for _, e in ipairs(wf_step_entries(id)) do
     local n = #flat
     local stub
     if not e.whole and e.bytes > budget - used then stub = e.stub or wf_without_result(e.text) end
