@@ -129,7 +129,8 @@ export async function executeRun(
 
   for (;;) {
     // Until the function settles or stops at steps (or awaits something else while the tick must stop).
-    do await Promise.race([finished, macrotask()]);
+    // A read of stored results under way ends the wait by itself: no need to turn the loop meanwhile.
+    do await Promise.race([finished, r.reading() ?? macrotask()]);
     while (!settled && !r.fatal() && !r.halted() && r.pending.length === 0 && !env.stopping());
     const fatal = r.fatal();
     if (fatal) return { end: await fail(failureOf(fatal)), steps: stepsRun };

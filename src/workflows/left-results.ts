@@ -19,6 +19,8 @@ export interface LeftResults {
    * is no longer this execution's. Rejects when the read fails.
    */
   load(name: string): Promise<StepRecord | undefined>;
+  /** While reads are under way: settles once the last one asked for is answered (never rejects). */
+  reading(): Promise<unknown> | undefined;
 }
 
 /** `records`: the run's records by step name, where each record read replaces its claim's. */
@@ -79,6 +81,7 @@ export function leftResults(
 
   return {
     has: (name) => left.has(name),
+    reading: () => (reading.size > 0 ? queue : undefined),
     async load(name) {
       if (left.has(name) && (await (reading.get(name) ?? readBatch(batchFrom(name)))) === undefined) return undefined;
       return records.get(name);

@@ -42,6 +42,8 @@ export interface Replay {
    * execution's, else the read's error. The step waiting on it never answers; the execution stops.
    */
   halted(): { lost: true } | { lost: false; error: unknown } | undefined;
+  /** While results left in Redis are being read: settles once they are (never rejects). */
+  reading(): Promise<unknown> | undefined;
   /** A step of this execution completed: later replays read it from here. */
   completed(name: string, record: StepRecord): void;
   /** Completed steps the code never reached (call when the function returned). */
@@ -183,6 +185,7 @@ export function replay(records: Map<string, StepRecord>, invoke: Invoker, left?:
     pending,
     fatal: () => fatal,
     halted: () => halted,
+    reading: () => left?.reading(),
     completed(name, record) {
       records.set(name, record);
       bySeq.set(record.seq, name);
