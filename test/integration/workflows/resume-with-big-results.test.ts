@@ -9,6 +9,7 @@ import { describe, expect, it } from "vitest";
 import { createHash } from "node:crypto";
 import { scripts } from "../../../src/lua/index.js";
 import type { RedisAdapter, RedisReply } from "../../../src/types.js";
+import type { WorkflowStep } from "../../../src/workflows/types.js";
 import { adapterCases } from "../../helpers/adapters.js";
 import { useHarness } from "../../helpers/harness.js";
 
@@ -147,6 +148,27 @@ describe.each(adapterCases)("a run of big step results resuming over $name", (ad
       await tq.tick({ budgetMs: 5_000 });
     }
     expect(await tq.workflows.result(id, { timeoutMs: 100 })).toEqual([true, true, true, true]);
+  }, 60_000);
+
+  it("the determinism guard names a renamed step whose result its claim left in Redis", async () => {
+    const names = (second: string) => async (_: null, step: WorkflowStep) => {
+      for (const name of ["a", second, "c"]) await step.run(name, () => resultOf(name.length));
+      await step.sleep("nap", "1h");
+      return "done";
+    };
+    const before = h.make({}, { workflows: { renamed: { run: names("b") } } });
+    const id = await before.workflows.start("renamed", null);
+    await before.tick({ budgetMs: 5_000 });
+    expect((await before.workflows.get(id))?.status).toBe("sleeping");
+    // The next deployment renamed "b" (a result the claim leaves in Redis: 250 KB after "a"'s).
+    await h.redis.hset(`${h.prefix}wf:park:${id}`, "nap", JSON.stringify({ k: "s", q: 3, at: 0 }));
+    await h.redis.zadd(`${h.prefix}wf:due`, 0, id);
+    const after = h.make({}, { workflows: { renamed: { run: names("x") } } });
+    await after.tick({ budgetMs: 5_000 });
+    const run = await after.workflows.get(id);
+    expect(run?.status).toBe("failed");
+    expect(run?.error).toMatchObject({ name: "TickqNonDeterministic" });
+    expect(run?.error?.message).toContain('step 2 of this run completed as "b"');
   }, 60_000);
 
   it("a run whose step records would pass 32 MiB fails at the step that would pass it, with an error naming the limit", async () => {
