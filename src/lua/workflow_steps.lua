@@ -7,7 +7,8 @@
 -- held: 1 while the lease lives and the run is this tick's with this fence;
 -- else 0 and no record (the execution is stale: it stops, committing nothing).
 -- records: each named step's record JSON, in order ('' for a step with none).
--- Replays: a read. At maxmemory it runs as ever: it writes nothing.
+-- Replays: a read.
+-- maxmemory: reads only: answers as ever while Redis is full.
 -- @include lib/common/prefix-keys.lua
 -- @include lib/common/counted-args.lua
 -- @include lib/workflows/run-state.lua
