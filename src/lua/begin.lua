@@ -106,7 +106,7 @@ local now = now_ms()
 local state, kept = call_state(lease, 1)
 if state == 'replay' then
   kept[6] = with_jobs(tick, kept[6])
-  if kept[13] then kept[13][1] = wf_claims_again(kept[13][1]) end
+  if kept[13] then kept[13][1] = wf_carry.again(kept[13][1]) end
   return rehydrate(kept, 10)
 end
 -- A tick begins once: its id is noted (lib/tick/begun-ids.lua), so a late
@@ -152,7 +152,7 @@ if claim >= 0 then
   wf_expire(now - retentionMs)
   local claimed, more = wf_claim(tick, claim, now)
   for k = 10, 12 do kept_reply[k], reply[k] = kept_reply[k] or {}, reply[k] or {} end
-  kept_reply[13], reply[13] = { wf_kept_claims(claimed), more }, { claimed, more }
+  kept_reply[13], reply[13] = { wf_carry.kept(claimed), more }, { claimed, more }
 end
 remember(lease, 1, kept_reply)
 return reply

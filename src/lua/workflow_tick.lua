@@ -46,7 +46,7 @@ local last = redis.call('HGET', lease, 'wseq')
 if redis.call('EXISTS', lease) == 0 then return { 0, now_ms(), {}, {}, 0, {} } end
 if last and tonumber(last) == seq then
   local kept = decode_reply(redis.call('HGET', lease, 'wreply'))
-  kept[4] = wf_claims_again(kept[4])
+  kept[4] = wf_carry.again(kept[4])
   return kept
 end
 if last and tonumber(last) > seq then return { 1, now_ms(), {}, {}, 0, {} } end
@@ -60,6 +60,6 @@ local claimed, more = wf_claim(tick, claim, now)
 local cancel_key = wf_key('cancel', tick)
 local cancelled = redis.call('SMEMBERS', cancel_key)
 redis.call('DEL', cancel_key)
-local kept = { 1, now, committed, wf_kept_claims(claimed), more, cancelled }
+local kept = { 1, now, committed, wf_carry.kept(claimed), more, cancelled }
 redis.call('HSET', lease, 'wseq', seq, 'wreply', table.concat(encode_reply(kept)))
 return { 1, now, committed, claimed, more, cancelled }

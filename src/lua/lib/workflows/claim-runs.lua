@@ -41,7 +41,7 @@ local function wf_claim(tick, limit, now)
   if #ids > 0 and redis_full() then return claimed, 0 end
   local fence_key = wf_key('fence')
   local fence = last_fence_of(fence_key)
-  local left = WF_CARRY_CALL_BYTES
+  local left = wf_carry.CALL_BYTES
   for _, id in ipairs(ids) do
     redis.call('ZREM', due, id)
     local run = wf_key('run', id)
@@ -53,7 +53,7 @@ local function wf_claim(tick, limit, now)
       redis.call('HSET', run, 'owner', tick, 'fence', fence_text(fence))
       redis.call('ZADD', wf_key('held'), now, id)
       local used
-      claimed[#claimed + 1], used = wf_claimed(id, fence_text(fence), left)
+      claimed[#claimed + 1], used = wf_carry.claimed(id, fence_text(fence), left)
       left = left - used
     end
   end
