@@ -254,7 +254,12 @@ if (values.adapter === "upstash") {
   if (plainRef !== "")
     await runPlainCostBench({ refs: [plainRef], jobs: N, rounds: Math.max(RUNS, 5), metrics: false });
   await runSchedulesBench();
-  await runWorkflowsBench(Number(values["workflow-runs"]), Number(values["workflow-steps"]), RUNS);
+  await runWorkflowsBench(
+    Number(values["workflow-runs"]),
+    Number(values["workflow-steps"]),
+    RUNS,
+    Number(values["workflow-resume-steps"]),
+  );
   await runWorkflowEventsBench(Number(values["event-waits"]), RUNS);
   const found = await findRedis();
   await runServerlessBench(values, found.url);

@@ -1,5 +1,5 @@
 // The workflow part of `npm run bench` (also alone: npx tsx bench/workflows.ts
-// [--runs 1000 --steps 10 --repeats 3]), on a private redis-server. RUNS
+// [--runs 1000 --steps 10 --repeats 3 --resume-steps 100]), on a private redis-server. RUNS
 // runs of a STEPS-step workflow (each step a no-op returning its number) are
 // started, then ticks of batch 100 run back to back until every run has
 // completed: steps/s, and tickq's Redis calls a step (report.roundTrips
@@ -7,7 +7,8 @@
 // and alternating with it, RUNS × STEPS plain no-op jobs drained the same
 // way: jobs/s and round trips a job. And one run of the workflow alone (its
 // ticks' begin and finish included: the cost a run pays with nobody to share
-// calls with). Medians of REPEATS.
+// calls with). Medians of REPEATS. Then the cost of resuming one run of
+// RESUME steps of 250 KB results (bench/workflow-resume.ts).
 //
 // The side-by-side is a model, not a measurement: a per-step callback
 // design (QStash / Upstash Workflow) delivers each step as one HTTP request
@@ -21,10 +22,12 @@ import { createTickq } from "../src/index.js";
 import { startPrivate } from "../src/platforms/node/find-redis.js";
 import { ioredisAdapter } from "../src/redis/ioredis.js";
 import { Redis } from "ioredis";
+import { runResumeBench } from "./workflow-resume.js";
 
 export const workflowOptions = {
   "workflow-runs": { type: "string", default: "1000" },
   "workflow-steps": { type: "string", default: "10" },
+  "workflow-resume-steps": { type: "string", default: "100" },
 } as const;
 
 interface Figures {
@@ -108,7 +111,12 @@ async function measureJobs(url: string, prefix: string, jobs: number): Promise<F
 }
 
 /** Prints the workflow table: a private redis-server, `repeats` alternating rounds of workflows and plain jobs. */
-export async function runWorkflowsBench(runs: number, steps: number, repeats: number): Promise<void> {
+export async function runWorkflowsBench(runs: number, steps: number, repeats: number, resume = 100): Promise<void> {
+  await runThroughputBench(runs, steps, repeats);
+  await runResumeBench(resume);
+}
+
+async function runThroughputBench(runs: number, steps: number, repeats: number): Promise<void> {
   if (runs <= 0) return;
   const server = await startPrivate();
   try {
@@ -163,7 +171,13 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       runs: { type: "string", default: "1000" },
       steps: { type: "string", default: "10" },
       repeats: { type: "string", default: "3" },
+      "resume-steps": { type: "string", default: "100" },
     },
   });
-  await runWorkflowsBench(Number(values.runs), Number(values.steps), Number(values.repeats));
+  await runWorkflowsBench(
+    Number(values.runs),
+    Number(values.steps),
+    Number(values.repeats),
+    Number(values["resume-steps"]),
+  );
 }

@@ -39,7 +39,8 @@
 -- A resend carries the same ARGV as the first run, so the order of the
 -- parts (recurring before fetch, so every part has its fixed place or
 -- follows a count) changes nothing for a replay. The runs claimed are in the kept
--- reply, so a replay hands the same runs with the same fences and claims none again.
+-- reply (by id and fence; their records are read again, so the lease holds no step
+-- result), so a replay hands the same runs with the same fences and claims none again.
 -- maxmemory: runs (allow-oom): a tick must start, or the queues that free memory could never drain.
 -- What it adds is bounded: one tick's lease and registration, the begin guard
 -- (lib/tick/begun-ids.lua, at most ~0.8 MB), jobs it moves (no growth); it claims no workflow run
@@ -56,6 +57,7 @@
 -- @include lib/recurring/find-due.lua
 -- @include lib/sidekiq/register-process.lua
 -- @include lib/tick/record-heartbeat.lua
+-- @include lib/workflows/carry-steps.lua
 -- @include lib/workflows/claim-runs.lua
 
 local tickId = ARGV[2]
@@ -82,6 +84,7 @@ local now = now_ms()
 local state, kept = call_state(lease, 1)
 if state == 'replay' then
   kept[6] = with_jobs(tick, kept[6])
+  if kept[13] then kept[13][1] = wf_carry.again(kept[13][1]) end
   return rehydrate(kept, 10)
 end
 -- A tick begins once: its id is noted (lib/tick/begun-ids.lua), so a late
@@ -127,7 +130,7 @@ if claim >= 0 then
   wf_expire(now - retentionMs)
   local claimed, more = wf_claim(tick, claim, now)
   for k = 10, 12 do kept_reply[k], reply[k] = kept_reply[k] or {}, reply[k] or {} end
-  kept_reply[13], reply[13] = { claimed, more }, { claimed, more }
+  kept_reply[13], reply[13] = { wf_carry.kept(claimed), more }, { claimed, more }
 end
 remember(lease, 1, kept_reply)
 return reply

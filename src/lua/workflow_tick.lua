@@ -11,13 +11,16 @@
 -- call: this tick's workflow call number (1, 2, …; its own series: these
 -- calls go one at a time beside the tick's other calls). claim: runs to claim.
 -- committed: 1 or 0 per commit (0: the run is no longer held with that fence).
--- claimed: id, name, input JSON, fence, the run's step records (name, JSON, …),
--- its idempotency key form (lib/workflows/claim-runs.lua).
+-- claimed: id, name, input JSON, fence, the run's step records (name, JSON, cut, …;
+-- results only up to a budget: lib/workflows/carry-steps.lua), its idempotency key form
+-- (lib/workflows/claim-runs.lua).
 -- more: runs are still due. cancelled: runs this tick holds that were
 -- cancelled since its last call (workflow_cancel.lua): it aborts their steps.
 -- Replays: the number and reply of the last call are kept in the lease hash
 -- (fields wseq, wreply; lib/tick/replay-call.lua's encoding): a replay answers
--- the kept reply and acts on nothing, so no run is claimed twice. Commits are
+-- the kept reply and acts on nothing, so no run is claimed twice. The kept
+-- reply names the claimed runs by id and fence only, and a replay reads their
+-- records again: the lease holds no step result, whatever the runs hold. Commits are
 -- fenced and absolute, so even an unnumbered rerun would write the same values.
 -- Without the lease it does nothing (the tick's runs are being reclaimed).
 -- maxmemory: runs (allow-oom): the runs this tick holds commit, so no step runs again for a refused
@@ -27,6 +30,7 @@
 -- @include lib/tick/replay-call.lua
 -- @include lib/workflows/claim-runs.lua
 -- @include lib/workflows/run-state.lua
+-- @include lib/workflows/carry-steps.lua
 -- @include lib/workflows/commit-runs.lua
 
 local tickId = ARGV[2]
@@ -38,7 +42,11 @@ local commitsAt = 6
 local lease, tick, seq = KEYS[2], tickId, call
 local last = redis.call('HGET', lease, 'wseq')
 if redis.call('EXISTS', lease) == 0 then return { 0, now_ms(), {}, {}, 0, {} } end
-if last and tonumber(last) == seq then return (decode_reply(redis.call('HGET', lease, 'wreply'))) end
+if last and tonumber(last) == seq then
+  local kept = decode_reply(redis.call('HGET', lease, 'wreply'))
+  kept[4] = wf_carry.again(kept[4])
+  return kept
+end
 if last and tonumber(last) > seq then return { 1, now_ms(), {}, {}, 0, {} } end
 local now = now_ms()
 local committed, i = {}, commitsAt + 1
@@ -50,6 +58,6 @@ local claimed, more = wf_claim(tick, claim, now)
 local cancel_key = wf_key('cancel', tick)
 local cancelled = redis.call('SMEMBERS', cancel_key)
 redis.call('DEL', cancel_key)
-local reply = { 1, now, committed, claimed, more, cancelled }
-redis.call('HSET', lease, 'wseq', seq, 'wreply', table.concat(encode_reply(reply)))
-return reply
+local kept = { 1, now, committed, wf_carry.kept(claimed), more, cancelled }
+redis.call('HSET', lease, 'wseq', seq, 'wreply', table.concat(encode_reply(kept)))
+return { 1, now, committed, claimed, more, cancelled }

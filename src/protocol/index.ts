@@ -41,5 +41,6 @@ export {
   workflow_list,
   workflow_read,
   workflow_start,
+  workflow_steps,
   workflow_tick,
 } from "./workflows.js";

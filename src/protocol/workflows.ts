@@ -20,7 +20,11 @@ export const workflowCommit = group({
   parks: counted(group({ step: text, kind: text, seq: number, ms: text, event: text, match: text })),
 });
 
-/** A run a tick claimed (lib/workflows/claim-runs.lua): its fence, its step records as name, JSON, …, its key form. */
+/**
+ * A run a tick claimed (lib/workflows/claim-runs.lua): its fence, its step records as name, JSON, cut, …
+ * (cut "0": the whole record; else the record without its result, and its stored size:
+ * lib/workflows/carry-steps.lua), its key form.
+ */
 export const claimedRun = tuple({ id: text, name: text, input: text, fence: text, steps: list(text), keyForm: text });
 
 export const workflow_tick = defineCall(
@@ -64,3 +68,11 @@ export const workflow_list = defineCall(
 );
 
 export const workflow_cancel = defineCall(scripts.workflow_cancel, { run: key }, { id: text }, text);
+
+/** The records of steps whose results a claim left in Redis (lib/workflows/carry-steps.lua), fenced by the run's holder. */
+export const workflow_steps = defineCall(
+  scripts.workflow_steps,
+  { ticks: key, lease: key },
+  { tickId: text, id: text, fence: text, names: counted(text) },
+  tuple({ held: flag, records: list(text) }),
+);

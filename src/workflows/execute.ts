@@ -12,7 +12,8 @@
 // value than the one acted on (bench/chaos/workflow-phase.ts checks that no
 // step result is read back with two values). So a run pays a call per round
 // of steps; what ends an execution (its output, a park, a failure) may ride
-// on the tick's finish (pass.ts).
+// on the tick's finish (pass.ts). Results the claim left in Redis are read
+// as the replay reaches them (left-results.ts).
 import { isNonDeterministic } from "./errors.js";
 import type { StepRecord } from "./records.js";
 import { replay, type PendingStep } from "./replay.js";
@@ -22,9 +23,12 @@ import { describeError } from "./describe.js";
 import { utf8Bytes } from "../client/job-size.js";
 import type { Invoker } from "./invoke.js";
 import { stepIdempotencyKey } from "./idempotency-key.js";
+import { leftResults, type ReadRecords } from "./left-results.js";
 
 /** Largest step result or run output, in bytes of JSON. */
 export const MAX_RESULT_BYTES = 256 * 1024;
+/** Most bytes a run's stored step records may hold together (results and their few fields). */
+export const MAX_RUN_BYTES = 32 * 1024 * 1024;
 /** Retries of a failing step when neither it nor its workflow says. */
 export const DEFAULT_STEP_RETRY = 3;
 
@@ -36,6 +40,10 @@ export interface ClaimedRun {
   steps: Map<string, StepRecord>;
   /** How its steps' idempotency keys are formed (idempotency-key.ts). */
   keyForm: string;
+  /** Steps whose results the claim left in Redis, with their records' sizes (none: every result came). */
+  left?: Map<string, number>;
+  /** Every stored record's size in bytes (none: counted from `steps`). */
+  sizes?: Map<string, number>;
 }
 
 /** One execution's commit (lib/workflows/commit-runs.lua has the dispositions). */
@@ -62,6 +70,8 @@ export interface ExecutionEnv {
   warn(message: string): void;
   /** Runs a job for step.invoke (invoke.ts). */
   invoke: Invoker;
+  /** Reads the run's stored records whose results its claim left in Redis. */
+  readRecords: ReadRecords;
 }
 
 // After every microtask: each step a Promise.all (or any chain of resolved promises) reaches has joined.
@@ -80,7 +90,9 @@ export async function executeRun(
   definition: WorkflowDefinition<never, unknown>,
   env: ExecutionEnv,
 ): Promise<{ end: ExecutionEnd; steps: number }> {
-  const r = replay(run.steps, env.invoke);
+  const r = replay(run.steps, env.invoke, leftResults(run.steps, run.left ?? new Map(), env.readRecords));
+  const sizes = run.sizes ?? new Map([...run.steps].map(([name, record]) => [name, utf8Bytes(JSON.stringify(record))]));
+  let storedBytes = [...sizes.values()].reduce((sum, bytes) => sum + bytes, 0);
   let settled: Settled | undefined;
   const input = JSON.parse(run.input) as never;
   const finished = Promise.resolve()
@@ -117,10 +129,21 @@ export async function executeRun(
 
   for (;;) {
     // Until the function settles or stops at steps (or awaits something else while the tick must stop).
-    do await Promise.race([finished, macrotask()]);
-    while (!settled && !r.fatal() && r.pending.length === 0 && !env.stopping());
+    // A read of stored results under way ends the wait by itself: no need to turn the loop meanwhile.
+    do await Promise.race([finished, r.reading() ?? macrotask()]);
+    while (!settled && !r.fatal() && !r.halted() && r.pending.length === 0 && !env.stopping());
     const fatal = r.fatal();
     if (fatal) return { end: await fail(failureOf(fatal)), steps: stepsRun };
+    const halted = r.halted();
+    if (halted?.lost) return { end: "lost", steps: stepsRun };
+    if (halted) {
+      // Another execution replays from the top, once this one gave the run back.
+      env.warn(
+        `tickq: workflow run ${run.id}: reading its stored step results failed: ${describeError(halted.error).message}`,
+      );
+      const ok = await env.commit({ ...base, disposition: "y" });
+      return { end: ok ? "yielded" : "lost", steps: stepsRun };
+    }
     if (settled) {
       if (!settled.ok) return { end: await fail(failureOf(settled.error)), steps: stepsRun };
       const unreached = r.unreached();
@@ -156,10 +179,16 @@ export async function executeRun(
     let retryMs: number | undefined;
     let interrupted = false;
     let failed: WorkflowFailure | undefined;
+    let roundBytes = storedBytes;
     for (const o of outcomes) {
       if (o.kind === "failed") failed ??= o.failure;
       else if (o.kind === "interrupted") interrupted = true;
       else {
+        roundBytes += o.bytes - (sizes.get(o.name) ?? 0);
+        if (roundBytes > MAX_RUN_BYTES) {
+          failed ??= { ...runTooLarge(o.name, roundBytes), step: o.name };
+          continue;
+        }
         steps.push({ name: o.name, record: o.text });
         if (o.kind === "retry") retryMs = Math.min(retryMs ?? o.delayMs, o.delayMs);
       }
@@ -184,8 +213,10 @@ export async function executeRun(
       return { end: ok ? "parked" : "lost", steps: stepsRun };
     }
     if (!(await env.commit({ ...base, steps, disposition: "c" }))) return { end: "lost", steps: stepsRun };
+    storedBytes = roundBytes;
     for (const o of outcomes) {
       if (o.kind !== "completed") continue;
+      sizes.set(o.name, o.bytes);
       r.completed(o.name, o.record);
       o.resolve(o.record.result);
     }
@@ -208,8 +239,15 @@ function settledOrAbandoned<T>(round: Promise<T>, signal: AbortSignal, graceMs: 
 }
 
 type StepOutcome =
-  | { kind: "completed"; name: string; record: StepRecord; text: string; resolve: (value: unknown) => void }
-  | { kind: "retry"; name: string; text: string; delayMs: number }
+  | {
+      kind: "completed";
+      name: string;
+      record: StepRecord;
+      text: string;
+      bytes: number;
+      resolve: (value: unknown) => void;
+    }
+  | { kind: "retry"; name: string; text: string; bytes: number; delayMs: number }
   | { kind: "failed"; failure: WorkflowFailure }
   | { kind: "interrupted" };
 
@@ -240,10 +278,12 @@ async function runStep(
       endedAt: Math.round(env.nowMs()),
       error: { name, message },
     };
+    const text = JSON.stringify(record);
     return {
       kind: "retry",
       name: p.name,
-      text: JSON.stringify(record),
+      text,
+      bytes: utf8Bytes(text),
       delayMs: backoffMs(definition, attempts - 1, error),
     };
   }
@@ -261,12 +301,16 @@ async function runStep(
       },
     };
   }
-  if (text !== undefined && utf8Bytes(text) > MAX_RESULT_BYTES) {
-    return { kind: "failed", failure: { ...tooLarge(`step "${p.name}"'s result`, utf8Bytes(text)), step: p.name } };
+  const resultBytes = text === undefined ? 0 : utf8Bytes(text);
+  if (resultBytes > MAX_RESULT_BYTES) {
+    return { kind: "failed", failure: { ...tooLarge(`step "${p.name}"'s result`, resultBytes), step: p.name } };
   }
   const record: StepRecord = { status: "completed", seq: p.seq, attempts, startedAt, endedAt: Math.round(env.nowMs()) };
   if (text !== undefined) record.result = JSON.parse(text);
-  return { kind: "completed", name: p.name, record, text: JSON.stringify(record), resolve: p.resolve };
+  const recordText = JSON.stringify(record);
+  // The record is the result's text and a few ASCII fields around it.
+  const bytes = resultBytes + recordText.length - (text?.length ?? 0);
+  return { kind: "completed", name: p.name, record, text: recordText, bytes, resolve: p.resolve };
 }
 
 function backoffMs(definition: WorkflowDefinition<never, unknown>, count: number, error: unknown): number {
@@ -291,6 +335,13 @@ function parkOf(p: PendingStep): Commit["parks"][number] {
 function failureOf(error: unknown): WorkflowFailure {
   const { name, message } = describeError(error);
   return { name: isNonDeterministic(error) ? "TickqNonDeterministic" : name, message };
+}
+
+function runTooLarge(step: string, bytes: number): WorkflowFailure {
+  return {
+    name: "TickqError",
+    message: `step "${step}"'s result would bring the run's stored step records to ${bytes} bytes; a run keeps at most 32 MiB (${MAX_RUN_BYTES} bytes): store large data elsewhere and return a reference`,
+  };
 }
 
 function tooLarge(what: string, bytes: number): WorkflowFailure {

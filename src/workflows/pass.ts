@@ -19,7 +19,7 @@ import { executeRun, type ClaimedRun, type Commit, type ExecutionEnd, type Execu
 import { workflowCancelKey } from "../cancel/errors.js";
 import { workflowEvents } from "./events.js";
 import { invoker } from "./invoke.js";
-import { readStepRecords } from "./records.js";
+import { readClaimedSteps } from "./records.js";
 import { workflowDefinition } from "./registry.js";
 
 const nextTurn: () => Promise<void> =
@@ -122,6 +122,10 @@ export async function runWorkflowPass(runtime: Runtime, input: WorkflowPassInput
     nowMs: () => redisNowMs(runtime),
     warn: (message: string) => runtime.logger.warn(`${message} (run ${run.id})`),
     invoke,
+    readRecords: async (names) => {
+      const reply = await calls.send(protocol.workflow_steps, { tickId, id: run.id, fence: String(run.fence), names });
+      return reply.held ? reply.records : undefined;
+    },
   });
 
   const start = (run: ClaimedRun) => {
@@ -174,7 +178,8 @@ export async function runWorkflowPass(runtime: Runtime, input: WorkflowPassInput
     due = reply.more;
     for (const c of reply.claimed) {
       const { id, name, input, fence, keyForm } = c;
-      start({ id, name, input, fence: Number(fence), steps: readStepRecords(c.steps), keyForm });
+      const { records, left, sizes } = readClaimedSteps(c.steps);
+      start({ id, name, input, fence: Number(fence), steps: records, left, sizes, keyForm });
     }
   };
   const exchange = async () => {

@@ -1,6 +1,7 @@
 // A run's stored form and how it reads back: the step records (JSON, one
 // per step name, written whole at each commit: lib/workflows/commit-runs.lua)
 // and the run hash (lib/workflows/run-state.lua).
+import { utf8Bytes } from "../client/job-size.js";
 import type { WorkflowFailure, WorkflowRun, WorkflowStatus, WorkflowStepInfo } from "./types.js";
 
 /** A step record as stored. `seq`: the step's position in the run's call order, for the determinism guard. */
@@ -19,6 +20,30 @@ export function readStepRecords(flat: string[]): Map<string, StepRecord> {
   const records = new Map<string, StepRecord>();
   for (let i = 0; i + 1 < flat.length; i += 2) records.set(flat[i]!, JSON.parse(flat[i + 1]!) as StepRecord);
   return records;
+}
+
+/** A claimed run's step records as its claim carried them (lib/workflows/carry-steps.lua). */
+export interface ClaimedSteps {
+  /** Every record; one whose result the claim left in Redis has none yet. */
+  records: Map<string, StepRecord>;
+  /** Steps whose result the claim left in Redis, with their stored records' sizes, in step order. */
+  left: Map<string, number>;
+  /** Every stored record's size in bytes, for the run's limit. */
+  sizes: Map<string, number>;
+}
+
+/** A claim's records from its flat (name, text, cut) triples; cut "0": the whole record. */
+export function readClaimedSteps(flat: string[]): ClaimedSteps {
+  const steps: ClaimedSteps = { records: new Map(), left: new Map(), sizes: new Map() };
+  for (let i = 0; i + 2 < flat.length; i += 3) {
+    const name = flat[i]!;
+    const text = flat[i + 1]!;
+    const cut = Number(flat[i + 2]);
+    steps.records.set(name, JSON.parse(text) as StepRecord);
+    steps.sizes.set(name, cut > 0 ? cut : utf8Bytes(text));
+    if (cut > 0) steps.left.set(name, cut);
+  }
+  return steps;
 }
 
 /** What a parked step's entry holds (lib/workflows/commit-runs.lua): kind, seq, when it ends by itself. */

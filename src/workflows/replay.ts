@@ -5,12 +5,14 @@
 // position, or a new step at a completed one's position, means the deployed
 // code no longer matches the run's history, and the execution stops with
 // TickqNonDeterministic instead of doing something wrong. New steps after
-// the last completed one are fine.
+// the last completed one are fine. A completed step whose result the claim
+// left in Redis answers once it is read (left-results.ts).
 import { TickqError } from "../errors.js";
 import { durationMs } from "./duration.js";
 import { nonDeterministic } from "./errors.js";
 import type { StepRecord } from "./records.js";
 import type { Invoker } from "./invoke.js";
+import type { LeftResults } from "./left-results.js";
 import type { StepContext, StepOptions, WaitForEventOptions, WorkflowStep } from "./types.js";
 
 /** Steps one run may have. */
@@ -35,6 +37,13 @@ export interface Replay {
   pending: PendingStep[];
   /** Set when the code broke the rules: the execution fails the run with it. */
   fatal(): Error | undefined;
+  /**
+   * Set when a result left in Redis could not be read: `lost` once the run is no longer this
+   * execution's, else the read's error. The step waiting on it never answers; the execution stops.
+   */
+  halted(): { lost: true } | { lost: false; error: unknown } | undefined;
+  /** While results left in Redis are being read: settles once they are (never rejects). */
+  reading(): Promise<unknown> | undefined;
   /** A step of this execution completed: later replays read it from here. */
   completed(name: string, record: StepRecord): void;
   /** Completed steps the code never reached (call when the function returned). */
@@ -44,13 +53,14 @@ export interface Replay {
 // Never settles: the function stops at a step that broke the rules while the execution fails the run.
 const never = new Promise<never>(() => {});
 
-export function replay(records: Map<string, StepRecord>, invoke: Invoker): Replay {
+export function replay(records: Map<string, StepRecord>, invoke: Invoker, left?: LeftResults): Replay {
   const pending: PendingStep[] = [];
   const bySeq = new Map<number, string>();
   for (const [name, record] of records) if (record.status === "completed") bySeq.set(record.seq, name);
   const met = new Set<string>();
   let calls = 0;
   let fatal: Error | undefined;
+  let halted: ReturnType<Replay["halted"]>;
 
   /** The step's position, or undefined once the rules are broken. */
   function enter(name: unknown): number | undefined {
@@ -91,12 +101,30 @@ export function replay(records: Map<string, StepRecord>, invoke: Invoker): Repla
     return record?.status === "completed" ? record : undefined;
   };
 
+  /** A completed step's result: at once, or once read when the claim left it in Redis. */
+  const resultOf = (name: string, record: StepRecord): Promise<unknown> => {
+    if (!left?.has(name)) return Promise.resolve(record.result);
+    return left.load(name).then(
+      (full) => {
+        if (full === undefined) {
+          halted ??= { lost: true };
+          return never;
+        }
+        return full.result;
+      },
+      (error: unknown) => {
+        halted ??= { lost: false, error };
+        return never;
+      },
+    );
+  };
+
   const step: WorkflowStep = {
     run(name, fn, options?: StepOptions) {
       const seq = enter(name);
       if (seq === undefined) return never;
       const record = done(name);
-      if (record) return Promise.resolve(record.result) as never;
+      if (record) return resultOf(name, record) as never;
       if (typeof fn !== "function") {
         fatal = new TickqError("BAD_ARGS", `step.run("${name}", fn): fn must be a function`);
         return never;
@@ -133,7 +161,7 @@ export function replay(records: Map<string, StepRecord>, invoke: Invoker): Repla
       const seq = enter(name);
       if (seq === undefined) return never;
       const record = done(name);
-      if (record) return Promise.resolve((record.result ?? null) as T | null);
+      if (record) return resultOf(name, record).then((result) => (result ?? null) as T | null);
       try {
         const { event, match = "", timeout } = options ?? ({} as WaitForEventOptions);
         if (typeof event !== "string" || event === "" || typeof match !== "string") {
@@ -156,6 +184,8 @@ export function replay(records: Map<string, StepRecord>, invoke: Invoker): Repla
     step,
     pending,
     fatal: () => fatal,
+    halted: () => halted,
+    reading: () => left?.reading(),
     completed(name, record) {
       records.set(name, record);
       bySeq.set(record.seq, name);

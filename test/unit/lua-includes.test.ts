@@ -110,7 +110,9 @@ describe("the include lines of src/lua", () => {
 
   it.each(files)("%s includes exactly the libraries whose names it uses", (file) => {
     const lua = textOf(file);
-    expect(includesIn(lua)).toEqual(librariesUsedBy(file, lua));
+    expect(includesIn(lua), `${file} uses ${librariesUsedBy(file, lua).join(", ")}`).toEqual(
+      librariesUsedBy(file, lua),
+    );
   });
 
   it("fails for a file that calls a library's function without including it, or includes one it does not call", () => {

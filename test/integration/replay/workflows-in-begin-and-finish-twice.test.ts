@@ -44,6 +44,22 @@ describe.each(adapterCases)("workflows in begin and finish, each run twice, over
     expect(await h.redis.zcard(`${h.prefix}wf:due`)).toBe(0);
   });
 
+  it("begin: a resent begin of a run of 1.5 MB of results hands the same records; the lease keeps none of them", async () => {
+    await start("r1");
+    const big = (seq: number) =>
+      JSON.stringify({ status: "completed", seq, attempts: 1, result: `${seq}:`.padEnd(250_000, "x") });
+    for (let seq = 0; seq < 6; seq++) await h.redis.hset(`${h.prefix}wf:steps:r1`, `s${seq}`, big(seq));
+    const { first } = await callTwice(
+      protocol.begin,
+      beginKeys({ tick: "T", leaseMs: LEASE }),
+      beginNamed({ tick: "T", leaseMs: LEASE, workflowClaim: 10 }),
+    );
+    const steps = first.workflows!.claimed[0]!.steps;
+    expect(steps.filter((_, k) => k % 3 === 1).join("").length).toBeLessThan(256 * 1024 + 6 * 100);
+    expect(steps[1]).toBe(big(0));
+    expect(await h.redis.hstrlen(`${h.prefix}tick:T`, "reply")).toBeLessThan(1024);
+  });
+
   it("begin: claim -1 (no workflow declared) touches no workflow key and answers no workflows part", async () => {
     await start("r1");
     const { first } = await callTwice(

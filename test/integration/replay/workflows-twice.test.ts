@@ -14,7 +14,7 @@ import type { Commit } from "../../../src/workflows/execute.js";
 
 describe.each(adapterCases)("each workflow script run twice over $name", (adapterCase) => {
   const h = useHarness(adapterCase, "wf-replay");
-  const { callTwice, readsTwice, run } = scriptCalls(h);
+  const { call, callTwice, readsCallTwice, readsTwice, run } = scriptCalls(h);
   const runKey = (id: string) => `${h.prefix}wf:run:${id}`;
   const tickKeys = () => ({ ticks: `${h.prefix}ticks`, lease: `${h.prefix}tick:T` });
   const lease = () =>
@@ -189,6 +189,59 @@ describe.each(adapterCases)("each workflow script run twice over $name", (adapte
       status: "completed",
       result: { plan: "pro" },
     });
+  });
+
+  // Records of 250 KB as a release before the `cut:STEP` entries stored them: the steps hash alone.
+  const bigRecord = (seq: number) =>
+    JSON.stringify({
+      status: "completed",
+      seq,
+      attempts: 1,
+      startedAt: 1,
+      endedAt: 2,
+      result: `${seq}:`.padEnd(250_000, "x"),
+    });
+  const storeBig = async (id: string, n: number) => {
+    for (let seq = 0; seq < n; seq++) await h.redis.hset(`${h.prefix}wf:steps:${id}`, `s${seq}`, bigRecord(seq));
+  };
+
+  it("workflow_tick: a resent claim of a run of 1.5 MB of results answers the same records; the lease keeps none of them", async () => {
+    await lease();
+    await run(protocol.workflow_start.script, ["wf:run:r1"], ["r1", "wf", "null"]);
+    await storeBig("r1", 6);
+    const { first } = await callTwice(protocol.workflow_tick, unprefixed(tickKeys()), tickArgs(1, 1, []));
+    const steps = first.claimed[0]!.steps;
+    // (name, text, cut) in step order: the first result fits the claim's 256 KiB, the others stay in Redis.
+    expect(steps.filter((_, k) => k % 3 === 0)).toEqual(["s0", "s1", "s2", "s3", "s4", "s5"]);
+    expect([steps[1], Number(steps[2])]).toEqual([bigRecord(0), 0]);
+    for (let seq = 1; seq < 6; seq++) {
+      expect(JSON.parse(steps[3 * seq + 1]!)).toEqual({
+        status: "completed",
+        seq,
+        attempts: 1,
+        startedAt: 1,
+        endedAt: 2,
+      });
+      expect(Number(steps[3 * seq + 2])).toBe(bigRecord(seq).length);
+    }
+    expect(await h.redis.hstrlen(`${h.prefix}tick:T`, "wreply")).toBeLessThan(1024);
+  });
+
+  it("workflow_steps: a read answers the named records and writes nothing; a stale fence reads nothing", async () => {
+    await lease();
+    await run(protocol.workflow_start.script, ["wf:run:r1"], ["r1", "wf", "null"]);
+    await storeBig("r1", 3);
+    const { claimed } = await call(protocol.workflow_tick, unprefixed(tickKeys()), tickArgs(1, 1, []));
+    const fence = claimed[0]!.fence;
+    const read = { tickId: "T", id: "r1", fence, names: ["s1", "s2", "nope"] };
+    const [once, twice] = await readsCallTwice(protocol.workflow_steps, unprefixed(tickKeys()), read);
+    expect(once).toEqual({ held: true, records: [bigRecord(1), bigRecord(2), ""] });
+    expect(twice).toEqual(once);
+    const stale = await call(protocol.workflow_steps, unprefixed(tickKeys()), {
+      ...read,
+      fence: String(Number(fence) - 1),
+    });
+    expect(stale).toEqual({ held: false, records: [] });
   });
 
   it("workflow_cancel: a resent cancel cancels once", async () => {

@@ -3,11 +3,12 @@
 -- wait's timeout) are resolved first, so the run's replay finds them done.
 -- Runs held by a tick whose lease is gone (it died) are due again first,
 -- and a chunk of a pending event's waits is resolved (deliver-events.lua).
--- Needs run-state.lua, deliver-events.lua, prefix-keys.lua and memory-state.lua.
+-- Needs run-state.lua, carry-steps.lua, deliver-events.lua, prefix-keys.lua and memory-state.lua.
 -- @include lib/common/prefix-keys.lua
 -- @include lib/workflows/run-state.lua
 -- @include lib/common/memory-state.lua
 -- @include lib/workflows/deliver-events.lua
+-- @include lib/workflows/carry-steps.lua
 
 local function wf_reclaim_dead(now)
   local held = redis.call('ZRANGE', wf_key('held'), 0, 99)
@@ -31,8 +32,8 @@ local function wf_wake_parked(id, now)
 end
 
 -- Claims up to `limit` due runs for `tick`; returns them as
--- { id, name, input, fence, { step, record, … }, key form } each, and whether more are due
--- (key form: the run's `ikey`, '1' for a run stored before it had one).
+-- { id, name, input, fence, { step, record, cut, … }, key form } each (carry-steps.lua),
+-- and whether more are due (key form: the run's `ikey`, '1' for a run stored before it had one).
 local function wf_claim(tick, limit, now)
   local claimed = {}
   local due = wf_key('due')
@@ -45,6 +46,7 @@ local function wf_claim(tick, limit, now)
   if #ids > 0 and redis_full() then return claimed, 0 end
   local fence_key = wf_key('fence')
   local fence = last_fence_of(fence_key)
+  local left = wf_carry.CALL_BYTES
   for _, id in ipairs(ids) do
     redis.call('ZREM', due, id)
     local run = wf_key('run', id)
@@ -55,8 +57,9 @@ local function wf_claim(tick, limit, now)
       fence = fence + 1
       redis.call('HSET', run, 'owner', tick, 'fence', fence_text(fence))
       redis.call('ZADD', wf_key('held'), now, id)
-      local f = redis.call('HMGET', run, 'name', 'input', 'ikey')
-      claimed[#claimed + 1] = { id, f[1], f[2], fence_text(fence), redis.call('HGETALL', wf_key('steps', id)), f[3] or '1' }
+      local used
+      claimed[#claimed + 1], used = wf_carry.claimed(id, fence_text(fence), left)
+      left = left - used
     end
   end
   fences_taken(fence_key, fence)

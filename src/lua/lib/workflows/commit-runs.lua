@@ -43,7 +43,7 @@ local function wf_commit_one(tick, i, now)
   local n = tonumber(ARGV[i + 4])
   i = i + 5
   if held then
-    for k = i, i + 2 * (n - 1), 2 do redis.call('HSET', wf_key('steps', id), ARGV[k], ARGV[k + 1]) end
+    for k = i, i + 2 * (n - 1), 2 do wf_records.write(id, ARGV[k], ARGV[k + 1]) end
   end
   i = i + 2 * n
   local parks = tonumber(ARGV[i])

@@ -49,6 +49,41 @@ local function wf_release(id, due)
   if due then redis.call('ZADD', wf_key('due'), due, id) end
 end
 
+-- A step record bigger than this has its fields without its result kept in
+-- the run's hash too (`cut:STEP` = "<record bytes>:<record without result>"),
+-- so a claim learns them without reading the result (carry-steps.lua). One
+-- table, not a local each: begin.lua's main chunk is near Lua's 200 locals.
+local wf_records = { SMALL = 1024 }
+
+-- A completed record without its result, or nil (no result to leave out, or
+-- cjson cannot read it: nested too deep). Every writer puts the result last,
+-- after the small fields (status seq attempts startedAt endedAt), so the text
+-- before `,"result":` is the rest; a record written another way is decoded.
+function wf_records.without_result(text)
+  local head = string.sub(text, 1, 256)
+  if not string.find(head, '"status":"completed"', 1, true) then return nil end
+  local at = string.find(head, ',"result":', 1, true)
+  if at and not string.find(string.sub(head, 2, at - 1), '[{%[]') then return string.sub(text, 1, at - 1) .. '}' end
+  local ok, record = pcall(cjson.decode, text)
+  if not ok or type(record) ~= 'table' then return nil end
+  record.result = nil
+  return cjson.encode(record)
+end
+
+-- Keeps a big record's `cut:STEP` entry; returns the record without its
+-- result, or nil (a small record, or one with no result to leave out).
+function wf_records.keep_stub(id, step, record)
+  if #record <= wf_records.SMALL then return nil end
+  local stub = wf_records.without_result(record)
+  if stub then redis.call('HSET', wf_key('run', id), 'cut:' .. step, #record .. ':' .. stub) end
+  return stub
+end
+
+function wf_records.write(id, step, record)
+  redis.call('HSET', wf_key('steps', id), step, record)
+  wf_records.keep_stub(id, step, record)
+end
+
 -- A completed step record, for steps Redis resolves itself (a sleep's end,
 -- an event, a wait's timeout): `result` is JSON text, kept as sent.
 local function wf_resolved_record(seq, result, now)
@@ -63,7 +98,7 @@ local function wf_resolve_parked(id, step, parked, result, now)
   if parked.k == 'w' then
     redis.call('SREM', wf_wait_key(parked.e, parked.m), cjson.encode({ id, step }))
   end
-  redis.call('HSET', wf_key('steps', id), step, wf_resolved_record(parked.q, result, now))
+  wf_records.write(id, step, wf_resolved_record(parked.q, result, now))
 end
 
 -- Drops every parked step of a run that ends (completed, failed, cancelled,
