@@ -90,6 +90,8 @@ export interface AppOptions<J extends JobRegistry = JobRegistry> {
    * `secrets` (open with `insecure` and no secret). Left out, it is not bundled.
    */
   dashboard?: Dashboard;
+  /** An error the host has logged already (the Node server logs Redis being down once): answered, not logged again. */
+  logged?: (error: unknown) => boolean;
 }
 
 /**
@@ -132,7 +134,7 @@ export function createApp<J extends JobRegistry>(options: AppOptions<J>): Hono<T
     app.use("*", insecureGuard(basePath));
   }
   app.use("*", scopeRequests(scope));
-  app.route("/", healthRoutes(tickq, secrets, basePath, throttle)); // before auth: open to load balancers and uptime checks, details for a caller with a secret
+  app.route("/", healthRoutes(tickq, secrets, { basePath, throttle, logged: options.logged })); // before auth: open to load balancers and uptime checks, details for a caller with a secret
   // The dashboard has its own login (a cookie, not a bearer header): mounted before the API's auth. TICKQ_SECRET
   // logs in, TICKQ_READ_SECRET logs in to look only; with neither (CRON_SECRET alone) it is not served at all.
   const viewers = [...secrets.admin, ...secrets.read];
@@ -198,12 +200,8 @@ export function createApp<J extends JobRegistry>(options: AppOptions<J>): Hono<T
   app.notFound((c) => c.json({ error: `no route ${c.req.method} ${c.req.path}` }, 404));
   app.onError((error, c) => {
     if (error instanceof HTTPException) return error.getResponse();
-    return answerError(c, error, c.get("role") !== undefined, [
-      ...secrets.admin,
-      ...secrets.read,
-      ...secrets.tick,
-      ...secrets.metrics,
-    ]);
+    const all = [...secrets.admin, ...secrets.read, ...secrets.tick, ...secrets.metrics];
+    return answerError(c, error, c.get("role") !== undefined, all, options.logged);
   });
   return app;
 }

@@ -23,6 +23,7 @@ export function answerError(
   error: unknown,
   authenticated: boolean,
   secrets: readonly string[] = [],
+  logged?: (error: unknown) => boolean,
 ): Response {
   const status = statusOf(error);
   if (status !== undefined && status < 500) {
@@ -31,7 +32,7 @@ export function answerError(
   if (status !== undefined && authenticated) {
     return c.json({ error: redact((error as TickqError).message, secrets), code: (error as TickqError).code }, status);
   }
-  logError("request failed", error, secrets);
+  if (!logged?.(error)) logError("request failed", error, secrets);
   if (status !== undefined) return c.json(UNAVAILABLE, 503);
   return c.json({ error: "internal error", code: "INTERNAL" }, 500);
 }
