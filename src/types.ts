@@ -261,8 +261,16 @@ export interface TickqOptions<
    * Redis, 1.
    */
   partitions?: number | "auto";
-  /** Queues a tick serves; default ["default"]. */
+  /**
+   * Queues a tick serves; default ["default"]. Listed, they also bound enqueue: a job sent to a queue
+   * that neither this list nor any declared job names is refused (TickqError UNKNOWN_QUEUE).
+   */
   queues?: QueueOrder;
+  /**
+   * Enqueue accepts any queue even though `queues` is listed: for a producer that enqueues jobs other
+   * deployments serve. Default false.
+   */
+  allowUndeclaredQueues?: boolean;
   /** Retries when a job says `retry: true`; default 25. */
   maxRetries?: number;
   /** Resurrections before a job is declared poison and sent to the dead set; default 3. */

@@ -6,6 +6,7 @@ import { confirmReplicated, durabilityOf, type Durability } from "./durability.j
 import { DEFAULT_MAX_JOB_BYTES } from "../client/job-size.js";
 import { checkKnownKeys, numberOption } from "../options.js";
 import { checkJobDefinitions } from "../client/definitions.js";
+import { acceptedQueues } from "../client/accepted-queues.js";
 import { keysFor, type Keys } from "../keys.js";
 import { checkTimeouts } from "./passes/timeout.js";
 import { checkOrdered } from "../ordered/registry.js";
@@ -46,6 +47,8 @@ export interface Runtime {
   /** How long ended workflow runs are kept, in ms. */
   workflowRetentionMs: number;
   plan: QueuePlan;
+  /** The queues enqueue accepts; undefined: any (no `queues` listed, or allowUndeclaredQueues). */
+  acceptedQueues: ReadonlySet<string> | undefined;
   maxRetries: number;
   maxResurrections: number;
   /** How long a caller-chosen jid is remembered by enqueue. */
@@ -105,6 +108,7 @@ const OPTION_KEYS: Readonly<Record<keyof TickqOptions, true>> = {
   prefix: true,
   partitions: true,
   queues: true,
+  allowUndeclaredQueues: true,
   maxRetries: true,
   maxResurrections: true,
   deadMaxJobs: true,
@@ -180,6 +184,7 @@ export function createRuntime<J extends JobRegistry>(options: TickqOptions<J>): 
       integer: true,
     }),
     plan: planQueues(options.queues ?? ["default"]),
+    acceptedQueues: acceptedQueues(options.queues, options.jobs, options.allowUndeclaredQueues),
     maxRetries: numberOption(options.maxRetries, 25, "maxRetries", { min: 0, integer: true }),
     // 0 would send every job of a dead tick to the dead set unrun.
     maxResurrections: numberOption(options.maxResurrections, 3, "maxResurrections", { min: 1, integer: true }),
