@@ -14,6 +14,7 @@ import type { OrderedRegistry } from "../ordered/types.js";
 import { checkWorkflows } from "../workflows/registry.js";
 import type { WorkflowRegistry } from "../workflows/types.js";
 import { planQueues, type QueuePlan } from "./queue-order.js";
+import { deadMaxAgeSeconds, warnSecondsForms } from "./seconds-options.js";
 import { newScriptCache, runScript, type RoundTrips } from "../redis/adapter.js";
 import { declareRecurring, type RecurringSet } from "../recurring/declare.js";
 import { sidekiqProcessOf, type SidekiqProcess } from "../sidekiq/process.js";
@@ -113,6 +114,7 @@ const OPTION_KEYS: Readonly<Record<keyof TickqOptions, true>> = {
   maxResurrections: true,
   deadMaxJobs: true,
   deadMaxAgeSeconds: true,
+  deadMaxAgeMs: true,
   redisTimeoutMs: true,
   idWindowMs: true,
   replayWindowMs: true,
@@ -171,6 +173,7 @@ export function createRuntime<J extends JobRegistry>(options: TickqOptions<J>): 
   const logs = logSink(options.logger ?? console, options.structuredLogger);
   // Every line goes through the sink, which makes it printable (src/telemetry/logger.ts).
   const logger = textFace(logs);
+  warnSecondsForms(options as TickqOptions, logger);
   const runtime: Runtime = {
     redis: options.redis,
     prefix,
@@ -191,7 +194,7 @@ export function createRuntime<J extends JobRegistry>(options: TickqOptions<J>): 
     idWindowMs: numberOption(options.idWindowMs, 24 * 3600_000, "idWindowMs", { min: 1_000, integer: true }),
     replayWindowMs: numberOption(options.replayWindowMs, 600_000, "replayWindowMs", { min: 1_000, integer: true }),
     deadMaxJobs: numberOption(options.deadMaxJobs, 10_000, "deadMaxJobs", { min: 1, integer: true }),
-    deadMaxAgeSeconds: numberOption(options.deadMaxAgeSeconds, 180 * 24 * 3600, "deadMaxAgeSeconds", { min: 1 }),
+    deadMaxAgeSeconds: deadMaxAgeSeconds(options),
     redisTimeoutMs: numberOption(options.redisTimeoutMs, 10_000, "redisTimeoutMs", { min: 1 }),
     logger,
     logs,
