@@ -5,6 +5,8 @@
 export type TickqErrorCode =
   /** enqueue named a job that `jobs` (or `ordered`) does not declare. */
   | "UNKNOWN_JOB"
+  /** enqueue sent a job to a queue that the tickq's declared `queues` and jobs do not name (see allowUndeclaredQueues). */
+  | "UNKNOWN_QUEUE"
   /** A call's arguments are malformed: not JSON-safe args, a bad queue name, a bad delay. */
   | "BAD_ARGS"
   /** createTickq's options (or a tick's) are malformed; the message names the option. */
@@ -41,7 +43,7 @@ export type TickqErrorCode =
   | "WORKFLOW_TIMEOUT";
 
 /**
- * Every error tickq throws on purpose, with a `code` to switch on: UNKNOWN_JOB, BAD_ARGS,
+ * Every error tickq throws on purpose, with a `code` to switch on: UNKNOWN_JOB, UNKNOWN_QUEUE, BAD_ARGS,
  * BAD_OPTIONS, REDIS, REDIS_TIMEOUT, REDIS_FULL, NOT_FOUND, BAD_STATE, BAD_CURSOR, CONFLICT,
  * JOB_TOO_LARGE, NOT_REPLICATED. Its message never carries credentials.
  */

@@ -43,6 +43,7 @@ export { defineJob } from "./client/define-job.js";
 export type { StandardSchemaV1 } from "./client/standard-schema.js";
 export { JOB_STATES } from "./admin/states.js";
 export { defaultBackoff } from "./tick/retry.js";
+export { defaultBackoffMs } from "./tick/backoff.js";
 export { migratePartitions } from "./partitions/migrate.js";
 export type { MigratePartitionsOptions, MigrationReport } from "./partitions/migrate.js";
 export type * from "./types.js";

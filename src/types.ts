@@ -21,7 +21,7 @@ import type { CronParser, Schedules } from "./recurring/types.js";
 import type { KeepCompleted } from "./results/types.js";
 import type { Debounce } from "./debounce/types.js";
 import type { StandardSchemaV1 } from "./client/standard-schema.js";
-import type { WorkflowInputs, WorkflowsOption, WorkflowStats } from "./workflows/types.js";
+import type { Duration, WorkflowInputs, WorkflowsOption, WorkflowStats } from "./workflows/types.js";
 
 /** A Redis reply as both adapters return it: no parsing, no Buffers. */
 export type RedisReply = null | number | string | RedisReply[];
@@ -148,7 +148,12 @@ export interface JobDefinition<A extends unknown[] = unknown[]> {
   queue?: string;
   /** false: no retry (straight to the dead set); a number: that many retries. Default true: `maxRetries`. */
   retry?: boolean | number;
-  /** Seconds to wait before retry number `count` (0-based); default Sidekiq's. */
+  /**
+   * Milliseconds (or a duration string: "30s", "5m") to wait before retry number `count` (0-based);
+   * default Sidekiq's (`defaultBackoffMs`).
+   */
+  backoffMs?: (count: number, error: unknown) => Duration;
+  /** @deprecated Seconds to wait before retry number `count`: use `backoffMs`; removed in the next release. */
   backoff?: (count: number, error: unknown) => number;
   /**
    * Longest a run may take. A tick starts the job only with this much of its
@@ -244,7 +249,7 @@ export interface TickqOptions<
   redis: RedisAdapter;
   /** The jobs this deployment can run: name → handler, or name → {@link JobDefinition}. */
   jobs: J;
-  /** Ordered jobs by id: name → { perform(id, payloads, ctx), retry?, backoff? }. */
+  /** Ordered jobs by id: name → { perform(id, payloads, ctx), retry?, backoffMs? }. */
   ordered?: O;
   /** Durable workflows: name → { run(input, step), retry?, backoff?, onFailure? } (`tq.workflows`). */
   workflows?: WorkflowsOption<W>;
@@ -261,15 +266,25 @@ export interface TickqOptions<
    * Redis, 1.
    */
   partitions?: number | "auto";
-  /** Queues a tick serves; default ["default"]. */
+  /**
+   * Queues a tick serves; default ["default"]. Listed, they also bound enqueue: a job sent to a queue
+   * that neither this list nor any declared job names is refused (TickqError UNKNOWN_QUEUE).
+   */
   queues?: QueueOrder;
+  /**
+   * Enqueue accepts any queue even though `queues` is listed: for a producer that enqueues jobs other
+   * deployments serve. Default false.
+   */
+  allowUndeclaredQueues?: boolean;
   /** Retries when a job says `retry: true`; default 25. */
   maxRetries?: number;
   /** Resurrections before a job is declared poison and sent to the dead set; default 3. */
   maxResurrections?: number;
   /** Dead set cap; default 10,000 jobs. */
   deadMaxJobs?: number;
-  /** Dead set cap; default 180 days. */
+  /** Dead set cap: how long a dead job is kept, in ms; default 180 days. */
+  deadMaxAgeMs?: number;
+  /** @deprecated Dead set cap in seconds: use `deadMaxAgeMs`; removed in the next release. */
   deadMaxAgeSeconds?: number;
   /** A Redis call that takes longer than this rejects; default 10,000 ms. */
   redisTimeoutMs?: number;

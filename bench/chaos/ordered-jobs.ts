@@ -70,7 +70,7 @@ export function orderedChaosJobs(ledger: OrderedLedger, failRate = 0.1) {
   return {
     chaosOrdered: {
       retry: 1_000,
-      backoff: () => 0,
+      backoffMs: () => 0,
       perform: async (id: string, payloads: { n: number }[], ctx: OrderedContext) => {
         const token = await ledger.enter(id);
         try {

@@ -15,6 +15,7 @@ const DEFINITION_KEYS: Readonly<Record<keyof JobDefinition, true>> = {
   queue: true,
   retry: true,
   backoff: true,
+  backoffMs: true,
   timeoutMs: true,
   uniqueKey: true,
   concurrency: true,

@@ -27,6 +27,7 @@ import { orderFields } from "../order/fields.js";
 import { isPrintableName } from "../names.js";
 import { terminalJson } from "../printable.js";
 import { checkKnownKeys } from "../options.js";
+import { checkQueueAccepted } from "./accepted-queues.js";
 import type { RoundTrips } from "../redis/adapter.js";
 import { definitionOf, type Runtime } from "../tick/runtime.js";
 import * as protocol from "../protocol/index.js";
@@ -118,6 +119,7 @@ function prepare(runtime: Runtime, job: BulkJob, fields?: Record<string, unknown
       `Job "${job.name}": queue must be a non-empty name without spaces or control characters, got ${terminalJson(queue)}`,
     );
   }
+  checkQueueAccepted(runtime.acceptedQueues, job.name, queue);
   if (job.jid !== undefined && !isPrintableName(job.jid, 128)) {
     throw new TickqError(
       "BAD_ARGS",

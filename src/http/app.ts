@@ -16,7 +16,7 @@ import type { BulkJobOf, JobRegistry, Tickq, TickOptions, WaitUntil } from "../i
 import { checkAllSecrets, requireAccess, secretsOf } from "./auth.js";
 import type { Dashboard } from "../dashboard/types.js";
 import { fanOutStarter, type SelfFetch } from "./fanout.js";
-import { answerError } from "./errors.js";
+import { answerError, bodyTooLarge } from "./errors.js";
 import { INSECURE_WARNING, insecureGuard } from "./insecure.js";
 import { redisThrottle, type ClientOf } from "./throttle.js";
 import { readJobsBody } from "./jobs-body.js";
@@ -90,6 +90,8 @@ export interface AppOptions<J extends JobRegistry = JobRegistry> {
    * `secrets` (open with `insecure` and no secret). Left out, it is not bundled.
    */
   dashboard?: Dashboard;
+  /** An error the host has logged already (the Node server logs Redis being down once): answered, not logged again. */
+  logged?: (error: unknown) => boolean;
 }
 
 /**
@@ -132,7 +134,7 @@ export function createApp<J extends JobRegistry>(options: AppOptions<J>): Hono<T
     app.use("*", insecureGuard(basePath));
   }
   app.use("*", scopeRequests(scope));
-  app.route("/", healthRoutes(tickq, secrets, basePath, throttle)); // before auth: open to load balancers and uptime checks, details for a caller with a secret
+  app.route("/", healthRoutes(tickq, secrets, { basePath, throttle, logged: options.logged })); // before auth: open to load balancers and uptime checks, details for a caller with a secret
   // The dashboard has its own login (a cookie, not a bearer header): mounted before the API's auth. TICKQ_SECRET
   // logs in, TICKQ_READ_SECRET logs in to look only; with neither (CRON_SECRET alone) it is not served at all.
   const viewers = [...secrets.admin, ...secrets.read];
@@ -160,33 +162,26 @@ export function createApp<J extends JobRegistry>(options: AppOptions<J>): Hono<T
   app.get("/tick", runTick); // Vercel Cron sends GET
 
   const maxSize = options.maxBodyBytes ?? 1024 * 1024;
-  app.post(
-    "/jobs",
-    bodyLimit({ maxSize, onError: (c) => c.json({ error: `body over ${maxSize} bytes` }, 413) }),
-    async (c) => {
-      if (open && !isJson(c.req.header("content-type"))) {
-        return c.json(
-          { error: "POST /jobs needs content-type: application/json", code: "UNSUPPORTED_MEDIA_TYPE" },
-          415,
-        );
-      }
-      let input: unknown;
-      try {
-        input = JSON.parse(await c.req.text());
-      } catch {
-        return c.json({ error: "body is not valid JSON" }, 400);
-      }
-      const body = readJobsBody(input);
-      if (!body.ok) return c.json({ error: body.error }, 400);
-      if (body.ordered.length > 0) {
-        await c.var.tq.enqueueOrderedBulk(body.ordered);
-        const ids = body.ordered.map((j) => j.id);
-        return c.json(body.single ? { id: ids[0] } : { ids }, 201);
-      }
-      const jids = await c.var.tq.enqueueBulk(body.jobs as BulkJobOf<J>[]);
-      return c.json(body.single ? { jid: jids[0] } : { jids }, 201);
-    },
-  );
+  app.post("/jobs", bodyLimit({ maxSize, onError: (c) => c.json(bodyTooLarge(maxSize), 413) }), async (c) => {
+    if (open && !isJson(c.req.header("content-type"))) {
+      return c.json({ error: "POST /jobs needs content-type: application/json", code: "UNSUPPORTED_MEDIA_TYPE" }, 415);
+    }
+    let input: unknown;
+    try {
+      input = JSON.parse(await c.req.text());
+    } catch {
+      return c.json({ error: "POST /jobs: the body is not valid JSON", code: "BAD_ARGS" }, 400);
+    }
+    const body = readJobsBody(input);
+    if (!body.ok) return c.json({ error: body.error, code: "BAD_ARGS" }, 400);
+    if (body.ordered.length > 0) {
+      await c.var.tq.enqueueOrderedBulk(body.ordered);
+      const ids = body.ordered.map((j) => j.id);
+      return c.json(body.single ? { id: ids[0] } : { ids }, 201);
+    }
+    const jids = await c.var.tq.enqueueBulk(body.jobs as BulkJobOf<J>[]);
+    return c.json(body.single ? { jid: jids[0] } : { jids }, 201);
+  });
 
   app.route("/", statsRoutes(scope.tickq));
   app.route("/", metricsRoutes(scope.tickq));
@@ -195,15 +190,11 @@ export function createApp<J extends JobRegistry>(options: AppOptions<J>): Hono<T
   app.route("/", queueRoutes(scope.tickq));
   app.route("/", workflowRoutes(scope.tickq, maxSize));
 
-  app.notFound((c) => c.json({ error: `no route ${c.req.method} ${c.req.path}` }, 404));
+  app.notFound((c) => c.json({ error: `no route ${c.req.method} ${c.req.path}`, code: "NO_ROUTE" }, 404));
   app.onError((error, c) => {
     if (error instanceof HTTPException) return error.getResponse();
-    return answerError(c, error, c.get("role") !== undefined, [
-      ...secrets.admin,
-      ...secrets.read,
-      ...secrets.tick,
-      ...secrets.metrics,
-    ]);
+    const all = [...secrets.admin, ...secrets.read, ...secrets.tick, ...secrets.metrics];
+    return answerError(c, error, c.get("role") !== undefined, all, options.logged);
   });
   return app;
 }

@@ -13,6 +13,13 @@ import { statusOf } from "./status.js";
 /** The answer to a caller without a secret when the service cannot serve: 503, this code. */
 export const UNAVAILABLE = { error: "service unavailable: see the server's log", code: "UNAVAILABLE" } as const;
 
+/** The answer to a body over the app's `maxBodyBytes`: 413, this code. */
+export const bodyTooLarge = (maxSize: number) =>
+  ({
+    error: `body over ${maxSize} bytes: send fewer jobs a request, or raise maxBodyBytes`,
+    code: "BODY_TOO_LARGE",
+  }) as const;
+
 /** Logs an error with credentials masked, printable (its message may quote a request's or a job's bytes). */
 export function logError(what: string, error: unknown, secrets: readonly (string | undefined)[] = []): void {
   console.error(`tickq: ${what}: ${redact(printableErrorText(error), secrets)}`);
@@ -23,6 +30,7 @@ export function answerError(
   error: unknown,
   authenticated: boolean,
   secrets: readonly string[] = [],
+  logged?: (error: unknown) => boolean,
 ): Response {
   const status = statusOf(error);
   if (status !== undefined && status < 500) {
@@ -31,7 +39,7 @@ export function answerError(
   if (status !== undefined && authenticated) {
     return c.json({ error: redact((error as TickqError).message, secrets), code: (error as TickqError).code }, status);
   }
-  logError("request failed", error, secrets);
+  if (!logged?.(error)) logError("request failed", error, secrets);
   if (status !== undefined) return c.json(UNAVAILABLE, 503);
   return c.json({ error: "internal error", code: "INTERNAL" }, 500);
 }

@@ -27,6 +27,8 @@ export interface TickLoopOptions {
   onTick?: (report: TickReport) => void;
   /** Hands a backlog to fan-out when a tick ends with work left. */
   onMore?: () => Promise<void>;
+  /** An error the host has logged already (the Node server's Redis watch): not logged again. */
+  logged?: (error: unknown) => boolean;
 }
 
 /** Ticks every `everyMs` until `stop()`, which waits for the tick that runs. */
@@ -39,7 +41,9 @@ export function startTickLoop(tickq: Tickq<JobRegistry>, options: TickLoopOption
         options.onTick?.(report);
         if (report.more && options.onMore) await options.onMore();
       })
-      .catch((error: unknown) => console.error(`tickq: tick failed: ${printable((error as Error).message)}`))
+      .catch((error: unknown) => {
+        if (!options.logged?.(error)) console.error(`tickq: tick failed: ${printable((error as Error).message)}`);
+      })
       .finally(() => {
         running = null;
       });

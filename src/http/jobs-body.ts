@@ -6,6 +6,7 @@
 // carries only the few validators used here.
 import * as v from "valibot";
 import type { BulkJob, OrderedBulkJob } from "../index.js";
+import { nearestField } from "./nearest-field.js";
 
 const MAX_JOBS = 1_000;
 
@@ -101,6 +102,29 @@ export type JobsBody =
 const isObject = (x: unknown): x is Record<string, unknown> => typeof x === "object" && x !== null && !Array.isArray(x);
 const isOrdered = (x: unknown) => isObject(x) && ("id" in x || "payload" in x);
 
+/** The first field of the body that its shape does not take, said with the nearest known one; undefined if none. */
+function unknownField(input: unknown, items: unknown[], ordered: boolean, single: boolean): string | undefined {
+  if (!single && !Array.isArray(input) && isObject(input)) {
+    const extra = Object.keys(input).find((k) => k !== "jobs");
+    if (extra !== undefined) return unknownMessage(extra, ["jobs"]);
+  }
+  const known = Object.keys((ordered ? orderedJob : job).entries);
+  for (const [i, item] of items.entries()) {
+    if (!isObject(item)) continue;
+    const extra = Object.keys(item).find((k) => !known.includes(k));
+    if (extra === undefined) continue;
+    const where = single ? "" : Array.isArray(input) ? `${i}.` : `jobs.${i}.`;
+    return `${where}${unknownMessage(extra, known)}`;
+  }
+  return undefined;
+}
+
+function unknownMessage(field: string, known: string[]): string {
+  const near = nearestField(field, known);
+  const hint = near === undefined ? "" : `; did you mean ${near}?`;
+  return `${JSON.stringify(field)} is not a field of a job${hint} (the fields are ${known.join(", ")})`;
+}
+
 export function readJobsBody(input: unknown): JobsBody {
   // Validate against the one shape the body claims to be, so the error
   // names what is wrong in it rather than "matches no shape".
@@ -120,6 +144,8 @@ export function readJobsBody(input: unknown): JobsBody {
       error: "a request carries plain jobs ({ name, args }) or ordered jobs ({ name, id, payload }), not both",
     };
   }
+  const unknown = unknownField(input, items, ordered, single);
+  if (unknown !== undefined) return { ok: false, error: unknown };
   const s = ordered ? orderedSchemas : plainSchemas;
   const schema = single ? s.one : Array.isArray(input) ? s.list : wrapped ? s.wrapped : body;
   const parsed = v.safeParse(schema, input);

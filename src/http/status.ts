@@ -4,6 +4,7 @@ import { TickqError } from "../errors.js";
 
 const STATUS = {
   UNKNOWN_JOB: 400,
+  UNKNOWN_QUEUE: 400,
   BAD_ARGS: 400,
   BAD_STATE: 400,
   BAD_CURSOR: 400,

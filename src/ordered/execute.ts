@@ -3,9 +3,10 @@
 // the fence. Never throws: whatever the handler throws fails only this id.
 // A failure retries with Sidekiq's backoff (or the job's own) until the
 // job's retry limit, then the run's payloads go to the dead set.
+import { retryDelayMs } from "../tick/backoff.js";
 import { newJid } from "../client/job.js";
 import { monotonicMs } from "../tick/clock.js";
-import { defaultBackoff, describeError, retryLimit } from "../tick/retry.js";
+import { describeError, retryLimit } from "../tick/retry.js";
 import { redisNowSec, type Runtime } from "../tick/runtime.js";
 import type { LogFields, LogLevel, LogSink } from "../telemetry/logger.js";
 import type { JobLogger } from "../types.js";
@@ -103,7 +104,7 @@ function failed(
   const { errorClass, message } = describeError(error);
   if (item.failures >= retryLimit(definition.retry ?? true, runtime.maxRetries))
     return dead(runtime, item, errorClass, message, true, error);
-  return { kind: "retry", item, delayMs: safeDelay(definition.backoff, item.failures, error) * 1000, error };
+  return { kind: "retry", item, delayMs: retryDelayMs(definition, item.failures, error), error };
 }
 
 /** The dead entry up to its payloads; Lua appends `,"payloads":[…],"scores":[…]}` from what it stores. */
@@ -128,16 +129,6 @@ function dead(
   const outcome: OrderedOutcome = { kind: "dead", item, entry: JSON.stringify(head).slice(0, -1), handlerFailed };
   if (error !== undefined) outcome.error = error;
   return outcome;
-}
-
-function safeDelay(backoff: OrderedDefinition["backoff"], count: number, error: unknown): number {
-  let delay = Number.NaN;
-  try {
-    delay = backoff ? backoff(count, error) : Number.NaN;
-  } catch {
-    // a backoff that throws falls back to Sidekiq's, as for plain jobs
-  }
-  return typeof delay === "number" && Number.isFinite(delay) && delay >= 0 ? delay : defaultBackoff(count);
 }
 
 /**

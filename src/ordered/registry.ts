@@ -13,6 +13,7 @@ const DEFINITION_KEYS: Readonly<Record<keyof OrderedDefinition, true>> = {
   perform: true,
   retry: true,
   backoff: true,
+  backoffMs: true,
   schema: true,
 };
 
@@ -21,7 +22,7 @@ export function checkOrdered(ordered: OrderedRegistry | undefined, jobs: JobRegi
   if (typeof ordered !== "object" || ordered === null) {
     throw new TickqError(
       "BAD_OPTIONS",
-      "`ordered` must be an object of name → { perform(id, payloads, ctx), retry?, backoff? }",
+      "`ordered` must be an object of name → { perform(id, payloads, ctx), retry?, backoffMs? }",
     );
   }
   for (const [name, definition] of Object.entries(ordered)) {

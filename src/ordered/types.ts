@@ -13,6 +13,7 @@
 //              handler so a downstream store can refuse a stale write
 import type { StandardSchemaV1 } from "../client/standard-schema.js";
 import type { JobLogger } from "../types.js";
+import type { Duration } from "../workflows/types.js";
 
 /** What an ordered job's handler gets beside the id and its payloads. */
 export interface OrderedContext {
@@ -49,7 +50,12 @@ export interface OrderedDefinition<P = unknown> {
   perform: OrderedHandler<P>;
   /** false: no retry (straight to the dead set); a number: that many retries; true (default): `maxRetries`. */
   retry?: boolean | number;
-  /** Seconds to wait before retry number `count` (0-based); default Sidekiq's. */
+  /**
+   * Milliseconds (or a duration string: "30s", "5m") to wait before retry number `count` (0-based);
+   * default Sidekiq's (`defaultBackoffMs`).
+   */
+  backoffMs?: (count: number, error: unknown) => Duration;
+  /** @deprecated Seconds to wait before retry number `count`: use `backoffMs`; removed in the next release. */
   backoff?: (count: number, error: unknown) => number;
   /**
    * A Standard Schema validator of each payload (valibot, zod, arktype…), checked at enqueue: a

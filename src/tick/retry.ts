@@ -17,7 +17,8 @@
 import { seconds, type JsonText } from "../client/json-splice.js";
 import { isPrintableName } from "../names.js";
 import { capMessage, describeError } from "../describe-error.js";
-import type { JobDefinition, JobPayload } from "../types.js";
+import type { JobPayload } from "../types.js";
+import { defaultBackoffMs, retryDelayMs, type Backoffs } from "./backoff.js";
 
 export interface FailureFields {
   error_message: string;
@@ -37,14 +38,17 @@ export type FailureOutcome =
 export interface FailureContext {
   nowSec: number;
   maxRetries: number;
-  backoff: JobDefinition["backoff"];
+  backoff: Backoffs | undefined;
   /** The queue the job ran from. */
   queue: string;
 }
 
-/** Sidekiq's backoff: count**4 + 15 + rand(10 * (count + 1)) seconds. */
+/**
+ * Sidekiq's backoff in seconds: count**4 + 15 + rand(10 * (count + 1)).
+ * @deprecated Seconds: use `defaultBackoffMs` (milliseconds); removed in the next release.
+ */
 export function defaultBackoff(count: number): number {
-  return count ** 4 + 15 + Math.floor(Math.random() * (10 * (count + 1)));
+  return defaultBackoffMs(count) / 1000;
 }
 
 /** Ruby's reading of `retry`: false or nil never, an integer that many times, anything else `maxRetries`. */
@@ -66,20 +70,6 @@ export function attemptOf(payload: JobPayload): number {
   return previous === undefined ? 1 : Math.max(2, previous + 2);
 }
 
-function attempt<T>(read: () => T, fallback: T): T {
-  try {
-    return read();
-  } catch {
-    return fallback;
-  }
-}
-
-function safeDelay(backoff: JobDefinition["backoff"], count: number, error: unknown): number {
-  const delay = backoff ? attempt(() => backoff(count, error), Number.NaN) : Number.NaN;
-  if (typeof delay === "number" && Number.isFinite(delay) && delay >= 0) return delay;
-  return defaultBackoff(count);
-}
-
 export { capMessage, describeError };
 
 export function onFailure(payload: JobPayload, error: unknown, context: FailureContext): FailureOutcome {
@@ -95,7 +85,7 @@ export function onFailure(payload: JobPayload, error: unknown, context: FailureC
     ...(previous === undefined ? { failed_at: seconds(context.nowSec) } : { retried_at: seconds(context.nowSec) }),
   };
   if (count < retryLimit(payload.retry, context.maxRetries)) {
-    return { kind: "retry", fields, delaySec: safeDelay(context.backoff, count, error) };
+    return { kind: "retry", fields, delaySec: retryDelayMs(context.backoff, count, error) / 1000 };
   }
   return payload.dead === false ? { kind: "discard", fields } : { kind: "dead", fields };
 }

@@ -6,6 +6,7 @@ import { confirmReplicated, durabilityOf, type Durability } from "./durability.j
 import { DEFAULT_MAX_JOB_BYTES } from "../client/job-size.js";
 import { checkKnownKeys, numberOption } from "../options.js";
 import { checkJobDefinitions } from "../client/definitions.js";
+import { acceptedQueues } from "../client/accepted-queues.js";
 import { keysFor, type Keys } from "../keys.js";
 import { checkTimeouts } from "./passes/timeout.js";
 import { checkOrdered } from "../ordered/registry.js";
@@ -13,6 +14,7 @@ import type { OrderedRegistry } from "../ordered/types.js";
 import { checkWorkflows } from "../workflows/registry.js";
 import type { WorkflowRegistry } from "../workflows/types.js";
 import { planQueues, type QueuePlan } from "./queue-order.js";
+import { deadMaxAgeSeconds, warnSecondsForms } from "./seconds-options.js";
 import { newScriptCache, runScript, type RoundTrips } from "../redis/adapter.js";
 import { declareRecurring, type RecurringSet } from "../recurring/declare.js";
 import { sidekiqProcessOf, type SidekiqProcess } from "../sidekiq/process.js";
@@ -46,6 +48,8 @@ export interface Runtime {
   /** How long ended workflow runs are kept, in ms. */
   workflowRetentionMs: number;
   plan: QueuePlan;
+  /** The queues enqueue accepts; undefined: any (no `queues` listed, or allowUndeclaredQueues). */
+  acceptedQueues: ReadonlySet<string> | undefined;
   maxRetries: number;
   maxResurrections: number;
   /** How long a caller-chosen jid is remembered by enqueue. */
@@ -105,10 +109,12 @@ const OPTION_KEYS: Readonly<Record<keyof TickqOptions, true>> = {
   prefix: true,
   partitions: true,
   queues: true,
+  allowUndeclaredQueues: true,
   maxRetries: true,
   maxResurrections: true,
   deadMaxJobs: true,
   deadMaxAgeSeconds: true,
+  deadMaxAgeMs: true,
   redisTimeoutMs: true,
   idWindowMs: true,
   replayWindowMs: true,
@@ -167,6 +173,7 @@ export function createRuntime<J extends JobRegistry>(options: TickqOptions<J>): 
   const logs = logSink(options.logger ?? console, options.structuredLogger);
   // Every line goes through the sink, which makes it printable (src/telemetry/logger.ts).
   const logger = textFace(logs);
+  warnSecondsForms(options as TickqOptions, logger);
   const runtime: Runtime = {
     redis: options.redis,
     prefix,
@@ -180,13 +187,14 @@ export function createRuntime<J extends JobRegistry>(options: TickqOptions<J>): 
       integer: true,
     }),
     plan: planQueues(options.queues ?? ["default"]),
+    acceptedQueues: acceptedQueues(options.queues, options.jobs, options.allowUndeclaredQueues),
     maxRetries: numberOption(options.maxRetries, 25, "maxRetries", { min: 0, integer: true }),
     // 0 would send every job of a dead tick to the dead set unrun.
     maxResurrections: numberOption(options.maxResurrections, 3, "maxResurrections", { min: 1, integer: true }),
     idWindowMs: numberOption(options.idWindowMs, 24 * 3600_000, "idWindowMs", { min: 1_000, integer: true }),
     replayWindowMs: numberOption(options.replayWindowMs, 600_000, "replayWindowMs", { min: 1_000, integer: true }),
     deadMaxJobs: numberOption(options.deadMaxJobs, 10_000, "deadMaxJobs", { min: 1, integer: true }),
-    deadMaxAgeSeconds: numberOption(options.deadMaxAgeSeconds, 180 * 24 * 3600, "deadMaxAgeSeconds", { min: 1 }),
+    deadMaxAgeSeconds: deadMaxAgeSeconds(options),
     redisTimeoutMs: numberOption(options.redisTimeoutMs, 10_000, "redisTimeoutMs", { min: 1 }),
     logger,
     logs,

@@ -2,6 +2,7 @@
 // given another parser; the core and the edge entries (tickqWorker,
 // tickqVercel) parse only with `cron`, and refuse a cron schedule without
 // it at once, naming the fix. `every` schedules need no parser.
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { tickqWorker } from "../../src/platforms/cloudflare/worker.js";
 import { tickqVercel } from "../../src/platforms/vercel/handler.js";
@@ -63,5 +64,28 @@ describe("the cron parser", () => {
     const error = thrown(() => createTickq({ redis, jobs, cron: "croner" as unknown as CronParser }));
     expect((error as TickqError).code).toBe("BAD_OPTIONS");
     expect((error as TickqError).message).toMatch(/cron must be a cron parser: import \{ cron \} from "tickq\/cron"/);
+  });
+});
+
+describe("the cron fields the recurring page names", () => {
+  const from = Date.UTC(2026, 10, 29);
+  it.each([
+    ["5 fields", "0 3 * * *", "2026-11-29T03:00:00.000Z"],
+    ["6, seconds first", "30 0 3 * * *", "2026-11-29T03:00:30.000Z"],
+    ["7, seconds first and a year last", "0 0 3 1 1 * 2027", "2027-01-01T03:00:00.000Z"],
+  ])("%s parse", (_label, pattern, next) => {
+    expect(new Date(cron(pattern, "UTC").after(from)!).toISOString()).toBe(next);
+  });
+
+  it.each([
+    ["4 fields", "* * * *"],
+    ["8 fields", "0 0 0 3 * * * 2030"],
+  ])("%s are refused", (_label, pattern) => {
+    expect(() => cron(pattern, "UTC")).toThrow(/five, six, or seven/);
+  });
+
+  it("docs/guides/recurring.md says 5, 6 or 7 fields", () => {
+    const page = readFileSync("docs/guides/recurring.md", "utf8").replace(/\s+/g, " ");
+    expect(page).toContain("(5 fields, 6 with seconds first, or 7 with seconds first and a year last)");
   });
 });

@@ -23,7 +23,15 @@ export const HEALTH_CACHE_MS = 3_000;
 
 type Health = { ok: true; lastTickAt: number | null; warnings: string[] } | { ok: false; error: string; code: string };
 
-export function healthRoutes(tickq: Tickq<JobRegistry>, secrets: Secrets, basePath = "", throttle?: Throttle): Hono {
+export interface HealthOptions {
+  basePath?: string;
+  throttle?: Throttle;
+  /** An error the host has logged already (the Node server's Redis watch): not logged again. */
+  logged?: (error: unknown) => boolean;
+}
+
+export function healthRoutes(tickq: Tickq<JobRegistry>, secrets: Secrets, options: HealthOptions = {}): Hono {
+  const { basePath = "", throttle, logged } = options;
   const app = new Hono();
   const all = [...secrets.admin, ...secrets.read, ...secrets.tick, ...secrets.metrics];
   let cached: { at: number; health: Promise<Health> } | undefined;
@@ -32,7 +40,7 @@ export function healthRoutes(tickq: Tickq<JobRegistry>, secrets: Secrets, basePa
       const stats = await tickq.stats();
       return { ok: true, lastTickAt: stats.lastTickAt ?? null, warnings: stats.warnings };
     } catch (error) {
-      logError("health check failed", error, all);
+      if (!logged?.(error)) logError("health check failed", error, all);
       // A TickqError's message says what failed; anything else stays private.
       const reason = error instanceof TickqError ? redact(error.message, all) : "internal error";
       return { ok: false, error: reason, code: error instanceof TickqError ? error.code : "INTERNAL" };

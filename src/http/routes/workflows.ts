@@ -6,6 +6,7 @@
 import { Hono } from "hono/tiny";
 import { bodyLimit } from "hono/body-limit";
 import { TickqError } from "../../errors.js";
+import { bodyTooLarge } from "../errors.js";
 import type { JobRegistry, Tickq, WorkflowStatus } from "../../index.js";
 
 /** The JSON object a POST carries; anything else is a 400. */
@@ -33,7 +34,7 @@ function optionalString(body: Record<string, unknown>, key: string, what: string
 export function workflowRoutes(tickq: Tickq<JobRegistry>, maxSize: number): Hono {
   const workflows = tickq.workflows;
   const app = new Hono();
-  const limit = bodyLimit({ maxSize, onError: (c) => c.json({ error: `body over ${maxSize} bytes` }, 413) });
+  const limit = bodyLimit({ maxSize, onError: (c) => c.json(bodyTooLarge(maxSize), 413) });
   app.post("/workflows/:name", limit);
   app.post("/events", limit);
   app.post("/workflows/:name", async (c) => {

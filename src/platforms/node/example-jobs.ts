@@ -24,7 +24,7 @@ const resizeImage: JobDefinition<[string, number]> = {
 /** Fails its first two attempts, to show retries. */
 const flakyWebhook: JobDefinition<[string]> = {
   retry: 5,
-  backoff: (count) => 2 ** count,
+  backoffMs: (count) => 1_000 * 2 ** count,
   perform: ([url], ctx) => {
     if (ctx.attempt < 3) throw new Error(`${url} answered 503 (attempt ${ctx.attempt})`);
     ctx.log.info(`delivered to ${url} on attempt ${ctx.attempt}`);

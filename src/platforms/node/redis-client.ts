@@ -1,19 +1,22 @@
 // The Node server's Redis: ioredis tuned to fail fast and clearly. With
 // Redis down, a request answers 503 within a second or two with "Redis at
-// … is unreachable", not ioredis' retry internals after 10 s; errors are
-// logged once per change, not at every reconnect; a password in the URL is
-// never printed.
+// … is unreachable", not ioredis' retry internals after 10 s; an outage is
+// logged once, then at a backoff (redis-watch.ts), not at every reconnect;
+// a password in the URL is never printed.
 import { Cluster, Redis } from "ioredis";
 import { ioredisAdapter } from "../../redis/ioredis.js";
 import { ioredisFromUrl, redisUrls } from "../../redis/ioredis-url.js";
 import { TickqError, type RedisAdapter } from "../../index.js";
 import { printable } from "../../printable.js";
 import { redactUrl } from "../../redact.js";
+import { redisWatch, type RedisWatch } from "./redis-watch.js";
 
 export { redactUrl };
 
 export interface ServerRedis {
   adapter: RedisAdapter;
+  /** Whether Redis is down, and which errors and lines only repeat that. */
+  watch: RedisWatch;
   close(): void;
 }
 
@@ -33,30 +36,21 @@ export function connectRedis(
     redis: { maxRetriesPerRequest: 1, connectTimeout: 1_000, retryStrategy },
     clusterOptions: { clusterRetryStrategy: retryStrategy },
   });
-  let down: string | undefined;
-  redis.on("error", (error: Error) => {
-    if (error.message !== down) log(`tickq: Redis at ${shown}: ${printable(error.message)}`);
-    down = error.message;
-  });
-  redis.on("ready", () => {
-    if (down !== undefined) log(`tickq: Redis at ${shown} is back`);
-    down = undefined;
-  });
+  const watch = redisWatch(shown, log, (message) => new TickqError("REDIS", message));
+  redis.on("error", (error: Error) => watch.failed(printable(error.message)));
+  redis.on("ready", () => watch.ready());
   const inner = ioredisAdapter(redis);
   // Once a connection attempt has failed, calls fail at once instead of
   // waiting in ioredis' offline queue; the tick resends its own for a while.
   const guard = <T>(call: () => Promise<T>): Promise<T> =>
-    redis.status !== "ready" && down !== undefined
-      ? Promise.reject(
-          new TickqError("REDIS", `Redis at ${shown} is unreachable (${down}): is it running? Check REDIS_URL`),
-        )
-      : call();
+    redis.status !== "ready" && watch.down() !== undefined ? Promise.reject(watch.unreachable()) : call();
   return {
     adapter: {
       cluster: inner.cluster === true,
       evalsha: (sha, keys, args) => guard(() => inner.evalsha(sha, keys, args)),
       eval: (script, keys, args) => guard(() => inner.eval(script, keys, args)),
     },
+    watch,
     close: () => redis.disconnect(),
   };
 }

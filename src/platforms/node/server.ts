@@ -2,7 +2,14 @@
 // second (skipped while the previous one still runs). Kicked ticks and
 // fan-out run in-process; close() waits for them.
 import type { Hono } from "hono";
-import { createTickq, type JobRegistry, type Tickq, type TickOptions, type WorkflowInputs } from "../../index.js";
+import {
+  createTickq,
+  type JobLogger,
+  type JobRegistry,
+  type Tickq,
+  type TickOptions,
+  type WorkflowInputs,
+} from "../../index.js";
 import { createApp, type TickqEnv } from "../../http/app.js";
 import { fanOutStarter } from "../../http/fanout.js";
 import { backgroundWork, startTickLoop } from "../../http/in-process.js";
@@ -11,6 +18,7 @@ import { listen } from "./listen.js";
 import { connectRedis } from "./redis-client.js";
 import { tickqOptionsOf, type ServerOptions } from "./server-options.js";
 import { printable } from "../../printable.js";
+import type { RedisWatch } from "./redis-watch.js";
 
 export type { ServerOptions };
 
@@ -48,6 +56,7 @@ export async function startServer<W extends WorkflowInputs = WorkflowInputs>(
   try {
     base = createTickq({
       ...tickqOptionsOf(options),
+      ...(options.structuredLogger ? {} : { logger: quietWhileDown(options.logger ?? console, redis.watch) }),
       redis: redis.adapter,
       redisTimeoutMs: options.redisTimeoutMs ?? 2_000,
       kick: { ...kick, tick: { ...tickOptions, ...kick.tick } },
@@ -81,6 +90,7 @@ export async function startServer<W extends WorkflowInputs = WorkflowInputs>(
       publicUrl: options.publicUrl,
       listeningUrl,
       clientOf: nodeClient,
+      logged: redis.watch.logged,
     });
     more = fanOutStarter({
       tickq: base,
@@ -103,6 +113,7 @@ export async function startServer<W extends WorkflowInputs = WorkflowInputs>(
           tick: tickOptions,
           onTick: options.onTick,
           onMore: more,
+          logged: redis.watch.logged,
         });
 
   const server = await listen(app.fetch, options.port ?? 3000).catch(async (error: unknown) => {
@@ -120,5 +131,14 @@ export async function startServer<W extends WorkflowInputs = WorkflowInputs>(
       await server.close();
       redis.close();
     },
+  };
+}
+
+/** The tickq's logger, without the lines that only repeat that Redis is down (the watch says it at a backoff). */
+function quietWhileDown(logger: JobLogger, watch: RedisWatch): JobLogger {
+  return {
+    info: (message, ...rest) => logger.info(message, ...rest),
+    warn: (message, ...rest) => void (watch.repeats(message) || logger.warn(message, ...rest)),
+    error: (message, ...rest) => void (watch.repeats(message) || logger.error(message, ...rest)),
   };
 }

@@ -3,6 +3,7 @@
 // middleware or backoff that throws anything at all fails only its own job.
 // Failing a job splices the error fields into the stored string: tickq never
 // re-encodes a job (Ruby's 2**53+1 and 1.0 keep their bytes).
+import type { Backoffs } from "../backoff.js";
 import { spliceFields } from "../../client/json-splice.js";
 import { deadEntryFor, decodeJob } from "../../client/job.js";
 import { JobLog } from "../job-log.js";
@@ -182,7 +183,7 @@ class JobRun {
     if (stopped) return stopped;
     const ended = monotonicMs();
     const { runtime, job, payload, definition, tick } = this;
-    const input = { backoff: definition.backoff, log: this.log.lines };
+    const input = { backoff: definition as Backoffs, log: this.log.lines };
     if (tick.signal.aborted && isLeaseInDoubt(tick.signal.reason)) {
       if (job.doubts + 1 < LEASE_DOUBTS_MAX) return { kind: "inDoubt", job };
       return this.measured(await failed(runtime, job, payload, leaseDoubtsError(tick.signal.reason), input), ended);
@@ -211,7 +212,7 @@ function unrunnable(runtime: Runtime, job: FetchedJob, errorClass: string, reaso
 }
 
 interface FailureInput {
-  backoff: JobDefinition["backoff"];
+  backoff: Backoffs | undefined;
   /** The run's last ctx.log lines. */
   log?: string[];
 }

@@ -82,7 +82,7 @@ describe("POST /jobs", () => {
   it("answers 400 for a body that is not JSON", async () => {
     const res = await makeApp().app.request("/jobs", post("{nope"));
     expect(res.status).toBe(400);
-    expect(await res.json()).toEqual({ error: "body is not valid JSON" });
+    expect(await res.json()).toEqual({ error: "POST /jobs: the body is not valid JSON", code: "BAD_ARGS" });
   });
 
   it("answers 413 for a body over the limit", async () => {

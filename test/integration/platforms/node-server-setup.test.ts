@@ -70,6 +70,65 @@ describe("the Node server's setup", () => {
     expect(printed.join("\n")).not.toContain(PASSWORD);
   });
 
+  it("says once that Redis is down (no lease or stack lines), /health says why, and says once that it is back", async () => {
+    const printed: string[] = [];
+    for (const method of ["log", "error", "warn"] as const)
+      vi.spyOn(console, method).mockImplementation((...a: unknown[]) => void printed.push(...a.join(" ").split("\n")));
+    const port = await freePort();
+    const server = await startServer({
+      redisUrl: `redis://127.0.0.1:${port}`,
+      jobs: { j: () => {} },
+      port: 0,
+      secret: "abc-secret-for-tests",
+      tickEveryMs: 100, // many ticks, each of which would log its lease
+    });
+    const auth = { Authorization: "Bearer abc-secret-for-tests", "content-type": "application/json" };
+    let redis: ReturnType<typeof spawn> | undefined;
+    try {
+      for (let i = 0; i < 8; i++) {
+        const health = await fetch(`${server.url}/health`, { headers: auth });
+        expect(health.status).toBe(503);
+        expect(await health.json()).toMatchObject({
+          ok: false,
+          code: "REDIS",
+          error: expect.stringMatching(/Redis at redis:\/\/127\.0\.0\.1:\d+ is unreachable .*Check REDIS_URL/),
+        });
+        const post = await fetch(`${server.url}/jobs`, {
+          method: "POST",
+          headers: auth,
+          body: JSON.stringify({ name: "j", args: [] }),
+        });
+        expect(post.status).toBe(503);
+        await sleep(400);
+      }
+      const down = printed.filter((l) => l.includes("is unreachable"));
+      // The first line, and at most the reminder at 5 s: not one per reconnect, tick, lease call or request.
+      expect(down.length, printed.join("\n")).toBeGreaterThanOrEqual(1);
+      expect(down.length, printed.join("\n")).toBeLessThanOrEqual(2);
+      expect(
+        printed.filter((l) => /could not extend|tick failed|request failed|health check failed|^\s+at /.test(l)),
+      ).toEqual([]);
+
+      redis = spawn(
+        "redis-server",
+        ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+        {
+          stdio: "ignore",
+        },
+      );
+      let status = 0;
+      for (let i = 0; i < 100 && status !== 200; i++) {
+        await sleep(100);
+        status = (await fetch(`${server.url}/health`, { headers: auth })).status;
+      }
+      expect(status).toBe(200);
+      expect(printed.filter((l) => l.includes("is back"))).toHaveLength(1);
+    } finally {
+      await server.close();
+      redis?.kill("SIGKILL");
+    }
+  });
+
   it("redacts the password (or a lone user) of any Redis URL", () => {
     expect(redactUrl("redis://user:pw@host:6379/0")).toBe("redis://user:***@host:6379/0");
     expect(redactUrl("rediss://default:pw@h.upstash.io:6379")).toBe("rediss://default:***@h.upstash.io:6379");

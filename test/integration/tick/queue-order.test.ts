@@ -66,7 +66,8 @@ describe.each(adapterCases)("queue order over $name", (adapterCase) => {
   });
 
   it("does not fetch from queues the tick does not serve", async () => {
-    const tq = h.make({ q: () => {} }, { queues: ["high"] });
+    // A producer for another deployment's "low" queue, as well as a tick of "high".
+    const tq = h.make({ q: () => {} }, { queues: ["high"], allowUndeclaredQueues: true });
     await enqueueBoth(tq, 3);
     const report = await tq.tick();
     expect(report.succeeded).toBe(3);
