@@ -11,6 +11,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
+import { tickqSources } from "../../../scripts/tickq-source.mjs";
 
 const root = resolve(".");
 
@@ -51,21 +52,14 @@ declare global {
   const redis: RedisAdapter;
   const jobs: { sendReport: (args: [string]) => void; ping: () => void; sync: () => void; sendEmail: (args: [string]) => void };
   const env: { UPSTASH_REDIS_REST_URL: string; UPSTASH_REDIS_REST_TOKEN: string };
+  // The runtimes' globals the deploy pages use (docs/deploy/bun.md, deno.md), as far as they use them.
+  const Bun: { env: Record<string, string | undefined> };
+  const Deno: { env: { get(name: string): string | undefined } };
 }
 `;
 
-const ENTRIES: Record<string, string> = {
-  tickq: "src/index.ts",
-  "tickq/cron": "src/recurring/cron.ts",
-  "tickq/adapters/ioredis": "src/redis/ioredis.ts",
-  "tickq/adapters/upstash": "src/redis/upstash.ts",
-  "tickq/adapters/rest": "src/redis/rest.ts",
-  "tickq/adapters/node-redis": "src/redis/node-redis.ts",
-  "tickq/app": "src/http/app.ts",
-  "tickq/cloudflare": "src/platforms/cloudflare/worker.ts",
-  "tickq/vercel": "src/platforms/vercel/handler.ts",
-  "tickq/dashboard": "src/dashboard/index.ts",
-};
+/** Every export of the package → its source (scripts/tickq-source.mjs reads package.json's exports). */
+const ENTRIES: Record<string, string> = tickqSources();
 
 describe("the TypeScript snippets of the README and the docs", () => {
   const dir = mkdtempSync(join(tmpdir(), "tickq-readme-"));
@@ -101,7 +95,15 @@ describe("the TypeScript snippets of the README and the docs", () => {
         symlinkSync(join(root, "node_modules", linked), join(project, "node_modules", linked));
       }
       // docs/operate/telemetry.md: the OpenTelemetry API and SDK, and pino with the packages its types import
-      for (const linked of ["@opentelemetry", "pino", "pino-std-serializers", "sonic-boom", "thread-stream"]) {
+      // docs/deploy/netlify.md: the Config type of @netlify/functions (and @netlify/types, which it re-exports)
+      for (const linked of [
+        "@opentelemetry",
+        "pino",
+        "pino-std-serializers",
+        "sonic-boom",
+        "thread-stream",
+        "@netlify",
+      ]) {
         symlinkSync(join(root, "node_modules", linked), join(project, "node_modules", linked));
       }
       writeFileSync(join(project, "package.json"), JSON.stringify({ type: "module" }));
@@ -115,7 +117,7 @@ describe("the TypeScript snippets of the README and the docs", () => {
         return name;
       });
       const paths: Record<string, string[]> = { ioredis: [join(ioredis, "built/index.d.ts")] };
-      for (const [spec, file] of Object.entries(ENTRIES)) paths[spec] = [join(root, file)];
+      for (const [spec, file] of Object.entries(ENTRIES)) paths[spec] = [file];
       writeFileSync(
         join(project, "tsconfig.json"),
         JSON.stringify({
