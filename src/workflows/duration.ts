@@ -1,4 +1,5 @@
-// Durations of sleeps and timeouts: ms, or "500ms" / "30s" / "15m" / "12h" / "3d".
+// Durations of sleeps and timeouts: ms, or "500ms" / "30s" / "15m" / "12h" / "3d"; and the
+// due times of step.sleepUntil.
 import { TickqError } from "../errors.js";
 import type { Duration } from "./types.js";
 
@@ -16,6 +17,27 @@ export function durationMs(duration: Duration, what: string): number {
     throw new TickqError(
       "BAD_ARGS",
       `${what}: a duration is ms or a number with ms, s, m, h or d ("30s", "3d"), got ${JSON.stringify(duration)}`,
+    );
+  }
+  return Math.round(ms);
+}
+
+// A date, or a date and time with its offset: a time without one would mean the host's zone.
+const ISO = /^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2}))?$/;
+
+/**
+ * Epoch ms of a Date, an epoch-ms number or an ISO 8601 string (a date, or a date and time with
+ * `Z` or an offset); anything else is a BAD_ARGS TickqError naming `what`.
+ */
+export function dueTimeMs(when: Date | number | string, what: string): number {
+  let ms: number | undefined;
+  if (when instanceof Date) ms = when.getTime();
+  else if (typeof when === "number") ms = when;
+  else if (typeof when === "string" && ISO.test(when.trim())) ms = Date.parse(when.trim());
+  if (ms === undefined || !Number.isFinite(ms) || ms < 0) {
+    throw new TickqError(
+      "BAD_ARGS",
+      `${what}: a due time is a Date, epoch ms or an ISO 8601 string with its offset ("2026-12-01T09:00:00Z"), got ${JSON.stringify(when instanceof Date ? "Invalid Date" : when)}`,
     );
   }
   return Math.round(ms);

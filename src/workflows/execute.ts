@@ -207,7 +207,7 @@ export async function executeRun(
       const ok = await env.commit({ ...base, steps, disposition: "y" });
       return { end: ok ? "yielded" : "lost", steps: stepsRun };
     }
-    const parks = round.filter((p) => p.kind !== "run").map(parkOf);
+    const parks = round.filter((p) => p.kind !== "run").map((p) => parkOf(p, env.nowMs()));
     if (parks.length > 0) {
       const ok = await env.commit({ ...base, steps, parks, disposition: "p" });
       return { end: ok ? "parked" : "lost", steps: stepsRun };
@@ -323,8 +323,12 @@ function backoffMs(definition: WorkflowDefinition<never, unknown>, count: number
   return defaultBackoff(count) * 1000;
 }
 
-function parkOf(p: PendingStep): Commit["parks"][number] {
-  if (p.kind === "sleep") return { step: p.name, kind: "s", seq: p.seq, ms: String(p.ms), event: "", match: "" };
+/** A sleepUntil's ms run from `nowMs` (Redis' time): a due time already past parks it for 0 ms. */
+function parkOf(p: PendingStep, nowMs: number): Commit["parks"][number] {
+  if (p.kind === "sleep") {
+    const ms = p.untilMs === undefined ? p.ms : Math.max(0, Math.ceil(p.untilMs - nowMs));
+    return { step: p.name, kind: "s", seq: p.seq, ms: String(ms), event: "", match: "" };
+  }
   if (p.kind === "wait") {
     const ms = p.timeoutMs === undefined ? "" : String(p.timeoutMs);
     return { step: p.name, kind: "w", seq: p.seq, ms, event: p.event, match: p.match };

@@ -7,7 +7,7 @@
 // execution  one call of run(input, step) by a tick, from the top: completed
 //            steps answer their stored result, the next ones run
 // step       a named unit whose result is committed once: step.run, step.sleep,
-//            step.waitForEvent
+//            step.sleepUntil, step.waitForEvent
 // fence      grows with every execution of any run: a store that keeps the
 //            largest fence it saw can refuse a stale execution's write
 
@@ -73,6 +73,11 @@ export interface WorkflowStep {
   invoke<T = unknown>(name: string, jobName: string, args: unknown[], options?: StepOptions): Promise<T>;
   /** Parks the run for `duration` (no tick is held meanwhile). */
   sleep(name: string, duration: Duration): Promise<void>;
+  /**
+   * Parks the run until `until` (Redis' clock): a Date, epoch ms, or an ISO 8601 string with its offset
+   * ("2026-12-01T09:00:00Z"; a date alone is midnight UTC). A time already past resumes at the next tick.
+   */
+  sleepUntil(name: string, until: Date | number | string): Promise<void>;
   /** Parks the run until `tq.workflows.sendEvent(event, { match })`; resolves with the event's data, or null at the timeout. */
   waitForEvent<T = unknown>(name: string, options: WaitForEventOptions): Promise<T | null>;
 }
