@@ -313,6 +313,11 @@ async function runStep(
   return { kind: "completed", name: p.name, record, text: recordText, bytes, resolve: p.resolve };
 }
 
+/** True for a record runStep wrote for a completed step (it writes `status` first), without parsing its result. */
+export function isCompletedRecord(text: string): boolean {
+  return text.startsWith('{"status":"completed"');
+}
+
 function backoffMs(definition: WorkflowDefinition<never, unknown>, count: number, error: unknown): number {
   try {
     const ms = definition.backoff ? definition.backoff(count, error) : defaultBackoff(count) * 1000;

@@ -236,6 +236,22 @@ export interface WorkflowsApi<W extends WorkflowInputs = WorkflowInputs> {
   cancel(runId: string): Promise<WorkflowCancelStatus>;
 }
 
+/** What one tick did to workflow runs, in its report's `workflows` (absent when the app declares none). */
+export interface TickWorkflowReport {
+  /** Step results the tick's executions committed (completed steps). */
+  steps: number;
+  /** Runs that completed. */
+  completed: number;
+  /** Runs that failed. */
+  failed: number;
+  /** Runs parked by a sleep or a wait. */
+  parked: number;
+  /** Runs whose failing step waits for its next try. */
+  retrying: number;
+  /** Runs whose execution stopped at a cancel. */
+  cancelled: number;
+}
+
 /** Per workflow, in `tq.stats().workflows`: its runs by status. */
 export type WorkflowStats = Record<WorkflowStatus, number>;
 
