@@ -211,10 +211,32 @@ export interface WorkflowPage {
   cursor?: string;
 }
 
+/** `tq.workflows.start`'s options. */
+export interface WorkflowStartOptions {
+  /** The run's id: the same id again answers the same run. Default a new one. */
+  id?: string;
+  /** Kicks a tick right after the start, as `enqueue` does; default the scope's (the app's `kick` option). */
+  kick?: boolean;
+}
+
+/** `tq.workflows.result`'s options. */
+export interface WorkflowResultOptions {
+  /** How long to wait, in ms; default 30,000. */
+  timeoutMs?: number;
+  /**
+   * Runs ticks while waiting, so the run moves with no cron or kick (they run the app's jobs too);
+   * default false: only reads the run.
+   */
+  drive?: boolean;
+}
+
 /** `tq.workflows`: start runs, send events, read runs. */
 export interface WorkflowsApi<W extends WorkflowInputs = WorkflowInputs> {
-  /** Starts a run; with `id`, the same id again answers the same run (a different workflow: CONFLICT). Returns the run id. */
-  start<K extends keyof W & string>(name: K, input: W[K], options?: { id?: string }): Promise<string>;
+  /**
+   * Starts a run; with `id`, the same id again answers the same run (a different workflow: CONFLICT). Returns the
+   * run id. `kick: true` kicks a tick as `enqueue` does, so the run starts at once (default: the scope's kick).
+   */
+  start<K extends keyof W & string>(name: K, input: W[K], options?: WorkflowStartOptions): Promise<string>;
   /** Resolves every wait for `event` with this `match` (default "") with `data`; returns how many. */
   sendEvent(event: string, options?: { match?: string; data?: unknown }): Promise<number>;
   /** The run, or undefined. */
@@ -222,8 +244,9 @@ export interface WorkflowsApi<W extends WorkflowInputs = WorkflowInputs> {
   /**
    * The run's output once it completed (JSON, as stored: `T` is yours to name); throws WorkflowFailedError
    * when it failed or was cancelled, a WORKFLOW_TIMEOUT TickqError past `timeoutMs` (default 30 s).
+   * `drive: true` runs ticks while it waits (a script or a test with no cron), each at most 1 s.
    */
-  result<T = unknown>(runId: string, options?: { timeoutMs?: number }): Promise<T>;
+  result<T = unknown>(runId: string, options?: WorkflowResultOptions): Promise<T>;
   /** A page of runs, newest first. */
   list(options?: WorkflowListOptions): Promise<WorkflowPage>;
   /**
