@@ -19,7 +19,7 @@ import type { StepRecord } from "./records.js";
 import { replay, type PendingStep } from "./replay.js";
 import type { StepContext, WorkflowDefinition, WorkflowFailure } from "./types.js";
 import { defaultBackoff } from "../tick/retry.js";
-import { describeError } from "./describe.js";
+import { describeError, stackOf } from "./describe.js";
 import { utf8Bytes } from "../client/job-size.js";
 import type { Invoker } from "./invoke.js";
 import { stepIdempotencyKey } from "./idempotency-key.js";
@@ -276,7 +276,7 @@ async function runStep(
       attempts,
       startedAt,
       endedAt: Math.round(env.nowMs()),
-      error: { name, message },
+      error: { name, message, stack: stackOf(error) },
     };
     const text = JSON.stringify(record);
     return {

@@ -148,9 +148,17 @@ export interface WorkflowStepInfo {
     name: string;
     /** The error's message. */
     message: string;
+    /** Its stack (at most 4,000 characters), when it had one. */
+    stack?: string;
   };
-  /** When a parked step ends by itself (epoch ms). */
+  /** When a parked step ends by itself (epoch ms): a sleep's end, a wait's timeout. */
   wakeAt?: number;
+  /** A waiting step's event. */
+  event?: string;
+  /** A waiting step's match ("" for any). */
+  match?: string;
+  /** A failed step's next try (epoch ms), while its run waits for it. */
+  nextTryAt?: number;
 }
 
 /** A run as `tq.workflows.get` answers it. */
