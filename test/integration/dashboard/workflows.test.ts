@@ -1,4 +1,5 @@
-// The dashboard's Workflows pages: runs by status per declared workflow, the
+// The dashboard's Workflows pages: runs by status per declared workflow (and
+// on the overview, over all of them), the
 // newest runs (or one status's), and a run's page with its steps in order,
 // attempts, results and errors — a waiting step's event, match and timeout,
 // a failed step's next try and stack, durations, times as on job pages; a run
@@ -46,6 +47,11 @@ describe.each(adapterCases)("the dashboard's Workflows pages over $name", (adapt
     expect(list.html).toMatch(/<td>signup<\/td><td>0<\/td><td>0<\/td><td>0<\/td><td>0<\/td><td>1<\/td><td>0<\/td>/);
     expect(list.html).toContain('href="/dashboard/workflows/run-1">run-1</a></td><td>signup</td><td>failed</td>');
     expect((await browser.get("/dashboard/workflows?status=completed")).html).toContain("No runs.");
+    const overview = (await browser.get("/dashboard")).html;
+    expect(overview).toContain(
+      '<div class="card" data-runs="failed"><b><a href="/dashboard/workflows?status=failed">1</a></b><span>failed</span></div>',
+    );
+    expect(overview).toContain('data-runs="completed"><b><a href="/dashboard/workflows?status=completed">0</a>');
 
     const run = await browser.get("/dashboard/workflows/run-1");
     expect(run.html).toContain("<dd>failed</dd>");
