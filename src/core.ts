@@ -14,7 +14,7 @@ import { enqueueJobs } from "./client/enqueue.js";
 import { TickqError } from "./errors.js";
 import type { TickqListener } from "./tick/events.js";
 import { readHistory } from "./client/history.js";
-import { kickIfAsked, kickSettings } from "./kick/kick.js";
+import { kick, kickIfAsked, kickSettings } from "./kick/kick.js";
 import { reserveTicks, startTick } from "./kick/parallel.js";
 import type { KickScope } from "./kick/types.js";
 import { enqueueOrderedJobs } from "./ordered/enqueue.js";
@@ -58,9 +58,14 @@ export function createTickqCore<
   const stats = Object.assign(() => readStats(runtime), { history: (days?: number) => readHistory(runtime, days) });
   const jobs = jobsApi(runtime);
   const queues = queuesApi(runtime);
-  const workflows = workflowsApi(runtime) as WorkflowsApi<W>;
   const metrics = metricsApi(runtime);
   const build = (scope: KickScope): Tickq<J, O, W> => {
+    const workflows = workflowsApi(runtime, {
+      kick: (asked) => {
+        if ((asked ?? scope.kick) === true) kick(runtime, kicks, scope);
+      },
+      tick: async (budgetMs) => (await startTick(runtime, { ...kicks.tick, budgetMs })).more,
+    }) as WorkflowsApi<W>;
     const tickq: Tickq<J, O, W> = {
       async enqueue(name, args, opts = {}) {
         const [jid] = await enqueueJobs(runtime, [{ ...opts, name, args }]);

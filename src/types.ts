@@ -21,7 +21,13 @@ import type { CronParser, Schedules } from "./recurring/types.js";
 import type { KeepCompleted } from "./results/types.js";
 import type { Debounce } from "./debounce/types.js";
 import type { StandardSchemaV1 } from "./client/standard-schema.js";
-import type { Duration, WorkflowInputs, WorkflowsOption, WorkflowStats } from "./workflows/types.js";
+import type {
+  Duration,
+  TickWorkflowReport,
+  WorkflowInputs,
+  WorkflowsOption,
+  WorkflowStats,
+} from "./workflows/types.js";
 
 /** A Redis reply as both adapters return it: no parsing, no Buffers. */
 export type RedisReply = null | number | string | RedisReply[];
@@ -524,6 +530,8 @@ export interface TickReport {
   durationMs: number;
   /** True when the tick did not start: maxParallel ticks were already live. */
   skipped?: boolean;
+  /** Workflow work: steps committed, runs completed, failed, parked (absent when the app declares no workflow). */
+  workflows?: TickWorkflowReport;
 }
 
 /** `tq.stats()`: Sidekiq's counters and sizes, and what tickq adds (ticks, warnings, ordered, flow). */

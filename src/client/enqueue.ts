@@ -27,7 +27,7 @@ import { orderFields } from "../order/fields.js";
 import { isPrintableName } from "../names.js";
 import { terminalJson } from "../printable.js";
 import { checkKnownKeys } from "../options.js";
-import { checkQueueAccepted } from "./accepted-queues.js";
+import { checkQueueAccepted } from "../tick/accepted-queues.js";
 import type { RoundTrips } from "../redis/adapter.js";
 import { definitionOf, type Runtime } from "../tick/runtime.js";
 import * as protocol from "../protocol/index.js";

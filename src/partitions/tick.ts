@@ -11,6 +11,7 @@ import { monotonicMs } from "../tick/clock.js";
 import { concurrencyOf } from "../tick/settings.js";
 import { SHARED_SLOTS, SharedSlots, type TickOptionsWithSlots } from "../tick/slots.js";
 import type { TickOptions, TickReport } from "../types.js";
+import type { TickWorkflowReport } from "../workflows/types.js";
 import { crc16 } from "./layout.js";
 
 /** What a partition's core offers a tick. */
@@ -49,11 +50,24 @@ export function mergeReports(tickId: string, reports: TickReport[], durationMs: 
   const merged = emptyReport(tickId, durationMs);
   for (const r of reports) {
     for (const count of COUNTS) merged[count] += r[count];
+    if (r.workflows) merged.workflows = addWorkflowReports(merged.workflows, r.workflows);
     merged.more ||= r.more;
     merged.leaseLost ||= r.leaseLost;
   }
   if (reports.length > 0 && reports.every((r) => r.skipped)) merged.skipped = true;
   return merged;
+}
+
+function addWorkflowReports(a: TickWorkflowReport | undefined, b: TickWorkflowReport): TickWorkflowReport {
+  if (!a) return { ...b };
+  return {
+    steps: a.steps + b.steps,
+    completed: a.completed + b.completed,
+    failed: a.failed + b.failed,
+    parked: a.parked + b.parked,
+    retrying: a.retrying + b.retrying,
+    cancelled: a.cancelled + b.cancelled,
+  };
 }
 
 /** Part `i` of `total` split into `parts` near-equal parts (at least 1). */

@@ -54,7 +54,7 @@ export const workflow_read = defineCall(
   scripts.workflow_read,
   { run: key },
   { id: text },
-  tuple({ fields: list(text), steps: list(text), parks: list(text) }),
+  tuple({ fields: list(text), steps: list(text), parks: list(text), due: text }),
 );
 
 export const workflow_list = defineCall(

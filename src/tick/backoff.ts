@@ -3,8 +3,7 @@
 // (seconds, Sidekiq's unit; deprecated), else Sidekiq's formula. A backoff
 // that throws or answers nonsense falls back to Sidekiq's, so a bad backoff
 // never loses the job.
-import { durationMs } from "../workflows/duration.js";
-import type { Duration } from "../workflows/types.js";
+import { type Duration, durationMs } from "../duration.js";
 
 /** The backoffs a job or an ordered job may declare. */
 export interface Backoffs {

@@ -32,7 +32,7 @@ import { fetchArgs, strictRank, type QueuePlan } from "./queue-order.js";
 import type { RoundTrips } from "../redis/adapter.js";
 import { learnClock, learnEvictionPolicy, redisNowMs, redisNowSec, type Runtime } from "./runtime.js";
 import { recurringDueArgs, runRecurring } from "../recurring/pass.js";
-import { workflowBeginArgs, workflowPassOf } from "../workflows/in-tick.js";
+import { workflowBeginArgs, workflowPassOf, workflowTickReport } from "../workflows/in-tick.js";
 import type { WorkflowPassReport } from "../workflows/pass.js";
 import * as protocol from "../protocol/index.js";
 import { TickBeats } from "../sidekiq/process.js";
@@ -310,6 +310,7 @@ async function tickOnce(runtime: Runtime, options: TickOptions, tickId: string):
   } finally {
     // Commits left for a finish that failed: refused, so their executions end (their runs are claimed again).
     await flowed?.settle(undefined);
+    if (flowed) report.workflows = workflowTickReport(flowed);
     clearTimeout(deadline);
     fence.stop();
     beats?.stop();

@@ -6,7 +6,7 @@ import { confirmReplicated, durabilityOf, type Durability } from "./durability.j
 import { DEFAULT_MAX_JOB_BYTES } from "../client/job-size.js";
 import { checkKnownKeys, numberOption } from "../options.js";
 import { checkJobDefinitions } from "../client/definitions.js";
-import { acceptedQueues } from "../client/accepted-queues.js";
+import { acceptedQueues } from "./accepted-queues.js";
 import { keysFor, type Keys } from "../keys.js";
 import { checkTimeouts } from "./passes/timeout.js";
 import { checkOrdered } from "../ordered/registry.js";

@@ -1,6 +1,8 @@
 // tq.workflows: start a run, send an event, read runs. Each is one script
 // call; `result` polls the run like enqueueAndWait polls a job (10 ms
-// growing to 500 ms), the same over TCP and REST.
+// growing to 500 ms), the same over TCP and REST. The tickq hands in how to
+// kick a tick and how to run one (WorkflowDrivers), so `start` can kick as
+// enqueue does and a driving `result` ticks between its reads.
 import { TickqError } from "../errors.js";
 import { newJid } from "../client/job.js";
 import { hasControl, terminalJson } from "../printable.js";
@@ -25,6 +27,16 @@ import type {
 } from "./types.js";
 
 const MAX_ID = 1_024;
+/** The longest tick a driving `result` runs between two reads of the run. */
+const DRIVE_TICK_MS = 1_000;
+
+/** What the tickq lends tq.workflows: its kick (as enqueue's) and its tick. */
+export interface WorkflowDrivers {
+  /** Kicks a tick when `asked` says so, or, left undefined, when the scope kicks by default. */
+  kick(asked: boolean | undefined): void;
+  /** Runs one tick of at most `budgetMs`; true when it left work (report.more). */
+  tick(budgetMs: number): Promise<boolean>;
+}
 const STATUSES: readonly WorkflowStatus[] = ["running", "sleeping", "waiting", "completed", "failed", "cancelled"];
 const DEFAULT_RESULT_MS = 30_000;
 /** How often a cancel asks whether the run's tick heard of it. */
@@ -130,7 +142,13 @@ export async function getRun(runtime: Runtime, runId: string): Promise<WorkflowR
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-export async function runResult(runtime: Runtime, runId: string, timeoutMs = DEFAULT_RESULT_MS): Promise<unknown> {
+/** `drive`: ticks between reads instead of only waiting (the waiting process keeps the run moving). */
+export async function runResult(
+  runtime: Runtime,
+  runId: string,
+  timeoutMs = DEFAULT_RESULT_MS,
+  drive?: WorkflowDrivers["tick"],
+): Promise<unknown> {
   if (typeof timeoutMs !== "number" || !Number.isFinite(timeoutMs) || timeoutMs <= 0) {
     throw new TickqError(
       "BAD_ARGS",
@@ -148,7 +166,9 @@ export async function runResult(runtime: Runtime, runId: string, timeoutMs = DEF
     if (left <= 0) {
       throw new TickqError("WORKFLOW_TIMEOUT", `workflow run ${runId} did not end within ${timeoutMs} ms; it goes on`);
     }
-    await sleep(Math.min(pause, left));
+    // A tick that left work is followed at once by a read and another tick; an idle one by the pause.
+    if (drive && (await drive(Math.min(left, DRIVE_TICK_MS)))) pause = 5;
+    else await sleep(Math.min(pause, left));
   }
 }
 
@@ -206,12 +226,17 @@ export async function cancelRun(runtime: Runtime, runId: string): Promise<Workfl
   }
 }
 
-export function workflowsApi(runtime: Runtime): WorkflowsApi {
+export function workflowsApi(runtime: Runtime, drivers: WorkflowDrivers): WorkflowsApi {
   return {
-    start: (name, input, options) => startRun(runtime, name, input, options?.id),
+    async start(name, input, options) {
+      const runId = await startRun(runtime, name, input, options?.id);
+      drivers.kick(options?.kick);
+      return runId;
+    },
     sendEvent: (event, options) => sendEvent(runtime, event, options?.match, options?.data),
     get: (runId) => getRun(runtime, runId),
-    result: (runId, options) => runResult(runtime, runId, options?.timeoutMs) as never,
+    result: (runId, options) =>
+      runResult(runtime, runId, options?.timeoutMs, options?.drive === true ? drivers.tick : undefined) as never,
     list: (options) => listRuns(runtime, options),
     cancel: (runId) => cancelRun(runtime, runId),
   };

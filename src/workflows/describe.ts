@@ -11,3 +11,16 @@ export function describeError(error: unknown): { name: string; message: string }
     return { name: "Error", message: "(an error that could not be described)" };
   }
 }
+
+/** Most of a step's stack kept in its record, for the dashboard: the frames that matter come first. */
+const MAX_STACK = 4_000;
+
+/** The error's stack, cut to MAX_STACK characters; undefined when it has none. */
+export function stackOf(error: unknown): string | undefined {
+  try {
+    const stack = error instanceof Error ? error.stack : undefined;
+    return typeof stack === "string" && stack !== "" ? stack.slice(0, MAX_STACK) : undefined;
+  } catch {
+    return undefined;
+  }
+}

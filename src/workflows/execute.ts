@@ -19,7 +19,7 @@ import type { StepRecord } from "./records.js";
 import { replay, type PendingStep } from "./replay.js";
 import type { StepContext, WorkflowDefinition, WorkflowFailure } from "./types.js";
 import { defaultBackoff } from "../tick/retry.js";
-import { describeError } from "./describe.js";
+import { describeError, stackOf } from "./describe.js";
 import { utf8Bytes } from "../client/job-size.js";
 import type { Invoker } from "./invoke.js";
 import { stepIdempotencyKey } from "./idempotency-key.js";
@@ -207,7 +207,7 @@ export async function executeRun(
       const ok = await env.commit({ ...base, steps, disposition: "y" });
       return { end: ok ? "yielded" : "lost", steps: stepsRun };
     }
-    const parks = round.filter((p) => p.kind !== "run").map(parkOf);
+    const parks = round.filter((p) => p.kind !== "run").map((p) => parkOf(p, env.nowMs()));
     if (parks.length > 0) {
       const ok = await env.commit({ ...base, steps, parks, disposition: "p" });
       return { end: ok ? "parked" : "lost", steps: stepsRun };
@@ -276,7 +276,7 @@ async function runStep(
       attempts,
       startedAt,
       endedAt: Math.round(env.nowMs()),
-      error: { name, message },
+      error: { name, message, stack: stackOf(error) },
     };
     const text = JSON.stringify(record);
     return {
@@ -313,6 +313,11 @@ async function runStep(
   return { kind: "completed", name: p.name, record, text: recordText, bytes, resolve: p.resolve };
 }
 
+/** True for a record runStep wrote for a completed step (it writes `status` first), without parsing its result. */
+export function isCompletedRecord(text: string): boolean {
+  return text.startsWith('{"status":"completed"');
+}
+
 function backoffMs(definition: WorkflowDefinition<never, unknown>, count: number, error: unknown): number {
   try {
     const ms = definition.backoff ? definition.backoff(count, error) : defaultBackoff(count) * 1000;
@@ -323,8 +328,12 @@ function backoffMs(definition: WorkflowDefinition<never, unknown>, count: number
   return defaultBackoff(count) * 1000;
 }
 
-function parkOf(p: PendingStep): Commit["parks"][number] {
-  if (p.kind === "sleep") return { step: p.name, kind: "s", seq: p.seq, ms: String(p.ms), event: "", match: "" };
+/** A sleepUntil's ms run from `nowMs` (Redis' time): a due time already past parks it for 0 ms. */
+function parkOf(p: PendingStep, nowMs: number): Commit["parks"][number] {
+  if (p.kind === "sleep") {
+    const ms = p.untilMs === undefined ? p.ms : Math.max(0, Math.ceil(p.untilMs - nowMs));
+    return { step: p.name, kind: "s", seq: p.seq, ms: String(ms), event: "", match: "" };
+  }
   if (p.kind === "wait") {
     const ms = p.timeoutMs === undefined ? "" : String(p.timeoutMs);
     return { step: p.name, kind: "w", seq: p.seq, ms, event: p.event, match: p.match };

@@ -4,6 +4,7 @@
 // run due sends no workflow call at all.
 import type { Runtime } from "../tick/runtime.js";
 import { runWorkflowPass, type WorkflowPassInput, type WorkflowPassReport } from "./pass.js";
+import type { TickWorkflowReport } from "./types.js";
 
 /** begin.lua's workflows part: an app with no workflow claims nothing there (-1: nothing of workflows is touched). */
 export function workflowBeginArgs(runtime: Runtime, concurrency: number): { claim: number; retentionMs: number } {
@@ -14,4 +15,17 @@ export function workflowBeginArgs(runtime: Runtime, concurrency: number): { clai
 export function workflowPassOf(runtime: Runtime, input: WorkflowPassInput): Promise<WorkflowPassReport | undefined> {
   if (Object.keys(runtime.workflows).length === 0) return Promise.resolve(undefined);
   return runWorkflowPass(runtime, input);
+}
+
+/** The tick report's `workflows`, once the pass settled (its last commits may ride on finish). */
+export function workflowTickReport(pass: WorkflowPassReport): TickWorkflowReport {
+  const { ends } = pass;
+  return {
+    steps: pass.committed,
+    completed: ends.completed ?? 0,
+    failed: ends.failed ?? 0,
+    parked: ends.parked ?? 0,
+    retrying: ends.retrying ?? 0,
+    cancelled: ends.cancelled ?? 0,
+  };
 }

@@ -15,7 +15,14 @@ import type { TickCalls } from "../tick/calls.js";
 import { learnClock, redisNowMs, type Runtime } from "../tick/runtime.js";
 import * as protocol from "../protocol/index.js";
 import { orderedGuard } from "../ordered/guard.js";
-import { executeRun, type ClaimedRun, type Commit, type ExecutionEnd, type ExecutionEnv } from "./execute.js";
+import {
+  executeRun,
+  isCompletedRecord,
+  type ClaimedRun,
+  type Commit,
+  type ExecutionEnd,
+  type ExecutionEnv,
+} from "./execute.js";
 import { workflowCancelKey } from "../cancel/errors.js";
 import { workflowEvents } from "./events.js";
 import { invoker } from "./invoke.js";
@@ -54,6 +61,8 @@ export interface WorkflowPassReport {
   ends: Partial<Record<ExecutionEnd | "cancelled", number>>;
   /** Step functions run. */
   steps: number;
+  /** Completed steps' results Redis applied. */
+  committed: number;
   /** Runs are still due, or some yielded: a later tick has workflow work. */
   more: boolean;
   /** False when a call found the lease gone. */
@@ -79,6 +88,7 @@ export async function runWorkflowPass(runtime: Runtime, input: WorkflowPassInput
   const report: WorkflowPassReport = {
     ends: {},
     steps: 0,
+    committed: 0,
     more: false,
     held: true,
     atFinish: [],
@@ -112,7 +122,10 @@ export async function runWorkflowPass(runtime: Runtime, input: WorkflowPassInput
         queued.push({ commit, resolve });
         wake();
       }).then((applied) => {
-        if (applied) events.committed(run.name, commit);
+        if (applied) {
+          events.committed(run.name, commit);
+          for (const s of commit.steps) if (isCompletedRecord(s.record)) report.committed++;
+        }
         return applied;
       }),
     guard: () => ({ signal: AbortSignal.any([guard.signal(), cancelled]), done: guard.done }),

@@ -12,7 +12,7 @@ export interface StepRecord {
   startedAt?: number;
   endedAt?: number;
   result?: unknown;
-  error?: { name: string; message: string };
+  error?: { name: string; message: string; stack?: string };
 }
 
 /** Step records by name, from a flat HGETALL reply. */
@@ -46,11 +46,13 @@ export function readClaimedSteps(flat: string[]): ClaimedSteps {
   return steps;
 }
 
-/** What a parked step's entry holds (lib/workflows/commit-runs.lua): kind, seq, when it ends by itself. */
+/** What a parked step's entry holds (lib/workflows/commit-runs.lua): kind, seq, when it ends by itself, a wait's event and match. */
 interface ParkedEntry {
   k: "s" | "w";
   q: number;
   at?: number;
+  e?: string;
+  m?: string;
 }
 
 function pairs(flat: string[]): [string, string][] {
@@ -62,19 +64,30 @@ function pairs(flat: string[]): [string, string][] {
 /** The run as `tq.workflows.get` answers it, from workflow_read.lua's reply; undefined when there is no run. */
 export function readRun(
   id: string,
-  reply: { fields: string[]; steps: string[]; parks: string[] },
+  reply: { fields: string[]; steps: string[]; parks: string[]; due?: string },
 ): WorkflowRun | undefined {
   const f = Object.fromEntries(pairs(reply.fields));
   if (f.name === undefined) return undefined;
+  // A failed step of a run due by time is tried again then (the run's next execution).
+  const nextTryAt = reply.due ? Number(reply.due) : undefined;
   const steps: (WorkflowStepInfo & { seq: number })[] = [];
   for (const [name, record] of readStepRecords(reply.steps)) {
     const { status, seq, attempts, startedAt, endedAt, result, error } = record;
-    steps.push({ name, seq, status, attempts, startedAt, endedAt, result, error });
+    const next = status === "failed" && f.status === "running" ? nextTryAt : undefined;
+    steps.push({ name, seq, status, attempts, startedAt, endedAt, result, error, nextTryAt: next });
   }
   for (const [name, text] of pairs(reply.parks)) {
     const parked = JSON.parse(text) as ParkedEntry;
     const attempts = 0;
-    steps.push({ name, seq: parked.q, status: parked.k === "w" ? "waiting" : "sleeping", attempts, wakeAt: parked.at });
+    const wait = parked.k === "w" ? { event: parked.e, match: parked.m } : {};
+    steps.push({
+      name,
+      seq: parked.q,
+      status: parked.k === "w" ? "waiting" : "sleeping",
+      attempts,
+      wakeAt: parked.at,
+      ...wait,
+    });
   }
   steps.sort((a, b) => a.seq - b.seq);
   return {

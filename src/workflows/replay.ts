@@ -8,7 +8,7 @@
 // the last completed one are fine. A completed step whose result the claim
 // left in Redis answers once it is read (left-results.ts).
 import { TickqError } from "../errors.js";
-import { durationMs } from "./duration.js";
+import { dueTimeMs, durationMs } from "../duration.js";
 import { nonDeterministic } from "./errors.js";
 import type { StepRecord } from "./records.js";
 import type { Invoker } from "./invoke.js";
@@ -28,7 +28,8 @@ export type PendingStep =
       retry: number | undefined;
       resolve: (value: unknown) => void;
     }
-  | { kind: "sleep"; name: string; seq: number; ms: number }
+  // untilMs: step.sleepUntil's due time (epoch ms, Redis' clock); the park's ms are counted from it when it commits.
+  | { kind: "sleep"; name: string; seq: number; ms: number; untilMs?: number }
   | { kind: "wait"; name: string; seq: number; event: string; match: string; timeoutMs: number | undefined };
 
 export interface Replay {
@@ -152,6 +153,17 @@ export function replay(records: Map<string, StepRecord>, invoke: Invoker, left?:
       if (done(name)) return Promise.resolve();
       try {
         pending.push({ kind: "sleep", name, seq, ms: durationMs(duration, `step.sleep("${name}")`) });
+      } catch (error) {
+        fatal = error as Error;
+      }
+      return never;
+    },
+    sleepUntil(name, until) {
+      const seq = enter(name);
+      if (seq === undefined) return never;
+      if (done(name)) return Promise.resolve();
+      try {
+        pending.push({ kind: "sleep", name, seq, ms: 0, untilMs: dueTimeMs(until, `step.sleepUntil("${name}")`) });
       } catch (error) {
         fatal = error as Error;
       }

@@ -7,12 +7,13 @@
 // execution  one call of run(input, step) by a tick, from the top: completed
 //            steps answer their stored result, the next ones run
 // step       a named unit whose result is committed once: step.run, step.sleep,
-//            step.waitForEvent
+//            step.sleepUntil, step.waitForEvent
 // fence      grows with every execution of any run: a store that keeps the
 //            largest fence it saw can refuse a stale execution's write
 
-/** A duration: ms, or a number and a unit: "500ms", "30s", "15m", "12h", "3d". */
-export type Duration = number | `${number}${"ms" | "s" | "m" | "h" | "d"}`;
+import type { Duration } from "../duration.js";
+
+export type { Duration };
 
 /** What a step's function gets. */
 export interface StepContext {
@@ -73,6 +74,11 @@ export interface WorkflowStep {
   invoke<T = unknown>(name: string, jobName: string, args: unknown[], options?: StepOptions): Promise<T>;
   /** Parks the run for `duration` (no tick is held meanwhile). */
   sleep(name: string, duration: Duration): Promise<void>;
+  /**
+   * Parks the run until `until` (Redis' clock): a Date, epoch ms, or an ISO 8601 string with its offset
+   * ("2026-12-01T09:00:00Z"; a date alone is midnight UTC). A time already past resumes at the next tick.
+   */
+  sleepUntil(name: string, until: Date | number | string): Promise<void>;
   /** Parks the run until `tq.workflows.sendEvent(event, { match })`; resolves with the event's data, or null at the timeout. */
   waitForEvent<T = unknown>(name: string, options: WaitForEventOptions): Promise<T | null>;
 }
@@ -143,9 +149,17 @@ export interface WorkflowStepInfo {
     name: string;
     /** The error's message. */
     message: string;
+    /** Its stack (at most 4,000 characters), when it had one. */
+    stack?: string;
   };
-  /** When a parked step ends by itself (epoch ms). */
+  /** When a parked step ends by itself (epoch ms): a sleep's end, a wait's timeout. */
   wakeAt?: number;
+  /** A waiting step's event. */
+  event?: string;
+  /** A waiting step's match ("" for any). */
+  match?: string;
+  /** A failed step's next try (epoch ms), while its run waits for it. */
+  nextTryAt?: number;
 }
 
 /** A run as `tq.workflows.get` answers it. */
@@ -206,10 +220,32 @@ export interface WorkflowPage {
   cursor?: string;
 }
 
+/** `tq.workflows.start`'s options. */
+export interface WorkflowStartOptions {
+  /** The run's id: the same id again answers the same run. Default a new one. */
+  id?: string;
+  /** Kicks a tick right after the start, as `enqueue` does; default the scope's (the app's `kick` option). */
+  kick?: boolean;
+}
+
+/** `tq.workflows.result`'s options. */
+export interface WorkflowResultOptions {
+  /** How long to wait, in ms; default 30,000. */
+  timeoutMs?: number;
+  /**
+   * Runs ticks while waiting, so the run moves with no cron or kick (they run the app's jobs too);
+   * default false: only reads the run.
+   */
+  drive?: boolean;
+}
+
 /** `tq.workflows`: start runs, send events, read runs. */
 export interface WorkflowsApi<W extends WorkflowInputs = WorkflowInputs> {
-  /** Starts a run; with `id`, the same id again answers the same run (a different workflow: CONFLICT). Returns the run id. */
-  start<K extends keyof W & string>(name: K, input: W[K], options?: { id?: string }): Promise<string>;
+  /**
+   * Starts a run; with `id`, the same id again answers the same run (a different workflow: CONFLICT). Returns the
+   * run id. `kick: true` kicks a tick as `enqueue` does, so the run starts at once (default: the scope's kick).
+   */
+  start<K extends keyof W & string>(name: K, input: W[K], options?: WorkflowStartOptions): Promise<string>;
   /** Resolves every wait for `event` with this `match` (default "") with `data`; returns how many. */
   sendEvent(event: string, options?: { match?: string; data?: unknown }): Promise<number>;
   /** The run, or undefined. */
@@ -217,8 +253,9 @@ export interface WorkflowsApi<W extends WorkflowInputs = WorkflowInputs> {
   /**
    * The run's output once it completed (JSON, as stored: `T` is yours to name); throws WorkflowFailedError
    * when it failed or was cancelled, a WORKFLOW_TIMEOUT TickqError past `timeoutMs` (default 30 s).
+   * `drive: true` runs ticks while it waits (a script or a test with no cron), each at most 1 s.
    */
-  result<T = unknown>(runId: string, options?: { timeoutMs?: number }): Promise<T>;
+  result<T = unknown>(runId: string, options?: WorkflowResultOptions): Promise<T>;
   /** A page of runs, newest first. */
   list(options?: WorkflowListOptions): Promise<WorkflowPage>;
   /**
@@ -229,6 +266,22 @@ export interface WorkflowsApi<W extends WorkflowInputs = WorkflowInputs> {
    * step of it once its lease is gone). NOT_FOUND when there is no such run.
    */
   cancel(runId: string): Promise<WorkflowCancelStatus>;
+}
+
+/** What one tick did to workflow runs, in its report's `workflows` (absent when the app declares none). */
+export interface TickWorkflowReport {
+  /** Step results the tick's executions committed (completed steps). */
+  steps: number;
+  /** Runs that completed. */
+  completed: number;
+  /** Runs that failed. */
+  failed: number;
+  /** Runs parked by a sleep or a wait. */
+  parked: number;
+  /** Runs whose failing step waits for its next try. */
+  retrying: number;
+  /** Runs whose execution stopped at a cancel. */
+  cancelled: number;
 }
 
 /** Per workflow, in `tq.stats().workflows`: its runs by status. */

@@ -26,7 +26,12 @@ export function parseQueues(value: string): QueueOrder {
 
 const summary = (r: TickReport) =>
   `tick ${printable(r.tickId)}: ${r.succeeded} succeeded, ${r.failed} failed (${r.retried} to retry, ${r.dead} dead), ${r.scheduled} scheduled moved, ` +
-  `${r.resurrected} resurrected, ${r.requeued} requeued, ${r.roundTrips} round trips, ${r.durationMs} ms${r.more ? "; more work waits" : ""}${r.leaseLost ? "; LEASE LOST" : ""}`;
+  `${r.resurrected} resurrected, ${r.requeued} requeued, ${workflowPart(r)}${r.roundTrips} round trips, ${r.durationMs} ms${r.more ? "; more work waits" : ""}${r.leaseLost ? "; LEASE LOST" : ""}`;
+
+const workflowPart = ({ workflows: w }: TickReport) =>
+  w
+    ? `workflows: ${w.steps} steps committed, ${w.completed} runs completed, ${w.failed} failed, ${w.parked} parked, ${w.retrying} retrying, `
+    : "";
 
 interface TickCliOptions {
   jobs: string;

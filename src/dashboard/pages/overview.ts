@@ -3,7 +3,8 @@
 // fetched-waiting are what live ticks last reported; in flight is every job
 // ticks' lists hold (those two, acks not yet sent, and dead ticks' jobs). The live part
 // costs one stats() call — one stats script — per refresh; the daily chart
-// is read once, with the page.
+// is read once, with the page. Workflow runs are counted by status, over the
+// workflows declared here, when there are any.
 import type { Context, Hono } from "hono";
 import { html } from "hono/html";
 import type { Stats } from "../../index.js";
@@ -13,6 +14,8 @@ import { number, page, pageHeaders, postButton, when, type Html } from "../layou
 import type { DashboardEnv, DashboardScope } from "../types.js";
 
 type Ctx = Context<DashboardEnv>;
+
+const RUN_STATUSES = ["running", "sleeping", "waiting", "completed", "failed", "cancelled"] as const;
 
 export interface OverviewOptions {
   refreshMs: number;
@@ -32,6 +35,7 @@ function live(c: Ctx, stats: Stats): Html {
     stats.scheduled,
     "/scheduled",
   )}${card("retry", stats.retry, "/retry")}${card("dead", stats.dead, "/dead")}${card("live ticks", stats.ticks, "/ticks")}${card("recurring", stats.schedules, "/schedules")}</div>
+${runCards(stats, base)}
 <p>Last tick: ${when(stats.lastTickAt)}</p>
 <h2>Queues</h2><div class="scroll"><table><tr><th>queue</th><th>waiting</th><th></th></tr>
 ${names.map(
@@ -40,6 +44,17 @@ ${names.map(
       ownValue(stats.queues, name) ?? 0,
     )}</td><td>${paused.has(name) ? postButton(c, `/queues/${encodeURIComponent(name)}/resume`, "Resume", { back: base }) : postButton(c, `/queues/${encodeURIComponent(name)}/pause`, "Pause", { back: base })}</td></tr>`,
 )}</table></div>`;
+}
+
+/** Workflow runs by status, over every declared workflow; nothing when none is declared. */
+function runCards(stats: Stats, base: string): Html | "" {
+  const per = Object.values(stats.workflows);
+  if (per.length === 0) return "";
+  const total = (status: (typeof RUN_STATUSES)[number]) => per.reduce((n, counts) => n + counts[status], 0);
+  return html`<h2>Workflow runs</h2><div class="cards">${RUN_STATUSES.map(
+    (s) =>
+      html`<div class="card" data-runs="${s}"><b><a href="${base}/workflows?status=${s}">${number(total(s))}</a></b><span>${s}</span></div>`,
+  )}</div>`;
 }
 
 export function overviewRoutes(app: Hono<DashboardEnv>, scope: DashboardScope, options: OverviewOptions): void {

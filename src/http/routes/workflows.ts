@@ -1,5 +1,6 @@
 // The workflow routes (src/workflows/), behind the app's auth like the jobs
-// API: POST /workflows/:name starts a run ({ input, id? }), POST /events sends
+// API: POST /workflows/:name starts a run ({ input, id?, kick? }) through the
+// request's tickq (c.var.tq), so it kicks as POST /jobs does; POST /events sends
 // an event ({ event, match?, data? }), GET /workflows lists runs (?status,
 // name, cursor, limit), GET /workflows/:id reads one, POST /workflows/:id/cancel
 // cancels it. Bad input is tq.workflows' own TickqError: 400, 404, 409.
@@ -8,6 +9,7 @@ import { bodyLimit } from "hono/body-limit";
 import { TickqError } from "../../errors.js";
 import { bodyTooLarge } from "../errors.js";
 import type { JobRegistry, Tickq, WorkflowStatus } from "../../index.js";
+import type { TickqEnv } from "../scope.js";
 
 /** The JSON object a POST carries; anything else is a 400. */
 async function objectBody(req: { text(): Promise<string> }, what: string): Promise<Record<string, unknown>> {
@@ -31,9 +33,9 @@ function optionalString(body: Record<string, unknown>, key: string, what: string
   return value;
 }
 
-export function workflowRoutes(tickq: Tickq<JobRegistry>, maxSize: number): Hono {
+export function workflowRoutes(tickq: Tickq<JobRegistry>, maxSize: number): Hono<TickqEnv> {
   const workflows = tickq.workflows;
-  const app = new Hono();
+  const app = new Hono<TickqEnv>();
   const limit = bodyLimit({ maxSize, onError: (c) => c.json(bodyTooLarge(maxSize), 413) });
   app.post("/workflows/:name", limit);
   app.post("/events", limit);
@@ -41,7 +43,13 @@ export function workflowRoutes(tickq: Tickq<JobRegistry>, maxSize: number): Hono
     const name = c.req.param("name");
     const body = await objectBody(c.req, `POST /workflows/${name}`);
     const id = optionalString(body, "id", `POST /workflows/${name}`);
-    const runId = await workflows.start(name, body.input ?? null, id === undefined ? {} : { id });
+    const kick = body.kick;
+    if (kick !== undefined && typeof kick !== "boolean")
+      throw new TickqError("BAD_ARGS", `POST /workflows/${name}: kick must be true or false`);
+    const runId = await c.var.tq.workflows.start(name, body.input ?? null, {
+      ...(id === undefined ? {} : { id }),
+      ...(kick === undefined ? {} : { kick }),
+    });
     return c.json({ id: runId }, 201);
   });
   app.post("/events", async (c) => {

@@ -1,6 +1,9 @@
-// The dashboard's Workflows pages: runs by status per declared workflow, the
+// The dashboard's Workflows pages: runs by status per declared workflow (and
+// on the overview, over all of them), the
 // newest runs (or one status's), and a run's page with its steps in order,
-// attempts, results and errors; a run id with no run is a 404 page. Cancel
+// attempts, results and errors — a waiting step's event, match and timeout,
+// a failed step's next try and stack, durations, times as on job pages; a run
+// id with no run is a 404 page. Cancel
 // (POST .../cancel, with the CSRF token) cancels a live run and says so; a run
 // that has ended stays as it was, and the notice says what it had become.
 import { describe, expect, it } from "vitest";
@@ -44,12 +47,65 @@ describe.each(adapterCases)("the dashboard's Workflows pages over $name", (adapt
     expect(list.html).toMatch(/<td>signup<\/td><td>0<\/td><td>0<\/td><td>0<\/td><td>0<\/td><td>1<\/td><td>0<\/td>/);
     expect(list.html).toContain('href="/dashboard/workflows/run-1">run-1</a></td><td>signup</td><td>failed</td>');
     expect((await browser.get("/dashboard/workflows?status=completed")).html).toContain("No runs.");
+    const overview = (await browser.get("/dashboard")).html;
+    expect(overview).toContain(
+      '<div class="card" data-runs="failed"><b><a href="/dashboard/workflows?status=failed">1</a></b><span>failed</span></div>',
+    );
+    expect(overview).toContain('data-runs="completed"><b><a href="/dashboard/workflows?status=completed">0</a>');
 
     const run = await browser.get("/dashboard/workflows/run-1");
     expect(run.html).toContain("<dd>failed</dd>");
     expect(run.html).toContain("card &lt;declined&gt; (step charge)");
     expect(run.html).toMatch(/<td>create<\/td><td>completed<\/td><td>1<\/td>.*\{&quot;user&quot;:&quot;ann&quot;\}/s);
     expect((await browser.get("/dashboard/workflows/none")).status).toBe(404);
+  });
+
+  it("a run's page shows what a waiting step waits for, a retrying step's next try and stack, and durations", async () => {
+    const tickq = h.make(
+      {},
+      {
+        workflows: {
+          onboard: {
+            run: async (input: { user: string }, step) => {
+              await step.run("create", () => 1);
+              return step.waitForEvent("paid", { event: "invoice.paid", match: input.user, timeout: "1h" });
+            },
+          },
+          charge: {
+            retry: 2,
+            backoff: () => 60_000,
+            run: async (_: null, step) =>
+              step.run("pay", () => {
+                throw new Error("gateway <down>");
+              }),
+          },
+        },
+      },
+    );
+    const app = createApp({ tickq, secrets: [SECRET], dashboard: dashboard() });
+    const browser = await login(app, SECRET);
+    await tickq.workflows.start("onboard", { user: "ann" }, { id: "w-1" });
+    await tickq.workflows.start("charge", null, { id: "c-1" });
+    await tickq.tick({ budgetMs: 2_000 });
+
+    const waiting = await tickq.workflows.get("w-1");
+    expect(waiting?.steps[1]).toMatchObject({ name: "paid", status: "waiting", event: "invoice.paid", match: "ann" });
+    const page = (await browser.get("/dashboard/workflows/w-1")).html;
+    expect(page).toContain("event <code>invoice.paid</code> match <code>&quot;ann&quot;</code>, timeout <time");
+    expect(page).toMatch(/<td>paid<\/td><td>waiting<\/td><td>0<\/td><td><\/td><td><\/td><td><\/td>/);
+    expect(page).toMatch(
+      /<td>create<\/td><td>completed<\/td><td>1<\/td><td><time [^>]+>[^<]+<\/time> <span class="muted">\d+ s ago<\/span><\/td>.*<td>\d+ ms<\/td>/s,
+    );
+
+    const retrying = await tickq.workflows.get("c-1");
+    const pay = retrying?.steps[0];
+    expect(pay).toMatchObject({ name: "pay", status: "failed", attempts: 1 });
+    expect((pay?.nextTryAt ?? 0) - (pay?.endedAt ?? 0)).toBeGreaterThanOrEqual(59_000);
+    expect(pay?.error?.stack).toContain("gateway <down>");
+    const charge = (await browser.get("/dashboard/workflows/c-1")).html;
+    expect(charge).toContain("Error: gateway &lt;down&gt;</span><br>next try <time");
+    expect(charge).toMatch(/next try <time [^>]+>[^<]+<\/time> <span class="muted">in \d+ s<\/span>/);
+    expect(charge).toMatch(/<pre class="backtrace">Error: gateway &lt;down&gt;\n\s+at /);
   });
 
   it("cancels a live run from its page, and leaves an ended one as it was", async () => {

@@ -2,9 +2,11 @@
 // run (201; the same id again answers it; an unknown workflow is 400, an id
 // of another workflow 409), POST /events resolves waits, GET /workflows lists
 // runs, GET /workflows/:id reads one (404 when none), POST /workflows/:id/cancel
-// cancels it. Without a secret: 401, nothing started.
+// cancels it. Without a secret: 401, nothing started. A start kicks a tick
+// in the request's background when the app kicks (or its body says kick).
 import { describe, expect, it } from "vitest";
 import { createApp } from "../../../src/http/app.js";
+import type { WorkflowStep } from "../../../src/workflows/types.js";
 import { adapterCases } from "../../helpers/adapters.js";
 import { useHarness } from "../../helpers/harness.js";
 
@@ -18,6 +20,39 @@ const post = (body: unknown) => ({
 
 describe.each(adapterCases)("workflow routes over $name", (adapterCase) => {
   const h = useHarness(adapterCase, "wf-http");
+
+  it("a start kicks a tick in the request's background when the app kicks, or when its body asks", async () => {
+    const workflows = {
+      quick: { run: async (input: { n: number }, step: WorkflowStep) => step.run("x", () => input.n + 1) },
+    };
+    const kicked: Promise<unknown>[] = [];
+    const waitUntil = (p: Promise<unknown>) => void kicked.push(p);
+    const kicking = createApp({ tickq: h.make({}, { workflows }), secrets: [SECRET], kick: true, waitUntil });
+    const plain = createApp({ tickq: h.make({}, { workflows }), secrets: [SECRET], waitUntil });
+    const ids: string[] = [];
+    for (const [app, body] of [
+      [plain, { input: { n: 1 } }],
+      [kicking, { input: { n: 2 }, kick: false }],
+    ] as const) {
+      ids.push(((await (await app.request("/workflows/quick", post(body))).json()) as { id: string }).id);
+    }
+    expect(kicked).toHaveLength(0);
+    for (const [app, body] of [
+      [kicking, { input: { n: 3 } }],
+      [plain, { input: { n: 4 }, kick: true }],
+    ] as const) {
+      ids.push(((await (await app.request("/workflows/quick", post(body))).json()) as { id: string }).id);
+    }
+    expect(kicked).toHaveLength(2);
+    await Promise.all(kicked);
+    const outputs = [];
+    for (const id of ids)
+      outputs.push(
+        ((await (await plain.request(`/workflows/${id}`, { headers: auth })).json()) as { output?: number }).output,
+      );
+    expect(outputs.slice(2)).toEqual([4, 5]);
+    expect((await plain.request("/workflows/quick", post({ input: { n: 1 }, kick: "yes" }))).status).toBe(400);
+  });
 
   it("start, send an event, read, list and cancel runs over HTTP", async () => {
     const tq = h.make(
