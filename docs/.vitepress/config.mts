@@ -52,6 +52,8 @@ export default defineConfig({
           { text: "Deno", link: "/deploy/deno" },
           { text: "AWS Lambda", link: "/deploy/lambda" },
           { text: "Netlify", link: "/deploy/netlify" },
+          { text: "Express", link: "/deploy/express" },
+          { text: "Fastify", link: "/deploy/fastify" },
           { text: "The HTTP app", link: "/deploy/http-app" },
           { text: "Upstash over HTTP", link: "/deploy/upstash-http" },
           { text: "Bundle sizes", link: "/deploy/bundles" },

@@ -12,8 +12,17 @@ import type { JobRegistry, Tickq } from "../../index.js";
 import { TickqError } from "../../errors.js";
 import { mountTickq, type MountedOptions, type NodeListener } from "../node/mounted.js";
 
+export type { MountedOptions };
+
 /** The fields of Express' request the handler reads (Express 4 and 5 set them). */
-export type ExpressRequest = IncomingMessage & { baseUrl?: string; originalUrl?: string; rawBody?: unknown };
+export type ExpressRequest = IncomingMessage & {
+  /** The path Express matched the mount at, e.g. "/tickq". */
+  baseUrl?: string;
+  /** The URL as the client sent it, mount included. */
+  originalUrl?: string;
+  /** The body's bytes, when a body parser before tickq kept them (express.json's `verify`). */
+  rawBody?: unknown;
+};
 
 /** Options of `tickqExpress`: every option of the app (see `MountedOptions`), and where it is mounted. */
 export type TickqExpressOptions<J extends JobRegistry> = MountedOptions<J> & {

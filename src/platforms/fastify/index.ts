@@ -11,6 +11,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { JobRegistry, Tickq } from "../../index.js";
 import { mountTickq, type MountedOptions } from "../node/mounted.js";
 
+export type { MountedOptions };
+
 /** Options of `tickqFastify`: every option of the app (see `MountedOptions`). */
 export type TickqFastifyOptions<J extends JobRegistry> = MountedOptions<J>;
 
