@@ -54,6 +54,7 @@ export default defineConfig({
           { text: "Netlify", link: "/deploy/netlify" },
           { text: "Express", link: "/deploy/express" },
           { text: "Fastify", link: "/deploy/fastify" },
+          { text: "Next.js", link: "/deploy/nextjs" },
           { text: "The HTTP app", link: "/deploy/http-app" },
           { text: "Upstash over HTTP", link: "/deploy/upstash-http" },
           { text: "Bundle sizes", link: "/deploy/bundles" },
