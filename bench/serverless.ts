@@ -8,6 +8,7 @@
 import { parseArgs } from "node:util";
 import { findRedis } from "../src/platforms/node/find-redis.js";
 import { fanOutDrain, type FanOutRow } from "./serverless/fanout.js";
+import { mountedLatency } from "./serverless/latency-mounted.js";
 import { nodeLatency } from "./serverless/latency-node.js";
 import { workerLatency } from "./serverless/latency-worker.js";
 import { latencyTable, type LatencyRow } from "./serverless/stats.js";
@@ -30,6 +31,10 @@ export async function runServerlessBench(values: ServerlessValues, redisUrl: str
   for (const kick of [true, false]) {
     process.stdout.write(`measuring enqueue-to-start on the Node server, kick ${kick ? "on" : "off"}…\n`);
     rows.push(await nodeLatency(redisUrl, kick, samples));
+  }
+  for (const framework of ["Express", "Fastify"] as const) {
+    process.stdout.write(`measuring enqueue-to-start with tickq mounted in ${framework}, kick on…\n`);
+    rows.push(await mountedLatency(redisUrl, framework, samples));
   }
   for (const kick of cron > 0 ? [true, false] : [true]) {
     process.stdout.write(

@@ -28,6 +28,9 @@ export const ENTRIES = [
   { subpath: "./netlify", out: "netlify", source: "src/platforms/netlify/index.ts", platform: "neutral" },
   { subpath: "./bun", out: "bun", source: "src/platforms/bun/index.ts", platform: "neutral" },
   { subpath: "./deno", out: "deno", source: "src/platforms/deno/index.ts", platform: "neutral" },
+  { subpath: "./express", out: "express", source: "src/platforms/express/index.ts", platform: "node" },
+  { subpath: "./fastify", out: "fastify", source: "src/platforms/fastify/index.ts", platform: "node" },
+  { subpath: "./next", out: "next", source: "src/platforms/next/index.ts", platform: "neutral" },
   { subpath: "./dashboard", out: "dashboard", source: "src/dashboard/index.ts", platform: "neutral" },
 ];
 

@@ -42,6 +42,8 @@ export interface Edge<J extends JobRegistry> {
   tick: TickOptions;
   /** Starts more ticks through the app's configured URL or binding; undefined when fan-out is off. */
   fanOut?: () => Promise<void>;
+  /** The same app over the same tickq, mounted at another path: for a framework that tells its mount only at a request (Express). */
+  appAt(basePath: string): Hono<TickqEnv<J>>;
 }
 
 /** Every credential an edge entry's env may hold: masked in whatever it logs. */
@@ -83,21 +85,24 @@ export function buildEdge<J extends JobRegistry>(
     partitions: settings.partitions ?? options.partitions,
     kick: { ...kickOptions, ...settings.kick, tick: { ...tick, ...kickOptions.tick } },
   });
-  const served = createApp<J>({
-    tickq,
-    secrets: settings.secrets,
-    tickSecrets: settings.tickSecrets,
-    readSecrets: settings.readSecrets,
-    metricsSecrets: settings.metricsSecrets,
-    insecure: settings.insecure,
-    tick,
-    kick: kicksByDefault(settings, options.kick),
-    maxParallel,
-    publicUrl: settings.publicUrl,
-    routes,
-    dashboard,
-    ...app,
-  });
+  const appAt = (basePath: string | undefined) =>
+    createApp<J>({
+      tickq,
+      secrets: settings.secrets,
+      tickSecrets: settings.tickSecrets,
+      readSecrets: settings.readSecrets,
+      metricsSecrets: settings.metricsSecrets,
+      insecure: settings.insecure,
+      tick,
+      kick: kicksByDefault(settings, options.kick),
+      maxParallel,
+      publicUrl: settings.publicUrl,
+      routes,
+      dashboard,
+      ...app,
+      basePath,
+    });
+  const served = appAt(app.basePath);
   const fanOut = fanOutStarter({
     tickq: tickq as Tickq<JobRegistry>,
     maxParallel,
@@ -106,7 +111,7 @@ export function buildEdge<J extends JobRegistry>(
     basePath: app.basePath,
     secret: settings.secrets.find(Boolean) ?? settings.tickSecrets.find(Boolean),
   });
-  return { tickq, app: served, settings, tick, fanOut };
+  return { tickq, app: served, settings, tick, fanOut, appAt };
 }
 
 export type { WaitUntil };

@@ -11,7 +11,16 @@ import type { Redis } from "ioredis";
 import { repoRoot, tickqSources } from "../../scripts/tickq-source.mjs";
 import { sleep } from "./redis.js";
 
-export type ExampleName = "cloudflare-worker" | "vercel" | "node" | "bun" | "deno" | "lambda" | "netlify";
+export type ExampleName =
+  | "cloudflare-worker"
+  | "vercel"
+  | "node"
+  | "bun"
+  | "deno"
+  | "lambda"
+  | "netlify"
+  | "express"
+  | "fastify";
 
 export const exampleDir = (name: ExampleName) => join(repoRoot, "examples", name);
 

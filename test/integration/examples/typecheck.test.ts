@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 import { repoRoot } from "../../../scripts/tickq-source.mjs";
 import { exampleDir, exampleTsconfig, type ExampleName } from "../../helpers/examples.js";
 
-const EXAMPLES: ExampleName[] = ["cloudflare-worker", "vercel", "node"];
+const EXAMPLES: ExampleName[] = ["cloudflare-worker", "vercel", "node", "express", "fastify"];
 
 function tsc(project: string): string {
   try {
