@@ -57,7 +57,7 @@ export type * from "./kick/types.js";
 export type * from "./admin/types.js";
 export type * from "./results/types.js";
 export type { DayStats } from "./client/history.js";
-export type { UnstartableJobs } from "./tick/unstartable-warnings.js";
+export type { UnstartableJobs, UnstartableReason } from "./tick/unstartable-warnings.js";
 export type * from "./metrics/types.js";
 export type { MetricsOptions } from "./metrics/settings.js";
 export type { TelemetryOptions } from "./telemetry/tracing.js";

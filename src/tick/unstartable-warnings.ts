@@ -16,6 +16,7 @@ export interface UnstartableJobs {
    * `unknown`: a tick that fetched it does not declare the name (it fails as TickqUnknownJob and is retried).
    */
   reason: UnstartableReason;
+  /** The queue its jobs wait in. */
   queue: string;
   /** How many the last tick that met them could not start. */
   count: number;

@@ -2,9 +2,23 @@
 // sets (tickq documents `{ "tickq": "tick" }`), or an EventBridge rule's own `Scheduled Event`.
 
 /** A scheduled event that ticks. */
-export type LambdaTickEvent =
-  | { tickq: "tick" }
-  | { source: "aws.events"; "detail-type": "Scheduled Event"; [field: string]: unknown };
+export type LambdaTickEvent = SchedulerTickInput | EventBridgeScheduledEvent;
+
+/** The input an EventBridge Scheduler schedule sets to tick. */
+export interface SchedulerTickInput {
+  /** Always "tick". */
+  tickq: "tick";
+}
+
+/** An EventBridge rule's own scheduled event (its other fields are not read). */
+export interface EventBridgeScheduledEvent {
+  /** Always "aws.events". */
+  source: "aws.events";
+  /** Always "Scheduled Event". */
+  "detail-type": "Scheduled Event";
+  /** The rule's other fields: id, time, resources… */
+  [field: string]: unknown;
+}
 
 /** Whether `event` asks for a tick rather than an HTTP answer. */
 export function isTickEvent(event: unknown): event is LambdaTickEvent {

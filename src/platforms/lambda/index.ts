@@ -17,7 +17,7 @@ import { restFromEnv } from "../../http/rest-from-env.js";
 import type { ClientOf } from "../../http/throttle.js";
 import { isTickEvent } from "./events.js";
 
-export type { LambdaTickEvent } from "./events.js";
+export type { EventBridgeScheduledEvent, LambdaTickEvent, SchedulerTickInput } from "./events.js";
 
 /** The part of Lambda's context tickq reads. */
 export interface LambdaContextLike {
@@ -33,6 +33,22 @@ export interface LambdaTickResult {
   succeeded: number;
   /** Whether work was left when the budget ran out. */
   more: boolean;
+}
+
+/** What an HTTP event is answered with: Lambda's proxy result (a Function URL's, API Gateway's, an ALB's). */
+export interface LambdaHttpAnswer {
+  /** The HTTP status. */
+  statusCode: number;
+  /** The response headers (one value each). */
+  headers?: Record<string, string>;
+  /** Headers with several values (API Gateway v1 and the ALB). */
+  multiValueHeaders?: Record<string, string[]>;
+  /** `Set-Cookie` values (API Gateway v2 and Function URLs). */
+  cookies?: string[];
+  /** The body: text, or base64 when `isBase64Encoded`. */
+  body: string;
+  /** Whether `body` is base64. */
+  isBase64Encoded?: boolean;
 }
 
 /**
@@ -84,7 +100,7 @@ export function tickqLambda<J extends JobRegistry>(options: TickqLambdaOptions<J
   };
 
   /** `event`: an HTTP event (Function URL, API Gateway v1 or v2, ALB) or a {@link LambdaTickEvent}. */
-  async function handler(event: object, context: LambdaContextLike) {
+  async function handler(event: object, context: LambdaContextLike): Promise<LambdaHttpAnswer | LambdaTickResult> {
     try {
       built ??= build();
     } catch (error) {
@@ -112,7 +128,7 @@ export function tickqLambda<J extends JobRegistry>(options: TickqLambdaOptions<J
     const response = await http(event as LambdaEvent, context as Parameters<typeof http>[1]);
     // Lambda freezes the process once this returns: kicked ticks and fan-out end first.
     await background.settled();
-    return response;
+    return response as LambdaHttpAnswer;
   }
 
   return Object.assign(handler, {

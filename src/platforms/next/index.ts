@@ -32,11 +32,17 @@ export type NextRouteHandler = (request: Request) => Promise<Response>;
 
 /** What `tickqNext` answers: the route file's exports, and the tickq for your own routes and server actions. */
 export interface TickqNext<J extends JobRegistry> {
+  /** Answers GET requests (the route file's named export). */
   GET: NextRouteHandler;
+  /** Answers HEAD requests (the route file's named export). */
   HEAD: NextRouteHandler;
+  /** Answers POST requests (the route file's named export). */
   POST: NextRouteHandler;
+  /** Answers PUT requests (the route file's named export). */
   PUT: NextRouteHandler;
+  /** Answers PATCH requests (the route file's named export). */
   PATCH: NextRouteHandler;
+  /** Answers DELETE requests (the route file's named export). */
   DELETE: NextRouteHandler;
   /** The app's tickq, kicking in `after()`: call it inside a request (a route handler or a server action). */
   tickq(): Tickq<J>;
