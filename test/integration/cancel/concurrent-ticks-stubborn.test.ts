@@ -41,9 +41,10 @@ describe.each(adapterCases)("cancels racing concurrent ticks over $name", (adapt
       Array.from({ length: 36 }, () => ({ name: "stubborn" as const, args: [] as [] })),
     );
     for (const jid of jids) answeredOf.set(jid, new Promise((resolve) => answered.set(jid, resolve)));
-    // Leases renewed every cancelCheckMs while the handlers run; long enough that a loaded machine's
-    // stall does not lose one (the reports must show none lost).
-    const options = { budgetMs: 8_000, concurrency: 4, batch: 4, cancelCheckMs: 40, leaseMs: 5_000 };
+    // Leases renewed every cancelCheckMs while the handlers run, of the default length: the test needs
+    // the renewals, not a short lease, which a loaded machine's stall could let lapse (the reports must
+    // show none lost).
+    const options = { budgetMs: 8_000, concurrency: 4, batch: 4, cancelCheckMs: 40, leaseMs: 30_000 };
     const ticking = Promise.all([tq.tick(options), tq.tick(options), tq.tick(options)]);
     await firstRunning;
     const answers = await Promise.all(
