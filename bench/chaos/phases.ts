@@ -11,6 +11,7 @@ import { migrationPhase } from "./migration-phase.js";
 import { poisonPhase } from "./poison-phase.js";
 import type { PrivateRedis } from "./private-redis.js";
 import type { Rng } from "./rng.js";
+import { waiterPhase } from "./waiter-phase.js";
 import { workflowPhase } from "./workflow-phase.js";
 
 export interface PhaseContext {
@@ -44,4 +45,5 @@ export const EXTRA_PHASES: ChaosPhase[] = [
   cancelPhase,
   workflowPhase,
   migrationPhase,
+  waiterPhase,
 ];

@@ -49,6 +49,9 @@ export function fenceLease(runtime: Runtime, options: FenceOptions): Fence {
   const every = Math.max(10, Math.min(Math.floor(leaseMs / 3), cancelCheckMs));
   const { cancels } = runtime;
   let confirmedAt = monotonicMs();
+  // Until begin's reply confirms the lease, no extend goes: one sent while begin is on its way can reach
+  // Redis first (over HTTP each call is its own request) and find no lease, which the tick never lost.
+  let begun = false;
   let stopped = false;
   let inFlight: Promise<boolean> | undefined;
 
@@ -102,14 +105,17 @@ export function fenceLease(runtime: Runtime, options: FenceOptions): Fence {
   // Checked four times a period: a call is due `every` after the last, not up to twice that.
   const timer = setInterval(
     () => {
-      if (!stopped && monotonicMs() - confirmedAt >= every) void confirm();
+      if (!stopped && begun && monotonicMs() - confirmedAt >= every) void confirm();
     },
     Math.max(10, Math.floor(every / 4)),
   );
 
   return {
     valid: () => monotonicMs() < confirmedAt + leaseMs - margin,
-    confirmed: (sentAt) => void (confirmedAt = Math.max(confirmedAt, sentAt)),
+    confirmed: (sentAt) => {
+      begun = true;
+      confirmedAt = Math.max(confirmedAt, sentAt);
+    },
     confirm,
     age: () => monotonicMs() - confirmedAt,
     stop: () => {

@@ -111,7 +111,7 @@ export interface PipelineResult<W = FetchedJob, O = Outcome> {
   abandoned: number;
   /** Jobs handed back unstarted to their queues while the tick ran: its slots were busy. */
   handedBack: number;
-  /** The last fetch came back short: the queues looked empty. */
+  /** The last fetch came back short: the queues looked empty, the jobs it handed back included. */
   drained: boolean;
   /** A step that failed for good (Redis unreachable); its acks are back in `finished`. */
   failure?: unknown;
@@ -139,6 +139,10 @@ export async function runPipeline<W, O>(p: PipelineInput<W, O>): Promise<Pipelin
   let sentOnLeft = false;
   let handBack = false;
   let handedBack = 0;
+  // Hand-backs so far: the queues look empty again only after a step whose acks carried them all
+  // fetched short (a step acks before it fetches, step.lua). Until then the tick fetches them again
+  // once a slot frees, unless another tick took them meanwhile.
+  let handBacks = 0;
   let stepping = false;
   // The jobs the step in flight asks for: counted as held, so other pipelines sharing the slots fetch less.
   let asking = 0;
@@ -177,6 +181,7 @@ export async function runPipeline<W, O>(p: PipelineInput<W, O>): Promise<Pipelin
     handBack = false;
     if (fetch > 0) slotFreed = false;
     const sentAt = monotonicMs();
+    const handBacksSent = handBacks;
     p.step(acks, fetch, marker, { running, waiting: buffer.length })
       .then(
         (reply) => {
@@ -186,7 +191,8 @@ export async function runPipeline<W, O>(p: PipelineInput<W, O>): Promise<Pipelin
           parked ||= reply.parked === true;
           if (fetch > 0) sentOnLeft = false;
           else if ((reply.sentOn ?? 0) > 0) sentOnLeft = true;
-          if (!reply.held || (reply.fetched.length < fetch && !reply.more)) drained = true;
+          if (!reply.held) drained = true;
+          else if (reply.fetched.length < fetch && !reply.more) drained = handBacksSent === handBacks;
           else if (fetch > 0) drained = false;
           if (slots && reply.fetched.length < fetch) slots.offer(holder);
           then(reply.held);
@@ -387,6 +393,8 @@ export async function runPipeline<W, O>(p: PipelineInput<W, O>): Promise<Pipelin
     showHeld();
     finished.push(...jobs.map((job) => p.unstarted(job)));
     handedBack += jobs.length;
+    handBacks++;
+    drained = false;
     handBack = true;
     step();
   };

@@ -264,13 +264,13 @@ async function tickOnce(runtime: Runtime, options: TickOptions, tickId: string):
     // So far requeued counts the jobs the deadline interrupted: they are back
     // in their queues, work a fresh tick can run, so the tick reports more
     // (each interruption is counted: a job that always overruns ends dead).
-    // Jobs handed back while it ran are work another tick can run too.
+    // Jobs handed back while it ran are work another tick can run too, unless
+    // this tick fetched them again and drained its queues (result.drained).
     const interrupted = report.requeued;
     report.requeued += unstarted.length + result.handedBack;
     report.more =
       !result.drained ||
       interrupted > 0 ||
-      result.handedBack > 0 ||
       report.leaseLost ||
       housekeepingLeft ||
       recurring.more ||

@@ -93,3 +93,42 @@ describe.each(adapterCases)("fetched jobs behind busy slots over $name", (adapte
     expect(report.succeeded).toBe(1);
   });
 });
+
+describe.each(adapterCases)("what a tick that handed jobs back reports over $name", (adapterCase) => {
+  const h = useHarness(adapterCase, "prefetch-more");
+
+  /** A long job that ends once its queue holds `queued` jobs again (the hand-back landed), or after 8 s. */
+  function longUntilQueued(queued: number) {
+    return async (_args: []) => {
+      for (let i = 0; i < 800 && (await h.redis.llen(`${h.prefix}queue:default`)) < queued; i++) await sleep(10);
+    };
+  }
+
+  it("a job it handed back and then fetched and ran itself leaves no more work", async () => {
+    const ran: number[] = [];
+    const tq = h.make({ long: longUntilQueued(2), short: async ([i]: [number]) => void ran.push(i) });
+    await tq.enqueueBulk([
+      { name: "long", args: [] },
+      ...[1, 2].map((i) => ({ name: "short" as const, args: [i] as [number] })),
+    ]);
+    // It fetches the long job and short 1; short 1 waits behind the long job's slot and goes back.
+    const report = await tq.tick({ concurrency: 1, batch: 2, budgetMs: 15_000 });
+    expect(report).toMatchObject({ succeeded: 3, requeued: 1, more: false });
+    expect(ran).toEqual([1, 2]);
+    expect(await h.redis.llen(`${h.prefix}queue:default`)).toBe(0);
+  });
+
+  it("a job it handed back after its queues looked empty, it fetches again once a slot frees", async () => {
+    const ran: number[] = [];
+    const tq = h.make({ long: longUntilQueued(1), short: async ([i]: [number]) => void ran.push(i) });
+    await tq.enqueueBulk([
+      { name: "long", args: [] },
+      { name: "short", args: [1] },
+    ]);
+    // Its one fetch came back short (2 of 3): the queue looked empty before the short job went back.
+    const report = await tq.tick({ concurrency: 1, batch: 3, budgetMs: 15_000 });
+    expect(report).toMatchObject({ succeeded: 2, requeued: 1, more: false });
+    expect(ran).toEqual([1]);
+    expect(await h.redis.llen(`${h.prefix}queue:default`)).toBe(0);
+  });
+});
