@@ -23,9 +23,14 @@ export function retryDelayMs(backoffs: Backoffs | undefined, count: number, erro
   const ms = backoffs?.backoffMs
     ? attempt(() => durationMs(backoffs.backoffMs!(count, error), "backoffMs"))
     : backoffs?.backoff
-      ? attempt(() => backoffs.backoff!(count, error) * 1000)
+      ? attempt(() => secondsToMs(backoffs.backoff!(count, error)))
       : Number.NaN;
   return typeof ms === "number" && Number.isFinite(ms) && ms >= 0 ? ms : defaultBackoffMs(count);
+}
+
+/** Seconds as ms; anything but a number (a string "10" included) is nonsense, as it always was. */
+function secondsToMs(seconds: unknown): number {
+  return typeof seconds === "number" ? seconds * 1000 : Number.NaN;
 }
 
 function attempt(read: () => number): number {

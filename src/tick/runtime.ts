@@ -173,7 +173,7 @@ export function createRuntime<J extends JobRegistry>(options: TickqOptions<J>): 
   const logs = logSink(options.logger ?? console, options.structuredLogger);
   // Every line goes through the sink, which makes it printable (src/telemetry/logger.ts).
   const logger = textFace(logs);
-  warnSecondsForms(options as TickqOptions, logger);
+  warnSecondsForms(options as TickqOptions, logger, options.structuredLogger ?? options.logger ?? console);
   const runtime: Runtime = {
     redis: options.redis,
     prefix,

@@ -1,14 +1,15 @@
 // The options that took seconds, renamed to take milliseconds (one unit for
 // time across tickq): `deadMaxAgeSeconds` → `deadMaxAgeMs`, a job's and an
 // ordered job's `backoff` → `backoffMs`. The seconds forms work for one more
-// release and say so once per process; giving both forms is refused, as
-// which one wins would be a guess.
+// release and say so once per logger (once per process with the default
+// console); giving both forms is refused, as which one wins would be a guess.
 import { TickqError } from "../errors.js";
 import { numberOption } from "../options.js";
 import type { JobLogger, TickqOptions } from "../types.js";
 
 const DAY_MS = 24 * 3_600_000;
-const warned = new Set<string>();
+// Keyed by the app's own logger: apps that log apart each hear of it, and a test's does whatever ran before it.
+const warned = new WeakMap<object, Set<string>>();
 
 /** The dead set's age cap in seconds (as dead.lua takes it) from deadMaxAgeMs or the deprecated deadMaxAgeSeconds. */
 export function deadMaxAgeSeconds(options: TickqOptions): number {
@@ -22,11 +23,12 @@ export function deadMaxAgeSeconds(options: TickqOptions): number {
   return numberOption(deadMaxAgeMs, 180 * DAY_MS, "deadMaxAgeMs", { min: 1_000 }) / 1000;
 }
 
-/** Refuses a job with both backoff forms; warns once per process for each seconds form in use. */
-export function warnSecondsForms(options: TickqOptions, logger: JobLogger): void {
+/** Refuses a job with both backoff forms; warns once per logger (`owner`: the app's own) for each seconds form in use. */
+export function warnSecondsForms(options: TickqOptions, logger: JobLogger, owner: object): void {
   if (options.deadMaxAgeSeconds !== undefined)
     once(
       logger,
+      owner,
       "deadMaxAgeSeconds",
       "deadMaxAgeSeconds is deprecated: use deadMaxAgeMs (milliseconds, e.g. 30 * 86_400_000 for 30 days)",
     );
@@ -44,6 +46,7 @@ export function warnSecondsForms(options: TickqOptions, logger: JobLogger): void
         );
       once(
         logger,
+        owner,
         `${where}.backoff`,
         `${where}.${name}.backoff returns seconds and is deprecated: use backoffMs, which returns milliseconds or a duration string ("30s")`,
       );
@@ -51,8 +54,10 @@ export function warnSecondsForms(options: TickqOptions, logger: JobLogger): void
   }
 }
 
-function once(logger: JobLogger, key: string, line: string): void {
-  if (warned.has(key)) return;
-  warned.add(key);
+function once(logger: JobLogger, owner: object, key: string, line: string): void {
+  const said = warned.get(owner) ?? new Set<string>();
+  warned.set(owner, said);
+  if (said.has(key)) return;
+  said.add(key);
   logger.warn(`tickq: ${line}; the seconds form is removed in the next release`);
 }

@@ -55,11 +55,22 @@ declare global {
   // The runtimes' globals the deploy pages use (docs/deploy/bun.md, deno.md), as far as they use them.
   const Bun: { env: Record<string, string | undefined> };
   const Deno: { env: { get(name: string): string | undefined } };
+  // A tickq, as a page's earlier snippet made it (docs/guides/workflows.md, docs/deploy/nextjs.md).
+  const tq: import("tickq").Tickq<import("tickq").JobRegistry>;
+  const tickq: import("tickq/next").TickqNext<import("tickq").JobRegistry>;
 }
+
 `;
 
 /** Every export of the package → its source (scripts/tickq-source.mjs reads package.json's exports). */
 const ENTRIES: Record<string, string> = tickqSources();
+
+// docs/deploy/nextjs.md: the one function of Next's it passes tickq (next is the example's dependency, not
+// tickq's: test:scheduled builds the example with the real one). An ambient module: a file with no import.
+const NEXT_SERVER = `declare module "next/server" {
+  export function after(task: Promise<unknown> | (() => unknown)): void;
+}
+`;
 
 describe("the TypeScript snippets of the README and the docs", () => {
   const dir = mkdtempSync(join(tmpdir(), "tickq-readme-"));
@@ -103,11 +114,15 @@ describe("the TypeScript snippets of the README and the docs", () => {
         "sonic-boom",
         "thread-stream",
         "@netlify",
+        // docs/deploy/express.md and fastify.md: the frameworks (devDependencies), their types under @types
+        "express",
+        "fastify",
       ]) {
         symlinkSync(join(root, "node_modules", linked), join(project, "node_modules", linked));
       }
       writeFileSync(join(project, "package.json"), JSON.stringify({ type: "module" }));
       writeFileSync(join(project, "placeholders.d.ts"), PLACEHOLDERS);
+      writeFileSync(join(project, "next-server.d.ts"), NEXT_SERVER);
       const names = found.map(({ code }, n) => {
         const name = `snippet-${n}.ts`;
         writeFileSync(
@@ -132,7 +147,7 @@ describe("the TypeScript snippets of the README and the docs", () => {
             skipLibCheck: true,
             paths,
           },
-          files: ["placeholders.d.ts", ...names],
+          files: ["placeholders.d.ts", "next-server.d.ts", ...names],
         }),
       );
       try {

@@ -162,8 +162,19 @@ describe("adapter conformance", () => {
           : typeof r === "string"
             ? r.replace(/\d{10}\.\d+/g, "<now s>").replace(/\b\d{13}\b/g, "<now ms>")
             : r;
+    // Redis' memory in use moves with every other client of the shared Redis: blank stats' usedMemory too.
+    const memoryAt = Object.keys((protocol.stats.reply as { fields: object }).fields).indexOf("usedMemory");
+    const statsAt = [4, 7];
+    const comparable = (run: RedisReply[]): RedisReply[] =>
+      run.map((reply, i) =>
+        statsAt.includes(i) && Array.isArray(reply)
+          ? reply.map((field, at) => (at === memoryAt ? "<memory>" : field))
+          : reply,
+      );
+    expect(memoryAt).toBeGreaterThan(0);
     expect(replies).toHaveLength(adapterCases.length);
-    for (const other of replies.slice(1)) expect(timeless(other)).toEqual(timeless(replies[0]!));
+    for (const other of replies.slice(1))
+      expect(timeless(comparable(other as RedisReply[]))).toEqual(timeless(comparable(replies[0] as RedisReply[])));
     const [, begun, , , , stepped] = replies[0]!;
     const [group] = (
       decode(protocol.begin, begun!) as { fetched: { queue: string; jobs: string[]; counts: unknown[] }[] }

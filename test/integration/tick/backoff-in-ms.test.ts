@@ -56,7 +56,7 @@ describe.each(adapterCases)("backoff in milliseconds over $name", (adapterCase) 
 describe("the seconds forms", () => {
   const h = useHarness(adapterCases[0]!, "backoff-sec");
 
-  it("backoff (seconds) still sets the delay and warns once per process, naming backoffMs", async () => {
+  it("backoff (seconds) still sets the delay and warns once per logger, naming backoffMs", async () => {
     const tq = h.make({ charge: failing({ backoff: () => 90 }), other: failing({ backoff: () => 1 }) });
     h.make({ charge: failing({ backoff: () => 90 }) });
     await tq.enqueue("charge", []);
