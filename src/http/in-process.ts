@@ -2,6 +2,10 @@
 // background promises that stop() waits for, and a tick every interval, skipped while the previous
 // one still runs, so a slow tick never stacks another on top of it.
 import type { JobRegistry, Tickq, TickOptions, TickReport, WaitUntil } from "../index.js";
+import { buildEdge, credentialsOf, kicksByDefault, type Edge, type EdgeOptions } from "./edge.js";
+import { logError } from "./errors.js";
+import { restFromEnv } from "./rest-from-env.js";
+import type { ClientOf } from "./throttle.js";
 import { printable } from "../printable.js";
 
 /** Background work of one process: `waitUntil` runs a promise in-process; `settled()` waits for all of them. */
@@ -52,6 +56,59 @@ export function startTickLoop(tickq: Tickq<JobRegistry>, options: TickLoopOption
     stop: async () => {
       clearInterval(timer);
       await running;
+    },
+  };
+}
+
+/** A long-lived process's tickq: its edge, its tickq kicking in-process, and a stop that waits for both. */
+export interface InProcessEdge<J extends JobRegistry> {
+  edge: Edge<J>;
+  /** The tickq, kicking in-process and handing a backlog to fan-out. */
+  tickq: Tickq<J>;
+  /** Ticks every `everyMs` until stop() (0: no loop). */
+  loop(everyMs: number, onTick?: (report: TickReport) => void): void;
+  /** Stops the loop, then waits for the running tick and every kicked tick. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Builds the edge of a long-lived server (Bun, Deno, a Node framework) with Upstash's REST API from `env`
+ * as its default Redis, logging (credentials masked) and rethrowing what stops it; `where` names the entry.
+ */
+export function inProcessEdge<J extends JobRegistry>(
+  options: EdgeOptions<J>,
+  env: Record<string, string | undefined>,
+  clientOf: ClientOf,
+  where: string,
+): InProcessEdge<J> {
+  const background = backgroundWork();
+  let edge: Edge<J>;
+  try {
+    edge = buildEdge(options, env, () => restFromEnv(env), { waitUntil: background.waitUntil, clientOf });
+  } catch (error) {
+    logError(`${where} cannot start`, error, credentialsOf(env));
+    throw error;
+  }
+  let loop: { stop(): Promise<void> } | undefined;
+  return {
+    edge,
+    tickq: edge.tickq.scope({
+      waitUntil: background.waitUntil,
+      kick: kicksByDefault(edge.settings, options.kick),
+      onMore: edge.fanOut,
+    }),
+    loop: (everyMs, onTick) => {
+      if (everyMs > 0)
+        loop = startTickLoop(edge.tickq as Tickq<JobRegistry>, {
+          everyMs,
+          tick: edge.tick,
+          onTick,
+          onMore: edge.fanOut,
+        });
+    },
+    stop: async () => {
+      await loop?.stop();
+      await background.settled();
     },
   };
 }

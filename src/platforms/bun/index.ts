@@ -7,10 +7,8 @@
  * @module tickq/bun
  */
 import type { JobRegistry, Tickq, TickReport } from "../../index.js";
-import { buildEdge, credentialsOf, kicksByDefault, type EdgeOptions } from "../../http/edge.js";
-import { logError } from "../../http/errors.js";
-import { backgroundWork, startTickLoop } from "../../http/in-process.js";
-import { restFromEnv } from "../../http/rest-from-env.js";
+import type { EdgeOptions } from "../../http/edge.js";
+import { inProcessEdge } from "../../http/in-process.js";
 import { TickqError } from "../../errors.js";
 import type { ClientOf } from "../../http/throttle.js";
 
@@ -79,43 +77,19 @@ export function serveBun<J extends JobRegistry>(options: TickqBunOptions<J>): Bu
   }
   const { port, hostname, tickEveryMs, onTick, env: given, ...rest } = options;
   const env = given ?? bun.env;
-  const background = backgroundWork();
-  let edge: ReturnType<typeof buildEdge<J>>;
-  try {
-    edge = buildEdge(rest as EdgeOptions<J>, env, () => restFromEnv(env), {
-      waitUntil: background.waitUntil,
-      clientOf: bunClient,
-    });
-  } catch (error) {
-    logError("the Bun server cannot start", error, credentialsOf(env));
-    throw error;
-  }
-  const tickq = edge.tickq.scope({
-    waitUntil: background.waitUntil,
-    kick: kicksByDefault(edge.settings, options.kick),
-    onMore: edge.fanOut,
-  });
+  const served = inProcessEdge(rest as EdgeOptions<J>, env, bunClient, "the Bun server");
   // The server goes to the app as its env, so the throttle can ask it for the caller's address.
   const server = bun.serve({
     port: port ?? 3000,
     hostname: hostname ?? "127.0.0.1",
-    fetch: (request, served) => edge.app.fetch(request, served),
+    fetch: (request, bunServer) => served.edge.app.fetch(request, bunServer),
   });
-  const loop =
-    tickEveryMs === 0
-      ? undefined
-      : startTickLoop(edge.tickq as Tickq<JobRegistry>, {
-          everyMs: tickEveryMs ?? 1_000,
-          tick: edge.tick,
-          onTick,
-          onMore: edge.fanOut,
-        });
+  served.loop(tickEveryMs ?? 1_000, onTick);
   return {
     url: `http://${server.hostname}:${server.port}`,
-    tickq,
+    tickq: served.tickq,
     stop: async () => {
-      await loop?.stop();
-      await background.settled();
+      await served.stop();
       await server.stop();
     },
   };

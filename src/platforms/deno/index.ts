@@ -10,10 +10,8 @@
  */
 import type { JobRegistry, Tickq, TickReport } from "../../index.js";
 import { tickUntilDone } from "../../http/drain.js";
-import { buildEdge, credentialsOf, kicksByDefault, type EdgeOptions } from "../../http/edge.js";
-import { logError } from "../../http/errors.js";
-import { backgroundWork, startTickLoop } from "../../http/in-process.js";
-import { restFromEnv } from "../../http/rest-from-env.js";
+import type { EdgeOptions } from "../../http/edge.js";
+import { inProcessEdge } from "../../http/in-process.js";
 import type { ClientOf } from "../../http/throttle.js";
 import { TickqError } from "../../errors.js";
 
@@ -91,17 +89,8 @@ export function serveDeno<J extends JobRegistry>(options: TickqDenoOptions<J>): 
     );
   }
   const env = given ?? deno.env.toObject();
-  const background = backgroundWork();
-  let edge: ReturnType<typeof buildEdge<J>>;
-  try {
-    edge = buildEdge(rest as EdgeOptions<J>, env, () => restFromEnv(env), {
-      waitUntil: background.waitUntil,
-      clientOf: denoClient,
-    });
-  } catch (error) {
-    logError("the Deno server cannot start", error, credentialsOf(env));
-    throw error;
-  }
+  const served = inProcessEdge(rest as EdgeOptions<J>, env, denoClient, "the Deno server");
+  const { edge } = served;
   const base = edge.tickq as Tickq<JobRegistry>;
   if (schedule !== false) {
     void deno.cron?.("tickq tick", schedule, async () => {
@@ -109,9 +98,7 @@ export function serveDeno<J extends JobRegistry>(options: TickqDenoOptions<J>): 
       for (const report of reports) onTick?.(report);
     });
   }
-  const loop = tickEveryMs
-    ? startTickLoop(base, { everyMs: tickEveryMs, tick: edge.tick, onTick, onMore: edge.fanOut })
-    : undefined;
+  served.loop(tickEveryMs ?? 0, onTick);
   // The info goes to the app as its env, so the throttle can read the caller's address.
   const server = deno.serve(
     { port: port ?? 8000, hostname: hostname ?? "127.0.0.1", onListen: () => {} },
@@ -119,14 +106,9 @@ export function serveDeno<J extends JobRegistry>(options: TickqDenoOptions<J>): 
   );
   return {
     url: `http://${server.addr.hostname}:${server.addr.port}`,
-    tickq: edge.tickq.scope({
-      waitUntil: background.waitUntil,
-      kick: kicksByDefault(edge.settings, options.kick),
-      onMore: edge.fanOut,
-    }),
+    tickq: served.tickq,
     shutdown: async () => {
-      await loop?.stop();
-      await background.settled();
+      await served.stop();
       await server.shutdown();
     },
   };

@@ -5,10 +5,8 @@
 import { getRequestListener } from "@hono/node-server";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { JobRegistry, Tickq, TickReport } from "../../index.js";
-import { buildEdge, credentialsOf, kicksByDefault, type EdgeOptions } from "../../http/edge.js";
-import { logError } from "../../http/errors.js";
-import { backgroundWork, startTickLoop } from "../../http/in-process.js";
-import { restFromEnv } from "../../http/rest-from-env.js";
+import type { EdgeOptions } from "../../http/edge.js";
+import { inProcessEdge } from "../../http/in-process.js";
 import { nodeClient } from "../../http/throttle.js";
 
 /**
@@ -40,41 +38,15 @@ export interface Mounted<J extends JobRegistry> {
 /** Builds the tickq and its loop once; `where` names the entry in a start-up error. */
 export function mountTickq<J extends JobRegistry>(options: MountedOptions<J>, where: string): Mounted<J> {
   const { tickEveryMs, onTick, env: given, ...rest } = options;
-  const env = given ?? process.env;
-  const background = backgroundWork();
-  let edge: ReturnType<typeof buildEdge<J>>;
-  try {
-    edge = buildEdge(rest as EdgeOptions<J>, env, () => restFromEnv(env), {
-      waitUntil: background.waitUntil,
-      clientOf: nodeClient,
-    });
-  } catch (error) {
-    logError(`${where} cannot start`, error, credentialsOf(env));
-    throw error;
-  }
-  const loop =
-    tickEveryMs === 0
-      ? undefined
-      : startTickLoop(edge.tickq as Tickq<JobRegistry>, {
-          everyMs: tickEveryMs ?? 1_000,
-          tick: edge.tick,
-          onTick,
-          onMore: edge.fanOut,
-        });
+  const served = inProcessEdge(rest as EdgeOptions<J>, given ?? process.env, nodeClient, where);
+  served.loop(tickEveryMs ?? 1_000, onTick);
   return {
-    tickq: edge.tickq.scope({
-      waitUntil: background.waitUntil,
-      kick: kicksByDefault(edge.settings, options.kick),
-      onMore: edge.fanOut,
-    }),
+    tickq: served.tickq,
     listenerAt: (basePath) => {
-      const app = edge.appAt(basePath.replace(/\/+$/, ""));
+      const app = served.edge.appAt(basePath.replace(/\/+$/, ""));
       // @hono/node-server hands the app { incoming, outgoing } as its env: the throttle reads the socket's address there.
       return getRequestListener((request, served) => app.fetch(request, served));
     },
-    close: async () => {
-      await loop?.stop();
-      await background.settled();
-    },
+    close: () => served.stop(),
   };
 }
