@@ -1,6 +1,6 @@
 import { flowStatsArgs, flowStatsFrom } from "../flow/stats.js";
 import { orderedStatsFrom } from "../ordered/stats.js";
-import { workflowStatsFrom } from "../workflows/stats.js";
+import { unrunnableWarnings, workflowStatsFrom } from "../workflows/stats.js";
 import { evictionWarning, fullWarning, learnEvictionPolicy, type Runtime } from "../tick/runtime.js";
 import * as protocol from "../protocol/index.js";
 import { runCall } from "../protocol/run.js";
@@ -42,6 +42,7 @@ export async function readStats(runtime: Runtime): Promise<Stats> {
   const warnings = [
     ...heartbeatWarnings({ nowMs: reply.nowMs, lastTickAt, queues, served, paused: new Set(paused), due: reply.due }),
     ...unstartable.map(unstartableWarning),
+    ...unrunnableWarnings(reply.nowMs, reply.unrunnable),
     ...(warning ? [warning] : []),
     ...(full ? [full] : []),
   ];

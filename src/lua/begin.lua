@@ -12,7 +12,7 @@
 --   counts[resurrections interruptions suspect doubts]] leaseHeld policy due?(inSync due[name slot
 --   last] more) ordered?[](name first ids[] payloads[] scores[] counts[] failures[] resurrections[]
 --   suspects[] interruptions[] doubts[]) flow?(capped fence parked) expired?[] workflows?(claimed[](id
---   name input fence steps[] keyForm) more))
+--   name input fence steps[] keyForm version) more))
 -- ticks: P.."ticks"; lease: P.."tick:"..ID (the lease hash); process: only as
 -- a Sidekiq process, its heartbeat and work hashes (lib/sidekiq/register-process.lua).
 -- registration: "<started ms> <lease ms> <queue> …"; housekeep: lib/tick/resurrect-dead-ticks.lua

@@ -3,7 +3,8 @@
 -- ARGV: prefix flowNames[] orderedNames[] workflowNames[]
 -- Returns: (processed failed deadEvicted scheduled retry dead ticks inflight queues[name size latencyMs]
 --   policy schedules nowMs heartbeat[field ms] paused[] due flow[][] ordered[][] expired running waiting
---   workflows[][] cancelled usedMemory maxMemory unstartable[name record] budgets[queue record])
+--   workflows[][] cancelled usedMemory maxMemory unstartable[name record] budgets[queue record]
+--   unrunnable[version record])
 -- flowNames: job names (flow sizes, lib/flow/stats.lua); orderedNames:
 -- ordered names (lib/ordered/count-sizes.lua). queues: sizes and how long each
 -- queue's oldest waiting job has waited (lib/queues/measure-latency.lua); heartbeat: the
@@ -17,7 +18,8 @@
 -- (lib/cancel/record-cancelled.lua); usedMemory and maxMemory: Redis' memory as
 -- counted against its maxmemory, and that limit (0: none), for the warning when full.
 -- (lib/cancel/record-cancelled.lua); unstartable and budgets: what ticks could not
--- start and the budgets they ran with (lib/tick/record-unstartable.lua).
+-- start and the budgets they ran with (lib/tick/record-unstartable.lua);
+-- unrunnable: workflow versions a tick had no code for (lib/workflows/commit-runs.lua).
 -- One call answers everything stats() and a dashboard refresh show.
 -- Replays: reads only (flow's sizes prune deferral records already due,
 -- which no reader counts).
@@ -76,4 +78,5 @@ return {
   now, redis.call('HGETALL', P .. 'heartbeat'), redis.call('SMEMBERS', P .. 'paused'), due,
   flow, ordered, counter('expired'), running, waiting, workflows, counter('cancelled'), used_memory, max_memory,
   redis.call('HGETALL', P .. 'unstartable'), redis.call('HGETALL', P .. 'budgets'),
+  redis.call('HGETALL', P .. 'wf:unrunnable'),
 }

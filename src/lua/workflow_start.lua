@@ -2,9 +2,10 @@
 -- that id exists; answers the name of the run the id holds (the caller
 -- refuses an id taken by another workflow).
 -- KEYS: run
--- ARGV: prefix id name input
+-- ARGV: prefix id name input version
 -- Returns: text
--- run: P..'wf:run:'..id. input: the input JSON, stored as sent. The run's
+-- run: P..'wf:run:'..id. input: the input JSON, stored as sent. version: the
+-- workflow version the run starts on; every execution runs that version's code. The run's
 -- `ikey` field, '2', says its steps' idempotency keys are length-prefixed
 -- (src/workflows/idempotency-key.ts); a run stored without it keeps the first form.
 -- Replays: idempotent by id: a rerun finds the run and changes nothing.
@@ -17,10 +18,11 @@
 local id = ARGV[2]
 local name = ARGV[3]
 local input = ARGV[4]
+local version = ARGV[5] or '1'
 local existing = redis.call('HGET', KEYS[1], 'name')
 if existing then return existing end
 local now = now_ms()
-redis.call('HSET', KEYS[1], 'name', name, 'input', input, 'created', now, 'ikey', '2')
+redis.call('HSET', KEYS[1], 'name', name, 'input', input, 'created', now, 'ikey', '2', 'version', version)
 wf_set_status(id, 'running', now)
 redis.call('ZADD', wf_key('all'), now, id)
 redis.call('ZADD', wf_key('due'), now, id)

@@ -7,13 +7,13 @@
 -- KEYS: ticks lease
 -- ARGV: prefix tickId call claim retentionMs commits[](id fence disposition extra steps[](name
 --   record) parks[](step kind seq ms event match))
--- Returns: (leaseHeld nowMs committed[] claimed[](id name input fence steps[] keyForm) more cancelled[])
+-- Returns: (leaseHeld nowMs committed[] claimed[](id name input fence steps[] keyForm version) more cancelled[])
 -- call: this tick's workflow call number (1, 2, …; its own series: these
 -- calls go one at a time beside the tick's other calls). claim: runs to claim.
 -- committed: 1 or 0 per commit (0: the run is no longer held with that fence).
 -- claimed: id, name, input JSON, fence, the run's step records (name, JSON, cut, …;
 -- results only up to a budget: lib/workflows/carry-steps.lua), its idempotency key form
--- (lib/workflows/claim-runs.lua).
+-- (lib/workflows/claim-runs.lua) and the workflow version it runs on ('1' for a run stored without one).
 -- more: runs are still due. cancelled: runs this tick holds that were
 -- cancelled since its last call (workflow_cancel.lua): it aborts their steps.
 -- Replays: the number and reply of the last call are kept in the lease hash

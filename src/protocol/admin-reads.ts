@@ -80,6 +80,8 @@ export const stats = defineCall(
     maxMemory: number,
     unstartable: groups({ name: text, record: text }),
     budgets: groups({ queue: text, record: text }),
+    /** Workflow versions ticks found no code for: "NAME@VERSION" → "<ms> <run id>" (lib/workflows/commit-runs.lua). */
+    unrunnable: groups({ version: text, record: text }),
   }),
 );
 

@@ -6,7 +6,7 @@ import { counted, defineCall, flag, group, key, list, number, text, tuple } from
 export const workflow_start = defineCall(
   scripts.workflow_start,
   { run: key },
-  { id: text, name: text, input: text },
+  { id: text, name: text, input: text, version: number },
   text,
 );
 
@@ -23,9 +23,17 @@ export const workflowCommit = group({
 /**
  * A run a tick claimed (lib/workflows/claim-runs.lua): its fence, its step records as name, JSON, cut, …
  * (cut "0": the whole record; else the record without its result, and its stored size:
- * lib/workflows/carry-steps.lua), its key form.
+ * lib/workflows/carry-steps.lua), its key form, the workflow version it runs on.
  */
-export const claimedRun = tuple({ id: text, name: text, input: text, fence: text, steps: list(text), keyForm: text });
+export const claimedRun = tuple({
+  id: text,
+  name: text,
+  input: text,
+  fence: text,
+  steps: list(text),
+  keyForm: text,
+  version: text,
+});
 
 export const workflow_tick = defineCall(
   scripts.workflow_tick,

@@ -17,6 +17,7 @@ import { WorkflowFailedError } from "./errors.js";
 import { MAX_RESULT_BYTES } from "./execute.js";
 import { readRun } from "./records.js";
 import { workflowDefinition } from "./registry.js";
+import { currentVersion } from "./versions.js";
 import type {
   WorkflowCancelStatus,
   WorkflowListOptions,
@@ -67,7 +68,8 @@ function checkNewId(id: unknown, what: string): string {
 }
 
 export async function startRun(runtime: Runtime, name: string, input: unknown, id?: string): Promise<string> {
-  if (!workflowDefinition(runtime.workflows, name)) {
+  const definition = workflowDefinition(runtime.workflows, name);
+  if (!definition) {
     const known = Object.keys(runtime.workflows).join(", ") || "none";
     throw new TickqError(
       "UNKNOWN_JOB",
@@ -81,7 +83,7 @@ export async function startRun(runtime: Runtime, name: string, input: unknown, i
     runtime,
     protocol.workflow_start,
     { run: `${runtime.prefix}wf:run:${runId}` },
-    { id: runId, name, input: text },
+    { id: runId, name, input: text, version: currentVersion(definition) },
   );
   if (stored !== name) {
     throw new TickqError(

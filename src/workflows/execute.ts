@@ -40,6 +40,8 @@ export interface ClaimedRun {
   steps: Map<string, StepRecord>;
   /** How its steps' idempotency keys are formed (idempotency-key.ts). */
   keyForm: string;
+  /** The workflow version it started on, whose code runs it. */
+  version: number;
   /** Steps whose results the claim left in Redis, with their records' sizes (none: every result came). */
   left?: Map<string, number>;
   /** Every stored record's size in bytes (none: counted from `steps`). */
@@ -50,7 +52,7 @@ export interface ClaimedRun {
 export interface Commit {
   id: string;
   fence: string;
-  disposition: "c" | "y" | "r" | "p" | "d" | "f";
+  disposition: "c" | "y" | "r" | "v" | "p" | "d" | "f";
   extra: string;
   steps: { name: string; record: string }[];
   parks: { step: string; kind: string; seq: number; ms: string; event: string; match: string }[];

@@ -28,6 +28,11 @@ import { workflowEvents } from "./events.js";
 import { invoker } from "./invoke.js";
 import { readClaimedSteps } from "./records.js";
 import { workflowDefinition } from "./registry.js";
+import type { WorkflowDefinition } from "./types.js";
+import { currentVersion, definitionAt, storedVersion } from "./versions.js";
+
+/** How long a run whose code this deployment lacks waits before a tick claims it again. */
+const UNRUNNABLE_RETRY_MS = 60_000;
 
 const nextTurn: () => Promise<void> =
   typeof setImmediate === "function"
@@ -76,7 +81,15 @@ export interface WorkflowPassReport {
   settle(committed: readonly number[] | undefined): Promise<void>;
 }
 
-type ClaimedReply = { id: string; name: string; input: string; fence: string; steps: string[]; keyForm: string };
+type ClaimedReply = {
+  id: string;
+  name: string;
+  input: string;
+  fence: string;
+  steps: string[];
+  keyForm: string;
+  version: string;
+};
 
 interface Queued {
   commit: Commit;
@@ -142,24 +155,26 @@ export async function runWorkflowPass(runtime: Runtime, input: WorkflowPassInput
   });
 
   const start = (run: ClaimedRun) => {
-    const definition = workflowDefinition(runtime.workflows, run.name);
+    const declared = workflowDefinition(runtime.workflows, run.name);
+    const definition = declared && definitionAt(declared, run.version);
     const mark = workflowCancelKey(run.fence, run.id);
     marks.set(run.id, mark);
     const cancelled = runtime.cancels.signalFor(mark, calm);
     const env = envOf(run, cancelled);
     const execution = (async () => {
       if (!definition) {
-        // A run of a workflow this deployment does not declare (an older or newer one): back to the due set.
+        // A workflow or version this deployment does not declare (an older or newer one): parked, not failed,
+        // until a deployment that has it claims it; stats() warns meanwhile.
         await env.commit({
           id: run.id,
           fence: String(run.fence),
-          disposition: "r",
-          extra: "60000",
+          disposition: "v",
+          extra: String(UNRUNNABLE_RETRY_MS),
           steps: [],
           parks: [],
         });
         runtime.logger.warn(
-          `tickq: workflow run ${run.id} is of workflow "${run.name}", which this deployment does not declare; it waits for one that does`,
+          `tickq: workflow run ${run.id}: ${lackedCode(declared, run)}; it waits for a deployment that does`,
         );
         return;
       }
@@ -192,7 +207,8 @@ export async function runWorkflowPass(runtime: Runtime, input: WorkflowPassInput
     for (const c of reply.claimed) {
       const { id, name, input, fence, keyForm } = c;
       const { records, left, sizes } = readClaimedSteps(c.steps);
-      start({ id, name, input, fence: Number(fence), steps: records, left, sizes, keyForm });
+      const version = storedVersion(c.version);
+      start({ id, name, input, fence: Number(fence), steps: records, left, sizes, keyForm, version });
     }
   };
   const exchange = async () => {
@@ -234,7 +250,7 @@ export async function runWorkflowPass(runtime: Runtime, input: WorkflowPassInput
   // A park or retry whose run could be due again before the tick stops goes in a call that can claim it again.
   const endsForTheTick = (commit: Commit) => {
     if (commit.disposition === "c") return false;
-    if (commit.disposition !== "p" && commit.disposition !== "r") return true;
+    if (commit.disposition !== "p" && commit.disposition !== "r" && commit.disposition !== "v") return true;
     return stopping() || soonestWakeMs(commit) > stopAt - monotonicMs();
   };
   let left: Queued[] = [];
@@ -276,8 +292,14 @@ export async function runWorkflowPass(runtime: Runtime, input: WorkflowPassInput
   return report;
 }
 
+/** What this deployment lacks to run `run`: its workflow, or its version. */
+function lackedCode(declared: WorkflowDefinition<never, unknown> | undefined, run: ClaimedRun): string {
+  if (!declared) return `this deployment does not declare workflow "${run.name}"`;
+  return `it runs on version ${run.version} of workflow "${run.name}", which this deployment does not declare (it has version ${currentVersion(declared)}; keep older code under \`versions\`)`;
+}
+
 /** Ms until a parked or retrying run is due again; Infinity when only an event can wake it. */
 function soonestWakeMs(commit: Commit): number {
-  if (commit.disposition === "r") return Number(commit.extra);
+  if (commit.disposition === "r" || commit.disposition === "v") return Number(commit.extra);
   return Math.min(...commit.parks.map((p) => (p.ms === "" ? Number.POSITIVE_INFINITY : Number(p.ms))));
 }

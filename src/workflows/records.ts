@@ -2,6 +2,7 @@
 // per step name, written whole at each commit: lib/workflows/commit-runs.lua)
 // and the run hash (lib/workflows/run-state.lua).
 import { utf8Bytes } from "../client/job-size.js";
+import { storedVersion } from "./versions.js";
 import type { WorkflowFailure, WorkflowRun, WorkflowStatus, WorkflowStepInfo } from "./types.js";
 
 /** A step record as stored. `seq`: the step's position in the run's call order, for the determinism guard. */
@@ -93,6 +94,7 @@ export function readRun(
   return {
     id,
     name: f.name,
+    version: storedVersion(f.version),
     status: f.status as WorkflowStatus,
     input: JSON.parse(f.input ?? "null"),
     output: f.output === undefined ? undefined : JSON.parse(f.output),

@@ -10,6 +10,8 @@ const DEFINITION_KEYS: Readonly<Record<keyof WorkflowDefinition, true>> = {
   retry: true,
   backoff: true,
   onFailure: true,
+  version: true,
+  versions: true,
 };
 
 export function checkWorkflows(workflows: WorkflowRegistry | undefined): WorkflowRegistry {
@@ -25,6 +27,7 @@ export function checkWorkflows(workflows: WorkflowRegistry | undefined): Workflo
       throw new TickqError("BAD_OPTIONS", `workflow "${name}" needs run(input, step)`);
     }
     checkKnownKeys(definition, DEFINITION_KEYS, `workflow "${name}"`);
+    checkVersions(name, definition);
     const { retry, backoff, onFailure } = definition;
     if (retry !== undefined && !(Number.isInteger(retry) && retry >= 0)) {
       throw new TickqError("BAD_OPTIONS", `workflow "${name}": retry must be a whole number ≥ 0, got ${String(retry)}`);
@@ -39,6 +42,42 @@ export function checkWorkflows(workflows: WorkflowRegistry | undefined): Workflo
     }
   }
   return workflows;
+}
+
+/** `version` a whole number ≥ 1; `versions` older ones' code, each a function, none the current version. */
+function checkVersions(name: string, definition: WorkflowDefinition<never, unknown>): void {
+  const { version = 1, versions } = definition;
+  if (!isVersion(version)) {
+    throw new TickqError(
+      "BAD_OPTIONS",
+      `workflow "${name}": version must be a whole number ≥ 1, got ${String(version)}`,
+    );
+  }
+  if (versions === undefined) return;
+  if (typeof versions !== "object" || versions === null || Array.isArray(versions)) {
+    throw new TickqError("BAD_OPTIONS", `workflow "${name}": versions must be an object of version → run(input, step)`);
+  }
+  for (const [key, code] of Object.entries(versions)) {
+    if (!isVersion(Number(key)) || String(Number(key)) !== key) {
+      throw new TickqError(
+        "BAD_OPTIONS",
+        `workflow "${name}": versions key ${JSON.stringify(key)} must be a whole number ≥ 1`,
+      );
+    }
+    if (Number(key) === version) {
+      throw new TickqError(
+        "BAD_OPTIONS",
+        `workflow "${name}": versions[${key}] is the current version: its code is \`run\`; list only older versions`,
+      );
+    }
+    if (typeof code !== "function") {
+      throw new TickqError("BAD_OPTIONS", `workflow "${name}": versions[${key}] must be a function (input, step)`);
+    }
+  }
+}
+
+function isVersion(value: unknown): value is number {
+  return typeof value === "number" && Number.isSafeInteger(value) && value >= 1;
 }
 
 export function workflowDefinition(

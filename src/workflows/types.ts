@@ -93,10 +93,26 @@ export interface WorkflowFailure {
   step?: string;
 }
 
+/**
+ * A workflow's code: replayed from the top by each execution of a run. Written as a method's type, so its
+ * input is checked as `run`'s is (bivariantly): a definition of any input fits the registry.
+ */
+export type WorkflowCode<I = unknown, O = unknown> = {
+  /** The code. */
+  code(input: I, step: WorkflowStep): Promise<O>;
+}["code"];
+
 /** A workflow: its function, its step retries and backoff, and what to do when a run fails. */
 export interface WorkflowDefinition<I = unknown, O = unknown> {
   /** The workflow's code, replayed from the top by each execution: do side effects only inside steps. */
   run(input: I, step: WorkflowStep): Promise<O>;
+  /**
+   * The version of `run` (a whole number ≥ 1); default 1. A run keeps the version it started on: bump it when
+   * a change would not replay the runs in flight, and keep the old `run` under `versions` while they drain.
+   */
+  version?: number;
+  /** Older versions' code by version number, for runs started on them (never the current `version`). */
+  versions?: Record<number, WorkflowCode<I, unknown>>;
   /** Retries of a failing step; default 3. */
   retry?: number;
   /** Ms to wait before retry number `count` (0-based) of a step; default Sidekiq's backoff in ms. */
@@ -168,6 +184,8 @@ export interface WorkflowRun {
   id: string;
   /** The workflow's name. */
   name: string;
+  /** The workflow version it runs on (1 for a run stored before versions). */
+  version: number;
   /** Where it stands. */
   status: WorkflowStatus;
   /** Its input, as stored (JSON). */

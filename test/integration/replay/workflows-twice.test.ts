@@ -35,6 +35,7 @@ describe.each(adapterCases)("each workflow script run twice over $name", (adapte
       id: "r1",
       name: "wf",
       input: '{"a":1.0}',
+      version: 1,
     });
     expect(first).toBe("wf");
     expect(await h.redis.hget(runKey("r1"), "input")).toBe('{"a":1.0}');
@@ -84,6 +85,27 @@ describe.each(adapterCases)("each workflow script run twice over $name", (adapte
     delete (after as Record<string, unknown>)["tick:T"];
     delete (before as Record<string, unknown>)["tick:T"];
     expect(after).toEqual(before);
+  });
+
+  it("workflow_tick: a resent park of a run whose version the tick lacks parks it once and notes it once", async () => {
+    await lease();
+    await run(protocol.workflow_start.script, ["wf:run:r1"], ["r1", "wf", "null", "3"]);
+    const { first } = await callTwice(protocol.workflow_tick, unprefixed(tickKeys()), tickArgs(1, 1, []));
+    expect(first.claimed[0]).toMatchObject({ id: "r1", version: "3" });
+    const park: Commit = {
+      id: "r1",
+      fence: first.claimed[0]!.fence,
+      disposition: "v",
+      extra: "60000",
+      steps: [],
+      parks: [],
+    };
+    const { first: parked } = await callTwice(protocol.workflow_tick, unprefixed(tickKeys()), tickArgs(2, 0, [park]));
+    expect(parked.committed).toEqual([1]);
+    expect(await h.redis.hget(runKey("r1"), "status")).toBe("running");
+    expect(await h.redis.hget(runKey("r1"), "owner")).toBeNull();
+    expect(Number(await h.redis.zscore(`${h.prefix}wf:due`, "r1"))).toBeGreaterThan(parked.nowMs);
+    expect(await h.redis.hget(`${h.prefix}wf:unrunnable`, "wf@3")).toMatch(/^\d+ r1$/);
   });
 
   it("workflow_tick: a park with a sleep and a wait, resent, parks once", async () => {

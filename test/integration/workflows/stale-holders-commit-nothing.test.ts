@@ -31,7 +31,7 @@ describe.each(adapterCases)("stale holders of a workflow run over $name", (adapt
     );
   };
   const start = (id: string) =>
-    call(protocol.workflow_start, { run: `wf:run:${id}` }, { id, name: "wf", input: "null" });
+    call(protocol.workflow_start, { run: `wf:run:${id}` }, { id, name: "wf", input: "null", version: 1 });
   const commit = (id: string, fence: string, disposition: Commit["disposition"]): Commit => ({
     id,
     fence,

@@ -63,12 +63,13 @@ function wf_carry.steps(id, budget)
   return flat, used
 end
 
--- A claimed run as the reply carries it: { id, name, input, fence, steps, key form }
--- (key form: the run's `ikey`, '1' for a run stored before it had one).
+-- A claimed run as the reply carries it: { id, name, input, fence, steps, key form, version }
+-- (key form: the run's `ikey`, '1' for a run stored before it had one; version: the workflow
+-- version it started on, '1' for a run stored before versions).
 function wf_carry.claimed(id, fence, budget)
-  local f = redis.call('HMGET', wf_key('run', id), 'name', 'input', 'ikey')
+  local f = redis.call('HMGET', wf_key('run', id), 'name', 'input', 'ikey', 'version')
   local steps, used = wf_carry.steps(id, math.min(budget, wf_carry.RUN_BYTES))
-  return { id, f[1] or '', f[2] or 'null', fence, steps, f[3] or '1' }, used
+  return { id, f[1] or '', f[2] or 'null', fence, steps, f[3] or '1', f[4] or '1' }, used
 end
 
 -- What a replay keeps of a call's claimed runs: their ids and fences.

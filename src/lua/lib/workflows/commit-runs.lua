@@ -7,8 +7,10 @@
 --
 -- An item: id fence disposition extra steps[](name record) parks[](step kind seq ms event match)
 -- disposition: c (continue: still held), y (yield: due now), r (retry: due
--- after `extra` ms), p (park on its parked steps), d (done: `extra` is the
--- output JSON), f (failed: `extra` is the error JSON). A run that ends drops
+-- after `extra` ms), v (this deployment lacks the run's workflow version:
+-- due after `extra` ms, and noted in `wf:unrunnable`, "NAME@VERSION" → "<ms>
+-- <id>", which stats reads while it is recent), p (park on its parked steps),
+-- d (done: `extra` is the output JSON), f (failed: `extra` is the error JSON). A run that ends drops
 -- the parked steps its code left behind (wf_unpark_all); a resent end finds
 -- the run ended, no longer held, and changes nothing.
 -- @include lib/workflows/run-state.lua
@@ -56,6 +58,10 @@ local function wf_commit_one(tick, i, now)
     wf_release(id, now)
   elseif disposition == 'r' then
     wf_release(id, now + tonumber(extra))
+  elseif disposition == 'v' then
+    wf_release(id, now + tonumber(extra))
+    local v = redis.call('HMGET', run, 'name', 'version')
+    redis.call('HSET', wf_key('unrunnable'), (v[1] or '') .. '@' .. (v[2] or '1'), string.format('%.0f', now) .. ' ' .. id)
   elseif disposition == 'p' then
     local resolved
     i, resolved = wf_park(id, i, parks, now)
