@@ -5,9 +5,10 @@
 //   3  not found: no job with that jid
 //   4  conflict: the job is in process, or in a state the command does not take
 //   5  `tickq health`: Redis answers, but there are warnings
+//   6  `tickq workflows check`: a live run would not replay on the code checked
 import { TickqError } from "../index.js";
 
-export const EXIT = { OK: 0, FAILED: 1, USAGE: 2, NOT_FOUND: 3, CONFLICT: 4, WARNINGS: 5 } as const;
+export const EXIT = { OK: 0, FAILED: 1, USAGE: 2, NOT_FOUND: 3, CONFLICT: 4, WARNINGS: 5, INCOMPATIBLE: 6 } as const;
 
 /** A mistake in how the CLI was called: exit 2, with the message. */
 export class UsageError extends Error {

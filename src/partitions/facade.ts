@@ -129,6 +129,7 @@ export function createPartitioned<J extends JobRegistry, O extends OrderedRegist
         result: after(workflows.result),
         list: after(workflows.list),
         cancel: after(workflows.cancel),
+        check: after(workflows.check),
       } as WorkflowsApi<W>,
       tick: after((opts) => ticks.tick(opts)),
       reserveTicks: after((n, maxParallel) => cores[0]!.reserveTicks(n, maxParallel)),

@@ -3,8 +3,8 @@
 // partition: a run waits under (event, match) in its own partition, and
 // routing events by (event, match) would need runs to move; the count adds up.
 import { newJid } from "../client/job.js";
-import type { WorkflowInputs, WorkflowsApi } from "../workflows/types.js";
-import { pageAcross } from "./cursor.js";
+import type { WorkflowCheck, WorkflowInputs, WorkflowsApi } from "../workflows/types.js";
+import { decodeCursor, encodeCursor, pageAcross } from "./cursor.js";
 import { partitionOf } from "./layout.js";
 
 export function partitionedWorkflows<W extends WorkflowInputs>(all: WorkflowsApi<W>[]): WorkflowsApi<W> {
@@ -22,6 +22,21 @@ export function partitionedWorkflows<W extends WorkflowInputs>(all: WorkflowsApi
     get: (runId) => at(runId).get(runId),
     result: (runId, options) => at(runId).result(runId, options),
     cancel: (runId) => at(runId).cancel(runId),
+    async check(options = {}) {
+      // Partition after partition, each from its own cursor, until `limit` runs are checked.
+      const limit = options.limit ?? 1_000;
+      let { partition, inner } = decodeCursor(options.cursor, all.length);
+      const answer: WorkflowCheck = { checked: 0, incompatible: [] };
+      for (;;) {
+        const part = await all[partition]!.check({ ...options, cursor: inner, limit: limit - answer.checked });
+        answer.checked += part.checked;
+        answer.incompatible.push(...part.incompatible);
+        if (part.cursor !== undefined) return { ...answer, cursor: encodeCursor(partition, part.cursor) };
+        if (++partition >= all.length) return answer;
+        inner = undefined;
+        if (answer.checked >= limit) return { ...answer, cursor: encodeCursor(partition, undefined) };
+      }
+    },
     async list(options = {}) {
       const page = await pageAcross(all.length, options.cursor, options.limit ?? 50, async (k, inner, left) => {
         const p = await all[k]!.list({ ...options, cursor: inner, limit: left });

@@ -39,6 +39,7 @@ export {
   workflow_deliver,
   workflow_event,
   workflow_list,
+  workflow_live,
   workflow_read,
   workflow_start,
   workflow_steps,

@@ -84,3 +84,14 @@ export const workflow_steps = defineCall(
   { tickId: text, id: text, fence: text, names: counted(text) },
   tuple({ held: flag, records: list(text) }),
 );
+
+/** Live runs with their step records and parked steps, for tq.workflows.check (a page of wf:all, newest first). */
+export const workflow_live = defineCall(
+  scripts.workflow_live,
+  { index: key },
+  { name: text, offset: number, limit: number },
+  tuple({
+    next: number,
+    runs: list(tuple({ id: text, name: text, version: text, input: text, steps: list(text), parks: list(text) })),
+  }),
+);

@@ -18,6 +18,7 @@ import { MAX_RESULT_BYTES } from "./execute.js";
 import { readRun } from "./records.js";
 import { workflowDefinition } from "./registry.js";
 import { currentVersion } from "./versions.js";
+import { checkRuns } from "./check.js";
 import type {
   WorkflowCancelStatus,
   WorkflowListOptions,
@@ -241,5 +242,6 @@ export function workflowsApi(runtime: Runtime, drivers: WorkflowDrivers): Workfl
       runResult(runtime, runId, options?.timeoutMs, options?.drive === true ? drivers.tick : undefined) as never,
     list: (options) => listRuns(runtime, options),
     cancel: (runId) => cancelRun(runtime, runId),
+    check: (options) => checkRuns(runtime, options),
   };
 }

@@ -38,6 +38,8 @@ export interface Replay {
   pending: PendingStep[];
   /** Set when the code broke the rules: the execution fails the run with it. */
   fatal(): Error | undefined;
+  /** The step the rules broke at: a stored step the code no longer reaches where it completed, else the step entered last. */
+  fatalStep(): string | undefined;
   /**
    * Set when a result left in Redis could not be read: `lost` once the run is no longer this
    * execution's, else the read's error. The step waiting on it never answers; the execution stops.
@@ -49,6 +51,8 @@ export interface Replay {
   completed(name: string, record: StepRecord): void;
   /** Completed steps the code never reached (call when the function returned). */
   unreached(): string[];
+  /** The position the code reached step `name` at, or undefined when it has not reached it. */
+  positionOf(name: string): number | undefined;
 }
 
 // Never settles: the function stops at a step that broke the rules while the execution fails the run.
@@ -58,9 +62,11 @@ export function replay(records: Map<string, StepRecord>, invoke: Invoker, left?:
   const pending: PendingStep[] = [];
   const bySeq = new Map<number, string>();
   for (const [name, record] of records) if (record.status === "completed") bySeq.set(record.seq, name);
-  const met = new Set<string>();
+  const met = new Map<string, number>();
   let calls = 0;
   let fatal: Error | undefined;
+  let entered: string | undefined;
+  let diverged: string | undefined;
   let halted: ReturnType<Replay["halted"]>;
 
   /** The step's position, or undefined once the rules are broken. */
@@ -71,17 +77,19 @@ export function replay(records: Map<string, StepRecord>, invoke: Invoker, left?:
       return undefined;
     }
     const seq = calls++;
+    entered = name;
     if (met.has(name)) {
       fatal = new TickqError("BAD_ARGS", `step name "${name}" is used twice in one run: each step needs its own name`);
       return undefined;
     }
-    met.add(name);
+    met.set(name, seq);
     if (seq >= MAX_STEPS) {
       fatal = new TickqError("WORKFLOW_FAILED", `a run has at most ${MAX_STEPS} steps; step "${name}" is one more`);
       return undefined;
     }
     const record = records.get(name);
     if (record?.status === "completed" && record.seq !== seq) {
+      diverged = bySeq.get(seq) ?? name;
       fatal = nonDeterministic(
         `step "${name}" completed as step ${record.seq + 1} of this run, but the code now reaches it as step ${seq + 1}: steps were added, removed or reordered before it`,
       );
@@ -89,6 +97,7 @@ export function replay(records: Map<string, StepRecord>, invoke: Invoker, left?:
     }
     const there = bySeq.get(seq);
     if (record?.status !== "completed" && there !== undefined) {
+      diverged = there;
       fatal = nonDeterministic(
         `step ${seq + 1} of this run completed as "${there}", but the code now runs step "${name}" there: a completed step was renamed, removed or reordered`,
       );
@@ -196,6 +205,7 @@ export function replay(records: Map<string, StepRecord>, invoke: Invoker, left?:
     step,
     pending,
     fatal: () => fatal,
+    fatalStep: () => (fatal ? (diverged ?? entered) : undefined),
     halted: () => halted,
     reading: () => left?.reading(),
     completed(name, record) {
@@ -203,5 +213,6 @@ export function replay(records: Map<string, StepRecord>, invoke: Invoker, left?:
       bySeq.set(record.seq, name);
     },
     unreached: () => [...bySeq.values()].filter((name) => !met.has(name)),
+    positionOf: (name) => met.get(name),
   };
 }

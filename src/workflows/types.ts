@@ -257,6 +257,40 @@ export interface WorkflowResultOptions {
   drive?: boolean;
 }
 
+/** `tq.workflows.check`'s filter and page. */
+export interface WorkflowCheckOptions {
+  /** Only runs of this workflow; default every workflow. */
+  name?: string;
+  /** Live runs to check in this call; default 1,000, at most 10,000. */
+  limit?: number;
+  /** From the previous answer's `cursor`. */
+  cursor?: string;
+}
+
+/** A live run the deployed code would not replay, in {@link WorkflowCheck}. */
+export interface WorkflowIncompatibility {
+  /** The run's id. */
+  runId: string;
+  /** Its workflow. */
+  name: string;
+  /** The workflow version it runs on. */
+  version: number;
+  /** The stored step the code no longer reaches where the run met it; absent when no step is to blame. */
+  step?: string;
+  /** Why, as the run's failure would say it. */
+  reason: string;
+}
+
+/** What `tq.workflows.check` answers: runs checked, those the code would not replay, and a cursor while runs are left. */
+export interface WorkflowCheck {
+  /** Live runs replayed. */
+  checked: number;
+  /** The runs the deployed code would not replay. */
+  incompatible: WorkflowIncompatibility[];
+  /** Pass it to `check` for the next runs; absent once every live run was checked. */
+  cursor?: string;
+}
+
 /** `tq.workflows`: start runs, send events, read runs. */
 export interface WorkflowsApi<W extends WorkflowInputs = WorkflowInputs> {
   /**
@@ -284,6 +318,13 @@ export interface WorkflowsApi<W extends WorkflowInputs = WorkflowInputs> {
    * step of it once its lease is gone). NOT_FOUND when there is no such run.
    */
   cancel(runId: string): Promise<WorkflowCancelStatus>;
+  /**
+   * Replays the committed steps of live runs (running, sleeping, waiting) against this deployment's code for
+   * each run's version, before a deploy: no step function runs and nothing is written. Answers the runs that
+   * would fail with TickqNonDeterministic (or whose version or workflow this code lacks); `cursor` while more
+   * runs are left.
+   */
+  check(options?: WorkflowCheckOptions): Promise<WorkflowCheck>;
 }
 
 /** What one tick did to workflow runs, in its report's `workflows` (absent when the app declares none). */

@@ -294,5 +294,7 @@ describe.each(adapterCases)("each workflow script run twice over $name", (adapte
     expect(read[0]).toContain("wf");
     const [listed] = await readsTwice(protocol.workflow_list.script, ["wf:all"], ["", 0, 10]);
     expect(listed).toEqual([-1, [["r1", "wf", "running", expect.any(String), expect.any(String)]]]);
+    const [live] = await readsTwice(protocol.workflow_live.script, ["wf:all"], ["", 0, 10]);
+    expect(live).toEqual([-1, [["r1", "wf", "1", "null", [], []]]]);
   });
 });
