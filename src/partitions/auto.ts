@@ -133,10 +133,18 @@ const JOBS = {
 } satisfies Record<keyof AnyTickq["jobs"], 1>;
 const QUEUES = { list: 1, pause: 1, resume: 1 } satisfies Record<keyof AnyTickq["queues"], 1>;
 const METRICS = { query: 1, prometheus: 1 } satisfies Record<keyof AnyTickq["metrics"], 1>;
-const WORKFLOWS = { start: 1, sendEvent: 1, get: 1, result: 1, list: 1, cancel: 1, check: 1 } satisfies Record<
-  keyof AnyTickq["workflows"],
-  1
->;
+const WORKFLOWS = {
+  start: 1,
+  sendEvent: 1,
+  get: 1,
+  result: 1,
+  list: 1,
+  cancel: 1,
+  check: 1,
+  retry: 1,
+  fork: 1,
+  retryAll: 1,
+} satisfies Record<keyof AnyTickq["workflows"], 1>;
 const CALLS = {
   enqueue: 1,
   enqueueAndWait: 1,

@@ -88,7 +88,10 @@ export function createPartitioned<J extends JobRegistry, O extends OrderedRegist
       };
     const jobs = partitionedJobs(scoped.map((c) => c.jobs));
     const queues = partitionedQueues(scoped.map((c) => c.queues));
-    const workflows = partitionedWorkflows(scoped.map((c) => c.workflows)) as unknown as WorkflowsApi<W>;
+    const workflows = partitionedWorkflows(
+      scoped.map((c) => c.workflows),
+      cores.map((c) => runtimes.get(c)!),
+    ) as unknown as WorkflowsApi<W>;
     const tickq: Tickq<J, O, W> = {
       enqueue: after(async (name, args, opts = {}) => {
         const k = pick({ ...opts, name, args: args as unknown[] });
@@ -130,6 +133,9 @@ export function createPartitioned<J extends JobRegistry, O extends OrderedRegist
         list: after(workflows.list),
         cancel: after(workflows.cancel),
         check: after(workflows.check),
+        retry: after(workflows.retry),
+        fork: after(workflows.fork),
+        retryAll: after(workflows.retryAll),
       } as WorkflowsApi<W>,
       tick: after((opts) => ticks.tick(opts)),
       reserveTicks: after((n, maxParallel) => cores[0]!.reserveTicks(n, maxParallel)),

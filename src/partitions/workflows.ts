@@ -3,12 +3,20 @@
 // partition: a run waits under (event, match) in its own partition, and
 // routing events by (event, match) would need runs to move; the count adds up.
 import { newJid } from "../client/job.js";
+import type { Runtime } from "../tick/runtime.js";
+import { checkNewId } from "../workflows/client.js";
+import { createFork, readForkSource } from "../workflows/fork.js";
 import type { WorkflowCheck, WorkflowInputs, WorkflowsApi } from "../workflows/types.js";
 import { decodeCursor, encodeCursor, pageAcross } from "./cursor.js";
 import { partitionOf } from "./layout.js";
 
-export function partitionedWorkflows<W extends WorkflowInputs>(all: WorkflowsApi<W>[]): WorkflowsApi<W> {
+/** `runtimes`: each partition's, in order: a fork reads its source in one partition and writes the new run in another. */
+export function partitionedWorkflows<W extends WorkflowInputs>(
+  all: WorkflowsApi<W>[],
+  runtimes: Runtime[],
+): WorkflowsApi<W> {
   const at = (runId: string) => all[partitionOf(String(runId), all.length)]!;
+  const runtimeOf = (runId: string) => runtimes[partitionOf(String(runId), all.length)]!;
   return {
     start(name, input, options) {
       // A fresh id is drawn here, so the run's partition is known before it exists.
@@ -22,6 +30,20 @@ export function partitionedWorkflows<W extends WorkflowInputs>(all: WorkflowsApi
     get: (runId) => at(runId).get(runId),
     result: (runId, options) => at(runId).result(runId, options),
     cancel: (runId) => at(runId).cancel(runId),
+    retry: (runId) => at(runId).retry(runId),
+    async fork(runId, options) {
+      // A fresh id is drawn here, so the new run's partition is known before it exists.
+      const id = options?.id ?? newJid();
+      if (partitionOf(String(runId), all.length) === partitionOf(String(id), all.length)) {
+        return at(runId).fork(runId, { ...options, id });
+      }
+      const source = await readForkSource(runtimeOf(runId), runId, options);
+      return createFork(runtimeOf(id), source, checkNewId(id, "workflows.fork: id"), options.input);
+    },
+    async retryAll(options) {
+      const counts = await Promise.all(all.map((api) => api.retryAll(options)));
+      return { retried: counts.reduce((a, c) => a + c.retried, 0) };
+    },
     async check(options = {}) {
       // Partition after partition, each from its own cursor, until `limit` runs are checked.
       const limit = options.limit ?? 1_000;

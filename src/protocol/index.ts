@@ -41,6 +41,8 @@ export {
   workflow_list,
   workflow_live,
   workflow_read,
+  workflow_retry,
+  workflow_fork,
   workflow_start,
   workflow_steps,
   workflow_tick,

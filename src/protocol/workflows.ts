@@ -95,3 +95,26 @@ export const workflow_live = defineCall(
     runs: list(tuple({ id: text, name: text, version: text, input: text, steps: list(text), parks: list(text) })),
   }),
 );
+
+/** Resumes a failed or cancelled run (outcome: resumed, again, live, completed, cancelling, or "" for no run). */
+export const workflow_retry = defineCall(
+  scripts.workflow_retry,
+  { run: key },
+  { id: text, token: text },
+  tuple({ outcome: text, status: text }),
+);
+
+/** A new run whose first steps are copies of another run's completed step records. */
+export const workflow_fork = defineCall(
+  scripts.workflow_fork,
+  { run: key },
+  {
+    id: text,
+    name: text,
+    input: text,
+    version: text,
+    source: text,
+    records: counted(group({ step: text, record: text })),
+  },
+  text,
+);

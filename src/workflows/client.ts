@@ -19,6 +19,8 @@ import { readRun } from "./records.js";
 import { workflowDefinition } from "./registry.js";
 import { currentVersion } from "./versions.js";
 import { checkRuns } from "./check.js";
+import { createFork, readForkSource } from "./fork.js";
+import { retryAllRuns, retryRun } from "./retry.js";
 import type {
   WorkflowCancelStatus,
   WorkflowListOptions,
@@ -58,7 +60,7 @@ function checkId(id: unknown, what: string): string {
 }
 
 /** A new run's id is printed by the CLI and logs: no control characters. Reads take any id, an older run's too. */
-function checkNewId(id: unknown, what: string): string {
+export function checkNewId(id: unknown, what: string): string {
   const checked = checkId(id, what);
   if (hasControl(checked))
     throw new TickqError(
@@ -243,5 +245,18 @@ export function workflowsApi(runtime: Runtime, drivers: WorkflowDrivers): Workfl
     list: (options) => listRuns(runtime, options),
     cancel: (runId) => cancelRun(runtime, runId),
     check: (options) => checkRuns(runtime, options),
+    retry: (runId) => retryRun(runtime, runId),
+    async fork(runId, options) {
+      checkId(runId, "workflow run id");
+      const id = options?.id === undefined ? newJid() : checkNewId(options.id, "workflows.fork: id");
+      const forked = await createFork(runtime, await readForkSource(runtime, runId, options), id, options.input);
+      drivers.kick(undefined);
+      return forked;
+    },
+    retryAll: (options) =>
+      retryAllRuns(runtime, options, async (cursor) => {
+        const page = await listRuns(runtime, { status: "failed", name: options?.name, cursor, limit: 500 });
+        return { ids: page.runs.map((r) => r.id), cursor: page.cursor };
+      }),
   };
 }

@@ -291,6 +291,32 @@ export interface WorkflowCheck {
   cursor?: string;
 }
 
+/** What `tq.workflows.retry` answers: the run and its status after the call. */
+export interface WorkflowRetry {
+  /** The run's id. */
+  runId: string;
+  /** "running" once resumed, else the status it had (a retry of an attempt already resumed). */
+  status: WorkflowStatus;
+}
+
+/** `tq.workflows.fork`'s options. */
+export interface WorkflowForkOptions {
+  /** The step the new run starts at: the source's completed steps before it are copied as committed. */
+  fromStep: string;
+  /** The new run's id: the same id again answers the same run. Default a new one. */
+  id?: string;
+  /** The new run's input; default the source run's (as stored). */
+  input?: unknown;
+}
+
+/** `tq.workflows.retryAll`'s filter. */
+export interface WorkflowRetryAllOptions {
+  /** The workflow whose runs to retry. */
+  name: string;
+  /** Which runs: the failed ones. */
+  status: "failed";
+}
+
 /** `tq.workflows`: start runs, send events, read runs. */
 export interface WorkflowsApi<W extends WorkflowInputs = WorkflowInputs> {
   /**
@@ -325,6 +351,20 @@ export interface WorkflowsApi<W extends WorkflowInputs = WorkflowInputs> {
    * runs are left.
    */
   check(options?: WorkflowCheckOptions): Promise<WorkflowCheck>;
+  /**
+   * Resumes a failed or cancelled run at the step that ended it, with fresh tries; its completed steps are
+   * kept (their functions do not run again). A second retry of the same ended attempt resumes nothing and
+   * answers the run's current status. CONFLICT for a completed run, or one live without a retry; NOT_FOUND.
+   */
+  retry(runId: string): Promise<WorkflowRetry>;
+  /**
+   * Starts a new run of the same workflow and version whose steps before `fromStep` are copies of this run's
+   * completed steps (they do not run again); answers its id, idempotent by `id`. BAD_ARGS when the run has
+   * no step `fromStep`; NOT_FOUND when there is no such run.
+   */
+  fork(runId: string, options: WorkflowForkOptions): Promise<string>;
+  /** Retries every failed run of workflow `name` (as `retry`); answers how many it resumed. */
+  retryAll(options: WorkflowRetryAllOptions): Promise<{ retried: number }>;
 }
 
 /** What one tick did to workflow runs, in its report's `workflows` (absent when the app declares none). */

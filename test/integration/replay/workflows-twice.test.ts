@@ -108,6 +108,55 @@ describe.each(adapterCases)("each workflow script run twice over $name", (adapte
     expect(await h.redis.hget(`${h.prefix}wf:unrunnable`, "wf@3")).toMatch(/^\d+ r1$/);
   });
 
+  it("workflow_retry: a resent retry resumes the run once and answers as the first did", async () => {
+    await run(protocol.workflow_start.script, ["wf:run:r1"], ["r1", "wf", "null"]);
+    const completed = JSON.stringify({ status: "completed", seq: 0, attempts: 1, result: 1 });
+    const failedTry = JSON.stringify({ status: "failed", seq: 1, attempts: 1, error: { name: "Error", message: "x" } });
+    await h.redis.hset(`${h.prefix}wf:steps:r1`, "a", completed, "b", failedTry);
+    await h.redis.hset(
+      runKey("r1"),
+      "status",
+      "failed",
+      "error",
+      '{"name":"Error","message":"x","step":"b"}',
+      "ended",
+      "1",
+    );
+    await h.redis.zadd(`${h.prefix}wf:ended`, 1, "r1");
+    const { first } = await callTwice(protocol.workflow_retry, unprefixed({ run: runKey("r1") }), {
+      id: "r1",
+      token: "t1",
+    });
+    expect(first).toEqual({ outcome: "resumed", status: "running" });
+    expect(await h.redis.hgetall(`${h.prefix}wf:steps:r1`)).toEqual({ a: completed });
+    expect(await h.redis.hget(runKey("r1"), "retries")).toBe("1");
+    expect(await h.redis.zscore(`${h.prefix}wf:ended`, "r1")).toBeNull();
+    expect(await call(protocol.workflow_retry, unprefixed({ run: runKey("r1") }), { id: "r1", token: "t2" })).toEqual({
+      outcome: "again",
+      status: "running",
+    });
+  });
+
+  it("workflow_fork: a resent fork creates the run and its copied steps once", async () => {
+    const record = JSON.stringify({ status: "completed", seq: 0, attempts: 1, result: { a: 1.0 } });
+    const { first } = await callTwice(protocol.workflow_fork, unprefixed({ run: runKey("f1") }), {
+      id: "f1",
+      name: "wf",
+      input: '{"k":1.0}',
+      version: "2",
+      source: "r0",
+      records: [{ step: "a", record }],
+    });
+    expect(first).toBe("wf");
+    expect(await h.redis.hget(`${h.prefix}wf:steps:f1`, "a")).toBe(record);
+    expect(await h.redis.hmget(runKey("f1"), "input", "version", "forked", "status")).toEqual([
+      '{"k":1.0}',
+      "2",
+      "r0",
+      "running",
+    ]);
+  });
+
   it("workflow_tick: a park with a sleep and a wait, resent, parks once", async () => {
     await lease();
     await run(protocol.workflow_start.script, ["wf:run:r1"], ["r1", "wf", "null"]);
