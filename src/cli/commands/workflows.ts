@@ -1,16 +1,18 @@
 // tickq workflows list [--status S] [--name N] [--limit L] · tickq workflows show RUN_ID ·
-// tickq workflows cancel RUN_ID · tickq workflows check (workflows-check.ts) · tickq events send EVENT [--match M] [--data JSON]
+// tickq workflows cancel RUN_ID · tickq workflows check (workflows-check.ts) · retry, fork, retry-all (workflows-repair.ts) · tickq events send EVENT [--match M] [--data JSON]
 // Read and act through tq.workflows, never keys. A run id with no run: exit 3.
 import type { Command } from "commander";
 import { TickqError, type WorkflowStatus } from "../../index.js";
 import { withTickq } from "../connect.js";
 import { globals } from "../global.js";
 import { addWorkflowCheckCommand } from "./workflows-check.js";
+import { addWorkflowRepairCommands } from "./workflows-repair.js";
 import { clip, print, printable, printJson, table, terminalJson, when } from "../output.js";
 
 export function addWorkflowCommands(program: Command): void {
-  const workflows = program.command("workflows").description("list, show, cancel and check workflow runs");
+  const workflows = program.command("workflows").description("list, show, cancel, retry, fork and check workflow runs");
   addWorkflowCheckCommand(workflows);
+  addWorkflowRepairCommands(workflows);
   workflows
     .command("list")
     .description("workflow runs, newest first")

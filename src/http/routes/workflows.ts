@@ -3,7 +3,9 @@
 // request's tickq (c.var.tq), so it kicks as POST /jobs does; POST /events sends
 // an event ({ event, match?, data? }), GET /workflows lists runs (?status,
 // name, cursor, limit), GET /workflows/:id reads one, POST /workflows/:id/cancel
-// cancels it. Bad input is tq.workflows' own TickqError: 400, 404, 409.
+// cancels it, POST /workflows/:id/retry resumes it, POST /workflows/:id/fork
+// ({ fromStep, id?, input? }) forks it, POST /workflows/:name/retry-all?status=failed
+// retries a workflow's failed runs. Bad input is tq.workflows' own TickqError: 400, 404, 409.
 import { Hono } from "hono/tiny";
 import { bodyLimit } from "hono/body-limit";
 import { TickqError } from "../../errors.js";
@@ -39,6 +41,7 @@ export function workflowRoutes(tickq: Tickq<JobRegistry>, maxSize: number): Hono
   const limit = bodyLimit({ maxSize, onError: (c) => c.json(bodyTooLarge(maxSize), 413) });
   app.post("/workflows/:name", limit);
   app.post("/events", limit);
+  app.post("/workflows/:id/fork", limit);
   app.post("/workflows/:name", async (c) => {
     const name = c.req.param("name");
     const body = await objectBody(c.req, `POST /workflows/${name}`);
@@ -78,6 +81,31 @@ export function workflowRoutes(tickq: Tickq<JobRegistry>, maxSize: number): Hono
   app.post("/workflows/:id/cancel", async (c) => {
     const id = c.req.param("id");
     return c.json({ id, status: await workflows.cancel(id) });
+  });
+  app.post("/workflows/:id/retry", async (c) => c.json(await workflows.retry(c.req.param("id"))));
+  app.post("/workflows/:id/fork", async (c) => {
+    const source = c.req.param("id");
+    const what = `POST /workflows/${source}/fork`;
+    const body = await objectBody(c.req, what);
+    const fromStep = optionalString(body, "fromStep", what);
+    if (fromStep === undefined) throw new TickqError("BAD_ARGS", `${what}: fromStep (a step's name) is required`);
+    const id = optionalString(body, "id", what);
+    const forked = await c.var.tq.workflows.fork(source, {
+      fromStep,
+      ...(id === undefined ? {} : { id }),
+      ...(body.input === undefined ? {} : { input: body.input }),
+    });
+    return c.json({ id: forked }, 201);
+  });
+  app.post("/workflows/:name/retry-all", async (c) => {
+    const status = c.req.query("status") ?? "failed";
+    if (status !== "failed") {
+      throw new TickqError(
+        "BAD_STATE",
+        `POST /workflows/:name/retry-all: status must be failed, got ${JSON.stringify(status)}`,
+      );
+    }
+    return c.json(await workflows.retryAll({ name: c.req.param("name"), status }));
   });
   return app;
 }
