@@ -81,6 +81,21 @@ export function actionRoutes(app: Hono<DashboardEnv>, scope: DashboardScope): vo
           : `Run ${id} had already ${status}.`,
     );
   });
+  app.post("/workflows/:id/retry", async (c) => {
+    const { runId, status } = await scope.tickq.workflows.retry(c.req.param("id"));
+    return backTo(
+      c,
+      status === "running"
+        ? `Run ${runId} resumed at the step that ended it.`
+        : `Run ${runId} is ${status}: retried already.`,
+    );
+  });
+  app.post("/workflows/:id/fork", async (c) => {
+    const id = c.req.param("id");
+    const fromStep = (await c.req.parseBody()).fromStep;
+    const forked = await scope.tickq.workflows.fork(id, { fromStep: typeof fromStep === "string" ? fromStep : "" });
+    return backTo(c, `Run ${forked} started from step ${String(fromStep)} of run ${id}.`);
+  });
   app.post("/queues/:name/resume", async (c) => {
     await queues.resume(c.req.param("name"));
     return backTo(c, `Queue ${c.req.param("name")} resumed.`);

@@ -3,7 +3,9 @@
 // output or error, and its steps in order with attempts, durations, results
 // and errors: a waiting step's event, match and timeout, a sleeping step's
 // end, a failed step's next try and stack; while it can still go on, a
-// Cancel button (POST .../cancel in actions.ts). Times as on job pages.
+// Cancel button, once failed or cancelled a Retry button, and on each step a
+// Fork button that starts a new run from it (POST .../cancel, .../retry and
+// .../fork in actions.ts). Times as on job pages.
 // Read through tq.workflows, never keys.
 import type { Hono } from "hono";
 import { html } from "hono/html";
@@ -15,6 +17,8 @@ import type { DashboardEnv, DashboardScope } from "../types.js";
 const STATUSES: WorkflowStatus[] = ["running", "sleeping", "waiting", "completed", "failed", "cancelled"];
 /** The statuses a run can leave by itself: the ones it can still be cancelled in. */
 const LIVE: WorkflowStatus[] = ["running", "sleeping", "waiting"];
+/** The statuses a retry resumes a run from. */
+const RETRIABLE: WorkflowStatus[] = ["failed", "cancelled"];
 const json = (value: unknown) => {
   const text = JSON.stringify(value) ?? "";
   return text.length > 300 ? `${text.slice(0, 300)}…` : text;
@@ -63,18 +67,28 @@ export function workflowsRoute(app: Hono<DashboardEnv>, scope: DashboardScope): 
     const id = c.req.param("id");
     const run = await scope.tickq.workflows.get(id);
     if (!run) throw new TickqError("NOT_FOUND", `no workflow run ${JSON.stringify(id)}`);
+    const path = `/workflows/${encodeURIComponent(run.id)}`;
+    const forkButton = (step: string) =>
+      postButton(c, `${path}/fork`, "Fork", {
+        fields: { fromStep: step },
+        confirm: `Start a new run from step ${JSON.stringify(step)}? The steps before it are copied, not run again.`,
+      });
     return page(
       c,
       "/workflows",
       `Workflow run ${run.id}`,
       html`${
         LIVE.includes(run.status)
-          ? html`<p class="bar">${postButton(c, `/workflows/${encodeURIComponent(run.id)}/cancel`, "Cancel", {
+          ? html`<p class="bar">${postButton(c, `${path}/cancel`, "Cancel", {
               danger: true,
               confirm: "Cancel this run? No further step starts; a running step's ctx.signal aborts.",
             })}</p>`
-          : ""
-      }<dl><dt>workflow</dt><dd>${run.name}</dd><dt>status</dt><dd>${run.status}</dd><dt>input</dt><dd><code>${json(run.input)}</code></dd>${
+          : RETRIABLE.includes(run.status)
+            ? html`<p class="bar">${postButton(c, `${path}/retry`, "Retry", {
+                confirm: "Resume this run at the step that ended it? Its completed steps are kept.",
+              })}</p>`
+            : ""
+      }<dl><dt>workflow</dt><dd>${run.name}</dd><dt>version</dt><dd>${number(run.version)}</dd><dt>status</dt><dd>${run.status}</dd><dt>input</dt><dd><code>${json(run.input)}</code></dd>${
         run.output !== undefined ? html`<dt>output</dt><dd><code>${json(run.output)}</code></dd>` : ""
       }${run.error ? html`<dt>error</dt><dd class="warn">${run.error.name}: ${run.error.message}${run.error.step ? ` (step ${run.error.step})` : ""}</dd>` : ""}<dt>started</dt><dd>${when(run.createdAt)}</dd><dt>updated</dt><dd>${when(run.updatedAt)}</dd>${
         run.endedAt === undefined
@@ -82,9 +96,9 @@ export function workflowsRoute(app: Hono<DashboardEnv>, scope: DashboardScope): 
           : html`<dt>ended</dt><dd>${when(run.endedAt)}</dd><dt>duration</dt><dd>${took(run.createdAt, run.endedAt)}</dd>`
       }</dl>
       <h2>Steps</h2>
-      <div class="scroll"><table><tr><th>step</th><th>status</th><th>attempts</th><th>started</th><th>ended</th><th>duration</th><th>result, error or wait</th></tr>${run.steps.map(
+      <div class="scroll"><table><tr><th>step</th><th>status</th><th>attempts</th><th>started</th><th>ended</th><th>duration</th><th>result, error or wait</th><th></th></tr>${run.steps.map(
         (s) =>
-          html`<tr><td>${s.name}</td><td>${s.status}</td><td>${number(s.attempts)}</td><td>${s.startedAt === undefined ? "" : when(s.startedAt)}</td><td>${s.endedAt === undefined ? "" : when(s.endedAt)}</td><td>${took(s.startedAt, s.endedAt)}</td><td>${detail(s)}</td></tr>`,
+          html`<tr><td>${s.name}</td><td>${s.status}</td><td>${number(s.attempts)}</td><td>${s.startedAt === undefined ? "" : when(s.startedAt)}</td><td>${s.endedAt === undefined ? "" : when(s.endedAt)}</td><td>${took(s.startedAt, s.endedAt)}</td><td>${detail(s)}</td><td>${forkButton(s.name)}</td></tr>`,
       )}</table></div>`,
     );
   });

@@ -6,6 +6,8 @@
 // id with no run is a 404 page. Cancel
 // (POST .../cancel, with the CSRF token) cancels a live run and says so; a run
 // that has ended stays as it was, and the notice says what it had become.
+// Retry (a failed or cancelled run) resumes it; Fork (on each step) starts a
+// new run from that step; the page shows the run's version.
 import { describe, expect, it } from "vitest";
 import { createApp } from "../../../src/http/app.js";
 import { dashboard } from "../../../src/dashboard/index.js";
@@ -138,5 +140,47 @@ describe.each(adapterCases)("the dashboard's Workflows pages over $name", (adapt
     const ended = await browser.post("/dashboard/workflows/quick-1/cancel", { _csrf: token, back });
     expect(notice(ended)).toBe("Run quick-1 had already completed.");
     expect((await tickq.workflows.get("quick-1"))?.status).toBe("completed");
+  });
+
+  it("retries a cancelled run and forks a run from a step, from the run's page", async () => {
+    const tickq = h.make(
+      {},
+      {
+        workflows: {
+          nap: {
+            run: async (_: null, step) => {
+              await step.run("first", () => 1);
+              await step.sleep("nap", "1h");
+            },
+          },
+        },
+      },
+    );
+    const app = createApp({ tickq, secrets: [SECRET], dashboard: dashboard() });
+    const browser = await login(app, SECRET);
+    await tickq.workflows.start("nap", null, { id: "nap-1" });
+    await tickq.tick({ budgetMs: 1_000 });
+    const live = (await browser.get("/dashboard/workflows/nap-1")).html;
+    expect(live).not.toContain("nap-1/retry");
+    expect(live).toContain('action="/dashboard/workflows/nap-1/fork"');
+    expect(live).toMatch(/<dt>version<\/dt><dd>1<\/dd>/);
+    const token = await browser.token("/dashboard/workflows/nap-1");
+    const back = "/dashboard/workflows/nap-1";
+    const forked = await browser.post("/dashboard/workflows/nap-1/fork", { _csrf: token, back, fromStep: "nap" });
+    expect(forked.status).toBe(303);
+    const started = /^Run (\S+) started from step nap of run nap-1\.$/.exec(notice(forked) ?? "");
+    expect(started).not.toBeNull();
+    expect((await tickq.workflows.get(started![1]!))?.steps.map((s) => [s.name, s.status])).toEqual([
+      ["first", "completed"],
+    ]);
+
+    await tickq.workflows.cancel("nap-1");
+    expect((await browser.get("/dashboard/workflows/nap-1")).html).toContain(
+      'action="/dashboard/workflows/nap-1/retry"',
+    );
+    const retried = await browser.post("/dashboard/workflows/nap-1/retry", { _csrf: token, back });
+    expect(retried.status).toBe(303);
+    expect(notice(retried)).toBe("Run nap-1 resumed at the step that ended it.");
+    expect((await tickq.workflows.get("nap-1"))?.status).toBe("running");
   });
 });
