@@ -11,6 +11,9 @@
 // Beside them, as many runs of 40 quick steps are each cancelled once while
 // they run: no step of a run may start after its cancel answered
 // "cancelled" (start times by Date.now(), one clock for every process).
+// Beside them, runs that fail once are retried, and runs of two versions are
+// run by workers that flip between two deployments tick by tick
+// (workflow-repairs.ts): each must complete, on its own version's code.
 // Once the faults are over, 20,000 runs parked on one wait get their event:
 // the longest tickq script in SLOWLOG meanwhile must stay within 20 ms.
 import { fileURLToPath } from "node:url";
@@ -31,6 +34,7 @@ import { sleep } from "./rng.js";
 import { deleteUnder } from "./settle.js";
 import { EVENT, MANY_EVENT, STEPS, workflowPhaseWorkflows } from "./workflow-worker.js";
 import { startWorkers } from "./workers.js";
+import { repairLanes, type RepairResult } from "./workflow-repairs.js";
 
 const WORKER = fileURLToPath(new URL("./workflow-worker.ts", import.meta.url));
 /** Runs of the phase: a tenth of the issue's 500 per 50 faults of each kind asked, at least 100. */
@@ -65,6 +69,7 @@ export interface WorkflowPhaseResult {
   seconds: number;
   problems: string[];
   workerStderr: string[];
+  repairs?: RepairResult;
 }
 
 const CHECKS: Check<WorkflowPhaseResult>[] = [
@@ -95,6 +100,24 @@ const CHECKS: Check<WorkflowPhaseResult>[] = [
     "workflow steps started after their run's cancel returned",
     (r) => r.startedAfterCancel.length,
     (r) => r.startedAfterCancel,
+  ),
+  mustMatch(
+    "failed workflow runs retried, completed / started",
+    (r) => r.repairs?.retriedCompleted,
+    (r) => r.repairs?.retriedRuns,
+    "a run that fails once and is retried completes",
+  ),
+  { label: "  retries that resumed a run", value: (r) => r.repairs?.retries },
+  mustMatch(
+    "workflow runs across version bumps, completed / started",
+    (r) => r.repairs?.versionedCompleted,
+    (r) => r.repairs?.versionedRuns,
+    "a run of either version completes while deployments flip",
+  ),
+  mustBeZero(
+    "workflow runs that ran another version's code",
+    (r) => r.repairs?.wrongVersion.length,
+    (r) => r.repairs?.wrongVersion ?? [],
   ),
   {
     label: "workflow cancels answered cancelled / cancelling / asked",
@@ -239,6 +262,14 @@ async function runWorkflowPhase(o: PhaseContext): Promise<WorkflowPhaseResult> {
     }
   };
   for (const [n, id] of ids.entries()) await retrying(() => tq.workflows.start("chaosFlow", { n, runId: id }, { id }));
+  const old = createTickq({
+    redis: ioredisAdapter(admin),
+    prefix,
+    jobs: {},
+    workflows: workflowPhaseWorkflows(ledger, "old"),
+    logger: quiet,
+  });
+  const repairs = await repairLanes(old, tq, ledger, at, Math.max(20, Math.round(runs / 5)));
   const workers = startWorkers(
     o.workers,
     {
@@ -285,8 +316,10 @@ async function runWorkflowPhase(o: PhaseContext): Promise<WorkflowPhaseResult> {
       log: (line) => o.log(`${o.adapter} workflows: ${line}`),
     });
     o.log(`${o.adapter}: workflow faults over, settling`);
+    await repairs.faultsOver();
     const deadline = Date.now() + Math.max(o.settleSeconds, 120) * 1000;
-    while (ended < runs && Date.now() < deadline) await sleep(250);
+    const repaired = () => repairs.ended().catch(() => false);
+    while ((ended < runs || !(await repaired())) && Date.now() < deadline) await sleep(250);
     stopEvents = true;
     await events;
     const cancelled = await cancels;
@@ -315,6 +348,7 @@ async function runWorkflowPhase(o: PhaseContext): Promise<WorkflowPhaseResult> {
       seconds: 0,
       problems: [],
       workerStderr: workers.stderr(),
+      repairs: await repairs.result(),
     };
     for (const id of ids) {
       const run = await retrying(() => tq.workflows.get(id));
@@ -340,6 +374,7 @@ async function runWorkflowPhase(o: PhaseContext): Promise<WorkflowPhaseResult> {
   } finally {
     stopEvents = true;
     await events;
+    await repairs.stop();
     await workers.stop(1_000);
     await http?.close();
     await rest?.close();

@@ -8,12 +8,15 @@
 // (`seen`), with any later read that differs in `differs` (a step whose
 // result was committed more than once, with another value); for each step
 // of a run the driver cancels, when it started (`cst:RUN`, Date.now()).
+// While the ledger's `bumping` is set, its ticks alternate between a deployment
+// of chaosVersioned version 1 only and one of version 2 (workflow-repairs.ts).
 import { randomUUID } from "node:crypto";
 import { Redis } from "ioredis";
 import { createTickq, type StepContext, type WorkflowStep } from "../../src/index.js";
 import type { JobLogger } from "../../src/types.js";
 import { endpointFromEnv, openEndpoint } from "./connect.js";
 import { sleep } from "./rng.js";
+import { type Deployed, repairWorkflows } from "./workflow-repairs.js";
 
 const env = process.env;
 const quiet: JobLogger = { info: () => {}, warn: () => {}, error: () => {} };
@@ -28,7 +31,7 @@ export const MANY_EVENT = "chaos.many";
 /** The steps of a run, in order; "nap" sleeps, "go" waits for EVENT, "flaky" fails its first try. */
 export const STEPS = ["a", "b", "c", "nap", "d", "go", "e", "flaky", "f", "g"] as const;
 
-export function workflowPhaseWorkflows(ledger: Redis) {
+export function workflowPhaseWorkflows(ledger: Redis, deployed: Deployed = "new") {
   const body = async (ctx: StepContext, runId: string, fail: boolean) => {
     const began = Date.now();
     await ledger.hincrby(`${at}ran`, `${ctx.idempotencyKey}#${ctx.attempt}`, 1);
@@ -45,6 +48,7 @@ export function workflowPhaseWorkflows(ledger: Redis) {
     }
   };
   return {
+    ...repairWorkflows(ledger, at, deployed, { body, seen }),
     chaosCancel: {
       run: async (input: { runId: string }, step: WorkflowStep) => {
         for (let i = 0; i < CANCEL_STEPS; i++) {
@@ -83,14 +87,19 @@ export function workflowPhaseWorkflows(ledger: Redis) {
 if (import.meta.url === `file://${process.argv[1]}`) {
   const ledger = new Redis(env.LEDGER_URL ?? "redis://127.0.0.1:6379");
   const { adapter } = openEndpoint(endpointFromEnv(env));
-  const tq = createTickq({
-    redis: adapter,
-    prefix: env.PREFIX ?? "chaos:",
-    jobs: {},
-    workflows: workflowPhaseWorkflows(ledger),
-    redisTimeoutMs: 5_000,
-    logger: quiet,
-  });
+  // Two deployments on one Redis: while the driver's `bumping` is set, ticks alternate between them.
+  const deployment = (deployed: Deployed) =>
+    createTickq({
+      redis: adapter,
+      prefix: env.PREFIX ?? "chaos:",
+      jobs: {},
+      workflows: workflowPhaseWorkflows(ledger, deployed),
+      redisTimeoutMs: 5_000,
+      logger: quiet,
+    });
+  const [old, next] = [deployment("old"), deployment("new")];
+  let flip = 0;
+  const pick = async () => ((await ledger.exists(`${at}bumping`)) === 1 && flip++ % 2 === 0 ? old : next);
   const tickOptions = { budgetMs: Number(env.BUDGET_MS ?? 2_500), leaseMs: Number(env.LEASE_MS ?? 1_500) };
   let stopping = false;
   process.on("message", (message) => {
@@ -100,7 +109,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const loop = async () => {
     while (!stopping) {
       try {
-        const report = await tq.tick(tickOptions);
+        const report = await (await pick()).tick(tickOptions);
         if (!report.more) await sleep(25);
       } catch {
         await sleep(50);
