@@ -11,7 +11,7 @@
 // invocations instead. Nothing here can fail an enqueue: a kick that goes
 // wrong is logged, and the cron still finds the job.
 import { monotonicMs } from "../tick/clock.js";
-import { newJid } from "../client/job.js";
+import { newJid } from "../job/codec.js";
 import { numberOption } from "../options.js";
 import type { RoundTrips } from "../redis/adapter.js";
 import { redisNowMs, type Runtime } from "../tick/runtime.js";

@@ -6,7 +6,7 @@
 // taken once, when it is granted, and held until that tick ends.
 import { TickqError } from "../errors.js";
 import { monotonicMs } from "../tick/clock.js";
-import { newJid } from "../client/job.js";
+import { newJid } from "../job/codec.js";
 import { isPrintableName } from "../names.js";
 import { numberOption } from "../options.js";
 import type { Runtime } from "../tick/runtime.js";

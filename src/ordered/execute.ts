@@ -4,7 +4,7 @@
 // A failure retries with Sidekiq's backoff (or the job's own) until the
 // job's retry limit, then the run's payloads go to the dead set.
 import { retryDelayMs } from "../tick/backoff.js";
-import { newJid } from "../client/job.js";
+import { newJid } from "../job/codec.js";
 import { monotonicMs } from "../tick/clock.js";
 import { describeError, retryLimit } from "../tick/retry.js";
 import { redisNowSec, type Runtime } from "../tick/runtime.js";

@@ -10,7 +10,7 @@
 // refused before its mark while the old layout holds any (they would never run
 // in the new one), unless `leave` says to leave them; the report lists what is left.
 import { createTickqCore } from "../core.js";
-import { newJid } from "../client/job.js";
+import { newJid } from "../job/codec.js";
 import { TickqError } from "../errors.js";
 import * as protocol from "../protocol/index.js";
 import { runCall } from "../protocol/run.js";

@@ -5,7 +5,7 @@
 // idempotence of a caller's jid). One job has one route: a job with both a
 // concurrency and a rate key is exact for the rate only when the rate key
 // follows from the concurrency key (docs/operate/cluster.md).
-import { readFlowKeys } from "../flow/descriptor.js";
+import { readFlowKeys } from "../job/flow-descriptor.js";
 import { planFlow } from "../flow/plan.js";
 import type { BulkJob, JobDefinition, JobRegistry } from "../types.js";
 import { partitionOf } from "./layout.js";

@@ -6,7 +6,7 @@
 // unchanged on transient errors (calls.ts), so a replay is harmless.
 import { monotonicMs } from "./clock.js";
 import { tickEvents, type TickEvents } from "./events.js";
-import { newJid } from "../client/job.js";
+import { newJid } from "../job/codec.js";
 import { fenceLease } from "./lease.js";
 import { orderedInTick } from "../ordered/in-tick.js";
 import {

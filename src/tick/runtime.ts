@@ -3,7 +3,7 @@ import { monotonicMs } from "./clock.js";
 import { TickqError } from "../errors.js";
 import { newListeners, type EventListeners } from "./events.js";
 import { confirmReplicated, durabilityOf, type Durability } from "./durability.js";
-import { DEFAULT_MAX_JOB_BYTES } from "../client/job-size.js";
+import { DEFAULT_MAX_JOB_BYTES } from "../job/size.js";
 import { checkKnownKeys, numberOption } from "../options.js";
 import { checkJobDefinitions } from "../client/definitions.js";
 import { acceptedQueues } from "./accepted-queues.js";

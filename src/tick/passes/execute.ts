@@ -4,8 +4,8 @@
 // Failing a job splices the error fields into the stored string: tickq never
 // re-encodes a job (Ruby's 2**53+1 and 1.0 keep their bytes).
 import type { Backoffs } from "../backoff.js";
-import { spliceFields } from "../../client/json-splice.js";
-import { deadEntryFor, decodeJob } from "../../client/job.js";
+import { spliceFields } from "../../job/json-splice.js";
+import { deadEntryFor, decodeJob } from "../../job/codec.js";
 import { JobLog } from "../job-log.js";
 import { attemptOf, onFailure } from "../retry.js";
 import { compressedBacktrace } from "../../sidekiq/backtrace.js";
