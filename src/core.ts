@@ -31,7 +31,8 @@ import { runtimes } from "./recurring/internal.js";
 import { listRecurring } from "./recurring/list.js";
 import { workflowsApi } from "./workflows/client.js";
 import type { WorkflowInputs, WorkflowsApi } from "./workflows/types.js";
-import type { JobRegistry, TickqOptions } from "./types.js";
+import type { JobRegistry } from "./job/definition.js";
+import type { TickqOptions } from "./types.js";
 import type { Tickq } from "./tickq.js";
 
 /**

@@ -9,16 +9,12 @@ import type { OrderedBulkJob, OrderedJob, OrderedRegistry, PayloadOf } from "./o
 import type { ScheduleInfo } from "./recurring/types.js";
 import type { ResultOf, WaitOptions } from "./results/types.js";
 import type { TickqEventName, TickqListener } from "./tick/events.js";
-import type {
-  ArgsOf,
-  BulkJobOf,
-  EnqueueOptions,
-  JobRegistry,
-  Middleware,
-  Stats,
-  TickOptions,
-  TickReport,
-} from "./types.js";
+import type { ArgsOf, JobRegistry } from "./job/definition.js";
+import type { BulkJobOf, EnqueueOptions } from "./client/types.js";
+import type { Middleware } from "./job/context.js";
+import type { Stats } from "./client/types.js";
+import type { TickReport } from "./types.js";
+import type { TickOptions } from "./tick/options.js";
 import type { WorkflowInputs, WorkflowsApi } from "./workflows/types.js";
 
 /** `tq.stats()`: counters, sizes and warnings; `tq.stats.history(days)`: processed and failed per day. */

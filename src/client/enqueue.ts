@@ -33,7 +33,8 @@ import { definitionOf, type Runtime } from "../tick/runtime.js";
 import * as protocol from "../protocol/index.js";
 import { runCall } from "../protocol/run.js";
 import type { SendSpan } from "../telemetry/tracing.js";
-import type { BulkJob, RedisReply } from "../types.js";
+import type { BulkJob } from "./types.js";
+import type { RedisReply } from "../redis/types.js";
 
 /** The fields enqueue writes; enqueue.lua appends created_at and enqueued_at. */
 type NewJob = {

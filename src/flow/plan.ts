@@ -3,7 +3,7 @@
 // function that throws or returns no string, a limit below 1 or an unknown
 // mode is a TickqError (400 over HTTP).
 import { TickqError } from "../errors.js";
-import type { JobDefinition } from "../types.js";
+import type { JobDefinition } from "../job/definition.js";
 import { canonicalJson } from "./canonical.js";
 import type { FlowPlan } from "../job/flow-descriptor.js";
 import { UNIQUE_MODES, type UniqueMode } from "./types.js";

@@ -12,7 +12,7 @@ import { defineCall, key, number, text } from "../protocol/define.js";
 import { runCall } from "../protocol/run.js";
 import type { Runtime } from "../tick/runtime.js";
 import { pendingRuntimes, runtimes } from "../recurring/internal.js";
-import type { LuaScript } from "../types.js";
+import type { LuaScript } from "../redis/types.js";
 
 /**
  * The client a request comes from (an address), or undefined when unknown: then nothing is throttled.

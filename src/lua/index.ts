@@ -2,7 +2,7 @@
 // Each library ships once; an entry script is its parts joined with
 // newlines, deterministically: the text Redis caches under its SHA-1. Every
 // part keeps its file's lines one for one: [file, its first line, text].
-import type { LuaScript } from "../types.js";
+import type { LuaScript } from "../redis/types.js";
 
 const lib_admin_answer_once = "\n\n\n\n\n\nlocal function kept_reply(token)\nreturn redis.call('GET', P .. 'op:' .. token)\nend\n\nlocal function keep_reply(token, ms, reply)\nredis.call('SET', P .. 'op:' .. token, reply, 'PX', ms)\nreturn reply\nend";
 const lib_admin_match_jobs = "\n\n\n\n\n\n\nlocal function string_field(job, name)\nlocal kind, text = top_field(job, name)\nif kind == 'string' then return text end\nreturn nil\nend\n\n\n\nlocal function has_jid(job, jid)\nreturn jid ~= '' and string.find(job, '\"' .. jid .. '\"', 1, true) ~= nil and string_field(job, 'jid') == jid\nend\n\n\nlocal function jid_of(job)\nreturn string_field(job, 'jid') or ''\nend\n\n\n\nlocal function job_matches(job, name, queue)\nif name ~= '' and string_field(job, 'class') ~= name then return false end\nif queue ~= '' and queue_of(job) ~= queue then return false end\nreturn true\nend\n\n\nlocal function glob_around(s)\nreturn '*' .. string.gsub(s, '[%*%?%[%]\\\\]', '\\\\%0') .. '*'\nend";

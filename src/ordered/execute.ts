@@ -9,7 +9,7 @@ import { monotonicMs } from "../tick/clock.js";
 import { describeError, retryLimit } from "../tick/retry.js";
 import { redisNowSec, type Runtime } from "../tick/runtime.js";
 import type { LogFields, LogLevel, LogSink } from "../telemetry/logger.js";
-import type { JobLogger } from "../types.js";
+import type { JobLogger } from "../job/context.js";
 import { orderedCancelKey } from "../cancel/errors.js";
 import { isLeaseInDoubt, LEASE_DOUBTS_MAX, leaseDoubtsError } from "./guard.js";
 import { orderedDefinition } from "./registry.js";

@@ -7,7 +7,8 @@
 // follows from the concurrency key (docs/operate/cluster.md).
 import { readFlowKeys } from "../job/flow-descriptor.js";
 import { planFlow } from "../flow/plan.js";
-import type { BulkJob, JobDefinition, JobRegistry } from "../types.js";
+import type { BulkJob } from "../client/types.js";
+import type { JobDefinition, JobRegistry } from "../job/definition.js";
 import { partitionOf } from "./layout.js";
 
 function definitionIn(jobs: JobRegistry, name: string): JobDefinition<never> | undefined {

@@ -12,7 +12,7 @@ import { unfaithfulJson } from "../job/json-value.js";
 import { checkBySchema } from "../client/schema-check.js";
 import { isPrintableName } from "../names.js";
 import { terminalJson } from "../printable.js";
-import type { JobDefinition, JobRegistry } from "../types.js";
+import type { JobDefinition, JobRegistry } from "../job/definition.js";
 import { fingerprint } from "./hash.js";
 import { everyTiming } from "./timing.js";
 import type { CronParser, MissedPolicy, ScheduleSpec, Schedules, Timing } from "./types.js";

@@ -7,7 +7,7 @@
 import { utf8Bytes } from "../job/size.js";
 import type { Outcome } from "../tick/passes/ack.js";
 import { describeError } from "../describe-error.js";
-import type { JobPayload } from "../types.js";
+import type { JobPayload } from "../job/payload.js";
 import { AWAITED_RESULT_TTL_MS, type ResultSettings } from "./settings.js";
 
 /** The job field enqueueAndWait sets: its tick writes the outcome to `result:JID`. */

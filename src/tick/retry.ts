@@ -17,7 +17,7 @@
 import { seconds, type JsonText } from "../job/json-splice.js";
 import { isPrintableName } from "../names.js";
 import { capMessage, describeError } from "../describe-error.js";
-import type { JobPayload } from "../types.js";
+import type { JobPayload } from "../job/payload.js";
 import { defaultBackoffMs, retryDelayMs, type Backoffs } from "./backoff.js";
 
 export interface FailureFields {

@@ -39,7 +39,8 @@ import { TickBeats } from "../sidekiq/process.js";
 import { tickCalls } from "./calls.js";
 import { UnstartableSeen } from "./unstartable.js";
 import { tickSettings } from "./settings.js";
-import type { TickOptions, TickReport } from "../types.js";
+import type { TickOptions } from "./options.js";
+import type { TickReport } from "../types.js";
 import { SHARED_SLOTS, type TickOptionsWithSlots } from "./slots.js";
 
 /** Share of the budget that extra housekeeping calls may use. */

@@ -14,7 +14,7 @@ import type { FetchedJob } from "../../src/tick/passes/fetch.js";
 import { housekeepArgs } from "../../src/tick/passes/housekeep.js";
 import { fetchArgs } from "../../src/tick/queue-order.js";
 import { asArray, asNumber, runScript } from "../../src/redis/adapter.js";
-import type { RedisAdapter, RedisReply } from "../../src/types.js";
+import type { RedisAdapter, RedisReply } from "../../src/redis/types.js";
 import {
   compare,
   interruptionKey,
