@@ -37,6 +37,7 @@ export function createTickq<
 }
 
 export type { StatsReader, Tickq } from "./tickq.js";
+export type { AuthGuards } from "./admin/guards.js";
 export { TickqError } from "./errors.js";
 export { TickqCancelled } from "./cancel/errors.js";
 export { JobFailedError, WaitTimeoutError } from "./results/errors.js";
