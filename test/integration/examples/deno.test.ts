@@ -107,7 +107,7 @@ describe("examples/deno without --unstable-cron", () => {
     config.remove();
     expect(run.status).not.toBe(0);
     expect(run.stderr).toMatch(
-      /Deno\.cron, which this Deno lacks: run with --unstable-cron .*cron: false and tickEveryMs/,
+      /Deno\.cron, which this Deno lacks: run with --unstable-cron .*denoCron: false and tickEveryMs/,
     );
   });
 });
