@@ -25,12 +25,16 @@ const { values } = parseArgs({
 });
 const asked = values.examples.split(",");
 const unknown = asked.filter((name) => !recipes.some((r) => r.name === name));
-if (unknown.length) throw new Error(`--examples: no example ${unknown.join(", ")}; known: ${recipes.map((r) => r.name)}`);
+if (unknown.length)
+  throw new Error(`--examples: no example ${unknown.join(", ")}; known: ${recipes.map((r) => r.name)}`);
 if (values.cache !== "fresh" && values.cache !== "machine") throw new Error("--cache is fresh or machine");
 
 const work = mkdtempSync(join(tmpdir(), "tickq-first-job-"));
 process.stdout.write("packing tickq (npm pack builds dist/ first)…\n");
-const packed = execFileSync("npm", ["pack", "--silent", "--pack-destination", work], { cwd: repoRoot, encoding: "utf8" });
+const packed = execFileSync("npm", ["pack", "--silent", "--pack-destination", work], {
+  cwd: repoRoot,
+  encoding: "utf8",
+});
 const tarball = join(work, packed.trim().split("\n").at(-1)!);
 execFileSync("tar", ["-xzf", tarball, "-C", work]);
 const binDir = join(work, "bin");

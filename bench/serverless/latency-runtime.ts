@@ -28,7 +28,14 @@ export async function runtimeLatency(redisUrl: string, runtime: "Bun" | "Deno", 
     : ["run", "bench/serverless/bun-entry.ts"];
   const child = spawn(bin, args, {
     cwd: repoRoot,
-    env: { ...process.env, BENCH_URL: receiver.url, REDIS_URL: redisUrl, TICKQ_PREFIX: prefix, TICKQ_SECRET: SECRET, NO_COLOR: "1" },
+    env: {
+      ...process.env,
+      BENCH_URL: receiver.url,
+      REDIS_URL: redisUrl,
+      TICKQ_PREFIX: prefix,
+      TICKQ_SECRET: SECRET,
+      NO_COLOR: "1",
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let printed = "";
