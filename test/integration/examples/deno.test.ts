@@ -115,3 +115,16 @@ describeDeno("examples/deno without --unstable-cron", () => {
     );
   });
 });
+
+describeDeno("examples/deno under deno check", () => {
+  it("type-checks with Deno's own types (Deno.serve, Deno.cron, the npm: imports), which tsx never checks", () => {
+    const config = denoSourcesConfig();
+    const run = spawnSync(
+      join(repoRoot, "node_modules", ".bin", "deno"),
+      ["check", "--config", config.path, "src/main.ts"],
+      { cwd: exampleDir("deno"), env: { ...process.env, NO_COLOR: "1" }, encoding: "utf8", timeout: 120_000 },
+    );
+    config.remove();
+    expect(run.status, run.stdout + run.stderr).toBe(0);
+  }, 150_000);
+});
