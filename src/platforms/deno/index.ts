@@ -83,6 +83,13 @@ export interface DenoTickqServer<J extends JobRegistry> {
 export function serveDeno<J extends JobRegistry>(options: TickqDenoOptions<J>): DenoTickqServer<J> {
   const deno = (globalThis as { Deno?: DenoRuntime }).Deno;
   if (!deno) throw new TickqError("BAD_OPTIONS", "serveDeno runs under Deno (deno run …); on Node, use tickq/node");
+  const givenCron: unknown = (options as { cron?: unknown }).cron;
+  if (typeof givenCron === "string" || givenCron === false) {
+    throw new TickqError(
+      "BAD_OPTIONS",
+      `serveDeno's Deno.cron schedule is denoCron (denoCron: ${JSON.stringify(givenCron)}); cron is createTickq's parser for recurring jobs, from "tickq/cron"`,
+    );
+  }
   const { port, hostname, denoCron, cronBudgetMs, tickEveryMs, onTick, env: given, ...rest } = options;
   const schedule = denoCron ?? "* * * * *";
   if (schedule !== false && typeof deno.cron !== "function") {

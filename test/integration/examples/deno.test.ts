@@ -128,3 +128,19 @@ describeDeno("examples/deno under deno check", () => {
     expect(run.status, run.stdout + run.stderr).toBe(0);
   }, 150_000);
 });
+
+describeDeno("serveDeno's options under Deno", () => {
+  it("refuses a cron schedule passed as cron, naming denoCron (cron is createTickq's parser)", () => {
+    const config = denoSourcesConfig();
+    const code = 'import { serveDeno } from "tickq/deno"; serveDeno({ jobs: {}, cron: "*/5 * * * *" } as never);';
+    const run = spawnSync(join(repoRoot, "node_modules", ".bin", "deno"), ["eval", "--config", config.path, code], {
+      cwd: exampleDir("deno"),
+      env: { ...process.env, NO_COLOR: "1" },
+      encoding: "utf8",
+      timeout: 60_000,
+    });
+    config.remove();
+    expect(run.status).not.toBe(0);
+    expect(run.stderr).toContain(`serveDeno's Deno.cron schedule is denoCron (denoCron: "*/5 * * * *")`);
+  }, 90_000);
+});
