@@ -3,14 +3,14 @@
 // packed tarball (`npm pack`, as a published package installs), the README's install (npm, or
 // `bun install`; Deno fetches its npm: imports on the first run) with an empty cache, then the README's
 // run command and a signup, until the example prints the job's line.
-//   --examples bun,deno,lambda,netlify,express,fastify,node   --cache fresh|machine   --timeout-s 600
+//   --examples bun,deno,lambda,netlify,express,fastify,node,nextjs   --cache fresh|machine   --timeout-s 600
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { repoRoot } from "../scripts/tickq-source.mjs";
-import { findRedis } from "../src/platforms/node/find-redis.js";
+import { findRedis, freePort } from "../src/platforms/node/find-redis.js";
 import { startUpstashLocal } from "../tools/upstash-local/server.js";
 import { recipes } from "./first-job/recipes.js";
 import { firstJob, type FirstJobRow } from "./first-job/run-example.js";
@@ -57,7 +57,7 @@ try {
       timeoutMs: Number(values["timeout-s"]) * 1000,
     };
     try {
-      rows.push(await firstJob(recipe, tools, { redisUrl: redis.url, prefix, rest }));
+      rows.push(await firstJob(recipe, tools, { redisUrl: redis.url, prefix, rest, port: await freePort() }));
     } finally {
       await cleanUp(redis.url, prefix);
     }

@@ -7,6 +7,8 @@ import { join } from "node:path";
 export interface RunContext {
   redisUrl: string;
   prefix: string;
+  /** A free port, for a server that cannot take port 0 (next start). */
+  port: number;
   /** The local Upstash-compatible REST server, for the examples that speak REST. */
   rest: { url: string; token: string };
 }
@@ -19,8 +21,10 @@ export interface Recipe {
   /** The README's run command. */
   run: string[];
   env(context: RunContext): Record<string, string>;
-  /** A server: once it prints `listening on <url>`, the bench POSTs `{url}{signupPath}`. */
+  /** A server: once it prints `listening on <url>` (or `ready`), the bench POSTs `{url}{signupPath}`. */
   signupPath?: string;
+  /** What a server prints once it serves, when it does not print `listening on <url>`: it serves on `port`. */
+  ready?: RegExp;
   /** Points the copy's `tickq` at the packed tarball (`tarball`) or its unpacked folder (`unpacked`). */
   useTarball(dir: string, tarball: string, unpacked: string): void;
 }
@@ -87,4 +91,20 @@ export const recipes: Recipe[] = [
   server("express", ["npm", "start"]),
   server("fastify", ["npm", "start"]),
   server("node", ["npm", "start"]),
+  {
+    name: "nextjs",
+    install: ["npm", "install", "--no-audit", "--no-fund"],
+    // The README's two steps: next build, then next start (on PORT).
+    run: ["sh", "-c", "npm run build && npm start"],
+    env: ({ redisUrl, prefix, port }) => ({
+      REDIS_URL: redisUrl,
+      TICKQ_PREFIX: prefix,
+      TICKQ_SECRET: SECRET,
+      PORT: String(port),
+      NEXT_TELEMETRY_DISABLED: "1",
+    }),
+    signupPath: "/api/signup",
+    ready: /Ready in/,
+    useTarball: dependOnTarball,
+  },
 ];

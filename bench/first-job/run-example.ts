@@ -58,7 +58,7 @@ export async function firstJob(recipe: Recipe, tools: Tools, context: RunContext
     const t1 = performance.now();
     const child = start(recipe.run, app, env);
     try {
-      await untilPrinted(child, recipe, tools.timeoutMs);
+      await untilPrinted(child, recipe, context.port, tools.timeoutMs);
       return { example: recipe.name, installSeconds: (t1 - t0) / 1000, runSeconds: (performance.now() - t1) / 1000 };
     } finally {
       await stop(child.process);
@@ -96,14 +96,18 @@ function finish(started: Started, timeoutMs: number): Promise<void> {
   });
 }
 
-async function untilPrinted(child: Started, recipe: Recipe, timeoutMs: number): Promise<void> {
+async function untilPrinted(child: Started, recipe: Recipe, port: number, timeoutMs: number): Promise<void> {
   let exited = false;
   child.process.once("exit", () => (exited = true));
   let signedUp = !recipe.signupPath;
   for (const t = performance.now(); performance.now() - t < timeoutMs; await pause(5)) {
     const printed = child.output();
     if (printed.includes(JOB_LINE)) return;
-    const url = /listening on (http:\/\/\S+)/.exec(printed)?.[1];
+    const url = recipe.ready
+      ? recipe.ready.test(printed)
+        ? `http://127.0.0.1:${port}`
+        : undefined
+      : /listening on (http:\/\/\S+)/.exec(printed)?.[1];
     if (!signedUp && url) {
       signedUp = true;
       const res = await fetch(`${url}${recipe.signupPath}`, {
