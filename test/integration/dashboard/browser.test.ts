@@ -146,7 +146,8 @@ describeWithChromium("the dashboard in headless Chromium", () => {
   it(
     "opens a dead job, retries it, and a tick runs it",
     async () => {
-      await page.click("header >> text=Dead");
+      await page.click("header a:text-is('Jobs')");
+      await page.click("header a:text-is('Dead')");
       await page.waitForURL(/\/dashboard\/dead$/);
       expect(await page.locator("tr[data-jid]").count()).toBe(3);
       await page.screenshot({ path: `${SHOTS}/dead.png`, fullPage: true });
