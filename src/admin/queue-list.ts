@@ -1,5 +1,5 @@
 // tq.queues.list: every queue, its size, whether it is paused, when a tick
-// last served it, and its latency, in one read; the queues this tickq serves
+// last served it, and its latency, in one read; the queues the `queues` option lists
 // are listed before their first job too.
 import type { Runtime } from "../tick/runtime.js";
 import * as protocol from "../protocol/index.js";
@@ -13,9 +13,9 @@ export async function listQueues(runtime: Runtime): Promise<QueueInfo[]> {
     { queues: runtime.keys.queues, paused: `${runtime.prefix}paused` },
     {},
   );
-  // The queues this tickq serves, listed before their first job too (stats() does the same).
+  // The queues the `queues` option lists, before their first job too (stats() does the same).
   const known = new Set(queues.map((q) => q.name));
-  const declared = runtime.plan.names
+  const declared = runtime.declaredQueues
     .filter((name) => !known.has(name))
     .map((name) => ({ name, size: 0, paused: false, servedMs: 0, latencyMs: 0 }));
   return [...queues, ...declared]

@@ -26,9 +26,9 @@ export async function readStats(runtime: Runtime): Promise<Stats> {
   const flow = flowStatsFrom(reply.flow, names);
   const ordered = orderedStatsFrom(reply.ordered, orderedNames);
   // Keyed by queue names, which may be any Object.prototype member: src/name-record.ts.
-  // The queues this tickq serves are listed even before their first job (empty, 0 ms), so an operator
+  // The queues the `queues` option lists show before their first job (empty, 0 ms), so an operator
   // finds a declared queue where they look; Redis knows a queue only once a job was sent to it.
-  const declared = runtime.plan.names.map((name) => ({ name, size: 0, latencyMs: 0 }));
+  const declared = runtime.declaredQueues.map((name) => ({ name, size: 0, latencyMs: 0 }));
   const all = [...declared, ...reply.queues];
   const queues = nameRecord(all.map((q) => [q.name, q.size]));
   const latency = nameRecord(all.map((q) => [q.name, q.latencyMs]));

@@ -8,7 +8,8 @@ import { percentileLines, runBars } from "../../src/dashboard/metrics-chart.js";
 
 const MIN = 60_000;
 const paths = (svg: string) => [...svg.matchAll(/<path d="([^"]*)"/g)].map((m) => m[1]!);
-const steps = <T>(n: number, at: (i: number) => T) => Array.from({ length: n }, (_, i) => ({ atMs: i * MIN, ...at(i) }));
+const steps = <T>(n: number, at: (i: number) => T) =>
+  Array.from({ length: n }, (_, i) => ({ atMs: i * MIN, ...at(i) }));
 
 describe("the metrics charts", () => {
   it("draws a lone run as a dashed level across the whole chart, its value written on it", () => {
@@ -49,12 +50,32 @@ describe("the metrics charts", () => {
   });
 
   it("draws one run among a thousand at least 2 px high, and says when nothing ran", () => {
-    const svg = String(runBars(steps(60, (i) => ({ runs: i === 0 ? 1000 : i === 59 ? 1 : 0, failures: 0 })), MIN, "x"));
+    const svg = String(
+      runBars(
+        steps(60, (i) => ({ runs: i === 0 ? 1000 : i === 59 ? 1 : 0, failures: 0 })),
+        MIN,
+        "x",
+      ),
+    );
     const heights = [...svg.matchAll(/height="([\d.]+)" fill="#4f7be0"/g)].map((m) => Number(m[1]));
     expect(Math.min(...heights)).toBeGreaterThanOrEqual(2);
-    expect(String(runBars(steps(60, () => ({ runs: 0, failures: 0 })), MIN, "x"))).toContain("nothing ran in this window");
-    expect(String(percentileLines(steps(60, () => ({ p50: null, p95: null })), MIN, "x"))).toContain(
-      "nothing ran in this window",
-    );
+    expect(
+      String(
+        runBars(
+          steps(60, () => ({ runs: 0, failures: 0 })),
+          MIN,
+          "x",
+        ),
+      ),
+    ).toContain("nothing ran in this window");
+    expect(
+      String(
+        percentileLines(
+          steps(60, () => ({ p50: null, p95: null })),
+          MIN,
+          "x",
+        ),
+      ),
+    ).toContain("nothing ran in this window");
   });
 });
