@@ -10,7 +10,7 @@
 // completed, on its own version's code.
 import type { Redis } from "ioredis";
 import type { StepContext, Tickq, WorkflowStep } from "../../src/index.js";
-import type { JobRegistry } from "../../src/types.js";
+import type { JobRegistry } from "../../src/job/definition.js";
 import { sleep } from "./rng.js";
 
 type Ledgered = {

@@ -8,8 +8,8 @@ import type { Runtime } from "../tick/runtime.js";
 import * as protocol from "../protocol/index.js";
 import { runCall } from "../protocol/run.js";
 import { terminalJson } from "../printable.js";
-import { checkJobSize } from "../client/job-size.js";
-import { unfaithfulJson } from "../client/json-value.js";
+import { checkJobSize } from "../job/size.js";
+import { unfaithfulJson } from "../job/json-value.js";
 import type { WorkflowForkOptions } from "./types.js";
 
 /** What a fork copies from its source run. */

@@ -4,7 +4,7 @@
 // attempt already resumed finds the run live since a retry and resumes
 // nothing. retryAll pages the failed runs and retries each.
 import { TickqError } from "../errors.js";
-import { newJid } from "../client/job.js";
+import { newJid } from "../job/codec.js";
 import type { Runtime } from "../tick/runtime.js";
 import * as protocol from "../protocol/index.js";
 import { runCall } from "../protocol/run.js";
