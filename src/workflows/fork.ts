@@ -55,6 +55,11 @@ export async function readForkSource(
   for (let i = 0; i + 1 < reply.parks.length; i += 2) {
     steps.set(reply.parks[i]!, { at: (JSON.parse(reply.parks[i + 1]!) as { q: number }).q });
   }
+  // The step that failed the run on its first try left no record: it came after every completed step.
+  const failedStep = (JSON.parse(fields.get("error") ?? "{}") as { step?: unknown }).step;
+  if (failedStep === fromStep && !steps.has(fromStep)) {
+    steps.set(fromStep, { at: Math.max(-1, ...[...steps.values()].map((s) => s.at)) + 1 });
+  }
   const from = steps.get(fromStep);
   if (from === undefined) {
     const known = [...steps.keys()].map((s) => terminalJson(s)).join(", ") || "none";
