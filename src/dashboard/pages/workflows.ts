@@ -88,7 +88,7 @@ export function workflowsRoute(app: Hono<DashboardEnv>, scope: DashboardScope): 
                 confirm: "Resume this run at the step that ended it? Its completed steps are kept.",
               })}</p>`
             : ""
-      }<dl><dt>workflow</dt><dd>${run.name}</dd><dt>version</dt><dd>${number(run.version)}</dd><dt>status</dt><dd>${run.status}</dd><dt>input</dt><dd><code>${json(run.input)}</code></dd>${
+      }<dl><dt>workflow</dt><dd>${run.name}</dd><dt>status</dt><dd>${run.status}</dd><dt>version</dt><dd>${number(run.version)}</dd><dt>input</dt><dd><code>${json(run.input)}</code></dd>${
         run.output !== undefined ? html`<dt>output</dt><dd><code>${json(run.output)}</code></dd>` : ""
       }${run.error ? html`<dt>error</dt><dd class="warn">${run.error.name}: ${run.error.message}${run.error.step ? ` (step ${run.error.step})` : ""}</dd>` : ""}<dt>started</dt><dd>${when(run.createdAt)}</dd><dt>updated</dt><dd>${when(run.updatedAt)}</dd>${
         run.endedAt === undefined
