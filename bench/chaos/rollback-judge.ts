@@ -1,0 +1,78 @@
+// The rollback phase's judge (bench/chaos/rollback-phase.ts), free of Redis
+// so a unit test can feed it evidence by hand. What `appendfsync everysec`
+// may lose is what was acknowledged after the moment a rollback kept
+// (`keptUpTo`, at most a second before the kill): an enqueue of then
+// vanishes, an ack of then is undone and its work runs again. Anything
+// acknowledged before that moment is a write the rollback could not take:
+// lost, it is tickq's doing.
+import type { Rollback } from "./rollback-redis.js";
+
+/** One unit's executions: when each started, and each success with when its ack was known acknowledged. */
+export interface UnitHistory {
+  starts: number[];
+  successes: { endedAt: number; ackedBy?: number }[];
+}
+
+export interface RollbackEvidence {
+  rollbacks: Rollback[];
+  /** Unit → when its enqueue (a job, a payload, a run's start) was acknowledged. */
+  enqueued: Map<string, number>;
+  histories: Map<string, UnitHistory>;
+  /** Units that ended as asked: a job or payload that succeeded, a run that completed. */
+  completed: Set<string>;
+  /** Units still in Redis at the end that never completed, with where or how they stand. */
+  present: Map<string, string>;
+  /** Starts whose fence was not above one seen before in their scope, in words. */
+  backwards: string[];
+  /** Executions that entered a scope (the limit-1 key, a unique key, an ordered id, a run) another held. */
+  overlaps: string[];
+}
+
+export interface RollbackVerdict {
+  /** Writes acknowledged before a rollback's kept moment that did not survive, in words. */
+  lostOld: string[];
+  /** Enqueues acknowledged in a rollback's lost window and gone: what everysec may lose. */
+  lostInWindow: number;
+  /** Acks in a lost window undone (their work ran again). */
+  undoneInWindow: number;
+  presentNotDone: string[];
+  /** Executions beyond each unit's first. */
+  reran: number;
+}
+
+const inWindow = (r: Rollback, at: number) => r.keptUpTo < at && at <= r.killedAt;
+
+export function judgeRollback(e: RollbackEvidence): RollbackVerdict {
+  const verdict: RollbackVerdict = { lostOld: [], lostInWindow: 0, undoneInWindow: 0, presentNotDone: [], reran: 0 };
+  const rollbacks = [...e.rollbacks].sort((a, b) => a.killedAt - b.killedAt);
+  for (const [unit, ackedAt] of e.enqueued) {
+    if (e.completed.has(unit) || e.present.has(unit)) continue;
+    if (rollbacks.some((r) => inWindow(r, ackedAt))) verdict.lostInWindow++;
+    else verdict.lostOld.push(`${unit}: enqueue acknowledged at ${describe(rollbacks, ackedAt)}, gone`);
+  }
+  for (const [unit, h] of e.histories) {
+    verdict.reran += Math.max(0, h.starts.length - 1);
+    for (const s of h.successes) {
+      if (s.ackedBy === undefined) continue;
+      const again = h.starts.find((t) => t > s.endedAt);
+      if (again === undefined) continue;
+      // A rollback between the success and the new start that may have forgotten its ack.
+      const between = rollbacks.filter((r) => s.endedAt <= r.killedAt && r.killedAt < again);
+      if (between.some((r) => r.keptUpTo < s.ackedBy!)) verdict.undoneInWindow++;
+      else
+        verdict.lostOld.push(
+          `${unit}: ran again at ${again} although its ack was acknowledged at ${describe(rollbacks, s.ackedBy)}`,
+        );
+    }
+  }
+  for (const [unit, how] of e.present) if (!e.completed.has(unit)) verdict.presentNotDone.push(`${unit}: ${how}`);
+  return verdict;
+}
+
+/** A moment, told against the rollbacks after it: "T (N ms before the kill at K, which kept up to M)". */
+function describe(rollbacks: Rollback[], at: number): string {
+  const next = rollbacks.find((r) => r.killedAt >= at);
+  return next
+    ? `${at} (${next.killedAt - at} ms before the kill at ${next.killedAt}, which kept up to ${next.keptUpTo})`
+    : `${at} (after the last kill)`;
+}
