@@ -33,12 +33,20 @@ export interface RollbackVerdict {
   lostOld: string[];
   /** Enqueues acknowledged in a rollback's lost window and gone: what everysec may lose. */
   lostInWindow: number;
-  /** Acks in a lost window undone (their work ran again). */
+  /** Claims or acks in a lost window undone (their work ran again). */
   undoneInWindow: number;
   presentNotDone: string[];
   /** Executions beyond each unit's first. */
   reran: number;
 }
+
+/**
+ * How long before its start an execution's claim can have been made: a tick's budget and its lease (the
+ * phase's workers tick 1 s with a lease of 1.5 s). A rollback that forgets the claim (the fetch) hands the
+ * work out again even though the ack that followed it was acknowledged after the restart: that rerun is the
+ * rollback's, not a lost ack.
+ */
+export const CLAIM_SLACK_MS = 2_500;
 
 const inWindow = (r: Rollback, at: number) => r.keptUpTo < at && at <= r.killedAt;
 
@@ -56,8 +64,10 @@ export function judgeRollback(e: RollbackEvidence): RollbackVerdict {
       if (s.ackedBy === undefined) continue;
       const again = h.starts.find((t) => t > s.endedAt);
       if (again === undefined) continue;
-      // A rollback between the success and the new start that may have forgotten its ack.
-      const between = rollbacks.filter((r) => s.endedAt <= r.killedAt && r.killedAt < again);
+      // The start of the execution that succeeded: its claim (the fetch) came at most CLAIM_SLACK_MS before.
+      const began = h.starts.filter((t) => t <= s.endedAt).at(-1) ?? s.endedAt;
+      // A rollback after that claim and before the new start that may have forgotten the claim or the ack.
+      const between = rollbacks.filter((r) => began - CLAIM_SLACK_MS <= r.killedAt && r.killedAt < again);
       if (between.some((r) => r.keptUpTo < s.ackedBy!)) verdict.undoneInWindow++;
       else
         verdict.lostOld.push(

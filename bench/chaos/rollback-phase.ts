@@ -41,6 +41,7 @@ export interface RollbackPhaseResult extends RollbackVerdict {
   units: { jobs: number; payloads: number; runs: number; merged: number };
   backwards: string[];
   overlaps: string[];
+  seconds: number;
   problems: string[];
   workerStderr: string[];
 }
@@ -53,6 +54,7 @@ const CHECKS: Check<RollbackPhaseResult>[] = [
     "each rollback must cut the AOF back",
   ),
   { label: "  AOF bytes cut, all rollbacks", value: (r) => r.rollbacks.reduce((a, b) => a + b.bytesCut, 0) },
+  { label: "  Redis down per rollback, longest, ms", value: (r) => Math.max(...r.rollbacks.map((b) => b.downMs ?? 0)) },
   {
     label: "  jobs / ordered payloads / workflow runs sent (merged)",
     value: (r) => `${r.units.jobs} / ${r.units.payloads} / ${r.units.runs} (${r.units.merged})`,
@@ -80,6 +82,7 @@ const CHECKS: Check<RollbackPhaseResult>[] = [
   { label: "executions run again after a rollback", value: (r) => r.reran },
   { label: "enqueues lost in a rollback's last second", value: (r) => r.lostInWindow },
   { label: "acks undone in a rollback's last second", value: (r) => r.undoneInWindow },
+  { label: "rollback phase, seconds", value: (r) => r.seconds },
 ];
 
 export const rollbackPhase: ChaosPhase = {
@@ -150,6 +153,7 @@ async function outcomes(tq: RollbackTickq, admin: Redis, prefix: string, sends: 
 }
 
 async function runRollbackPhase(ctx: PhaseContext): Promise<RollbackPhaseResult> {
+  const started = Date.now();
   const prefix = `chaos-rb:${ctx.runId}:${ctx.adapter}:`;
   const at = `tickq-chaos-rb:${ctx.runId}:${ctx.adapter}:`;
   const server = await startRollbackRedis();
@@ -187,11 +191,16 @@ async function runRollbackPhase(ctx: PhaseContext): Promise<RollbackPhaseResult>
       rollAtRandom(ctx, (lossMs) => server.rollback(lossMs), asked),
     ]);
     ctx.log(`${ctx.adapter}: rollbacks over, settling`);
-    await settle(tq, settleLimits(ctx.settleSeconds, ctx.leaseMs));
+    const settled = await settle(tq, settleLimits(ctx.settleSeconds, ctx.leaseMs));
+    ctx.log(`${ctx.adapter}: jobs settled in ${settled.seconds} s${settled.why ? ` (${settled.why})` : ""}, runs next`);
     const runs = sends.filter((s) => s.kind === "run").map((s) => s.unit);
     const deadline = Date.now() + ctx.settleSeconds * 1000;
+    // A run whose start a rollback forgot is gone (null): nothing is left of it to end.
     const ended = async () => {
-      for (const id of runs) if ((await tq.workflows.get(id))?.status !== "completed") return false;
+      for (const id of runs) {
+        const status = (await tq.workflows.get(id))?.status;
+        if (status !== undefined && status !== "completed" && status !== "failed") return false;
+      }
       return true;
     };
     while (Date.now() < deadline && !(await ended().catch(() => false))) await sleep(250);
@@ -221,6 +230,7 @@ async function runRollbackPhase(ctx: PhaseContext): Promise<RollbackPhaseResult>
       },
       backwards: evidence.backwards,
       overlaps: evidence.overlaps,
+      seconds: Math.round((Date.now() - started) / 1000),
       problems: [],
       workerStderr: workers.stderr(),
     };

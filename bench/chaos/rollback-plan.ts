@@ -20,12 +20,12 @@ const SIZE = { plain: 240, limited: 50, once: 50, onceKeys: 4, ordered: 160, ord
 export function planSends(rng: Rng): Send[] {
   const sends: Send[] = [];
   for (let i = 0; i < SIZE.plain; i++) sends.push({ kind: "plain", unit: `j-${i}`, ms: between(rng, 0, 40) });
-  for (let i = 0; i < SIZE.limited; i++) sends.push({ kind: "limited", unit: `l-${i}`, ms: between(rng, 20, 120) });
+  for (let i = 0; i < SIZE.limited; i++) sends.push({ kind: "limited", unit: `l-${i}`, ms: between(rng, 50, 500) });
   for (let i = 0; i < SIZE.once; i++)
-    sends.push({ kind: "once", unit: `u-${i}`, ms: between(rng, 20, 120), key: `k${between(rng, 0, SIZE.onceKeys - 1)}` });
+    sends.push({ kind: "once", unit: `u-${i}`, ms: between(rng, 50, 500), key: `k${between(rng, 0, SIZE.onceKeys - 1)}` });
   for (let n = 1; n <= SIZE.ordered; n++)
-    sends.push({ kind: "ordered", unit: `o-${n}`, id: `id-${between(rng, 0, SIZE.orderedIds - 1)}`, n, ms: between(rng, 20, 100) });
-  for (let i = 0; i < SIZE.runs; i++) sends.push({ kind: "run", unit: `w-${i}`, ms: between(rng, 10, 60) });
+    sends.push({ kind: "ordered", unit: `o-${n}`, id: `id-${between(rng, 0, SIZE.orderedIds - 1)}`, n, ms: between(rng, 50, 400) });
+  for (let i = 0; i < SIZE.runs; i++) sends.push({ kind: "run", unit: `w-${i}`, ms: between(rng, 20, 200) });
   // Fisher–Yates, except that ordered payloads keep their numbering's order among themselves.
   for (let i = sends.length - 1; i > 0; i--) {
     const j = Math.floor(rng() * (i + 1));

@@ -26,6 +26,8 @@ export interface Rollback {
   /** Every write acknowledged before this moment (Date.now()) survived the rollback. */
   keptUpTo: number;
   bytesCut: number;
+  /** From the kill until Redis answered again. */
+  downMs?: number;
 }
 
 export interface RollbackRedis {
@@ -82,7 +84,7 @@ export async function startRollbackRedis(): Promise<RollbackRedis> {
       });
       samples = [];
       sampling = true;
-      return cut!;
+      return { ...cut!, downMs: Date.now() - cut!.killedAt };
     },
     async stop() {
       stopped = true;
