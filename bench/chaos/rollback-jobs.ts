@@ -59,7 +59,15 @@ export function openRollbackLedger(redis: Redis, at: string, batch: () => Succes
       try {
         await history(units, `s:${Date.now()}`);
         if (fence !== undefined)
-          await redis.eval(FENCE, 2, `${at}fences`, `${at}backwards`, scope, String(fence), scope.startsWith("wf:") ? "0" : "1");
+          await redis.eval(
+            FENCE,
+            2,
+            `${at}fences`,
+            `${at}backwards`,
+            scope,
+            String(fence),
+            scope.startsWith("wf:") ? "0" : "1",
+          );
         await body();
         const endedAt = Date.now();
         await history(units, `e:${endedAt}`);

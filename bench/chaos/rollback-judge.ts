@@ -5,6 +5,8 @@
 // vanishes, an ack of then is undone and its work runs again. Anything
 // acknowledged before that moment is a write the rollback could not take:
 // lost, it is tickq's doing.
+import { columnOf, mustBeZero, mustMatch, problemsOf, type Check, type Column } from "./checks.js";
+import type { AdapterName } from "./connect.js";
 import type { Rollback } from "./rollback-redis.js";
 
 /** One unit's executions: when each started, and each success with when its ack was known acknowledged. */
@@ -85,4 +87,77 @@ function describe(rollbacks: Rollback[], at: number): string {
   return next
     ? `${at} (${next.killedAt - at} ms before the kill at ${next.killedAt}, which kept up to ${next.keptUpTo})`
     : `${at} (after the last kill)`;
+}
+
+export interface RollbackPhaseResult extends RollbackVerdict {
+  adapter: AdapterName;
+  rollbacksAsked: number;
+  rollbacks: Rollback[];
+  units?: { jobs: number; payloads: number; runs: number; merged: number };
+  backwards: string[];
+  overlaps: string[];
+  seconds?: number;
+  problems: string[];
+  workerStderr: string[];
+}
+
+const CHECKS: Check<RollbackPhaseResult>[] = [
+  mustMatch(
+    "rollbacks that undid acknowledged writes / asked",
+    (r) => r.rollbacks.filter((b) => b.bytesCut > 0).length,
+    (r) => r.rollbacksAsked,
+    "each rollback must cut the AOF back",
+  ),
+  { label: "  AOF bytes cut, all rollbacks", value: (r) => r.rollbacks.reduce((a, b) => a + b.bytesCut, 0) },
+  { label: "  Redis down per rollback, longest, ms", value: (r) => Math.max(...r.rollbacks.map((b) => b.downMs ?? 0)) },
+  {
+    label: "  jobs / ordered payloads / workflow runs sent (merged)",
+    value: (r) => r.units && `${r.units.jobs} / ${r.units.payloads} / ${r.units.runs} (${r.units.merged})`,
+  },
+  mustBeZero(
+    "acked write lost older than 1 s before the kill",
+    (r) => r.lostOld.length,
+    (r) => r.lostOld,
+  ),
+  mustBeZero(
+    "fence gone backwards",
+    (r) => r.backwards.length,
+    (r) => r.backwards,
+  ),
+  mustBeZero(
+    "flow key overlap (limit-1 key, unique key, ordered id, run)",
+    (r) => r.overlaps.length,
+    (r) => r.overlaps,
+  ),
+  mustBeZero(
+    "present but never completes",
+    (r) => r.presentNotDone.length,
+    (r) => r.presentNotDone,
+  ),
+  { label: "executions run again after a rollback", value: (r) => r.reran },
+  { label: "enqueues lost in a rollback's last second", value: (r) => r.lostInWindow },
+  { label: "acks undone in a rollback's last second", value: (r) => r.undoneInWindow },
+  { label: "rollback phase, seconds", value: (r) => r.seconds },
+];
+
+/** The phase's column: the judge's verdict on `evidence`, with its rows and the problems that fail it. */
+export function rollbackColumn(
+  adapter: AdapterName,
+  rollbacksAsked: number,
+  evidence: RollbackEvidence,
+  extra: Pick<RollbackPhaseResult, "units" | "seconds"> & { workerStderr?: string[] } = {},
+): Column {
+  const result: RollbackPhaseResult = {
+    ...judgeRollback(evidence),
+    adapter,
+    rollbacksAsked,
+    rollbacks: evidence.rollbacks,
+    backwards: evidence.backwards,
+    overlaps: evidence.overlaps,
+    ...extra,
+    problems: [],
+    workerStderr: extra.workerStderr ?? [],
+  };
+  result.problems.push(...problemsOf(CHECKS, result));
+  return columnOf(`rollback ${adapter}`, CHECKS, result);
 }

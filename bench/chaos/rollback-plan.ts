@@ -22,9 +22,20 @@ export function planSends(rng: Rng): Send[] {
   for (let i = 0; i < SIZE.plain; i++) sends.push({ kind: "plain", unit: `j-${i}`, ms: between(rng, 0, 40) });
   for (let i = 0; i < SIZE.limited; i++) sends.push({ kind: "limited", unit: `l-${i}`, ms: between(rng, 50, 500) });
   for (let i = 0; i < SIZE.once; i++)
-    sends.push({ kind: "once", unit: `u-${i}`, ms: between(rng, 50, 500), key: `k${between(rng, 0, SIZE.onceKeys - 1)}` });
+    sends.push({
+      kind: "once",
+      unit: `u-${i}`,
+      ms: between(rng, 50, 500),
+      key: `k${between(rng, 0, SIZE.onceKeys - 1)}`,
+    });
   for (let n = 1; n <= SIZE.ordered; n++)
-    sends.push({ kind: "ordered", unit: `o-${n}`, id: `id-${between(rng, 0, SIZE.orderedIds - 1)}`, n, ms: between(rng, 50, 400) });
+    sends.push({
+      kind: "ordered",
+      unit: `o-${n}`,
+      id: `id-${between(rng, 0, SIZE.orderedIds - 1)}`,
+      n,
+      ms: between(rng, 50, 400),
+    });
   for (let i = 0; i < SIZE.runs; i++) sends.push({ kind: "run", unit: `w-${i}`, ms: between(rng, 20, 200) });
   // Fisher–Yates, except that ordered payloads keep their numbering's order among themselves.
   for (let i = sends.length - 1; i > 0; i--) {
@@ -32,7 +43,7 @@ export function planSends(rng: Rng): Send[] {
     [sends[i], sends[j]] = [sends[j]!, sends[i]!];
   }
   let n = 0;
-  for (const s of sends) if (s.kind === "ordered") s.n = ++n, s.unit = `o-${n}`;
+  for (const s of sends) if (s.kind === "ordered") (s.n = ++n), (s.unit = `o-${n}`);
   return sends;
 }
 
@@ -73,7 +84,8 @@ export async function sendAll(tq: RollbackTickq, sends: Send[], windowMs: number
         else report.acked.set(s.unit, Date.now());
         break;
       } catch (error) {
-        if (++report.resends > 5_000) throw new Error(`chaos: a rollback send kept failing: ${(error as Error).message}`);
+        if (++report.resends > 5_000)
+          throw new Error(`chaos: a rollback send kept failing: ${(error as Error).message}`);
         await sleep(50);
       }
     }

@@ -41,7 +41,8 @@ export interface RollbackRedis {
 async function incrFile(dir: string): Promise<string> {
   const folder = join(dir, "appendonlydir");
   const names = (await readdir(folder)).filter((name) => name.endsWith(".incr.aof")).sort();
-  if (names.length !== 1) throw new Error(`expected one incr AOF file in ${folder}, found ${names.join(", ") || "none"}`);
+  if (names.length !== 1)
+    throw new Error(`expected one incr AOF file in ${folder}, found ${names.join(", ") || "none"}`);
   return join(folder, names[0]!);
 }
 
