@@ -42,13 +42,15 @@ export interface RollbackVerdict {
   reran: number;
 }
 
+/** The phase's workers' tick budget and lease (bench/chaos/rollback-worker.ts gets them from the phase). */
+export const ROLLBACK_TICK = { budgetMs: 1_000, leaseMs: 1_500 };
+
 /**
- * How long before its start an execution's claim can have been made: a tick's budget and its lease (the
- * phase's workers tick 1 s with a lease of 1.5 s). A rollback that forgets the claim (the fetch) hands the
- * work out again even though the ack that followed it was acknowledged after the restart: that rerun is the
- * rollback's, not a lost ack.
+ * How long before its start an execution's claim can have been made: a tick's budget and its lease. A
+ * rollback that forgets the claim (the fetch) hands the work out again even though the ack that followed it
+ * was acknowledged after the restart: that rerun is the rollback's, not a lost ack.
  */
-export const CLAIM_SLACK_MS = 2_500;
+export const CLAIM_SLACK_MS = ROLLBACK_TICK.budgetMs + ROLLBACK_TICK.leaseMs;
 
 const inWindow = (r: Rollback, at: number) => r.keptUpTo < at && at <= r.killedAt;
 

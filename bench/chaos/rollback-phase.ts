@@ -19,7 +19,7 @@ import { overlapDetector } from "./overlap.js";
 import type { ChaosPhase, PhaseContext } from "./phases.js";
 import { between, sleep } from "./rng.js";
 import { openRollbackLedger, ROLLBACK_STEPS, rollbackTickq, type RollbackTickq } from "./rollback-jobs.js";
-import { rollbackColumn, type UnitHistory } from "./rollback-judge.js";
+import { ROLLBACK_TICK, rollbackColumn, type UnitHistory } from "./rollback-judge.js";
 import { planSends, sendAll, type Send } from "./rollback-plan.js";
 import { startRollbackRedis, type Rollback } from "./rollback-redis.js";
 import { deleteUnder, settle, settleLimits } from "./settle.js";
@@ -122,8 +122,8 @@ async function runRollbackPhase(ctx: PhaseContext): Promise<Column> {
       PREFIX: prefix,
       LEDGER_URL: ctx.ledgerUrl,
       LEDGER_PREFIX: at,
-      LEASE_MS: String(ctx.leaseMs),
-      BUDGET_MS: "1000",
+      LEASE_MS: String(ROLLBACK_TICK.leaseMs),
+      BUDGET_MS: String(ROLLBACK_TICK.budgetMs),
     },
     WORKER,
   );
@@ -136,7 +136,7 @@ async function runRollbackPhase(ctx: PhaseContext): Promise<Column> {
       rollAtRandom(ctx, (lossMs) => server.rollback(lossMs), asked),
     ]);
     ctx.log(`${ctx.adapter}: rollbacks over, settling`);
-    const settled = await settle(tq, settleLimits(ctx.settleSeconds, ctx.leaseMs));
+    const settled = await settle(tq, settleLimits(ctx.settleSeconds, ROLLBACK_TICK.leaseMs));
     ctx.log(`${ctx.adapter}: jobs settled in ${settled.seconds} s${settled.why ? ` (${settled.why})` : ""}, runs next`);
     const runs = sends.filter((s) => s.kind === "run").map((s) => s.unit);
     const deadline = Date.now() + ctx.settleSeconds * 1000;
