@@ -10,8 +10,14 @@
 // start whose fence is below one seen before goes to `backwards`. Each
 // execution marks its scope in the overlap detector (bench/chaos/overlap.ts).
 import type { Redis } from "ioredis";
-import { createTickq, type OrderedContext, type StepContext, type WorkflowStep } from "../../src/index.js";
-import type { JobContext, RedisAdapter } from "../../src/types.js";
+import {
+  createTickq,
+  type JobContext,
+  type OrderedContext,
+  type RedisAdapter,
+  type StepContext,
+  type WorkflowStep,
+} from "../../src/index.js";
 import { overlapDetector } from "./overlap.js";
 import { abortableSleep } from "./rng.js";
 import { quietLogger } from "./worker-loop.js";
