@@ -42,6 +42,8 @@ export interface Runtime {
   /** How long ended workflow runs are kept, in ms. */
   workflowRetentionMs: number;
   plan: QueuePlan;
+  /** The queues the `queues` option lists (none when it is not given): stats() and queues.list() show them before their first job. */
+  declaredQueues: string[];
   /** The queues enqueue accepts; undefined: any (no `queues` listed, or allowUndeclaredQueues). */
   acceptedQueues: ReadonlySet<string> | undefined;
   maxRetries: number;
@@ -181,6 +183,7 @@ export function createRuntime<J extends JobRegistry>(options: TickqOptions<J>): 
       integer: true,
     }),
     plan: planQueues(options.queues ?? ["default"]),
+    declaredQueues: options.queues === undefined ? [] : planQueues(options.queues).names,
     acceptedQueues: acceptedQueues(options.queues, options.jobs, options.allowUndeclaredQueues),
     maxRetries: numberOption(options.maxRetries, 25, "maxRetries", { min: 0, integer: true }),
     // 0 would send every job of a dead tick to the dead set unrun.
