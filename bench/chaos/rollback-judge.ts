@@ -70,12 +70,15 @@ export function judgeRollback(e: RollbackEvidence): RollbackVerdict {
       if (again === undefined) continue;
       // The start of the execution that succeeded: its claim (the fetch) came at most CLAIM_SLACK_MS before.
       const began = h.starts.filter((t) => t <= s.endedAt).at(-1) ?? s.endedAt;
-      // A rollback after that claim and before the new start that may have forgotten the claim or the ack.
-      const between = rollbacks.filter((r) => began - CLAIM_SLACK_MS <= r.killedAt && r.killedAt < again);
+      // A rollback after that claim and before the new start that may have forgotten the claim or the ack; a
+      // start waits for Redis to answer (its tick confirms its lease first), so a claim precedes it by that too.
+      const between = rollbacks.filter(
+        (r) => began - CLAIM_SLACK_MS - (r.downMs ?? 0) <= r.killedAt && r.killedAt < again,
+      );
       if (between.some((r) => r.keptUpTo < s.ackedBy!)) verdict.undoneInWindow++;
       else
         verdict.lostOld.push(
-          `${unit}: ran again at ${again} although its ack was acknowledged at ${describe(rollbacks, s.ackedBy)}`,
+          `${unit}: ran again at ${again} although its run of ${began}–${s.endedAt} was acked at ${describe(rollbacks, s.ackedBy)}`,
         );
     }
   }

@@ -103,7 +103,7 @@ describe("the rollback phase's judge", () => {
     e.histories.set("j-1", { starts: [1_100, 10_500], successes: [{ endedAt: 1_150, ackedBy: 1_200 }] });
     const verdict = judgeRollback(e);
     expect(verdict.lostOld).toEqual([
-      "j-1: ran again at 10500 although its ack was acknowledged at 1200 (8800 ms before the kill at 10000, which kept up to 9200)",
+      "j-1: ran again at 10500 although its run of 1100–1150 was acked at 1200 (8800 ms before the kill at 10000, which kept up to 9200)",
     ]);
   });
 
@@ -121,6 +121,15 @@ describe("the rollback phase's judge", () => {
       successes: [{ endedAt: 10_000 + CLAIM_SLACK_MS + 600, ackedBy: 10_000 + CLAIM_SLACK_MS + 700 }],
     });
     expect(judgeRollback(e).lostOld).toHaveLength(1);
+  });
+
+  it("lets a claim precede its start by the time Redis was down too", () => {
+    const e = cleanEvidence();
+    // Started after the slack past the kill, but Redis was down 2 s of it: the tick waited to confirm its lease.
+    const start = 10_000 + CLAIM_SLACK_MS + 1_500;
+    e.rollbacks = [{ ...ROLLBACK, downMs: 2_000 }];
+    e.histories.set("j-2", { starts: [start, 20_000], successes: [{ endedAt: start + 100, ackedBy: start + 200 }] });
+    expect(judgeRollback(e).lostOld).toEqual([]);
   });
 
   it("fails the column on a fence gone backwards, an overlap, a loss or too few rollbacks, and passes a clean one", () => {
