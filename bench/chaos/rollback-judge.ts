@@ -52,7 +52,8 @@ export const ROLLBACK_TICK = { budgetMs: 1_000, leaseMs: 1_500 };
  */
 export const CLAIM_SLACK_MS = ROLLBACK_TICK.budgetMs + ROLLBACK_TICK.leaseMs;
 
-const inWindow = (r: Rollback, at: number) => r.keptUpTo < at && at <= r.killedAt;
+// A write answered in the very millisecond the kept sample was taken may have come after the size was read.
+const inWindow = (r: Rollback, at: number) => r.keptUpTo <= at && at <= r.killedAt;
 
 export function judgeRollback(e: RollbackEvidence): RollbackVerdict {
   const verdict: RollbackVerdict = { lostOld: [], lostInWindow: 0, undoneInWindow: 0, presentNotDone: [], reran: 0 };
@@ -75,7 +76,7 @@ export function judgeRollback(e: RollbackEvidence): RollbackVerdict {
       const between = rollbacks.filter(
         (r) => began - CLAIM_SLACK_MS - (r.downMs ?? 0) <= r.killedAt && r.killedAt < again,
       );
-      if (between.some((r) => r.keptUpTo < s.ackedBy!)) verdict.undoneInWindow++;
+      if (between.some((r) => r.keptUpTo <= s.ackedBy!)) verdict.undoneInWindow++;
       else
         verdict.lostOld.push(
           `${unit}: ran again at ${again} although its run of ${began}–${s.endedAt} was acked at ${describe(rollbacks, s.ackedBy)}`,

@@ -53,6 +53,12 @@ describe("the rollback phase's judge", () => {
     expect(verdict.lostInWindow).toBe(1);
   });
 
+  it("allows an enqueue answered in the very millisecond of the kept moment to be gone", () => {
+    const e = cleanEvidence();
+    e.enqueued.set("o-58", ROLLBACK.keptUpTo);
+    expect(judgeRollback(e).lostOld).toEqual([]);
+  });
+
   it("fails an enqueue acknowledged before the kept moment that is gone", () => {
     const e = cleanEvidence();
     e.enqueued.set("j-3", 9_100);
