@@ -9,6 +9,7 @@
 // (test/integration/package/worker-bundle-size.test.ts checks both the example Worker and dist).
 import { jobsApi, queuesApi } from "./admin/index.js";
 import { metricsApi } from "./metrics/index.js";
+import { listRecentTicks } from "./admin/recent-ticks.js";
 import { listTicks } from "./admin/ticks.js";
 import { enqueueJobs } from "./client/enqueue.js";
 import { TickqError } from "./errors.js";
@@ -105,7 +106,7 @@ export function createTickqCore<
         return () => void set.delete(listener);
       },
       schedules: () => listRecurring(runtime),
-      ticks: () => listTicks(runtime),
+      ticks: Object.assign(() => listTicks(runtime), { recent: () => listRecentTicks(runtime) }),
       use(middleware) {
         runtime.middleware.push(middleware);
         return tickq;

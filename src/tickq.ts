@@ -1,7 +1,7 @@
 // What `createTickq` returns, as a type of its own: partitions/ builds a
 // Tickq over several cores, and core.ts builds one; both stand on this file
 // rather than on each other.
-import type { JobsApi, QueuesApi, TickInfo } from "./admin/types.js";
+import type { JobsApi, QueuesApi, RecentTick, TickInfo } from "./admin/types.js";
 import type { DayStats } from "./client/history.js";
 import type { KickScope } from "./kick/types.js";
 import type { MetricsApi } from "./metrics/types.js";
@@ -26,6 +26,13 @@ export interface StatsReader {
   (): Promise<Stats>;
   /** The last `days` UTC days (default 30, at most 1,825), oldest first, today last. */
   history(days?: number): Promise<DayStats[]>;
+}
+
+/** `tq.ticks()`: the live ticks; `tq.ticks.recent()`: the last 100 that finished, newest first, with what each did. */
+export interface TicksReader {
+  (): Promise<TickInfo[]>;
+  /** The last ticks that finished (at most 100), newest first, each with its counts. */
+  recent(): Promise<RecentTick[]>;
 }
 
 /** What `createTickq` returns: enqueue, tick, and read or manage jobs, queues, ticks and schedules. */
@@ -74,8 +81,11 @@ export interface Tickq<
   on<E extends TickqEventName>(event: E, listener: TickqListener<E>): () => void;
   /** The recurring jobs declared here or held in Redis: spec, next run, last run, last jid. */
   schedules(): Promise<ScheduleInfo[]>;
-  /** The ticks in the registry, oldest first, with what is left of each lease and the jobs each holds. */
-  ticks(): Promise<TickInfo[]>;
+  /**
+   * The ticks in the registry, oldest first, with what is left of each lease and the jobs each holds;
+   * `tq.ticks.recent()`: the last 100 that finished, with what each did.
+   */
+  ticks: TicksReader;
   /** Adds middleware around every execution, outermost first. */
   use(middleware: Middleware): Tickq<J, O, W>;
   /** The key prefix in use (the `prefix` option). */

@@ -16,7 +16,7 @@ import type { BulkJob, JobRegistry, TickqOptions } from "../types.js";
 import type { WorkflowInputs, WorkflowsApi } from "../workflows/types.js";
 import { partitionedJobs, partitionedQueues } from "./jobs.js";
 import { partitionOf, partitionPrefixes } from "./layout.js";
-import { mergeExposition, mergeHistory, mergeSchedules, mergeStats, mergeTicks } from "./merge.js";
+import { mergeExposition, mergeHistory, mergeRecentTicks, mergeSchedules, mergeStats, mergeTicks } from "./merge.js";
 import { mergeMetrics } from "./merge-metrics.js";
 import { checkStoredCount, leftInLayout, refuseLegacy } from "./meta.js";
 import { partitionOfJob, partitionOfOrdered } from "./route.js";
@@ -162,7 +162,10 @@ export function createPartitioned<J extends JobRegistry, O extends OrderedRegist
         };
       },
       schedules: after(async () => mergeSchedules(await Promise.all(cores.map((c) => c.schedules())))),
-      ticks: after(async () => mergeTicks(await Promise.all(cores.map((c) => c.ticks())))),
+      ticks: Object.assign(
+        after(async () => mergeTicks(await Promise.all(cores.map((c) => c.ticks())))),
+        { recent: after(async () => mergeRecentTicks(await Promise.all(cores.map((c) => c.ticks.recent())))) },
+      ),
       use(middleware) {
         for (const c of cores) c.use(middleware);
         return tickq;

@@ -38,6 +38,7 @@ export const ticks = defineCall(
       inflight: number,
       queues: text,
     }),
+    recent: list(text),
   }),
 );
 

@@ -67,7 +67,7 @@ describe("the dashboard in the bundled Worker (Miniflare)", () => {
       ["/dashboard/running", "No jobs here."],
       ["/dashboard/schedules", "No recurring jobs."],
       ["/dashboard/ordered", "<h1>Ordered"],
-      ["/dashboard/ticks", "<h1>Live ticks"],
+      ["/dashboard/ticks", "<h1>Ticks"],
       [`/dashboard/jobs/${jids[1]}`, "resizeImage"],
     ] as const) {
       const page = await get(path);
