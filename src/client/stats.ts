@@ -4,7 +4,7 @@ import { workflowStatsFrom } from "../workflows/stats.js";
 import { evictionWarning, fullWarning, learnEvictionPolicy, type Runtime } from "../tick/runtime.js";
 import * as protocol from "../protocol/index.js";
 import { runCall } from "../protocol/run.js";
-import type { Stats } from "../types.js";
+import type { Stats } from "./types.js";
 import { nameRecord } from "../name-record.js";
 import { heartbeatWarnings } from "../tick/warnings.js";
 import { readUnstartable, unstartableWarning } from "../tick/unstartable-warnings.js";

@@ -3,7 +3,7 @@ import { monotonicMs } from "./clock.js";
 import { TickqError } from "../errors.js";
 import { newListeners, type EventListeners } from "./events.js";
 import { confirmReplicated, durabilityOf, type Durability } from "./durability.js";
-import { DEFAULT_MAX_JOB_BYTES } from "../client/job-size.js";
+import { DEFAULT_MAX_JOB_BYTES } from "../job/size.js";
 import { checkKnownKeys, numberOption } from "../options.js";
 import { checkJobDefinitions } from "../client/definitions.js";
 import { acceptedQueues } from "./accepted-queues.js";
@@ -24,16 +24,10 @@ import { CancelWatch } from "../cancel/watch.js";
 import { logSink, textFace, type LogSink } from "../telemetry/logger.js";
 import { Tracing } from "../telemetry/tracing.js";
 import { metricsSettings, type MetricsSettings } from "../metrics/settings.js";
-import type {
-  JobDefinition,
-  JobLogger,
-  JobRegistry,
-  LuaScript,
-  Middleware,
-  RedisAdapter,
-  RedisReply,
-  TickqOptions,
-} from "../types.js";
+import type { JobDefinition, JobRegistry } from "../job/definition.js";
+import type { JobLogger, Middleware } from "../job/context.js";
+import type { LuaScript, RedisAdapter, RedisReply } from "../redis/types.js";
+import type { TickqOptions } from "../types.js";
 
 export interface Runtime {
   redis: RedisAdapter;
