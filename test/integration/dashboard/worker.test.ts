@@ -98,7 +98,8 @@ describe("the dashboard in the bundled Worker (Miniflare)", () => {
         await Promise.all([page.waitForURL(/\/dashboard$/), page.click("button")]);
         await expect(page.locator('[data-stat="scheduled"] b').innerText()).resolves.toBe("1");
         await expect(page.locator("#pause").innerText()).resolves.toBe("Pause"); // the script ran
-        await expect(page.locator("svg").count()).resolves.toBe(1);
+        // the last hour's throughput and the daily chart
+        await expect(page.locator("svg").count()).resolves.toBe(2);
       } finally {
         await browser.close();
       }
