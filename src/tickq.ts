@@ -7,7 +7,7 @@ import type { DayStats } from "./client/history.js";
 import type { KickScope } from "./kick/types.js";
 import type { MetricsApi } from "./metrics/types.js";
 import type { OrderedBulkJob, OrderedJob, OrderedRegistry, PayloadOf } from "./ordered/types.js";
-import type { ScheduleInfo } from "./recurring/types.js";
+import type { SchedulesApi } from "./recurring/types.js";
 import type { ResultOf, WaitOptions } from "./results/types.js";
 import type { TickqEventName, TickqListener } from "./tick/events.js";
 import type { ArgsOf, JobRegistry } from "./job/definition.js";
@@ -76,8 +76,8 @@ export interface Tickq<
   metrics: MetricsApi;
   /** Adds a listener called after the ack of each outcome; returns a function that removes it. */
   on<E extends TickqEventName>(event: E, listener: TickqListener<E>): () => void;
-  /** The recurring jobs declared here or held in Redis: spec, next run, last run, last jid. */
-  schedules(): Promise<ScheduleInfo[]>;
+  /** The recurring jobs declared here or held in Redis: spec, next runs, last run, last jid, paused; pause, resume or run one now. */
+  schedules: SchedulesApi;
   /**
    * The ticks in the registry, oldest first, with what is left of each lease and the jobs each holds;
    * `tq.ticks.recent()`: the last 100 that finished, with what each did.

@@ -101,6 +101,19 @@ export function actionRoutes(app: Hono<DashboardEnv>, scope: DashboardScope): vo
           : `Run ${id} had already ${status}.`,
     );
   });
+  app.post("/schedules/:name/:act{pause|resume}", async (c) => {
+    const name = c.req.param("name");
+    const pause = c.req.param("act") === "pause";
+    await scope.tickq.schedules[pause ? "pause" : "resume"](name);
+    return backTo(
+      c,
+      pause ? `${name} paused: its slots pass and enqueue nothing.` : `${name} resumed from its next slot.`,
+    );
+  });
+  app.post("/schedules/:name/run-now", async (c) => {
+    const jid = await scope.tickq.schedules.runNow(c.req.param("name"));
+    return backTo(c, `${c.req.param("name")} enqueued now: job ${jid}.`);
+  });
   app.post("/queues/:name/resume", async (c) => {
     await queues.resume(c.req.param("name"));
     return backTo(c, `Queue ${c.req.param("name")} resumed.`);

@@ -171,7 +171,15 @@ export function createPartitioned<J extends JobRegistry, O extends OrderedRegist
           for (const off of offs) off();
         };
       },
-      schedules: after(async () => mergeSchedules(await Promise.all(cores.map((c) => c.schedules())))),
+      // A schedule is declared in, and claimed by, the partition of its name.
+      schedules: Object.assign(
+        after(async () => mergeSchedules(await Promise.all(cores.map((c) => c.schedules())))),
+        {
+          pause: after((name: string) => cores[partitionOf(name, count)]!.schedules.pause(name)),
+          resume: after((name: string) => cores[partitionOf(name, count)]!.schedules.resume(name)),
+          runNow: after((name: string) => cores[partitionOf(name, count)]!.schedules.runNow(name)),
+        },
+      ),
       ticks: Object.assign(
         after(async () => mergeTicks(await Promise.all(cores.map((c) => c.ticks())))),
         { recent: after(async () => mergeRecentTicks(await Promise.all(cores.map((c) => c.ticks.recent())))) },

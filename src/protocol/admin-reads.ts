@@ -94,6 +94,7 @@ export const recurring_list = defineCall(
     fps: groups({ name: text, fps: text }),
     lasts: groups({ name: text, slot: text }),
     orphans: groups({ name: text, since: text }),
+    paused: list(text),
   }),
 );
 
