@@ -36,7 +36,7 @@ export function createTickq<
   return createTickqCore<J, O, W>({ ...options, cron: options?.cron ?? cron });
 }
 
-export type { StatsReader, Tickq } from "./tickq.js";
+export type { StatsReader, TicksReader, Tickq } from "./tickq.js";
 export type { AuthGuards } from "./admin/guards.js";
 export { TickqError } from "./errors.js";
 export { TickqCancelled } from "./cancel/errors.js";
