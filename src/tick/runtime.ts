@@ -47,6 +47,8 @@ export interface Runtime {
   workflows: WorkflowRegistry;
   /** How long ended workflow runs are kept, in ms. */
   workflowRetentionMs: number;
+  /** How long sent events are kept for later waits, in ms (0: none). */
+  eventRetentionMs: number;
   plan: QueuePlan;
   /** The queues enqueue accepts; undefined: any (no `queues` listed, or allowUndeclaredQueues). */
   acceptedQueues: ReadonlySet<string> | undefined;
@@ -106,6 +108,7 @@ const OPTION_KEYS: Readonly<Record<keyof TickqOptions, true>> = {
   ordered: true,
   workflows: true,
   workflowRetentionMs: true,
+  eventRetentionMs: true,
   prefix: true,
   partitions: true,
   queues: true,
@@ -186,6 +189,7 @@ export function createRuntime<J extends JobRegistry>(options: TickqOptions<J>): 
       min: 1_000,
       integer: true,
     }),
+    eventRetentionMs: numberOption(options.eventRetentionMs, 3600_000, "eventRetentionMs", { min: 0, integer: true }),
     plan: planQueues(options.queues ?? ["default"]),
     acceptedQueues: acceptedQueues(options.queues, options.jobs, options.allowUndeclaredQueues),
     maxRetries: numberOption(options.maxRetries, 25, "maxRetries", { min: 0, integer: true }),

@@ -18,6 +18,7 @@ import { MAX_RESULT_BYTES } from "./execute.js";
 import { readRun } from "./records.js";
 import { workflowDefinition } from "./registry.js";
 import type {
+  SendEventOptions,
   WorkflowCancelStatus,
   WorkflowListOptions,
   WorkflowPage,
@@ -92,10 +93,12 @@ export async function startRun(runtime: Runtime, name: string, input: unknown, i
   return runId;
 }
 
-export async function sendEvent(runtime: Runtime, event: string, match = "", data: unknown = null): Promise<number> {
+export async function sendEvent(runtime: Runtime, event: string, options: SendEventOptions = {}): Promise<number> {
+  const { match = "", data = null, id } = options;
   if (typeof event !== "string" || event === "")
     throw new TickqError("BAD_ARGS", "sendEvent: event must be a non-empty string");
   if (typeof match !== "string") throw new TickqError("BAD_ARGS", "sendEvent: match must be a string");
+  const eventId = id === undefined ? "" : checkId(id, `sendEvent("${event}"): id`);
   const text = jsonText(data, `event "${event}": data`);
   checkJobSize(text, runtime.maxJobBytes, `event "${event}": its data`);
   // The data becomes each resolved wait's result: held to a step result's limit too.
@@ -112,7 +115,15 @@ export async function sendEvent(runtime: Runtime, event: string, match = "", dat
     runtime,
     protocol.workflow_event,
     { waits },
-    { token, tokenMs: runtime.replayWindowMs, event, match, data: text },
+    {
+      token,
+      tokenMs: runtime.replayWindowMs,
+      event,
+      match,
+      data: text,
+      id: eventId,
+      retentionMs: runtime.eventRetentionMs,
+    },
   );
   // The waits it found are fixed: the rest are resolved a chunk a call, so no one script holds Redis long.
   const delivery = `${runtime.prefix}wf:event:${token}`;
@@ -233,7 +244,7 @@ export function workflowsApi(runtime: Runtime, drivers: WorkflowDrivers): Workfl
       drivers.kick(options?.kick);
       return runId;
     },
-    sendEvent: (event, options) => sendEvent(runtime, event, options?.match, options?.data),
+    sendEvent: (event, options) => sendEvent(runtime, event, options),
     get: (runId) => getRun(runtime, runId),
     result: (runId, options) =>
       runResult(runtime, runId, options?.timeoutMs, options?.drive === true ? drivers.tick : undefined) as never,

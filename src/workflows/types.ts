@@ -228,6 +228,19 @@ export interface WorkflowStartOptions {
   kick?: boolean;
 }
 
+/** `tq.workflows.sendEvent`'s options. */
+export interface SendEventOptions {
+  /** Only waits with this `match` take the event; default "". */
+  match?: string;
+  /** The event's data (JSON): what the wait resolves with; default null. */
+  data?: unknown;
+  /**
+   * The event's id (a webhook's delivery id): the same event and id again within `eventRetentionMs` (or the
+   * replay window, if longer) is a no-op that answers 0. Default none.
+   */
+  id?: string;
+}
+
 /** `tq.workflows.result`'s options. */
 export interface WorkflowResultOptions {
   /** How long to wait, in ms; default 30,000. */
@@ -246,8 +259,13 @@ export interface WorkflowsApi<W extends WorkflowInputs = WorkflowInputs> {
    * run id. `kick: true` kicks a tick as `enqueue` does, so the run starts at once (default: the scope's kick).
    */
   start<K extends keyof W & string>(name: K, input: W[K], options?: WorkflowStartOptions): Promise<string>;
-  /** Resolves every wait for `event` with this `match` (default "") with `data`; returns how many. */
-  sendEvent(event: string, options?: { match?: string; data?: unknown }): Promise<number>;
+  /**
+   * Sends `event` with this `match` (default "") and `data`: the waits parked on it take it now, and it is
+   * kept for `eventRetentionMs` for waits that park later in runs started before it (each wait of a run
+   * takes a different event, in the order sent). Returns how many waits it found parked; 0 when `id` was
+   * sent before (within the retention): a resend is a no-op.
+   */
+  sendEvent(event: string, options?: SendEventOptions): Promise<number>;
   /** The run, or undefined. */
   get(runId: string): Promise<WorkflowRun | undefined>;
   /**
