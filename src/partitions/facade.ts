@@ -88,7 +88,10 @@ export function createPartitioned<J extends JobRegistry, O extends OrderedRegist
       };
     const jobs = partitionedJobs(scoped.map((c) => c.jobs));
     const queues = partitionedQueues(scoped.map((c) => c.queues));
-    const workflows = partitionedWorkflows(scoped.map((c) => c.workflows)) as unknown as WorkflowsApi<W>;
+    const workflows = partitionedWorkflows(
+      scoped.map((c) => c.workflows),
+      cores.map((c) => runtimes.get(c)!),
+    ) as unknown as WorkflowsApi<W>;
     const tickq: Tickq<J, O, W> = {
       enqueue: after(async (name, args, opts = {}) => {
         const k = pick({ ...opts, name, args: args as unknown[] });

@@ -17,6 +17,7 @@ import { WorkflowFailedError } from "./errors.js";
 import { MAX_RESULT_BYTES } from "./execute.js";
 import { readRun } from "./records.js";
 import { workflowDefinition } from "./registry.js";
+import { triggeredStarts } from "./triggers.js";
 import type {
   SendEventOptions,
   WorkflowCancelStatus,
@@ -93,7 +94,8 @@ export async function startRun(runtime: Runtime, name: string, input: unknown, i
   return runId;
 }
 
-export async function sendEvent(runtime: Runtime, event: string, options: SendEventOptions = {}): Promise<number> {
+/** Records the event (in this partition) and resolves the waits it found; the runs it triggers are the caller's. */
+export async function recordEvent(runtime: Runtime, event: string, options: SendEventOptions = {}): Promise<number> {
   const { match = "", data = null, id } = options;
   if (typeof event !== "string" || event === "")
     throw new TickqError("BAD_ARGS", "sendEvent: event must be a non-empty string");
@@ -244,7 +246,13 @@ export function workflowsApi(runtime: Runtime, drivers: WorkflowDrivers): Workfl
       drivers.kick(options?.kick);
       return runId;
     },
-    sendEvent: (event, options) => sendEvent(runtime, event, options),
+    async sendEvent(event, options) {
+      const found = await recordEvent(runtime, event, options);
+      const starts = triggeredStarts(runtime.workflows, event, options?.data ?? null, options?.id);
+      for (const { name, id } of starts) await startRun(runtime, name, options?.data ?? null, id);
+      if (starts.length > 0) drivers.kick(undefined);
+      return found;
+    },
     get: (runId) => getRun(runtime, runId),
     result: (runId, options) =>
       runResult(runtime, runId, options?.timeoutMs, options?.drive === true ? drivers.tick : undefined) as never,

@@ -108,6 +108,21 @@ export interface WorkflowDefinition<I = unknown, O = unknown> {
    * write the definition with `defineWorkflow`.
    */
   onFailure?(input: I, failure: WorkflowFailure, step: string | undefined): unknown;
+  /**
+   * Starts a run of this workflow for each `tq.workflows.sendEvent(event, …)`, the event's data as its input.
+   * `id(data)` names the run, so the same event data starts one run; default `NAME:EVENTID` when the event
+   * is sent with an `id`, else a new id each time. Inside `createTickq({ workflows })` annotate `id`'s
+   * parameter (as `onFailure`'s), or write the definition with `defineWorkflow`, `run` first.
+   */
+  trigger?: WorkflowTrigger<I>;
+}
+
+/** What starts runs of a workflow: an event, and the run id its data gives. */
+export interface WorkflowTrigger<I = unknown> {
+  /** The event's name, as `tq.workflows.sendEvent(event, …)` sends it. */
+  event: string;
+  /** The run's id for this event data (a run with that id already: no second run). */
+  id?(data: I): string;
 }
 
 // `never` lets each definition declare its own input type.
