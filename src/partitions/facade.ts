@@ -64,6 +64,7 @@ export function createPartitioned<J extends JobRegistry, O extends OrderedRegist
     core.runtime.partition = { index: k, count };
     return core;
   });
+  for (const b of built) b.runtime.partition!.runtimeOf = (routeKey) => built[partitionOf(routeKey, count)]!.runtime;
   const cores = built.map((b) => b.tickq);
   const first = built[0]!.runtime;
   const clocks = built.map((b) => b.runtime.recurring);

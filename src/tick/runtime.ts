@@ -94,7 +94,12 @@ export interface Runtime {
   /** Cancels this process's ticks heard of (src/cancel/watch.ts). */
   cancels: CancelWatch;
   /** Set by src/partitions/ on each partition's core: its jids hash to it (src/partitions/jid.ts). */
-  partition?: { index: number; count: number };
+  partition?: {
+    index: number;
+    count: number;
+    /** The runtime of the partition a run id lives in (a child workflow run may live in another). */
+    runtimeOf?: (routeKey: string) => Runtime;
+  };
   run(script: LuaScript, keys: string[], args: (string | number)[], trips: RoundTrips): Promise<RedisReply>;
 }
 

@@ -18,6 +18,7 @@ import { MAX_RESULT_BYTES } from "./execute.js";
 import { readRun } from "./records.js";
 import { workflowDefinition } from "./registry.js";
 import { triggeredStarts } from "./triggers.js";
+import { cancelChildren, type ChildRuns } from "./children.js";
 import type {
   SendEventOptions,
   WorkflowCancelStatus,
@@ -234,10 +235,20 @@ export async function cancelRun(runtime: Runtime, runId: string): Promise<Workfl
       { id: runId },
     );
     if (status === "") throw new TickqError("NOT_FOUND", `no workflow run ${JSON.stringify(runId)}`);
-    if (status !== "cancelling" || monotonicMs() >= deadline) return status as WorkflowCancelStatus;
+    if (status !== "cancelling" || monotonicMs() >= deadline) {
+      if (status === "cancelled" || status === "cancelling") await cancelChildren(runtime, runId, childRuns);
+      return status as WorkflowCancelStatus;
+    }
     await sleep(CANCEL_POLL_MS);
   }
 }
+
+/** What step.invokeWorkflow needs of the client (children.ts): start, read and cancel a run. */
+export const childRuns: ChildRuns = {
+  start: (runtime, name, input, id) => startRun(runtime, name, input, id),
+  status: (runtime, id) => getRun(runtime, id),
+  cancel: (runtime, id) => cancelRun(runtime, id),
+};
 
 export function workflowsApi(runtime: Runtime, drivers: WorkflowDrivers): WorkflowsApi {
   return {

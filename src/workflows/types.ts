@@ -37,6 +37,12 @@ export interface StepOptions {
   retry?: number;
 }
 
+/** `step.invokeWorkflow`'s options. */
+export interface InvokeWorkflowOptions extends StepOptions {
+  /** The first try's child run id; default one drawn from this run, the step and the try. */
+  id?: string;
+}
+
 /** What `step.waitForEvent` waits for. */
 export interface WaitForEventOptions {
   /** The event's name, as `tq.workflows.sendEvent(event, …)` sends it. */
@@ -72,6 +78,19 @@ export interface WorkflowStep {
    * The execution waits for the job (it yields at the tick's budget and picks the result up later).
    */
   invoke<T = unknown>(name: string, jobName: string, args: unknown[], options?: StepOptions): Promise<T>;
+  /**
+   * Starts a run of the workflow `workflowName` with `input` as a child of this run, and resolves to its output
+   * (`T` is yours to name). The child's failure or cancel fails the step; a retried step starts a new child
+   * (its id drawn from this run, the step and the try; `id` names the first try's child, `ID:TRY` the next).
+   * Cancelling this run cancels its children that have not ended. The execution waits for the child (it
+   * yields at the tick's budget and picks the output up later).
+   */
+  invokeWorkflow<T = unknown>(
+    name: string,
+    workflowName: string,
+    input: unknown,
+    options?: InvokeWorkflowOptions,
+  ): Promise<T>;
   /** Parks the run for `duration` (no tick is held meanwhile). */
   sleep(name: string, duration: Duration): Promise<void>;
   /**

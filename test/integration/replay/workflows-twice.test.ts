@@ -217,6 +217,14 @@ describe.each(adapterCases)("each workflow script run twice over $name", (adapte
     expect(await h.redis.get(`${h.prefix}wf:eseq`)).toBe("1");
   });
 
+  it("workflow_child notes a child once; workflow_children reads the children and writes nothing", async () => {
+    const { first } = await callTwice(protocol.workflow_child, { kids: "wf:kids:p1" }, { child: "c1" });
+    expect(first).toBe(1);
+    const [a, b] = await readsCallTwice(protocol.workflow_children, { kids: "wf:kids:p1" }, {});
+    expect(a).toEqual({ children: ["c1"] });
+    expect(b).toEqual(a);
+  });
+
   // Records of 250 KB as a release before the `cut:STEP` entries stored them: the steps hash alone.
   const bigRecord = (seq: number) =>
     JSON.stringify({

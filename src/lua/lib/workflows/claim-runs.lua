@@ -87,7 +87,7 @@ local function wf_expire(before)
       wf_count(f[1], f[2], -1)
     end
     wf_unpark_all(id)
-    redis.call('DEL', wf_key('run', id), wf_key('steps', id))
+    redis.call('DEL', wf_key('run', id), wf_key('steps', id), wf_key('kids', id))
     redis.call('ZREM', wf_key('all'), id)
     redis.call('ZREM', ended, id)
   end
