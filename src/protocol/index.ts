@@ -33,6 +33,7 @@ export {
   partitions,
   pause,
   session,
+  test_clock,
 } from "./control.js";
 export {
   workflow_cancel,
