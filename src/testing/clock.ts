@@ -33,13 +33,16 @@ export function testClock(redis: RedisAdapter, prefix: string, claimed: ClockRep
   };
   return {
     now,
-    advance: (duration) => moveBy(durationMs(duration, "clock.advance")),
+    advance: async (duration) => moveBy(durationMs(duration, "clock.advance")),
     advanceTo(at) {
       const atMs = at instanceof Date ? at.getTime() : at;
       const byMs = Math.ceil(atMs - now());
       if (!Number.isFinite(byMs) || byMs < 0) {
         return Promise.reject(
-          new TickqError("BAD_ARGS", `clock.advanceTo: ${String(at)} is not ahead of the test's now (${new Date(now()).toISOString()}); time only moves forward`),
+          new TickqError(
+            "BAD_ARGS",
+            `clock.advanceTo: ${String(at)} is not ahead of the test's now (${new Date(now()).toISOString()}); time only moves forward`,
+          ),
         );
       }
       return moveBy(byMs);

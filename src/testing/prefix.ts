@@ -22,7 +22,12 @@ export function clockCall(
   op: "claim" | "advance" | "clear",
   offsetMs = 0,
 ): Promise<ClockReply> {
-  return runCall(prefixedRunner(redis, prefix, TIMEOUT_MS), protocol.test_clock, { clock: `${prefix}testclock` }, { op, offsetMs });
+  return runCall(
+    prefixedRunner(redis, prefix, TIMEOUT_MS),
+    protocol.test_clock,
+    { clock: `${prefix}testclock` },
+    { op, offsetMs },
+  );
 }
 
 /** Marks `prefix` as a test's, or throws when a deployment's keys live under it. */

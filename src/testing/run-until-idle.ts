@@ -52,7 +52,10 @@ export function idleRunner(tq: Pick<Tickq<JobRegistry>, "tick" | "on">) {
   return async function runUntilIdle(options: RunUntilIdleOptions = {}): Promise<IdleReport> {
     const maxTicks = options.maxTicks ?? 100;
     if (!Number.isInteger(maxTicks) || maxTicks < 1) {
-      throw new TickqError("BAD_ARGS", `runUntilIdle: maxTicks must be a whole number of at least 1, got ${String(maxTicks)}`);
+      throw new TickqError(
+        "BAD_ARGS",
+        `runUntilIdle: maxTicks must be a whole number of at least 1, got ${String(maxTicks)}`,
+      );
     }
     const report: IdleReport = { ticks: 0, jobs: Object.create(null), runs: emptyRuns() };
     open = report;
@@ -89,7 +92,9 @@ function addRuns(runs: RunCounts, w: TickWorkflowReport | undefined): void {
 }
 
 function summary(r: IdleReport): string {
-  const jobs = Object.entries(r.jobs).map(([name, c]) => `${JSON.stringify(name)} ${c.succeeded}✓ ${c.failed}✗ ${c.dead} dead`);
+  const jobs = Object.entries(r.jobs).map(
+    ([name, c]) => `${JSON.stringify(name)} ${c.succeeded}✓ ${c.failed}✗ ${c.dead} dead`,
+  );
   const runs = RUN_FIELDS.filter((f) => r.runs[f] > 0).map((f) => `${r.runs[f]} runs ${f}`);
   return [...jobs, ...runs].join(", ") || "nothing finished";
 }
