@@ -69,3 +69,4 @@ export async function createTestTickq<
     },
   };
 }
+export { testJobContext, type TestJobContext, type TestJobContextOptions } from "./job-context.js";
