@@ -7,7 +7,7 @@ import { watch } from "node:fs";
 import { basename, dirname, resolve } from "node:path";
 import { dashboard } from "../../dashboard/index.js";
 import type { QueueOrder } from "../../index.js";
-import { type RunningServer, startServer } from "../../platforms/node/server.js";
+import { type RunningServer, type ServerOptions, startServer } from "../../platforms/node/server.js";
 import { type LoadedJobs, loadJobs } from "../load-jobs.js";
 import { printJobs, printSteps } from "./instrument.js";
 import type { Lines } from "./lines.js";
@@ -16,12 +16,17 @@ import type { LoginLink } from "./login-link.js";
 export interface DevServerOptions {
   module: string;
   redisUrl: string;
-  prefix: string;
+  prefix: string | undefined;
   port: number;
-  secret: string;
+  /** TICKQ_SECRET; absent only with `server.insecure` (npm start's TICKQ_INSECURE=1). */
+  secret: string | undefined;
   queues?: QueueOrder;
-  link: LoginLink;
+  link: LoginLink | undefined;
   out: Lines;
+  /** More of startServer's options (npm start's settings from the env: cluster, partitions, kick's fan-out…). */
+  server?: Partial<
+    Omit<ServerOptions, "jobs" | "workflows" | "ordered" | "schedules" | "routes" | "port" | "redisUrl">
+  >;
 }
 
 export interface DevServer {
@@ -78,6 +83,8 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
 
 async function serve(options: DevServerOptions, loaded: LoadedJobs, port: number): Promise<RunningServer> {
   const server = await startServer({
+    kick: true,
+    ...options.server,
     redisUrl: options.redisUrl,
     jobs: loaded.jobs,
     queues: options.queues ?? loaded.queues,
@@ -87,9 +94,8 @@ async function serve(options: DevServerOptions, loaded: LoadedJobs, port: number
     prefix: options.prefix,
     port,
     secret: options.secret,
-    kick: true,
     dashboard: dashboard(),
-    routes: options.link.route,
+    routes: options.link?.route,
     logger: quietLogger(options.out),
   });
   server.tickq.use(printJobs(options.out));
