@@ -12,7 +12,7 @@ const layers = [
   {
     name: "job",
     what: "the job's fields and the terms every layer shares",
-    path: "^src/(errors|names|keys|redact|sha1|options|types|printable|name-record|thrown|describe-error|duration)[.]ts$|^src/(order|telemetry)/",
+    path: "^src/(errors|names|keys|redact|sha1|options|types|printable|name-record|thrown|describe-error|duration)[.]ts$|^src/(job|order|telemetry)/",
   },
   { name: "storage", what: "the Lua scripts, their protocol, the Redis adapters", path: "^src/(lua|protocol|redis)/" },
   { name: "tick", what: "the tick core", path: "^src/tick/" },

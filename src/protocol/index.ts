@@ -34,6 +34,7 @@ export {
   pause,
   session,
   test_clock,
+  throttle,
 } from "./control.js";
 export {
   workflow_cancel,

@@ -7,7 +7,7 @@
 import { TickqError } from "../errors.js";
 import { monotonicMs } from "./clock.js";
 import { tickEvents, type TickEvents } from "./events.js";
-import { newJid } from "../client/job.js";
+import { newJid } from "../job/codec.js";
 import { fenceLease } from "./lease.js";
 import { orderedInTick } from "../ordered/in-tick.js";
 import {
@@ -40,7 +40,8 @@ import { TickBeats } from "../sidekiq/process.js";
 import { tickCalls } from "./calls.js";
 import { UnstartableSeen } from "./unstartable.js";
 import { tickSettings } from "./settings.js";
-import type { TickOptions, TickReport } from "../types.js";
+import type { TickOptions } from "./options.js";
+import type { TickReport } from "../types.js";
 import { SHARED_SLOTS, type TickOptionsWithSlots } from "./slots.js";
 
 /** Share of the budget that extra housekeeping calls may use. */

@@ -3,7 +3,7 @@ import { monotonicMs, VIRTUAL_CLOCK } from "./clock.js";
 import { TickqError } from "../errors.js";
 import { newListeners, type EventListeners } from "./events.js";
 import { confirmReplicated, durabilityOf, type Durability } from "./durability.js";
-import { DEFAULT_MAX_JOB_BYTES } from "../client/job-size.js";
+import { DEFAULT_MAX_JOB_BYTES } from "../job/size.js";
 import { checkKnownKeys, numberOption } from "../options.js";
 import { checkJobDefinitions } from "../client/definitions.js";
 import { acceptedQueues } from "./accepted-queues.js";
@@ -24,16 +24,10 @@ import { CancelWatch } from "../cancel/watch.js";
 import { logSink, textFace, type LogSink } from "../telemetry/logger.js";
 import { Tracing } from "../telemetry/tracing.js";
 import { metricsSettings, type MetricsSettings } from "../metrics/settings.js";
-import type {
-  JobDefinition,
-  JobLogger,
-  JobRegistry,
-  LuaScript,
-  Middleware,
-  RedisAdapter,
-  RedisReply,
-  TickqOptions,
-} from "../types.js";
+import type { JobDefinition, JobRegistry } from "../job/definition.js";
+import type { JobLogger, Middleware } from "../job/context.js";
+import type { LuaScript, RedisAdapter, RedisReply } from "../redis/types.js";
+import type { TickqOptions } from "../types.js";
 
 export interface Runtime {
   redis: RedisAdapter;
@@ -48,6 +42,8 @@ export interface Runtime {
   /** How long ended workflow runs are kept, in ms. */
   workflowRetentionMs: number;
   plan: QueuePlan;
+  /** The queues the `queues` option lists (none when it is not given): stats() and queues.list() show them before their first job. */
+  declaredQueues: string[];
   /** The queues enqueue accepts; undefined: any (no `queues` listed, or allowUndeclaredQueues). */
   acceptedQueues: ReadonlySet<string> | undefined;
   maxRetries: number;
@@ -189,6 +185,7 @@ export function createRuntime<J extends JobRegistry>(options: TickqOptions<J>): 
       integer: true,
     }),
     plan: planQueues(options.queues ?? ["default"]),
+    declaredQueues: options.queues === undefined ? [] : planQueues(options.queues).names,
     acceptedQueues: acceptedQueues(options.queues, options.jobs, options.allowUndeclaredQueues),
     maxRetries: numberOption(options.maxRetries, 25, "maxRetries", { min: 0, integer: true }),
     // 0 would send every job of a dead tick to the dead set unrun.
