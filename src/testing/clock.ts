@@ -5,7 +5,7 @@
 import { monotonicMs } from "../tick/clock.js";
 import { type Duration, durationMs } from "../duration.js";
 import { TickqError } from "../errors.js";
-import type { RedisAdapter } from "../types.js";
+import type { RedisAdapter } from "../redis/types.js";
 import { type ClockReply, clockCall } from "./prefix.js";
 
 /** The clock of a test tickq: virtual time, moved only by `advance`. */

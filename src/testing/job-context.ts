@@ -1,6 +1,7 @@
 // A handler's `ctx` for a unit test of the handler alone: no Redis, no tick. What the handler
 // logs and reports as progress is kept for the test to read.
-import type { JobContext, JobPayload } from "../types.js";
+import type { JobContext } from "../job/context.js";
+import type { JobPayload } from "../job/payload.js";
 
 /** What testJobContext takes; every field has a default. */
 export interface TestJobContextOptions {

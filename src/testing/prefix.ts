@@ -4,7 +4,7 @@ import { TickqError } from "../errors.js";
 import * as protocol from "../protocol/index.js";
 import { runCall } from "../protocol/run.js";
 import { prefixedRunner } from "../redis/adapter.js";
-import type { RedisAdapter } from "../types.js";
+import type { RedisAdapter } from "../redis/types.js";
 
 /** What test_clock.lua answered, and the prefix's (virtual) time then. */
 export interface ClockReply {

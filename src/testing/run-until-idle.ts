@@ -3,7 +3,8 @@
 // did nothing, with nothing left over, means every job is done or waits for a later time.
 import { TickqError } from "../errors.js";
 import type { Tickq } from "../tickq.js";
-import type { JobRegistry, TickReport } from "../types.js";
+import type { JobRegistry } from "../job/definition.js";
+import type { TickReport } from "../types.js";
 import type { TickWorkflowReport } from "../workflows/types.js";
 
 /** What ran, per job name, in a runUntilIdle. */

@@ -4,7 +4,7 @@
 import { afterEach, beforeEach } from "vitest";
 import { createTestTickq, type TestTickq, type TestTickqOptions } from "../../src/testing/index.js";
 import type { OrderedRegistry, WorkflowInputs } from "../../src/index.js";
-import type { JobRegistry, RedisAdapter } from "../../src/types.js";
+import type { JobRegistry, RedisAdapter } from "../../src/index.js";
 import { adapterCase, adapterCases, type AdapterCase } from "./adapters.js";
 
 export const testingCases: AdapterCase[] =

@@ -1,7 +1,7 @@
 // Makes the loaded module's work visible: a middleware prints each job run as it ends, and each
 // workflow's `step` is wrapped so a step function prints when it runs (a memoized step, which
 // does not run, prints nothing). The module's own objects are not changed: the workflows are copies.
-import type { JobContext, Middleware, RunningJob } from "../../types.js";
+import type { JobContext, Middleware, RunningJob } from "../../job/context.js";
 import type { WorkflowStep } from "../../workflows/types.js";
 import type { LoadedJobs } from "../load-jobs.js";
 import { type Lines, took } from "./lines.js";
