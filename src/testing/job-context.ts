@@ -19,6 +19,7 @@ export interface TestJobContextOptions {
 
 /** A ctx and what the handler did with it. */
 export interface TestJobContext {
+  /** The ctx to pass the handler: jid "test-jid", queue "default", and the options' values. */
   ctx: JobContext;
   /** Every ctx.log line, as "level message". */
   logs: string[];
