@@ -33,6 +33,7 @@ export {
   partitions,
   pause,
   session,
+  test_clock,
   throttle,
 } from "./control.js";
 export {

@@ -1,5 +1,5 @@
 // Everything a tick and the client share, resolved once from the options.
-import { monotonicMs } from "./clock.js";
+import { monotonicMs, VIRTUAL_CLOCK } from "./clock.js";
 import { TickqError } from "../errors.js";
 import { newListeners, type EventListeners } from "./events.js";
 import { confirmReplicated, durabilityOf, type Durability } from "./durability.js";
@@ -71,6 +71,8 @@ export interface Runtime {
   logLines: number;
   /** Redis' clock minus the monotonic clock (clock.ts), learnt from every script that reads TIME. */
   clockOffsetMs: number;
+  /** Built by createTestTickq (tickq/testing): may tick a prefix whose clock is virtual; any other tickq refuses one. */
+  virtualClock: boolean;
   /** Redis' maxmemory-policy, read once per process by the first tick (or stats). */
   evictionPolicy: string | undefined;
   /** The recurring jobs this deployment declares (src/recurring/). */
@@ -215,6 +217,7 @@ export function createRuntime<J extends JobRegistry>(options: TickqOptions<J>): 
     logLines: numberOption(options.logLines, 20, "logLines", { min: 0, integer: true }),
     // Until Redis answers, the host's wall clock read once is the best guess.
     clockOffsetMs: Date.now() - monotonicMs(),
+    virtualClock: (options as { [VIRTUAL_CLOCK]?: unknown })[VIRTUAL_CLOCK] === true,
     evictionPolicy: undefined,
     recurring: declareRecurring(options.schedules, options.jobs, options.cron),
     sidekiq: sidekiqProcessOf(options.sidekiqProcesses, prefix),
