@@ -33,7 +33,10 @@ function nodeOf(url: string): { host: string; port: number; options: RedisOption
 /** Refuses a URL of another scheme (http://, a REST URL): ioredis would read it as a socket path ("connect ENOENT"). */
 function checkScheme(url: string): void {
   const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(url)?.[1]?.toLowerCase();
-  if (scheme === undefined) return checkMangledScheme(url);
+  if (scheme === undefined) {
+    checkMangledScheme(url);
+    return;
+  }
   if (scheme === "redis" || scheme === "rediss") return;
   const rest =
     scheme === "http" || scheme === "https"

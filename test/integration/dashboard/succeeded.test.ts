@@ -64,6 +64,8 @@ describe.each(adapterCases)("the dashboard's succeeded jobs over $name", (adapte
     await tickq.enqueue("thumb", []);
     expect(await tickq.tick()).toMatchObject({ succeeded: 1 });
     const list = await browser.get("/dashboard/succeeded");
-    expect(list.html).toContain("No jobs here. A job that succeeds leaves a record here only with createTickq({ keepCompleted })");
+    expect(list.html).toContain(
+      "No jobs here. A job that succeeds leaves a record here only with createTickq({ keepCompleted })",
+    );
   });
 });

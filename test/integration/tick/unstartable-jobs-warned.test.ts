@@ -42,7 +42,9 @@ describe.each(adapterCases)("jobs no tick can start are warned about over $name"
     await tq.tick({ budgetMs: 900.5 });
     await tq.tick({ budgetMs: 900.5 });
     expect(h.logged.filter((m) => m.includes("whole budget"))).toEqual([
-      expect.stringMatching(/^tickq: job report has timeoutMs 4000 but this tick's whole budget is 900 ms, .*lower the job's timeoutMs$/),
+      expect.stringMatching(
+        /^tickq: job report has timeoutMs 4000 but this tick's whole budget is 900 ms, .*lower the job's timeoutMs$/,
+      ),
     ]);
   });
 
