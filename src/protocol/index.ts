@@ -45,3 +45,4 @@ export {
   workflow_steps,
   workflow_tick,
 } from "./workflows.js";
+export { workflow_child, workflow_children } from "./workflow-children.js";

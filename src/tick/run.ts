@@ -4,6 +4,7 @@
 // in its inproc lists until acked, and once its lease expires the next
 // tick's resurrect pass puts them back. Every call is numbered and resent
 // unchanged on transient errors (calls.ts), so a replay is harmless.
+import { recentSummary } from "./recent.js";
 import { monotonicMs } from "./clock.js";
 import { tickEvents, type TickEvents } from "./events.js";
 import { newJid } from "../job/codec.js";
@@ -288,6 +289,7 @@ async function tickOnce(runtime: Runtime, options: TickOptions, tickId: string):
       acks: ackArgs(plain, runtime.results, takeProgress(runtime.progress), runtime.metrics),
       queues: plan.names,
       unstartable: unstartable.args(),
+      recent: recentSummary(report, monotonicMs() - started),
       ordered: work.args(ordered),
       workflows: flowed?.atFinish ?? [],
     });

@@ -41,6 +41,8 @@ export interface Runtime {
   workflows: WorkflowRegistry;
   /** How long ended workflow runs are kept, in ms. */
   workflowRetentionMs: number;
+  /** How long sent events are kept for later waits, in ms (0: none). */
+  eventRetentionMs: number;
   plan: QueuePlan;
   /** The queues the `queues` option lists (none when it is not given): stats() and queues.list() show them before their first job. */
   declaredQueues: string[];
@@ -92,7 +94,12 @@ export interface Runtime {
   /** Cancels this process's ticks heard of (src/cancel/watch.ts). */
   cancels: CancelWatch;
   /** Set by src/partitions/ on each partition's core: its jids hash to it (src/partitions/jid.ts). */
-  partition?: { index: number; count: number };
+  partition?: {
+    index: number;
+    count: number;
+    /** The runtime of the partition a run id lives in (a child workflow run may live in another). */
+    runtimeOf?: (routeKey: string) => Runtime;
+  };
   run(script: LuaScript, keys: string[], args: (string | number)[], trips: RoundTrips): Promise<RedisReply>;
 }
 
@@ -102,6 +109,7 @@ const OPTION_KEYS: Readonly<Record<keyof TickqOptions, true>> = {
   ordered: true,
   workflows: true,
   workflowRetentionMs: true,
+  eventRetentionMs: true,
   prefix: true,
   partitions: true,
   queues: true,
@@ -182,6 +190,7 @@ export function createRuntime<J extends JobRegistry>(options: TickqOptions<J>): 
       min: 1_000,
       integer: true,
     }),
+    eventRetentionMs: numberOption(options.eventRetentionMs, 3600_000, "eventRetentionMs", { min: 0, integer: true }),
     plan: planQueues(options.queues ?? ["default"]),
     declaredQueues: options.queues === undefined ? [] : planQueues(options.queues).names,
     acceptedQueues: acceptedQueues(options.queues, options.jobs, options.allowUndeclaredQueues),

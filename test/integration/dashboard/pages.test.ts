@@ -55,7 +55,9 @@ describe.each(adapterCases)("the dashboard's pages over $name", (adapterCase) =>
     expect(html).toContain('data-src="/dashboard/overview"');
     const live = await browser.get("/dashboard/overview");
     expect(live.html).toContain('data-stat="dead"');
-    expect(live.html).not.toContain("<svg");
+    // the last hour's throughput is live; the daily chart is not
+    expect(live.html).toContain('id="throughput"');
+    expect(live.html).not.toContain("processed, 2 of them failed</title>");
     expect(live.html).not.toContain("<html");
   });
 
@@ -70,7 +72,7 @@ describe.each(adapterCases)("the dashboard's pages over $name", (adapterCase) =>
     expect((await browser.get("/dashboard/overview")).html).toMatch(alert);
   });
 
-  it("refreshes the overview with two script calls: the session check (session.lua) and stats.lua, nothing else", async () => {
+  it("refreshes the overview with three script calls: the session check (session.lua), stats.lua and the last hour's metrics, nothing else", async () => {
     const calls: string[] = [];
     const counting = {
       evalsha: (sha: string, keys: string[], args: string[]) => (calls.push(sha), h.adapter.evalsha(sha, keys, args)),
@@ -84,7 +86,11 @@ describe.each(adapterCases)("the dashboard's pages over $name", (adapterCase) =>
     await browser.get("/dashboard/overview"); // Redis has both scripts cached now: a fresh Redis would answer NOSCRIPT, then EVAL, once
     calls.length = 0;
     expect((await browser.get("/dashboard/overview")).status).toBe(200);
-    expect(calls).toEqual([await scriptSha(protocol.session.script), await scriptSha(protocol.stats.script)]);
+    expect(calls).toEqual([
+      await scriptSha(protocol.session.script),
+      await scriptSha(protocol.stats.script),
+      await scriptSha(protocol.metrics.script),
+    ]);
   });
 
   it("dead and retry: the error, a backtrace on the job's page, retry and delete, one or all", async () => {
