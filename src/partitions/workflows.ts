@@ -4,27 +4,37 @@
 // routing events by (event, match) would need runs to move; the count adds up.
 import { newJid } from "../job/codec.js";
 import type { Runtime } from "../tick/runtime.js";
-import { checkNewId } from "../workflows/client.js";
+import { checkNewId, recordEvent } from "../workflows/client.js";
 import { createFork, readForkSource } from "../workflows/fork.js";
+import { triggeredStarts } from "../workflows/triggers.js";
 import type { WorkflowCheck, WorkflowInputs, WorkflowsApi } from "../workflows/types.js";
 import { decodeCursor, encodeCursor, pageAcross } from "./cursor.js";
 import { partitionOf } from "./layout.js";
 
-/** `runtimes`: each partition's, in order: a fork reads its source in one partition and writes the new run in another. */
+/** `cores`: each partition's runtime, in order (a fork reads its source in one partition and writes the new run in another). */
 export function partitionedWorkflows<W extends WorkflowInputs>(
   all: WorkflowsApi<W>[],
-  runtimes: Runtime[],
+  cores: readonly Runtime[],
 ): WorkflowsApi<W> {
   const at = (runId: string) => all[partitionOf(String(runId), all.length)]!;
-  const runtimeOf = (runId: string) => runtimes[partitionOf(String(runId), all.length)]!;
+  const runtimeOf = (runId: string) => cores[partitionOf(String(runId), all.length)]!;
+  const start: WorkflowsApi<W>["start"] = (name, input, options) => {
+    // A fresh id is drawn here, so the run's partition is known before it exists.
+    const id = options?.id ?? newJid();
+    return at(id).start(name, input, { ...options, id });
+  };
   return {
-    start(name, input, options) {
-      // A fresh id is drawn here, so the run's partition is known before it exists.
-      const id = options?.id ?? newJid();
-      return at(id).start(name, input, { ...options, id });
-    },
+    start,
+    // Recorded in every partition; a run it triggers starts once, in the partition of its id.
     async sendEvent(event, options) {
-      const counts = await Promise.all(all.map((api) => api.sendEvent(event, options)));
+      const counts = await Promise.all(cores.map((runtime) => recordEvent(runtime, event, options)));
+      const data = options?.data ?? null;
+      for (const run of triggeredStarts(cores[0]!.workflows, event, data, options?.id))
+        await start(
+          run.name as keyof W & string,
+          data as W[keyof W & string],
+          run.id === undefined ? {} : { id: run.id },
+        );
       return counts.reduce((a, b) => a + b, 0);
     },
     get: (runId) => at(runId).get(runId),
