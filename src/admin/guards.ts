@@ -14,7 +14,7 @@ export const THROTTLE_WINDOW_MS = 60_000;
 export interface AuthGuards {
   /** Milliseconds until `client` may try to authenticate again; 0 when it may now. */
   blockedFor(client: string): Promise<number>;
-  /** Counts one failed login or bearer token of `client` ({@link THROTTLE_LIMIT} in a minute refuse it until the minute ends). */
+  /** Counts one failed login or bearer token of `client` (10 in a minute refuse it until the minute ends). */
   failed(client: string): Promise<void>;
   /** Ends the dashboard session with this nonce for the `remainingMs` its cookie had left. */
   endSession(nonce: string, remainingMs: number): Promise<void>;
