@@ -80,7 +80,8 @@ export function judgeRollback(e: RollbackEvidence): RollbackVerdict {
     verdict.reran += Math.max(0, h.starts.length - 1);
     for (const s of h.successes) {
       if (s.ackedBy === undefined) continue;
-      const again = h.starts.find((t) => t > s.endedAt);
+      // Only a start after the ack was known answered: one before may have come while the ack was in flight.
+      const again = h.starts.find((t) => t > s.ackedBy!);
       if (again === undefined) continue;
       // The start of the execution that succeeded: its claim (the fetch) came at most CLAIM_SLACK_MS before.
       const began = h.starts.filter((t) => t <= s.endedAt).at(-1) ?? s.endedAt;

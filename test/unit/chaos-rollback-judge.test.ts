@@ -119,6 +119,15 @@ describe("the rollback phase's judge", () => {
     ]);
   });
 
+  it("does not judge a start that came before the ack was known answered", () => {
+    const e = cleanEvidence();
+    // Its tick returned (so the ack was answered) only after the other start: the ack may not have landed yet.
+    e.histories.set("j-1", { starts: [11_000, 11_200], successes: [{ endedAt: 11_100, ackedBy: 11_300 }] });
+    const verdict = judgeRollback(e);
+    expect(verdict.lostOld).toEqual([]);
+    expect(verdict.reran).toBe(1);
+  });
+
   it("fails work that ran again after an acknowledged ack with no rollback between", () => {
     const e = cleanEvidence();
     e.histories.set("j-1", { starts: [1_100, 3_000], successes: [{ endedAt: 1_150, ackedBy: 1_200 }] });
