@@ -163,11 +163,13 @@ describe("the rollback phase's judge", () => {
     e.backwards.push("ord:id-1: fence 5 after 7");
     e.overlaps.push("limit:one: 2:3 entered while 1:9 held it (limit 1)");
     e.enqueued.set("j-3", 100);
+    e.rollbacks = [{ ...ROLLBACK, bytesCut: 0 }];
     const broken = rollbackColumn("ioredis", 2, e);
-    expect(broken.problems).toHaveLength(4);
+    expect(broken.problems).toHaveLength(5);
     expect(broken.problems.join("\n")).toMatch(/fence gone backwards: 1 — ord:id-1/);
     expect(broken.problems.join("\n")).toMatch(/flow key overlap .*: 1 — limit:one/);
     expect(broken.problems.join("\n")).toMatch(/acked write lost .*: 1 — j-3/);
-    expect(broken.problems.join("\n")).toMatch(/rollbacks that undid acknowledged writes \/ asked: 1 ≠ 2/);
+    expect(broken.problems.join("\n")).toMatch(/rollbacks \(Redis SIGKILLed and restarted\) \/ asked: 1 ≠ 2/);
+    expect(broken.problems.join("\n")).toMatch(/no rollback cut the AOF back/);
   });
 });
