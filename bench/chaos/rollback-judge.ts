@@ -35,6 +35,8 @@ export interface RollbackVerdict {
   lostOld: string[];
   /** Enqueues acknowledged in a rollback's lost window and gone: what everysec may lose. */
   lostInWindow: number;
+  /** The longest any of them was acknowledged before its kill, ms. */
+  oldestLossMs?: number;
   /** Claims or acks in a lost window undone (their work ran again). */
   undoneInWindow: number;
   presentNotDone: string[];
@@ -52,22 +54,34 @@ export const ROLLBACK_TICK = { budgetMs: 1_000, leaseMs: 1_500 };
  */
 export const CLAIM_SLACK_MS = ROLLBACK_TICK.budgetMs + ROLLBACK_TICK.leaseMs;
 
-// A write answered in the very millisecond the kept sample was taken may have come after the size was read.
-const inWindow = (r: Rollback, at: number) => r.keptUpTo <= at && at <= r.killedAt;
+/**
+ * How long Redis may hold an acknowledged write unwritten under `everysec`: while a background fsync is slow
+ * it postpones writing the AOF for up to 2 s and answers meanwhile ("2 s if the disk stalls",
+ * docs/running-redis.md), so a SIGKILL alone loses those, and the AOF's size lags the replies by as much.
+ */
+export const AOF_WRITE_STALL_MS = 2_000;
+
+/** The moment from which a rollback may have forgotten a write: its kept sample, less what Redis held unwritten. */
+const forgetsFrom = (r: Rollback) => r.keptUpTo - AOF_WRITE_STALL_MS;
+const inWindow = (r: Rollback, at: number) => forgetsFrom(r) <= at && at <= r.killedAt;
 
 export function judgeRollback(e: RollbackEvidence): RollbackVerdict {
   const verdict: RollbackVerdict = { lostOld: [], lostInWindow: 0, undoneInWindow: 0, presentNotDone: [], reran: 0 };
   const rollbacks = [...e.rollbacks].sort((a, b) => a.killedAt - b.killedAt);
   for (const [unit, ackedAt] of e.enqueued) {
     if (e.completed.has(unit) || e.present.has(unit)) continue;
-    if (rollbacks.some((r) => inWindow(r, ackedAt))) verdict.lostInWindow++;
-    else verdict.lostOld.push(`${unit}: enqueue acknowledged at ${describe(rollbacks, ackedAt)}, gone`);
+    const by = rollbacks.find((r) => inWindow(r, ackedAt));
+    if (by) {
+      verdict.lostInWindow++;
+      verdict.oldestLossMs = Math.max(verdict.oldestLossMs ?? 0, by.killedAt - ackedAt);
+    } else verdict.lostOld.push(`${unit}: enqueue acknowledged at ${describe(rollbacks, ackedAt)}, gone`);
   }
   for (const [unit, h] of e.histories) {
     verdict.reran += Math.max(0, h.starts.length - 1);
     for (const s of h.successes) {
       if (s.ackedBy === undefined) continue;
-      const again = h.starts.find((t) => t > s.endedAt);
+      // Only a start after the ack was known answered: one before may have come while the ack was in flight.
+      const again = h.starts.find((t) => t > s.ackedBy!);
       if (again === undefined) continue;
       // The start of the execution that succeeded: its claim (the fetch) came at most CLAIM_SLACK_MS before.
       const began = h.starts.filter((t) => t <= s.endedAt).at(-1) ?? s.endedAt;
@@ -76,7 +90,7 @@ export function judgeRollback(e: RollbackEvidence): RollbackVerdict {
       const between = rollbacks.filter(
         (r) => began - CLAIM_SLACK_MS - (r.downMs ?? 0) <= r.killedAt && r.killedAt < again,
       );
-      if (between.some((r) => r.keptUpTo <= s.ackedBy!)) verdict.undoneInWindow++;
+      if (between.some((r) => forgetsFrom(r) <= s.ackedBy!)) verdict.undoneInWindow++;
       else
         verdict.lostOld.push(
           `${unit}: ran again at ${again} although its run of ${began}–${s.endedAt} was acked at ${describe(rollbacks, s.ackedBy)}`,
@@ -109,11 +123,19 @@ export interface RollbackPhaseResult extends RollbackVerdict {
 
 const CHECKS: Check<RollbackPhaseResult>[] = [
   mustMatch(
-    "rollbacks that undid acknowledged writes / asked",
-    (r) => r.rollbacks.filter((b) => b.bytesCut > 0).length,
+    "rollbacks (Redis SIGKILLed and restarted) / asked",
+    (r) => r.rollbacks.length,
     (r) => r.rollbacksAsked,
-    "each rollback must cut the AOF back",
+    "each rollback asked must happen",
   ),
+  {
+    // A rollback cuts nothing when the AOF did not grow in its last second (Redis held its writes unwritten
+    // while a slow fsync ran: the kill alone loses those); the phase tested nothing if no rollback cut.
+    label: "  of them, rollbacks that cut the AOF back",
+    value: (r) => r.rollbacks.filter((b) => b.bytesCut > 0).length,
+    problem: (r) =>
+      r.rollbacks.some((b) => b.bytesCut > 0) ? undefined : "no rollback cut the AOF back: nothing was tested",
+  },
   { label: "  AOF bytes cut, all rollbacks", value: (r) => r.rollbacks.reduce((a, b) => a + b.bytesCut, 0) },
   { label: "  Redis down per rollback, longest, ms", value: (r) => Math.max(...r.rollbacks.map((b) => b.downMs ?? 0)) },
   {
@@ -121,7 +143,7 @@ const CHECKS: Check<RollbackPhaseResult>[] = [
     value: (r) => r.units && `${r.units.jobs} / ${r.units.payloads} / ${r.units.runs} (${r.units.merged})`,
   },
   mustBeZero(
-    "acked write lost older than 1 s before the kill",
+    "acked write lost older than 1 s before the kill (2 s more if Redis held it unwritten)",
     (r) => r.lostOld.length,
     (r) => r.lostOld,
   ),
@@ -142,6 +164,7 @@ const CHECKS: Check<RollbackPhaseResult>[] = [
   ),
   { label: "executions run again after a rollback", value: (r) => r.reran },
   { label: "enqueues lost in a rollback's last second", value: (r) => r.lostInWindow },
+  { label: "  the oldest, ms before its kill", value: (r) => r.oldestLossMs },
   { label: "acks undone in a rollback's last second", value: (r) => r.undoneInWindow },
   { label: "rollback phase, seconds", value: (r) => r.seconds },
 ];
