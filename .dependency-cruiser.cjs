@@ -30,8 +30,8 @@ const layers = [
   { name: "composition", what: "createTickq and partitions", path: "^src/(core|index|tickq)[.]ts$|^src/partitions/" },
   {
     name: "surfaces",
-    what: "the HTTP app, the dashboard, the CLI, the platforms",
-    path: "^src/(http|dashboard|cli|platforms)/",
+    what: "the HTTP app, the dashboard, the CLI, the platforms, the test tickq",
+    path: "^src/(http|dashboard|cli|platforms|testing)/",
   },
 ];
 

@@ -51,6 +51,10 @@ function outcome(job: JobInfo): Html {
   }</code></td>`;
 }
 
+// An empty Succeeded list next to a non-zero "processed" puzzles a newcomer: say where the records went.
+const SUCCEEDED_KEPT =
+  " A job that succeeds leaves a record here only with createTickq({ keepCompleted }); without it, only the processed count remembers it.";
+
 /**
  * The form the rows' checkboxes belong to (form="sel"): the page's jobs' actions, each for the jobs
  * ticked (POST /jobs/bulk, actions.ts). Only the actions some job on the page allows are offered.
@@ -92,7 +96,7 @@ ${page.jobs.map(
         : postButton(c, `/jobs/${encodeURIComponent(job.jid)}/delete`, "Delete", { danger: true })
     }</td></tr>`,
 )}</table></div>
-${page.jobs.length === 0 ? html`<p class="muted">No jobs here.</p>` : ""}
+${page.jobs.length === 0 ? html`<p class="muted">No jobs here.${options.results ? SUCCEEDED_KEPT : ""}</p>` : ""}
 <p class="bar">${c.req.query("cursor") ? html`<a href="${first.pathname + first.search}">« First page</a>` : ""}${page.cursor ? html`<a rel="next" href="${next.pathname + next.search}">Next page »</a>` : ""}</p>`;
 }
 

@@ -64,6 +64,7 @@ export function createPartitioned<J extends JobRegistry, O extends OrderedRegist
     core.runtime.partition = { index: k, count };
     return core;
   });
+  for (const b of built) b.runtime.partition!.runtimeOf = (routeKey) => built[partitionOf(routeKey, count)]!.runtime;
   const cores = built.map((b) => b.tickq);
   const first = built[0]!.runtime;
   const clocks = built.map((b) => b.runtime.recurring);
@@ -98,7 +99,10 @@ export function createPartitioned<J extends JobRegistry, O extends OrderedRegist
       };
     const jobs = partitionedJobs(scoped.map((c) => c.jobs));
     const queues = partitionedQueues(scoped.map((c) => c.queues));
-    const workflows = partitionedWorkflows(scoped.map((c) => c.workflows)) as unknown as WorkflowsApi<W>;
+    const workflows = partitionedWorkflows(
+      scoped.map((c) => c.workflows),
+      built.map((b) => b.runtime),
+    ) as unknown as WorkflowsApi<W>;
     const tickq: Tickq<J, O, W> = {
       enqueue: after(async (name, args, opts = {}) => {
         const k = pick({ ...opts, name, args: args as unknown[] });

@@ -5,6 +5,7 @@
 // tick's resurrect pass puts them back. Every call is numbered and resent
 // unchanged on transient errors (calls.ts), so a replay is harmless.
 import { recentSummary } from "./recent.js";
+import { TickqError } from "../errors.js";
 import { monotonicMs } from "./clock.js";
 import { tickEvents, type TickEvents } from "./events.js";
 import { newJid } from "../job/codec.js";
@@ -134,6 +135,7 @@ async function tickOnce(runtime: Runtime, options: TickOptions, tickId: string):
       fetch: fetchArgs(plan, batch),
       ordered: work.args(),
     });
+    if (begun.testClock !== undefined && !runtime.virtualClock) throw virtualClockRefused(runtime.prefix);
     const housekept = readHousekeep(begun);
     learnClock(runtime, housekept.nowMs);
     learnEvictionPolicy(runtime, begun.policy);
@@ -412,4 +414,13 @@ function recountOrdered(report: TickReport, acked: OrderedOutcome[], settled: st
     tally(report, o, -1);
     report.cancelled++;
   }
+}
+
+/** A production tickq met a test prefix: its times are a virtual clock's, not Redis'. */
+function virtualClockRefused(prefix: string): TickqError {
+  return new TickqError(
+    "BAD_STATE",
+    `prefix ${JSON.stringify(prefix)} belongs to a test (tickq/testing moved its clock), so its due times are not real: ` +
+      "give this tickq its own prefix, or close() the test tickq, which deletes the test's keys",
+  );
 }

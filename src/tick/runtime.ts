@@ -1,5 +1,5 @@
 // Everything a tick and the client share, resolved once from the options.
-import { monotonicMs } from "./clock.js";
+import { monotonicMs, VIRTUAL_CLOCK } from "./clock.js";
 import { TickqError } from "../errors.js";
 import { newListeners, type EventListeners } from "./events.js";
 import { confirmReplicated, durabilityOf, type Durability } from "./durability.js";
@@ -41,6 +41,8 @@ export interface Runtime {
   workflows: WorkflowRegistry;
   /** How long ended workflow runs are kept, in ms. */
   workflowRetentionMs: number;
+  /** How long sent events are kept for later waits, in ms (0: none). */
+  eventRetentionMs: number;
   plan: QueuePlan;
   /** The queues the `queues` option lists (none when it is not given): stats() and queues.list() show them before their first job. */
   declaredQueues: string[];
@@ -69,6 +71,8 @@ export interface Runtime {
   logLines: number;
   /** Redis' clock minus the monotonic clock (clock.ts), learnt from every script that reads TIME. */
   clockOffsetMs: number;
+  /** Built by createTestTickq (tickq/testing): may tick a prefix whose clock is virtual; any other tickq refuses one. */
+  virtualClock: boolean;
   /** Redis' maxmemory-policy, read once per process by the first tick (or stats). */
   evictionPolicy: string | undefined;
   /** The recurring jobs this deployment declares (src/recurring/). */
@@ -92,7 +96,12 @@ export interface Runtime {
   /** Cancels this process's ticks heard of (src/cancel/watch.ts). */
   cancels: CancelWatch;
   /** Set by src/partitions/ on each partition's core: its jids hash to it (src/partitions/jid.ts). */
-  partition?: { index: number; count: number };
+  partition?: {
+    index: number;
+    count: number;
+    /** The runtime of the partition a run id lives in (a child workflow run may live in another). */
+    runtimeOf?: (routeKey: string) => Runtime;
+  };
   run(script: LuaScript, keys: string[], args: (string | number)[], trips: RoundTrips): Promise<RedisReply>;
 }
 
@@ -102,6 +111,7 @@ const OPTION_KEYS: Readonly<Record<keyof TickqOptions, true>> = {
   ordered: true,
   workflows: true,
   workflowRetentionMs: true,
+  eventRetentionMs: true,
   prefix: true,
   partitions: true,
   queues: true,
@@ -182,6 +192,7 @@ export function createRuntime<J extends JobRegistry>(options: TickqOptions<J>): 
       min: 1_000,
       integer: true,
     }),
+    eventRetentionMs: numberOption(options.eventRetentionMs, 3600_000, "eventRetentionMs", { min: 0, integer: true }),
     plan: planQueues(options.queues ?? ["default"]),
     declaredQueues: options.queues === undefined ? [] : planQueues(options.queues).names,
     acceptedQueues: acceptedQueues(options.queues, options.jobs, options.allowUndeclaredQueues),
@@ -206,6 +217,7 @@ export function createRuntime<J extends JobRegistry>(options: TickqOptions<J>): 
     logLines: numberOption(options.logLines, 20, "logLines", { min: 0, integer: true }),
     // Until Redis answers, the host's wall clock read once is the best guess.
     clockOffsetMs: Date.now() - monotonicMs(),
+    virtualClock: (options as { [VIRTUAL_CLOCK]?: unknown })[VIRTUAL_CLOCK] === true,
     evictionPolicy: undefined,
     recurring: declareRecurring(options.schedules, options.jobs, options.cron),
     sidekiq: sidekiqProcessOf(options.sidekiqProcesses, prefix),

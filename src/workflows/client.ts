@@ -17,7 +17,10 @@ import { WorkflowFailedError } from "./errors.js";
 import { MAX_RESULT_BYTES } from "./execute.js";
 import { readRun } from "./records.js";
 import { workflowDefinition } from "./registry.js";
+import { triggeredStarts } from "./triggers.js";
+import { cancelChildren, type ChildRuns } from "./children.js";
 import type {
+  SendEventOptions,
   WorkflowCancelStatus,
   WorkflowListOptions,
   WorkflowPage,
@@ -92,10 +95,13 @@ export async function startRun(runtime: Runtime, name: string, input: unknown, i
   return runId;
 }
 
-export async function sendEvent(runtime: Runtime, event: string, match = "", data: unknown = null): Promise<number> {
+/** Records the event (in this partition) and resolves the waits it found; the runs it triggers are the caller's. */
+export async function recordEvent(runtime: Runtime, event: string, options: SendEventOptions = {}): Promise<number> {
+  const { match = "", data = null, id } = options;
   if (typeof event !== "string" || event === "")
     throw new TickqError("BAD_ARGS", "sendEvent: event must be a non-empty string");
   if (typeof match !== "string") throw new TickqError("BAD_ARGS", "sendEvent: match must be a string");
+  const eventId = id === undefined ? "" : checkId(id, `sendEvent("${event}"): id`);
   const text = jsonText(data, `event "${event}": data`);
   checkJobSize(text, runtime.maxJobBytes, `event "${event}": its data`);
   // The data becomes each resolved wait's result: held to a step result's limit too.
@@ -112,7 +118,15 @@ export async function sendEvent(runtime: Runtime, event: string, match = "", dat
     runtime,
     protocol.workflow_event,
     { waits },
-    { token, tokenMs: runtime.replayWindowMs, event, match, data: text },
+    {
+      token,
+      tokenMs: runtime.replayWindowMs,
+      event,
+      match,
+      data: text,
+      id: eventId,
+      retentionMs: runtime.eventRetentionMs,
+    },
   );
   // The waits it found are fixed: the rest are resolved a chunk a call, so no one script holds Redis long.
   const delivery = `${runtime.prefix}wf:event:${token}`;
@@ -221,10 +235,20 @@ export async function cancelRun(runtime: Runtime, runId: string): Promise<Workfl
       { id: runId },
     );
     if (status === "") throw new TickqError("NOT_FOUND", `no workflow run ${JSON.stringify(runId)}`);
-    if (status !== "cancelling" || monotonicMs() >= deadline) return status as WorkflowCancelStatus;
+    if (status !== "cancelling" || monotonicMs() >= deadline) {
+      if (status === "cancelled" || status === "cancelling") await cancelChildren(runtime, runId, childRuns);
+      return status as WorkflowCancelStatus;
+    }
     await sleep(CANCEL_POLL_MS);
   }
 }
+
+/** What step.invokeWorkflow needs of the client (children.ts): start, read and cancel a run. */
+export const childRuns: ChildRuns = {
+  start: (runtime, name, input, id) => startRun(runtime, name, input, id),
+  status: (runtime, id) => getRun(runtime, id),
+  cancel: (runtime, id) => cancelRun(runtime, id),
+};
 
 export function workflowsApi(runtime: Runtime, drivers: WorkflowDrivers): WorkflowsApi {
   return {
@@ -233,7 +257,13 @@ export function workflowsApi(runtime: Runtime, drivers: WorkflowDrivers): Workfl
       drivers.kick(options?.kick);
       return runId;
     },
-    sendEvent: (event, options) => sendEvent(runtime, event, options?.match, options?.data),
+    async sendEvent(event, options) {
+      const found = await recordEvent(runtime, event, options);
+      const starts = triggeredStarts(runtime.workflows, event, options?.data ?? null, options?.id);
+      for (const { name, id } of starts) await startRun(runtime, name, options?.data ?? null, id);
+      if (starts.length > 0) drivers.kick(undefined);
+      return found;
+    },
     get: (runId) => getRun(runtime, runId),
     result: (runId, options) =>
       runResult(runtime, runId, options?.timeoutMs, options?.drive === true ? drivers.tick : undefined) as never,

@@ -26,6 +26,8 @@ import {
 import { workflowCancelKey } from "../cancel/errors.js";
 import { workflowEvents } from "./events.js";
 import { invoker } from "./invoke.js";
+import { childInvoker } from "./children.js";
+import { childRuns } from "./client.js";
 import { readClaimedSteps } from "./records.js";
 import { workflowDefinition } from "./registry.js";
 
@@ -110,6 +112,7 @@ export async function runWorkflowPass(runtime: Runtime, input: WorkflowPassInput
   const stopping = () => signal.aborted || !report.held || monotonicMs() >= stopAt || !fence.valid();
   const guard = orderedGuard(fence, signal, leaseMs);
   const invoke = invoker(runtime);
+  const invokeWorkflow = childInvoker(runtime, childRuns);
   const events = workflowEvents(runtime);
 
   // Per held run, its cancel key (src/cancel/errors.ts): the process's cancel watch aborts its signal when the
@@ -135,6 +138,7 @@ export async function runWorkflowPass(runtime: Runtime, input: WorkflowPassInput
     nowMs: () => redisNowMs(runtime),
     warn: (message: string) => runtime.logger.warn(`${message} (run ${run.id})`),
     invoke,
+    invokeWorkflow,
     readRecords: async (names) => {
       const reply = await calls.send(protocol.workflow_steps, { tickId, id: run.id, fence: String(run.fence), names });
       return reply.held ? reply.records : undefined;

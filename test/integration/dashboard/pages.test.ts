@@ -178,6 +178,16 @@ describe.each(adapterCases)("the dashboard's pages over $name", (adapterCase) =>
     expect(html).toContain(`value="x&#39;);alert(1);//&quot;&gt;&lt;script&gt;`);
   });
 
+  it("lists args with a bidi override or a C1 control as visible escapes, so a row cannot reverse what it shows", async () => {
+    const { tickq, browser } = await setup();
+    const jid = await tickq.enqueue("charge", ["\u202eevil\u009b"]);
+    await tickq.tick();
+    const { html } = await browser.get("/dashboard/dead");
+    const row = new RegExp(`<tr data-jid="${jid}">.*?</tr>`, "s").exec(html)?.[0] ?? "";
+    expect(row).toContain("<code>[&quot;\\u202eevil\\u009b&quot;]</code>");
+    expect(row).not.toMatch(/[\u202e\u009b]/);
+  });
+
   it("shows a job whose time is out of Date's range (inf or 1e300, written by another client) and the rest of its page", async () => {
     const { browser } = await setup();
     const job = (jid: string, more: object = {}) =>
