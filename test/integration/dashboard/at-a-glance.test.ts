@@ -47,6 +47,11 @@ describeWithChromium("the dashboard at a glance, in headless Chromium", () => {
       secret: SECRET,
       tickEveryMs: 0,
       queues: ["critical", "default", "mail"],
+      keepCompleted: { count: 100 },
+      schedules: {
+        nightly: { cron: "0 9 * * *", timezone: "Europe/Berlin", job: "sendInvoice", args: [0] },
+        often: { every: 300_000, job: "sendInvoice", args: [1] },
+      },
       workflows: {
         nap: {
           run: async (_input: null, step) => {
@@ -198,9 +203,66 @@ describeWithChromium("the dashboard at a glance, in headless Chromium", () => {
       expect(after.workflows.nap!.sleeping).toBe(1);
       expect(await page.locator("#warnings [role=alert]").count()).toBe(after.warnings.length);
       if (after.warnings.length === 0) await expect(page.locator("#warnings").innerText()).resolves.toContain("None");
-      await page.setViewportSize({ width: 1280, height: 800 });
-      await page.screenshot({ path: `${SHOTS}/overview.png`, fullPage: true });
-      await page.setViewportSize({ width: 1024, height: 800 });
+    },
+    STEP_MS,
+  );
+
+  it(
+    "says each schedule's spec in words with its next runs as tq.schedules() reads them, runs one now and pauses it",
+    async () => {
+      await page.goto(`${server.url}/dashboard/schedules`);
+      const listed = await tq.schedules();
+      await expect(page.locator('tr[data-schedule="nightly"] [data-spec]').innerText()).resolves.toBe(
+        "every day at 09:00 Europe/Berlin",
+      );
+      await expect(page.locator('tr[data-schedule="often"] [data-spec]').innerText()).resolves.toBe("every 5 min");
+      for (const s of listed) {
+        const shown = await page
+          .locator(`tr[data-schedule="${s.name}"] [data-next] time`)
+          .evaluateAll((ts) => ts.map((t) => t.getAttribute("datetime")));
+        expect(shown).toEqual(s.nextRuns.map((d) => d.toISOString()));
+        expect(shown).toHaveLength(3);
+      }
+      page.once("dialog", (d) => void d.accept());
+      await Promise.all([page.waitForURL(/done=/), page.click('tr[data-schedule="nightly"] button:text("Run now")')]);
+      const jid = /job (\S+)\.$/.exec(await page.locator("[role=status]").innerText())![1]!;
+      expect(await tq.jobs.find(jid)).toMatchObject({ state: "queued", name: "sendInvoice", job: { args: [0] } });
+      await Promise.all([page.waitForURL(/done=/), page.click('tr[data-schedule="often"] button:text("Pause")')]);
+      expect((await tq.schedules()).find((s) => s.name === "often")!.paused).toBe(true);
+      await expect(page.locator('tr[data-schedule="often"] .tag').innerText()).resolves.toBe("paused");
+      await Promise.all([page.waitForURL(/done=/), page.click('tr[data-schedule="often"] button:text("Resume")')]);
+      expect((await tq.schedules()).find((s) => s.name === "often")!.paused).toBe(false);
+    },
+    STEP_MS,
+  );
+
+  it(
+    "takes the docs' screenshots of each page at 1280 px and on a 390 px phone",
+    async () => {
+      await tq.tick({ budgetMs: 5_000 }); // a recent tick, succeeded jobs with results
+      const wide = await context.newPage();
+      await wide.setViewportSize({ width: 1280, height: 800 });
+      const phone = await context.newPage();
+      await phone.setViewportSize({ width: 390, height: 844 });
+      const pages: [string, string, boolean][] = [
+        ["succeeded", "/succeeded", true],
+        ["schedules", "/schedules", true],
+        ["workflows", "/workflows", true],
+        ["queues", "/queues", false],
+        ["ticks", "/ticks", false],
+        ["metrics", "/metrics", false],
+      ];
+      for (const [name, path, both] of pages) {
+        if (both) {
+          await wide.goto(`${server.url}/dashboard${path}`);
+          await wide.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
+        }
+        await phone.goto(`${server.url}/dashboard${path}`);
+        expect(await phone.evaluate(() => document.documentElement.scrollWidth), path).toBeLessThanOrEqual(390);
+        await phone.screenshot({ path: `${SHOTS}/${name}-phone.png`, fullPage: true });
+      }
+      await wide.close();
+      await phone.close();
     },
     STEP_MS,
   );

@@ -82,7 +82,7 @@ describeWithChromium("the dashboard in headless Chromium", () => {
       })),
     );
     browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1100, height: 800 } });
+    page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   }, 60_000);
 
   afterAll(async () => {

@@ -59,7 +59,7 @@ describeWithChromium("the Metrics page in headless Chromium", () => {
     await tq.tick({ budgetMs: 5_000 });
     await tq.enqueue("sendInvoice", [99], { queue: "media" }); // left waiting: a latency
     browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1100, height: 800 } });
+    page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     page.on("console", (m) => {
       if (/Content Security Policy|Refused/i.test(m.text())) refused.push(m.text());
     });

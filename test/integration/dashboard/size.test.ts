@@ -6,14 +6,15 @@ import { measuredSizes } from "../../helpers/measured-sizes.js";
 import { workerBundle } from "../../helpers/worker-bundle.js";
 
 /**
- * The dashboard's budget, gzipped: 11.25 KB with the Metrics, Workflows, Cancelled and Expired pages;
- * 14 KB leaves room for a page or two, within the example Worker's own budget
+ * The dashboard's budget, gzipped: 14.52 KB with the operator's items of issue 44 (grouped menu, the
+ * overview's throughput chart, row selection, schedule controls and specs in words, recent ticks, one
+ * time format); 16 KB leaves room for a page, within the example Worker's own budget
  * (test/integration/package/worker-bundle-size.test.ts).
  */
-const DASHBOARD_BUDGET = 14 * 1024;
+const DASHBOARD_BUDGET = 16 * 1024;
 
 describe("the dashboard's size", () => {
-  it("adds at most 14 KB gzipped to the example Worker", () => {
+  it("adds at most 16 KB gzipped to the example Worker", () => {
     const sizes = measuredSizes();
     expect(sizes.dashboard).toBe(sizes.worker - sizes.workerWithoutDashboard);
     // With the dashboard stubbed out, none of its code is in the bundle: a few KB at least must go.

@@ -89,6 +89,30 @@ describe.each(adapterCases)("schedules scripts run twice over $name", (adapterCa
     expect(restState).toEqual(claimedState);
   });
 
+  it("a paused schedule's claim moves its due time on and enqueues nothing; run twice, the same", async () => {
+    const now = await redisNowMs(h.redis);
+    await h.redis.hset(`${h.prefix}schedules:fp`, "a", "ta fa");
+    await h.redis.zadd(`${h.prefix}schedules:due`, now - 1_000, "a");
+    await h.redis.sadd(`${h.prefix}schedules:paused`, "a");
+    await begin("t1", "d1");
+    const claim = recurringArgs(2, {
+      due: [
+        {
+          name: "a",
+          specFp: "fa",
+          slot: now - 1_000,
+          next: String(now + 59_000),
+          slots: [{ slot: now - 1_000, queue: "default", job: job("a", now - 1_000) }],
+        },
+      ],
+    });
+    const { first, after } = await callTwice(protocol.recurring, tickKeys("t1"), claim);
+    expect(first).toMatchObject({ leaseHeld: true, enqueued: 0, claimed: ["a"] });
+    expect(after["schedules:due"]).toEqual(["a", String(now + 59_000)]);
+    expect(after["schedules:last"]).toBeUndefined();
+    expect(after["queue:default"]).toBeUndefined();
+  });
+
   it("begin's recurring pass: a replay answers the same due list", async () => {
     const now = await redisNowMs(h.redis);
     await h.redis.zadd(`${h.prefix}schedules:due`, now - 5_000, "a", now + 60_000, "b");
