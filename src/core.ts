@@ -20,6 +20,7 @@ import type { KickScope } from "./kick/types.js";
 import { enqueueOrderedJobs } from "./ordered/enqueue.js";
 import type { OrderedRegistry } from "./ordered/types.js";
 import { createRuntime } from "./tick/runtime.js";
+import { tickCapabilities } from "./capabilities.js";
 import { checkPartitionCount } from "./partitions/layout.js";
 import { createPartitioned, type CoreFactory } from "./partitions/facade.js";
 import { createAutoPartitioned } from "./partitions/auto.js";
@@ -53,6 +54,7 @@ export function createTickqCore<
   const count = options?.partitions === undefined ? 1 : checkPartitionCount(options.partitions);
   if (count > 1) return createPartitioned(options, count, createTickqCore as CoreFactory);
   const runtime = createRuntime(options);
+  runtime.capabilities = tickCapabilities(runtime);
   const kicks = kickSettings(options.kick);
   // One of each for every scope: they hold no per-scope state.
   const stats = Object.assign(() => readStats(runtime), { history: (days?: number) => readHistory(runtime, days) });

@@ -14,7 +14,7 @@ import type { FetchedJob } from "../tick/passes/fetch.js";
 import { fetchArgs } from "../tick/queue-order.js";
 import type { Runtime } from "../tick/runtime.js";
 import * as protocol from "../protocol/index.js";
-import type { TickCalls } from "../tick/calls.js";
+import type { TickCalls } from "../tick/numbered.js";
 import type { RecurringSet } from "./declare.js";
 import { nextSlot, planSlots, type Memo } from "./slots.js";
 

@@ -34,7 +34,7 @@
 // Generic over what it runs (W, fetched work) and what that becomes (O, an
 // outcome for ack): plain jobs and ordered ids share the slots.
 import { monotonicMs } from "./clock.js";
-import type { Fence } from "./lease.js";
+import type { Fence } from "./fence.js";
 import type { Outcome } from "./passes/ack.js";
 import type { FetchedJob } from "./passes/fetch.js";
 import { HeldJobs } from "./held-jobs.js";

@@ -23,6 +23,7 @@ import type { ProgressBuffer } from "../results/progress.js";
 import { CancelWatch } from "../cancel/watch.js";
 import { logSink, textFace, type LogSink } from "../telemetry/logger.js";
 import { Tracing } from "../telemetry/tracing.js";
+import type { Capability } from "./capability.js";
 import { metricsSettings, type MetricsSettings } from "../metrics/settings.js";
 import type {
   JobDefinition,
@@ -97,6 +98,8 @@ export interface Runtime {
   cancels: CancelWatch;
   /** Set by src/partitions/ on each partition's core: its jids hash to it (src/partitions/jid.ts). */
   partition?: { index: number; count: number };
+  /** What plugs into its ticks (tick/capability.ts), set by createTickq; none: plain jobs alone. */
+  capabilities?: readonly Capability[];
   run(script: LuaScript, keys: string[], args: (string | number)[], trips: RoundTrips): Promise<RedisReply>;
 }
 

@@ -10,8 +10,8 @@
 // a time, numbered in their own series (workflow_tick.lua keeps the last
 // reply for a resend). A tick of an app with no workflow never runs it.
 import { monotonicMs } from "../tick/clock.js";
-import type { Fence } from "../tick/lease.js";
-import type { TickCalls } from "../tick/calls.js";
+import type { Fence } from "../tick/fence.js";
+import type { TickCalls } from "../tick/numbered.js";
 import { learnClock, redisNowMs, type Runtime } from "../tick/runtime.js";
 import * as protocol from "../protocol/index.js";
 import { orderedGuard } from "../ordered/guard.js";
