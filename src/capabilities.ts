@@ -11,10 +11,10 @@ import { recurringCapability } from "./recurring/in-tick.js";
 import { resultsCapability } from "./results/in-tick.js";
 import { sidekiqCapability } from "./sidekiq/in-tick.js";
 import type { Capability } from "./tick/capability.js";
-import type { Runtime } from "./tick/runtime.js";
+import type { TickqRuntime } from "./runtime.js";
 import { workflowsCapability } from "./workflows/in-tick.js";
 
-export function tickCapabilities(runtime: Runtime): readonly Capability[] {
+export function tickCapabilities(runtime: TickqRuntime): readonly Capability[] {
   return [
     // Outermost around a plain job's run: the Busy page lists it while any guard runs inside.
     sidekiqCapability(runtime),

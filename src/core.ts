@@ -19,7 +19,7 @@ import { reserveTicks, startTick } from "./kick/parallel.js";
 import type { KickScope } from "./kick/types.js";
 import { enqueueOrderedJobs } from "./ordered/enqueue.js";
 import type { OrderedRegistry } from "./ordered/types.js";
-import { createRuntime } from "./tick/runtime.js";
+import { createRuntime } from "./runtime.js";
 import { tickCapabilities } from "./capabilities.js";
 import { checkPartitionCount } from "./partitions/layout.js";
 import { createPartitioned, type CoreFactory } from "./partitions/facade.js";

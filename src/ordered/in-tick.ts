@@ -6,7 +6,7 @@
 // With no ordered job declared and no flow job run it adds no argument, no
 // timer and no Redis work.
 import type { Capability, Lane, TickContext, TickOutcome, TickPart } from "../tick/capability.js";
-import type { Runtime } from "../tick/runtime.js";
+import type { OrderedRuntime } from "./runtime.js";
 import { orderedCancelKey } from "../cancel/errors.js";
 import { runOrdered } from "./execute.js";
 import { orderedGuard, type OrderedGuard } from "./guard.js";
@@ -19,7 +19,7 @@ import {
   type OrderedOutcome,
 } from "./work.js";
 
-export const orderedCapability = (runtime: Runtime): Capability => ({
+export const orderedCapability = (runtime: OrderedRuntime): Capability => ({
   name: "ordered",
   forTick(tick) {
     const names = runtime.orderedNames;
@@ -85,7 +85,7 @@ export const orderedCapability = (runtime: Runtime): Capability => ({
 });
 
 /** Acked runs are forgotten by the process's cancel watch (it knows only what is still held). */
-function forgetCancels(runtime: Runtime, runs: OrderedOutcome[]): void {
+function forgetCancels(runtime: OrderedRuntime, runs: OrderedOutcome[]): void {
   if (!runtime.cancels.any()) return;
   for (const { item } of runs) runtime.cancels.forget(orderedCancelKey(item.name, item.fence, item.id));
 }

@@ -16,7 +16,8 @@ import * as protocol from "../protocol/index.js";
 import { runCall } from "../protocol/run.js";
 import { pendingRuntimes, runtimes } from "../recurring/internal.js";
 import { newListeners, type TickqEventName, type TickqListener } from "../tick/events.js";
-import { createRuntime, hashTagOf, type Runtime } from "../tick/runtime.js";
+import { createRuntime, type TickqRuntime } from "../runtime.js";
+import { hashTagOf, type Runtime } from "../tick/runtime.js";
 import type { JobLogger, JobRegistry, Middleware, TickqOptions } from "../types.js";
 import type { WorkflowInputs } from "../workflows/types.js";
 import type { CoreFactory } from "./facade.js";
@@ -189,7 +190,7 @@ export function createAutoPartitioned<J extends JobRegistry, O extends OrderedRe
     });
     return building;
   };
-  const runtimeOf = async (): Promise<Runtime> => runtimes.get(await root())!;
+  const runtimeOf = async (): Promise<TickqRuntime> => runtimes.get(await root())!;
 
   const build = (get: () => Promise<AnyTickq>): AnyTickq => {
     const asRecord = async () => (await get()) as unknown as Record<string, unknown>;

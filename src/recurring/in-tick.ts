@@ -1,12 +1,12 @@
 // Recurring jobs in a tick (tick/capability.ts): begin asks which schedules
 // are due (its recurring section); only then does the tick send the one
 // recurring call (pass.ts), which also fetches what begin's batch left room for.
-import type { Runtime } from "../tick/runtime.js";
+import type { RecurringRuntime } from "./runtime.js";
 import type { Capability } from "../tick/capability.js";
 import { noteExpired } from "../expiry/in-tick.js";
 import { recurringDueArgs, runRecurring } from "./pass.js";
 
-export const recurringCapability = (runtime: Runtime): Capability => ({
+export const recurringCapability = (runtime: RecurringRuntime): Capability => ({
   name: "recurring",
   forTick(tick) {
     let more = false;

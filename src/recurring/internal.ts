@@ -1,9 +1,17 @@
 // The runtime behind each Tickq, for tickq's own tests and benchmark only:
 // they move the schedule clock (RecurringSet.shiftMs) to live through an hour,
 // a DST change or a long outage in a second. Not exported from the package.
+import type { OrderedSlice } from "../ordered/runtime.js";
+import type { ResultsSlice } from "../results/runtime.js";
+import type { SidekiqSlice } from "../sidekiq/runtime.js";
 import type { Runtime } from "../tick/runtime.js";
+import type { WorkflowsSlice } from "../workflows/runtime.js";
+import type { RecurringSlice } from "./runtime.js";
 
-export const runtimes = new WeakMap<object, Runtime>();
+/** A Tickq's whole runtime: src/runtime.ts's TickqRuntime, spelled here because that file stands above this one. */
+export type WholeRuntime = Runtime & OrderedSlice & WorkflowsSlice & RecurringSlice & SidekiqSlice & ResultsSlice;
+
+export const runtimes = new WeakMap<object, WholeRuntime>();
 
 /** A partitioned Tickq's cores (src/partitions/facade.ts): shifting its clock shifts each of theirs. */
 export const partitionCores = new WeakMap<object, readonly object[]>();
@@ -28,9 +36,9 @@ export function shiftRecurringClock(
  * The runtime of a Tickq that builds its cores at its first call (`partitions: "auto"`,
  * src/partitions/auto.ts): dashboard sessions and the login throttle wait for it.
  */
-export const pendingRuntimes = new WeakMap<object, () => Promise<Runtime>>();
+export const pendingRuntimes = new WeakMap<object, () => Promise<WholeRuntime>>();
 
 /** The runtime behind a Tickq, waiting for one built at its first call; undefined for an object createTickq did not make. */
-export async function runtimeFor(tickq: object): Promise<Runtime | undefined> {
+export async function runtimeFor(tickq: object): Promise<WholeRuntime | undefined> {
   return runtimes.get(tickq) ?? (await pendingRuntimes.get(tickq)?.());
 }

@@ -1,7 +1,7 @@
 // tq.schedules(): this deployment's declaration merged with what Redis holds
 // (one read-only script), so an operator sees each schedule's next and last
 // run, and also the schedules another deployment declared or left behind.
-import type { Runtime } from "../tick/runtime.js";
+import type { RecurringRuntime } from "./runtime.js";
 import * as protocol from "../protocol/index.js";
 import { runCall } from "../protocol/run.js";
 import type { ScheduleInfo, ScheduleSpec } from "./types.js";
@@ -17,7 +17,7 @@ function storedSpec(text: string | undefined): ScheduleSpec {
 
 const dateOf = (ms: string | undefined): Date | null => (ms === undefined ? null : new Date(Number(ms)));
 
-export async function listRecurring(runtime: Runtime): Promise<ScheduleInfo[]> {
+export async function listRecurring(runtime: RecurringRuntime): Promise<ScheduleInfo[]> {
   const reply = await runCall(runtime, protocol.recurring_list, { due: `${runtime.prefix}schedules:due` }, {});
   const due = new Map(reply.due.map((d) => [d.name, d.slot]));
   const specs = new Map(reply.specs.map((d) => [d.name, d.spec]));

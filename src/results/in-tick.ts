@@ -1,14 +1,14 @@
 // Results in a tick (tick/capability.ts): the results of jobs kept or
 // awaited, and the ctx.progress values not sent yet, ride on every step's
 // and finish's acks as their results trailer (lib/results/keep-results.lua).
-import type { Runtime } from "../tick/runtime.js";
+import type { ResultsRuntime } from "./runtime.js";
 import type { Capability } from "../tick/capability.js";
 import type { AckTrailers, Outcome } from "../tick/passes/ack.js";
 import { takeProgress } from "./progress.js";
 import { needsSection, resultSection } from "./record.js";
 import type { ResultSettings } from "./settings.js";
 
-export const resultsCapability = (runtime: Runtime): Capability => ({
+export const resultsCapability = (runtime: ResultsRuntime): Capability => ({
   name: "results",
   forTick: () => ({
     ackTrailers: (outcomes, inAckOrder) =>

@@ -2,12 +2,12 @@
 // call, begin's `info`, a beat section in step, finish and every extend, and
 // each plain job listed on the Busy page while it runs (an ordered id is no
 // Sidekiq job). Off (no `sidekiqProcesses`): no part at all.
-import type { Runtime } from "../tick/runtime.js";
+import type { SidekiqRuntime } from "./runtime.js";
 import type { Capability } from "../tick/capability.js";
 import { redisNowSec } from "../tick/runtime.js";
 import { TickBeats } from "./process.js";
 
-export const sidekiqCapability = (runtime: Runtime): Capability => ({
+export const sidekiqCapability = (runtime: SidekiqRuntime): Capability => ({
   name: "sidekiq",
   forTick(tick) {
     if (!runtime.sidekiq) return undefined;

@@ -416,7 +416,7 @@ class Pipeline<W, O> {
 
   /** This pipeline as the pool of shared slots sees it (slots.ts). */
   private slotHolder(): SlotHolder {
-    // biome-ignore lint/complexity/noUselessThisAlias: the holder's getters read the pipeline, not themselves
+    // The holder's getters read the pipeline, not themselves.
     const pipe = this;
     return {
       get running() {

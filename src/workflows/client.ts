@@ -10,7 +10,7 @@ import { checkJobSize, utf8Bytes } from "../client/job-size.js";
 import { unfaithfulJson } from "../client/json-value.js";
 import { CANCEL_WAIT_MS } from "../cancel/cancel.js";
 import { monotonicMs } from "../tick/clock.js";
-import type { Runtime } from "../tick/runtime.js";
+import type { WorkflowsRuntime } from "./runtime.js";
 import * as protocol from "../protocol/index.js";
 import { runCall } from "../protocol/run.js";
 import { WorkflowFailedError } from "./errors.js";
@@ -66,7 +66,7 @@ function checkNewId(id: unknown, what: string): string {
   return checked;
 }
 
-export async function startRun(runtime: Runtime, name: string, input: unknown, id?: string): Promise<string> {
+export async function startRun(runtime: WorkflowsRuntime, name: string, input: unknown, id?: string): Promise<string> {
   if (!workflowDefinition(runtime.workflows, name)) {
     const known = Object.keys(runtime.workflows).join(", ") || "none";
     throw new TickqError(
@@ -92,7 +92,12 @@ export async function startRun(runtime: Runtime, name: string, input: unknown, i
   return runId;
 }
 
-export async function sendEvent(runtime: Runtime, event: string, match = "", data: unknown = null): Promise<number> {
+export async function sendEvent(
+  runtime: WorkflowsRuntime,
+  event: string,
+  match = "",
+  data: unknown = null,
+): Promise<number> {
   if (typeof event !== "string" || event === "")
     throw new TickqError("BAD_ARGS", "sendEvent: event must be a non-empty string");
   if (typeof match !== "string") throw new TickqError("BAD_ARGS", "sendEvent: match must be a string");
@@ -129,7 +134,7 @@ export async function sendEvent(runtime: Runtime, event: string, match = "", dat
   return found;
 }
 
-export async function getRun(runtime: Runtime, runId: string): Promise<WorkflowRun | undefined> {
+export async function getRun(runtime: WorkflowsRuntime, runId: string): Promise<WorkflowRun | undefined> {
   checkId(runId, "workflow run id");
   const reply = await runCall(
     runtime,
@@ -144,7 +149,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** `drive`: ticks between reads instead of only waiting (the waiting process keeps the run moving). */
 export async function runResult(
-  runtime: Runtime,
+  runtime: WorkflowsRuntime,
   runId: string,
   timeoutMs = DEFAULT_RESULT_MS,
   drive?: WorkflowDrivers["tick"],
@@ -172,7 +177,7 @@ export async function runResult(
   }
 }
 
-export async function listRuns(runtime: Runtime, options: WorkflowListOptions = {}): Promise<WorkflowPage> {
+export async function listRuns(runtime: WorkflowsRuntime, options: WorkflowListOptions = {}): Promise<WorkflowPage> {
   const { status, name = "", cursor, limit = 50 } = options;
   if (status !== undefined && !STATUSES.includes(status)) {
     throw new TickqError(
@@ -210,7 +215,7 @@ export async function listRuns(runtime: Runtime, options: WorkflowListOptions = 
  * "cancelled", no step of the run starts. "cancelling" past CANCEL_WAIT_MS: the run is cancelled, but its
  * tick has not said so yet (its event loop is held up); it starts no step once its lease is gone.
  */
-export async function cancelRun(runtime: Runtime, runId: string): Promise<WorkflowCancelStatus> {
+export async function cancelRun(runtime: WorkflowsRuntime, runId: string): Promise<WorkflowCancelStatus> {
   checkId(runId, "workflow run id");
   const deadline = monotonicMs() + CANCEL_WAIT_MS;
   for (;;) {
@@ -226,7 +231,7 @@ export async function cancelRun(runtime: Runtime, runId: string): Promise<Workfl
   }
 }
 
-export function workflowsApi(runtime: Runtime, drivers: WorkflowDrivers): WorkflowsApi {
+export function workflowsApi(runtime: WorkflowsRuntime, drivers: WorkflowDrivers): WorkflowsApi {
   return {
     async start(name, input, options) {
       const runId = await startRun(runtime, name, input, options?.id);

@@ -4,11 +4,11 @@
 // and its last commits ride on finish. An app that declares no workflow
 // sends begin's "nothing of workflows" (-1) and starts no pass.
 import type { Capability } from "../tick/capability.js";
-import type { Runtime } from "../tick/runtime.js";
+import type { WorkflowsRuntime } from "./runtime.js";
 import { runWorkflowPass, type WorkflowPassReport } from "./pass.js";
 import type { TickWorkflowReport } from "./types.js";
 
-export const workflowsCapability = (runtime: Runtime): Capability => ({
+export const workflowsCapability = (runtime: WorkflowsRuntime): Capability => ({
   name: "workflows",
   forTick() {
     const declared = Object.keys(runtime.workflows).length > 0;
@@ -45,7 +45,10 @@ export const workflowsCapability = (runtime: Runtime): Capability => ({
 });
 
 /** begin.lua's workflows part: an app with no workflow claims nothing there (-1: nothing of workflows is touched). */
-export function workflowBeginArgs(runtime: Runtime, concurrency: number): { claim: number; retentionMs: number } {
+export function workflowBeginArgs(
+  runtime: WorkflowsRuntime,
+  concurrency: number,
+): { claim: number; retentionMs: number } {
   const declared = Object.keys(runtime.workflows).length > 0;
   return { claim: declared ? concurrency : -1, retentionMs: runtime.workflowRetentionMs };
 }

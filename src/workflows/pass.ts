@@ -12,7 +12,8 @@
 import { monotonicMs } from "../tick/clock.js";
 import type { Fence } from "../tick/fence.js";
 import type { TickCalls } from "../tick/numbered.js";
-import { learnClock, redisNowMs, type Runtime } from "../tick/runtime.js";
+import { learnClock, redisNowMs } from "../tick/runtime.js";
+import type { WorkflowsRuntime } from "./runtime.js";
 import * as protocol from "../protocol/index.js";
 import { orderedGuard } from "../ordered/guard.js";
 import {
@@ -83,7 +84,10 @@ interface Queued {
   resolve(applied: boolean): void;
 }
 
-export async function runWorkflowPass(runtime: Runtime, input: WorkflowPassInput): Promise<WorkflowPassReport> {
+export async function runWorkflowPass(
+  runtime: WorkflowsRuntime,
+  input: WorkflowPassInput,
+): Promise<WorkflowPassReport> {
   const { tickId, calls, fence, signal, leaseMs, graceMs, concurrency, stopAt } = input;
   const report: WorkflowPassReport = {
     ends: {},
