@@ -12,7 +12,7 @@ const layers = [
   {
     name: "job",
     what: "the job's fields and the terms every layer shares",
-    path: "^src/(errors|names|keys|redact|sha1|options|types|printable|name-record|thrown|describe-error|duration)[.]ts$|^src/(order|telemetry)/",
+    path: "^src/(errors|names|keys|redact|sha1|options|types|printable|name-record|thrown|describe-error|duration)[.]ts$|^src/(job|order|telemetry)/",
   },
   { name: "storage", what: "the Lua scripts, their protocol, the Redis adapters", path: "^src/(lua|protocol|redis)/" },
   { name: "tick", what: "the tick core", path: "^src/tick/" },
@@ -21,7 +21,11 @@ const layers = [
     what: "what plugs into the tick, and the client that enqueues",
     path: "^src/(client|admin|cancel|debounce|expiry|flow|kick|metrics|ordered|recurring|results|sidekiq|workflows)/",
   },
-  { name: "composition", what: "createTickq and partitions", path: "^src/(core|index|tickq|capabilities|runtime)[.]ts$|^src/partitions/" },
+  {
+    name: "composition",
+    what: "createTickq and partitions",
+    path: "^src/(core|index|tickq|capabilities|runtime)[.]ts$|^src/partitions/",
+  },
   {
     name: "surfaces",
     what: "the HTTP app, the dashboard, the CLI, the platforms",

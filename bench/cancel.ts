@@ -10,7 +10,7 @@
 import { parseArgs } from "node:util";
 import type { Redis } from "ioredis";
 import { ioredisAdapter } from "../src/redis/ioredis.js";
-import type { JobContext } from "../src/types.js";
+import type { JobContext } from "../src/job/context.js";
 import { alternate, type Build, builds, median, onPrivateRedis } from "./alternating.js";
 import { enqueueInChunks, tickUntil } from "./noops.js";
 

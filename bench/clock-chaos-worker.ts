@@ -3,7 +3,7 @@
 // every few hundred ms, as NTP or a resumed VM would step it. tickq must
 // measure nothing with it: no overlap, no spurious abort.
 import { createTickq } from "../src/index.js";
-import type { JobLogger } from "../src/types.js";
+import type { JobLogger } from "../src/job/context.js";
 import { clockChaosJobs, openClockLedger } from "./chaos/clock-jobs.js";
 import { endpointFromEnv, openEndpoint } from "./chaos/connect.js";
 import { seededRng, sleep } from "./chaos/rng.js";

@@ -25,7 +25,7 @@ import { Redis } from "ioredis";
 import { ioredisAdapter } from "../src/redis/ioredis.js";
 import { startPrivate } from "../src/platforms/node/find-redis.js";
 import { createTickq } from "../src/index.js";
-import type { RedisAdapter } from "../src/types.js";
+import type { RedisAdapter } from "../src/redis/types.js";
 import { printFlow } from "./flow-table.js";
 
 export interface FlowBenchOptions {

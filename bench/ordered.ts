@@ -6,7 +6,8 @@
 //            before the next: every execution carries one payload, so
 //            executions/s compares with a plain drain's jobs/s
 // Round trips per execution come from the ticks' reports; Redis commands
-// per execution from INFO commandstats (inside scripts included).
+// per execution (the drain) and per payload enqueued from INFO commandstats
+// (inside scripts included): a job that runs alone costs the two summed.
 import { Redis } from "ioredis";
 import { ioredisAdapter } from "../src/redis/ioredis.js";
 import { createTickq, type OrderedContext } from "../src/index.js";
@@ -27,6 +28,8 @@ export interface OrderedRow {
   payloads: number[];
   roundTripsPerExecution: number;
   commandsPerExecution: number;
+  /** Redis commands an enqueued payload costs (bulk calls, scripts' insides included). */
+  commandsPerPayloadEnqueued: number;
 }
 
 const rate = (n: number, ms: number) => Math.round((n / ms) * 1000);
@@ -68,6 +71,7 @@ export async function measureOrdered(o: OrderedBenchOptions): Promise<OrderedRow
       payloads: [],
       roundTripsPerExecution: 0,
       commandsPerExecution: 0,
+      commandsPerPayloadEnqueued: 0,
     },
     {
       scenario: "one each",
@@ -76,6 +80,7 @@ export async function measureOrdered(o: OrderedBenchOptions): Promise<OrderedRow
       payloads: [],
       roundTripsPerExecution: 0,
       commandsPerExecution: 0,
+      commandsPerPayloadEnqueued: 0,
     },
   ];
   try {
@@ -112,6 +117,7 @@ export async function measureOrdered(o: OrderedBenchOptions): Promise<OrderedRow
         if (run === 0) {
           row.roundTripsPerExecution = trips / executed;
           row.commandsPerExecution = ((await commandsProcessed(probe)) - before - enqueueCommands - 1) / executed;
+          row.commandsPerPayloadEnqueued = (enqueueCommands - 2 * (k === 0 ? 1 : waves)) / o.payloads;
         }
       }
     }
@@ -140,6 +146,7 @@ export function printOrdered(
       "payloads/s drained": median(r.payloads),
       "round trips/execution": r.roundTripsPerExecution.toFixed(4),
       "Redis cmds/execution": r.commandsPerExecution.toFixed(2),
+      "Redis cmds/payload enqueued": r.commandsPerPayloadEnqueued.toFixed(2),
     })),
   );
   if (!yardstick) return;

@@ -8,7 +8,8 @@ import type { WorkflowInputs, Tickq } from "../src/index.js";
 import * as protocol from "../src/protocol/index.js";
 import { encode, decode } from "../src/protocol/define.js";
 import { runScript } from "../src/redis/adapter.js";
-import type { JobRegistry, RedisAdapter } from "../src/types.js";
+import type { JobRegistry } from "../src/job/definition.js";
+import type { RedisAdapter } from "../src/redis/types.js";
 import type { Commit } from "../src/workflows/execute.js";
 
 export interface ParkOptions {

@@ -17,7 +17,7 @@ import { scriptSha } from "../src/redis/script-sha.js";
 import { decode } from "../src/protocol/define.js";
 import * as protocol from "../src/protocol/index.js";
 import { readFetched, type FetchedGroups } from "../src/tick/passes/fetch.js";
-import type { RedisReply } from "../src/types.js";
+import type { RedisReply } from "../src/redis/types.js";
 import { durations, work } from "./jobs.js";
 
 export interface WaitRun {

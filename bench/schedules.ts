@@ -10,7 +10,7 @@ import { Redis } from "ioredis";
 import { ioredisAdapter } from "../src/redis/ioredis.js";
 import { findRedis, startPrivate, type FoundRedis } from "../src/platforms/node/find-redis.js";
 import { createTickq, type Schedules, type TickReport } from "../src/index.js";
-import { shiftRecurringClock } from "../src/recurring/internal.js";
+import { shiftRecurringClock } from "../src/recurring/clock-shift.js";
 import { commandsProcessed } from "./wire.js";
 
 const COUNT = 1_000;

@@ -1,15 +1,19 @@
 // The serverless part of `npm run bench` (also `npm run bench:serverless`):
 //   enqueue-to-start latency, p50/p99, with and without kick, on the Node
-//   server and on the bundled Worker in Miniflare (targets with kick: p50 ≤
-//   50 ms, p99 ≤ 250 ms); and the fan-out drain of N jobs sleeping 50 ms,
+//   server and on the bundled Worker in Miniflare, and with kick mounted in
+//   Express and Fastify, under Bun and Deno, through the Lambda handler and
+//   the Netlify function (targets with kick: p50 ≤ 50 ms, p99 ≤ 250 ms); and the fan-out drain of N jobs sleeping 50 ms,
 //   concurrency 10 per tick, maxParallel 1 versus 4 (target ≥ 3×).
 //   --kick-samples 50  --cron-seconds 60 (0: skip the Worker without kick)
 //   --fanout-jobs 20000 (0: skip)  --fanout-parallel 1,4  --fanout-sleep-ms 50
 import { parseArgs } from "node:util";
 import { findRedis } from "../src/platforms/node/find-redis.js";
 import { fanOutDrain, type FanOutRow } from "./serverless/fanout.js";
+import { lambdaLatency } from "./serverless/latency-lambda.js";
 import { mountedLatency } from "./serverless/latency-mounted.js";
+import { netlifyLatency } from "./serverless/latency-netlify.js";
 import { nodeLatency } from "./serverless/latency-node.js";
+import { runtimeLatency } from "./serverless/latency-runtime.js";
 import { workerLatency } from "./serverless/latency-worker.js";
 import { latencyTable, type LatencyRow } from "./serverless/stats.js";
 
@@ -36,6 +40,14 @@ export async function runServerlessBench(values: ServerlessValues, redisUrl: str
     process.stdout.write(`measuring enqueue-to-start with tickq mounted in ${framework}, kick on…\n`);
     rows.push(await mountedLatency(redisUrl, framework, samples));
   }
+  for (const runtime of ["Bun", "Deno"] as const) {
+    process.stdout.write(`measuring enqueue-to-start under ${runtime} (its binary), kick on…\n`);
+    rows.push(await runtimeLatency(redisUrl, runtime, samples));
+  }
+  process.stdout.write("measuring enqueue-to-start through the Lambda handler (lambda-local), kick on…\n");
+  rows.push(await lambdaLatency(redisUrl, samples));
+  process.stdout.write("measuring enqueue-to-start through the Netlify function, kick on…\n");
+  rows.push(await netlifyLatency(redisUrl, samples));
   for (const kick of cron > 0 ? [true, false] : [true]) {
     process.stdout.write(
       `measuring enqueue-to-start on the Worker in Miniflare, kick ${kick ? "on" : `off (a ${cron} s cron)`}…\n`,

@@ -13,7 +13,7 @@ import { createHash } from "node:crypto";
 import { parseArgs } from "node:util";
 import { Redis } from "ioredis";
 import { startPrivate } from "../src/platforms/node/find-redis.js";
-import type { RedisAdapter, RedisReply } from "../src/types.js";
+import type { RedisAdapter, RedisReply } from "../src/redis/types.js";
 import { worktreeOf } from "./ref-worktree.js";
 
 type Source = typeof import("../src/index.js") & { scripts: Record<string, { text: string }> };

@@ -19,20 +19,22 @@ import { reserveTicks, startTick } from "./kick/parallel.js";
 import type { KickScope } from "./kick/types.js";
 import { enqueueOrderedJobs } from "./ordered/enqueue.js";
 import type { OrderedRegistry } from "./ordered/types.js";
-import { createRuntime } from "./runtime.js";
+import { createRuntime, type TickqRuntime } from "./runtime.js";
 import { tickCapabilities } from "./capabilities.js";
 import { checkPartitionCount } from "./partitions/layout.js";
-import { createPartitioned, type CoreFactory } from "./partitions/facade.js";
+import { createPartitioned, type CoreFactory, type PartitionFactory } from "./partitions/facade.js";
 import { createAutoPartitioned } from "./partitions/auto.js";
 import { readStats } from "./client/stats.js";
 import { checkWaitMs, waitForResult } from "./results/await.js";
 import { AWAIT_FIELD } from "./results/record.js";
 import type { ResultOf } from "./results/types.js";
-import { runtimes } from "./recurring/internal.js";
+import { recordRecurringClocks } from "./recurring/clock-shift.js";
+import { authGuards } from "./admin/guards.js";
 import { listRecurring } from "./recurring/list.js";
 import { workflowsApi } from "./workflows/client.js";
 import type { WorkflowInputs, WorkflowsApi } from "./workflows/types.js";
-import type { JobRegistry, TickqOptions } from "./types.js";
+import type { JobRegistry } from "./job/definition.js";
+import type { TickqOptions } from "./types.js";
 import type { Tickq } from "./tickq.js";
 
 /**
@@ -52,7 +54,14 @@ export function createTickqCore<
     return createTickqCore({ ...options, partitions: 1 });
   }
   const count = options?.partitions === undefined ? 1 : checkPartitionCount(options.partitions);
-  if (count > 1) return createPartitioned(options, count, createTickqCore as CoreFactory);
+  if (count > 1) return createPartitioned(options, count, buildCore as PartitionFactory);
+  return buildCore(options).tickq;
+}
+
+/** One key space's tickq, and the runtime behind it, which partitions/ reads (its index, the checks before a write). */
+function buildCore<J extends JobRegistry, O extends OrderedRegistry, W extends WorkflowInputs>(
+  options: TickqOptions<J, O, W>,
+): { tickq: Tickq<J, O, W>; runtime: TickqRuntime } {
   const runtime = createRuntime(options);
   runtime.capabilities = tickCapabilities(runtime);
   const kicks = kickSettings(options.kick);
@@ -61,6 +70,7 @@ export function createTickqCore<
   const jobs = jobsApi(runtime);
   const queues = queuesApi(runtime);
   const metrics = metricsApi(runtime);
+  const guards = authGuards(runtime);
   const build = (scope: KickScope): Tickq<J, O, W> => {
     const workflows = workflowsApi(runtime, {
       kick: (asked) => {
@@ -112,11 +122,12 @@ export function createTickqCore<
         runtime.middleware.push(middleware);
         return tickq;
       },
+      guards,
       prefix: runtime.prefix,
       partitions: 1,
     };
-    runtimes.set(tickq, runtime);
+    recordRecurringClocks(tickq, [runtime.recurring]);
     return tickq;
   };
-  return build({});
+  return { tickq: build({}), runtime };
 }

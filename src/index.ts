@@ -10,7 +10,8 @@ import { createTickqCore } from "./core.js";
 import type { Tickq } from "./tickq.js";
 import type { OrderedRegistry } from "./ordered/types.js";
 import { cron } from "./recurring/cron.js";
-import type { JobRegistry, TickqOptions } from "./types.js";
+import type { JobRegistry } from "./job/definition.js";
+import type { TickqOptions } from "./types.js";
 import type { WorkflowInputs } from "./workflows/types.js";
 
 /**
@@ -36,17 +37,24 @@ export function createTickq<
 }
 
 export type { StatsReader, Tickq } from "./tickq.js";
+export type { AuthGuards } from "./admin/guards.js";
 export { TickqError } from "./errors.js";
 export { TickqCancelled } from "./cancel/errors.js";
 export { JobFailedError, WaitTimeoutError } from "./results/errors.js";
 export { defineJob } from "./client/define-job.js";
-export type { StandardSchemaV1 } from "./client/standard-schema.js";
+export type { StandardSchemaV1 } from "./job/standard-schema.js";
 export { JOB_STATES } from "./admin/states.js";
 export { defaultBackoff } from "./tick/retry.js";
 export { defaultBackoffMs } from "./tick/backoff.js";
 export { migratePartitions } from "./partitions/migrate.js";
 export type { MigratePartitionsOptions, MigrationReport } from "./partitions/migrate.js";
 export type * from "./types.js";
+export type { LuaScript, RedisAdapter, RedisReply } from "./redis/types.js";
+export type { JobPayload } from "./job/payload.js";
+export type { JobContext, JobHandler, JobLogger, Middleware, RunningJob } from "./job/context.js";
+export type { ArgsOf, JobDefinition, JobRegistry, SchemaJobDefinition } from "./job/definition.js";
+export type { BulkJob, BulkJobOf, EnqueueOptions, Stats } from "./client/types.js";
+export type { TickOptions } from "./tick/options.js";
 export type * from "./ordered/types.js";
 export type * from "./workflows/types.js";
 export { WorkflowFailedError } from "./workflows/errors.js";

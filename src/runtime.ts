@@ -6,7 +6,7 @@ import { monotonicMs } from "./tick/clock.js";
 import { TickqError } from "./errors.js";
 import { newListeners } from "./tick/events.js";
 import { confirmReplicated, durabilityOf } from "./tick/durability.js";
-import { DEFAULT_MAX_JOB_BYTES } from "./client/job-size.js";
+import { DEFAULT_MAX_JOB_BYTES } from "./job/size.js";
 import { checkKnownKeys, numberOption } from "./options.js";
 import { checkJobDefinitions } from "./client/definitions.js";
 import { acceptedQueues } from "./tick/accepted-queues.js";
@@ -31,7 +31,9 @@ import { logSink, textFace } from "./telemetry/logger.js";
 import { Tracing } from "./telemetry/tracing.js";
 import { metricsSettings } from "./metrics/settings.js";
 import { clusterRefusal, hashTagOf, type Runtime } from "./tick/runtime.js";
-import type { JobRegistry, RedisReply, TickqOptions } from "./types.js";
+import type { JobRegistry } from "./job/definition.js";
+import type { RedisReply } from "./redis/types.js";
+import type { TickqOptions } from "./types.js";
 
 /** The whole runtime: the tick core's and every capability's slice. */
 export type TickqRuntime = Runtime & OrderedSlice & WorkflowsSlice & RecurringSlice & SidekiqSlice & ResultsSlice;
@@ -123,6 +125,7 @@ export function createRuntime<J extends JobRegistry>(options: TickqOptions<J>): 
       integer: true,
     }),
     plan: planQueues(options.queues ?? ["default"]),
+    declaredQueues: options.queues === undefined ? [] : planQueues(options.queues).names,
     acceptedQueues: acceptedQueues(options.queues, options.jobs, options.allowUndeclaredQueues),
     maxRetries: numberOption(options.maxRetries, 25, "maxRetries", { min: 0, integer: true }),
     // 0 would send every job of a dead tick to the dead set unrun.

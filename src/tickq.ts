@@ -1,6 +1,7 @@
 // What `createTickq` returns, as a type of its own: partitions/ builds a
 // Tickq over several cores, and core.ts builds one; both stand on this file
 // rather than on each other.
+import type { AuthGuards } from "./admin/guards.js";
 import type { JobsApi, QueuesApi, TickInfo } from "./admin/types.js";
 import type { DayStats } from "./client/history.js";
 import type { KickScope } from "./kick/types.js";
@@ -9,16 +10,12 @@ import type { OrderedBulkJob, OrderedJob, OrderedRegistry, PayloadOf } from "./o
 import type { ScheduleInfo } from "./recurring/types.js";
 import type { ResultOf, WaitOptions } from "./results/types.js";
 import type { TickqEventName, TickqListener } from "./tick/events.js";
-import type {
-  ArgsOf,
-  BulkJobOf,
-  EnqueueOptions,
-  JobRegistry,
-  Middleware,
-  Stats,
-  TickOptions,
-  TickReport,
-} from "./types.js";
+import type { ArgsOf, JobRegistry } from "./job/definition.js";
+import type { BulkJobOf, EnqueueOptions } from "./client/types.js";
+import type { Middleware } from "./job/context.js";
+import type { Stats } from "./client/types.js";
+import type { TickReport } from "./types.js";
+import type { TickOptions } from "./tick/options.js";
 import type { WorkflowInputs, WorkflowsApi } from "./workflows/types.js";
 
 /** `tq.stats()`: counters, sizes and warnings; `tq.stats.history(days)`: processed and failed per day. */
@@ -78,6 +75,8 @@ export interface Tickq<
   ticks(): Promise<TickInfo[]>;
   /** Adds middleware around every execution, outermost first. */
   use(middleware: Middleware): Tickq<J, O, W>;
+  /** The login throttle and ended dashboard sessions, kept in this tickq's Redis: what `tickq/app` and the dashboard use. */
+  readonly guards: AuthGuards;
   /** The key prefix in use (the `prefix` option). */
   readonly prefix: string;
   /** The number of partitions (the `partitions` option; 1: one key space under `prefix`; with "auto" on a cluster, 0 until the first call found it). */

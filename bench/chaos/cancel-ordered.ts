@@ -12,7 +12,7 @@
 //   a payload enqueued after its id's cancel returned, taken by it  must be 0
 //   lost: neither finished nor in a cancelled record                must be 0
 import { TickqError, type OrderedContext, type Tickq } from "../../src/index.js";
-import type { JobRegistry } from "../../src/types.js";
+import type { JobRegistry } from "../../src/job/definition.js";
 import type { Ledger } from "./ledger.js";
 import { abortableSleep, between, sleep, type Rng } from "./rng.js";
 

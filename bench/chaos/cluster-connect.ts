@@ -8,7 +8,7 @@ import { createCluster } from "redis";
 import { slotOf } from "../../src/partitions/layout.js";
 import { ioredisAdapter } from "../../src/redis/ioredis.js";
 import { nodeRedisAdapter } from "../../src/redis/node-redis.js";
-import type { RedisAdapter } from "../../src/types.js";
+import type { RedisAdapter } from "../../src/redis/types.js";
 
 export type ClusterClientName = "ioredis" | "node-redis";
 

@@ -6,7 +6,7 @@ import { Redis as UpstashRedis } from "@upstash/redis";
 import { Redis } from "ioredis";
 import { ioredisAdapter } from "../../src/redis/ioredis.js";
 import { upstashAdapter } from "../../src/redis/upstash.js";
-import type { RedisAdapter } from "../../src/types.js";
+import type { RedisAdapter } from "../../src/redis/types.js";
 
 export type AdapterName = "ioredis" | "upstash";
 

@@ -26,7 +26,8 @@
 // backoff. maxResurrections is set high by the workers: every SIGKILL and
 // every lost lease resurrects jobs, and only a real poison job should die.
 import type { UniqueMode } from "../../src/index.js";
-import type { JobContext, JobRegistry } from "../../src/types.js";
+import type { JobContext } from "../../src/job/context.js";
+import type { JobRegistry } from "../../src/job/definition.js";
 import type { Ledger } from "./ledger.js";
 import { abortableSleep, between, sleep, type Rng } from "./rng.js";
 

@@ -9,7 +9,7 @@
 // a platform time-limit kill would.
 import { Redis } from "ioredis";
 import { createTickq, type JobContext, type OrderedContext } from "../../src/index.js";
-import type { JobLogger } from "../../src/types.js";
+import type { JobLogger } from "../../src/job/context.js";
 import { endpointFromEnv, openEndpoint } from "./connect.js";
 import { sleep } from "./rng.js";
 

@@ -18,7 +18,7 @@ import { Redis } from "ioredis";
 import { ioredisAdapter } from "../../src/redis/ioredis.js";
 import { createTickq, type Tickq } from "../../src/index.js";
 import type { OrderedContext } from "../../src/ordered/types.js";
-import type { JobContext } from "../../src/types.js";
+import type { JobContext } from "../../src/job/context.js";
 import { columnOf, mustBeZero, mustMatch, problemsOf, type Check, type Column } from "./checks.js";
 import { MASTER_NAME, startReplicatedRedis, type ReplicatedRedis } from "./replicated-redis.js";
 import { settleReplication } from "./sentinel-settle.js";

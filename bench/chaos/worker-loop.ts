@@ -3,7 +3,9 @@
 // nonstop with the short leases of BUDGET_MS, LEASE_MS, BATCH and
 // CONCURRENCY until the driver says "stop" over IPC (or goes away), a
 // failed tick followed by the next one; then `close` and exit.
-import type { JobLogger, TickOptions, TickReport } from "../../src/types.js";
+import type { JobLogger } from "../../src/job/context.js";
+import type { TickOptions } from "../../src/tick/options.js";
+import type { TickReport } from "../../src/types.js";
 import { sleep } from "./rng.js";
 
 export const quietLogger: JobLogger = { info: () => {}, warn: () => {}, error: () => {} };

@@ -16,7 +16,7 @@
 import { fileURLToPath } from "node:url";
 import { Redis } from "ioredis";
 import { createTickq, type Tickq } from "../../src/index.js";
-import type { JobRegistry } from "../../src/types.js";
+import type { JobRegistry } from "../../src/job/definition.js";
 import { ioredisAdapter } from "../../src/redis/ioredis.js";
 import { startUpstashLocal, type UpstashLocalServer } from "../../tools/upstash-local/server.js";
 import { parkWaits } from "../park-waits.js";

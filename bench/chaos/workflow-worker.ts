@@ -11,7 +11,7 @@
 import { randomUUID } from "node:crypto";
 import { Redis } from "ioredis";
 import { createTickq, type StepContext, type WorkflowStep } from "../../src/index.js";
-import type { JobLogger } from "../../src/types.js";
+import type { JobLogger } from "../../src/job/context.js";
 import { endpointFromEnv, openEndpoint } from "./connect.js";
 import { sleep } from "./rng.js";
 

@@ -4,7 +4,7 @@
 import { loadavg } from "node:os";
 import { constants, PerformanceObserver } from "node:perf_hooks";
 import { createTickq } from "../../src/index.js";
-import type { RedisAdapter } from "../../src/types.js";
+import type { RedisAdapter } from "../../src/redis/types.js";
 import { printRun } from "./print.js";
 import { minus, runQueueWaitMs, workOf, type Run } from "./work.js";
 

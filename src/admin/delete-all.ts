@@ -3,7 +3,7 @@
 // (clear.lua); filtered, bounded stretches (bulk.ts). Jobs in process are
 // never touched.
 import { TickqError } from "../errors.js";
-import { newJid } from "../client/job.js";
+import { newJid } from "../job/codec.js";
 import type { Runtime } from "../tick/runtime.js";
 import * as protocol from "../protocol/index.js";
 import { runCall } from "../protocol/run.js";

@@ -1,7 +1,7 @@
 // A stored job as the jobs API shows it. The text is parsed only to be
 // read; every state change moves the stored text itself (or a spliced copy).
-import { MAX_JOB_DEPTH, nestsWithin } from "../client/json-depth.js";
-import type { JobPayload } from "../types.js";
+import { MAX_JOB_DEPTH, nestsWithin } from "../job/json-depth.js";
+import type { JobPayload } from "../job/payload.js";
 import type { JobInfo, JobState } from "./types.js";
 
 export interface Place {

@@ -4,7 +4,7 @@
 // job at a time: find it, move it, and if a tick took it meanwhile, find it
 // again (a job now in process is refused).
 import { TickqError } from "../errors.js";
-import { newJid } from "../client/job.js";
+import { newJid } from "../job/codec.js";
 import type { Runtime } from "../tick/runtime.js";
 import * as protocol from "../protocol/index.js";
 import { runCall } from "../protocol/run.js";

@@ -1,7 +1,7 @@
 // The text a retried job is pushed with: its stored text with retry_count
 // one lower, as Sidekiq's retry does (the manual run does not use up one
 // of its retries). Spliced, never re-encoded.
-import { spliceFields } from "../client/json-splice.js";
+import { spliceFields } from "../job/json-splice.js";
 
 export function retriedText(raw: string): string {
   let count: unknown;

@@ -6,7 +6,7 @@
 //          succeeded (kept as history under keepCompleted, in `succeeded`),
 //          cancelled (tq.jobs.cancel, `cancelled`), expired (`expired`, bounded like the dead set)
 // cursor   an opaque string that resumes a listing where its page ended
-import type { JobPayload } from "../types.js";
+import type { JobPayload } from "../job/payload.js";
 import type { JobResult } from "../results/types.js";
 
 /**

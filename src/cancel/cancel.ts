@@ -6,7 +6,7 @@
 // starts, and a running handler's ctx.signal has aborted. Its record is
 // written by the tick's ack, whatever the handler does.
 import { TickqError } from "../errors.js";
-import { newJid } from "../client/job.js";
+import { newJid } from "../job/codec.js";
 import { checkJid, mustFind } from "../admin/find.js";
 import type { CancelledFrom, CancelResult, JobInfo } from "../admin/types.js";
 import { emitter } from "../tick/events.js";

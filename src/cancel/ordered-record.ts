@@ -6,7 +6,7 @@
 // run it held.
 import type { CancelledFrom } from "../admin/types.js";
 import type { CancelledEvent } from "../tick/events.js";
-import type { JobPayload } from "../types.js";
+import type { JobPayload } from "../job/payload.js";
 import type { OrderedFetched } from "../ordered/work.js";
 
 /** A cancelled run's record jid; lib/ordered/cancel-ids.lua's ordered_run_jid says the same. */

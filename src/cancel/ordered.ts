@@ -10,7 +10,7 @@
 // `cancelled` (tq.jobs.find, list("cancelled")), each with a `cancelled`
 // event: here for what it took at once, in the tick for a run it settles.
 import { TickqError } from "../errors.js";
-import { newJid } from "../client/job.js";
+import { newJid } from "../job/codec.js";
 import { isCleanName } from "../names.js";
 import type { CancelledFrom, OrderedCancelResult } from "../admin/types.js";
 import { monotonicMs } from "../tick/clock.js";

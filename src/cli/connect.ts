@@ -31,11 +31,12 @@ export interface Connection {
   close(): Promise<void>;
 }
 
-async function importClient<T>(name: string, load: () => Promise<T>): Promise<T> {
+/** Loads an optional peer (a Redis client), or fails with a usage error naming the package to install. */
+export async function importClient<T>(name: string, load: () => Promise<T>): Promise<T> {
   try {
     return await load();
   } catch {
-    throw new UsageError(`this connection needs the ${name} package: npm install ${name}`);
+    throw new UsageError(`this needs the ${name} package: npm install ${name}`);
   }
 }
 

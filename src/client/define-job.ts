@@ -2,8 +2,8 @@
 // schema. Only a typing aid (it returns its argument): TypeScript cannot
 // infer a handler's parameter from a sibling property inside the `jobs`
 // record of createTickq, but it can inside one call.
-import type { StandardSchemaV1 } from "./standard-schema.js";
-import type { SchemaJobDefinition } from "../types.js";
+import type { StandardSchemaV1 } from "../job/standard-schema.js";
+import type { SchemaJobDefinition } from "../job/definition.js";
 
 /**
  * @example

@@ -14,14 +14,14 @@
 // Args: a job with a schema stores the schema's output (schema-check.ts);
 // every job's args must arrive as they were sent (json-value.ts).
 import { TickqError } from "../errors.js";
-import { FLOW_FIELD, flowDescriptor } from "../flow/descriptor.js";
-import { planFlow, type FlowPlan } from "../flow/plan.js";
+import { FLOW_FIELD, type FlowPlan, flowDescriptor } from "../job/flow-descriptor.js";
+import { planFlow } from "../flow/plan.js";
 import { expiryHead } from "../expiry/enqueue.js";
 import { planDebounce, pushDebounced, type DebouncePlan } from "../debounce/enqueue.js";
-import { encodeNewJob, newJid } from "./job.js";
+import { encodeNewJob, newJid } from "../job/codec.js";
 import { jidIn } from "../partitions/jid.js";
-import { checkJobSize, chunksOf } from "./job-size.js";
-import { unfaithfulJson } from "./json-value.js";
+import { checkJobSize, chunksOf } from "../job/size.js";
+import { unfaithfulJson } from "../job/json-value.js";
 import { checkBySchema } from "./schema-check.js";
 import { orderFields } from "../order/fields.js";
 import { isPrintableName } from "../names.js";
@@ -33,7 +33,8 @@ import { definitionOf, type Runtime } from "../tick/runtime.js";
 import * as protocol from "../protocol/index.js";
 import { runCall } from "../protocol/run.js";
 import type { SendSpan } from "../telemetry/tracing.js";
-import type { BulkJob, RedisReply } from "../types.js";
+import type { BulkJob } from "./types.js";
+import type { RedisReply } from "../redis/types.js";
 
 /** The fields enqueue writes; enqueue.lua appends created_at and enqueued_at. */
 type NewJob = {
@@ -155,7 +156,7 @@ function prepare(runtime: Runtime, job: BulkJob, fields?: Record<string, unknown
   return prepared;
 }
 
-/** A flow job's JSON opens with its descriptor (src/flow/descriptor.ts). */
+/** A flow job's JSON opens with its descriptor (src/job/flow-descriptor.ts). */
 async function withFlow(p: Prepared): Promise<void> {
   if (!p.flow) return;
   const { plan, payload } = p.flow;

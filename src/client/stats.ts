@@ -10,7 +10,7 @@ import type { WorkflowsSlice } from "../workflows/runtime.js";
 export type StatsRuntime = Runtime & OrderedSlice & WorkflowsSlice;
 import * as protocol from "../protocol/index.js";
 import { runCall } from "../protocol/run.js";
-import type { Stats } from "../types.js";
+import type { Stats } from "./types.js";
 import { nameRecord } from "../name-record.js";
 import { heartbeatWarnings } from "../tick/warnings.js";
 import { readUnstartable, unstartableWarning } from "../tick/unstartable-warnings.js";
@@ -32,8 +32,12 @@ export async function readStats(runtime: StatsRuntime): Promise<Stats> {
   const flow = flowStatsFrom(reply.flow, names);
   const ordered = orderedStatsFrom(reply.ordered, orderedNames);
   // Keyed by queue names, which may be any Object.prototype member: src/name-record.ts.
-  const queues = nameRecord(reply.queues.map((q) => [q.name, q.size]));
-  const latency = nameRecord(reply.queues.map((q) => [q.name, q.latencyMs]));
+  // The queues the `queues` option lists show before their first job (empty, 0 ms), so an operator
+  // finds a declared queue where they look; Redis knows a queue only once a job was sent to it.
+  const declared = runtime.declaredQueues.map((name) => ({ name, size: 0, latencyMs: 0 }));
+  const all = [...declared, ...reply.queues];
+  const queues = nameRecord(all.map((q) => [q.name, q.size]));
+  const latency = nameRecord(all.map((q) => [q.name, q.latencyMs]));
   const policy = reply.policy;
   learnEvictionPolicy(runtime, policy);
   const beats = new Map(reply.heartbeat.map((b) => [b.field, b.ms]));

@@ -5,7 +5,6 @@
 // form (GET) or 401/403.
 import type { Context, MiddlewareHandler } from "hono";
 import { timingSafeEqual } from "hono/utils/buffer";
-import { sessionEnded } from "../admin/sessions.js";
 import { readCookies } from "./cookie.js";
 import { csrfToken, randomToken, readSession, type Session } from "./session.js";
 import type { DashboardEnv, DashboardScope } from "./types.js";
@@ -62,7 +61,7 @@ export function guard(scope: DashboardScope): MiddlewareHandler<DashboardEnv> {
 async function liveSession(c: Context, scope: DashboardScope): Promise<Session | null> {
   for (const value of readCookies(c, SESSION_COOKIE)) {
     const session = await readSession(value, scope.secrets, Date.now());
-    if (session && !(await sessionEnded(scope.tickq, session.nonce))) return session;
+    if (session && !(await scope.tickq.guards.sessionEnded(session.nonce))) return session;
   }
   return null;
 }

@@ -44,7 +44,14 @@ export function errorOf(job: JobInfo): Html | "" {
   return kind || message ? html`${kind ? textField(kind) : "Error"}: ${textField(message)}` : "";
 }
 
-export function jobTable(c: Ctx, page: JobPage, options: { when: string; errors: boolean }): Html {
+/** A succeeded job's duration and result cells (tq.jobs.list("succeeded") reads both). */
+function outcome(job: JobInfo): Html {
+  return html`<td data-label="duration" data-duration="${job.durationMs ?? ""}">${job.durationMs === undefined ? "" : `${job.durationMs} ms`}</td><td data-label="result"><code>${
+    job.resultError !== undefined ? `not kept: ${job.resultError}` : job.result === undefined ? "" : preview(job.result)
+  }</code></td>`;
+}
+
+export function jobTable(c: Ctx, page: JobPage, options: { when: string; errors: boolean; results?: boolean }): Html {
   const base = c.var.base;
   const next = new URL(c.req.url);
   next.searchParams.delete("done");
@@ -52,12 +59,12 @@ export function jobTable(c: Ctx, page: JobPage, options: { when: string; errors:
   const first = new URL(next);
   first.searchParams.delete("cursor");
   // class jobs: on a phone each row becomes a card (style.ts), so the error and the buttons are not squeezed off-screen.
-  return html`<div class="scroll"><table class="jobs"><tr><th>jid</th><th>job</th><th>queue</th><th>${options.when}</th><th>args</th>${options.errors ? html`<th>error</th>` : ""}<th></th></tr>
+  return html`<div class="scroll"><table class="jobs"><tr><th>jid</th><th>job</th><th>queue</th><th>${options.when}</th><th>args</th>${options.errors ? html`<th>error</th>` : ""}${options.results ? html`<th>duration</th><th>result</th>` : ""}<th></th></tr>
 ${page.jobs.map(
   (job) =>
     html`<tr data-jid="${job.jid}"><td data-label="jid"><a href="${base}/jobs/${encodeURIComponent(job.jid)}">${job.jid}</a></td><td data-label="job">${job.name}</td><td data-label="queue">${job.queue}</td><td data-label="${options.when}">${place(job)}</td><td data-label="args"><code>${preview(
       job.job.args,
-    )}</code></td>${options.errors ? html`<td class="err" data-label="error">${errorOf(job)}</td>` : ""}<td class="act">${canRetry(job) ? postButton(c, `/jobs/${encodeURIComponent(job.jid)}/retry`, "Retry") : ""} ${canCancel(job) ? cancelButton(c, job) : ""} ${
+    )}</code></td>${options.errors ? html`<td class="err" data-label="error">${errorOf(job)}</td>` : ""}${options.results ? outcome(job) : ""}<td class="act">${canRetry(job) ? postButton(c, `/jobs/${encodeURIComponent(job.jid)}/retry`, "Retry") : ""} ${canCancel(job) ? cancelButton(c, job) : ""} ${
       job.state === "running"
         ? ""
         : postButton(c, `/jobs/${encodeURIComponent(job.jid)}/delete`, "Delete", { danger: true })

@@ -3,7 +3,7 @@
 import type { Context } from "hono";
 import { html, raw } from "hono/html";
 import { pageScript } from "./script.js";
-import { SECTIONS } from "./sections.js";
+import { GROUPS } from "./sections.js";
 import { randomToken } from "./session.js";
 import { STYLE } from "./style.js";
 import type { DashboardEnv } from "./types.js";
@@ -47,12 +47,29 @@ export function page(
   return c.html(
     shell(
       title,
-      html`<header><b>tickq</b>${SECTIONS.map((s) => html`<a href="${base}${s.path}" class="${s.path === section ? "on" : ""}">${s.label}</a>`)}
-${postButton(c, "/logout", "Log out")}</header>
+      html`<header><b>tickq</b>${menu(base, section)}${postButton(c, "/logout", "Log out")}</header>
 <main><h1>${title}</h1>${notice ? html`<p class="warn" role="status">${notice}</p>` : ""}${body}</main>${pageScript(nonce)}`,
     ),
     status,
   );
+}
+
+/**
+ * The groups, each with its pages. On a wide screen the groups make the top row and the current one's
+ * pages a row below it (style.ts); on a phone the "Menu" label opens every group: a checkbox, no script.
+ */
+function menu(base: string, section: string): Html {
+  return html`<label for="menu" class="menu">Menu</label><input type="checkbox" id="menu" hidden><nav>${GROUPS.map(
+    (g) => {
+      const on = g.pages.some((p) => p.path === section);
+      // A group of one page is its own link, without a row of one.
+      const pages =
+        g.pages.length > 1
+          ? html`<div>${g.pages.map((p) => html`<a href="${base}${p.path}"${p.path === section ? raw(' class="on"') : ""}>${p.label}</a>`)}</div>`
+          : "";
+      return html`<div class="g${on ? " on" : ""}"><a href="${base}${g.pages[0].path}">${g.label}</a>${pages}</div>`;
+    },
+  )}</nav>`;
 }
 
 export interface PostOptions {
@@ -77,14 +94,17 @@ export function postButton(c: Ctx, path: string, label: string, options: PostOpt
   )}<button${options.danger ? raw(' class="danger"') : ""}>${label}</button></form>`;
 }
 
-/** A time (epoch ms) as UTC, with how long ago or ahead it is. */
+/**
+ * A time (epoch ms), with how long ago or ahead it is: the page's script shows it in the browser's time
+ * zone; the UTC time stays in its title (on hover), and is the text without script.
+ */
 export function when(ms: number | null | undefined): Html {
   if (ms === null || ms === undefined) return html`<span class="muted">—</span>`;
   // Times come from Redis, where any client can write a score of inf or a created_at of 1e300:
   // toISOString() would throw on them and fail the whole page, every other job on it too.
   if (Number.isNaN(new Date(ms).getTime())) return html`<span class="muted">${String(ms)} ms (not a date)</span>`;
   const iso = new Date(ms).toISOString();
-  return html`<time datetime="${iso}" title="${iso}">${iso.slice(0, 19).replace("T", " ")}</time> <span class="muted">${relative(ms - Date.now())}</span>`;
+  return html`<time datetime="${iso}" title="${iso.slice(0, 19).replace("T", " ")} UTC">${iso.slice(0, 19).replace("T", " ")} UTC</time> <span class="muted">${relative(ms - Date.now())}</span>`;
 }
 
 function relative(deltaMs: number): string {

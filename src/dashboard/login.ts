@@ -4,7 +4,6 @@
 // the form again; a login posted from another site (login CSRF) is a 403.
 import type { Context, Hono } from "hono";
 import { html } from "hono/html";
-import { endSession } from "../admin/sessions.js";
 import { writeCookie } from "./cookie.js";
 import { SESSION_COOKIE, refuse, sameOrigin } from "./guard.js";
 import { pageHeaders, shell } from "./layout.js";
@@ -57,7 +56,7 @@ export function loginRoutes(app: Hono<DashboardEnv>, scope: DashboardScope): voi
 export function logoutRoute(app: Hono<DashboardEnv>, scope: DashboardScope): void {
   app.post("/logout", async (c) => {
     const { nonce, expiresMs } = c.var.session;
-    if (Number.isFinite(expiresMs)) await endSession(scope.tickq, nonce, expiresMs - Date.now());
+    if (Number.isFinite(expiresMs)) await scope.tickq.guards.endSession(nonce, expiresMs - Date.now());
     writeCookie(c, SESSION_COOKIE, "", { path: scope.basePath, secure: isHttps(c), maxAgeSec: 0 });
     return c.redirect(`${scope.basePath}/login`, 303);
   });

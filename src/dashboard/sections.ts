@@ -1,19 +1,31 @@
-// The dashboard's sections, in the order of its menu. A capability adds its
-// page here and in index.ts.
-export const SECTIONS = [
-  { path: "", label: "Overview" },
-  { path: "/queues", label: "Queues" },
-  { path: "/running", label: "In flight" },
-  { path: "/scheduled", label: "Scheduled" },
-  { path: "/retry", label: "Retry" },
-  { path: "/dead", label: "Dead" },
-  { path: "/succeeded", label: "Succeeded" },
-  { path: "/cancelled", label: "Cancelled" },
-  { path: "/expired", label: "Expired" },
-  { path: "/schedules", label: "Recurring" },
-  { path: "/ordered", label: "Ordered" },
-  { path: "/workflows", label: "Workflows" },
-  { path: "/locks", label: "Locks" },
-  { path: "/ticks", label: "Ticks" },
-  { path: "/metrics", label: "Metrics" },
+// The dashboard's menu: its pages in three groups, so the top row holds five
+// words at any width (Overview, Jobs, Workflows, Operations, Log out) and the
+// current group's pages sit in a row of their own. A capability adds its page
+// to a group here and its route in index.ts.
+export const GROUPS = [
+  { label: "Overview", pages: [{ path: "", label: "Overview" }] },
+  {
+    label: "Jobs",
+    pages: [
+      { path: "/queues", label: "Queues" },
+      { path: "/running", label: "In flight" },
+      { path: "/scheduled", label: "Scheduled" },
+      { path: "/retry", label: "Retry" },
+      { path: "/dead", label: "Dead" },
+      { path: "/succeeded", label: "Succeeded" },
+      { path: "/cancelled", label: "Cancelled" },
+      { path: "/expired", label: "Expired" },
+      { path: "/ordered", label: "Ordered" },
+    ],
+  },
+  { label: "Workflows", pages: [{ path: "/workflows", label: "Workflows" }] },
+  {
+    label: "Operations",
+    pages: [
+      { path: "/schedules", label: "Recurring" },
+      { path: "/ticks", label: "Ticks" },
+      { path: "/locks", label: "Locks" },
+      { path: "/metrics", label: "Metrics" },
+    ],
+  },
 ] as const;

@@ -3,8 +3,10 @@
 export const STYLE = `
 *{box-sizing:border-box}body{margin:0;font:15px/1.45 system-ui,sans-serif;color:#1d2330;background:#f5f6f8}
 a{color:#2453c7;text-decoration:none}a:hover{text-decoration:underline}
-header{background:#1d2330;color:#fff;padding:.5rem 1rem;display:flex;flex-wrap:wrap;gap:.25rem 1rem;align-items:center}
-header b{margin-right:.5rem}header a{color:#cfd7ea}header a.on{color:#fff;font-weight:600}header form{margin-left:auto}
+header{background:#1d2330;color:#fff;padding:.5rem 1rem;display:flex;gap:1rem;align-items:center;position:relative;margin-bottom:2.2rem}
+header a{color:#cfd7ea}header a.on,.g.on>a{color:#fff;font-weight:600}header form{margin-left:auto}header button{white-space:nowrap}
+nav{display:flex;gap:1rem}.g>div{display:none}.menu{display:none}
+.g.on>div{display:flex;flex-wrap:wrap;gap:.2rem 1rem;position:absolute;left:0;right:0;top:100%;background:#2e3648;padding:.3rem 1rem}
 main{padding:1rem;max-width:1100px;margin:auto}h1{font-size:1.3rem;margin:.2rem 0 1rem}h2{font-size:1.05rem;margin:1.5rem 0 .5rem}
 .cards{display:grid;grid-template-columns:repeat(auto-fill,minmax(130px,1fr));gap:.6rem}
 .card{background:#fff;border-radius:8px;padding:.6rem .8rem;box-shadow:0 1px 2px #0001}.card b{display:block;font-size:1.4rem}.card span{color:#5b6475;font-size:.85rem}
@@ -21,6 +23,9 @@ dl{display:grid;grid-template-columns:max-content 1fr;gap:.3rem 1rem}dt{color:#5
 svg{max-width:100%;height:auto;background:#fff;border-radius:8px}
 .login{max-width:22rem;margin:15vh auto;background:#fff;padding:1.5rem;border-radius:8px;box-shadow:0 1px 3px #0002}
 .login input{width:100%;margin:.5rem 0 1rem}.malformed{color:#a04a00;font-style:italic}.tag{font-size:.75rem;padding:.05rem .4rem;border-radius:4px;background:#eceef2}
-@media(max-width:640px){table.jobs tr:first-child{display:none}table.jobs tr{display:block;border-bottom:1px solid #eceef2;padding:.3rem 0}
+@media(max-width:640px){header{margin-bottom:0}.menu{display:block;cursor:pointer;border:1px solid #5b6475;border-radius:6px;padding:0 .5rem}
+nav{display:none;position:absolute;z-index:1;left:0;right:0;top:100%;background:#1d2330;flex-direction:column;padding:.5rem 1rem}#menu:checked~nav{display:flex}
+.g>div,.g.on>div{display:flex;flex-wrap:wrap;gap:.2rem 1rem;position:static;background:none;padding:.2rem 0 .4rem 1rem}
+table.jobs tr:first-child{display:none}table.jobs tr{display:block;border-bottom:1px solid #eceef2;padding:.3rem 0}
 table.jobs td{display:flex;gap:.6rem;border:0;padding:.15rem .6rem;max-width:none}table.jobs td[data-label]::before{content:attr(data-label);color:#5b6475;min-width:4.5rem;flex:none}}
 `;

@@ -3,7 +3,7 @@
 // merging enqueues under those would need both to agree on one job).
 import { TickqError } from "../errors.js";
 import { checkKnownKeys } from "../options.js";
-import type { JobDefinition } from "../types.js";
+import type { JobDefinition } from "../job/definition.js";
 import type { Debounce } from "./types.js";
 
 const DEBOUNCE_KEYS: Readonly<Record<keyof Debounce, true>> = { key: true, delayMs: true, maxDelayMs: true };

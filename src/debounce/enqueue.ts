@@ -2,12 +2,13 @@
 // the rest of an enqueue (before anything is written), then one debounce.lua
 // call per job, which answers the jid of the job that will run.
 import { TickqError } from "../errors.js";
-import { newJid } from "../client/job.js";
+import { newJid } from "../job/codec.js";
 import type { Runtime } from "../tick/runtime.js";
 import * as protocol from "../protocol/index.js";
 import { runCall } from "../protocol/run.js";
 import type { RoundTrips } from "../redis/adapter.js";
-import type { BulkJob, JobDefinition } from "../types.js";
+import type { BulkJob } from "../client/types.js";
+import type { JobDefinition } from "../job/definition.js";
 import type { Debounce } from "./types.js";
 
 /** What debounce.lua needs of one job besides its JSON. */

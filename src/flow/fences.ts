@@ -7,7 +7,7 @@
 // queue may hold more behind the jobs set aside, though the fetch came
 // back short.
 import { readFetched, type FetchedGroups, type FetchedJob } from "../tick/passes/fetch.js";
-import { isFlowJob } from "./descriptor.js";
+import { isFlowJob } from "../job/flow-descriptor.js";
 
 export interface FlowFetched {
   jobs: FetchedJob[];

@@ -3,23 +3,13 @@
 // function that throws or returns no string, a limit below 1 or an unknown
 // mode is a TickqError (400 over HTTP).
 import { TickqError } from "../errors.js";
-import type { JobDefinition } from "../types.js";
+import type { JobDefinition } from "../job/definition.js";
 import { canonicalJson } from "./canonical.js";
+import type { FlowPlan } from "../job/flow-descriptor.js";
 import { UNIQUE_MODES, type UniqueMode } from "./types.js";
 
 /** The longest key a key function may return. */
 const MAX_KEY = 1_024;
-
-/** What lib/flow.lua enforces for one job; keys are namespaced, not yet encoded. */
-export interface FlowPlan {
-  /** Slots to hold while it runs: [key, limit, unique] (unique: one holder, kept apart in Redis). */
-  locks: [string, number, boolean][];
-  rate?: { key: string; limit: number; periodMs: number };
-  /** until-executed: the key claimed from enqueue to success or death. */
-  claim?: string;
-  /** coalesce: the key claimed while it waits. */
-  wait?: string;
-}
 
 function fail(name: string, message: string): never {
   throw new TickqError("BAD_ARGS", `Job "${name}": ${message}`);

@@ -1,7 +1,7 @@
 // Flow control's stats per declared job name, read by stats.lua in the same
 // call as the core's counters (lib/flow/stats.lua): every job name, since
 // any job may be enqueued with `unique`.
-import { escapeWord } from "./descriptor.js";
+import { escapeWord } from "../job/flow-descriptor.js";
 import type { FlowStats } from "./types.js";
 import { nameRecord } from "../name-record.js";
 

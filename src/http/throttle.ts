@@ -7,12 +7,10 @@
 // unreachable the check lets the request through: auth does not need Redis,
 // and the API answers 503 anyway.
 import type { Context } from "hono";
+import type { AuthGuards } from "../admin/guards.js";
 import type { JobRegistry, Tickq } from "../index.js";
-import { defineCall, key, number, text } from "../protocol/define.js";
-import { runCall } from "../protocol/run.js";
-import type { Runtime } from "../tick/runtime.js";
-import { pendingRuntimes, runtimes } from "../recurring/internal.js";
-import type { LuaScript } from "../types.js";
+
+export { THROTTLE_LIMIT, THROTTLE_WINDOW_MS } from "../admin/guards.js";
 
 /**
  * The client a request comes from (an address), or undefined when unknown: then nothing is throttled.
@@ -33,66 +31,15 @@ export interface Throttle {
   failed(client: string): Promise<void>;
 }
 
-/** Failures a client may have in one window before it is refused. */
-export const THROTTLE_LIMIT = 10;
-export const THROTTLE_WINDOW_MS = 60_000;
-
-// throttle: KEYS[1] P.."auth-failures:"..client, a set of failed attempts'
-// ids. ARGV: [1] prefix, [2] "check" | "fail", [3] window ms, [4] limit,
-// [5] the attempt's id (fail). Returns the ms until the client may try
-// again (0: now). The first failure starts the window; the set expires with
-// it. A refused client is not counted again (the check comes first), so the
-// set holds about `limit` ids at most. Replays: a resent "fail" adds an id
-// already there and finds the window set, so it counts once; "check" only
-// reads.
-export const throttleScript: LuaScript = {
-  name: "throttle",
-  text: `local k=KEYS[1]
-if ARGV[2]=='fail' then
-redis.call('SADD',k,ARGV[5])
-if redis.call('PTTL',k)<0 then redis.call('PEXPIRE',k,ARGV[3]) end
-end
-if redis.call('SCARD',k)<tonumber(ARGV[4]) then return 0 end
-return math.max(redis.call('PTTL',k),1)`,
-};
-
-const throttleCall = defineCall(
-  throttleScript,
-  { failures: key },
-  { op: text, windowMs: number, limit: number, attempt: text },
-  number,
-);
-
-/** The throttle of `tickq`'s Redis and prefix; undefined for a tickq not made by createTickq. */
+/** The throttle kept in `tickq`'s Redis (`tq.guards`, lua/throttle.lua); undefined for an object without guards. */
 export function redisThrottle(tickq: Tickq<JobRegistry>, clientOf: ClientOf): Throttle | undefined {
-  const known: Runtime | undefined = runtimes.get(tickq);
-  const pending = pendingRuntimes.get(tickq);
-  if (!known && !pending) return undefined;
-  // An address is short; anything longer is cut, so a key stays small.
-  const key = (runtime: Runtime, client: string) => `${runtime.prefix}auth-failures:${client.slice(0, 64)}`;
-  const call = async (op: "check" | "fail", client: string) => {
-    try {
-      // With partitions: "auto" the runtime exists once the count is found (a failure here counts as none).
-      const runtime = known ?? (await pending!());
-      return await runCall(
-        runtime,
-        throttleCall,
-        { failures: key(runtime, client) },
-        {
-          op,
-          windowMs: THROTTLE_WINDOW_MS,
-          limit: THROTTLE_LIMIT,
-          attempt: op === "fail" ? crypto.randomUUID() : "",
-        },
-      );
-    } catch {
-      return 0;
-    }
-  };
+  const guards: AuthGuards | undefined = (tickq as Partial<Tickq<JobRegistry>>).guards;
+  if (!guards) return undefined;
   return {
     clientOf,
-    blockedFor: (client) => call("check", client),
-    failed: async (client) => void (await call("fail", client)),
+    // With Redis unreachable (or partitions: "auto" before its count is found) a failure counts as none.
+    blockedFor: (client) => guards.blockedFor(client).catch(() => 0),
+    failed: (client) => guards.failed(client).catch(() => undefined),
   };
 }
 

@@ -11,13 +11,14 @@
 // invocations instead. Nothing here can fail an enqueue: a kick that goes
 // wrong is logged, and the cron still finds the job.
 import { monotonicMs } from "../tick/clock.js";
-import { newJid } from "../client/job.js";
+import { newJid } from "../job/codec.js";
 import { numberOption } from "../options.js";
 import type { RoundTrips } from "../redis/adapter.js";
 import { redisNowMs, type Runtime } from "../tick/runtime.js";
 import * as protocol from "../protocol/index.js";
 import { runCall } from "../protocol/run.js";
-import type { EnqueueOptions, TickOptions } from "../types.js";
+import type { EnqueueOptions } from "../client/types.js";
+import type { TickOptions } from "../tick/options.js";
 import { startTick } from "./parallel.js";
 import type { KickOptions, KickScope } from "./types.js";
 

@@ -6,14 +6,15 @@
 // taken once, when it is granted, and held until that tick ends.
 import { TickqError } from "../errors.js";
 import { monotonicMs } from "../tick/clock.js";
-import { newJid } from "../client/job.js";
+import { newJid } from "../job/codec.js";
 import { isPrintableName } from "../names.js";
 import { numberOption } from "../options.js";
 import type { Runtime } from "../tick/runtime.js";
 import * as protocol from "../protocol/index.js";
 import { runCall } from "../protocol/run.js";
 import { runTick } from "../tick/run.js";
-import type { TickOptions, TickReport } from "../types.js";
+import type { TickOptions } from "../tick/options.js";
+import type { TickReport } from "../types.js";
 
 /** How long a granted slot waits for its tick to begin: a fan-out request on its way, a cold start. */
 const RESERVE_MS = 15_000;

@@ -1,6 +1,6 @@
 // The public shape of kicks (a tick started right after an enqueue) and of
 // the scope that says where a kicked tick may run.
-import type { TickOptions } from "../types.js";
+import type { TickOptions } from "../tick/options.js";
 
 /** Keeps an invocation alive until the promise settles: Cloudflare's ctx.waitUntil, Vercel's waitUntil. */
 export type WaitUntil = (promise: Promise<unknown>) => void;

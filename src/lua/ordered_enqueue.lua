@@ -34,6 +34,37 @@ if not redis.call('SET', token_key, '', 'NX', 'PX', tokenMs) then
   return redis.call('GET', token_key)
 end
 local now = now_ms()
+
+-- Whether each id waits in `ready`, read once per name (ZMSCORE over the
+-- call's ids) instead of a ZSCORE per payload; this call's own writes keep
+-- it current: 'r' waits, 'h' is held by a tick, 'f' has no payload yet.
+local states = {}
+do
+  local ids_of, i = {}, payloadsAt + 1
+  for _ = 1, tonumber(ARGV[payloadsAt]) do
+    local name, id = ARGV[i], ARGV[i + 1]
+    local ids = ids_of[name]
+    if not ids then
+      ids, states[name] = {}, {}
+      ids_of[name] = ids
+    end
+    if states[name][id] == nil then
+      states[name][id] = false
+      ids[#ids + 1] = id
+    end
+    i = i + 5
+  end
+  for name, ids in pairs(ids_of) do
+    for from = 1, #ids, 1000 do
+      local chunk = { unpack(ids, from, math.min(from + 999, #ids)) }
+      local scores = redis.call('ZMSCORE', okey(name, 'ready'), unpack(chunk))
+      for k, id in ipairs(chunk) do
+        if scores[k] then states[name][id] = 'r' end
+      end
+    end
+  end
+end
+
 local flags, added, named = {}, {}, {}
 local i = payloadsAt + 1
 for k = 1, tonumber(ARGV[payloadsAt]) do
@@ -43,18 +74,28 @@ for k = 1, tonumber(ARGV[payloadsAt]) do
   local fresh
   local ready = okey(name, 'ready')
   local p = okey(name, 'p:' .. id)
-  -- Held by a tick: it has payloads (its run's) and is not ready.
-  if not redis.call('ZSCORE', ready, id) and redis.call('EXISTS', p) == 1 then
+  local state = states[name][id]
+  -- Not waiting: held by a tick if it has payloads (its run's), else new.
+  if not state then state = redis.call('EXISTS', p) == 1 and 'h' or 'f' end
+  if state == 'h' then
     local n = okey(name, 'n:' .. id)
     if score == '' then score = sequenced_score(now, { p, n }) end
     fresh = redis.call('ZADD', n, 'LT', score, payload)
     redis.call('ZADD', okey(name, 'later'), 'LT', due, id)
+  elseif state == 'f' then
+    -- No payload and not in `ready`: nothing to sequence after, and NX and
+    -- LT add alike, so neither the score lookup nor the retries check.
+    if score == '' then score = now end
+    fresh = redis.call('ZADD', p, 'LT', score, payload)
+    redis.call('ZADD', ready, 'LT', due, id)
+    state = 'r'
   else
     if score == '' then score = sequenced_score(now, { p }) end
     fresh = redis.call('ZADD', p, 'LT', score, payload)
     local backing_off = redis.call('HEXISTS', okey(name, 'retries'), id) == 1
     redis.call('ZADD', ready, backing_off and 'NX' or 'LT', due, id)
   end
+  states[name][id] = state
   added[name] = (added[name] or 0) + fresh
   if not named[name] then
     named[name] = true

@@ -6,7 +6,7 @@ import * as protocol from "../protocol/index.js";
 import { runCall } from "../protocol/run.js";
 import { readStats } from "../client/stats.js";
 import type { StatsRuntime } from "../client/stats.js";
-import type { Stats } from "../types.js";
+import type { Stats } from "../client/types.js";
 import { BUCKET_BOUNDS_MS } from "./buckets.js";
 import { addFields, addJobTally, emptyTallies, type JobTally, type Tallies, type WaitTally } from "./fields.js";
 

@@ -3,7 +3,7 @@
 // `enqueued_at` (Redis time, set again when a retry or a scheduled job is
 // queued) to its start on Redis' clock as the tick knows it.
 import type { Outcome } from "../tick/passes/ack.js";
-import type { JobPayload } from "../types.js";
+import type { JobPayload } from "../job/payload.js";
 import { monotonicMs } from "../tick/clock.js";
 
 /**

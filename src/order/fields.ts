@@ -5,7 +5,7 @@
 import { TickqError } from "../errors.js";
 import { isPrintableName } from "../names.js";
 import { terminalJson } from "../printable.js";
-import type { JobDefinition } from "../types.js";
+import type { JobDefinition } from "../job/definition.js";
 
 /** The highest priority; the lowest is its negative (src/lua/lib/order/read-order.lua packs scores by it). */
 export const MAX_PRIORITY = 1_000;

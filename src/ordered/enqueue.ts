@@ -2,8 +2,8 @@
 // written (an unknown name, an id that is not a non-empty string, a payload
 // that is not JSON, a score that is not finite: a TickqError, nothing
 // written; a payload over maxJobBytes: JOB_TOO_LARGE), then ordered_enqueue.lua
-// adds up to 1,000 a round trip (fewer when they are large: src/client/job-size.ts).
-// A payload must arrive as it was sent (src/client/json-value.ts); with the
+// adds up to 1,000 a round trip (fewer when they are large: src/job/size.ts).
+// A payload must arrive as it was sent (src/job/json-value.ts); with the
 // ordered job's `schema`, what is stored is the schema's output.
 //
 // Idempotent like plain enqueue: every call carries a token the script
@@ -11,9 +11,9 @@
 // lost reply adds nothing twice. Resending it yourself is safe too: an
 // identical payload is stored once while it waits.
 import { TickqError } from "../errors.js";
-import { newJid } from "../client/job.js";
-import { checkJobSize, chunksOf, utf8Bytes } from "../client/job-size.js";
-import { unfaithfulJson } from "../client/json-value.js";
+import { newJid } from "../job/codec.js";
+import { checkJobSize, chunksOf, utf8Bytes } from "../job/size.js";
+import { unfaithfulJson } from "../job/json-value.js";
 import { checkBySchema } from "../client/schema-check.js";
 import { checkKnownKeys } from "../options.js";
 import { hasControl, terminalJson } from "../printable.js";

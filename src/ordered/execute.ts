@@ -4,13 +4,13 @@
 // A failure retries with Sidekiq's backoff (or the job's own) until the
 // job's retry limit, then the run's payloads go to the dead set.
 import { retryDelayMs } from "../tick/backoff.js";
-import { newJid } from "../client/job.js";
+import { newJid } from "../job/codec.js";
 import { monotonicMs } from "../tick/clock.js";
 import { describeError, retryLimit } from "../tick/retry.js";
 import { redisNowSec } from "../tick/runtime.js";
 import type { OrderedRuntime } from "./runtime.js";
 import type { LogFields, LogLevel, LogSink } from "../telemetry/logger.js";
-import type { JobLogger } from "../types.js";
+import type { JobLogger } from "../job/context.js";
 import { orderedCancelKey } from "../cancel/errors.js";
 import { isLeaseInDoubt, LEASE_DOUBTS_MAX, leaseDoubtsError } from "./guard.js";
 import { orderedDefinition } from "./registry.js";

@@ -5,7 +5,7 @@
 import { TickqError } from "../errors.js";
 import { isStandardSchema } from "../client/schema-check.js";
 import { checkKnownKeys } from "../options.js";
-import type { JobRegistry } from "../types.js";
+import type { JobRegistry } from "../job/definition.js";
 import type { OrderedDefinition, OrderedRegistry } from "./types.js";
 
 const NAME = /^[A-Za-z0-9_.-]{1,128}$/;

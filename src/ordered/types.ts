@@ -11,9 +11,9 @@
 //              waited for it, lowest score first
 // fence        a number that grows with every execution, handed to the
 //              handler so a downstream store can refuse a stale write
-import type { StandardSchemaV1 } from "../client/standard-schema.js";
-import type { JobLogger } from "../types.js";
-import type { Duration } from "../workflows/types.js";
+import type { StandardSchemaV1 } from "../job/standard-schema.js";
+import type { JobLogger } from "../job/context.js";
+import type { Duration } from "../duration.js";
 
 /** What an ordered job's handler gets beside the id and its payloads. */
 export interface OrderedContext {

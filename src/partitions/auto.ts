@@ -14,11 +14,12 @@ import type { KickScope } from "../kick/types.js";
 import type { OrderedRegistry } from "../ordered/types.js";
 import * as protocol from "../protocol/index.js";
 import { runCall } from "../protocol/run.js";
-import { pendingRuntimes, runtimes } from "../recurring/internal.js";
 import { newListeners, type TickqEventName, type TickqListener } from "../tick/events.js";
-import { createRuntime, type TickqRuntime } from "../runtime.js";
+import { createRuntime } from "../runtime.js";
 import { hashTagOf, type Runtime } from "../tick/runtime.js";
-import type { JobLogger, JobRegistry, Middleware, TickqOptions } from "../types.js";
+import type { JobLogger, Middleware } from "../job/context.js";
+import type { JobRegistry } from "../job/definition.js";
+import type { TickqOptions } from "../types.js";
 import type { WorkflowInputs } from "../workflows/types.js";
 import type { CoreFactory } from "./facade.js";
 import { countForShape, partitionsPerMaster, type SlotRange } from "./layout.js";
@@ -190,7 +191,6 @@ export function createAutoPartitioned<J extends JobRegistry, O extends OrderedRe
     });
     return building;
   };
-  const runtimeOf = async (): Promise<TickqRuntime> => runtimes.get(await root())!;
 
   const build = (get: () => Promise<AnyTickq>): AnyTickq => {
     const asRecord = async () => (await get()) as unknown as Record<string, unknown>;
@@ -227,13 +227,18 @@ export function createAutoPartitioned<J extends JobRegistry, O extends OrderedRe
         built?.use(m);
         return tickq;
       },
+      guards: {
+        blockedFor: async (client: string) => (await get()).guards.blockedFor(client),
+        failed: async (client: string) => (await get()).guards.failed(client),
+        endSession: async (nonce: string, ms: number) => (await get()).guards.endSession(nonce, ms),
+        sessionEnded: async (nonce: string) => (await get()).guards.sessionEnded(nonce),
+      },
       prefix,
       /** 0 until the first call has found the count. */
       get partitions() {
         return built?.partitions ?? 0;
       },
     } as unknown as AnyTickq;
-    pendingRuntimes.set(tickq, runtimeOf);
     return tickq;
   };
   return build(root) as unknown as Tickq<J, O, W>;

@@ -5,7 +5,7 @@
 // starts its rate key logged in the last period. A job whose concurrency or
 // unique slot a running job holds is not moved: the new layout could start
 // it beside that job.
-import { isFlowJob, readFlowKeys } from "../flow/descriptor.js";
+import { isFlowJob, readFlowKeys } from "../job/flow-descriptor.js";
 import * as protocol from "../protocol/index.js";
 import { runCall } from "../protocol/run.js";
 import type { Runtime } from "../tick/runtime.js";

@@ -5,14 +5,17 @@
 // Before its first call it checks the partition count stored in Redis
 // (meta.ts), so a mismatched deployment writes nothing.
 import type { Tickq } from "../tickq.js";
+import type { TickqRuntime } from "../runtime.js";
 import { checkJobs } from "../client/enqueue.js";
 import { TickqError } from "../errors.js";
 import { checkOrderedJobs } from "../ordered/enqueue.js";
 import type { KickScope } from "../kick/types.js";
 import type { OrderedRegistry } from "../ordered/types.js";
-import { partitionCores, runtimes } from "../recurring/internal.js";
+import { recordRecurringClocks } from "../recurring/clock-shift.js";
 import type { Schedules } from "../recurring/types.js";
-import type { BulkJob, JobRegistry, TickqOptions } from "../types.js";
+import type { BulkJob } from "../client/types.js";
+import type { JobRegistry } from "../job/definition.js";
+import type { TickqOptions } from "../types.js";
 import type { WorkflowInputs, WorkflowsApi } from "../workflows/types.js";
 import { partitionedJobs, partitionedQueues } from "./jobs.js";
 import { partitionOf, partitionPrefixes } from "./layout.js";
@@ -24,7 +27,11 @@ import { PartitionTicks } from "./tick.js";
 import { partitionedWorkflows } from "./workflows.js";
 
 type AnyTickq = Tickq<JobRegistry, OrderedRegistry, WorkflowInputs>;
-export type CoreFactory = (options: TickqOptions<JobRegistry, OrderedRegistry, WorkflowInputs>) => AnyTickq;
+type AnyOptions = TickqOptions<JobRegistry, OrderedRegistry, WorkflowInputs>;
+/** Builds a tickq of any partition count (createTickqCore): partitions: "auto" builds through it. */
+export type CoreFactory = (options: AnyOptions) => AnyTickq;
+/** Builds one key space's tickq and the runtime behind it: a partition, read for its checks before a write. */
+export type PartitionFactory = (options: AnyOptions) => { tickq: AnyTickq; runtime: TickqRuntime };
 
 /** Each schedule lives in the partition of its name, so one partition's ticks run it, once per slot. */
 function schedulesOf(schedules: Schedules | undefined, k: number, n: number): Schedules | undefined {
@@ -48,19 +55,22 @@ function groupBy<T>(items: T[], partition: (item: T) => number): Map<number, { a
 export function createPartitioned<J extends JobRegistry, O extends OrderedRegistry, W extends WorkflowInputs>(
   options: TickqOptions<J, O, W>,
   count: number,
-  makeCore: CoreFactory,
+  makeCore: PartitionFactory,
 ): Tickq<J, O, W> {
   const prefix = options.prefix ?? "tickq:";
   const base = { ...options, partitions: 1 } as TickqOptions<JobRegistry, OrderedRegistry, WorkflowInputs>;
-  const cores = partitionPrefixes(prefix, count).map((p, k) => {
+  const built = partitionPrefixes(prefix, count).map((p, k) => {
     const core = makeCore({ ...base, prefix: p, schedules: schedulesOf(options.schedules, k, count) });
-    runtimes.get(core)!.partition = { index: k, count };
+    core.runtime.partition = { index: k, count };
     return core;
   });
+  const cores = built.map((b) => b.tickq);
+  const first = built[0]!.runtime;
+  const clocks = built.map((b) => b.runtime.recurring);
   const ticks = new PartitionTicks(cores);
   let checked: Promise<void> | undefined;
   const ready = (): Promise<void> => {
-    checked ??= checkLayout(options, base, cores[0]!, prefix, count, makeCore).catch((error: unknown) => {
+    checked ??= checkLayout(options, base, first, prefix, count, makeCore).catch((error: unknown) => {
       // A refusal stands; a Redis that did not answer is asked again at the next call.
       if (!(error instanceof TickqError && error.code === "BAD_OPTIONS")) checked = undefined;
       throw error;
@@ -102,7 +112,7 @@ export function createPartitioned<J extends JobRegistry, O extends OrderedRegist
       enqueueBulk: after(async (list) => {
         if (!Array.isArray(list) || list.length === 0) return scoped[0]!.enqueueBulk(list);
         // As on one Redis, a bad job throws before any partition writes.
-        await checkJobs(runtimes.get(cores[0]!)!, list as BulkJob[]);
+        await checkJobs(first, list as BulkJob[]);
         const jids: string[] = new Array(list.length);
         const groups = groupBy(list as BulkJob[], pick);
         await Promise.all(
@@ -118,7 +128,7 @@ export function createPartitioned<J extends JobRegistry, O extends OrderedRegist
       ),
       enqueueOrderedBulk: after(async (list) => {
         if (!Array.isArray(list) || list.length === 0) return scoped[0]!.enqueueOrderedBulk(list);
-        await checkOrderedJobs(runtimes.get(cores[0]!)!, list);
+        await checkOrderedJobs(first, list);
         const groups = groupBy(list, (j) => partitionOfOrdered(j?.name, String(j?.id), count));
         await Promise.all([...groups].map(([k, g]) => scoped[k]!.enqueueOrderedBulk(g.items as never[])));
       }),
@@ -167,29 +177,29 @@ export function createPartitioned<J extends JobRegistry, O extends OrderedRegist
         for (const c of cores) c.use(middleware);
         return tickq;
       },
+      // Dashboard sessions and the auth throttle keep their keys in partition 0.
+      guards: scoped[0]!.guards,
       prefix,
       partitions: count,
     };
-    partitionCores.set(tickq, scoped);
-    // Dashboard sessions and the auth throttle keep their keys in partition 0.
-    runtimes.set(tickq, runtimes.get(scoped[0]!)!);
+    recordRecurringClocks(tickq, clocks);
     return tickq;
   };
   return build(cores);
 }
 
 async function checkLayout(
-  options: TickqOptions<JobRegistry, OrderedRegistry, WorkflowInputs>,
-  base: TickqOptions<JobRegistry, OrderedRegistry, WorkflowInputs>,
-  first: AnyTickq,
+  options: AnyOptions,
+  base: AnyOptions,
+  first: TickqRuntime,
   prefix: string,
   count: number,
-  makeCore: CoreFactory,
+  makeCore: PartitionFactory,
 ): Promise<void> {
-  await checkStoredCount(runtimes.get(first)!, prefix, count);
+  await checkStoredCount(first, prefix, count);
   // On a cluster the one-partition layout lives under a tagged prefix, never this one.
   if (options.redis.cluster) return;
-  const legacy = makeCore({ ...base, prefix, schedules: undefined, sidekiqProcesses: false });
+  const legacy = makeCore({ ...base, prefix, schedules: undefined, sidekiqProcesses: false }).tickq;
   const left = leftInLayout(await legacy.stats());
   if (left.length > 0) refuseLegacy(prefix, count, left);
 }

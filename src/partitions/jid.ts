@@ -2,7 +2,7 @@
 // flow or debounce key still has a jid whose partition is k, so
 // tq.jobs.find(jid) asks one partition, not all. Drawing until one lands
 // takes N tries on average, a few microseconds each.
-import { newJid } from "../client/job.js";
+import { newJid } from "../job/codec.js";
 import type { Runtime } from "../tick/runtime.js";
 import { partitionOf } from "./layout.js";
 

@@ -4,7 +4,7 @@
 import type { DayStats } from "../client/history.js";
 import type { QueueInfo, TickInfo } from "../admin/types.js";
 import type { ScheduleInfo } from "../recurring/types.js";
-import type { Stats } from "../types.js";
+import type { Stats } from "../client/types.js";
 import { type UnstartableJobs, unstartableWarning } from "../tick/unstartable-warnings.js";
 import { nameRecord } from "../name-record.js";
 

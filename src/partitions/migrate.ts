@@ -10,7 +10,7 @@
 // refused before its mark while the old layout holds any (they would never run
 // in the new one), unless `leave` says to leave them; the report lists what is left.
 import { createTickqCore } from "../core.js";
-import { newJid } from "../client/job.js";
+import { newJid } from "../job/codec.js";
 import { TickqError } from "../errors.js";
 import * as protocol from "../protocol/index.js";
 import { runCall } from "../protocol/run.js";
@@ -18,7 +18,10 @@ import { createRuntime } from "../runtime.js";
 import type { Runtime } from "../tick/runtime.js";
 import { logSink, textFace } from "../telemetry/logger.js";
 import type { JobInfo } from "../admin/types.js";
-import type { JobLogger, JobRegistry, RedisAdapter, Stats } from "../types.js";
+import type { JobLogger } from "../job/context.js";
+import type { JobRegistry } from "../job/definition.js";
+import type { RedisAdapter } from "../redis/types.js";
+import type { Stats } from "../client/types.js";
 import { checkPartitionCount, partitionOf, partitionPrefixes } from "./layout.js";
 import { countFromShape, readShape } from "./auto.js";
 import { mergeStats } from "./merge.js";

@@ -15,7 +15,7 @@ import * as protocol from "../protocol/index.js";
 import { runCall } from "../protocol/run.js";
 import type { Runtime } from "../tick/runtime.js";
 import type { JobInfo, JobState, JobsApi, QueuesApi } from "../admin/types.js";
-import type { JobLogger } from "../types.js";
+import type { JobLogger } from "../job/context.js";
 import { type Carried, Dependencies } from "./carried.js";
 
 /** How long a partition remembers the jids it adopted: a migration run again within it doubles nothing. */

@@ -5,9 +5,10 @@
 // idempotence of a caller's jid). One job has one route: a job with both a
 // concurrency and a rate key is exact for the rate only when the rate key
 // follows from the concurrency key (docs/operate/cluster.md).
-import { readFlowKeys } from "../flow/descriptor.js";
+import { readFlowKeys } from "../job/flow-descriptor.js";
 import { planFlow } from "../flow/plan.js";
-import type { BulkJob, JobDefinition, JobRegistry } from "../types.js";
+import type { BulkJob } from "../client/types.js";
+import type { JobDefinition, JobRegistry } from "../job/definition.js";
 import { partitionOf } from "./layout.js";
 
 function definitionIn(jobs: JobRegistry, name: string): JobDefinition<never> | undefined {

@@ -10,7 +10,8 @@
 import { monotonicMs } from "../tick/clock.js";
 import { concurrencyOf } from "../tick/settings.js";
 import { SHARED_SLOTS, SharedSlots, type TickOptionsWithSlots } from "../tick/slots.js";
-import type { TickOptions, TickReport } from "../types.js";
+import type { TickOptions } from "../tick/options.js";
+import type { TickReport } from "../types.js";
 import type { TickWorkflowReport } from "../workflows/types.js";
 import { crc16 } from "./layout.js";
 

@@ -2,7 +2,7 @@
 // memo, its lease and its fence in one slot). sendEvent goes to every
 // partition: a run waits under (event, match) in its own partition, and
 // routing events by (event, match) would need runs to move; the count adds up.
-import { newJid } from "../client/job.js";
+import { newJid } from "../job/codec.js";
 import type { WorkflowInputs, WorkflowsApi } from "../workflows/types.js";
 import { pageAcross } from "./cursor.js";
 import { partitionOf } from "./layout.js";

@@ -1,11 +1,18 @@
-// Small state changes outside a tick: pausing queues, dashboard sessions,
-// kick slots and the parallel-tick gate.
+// Small state changes outside a tick: pausing queues, dashboard sessions, the
+// login throttle, kick slots and the parallel-tick gate.
 import { scripts } from "../lua/index.js";
 import { counted, defineCall, flag, group, groups, key, list, number, text, tuple } from "./define.js";
 
 export const pause = defineCall(scripts.pause, { paused: key }, { queue: text, paused: flag }, flag);
 
 export const session = defineCall(scripts.session, { ended: key }, { op: text, ms: number }, flag);
+
+export const throttle = defineCall(
+  scripts.throttle,
+  { failures: key },
+  { op: text, windowMs: number, limit: number, attempt: text },
+  number,
+);
 
 export const kick = defineCall(
   scripts.kick,

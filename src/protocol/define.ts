@@ -11,7 +11,7 @@
 // with its KEYS (present exactly when those keys are given) or last (present
 // when ARGV goes on; only at the end).
 import { TickqError } from "../errors.js";
-import type { LuaScript, RedisReply } from "../types.js";
+import type { LuaScript, RedisReply } from "../redis/types.js";
 
 /** One ARGV value; `flag` is sent as 1 or 0. */
 export type Value = { readonly kind: "text" } | { readonly kind: "number" } | { readonly kind: "flag" };

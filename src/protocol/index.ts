@@ -33,6 +33,7 @@ export {
   partitions,
   pause,
   session,
+  throttle,
 } from "./control.js";
 export {
   workflow_cancel,

@@ -2,7 +2,7 @@
 // an entry script (test/unit/lua-protocol.test.ts checks no caller reads a
 // reply by position).
 import type { RoundTrips } from "../redis/adapter.js";
-import type { LuaScript, RedisReply } from "../types.js";
+import type { LuaScript, RedisReply } from "../redis/types.js";
 import { decode, encode, type TypedCall } from "./define.js";
 
 /** What runs a script: the runtime (src/tick/runtime.ts), which puts the prefix first. */

@@ -6,13 +6,13 @@
 // digest of the whole declaration is what begin compares with Redis' copy,
 // so an unchanged declaration costs a tick nothing.
 import { TickqError } from "../errors.js";
-import { encodeNewJob } from "../client/job.js";
+import { encodeNewJob } from "../job/codec.js";
 import { orderFields, type OrderFields } from "../order/fields.js";
-import { unfaithfulJson } from "../client/json-value.js";
+import { unfaithfulJson } from "../job/json-value.js";
 import { checkBySchema } from "../client/schema-check.js";
 import { isPrintableName } from "../names.js";
 import { terminalJson } from "../printable.js";
-import type { JobDefinition, JobRegistry } from "../types.js";
+import type { JobDefinition, JobRegistry } from "../job/definition.js";
 import { fingerprint } from "./hash.js";
 import { everyTiming } from "./timing.js";
 import type { CronParser, MissedPolicy, ScheduleSpec, Schedules, Timing } from "./types.js";

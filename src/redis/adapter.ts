@@ -1,6 +1,6 @@
 import { TickqError } from "../errors.js";
 import { scriptSha } from "./script-sha.js";
-import type { LuaScript, RedisAdapter, RedisReply } from "../types.js";
+import type { LuaScript, RedisAdapter, RedisReply } from "./types.js";
 
 /** Counts Redis round trips; a tick keeps one for its report. */
 export interface RoundTrips {

@@ -8,7 +8,7 @@
  */
 import type { Redis, Cluster } from "ioredis";
 import { slotOf } from "./cluster-slot.js";
-import type { RedisAdapter, RedisReply } from "../types.js";
+import type { RedisAdapter, RedisReply } from "./types.js";
 
 /**
  * The adapter over an ioredis client (a Redis, Sentinel or Cluster connection), for Node.

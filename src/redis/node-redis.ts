@@ -24,7 +24,7 @@
  * @module tickq/adapters/node-redis
  */
 import { TickqError } from "../errors.js";
-import type { RedisAdapter, RedisReply } from "../types.js";
+import type { RedisAdapter, RedisReply } from "./types.js";
 
 /** The keys and arguments of node-redis' `eval` and `evalSha`. */
 export interface NodeRedisEvalOptions {

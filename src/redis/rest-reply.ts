@@ -2,7 +2,7 @@
 // `Upstash-Encoding: base64`: every string is the base64 of Redis' bytes,
 // read as UTF-8 (as ioredis reads them), except "OK" — a status reply the
 // server leaves as it is, and never a valid base64 encoding.
-import type { RedisReply } from "../types.js";
+import type { RedisReply } from "./types.js";
 
 const utf8 = new TextDecoder();
 

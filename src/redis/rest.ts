@@ -22,7 +22,7 @@
 
 import { TickqError } from "../errors.js";
 import { redactUrl } from "../redact.js";
-import type { RedisAdapter, RedisReply } from "../types.js";
+import type { RedisAdapter, RedisReply } from "./types.js";
 import { decodeReply } from "./rest-reply.js";
 
 /** Options of `restAdapter`: the REST URL and token, and how network failures are resent. */

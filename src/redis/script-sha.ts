@@ -2,7 +2,7 @@
 // Workers and Vercel's edge all have it) and kept: shipping 21 hex digests
 // in every bundle cost more than the digest does once per script.
 import { sha1Hex } from "../sha1.js";
-import type { LuaScript } from "../types.js";
+import type { LuaScript } from "./types.js";
 
 const known = new WeakMap<LuaScript, string>();
 const pending = new WeakMap<LuaScript, Promise<string>>();

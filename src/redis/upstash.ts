@@ -10,7 +10,7 @@
  */
 import type { Redis } from "@upstash/redis";
 import { TickqError } from "../errors.js";
-import type { RedisAdapter, RedisReply } from "../types.js";
+import type { RedisAdapter, RedisReply } from "./types.js";
 
 const FIX =
   "build the client with automaticDeserialization off: new Redis({ url, token, automaticDeserialization: false })";

@@ -5,7 +5,7 @@ import { TickqError } from "../errors.js";
 import * as protocol from "../protocol/index.js";
 import { runCall } from "../protocol/run.js";
 import type { Runtime } from "../tick/runtime.js";
-import type { RedisReply } from "../types.js";
+import type { RedisReply } from "../redis/types.js";
 import type { JobError, JobResult } from "./types.js";
 import { cancelledResult } from "./cancelled.js";
 

@@ -4,7 +4,7 @@
 // update. Only the last value of each job is sent; Redis keeps it under
 // `progress:JID` for an hour after its last report.
 import { TickqError } from "../errors.js";
-import { utf8Bytes } from "../client/job-size.js";
+import { utf8Bytes } from "../job/size.js";
 
 /** Largest progress value, in bytes of its JSON. */
 export const MAX_PROGRESS_BYTES = 4_096;

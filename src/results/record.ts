@@ -4,10 +4,10 @@
 // that ended failed or dead, its error. Jobs neither kept nor awaited add
 // nothing, and an ack with no entry has no section at all. Progress that
 // ctx.progress buffered rides along (entries numbered 0).
-import { utf8Bytes } from "../client/job-size.js";
+import { utf8Bytes } from "../job/size.js";
 import type { Outcome } from "../tick/passes/ack.js";
 import { describeError } from "../describe-error.js";
-import type { JobPayload } from "../types.js";
+import type { JobPayload } from "../job/payload.js";
 import { AWAITED_RESULT_TTL_MS, type ResultSettings } from "./settings.js";
 
 /** The job field enqueueAndWait sets: its tick writes the outcome to `result:JID`. */

@@ -5,7 +5,7 @@
 // line's text is printable (src/printable.ts): a job's data cannot act on
 // the terminal that shows the log, nor forge a line of it.
 import { hasControl, printable, printableErrorText } from "../printable.js";
-import type { JobLogger } from "../types.js";
+import type { JobLogger } from "../job/context.js";
 
 export type LogLevel = "info" | "warn" | "error";
 

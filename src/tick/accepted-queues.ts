@@ -4,7 +4,8 @@
 // it (UNKNOWN_QUEUE). A producer that enqueues for other deployments sets
 // `allowUndeclaredQueues`; a tickq that lists no queues accepts any.
 import { TickqError } from "../errors.js";
-import type { JobRegistry, QueueOrder } from "../types.js";
+import type { JobRegistry } from "../job/definition.js";
+import type { QueueOrder } from "../types.js";
 
 /** The queues enqueue accepts, or undefined for any. */
 export function acceptedQueues(

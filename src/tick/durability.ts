@@ -7,7 +7,8 @@
 import { TickqError } from "../errors.js";
 import { numberOption } from "../options.js";
 import type { RoundTrips } from "../redis/adapter.js";
-import type { DurabilityOptions, LuaScript, RedisAdapter } from "../types.js";
+import type { DurabilityOptions } from "../types.js";
+import type { LuaScript, RedisAdapter } from "../redis/types.js";
 
 export interface Durability {
   replicas: number;

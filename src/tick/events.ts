@@ -8,7 +8,7 @@
 import { ackOrder, type Outcome } from "./passes/ack.js";
 import { attemptOf, describeError } from "./retry.js";
 import type { LogFields, LogSink } from "../telemetry/logger.js";
-import type { JobPayload } from "../types.js";
+import type { JobPayload } from "../job/payload.js";
 import type { WorkflowEvent } from "../workflows/types.js";
 import type { OrderedOutcome } from "../ordered/work.js";
 import { runEvent } from "../cancel/ordered-record.js";

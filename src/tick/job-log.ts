@@ -3,7 +3,8 @@
 // (`tickq_log`), next to its error and backtrace. Keeping them costs an
 // array push per line; they are written to Redis only when the job fails.
 import type { LogFields, LogLevel, LogSink } from "../telemetry/logger.js";
-import type { JobLogger, JobPayload } from "../types.js";
+import type { JobLogger } from "../job/context.js";
+import type { JobPayload } from "../job/payload.js";
 
 /** Longest kept line, in characters. */
 const MAX_LINE = 500;

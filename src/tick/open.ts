@@ -18,7 +18,8 @@ import type { Runtime } from "./runtime.js";
 import { tickSettings, type TickSettings } from "./settings.js";
 import { UnstartableSeen } from "./unstartable.js";
 import type { RoundTrips } from "../redis/adapter.js";
-import type { TickOptions, TickReport } from "../types.js";
+import type { TickOptions } from "./options.js";
+import type { TickReport } from "../types.js";
 
 export interface OpenTick {
   readonly runtime: Runtime;

@@ -17,7 +17,7 @@ import * as protocol from "../protocol/index.js";
 import { recount } from "./report.js";
 import type { StepArgs } from "./capability.js";
 import { SHARED_SLOTS, type TickOptionsWithSlots } from "./slots.js";
-import type { TickOptions } from "../types.js";
+import type { TickOptions } from "./options.js";
 import { tally } from "./report.js";
 
 type Input = PipelineInput<TickWork, TickOutcome>;

@@ -14,10 +14,10 @@
 // getters or String() throw) is described defensively, a non-Error by its
 // type and JSON, and a backoff that throws or returns nonsense falls back
 // to Sidekiq's.
-import { seconds, type JsonText } from "../client/json-splice.js";
+import { seconds, type JsonText } from "../job/json-splice.js";
 import { isPrintableName } from "../names.js";
 import { capMessage, describeError } from "../describe-error.js";
-import type { JobPayload } from "../types.js";
+import type { JobPayload } from "../job/payload.js";
 import { defaultBackoffMs, retryDelayMs, type Backoffs } from "./backoff.js";
 
 export interface FailureFields {

@@ -16,14 +16,19 @@ import type { BeginArgs, Begun, FinishArgs, TickOutcome, TickWork } from "./capa
 import { openTick, type OpenTick } from "./open.js";
 import { pipelineInput } from "./pipeline-input.js";
 import { recount, tickAttributes } from "./report.js";
-import { newTickId } from "./tick-id.js";
-import type { TickOptions, TickReport } from "../types.js";
+import { newJid } from "../job/codec.js";
+import type { TickOptions } from "./options.js";
+import type { TickReport } from "../types.js";
 
 /** Share of the budget that extra housekeeping calls may use. */
 const HOUSEKEEP_SHARE = 0.25;
 
 /** `tickId`: one reserved for this tick (src/kick/parallel.ts); default a new one. */
-export function runTick(runtime: Runtime, options: TickOptions = {}, tickId = newTickId()): Promise<TickReport> {
+export function runTick(
+  runtime: Runtime,
+  options: TickOptions = {},
+  tickId = newJid().slice(0, 16),
+): Promise<TickReport> {
   if (!runtime.tracing) return tickOnce(runtime, options, tickId);
   return runtime.tracing.tick(tickId, () => tickOnce(runtime, options, tickId), tickAttributes);
 }

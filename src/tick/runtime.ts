@@ -14,15 +14,9 @@ import type { LogSink } from "../telemetry/logger.js";
 import type { Tracing } from "../telemetry/tracing.js";
 import type { Capability } from "./capability.js";
 import type { MetricsSettings } from "../metrics/settings.js";
-import type {
-  JobDefinition,
-  JobLogger,
-  JobRegistry,
-  LuaScript,
-  Middleware,
-  RedisAdapter,
-  RedisReply,
-} from "../types.js";
+import type { JobDefinition, JobRegistry } from "../job/definition.js";
+import type { JobLogger, Middleware } from "../job/context.js";
+import type { LuaScript, RedisAdapter, RedisReply } from "../redis/types.js";
 
 export interface Runtime {
   redis: RedisAdapter;
@@ -30,6 +24,8 @@ export interface Runtime {
   keys: Keys;
   jobs: JobRegistry;
   plan: QueuePlan;
+  /** The queues the `queues` option lists (none when it is not given): stats() and queues.list() show them before their first job. */
+  declaredQueues: string[];
   /** The queues enqueue accepts; undefined: any (no `queues` listed, or allowUndeclaredQueues). */
   acceptedQueues: ReadonlySet<string> | undefined;
   maxRetries: number;

@@ -5,7 +5,8 @@
 // console); giving both forms is refused, as which one wins would be a guess.
 import { TickqError } from "../errors.js";
 import { numberOption } from "../options.js";
-import type { JobLogger, TickqOptions } from "../types.js";
+import type { JobLogger } from "../job/context.js";
+import type { TickqOptions } from "../types.js";
 
 const DAY_MS = 24 * 3_600_000;
 // Keyed by the app's own logger: apps that log apart each hear of it, and a test's does whatever ran before it.

@@ -2,7 +2,7 @@
 // lease of 0) is a TickqError naming the option, never a tick that quietly
 // does nothing.
 import { numberOption } from "../options.js";
-import type { TickOptions } from "../types.js";
+import type { TickOptions } from "./options.js";
 
 export interface TickSettings {
   budgetMs: number;

@@ -8,7 +8,7 @@
 // would take every freed slot and a partition whose jobs went back to their
 // queue (prefetch.ts) would wait until it ran dry. A tick over one Redis has
 // one pipeline, and the slots are its own.
-import type { TickOptions } from "../types.js";
+import type { TickOptions } from "./options.js";
 import { newPrefetch, type Prefetch } from "./prefetch.js";
 
 /** What a pipeline shows the slots it shares. */

@@ -4,10 +4,10 @@
 // kick a tick and how to run one (WorkflowDrivers), so `start` can kick as
 // enqueue does and a driving `result` ticks between its reads.
 import { TickqError } from "../errors.js";
-import { newJid } from "../client/job.js";
+import { newJid } from "../job/codec.js";
 import { hasControl, terminalJson } from "../printable.js";
-import { checkJobSize, utf8Bytes } from "../client/job-size.js";
-import { unfaithfulJson } from "../client/json-value.js";
+import { checkJobSize, utf8Bytes } from "../job/size.js";
+import { unfaithfulJson } from "../job/json-value.js";
 import { CANCEL_WAIT_MS } from "../cancel/cancel.js";
 import { monotonicMs } from "../tick/clock.js";
 import type { WorkflowsRuntime } from "./runtime.js";

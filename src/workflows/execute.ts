@@ -20,7 +20,7 @@ import { replay, type PendingStep } from "./replay.js";
 import type { StepContext, WorkflowDefinition, WorkflowFailure } from "./types.js";
 import { defaultBackoff } from "../tick/retry.js";
 import { describeError, stackOf } from "./describe.js";
-import { utf8Bytes } from "../client/job-size.js";
+import { utf8Bytes } from "../job/size.js";
 import type { Invoker } from "./invoke.js";
 import { stepIdempotencyKey } from "./idempotency-key.js";
 import { leftResults, type ReadRecords } from "./left-results.js";

@@ -1,7 +1,7 @@
 // A run's stored form and how it reads back: the step records (JSON, one
 // per step name, written whole at each commit: lib/workflows/commit-runs.lua)
 // and the run hash (lib/workflows/run-state.lua).
-import { utf8Bytes } from "../client/job-size.js";
+import { utf8Bytes } from "../job/size.js";
 import type { WorkflowFailure, WorkflowRun, WorkflowStatus, WorkflowStepInfo } from "./types.js";
 
 /** A step record as stored. `seq`: the step's position in the run's call order, for the determinism guard. */

@@ -7,7 +7,7 @@ import { acks, fetched } from "../../src/protocol/sections.js";
 import { orderedArgs } from "../../src/ordered/work.js";
 import { ackArgs, type AckTrailersOf, type Outcome } from "../../src/tick/passes/ack.js";
 import { readFetched, type FetchedGroups, type FetchedJob } from "../../src/tick/passes/fetch.js";
-import type { RedisReply } from "../../src/types.js";
+import type { RedisReply } from "../../src/redis/types.js";
 import type { ResultSettings } from "../../src/results/settings.js";
 import type { MetricsSettings } from "../../src/metrics/settings.js";
 import { resultsTrailer } from "../../src/results/in-tick.js";

@@ -7,7 +7,7 @@ import { mkdirSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { build } from "esbuild";
 import { inject } from "vitest";
-import { newJid } from "../../src/client/job.js";
+import { newJid } from "../../src/job/codec.js";
 import { type AdapterCase, adapterCases } from "./adapters.js";
 
 /**

@@ -3,7 +3,7 @@
 // all, with KEYS, SCAN and the snapshot helpers as on one Redis (a Cluster
 // client would send KEYS to some node, not to the one holding the keys).
 import { Redis } from "ioredis";
-import { newJid } from "../../src/client/job.js";
+import { newJid } from "../../src/job/codec.js";
 import { slotOf } from "../../src/partitions/layout.js";
 
 /**

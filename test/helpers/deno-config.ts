@@ -1,14 +1,14 @@
 // examples/deno's deno.json with `tickq/…` mapped to this repository's sources instead of dist/, for
-// the tests that run the example under the real Deno binary.
+// the tests that run the example under the real Deno binary, and for the bench's Deno server (so it
+// imports nothing of vitest's).
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { repoRoot, tickqSources } from "../../scripts/tickq-source.mjs";
-import { exampleDir } from "./examples.js";
 
 /** The example's deno.json with `tickq/…` mapped to the sources, in a folder of tmp/; answers its path. */
 export function denoSourcesConfig(): { path: string; remove(): void } {
-  const own = JSON.parse(readFileSync(join(exampleDir("deno"), "deno.json"), "utf8")) as {
+  const own = JSON.parse(readFileSync(join(repoRoot, "examples", "deno", "deno.json"), "utf8")) as {
     imports: Record<string, string>;
   };
   const imports = Object.fromEntries(

@@ -11,7 +11,7 @@ import { restAdapter } from "../../src/redis/rest.js";
 import { upstashAdapter } from "../../src/redis/upstash.js";
 import { startDropProxy } from "../../bench/chaos/drop-proxy.js";
 import { startHttpDropProxy } from "../../bench/chaos/http-drop-proxy.js";
-import type { RedisAdapter } from "../../src/types.js";
+import type { RedisAdapter } from "../../src/redis/types.js";
 import { speaksTcp } from "./adapters.js";
 import { clusterMasters } from "./cluster-slot.js";
 import { openAdapter } from "./open-adapter.js";

@@ -3,7 +3,7 @@
 // it only when the test releases it, as a slow network would deliver it.
 // Every other call goes through at once.
 import { sha1Hex } from "../../src/sha1.js";
-import type { LuaScript, RedisAdapter, RedisReply } from "../../src/types.js";
+import type { LuaScript, RedisAdapter, RedisReply } from "../../src/redis/types.js";
 
 export interface HeldReplies {
   adapter: RedisAdapter;

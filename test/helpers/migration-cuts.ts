@@ -1,7 +1,7 @@
 // Adapters that cut a migration (migratePartitions) at a chosen call, as a
 // lost connection would: the tests run it again and check nothing is lost or
 // doubled.
-import type { RedisAdapter } from "../../src/types.js";
+import type { RedisAdapter } from "../../src/redis/types.js";
 
 /** The finish call (partition_move_finish.lua): the count key alone, the mark it replaces as its first argument. */
 function isFinish(keys: string[], args: string[]): boolean {

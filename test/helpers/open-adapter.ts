@@ -9,7 +9,7 @@ import { ioredisAdapter } from "../../src/redis/ioredis.js";
 import { nodeRedisAdapter } from "../../src/redis/node-redis.js";
 import { restAdapter } from "../../src/redis/rest.js";
 import { upstashAdapter } from "../../src/redis/upstash.js";
-import type { RedisAdapter } from "../../src/types.js";
+import type { RedisAdapter } from "../../src/redis/types.js";
 
 export interface Endpoints {
   redisUrl: string;

@@ -7,7 +7,7 @@ import { afterAll, beforeAll } from "vitest";
 import { startPrivateRedisCluster } from "../../bench/chaos/private-cluster.js";
 import { ioredisAdapter } from "../../src/redis/ioredis.js";
 import { nodeRedisAdapter } from "../../src/redis/node-redis.js";
-import type { RedisAdapter } from "../../src/types.js";
+import type { RedisAdapter } from "../../src/redis/types.js";
 
 export interface PrivateCluster {
   nodes: { host: string; port: number }[];

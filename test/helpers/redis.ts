@@ -2,7 +2,7 @@
 // every key under it, so tests never assume an empty database.
 import { Redis } from "ioredis";
 import { inject } from "vitest";
-import { newJid } from "../../src/client/job.js";
+import { newJid } from "../../src/job/codec.js";
 
 export function redisUrl(): string {
   return inject("redisUrl");

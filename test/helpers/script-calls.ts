@@ -5,7 +5,7 @@
 import { expect } from "vitest";
 import { runScript } from "../../src/redis/adapter.js";
 import { decode, encode, type TypedCall } from "../../src/protocol/define.js";
-import type { LuaScript, RedisReply } from "../../src/types.js";
+import type { LuaScript, RedisReply } from "../../src/redis/types.js";
 import type { Harness } from "./harness.js";
 import { snapshot, type Snapshot } from "./snapshot.js";
 

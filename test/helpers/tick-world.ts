@@ -7,14 +7,14 @@
 // every difference.
 import { isDeepStrictEqual } from "node:util";
 import type { Redis } from "ioredis";
-import { encodeNewJob } from "../../src/client/job.js";
-import { spliceFields, topLevelFields } from "../../src/client/json-splice.js";
+import { encodeNewJob } from "../../src/job/codec.js";
+import { spliceFields, topLevelFields } from "../../src/job/json-splice.js";
 import { ackArgs, ackOrder, type Outcome } from "../../src/tick/passes/ack.js";
 import type { FetchedJob } from "../../src/tick/passes/fetch.js";
 import { housekeepArgs } from "../../src/tick/passes/housekeep.js";
 import { fetchArgs } from "../../src/tick/queue-order.js";
 import { asArray, asNumber, runScript } from "../../src/redis/adapter.js";
-import type { RedisAdapter, RedisReply } from "../../src/types.js";
+import type { RedisAdapter, RedisReply } from "../../src/redis/types.js";
 import {
   compare,
   interruptionKey,
@@ -27,7 +27,7 @@ import {
   type Snapshot,
 } from "./job-model.js";
 import { deleteUnder, sleep, uniquePrefix } from "./redis.js";
-import { fetchedJobs } from "../helpers/begin-args.js";
+import { fetchedJobs } from "./begin-args.js";
 import { ENQUEUE_KEYS } from "./tick-calls.js";
 import { encode } from "../../src/protocol/define.js";
 import * as protocol from "../../src/protocol/index.js";

@@ -6,7 +6,7 @@
 import { Redis } from "ioredis";
 import { describe, expect, it } from "vitest";
 import { TickqError, createTickq } from "../../src/index.js";
-import type { RedisAdapter } from "../../src/types.js";
+import type { RedisAdapter } from "../../src/redis/types.js";
 
 describe("createTickq with a raw client", () => {
   it("refuses a raw ioredis client, naming ioredisAdapter, with or without a hash tag", () => {

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import type { Outcome } from "../../src/tick/passes/ack.js";
 import { resultSettings } from "../../src/results/settings.js";
 import type { FetchedJob } from "../../src/tick/passes/fetch.js";
-import type { JobPayload } from "../../src/types.js";
+import type { JobPayload } from "../../src/job/payload.js";
 import { ackArgv } from "../helpers/begin-args.js";
 
 const fetched = (jid: string, extra = ""): FetchedJob =>

@@ -1,15 +1,14 @@
 // tickq redis-http [--port P] [--token T] [--insecure-token] [--any-script] [--latency-ms MS]: the local Upstash-compatible REST server.
 // tickq serve --jobs ./jobs.js [--port P]: the app on Node, ticking every second (as npm start).
+// Both talk to Redis over TCP through ioredis, an optional peer: their modules load when the command runs,
+// so the other commands work without ioredis (an Upstash user's install), and these name the package.
 import { randomBytes } from "node:crypto";
 import type { Command } from "commander";
 import { dashboard } from "../../dashboard/index.js";
-import { findRedis } from "../../platforms/node/find-redis.js";
-import { stopOnSignals } from "../../platforms/node/listen.js";
-import { startServer } from "../../platforms/node/server.js";
-import { runRedisHttp } from "../../../tools/upstash-local/run.js";
 import { redactUrl } from "../../redact.js";
 import { redisUrls } from "../../redis/ioredis-url.js";
 import { hashTagOf } from "../../tick/runtime.js";
+import { importClient } from "../connect.js";
 import { globals, intOption } from "../global.js";
 import { keepRunning } from "../lifetime.js";
 import { loadJobs } from "../load-jobs.js";
@@ -35,6 +34,8 @@ export function addServerCommands(program: Command): void {
         anyScript?: boolean;
         latencyMs: string;
       }) => {
+        await importClient("ioredis", () => import("ioredis"));
+        const { runRedisHttp } = await import("../../../tools/upstash-local/run.js");
         keepRunning();
         await runRedisHttp({
           port: intOption(options.port, "--port"),
@@ -60,6 +61,10 @@ export function addServerCommands(program: Command): void {
     .action(async (options: { jobs: string; queues?: string; port: string }, command: Command) => {
       const { prefix, partitions, cluster } = globals(command);
       const loaded = await loadJobs(options.jobs);
+      await importClient("ioredis", () => import("ioredis"));
+      const { findRedis } = await import("../../platforms/node/find-redis.js");
+      const { stopOnSignals } = await import("../../platforms/node/listen.js");
+      const { startServer } = await import("../../platforms/node/server.js");
       keepRunning();
       const redis = await findRedis();
       const secret = process.env.TICKQ_SECRET ?? randomBytes(24).toString("base64url");

@@ -5,7 +5,7 @@ import { html } from "hono/html";
 import { TickqError } from "../../errors.js";
 import { countField, secondsField } from "../field.js";
 import { cancelButton, canCancel, errorOf } from "../job-table.js";
-import { page, postButton, when } from "../layout.js";
+import { type Html, page, postButton, when } from "../layout.js";
 import type { DashboardEnv, DashboardScope } from "../types.js";
 import type { JobInfo } from "../../index.js";
 
@@ -21,6 +21,29 @@ function resultOf(job: JobInfo) {
   if (job.resultError !== undefined) return html`<p class="err">Not kept: ${job.resultError}</p>`;
   if (job.result === undefined) return html`<p class="muted">Its handler returned nothing.</p>`;
   return html`<pre>${JSON.stringify(job.result, null, 2)}</pre>`;
+}
+
+/** Which run of the job this is: 1, then 2 after its first failure (Sidekiq's retry_count is 0 then). */
+export const attemptOf = (job: JobInfo) =>
+  typeof job.job.retry_count === "number" && Number.isFinite(job.job.retry_count) ? job.job.retry_count + 2 : 1;
+
+/**
+ * A running job's attempt, and its tick's start and lease: tickq records no start per job, so the
+ * job started after its tick began, and must end by the time the tick's lease runs out (extended while
+ * the tick runs; the tick aborts its handlers at its budget, a little before).
+ */
+async function runningFacts(scope: DashboardScope, job: JobInfo): Promise<Html | ""> {
+  if (job.state !== "running") return "";
+  const tick = (await scope.tickq.ticks()).find((t) => t.id === job.tick);
+  return html`<dt>attempt</dt><dd data-attempt>${attemptOf(job)}</dd>${
+    tick
+      ? html`<dt>started</dt><dd data-started>after ${when(tick.startedAt)} (its tick began)</dd><dt>deadline</dt><dd data-deadline>${
+          tick.leaseLeftMs === null
+            ? "its tick's lease is gone"
+            : html`${when(tick.seenAt + tick.leaseLeftMs)} (its tick's lease)`
+        }</dd>`
+      : ""
+  }`;
 }
 
 export function jobRoute(app: Hono<DashboardEnv>, scope: DashboardScope): void {
@@ -60,6 +83,7 @@ ${job.cancelledFrom !== undefined ? html`<dt>cancelled while</dt><dd>${job.cance
 ${job.durationMs !== undefined ? html`<dt>duration</dt><dd>${job.durationMs} ms</dd>` : ""}
 ${job.position !== undefined ? html`<dt>position</dt><dd>${job.position} ahead</dd>` : ""}
 ${job.progress !== undefined ? html`<dt>progress</dt><dd>${JSON.stringify(job.progress)}</dd>` : ""}
+${await runningFacts(scope, job)}
 ${job.tick !== undefined ? html`<dt>tick</dt><dd>${job.tick}${job.tickAlive ? "" : " (lease gone: waits for the resurrector)"}</dd>` : ""}
 <dt>created</dt><dd>${secondsField(fields.created_at)}</dd><dt>enqueued</dt><dd>${secondsField(fields.enqueued_at)}</dd>
 ${fields.retry_count !== undefined ? html`<dt>retries</dt><dd>${countField(fields.retry_count)}</dd>` : ""}

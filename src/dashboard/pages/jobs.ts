@@ -58,7 +58,11 @@ export function jobsRoutes(app: Hono<DashboardEnv>, scope: DashboardScope): void
       c,
       `/${state}`,
       TITLES[state],
-      html`${nameSearch(c)}<p class="bar">${bulk}</p>${jobTable(c, found, { when: WHEN[state], errors: state !== "scheduled" && !HISTORY.has(state) })}`,
+      html`${nameSearch(c)}<p class="bar">${bulk}</p>${jobTable(c, found, {
+        when: WHEN[state],
+        errors: state !== "scheduled" && !HISTORY.has(state),
+        results: state === "succeeded",
+      })}`,
     );
   });
 }

@@ -8,6 +8,7 @@ import { html } from "hono/html";
 import type { JobMetricsSeries, MetricsResult, OrderedMetricsSeries, QueueMetricsSeries } from "../../index.js";
 import { number, page, type Html } from "../layout.js";
 import { LEGEND_LINES, LEGEND_RUNS, percentileLines, runBars } from "../metrics-chart.js";
+import { throughputChart } from "../throughput.js";
 import type { DashboardEnv, DashboardScope } from "../types.js";
 
 const HOURS = [1, 3, 6, 24, 72] as const;
@@ -56,8 +57,9 @@ function body(c: { var: { base: string } }, hours: number, result: MetricsResult
   const active = result.jobs.filter((s) => s.total.runs > 0);
   return html`<div class="bar">${HOURS.map((h) =>
     h === hours ? html`<b>${h} h</b>` : html`<a href="${base}/metrics?hours=${h}">${h} h</a>`,
-  )}<span class="muted">per ${result.stepMs / MINUTE_MS} min, UTC</span></div>
+  )}<span class="muted">per ${result.stepMs / MINUTE_MS} min</span></div>
 <div id="metrics" data-since="${result.sinceMs}" data-until="${result.untilMs}" data-step="${result.stepMs}">
+<h2>Every job</h2>${throughputChart(result)}
 <h2>Queues</h2><div class="scroll"><table><tr><th>queue</th><th>latency (oldest waiting)</th><th>ran</th><th>wait p50 ms</th><th>wait p95 ms</th><th>wait p99 ms</th></tr>${result.queues.map(queueRow)}</table></div>
 ${result.queues
   .filter((q) => q.total.waits > 0)

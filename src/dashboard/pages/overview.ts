@@ -2,15 +2,18 @@
 // page's script fetches every few seconds while not paused). Running and
 // fetched-waiting are what live ticks last reported; in flight is every job
 // ticks' lists hold (those two, acks not yet sent, and dead ticks' jobs). The live part
-// costs one stats() call — one stats script — per refresh; the daily chart
-// is read once, with the page. Workflow runs are counted by status, over the
+// costs one stats() call and one metrics.query() (every job's runs per
+// minute over the last hour) per refresh; the daily chart is read once, with
+// the page. Every queue this tickq serves is listed, with no job yet too. Workflow runs are counted by status, over the
 // workflows declared here, when there are any.
 import type { Context, Hono } from "hono";
 import { html } from "hono/html";
-import type { Stats } from "../../index.js";
+import type { MetricsResult, Stats } from "../../index.js";
 import { ownValue } from "../../name-record.js";
 import { historyChart } from "../chart.js";
-import { number, page, pageHeaders, postButton, when, type Html } from "../layout.js";
+import { latency, number, page, pageHeaders, postButton, when, type Html } from "../layout.js";
+import { throughputChart } from "../throughput.js";
+import { metricsWindow } from "./metrics.js";
 import type { DashboardEnv, DashboardScope } from "../types.js";
 
 type Ctx = Context<DashboardEnv>;
@@ -22,27 +25,37 @@ export interface OverviewOptions {
   historyDays: number;
 }
 
-function live(c: Ctx, stats: Stats): Html {
+/** The warnings panel: what endangers jobs now (stats().warnings), or that nothing does. */
+function warningsPanel(warnings: string[]): Html {
+  return html`<section id="warnings"><h2>Warnings</h2>${
+    warnings.length === 0
+      ? html`<p class="muted">None: ticks run, queues are served, Redis keeps every job.</p>`
+      : warnings.map((w) => html`<p class="warn" role="alert">${w}</p>`)
+  }</section>`;
+}
+
+function live(c: Ctx, stats: Stats, runs: MetricsResult): Html {
   const base = c.var.base;
   const waiting = Object.values(stats.queues).reduce((n, size) => n + size, 0);
   const card = (label: string, value: number, href?: string) =>
     html`<div class="card" data-stat="${label}"><b>${href ? html`<a href="${base}${href}">${number(value)}</a>` : number(value)}</b><span>${label}</span></div>`;
   const paused = new Set(stats.paused);
   const names = [...new Set([...Object.keys(stats.queues), ...stats.paused])].sort();
-  return html`${stats.warnings.map((w) => html`<p class="warn" role="alert">${w}</p>`)}
-<div class="cards">${card("processed", stats.processed)}${card("failed", stats.failed)}${card("waiting", waiting, "/queues")}${card("running", stats.running, "/running")}${card("fetched, waiting", stats.fetchedWaiting)}${card("in flight", stats.inflight, "/running")}${card(
+  return html`<div class="cards">${card("processed", stats.processed)}${card("failed", stats.failed)}${card("waiting", waiting, "/queues")}${card("running", stats.running, "/running")}${card("fetched, waiting", stats.fetchedWaiting)}${card("in flight", stats.inflight, "/running")}${card(
     "scheduled",
     stats.scheduled,
     "/scheduled",
   )}${card("retry", stats.retry, "/retry")}${card("dead", stats.dead, "/dead")}${card("live ticks", stats.ticks, "/ticks")}${card("recurring", stats.schedules, "/schedules")}</div>
-${runCards(stats, base)}
 <p>Last tick: ${when(stats.lastTickAt)}</p>
-<h2>Queues</h2><div class="scroll"><table><tr><th>queue</th><th>waiting</th><th></th></tr>
+${warningsPanel(stats.warnings)}
+<h2>Throughput, last hour</h2>${throughputChart(runs)}
+${runCards(stats, base)}
+<h2>Queues</h2><div class="scroll"><table><tr><th>queue</th><th>waiting</th><th title="how long the job that runs next has waited">latency</th><th></th></tr>
 ${names.map(
   (name) =>
-    html`<tr><td><a href="${base}/queues/${encodeURIComponent(name)}">${name}</a>${paused.has(name) ? html` <span class="tag">paused</span>` : ""}</td><td>${number(
+    html`<tr data-queue="${name}"><td><a href="${base}/queues/${encodeURIComponent(name)}">${name}</a>${paused.has(name) ? html` <span class="tag">paused</span>` : ""}</td><td data-waiting>${number(
       ownValue(stats.queues, name) ?? 0,
-    )}</td><td>${paused.has(name) ? postButton(c, `/queues/${encodeURIComponent(name)}/resume`, "Resume", { back: base }) : postButton(c, `/queues/${encodeURIComponent(name)}/pause`, "Pause", { back: base })}</td></tr>`,
+    )}</td><td>${latency(ownValue(stats.latency, name) ?? 0)}</td><td>${paused.has(name) ? postButton(c, `/queues/${encodeURIComponent(name)}/resume`, "Resume", { back: base }) : postButton(c, `/queues/${encodeURIComponent(name)}/pause`, "Pause", { back: base })}</td></tr>`,
 )}</table></div>`;
 }
 
@@ -57,15 +70,22 @@ function runCards(stats: Stats, base: string): Html | "" {
   )}</div>`;
 }
 
+/** Runs per minute over the last hour, up to the current minute (the Metrics page's 1 h window). */
+const lastHour = (scope: DashboardScope) => scope.tickq.metrics.query(metricsWindow(1, Date.now()));
+
 export function overviewRoutes(app: Hono<DashboardEnv>, scope: DashboardScope, options: OverviewOptions): void {
   app.get("/", async (c) => {
-    const [stats, days] = await Promise.all([scope.tickq.stats(), scope.tickq.stats.history(options.historyDays)]);
+    const [stats, runs, days] = await Promise.all([
+      scope.tickq.stats(),
+      lastHour(scope),
+      scope.tickq.stats.history(options.historyDays),
+    ]);
     return page(
       c,
       "",
       "Overview",
       html`<div class="bar"><button id="pause" type="button" aria-pressed="false">Pause</button><span class="muted">refreshes every ${options.refreshMs / 1000} s</span></div>
-<div id="live" data-src="${c.var.base}/overview" data-every="${options.refreshMs}">${live(c, stats)}</div>
+<div id="live" data-src="${c.var.base}/overview" data-every="${options.refreshMs}">${live(c, stats, runs)}</div>
 <h2>Last ${days.length} days</h2>${historyChart(days)}`,
     );
   });
@@ -73,8 +93,8 @@ export function overviewRoutes(app: Hono<DashboardEnv>, scope: DashboardScope, o
   // CSRF token, so it must not be framed (clickjacking from a same-site page, which gets the
   // SameSite=Strict cookie) nor cached.
   app.get("/overview", async (c) => {
-    const stats = await scope.tickq.stats();
+    const [stats, runs] = await Promise.all([scope.tickq.stats(), lastHour(scope)]);
     pageHeaders(c);
-    return c.html(live(c, stats));
+    return c.html(live(c, stats, runs));
   });
 }

@@ -49,8 +49,11 @@ export type TickqDenoOptions<J extends JobRegistry> = EdgeOptions<J> & {
   port?: number;
   /** The address to listen on; default "127.0.0.1" ("0.0.0.0" on Deno Deploy is set by the platform). */
   hostname?: string;
-  /** The `Deno.cron` schedule that ticks; default every minute ("* * * * *"); false: no cron. */
-  cron?: string | false;
+  /**
+   * The `Deno.cron` schedule that ticks; default every minute ("* * * * *"); false: no cron. Not `cron`,
+   * which stays createTickq's parser for recurring schedules (from "tickq/cron").
+   */
+  denoCron?: string | false;
   /** Wall time each cron run may spend ticking; default 50,000 ms. */
   cronBudgetMs?: number;
   /** Also tick every this many milliseconds in-process (a self-hosted Deno); default 0: off. */
@@ -80,12 +83,19 @@ export interface DenoTickqServer<J extends JobRegistry> {
 export function serveDeno<J extends JobRegistry>(options: TickqDenoOptions<J>): DenoTickqServer<J> {
   const deno = (globalThis as { Deno?: DenoRuntime }).Deno;
   if (!deno) throw new TickqError("BAD_OPTIONS", "serveDeno runs under Deno (deno run …); on Node, use tickq/node");
-  const { port, hostname, cron, cronBudgetMs, tickEveryMs, onTick, env: given, ...rest } = options;
-  const schedule = cron ?? "* * * * *";
+  const givenCron: unknown = (options as { cron?: unknown }).cron;
+  if (typeof givenCron === "string" || givenCron === false) {
+    throw new TickqError(
+      "BAD_OPTIONS",
+      `serveDeno's Deno.cron schedule is denoCron (denoCron: ${JSON.stringify(givenCron)}); cron is createTickq's parser for recurring jobs, from "tickq/cron"`,
+    );
+  }
+  const { port, hostname, denoCron, cronBudgetMs, tickEveryMs, onTick, env: given, ...rest } = options;
+  const schedule = denoCron ?? "* * * * *";
   if (schedule !== false && typeof deno.cron !== "function") {
     throw new TickqError(
       "BAD_OPTIONS",
-      "serveDeno ticks on Deno.cron, which this Deno lacks: run with --unstable-cron (Deno Deploy has it), or pass cron: false and tickEveryMs",
+      "serveDeno ticks on Deno.cron, which this Deno lacks: run with --unstable-cron (Deno Deploy has it), or pass denoCron: false and tickEveryMs",
     );
   }
   const env = given ?? deno.env.toObject();

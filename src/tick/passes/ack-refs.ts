@@ -1,8 +1,8 @@
 // Naming large jobs in acks by reference (lib/tick/ack-jobs.lua): a job over REF_MIN
 // bytes travels as "#" + the SHA-1 of its text, so an ack's size does not
 // grow with its jobs; a failed one carries only the fields to set.
-import { encodeValue } from "../../client/json-splice.js";
-import { utf8Bytes } from "../../client/job-size.js";
+import { encodeValue } from "../../job/json-splice.js";
+import { utf8Bytes } from "../../job/size.js";
 import type { FetchedJob } from "./fetch.js";
 import { sha1Hex } from "../../sha1.js";
 

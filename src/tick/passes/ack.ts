@@ -2,7 +2,7 @@
 // what each kind does in Redis).
 import type { ArgOf } from "../../protocol/define.js";
 import type { acks } from "../../protocol/sections.js";
-import type { JobPayload } from "../../types.js";
+import type { JobPayload } from "../../job/payload.js";
 import { patchOf } from "./ack-refs.js";
 import type { FetchedJob } from "./fetch.js";
 

@@ -4,14 +4,16 @@
 // Failing a job splices the error fields into the stored string: tickq never
 // re-encodes a job (Ruby's 2**53+1 and 1.0 keep their bytes).
 import type { Backoffs } from "../backoff.js";
-import { spliceFields } from "../../client/json-splice.js";
-import { deadEntryFor, decodeJob } from "../../client/job.js";
+import { spliceFields } from "../../job/json-splice.js";
+import { deadEntryFor, decodeJob } from "../../job/codec.js";
 import { JobLog } from "../job-log.js";
 import { attemptOf, onFailure } from "../retry.js";
 import { compressedBacktrace } from "../../sidekiq/backtrace.js";
 import { isLeaseInDoubt, LEASE_DOUBTS_MAX, leaseDoubtsError } from "../../ordered/guard.js";
 import { definitionOf, redisNowMs, redisNowSec, type Runtime } from "../runtime.js";
-import type { JobContext, JobDefinition, JobPayload, RunningJob } from "../../types.js";
+import type { JobContext, RunningJob } from "../../job/context.js";
+import type { JobDefinition } from "../../job/definition.js";
+import type { JobPayload } from "../../job/payload.js";
 import type { Outcome } from "./ack.js";
 import type { FetchedJob } from "./fetch.js";
 import { runWithTimeout } from "./timeout.js";

@@ -5,7 +5,8 @@
 // property as before, so `const { progress } = ctx` still works.
 import type { CancelWatch } from "../../cancel/watch.js";
 import { reportProgress, type ProgressBuffer } from "../../results/progress.js";
-import type { JobContext, JobLogger, JobPayload } from "../../types.js";
+import type { JobContext, JobLogger } from "../../job/context.js";
+import type { JobPayload } from "../../job/payload.js";
 
 export class RunContext implements JobContext {
   readonly progress: (value: unknown) => void;

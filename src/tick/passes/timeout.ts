@@ -5,7 +5,7 @@
 // TickqTimeout, which is retried with backoff like any failure. A deadline
 // or a timeout is never mistaken for a tick that died (poison).
 import { TickqError } from "../../errors.js";
-import type { JobRegistry } from "../../types.js";
+import type { JobRegistry } from "../../job/definition.js";
 import type { FetchedJob } from "./fetch.js";
 
 /** Checks every `timeoutMs` at createTickq; true when some job has one. */

@@ -8,7 +8,7 @@
 import { describe, expect, it } from "vitest";
 import { TickqCancelled, TickqError } from "../../../src/index.js";
 import type { CancelledEvent } from "../../../src/tick/events.js";
-import type { JobContext } from "../../../src/types.js";
+import type { JobContext } from "../../../src/job/context.js";
 import { adapterCases } from "../../helpers/adapters.js";
 import { useHarness } from "../../helpers/harness.js";
 

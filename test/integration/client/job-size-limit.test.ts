@@ -4,8 +4,8 @@
 import { describe, expect, it } from "vitest";
 import { createApp } from "../../../src/http/app.js";
 import { TickqError } from "../../../src/errors.js";
-import { CALL_BYTES, DEFAULT_MAX_JOB_BYTES } from "../../../src/client/job-size.js";
-import type { RedisAdapter } from "../../../src/types.js";
+import { CALL_BYTES, DEFAULT_MAX_JOB_BYTES } from "../../../src/job/size.js";
+import type { RedisAdapter } from "../../../src/redis/types.js";
 import { adapterCases } from "../../helpers/adapters.js";
 import { useHarness } from "../../helpers/harness.js";
 

@@ -146,7 +146,8 @@ describeWithChromium("the dashboard in headless Chromium", () => {
   it(
     "opens a dead job, retries it, and a tick runs it",
     async () => {
-      await page.click("header >> text=Dead");
+      await page.click("header a:text-is('Jobs')");
+      await page.click("header a:text-is('Dead')");
       await page.waitForURL(/\/dashboard\/dead$/);
       expect(await page.locator("tr[data-jid]").count()).toBe(3);
       await page.screenshot({ path: `${SHOTS}/dead.png`, fullPage: true });
@@ -220,6 +221,15 @@ describeWithChromium("the dashboard in headless Chromium", () => {
         for (let i = 0; i < 100 && (await page.locator(`tr[data-jid="${jid}"]`).count()) === 0; i++)
           await page.reload();
         await expect(page.locator(`tr[data-jid="${jid}"] td:nth-child(2)`).innerText()).resolves.toBe("buildReport");
+        // Its page: the attempt, its tick's start (the job started after it) and lease, as tq.ticks() reads them.
+        await page.goto(`${server.url}/dashboard/jobs/${jid}`);
+        const [live] = await tq.ticks();
+        await expect(page.locator("[data-attempt]").innerText()).resolves.toBe("1");
+        expect(await page.locator("[data-started] time").getAttribute("datetime")).toBe(
+          new Date(live!.startedAt).toISOString(),
+        );
+        await expect(page.locator("[data-deadline]").innerText()).resolves.toContain("its tick's lease");
+        await page.screenshot({ path: `${SHOTS}/running-job.png`, fullPage: true });
         // The overview counts it running once the tick reported it (its lease extensions carry the count).
         await page.goto(`${server.url}/dashboard`);
         for (let i = 0; i < 100 && (await statOnPage("running")) !== 1; i++) {

@@ -109,7 +109,8 @@ describeWithChromium("the dashboard's Cancel in headless Chromium", () => {
       await expect(page.locator("dl").innerText()).resolves.toMatch(/cancelled while\s+scheduled/);
       await page.goto(`${server.url}/dashboard/jobs/${running}`);
       await expect(page.locator("dl").innerText()).resolves.toMatch(/cancelled while\s+running/);
-      await page.click("header >> text=Cancelled");
+      await page.click("header a:text-is('Jobs')");
+      await page.click("header a:text-is('Cancelled')");
       await page.waitForURL(/\/dashboard\/cancelled$/);
       expect(await page.locator("tr[data-jid]").count()).toBe(2);
       expect(await page.locator("button:text('Cancel')").count()).toBe(0);

@@ -81,7 +81,8 @@ describeWithChromium("the Metrics page in headless Chromium", () => {
   };
 
   it("shows per job name and per queue what metrics.query() reads for the same window", async () => {
-    await page.click("header >> text=Metrics");
+    await page.click("header a:text-is('Operations')");
+    await page.click("header a:text-is('Metrics')");
     await page.waitForURL(/\/dashboard\/metrics$/);
     const box = page.locator("#metrics");
     const window = {

@@ -1,4 +1,5 @@
-// The dashboard's Succeeded page and a succeeded job's page, with its result.
+// The dashboard's Succeeded page, each row with its duration and result (or why
+// it was not kept), and a succeeded job's page, with its result.
 import { describe, expect, it } from "vitest";
 import { createApp } from "../../../src/http/app.js";
 import { dashboard } from "../../../src/dashboard/index.js";
@@ -11,7 +12,7 @@ const SECRET = "succeeded-s3cret-for-tests";
 describe.each(adapterCases)("the dashboard's succeeded jobs over $name", (adapterCase) => {
   const h = useHarness(adapterCase, "dash-succeeded");
 
-  it("lists succeeded jobs, shows one with its result and duration, and deletes them all", async () => {
+  it("lists succeeded jobs with duration and result, shows one with its result and duration, and deletes them all", async () => {
     const tickq = h.make(
       { thumb: ([w]: [number]) => ({ width: w, note: "<b>x</b>" }), big: () => "y".repeat(300) },
       { keepCompleted: { count: 10 }, maxResultBytes: 100 },
@@ -28,6 +29,17 @@ describe.each(adapterCases)("the dashboard's succeeded jobs over $name", (adapte
     expect(list.status).toBe(200);
     expect(list.html).toContain(`data-jid="${jid}"`);
     expect(list.html).toContain(">Succeeded</a>");
+    // each row with the duration and the result jobs.list() reads
+    const listed = await tickq.jobs.list("succeeded", { limit: 25 });
+    for (const job of listed.jobs) {
+      const cells = new RegExp(`<tr data-jid="${job.jid}">.*?</tr>`, "s").exec(list.html)?.[0] ?? "";
+      expect(cells).toContain(`data-duration="${job.durationMs}">${job.durationMs} ms</td>`);
+    }
+    const row = (id: string) => new RegExp(`<tr data-jid="${id}">.*?</tr>`, "s").exec(list.html)?.[0] ?? "";
+    expect(row(jid!)).toContain(
+      "<code>{&quot;width&quot;:640,&quot;note&quot;:&quot;&lt;b&gt;x&lt;/b&gt;&quot;}</code>",
+    );
+    expect(row(big!)).toContain("not kept: the result is 302 bytes of JSON, over maxResultBytes (100)");
 
     const one = await browser.get(`/dashboard/jobs/${jid}`);
     expect(one.html).toMatch(/<dt>finished<\/dt>/);

@@ -31,6 +31,8 @@ describe("examples/lambda through lambda-local", () => {
     const output = run.stdout + run.stderr;
     expect(run.status, output).toBe(0);
     expect(output).toMatch(/example: signup answered \{.*"statusCode":201/);
+    // lambda-local shows the function's own lines, as CloudWatch would: the job's is among them.
+    expect(output).toContain("welcome email sent to ada@example.com");
     // The job ran once, and not in the scheduled tick: the signup's kicked tick ran it before answering.
     expect(output).toMatch(/example: tick answered \{"ticks":1,"succeeded":0,"more":false\}/);
     expect(Number(await redis.get(`${prefix}stat:processed`))).toBe(1);

@@ -1,8 +1,10 @@
 // The examples type-check, with `tickq` mapped to this repository's sources:
 // the other tests run them through tsx and esbuild, which strip types without
-// checking them. One tsc run over all three (their own `include`s, the Node
+// checking them. One tsc run over all of them (their own `include`s, the Node
 // example's options, a superset of the others'): tsc checks the library's
-// sources they import once instead of three times.
+// sources they import once instead of once an example. Bun's and Deno's are
+// not here: their globals' types come with their runtimes (@types/bun, deno
+// check), and they run under their own binaries (bun.test.ts, deno.test.ts).
 import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -10,7 +12,7 @@ import { describe, expect, it } from "vitest";
 import { repoRoot } from "../../../scripts/tickq-source.mjs";
 import { exampleDir, exampleTsconfig, type ExampleName } from "../../helpers/examples.js";
 
-const EXAMPLES: ExampleName[] = ["cloudflare-worker", "vercel", "node", "express", "fastify"];
+const EXAMPLES: ExampleName[] = ["cloudflare-worker", "vercel", "node", "express", "fastify", "lambda", "netlify"];
 
 function tsc(project: string): string {
   try {

@@ -3,7 +3,7 @@
 // and deaths, lease held or lost, keys retaken: each slot is freed once, every
 // name counts to 0, followers are sent on, and a replay changes nothing.
 import { describe, expect, it } from "vitest";
-import { escapeWord } from "../../../src/flow/descriptor.js";
+import { escapeWord } from "../../../src/job/flow-descriptor.js";
 import type { Outcome } from "../../../src/tick/passes/ack.js";
 import type { FetchedJob } from "../../../src/tick/passes/fetch.js";
 import * as protocol from "../../../src/protocol/index.js";

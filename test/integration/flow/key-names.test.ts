@@ -5,7 +5,7 @@
 // rate logs, and drain.
 import { describe, expect, it } from "vitest";
 import * as protocol from "../../../src/protocol/index.js";
-import type { JobContext } from "../../../src/types.js";
+import type { JobContext } from "../../../src/job/context.js";
 import { adapterCases } from "../../helpers/adapters.js";
 import { useHarness } from "../../helpers/harness.js";
 import { scriptCalls } from "../../helpers/script-calls.js";

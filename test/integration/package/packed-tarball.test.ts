@@ -1,8 +1,9 @@
 // The edge entries as a new user gets them: `npm pack`, then a fresh folder
-// that installs the tarball alone: tickq/cloudflare and tickq/vercel speak
-// Upstash's REST API through restAdapter, so no Redis client (optional
-// peers) is needed, and tickq/adapters/node-redis imports none at run time
-// either. They must import in Node, bundle with wrangler (which fails with
+// that installs the tarball alone: tickq/cloudflare, tickq/vercel,
+// tickq/lambda, tickq/netlify and tickq/next speak Upstash's REST API through
+// restAdapter, so no Redis client (optional peers) is needed, and
+// tickq/adapters/node-redis imports none at run time either; nor does the CLI
+// over REST. They must import in Node, bundle with wrangler (which fails with
 // "Could not resolve" when an import is missing) and type-check a Worker
 // with its own routes under strict.
 //
@@ -25,7 +26,7 @@ import {
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, inject, it } from "vitest";
 
 const root = resolve(".");
 const work = mkdtempSync(join(tmpdir(), "tickq-pack-"));
@@ -95,10 +96,26 @@ describe("the packed package in a fresh project", () => {
       `import { tickqWorker } from "tickq/cloudflare";
        import { tickqVercel } from "tickq/vercel";
        import { nodeRedisAdapter } from "tickq/adapters/node-redis";
-       console.log(typeof tickqWorker({ jobs: {} }).fetch, typeof tickqVercel({ jobs: {} }).GET, typeof nodeRedisAdapter);`,
+       import { tickqLambda } from "tickq/lambda";
+       import { tickqNetlify } from "tickq/netlify";
+       import { tickqNext } from "tickq/next";
+       console.log(typeof tickqWorker({ jobs: {} }).fetch, typeof tickqVercel({ jobs: {} }).GET, typeof nodeRedisAdapter,
+         typeof tickqLambda({ jobs: {} }), typeof tickqNetlify({ jobs: {} }).fetch, typeof tickqNext);`,
     );
     // the Redis clients' adapters import no client at run time: a node-redis user installs redis alone
-    expect((await run(process.execPath, ["main.mjs"], app)).trim()).toBe("function function function");
+    expect((await run(process.execPath, ["main.mjs"], app)).trim()).toBe(
+      "function function function function function function",
+    );
+
+    // The CLI over Upstash's REST API needs no Redis client either; the commands that speak TCP name theirs.
+    const cli = join(app, "node_modules", ".bin", "tickq");
+    const rest = {
+      UPSTASH_REDIS_REST_URL: inject("restUrl"),
+      UPSTASH_REDIS_REST_TOKEN: inject("restToken"),
+      TICKQ_PREFIX: `tickq-pack-${process.pid}:`, // read only: nothing is written under it
+    };
+    expect(JSON.parse(await run(cli, ["stats", "--json"], app, rest))).toMatchObject({ processed: 0 });
+    await expect(run(cli, ["redis-http"], app)).rejects.toThrow(/needs the ioredis package: npm install ioredis/);
 
     writeFileSync(
       join(app, "worker.ts"),

@@ -7,7 +7,6 @@
 // Redis, "auto" is today's one-partition layout.
 import { Redis } from "ioredis";
 import { describe, expect, inject, it } from "vitest";
-import { endSession, sessionEnded } from "../../../src/admin/sessions.js";
 import { redisThrottle } from "../../../src/http/throttle.js";
 import { createTickq, migratePartitions, TickqError } from "../../../src/index.js";
 import { partitionPrefixes, slotOf } from "../../../src/partitions/layout.js";
@@ -127,9 +126,9 @@ describe.each(clusterClients)('partitions: "auto" over a Redis Cluster, through 
   it("dashboard sessions and the login throttle work before the first call has found the count", async () => {
     const prefix = `auto-dash-${name}:`;
     const tq = createTickq({ redis: adapter(), prefix, partitions: "auto", jobs: {}, logger: QUIET });
-    expect(await sessionEnded(tq, "n1")).toBe(false);
-    await endSession(tq, "n1", 60_000);
-    expect(await sessionEnded(tq, "n1")).toBe(true);
+    expect(await tq.guards.sessionEnded("n1")).toBe(false);
+    await tq.guards.endSession("n1", 60_000);
+    expect(await tq.guards.sessionEnded("n1")).toBe(true);
     expect(tq.partitions).toBe(3);
     const throttle = redisThrottle(tq, () => "10.0.0.1")!;
     const fresh = redisThrottle(createTickq({ redis: adapter(), prefix, partitions: "auto", jobs: {} }), () => "x")!;

@@ -9,7 +9,7 @@
 import { expect, it } from "vitest";
 import { migratePartitions } from "../../../src/index.js";
 import { partitionOfOrdered } from "../../../src/partitions/route.js";
-import type { RedisAdapter } from "../../../src/types.js";
+import type { RedisAdapter } from "../../../src/redis/types.js";
 import { adapterCases, describeOverAdapters } from "../../helpers/adapters.js";
 import { useHarness } from "../../helpers/harness.js";
 import { cutBeforeFinish } from "../../helpers/migration-cuts.js";

@@ -1,8 +1,8 @@
 // Schedule time for tests: the schedule clock of each tickq is Redis' time
-// plus a shift (src/recurring/internal.ts), so a test lives through an hour,
+// plus a shift (src/recurring/clock-shift.ts), so a test lives through an hour,
 // a DST change or an outage in a second, with Redis still the only clock.
 import type { Redis } from "ioredis";
-import { shiftRecurringClock } from "../../../src/recurring/internal.js";
+import { shiftRecurringClock } from "../../../src/recurring/clock-shift.js";
 
 export async function redisNowMs(redis: Redis): Promise<number> {
   const [sec, micro] = await redis.time();

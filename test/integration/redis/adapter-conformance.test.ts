@@ -10,7 +10,7 @@ import { runScript } from "../../../src/redis/adapter.js";
 import { TickqError } from "../../../src/index.js";
 import { decode, encode, type TypedCall } from "../../../src/protocol/define.js";
 import * as protocol from "../../../src/protocol/index.js";
-import type { RedisReply } from "../../../src/types.js";
+import type { RedisReply } from "../../../src/redis/types.js";
 import { adapterCases } from "../../helpers/adapters.js";
 import type { OpenedAdapter } from "../../helpers/open-adapter.js";
 import { deleteUnder, directRedis, uniquePrefix } from "../../helpers/redis.js";

@@ -13,7 +13,7 @@ import { createTickq } from "../../../src/index.js";
 import { slotOf } from "../../../src/partitions/layout.js";
 import { ioredisAdapter } from "../../../src/redis/ioredis.js";
 import { nodeRedisAdapter } from "../../../src/redis/node-redis.js";
-import type { RedisAdapter } from "../../../src/types.js";
+import type { RedisAdapter } from "../../../src/redis/types.js";
 
 const quiet = { info: () => {}, warn: () => {}, error: () => {} };
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

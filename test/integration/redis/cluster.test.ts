@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { nodeRedisAdapter } from "../../../src/redis/node-redis.js";
 import { createTickq, TickqError } from "../../../src/index.js";
 import { useClusterClients } from "../../helpers/private-cluster.js";
-import type { RedisAdapter, RedisReply } from "../../../src/types.js";
+import type { RedisAdapter, RedisReply } from "../../../src/redis/types.js";
 
 const QUIET = { info: () => {}, warn: () => {}, error: () => {} };
 

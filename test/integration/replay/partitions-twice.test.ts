@@ -6,7 +6,7 @@ import { NOTHING_CARRIED } from "../../../src/partitions/carried.js";
 import * as protocol from "../../../src/protocol/index.js";
 import { runCall } from "../../../src/protocol/run.js";
 import { runScript } from "../../../src/redis/adapter.js";
-import type { LuaScript } from "../../../src/types.js";
+import type { LuaScript } from "../../../src/redis/types.js";
 import { adapterCases } from "../../helpers/adapters.js";
 import { useHarness } from "../../helpers/harness.js";
 import { scriptCalls } from "../../helpers/script-calls.js";

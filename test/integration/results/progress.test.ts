@@ -1,7 +1,7 @@
 // ctx.progress: buffered, sent with the tick's next call to Redis (here its
 // lease's extend, while the job runs), read back by result and find.
 import { describe, expect, it } from "vitest";
-import type { JobContext } from "../../../src/types.js";
+import type { JobContext } from "../../../src/job/context.js";
 import { adapterCases } from "../../helpers/adapters.js";
 import { useHarness } from "../../helpers/harness.js";
 

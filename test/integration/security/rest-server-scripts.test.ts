@@ -5,7 +5,6 @@
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startUpstashLocal, type UpstashLocalServer } from "../../../tools/upstash-local/server.js";
-import { throttleScript } from "../../../src/http/throttle.js";
 import * as protocol from "../../../src/protocol/index.js";
 import { evalWords } from "../../helpers/tick-calls.js";
 import { startPrivateRedis, type PrivateRedis } from "../../helpers/private-redis.js";
@@ -77,7 +76,7 @@ describe("the local REST server's scripts", () => {
   });
 
   it("runs every script tickq ships, by text and by SHA", async () => {
-    for (const script of [...Object.values(protocol).map((c) => c.script), throttleScript]) {
+    for (const script of Object.values(protocol).map((c) => c.script)) {
       const loaded = await call(server, "/", ["SCRIPT", "LOAD", script.text]);
       expect(loaded.status, script.name).toBe(200);
       const { result: sha } = await loaded.json();

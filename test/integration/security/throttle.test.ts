@@ -5,7 +5,10 @@
 import { describe, expect, it } from "vitest";
 import { dashboard } from "../../../src/dashboard/index.js";
 import { startServer } from "../../../src/platforms/node/server.js";
-import { redisThrottle, THROTTLE_LIMIT, throttleScript } from "../../../src/http/throttle.js";
+import { redisThrottle, THROTTLE_LIMIT } from "../../../src/http/throttle.js";
+import { scripts } from "../../../src/lua/index.js";
+
+const throttleScript = scripts.throttle;
 import { adapterCases } from "../../helpers/adapters.js";
 import { useHarness } from "../../helpers/harness.js";
 import { redisUrl } from "../../helpers/redis.js";

@@ -11,7 +11,7 @@ import { nameLargeJobs, REF_MIN } from "../../../src/tick/passes/ack-refs.js";
 import * as protocol from "../../../src/protocol/index.js";
 import { encodePart } from "../../../src/protocol/define.js";
 import { acks as ackPart } from "../../../src/protocol/sections.js";
-import type { RedisAdapter } from "../../../src/types.js";
+import type { RedisAdapter } from "../../../src/redis/types.js";
 import { adapterCases } from "../../helpers/adapters.js";
 import { useHarness } from "../../helpers/harness.js";
 import { scriptCalls } from "../../helpers/script-calls.js";

@@ -3,7 +3,7 @@
 // request) can reach Redis first and find no lease: that says nothing of a
 // lease the tick never had yet, so the tick must not take it as lost.
 import { describe, expect, it } from "vitest";
-import type { RedisAdapter } from "../../../src/types.js";
+import type { RedisAdapter } from "../../../src/redis/types.js";
 import { adapterCases } from "../../helpers/adapters.js";
 import { useHarness } from "../../helpers/harness.js";
 import { sleep } from "../../helpers/redis.js";

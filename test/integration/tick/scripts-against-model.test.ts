@@ -13,8 +13,8 @@
 import fc from "fast-check";
 import type { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, it } from "vitest";
-import { newJid } from "../../../src/client/job.js";
-import type { RedisAdapter } from "../../../src/types.js";
+import { newJid } from "../../../src/job/codec.js";
+import type { RedisAdapter } from "../../../src/redis/types.js";
 import { adapterCases } from "../../helpers/adapters.js";
 import { masterOfPrefix, uniqueTaggedPrefix } from "../../helpers/cluster-slot.js";
 import { directRedis, uniquePrefix } from "../../helpers/redis.js";

@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { createApp } from "../../../src/http/app.js";
 import * as protocol from "../../../src/protocol/index.js";
 import type { Tickq } from "../../../src/index.js";
-import type { JobRegistry } from "../../../src/types.js";
+import type { JobRegistry } from "../../../src/job/definition.js";
 import { adapterCases } from "../../helpers/adapters.js";
 import { useHarness } from "../../helpers/harness.js";
 import { holdReplies } from "../../helpers/held-replies.js";

@@ -8,7 +8,7 @@ import type { Redis } from "ioredis";
 import { describe, expect, it } from "vitest";
 import { createHash } from "node:crypto";
 import { scripts } from "../../../src/lua/index.js";
-import type { RedisAdapter, RedisReply } from "../../../src/types.js";
+import type { RedisAdapter, RedisReply } from "../../../src/redis/types.js";
 import type { WorkflowStep } from "../../../src/workflows/types.js";
 import { adapterCases } from "../../helpers/adapters.js";
 import { useHarness } from "../../helpers/harness.js";

@@ -1,6 +1,6 @@
 -- Flow control (src/flow/): unique jobs, per-key concurrency, rate limits.
 -- A flow job's JSON opens with its descriptor, written by the client
--- (src/flow/descriptor.ts): {"tickq_flow":"SHAPE|KEYS|JID",… where SHAPE
+-- (src/job/flow-descriptor.ts): {"tickq_flow":"SHAPE|KEYS|JID",… where SHAPE
 -- is "NAME QUEUE [u] [l LIMIT]… [r LIMIT PERIOD_MS] [c] [w]" and KEYS one
 -- key a tag: `u` a unique slot, `l` a slot of a key with at most LIMIT
 -- holders, `r` a rate limit, `c` the until-executed claim, `w` the coalesce

@@ -1,5 +1,5 @@
 -- Reading a flow job (lib/flow/flow.lua). Its JSON opens with the descriptor
--- {"tickq_flow":"SHAPE|KEYS|JID" (src/flow/descriptor.ts). SHAPE ("NAME
+-- {"tickq_flow":"SHAPE|KEYS|JID" (src/job/flow-descriptor.ts). SHAPE ("NAME
 -- QUEUE [u] [l LIMIT]… [r LIMIT PERIOD_MS] [c] [w]") is the same for every
 -- job of a name, queue and limits, so it is parsed once a call and looked up
 -- after; KEYS are the job's keys, one a tag, in the tags' order. The job is

@@ -14,15 +14,19 @@
 
 -- `runs`: per ack entry, successes first, { name, due (nil: not held), kind }
 -- ('s' succeeded, else lib/ordered/ack-ids.lua's codes); the trailer's
--- entries start at ARGV[at], two per ack entry.
+-- entries start at ARGV[at], two per ack entry. The batch's counts are summed
+-- per field first, as lib/metrics/record-runs.lua does for plain jobs: one
+-- HINCRBY per field and hash, not ten per execution.
 local function record_ordered_runs(runs, at, retention, now_ms_value)
-  local minute = P .. 'metrics:' .. math.floor(now_ms_value / 60000)
-  local total = P .. 'metrics:total'
+  local minute_adds, total_adds, fields = {}, {}, {}
   local function add(field, by, both)
-    if both then redis.call('HINCRBY', minute, field, by) end
-    redis.call('HINCRBY', total, field, by)
+    if total_adds[field] == nil then
+      total_adds[field] = 0
+      fields[#fields + 1] = field
+    end
+    total_adds[field] = total_adds[field] + by
+    if both then minute_adds[field] = (minute_adds[field] or 0) + by end
   end
-  local wrote = false
   for e, run in ipairs(runs) do
     local name, due, kind = run[1], run[2], run[3]
     local arg = at + 2 * (e - 1)
@@ -41,8 +45,14 @@ local function record_ordered_runs(runs, at, retention, now_ms_value)
         add('o|' .. name .. '|ms', waited, true)
         add('o|' .. name .. '|b' .. metric_bucket(waited), 1, true)
       end
-      wrote = true
     end
   end
-  if wrote then redis.call('EXPIRE', minute, retention) end
+  if #fields == 0 then return end
+  local minute = P .. 'metrics:' .. math.floor(now_ms_value / 60000)
+  local total = P .. 'metrics:total'
+  for _, field in ipairs(fields) do
+    if minute_adds[field] then redis.call('HINCRBY', minute, field, minute_adds[field]) end
+    redis.call('HINCRBY', total, field, total_adds[field])
+  end
+  redis.call('EXPIRE', minute, retention)
 end

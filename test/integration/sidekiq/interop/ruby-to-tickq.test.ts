@@ -4,7 +4,7 @@
 // byte for byte from the retry set), and jobs Ruby retries from the dead set
 // (`DeadSet#retry`, `retry_all`, which leave retry_count -1) run again.
 import { expect, it } from "vitest";
-import type { JobContext } from "../../../../src/types.js";
+import type { JobContext } from "../../../../src/job/context.js";
 import { sleep } from "../../../helpers/redis.js";
 import { describeWithRuby, useInterop } from "./ruby.js";
 

@@ -11,7 +11,9 @@ import { Redis } from "ioredis";
 import { afterAll, beforeAll, beforeEach, describe } from "vitest";
 import { ioredisAdapter } from "../../../../src/redis/ioredis.js";
 import { createTickq, type Tickq } from "../../../../src/index.js";
-import type { JobLogger, JobRegistry, TickqOptions } from "../../../../src/types.js";
+import type { JobLogger } from "../../../../src/job/context.js";
+import type { JobRegistry } from "../../../../src/job/definition.js";
+import type { TickqOptions } from "../../../../src/types.js";
 import { startPrivateRedis, type PrivateRedis } from "../../../helpers/private-redis.js";
 import { sleep } from "../../../helpers/redis.js";
 

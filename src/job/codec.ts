@@ -2,7 +2,7 @@
 // job string back, with a reason for every way it can be unusable.
 import { TickqError } from "../errors.js";
 import { seconds, spliceFields } from "./json-splice.js";
-import type { JobPayload, JobRegistry } from "../types.js";
+import type { JobPayload } from "./payload.js";
 
 const HEX = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, "0"));
 const POOL_BYTES = 12 * 256;
@@ -86,7 +86,7 @@ export type DecodedJob =
   | { ok: false; errorClass: "TickqUnknownJob"; reason: string; payload: JobPayload };
 
 /** Reads a job string from a queue. Never throws: a bad job gets a reason. */
-export function decodeJob(raw: string, jobs: JobRegistry): DecodedJob {
+export function decodeJob(raw: string, jobs: object): DecodedJob {
   let value: unknown;
   try {
     value = JSON.parse(raw);

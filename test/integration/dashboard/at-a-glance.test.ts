@@ -1,0 +1,207 @@
+// The dashboard as an operator meets it, in a real headless Chromium over the
+// Node server and the real Redis: the menu in three groups on one row at
+// 1024 px with "Log out" unwrapped, and a menu button on a 390 px phone; every
+// time in the browser's zone with "… ago", UTC on hover, job and workflow
+// pages alike; the overview's throughput per minute equal to metrics.query()
+// for the window it states, every declared queue (one with no job yet too)
+// with its waiting and latency as stats() reads them, the workflow counts and
+// the warnings panel.
+import { mkdirSync } from "node:fs";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { dashboard } from "../../../src/dashboard/index.js";
+import { startServer, type RunningServer } from "../../../src/platforms/node/server.js";
+import type { Tickq } from "../../../src/index.js";
+import { deleteUnder, directRedis, redisUrl, uniquePrefix } from "../../helpers/redis.js";
+import { describeWithChromium, launchChromium } from "./chromium.js";
+
+const SECRET = "glance-s3cret-for-tests";
+const SHOTS = process.env.TICKQ_UPDATE_SCREENSHOTS === "1" ? "docs/screenshots" : "tmp/screenshots";
+const STEP_MS = 60_000;
+
+describeWithChromium("the dashboard at a glance, in headless Chromium", () => {
+  const redis = directRedis();
+  const prefix = uniquePrefix("dash-glance");
+  const jobs = {
+    sendInvoice: (_args: [number]) => ({ sent: true }),
+    chargeCard: {
+      retry: false,
+      perform: (args: [string]) => {
+        throw new Error(`card ${args[0]} declined`);
+      },
+    },
+  };
+  let server: RunningServer;
+  let tq: Tickq<typeof jobs>;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+
+  beforeAll(async () => {
+    mkdirSync(SHOTS, { recursive: true });
+    server = await startServer({
+      redisUrl: redisUrl(),
+      jobs,
+      prefix,
+      port: 0,
+      secret: SECRET,
+      tickEveryMs: 0,
+      queues: ["critical", "default", "mail"],
+      workflows: {
+        nap: {
+          run: async (_input: null, step) => {
+            await step.run("greet", () => "hi");
+            await step.sleep("cool-off", "1h");
+          },
+        },
+      },
+      dashboard: dashboard({ refreshMs: 60_000 }),
+    });
+    tq = server.tickq as unknown as Tickq<typeof jobs>;
+    await tq.enqueueBulk([
+      ...Array.from({ length: 9 }, (_, n) => ({ name: "sendInvoice" as const, args: [n] as [number] })),
+      { name: "chargeCard" as const, args: ["4242"] as [string] },
+    ]);
+    await tq.workflows.start("nap", null, { id: "nap-1" });
+    await tq.tick({ budgetMs: 5_000 });
+    await tq.enqueueBulk(
+      Array.from({ length: 3 }, (_, n) => ({ name: "sendInvoice" as const, args: [n] as [number], queue: "mail" })),
+    );
+    browser = await launchChromium();
+    context = await browser.newContext({ timezoneId: "Europe/Berlin", locale: "en-US" });
+    page = await context.newPage();
+    await page.setViewportSize({ width: 1024, height: 800 });
+    await page.goto(`${server.url}/dashboard`);
+    await page.fill("#secret", SECRET);
+    await Promise.all([page.waitForURL(`${server.url}/dashboard`), page.click("button")]);
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+    await deleteUnder(redis, prefix);
+    redis.disconnect();
+  });
+
+  it(
+    "groups the menu on one row at 1024 px, the current group's pages below it, Log out unwrapped",
+    async () => {
+      await page.goto(`${server.url}/dashboard/dead`);
+      const header = (await page.locator("header").boundingBox())!;
+      const groups = await page.locator("nav > .g > a").allInnerTexts();
+      expect(groups).toEqual(["Overview", "Jobs", "Workflows", "Operations"]);
+      for (const item of ["header > b", "nav > .g > a >> nth=0", "nav > .g > a >> nth=3", "header button"]) {
+        const box = (await page.locator(item).boundingBox())!;
+        expect(box.y, item).toBeGreaterThanOrEqual(header.y);
+        expect(box.y + box.height, item).toBeLessThanOrEqual(header.y + header.height);
+      }
+      // "Log out" on one line: its button is no taller than a one-word one
+      const logout = (await page.locator("header button").boundingBox())!;
+      const one = await page.locator("header button").evaluate((b) => b.getClientRects().length);
+      expect(one).toBe(1);
+      expect(logout.height).toBeLessThan(header.height);
+      // the Jobs pages are visible in their own row, Dead marked
+      await expect(page.locator(".g.on > div a.on").innerText()).resolves.toBe("Dead");
+      expect(await page.locator(".g.on > div a").count()).toBe(9);
+      expect(await page.locator("a:text-is('Metrics')").isVisible()).toBe(false);
+      await page.click("header a:text-is('Operations')");
+      await page.click("header a:text-is('Ticks')");
+      await page.waitForURL(/\/dashboard\/ticks$/);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1024);
+    },
+    STEP_MS,
+  );
+
+  it(
+    "opens the menu with a button on a 390 px phone and goes to any page from it",
+    async () => {
+      const phone = await context.newPage();
+      await phone.setViewportSize({ width: 390, height: 844 });
+      await phone.goto(`${server.url}/dashboard`);
+      expect(await phone.locator("nav").isVisible()).toBe(false);
+      const logout = (await phone.locator("header button").boundingBox())!;
+      expect(logout.x + logout.width).toBeLessThanOrEqual(390);
+      await phone.click("label.menu");
+      expect(await phone.locator("nav").isVisible()).toBe(true);
+      await phone.screenshot({ path: `${SHOTS}/menu-phone.png` });
+      await Promise.all([phone.waitForURL(/\/dashboard\/dead$/), phone.click("nav a:text-is('Dead')")]);
+      expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+      await phone.close();
+    },
+    STEP_MS,
+  );
+
+  it(
+    "shows every time in the browser's zone with how long ago, and UTC on hover, on job and workflow pages",
+    async () => {
+      const local = new Intl.DateTimeFormat("en-US", {
+        dateStyle: "medium",
+        timeStyle: "medium",
+        timeZone: "Europe/Berlin",
+      });
+      const [dead] = (await tq.jobs.list("dead", { limit: 1 })).jobs;
+      for (const path of [`/jobs/${dead!.jid}`, "/workflows/nap-1", "/dashboard"].map((p) =>
+        p.startsWith("/dashboard") ? p : `/dashboard${p}`,
+      )) {
+        await page.goto(`${server.url}${path}`);
+        const times = page.locator("time[datetime]");
+        expect(await times.count(), path).toBeGreaterThan(0);
+        for (const time of await times.all()) {
+          const iso = (await time.getAttribute("datetime"))!;
+          expect(await time.innerText(), path).toBe(local.format(new Date(iso)));
+          expect(await time.getAttribute("title")).toBe(`${iso.slice(0, 19).replace("T", " ")} UTC`);
+          expect(await time.evaluate((t) => t.nextElementSibling?.textContent ?? "")).toMatch(
+            /^(\d+ (s|min|h|d) ago|in \d+ (s|min|h|d))$/,
+          );
+        }
+      }
+    },
+    STEP_MS,
+  );
+
+  it(
+    "shows on the overview the throughput metrics.query() reads, every declared queue as stats() reads it, workflow counts and warnings",
+    async () => {
+      const before = await tq.stats();
+      await page.goto(`${server.url}/dashboard`);
+      const after = await tq.stats();
+      const box = page.locator("#throughput");
+      const window = {
+        sinceMs: Number(await box.getAttribute("data-since")),
+        untilMs: Number(await box.getAttribute("data-until")),
+        stepMs: Number(await box.getAttribute("data-step")),
+      };
+      expect([window.untilMs - window.sinceMs, window.stepMs]).toEqual([3_600_000, 60_000]);
+      const result = await tq.metrics.query(window);
+      const runs = result.jobs.reduce((n, s) => n + s.total.runs, 0);
+      const failures = result.jobs.reduce((n, s) => n + s.total.failures, 0);
+      expect([runs, failures]).toEqual([10, 1]);
+      expect(Number(await box.getAttribute("data-runs"))).toBe(runs);
+      expect(Number(await box.getAttribute("data-failures"))).toBe(failures);
+      expect(await page.locator("#live svg g").count()).toBeGreaterThanOrEqual(1);
+
+      // every declared queue, critical with no job ever sent to it too
+      expect(
+        await page.locator("#live tr[data-queue]").evaluateAll((rows) => rows.map((r) => r.getAttribute("data-queue"))),
+      ).toEqual(["critical", "default", "mail"]);
+      for (const queue of ["critical", "default", "mail"]) {
+        const row = page.locator(`#live tr[data-queue="${queue}"]`);
+        expect(Number(await row.locator("[data-waiting]").innerText())).toBe(after.queues[queue]);
+        const shown = Number(await row.locator("[data-ms]").getAttribute("data-ms"));
+        expect(shown).toBeGreaterThanOrEqual(before.latency[queue]!);
+        expect(shown).toBeLessThanOrEqual(after.latency[queue]!);
+      }
+      expect(after.queues.mail).toBe(3);
+      expect(after.latency.mail).toBeGreaterThan(0);
+
+      expect(Number(await page.locator('[data-runs="sleeping"] b').innerText())).toBe(after.workflows.nap!.sleeping);
+      expect(after.workflows.nap!.sleeping).toBe(1);
+      expect(await page.locator("#warnings [role=alert]").count()).toBe(after.warnings.length);
+      if (after.warnings.length === 0) await expect(page.locator("#warnings").innerText()).resolves.toContain("None");
+      await page.setViewportSize({ width: 1280, height: 800 });
+      await page.screenshot({ path: `${SHOTS}/overview.png`, fullPage: true });
+      await page.setViewportSize({ width: 1024, height: 800 });
+    },
+    STEP_MS,
+  );
+});
