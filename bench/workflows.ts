@@ -8,7 +8,8 @@
 // way: jobs/s and round trips a job. And one run of the workflow alone (its
 // ticks' begin and finish included: the cost a run pays with nobody to share
 // calls with). Medians of REPEATS. Then the cost of resuming one run of
-// RESUME steps of 250 KB results (bench/workflow-resume.ts).
+// RESUME steps of 250 KB results (bench/workflow-resume.ts), and what kept
+// events cost in memory and round trips (bench/workflow-kept-events.ts).
 //
 // The side-by-side is a model, not a measurement: a per-step callback
 // design (QStash / Upstash Workflow) delivers each step as one HTTP request
@@ -23,6 +24,7 @@ import { startPrivate } from "../src/platforms/node/find-redis.js";
 import { ioredisAdapter } from "../src/redis/ioredis.js";
 import { Redis } from "ioredis";
 import { runResumeBench } from "./workflow-resume.js";
+import { runKeptEventsBench } from "./workflow-kept-events.js";
 
 export const workflowOptions = {
   "workflow-runs": { type: "string", default: "1000" },
@@ -114,6 +116,7 @@ async function measureJobs(url: string, prefix: string, jobs: number): Promise<F
 export async function runWorkflowsBench(runs: number, steps: number, repeats: number, resume = 100): Promise<void> {
   await runThroughputBench(runs, steps, repeats);
   await runResumeBench(resume);
+  await runKeptEventsBench(2_000);
 }
 
 async function runThroughputBench(runs: number, steps: number, repeats: number): Promise<void> {

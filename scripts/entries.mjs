@@ -32,6 +32,7 @@ export const ENTRIES = [
   { subpath: "./fastify", out: "fastify", source: "src/platforms/fastify/index.ts", platform: "node" },
   { subpath: "./next", out: "next", source: "src/platforms/next/index.ts", platform: "neutral" },
   { subpath: "./dashboard", out: "dashboard", source: "src/dashboard/index.ts", platform: "neutral" },
+  { subpath: "./testing", out: "testing", source: "src/testing/index.ts", platform: "node" },
 ];
 
 /** The CLI: a bin, not an export; built for Node with the node entries. */

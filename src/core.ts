@@ -7,8 +7,10 @@
 // splitting), a module two entries reach lands in a shared chunk, and
 // index.ts there would put croner in tickq/cloudflare's imports
 // (test/integration/package/worker-bundle-size.test.ts checks both the example Worker and dist).
+import { pauseSchedule, runScheduleNow } from "./recurring/control.js";
 import { jobsApi, queuesApi } from "./admin/index.js";
 import { metricsApi } from "./metrics/index.js";
+import { listRecentTicks } from "./admin/recent-ticks.js";
 import { listTicks } from "./admin/ticks.js";
 import { enqueueJobs } from "./client/enqueue.js";
 import { TickqError } from "./errors.js";
@@ -116,8 +118,12 @@ function buildCore<J extends JobRegistry, O extends OrderedRegistry, W extends W
         set.add(listener);
         return () => void set.delete(listener);
       },
-      schedules: () => listRecurring(runtime),
-      ticks: () => listTicks(runtime),
+      schedules: Object.assign(() => listRecurring(runtime), {
+        pause: (name: string) => pauseSchedule(runtime, name, true),
+        resume: (name: string) => pauseSchedule(runtime, name, false),
+        runNow: (name: string) => runScheduleNow(runtime, name),
+      }),
+      ticks: Object.assign(() => listTicks(runtime), { recent: () => listRecentTicks(runtime) }),
       use(middleware) {
         runtime.middleware.push(middleware);
         return tickq;

@@ -36,7 +36,7 @@ export function createTickq<
   return createTickqCore<J, O, W>({ ...options, cron: options?.cron ?? cron });
 }
 
-export type { StatsReader, Tickq } from "./tickq.js";
+export type { StatsReader, TicksReader, Tickq } from "./tickq.js";
 export type { AuthGuards } from "./admin/guards.js";
 export { TickqError } from "./errors.js";
 export { TickqCancelled } from "./cancel/errors.js";
@@ -48,7 +48,7 @@ export { defaultBackoff } from "./tick/retry.js";
 export { defaultBackoffMs } from "./tick/backoff.js";
 export { migratePartitions } from "./partitions/migrate.js";
 export type { MigratePartitionsOptions, MigrationReport } from "./partitions/migrate.js";
-export type * from "./types.js";
+export type { DurabilityOptions, QueueOrder, SidekiqProcessOptions, TickqOptions, TickReport } from "./types.js";
 export type { LuaScript, RedisAdapter, RedisReply } from "./redis/types.js";
 export type { JobPayload } from "./job/payload.js";
 export type { JobContext, JobHandler, JobLogger, Middleware, RunningJob } from "./job/context.js";

@@ -2,7 +2,7 @@
 // (tick/runtime.ts) and each capability's slice (its own runtime.ts), checked
 // and defaulted once. Options a capability owns are read by that capability's
 // checks; an unknown option is refused by name.
-import { monotonicMs } from "./tick/clock.js";
+import { monotonicMs, VIRTUAL_CLOCK } from "./tick/clock.js";
 import { TickqError } from "./errors.js";
 import { newListeners } from "./tick/events.js";
 import { confirmReplicated, durabilityOf } from "./tick/durability.js";
@@ -44,6 +44,7 @@ const OPTION_KEYS: Readonly<Record<keyof TickqOptions, true>> = {
   ordered: true,
   workflows: true,
   workflowRetentionMs: true,
+  eventRetentionMs: true,
   prefix: true,
   partitions: true,
   queues: true,
@@ -124,6 +125,7 @@ export function createRuntime<J extends JobRegistry>(options: TickqOptions<J>): 
       min: 1_000,
       integer: true,
     }),
+    eventRetentionMs: numberOption(options.eventRetentionMs, 3600_000, "eventRetentionMs", { min: 0, integer: true }),
     plan: planQueues(options.queues ?? ["default"]),
     declaredQueues: options.queues === undefined ? [] : planQueues(options.queues).names,
     acceptedQueues: acceptedQueues(options.queues, options.jobs, options.allowUndeclaredQueues),
@@ -149,6 +151,7 @@ export function createRuntime<J extends JobRegistry>(options: TickqOptions<J>): 
     // Until Redis answers, the host's wall clock read once is the best guess.
     clockOffsetMs: Date.now() - monotonicMs(),
     evictionPolicy: undefined,
+    virtualClock: (options as { [VIRTUAL_CLOCK]?: unknown })[VIRTUAL_CLOCK] === true,
     recurring: declareRecurring(options.schedules, options.jobs, options.cron),
     sidekiq: sidekiqProcessOf(options.sidekiqProcesses, prefix),
     timeouts: checkTimeouts(options.jobs),

@@ -2,12 +2,12 @@
 // Tickq over several cores, and core.ts builds one; both stand on this file
 // rather than on each other.
 import type { AuthGuards } from "./admin/guards.js";
-import type { JobsApi, QueuesApi, TickInfo } from "./admin/types.js";
+import type { JobsApi, QueuesApi, RecentTick, TickInfo } from "./admin/types.js";
 import type { DayStats } from "./client/history.js";
 import type { KickScope } from "./kick/types.js";
 import type { MetricsApi } from "./metrics/types.js";
 import type { OrderedBulkJob, OrderedJob, OrderedRegistry, PayloadOf } from "./ordered/types.js";
-import type { ScheduleInfo } from "./recurring/types.js";
+import type { SchedulesApi } from "./recurring/types.js";
 import type { ResultOf, WaitOptions } from "./results/types.js";
 import type { TickqEventName, TickqListener } from "./tick/events.js";
 import type { ArgsOf, JobRegistry } from "./job/definition.js";
@@ -23,6 +23,13 @@ export interface StatsReader {
   (): Promise<Stats>;
   /** The last `days` UTC days (default 30, at most 1,825), oldest first, today last. */
   history(days?: number): Promise<DayStats[]>;
+}
+
+/** `tq.ticks()`: the live ticks; `tq.ticks.recent()`: the last 100 that finished, newest first, with what each did. */
+export interface TicksReader {
+  (): Promise<TickInfo[]>;
+  /** The last ticks that finished (at most 100), newest first, each with its counts. */
+  recent(): Promise<RecentTick[]>;
 }
 
 /** What `createTickq` returns: enqueue, tick, and read or manage jobs, queues, ticks and schedules. */
@@ -69,10 +76,13 @@ export interface Tickq<
   metrics: MetricsApi;
   /** Adds a listener called after the ack of each outcome; returns a function that removes it. */
   on<E extends TickqEventName>(event: E, listener: TickqListener<E>): () => void;
-  /** The recurring jobs declared here or held in Redis: spec, next run, last run, last jid. */
-  schedules(): Promise<ScheduleInfo[]>;
-  /** The ticks in the registry, oldest first, with what is left of each lease and the jobs each holds. */
-  ticks(): Promise<TickInfo[]>;
+  /** The recurring jobs declared here or held in Redis: spec, next runs, last run, last jid, paused; pause, resume or run one now. */
+  schedules: SchedulesApi;
+  /**
+   * The ticks in the registry, oldest first, with what is left of each lease and the jobs each holds;
+   * `tq.ticks.recent()`: the last 100 that finished, with what each did.
+   */
+  ticks: TicksReader;
   /** Adds middleware around every execution, outermost first. */
   use(middleware: Middleware): Tickq<J, O, W>;
   /** The login throttle and ended dashboard sessions, kept in this tickq's Redis: what `tickq/app` and the dashboard use. */

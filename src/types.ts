@@ -44,6 +44,12 @@ export interface TickqOptions<
   workflows?: WorkflowsOption<W>;
   /** How long completed, failed and cancelled workflow runs are kept; default 7 days. */
   workflowRetentionMs?: number;
+  /**
+   * How long `tq.workflows.sendEvent` keeps each event for waits that park after it (of runs started
+   * before it), and remembers its `id`; default 1 hour. 0 keeps none: a wait takes only events sent
+   * while it waits.
+   */
+  eventRetentionMs?: number;
   /** Key prefix; default "tickq:". "" gives Sidekiq's own key names. */
   prefix?: string;
   /**

@@ -11,6 +11,7 @@ import { migrationPhase } from "./migration-phase.js";
 import { poisonPhase } from "./poison-phase.js";
 import type { PrivateRedis } from "./private-redis.js";
 import type { Rng } from "./rng.js";
+import { rollbackPhase } from "./rollback-phase.js";
 import { waiterPhase } from "./waiter-phase.js";
 import { workflowPhase } from "./workflow-phase.js";
 
@@ -46,4 +47,5 @@ export const EXTRA_PHASES: ChaosPhase[] = [
   workflowPhase,
   migrationPhase,
   waiterPhase,
+  rollbackPhase,
 ];

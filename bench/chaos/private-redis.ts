@@ -1,7 +1,10 @@
 // The Redis the chaos run faults: its own port and folder, every write
 // fsynced to the AOF before it is answered (`appendfsync always`), no RDB.
 // restart() SIGKILLs it and starts it again on the same port and folder, so
-// it comes back with exactly what it had acknowledged.
+// it comes back with exactly what it had acknowledged. The rollback phase
+// starts one with `appendfsync everysec` and, between the kill and the
+// start, cuts the AOF back to what a crash would have left on disk
+// (bench/chaos/rollback-redis.ts).
 import { spawn, type ChildProcess } from "node:child_process";
 import { rmSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -15,14 +18,21 @@ export interface PrivateRedis {
   port: number;
   dir: string;
   pid(): number | undefined;
-  /** SIGKILL, then start again from the AOF; resolves once it answers PING. */
-  restart(): Promise<void>;
+  /** SIGKILL, then (`whileDown`, e.g. to cut the AOF) start again from the AOF; resolves once it answers PING. */
+  restart(whileDown?: () => Promise<void>): Promise<void>;
   /** SIGTERM by PID (SIGKILL if it lingers), then removes the folder. */
   stop(): Promise<void>;
 }
 
-/** A loopback redis-server on `port` that keeps every write in an AOF under `dir`, fsynced at once: a SIGKILL loses nothing acknowledged. */
-export function durableRedisArgs(port: number, dir: string): string[] {
+export type AppendFsync = "always" | "everysec";
+
+/**
+ * A loopback redis-server on `port` that keeps every write in an AOF under `dir`, fsynced at once: a SIGKILL
+ * loses nothing acknowledged. With `everysec`, fsynced once a second, and never rewritten (the rollback
+ * phase cuts its one growing file).
+ */
+export function durableRedisArgs(port: number, dir: string, fsync: AppendFsync = "always"): string[] {
+  const everysec = fsync === "everysec" ? ["--auto-aof-rewrite-percentage", "0"] : [];
   return [
     "--port",
     String(port),
@@ -33,7 +43,8 @@ export function durableRedisArgs(port: number, dir: string): string[] {
     "--appendonly",
     "yes",
     "--appendfsync",
-    "always",
+    fsync,
+    ...everysec,
     "--save",
     "",
     "--daemonize",
@@ -41,11 +52,11 @@ export function durableRedisArgs(port: number, dir: string): string[] {
   ];
 }
 
-export async function startPrivateRedis(): Promise<PrivateRedis> {
+export async function startPrivateRedis(options: { appendfsync?: AppendFsync } = {}): Promise<PrivateRedis> {
   const port = await freePort();
   const dir = await mkdtemp(join(tmpdir(), "tickq-chaos-"));
   const url = `redis://127.0.0.1:${port}`;
-  const args = durableRedisArgs(port, dir);
+  const args = durableRedisArgs(port, dir, options.appendfsync);
   let child: ChildProcess | undefined;
   // If the driver dies first: no orphan redis-server, no folder left behind.
   const killAtExit = () => {
@@ -84,8 +95,9 @@ export async function startPrivateRedis(): Promise<PrivateRedis> {
     port,
     dir,
     pid: () => child?.pid,
-    restart: async () => {
+    restart: async (whileDown) => {
       await halt("SIGKILL");
+      await whileDown?.();
       await launch();
     },
     stop: async () => {

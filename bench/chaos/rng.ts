@@ -28,6 +28,8 @@ export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(r
 export const abortableSleep = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve, reject) => {
     if (signal.aborted) return reject(signal.reason);
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener("abort", () => (clearTimeout(timer), reject(signal.reason)), { once: true });
+    const abort = () => (clearTimeout(timer), reject(signal.reason));
+    // Removed once the sleep ends: a signal shared by many sleeps (a tick's) keeps no listener of a finished one.
+    const timer = setTimeout(() => (signal.removeEventListener("abort", abort), resolve()), ms);
+    signal.addEventListener("abort", abort, { once: true });
   });

@@ -2,7 +2,10 @@
 // 10-step workflow (bench/chaos/workflow-worker.ts: steps, a sleep, a wait
 // for an event, a step that fails its first try) run by worker processes
 // through the drop proxies while every fault kind is injected; the driver
-// sends each waiting run its event. Then the workers tick until every run
+// sends each waiting run its event, and half the runs (the even ones) their
+// event once right after their start, before their wait parks: kept, it must
+// be taken (none of those waits may end by its timeout: "event lost"). Then
+// the workers tick until every run
 // has ended. Holds when every run completed (none lost or failed), no two
 // executions of a run overlapped (their step intervals, by fence, from a
 // ledger on a Redis never faulted), and no step's result was read back with
@@ -46,6 +49,8 @@ export interface WorkflowPhaseResult {
   completed: number;
   failed: number;
   timedOutWaits: number;
+  /** Runs sent their event once before their wait parked whose wait still ended by its timeout. */
+  eventsLost: string[];
   overlaps: string[];
   differs: string[];
   reran: number;
@@ -79,6 +84,11 @@ const CHECKS: Check<WorkflowPhaseResult>[] = [
     "workflow executions of a run that overlapped",
     (r) => r.overlaps.length,
     (r) => r.overlaps,
+  ),
+  mustBeZero(
+    "workflow events lost (sent before the wait, the wait timed out)",
+    (r) => r.eventsLost.length,
+    (r) => r.eventsLost,
   ),
   mustBeZero(
     "workflow steps committed more than once",
@@ -238,7 +248,12 @@ async function runWorkflowPhase(o: PhaseContext): Promise<WorkflowPhaseResult> {
       }
     }
   };
-  for (const [n, id] of ids.entries()) await retrying(() => tq.workflows.start("chaosFlow", { n, runId: id }, { id }));
+  for (const [n, id] of ids.entries()) {
+    await retrying(() => tq.workflows.start("chaosFlow", { n, runId: id }, { id }));
+    // Sent before the run reaches its wait (kept events); the id makes a retried send after a fault a no-op.
+    if (n % 2 === 0)
+      await retrying(() => tq.workflows.sendEvent(EVENT, { match: String(n), data: true, id: `early-${n}` }));
+  }
   const workers = startWorkers(
     o.workers,
     {
@@ -299,6 +314,7 @@ async function runWorkflowPhase(o: PhaseContext): Promise<WorkflowPhaseResult> {
       completed: 0,
       failed: 0,
       timedOutWaits: 0,
+      eventsLost: [],
       overlaps: [],
       differs: await ledger.smembers(`${at}differs`),
       reran: Object.values(await ledger.hgetall(`${at}ran`)).reduce((a, n) => a + Math.max(0, Number(n) - 1), 0),
@@ -320,7 +336,10 @@ async function runWorkflowPhase(o: PhaseContext): Promise<WorkflowPhaseResult> {
       const run = await retrying(() => tq.workflows.get(id));
       if (run?.status === "completed") result.completed++;
       if (run?.status === "failed") result.failed++;
-      if ((run?.output as { timedOut?: boolean } | undefined)?.timedOut) result.timedOutWaits++;
+      if ((run?.output as { timedOut?: boolean } | undefined)?.timedOut) {
+        result.timedOutWaits++;
+        if (Number(id.slice("wf-".length)) % 2 === 0) result.eventsLost.push(id);
+      }
       if ((run?.steps.find((s) => s.name === "flaky")?.attempts ?? 0) >= 2) result.flakyRetried++;
       const intervals = (await ledger.lrange(`${at}iv:${id}`, 0, -1)).map(
         (s) => JSON.parse(s) as [number, number, number],

@@ -39,6 +39,7 @@ export default defineConfig({
           { text: "Kick and fan-out", link: "/guides/kick-fan-out" },
           { text: "Events", link: "/guides/events" },
           { text: "Failures", link: "/guides/failures" },
+          { text: "Testing your jobs and workflows", link: "/guides/testing" },
           { text: "Beside Ruby Sidekiq", link: "/guides/sidekiq" },
         ],
       },

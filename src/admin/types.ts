@@ -235,6 +235,22 @@ export interface TickInfo {
   seenAt: number;
 }
 
+/** One of the last ticks (`tq.ticks.recent()`), as its finish call recorded it: what it did, in counts. */
+export interface RecentTick {
+  /** The tick's id. */
+  id: string;
+  /** When it finished (epoch ms, Redis' clock). */
+  finishedAt: number;
+  /** How long it ran, ms (up to its last call). */
+  durationMs: number;
+  /** Its non-zero counts, as its TickReport had them at its last call: fetched, succeeded, failed, retried, dead, cancelled, expired, scheduled, recurring, resurrected, requeued, abandoned. */
+  counts: Record<string, number>;
+  /** It found its lease gone and stopped early. */
+  leaseLost: boolean;
+  /** It stopped with work left. */
+  more: boolean;
+}
+
 /** `tq.queues`: list, pause and resume queues. */
 export interface QueuesApi {
   /** Every queue, with its size and whether it is paused. */

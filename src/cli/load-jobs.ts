@@ -60,10 +60,12 @@ async function tsxApi(): Promise<TsxApi | undefined> {
   return undefined;
 }
 
-async function importJobs(path: string): Promise<Record<string, unknown>> {
+// `version` above 0 imports the module afresh (tickq dev's reload): a query for Node's loader; tsx
+// imports into a new namespace on every call anyway.
+async function importJobs(path: string, version: number): Promise<Record<string, unknown>> {
   const url = pathToFileURL(resolve(path)).href;
   try {
-    return (await import(url)) as Record<string, unknown>;
+    return (await import(version > 0 ? `${url}?v=${version}` : url)) as Record<string, unknown>;
   } catch (error) {
     if (!TYPESCRIPT.test(path)) throw error;
     const tsx = await tsxApi();
@@ -76,10 +78,10 @@ async function importJobs(path: string): Promise<Record<string, unknown>> {
   }
 }
 
-export async function loadJobs(path: string): Promise<LoadedJobs> {
+export async function loadJobs(path: string, version = 0): Promise<LoadedJobs> {
   let module: Record<string, unknown>;
   try {
-    module = await importJobs(path);
+    module = await importJobs(path, version);
   } catch (error) {
     if (error instanceof UsageError) throw error;
     throw new UsageError(

@@ -12,6 +12,7 @@ import { addJobResultCommand } from "./commands/jobs-result.js";
 import { addJobCancelCommand } from "./commands/jobs-cancel.js";
 import { addQueueCommands } from "./commands/queues.js";
 import { addServerCommands } from "./commands/servers.js";
+import { addDevCommand } from "./commands/dev.js";
 import { addStatsCommands } from "./commands/stats.js";
 import { addWorkflowCommands } from "./commands/workflows.js";
 import { addMetricsCommand } from "./commands/metrics.js";
@@ -56,6 +57,7 @@ export function buildProgram(): Command {
   addTickCommand(program);
   addEnqueueCommand(program);
   addServerCommands(program);
+  addDevCommand(program);
   addPartitionCommands(program);
   for (const command of [program, ...program.commands, ...jobs.commands]) command.exitOverride();
   return program;

@@ -3,9 +3,13 @@
 // jobs API call. The answer is a redirect back to the page the form was on,
 // with what happened in ?done=.
 import type { Context, Hono } from "hono";
+import { TickqError } from "../errors.js";
 import type { DashboardEnv, DashboardScope } from "./types.js";
 
 type Ctx = Context<DashboardEnv>;
+
+/** Rows one bulk POST takes: a page of a list (25) with room to spare. */
+const MAX_SELECTED = 100;
 
 /** The form's `back` when it is a page of this dashboard (never another site), else the overview. */
 async function backTo(c: Ctx, done: string) {
@@ -42,6 +46,22 @@ export function actionRoutes(app: Hono<DashboardEnv>, scope: DashboardScope): vo
         ? `Job ${done.jid} cancelled.`
         : `Job ${done.jid} is being cancelled: its tick ${done.heard ? "stopped it" : "has not confirmed yet"}; it ends cancelled.`,
     );
+  });
+  // The rows ticked on a jobs page (job-table.ts): one jobs API call each, at most a page's worth; a job
+  // that cannot take the action (it moved meanwhile) is counted and named, the others go on.
+  app.post("/jobs/bulk", async (c) => {
+    const form = await c.req.parseBody({ all: true });
+    const act = form.do;
+    if (act !== "retry" && act !== "delete" && act !== "cancel")
+      throw new TickqError("BAD_ARGS", "pick Retry, Cancel or Delete selected");
+    const jids = [form.jid ?? []].flat().filter((j): j is string => typeof j === "string");
+    if (jids.length === 0) throw new TickqError("BAD_ARGS", "no job ticked: tick the rows to act on first");
+    if (jids.length > MAX_SELECTED)
+      throw new TickqError("BAD_ARGS", `at most ${MAX_SELECTED} jobs at once, got ${jids.length}`);
+    const refused: string[] = [];
+    for (const jid of jids) await jobs[act](jid).catch((e: Error) => refused.push(`${jid}: ${e.message}`));
+    const done = `${jids.length - refused.length} job(s): ${act === "retry" ? "retried" : act === "delete" ? "deleted" : "cancelled"}`;
+    return backTo(c, refused.length ? `${done}; ${refused.length} could not be (${refused[0]}).` : `${done}.`);
   });
   app.post("/ordered/:name/cancel", async (c) => {
     const id = (await c.req.parseBody()).id;
@@ -80,6 +100,19 @@ export function actionRoutes(app: Hono<DashboardEnv>, scope: DashboardScope): vo
           ? `Run ${id} cancelled; its tick has not yet said it heard: a step may start until it does, or its lease ends.`
           : `Run ${id} had already ${status}.`,
     );
+  });
+  app.post("/schedules/:name/:act{pause|resume}", async (c) => {
+    const name = c.req.param("name");
+    const pause = c.req.param("act") === "pause";
+    await scope.tickq.schedules[pause ? "pause" : "resume"](name);
+    return backTo(
+      c,
+      pause ? `${name} paused: its slots pass and enqueue nothing.` : `${name} resumed from its next slot.`,
+    );
+  });
+  app.post("/schedules/:name/run-now", async (c) => {
+    const jid = await scope.tickq.schedules.runNow(c.req.param("name"));
+    return backTo(c, `${c.req.param("name")} enqueued now: job ${jid}.`);
   });
   app.post("/queues/:name/resume", async (c) => {
     await queues.resume(c.req.param("name"));

@@ -2,6 +2,7 @@
 // uses: a button that POSTs with the CSRF token, a time, a JSON preview.
 import type { Context } from "hono";
 import { html, raw } from "hono/html";
+import { terminalJson } from "../printable.js";
 import { pageScript } from "./script.js";
 import { GROUPS } from "./sections.js";
 import { randomToken } from "./session.js";
@@ -130,7 +131,8 @@ export function latency(ms: number): Html {
 
 /** A value as short JSON for a table cell. */
 export function preview(value: unknown, max = 80): string {
-  const text = JSON.stringify(value) ?? "";
+  // terminalJson: a bidi override in args (U+202E) would otherwise reverse what the cell shows.
+  const text = value === undefined ? "" : terminalJson(value);
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
 

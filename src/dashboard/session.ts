@@ -2,7 +2,7 @@
 // of both keyed by the secret the user typed — never the secret itself. Any
 // configured secret that verifies the HMAC accepts the session, so rotating
 // a secret ends the sessions it opened; logout ends one in Redis
-// (src/admin/sessions.ts), so a copy of its cookie stops working too. The CSRF
+// (`tq.guards`, src/admin/guards.ts), so a copy of its cookie stops working too. The CSRF
 // token is another HMAC of the same nonce: a page gets it in its forms, a
 // cross-site page cannot read it. WebCrypto only: Workers and Node 20 alike.
 import { timingSafeEqual } from "hono/utils/buffer";

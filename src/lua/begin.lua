@@ -12,7 +12,7 @@
 --   counts[resurrections interruptions suspect doubts]] leaseHeld policy due?(inSync due[name slot
 --   last] more) ordered?[](name first ids[] payloads[] scores[] counts[] failures[] resurrections[]
 --   suspects[] interruptions[] doubts[]) flow?(capped fence parked) expired?[] workflows?(claimed[](id
---   name input fence steps[] keyForm) more))
+--   name input fence steps[] keyForm) more) testClock?)
 -- ticks: P.."ticks"; lease: P.."tick:"..ID (the lease hash); process: only as
 -- a Sidekiq process, its heartbeat and work hashes (lib/sidekiq/register-process.lua).
 -- registration: "<started ms> <lease ms> <queue> …"; housekeep: lib/tick/resurrect-dead-ticks.lua
@@ -30,7 +30,8 @@
 -- the fetch met flow jobs (lib/tick/fetch-jobs.lua); expired: the jobs the fetch found
 -- expired and recorded (lib/expiry/expire-fetched.lua), only when there are any;
 -- workflows: the runs claimed (id, name, input JSON, fence, step records, key form) and
--- whether more are due, only when claim >= 0 (the parts before it are then {} when absent).
+-- whether more are due, only when claim >= 0 (the parts before it are then {} when absent);
+-- testClock: 1 when the prefix holds a virtual clock (tickq/testing), else absent.
 -- Replays: begin is call 1 of the tick (lib/tick/replay-call.lua). A replay while the
 -- lease lives answers the first run's reply; once the lease is gone the
 -- tick is dead (its fetched jobs are the resurrector's) and begin answers
@@ -131,6 +132,12 @@ if claim >= 0 then
   local claimed, more = wf_claim(tick, claim, now)
   for k = 10, 12 do kept_reply[k], reply[k] = kept_reply[k] or {}, reply[k] or {} end
   kept_reply[13], reply[13] = { wf_carry.kept(claimed), more }, { claimed, more }
+end
+-- A test prefix's mark (its virtual clock, lib/common/prefix-keys.lua) rides on this
+-- reply, so a production tickq refuses the prefix at no extra round trip.
+if redis.call('EXISTS', P .. 'testclock') == 1 then
+  for k = 9, 13 do kept_reply[k], reply[k] = kept_reply[k] or {}, reply[k] or {} end
+  kept_reply[14], reply[14] = 1, 1
 end
 remember(lease, 1, kept_reply)
 return reply

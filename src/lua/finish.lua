@@ -14,7 +14,7 @@
 --   acks(succeeded[](queue jobs[]) others[](code queue job updated delay)&results?(entries[](number
 --   state keep jid members) keep ageSec ttlMs)&metrics?m(entries[](name queue entries ms waitMs
 --   durations waits) retentionSec perItem[](name ms waitMs))) queues[] unstartable(budgetMs windowMs
---   entries[](name reason queue limitMs count)) ordered?(names[]
+--   entries[](name reason queue limitMs count)) recent ordered?(names[]
 --   succeeded[](name ids[](id fence)) others[](code name id fence extra)&metrics?m(entries[](ms
 --   startMs) retentionSec perItem[](ms startMs)))
 -- Returns: (nowMs left deadEvicted orderedReady? missed?[] sentOn? cancelled?[] orderedCancelled?[] committed?[])
@@ -26,6 +26,7 @@
 -- the tick's budget and the jobs it met that it could not start, kept for stats
 -- (lib/tick/record-unstartable.lua, bounded at maxmemory too); ordered:
 -- lib/ordered/state.lua, lib/ordered/ack-ids.lua (absent: no ordered names).
+-- recent: the tick's summary for the recent ticks ('' keeps none; lib/tick/record-recent.lua).
 -- left: jobs and ordered ids left in its lists; orderedReady: ordered ids made
 -- ready by these acks; missed: numbers of ack entries no longer listed
 -- (lib/tick/ack-jobs.lua); sentOn: parked flow jobs these acks sent back to
@@ -48,7 +49,7 @@
 -- maxmemory: runs (allow-oom): acks are what free memory. What it adds is bounded: a retry takes
 -- its acked job's place, the dead set is capped (deadMaxSize, deadMaxAgeSec), an awaited job's
 -- result expires, a workflow commit is held to the step-result limit and comes only from runs
--- already held.
+-- already held. The recent ticks' list is capped in entries and bytes and not written at maxmemory.
 -- @include lib/common/prefix-keys.lua
 -- @include lib/tick/replay-call.lua
 -- @include lib/ordered/state.lua
@@ -58,6 +59,7 @@
 -- @include lib/common/counted-args.lua
 -- @include lib/tick/ack-jobs.lua
 -- @include lib/tick/record-unstartable.lua
+-- @include lib/tick/record-recent.lua
 -- @include lib/ordered/cancel-ids.lua
 -- @include lib/ordered/ack-ids.lua
 -- @include lib/workflows/commit-runs.lua
@@ -73,7 +75,8 @@ local beatAt = #KEYS > 2 and after_workflows or nil
 local acksAt = beatAt and sidekiq_section_end(beatAt) or after_workflows
 local queuesAt = ack_args_end(acksAt)
 local unstartableAt = queuesAt + 1 + tonumber(ARGV[queuesAt])
-local orderedAt = unstartableAt + 3 + 5 * tonumber(ARGV[unstartableAt + 2])
+local recent = ARGV[unstartableAt + 3 + 5 * tonumber(ARGV[unstartableAt + 2])]
+local orderedAt = unstartableAt + 4 + 5 * tonumber(ARGV[unstartableAt + 2])
 
 local tick, lease, seq = tickId, KEYS[2], call
 local now = now_ms()
@@ -95,7 +98,10 @@ local ready_again, ordered_evicted = ordered_ack(tick, ordered_acks_at, now, dea
 if redis.call('GET', P .. 'resurrector') == tick then redis.call('DEL', P .. 'resurrector') end
 local served = counted_args(queuesAt)
 -- Only while the lease lives: a late finish of a dead tick changes nothing it need not.
-if state == 'fresh' then record_unstartable(unstartableAt, served, now) end
+if state == 'fresh' then
+  record_unstartable(unstartableAt, served, now)
+  record_recent(recent, now)
+end
 local left = 0
 for _, queue in ipairs(served) do
   left = left + redis.call('LLEN', inproc_key(tick, queue))

@@ -30,6 +30,8 @@
 -- does nothing at all (the tick may be resurrected: it must fetch nothing).
 -- No allow-oom: when Redis is full nothing is enqueued (the tick goes on);
 -- the slots stay due and are claimed by a later tick.
+-- A paused schedule (P.."schedules:paused") is claimed as ever, so its due time moves on, and
+-- enqueues nothing: resumed, it runs from its next slot, not the ones it passed.
 -- maxmemory: refused at once while Redis is full (its `#!lua` line declares no allow-oom): nothing
 -- written; the tick goes on without it, and a later tick enqueues the due slots once memory frees.
 -- @include lib/common/prefix-keys.lua
@@ -126,16 +128,22 @@ for _ = 1, tonumber(ARGV[dueAt]) do
   -- Someone claimed it since begin (score moved), or Redis holds another spec: leave it.
   if score == seen and stored and string.match(stored, '%S+$') == fp then
     local last = tonumber(redis.call('HGET', lasts, name)) or -1
+    -- Paused (tq.schedules.pause): its slots pass and move it on, as claimed, but enqueue nothing.
+    local paused = redis.call('SISMEMBER', S .. 'paused', name) == 1
     local top
     for j = first, first + 3 * (k - 1), 3 do
       if tonumber(ARGV[j]) > last then
         last, top = tonumber(ARGV[j]), ARGV[j]
-        if not known[ARGV[j + 1]] then
-          redis.call('SADD', P .. 'queues', ARGV[j + 1])
-          known[ARGV[j + 1]] = true
+        if paused then
+          top = nil
+        else
+          if not known[ARGV[j + 1]] then
+            redis.call('SADD', P .. 'queues', ARGV[j + 1])
+            known[ARGV[j + 1]] = true
+          end
+          order.push(ARGV[j + 1], string.sub(ARGV[j + 2], 1, -2) .. ',"created_at":' .. stamp .. ',"enqueued_at":' .. stamp .. '}', false)
+          enqueued = enqueued + 1
         end
-        order.push(ARGV[j + 1], string.sub(ARGV[j + 2], 1, -2) .. ',"created_at":' .. stamp .. ',"enqueued_at":' .. stamp .. '}', false)
-        enqueued = enqueued + 1
       end
     end
     if top then redis.call('HSET', lasts, name, top) end -- its jid is name:top

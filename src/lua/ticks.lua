@@ -3,9 +3,10 @@
 -- left -2) until the resurrector takes its jobs back.
 -- KEYS: ticks
 -- ARGV: prefix limit
--- Returns: (nowMs ticks[id startedMs leaseMs leaseLeftMs inflight queues])
+-- Returns: (nowMs ticks[id startedMs leaseMs leaseLeftMs inflight queues] recent[])
 -- limit: most ticks to answer. leaseLeftMs: PTTL (-2: gone); inflight: jobs in
--- process; queues: "queue queue …".
+-- process; queues: "queue queue …". recent: the last ticks' summaries, newest
+-- first, "<ms> <json>" (lib/tick/record-recent.lua: at most 100).
 -- Replays: reads only.
 -- maxmemory: reads only: answers as ever while Redis is full.
 -- @include lib/common/prefix-keys.lua
@@ -26,4 +27,4 @@ for j = 1, math.min(#registry, limit * 2), 2 do
   out[#out + 1] = held
   out[#out + 1] = table.concat(queues, ' ')
 end
-return { now_ms(), out }
+return { now_ms(), out, redis.call('LRANGE', P .. 'ticks:recent', 0, 99) }

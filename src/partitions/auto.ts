@@ -147,8 +147,6 @@ const CALLS = {
   enqueueOrderedBulk: 1,
   tick: 1,
   reserveTicks: 1,
-  schedules: 1,
-  ticks: 1,
 } satisfies Partial<Record<keyof AnyTickq, 1>>;
 
 type Method = (...args: unknown[]) => Promise<unknown>;
@@ -200,6 +198,12 @@ export function createAutoPartitioned<J extends JobRegistry, O extends OrderedRe
     const tickq = {
       ...forwarding(CALLS, asRecord),
       stats: Object.assign(async () => (await get()).stats(), { history }),
+      ticks: Object.assign(async () => (await get()).ticks(), { recent: async () => (await get()).ticks.recent() }),
+      schedules: Object.assign(async () => (await get()).schedules(), {
+        pause: async (name: string) => (await get()).schedules.pause(name),
+        resume: async (name: string) => (await get()).schedules.resume(name),
+        runNow: async (name: string) => (await get()).schedules.runNow(name),
+      }),
       jobs: forwarding(JOBS, part("jobs")),
       queues: forwarding(QUEUES, part("queues")),
       metrics: forwarding(METRICS, part("metrics")),

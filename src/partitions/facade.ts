@@ -19,7 +19,7 @@ import type { TickqOptions } from "../types.js";
 import type { WorkflowInputs, WorkflowsApi } from "../workflows/types.js";
 import { partitionedJobs, partitionedQueues } from "./jobs.js";
 import { partitionOf, partitionPrefixes } from "./layout.js";
-import { mergeExposition, mergeHistory, mergeSchedules, mergeStats, mergeTicks } from "./merge.js";
+import { mergeExposition, mergeHistory, mergeRecentTicks, mergeSchedules, mergeStats, mergeTicks } from "./merge.js";
 import { mergeMetrics } from "./merge-metrics.js";
 import { checkStoredCount, leftInLayout, refuseLegacy } from "./meta.js";
 import { partitionOfJob, partitionOfOrdered } from "./route.js";
@@ -64,6 +64,7 @@ export function createPartitioned<J extends JobRegistry, O extends OrderedRegist
     core.runtime.partition = { index: k, count };
     return core;
   });
+  for (const b of built) b.runtime.partition!.runtimeOf = (routeKey) => built[partitionOf(routeKey, count)]!.runtime;
   const cores = built.map((b) => b.tickq);
   const first = built[0]!.runtime;
   const clocks = built.map((b) => b.runtime.recurring);
@@ -98,7 +99,10 @@ export function createPartitioned<J extends JobRegistry, O extends OrderedRegist
       };
     const jobs = partitionedJobs(scoped.map((c) => c.jobs));
     const queues = partitionedQueues(scoped.map((c) => c.queues));
-    const workflows = partitionedWorkflows(scoped.map((c) => c.workflows)) as unknown as WorkflowsApi<W>;
+    const workflows = partitionedWorkflows(
+      scoped.map((c) => c.workflows),
+      built.map((b) => b.runtime),
+    ) as unknown as WorkflowsApi<W>;
     const tickq: Tickq<J, O, W> = {
       enqueue: after(async (name, args, opts = {}) => {
         const k = pick({ ...opts, name, args: args as unknown[] });
@@ -171,8 +175,19 @@ export function createPartitioned<J extends JobRegistry, O extends OrderedRegist
           for (const off of offs) off();
         };
       },
-      schedules: after(async () => mergeSchedules(await Promise.all(cores.map((c) => c.schedules())))),
-      ticks: after(async () => mergeTicks(await Promise.all(cores.map((c) => c.ticks())))),
+      // A schedule is declared in, and claimed by, the partition of its name.
+      schedules: Object.assign(
+        after(async () => mergeSchedules(await Promise.all(cores.map((c) => c.schedules())))),
+        {
+          pause: after((name: string) => cores[partitionOf(name, count)]!.schedules.pause(name)),
+          resume: after((name: string) => cores[partitionOf(name, count)]!.schedules.resume(name)),
+          runNow: after((name: string) => cores[partitionOf(name, count)]!.schedules.runNow(name)),
+        },
+      ),
+      ticks: Object.assign(
+        after(async () => mergeTicks(await Promise.all(cores.map((c) => c.ticks())))),
+        { recent: after(async () => mergeRecentTicks(await Promise.all(cores.map((c) => c.ticks.recent())))) },
+      ),
       use(middleware) {
         for (const c of cores) c.use(middleware);
         return tickq;

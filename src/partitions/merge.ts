@@ -2,7 +2,7 @@
 // timestamps take the largest, lists join. Each partition answers for its own
 // keys; nothing here reads Redis.
 import type { DayStats } from "../client/history.js";
-import type { QueueInfo, TickInfo } from "../admin/types.js";
+import type { QueueInfo, RecentTick, TickInfo } from "../admin/types.js";
 import type { ScheduleInfo } from "../recurring/types.js";
 import type { Stats } from "../client/types.js";
 import { type UnstartableJobs, unstartableWarning } from "../tick/unstartable-warnings.js";
@@ -154,6 +154,14 @@ export function mergeSchedules(all: ScheduleInfo[][]): ScheduleInfo[] {
 
 export function mergeTicks(all: TickInfo[][]): TickInfo[] {
   return all.flat().sort((a, b) => a.startedAt - b.startedAt);
+}
+
+/** The last ticks of every partition, newest first, as many as one partition keeps. */
+export function mergeRecentTicks(all: RecentTick[][]): RecentTick[] {
+  return all
+    .flat()
+    .sort((a, b) => b.finishedAt - a.finishedAt)
+    .slice(0, Math.max(0, ...all.map((a) => a.length)));
 }
 
 /** Prometheus text of each partition, as one: each family's HELP and TYPE once, every sample labelled with its partition. */

@@ -38,6 +38,7 @@ export const ticks = defineCall(
       inflight: number,
       queues: text,
     }),
+    recent: list(text),
   }),
 );
 
@@ -93,6 +94,7 @@ export const recurring_list = defineCall(
     fps: groups({ name: text, fps: text }),
     lasts: groups({ name: text, slot: text }),
     orphans: groups({ name: text, since: text }),
+    paused: list(text),
   }),
 );
 

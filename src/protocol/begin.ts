@@ -32,5 +32,7 @@ export const begin = defineCall(
     flow: flowPart,
     expired: maybe(list(text)),
     workflows: maybe(tuple({ claimed: list(claimedRun), more: flag })),
+    /** 1 when the prefix holds a virtual clock (tickq/testing): a production tickq refuses it. */
+    testClock: maybe(number),
   }),
 );

@@ -24,6 +24,8 @@ export const finish = defineCall(
       windowMs: number,
       entries: counted(group({ name: text, reason: text, queue: text, limitMs: number, count: number })),
     }),
+    /** The tick's summary for the recent ticks, "" for none (lib/tick/record-recent.lua, src/tick/recent.ts). */
+    recent: text,
     ordered,
   },
   tuple({

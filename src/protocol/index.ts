@@ -33,6 +33,7 @@ export {
   partitions,
   pause,
   session,
+  test_clock,
   throttle,
 } from "./control.js";
 export {
@@ -45,3 +46,4 @@ export {
   workflow_steps,
   workflow_tick,
 } from "./workflows.js";
+export { workflow_child, workflow_children } from "./workflow-children.js";

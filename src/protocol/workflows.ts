@@ -44,7 +44,7 @@ export const workflow_tick = defineCall(
 export const workflow_event = defineCall(
   scripts.workflow_event,
   { waits: key },
-  { token: text, tokenMs: number, event: text, match: text, data: text },
+  { token: text, tokenMs: number, event: text, match: text, data: text, id: text, retentionMs: number },
   tuple({ found: number, left: number }),
 );
 

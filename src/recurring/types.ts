@@ -65,6 +65,21 @@ export interface ScheduleInfo {
   lastJid: string | null;
   /** No deployment declared it at the last sync: pruned once the grace period has passed. */
   orphanedAt: Date | null;
+  /** Paused (`tq.schedules.pause`): its slots pass and enqueue nothing until it is resumed. */
+  paused: boolean;
+  /** The next slots, `nextRunAt` first (up to 3; only `nextRunAt` for a schedule declared elsewhere). */
+  nextRuns: Date[];
+}
+
+/** `tq.schedules()`: the recurring jobs; pause, resume or run one now by name. */
+export interface SchedulesApi {
+  (): Promise<ScheduleInfo[]>;
+  /** Its slots pass and enqueue nothing until resumed (every deployment's ticks skip it). */
+  pause(name: string): Promise<void>;
+  /** Runs again from its next slot (the slots passed while paused are not run). */
+  resume(name: string): Promise<void>;
+  /** Enqueues its job now, with its args and queue, beside its slots; returns the jid. Declared here only. */
+  runNow(name: string): Promise<string>;
 }
 
 /** When a schedule's slots fall, as epoch ms. */

@@ -111,3 +111,15 @@ export function asArray(reply: RedisReply, what: string): RedisReply[] {
 export function asNumber(reply: RedisReply | undefined): number {
   return typeof reply === "number" ? reply : Number(reply ?? 0);
 }
+
+/**
+ * Runs scripts on `redis` under `prefix`, as a tickq's runtime does, for code that has an
+ * adapter but no tickq (tickq/testing's clock): what runCall takes.
+ */
+export function prefixedRunner(redis: RedisAdapter, prefix: string, timeoutMs: number) {
+  const cache = newScriptCache();
+  return {
+    run: (script: LuaScript, keys: string[], args: (string | number)[], trips: RoundTrips) =>
+      runScript(redis, script, keys, [prefix, ...args], trips, timeoutMs, cache),
+  };
+}

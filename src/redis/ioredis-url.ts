@@ -33,12 +33,29 @@ function nodeOf(url: string): { host: string; port: number; options: RedisOption
 /** Refuses a URL of another scheme (http://, a REST URL): ioredis would read it as a socket path ("connect ENOENT"). */
 function checkScheme(url: string): void {
   const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(url)?.[1]?.toLowerCase();
-  if (scheme === undefined || scheme === "redis" || scheme === "rediss") return;
+  if (scheme === undefined) {
+    checkMangledScheme(url);
+    return;
+  }
+  if (scheme === "redis" || scheme === "rediss") return;
   const rest =
     scheme === "http" || scheme === "https"
       ? "; for Redis over HTTP (Upstash's REST API) set UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN instead of REDIS_URL"
       : "";
   throw new Error(`REDIS_URL must start with redis:// (or rediss:// for TLS), not ${scheme}://${rest}`);
+}
+
+/**
+ * Refuses a scheme with its "://" mistyped ("rediss//host", "redis:/host"): ioredis reads the rest as a
+ * socket path and retries "connect ENOENT //host" forever. The URL itself is not echoed: it may hold a password.
+ * "host:port" and a socket path ("/tmp/redis.sock") stay accepted, as ioredis reads them.
+ */
+function checkMangledScheme(url: string): void {
+  const [typed, scheme] = /^(rediss?|https?)(?::\/(?!\/)|\/\/)/i.exec(url) ?? [];
+  if (typed === undefined || scheme === undefined) return;
+  throw new Error(
+    `REDIS_URL starts with "${typed}", not "${scheme.toLowerCase()}://": write it as redis://host:6379 (rediss:// for TLS)`,
+  );
 }
 
 export function ioredisFromUrl(

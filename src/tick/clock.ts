@@ -5,3 +5,11 @@
 
 /** Milliseconds on a monotonic clock; only differences between two readings mean anything. */
 export const monotonicMs = (): number => performance.now();
+
+/**
+ * The option createTestTickq (tickq/testing) sets on the tickq it builds: only a
+ * runtime built with it ticks a prefix whose wall time is a virtual clock's
+ * (lib/common/prefix-keys.lua). A symbol, so no options object read from JSON
+ * or an environment can carry it.
+ */
+export const VIRTUAL_CLOCK: unique symbol = Symbol.for("tickq.virtualClock") as never;

@@ -17,6 +17,8 @@ import { openTick, type OpenTick } from "./open.js";
 import { pipelineInput } from "./pipeline-input.js";
 import { recount, tickAttributes } from "./report.js";
 import { newJid } from "../job/codec.js";
+import { recentSummary } from "./recent.js";
+import { TickqError } from "../errors.js";
 import type { TickOptions } from "./options.js";
 import type { TickReport } from "../types.js";
 
@@ -75,6 +77,7 @@ async function begin(t: OpenTick): Promise<FirstFetch | undefined> {
     askPolicy: runtime.evictionPolicy === undefined,
     fetch: fetchArgs(runtime.plan, settings.batch),
   } as BeginArgs);
+  if (begun.testClock !== undefined && !runtime.virtualClock) throw virtualClockRefused(runtime.prefix);
   const housekept = readHousekeep(begun);
   learnClock(runtime, housekept.nowMs);
   learnEvictionPolicy(runtime, begun.policy);
@@ -139,6 +142,7 @@ async function finish(t: OpenTick, result: PipelineResult<TickWork, TickOutcome>
     acks: await t.acks(plain),
     queues: t.runtime.plan.names,
     unstartable: t.unstartable.args(),
+    recent: recentSummary(report, monotonicMs() - t.startedAt),
   } as FinishArgs);
   for (const [k, part] of parts.list.entries()) await part.finished?.(finished, byPart[k]!, plain);
   report.deadEvicted += finished.deadEvicted;
@@ -153,4 +157,13 @@ async function finish(t: OpenTick, result: PipelineResult<TickWork, TickOutcome>
       { tickId: t.tickId, abandoned: report.abandoned },
     );
   }
+}
+
+/** A production tickq met a test prefix: its times are a virtual clock's, not Redis'. */
+function virtualClockRefused(prefix: string): TickqError {
+  return new TickqError(
+    "BAD_STATE",
+    `prefix ${JSON.stringify(prefix)} belongs to a test (tickq/testing moved its clock), so its due times are not real: ` +
+      "give this tickq its own prefix, or close() the test tickq, which deletes the test's keys",
+  );
 }

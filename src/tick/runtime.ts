@@ -51,6 +51,8 @@ export interface Runtime {
   logLines: number;
   /** Redis' clock minus the monotonic clock (clock.ts), learnt from every script that reads TIME. */
   clockOffsetMs: number;
+  /** Built by createTestTickq (tickq/testing): may tick a prefix whose clock is virtual; any other tickq refuses one. */
+  virtualClock: boolean;
   /** Redis' maxmemory-policy, read once per process by the first tick (or stats). */
   evictionPolicy: string | undefined;
   /** Some job has a timeoutMs: ticks check the budget left before starting one. */
@@ -68,7 +70,12 @@ export interface Runtime {
   /** Cancels this process's ticks heard of (src/cancel/watch.ts). */
   cancels: CancelWatch;
   /** Set by src/partitions/ on each partition's core: its jids hash to it (src/partitions/jid.ts). */
-  partition?: { index: number; count: number };
+  partition?: {
+    index: number;
+    count: number;
+    /** The runtime of the partition a run id lives in (a child workflow run may live in another). */
+    runtimeOf?: (routeKey: string) => Runtime;
+  };
   /** What plugs into its ticks (tick/capability.ts), set by createTickq; none: plain jobs alone. */
   capabilities?: readonly Capability[];
   run(script: LuaScript, keys: string[], args: (string | number)[], trips: RoundTrips): Promise<RedisReply>;

@@ -10,14 +10,17 @@ import { checkJobSize, utf8Bytes } from "../job/size.js";
 import { unfaithfulJson } from "../job/json-value.js";
 import { CANCEL_WAIT_MS } from "../cancel/cancel.js";
 import { monotonicMs } from "../tick/clock.js";
-import type { WorkflowsRuntime } from "./runtime.js";
+import type { WorkflowsRuntime as Runtime } from "./runtime.js";
 import * as protocol from "../protocol/index.js";
 import { runCall } from "../protocol/run.js";
 import { WorkflowFailedError } from "./errors.js";
 import { MAX_RESULT_BYTES } from "./execute.js";
 import { readRun } from "./records.js";
 import { workflowDefinition } from "./registry.js";
+import { triggeredStarts } from "./triggers.js";
+import { cancelChildren, type ChildRuns } from "./children.js";
 import type {
+  SendEventOptions,
   WorkflowCancelStatus,
   WorkflowListOptions,
   WorkflowPage,
@@ -66,7 +69,7 @@ function checkNewId(id: unknown, what: string): string {
   return checked;
 }
 
-export async function startRun(runtime: WorkflowsRuntime, name: string, input: unknown, id?: string): Promise<string> {
+export async function startRun(runtime: Runtime, name: string, input: unknown, id?: string): Promise<string> {
   if (!workflowDefinition(runtime.workflows, name)) {
     const known = Object.keys(runtime.workflows).join(", ") || "none";
     throw new TickqError(
@@ -92,15 +95,13 @@ export async function startRun(runtime: WorkflowsRuntime, name: string, input: u
   return runId;
 }
 
-export async function sendEvent(
-  runtime: WorkflowsRuntime,
-  event: string,
-  match = "",
-  data: unknown = null,
-): Promise<number> {
+/** Records the event (in this partition) and resolves the waits it found; the runs it triggers are the caller's. */
+export async function recordEvent(runtime: Runtime, event: string, options: SendEventOptions = {}): Promise<number> {
+  const { match = "", data = null, id } = options;
   if (typeof event !== "string" || event === "")
     throw new TickqError("BAD_ARGS", "sendEvent: event must be a non-empty string");
   if (typeof match !== "string") throw new TickqError("BAD_ARGS", "sendEvent: match must be a string");
+  const eventId = id === undefined ? "" : checkId(id, `sendEvent("${event}"): id`);
   const text = jsonText(data, `event "${event}": data`);
   checkJobSize(text, runtime.maxJobBytes, `event "${event}": its data`);
   // The data becomes each resolved wait's result: held to a step result's limit too.
@@ -117,7 +118,15 @@ export async function sendEvent(
     runtime,
     protocol.workflow_event,
     { waits },
-    { token, tokenMs: runtime.replayWindowMs, event, match, data: text },
+    {
+      token,
+      tokenMs: runtime.replayWindowMs,
+      event,
+      match,
+      data: text,
+      id: eventId,
+      retentionMs: runtime.eventRetentionMs,
+    },
   );
   // The waits it found are fixed: the rest are resolved a chunk a call, so no one script holds Redis long.
   const delivery = `${runtime.prefix}wf:event:${token}`;
@@ -134,7 +143,7 @@ export async function sendEvent(
   return found;
 }
 
-export async function getRun(runtime: WorkflowsRuntime, runId: string): Promise<WorkflowRun | undefined> {
+export async function getRun(runtime: Runtime, runId: string): Promise<WorkflowRun | undefined> {
   checkId(runId, "workflow run id");
   const reply = await runCall(
     runtime,
@@ -149,7 +158,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** `drive`: ticks between reads instead of only waiting (the waiting process keeps the run moving). */
 export async function runResult(
-  runtime: WorkflowsRuntime,
+  runtime: Runtime,
   runId: string,
   timeoutMs = DEFAULT_RESULT_MS,
   drive?: WorkflowDrivers["tick"],
@@ -177,7 +186,7 @@ export async function runResult(
   }
 }
 
-export async function listRuns(runtime: WorkflowsRuntime, options: WorkflowListOptions = {}): Promise<WorkflowPage> {
+export async function listRuns(runtime: Runtime, options: WorkflowListOptions = {}): Promise<WorkflowPage> {
   const { status, name = "", cursor, limit = 50 } = options;
   if (status !== undefined && !STATUSES.includes(status)) {
     throw new TickqError(
@@ -215,7 +224,7 @@ export async function listRuns(runtime: WorkflowsRuntime, options: WorkflowListO
  * "cancelled", no step of the run starts. "cancelling" past CANCEL_WAIT_MS: the run is cancelled, but its
  * tick has not said so yet (its event loop is held up); it starts no step once its lease is gone.
  */
-export async function cancelRun(runtime: WorkflowsRuntime, runId: string): Promise<WorkflowCancelStatus> {
+export async function cancelRun(runtime: Runtime, runId: string): Promise<WorkflowCancelStatus> {
   checkId(runId, "workflow run id");
   const deadline = monotonicMs() + CANCEL_WAIT_MS;
   for (;;) {
@@ -226,19 +235,35 @@ export async function cancelRun(runtime: WorkflowsRuntime, runId: string): Promi
       { id: runId },
     );
     if (status === "") throw new TickqError("NOT_FOUND", `no workflow run ${JSON.stringify(runId)}`);
-    if (status !== "cancelling" || monotonicMs() >= deadline) return status as WorkflowCancelStatus;
+    if (status !== "cancelling" || monotonicMs() >= deadline) {
+      if (status === "cancelled" || status === "cancelling") await cancelChildren(runtime, runId, childRuns);
+      return status as WorkflowCancelStatus;
+    }
     await sleep(CANCEL_POLL_MS);
   }
 }
 
-export function workflowsApi(runtime: WorkflowsRuntime, drivers: WorkflowDrivers): WorkflowsApi {
+/** What step.invokeWorkflow needs of the client (children.ts): start, read and cancel a run. */
+export const childRuns: ChildRuns = {
+  start: (runtime, name, input, id) => startRun(runtime, name, input, id),
+  status: (runtime, id) => getRun(runtime, id),
+  cancel: (runtime, id) => cancelRun(runtime, id),
+};
+
+export function workflowsApi(runtime: Runtime, drivers: WorkflowDrivers): WorkflowsApi {
   return {
     async start(name, input, options) {
       const runId = await startRun(runtime, name, input, options?.id);
       drivers.kick(options?.kick);
       return runId;
     },
-    sendEvent: (event, options) => sendEvent(runtime, event, options?.match, options?.data),
+    async sendEvent(event, options) {
+      const found = await recordEvent(runtime, event, options);
+      const starts = triggeredStarts(runtime.workflows, event, options?.data ?? null, options?.id);
+      for (const { name, id } of starts) await startRun(runtime, name, options?.data ?? null, id);
+      if (starts.length > 0) drivers.kick(undefined);
+      return found;
+    },
     get: (runId) => getRun(runtime, runId),
     result: (runId, options) =>
       runResult(runtime, runId, options?.timeoutMs, options?.drive === true ? drivers.tick : undefined) as never,

@@ -22,6 +22,7 @@ import { defaultBackoff } from "../tick/retry.js";
 import { describeError, stackOf } from "./describe.js";
 import { utf8Bytes } from "../job/size.js";
 import type { Invoker } from "./invoke.js";
+import type { ChildInvoker } from "./children.js";
 import { stepIdempotencyKey } from "./idempotency-key.js";
 import { leftResults, type ReadRecords } from "./left-results.js";
 
@@ -70,6 +71,8 @@ export interface ExecutionEnv {
   warn(message: string): void;
   /** Runs a job for step.invoke (invoke.ts). */
   invoke: Invoker;
+  /** Runs a child workflow for step.invokeWorkflow (children.ts). */
+  invokeWorkflow?: ChildInvoker;
   /** Reads the run's stored records whose results its claim left in Redis. */
   readRecords: ReadRecords;
 }
@@ -90,7 +93,13 @@ export async function executeRun(
   definition: WorkflowDefinition<never, unknown>,
   env: ExecutionEnv,
 ): Promise<{ end: ExecutionEnd; steps: number }> {
-  const r = replay(run.steps, env.invoke, leftResults(run.steps, run.left ?? new Map(), env.readRecords));
+  const child = env.invokeWorkflow;
+  const r = replay(
+    run.steps,
+    env.invoke,
+    leftResults(run.steps, run.left ?? new Map(), env.readRecords),
+    child && ((workflowName, input, ctx, id) => child(run.id, workflowName, input, ctx, id)),
+  );
   const sizes = run.sizes ?? new Map([...run.steps].map(([name, record]) => [name, utf8Bytes(JSON.stringify(record))]));
   let storedBytes = [...sizes.values()].reduce((sum, bytes) => sum + bytes, 0);
   let settled: Settled | undefined;

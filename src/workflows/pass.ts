@@ -27,6 +27,8 @@ import {
 import { workflowCancelKey } from "../cancel/errors.js";
 import { workflowEvents } from "./events.js";
 import { invoker } from "./invoke.js";
+import { childInvoker } from "./children.js";
+import { childRuns } from "./client.js";
 import { readClaimedSteps } from "./records.js";
 import { workflowDefinition } from "./registry.js";
 
@@ -114,6 +116,7 @@ export async function runWorkflowPass(
   const stopping = () => signal.aborted || !report.held || monotonicMs() >= stopAt || !fence.valid();
   const guard = orderedGuard(fence, signal, leaseMs);
   const invoke = invoker(runtime);
+  const invokeWorkflow = childInvoker(runtime, childRuns);
   const events = workflowEvents(runtime);
 
   // Per held run, its cancel key (src/cancel/errors.ts): the process's cancel watch aborts its signal when the
@@ -139,6 +142,7 @@ export async function runWorkflowPass(
     nowMs: () => redisNowMs(runtime),
     warn: (message: string) => runtime.logger.warn(`${message} (run ${run.id})`),
     invoke,
+    invokeWorkflow,
     readRecords: async (names) => {
       const reply = await calls.send(protocol.workflow_steps, { tickId, id: run.id, fence: String(run.fence), names });
       return reply.held ? reply.records : undefined;

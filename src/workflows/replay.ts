@@ -54,7 +54,20 @@ export interface Replay {
 // Never settles: the function stops at a step that broke the rules while the execution fails the run.
 const never = new Promise<never>(() => {});
 
-export function replay(records: Map<string, StepRecord>, invoke: Invoker, left?: LeftResults): Replay {
+/** Runs a child workflow for step.invokeWorkflow (children.ts), bound to the run. */
+export type RunChild = (
+  workflowName: string,
+  input: unknown,
+  ctx: StepContext,
+  id: string | undefined,
+) => Promise<unknown>;
+
+export function replay(
+  records: Map<string, StepRecord>,
+  invoke: Invoker,
+  left?: LeftResults,
+  runChild?: RunChild,
+): Replay {
   const pending: PendingStep[] = [];
   const bySeq = new Map<number, string>();
   for (const [name, record] of records) if (record.status === "completed") bySeq.set(record.seq, name);
@@ -146,6 +159,22 @@ export function replay(records: Map<string, StepRecord>, invoke: Invoker, left?:
         return never;
       }
       return step.run(name, (ctx) => invoke(jobName, args, ctx), options) as never;
+    },
+    invokeWorkflow(name, workflowName, input, options) {
+      if (
+        typeof workflowName !== "string" ||
+        (options?.id !== undefined && typeof options.id !== "string") ||
+        !runChild
+      ) {
+        if (enter(name) !== undefined)
+          fatal = new TickqError(
+            "BAD_ARGS",
+            `step.invokeWorkflow("${name}"): a workflow name, its input and { id?: string }`,
+          );
+        return never;
+      }
+      const { id, ...stepOptions } = options ?? {};
+      return step.run(name, (ctx) => runChild(workflowName, input, ctx, id), stepOptions) as never;
     },
     sleep(name, duration) {
       const seq = enter(name);

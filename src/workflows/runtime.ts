@@ -8,6 +8,8 @@ export interface WorkflowsSlice {
   workflows: WorkflowRegistry;
   /** How long ended workflow runs are kept, in ms. */
   workflowRetentionMs: number;
+  /** How long sent events are kept for later waits, in ms (0: none). */
+  eventRetentionMs: number;
 }
 
 export type WorkflowsRuntime = Runtime & WorkflowsSlice;

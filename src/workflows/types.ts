@@ -37,6 +37,12 @@ export interface StepOptions {
   retry?: number;
 }
 
+/** `step.invokeWorkflow`'s options. */
+export interface InvokeWorkflowOptions extends StepOptions {
+  /** The first try's child run id; default one drawn from this run, the step and the try. */
+  id?: string;
+}
+
 /** What `step.waitForEvent` waits for. */
 export interface WaitForEventOptions {
   /** The event's name, as `tq.workflows.sendEvent(event, …)` sends it. */
@@ -72,6 +78,19 @@ export interface WorkflowStep {
    * The execution waits for the job (it yields at the tick's budget and picks the result up later).
    */
   invoke<T = unknown>(name: string, jobName: string, args: unknown[], options?: StepOptions): Promise<T>;
+  /**
+   * Starts a run of the workflow `workflowName` with `input` as a child of this run, and resolves to its output
+   * (`T` is yours to name). The child's failure or cancel fails the step; a retried step starts a new child
+   * (its id drawn from this run, the step and the try; `id` names the first try's child, `ID:TRY` the next).
+   * Cancelling this run cancels its children that have not ended. The execution waits for the child (it
+   * yields at the tick's budget and picks the output up later).
+   */
+  invokeWorkflow<T = unknown>(
+    name: string,
+    workflowName: string,
+    input: unknown,
+    options?: InvokeWorkflowOptions,
+  ): Promise<T>;
   /** Parks the run for `duration` (no tick is held meanwhile). */
   sleep(name: string, duration: Duration): Promise<void>;
   /**
@@ -108,6 +127,21 @@ export interface WorkflowDefinition<I = unknown, O = unknown> {
    * write the definition with `defineWorkflow`.
    */
   onFailure?(input: I, failure: WorkflowFailure, step: string | undefined): unknown;
+  /**
+   * Starts a run of this workflow for each `tq.workflows.sendEvent(event, …)`, the event's data as its input.
+   * `id(data)` names the run, so the same event data starts one run; default `NAME:EVENTID` when the event
+   * is sent with an `id`, else a new id each time. Inside `createTickq({ workflows })` annotate `id`'s
+   * parameter (as `onFailure`'s), or write the definition with `defineWorkflow`, `run` first.
+   */
+  trigger?: WorkflowTrigger<I>;
+}
+
+/** What starts runs of a workflow: an event, and the run id its data gives. */
+export interface WorkflowTrigger<I = unknown> {
+  /** The event's name, as `tq.workflows.sendEvent(event, …)` sends it. */
+  event: string;
+  /** The run's id for this event data (a run with that id already: no second run). */
+  id?(data: I): string;
 }
 
 // `never` lets each definition declare its own input type.
@@ -228,6 +262,19 @@ export interface WorkflowStartOptions {
   kick?: boolean;
 }
 
+/** `tq.workflows.sendEvent`'s options. */
+export interface SendEventOptions {
+  /** Only waits with this `match` take the event; default "". */
+  match?: string;
+  /** The event's data (JSON): what the wait resolves with; default null. */
+  data?: unknown;
+  /**
+   * The event's id (a webhook's delivery id): the same event and id again within `eventRetentionMs` (or the
+   * replay window, if longer) is a no-op that answers 0. Default none.
+   */
+  id?: string;
+}
+
 /** `tq.workflows.result`'s options. */
 export interface WorkflowResultOptions {
   /** How long to wait, in ms; default 30,000. */
@@ -246,8 +293,13 @@ export interface WorkflowsApi<W extends WorkflowInputs = WorkflowInputs> {
    * run id. `kick: true` kicks a tick as `enqueue` does, so the run starts at once (default: the scope's kick).
    */
   start<K extends keyof W & string>(name: K, input: W[K], options?: WorkflowStartOptions): Promise<string>;
-  /** Resolves every wait for `event` with this `match` (default "") with `data`; returns how many. */
-  sendEvent(event: string, options?: { match?: string; data?: unknown }): Promise<number>;
+  /**
+   * Sends `event` with this `match` (default "") and `data`: the waits parked on it take it now, and it is
+   * kept for `eventRetentionMs` for waits that park later in runs started before it (each wait of a run
+   * takes a different event, in the order sent). Returns how many waits it found parked; 0 when `id` was
+   * sent before (within the retention): a resend is a no-op.
+   */
+  sendEvent(event: string, options?: SendEventOptions): Promise<number>;
   /** The run, or undefined. */
   get(runId: string): Promise<WorkflowRun | undefined>;
   /**

@@ -73,10 +73,11 @@ export function stepArgs(o: CallOptions & { batch?: number; queues?: string[]; p
 
 /** A finish call's ARGV by name: acks (none by default), the queues the tick served, and what it could not start (nothing, a 10 s budget, by default). */
 export function finishArgs(
-  o: CallOptions & { queues?: string[]; unstartable?: FinishArgs["unstartable"] },
+  o: CallOptions & { queues?: string[]; unstartable?: FinishArgs["unstartable"]; recent?: string },
 ): FinishArgs {
   return {
     ...common(o),
+    recent: o.recent ?? "",
     workflows: [],
     queues: o.queues ?? ["default"],
     unstartable: o.unstartable ?? { budgetMs: 10_000, windowMs: 300_000, entries: [] },

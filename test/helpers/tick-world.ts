@@ -441,6 +441,7 @@ class World {
       acks: ackArgs(outcomes),
       queues: [...QUEUES],
       unstartable: { budgetMs: 10_000, windowMs: 300_000, entries: [] },
+      recent: "",
     }).args;
     const c: Call = { kind: "finish", seq, args, outcomes, batch: 0 };
     tick.calls.push(c);

@@ -168,6 +168,7 @@ describe("encoding a call", () => {
           windowMs: 300_000,
           entries: [{ name: "r", reason: "timeout", queue: "default", limitMs: 4_000, count: 2 }],
         },
+        recent: '{"id":"t1","ms":5}',
         ordered,
       },
     );
@@ -195,6 +196,7 @@ describe("encoding a call", () => {
       "default",
       4_000,
       2,
+      '{"id":"t1","ms":5}', // the recent ticks' summary
       1,
       "o",
       1,

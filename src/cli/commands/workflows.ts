@@ -90,11 +90,14 @@ export function addWorkflowCommands(program: Command): void {
   const events = program.command("events").description("send events to workflow runs");
   events
     .command("send")
-    .description("resolve every wait for EVENT (and --match) with --data; prints how many it resolved")
+    .description(
+      "send EVENT (and --match) with --data to the waits parked on it, and keep it for later waits; prints how many waits it found",
+    )
     .argument("<event>")
     .option("--match <match>", "only waits with this match", "")
     .option("--data <json>", "the event's data, JSON", "null")
-    .action(async (event: string, options: { match: string; data: string }, command: Command) => {
+    .option("--id <id>", "the event's id: sent again within the retention, it is a no-op")
+    .action(async (event: string, options: { match: string; data: string; id?: string }, command: Command) => {
       const { prefix, json } = globals(command);
       let data: unknown;
       try {
@@ -103,9 +106,17 @@ export function addWorkflowCommands(program: Command): void {
         throw new TickqError("BAD_ARGS", `--data must be JSON, got ${terminalJson(options.data)}`);
       }
       const resolved = await withTickq({ prefix }, ({ tickq }) =>
-        tickq.workflows.sendEvent(event, { match: options.match, data }),
+        tickq.workflows.sendEvent(event, {
+          match: options.match,
+          data,
+          ...(options.id === undefined ? {} : { id: options.id }),
+        }),
       );
       if (json) return printJson({ resolved });
-      print(resolved === 0 ? "no run waited for it (the event is not kept)" : `resolved ${resolved} wait(s)`);
+      print(
+        resolved === 0
+          ? "no run waited for it (it is kept for waits that park later, unless its id was sent before)"
+          : `resolved ${resolved} wait(s)`,
+      );
     });
 }

@@ -57,7 +57,12 @@ export function workflowRoutes(tickq: Tickq<JobRegistry>, maxSize: number): Hono
     const event = body.event;
     if (typeof event !== "string") throw new TickqError("BAD_ARGS", "POST /events: event must be a string");
     const match = optionalString(body, "match", "POST /events");
-    const resolved = await workflows.sendEvent(event, { match, data: body.data ?? null });
+    const id = optionalString(body, "id", "POST /events");
+    const resolved = await workflows.sendEvent(event, {
+      match,
+      data: body.data ?? null,
+      ...(id === undefined ? {} : { id }),
+    });
     return c.json({ resolved });
   });
   app.get("/workflows", async (c) => {

@@ -36,3 +36,6 @@ export const exampleQueues: [string, number][] = [
   ["default", 3],
   ["media", 1],
 ];
+
+// As a jobs module (`tickq dev --jobs`, which npm start runs on this file) exports them.
+export { exampleJobs as jobs, exampleQueues as queues };

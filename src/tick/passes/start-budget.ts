@@ -39,8 +39,9 @@ function warnOnce(runtime: Runtime, name: string, limit: number, budgetMs: numbe
   warned.set(runtime, seen);
   if (seen.has(name)) return;
   seen.add(name);
+  // The budget arrives less the time spent before the first fetch (9999.998788…): a reader wants whole ms.
   runtime.logger.warn(
-    `tickq: job ${name} has timeoutMs ${limit} but this tick's whole budget is ${budgetMs} ms, so it cannot start it and it stays queued: ` +
+    `tickq: job ${name} has timeoutMs ${limit} but this tick's whole budget is ${Math.floor(budgetMs)} ms, so it cannot start it and it stays queued: ` +
       "raise the tick budget (tick({ budgetMs }), TICKQ_TICK_BUDGET_MS) or lower the job's timeoutMs",
   );
 }

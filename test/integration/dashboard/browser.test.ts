@@ -220,7 +220,7 @@ describeWithChromium("the dashboard in headless Chromium", () => {
         // the tick fetches it within a moment: reload until it shows
         for (let i = 0; i < 100 && (await page.locator(`tr[data-jid="${jid}"]`).count()) === 0; i++)
           await page.reload();
-        await expect(page.locator(`tr[data-jid="${jid}"] td:nth-child(2)`).innerText()).resolves.toBe("buildReport");
+        await expect(page.locator(`tr[data-jid="${jid}"] td:nth-child(3)`).innerText()).resolves.toBe("buildReport");
         // Its page: the attempt, its tick's start (the job started after it) and lease, as tq.ticks() reads them.
         await page.goto(`${server.url}/dashboard/jobs/${jid}`);
         const [live] = await tq.ticks();

@@ -55,7 +55,9 @@ describe.each(adapterCases)("the dashboard's pages over $name", (adapterCase) =>
     expect(html).toContain('data-src="/dashboard/overview"');
     const live = await browser.get("/dashboard/overview");
     expect(live.html).toContain('data-stat="dead"');
-    expect(live.html).not.toContain("<svg");
+    // the last hour's throughput is live; the daily chart is not
+    expect(live.html).toContain('id="throughput"');
+    expect(live.html).not.toContain("processed, 2 of them failed</title>");
     expect(live.html).not.toContain("<html");
   });
 
@@ -70,7 +72,7 @@ describe.each(adapterCases)("the dashboard's pages over $name", (adapterCase) =>
     expect((await browser.get("/dashboard/overview")).html).toMatch(alert);
   });
 
-  it("refreshes the overview with two script calls: the session check (session.lua) and stats.lua, nothing else", async () => {
+  it("refreshes the overview with three script calls: the session check (session.lua), stats.lua and the last hour's metrics, nothing else", async () => {
     const calls: string[] = [];
     const counting = {
       evalsha: (sha: string, keys: string[], args: string[]) => (calls.push(sha), h.adapter.evalsha(sha, keys, args)),
@@ -84,7 +86,11 @@ describe.each(adapterCases)("the dashboard's pages over $name", (adapterCase) =>
     await browser.get("/dashboard/overview"); // Redis has both scripts cached now: a fresh Redis would answer NOSCRIPT, then EVAL, once
     calls.length = 0;
     expect((await browser.get("/dashboard/overview")).status).toBe(200);
-    expect(calls).toEqual([await scriptSha(protocol.session.script), await scriptSha(protocol.stats.script)]);
+    expect(calls).toEqual([
+      await scriptSha(protocol.session.script),
+      await scriptSha(protocol.stats.script),
+      await scriptSha(protocol.metrics.script),
+    ]);
   });
 
   it("dead and retry: the error, a backtrace on the job's page, retry and delete, one or all", async () => {
@@ -170,6 +176,16 @@ describe.each(adapterCases)("the dashboard's pages over $name", (adapterCase) =>
     expect(questions).toEqual([`Retry every dead job named ${name}?`, `Delete every dead job named ${name}?`]);
     expect(html).not.toMatch(/ on[a-z]+=/);
     expect(html).toContain(`value="x&#39;);alert(1);//&quot;&gt;&lt;script&gt;`);
+  });
+
+  it("lists args with a bidi override or a C1 control as visible escapes, so a row cannot reverse what it shows", async () => {
+    const { tickq, browser } = await setup();
+    const jid = await tickq.enqueue("charge", ["\u202eevil\u009b"]);
+    await tickq.tick();
+    const { html } = await browser.get("/dashboard/dead");
+    const row = new RegExp(`<tr data-jid="${jid}">.*?</tr>`, "s").exec(html)?.[0] ?? "";
+    expect(row).toContain("<code>[&quot;\\u202eevil\\u009b&quot;]</code>");
+    expect(row).not.toMatch(/[\u202e\u009b]/);
   });
 
   it("shows a job whose time is out of Date's range (inf or 1e300, written by another client) and the rest of its page", async () => {

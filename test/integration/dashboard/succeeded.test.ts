@@ -56,4 +56,16 @@ describe.each(adapterCases)("the dashboard's succeeded jobs over $name", (adapte
     await browser.post("/dashboard/succeeded/delete-all", { _csrf: token });
     expect(await h.redis.exists(`${h.prefix}succeeded`)).toBe(0);
   });
+
+  it("with no keepCompleted, an empty Succeeded list says that succeeded jobs leave no record without it", async () => {
+    const tickq = h.make({ thumb: () => 1 });
+    const app = createApp({ tickq, secrets: [SECRET], dashboard: dashboard() });
+    const browser = await login(app, SECRET);
+    await tickq.enqueue("thumb", []);
+    expect(await tickq.tick()).toMatchObject({ succeeded: 1 });
+    const list = await browser.get("/dashboard/succeeded");
+    expect(list.html).toContain(
+      "No jobs here. A job that succeeds leaves a record here only with createTickq({ keepCompleted })",
+    );
+  });
 });

@@ -67,7 +67,7 @@ describe("the dashboard in the bundled Worker (Miniflare)", () => {
       ["/dashboard/running", "No jobs here."],
       ["/dashboard/schedules", "No recurring jobs."],
       ["/dashboard/ordered", "<h1>Ordered"],
-      ["/dashboard/ticks", "<h1>Live ticks"],
+      ["/dashboard/ticks", "<h1>Ticks"],
       [`/dashboard/jobs/${jids[1]}`, "resizeImage"],
     ] as const) {
       const page = await get(path);
@@ -98,7 +98,8 @@ describe("the dashboard in the bundled Worker (Miniflare)", () => {
         await Promise.all([page.waitForURL(/\/dashboard$/), page.click("button")]);
         await expect(page.locator('[data-stat="scheduled"] b').innerText()).resolves.toBe("1");
         await expect(page.locator("#pause").innerText()).resolves.toBe("Pause"); // the script ran
-        await expect(page.locator("svg").count()).resolves.toBe(1);
+        // the last hour's throughput and the daily chart
+        await expect(page.locator("svg").count()).resolves.toBe(2);
       } finally {
         await browser.close();
       }

@@ -117,6 +117,8 @@ describe("the TypeScript snippets of the README and the docs", () => {
         // docs/deploy/express.md and fastify.md: the frameworks (devDependencies), their types under @types
         "express",
         "fastify",
+        // docs/guides/testing.md: its examples are Vitest tests
+        "vitest",
       ]) {
         symlinkSync(join(root, "node_modules", linked), join(project, "node_modules", linked));
       }

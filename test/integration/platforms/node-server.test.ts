@@ -18,6 +18,17 @@ describe("the Node server (npm start)", () => {
     );
   });
 
+  it("refuses a REDIS_URL whose scheme lost its colon or a slash, never echoing the password", async () => {
+    for (const [redisUrl, start] of [
+      ["rediss//:pw-0123@127.0.0.1:7101", 'starts with "rediss//", not "rediss://"'],
+      ["redis:/127.0.0.1:7101", 'starts with "redis:/", not "redis://"'],
+    ] as const) {
+      const started = startServer({ redisUrl, jobs: {}, port: 0, insecure: true });
+      await expect(started).rejects.toThrow(`REDIS_URL ${start}: write it as redis://host:6379 (rediss:// for TLS)`);
+      await expect(started).rejects.not.toThrow(/pw-0123/);
+    }
+  });
+
   it("serves the app over HTTP and ticks by itself every interval", async () => {
     const ran: number[] = [];
     const jobs = { count: (args: [number]) => void ran.push(args[0]) };

@@ -45,6 +45,8 @@ describe("GET /schedules", () => {
         lastRunAt: null,
         lastJid: null,
         orphanedAt: null,
+        paused: false,
+        nextRuns: ["2030-01-01T12:00:30.000Z", "2030-01-01T12:01:00.000Z", "2030-01-01T12:01:30.000Z"],
       },
       {
         name: "nightly",
@@ -63,6 +65,8 @@ describe("GET /schedules", () => {
         lastRunAt: null,
         lastJid: null,
         orphanedAt: null,
+        paused: false,
+        nextRuns: ["2030-01-02T02:00:00.000Z", "2030-01-03T02:00:00.000Z", "2030-01-04T02:00:00.000Z"],
       },
     ]);
     expect((await tickq.stats()).schedules).toBe(2);

@@ -181,7 +181,15 @@ describe.each(adapterCases)("each workflow script run twice over $name", (adapte
     const { first } = await callTwice(
       protocol.workflow_event,
       { waits: "wf:wait:4:paid42" },
-      { token: "tok", tokenMs: 60_000, event: "paid", match: "42", data: '{"plan":"pro"}' },
+      {
+        token: "tok",
+        tokenMs: 60_000,
+        event: "paid",
+        match: "42",
+        data: '{"plan":"pro"}',
+        id: "",
+        retentionMs: 60_000,
+      },
     );
     expect(first).toEqual({ found: 1, left: 0 });
     expect(await h.redis.hget(runKey("r1"), "status")).toBe("running");
@@ -189,6 +197,32 @@ describe.each(adapterCases)("each workflow script run twice over $name", (adapte
       status: "completed",
       result: { plan: "pro" },
     });
+  });
+
+  it("workflow_event: run twice with an id, it keeps one copy under one sequence; a resend by id keeps none", async () => {
+    const args = { tokenMs: 60_000, event: "paid", match: "7", data: '{"n":1}', id: "whk", retentionMs: 60_000 };
+    const { first } = await callTwice(protocol.workflow_event, { waits: "wf:wait:4:paid7" }, { token: "t1", ...args });
+    expect(first).toEqual({ found: 0, left: 0 });
+    expect(await h.redis.get(`${h.prefix}wf:eseq`)).toBe("1");
+    const kept = await h.redis.lrange(`${h.prefix}wf:log:4:paid7`, 0, -1);
+    expect(kept).toEqual([expect.stringMatching(/^1:\d+:\{"n":1\}$/)]);
+    // The retried webhook: a new call token, the same id.
+    const { first: resent } = await callTwice(
+      protocol.workflow_event,
+      { waits: "wf:wait:4:paid7" },
+      { token: "t2", ...args },
+    );
+    expect(resent).toEqual({ found: 0, left: 0 });
+    expect(await h.redis.lrange(`${h.prefix}wf:log:4:paid7`, 0, -1)).toEqual(kept);
+    expect(await h.redis.get(`${h.prefix}wf:eseq`)).toBe("1");
+  });
+
+  it("workflow_child notes a child once; workflow_children reads the children and writes nothing", async () => {
+    const { first } = await callTwice(protocol.workflow_child, { kids: "wf:kids:p1" }, { child: "c1" });
+    expect(first).toBe(1);
+    const [a, b] = await readsCallTwice(protocol.workflow_children, { kids: "wf:kids:p1" }, {});
+    expect(a).toEqual({ children: ["c1"] });
+    expect(b).toEqual(a);
   });
 
   // Records of 250 KB as a release before the `cut:STEP` entries stored them: the steps hash alone.

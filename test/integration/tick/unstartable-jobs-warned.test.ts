@@ -36,6 +36,18 @@ describe.each(adapterCases)("jobs no tick can start are warned about over $name"
     expect((await h.make({}).stats()).warnings).toEqual(warnings);
   });
 
+  it("the logger names the job, its timeoutMs and the tick's budget in whole milliseconds, once", async () => {
+    const tq = h.make({ report: { timeoutMs: 4_000, perform: noop } });
+    await tq.enqueue("report", [1]);
+    await tq.tick({ budgetMs: 900.5 });
+    await tq.tick({ budgetMs: 900.5 });
+    expect(h.logged.filter((m) => m.includes("whole budget"))).toEqual([
+      expect.stringMatching(
+        /^tickq: job report has timeoutMs 4000 but this tick's whole budget is 900 ms, .*lower the job's timeoutMs$/,
+      ),
+    ]);
+  });
+
   it("says nothing while a tick with budget enough has served the queue lately", async () => {
     const tq = h.make({ report: { timeoutMs: 4_000, perform: noop } });
     await tq.enqueue("report", [1]);

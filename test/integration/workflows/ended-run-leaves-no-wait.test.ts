@@ -16,6 +16,7 @@ describe.each(adapterCases)("a run that ends with a wait parked over $name", (ad
       {},
       {
         workflowRetentionMs: 1_000,
+        eventRetentionMs: 1_000,
         workflows: {
           race: {
             run: async (input: { fail: boolean }, step) => {
@@ -49,9 +50,10 @@ describe.each(adapterCases)("a run that ends with a wait parked over $name", (ad
     await pause(1_050);
     await tq.tick({ budgetMs: 500 });
     expect(await tq.workflows.get(done)).toBeUndefined();
-    // Left: the fence counter, and the events' call tokens (they expire with the replay window).
+    // Left: the fence and event sequence counters, and the events' call tokens (they expire with the
+    // replay window). The kept events expired with eventRetentionMs.
     const left = (await h.redis.keys(`${h.prefix}wf:*`)).filter(
-      (k) => !k.endsWith("wf:fence") && !k.includes("wf:evt:"),
+      (k) => !k.endsWith("wf:fence") && !k.endsWith("wf:eseq") && !k.includes("wf:evt:"),
     );
     expect(left).toEqual([]);
   });

@@ -55,7 +55,7 @@ describe.each(adapterCases)("an event's waits in chunks over $name", (adapterCas
   }
 
   const event = (token: string) =>
-    run(protocol.workflow_event.script, ["wf:wait:4:paid"], [token, 60_000, "paid", "", '{"ok":1}']);
+    run(protocol.workflow_event.script, ["wf:wait:4:paid"], [token, 60_000, "paid", "", '{"ok":1}', "", 60_000]);
   const deliver = (token: string) =>
     call(protocol.workflow_deliver, { event: `wf:event:${token}` }, { token }) as Promise<number>;
 
@@ -85,6 +85,8 @@ describe.each(adapterCases)("an event's waits in chunks over $name", (adapterCas
         event: "paid",
         match: "",
         data: "1",
+        id: "",
+        retentionMs: 60_000,
       },
     ).args;
     expect(await run(protocol.workflow_event.script, ["wf:wait:4:paid"], args)).toEqual([125, 25]);

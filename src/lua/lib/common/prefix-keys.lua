@@ -3,10 +3,15 @@
 -- keeps every key in one Cluster slot.
 local P = ARGV[1]
 
--- Time comes from Redis, never from the caller's clock.
+-- Time comes from Redis, never from the caller's clock. A test prefix
+-- (tickq/testing) holds a virtual clock's offset in P.."testclock", added
+-- here, the one place wall time is read, so due times, slots, windows and
+-- retention all follow clock.advance together. A production tickq refuses
+-- such a prefix (begin.lua's reply carries the mark). Fences stay on TIME.
 local function now_ms()
   local t = redis.call('TIME')
-  return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+  local real = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+  return real + (tonumber(redis.call('GET', P .. 'testclock')) or 0)
 end
 
 -- YYYY-MM-DD (UTC) of an epoch second; Redis' Lua has no os.date.

@@ -8,6 +8,7 @@
 -- @include lib/workflows/run-state.lua
 -- @include lib/common/memory-state.lua
 -- @include lib/workflows/deliver-events.lua
+-- @include lib/workflows/kept-events.lua
 -- @include lib/workflows/carry-steps.lua
 
 local function wf_reclaim_dead(now)
@@ -23,10 +24,18 @@ local function wf_wake_parked(id, now)
   local entries = redis.call('HGETALL', park)
   for k = 1, #entries, 2 do
     local parked = cjson.decode(entries[k + 1])
-    if parked.at and parked.at <= now then
-      -- A wait at its timeout whose event came first, still being delivered, takes the event's data.
-      local result = parked.k == 'w' and wf_pending_data(cjson.encode({ id, entries[k] }), parked.e, parked.m)
-      wf_resolve_parked(id, entries[k], parked, result or 'null', now)
+    if parked.at and parked.at <= now and parked.k == 'w' then
+      -- A wait at its timeout whose event came first takes it: one still being delivered to it (taken
+      -- out of that delivery), or the earliest kept one its run may take.
+      local data, seq = wf_pending_data(cjson.encode({ id, entries[k] }), parked.e, parked.m)
+      local suffix = wf_kept.suffix(parked.e, parked.m)
+      local floor = wf_kept.floor(id, suffix)
+      local kept_seq, kept_data
+      if floor then kept_seq, kept_data = wf_kept.first(suffix, floor, now) end
+      if kept_seq and (not seq or kept_seq < seq) then seq, data = kept_seq, kept_data end
+      wf_kept.take(id, entries[k], parked, seq, data or 'null', now)
+    elseif parked.at and parked.at <= now then
+      wf_resolve_parked(id, entries[k], parked, 'null', now)
     end
   end
 end
@@ -78,7 +87,7 @@ local function wf_expire(before)
       wf_count(f[1], f[2], -1)
     end
     wf_unpark_all(id)
-    redis.call('DEL', wf_key('run', id), wf_key('steps', id))
+    redis.call('DEL', wf_key('run', id), wf_key('steps', id), wf_key('kids', id))
     redis.call('ZREM', wf_key('all'), id)
     redis.call('ZREM', ended, id)
   end

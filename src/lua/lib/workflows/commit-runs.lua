@@ -3,7 +3,7 @@
 -- stale execution (its tick lost the run to another) commits nothing.
 -- Every value is absolute (a step's whole record, the run's output), so
 -- committing an item twice leaves what committing it once did.
--- Needs run-state.lua.
+-- Needs run-state.lua and kept-events.lua.
 --
 -- An item: id fence disposition extra steps[](name record) parks[](step kind seq ms event match)
 -- disposition: c (continue: still held), y (yield: due now), r (retry: due
@@ -12,6 +12,7 @@
 -- the parked steps its code left behind (wf_unpark_all); a resent end finds
 -- the run ended, no longer held, and changes nothing.
 -- @include lib/workflows/run-state.lua
+-- @include lib/workflows/kept-events.lua
 
 local function wf_park(id, i, n, now)
   local park = wf_key('park', id)
@@ -25,11 +26,10 @@ local function wf_park(id, i, n, now)
     elseif redis.call('HEXISTS', park, step) == 0 then
       local parked = { k = kind, q = seq }
       if ms ~= '' then parked.at = now + tonumber(ms) end
-      if kind == 'w' then
-        parked.e, parked.m = event, match
-        redis.call('SADD', wf_wait_key(event, match), cjson.encode({ id, step }))
-      end
+      if kind == 'w' then parked.e, parked.m = event, match end
       redis.call('HSET', park, step, cjson.encode(parked))
+      -- A wait takes an event kept since its run started (in code order: parks come in step order).
+      if kind == 'w' and wf_kept.wait(id, step, parked, now) then resolved = true end
     end
   end
   return i, resolved

@@ -8,13 +8,17 @@
 -- a wait is taken by one call only, and a replayed call takes the next
 -- chunk, so none is resolved twice or left out. A wait whose timeout comes
 -- while its event's delivery is pending gets the event's data: the event
--- came first. Needs run-state.lua.
--- Keys: `wf:event:TOKEN` hash (e, m, d: event, match, data JSON) and
+-- came first. With kept events (kept-events.lua) a delivery only says "an
+-- event came": the run's earliest wait on it takes the earliest kept event
+-- its run has not taken, so two waits of one run take two events in the
+-- order sent, whichever the delivery reaches first. Needs run-state.lua.
+-- Keys: `wf:event:TOKEN` hash (e, m, d, s: event, match, data JSON, its sequence) and
 -- `wf:event:TOKEN:w` set (its waits left, as the wait set held them),
 -- `wf:events` zset (deliveries pending, by when recorded), and per (event,
 -- match) `wf:pend:LEN:EVENTMATCH` set (its pending deliveries' tokens).
 -- @include lib/common/prefix-keys.lua
 -- @include lib/workflows/run-state.lua
+-- @include lib/workflows/kept-events.lua
 
 -- Waits one call resolves: the longest script stays a few ms however many runs wait.
 local WF_DELIVER_CHUNK = 100
@@ -29,31 +33,43 @@ local function wf_pending_key(event, match)
 end
 
 -- Moves the waits of (event, match) to the delivery `token`; returns how many it found.
-local function wf_record_event(waits, token, event, match, data, now)
+local function wf_record_event(waits, token, event, match, data, seq, now)
   local found = redis.call('SCARD', waits)
   if found == 0 then return 0 end
   local key = wf_event_key(token)
   redis.call('RENAME', waits, key .. ':w')
-  redis.call('HSET', key, 'e', event, 'm', match, 'd', data)
+  redis.call('HSET', key, 'e', event, 'm', match, 'd', data, 's', seq)
   redis.call('ZADD', wf_key('events'), now, token)
   redis.call('SADD', wf_pending_key(event, match), token)
   return found
 end
 
--- Resolves the wait `member` ('[id, step]') with `data` if the run still parks it there; a waiting or
--- sleeping run is due at once (a held one finds the step resolved when it parks: commit-runs.lua).
-local function wf_resolve_wait(member, event, match, data, now)
+-- The event `f` (e, m, d, s) reaches the wait `member` ('[id, step]'), if the run still parks it there.
+-- The run's earliest wait on it takes the earliest event the run may take (this one, or one kept
+-- before it whose delivery is behind); `member`, if that was another wait, waits on (kept-events.lua).
+-- A delivery without `s` (recorded by a release before kept events) resolves `member` with its data.
+local function wf_resolve_wait(member, f, now)
   local ref = cjson.decode(member)
   local id, step = ref[1], ref[2]
   local text = redis.call('HGET', wf_key('park', id), step)
   local parked = text and cjson.decode(text)
-  if not (parked and parked.k == 'w' and parked.e == event and parked.m == match) then return end
-  wf_resolve_parked(id, step, parked, data, now)
-  local status = redis.call('HGET', wf_key('run', id), 'status')
-  if status == 'waiting' or status == 'sleeping' then
-    wf_set_status(id, 'running', now)
-    redis.call('ZADD', wf_key('due'), now, id)
+  if not (parked and parked.k == 'w' and parked.e == f[1] and parked.m == f[2]) then return end
+  local s = tonumber(f[4])
+  if not s then
+    wf_kept.take(id, step, parked, nil, f[3], now)
+    return wf_kept.wake(id, now)
   end
+  local first_step, first = wf_kept.earliest_wait(id, f[1], f[2])
+  local suffix = wf_kept.suffix(f[1], f[2])
+  local floor, took = wf_kept.floor(id, suffix)
+  local seq, data
+  if floor then seq, data = wf_kept.first(suffix, floor, now) end
+  if s > (floor or took) and (not seq or s < seq) then seq, data = s, f[3] end
+  if seq then
+    wf_kept.take(id, first_step, first, seq, data, now)
+    wf_kept.wake(id, now)
+  end
+  if not seq or first_step ~= step then wf_kept.wait(id, step, parked, now) end
 end
 
 -- The delivery `token` has no wait left.
@@ -66,10 +82,10 @@ end
 -- Resolves up to WF_DELIVER_CHUNK waits of the delivery `token`; returns how many are left (0: it ended).
 local function wf_deliver(token, now)
   local key = wf_event_key(token)
-  local f = redis.call('HMGET', key, 'e', 'm', 'd')
+  local f = redis.call('HMGET', key, 'e', 'm', 'd', 's')
   if not f[1] then return 0 end
   for _, member in ipairs(redis.call('SPOP', key .. ':w', WF_DELIVER_CHUNK)) do
-    wf_resolve_wait(member, f[1], f[2], f[3], now)
+    wf_resolve_wait(member, f, now)
   end
   local left = redis.call('SCARD', key .. ':w')
   if left == 0 then wf_end_delivery(token, f[1], f[2]) end
@@ -84,16 +100,17 @@ local function wf_deliver_pending(now)
   if oldest then wf_deliver(oldest, now) end
 end
 
--- The data of a pending delivery that holds the wait `member` of (event, match), taken out of it; nil if none.
+-- The data and sequence of a pending delivery that holds the wait `member` of (event, match), taken out
+-- of it; nil if none.
 local function wf_pending_data(member, event, match)
   local pending = wf_pending_key(event, match)
   if redis.call('EXISTS', pending) == 0 then return nil end
   for _, token in ipairs(redis.call('SMEMBERS', pending)) do
     local key = wf_event_key(token)
     if redis.call('SREM', key .. ':w', member) == 1 then
-      local data = redis.call('HGET', key, 'd')
+      local f = redis.call('HMGET', key, 'd', 's')
       if redis.call('EXISTS', key .. ':w') == 0 then wf_end_delivery(token, event, match) end
-      return data
+      return f[1], tonumber(f[2])
     end
   end
   return nil

@@ -1,0 +1,169 @@
+// The rollback phase's judge (bench/chaos/rollback-phase.ts), free of Redis
+// so a unit test can feed it evidence by hand. What `appendfsync everysec`
+// may lose is what was acknowledged after the moment a rollback kept
+// (`keptUpTo`, at most a second before the kill): an enqueue of then
+// vanishes, an ack of then is undone and its work runs again. Anything
+// acknowledged before that moment is a write the rollback could not take:
+// lost, it is tickq's doing.
+import { columnOf, mustBeZero, mustMatch, problemsOf, type Check, type Column } from "./checks.js";
+import type { AdapterName } from "./connect.js";
+import type { Rollback } from "./rollback-redis.js";
+
+/** One unit's executions: when each started, and each success with when its ack was known acknowledged. */
+export interface UnitHistory {
+  starts: number[];
+  successes: { endedAt: number; ackedBy?: number }[];
+}
+
+export interface RollbackEvidence {
+  rollbacks: Rollback[];
+  /** Unit → when its enqueue (a job, a payload, a run's start) was acknowledged. */
+  enqueued: Map<string, number>;
+  histories: Map<string, UnitHistory>;
+  /** Units that ended as asked: a job or payload that succeeded, a run that completed. */
+  completed: Set<string>;
+  /** Units still in Redis at the end that never completed, with where or how they stand. */
+  present: Map<string, string>;
+  /** Starts whose fence was not above one seen before in their scope, in words. */
+  backwards: string[];
+  /** Executions that entered a scope (the limit-1 key, a unique key, an ordered id, a run) another held. */
+  overlaps: string[];
+}
+
+export interface RollbackVerdict {
+  /** Writes acknowledged before a rollback's kept moment that did not survive, in words. */
+  lostOld: string[];
+  /** Enqueues acknowledged in a rollback's lost window and gone: what everysec may lose. */
+  lostInWindow: number;
+  /** Claims or acks in a lost window undone (their work ran again). */
+  undoneInWindow: number;
+  presentNotDone: string[];
+  /** Executions beyond each unit's first. */
+  reran: number;
+}
+
+/** The phase's workers' tick budget and lease (bench/chaos/rollback-worker.ts gets them from the phase). */
+export const ROLLBACK_TICK = { budgetMs: 1_000, leaseMs: 1_500 };
+
+/**
+ * How long before its start an execution's claim can have been made: a tick's budget and its lease. A
+ * rollback that forgets the claim (the fetch) hands the work out again even though the ack that followed it
+ * was acknowledged after the restart: that rerun is the rollback's, not a lost ack.
+ */
+export const CLAIM_SLACK_MS = ROLLBACK_TICK.budgetMs + ROLLBACK_TICK.leaseMs;
+
+// A write answered in the very millisecond the kept sample was taken may have come after the size was read.
+const inWindow = (r: Rollback, at: number) => r.keptUpTo <= at && at <= r.killedAt;
+
+export function judgeRollback(e: RollbackEvidence): RollbackVerdict {
+  const verdict: RollbackVerdict = { lostOld: [], lostInWindow: 0, undoneInWindow: 0, presentNotDone: [], reran: 0 };
+  const rollbacks = [...e.rollbacks].sort((a, b) => a.killedAt - b.killedAt);
+  for (const [unit, ackedAt] of e.enqueued) {
+    if (e.completed.has(unit) || e.present.has(unit)) continue;
+    if (rollbacks.some((r) => inWindow(r, ackedAt))) verdict.lostInWindow++;
+    else verdict.lostOld.push(`${unit}: enqueue acknowledged at ${describe(rollbacks, ackedAt)}, gone`);
+  }
+  for (const [unit, h] of e.histories) {
+    verdict.reran += Math.max(0, h.starts.length - 1);
+    for (const s of h.successes) {
+      if (s.ackedBy === undefined) continue;
+      const again = h.starts.find((t) => t > s.endedAt);
+      if (again === undefined) continue;
+      // The start of the execution that succeeded: its claim (the fetch) came at most CLAIM_SLACK_MS before.
+      const began = h.starts.filter((t) => t <= s.endedAt).at(-1) ?? s.endedAt;
+      // A rollback after that claim and before the new start that may have forgotten the claim or the ack; a
+      // start waits for Redis to answer (its tick confirms its lease first), so a claim precedes it by that too.
+      const between = rollbacks.filter(
+        (r) => began - CLAIM_SLACK_MS - (r.downMs ?? 0) <= r.killedAt && r.killedAt < again,
+      );
+      if (between.some((r) => r.keptUpTo <= s.ackedBy!)) verdict.undoneInWindow++;
+      else
+        verdict.lostOld.push(
+          `${unit}: ran again at ${again} although its run of ${began}–${s.endedAt} was acked at ${describe(rollbacks, s.ackedBy)}`,
+        );
+    }
+  }
+  for (const [unit, how] of e.present) if (!e.completed.has(unit)) verdict.presentNotDone.push(`${unit}: ${how}`);
+  return verdict;
+}
+
+/** A moment, told against the rollbacks after it: "T (N ms before the kill at K, which kept up to M)". */
+function describe(rollbacks: Rollback[], at: number): string {
+  const next = rollbacks.find((r) => r.killedAt >= at);
+  return next
+    ? `${at} (${next.killedAt - at} ms before the kill at ${next.killedAt}, which kept up to ${next.keptUpTo})`
+    : `${at} (after the last kill)`;
+}
+
+export interface RollbackPhaseResult extends RollbackVerdict {
+  adapter: AdapterName;
+  rollbacksAsked: number;
+  rollbacks: Rollback[];
+  units?: { jobs: number; payloads: number; runs: number; merged: number };
+  backwards: string[];
+  overlaps: string[];
+  seconds?: number;
+  problems: string[];
+  workerStderr: string[];
+}
+
+const CHECKS: Check<RollbackPhaseResult>[] = [
+  mustMatch(
+    "rollbacks that undid acknowledged writes / asked",
+    (r) => r.rollbacks.filter((b) => b.bytesCut > 0).length,
+    (r) => r.rollbacksAsked,
+    "each rollback must cut the AOF back",
+  ),
+  { label: "  AOF bytes cut, all rollbacks", value: (r) => r.rollbacks.reduce((a, b) => a + b.bytesCut, 0) },
+  { label: "  Redis down per rollback, longest, ms", value: (r) => Math.max(...r.rollbacks.map((b) => b.downMs ?? 0)) },
+  {
+    label: "  jobs / ordered payloads / workflow runs sent (merged)",
+    value: (r) => r.units && `${r.units.jobs} / ${r.units.payloads} / ${r.units.runs} (${r.units.merged})`,
+  },
+  mustBeZero(
+    "acked write lost older than 1 s before the kill",
+    (r) => r.lostOld.length,
+    (r) => r.lostOld,
+  ),
+  mustBeZero(
+    "fence gone backwards",
+    (r) => r.backwards.length,
+    (r) => r.backwards,
+  ),
+  mustBeZero(
+    "flow key overlap (limit-1 key, unique key, ordered id, run)",
+    (r) => r.overlaps.length,
+    (r) => r.overlaps,
+  ),
+  mustBeZero(
+    "present but never completes",
+    (r) => r.presentNotDone.length,
+    (r) => r.presentNotDone,
+  ),
+  { label: "executions run again after a rollback", value: (r) => r.reran },
+  { label: "enqueues lost in a rollback's last second", value: (r) => r.lostInWindow },
+  { label: "acks undone in a rollback's last second", value: (r) => r.undoneInWindow },
+  { label: "rollback phase, seconds", value: (r) => r.seconds },
+];
+
+/** The phase's column: the judge's verdict on `evidence`, with its rows and the problems that fail it. */
+export function rollbackColumn(
+  adapter: AdapterName,
+  rollbacksAsked: number,
+  evidence: RollbackEvidence,
+  extra: Pick<RollbackPhaseResult, "units" | "seconds"> & { workerStderr?: string[] } = {},
+): Column {
+  const result: RollbackPhaseResult = {
+    ...judgeRollback(evidence),
+    adapter,
+    rollbacksAsked,
+    rollbacks: evidence.rollbacks,
+    backwards: evidence.backwards,
+    overlaps: evidence.overlaps,
+    ...extra,
+    problems: [],
+    workerStderr: extra.workerStderr ?? [],
+  };
+  result.problems.push(...problemsOf(CHECKS, result));
+  return columnOf(`rollback ${adapter}`, CHECKS, result);
+}

@@ -1,0 +1,71 @@
+// Makes the loaded module's work visible: a middleware prints each job run as it ends, and each
+// workflow's `step` is wrapped so a step function prints when it runs (a memoized step, which
+// does not run, prints nothing). The module's own objects are not changed: the workflows are copies.
+import type { JobContext, Middleware, RunningJob } from "../../job/context.js";
+import type { WorkflowStep } from "../../workflows/types.js";
+import type { LoadedJobs } from "../load-jobs.js";
+import { type Lines, took } from "./lines.js";
+
+export function printJobs(out: Lines): Middleware {
+  return async (job: RunningJob, ctx: JobContext, next) => {
+    const started = performance.now();
+    try {
+      const value = await next();
+      out.write("ok", "✓", `job ${job.name}`, `${ctx.jid} ${took(performance.now() - started)}`);
+      return value;
+    } catch (error) {
+      out.write("fail", "✗", `job ${job.name}`, `${ctx.jid} attempt ${ctx.attempt}: ${messageOf(error)}`);
+      throw error;
+    }
+  };
+}
+
+type Workflows = NonNullable<LoadedJobs["workflows"]>;
+type Definition = { run: (input: unknown, step: WorkflowStep) => Promise<unknown> };
+
+export function printSteps(workflows: Workflows | undefined, out: Lines): Workflows | undefined {
+  if (!workflows) return undefined;
+  const wrapped: Record<string, unknown> = {};
+  for (const [name, definition] of Object.entries(workflows as Record<string, Definition>)) {
+    if (typeof definition?.run !== "function") {
+      wrapped[name] = definition; // createTickq names what is wrong with it
+      continue;
+    }
+    wrapped[name] = {
+      ...definition,
+      run: (input: unknown, step: WorkflowStep) => definition.run(input, watched(name, step, out)),
+    };
+  }
+  return wrapped as Workflows;
+}
+
+function watched(workflow: string, step: WorkflowStep, out: Lines): WorkflowStep {
+  const run: WorkflowStep["run"] = (name, fn, options) =>
+    step.run(
+      name,
+      async (ctx) => {
+        const started = performance.now();
+        try {
+          const value = await fn(ctx);
+          out.write(
+            "ok",
+            "✓",
+            `step ${workflow}/${name}`,
+            `${ctx.idempotencyKey} ${took(performance.now() - started)}`,
+          );
+          return value;
+        } catch (error) {
+          out.write("fail", "✗", `step ${workflow}/${name}`, `attempt ${ctx.attempt}: ${messageOf(error)}`);
+          throw error;
+        }
+      },
+      options,
+    );
+  return new Proxy(step, {
+    get: (target, key, receiver) => (key === "run" ? run : Reflect.get(target, key, receiver)),
+  });
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+}

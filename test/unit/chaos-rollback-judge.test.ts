@@ -1,0 +1,156 @@
+// The rollback phase's judge (bench/chaos/rollback-judge.ts), fed evidence by
+// hand: what `appendfsync everysec` may forget (what was acknowledged after a
+// rollback's kept moment) must pass, and anything acknowledged before it that
+// is gone — an enqueue, an ack whose work ran again — must fail the phase,
+// as must work left in Redis that never completed.
+import { describe, expect, it } from "vitest";
+import { renderTable } from "../../bench/chaos/checks.js";
+import {
+  CLAIM_SLACK_MS,
+  judgeRollback,
+  rollbackColumn,
+  type RollbackEvidence,
+} from "../../bench/chaos/rollback-judge.js";
+
+/** One rollback: Redis killed at 10,000, its AOF cut back to what it held at 9,200. */
+const ROLLBACK = { killedAt: 10_000, keptUpTo: 9_200, bytesCut: 512 };
+
+/** Two jobs enqueued long before the kill, each run once and acked long before it: nothing to find. */
+function cleanEvidence(): RollbackEvidence {
+  return {
+    rollbacks: [ROLLBACK],
+    enqueued: new Map([
+      ["j-1", 1_000],
+      ["j-2", 2_000],
+    ]),
+    histories: new Map([
+      ["j-1", { starts: [1_100], successes: [{ endedAt: 1_150, ackedBy: 1_200 }] }],
+      ["j-2", { starts: [2_100], successes: [{ endedAt: 2_150, ackedBy: 2_200 }] }],
+    ]),
+    completed: new Set(["j-1", "j-2"]),
+    present: new Map(),
+    backwards: [],
+    overlaps: [],
+  };
+}
+
+describe("the rollback phase's judge", () => {
+  it("finds nothing wrong when everything acknowledged ran once and completed", () => {
+    expect(judgeRollback(cleanEvidence())).toEqual({
+      lostOld: [],
+      lostInWindow: 0,
+      undoneInWindow: 0,
+      presentNotDone: [],
+      reran: 0,
+    });
+  });
+
+  it("allows an enqueue acknowledged after the rollback's kept moment to be gone, and counts it", () => {
+    const e = cleanEvidence();
+    e.enqueued.set("j-3", 9_500);
+    const verdict = judgeRollback(e);
+    expect(verdict.lostOld).toEqual([]);
+    expect(verdict.lostInWindow).toBe(1);
+  });
+
+  it("allows an enqueue answered in the very millisecond of the kept moment to be gone", () => {
+    const e = cleanEvidence();
+    e.enqueued.set("o-58", ROLLBACK.keptUpTo);
+    expect(judgeRollback(e).lostOld).toEqual([]);
+  });
+
+  it("fails an enqueue acknowledged before the kept moment that is gone", () => {
+    const e = cleanEvidence();
+    e.enqueued.set("j-3", 9_100);
+    const verdict = judgeRollback(e);
+    expect(verdict.lostOld).toHaveLength(1);
+    expect(verdict.lostOld[0]).toContain("j-3: enqueue acknowledged at 9100 (900 ms before the kill at 10000");
+  });
+
+  it("fails an enqueue gone with no rollback after it", () => {
+    const e = cleanEvidence();
+    e.enqueued.set("j-3", 11_000);
+    expect(judgeRollback(e).lostOld).toEqual(["j-3: enqueue acknowledged at 11000 (after the last kill), gone"]);
+  });
+
+  it("does not count as lost a unit still in Redis, but fails it as present and never completed", () => {
+    const e = cleanEvidence();
+    e.enqueued.set("w-1", 3_000);
+    e.present.set("w-1", "run sleeping");
+    const verdict = judgeRollback(e);
+    expect(verdict.lostOld).toEqual([]);
+    expect(verdict.presentNotDone).toEqual(["w-1: run sleeping"]);
+  });
+
+  it("allows work to run again when its ack was acknowledged after the kept moment, and counts the rerun", () => {
+    const e = cleanEvidence();
+    e.histories.set("j-2", {
+      starts: [9_000, 10_500],
+      successes: [
+        { endedAt: 9_300, ackedBy: 9_400 },
+        { endedAt: 10_600, ackedBy: 10_700 },
+      ],
+    });
+    const verdict = judgeRollback(e);
+    expect(verdict.lostOld).toEqual([]);
+    expect(verdict.undoneInWindow).toBe(1);
+    expect(verdict.reran).toBe(1);
+  });
+
+  it("allows work to run again when the rollback forgot its claim, though its ack came after the restart", () => {
+    const e = cleanEvidence();
+    // Claimed and started in the lost second, ran across the kill, acked on the restarted Redis.
+    e.histories.set("j-2", { starts: [9_600, 12_000], successes: [{ endedAt: 10_200, ackedBy: 10_400 }] });
+    expect(judgeRollback(e).lostOld).toEqual([]);
+  });
+
+  it("fails work that ran again though its ack was acknowledged before the kept moment", () => {
+    const e = cleanEvidence();
+    e.histories.set("j-1", { starts: [1_100, 10_500], successes: [{ endedAt: 1_150, ackedBy: 1_200 }] });
+    const verdict = judgeRollback(e);
+    expect(verdict.lostOld).toEqual([
+      "j-1: ran again at 10500 although its run of 1100–1150 was acked at 1200 (8800 ms before the kill at 10000, which kept up to 9200)",
+    ]);
+  });
+
+  it("fails work that ran again after an acknowledged ack with no rollback between", () => {
+    const e = cleanEvidence();
+    e.histories.set("j-1", { starts: [1_100, 3_000], successes: [{ endedAt: 1_150, ackedBy: 1_200 }] });
+    expect(judgeRollback(e).lostOld).toHaveLength(1);
+  });
+
+  it("claims no more slack before a start than a tick's budget and lease", () => {
+    const e = cleanEvidence();
+    // Started well over the slack after the kill: its claim came after the restart, so the rollback cannot explain a rerun.
+    e.histories.set("j-2", {
+      starts: [10_000 + CLAIM_SLACK_MS + 500, 20_000],
+      successes: [{ endedAt: 10_000 + CLAIM_SLACK_MS + 600, ackedBy: 10_000 + CLAIM_SLACK_MS + 700 }],
+    });
+    expect(judgeRollback(e).lostOld).toHaveLength(1);
+  });
+
+  it("lets a claim precede its start by the time Redis was down too", () => {
+    const e = cleanEvidence();
+    // Started after the slack past the kill, but Redis was down 2 s of it: the tick waited to confirm its lease.
+    const start = 10_000 + CLAIM_SLACK_MS + 1_500;
+    e.rollbacks = [{ ...ROLLBACK, downMs: 2_000 }];
+    e.histories.set("j-2", { starts: [start, 20_000], successes: [{ endedAt: start + 100, ackedBy: start + 200 }] });
+    expect(judgeRollback(e).lostOld).toEqual([]);
+  });
+
+  it("fails the column on a fence gone backwards, an overlap, a loss or too few rollbacks, and passes a clean one", () => {
+    const clean = rollbackColumn("ioredis", 1, cleanEvidence());
+    expect(clean.problems).toEqual([]);
+    expect(renderTable([clean])).toContain("acked write lost older than 1 s before the kill (must be 0)");
+    const e = cleanEvidence();
+    e.backwards.push("ord:id-1: fence 5 after 7");
+    e.overlaps.push("limit:one: 2:3 entered while 1:9 held it (limit 1)");
+    e.enqueued.set("j-3", 100);
+    const broken = rollbackColumn("ioredis", 2, e);
+    expect(broken.problems).toHaveLength(4);
+    expect(broken.problems.join("\n")).toMatch(/fence gone backwards: 1 — ord:id-1/);
+    expect(broken.problems.join("\n")).toMatch(/flow key overlap .*: 1 — limit:one/);
+    expect(broken.problems.join("\n")).toMatch(/acked write lost .*: 1 — j-3/);
+    expect(broken.problems.join("\n")).toMatch(/rollbacks that undid acknowledged writes \/ asked: 1 ≠ 2/);
+  });
+});
