@@ -27,7 +27,11 @@ const layers = [
     what: "what plugs into the tick, and the client that enqueues",
     path: "^src/(client|admin|cancel|debounce|expiry|flow|kick|metrics|ordered|recurring|results|sidekiq|workflows)/",
   },
-  { name: "composition", what: "createTickq and partitions", path: "^src/(core|index|tickq)[.]ts$|^src/partitions/" },
+  {
+    name: "composition",
+    what: "createTickq and partitions",
+    path: "^src/(core|index|tickq|capabilities|runtime)[.]ts$|^src/partitions/",
+  },
   {
     name: "surfaces",
     what: "the HTTP app, the dashboard, the CLI, the platforms, the test tickq",

@@ -21,7 +21,8 @@ import { reserveTicks, startTick } from "./kick/parallel.js";
 import type { KickScope } from "./kick/types.js";
 import { enqueueOrderedJobs } from "./ordered/enqueue.js";
 import type { OrderedRegistry } from "./ordered/types.js";
-import { createRuntime, type Runtime } from "./tick/runtime.js";
+import { createRuntime, type TickqRuntime } from "./runtime.js";
+import { tickCapabilities } from "./capabilities.js";
 import { checkPartitionCount } from "./partitions/layout.js";
 import { createPartitioned, type CoreFactory, type PartitionFactory } from "./partitions/facade.js";
 import { createAutoPartitioned } from "./partitions/auto.js";
@@ -62,8 +63,9 @@ export function createTickqCore<
 /** One key space's tickq, and the runtime behind it, which partitions/ reads (its index, the checks before a write). */
 function buildCore<J extends JobRegistry, O extends OrderedRegistry, W extends WorkflowInputs>(
   options: TickqOptions<J, O, W>,
-): { tickq: Tickq<J, O, W>; runtime: Runtime } {
+): { tickq: Tickq<J, O, W>; runtime: TickqRuntime } {
   const runtime = createRuntime(options);
+  runtime.capabilities = tickCapabilities(runtime);
   const kicks = kickSettings(options.kick);
   // One of each for every scope: they hold no per-scope state.
   const stats = Object.assign(() => readStats(runtime), { history: (days?: number) => readHistory(runtime, days) });

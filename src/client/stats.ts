@@ -1,7 +1,13 @@
 import { flowStatsArgs, flowStatsFrom } from "../flow/stats.js";
 import { orderedStatsFrom } from "../ordered/stats.js";
 import { unrunnableWarnings, workflowStatsFrom } from "../workflows/stats.js";
-import { evictionWarning, fullWarning, learnEvictionPolicy, type Runtime } from "../tick/runtime.js";
+import { evictionWarning, fullWarning, learnEvictionPolicy } from "../tick/runtime.js";
+import type { OrderedSlice } from "../ordered/runtime.js";
+import type { Runtime } from "../tick/runtime.js";
+import type { WorkflowsSlice } from "../workflows/runtime.js";
+
+/** Stats read the ordered names and whether workflows are declared. */
+export type StatsRuntime = Runtime & OrderedSlice & WorkflowsSlice;
 import * as protocol from "../protocol/index.js";
 import { runCall } from "../protocol/run.js";
 import type { Stats } from "./types.js";
@@ -9,7 +15,7 @@ import { nameRecord } from "../name-record.js";
 import { heartbeatWarnings } from "../tick/warnings.js";
 import { readUnstartable, unstartableWarning } from "../tick/unstartable-warnings.js";
 
-export async function readStats(runtime: Runtime): Promise<Stats> {
+export async function readStats(runtime: StatsRuntime): Promise<Stats> {
   // One call: a dashboard refresh costs one script run, whatever is declared.
   const names = Object.keys(runtime.jobs);
   const orderedNames = runtime.orderedNames;

@@ -5,7 +5,7 @@
 import * as protocol from "../protocol/index.js";
 import { runCall } from "../protocol/run.js";
 import { readStats } from "../client/stats.js";
-import type { Runtime } from "../tick/runtime.js";
+import type { StatsRuntime } from "../client/stats.js";
 import type { Stats } from "../client/types.js";
 import { BUCKET_BOUNDS_MS } from "./buckets.js";
 import { addFields, addJobTally, emptyTallies, type JobTally, type Tallies, type WaitTally } from "./fields.js";
@@ -13,7 +13,7 @@ import { addFields, addJobTally, emptyTallies, type JobTally, type Tallies, type
 /** Label values of job names not declared in `jobs` are folded into this one, so a scrape stays bounded. */
 export const OTHER_NAME = "(other)";
 
-export async function exposition(runtime: Runtime): Promise<string> {
+export async function exposition(runtime: StatsRuntime): Promise<string> {
   const [stats, read] = await Promise.all([
     readStats(runtime),
     runCall(

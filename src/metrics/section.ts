@@ -13,13 +13,8 @@ import type { Outcome } from "../tick/passes/ack.js";
 import { BUCKET_BOUNDS_MS, BUCKET_COUNT } from "./buckets.js";
 import type { MetricsSettings } from "./settings.js";
 
-/** What the tick measured of one run: its job name, its run time (monotonic clock) and its wait from enqueue to start. */
-export interface RunMeasure {
-  name: string;
-  durationMs: number;
-  /** Undefined for a job with no `enqueued_at`. */
-  waitMs: number | undefined;
-}
+/** What the tick measured of one run (declared with the acks that carry it). */
+export type { RunMeasure } from "../tick/passes/ack.js";
 
 const msText = (ms: number) => Math.max(0, Math.round(ms));
 

@@ -18,7 +18,7 @@ import { checkBySchema } from "../client/schema-check.js";
 import { checkKnownKeys } from "../options.js";
 import { hasControl, terminalJson } from "../printable.js";
 import type { RoundTrips } from "../redis/adapter.js";
-import type { Runtime } from "../tick/runtime.js";
+import type { OrderedRuntime } from "./runtime.js";
 import * as protocol from "../protocol/index.js";
 import { runCall } from "../protocol/run.js";
 import { orderedDefinition } from "./registry.js";
@@ -42,7 +42,7 @@ function payloadJson(name: string, payload: unknown): string {
 }
 
 /** The job with its payload checked against the ordered job's schema, if it has one. */
-function checkPayload(runtime: Runtime, job: OrderedBulkJob): OrderedBulkJob | Promise<OrderedBulkJob> {
+function checkPayload(runtime: OrderedRuntime, job: OrderedBulkJob): OrderedBulkJob | Promise<OrderedBulkJob> {
   if (typeof job !== "object" || job === null)
     throw new TickqError("BAD_ARGS", "an ordered job is { name, id, payload, score?, delayMs? }");
   checkKnownKeys(job, JOB_KEYS, `Ordered job "${job.name}"`, "BAD_ARGS");
@@ -61,7 +61,7 @@ interface OrderedPayload {
   delayMs: number;
 }
 
-function prepare(runtime: Runtime, job: OrderedBulkJob): OrderedPayload {
+function prepare(runtime: OrderedRuntime, job: OrderedBulkJob): OrderedPayload {
   if (typeof job !== "object" || job === null)
     throw new TickqError("BAD_ARGS", "an ordered job is { name, id, payload, score?, delayMs? }");
   const { name, id, score, delayMs } = job;
@@ -102,7 +102,7 @@ function prepare(runtime: Runtime, job: OrderedBulkJob): OrderedPayload {
 }
 
 /** Every job checked and prepared, nothing written: a bad one throws. Synchronous unless a schema is async. */
-function prepareAll(runtime: Runtime, jobs: OrderedBulkJob[]): OrderedPayload[] | Promise<OrderedPayload[]> {
+function prepareAll(runtime: OrderedRuntime, jobs: OrderedBulkJob[]): OrderedPayload[] | Promise<OrderedPayload[]> {
   if (!Array.isArray(jobs))
     throw new TickqError("BAD_ARGS", "enqueueOrderedBulk takes an array of { name, id, payload, score?, delayMs? }");
   const checked = jobs.map((job) => checkPayload(runtime, job));
@@ -112,11 +112,11 @@ function prepareAll(runtime: Runtime, jobs: OrderedBulkJob[]): OrderedPayload[] 
 }
 
 /** Throws what enqueueOrderedJobs would for a bad job, writing nothing (a partitioned bulk checks all before any partition writes). */
-export async function checkOrderedJobs(runtime: Runtime, jobs: OrderedBulkJob[]): Promise<void> {
+export async function checkOrderedJobs(runtime: OrderedRuntime, jobs: OrderedBulkJob[]): Promise<void> {
   await prepareAll(runtime, jobs);
 }
 
-export async function enqueueOrderedJobs(runtime: Runtime, jobs: OrderedBulkJob[]): Promise<void> {
+export async function enqueueOrderedJobs(runtime: OrderedRuntime, jobs: OrderedBulkJob[]): Promise<void> {
   const all = prepareAll(runtime, jobs);
   const prepared = all instanceof Promise ? await all : all;
   const trips: RoundTrips = { count: 0 };

@@ -7,7 +7,8 @@ import { retryDelayMs } from "../tick/backoff.js";
 import { newJid } from "../job/codec.js";
 import { monotonicMs } from "../tick/clock.js";
 import { describeError, retryLimit } from "../tick/retry.js";
-import { redisNowSec, type Runtime } from "../tick/runtime.js";
+import { redisNowSec } from "../tick/runtime.js";
+import type { OrderedRuntime } from "./runtime.js";
 import type { LogFields, LogLevel, LogSink } from "../telemetry/logger.js";
 import type { JobLogger } from "../job/context.js";
 import { orderedCancelKey } from "../cancel/errors.js";
@@ -16,7 +17,11 @@ import { orderedDefinition } from "./registry.js";
 import type { OrderedContext, OrderedDefinition } from "./types.js";
 import type { OrderedFetched, OrderedOutcome } from "./work.js";
 
-export async function runOrdered(runtime: Runtime, item: OrderedFetched, signal: AbortSignal): Promise<OrderedOutcome> {
+export async function runOrdered(
+  runtime: OrderedRuntime,
+  item: OrderedFetched,
+  signal: AbortSignal,
+): Promise<OrderedOutcome> {
   // A run cancelled before it started never starts (src/cancel/ordered.ts).
   const { cancels } = runtime;
   const key = () => orderedCancelKey(item.name, item.fence, item.id);
@@ -96,7 +101,7 @@ export async function runOrdered(runtime: Runtime, item: OrderedFetched, signal:
 }
 
 function failed(
-  runtime: Runtime,
+  runtime: OrderedRuntime,
   item: OrderedFetched,
   definition: OrderedDefinition<never>,
   error: unknown,
@@ -109,7 +114,7 @@ function failed(
 
 /** The dead entry up to its payloads; Lua appends `,"payloads":[…],"scores":[…]}` from what it stores. */
 function dead(
-  runtime: Runtime,
+  runtime: OrderedRuntime,
   item: OrderedFetched,
   errorClass: string,
   message: string,

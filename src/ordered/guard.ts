@@ -15,7 +15,7 @@
 // isLeaseInDoubt) and runs again, counted in `doubts`: a handler that
 // blocks the event loop for most of a lease stops its own extends, and would
 // go round for ever, so the LEASE_DOUBTS_MAX-th stop is a failed attempt.
-import type { Fence } from "../tick/lease.js";
+import type { Fence } from "../tick/fence.js";
 
 const IN_DOUBT = "TickqLeaseInDoubt";
 

@@ -1,54 +1,98 @@
-// What a tick needs for ordered ids, in one place so that tick/run.ts only
-// threads it through: running either kind of work, the trailing arguments
-// of its calls, and the guard that aborts ordered handlers before their
-// lease can expire (guard.ts), which serves flow jobs holding a slot too.
+// Ordered ids in a tick (tick/capability.ts): a lane of their own in the
+// tick's slots, the ordered section that ends begin, step and finish, and
+// the guard that aborts exclusive handlers before their lease can expire
+// (guard.ts). The guard serves flow jobs holding a slot too (src/flow/):
+// they are exclusive the same way, and one guard per tick counts them all.
 // With no ordered job declared and no flow job run it adds no argument, no
 // timer and no Redis work.
-import type { Fence } from "../tick/lease.js";
-import { runJob } from "../tick/passes/execute.js";
-import type { Runtime } from "../tick/runtime.js";
+import type { Capability, Lane, TickContext, TickOutcome, TickPart } from "../tick/capability.js";
+import type { OrderedRuntime } from "./runtime.js";
+import { orderedCancelKey } from "../cancel/errors.js";
 import { runOrdered } from "./execute.js";
 import { orderedGuard, type OrderedGuard } from "./guard.js";
-import { isOrdered, orderedArgs, type OrderedArgs, type OrderedOutcome, type Work, type WorkOutcome } from "./work.js";
+import {
+  isOrdered,
+  isOrderedOutcome,
+  orderedArgs,
+  readOrderedFetched,
+  type OrderedFetched,
+  type OrderedOutcome,
+} from "./work.js";
 
-export interface OrderedInTick {
-  /** Runs a plain job or an ordered id. */
-  run(work: Work): Promise<WorkOutcome>;
-  /** The ordered arguments that end a begin, step or finish call. */
-  args(outcomes?: OrderedOutcome[]): OrderedArgs | undefined;
-  stop(): void;
-}
-
-export function orderedInTick(
-  runtime: Runtime,
-  fence: Fence,
-  signal: AbortSignal,
-  leaseMs: number,
-  graceMs: number,
-): OrderedInTick {
-  const names = runtime.orderedNames;
-  // Made for the first execution that needs it: an ordered id, or a flow
-  // job holding a slot (src/flow/), exclusive only while the lease lives.
-  let guard: OrderedGuard | undefined;
-  const doubted = (running: number) =>
-    runtime.logger.warn(
-      `tickq: lease not confirmed within ${leaseMs} ms (Redis slow?): ${running} exclusive run(s) stopped, to run again`,
-    );
-  const guarded = () => (guard ??= orderedGuard(fence, signal, leaseMs, doubted));
-  return {
-    run(work) {
-      if (isOrdered(work)) {
+export const orderedCapability = (runtime: OrderedRuntime): Capability => ({
+  name: "ordered",
+  forTick(tick) {
+    const names = runtime.orderedNames;
+    // Made for the first execution that needs it: an ordered id, or a flow
+    // job holding a slot (src/flow/), exclusive only while the lease lives.
+    let guard: OrderedGuard | undefined;
+    const doubted = (running: number) =>
+      runtime.logger.warn(
+        `tickq: lease not confirmed within ${tick.leaseMs} ms (Redis slow?): ${running} exclusive run(s) stopped, to run again`,
+      );
+    let ctx: TickContext | undefined;
+    const guarded = () => (guard ??= orderedGuard(ctx!.fence, tick.signal, tick.leaseMs, doubted));
+    const args = (acked?: TickOutcome[]) => ({
+      ordered: orderedArgs(names, acked as OrderedOutcome[], runtime.metrics),
+    });
+    const lane: Lane<OrderedFetched, OrderedOutcome> = {
+      owns: isOrdered,
+      ownsOutcome: isOrderedOutcome,
+      run(work) {
         const g = guarded();
         return runOrdered(runtime, work, g.signal()).finally(g.done);
-      }
-      if (work.flowFence === undefined) return runJob(runtime, work, signal, graceMs);
-      const g = guarded();
-      // runJob never rejects; counting it done on the side keeps its outcome one hop nearer the ack.
-      const outcome = runJob(runtime, work, g.signal(), graceMs);
-      void outcome.then(g.done);
-      return outcome;
-    },
-    args: (outcomes) => orderedArgs(names, outcomes, runtime.metrics),
-    stop: () => guard?.stop(),
-  };
+      },
+      interrupted: (item) => ({ kind: "interrupted", item }),
+      unstarted: (item) => ({ kind: "unstarted", item }),
+      // An ordered id competes with the first queue.
+      rank: 0,
+      soloMarker: (item) => `o${item.name} ${item.id}`,
+    };
+    const settled = (acked: TickOutcome[], cancelled: string[] | undefined) => {
+      const runs = acked as OrderedOutcome[];
+      ctx!.events.orderedCancelled(runs, cancelled);
+      forgetCancels(runtime, runs);
+      recountOrdered(ctx!, runs, cancelled);
+    };
+    const part: TickPart = {
+      lane: lane as unknown as Lane,
+      started: (t) => void (ctx = t),
+      beginArgs: () => args(),
+      begun: (reply) => readOrderedFetched(reply.ordered),
+      stepArgs: args,
+      stepped(reply, acked) {
+        settled(acked, reply.orderedCancelled);
+        return readOrderedFetched(reply.ordered);
+      },
+      finishArgs: args,
+      finished(reply, acked) {
+        // Ordered ids whose arrivals waited behind a run: the next tick has them.
+        if ((reply.orderedReady ?? 0) > 0) ctx!.report.more = true;
+        settled(acked, reply.orderedCancelled);
+      },
+      runPlain(job, run, signal) {
+        if (job.flowFence === undefined) return run(signal);
+        const g = guarded();
+        // runJob never rejects; counting it done on the side keeps its outcome one hop nearer the ack.
+        const outcome = run(g.signal());
+        void outcome.then(g.done);
+        return outcome;
+      },
+      stop: () => guard?.stop(),
+    };
+    return part;
+  },
+});
+
+/** Acked runs are forgotten by the process's cancel watch (it knows only what is still held). */
+function forgetCancels(runtime: OrderedRuntime, runs: OrderedOutcome[]): void {
+  if (!runtime.cancels.any()) return;
+  for (const { item } of runs) runtime.cancels.forget(orderedCancelKey(item.name, item.fence, item.id));
+}
+
+/** Runs Redis settled as cancelled ("NAME FENCE": a cancel came first) count as cancelled, not as what their run said. */
+function recountOrdered(ctx: TickContext, acked: OrderedOutcome[], settled: string[] | undefined): void {
+  if (settled === undefined || settled.length === 0) return;
+  const keys = new Set(settled);
+  for (const o of acked) if (keys.has(`${o.item.name} ${o.item.fence}`)) ctx.countCancelledInstead(o);
 }

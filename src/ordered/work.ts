@@ -4,8 +4,6 @@
 import type { MetricsSettings } from "../metrics/settings.js";
 import type { ArgOf } from "../protocol/define.js";
 import type { ordered } from "../protocol/sections.js";
-import type { Outcome } from "../tick/passes/ack.js";
-import type { FetchedJob } from "../tick/passes/fetch.js";
 
 export interface OrderedFetched {
   name: string;
@@ -48,26 +46,8 @@ export type OrderedOutcome = (
   | { kind: "cancelled"; item: OrderedFetched }
 ) & { ran?: OrderedRun };
 
-/** What the tick's pipeline runs and settles: plain jobs and ordered ids. */
-export type Work = FetchedJob | OrderedFetched;
-export type WorkOutcome = Outcome | OrderedOutcome;
-
-export const isOrdered = (w: Work): w is OrderedFetched => "fence" in w;
-const isOrderedOutcome = (o: WorkOutcome): o is OrderedOutcome => "item" in o;
-
-export function interruptedOf(w: Work): WorkOutcome {
-  return isOrdered(w) ? { kind: "interrupted", item: w } : { kind: "interrupted", job: w };
-}
-
-export function splitOutcomes(outcomes: WorkOutcome[]): { plain: Outcome[]; ordered: OrderedOutcome[] } {
-  const plain: Outcome[] = [];
-  const ordered: OrderedOutcome[] = [];
-  for (const o of outcomes) {
-    if (isOrderedOutcome(o)) ordered.push(o);
-    else plain.push(o);
-  }
-  return { plain, ordered };
-}
+export const isOrdered = (w: object): w is OrderedFetched => "fence" in w;
+export const isOrderedOutcome = (o: object): o is OrderedOutcome => "item" in o;
 
 /** lib/ordered/fetch-ids.lua's groups as src/protocol/sections.ts decodes them. */
 export interface OrderedGroup {
@@ -167,7 +147,3 @@ const msOf = (ms: number | undefined) => Math.max(0, Math.round(ms ?? 0));
 
 /** The ordered part as src/protocol/sections.ts `ordered` declares it. */
 export type OrderedArgs = NonNullable<ArgOf<typeof ordered>>;
-
-export function unstartedOf(w: Work): WorkOutcome {
-  return isOrdered(w) ? { kind: "unstarted", item: w } : { kind: "unstarted", job: w };
-}

@@ -5,7 +5,7 @@
 // Before its first call it checks the partition count stored in Redis
 // (meta.ts), so a mismatched deployment writes nothing.
 import type { Tickq } from "../tickq.js";
-import type { Runtime } from "../tick/runtime.js";
+import type { TickqRuntime } from "../runtime.js";
 import { checkJobs } from "../client/enqueue.js";
 import { TickqError } from "../errors.js";
 import { checkOrderedJobs } from "../ordered/enqueue.js";
@@ -31,7 +31,7 @@ type AnyOptions = TickqOptions<JobRegistry, OrderedRegistry, WorkflowInputs>;
 /** Builds a tickq of any partition count (createTickqCore): partitions: "auto" builds through it. */
 export type CoreFactory = (options: AnyOptions) => AnyTickq;
 /** Builds one key space's tickq and the runtime behind it: a partition, read for its checks before a write. */
-export type PartitionFactory = (options: AnyOptions) => { tickq: AnyTickq; runtime: Runtime };
+export type PartitionFactory = (options: AnyOptions) => { tickq: AnyTickq; runtime: TickqRuntime };
 
 /** Each schedule lives in the partition of its name, so one partition's ticks run it, once per slot. */
 function schedulesOf(schedules: Schedules | undefined, k: number, n: number): Schedules | undefined {
@@ -210,7 +210,7 @@ export function createPartitioned<J extends JobRegistry, O extends OrderedRegist
 async function checkLayout(
   options: AnyOptions,
   base: AnyOptions,
-  first: Runtime,
+  first: TickqRuntime,
   prefix: string,
   count: number,
   makeCore: PartitionFactory,

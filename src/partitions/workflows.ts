@@ -3,7 +3,7 @@
 // partition: a run waits under (event, match) in its own partition, and
 // routing events by (event, match) would need runs to move; the count adds up.
 import { newJid } from "../job/codec.js";
-import type { Runtime } from "../tick/runtime.js";
+import type { TickqRuntime as Runtime } from "../runtime.js";
 import { checkNewId, recordEvent } from "../workflows/client.js";
 import { createFork, readForkSource } from "../workflows/fork.js";
 import { triggeredStarts } from "../workflows/triggers.js";

@@ -8,7 +8,7 @@ import { enqueueJobs } from "../client/enqueue.js";
 import { TickqError } from "../errors.js";
 import * as protocol from "../protocol/index.js";
 import { runCall } from "../protocol/run.js";
-import type { Runtime } from "../tick/runtime.js";
+import type { RecurringRuntime as Runtime } from "./runtime.js";
 import { listRecurring } from "./list.js";
 
 async function known(runtime: Runtime, name: string): Promise<void> {

@@ -1,7 +1,7 @@
 // tq.schedules(): this deployment's declaration merged with what Redis holds
 // (one read-only script), so an operator sees each schedule's next and last
 // run, and also the schedules another deployment declared or left behind.
-import type { Runtime } from "../tick/runtime.js";
+import type { RecurringRuntime as Runtime } from "./runtime.js";
 import * as protocol from "../protocol/index.js";
 import { runCall } from "../protocol/run.js";
 import type { ScheduleInfo, ScheduleSpec, Timing } from "./types.js";

@@ -12,9 +12,9 @@ import { TickqError } from "../errors.js";
 import { readFetchedFenced } from "../flow/fences.js";
 import type { FetchedJob } from "../tick/passes/fetch.js";
 import { fetchArgs } from "../tick/queue-order.js";
-import type { Runtime } from "../tick/runtime.js";
+import type { RecurringRuntime } from "./runtime.js";
 import * as protocol from "../protocol/index.js";
-import type { TickCalls } from "../tick/calls.js";
+import type { TickCalls } from "../tick/numbered.js";
 import type { RecurringSet } from "./declare.js";
 import { nextSlot, planSlots, type Memo } from "./slots.js";
 
@@ -71,7 +71,7 @@ export interface RecurringInput {
 
 /** Reads begin's schedules reply and, when needed, sends the one schedules call. */
 export async function runRecurring(
-  runtime: Runtime,
+  runtime: RecurringRuntime,
   calls: TickCalls,
   input: RecurringInput,
 ): Promise<RecurringResult> {

@@ -9,21 +9,7 @@ import { TickqError } from "../errors.js";
 import type { RoundTrips } from "../redis/adapter.js";
 import type { Runtime } from "./runtime.js";
 import { runCall } from "../protocol/run.js";
-import type { TypedCall } from "../protocol/define.js";
-
-export interface TickCalls {
-  /** The number the next numbered call carries. */
-  next(): number;
-  /** Runs a call, resending it unchanged on transient errors for up to `patienceMs`. */
-  send<Args extends object, Reply>(call: TypedCall<TickKeys, Args, Reply>, args: Args): Promise<Reply>;
-}
-
-/** The KEYS of every tick call: the registry, the lease, and as a Sidekiq process its hashes. */
-export interface TickKeys {
-  ticks: string;
-  lease: string;
-  process?: { heartbeat: string; work: string; workers: string };
-}
+import type { TickCalls, TickKeys } from "./numbered.js";
 
 /** A Lua error or a refused write will fail the same way again: no resend. */
 function transient(error: unknown): boolean {

@@ -14,20 +14,10 @@ import type { Runtime } from "./runtime.js";
 import { takeProgress } from "../results/progress.js";
 import * as protocol from "../protocol/index.js";
 import { runCall } from "../protocol/run.js";
-import type { Beat } from "../sidekiq/process.js";
+import type { ExtendArgs } from "./capability.js";
+import type { Fence } from "./fence.js";
+import type { TickKeys } from "./numbered.js";
 import { loadText, type TickLoad } from "./load.js";
-
-export interface Fence {
-  /** True while the lease was confirmed recently enough to start a job. */
-  valid(): boolean;
-  /** A call sent at `sentAt` found the lease and extended it. */
-  confirmed(sentAt: number): void;
-  /** Asks Redis now (one extend call at a time); resolves true if the lease is held. */
-  confirm(): Promise<boolean>;
-  /** Time since the last confirmed call was sent. */
-  age(): number;
-  stop(): void;
-}
 
 interface FenceOptions {
   tickId: string;
@@ -39,12 +29,14 @@ interface FenceOptions {
   load?(): TickLoad | undefined;
   /** The longest the tick goes without a call to Redis, so that it learns of cancels that soon. */
   cancelCheckMs: number;
-  /** As a Sidekiq process, every extend beats too (src/sidekiq/process.ts). */
-  beats?: { keys: { heartbeat: string; work: string; workers: string }; section(): Beat };
+  /** KEYS the capabilities add to every tick call (tick/capability.ts). */
+  keys?: Partial<TickKeys>;
+  /** The capabilities' sections of an extend. */
+  extendArgs?(): Partial<ExtendArgs>;
 }
 
 export function fenceLease(runtime: Runtime, options: FenceOptions): Fence {
-  const { tickId, leaseMs, trips, onLost, beats, load, cancelCheckMs } = options;
+  const { tickId, leaseMs, trips, onLost, keys, extendArgs, load, cancelCheckMs } = options;
   const margin = Math.min(1_000, Math.floor(leaseMs / 4));
   const every = Math.max(10, Math.min(Math.floor(leaseMs / 3), cancelCheckMs));
   const { cancels } = runtime;
@@ -64,12 +56,12 @@ export function fenceLease(runtime: Runtime, options: FenceOptions): Fence {
     inFlight = runCall(
       runtime,
       protocol.extend,
-      { lease: runtime.keys.lease(tickId), process: beats?.keys },
+      { lease: runtime.keys.lease(tickId), process: keys?.process },
       {
+        ...extendArgs?.(),
         tickId,
         leaseMs,
         load: loadText(load?.()),
-        beat: beats?.section(),
         progress:
           progress.length === 0 && heard.length === 0 ? undefined : progress.map(([jid, value]) => ({ jid, value })),
         heard: heard.length === 0 ? undefined : heard,

@@ -34,12 +34,12 @@
 // Generic over what it runs (W, fetched work) and what that becomes (O, an
 // outcome for ack): plain jobs and ordered ids share the slots.
 import { monotonicMs } from "./clock.js";
-import type { Fence } from "./lease.js";
+import type { Fence } from "./fence.js";
 import type { Outcome } from "./passes/ack.js";
 import type { FetchedJob } from "./passes/fetch.js";
 import { HeldJobs } from "./held-jobs.js";
 import type { TickLoad } from "./load.js";
-import { newPrefetch } from "./prefetch.js";
+import { newPrefetch, type Prefetch } from "./prefetch.js";
 import type { SharedSlots, SlotHolder } from "./slots.js";
 import { soloGate } from "./solo-gate.js";
 
@@ -119,327 +119,386 @@ export interface PipelineResult<W = FetchedJob, O = Outcome> {
 
 const POLL_MS = 100;
 
-export async function runPipeline<W, O>(p: PipelineInput<W, O>): Promise<PipelineResult<W, O>> {
+export function runPipeline<W, O>(p: PipelineInput<W, O>): Promise<PipelineResult<W, O>> {
+  return new Pipeline(p).run();
+}
+
+/** The job running alone: recorded by its step (announcing), running, or done and not yet cleared. */
+type Solo<W> = { job: W; state: "announcing" | "running" | "done" };
+
+class Pipeline<W, O> {
   // Alone (one partition), the slots are the pipeline's own: none of the pool's bookkeeping runs.
-  const slots = p.slots;
-  const prefetch = slots?.prefetch ?? newPrefetch(p.concurrency);
-  const buffer = new HeldJobs<W>();
-  buffer.add(p.first, prefetch.now());
-  const deferred: W[] = [];
+  private readonly slots: SharedSlots | undefined;
+  private readonly prefetch: Prefetch;
+  private readonly buffer = new HeldJobs<W>();
+  private readonly deferred: W[] = [];
   // A job waits for a tick with more budget left: fetch nothing more.
-  let waiting = false;
-  let finished: O[] = [];
-  let running = 0;
-  let startedCount = 0;
-  let drained = !p.firstFull;
-  let parked = p.firstParked === true;
+  private waiting = false;
+  private finished: O[] = [];
+  private running = 0;
+  private startedCount = 0;
+  private drained: boolean;
+  private parked: boolean;
   // A flow job finished since the last fetch: its ack may send a parked job back.
-  let slotFreed = false;
+  private slotFreed = false;
   // A step's acks sent parked jobs back, and no fetch came after it.
-  let sentOnLeft = false;
-  let handBack = false;
-  let handedBack = 0;
+  private sentOnLeft = false;
+  private handBack = false;
+  private handedBack = 0;
   // Hand-backs so far: the queues look empty again only after a step whose acks carried them all
   // fetched short (a step acks before it fetches, step.lua). Until then the tick fetches them again
   // once a slot frees, unless another tick took them meanwhile.
-  let handBacks = 0;
-  let stepping = false;
+  private handBacks = 0;
+  private stepping = false;
   // The jobs the step in flight asks for: counted as held, so other pipelines sharing the slots fetch less.
-  let asking = 0;
+  private asking = 0;
   // Its last fetch was due and got less than a batch, for want of room in the slots.
-  let short = false;
-  let confirming = false;
-  let closed = false;
-  let failure: unknown;
-  let abortedAt: number | undefined;
-  let wake = () => {};
-  // The job running alone: recorded by its step (announcing), running, or done and not yet cleared.
-  let solo: { job: W; state: "announcing" | "running" | "done" } | undefined;
+  private short = false;
+  private confirming = false;
+  private closed = false;
+  private failure: unknown;
+  private wake = () => {};
+  private solo: Solo<W> | undefined;
   // The process's solo runs: `me` is this pipeline's place in its line.
-  const gate = soloGate();
-  const me = {};
+  private readonly gate = soloGate();
+  private readonly me = {};
   // The solo job's handler has not settled (its record must stay, and the gate closed, until it has).
-  let aloneRunning = false;
-  p.watchLoad?.(() => ({ running, waiting: buffer.length }));
+  private aloneRunning = false;
   // What this pipeline last told the pool it holds (SlotHolder.held): told again after each change.
-  let heldShown = 0;
-  const showHeld = () => {
-    if (!slots) return;
-    const held = closed ? 0 : buffer.length + asking;
-    slots.holding(held - heldShown);
-    heldShown = held;
-  };
-  const lowWater = () => Math.max(Math.floor(p.batch / 2), Math.min(p.batch, prefetch.lead()));
-  const stopping = () => p.signal.aborted || failure !== undefined;
-
-  const send = (fetch: number, marker: W | null | undefined, then: (held: boolean) => void) => {
-    const acks = finished;
-    finished = [];
-    stepping = true;
-    asking = fetch;
-    showHeld();
-    handBack = false;
-    if (fetch > 0) slotFreed = false;
-    const sentAt = monotonicMs();
-    const handBacksSent = handBacks;
-    p.step(acks, fetch, marker, { running, waiting: buffer.length })
-      .then(
-        (reply) => {
-          prefetch.stepTook(monotonicMs() - sentAt);
-          buffer.add(reply.fetched, prefetch.now());
-          showHeld();
-          parked ||= reply.parked === true;
-          if (fetch > 0) sentOnLeft = false;
-          else if ((reply.sentOn ?? 0) > 0) sentOnLeft = true;
-          if (!reply.held) drained = true;
-          else if (reply.fetched.length < fetch && !reply.more) drained = handBacksSent === handBacks;
-          else if (fetch > 0) drained = false;
-          if (slots && reply.fetched.length < fetch) slots.offer(holder);
-          then(reply.held);
-        },
-        (error: unknown) => {
-          finished = acks.concat(finished);
-          failure = error;
-          solo = undefined;
-        },
-      )
-      .finally(() => {
-        stepping = false;
-        asking = 0;
-        showHeld();
-        fill();
-        wake();
-      });
-  };
-
-  const step = () => {
-    if (stepping || failure !== undefined) return;
-    const due =
-      !stopping() && !waiting && gate.mayStart() && (drained ? parked && slotFreed : buffer.length <= lowWater());
-    const room = !due ? 0 : slots ? slots.room(holder) : prefetch.room(running, buffer.length);
-    const fetch = Math.max(0, Math.min(p.batch, room));
-    // Short of room (others hold the slots): a slot freed elsewhere prompts it (slots.offer).
-    short = due && room < p.batch;
-    // Acks alone go once a batch and a round of slots have finished, or
-    // with jobs handed back; the last ones ride on finish. A solo job that
-    // finished is cleared at once.
-    const last = (drained || waiting) && buffer.length === 0 && running === 0;
-    const clearing = solo?.state === "done";
-    // The next suspect's record replaces the finished one's: one call each, not two.
-    const next = clearing ? aloneNext() : undefined;
-    if (next !== undefined) return announce(next);
-    if (!clearing && !handBack && fetch === 0 && (finished.length < p.batch + p.concurrency || last)) return;
-    send(fetch, clearing ? null : undefined, () => {
-      if (clearing) solo = undefined;
-    });
-  };
-
-  const start = (job: W, alone = false) => {
-    running++;
-    slots?.ran(1);
-    startedCount++;
-    prefetch.started();
-    gate.started();
-    if (alone) aloneRunning = true;
-    // run() never rejects; were it to, the job goes back to its queue.
-    const settled = p.run(job).catch(() => p.interrupted(job));
-    void settled.then((outcome) => {
-      running--;
-      slots?.ran(-1);
-      prefetch.freed();
-      // After close, the tick has already taken it off the gate's count.
-      if (!closed) gate.settled();
-      if (alone) aloneRunning = false;
-      if (solo?.job === job) solo.state = "done";
-      // A handler its closed pipeline gave up on held its slot in the pool until now.
-      if (closed && running === 0) slots?.leave(holder);
-      if (closed) return;
-      if (p.holdsSlot?.(job)) slotFreed = true;
-      p.onOutcome(outcome);
-      finished.push(outcome);
-      refillSoon();
-    });
-  };
-
+  private heldShown = 0;
   // Jobs that finish together free their slots in one burst of microtasks: one fill after the
   // burst starts what they freed, where a fill a job scanned the pool's holders and offered their
   // room once a job (bench/client-instructions.ts counts the difference).
-  let refilling = false;
-  const refillSoon = () => {
-    if (refilling) return;
-    refilling = true;
-    queueMicrotask(() => {
-      refilling = false;
-      if (closed) return;
-      fill();
-      slots?.offer(holder);
-      // The fill started what could start: the loop turns only when it may end or must stop.
-      if (running === 0 || stopping()) wake();
+  private refilling = false;
+  private readonly holder: SlotHolder;
+
+  constructor(private readonly p: PipelineInput<W, O>) {
+    this.slots = p.slots;
+    this.prefetch = p.slots?.prefetch ?? newPrefetch(p.concurrency);
+    this.buffer.add(p.first, this.prefetch.now());
+    this.drained = !p.firstFull;
+    this.parked = p.firstParked === true;
+    this.holder = this.slotHolder();
+    p.watchLoad?.(() => ({ running: this.running, waiting: this.buffer.length }));
+  }
+
+  async run(): Promise<PipelineResult<W, O>> {
+    const { p, slots, holder, gate } = this;
+    slots?.join(holder);
+    this.showHeld();
+    const onAbort = () => this.wake();
+    p.signal.addEventListener("abort", onAbort);
+    const unsubscribe = gate.subscribe(() => this.wake());
+    await this.loop();
+    this.closed = true;
+    this.showHeld();
+    // Handlers it gave up on (hung, ignoring their signal) still run: their slots stay taken until they settle.
+    if (this.running === 0) slots?.leave(holder);
+    p.signal.removeEventListener("abort", onAbort);
+    unsubscribe();
+    // A handler its tick gave up on (hung, ignoring its signal) stops holding the
+    // process's gate when its tick closes: else one hung handler, or a hung
+    // suspect, would stall every tick of the process for good. The cost: a
+    // later solo run may overlap it, and if it then kills the process, that
+    // suspect is counted once for a death it did not cause.
+    for (let left = this.running; left > 0; left--) gate.settled();
+    gate.release(this.me);
+    const empty = this.drained && !this.waiting && !this.sentOnLeft && this.buffer.length === 0;
+    return {
+      finished: this.finished,
+      unstarted: this.buffer.takeAll(),
+      deferred: this.deferred,
+      abandoned: this.running,
+      handedBack: this.handedBack,
+      drained: empty,
+      failure: this.failure,
+    };
+  }
+
+  /** Turns until every job settled and nothing more is due, or the grace after an abort ran out. */
+  private async loop(): Promise<void> {
+    let abortedAt: number | undefined;
+    this.fill();
+    for (;;) {
+      if (this.stopping()) abortedAt ??= monotonicMs();
+      const idle = this.running === 0 && !this.stepping;
+      if (idle && (this.stopping() || ((this.drained || this.waiting) && this.buffer.length === 0))) break;
+      if (abortedAt !== undefined && !this.stepping && monotonicMs() - abortedAt >= this.p.graceMs) break;
+      await this.pause();
+      this.wake = () => {};
+      this.fill();
+      this.handBackIfOverdue();
+    }
+  }
+
+  private showHeld(): void {
+    if (!this.slots) return;
+    const held = this.closed ? 0 : this.buffer.length + this.asking;
+    this.slots.holding(held - this.heldShown);
+    this.heldShown = held;
+  }
+
+  private lowWater(): number {
+    const { batch } = this.p;
+    return Math.max(Math.floor(batch / 2), Math.min(batch, this.prefetch.lead()));
+  }
+
+  private stopping(): boolean {
+    return this.p.signal.aborted || this.failure !== undefined;
+  }
+
+  private send(fetch: number, marker: W | null | undefined, then: (held: boolean) => void): void {
+    const acks = this.finished;
+    this.finished = [];
+    this.stepping = true;
+    this.asking = fetch;
+    this.showHeld();
+    this.handBack = false;
+    if (fetch > 0) this.slotFreed = false;
+    const sentAt = monotonicMs();
+    const handBacksSent = this.handBacks;
+    this.p
+      .step(acks, fetch, marker, { running: this.running, waiting: this.buffer.length })
+      .then(
+        (reply) => {
+          this.prefetch.stepTook(monotonicMs() - sentAt);
+          this.buffer.add(reply.fetched, this.prefetch.now());
+          this.showHeld();
+          this.parked ||= reply.parked === true;
+          if (fetch > 0) this.sentOnLeft = false;
+          else if ((reply.sentOn ?? 0) > 0) this.sentOnLeft = true;
+          if (!reply.held) this.drained = true;
+          else if (reply.fetched.length < fetch && !reply.more) this.drained = handBacksSent === this.handBacks;
+          else if (fetch > 0) this.drained = false;
+          if (this.slots && reply.fetched.length < fetch) this.slots.offer(this.holder);
+          then(reply.held);
+        },
+        (error: unknown) => {
+          this.finished = acks.concat(this.finished);
+          this.failure = error;
+          this.solo = undefined;
+        },
+      )
+      .finally(() => {
+        this.stepping = false;
+        this.asking = 0;
+        this.showHeld();
+        this.fill();
+        this.wake();
+      });
+  }
+
+  private step(): void {
+    if (this.stepping || this.failure !== undefined) return;
+    const { p, slots, buffer } = this;
+    const due =
+      !this.stopping() &&
+      !this.waiting &&
+      this.gate.mayStart() &&
+      (this.drained ? this.parked && this.slotFreed : buffer.length <= this.lowWater());
+    const room = !due ? 0 : slots ? slots.room(this.holder) : this.prefetch.room(this.running, buffer.length);
+    const fetch = Math.max(0, Math.min(p.batch, room));
+    // Short of room (others hold the slots): a slot freed elsewhere prompts it (slots.offer).
+    this.short = due && room < p.batch;
+    // Acks alone go once a batch and a round of slots have finished, or
+    // with jobs handed back; the last ones ride on finish. A solo job that
+    // finished is cleared at once.
+    const last = (this.drained || this.waiting) && buffer.length === 0 && this.running === 0;
+    const clearing = this.solo?.state === "done";
+    // The next suspect's record replaces the finished one's: one call each, not two.
+    const next = clearing ? this.aloneNext() : undefined;
+    if (next !== undefined) {
+      this.announce(next);
+      return;
+    }
+    if (!clearing && !this.handBack && fetch === 0 && (this.finished.length < p.batch + p.concurrency || last)) return;
+    this.send(fetch, clearing ? null : undefined, () => {
+      if (clearing) this.solo = undefined;
     });
-  };
+  }
+
+  private start(job: W, alone = false): void {
+    this.running++;
+    this.slots?.ran(1);
+    this.startedCount++;
+    this.prefetch.started();
+    this.gate.started();
+    if (alone) this.aloneRunning = true;
+    // run() never rejects; were it to, the job goes back to its queue.
+    const settled = this.p.run(job).catch(() => this.p.interrupted(job));
+    void settled.then((outcome) => this.settle(job, outcome, alone));
+  }
+
+  private settle(job: W, outcome: O, alone: boolean): void {
+    this.running--;
+    this.slots?.ran(-1);
+    this.prefetch.freed();
+    // After close, the tick has already taken it off the gate's count.
+    if (!this.closed) this.gate.settled();
+    if (alone) this.aloneRunning = false;
+    if (this.solo?.job === job) this.solo.state = "done";
+    // A handler its closed pipeline gave up on held its slot in the pool until now.
+    if (this.closed && this.running === 0) this.slots?.leave(this.holder);
+    if (this.closed) return;
+    if (this.p.holdsSlot?.(job)) this.slotFreed = true;
+    this.p.onOutcome(outcome);
+    this.finished.push(outcome);
+    this.refillSoon();
+  }
+
+  private refillSoon(): void {
+    if (this.refilling) return;
+    this.refilling = true;
+    queueMicrotask(() => {
+      this.refilling = false;
+      if (this.closed) return;
+      this.fill();
+      this.slots?.offer(this.holder);
+      // The fill started what could start: the loop turns only when it may end or must stop.
+      if (this.running === 0 || this.stopping()) this.wake();
+    });
+  }
 
   // Records `job` as the tick's solo job, then starts it: no other job runs.
-  const announce = (job: W) => {
-    solo = { job, state: "announcing" };
-    send(0, job, (held) => {
-      if (!held || stopping()) {
-        solo = undefined;
+  private announce(job: W): void {
+    this.solo = { job, state: "announcing" };
+    this.send(0, job, (held) => {
+      if (!held || this.stopping()) {
+        this.solo = undefined;
         return;
       }
-      buffer.remove(job);
-      showHeld();
-      solo = { job, state: "running" };
-      start(job, true);
+      this.buffer.remove(job);
+      this.showHeld();
+      this.solo = { job, state: "running" };
+      this.start(job, true);
     });
-  };
+  }
 
-  const confirm = () => {
-    if (confirming) return;
-    confirming = true;
-    void p.fence.confirm().then(() => {
-      confirming = false;
-      fill();
-      wake();
+  private confirm(): void {
+    if (this.confirming) return;
+    this.confirming = true;
+    void this.p.fence.confirm().then(() => {
+      this.confirming = false;
+      this.fill();
+      this.wake();
     });
-  };
+  }
 
   // Starts, or sets aside, the job at the head of the buffer: false when it cannot now.
-  const startNext = (): boolean => {
-    if (stopping() || buffer.length === 0 || solo !== undefined) return false;
+  private startNext(): boolean {
+    const { p, buffer } = this;
+    if (this.stopping() || buffer.length === 0 || this.solo !== undefined) return false;
     if (!p.fence.valid()) {
-      confirm();
+      this.confirm();
       return false;
     }
     const job = buffer.head()!;
     const when = p.startable?.(job) ?? "start";
     if (when !== "start") {
       buffer.shift();
-      showHeld();
-      deferred.push(job);
-      waiting ||= when === "later";
+      this.showHeld();
+      this.deferred.push(job);
+      this.waiting ||= when === "later";
       return true;
     }
     if (p.alone?.(job)) {
       // It waits, and the jobs behind it, until no job of the process runs.
-      gate.want(me);
-      if (running === 0 && !stepping && gate.mayRunAlone(me)) announce(job);
+      this.gate.want(this.me);
+      if (this.running === 0 && !this.stepping && this.gate.mayRunAlone(this.me)) this.announce(job);
       return false;
     }
-    if (!gate.mayStart()) return false;
+    if (!this.gate.mayStart()) return false;
     buffer.shift();
-    showHeld();
-    start(job);
+    this.showHeld();
+    this.start(job);
     return true;
-  };
+  }
 
-  const holder: SlotHolder = {
-    get running() {
-      return running;
-    },
-    get held() {
-      return closed ? 0 : buffer.length + asking;
-    },
-    get started() {
-      return startedCount;
-    },
-    get wants() {
-      return !closed && !stopping() && !waiting && !drained;
-    },
-    get short() {
-      return short;
-    },
-    rank: () => (closed || buffer.length === 0 ? Infinity : (p.rank?.(buffer.head()!) ?? 0)),
-    since: () => buffer.headSince() ?? -Infinity,
-    startNext: () => !closed && startNext(),
-    wake: () => wake(),
-    fetchIfDue: () => {
-      if (!closed) step();
-    },
-  };
-  slots?.join(holder);
-  showHeld();
+  /** This pipeline as the pool of shared slots sees it (slots.ts). */
+  private slotHolder(): SlotHolder {
+    // The holder's getters read the pipeline, not themselves.
+    const pipe = this;
+    return {
+      get running() {
+        return pipe.running;
+      },
+      get held() {
+        return pipe.closed ? 0 : pipe.buffer.length + pipe.asking;
+      },
+      get started() {
+        return pipe.startedCount;
+      },
+      get wants() {
+        return !pipe.closed && !pipe.stopping() && !pipe.waiting && !pipe.drained;
+      },
+      get short() {
+        return pipe.short;
+      },
+      rank: () => (pipe.closed || pipe.buffer.length === 0 ? Infinity : (pipe.p.rank?.(pipe.buffer.head()!) ?? 0)),
+      since: () => pipe.buffer.headSince() ?? -Infinity,
+      startNext: () => !pipe.closed && pipe.startNext(),
+      wake: () => pipe.wake(),
+      fetchIfDue: () => {
+        if (!pipe.closed) pipe.step();
+      },
+    };
+  }
 
-  const fill = () => {
-    if (slots) slots.fill(holder);
-    else while (running < p.concurrency && startNext());
-    leaveLineUnlessAlone();
-    step();
-  };
+  private fill(): void {
+    if (this.slots) this.slots.fill(this.holder);
+    else while (this.running < this.p.concurrency && this.startNext());
+    this.leaveLineUnlessAlone();
+    this.step();
+  }
 
   // The job at the head, when it is a suspect that may be recorded and started now.
-  const aloneNext = (): W | undefined => {
-    const job = buffer.head();
-    if (job === undefined || stopping() || running > 0 || !p.alone?.(job) || !p.fence.valid()) return undefined;
-    if ((p.startable?.(job) ?? "start") !== "start" || !gate.mayRunAlone(me)) return undefined;
+  private aloneNext(): W | undefined {
+    const { p } = this;
+    const job = this.buffer.head();
+    if (job === undefined || this.stopping() || this.running > 0 || !p.alone?.(job) || !p.fence.valid())
+      return undefined;
+    if ((p.startable?.(job) ?? "start") !== "start" || !this.gate.mayRunAlone(this.me)) return undefined;
     return job;
-  };
+  }
 
   // Out of the gate's line once no solo job is waiting, recorded or running here.
-  const leaveLineUnlessAlone = () => {
-    if (solo !== undefined || aloneRunning) return;
-    if (!stopping() && buffer.length > 0 && p.alone?.(buffer.head()!)) return;
-    gate.release(me);
-  };
+  private leaveLineUnlessAlone(): void {
+    if (this.solo !== undefined || this.aloneRunning) return;
+    if (!this.stopping() && this.buffer.length > 0 && this.p.alone?.(this.buffer.head()!)) return;
+    this.gate.release(this.me);
+  }
 
   // The jobs held waited the hold time while no job could start: back to
   // their queues. Not while a solo job is being recorded (it is still held).
-  const handBackIfOverdue = () => {
-    if (stopping() || buffer.length === 0 || solo?.state === "announcing") return;
+  private handBackIfOverdue(): void {
+    const { p, slots, buffer, prefetch } = this;
+    if (this.stopping() || buffer.length === 0 || this.solo?.state === "announcing") return;
     // Held back by another tick's solo run, they go back; a suspect waiting for its solo run keeps its place.
-    const free = slots ? slots.running() < slots.total : running < p.concurrency;
-    if (free && solo === undefined && (gate.mayStart() || p.alone?.(buffer.head()!))) return;
+    const free = slots ? slots.running() < slots.total : this.running < p.concurrency;
+    if (free && this.solo === undefined && (this.gate.mayStart() || p.alone?.(buffer.head()!))) return;
     if (!prefetch.overdue(buffer.headSince() ?? prefetch.now())) return;
     const jobs = buffer.takeAll();
-    showHeld();
-    finished.push(...jobs.map((job) => p.unstarted(job)));
-    handedBack += jobs.length;
-    handBacks++;
-    drained = false;
-    handBack = true;
-    step();
-  };
+    this.showHeld();
+    this.finished.push(...jobs.map((job) => p.unstarted(job)));
+    this.handedBack += jobs.length;
+    this.handBacks++;
+    this.drained = false;
+    this.handBack = true;
+    this.step();
+  }
 
   // Sleeps until woken, the next poll, or the moment the oldest held job is due back.
-  const pause = () => {
+  private pause(): Promise<void> {
+    const { prefetch } = this;
     let ms = POLL_MS;
-    const oldest = buffer.headSince();
+    const oldest = this.buffer.headSince();
     if (oldest !== undefined) ms = Math.min(ms, Math.max(1, oldest + prefetch.holdMs() - prefetch.now() + 1));
     return new Promise<void>((resolve) => {
       const timer = setTimeout(resolve, ms);
-      wake = () => {
+      this.wake = () => {
         clearTimeout(timer);
         resolve();
       };
     });
-  };
-
-  const onAbort = () => wake();
-  p.signal.addEventListener("abort", onAbort);
-  const unsubscribe = gate.subscribe(() => wake());
-  fill();
-  for (;;) {
-    if (stopping()) abortedAt ??= monotonicMs();
-    const idle = running === 0 && !stepping;
-    if (idle && (stopping() || ((drained || waiting) && buffer.length === 0))) break;
-    if (abortedAt !== undefined && !stepping && monotonicMs() - abortedAt >= p.graceMs) break;
-    await pause();
-    wake = () => {};
-    fill();
-    handBackIfOverdue();
   }
-  closed = true;
-  showHeld();
-  // Handlers it gave up on (hung, ignoring their signal) still run: their slots stay taken until they settle.
-  if (running === 0) slots?.leave(holder);
-  p.signal.removeEventListener("abort", onAbort);
-  unsubscribe();
-  // A handler its tick gave up on (hung, ignoring its signal) stops holding the
-  // process's gate when its tick closes: else one hung handler, or a hung
-  // suspect, would stall every tick of the process for good. The cost: a
-  // later solo run may overlap it, and if it then kills the process, that
-  // suspect is counted once for a death it did not cause.
-  for (let left = running; left > 0; left--) gate.settled();
-  gate.release(me);
-  const empty = drained && !waiting && !sentOnLeft && buffer.length === 0;
-  return { finished, unstarted: buffer.takeAll(), deferred, abandoned: running, handedBack, drained: empty, failure };
 }

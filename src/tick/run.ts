@@ -4,46 +4,23 @@
 // in its inproc lists until acked, and once its lease expires the next
 // tick's resurrect pass puts them back. Every call is numbered and resent
 // unchanged on transient errors (calls.ts), so a replay is harmless.
+// Capabilities add their sections to these same calls and their lanes to the
+// same slots (capability.ts); this file names none of them.
+import { monotonicMs } from "./clock.js";
+import { housekeepArgs, readHousekeep } from "./passes/housekeep.js";
+import { runPipeline, type PipelineResult } from "./pipeline.js";
+import { fetchArgs } from "./queue-order.js";
+import { learnClock, learnEvictionPolicy, redisNowMs, type Runtime } from "./runtime.js";
+import * as protocol from "../protocol/index.js";
+import type { BeginArgs, Begun, FinishArgs, TickOutcome, TickWork } from "./capability.js";
+import { openTick, type OpenTick } from "./open.js";
+import { pipelineInput } from "./pipeline-input.js";
+import { recount, tickAttributes } from "./report.js";
+import { newJid } from "../job/codec.js";
 import { recentSummary } from "./recent.js";
 import { TickqError } from "../errors.js";
-import { monotonicMs } from "./clock.js";
-import { tickEvents, type TickEvents } from "./events.js";
-import { newJid } from "../job/codec.js";
-import { fenceLease } from "./lease.js";
-import { orderedInTick } from "../ordered/in-tick.js";
-import {
-  interruptedOf,
-  isOrdered,
-  type OrderedOutcome,
-  readOrderedFetched,
-  splitOutcomes,
-  unstartedOf,
-  type Work,
-  type WorkOutcome,
-} from "../ordered/work.js";
-import { ackArgs, ackOrder, type Outcome } from "./passes/ack.js";
-import { orderedCancelKey } from "../cancel/errors.js";
-import { nameLargeJobs } from "./passes/ack-refs.js";
-import { takeProgress } from "../results/progress.js";
-import { readFetchedFenced } from "../flow/fences.js";
-import { budgetCheck } from "./passes/start-budget.js";
-import { housekeepArgs, readHousekeep, type HousekeepLimits } from "./passes/housekeep.js";
-import type { TickLoad } from "./load.js";
-import { runPipeline, type StepReply } from "./pipeline.js";
-import { fetchArgs, strictRank, type QueuePlan } from "./queue-order.js";
-import type { RoundTrips } from "../redis/adapter.js";
-import { learnClock, learnEvictionPolicy, redisNowMs, redisNowSec, type Runtime } from "./runtime.js";
-import { recurringDueArgs, runRecurring } from "../recurring/pass.js";
-import { workflowBeginArgs, workflowPassOf, workflowTickReport } from "../workflows/in-tick.js";
-import type { WorkflowPassReport } from "../workflows/pass.js";
-import * as protocol from "../protocol/index.js";
-import { TickBeats } from "../sidekiq/process.js";
-import { tickCalls } from "./calls.js";
-import { UnstartableSeen } from "./unstartable.js";
-import { tickSettings } from "./settings.js";
 import type { TickOptions } from "./options.js";
 import type { TickReport } from "../types.js";
-import { SHARED_SLOTS, type TickOptionsWithSlots } from "./slots.js";
 
 /** Share of the budget that extra housekeeping calls may use. */
 const HOUSEKEEP_SHARE = 0.25;
@@ -59,360 +36,126 @@ export function runTick(
 }
 
 async function tickOnce(runtime: Runtime, options: TickOptions, tickId: string): Promise<TickReport> {
-  const { budgetMs, batch, concurrency, leaseMs, graceMs, resurrectLimit, scheduleLimit, cancelCheckMs } =
-    tickSettings(options);
-  const limits: HousekeepLimits = { resurrectLimit, scheduleLimit, lockMs: leaseMs };
-  const started = monotonicMs();
-  const trips: RoundTrips = { count: 0 };
-  const report: TickReport = {
-    tickId,
-    fetched: 0,
-    succeeded: 0,
-    failed: 0,
-    retried: 0,
-    dead: 0,
-    resurrected: 0,
-    scheduled: 0,
-    requeued: 0,
-    abandoned: 0,
-    deadEvicted: 0,
-    more: false,
-    leaseLost: false,
-    roundTrips: 0,
-    durationMs: 0,
-    recurring: 0,
-    discarded: 0,
-    expired: 0,
-    cancelled: 0,
-  };
-  const { keys, plan } = runtime;
-  // As a Sidekiq process: three more KEYS on every call, a beat section in begin, step, finish and extend.
-  const beats =
-    runtime.sidekiq &&
-    new TickBeats(runtime.sidekiq, runtime.prefix, { tickId, concurrency, plan, nowSec: () => redisNowSec(runtime) });
-  const calls = tickCalls(
-    runtime,
-    { ticks: keys.ticks, lease: keys.lease(tickId), process: beats?.keys },
-    trips,
-    Math.min(leaseMs, runtime.redisTimeoutMs, 5_000),
-  );
-  const common = { tickId, leaseMs, deadMaxSize: runtime.deadMaxJobs, deadMaxAgeSec: runtime.deadMaxAgeSeconds };
-
-  const controller = new AbortController();
-  const deadline = setTimeout(() => controller.abort(new Error("tick deadline reached")), budgetMs);
-  const lost = () => {
-    report.leaseLost = true;
-    controller.abort(new Error("tick lease lost"));
-  };
-  // The pipeline's load once it runs; before, nothing is reported.
-  let readLoad: () => TickLoad | undefined = () => undefined;
-  const fence = fenceLease(runtime, {
-    tickId,
-    leaseMs,
-    trips,
-    onLost: lost,
-    beats,
-    load: () => readLoad(),
-    cancelCheckMs,
-  });
-  const work = orderedInTick(runtime, fence, controller.signal, leaseMs, graceMs);
-  let pipelineDone = false;
-  let flowed: WorkflowPassReport | undefined;
-  const events = tickEvents(runtime.listeners, runtime.logs);
-  const unstartable = new UnstartableSeen(budgetMs);
-
+  const t = openTick(runtime, options, tickId);
   try {
-    const registration = `${Math.round(redisNowMs(runtime))} ${leaseMs} ${plan.names.join(" ")}`;
-    const sentAt = monotonicMs();
-    const begun = await calls.send(protocol.begin, {
-      ...common,
-      registration,
-      housekeep: housekeepArgs(limits),
-      askPolicy: runtime.evictionPolicy === undefined,
-      recurring: recurringDueArgs(runtime.recurring, scheduleLimit),
-      workflows: workflowBeginArgs(runtime, concurrency),
-      info: beats?.info(),
-      fetch: fetchArgs(plan, batch),
-      ordered: work.args(),
-    });
-    if (begun.testClock !== undefined && !runtime.virtualClock) throw virtualClockRefused(runtime.prefix);
-    const housekept = readHousekeep(begun);
-    learnClock(runtime, housekept.nowMs);
-    learnEvictionPolicy(runtime, begun.policy);
-    report.resurrected += housekept.resurrected;
-    report.scheduled += housekept.scheduled;
-    if (!begun.leaseHeld) {
-      lost();
-      return report;
-    }
-    fence.confirmed(sentAt);
-    beats?.start(() => void fence.confirm());
-    noteExpired(report, events, begun.expired);
-    const firstPlain = readFetchedFenced(begun.fetched, begun.flow);
-    const first: Work[] = [...firstPlain.jobs, ...readOrderedFetched(begun.ordered)];
-    const recurring = await runRecurring(runtime, calls, {
-      tickId,
-      due: begun.due,
-      nowMs: housekept.nowMs,
-      room: batch - first.length,
-    });
-    report.recurring += recurring.enqueued;
-    noteExpired(report, events, recurring.expired);
-    first.push(...recurring.fetched);
-    if (!recurring.held) lost();
-    let housekeepingLeft = housekept.more;
-
-    while (housekeepingLeft && monotonicMs() - started < budgetMs * HOUSEKEEP_SHARE) {
-      const reply = await calls.send(protocol.housekeep, {
-        tickId,
-        call: String(calls.next()),
-        housekeep: housekeepArgs(limits),
-      });
-      const more = readHousekeep(reply);
-      report.resurrected += more.resurrected;
-      report.scheduled += more.scheduled;
-      housekeepingLeft = more.more;
-      if (!reply.leaseHeld) lost();
-    }
-
-    const step = async (
-      acks: WorkOutcome[],
-      fetch: number,
-      solo: Work | null | undefined,
-      load: TickLoad,
-    ): Promise<StepReply<Work>> => {
-      const sent = monotonicMs();
-      try {
-        const { plain, ordered } = splitOutcomes(acks);
-        // A large solo job is recorded by its reference too (lib/tick/run-solo.lua): its text is not sent again.
-        await nameLargeJobs([...plain.map((o) => o.job), ...(solo && !isOrdered(solo) ? [solo] : [])]);
-        const stepped = await calls.send(protocol.step, {
-          ...common,
-          call: numbered(calls.next(), solo, load),
-          beat: beats?.section(),
-          acks: ackArgs(plain, runtime.results, takeProgress(runtime.progress), runtime.metrics),
-          fetch: fetchArgs(plan, fetch),
-          ordered: work.args(ordered),
-        });
-        learnClock(runtime, stepped.nowMs);
-        report.deadEvicted += stepped.deadEvicted;
-        // Heard before any fetched job can start: a cancelled one never does (src/cancel/).
-        if (runtime.cancels.learn(tickId, stepped.cancels ?? [])) void fence.confirm();
-        events.settled(plain, stepped.missed, stepped.nowMs, stepped.cancelled);
-        events.orderedCancelled(ordered, stepped.orderedCancelled);
-        settleCancels(runtime, plain, ordered);
-        noteExpired(report, events, stepped.expired);
-        recount(report, plain, stepped.cancelled);
-        recountOrdered(report, ordered, stepped.orderedCancelled);
-        const held = stepped.leaseHeld;
-        if (held) fence.confirmed(sent);
-        else lost();
-        const fetchedPlain = readFetchedFenced(stepped.fetched, stepped.flow);
-        const fetched: Work[] = [...fetchedPlain.jobs, ...readOrderedFetched(stepped.ordered)];
-        report.fetched += fetched.length;
-        return { held, fetched, more: fetchedPlain.capped, parked: fetchedPlain.parked, sentOn: stepped.sentOn ?? 0 };
-      } catch (error) {
-        controller.abort(error);
-        throw error;
-      }
-    };
-
-    // Beside the pipeline until the budget; nothing at all for an app with no workflow.
-    const workflows = workflowPassOf(runtime, {
-      tickId,
-      calls,
-      fence,
-      signal: controller.signal,
-      leaseMs,
-      graceMs,
-      concurrency,
-      first: begun.workflows,
-      pipelineDone: () => pipelineDone,
-      // The last commits and finish fit in the budget's last tenth.
-      stopAt: started + budgetMs * 0.9,
-    });
-
-    report.fetched += first.length;
-    if (first.length >= batch) options.onBacklog?.();
-    const result = await runPipeline({
-      first,
-      firstFull: first.length === batch || firstPlain.capped,
-      firstParked: firstPlain.parked,
-      batch,
-      concurrency,
-      slots: (options as TickOptionsWithSlots)[SHARED_SLOTS],
-      fence,
-      signal: controller.signal,
-      graceMs,
-      // Sidekiq's Busy page shows plain jobs only: an ordered id is no Sidekiq job.
-      run: (job) => (beats && !isOrdered(job) ? beats.track(job, () => work.run(job)) : work.run(job)),
-      interrupted: interruptedOf,
-      unstarted: unstartedOf,
-      holdsSlot: (job) => !isOrdered(job) && job.flowFence !== undefined,
-      rank: rankOf(plan),
-      startable: startableOf(budgetCheck(runtime, started + budgetMs, budgetMs, unstartable)),
-      // A job at its poison limit goes dead without running: no need to run it alone.
-      alone: (job) => (job.suspect || job.resurrections > 0) && job.resurrections < runtime.maxResurrections,
-      step,
-      onOutcome: (outcome) => {
-        tally(report, outcome);
-        unstartable.outcome(outcome);
-      },
-      watchLoad: (read) => void (readLoad = read),
-    });
-    pipelineDone = true;
-    report.abandoned = result.abandoned;
-    flowed = await workflows;
-    if (flowed && !flowed.held) lost();
-    const unstarted = [...result.deferred, ...result.unstarted];
-    // So far requeued counts the jobs the deadline interrupted: they are back
-    // in their queues, work a fresh tick can run, so the tick reports more
-    // (each interruption is counted: a job that always overruns ends dead).
-    // Jobs handed back while it ran are work another tick can run too, unless
-    // this tick fetched them again and drained its queues (result.drained).
-    const interrupted = report.requeued;
-    report.requeued += unstarted.length + result.handedBack;
-    report.more =
-      !result.drained ||
-      interrupted > 0 ||
-      report.leaseLost ||
-      housekeepingLeft ||
-      recurring.more ||
-      flowed?.more === true;
-
-    fence.stop();
-    beats?.stop();
-    const { plain, ordered } = splitOutcomes([...result.finished, ...unstarted.map(unstartedOf)]);
-    await nameLargeJobs(plain.map((o) => o.job));
-    const finished = await calls.send(protocol.finish, {
-      ...common,
-      call: String(calls.next()),
-      beat: beats?.section(),
-      acks: ackArgs(plain, runtime.results, takeProgress(runtime.progress), runtime.metrics),
-      queues: plan.names,
-      unstartable: unstartable.args(),
-      recent: recentSummary(report, monotonicMs() - started),
-      ordered: work.args(ordered),
-      workflows: flowed?.atFinish ?? [],
-    });
-    await flowed?.settle(finished.committed);
-    report.deadEvicted += finished.deadEvicted;
-    if ((finished.orderedReady ?? 0) > 0) report.more = true; // ordered ids whose arrivals waited behind a run
-    if ((finished.sentOn ?? 0) > 0) report.more = true; // flow jobs these acks sent back to their queues
-    events.settled(plain, finished.missed, finished.nowMs, finished.cancelled);
-    events.orderedCancelled(ordered, finished.orderedCancelled);
-    settleCancels(runtime, plain, ordered);
-    recount(report, plain, finished.cancelled);
-    recountOrdered(report, ordered, finished.orderedCancelled);
-    if (result.failure !== undefined) throw result.failure;
-    if (report.abandoned > 0) {
-      runtime.logs.write(
-        "warn",
-        `tickq: tick ${tickId} left ${report.abandoned} job(s) whose handlers ignored the abort; they return to their queues once its lease expires`,
-        { tickId, abandoned: report.abandoned },
-      );
-    }
+    const first = await begin(t);
+    if (first === undefined) return t.report;
+    const housekeepingLeft = await housekeep(t, first.housekeepingLeft);
+    const besides = t.parts.list.map((part) => part.beside?.(t.ctx, first.begun));
+    t.report.fetched += first.work.length;
+    if (first.work.length >= t.settings.batch) options.onBacklog?.();
+    const result = await runPipeline(pipelineInput(t, options, first.work, first.full, first.parked));
+    t.pipelineDone = true;
+    t.report.abandoned = result.abandoned;
+    await Promise.all(besides);
+    await finish(t, result, housekeepingLeft);
   } finally {
-    // Commits left for a finish that failed: refused, so their executions end (their runs are claimed again).
-    await flowed?.settle(undefined);
-    if (flowed) report.workflows = workflowTickReport(flowed);
-    clearTimeout(deadline);
-    fence.stop();
-    beats?.stop();
-    work.stop();
-    await events.flush(Math.max(graceMs, 5_000));
-    report.roundTrips = trips.count;
-    report.durationMs = Math.round(monotonicMs() - started);
+    await t.close();
   }
-  return report;
+  return t.report;
 }
 
-/** Jobs a fetch recorded as expired: counted, and an `expired` event each. */
-function noteExpired(report: TickReport, events: TickEvents, texts: string[] | undefined): void {
-  if (!texts) return;
-  report.expired += texts.length;
-  events.expired(texts);
+interface FirstFetch {
+  begun: Begun;
+  work: TickWork[];
+  /** The first fetch filled its batch, or stopped at its cap of flow jobs set aside. */
+  full: boolean;
+  parked: boolean;
+  housekeepingLeft: boolean;
 }
 
-/** What a tick's span records of its report. */
-function tickAttributes(r: TickReport): Record<string, number | boolean> {
+/** begin: the lease, housekeeping, the first fetch; undefined when the lease was gone. */
+async function begin(t: OpenTick): Promise<FirstFetch | undefined> {
+  const { runtime, report, settings, ctx } = t;
+  const registration = `${Math.round(redisNowMs(runtime))} ${settings.leaseMs} ${runtime.plan.names.join(" ")}`;
+  const sentAt = monotonicMs();
+  const begun = await t.calls.send(protocol.begin, {
+    ...t.parts.merged((part) => part.beginArgs?.(ctx)),
+    ...t.common,
+    registration,
+    housekeep: housekeepArgs(t.limits),
+    askPolicy: runtime.evictionPolicy === undefined,
+    fetch: fetchArgs(runtime.plan, settings.batch),
+  } as BeginArgs);
+  if (begun.testClock !== undefined && !runtime.virtualClock) throw virtualClockRefused(runtime.prefix);
+  const housekept = readHousekeep(begun);
+  learnClock(runtime, housekept.nowMs);
+  learnEvictionPolicy(runtime, begun.policy);
+  report.resurrected += housekept.resurrected;
+  report.scheduled += housekept.scheduled;
+  if (!begun.leaseHeld) {
+    t.lost();
+    return undefined;
+  }
+  t.fence.confirmed(sentAt);
+  for (const part of t.parts.list) part.started?.(ctx);
+  const plain = t.parts.readFetched(begun.fetched, begun.flow);
+  const work: TickWork[] = [...plain.jobs];
+  await t.parts.begun(begun, ctx, work);
   return {
-    "tickq.tick.fetched": r.fetched,
-    "tickq.tick.succeeded": r.succeeded,
-    "tickq.tick.failed": r.failed,
-    "tickq.tick.dead": r.dead,
-    "tickq.tick.more": r.more,
-    "tickq.tick.lease_lost": r.leaseLost,
+    begun,
+    work,
+    full: work.length === settings.batch || plain.capped,
+    parked: plain.parked,
+    housekeepingLeft: housekept.more,
   };
 }
 
-/** Acked jobs and ordered runs are forgotten by the process's cancel watch (it knows only what is still held). */
-function settleCancels(runtime: Runtime, acked: Outcome[], ordered: OrderedOutcome[]): void {
-  if (!runtime.cancels.any()) return;
-  for (const o of acked) if ("payload" in o && o.payload) runtime.cancels.forget(o.payload.jid);
-  for (const { item } of ordered) runtime.cancels.forget(orderedCancelKey(item.name, item.fence, item.id));
-}
-
-/** Counts an outcome in the report (`by` -1 takes it back). */
-function tally(report: TickReport, o: WorkOutcome, by = 1): void {
-  if (o.kind === "cancelled") report.cancelled += by;
-  else if (o.kind === "succeeded") report.succeeded += by;
-  else if (o.kind === "retry") {
-    report.retried += by;
-    report.failed += by;
-  } else if (o.kind === "dead") {
-    report.dead += by;
-    if (o.handlerFailed) report.failed += by;
-  } else if (o.kind === "discarded") {
-    report.discarded += by;
-    report.failed += by;
-  } else report.requeued += by;
-}
-
-/** Acks that Redis settled as cancelled (a cancel came first) count as cancelled, not as what their run said. */
-function recount(report: TickReport, acked: Outcome[], cancelled: number[] | undefined): void {
-  if (cancelled === undefined || cancelled.length === 0) return;
-  const order = ackOrder(acked);
-  for (const k of cancelled) {
-    const o = order[k - 1];
-    if (!o || o.kind === "cancelled") continue;
-    tally(report, o, -1);
-    report.cancelled++;
+/** Housekeeping begin left undone, within a share of the budget: whether some is still left. */
+async function housekeep(t: OpenTick, left: boolean): Promise<boolean> {
+  const { report, settings } = t;
+  while (left && monotonicMs() - t.startedAt < settings.budgetMs * HOUSEKEEP_SHARE) {
+    const reply = await t.calls.send(protocol.housekeep, {
+      tickId: t.tickId,
+      call: String(t.calls.next()),
+      housekeep: housekeepArgs(t.limits),
+    });
+    const more = readHousekeep(reply);
+    report.resurrected += more.resurrected;
+    report.scheduled += more.scheduled;
+    left = more.more;
+    if (!reply.leaseHeld) t.lost();
   }
+  return left;
 }
 
-/**
- * A step's call header (lib/tick/run-solo.lua): its number and the tick's
- * load ("seq/running/waiting"), then the solo marker: none leaves the
- * tick's solo record, "-" clears it, else the job to record.
- */
-function numbered(seq: number, solo: Work | null | undefined, load: TickLoad): string {
-  const head = `${seq}/${load.running}/${load.waiting}`;
-  if (solo === undefined) return head;
-  if (solo === null) return `${head} -`;
-  return isOrdered(solo) ? `${head} o${solo.name} ${solo.id}` : `${head} p${solo.ref ?? solo.raw}`;
-}
+/** finish: the last acks, the jobs handed back, the tick unregistered. */
+async function finish(t: OpenTick, result: PipelineResult<TickWork, TickOutcome>, housekeepingLeft: boolean) {
+  const { report, parts } = t;
+  const unstarted = [...result.deferred, ...result.unstarted];
+  // So far requeued counts the jobs the deadline interrupted: they are back
+  // in their queues, work a fresh tick can run, so the tick reports more
+  // (each interruption is counted: a job that always overruns ends dead).
+  // Jobs handed back while it ran are work another tick can run too, unless
+  // this tick fetched them again and drained its queues (result.drained).
+  const interrupted = report.requeued;
+  report.requeued += unstarted.length + result.handedBack;
+  report.more = !result.drained || interrupted > 0 || report.leaseLost || housekeepingLeft || parts.more();
 
-/** The budget check reads plain jobs' timeoutMs; an ordered id always starts. */
-/** A job's place in strict queue order; an ordered id competes with the first queue. */
-function rankOf(plan: QueuePlan): ((work: Work) => number) | undefined {
-  const rank = strictRank(plan);
-  return rank && ((work) => (isOrdered(work) ? 0 : rank(work.queue)));
-}
-
-function startableOf(check: ReturnType<typeof budgetCheck>): ((work: Work) => "start" | "later" | "never") | undefined {
-  if (!check) return undefined;
-  return (work) => (isOrdered(work) ? "start" : check(work));
-}
-
-/** Ordered runs Redis settled as cancelled ("NAME FENCE": a cancel came first) count as cancelled, not as what their run said. */
-function recountOrdered(report: TickReport, acked: OrderedOutcome[], settled: string[] | undefined): void {
-  if (settled === undefined || settled.length === 0) return;
-  const keys = new Set(settled);
-  for (const o of acked) {
-    if (o.kind === "cancelled" || !keys.has(`${o.item.name} ${o.item.fence}`)) continue;
-    tally(report, o, -1);
-    report.cancelled++;
+  t.fence.stop();
+  parts.stop();
+  const { plain, byPart } = parts.split([...result.finished, ...unstarted.map((w) => t.unstartedOf(w))]);
+  const finished = await t.calls.send(protocol.finish, {
+    ...parts.merged((part, k) => part.finishArgs?.(byPart[k]!)),
+    ...t.common,
+    call: String(t.calls.next()),
+    acks: await t.acks(plain),
+    queues: t.runtime.plan.names,
+    unstartable: t.unstartable.args(),
+    recent: recentSummary(report, monotonicMs() - t.startedAt),
+  } as FinishArgs);
+  for (const [k, part] of parts.list.entries()) await part.finished?.(finished, byPart[k]!, plain);
+  report.deadEvicted += finished.deadEvicted;
+  if ((finished.sentOn ?? 0) > 0) report.more = true; // flow jobs these acks sent back to their queues
+  t.events.settled(plain, finished.missed, finished.nowMs, finished.cancelled);
+  recount(report, plain, finished.cancelled);
+  if (result.failure !== undefined) throw result.failure;
+  if (report.abandoned > 0) {
+    t.runtime.logs.write(
+      "warn",
+      `tickq: tick ${t.tickId} left ${report.abandoned} job(s) whose handlers ignored the abort; they return to their queues once its lease expires`,
+      { tickId: t.tickId, abandoned: report.abandoned },
+    );
   }
 }
 

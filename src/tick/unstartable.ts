@@ -30,7 +30,7 @@ export class UnstartableSeen {
   }
 
   /** An outcome: counted when its job's name is one this tick does not declare. */
-  outcome(o: Outcome | { item: unknown }): void {
+  outcome(o: Outcome | object): void {
     if (!("job" in o) || !("error" in o) || !isUnknownJobError(o.error)) return;
     this.note(String(o.payload?.class), "unknown", o.job.queue, 0);
   }

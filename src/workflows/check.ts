@@ -7,7 +7,7 @@
 // guard, throws, returns without reaching a completed step, does not reach a
 // parked step where it parked, or when the code for its version is missing.
 import { TickqError } from "../errors.js";
-import type { Runtime } from "../tick/runtime.js";
+import type { WorkflowsRuntime as Runtime } from "./runtime.js";
 import * as protocol from "../protocol/index.js";
 import { runCall } from "../protocol/run.js";
 import { describeError } from "./describe.js";

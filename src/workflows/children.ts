@@ -10,7 +10,7 @@
 // every child that exists; a child started after the parent's step was
 // aborted is cancelled here.
 import { TickqError } from "../errors.js";
-import type { Runtime } from "../tick/runtime.js";
+import type { WorkflowsRuntime as Runtime } from "./runtime.js";
 import * as protocol from "../protocol/index.js";
 import { runCall } from "../protocol/run.js";
 import type { StepContext } from "./types.js";
@@ -54,7 +54,8 @@ export async function childIdOf(ctx: StepContext, id: string | undefined): Promi
 
 /** The runtime of the partition a run id lives in (one Redis: the runtime itself). */
 export function runtimeOfRun(runtime: Runtime, id: string): Runtime {
-  return runtime.partition?.runtimeOf?.(id) ?? runtime;
+  // partitions/ hands each partition's whole runtime (src/runtime.ts), workflows' slice included.
+  return (runtime.partition?.runtimeOf?.(id) as Runtime | undefined) ?? runtime;
 }
 
 const kidsKey = (runtime: Runtime, parentId: string) => `${runtime.prefix}wf:kids:${parentId}`;

@@ -10,7 +10,7 @@ import { checkJobSize, utf8Bytes } from "../job/size.js";
 import { unfaithfulJson } from "../job/json-value.js";
 import { CANCEL_WAIT_MS } from "../cancel/cancel.js";
 import { monotonicMs } from "../tick/clock.js";
-import type { Runtime } from "../tick/runtime.js";
+import type { WorkflowsRuntime as Runtime } from "./runtime.js";
 import * as protocol from "../protocol/index.js";
 import { runCall } from "../protocol/run.js";
 import { WorkflowFailedError } from "./errors.js";

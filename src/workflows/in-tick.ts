@@ -1,20 +1,56 @@
-// What tick/run.ts starts for workflows: the pass (pass.ts) when the app
-// declares a workflow, else nothing, so such a tick's calls are unchanged.
-// Its first claim rides on begin (workflowBeginArgs), so a tick that finds no
-// run due sends no workflow call at all.
-import type { Runtime } from "../tick/runtime.js";
-import { runWorkflowPass, type WorkflowPassInput, type WorkflowPassReport } from "./pass.js";
+// Workflows in a tick (tick/capability.ts): begin's workflows section claims
+// the first runs (so a tick that finds none due sends no workflow call at
+// all), the pass (pass.ts) runs beside the job pipeline until the budget,
+// and its last commits ride on finish. An app that declares no workflow
+// sends begin's "nothing of workflows" (-1) and starts no pass.
+import type { Capability } from "../tick/capability.js";
+import type { WorkflowsRuntime } from "./runtime.js";
+import { runWorkflowPass, type WorkflowPassReport } from "./pass.js";
 import type { TickWorkflowReport } from "./types.js";
 
+export const workflowsCapability = (runtime: WorkflowsRuntime): Capability => ({
+  name: "workflows",
+  forTick() {
+    const declared = Object.keys(runtime.workflows).length > 0;
+    let flowed: WorkflowPassReport | undefined;
+    return {
+      beginArgs: (t) => ({ workflows: workflowBeginArgs(runtime, t.concurrency) }),
+      async beside(t, begun) {
+        if (!declared) return;
+        flowed = await runWorkflowPass(runtime, {
+          tickId: t.tickId,
+          calls: t.calls,
+          fence: t.fence,
+          signal: t.signal,
+          leaseMs: t.leaseMs,
+          graceMs: t.graceMs,
+          concurrency: t.concurrency,
+          first: begun.workflows,
+          pipelineDone: t.pipelineDone,
+          // The last commits and finish fit in the budget's last tenth.
+          stopAt: t.startedAt + t.budgetMs * 0.9,
+        });
+        if (!flowed.held) t.lost();
+      },
+      more: () => flowed?.more === true,
+      finishArgs: () => ({ workflows: flowed?.atFinish ?? [] }),
+      finished: (reply) => flowed?.settle(reply.committed),
+      async end(report) {
+        // Commits left for a finish that failed: refused, so their executions end (their runs are claimed again).
+        await flowed?.settle(undefined);
+        if (flowed) report.workflows = workflowTickReport(flowed);
+      },
+    };
+  },
+});
+
 /** begin.lua's workflows part: an app with no workflow claims nothing there (-1: nothing of workflows is touched). */
-export function workflowBeginArgs(runtime: Runtime, concurrency: number): { claim: number; retentionMs: number } {
+export function workflowBeginArgs(
+  runtime: WorkflowsRuntime,
+  concurrency: number,
+): { claim: number; retentionMs: number } {
   const declared = Object.keys(runtime.workflows).length > 0;
   return { claim: declared ? concurrency : -1, retentionMs: runtime.workflowRetentionMs };
-}
-
-export function workflowPassOf(runtime: Runtime, input: WorkflowPassInput): Promise<WorkflowPassReport | undefined> {
-  if (Object.keys(runtime.workflows).length === 0) return Promise.resolve(undefined);
-  return runWorkflowPass(runtime, input);
 }
 
 /** The tick report's `workflows`, once the pass settled (its last commits may ride on finish). */

@@ -10,9 +10,10 @@
 // a time, numbered in their own series (workflow_tick.lua keeps the last
 // reply for a resend). A tick of an app with no workflow never runs it.
 import { monotonicMs } from "../tick/clock.js";
-import type { Fence } from "../tick/lease.js";
-import type { TickCalls } from "../tick/calls.js";
-import { learnClock, redisNowMs, type Runtime } from "../tick/runtime.js";
+import type { Fence } from "../tick/fence.js";
+import type { TickCalls } from "../tick/numbered.js";
+import { learnClock, redisNowMs } from "../tick/runtime.js";
+import type { WorkflowsRuntime } from "./runtime.js";
 import * as protocol from "../protocol/index.js";
 import { orderedGuard } from "../ordered/guard.js";
 import {
@@ -98,7 +99,10 @@ interface Queued {
   resolve(applied: boolean): void;
 }
 
-export async function runWorkflowPass(runtime: Runtime, input: WorkflowPassInput): Promise<WorkflowPassReport> {
+export async function runWorkflowPass(
+  runtime: WorkflowsRuntime,
+  input: WorkflowPassInput,
+): Promise<WorkflowPassReport> {
   const { tickId, calls, fence, signal, leaseMs, graceMs, concurrency, stopAt } = input;
   const report: WorkflowPassReport = {
     ends: {},

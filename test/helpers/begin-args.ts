@@ -5,11 +5,13 @@ import { decodePart, encodePart } from "../../src/protocol/define.js";
 import type * as protocol from "../../src/protocol/index.js";
 import { acks, fetched } from "../../src/protocol/sections.js";
 import { orderedArgs } from "../../src/ordered/work.js";
-import { ackArgs, type Outcome } from "../../src/tick/passes/ack.js";
+import { ackArgs, type AckTrailersOf, type Outcome } from "../../src/tick/passes/ack.js";
 import { readFetched, type FetchedGroups, type FetchedJob } from "../../src/tick/passes/fetch.js";
 import type { RedisReply } from "../../src/redis/types.js";
 import type { ResultSettings } from "../../src/results/settings.js";
 import type { MetricsSettings } from "../../src/metrics/settings.js";
+import { resultsTrailer } from "../../src/results/in-tick.js";
+import { metricsSection } from "../../src/metrics/section.js";
 
 type ArgsOfCall<C> = C extends { types?: { args: infer A } } ? A : never;
 type KeysOfCall<C> = C extends { types?: { keys: infer K } } ? K : never;
@@ -74,7 +76,22 @@ export function ackArgv(
   progress?: [string, string][],
   metrics?: MetricsSettings,
 ): (string | number)[] {
-  return encodePart(acks, ackArgs(outcomes, results, progress, metrics));
+  return encodePart(acks, ackArgs(outcomes, ackTrailersOf(results, progress, metrics)));
+}
+
+/** The acks' trailers as a tick's results and metrics capabilities add them (src/results/in-tick.ts, src/metrics/in-tick.ts). */
+export function ackTrailersOf(
+  results?: ResultSettings,
+  progress?: [string, string][],
+  metrics?: MetricsSettings,
+): AckTrailersOf {
+  return (outcomes, inAckOrder, others) => {
+    const measured = metricsSection(inAckOrder, others, metrics);
+    return {
+      ...(results && resultsTrailer(outcomes, inAckOrder, results, progress)),
+      ...(measured && { metrics: measured }),
+    };
+  };
 }
 
 /** The fetched jobs of a raw reply's fetch groups, decoded through src/protocol. */

@@ -3,12 +3,8 @@
 import type { ArgOf } from "../../protocol/define.js";
 import type { acks } from "../../protocol/sections.js";
 import type { JobPayload } from "../../job/payload.js";
-import { needsSection, resultSection } from "../../results/record.js";
-import type { ResultSettings } from "../../results/settings.js";
 import { patchOf } from "./ack-refs.js";
 import type { FetchedJob } from "./fetch.js";
-import { metricsSection, type RunMeasure } from "../../metrics/section.js";
-import type { MetricsSettings } from "../../metrics/settings.js";
 
 // `payload`, `error` and `reason` ride along for the events and the failure
 // log line (src/tick/events.ts); Redis never sees them. `fields`: what `updated`
@@ -48,6 +44,14 @@ export type Outcome = Measured &
     | { kind: "cancelled"; job: FetchedJob; payload?: JobPayload }
   );
 type Measured = { ran?: RunMeasure };
+
+/** What the tick measured of one run: its job name, its run time (monotonic clock) and its wait from enqueue to start. */
+export interface RunMeasure {
+  name: string;
+  durationMs: number;
+  /** Undefined for a job with no `enqueued_at`. */
+  waitMs: number | undefined;
+}
 
 const CODES = {
   retry: "r",
@@ -102,23 +106,24 @@ function updatedOf(o: Settled): string {
   return patchOf(o.fields, o.kind === "dead" && o.reason !== undefined ? o.reason : "it failed");
 }
 
+/** The trailers of the acks' others, results then metrics (src/protocol/sections.ts `acks`). */
+export type AckTrailers = Omit<AckArgs["others"], "items">;
+
+/**
+ * Builds the trailers of an acks part: `inAckOrder` as lib/tick/ack-jobs.lua numbers the outcomes
+ * (the successes, then `others` others). The capabilities that keep results or metrics give them
+ * (tick/capability.ts `ackTrailers`).
+ */
+export type AckTrailersOf = (outcomes: Outcome[], inAckOrder: Outcome[], others: number) => AckTrailers;
+
 /**
  * The acks part of a tick call (lib/tick/ack-jobs.lua): successes grouped by queue, then the other
- * outcomes; a job with a `ref` is named by it. With `results`, the results of jobs kept or awaited,
- * and `progress` (jid, value), ride as the others' results trailer (lib/results/keep-results.lua);
- * with `metrics`, each entry's name, run time and wait ride as the metrics trailer (lib/metrics/record-runs.lua).
+ * outcomes; a job with a `ref` is named by it. `trailers`: what rides on the others' count (results,
+ * lib/results/keep-results.lua; metrics, lib/metrics/record-runs.lua).
  */
-export function ackArgs(
-  outcomes: Outcome[],
-  results?: ResultSettings,
-  progress?: [string, string][],
-  metrics?: MetricsSettings,
-): AckArgs {
+export function ackArgs(outcomes: Outcome[], trailers?: AckTrailersOf): AckArgs {
   const { succeeded, ordered } = entries(outcomes);
   const inAckOrder = [...[...succeeded.values()].flat(), ...ordered];
-  const section =
-    results && needsSection(outcomes, results, progress) ? resultSection(inAckOrder, results, progress) : undefined;
-  const measured = metricsSection(inAckOrder, ordered.length, metrics);
   const items = ordered.map((o) => ({
     code: o.kind === "dead" && !o.handlerFailed ? UNRUN : CODES[o.kind],
     queue: o.job.queue,
@@ -128,7 +133,7 @@ export function ackArgs(
   }));
   return {
     succeeded: [...succeeded].map(([queue, group]) => ({ queue, jobs: group.map((o) => o.job.ref ?? o.job.raw) })),
-    others: { items, ...(section && { results: section }), ...(measured && { metrics: measured }) },
+    others: { items, ...trailers?.(outcomes, inAckOrder, ordered.length) },
   };
 }
 

@@ -113,6 +113,9 @@ describe.each(adapterCases)("expiry over $name", (adapterCase) => {
     const waiting = tq
       .enqueueAndWait("work", [], { expiresInMs: 20, kick: false, timeoutMs: 10_000 })
       .catch((e: unknown) => e);
+    // enqueueAndWait resolves only at the end: its enqueue has landed once the job is queued, and
+    // its expiry counts from then (a busy machine can take longer than the expiry to send it).
+    while ((await h.redis.llen(`${h.prefix}queue:default`)) === 0) await sleep(5);
     await sleep(60);
     expect((await tq.tick()).expired).toBe(1);
     const error = await waiting;

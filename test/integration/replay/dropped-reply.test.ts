@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { moveJobs } from "../../../src/admin/move.js";
 import { createTickq } from "../../../src/index.js";
-import { createRuntime } from "../../../src/tick/runtime.js";
+import { createRuntime } from "../../../src/runtime.js";
 import { adapterCases } from "../../helpers/adapters.js";
 import { openDropping, type DroppingAdapter } from "../../helpers/dropping.js";
 import { useHarness } from "../../helpers/harness.js";

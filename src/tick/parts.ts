@@ -1,0 +1,109 @@
+// The capabilities' parts of one tick, composed: their sections merged into
+// each call (in the order createTickq lists them; a section belongs to one
+// capability), work told apart by lane, and a plain job's run wrapped by
+// every part that wraps it. The tick core calls these and names no capability.
+import type { TickKeys } from "./numbered.js";
+import type {
+  Begun,
+  Capability,
+  FetchRead,
+  FlowPart,
+  Lane,
+  TickContext,
+  TickOutcome,
+  TickPart,
+  TickStart,
+  TickWork,
+} from "./capability.js";
+import type { Outcome } from "./passes/ack.js";
+import { readFetched, type FetchedGroups, type FetchedJob } from "./passes/fetch.js";
+
+/** Outcomes split: plain jobs' for the core's acks, each part's lane's for its own sections. */
+export interface SplitOutcomes {
+  plain: Outcome[];
+  /** By part, in the parts' order (empty for a part with no lane). */
+  byPart: TickOutcome[][];
+}
+
+export interface TickParts {
+  readonly list: readonly TickPart[];
+  readonly keys: Partial<TickKeys>;
+  /** Merges what each part returns (a section named by two parts: the later wins). */
+  merged<A extends object>(each: (part: TickPart, k: number) => Partial<A> | undefined): Partial<A>;
+  /** The lane that owns this work; undefined: a plain job. */
+  laneOf(work: TickWork): Lane | undefined;
+  split(outcomes: readonly TickOutcome[]): SplitOutcomes;
+  readFetched(groups: FetchedGroups, flow: FlowPart): FetchRead;
+  runPlain(job: FetchedJob, run: (signal: AbortSignal) => Promise<Outcome>, signal: AbortSignal): Promise<Outcome>;
+  holdsSlot(job: FetchedJob): boolean;
+  /** begin's reply to each part, in order: the work they fetched, after `first`. */
+  begun(reply: Begun, tick: TickContext, first: TickWork[]): Promise<void>;
+  /** Any part left work for the next tick. */
+  more(): boolean;
+  stop(): void;
+}
+
+const plainRead = (groups: FetchedGroups): FetchRead => ({ jobs: readFetched(groups), capped: false, parked: false });
+
+export function tickParts(capabilities: readonly Capability[], start: TickStart): TickParts {
+  const list: TickPart[] = [];
+  for (const capability of capabilities) {
+    const part = capability.forTick(start);
+    if (part) list.push(part);
+  }
+  const lanes = list.flatMap((part, k) => (part.lane ? [{ lane: part.lane, k }] : []));
+  const reader = list.findLast((part) => part.readFetched !== undefined);
+  const wrappers = list.filter((part) => part.runPlain !== undefined).reverse();
+  const slotHolders = list.filter((part) => part.holdsSlot !== undefined);
+  const keys: Partial<TickKeys> = {};
+  for (const part of list) Object.assign(keys, part.keys);
+
+  return {
+    list,
+    keys,
+    merged(each) {
+      const out = {};
+      for (const [k, part] of list.entries()) Object.assign(out, each(part, k));
+      return out;
+    },
+    laneOf(work) {
+      for (const { lane } of lanes) if (lane.owns(work)) return lane;
+      return undefined;
+    },
+    split(outcomes) {
+      const plain: Outcome[] = [];
+      const byPart: TickOutcome[][] = list.map(() => []);
+      next: for (const o of outcomes) {
+        for (const { lane, k } of lanes) {
+          if (lane.ownsOutcome(o)) {
+            byPart[k]!.push(o);
+            continue next;
+          }
+        }
+        plain.push(o as Outcome);
+      }
+      return { plain, byPart };
+    },
+    readFetched: (groups, flow) => (reader ? reader.readFetched!(groups, flow) : plainRead(groups)),
+    runPlain(job, run, signal) {
+      // The first part listed is the outermost wrapper.
+      let wrapped = run;
+      for (const part of wrappers) {
+        const inner = wrapped;
+        wrapped = (s) => part.runPlain!(job, inner, s);
+      }
+      return wrapped(signal);
+    },
+    holdsSlot: (job) => slotHolders.some((part) => part.holdsSlot!(job)),
+    async begun(reply, tick, first) {
+      for (const part of list) {
+        const fetched = await part.begun?.(reply, tick, tick.batch - first.length);
+        if (fetched) first.push(...fetched);
+      }
+    },
+    more: () => list.some((part) => part.more?.() === true),
+    stop() {
+      for (const part of list) part.stop?.();
+    },
+  };
+}

@@ -1,0 +1,120 @@
+// What run.ts hands the pipeline: how to run, rank, hold and mark each kind
+// of work (plain jobs here, the rest by their capability's lane), and the
+// step call that acks and fetches. Work is told apart by lane, never by
+// name: a capability that adds a lane adds nothing here.
+import type { TickOutcome, TickWork } from "./capability.js";
+import { monotonicMs } from "./clock.js";
+import type { TickLoad } from "./load.js";
+import type { OpenTick } from "./open.js";
+import { nameLargeJobs } from "./passes/ack-refs.js";
+import { runJob } from "./passes/execute.js";
+import type { FetchedJob } from "./passes/fetch.js";
+import { budgetCheck } from "./passes/start-budget.js";
+import type { PipelineInput, StepReply } from "./pipeline.js";
+import { fetchArgs, strictRank } from "./queue-order.js";
+import { learnClock } from "./runtime.js";
+import * as protocol from "../protocol/index.js";
+import { recount } from "./report.js";
+import type { StepArgs } from "./capability.js";
+import { SHARED_SLOTS, type TickOptionsWithSlots } from "./slots.js";
+import type { TickOptions } from "./options.js";
+import { tally } from "./report.js";
+
+type Input = PipelineInput<TickWork, TickOutcome>;
+
+export function pipelineInput(
+  t: OpenTick,
+  options: TickOptions,
+  first: TickWork[],
+  firstFull: boolean,
+  firstParked: boolean,
+): Input {
+  const { runtime, parts, settings } = t;
+  const check = budgetCheck(runtime, t.startedAt + settings.budgetMs, settings.budgetMs, t.unstartable);
+  const rank = strictRank(runtime.plan);
+  const plain = (work: TickWork) => work as FetchedJob;
+  return {
+    first,
+    firstFull,
+    firstParked,
+    batch: settings.batch,
+    concurrency: settings.concurrency,
+    slots: (options as TickOptionsWithSlots)[SHARED_SLOTS],
+    fence: t.fence,
+    signal: t.signal,
+    graceMs: settings.graceMs,
+    run: (work) =>
+      parts.laneOf(work)?.run(work) ??
+      parts.runPlain(plain(work), (signal) => runJob(runtime, plain(work), signal, settings.graceMs), t.signal),
+    interrupted: (work) => parts.laneOf(work)?.interrupted(work) ?? { kind: "interrupted", job: plain(work) },
+    unstarted: (work) => t.unstartedOf(work),
+    holdsSlot: (work) => parts.laneOf(work) === undefined && parts.holdsSlot(plain(work)),
+    // A lane's work competes with the queue its rank names.
+    rank: rank && ((work) => parts.laneOf(work)?.rank ?? rank(plain(work).queue)),
+    // The budget check reads plain jobs' timeoutMs; a lane's work always starts.
+    startable: check && ((work) => (parts.laneOf(work) ? "start" : check(plain(work)))),
+    // A job at its poison limit goes dead without running: no need to run it alone.
+    alone: (work) => (work.suspect || work.resurrections > 0) && work.resurrections < runtime.maxResurrections,
+    step: stepOf(t),
+    onOutcome: (outcome) => {
+      tally(t.report, outcome);
+      t.unstartable.outcome(outcome);
+    },
+    watchLoad: (read) => void (t.readLoad = read),
+  };
+}
+
+/** A step call: acks what finished, fetches up to `fetch`, records or clears the solo run. */
+function stepOf(t: OpenTick): Input["step"] {
+  const { runtime, parts, report } = t;
+  return async (acks, fetch, solo, load) => {
+    const sent = monotonicMs();
+    try {
+      const { plain, byPart } = parts.split(acks);
+      // A large solo job is recorded by its reference too (lib/tick/run-solo.lua): its text is not sent again.
+      if (solo && !parts.laneOf(solo)) await nameLargeJobs([solo as FetchedJob]);
+      const stepped = await t.calls.send(protocol.step, {
+        ...parts.merged((part, k) => part.stepArgs?.(byPart[k]!)),
+        ...t.common,
+        call: numbered(t, t.calls.next(), solo, load),
+        acks: await t.acks(plain),
+        fetch: fetchArgs(runtime.plan, fetch),
+      } as StepArgs);
+      learnClock(runtime, stepped.nowMs);
+      report.deadEvicted += stepped.deadEvicted;
+      t.events.settled(plain, stepped.missed, stepped.nowMs, stepped.cancelled);
+      recount(report, plain, stepped.cancelled);
+      const held = stepped.leaseHeld;
+      if (held) t.fence.confirmed(sent);
+      else t.lost();
+      const read = parts.readFetched(stepped.fetched, stepped.flow);
+      const fetched: TickWork[] = [...read.jobs];
+      parts.list.forEach((part, k) => {
+        const more = part.stepped?.(stepped, byPart[k]!, plain);
+        if (more) fetched.push(...more);
+      });
+      report.fetched += fetched.length;
+      const reply: StepReply<TickWork> = { held, fetched, more: read.capped, parked: read.parked };
+      reply.sentOn = stepped.sentOn ?? 0;
+      return reply;
+    } catch (error) {
+      t.abort(error);
+      throw error;
+    }
+  };
+}
+
+/**
+ * A step's call header (lib/tick/run-solo.lua): its number and the tick's
+ * load ("seq/running/waiting"), then the solo marker: none leaves the
+ * tick's solo record, "-" clears it, else the work to record.
+ */
+function numbered(t: OpenTick, seq: number, solo: TickWork | null | undefined, load: TickLoad): string {
+  const head = `${seq}/${load.running}/${load.waiting}`;
+  if (solo === undefined) return head;
+  if (solo === null) return `${head} -`;
+  const lane = t.parts.laneOf(solo);
+  if (lane) return `${head} ${lane.soloMarker(solo)}`;
+  const job = solo as FetchedJob;
+  return `${head} p${job.ref ?? job.raw}`;
+}
