@@ -5,10 +5,9 @@
 import { randomBytes } from "node:crypto";
 import type { Command } from "commander";
 import { stopOnSignals } from "../../platforms/node/listen.js";
-import { devRedis } from "../dev/redis.js";
 import { lines } from "../dev/lines.js";
 import { loginLink } from "../dev/login-link.js";
-import { describe, startDevServer } from "../dev/server.js";
+import { importClient } from "../connect.js";
 import { globals, intOption } from "../global.js";
 import { keepRunning } from "../lifetime.js";
 import { loadJobs } from "../load-jobs.js";
@@ -33,6 +32,10 @@ export function addDevCommand(program: Command): void {
       // Loaded once before Redis, so a module that does not load says so before anything starts.
       const loaded = await loadJobs(options.jobs);
       const out = lines();
+      // Loaded here, not at the top: they import ioredis, an optional peer every other command goes without.
+      await importClient("ioredis", () => import("ioredis"));
+      const { devRedis } = await import("../dev/redis.js");
+      const { describe, startDevServer } = await import("../dev/server.js");
       const redis = await devRedis();
       keepRunning();
       print(redis.line);
