@@ -11,6 +11,7 @@ import { addJobReadCommands } from "./commands/jobs-read.js";
 import { addJobResultCommand } from "./commands/jobs-result.js";
 import { addJobCancelCommand } from "./commands/jobs-cancel.js";
 import { addQueueCommands } from "./commands/queues.js";
+import { addScheduleCommands } from "./commands/schedules.js";
 import { addServerCommands } from "./commands/servers.js";
 import { addDevCommand } from "./commands/dev.js";
 import { addStatsCommands } from "./commands/stats.js";
@@ -53,6 +54,7 @@ export function buildProgram(): Command {
   addJobChangeCommands(jobs);
   addJobCancelCommand(jobs);
   addQueueCommands(program);
+  addScheduleCommands(program);
   addWorkflowCommands(program);
   addTickCommand(program);
   addEnqueueCommand(program);

@@ -416,7 +416,10 @@ export interface WorkflowsApi<W extends WorkflowInputs = WorkflowInputs> {
    */
   fork(runId: string, options: WorkflowForkOptions): Promise<string>;
   /** Retries every failed run of workflow `name` (as `retry`); answers how many it resumed. */
-  retryAll(options: WorkflowRetryAllOptions): Promise<{ retried: number }>;
+  retryAll(options: WorkflowRetryAllOptions): Promise<{
+    /** How many runs it resumed. */
+    retried: number;
+  }>;
 }
 
 /** What one tick did to workflow runs, in its report's `workflows` (absent when the app declares none). */
