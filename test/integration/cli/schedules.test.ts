@@ -42,6 +42,9 @@ describeOverAdapters(cliConnections, "tickq schedules over $name", (adapterCase)
     expect(now.code).toBe(0);
     const jid = now.stdout.match(/enqueued now: (\S+)/)?.[1];
     expect(jid).toBeDefined();
-    expect(await tq.jobs.find(jid!)).toMatchObject({ state: "queued", job: { class: "report", args: ["from-schedule"] } });
+    expect(await tq.jobs.find(jid!)).toMatchObject({
+      state: "queued",
+      job: { class: "report", args: ["from-schedule"] },
+    });
   });
 });
