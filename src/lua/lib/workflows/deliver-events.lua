@@ -20,8 +20,9 @@
 -- @include lib/workflows/run-state.lua
 -- @include lib/workflows/kept-events.lua
 
--- Waits one call resolves: the longest script stays a few ms however many runs wait.
-local WF_DELIVER_CHUNK = 100
+-- Waits one call resolves: the longest script stays a few ms however many runs wait (50: a kept
+-- event costs each wait a floor read and a log search, and 100 took a call past 20 ms).
+local WF_DELIVER_CHUNK = 50
 
 local function wf_event_key(token)
   return P .. 'wf:event:' .. token
