@@ -13,7 +13,7 @@ import { nonDeterministic } from "./errors.js";
 import type { StepRecord } from "./records.js";
 import type { Invoker } from "./invoke.js";
 import type { LeftResults } from "./left-results.js";
-import type { StepContext, StepOptions, WaitForEventOptions, WorkflowStep } from "./types.js";
+import type { InvokeWorkflowOptions, StepContext, StepOptions, WaitForEventOptions, WorkflowStep } from "./types.js";
 
 /** Steps one run may have. */
 export const MAX_STEPS = 1_000;
@@ -161,7 +161,7 @@ export function replay(
         pending.push({ kind: "run", name, seq, fn, retry, resolve });
       }) as never;
     },
-    invoke(name, jobName, args, options) {
+    invoke(name: string, jobName: string, args: unknown[], options?: StepOptions) {
       if (typeof jobName !== "string" || !Array.isArray(args)) {
         if (enter(name) !== undefined)
           fatal = new TickqError("BAD_ARGS", `step.invoke("${name}"): a job name and an args array`);
@@ -169,7 +169,7 @@ export function replay(
       }
       return step.run(name, (ctx) => invoke(jobName, args, ctx), options) as never;
     },
-    invokeWorkflow(name, workflowName, input, options) {
+    invokeWorkflow(name: string, workflowName: string, input: unknown, options?: InvokeWorkflowOptions) {
       if (
         typeof workflowName !== "string" ||
         (options?.id !== undefined && typeof options.id !== "string") ||

@@ -12,6 +12,7 @@
 //            largest fence it saw can refuse a stale execution's write
 
 import type { Duration } from "../duration.js";
+import type { ArgsOf } from "../job/definition.js";
 
 export type { Duration };
 
@@ -65,8 +66,71 @@ export type Stored<T> = T extends undefined | ((...args: never[]) => unknown)
       ? { [K in keyof T]: Stored<T[K]> }
       : T;
 
-/** The second argument of a workflow's `run`: its steps. */
-export interface WorkflowStep {
+/**
+ * The app's jobs and workflows, for typed `step.invoke` and `step.invokeWorkflow`: empty until the app
+ * augments it (docs/guides/workflows.md, "Typed invokes"):
+ *
+ * ```ts
+ * declare module "tickq" {
+ *   interface Register { jobs: typeof jobs; workflows: typeof workflows }
+ * }
+ * ```
+ *
+ * Either member may be left out: that side stays untyped (any name, `unknown` args, input and output).
+ */
+// biome-ignore lint/suspicious/noEmptyInterface: filled by the app's module augmentation.
+export interface Register {}
+
+/** What a {@link WorkflowStep} knows of the app: `{ jobs?: typeof jobs; workflows?: typeof workflows }`. */
+export type StepTypes = object;
+
+type JobsOf<R> = R extends { jobs: infer J } ? J : never;
+type FlowsOf<R> = R extends { workflows: infer W } ? W : never;
+
+/** The job names `step.invoke` takes: the registered jobs' names, else any string. */
+export type InvokableJob<R = Register> = [JobsOf<R>] extends [never] ? string : keyof JobsOf<R> & string;
+/** The args `step.invoke` takes for job `K`. */
+export type InvokeArgs<R, K> = [JobsOf<R>] extends [never]
+  ? unknown[]
+  : K extends keyof JobsOf<R>
+    ? ArgsOf<JobsOf<R>[K]>
+    : never;
+/** What `step.invoke` of job `K` resolves to: its handler's return value as stored (JSON). */
+export type InvokeResult<R, K> = [JobsOf<R>] extends [never]
+  ? unknown
+  : K extends keyof JobsOf<R>
+    ? Stored<Awaited<HandlerResult<JobsOf<R>[K]>>>
+    : unknown;
+type HandlerResult<H> = H extends { perform: (...args: never[]) => infer T }
+  ? T
+  : H extends (...args: never[]) => infer T
+    ? T
+    : unknown;
+
+/** The workflow names `step.invokeWorkflow` takes: the registered workflows' names, else any string. */
+export type InvokableWorkflow<R = Register> = [FlowsOf<R>] extends [never] ? string : keyof FlowsOf<R> & string;
+/** The input `step.invokeWorkflow` takes for workflow `K`: its `run`'s first parameter. */
+export type ChildInput<R, K> = [FlowsOf<R>] extends [never]
+  ? unknown
+  : K extends keyof FlowsOf<R>
+    ? FlowsOf<R>[K] extends { run: (input: infer I, ...rest: never[]) => unknown }
+      ? I
+      : unknown
+    : never;
+/** What `step.invokeWorkflow` of workflow `K` resolves to: its output as stored (JSON). */
+export type ChildOutput<R, K> = [FlowsOf<R>] extends [never]
+  ? unknown
+  : K extends keyof FlowsOf<R>
+    ? FlowsOf<R>[K] extends { run: (...args: never[]) => infer O }
+      ? Stored<Awaited<O>>
+      : unknown
+    : unknown;
+
+/**
+ * The second argument of a workflow's `run`: its steps. `R` types `invoke` and `invokeWorkflow` (default:
+ * the app's {@link Register}; untyped when the app registers nothing).
+ */
+export interface WorkflowStep<R extends StepTypes = Register> {
   /**
    * Runs `fn` once for this run and stores its result (JSON); a later execution answers the stored result.
    * A throw is retried with backoff; once the retries are spent the run fails.
@@ -76,19 +140,42 @@ export interface WorkflowStep {
    * Runs the job `jobName` with `args` as a step: its return value is the step's result; when it ends
    * failed or dead the step fails (and is retried with a new job, by the step's retry rules).
    * The execution waits for the job (it yields at the tick's budget and picks the result up later).
+   * With the app's jobs registered ({@link Register}), the name and args are checked and the result typed.
    */
-  invoke<T = unknown>(name: string, jobName: string, args: unknown[], options?: StepOptions): Promise<T>;
+  // A, like I below, is inferred and never written: a call that names one type argument (`invoke<T>`) does not
+  // fit this signature and takes the next one, with the result named.
+  invoke<K extends InvokableJob<R>, A extends InvokeArgs<R, K>>(
+    name: string,
+    jobName: K,
+    args: A,
+    options?: StepOptions,
+  ): Promise<InvokeResult<R, K>>;
+  /** As above, the result named by you (`invoke<T>(…)`, as before the registry). */
+  invoke<T, K extends InvokableJob<R> = InvokableJob<R>>(
+    name: string,
+    jobName: K,
+    args: InvokeArgs<R, K>,
+    options?: StepOptions,
+  ): Promise<T>;
   /**
-   * Starts a run of the workflow `workflowName` with `input` as a child of this run, and resolves to its output
-   * (`T` is yours to name). The child's failure or cancel fails the step; a retried step starts a new child
+   * Starts a run of the workflow `workflowName` with `input` as a child of this run, and resolves to its output.
+   * The child's failure or cancel fails the step; a retried step starts a new child
    * (its id drawn from this run, the step and the try; `id` names the first try's child, `ID:TRY` the next).
    * Cancelling this run cancels its children that have not ended. The execution waits for the child (it
-   * yields at the tick's budget and picks the output up later).
+   * yields at the tick's budget and picks the output up later). With the app's workflows registered
+   * ({@link Register}), the name and input are checked and the output typed.
    */
-  invokeWorkflow<T = unknown>(
+  invokeWorkflow<K extends InvokableWorkflow<R>, I extends ChildInput<R, K>>(
     name: string,
-    workflowName: string,
-    input: unknown,
+    workflowName: K,
+    input: I,
+    options?: InvokeWorkflowOptions,
+  ): Promise<ChildOutput<R, K>>;
+  /** As above, the output named by you (`invokeWorkflow<T>(…)`, as before the registry). */
+  invokeWorkflow<T, K extends InvokableWorkflow<R> = InvokableWorkflow<R>>(
+    name: string,
+    workflowName: K,
+    input: ChildInput<R, K>,
     options?: InvokeWorkflowOptions,
   ): Promise<T>;
   /** Parks the run for `duration` (no tick is held meanwhile). */
