@@ -17,7 +17,9 @@
 // Beside them, runs that fail once are retried, and runs of two versions are
 // run by workers that flip between two deployments tick by tick
 // (workflow-repairs.ts): each must complete, on its own version's code.
-// Once the faults are over, 20,000 runs parked on one wait get their event:
+// Beside them, parents invoke children and every other parent is cancelled
+// mid-run (workflow-children.ts): no child of a cancelled parent may be left
+// running ("child left running"). Once the faults are over, 20,000 runs parked on one wait get their event:
 // the longest tickq script in SLOWLOG meanwhile must stay within 20 ms.
 import { fileURLToPath } from "node:url";
 import { Redis } from "ioredis";
@@ -38,6 +40,7 @@ import { deleteUnder } from "./settle.js";
 import { EVENT, MANY_EVENT, STEPS, workflowPhaseWorkflows } from "./workflow-worker.js";
 import { startWorkers } from "./workers.js";
 import { repairLanes, type RepairResult } from "./workflow-repairs.js";
+import { childLanes, type ChildResult } from "./workflow-children.js";
 
 const WORKER = fileURLToPath(new URL("./workflow-worker.ts", import.meta.url));
 /** Runs of the phase: a tenth of the issue's 500 per 50 faults of each kind asked, at least 100. */
@@ -75,6 +78,7 @@ export interface WorkflowPhaseResult {
   problems: string[];
   workerStderr: string[];
   repairs?: RepairResult;
+  children?: ChildResult;
 }
 
 const CHECKS: Check<WorkflowPhaseResult>[] = [
@@ -129,6 +133,18 @@ const CHECKS: Check<WorkflowPhaseResult>[] = [
     (r) => r.repairs?.wrongVersion.length,
     (r) => r.repairs?.wrongVersion ?? [],
   ),
+  mustBeZero(
+    "workflow children left running (their parent cancelled)",
+    (r) => r.children?.leftRunning.length,
+    (r) => r.children?.leftRunning ?? [],
+  ),
+  mustMatch(
+    "parents not cancelled, completed with their child's output / started",
+    (r) => r.children?.uncancelledCompleted,
+    (r) => r.children?.uncancelled,
+    "a parent that is not cancelled completes with its child's output",
+  ),
+  { label: "  parents cancelled mid-run", value: (r) => r.children?.cancelled },
   {
     label: "workflow cancels answered cancelled / cancelling / asked",
     value: (r) => `${r.cancelsAnswered} / ${r.cancelsUnheard} / ${r.cancelsAsked}`,
@@ -285,6 +301,7 @@ async function runWorkflowPhase(o: PhaseContext): Promise<WorkflowPhaseResult> {
     logger: quiet,
   });
   const repairs = await repairLanes(old, tq, ledger, at, Math.max(20, Math.round(runs / 5)));
+  const children = childLanes(tq as never, Math.max(20, Math.round(runs / 5)), o.seconds * 1000);
   const workers = startWorkers(
     o.workers,
     {
@@ -334,7 +351,8 @@ async function runWorkflowPhase(o: PhaseContext): Promise<WorkflowPhaseResult> {
     await repairs.faultsOver();
     const deadline = Date.now() + Math.max(o.settleSeconds, 120) * 1000;
     const repaired = () => repairs.ended().catch(() => false);
-    while ((ended < runs || !(await repaired())) && Date.now() < deadline) await sleep(250);
+    const parented = () => children.ended().catch(() => false);
+    while ((ended < runs || !(await repaired()) || !(await parented())) && Date.now() < deadline) await sleep(250);
     stopEvents = true;
     await events;
     const cancelled = await cancels;
@@ -365,6 +383,7 @@ async function runWorkflowPhase(o: PhaseContext): Promise<WorkflowPhaseResult> {
       problems: [],
       workerStderr: workers.stderr(),
       repairs: await repairs.result(),
+      children: await children.result(),
     };
     for (const id of ids) {
       const run = await retrying(() => tq.workflows.get(id));

@@ -16,6 +16,7 @@ import { createTickq, type StepContext, type WorkflowStep } from "../../src/inde
 import type { JobLogger } from "../../src/job/context.js";
 import { endpointFromEnv, openEndpoint } from "./connect.js";
 import { sleep } from "./rng.js";
+import { childWorkflows } from "./workflow-children.js";
 import { type Deployed, repairWorkflows } from "./workflow-repairs.js";
 
 const env = process.env;
@@ -49,6 +50,7 @@ export function workflowPhaseWorkflows(ledger: Redis, deployed: Deployed = "new"
   };
   return {
     ...repairWorkflows(ledger, at, deployed, { body, seen }),
+    ...childWorkflows(),
     chaosCancel: {
       run: async (input: { runId: string }, step: WorkflowStep) => {
         for (let i = 0; i < CANCEL_STEPS; i++) {

@@ -7,8 +7,9 @@
 // (the execution then yields and a later one polls again). A child that
 // fails or is cancelled fails the step. Cancelling the parent cancels its
 // live children (cancelChildren): noted before started, so the cancel finds
-// every child that exists; a child started after the parent's step was
-// aborted is cancelled here.
+// every child that exists; a child started once the parent was cancelled
+// (the cancel read the children between the note and the start) is
+// cancelled here, after its start.
 import { TickqError } from "../errors.js";
 import type { WorkflowsRuntime as Runtime } from "./runtime.js";
 import * as protocol from "../protocol/index.js";
@@ -66,6 +67,13 @@ export function childInvoker(runtime: Runtime, runs: ChildRuns): ChildInvoker {
     const at = runtimeOfRun(runtime, childId);
     await runCall(runtime, protocol.workflow_child, { kids: kidsKey(runtime, parentId) }, { child: childId });
     await runs.start(at, workflowName, input, childId);
+    // A cancel of the parent marks it cancelled, then reads its children: one that read them between the
+    // note and the start found no child to cancel, but then marked the parent before this read, so the
+    // child is cancelled here. A cancel that marks the parent after this read finds the child started.
+    if ((await runs.status(runtime, parentId))?.status === "cancelled") {
+      await runs.cancel(at, childId);
+      throw new Error(`workflow run ${parentId} was cancelled`);
+    }
     for (let wait = 10; ; wait = Math.min(wait * 2, 500)) {
       if (ctx.signal.aborted) throw ctx.signal.reason;
       const child = await runs.status(at, childId);
