@@ -9,7 +9,9 @@
 // ticks' begin and finish included: the cost a run pays with nobody to share
 // calls with). Medians of REPEATS. Then the cost of resuming one run of
 // RESUME steps of 250 KB results (bench/workflow-resume.ts), and what kept
-// events cost in memory and round trips (bench/workflow-kept-events.ts).
+// events cost in memory and round trips (bench/workflow-kept-events.ts), and
+// what a child run costs in Redis requests and commands
+// (bench/workflow-children.ts).
 //
 // The side-by-side is a model, not a measurement: a per-step callback
 // design (QStash / Upstash Workflow) delivers each step as one HTTP request
@@ -25,6 +27,7 @@ import { ioredisAdapter } from "../src/redis/ioredis.js";
 import { Redis } from "ioredis";
 import { runResumeBench } from "./workflow-resume.js";
 import { runKeptEventsBench } from "./workflow-kept-events.js";
+import { runChildrenBench } from "./workflow-children.js";
 
 export const workflowOptions = {
   "workflow-runs": { type: "string", default: "1000" },
@@ -117,6 +120,7 @@ export async function runWorkflowsBench(runs: number, steps: number, repeats: nu
   await runThroughputBench(runs, steps, repeats);
   await runResumeBench(resume);
   await runKeptEventsBench(2_000);
+  await runChildrenBench(20);
 }
 
 async function runThroughputBench(runs: number, steps: number, repeats: number): Promise<void> {

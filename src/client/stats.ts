@@ -27,6 +27,8 @@ export async function readStats(runtime: StatsRuntime): Promise<Stats> {
       flowNames: flowStatsArgs(names),
       orderedNames,
       workflowNames: Object.keys(runtime.workflows),
+      // A tickq that declares no workflows (the CLI's) shows those Redis counts runs of, as the app's GET /stats.
+      storedWorkflows: Object.keys(runtime.workflows).length === 0,
     },
   );
   const flow = flowStatsFrom(reply.flow, names);
@@ -79,6 +81,6 @@ export async function readStats(runtime: StatsRuntime): Promise<Stats> {
     ordered,
     flow,
     schedules: reply.schedules,
-    workflows: workflowStatsFrom(reply.workflows, Object.keys(runtime.workflows)),
+    workflows: workflowStatsFrom(reply.workflows, reply.workflowNames),
   };
 }

@@ -1,10 +1,10 @@
 -- stats: Sidekiq's counters and sizes, read in one round trip.
 -- KEYS: queues ticks
--- ARGV: prefix flowNames[] orderedNames[] workflowNames[]
+-- ARGV: prefix flowNames[] orderedNames[] workflowNames[] storedWorkflows
 -- Returns: (processed failed deadEvicted scheduled retry dead ticks inflight queues[name size latencyMs]
 --   policy schedules nowMs heartbeat[field ms] paused[] due flow[][] ordered[][] expired running waiting
 --   workflows[][] cancelled usedMemory maxMemory unstartable[name record] budgets[queue record]
---   unrunnable[version record])
+--   unrunnable[version record] workflowNames[])
 -- flowNames: job names (flow sizes, lib/flow/stats.lua); orderedNames:
 -- ordered names (lib/ordered/count-sizes.lua). queues: sizes and how long each
 -- queue's oldest waiting job has waited (lib/queues/measure-latency.lua); heartbeat: the
@@ -14,7 +14,9 @@
 -- running and waiting: the jobs live ticks' handlers run and the jobs they
 -- fetched and have not started, as each tick's last step or lease extension
 -- reported them (lib/tick/run-solo.lua, extend.lua); workflows: runs per
--- workflow name and status (lib/workflows/count-runs.lua); cancelled: jobs cancelled, ever
+-- workflow name and status (lib/workflows/count-runs.lua), for the names asked or,
+-- with storedWorkflows, for every name with stored counts (workflowNames: those
+-- names, in the order of `workflows`); cancelled: jobs cancelled, ever
 -- (lib/cancel/record-cancelled.lua); usedMemory and maxMemory: Redis' memory as
 -- counted against its maxmemory, and that limit (0: none), for the warning when full.
 -- (lib/cancel/record-cancelled.lua); unstartable and budgets: what ticks could not
@@ -36,6 +38,7 @@
 local flowNamesAt = 2
 local orderedNamesAt = ARGV[flowNamesAt] and flowNamesAt + 1 + tonumber(ARGV[flowNamesAt]) or flowNamesAt
 local workflowNamesAt = ARGV[orderedNamesAt] and orderedNamesAt + 1 + tonumber(ARGV[orderedNamesAt]) or nil
+local storedWorkflows = workflowNamesAt and ARGV[workflowNamesAt + 1 + tonumber(ARGV[workflowNamesAt])] == '1'
 
 local function counter(name)
   return tonumber(redis.call('GET', P .. 'stat:' .. name)) or 0
@@ -63,8 +66,9 @@ local flow = {}
 if ARGV[flowNamesAt] then flow = flow_sizes(flowNamesAt, now) end
 local ordered = {}
 if ARGV[orderedNamesAt] then ordered = ordered_sizes(orderedNamesAt) end
-local workflows = {}
-if ARGV[workflowNamesAt] then workflows = workflow_counts(workflowNamesAt) end
+local workflow_names_read = {}
+if ARGV[workflowNamesAt] then workflow_names_read = workflow_names(workflowNamesAt, storedWorkflows) end
+local workflows = workflow_counts(workflow_names_read)
 local due = redis.call('ZCOUNT', P .. 'schedule', '-inf', now / 1000) + redis.call('ZCOUNT', P .. 'retry', '-inf', now / 1000)
 
 local memory = memory_info()
@@ -78,5 +82,5 @@ return {
   now, redis.call('HGETALL', P .. 'heartbeat'), redis.call('SMEMBERS', P .. 'paused'), due,
   flow, ordered, counter('expired'), running, waiting, workflows, counter('cancelled'), used_memory, max_memory,
   redis.call('HGETALL', P .. 'unstartable'), redis.call('HGETALL', P .. 'budgets'),
-  redis.call('HGETALL', P .. 'wf:unrunnable'),
+  redis.call('HGETALL', P .. 'wf:unrunnable'), workflow_names_read,
 }

@@ -52,7 +52,7 @@ export const history = defineCall(
 export const stats = defineCall(
   scripts.stats,
   { queues: key, ticks: key },
-  { flowNames: counted(text), orderedNames: counted(text), workflowNames: counted(text) },
+  { flowNames: counted(text), orderedNames: counted(text), workflowNames: counted(text), storedWorkflows: flag },
   tuple({
     processed: number,
     failed: number,
@@ -83,6 +83,8 @@ export const stats = defineCall(
     budgets: groups({ queue: text, record: text }),
     /** Workflow versions ticks found no code for: "NAME@VERSION" → "<ms> <run id>" (lib/workflows/commit-runs.lua). */
     unrunnable: groups({ version: text, record: text }),
+    /** The names `workflows` counts: those asked, or with storedWorkflows every name with stored counts. */
+    workflowNames: list(text),
   }),
 );
 

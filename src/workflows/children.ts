@@ -15,6 +15,7 @@ import type { WorkflowsRuntime as Runtime } from "./runtime.js";
 import * as protocol from "../protocol/index.js";
 import { runCall } from "../protocol/run.js";
 import type { StepContext } from "./types.js";
+import { pause } from "./pause.js";
 
 /** Runs `workflowName(input)` as a child of `parentId` for a step and answers its output. */
 export type ChildInvoker = (
@@ -34,12 +35,6 @@ export interface ChildRuns {
   ): Promise<{ status: string; output?: unknown; error?: { message: string } } | undefined>;
   cancel(runtime: Runtime, id: string): Promise<unknown>;
 }
-
-const pause = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener("abort", () => (clearTimeout(timer), resolve()), { once: true });
-  });
 
 async function derivedId(key: string, attempt: number): Promise<string> {
   const digest = await crypto.subtle.digest("SHA-1", new TextEncoder().encode(key));

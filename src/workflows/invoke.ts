@@ -11,15 +11,10 @@ import { readAwaited } from "../results/awaited.js";
 import { AWAIT_FIELD } from "../results/record.js";
 import type { Runtime } from "../tick/runtime.js";
 import type { StepContext } from "./types.js";
+import { pause } from "./pause.js";
 
 /** Runs `jobName(args)` for a step and answers its return value; throws its error once it ended failed, dead, cancelled or expired. */
 export type Invoker = (jobName: string, args: unknown[], ctx: StepContext) => Promise<unknown>;
-
-const pause = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener("abort", () => (clearTimeout(timer), resolve()), { once: true });
-  });
 
 async function jidOf(key: string, attempt: number): Promise<string> {
   const digest = await crypto.subtle.digest("SHA-1", new TextEncoder().encode(key));
