@@ -5,7 +5,8 @@
 // end, a failed step's next try and stack; while it can still go on, a
 // Cancel button, once failed or cancelled a Retry button, and on each step a
 // Fork button that starts a new run from it (POST .../cancel, .../retry and
-// .../fork in actions.ts). Times as on job pages.
+// .../fork in actions.ts); above the table, the steps on a time axis
+// (timeline.ts). Times as on job pages.
 // Read through tq.workflows, never keys.
 import type { Hono } from "hono";
 import { html } from "hono/html";
@@ -13,6 +14,7 @@ import { TickqError } from "../../errors.js";
 import type { WorkflowStatus, WorkflowStepInfo } from "../../workflows/types.js";
 import { type Html, number, page, postButton, when } from "../layout.js";
 import type { DashboardEnv, DashboardScope } from "../types.js";
+import { timeline } from "./timeline.js";
 
 const STATUSES: WorkflowStatus[] = ["running", "sleeping", "waiting", "completed", "failed", "cancelled"];
 /** The statuses a run can leave by itself: the ones it can still be cancelled in. */
@@ -95,7 +97,7 @@ export function workflowsRoute(app: Hono<DashboardEnv>, scope: DashboardScope): 
           ? ""
           : html`<dt>ended</dt><dd>${when(run.endedAt)}</dd><dt>duration</dt><dd>${took(run.createdAt, run.endedAt)}</dd>`
       }</dl>
-      <h2>Steps</h2>
+      <h2>Steps</h2>${timeline(run, Date.now())}
       <div class="scroll"><table><tr><th>step</th><th>status</th><th>attempts</th><th>started</th><th>ended</th><th>duration</th><th>result, error or wait</th><th></th></tr>${run.steps.map(
         (s) =>
           html`<tr><td>${s.name}</td><td>${s.status}</td><td>${number(s.attempts)}</td><td>${s.startedAt === undefined ? "" : when(s.startedAt)}</td><td>${s.endedAt === undefined ? "" : when(s.endedAt)}</td><td>${took(s.startedAt, s.endedAt)}</td><td>${detail(s)}</td><td>${forkButton(s.name)}</td></tr>`,
