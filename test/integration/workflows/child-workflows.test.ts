@@ -3,12 +3,13 @@
 // (`id` names the first try's, `ID:TRY` the next); cancelling the parent
 // cancels its children that have not ended, so none is left running; with
 // partitions the child lives in the partition of its own id.
-import { expect, it } from "vitest";
+import { expect, it, vi } from "vitest";
 import { adapterCases, describeOverAdapters } from "../../helpers/adapters.js";
 import { useHarness } from "../../helpers/harness.js";
 
 describeOverAdapters(adapterCases, "child workflows over $name", (adapterCase) => {
   const h = useHarness(adapterCase, "wf-child");
+  const busyStarted: number[] = [];
 
   const workflows = {
     double: {
@@ -22,6 +23,18 @@ describeOverAdapters(adapterCases, "child workflows over $name", (adapterCase) =
         }),
     },
     nap: { run: async (_: null, step: import("../../../src/index.js").WorkflowStep) => step.sleep("long", "1h") },
+    // Runs its step until the step's signal aborts (its run cancelled, or the tick's end).
+    busy: {
+      run: async (_: null, step: import("../../../src/index.js").WorkflowStep) =>
+        step.run("work", (ctx) => {
+          busyStarted.push(Date.now());
+          return new Promise<number>((resolve) => ctx.signal.addEventListener("abort", () => resolve(1)));
+        }),
+    },
+    middle: {
+      run: async (_: null, step: import("../../../src/index.js").WorkflowStep) =>
+        step.invokeWorkflow("grandchild", "nap", null, { id: "grand" }),
+    },
     parent: {
       backoff: () => 0,
       run: async (input: { child: string; id?: string }, step: import("../../../src/index.js").WorkflowStep) => {
@@ -67,6 +80,31 @@ describeOverAdapters(adapterCases, "child workflows over $name", (adapterCase) =
     expect((await tq.workflows.get("sleeper"))?.status).toBe("sleeping");
     expect(await tq.workflows.cancel(id)).toBe("cancelled");
     expect((await tq.workflows.get("sleeper"))?.status).toBe("cancelled");
+  });
+
+  it("cancelling the parent while its child's step runs leaves no live child", async () => {
+    const tq = h.make({}, { workflows });
+    const id = await tq.workflows.start("parent", { child: "busy", id: "worker" });
+    busyStarted.length = 0;
+    const ticking = tq.tick({ budgetMs: 8_000 });
+    await vi.waitFor(() => expect(busyStarted.length).toBe(1), { timeout: 6_000, interval: 20 });
+    expect((await tq.workflows.get("worker"))?.status).toBe("running");
+    expect(await tq.workflows.cancel(id)).toBe("cancelled");
+    expect((await tq.workflows.get("worker"))?.status).toBe("cancelled");
+    await ticking;
+    expect((await tq.workflows.get("worker"))?.status).toBe("cancelled");
+    expect((await tq.workflows.get(id))?.status).toBe("cancelled");
+  });
+
+  it("cancelling the parent cancels its children's children", async () => {
+    const tq = h.make({}, { workflows });
+    const id = await tq.workflows.start("parent", { child: "middle", id: "mid" });
+    for (let i = 0; i < 20 && (await tq.workflows.get("grand"))?.status !== "sleeping"; i++)
+      await tq.tick({ budgetMs: 300 });
+    expect((await tq.workflows.get("grand"))?.status).toBe("sleeping");
+    expect(await tq.workflows.cancel(id)).toBe("cancelled");
+    expect((await tq.workflows.get("mid"))?.status).toBe("cancelled");
+    expect((await tq.workflows.get("grand"))?.status).toBe("cancelled");
   });
 
   it("with partitions, the child lives in the partition of its id and the parent gets its output", async () => {
