@@ -1,6 +1,6 @@
 -- stats: Sidekiq's counters and sizes, read in one round trip.
 -- KEYS: queues ticks
--- ARGV: prefix flowNames[] orderedNames[] workflowNames[] storedWorkflows
+-- ARGV: prefix flowNames[] orderedNames[] workflowNames[] storedWorkflows?
 -- Returns: (processed failed deadEvicted scheduled retry dead ticks inflight queues[name size latencyMs]
 --   policy schedules nowMs heartbeat[field ms] paused[] due flow[][] ordered[][] expired running waiting
 --   workflows[][] cancelled usedMemory maxMemory unstartable[name record] budgets[queue record]

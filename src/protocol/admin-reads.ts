@@ -1,7 +1,7 @@
 // The read-only scripts behind the jobs API and the dashboard: queues,
 // in-process jobs, live ticks, daily history, stats, recurring jobs.
 import { scripts } from "../lua/index.js";
-import { counted, defineCall, flag, groups, key, list, number, text, tuple } from "./define.js";
+import { counted, defineCall, flag, groups, key, list, number, optional, text, tuple } from "./define.js";
 
 export const queues = defineCall(
   scripts.queues,
@@ -52,7 +52,7 @@ export const history = defineCall(
 export const stats = defineCall(
   scripts.stats,
   { queues: key, ticks: key },
-  { flowNames: counted(text), orderedNames: counted(text), workflowNames: counted(text), storedWorkflows: flag },
+  { flowNames: counted(text), orderedNames: counted(text), workflowNames: counted(text), storedWorkflows: optional(flag, "last") },
   tuple({
     processed: number,
     failed: number,
