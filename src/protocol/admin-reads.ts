@@ -52,7 +52,12 @@ export const history = defineCall(
 export const stats = defineCall(
   scripts.stats,
   { queues: key, ticks: key },
-  { flowNames: counted(text), orderedNames: counted(text), workflowNames: counted(text), storedWorkflows: optional(flag, "last") },
+  {
+    flowNames: counted(text),
+    orderedNames: counted(text),
+    workflowNames: counted(text),
+    storedWorkflows: optional(flag, "last"),
+  },
   tuple({
     processed: number,
     failed: number,
