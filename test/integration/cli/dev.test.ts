@@ -41,7 +41,7 @@ export const workflows = {
 // docs/getting-started.md's app.ts, as a user copies it: its "tickq" imports point at the sources.
 function gettingStartedApp(): string {
   const page = readFileSync(resolve("docs/getting-started.md"), "utf8");
-  const code = /```ts\n(\/\/ app\.ts — [^]*?)```/.exec(page)?.[1];
+  const code = /```ts\n(\/\/ app\.ts — [\s\S]*?)```/.exec(page)?.[1];
   if (!code) throw new Error("docs/getting-started.md has no ```ts block opening with // app.ts —");
   const sources: Record<string, string> = tickqSources();
   return code.replace(/from "(tickq(?:\/[\w/-]+)?)"/g, (_, spec: string) => `from ${JSON.stringify(sources[spec])}`);
@@ -133,7 +133,9 @@ describeOverAdapters([adapterCase("ioredis")], "tickq dev over $name", (a) => {
     const hook = await post("/jobs", { name: "flakyWebhook", args: ["https://example.com/hook"] });
     const { id } = await post("/workflows/onboarding", { input: { email: "ada@example.com" } });
     await out.waitFor(/✓ step onboarding\/welcome /);
-    await out.waitFor(new RegExp(`✗ job flakyWebhook ${hook.jid} attempt 2: Error: 503 from https://example\\.com/hook`));
+    await out.waitFor(
+      new RegExp(`✗ job flakyWebhook ${hook.jid} attempt 2: Error: 503 from https://example\\.com/hook`),
+    );
     await out.waitFor(new RegExp(`✓ job flakyWebhook ${hook.jid} `));
     await out.waitFor(/✓ step onboarding\/tips /);
     expect(out.text()).toContain("email to ada@example.com: Three tips");
