@@ -13,7 +13,7 @@ import { dashboard } from "../../../src/dashboard/index.js";
 import { startServer, type RunningServer } from "../../../src/platforms/node/server.js";
 import type { Tickq } from "../../../src/index.js";
 import { deleteUnder, directRedis, redisUrl, uniquePrefix } from "../../helpers/redis.js";
-import { describeWithChromium, launchChromium } from "./chromium.js";
+import { describeWithChromium, launchChromium, logIn } from "./chromium.js";
 
 const SECRET = "glance-s3cret-for-tests";
 const SHOTS = process.env.TICKQ_UPDATE_SCREENSHOTS === "1" ? "docs/screenshots" : "tmp/screenshots";
@@ -76,9 +76,7 @@ describeWithChromium("the dashboard at a glance, in headless Chromium", () => {
     context = await browser.newContext({ timezoneId: "Europe/Berlin", locale: "en-US" });
     page = await context.newPage();
     await page.setViewportSize({ width: 1024, height: 800 });
-    await page.goto(`${server.url}/dashboard`);
-    await page.fill("#secret", SECRET);
-    await Promise.all([page.waitForURL(`${server.url}/dashboard`), page.click("button")]);
+    await logIn(page, `${server.url}/dashboard`, SECRET);
   }, 60_000);
 
   afterAll(async () => {

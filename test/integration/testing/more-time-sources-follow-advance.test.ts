@@ -73,7 +73,7 @@ describe.each(testingCases)("a test tickq's clock over $name", (adapter) => {
             if (seen.length === 1) throw new Error("carrier down");
           },
           retry: 1,
-          backoffMs: () => "2h",
+          backoffMs: () => "2h" as const,
         },
       },
     });
