@@ -7,13 +7,12 @@
 // server unchanged. In title, textarea, script and style (text the browser does not parse as
 // markup) the escape is written without the mark; in JSON it parses back to the same character.
 
-/** printable.ts's set but tab and line breaks, which a page reads as spaces (and `<pre>` as lines). */
-const UNSAFE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+import { UNSAFE_ON_A_PAGE as UNSAFE, unicodeEscape as escaped } from "../printable.js";
+
 const HAS_UNSAFE = new RegExp(UNSAFE.source);
 /** Elements whose content is text up to their closing tag. */
 const RAW_TEXT = /^<(title|textarea|script|style)[\s>]/i;
 
-const escaped = (c: string) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`;
 const marked = (text: string) => text.replace(UNSAFE, (c) => `<span class="esc">${escaped(c)}</span>`);
 const plain = (text: string) => text.replace(UNSAFE, escaped);
 
