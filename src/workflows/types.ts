@@ -280,6 +280,19 @@ export interface WorkflowStartOptions {
   kick?: boolean;
 }
 
+/** One run of `tq.workflows.startBulk`: its workflow, its input and, optionally, its id (as `start`'s). */
+export interface WorkflowStartItem<K extends string = string, I = unknown> {
+  name: K;
+  input: I;
+  id?: string;
+}
+
+/** `tq.workflows.startBulk`'s options. */
+export interface WorkflowStartBulkOptions {
+  /** Kicks a tick right after the starts, as `enqueue` does; default the scope's (the app's `kick` option). */
+  kick?: boolean;
+}
+
 /** `tq.workflows.sendEvent`'s options. */
 export interface SendEventOptions {
   /** Only waits with this `match` take the event; default "". */
@@ -371,6 +384,16 @@ export interface WorkflowsApi<W extends WorkflowInputs = WorkflowInputs> {
    * run id. `kick: true` kicks a tick as `enqueue` does, so the run starts at once (default: the scope's kick).
    */
   start<K extends keyof W & string>(name: K, input: W[K], options?: WorkflowStartOptions): Promise<string>;
+  /**
+   * Starts many runs in one call to Redis (at most 1,000 runs and 4 MB of input): answers their run ids in
+   * order. All or none: when one id is held by a run of another workflow (CONFLICT) or one item is bad
+   * (BAD_ARGS), no run is started. An id that names a run of the same workflow answers that run, as `start`
+   * does. On partitions, all or none holds within each partition (a call groups its runs by partition).
+   */
+  startBulk<K extends keyof W & string>(
+    runs: readonly WorkflowStartItem<K, W[K]>[],
+    options?: WorkflowStartBulkOptions,
+  ): Promise<string[]>;
   /**
    * Sends `event` with this `match` (default "") and `data`: the waits parked on it take it now, and it is
    * kept for `eventRetentionMs` for waits that park later in runs started before it (each wait of a run
