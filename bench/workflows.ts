@@ -36,6 +36,16 @@ interface Figures {
   perSecond: number;
   tripsPerUnit: number;
   tripsPerRun: number;
+  /** Redis commands a step or job while draining (INFO commandstats, scripts' commands and the calls included). */
+  commandsPerUnit: number;
+}
+
+/** Every command Redis ran so far (INFO commandstats), INFO itself left out. */
+export async function commandsRun(client: Redis): Promise<number> {
+  const info = await client.info("commandstats");
+  let sum = 0;
+  for (const m of info.matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm)) if (m[1] !== "info") sum += Number(m[2]);
+  return sum;
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -55,6 +65,7 @@ async function drain(
 
 async function measureWorkflows(url: string, prefix: string, runs: number, steps: number): Promise<Figures> {
   const client = new Redis(url);
+  const probe = new Redis(url);
   const tq = createTickq({
     redis: ioredisAdapter(client),
     prefix,
@@ -76,9 +87,15 @@ async function measureWorkflows(url: string, prefix: string, runs: number, steps
     const chunk = Array.from({ length: Math.min(1_000, runs - i) }, () => ({ name: "tenSteps" as const, input: null }));
     ids.push(...(await tq.workflows.startBulk(chunk)));
   }
+  const commandsBefore = await commandsRun(probe);
+  let checks = 0;
   const started = performance.now();
-  const trips = await drain(tq, async () => (await tq.stats()).workflows.tenSteps!.completed === runs);
+  const trips = await drain(tq, async () => {
+    checks++;
+    return (await tq.stats()).workflows.tenSteps!.completed === runs;
+  });
   const ms = performance.now() - started;
+  const commands = (await commandsRun(probe)) - commandsBefore - checks * (await statsCommands(tq, probe));
   const expected = (steps * (steps - 1)) / 2;
   for (const id of [ids[0]!, ids.at(-1)!]) {
     const run = await tq.workflows.get(id);
@@ -86,15 +103,25 @@ async function measureWorkflows(url: string, prefix: string, runs: number, steps
       throw new Error(`bench/workflows: run ${id} ended ${run?.status} with ${String(run?.output)}`);
   }
   client.disconnect();
+  probe.disconnect();
   return {
+    commandsPerUnit: commands / (runs * steps),
     perSecond: (runs * steps * 1000) / ms,
     tripsPerUnit: trips / (runs * steps),
     tripsPerRun: (trips + startCalls) / runs,
   };
 }
 
+/** The commands one completion check (tq.stats()) costs, taken out of the drain's count. */
+async function statsCommands(tq: { stats(): Promise<unknown> }, probe: Redis): Promise<number> {
+  const before = await commandsRun(probe);
+  await tq.stats();
+  return (await commandsRun(probe)) - before;
+}
+
 async function measureJobs(url: string, prefix: string, jobs: number): Promise<Figures> {
   const client = new Redis(url);
+  const probe = new Redis(url);
   let done = 0;
   const tq = createTickq({
     redis: ioredisAdapter(client),
@@ -110,18 +137,32 @@ async function measureJobs(url: string, prefix: string, jobs: number): Promise<F
       Array.from({ length: Math.min(1_000, jobs - i) }, () => ({ name: "noop" as const, args: [] as [] })),
     );
   }
+  const commandsBefore = await commandsRun(probe);
   const started = performance.now();
   const trips = await drain(tq, async () => done >= jobs);
   const ms = performance.now() - started;
+  const commands = (await commandsRun(probe)) - commandsBefore;
   client.disconnect();
-  return { perSecond: (jobs * 1000) / ms, tripsPerUnit: trips / jobs, tripsPerRun: trips / jobs };
+  probe.disconnect();
+  return {
+    perSecond: (jobs * 1000) / ms,
+    tripsPerUnit: trips / jobs,
+    tripsPerRun: trips / jobs,
+    commandsPerUnit: commands / jobs,
+  };
 }
 
 /** Prints the workflow table: a private redis-server, `repeats` alternating rounds of workflows and plain jobs. */
-export async function runWorkflowsBench(runs: number, steps: number, repeats: number, resume = 100): Promise<void> {
+export async function runWorkflowsBench(
+  runs: number,
+  steps: number,
+  repeats: number,
+  resume = 100,
+  keptEvents = 2_000,
+): Promise<void> {
   await runThroughputBench(runs, steps, repeats);
   await runResumeBench(resume);
-  await runKeptEventsBench(2_000);
+  await runKeptEventsBench(keptEvents);
 }
 
 async function runThroughputBench(runs: number, steps: number, repeats: number): Promise<void> {
@@ -147,6 +188,7 @@ async function runThroughputBench(runs: number, steps: number, repeats: number):
         "steps or jobs/s (median)": Math.round(pick(wf, "perSecond")),
         "min–max": `${Math.round(Math.min(...wf.map((f) => f.perSecond)))}–${Math.round(Math.max(...wf.map((f) => f.perSecond)))}`,
         "round trips/step or job": pick(wf, "tripsPerUnit").toFixed(4),
+        "Redis cmds/step or job": pick(wf, "commandsPerUnit").toFixed(2),
         "Redis requests/run (start included)": pick(wf, "tripsPerRun").toFixed(2),
       },
       {
@@ -154,6 +196,7 @@ async function runThroughputBench(runs: number, steps: number, repeats: number):
         "steps or jobs/s (median)": Math.round(pick(lone, "perSecond")),
         "min–max": `${Math.round(Math.min(...lone.map((f) => f.perSecond)))}–${Math.round(Math.max(...lone.map((f) => f.perSecond)))}`,
         "round trips/step or job": pick(lone, "tripsPerUnit").toFixed(4),
+        "Redis cmds/step or job": pick(lone, "commandsPerUnit").toFixed(2),
         "Redis requests/run (start included)": pick(lone, "tripsPerRun").toFixed(2),
       },
       {
@@ -161,6 +204,7 @@ async function runThroughputBench(runs: number, steps: number, repeats: number):
         "steps or jobs/s (median)": Math.round(pick(plain, "perSecond")),
         "min–max": `${Math.round(Math.min(...plain.map((f) => f.perSecond)))}–${Math.round(Math.max(...plain.map((f) => f.perSecond)))}`,
         "round trips/step or job": pick(plain, "tripsPerUnit").toFixed(4),
+        "Redis cmds/step or job": pick(plain, "commandsPerUnit").toFixed(2),
         "Redis requests/run (start included)": "—",
       },
     ]);
@@ -180,6 +224,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       steps: { type: "string", default: "10" },
       repeats: { type: "string", default: "3" },
       "resume-steps": { type: "string", default: "100" },
+      "kept-events": { type: "string", default: "2000" },
     },
   });
   await runWorkflowsBench(
@@ -187,5 +232,6 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     Number(values.steps),
     Number(values.repeats),
     Number(values["resume-steps"]),
+    Number(values["kept-events"]),
   );
 }

@@ -57,7 +57,7 @@ wf_expire(now - retentionMs)
 local claimed, more = wf_claim(tick, claim, now)
 local cancel_key = wf_key('cancel', tick)
 local cancelled = redis.call('SMEMBERS', cancel_key)
-redis.call('DEL', cancel_key)
+if #cancelled > 0 then redis.call('DEL', cancel_key) end
 local kept = { 1, now, committed, wf_carry.kept(claimed), more, cancelled }
 redis.call('HSET', lease, 'wseq', seq, 'wreply', table.concat(encode_reply(kept)))
 return { 1, now, committed, claimed, more, cancelled }

@@ -230,7 +230,7 @@ export interface WorkflowRun {
   error?: WorkflowFailure;
   /** When it was started (epoch ms, Redis' clock). */
   createdAt: number;
-  /** When it last changed status or committed. */
+  /** When it last changed status, was taken up by a tick, or (the latest) step ended. */
   updatedAt: number;
   /** When it ended. */
   endedAt?: number;
@@ -248,7 +248,7 @@ export interface WorkflowRunSummary {
   status: WorkflowStatus;
   /** When it was started (epoch ms, Redis' clock). */
   createdAt: number;
-  /** When it last changed status or committed. */
+  /** When it last changed status or was taken up by a tick (a run's steps in between do not move it: `get` counts them). */
   updatedAt: number;
 }
 
