@@ -127,26 +127,18 @@ export interface BulkStart {
 
 /** Checks every run before any is sent: a bad one throws and nothing starts. */
 export function prepareBulk(runtime: Runtime, runs: readonly BulkStart[]): PreparedStart[] {
-  if (!Array.isArray(runs))
-    throw new TickqError("BAD_ARGS", "workflows.startBulk: runs must be an array of { name, input, id? }");
-  if (runs.length > MAX_BULK_RUNS) {
-    throw new TickqError(
-      "BAD_ARGS",
-      `workflows.startBulk: at most ${MAX_BULK_RUNS} runs a call (one call, all or none), got ${runs.length}`,
-    );
-  }
+  // One call, all or none: at most MAX_BULK_RUNS runs and CALL_BYTES of inputs and ids.
+  const bad = (why: string) => new TickqError("BAD_ARGS", `workflows.startBulk: ${why}`);
+  if (!Array.isArray(runs) || runs.length > MAX_BULK_RUNS)
+    throw bad(`runs must be an array of at most ${MAX_BULK_RUNS}`);
+  let bytes = 0;
   const prepared = runs.map((run, k) => {
-    if (typeof run !== "object" || run === null || typeof run.name !== "string")
-      throw new TickqError("BAD_ARGS", `workflows.startBulk: runs[${k}] must be { name, input, id? }`);
-    return prepareStart(runtime, run.name, run.input ?? null, run.id);
+    if (typeof run?.name !== "string") throw bad(`runs[${k}] must be { name, input, id? }`);
+    const p = prepareStart(runtime, run.name, run.input ?? null, run.id);
+    bytes += utf8Bytes(p.input) + utf8Bytes(p.id);
+    return p;
   });
-  const bytes = prepared.reduce((sum, p) => sum + utf8Bytes(p.input) + utf8Bytes(p.id) + p.name.length + 16, 0);
-  if (bytes > CALL_BYTES) {
-    throw new TickqError(
-      "BAD_ARGS",
-      `workflows.startBulk: the runs' inputs and ids are ${bytes} bytes; one call takes at most ${CALL_BYTES}: split them`,
-    );
-  }
+  if (bytes > CALL_BYTES) throw bad(`the runs' inputs and ids are ${bytes} bytes, over ${CALL_BYTES}: split them`);
   return prepared;
 }
 
