@@ -49,6 +49,7 @@
 -- @include lib/common/prefix-keys.lua
 -- @include lib/tick/replay-call.lua
 -- @include lib/tick/begun-ids.lua
+-- @include lib/tick/restart-hold.lua
 -- @include lib/ordered/state.lua
 -- @include lib/tick/resurrect-dead-ticks.lua
 -- @include lib/delayed/promote-due.lua
@@ -103,6 +104,7 @@ if askPolicy then
   policy = string.match(redis.call('INFO', 'memory'), 'maxmemory_policy:(%S+)') or ''
 end
 redis.call('HSET', lease, 'seq', 0)
+if restart.stamp(now, leaseMs) ~= '' then redis.call('HSET', lease, 'boot', restart.stamp(now)) end
 redis.call('PEXPIRE', lease, leaseMs)
 redis.call('HSET', KEYS[1], tick, registration)
 heartbeat(now, registration)

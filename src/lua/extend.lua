@@ -30,6 +30,7 @@
 -- @include lib/sidekiq/register-process.lua
 -- @include lib/cancel/read-cancel-marks.lua
 -- @include lib/results/keep-results.lua
+-- @include lib/tick/restart-hold.lua
 
 local tickId = ARGV[2]
 local leaseMs = ARGV[3]
@@ -38,6 +39,8 @@ local beatAt = #KEYS > 1 and 5 or nil
 local progressAt = beatAt and sidekiq_section_end(beatAt) or 5
 local heardAt = ARGV[progressAt] and progressAt + 1 + 2 * tonumber(ARGV[progressAt]) or nil
 
+-- A lease taken on the Redis before a restart is lost: the restart may have forgotten its claims.
+if restart.stale(KEYS[1], now_ms()) then return { 0, {} } end
 local extended = redis.call('PEXPIRE', KEYS[1], leaseMs)
 if extended == 1 and load ~= '' then redis.call('HSET', KEYS[1], 'load', load) end
 if extended == 1 and beatAt then sidekiq_beat(2, now_ms(), leaseMs, beatAt) end

@@ -63,6 +63,7 @@
 -- @include lib/ordered/cancel-ids.lua
 -- @include lib/ordered/ack-ids.lua
 -- @include lib/tick/run-solo.lua
+-- @include lib/tick/restart-hold.lua
 
 local tickId = ARGV[2]
 local leaseMs = ARGV[3]
@@ -83,7 +84,7 @@ if state == 'replay' then
   return rehydrate(kept, 5)
 end
 if state == 'stale' then return { now, 0, 0, {} } end
-local held = state == 'fresh'
+local held = state == 'fresh' and not restart.stale(lease, now)
 local _, evicted, missed, cancelled, marks, counted = ack(tick, acksAt, now, deadMaxSize, deadMaxAgeSec, state == 'fresh', marked)
 local names, ordered_acks_at = ordered_names(orderedAt)
 local _, ordered_evicted = ordered_ack(tick, ordered_acks_at, now, deadMaxSize, deadMaxAgeSec, marks)
