@@ -24,8 +24,10 @@
 -- call: a figure stats() shows, never one tickq decides by.
 -- A replayed heard list marks heard again what is already heard, and never
 -- re-creates a mark its job's ack removed.
+-- A lease stamped by the Redis before a restart (lib/tick/restart-hold.lua) is not
+-- extended and answers 0, as a lost one, however often it is sent: its tick aborts its handlers.
 -- maxmemory: runs (allow-oom): keeps a live tick's lease; it rewrites the lease hash's fields and
--- adds nothing.
+-- adds nothing (the restart record: one small hash, written once a restart).
 -- @include lib/common/prefix-keys.lua
 -- @include lib/sidekiq/register-process.lua
 -- @include lib/cancel/read-cancel-marks.lua
