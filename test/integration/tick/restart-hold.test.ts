@@ -47,7 +47,7 @@ describe.each(adapterCases)("after a Redis restart over $name", (adapterCase) =>
     expect(boot.run).toBe(await serverRun());
     const holdEnd = Number(boot.at) + LEASE_MS;
     // The limit-1 job waits in the schedule until the hold ends, as a rate limit defers one.
-    const [job, due] = await h.redis.zrange(`${h.prefix}schedule`, 0, -1, "WITHSCORES");
+    const [job, due] = await h.redis.zrange(`${h.prefix}schedule`, "0", "-1", "WITHSCORES");
     expect(job).toContain('"limited"');
     expect(Number(due)).toBeCloseTo(holdEnd / 1_000, 3);
     await new Promise((r) => setTimeout(r, Math.max(0, holdEnd - Date.now()) + 100));
