@@ -104,11 +104,11 @@ describe.each(adapters)("a Redis rollback over $name", (adapterCase) => {
         if (recorded) await a.tick({ budgetMs: 500, leaseMs: LEASE_MS }); // writes the restart record
         if (kind === "ordered") await a.enqueueOrdered("ordered", { id: "id-1", payload: {} });
         else await a.enqueue("limited", []);
-        await sleep(300); // the enqueue is in a sample the rollback keeps
+        const beforeClaim = await server.aofSize(); // the enqueue is in it, A's begin and claim are not
         const tickA = a.tick({ budgetMs: 8_000, leaseMs: LEASE_MS }).catch(() => undefined);
         while (runs.length === 0) await sleep(5);
         await sleep(200);
-        const rollback = await server.rollback(t() - runs[0]!.from + 150);
+        const rollback = await server.rollbackTo(beforeClaim);
         const restartedAt = t();
         expect(rollback.bytesCut).toBeGreaterThan(0);
         const until = t() + 4 * LEASE_MS;

@@ -57,7 +57,11 @@ function restart.check(now, leaseMs)
   if r[1] ~= tostring(lastsave) then
     local server = restart.info('server')
     local now_run = string.match(server, 'run_id:(%x+)')
-    if not now_run then return restart.memo end
+    -- A server whose INFO names no run_id: detection off, by the fast path from the next call on.
+    if not now_run then
+      redis.call('HSET', key, 'lastsave', lastsave)
+      return restart.memo
+    end
     if now_run ~= run then
       at = run and now or restart.start_of(server, now)
       run = now_run
@@ -65,6 +69,7 @@ function restart.check(now, leaseMs)
     end
     redis.call('HSET', key, 'lastsave', lastsave)
   end
+  if not run then return restart.memo end
   local mine, lease = tonumber(leaseMs), kept or restart.FLOOR_MS
   if mine and (not kept or mine > kept or now - kept_at > restart.HOUR_MS) then
     lease = mine
