@@ -23,6 +23,8 @@
 -- records again: the lease holds no step result, whatever the runs hold. Commits are
 -- fenced and absolute, so even an unnumbered rerun would write the same values.
 -- Without the lease it does nothing (the tick's runs are being reclaimed).
+-- For a lease after a Redis restart (lib/tick/restart-hold.lua) no run is claimed and none
+-- said due; commits still apply, fenced by their runs' tokens.
 -- maxmemory: runs (allow-oom): the runs this tick holds commit, so no step runs again for a refused
 -- commit; each commit is held to the step-result limit, and no run is claimed while Redis is full
 -- (lib/workflows/claim-runs.lua), so what it adds is bounded by the runs held when Redis filled.

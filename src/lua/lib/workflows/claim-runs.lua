@@ -10,6 +10,7 @@
 -- @include lib/workflows/deliver-events.lua
 -- @include lib/workflows/kept-events.lua
 -- @include lib/workflows/carry-steps.lua
+-- @include lib/tick/restart-hold.lua
 
 -- wf:held scores each held run by when its holder is next checked: its claim,
 -- then, while the holder's lease lives, WF_HELD_CHECK_MS later each time (so a
@@ -60,6 +61,8 @@ end
 local function wf_claim(tick, limit, now)
   local claimed = {}
   local due = wf_key('due')
+  -- Held after a Redis restart (lib/tick/restart-hold.lua): none claimed, none said due (the tick ends).
+  if restart.held(now) then return claimed, 0 end
   if limit <= 0 then return claimed, #redis.call('ZRANGEBYSCORE', due, '-inf', now, 'LIMIT', 0, 1) end
   wf_reclaim_dead(now)
   wf_deliver_pending(now)
