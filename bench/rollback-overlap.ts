@@ -1,14 +1,15 @@
-// npx tsx bench/rollback-overlap.ts [-- --kind ordered|limited]
-// Reproduces, step by step, the overlap the rollback phase of `npm run chaos`
-// finds now and then (bench/chaos/rollback-phase.ts): a Redis under
-// `appendfsync everysec` that forgets its last second forgets a claim whose
-// holder is still running. Tick A claims an ordered id (or the slot of a
-// concurrency-limit-1 key) and runs its handler; Redis is rolled back to a
-// moment before that claim (bench/chaos/rollback-redis.ts); tick B, on the
-// restarted Redis, finds the work unclaimed and starts it while A's handler
-// still runs. Prints when each handler ran and when A's signal aborted, and
-// exits 1 if the two ran at once. The same steps with Redis restarted and
-// nothing cut show no overlap.
+// npx tsx bench/rollback-overlap.ts [-- --kind ordered|limited] [--cut 0]
+// Shows, step by step, what a Redis under `appendfsync everysec` that forgets
+// its last second does to a claim whose holder is still running
+// (bench/chaos/rollback-phase.ts runs it at scale). Tick A claims an ordered id
+// (or the slot of a concurrency-limit-1 key) and runs its handler; Redis is
+// rolled back to a moment before that claim (bench/chaos/rollback-redis.ts);
+// tick B, on the restarted Redis, finds the work unclaimed. Before the restart
+// hold (src/lua/lib/tick/restart-hold.lua) B started it while A's handler still
+// ran; now B's ticks hand out nothing exclusive for a lease after the restart,
+// and A's next lease extend aborts its handler. Prints when each handler ran,
+// when A's signal aborted and how many ticks B made, and exits 1 if the two ran
+// at once. `--cut 0` restarts Redis and cuts nothing.
 import { parseArgs } from "node:util";
 import { Redis } from "ioredis";
 import { createTickq, type OrderedContext } from "../src/index.js";
@@ -22,7 +23,11 @@ const { values } = parseArgs({
 });
 const kind = values.kind === "limited" ? "limited" : "ordered";
 const HOLD_MS = 3_000;
+const LEASE_MS = 3_000;
 const server = await startRollbackRedis();
+// A Redis that just started holds exclusive work for a lease (it may have come
+// back from disk): wait it out, so that A starts at once.
+await sleep(LEASE_MS + 100);
 const started = Date.now();
 const t = () => Date.now() - started;
 const runs: { tick: string; from: number; to?: number; aborted?: number }[] = [];
@@ -55,14 +60,24 @@ try {
   if (kind === "ordered") await a.tq.enqueueOrdered("ordered", { id: "id-1", payload: {} });
   else await a.tq.enqueue("limited", []);
   await sleep(300); // the enqueue is in a sample the rollback keeps
-  const tickA = a.tq.tick({ budgetMs: 6_000, leaseMs: 3_000 }).catch((e: Error) => e.message);
+  const tickA = a.tq.tick({ budgetMs: 6_000, leaseMs: LEASE_MS }).catch((e: Error) => e.message);
   while (runs.length === 0) await sleep(5);
   await sleep(200);
   const since = t() - runs[0]!.from + 150; // back to before A's claim
   const rollback = await server.rollback(values.cut === "0" ? 0 : since);
   console.log(`t=${t()} rolled back: ${rollback.bytesCut} bytes cut, Redis down ${rollback.downMs} ms`);
-  const tickB = b.tq.tick({ budgetMs: 6_000, leaseMs: 3_000 }).catch((e: Error) => e.message);
+  // B ticks as a cron would, every 100 ms, until it has run the work (or 10 s passed).
+  let ticksB = 0;
+  const tickB = (async () => {
+    const until = t() + 10_000;
+    while (!runs.some((r) => r.tick === "B") && t() < until) {
+      ticksB++;
+      await b.tq.tick({ budgetMs: 6_000, leaseMs: LEASE_MS }).catch((e: Error) => e.message);
+      await sleep(100);
+    }
+  })();
   await Promise.all([tickA, tickB]);
+  console.log(`tick B ran ${ticksB} ticks`);
   for (const r of runs)
     console.log(
       `tick ${r.tick}: handler ran ${r.from}–${r.to} ms${r.aborted ? `, its signal aborted at ${r.aborted}` : ""}`,

@@ -3,7 +3,7 @@
 // runs of a STEPS-step workflow (each step a no-op returning its number) are
 // started, then ticks of batch 100 run back to back until every run has
 // completed: steps/s, and tickq's Redis calls a step (report.roundTrips
-// summed ÷ steps) and a run (starts included). Beside it, in the same run
+// summed ÷ steps) and a run (starts included: one startBulk call per 1,000 runs). Beside it, in the same run
 // and alternating with it, RUNS × STEPS plain no-op jobs drained the same
 // way: jobs/s and round trips a job. And one run of the workflow alone (its
 // ticks' begin and finish included: the cost a run pays with nobody to share
@@ -39,6 +39,16 @@ interface Figures {
   perSecond: number;
   tripsPerUnit: number;
   tripsPerRun: number;
+  /** Redis commands a step or job while draining (INFO commandstats, scripts' commands and the calls included). */
+  commandsPerUnit: number;
+}
+
+/** Every command Redis ran so far (INFO commandstats), INFO itself left out. */
+export async function commandsRun(client: Redis): Promise<number> {
+  const info = await client.info("commandstats");
+  let sum = 0;
+  for (const m of info.matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm)) if (m[1] !== "info") sum += Number(m[2]);
+  return sum;
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -58,6 +68,7 @@ async function drain(
 
 async function measureWorkflows(url: string, prefix: string, runs: number, steps: number): Promise<Figures> {
   const client = new Redis(url);
+  const probe = new Redis(url);
   const tq = createTickq({
     redis: ioredisAdapter(client),
     prefix,
@@ -72,11 +83,22 @@ async function measureWorkflows(url: string, prefix: string, runs: number, steps
       },
     },
   });
+  // startBulk: one call per 1,000 runs (before it, one call a run: 0.1 of the 0.22 requests a step).
   const ids: string[] = [];
-  for (let i = 0; i < runs; i++) ids.push(await tq.workflows.start("tenSteps", null));
+  let startCalls = 0;
+  for (let i = 0; i < runs; i += 1_000, startCalls++) {
+    const chunk = Array.from({ length: Math.min(1_000, runs - i) }, () => ({ name: "tenSteps" as const, input: null }));
+    ids.push(...(await tq.workflows.startBulk(chunk)));
+  }
+  const commandsBefore = await commandsRun(probe);
+  let checks = 0;
   const started = performance.now();
-  const trips = await drain(tq, async () => (await tq.stats()).workflows.tenSteps!.completed === runs);
+  const trips = await drain(tq, async () => {
+    checks++;
+    return (await tq.stats()).workflows.tenSteps!.completed === runs;
+  });
   const ms = performance.now() - started;
+  const commands = (await commandsRun(probe)) - commandsBefore - checks * (await statsCommands(tq, probe));
   const expected = (steps * (steps - 1)) / 2;
   for (const id of [ids[0]!, ids.at(-1)!]) {
     const run = await tq.workflows.get(id);
@@ -84,15 +106,25 @@ async function measureWorkflows(url: string, prefix: string, runs: number, steps
       throw new Error(`bench/workflows: run ${id} ended ${run?.status} with ${String(run?.output)}`);
   }
   client.disconnect();
+  probe.disconnect();
   return {
+    commandsPerUnit: commands / (runs * steps),
     perSecond: (runs * steps * 1000) / ms,
     tripsPerUnit: trips / (runs * steps),
-    tripsPerRun: (trips + runs) / runs,
+    tripsPerRun: (trips + startCalls) / runs,
   };
+}
+
+/** The commands one completion check (tq.stats()) costs, taken out of the drain's count. */
+async function statsCommands(tq: { stats(): Promise<unknown> }, probe: Redis): Promise<number> {
+  const before = await commandsRun(probe);
+  await tq.stats();
+  return (await commandsRun(probe)) - before;
 }
 
 async function measureJobs(url: string, prefix: string, jobs: number): Promise<Figures> {
   const client = new Redis(url);
+  const probe = new Redis(url);
   let done = 0;
   const tq = createTickq({
     redis: ioredisAdapter(client),
@@ -108,18 +140,32 @@ async function measureJobs(url: string, prefix: string, jobs: number): Promise<F
       Array.from({ length: Math.min(1_000, jobs - i) }, () => ({ name: "noop" as const, args: [] as [] })),
     );
   }
+  const commandsBefore = await commandsRun(probe);
   const started = performance.now();
   const trips = await drain(tq, async () => done >= jobs);
   const ms = performance.now() - started;
+  const commands = (await commandsRun(probe)) - commandsBefore;
   client.disconnect();
-  return { perSecond: (jobs * 1000) / ms, tripsPerUnit: trips / jobs, tripsPerRun: trips / jobs };
+  probe.disconnect();
+  return {
+    perSecond: (jobs * 1000) / ms,
+    tripsPerUnit: trips / jobs,
+    tripsPerRun: trips / jobs,
+    commandsPerUnit: commands / jobs,
+  };
 }
 
 /** Prints the workflow table: a private redis-server, `repeats` alternating rounds of workflows and plain jobs. */
-export async function runWorkflowsBench(runs: number, steps: number, repeats: number, resume = 100): Promise<void> {
+export async function runWorkflowsBench(
+  runs: number,
+  steps: number,
+  repeats: number,
+  resume = 100,
+  keptEvents = 2_000,
+): Promise<void> {
   await runThroughputBench(runs, steps, repeats);
   await runResumeBench(resume);
-  await runKeptEventsBench(2_000);
+  await runKeptEventsBench(keptEvents);
   await runChildrenBench(20);
 }
 
@@ -146,6 +192,7 @@ async function runThroughputBench(runs: number, steps: number, repeats: number):
         "steps or jobs/s (median)": Math.round(pick(wf, "perSecond")),
         "min–max": `${Math.round(Math.min(...wf.map((f) => f.perSecond)))}–${Math.round(Math.max(...wf.map((f) => f.perSecond)))}`,
         "round trips/step or job": pick(wf, "tripsPerUnit").toFixed(4),
+        "Redis cmds/step or job": pick(wf, "commandsPerUnit").toFixed(2),
         "Redis requests/run (start included)": pick(wf, "tripsPerRun").toFixed(2),
       },
       {
@@ -153,6 +200,7 @@ async function runThroughputBench(runs: number, steps: number, repeats: number):
         "steps or jobs/s (median)": Math.round(pick(lone, "perSecond")),
         "min–max": `${Math.round(Math.min(...lone.map((f) => f.perSecond)))}–${Math.round(Math.max(...lone.map((f) => f.perSecond)))}`,
         "round trips/step or job": pick(lone, "tripsPerUnit").toFixed(4),
+        "Redis cmds/step or job": pick(lone, "commandsPerUnit").toFixed(2),
         "Redis requests/run (start included)": pick(lone, "tripsPerRun").toFixed(2),
       },
       {
@@ -160,6 +208,7 @@ async function runThroughputBench(runs: number, steps: number, repeats: number):
         "steps or jobs/s (median)": Math.round(pick(plain, "perSecond")),
         "min–max": `${Math.round(Math.min(...plain.map((f) => f.perSecond)))}–${Math.round(Math.max(...plain.map((f) => f.perSecond)))}`,
         "round trips/step or job": pick(plain, "tripsPerUnit").toFixed(4),
+        "Redis cmds/step or job": pick(plain, "commandsPerUnit").toFixed(2),
         "Redis requests/run (start included)": "—",
       },
     ]);
@@ -179,6 +228,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       steps: { type: "string", default: "10" },
       repeats: { type: "string", default: "3" },
       "resume-steps": { type: "string", default: "100" },
+      "kept-events": { type: "string", default: "2000" },
     },
   });
   await runWorkflowsBench(
@@ -186,5 +236,6 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     Number(values.steps),
     Number(values.repeats),
     Number(values["resume-steps"]),
+    Number(values["kept-events"]),
   );
 }

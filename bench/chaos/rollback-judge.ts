@@ -152,12 +152,13 @@ const CHECKS: Check<RollbackPhaseResult>[] = [
     (r) => r.backwards.length,
     (r) => r.backwards,
   ),
-  // Reported, not judged, until ticks learn that a restart forgot their claims (the defect this phase
-  // found: docs/fault-suite.md); the same row is judged in every phase without a rollback.
-  {
-    label: "flow key overlap after a rollback (open: a forgotten claim its tick still runs)",
-    value: (r) => r.overlaps.length,
-  },
+  // A restart that forgot a claim whose tick still runs it holds exclusive work for a lease, and that tick
+  // loses its lease at its next extend (src/lua/lib/tick/restart-hold.lua): no second execution meanwhile.
+  mustBeZero(
+    "flow key overlap after a rollback",
+    (r) => r.overlaps.length,
+    (r) => r.overlaps,
+  ),
   mustBeZero(
     "present but never completes",
     (r) => r.presentNotDone.length,

@@ -34,6 +34,10 @@ export interface RollbackRedis {
   redis: PrivateRedis;
   /** SIGKILL, the AOF cut back to a moment at most `lossMs` before the kill, restart; resolves once Redis answers. */
   rollback(lossMs: number): Promise<Rollback>;
+  /** The AOF's size now: every write answered before the call is in it (Redis writes it before it replies). */
+  aofSize(): Promise<number>;
+  /** SIGKILL, the AOF cut back to `size` (an `aofSize()` taken before), restart: a rollback to that moment exactly. */
+  rollbackTo(size: number): Promise<Rollback>;
   stop(): Promise<void>;
 }
 
@@ -82,6 +86,21 @@ export async function startRollbackRedis(): Promise<RollbackRedis> {
           await truncate(file, kept[1]);
           cut = { killedAt, keptUpTo: kept[0], bytesCut: size - kept[1] };
         } else cut = { killedAt, keptUpTo: killedAt, bytesCut: 0 };
+      });
+      samples = [];
+      sampling = true;
+      return { ...cut!, downMs: Date.now() - cut!.killedAt };
+    },
+    aofSize: async () => (await stat(await incrFile(redis.dir))).size,
+    async rollbackTo(size) {
+      let cut: Rollback | undefined;
+      sampling = false;
+      await redis.restart(async () => {
+        const killedAt = Date.now();
+        const file = await incrFile(redis.dir);
+        const now = (await stat(file)).size;
+        if (size < now) await truncate(file, size);
+        cut = { killedAt, keptUpTo: killedAt, bytesCut: Math.max(0, now - size) };
       });
       samples = [];
       sampling = true;

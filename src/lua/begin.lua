@@ -42,13 +42,17 @@
 -- follows a count) changes nothing for a replay. The runs claimed are in the kept
 -- reply (by id and fence; their records are read again, so the lease holds no step
 -- result), so a replay hands the same runs with the same fences and claims none again.
+-- After a Redis restart or failover (lib/tick/restart-hold.lua) the lease is stamped with the
+-- Redis' run_id and, for a lease, no ordered id, flow slot or unique key, or workflow run is
+-- handed out; the restart record is written once (run twice: its second run takes the fast path).
 -- maxmemory: runs (allow-oom): a tick must start, or the queues that free memory could never drain.
--- What it adds is bounded: one tick's lease and registration, the begin guard
+-- What it adds is bounded: one tick's lease and registration, the restart record (one small hash), the begin guard
 -- (lib/tick/begun-ids.lua, at most ~0.8 MB), jobs it moves (no growth); it claims no workflow run
 -- while Redis is full (lib/workflows/claim-runs.lua).
 -- @include lib/common/prefix-keys.lua
 -- @include lib/tick/replay-call.lua
 -- @include lib/tick/begun-ids.lua
+-- @include lib/tick/restart-hold.lua
 -- @include lib/ordered/state.lua
 -- @include lib/tick/resurrect-dead-ticks.lua
 -- @include lib/delayed/promote-due.lua
@@ -103,6 +107,7 @@ if askPolicy then
   policy = string.match(redis.call('INFO', 'memory'), 'maxmemory_policy:(%S+)') or ''
 end
 redis.call('HSET', lease, 'seq', 0)
+if restart.stamp(now, leaseMs) ~= '' then redis.call('HSET', lease, 'boot', restart.stamp(now)) end
 redis.call('PEXPIRE', lease, leaseMs)
 redis.call('HSET', KEYS[1], tick, registration)
 heartbeat(now, registration)

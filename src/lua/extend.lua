@@ -24,12 +24,15 @@
 -- call: a figure stats() shows, never one tickq decides by.
 -- A replayed heard list marks heard again what is already heard, and never
 -- re-creates a mark its job's ack removed.
+-- A lease stamped by the Redis before a restart (lib/tick/restart-hold.lua) is not
+-- extended and answers 0, as a lost one, however often it is sent: its tick aborts its handlers.
 -- maxmemory: runs (allow-oom): keeps a live tick's lease; it rewrites the lease hash's fields and
--- adds nothing.
+-- adds nothing (the restart record: one small hash, written once a restart).
 -- @include lib/common/prefix-keys.lua
 -- @include lib/sidekiq/register-process.lua
 -- @include lib/cancel/read-cancel-marks.lua
 -- @include lib/results/keep-results.lua
+-- @include lib/tick/restart-hold.lua
 
 local tickId = ARGV[2]
 local leaseMs = ARGV[3]
@@ -38,6 +41,8 @@ local beatAt = #KEYS > 1 and 5 or nil
 local progressAt = beatAt and sidekiq_section_end(beatAt) or 5
 local heardAt = ARGV[progressAt] and progressAt + 1 + 2 * tonumber(ARGV[progressAt]) or nil
 
+-- A lease taken on the Redis before a restart is lost: the restart may have forgotten its claims.
+if restart.stale(KEYS[1], now_ms()) then return { 0, {} } end
 local extended = redis.call('PEXPIRE', KEYS[1], leaseMs)
 if extended == 1 and load ~= '' then redis.call('HSET', KEYS[1], 'load', load) end
 if extended == 1 and beatAt then sidekiq_beat(2, now_ms(), leaseMs, beatAt) end

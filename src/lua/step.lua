@@ -47,6 +47,9 @@
 -- taken and freed with the jobs' moves, so they are settled once too. The
 -- solo marker is a plain write of the tick's record: run twice, the same;
 -- so is the load, and a replay answers before reaching either.
+-- A lease stamped by the Redis before a restart (lib/tick/restart-hold.lua) counts as lost:
+-- the acks run, nothing is fetched, leaseHeld 0. During the hold after a restart no ordered
+-- id, flow slot or unique key is handed out (a flow job waits in the schedule until it ends).
 -- allow-oom: acking frees memory; it must run when Redis is full.
 -- maxmemory: runs (allow-oom): as finish (acks free memory; what they add is bounded the same way),
 -- and its fetches move jobs without growth.
@@ -63,6 +66,7 @@
 -- @include lib/ordered/cancel-ids.lua
 -- @include lib/ordered/ack-ids.lua
 -- @include lib/tick/run-solo.lua
+-- @include lib/tick/restart-hold.lua
 
 local tickId = ARGV[2]
 local leaseMs = ARGV[3]
@@ -83,7 +87,7 @@ if state == 'replay' then
   return rehydrate(kept, 5)
 end
 if state == 'stale' then return { now, 0, 0, {} } end
-local held = state == 'fresh'
+local held = state == 'fresh' and not restart.stale(lease, now)
 local _, evicted, missed, cancelled, marks, counted = ack(tick, acksAt, now, deadMaxSize, deadMaxAgeSec, state == 'fresh', marked)
 local names, ordered_acks_at = ordered_names(orderedAt)
 local _, ordered_evicted = ordered_ack(tick, ordered_acks_at, now, deadMaxSize, deadMaxAgeSec, marks)

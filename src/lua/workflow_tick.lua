@@ -23,6 +23,8 @@
 -- records again: the lease holds no step result, whatever the runs hold. Commits are
 -- fenced and absolute, so even an unnumbered rerun would write the same values.
 -- Without the lease it does nothing (the tick's runs are being reclaimed).
+-- For a lease after a Redis restart (lib/tick/restart-hold.lua) no run is claimed and none
+-- said due; commits still apply, fenced by their runs' tokens.
 -- maxmemory: runs (allow-oom): the runs this tick holds commit, so no step runs again for a refused
 -- commit; each commit is held to the step-result limit, and no run is claimed while Redis is full
 -- (lib/workflows/claim-runs.lua), so what it adds is bounded by the runs held when Redis filled.
@@ -57,7 +59,7 @@ wf_expire(now - retentionMs)
 local claimed, more = wf_claim(tick, claim, now)
 local cancel_key = wf_key('cancel', tick)
 local cancelled = redis.call('SMEMBERS', cancel_key)
-redis.call('DEL', cancel_key)
+if #cancelled > 0 then redis.call('DEL', cancel_key) end
 local kept = { 1, now, committed, wf_carry.kept(claimed), more, cancelled }
 redis.call('HSET', lease, 'wseq', seq, 'wreply', table.concat(encode_reply(kept)))
 return { 1, now, committed, claimed, more, cancelled }

@@ -137,6 +137,7 @@ const QUEUES = { list: 1, pause: 1, resume: 1 } satisfies Record<keyof AnyTickq[
 const METRICS = { query: 1, prometheus: 1 } satisfies Record<keyof AnyTickq["metrics"], 1>;
 const WORKFLOWS = {
   start: 1,
+  startBulk: 1,
   sendEvent: 1,
   get: 1,
   result: 1,

@@ -138,6 +138,7 @@ export function createPartitioned<J extends JobRegistry, O extends OrderedRegist
       }),
       workflows: {
         start: after(workflows.start),
+        startBulk: after(workflows.startBulk),
         sendEvent: after(workflows.sendEvent),
         get: after(workflows.get),
         result: after(workflows.result),

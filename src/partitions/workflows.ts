@@ -4,7 +4,7 @@
 // routing events by (event, match) would need runs to move; the count adds up.
 import { newJid } from "../job/codec.js";
 import type { TickqRuntime as Runtime } from "../runtime.js";
-import { checkNewId, recordEvent } from "../workflows/client.js";
+import { checkNewId, prepareBulk, recordEvent } from "../workflows/client.js";
 import { createFork, readForkSource } from "../workflows/fork.js";
 import { triggeredStarts } from "../workflows/triggers.js";
 import type { WorkflowCheck, WorkflowInputs, WorkflowsApi } from "../workflows/types.js";
@@ -25,6 +25,26 @@ export function partitionedWorkflows<W extends WorkflowInputs>(
   };
   return {
     start,
+    // Every run is checked (and its id drawn) before any partition is called; then one call a partition.
+    async startBulk(runs, options) {
+      const ids = prepareBulk(cores[0]!, runs).map((p) => p.id);
+      const groups = new Map<number, number[]>();
+      ids.forEach((id, k) => {
+        const part = partitionOf(id, all.length);
+        const group = groups.get(part);
+        if (group) group.push(k);
+        else groups.set(part, [k]);
+      });
+      await Promise.all(
+        [...groups].map(([part, at]) =>
+          all[part]!.startBulk(
+            at.map((k) => ({ ...runs[k]!, id: ids[k]! })),
+            options,
+          ),
+        ),
+      );
+      return ids;
+    },
     // Recorded in every partition; a run it triggers starts once, in the partition of its id.
     async sendEvent(event, options) {
       const counts = await Promise.all(cores.map((runtime) => recordEvent(runtime, event, options)));

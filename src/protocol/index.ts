@@ -46,6 +46,7 @@ export {
   workflow_retry,
   workflow_fork,
   workflow_start,
+  workflow_start_bulk,
   workflow_steps,
   workflow_tick,
 } from "./workflows.js";

@@ -10,6 +10,14 @@ export const workflow_start = defineCall(
   text,
 );
 
+/** Many runs in one call, all or none (workflow_start_bulk.lua): the name each id holds, in order. */
+export const workflow_start_bulk = defineCall(
+  scripts.workflow_start_bulk,
+  { all: key },
+  { runs: counted(group({ id: text, name: text, input: text, version: number })) },
+  list(text),
+);
+
 /** One execution's commit (lib/workflows/commit-runs.lua). */
 export const workflowCommit = group({
   id: text,

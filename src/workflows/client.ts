@@ -6,7 +6,7 @@
 import { TickqError } from "../errors.js";
 import { newJid } from "../job/codec.js";
 import { hasControl, terminalJson } from "../printable.js";
-import { checkJobSize, utf8Bytes } from "../job/size.js";
+import { CALL_BYTES, checkJobSize, utf8Bytes } from "../job/size.js";
 import { unfaithfulJson } from "../job/json-value.js";
 import { CANCEL_WAIT_MS } from "../cancel/cancel.js";
 import { monotonicMs } from "../tick/clock.js";
@@ -73,7 +73,18 @@ export function checkNewId(id: unknown, what: string): string {
   return checked;
 }
 
-export async function startRun(runtime: Runtime, name: string, input: unknown, id?: string): Promise<string> {
+/** The most runs one startBulk call takes: one call to Redis, all or none. */
+export const MAX_BULK_RUNS = 1_000;
+
+/** A start checked and encoded: what workflow_start(_bulk) stores. */
+interface PreparedStart {
+  id: string;
+  name: string;
+  input: string;
+  version: number;
+}
+
+function prepareStart(runtime: Runtime, name: string, input: unknown, id: string | undefined): PreparedStart {
   const definition = workflowDefinition(runtime.workflows, name);
   if (!definition) {
     const known = Object.keys(runtime.workflows).join(", ") || "none";
@@ -85,19 +96,68 @@ export async function startRun(runtime: Runtime, name: string, input: unknown, i
   const runId = id === undefined ? newJid() : checkNewId(id, `workflow "${name}": id`);
   const text = jsonText(input, `workflow "${name}": input`);
   checkJobSize(text, runtime.maxJobBytes, `workflow "${name}": its input`);
+  return { id: runId, name, input: text, version: currentVersion(definition) };
+}
+
+function conflict(runId: string, stored: string): TickqError {
+  return new TickqError(
+    "CONFLICT",
+    `workflow run id ${JSON.stringify(runId)} is taken by a run of workflow "${stored}"`,
+  );
+}
+
+export async function startRun(runtime: Runtime, name: string, input: unknown, id?: string): Promise<string> {
+  const start = prepareStart(runtime, name, input, id);
   const stored = await runCall(
     runtime,
     protocol.workflow_start,
-    { run: `${runtime.prefix}wf:run:${runId}` },
-    { id: runId, name, input: text, version: currentVersion(definition) },
+    { run: `${runtime.prefix}wf:run:${start.id}` },
+    { id: start.id, name, input: start.input, version: start.version },
   );
-  if (stored !== name) {
-    throw new TickqError(
-      "CONFLICT",
-      `workflow run id ${JSON.stringify(runId)} is taken by a run of workflow "${stored}"`,
-    );
-  }
-  return runId;
+  if (stored !== name) throw conflict(start.id, stored);
+  return start.id;
+}
+
+/** A run startBulk takes, as its caller wrote it (checked here, whatever its type said). */
+export interface BulkStart {
+  name: string;
+  input: unknown;
+  id?: string;
+}
+
+/** Checks every run before any is sent: a bad one throws and nothing starts. */
+export function prepareBulk(runtime: Runtime, runs: readonly BulkStart[]): PreparedStart[] {
+  // One call, all or none: at most MAX_BULK_RUNS runs and CALL_BYTES of inputs and ids.
+  const bad = (why: string) => new TickqError("BAD_ARGS", `workflows.startBulk: ${why}`);
+  if (!Array.isArray(runs) || runs.length > MAX_BULK_RUNS)
+    throw bad(`runs must be an array of at most ${MAX_BULK_RUNS}`);
+  let bytes = 0;
+  const prepared = runs.map((run, k) => {
+    if (typeof run?.name !== "string") throw bad(`runs[${k}] must be { name, input, id? }`);
+    const p = prepareStart(runtime, run.name, run.input ?? null, run.id);
+    bytes += utf8Bytes(p.input) + utf8Bytes(p.id);
+    return p;
+  });
+  if (bytes > CALL_BYTES) throw bad(`the runs' inputs and ids are ${bytes} bytes, over ${CALL_BYTES}: split them`);
+  return prepared;
+}
+
+/** Starts checked runs in one call (workflow_start_bulk.lua): their ids in order, all or none. */
+export async function startPrepared(runtime: Runtime, prepared: readonly PreparedStart[]): Promise<string[]> {
+  if (prepared.length === 0) return [];
+  const holders = await runCall(
+    runtime,
+    protocol.workflow_start_bulk,
+    { all: `${runtime.prefix}wf:all` },
+    { runs: prepared.map((p) => ({ id: p.id, name: p.name, input: p.input, version: p.version })) },
+  );
+  const k = prepared.findIndex((p, i) => holders[i] !== p.name);
+  if (k >= 0) throw conflict(prepared[k]!.id, holders[k] ?? "");
+  return prepared.map((p) => p.id);
+}
+
+export async function startRuns(runtime: Runtime, runs: readonly BulkStart[]): Promise<string[]> {
+  return startPrepared(runtime, prepareBulk(runtime, runs));
 }
 
 /** Records the event (in this partition) and resolves the waits it found; the runs it triggers are the caller's. */
@@ -261,6 +321,11 @@ export function workflowsApi(runtime: Runtime, drivers: WorkflowDrivers): Workfl
       const runId = await startRun(runtime, name, input, options?.id);
       drivers.kick(options?.kick);
       return runId;
+    },
+    async startBulk(runs, options) {
+      const ids = await startRuns(runtime, runs);
+      if (ids.length > 0) drivers.kick(options?.kick);
+      return ids;
     },
     async sendEvent(event, options) {
       const found = await recordEvent(runtime, event, options);

@@ -100,7 +100,8 @@ export function readRun(
     output: f.output === undefined ? undefined : JSON.parse(f.output),
     error: f.error === undefined ? undefined : (JSON.parse(f.error) as WorkflowFailure),
     createdAt: Number(f.created),
-    updatedAt: Number(f.updated),
+    // A step's commit no longer writes the run's hash (one command a step less): its end counts here.
+    updatedAt: Math.max(Number(f.updated), ...steps.map((s) => s.endedAt ?? 0)),
     endedAt: f.ended === undefined ? undefined : Number(f.ended),
     steps: steps.map(({ seq: _, ...step }) => dropUndefined(step)),
   };

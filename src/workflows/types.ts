@@ -317,7 +317,7 @@ export interface WorkflowRun {
   error?: WorkflowFailure;
   /** When it was started (epoch ms, Redis' clock). */
   createdAt: number;
-  /** When it last changed status or committed. */
+  /** When it last changed status, was taken up by a tick, or (the latest) step ended. */
   updatedAt: number;
   /** When it ended. */
   endedAt?: number;
@@ -335,7 +335,7 @@ export interface WorkflowRunSummary {
   status: WorkflowStatus;
   /** When it was started (epoch ms, Redis' clock). */
   createdAt: number;
-  /** When it last changed status or committed. */
+  /** When it last changed status or was taken up by a tick (a run's steps in between do not move it: `get` counts them). */
   updatedAt: number;
 }
 
@@ -364,6 +364,19 @@ export interface WorkflowStartOptions {
   /** The run's id: the same id again answers the same run. Default a new one. */
   id?: string;
   /** Kicks a tick right after the start, as `enqueue` does; default the scope's (the app's `kick` option). */
+  kick?: boolean;
+}
+
+/** One run of `tq.workflows.startBulk`: its workflow, its input and, optionally, its id (as `start`'s). */
+export interface WorkflowStartItem<K extends string = string, I = unknown> {
+  name: K;
+  input: I;
+  id?: string;
+}
+
+/** `tq.workflows.startBulk`'s options. */
+export interface WorkflowStartBulkOptions {
+  /** Kicks a tick right after the starts, as `enqueue` does; default the scope's (the app's `kick` option). */
   kick?: boolean;
 }
 
@@ -458,6 +471,16 @@ export interface WorkflowsApi<W extends WorkflowInputs = WorkflowInputs> {
    * run id. `kick: true` kicks a tick as `enqueue` does, so the run starts at once (default: the scope's kick).
    */
   start<K extends keyof W & string>(name: K, input: W[K], options?: WorkflowStartOptions): Promise<string>;
+  /**
+   * Starts many runs in one call to Redis (at most 1,000 runs and 4 MB of input): answers their run ids in
+   * order. All or none: when one id is held by a run of another workflow (CONFLICT) or one item is bad
+   * (BAD_ARGS), no run is started. An id that names a run of the same workflow answers that run, as `start`
+   * does. On partitions, all or none holds within each partition (a call groups its runs by partition).
+   */
+  startBulk<K extends keyof W & string>(
+    runs: readonly WorkflowStartItem<K, W[K]>[],
+    options?: WorkflowStartBulkOptions,
+  ): Promise<string[]>;
   /**
    * Sends `event` with this `match` (default "") and `data`: the waits parked on it take it now, and it is
    * kept for `eventRetentionMs` for waits that park later in runs started before it (each wait of a run

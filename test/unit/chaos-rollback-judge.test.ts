@@ -153,7 +153,7 @@ describe("the rollback phase's judge", () => {
     expect(judgeRollback(e).lostOld).toEqual([]);
   });
 
-  it("fails the column on a fence gone backwards, a loss or too few rollbacks, reports an overlap, and passes a clean one", () => {
+  it("fails the column on a fence gone backwards, an overlap, a loss or too few rollbacks, and passes a clean one", () => {
     const clean = rollbackColumn("ioredis", 1, cleanEvidence());
     expect(clean.problems).toEqual([]);
     expect(renderTable([clean])).toContain(
@@ -165,10 +165,10 @@ describe("the rollback phase's judge", () => {
     e.enqueued.set("j-3", 100);
     e.rollbacks = [{ ...ROLLBACK, bytesCut: 0 }];
     const broken = rollbackColumn("ioredis", 2, e);
-    expect(broken.problems).toHaveLength(4);
+    expect(broken.problems).toHaveLength(5);
     expect(broken.problems.join("\n")).toMatch(/fence gone backwards: 1 — ord:id-1/);
-    expect(broken.problems.join("\n")).not.toMatch(/overlap/);
-    expect(renderTable([broken])).toMatch(/flow key overlap after a rollback \(open: .*\) +1/);
+    expect(broken.problems.join("\n")).toMatch(/flow key overlap after a rollback: 1 — limit:one: 2:3 entered/);
+    expect(renderTable([broken])).toMatch(/flow key overlap after a rollback \(must be 0\) +1/);
     expect(broken.problems.join("\n")).toMatch(/acked write lost .*: 1 — j-3/);
     expect(broken.problems.join("\n")).toMatch(/rollbacks \(Redis SIGKILLed and restarted\) \/ asked: 1 ≠ 2/);
     expect(broken.problems.join("\n")).toMatch(/no rollback cut the AOF back/);

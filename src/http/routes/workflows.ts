@@ -1,5 +1,6 @@
 // The workflow routes (src/workflows/), behind the app's auth like the jobs
-// API: POST /workflows/:name starts a run ({ input, id?, kick? }) through the
+// API: POST /workflows starts many runs in one call ({ runs: [{ name, input, id? }], kick? }, all or
+// none), POST /workflows/:name starts a run ({ input, id?, kick? }) through the
 // request's tickq (c.var.tq), so it kicks as POST /jobs does; POST /events sends
 // an event ({ event, match?, data? }), GET /workflows lists runs (?status,
 // name, cursor, limit), GET /workflows/:id reads one, POST /workflows/:id/cancel
@@ -39,9 +40,22 @@ export function workflowRoutes(tickq: Tickq<JobRegistry>, maxSize: number): Hono
   const workflows = tickq.workflows;
   const app = new Hono<TickqEnv>();
   const limit = bodyLimit({ maxSize, onError: (c) => c.json(bodyTooLarge(maxSize), 413) });
+  app.post("/workflows", limit);
   app.post("/workflows/:name", limit);
   app.post("/events", limit);
   app.post("/workflows/:id/fork", limit);
+  app.post("/workflows", async (c) => {
+    const body = await objectBody(c.req, "POST /workflows");
+    if (!Array.isArray(body.runs))
+      throw new TickqError("BAD_ARGS", "POST /workflows: runs must be an array of { name, input, id? }");
+    const kick = body.kick;
+    if (kick !== undefined && typeof kick !== "boolean")
+      throw new TickqError("BAD_ARGS", "POST /workflows: kick must be true or false");
+    const ids = await c.var.tq.workflows.startBulk(body.runs as { name: string; input: unknown; id?: string }[], {
+      ...(kick === undefined ? {} : { kick }),
+    });
+    return c.json({ ids }, 201);
+  });
   app.post("/workflows/:name", async (c) => {
     const name = c.req.param("name");
     const body = await objectBody(c.req, `POST /workflows/${name}`);

@@ -68,7 +68,13 @@ describeOverAdapters(adapterCases, "exclusive keys under partitions, over $name"
         },
       },
     );
-    const ids = await Promise.all(["u1", "u2", "u3", "u4"].map((user) => tq.workflows.start("onboard", { user })));
+    const ids = await Promise.all(["u1", "u2", "u3"].map((user) => tq.workflows.start("onboard", { user })));
+    // startBulk over partitions: each run in the partition of its id, the ids in order.
+    const bulk = await tq.workflows.startBulk(
+      ["u4", "u5", "u6", "u7"].map((user) => ({ name: "onboard" as const, input: { user }, id: `bulk-${user}` })),
+    );
+    expect(bulk).toEqual(["bulk-u4", "bulk-u5", "bulk-u6", "bulk-u7"]);
+    ids.push(...bulk);
     await tq.tick({ budgetMs: 2_000 });
     for (const id of ids) expect((await tq.workflows.get(id))?.status).toBe("waiting");
     expect(await tq.workflows.sendEvent("user.activated", { match: "u3", data: { ok: true } })).toBe(1);

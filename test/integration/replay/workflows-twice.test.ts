@@ -42,6 +42,34 @@ describe.each(adapterCases)("each workflow script run twice over $name", (adapte
     expect(await h.redis.zscore(`${h.prefix}wf:due`, "r1")).not.toBeNull();
   });
 
+  it("workflow_tick: a claim checks held runs once a period, a live holder's rescored, a dead holder's due again", async () => {
+    await lease();
+    await run(protocol.workflow_start.script, ["wf:run:live"], ["live", "wf", "null"]);
+    await run(protocol.workflow_start.script, ["wf:run:dead"], ["dead", "wf", "null"]);
+    await call(protocol.workflow_tick, unprefixed(tickKeys()), tickArgs(1, 10, []));
+    // "dead" now belongs to a tick whose lease is gone; both were held since their claim.
+    await h.redis.hset(runKey("dead"), "owner", "GONE");
+    await run(protocol.workflow_start.script, ["wf:run:next"], ["next", "wf", "null"]);
+    const { first } = await callTwice(protocol.workflow_tick, unprefixed(tickKeys()), tickArgs(2, 10, []));
+    expect(first.claimed.map((c) => c.id).sort()).toEqual(["dead", "next"]);
+    const held = `${h.prefix}wf:held`;
+    const liveScore = Number(await h.redis.zscore(held, "live"));
+    expect(liveScore).toBeGreaterThanOrEqual(first.nowMs + 1_000);
+    expect(Number(await h.redis.zscore(held, "dead"))).toBe(first.nowMs);
+    // A run's commit writes its steps and nothing to wf:held: its next check stays where it was.
+    const record = JSON.stringify({ status: "completed", seq: 0, attempts: 1, result: 1 });
+    const fence = await h.redis.hget(runKey("live"), "fence");
+    await callTwice(
+      protocol.workflow_tick,
+      unprefixed(tickKeys()),
+      tickArgs(3, 0, [
+        { id: "live", fence: fence!, disposition: "c", extra: "", steps: [{ name: "s", record }], parks: [] },
+      ]),
+    );
+    expect(Number(await h.redis.zscore(held, "live"))).toBe(liveScore);
+    expect(await h.redis.hget(`${h.prefix}wf:steps:live`, "s")).toBe(record);
+  });
+
   it("workflow_tick: a resent claim claims nothing more, a resent commit commits once", async () => {
     await lease();
     await run(protocol.workflow_start.script, ["wf:run:r1"], ["r1", "wf", "null"]);

@@ -6,6 +6,7 @@
 -- from the first run's reply (lib/tick/replay-call.lua): none of it runs twice.
 -- @include lib/common/prefix-keys.lua
 -- @include lib/flow/read.lua
+-- @include lib/tick/restart-hold.lua
 
 local function flow_admit(F)
   local fkey = F.key
@@ -61,7 +62,7 @@ local function flow_admit(F)
   -- first, and their shape; nil when the chunk is not such (nothing written).
   local function start_distinct_free(tick, items, room)
     local n = #items
-    if n > room or n > 1000 or not is_flow(items[n]) then return nil end
+    if n > room or n > 1000 or not is_flow(items[n]) or restart.held(now_ms()) then return nil end
     local shape = F.descriptor(items[n])
     if not (shape and shape.one) then return nil end
     local head = F.shape_head(shape)

@@ -5,6 +5,7 @@
 -- lib/flow/admit.lua writes what is left in one go.
 -- @include lib/common/prefix-keys.lua
 -- @include lib/common/edit-job-text.lua
+-- @include lib/tick/restart-hold.lua
 
 local function flow_decide(F)
   local fkey = F.key
@@ -48,6 +49,21 @@ local function flow_decide(F)
     return call.fence
   end
 
+  -- After a Redis restart no slot or unique key is taken until the hold ends
+  -- (lib/tick/restart-hold.lua): the job waits in the schedule until then, as
+  -- one over its rate limit does. It may be the job sent on for its keys: they
+  -- must not wait for it (F.unsend), or it would park behind itself when it
+  -- comes back (F.route); it takes its place again then. Whether it was held back.
+  local function held_back(call, class, text)
+    if not restart.held(call.now) then return false end
+    redis.call('ZADD', P .. 'schedule', restart.check(call.now).hold_until / 1000, text)
+    if class.kind == 'unique' then call.unsent[#call.unsent + 1] = call.view.singles[class.slot] end
+    for _, lock in ipairs(class.kind == 'other' and class.whole.locks or {}) do
+      call.unsent[#call.unsent + 1] = lock.key
+    end
+    return true
+  end
+
   local decide = {}
 
   function decide.plain()
@@ -62,6 +78,7 @@ local function flow_decide(F)
 
   -- A key this call took is found held too: a later job of it parks.
   function decide.unique(call, class, text)
+    if held_back(call, class, text) then return false end
     local view, k = call.view, class.slot
     if F.held1(view, k) then
       park(call, class, text, view.singles[k])
@@ -100,6 +117,7 @@ local function flow_decide(F)
 
   function decide.other(call, class, text)
     local locks = class.whole.locks
+    if #locks > 0 and held_back(call, class, text) then return false end
     for _, lock in ipairs(locks) do
       if F.full(call.view, lock.key, lock.limit) then
         park(call, class, text, lock.key)

@@ -9,6 +9,7 @@
 -- @include lib/common/prefix-keys.lua
 -- @include lib/ordered/state.lua
 -- @include lib/tick/fetch-jobs.lua
+-- @include lib/tick/restart-hold.lua
 
 -- Takes up to `limit` due ids of `name`; appends their group to `out`:
 -- {name, first fence, {ids}, {payloads}, {scores}, {payload count per id,
@@ -65,6 +66,8 @@ end
 -- clock so that no name always comes last.
 local function fetch_ordered(tick, names, limit, now, out)
   local got = 0
+  -- Held after a Redis restart (lib/tick/restart-hold.lua): no id is handed out.
+  if restart.held(now) then return got end
   local start = now % #names
   for r = 0, #names - 1 do
     if got >= limit then break end

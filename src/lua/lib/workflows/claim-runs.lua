@@ -10,12 +10,27 @@
 -- @include lib/workflows/deliver-events.lua
 -- @include lib/workflows/kept-events.lua
 -- @include lib/workflows/carry-steps.lua
+-- @include lib/tick/restart-hold.lua
+
+-- wf:held scores each held run by when its holder is next checked: its claim,
+-- then, while the holder's lease lives, WF_HELD_CHECK_MS later each time (so a
+-- run's commits write nothing to it, and a live holder's runs are read once a
+-- period, not every claim). A dead holder's run is due again at the first
+-- claim past its check time. Each distinct holder's lease is read once a call.
+local WF_HELD_CHECK_MS = 1000
 
 local function wf_reclaim_dead(now)
-  local held = redis.call('ZRANGE', wf_key('held'), 0, 99)
+  local held_key = wf_key('held')
+  local held = redis.call('ZRANGEBYSCORE', held_key, '-inf', now, 'LIMIT', 0, 100)
+  local alive = {}
   for _, id in ipairs(held) do
     local owner = redis.call('HGET', wf_key('run', id), 'owner')
-    if not owner or redis.call('EXISTS', P .. 'tick:' .. owner) == 0 then wf_release(id, now) end
+    if owner and alive[owner] == nil then alive[owner] = redis.call('EXISTS', P .. 'tick:' .. owner) == 1 end
+    if owner and alive[owner] then
+      redis.call('ZADD', held_key, now + WF_HELD_CHECK_MS, id)
+    else
+      wf_release(id, now)
+    end
   end
 end
 
@@ -46,6 +61,8 @@ end
 local function wf_claim(tick, limit, now)
   local claimed = {}
   local due = wf_key('due')
+  -- Held after a Redis restart (lib/tick/restart-hold.lua): none claimed, none said due (the tick ends).
+  if restart.held(now) then return claimed, 0 end
   if limit <= 0 then return claimed, #redis.call('ZRANGEBYSCORE', due, '-inf', now, 'LIMIT', 0, 1) end
   wf_reclaim_dead(now)
   wf_deliver_pending(now)
@@ -62,9 +79,13 @@ local function wf_claim(tick, limit, now)
     local status = redis.call('HGET', run, 'status')
     if status and not WF_TERMINAL[status] then
       wf_wake_parked(id, now)
-      wf_set_status(id, 'running', now)
       fence = fence + 1
-      redis.call('HSET', run, 'owner', tick, 'fence', fence_text(fence))
+      -- Its owner, fence and `updated` (when a tick took it up) in the status change's HSET.
+      if status == 'running' then
+        redis.call('HSET', run, 'owner', tick, 'fence', fence_text(fence), 'updated', now)
+      else
+        wf_set_status(id, 'running', now, { 'owner', tick, 'fence', fence_text(fence) })
+      end
       redis.call('ZADD', wf_key('held'), now, id)
       local used
       claimed[#claimed + 1], used = wf_carry.claimed(id, fence_text(fence), left)

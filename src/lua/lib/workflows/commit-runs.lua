@@ -52,8 +52,8 @@ local function wf_commit_one(tick, i, now)
   i = i + 1
   if not held then return i + 6 * parks, 0 end
   if disposition == 'c' then
-    redis.call('ZADD', wf_key('held'), now, id)
-    redis.call('HSET', run, 'updated', now)
+    -- Still held: nothing to write but its steps. Its `updated` says when a tick took it up (claim-runs.lua),
+    -- and wf:held is rescored by the check for dead holders, not by each commit.
   elseif disposition == 'y' then
     wf_release(id, now)
   elseif disposition == 'r' then
@@ -79,8 +79,7 @@ local function wf_commit_one(tick, i, now)
   elseif disposition == 'd' or disposition == 'f' then
     wf_release(id, nil)
     wf_unpark_all(id)
-    redis.call('HSET', run, disposition == 'd' and 'output' or 'error', extra)
-    wf_set_status(id, disposition == 'd' and 'completed' or 'failed', now)
+    wf_set_status(id, disposition == 'd' and 'completed' or 'failed', now, { disposition == 'd' and 'output' or 'error', extra })
   end
   return i + 6 * parks, 1
 end

@@ -24,22 +24,27 @@ local function wf_count(status, name, delta)
   end
 end
 
-local function wf_set_status(id, status, now)
+-- `fields`: more field, value pairs of the run's hash written with its status (one HSET).
+local function wf_set_status(id, status, now, fields)
   local run = wf_key('run', id)
-  local old = redis.call('HGET', run, 'status')
-  if old == status then return end
-  local name = redis.call('HGET', run, 'name')
-  if old then
-    redis.call('ZREM', wf_key('s:' .. old), id)
-    wf_count(old, name, -1)
+  local f = redis.call('HMGET', run, 'status', 'name')
+  local old, name = f[1], f[2]
+  local set = fields or {}
+  if old ~= status then
+    if old then
+      redis.call('ZREM', wf_key('s:' .. old), id)
+      wf_count(old, name, -1)
+    end
+    wf_count(status, name, 1)
+    redis.call('ZADD', wf_key('s:' .. status), now, id)
+    set[#set + 1], set[#set + 2] = 'status', status
+    set[#set + 1], set[#set + 2] = 'updated', now
+    if WF_TERMINAL[status] then
+      set[#set + 1], set[#set + 2] = 'ended', now
+      redis.call('ZADD', wf_key('ended'), now, id)
+    end
   end
-  wf_count(status, name, 1)
-  redis.call('ZADD', wf_key('s:' .. status), now, id)
-  redis.call('HSET', run, 'status', status, 'updated', now)
-  if WF_TERMINAL[status] then
-    redis.call('HSET', run, 'ended', now)
-    redis.call('ZADD', wf_key('ended'), now, id)
-  end
+  if #set > 0 then redis.call('HSET', run, unpack(set)) end
 end
 
 -- No tick holds the run any more; `due` (ms or nil) puts it back in the due set.
@@ -112,7 +117,7 @@ local function wf_unpark_all(id)
     local parked = cjson.decode(entries[k + 1])
     if parked.k == 'w' then redis.call('SREM', wf_wait_key(parked.e, parked.m), cjson.encode({ id, entries[k] })) end
   end
-  redis.call('DEL', park)
+  if #entries > 0 then redis.call('DEL', park) end
 end
 
 -- The earliest time a parked step of the run ends by itself, or nil.

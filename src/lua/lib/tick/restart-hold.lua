@@ -1,0 +1,101 @@
+-- A Redis restart (or a failover to a replica) forgets the writes it had not
+-- persisted or replicated: under `appendfsync everysec`, about the last second.
+-- A claim made in that second (an ordered id, a concurrency slot, a unique
+-- key, a workflow run) is forgotten while the tick that made it still runs its
+-- handler; handed out again, the work would run twice at once. So for a while
+-- after a restart no exclusive work is handed out (`restart.held`), and a tick
+-- whose lease was stamped by the Redis before the restart (`restart.stale`) is
+-- told its lease is lost, which aborts its handlers within one extend interval.
+--
+-- The Redis a key space lives on is named by INFO's run_id (new at every start
+-- and on a promoted replica), kept in the persisted hash P.."boot":
+--   lastsave  LASTSAVE when last checked (the start time until an RDB save)
+--   run       run_id of that Redis
+--   at        ms when the hold began: when a new run_id was first seen (or, for a
+--             record the restart forgot, the server's start)
+--   lease     the longest lease of the ticks begun in the last hour, lease_at when set
+-- Fast path: LASTSAVE equals `lastsave`, same Redis (one LASTSAVE and one HMGET).
+-- Otherwise INFO server (~50-100 µs) tells a restart from an RDB save.
+-- A mark written with REPL_NONE would not do: an AOF rewrite or RDB save dumps
+-- it, and the restart would look like none.
+-- A record the restart forgot (the prefix's first claims were in the lost
+-- second): the hold runs from the server's start, when the server persists
+-- (AOF on, or keys loaded at start); a server without persistence forgot the
+-- work with its claims. A Redis that refuses LASTSAVE or INFO in scripts (a
+-- hosted one) turns detection off: Upstash persists each write before answering.
+-- Replays: a replay finds the record the first run wrote (fast path); writing it
+-- again would write the same values.
+-- @include lib/common/prefix-keys.lua
+
+local restart = { FLOOR_MS = 30000, HOUR_MS = 3600000 }
+
+function restart.info(section)
+  local ok, info = pcall(redis.call, 'INFO', section)
+  if not ok or type(info) ~= 'string' then return '' end
+  return info
+end
+
+-- When the hold of a Redis whose record was forgotten begins: its start, if it
+-- may have loaded work from disk; else never (0).
+function restart.start_of(server, now)
+  local persistence = restart.info('persistence')
+  local loaded = tonumber(string.match(persistence, 'rdb_last_load_keys_loaded:(%d+)') or 0) > 0
+  if not (loaded or string.find(persistence, 'aof_enabled:1', 1, true)) then return 0 end
+  return now - (tonumber(string.match(server, 'uptime_in_seconds:(%d+)')) or 0) * 1000
+end
+
+-- { run, hold_until } for this call, checked once; run '' when detection is off.
+-- leaseMs: the calling tick's lease (the longest of the last hour is kept), or nil.
+function restart.check(now, leaseMs)
+  if restart.memo then return restart.memo end
+  restart.memo = { run = '', hold_until = 0 }
+  local key = P .. 'boot'
+  local ok, lastsave = pcall(redis.call, 'LASTSAVE')
+  if not ok then return restart.memo end
+  local r = redis.call('HMGET', key, 'lastsave', 'run', 'at', 'lease', 'lease_at')
+  local run, at, kept, kept_at = r[2], tonumber(r[3]) or 0, tonumber(r[4]), tonumber(r[5]) or 0
+  if r[1] ~= tostring(lastsave) then
+    local server = restart.info('server')
+    local now_run = string.match(server, 'run_id:(%x+)')
+    -- A server whose INFO names no run_id: detection off, by the fast path from the next call on.
+    if not now_run then
+      redis.call('HSET', key, 'lastsave', lastsave)
+      return restart.memo
+    end
+    if now_run ~= run then
+      at = run and now or restart.start_of(server, now)
+      run = now_run
+      redis.call('HSET', key, 'run', run, 'at', at)
+    end
+    redis.call('HSET', key, 'lastsave', lastsave)
+  end
+  if not run then return restart.memo end
+  local mine, lease = tonumber(leaseMs), kept or restart.FLOOR_MS
+  if mine and (not kept or mine > kept or now - kept_at > restart.HOUR_MS) then
+    lease = mine
+    redis.call('HSET', key, 'lease', mine, 'lease_at', now)
+  elseif mine == kept and now - kept_at > restart.HOUR_MS / 2 then
+    redis.call('HSET', key, 'lease_at', now)
+  end
+  restart.memo = { run = run, hold_until = at + lease }
+  return restart.memo
+end
+
+-- Whether no exclusive work may be handed out now: a tick alive before the
+-- restart may still run work whose claim the restart forgot.
+function restart.held(now)
+  return now < restart.check(now).hold_until
+end
+
+-- The run_id to stamp a new lease with ('' when detection is off).
+function restart.stamp(now, leaseMs)
+  return restart.check(now, leaseMs).run
+end
+
+-- Whether `lease` (a lease hash) was taken on a Redis before the last restart.
+function restart.stale(lease, now)
+  local stamped = redis.call('HGET', lease, 'boot')
+  if not stamped or stamped == '' then return false end
+  local run = restart.check(now).run
+  return run ~= '' and stamped ~= run
+end
