@@ -91,6 +91,8 @@ export function openTick(runtime: Runtime, options: TickOptions, tickId: string)
       onLost: lost,
       keys: parts.keys,
       extendArgs: () => parts.merged((part) => part.extendArgs?.()),
+      extended: (reply) => parts.extended(reply),
+      extendAgain: () => parts.extendAgain(),
       load: () => t.readLoad(),
       cancelCheckMs: settings.cancelCheckMs,
     }),

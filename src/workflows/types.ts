@@ -452,3 +452,13 @@ export interface WorkflowEvent {
   /** Its failure (workflow.failed). */
   error?: WorkflowFailure;
 }
+
+// Workflows' events, beside the jobs' (tick/events.ts declares those and the map).
+declare module "../tick/events.js" {
+  interface TickqEvents {
+    /** A workflow run completed (its output committed). */
+    "workflow.completed": WorkflowEvent;
+    /** A workflow run failed (its failure committed). */
+    "workflow.failed": WorkflowEvent;
+  }
+}
