@@ -4,6 +4,7 @@
 // partitions in parallel (tick.ts); reads ask every partition and merge.
 // Before its first call it checks the partition count stored in Redis
 // (meta.ts), so a mismatched deployment writes nothing.
+import { jidIn } from "./jid.js";
 import type { Tickq } from "../tickq.js";
 import type { TickqRuntime } from "../runtime.js";
 import { checkJobs } from "../client/enqueue.js";
@@ -61,7 +62,7 @@ export function createPartitioned<J extends JobRegistry, O extends OrderedRegist
   const base = { ...options, partitions: 1 } as TickqOptions<JobRegistry, OrderedRegistry, WorkflowInputs>;
   const built = partitionPrefixes(prefix, count).map((p, k) => {
     const core = makeCore({ ...base, prefix: p, schedules: schedulesOf(options.schedules, k, count) });
-    core.runtime.partition = { index: k, count };
+    core.runtime.partition = { index: k, count, newJid: () => jidIn(k, count) };
     return core;
   });
   for (const b of built) b.runtime.partition!.runtimeOf = (routeKey) => built[partitionOf(routeKey, count)]!.runtime;

@@ -25,7 +25,7 @@ import type { AckTrailers, Outcome } from "./passes/ack.js";
 import type { FetchedGroups, FetchedJob } from "./passes/fetch.js";
 import type * as protocol from "../protocol/index.js";
 import type { JobPayload } from "../job/payload.js";
-import type { TickReport } from "../types.js";
+import type { TickReport } from "./tick-report.js";
 
 type TypesOf<C> = C extends { types?: infer T } ? NonNullable<T> : never;
 type ArgsOfCall<C> = TypesOf<C> extends { args: infer A } ? A : never;

@@ -60,10 +60,12 @@ export interface Runtime {
   maxJobBytes: number;
   /** Replicas every write waits for (src/tick/durability.ts); undefined: none. */
   durability: Durability | undefined;
-  /** Set by src/partitions/ on each partition's core: its jids hash to it (src/partitions/jid.ts). */
+  /** Set by src/partitions/ on each partition's core. */
   partition?: {
     index: number;
     count: number;
+    /** A new jid that hashes to this partition (src/partitions/jid.ts), so tq.jobs.find asks one partition. */
+    newJid(): string;
     /** The runtime of the partition a run id lives in (a child workflow run may live in another). */
     runtimeOf?: (routeKey: string) => Runtime;
   };

@@ -453,6 +453,14 @@ export interface WorkflowEvent {
   error?: WorkflowFailure;
 }
 
+// Workflows' tick report, beside the jobs' counts (tick/tick-report.ts).
+declare module "../tick/tick-report.js" {
+  interface TickReport {
+    /** Workflow work: steps committed, runs completed, failed, parked (absent when the app declares no workflow). */
+    workflows?: TickWorkflowReport;
+  }
+}
+
 // Workflows' events, beside the jobs' (tick/events.ts declares those and the map).
 declare module "../tick/events.js" {
   interface TickqEvents {
