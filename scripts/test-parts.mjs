@@ -3,7 +3,9 @@
 // prints which parts failed and exits non-zero if any did. A chain of `&&`
 // stopped at the first failure, so the suites after it never ran and their
 // failures were never seen. A part stopped by a signal (Ctrl-C) stops the run.
-import { spawnSync } from "node:child_process";
+// The names of the failed tests are printed again at the end, beside the
+// table, since a CI log that keeps only its tail would otherwise lose them.
+import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 
@@ -21,13 +23,42 @@ if (parts.length === 0 || unknown.length > 0) {
 }
 
 const npm = process.platform === "win32" ? "npm.cmd" : "npm";
+const ANSI = /\u001b\[[0-9;]*m/g;
+// Vitest marks a failed test with ×, a failed file with FAIL, and tsc an error with "error TS".
+const FAILURE_LINE = /^\s*(×|FAIL\s)|error TS\d+/;
+
+/** Runs one part, passing its output through and keeping the lines that name a failure. */
+function runPart(part) {
+  return new Promise((resolve) => {
+    const failures = [];
+    const child = spawn(npm, ["run", "-s", part], { stdio: ["inherit", "pipe", "pipe"] });
+    for (const [from, to] of [
+      [child.stdout, process.stdout],
+      [child.stderr, process.stderr],
+    ]) {
+      let rest = "";
+      from.on("data", (chunk) => {
+        to.write(chunk);
+        const lines = (rest + chunk.toString("utf8")).split("\n");
+        rest = lines.pop() ?? "";
+        for (const line of lines) {
+          const plain = line.replace(ANSI, "");
+          if (FAILURE_LINE.test(plain) && failures.length < 40) failures.push(plain.trim());
+        }
+      });
+    }
+    child.on("error", (error) => resolve({ status: null, signal: null, error, failures }));
+    child.on("close", (status, signal) => resolve({ status, signal, error: undefined, failures }));
+  });
+}
+
 const results = [];
 for (const part of parts) {
   console.log(`\n▶ npm run ${part}`);
   const started = performance.now();
-  const run = spawnSync(npm, ["run", "-s", part], { stdio: "inherit" });
+  const run = await runPart(part);
   const seconds = Math.round((performance.now() - started) / 1000);
-  results.push({ part, seconds, status: run.status, signal: run.signal, error: run.error });
+  results.push({ part, seconds, ...run });
   if (run.signal || run.error) break;
 }
 
@@ -46,6 +77,11 @@ for (const r of results) {
   console.log(`  ${r.status === 0 ? "ok  " : "FAIL"}  ${r.part.padEnd(width)}  ${r.seconds} s${how}`);
 }
 for (const part of parts.slice(results.length)) console.log(`  -     ${part.padEnd(width)}  not run`);
+for (const r of failed) {
+  if (r.failures.length === 0) continue;
+  console.log(`\n${r.part}: what failed`);
+  for (const line of [...new Set(r.failures)]) console.log(`  ${line}`);
+}
 if (failed.length > 0 || results.length < parts.length) {
   const names = failed.map((r) => r.part).join(", ");
   console.log(

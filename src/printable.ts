@@ -13,6 +13,9 @@ const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 /** What printing escapes: the controls, the line and paragraph separators, and the bidirectional embeddings, overrides and isolates. */
 const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 const UNSAFE_BUT_NEWLINE = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+/** UNSAFE but tab and line breaks, which a web page reads as spaces: what the dashboard shows escaped (dashboard/visible.ts). */
+export const UNSAFE_ON_A_PAGE =
+  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 /** What JSON.stringify leaves raw of UNSAFE: everything above 0x7e (it writes C0 as \u escapes itself). */
 const UNSAFE_IN_JSON = /[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 
@@ -20,6 +23,8 @@ const NAMED: Readonly<Record<string, string>> = { "\n": "\\n", "\r": "\\r", "\t"
 
 const hex = (c: string, digits: number) => c.charCodeAt(0).toString(16).padStart(digits, "0");
 const visible = (c: string) => NAMED[c] ?? (c.charCodeAt(0) <= 0xff ? `\\x${hex(c, 2)}` : `\\u${hex(c, 4)}`);
+/** `c` as a `\uXXXX` escape: visible, and read back as `c` inside JSON. */
+export const unicodeEscape = (c: string) => `\\u${hex(c, 4)}`;
 
 /** True when `text` holds a C0 or C1 control character or DEL. */
 export function hasControl(text: string): boolean {
@@ -42,7 +47,7 @@ export function printableLines(text: string): string {
  */
 export function terminalJson(value: unknown, space?: number): string {
   const json = JSON.stringify(value, null, space);
-  return json === undefined ? "undefined" : json.replace(UNSAFE_IN_JSON, (c) => `\\u${hex(c, 4)}`);
+  return json === undefined ? "undefined" : json.replace(UNSAFE_IN_JSON, unicodeEscape);
 }
 
 /** An error as a log shows it, name and message on one printable line, then its stack's frames (each printable). */

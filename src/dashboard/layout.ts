@@ -9,6 +9,7 @@ import { randomToken } from "./session.js";
 import { STYLE } from "./style.js";
 import type { DashboardEnv } from "./types.js";
 import type { Html } from "./html.js";
+import { visibleControls } from "./visible.js";
 
 export type { Html };
 type Ctx = Context<DashboardEnv>;
@@ -45,14 +46,17 @@ export function page(
   const base = c.var.base;
   const notice = c.req.query("done");
   const nonce = pageHeaders(c);
-  return c.html(
-    shell(
-      title,
-      html`<header><b>tickq</b>${menu(base, section)}${postButton(c, "/logout", "Log out")}</header>
+  const rendered = shell(
+    title,
+    html`<header><b>tickq</b>${menu(base, section)}${postButton(c, "/logout", "Log out")}</header>
 <main><h1>${title}</h1>${notice ? html`<p class="warn" role="status">${notice}</p>` : ""}${body}</main>${pageScript(nonce)}`,
-    ),
-    status,
   );
+  return visibleHtml(c, rendered, status);
+}
+
+/** `rendered` sent as the page, every control and bidi character in its text shown escaped (visible.ts). */
+export async function visibleHtml(c: Ctx, rendered: Html, status: 200 | 400 | 404 | 409 | 413 | 500 | 503 = 200) {
+  return c.html(visibleControls(String(await rendered)), status);
 }
 
 /**

@@ -18,7 +18,7 @@ button.danger{border-color:#e0a49e;color:#a1261b}form.inline{display:inline}
 .bar{display:flex;flex-wrap:wrap;gap:.5rem;align-items:center;margin:.5rem 0}
 input{font:inherit;padding:.3rem .5rem;border:1px solid #c5cad6;border-radius:6px}
 .warn{background:#fff4d6;border:1px solid #f0d48a;border-radius:8px;padding:.5rem .8rem;margin:.4rem 0}
-.muted{color:#5b6475}pre{background:#fff;padding:.8rem;border-radius:8px;white-space:pre-wrap;overflow-wrap:anywhere;font-size:.8rem}td.act{white-space:nowrap}
+.muted{color:#5b6475}.esc{color:#a1261b;background:#fde8e6;border-radius:3px;font-family:monospace}pre{background:#fff;padding:.8rem;border-radius:8px;white-space:pre-wrap;overflow-wrap:anywhere;font-size:.8rem}td.act{white-space:nowrap}
 dl{display:grid;grid-template-columns:max-content 1fr;gap:.3rem 1rem}dt{color:#5b6475}dd{margin:0;overflow-wrap:anywhere}
 svg{max-width:100%;height:auto;background:#fff;border-radius:8px}
 .login{max-width:22rem;margin:15vh auto;background:#fff;padding:1.5rem;border-radius:8px;box-shadow:0 1px 3px #0002}

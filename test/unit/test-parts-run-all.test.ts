@@ -18,7 +18,13 @@ writeFileSync(
   JSON.stringify({
     name: "parts",
     private: true,
-    scripts: { first: part("first", 3), second: part("second", 0), third: part("third", 1), fine: part("fine", 0) },
+    scripts: {
+      first: part("first", 3),
+      second: part("second", 0),
+      third: part("third", 1),
+      fine: part("fine", 0),
+      named: `node -e "console.log(' \\u00d7 a suite > names its failed test 12ms'); process.exit(1)"`,
+    },
   }),
 );
 
@@ -38,6 +44,14 @@ describe("npm test's parts", () => {
     expect(out).toMatch(/ok {4}second/);
     expect(out).toMatch(/FAIL {2}third +\d+ s \(exit 1\)/);
     expect(out).toMatch(/2 of 3 parts failed: first, third\./);
+  });
+
+  it("print the names of the failed tests again after the table, so a log's tail shows them", () => {
+    const { status, out } = run("named", "second");
+    expect(status).toBe(1);
+    const table = out.indexOf("npm test: 2 parts");
+    expect(table).toBeGreaterThan(0);
+    expect(out.slice(table)).toMatch(/named: what failed\n {2}× a suite > names its failed test/);
   });
 
   it("pass when every part passes", () => {

@@ -11,7 +11,7 @@ import { html } from "hono/html";
 import type { MetricsResult, Stats } from "../../index.js";
 import { ownValue } from "../../name-record.js";
 import { historyChart } from "../chart.js";
-import { latency, number, page, pageHeaders, postButton, when, type Html } from "../layout.js";
+import { latency, number, page, pageHeaders, postButton, visibleHtml, when, type Html } from "../layout.js";
 import { throughputChart } from "../throughput.js";
 import { metricsWindow } from "./metrics.js";
 import type { DashboardEnv, DashboardScope } from "../types.js";
@@ -95,6 +95,6 @@ export function overviewRoutes(app: Hono<DashboardEnv>, scope: DashboardScope, o
   app.get("/overview", async (c) => {
     const [stats, runs] = await Promise.all([scope.tickq.stats(), lastHour(scope)]);
     pageHeaders(c);
-    return c.html(live(c, stats, runs));
+    return visibleHtml(c, live(c, stats, runs));
   });
 }

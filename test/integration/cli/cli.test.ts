@@ -3,6 +3,7 @@
 // restAdapter): its output, human and --json, and its exit codes.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { inject } from "vitest";
+import { freePort } from "../../../src/platforms/node/find-redis.js";
 import type { JobInfo, JobPage, Stats } from "../../../src/index.js";
 import { describeOverAdapters } from "../../helpers/adapters.js";
 import { buildCli, type Cli, cliConnections, cliEnv } from "../../helpers/cli.js";
@@ -175,7 +176,7 @@ describe("the tickq CLI without a Redis", () => {
   });
   afterAll(() => cli.dispose());
 
-  it("exits 2 with no connection settings, 1 when Redis does not answer, 0 for --help and --version", async () => {
+  it("exits 2 with no connection settings or a URL of the wrong scheme, 1 when Redis or the REST server does not answer, 0 for --help and --version", async () => {
     const none = await cli.run(["stats"]);
     expect(none.code).toBe(2);
     expect(none.stderr).toMatch(/set REDIS_URL .*, or UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN/);
@@ -185,6 +186,23 @@ describe("the tickq CLI without a Redis", () => {
       /^tickq: Redis at redis:\/\/127\.0\.0\.1:1 is unreachable \(.*ECONNREFUSED.*\): is it running\? Check REDIS_URL/,
     );
     expect(down.stderr).not.toMatch(/max retries/i);
+    const wrongScheme = await cli.run(["stats"], { REDIS_URL: "http://127.0.0.1:7101" });
+    expect(wrongScheme.code).toBe(2);
+    expect(wrongScheme.stderr).toMatch(
+      /^tickq: REDIS_URL must start with redis:\/\/ .*not http:\/\/; .*set UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN instead/,
+    );
+    const port = await freePort(); // a REST server that is not running
+    const rest = await cli.run(["stats"], {
+      UPSTASH_REDIS_REST_URL: `http://127.0.0.1:${port}`,
+      UPSTASH_REDIS_REST_TOKEN: "rest-token-never-printed",
+    });
+    expect(rest.code).toBe(1);
+    expect(rest.stderr).toMatch(
+      new RegExp(
+        `request to http://127\\.0\\.0\\.1:${port} failed .*ECONNREFUSED.*is the REST server up at UPSTASH_REDIS_REST_URL\\?`,
+      ),
+    );
+    expect(rest.stderr).not.toContain("rest-token-never-printed");
     const health = await cli.json(["health"], { REDIS_URL: "redis://127.0.0.1:1" });
     expect(health).toMatchObject({ code: 1, body: { code: "REDIS" } });
     expect(await cli.run(["--version"])).toMatchObject({ code: 0, stdout: "test\n" });

@@ -4,14 +4,15 @@
 // the new handler, and a run started before the edit completes under the new code. Text from a
 // job (an error message) is printed escaped; the dashboard's login link works once.
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { afterAll, afterEach, beforeAll, expect, inject, it } from "vitest";
 import { freePort } from "../../../src/platforms/node/find-redis.js";
 import { adapterCase, describeOverAdapters } from "../../helpers/adapters.js";
 import { buildCli, type Cli } from "../../helpers/cli.js";
 import { useHarness } from "../../helpers/harness.js";
+import { tickqSources } from "../../../scripts/tickq-source.mjs";
 
 const SECRET = "dev-test-secret-0123456789";
 
@@ -37,6 +38,15 @@ export const workflows = {
 };
 `;
 
+// docs/getting-started.md's app.ts, as a user copies it: its "tickq" imports point at the sources.
+function gettingStartedApp(): string {
+  const page = readFileSync(resolve("docs/getting-started.md"), "utf8");
+  const code = /```ts\n(\/\/ app\.ts — [\s\S]*?)```/.exec(page)?.[1];
+  if (!code) throw new Error("docs/getting-started.md has no ```ts block opening with // app.ts —");
+  const sources: Record<string, string> = tickqSources();
+  return code.replace(/from "(tickq(?:\/[\w/-]+)?)"/g, (_, spec: string) => `from ${JSON.stringify(sources[spec])}`);
+}
+
 describeOverAdapters([adapterCase("ioredis")], "tickq dev over $name", (a) => {
   const h = useHarness(a, "cli-dev");
   let cli: Cli;
@@ -55,9 +65,10 @@ describeOverAdapters([adapterCase("ioredis")], "tickq dev over $name", (a) => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it("runs what is enqueued, prints each job and step, and reloads the module on edit", async () => {
+  // Starts `tickq dev --jobs ./app.ts` in a fresh project holding `app`.
+  async function startDev(app: string) {
     dir = mkdtempSync(join(tmpdir(), "tickq-dev-"));
-    writeFileSync(join(dir, "app.ts"), appSource("v1"));
+    writeFileSync(join(dir, "app.ts"), app);
     const port = await freePort();
     child = spawn(
       process.execPath,
@@ -80,7 +91,11 @@ describeOverAdapters([adapterCase("ioredis")], "tickq dev over $name", (a) => {
         headers: { authorization: `Bearer ${SECRET}`, "content-type": "application/json" },
         body: JSON.stringify(body),
       }).then((r) => r.json() as Promise<{ jid?: string; id?: string }>);
+    return { out, url, post };
+  }
 
+  it("runs what is enqueued, prints each job and step, and reloads the module on edit", async () => {
+    const { out, url, post } = await startDev(appSource("v1"));
     await out.waitFor(/tickq dev: http:\/\/127\.0\.0\.1:\d+ serving \.\/app\.ts \(jobs: hello, bad; workflows: span\)/);
     expect(out.text()).toMatch(/^Redis: redis:\/\/\S+, from REDIS_URL$/m);
 
@@ -107,6 +122,25 @@ describeOverAdapters([adapterCase("ioredis")], "tickq dev over $name", (a) => {
     expect(first.status).toBe(303);
     expect(first.headers.get("set-cookie")).toMatch(/^tickq_session=/);
     expect((await fetch(link, { redirect: "manual" })).status).toBe(410);
+  });
+
+  it("serves getting-started's app.ts: its jobs, a retried job and its workflow's steps", async () => {
+    const { out, url, post } = await startDev(gettingStartedApp());
+    await out.waitFor(/serving \.\/app\.ts \(jobs: sendEmail, flakyWebhook; workflows: onboarding\)/);
+    const { jid } = await post("/jobs", { name: "sendEmail", args: ["ada@example.com", "Hello"] });
+    await out.waitFor(new RegExp(`✓ job sendEmail ${jid} `));
+    expect(out.text()).toContain("email to ada@example.com: Hello");
+    const hook = await post("/jobs", { name: "flakyWebhook", args: ["https://example.com/hook"] });
+    const { id } = await post("/workflows/onboarding", { input: { email: "ada@example.com" } });
+    await out.waitFor(/✓ step onboarding\/welcome /);
+    await out.waitFor(
+      new RegExp(`✗ job flakyWebhook ${hook.jid} attempt 2: Error: 503 from https://example\\.com/hook`),
+    );
+    await out.waitFor(new RegExp(`✓ job flakyWebhook ${hook.jid} `));
+    await out.waitFor(/✓ step onboarding\/tips /);
+    expect(out.text()).toContain("email to ada@example.com: Three tips");
+    const run = await fetch(`${url}/workflows/${id}`, { headers: { authorization: `Bearer ${SECRET}` } });
+    expect(await run.json()).toMatchObject({ status: "completed", output: "sent" });
   });
 });
 

@@ -10,10 +10,11 @@ import { mkdirSync } from "node:fs";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { dashboard } from "../../../src/dashboard/index.js";
+import { GROUPS } from "../../../src/dashboard/sections.js";
 import { startServer, type RunningServer } from "../../../src/platforms/node/server.js";
 import type { Tickq } from "../../../src/index.js";
 import { deleteUnder, directRedis, redisUrl, uniquePrefix } from "../../helpers/redis.js";
-import { describeWithChromium, launchChromium } from "./chromium.js";
+import { describeWithChromium, launchChromium, logIn } from "./chromium.js";
 
 const SECRET = "glance-s3cret-for-tests";
 const SHOTS = process.env.TICKQ_UPDATE_SCREENSHOTS === "1" ? "docs/screenshots" : "tmp/screenshots";
@@ -76,9 +77,7 @@ describeWithChromium("the dashboard at a glance, in headless Chromium", () => {
     context = await browser.newContext({ timezoneId: "Europe/Berlin", locale: "en-US" });
     page = await context.newPage();
     await page.setViewportSize({ width: 1024, height: 800 });
-    await page.goto(`${server.url}/dashboard`);
-    await page.fill("#secret", SECRET);
-    await Promise.all([page.waitForURL(`${server.url}/dashboard`), page.click("button")]);
+    await logIn(page, `${server.url}/dashboard`, SECRET);
   }, 60_000);
 
   afterAll(async () => {
@@ -244,14 +243,34 @@ describeWithChromium("the dashboard at a glance, in headless Chromium", () => {
       await wide.setViewportSize({ width: 1280, height: 800 });
       const phone = await context.newPage();
       await phone.setViewportSize({ width: 390, height: 844 });
+      await tq.enqueue("sendInvoice", [42], { delayMs: 3_600_000 }); // one on the Scheduled page
+      await phone.goto(`${server.url}/dashboard/dead`);
+      const deadJob = (await phone.locator('a[href*="/jobs/"]').first().getAttribute("href"))!;
+      // [screenshot, path, at 1280 px too]: browser.test.ts and metrics-page.test.ts take the others at 1280 px.
       const pages: [string, string, boolean][] = [
         ["succeeded", "/succeeded", true],
         ["schedules", "/schedules", true],
         ["workflows", "/workflows", true],
+        ["workflow-run", "/workflows/nap-1", true],
+        ["running", "/running", true],
+        ["scheduled", "/scheduled", true],
+        ["retry", "/retry", true],
+        ["cancelled", "/cancelled", true],
+        ["expired", "/expired", true],
+        ["ordered", "/ordered", true],
+        ["locks", "/locks", true],
         ["queues", "/queues", false],
         ["ticks", "/ticks", false],
         ["metrics", "/metrics", false],
+        ["job", deadJob.slice(deadJob.indexOf("/jobs/")), false],
       ];
+      const everyPage = GROUPS.flatMap((g) => g.pages.map((p) => p.path as string));
+      for (const path of everyPage.filter((p) => !["", "/dead"].includes(p))) {
+        expect(
+          pages.map(([, p]) => p),
+          `a screenshot of ${path}`,
+        ).toContain(path); // overview, dead: browser.test.ts
+      }
       for (const [name, path, both] of pages) {
         if (both) {
           await wide.goto(`${server.url}/dashboard${path}`);

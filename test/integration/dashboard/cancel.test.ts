@@ -12,7 +12,7 @@ import { dashboard } from "../../../src/dashboard/index.js";
 import { startServer, type RunningServer } from "../../../src/platforms/node/server.js";
 import type { JobContext, Tickq, TickReport } from "../../../src/index.js";
 import { deleteUnder, directRedis, redisUrl, uniquePrefix } from "../../helpers/redis.js";
-import { describeWithChromium, launchChromium } from "./chromium.js";
+import { describeWithChromium, launchChromium, logIn } from "./chromium.js";
 
 const SECRET = "cancel-dash-s3cret-for-tests";
 const STEP_MS = 60_000;
@@ -58,9 +58,7 @@ describeWithChromium("the dashboard's Cancel in headless Chromium", () => {
     queued = await tq.enqueue("sendMail", ["a@example.com"], { delayMs: 3_600_000 });
     browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1100, height: 800 } });
-    await page.goto(`${server.url}/dashboard/login`);
-    await page.fill("#secret", SECRET);
-    await Promise.all([page.waitForURL(`${server.url}/dashboard`), page.click("button")]);
+    await logIn(page, `${server.url}/dashboard`, SECRET);
   }, 60_000);
 
   afterAll(async () => {

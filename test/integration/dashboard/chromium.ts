@@ -4,7 +4,7 @@
 // `.ci/run` installs it and sets TICKQ_REQUIRE_CHROMIUM=1, so CI fails
 // rather than skip.
 import { spawnSync } from "node:child_process";
-import { chromium, type Browser } from "playwright-core";
+import { chromium, type Browser, type Page } from "playwright-core";
 import { describe } from "vitest";
 
 /** CHROMIUM_PATH, else Debian's. */
@@ -45,3 +45,13 @@ export function describeWithChromium(name: string, body: () => void): void {
 
 export const launchChromium = (): Promise<Browser> =>
   chromium.launch({ executablePath: CHROMIUM, headless: true, args: FLAGS });
+
+/**
+ * Logs `page` in to the dashboard at `dashboardUrl` (the server's URL and `/dashboard`) as an
+ * operator does: the login form, the secret, then the overview. browser.test.ts tests the form itself.
+ */
+export async function logIn(page: Page, dashboardUrl: string, secret: string): Promise<void> {
+  await page.goto(`${dashboardUrl}/login`);
+  await page.fill("#secret", secret);
+  await Promise.all([page.waitForURL(dashboardUrl), page.click("button")]);
+}

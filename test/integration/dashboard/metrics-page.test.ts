@@ -10,7 +10,7 @@ import { dashboard } from "../../../src/dashboard/index.js";
 import { startServer, type RunningServer } from "../../../src/platforms/node/server.js";
 import type { Tickq } from "../../../src/index.js";
 import { deleteUnder, directRedis, redisUrl, uniquePrefix } from "../../helpers/redis.js";
-import { describeWithChromium, launchChromium } from "./chromium.js";
+import { describeWithChromium, launchChromium, logIn } from "./chromium.js";
 
 const SECRET = "metrics-s3cret-for-tests";
 const SHOTS = process.env.TICKQ_UPDATE_SCREENSHOTS === "1" ? "docs/screenshots" : "tmp/screenshots";
@@ -63,9 +63,7 @@ describeWithChromium("the Metrics page in headless Chromium", () => {
     page.on("console", (m) => {
       if (/Content Security Policy|Refused/i.test(m.text())) refused.push(m.text());
     });
-    await page.goto(`${server.url}/dashboard`);
-    await page.fill("#secret", SECRET);
-    await Promise.all([page.waitForURL(`${server.url}/dashboard`), page.click("button")]);
+    await logIn(page, `${server.url}/dashboard`, SECRET);
   }, 60_000);
 
   afterAll(async () => {

@@ -9,7 +9,7 @@ import { dashboard } from "../../../src/dashboard/index.js";
 import { startServer, type RunningServer } from "../../../src/platforms/node/server.js";
 import type { Tickq } from "../../../src/index.js";
 import { deleteUnder, directRedis, redisUrl, uniquePrefix } from "../../helpers/redis.js";
-import { describeWithChromium, launchChromium } from "./chromium.js";
+import { describeWithChromium, launchChromium, logIn } from "./chromium.js";
 
 const SECRET = "selection-s3cret-for-tests";
 const STEP_MS = 60_000;
@@ -52,9 +52,7 @@ describeWithChromium("row selection on the jobs pages, in headless Chromium", ()
     browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     page.on("dialog", (d) => void d.accept());
-    await page.goto(`${server.url}/dashboard`);
-    await page.fill("#secret", SECRET);
-    await Promise.all([page.waitForURL(`${server.url}/dashboard`), page.click("button")]);
+    await logIn(page, `${server.url}/dashboard`, SECRET);
   }, 60_000);
 
   afterAll(async () => {

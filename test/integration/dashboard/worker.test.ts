@@ -5,7 +5,7 @@
 // logs in and renders the overview at Miniflare's own URL too.
 import { describe, expect, it } from "vitest";
 import { useWorkerInMiniflare } from "../../helpers/worker-in-miniflare.js";
-import { hasChromium, launchChromium } from "./chromium.js";
+import { hasChromium, launchChromium, logIn } from "./chromium.js";
 import { tokenIn } from "./login.js";
 
 const SECRET = "worker-dash-s3cret";
@@ -93,9 +93,7 @@ describe("the dashboard in the bundled Worker (Miniflare)", () => {
       const browser = await launchChromium();
       try {
         const page = await browser.newPage();
-        await page.goto(new URL("/dashboard", url).href);
-        await page.fill("#secret", SECRET);
-        await Promise.all([page.waitForURL(/\/dashboard$/), page.click("button")]);
+        await logIn(page, new URL("/dashboard", url).href, SECRET);
         await expect(page.locator('[data-stat="scheduled"] b').innerText()).resolves.toBe("1");
         await expect(page.locator("#pause").innerText()).resolves.toBe("Pause"); // the script ran
         // the last hour's throughput and the daily chart

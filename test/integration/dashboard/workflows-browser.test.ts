@@ -11,7 +11,7 @@ import { createApp } from "../../../src/http/app.js";
 import { listen, type Listening } from "../../../src/platforms/node/listen.js";
 import { adapterCases } from "../../helpers/adapters.js";
 import { useHarness } from "../../helpers/harness.js";
-import { describeWithChromium, launchChromium } from "./chromium.js";
+import { describeWithChromium, launchChromium, logIn } from "./chromium.js";
 
 const SECRET = "workflows-browser-s3cret";
 const STEP_MS = 60_000;
@@ -60,9 +60,7 @@ describeWithChromium("the dashboard's Workflows pages in headless Chromium", () 
 
         const page: Page = await browser.newPage();
         try {
-          await page.goto(`${server.url}/dashboard/login`);
-          await page.fill("#secret", SECRET);
-          await Promise.all([page.waitForURL(`${server.url}/dashboard`), page.click("button")]);
+          await logIn(page, `${server.url}/dashboard`, SECRET);
 
           await page.goto(`${server.url}/dashboard/workflows`);
           const cells = (name: string) =>

@@ -82,8 +82,47 @@ const CASES: Case[] = [
   ["POST /workflows/:name, too large", "POST", "/workflows/nope", { input: "x".repeat(3_000) }, 413, "BODY_TOO_LARGE"],
   ["POST /events without an event", "POST", "/events", {}, 400, "BAD_ARGS"],
   ["GET /workflows/:id, none", "GET", "/workflows/nope", undefined, 404, "NOT_FOUND"],
+  ["GET /workflows, a bad status", "GET", "/workflows?status=zzz", undefined, 400, "BAD_STATE"],
+  ["GET /workflows, a bad limit", "GET", "/workflows?limit=x", undefined, 400, "BAD_ARGS"],
+  ["POST /workflows/:id/cancel, none", "POST", "/workflows/nope/cancel", undefined, 404, "NOT_FOUND"],
+  ["POST /workflows/:id/retry, none", "POST", "/workflows/nope/retry", undefined, 404, "NOT_FOUND"],
+  ["POST /workflows/:id/fork, none", "POST", "/workflows/nope/fork", { fromStep: "a" }, 404, "NOT_FOUND"],
+  ["POST /workflows/:id/fork, not JSON", "POST", "/workflows/nope/fork", "{", 400, "BAD_ARGS"],
+  [
+    "POST /workflows/:name/retry-all, a bad status",
+    "POST",
+    "/workflows/w/retry-all?status=x",
+    undefined,
+    400,
+    "BAD_STATE",
+  ],
+  ["POST /queues/:name/pause, a bad name", "POST", "/queues/a%20b/pause", undefined, 400, "BAD_ARGS"],
+  ["POST /queues/:name/resume, a bad name", "POST", "/queues/a%20b/resume", undefined, 400, "BAD_ARGS"],
   ["no such route", "GET", "/nope", undefined, 404, "NO_ROUTE"],
 ];
+
+// Routes whose only 4xx is auth's (no input they read can be wrong; an unknown jid's result is
+// { state: "unknown" }), and the open ones: `every route` below holds the list to the app's routes.
+const AUTH_ONLY = [
+  "GET /stats",
+  "GET /metrics",
+  "GET /schedules",
+  "GET /queues",
+  "GET /tick",
+  "POST /tick",
+  "GET /jobs/:jid/result",
+];
+const OPEN = ["GET /", "GET /health", "GET /favicon.ico"];
+
+/** The app's routes as "METHOD /path", each once (Hono lists middleware as ALL). */
+const routesOf = (app: ReturnType<typeof createApp>) => [
+  ...new Set(app.routes.filter((r) => r.method !== "ALL").map((r) => `${r.method} ${r.path}`)),
+];
+const matches = (route: string, method: string, path: string) => {
+  const [m, pattern] = route.split(" ") as [string, string];
+  const shape = new RegExp(`^${pattern.replace(/:\w+/g, "[^/]+")}$`);
+  return m === method && shape.test(path.split("?")[0]!);
+};
 
 describe.each(adapterCases)("every 4xx over $name", (adapterCase) => {
   const h = useHarness(adapterCase, "codes");
@@ -124,6 +163,26 @@ describe.each(adapterCases)("every 4xx over $name", (adapterCase) => {
     const answer = (await res.json()) as { code: string };
     expect(answer).toMatchObject({ error: expect.any(String) });
     expect(DOCUMENTED).toContain(answer.code);
+  });
+
+  it("covers every route: each has a case above, or answers 401 { error, code } as its only 4xx", async () => {
+    const app = makeApp();
+    const routes = routesOf(app);
+    expect(routes.length).toBeGreaterThan(25);
+    for (const route of routes) {
+      if (OPEN.includes(route)) continue;
+      const [method, path] = route.split(" ") as [string, string];
+      const concrete = path.replace(/:\w+/g, "nope");
+      const res = await app.request(concrete, { method });
+      expect(res.status, `${route} without a credential`).toBe(401);
+      expect(DOCUMENTED).toContain(((await res.json()) as { code: string }).code);
+      if (AUTH_ONLY.includes(route)) continue;
+      expect(
+        CASES.some(([, m, p]) => matches(route, m, p)),
+        `${route} has a case in CASES (or belongs in AUTH_ONLY)`,
+      ).toBe(true);
+    }
+    for (const listed of [...AUTH_ONLY, ...OPEN]) expect(routes, listed).toContain(listed);
   });
 
   it("a declared job's queue and a listed queue are accepted; allowUndeclaredQueues accepts any", async () => {

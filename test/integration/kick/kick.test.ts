@@ -14,16 +14,15 @@ describe.each(adapterCases)("kick on enqueue over $name", (adapterCase) => {
     return done();
   };
 
-  it("starts the job within milliseconds, in the scope's waitUntil, without delaying the enqueue", async () => {
+  it("starts the job in the tick it kicks, kept in the scope's waitUntil, with no other tick", async () => {
     const started: number[] = [];
     const kept: Promise<unknown>[] = [];
     const tq = h.make({ mark: () => void started.push(Date.now()) }).scope({ waitUntil: (p) => void kept.push(p) });
-    const t = Date.now();
     await tq.enqueue("mark", [], { kick: true });
     expect(kept).toHaveLength(1);
+    // What the kick promised is done once the kept promise settles: no timing bound, the kick itself ran it.
     await kept[0];
     expect(started).toHaveLength(1);
-    expect(started[0]! - t).toBeLessThan(1_000);
     expect(await h.redis.zcard(`${h.prefix}kicks`)).toBe(0); // the slot is released
   });
 

@@ -5,7 +5,9 @@
 // creeps in fails here rather than in a deploy. The budget leaves room for
 // features; Cloudflare's own limit is far above it (3 MB compressed on the
 // free plan). The dashboard's own budget: dashboard/size.test.ts.
+import { build } from "esbuild";
 import { describe, expect, it } from "vitest";
+import { vercelBuildOptions } from "../../../scripts/example-builds.mjs";
 import { measuredSizes } from "../../helpers/measured-sizes.js";
 import { workerBuild } from "../../helpers/worker-bundle.js";
 
@@ -27,6 +29,18 @@ describe("bundle size", () => {
     expect(code).not.toMatch(/@upstash\/redis|UpstashError/);
     // lib/common/prefix-keys.lua's date helper, once, however many entry scripts include it
     expect(code.split("string.format('%04d-%02d-%02d'").length - 1).toBe(1);
+  });
+
+  // The clock script's text (src/lua/test_clock.lua) still rides in both, in lua/index.ts's table of scripts.
+  it("carries no module of tickq/testing in the Worker or the Vercel function", async () => {
+    const vercel = await build({ ...vercelBuildOptions(), metafile: true });
+    const vercelInputs = Object.entries(Object.values(vercel.metafile.outputs)[0]!.inputs)
+      .filter(([, input]) => input.bytesInOutput > 0)
+      .map(([path]) => path);
+    for (const inputs of [(await workerBuild()).inputs, vercelInputs]) {
+      expect(inputs.length).toBeGreaterThan(50); // the bundle really holds tickq's sources
+      expect(inputs.filter((path) => path.includes("src/testing/"))).toEqual([]);
+    }
   });
 
   it("carries no croner: the example declares no cron schedule and passes no `cron`", async () => {

@@ -71,9 +71,18 @@ describe("the Cloudflare Worker bundle in Miniflare", () => {
     expect(res.status).toBe(201);
     expect(await redis.llen(`${prefix}queue:default`)).toBe(2);
     expect(await redis.llen(`${prefix}queue:media`)).toBe(1);
-    const tick = await call("/tick", { method: "POST" });
-    expect(tick.status).toBe(200);
-    expect(await tick.json()).toMatchObject({ succeeded: 3, failed: 0, more: false });
+    // A tick's budget is 150 ms here: on a busy machine one tick may end
+    // before the three jobs have, and say so with `more`; the next goes on.
+    const totals = { succeeded: 0, failed: 0, ticks: 0 };
+    for (let more = true; more && totals.ticks < 20; totals.ticks++) {
+      const tick = await call("/tick", { method: "POST" });
+      expect(tick.status).toBe(200);
+      const report = (await tick.json()) as { succeeded: number; failed: number; more: boolean };
+      totals.succeeded += report.succeeded;
+      totals.failed += report.failed;
+      more = report.more;
+    }
+    expect(totals).toMatchObject({ succeeded: 3, failed: 0 });
     expect(await processed()).toBe(3);
   });
 

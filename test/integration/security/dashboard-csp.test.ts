@@ -9,7 +9,7 @@ import { dashboard } from "../../../src/dashboard/index.js";
 import { startServer, type RunningServer } from "../../../src/platforms/node/server.js";
 import type { Tickq } from "../../../src/index.js";
 import { deleteUnder, directRedis, redisUrl, uniquePrefix } from "../../helpers/redis.js";
-import { describeWithChromium, launchChromium } from "../dashboard/chromium.js";
+import { describeWithChromium, launchChromium, logIn } from "../dashboard/chromium.js";
 
 const SECRET = "csp-browser-secret-0123456789";
 const INJECTED = `<script>window.__ranInline = 1</script><img src="data:," onload="window.__ranHandler = 1"><svg onload="window.__ranSvg = 1"></svg>`;
@@ -59,9 +59,7 @@ describeWithChromium("the dashboard's CSP in headless Chromium", () => {
       const body = (await response.text()).replace("<main>", `<main>${INJECTED}`);
       return route.fulfill({ response, body });
     });
-    await page.goto(`${server.url}/dashboard/login`);
-    await page.fill("#secret", SECRET);
-    await Promise.all([page.waitForURL(`${server.url}/dashboard`), page.click("button")]);
+    await logIn(page, `${server.url}/dashboard`, SECRET);
   }, 60_000);
 
   afterAll(async () => {
