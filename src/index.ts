@@ -88,9 +88,9 @@ export type {
   ExpiredEvent,
   FailedEvent,
   JobEvent,
-  OrderedCancelled,
   TickqEventName,
   TickqEvents,
   TickqListener,
   TickqListenerOptions,
 } from "./tick/events.js";
+export type { OrderedCancelled } from "./cancel/ordered-record.js";

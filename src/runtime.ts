@@ -4,7 +4,7 @@
 // checks; an unknown option is refused by name.
 import { monotonicMs, VIRTUAL_CLOCK } from "./tick/clock.js";
 import { TickqError } from "./errors.js";
-import { newListeners } from "./tick/events.js";
+import { newListeners, type TickqEventName } from "./tick/events.js";
 import { confirmReplicated, durabilityOf } from "./tick/durability.js";
 import { DEFAULT_MAX_JOB_BYTES } from "./job/size.js";
 import { checkKnownKeys, numberOption } from "./options.js";
@@ -26,6 +26,8 @@ import { sidekiqProcessOf } from "./sidekiq/process.js";
 import type { SidekiqSlice } from "./sidekiq/runtime.js";
 import { resultSettings } from "./results/settings.js";
 import type { ResultsSlice } from "./results/runtime.js";
+import type { CancelSlice } from "./cancel/runtime.js";
+import type { MetricsSlice } from "./metrics/runtime.js";
 import { CancelWatch } from "./cancel/watch.js";
 import { logSink, textFace } from "./telemetry/logger.js";
 import { Tracing } from "./telemetry/tracing.js";
@@ -36,7 +38,26 @@ import type { RedisReply } from "./redis/types.js";
 import type { TickqOptions } from "./types.js";
 
 /** The whole runtime: the tick core's and every capability's slice. */
-export type TickqRuntime = Runtime & OrderedSlice & WorkflowsSlice & RecurringSlice & SidekiqSlice & ResultsSlice;
+export type TickqRuntime = Runtime &
+  OrderedSlice &
+  WorkflowsSlice &
+  RecurringSlice &
+  SidekiqSlice &
+  ResultsSlice &
+  CancelSlice &
+  MetricsSlice;
+
+// Every event a tickq fires (the jobs' of tick/events.ts and its capabilities'), in the order `on`'s error lists them.
+const EVENTS: Readonly<Record<TickqEventName, true>> = {
+  succeeded: true,
+  failed: true,
+  dead: true,
+  expired: true,
+  "workflow.completed": true,
+  "workflow.failed": true,
+  cancelled: true,
+};
+export const EVENT_NAMES = Object.keys(EVENTS) as TickqEventName[];
 
 const OPTION_KEYS: Readonly<Record<keyof TickqOptions, true>> = {
   redis: true,
@@ -141,7 +162,7 @@ export function createRuntime<J extends JobRegistry>(options: TickqOptions<J>): 
     logs,
     tracing: options.telemetry ? new Tracing(options.telemetry, (message) => logger.warn(message)) : undefined,
     middleware: [],
-    listeners: newListeners(options.on),
+    listeners: newListeners(EVENT_NAMES, options.on),
     // Under Sidekiq's own key names, Sidekiq's rule: no backtrace unless the job asks for one.
     backtraceLines: numberOption(options.backtraceLines, prefix === "" ? 0 : 20, "backtraceLines", {
       min: 0,

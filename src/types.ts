@@ -1,7 +1,8 @@
-// The options of createTickq and what a tick and stats() report: the terms
-// every capability reads. A type of one capability lives in its folder (the
-// job's in job/, the adapter's in redis/, enqueue's in client/, a tick's
-// options in tick/options.ts).
+// The options of createTickq, composed of the capabilities' own (composition
+// layer: docs/internals/layout.md). A type of one capability lives in its
+// folder (the job's in job/, the adapter's in redis/, enqueue's in client/, a
+// tick's options in tick/options.ts, its report in tick/tick-report.ts); the
+// ones the root entry exports from here are re-exported below.
 //
 // job       a unit of work: a name (Sidekiq's `class`) and JSON `args`
 // queue     a Redis list `queue:NAME` of pending job strings
@@ -23,10 +24,15 @@ import type { KeepCompleted } from "./results/types.js";
 import type { JobLogger, Middleware } from "./job/context.js";
 import type { JobRegistry } from "./job/definition.js";
 import type { RedisAdapter } from "./redis/types.js";
-import type { TickWorkflowReport, WorkflowInputs, WorkflowsOption } from "./workflows/types.js";
+import type { WorkflowInputs, WorkflowsOption } from "./workflows/types.js";
+import type { QueueOrder } from "./tick/queue-order.js";
+import type { DurabilityOptions } from "./tick/durability.js";
+import type { SidekiqProcessOptions } from "./sidekiq/process.js";
 
-/** Strict order (`["critical", "default"]`) or Sidekiq weights (`[["critical", 3], ["default", 1]]`). */
-export type QueueOrder = string[] | [string, number][];
+export type { QueueOrder } from "./tick/queue-order.js";
+export type { DurabilityOptions } from "./tick/durability.js";
+export type { SidekiqProcessOptions } from "./sidekiq/process.js";
+export type { TickReport } from "./tick/tick-report.js";
 
 /** The options of `createTickq`: only `redis` and `jobs` are required. */
 export interface TickqOptions<
@@ -152,68 +158,4 @@ export interface TickqOptions<
    * `{ retentionMs }` (default 72 hours); `false` keeps none and adds nothing to a tick's calls. Default: on.
    */
   metrics?: MetricsOptions | false;
-}
-
-/** The `durability` option: how many replicas must hold each write (Redis WAIT). */
-export interface DurabilityOptions {
-  /** Replicas that must acknowledge each write; at least 1. */
-  replicas: number;
-  /** How long to wait for them, in ms; default 1,000. */
-  timeoutMs?: number;
-}
-
-/** How ticks show up as Sidekiq processes (the `sidekiqProcesses` option). */
-export interface SidekiqProcessOptions {
-  /** The hostname Sidekiq Web shows, and the first part of each tick's identity; default "tickq". */
-  hostname?: string;
-  /** Sidekiq's process tag; default "". */
-  tag?: string;
-  /** Labels beside "tickq", which is always one. */
-  labels?: string[];
-}
-
-/** What one tick did, counted by outcome. */
-export interface TickReport {
-  /** The tick's id (its lease is `tick:ID`). */
-  tickId: string;
-  /** Jobs fetched from queues. */
-  fetched: number;
-  /** Jobs whose handler returned. */
-  succeeded: number;
-  /** Handler failures: retried + dead because retries ran out. */
-  failed: number;
-  /** Handler failures scheduled for a retry. */
-  retried: number;
-  /** Jobs sent to the dead set: failures out of retries, poison, malformed, unknown. */
-  dead: number;
-  /** Failures out of retries whose job says `dead: false`: dropped, as Sidekiq drops them (counted in `failed` too). */
-  discarded: number;
-  /** Jobs ended as cancelled (tq.jobs.cancel) by this tick: never started, or their result discarded. */
-  cancelled: number;
-  /** Jobs of dead ticks put back at the head of their queue. */
-  resurrected: number;
-  /** Due delayed and retry jobs moved into their queue. */
-  scheduled: number;
-  /** Jobs enqueued for due slots of recurring schedules. */
-  recurring: number;
-  /** Jobs the tick's fetches found past their expiry: recorded as expired, never started. */
-  expired: number;
-  /** Fetched jobs put back at the head of their queue: unstarted, or interrupted at the deadline. */
-  requeued: number;
-  /** Handlers still running after the grace period: left for resurrection. */
-  abandoned: number;
-  /** Dead-set entries evicted by the size or age cap. */
-  deadEvicted: number;
-  /** True when the tick stopped with work left (a full last batch, or housekeeping left). */
-  more: boolean;
-  /** True when the tick found its lease gone and stopped early. */
-  leaseLost: boolean;
-  /** Redis calls the tick made. */
-  roundTrips: number;
-  /** Wall-clock time the tick took. */
-  durationMs: number;
-  /** True when the tick did not start: maxParallel ticks were already live. */
-  skipped?: boolean;
-  /** Workflow work: steps committed, runs completed, failed, parked (absent when the app declares no workflow). */
-  workflows?: TickWorkflowReport;
 }

@@ -9,6 +9,27 @@ import type { CancelledEvent } from "../tick/events.js";
 import type { JobPayload } from "../job/payload.js";
 import type { OrderedFetched } from "../ordered/work.js";
 
+/** An ordered id's cancelled record, as its `cancelled` event carries it. */
+export interface OrderedCancelled {
+  /** The ordered job's name. */
+  name: string;
+  /** The id. */
+  id: string;
+  /** The cancelled run's fence (`from: "running"`); absent for payloads that never ran. */
+  fence?: number;
+  /** The payloads the record took, lowest score first. */
+  payloads: unknown[];
+  /** Their scores. */
+  scores: number[];
+}
+
+declare module "../tick/events.js" {
+  interface CancelledEvent {
+    /** An ordered id's cancel only: what its record holds. */
+    ordered?: OrderedCancelled;
+  }
+}
+
 /** A cancelled run's record jid; lib/ordered/cancel-ids.lua's ordered_run_jid says the same. */
 export const orderedRunJid = (name: string, fence: number | string): string => `o-${fence}-${name}`;
 
@@ -64,7 +85,7 @@ function parsed(text: string): unknown {
 
 function eventOf(payload: JobPayload, from: CancelledFrom, id: string, payloads: unknown[]): CancelledEvent {
   const part = (payload.tickq_ordered ?? {}) as OrderedPart;
-  const ordered: NonNullable<CancelledEvent["ordered"]> = {
+  const ordered: OrderedCancelled = {
     name: payload.class,
     id,
     payloads,

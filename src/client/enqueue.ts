@@ -19,7 +19,6 @@ import { planFlow } from "../flow/plan.js";
 import { expiryHead } from "../expiry/enqueue.js";
 import { planDebounce, pushDebounced, type DebouncePlan } from "../debounce/enqueue.js";
 import { encodeNewJob, newJid } from "../job/codec.js";
-import { jidIn } from "../partitions/jid.js";
 import { checkJobSize, chunksOf } from "../job/size.js";
 import { unfaithfulJson } from "../job/json-value.js";
 import { checkBySchema } from "./schema-check.js";
@@ -131,7 +130,8 @@ function prepare(runtime: Runtime, job: BulkJob, fields?: Record<string, unknown
   if (Number.isNaN(atMs)) throw new TickqError("BAD_ARGS", `Job "${job.name}": \`at\` is an invalid Date`);
   const delayMs = job.delayMs ?? 0;
   if (!Number.isFinite(delayMs)) throw new TickqError("BAD_ARGS", `Job "${job.name}": delayMs must be a finite number`);
-  const jid = job.jid ?? jidIn(runtime);
+  // Under partitions, one that hashes to this runtime's partition.
+  const jid = job.jid ?? runtime.partition?.newJid() ?? newJid();
   const plan = planFlow(job.name, definition, job.args, job.unique);
   const payload: NewJob = {
     ...expiryHead(job.name, job.expiresInMs, plan !== undefined),

@@ -14,7 +14,7 @@ import * as protocol from "../protocol/index.js";
 import { runCall } from "../protocol/run.js";
 import { runTick } from "../tick/run.js";
 import type { TickOptions } from "../tick/options.js";
-import type { TickReport } from "../types.js";
+import type { TickReport } from "../tick/tick-report.js";
 
 /** How long a granted slot waits for its tick to begin: a fan-out request on its way, a cold start. */
 const RESERVE_MS = 15_000;

@@ -1,20 +1,29 @@
-// Metrics in a tick (tick/capability.ts): each ack's run times and waits,
-// summed per queue and job name, ride as its metrics trailer
-// (lib/metrics/record-runs.lua). Off (`metrics: false`): no part.
-import type { Runtime } from "../tick/runtime.js";
-import type { Capability } from "../tick/capability.js";
+// Metrics in a tick (tick/capability.ts): each plain run's time and wait are
+// noted on its outcome (measure.ts), and each ack's, summed per queue and
+// job name, ride as its metrics trailer (lib/metrics/record-runs.lua).
+// Off (`metrics: false`): no part.
+import type { MetricsRuntime } from "./runtime.js";
+import type { Capability, JobHooks } from "../tick/capability.js";
+import { runMeter } from "./measure.js";
 import { metricsSection } from "./section.js";
 
-export const metricsCapability = (runtime: Runtime): Capability => ({
-  name: "metrics",
-  forTick() {
-    const settings = runtime.metrics;
-    if (!settings) return undefined;
-    return {
-      ackTrailers(_outcomes, inAckOrder, others) {
-        const metrics = metricsSection(inAckOrder, others, settings);
-        return metrics ? { metrics } : {};
-      },
-    };
-  },
-});
+export const metricsCapability = (runtime: MetricsRuntime): Capability => {
+  const job: JobHooks = {
+    // Redis' clock as the tick knows it when the run starts.
+    meter: (payload, startedMono) => runMeter(payload, startedMono, runtime.clockOffsetMs),
+  };
+  return {
+    name: "metrics",
+    forTick() {
+      const settings = runtime.metrics;
+      if (!settings) return undefined;
+      return {
+        job,
+        ackTrailers(_outcomes, inAckOrder, others) {
+          const metrics = metricsSection(inAckOrder, others, settings);
+          return metrics ? { metrics } : {};
+        },
+      };
+    },
+  };
+};

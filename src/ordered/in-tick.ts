@@ -5,11 +5,12 @@
 // they are exclusive the same way, and one guard per tick counts them all.
 // With no ordered job declared and no flow job run it adds no argument, no
 // timer and no Redis work.
-import type { Capability, Lane, TickContext, TickOutcome, TickPart } from "../tick/capability.js";
+import type { Capability, JobHooks, Lane, TickContext, TickOutcome, TickPart } from "../tick/capability.js";
 import type { OrderedRuntime } from "./runtime.js";
 import { orderedCancelKey } from "../cancel/errors.js";
+import { runEvent } from "../cancel/ordered-record.js";
 import { runOrdered } from "./execute.js";
-import { orderedGuard, type OrderedGuard } from "./guard.js";
+import { isLeaseInDoubt, LEASE_DOUBTS_MAX, leaseDoubtsError, orderedGuard, type OrderedGuard } from "./guard.js";
 import {
   isOrdered,
   isOrderedOutcome,
@@ -50,12 +51,13 @@ export const orderedCapability = (runtime: OrderedRuntime): Capability => ({
     };
     const settled = (acked: TickOutcome[], cancelled: string[] | undefined) => {
       const runs = acked as OrderedOutcome[];
-      ctx!.events.orderedCancelled(runs, cancelled);
+      cancelledEvents(ctx!, runs, cancelled);
       forgetCancels(runtime, runs);
       recountOrdered(ctx!, runs, cancelled);
     };
     const part: TickPart = {
       lane: lane as unknown as Lane,
+      job: guardedJobs,
       started: (t) => void (ctx = t),
       beginArgs: () => args(),
       begun: (reply) => readOrderedFetched(reply.ordered),
@@ -83,6 +85,27 @@ export const orderedCapability = (runtime: OrderedRuntime): Capability => ({
     return part;
   },
 });
+
+/**
+ * A plain run the guard stopped (a flow job holding a slot, runPlain below) goes back, counted in its
+ * `doubts`, until the LEASE_DOUBTS_MAX-th stop, which fails the attempt.
+ */
+const guardedJobs: JobHooks = {
+  aborted(reason, job) {
+    if (!isLeaseInDoubt(reason)) return undefined;
+    return job.doubts + 1 < LEASE_DOUBTS_MAX ? "doubt" : leaseDoubtsError(reason);
+  },
+};
+
+/** A `cancelled` event for each run an ack settled as cancelled ("NAME FENCE": a cancel came first). */
+function cancelledEvents(ctx: TickContext, acked: OrderedOutcome[], settled: string[] | undefined): void {
+  if (!settled || settled.length === 0 || !ctx.events.listening("cancelled")) return;
+  const runs = new Map(acked.map((o) => [`${o.item.name} ${o.item.fence}`, o.item]));
+  for (const key of settled) {
+    const item = runs.get(key);
+    if (item) ctx.events.emit("cancelled", runEvent(item));
+  }
+}
 
 /** Acked runs are forgotten by the process's cancel watch (it knows only what is still held). */
 function forgetCancels(runtime: OrderedRuntime, runs: OrderedOutcome[]): void {

@@ -1,5 +1,7 @@
 // The runtime as ordered sees it: the tick core's, and its own slice.
 import type { Runtime } from "../tick/runtime.js";
+import type { CancelSlice } from "../cancel/runtime.js";
+import type { MetricsSlice } from "../metrics/runtime.js";
 import type { OrderedRegistry } from "./types.js";
 
 /** What ordered ids add to the runtime (src/runtime.ts builds it). */
@@ -9,4 +11,5 @@ export interface OrderedSlice {
   orderedNames: string[];
 }
 
-export type OrderedRuntime = Runtime & OrderedSlice;
+/** With the cancels its runs watch and the metrics its acks carry. */
+export type OrderedRuntime = Runtime & OrderedSlice & CancelSlice & MetricsSlice;

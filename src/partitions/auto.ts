@@ -14,7 +14,8 @@ import type { KickScope } from "../kick/types.js";
 import type { OrderedRegistry } from "../ordered/types.js";
 import * as protocol from "../protocol/index.js";
 import { runCall } from "../protocol/run.js";
-import { newListeners, type TickqEventName, type TickqListener } from "../tick/events.js";
+import type { TickqEventName, TickqListener } from "../tick/events.js";
+import { EVENT_NAMES } from "../runtime.js";
 import { createRuntime } from "../runtime.js";
 import { hashTagOf, type Runtime } from "../tick/runtime.js";
 import type { JobLogger, Middleware } from "../job/context.js";
@@ -222,10 +223,10 @@ export function createAutoPartitioned<J extends JobRegistry, O extends OrderedRe
         return build(() => (scoped ??= get().then((t) => t.scope(more))));
       },
       on(event: TickqEventName, listener: TickqListener<TickqEventName>) {
-        if (!Object.hasOwn(newListeners(), event))
+        if (!EVENT_NAMES.includes(event))
           throw new TickqError(
             "BAD_ARGS",
-            `on: unknown event ${JSON.stringify(event)}; events are ${Object.keys(newListeners()).join(", ")}`,
+            `on: unknown event ${JSON.stringify(event)}; events are ${EVENT_NAMES.join(", ")}`,
           );
         const entry: Listening = { event, listener };
         listening.add(entry);

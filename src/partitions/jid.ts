@@ -1,17 +1,16 @@
 // A partition's new jids hash to it: a job routed to partition k by its
 // flow or debounce key still has a jid whose partition is k, so
 // tq.jobs.find(jid) asks one partition, not all. Drawing until one lands
-// takes N tries on average, a few microseconds each.
+// takes N tries on average, a few microseconds each. The client draws
+// through its runtime's `partition.newJid` (facade.ts sets it).
 import { newJid } from "../job/codec.js";
-import type { Runtime } from "../tick/runtime.js";
 import { partitionOf } from "./layout.js";
 
-/** A new jid; under partitions, one whose partition is this runtime's. */
-export function jidIn(runtime: Pick<Runtime, "partition">): string {
-  const partition = runtime.partition;
-  if (!partition || partition.count === 1) return newJid();
+/** A new jid whose partition is `index` of `count`. */
+export function jidIn(index: number, count: number): string {
+  if (count === 1) return newJid();
   for (;;) {
     const jid = newJid();
-    if (partitionOf(jid, partition.count) === partition.index) return jid;
+    if (partitionOf(jid, count) === index) return jid;
   }
 }

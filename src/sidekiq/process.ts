@@ -19,7 +19,16 @@ import { nameRecord } from "../name-record.js";
 import { terminalJson } from "../printable.js";
 import type { FetchedJob } from "../tick/passes/fetch.js";
 import type { QueuePlan } from "../tick/queue-order.js";
-import type { SidekiqProcessOptions } from "../types.js";
+
+/** How ticks show up as Sidekiq processes (the `sidekiqProcesses` option). */
+export interface SidekiqProcessOptions {
+  /** The hostname Sidekiq Web shows, and the first part of each tick's identity; default "tickq". */
+  hostname?: string;
+  /** Sidekiq's process tag; default "". */
+  tag?: string;
+  /** Labels beside "tickq", which is always one. */
+  labels?: string[];
+}
 
 /** A beat as begin, step, finish and extend carry it (lib/sidekiq/register-process.lua). */
 export interface Beat {

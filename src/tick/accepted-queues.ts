@@ -5,7 +5,7 @@
 // `allowUndeclaredQueues`; a tickq that lists no queues accepts any.
 import { TickqError } from "../errors.js";
 import type { JobRegistry } from "../job/definition.js";
-import type { QueueOrder } from "../types.js";
+import type { QueueOrder } from "./queue-order.js";
 
 /** The queues enqueue accepts, or undefined for any. */
 export function acceptedQueues(

@@ -10,6 +10,9 @@
 //   with plain jobs, and how to run it, put it back and mark it solo);
 // - what it acks (its lane's outcomes go to its step and finish sections);
 // - how it wraps a plain job's run, reads a plain fetch, or frees a slot;
+// - what it adds to every plain job's run (`job`: a cancel's signal,
+//   ctx.progress, the run's measures, a failure's backtrace, its own aborts);
+// - what it sends with every extend and learns from its reply;
 // - its housekeeping beside the pipeline (`beside`, workflows' pass);
 // - its report counts, and when it leaves work for the next tick (`more`).
 //
@@ -21,7 +24,8 @@ import type { TickEvents } from "./events.js";
 import type { AckTrailers, Outcome } from "./passes/ack.js";
 import type { FetchedGroups, FetchedJob } from "./passes/fetch.js";
 import type * as protocol from "../protocol/index.js";
-import type { TickReport } from "../types.js";
+import type { JobPayload } from "../job/payload.js";
+import type { TickReport } from "./tick-report.js";
 
 type TypesOf<C> = C extends { types?: infer T } ? NonNullable<T> : never;
 type ArgsOfCall<C> = TypesOf<C> extends { args: infer A } ? A : never;
@@ -34,6 +38,7 @@ export type Stepped = ReplyOfCall<typeof protocol.step>;
 export type FinishArgs = ArgsOfCall<typeof protocol.finish>;
 export type Finished = ReplyOfCall<typeof protocol.finish>;
 export type ExtendArgs = ArgsOfCall<typeof protocol.extend>;
+export type Extended = ReplyOfCall<typeof protocol.extend>;
 /** The flow part of a fetch's reply (src/protocol/sections.ts `flowPart`). */
 export type FlowPart = Begun["flow"];
 
@@ -118,6 +123,31 @@ export interface TickContext {
   countCancelledInstead(outcome: TickOutcome): void;
 }
 
+/**
+ * What a capability adds to every plain job's run (passes/execute.ts), composed once per tick: each
+ * hook belongs to one capability (a hook two parts give: the later wins). None given: the run goes
+ * without it (never cancelled, ctx.progress does nothing, no measures, no backtrace).
+ */
+export interface JobHooks {
+  /** Whether the job is known cancelled: checked before it starts and once it ended (cancel). */
+  cancelled?(jid: string): boolean;
+  /** The job's own signal, made when its handler first reads ctx.signal: aborts with `parent` or on a cancel. */
+  signalFor?(jid: string, parent: AbortSignal): AbortSignal;
+  /** The run whose signal `signalFor` made ended. */
+  ended?(jid: string): void;
+  /** ctx.progress (results): throws for a value it cannot carry. */
+  progress?(jid: string, value: unknown): void;
+  /** A meter for a run started at `startedMono` (monotonic ms): notes its measures on the outcome (metrics). */
+  meter?(payload: JobPayload, startedMono: number): (outcome: Outcome, endedMono?: number) => Outcome;
+  /** Fields a failed run adds to the job beside retry's (the Sidekiq backtrace); none: undefined. */
+  failureFields?(payload: JobPayload, error: unknown): Promise<Record<string, unknown> | undefined>;
+  /**
+   * A run stopped by an abort of the part's own making (ordered's guard: a lease in doubt): "doubt" puts it
+   * back, counted in its `doubts`; an Error fails the attempt with it; undefined: not its abort.
+   */
+  aborted?(reason: unknown, job: FetchedJob): "doubt" | Error | undefined;
+}
+
 /** What the tick tells a capability as it starts, before any call. */
 export interface TickStart {
   readonly tickId: string;
@@ -149,6 +179,12 @@ export interface TickPart {
   ackTrailers?(outcomes: Outcome[], inAckOrder: Outcome[], others: number): Partial<AckTrailers>;
   /** Its sections of every extend (the lease's). */
   extendArgs?(): Partial<ExtendArgs>;
+  /** An extend answered (`reply`, the lease still held and the tick not stopped) or failed (undefined): what it sent is settled or put back. */
+  extended?(reply: Extended | undefined): void;
+  /** After an extend answered: whether another must go at once (what the part heard meanwhile waits for one). */
+  extendAgain?(): boolean;
+  /** What it adds to every plain job's run. */
+  readonly job?: JobHooks;
   /** Wraps a plain job's run (outermost first); `run` takes the signal the handler gets. */
   runPlain?(job: FetchedJob, run: (signal: AbortSignal) => Promise<Outcome>, signal: AbortSignal): Promise<Outcome>;
   /** Reads plain fetches (the flow part): at most one part. */

@@ -7,8 +7,15 @@
 import { TickqError } from "../errors.js";
 import { numberOption } from "../options.js";
 import type { RoundTrips } from "../redis/adapter.js";
-import type { DurabilityOptions } from "../types.js";
 import type { LuaScript, RedisAdapter } from "../redis/types.js";
+
+/** The `durability` option: how many replicas must hold each write (Redis WAIT). */
+export interface DurabilityOptions {
+  /** Replicas that must acknowledge each write; at least 1. */
+  replicas: number;
+  /** How long to wait for them, in ms; default 1,000. */
+  timeoutMs?: number;
+}
 
 export interface Durability {
   replicas: number;

@@ -5,13 +5,14 @@
 // each outcome fires exactly once. A listener that throws or rejects is
 // logged; it never breaks the tick. The tick awaits what listeners return
 // before it resolves, so a serverless function does not freeze them.
+// The events of plain jobs are declared here; a capability adds its own to
+// TickqEvents, or fields to an event, by declaration merging (workflows'
+// `workflow.*` in src/workflows/types.ts, an ordered cancel's `ordered` in
+// src/cancel/ordered-record.ts), and fires them through `emit`.
 import { ackOrder, type Outcome } from "./passes/ack.js";
 import { attemptOf, describeError } from "./retry.js";
 import type { LogFields, LogSink } from "../telemetry/logger.js";
 import type { JobPayload } from "../job/payload.js";
-import type { WorkflowEvent } from "../workflows/types.js";
-import type { OrderedOutcome } from "../ordered/work.js";
-import { runEvent } from "../cancel/ordered-record.js";
 
 /** A job's outcome, as listeners get it (`succeeded`, and the base of `failed` and `dead`). */
 export interface JobEvent {
@@ -60,25 +61,9 @@ export interface ExpiredEvent extends JobEvent {
 export interface CancelledEvent extends JobEvent {
   /** Where it was when cancelled. */
   from: "queued" | "scheduled" | "retry" | "running";
-  /** An ordered id's cancel only: what its record holds. */
-  ordered?: OrderedCancelled;
 }
 
-/** An ordered id's cancelled record, as its `cancelled` event carries it. */
-export interface OrderedCancelled {
-  /** The ordered job's name. */
-  name: string;
-  /** The id. */
-  id: string;
-  /** The cancelled run's fence (`from: "running"`); absent for payloads that never ran. */
-  fence?: number;
-  /** The payloads the record took, lowest score first. */
-  payloads: unknown[];
-  /** Their scores. */
-  scores: number[];
-}
-
-/** Each event's name and what its listeners get. */
+/** Each event's name and what its listeners get (capabilities add theirs: see the top of this file). */
 export interface TickqEvents {
   /** The handler returned. */
   succeeded: JobEvent;
@@ -88,18 +73,14 @@ export interface TickqEvents {
   dead: DeadEvent;
   /** A job's expiry passed before it started: it was recorded as expired, never run. */
   expired: ExpiredEvent;
-  /** A workflow run completed (its output committed). */
-  "workflow.completed": WorkflowEvent;
-  /** A workflow run failed (its failure committed). */
-  "workflow.failed": WorkflowEvent;
   /** The job was cancelled (tq.jobs.cancel): fired by the tick that ended a running one, else by the caller of cancel. */
   cancelled: CancelledEvent;
 }
 
 /** `succeeded`, `failed`, `dead`, `expired`, `cancelled`, `workflow.completed` or `workflow.failed`. */
 export type TickqEventName = keyof TickqEvents;
-/** The events about one job (not a workflow run's). */
-type JobEventName = Exclude<TickqEventName, "workflow.completed" | "workflow.failed">;
+/** The events about one job (not a workflow run's): those whose listeners get a JobEvent. */
+export type JobEventName = { [E in TickqEventName]: TickqEvents[E] extends JobEvent ? E : never }[TickqEventName];
 /** A listener: the tick awaits what it returns (briefly) before it resolves; a throw is logged, never breaks the tick. */
 export type TickqListener<E extends TickqEventName> = (event: TickqEvents[E]) => unknown;
 /** The `on` option: one listener per event. */
@@ -107,24 +88,16 @@ export type TickqListenerOptions = { [E in TickqEventName]?: TickqListener<E> };
 
 export type EventListeners = { [E in TickqEventName]: Set<TickqListener<E>> };
 
-export function newListeners(initial: TickqListenerOptions = {}): EventListeners {
-  const listeners: EventListeners = {
-    succeeded: new Set(),
-    failed: new Set(),
-    dead: new Set(),
-    expired: new Set(),
-    "workflow.completed": new Set(),
-    "workflow.failed": new Set(),
-    cancelled: new Set(),
-  };
-  if (initial.succeeded) listeners.succeeded.add(initial.succeeded);
-  if (initial.failed) listeners.failed.add(initial.failed);
-  if (initial.dead) listeners.dead.add(initial.dead);
-  if (initial.expired) listeners.expired.add(initial.expired);
-  if (initial["workflow.completed"]) listeners["workflow.completed"].add(initial["workflow.completed"]);
-  if (initial["workflow.failed"]) listeners["workflow.failed"].add(initial["workflow.failed"]);
-  if (initial.cancelled) listeners.cancelled.add(initial.cancelled);
-  return listeners;
+/** A set of listeners for each of `names`, which must be every event name (createTickq lists them). */
+export function newListeners(names: readonly TickqEventName[], initial: TickqListenerOptions = {}): EventListeners {
+  const listeners: Partial<Record<TickqEventName, Set<TickqListener<never>>>> = {};
+  for (const name of names) {
+    const set = new Set<TickqListener<never>>();
+    const first = initial[name];
+    if (first) set.add(first as TickqListener<never>);
+    listeners[name] = set;
+  }
+  return listeners as EventListeners;
 }
 
 /** The job an outcome is about, for events: the decoded payload, else what its stored text says. */
@@ -159,8 +132,10 @@ export interface TickEvents {
    * `cancelled` the entries it settled as cancelled, whatever their outcome said (lib/tick/ack-jobs.lua).
    */
   settled(acked: Outcome[], missed: number[] | undefined, nowMs: number, cancelled?: number[]): void;
-  /** After an ack call answered: `settled` is its "NAME FENCE" list of the ordered runs it settled as cancelled. */
-  orderedCancelled(acked: OrderedOutcome[], settled: string[] | undefined): void;
+  /** Whether an event has listeners (an event nobody hears is not built). */
+  listening(name: JobEventName): boolean;
+  /** Fires an event a capability built (its listeners' promises are awaited with the tick's). */
+  emit<E extends JobEventName>(name: E, event: TickqEvents[E]): void;
   /** After a fetch: the texts of the jobs it recorded as expired (none: undefined). */
   expired(texts: string[] | undefined): void;
   /** Waits for what listeners returned, for at most `ms`. */
@@ -266,14 +241,8 @@ export function tickEvents(listeners: EventListeners, logs: LogSink): TickEvents
         } else if (o.kind === "retry" || o.kind === "dead" || o.kind === "discarded") failure(o, nowMs);
       });
     },
-    orderedCancelled(acked, settled) {
-      if (!settled || settled.length === 0 || listeners.cancelled.size === 0) return;
-      const runs = new Map(acked.map((o) => [`${o.item.name} ${o.item.fence}`, o.item]));
-      for (const key of settled) {
-        const item = runs.get(key);
-        if (item) call("cancelled", runEvent(item));
-      }
-    },
+    listening: (name) => listeners[name].size > 0,
+    emit: call,
     expired(texts) {
       if (!texts || listeners.expired.size === 0) return;
       for (const text of texts) call("expired", expiredEvent(text));

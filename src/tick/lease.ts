@@ -4,17 +4,17 @@
 // whose event loop froze past its lease (a CPU-bound handler) wakes with a
 // stale confirmation, asks Redis, learns the lease is gone — another tick
 // may already be running its jobs — and stops, aborting its handlers.
-// Extend also carries cancels (src/cancel/): its reply names the tick's jobs
-// cancelled, and the next extend says the tick heard of them. So that a cancel
-// reaches a running handler within `cancelCheckMs`, the tick makes a call at
-// least that often (an extend when no step went since).
+// Capabilities add sections to every extend and read its reply (cancels: the
+// reply names the tick's jobs cancelled, and the next extend says the tick
+// heard of them; see tick/capability.ts). So that a cancel reaches a running
+// handler within `cancelCheckMs`, the tick makes a call at least that often
+// (an extend when no step went since).
 import { monotonicMs } from "./clock.js";
 import type { RoundTrips } from "../redis/adapter.js";
 import type { Runtime } from "./runtime.js";
-import { takeProgress } from "../results/progress.js";
 import * as protocol from "../protocol/index.js";
 import { runCall } from "../protocol/run.js";
-import type { ExtendArgs } from "./capability.js";
+import type { ExtendArgs, Extended } from "./capability.js";
 import type { Fence } from "./fence.js";
 import type { TickKeys } from "./numbered.js";
 import { loadText, type TickLoad } from "./load.js";
@@ -33,13 +33,16 @@ interface FenceOptions {
   keys?: Partial<TickKeys>;
   /** The capabilities' sections of an extend. */
   extendArgs?(): Partial<ExtendArgs>;
+  /** The reply to the capabilities (undefined: the call failed, what it carried goes back). */
+  extended?(reply: Extended | undefined): void;
+  /** Whether the capabilities ask for another extend at once (cancels heard meanwhile). */
+  extendAgain?(): boolean;
 }
 
 export function fenceLease(runtime: Runtime, options: FenceOptions): Fence {
-  const { tickId, leaseMs, trips, onLost, keys, extendArgs, load, cancelCheckMs } = options;
+  const { tickId, leaseMs, trips, onLost, keys, extendArgs, extended, extendAgain, load, cancelCheckMs } = options;
   const margin = Math.min(1_000, Math.floor(leaseMs / 4));
   const every = Math.max(10, Math.min(Math.floor(leaseMs / 3), cancelCheckMs));
-  const { cancels } = runtime;
   let confirmedAt = monotonicMs();
   // Until begin's reply confirms the lease, no extend goes: one sent while begin is on its way can reach
   // Redis first (over HTTP each call is its own request) and find no lease, which the tick never lost.
@@ -50,8 +53,6 @@ export function fenceLease(runtime: Runtime, options: FenceOptions): Fence {
   const confirm = (): Promise<boolean> => {
     if (inFlight) return inFlight;
     const sentAt = monotonicMs();
-    const progress = takeProgress(runtime.progress);
-    const heard = cancels.takeHeard(tickId);
     let answered = false;
     inFlight = runCall(
       runtime,
@@ -62,34 +63,30 @@ export function fenceLease(runtime: Runtime, options: FenceOptions): Fence {
         tickId,
         leaseMs,
         load: loadText(load?.()),
-        progress:
-          progress.length === 0 && heard.length === 0 ? undefined : progress.map(([jid, value]) => ({ jid, value })),
-        heard: heard.length === 0 ? undefined : heard,
       },
       trips,
     )
-      .then(({ extended, cancels: cancelled }) => {
+      .then((reply) => {
         answered = true;
-        if (!extended) {
+        if (!reply.extended) {
           if (!stopped) onLost();
           return false;
         }
         confirmedAt = Math.max(confirmedAt, sentAt);
         // A stopped tick starts nothing more: what it would hear now could only outlive it.
-        if (!stopped) cancels.learn(tickId, cancelled);
+        if (!stopped) extended?.(reply);
         return true;
       })
       .catch((error: unknown) => {
         // Retried at the next interval; meanwhile the fence runs out on its own.
-        for (const [jid, value] of progress) if (!runtime.progress.has(jid)) runtime.progress.set(jid, value);
-        cancels.unsent(tickId, heard);
+        extended?.(undefined);
         runtime.logger.warn(`tickq: could not extend the lease of tick ${tickId}: ${(error as Error).message}`);
         return false;
       })
       .finally(() => {
         inFlight = undefined;
-        // Cancels heard meanwhile are confirmed at once: tq.jobs.cancel waits for that.
-        if (answered && !stopped && cancels.hasHeard(tickId)) void confirm();
+        // What a capability heard meanwhile is confirmed at once (tq.jobs.cancel waits for that).
+        if (answered && !stopped && extendAgain?.() === true) void confirm();
       });
     return inFlight;
   };
@@ -113,7 +110,6 @@ export function fenceLease(runtime: Runtime, options: FenceOptions): Fence {
     stop: () => {
       stopped = true;
       clearInterval(timer);
-      cancels.endTick(tickId);
     },
   };
 }

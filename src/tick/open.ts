@@ -19,7 +19,7 @@ import { tickSettings, type TickSettings } from "./settings.js";
 import { UnstartableSeen } from "./unstartable.js";
 import type { RoundTrips } from "../redis/adapter.js";
 import type { TickOptions } from "./options.js";
-import type { TickReport } from "../types.js";
+import type { TickReport } from "./tick-report.js";
 
 export interface OpenTick {
   readonly runtime: Runtime;
@@ -91,6 +91,8 @@ export function openTick(runtime: Runtime, options: TickOptions, tickId: string)
       onLost: lost,
       keys: parts.keys,
       extendArgs: () => parts.merged((part) => part.extendArgs?.()),
+      extended: (reply) => parts.extended(reply),
+      extendAgain: () => parts.extendAgain(),
       load: () => t.readLoad(),
       cancelCheckMs: settings.cancelCheckMs,
     }),

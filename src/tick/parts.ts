@@ -6,7 +6,9 @@ import type { TickKeys } from "./numbered.js";
 import type {
   Begun,
   Capability,
+  Extended,
   FetchRead,
+  JobHooks,
   FlowPart,
   Lane,
   TickContext,
@@ -36,6 +38,12 @@ export interface TickParts {
   readFetched(groups: FetchedGroups, flow: FlowPart): FetchRead;
   runPlain(job: FetchedJob, run: (signal: AbortSignal) => Promise<Outcome>, signal: AbortSignal): Promise<Outcome>;
   holdsSlot(job: FetchedJob): boolean;
+  /** What the parts add to every plain job's run, merged. */
+  readonly job: JobHooks;
+  /** An extend's reply to each part (undefined: it failed). */
+  extended(reply: Extended | undefined): void;
+  /** Some part asks for another extend at once. */
+  extendAgain(): boolean;
   /** begin's reply to each part, in order: the work they fetched, after `first`. */
   begun(reply: Begun, tick: TickContext, first: TickWork[]): Promise<void>;
   /** Any part left work for the next tick. */
@@ -57,6 +65,8 @@ export function tickParts(capabilities: readonly Capability[], start: TickStart)
   const slotHolders = list.filter((part) => part.holdsSlot !== undefined);
   const keys: Partial<TickKeys> = {};
   for (const part of list) Object.assign(keys, part.keys);
+  const jobHooks: JobHooks = {};
+  for (const part of list) Object.assign(jobHooks, part.job);
 
   return {
     list,
@@ -95,6 +105,11 @@ export function tickParts(capabilities: readonly Capability[], start: TickStart)
       return wrapped(signal);
     },
     holdsSlot: (job) => slotHolders.some((part) => part.holdsSlot!(job)),
+    job: jobHooks,
+    extended(reply) {
+      for (const part of list) part.extended?.(reply);
+    },
+    extendAgain: () => list.some((part) => part.extendAgain?.() === true),
     async begun(reply, tick, first) {
       for (const part of list) {
         const fetched = await part.begun?.(reply, tick, tick.batch - first.length);

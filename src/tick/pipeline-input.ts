@@ -45,7 +45,11 @@ export function pipelineInput(
     graceMs: settings.graceMs,
     run: (work) =>
       parts.laneOf(work)?.run(work) ??
-      parts.runPlain(plain(work), (signal) => runJob(runtime, plain(work), signal, settings.graceMs), t.signal),
+      parts.runPlain(
+        plain(work),
+        (signal) => runJob(runtime, plain(work), signal, settings.graceMs, parts.job),
+        t.signal,
+      ),
     interrupted: (work) => parts.laneOf(work)?.interrupted(work) ?? { kind: "interrupted", job: plain(work) },
     unstarted: (work) => t.unstartedOf(work),
     holdsSlot: (work) => parts.laneOf(work) === undefined && parts.holdsSlot(plain(work)),

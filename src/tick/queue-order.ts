@@ -4,7 +4,9 @@
 import { TickqError } from "../errors.js";
 import { isPrintableName } from "../names.js";
 import { terminalJson } from "../printable.js";
-import type { QueueOrder } from "../types.js";
+
+/** Strict order (`["critical", "default"]`) or Sidekiq weights (`[["critical", 3], ["default", 1]]`). */
+export type QueueOrder = string[] | [string, number][];
 
 export interface QueuePlan {
   names: string[];

@@ -2,7 +2,7 @@
 // page): finish carries it (lib/tick/record-recent.lua stamps it with Redis'
 // time and keeps the last 100). Counts that are 0 are left out: a summary is
 // a few dozen bytes, well under the 512 the list takes.
-import type { TickReport } from "../types.js";
+import type { TickReport } from "./tick-report.js";
 
 const COUNTS = [
   "fetched",

@@ -3,7 +3,7 @@
 // of outcome, so one tally serves all.
 import type { TickOutcome } from "./capability.js";
 import { ackOrder, type Outcome } from "./passes/ack.js";
-import type { TickReport } from "../types.js";
+import type { TickReport } from "./tick-report.js";
 
 export function newReport(tickId: string): TickReport {
   return {

@@ -20,7 +20,7 @@ import { newJid } from "../job/codec.js";
 import { recentSummary } from "./recent.js";
 import { TickqError } from "../errors.js";
 import type { TickOptions } from "./options.js";
-import type { TickReport } from "../types.js";
+import type { TickReport } from "./tick-report.js";
 
 /** Share of the budget that extra housekeeping calls may use. */
 const HOUSEKEEP_SHARE = 0.25;

@@ -8,12 +8,9 @@ import type { Durability } from "./durability.js";
 import type { Keys } from "../keys.js";
 import type { QueuePlan } from "./queue-order.js";
 import type { RoundTrips } from "../redis/adapter.js";
-import type { ProgressBuffer } from "../results/progress.js";
-import type { CancelWatch } from "../cancel/watch.js";
 import type { LogSink } from "../telemetry/logger.js";
 import type { Tracing } from "../telemetry/tracing.js";
 import type { Capability } from "./capability.js";
-import type { MetricsSettings } from "../metrics/settings.js";
 import type { JobDefinition, JobRegistry } from "../job/definition.js";
 import type { JobLogger, Middleware } from "../job/context.js";
 import type { LuaScript, RedisAdapter, RedisReply } from "../redis/types.js";
@@ -63,16 +60,12 @@ export interface Runtime {
   maxJobBytes: number;
   /** Replicas every write waits for (src/tick/durability.ts); undefined: none. */
   durability: Durability | undefined;
-  /** Metrics kept in Redis (src/metrics/); undefined with `metrics: false`. */
-  metrics: MetricsSettings | undefined;
-  /** ctx.progress values not sent yet (src/results/progress.ts). */
-  progress: ProgressBuffer;
-  /** Cancels this process's ticks heard of (src/cancel/watch.ts). */
-  cancels: CancelWatch;
-  /** Set by src/partitions/ on each partition's core: its jids hash to it (src/partitions/jid.ts). */
+  /** Set by src/partitions/ on each partition's core. */
   partition?: {
     index: number;
     count: number;
+    /** A new jid that hashes to this partition (src/partitions/jid.ts), so tq.jobs.find asks one partition. */
+    newJid(): string;
     /** The runtime of the partition a run id lives in (a child workflow run may live in another). */
     runtimeOf?: (routeKey: string) => Runtime;
   };

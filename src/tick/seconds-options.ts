@@ -6,14 +6,21 @@
 import { TickqError } from "../errors.js";
 import { numberOption } from "../options.js";
 import type { JobLogger } from "../job/context.js";
-import type { TickqOptions } from "../types.js";
+
+/** The options of createTickq's (src/types.ts) these read. */
+interface SecondsForms {
+  deadMaxAgeMs?: number;
+  deadMaxAgeSeconds?: number;
+  jobs: Readonly<Record<string, unknown>>;
+  ordered?: Readonly<Record<string, unknown>>;
+}
 
 const DAY_MS = 24 * 3_600_000;
 // Keyed by the app's own logger: apps that log apart each hear of it, and a test's does whatever ran before it.
 const warned = new WeakMap<object, Set<string>>();
 
 /** The dead set's age cap in seconds (as dead.lua takes it) from deadMaxAgeMs or the deprecated deadMaxAgeSeconds. */
-export function deadMaxAgeSeconds(options: TickqOptions): number {
+export function deadMaxAgeSeconds(options: SecondsForms): number {
   const { deadMaxAgeMs, deadMaxAgeSeconds: seconds } = options;
   if (deadMaxAgeMs !== undefined && seconds !== undefined)
     throw new TickqError(
@@ -25,7 +32,7 @@ export function deadMaxAgeSeconds(options: TickqOptions): number {
 }
 
 /** Refuses a job with both backoff forms; warns once per logger (`owner`: the app's own) for each seconds form in use. */
-export function warnSecondsForms(options: TickqOptions, logger: JobLogger, owner: object): void {
+export function warnSecondsForms(options: SecondsForms, logger: JobLogger, owner: object): void {
   if (options.deadMaxAgeSeconds !== undefined)
     once(
       logger,

@@ -115,28 +115,8 @@ export async function executeRun(
   const base = { id: run.id, fence: String(run.fence), extra: "", steps: [] as Commit["steps"], parks: [] };
   let stepsRun = 0;
 
-  const fail = async (failure: WorkflowFailure, steps: Commit["steps"] = []): Promise<ExecutionEnd> => {
-    // A handler that never settles is left at the tick's deadline (and graceMs), as a stuck step is.
-    const guard = env.guard();
-    const handled = await settledOrAbandoned(
-      Promise.resolve()
-        .then(() => definition.onFailure?.(input, failure, failure.step))
-        .then(
-          () => true,
-          (error: unknown) => {
-            env.warn(`tickq: workflow ${run.name} run ${run.id}: onFailure threw: ${describeError(error).message}`);
-            return true;
-          },
-        ),
-      guard.signal,
-      env.graceMs,
-    );
-    guard.done();
-    if (handled === undefined)
-      env.warn(`tickq: workflow ${run.name} run ${run.id}: onFailure did not settle; the run fails`);
-    const ok = await env.commit({ ...base, steps, disposition: "f", extra: JSON.stringify(failure) });
-    return ok ? "failed" : "lost";
-  };
+  const fail = (failure: WorkflowFailure, steps: Commit["steps"] = []): Promise<ExecutionEnd> =>
+    failRun(run, definition, env, { input, base, failure, steps });
 
   for (;;) {
     // Until the function settles or stops at steps (or awaits something else while the tick must stop).
@@ -186,24 +166,7 @@ export async function executeRun(
     // Steps that ignored the abort: no commit, the run stays this tick's until its lease expires (as jobs).
     if (!outcomes) return { end: "abandoned", steps: stepsRun + runs.length };
     stepsRun += runs.length;
-    const steps: Commit["steps"] = [];
-    let retryMs: number | undefined;
-    let interrupted = false;
-    let failed: WorkflowFailure | undefined;
-    let roundBytes = storedBytes;
-    for (const o of outcomes) {
-      if (o.kind === "failed") failed ??= o.failure;
-      else if (o.kind === "interrupted") interrupted = true;
-      else {
-        roundBytes += o.bytes - (sizes.get(o.name) ?? 0);
-        if (roundBytes > MAX_RUN_BYTES) {
-          failed ??= { ...runTooLarge(o.name, roundBytes), step: o.name };
-          continue;
-        }
-        steps.push({ name: o.name, record: o.text });
-        if (o.kind === "retry") retryMs = Math.min(retryMs ?? o.delayMs, o.delayMs);
-      }
-    }
+    const { steps, retryMs, interrupted, failed, roundBytes } = roundOf(outcomes, sizes, storedBytes);
     if (failed) return { end: await fail(failed, steps), steps: stepsRun };
     if (retryMs !== undefined) {
       const ok = await env.commit({
@@ -232,6 +195,59 @@ export async function executeRun(
       o.resolve(o.record.result);
     }
   }
+}
+
+/** Fails the run: its onFailure handler first (left at the deadline if it never settles), then the commit. */
+async function failRun(
+  run: ClaimedRun,
+  definition: WorkflowDefinition<never, unknown>,
+  env: ExecutionEnv,
+  at: { input: never; base: Omit<Commit, "disposition">; failure: WorkflowFailure; steps: Commit["steps"] },
+): Promise<ExecutionEnd> {
+  const { input, base, failure, steps } = at;
+  // A handler that never settles is left at the tick's deadline (and graceMs), as a stuck step is.
+  const guard = env.guard();
+  const handled = await settledOrAbandoned(
+    Promise.resolve()
+      .then(() => definition.onFailure?.(input, failure, failure.step))
+      .then(
+        () => true,
+        (error: unknown) => {
+          env.warn(`tickq: workflow ${run.name} run ${run.id}: onFailure threw: ${describeError(error).message}`);
+          return true;
+        },
+      ),
+    guard.signal,
+    env.graceMs,
+  );
+  guard.done();
+  if (handled === undefined)
+    env.warn(`tickq: workflow ${run.name} run ${run.id}: onFailure did not settle; the run fails`);
+  const ok = await env.commit({ ...base, steps, disposition: "f", extra: JSON.stringify(failure) });
+  return ok ? "failed" : "lost";
+}
+
+/** A round's outcomes, as its commit carries them: the steps to store, and whether it fails, retries or yields. */
+function roundOf(outcomes: StepOutcome[], sizes: Map<string, number>, storedBytes: number) {
+  const steps: Commit["steps"] = [];
+  let retryMs: number | undefined;
+  let interrupted = false;
+  let failed: WorkflowFailure | undefined;
+  let roundBytes = storedBytes;
+  for (const o of outcomes) {
+    if (o.kind === "failed") failed ??= o.failure;
+    else if (o.kind === "interrupted") interrupted = true;
+    else {
+      roundBytes += o.bytes - (sizes.get(o.name) ?? 0);
+      if (roundBytes > MAX_RUN_BYTES) {
+        failed ??= { ...runTooLarge(o.name, roundBytes), step: o.name };
+        continue;
+      }
+      steps.push({ name: o.name, record: o.text });
+      if (o.kind === "retry") retryMs = Math.min(retryMs ?? o.delayMs, o.delayMs);
+    }
+  }
+  return { steps, retryMs, interrupted, failed, roundBytes };
 }
 
 /** The round's outcomes, or undefined once `signal` aborted and `graceMs` passed without them. */

@@ -15,7 +15,7 @@ import type { TickCalls } from "../tick/numbered.js";
 import { learnClock, redisNowMs } from "../tick/runtime.js";
 import type { WorkflowsRuntime } from "./runtime.js";
 import * as protocol from "../protocol/index.js";
-import { orderedGuard } from "../ordered/guard.js";
+import { orderedGuard, type OrderedGuard } from "../ordered/guard.js";
 import {
   executeRun,
   isCompletedRecord,
@@ -25,7 +25,7 @@ import {
   type ExecutionEnv,
 } from "./execute.js";
 import { workflowCancelKey } from "../cancel/errors.js";
-import { workflowEvents } from "./events.js";
+import { workflowEvents, type WorkflowEvents } from "./events.js";
 import { invoker } from "./invoke.js";
 import { childInvoker } from "./children.js";
 import { childRuns } from "./client.js";
@@ -104,28 +104,12 @@ export async function runWorkflowPass(
   input: WorkflowPassInput,
 ): Promise<WorkflowPassReport> {
   const { tickId, calls, fence, signal, leaseMs, graceMs, concurrency, stopAt } = input;
-  const report: WorkflowPassReport = {
-    ends: {},
-    steps: 0,
-    committed: 0,
-    more: false,
-    held: true,
-    atFinish: [],
-    settle: () => Promise.resolve(),
-  };
+  const report = newPassReport();
   const queued: Queued[] = [];
   const executions = new Set<Promise<void>>();
   let seq = 0;
-  let wake: () => void = () => {};
-  /** True when a commit was queued or an execution ended within `ms`. */
-  const changedWithin = (ms: number) =>
-    new Promise<boolean>((resolve) => {
-      const timer = setTimeout(() => resolve(false), ms);
-      wake = () => {
-        clearTimeout(timer);
-        resolve(true);
-      };
-    });
+  const change = changeWaiter();
+  const wake = () => change.wake();
   const stopping = () => signal.aborted || !report.held || monotonicMs() >= stopAt || !fence.valid();
   const guard = orderedGuard(fence, signal, leaseMs);
   const invoke = invoker(runtime);
@@ -136,31 +120,7 @@ export async function runWorkflowPass(
   // tick hears of the cancel, from an extend or step (the marks of workflow_cancel.lua) or from a workflow call.
   const marks = new Map<string, string>();
   const calm = new AbortController().signal;
-  const envOf = (run: ClaimedRun, cancelled: AbortSignal): ExecutionEnv => ({
-    commit: (commit: Commit) =>
-      new Promise<boolean>((resolve) => {
-        queued.push({ commit, resolve });
-        wake();
-      }).then((applied) => {
-        if (applied) {
-          events.committed(run.name, commit);
-          for (const s of commit.steps) if (isCompletedRecord(s.record)) report.committed++;
-        }
-        return applied;
-      }),
-    guard: () => ({ signal: AbortSignal.any([guard.signal(), cancelled]), done: guard.done }),
-    // Read before every round of steps: once the tick heard of the cancel, no step of the run starts.
-    stopping: () => stopping() || cancelled.aborted,
-    graceMs,
-    nowMs: () => redisNowMs(runtime),
-    warn: (message: string) => runtime.logger.warn(`${message} (run ${run.id})`),
-    invoke,
-    invokeWorkflow,
-    readRecords: async (names) => {
-      const reply = await calls.send(protocol.workflow_steps, { tickId, id: run.id, fence: String(run.fence), names });
-      return reply.held ? reply.records : undefined;
-    },
-  });
+  const shared: EnvParts = { runtime, input, queued, wake, events, report, guard, stopping, invoke, invokeWorkflow };
 
   const start = (run: ClaimedRun) => {
     const declared = workflowDefinition(runtime.workflows, run.name);
@@ -168,35 +128,8 @@ export async function runWorkflowPass(
     const mark = workflowCancelKey(run.fence, run.id);
     marks.set(run.id, mark);
     const cancelled = runtime.cancels.signalFor(mark, calm);
-    const env = envOf(run, cancelled);
-    const execution = (async () => {
-      if (!definition) {
-        // A workflow or version this deployment does not declare (an older or newer one): parked, not failed,
-        // until a deployment that has it claims it; stats() warns meanwhile.
-        await env.commit({
-          id: run.id,
-          fence: String(run.fence),
-          disposition: "v",
-          extra: String(UNRUNNABLE_RETRY_MS),
-          steps: [],
-          parks: [],
-        });
-        runtime.logger.warn(
-          `tickq: workflow run ${run.id}: ${lackedCode(declared, run)}; it waits for a deployment that does`,
-        );
-        return;
-      }
-      const { end: ended, steps } = await executeRun(run, definition, env);
-      const end = cancelled.aborted ? "cancelled" : ended;
-      report.ends[end] = (report.ends[end] ?? 0) + 1;
-      report.steps += steps;
-      if (end === "yielded") report.more = true;
-      if (end === "abandoned") {
-        runtime.logger.warn(
-          `tickq: workflow run ${run.id}: a step ignored its aborted signal past graceMs; the run goes to another tick once this tick's lease expires`,
-        );
-      }
-    })()
+    const env = executionEnv(shared, run, cancelled);
+    const execution = executeClaimed(runtime, run, declared, definition, env, report, cancelled)
       .catch((error: unknown) => runtime.logger.error(`tickq: workflow run ${run.id}: ${String(error)}`))
       .finally(() => {
         // The same call that ended this execution may have claimed the run again: keep the new one's key.
@@ -212,12 +145,7 @@ export async function runWorkflowPass(
   let due = true;
   const claimed = (reply: { claimed: readonly ClaimedReply[]; more: boolean }) => {
     due = reply.more;
-    for (const c of reply.claimed) {
-      const { id, name, input, fence, keyForm } = c;
-      const { records, left, sizes } = readClaimedSteps(c.steps);
-      const version = storedVersion(c.version);
-      start({ id, name, input, fence: Number(fence), steps: records, left, sizes, keyForm, version });
-    }
+    for (const c of reply.claimed) start(claimedRun(c));
   };
   const exchange = async () => {
     const batch = queued.splice(0);
@@ -248,19 +176,10 @@ export async function runWorkflowPass(
     }
   };
 
-  // The executions left each wait on the commit that ends them, the jobs are done and no claim is wanted:
-  // those commits can ride on the tick's finish instead of a call of their own.
   const forFinish = () =>
     input.pipelineDone?.() === true &&
     (!due || stopping()) &&
-    queued.length === executions.size &&
-    queued.every((q) => endsForTheTick(q.commit));
-  // A park or retry whose run could be due again before the tick stops goes in a call that can claim it again.
-  const endsForTheTick = (commit: Commit) => {
-    if (commit.disposition === "c") return false;
-    if (commit.disposition !== "p" && commit.disposition !== "r" && commit.disposition !== "v") return true;
-    return stopping() || soonestWakeMs(commit) > stopAt - monotonicMs();
-  };
+    ridesOnFinish(queued, executions.size, () => stopping(), stopAt);
   let left: Queued[] = [];
 
   try {
@@ -278,7 +197,7 @@ export async function runWorkflowPass(
       } else if (executions.size === 0) {
         if (!due || stopping()) break;
         await exchange();
-      } else if (!(await changedWithin(POLL_MS))) {
+      } else if (!(await change.within(POLL_MS))) {
         // Steps running long, nothing to commit: ask Redis anyway, for cancellations and due runs.
         await exchange();
       }
@@ -289,15 +208,158 @@ export async function runWorkflowPass(
   }
   report.more ||= due || left.some((q) => q.commit.disposition === "y");
   report.atFinish = left.map((q) => q.commit);
+  report.settle = settlerOf(left, executions, events);
+  return report;
+}
+
+function newPassReport(): WorkflowPassReport {
+  return {
+    ends: {},
+    steps: 0,
+    committed: 0,
+    more: false,
+    held: true,
+    atFinish: [],
+    settle: () => Promise.resolve(),
+  };
+}
+
+/** A claimed run as workflow_tick.lua (or begin.lua) replies it, read. */
+function claimedRun(c: ClaimedReply): ClaimedRun {
+  const { id, name, input, fence, keyForm } = c;
+  const { records, left, sizes } = readClaimedSteps(c.steps);
+  const version = storedVersion(c.version);
+  return { id, name, input, fence: Number(fence), steps: records, left, sizes, keyForm, version };
+}
+
+/** A wait that a commit queued or an execution ended cuts short. */
+function changeWaiter(): { wake(): void; within(ms: number): Promise<boolean> } {
+  let wake: () => void = () => {};
+  return {
+    wake: () => wake(),
+    /** True when a commit was queued or an execution ended within `ms`. */
+    within: (ms) =>
+      new Promise<boolean>((resolve) => {
+        const timer = setTimeout(() => resolve(false), ms);
+        wake = () => {
+          clearTimeout(timer);
+          resolve(true);
+        };
+      }),
+  };
+}
+
+/** What every execution's env shares with the pass. */
+interface EnvParts {
+  runtime: WorkflowsRuntime;
+  input: WorkflowPassInput;
+  queued: Queued[];
+  wake(): void;
+  events: WorkflowEvents;
+  report: WorkflowPassReport;
+  guard: OrderedGuard;
+  stopping(): boolean;
+  invoke: ExecutionEnv["invoke"];
+  invokeWorkflow: ExecutionEnv["invokeWorkflow"];
+}
+
+/** A run's env: its commits queue for the pass's next call; `cancelled` aborts once the tick hears of its cancel. */
+function executionEnv(pass: EnvParts, run: ClaimedRun, cancelled: AbortSignal): ExecutionEnv {
+  const { runtime, input, queued, events, report, guard, invoke, invokeWorkflow } = pass;
+  const { calls, tickId, graceMs } = input;
+  return {
+    commit: (commit: Commit) =>
+      new Promise<boolean>((resolve) => {
+        queued.push({ commit, resolve });
+        pass.wake();
+      }).then((applied) => {
+        if (applied) {
+          events.committed(run.name, commit);
+          for (const s of commit.steps) if (isCompletedRecord(s.record)) report.committed++;
+        }
+        return applied;
+      }),
+    guard: () => ({ signal: AbortSignal.any([guard.signal(), cancelled]), done: guard.done }),
+    // Read before every round of steps: once the tick heard of the cancel, no step of the run starts.
+    stopping: () => pass.stopping() || cancelled.aborted,
+    graceMs,
+    nowMs: () => redisNowMs(runtime),
+    warn: (message: string) => runtime.logger.warn(`${message} (run ${run.id})`),
+    invoke,
+    invokeWorkflow,
+    readRecords: async (names) => {
+      const reply = await calls.send(protocol.workflow_steps, { tickId, id: run.id, fence: String(run.fence), names });
+      return reply.held ? reply.records : undefined;
+    },
+  };
+}
+
+/** Executes a claimed run (or parks one whose code this deployment lacks) and counts how it ended. */
+async function executeClaimed(
+  runtime: WorkflowsRuntime,
+  run: ClaimedRun,
+  declared: WorkflowDefinition<never, unknown> | undefined,
+  definition: WorkflowDefinition<never, unknown> | undefined,
+  env: ExecutionEnv,
+  report: WorkflowPassReport,
+  cancelled: AbortSignal,
+): Promise<void> {
+  if (!definition) {
+    // A workflow or version this deployment does not declare (an older or newer one): parked, not failed,
+    // until a deployment that has it claims it; stats() warns meanwhile.
+    await env.commit({
+      id: run.id,
+      fence: String(run.fence),
+      disposition: "v",
+      extra: String(UNRUNNABLE_RETRY_MS),
+      steps: [],
+      parks: [],
+    });
+    runtime.logger.warn(
+      `tickq: workflow run ${run.id}: ${lackedCode(declared, run)}; it waits for a deployment that does`,
+    );
+    return;
+  }
+  const { end: ended, steps } = await executeRun(run, definition, env);
+  const end = cancelled.aborted ? "cancelled" : ended;
+  report.ends[end] = (report.ends[end] ?? 0) + 1;
+  report.steps += steps;
+  if (end === "yielded") report.more = true;
+  if (end === "abandoned") {
+    runtime.logger.warn(
+      `tickq: workflow run ${run.id}: a step ignored its aborted signal past graceMs; the run goes to another tick once this tick's lease expires`,
+    );
+  }
+}
+
+/**
+ * The executions left each wait on the commit that ends them (and no claim is wanted): those commits
+ * can ride on the tick's finish instead of a call of their own. A park or retry whose run could be due
+ * again before the tick stops goes in a call that can claim it again.
+ */
+function ridesOnFinish(queued: Queued[], running: number, stopping: () => boolean, stopAt: number): boolean {
+  const endsForTheTick = (commit: Commit) => {
+    if (commit.disposition === "c") return false;
+    if (commit.disposition !== "p" && commit.disposition !== "r" && commit.disposition !== "v") return true;
+    return stopping() || soonestWakeMs(commit) > stopAt - monotonicMs();
+  };
+  return queued.length === running && queued.every((q) => endsForTheTick(q.commit));
+}
+
+/** The report's `settle`: answers the commits finish carried, then waits for their executions and events; once only. */
+function settlerOf(
+  left: Queued[],
+  executions: Set<Promise<void>>,
+  events: WorkflowEvents,
+): WorkflowPassReport["settle"] {
   let settled = left.length === 0;
-  report.settle = async (committed) => {
+  return async (committed) => {
     if (settled) return;
     settled = true;
     for (const [i, q] of left.entries()) q.resolve(committed?.[i] === 1);
     await Promise.all([...executions]);
     await events.flush();
   };
-  return report;
 }
 
 /** What this deployment lacks to run `run`: its workflow, or its version. */

@@ -72,89 +72,122 @@ export function replay(
   left?: LeftResults,
   runChild?: RunChild,
 ): Replay {
-  const pending: PendingStep[] = [];
   const bySeq = new Map<number, string>();
   for (const [name, record] of records) if (record.status === "completed") bySeq.set(record.seq, name);
-  const met = new Map<string, number>();
-  let calls = 0;
-  let fatal: Error | undefined;
-  let entered: string | undefined;
-  let diverged: string | undefined;
-  let halted: ReturnType<Replay["halted"]>;
+  const st: ReplayState = { records, bySeq, met: new Map(), calls: 0, left, pending: [] };
+  const step = stepOf(st, invoke, runChild);
+  const { pending } = st;
 
-  /** The step's position, or undefined once the rules are broken. */
-  function enter(name: unknown): number | undefined {
-    if (fatal) return undefined;
-    if (typeof name !== "string" || name === "" || name.length > MAX_NAME) {
-      fatal = new TickqError("BAD_ARGS", `a step name must be a non-empty string of at most ${MAX_NAME} characters`);
-      return undefined;
-    }
-    const seq = calls++;
-    entered = name;
-    if (met.has(name)) {
-      fatal = new TickqError("BAD_ARGS", `step name "${name}" is used twice in one run: each step needs its own name`);
-      return undefined;
-    }
-    met.set(name, seq);
-    if (seq >= MAX_STEPS) {
-      fatal = new TickqError("WORKFLOW_FAILED", `a run has at most ${MAX_STEPS} steps; step "${name}" is one more`);
-      return undefined;
-    }
-    const record = records.get(name);
-    if (record?.status === "completed" && record.seq !== seq) {
-      diverged = bySeq.get(seq) ?? name;
-      fatal = nonDeterministic(
-        `step "${name}" completed as step ${record.seq + 1} of this run, but the code now reaches it as step ${seq + 1}: steps were added, removed or reordered before it`,
-      );
-      return undefined;
-    }
-    const there = bySeq.get(seq);
-    if (record?.status !== "completed" && there !== undefined) {
-      diverged = there;
-      fatal = nonDeterministic(
-        `step ${seq + 1} of this run completed as "${there}", but the code now runs step "${name}" there: a completed step was renamed, removed or reordered`,
-      );
-      return undefined;
-    }
-    return seq;
+  return {
+    step,
+    pending,
+    fatal: () => st.fatal,
+    fatalStep: () => (st.fatal ? (st.diverged ?? st.entered) : undefined),
+    halted: () => st.halted,
+    reading: () => st.left?.reading(),
+    completed(name, record) {
+      st.records.set(name, record);
+      st.bySeq.set(record.seq, name);
+    },
+    unreached: () => [...st.bySeq.values()].filter((name) => !st.met.has(name)),
+    positionOf: (name) => st.met.get(name),
+  };
+}
+
+/** One execution's replay: the run's records, the steps the code met, and what broke the rules. */
+interface ReplayState {
+  readonly records: Map<string, StepRecord>;
+  /** Completed steps by position. */
+  readonly bySeq: Map<number, string>;
+  /** Steps the code met, by name: their position. */
+  readonly met: Map<string, number>;
+  calls: number;
+  fatal?: Error;
+  entered?: string;
+  diverged?: string;
+  halted?: ReturnType<Replay["halted"]>;
+  readonly left: LeftResults | undefined;
+  readonly pending: PendingStep[];
+}
+
+/** The step's position, or undefined once the rules are broken. */
+function enterStep(st: ReplayState, name: unknown): number | undefined {
+  if (st.fatal) return undefined;
+  if (typeof name !== "string" || name === "" || name.length > MAX_NAME) {
+    st.fatal = new TickqError("BAD_ARGS", `a step name must be a non-empty string of at most ${MAX_NAME} characters`);
+    return undefined;
   }
-
-  const done = (name: string) => {
-    const record = records.get(name);
-    return record?.status === "completed" ? record : undefined;
-  };
-
-  /** A completed step's result: at once, or once read when the claim left it in Redis. */
-  const resultOf = (name: string, record: StepRecord): Promise<unknown> => {
-    if (!left?.has(name)) return Promise.resolve(record.result);
-    return left.load(name).then(
-      (full) => {
-        if (full === undefined) {
-          halted ??= { lost: true };
-          return never;
-        }
-        return full.result;
-      },
-      (error: unknown) => {
-        halted ??= { lost: false, error };
-        return never;
-      },
+  const seq = st.calls++;
+  st.entered = name;
+  if (st.met.has(name)) {
+    st.fatal = new TickqError("BAD_ARGS", `step name "${name}" is used twice in one run: each step needs its own name`);
+    return undefined;
+  }
+  st.met.set(name, seq);
+  if (seq >= MAX_STEPS) {
+    st.fatal = new TickqError("WORKFLOW_FAILED", `a run has at most ${MAX_STEPS} steps; step "${name}" is one more`);
+    return undefined;
+  }
+  const record = st.records.get(name);
+  if (record?.status === "completed" && record.seq !== seq) {
+    st.diverged = st.bySeq.get(seq) ?? name;
+    st.fatal = nonDeterministic(
+      `step "${name}" completed as step ${record.seq + 1} of this run, but the code now reaches it as step ${seq + 1}: steps were added, removed or reordered before it`,
     );
-  };
+    return undefined;
+  }
+  const there = st.bySeq.get(seq);
+  if (record?.status !== "completed" && there !== undefined) {
+    st.diverged = there;
+    st.fatal = nonDeterministic(
+      `step ${seq + 1} of this run completed as "${there}", but the code now runs step "${name}" there: a completed step was renamed, removed or reordered`,
+    );
+    return undefined;
+  }
+  return seq;
+}
 
+/** The step's record, if the run completed it. */
+function completedRecord(st: ReplayState, name: string): StepRecord | undefined {
+  const record = st.records.get(name);
+  return record?.status === "completed" ? record : undefined;
+}
+
+/** A completed step's result: at once, or once read when the claim left it in Redis. */
+function resultOf(st: ReplayState, name: string, record: StepRecord): Promise<unknown> {
+  const { left } = st;
+  if (!left?.has(name)) return Promise.resolve(record.result);
+  return left.load(name).then(
+    (full) => {
+      if (full === undefined) {
+        st.halted ??= { lost: true };
+        return never;
+      }
+      return full.result;
+    },
+    (error: unknown) => {
+      st.halted ??= { lost: false, error };
+      return never;
+    },
+  );
+}
+
+/** The `step` object of an execution over its replay state. */
+function stepOf(st: ReplayState, invoke: Invoker, runChild: RunChild | undefined): WorkflowStep {
+  const { pending } = st;
   const step: WorkflowStep = {
     run(name, fn, options?: StepOptions) {
-      const seq = enter(name);
+      const seq = enterStep(st, name);
       if (seq === undefined) return never;
-      const record = done(name);
-      if (record) return resultOf(name, record) as never;
+      const record = completedRecord(st, name);
+      if (record) return resultOf(st, name, record) as never;
       if (typeof fn !== "function") {
-        fatal = new TickqError("BAD_ARGS", `step.run("${name}", fn): fn must be a function`);
+        st.fatal = new TickqError("BAD_ARGS", `step.run("${name}", fn): fn must be a function`);
         return never;
       }
       const retry = options?.retry;
       if (retry !== undefined && !(Number.isInteger(retry) && retry >= 0)) {
-        fatal = new TickqError("BAD_ARGS", `step "${name}": retry must be a whole number ≥ 0`);
+        st.fatal = new TickqError("BAD_ARGS", `step "${name}": retry must be a whole number ≥ 0`);
         return never;
       }
       return new Promise((resolve) => {
@@ -163,8 +196,8 @@ export function replay(
     },
     invoke(name: string, jobName: string, args: unknown[], options?: StepOptions) {
       if (typeof jobName !== "string" || !Array.isArray(args)) {
-        if (enter(name) !== undefined)
-          fatal = new TickqError("BAD_ARGS", `step.invoke("${name}"): a job name and an args array`);
+        if (enterStep(st, name) !== undefined)
+          st.fatal = new TickqError("BAD_ARGS", `step.invoke("${name}"): a job name and an args array`);
         return never;
       }
       return step.run(name, (ctx) => invoke(jobName, args, ctx), options) as never;
@@ -175,8 +208,8 @@ export function replay(
         (options?.id !== undefined && typeof options.id !== "string") ||
         !runChild
       ) {
-        if (enter(name) !== undefined)
-          fatal = new TickqError(
+        if (enterStep(st, name) !== undefined)
+          st.fatal = new TickqError(
             "BAD_ARGS",
             `step.invokeWorkflow("${name}"): a workflow name, its input and { id?: string }`,
           );
@@ -186,32 +219,32 @@ export function replay(
       return step.run(name, (ctx) => runChild(workflowName, input, ctx, id), stepOptions) as never;
     },
     sleep(name, duration) {
-      const seq = enter(name);
+      const seq = enterStep(st, name);
       if (seq === undefined) return never;
-      if (done(name)) return Promise.resolve();
+      if (completedRecord(st, name)) return Promise.resolve();
       try {
         pending.push({ kind: "sleep", name, seq, ms: durationMs(duration, `step.sleep("${name}")`) });
       } catch (error) {
-        fatal = error as Error;
+        st.fatal = error as Error;
       }
       return never;
     },
     sleepUntil(name, until) {
-      const seq = enter(name);
+      const seq = enterStep(st, name);
       if (seq === undefined) return never;
-      if (done(name)) return Promise.resolve();
+      if (completedRecord(st, name)) return Promise.resolve();
       try {
         pending.push({ kind: "sleep", name, seq, ms: 0, untilMs: dueTimeMs(until, `step.sleepUntil("${name}")`) });
       } catch (error) {
-        fatal = error as Error;
+        st.fatal = error as Error;
       }
       return never;
     },
     waitForEvent<T>(name: string, options: WaitForEventOptions) {
-      const seq = enter(name);
+      const seq = enterStep(st, name);
       if (seq === undefined) return never;
-      const record = done(name);
-      if (record) return resultOf(name, record).then((result) => (result ?? null) as T | null);
+      const record = completedRecord(st, name);
+      if (record) return resultOf(st, name, record).then((result) => (result ?? null) as T | null);
       try {
         const { event, match = "", timeout } = options ?? ({} as WaitForEventOptions);
         if (typeof event !== "string" || event === "" || typeof match !== "string") {
@@ -224,24 +257,10 @@ export function replay(
           timeout === undefined ? undefined : durationMs(timeout, `step.waitForEvent("${name}") timeout`);
         pending.push({ kind: "wait", name, seq, event, match, timeoutMs });
       } catch (error) {
-        fatal = error as Error;
+        st.fatal = error as Error;
       }
       return never;
     },
   };
-
-  return {
-    step,
-    pending,
-    fatal: () => fatal,
-    fatalStep: () => (fatal ? (diverged ?? entered) : undefined),
-    halted: () => halted,
-    reading: () => left?.reading(),
-    completed(name, record) {
-      records.set(name, record);
-      bySeq.set(record.seq, name);
-    },
-    unreached: () => [...bySeq.values()].filter((name) => !met.has(name)),
-    positionOf: (name) => met.get(name),
-  };
+  return step;
 }

@@ -1,5 +1,6 @@
 // The runtime as workflows sees it: the tick core's, and its own slice.
 import type { Runtime } from "../tick/runtime.js";
+import type { CancelSlice } from "../cancel/runtime.js";
 import type { WorkflowRegistry } from "./types.js";
 
 /** What durable workflows add to the runtime (src/runtime.ts builds it). */
@@ -12,4 +13,5 @@ export interface WorkflowsSlice {
   eventRetentionMs: number;
 }
 
-export type WorkflowsRuntime = Runtime & WorkflowsSlice;
+/** With the cancels its executions watch. */
+export type WorkflowsRuntime = Runtime & WorkflowsSlice & CancelSlice;

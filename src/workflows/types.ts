@@ -562,3 +562,21 @@ export interface WorkflowEvent {
   /** Its failure (workflow.failed). */
   error?: WorkflowFailure;
 }
+
+// Workflows' tick report, beside the jobs' counts (tick/tick-report.ts).
+declare module "../tick/tick-report.js" {
+  interface TickReport {
+    /** Workflow work: steps committed, runs completed, failed, parked (absent when the app declares no workflow). */
+    workflows?: TickWorkflowReport;
+  }
+}
+
+// Workflows' events, beside the jobs' (tick/events.ts declares those and the map).
+declare module "../tick/events.js" {
+  interface TickqEvents {
+    /** A workflow run completed (its output committed). */
+    "workflow.completed": WorkflowEvent;
+    /** A workflow run failed (its failure committed). */
+    "workflow.failed": WorkflowEvent;
+  }
+}

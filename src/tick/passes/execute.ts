@@ -2,24 +2,24 @@
 // turns whatever happens into an outcome for ack. Never throws: a handler,
 // middleware or backoff that throws anything at all fails only its own job.
 // Failing a job splices the error fields into the stored string: tickq never
-// re-encodes a job (Ruby's 2**53+1 and 1.0 keep their bytes).
+// re-encodes a job (Ruby's 2**53+1 and 1.0 keep their bytes). What the
+// capabilities add to a run (a cancel, ctx.progress, measures, a backtrace,
+// their own aborts) comes in as the tick's job hooks (tick/capability.ts).
 import type { Backoffs } from "../backoff.js";
 import { spliceFields } from "../../job/json-splice.js";
 import { deadEntryFor, decodeJob } from "../../job/codec.js";
 import { JobLog } from "../job-log.js";
 import { attemptOf, onFailure } from "../retry.js";
-import { compressedBacktrace } from "../../sidekiq/backtrace.js";
-import { isLeaseInDoubt, LEASE_DOUBTS_MAX, leaseDoubtsError } from "../../ordered/guard.js";
 import { definitionOf, redisNowMs, redisNowSec, type Runtime } from "../runtime.js";
 import type { JobContext, RunningJob } from "../../job/context.js";
 import type { JobDefinition } from "../../job/definition.js";
 import type { JobPayload } from "../../job/payload.js";
 import type { Outcome } from "./ack.js";
 import type { FetchedJob } from "./fetch.js";
+import type { JobHooks } from "../capability.js";
 import { runWithTimeout } from "./timeout.js";
 import { monotonicMs } from "../clock.js";
 import { RunContext } from "./job-context.js";
-import { runMeter } from "../../metrics/measure.js";
 
 // The errors runJob made for a job whose name this tick does not declare: the tick
 // records them for stats() (src/tick/unstartable.ts) by identity, never reading a
@@ -36,6 +36,7 @@ export async function runJob(
   job: FetchedJob,
   signal: AbortSignal,
   graceMs = 1_000,
+  hooks: JobHooks = {},
 ): Promise<Outcome> {
   if (job.resurrections >= runtime.maxResurrections) {
     const reason = `its tick died ${job.resurrections} times while running it (maxResurrections ${runtime.maxResurrections})`;
@@ -56,10 +57,10 @@ export async function runJob(
       unknownJobErrors.add(error);
       // A job written without `retry` is retried as Sidekiq's client would default it.
       const payload = { ...decoded.payload, retry: decoded.payload.retry ?? true };
-      const failure = await failed(runtime, job, payload, error, { backoff: undefined });
+      const failure = await failed(runtime, hooks, job, payload, error, { backoff: undefined });
       // A failed run in stats(), so in metrics too: no handler ran, its run time is 0.
       const at = monotonicMs();
-      return runtime.metrics ? runMeter(payload, at, runtime.clockOffsetMs)(failure, at) : failure;
+      return hooks.meter ? hooks.meter(payload, at)(failure, at) : failure;
     }
     return unrunnable(runtime, job, decoded.errorClass, decoded.reason);
   }
@@ -68,8 +69,8 @@ export async function runJob(
   // A job written without `retry` takes its definition's, as Sidekiq takes the worker's.
   const payload =
     decoded.payload.retry == null ? { ...decoded.payload, retry: definition.retry ?? true } : decoded.payload;
-  if (runtime.cancels.isCancelled(payload.jid)) return { kind: "cancelled", job, payload };
-  const run = new JobRun(runtime, job, payload, definition, { signal, graceMs });
+  if (hooks.cancelled?.(payload.jid)) return { kind: "cancelled", job, payload };
+  const run = new JobRun(runtime, hooks, job, payload, definition, { signal, graceMs });
   const span = runtime.tracing?.startJob({
     jid: payload.jid,
     name: payload.class,
@@ -99,6 +100,7 @@ class JobRun {
 
   constructor(
     private readonly runtime: Runtime,
+    private readonly hooks: JobHooks,
     private readonly job: FetchedJob,
     private readonly payload: JobPayload,
     private readonly definition: JobDefinition<never>,
@@ -108,8 +110,7 @@ class JobRun {
     const fields = { jid: payload.jid, name: payload.class, queue: job.queue, attempt };
     this.log = new JobLog(runtime.logs, payload, fields, runtime.logLines, () => redisNowMs(runtime));
     this.ctx = new RunContext(payload.jid, job.queue, attempt, this.log, payload, {
-      cancels: runtime.cancels,
-      progress: runtime.progress,
+      hooks,
       signal: tick.signal,
       fence: job.flowFence,
     });
@@ -171,27 +172,30 @@ class JobRun {
   private cancelled(): Outcome | undefined {
     this.ctx.ended();
     const { job, payload } = this;
-    return this.runtime.cancels.isCancelled(payload.jid) ? { kind: "cancelled", job, payload } : undefined;
+    return this.hooks.cancelled?.(payload.jid) ? { kind: "cancelled", job, payload } : undefined;
   }
 
-  /** With metrics on, an outcome carries the run's time and wait (src/metrics/); `ended`: when it threw. */
+  /** With a meter (metrics on), an outcome carries the run's time and wait; `ended`: when it threw. */
   private measured(outcome: Outcome, ended?: number): Outcome {
-    if (!this.runtime.metrics) return outcome;
-    return runMeter(this.payload, this.started, this.runtime.clockOffsetMs)(outcome, ended);
+    const { meter } = this.hooks;
+    if (!meter) return outcome;
+    return meter(this.payload, this.started)(outcome, ended);
   }
 
   private async failedRun(error: unknown): Promise<Outcome> {
     const stopped = this.cancelled();
     if (stopped) return stopped;
     const ended = monotonicMs();
-    const { runtime, job, payload, definition, tick } = this;
+    const { runtime, hooks, job, payload, definition, tick } = this;
     const input = { backoff: definition as Backoffs, log: this.log.lines };
-    if (tick.signal.aborted && isLeaseInDoubt(tick.signal.reason)) {
-      if (job.doubts + 1 < LEASE_DOUBTS_MAX) return { kind: "inDoubt", job };
-      return this.measured(await failed(runtime, job, payload, leaseDoubtsError(tick.signal.reason), input), ended);
+    if (tick.signal.aborted) {
+      // An abort of a capability's making (a lease in doubt) says what it makes of the run; any other puts it back.
+      const stop = hooks.aborted?.(tick.signal.reason, job);
+      if (stop === "doubt") return { kind: "inDoubt", job };
+      if (stop === undefined) return { kind: "interrupted", job };
+      return this.measured(await failed(runtime, hooks, job, payload, stop, input), ended);
     }
-    if (tick.signal.aborted) return { kind: "interrupted", job };
-    return this.measured(await failed(runtime, job, payload, error, input), ended);
+    return this.measured(await failed(runtime, hooks, job, payload, error, input), ended);
   }
 }
 
@@ -221,6 +225,7 @@ interface FailureInput {
 
 async function failed(
   runtime: Runtime,
+  hooks: JobHooks,
   job: FetchedJob,
   payload: JobPayload,
   error: unknown,
@@ -234,11 +239,9 @@ async function failed(
   };
   const result = onFailure(payload, error, context);
   if (result.kind === "discard") return { kind: "discarded", job, payload, error };
-  // The job's own `backtrace` option, as Sidekiq reads it; without one, tickq's `backtraceLines`.
-  const setting = payload.backtrace ?? (runtime.backtraceLines > 0 ? runtime.backtraceLines : undefined);
-  const backtrace = await compressedBacktrace(setting, error);
-  const fields: Record<string, unknown> =
-    backtrace === undefined ? { ...result.fields } : { ...result.fields, error_backtrace: backtrace };
+  // What a capability adds to a failure (src/sidekiq/: the backtrace, as Sidekiq keeps it).
+  const more = await hooks.failureFields?.(payload, error);
+  const fields: Record<string, unknown> = more === undefined ? { ...result.fields } : { ...result.fields, ...more };
   // This run's log replaces an earlier one's; a job that never had one does not get an empty one.
   const log = input.log ?? [];
   if (log.length > 0 || "tickq_log" in payload) fields.tickq_log = log;

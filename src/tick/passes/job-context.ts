@@ -1,18 +1,20 @@
 // ctx, as a handler gets it. A class, so a plain job costs one object and no
 // closure per feature it does not use: `signal` is a getter on the prototype
-// that makes the job's own signal (one a cancel aborts, src/cancel/watch.ts)
-// only when a handler reads it, and `progress` is a bound function, an own
-// property as before, so `const { progress } = ctx` still works.
-import type { CancelWatch } from "../../cancel/watch.js";
-import { reportProgress, type ProgressBuffer } from "../../results/progress.js";
+// that makes the job's own signal (one a cancel aborts: the `signalFor` job
+// hook, src/cancel/) only when a handler reads it, and `progress` is a bound
+// function, an own property as before, so `const { progress } = ctx` still works.
+import type { JobHooks } from "../capability.js";
 import type { JobContext, JobLogger } from "../../job/context.js";
 import type { JobPayload } from "../../job/payload.js";
+
+/** ctx.progress where no capability keeps it. */
+const ignoreProgress = (): void => {};
 
 export class RunContext implements JobContext {
   readonly progress: (value: unknown) => void;
   // Declared, not defined: a plain job's ctx has no `fence` at all, as before.
   declare fence?: number;
-  readonly #cancels: CancelWatch;
+  readonly #hooks: JobHooks;
   readonly #parent: AbortSignal;
   #own: AbortSignal | undefined;
 
@@ -22,23 +24,24 @@ export class RunContext implements JobContext {
     readonly attempt: number,
     readonly log: JobLogger,
     readonly payload: JobPayload,
-    run: { cancels: CancelWatch; progress: ProgressBuffer; signal: AbortSignal; fence: number | undefined },
+    run: { hooks: JobHooks; signal: AbortSignal; fence: number | undefined },
   ) {
-    this.progress = reportProgress.bind(null, run.progress, jid);
+    const { progress } = run.hooks;
+    this.progress = progress ? progress.bind(null, jid) : ignoreProgress;
     if (run.fence !== undefined) this.fence = run.fence;
-    this.#cancels = run.cancels;
+    this.#hooks = run.hooks;
     this.#parent = run.signal;
   }
 
   /** Aborts at the tick's deadline, if the tick loses its lease, or when the job is cancelled. */
   get signal(): AbortSignal {
-    this.#own ??= this.#cancels.signalFor(this.jid, this.#parent);
+    this.#own ??= this.#hooks.signalFor?.(this.jid, this.#parent) ?? this.#parent;
     return this.#own;
   }
 
   /** The run ended: a signal made for it stops following the tick's. */
   ended(): void {
-    if (this.#own) this.#cancels.ended(this.jid);
+    if (this.#own) this.#hooks.ended?.(this.jid);
   }
 
   /** The context a timed run's handler gets: the same, with `signal` bounded by its timeout. */
