@@ -120,10 +120,3 @@ export const partition_jids_adopt = defineCall(
   { jids: counted(group({ jid: text, untilMs: text })) },
   number,
 );
-
-export const test_clock = defineCall(
-  scripts.test_clock,
-  { clock: key },
-  { op: text, offsetMs: number },
-  tuple({ state: text, detail: text, nowMs: number }),
-);

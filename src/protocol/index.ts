@@ -33,7 +33,6 @@ export {
   partitions,
   pause,
   session,
-  test_clock,
   throttle,
 } from "./control.js";
 export {

@@ -1,8 +1,8 @@
 // A test prefix's life in Redis: claimed at creation (refused when a deployment's keys are
 // there), its virtual clock moved, and every key deleted at close. All through test_clock.lua.
 import { TickqError } from "../errors.js";
-import * as protocol from "../protocol/index.js";
 import { runCall } from "../protocol/run.js";
+import { test_clock } from "../protocol/test-clock.js";
 import { prefixedRunner } from "../redis/adapter.js";
 import type { RedisAdapter } from "../redis/types.js";
 
@@ -24,7 +24,7 @@ export function clockCall(
 ): Promise<ClockReply> {
   return runCall(
     prefixedRunner(redis, prefix, TIMEOUT_MS),
-    protocol.test_clock,
+    test_clock,
     { clock: `${prefix}testclock` },
     { op, offsetMs },
   );

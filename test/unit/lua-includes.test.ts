@@ -5,7 +5,10 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { includeOf, librariesFor } from "../../scripts/lua-includes.mjs";
-import { scripts } from "../../src/lua/index.js";
+import { scripts as tickScripts, testScripts } from "../../src/lua/index.js";
+
+// Every script, tickq/testing's too.
+const scripts = { ...tickScripts, ...testScripts };
 import { definedNames, usedNames } from "../helpers/lua-names.js";
 
 /** A tree of files: each file's includes, in order; a file not listed does not exist. */

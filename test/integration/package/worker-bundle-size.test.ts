@@ -31,9 +31,14 @@ describe("bundle size", () => {
     expect(code.split("string.format('%04d-%02d-%02d'").length - 1).toBe(1);
   });
 
-  // The clock script's text (src/lua/test_clock.lua) still rides in both, in lua/index.ts's table of scripts.
-  it("carries no module of tickq/testing in the Worker or the Vercel function", async () => {
+  it("carries no module of tickq/testing in the Worker or the Vercel function, nor the clock script's text", async () => {
     const vercel = await build({ ...vercelBuildOptions(), metafile: true });
+    const vercelCode = vercel.outputFiles?.[0]?.text ?? "";
+    // 'advanced' is an answer of src/lua/test_clock.lua's alone.
+    for (const code of [(await workerBuild()).code, vercelCode]) {
+      expect(code.length).toBeGreaterThan(10_000);
+      expect(code).not.toContain("'advanced'");
+    }
     const vercelInputs = Object.entries(Object.values(vercel.metafile.outputs)[0]!.inputs)
       .filter(([, input]) => input.bytesInOutput > 0)
       .map(([path]) => path);

@@ -3,7 +3,10 @@ import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { runScript } from "../../../src/redis/adapter.js";
 import { scriptSha } from "../../../src/redis/script-sha.js";
-import { scripts } from "../../../src/lua/index.js";
+import { scripts as tickScripts, testScripts } from "../../../src/lua/index.js";
+
+// Every script, tickq/testing's too.
+const scripts = { ...tickScripts, ...testScripts };
 import { adapterCases } from "../../helpers/adapters.js";
 import { useHarness } from "../../helpers/harness.js";
 

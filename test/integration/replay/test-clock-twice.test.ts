@@ -2,7 +2,7 @@
 // finds its own mark), an advance takes the target offset so a replay moves no clock and no TTL
 // again, and a clear deletes nothing more. Replies match but for nowMs, which is Redis' time.
 import { describe, expect, it } from "vitest";
-import * as protocol from "../../../src/protocol/index.js";
+import { test_clock } from "../../../src/protocol/test-clock.js";
 import { adapterCases } from "../../helpers/adapters.js";
 import { useHarness } from "../../helpers/harness.js";
 import { scriptCalls } from "../../helpers/script-calls.js";
@@ -15,10 +15,10 @@ describe.each(adapterCases)("test_clock.lua run twice over $name", (adapterCase)
     const { call } = scriptCalls(h);
     const clock = { clock: "testclock" };
     const twice = async (op: "claim" | "advance" | "clear", offsetMs: number) => {
-      const first = await call(protocol.test_clock, clock, { op, offsetMs });
+      const first = await call(test_clock, clock, { op, offsetMs });
       const after = await snapshot(h.redis, h.prefix);
       const ttl = await h.redis.pttl(`${h.prefix}kept`);
-      const second = await call(protocol.test_clock, clock, { op, offsetMs });
+      const second = await call(test_clock, clock, { op, offsetMs });
       expect(await snapshot(h.redis, h.prefix)).toEqual(after);
       expect(await h.redis.pttl(`${h.prefix}kept`)).toBeLessThanOrEqual(ttl);
       expect(await h.redis.pttl(`${h.prefix}kept`)).toBeGreaterThan(ttl - 5_000);
