@@ -1,7 +1,7 @@
 // The table of bench/flow.ts: rates, paired ratios against each scenario's
 // baseline, round trips, Redis commands, script µs and Redis CPU µs a job,
 // and the two target lines.
-import type { FlowBenchOptions, FlowFigures, Scenario } from "./flow.js";
+import type { FlowBenchOptions, FlowFigures, Scenario } from "./flow-types.js";
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 

@@ -27,31 +27,9 @@ import { startPrivate } from "../src/platforms/node/find-redis.js";
 import { createTickq } from "../src/index.js";
 import type { RedisAdapter } from "../src/redis/types.js";
 import { printFlow } from "./flow-table.js";
+import type { FlowBenchOptions, FlowFigures, Scenario } from "./flow-types.js";
 
-export interface FlowBenchOptions {
-  jobs: number;
-  duplicates: number;
-  plain: number;
-  runs: number;
-  batch: number;
-}
-
-export type Scenario = "plain" | "exclusive" | "alone" | "enqueued" | "cold" | "parked";
-
-/**
- * Per scenario: jobs/s of each run; Redis commands a job (first run); round
- * trips a job (the measured tickq's calls to Redis, first run); the µs Redis
- * spent in tickq's scripts a job (each run, wall time inside Redis); and the
- * µs of CPU the Redis process used a job (each run): a busy machine makes
- * Redis wait for a core, which inflates the script µs and the rates, but
- * not the CPU it uses.
- */
-export interface FlowFigures extends Record<Scenario, number[]> {
-  commands: Partial<Record<Scenario, number>>;
-  roundTrips: Partial<Record<Scenario, number>>;
-  scriptUs: Record<Scenario, number[]>;
-  cpuUs: Record<Scenario, number[]>;
-}
+export type { FlowBenchOptions, FlowFigures, Scenario } from "./flow-types.js";
 
 /** Commands Redis ran (scripts' included), µs it spent in scripts (EVAL, EVALSHA: their commands included), and its process' CPU µs. */
 async function redisWork(redis: Redis): Promise<{ calls: number; scriptUs: number; cpuUs: number }> {

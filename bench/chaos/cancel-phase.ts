@@ -33,7 +33,7 @@ import {
   type OrderedJudgement,
 } from "./cancel-ordered.js";
 import { openLedger, type Ledger } from "./ledger.js";
-import type { ChaosPhase, PhaseContext } from "./phases.js";
+import type { ChaosPhase, PhaseContext } from "./phase-types.js";
 import { between, sleep } from "./rng.js";
 import { deleteUnder, settle, settleLimits } from "./settle.js";
 import { startWorkers } from "./workers.js";

@@ -14,7 +14,7 @@ import { createTickq } from "../../src/index.js";
 import { columnOf, mustBeZero, problemsOf, type Check, type Column } from "./checks.js";
 import { clockChaosJobs, CLOCK_KEYS, ledgerNowMs, openClockLedger } from "./clock-jobs.js";
 import { endpointEnv, type Endpoint } from "./connect.js";
-import type { ChaosPhase, PhaseContext } from "./phases.js";
+import type { ChaosPhase, PhaseContext } from "./phase-types.js";
 import { between, sleep } from "./rng.js";
 import { startWorkers } from "./workers.js";
 

@@ -13,7 +13,7 @@ import { createTickq } from "../../src/index.js";
 import { timingAdapter } from "../prefetch-wait.js";
 import { columnOf, mustBeZero, mustMatch, problemsOf, type Check, type Column } from "./checks.js";
 import { openEndpoint, type Endpoint } from "./connect.js";
-import type { ChaosPhase, PhaseContext } from "./phases.js";
+import type { ChaosPhase, PhaseContext } from "./phase-types.js";
 
 // Runs of one tick's concurrency (a tick that fetches one has every slot
 // busy), fewer in all than the loops' slots: a short job always has a free

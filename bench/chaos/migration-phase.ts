@@ -11,7 +11,7 @@ import { startUpstashLocal, type UpstashLocalServer } from "../../tools/upstash-
 import { createTickq, migratePartitions, type RedisAdapter } from "../../src/index.js";
 import { columnOf, mustBeZero, mustMatch, problemsOf, type Check, type Column } from "./checks.js";
 import { openEndpoint, type Endpoint } from "./connect.js";
-import type { ChaosPhase, PhaseContext } from "./phases.js";
+import type { ChaosPhase, PhaseContext } from "./phase-types.js";
 
 const HOUR = 3_600_000;
 const RATE_LIMIT = 5;

@@ -14,7 +14,7 @@ import { faultsFor, injectFaults } from "./faults.js";
 import { startHttpDropProxy, type HttpDropProxy } from "./http-drop-proxy.js";
 import { chaosJobs, planJobs } from "./jobs.js";
 import { openLedger } from "./ledger.js";
-import type { PhaseContext } from "./phases.js";
+import type { PhaseContext } from "./phase-types.js";
 import { deleteUnder, settle, settleLimits } from "./settle.js";
 import { beginGuardBytes } from "./memory.js";
 import { judge, locateExpired, locateJobs, type PhaseResult } from "./verify.js";

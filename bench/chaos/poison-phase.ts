@@ -12,7 +12,7 @@ import { startUpstashLocal, type UpstashLocalServer } from "../../tools/upstash-
 import { createTickq } from "../../src/index.js";
 import { columnOf, mustBeZero, mustMatch, problemsOf, type Check } from "./checks.js";
 import { endpointEnv, type AdapterName, type Endpoint } from "./connect.js";
-import type { ChaosPhase, PhaseContext } from "./phases.js";
+import type { ChaosPhase, PhaseContext } from "./phase-types.js";
 import { poisonPhaseJobs } from "./poison-worker.js";
 import type { Rng } from "./rng.js";
 import { deleteUnder, settle } from "./settle.js";

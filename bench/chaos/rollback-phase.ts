@@ -16,7 +16,7 @@ import { startUpstashLocal, type UpstashLocalServer } from "../../tools/upstash-
 import type { Column } from "./checks.js";
 import { endpointEnv, openEndpoint, type Endpoint } from "./connect.js";
 import { overlapDetector } from "./overlap.js";
-import type { ChaosPhase, PhaseContext } from "./phases.js";
+import type { ChaosPhase, PhaseContext } from "./phase-types.js";
 import { between, sleep } from "./rng.js";
 import { openRollbackLedger, ROLLBACK_STEPS, rollbackTickq, type RollbackTickq } from "./rollback-jobs.js";
 import { ROLLBACK_TICK, rollbackColumn, type UnitHistory } from "./rollback-judge.js";

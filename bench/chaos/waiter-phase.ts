@@ -13,7 +13,7 @@ import { startUpstashLocal, type UpstashLocalServer } from "../../tools/upstash-
 import { createTickq } from "../../src/index.js";
 import { columnOf, mustBeZero, mustMatch, problemsOf, type Check, type Column } from "./checks.js";
 import { endpointEnv, openEndpoint, type Endpoint } from "./connect.js";
-import type { ChaosPhase, PhaseContext } from "./phases.js";
+import type { ChaosPhase, PhaseContext } from "./phase-types.js";
 import { sleep } from "./rng.js";
 import { deleteUnder } from "./settle.js";
 import { waiterJobs } from "./waiter-jobs.js";

@@ -34,7 +34,7 @@ import { endpointEnv, type AdapterName, type Endpoint } from "./connect.js";
 import { startDropProxy } from "./drop-proxy.js";
 import { faultsFor, injectFaults, type FaultCounts } from "./faults.js";
 import { startHttpDropProxy, type HttpDropProxy } from "./http-drop-proxy.js";
-import type { ChaosPhase, PhaseContext } from "./phases.js";
+import type { ChaosPhase, PhaseContext } from "./phase-types.js";
 import { sleep } from "./rng.js";
 import { deleteUnder } from "./settle.js";
 import { EVENT, MANY_EVENT, STEPS, workflowPhaseWorkflows } from "./workflow-worker.js";
