@@ -31,7 +31,15 @@ const config = {
   validation: { notExported: true, invalidLink: true, notDocumented: true },
   treatValidationWarningsAsErrors: true,
   // Internal types that public signatures name; their fields are documented where they are used.
-  intentionallyNotExported: ["OrAnyArgs", "SchemaArgs", "EdgeOptions", "DashboardEnv"],
+  intentionallyNotExported: [
+    "OrAnyArgs",
+    "SchemaArgs",
+    "EdgeOptions",
+    "DashboardEnv",
+    "JobsOf",
+    "FlowsOf",
+    "HandlerResult",
+  ],
 };
 
 export default config;

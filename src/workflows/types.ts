@@ -113,7 +113,10 @@ export type InvokableWorkflow<R = Register> = [FlowsOf<R>] extends [never] ? str
 export type ChildInput<R, K> = [FlowsOf<R>] extends [never]
   ? unknown
   : K extends keyof FlowsOf<R>
-    ? FlowsOf<R>[K] extends { run: (input: infer I, ...rest: never[]) => unknown }
+    ? FlowsOf<R>[K] extends {
+        /** The child's code. */
+        run: (input: infer I, ...rest: never[]) => unknown;
+      }
       ? I
       : unknown
     : never;
@@ -121,7 +124,10 @@ export type ChildInput<R, K> = [FlowsOf<R>] extends [never]
 export type ChildOutput<R, K> = [FlowsOf<R>] extends [never]
   ? unknown
   : K extends keyof FlowsOf<R>
-    ? FlowsOf<R>[K] extends { run: (...args: never[]) => infer O }
+    ? FlowsOf<R>[K] extends {
+        /** The child's code. */
+        run: (...args: never[]) => infer O;
+      }
       ? Stored<Awaited<O>>
       : unknown
     : unknown;
@@ -369,8 +375,11 @@ export interface WorkflowStartOptions {
 
 /** One run of `tq.workflows.startBulk`: its workflow, its input and, optionally, its id (as `start`'s). */
 export interface WorkflowStartItem<K extends string = string, I = unknown> {
+  /** The workflow to start. */
   name: K;
+  /** The run's input, as `start` takes it. */
   input: I;
+  /** The run's id (idempotent, as `start`'s `id`); default a fresh one. */
   id?: string;
 }
 
