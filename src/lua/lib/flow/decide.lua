@@ -117,7 +117,8 @@ local function flow_decide(F)
 
   function decide.other(call, class, text)
     local locks = class.whole.locks
-    if #locks > 0 and held_back(call, class, text) then return false end
+    -- An until-executed claim too: a rollback may have forgotten the claim a running job holds.
+    if (#locks > 0 or class.whole.claim) and held_back(call, class, text) then return false end
     for _, lock in ipairs(locks) do
       if F.full(call.view, lock.key, lock.limit) then
         park(call, class, text, lock.key)
