@@ -3,7 +3,9 @@
 -- payload is stored once, with its lowest score. An id that waits keeps
 -- its earliest due time, except that a new payload never cuts a retry's
 -- backoff short; an id that runs gets the payload in `n:ID`, to run after
--- the current run, merged. Payload JSON is stored exactly as sent.
+-- the current run, merged. Payload JSON is stored exactly as sent. Which
+-- ids wait or may run is read once per name and call (ZMSCORE of `ready`,
+-- SMISMEMBER of `held`), so an id new to Redis costs its two ZADDs only.
 -- KEYS: names
 -- ARGV: prefix token tokenMs payloads[](name id payload score delayMs)
 -- Returns: text
@@ -35,10 +37,28 @@ if not redis.call('SET', token_key, '', 'NX', 'PX', tokenMs) then
 end
 local now = now_ms()
 
+-- Whether every registered tick keeps the `held` index (lib/ordered/state.lua):
+-- then an id neither waiting nor in `held` has no payload. A tick of an
+-- older version (a rolling deploy) is not in `oticks`: its ids are read as before.
+local function every_tick_keeps_held()
+  local ticks = redis.call('HKEYS', P .. 'ticks')
+  for from = 1, #ticks, 1000 do
+    local kept = redis.call('SMISMEMBER', P .. 'oticks', unpack(ticks, from, math.min(from + 999, #ticks)))
+    for _, yes in ipairs(kept) do
+      if yes == 0 then return false end
+    end
+  end
+  return true
+end
+
 -- Whether each id waits in `ready`, read once per name (ZMSCORE over the
--- call's ids) instead of a ZSCORE per payload; this call's own writes keep
--- it current: 'r' waits, 'h' is held by a tick, 'f' has no payload yet.
+-- call's ids) instead of a ZSCORE per payload, and, for the others, whether
+-- a tick may hold it (SMISMEMBER of `held`); this call's own writes keep it
+-- current: 'r' waits, 'h' is held by a tick, 'f' has no payload yet, false
+-- unknown (one EXISTS of p:ID tells, as for an id in `held`, which may list
+-- an id an older tick let go).
 local states = {}
+local all_keep_held -- every_tick_keeps_held(), asked at most once a call
 do
   local ids_of, i = {}, payloadsAt + 1
   for _ = 1, tonumber(ARGV[payloadsAt]) do
@@ -58,8 +78,19 @@ do
     for from = 1, #ids, 1000 do
       local chunk = { unpack(ids, from, math.min(from + 999, #ids)) }
       local scores = redis.call('ZMSCORE', okey(name, 'ready'), unpack(chunk))
+      local others = {}
       for k, id in ipairs(chunk) do
-        if scores[k] then states[name][id] = 'r' end
+        if scores[k] then states[name][id] = 'r' else others[#others + 1] = id end
+      end
+      -- Up to 2 ids an EXISTS each costs no more than the index's reads.
+      if #others > 2 then
+        if all_keep_held == nil then all_keep_held = every_tick_keeps_held() end
+        if all_keep_held then
+          local held = redis.call('SMISMEMBER', okey(name, 'held'), unpack(others))
+          for k, id in ipairs(others) do
+            if held[k] == 0 then states[name][id] = 'f' end
+          end
+        end
       end
     end
   end
