@@ -7,7 +7,9 @@
 //            executions/s compares with a plain drain's jobs/s
 // Round trips per execution come from the ticks' reports; Redis commands
 // per execution (the drain) and per payload enqueued from INFO commandstats
-// (inside scripts included): a job that runs alone costs the two summed.
+// (inside scripts included), and the two summed a payload: with one payload
+// each, what an ordered job costs in all (the figure docs/benchmarks.md and
+// docs/guides/ordered.md quote).
 import { Redis } from "ioredis";
 import { ioredisAdapter } from "../src/redis/ioredis.js";
 import { createTickq, type OrderedContext } from "../src/index.js";
@@ -30,6 +32,8 @@ export interface OrderedRow {
   commandsPerExecution: number;
   /** Redis commands an enqueued payload costs (bulk calls, scripts' insides included). */
   commandsPerPayloadEnqueued: number;
+  /** What a payload costs in all, enqueue and its share of the drain: with one payload each, what a job costs. */
+  commandsPerPayload: number;
 }
 
 const rate = (n: number, ms: number) => Math.round((n / ms) * 1000);
@@ -72,6 +76,7 @@ export async function measureOrdered(o: OrderedBenchOptions): Promise<OrderedRow
       roundTripsPerExecution: 0,
       commandsPerExecution: 0,
       commandsPerPayloadEnqueued: 0,
+      commandsPerPayload: 0,
     },
     {
       scenario: "one each",
@@ -81,6 +86,7 @@ export async function measureOrdered(o: OrderedBenchOptions): Promise<OrderedRow
       roundTripsPerExecution: 0,
       commandsPerExecution: 0,
       commandsPerPayloadEnqueued: 0,
+      commandsPerPayload: 0,
     },
   ];
   try {
@@ -118,6 +124,7 @@ export async function measureOrdered(o: OrderedBenchOptions): Promise<OrderedRow
           row.roundTripsPerExecution = trips / executed;
           row.commandsPerExecution = ((await commandsProcessed(probe)) - before - enqueueCommands - 1) / executed;
           row.commandsPerPayloadEnqueued = (enqueueCommands - 2 * (k === 0 ? 1 : waves)) / o.payloads;
+          row.commandsPerPayload = row.commandsPerPayloadEnqueued + (row.commandsPerExecution * executed) / seen;
         }
       }
     }
@@ -147,6 +154,7 @@ export function printOrdered(
       "round trips/execution": r.roundTripsPerExecution.toFixed(4),
       "Redis cmds/execution": r.commandsPerExecution.toFixed(2),
       "Redis cmds/payload enqueued": r.commandsPerPayloadEnqueued.toFixed(2),
+      "Redis cmds/payload, enqueue + drain": r.commandsPerPayload.toFixed(2),
     })),
   );
   if (!yardstick) return;
