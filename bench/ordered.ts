@@ -10,6 +10,9 @@
 // (inside scripts included), and the two summed a payload: with one payload
 // each, what an ordered job costs in all (the figure docs/benchmarks.md and
 // docs/guides/ordered.md quote).
+import { loadavg } from "node:os";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
 import { Redis } from "ioredis";
 import { ioredisAdapter } from "../src/redis/ioredis.js";
 import { createTickq, type OrderedContext } from "../src/index.js";
@@ -163,4 +166,29 @@ export function printOrdered(
       `ordered ${r.scenario}: executions/s / ${yardstick.name} plain jobs/s: ${(median(r.executions) / yardstick.jobsPerSec).toFixed(2)}×`,
     );
   }
+}
+
+// Alone, on a private Redis: npx tsx bench/ordered.ts [--payloads 100000 --ids 1000 --runs 3]
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const { values } = parseArgs({
+    options: {
+      payloads: { type: "string", default: "100000" },
+      ids: { type: "string", default: "1000" },
+      runs: { type: "string", default: "3" },
+    },
+  });
+  const { startPrivate } = await import("../src/platforms/node/find-redis.js");
+  const server = await startPrivate();
+  const o = {
+    redisUrl: server.url,
+    payloads: Number(values.payloads),
+    ids: Number(values.ids),
+    runs: Number(values.runs),
+    batch: 100,
+  };
+  const load = () => loadavg().map((l) => l.toFixed(2)).join(" ");
+  console.log(`load average at start ${load()}`);
+  printOrdered(o, await measureOrdered(o));
+  console.log(`load average at end ${load()}`);
+  await server.stop();
 }
