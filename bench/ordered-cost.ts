@@ -100,7 +100,9 @@ async function runOnce(tree: string, url: string, n: number, ids: number, measur
   try {
     const plain = await measure(async (timed) => {
       for (let i = 0; i < n; i += 1_000)
-        await tq.enqueueBulk(Array.from({ length: Math.min(1_000, n - i) }, (_, k) => ({ name: "noop", args: [i + k] })));
+        await tq.enqueueBulk(
+          Array.from({ length: Math.min(1_000, n - i) }, (_, k) => ({ name: "noop", args: [i + k] })),
+        );
       let done = 0;
       await timed(async () => {
         while (done < n) {
@@ -121,9 +123,7 @@ async function runOnce(tree: string, url: string, n: number, ids: number, measur
     });
     const merged = await measure(async (timed) => {
       for (let b = 0; b < waves; b += 10)
-        await tq.enqueueOrderedBulk(
-          Array.from({ length: Math.min(10, waves - b) }, (_, j) => wave(b + j)).flat(),
-        );
+        await tq.enqueueOrderedBulk(Array.from({ length: Math.min(10, waves - b) }, (_, j) => wave(b + j)).flat());
       await timed(() => drainTo(() => payloads >= waves * ids));
       return executed;
     });
@@ -152,7 +152,10 @@ function inChild(tree: string, url: string, n: number, ids: number): Promise<Sam
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const range = (xs: number[], digits: number) => `${Math.min(...xs).toFixed(digits)}–${Math.max(...xs).toFixed(digits)}`;
-const load = () => loadavg().map((l) => l.toFixed(2)).join(" ");
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" ");
 
 export async function runOrderedCostBench(o: { refs: string[]; payloads: number; ids: number; rounds: number }) {
   const repo = fileURLToPath(new URL("..", import.meta.url));
@@ -187,7 +190,7 @@ export async function runOrderedCostBench(o: { refs: string[]; payloads: number;
         "plain jobs/s": cell(t, (s) => s.plain.rate),
         "one each: executions/s": cell(t, (s) => s.oneEach.rate),
         "with enqueue": cell(t, (s) => s.oneEach.rateWithEnqueue),
-        "/ plain": (median(of(t, (s) => s.oneEach.rate / s.plain.rate))).toFixed(2),
+        "/ plain": median(of(t, (s) => s.oneEach.rate / s.plain.rate)).toFixed(2),
         "Redis cmds/execution, enqueue included": median(of(t, (s) => s.oneEach.commands)).toFixed(2),
         "Node µs": cell(t, (s) => s.oneEach.nodeUsec, 1),
         "Redis µs": cell(t, (s) => s.oneEach.redisUsec, 1),
@@ -207,17 +210,16 @@ export async function runOrderedCostBench(o: { refs: string[]; payloads: number;
     }
     // Commands are counts, the same every round: the first round's, command by command.
     const names = [...new Set(trees.flatMap((t) => Object.keys(samples.get(t)![0]!.oneEach.byCommand)))];
+    const calls = (t: Tree, name: string) => samples.get(t)![0]!.oneEach.byCommand[name] ?? 0;
     const split = names
+      .filter((name) => trees.some((t) => calls(t, name) >= 0.005))
+      .sort((a, b) => calls(base, b) - calls(base, a))
       .map((name) => ({
         command: name,
-        ...Object.fromEntries(trees.map((t) => [t.label, samples.get(t)![0]!.oneEach.byCommand[name] ?? 0])),
-      }))
-      .sort((a, b) => (b[trees.at(0)!.label] as number) - (a[trees.at(0)!.label] as number))
-      .filter((r) => trees.some((t) => (r[t.label] as number) >= 0.005));
+        ...Object.fromEntries(trees.map((t) => [t.label, calls(t, name).toFixed(3)])),
+      }));
     console.log("one each, Redis commands an execution (enqueue included), command by command:");
-    console.table(
-      split.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, typeof v === "number" ? v.toFixed(3) : v]))),
-    );
+    console.table(split);
   } finally {
     for (const w of worktrees) w.remove();
     await server.stop();

@@ -186,7 +186,10 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     runs: Number(values.runs),
     batch: 100,
   };
-  const load = () => loadavg().map((l) => l.toFixed(2)).join(" ");
+  const load = () =>
+    loadavg()
+      .map((l) => l.toFixed(2))
+      .join(" ");
   console.log(`load average at start ${load()}`);
   printOrdered(o, await measureOrdered(o));
   console.log(`load average at end ${load()}`);

@@ -57,9 +57,7 @@ describe.each(adapterCases)("the held index of ordered ids over $name", (adapter
   });
 
   it("payloads for ids a tick of an older version runs (no index, not in oticks) wait behind the runs", async () => {
-    const { second } = await runWithArrivals(() =>
-      h.redis.del(`${h.prefix}o:idx:held`, `${h.prefix}oticks`),
-    );
+    const { second } = await runWithArrivals(() => h.redis.del(`${h.prefix}o:idx:held`, `${h.prefix}oticks`));
     expect(second).toEqual({ a: ["a2"], b: ["b2"], c: ["c2"], d: ["d2"], x: ["x1"], y: ["y1"], z: ["z1"] });
   });
 

@@ -102,7 +102,11 @@ describe.each(adapterCases)("ordered scripts run twice over $name", (adapterCase
     expect(after["o:idx:ready"]).toHaveLength(4); // 2 ids, with scores
     expect(after["o:idx:fence"]).toBe(String(fences[9]));
     // The `held` index lists the ten, and the tick is one that keeps it.
-    expect(after["o:idx:held"]).toEqual(Object.keys(after["oinproc:t1"] as object).map((f) => f.slice(4)).sort());
+    expect(after["o:idx:held"]).toEqual(
+      Object.keys(after["oinproc:t1"] as object)
+        .map((f) => f.slice(4))
+        .sort(),
+    );
     expect(after.oticks).toEqual(["t1"]);
   });
 
