@@ -91,10 +91,13 @@ local function fetch_mixed(tick, batch, queues, picks, names, now, counted)
     return plain, {}, flowed
   end
   local ordered = {}
-  local got = fetch_ordered(tick, names, math.ceil(batch / 2), now, ordered)
+  local half = math.ceil(batch / 2)
+  local got = fetch_ordered(tick, names, half, now, ordered)
+  -- Fewer than asked: no other id is due now (or the restart pause holds them), so no second look.
+  local more_due = got == half
   local plain, flowed = fetch(tick, batch - got, queues, picks, counted)
   for g = 2, #plain, 3 do got = got + #plain[g] end
-  if got < batch then fetch_ordered(tick, names, batch - got, now, ordered) end
+  if got < batch and more_due then fetch_ordered(tick, names, batch - got, now, ordered) end
   return plain, ordered, flowed
 end
 
