@@ -20,7 +20,8 @@
 --   o:NAME:held      set   ids a tick fetched, taken out when it lets them go:
 --                          enqueue's one read instead of an EXISTS of p:ID
 --                          per id (it may keep an id a tick of an older
---                          version let go: enqueue checks a member's p:ID)
+--                          version let go: enqueue checks a member's p:ID);
+--                          at most the ids ticks hold, so no growth at maxmemory
 --   oticks           set   ticks that keep `held` (begin.lua adds a tick that
 --                          serves ordered names). While every registered tick
 --                          is in it, an id in neither `ready` nor `held` has
