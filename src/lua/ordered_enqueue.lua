@@ -4,8 +4,10 @@
 -- its earliest due time, except that a new payload never cuts a retry's
 -- backoff short; an id that runs gets the payload in `n:ID`, to run after
 -- the current run, merged. Payload JSON is stored exactly as sent. Which
--- ids wait or may run is read once per name and call (ZMSCORE of `ready`,
--- SMISMEMBER of `held`), so an id new to Redis costs its two ZADDs only.
+-- ids wait, back off or may run is read once per name and call (ZMSCORE of
+-- `ready`, HMGET of `retries`, SMISMEMBER of `held`) and the due times are
+-- written in one ZADD per key, so a payload of an id new to Redis costs
+-- its own ZADD only.
 -- KEYS: names
 -- ARGV: prefix token tokenMs payloads[](name id payload score delayMs)
 -- Returns: text
