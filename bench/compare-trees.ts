@@ -3,10 +3,13 @@
 // worktree (bench/ref-worktree.ts) with its Lua built there; each round runs, for each tree (the
 // order reversed every other round, so the load of other processes moves both alike), a fresh child
 // process that imports THAT tree's bench functions, which import that tree's src/:
-//   drain       bench/systems/tickq.ts: N no-op jobs, one tick loop, batch 100 (a tenth first, unmeasured)
+//   drain       bench/systems/tickq.ts: N no-op jobs, one tick loop, batch 100 (a tenth first,
+//               unmeasured): jobs/s, Redis commands a job, and Node and Redis CPU µs a job (CPU is
+//               what the load of other processes moves least)
 //   realistic   bench/realistic.ts: jobs of 0–100 ms (seeded), concurrency 50, batch 100: jobs/s and
 //               slot use (jobs/s ÷ the limit, concurrency ÷ mean duration)
-//   flow        bench/flow.ts: its six scenarios' jobs/s, one run of (a) and two of (b) a round
+//   flow        bench/flow.ts: its six scenarios' jobs/s and Redis CPU µs a job, one run of (a) and
+//               two of (b) a round
 //   workflows   bench/workflows.ts: R runs × S no-op steps, steps/s (a tenth of the runs first, unmeasured)
 // each on a private redis-server of its own. Prints each round's figures, then per tree the median
 // and min–max, the ratio of the medians B/A, and the median and range of each round's own B/A (a
@@ -45,10 +48,22 @@ interface Sizes {
   workflowSteps: number;
 }
 
+/** The flow bench's scenarios, as its table names them. */
+const SCENARIOS = [
+  ["(a) plain", "plain"],
+  ["(a) while-executing", "exclusive"],
+  ["(b) alone", "alone"],
+  ["(b) enqueued", "enqueued"],
+  ["(b) cold", "cold"],
+  ["(b) parked", "parked"],
+] as const;
+
 /** The figures' names, in the order they print, and the digits each prints with. */
 const FIGURES: [name: string, digits: number][] = [
   ["drain jobs/s", 0],
   ["drain Redis cmds/job", 3],
+  ["drain Node CPU µs/job", 2],
+  ["drain Redis CPU µs/job", 2],
   ["realistic jobs/s", 0],
   ["realistic slot use %", 1],
   ["realistic round trips/job", 4],
@@ -59,9 +74,17 @@ const FIGURES: [name: string, digits: number][] = [
   ["flow (b) cold jobs/s", 0],
   ["flow (b) parked jobs/s", 0],
   ["flow (a) while-executing Redis cmds/job", 2],
+  ...SCENARIOS.map(([label]): [string, number] => [`flow ${label} Redis CPU µs/job`, 1]),
   ["workflow steps/s", 0],
   ["workflow round trips/step", 4],
 ];
+
+/** CPU µs the Redis process used so far (INFO cpu): the load of other processes moves it less than a rate. */
+async function redisCpuUsec(redis: Redis): Promise<number> {
+  const cpu = await redis.info("cpu");
+  const seconds = (field: string) => Number(new RegExp(`^${field}:([\\d.]+)`, "m").exec(cpu)?.[1] ?? Number.NaN);
+  return (seconds("used_cpu_user") + seconds("used_cpu_sys")) * 1e6;
+}
 
 /** The four figures of `tree`, in this process, each on a private redis-server of its own. */
 async function measureTree(tree: string, s: Sizes): Promise<Sample> {
@@ -94,11 +117,16 @@ async function measureTree(tree: string, s: Sizes): Promise<Sample> {
       await system.drain(warm, { batch: 100, concurrency: 100 });
       await system.enqueue(s.jobs);
       const before = await commandsProcessed(probe);
+      const redisBefore = await redisCpuUsec(probe);
+      const nodeBefore = process.cpuUsage();
       const t = performance.now();
       await system.drain(s.jobs, { batch: 100, concurrency: 100 });
       sample["drain jobs/s"] = (s.jobs * 1000) / (performance.now() - t);
-      // less the INFO that read the first count
-      sample["drain Redis cmds/job"] = ((await commandsProcessed(probe)) - before - 1) / s.jobs;
+      const node = process.cpuUsage(nodeBefore);
+      sample["drain Node CPU µs/job"] = (node.user + node.system) / s.jobs;
+      sample["drain Redis CPU µs/job"] = ((await redisCpuUsec(probe)) - redisBefore) / s.jobs;
+      // less the INFOs that read the first count and the two CPU figures
+      sample["drain Redis cmds/job"] = ((await commandsProcessed(probe)) - before - 3) / s.jobs;
     } finally {
       await system.close();
       probe.disconnect();
@@ -137,6 +165,7 @@ async function measureTree(tree: string, s: Sizes): Promise<Sample> {
     sample["flow (b) cold jobs/s"] = median(f.cold);
     sample["flow (b) parked jobs/s"] = median(f.parked);
     sample["flow (a) while-executing Redis cmds/job"] = f.commands.exclusive ?? Number.NaN;
+    for (const [label, scenario] of SCENARIOS) sample[`flow ${label} Redis CPU µs/job`] = median(f.cpuUs[scenario]);
   }
 
   if (s.workflowRuns > 0) {
