@@ -1,0 +1,90 @@
+// The servers the peers bench starts and stops itself: private redis-servers (with and without
+// `appendfsync always`), Restate's server from its npm package, and a database of its own on the
+// PostgreSQL at PG_URL. Every one on a free loopback port, in a temporary folder removed after.
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { answers, freePort } from "../../src/platforms/node/find-redis.js";
+
+export interface Server {
+  url: string;
+  stop(): Promise<void>;
+}
+
+const here = new URL(".", import.meta.url).pathname;
+
+async function waitFor(what: string, ready: () => Promise<boolean>, child: ChildProcess): Promise<void> {
+  for (let i = 0; i < 300; i++) {
+    if (child.exitCode !== null) throw new Error(`${what} exited with ${child.exitCode} before it answered`);
+    if (await ready()) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${what} did not answer in 30 s`);
+}
+
+/** Stops `child` by its own pid and waits for it to exit, then removes `dir`. */
+function stopper(child: ChildProcess, dir: string): () => Promise<void> {
+  return async () => {
+    if (child.exitCode === null) {
+      const exited = new Promise((r) => child.once("exit", r));
+      child.kill("SIGTERM");
+      await exited;
+    }
+    rmSync(dir, { recursive: true, force: true });
+  };
+}
+
+/** A redis-server of its own: `fsyncAlways` writes an append-only file fsynced on every write, else no persistence. */
+export async function startRedis(fsyncAlways: boolean): Promise<Server> {
+  const port = await freePort();
+  const dir = mkdtempSync(join(tmpdir(), "tickq-peers-redis-"));
+  const persistence = fsyncAlways
+    ? ["--appendonly", "yes", "--appendfsync", "always", "--save", ""]
+    : ["--appendonly", "no", "--save", ""];
+  const child = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--dir", dir, ...persistence], {
+    stdio: "ignore",
+  });
+  const url = `redis://127.0.0.1:${port}`;
+  await waitFor(`redis-server on ${port}`, () => answers(url, 200), child);
+  return { url, stop: stopper(child, dir) };
+}
+
+/** Restate's server as shipped (its default configuration), ports moved to free ones. `url` is its ingress. */
+export async function startRestate(): Promise<Server & { admin: string }> {
+  const [ingress, admin, node] = [await freePort(), await freePort(), await freePort()];
+  const dir = mkdtempSync(join(tmpdir(), "tickq-peers-restate-"));
+  const child = spawn(
+    join(here, "node_modules/.bin/restate-server"),
+    ["--no-logo", "--listen-mode", "tcp", "--base-dir", dir],
+    {
+      stdio: "ignore",
+      env: {
+        ...process.env,
+        RESTATE_DISABLE_TELEMETRY: "true",
+        RESTATE_INGRESS__BIND_ADDRESS: `127.0.0.1:${ingress}`,
+        RESTATE_ADMIN__BIND_ADDRESS: `127.0.0.1:${admin}`,
+        RESTATE_BIND_ADDRESS: `127.0.0.1:${node}`,
+        RESTATE_ADVERTISED_ADDRESS: `http://127.0.0.1:${node}`,
+      },
+    },
+  );
+  const ok = (url: string) => () =>
+    fetch(url).then(
+      (r) => r.ok,
+      () => false,
+    );
+  await waitFor("restate-server", ok(`http://127.0.0.1:${admin}/health`), child);
+  await waitFor("restate-server's ingress", ok(`http://127.0.0.1:${ingress}/restate/health`), child);
+  return { url: `http://127.0.0.1:${ingress}`, admin: `http://127.0.0.1:${admin}`, stop: stopper(child, dir) };
+}
+
+/** The PostgreSQL DBOS uses: PG_URL, else the one on 127.0.0.1:5432 (trust auth). */
+export const postgresUrl = () => process.env.PG_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
+
+/** `postgresUrl()` with its database replaced by `name`. */
+export function databaseUrl(name: string): string {
+  const url = new URL(postgresUrl());
+  url.pathname = `/${name}`;
+  return url.toString();
+}
