@@ -54,38 +54,39 @@ console.log(
 // A fresh Redis that persists holds workflow runs for 30 s after its start: start it first, so the
 // rows before the workflows' wait it out.
 const fsynced = only.has("workflows") ? await tickqWorkflowSystem(true) : undefined;
-
-if (only.has("jobs") || only.has("ordered")) {
-  await onPrivateRedis(async (probe, url) => {
-    const version = (await probe.info("server")).match(/redis_version:(\S+)/)?.[1];
-    console.log(`\nRedis ${version}, private, no persistence, at ${url}: tickq and its job peers on the same one`);
-    if (only.has("jobs")) await runJobRows(url, probe, values.jobs.split(",").map(Number), rounds);
-    if (only.has("ordered"))
-      await runOrderedRow(url, probe, {
-        payloads: Number(values["ordered-payloads"]),
-        ids: Number(values["ordered-ids"]),
-        rounds,
-      });
-  });
-}
-
-if (fsynced) {
-  // The SDK reads its log level when it loads: no line a step on the console, as in production.
-  process.env.RESTATE_LOGGING ??= "WARN";
-  const { restateSystem } = await import("./restate.js");
-  const { dbosSystem } = await import("./dbos.js");
-  const systems: WorkflowSystem[] = [await tickqWorkflowSystem(false), fsynced];
-  try {
-    systems.push(await restateSystem(), await dbosSystem());
+const systems: WorkflowSystem[] = fsynced ? [fsynced] : [];
+try {
+  if (only.has("jobs") || only.has("ordered")) {
+    await onPrivateRedis(async (probe, url) => {
+      const version = (await probe.info("server")).match(/redis_version:(\S+)/)?.[1];
+      console.log(`\nRedis ${version}, private, no persistence, at ${url}: tickq and its job peers on the same one`);
+      if (only.has("jobs")) await runJobRows(url, probe, values.jobs.split(",").map(Number), rounds);
+      if (only.has("ordered"))
+        await runOrderedRow(url, probe, {
+          payloads: Number(values["ordered-payloads"]),
+          ids: Number(values["ordered-ids"]),
+          rounds,
+        });
+    });
+  }
+  if (fsynced) {
+    // The SDK reads its log level when it loads: no line a step on the console, as in production.
+    process.env.RESTATE_LOGGING ??= "WARN";
+    const { restateSystem } = await import("./restate.js");
+    const { dbosSystem } = await import("./dbos.js");
+    systems.unshift(await tickqWorkflowSystem(false));
+    systems.push(await restateSystem());
+    systems.push(await dbosSystem());
     await runWorkflowRows(systems, {
       runs: Number(values["workflow-runs"]),
       steps: Number(values["workflow-steps"]),
       rounds,
       lone: Number(values.lone),
     });
-  } finally {
-    for (const s of systems) await s.close();
   }
+} finally {
+  // every server this bench started stops, whatever failed
+  for (const s of systems) await s.close();
 }
 
 console.log(`\nload average at end: ${load()} (1, 5, 15 min)`);

@@ -14,6 +14,12 @@ export interface Server {
 
 const here = new URL(".", import.meta.url).pathname;
 
+// Whatever ends this process (an error, process.exit), the servers it started end with it.
+const running = new Set<ChildProcess>();
+process.on("exit", () => {
+  for (const child of running) child.kill("SIGTERM");
+});
+
 async function waitFor(what: string, ready: () => Promise<boolean>, child: ChildProcess): Promise<void> {
   for (let i = 0; i < 300; i++) {
     if (child.exitCode !== null) throw new Error(`${what} exited with ${child.exitCode} before it answered`);
@@ -25,6 +31,8 @@ async function waitFor(what: string, ready: () => Promise<boolean>, child: Child
 
 /** Stops `child` by its own pid and waits for it to exit, then removes `dir`. */
 function stopper(child: ChildProcess, dir: string): () => Promise<void> {
+  running.add(child);
+  child.once("exit", () => running.delete(child));
   return async () => {
     if (child.exitCode === null) {
       const exited = new Promise((r) => child.once("exit", r));
@@ -34,6 +42,14 @@ function stopper(child: ChildProcess, dir: string): () => Promise<void> {
     rmSync(dir, { recursive: true, force: true });
   };
 }
+
+/** Stops what was started, then fails with the error that stopped the start. */
+const failWith =
+  (stop: () => Promise<void>) =>
+  async (error: unknown): Promise<never> => {
+    await stop();
+    throw error;
+  };
 
 /** A redis-server of its own: `fsyncAlways` writes an append-only file fsynced on every write, else no persistence. */
 export async function startRedis(fsyncAlways: boolean): Promise<Server> {
@@ -46,8 +62,9 @@ export async function startRedis(fsyncAlways: boolean): Promise<Server> {
     stdio: "ignore",
   });
   const url = `redis://127.0.0.1:${port}`;
-  await waitFor(`redis-server on ${port}`, () => answers(url, 200), child);
-  return { url, stop: stopper(child, dir) };
+  const stop = stopper(child, dir);
+  await waitFor(`redis-server on ${port}`, () => answers(url, 200), child).catch(failWith(stop));
+  return { url, stop };
 }
 
 /** Restate's server as shipped (its default configuration), ports moved to free ones. `url` is its ingress. */
@@ -74,9 +91,11 @@ export async function startRestate(): Promise<Server & { admin: string }> {
       (r) => r.ok,
       () => false,
     );
-  await waitFor("restate-server", ok(`http://127.0.0.1:${admin}/health`), child);
-  await waitFor("restate-server's ingress", ok(`http://127.0.0.1:${ingress}/restate/health`), child);
-  return { url: `http://127.0.0.1:${ingress}`, admin: `http://127.0.0.1:${admin}`, stop: stopper(child, dir) };
+  const stop = stopper(child, dir);
+  await waitFor("restate-server", ok(`http://127.0.0.1:${admin}/health`), child)
+    .then(() => waitFor("restate-server's ingress", ok(`http://127.0.0.1:${ingress}/restate/health`), child))
+    .catch(failWith(stop));
+  return { url: `http://127.0.0.1:${ingress}`, admin: `http://127.0.0.1:${admin}`, stop };
 }
 
 /** The PostgreSQL DBOS uses: PG_URL, else the one on 127.0.0.1:5432 (trust auth). */

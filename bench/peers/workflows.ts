@@ -67,7 +67,7 @@ export async function runWorkflowRows(systems: WorkflowSystem[], o: WorkflowRows
       const lone = of(peer).map((x, r) => x.loneMs / of(ours)[r]!.loneMs);
       console.log(
         `${ours.name} ÷ ${peer.name}: steps/s ${median(rate).toFixed(2)}× (rounds ${spread(rate, 2)}×); ` +
-          `lone run ${median(lone).toFixed(2)}× faster (rounds ${spread(lone, 2)}×)`,
+          `lone run's latency ${peer.name} ÷ tickq ${median(lone).toFixed(2)}× (rounds ${spread(lone, 2)}×; above 1: tickq's is shorter)`,
       );
     }
   }
