@@ -44,7 +44,8 @@ async function groupmqRound(url: string, probe: Probe, payloads: number, ids: nu
   const last = new Map<string, number>();
   let done = 0;
   let finished!: () => void;
-  const all = new Promise<void>((r) => (finished = r));
+  let failed!: (error: Error) => void;
+  const all = new Promise<void>((resolve, reject) => ((finished = resolve), (failed = reject)));
   const worker = new Worker<{ w: number; i: number }>({
     queue,
     concurrency: 50,
@@ -56,7 +57,7 @@ async function groupmqRound(url: string, probe: Probe, payloads: number, ids: nu
     },
   });
   worker.on("completed", () => ++done === payloads && finished());
-  worker.on("failed", (job) => console.error("groupmq: a job failed", job.failedReason));
+  worker.on("failed", (job) => failed(new Error(`groupmq: a job failed: ${job.failedReason}`)));
   try {
     const waves = Math.ceil(payloads / ids);
     const before = await commandsProcessed(probe);
