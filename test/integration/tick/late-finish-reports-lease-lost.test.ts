@@ -19,27 +19,30 @@ describe.each(adapterCases)("a finish that reaches Redis after the lease ran out
     while ((await h.redis.keys(`${h.prefix}tick:*`)).length > 0) await new Promise((r) => setTimeout(r, 20));
   }
 
-  it.each(["plain", "ordered"] as const)("reports leaseLost for its %s job, which another tick ran again", async (kind) => {
-    const hold = holdRequests(h.adapter, protocol.finish.script);
-    const runs: string[] = [];
-    const jobs = { work: () => void runs.push("plain") };
-    const ordered = { idx: { perform: () => void runs.push("ordered") } };
-    const late = h.make(jobs, { redis: hold.adapter, ordered });
-    const other = h.make(jobs, { ordered });
-    if (kind === "plain") await late.enqueue("work", []);
-    else await late.enqueueOrdered("idx", { id: "a", payload: 1 });
+  it.each(["plain", "ordered"] as const)(
+    "reports leaseLost for its %s job, which another tick ran again",
+    async (kind) => {
+      const hold = holdRequests(h.adapter, protocol.finish.script);
+      const runs: string[] = [];
+      const jobs = { work: () => void runs.push("plain") };
+      const ordered = { idx: { perform: () => void runs.push("ordered") } };
+      const late = h.make(jobs, { redis: hold.adapter, ordered });
+      const other = h.make(jobs, { ordered });
+      if (kind === "plain") await late.enqueue("work", []);
+      else await late.enqueueOrdered("idx", { id: "a", payload: 1 });
 
-    hold.arm();
-    const lateTick = late.tick({ leaseMs: LEASE_MS });
-    await hold.held();
-    await leasesGone();
-    await other.tick({ leaseMs: LEASE_MS });
-    hold.release();
-    const report = await lateTick;
+      hold.arm();
+      const lateTick = late.tick({ leaseMs: LEASE_MS });
+      await hold.held();
+      await leasesGone();
+      await other.tick({ leaseMs: LEASE_MS });
+      hold.release();
+      const report = await lateTick;
 
-    expect(runs).toEqual([kind, kind]);
-    expect(report.leaseLost).toBe(true);
-  });
+      expect(runs).toEqual([kind, kind]);
+      expect(report.leaseLost).toBe(true);
+    },
+  );
 
   it("reports no lost lease when its finish comes back in time", async () => {
     const tq = h.make({ work: () => {} });
