@@ -1,6 +1,6 @@
 // The servers the peers bench starts and stops itself: private redis-servers (with and without
-// `appendfsync always`), Restate's server from its npm package, and a database of its own on the
-// PostgreSQL at PG_URL. Every one on a free loopback port, in a temporary folder removed after.
+// `appendfsync always`) and Restate's server from its npm package, each on free loopback ports, in a
+// temporary folder removed after; and the URL of DBOS's own database on the PostgreSQL at PG_URL.
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
