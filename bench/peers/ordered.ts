@@ -2,8 +2,7 @@
 // enqueue included, on one Redis, in alternating rounds.
 //   tickq    bench/ordered.ts's "one each": waves of one payload per id, each wave enqueued in bulk
 //            and drained (ticks of batch 100) before the next, so no payloads merge; its time is the
-//            waves' enqueue and drain summed, its commands a job those of a drained execution plus
-//            those of an enqueued payload
+//            waves' enqueue and drain summed, its commands a job what a payload costs in all
 //   groupmq  every payload added at once (its autoBatch on: adds pipelined) to a queue whose Worker
 //            (concurrency 50) runs from before the first add: one job of a group at a time, in order;
 //            timed from the first add to the last completion, commands counted over the same span
@@ -34,7 +33,7 @@ async function tickqRound(url: string, payloads: number, ids: number): Promise<S
   const one = rows.find((r) => r.scenario === "one each")!;
   // every execution carries one payload: the time is payloads ÷ enqueue rate + payloads ÷ execution rate
   const seconds = payloads / one.enqueue[0]! + payloads / one.executions[0]!;
-  return { rate: payloads / seconds, commandsPerJob: one.commandsPerExecution + one.commandsPerPayloadEnqueued };
+  return { rate: payloads / seconds, commandsPerJob: one.commandsPerPayload };
 }
 
 async function groupmqRound(url: string, probe: Probe, payloads: number, ids: number, round: number): Promise<Sample> {
