@@ -119,7 +119,6 @@ export async function runWorkflowPass(
   // Per held run, its cancel key (src/cancel/errors.ts): the process's cancel watch aborts its signal when the
   // tick hears of the cancel, from an extend or step (the marks of workflow_cancel.lua) or from a workflow call.
   const marks = new Map<string, string>();
-  const calm = new AbortController().signal;
   const shared: EnvParts = { runtime, input, queued, wake, events, report, guard, stopping, invoke, invokeWorkflow };
 
   const start = (run: ClaimedRun) => {
@@ -127,7 +126,9 @@ export async function runWorkflowPass(
     const definition = declared && definitionAt(declared, run.version);
     const mark = workflowCancelKey(run.fence, run.id);
     marks.set(run.id, mark);
-    const cancelled = runtime.cancels.signalFor(mark, calm);
+    // A parent that never aborts, its own: one shared by every execution would pass the listener
+    // warning's 10 once a call claims runs beside the ones it ends.
+    const cancelled = runtime.cancels.signalFor(mark, new AbortController().signal);
     const env = executionEnv(shared, run, cancelled);
     const execution = executeClaimed(runtime, run, declared, definition, env, report, cancelled)
       .catch((error: unknown) => runtime.logger.error(`tickq: workflow run ${run.id}: ${String(error)}`))
@@ -143,13 +144,17 @@ export async function runWorkflowPass(
   };
 
   let due = true;
-  const claimed = (reply: { claimed: readonly ClaimedReply[]; more: boolean }) => {
-    due = reply.more;
+  const claimed = (reply: { claimed: readonly ClaimedReply[]; more: boolean }, claim = 0) => {
+    if (claim >= 0) due = reply.more;
     for (const c of reply.claimed) start(claimedRun(c));
   };
   const exchange = async () => {
     const batch = queued.splice(0);
-    const claim = stopping() ? 0 : Math.max(0, concurrency - executions.size);
+    // A commit other than 'c' ends its execution: its slot is claimed for in the same call. With every
+    // slot taken the call claims nothing and reads nothing of the due runs (-1): `due` stays as it was.
+    const ending = batch.reduce((n, q) => (q.commit.disposition === "c" ? n : n + 1), 0);
+    const free = concurrency - executions.size + ending;
+    const claim = stopping() ? 0 : free > 0 ? free : -1;
     try {
       const reply = await calls.send(protocol.workflow_tick, {
         tickId,
@@ -167,7 +172,7 @@ export async function runWorkflowPass(
       batch.forEach((q, i) => {
         q.resolve(reply.committed[i] === 1);
       });
-      claimed(reply);
+      claimed(reply, claim);
     } catch (error) {
       // Not committed: each run goes back once the tick's lease is gone, and replays its uncommitted steps.
       for (const q of batch) q.resolve(false);
