@@ -141,7 +141,9 @@ describe.each(adapterCases)("each workflow script run twice over $name", (adapte
       "failed:wf": "5",
       "running:wf": "1",
     });
-    expect((await h.redis.zrange(`${h.prefix}wf:s:completed`, 0, -1)).sort()).toEqual(ids.filter((_, k) => k % 2 === 0));
+    expect((await h.redis.zrange(`${h.prefix}wf:s:completed`, 0, -1)).sort()).toEqual(
+      ids.filter((_, k) => k % 2 === 0),
+    );
     expect((await h.redis.zrange(`${h.prefix}wf:s:failed`, 0, -1)).sort()).toEqual(ids.filter((_, k) => k % 2 === 1));
     expect(await h.redis.zrange(`${h.prefix}wf:s:running`, 0, -1)).toEqual(["later"]);
     expect(await h.redis.zcard(`${h.prefix}wf:ended`)).toBe(10);
@@ -154,15 +156,19 @@ describe.each(adapterCases)("each workflow script run twice over $name", (adapte
     await run(protocol.workflow_start.script, ["wf:run:r1"], ["r1", "wf", "null"]);
     const { claimed } = await call(protocol.workflow_tick, unprefixed(tickKeys()), tickArgs(1, 1, []));
     // A kept event resolves the wait as it parks (the run stays running, due now); the 0 ms sleep beside it stays parked.
-    await call(protocol.workflow_event, { waits: "wf:wait:4:paid42" }, {
-      token: "tok",
-      tokenMs: 60_000,
-      event: "paid",
-      match: "42",
-      data: "1",
-      id: "",
-      retentionMs: 60_000,
-    });
+    await call(
+      protocol.workflow_event,
+      { waits: "wf:wait:4:paid42" },
+      {
+        token: "tok",
+        tokenMs: 60_000,
+        event: "paid",
+        match: "42",
+        data: "1",
+        id: "",
+        retentionMs: 60_000,
+      },
+    );
     const parks = [
       { step: "nap", kind: "s", seq: 0, ms: "0", event: "", match: "" },
       { step: "ev", kind: "w", seq: 1, ms: "", event: "paid", match: "42" },
