@@ -43,6 +43,13 @@ const nextTurn: () => Promise<void> =
     ? () => new Promise((resolve) => setImmediate(resolve))
     : () => new Promise((resolve) => setTimeout(resolve, 0));
 
+/**
+ * Runs one workflow call commits and claims at most (each): a tick holds a batch of runs, and a call that
+ * committed and claimed them all would hold Redis for as long as a batch's claims take (woken waits, carried
+ * records): chaos' bound is 20 ms. Commits past it go in the next call, at once.
+ */
+export const CALL_RUNS = 20;
+
 /** How often a pass whose steps run long asks Redis for cancellations (and claims due runs). */
 const POLL_MS = 1_000;
 
@@ -166,12 +173,12 @@ export async function runWorkflowPass(
     for (const c of reply.claimed) start(claimedRun(c));
   };
   const exchange = async () => {
-    const batch = queued.splice(0);
+    const batch = queued.splice(0, CALL_RUNS);
     // A commit other than 'c' ends its execution: its slot is claimed for in the same call. With every
     // slot taken the call claims nothing and reads nothing of the due runs (-1): `due` stays as it was.
     const ending = batch.reduce((n, q) => (q.commit.disposition === "c" ? n : n + 1), 0);
     const free = held - executions.size + ending;
-    const claim = stopping() ? 0 : free > 0 ? free : -1;
+    const claim = stopping() ? 0 : free > 0 ? Math.min(free, CALL_RUNS) : -1;
     try {
       const reply = await calls.send(protocol.workflow_tick, {
         tickId,
@@ -199,6 +206,7 @@ export async function runWorkflowPass(
   };
 
   const forFinish = () =>
+    queued.length <= CALL_RUNS &&
     input.pipelineDone?.() === true &&
     (!due || stopping()) &&
     ridesOnFinish(queued, executions.size, () => stopping(), stopAt);

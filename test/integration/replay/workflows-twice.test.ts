@@ -141,11 +141,13 @@ describe.each(adapterCases)("each workflow script run twice over $name", (adapte
       "failed:wf": "5",
       "running:wf": "1",
     });
-    expect((await h.redis.zrange(`${h.prefix}wf:s:completed`, 0, -1)).sort()).toEqual(
+    expect((await h.redis.zrange(`${h.prefix}wf:s:completed`, "0", "-1")).sort()).toEqual(
       ids.filter((_, k) => k % 2 === 0),
     );
-    expect((await h.redis.zrange(`${h.prefix}wf:s:failed`, 0, -1)).sort()).toEqual(ids.filter((_, k) => k % 2 === 1));
-    expect(await h.redis.zrange(`${h.prefix}wf:s:running`, 0, -1)).toEqual(["later"]);
+    expect((await h.redis.zrange(`${h.prefix}wf:s:failed`, "0", "-1")).sort()).toEqual(
+      ids.filter((_, k) => k % 2 === 1),
+    );
+    expect(await h.redis.zrange(`${h.prefix}wf:s:running`, "0", "-1")).toEqual(["later"]);
     expect(await h.redis.zcard(`${h.prefix}wf:ended`)).toBe(10);
     expect(await h.redis.zcard(`${h.prefix}wf:held`)).toBe(0);
     for (const id of ids) expect(await h.redis.hget(runKey(id), "owner")).toBeNull();
