@@ -15,6 +15,8 @@
 -- claimed: id, name, input JSON, fence, the run's step records (name, JSON, cut, …;
 -- results only up to a budget: lib/workflows/carry-steps.lua), its idempotency key form
 -- (lib/workflows/claim-runs.lua) and the workflow version it runs on ('1' for a run stored without one).
+-- A call that committed runs resolves no chunk of a pending event while it claims (the sender's calls
+-- and the tick's begin do): its commits and a chunk together held Redis too long (lib/workflows/claim-runs.lua).
 -- more: runs are still due. cancelled: runs this tick holds that were
 -- cancelled since its last call (workflow_cancel.lua): it aborts their steps.
 -- Replays: the number and reply of the last call are kept in the lease hash
@@ -60,7 +62,7 @@ local committed = wf_commit_all(tick, commitsAt, now)
 local claimed, more = {}, 1
 if claim >= 0 then
   wf_expire(now - retentionMs)
-  claimed, more = wf_claim(tick, claim, now)
+  claimed, more = wf_claim(tick, claim, now, #committed > 0)
 end
 local cancelled = {}
 if row[3] then

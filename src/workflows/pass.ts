@@ -44,9 +44,10 @@ const nextTurn: () => Promise<void> =
     : () => new Promise((resolve) => setTimeout(resolve, 0));
 
 /**
- * Runs one workflow call commits and claims at most (each): a tick holds a batch of runs, and a call that
- * committed and claimed them all would hold Redis for as long as a batch's claims take (woken waits, carried
- * records): chaos' bound is 20 ms. Commits past it go in the next call, at once.
+ * Runs one workflow call commits and claims at most, together: a tick holds a batch of runs, and a call
+ * that committed and claimed them all would hold Redis for as long as a batch's commits and claims take
+ * (chaos' bound on a script is 20 ms). Commits past it go in the next call, at once; a call claims only
+ * in the room its commits leave (before runs were held in batches, a call did up to 10 of each).
  */
 export const CALL_RUNS = 20;
 
@@ -175,10 +176,12 @@ export async function runWorkflowPass(
   const exchange = async () => {
     const batch = queued.splice(0, CALL_RUNS);
     // A commit other than 'c' ends its execution: its slot is claimed for in the same call. With every
-    // slot taken the call claims nothing and reads nothing of the due runs (-1): `due` stays as it was.
+    // slot taken (or the call's room) the call claims nothing and reads nothing of the due runs (-1): `due`
+    // stays as it was.
     const ending = batch.reduce((n, q) => (q.commit.disposition === "c" ? n : n + 1), 0);
     const free = held - executions.size + ending;
-    const claim = stopping() ? 0 : free > 0 ? Math.min(free, CALL_RUNS) : -1;
+    const room = Math.min(free, CALL_RUNS - batch.length);
+    const claim = stopping() ? 0 : room > 0 ? room : -1;
     try {
       const reply = await calls.send(protocol.workflow_tick, {
         tickId,

@@ -60,8 +60,10 @@ end
 -- and whether more are due (key form: the run's `ikey`, '1' for a run stored before it had one).
 -- A run's hash is read once (status and what the claim carries); its parked steps only when it
 -- waited or slept, or parked while held (`parks`, commit-runs.lua); the due and held lists and the
--- counts are written once for the batch (wf_defer).
-local function wf_claim(tick, limit, now)
+-- counts are written once for the batch (wf_defer). `busy`: the call committed runs already, so it
+-- resolves no chunk of a pending event (the sender's own calls and the tick's begin do): a chunk and a
+-- batch of commits in one script held Redis past chaos' 20 ms.
+local function wf_claim(tick, limit, now, busy)
   local claimed = {}
   local due = wf_key('due')
   -- Held after a Redis restart (lib/tick/restart-hold.lua): none claimed, none said due (the tick ends).
@@ -69,7 +71,7 @@ local function wf_claim(tick, limit, now)
   if limit <= 0 then return claimed, #redis.call('ZRANGEBYSCORE', due, '-inf', now, 'LIMIT', 0, 1) end
   wf_defer.start()
   wf_reclaim_dead(now)
-  wf_deliver_pending(now)
+  if not busy then wf_deliver_pending(now) end
   local ids = redis.call('ZRANGEBYSCORE', due, '-inf', now, 'LIMIT', 0, limit)
   -- Redis full: a claimed run's results could not be held to any bound, so none is claimed (and none is
   -- said due, so the tick ends); the runs already held go on, their commits allowed (allow-oom).
