@@ -191,19 +191,9 @@ export interface PeerFigures {
   loneRunMs: { median: number; min: number; max: number };
 }
 
-/**
- * A redis-server of its own: without persistence, or with every write fsynced to its AOF before it answers.
- * A persisting Redis that just started looks to a new prefix like one restarted after forgetting its claims
- * (lib/tick/restart-hold.lua): no run is claimed until a lease (30 s) after its start, so the bench waits that out.
- */
+/** A redis-server of its own: without persistence, or with every write fsynced to its AOF before it answers. */
 async function durableServer(fsync: Fsync): Promise<{ url: string; stop(): Promise<void> }> {
-  if (fsync === "none") return startPrivate();
-  const server = await startPrivateRedis({ appendfsync: "always" });
-  const probe = new Redis(server.url);
-  const uptime = async () => Number(/uptime_in_seconds:(\d+)/.exec(await probe.info("server"))?.[1] ?? 0);
-  for (let up = await uptime(); up <= 31; up = await uptime()) await new Promise((r) => setTimeout(r, 1_000));
-  probe.disconnect();
-  return server;
+  return fsync === "none" ? startPrivate() : startPrivateRedis({ appendfsync: "always" });
 }
 
 export const durabilityOf = (fsync: Fsync) =>

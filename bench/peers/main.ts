@@ -51,8 +51,7 @@ console.log(
     `DBOS Transact ${versionOf("node_modules/@dbos-inc/dbos-sdk")}`,
 );
 
-// A fresh Redis that persists holds workflow runs for 30 s after its start: start it first, so the
-// rows before the workflows' wait it out.
+// The fsynced Redis first, as before the restart pause spared a Redis on its first start.
 const fsynced = only.has("workflows") ? await tickqWorkflowSystem(true) : undefined;
 const systems: WorkflowSystem[] = fsynced ? [fsynced] : [];
 try {

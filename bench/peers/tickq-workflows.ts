@@ -8,14 +8,8 @@ import { commandsRun } from "../workflows.js";
 import { startRedis } from "./servers.js";
 import { checkSums, type WorkflowSystem } from "./workflow-system.js";
 
-/** A Redis with persistence holds exclusive work (workflow runs) this long after its start (lib/tick/restart-hold.lua). */
-const RESTART_HOLD_MS = 30_000;
-
 export async function tickqWorkflowSystem(fsyncAlways: boolean): Promise<WorkflowSystem> {
   const server = await startRedis(fsyncAlways);
-  // A fresh Redis that persists may have loaded claims from disk: it hands out no run for 30 s
-  // after its start (docs/running-redis.md). The bench starts this one first and waits out the rest.
-  const heldUntil = fsyncAlways ? Date.now() + RESTART_HOLD_MS + 1_000 : 0;
   const client = new Redis(server.url);
   const probe = new Redis(server.url);
   const name = fsyncAlways ? "tickq, Redis appendfsync always" : "tickq, Redis without persistence";
@@ -42,7 +36,6 @@ export async function tickqWorkflowSystem(fsyncAlways: boolean): Promise<Workflo
       ? "Redis AOF, appendfsync always: every write fsynced"
       : "none: Redis with no AOF, no RDB (a crash loses it all)",
     async runMany(runs, steps) {
-      await new Promise((r) => setTimeout(r, Math.max(0, heldUntil - Date.now())));
       completed += runs;
       const before = await commandsRun(probe);
       const t = performance.now();
