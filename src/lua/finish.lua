@@ -17,7 +17,7 @@
 --   entries[](name reason queue limitMs count)) recent ordered?(names[]
 --   succeeded[](name ids[](id fence)) others[](code name id fence extra)&metrics?m(entries[](ms
 --   startMs) retentionSec perItem[](ms startMs)))
--- Returns: (nowMs left deadEvicted orderedReady? missed?[] sentOn? cancelled?[] orderedCancelled?[] committed?[])
+-- Returns: (nowMs left deadEvicted orderedReady? missed?[] sentOn? cancelled?[] orderedCancelled?[] committed?[] leaseGone?)
 -- ticks: P.."ticks"; lease: P.."tick:"..ID; process and beat: only as a Sidekiq
 -- process (lib/sidekiq/register-process.lua). call: the call number; acks:
 -- lib/tick/ack-jobs.lua (others: the outcomes not succeeded; results, then metrics: the
@@ -33,7 +33,8 @@
 -- their queues; cancelled: numbers of ack entries settled as cancelled
 -- (lib/tick/ack-jobs.lua); orderedCancelled: "NAME FENCE" of the ordered
 -- runs these acks settled as cancelled (lib/ordered/cancel-ids.lua), for the
--- tick's events. A stale call answers only the first three.
+-- tick's events. A stale call answers only the first three. leaseGone: 1 when the call
+-- found no lease (it acted on what was still listed: the tick reports its lease lost).
 -- workflows: the workflow commits that end the tick's last executions (a run's
 -- output, its park, yield or retry, with the step results held for it:
 -- src/workflows/execute.ts), so a run's last call rides on the tick's last one;
@@ -123,5 +124,7 @@ if #cancelled > 0 then reply[7] = cancelled end
 if #ordered_settled > 0 then reply[7], reply[8] = cancelled, ordered_settled end
 if #names > 0 then reply[4] = ready_again end
 if #committed > 0 then reply[7], reply[8], reply[9] = reply[7] or {}, reply[8] or {}, committed end
+-- The lease was gone: another tick may have resurrected (and run again) what these acks found missing.
+if state == 'lost' then reply[7], reply[8], reply[9], reply[10] = reply[7] or {}, reply[8] or {}, reply[9] or {}, 1 end
 if state == 'fresh' then remember(lease, seq, reply) end
 return reply

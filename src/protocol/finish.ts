@@ -38,5 +38,7 @@ export const finish = defineCall(
     cancelled: maybe(list(number)),
     orderedCancelled: maybe(list(text)),
     committed: maybe(list(number)),
+    /** 1 when the call found the tick's lease gone: its acks may have found their jobs resurrected. */
+    leaseGone: maybe(number),
   }),
 );

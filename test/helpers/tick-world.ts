@@ -522,10 +522,11 @@ class World {
         if (m.lock === tick.id) m.lock = null;
         const left = m.inproc(tick.id).length;
         if (left === 0) m.registered.delete(tick.id);
+        // A finish that found no lease says so last (lib/tick/replay-call.lua's "lost"): the tick reports it lost.
         this.want(
-          `${ctx}: jobs left, dead evictions, ordered made ready, ack entries no longer listed, parked jobs sent on`,
+          `${ctx}: jobs left, dead evictions, ordered made ready, ack entries no longer listed, parked jobs sent on, lease gone`,
           r.slice(1),
-          [left, evicted, 0, missed, 0],
+          state === "lost" ? [left, evicted, 0, missed, 0, [], [], [], 1] : [left, evicted, 0, missed, 0],
         );
         if (state === "fresh") remember();
         return;

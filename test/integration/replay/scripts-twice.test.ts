@@ -168,6 +168,30 @@ describe.each(adapterCases)("each script run twice over $name", (adapterCase) =>
     expect(after.ticks).toBeUndefined();
   });
 
+  it("finish: with its lease gone, both runs ack what is still listed once and answer leaseGone", async () => {
+    await enqueue(
+      "t",
+      [1, 2].map((n) => job(n)),
+    );
+    await begin("t1");
+    const [a, b] = (await h.redis.lrange(`${h.prefix}inproc:t1:default`, 0, -1)) as [string, string];
+    await h.redis.del(`${h.prefix}tick:t1`);
+    // Another tick resurrected one of them meanwhile: its ack finds it missing.
+    await h.redis.lrem(`${h.prefix}inproc:t1:default`, 1, b);
+    const acks = rawAcks({ default: [a, b] }, []);
+    const args = finishArgs({ tick: "t1", leaseMs: LEASE, call: 2, acks });
+    // No lease keeps its reply: the second run acts on nothing (its entries are gone) and answers alike.
+    const { nowMs: _n1, ...first } = await call(protocol.finish, tickKeys("t1"), args);
+    const after = await snapshot(h.redis, h.prefix);
+    const { nowMs: _n2, ...second } = await call(protocol.finish, tickKeys("t1"), args);
+    expect(await snapshot(h.redis, h.prefix)).toEqual(after);
+    expect(first.leaseGone).toBe(1);
+    expect(first.missed).toEqual([2]);
+    expect(second).toMatchObject({ leaseGone: 1, missed: [1, 2] });
+    expect(after["stat:processed"]).toBe("1");
+    expect(after["tick:t1"]).toBeUndefined(); // never re-created
+  });
+
   it("extend: a replay extends a live lease and never revives a lost one", async () => {
     await begin("t1");
     const extend = { tickId: "t1", leaseMs: LEASE, load: "" };
