@@ -1,4 +1,4 @@
-// npx tsx bench/client-instructions.ts [--jobs 20000 --shapes single,cluster3 --ref REV]
+// npx tsx bench/client-instructions.ts [--jobs 20000 --shapes single,cluster3 --loops 2 --ref REV]
 // The tick process's instructions a job in the no-op drain (bench/cluster/drain.ts: 2 tick
 // loops, batch 100), counted by valgrind's callgrind: on a machine whose other tenants move
 // CPU time by ±20 % from one run to the next, an instruction count is the same for the same
@@ -16,6 +16,7 @@
 // batches than in a timed drain: compare counts at like round trips a job, which each line shows.
 // Two runs at once move a count by up to 6 % (their round trips move); alone, by about 2 %.
 // Needs valgrind (Debian's package).
+// `--loops 1`: one tick loop (issue 46's figure: the per-job work of one loop, batch 100).
 // `--ref REV` counts that tree too (a temporary worktree of it, this node_modules linked).
 import { execFileSync, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -28,6 +29,7 @@ import { worktreeOf } from "./ref-worktree.js";
 const { values } = parseArgs({
   options: {
     jobs: { type: "string", default: "20000" },
+    loops: { type: "string", default: "2" },
     shapes: { type: "string", default: "single,cluster3" },
     ref: { type: "string" },
     child: { type: "string" },
@@ -47,7 +49,7 @@ async function drainCounted(shape: string): Promise<void> {
   const { drainer } = await import("./cluster/drain.js");
   const toggle = (on: boolean) => execFileSync("callgrind_control", ["-i", on ? "on" : "off", String(process.pid)]);
   const hooks = { before: async () => void toggle(true), after: async () => void toggle(false) };
-  const size = { jobs, loops: 2, batch: 100 };
+  const size = { jobs, loops: Number(values.loops), batch: 100 };
   const stops: (() => Promise<void>)[] = [];
   try {
     let drain: () => Promise<Run>;
@@ -93,7 +95,9 @@ async function countAll(): Promise<void> {
   }
   trees.push({ name: "this tree", dir: here });
   try {
-    console.log(`the tick process's instructions a job (callgrind), no-op drain of ${jobs.toLocaleString("en")} jobs`);
+    console.log(
+      `the tick process's instructions a job (callgrind), no-op drain of ${jobs.toLocaleString("en")} jobs, ${values.loops} tick loop(s), batch 100`,
+    );
     for (const shape of values.shapes!.split(","))
       for (const tree of trees)
         console.log(`  ${shape.padEnd(9)} ${tree.name.padEnd(10)} ${await count(tree.dir, shape)}`);
@@ -113,6 +117,8 @@ function count(dir: string, shape: string): Promise<string> {
     shape,
     "--jobs",
     String(jobs),
+    "--loops",
+    String(values.loops),
   ];
   return new Promise((done, fail) => {
     const child = spawn("valgrind", [...args, ...node], { cwd: dir, stdio: ["ignore", "ignore", "pipe"] });
