@@ -10,6 +10,8 @@
 //   plain3    the same Redis, partitions: 3 (a tick's 3 pipelines share its slots)
 //   cluster1  a private 1-master cluster, one hash tag, through ioredis' Cluster client
 //   cluster3  a private 3-master cluster, partitions: 3, through ioredis' Cluster client
+//   bare      not tickq: the bare loop of bench/drain.ts (one Lua call moves 100 jobs, JS parses
+//             and awaits each), the floor a tick's per-job work is measured against
 // Under callgrind the client runs some 100 times slower, so Redis answers at once: this counts
 // the client's work a job, not how the two overlap. The slots freed a second drop with it, and a
 // tick over partitions sizes its fetches by that rate (slots.ts), so there it fetches in smaller
@@ -37,8 +39,10 @@ const { values } = parseArgs({
 });
 const jobs = Number(values.jobs);
 
-if (values.child !== undefined) await drainCounted(values.child);
-else await countAll();
+if (values.child !== undefined) {
+  await drainCounted(values.child);
+  process.exit(0);
+} else await countAll();
 
 /** In the child, under callgrind: one drain of `shape`, counted between two toggles. */
 async function drainCounted(shape: string): Promise<void> {
@@ -53,6 +57,21 @@ async function drainCounted(shape: string): Promise<void> {
   const stops: (() => Promise<void>)[] = [];
   try {
     let drain: () => Promise<Run>;
+    if (shape === "bare") {
+      const server = await startPrivate();
+      stops.push(() => server.stop());
+      const { bareLoopSystem } = await import("./systems/bare-loop.js");
+      const bare = await bareLoopSystem(server.url, "ci");
+      stops.push(() => bare.close());
+      await bare.enqueue(Math.max(100, Math.floor(jobs / 10)));
+      await bare.drain(Math.max(100, Math.floor(jobs / 10)));
+      await bare.enqueue(jobs);
+      await hooks.before();
+      const { roundTrips = 0 } = await bare.drain(jobs, { batch: 100 });
+      await hooks.after();
+      console.error(`round trips a job: ${(roundTrips / jobs).toFixed(4)}`);
+      return;
+    }
     if (shape === "cluster3") {
       const cluster = await startPrivateRedisCluster({ masters: 3 });
       const client = new Cluster(cluster.seeds);

@@ -273,6 +273,14 @@ function put(name: string, part: string, spec: ArgSpec, value: unknown, out: (st
     case "counted": {
       if (!Array.isArray(value)) throw bad(name, `${part} must be an array`);
       out.push(value.length);
+      // A count of texts (an ack's jobs): one check an item, no call.
+      if (spec.item.kind === "text") {
+        for (const item of value) {
+          if (typeof item !== "string") throw bad(name, `${part} must be a string, got ${typeof item}`);
+          out.push(item);
+        }
+        return;
+      }
       for (const item of value) put(name, part, spec.item, item, out);
       return;
     }
@@ -355,8 +363,21 @@ function read(name: string, spec: ReplySpec, value: RedisReply | undefined, at: 
       if (!fields) throw shape(name, at, `one of ${Object.keys(spec.cases).join(", ")}`, value);
       return { kind: tag, ...readTuple(name, fields, items.slice(1), `${at}.${tag}`) };
     }
-    case "list":
-      return arrayAt(name, at, value).map((item, i) => read(name, spec.item, item, `${at}[${i}]`));
+    case "list": {
+      const items = arrayAt(name, at, value);
+      // A list of texts (a fetch's jobs) is read with no path made per item: only an error names one.
+      if (spec.item.kind === "text") {
+        const out = new Array<string>(items.length);
+        for (let i = 0; i < items.length; i++) {
+          const item = items[i];
+          if (item === undefined || item === null || Array.isArray(item))
+            throw shape(name, `${at}[${i}]`, "a string", item);
+          out[i] = typeof item === "string" ? item : String(item);
+        }
+        return out;
+      }
+      return items.map((item, i) => read(name, spec.item, item, `${at}[${i}]`));
+    }
     case "groups": {
       const items = arrayAt(name, at, value);
       const fields = Object.entries(spec.fields);

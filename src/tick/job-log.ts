@@ -28,31 +28,50 @@ function formatRest(rest: unknown[]): string {
   return out;
 }
 
-/** A class, so a job costs one small object, not three closures. */
-export class JobLog implements JobLogger {
-  /** The last `keep` lines of this run, oldest first. */
-  readonly lines: string[] = [];
+/** What every run's log shares: the sink, the lines kept, Redis' clock. */
+export interface JobLogSetting {
+  readonly logs: LogSink;
+  /** Lines kept of a run; 0 keeps none. */
+  readonly keep: number;
+  /** Redis' time, ms. */
+  now(): number;
+}
 
-  /** `fields`: the job's jid, name, queue and attempt, for a structured logger. */
+/**
+ * A class, so a job costs one small object, not three closures; its lines and its fields are made
+ * when the handler first logs (a job that logs nothing costs the object alone).
+ */
+export class JobLog implements JobLogger {
+  #lines: string[] | undefined;
+
   constructor(
-    private readonly logs: LogSink,
+    private readonly setting: JobLogSetting,
     private readonly payload: JobPayload,
-    private readonly fields: LogFields,
-    private readonly keep: number,
-    private readonly clock: () => number,
+    private readonly queue: string,
+    private readonly attempt: number,
   ) {}
 
-  /** A text line names the job itself; a structured one carries it as fields. */
+  /** The last `keep` lines of this run, oldest first. */
+  get lines(): string[] {
+    return this.#lines ?? [];
+  }
+
+  /** A text line names the job itself; a structured one carries its jid, name, queue and attempt as fields. */
   private write(level: LogLevel, message: string, rest: unknown[]): void {
-    const text = this.logs.structured ? message : `[${this.payload.class} ${this.payload.jid}] ${message}`;
-    this.logs.write(level, text, this.fields, rest);
+    const { payload } = this;
+    const { logs } = this.setting;
+    const text = logs.structured ? message : `[${payload.class} ${payload.jid}] ${message}`;
+    const fields: LogFields = { jid: payload.jid, name: payload.class, queue: this.queue, attempt: this.attempt };
+    logs.write(level, text, fields, rest);
   }
 
   private remember(level: string, message: unknown, rest: unknown[]): void {
-    if (this.keep <= 0) return;
-    const line = `${new Date(this.clock()).toISOString()} ${level} ${String(message)}${rest.length > 0 ? formatRest(rest) : ""}`;
-    this.lines.push((line.length > MAX_LINE ? `${line.slice(0, MAX_LINE - 1)}…` : line).toWellFormed());
-    if (this.lines.length > this.keep) this.lines.shift();
+    const { keep } = this.setting;
+    if (keep <= 0) return;
+    const line = `${new Date(this.setting.now()).toISOString()} ${level} ${String(message)}${rest.length > 0 ? formatRest(rest) : ""}`;
+    this.#lines ??= [];
+    this.#lines.push((line.length > MAX_LINE ? `${line.slice(0, MAX_LINE - 1)}…` : line).toWellFormed());
+    if (this.#lines.length > keep) this.#lines.shift();
   }
 
   info(message: string, ...rest: unknown[]) {

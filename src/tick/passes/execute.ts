@@ -8,7 +8,7 @@
 import type { Backoffs } from "../backoff.js";
 import { spliceFields } from "../../job/json-splice.js";
 import { deadEntryFor, decodeJob } from "../../job/codec.js";
-import { JobLog } from "../job-log.js";
+import { JobLog, type JobLogSetting } from "../job-log.js";
 import { attemptOf, onFailure } from "../retry.js";
 import { definitionOf, redisNowMs, redisNowSec, type Runtime } from "../runtime.js";
 import type { JobContext, RunningJob } from "../../job/context.js";
@@ -31,16 +31,35 @@ export function isUnknownJobError(error: unknown): boolean {
   return typeof error === "object" && error !== null && unknownJobErrors.has(error);
 }
 
-export async function runJob(
+/**
+ * Runs one fetched job; never rejects. Not an async function: a job's run is the promise of its
+ * attempt itself, not one more promise that waits for it (bench/client-instructions.ts counts the
+ * difference).
+ */
+export function runJob(
   runtime: Runtime,
   job: FetchedJob,
   signal: AbortSignal,
   graceMs = 1_000,
   hooks: JobHooks = {},
 ): Promise<Outcome> {
+  try {
+    return startJob(runtime, job, signal, graceMs, hooks);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
+function startJob(
+  runtime: Runtime,
+  job: FetchedJob,
+  signal: AbortSignal,
+  graceMs: number,
+  hooks: JobHooks,
+): Promise<Outcome> {
   if (job.resurrections >= runtime.maxResurrections) {
     const reason = `its tick died ${job.resurrections} times while running it (maxResurrections ${runtime.maxResurrections})`;
-    return unrunnable(runtime, job, "TickqPoisonJob", reason);
+    return Promise.resolve(unrunnable(runtime, job, "TickqPoisonJob", reason));
   }
   // Not poison: no tick died. The job needs longer than the ticks leave it.
   if (job.interruptions >= runtime.maxResurrections) {
@@ -48,30 +67,32 @@ export async function runJob(
       `a tick's deadline interrupted it ${job.interruptions} times (maxResurrections ${runtime.maxResurrections}): it runs longer than the budget ticks leave it. ` +
       "Give the job a timeoutMs (a tick then starts it only with that much budget left, and a run past it fails and is retried), " +
       "raise the tick budget (tick({ budgetMs }), TICKQ_TICK_BUDGET_MS), or split it into shorter jobs";
-    return unrunnable(runtime, job, "TickqDeadlineExceeded", reason);
+    return Promise.resolve(unrunnable(runtime, job, "TickqDeadlineExceeded", reason));
   }
   const decoded = decodeJob(job.raw, runtime.jobs);
   if (!decoded.ok) {
-    if (decoded.errorClass === "TickqUnknownJob") {
-      const error = Object.assign(new Error(decoded.reason), { name: "TickqUnknownJob" });
-      unknownJobErrors.add(error);
-      // A job written without `retry` is retried as Sidekiq's client would default it.
-      const payload = { ...decoded.payload, retry: decoded.payload.retry ?? true };
-      const failure = await failed(runtime, hooks, job, payload, error, { backoff: undefined });
-      // A failed run in stats(), so in metrics too: no handler ran, its run time is 0.
-      const at = monotonicMs();
-      return hooks.meter ? hooks.meter(payload, at)(failure, at) : failure;
-    }
-    return unrunnable(runtime, job, decoded.errorClass, decoded.reason);
+    if (decoded.errorClass === "TickqUnknownJob") return unknownJob(runtime, hooks, job, decoded);
+    return Promise.resolve(unrunnable(runtime, job, decoded.errorClass, decoded.reason));
   }
 
   const definition = definitionOf(runtime, decoded.payload.class)!;
   // A job written without `retry` takes its definition's, as Sidekiq takes the worker's.
-  const payload =
-    decoded.payload.retry == null ? { ...decoded.payload, retry: definition.retry ?? true } : decoded.payload;
-  if (hooks.cancelled?.(payload.jid)) return { kind: "cancelled", job, payload };
+  // decodeJob's payload is this run's own object: set in place.
+  const { payload } = decoded;
+  if (payload.retry == null) payload.retry = definition.retry ?? true;
+  if (hooks.cancelled?.(payload.jid)) return Promise.resolve({ kind: "cancelled", job, payload });
   const run = new JobRun(runtime, hooks, job, payload, definition, { signal, graceMs });
-  const span = runtime.tracing?.startJob({
+  if (!runtime.tracing) return run.attempt();
+  return traced(runtime.tracing, run, job, payload);
+}
+
+async function traced(
+  tracing: NonNullable<Runtime["tracing"]>,
+  run: JobRun,
+  job: FetchedJob,
+  payload: JobPayload,
+): Promise<Outcome> {
+  const span = tracing.startJob({
     jid: payload.jid,
     name: payload.class,
     queue: job.queue,
@@ -83,6 +104,23 @@ export async function runJob(
   const outcome = await span.run(() => run.attempt());
   span.end({ outcome: outcome.kind, error: "error" in outcome ? outcome.error : undefined });
   return outcome;
+}
+
+/** A job whose name this tick does not declare: failed, and retried as Sidekiq retries an unknown class. */
+async function unknownJob(
+  runtime: Runtime,
+  hooks: JobHooks,
+  job: FetchedJob,
+  decoded: { reason: string; payload: JobPayload },
+): Promise<Outcome> {
+  const error = Object.assign(new Error(decoded.reason), { name: "TickqUnknownJob" });
+  unknownJobErrors.add(error);
+  // A job written without `retry` is retried as Sidekiq's client would default it.
+  const payload = { ...decoded.payload, retry: decoded.payload.retry ?? true };
+  const failure = await failed(runtime, hooks, job, payload, error, { backoff: undefined });
+  // A failed run in stats(), so in metrics too: no handler ran, its run time is 0.
+  const at = monotonicMs();
+  return hooks.meter ? hooks.meter(payload, at, failure, at) : failure;
 }
 
 /**
@@ -107,8 +145,7 @@ class JobRun {
     private readonly tick: { signal: AbortSignal; graceMs: number },
   ) {
     const attempt = attemptOf(payload);
-    const fields = { jid: payload.jid, name: payload.class, queue: job.queue, attempt };
-    this.log = new JobLog(runtime.logs, payload, fields, runtime.logLines, () => redisNowMs(runtime));
+    this.log = new JobLog(logSettingOf(runtime), payload, job.queue, attempt);
     this.ctx = new RunContext(payload.jid, job.queue, attempt, this.log, payload, {
       hooks,
       signal: tick.signal,
@@ -179,7 +216,7 @@ class JobRun {
   private measured(outcome: Outcome, ended?: number): Outcome {
     const { meter } = this.hooks;
     if (!meter) return outcome;
-    return meter(this.payload, this.started)(outcome, ended);
+    return meter(this.payload, this.started, outcome, ended);
   }
 
   private async failedRun(error: unknown): Promise<Outcome> {
@@ -197,6 +234,29 @@ class JobRun {
     }
     return this.measured(await failed(runtime, hooks, job, payload, error, input), ended);
   }
+}
+
+/** A runtime's log setting, made once: read through to the runtime, so it is never stale. */
+class RuntimeLogSetting implements JobLogSetting {
+  constructor(private readonly runtime: Runtime) {}
+  get logs() {
+    return this.runtime.logs;
+  }
+  get keep() {
+    return this.runtime.logLines;
+  }
+  now(): number {
+    return redisNowMs(this.runtime);
+  }
+}
+const logSettings = new WeakMap<Runtime, JobLogSetting>();
+function logSettingOf(runtime: Runtime): JobLogSetting {
+  let setting = logSettings.get(runtime);
+  if (!setting) {
+    setting = new RuntimeLogSetting(runtime);
+    logSettings.set(runtime, setting);
+  }
+  return setting;
 }
 
 const isThenable = (value: unknown): value is PromiseLike<unknown> =>
