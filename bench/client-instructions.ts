@@ -18,6 +18,8 @@
 // batches than in a timed drain: compare counts at like round trips a job, which each line shows.
 // Two runs at once move a count by up to 6 % (their round trips move); alone, by about 2 %.
 // Needs valgrind (Debian's package).
+// `--repeat N`: each shape of each tree N times, the trees' order reversed every other time, then
+// the median of each (a count moves with the round trips a job, which the machine's load moves).
 // `--loops 1`: one tick loop (issue 46's figure: the per-job work of one loop, batch 100).
 // `--ref REV` counts that tree too (a temporary worktree of it, this node_modules linked).
 import { execFileSync, spawn } from "node:child_process";
@@ -32,6 +34,7 @@ const { values } = parseArgs({
   options: {
     jobs: { type: "string", default: "20000" },
     loops: { type: "string", default: "2" },
+    repeat: { type: "string", default: "1" },
     shapes: { type: "string", default: "single,cluster3" },
     ref: { type: "string" },
     child: { type: "string" },
@@ -107,9 +110,10 @@ async function countAll(): Promise<void> {
   const trees: { name: string; dir: string }[] = [];
   const ref = values.ref === undefined ? undefined : worktreeOf(here, values.ref);
   if (ref !== undefined) {
-    // The ref may predate this bench: run this one against its src/.
-    if (!existsSync(join(ref.dir, "bench/client-instructions.ts")))
-      execFileSync("cp", [join(here, "bench/client-instructions.ts"), join(ref.dir, "bench/")]);
+    // The ref may predate this bench or its options: run this one against its src/.
+    execFileSync("cp", [join(here, "bench/client-instructions.ts"), join(ref.dir, "bench/")]);
+    if (!existsSync(join(ref.dir, "bench/systems/bare-loop.ts")))
+      execFileSync("cp", [join(here, "bench/systems/bare-loop.ts"), join(ref.dir, "bench/systems/")]);
     trees.push({ name: values.ref!, dir: ref.dir });
   }
   trees.push({ name: "this tree", dir: here });
@@ -117,15 +121,33 @@ async function countAll(): Promise<void> {
     console.log(
       `the tick process's instructions a job (callgrind), no-op drain of ${jobs.toLocaleString("en")} jobs, ${values.loops} tick loop(s), batch 100`,
     );
-    for (const shape of values.shapes!.split(","))
-      for (const tree of trees)
-        console.log(`  ${shape.padEnd(9)} ${tree.name.padEnd(10)} ${await count(tree.dir, shape)}`);
+    const repeat = Number(values.repeat);
+    for (const shape of values.shapes!.split(",")) {
+      const counts = new Map(trees.map((tree) => [tree, [] as number[]]));
+      for (let r = 0; r < repeat; r++) {
+        for (const tree of r % 2 === 0 ? trees : [...trees].reverse()) {
+          const { perJob, trips } = await count(tree.dir, shape);
+          counts.get(tree)!.push(perJob);
+          console.log(
+            `  ${shape.padEnd(9)} ${tree.name.padEnd(10)} ${perJob.toLocaleString("en")} instructions a job, ${trips} round trips a job`,
+          );
+        }
+      }
+      if (repeat > 1)
+        for (const [tree, list] of counts) {
+          const sorted = [...list].sort((a, b) => a - b);
+          const median = sorted[Math.floor(sorted.length / 2)]!;
+          console.log(
+            `  ${shape.padEnd(9)} ${tree.name.padEnd(10)} median ${median.toLocaleString("en")} (${sorted[0]!.toLocaleString("en")}–${sorted.at(-1)!.toLocaleString("en")}) over ${repeat}`,
+          );
+        }
+    }
   } finally {
     ref?.remove();
   }
 }
 
-function count(dir: string, shape: string): Promise<string> {
+function count(dir: string, shape: string): Promise<{ perJob: number; trips: string | undefined }> {
   const args = ["--tool=callgrind", "--instr-atstart=no", "--callgrind-out-file=/dev/null"];
   const node = [
     process.execPath,
@@ -149,9 +171,7 @@ function count(dir: string, shape: string): Promise<string> {
       if (code !== 0 || collected === undefined)
         return fail(new Error(`${shape} in ${dir}: exit ${code}\n${err.slice(-2000)}`));
       const trips = /round trips a job: ([\d.]+)/.exec(err)?.[1];
-      done(
-        `${Math.round(Number(collected) / jobs).toLocaleString("en")} instructions a job, ${trips} round trips a job`,
-      );
+      done({ perJob: Math.round(Number(collected) / jobs), trips });
     });
   });
 }

@@ -114,7 +114,10 @@ export function tickParts(capabilities: readonly Capability[], start: TickStart)
       return false;
     },
     hasLanes: lanes.length > 0,
-    holdsSlot: (job) => slotHolders.some((part) => part.holdsSlot!(job)),
+    holdsSlot(job) {
+      for (const part of slotHolders) if (part.holdsSlot!(job)) return true;
+      return false;
+    },
     job: jobHooks,
     extended(reply) {
       for (const part of list) part.extended?.(reply);
