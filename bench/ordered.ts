@@ -7,7 +7,12 @@
 //            executions/s compares with a plain drain's jobs/s
 // Round trips per execution come from the ticks' reports; Redis commands
 // per execution (the drain) and per payload enqueued from INFO commandstats
-// (inside scripts included): a job that runs alone costs the two summed.
+// (inside scripts included), and the two summed a payload: with one payload
+// each, what an ordered job costs in all (the figure docs/benchmarks.md and
+// docs/guides/ordered.md quote).
+import { loadavg } from "node:os";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
 import { Redis } from "ioredis";
 import { ioredisAdapter } from "../src/redis/ioredis.js";
 import { createTickq, type OrderedContext } from "../src/index.js";
@@ -30,6 +35,8 @@ export interface OrderedRow {
   commandsPerExecution: number;
   /** Redis commands an enqueued payload costs (bulk calls, scripts' insides included). */
   commandsPerPayloadEnqueued: number;
+  /** What a payload costs in all, enqueue and its share of the drain: with one payload each, what a job costs. */
+  commandsPerPayload: number;
 }
 
 const rate = (n: number, ms: number) => Math.round((n / ms) * 1000);
@@ -72,6 +79,7 @@ export async function measureOrdered(o: OrderedBenchOptions): Promise<OrderedRow
       roundTripsPerExecution: 0,
       commandsPerExecution: 0,
       commandsPerPayloadEnqueued: 0,
+      commandsPerPayload: 0,
     },
     {
       scenario: "one each",
@@ -81,6 +89,7 @@ export async function measureOrdered(o: OrderedBenchOptions): Promise<OrderedRow
       roundTripsPerExecution: 0,
       commandsPerExecution: 0,
       commandsPerPayloadEnqueued: 0,
+      commandsPerPayload: 0,
     },
   ];
   try {
@@ -118,6 +127,7 @@ export async function measureOrdered(o: OrderedBenchOptions): Promise<OrderedRow
           row.roundTripsPerExecution = trips / executed;
           row.commandsPerExecution = ((await commandsProcessed(probe)) - before - enqueueCommands - 1) / executed;
           row.commandsPerPayloadEnqueued = (enqueueCommands - 2 * (k === 0 ? 1 : waves)) / o.payloads;
+          row.commandsPerPayload = row.commandsPerPayloadEnqueued + (row.commandsPerExecution * executed) / seen;
         }
       }
     }
@@ -147,6 +157,7 @@ export function printOrdered(
       "round trips/execution": r.roundTripsPerExecution.toFixed(4),
       "Redis cmds/execution": r.commandsPerExecution.toFixed(2),
       "Redis cmds/payload enqueued": r.commandsPerPayloadEnqueued.toFixed(2),
+      "Redis cmds/payload, enqueue + drain": r.commandsPerPayload.toFixed(2),
     })),
   );
   if (!yardstick) return;
@@ -155,4 +166,32 @@ export function printOrdered(
       `ordered ${r.scenario}: executions/s / ${yardstick.name} plain jobs/s: ${(median(r.executions) / yardstick.jobsPerSec).toFixed(2)}×`,
     );
   }
+}
+
+// Alone, on a private Redis: npx tsx bench/ordered.ts [--payloads 100000 --ids 1000 --runs 3]
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const { values } = parseArgs({
+    options: {
+      payloads: { type: "string", default: "100000" },
+      ids: { type: "string", default: "1000" },
+      runs: { type: "string", default: "3" },
+    },
+  });
+  const { startPrivate } = await import("../src/platforms/node/find-redis.js");
+  const server = await startPrivate();
+  const o = {
+    redisUrl: server.url,
+    payloads: Number(values.payloads),
+    ids: Number(values.ids),
+    runs: Number(values.runs),
+    batch: 100,
+  };
+  const load = () =>
+    loadavg()
+      .map((l) => l.toFixed(2))
+      .join(" ");
+  console.log(`load average at start ${load()}`);
+  printOrdered(o, await measureOrdered(o));
+  console.log(`load average at end ${load()}`);
+  await server.stop();
 }

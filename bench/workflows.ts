@@ -66,7 +66,7 @@ async function drain(
   throw new Error("bench/workflows: the drain did not finish");
 }
 
-async function measureWorkflows(url: string, prefix: string, runs: number, steps: number): Promise<Figures> {
+export async function measureWorkflows(url: string, prefix: string, runs: number, steps: number): Promise<Figures> {
   const client = new Redis(url);
   const probe = new Redis(url);
   const tq = createTickq({

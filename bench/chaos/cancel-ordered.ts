@@ -2,8 +2,8 @@
 // plain jobs, ids of the ordered job `cancellableOrdered` get payloads over
 // the window (each run stamps each payload's start by the ledger's clock,
 // sleeps until its signal aborts, then notes each payload finished), and
-// the driver cancels a share of the ids once each, at random moments — some
-// wait, some a tick holds — over the faulted path, sent again while it fails
+// the driver cancels a share of the ids once each — half at random moments,
+// half once the id's run started (a tick holds it) — over the faulted path, sent again while it fails
 // in transit. The ledger notes when each payload's enqueue was sent and
 // returned, when each cancel was sent and when it returned. Judged as plain
 // jobs are (bench/chaos/cancel-phase.ts), per payload:
@@ -33,8 +33,8 @@ export function chaosOrdered(ledger: Ledger) {
     [ORDERED]: {
       retry: 25,
       backoff: () => 0,
-      perform: async (_id: string, payloads: ChaosPayload[], ctx: OrderedContext) => {
-        await Promise.all(payloads.map(({ p }) => ledger.started(`o:${p}`)));
+      perform: async (id: string, payloads: ChaosPayload[], ctx: OrderedContext) => {
+        await Promise.all([ledger.note("orun", id), ...payloads.map(({ p }) => ledger.started(`o:${p}`))]);
         await abortableSleep(Math.max(0, ...payloads.map(({ ms }) => ms)), ctx.signal);
         await Promise.all(payloads.map(({ p }) => ledger.finish(`o:${p}`, 1, true)));
       },
@@ -100,11 +100,16 @@ export async function driveOrdered(e: {
       // Runs long enough, and cancels soon enough, that a good share finds its run held.
       const ms = gaps.map(() => between(e.rng, 300, 1_500));
       const cancelAt = e.rng() < CANCEL_SHARE ? first + between(e.rng, 0, 1_000) : undefined;
+      // Half the cancels wait for the id's first run to start, so some find it held however long Redis
+      // restarts pause ordered work (lib/tick/restart-hold.lua); the others land at random.
+      const whenHeld = e.rng() < 0.5;
       await sleep(first);
       const cancelling =
         cancelAt === undefined
           ? undefined
-          : sleep(cancelAt - first).then(async () => answers.set(id, await cancelOnce(e.tq, id, e.ledger)));
+          : (whenHeld ? runStarted(e.ledger, id, e.windowMs) : sleep(cancelAt - first)).then(async () =>
+              answers.set(id, await cancelOnce(e.tq, id, e.ledger)),
+            );
       for (let k = 0; k < count; k++) {
         const p = `${id}#${k}`;
         await e.ledger.note("oenq0", p);
@@ -116,6 +121,12 @@ export async function driveOrdered(e: {
     }),
   );
   return answers;
+}
+
+/** Resolves once a run of `id` started (the ledger's "orun" note), or after `withinMs`. */
+async function runStarted(ledger: Ledger, id: string, withinMs: number): Promise<void> {
+  const deadline = Date.now() + withinMs;
+  while (Date.now() < deadline && !(await ledger.notes("orun")).has(id)) await sleep(50);
 }
 
 /** Judges each payload of the ids `driveOrdered` fed (see the header). */

@@ -23,28 +23,17 @@ import {
   plannedScore,
   type PlannedPayload,
 } from "./ordered-jobs.js";
-import type { PrivateRedis } from "./private-redis.js";
+import type { PhaseContext } from "./phase-types.js";
 import { between, sleep, type Rng } from "./rng.js";
 import { startWorkers } from "./workers.js";
 
 const WORKER = fileURLToPath(new URL("../chaos-ordered-worker.ts", import.meta.url));
 const NAME = "chaosOrdered";
 
-export interface OrderedPhaseOptions {
-  adapter: AdapterName;
-  redis: PrivateRedis;
-  ledgerUrl: string;
-  runId: string;
+/** A chaos phase's context, and how many payloads over how many ids. */
+export interface OrderedPhaseOptions extends PhaseContext {
   payloads: number;
   ids: number;
-  workers: number;
-  perKind: number;
-  seconds: number;
-  settleSeconds: number;
-  leaseMs: number;
-  budgetMs: number;
-  rng: Rng;
-  log: (line: string) => void;
 }
 
 export interface OrderedPhaseResult {
@@ -209,7 +198,9 @@ export async function runOrderedPhase(o: OrderedPhaseOptions): Promise<OrderedPh
       disorder,
       stuck,
       ...(!settled || stuck > 0
-        ? { left: `work left after ${o.settleSeconds} s of settling: ${JSON.stringify(stats)}` }
+        ? {
+            left: `work left after ${o.settleSeconds} s of settling: ${JSON.stringify(stats)}; ${await restartPause(admin, prefix)}`,
+          }
         : {}),
       dead: stats.dead,
       faults: counts,
@@ -234,6 +225,17 @@ export async function runOrderedPhase(o: OrderedPhaseOptions): Promise<OrderedPh
     for (let i = 0; i < keys.length; i += 500) await admin.del(...keys.slice(i, i + 500));
     admin.disconnect();
   }
+}
+
+/** The restart pause as Redis holds it (lib/tick/restart-hold.lua), for a phase that left work: a pause that never ends would hold every id. */
+async function restartPause(admin: Redis, prefix: string): Promise<string> {
+  const boot = await admin.hgetall(`${prefix}boot`).catch(() => ({}) as Record<string, string>);
+  const [seconds, micros] = (await admin.time().catch(() => [0, 0])).map(Number) as [number, number];
+  const now = seconds * 1000 + Math.floor(micros / 1000);
+  const until = Number(boot.at ?? 0) + Number(boot.lease ?? 30_000);
+  return boot.run
+    ? `restart pause ${until > now ? `ends in ${until - now} ms` : "over"} (${JSON.stringify(boot)})`
+    : "no restart record";
 }
 
 /** Waits until no id waits or runs, twice a lease apart. */

@@ -46,7 +46,7 @@
 -- Redis' run_id and, for a lease, no ordered id, flow slot or unique key, or workflow run is
 -- handed out; the restart record is written once (run twice: its second run takes the fast path).
 -- maxmemory: runs (allow-oom): a tick must start, or the queues that free memory could never drain.
--- What it adds is bounded: one tick's lease and registration, the restart record (one small hash), the begin guard
+-- What it adds is bounded: one tick's lease and registration (and its mark in `oticks`), the restart record (one small hash), the begin guard
 -- (lib/tick/begun-ids.lua, at most ~0.8 MB), jobs it moves (no growth); it claims no workflow run
 -- while Redis is full (lib/workflows/claim-runs.lua).
 -- @include lib/common/prefix-keys.lua
@@ -118,6 +118,8 @@ if info then sidekiq_register(3, now, leaseMs, info) end
 local batch, queues, picks = fetch_args(fetchAt)
 keep_expired_like_dead(deadMaxSize, deadMaxAgeSec)
 local names = ordered_names(orderedAt)
+-- This tick keeps the `held` index of the ids it fetches (lib/ordered/state.lua).
+if #names > 0 then redis.call('SADD', P .. 'oticks', tick) end
 local fetched, ordered, flowed = fetch_mixed(tick, batch, queues, picks, names, now)
 local kept_reply = { now, resurrected, promoted, more_resurrect, more_delayed, without_jobs(fetched), 1, policy, due }
 local reply = { now, resurrected, promoted, more_resurrect, more_delayed, fetched, 1, policy, due }

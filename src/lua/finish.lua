@@ -112,6 +112,7 @@ if left == 0 then
   redis.call('DEL', cancel_marks_key(tick))
   redis.call('HDEL', KEYS[1], tick)
   redis.call('HDEL', P .. 'solo', tick)
+  if #names > 0 then redis.call('SREM', P .. 'oticks', tick) end
 elseif state == 'fresh' then
   -- What is still listed are handlers that ignored the abort: running, none waiting (stats.lua).
   redis.call('HSET', lease, 'load', left .. ' 0')

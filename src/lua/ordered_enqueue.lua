@@ -3,7 +3,11 @@
 -- payload is stored once, with its lowest score. An id that waits keeps
 -- its earliest due time, except that a new payload never cuts a retry's
 -- backoff short; an id that runs gets the payload in `n:ID`, to run after
--- the current run, merged. Payload JSON is stored exactly as sent.
+-- the current run, merged. Payload JSON is stored exactly as sent. Which
+-- ids wait, back off or may run is read once per name and call (ZMSCORE of
+-- `ready`, HMGET of `retries`, SMISMEMBER of `held`) and the due times are
+-- written in one ZADD per key, so a payload of an id new to Redis costs
+-- its own ZADD only.
 -- KEYS: names
 -- ARGV: prefix token tokenMs payloads[](name id payload score delayMs)
 -- Returns: text
@@ -35,17 +39,37 @@ if not redis.call('SET', token_key, '', 'NX', 'PX', tokenMs) then
 end
 local now = now_ms()
 
+-- Whether every registered tick keeps the `held` index (lib/ordered/state.lua):
+-- then an id neither waiting nor in `held` has no payload. A tick of an
+-- older version (a rolling deploy) is not in `oticks`: its ids are read as before.
+local function every_tick_keeps_held()
+  local ticks = redis.call('HKEYS', P .. 'ticks')
+  for from = 1, #ticks, 1000 do
+    local kept = redis.call('SMISMEMBER', P .. 'oticks', unpack(ticks, from, math.min(from + 999, #ticks)))
+    for _, yes in ipairs(kept) do
+      if yes == 0 then return false end
+    end
+  end
+  return true
+end
+
 -- Whether each id waits in `ready`, read once per name (ZMSCORE over the
--- call's ids) instead of a ZSCORE per payload; this call's own writes keep
--- it current: 'r' waits, 'h' is held by a tick, 'f' has no payload yet.
-local states = {}
+-- call's ids) instead of a ZSCORE per payload, whether a waiting id backs
+-- off after a failed run (one HMGET of `retries`: a new payload never cuts
+-- the backoff short; an id new in this call has none), and, for the others, whether
+-- a tick may hold it (SMISMEMBER of `held`); this call's own writes keep it
+-- current: 'r' waits, 'h' is held by a tick, 'f' has no payload yet, false
+-- unknown (one EXISTS of p:ID tells, as for an id in `held`, which may list
+-- an id an older tick let go).
+local states, backing_off = {}, {}
+local all_keep_held -- every_tick_keeps_held(), asked at most once a call
 do
   local ids_of, i = {}, payloadsAt + 1
   for _ = 1, tonumber(ARGV[payloadsAt]) do
     local name, id = ARGV[i], ARGV[i + 1]
     local ids = ids_of[name]
     if not ids then
-      ids, states[name] = {}, {}
+      ids, states[name], backing_off[name] = {}, {}, {}
       ids_of[name] = ids
     end
     if states[name][id] == nil then
@@ -58,14 +82,50 @@ do
     for from = 1, #ids, 1000 do
       local chunk = { unpack(ids, from, math.min(from + 999, #ids)) }
       local scores = redis.call('ZMSCORE', okey(name, 'ready'), unpack(chunk))
+      local others = {}
+      local waiting = {}
       for k, id in ipairs(chunk) do
-        if scores[k] then states[name][id] = 'r' end
+        if scores[k] then
+          states[name][id] = 'r'
+          waiting[#waiting + 1] = id
+        else
+          others[#others + 1] = id
+        end
+      end
+      if #waiting > 0 then
+        local retries = redis.call('HMGET', okey(name, 'retries'), unpack(waiting))
+        for k, id in ipairs(waiting) do backing_off[name][id] = retries[k] ~= false end
+      end
+      -- Up to 2 ids an EXISTS each costs no more than the index's reads.
+      if #others > 2 then
+        if all_keep_held == nil then all_keep_held = every_tick_keeps_held() end
+        if all_keep_held then
+          local held = redis.call('SMISMEMBER', okey(name, 'held'), unpack(others))
+          for k, id in ipairs(others) do
+            if held[k] == 0 then states[name][id] = 'f' end
+          end
+        end
       end
     end
   end
 end
 
-local flags, added, named = {}, {}, {}
+-- The due times go to `ready` and `later` in one ZADD per key and flag
+-- after the payloads (nothing in this call reads them back): a
+-- variadic ZADD applies its pairs in order, as the calls one by one would.
+local dues, due_groups = {}, {}
+local function add_due(key, flag, due, id)
+  local group = dues[flag .. key]
+  if not group then
+    group = { key, flag }
+    dues[flag .. key] = group
+    due_groups[#due_groups + 1] = group
+  end
+  group[#group + 1] = due
+  group[#group + 1] = id
+end
+
+local flags, added, named, tops = {}, {}, {}, {}
 local i = payloadsAt + 1
 for k = 1, tonumber(ARGV[payloadsAt]) do
   local name, id, payload, score, delay = ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], tonumber(ARGV[i + 4])
@@ -79,21 +139,24 @@ for k = 1, tonumber(ARGV[payloadsAt]) do
   if not state then state = redis.call('EXISTS', p) == 1 and 'h' or 'f' end
   if state == 'h' then
     local n = okey(name, 'n:' .. id)
-    if score == '' then score = sequenced_score(now, { p, n }) end
+    if score == '' then score = sequenced_score(now, { p, n }, tops) end
     fresh = redis.call('ZADD', n, 'LT', score, payload)
-    redis.call('ZADD', okey(name, 'later'), 'LT', due, id)
+    note_score(tops, n, score, now)
+    add_due(okey(name, 'later'), 'LT', due, id)
   elseif state == 'f' then
     -- No payload and not in `ready`: nothing to sequence after, and NX and
     -- LT add alike, so neither the score lookup nor the retries check.
     if score == '' then score = now end
     fresh = redis.call('ZADD', p, 'LT', score, payload)
-    redis.call('ZADD', ready, 'LT', due, id)
+    tops[p] = false
+    note_score(tops, p, score, now)
+    add_due(ready, 'LT', due, id)
     state = 'r'
   else
-    if score == '' then score = sequenced_score(now, { p }) end
+    if score == '' then score = sequenced_score(now, { p }, tops) end
     fresh = redis.call('ZADD', p, 'LT', score, payload)
-    local backing_off = redis.call('HEXISTS', okey(name, 'retries'), id) == 1
-    redis.call('ZADD', ready, backing_off and 'NX' or 'LT', due, id)
+    note_score(tops, p, score, now)
+    add_due(ready, backing_off[name][id] and 'NX' or 'LT', due, id)
   end
   states[name][id] = state
   added[name] = (added[name] or 0) + fresh
@@ -102,6 +165,11 @@ for k = 1, tonumber(ARGV[payloadsAt]) do
     redis.call('SADD', KEYS[1], name)
   end
   flags[k] = fresh == 1 and '1' or '0'
+end
+for _, group in ipairs(due_groups) do
+  for from = 3, #group, 2000 do
+    redis.call('ZADD', group[1], group[2], unpack(group, from, math.min(from + 1999, #group)))
+  end
 end
 for name, count in pairs(added) do
   if count > 0 then redis.call('INCRBY', okey(name, 'payloads'), count) end

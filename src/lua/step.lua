@@ -52,7 +52,8 @@
 -- id, flow slot or unique key is handed out (a flow job waits in the schedule until it ends).
 -- allow-oom: acking frees memory; it must run when Redis is full.
 -- maxmemory: runs (allow-oom): as finish (acks free memory; what they add is bounded the same way),
--- and its fetches move jobs without growth.
+-- and its fetches move jobs without growth (an ordered id fetched joins `o:NAME:held`, which lists
+-- only ids ticks hold: lib/ordered/state.lua).
 -- @include lib/common/prefix-keys.lua
 -- @include lib/tick/replay-call.lua
 -- @include lib/ordered/state.lua

@@ -10,6 +10,7 @@ const COUNTS = [
   "failed",
   "retried",
   "dead",
+  "discarded",
   "cancelled",
   "expired",
   "scheduled",

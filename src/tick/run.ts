@@ -144,6 +144,9 @@ async function finish(t: OpenTick, result: PipelineResult<TickWork, TickOutcome>
     unstartable: t.unstartable.args(),
     recent: recentSummary(report, monotonicMs() - t.startedAt),
   } as FinishArgs);
+  // The extends stopped before finish: a reply that came after the lease ran out may have acted after
+  // another tick resurrected this one's jobs, so its acks are in doubt (they ran again or will).
+  if (!t.fence.valid()) report.leaseLost = true;
   for (const [k, part] of parts.list.entries()) await part.finished?.(finished, byPart[k]!, plain);
   report.deadEvicted += finished.deadEvicted;
   if ((finished.sentOn ?? 0) > 0) report.more = true; // flow jobs these acks sent back to their queues

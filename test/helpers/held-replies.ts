@@ -1,7 +1,7 @@
-// An adapter that holds back the reply of one call of a chosen script once
-// armed: Redis runs the call (its writes are done), and the caller hears of
-// it only when the test releases it, as a slow network would deliver it.
-// Every other call goes through at once.
+// An adapter that holds back one call of a chosen script once armed, as a
+// slow network would: `holdReplies` lets Redis run the call (its writes are
+// done) and holds its reply; `holdRequests` holds the call itself, so Redis
+// runs it only when the test releases it. Every other call goes through at once.
 import { sha1Hex } from "../../src/sha1.js";
 import type { LuaScript, RedisAdapter, RedisReply } from "../../src/redis/types.js";
 
@@ -9,13 +9,21 @@ export interface HeldReplies {
   adapter: RedisAdapter;
   /** The next call of the script is held once Redis answered it. */
   arm(): void;
-  /** Resolves once an armed call ran in Redis and its reply is held. */
+  /** Resolves once an armed call is held: its reply (Redis ran it), or the call itself (Redis has not). */
   held(): Promise<void>;
   /** Hands the held reply to its caller (now, or as soon as it is held). */
   release(): void;
 }
 
 export function holdReplies(inner: RedisAdapter, script: LuaScript): HeldReplies {
+  return holdCall(inner, script, "reply");
+}
+
+export function holdRequests(inner: RedisAdapter, script: LuaScript): HeldReplies {
+  return holdCall(inner, script, "request");
+}
+
+function holdCall(inner: RedisAdapter, script: LuaScript, what: "request" | "reply"): HeldReplies {
   const sha = sha1Hex(script.text);
   let armed = false;
   let onHeld: () => void = () => {};
@@ -25,6 +33,11 @@ export function holdReplies(inner: RedisAdapter, script: LuaScript): HeldReplies
   const through = async (isScript: boolean, call: () => Promise<RedisReply>): Promise<RedisReply> => {
     if (!(isScript && armed)) return call();
     armed = false;
+    if (what === "request") {
+      onHeld();
+      await released;
+      return call();
+    }
     const reply = await call();
     onHeld();
     await released;

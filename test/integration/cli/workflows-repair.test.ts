@@ -2,9 +2,9 @@
 // resumed, a run forked from a step with a new input, a workflow's failed
 // runs retried; exit 3 for no run, 4 for a run the command does not take.
 import { afterAll, beforeAll, expect, it } from "vitest";
-import type { WorkflowStep } from "../../../src/index.js";
 import { describeOverAdapters } from "../../helpers/adapters.js";
 import { buildCli, type Cli, cliConnections, cliEnv } from "../../helpers/cli.js";
+import { breakableWorkflow } from "../../helpers/breakable-workflow.js";
 import { useHarness } from "../../helpers/harness.js";
 
 describeOverAdapters(cliConnections, "tickq workflows retry and fork over $name", (adapterCase) => {
@@ -17,27 +17,8 @@ describeOverAdapters(cliConnections, "tickq workflows retry and fork over $name"
   const run = (...args: string[]) => cli.run([...args, "--prefix", h.prefix], cliEnv(adapterCase));
 
   it("retries, forks and retries all, with exit codes for no run and a live run", async () => {
-    const broken = { now: true };
-    const tq = h.make(
-      {},
-      {
-        workflows: {
-          two: {
-            run: async (input: { k: number }, step: WorkflowStep) => {
-              const a = await step.run("a", () => input.k);
-              return step.run(
-                "b",
-                () => {
-                  if (broken.now) throw new Error("b is broken");
-                  return a + 1;
-                },
-                { retry: 0 },
-              );
-            },
-          },
-        },
-      },
-    );
+    const { broken, workflows } = breakableWorkflow();
+    const tq = h.make({}, { workflows });
     for (const id of ["run-1", "run-2"]) {
       await tq.workflows.start("two", { k: 1 }, { id });
       await tq.workflows.result(id, { drive: true, timeoutMs: 10_000 }).catch(() => {});

@@ -7,22 +7,17 @@
 // with its waiting and latency as stats() reads them, the workflow counts and
 // the warnings panel.
 import { mkdirSync } from "node:fs";
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { dashboard } from "../../../src/dashboard/index.js";
 import { GROUPS } from "../../../src/dashboard/sections.js";
-import { startServer, type RunningServer } from "../../../src/platforms/node/server.js";
-import type { Tickq } from "../../../src/index.js";
-import { deleteUnder, directRedis, redisUrl, uniquePrefix } from "../../helpers/redis.js";
-import { describeWithChromium, launchChromium, logIn } from "./chromium.js";
+import { describeWithChromium } from "./chromium.js";
+import { useDashboardServer } from "./use-dashboard-server.js";
 
 const SECRET = "glance-s3cret-for-tests";
 const SHOTS = process.env.TICKQ_UPDATE_SCREENSHOTS === "1" ? "docs/screenshots" : "tmp/screenshots";
 const STEP_MS = 60_000;
 
 describeWithChromium("the dashboard at a glance, in headless Chromium", () => {
-  const redis = directRedis();
-  const prefix = uniquePrefix("dash-glance");
   const jobs = {
     sendInvoice: (_args: [number]) => ({ sent: true }),
     chargeCard: {
@@ -32,21 +27,11 @@ describeWithChromium("the dashboard at a glance, in headless Chromium", () => {
       },
     },
   };
-  let server: RunningServer;
-  let tq: Tickq<typeof jobs>;
-  let browser: Browser;
-  let context: BrowserContext;
-  let page: Page;
-
-  beforeAll(async () => {
-    mkdirSync(SHOTS, { recursive: true });
-    server = await startServer({
-      redisUrl: redisUrl(),
+  const w = useDashboardServer({
+    label: "dash-glance",
+    secret: SECRET,
+    server: {
       jobs,
-      prefix,
-      port: 0,
-      secret: SECRET,
-      tickEveryMs: 0,
       queues: ["critical", "default", "mail"],
       keepCompleted: { count: 100 },
       schedules: {
@@ -62,56 +47,48 @@ describeWithChromium("the dashboard at a glance, in headless Chromium", () => {
         },
       },
       dashboard: dashboard({ refreshMs: 60_000 }),
-    });
-    tq = server.tickq as unknown as Tickq<typeof jobs>;
-    await tq.enqueueBulk([
-      ...Array.from({ length: 9 }, (_, n) => ({ name: "sendInvoice" as const, args: [n] as [number] })),
-      { name: "chargeCard" as const, args: ["4242"] as [string] },
-    ]);
-    await tq.workflows.start("nap", null, { id: "nap-1" });
-    await tq.tick({ budgetMs: 5_000 });
-    await tq.enqueueBulk(
-      Array.from({ length: 3 }, (_, n) => ({ name: "sendInvoice" as const, args: [n] as [number], queue: "mail" })),
-    );
-    browser = await launchChromium();
-    context = await browser.newContext({ timezoneId: "Europe/Berlin", locale: "en-US" });
-    page = await context.newPage();
-    await page.setViewportSize({ width: 1024, height: 800 });
-    await logIn(page, `${server.url}/dashboard`, SECRET);
-  }, 60_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-    await deleteUnder(redis, prefix);
-    redis.disconnect();
+    },
+    context: { timezoneId: "Europe/Berlin", locale: "en-US" },
+    async seed({ tq }) {
+      mkdirSync(SHOTS, { recursive: true });
+      await tq.enqueueBulk([
+        ...Array.from({ length: 9 }, (_, n) => ({ name: "sendInvoice" as const, args: [n] as [number] })),
+        { name: "chargeCard" as const, args: ["4242"] as [string] },
+      ]);
+      await tq.workflows.start("nap", null, { id: "nap-1" });
+      await tq.tick({ budgetMs: 5_000 });
+      await tq.enqueueBulk(
+        Array.from({ length: 3 }, (_, n) => ({ name: "sendInvoice" as const, args: [n] as [number], queue: "mail" })),
+      );
+    },
+    onPage: (page) => page.setViewportSize({ width: 1024, height: 800 }),
   });
 
   it(
     "groups the menu on one row at 1024 px, the current group's pages below it, Log out unwrapped",
     async () => {
-      await page.goto(`${server.url}/dashboard/dead`);
-      const header = (await page.locator("header").boundingBox())!;
-      const groups = await page.locator("nav > .g > a").allInnerTexts();
+      await w.page.goto(`${w.server.url}/dashboard/dead`);
+      const header = (await w.page.locator("header").boundingBox())!;
+      const groups = await w.page.locator("nav > .g > a").allInnerTexts();
       expect(groups).toEqual(["Overview", "Jobs", "Workflows", "Operations"]);
       for (const item of ["header > b", "nav > .g > a >> nth=0", "nav > .g > a >> nth=3", "header button"]) {
-        const box = (await page.locator(item).boundingBox())!;
+        const box = (await w.page.locator(item).boundingBox())!;
         expect(box.y, item).toBeGreaterThanOrEqual(header.y);
         expect(box.y + box.height, item).toBeLessThanOrEqual(header.y + header.height);
       }
       // "Log out" on one line: its button is no taller than a one-word one
-      const logout = (await page.locator("header button").boundingBox())!;
-      const one = await page.locator("header button").evaluate((b) => b.getClientRects().length);
+      const logout = (await w.page.locator("header button").boundingBox())!;
+      const one = await w.page.locator("header button").evaluate((b) => b.getClientRects().length);
       expect(one).toBe(1);
       expect(logout.height).toBeLessThan(header.height);
       // the Jobs pages are visible in their own row, Dead marked
-      await expect(page.locator(".g.on > div a.on").innerText()).resolves.toBe("Dead");
-      expect(await page.locator(".g.on > div a").count()).toBe(9);
-      expect(await page.locator("a:text-is('Metrics')").isVisible()).toBe(false);
-      await page.click("header a:text-is('Operations')");
-      await page.click("header a:text-is('Ticks')");
-      await page.waitForURL(/\/dashboard\/ticks$/);
-      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1024);
+      await expect(w.page.locator(".g.on > div a.on").innerText()).resolves.toBe("Dead");
+      expect(await w.page.locator(".g.on > div a").count()).toBe(9);
+      expect(await w.page.locator("a:text-is('Metrics')").isVisible()).toBe(false);
+      await w.page.click("header a:text-is('Operations')");
+      await w.page.click("header a:text-is('Ticks')");
+      await w.page.waitForURL(/\/dashboard\/ticks$/);
+      expect(await w.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1024);
     },
     STEP_MS,
   );
@@ -119,9 +96,9 @@ describeWithChromium("the dashboard at a glance, in headless Chromium", () => {
   it(
     "opens the menu with a button on a 390 px phone and goes to any page from it",
     async () => {
-      const phone = await context.newPage();
+      const phone = await w.context.newPage();
       await phone.setViewportSize({ width: 390, height: 844 });
-      await phone.goto(`${server.url}/dashboard`);
+      await phone.goto(`${w.server.url}/dashboard`);
       expect(await phone.locator("nav").isVisible()).toBe(false);
       const logout = (await phone.locator("header button").boundingBox())!;
       expect(logout.x + logout.width).toBeLessThanOrEqual(390);
@@ -143,12 +120,12 @@ describeWithChromium("the dashboard at a glance, in headless Chromium", () => {
         timeStyle: "medium",
         timeZone: "Europe/Berlin",
       });
-      const [dead] = (await tq.jobs.list("dead", { limit: 1 })).jobs;
+      const [dead] = (await w.tq.jobs.list("dead", { limit: 1 })).jobs;
       for (const path of [`/jobs/${dead!.jid}`, "/workflows/nap-1", "/dashboard"].map((p) =>
         p.startsWith("/dashboard") ? p : `/dashboard${p}`,
       )) {
-        await page.goto(`${server.url}${path}`);
-        const times = page.locator("time[datetime]");
+        await w.page.goto(`${w.server.url}${path}`);
+        const times = w.page.locator("time[datetime]");
         expect(await times.count(), path).toBeGreaterThan(0);
         for (const time of await times.all()) {
           const iso = (await time.getAttribute("datetime"))!;
@@ -166,30 +143,32 @@ describeWithChromium("the dashboard at a glance, in headless Chromium", () => {
   it(
     "shows on the overview the throughput metrics.query() reads, every declared queue as stats() reads it, workflow counts and warnings",
     async () => {
-      const before = await tq.stats();
-      await page.goto(`${server.url}/dashboard`);
-      const after = await tq.stats();
-      const box = page.locator("#throughput");
+      const before = await w.tq.stats();
+      await w.page.goto(`${w.server.url}/dashboard`);
+      const after = await w.tq.stats();
+      const box = w.page.locator("#throughput");
       const window = {
         sinceMs: Number(await box.getAttribute("data-since")),
         untilMs: Number(await box.getAttribute("data-until")),
         stepMs: Number(await box.getAttribute("data-step")),
       };
       expect([window.untilMs - window.sinceMs, window.stepMs]).toEqual([3_600_000, 60_000]);
-      const result = await tq.metrics.query(window);
+      const result = await w.tq.metrics.query(window);
       const runs = result.jobs.reduce((n, s) => n + s.total.runs, 0);
       const failures = result.jobs.reduce((n, s) => n + s.total.failures, 0);
       expect([runs, failures]).toEqual([10, 1]);
       expect(Number(await box.getAttribute("data-runs"))).toBe(runs);
       expect(Number(await box.getAttribute("data-failures"))).toBe(failures);
-      expect(await page.locator("#live svg g").count()).toBeGreaterThanOrEqual(1);
+      expect(await w.page.locator("#live svg g").count()).toBeGreaterThanOrEqual(1);
 
       // every declared queue, critical with no job ever sent to it too
       expect(
-        await page.locator("#live tr[data-queue]").evaluateAll((rows) => rows.map((r) => r.getAttribute("data-queue"))),
+        await w.page
+          .locator("#live tr[data-queue]")
+          .evaluateAll((rows) => rows.map((r) => r.getAttribute("data-queue"))),
       ).toEqual(["critical", "default", "mail"]);
       for (const queue of ["critical", "default", "mail"]) {
-        const row = page.locator(`#live tr[data-queue="${queue}"]`);
+        const row = w.page.locator(`#live tr[data-queue="${queue}"]`);
         expect(Number(await row.locator("[data-waiting]").innerText())).toBe(after.queues[queue]);
         const shown = Number(await row.locator("[data-ms]").getAttribute("data-ms"));
         expect(shown).toBeGreaterThanOrEqual(before.latency[queue]!);
@@ -198,10 +177,10 @@ describeWithChromium("the dashboard at a glance, in headless Chromium", () => {
       expect(after.queues.mail).toBe(3);
       expect(after.latency.mail).toBeGreaterThan(0);
 
-      expect(Number(await page.locator('[data-runs="sleeping"] b').innerText())).toBe(after.workflows.nap!.sleeping);
+      expect(Number(await w.page.locator('[data-runs="sleeping"] b').innerText())).toBe(after.workflows.nap!.sleeping);
       expect(after.workflows.nap!.sleeping).toBe(1);
-      expect(await page.locator("#warnings [role=alert]").count()).toBe(after.warnings.length);
-      if (after.warnings.length === 0) await expect(page.locator("#warnings").innerText()).resolves.toContain("None");
+      expect(await w.page.locator("#warnings [role=alert]").count()).toBe(after.warnings.length);
+      if (after.warnings.length === 0) await expect(w.page.locator("#warnings").innerText()).resolves.toContain("None");
     },
     STEP_MS,
   );
@@ -209,28 +188,31 @@ describeWithChromium("the dashboard at a glance, in headless Chromium", () => {
   it(
     "says each schedule's spec in words with its next runs as tq.schedules() reads them, runs one now and pauses it",
     async () => {
-      await page.goto(`${server.url}/dashboard/schedules`);
-      const listed = await tq.schedules();
-      await expect(page.locator('tr[data-schedule="nightly"] [data-spec]').innerText()).resolves.toBe(
+      await w.page.goto(`${w.server.url}/dashboard/schedules`);
+      const listed = await w.tq.schedules();
+      await expect(w.page.locator('tr[data-schedule="nightly"] [data-spec]').innerText()).resolves.toBe(
         "every day at 09:00 Europe/Berlin",
       );
-      await expect(page.locator('tr[data-schedule="often"] [data-spec]').innerText()).resolves.toBe("every 5 min");
+      await expect(w.page.locator('tr[data-schedule="often"] [data-spec]').innerText()).resolves.toBe("every 5 min");
       for (const s of listed) {
-        const shown = await page
+        const shown = await w.page
           .locator(`tr[data-schedule="${s.name}"] [data-next] time`)
           .evaluateAll((ts) => ts.map((t) => t.getAttribute("datetime")));
         expect(shown).toEqual(s.nextRuns.map((d) => d.toISOString()));
         expect(shown).toHaveLength(3);
       }
-      page.once("dialog", (d) => void d.accept());
-      await Promise.all([page.waitForURL(/done=/), page.click('tr[data-schedule="nightly"] button:text("Run now")')]);
-      const jid = /job (\S+)\.$/.exec(await page.locator("[role=status]").innerText())![1]!;
-      expect(await tq.jobs.find(jid)).toMatchObject({ state: "queued", name: "sendInvoice", job: { args: [0] } });
-      await Promise.all([page.waitForURL(/done=/), page.click('tr[data-schedule="often"] button:text("Pause")')]);
-      expect((await tq.schedules()).find((s) => s.name === "often")!.paused).toBe(true);
-      await expect(page.locator('tr[data-schedule="often"] .tag').innerText()).resolves.toBe("paused");
-      await Promise.all([page.waitForURL(/done=/), page.click('tr[data-schedule="often"] button:text("Resume")')]);
-      expect((await tq.schedules()).find((s) => s.name === "often")!.paused).toBe(false);
+      w.page.once("dialog", (d) => void d.accept());
+      await Promise.all([
+        w.page.waitForURL(/done=/),
+        w.page.click('tr[data-schedule="nightly"] button:text("Run now")'),
+      ]);
+      const jid = /job (\S+)\.$/.exec(await w.page.locator("[role=status]").innerText())![1]!;
+      expect(await w.tq.jobs.find(jid)).toMatchObject({ state: "queued", name: "sendInvoice", job: { args: [0] } });
+      await Promise.all([w.page.waitForURL(/done=/), w.page.click('tr[data-schedule="often"] button:text("Pause")')]);
+      expect((await w.tq.schedules()).find((s) => s.name === "often")!.paused).toBe(true);
+      await expect(w.page.locator('tr[data-schedule="often"] .tag').innerText()).resolves.toBe("paused");
+      await Promise.all([w.page.waitForURL(/done=/), w.page.click('tr[data-schedule="often"] button:text("Resume")')]);
+      expect((await w.tq.schedules()).find((s) => s.name === "often")!.paused).toBe(false);
     },
     STEP_MS,
   );
@@ -238,15 +220,15 @@ describeWithChromium("the dashboard at a glance, in headless Chromium", () => {
   it(
     "takes the docs' screenshots of each page at 1280 px and on a 390 px phone",
     async () => {
-      await tq.tick({ budgetMs: 5_000 }); // a recent tick, succeeded jobs with results
-      const wide = await context.newPage();
+      await w.tq.tick({ budgetMs: 5_000 }); // a recent tick, succeeded jobs with results
+      const wide = await w.context.newPage();
       await wide.setViewportSize({ width: 1280, height: 800 });
-      const phone = await context.newPage();
+      const phone = await w.context.newPage();
       await phone.setViewportSize({ width: 390, height: 844 });
-      await tq.enqueue("sendInvoice", [42], { delayMs: 3_600_000 }); // one on the Scheduled page
-      await phone.goto(`${server.url}/dashboard/dead`);
+      await w.tq.enqueue("sendInvoice", [42], { delayMs: 3_600_000 }); // one on the Scheduled page
+      await phone.goto(`${w.server.url}/dashboard/dead`);
       const deadJob = (await phone.locator('a[href*="/jobs/"]').first().getAttribute("href"))!;
-      // [screenshot, path, at 1280 px too]: browser.test.ts and metrics-page.test.ts take the others at 1280 px.
+      // [screenshot, path, at 1280 px too]: browser.test.ts and metrics-w.page.test.ts take the others at 1280 px.
       const pages: [string, string, boolean][] = [
         ["succeeded", "/succeeded", true],
         ["schedules", "/schedules", true],
@@ -273,10 +255,10 @@ describeWithChromium("the dashboard at a glance, in headless Chromium", () => {
       }
       for (const [name, path, both] of pages) {
         if (both) {
-          await wide.goto(`${server.url}/dashboard${path}`);
+          await wide.goto(`${w.server.url}/dashboard${path}`);
           await wide.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
         }
-        await phone.goto(`${server.url}/dashboard${path}`);
+        await phone.goto(`${w.server.url}/dashboard${path}`);
         expect(await phone.evaluate(() => document.documentElement.scrollWidth), path).toBeLessThanOrEqual(390);
         await phone.screenshot({ path: `${SHOTS}/${name}-phone.png`, fullPage: true });
       }

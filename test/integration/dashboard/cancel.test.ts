@@ -6,20 +6,16 @@
 // cancelled, on their pages and on the Cancelled page. The confirm runs
 // under the dashboard's CSP (its script carries the nonce), so a dialog
 // that never shows fails the test.
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { dashboard } from "../../../src/dashboard/index.js";
-import { startServer, type RunningServer } from "../../../src/platforms/node/server.js";
-import type { JobContext, Tickq, TickReport } from "../../../src/index.js";
-import { deleteUnder, directRedis, redisUrl, uniquePrefix } from "../../helpers/redis.js";
-import { describeWithChromium, launchChromium, logIn } from "./chromium.js";
+import type { JobContext, TickReport } from "../../../src/index.js";
+import { describeWithChromium } from "./chromium.js";
+import { useDashboardServer } from "./use-dashboard-server.js";
 
 const SECRET = "cancel-dash-s3cret-for-tests";
 const STEP_MS = 60_000;
 
 describeWithChromium("the dashboard's Cancel in headless Chromium", () => {
-  const redis = directRedis();
-  const prefix = uniquePrefix("dash-cancel");
   let abortedWith: unknown;
   const jobs = {
     longExport: (_args: [string], ctx: JobContext) =>
@@ -32,45 +28,27 @@ describeWithChromium("the dashboard's Cancel in headless Chromium", () => {
       }),
     sendMail: (_args: [string]) => {},
   };
-  let server: RunningServer;
-  let tq: Tickq<typeof jobs>;
-  let browser: Browser;
-  let page: Page;
   let running: string;
   let queued: string;
   let ticking: Promise<TickReport>;
-
-  beforeAll(async () => {
-    server = await startServer({
-      redisUrl: redisUrl(),
-      jobs,
-      prefix,
-      port: 0,
-      secret: SECRET,
-      tickEveryMs: 0,
-      dashboard: dashboard({ refreshMs: 0 }),
-    });
-    tq = server.tickq as unknown as Tickq<typeof jobs>;
-    running = await tq.enqueue("longExport", ["2026"]);
-    ticking = tq.tick({ budgetMs: 30_000, concurrency: 1, batch: 1, cancelCheckMs: 200 });
-    for (let i = 0; i < 200 && (await tq.jobs.find(running))?.progress === undefined; i++)
-      await new Promise((r) => setTimeout(r, 25));
-    queued = await tq.enqueue("sendMail", ["a@example.com"], { delayMs: 3_600_000 });
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1100, height: 800 } });
-    await logIn(page, `${server.url}/dashboard`, SECRET);
-  }, 60_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-    await deleteUnder(redis, prefix);
-    redis.disconnect();
+  const w = useDashboardServer({
+    label: "dash-cancel",
+    secret: SECRET,
+    server: { jobs, dashboard: dashboard({ refreshMs: 0 }) },
+    context: { viewport: { width: 1100, height: 800 } },
+    async seed({ tq }) {
+      running = await tq.enqueue("longExport", ["2026"]);
+      ticking = tq.tick({ budgetMs: 30_000, concurrency: 1, batch: 1, cancelCheckMs: 200 });
+      for (let i = 0; i < 200 && (await tq.jobs.find(running))?.progress === undefined; i++)
+        await new Promise((r) => setTimeout(r, 25));
+      queued = await tq.enqueue("sendMail", ["a@example.com"], { delayMs: 3_600_000 });
+    },
   });
 
   it(
     "shows a running job's progress, and cancels it once the confirm is accepted",
     async () => {
+      const { page, tq, server } = w;
       await page.goto(`${server.url}/dashboard/running`);
       const row = page.locator(`tr[data-jid="${running}"]`);
       await expect(row.locator("[data-progress]").innerText()).resolves.toContain('"done":3');
@@ -99,6 +77,7 @@ describeWithChromium("the dashboard's Cancel in headless Chromium", () => {
   it(
     "cancels a scheduled job from its page, and lists both on the Cancelled page",
     async () => {
+      const { page, server } = w;
       await page.goto(`${server.url}/dashboard/jobs/${queued}`);
       page.once("dialog", (dialog) => void dialog.accept());
       await Promise.all([page.waitForURL(/done=/), page.click("button:text('Cancel')")]);

@@ -4,13 +4,10 @@
 // that link to them) as visible escapes (`\u202e`), never as the characters themselves: what
 // the page reads is what the job holds. A jid keeps its characters where the page posts it
 // back (the row's checkbox), so the bulk actions still find the job.
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { dashboard } from "../../../src/dashboard/index.js";
-import type { Tickq } from "../../../src/index.js";
-import { startServer, type RunningServer } from "../../../src/platforms/node/server.js";
-import { deleteUnder, directRedis, redisUrl, uniquePrefix } from "../../helpers/redis.js";
-import { describeWithChromium, launchChromium, logIn } from "./chromium.js";
+import { describeWithChromium } from "./chromium.js";
+import { useDashboardServer } from "./use-dashboard-server.js";
 
 const SECRET = "controls-s3cret-for-tests";
 const RLO = "\u202e";
@@ -24,8 +21,6 @@ const JID = `invoice${RLO}fdp.exe`;
 const RUN_ID = `run${RLO}1`;
 
 describeWithChromium("text from jobs on the dashboard, in headless Chromium", () => {
-  const redis = directRedis();
-  const prefix = uniquePrefix("dash-controls");
   const jobs = {
     charge: {
       retry: false,
@@ -35,19 +30,11 @@ describeWithChromium("text from jobs on the dashboard, in headless Chromium", ()
     },
     render: (_args: [string]) => ({ title: `${FSI}report${RLO}fdp.exe` }),
   };
-  let server: RunningServer;
-  let tq: Tickq<typeof jobs>;
-  let browser: Browser;
-  let page: Page;
-
-  beforeAll(async () => {
-    server = await startServer({
-      redisUrl: redisUrl(),
+  const w = useDashboardServer({
+    label: "dash-controls",
+    secret: SECRET,
+    server: {
       jobs,
-      prefix,
-      port: 0,
-      secret: SECRET,
-      tickEveryMs: 0,
       keepCompleted: { count: 10 },
       workflows: {
         pay: {
@@ -61,30 +48,21 @@ describeWithChromium("text from jobs on the dashboard, in headless Chromium", ()
         },
       },
       dashboard: dashboard({ refreshMs: 60_000 }),
-    });
-    tq = server.tickq as unknown as Tickq<typeof jobs>;
-    await tq.enqueue("charge", [`4242${RLO}1111`], { jid: JID });
-    await tq.enqueue("render", [`${RLO}monthly`], { jid: "render-1" });
-    await tq.workflows.start("pay", { note: `${RLO}note` }, { id: RUN_ID });
-    for (let i = 0; i < 5; i++) await tq.tick({ budgetMs: 5_000 });
-    expect((await tq.workflows.get(RUN_ID))?.status).toBe("failed");
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    await logIn(page, `${server.url}/dashboard`, SECRET);
-  }, 60_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-    await deleteUnder(redis, prefix);
-    redis.disconnect();
+    },
+    async seed({ tq }) {
+      await tq.enqueue("charge", [`4242${RLO}1111`], { jid: JID });
+      await tq.enqueue("render", [`${RLO}monthly`], { jid: "render-1" });
+      await tq.workflows.start("pay", { note: `${RLO}note` }, { id: RUN_ID });
+      for (let i = 0; i < 5; i++) await tq.tick({ budgetMs: 5_000 });
+      expect((await tq.workflows.get(RUN_ID))?.status).toBe("failed");
+    },
   });
 
   /** The page's text as a reader gets it, and its title, with no raw control or bidi character. */
   async function readable(path: string): Promise<string> {
-    await page.goto(`${server.url}/dashboard${path}`);
-    const text = await page.locator("body").innerText();
-    const title = await page.title();
+    await w.page.goto(`${w.server.url}/dashboard${path}`);
+    const text = await w.page.locator("body").innerText();
+    const title = await w.page.title();
     expect(UNSAFE.exec(text), `a raw character on ${path}`).toBeNull();
     expect(UNSAFE.exec(title), `a raw character in ${path}'s title`).toBeNull();
     return text;
@@ -92,12 +70,12 @@ describeWithChromium("text from jobs on the dashboard, in headless Chromium", ()
 
   it("shows a dead job's jid, args and error message escaped on its page", async () => {
     const text = await readable(`/jobs/${encodeURIComponent(JID)}`);
-    expect(await page.title()).toContain("invoice\\u202efdp.exe");
-    expect(await page.locator("dd.err").innerText()).toBe(
+    expect(await w.page.title()).toContain("invoice\\u202efdp.exe");
+    expect(await w.page.locator("dd.err").innerText()).toBe(
       "Error: card 4242\\u202e1111 declined\\u001b[2J\\u0085by \\u202eknab",
     );
     expect(text).toContain('"4242\\u202e1111"'); // the args' JSON
-    expect(await page.locator("dd.err .esc").count()).toBe(4); // each one marked
+    expect(await w.page.locator("dd.err .esc").count()).toBe(4); // each one marked
   });
 
   it("shows a succeeded job's result and args escaped", async () => {
@@ -109,7 +87,7 @@ describeWithChromium("text from jobs on the dashboard, in headless Chromium", ()
   it("escapes the lists too, and keeps the jid a row posts back", async () => {
     const text = await readable("/dead");
     expect(text).toContain("invoice\\u202efdp.exe");
-    const row = page.locator("tr[data-jid]").first();
+    const row = w.page.locator("tr[data-jid]").first();
     expect(await row.getAttribute("data-jid")).toBe(JID);
     expect(await row.locator("input[type=checkbox]").getAttribute("value")).toBe(JID);
   });

@@ -4,21 +4,16 @@
 // the page states; its charts are inline SVG and the page loads no script or
 // style the CSP refuses. Takes the docs' screenshot as browser.test.ts does.
 import { mkdirSync } from "node:fs";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { dashboard } from "../../../src/dashboard/index.js";
-import { startServer, type RunningServer } from "../../../src/platforms/node/server.js";
-import type { Tickq } from "../../../src/index.js";
-import { deleteUnder, directRedis, redisUrl, uniquePrefix } from "../../helpers/redis.js";
-import { describeWithChromium, launchChromium, logIn } from "./chromium.js";
+import { describeWithChromium } from "./chromium.js";
+import { useDashboardServer } from "./use-dashboard-server.js";
 
 const SECRET = "metrics-s3cret-for-tests";
 const SHOTS = process.env.TICKQ_UPDATE_SCREENSHOTS === "1" ? "docs/screenshots" : "tmp/screenshots";
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describeWithChromium("the Metrics page in headless Chromium", () => {
-  const redis = directRedis();
-  const prefix = uniquePrefix("dash-metrics");
   const jobs = {
     sendInvoice: (_args: [number]) => {},
     resizeImage: async ([ms]: [number]) => sleep(ms),
@@ -29,67 +24,51 @@ describeWithChromium("the Metrics page in headless Chromium", () => {
       },
     },
   };
-  let server: RunningServer;
-  let tq: Tickq<typeof jobs>;
-  let browser: Browser;
-  let page: Page;
   const refused: string[] = [];
-
-  beforeAll(async () => {
-    mkdirSync(SHOTS, { recursive: true });
-    server = await startServer({
-      redisUrl: redisUrl(),
+  const w = useDashboardServer({
+    label: "dash-metrics",
+    secret: SECRET,
+    server: {
       jobs,
-      prefix,
-      port: 0,
-      secret: SECRET,
-      tickEveryMs: 0,
       queues: ["default", "media"],
       ordered: { syncAccount: { perform: async () => sleep(15) } },
       dashboard: dashboard(),
-    });
-    tq = server.tickq as unknown as Tickq<typeof jobs>;
-    await tq.enqueueBulk([
-      ...Array.from({ length: 20 }, (_, n) => ({ name: "sendInvoice" as const, args: [n] as [number] })),
-      ...[5, 20, 40, 60].map((ms) => ({ name: "resizeImage" as const, args: [ms] as [number], queue: "media" })),
-      { name: "chargeCard" as const, args: ["4242"] as [string] },
-      { name: "chargeCard" as const, args: ["4000"] as [string] },
-    ]);
-    for (const id of ["acme", "globex"]) await tq.enqueueOrdered("syncAccount", { id, payload: { id } });
-    await tq.tick({ budgetMs: 5_000 });
-    await tq.enqueue("sendInvoice", [99], { queue: "media" }); // left waiting: a latency
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    page.on("console", (m) => {
-      if (/Content Security Policy|Refused/i.test(m.text())) refused.push(m.text());
-    });
-    await logIn(page, `${server.url}/dashboard`, SECRET);
-  }, 60_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-    await deleteUnder(redis, prefix);
-    redis.disconnect();
+    },
+    async seed({ tq }) {
+      mkdirSync(SHOTS, { recursive: true });
+      await tq.enqueueBulk([
+        ...Array.from({ length: 20 }, (_, n) => ({ name: "sendInvoice" as const, args: [n] as [number] })),
+        ...[5, 20, 40, 60].map((ms) => ({ name: "resizeImage" as const, args: [ms] as [number], queue: "media" })),
+        { name: "chargeCard" as const, args: ["4242"] as [string] },
+        { name: "chargeCard" as const, args: ["4000"] as [string] },
+      ]);
+      for (const id of ["acme", "globex"]) await tq.enqueueOrdered("syncAccount", { id, payload: { id } });
+      await tq.tick({ budgetMs: 5_000 });
+      await tq.enqueue("sendInvoice", [99], { queue: "media" }); // left waiting: a latency
+    },
+    onPage: (page) =>
+      page.on("console", (m) => {
+        if (/Content Security Policy|Refused/i.test(m.text())) refused.push(m.text());
+      }),
   });
 
   const numberAt = async (selector: string, attribute: string) => {
-    const value = await page.locator(selector).getAttribute(attribute);
+    const value = await w.page.locator(selector).getAttribute(attribute);
     return value === "" || value === null ? null : Number(value);
   };
 
   it("shows per job name and per queue what metrics.query() reads for the same window", async () => {
-    await page.click("header a:text-is('Operations')");
-    await page.click("header a:text-is('Metrics')");
-    await page.waitForURL(/\/dashboard\/metrics$/);
-    const box = page.locator("#metrics");
+    await w.page.click("header a:text-is('Operations')");
+    await w.page.click("header a:text-is('Metrics')");
+    await w.page.waitForURL(/\/dashboard\/metrics$/);
+    const box = w.page.locator("#metrics");
     const window = {
       sinceMs: Number(await box.getAttribute("data-since")),
       untilMs: Number(await box.getAttribute("data-until")),
       stepMs: Number(await box.getAttribute("data-step")),
     };
     expect(window.untilMs - window.sinceMs).toBe(3 * 3600_000);
-    const result = await tq.metrics.query(window);
+    const result = await w.tq.metrics.query(window);
     expect(result.jobs.map((s) => [s.name, s.total.runs, s.total.failures])).toEqual([
       ["chargeCard", 2, 2],
       ["resizeImage", 4, 0],
@@ -111,8 +90,8 @@ describeWithChromium("the Metrics page in headless Chromium", () => {
       for (const p of ["p50", "p95", "p99"] as const) {
         expect(await numberAt(`${at} [data-${p}]`, `data-${p}`), `${s.name} ${p}`).toBe(s.total[p]);
       }
-      expect(await page.locator(`${at} svg`).count()).toBe(2);
-      const bars = page.locator(`${at} svg >> nth=0 >> g`);
+      expect(await w.page.locator(`${at} svg`).count()).toBe(2);
+      const bars = w.page.locator(`${at} svg >> nth=0 >> g`);
       expect(await bars.count()).toBeGreaterThanOrEqual(1);
     }
     // resizeImage slept 5–60 ms: its p95 is past 25 ms.
@@ -129,17 +108,17 @@ describeWithChromium("the Metrics page in headless Chromium", () => {
     expect(latency).toBeGreaterThan(0);
     expect(latency).toBeLessThanOrEqual(result.queues.find((q) => q.queue === "media")!.latencyMs);
     expect(refused).toEqual([]);
-    await page.screenshot({ path: `${SHOTS}/metrics.png`, fullPage: true });
+    await w.page.screenshot({ path: `${SHOTS}/metrics.png`, fullPage: true });
   }, 60_000);
 
   it("switches the window and says when nothing ran in it", async () => {
-    await page.click("a:text-is('1 h')");
-    await page.waitForURL(/hours=1$/);
-    const step = Number(await page.locator("#metrics").getAttribute("data-step"));
+    await w.page.click("a:text-is('1 h')");
+    await w.page.waitForURL(/hours=1$/);
+    const step = Number(await w.page.locator("#metrics").getAttribute("data-step"));
     expect(step).toBe(60_000);
-    expect(await page.locator("section[data-name]").count()).toBe(4);
-    await page.goto(`${server.url}/dashboard/metrics?hours=72`);
-    expect(Number(await page.locator("#metrics").getAttribute("data-step"))).toBe(3_600_000);
+    expect(await w.page.locator("section[data-name]").count()).toBe(4);
+    await w.page.goto(`${w.server.url}/dashboard/metrics?hours=72`);
+    expect(Number(await w.page.locator("#metrics").getAttribute("data-step"))).toBe(3_600_000);
     expect(refused).toEqual([]);
   }, 60_000);
 });

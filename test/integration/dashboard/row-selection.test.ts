@@ -3,20 +3,15 @@
 // dead jobs retried (the third stays dead), scheduled jobs cancelled and
 // deleted by selection, the confirm asked first, and a job that cannot take
 // the action (it moved meanwhile) named in the notice while the others go on.
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { dashboard } from "../../../src/dashboard/index.js";
-import { startServer, type RunningServer } from "../../../src/platforms/node/server.js";
-import type { Tickq } from "../../../src/index.js";
-import { deleteUnder, directRedis, redisUrl, uniquePrefix } from "../../helpers/redis.js";
-import { describeWithChromium, launchChromium, logIn } from "./chromium.js";
+import { describeWithChromium } from "./chromium.js";
+import { useDashboardServer } from "./use-dashboard-server.js";
 
 const SECRET = "selection-s3cret-for-tests";
 const STEP_MS = 60_000;
 
 describeWithChromium("row selection on the jobs pages, in headless Chromium", () => {
-  const redis = directRedis();
-  const prefix = uniquePrefix("dash-select");
   const jobs = {
     charge: {
       retry: false,
@@ -26,58 +21,38 @@ describeWithChromium("row selection on the jobs pages, in headless Chromium", ()
     },
     later: (_args: [number]) => {},
   };
-  let server: RunningServer;
-  let tq: Tickq<typeof jobs>;
-  let browser: Browser;
-  let page: Page;
   let dead: string[];
   let scheduled: string[];
-
-  beforeAll(async () => {
-    server = await startServer({
-      redisUrl: redisUrl(),
-      jobs,
-      prefix,
-      port: 0,
-      secret: SECRET,
-      tickEveryMs: 0,
-      dashboard: dashboard(),
-    });
-    tq = server.tickq as unknown as Tickq<typeof jobs>;
-    dead = await tq.enqueueBulk([1, 2, 3].map((n) => ({ name: "charge" as const, args: [n] as [number] })));
-    await tq.tick({ budgetMs: 5_000 });
-    scheduled = await tq.enqueueBulk(
-      [1, 2, 3, 4].map((n) => ({ name: "later" as const, args: [n] as [number], delayMs: 3_600_000 })),
-    );
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    page.on("dialog", (d) => void d.accept());
-    await logIn(page, `${server.url}/dashboard`, SECRET);
-  }, 60_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-    await deleteUnder(redis, prefix);
-    redis.disconnect();
+  const w = useDashboardServer({
+    label: "dash-select",
+    secret: SECRET,
+    server: { jobs, dashboard: dashboard() },
+    async seed({ tq }) {
+      dead = await tq.enqueueBulk([1, 2, 3].map((n) => ({ name: "charge" as const, args: [n] as [number] })));
+      await tq.tick({ budgetMs: 5_000 });
+      scheduled = await tq.enqueueBulk(
+        [1, 2, 3, 4].map((n) => ({ name: "later" as const, args: [n] as [number], delayMs: 3_600_000 })),
+      );
+    },
+    onPage: (page) => page.on("dialog", (d) => void d.accept()),
   });
 
-  const tick = (jid: string) => page.check(`tr[data-jid="${jid}"] input[type=checkbox]`);
+  const tick = (jid: string) => w.page.check(`tr[data-jid="${jid}"] input[type=checkbox]`);
 
   it(
     "retries the dead jobs ticked and leaves the other dead",
     async () => {
-      await page.goto(`${server.url}/dashboard/dead`);
+      await w.page.goto(`${w.server.url}/dashboard/dead`);
       await tick(dead[0]!);
       await tick(dead[2]!);
-      await Promise.all([page.waitForURL(/done=/), page.click("button:text('Retry selected')")]);
-      await expect(page.locator("[role=status]").innerText()).resolves.toBe("2 job(s): retried.");
-      expect(await Promise.all(dead.map(async (jid) => (await tq.jobs.find(jid))?.state))).toEqual([
+      await Promise.all([w.page.waitForURL(/done=/), w.page.click("button:text('Retry selected')")]);
+      await expect(w.page.locator("[role=status]").innerText()).resolves.toBe("2 job(s): retried.");
+      expect(await Promise.all(dead.map(async (jid) => (await w.tq.jobs.find(jid))?.state))).toEqual([
         "queued",
         "dead",
         "queued",
       ]);
-      expect(await page.locator("tr[data-jid]").count()).toBe(1);
+      expect(await w.page.locator("tr[data-jid]").count()).toBe(1);
     },
     STEP_MS,
   );
@@ -85,26 +60,26 @@ describeWithChromium("row selection on the jobs pages, in headless Chromium", ()
   it(
     "cancels, then deletes, the scheduled jobs ticked, and names one that moved meanwhile",
     async () => {
-      await page.goto(`${server.url}/dashboard/scheduled`);
-      expect(await page.locator("#sel button").allInnerTexts()).toEqual([
+      await w.page.goto(`${w.server.url}/dashboard/scheduled`);
+      expect(await w.page.locator("#sel button").allInnerTexts()).toEqual([
         "Retry selected",
         "Cancel selected",
         "Delete selected",
       ]);
       await tick(scheduled[0]!);
       await tick(scheduled[1]!);
-      await Promise.all([page.waitForURL(/done=/), page.click("button:text('Cancel selected')")]);
-      await expect(page.locator("[role=status]").innerText()).resolves.toBe("2 job(s): cancelled.");
-      expect((await tq.jobs.find(scheduled[0]!))?.state).toBe("cancelled");
+      await Promise.all([w.page.waitForURL(/done=/), w.page.click("button:text('Cancel selected')")]);
+      await expect(w.page.locator("[role=status]").innerText()).resolves.toBe("2 job(s): cancelled.");
+      expect((await w.tq.jobs.find(scheduled[0]!))?.state).toBe("cancelled");
 
       await tick(scheduled[2]!);
       await tick(scheduled[3]!);
-      await tq.jobs.delete(scheduled[3]!); // gone before the button is pressed
-      await Promise.all([page.waitForURL(/done=/), page.click("button:text('Delete selected')")]);
-      const notice = await page.locator("[role=status]").innerText();
+      await w.tq.jobs.delete(scheduled[3]!); // gone before the button is pressed
+      await Promise.all([w.page.waitForURL(/done=/), w.page.click("button:text('Delete selected')")]);
+      const notice = await w.page.locator("[role=status]").innerText();
       expect(notice).toMatch(new RegExp(`^1 job\\(s\\): deleted; 1 could not be \\(${scheduled[3]}: `));
-      expect(await tq.jobs.find(scheduled[2]!)).toBeNull();
-      expect((await tq.jobs.list("scheduled", { limit: 25 })).jobs).toEqual([]);
+      expect(await w.tq.jobs.find(scheduled[2]!)).toBeNull();
+      expect((await w.tq.jobs.list("scheduled", { limit: 25 })).jobs).toEqual([]);
     },
     STEP_MS,
   );

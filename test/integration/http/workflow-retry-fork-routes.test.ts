@@ -5,8 +5,8 @@
 // 404 NOT_FOUND, 409 CONFLICT (a live or completed run), 400 BAD_ARGS or BAD_STATE.
 import { describe, expect, it } from "vitest";
 import { createApp } from "../../../src/http/app.js";
-import type { WorkflowStep } from "../../../src/workflows/types.js";
 import { adapterCases } from "../../helpers/adapters.js";
+import { breakableWorkflow } from "../../helpers/breakable-workflow.js";
 import { useHarness } from "../../helpers/harness.js";
 
 const SECRET = "workflow-repair-secret";
@@ -21,27 +21,8 @@ describe.each(adapterCases)("workflow retry and fork routes over $name", (adapte
   const h = useHarness(adapterCase, "wf-http-repair");
 
   it("retries, forks and retries all over HTTP, refusing with a code", async () => {
-    const broken = { now: true };
-    const tq = h.make(
-      {},
-      {
-        workflows: {
-          two: {
-            run: async (input: { k: number }, step: WorkflowStep) => {
-              const a = await step.run("a", () => input.k);
-              return step.run(
-                "b",
-                () => {
-                  if (broken.now) throw new Error("b is broken");
-                  return a + 1;
-                },
-                { retry: 0 },
-              );
-            },
-          },
-        },
-      },
-    );
+    const { broken, workflows } = breakableWorkflow();
+    const tq = h.make({}, { workflows });
     const app = createApp({ tickq: tq, secrets: [SECRET] });
     const [one, two] = [await tq.workflows.start("two", { k: 1 }), await tq.workflows.start("two", { k: 5 })];
     for (const id of [one, two]) await tq.workflows.result(id, { drive: true, timeoutMs: 10_000 }).catch(() => {});

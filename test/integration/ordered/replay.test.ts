@@ -65,6 +65,26 @@ describe.each(adapterCases)("ordered scripts run twice over $name", (adapterCase
     expect(new Set(scores).size).toBe(50);
   });
 
+  it("ordered_enqueue: a resent call over ids a tick holds and new ids (read from the held index) adds nothing", async () => {
+    await enqueue("e", [
+      ["a", "1"],
+      ["b", "1"],
+    ]);
+    await begin("t1"); // holds a and b
+    const args = enqueueArgs("again", [
+      ["a", "2"],
+      ["b", "2"],
+      ["c", "1"],
+      ["d", "1"],
+    ]);
+    const { after, first } = await callTwice(protocol.ordered_enqueue, ORDERED_KEYS, args);
+    expect(first).toBe("1111");
+    expect(members(after["o:idx:n:a"])).toEqual(["2"]); // behind the runs, not in them
+    expect(members(after["o:idx:p:a"])).toEqual(["1"]);
+    expect(members(after["o:idx:later"])).toEqual(["a", "b"]);
+    expect(members(after["o:idx:ready"])).toEqual(["c", "d"]);
+  });
+
   it("begin: a replay answers the same ids and fences and fetches no other", async () => {
     await enqueue(
       "e",
@@ -81,6 +101,13 @@ describe.each(adapterCases)("ordered scripts run twice over $name", (adapterCase
     expect(Object.keys(after["oinproc:t1"] as object)).toHaveLength(10);
     expect(after["o:idx:ready"]).toHaveLength(4); // 2 ids, with scores
     expect(after["o:idx:fence"]).toBe(String(fences[9]));
+    // The `held` index lists the ten, and the tick is one that keeps it.
+    expect(after["o:idx:held"]).toEqual(
+      Object.keys(after["oinproc:t1"] as object)
+        .map((f) => f.slice(4))
+        .sort(),
+    );
+    expect(after.oticks).toEqual(["t1"]);
   });
 
   it("step: successes, retry, dead, requeue, interrupt and a stop in doubt settle once; arrivals behind a run become ready once", async () => {
@@ -128,6 +155,7 @@ describe.each(adapterCases)("ordered scripts run twice over $name", (adapterCase
     expect(after["stat:processed"]).toBe("3");
     expect(after["stat:failed"]).toBe("2");
     expect(after["o:idx:payloads"]).toBe("2"); // r's two, backing off; the fetched ones are running
+    expect(after["o:idx:held"]).toEqual(["d", "i", "l", "next", "q", "s"]); // r let go; the rest held (again)
   });
 
   it("finish: a replay requeues nothing twice, and the tick's registration goes once it holds nothing", async () => {
@@ -143,6 +171,8 @@ describe.each(adapterCases)("ordered scripts run twice over $name", (adapterCase
     expect(after["o:idx:running"]).toBe("0");
     expect(after["oinproc:t1"]).toBeUndefined();
     expect(after.ticks).toBeUndefined();
+    expect(after["o:idx:held"]).toBeUndefined();
+    expect(after.oticks).toBeUndefined();
   });
 
   it("housekeep: a replay resurrects no ordered id twice", async () => {
@@ -167,6 +197,8 @@ describe.each(adapterCases)("ordered scripts run twice over $name", (adapterCase
     expect(after["o:idx:running"]).toBe("0");
     expect(after["oinproc:dead-tick"]).toBeUndefined();
     expect(after.ticks).toEqual({ t2: `0 ${LEASE} default` });
+    expect(after["o:idx:held"]).toBeUndefined();
+    expect(after.oticks).toBeUndefined(); // t2 serves no ordered name
   });
 
   it("stats, ordered sizes: reads only", async () => {

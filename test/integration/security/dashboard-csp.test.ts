@@ -3,21 +3,16 @@
 // handlers slipped into a page (as an escaping bug would) do not run, while
 // the dashboard's own script still asks before a delete and refreshes the
 // overview.
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { dashboard } from "../../../src/dashboard/index.js";
-import { startServer, type RunningServer } from "../../../src/platforms/node/server.js";
-import type { Tickq } from "../../../src/index.js";
-import { deleteUnder, directRedis, redisUrl, uniquePrefix } from "../../helpers/redis.js";
-import { describeWithChromium, launchChromium, logIn } from "../dashboard/chromium.js";
+import { describeWithChromium } from "../dashboard/chromium.js";
+import { useDashboardServer } from "../dashboard/use-dashboard-server.js";
 
 const SECRET = "csp-browser-secret-0123456789";
 const INJECTED = `<script>window.__ranInline = 1</script><img src="data:," onload="window.__ranHandler = 1"><svg onload="window.__ranSvg = 1"></svg>`;
 const STEP_MS = 60_000;
 
 describeWithChromium("the dashboard's CSP in headless Chromium", () => {
-  const redis = directRedis();
-  const prefix = uniquePrefix("dash-csp");
   const jobs = {
     fail: {
       retry: false,
@@ -27,56 +22,37 @@ describeWithChromium("the dashboard's CSP in headless Chromium", () => {
     },
     later: () => {},
   };
-  let server: RunningServer;
-  let tq: Tickq<typeof jobs>;
-  let browser: Browser;
-  let page: Page;
-
-  beforeAll(async () => {
-    server = await startServer({
-      redisUrl: redisUrl(),
-      jobs,
-      prefix,
-      port: 0,
-      secret: SECRET,
-      tickEveryMs: 0,
-      dashboard: dashboard({ refreshMs: 1_000 }),
-    });
-    tq = server.tickq as unknown as Tickq<typeof jobs>;
-    await tq.enqueueBulk([
-      { name: "fail", args: [] },
-      { name: "fail", args: [] },
-    ]);
-    await tq.tick({ budgetMs: 5_000 });
-    browser = await launchChromium();
-    page = await browser.newPage();
+  const w = useDashboardServer({
+    label: "dash-csp",
+    secret: SECRET,
+    server: { jobs, dashboard: dashboard({ refreshMs: 1_000 }) },
+    async seed({ tq }) {
+      await tq.enqueueBulk([
+        { name: "fail", args: [] },
+        { name: "fail", args: [] },
+      ]);
+      await tq.tick({ budgetMs: 5_000 });
+    },
     // Every dashboard page arrives with markup an escaping bug could let in, its CSP header untouched.
-    await page.route("**/dashboard**", async (route) => {
-      if (route.request().method() !== "GET") return route.continue();
-      const response = await route.fetch({ maxRedirects: 0 });
-      const type = response.headers()["content-type"] ?? "";
-      if (!type.includes("text/html")) return route.fulfill({ response });
-      const body = (await response.text()).replace("<main>", `<main>${INJECTED}`);
-      return route.fulfill({ response, body });
-    });
-    await logIn(page, `${server.url}/dashboard`, SECRET);
-  }, 60_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-    await deleteUnder(redis, prefix);
-    redis.disconnect();
+    onPage: (page) =>
+      page.route("**/dashboard**", async (route) => {
+        if (route.request().method() !== "GET") return route.continue();
+        const response = await route.fetch({ maxRedirects: 0 });
+        const type = response.headers()["content-type"] ?? "";
+        if (!type.includes("text/html")) return route.fulfill({ response });
+        const body = (await response.text()).replace("<main>", `<main>${INJECTED}`);
+        return route.fulfill({ response, body });
+      }),
   });
 
   it(
     "sends a script-src of one nonce, no 'unsafe-inline', and no inline script or handler runs",
     async () => {
       const violations: string[] = [];
-      page.on("console", (m) => void (m.type() === "error" && violations.push(m.text())));
-      const response = await page.goto(`${server.url}/dashboard/dead`);
-      expect(await page.locator("main img").count()).toBe(1); // the injected markup is on the page
-      const ran = await page.evaluate(() => {
+      w.page.on("console", (m) => void (m.type() === "error" && violations.push(m.text())));
+      const response = await w.page.goto(`${w.server.url}/dashboard/dead`);
+      expect(await w.page.locator("main img").count()).toBe(1); // the injected markup is on the page
+      const ran = await w.page.evaluate(() => {
         const w = window as unknown as Record<string, unknown>;
         return [w.__ranInline, w.__ranHandler, w.__ranSvg];
       });
@@ -92,22 +68,22 @@ describeWithChromium("the dashboard's CSP in headless Chromium", () => {
   it(
     "still runs its own script: a delete asks first, and is not sent when dismissed",
     async () => {
-      const [first] = (await tq.jobs.list("dead")).jobs;
-      await page.goto(`${server.url}/dashboard/jobs/${first!.jid}`);
+      const [first] = (await w.tq.jobs.list("dead")).jobs;
+      await w.page.goto(`${w.server.url}/dashboard/jobs/${first!.jid}`);
       const asked: string[] = [];
-      page.once("dialog", (dialog) => {
+      w.page.once("dialog", (dialog) => {
         asked.push(dialog.message());
         void dialog.dismiss();
       });
-      await page.click("button:text('Delete')");
-      await page.waitForTimeout(300);
+      await w.page.click("button:text('Delete')");
+      await w.page.waitForTimeout(300);
       expect(asked).toEqual(["Delete this job?"]);
-      expect(new URL(page.url()).pathname).toBe(`/dashboard/jobs/${first!.jid}`);
-      expect(await tq.jobs.find(first!.jid)).not.toBeNull();
+      expect(new URL(w.page.url()).pathname).toBe(`/dashboard/jobs/${first!.jid}`);
+      expect(await w.tq.jobs.find(first!.jid)).not.toBeNull();
 
-      page.once("dialog", (dialog) => void dialog.accept());
-      await Promise.all([page.waitForURL(/done=/), page.click("button:text('Delete')")]);
-      expect(await tq.jobs.find(first!.jid)).toBeNull();
+      w.page.once("dialog", (dialog) => void dialog.accept());
+      await Promise.all([w.page.waitForURL(/done=/), w.page.click("button:text('Delete')")]);
+      expect(await w.tq.jobs.find(first!.jid)).toBeNull();
     },
     STEP_MS,
   );
@@ -115,17 +91,17 @@ describeWithChromium("the dashboard's CSP in headless Chromium", () => {
   it(
     "still refreshes the overview, and pauses it",
     async () => {
-      await page.goto(`${server.url}/dashboard`);
-      const scheduled = async () => Number(await page.locator('[data-stat="scheduled"] b').innerText());
+      await w.page.goto(`${w.server.url}/dashboard`);
+      const scheduled = async () => Number(await w.page.locator('[data-stat="scheduled"] b').innerText());
       const before = await scheduled();
-      await tq.enqueue("later", [], { delayMs: 60_000 });
-      await page.waitForFunction(
+      await w.tq.enqueue("later", [], { delayMs: 60_000 });
+      await w.page.waitForFunction(
         (n) => document.querySelector('[data-stat="scheduled"] b')?.textContent === String(n),
         before + 1,
         { timeout: 15_000 },
       );
-      await page.click("#pause");
-      await expect(page.locator("#pause").getAttribute("aria-pressed")).resolves.toBe("true");
+      await w.page.click("#pause");
+      await expect(w.page.locator("#pause").getAttribute("aria-pressed")).resolves.toBe("true");
     },
     STEP_MS,
   );

@@ -23,13 +23,16 @@ describe.each(adapterCases)("recent ticks over $name", (adapterCase) => {
       { name: "ok", args: [] },
       { name: "bad", args: [] },
     ]);
+    // Sidekiq's `dead: false`: out of retries, dropped and counted as discarded.
+    const dropped = { class: "bad", args: [], jid: "dropped", queue: "default", retry: false, dead: false };
+    await h.redis.lpush(`${h.prefix}queue:default`, JSON.stringify(dropped));
     const busy = await tq.tick({ budgetMs: 5_000 });
     const idle = await tq.tick({ budgetMs: 5_000 });
     const [last, before] = await tq.ticks.recent();
     expect(last).toMatchObject({ id: idle.tickId, counts: {}, leaseLost: false, more: false });
     expect(before).toMatchObject({
       id: busy.tickId,
-      counts: { fetched: 3, succeeded: 2, failed: 1, dead: 1 },
+      counts: { fetched: 4, succeeded: 2, failed: 2, dead: 1, discarded: 1 },
       leaseLost: false,
     });
     expect(before!.durationMs).toBeLessThanOrEqual(busy.durationMs);

@@ -71,10 +71,13 @@ local function settle_success(tick, name, ids, fences, marks, now)
   end
   if #mine == 0 then return 0, cancelled_again, dues end
   redis.call('HDEL', inproc, unpack(gone))
+  redis.call('SREM', okey(name, 'held'), unpack(mine))
   redis.call('DECRBY', okey(name, 'running'), #mine)
   redis.call('DEL', unpack(payload_keys))
-  for _, what in ipairs({ 'retries', 'resurrections', 'interruptions', 'suspects', 'doubts' }) do
-    if redis.call('EXISTS', okey(name, what)) == 1 then redis.call('HDEL', okey(name, what), unpack(mine)) end
+  if ids_counted.any(name) then
+    for _, what in ipairs(ids_counted.names) do
+      if redis.call('EXISTS', okey(name, what)) == 1 then redis.call('HDEL', okey(name, what), unpack(mine)) end
+    end
   end
   local ready_again = 0
   if redis.call('EXISTS', okey(name, 'later')) == 1 then
@@ -96,6 +99,7 @@ local function settle_other(tick, kind, name, id, fence, extra, now, dead_max, d
   if marked or kind == 'c' then return 1, settle_ordered_cancelled(tick, name, id, fence, now), 0, nil, true end
   local due = token_due(token)
   redis.call('HDEL', inproc, field)
+  redis.call('SREM', okey(name, 'held'), id)
   redis.call('DECRBY', okey(name, 'running'), 1)
   if kind == 'q' or kind == 'i' or kind == 'l' then
     requeue(name, id, due, (kind == 'i' and 'interruptions') or (kind == 'l' and 'doubts') or nil)

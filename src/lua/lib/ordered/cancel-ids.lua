@@ -112,6 +112,7 @@ end
 -- `ordered_settled`. Returns 1 if the id is ready again.
 local function settle_ordered_cancelled(tick, name, id, fence, now)
   redis.call('HDEL', oinproc_key(tick), name .. ' ' .. id)
+  redis.call('SREM', okey(name, 'held'), id)
   redis.call('DECRBY', okey(name, 'running'), 1)
   forget_mark(tick, ordered_mark(name, fence, id))
   record_ordered_cancelled(name, id, 'running', okey(name, 'p:' .. id), now, ordered_run_jid(name, fence), fence, failures_of(name, id))

@@ -4,8 +4,9 @@
 -- count. An id that runs is in no `ready` set, so no other tick can fetch
 -- it until its holder acks or dies; payloads that arrive meanwhile go to
 -- `n:ID` (ordered_enqueue.lua) and run after it.
--- Per batch and name: one ZRANGEBYSCORE, ZREMRANGEBYRANK, HSET and three
--- counters; one ZRANGE per id.
+-- Per batch and name: one ZRANGEBYSCORE, ZREMRANGEBYRANK, HSET, SADD (the
+-- `held` index), EXISTS (of the per-id counts) and three counters; one
+-- ZRANGE per id.
 -- @include lib/common/prefix-keys.lua
 -- @include lib/ordered/state.lua
 -- @include lib/tick/fetch-jobs.lua
@@ -47,12 +48,14 @@ local function fetch_name(tick, name, limit, now, out)
   end
   if #ids == 0 then return 0 end
   redis.call('HSET', oinproc_key(tick), unpack(held))
+  redis.call('SADD', okey(name, 'held'), unpack(ids))
   redis.call('INCRBY', okey(name, 'running'), #ids)
   redis.call('DECRBY', okey(name, 'payloads'), #payloads)
   local per_id = {}
-  for _, what in ipairs({ 'retries', 'resurrections', 'suspects', 'interruptions', 'doubts' }) do
+  local counted = ids_counted.any(name)
+  for _, what in ipairs(ids_counted.names) do
     local list = {}
-    if redis.call('EXISTS', okey(name, what)) == 1 then
+    if counted and redis.call('EXISTS', okey(name, what)) == 1 then
       list = redis.call('HMGET', okey(name, what), unpack(ids))
       for k = 1, #ids do list[k] = tonumber(list[k]) or 0 end
     end
@@ -88,10 +91,13 @@ local function fetch_mixed(tick, batch, queues, picks, names, now, counted)
     return plain, {}, flowed
   end
   local ordered = {}
-  local got = fetch_ordered(tick, names, math.ceil(batch / 2), now, ordered)
+  local half = math.ceil(batch / 2)
+  local got = fetch_ordered(tick, names, half, now, ordered)
+  -- Fewer than asked: no other id is due now (or the restart pause holds them), so no second look.
+  local more_due = got == half
   local plain, flowed = fetch(tick, batch - got, queues, picks, counted)
   for g = 2, #plain, 3 do got = got + #plain[g] end
-  if got < batch then fetch_ordered(tick, names, batch - got, now, ordered) end
+  if got < batch and more_due then fetch_ordered(tick, names, batch - got, now, ordered) end
   return plain, ordered, flowed
 end
 

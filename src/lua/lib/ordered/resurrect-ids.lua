@@ -16,6 +16,9 @@
 -- Returns the budget left, how many ids the dead tick still holds, and how
 -- many runs it recorded cancelled (not resurrected).
 local function resurrect_ordered(dead_tick, budget, alone)
+  -- A dead tick fetches nothing more; out of `oticks` at once (lib/ordered/state.lua),
+  -- while it still holds ids enqueue only reads more.
+  redis.call('SREM', P .. 'oticks', dead_tick)
   local key = oinproc_key(dead_tick)
   if redis.call('EXISTS', key) == 0 then return budget, 0, 0 end
   local held = redis.call('HGETALL', key)
@@ -33,6 +36,7 @@ local function resurrect_ordered(dead_tick, budget, alone)
     else
       requeue(name, id, token_due(token), alone == 'o' .. field and 'resurrections' or nil)
       redis.call('HSET', okey(name, 'suspects'), id, 1)
+      redis.call('SREM', okey(name, 'held'), id)
       redis.call('DECRBY', okey(name, 'running'), 1)
       redis.call('HDEL', key, field)
     end

@@ -17,6 +17,16 @@
 --   o:NAME:payloads  string payloads waiting (in p: keys of ids not running,
 --                          and in n: keys), kept as they move
 --   o:NAME:dead      zset  failed_at → the id's dead entry
+--   o:NAME:held      set   ids a tick fetched, taken out when it lets them go:
+--                          enqueue's one read instead of an EXISTS of p:ID
+--                          per id (it may keep an id a tick of an older
+--                          version let go: enqueue checks a member's p:ID);
+--                          at most the ids ticks hold, so no growth at maxmemory
+--   oticks           set   ticks that keep `held` (begin.lua adds a tick that
+--                          serves ordered names). While every registered tick
+--                          is in it, an id in neither `ready` nor `held` has
+--                          no payload; a tick of an older version holds ids
+--                          `held` does not list, so enqueue reads p:ID then
 --   (what a cancel takes is kept in `cancelled` with plain jobs: lib/ordered/cancel-ids.lua)
 --   oinproc:TICK     hash  "NAME ID" → "TICK FENCE DUE", the ids a tick
 --                          holds: its token for each
@@ -36,6 +46,17 @@ end
 
 local function oinproc_key(tick)
   return P .. 'oinproc:' .. tick
+end
+
+-- The hashes of per-id counts a run carries (`ids_counted.names`);
+-- `ids_counted.any` reads whether any exists in one command (most names
+-- never fail: none does). A table, not locals: begin.lua's includes are
+-- near Lua's 200 locals.
+local ids_counted = { names = { 'retries', 'resurrections', 'suspects', 'interruptions', 'doubts' } }
+function ids_counted.any(name)
+  local keys = {}
+  for k, what in ipairs(ids_counted.names) do keys[k] = okey(name, what) end
+  return redis.call('EXISTS', unpack(keys)) > 0
 end
 
 -- The due time a token carries (the id's due when it was fetched).
