@@ -103,7 +103,8 @@ export function decodeJob(raw: string, jobs: object): DecodedJob {
   if (!Array.isArray(job.args)) {
     return { ok: false, errorClass: "TickqMalformedJob", reason: 'job "args" is not an array' };
   }
-  // The object JSON.parse just made is the payload: set in place, not copied (a key keeps its place, a new one goes last).
+  // The object JSON.parse just made is the payload: set in place, not copied (a key keeps its place, a new one goes
+  // last; bench/client-instructions.ts counts the difference).
   if (typeof job.jid !== "string") job.jid = "";
   if (typeof job.queue !== "string") job.queue = String(job.queue ?? "default");
   const payload = job as JobPayload;

@@ -365,7 +365,8 @@ function read(name: string, spec: ReplySpec, value: RedisReply | undefined, at: 
     }
     case "list": {
       const items = arrayAt(name, at, value);
-      // A list of texts (a fetch's jobs) is read with no path made per item: only an error names one.
+      // A list of texts (a fetch's jobs) is read with no path made per item: only an error names one
+      // (bench/client-instructions.ts counts the difference).
       if (spec.item.kind === "text") {
         const out = new Array<string>(items.length);
         for (let i = 0; i < items.length; i++) {

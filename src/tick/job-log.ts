@@ -39,7 +39,7 @@ export interface JobLogSetting {
 
 /**
  * A class, so a job costs one small object, not three closures; its lines and its fields are made
- * when the handler first logs (a job that logs nothing costs the object alone).
+ * when the handler first logs (a job that logs nothing costs the object alone; bench/client-instructions.ts).
  */
 export class JobLog implements JobLogger {
   #lines: string[] | undefined;

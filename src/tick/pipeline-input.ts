@@ -46,7 +46,7 @@ export function pipelineInput(
     run: (work) => {
       const lane = parts.hasLanes ? parts.laneOf(work) : undefined;
       if (lane) return lane.run(work);
-      // A job no part wraps (most): no closure for it.
+      // A job no part wraps (most): no closure for it (bench/client-instructions.ts counts the difference).
       if (!parts.wrapsPlain(plain(work))) return runJob(runtime, plain(work), t.signal, settings.graceMs, parts.job);
       return parts.runPlain(
         plain(work),
