@@ -273,14 +273,6 @@ function put(name: string, part: string, spec: ArgSpec, value: unknown, out: (st
     case "counted": {
       if (!Array.isArray(value)) throw bad(name, `${part} must be an array`);
       out.push(value.length);
-      // A count of texts (an ack's jobs): one check an item, no call.
-      if (spec.item.kind === "text") {
-        for (const item of value) {
-          if (typeof item !== "string") throw bad(name, `${part} must be a string, got ${typeof item}`);
-          out.push(item);
-        }
-        return;
-      }
       for (const item of value) put(name, part, spec.item, item, out);
       return;
     }

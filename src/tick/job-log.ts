@@ -2,7 +2,8 @@
 // lines of the run kept in memory so a failure can store them in the job
 // (`tickq_log`), next to its error and backtrace. Keeping them costs an
 // array push per line; they are written to Redis only when the job fails.
-import type { LogFields, LogLevel, LogSink } from "../telemetry/logger.js";
+import type { LogFields, LogLevel } from "../telemetry/logger.js";
+import { redisNowMs, type Runtime } from "./runtime.js";
 import type { JobLogger } from "../job/context.js";
 import type { JobPayload } from "../job/payload.js";
 
@@ -28,15 +29,6 @@ function formatRest(rest: unknown[]): string {
   return out;
 }
 
-/** What every run's log shares: the sink, the lines kept, Redis' clock. */
-export interface JobLogSetting {
-  readonly logs: LogSink;
-  /** Lines kept of a run; 0 keeps none. */
-  readonly keep: number;
-  /** Redis' time, ms. */
-  now(): number;
-}
-
 /**
  * A class, so a job costs one small object, not three closures; its lines and its fields are made
  * when the handler first logs (a job that logs nothing costs the object alone; bench/client-instructions.ts).
@@ -44,8 +36,9 @@ export interface JobLogSetting {
 export class JobLog implements JobLogger {
   #lines: string[] | undefined;
 
+  /** `runtime`: its sink (`logs`), the lines kept of a run (`logLines`, 0 keeps none) and Redis' clock. */
   constructor(
-    private readonly setting: JobLogSetting,
+    private readonly runtime: Runtime,
     private readonly payload: JobPayload,
     private readonly queue: string,
     private readonly attempt: number,
@@ -59,16 +52,16 @@ export class JobLog implements JobLogger {
   /** A text line names the job itself; a structured one carries its jid, name, queue and attempt as fields. */
   private write(level: LogLevel, message: string, rest: unknown[]): void {
     const { payload } = this;
-    const { logs } = this.setting;
+    const { logs } = this.runtime;
     const text = logs.structured ? message : `[${payload.class} ${payload.jid}] ${message}`;
     const fields: LogFields = { jid: payload.jid, name: payload.class, queue: this.queue, attempt: this.attempt };
     logs.write(level, text, fields, rest);
   }
 
   private remember(level: string, message: unknown, rest: unknown[]): void {
-    const { keep } = this.setting;
+    const keep = this.runtime.logLines;
     if (keep <= 0) return;
-    const line = `${new Date(this.setting.now()).toISOString()} ${level} ${String(message)}${rest.length > 0 ? formatRest(rest) : ""}`;
+    const line = `${new Date(redisNowMs(this.runtime)).toISOString()} ${level} ${String(message)}${rest.length > 0 ? formatRest(rest) : ""}`;
     this.#lines ??= [];
     this.#lines.push((line.length > MAX_LINE ? `${line.slice(0, MAX_LINE - 1)}…` : line).toWellFormed());
     if (this.#lines.length > keep) this.#lines.shift();

@@ -103,16 +103,6 @@ function entries(outcomes: Outcome[]): { succeeded: Map<string, Outcome[]>; orde
   return { succeeded, ordered: [...rest.filter((o) => !putBack(o)), ...rest.filter(putBack).reverse()] };
 }
 
-/** How an ack names each job: its reference, or its text. */
-function namesOf(group: Outcome[]): string[] {
-  const names = new Array<string>(group.length);
-  for (let i = 0; i < group.length; i++) {
-    const { job } = group[i] as Outcome;
-    names[i] = job.ref ?? job.raw;
-  }
-  return names;
-}
-
 /** The outcomes in the order lib/tick/ack-jobs.lua numbers its entries (its "missed" list names them by that number, from 1). */
 export function ackOrder(outcomes: Outcome[]): Outcome[] {
   const { succeeded, ordered } = entries(outcomes);
@@ -160,7 +150,7 @@ export function ackArgs(outcomes: Outcome[], trailers?: AckTrailersOf): AckArgs 
     delay: o.kind === "retry" ? o.delaySec : 0,
   }));
   return {
-    succeeded: [...succeeded].map(([queue, group]) => ({ queue, jobs: namesOf(group) })),
+    succeeded: [...succeeded].map(([queue, group]) => ({ queue, jobs: group.map((o) => o.job.ref ?? o.job.raw) })),
     others: { items, ...trailers?.(outcomes, inAckOrder, ordered.length) },
   };
 }

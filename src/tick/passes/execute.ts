@@ -8,9 +8,9 @@
 import type { Backoffs } from "../backoff.js";
 import { spliceFields } from "../../job/json-splice.js";
 import { deadEntryFor, decodeJob } from "../../job/codec.js";
-import { JobLog, type JobLogSetting } from "../job-log.js";
+import { JobLog } from "../job-log.js";
 import { attemptOf, onFailure } from "../retry.js";
-import { definitionOf, redisNowMs, redisNowSec, type Runtime } from "../runtime.js";
+import { definitionOf, redisNowSec, type Runtime } from "../runtime.js";
 import type { JobContext, RunningJob } from "../../job/context.js";
 import type { JobDefinition } from "../../job/definition.js";
 import type { JobPayload } from "../../job/payload.js";
@@ -145,7 +145,7 @@ class JobRun {
     private readonly tick: { signal: AbortSignal; graceMs: number },
   ) {
     const attempt = attemptOf(payload);
-    this.log = new JobLog(logSettingOf(runtime), payload, job.queue, attempt);
+    this.log = new JobLog(runtime, payload, job.queue, attempt);
     this.ctx = new RunContext(payload.jid, job.queue, attempt, this.log, payload, {
       hooks,
       signal: tick.signal,
@@ -242,29 +242,6 @@ class JobRun {
     }
     return this.measured(await failed(runtime, hooks, job, payload, error, input), ended);
   }
-}
-
-/** A runtime's log setting, made once: read through to the runtime, so it is never stale. */
-class RuntimeLogSetting implements JobLogSetting {
-  constructor(private readonly runtime: Runtime) {}
-  get logs() {
-    return this.runtime.logs;
-  }
-  get keep() {
-    return this.runtime.logLines;
-  }
-  now(): number {
-    return redisNowMs(this.runtime);
-  }
-}
-const logSettings = new WeakMap<Runtime, JobLogSetting>();
-function logSettingOf(runtime: Runtime): JobLogSetting {
-  let setting = logSettings.get(runtime);
-  if (!setting) {
-    setting = new RuntimeLogSetting(runtime);
-    logSettings.set(runtime, setting);
-  }
-  return setting;
 }
 
 const isThenable = (value: unknown): value is PromiseLike<unknown> =>
