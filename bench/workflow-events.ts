@@ -44,6 +44,19 @@ export async function watchScripts(
   const before = await scriptCallsSoFar(redis);
   const names = new Map<string, string>();
   for (const script of Object.values(scripts)) names.set(await scriptSha(script), script.name);
+  // A script sent by its text (EVAL: the first call, or after NOSCRIPT, as the REST server relays it) shows in
+  // SLOWLOG cut to 128 characters and "... (N more bytes)": its length names it.
+  const byLength = new Map<number, string[]>();
+  for (const script of Object.values(scripts))
+    byLength.set(script.text.length, [...(byLength.get(script.text.length) ?? []), script.name]);
+  const nameOf = (arg: string) => {
+    const named = names.get(arg);
+    if (named) return named;
+    const cut = /\.\.\. \((\d+) more bytes\)$/.exec(arg);
+    const length = cut ? arg.length - cut[0].length + Number(cut[1]) : arg.length;
+    const found = byLength.get(length);
+    return found ? `${found.join(" or ")} (sent by its text)` : `a script of ${length} characters`;
+  };
   return async () => {
     const entries = (await redis.slowlog("GET", 10_000)) as SlowEntry[];
     const calls = (await scriptCallsSoFar(redis)) - before;
@@ -52,7 +65,7 @@ export async function watchScripts(
     for (const [, , micros, args] of entries) {
       if (!/^eval/i.test(String(args[0] ?? "")) || micros / 1000 <= longestMs) continue;
       longestMs = micros / 1000;
-      longest = names.get(String(args[1])) ?? "a script by its text";
+      longest = nameOf(String(args[1]));
     }
     return { longestMs, longest, calls };
   };

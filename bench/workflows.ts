@@ -1,5 +1,7 @@
 // The workflow part of `npm run bench` (also alone: npx tsx bench/workflows.ts
-// [--runs 1000 --steps 10 --repeats 3 --resume-steps 100]), on a private redis-server. RUNS
+// [--runs 1000 --steps 10 --repeats 3 --resume-steps 100 --fsync none|always --peer]), on a private
+// redis-server (--fsync always: appendonly yes, appendfsync always, the throughput table only; --peer:
+// only steps/s of RUNS × STEPS and a lone run's ms from start to end, as one JSON line). RUNS
 // runs of a STEPS-step workflow (each step a no-op returning its number) are
 // started, then ticks of batch 100 run back to back until every run has
 // completed: steps/s, and tickq's Redis calls a step (report.roundTrips
@@ -28,6 +30,7 @@ import { Redis } from "ioredis";
 import { runResumeBench } from "./workflow-resume.js";
 import { runKeptEventsBench } from "./workflow-kept-events.js";
 import { runChildrenBench } from "./workflow-children.js";
+import { startPrivateRedis } from "./chaos/private-redis.js";
 
 export const workflowOptions = {
   "workflow-runs": { type: "string", default: "1000" },
@@ -41,7 +44,12 @@ interface Figures {
   tripsPerRun: number;
   /** Redis commands a step or job while draining (INFO commandstats, scripts' commands and the calls included). */
   commandsPerUnit: number;
+  /** From the first start call to the last run's end (ticks included), ms. */
+  latencyMs: number;
 }
+
+/** Redis' durability in a run of the bench: none (no AOF, no RDB) or every write fsynced before its answer. */
+export type Fsync = "none" | "always";
 
 /** Every command Redis ran so far (INFO commandstats), INFO itself left out. */
 export async function commandsRun(client: Redis): Promise<number> {
@@ -86,6 +94,7 @@ export async function measureWorkflows(url: string, prefix: string, runs: number
   // startBulk: one call per 1,000 runs (before it, one call a run: 0.1 of the 0.22 requests a step).
   const ids: string[] = [];
   let startCalls = 0;
+  const first = performance.now();
   for (let i = 0; i < runs; i += 1_000, startCalls++) {
     const chunk = Array.from({ length: Math.min(1_000, runs - i) }, () => ({ name: "tenSteps" as const, input: null }));
     ids.push(...(await tq.workflows.startBulk(chunk)));
@@ -112,6 +121,7 @@ export async function measureWorkflows(url: string, prefix: string, runs: number
     perSecond: (runs * steps * 1000) / ms,
     tripsPerUnit: trips / (runs * steps),
     tripsPerRun: (trips + startCalls) / runs,
+    latencyMs: started + ms - first,
   };
 }
 
@@ -152,6 +162,7 @@ async function measureJobs(url: string, prefix: string, jobs: number): Promise<F
     tripsPerUnit: trips / jobs,
     tripsPerRun: trips / jobs,
     commandsPerUnit: commands / jobs,
+    latencyMs: ms,
   };
 }
 
@@ -162,16 +173,68 @@ export async function runWorkflowsBench(
   repeats: number,
   resume = 100,
   keptEvents = 2_000,
+  fsync: Fsync = "none",
 ): Promise<void> {
-  await runThroughputBench(runs, steps, repeats);
+  await runThroughputBench(runs, steps, repeats, fsync);
+  if (fsync !== "none") return;
   await runResumeBench(resume);
   await runKeptEventsBench(keptEvents);
   await runChildrenBench(20);
 }
 
-async function runThroughputBench(runs: number, steps: number, repeats: number): Promise<void> {
+/** What a peer comparison quotes (`npm run bench:peers`): medians and ranges of `repeats` rounds. */
+export interface PeerFigures {
+  durability: string;
+  runs: number;
+  steps: number;
+  stepsPerSecond: { median: number; min: number; max: number };
+  loneRunMs: { median: number; min: number; max: number };
+}
+
+/** A redis-server of its own: without persistence, or with every write fsynced to its AOF before it answers. */
+async function durableServer(fsync: Fsync): Promise<{ url: string; stop(): Promise<void> }> {
+  return fsync === "none" ? startPrivate() : startPrivateRedis({ appendfsync: "always" });
+}
+
+export const durabilityOf = (fsync: Fsync) =>
+  fsync === "always"
+    ? "Redis appendonly yes, appendfsync always (each write fsynced before its answer)"
+    : "Redis without persistence";
+
+/**
+ * The two figures a peer comparison needs, at `fsync`: RUNS × STEPS no-op steps drained by ticks of batch
+ * 100 (steps/s), and one run of STEPS steps alone, from its start to its end (ms); `repeats` rounds, alternating.
+ */
+export async function workflowPeerFigures(o: {
+  runs: number;
+  steps: number;
+  repeats: number;
+  fsync: Fsync;
+}): Promise<PeerFigures> {
+  const server = await durableServer(o.fsync);
+  try {
+    const wf: Figures[] = [];
+    const lone: Figures[] = [];
+    for (let r = 0; r < o.repeats; r++) {
+      wf.push(await measureWorkflows(server.url, `pwf${r}:`, o.runs, o.steps));
+      lone.push(await measureWorkflows(server.url, `plone${r}:`, 1, o.steps));
+    }
+    const of = (xs: number[]) => ({ median: median(xs), min: Math.min(...xs), max: Math.max(...xs) });
+    return {
+      durability: durabilityOf(o.fsync),
+      runs: o.runs,
+      steps: o.steps,
+      stepsPerSecond: of(wf.map((f) => f.perSecond)),
+      loneRunMs: of(lone.map((f) => f.latencyMs)),
+    };
+  } finally {
+    await server.stop();
+  }
+}
+
+async function runThroughputBench(runs: number, steps: number, repeats: number, fsync: Fsync): Promise<void> {
   if (runs <= 0) return;
-  const server = await startPrivate();
+  const server = await durableServer(fsync);
   try {
     const wf: Figures[] = [];
     const plain: Figures[] = [];
@@ -184,7 +247,7 @@ async function runThroughputBench(runs: number, steps: number, repeats: number):
     const pick = (xs: Figures[], key: keyof Figures) => median(xs.map((f) => f[key]));
     const steps1 = steps;
     console.log(
-      `\nWorkflows: ${runs} runs of ${steps} no-op steps, ticks of batch 100 back to back, ${repeats} runs alternating with ${runs * steps} plain no-op jobs; private Redis`,
+      `\nWorkflows: ${runs} runs of ${steps} no-op steps, ticks of batch 100 back to back, ${repeats} runs alternating with ${runs * steps} plain no-op jobs; a private ${durabilityOf(fsync)}`,
     );
     console.table([
       {
@@ -213,6 +276,10 @@ async function runThroughputBench(runs: number, steps: number, repeats: number):
       },
     ]);
     console.log(`workflow steps/s ÷ plain jobs/s: ${(pick(wf, "perSecond") / pick(plain, "perSecond")).toFixed(2)}×`);
+    const loneMs = lone.map((f) => f.latencyMs);
+    console.log(
+      `a lone ${steps}-step run, from its start to its end: ${median(loneMs).toFixed(1)} ms (${Math.min(...loneMs).toFixed(1)}–${Math.max(...loneMs).toFixed(1)})`,
+    );
     console.log(
       `requests a run, ${steps1} steps: tickq ${pick(wf, "tripsPerRun").toFixed(2)} to Redis; a per-step callback design (model: 1 start + per step 1 delivery + 1 call back with its result) ${1 + 2 * steps1} HTTP requests, ${1 + 3 * steps1} if each step also reads and writes its state in a store`,
     );
@@ -229,13 +296,30 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       repeats: { type: "string", default: "3" },
       "resume-steps": { type: "string", default: "100" },
       "kept-events": { type: "string", default: "2000" },
+      // always: a private Redis with appendonly yes and appendfsync always (only the throughput table).
+      fsync: { type: "string", default: "none" },
+      // Only the two figures a peer comparison quotes, as one JSON line (PeerFigures).
+      peer: { type: "boolean", default: false },
     },
   });
-  await runWorkflowsBench(
-    Number(values.runs),
-    Number(values.steps),
-    Number(values.repeats),
-    Number(values["resume-steps"]),
-    Number(values["kept-events"]),
-  );
+  const fsync = values.fsync as Fsync;
+  if (fsync !== "none" && fsync !== "always") throw new Error(`--fsync is none or always, not ${values.fsync}`);
+  if (values.peer) {
+    const figures = await workflowPeerFigures({
+      runs: Number(values.runs),
+      steps: Number(values.steps),
+      repeats: Number(values.repeats),
+      fsync,
+    });
+    console.log(JSON.stringify(figures));
+  } else {
+    await runWorkflowsBench(
+      Number(values.runs),
+      Number(values.steps),
+      Number(values.repeats),
+      Number(values["resume-steps"]),
+      Number(values["kept-events"]),
+      fsync,
+    );
+  }
 }

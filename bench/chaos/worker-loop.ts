@@ -29,6 +29,7 @@ export async function runChaosWorker(
     graceMs: 200,
   };
   let stopping = false;
+  const seen = new Set<string>();
   process.on("message", (message) => {
     if (message === "stop") stopping = true;
   });
@@ -40,7 +41,14 @@ export async function runChaosWorker(
       const report = await tq.tick(tickOptions);
       if (report.fetched === 0 && !report.more) await sleep(25);
     } catch (error) {
-      if (process.env.CHAOS_VERBOSE) console.error(`${name} ${process.pid}: tick failed: ${(error as Error).message}`);
+      const message = (error as Error).message;
+      // Each kind of failure once (digits aside), so a phase that fails shows why its workers did nothing
+      // (a script the REST server refuses, say) among the workers' last stderr lines.
+      const kind = message.replace(/\d+/g, "N");
+      if (process.env.CHAOS_VERBOSE || (!seen.has(kind) && seen.size < 20)) {
+        seen.add(kind);
+        console.error(`${name} ${process.pid}: tick failed: ${message}`);
+      }
       await sleep(50);
     }
   }

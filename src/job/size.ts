@@ -16,7 +16,19 @@ export const CALL_BYTES = 4 * 1024 * 1024;
 
 /** The UTF-8 length of `text` (a lone surrogate counts 3 bytes, as TextEncoder writes U+FFFD). */
 export function utf8Bytes(text: string): number {
-  return new TextEncoder().encode(text).length;
+  // Counted, not encoded: no buffer a call (a workflow step measures each result). A lone surrogate
+  // counts 3, as TextEncoder writes it (U+FFFD); a pair 4.
+  let bytes = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit < 0x80) continue;
+    if (unit < 0x800) bytes += 1;
+    else if (unit >= 0xd800 && unit < 0xdc00 && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      bytes += 2;
+      i++;
+    } else bytes += 2;
+  }
+  return bytes;
 }
 
 /** Throws JOB_TOO_LARGE when the stored text of a job is over `maxBytes`; returns its size. */

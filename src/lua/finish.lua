@@ -84,13 +84,11 @@ local state, kept, marked = call_state(lease, seq)
 if state == 'replay' then return kept end
 if state == 'stale' then return { now, 0, 0 } end
 -- Before the acks: a commit is fenced by its run's owner and fence, not by what the acks change.
-local committed, wf_i = {}, workflowsAt + 1
-for k = 1, tonumber(ARGV[workflowsAt]) do
-  if state == 'fresh' then
-    wf_i, committed[k] = wf_commit_one(tick, wf_i, now)
-  else
-    committed[k] = 0
-  end
+local committed = {}
+if state == 'fresh' then
+  committed = wf_commit_all(tick, workflowsAt, now)
+else
+  for k = 1, tonumber(ARGV[workflowsAt]) do committed[k] = 0 end
 end
 local _, evicted, missed, cancelled, marks = ack(tick, acksAt, now, deadMaxSize, deadMaxAgeSec, state == 'fresh', marked)
 local names, ordered_acks_at = ordered_names(orderedAt)

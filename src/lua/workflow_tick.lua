@@ -9,11 +9,14 @@
 --   record) parks[](step kind seq ms event match))
 -- Returns: (leaseHeld nowMs committed[] claimed[](id name input fence steps[] keyForm version) more cancelled[])
 -- call: this tick's workflow call number (1, 2, …; its own series: these
--- calls go one at a time beside the tick's other calls). claim: runs to claim.
+-- calls go one at a time beside the tick's other calls). claim: runs to claim; -1 when the
+-- tick's slots are full (nothing claimed, no ended run removed, `more` not read: answered 1).
 -- committed: 1 or 0 per commit (0: the run is no longer held with that fence).
 -- claimed: id, name, input JSON, fence, the run's step records (name, JSON, cut, …;
 -- results only up to a budget: lib/workflows/carry-steps.lua), its idempotency key form
 -- (lib/workflows/claim-runs.lua) and the workflow version it runs on ('1' for a run stored without one).
+-- A call that committed runs resolves no chunk of a pending event while it claims (the sender's calls
+-- and the tick's begin do): its commits and a chunk together held Redis too long (lib/workflows/claim-runs.lua).
 -- more: runs are still due. cancelled: runs this tick holds that were
 -- cancelled since its last call (workflow_cancel.lua): it aborts their steps.
 -- Replays: the number and reply of the last call are kept in the lease hash
@@ -42,8 +45,11 @@ local retentionMs = tonumber(ARGV[5])
 local commitsAt = 6
 
 local lease, tick, seq = KEYS[2], tickId, call
-local last = redis.call('HGET', lease, 'wseq')
-if redis.call('EXISTS', lease) == 0 then return { 0, now_ms(), {}, {}, 0, {} } end
+-- `seq` is the lease's from begin on: without it there is no lease. `cancels` flags a tick some cancel
+-- marked (lib/cancel/read-cancel-marks.lua); workflow_cancel.lua notes a run in wf:cancel:TICK only then.
+local row = redis.call('HMGET', lease, 'seq', 'wseq', 'cancels')
+if not row[1] then return { 0, now_ms(), {}, {}, 0, {} } end
+local last = row[2]
 if last and tonumber(last) == seq then
   local kept = decode_reply(redis.call('HGET', lease, 'wreply'))
   kept[4] = wf_carry.again(kept[4])
@@ -51,15 +57,19 @@ if last and tonumber(last) == seq then
 end
 if last and tonumber(last) > seq then return { 1, now_ms(), {}, {}, 0, {} } end
 local now = now_ms()
-local committed, i = {}, commitsAt + 1
-for k = 1, tonumber(ARGV[commitsAt]) do
-  i, committed[k] = wf_commit_one(tick, i, now)
+local committed = wf_commit_all(tick, commitsAt, now)
+-- claim < 0: the tick's slots are full; no claim, no removal, `more` not read (answered 1).
+local claimed, more = {}, 1
+if claim >= 0 then
+  wf_expire(now - retentionMs)
+  claimed, more = wf_claim(tick, claim, now, #committed > 0)
 end
-wf_expire(now - retentionMs)
-local claimed, more = wf_claim(tick, claim, now)
-local cancel_key = wf_key('cancel', tick)
-local cancelled = redis.call('SMEMBERS', cancel_key)
-if #cancelled > 0 then redis.call('DEL', cancel_key) end
+local cancelled = {}
+if row[3] then
+  local cancel_key = wf_key('cancel', tick)
+  cancelled = redis.call('SMEMBERS', cancel_key)
+  if #cancelled > 0 then redis.call('DEL', cancel_key) end
+end
 local kept = { 1, now, committed, wf_carry.kept(claimed), more, cancelled }
 redis.call('HSET', lease, 'wseq', seq, 'wreply', table.concat(encode_reply(kept)))
 return { 1, now, committed, claimed, more, cancelled }

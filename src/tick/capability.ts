@@ -155,6 +155,8 @@ export interface JobHooks {
 export interface TickStart {
   readonly tickId: string;
   readonly concurrency: number;
+  /** Jobs fetched per round trip (the tick's `batch`). */
+  readonly batch: number;
   readonly leaseMs: number;
   readonly graceMs: number;
   readonly signal: AbortSignal;

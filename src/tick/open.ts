@@ -68,7 +68,14 @@ export function openTick(runtime: Runtime, options: TickOptions, tickId: string)
     report.leaseLost = true;
     controller.abort(new Error("tick lease lost"));
   };
-  const parts = tickParts(capabilitiesOf(runtime), { tickId, concurrency, leaseMs, graceMs, signal });
+  const parts = tickParts(capabilitiesOf(runtime), {
+    tickId,
+    concurrency,
+    batch: settings.batch,
+    leaseMs,
+    graceMs,
+    signal,
+  });
   const calls = tickCalls(
     runtime,
     { ticks: runtime.keys.ticks, lease: runtime.keys.lease(tickId), ...parts.keys },

@@ -10,7 +10,10 @@ export interface TickOptions {
    * free slot, so it holds at most 2 batches fetched but not started.
    */
   batch?: number;
-  /** Handlers run at once; default 10. */
+  /**
+   * Handlers run at once; default 10. Workflow step functions count the same way, while the tick holds up
+   * to `batch` workflow runs (never fewer than this): a held run mostly waits for its last step's commit.
+   */
   concurrency?: number;
   /** Lease TTL, extended while the tick runs; default 30,000 ms. */
   leaseMs?: number;

@@ -77,6 +77,15 @@ export interface ExecutionEnv {
   invokeWorkflow?: ChildInvoker;
   /** Reads the run's stored records whose results its claim left in Redis. */
   readRecords: ReadRecords;
+  /** The tick's step slots (pass.ts): a step's fn runs in one; none given, steps run without. */
+  slots?: StepSlots;
+}
+
+/** At most so many step functions at once across a tick's executions: take before a fn, give after. */
+export interface StepSlots {
+  /** Undefined when a slot was free (taken now), else a promise that resolves once one is handed over. */
+  take(): Promise<void> | undefined;
+  give(): void;
 }
 
 // After every microtask: each step a Promise.all (or any chain of resolved promises) reaches has joined.
@@ -285,6 +294,26 @@ async function runStep(
   signal: AbortSignal,
   env: ExecutionEnv,
 ): Promise<StepOutcome> {
+  const slots = env.slots;
+  if (!slots) return runStepFn(run, definition, p, signal, env);
+  const waiting = slots.take();
+  if (waiting) await waiting;
+  try {
+    // A step that waited for its slot past the tick's deadline does not start.
+    if (signal.aborted) return { kind: "interrupted" };
+    return await runStepFn(run, definition, p, signal, env);
+  } finally {
+    slots.give();
+  }
+}
+
+async function runStepFn(
+  run: ClaimedRun,
+  definition: WorkflowDefinition<never, unknown>,
+  p: Extract<PendingStep, { kind: "run" }>,
+  signal: AbortSignal,
+  env: ExecutionEnv,
+): Promise<StepOutcome> {
   const attempts = (run.steps.get(p.name)?.attempts ?? 0) + 1;
   const idempotencyKey = stepIdempotencyKey(run.id, run.keyForm, p.name);
   const ctx: StepContext = { signal, attempt: attempts, fence: run.fence, idempotencyKey };
@@ -333,8 +362,11 @@ async function runStep(
     return { kind: "failed", failure: { ...tooLarge(`step "${p.name}"'s result`, resultBytes), step: p.name } };
   }
   const record: StepRecord = { status: "completed", seq: p.seq, attempts, startedAt, endedAt: Math.round(env.nowMs()) };
+  // The record's text is its small fields, then the result's text as measured (written last: run-state.lua
+  // reads the fields before `,"result":`); the value the run goes on with is parsed from that text.
+  const head = JSON.stringify(record);
   if (text !== undefined) record.result = JSON.parse(text);
-  const recordText = JSON.stringify(record);
+  const recordText = text === undefined ? head : `${head.slice(0, -1)},"result":${text}}`;
   // The record is the result's text and a few ASCII fields around it.
   const bytes = resultBytes + recordText.length - (text?.length ?? 0);
   return { kind: "completed", name: p.name, record, text: recordText, bytes, resolve: p.resolve };

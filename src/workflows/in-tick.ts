@@ -5,7 +5,7 @@
 // sends begin's "nothing of workflows" (-1) and starts no pass.
 import type { Capability } from "../tick/capability.js";
 import type { WorkflowsRuntime } from "./runtime.js";
-import { runWorkflowPass, type WorkflowPassReport } from "./pass.js";
+import { CALL_RUNS, runWorkflowPass, type WorkflowPassReport } from "./pass.js";
 import type { TickWorkflowReport } from "./types.js";
 
 export const workflowsCapability = (runtime: WorkflowsRuntime): Capability => ({
@@ -14,7 +14,7 @@ export const workflowsCapability = (runtime: WorkflowsRuntime): Capability => ({
     const declared = Object.keys(runtime.workflows).length > 0;
     let flowed: WorkflowPassReport | undefined;
     return {
-      beginArgs: (t) => ({ workflows: workflowBeginArgs(runtime, t.concurrency) }),
+      beginArgs: (t) => ({ workflows: workflowBeginArgs(runtime, Math.min(runsHeld(t), CALL_RUNS)) }),
       async beside(t, begun) {
         if (!declared) return;
         flowed = await runWorkflowPass(runtime, {
@@ -25,6 +25,7 @@ export const workflowsCapability = (runtime: WorkflowsRuntime): Capability => ({
           leaseMs: t.leaseMs,
           graceMs: t.graceMs,
           concurrency: t.concurrency,
+          runs: runsHeld(t),
           first: begun.workflows,
           pipelineDone: t.pipelineDone,
           // The last commits and finish fit in the budget's last tenth.
@@ -44,13 +45,19 @@ export const workflowsCapability = (runtime: WorkflowsRuntime): Capability => ({
   },
 });
 
+/**
+ * Runs a tick holds at once: a batch of them (never fewer than `concurrency`). A run spends most of its
+ * time waiting for the commit of its last step, so the tick holds more runs than it runs step functions
+ * (at most `concurrency` at once): each workflow call then carries a step of every run it holds.
+ */
+export function runsHeld(t: { concurrency: number; batch?: number }): number {
+  return Math.max(t.concurrency, t.batch ?? t.concurrency);
+}
+
 /** begin.lua's workflows part: an app with no workflow claims nothing there (-1: nothing of workflows is touched). */
-export function workflowBeginArgs(
-  runtime: WorkflowsRuntime,
-  concurrency: number,
-): { claim: number; retentionMs: number } {
+export function workflowBeginArgs(runtime: WorkflowsRuntime, runs: number): { claim: number; retentionMs: number } {
   const declared = Object.keys(runtime.workflows).length > 0;
-  return { claim: declared ? concurrency : -1, retentionMs: runtime.workflowRetentionMs };
+  return { claim: declared ? runs : -1, retentionMs: runtime.workflowRetentionMs };
 }
 
 /** The tick report's `workflows`, once the pass settled (its last commits may ride on finish). */

@@ -23,6 +23,7 @@ import {
   type Commit,
   type ExecutionEnd,
   type ExecutionEnv,
+  type StepSlots,
 } from "./execute.js";
 import { workflowCancelKey } from "../cancel/errors.js";
 import { workflowEvents, type WorkflowEvents } from "./events.js";
@@ -42,6 +43,14 @@ const nextTurn: () => Promise<void> =
     ? () => new Promise((resolve) => setImmediate(resolve))
     : () => new Promise((resolve) => setTimeout(resolve, 0));
 
+/**
+ * Runs one workflow call commits and claims at most, together: a tick holds a batch of runs, and a call
+ * that committed and claimed them all would hold Redis for as long as a batch's commits and claims take
+ * (chaos' bound on a script is 20 ms). Commits past it go in the next call, at once; a call claims only
+ * in the room its commits leave (before runs were held in batches, a call did up to 10 of each).
+ */
+export const CALL_RUNS = 20;
+
 /** How often a pass whose steps run long asks Redis for cancellations (and claims due runs). */
 const POLL_MS = 1_000;
 
@@ -54,8 +63,10 @@ export interface WorkflowPassInput {
   leaseMs: number;
   /** How long a step may go on after its signal aborted before its execution is abandoned. */
   graceMs: number;
-  /** Runs executed at once. */
+  /** Step functions run at once across the pass's executions. */
   concurrency: number;
+  /** Runs held at once (each mostly waits for its commits); default `concurrency`, never below it. */
+  runs?: number;
   /** What begin claimed for the pass (begin.lua's workflows part); absent: the pass claims in its first call. */
   first?: { claimed: readonly ClaimedReply[]; more: boolean };
   /** Monotonic ms after which no step starts (the run yields). */
@@ -104,6 +115,7 @@ export async function runWorkflowPass(
   input: WorkflowPassInput,
 ): Promise<WorkflowPassReport> {
   const { tickId, calls, fence, signal, leaseMs, graceMs, concurrency, stopAt } = input;
+  const held = Math.max(concurrency, input.runs ?? concurrency);
   const report = newPassReport();
   const queued: Queued[] = [];
   const executions = new Set<Promise<void>>();
@@ -119,15 +131,29 @@ export async function runWorkflowPass(
   // Per held run, its cancel key (src/cancel/errors.ts): the process's cancel watch aborts its signal when the
   // tick hears of the cancel, from an extend or step (the marks of workflow_cancel.lua) or from a workflow call.
   const marks = new Map<string, string>();
-  const calm = new AbortController().signal;
-  const shared: EnvParts = { runtime, input, queued, wake, events, report, guard, stopping, invoke, invokeWorkflow };
+  const slots = stepSlots(concurrency);
+  const shared: EnvParts = {
+    runtime,
+    input,
+    queued,
+    wake,
+    events,
+    report,
+    guard,
+    stopping,
+    invoke,
+    invokeWorkflow,
+    slots,
+  };
 
   const start = (run: ClaimedRun) => {
     const declared = workflowDefinition(runtime.workflows, run.name);
     const definition = declared && definitionAt(declared, run.version);
     const mark = workflowCancelKey(run.fence, run.id);
     marks.set(run.id, mark);
-    const cancelled = runtime.cancels.signalFor(mark, calm);
+    // A parent that never aborts, its own: one shared by every execution would pass the listener
+    // warning's 10 once a call claims runs beside the ones it ends.
+    const cancelled = runtime.cancels.signalFor(mark, new AbortController().signal);
     const env = executionEnv(shared, run, cancelled);
     const execution = executeClaimed(runtime, run, declared, definition, env, report, cancelled)
       .catch((error: unknown) => runtime.logger.error(`tickq: workflow run ${run.id}: ${String(error)}`))
@@ -143,13 +169,19 @@ export async function runWorkflowPass(
   };
 
   let due = true;
-  const claimed = (reply: { claimed: readonly ClaimedReply[]; more: boolean }) => {
-    due = reply.more;
+  const claimed = (reply: { claimed: readonly ClaimedReply[]; more: boolean }, claim = 0) => {
+    if (claim >= 0) due = reply.more;
     for (const c of reply.claimed) start(claimedRun(c));
   };
   const exchange = async () => {
-    const batch = queued.splice(0);
-    const claim = stopping() ? 0 : Math.max(0, concurrency - executions.size);
+    const batch = queued.splice(0, CALL_RUNS);
+    // A commit other than 'c' ends its execution: its slot is claimed for in the same call. With every
+    // slot taken (or the call's room) the call claims nothing and reads nothing of the due runs (-1): `due`
+    // stays as it was.
+    const ending = batch.reduce((n, q) => (q.commit.disposition === "c" ? n : n + 1), 0);
+    const free = held - executions.size + ending;
+    const room = Math.min(free, CALL_RUNS - batch.length);
+    const claim = stopping() ? 0 : room > 0 ? room : -1;
     try {
       const reply = await calls.send(protocol.workflow_tick, {
         tickId,
@@ -167,7 +199,7 @@ export async function runWorkflowPass(
       batch.forEach((q, i) => {
         q.resolve(reply.committed[i] === 1);
       });
-      claimed(reply);
+      claimed(reply, claim);
     } catch (error) {
       // Not committed: each run goes back once the tick's lease is gone, and replays its uncommitted steps.
       for (const q of batch) q.resolve(false);
@@ -177,6 +209,7 @@ export async function runWorkflowPass(
   };
 
   const forFinish = () =>
+    queued.length <= CALL_RUNS &&
     input.pipelineDone?.() === true &&
     (!due || stopping()) &&
     ridesOnFinish(queued, executions.size, () => stopping(), stopAt);
@@ -261,12 +294,46 @@ interface EnvParts {
   stopping(): boolean;
   invoke: ExecutionEnv["invoke"];
   invokeWorkflow: ExecutionEnv["invokeWorkflow"];
+  slots: StepSlots;
+}
+
+/** `n` step slots shared by a pass's executions: a step's fn waits for one when all are taken. */
+function stepSlots(n: number): StepSlots {
+  let free = n;
+  const waiting: (() => void)[] = [];
+  return {
+    take: () => {
+      if (free > 0) {
+        free--;
+        return undefined;
+      }
+      return new Promise<void>((resolve) => waiting.push(resolve));
+    },
+    give: () => {
+      const next = waiting.shift();
+      if (next) next();
+      else free++;
+    },
+  };
 }
 
 /** A run's env: its commits queue for the pass's next call; `cancelled` aborts once the tick hears of its cancel. */
 function executionEnv(pass: EnvParts, run: ClaimedRun, cancelled: AbortSignal): ExecutionEnv {
-  const { runtime, input, queued, events, report, guard, invoke, invokeWorkflow } = pass;
+  const { runtime, input, queued, events, report, guard, invoke, invokeWorkflow, slots } = pass;
   const { calls, tickId, graceMs } = input;
+  // The round's signal: the guard's (one for every execution until a lease in doubt replaces it) or the
+  // run's cancel. Made once per guard signal, not per round: AbortSignal.any holds weak references
+  // that cost the collector more than the steps of a no-op run.
+  let base: AbortSignal | undefined;
+  let combined = cancelled;
+  const roundSignal = () => {
+    const current = guard.signal();
+    if (current !== base) {
+      base = current;
+      combined = AbortSignal.any([current, cancelled]);
+    }
+    return combined;
+  };
   return {
     commit: (commit: Commit) =>
       new Promise<boolean>((resolve) => {
@@ -279,7 +346,7 @@ function executionEnv(pass: EnvParts, run: ClaimedRun, cancelled: AbortSignal): 
         }
         return applied;
       }),
-    guard: () => ({ signal: AbortSignal.any([guard.signal(), cancelled]), done: guard.done }),
+    guard: () => ({ signal: roundSignal(), done: guard.done }),
     // Read before every round of steps: once the tick heard of the cancel, no step of the run starts.
     stopping: () => pass.stopping() || cancelled.aborted,
     graceMs,
@@ -287,6 +354,7 @@ function executionEnv(pass: EnvParts, run: ClaimedRun, cancelled: AbortSignal): 
     warn: (message: string) => runtime.logger.warn(`${message} (run ${run.id})`),
     invoke,
     invokeWorkflow,
+    slots,
     readRecords: async (names) => {
       const reply = await calls.send(protocol.workflow_steps, { tickId, id: run.id, fence: String(run.fence), names });
       return reply.held ? reply.records : undefined;

@@ -48,6 +48,7 @@ describe("extend's progress and heard sections, sent by the results and cancel c
       const parts = tickParts([cancelCapability(runtime), resultsCapability(runtime)], {
         tickId: "t1",
         concurrency: 4,
+        batch: 4,
         leaseMs: 5_000,
         graceMs: 1_000,
         signal,

@@ -115,6 +115,81 @@ describe.each(adapterCases)("each workflow script run twice over $name", (adapte
     expect(after).toEqual(before);
   });
 
+  it("workflow_tick: ten runs ended in one call, resent, are listed and counted once; a call with every slot taken claims and removes nothing", async () => {
+    await lease();
+    const ids = Array.from({ length: 10 }, (_, k) => `e${k}`);
+    for (const id of ids) await run(protocol.workflow_start.script, [`wf:run:${id}`], [id, "wf", "null"]);
+    await run(protocol.workflow_start.script, ["wf:run:later"], ["later", "wf", "null"]);
+    const { claimed } = await call(protocol.workflow_tick, unprefixed(tickKeys()), tickArgs(1, 10, []));
+    expect(claimed.map((c) => c.id).sort()).toEqual(ids);
+    const record = JSON.stringify({ status: "completed", seq: 0, attempts: 1, result: 1 });
+    const ends: Commit[] = claimed.map((c, k) => ({
+      id: c.id,
+      fence: c.fence,
+      disposition: k % 2 === 0 ? "d" : "f",
+      extra: k % 2 === 0 ? `${k}` : '{"name":"Error","message":"x"}',
+      steps: [{ name: "s", record }],
+      parks: [],
+    }));
+    // Slots full (-1): the ends commit, nothing is claimed, and `more` is not read.
+    const { first } = await callTwice(protocol.workflow_tick, unprefixed(tickKeys()), tickArgs(2, -1, ends));
+    expect(first.committed).toEqual(ends.map(() => 1));
+    expect(first.claimed).toEqual([]);
+    expect(await h.redis.zscore(`${h.prefix}wf:due`, "later")).not.toBeNull();
+    expect(await h.redis.hgetall(`${h.prefix}wf:counts`)).toEqual({
+      "completed:wf": "5",
+      "failed:wf": "5",
+      "running:wf": "1",
+    });
+    expect((await h.redis.zrange(`${h.prefix}wf:s:completed`, "0", "-1")).sort()).toEqual(
+      ids.filter((_, k) => k % 2 === 0),
+    );
+    expect((await h.redis.zrange(`${h.prefix}wf:s:failed`, "0", "-1")).sort()).toEqual(
+      ids.filter((_, k) => k % 2 === 1),
+    );
+    expect(await h.redis.zrange(`${h.prefix}wf:s:running`, "0", "-1")).toEqual(["later"]);
+    expect(await h.redis.zcard(`${h.prefix}wf:ended`)).toBe(10);
+    expect(await h.redis.zcard(`${h.prefix}wf:held`)).toBe(0);
+    for (const id of ids) expect(await h.redis.hget(runKey(id), "owner")).toBeNull();
+  });
+
+  it("workflow_tick: a run that parked while held and is claimed again, claim resent, has its due sleep resolved once", async () => {
+    await lease();
+    await run(protocol.workflow_start.script, ["wf:run:r1"], ["r1", "wf", "null"]);
+    const { claimed } = await call(protocol.workflow_tick, unprefixed(tickKeys()), tickArgs(1, 1, []));
+    // A kept event resolves the wait as it parks (the run stays running, due now); the 0 ms sleep beside it stays parked.
+    await call(
+      protocol.workflow_event,
+      { waits: "wf:wait:4:paid42" },
+      {
+        token: "tok",
+        tokenMs: 60_000,
+        event: "paid",
+        match: "42",
+        data: "1",
+        id: "",
+        retentionMs: 60_000,
+      },
+    );
+    const parks = [
+      { step: "nap", kind: "s", seq: 0, ms: "0", event: "", match: "" },
+      { step: "ev", kind: "w", seq: 1, ms: "", event: "paid", match: "42" },
+    ];
+    const fence = claimed[0]!.fence;
+    await call(
+      protocol.workflow_tick,
+      unprefixed(tickKeys()),
+      tickArgs(2, 0, [{ id: "r1", fence, disposition: "p", extra: "", steps: [], parks }]),
+    );
+    expect(await h.redis.hget(runKey("r1"), "status")).toBe("running");
+    expect(await h.redis.hexists(`${h.prefix}wf:park:r1`, "nap")).toBe(1);
+    const { first } = await callTwice(protocol.workflow_tick, unprefixed(tickKeys()), tickArgs(3, 1, []));
+    expect(first.claimed.map((c) => c.id)).toEqual(["r1"]);
+    const steps = first.claimed[0]!.steps.filter((_, k) => k % 3 === 0);
+    expect(steps.sort()).toEqual(["ev", "nap"]);
+    expect(await h.redis.exists(`${h.prefix}wf:park:r1`)).toBe(0);
+  });
+
   it("workflow_tick: a resent park of a run whose version the tick lacks parks it once and notes it once", async () => {
     await lease();
     await run(protocol.workflow_start.script, ["wf:run:r1"], ["r1", "wf", "null", "3"]);

@@ -19,10 +19,11 @@
 -- A mark written with REPL_NONE would not do: an AOF rewrite or RDB save dumps
 -- it, and the restart would look like none.
 -- A record the restart forgot (the prefix's first claims were in the lost
--- second): the hold runs from the server's start, when the server persists
--- (AOF on, or keys loaded at start); a server without persistence forgot the
--- work with its claims. A Redis that refuses LASTSAVE or INFO in scripts (a
--- hosted one) turns detection off: Upstash persists each write before answering.
+-- second): the hold runs from the server's start, when the server loaded
+-- anything at start (keys from an RDB, or an AOF it found); a server without
+-- persistence forgot the work with its claims, and one on its first start had
+-- none. A Redis that refuses LASTSAVE or INFO in scripts (a hosted one) turns
+-- detection off: Upstash persists each write before answering.
 -- Replays: a replay finds the record the first run wrote (fast path); writing it
 -- again would write the same values.
 -- @include lib/common/prefix-keys.lua
@@ -36,11 +37,14 @@ function restart.info(section)
 end
 
 -- When the hold of a Redis whose record was forgotten begins: its start, if it
--- may have loaded work from disk; else never (0).
+-- may have loaded work from disk (keys from an RDB, or an AOF it found at
+-- start: aof_base_size is 0 only for one that began empty); else never (0), so
+-- a Redis on its first start holds nothing.
 function restart.start_of(server, now)
   local persistence = restart.info('persistence')
-  local loaded = tonumber(string.match(persistence, 'rdb_last_load_keys_loaded:(%d+)') or 0) > 0
-  if not (loaded or string.find(persistence, 'aof_enabled:1', 1, true)) then return 0 end
+  local from_rdb = tonumber(string.match(persistence, 'rdb_last_load_keys_loaded:(%d+)') or 0) > 0
+  local from_aof = tonumber(string.match(persistence, 'aof_base_size:(%d+)') or 0) > 0
+  if not (from_rdb or from_aof) then return 0 end
   return now - (tonumber(string.match(server, 'uptime_in_seconds:(%d+)')) or 0) * 1000
 end
 

@@ -65,11 +65,12 @@ end
 
 -- A claimed run as the reply carries it: { id, name, input, fence, steps, key form, version }
 -- (key form: the run's `ikey`, '1' for a run stored before it had one; version: the workflow
--- version it started on, '1' for a run stored before versions).
-function wf_carry.claimed(id, fence, budget)
-  local f = redis.call('HMGET', wf_key('run', id), 'name', 'input', 'ikey', 'version')
+-- version it started on, '1' for a run stored before versions). `read`: the run's status, name, input,
+-- ikey and version as the caller just read them (else read here).
+function wf_carry.claimed(id, fence, budget, read)
+  local f = read or redis.call('HMGET', wf_key('run', id), 'status', 'name', 'input', 'ikey', 'version')
   local steps, used = wf_carry.steps(id, math.min(budget, wf_carry.RUN_BYTES))
-  return { id, f[1] or '', f[2] or 'null', fence, steps, f[3] or '1', f[4] or '1' }, used
+  return { id, f[2] or '', f[3] or 'null', fence, steps, f[4] or '1', f[5] or '1' }, used
 end
 
 -- What a replay keeps of a call's claimed runs: their ids and fences.

@@ -27,7 +27,7 @@ local function wf_reclaim_dead(now)
     local owner = redis.call('HGET', wf_key('run', id), 'owner')
     if owner and alive[owner] == nil then alive[owner] = redis.call('EXISTS', P .. 'tick:' .. owner) == 1 end
     if owner and alive[owner] then
-      redis.call('ZADD', held_key, now + WF_HELD_CHECK_MS, id)
+      wf_defer.list('ZADD', held_key, id, now + WF_HELD_CHECK_MS)
     else
       wf_release(id, now)
     end
@@ -58,41 +58,52 @@ end
 -- Claims up to `limit` due runs for `tick`; returns them as
 -- { id, name, input, fence, { step, record, cut, … }, key form } each (carry-steps.lua),
 -- and whether more are due (key form: the run's `ikey`, '1' for a run stored before it had one).
-local function wf_claim(tick, limit, now)
+-- A run's hash is read once (status and what the claim carries); its parked steps only when it
+-- waited or slept, or parked while held (`parks`, commit-runs.lua); the due and held lists and the
+-- counts are written once for the batch (wf_defer). `busy`: the call committed runs already, so it
+-- resolves no chunk of a pending event (the sender's own calls and the tick's begin do): a chunk and a
+-- batch of commits in one script held Redis past chaos' 20 ms.
+local function wf_claim(tick, limit, now, busy)
   local claimed = {}
   local due = wf_key('due')
   -- Held after a Redis restart (lib/tick/restart-hold.lua): none claimed, none said due (the tick ends).
   if restart.held(now) then return claimed, 0 end
   if limit <= 0 then return claimed, #redis.call('ZRANGEBYSCORE', due, '-inf', now, 'LIMIT', 0, 1) end
+  wf_defer.start()
   wf_reclaim_dead(now)
-  wf_deliver_pending(now)
+  if not busy then wf_deliver_pending(now) end
   local ids = redis.call('ZRANGEBYSCORE', due, '-inf', now, 'LIMIT', 0, limit)
   -- Redis full: a claimed run's results could not be held to any bound, so none is claimed (and none is
   -- said due, so the tick ends); the runs already held go on, their commits allowed (allow-oom).
-  if #ids > 0 and redis_full() then return claimed, 0 end
+  if #ids > 0 and redis_full() then
+    wf_defer.flush()
+    return claimed, 0
+  end
   local fence_key = wf_key('fence')
-  local fence = last_fence_of(fence_key)
+  local fence = #ids > 0 and last_fence_of(fence_key) or 0
   local left = wf_carry.CALL_BYTES
+  for from = 1, #ids, 500 do redis.call('ZREM', due, unpack(ids, from, math.min(#ids, from + 499))) end
   for _, id in ipairs(ids) do
-    redis.call('ZREM', due, id)
     local run = wf_key('run', id)
-    local status = redis.call('HGET', run, 'status')
+    local f = redis.call('HMGET', run, 'status', 'name', 'input', 'ikey', 'version', 'parks')
+    local status = f[1]
     if status and not WF_TERMINAL[status] then
-      wf_wake_parked(id, now)
+      if status ~= 'running' or f[6] then wf_wake_parked(id, now) end
       fence = fence + 1
       -- Its owner, fence and `updated` (when a tick took it up) in the status change's HSET.
       if status == 'running' then
         redis.call('HSET', run, 'owner', tick, 'fence', fence_text(fence), 'updated', now)
       else
-        wf_set_status(id, 'running', now, { 'owner', tick, 'fence', fence_text(fence) })
+        wf_set_status(id, 'running', now, { 'owner', tick, 'fence', fence_text(fence) }, f)
       end
-      redis.call('ZADD', wf_key('held'), now, id)
+      wf_defer.list('ZADD', wf_key('held'), id, now)
       local used
-      claimed[#claimed + 1], used = wf_carry.claimed(id, fence_text(fence), left)
+      claimed[#claimed + 1], used = wf_carry.claimed(id, fence_text(fence), left, f)
       left = left - used
     end
   end
-  fences_taken(fence_key, fence)
+  if #ids > 0 then fences_taken(fence_key, fence) end
+  wf_defer.flush()
   local more = #redis.call('ZRANGEBYSCORE', due, '-inf', now, 'LIMIT', 0, 1)
   return claimed, more
 end

@@ -19,7 +19,7 @@
 local function wf_park(id, i, n, now)
   local park = wf_key('park', id)
   local steps = wf_key('steps', id)
-  local resolved = false
+  local resolved, marked = false, false
   for _ = 1, n do
     local step, kind, seq, ms, event, match = ARGV[i], ARGV[i + 1], tonumber(ARGV[i + 2]), ARGV[i + 3], ARGV[i + 4], ARGV[i + 5]
     i = i + 6
@@ -30,6 +30,9 @@ local function wf_park(id, i, n, now)
       if ms ~= '' then parked.at = now + tonumber(ms) end
       if kind == 'w' then parked.e, parked.m = event, match end
       redis.call('HSET', park, step, cjson.encode(parked))
+      -- The run's hash says it has parked steps, so a claim or an end of a run that never parked reads none.
+      if not marked then redis.call('HSET', wf_key('run', id), 'parks', '1') end
+      marked = true
       -- A wait takes an event kept since its run started (in code order: parks come in step order).
       if kind == 'w' and wf_kept.wait(id, step, parked, now) then resolved = true end
     end
@@ -40,7 +43,7 @@ end
 local function wf_commit_one(tick, i, now)
   local id, fence, disposition, extra = ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3]
   local run = wf_key('run', id)
-  local f = redis.call('HMGET', run, 'owner', 'fence', 'status')
+  local f = redis.call('HMGET', run, 'owner', 'fence', 'status', 'name', 'parks')
   local held = f[1] == tick and f[2] == fence and f[3] == 'running'
   local n = tonumber(ARGV[i + 4])
   i = i + 5
@@ -78,10 +81,24 @@ local function wf_commit_one(tick, i, now)
     end
   elseif disposition == 'd' or disposition == 'f' then
     wf_release(id, nil)
-    wf_unpark_all(id)
-    wf_set_status(id, disposition == 'd' and 'completed' or 'failed', now, { disposition == 'd' and 'output' or 'error', extra })
+    if f[5] then wf_unpark_all(id) end
+    local ended = disposition == 'd' and 'completed' or 'failed'
+    wf_set_status(id, ended, now, { disposition == 'd' and 'output' or 'error', extra }, { f[3], f[4] })
   end
   return i + 6 * parks, 1
+end
+
+-- Commits the counted section of items at `i` (its count): 1 or 0 per item (committed[]), and the
+-- index past it. The runs' list and count writes go once for the section (wf_defer, run-state.lua).
+local function wf_commit_all(tick, i, now)
+  local committed = {}
+  wf_defer.start()
+  local j = i + 1
+  for k = 1, tonumber(ARGV[i]) do
+    j, committed[k] = wf_commit_one(tick, j, now)
+  end
+  wf_defer.flush()
+  return committed, j
 end
 
 -- The index just past a counted section of items that starts at `i` (its count), acting on nothing.

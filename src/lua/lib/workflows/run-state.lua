@@ -16,41 +16,97 @@ end
 
 local WF_TERMINAL = { completed = true, failed = true, cancelled = true }
 
+-- Writes of the run lists (wf:s:STATUS, wf:ended, wf:held) and counts, deferred while a call commits
+-- or claims a batch of runs (open … flush): each list gets one ZADD or ZREM for the whole batch, each
+-- count one HINCRBY, so ten runs ending together share them. No script reads these keys between open
+-- and flush; a member already waiting in the other command of its key flushes first, so the order of
+-- one member's ZADD and ZREM holds. Closed (every other script), each goes at once.
+local wf_defer = { open = false }
+
+function wf_defer.start()
+  wf_defer.open, wf_defer.lists, wf_defer.order, wf_defer.counts, wf_defer.fields = true, {}, {}, {}, {}
+end
+
+-- ZADD (with `score`) or ZREM of `id` in the list `key`.
+function wf_defer.list(command, key, id, score)
+  if not wf_defer.open then
+    if score then redis.call(command, key, score, id) else redis.call(command, key, id) end
+    return
+  end
+  local other = wf_defer.lists[(command == 'ZADD' and 'ZREM' or 'ZADD') .. key]
+  if other and other.has[id] then
+    wf_defer.flush()
+    wf_defer.start()
+  end
+  local group = wf_defer.lists[command .. key]
+  if not group then
+    group = { command = command, key = key, args = {}, has = {} }
+    wf_defer.lists[command .. key] = group
+    wf_defer.order[#wf_defer.order + 1] = group
+  end
+  if score then group.args[#group.args + 1] = score end
+  group.args[#group.args + 1] = id
+  group.has[id] = true
+end
+
 -- A count that falls to 0 leaves the hash: a prefix whose runs are all removed holds no count.
-local function wf_count(status, name, delta)
-  local counts = wf_key('counts')
-  if redis.call('HINCRBY', counts, status .. ':' .. name, delta) <= 0 then
-    redis.call('HDEL', counts, status .. ':' .. name)
+function wf_defer.count(field, delta)
+  if wf_defer.open then
+    if not wf_defer.counts[field] then wf_defer.fields[#wf_defer.fields + 1] = field end
+    wf_defer.counts[field] = (wf_defer.counts[field] or 0) + delta
+  elseif redis.call('HINCRBY', wf_key('counts'), field, delta) <= 0 then
+    redis.call('HDEL', wf_key('counts'), field)
   end
 end
 
+-- Sends what waits (in chunks of 500 members: unpack's stack) and closes.
+function wf_defer.flush()
+  if not wf_defer.open then return end
+  wf_defer.open = false
+  for _, group in ipairs(wf_defer.order) do
+    local args, step = group.args, group.command == 'ZADD' and 1000 or 500
+    for from = 1, #args, step do
+      redis.call(group.command, group.key, unpack(args, from, math.min(#args, from + step - 1)))
+    end
+  end
+  for _, field in ipairs(wf_defer.fields) do
+    if wf_defer.counts[field] ~= 0 then wf_defer.count(field, wf_defer.counts[field]) end
+  end
+end
+
+local function wf_count(status, name, delta)
+  wf_defer.count(status .. ':' .. name, delta)
+end
+
 -- `fields`: more field, value pairs of the run's hash written with its status (one HSET).
-local function wf_set_status(id, status, now, fields)
+-- `known`: { status, name } the caller just read from the run's hash in this script (not read again).
+local function wf_set_status(id, status, now, fields, known)
   local run = wf_key('run', id)
-  local f = redis.call('HMGET', run, 'status', 'name')
+  local f = known or redis.call('HMGET', run, 'status', 'name')
   local old, name = f[1], f[2]
   local set = fields or {}
   if old ~= status then
     if old then
-      redis.call('ZREM', wf_key('s:' .. old), id)
+      wf_defer.list('ZREM', wf_key('s:' .. old), id)
       wf_count(old, name, -1)
     end
     wf_count(status, name, 1)
-    redis.call('ZADD', wf_key('s:' .. status), now, id)
+    wf_defer.list('ZADD', wf_key('s:' .. status), id, now)
     set[#set + 1], set[#set + 2] = 'status', status
     set[#set + 1], set[#set + 2] = 'updated', now
     if WF_TERMINAL[status] then
       set[#set + 1], set[#set + 2] = 'ended', now
-      redis.call('ZADD', wf_key('ended'), now, id)
+      wf_defer.list('ZADD', wf_key('ended'), id, now)
     end
   end
   if #set > 0 then redis.call('HSET', run, unpack(set)) end
 end
 
--- No tick holds the run any more; `due` (ms or nil) puts it back in the due set.
+-- No tick holds the run any more; `due` (ms or nil) puts it back in the due set (at once: a claim
+-- in the same call may take it).
 local function wf_release(id, due)
   redis.call('HDEL', wf_key('run', id), 'owner')
-  redis.call('ZREM', wf_key('held'), id)
+  wf_defer.list('ZREM', wf_key('held'), id)
   if due then redis.call('ZADD', wf_key('due'), due, id) end
 end
 

@@ -1,0 +1,68 @@
+// tickq under the peers bench's workflow rows: the runs started with one startBulk call, then ticks of
+// batch 100 back to back in this process until every run has completed, on a redis-server of its
+// own (no persistence, or an append-only file fsynced on every write), stopped after.
+import { Redis } from "ioredis";
+import { createTickq } from "../../src/index.js";
+import { ioredisAdapter } from "../../src/redis/ioredis.js";
+import { commandsRun } from "../workflows.js";
+import { startRedis } from "./servers.js";
+import { checkSums, type WorkflowSystem } from "./workflow-system.js";
+
+export async function tickqWorkflowSystem(fsyncAlways: boolean): Promise<WorkflowSystem> {
+  const server = await startRedis(fsyncAlways);
+  const client = new Redis(server.url);
+  const probe = new Redis(server.url);
+  const name = fsyncAlways ? "tickq, Redis appendfsync always" : "tickq, Redis without persistence";
+  const prefix = "peers:";
+  // one tickq for every round, as an app keeps one: the lone runs find it warm, as they find the peers
+  const tq = createTickq({
+    redis: ioredisAdapter(client),
+    prefix,
+    jobs: {},
+    workflows: {
+      tenSteps: {
+        run: async (n: number, step) => {
+          let sum = 0;
+          for (let i = 0; i < n; i++) sum += await step.run(`s${i}`, () => i);
+          return sum;
+        },
+      },
+    },
+  });
+  let completed = 0;
+  return {
+    name,
+    durability: fsyncAlways
+      ? "Redis AOF, appendfsync always: every write fsynced"
+      : "none: Redis with no AOF, no RDB (a crash loses it all)",
+    async runMany(runs, steps) {
+      completed += runs;
+      const before = await commandsRun(probe);
+      const t = performance.now();
+      const ids = await tq.workflows.startBulk(
+        Array.from({ length: runs }, () => ({ name: "tenSteps", input: steps })),
+      );
+      let requests = 1;
+      let checkCommands = 0;
+      for (;;) {
+        const report = await tq.tick({ budgetMs: 10_000, batch: 100 });
+        requests += report.roundTrips;
+        if (report.more) continue;
+        const c0 = await commandsRun(probe);
+        const done = (await tq.stats()).workflows.tenSteps!.completed >= completed;
+        checkCommands += (await commandsRun(probe)) - c0;
+        if (done) break;
+      }
+      const ms = performance.now() - t;
+      const commands = (await commandsRun(probe)) - before - checkCommands;
+      const sums = await Promise.all([ids[0]!, ids.at(-1)!].map(async (id) => (await tq.workflows.get(id))?.output));
+      checkSums(name, sums, steps);
+      return { ms, commandsPerStep: commands / (runs * steps), requestsPerStep: requests / (runs * steps) };
+    },
+    async close() {
+      client.disconnect();
+      probe.disconnect();
+      await server.stop();
+    },
+  };
+}
