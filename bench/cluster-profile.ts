@@ -1,5 +1,5 @@
 // npx tsx bench/cluster-profile.ts [--jobs 50000 --rounds 3 --out /tmp --pin
-//                                   --shapes single,plain3,cluster1,cluster3]
+//                                   --shapes single,plain3,cluster1,cluster3 --loops 2]
 // Where the tick process's CPU goes in the no-op drain (bench/cluster/drain.ts: 2 tick loops,
 // batch 100), by function: on one redis-server with partitions: 1 (single) or 3 (plain3), on a
 // private 1-master cluster with one hash tag (cluster1) and on a 3-master one with partitions: 3
@@ -26,10 +26,11 @@ const { values } = parseArgs({
     rounds: { type: "string", default: "3" },
     out: { type: "string", default: "/tmp" },
     pin: { type: "boolean", default: false },
+    loops: { type: "string", default: "2" },
     shapes: { type: "string", default: "single,cluster3" },
   },
 });
-const shape = { jobs: Number(values.jobs), loops: 2, batch: 100 };
+const shape = { jobs: Number(values.jobs), loops: Number(values.loops), batch: 100 };
 interface Node {
   id: number;
   callFrame: { functionName: string; url: string };

@@ -2,12 +2,16 @@
 // the same run. Prints enqueue and drain rates, Redis commands per job (from
 // INFO commandstats, script internals included), commands sent on the wire
 // per job, and what one idle minute costs. Each system first drains N/10
-// jobs unmeasured (warm-up), then N jobs RUNS times. Then the realistic
+// jobs unmeasured (warm-up), then N jobs RUNS times, the systems in turn
+// (alternating rounds). The bare loop (bench/systems/bare-loop.ts: one Lua
+// call moves 100 jobs, JS parses and awaits each) is the floor tickq's
+// per-job work is measured against. Then the realistic
 // run (bench/realistic.ts): jobs sleeping 0–100 ms, concurrency 50.
-//   --jobs 20000  --runs 3  --idle-seconds 60  --only tickq,bullmq,bee-queue   (tickq-traced: with OpenTelemetry spans)
+//   --jobs 20000  --runs 3  --idle-seconds 60  --only tickq,bullmq,bee-queue,bare   (tickq-traced: with OpenTelemetry spans)
 //   --ordered-payloads 100000 --ordered-ids 1000   ordered jobs (bench/ordered.ts); 0 skips them
 //   --flow-jobs 20000 --flow-duplicates 10000 --flow-plain 1000   flow control (bench/flow.ts, on a private Redis); 0 skips it
 //   --realistic-jobs 4000 (0: skip)  --seed 1
+//   --drain-only        the no-op drain table alone (no idle minute, no other bench after it)
 //   --wait-short-jobs 2000 --wait-long-jobs 40 --wait-long-seconds 60   how long a fetched job
 //                       waits for a slot, jobs of 0–100 ms and 0–10 s (bench/prefetch-wait.ts); 0 skips
 //   --metrics-jobs 20000   what metrics cost: off vs on, part by part, alternating (bench/metrics.ts); 0 skips
@@ -17,6 +21,7 @@
 //   --event-waits 20000                        one event to that many parked runs: the longest script (bench/workflow-events.ts); 0 skips
 //   --adapter upstash   tickq alone over HTTP Redis instead (bench/upstash.ts,
 //                       bench/upstash-realistic.ts): --latency-ms 0,20  --batch 100
+import { loadavg } from "node:os";
 import { parseArgs } from "node:util";
 import { Redis } from "ioredis";
 import { findRedis, startPrivate } from "../src/platforms/node/find-redis.js";
@@ -30,7 +35,8 @@ import { runServerlessBench, serverlessOptions } from "./serverless.js";
 import { poolSystem } from "./systems/pool.js";
 import { tickqSystem } from "./systems/tickq.js";
 import { tickqTracedSystem } from "./systems/tickq-traced.js";
-import type { SystemFactory } from "./systems/types.js";
+import { bareLoopSystem } from "./systems/bare-loop.js";
+import type { System, SystemFactory } from "./systems/types.js";
 import { durations } from "./jobs.js";
 import { CONCURRENCY, measureRealistic, printRealistic, type RealisticRow, type Setup } from "./realistic.js";
 import { commandsProcessed, wireCounter } from "./wire.js";
@@ -45,7 +51,7 @@ const { values } = parseArgs({
     jobs: { type: "string", default: "20000" },
     runs: { type: "string", default: "3" },
     "idle-seconds": { type: "string", default: "60" },
-    only: { type: "string", default: "tickq,bullmq,bee-queue" },
+    only: { type: "string", default: "tickq,bullmq,bee-queue,bare" },
     adapter: { type: "string", default: "ioredis" },
     "latency-ms": { type: "string", default: "0,20" },
     batch: { type: "string", default: "100" },
@@ -61,23 +67,27 @@ const { values } = parseArgs({
     "wait-long-jobs": { type: "string", default: "40" },
     "wait-long-seconds": { type: "string", default: "60" },
     seed: { type: "string", default: "1" },
+    "drain-only": { type: "boolean", default: false },
     ...serverlessOptions,
     ...workflowOptions,
     "event-waits": { type: "string", default: "20000" },
   },
 });
 const N = Number(values.jobs);
+const DRAIN_ONLY = values["drain-only"];
 const RUNS = Number(values.runs);
-const IDLE_MS = Number(values["idle-seconds"]) * 1000;
+const IDLE_MS = DRAIN_ONLY ? 0 : Number(values["idle-seconds"]) * 1000;
 const all: Record<string, SystemFactory> = {
   tickq: tickqSystem,
   "tickq-traced": tickqTracedSystem,
   bullmq: bullmqSystem,
   "bee-queue": beeQueueSystem,
+  bare: bareLoopSystem,
 };
+const fmtLoad = (l: number[]) => l.map((x) => x.toFixed(2)).join(", ");
 const chosen = values.only.split(",").map((name) => [name, all[name]!] as const);
 const SEED = Number(values.seed);
-const REAL = durations(Number(values["realistic-jobs"]), SEED);
+const REAL = durations(DRAIN_ONLY ? 0 : Number(values["realistic-jobs"]), SEED);
 const realistic: Setup[] = [
   ...[100, 50].map((batch) => ({
     label: `tickq batch ${batch}`,
@@ -102,32 +112,52 @@ interface Row {
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const rate = (n: number, ms: number) => Math.round((n / ms) * 1000);
 
-async function measure(name: string, factory: SystemFactory, redisUrl: string, redis: Redis): Promise<Row> {
-  const row: Row = { name, enqueue: [], drain: [], commandsPerJob: 0, wirePerJob: 0 };
-  const system = await factory(redisUrl, `${name}-${Date.now()}`);
-  row.name = system.name;
+/**
+ * Every chosen system drains in turn, round after round, the order reversed every other round
+ * (bench/alternating.ts), so the load of other processes on a shared machine moves each alike: the
+ * ratios between rows hold within a run. Each first drains N/10 jobs unmeasured (JIT, connections).
+ */
+async function measureAlternating(redisUrl: string, redis: Redis): Promise<Row[]> {
+  const systems: System[] = [];
+  const rows: Row[] = [];
   try {
-    // one unmeasured drain first, for every system alike: JIT and connections warm
-    const warmUp = Math.max(100, Math.floor(N / 10));
-    await system.enqueue(warmUp);
-    await system.drain(warmUp);
+    for (const [name, factory] of chosen) {
+      const system = await factory(redisUrl, `${name}-${Date.now()}`);
+      systems.push(system);
+      rows.push({ name: system.name, enqueue: [], drain: [], commandsPerJob: 0, wirePerJob: 0 });
+      const warmUp = Math.max(100, Math.floor(N / 10));
+      await system.enqueue(warmUp);
+      await system.drain(warmUp);
+    }
     for (let run = 0; run < RUNS; run++) {
-      let t = performance.now();
-      await system.enqueue(N);
-      row.enqueue.push(rate(N, performance.now() - t));
-      const before = await commandsProcessed(redis);
-      t = performance.now();
-      const { roundTrips } = await system.drain(N);
-      row.drain.push(rate(N, performance.now() - t));
-      if (run === 0) {
-        row.commandsPerJob = ((await commandsProcessed(redis)) - before - 1) / N;
-        if (roundTrips !== undefined) row.roundTripsPerJob = roundTrips / N;
+      const order = [...systems.keys()];
+      if (run % 2 === 1) order.reverse();
+      process.stdout.write(`round ${run + 1}: ${order.map((i) => rows[i]!.name).join(", ")}\n`);
+      for (const i of order) {
+        const system = systems[i]!;
+        const row = rows[i]!;
+        let t = performance.now();
+        await system.enqueue(N);
+        row.enqueue.push(rate(N, performance.now() - t));
+        const before = await commandsProcessed(redis);
+        t = performance.now();
+        const { roundTrips } = await system.drain(N);
+        row.drain.push(rate(N, performance.now() - t));
+        if (run === 0) {
+          row.commandsPerJob = ((await commandsProcessed(redis)) - before - 1) / N;
+          if (roundTrips !== undefined) row.roundTripsPerJob = roundTrips / N;
+        }
       }
     }
   } finally {
-    await system.close();
+    for (const system of systems) await system.close();
   }
-  // one more drain, through a proxy that counts the commands sent on the wire
+  for (const [i, [name, factory]] of chosen.entries()) await countWire(rows[i]!, name, factory, redisUrl);
+  return rows;
+}
+
+/** One more drain, through a proxy that counts the commands sent on the wire. */
+async function countWire(row: Row, name: string, factory: SystemFactory, redisUrl: string): Promise<void> {
   const wire = await wireCounter(redisUrl);
   const counted = await factory(wire.url, `${name}-wire-${Date.now()}`);
   try {
@@ -139,7 +169,6 @@ async function measure(name: string, factory: SystemFactory, redisUrl: string, r
     await counted.close();
     await wire.close();
   }
-  return row;
 }
 
 /** Each system idles on a private redis-server of its own, all at once. */
@@ -172,14 +201,13 @@ async function main() {
   const redis = new Redis(found.url);
   const version = (await redis.info("server")).match(/redis_version:(\S+)/)?.[1];
   console.log(`Redis ${version} at ${found.url}; ${N} no-op jobs, ${RUNS} runs each\n`);
-  const rows: Row[] = [];
-  for (const [name, factory] of chosen) {
-    process.stdout.write(`measuring ${name}…\n`);
-    rows.push(await measure(name, factory, found.url, redis));
-  }
+  const atStart = loadavg();
+  process.stdout.write(`measuring ${chosen.map(([name]) => name).join(", ")} in alternating rounds…\n`);
+  const rows = await measureAlternating(found.url, redis);
+  const atEnd = loadavg();
   const orderedOptions = {
     redisUrl: found.url,
-    payloads: Number(values["ordered-payloads"]),
+    payloads: DRAIN_ONLY ? 0 : Number(values["ordered-payloads"]),
     ids: Number(values["ordered-ids"]),
     runs: RUNS,
     batch: 100,
@@ -187,7 +215,7 @@ async function main() {
   if (orderedOptions.payloads > 0) process.stdout.write("measuring tickq ordered jobs…\n");
   const ordered = orderedOptions.payloads > 0 ? await measureOrdered(orderedOptions) : undefined;
   const flowOptions = {
-    jobs: Number(values["flow-jobs"]),
+    jobs: DRAIN_ONLY ? 0 : Number(values["flow-jobs"]),
     duplicates: Number(values["flow-duplicates"]),
     plain: Number(values["flow-plain"]),
     runs: RUNS,
@@ -200,10 +228,10 @@ async function main() {
     process.stdout.write(`measuring ${setup.label} on ${REAL.length} realistic jobs…\n`);
     realRows.push(await measureRealistic(setup, found.url, REAL, RUNS));
   }
-  process.stdout.write("measuring how long fetched jobs wait for a slot…\n");
+  if (!DRAIN_ONLY) process.stdout.write("measuring how long fetched jobs wait for a slot…\n");
   const waits: WaitRun[] = await runPrefetchWaitBench(found.url, {
-    shortJobs: Number(values["wait-short-jobs"]),
-    longJobs: Number(values["wait-long-jobs"]),
+    shortJobs: DRAIN_ONLY ? 0 : Number(values["wait-short-jobs"]),
+    longJobs: DRAIN_ONLY ? 0 : Number(values["wait-long-jobs"]),
     longLimitMs: Number(values["wait-long-seconds"]) * 1000,
   });
   if (IDLE_MS > 0) {
@@ -226,11 +254,17 @@ async function main() {
     [`idle ${IDLE_MS / 1000}s wire cmds`]: fmt(r.idleWire),
   }));
   console.log();
+  console.log(
+    `${N} jobs, ${RUNS} alternating rounds; load average at start ${fmtLoad(atStart)}, at end ${fmtLoad(atEnd)}`,
+  );
   console.table(table);
   const tickq = rows.find((r) => r.name === "tickq");
   if (tickq) {
     for (const other of rows.filter((r) => r !== tickq)) {
-      console.log(`tickq drain / ${other.name} drain: ${(median(tickq.drain) / median(other.drain)).toFixed(2)}×`);
+      const ratio = median(tickq.drain) / median(other.drain);
+      // Against the bare loop the question is how much of it tickq reaches, not how many times it.
+      if (other.name === "bare loop") console.log(`tickq drain / bare loop drain: ${(ratio * 100).toFixed(1)} %`);
+      else console.log(`tickq drain / ${other.name} drain: ${ratio.toFixed(2)}×`);
     }
   }
   if (realRows.length) printRealistic(realRows, REAL, RUNS, SEED);
@@ -246,6 +280,8 @@ if (values.adapter === "upstash") {
   const latencies = values["latency-ms"].split(",").map(Number);
   await runUpstashBench(N, latencies, Number(values.batch));
   if (REAL.length) await runUpstashRealistic(REAL, SEED, latencies, RUNS);
+} else if (DRAIN_ONLY) {
+  await main();
 } else {
   await main();
   const metricsJobs = Number(values["metrics-jobs"]);

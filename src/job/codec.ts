@@ -103,11 +103,11 @@ export function decodeJob(raw: string, jobs: object): DecodedJob {
   if (!Array.isArray(job.args)) {
     return { ok: false, errorClass: "TickqMalformedJob", reason: 'job "args" is not an array' };
   }
-  const payload = {
-    ...job,
-    jid: typeof job.jid === "string" ? job.jid : "",
-    queue: String(job.queue ?? "default"),
-  } as JobPayload;
+  // The object JSON.parse just made is the payload: set in place, not copied (a key keeps its place, a new one goes
+  // last; bench/client-instructions.ts counts the difference).
+  if (typeof job.jid !== "string") job.jid = "";
+  if (typeof job.queue !== "string") job.queue = String(job.queue ?? "default");
+  const payload = job as JobPayload;
   if (!Object.hasOwn(jobs, job.class)) {
     const reason = `no job named "${job.class}" is registered in the code that ticked (a rolling deploy, or another app on this prefix?)`;
     return { ok: false, errorClass: "TickqUnknownJob", reason, payload };

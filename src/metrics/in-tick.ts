@@ -9,8 +9,9 @@ import { metricsSection } from "./section.js";
 
 export const metricsCapability = (runtime: MetricsRuntime): Capability => {
   const job: JobHooks = {
-    // Redis' clock as the tick knows it when the run starts.
-    meter: (payload, startedMono) => runMeter(payload, startedMono, runtime.clockOffsetMs),
+    // Redis' clock as the tick knows it when the run ends (an offset learned meanwhile differs by the clocks' drift).
+    meter: (payload, startedMono, outcome, endedMono) =>
+      runMeter(payload, startedMono, runtime.clockOffsetMs, outcome, endedMono),
   };
   return {
     name: "metrics",

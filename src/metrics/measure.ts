@@ -14,18 +14,18 @@ export function runMeter(
   payload: JobPayload,
   startedMono: number,
   clockOffsetMs: number,
-): (outcome: Outcome, endedMono?: number) => Outcome {
+  outcome: Outcome,
+  endedMono?: number,
+): Outcome {
+  // Put back without finishing: it runs again, and that run is the one counted.
+  if (outcome.kind === "interrupted" || outcome.kind === "inDoubt" || outcome.kind === "unstarted") return outcome;
   // A job pushed without enqueued_at (by hand, by an old client) has no wait to count.
   const enqueued = payload.enqueued_at;
   const waitMs = typeof enqueued === "number" ? Math.max(0, startedMono + clockOffsetMs - enqueued * 1000) : undefined;
-  return (outcome, endedMono) => {
-    // Put back without finishing: it runs again, and that run is the one counted.
-    if (outcome.kind === "interrupted" || outcome.kind === "inDoubt" || outcome.kind === "unstarted") return outcome;
-    const durationMs =
-      outcome.kind === "succeeded" && outcome.durationMs !== undefined
-        ? outcome.durationMs
-        : (endedMono ?? monotonicMs()) - startedMono;
-    outcome.ran = { name: payload.class, durationMs, waitMs };
-    return outcome;
-  };
+  const durationMs =
+    outcome.kind === "succeeded" && outcome.durationMs !== undefined
+      ? outcome.durationMs
+      : (endedMono ?? monotonicMs()) - startedMono;
+  outcome.ran = { name: payload.class, durationMs, waitMs };
+  return outcome;
 }

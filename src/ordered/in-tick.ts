@@ -72,6 +72,8 @@ export const orderedCapability = (runtime: OrderedRuntime): Capability => ({
         if ((reply.orderedReady ?? 0) > 0) ctx!.report.more = true;
         settled(acked, reply.orderedCancelled);
       },
+      // Only a flow job holding a slot is guarded.
+      wrapsPlain: (job) => job.flowFence !== undefined,
       runPlain(job, run, signal) {
         if (job.flowFence === undefined) return run(signal);
         const g = guarded();

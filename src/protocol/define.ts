@@ -355,8 +355,22 @@ function read(name: string, spec: ReplySpec, value: RedisReply | undefined, at: 
       if (!fields) throw shape(name, at, `one of ${Object.keys(spec.cases).join(", ")}`, value);
       return { kind: tag, ...readTuple(name, fields, items.slice(1), `${at}.${tag}`) };
     }
-    case "list":
-      return arrayAt(name, at, value).map((item, i) => read(name, spec.item, item, `${at}[${i}]`));
+    case "list": {
+      const items = arrayAt(name, at, value);
+      // A list of texts (a fetch's jobs) is read with no path made per item: only an error names one
+      // (bench/client-instructions.ts counts the difference).
+      if (spec.item.kind === "text") {
+        const out = new Array<string>(items.length);
+        for (let i = 0; i < items.length; i++) {
+          const item = items[i];
+          if (item === undefined || item === null || Array.isArray(item))
+            throw shape(name, `${at}[${i}]`, "a string", item);
+          out[i] = typeof item === "string" ? item : String(item);
+        }
+        return out;
+      }
+      return items.map((item, i) => read(name, spec.item, item, `${at}[${i}]`));
+    }
     case "groups": {
       const items = arrayAt(name, at, value);
       const fields = Object.entries(spec.fields);

@@ -137,8 +137,11 @@ export interface JobHooks {
   ended?(jid: string): void;
   /** ctx.progress (results): throws for a value it cannot carry. */
   progress?(jid: string, value: unknown): void;
-  /** A meter for a run started at `startedMono` (monotonic ms): notes its measures on the outcome (metrics). */
-  meter?(payload: JobPayload, startedMono: number): (outcome: Outcome, endedMono?: number) => Outcome;
+  /**
+   * Notes on `outcome` the measures of a run started at `startedMono` (monotonic ms), `endedMono` when it
+   * threw (metrics); answers the outcome.
+   */
+  meter?(payload: JobPayload, startedMono: number, outcome: Outcome, endedMono?: number): Outcome;
   /** Fields a failed run adds to the job beside retry's (the Sidekiq backtrace); none: undefined. */
   failureFields?(payload: JobPayload, error: unknown): Promise<Record<string, unknown> | undefined>;
   /**
@@ -189,6 +192,11 @@ export interface TickPart {
   readonly job?: JobHooks;
   /** Wraps a plain job's run (outermost first); `run` takes the signal the handler gets. */
   runPlain?(job: FetchedJob, run: (signal: AbortSignal) => Promise<Outcome>, signal: AbortSignal): Promise<Outcome>;
+  /**
+   * Whether runPlain does anything for this job (default: yes). A job no part wraps runs with no
+   * closure made for it (bench/client-instructions.ts counts the difference).
+   */
+  wrapsPlain?(job: FetchedJob): boolean;
   /** Reads plain fetches (the flow part): at most one part. */
   readFetched?(groups: FetchedGroups, flow: FlowPart): FetchRead;
   /** Whether acking this plain job may free a slot a parked job waits for. */

@@ -2,7 +2,8 @@
 // lines of the run kept in memory so a failure can store them in the job
 // (`tickq_log`), next to its error and backtrace. Keeping them costs an
 // array push per line; they are written to Redis only when the job fails.
-import type { LogFields, LogLevel, LogSink } from "../telemetry/logger.js";
+import type { LogFields, LogLevel } from "../telemetry/logger.js";
+import { redisNowMs, type Runtime } from "./runtime.js";
 import type { JobLogger } from "../job/context.js";
 import type { JobPayload } from "../job/payload.js";
 
@@ -28,31 +29,42 @@ function formatRest(rest: unknown[]): string {
   return out;
 }
 
-/** A class, so a job costs one small object, not three closures. */
+/**
+ * A class, so a job costs one small object, not three closures; its lines and its fields are made
+ * when the handler first logs (a job that logs nothing costs the object alone; bench/client-instructions.ts).
+ */
 export class JobLog implements JobLogger {
-  /** The last `keep` lines of this run, oldest first. */
-  readonly lines: string[] = [];
+  #lines: string[] | undefined;
 
-  /** `fields`: the job's jid, name, queue and attempt, for a structured logger. */
+  /** `runtime`: its sink (`logs`), the lines kept of a run (`logLines`, 0 keeps none) and Redis' clock. */
   constructor(
-    private readonly logs: LogSink,
+    private readonly runtime: Runtime,
     private readonly payload: JobPayload,
-    private readonly fields: LogFields,
-    private readonly keep: number,
-    private readonly clock: () => number,
+    private readonly queue: string,
+    private readonly attempt: number,
   ) {}
 
-  /** A text line names the job itself; a structured one carries it as fields. */
+  /** The last `keep` lines of this run, oldest first. */
+  get lines(): string[] {
+    return this.#lines ?? [];
+  }
+
+  /** A text line names the job itself; a structured one carries its jid, name, queue and attempt as fields. */
   private write(level: LogLevel, message: string, rest: unknown[]): void {
-    const text = this.logs.structured ? message : `[${this.payload.class} ${this.payload.jid}] ${message}`;
-    this.logs.write(level, text, this.fields, rest);
+    const { payload } = this;
+    const { logs } = this.runtime;
+    const text = logs.structured ? message : `[${payload.class} ${payload.jid}] ${message}`;
+    const fields: LogFields = { jid: payload.jid, name: payload.class, queue: this.queue, attempt: this.attempt };
+    logs.write(level, text, fields, rest);
   }
 
   private remember(level: string, message: unknown, rest: unknown[]): void {
-    if (this.keep <= 0) return;
-    const line = `${new Date(this.clock()).toISOString()} ${level} ${String(message)}${rest.length > 0 ? formatRest(rest) : ""}`;
-    this.lines.push((line.length > MAX_LINE ? `${line.slice(0, MAX_LINE - 1)}…` : line).toWellFormed());
-    if (this.lines.length > this.keep) this.lines.shift();
+    const keep = this.runtime.logLines;
+    if (keep <= 0) return;
+    const line = `${new Date(redisNowMs(this.runtime)).toISOString()} ${level} ${String(message)}${rest.length > 0 ? formatRest(rest) : ""}`;
+    this.#lines ??= [];
+    this.#lines.push((line.length > MAX_LINE ? `${line.slice(0, MAX_LINE - 1)}…` : line).toWellFormed());
+    if (this.#lines.length > keep) this.#lines.shift();
   }
 
   info(message: string, ...rest: unknown[]) {

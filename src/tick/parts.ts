@@ -37,6 +37,10 @@ export interface TickParts {
   split(outcomes: readonly TickOutcome[]): SplitOutcomes;
   readFetched(groups: FetchedGroups, flow: FlowPart): FetchRead;
   runPlain(job: FetchedJob, run: (signal: AbortSignal) => Promise<Outcome>, signal: AbortSignal): Promise<Outcome>;
+  /** Whether some part wraps this plain job's run (runPlain then does more than call `run`). */
+  wrapsPlain(job: FetchedJob): boolean;
+  /** Whether any part has a lane: without one, every piece of work is a plain job. */
+  readonly hasLanes: boolean;
   holdsSlot(job: FetchedJob): boolean;
   /** What the parts add to every plain job's run, merged. */
   readonly job: JobHooks;
@@ -99,12 +103,21 @@ export function tickParts(capabilities: readonly Capability[], start: TickStart)
       // The first part listed is the outermost wrapper.
       let wrapped = run;
       for (const part of wrappers) {
+        if (part.wrapsPlain?.(job) === false) continue;
         const inner = wrapped;
         wrapped = (s) => part.runPlain!(job, inner, s);
       }
       return wrapped(signal);
     },
-    holdsSlot: (job) => slotHolders.some((part) => part.holdsSlot!(job)),
+    wrapsPlain(job) {
+      for (const part of wrappers) if (part.wrapsPlain?.(job) !== false) return true;
+      return false;
+    },
+    hasLanes: lanes.length > 0,
+    holdsSlot(job) {
+      for (const part of slotHolders) if (part.holdsSlot!(job)) return true;
+      return false;
+    },
     job: jobHooks,
     extended(reply) {
       for (const part of list) part.extended?.(reply);

@@ -43,13 +43,17 @@ export function pipelineInput(
     fence: t.fence,
     signal: t.signal,
     graceMs: settings.graceMs,
-    run: (work) =>
-      parts.laneOf(work)?.run(work) ??
-      parts.runPlain(
+    run: (work) => {
+      const lane = parts.hasLanes ? parts.laneOf(work) : undefined;
+      if (lane) return lane.run(work);
+      // A job no part wraps (most): no closure for it (bench/client-instructions.ts counts the difference).
+      if (!parts.wrapsPlain(plain(work))) return runJob(runtime, plain(work), t.signal, settings.graceMs, parts.job);
+      return parts.runPlain(
         plain(work),
         (signal) => runJob(runtime, plain(work), signal, settings.graceMs, parts.job),
         t.signal,
-      ),
+      );
+    },
     interrupted: (work) => parts.laneOf(work)?.interrupted(work) ?? { kind: "interrupted", job: plain(work) },
     unstarted: (work) => t.unstartedOf(work),
     holdsSlot: (work) => parts.laneOf(work) === undefined && parts.holdsSlot(plain(work)),

@@ -15,9 +15,12 @@ const REF_SHAPE = /^#[0-9a-fA-F]{40}$/;
 /** A UTF-16 unit takes at most 3 bytes of UTF-8: a text this short is never over REF_MIN, and is not counted. */
 const SURELY_SMALL = Math.floor(REF_MIN / 3);
 
+/** Whether a text has a reference's shape; a JSON job (most) fails at its first character, with no regex run. */
+const refShaped = (raw: string) => raw.length === 41 && raw.charCodeAt(0) === 0x23 && REF_SHAPE.test(raw);
+
 function namedByRef(raw: string): boolean {
-  if (raw.length <= SURELY_SMALL) return REF_SHAPE.test(raw);
-  return raw.length > REF_MIN || REF_SHAPE.test(raw) || utf8Bytes(raw) > REF_MIN;
+  if (raw.length <= SURELY_SMALL) return refShaped(raw);
+  return raw.length > REF_MIN || refShaped(raw) || utf8Bytes(raw) > REF_MIN;
 }
 
 /** Gives each large job its reference (`job.ref`), once: acks then name it by that. */

@@ -86,17 +86,35 @@ function entries(outcomes: Outcome[]): { succeeded: Map<string, Outcome[]>; orde
     else names.set(name, [o]);
   }
   const succeeded = new Map<string, Outcome[]>();
-  for (const [queue, names] of byQueue) succeeded.set(queue, [...names.values()].flat());
+  for (const [queue, names] of byQueue) {
+    // One job name (most acks): its group as it is, not a copy.
+    if (names.size === 1) {
+      for (const group of names.values()) succeeded.set(queue, group);
+      continue;
+    }
+    const all: Outcome[] = [];
+    for (const group of names.values()) for (const o of group) all.push(o);
+    succeeded.set(queue, all);
+  }
   // Jobs put back are pushed one by one onto the head of their queue: the
   // last pushed is fetched first, so they go in reverse to keep their order.
   const rest = outcomes.filter(settled);
+  if (rest.length === 0) return { succeeded, ordered: [] };
   return { succeeded, ordered: [...rest.filter((o) => !putBack(o)), ...rest.filter(putBack).reverse()] };
 }
 
 /** The outcomes in the order lib/tick/ack-jobs.lua numbers its entries (its "missed" list names them by that number, from 1). */
 export function ackOrder(outcomes: Outcome[]): Outcome[] {
   const { succeeded, ordered } = entries(outcomes);
-  return [...[...succeeded.values()].flat(), ...ordered];
+  return inOrder(succeeded, ordered);
+}
+
+/** The successes queue by queue, then the others. */
+function inOrder(succeeded: Map<string, Outcome[]>, ordered: Settled[]): Outcome[] {
+  const all: Outcome[] = [];
+  for (const group of succeeded.values()) for (const o of group) all.push(o);
+  for (const o of ordered) all.push(o);
+  return all;
 }
 
 /** The updated text, or for a job named by reference the patch that makes it. */
@@ -123,7 +141,7 @@ export type AckTrailersOf = (outcomes: Outcome[], inAckOrder: Outcome[], others:
  */
 export function ackArgs(outcomes: Outcome[], trailers?: AckTrailersOf): AckArgs {
   const { succeeded, ordered } = entries(outcomes);
-  const inAckOrder = [...[...succeeded.values()].flat(), ...ordered];
+  const inAckOrder = inOrder(succeeded, ordered);
   const items = ordered.map((o) => ({
     code: o.kind === "dead" && !o.handlerFailed ? UNRUN : CODES[o.kind],
     queue: o.job.queue,

@@ -10,7 +10,7 @@ import { spliceFields } from "../../job/json-splice.js";
 import { deadEntryFor, decodeJob } from "../../job/codec.js";
 import { JobLog } from "../job-log.js";
 import { attemptOf, onFailure } from "../retry.js";
-import { definitionOf, redisNowMs, redisNowSec, type Runtime } from "../runtime.js";
+import { definitionOf, redisNowSec, type Runtime } from "../runtime.js";
 import type { JobContext, RunningJob } from "../../job/context.js";
 import type { JobDefinition } from "../../job/definition.js";
 import type { JobPayload } from "../../job/payload.js";
@@ -31,16 +31,35 @@ export function isUnknownJobError(error: unknown): boolean {
   return typeof error === "object" && error !== null && unknownJobErrors.has(error);
 }
 
-export async function runJob(
+/**
+ * Runs one fetched job; never rejects. Not an async function: a job's run is the promise of its
+ * attempt itself, not one more promise that waits for it (bench/client-instructions.ts counts the
+ * difference).
+ */
+export function runJob(
   runtime: Runtime,
   job: FetchedJob,
   signal: AbortSignal,
   graceMs = 1_000,
   hooks: JobHooks = {},
 ): Promise<Outcome> {
+  try {
+    return startJob(runtime, job, signal, graceMs, hooks);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
+function startJob(
+  runtime: Runtime,
+  job: FetchedJob,
+  signal: AbortSignal,
+  graceMs: number,
+  hooks: JobHooks,
+): Promise<Outcome> {
   if (job.resurrections >= runtime.maxResurrections) {
     const reason = `its tick died ${job.resurrections} times while running it (maxResurrections ${runtime.maxResurrections})`;
-    return unrunnable(runtime, job, "TickqPoisonJob", reason);
+    return Promise.resolve(unrunnable(runtime, job, "TickqPoisonJob", reason));
   }
   // Not poison: no tick died. The job needs longer than the ticks leave it.
   if (job.interruptions >= runtime.maxResurrections) {
@@ -48,30 +67,32 @@ export async function runJob(
       `a tick's deadline interrupted it ${job.interruptions} times (maxResurrections ${runtime.maxResurrections}): it runs longer than the budget ticks leave it. ` +
       "Give the job a timeoutMs (a tick then starts it only with that much budget left, and a run past it fails and is retried), " +
       "raise the tick budget (tick({ budgetMs }), TICKQ_TICK_BUDGET_MS), or split it into shorter jobs";
-    return unrunnable(runtime, job, "TickqDeadlineExceeded", reason);
+    return Promise.resolve(unrunnable(runtime, job, "TickqDeadlineExceeded", reason));
   }
   const decoded = decodeJob(job.raw, runtime.jobs);
   if (!decoded.ok) {
-    if (decoded.errorClass === "TickqUnknownJob") {
-      const error = Object.assign(new Error(decoded.reason), { name: "TickqUnknownJob" });
-      unknownJobErrors.add(error);
-      // A job written without `retry` is retried as Sidekiq's client would default it.
-      const payload = { ...decoded.payload, retry: decoded.payload.retry ?? true };
-      const failure = await failed(runtime, hooks, job, payload, error, { backoff: undefined });
-      // A failed run in stats(), so in metrics too: no handler ran, its run time is 0.
-      const at = monotonicMs();
-      return hooks.meter ? hooks.meter(payload, at)(failure, at) : failure;
-    }
-    return unrunnable(runtime, job, decoded.errorClass, decoded.reason);
+    if (decoded.errorClass === "TickqUnknownJob") return unknownJob(runtime, hooks, job, decoded);
+    return Promise.resolve(unrunnable(runtime, job, decoded.errorClass, decoded.reason));
   }
 
   const definition = definitionOf(runtime, decoded.payload.class)!;
   // A job written without `retry` takes its definition's, as Sidekiq takes the worker's.
-  const payload =
-    decoded.payload.retry == null ? { ...decoded.payload, retry: definition.retry ?? true } : decoded.payload;
-  if (hooks.cancelled?.(payload.jid)) return { kind: "cancelled", job, payload };
+  // decodeJob's payload is this run's own object: set in place.
+  const { payload } = decoded;
+  if (payload.retry == null) payload.retry = definition.retry ?? true;
+  if (hooks.cancelled?.(payload.jid)) return Promise.resolve({ kind: "cancelled", job, payload });
   const run = new JobRun(runtime, hooks, job, payload, definition, { signal, graceMs });
-  const span = runtime.tracing?.startJob({
+  if (!runtime.tracing) return run.attempt();
+  return traced(runtime.tracing, run, job, payload);
+}
+
+async function traced(
+  tracing: NonNullable<Runtime["tracing"]>,
+  run: JobRun,
+  job: FetchedJob,
+  payload: JobPayload,
+): Promise<Outcome> {
+  const span = tracing.startJob({
     jid: payload.jid,
     name: payload.class,
     queue: job.queue,
@@ -83,6 +104,23 @@ export async function runJob(
   const outcome = await span.run(() => run.attempt());
   span.end({ outcome: outcome.kind, error: "error" in outcome ? outcome.error : undefined });
   return outcome;
+}
+
+/** A job whose name this tick does not declare: failed, and retried as Sidekiq retries an unknown class. */
+async function unknownJob(
+  runtime: Runtime,
+  hooks: JobHooks,
+  job: FetchedJob,
+  decoded: { reason: string; payload: JobPayload },
+): Promise<Outcome> {
+  const error = Object.assign(new Error(decoded.reason), { name: "TickqUnknownJob" });
+  unknownJobErrors.add(error);
+  // A job written without `retry` is retried as Sidekiq's client would default it.
+  const payload = { ...decoded.payload, retry: decoded.payload.retry ?? true };
+  const failure = await failed(runtime, hooks, job, payload, error, { backoff: undefined });
+  // A failed run in stats(), so in metrics too: no handler ran, its run time is 0.
+  const at = monotonicMs();
+  return hooks.meter ? hooks.meter(payload, at, failure, at) : failure;
 }
 
 /**
@@ -107,8 +145,7 @@ class JobRun {
     private readonly tick: { signal: AbortSignal; graceMs: number },
   ) {
     const attempt = attemptOf(payload);
-    const fields = { jid: payload.jid, name: payload.class, queue: job.queue, attempt };
-    this.log = new JobLog(runtime.logs, payload, fields, runtime.logLines, () => redisNowMs(runtime));
+    this.log = new JobLog(runtime, payload, job.queue, attempt);
     this.ctx = new RunContext(payload.jid, job.queue, attempt, this.log, payload, {
       hooks,
       signal: tick.signal,
@@ -141,7 +178,15 @@ class JobRun {
       const { job, payload, value } = this;
       return (
         this.cancelled() ??
-        this.measured({ kind: "succeeded", job, payload, value, durationMs: monotonicMs() - this.started })
+        // `ran` declared from the start: the meter's write then finds its slot, with no change of shape.
+        this.measured({
+          kind: "succeeded",
+          job,
+          payload,
+          value,
+          durationMs: monotonicMs() - this.started,
+          ran: undefined,
+        })
       );
     } catch (error) {
       return this.failedRun(error);
@@ -179,7 +224,7 @@ class JobRun {
   private measured(outcome: Outcome, ended?: number): Outcome {
     const { meter } = this.hooks;
     if (!meter) return outcome;
-    return meter(this.payload, this.started)(outcome, ended);
+    return meter(this.payload, this.started, outcome, ended);
   }
 
   private async failedRun(error: unknown): Promise<Outcome> {

@@ -28,14 +28,19 @@ export type FetchedGroups = {
 
 /** Each fetched job with its counts (all 0 when the group carries none). */
 export function readFetched(groups: FetchedGroups): FetchedJob[] {
-  return groups.flatMap(({ queue, jobs, counts }) =>
-    jobs.map((raw, k) => ({
-      queue,
-      raw,
-      resurrections: counts[k]?.resurrections ?? 0,
-      interruptions: counts[k]?.interruptions ?? 0,
-      suspect: counts[k]?.suspect ?? false,
-      doubts: counts[k]?.doubts ?? 0,
-    })),
-  );
+  const out: FetchedJob[] = [];
+  for (const { queue, jobs, counts } of groups) {
+    for (let k = 0; k < jobs.length; k++) {
+      const c = counts[k];
+      out.push({
+        queue,
+        raw: jobs[k] as string,
+        resurrections: c?.resurrections ?? 0,
+        interruptions: c?.interruptions ?? 0,
+        suspect: c?.suspect ?? false,
+        doubts: c?.doubts ?? 0,
+      });
+    }
+  }
+  return out;
 }
