@@ -114,7 +114,7 @@ export async function runWorkflowPass(
   runtime: WorkflowsRuntime,
   input: WorkflowPassInput,
 ): Promise<WorkflowPassReport> {
-  const { tickId, calls, fence, signal, leaseMs, graceMs, concurrency, stopAt } = input;
+  const { tickId, calls, fence, signal, leaseMs, concurrency, stopAt } = input;
   const held = Math.max(concurrency, input.runs ?? concurrency);
   const report = newPassReport();
   const queued: Queued[] = [];
@@ -146,27 +146,7 @@ export async function runWorkflowPass(
     slots,
   };
 
-  const start = (run: ClaimedRun) => {
-    const declared = workflowDefinition(runtime.workflows, run.name);
-    const definition = declared && definitionAt(declared, run.version);
-    const mark = workflowCancelKey(run.fence, run.id);
-    marks.set(run.id, mark);
-    // A parent that never aborts, its own: one shared by every execution would pass the listener
-    // warning's 10 once a call claims runs beside the ones it ends.
-    const cancelled = runtime.cancels.signalFor(mark, new AbortController().signal);
-    const env = executionEnv(shared, run, cancelled);
-    const execution = executeClaimed(runtime, run, declared, definition, env, report, cancelled)
-      .catch((error: unknown) => runtime.logger.error(`tickq: workflow run ${run.id}: ${String(error)}`))
-      .finally(() => {
-        // The same call that ended this execution may have claimed the run again: keep the new one's key.
-        if (marks.get(run.id) === mark) marks.delete(run.id);
-        runtime.cancels.ended(mark);
-        runtime.cancels.forget(mark);
-        executions.delete(execution);
-        wake();
-      });
-    executions.add(execution);
-  };
+  const start = starter(shared, marks, executions);
 
   let due = true;
   const claimed = (reply: { claimed: readonly ClaimedReply[]; more: boolean }, claim = 0) => {
@@ -243,6 +223,36 @@ export async function runWorkflowPass(
   report.atFinish = left.map((q) => q.commit);
   report.settle = settlerOf(left, executions, events);
   return report;
+}
+
+/** Starts a claimed run's execution, kept in `executions` (and its cancel key in `marks`) until it ends. */
+function starter(
+  shared: EnvParts,
+  marks: Map<string, string>,
+  executions: Set<Promise<void>>,
+): (run: ClaimedRun) => void {
+  const { runtime, wake, report } = shared;
+  return (run) => {
+    const declared = workflowDefinition(runtime.workflows, run.name);
+    const definition = declared && definitionAt(declared, run.version);
+    const mark = workflowCancelKey(run.fence, run.id);
+    marks.set(run.id, mark);
+    // A parent that never aborts, its own: one shared by every execution would pass the listener
+    // warning's 10 once a call claims runs beside the ones it ends.
+    const cancelled = runtime.cancels.signalFor(mark, new AbortController().signal);
+    const env = executionEnv(shared, run, cancelled);
+    const execution = executeClaimed(runtime, run, declared, definition, env, report, cancelled)
+      .catch((error: unknown) => runtime.logger.error(`tickq: workflow run ${run.id}: ${String(error)}`))
+      .finally(() => {
+        // The same call that ended this execution may have claimed the run again: keep the new one's key.
+        if (marks.get(run.id) === mark) marks.delete(run.id);
+        runtime.cancels.ended(mark);
+        runtime.cancels.forget(mark);
+        executions.delete(execution);
+        wake();
+      });
+    executions.add(execution);
+  };
 }
 
 function newPassReport(): WorkflowPassReport {
