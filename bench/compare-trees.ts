@@ -20,7 +20,8 @@
 //    --flow-plain 1000 --workflow-runs 1000 --workflow-steps 10]
 // A ref whose bench/workflows.ts keeps measureWorkflows unexported (before this bench) gets an
 // `export { measureWorkflows }` line appended in its temporary worktree: its code is the ref's own.
-import { spawn, execFileSync } from "node:child_process";
+import { sampleInChild } from "./child-sample.js";
+import { execFileSync } from "node:child_process";
 import { appendFileSync, existsSync, readFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join } from "node:path";
@@ -200,17 +201,8 @@ const sizeFlags = (s: Sizes) => [
 
 /** measureTree in a fresh process, so no tree's JIT state or module state reaches another's. */
 function measureInChild(tree: string, s: Sizes): Promise<Sample> {
-  const args = ["tsx", fileURLToPath(import.meta.url), "--child", tree, ...sizeFlags(s)];
-  return new Promise((resolveSample, reject) => {
-    const child = spawn("npx", args, { stdio: ["ignore", "pipe", "inherit"] });
-    let out = "";
-    child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
-    child.on("error", reject);
-    child.on("exit", (code) => {
-      if (code !== 0) return reject(new Error(`the figures of ${tree} exited ${code}`));
-      resolveSample(JSON.parse(out.trim().split("\n").at(-1)!) as Sample);
-    });
-  });
+  const args = ["--child", tree, ...sizeFlags(s)];
+  return sampleInChild<Sample>(fileURLToPath(import.meta.url), args, `the figures of ${tree}`);
 }
 
 /** Builds the ref's Lua in its worktree (a merge commit may hold a stale generated index) and exposes measureWorkflows. */

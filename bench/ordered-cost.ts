@@ -10,7 +10,7 @@
 // commands from INFO commandstats (scripts' own commands included), enqueue included; CPU of the
 // process and of Redis a job. Each process runs every scenario once unmeasured first.
 //   npx tsx bench/ordered-cost.ts --ref main --payloads 5000 --ids 100 --rounds 5
-import { spawn } from "node:child_process";
+import { sampleInChild } from "./child-sample.js";
 import { existsSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join } from "node:path";
@@ -136,18 +136,9 @@ async function runOnce(tree: string, url: string, n: number, ids: number, measur
 }
 
 function inChild(tree: string, url: string, n: number, ids: number): Promise<Sample> {
-  const args = ["tsx", fileURLToPath(import.meta.url), "--child", tree, "--url", url];
+  const args = ["--child", tree, "--url", url];
   args.push("--payloads", String(n), "--ids", String(ids));
-  return new Promise((resolveSample, reject) => {
-    const child = spawn("npx", args, { stdio: ["ignore", "pipe", "inherit"] });
-    let out = "";
-    child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
-    child.on("error", reject);
-    child.on("exit", (code) => {
-      if (code !== 0) return reject(new Error(`the run of ${tree} exited ${code}`));
-      resolveSample(JSON.parse(out.trim().split("\n").at(-1)!) as Sample);
-    });
-  });
+  return sampleInChild<Sample>(fileURLToPath(import.meta.url), args, `the run of ${tree}`);
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;

@@ -15,7 +15,7 @@
 // `--metrics` leaves metrics on (the default) in trees that have them; off, a tree gets `metrics: false`.
 // `--partitions N` drains a tickq with `partitions: N` on the one Redis: a tick's N pipelines share
 // its slots (src/tick/slots.ts), the path a tick over a cluster's partitions takes (refs with partitions only).
-import { spawn } from "node:child_process";
+import { sampleInChild } from "./child-sample.js";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -96,19 +96,10 @@ async function drainOnce(tree: string, url: string, n: number, metrics: boolean,
 
 /** A drain in a fresh process, so no tree's JIT state or module state reaches another's. */
 function drainInChild(tree: string, url: string, n: number, metrics: boolean, partitions: number): Promise<Sample> {
-  const args = ["tsx", fileURLToPath(import.meta.url), "--child", tree, "--url", url, "--jobs", String(n)];
+  const args = ["--child", tree, "--url", url, "--jobs", String(n)];
   if (metrics) args.push("--metrics");
   if (partitions > 1) args.push("--partitions", String(partitions));
-  return new Promise((resolveSample, reject) => {
-    const child = spawn("npx", args, { stdio: ["ignore", "pipe", "inherit"] });
-    let out = "";
-    child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
-    child.on("error", reject);
-    child.on("exit", (code) => {
-      if (code !== 0) return reject(new Error(`drain of ${tree} exited ${code}`));
-      resolveSample(JSON.parse(out.trim().split("\n").at(-1)!) as Sample);
-    });
-  });
+  return sampleInChild<Sample>(fileURLToPath(import.meta.url), args, `drain of ${tree}`);
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;

@@ -8,7 +8,7 @@
 // process drains a tenth of the runs, then the runs twice, the second measured:
 // steps/s (wall), Node and Redis CPU µs a step, Redis commands a step.
 //   npx tsx bench/workflow-rate.ts --ref fc5e9a2d --runs 500 --steps 10 --rounds 5
-import { spawn } from "node:child_process";
+import { sampleInChild } from "./child-sample.js";
 import { existsSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join } from "node:path";
@@ -93,18 +93,9 @@ async function drainOnce(tree: string, url: string, runs: number, steps: number)
 }
 
 function drainInChild(tree: string, url: string, runs: number, steps: number): Promise<Sample> {
-  const args = ["tsx", fileURLToPath(import.meta.url), "--child", tree, "--url", url];
+  const args = ["--child", tree, "--url", url];
   args.push("--runs", String(runs), "--steps", String(steps));
-  return new Promise((resolveSample, reject) => {
-    const child = spawn("npx", args, { stdio: ["ignore", "pipe", "inherit"] });
-    let out = "";
-    child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
-    child.on("error", reject);
-    child.on("exit", (code) => {
-      if (code !== 0) return reject(new Error(`drain of ${tree} exited ${code}`));
-      resolveSample(JSON.parse(out.trim().split("\n").at(-1)!) as Sample);
-    });
-  });
+  return sampleInChild<Sample>(fileURLToPath(import.meta.url), args, `drain of ${tree}`);
 }
 
 const load = () =>

@@ -4,32 +4,17 @@
 // retryAll and check go through every partition (check's cursor names the
 // partition it stopped in).
 import { expect, it } from "vitest";
-import type { WorkflowStep } from "../../../src/index.js";
 import { partitionOf } from "../../../src/partitions/layout.js";
 import { adapterCase, describeOverAdapters } from "../../helpers/adapters.js";
+import { breakableWorkflow } from "../../helpers/breakable-workflow.js";
 import { useHarness } from "../../helpers/harness.js";
 
 describeOverAdapters([adapterCase("ioredis")], "workflow retry, fork and check over partitions, over $name", (c) => {
   const h = useHarness(c, "part-wf-repair");
 
   it("forks into another partition, retries and checks in every partition", async () => {
-    const broken = { now: true };
-    const calls: Record<string, number> = {};
-    const run = async (input: { k: number }, step: WorkflowStep) => {
-      const a = await step.run("a", () => {
-        calls.a = (calls.a ?? 0) + 1;
-        return input.k;
-      });
-      return step.run(
-        "b",
-        () => {
-          if (broken.now) throw new Error("b is broken");
-          return a + 1;
-        },
-        { retry: 0 },
-      );
-    };
-    const tq = h.make({}, { partitions: 3, workflows: { two: { run } } });
+    const { broken, calls, workflows } = breakableWorkflow();
+    const tq = h.make({}, { partitions: 3, workflows });
     // Two runs in each partition.
     const candidates = Array.from({ length: 60 }, (_, n) => `r-${n}`);
     const ids = [0, 1, 2].flatMap((k) => candidates.filter((id) => partitionOf(id, 3) === k).slice(0, 2));
