@@ -160,6 +160,8 @@ class Pipeline<W, O> {
   private readonly lanes: StepLanes;
   // A step in flight records or clears a solo run: none goes beside it.
   private soloStep = false;
+  // Due when a step may go beside the one in flight (step-lanes.ts).
+  private besideTimer: ReturnType<typeof setTimeout> | undefined;
   // The jobs the steps in flight ask for: counted as held, so other pipelines sharing the slots fetch less.
   private asking = 0;
   // Its last fetch was due and got less than a batch, for want of room in the slots.
@@ -210,6 +212,7 @@ class Pipeline<W, O> {
     const unsubscribe = gate.subscribe(() => this.wake());
     await this.loop();
     this.closed = true;
+    clearTimeout(this.besideTimer);
     this.showHeld();
     // Handlers it gave up on (hung, ignoring their signal) still run: their slots stay taken until they settle.
     if (this.running === 0) slots?.leave(holder);
@@ -270,13 +273,13 @@ class Pipeline<W, O> {
   private send(fetch: number, marker: W | null | undefined, then: (held: boolean) => void): void {
     const acks = this.finished;
     this.finished = [];
-    const lane = this.lanes.take();
+    const sentAt = monotonicMs();
+    const lane = this.lanes.take(sentAt);
     this.soloStep = marker !== undefined;
     this.asking += fetch;
     this.showHeld();
     this.handBack = false;
     if (fetch > 0) this.slotFreed = false;
-    const sentAt = monotonicMs();
     const handBacksSent = this.handBacks;
     this.p
       .step(acks, fetch, marker, { running: this.running, waiting: this.buffer.length }, lane)
@@ -321,11 +324,7 @@ class Pipeline<W, O> {
       !this.waiting &&
       this.gate.mayStart() &&
       (this.drained ? this.parked && this.slotFreed && !beside : buffer.length + asking <= this.lowWater());
-    const room = !due
-      ? 0
-      : slots
-        ? slots.room(this.holder)
-        : this.prefetch.room(this.running, buffer.length + asking);
+    const room = !due ? 0 : slots ? slots.room(this.holder) : this.prefetch.room(this.running, buffer.length + asking);
     const fetch = Math.max(0, Math.min(p.batch, room));
     // Short of room (others hold the slots): a slot freed elsewhere prompts it (slots.offer).
     this.short = due && room < p.batch;
@@ -340,8 +339,14 @@ class Pipeline<W, O> {
       this.announce(next);
       return;
     }
-    if (!clearing && !this.handBack && fetch === 0 && (beside || this.finished.length < p.batch + p.concurrency || last))
+    if (
+      !clearing &&
+      !this.handBack &&
+      fetch === 0 &&
+      (beside || this.finished.length < p.batch + p.concurrency || last)
+    )
       return;
+    if (beside && !this.besideNow()) return;
     this.send(fetch, clearing ? null : undefined, () => {
       if (clearing) this.solo = undefined;
     });
@@ -384,6 +389,17 @@ class Pipeline<W, O> {
     this.p.onOutcome(outcome);
     this.finished.push(outcome);
     this.refillSoon();
+  }
+
+  // Whether a step may go beside the one in flight now; if not yet, a fill is due when it may.
+  private besideNow(): boolean {
+    const wait = this.lanes.besideIn(monotonicMs(), this.prefetch.stepMs());
+    if (wait <= 0) return true;
+    this.besideTimer ??= setTimeout(() => {
+      this.besideTimer = undefined;
+      if (!this.closed) this.fill();
+    }, Math.ceil(wait));
+    return false;
   }
 
   private refillSoon(): void {

@@ -3,15 +3,19 @@
 // may be in flight, one in each lane: lane calls keep their numbers apart
 // (lib/tick/replay-call.lua), so whichever reaches Redis second is neither
 // stale nor a replay, and each lane holds one call at a time so that a
-// replay is only ever of its lane's last call.
+// replay is only ever of its lane's last call. The second goes half a
+// round trip after the first at the soonest, so the two stay apart: sent
+// together, they would ride one request (@upstash/redis pipelines calls
+// made in the same turn) and their round trips would not overlap.
 
 /** A step's lane (lib/tick/replay-call.lua). */
 export type Lane = "a" | "b";
 
 export class StepLanes {
+  // Lane a holds a step: the next goes in lane b (two at most, so b is then free).
   #a = false;
-  #b = false;
   #count = 0;
+  #sentAt = 0;
 
   constructor(private readonly overlap: boolean) {}
 
@@ -25,15 +29,20 @@ export class StepLanes {
     return this.#count === 0 || (this.overlap && this.#count === 1);
   }
 
-  /** Marks a step sent: its lane, undefined when steps do not overlap. */
-  take(): Lane | undefined {
+  /** How long until a step may go beside the one in flight, sent at `sentAt`: half a round trip after it. */
+  besideIn(now: number, stepMs: number): number {
+    return Math.max(0, this.#sentAt + stepMs / 2 - now);
+  }
+
+  /** Marks a step sent at `now`: its lane, undefined when steps do not overlap. */
+  take(now: number): Lane | undefined {
     this.#count++;
+    this.#sentAt = now;
     if (!this.overlap) return undefined;
     if (!this.#a) {
       this.#a = true;
       return "a";
     }
-    this.#b = true;
     return "b";
   }
 
@@ -41,6 +50,5 @@ export class StepLanes {
   free(lane: Lane | undefined): void {
     this.#count--;
     if (lane === "a") this.#a = false;
-    else if (lane === "b") this.#b = false;
   }
 }

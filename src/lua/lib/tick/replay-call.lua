@@ -48,32 +48,26 @@ local function decode_reply(s, i)
   return list, j
 end
 
--- call_state for a call of `lane`: stale below `seq` (the last call of no
--- lane) or below its lane's last number, a replay of its lane's last.
-local function lane_state(lease, seq, lane)
-  local row = redis.call('HMGET', lease, 'seq', 'cancels', 'seq' .. lane)
-  if not row[1] then return 'lost', nil, true end
-  local marked = row[2] ~= false
-  local last = row[3] and tonumber(row[3]) or 0
-  if seq <= tonumber(row[1]) or seq < last then return 'stale', nil, marked end
-  if seq == last then return 'replay', (decode_reply(redis.call('HGET', lease, 'reply' .. lane))), marked end
-  return 'fresh', nil, marked
-end
-
 -- 'fresh' (act), 'replay' (answer the kept reply), 'stale' (an older call,
 -- long answered) or 'lost' (no lease: the tick may have been resurrected).
 -- Third: whether the tick may have cancel marks to read (false only when
 -- the lease is there without the `cancels` flag that every mark sets:
 -- lib/cancel/read-cancel-marks.lua), read with `seq` so a tick whose jobs
--- nobody cancelled pays no command for cancels.
+-- nobody cancelled pays no command for cancels. A call of `lane` is stale
+-- below `seq` (the last call of no lane) or below its lane's last number,
+-- a replay of its lane's last.
 local function call_state(lease, seq, lane)
-  if lane then return lane_state(lease, seq, lane) end
-  local row = redis.call('HMGET', lease, 'seq', 'cancels')
+  local row = redis.call('HMGET', lease, 'seq', 'cancels', lane and 'seq' .. lane or 'seq')
   local last = row[1]
   if not last then return 'lost', nil, true end
   last = tonumber(last)
   local marked = row[2] ~= false
-  if seq == last then return 'replay', (decode_reply(redis.call('HGET', lease, 'reply'))), marked end
+  local reply_field = 'reply'
+  if lane then
+    if seq <= last then return 'stale', nil, marked end
+    last, reply_field = row[3] and tonumber(row[3]) or 0, 'reply' .. lane
+  end
+  if seq == last then return 'replay', (decode_reply(redis.call('HGET', lease, reply_field))), marked end
   if seq < last then return 'stale', nil, marked end
   return 'fresh', nil, marked
 end
@@ -118,27 +112,24 @@ local function without_jobs(groups, lane)
   return kept
 end
 
--- Whether `job` is the one `len` and `sha` name.
-local function is_job(job, len, sha)
-  return job ~= nil and #job == len and redis.sha1hex(job) == sha
-end
-
--- Where a lane call's group (without_jobs' { n, newest, oldest }) starts in
--- `items` (the list, head first) at or after `from` (1-based); nil if not
--- there (it cannot be gone while its call is unanswered; a late replay no
--- client waits for may find it acked).
-local function find_group(items, from, mark)
-  local n = mark[1]
-  for k = from, #items - n + 1 do
-    if is_job(items[k], mark[2], mark[3]) and is_job(items[k + n - 1], mark[4], mark[5]) then return k end
-  end
-  return nil
-end
 
 -- Undoes without_jobs. Groups are read back last first: a queue fetched
 -- twice in one call has its second group nearest the head.
 local function with_jobs(tick, kept)
   local groups, offsets, lists = {}, {}, {}
+  -- Where a lane call's group (without_jobs' { n, newest, oldest }) starts
+  -- in `items` (the list, head first) at or after `from` (1-based); nil if
+  -- not there (it cannot be gone while its call is unanswered; a late
+  -- replay no client waits for may find it acked). Local here: the scripts
+  -- that include this file are near Lua's 200 locals.
+  local function find_group(items, from, mark)
+    local n = mark[1]
+    local function is_job(job, len, sha) return job ~= nil and #job == len and redis.sha1hex(job) == sha end
+    for k = from, #items - n + 1 do
+      if is_job(items[k], mark[2], mark[3]) and is_job(items[k + n - 1], mark[4], mark[5]) then return k end
+    end
+    return nil
+  end
   for g = #kept - 2, 1, -3 do
     local queue, n = kept[g], kept[g + 1]
     local at = offsets[queue] or 0
