@@ -339,14 +339,9 @@ class Pipeline<W, O> {
       this.announce(next);
       return;
     }
-    if (
-      !clearing &&
-      !this.handBack &&
-      fetch === 0 &&
-      (beside || this.finished.length < p.batch + p.concurrency || last)
-    )
-      return;
-    if (beside && !this.besideNow()) return;
+    if (!clearing && !this.handBack && fetch === 0 && (this.finished.length < p.batch + p.concurrency || last)) return;
+    // Beside another, only a whole batch: requests per job stay those of one step at a time.
+    if (beside && (fetch < p.batch || !this.besideNow())) return;
     this.send(fetch, clearing ? null : undefined, () => {
       if (clearing) this.solo = undefined;
     });
