@@ -112,7 +112,6 @@ local function without_jobs(groups, lane)
   return kept
 end
 
-
 -- Undoes without_jobs. Groups are read back last first: a queue fetched
 -- twice in one call has its second group nearest the head.
 local function with_jobs(tick, kept)
