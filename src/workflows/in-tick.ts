@@ -5,7 +5,8 @@
 // sends begin's "nothing of workflows" (-1) and starts no pass.
 import type { Capability } from "../tick/capability.js";
 import type { WorkflowsRuntime } from "./runtime.js";
-import { CALL_RUNS, runWorkflowPass, type WorkflowPassReport } from "./pass.js";
+import { runWorkflowPass, type WorkflowPassReport } from "./pass.js";
+import { CALL_RUNS } from "./call-room.js";
 import type { TickWorkflowReport } from "./types.js";
 
 export const workflowsCapability = (runtime: WorkflowsRuntime): Capability => ({
