@@ -44,7 +44,6 @@ const nextTurn: () => Promise<void> =
     ? () => new Promise((resolve) => setImmediate(resolve))
     : () => new Promise((resolve) => setTimeout(resolve, 0));
 
-
 /** How often a pass whose steps run long asks Redis for cancellations (and claims due runs). */
 const POLL_MS = 1_000;
 
