@@ -5,11 +5,18 @@
 import type { Commit } from "./execute.js";
 
 /**
- * Runs one call commits and claims at most, together. 100 no-op commits take about 2 ms of Redis CPU
+ * Runs one call commits and claims at most, together (claims at most CLAIM_RUNS of them). 100 no-op commits take about 2 ms of Redis CPU
  * (18 µs a step, `npx tsx bench/workflow-rate.ts --ref main --fsync always`), within chaos' 20 ms bound
  * on a script; at 20 a call, the fsync of each call was most of a step's cost at `appendfsync always`.
  */
 export const CALL_RUNS = 100;
+
+/**
+ * Runs one call claims at most (begin's claim too). A claim reads a run's hash, its records' names and the
+ * records it carries, and a woken run its parked steps: several times a commit's work, and the chaos suite's
+ * event to 20,000 waiting runs makes every call claim. Claims stay at 20 a call, as before commits grew.
+ */
+export const CLAIM_RUNS = 20;
 
 /** Characters of step records and outputs one call commits at most (a first commit always goes, whatever its size). */
 export const CALL_CHARS = 1024 * 1024;

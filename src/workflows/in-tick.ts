@@ -6,7 +6,7 @@
 import type { Capability } from "../tick/capability.js";
 import type { WorkflowsRuntime } from "./runtime.js";
 import { runWorkflowPass, type WorkflowPassReport } from "./pass.js";
-import { CALL_RUNS } from "./call-room.js";
+import { CLAIM_RUNS } from "./call-room.js";
 import type { TickWorkflowReport } from "./types.js";
 
 export const workflowsCapability = (runtime: WorkflowsRuntime): Capability => ({
@@ -15,7 +15,7 @@ export const workflowsCapability = (runtime: WorkflowsRuntime): Capability => ({
     const declared = Object.keys(runtime.workflows).length > 0;
     let flowed: WorkflowPassReport | undefined;
     return {
-      beginArgs: (t) => ({ workflows: workflowBeginArgs(runtime, Math.min(runsHeld(t), CALL_RUNS)) }),
+      beginArgs: (t) => ({ workflows: workflowBeginArgs(runtime, Math.min(runsHeld(t), CLAIM_RUNS)) }),
       async beside(t, begun) {
         if (!declared) return;
         flowed = await runWorkflowPass(runtime, {

@@ -34,7 +34,7 @@ import { readClaimedSteps } from "./records.js";
 import { workflowDefinition } from "./registry.js";
 import type { WorkflowDefinition } from "./types.js";
 import { currentVersion, definitionAt, storedVersion } from "./versions.js";
-import { CALL_RUNS, callShare } from "./call-room.js";
+import { CALL_RUNS, CLAIM_RUNS, callShare } from "./call-room.js";
 
 /** How long a run whose code this deployment lacks waits before a tick claims it again. */
 const UNRUNNABLE_RETRY_MS = 60_000;
@@ -153,7 +153,7 @@ export async function runWorkflowPass(
     // stays as it was.
     const ending = batch.reduce((n, q) => (q.commit.disposition === "c" ? n : n + 1), 0);
     const free = held - executions.size + ending;
-    const room = Math.min(free, CALL_RUNS - batch.length);
+    const room = Math.min(free, CALL_RUNS - batch.length, CLAIM_RUNS);
     const claim = stopping() ? 0 : room > 0 ? room : -1;
     try {
       const reply = await calls.send(protocol.workflow_tick, {
