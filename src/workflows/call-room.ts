@@ -1,13 +1,15 @@
 // What one workflow call (workflow_tick.lua, or finish.lua for the last commits) carries at most. At
 // `appendfsync always` each call is a write Redis fsyncs before it answers, so the calls a step set the
-// floor of a step's cost: a call carries the commits of every run a tick holds (a batch, 100 by default)
-// when they are small, and is cut by their bytes when they are not, so no call holds Redis long.
+// floor of a step's cost: a call carries the commits of every run a tick holds (its batch: 50 by default,
+// 100 in the benches) when they are small, and is cut by their bytes when they are not, so no call holds
+// Redis long.
 import type { Commit } from "./execute.js";
 
 /**
- * Runs one call commits and claims at most, together (claims at most CLAIM_RUNS of them). 100 no-op commits take about 2 ms of Redis CPU
- * (18 µs a step, `npx tsx bench/workflow-rate.ts --ref main --fsync always`), within chaos' 20 ms bound
- * on a script; at 20 a call, the fsync of each call was most of a step's cost at `appendfsync always`.
+ * Runs one call commits and claims at most, together (at most CLAIM_RUNS of them claimed). 100 no-op
+ * commits take about 2 ms of Redis CPU (18 µs a step, `npx tsx bench/workflow-rate.ts --ref main --fsync
+ * always`), within chaos' 20 ms bound on a script; at 20 a call, the fsync of each call was most of a
+ * step's cost at `appendfsync always`.
  */
 export const CALL_RUNS = 100;
 
