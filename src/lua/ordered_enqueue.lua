@@ -113,24 +113,32 @@ end
 -- The due times go to `ready` and `later` in one ZADD per key and flag
 -- after the payloads (nothing in this call reads them back): a
 -- variadic ZADD applies its pairs in order, as the calls one by one would.
-local dues, due_groups = {}, {}
+local dues, due_groups = { LT = {}, NX = {} }, {}
 local function add_due(key, flag, due, id)
-  local group = dues[flag .. key]
+  local group = dues[flag][key]
   if not group then
     group = { key, flag }
-    dues[flag .. key] = group
+    dues[flag][key] = group
     due_groups[#due_groups + 1] = group
   end
   group[#group + 1] = due
   group[#group + 1] = id
 end
 
+-- A whole ms as text ('%d'), else the number: Redis formats a number
+-- argument as a float (%.17g), which costs more than the ZADD itself.
+local function ms_arg(ms)
+  if ms == math.floor(ms) and ms < 2 ^ 53 then return string.format('%d', ms) end
+  return ms
+end
+local now_arg = ms_arg(now)
+
 local flags, added, named, tops = {}, {}, {}, {}
 local i = payloadsAt + 1
 for k = 1, tonumber(ARGV[payloadsAt]) do
   local name, id, payload, score, delay = ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], tonumber(ARGV[i + 4])
   i = i + 5
-  local due = now + math.max(0, delay)
+  local due = delay > 0 and ms_arg(now + delay) or now_arg
   local fresh
   local ready = okey(name, 'ready')
   local p = okey(name, 'p:' .. id)
@@ -146,7 +154,7 @@ for k = 1, tonumber(ARGV[payloadsAt]) do
   elseif state == 'f' then
     -- No payload and not in `ready`: nothing to sequence after, and NX and
     -- LT add alike, so neither the score lookup nor the retries check.
-    if score == '' then score = now end
+    if score == '' then score = now_arg end
     fresh = redis.call('ZADD', p, 'LT', score, payload)
     tops[p] = false
     note_score(tops, p, score, now)

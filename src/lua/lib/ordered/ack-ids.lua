@@ -135,6 +135,10 @@ end
 -- finished run) and dead-set evictions.
 local function ordered_ack(tick, i, now, dead_max, dead_max_age, marks)
   local processed, failed, ready_again, evicted = 0, 0, 0, 0
+  -- The metrics trailer is read first: without it no run is noted (a table a run).
+  local others_at = i + 1
+  for _ = 1, tonumber(ARGV[i]) or 0 do others_at = others_at + 2 + 2 * tonumber(ARGV[others_at + 1]) end
+  local others, metrics = metrics_header(ARGV[others_at] or '0')
   local runs = {}
   for _ = 1, tonumber(ARGV[i]) or 0 do
     local name, count = ARGV[i + 1], tonumber(ARGV[i + 2])
@@ -144,12 +148,13 @@ local function ordered_ack(tick, i, now, dead_max, dead_max_age, marks)
       fences[k] = ARGV[i + 2 + 2 * k]
     end
     local settled, again, dues = settle_success(tick, name, ids, fences, marks, now)
-    for k = 1, count do runs[#runs + 1] = { name, dues[k], 's' } end
+    if metrics then
+      for k = 1, count do runs[#runs + 1] = { name, dues[k], 's' } end
+    end
     processed, ready_again = processed + settled, ready_again + again
     i = i + 2 + 2 * count
   end
   i = i + 1
-  local others, metrics = metrics_header(ARGV[i] or '0')
   for _ = 1, tonumber(others) do
     local kind = ARGV[i + 1]
     local acted, again, gone, due, cancelled = settle_other(tick, kind, ARGV[i + 2], ARGV[i + 3], ARGV[i + 4], ARGV[i + 5], now, dead_max, dead_max_age, marks)

@@ -66,8 +66,9 @@ end
 
 -- Appends the payloads of the zset `key` (lowest score first) and their
 -- scores; returns how many.
+-- (The bounds as text: a number argument costs Redis a float formatting.)
 local function read_payloads_of(key, payloads, scores)
-  local items = redis.call('ZRANGE', key, 0, -1, 'WITHSCORES')
+  local items = redis.call('ZRANGE', key, '0', '-1', 'WITHSCORES')
   for k = 1, #items, 2 do
     payloads[#payloads + 1] = items[k]
     scores[#scores + 1] = items[k + 1]
