@@ -133,24 +133,30 @@ local function ms_arg(ms)
 end
 local now_arg = ms_arg(now)
 
-local flags, added, named, tops = {}, {}, {}, {}
+-- Each name's keys, made once a call (a concatenation a key a payload was a cost of its own).
+local flags, added, named, tops, keys_of = {}, {}, {}, {}, {}
 local i = payloadsAt + 1
 for k = 1, tonumber(ARGV[payloadsAt]) do
   local name, id, payload, score, delay = ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], tonumber(ARGV[i + 4])
   i = i + 5
   local due = delay > 0 and ms_arg(now + delay) or now_arg
   local fresh
-  local ready = okey(name, 'ready')
-  local p = okey(name, 'p:' .. id)
+  local keys = keys_of[name]
+  if not keys then
+    keys = { ready = okey(name, 'ready'), p = okey(name, 'p:'), n = okey(name, 'n:'), later = okey(name, 'later') }
+    keys_of[name] = keys
+  end
+  local ready = keys.ready
+  local p = keys.p .. id
   local state = states[name][id]
   -- Not waiting: held by a tick if it has payloads (its run's), else new.
   if not state then state = redis.call('EXISTS', p) == 1 and 'h' or 'f' end
   if state == 'h' then
-    local n = okey(name, 'n:' .. id)
+    local n = keys.n .. id
     if score == '' then score = sequenced_score(now, { p, n }, tops) end
     fresh = redis.call('ZADD', n, 'LT', score, payload)
     note_score(tops, n, score, now)
-    add_due(okey(name, 'later'), 'LT', due, id)
+    add_due(keys.later, 'LT', due, id)
   elseif state == 'f' then
     -- No payload and not in `ready`: nothing to sequence after, and NX and
     -- LT add alike, so neither the score lookup nor the retries check.

@@ -41,9 +41,10 @@ local function fetch_name(tick, name, limit, now, out)
   local held = {}
   local single = not group or group.single
   local before, payloads_before = #ids, #payloads
+  local p_of = okey(name, 'p:')
   for j = 1, #due, 2 do
     local id = due[j]
-    local count = read_payloads(name, id, payloads, scores)
+    local count = read_payloads_of(p_of .. id, payloads, scores)
     -- An id without payloads (nothing should leave one) is dropped, not run.
     if count > 0 then
       ids[#ids + 1] = id
