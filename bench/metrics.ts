@@ -14,6 +14,7 @@ import { ioredisAdapter } from "../src/redis/ioredis.js";
 import { createTickq, type RedisAdapter } from "../src/index.js";
 import { alternate, median, onPrivateRedis } from "./alternating.js";
 import { enqueueInChunks, tickUntil } from "./noops.js";
+import { commandCountBetween, redisUsage } from "./wire.js";
 
 type Parts = "off" | "counters" | "durations" | "all";
 const VARIANTS: { label: string; parts: Parts }[] = [
@@ -57,15 +58,6 @@ function partsOnly(adapter: RedisAdapter, parts: Parts): RedisAdapter {
 
 // CPU time, not wall time: on a loaded machine the wall clock measures the other processes too.
 /** Microseconds of CPU the private Redis used so far (INFO cpu), and commands it ran (scripts' own calls included). */
-async function redisUsage(redis: Redis): Promise<{ cpuUsec: number; commands: number }> {
-  const cpu = await redis.info("cpu");
-  const seconds = (name: string) => Number(new RegExp(`${name}:([\\d.]+)`).exec(cpu)?.[1] ?? 0);
-  const stats = await redis.info("commandstats");
-  let commands = 0;
-  for (const m of stats.matchAll(/^cmdstat_[^:]+:calls=(\d+)/gm)) commands += Number(m[1]);
-  return { cpuUsec: (seconds("used_cpu_user") + seconds("used_cpu_sys")) * 1e6, commands };
-}
-
 const nodeCpuUsec = () => {
   const { user, system } = process.cpuUsage();
   return user + system;
@@ -96,7 +88,7 @@ async function drain(redis: Redis, parts: Parts, n: number, batch: number, label
     rate,
     nodeUsec,
     redisUsec: (redisAfter.cpuUsec - redisBefore.cpuUsec) / n,
-    commands: (redisAfter.commands - redisBefore.commands - 2) / n,
+    commands: commandCountBetween(redisBefore, redisAfter) / n,
   };
 }
 

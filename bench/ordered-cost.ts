@@ -18,6 +18,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { Redis } from "ioredis";
 import { worktreeOf } from "./ref-worktree.js";
+import { commandsBetween, redisUsage } from "./wire.js";
 
 interface Row {
   /** Executions (plain: jobs) a second of the drain. */
@@ -34,15 +35,6 @@ interface Row {
   byCommand: Record<string, number>;
 }
 type Sample = Record<"plain" | "oneEach" | "merged", Row>;
-
-async function usage(redis: Redis) {
-  const cpu = await redis.info("cpu");
-  const seconds = (name: string) => Number(new RegExp(`${name}:([\\d.]+)`).exec(cpu)?.[1] ?? 0);
-  const byCommand: Record<string, number> = {};
-  for (const m of (await redis.info("commandstats")).matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm))
-    byCommand[m[1]!] = Number(m[2]);
-  return { cpuUsec: (seconds("used_cpu_user") + seconds("used_cpu_sys")) * 1e6, byCommand };
-}
 
 /** Every scenario once, in this process: `tree`'s src/ against the Redis at `url`. */
 async function runOnce(tree: string, url: string, n: number, ids: number, measured: boolean): Promise<Sample> {
@@ -64,7 +56,7 @@ async function runOnce(tree: string, url: string, n: number, ids: number, measur
   const measure = async (work: (timed: (f: () => Promise<void>) => Promise<void>) => Promise<number>) => {
     executed = payloads = 0;
     let drainMs = 0;
-    const before = await usage(probe);
+    const before = await redisUsage(probe);
     const node = process.cpuUsage();
     const start = performance.now();
     const count = await work(async (f) => {
@@ -74,13 +66,9 @@ async function runOnce(tree: string, url: string, n: number, ids: number, measur
     });
     const wall = performance.now() - start;
     const cpu = process.cpuUsage(node);
-    const after = await usage(probe);
+    const after = await redisUsage(probe);
     const byCommand: Record<string, number> = {};
-    for (const [k, v] of Object.entries(after.byCommand)) {
-      // One INFO commandstats and one INFO cpu of the probe's are not the work's.
-      const calls = v - (before.byCommand[k] ?? 0) - (k === "info" ? 2 : 0);
-      if (calls > 0) byCommand[k] = calls / count;
-    }
+    for (const [name, calls] of Object.entries(commandsBetween(before, after))) byCommand[name] = calls / count;
     return {
       rate: count / (drainMs / 1000),
       rateWithEnqueue: count / (wall / 1000),

@@ -22,6 +22,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { Redis } from "ioredis";
 import { worktreeOf } from "./ref-worktree.js";
+import { commandCountBetween, redisUsage } from "./wire.js";
 
 interface Sample {
   rate: number;
@@ -33,14 +34,6 @@ interface Sample {
 }
 
 /** CPU µs the Redis used so far (INFO cpu) and commands it ran, scripts' own calls included. */
-async function redisUsage(redis: Redis): Promise<{ cpuUsec: number; commands: number }> {
-  const cpu = await redis.info("cpu");
-  const seconds = (name: string) => Number(new RegExp(`${name}:([\\d.]+)`).exec(cpu)?.[1] ?? 0);
-  let commands = 0;
-  for (const m of (await redis.info("commandstats")).matchAll(/^cmdstat_[^:]+:calls=(\d+)/gm)) commands += Number(m[1]);
-  return { cpuUsec: (seconds("used_cpu_user") + seconds("used_cpu_sys")) * 1e6, commands };
-}
-
 /** One drain, in this process: `tree`'s src/ against the Redis at `url`. */
 async function drainOnce(tree: string, url: string, n: number, metrics: boolean, partitions: number): Promise<Sample> {
   const { createTickq } = await import(join(tree, "src/index.ts"));
@@ -79,8 +72,7 @@ async function drainOnce(tree: string, url: string, n: number, metrics: boolean,
       coldNodeUsec: 0,
       nodeUsec: (node.user + node.system) / count,
       redisUsec: (redisAfter.cpuUsec - redisBefore.cpuUsec) / count,
-      // The two INFO calls of redisUsage are not the drain's.
-      commands: (redisAfter.commands - redisBefore.commands - 2) / count,
+      commands: commandCountBetween(redisBefore, redisAfter) / count,
     };
   };
   try {

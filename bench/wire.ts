@@ -19,6 +19,40 @@ export const commandsProcessed = (redis: Redis) => sumCommandstats(redis, /^cmds
 /** Microseconds Redis spent in scripts so far (EVAL and EVALSHA): CPU time, which the load of other processes moves less than a wall-clock rate. */
 export const scriptUsec = (redis: Redis) => sumCommandstats(redis, /^cmdstat_(?:evalsha|eval):calls=\d+,usec=(\d+)/gm);
 
+/** What Redis has spent so far: CPU (user + system) and the calls of each command, scripts' own included. */
+export interface RedisUsage {
+  cpuUsec: number;
+  byCommand: Record<string, number>;
+}
+
+/** Reads {@link RedisUsage} with two INFO calls (cpu, then commandstats). */
+export async function redisUsage(redis: Redis): Promise<RedisUsage> {
+  const cpu = await redis.info("cpu");
+  const seconds = (name: string) => Number(new RegExp(`${name}:([\\d.]+)`).exec(cpu)?.[1] ?? 0);
+  const byCommand: Record<string, number> = {};
+  for (const m of (await redis.info("commandstats")).matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm))
+    byCommand[m[1]!] = Number(m[2]);
+  return { cpuUsec: (seconds("used_cpu_user") + seconds("used_cpu_sys")) * 1e6, byCommand };
+}
+
+/**
+ * The calls of each command between two readings, less the two INFO calls of the readings
+ * themselves that fall between them (the first's commandstats, the second's cpu); a script's own
+ * INFO calls are still counted.
+ */
+export function commandsBetween(before: RedisUsage, after: RedisUsage): Record<string, number> {
+  const calls: Record<string, number> = {};
+  for (const [name, total] of Object.entries(after.byCommand)) {
+    const n = total - (before.byCommand[name] ?? 0) - (name === "info" ? 2 : 0);
+    if (n > 0) calls[name] = n;
+  }
+  return calls;
+}
+
+/** The sum of {@link commandsBetween}. */
+export const commandCountBetween = (before: RedisUsage, after: RedisUsage): number =>
+  Object.values(commandsBetween(before, after)).reduce((a, b) => a + b, 0);
+
 /** Counts RESP commands (arrays) in a client→server byte stream. */
 class RespCounter {
   commands = 0;

@@ -17,21 +17,13 @@ import { parseArgs } from "node:util";
 import { Redis } from "ioredis";
 import { median, spread } from "./alternating.js";
 import { worktreeOf } from "./ref-worktree.js";
+import { commandCountBetween, redisUsage } from "./wire.js";
 
 interface Sample {
   stepsPerSecond: number;
   nodeUsec: number;
   redisUsec: number;
   commands: number;
-}
-
-async function redisUsage(redis: Redis): Promise<{ cpuUsec: number; commands: number }> {
-  const cpu = await redis.info("cpu");
-  const seconds = (name: string) => Number(new RegExp(`${name}:([\\d.]+)`).exec(cpu)?.[1] ?? 0);
-  let commands = 0;
-  for (const m of (await redis.info("commandstats")).matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm))
-    if (m[1] !== "info") commands += Number(m[2]);
-  return { cpuUsec: (seconds("used_cpu_user") + seconds("used_cpu_sys")) * 1e6, commands };
 }
 
 /** One process's drains of `tree`'s src/ against the Redis at `url`: a warm-up, then the measured one. */
@@ -78,8 +70,7 @@ async function drainOnce(tree: string, url: string, runs: number, steps: number)
       stepsPerSecond: total / (wall / 1000),
       nodeUsec: (node.user + node.system) / total,
       redisUsec: (redisAfter.cpuUsec - redisBefore.cpuUsec) / total,
-      // The two INFO calls of redisUsage are left out by name.
-      commands: (redisAfter.commands - redisBefore.commands) / total,
+      commands: commandCountBetween(redisBefore, redisAfter) / total,
     };
   };
   try {

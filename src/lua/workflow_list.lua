@@ -10,23 +10,12 @@
 -- Replays: a read.
 -- maxmemory: reads only: answers as ever while Redis is full.
 -- @include lib/workflows/run-state.lua
+-- @include lib/workflows/index-page.lua
 
 local name = ARGV[2]
 local offset = tonumber(ARGV[3])
 local limit = tonumber(ARGV[4])
-local scan = math.max(limit, 1000)
-local ids = redis.call('ZREVRANGE', KEYS[1], offset, offset + scan - 1)
-local runs, next = {}, -1
-for k, id in ipairs(ids) do
+return index_page(KEYS[1], offset, limit, function(id)
   local f = redis.call('HMGET', wf_key('run', id), 'name', 'status', 'created', 'updated')
-  if f[1] and (name == '' or f[1] == name) then
-    runs[#runs + 1] = { id, f[1], f[2], f[3], f[4] }
-    if #runs == limit then
-      next = offset + k
-      break
-    end
-  end
-end
-if next == -1 and #ids == scan then next = offset + scan end
-if next ~= -1 and redis.call('ZCARD', KEYS[1]) <= next then next = -1 end
-return { next, runs }
+  if f[1] and (name == '' or f[1] == name) then return { id, f[1], f[2], f[3], f[4] } end
+end)

@@ -12,26 +12,18 @@
 -- Replays: a read.
 -- maxmemory: reads only: answers as ever while Redis is full.
 -- @include lib/workflows/run-state.lua
+-- @include lib/workflows/index-page.lua
 
 local name = ARGV[2]
 local offset = tonumber(ARGV[3])
 local limit = tonumber(ARGV[4])
-local scan = math.max(limit, 1000)
 local PAGE_BYTES = 1024 * 1024
-local ids = redis.call('ZREVRANGE', KEYS[1], offset, offset + scan - 1)
-local runs, next, bytes = {}, -1, 0
-for k, id in ipairs(ids) do
+local bytes = 0
+return index_page(KEYS[1], offset, limit, function(id)
   local f = redis.call('HMGET', wf_key('run', id), 'name', 'status', 'version', 'input')
-  if f[1] and f[2] and not WF_TERMINAL[f[2]] and (name == '' or f[1] == name) then
-    local steps = redis.call('HGETALL', wf_key('steps', id))
-    for s = 2, #steps, 2 do bytes = bytes + #steps[s] end
-    runs[#runs + 1] = { id, f[1], f[3] or '1', f[4] or 'null', steps, redis.call('HGETALL', wf_key('park', id)) }
-    if #runs == limit or bytes >= PAGE_BYTES then
-      next = offset + k
-      break
-    end
-  end
-end
-if next == -1 and #ids == scan then next = offset + scan end
-if next ~= -1 and redis.call('ZCARD', KEYS[1]) <= next then next = -1 end
-return { next, runs }
+  if not (f[1] and f[2] and not WF_TERMINAL[f[2]] and (name == '' or f[1] == name)) then return nil end
+  local steps = redis.call('HGETALL', wf_key('steps', id))
+  for s = 2, #steps, 2 do bytes = bytes + #steps[s] end
+  local row = { id, f[1], f[3] or '1', f[4] or 'null', steps, redis.call('HGETALL', wf_key('park', id)) }
+  return row, bytes >= PAGE_BYTES
+end)
