@@ -7,6 +7,11 @@
 -- Per batch and name: one ZRANGEBYSCORE, ZREMRANGEBYRANK, HSET, SADD (the
 -- `held` index), EXISTS (of the per-id counts) and three counters; one
 -- ZRANGE per id.
+-- Replays and concurrent ticks: an id is taken by one ZREMRANGEBYRANK inside
+-- one script, so two ticks never take the same id; a replayed call answers
+-- its kept reply (lib/tick/replay-call.lua), one group a name as the first
+-- run answered it, and takes nothing. At maxmemory it runs in begin and step
+-- (allow-oom): it moves ids and adds one token each, freed by their ack.
 -- @include lib/common/prefix-keys.lua
 -- @include lib/ordered/state.lua
 -- @include lib/tick/fetch-jobs.lua
