@@ -278,7 +278,7 @@ if (values.adapter === "upstash") {
   const { runUpstashBench } = await import("./upstash.js");
   const { runUpstashRealistic } = await import("./upstash-realistic.js");
   const latencies = values["latency-ms"].split(",").map(Number);
-  await runUpstashBench(N, latencies, Number(values.batch));
+  await runUpstashBench(N, latencies, Number(values.batch), RUNS);
   if (REAL.length) await runUpstashRealistic(REAL, SEED, latencies, RUNS);
 } else if (DRAIN_ONLY) {
   await main();

@@ -4,14 +4,16 @@
 // report.roundTrips summed ÷ jobs; HTTP requests/job, what the server served. The added latency is the
 // server's `latencyMs` option: it waits that long before handling each
 // request, so every round trip costs it once. BullMQ cannot run over HTTP.
+// Two steps in flight (as shipped) and one (bench/upstash.ts' variants),
+// run after run in turn.
 import { Redis as UpstashRedis } from "@upstash/redis";
 import { Redis } from "ioredis";
-import { upstashAdapter } from "../src/redis/upstash.js";
 import { findRedis } from "../src/platforms/node/find-redis.js";
 import { startUpstashLocal } from "../tools/upstash-local/server.js";
 import { limitOf } from "./jobs.js";
 import { CONCURRENCY } from "./realistic.js";
 import { benchTickq, drainTicks, enqueueJobs } from "./systems/tickq.js";
+import { STEP_VARIANTS, variantAdapter } from "./upstash.js";
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
@@ -42,23 +44,30 @@ export async function runUpstashRealistic(
         readYourWrites: false,
       });
       const prefix = `bench:upstash-real:${latencyMs}:${batch}:${Date.now()}:`;
-      const tq = benchTickq(upstashAdapter(client), prefix);
+      const variants = STEP_VARIANTS.map((v) => ({
+        ...v,
+        tq: benchTickq(variantAdapter(client, v.overlap), prefix),
+        rates: [] as number[],
+        roundTrips: 0,
+        requests: 0,
+      }));
       try {
         const warmUp = jobs.slice(0, Math.max(100, Math.floor(n / 10)));
-        await enqueueJobs(tq, warmUp);
-        await drainTicks(tq, warmUp.length, batch, CONCURRENCY, 120_000);
-        const rates: number[] = [];
-        let roundTrips = 0;
-        let requests = 0;
-        for (let run = 0; run < runs; run++) {
-          await enqueueJobs(tq, jobs);
-          const before = server.requests();
-          const t = performance.now();
-          roundTrips += (await drainTicks(tq, n, batch, CONCURRENCY, 120_000)).roundTrips;
-          rates.push(Math.round((n / (performance.now() - t)) * 1000));
-          requests += server.requests() - before;
+        for (const v of variants) {
+          await enqueueJobs(v.tq, warmUp);
+          await drainTicks(v.tq, warmUp.length, batch, CONCURRENCY, 120_000);
         }
-        rows.push({ latencyMs, batch, rates, roundTrips, requests });
+        for (let run = 0; run < runs; run++) {
+          for (const v of run % 2 === 0 ? variants : [...variants].reverse()) {
+            await enqueueJobs(v.tq, jobs);
+            const before = server.requests();
+            const t = performance.now();
+            v.roundTrips += (await drainTicks(v.tq, n, batch, CONCURRENCY, 120_000)).roundTrips;
+            v.rates.push(Math.round((n / (performance.now() - t)) * 1000));
+            v.requests += server.requests() - before;
+          }
+        }
+        for (const v of variants) rows.push({ latencyMs, batch, ...v });
       } finally {
         const keys = await direct.keys(`${prefix}*`);
         if (keys.length) await direct.del(...keys);
@@ -70,7 +79,7 @@ export async function runUpstashRealistic(
   await found.stop();
   console.table(
     rows.map((r) => ({
-      system: `tickq batch ${r.batch}`,
+      system: `tickq batch ${r.batch}, ${r.label}`,
       "added latency": `${r.latencyMs} ms`,
       "jobs/s (median)": median(r.rates),
       "min–max": `${Math.min(...r.rates)}–${Math.max(...r.rates)}`,

@@ -6,8 +6,10 @@
 // without persistence; trees alternate round by round (the order reversed
 // every other round), so the load of other processes moves both alike. A
 // process drains a tenth of the runs, then the runs twice, the second measured:
-// steps/s (wall), Node and Redis CPU µs a step, Redis commands a step.
-//   npx tsx bench/workflow-rate.ts --ref fc5e9a2d --runs 500 --steps 10 --rounds 5
+// steps/s (wall), Node and Redis CPU µs a step, Redis commands a step, and Redis requests a step.
+// --fsync always: the Redis keeps an AOF fsynced before each answer (what a comparison with Restate
+// or DBOS runs), so a request's fsync shows in the rate (a call's size, src/workflows/call-room.ts).
+//   npx tsx bench/workflow-rate.ts --ref fc5e9a2d --runs 500 --steps 10 --rounds 5 [--fsync always]
 import { sampleInChild } from "./child-sample.js";
 import { existsSync } from "node:fs";
 import { loadavg } from "node:os";
@@ -24,6 +26,8 @@ interface Sample {
   nodeUsec: number;
   redisUsec: number;
   commands: number;
+  /** Tick requests a step (report.roundTrips): at fsync always, each is a write Redis fsyncs. */
+  requests: number;
 }
 
 /** One process's drains of `tree`'s src/ against the Redis at `url`: a warm-up, then the measured one. */
@@ -56,8 +60,10 @@ async function drainOnce(tree: string, url: string, runs: number, steps: number)
     const redisBefore = await redisUsage(redis);
     const nodeBefore = process.cpuUsage();
     const started = performance.now();
+    let trips = 0;
     for (let ticks = 0; ; ticks++) {
       const report = await tq.tick({ budgetMs: 10_000, batch: 100 });
+      trips += report.roundTrips;
       if (!report.more && completed >= n) break;
       if (ticks > 100_000) throw new Error(`only ${completed} of ${n} runs completed`);
     }
@@ -71,6 +77,7 @@ async function drainOnce(tree: string, url: string, runs: number, steps: number)
       nodeUsec: (node.user + node.system) / total,
       redisUsec: (redisAfter.cpuUsec - redisBefore.cpuUsec) / total,
       commands: commandCountBetween(redisBefore, redisAfter) / total,
+      requests: trips / total,
     };
   };
   try {
@@ -94,10 +101,18 @@ const load = () =>
     .map((l) => l.toFixed(2))
     .join(" ");
 
-export async function runWorkflowRateBench(o: { ref: string; runs: number; steps: number; rounds: number }) {
+export async function runWorkflowRateBench(o: {
+  ref: string;
+  runs: number;
+  steps: number;
+  rounds: number;
+  fsync?: "none" | "always";
+}) {
   const repo = fileURLToPath(new URL("..", import.meta.url));
   const { startPrivate } = await import("../src/platforms/node/find-redis.js");
-  const server = await startPrivate();
+  const { startPrivateRedis } = await import("./chaos/private-redis.js");
+  const always = o.fsync === "always";
+  const server = always ? await startPrivateRedis({ appendfsync: "always" }) : await startPrivate();
   const ref = worktreeOf(repo, o.ref);
   const trees = [
     { label: o.ref, dir: ref.dir },
@@ -106,8 +121,8 @@ export async function runWorkflowRateBench(o: { ref: string; runs: number; steps
   const samples = new Map(trees.map((t) => [t, [] as Sample[]]));
   try {
     console.log(
-      `Workflow steps: ${o.runs} runs × ${o.steps} no-op steps, ticks of batch 100 back to back, Redis without ` +
-        `persistence, ${o.rounds} rounds, a fresh process per drain, trees alternating; load average at start ${load()}`,
+      `Workflow steps: ${o.runs} runs × ${o.steps} no-op steps, ticks of batch 100 back to back, Redis ` +
+        `${always ? "appendonly yes, appendfsync always" : "without persistence"}, ${o.rounds} rounds, a fresh process per drain, trees alternating; load average at start ${load()}`,
     );
     for (let round = 0; round < o.rounds; round++) {
       for (const tree of round % 2 === 0 ? trees : [...trees].reverse()) {
@@ -125,6 +140,7 @@ export async function runWorkflowRateBench(o: { ref: string; runs: number; steps
         "Node µs/step": median(of(t, (s) => s.nodeUsec)).toFixed(1),
         "Redis µs/step": median(of(t, (s) => s.redisUsec)).toFixed(1),
         "Redis cmds/step": median(of(t, (s) => s.commands)).toFixed(2),
+        "requests/step": median(of(t, (s) => s.requests ?? Number.NaN)).toFixed(3),
       })),
     );
     const [base, here] = trees as [(typeof trees)[number], (typeof trees)[number]];
@@ -146,6 +162,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
       runs: { type: "string", default: "500" },
       steps: { type: "string", default: "10" },
       rounds: { type: "string", default: "5" },
+      fsync: { type: "string", default: "none" },
       child: { type: "string" },
       url: { type: "string" },
     },
@@ -159,6 +176,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
       runs: Number(values.runs),
       steps: Number(values.steps),
       rounds: Number(values.rounds),
+      fsync: values.fsync === "always" ? "always" : "none",
     });
   }
   process.exit(0);

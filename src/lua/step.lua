@@ -47,6 +47,13 @@
 -- taken and freed with the jobs' moves, so they are settled once too. The
 -- solo marker is a plain write of the tick's record: run twice, the same;
 -- so is the load, and a replay answers before reaching either.
+-- Two steps at once (a lane each, over HTTP: lib/tick/replay-call.lua): they
+-- may reach Redis in either order, and each acks only jobs the tick had
+-- before it sent them, so either order settles the same jobs; each fetch is
+-- fresh, neither makes the other stale, and a replay of either finds its own
+-- jobs however many the other fetched in front of them. The tick never
+-- sends a solo marker with a call in flight. A lane step also keeps the
+-- length and SHA-1 of two jobs a group: two short strings in the lease hash.
 -- A lease stamped by the Redis before a restart (lib/tick/restart-hold.lua) counts as lost:
 -- the acks run, nothing is fetched, leaseHeld 0. During the hold after a restart no ordered
 -- id, flow slot or unique key is handed out (a flow job waits in the schedule until it ends).
@@ -80,9 +87,9 @@ local fetchAt = ack_args_end(acksAt)
 local orderedAt = fetch_args_end(fetchAt)
 
 local tick, lease = tickId, KEYS[2]
-local seq, solo, load = call_number(call)
+local seq, solo, load, lane = call_number(call)
 local now = now_ms()
-local state, kept, marked = call_state(lease, seq)
+local state, kept, marked = call_state(lease, seq, lane)
 if state == 'replay' then
   kept[4] = with_jobs(tick, kept[4])
   return rehydrate(kept, 5)
@@ -113,7 +120,7 @@ local fetched_count = 0
 for g = 2, #fetched, 3 do fetched_count = fetched_count + #fetched[g] end
 for _, group in ipairs(ordered) do fetched_count = fetched_count + #group[3] end
 -- Ordered groups are part of the reply only for a tick that serves ordered names.
-local kept_reply, reply = { now, 1, evicted, without_jobs(fetched), {}, missed }, { now, 1, evicted, fetched, {}, missed }
+local kept_reply, reply = { now, 1, evicted, without_jobs(fetched, lane), {}, missed }, { now, 1, evicted, fetched, {}, missed }
 if #names > 0 then kept_reply[5], reply[5] = slim_ordered(ordered), ordered end
 if flowed then kept_reply[7], reply[7] = flowed, flowed end
 local sent_on = flow_lib and flow_lib.sent_on or 0
@@ -126,5 +133,5 @@ if #expired_now > 0 then
   kept_reply[8], reply[8] = kept_reply[8] or 0, reply[8] or 0
   kept_reply[9], reply[9] = expired_now, expired_now
 end
-remember(lease, seq, with_cancels(kept_reply), load_text(load, fetched_count))
+remember(lease, seq, with_cancels(kept_reply), load_text(load, fetched_count), lane)
 return with_cancels(reply)

@@ -91,6 +91,7 @@ export function restAdapter(options: RestAdapterOptions): RedisAdapter {
   return {
     evalsha: (sha, keys, args) => command(["EVALSHA", sha, keys.length, ...keys, ...args]),
     eval: (script, keys, args) => command(["EVAL", script, keys.length, ...keys, ...args]),
+    separateRequests: true,
   };
 }
 

@@ -40,4 +40,12 @@ export interface RedisAdapter {
    * without.
    */
   readonly cluster?: boolean;
+  /**
+   * True when each call is its own request (HTTP: upstashAdapter and
+   * restAdapter set it), so calls in flight at once may reach Redis in
+   * either order. A tick then keeps two steps in flight, each numbered in
+   * its own lane, so the next fetch's round trip overlaps the last one's.
+   * Leave it unset for a client that sends calls in order on one connection.
+   */
+  readonly separateRequests?: boolean;
 }

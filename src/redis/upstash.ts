@@ -30,6 +30,7 @@ export function upstashAdapter(redis: Redis): RedisAdapter {
   return {
     evalsha: async (sha, keys, args) => checked(await redis.evalsha(sha, keys, args)),
     eval: async (script, keys, args) => checked(await redis.eval(script, keys, args)),
+    separateRequests: true,
   };
 }
 

@@ -11,6 +11,7 @@ import { runJob } from "./passes/execute.js";
 import type { FetchedJob } from "./passes/fetch.js";
 import { budgetCheck } from "./passes/start-budget.js";
 import type { PipelineInput, StepReply } from "./pipeline.js";
+import type { Lane as StepLane } from "./step-lanes.js";
 import { fetchArgs, strictRank } from "./queue-order.js";
 import { learnClock } from "./runtime.js";
 import * as protocol from "../protocol/index.js";
@@ -63,6 +64,8 @@ export function pipelineInput(
     startable: check && ((work) => (parts.laneOf(work) ? "start" : check(plain(work)))),
     // A job at its poison limit goes dead without running: no need to run it alone.
     alone: (work) => (work.suspect || work.resurrections > 0) && work.resurrections < runtime.maxResurrections,
+    // Each call its own request (HTTP): the next fetch's round trip overlaps the last one's.
+    overlap: runtime.redis.separateRequests === true,
     step: stepOf(t),
     onOutcome: (outcome) => {
       tally(t.report, outcome);
@@ -75,7 +78,7 @@ export function pipelineInput(
 /** A step call: acks what finished, fetches up to `fetch`, records or clears the solo run. */
 function stepOf(t: OpenTick): Input["step"] {
   const { runtime, parts, report } = t;
-  return async (acks, fetch, solo, load) => {
+  return async (acks, fetch, solo, load, lane) => {
     const sent = monotonicMs();
     try {
       const { plain, byPart } = parts.split(acks);
@@ -84,7 +87,7 @@ function stepOf(t: OpenTick): Input["step"] {
       const stepped = await t.calls.send(protocol.step, {
         ...parts.merged((part, k) => part.stepArgs?.(byPart[k]!)),
         ...t.common,
-        call: numbered(t, t.calls.next(), solo, load),
+        call: numbered(t, t.calls.next(), solo, load, lane),
         acks: await t.acks(plain),
         fetch: fetchArgs(runtime.plan, fetch),
       } as StepArgs);
@@ -113,12 +116,19 @@ function stepOf(t: OpenTick): Input["step"] {
 }
 
 /**
- * A step's call header (lib/tick/run-solo.lua): its number and the tick's
- * load ("seq/running/waiting"), then the solo marker: none leaves the
- * tick's solo record, "-" clears it, else the work to record.
+ * A step's call header (lib/tick/run-solo.lua): its number, its lane when
+ * steps overlap, and the tick's load ("seq[lane]/running/waiting"), then
+ * the solo marker: none leaves the tick's solo record, "-" clears it, else
+ * the work to record.
  */
-function numbered(t: OpenTick, seq: number, solo: TickWork | null | undefined, load: TickLoad): string {
-  const head = `${seq}/${load.running}/${load.waiting}`;
+function numbered(
+  t: OpenTick,
+  seq: number,
+  solo: TickWork | null | undefined,
+  load: TickLoad,
+  stepLane: StepLane | undefined,
+): string {
+  const head = `${seq}${stepLane ?? ""}/${load.running}/${load.waiting}`;
   if (solo === undefined) return head;
   if (solo === null) return `${head} -`;
   const lane = t.parts.laneOf(solo);

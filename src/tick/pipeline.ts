@@ -3,9 +3,12 @@
 // to cover one round trip (the low-water mark: half a batch, more when round
 // trips are slow — HTTP Redis — and jobs start fast), and finished jobs are
 // acked in groups that ride on those fetches, so a slow job never holds the
-// others' slots idle and a round trip is hidden behind running jobs. One
-// step call is in flight at a time: calls keep their numbers in order
-// (lib/tick/replay-call.lua).
+// others' slots idle and a round trip is hidden behind running jobs. Over
+// TCP one step call is in flight at a time: calls keep their numbers in
+// order (lib/tick/replay-call.lua). Where each call is its own request
+// (`overlap`: HTTP), a second step may go while one is in flight, each in
+// its lane (step-lanes.ts), so the next fetch's round trip overlaps the
+// last one's: no call that records or clears a solo run goes beside another.
 //
 // Bounded: at most 2 batches fetched but not started, and at most a batch
 // plus a round of slots finished but not acked. All of them sit in the tick's inproc lists,
@@ -42,6 +45,7 @@ import type { TickLoad } from "./load.js";
 import { newPrefetch, type Prefetch } from "./prefetch.js";
 import type { SharedSlots, SlotHolder } from "./slots.js";
 import { soloGate } from "./solo-gate.js";
+import { StepLanes, type Lane } from "./step-lanes.js";
 
 export interface StepReply<W = FetchedJob> {
   /** False when the lease was gone: nothing was fetched. */
@@ -87,13 +91,16 @@ export interface PipelineInput<W = FetchedJob, O = Outcome> {
   startable?(job: W): "start" | "later" | "never";
   /** Whether a job must run alone, its start recorded first (a dead tick left it behind). */
   alone?(job: W): boolean;
+  /** Two steps may be in flight at once, one in each lane (each call is its own request: HTTP). */
+  overlap?: boolean;
   /**
    * Acks `acks` and fetches up to `fetch` jobs (0: none). `solo`: the job
    * about to run alone, null to clear that record, undefined to leave it.
    * `load`: the jobs running and the jobs fetched not yet started as the
-   * call goes out (stats() shows them apart).
+   * call goes out (stats() shows them apart). `lane`: the step's lane when
+   * steps overlap (lib/tick/replay-call.lua), undefined when they do not.
    */
-  step(acks: O[], fetch: number, solo: W | null | undefined, load: TickLoad): Promise<StepReply<W>>;
+  step(acks: O[], fetch: number, solo: W | null | undefined, load: TickLoad, lane?: Lane): Promise<StepReply<W>>;
   /** Every outcome, as it happens. */
   onOutcome(outcome: O): void;
   /** Receives, once, how to read the tick's load at any moment (the lease's extends report it). */
@@ -149,8 +156,13 @@ class Pipeline<W, O> {
   // fetched short (a step acks before it fetches, step.lua). Until then the tick fetches them again
   // once a slot frees, unless another tick took them meanwhile.
   private handBacks = 0;
-  private stepping = false;
-  // The jobs the step in flight asks for: counted as held, so other pipelines sharing the slots fetch less.
+  // The steps in flight (one at a time unless p.overlap) and their lanes.
+  private readonly lanes: StepLanes;
+  // A step in flight records or clears a solo run: none goes beside it.
+  private soloStep = false;
+  // Due when a step may go beside the one in flight (step-lanes.ts).
+  private besideTimer: ReturnType<typeof setTimeout> | undefined;
+  // The jobs the steps in flight ask for: counted as held, so other pipelines sharing the slots fetch less.
   private asking = 0;
   // Its last fetch was due and got less than a batch, for want of room in the slots.
   private short = false;
@@ -183,6 +195,7 @@ class Pipeline<W, O> {
     this.drained = !p.firstFull;
     this.parked = p.firstParked === true;
     this.holder = this.slotHolder();
+    this.lanes = new StepLanes(p.overlap === true);
     p.watchLoad?.(() => ({ running: this.running, waiting: this.buffer.length }));
   }
 
@@ -199,6 +212,7 @@ class Pipeline<W, O> {
     const unsubscribe = gate.subscribe(() => this.wake());
     await this.loop();
     this.closed = true;
+    clearTimeout(this.besideTimer);
     this.showHeld();
     // Handlers it gave up on (hung, ignoring their signal) still run: their slots stay taken until they settle.
     if (this.running === 0) slots?.leave(holder);
@@ -229,9 +243,9 @@ class Pipeline<W, O> {
     this.fill();
     for (;;) {
       if (this.stopping()) abortedAt ??= monotonicMs();
-      const idle = this.running === 0 && !this.stepping;
+      const idle = this.running === 0 && this.lanes.idle();
       if (idle && (this.stopping() || ((this.drained || this.waiting) && this.buffer.length === 0))) break;
-      if (abortedAt !== undefined && !this.stepping && monotonicMs() - abortedAt >= this.p.graceMs) break;
+      if (abortedAt !== undefined && this.lanes.idle() && monotonicMs() - abortedAt >= this.p.graceMs) break;
       await this.pause();
       this.wake = () => {};
       this.fill();
@@ -259,15 +273,16 @@ class Pipeline<W, O> {
   private send(fetch: number, marker: W | null | undefined, then: (held: boolean) => void): void {
     const acks = this.finished;
     this.finished = [];
-    this.stepping = true;
-    this.asking = fetch;
+    const sentAt = monotonicMs();
+    const lane = this.lanes.take(sentAt);
+    this.soloStep = marker !== undefined;
+    this.asking += fetch;
     this.showHeld();
     this.handBack = false;
     if (fetch > 0) this.slotFreed = false;
-    const sentAt = monotonicMs();
     const handBacksSent = this.handBacks;
     this.p
-      .step(acks, fetch, marker, { running: this.running, waiting: this.buffer.length })
+      .step(acks, fetch, marker, { running: this.running, waiting: this.buffer.length }, lane)
       .then(
         (reply) => {
           this.prefetch.stepTook(monotonicMs() - sentAt);
@@ -289,8 +304,9 @@ class Pipeline<W, O> {
         },
       )
       .finally(() => {
-        this.stepping = false;
-        this.asking = 0;
+        this.lanes.free(lane);
+        if (marker !== undefined) this.soloStep = false;
+        this.asking -= fetch;
         this.showHeld();
         this.fill();
         this.wake();
@@ -298,14 +314,17 @@ class Pipeline<W, O> {
   }
 
   private step(): void {
-    if (this.stepping || this.failure !== undefined) return;
-    const { p, slots, buffer } = this;
+    if (!this.lanes.open() || this.soloStep || this.failure !== undefined) return;
+    const { p, slots, buffer, asking } = this;
+    // Beside a step in flight only a fetch goes (with what finished): no solo call, no hand-back.
+    const beside = !this.lanes.idle();
+    if (beside && (this.solo !== undefined || this.handBack)) return;
     const due =
       !this.stopping() &&
       !this.waiting &&
       this.gate.mayStart() &&
-      (this.drained ? this.parked && this.slotFreed : buffer.length <= this.lowWater());
-    const room = !due ? 0 : slots ? slots.room(this.holder) : this.prefetch.room(this.running, buffer.length);
+      (this.drained ? this.parked && this.slotFreed && !beside : buffer.length + asking <= this.lowWater());
+    const room = !due ? 0 : slots ? slots.room(this.holder) : this.prefetch.room(this.running, buffer.length + asking);
     const fetch = Math.max(0, Math.min(p.batch, room));
     // Short of room (others hold the slots): a slot freed elsewhere prompts it (slots.offer).
     this.short = due && room < p.batch;
@@ -321,6 +340,8 @@ class Pipeline<W, O> {
       return;
     }
     if (!clearing && !this.handBack && fetch === 0 && (this.finished.length < p.batch + p.concurrency || last)) return;
+    // Beside another, only a whole batch: requests per job stay those of one step at a time.
+    if (beside && (fetch < p.batch || !this.besideNow())) return;
     this.send(fetch, clearing ? null : undefined, () => {
       if (clearing) this.solo = undefined;
     });
@@ -363,6 +384,17 @@ class Pipeline<W, O> {
     this.p.onOutcome(outcome);
     this.finished.push(outcome);
     this.refillSoon();
+  }
+
+  // Whether a step may go beside the one in flight now; if not yet, a fill is due when it may.
+  private besideNow(): boolean {
+    const wait = this.lanes.besideIn(monotonicMs(), this.prefetch.stepMs());
+    if (wait <= 0) return true;
+    this.besideTimer ??= setTimeout(() => {
+      this.besideTimer = undefined;
+      if (!this.closed) this.fill();
+    }, Math.ceil(wait));
+    return false;
   }
 
   private refillSoon(): void {
@@ -423,7 +455,7 @@ class Pipeline<W, O> {
     if (p.alone?.(job)) {
       // It waits, and the jobs behind it, until no job of the process runs.
       this.gate.want(this.me);
-      if (this.running === 0 && !this.stepping && this.gate.mayRunAlone(this.me)) this.announce(job);
+      if (this.running === 0 && this.lanes.idle() && this.gate.mayRunAlone(this.me)) this.announce(job);
       return false;
     }
     if (!this.gate.mayStart()) return false;

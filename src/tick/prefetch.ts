@@ -18,6 +18,8 @@ export interface Prefetch {
   started(): void;
   freed(): void;
   stepTook(ms: number): void;
+  /** A step's round trip, smoothed (0 before the first). */
+  stepMs(): number;
   /** How many jobs start during one step round trip, with a margin: the lead a fetch needs. */
   lead(): number;
   /** How long a job may wait for a slot here. */
@@ -60,6 +62,7 @@ export function newPrefetch(concurrency: number, now: () => number = () => perfo
     stepTook(ms) {
       stepMs = stepMs === 0 ? ms : 0.7 * stepMs + 0.3 * ms;
     },
+    stepMs: () => stepMs,
     lead() {
       const elapsed = now() - first;
       if (starts < 2 || elapsed <= 0) return 0;

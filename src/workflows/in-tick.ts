@@ -5,7 +5,8 @@
 // sends begin's "nothing of workflows" (-1) and starts no pass.
 import type { Capability } from "../tick/capability.js";
 import type { WorkflowsRuntime } from "./runtime.js";
-import { CALL_RUNS, runWorkflowPass, type WorkflowPassReport } from "./pass.js";
+import { runWorkflowPass, type WorkflowPassReport } from "./pass.js";
+import { CLAIM_RUNS } from "./call-room.js";
 import type { TickWorkflowReport } from "./types.js";
 
 export const workflowsCapability = (runtime: WorkflowsRuntime): Capability => ({
@@ -14,7 +15,7 @@ export const workflowsCapability = (runtime: WorkflowsRuntime): Capability => ({
     const declared = Object.keys(runtime.workflows).length > 0;
     let flowed: WorkflowPassReport | undefined;
     return {
-      beginArgs: (t) => ({ workflows: workflowBeginArgs(runtime, Math.min(runsHeld(t), CALL_RUNS)) }),
+      beginArgs: (t) => ({ workflows: workflowBeginArgs(runtime, Math.min(runsHeld(t), CLAIM_RUNS)) }),
       async beside(t, begun) {
         if (!declared) return;
         flowed = await runWorkflowPass(runtime, {

@@ -34,6 +34,7 @@ import { readClaimedSteps } from "./records.js";
 import { workflowDefinition } from "./registry.js";
 import type { WorkflowDefinition } from "./types.js";
 import { currentVersion, definitionAt, storedVersion } from "./versions.js";
+import { CALL_RUNS, CLAIM_RUNS, callShare } from "./call-room.js";
 
 /** How long a run whose code this deployment lacks waits before a tick claims it again. */
 const UNRUNNABLE_RETRY_MS = 60_000;
@@ -42,14 +43,6 @@ const nextTurn: () => Promise<void> =
   typeof setImmediate === "function"
     ? () => new Promise((resolve) => setImmediate(resolve))
     : () => new Promise((resolve) => setTimeout(resolve, 0));
-
-/**
- * Runs one workflow call commits and claims at most, together: a tick holds a batch of runs, and a call
- * that committed and claimed them all would hold Redis for as long as a batch's commits and claims take
- * (chaos' bound on a script is 20 ms). Commits past it go in the next call, at once; a call claims only
- * in the room its commits leave (before runs were held in batches, a call did up to 10 of each).
- */
-export const CALL_RUNS = 20;
 
 /** How often a pass whose steps run long asks Redis for cancellations (and claims due runs). */
 const POLL_MS = 1_000;
@@ -154,13 +147,13 @@ export async function runWorkflowPass(
     for (const c of reply.claimed) start(claimedRun(c));
   };
   const exchange = async () => {
-    const batch = queued.splice(0, CALL_RUNS);
+    const batch = queued.splice(0, callShare(queued));
     // A commit other than 'c' ends its execution: its slot is claimed for in the same call. With every
     // slot taken (or the call's room) the call claims nothing and reads nothing of the due runs (-1): `due`
     // stays as it was.
     const ending = batch.reduce((n, q) => (q.commit.disposition === "c" ? n : n + 1), 0);
     const free = held - executions.size + ending;
-    const room = Math.min(free, CALL_RUNS - batch.length);
+    const room = Math.min(free, CALL_RUNS - batch.length, CLAIM_RUNS);
     const claim = stopping() ? 0 : room > 0 ? room : -1;
     try {
       const reply = await calls.send(protocol.workflow_tick, {
@@ -189,7 +182,7 @@ export async function runWorkflowPass(
   };
 
   const forFinish = () =>
-    queued.length <= CALL_RUNS &&
+    callShare(queued) === queued.length &&
     input.pipelineDone?.() === true &&
     (!due || stopping()) &&
     ridesOnFinish(queued, executions.size, () => stopping(), stopAt);

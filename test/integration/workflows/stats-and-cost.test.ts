@@ -88,4 +88,25 @@ describe.each(adapterCases)("workflow stats and cost over $name", (adapterCase) 
     // 30 steps and 10 outputs: one claim, then calls that each carry a step (or the output) of every run.
     expect(report.roundTrips - 2).toBeLessThanOrEqual(6);
   });
+
+  it("a tick of batch 100 claims 20 runs a call, and each call carries a step of every run it holds", async () => {
+    const tq = h.make(
+      {},
+      {
+        workflows: {
+          three: {
+            run: async (_: null, step) => {
+              for (let i = 0; i < 3; i++) await step.run(`s${i}`, () => i);
+            },
+          },
+        },
+      },
+    );
+    await tq.workflows.startBulk(Array.from({ length: 100 }, () => ({ name: "three" as const, input: null })));
+    const report = await tq.tick({ budgetMs: 10_000, batch: 100 });
+    expect((await tq.stats()).workflows.three?.completed).toBe(100);
+    // begin (20 claimed), calls that each commit a step of every run held and claim 20 more, finish (the
+    // last outputs): 9 requests; when a call carried 20 runs' commits (claims included) it took 25 or 26.
+    expect(report.roundTrips).toBeLessThanOrEqual(10);
+  });
 });

@@ -7,6 +7,15 @@
 --
 -- Replies are kept in a small length-prefixed encoding, not cjson: a job
 -- string must come back byte for byte.
+--
+-- Lanes: over HTTP each call is its own request, so a tick keeps two steps
+-- in flight (src/tick/pipeline.ts), one in each lane, 'a' and 'b'. A lane
+-- call keeps its number and reply in its lane's fields (`seqa`, `replya`;
+-- `seqb`, `replyb`): the other lane's later number never makes it stale, in
+-- whatever order the two reach Redis. `seq` still holds the last call of no
+-- lane (begin, housekeep, recurring, finish, a step over TCP), which goes
+-- only while no lane call is in flight: a lane call numbered below it is
+-- stale (a request held in transit past the tick's finish acts on nothing).
 -- @include lib/common/prefix-keys.lua
 
 local function encode_reply(v, out)
@@ -44,27 +53,37 @@ end
 -- Third: whether the tick may have cancel marks to read (false only when
 -- the lease is there without the `cancels` flag that every mark sets:
 -- lib/cancel/read-cancel-marks.lua), read with `seq` so a tick whose jobs
--- nobody cancelled pays no command for cancels.
-local function call_state(lease, seq)
-  local row = redis.call('HMGET', lease, 'seq', 'cancels')
+-- nobody cancelled pays no command for cancels. A call of `lane` is stale
+-- below `seq` (the last call of no lane) or below its lane's last number,
+-- a replay of its lane's last.
+local function call_state(lease, seq, lane)
+  local row = redis.call('HMGET', lease, 'seq', 'cancels', lane and 'seq' .. lane or 'seq')
   local last = row[1]
   if not last then return 'lost', nil, true end
   last = tonumber(last)
   local marked = row[2] ~= false
-  if seq == last then return 'replay', (decode_reply(redis.call('HGET', lease, 'reply'))), marked end
+  local reply_field = 'reply'
+  if lane then
+    if seq <= last then return 'stale', nil, marked end
+    last, reply_field = row[3] and tonumber(row[3]) or 0, 'reply' .. lane
+  end
+  if seq == last then return 'replay', (decode_reply(redis.call('HGET', lease, reply_field))), marked end
   if seq < last then return 'stale', nil, marked end
   return 'fresh', nil, marked
 end
 
 -- Only while the lease exists: HSET must never bring a lost lease back.
 -- `load`, when given, is the tick's load (lib/tick/run-solo.lua's load_text),
--- kept in the same HSET: a step pays one write, not two.
-local function remember(lease, seq, reply, load)
+-- kept in the same HSET: a step pays one write, not two. `lane`: a lane
+-- call's, kept in its lane's fields.
+local function remember(lease, seq, reply, load, lane)
   local text = table.concat(encode_reply(reply))
+  local seq_field, reply_field = 'seq', 'reply'
+  if lane then seq_field, reply_field = 'seq' .. lane, 'reply' .. lane end
   if load then
-    redis.call('HSET', lease, 'seq', seq, 'reply', text, 'load', load)
+    redis.call('HSET', lease, seq_field, seq, reply_field, text, 'load', load)
   else
-    redis.call('HSET', lease, 'seq', seq, 'reply', text)
+    redis.call('HSET', lease, seq_field, seq, reply_field, text)
   end
   return reply
 end
@@ -74,10 +93,21 @@ end
 -- replay reads them back. (A copy of every job string per call cost more
 -- than the fetch itself.) `groups` is fetch()'s reply: queue, {jobs},
 -- {resurrection counts}, …; the kept form has a count instead of {jobs}.
-local function without_jobs(groups)
+-- A lane call's jobs may have the other lane's fetched in front of them by
+-- its replay (the other lane's acks may take some of those out again), so
+-- it keeps, with the count, the length and SHA-1 of its group's newest and
+-- oldest job, and the replay finds the group by them: a tick's jobs of a
+-- queue stay in the order fetched, and a group's jobs, which the tick has
+-- not had, are neither acked nor moved while its call is unanswered.
+local function without_jobs(groups, lane)
   local kept = {}
   for g = 1, #groups, 3 do
-    kept[g], kept[g + 1], kept[g + 2] = groups[g], #groups[g + 1], groups[g + 2]
+    local jobs = groups[g + 1]
+    local n = #jobs
+    kept[g], kept[g + 1], kept[g + 2] = groups[g], n, groups[g + 2]
+    if lane and n > 0 then
+      kept[g + 1] = { n, #jobs[n], redis.sha1hex(jobs[n]), #jobs[1], redis.sha1hex(jobs[1]) }
+    end
   end
   return kept
 end
@@ -85,12 +115,33 @@ end
 -- Undoes without_jobs. Groups are read back last first: a queue fetched
 -- twice in one call has its second group nearest the head.
 local function with_jobs(tick, kept)
-  local groups, offsets = {}, {}
+  local groups, offsets, lists = {}, {}, {}
+  -- Where a lane call's group (without_jobs' { n, newest, oldest }) starts
+  -- in `items` (the list, head first) at or after `from` (1-based); nil if
+  -- not there (it cannot be gone while its call is unanswered; a late
+  -- replay no client waits for may find it acked). Local here: the scripts
+  -- that include this file are near Lua's 200 locals.
+  local function find_group(items, from, mark)
+    local n = mark[1]
+    local function is_job(job, len, sha) return job ~= nil and #job == len and redis.sha1hex(job) == sha end
+    for k = from, #items - n + 1 do
+      if is_job(items[k], mark[2], mark[3]) and is_job(items[k + n - 1], mark[4], mark[5]) then return k end
+    end
+    return nil
+  end
   for g = #kept - 2, 1, -3 do
     local queue, n = kept[g], kept[g + 1]
     local at = offsets[queue] or 0
     local newest_first = {}
-    if n > 0 then newest_first = redis.call('LRANGE', inproc_key(tick, queue), at, at + n - 1) end
+    if type(n) == 'table' then
+      lists[queue] = lists[queue] or redis.call('LRANGE', inproc_key(tick, queue), 0, -1)
+      local items, mark = lists[queue], n
+      n = mark[1]
+      at = (find_group(items, at + 1, mark) or at + 1) - 1
+      for k = at + 1, at + n do newest_first[#newest_first + 1] = items[k] end
+    elseif n > 0 then
+      newest_first = redis.call('LRANGE', inproc_key(tick, queue), at, at + n - 1)
+    end
     offsets[queue] = at + n
     local jobs = {}
     for k = #newest_first, 1, -1 do jobs[#jobs + 1] = newest_first[k] end

@@ -10,16 +10,18 @@
 -- may already have read and cleared the record.
 -- @include lib/common/prefix-keys.lua
 
--- A step's ARGV[6]: its call number, optionally followed by the tick's
--- load ("/running/waiting": handlers running, jobs fetched not started, as
--- the call went out), then optionally a space and the marker. Returns the
--- number, the marker ('' when absent) and the load (nil when absent).
+-- A step's ARGV[6]: its call number, optionally followed by its lane ('a'
+-- or 'b': lib/tick/replay-call.lua) and the tick's load ("/running/waiting":
+-- handlers running, jobs fetched not started, as the call went out), then
+-- optionally a space and the marker. Returns the number, the marker (''
+-- when absent), the load (nil when absent) and the lane (nil when none).
 local function call_number(arg)
   local head, marker = string.match(arg, '^(%S+) (.*)$')
   if not head then head, marker = arg, '' end
-  local seq, running, waiting = string.match(head, '^(%d+)/(%d+)/(%d+)$')
-  if seq then return tonumber(seq), marker, { tonumber(running), tonumber(waiting) } end
-  return tonumber(head), marker, nil
+  local seq, lane, running, waiting = string.match(head, '^(%d+)([ab]?)/(%d+)/(%d+)$')
+  if seq then return tonumber(seq), marker, { tonumber(running), tonumber(waiting) }, lane ~= '' and lane or nil end
+  seq, lane = string.match(head, '^(%d+)([ab]?)$')
+  return tonumber(seq), marker, nil, lane ~= '' and lane or nil
 end
 
 -- The load a step reported, as its lease hash keeps it (`load`: "running

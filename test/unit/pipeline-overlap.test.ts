@@ -1,0 +1,89 @@
+// The pipeline's steps over HTTP (`overlap`): at most two in flight, never
+// two in one lane, the second half a round trip after the first; over TCP
+// one at a time and no lane. Every job is run once and acked once either way.
+import { describe, expect, it } from "vitest";
+import type { Fence } from "../../src/tick/fence.js";
+import { runPipeline, type PipelineInput, type StepReply } from "../../src/tick/pipeline.js";
+import type { Lane } from "../../src/tick/step-lanes.js";
+
+const fence: Fence = { valid: () => true, confirmed() {}, confirm: async () => true, age: () => 0, stop() {} };
+
+interface Sent {
+  lane: Lane | undefined;
+  at: number;
+  fetch: number;
+  acks: number;
+  /** Sent while another was in flight. */
+  beside: boolean;
+}
+
+async function drain(overlap: boolean, jobs: number, roundTripMs: number) {
+  const queue = Array.from({ length: jobs }, (_, i) => i);
+  const sent: Sent[] = [];
+  const inFlight = new Set<Lane | undefined>();
+  let most = 0;
+  const ran: number[] = [];
+  const acked: number[] = [];
+  const step: PipelineInput<number, number>["step"] = async (acks, fetch, _solo, _load, lane) => {
+    expect(inFlight.has(lane), `a second step in lane ${lane}`).toBe(false);
+    sent.push({ lane, at: performance.now(), fetch, acks: acks.length, beside: inFlight.size > 0 });
+    inFlight.add(lane);
+    most = Math.max(most, inFlight.size);
+    await new Promise((resolve) => setTimeout(resolve, roundTripMs));
+    acked.push(...acks);
+    inFlight.delete(lane);
+    return { held: true, fetched: queue.splice(0, fetch) } satisfies StepReply<number>;
+  };
+  const first = queue.splice(0, 10);
+  const result = await runPipeline<number, number>({
+    first,
+    firstFull: true,
+    batch: 10,
+    concurrency: 10,
+    fence,
+    signal: new AbortController().signal,
+    graceMs: 1_000,
+    overlap,
+    run: async (job) => {
+      ran.push(job);
+      return job;
+    },
+    interrupted: (job) => job,
+    unstarted: (job) => job,
+    step,
+    onOutcome() {},
+  });
+  acked.push(...result.finished);
+  return { sent, most, ran, acked, result };
+}
+
+describe("the pipeline's steps", () => {
+  it("over HTTP: two in flight at most, one a lane, every job run and acked once", async () => {
+    const { sent, most, ran, acked } = await drain(true, 400, 20);
+    expect(most).toBe(2);
+    expect(new Set(sent.map((s) => s.lane))).toEqual(new Set(["a", "b"]));
+    const sorted = (xs: number[]) => [...xs].sort((a, b) => a - b);
+    expect(sorted(ran)).toEqual(Array.from({ length: 400 }, (_, i) => i));
+    expect(sorted(acked)).toEqual(sorted(ran));
+    // Each step fetched a batch or was the last: no more requests than one a batch, and a few.
+    expect(sent.length).toBeLessThanOrEqual(400 / 10 + 3);
+  });
+
+  it("over HTTP, jobs taking no time: most steps go beside another, half a round trip after it at the soonest", async () => {
+    const { sent } = await drain(true, 300, 20);
+    const beside = sent.filter((s) => s.beside);
+    expect(beside.length).toBeGreaterThan(sent.length / 3);
+    for (const s of beside) {
+      const before = sent[sent.indexOf(s) - 1]!;
+      // Timers may fire a millisecond early.
+      expect(s.at - before.at).toBeGreaterThanOrEqual(20 / 2 - 2);
+    }
+  });
+
+  it("over TCP: one at a time, no lane", async () => {
+    const { sent, most, ran } = await drain(false, 100, 2);
+    expect(most).toBe(1);
+    expect(sent.every((s) => s.lane === undefined)).toBe(true);
+    expect(ran).toHaveLength(100);
+  });
+});
