@@ -7,7 +7,7 @@ import { monotonicMs } from "./clock.js";
 import type { TickLoad } from "./load.js";
 import type { OpenTick } from "./open.js";
 import { nameLargeJobs } from "./passes/ack-refs.js";
-import { runJob } from "./passes/execute.js";
+import { runJob, runJobNow } from "./passes/execute.js";
 import type { FetchedJob } from "./passes/fetch.js";
 import { budgetCheck } from "./passes/start-budget.js";
 import type { PipelineInput, StepReply } from "./pipeline.js";
@@ -47,8 +47,9 @@ export function pipelineInput(
     run: (work) => {
       const lane = parts.hasLanes ? parts.laneOf(work) : undefined;
       if (lane) return lane.run(work);
-      // A job no part wraps (most): no closure for it (bench/client-instructions.ts counts the difference).
-      if (!parts.wrapsPlain(plain(work))) return runJob(runtime, plain(work), t.signal, settings.graceMs, parts.job);
+      // A job no part wraps (most): no closure for it, and no promise when its handler returns at once
+      // (bench/client-instructions.ts counts the difference).
+      if (!parts.wrapsPlain(plain(work))) return runJobNow(runtime, plain(work), t.signal, settings.graceMs, parts.job);
       return parts.runPlain(
         plain(work),
         (signal) => runJob(runtime, plain(work), signal, settings.graceMs, parts.job),

@@ -42,6 +42,22 @@ export function runJob(
   graceMs = 1_000,
   hooks: JobHooks = {},
 ): Promise<Outcome> {
+  const outcome = runJobNow(runtime, job, signal, graceMs, hooks);
+  return outcome instanceof Promise ? outcome : Promise.resolve(outcome);
+}
+
+/**
+ * runJob, whose outcome comes back as is when the handler returned at once and nothing waited:
+ * a no-op job then makes no promise at all, and its slot frees without a turn of microtasks
+ * (bench/client-instructions.ts counts the difference). Never throws; a promise never rejects.
+ */
+export function runJobNow(
+  runtime: Runtime,
+  job: FetchedJob,
+  signal: AbortSignal,
+  graceMs = 1_000,
+  hooks: JobHooks = {},
+): Outcome | Promise<Outcome> {
   try {
     return startJob(runtime, job, signal, graceMs, hooks);
   } catch (error) {
@@ -55,10 +71,10 @@ function startJob(
   signal: AbortSignal,
   graceMs: number,
   hooks: JobHooks,
-): Promise<Outcome> {
+): Outcome | Promise<Outcome> {
   if (job.resurrections >= runtime.maxResurrections) {
     const reason = `its tick died ${job.resurrections} times while running it (maxResurrections ${runtime.maxResurrections})`;
-    return Promise.resolve(unrunnable(runtime, job, "TickqPoisonJob", reason));
+    return unrunnable(runtime, job, "TickqPoisonJob", reason);
   }
   // Not poison: no tick died. The job needs longer than the ticks leave it.
   if (job.interruptions >= runtime.maxResurrections) {
@@ -66,12 +82,12 @@ function startJob(
       `a tick's deadline interrupted it ${job.interruptions} times (maxResurrections ${runtime.maxResurrections}): it runs longer than the budget ticks leave it. ` +
       "Give the job a timeoutMs (a tick then starts it only with that much budget left, and a run past it fails and is retried), " +
       "raise the tick budget (tick({ budgetMs }), TICKQ_TICK_BUDGET_MS), or split it into shorter jobs";
-    return Promise.resolve(unrunnable(runtime, job, "TickqDeadlineExceeded", reason));
+    return unrunnable(runtime, job, "TickqDeadlineExceeded", reason);
   }
   const decoded = decodeJob(job.raw, runtime.jobs);
   if (!decoded.ok) {
     if (decoded.errorClass === "TickqUnknownJob") return unknownJob(runtime, hooks, job, decoded);
-    return Promise.resolve(unrunnable(runtime, job, decoded.errorClass, decoded.reason));
+    return unrunnable(runtime, job, decoded.errorClass, decoded.reason);
   }
 
   const definition = definitionOf(runtime, decoded.payload.class)!;
@@ -79,7 +95,7 @@ function startJob(
   // decodeJob's payload is this run's own object: set in place.
   const { payload } = decoded;
   if (payload.retry == null) payload.retry = definition.retry ?? true;
-  if (hooks.cancelled?.(payload.jid)) return Promise.resolve({ kind: "cancelled", job, payload });
+  if (hooks.cancelled?.(payload.jid)) return { kind: "cancelled", job, payload };
   const run = new JobRun(runtime, hooks, job, payload, definition, { signal, graceMs });
   if (!runtime.tracing) return run.attempt();
   return traced(runtime.tracing, run, job, payload);
@@ -100,7 +116,7 @@ async function traced(
     tracestate: payload.tracestate,
   });
   if (!span) return run.attempt();
-  const outcome = await span.run(() => run.attempt());
+  const outcome = await span.run(async () => run.attempt());
   span.end({ outcome: outcome.kind, error: "error" in outcome ? outcome.error : undefined });
   return outcome;
 }
@@ -150,44 +166,71 @@ class JobRun {
     });
   }
 
-  async attempt(): Promise<Outcome> {
+  /**
+   * The run's outcome: as is when the handler returned at once with no timeout to keep (no promise
+   * made), else the promise of it. Never throws; the promise never rejects.
+   */
+  attempt(): Outcome | Promise<Outcome> {
     this.started = monotonicMs();
+    if (this.definition.timeoutMs !== undefined) return this.timed(this.definition.timeoutMs);
+    let pending: Promise<void> | undefined;
     try {
-      const { timeoutMs } = this.definition;
-      if (timeoutMs === undefined) {
-        // A handler that returns at once is not awaited: an await costs every no-op job a turn of the event loop.
-        const pending = this.execute(this.ctx);
-        if (pending) await pending;
-      } else {
-        // The job's own signal (a cancel aborts it too) bounds the timeout's.
-        await runWithTimeout(
-          (bounded) => this.execute(this.ctx.withSignal(bounded)) ?? Promise.resolve(),
-          this.ctx.signal,
-          {
-            name: this.payload.class,
-            timeoutMs,
-            graceMs: this.tick.graceMs,
-            onIgnored: () =>
-              this.ctx.log.warn(`ignored the abort past its timeoutMs (${timeoutMs} ms); it may still be running`),
-          },
-        );
-      }
-      const { job, payload, value } = this;
-      return (
-        this.cancelled() ??
-        // `ran` declared from the start: the meter's write then finds its slot, with no change of shape.
-        this.measured({
-          kind: "succeeded",
-          job,
-          payload,
-          value,
-          durationMs: monotonicMs() - this.started,
-          ran: undefined,
-        })
+      pending = this.execute(this.ctx);
+    } catch (error) {
+      return this.failedRun(error);
+    }
+    // A handler that returns at once is not awaited: an await costs every no-op job a turn of the event loop.
+    if (pending === undefined) return this.ended();
+    return pending.then(
+      () => this.ended(),
+      (error: unknown) => this.failedRun(error),
+    );
+  }
+
+  /** A run with a timeout: the job's own signal (a cancel aborts it too) bounds the timeout's. */
+  private async timed(timeoutMs: number): Promise<Outcome> {
+    try {
+      await runWithTimeout(
+        (bounded) => this.execute(this.ctx.withSignal(bounded)) ?? Promise.resolve(),
+        this.ctx.signal,
+        {
+          name: this.payload.class,
+          timeoutMs,
+          graceMs: this.tick.graceMs,
+          onIgnored: () =>
+            this.ctx.log.warn(`ignored the abort past its timeoutMs (${timeoutMs} ms); it may still be running`),
+        },
       );
     } catch (error) {
       return this.failedRun(error);
     }
+    return this.ended();
+  }
+
+  /** The handler returned: its outcome; should reading it throw, the run failed (as any throw in a run). */
+  private ended(): Outcome | Promise<Outcome> {
+    try {
+      return this.succeeded();
+    } catch (error) {
+      return this.failedRun(error);
+    }
+  }
+
+  /** The handler returned: its outcome (cancelled, if a cancel came while it ran). */
+  private succeeded(): Outcome {
+    const { job, payload, value } = this;
+    return (
+      this.cancelled() ??
+      // `ran` declared from the start: the meter's write then finds its slot, with no change of shape.
+      this.measured({
+        kind: "succeeded",
+        job,
+        payload,
+        value,
+        durationMs: monotonicMs() - this.started,
+        ran: undefined,
+      })
+    );
   }
 
   /** Runs the handler (inside the middleware, if any); undefined when it returned at once. */
