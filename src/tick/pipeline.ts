@@ -186,6 +186,10 @@ class Pipeline<W, O> {
   // burst starts what they freed, where a fill a job scanned the pool's holders and offered their
   // room once a job (bench/client-instructions.ts counts the difference).
   private refilling = false;
+  // While a fill starts jobs: the held count at which its step goes out before it starts the rest
+  // (-1: none due). Jobs that settle at once never fill the slots, so a fill would run every held
+  // job before its fetch went, and no round trip would overlap them (bench/plain-cost.ts).
+  private stepAt = -1;
   private readonly holder: SlotHolder;
 
   constructor(private readonly p: PipelineInput<W, O>) {
@@ -476,6 +480,10 @@ class Pipeline<W, O> {
     buffer.shift();
     this.showHeld();
     this.start(job);
+    if (buffer.length <= this.stepAt) {
+      this.stepAt = -1;
+      this.step();
+    }
     return true;
   }
 
@@ -510,8 +518,10 @@ class Pipeline<W, O> {
   }
 
   private fill(): void {
+    this.stepAt = this.lanes.open() && !this.drained ? this.lowWater() - this.asking : -1;
     if (this.slots) this.slots.fill(this.holder);
     else while (this.running < this.p.concurrency && this.startNext());
+    this.stepAt = -1;
     this.leaveLineUnlessAlone();
     this.step();
   }
