@@ -113,40 +113,78 @@ end
 -- The due times go to `ready` and `later` in one ZADD per key and flag
 -- after the payloads (nothing in this call reads them back): a
 -- variadic ZADD applies its pairs in order, as the calls one by one would.
-local dues, due_groups = {}, {}
+-- `same`: the one due time of all the group's pairs, or false once they differ.
+local dues, due_groups, same = { LT = {}, NX = {} }, {}, {}
 local function add_due(key, flag, due, id)
-  local group = dues[flag .. key]
+  local group = dues[flag][key]
   if not group then
     group = { key, flag }
-    dues[flag .. key] = group
+    dues[flag][key] = group
     due_groups[#due_groups + 1] = group
+    same[group] = due
+  elseif same[group] ~= due then
+    same[group] = false
   end
   group[#group + 1] = due
   group[#group + 1] = id
 end
 
-local flags, added, named, tops = {}, {}, {}, {}
+-- A small sorted set is a listpack, and ZADD inserts each member after a
+-- walk from its head past every lower (score, member): members of one score
+-- added in ascending order walk the whole set each, some 20,000
+-- instructions a payload at 100 ids. In descending order each stops at the
+-- head. With LT the pairs' order changes nothing (an id keeps its lowest
+-- due), so an LT group of one due goes in descending member order (C's
+-- sort, no Lua comparator); any other group as it came.
+local function zadd_args(group)
+  if group[2] ~= 'LT' or not same[group] then return group end
+  local ids = {}
+  for k = 4, #group, 2 do ids[#ids + 1] = group[k] end
+  table.sort(ids)
+  local args, due = { group[1], group[2] }, same[group]
+  for k = #ids, 1, -1 do
+    args[#args + 1] = due
+    args[#args + 1] = ids[k]
+  end
+  return args
+end
+
+-- A whole ms as text ('%d'), else the number: Redis formats a number
+-- argument as a float (%.17g), which costs more than the ZADD itself.
+local function ms_arg(ms)
+  if ms == math.floor(ms) and ms < 2 ^ 53 then return string.format('%d', ms) end
+  return ms
+end
+local now_arg = ms_arg(now)
+
+-- Each name's keys, made once a call (a concatenation a key a payload was a cost of its own).
+local flags, added, named, tops, keys_of = {}, {}, {}, {}, {}
 local i = payloadsAt + 1
 for k = 1, tonumber(ARGV[payloadsAt]) do
   local name, id, payload, score, delay = ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], tonumber(ARGV[i + 4])
   i = i + 5
-  local due = now + math.max(0, delay)
+  local due = delay > 0 and ms_arg(now + delay) or now_arg
   local fresh
-  local ready = okey(name, 'ready')
-  local p = okey(name, 'p:' .. id)
+  local keys = keys_of[name]
+  if not keys then
+    keys = { ready = okey(name, 'ready'), p = okey(name, 'p:'), n = okey(name, 'n:'), later = okey(name, 'later') }
+    keys_of[name] = keys
+  end
+  local ready = keys.ready
+  local p = keys.p .. id
   local state = states[name][id]
   -- Not waiting: held by a tick if it has payloads (its run's), else new.
   if not state then state = redis.call('EXISTS', p) == 1 and 'h' or 'f' end
   if state == 'h' then
-    local n = okey(name, 'n:' .. id)
+    local n = keys.n .. id
     if score == '' then score = sequenced_score(now, { p, n }, tops) end
     fresh = redis.call('ZADD', n, 'LT', score, payload)
     note_score(tops, n, score, now)
-    add_due(okey(name, 'later'), 'LT', due, id)
+    add_due(keys.later, 'LT', due, id)
   elseif state == 'f' then
     -- No payload and not in `ready`: nothing to sequence after, and NX and
     -- LT add alike, so neither the score lookup nor the retries check.
-    if score == '' then score = now end
+    if score == '' then score = now_arg end
     fresh = redis.call('ZADD', p, 'LT', score, payload)
     tops[p] = false
     note_score(tops, p, score, now)
@@ -167,8 +205,9 @@ for k = 1, tonumber(ARGV[payloadsAt]) do
   flags[k] = fresh == 1 and '1' or '0'
 end
 for _, group in ipairs(due_groups) do
-  for from = 3, #group, 2000 do
-    redis.call('ZADD', group[1], group[2], unpack(group, from, math.min(from + 1999, #group)))
+  local args = zadd_args(group)
+  for from = 3, #args, 2000 do
+    redis.call('ZADD', args[1], args[2], unpack(args, from, math.min(from + 1999, #args)))
   end
 end
 for name, count in pairs(added) do

@@ -30,8 +30,9 @@ function formatRest(rest: unknown[]): string {
 }
 
 /**
- * A class, so a job costs one small object, not three closures; its lines and its fields are made
- * when the handler first logs (a job that logs nothing costs the object alone; bench/client-instructions.ts).
+ * A class, so a job that logs costs one small object, not three closures; ctx makes it when the
+ * handler first reads ctx.log, and its lines and fields when the handler first logs (a job that
+ * logs nothing costs nothing here; bench/client-instructions.ts).
  */
 export class JobLog implements JobLogger {
   #lines: string[] | undefined;

@@ -8,6 +8,8 @@
 // freed lately, so a tick of slow jobs fetches little more than its free
 // slots, and a tick of fast ones a whole batch.
 
+import { monotonicMs } from "./clock.js";
+
 /** How long a fetched job may wait for a slot before another tick should have it. */
 export const HOLD_MS = 250;
 
@@ -33,7 +35,7 @@ export interface Prefetch {
 }
 
 /** Times are monotonic milliseconds (performance.now()): jobs that all finish within one millisecond still show a rate. */
-export function newPrefetch(concurrency: number, now: () => number = () => performance.now()): Prefetch {
+export function newPrefetch(concurrency: number, now: () => number = monotonicMs): Prefetch {
   let stepMs = 0;
   let first = 0;
   let starts = 0;

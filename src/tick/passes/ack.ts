@@ -71,6 +71,27 @@ const settled = (o: Outcome): o is Settled => o.kind !== "succeeded";
 
 /** The outcomes grouped as lib/tick/ack-jobs.lua takes them: successes by queue, then the others in their order. */
 function entries(outcomes: Outcome[]): { succeeded: Map<string, Outcome[]>; ordered: Settled[] } {
+  return oneGroup(outcomes) ?? grouped(outcomes);
+}
+
+/**
+ * Most acks: successes all, of one queue and one job name. Their group is the outcomes as they are,
+ * found in one loop where grouping builds maps, iterators and filtered copies (and is code that
+ * V8 then optimizes during a drain: bench/client-instructions.ts counts the difference).
+ */
+function oneGroup(outcomes: Outcome[]): { succeeded: Map<string, Outcome[]>; ordered: Settled[] } | undefined {
+  const first = outcomes[0];
+  if (first === undefined || first.kind !== "succeeded") return undefined;
+  const { queue } = first.job;
+  const name = first.ran?.name;
+  for (let k = 1; k < outcomes.length; k++) {
+    const o = outcomes[k]!;
+    if (o.kind !== "succeeded" || o.job.queue !== queue || o.ran?.name !== name) return undefined;
+  }
+  return { succeeded: new Map([[queue, outcomes]]), ordered: [] };
+}
+
+function grouped(outcomes: Outcome[]): { succeeded: Map<string, Outcome[]>; ordered: Settled[] } {
   // Within a queue, the successes of one job name go together: the metrics section counts them as one group.
   const byQueue = new Map<string, Map<string, Outcome[]>>();
   for (const o of outcomes) {

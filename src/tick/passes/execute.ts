@@ -8,7 +8,6 @@
 import type { Backoffs } from "../backoff.js";
 import { spliceFields } from "../../job/json-splice.js";
 import { deadEntryFor, decodeJob } from "../../job/codec.js";
-import { JobLog } from "../job-log.js";
 import { attemptOf, onFailure } from "../retry.js";
 import { definitionOf, redisNowSec, type Runtime } from "../runtime.js";
 import type { JobContext, RunningJob } from "../../job/context.js";
@@ -130,8 +129,6 @@ async function unknownJob(
  */
 class JobRun {
   readonly ctx: RunContext;
-  /** ctx.log: a failed run's last lines are kept in the job. */
-  private readonly log: JobLog;
   /** The handler's own return is the result, whatever the middleware around it returns. */
   private value: unknown;
   private started = 0;
@@ -145,8 +142,8 @@ class JobRun {
     private readonly tick: { signal: AbortSignal; graceMs: number },
   ) {
     const attempt = attemptOf(payload);
-    this.log = new JobLog(runtime, payload, job.queue, attempt);
-    this.ctx = new RunContext(payload.jid, job.queue, attempt, this.log, payload, {
+    this.ctx = new RunContext(payload.jid, job.queue, attempt, payload, {
+      runtime,
       hooks,
       signal: tick.signal,
       fence: job.flowFence,
@@ -171,7 +168,7 @@ class JobRun {
             timeoutMs,
             graceMs: this.tick.graceMs,
             onIgnored: () =>
-              this.log.warn(`ignored the abort past its timeoutMs (${timeoutMs} ms); it may still be running`),
+              this.ctx.log.warn(`ignored the abort past its timeoutMs (${timeoutMs} ms); it may still be running`),
           },
         );
       }
@@ -232,7 +229,7 @@ class JobRun {
     if (stopped) return stopped;
     const ended = monotonicMs();
     const { runtime, hooks, job, payload, definition, tick } = this;
-    const input = { backoff: definition as Backoffs, log: this.log.lines };
+    const input = { backoff: definition as Backoffs, log: this.ctx.loggedLines() };
     if (tick.signal.aborted) {
       // An abort of a capability's making (a lease in doubt) says what it makes of the run; any other puts it back.
       const stop = hooks.aborted?.(tick.signal.reason, job);

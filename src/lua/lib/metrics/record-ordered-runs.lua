@@ -27,23 +27,44 @@ local function record_ordered_runs(runs, at, retention, now_ms_value)
     total_adds[field] = total_adds[field] + by
     if both then minute_adds[field] = (minute_adds[field] or 0) + by end
   end
+  -- Each name's field names, and each bucket's, made once a call: a run costs no
+  -- concatenation (a bucket's number made text each time cost a float formatting).
+  local of_name = {}
+  local function named(name)
+    local f = of_name[name]
+    if not f then
+      local j, o = 'j|' .. name .. '|', 'o|' .. name .. '|'
+      f = { r = j .. 'r', ms = j .. 'ms', f = j .. 'f', retried = j .. 'retried', dead = j .. 'dead', wait = o .. 'ms', jb = {}, ob = {}, j = j, o = o }
+      of_name[name] = f
+    end
+    return f
+  end
+  local function bucket(f, side, prefix, ms)
+    local b = metric_bucket(ms)
+    local field = f[side][b]
+    if not field then
+      field = prefix .. 'b' .. b
+      f[side][b] = field
+    end
+    return field
+  end
   for e, run in ipairs(runs) do
     local name, due, kind = run[1], run[2], run[3]
     local arg = at + 2 * (e - 1)
     local ran, started = tonumber(ARGV[arg]), tonumber(ARGV[arg + 1])
     if due and ran and (kind == 's' or kind == 'r' or kind == 'd') then
-      local j = 'j|' .. name .. '|'
-      add(j .. 'r', 1, true)
-      add(j .. 'ms', ran, true)
-      add(j .. 'b' .. metric_bucket(ran), 1, true)
+      local f = named(name)
+      add(f.r, 1, true)
+      add(f.ms, ran, true)
+      add(bucket(f, 'jb', f.j, ran), 1, true)
       if kind ~= 's' then
-        add(j .. 'f', 1, true)
-        add(j .. (kind == 'r' and 'retried' or 'dead'), 1, false)
+        add(f.f, 1, true)
+        add(kind == 'r' and f.retried or f.dead, 1, false)
       end
       if started then
         local waited = math.max(0, math.floor(started - due))
-        add('o|' .. name .. '|ms', waited, true)
-        add('o|' .. name .. '|b' .. metric_bucket(waited), 1, true)
+        add(f.wait, waited, true)
+        add(bucket(f, 'ob', f.o, waited), 1, true)
       end
     end
   end

@@ -50,8 +50,9 @@ local function holds(token, tick, fence)
   return token and string.sub(token, 1, #prefix) == prefix
 end
 
-local function settle_success(tick, name, ids, fences, marks, now)
-  local inproc = oinproc_key(tick)
+-- `with_dues`: answer each run's due time (the metrics want it); else none.
+local function settle_success(tick, name, ids, fences, marks, now, with_dues)
+  local inproc, p_of = oinproc_key(tick), okey(name, 'p:')
   local fields = {}
   for k = 1, #ids do fields[k] = name .. ' ' .. ids[k] end
   local tokens = redis.call('HMGET', inproc, unpack(fields))
@@ -63,10 +64,10 @@ local function settle_success(tick, name, ids, fences, marks, now)
     if take_ordered_mark(marks, name, fences[k], ids[k]) and held then
       cancelled_again = cancelled_again + settle_ordered_cancelled(tick, name, ids[k], fences[k], now)
     elseif held then
-      dues[k] = token_due(tokens[k])
+      if with_dues then dues[k] = token_due(tokens[k]) end
       mine[#mine + 1] = ids[k]
       gone[#gone + 1] = fields[k]
-      payload_keys[#payload_keys + 1] = okey(name, 'p:' .. ids[k])
+      payload_keys[#payload_keys + 1] = p_of .. ids[k]
     end
   end
   if #mine == 0 then return 0, cancelled_again, dues end
@@ -135,6 +136,10 @@ end
 -- finished run) and dead-set evictions.
 local function ordered_ack(tick, i, now, dead_max, dead_max_age, marks)
   local processed, failed, ready_again, evicted = 0, 0, 0, 0
+  -- The metrics trailer is read first: without it no run is noted (a table a run).
+  local others_at = i + 1
+  for _ = 1, tonumber(ARGV[i]) or 0 do others_at = others_at + 2 + 2 * tonumber(ARGV[others_at + 1]) end
+  local others, metrics = metrics_header(ARGV[others_at] or '0')
   local runs = {}
   for _ = 1, tonumber(ARGV[i]) or 0 do
     local name, count = ARGV[i + 1], tonumber(ARGV[i + 2])
@@ -143,13 +148,14 @@ local function ordered_ack(tick, i, now, dead_max, dead_max_age, marks)
       ids[k] = ARGV[i + 1 + 2 * k]
       fences[k] = ARGV[i + 2 + 2 * k]
     end
-    local settled, again, dues = settle_success(tick, name, ids, fences, marks, now)
-    for k = 1, count do runs[#runs + 1] = { name, dues[k], 's' } end
+    local settled, again, dues = settle_success(tick, name, ids, fences, marks, now, metrics ~= nil)
+    if metrics then
+      for k = 1, count do runs[#runs + 1] = { name, dues[k], 's' } end
+    end
     processed, ready_again = processed + settled, ready_again + again
     i = i + 2 + 2 * count
   end
   i = i + 1
-  local others, metrics = metrics_header(ARGV[i] or '0')
   for _ = 1, tonumber(others) do
     local kind = ARGV[i + 1]
     local acted, again, gone, due, cancelled = settle_other(tick, kind, ARGV[i + 2], ARGV[i + 3], ARGV[i + 4], ARGV[i + 5], now, dead_max, dead_max_age, marks)

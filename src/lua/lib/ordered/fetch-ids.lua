@@ -7,6 +7,11 @@
 -- Per batch and name: one ZRANGEBYSCORE, ZREMRANGEBYRANK, HSET, SADD (the
 -- `held` index), EXISTS (of the per-id counts) and three counters; one
 -- ZRANGE per id.
+-- Replays and concurrent ticks: an id is taken by one ZREMRANGEBYRANK inside
+-- one script, so two ticks never take the same id; a replayed call answers
+-- its kept reply (lib/tick/replay-call.lua), one group a name as the first
+-- run answered it, and takes nothing. At maxmemory it runs in begin and step
+-- (allow-oom): it moves ids and adds one token each, freed by their ack.
 -- @include lib/common/prefix-keys.lua
 -- @include lib/ordered/state.lua
 -- @include lib/tick/fetch-jobs.lua
@@ -20,49 +25,75 @@
 -- {interruptions by a tick's deadline, likewise}, {stops for a lease in
 -- doubt (lib/ordered/ack-ids.lua), likewise}}. The ids' fences are
 -- consecutive from the first. Flat lists keep the reply (and the copy
--- lib/tick/replay-call.lua keeps of it) small. Returns how many ids it took.
+-- lib/tick/replay-call.lua keeps of it) small. A second take of the same
+-- name in one call (fetch_mixed's second look) extends the name's group,
+-- its fences following on: one group a name, as a caller of any version
+-- reads groups (any number, a name in one or more). Returns how many ids it took.
 local function fetch_name(tick, name, limit, now, out)
   if limit <= 0 then return 0 end
   local ready = okey(name, 'ready')
-  local due = redis.call('ZRANGEBYSCORE', ready, '-inf', now, 'WITHSCORES', 'LIMIT', 0, limit)
+  -- Integers as text ('%d'): a number argument costs Redis a float formatting.
+  local due = redis.call('ZRANGEBYSCORE', ready, '-inf', string.format('%d', now), 'WITHSCORES', 'LIMIT', '0', string.format('%d', limit))
   if #due == 0 then return 0 end
   -- The lowest scores are the lowest ranks: exactly the ids just read.
-  redis.call('ZREMRANGEBYRANK', ready, 0, #due / 2 - 1)
+  redis.call('ZREMRANGEBYRANK', ready, '0', string.format('%d', #due / 2 - 1))
+  local group = out.by_name and out.by_name[name]
   -- never below Redis' time, though the counter be lost (lib/common/prefix-keys.lua)
-  local first = last_fence_of(okey(name, 'fence')) + 1
-  fences_taken(okey(name, 'fence'), first + #due / 2 - 1)
+  local first = group and group.next or last_fence_of(okey(name, 'fence')) + 1
+  fences_taken(okey(name, 'fence'), math.max(first + #due / 2 - 1, group and group.reserved or 0))
   local ids, payloads, scores, counts = {}, {}, {}, {}
+  if group then ids, payloads, scores, counts = group[3], group[4], group[5], group.counts end
   local held = {}
-  local single = true
+  local single = not group or group.single
+  local before, payloads_before = #ids, #payloads
+  local p_of = okey(name, 'p:')
   for j = 1, #due, 2 do
     local id = due[j]
-    local count = read_payloads(name, id, payloads, scores)
+    local count = read_payloads_of(p_of .. id, payloads, scores)
     -- An id without payloads (nothing should leave one) is dropped, not run.
     if count > 0 then
       ids[#ids + 1] = id
       held[#held + 1] = name .. ' ' .. id
-      held[#held + 1] = tick .. ' ' .. fence_text(first + #ids - 1) .. ' ' .. due[j + 1]
+      held[#held + 1] = tick .. ' ' .. fence_text(first + #ids - before - 1) .. ' ' .. due[j + 1]
       counts[#ids] = count
       if count > 1 then single = false end
     end
   end
-  if #ids == 0 then return 0 end
+  local took = #ids - before
+  -- The group's fences stay consecutive (a dropped id took none); the counter
+  -- stays at the highest reserved, above every fence handed out.
+  if group then group.next, group.reserved = first + took, math.max(first + #due / 2 - 1, group.reserved) end
+  if took == 0 then return 0 end
   redis.call('HSET', oinproc_key(tick), unpack(held))
-  redis.call('SADD', okey(name, 'held'), unpack(ids))
-  redis.call('INCRBY', okey(name, 'running'), #ids)
-  redis.call('DECRBY', okey(name, 'payloads'), #payloads)
+  redis.call('SADD', okey(name, 'held'), unpack(ids, before + 1))
+  redis.call('INCRBY', okey(name, 'running'), took)
+  redis.call('DECRBY', okey(name, 'payloads'), #payloads - payloads_before)
   local per_id = {}
   local counted = ids_counted.any(name)
-  for _, what in ipairs(ids_counted.names) do
-    local list = {}
+  for w, what in ipairs(ids_counted.names) do
+    local list = group and group[6 + w] or {}
     if counted and redis.call('EXISTS', okey(name, what)) == 1 then
-      list = redis.call('HMGET', okey(name, what), unpack(ids))
-      for k = 1, #ids do list[k] = tonumber(list[k]) or 0 end
+      local read = redis.call('HMGET', okey(name, what), unpack(ids, before + 1))
+      for k = #list + 1, before do list[k] = 0 end
+      for k = 1, took do list[before + k] = tonumber(read[k]) or 0 end
+    elseif #list > 0 then
+      for k = before + 1, #ids do list[k] = 0 end
     end
-    per_id[#per_id + 1] = list
+    per_id[w] = list
   end
-  out[#out + 1] = { name, first, ids, payloads, scores, single and {} or counts, per_id[1], per_id[2], per_id[3], per_id[4], per_id[5] }
-  return #ids
+  if group then
+    group.single = single
+    group[6] = single and {} or counts
+    for w = 1, 5 do group[6 + w] = per_id[w] end
+    return took
+  end
+  group = { name, first, ids, payloads, scores, single and {} or counts, per_id[1], per_id[2], per_id[3], per_id[4], per_id[5] }
+  -- Named fields are not part of the reply (Redis reads a table's array part).
+  group.counts, group.single, group.next, group.reserved = counts, single, first + took, first + #due / 2 - 1
+  out[#out + 1] = group
+  out.by_name = out.by_name or {}
+  out.by_name[name] = group
+  return took
 end
 
 -- Up to `limit` ids over the names, starting at a name that turns with the

@@ -1,0 +1,48 @@
+// ordered_enqueue writes the due times of a call's new ids in one ZADD per key, an LT group of one due
+// in descending member order (a listpack zset then inserts each at its head): the order changes
+// nothing. Run twice with the same arguments, each id is in `ready` once, at its lowest due, and the
+// second run adds nothing.
+import { describe, expect, it } from "vitest";
+import * as protocol from "../../../src/protocol/index.js";
+import { adapterCases } from "../../helpers/adapters.js";
+import { useHarness } from "../../helpers/harness.js";
+import { scriptCalls } from "../../helpers/script-calls.js";
+
+const ids = ["m", "b", "z", "a", "q", "b", "c"];
+
+describe.each(adapterCases)("ordered_enqueue's due times, run twice over $name", (adapterCase) => {
+  const h = useHarness(adapterCase, "ordered-enqueue-due-replay");
+  const { callTwice } = scriptCalls(h);
+  const args = (token: string, delays: number[]) => ({
+    token,
+    tokenMs: 60_000,
+    payloads: ids.map((id, k) => ({ name: "idx", id, payload: String(k), score: "", delayMs: delays[k]! })),
+  });
+  const ready = (after: Record<string, unknown>) => {
+    const flat = after["o:idx:ready"] as string[];
+    return Object.fromEntries(flat.flatMap((v, i) => (i % 2 === 0 ? [[v, Number(flat[i + 1])]] : [])));
+  };
+
+  it("one due for every id: each id once, at that due, in member order", async () => {
+    const { first, after } = await callTwice(
+      protocol.ordered_enqueue,
+      { names: "ordered" },
+      args(
+        "one",
+        ids.map(() => 0),
+      ),
+    );
+    expect(first).toBe("1111111");
+    const due = ready(after);
+    expect(Object.keys(due)).toEqual(["a", "b", "c", "m", "q", "z"]);
+    expect(new Set(Object.values(due)).size).toBe(1);
+  });
+
+  it("mixed delays: each id at its lowest due, as one ZADD per payload would leave it", async () => {
+    const delays = [5_000, 9_000, 0, 7_000, 3_000, 1_000, 2_000];
+    const { after } = await callTwice(protocol.ordered_enqueue, { names: "ordered" }, args("mixed", delays));
+    const due = ready(after);
+    const now = due.z!; // delay 0
+    expect(due).toEqual({ m: now + 5_000, b: now + 1_000, z: now, a: now + 7_000, q: now + 3_000, c: now + 2_000 });
+  });
+});

@@ -1,0 +1,82 @@
+// begin and step take ordered ids in two looks (up to half the batch, plain jobs, then the rest):
+// the second look's ids join the name's group, their fences following on, so a name comes back as
+// one group (lib/ordered/fetch-ids.lua). Run twice with the same arguments, the call answers the
+// same group and leaves the state as the first run left it; the group's payload counts and per-id
+// counts cover the ids of both looks.
+import { describe, expect, it } from "vitest";
+import * as protocol from "../../../src/protocol/index.js";
+import { adapterCases } from "../../helpers/adapters.js";
+import { beginKeys, beginNamed, type BeginOptions } from "../../helpers/begin-args.js";
+import { useHarness } from "../../helpers/harness.js";
+import { scriptCalls } from "../../helpers/script-calls.js";
+import { idsOf, stepArgs, tickKeys } from "../../helpers/tick-calls.js";
+
+const LEASE = 5_000;
+const NAMES = ["idx"];
+
+describe.each(adapterCases)("an ordered fetch in two looks, run twice over $name", (adapterCase) => {
+  const h = useHarness(adapterCase, "ordered-fetch-replay");
+  const { call, callTwice } = scriptCalls(h);
+  const enqueue = (token: string, items: [string, string, string][]) =>
+    call(
+      protocol.ordered_enqueue,
+      { names: "ordered" },
+      {
+        token,
+        tokenMs: 60_000,
+        payloads: items.map(([id, payload, score]) => ({ name: "idx", id, payload, score, delayMs: 0 })),
+      },
+    );
+  const options = (tick: string): BeginOptions => ({ tick, leaseMs: LEASE, ordered: NAMES, batch: 10 });
+
+  it("begin: one group for the name, ten ids with consecutive fences, counts over both looks", async () => {
+    // All due in one ms, the ids come in their names' order: id-00 … id-11; id-07 (second look) has two payloads.
+    await enqueue(
+      "e",
+      Array.from(
+        { length: 12 },
+        (_, i) => [`id-${String(i).padStart(2, "0")}`, `"p${i}"`, String(i + 1)] as [string, string, string],
+      ),
+    );
+    await enqueue("e2", [["id-07", '"q7"', "100"]]);
+    // id-08 (second look) failed once before: the failures list covers every id of the group.
+    await h.redis.hset(`${h.prefix}o:idx:retries`, "id-08", "1");
+    const { first, after } = await callTwice(protocol.begin, beginKeys(options("t1")), beginNamed(options("t1")));
+    expect(first.ordered).toHaveLength(1);
+    const group = first.ordered![0]!;
+    expect(group.ids).toEqual(Array.from({ length: 10 }, (_, i) => `id-${String(i).padStart(2, "0")}`));
+    expect(group.counts).toEqual([1, 1, 1, 1, 1, 1, 1, 2, 1, 1]);
+    expect(group.failures).toEqual([0, 0, 0, 0, 0, 0, 0, 0, 1, 0]);
+    const items = idsOf(first.ordered);
+    expect(items.map((x) => x.fence)).toEqual(items.map((_, i) => group.first + i));
+    expect(items[7]!.payloads).toEqual(['"p7"', '"q7"']);
+    expect(items[8]).toMatchObject({ id: "id-08", failures: 1, payloads: ['"p8"'] });
+    // Each id's token names its own fence; the counter is at the last one.
+    for (const x of items)
+      expect((after["oinproc:t1"] as Record<string, string>)[`idx ${x.id}`]).toMatch(new RegExp(`^t1 ${x.fence} `));
+    expect(after["o:idx:fence"]).toBe(String(group.first + 9));
+    expect(after["o:idx:running"]).toBe("10");
+    expect(after["o:idx:payloads"]).toBe("2"); // id-10 and id-11 still wait
+  });
+
+  it("step: a fetch in two looks is one group too, its fences above begin's", async () => {
+    await enqueue(
+      "e",
+      Array.from(
+        { length: 14 },
+        (_, i) => [`id-${String(i).padStart(2, "0")}`, `"p${i}"`, String(i + 1)] as [string, string, string],
+      ),
+    );
+    const begun = await call(protocol.begin, beginKeys(options("t1")), beginNamed(options("t1")));
+    const before = idsOf(begun.ordered);
+    expect(before).toHaveLength(10);
+    const args = stepArgs({ tick: "t1", leaseMs: LEASE, call: 2, batch: 4, ordered: { names: NAMES, outcomes: [] } });
+    const { first } = await callTwice(protocol.step, tickKeys("t1"), args);
+    expect(first.ordered).toHaveLength(1);
+    const items = idsOf(first.ordered);
+    expect(items.map((x) => x.id)).toEqual(["id-10", "id-11", "id-12", "id-13"]);
+    // Consecutive within the group, above every fence begin handed out (and never below Redis' time).
+    expect(items.map((x) => x.fence)).toEqual(items.map((_, i) => first.ordered![0]!.first + i));
+    expect(items[0]!.fence).toBeGreaterThan(before[9]!.fence);
+  });
+});
