@@ -5,14 +5,15 @@
 // malformed text pushed twice, is byte for byte the same as another. These
 // tests hold a replay to its promise (it answers the first run's jobs) with
 // such texts, and check the put-back paths where one lane acks a job and
-// the other fetches it again.
+// the other fetches it again, and ordered ids a lane fetched while the
+// other acked ids and payloads arrived for its own.
 import { describe, expect, it } from "vitest";
 import * as protocol from "../../../src/protocol/index.js";
 import { adapterCases } from "../../helpers/adapters.js";
 import { beginKeys, beginNamed } from "../../helpers/begin-args.js";
 import { useHarness } from "../../helpers/harness.js";
 import { scriptCalls } from "../../helpers/script-calls.js";
-import { rawAcks, stepArgs, tickKeys } from "../../helpers/tick-calls.js";
+import { idsOf, rawAcks, stepArgs, tickKeys } from "../../helpers/tick-calls.js";
 
 const job = (n: number) => JSON.stringify({ class: "x", args: [n], jid: `j${n}`, queue: "default", retry: true });
 // Two enqueues of the same work by a producer that sets no jid: the same text.
@@ -83,5 +84,43 @@ describe.each(adapterCases)("lane step replays under attack over $name", (adapte
     const { first: lateA } = await callTwice(protocol.step, KEYS, step("2a/0/0", 2, [], [putBack(job(1))]));
     expect(lateA).toEqual(a);
     expect(await h.redis.lrange(`${h.prefix}inproc:t1:default`, 0, -1)).toEqual([job(5), job(4), job(1), job(3)]);
+  });
+
+  it("ordered ids: a lane's replay answers its ids and their payloads after the other lane acked one and fetched ids, and payloads arrived for its own", async () => {
+    const enqueue = (token: string, items: [string, string, string][]) =>
+      call(
+        protocol.ordered_enqueue,
+        { names: "ordered" },
+        {
+          token,
+          tokenMs: 60_000,
+          payloads: items.map(([id, payload, score]) => ({ name: "idx", id, payload, score, delayMs: 0 })),
+        },
+      );
+    await enqueue(
+      "e",
+      Array.from({ length: 8 }, (_, i) => [`id-${i}`, `"p${i}"`, String(i + 1)] as [string, string, string]),
+    );
+    const options = { tick: "t1", leaseMs: LEASE, ordered: ["idx"], batch: 2 };
+    const begun = await call(protocol.begin, beginKeys(options), beginNamed(options));
+    const held = idsOf(begun.ordered);
+    expect(held.map((x) => x.id)).toEqual(["id-0", "id-1"]);
+    const laneStep = (header: string, batch: number, done: typeof held) =>
+      stepArgs({
+        tick: "t1",
+        leaseMs: LEASE,
+        call: header,
+        batch,
+        ordered: { names: ["idx"], outcomes: done.map((item) => ({ kind: "succeeded" as const, item })) },
+      });
+    const a = await call(protocol.step, KEYS, laneStep("2a/0/0", 2, []));
+    expect(idsOf(a.ordered).map((x) => x.id)).toEqual(["id-2", "id-3"]);
+    // Lane a's reply is lost. A payload arrives for id-2 (held: it waits in n:id-2); lane b acks id-0
+    // and fetches two more ids.
+    await enqueue("e2", [["id-2", '"late"', "100"]]);
+    const b = await call(protocol.step, KEYS, laneStep("3b/0/0", 2, [held[0]!]));
+    expect(idsOf(b.ordered).map((x) => x.id)).toEqual(["id-4", "id-5"]);
+    const { first: again } = await callTwice(protocol.step, KEYS, laneStep("2a/0/0", 2, []));
+    expect(again).toEqual(a);
   });
 });
