@@ -1,12 +1,13 @@
 // Attacks on lane steps' replays (lib/tick/replay-call.lua): a lane step's
-// kept reply finds its jobs again by count and the length and SHA-1 of its
-// group's newest and oldest job, that is of the job's whole text. Texts are
-// not always unique: a job pushed without a jid by another producer, or
-// malformed text pushed twice, is byte for byte the same as another. These
-// tests hold a replay to its promise (it answers the first run's jobs) with
-// such texts, and check the put-back paths where one lane acks a job and
-// the other fetches it again, and ordered ids a lane fetched while the
-// other acked ids and payloads arrived for its own.
+// kept reply must find its jobs again however many the other lane fetched
+// in front of them. The first version found a group by its count and the
+// SHA-1 of its newest and oldest job's whole text. Texts are not always
+// unique: a job pushed without a jid by another producer, or malformed
+// text pushed twice, is byte for byte the same as another. These tests
+// hold a replay to its promise (it answers the first run's jobs) with such
+// texts, and check the put-back paths where one lane acks a job and the
+// other fetches it again, and ordered ids a lane fetched while the other
+// acked ids and payloads arrived for its own.
 import { describe, expect, it } from "vitest";
 import * as protocol from "../../../src/protocol/index.js";
 import { adapterCases } from "../../helpers/adapters.js";
