@@ -53,7 +53,9 @@
 -- fresh, neither makes the other stale, and a replay of either finds its own
 -- jobs however many the other fetched in front of them. The tick never
 -- sends a solo marker with a call in flight. A lane step also keeps the
--- length and SHA-1 of two jobs a group: two short strings in the lease hash.
+-- SHA-1 of each job it fetched (40 bytes a job, a batch at most, in the
+-- lease hash), found again by text: jobs of the same text (no jid) are
+-- told apart by no position.
 -- A lease stamped by the Redis before a restart (lib/tick/restart-hold.lua) counts as lost:
 -- the acks run, nothing is fetched, leaseHeld 0. During the hold after a restart no ordered
 -- id, flow slot or unique key is handed out (a flow job waits in the schedule until it ends).

@@ -94,11 +94,14 @@ end
 -- than the fetch itself.) `groups` is fetch()'s reply: queue, {jobs},
 -- {resurrection counts}, …; the kept form has a count instead of {jobs}.
 -- A lane call's jobs may have the other lane's fetched in front of them by
--- its replay (the other lane's acks may take some of those out again), so
--- it keeps, with the count, the length and SHA-1 of its group's newest and
--- oldest job, and the replay finds the group by them: a tick's jobs of a
--- queue stay in the order fetched, and a group's jobs, which the tick has
--- not had, are neither acked nor moved while its call is unanswered.
+-- its replay, and the other lane's acks may take some of them out again,
+-- or take out, of two jobs of the same text (a job pushed without a jid,
+-- malformed text pushed twice), this lane's copy rather than the tick's:
+-- positions prove nothing. So it keeps, with the count, the SHA-1 of each
+-- of its jobs, in fetch order, and the replay finds each by its SHA-1: a
+-- job of the same text is the same job to the tick (acks name jobs by
+-- text), and the tick's list still holds every text of a call it has not
+-- had answered, since it never acked more copies of a text than it held.
 local function without_jobs(groups, lane)
   local kept = {}
   for g = 1, #groups, 3 do
@@ -106,7 +109,9 @@ local function without_jobs(groups, lane)
     local n = #jobs
     kept[g], kept[g + 1], kept[g + 2] = groups[g], n, groups[g + 2]
     if lane and n > 0 then
-      kept[g + 1] = { n, #jobs[n], redis.sha1hex(jobs[n]), #jobs[1], redis.sha1hex(jobs[1]) }
+      local shas = {}
+      for k = 1, n do shas[k] = redis.sha1hex(jobs[k]) end
+      kept[g + 1] = { n, table.concat(shas) }
     end
   end
   return kept
@@ -115,36 +120,27 @@ end
 -- Undoes without_jobs. Groups are read back last first: a queue fetched
 -- twice in one call has its second group nearest the head.
 local function with_jobs(tick, kept)
-  local groups, offsets, lists = {}, {}, {}
-  -- Where a lane call's group (without_jobs' { n, newest, oldest }) starts
-  -- in `items` (the list, head first) at or after `from` (1-based); nil if
-  -- not there (it cannot be gone while its call is unanswered; a late
-  -- replay no client waits for may find it acked). Local here: the scripts
-  -- that include this file are near Lua's 200 locals.
-  local function find_group(items, from, mark)
-    local n = mark[1]
-    local function is_job(job, len, sha) return job ~= nil and #job == len and redis.sha1hex(job) == sha end
-    for k = from, #items - n + 1 do
-      if is_job(items[k], mark[2], mark[3]) and is_job(items[k + n - 1], mark[4], mark[5]) then return k end
-    end
-    return nil
-  end
+  local groups, offsets, texts = {}, {}, {}
   for g = #kept - 2, 1, -3 do
     local queue, n = kept[g], kept[g + 1]
     local at = offsets[queue] or 0
-    local newest_first = {}
-    if type(n) == 'table' then
-      lists[queue] = lists[queue] or redis.call('LRANGE', inproc_key(tick, queue), 0, -1)
-      local items, mark = lists[queue], n
-      n = mark[1]
-      at = (find_group(items, at + 1, mark) or at + 1) - 1
-      for k = at + 1, at + n do newest_first[#newest_first + 1] = items[k] end
-    elseif n > 0 then
-      newest_first = redis.call('LRANGE', inproc_key(tick, queue), at, at + n - 1)
-    end
-    offsets[queue] = at + n
     local jobs = {}
-    for k = #newest_first, 1, -1 do jobs[#jobs + 1] = newest_first[k] end
+    if type(n) == 'table' then
+      -- A lane call's group (without_jobs' { n, SHA-1s }): each job by its SHA-1 among the list's
+      -- texts, read and hashed once a queue. One not there (a late replay no client waits for may
+      -- find it acked) is left out.
+      if not texts[queue] then
+        texts[queue] = {}
+        for _, job in ipairs(redis.call('LRANGE', inproc_key(tick, queue), 0, -1)) do
+          texts[queue][redis.sha1hex(job)] = job
+        end
+      end
+      for k = 1, n[1] do jobs[#jobs + 1] = texts[queue][string.sub(n[2], 40 * k - 39, 40 * k)] end
+    elseif n > 0 then
+      local newest_first = redis.call('LRANGE', inproc_key(tick, queue), at, at + n - 1)
+      offsets[queue] = at + n
+      for k = #newest_first, 1, -1 do jobs[#jobs + 1] = newest_first[k] end
+    end
     groups[g], groups[g + 1], groups[g + 2] = queue, jobs, kept[g + 2]
   end
   return groups
