@@ -165,3 +165,15 @@ export function evalWords<K extends object, A extends object, R>(
     ...encoded.args,
   ];
 }
+
+/** The KEYS of ordered_enqueue. */
+export const ORDERED_ENQUEUE_KEYS = { names: "ordered" };
+
+/** ordered_enqueue's ARGV: payloads of ordered name `name`, each [id, payload, score ("" for none)], due now. */
+export function orderedEnqueueArgs(token: string, items: [string, string, string?][], name = "idx") {
+  return {
+    token,
+    tokenMs: 60_000,
+    payloads: items.map(([id, payload, score = ""]) => ({ name, id, payload, score, delayMs: 0 })),
+  };
+}

@@ -10,7 +10,15 @@ import { type BeginOptions, beginKeys, beginNamed } from "../../helpers/begin-ar
 import { useHarness } from "../../helpers/harness.js";
 import { scriptCalls } from "../../helpers/script-calls.js";
 import { snapshot } from "../../helpers/snapshot.js";
-import { finishArgs, housekeepArgs, idsOf, stepArgs as tickStep, tickKeys } from "../../helpers/tick-calls.js";
+import {
+  finishArgs,
+  housekeepArgs,
+  idsOf,
+  ORDERED_ENQUEUE_KEYS,
+  orderedEnqueueArgs,
+  stepArgs as tickStep,
+  tickKeys,
+} from "../../helpers/tick-calls.js";
 
 const LEASE = 5_000;
 const NAMES = ["idx"];
@@ -20,13 +28,8 @@ const members = (zset: unknown) => (zset as string[]).filter((_, i) => i % 2 ===
 describe.each(adapterCases)("ordered scripts run twice over $name", (adapterCase) => {
   const h = useHarness(adapterCase, "ordered-replay");
   const { call, callTwice, readsCallTwice } = scriptCalls(h);
-  const ORDERED_KEYS = { names: "ordered" };
-
-  const enqueueArgs = (token: string, items: [string, string, string?][]) => ({
-    token,
-    tokenMs: 60_000,
-    payloads: items.map(([id, payload, score = ""]) => ({ name: "idx", id, payload, score, delayMs: 0 })),
-  });
+  const ORDERED_KEYS = ORDERED_ENQUEUE_KEYS;
+  const enqueueArgs = orderedEnqueueArgs;
   const enqueue = (token: string, items: [string, string, string?][]) =>
     call(protocol.ordered_enqueue, ORDERED_KEYS, enqueueArgs(token, items));
   const beginCall = (o: BeginOptions) => call(protocol.begin, beginKeys(o), beginNamed(o));

@@ -14,7 +14,14 @@ import { adapterCases } from "../../helpers/adapters.js";
 import { beginKeys, beginNamed } from "../../helpers/begin-args.js";
 import { useHarness } from "../../helpers/harness.js";
 import { scriptCalls } from "../../helpers/script-calls.js";
-import { idsOf, rawAcks, stepArgs, tickKeys } from "../../helpers/tick-calls.js";
+import {
+  idsOf,
+  ORDERED_ENQUEUE_KEYS,
+  orderedEnqueueArgs,
+  rawAcks,
+  stepArgs,
+  tickKeys,
+} from "../../helpers/tick-calls.js";
 
 const job = (n: number) => JSON.stringify({ class: "x", args: [n], jid: `j${n}`, queue: "default", retry: true });
 // Two enqueues of the same work by a producer that sets no jid: the same text.
@@ -89,15 +96,7 @@ describe.each(adapterCases)("lane step replays under attack over $name", (adapte
 
   it("ordered ids: a lane's replay answers its ids and their payloads after the other lane acked one and fetched ids, and payloads arrived for its own", async () => {
     const enqueue = (token: string, items: [string, string, string][]) =>
-      call(
-        protocol.ordered_enqueue,
-        { names: "ordered" },
-        {
-          token,
-          tokenMs: 60_000,
-          payloads: items.map(([id, payload, score]) => ({ name: "idx", id, payload, score, delayMs: 0 })),
-        },
-      );
+      call(protocol.ordered_enqueue, ORDERED_ENQUEUE_KEYS, orderedEnqueueArgs(token, items));
     await enqueue(
       "e",
       Array.from({ length: 8 }, (_, i) => [`id-${i}`, `"p${i}"`, String(i + 1)] as [string, string, string]),

@@ -12,7 +12,14 @@ import { adapterCases } from "../../helpers/adapters.js";
 import { beginKeys, beginNamed } from "../../helpers/begin-args.js";
 import { useHarness } from "../../helpers/harness.js";
 import { scriptCalls } from "../../helpers/script-calls.js";
-import { finishArgs, idsOf, stepArgs, tickKeys } from "../../helpers/tick-calls.js";
+import {
+  finishArgs,
+  idsOf,
+  ORDERED_ENQUEUE_KEYS,
+  orderedEnqueueArgs,
+  stepArgs,
+  tickKeys,
+} from "../../helpers/tick-calls.js";
 
 const LEASE = 5_000;
 const NAMES = ["idx"];
@@ -36,11 +43,7 @@ describe.each(adapterCases)("ordered cancel scripts run twice over $name", (adap
   const { call, callTwice } = scriptCalls(h);
 
   const enqueue = (token: string, id: string, payload: string) =>
-    call(
-      protocol.ordered_enqueue,
-      { names: "ordered" },
-      { token, tokenMs: 60_000, payloads: [{ name: "idx", id, payload, score: "", delayMs: 0 }] },
-    );
+    call(protocol.ordered_enqueue, ORDERED_ENQUEUE_KEYS, orderedEnqueueArgs(token, [[id, payload]]));
   const begin = async (tick: string) => {
     const o = { tick, leaseMs: LEASE, ordered: NAMES };
     return idsOf((await call(protocol.begin, beginKeys(o), beginNamed(o))).ordered);

@@ -9,7 +9,7 @@ import { adapterCases } from "../../helpers/adapters.js";
 import { beginKeys, beginNamed, type BeginOptions } from "../../helpers/begin-args.js";
 import { useHarness } from "../../helpers/harness.js";
 import { scriptCalls } from "../../helpers/script-calls.js";
-import { idsOf, stepArgs, tickKeys } from "../../helpers/tick-calls.js";
+import { idsOf, ORDERED_ENQUEUE_KEYS, orderedEnqueueArgs, stepArgs, tickKeys } from "../../helpers/tick-calls.js";
 
 const LEASE = 5_000;
 const NAMES = ["idx"];
@@ -18,15 +18,7 @@ describe.each(adapterCases)("an ordered fetch in two looks, run twice over $name
   const h = useHarness(adapterCase, "ordered-fetch-replay");
   const { call, callTwice } = scriptCalls(h);
   const enqueue = (token: string, items: [string, string, string][]) =>
-    call(
-      protocol.ordered_enqueue,
-      { names: "ordered" },
-      {
-        token,
-        tokenMs: 60_000,
-        payloads: items.map(([id, payload, score]) => ({ name: "idx", id, payload, score, delayMs: 0 })),
-      },
-    );
+    call(protocol.ordered_enqueue, ORDERED_ENQUEUE_KEYS, orderedEnqueueArgs(token, items));
   const options = (tick: string): BeginOptions => ({ tick, leaseMs: LEASE, ordered: NAMES, batch: 10 });
 
   it("begin: one group for the name, ten ids with consecutive fences, counts over both looks", async () => {

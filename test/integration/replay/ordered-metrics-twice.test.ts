@@ -11,7 +11,14 @@ import { beginKeys, beginNamed } from "../../helpers/begin-args.js";
 import { useHarness } from "../../helpers/harness.js";
 import { scriptCalls } from "../../helpers/script-calls.js";
 import { snapshot } from "../../helpers/snapshot.js";
-import { finishArgs, idsOf, stepArgs, tickKeys } from "../../helpers/tick-calls.js";
+import {
+  finishArgs,
+  idsOf,
+  ORDERED_ENQUEUE_KEYS,
+  orderedEnqueueArgs,
+  stepArgs,
+  tickKeys,
+} from "../../helpers/tick-calls.js";
 
 const LEASE = 5_000;
 const NAMES = ["idx"];
@@ -25,12 +32,11 @@ describe.each(adapterCases)("ordered metrics run twice over $name", (adapterCase
   const fetchFive = async () => {
     await call(
       protocol.ordered_enqueue,
-      { names: "ordered" },
-      {
-        token: "tok",
-        tokenMs: 60_000,
-        payloads: ["a", "b", "c", "d", "e"].map((id) => ({ name: "idx", id, payload: '"p"', score: "", delayMs: 0 })),
-      },
+      ORDERED_ENQUEUE_KEYS,
+      orderedEnqueueArgs(
+        "tok",
+        ["a", "b", "c", "d", "e"].map((id): [string, string] => [id, '"p"']),
+      ),
     );
     const due = Number(await h.redis.zscore(`${h.prefix}o:idx:ready`, "a"));
     const begun = await call(protocol.begin, beginKeys({ tick: "t1", leaseMs: LEASE }), {
