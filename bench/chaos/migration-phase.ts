@@ -121,10 +121,20 @@ async function runMigration(ctx: PhaseContext): Promise<MigrationResult> {
     problems: [],
   };
   type Deployment = ReturnType<typeof make>;
-  const drain = async (tq: Deployment) => {
-    for (let idle = 0, i = 0; idle < 2 && i < 50; i++) {
+  /**
+   * Ticks until every label of `expected` ran and two ticks in a row fetched nothing, or until the
+   * settle time is out. A claimed job (until-executed) waits in the schedule while the restart pause
+   * holds the prefix (lib/tick/restart-hold.lua: an earlier phase restarted this Redis, and a new
+   * prefix is held for a lease from the server's start): waiting is not lost.
+   */
+  const drain = async (tq: Deployment, expected: Iterable<string>) => {
+    const labels = [...expected];
+    const deadline = Date.now() + ctx.settleSeconds * 1000;
+    for (let idle = 0; ; ) {
       const report = await tq.tick({ budgetMs: ctx.budgetMs });
       idle = report.fetched === 0 ? idle + 1 : 0;
+      if (idle >= 2 && (labels.every((label) => runs.has(label)) || Date.now() > deadline)) return;
+      if (idle > 0) await new Promise((resolve) => setTimeout(resolve, 250));
     }
   };
   /** Jobs left waiting in the layout about to move: caller's jids and until-executed keys; the jid each key's job holds. */
@@ -165,7 +175,7 @@ async function runMigration(ctx: PhaseContext): Promise<MigrationResult> {
     const old = make(1);
     await old.enqueueBulk(ran.map((label) => ({ name: "step" as const, args: [label], jid: label })));
     await old.enqueueBulk(Array.from({ length: RATE_LIMIT }, () => ({ name: "limited" as const, args: [] })));
-    await drain(old);
+    await drain(old, ran);
     for (const label of debounced) await old.enqueue("ping", [label]);
     await old.enqueueBulk(Array.from({ length: RATE_LIMIT }, () => ({ name: "limited" as const, args: [] })));
     const heldInOne = await wait(old, "1");
@@ -173,12 +183,12 @@ async function runMigration(ctx: PhaseContext): Promise<MigrationResult> {
     await migrate(3);
     const three = make(3);
     await sendAgain(three, heldInOne);
-    await drain(three);
+    await drain(three, [...jids, ...heldInOne.keys()]);
     const heldInThree = await wait(three, "3");
     await migrate(1);
     const one = make(1);
     await sendAgain(one, heldInThree);
-    await drain(one);
+    await drain(one, [...jids, ...heldInOne.keys(), ...heldInThree.keys()]);
 
     const unique = [...heldInOne.keys(), ...heldInThree.keys()];
     for (const label of [...jids, ...unique]) {
