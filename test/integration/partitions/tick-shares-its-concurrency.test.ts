@@ -88,10 +88,18 @@ describeOverAdapters(adapterCases, "a tick over partitions shares its concurrenc
 
   it("starts a higher queue's job first in strict order, whichever partition fetched it", async () => {
     const started: string[] = [];
+    // The first job holds its slot until partition 1's fetch has taken the high jobs from their queue
+    // (and a margin for its reply): on a loaded machine that round trip can outlast any fixed sleep,
+    // and a low job started while the high ones were still on their way would be no fault of the order.
+    const highsFetched = async () => {
+      while ((await tq.stats()).queues.high) await sleep(5);
+      await sleep(50);
+    };
     const tq = h.make(
       {
         work: async ([queue]: [string]) => {
           started.push(queue);
+          if (started.length === 1) await highsFetched();
           await sleep(15);
         },
       },
