@@ -16,6 +16,7 @@
 //     [--timeline 100]   also print the mean occupancy per that many ms
 //     [--gaps]           also print the longest stretches with slots idle and no job held
 import { loadavg } from "node:os";
+import { performance as perfHooks } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import { Redis as UpstashRedis } from "@upstash/redis";
 import { Redis } from "ioredis";
@@ -139,7 +140,7 @@ async function main(): Promise<void> {
     await tq.enqueueBulk(list.map((ms) => ({ name: "sleep", args: [ms] })));
     trace = { starts: [], ends: [], nominal: [], requests: [] };
     const before = server.requests();
-    const elu = performance.eventLoopUtilization();
+    const elu = perfHooks.eventLoopUtilization();
     const cpu = process.cpuUsage();
     const t0 = now();
     let done = 0;
@@ -155,7 +156,7 @@ async function main(): Promise<void> {
       t1,
       requests: server.requests() - before,
       trace,
-      elu: performance.eventLoopUtilization(elu).utilization,
+      elu: perfHooks.eventLoopUtilization(elu).utilization,
       cpuMs: (used.user + used.system) / 1000,
     };
   };
