@@ -15,6 +15,9 @@
 //   npx tsx bench/upstash-occupancy.ts [--latency-ms 20] [--batch 100] [--jobs 4000] [--runs 3] [--seed 1]
 //     [--timeline 100]   also print the mean occupancy per that many ms
 //     [--gaps]           also print the longest stretches with slots idle and no job held
+//     [--server-process] the REST server in a child process (as a real one is elsewhere), not in
+//                        this one: its work then delays no timer of the tick's
+import { spawn } from "node:child_process";
 import { loadavg } from "node:os";
 import { performance as perfHooks } from "node:perf_hooks";
 import { parseArgs } from "node:util";
@@ -37,10 +40,13 @@ const { values } = parseArgs({
     seed: { type: "string", default: "1" },
     timeline: { type: "string", default: "0" },
     gaps: { type: "boolean", default: false },
+    "server-process": { type: "boolean", default: false },
   },
 });
 
 const now = () => performance.now();
+// Requests this process sent (the count when the REST server is a child process).
+let sentRequests = 0;
 const load = () =>
   loadavg()
     .map((x) => x.toFixed(2))
@@ -59,6 +65,7 @@ function traced(adapter: RedisAdapter, trace: () => Trace): RedisAdapter {
     (call: RedisAdapter["evalsha"]): RedisAdapter["evalsha"] =>
     async (s, keys, args) => {
       const sent = now();
+      sentRequests++;
       const reply = await call(s, keys, args);
       trace().requests.push({ sent, back: now(), fetched: JSON.stringify(reply).split("sleep").length - 1 });
       return reply;
@@ -82,6 +89,46 @@ async function poolDrain(jobs: readonly number[]): Promise<number> {
   };
   await Promise.all(Array.from({ length: CONCURRENCY }, slot));
   return (jobs.length / (now() - t0)) * 1000;
+}
+
+/** The REST server in a child process (tools/upstash-local/main.ts); requests() counts what this process sent. */
+async function childServer(redisUrl: string, latencyMs: number) {
+  const token = "bench-token-0123456789";
+  const port = 7100 + Math.floor(Math.random() * 800);
+  const child = spawn(
+    process.execPath,
+    [
+      "--import",
+      "tsx",
+      "tools/upstash-local/main.ts",
+      "--port",
+      String(port),
+      "--token",
+      token,
+      "--latency-ms",
+      String(latencyMs),
+    ],
+    { env: { ...process.env, REDIS_URL: redisUrl }, stdio: ["ignore", "pipe", "inherit"] },
+  );
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = "";
+    child.stdout!.on("data", (chunk: Buffer) => {
+      out += chunk.toString();
+      const m = /UPSTASH_REDIS_REST_URL=(\S+)/.exec(out);
+      if (m) resolve(m[1]!);
+    });
+    child.once("exit", (code) => reject(new Error(`the REST server exited (${code}): ${out}`)));
+  });
+  return {
+    url,
+    token,
+    requests: () => sentRequests,
+    close: async () => {
+      const exited = new Promise((r) => child.once("exit", r));
+      child.kill("SIGTERM");
+      await exited;
+    },
+  };
 }
 
 /** How late the handlers' sleeps ended: median, 99th percentile and worst, in ms. */
@@ -113,7 +160,9 @@ async function main(): Promise<void> {
   const limit = limitOf(jobs, CONCURRENCY);
   const found = await findRedis();
   const direct = new Redis(found.url);
-  const server = await startUpstashLocal({ redisUrl: found.url, token: "bench-token-0123456789", latencyMs });
+  const server = values["server-process"]
+    ? await childServer(found.url, latencyMs)
+    : await startUpstashLocal({ redisUrl: found.url, token: "bench-token-0123456789", latencyMs });
   const client = new UpstashRedis({
     url: server.url,
     token: server.token,
