@@ -131,6 +131,16 @@ async function childServer(redisUrl: string, latencyMs: number) {
   };
 }
 
+/** When (ms from the drain's start) the latest sleep ended. */
+function worstAt(tr: Trace, t0: number): number {
+  let worst = 0;
+  for (let i = 1; i < tr.starts.length; i++) {
+    const late = (k: number) => tr.ends[k]! - tr.starts[k]! - tr.nominal[k]!;
+    if (late(i) > late(worst)) worst = i;
+  }
+  return Math.round(tr.ends[worst]! - t0);
+}
+
 /** How late the handlers' sleeps ended: median, 99th percentile and worst, in ms. */
 function lateness(tr: Trace): string {
   const late = tr.starts.map((s, i) => tr.ends[i]! - s - tr.nominal[i]!).sort((a, b) => a - b);
@@ -280,6 +290,7 @@ async function main(): Promise<void> {
         "work asked": pct(nominal),
         "timer overrun": pct(busy - nominal),
         "overrun p50/p99/max ms": lateness(tr),
+        "worst ends at ms": worstAt(tr, t0),
         "idle: first request": pct(idleIn(events, t0, firstStart)),
         "idle: body, none held": pct(starved),
         "idle: body, jobs held": pct(bodyIdle - starved),
