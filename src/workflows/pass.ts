@@ -193,8 +193,9 @@ export async function runWorkflowPass(
     else await exchange();
     for (;;) {
       if (queued.length > 0) {
-        // One turn of the event loop first, so executions whose steps end together share the call.
-        await nextTurn();
+        // One turn of the event loop first, so executions whose steps end together share the call; none
+        // when every execution already waits on its commit (a lone run): nothing else could join it.
+        if (queued.length < executions.size) await nextTurn();
         if (forFinish()) {
           left = queued.splice(0);
           break;
