@@ -22,6 +22,7 @@ import { checkRuns } from "./check.js";
 import { createFork, readForkSource } from "./fork.js";
 import { retryAllRuns, retryRun } from "./retry.js";
 import { triggeredStarts } from "./triggers.js";
+import { tickWithStart } from "./start-and-wait.js";
 import { cancelChildren, type ChildRuns } from "./children.js";
 import type {
   SendEventOptions,
@@ -41,8 +42,8 @@ const DRIVE_TICK_MS = 1_000;
 export interface WorkflowDrivers {
   /** Kicks a tick when `asked` says so, or, left undefined, when the scope kicks by default. */
   kick(asked: boolean | undefined): void;
-  /** Runs one tick of at most `budgetMs`; true when it left work (report.more). */
-  tick(budgetMs: number): Promise<boolean>;
+  /** Runs one tick of at most `budgetMs` (under `tickId` when given); true when it left work (report.more). */
+  tick(budgetMs: number, tickId?: string): Promise<boolean>;
 }
 const STATUSES: readonly WorkflowStatus[] = ["running", "sleeping", "waiting", "completed", "failed", "cancelled"];
 const DEFAULT_RESULT_MS = 30_000;
@@ -251,6 +252,42 @@ export async function runResult(
   }
 }
 
+/**
+ * startAndWait: a tick of this process whose begin starts the run and claims it (one call, the run's
+ * first claim included), the run's output from that tick once its end is committed; what the tick
+ * left, `result` with drive goes on from.
+ */
+export async function startAndWaitRun(
+  runtime: Runtime,
+  name: string,
+  input: unknown,
+  options: { id?: string; timeoutMs?: number },
+  tick: WorkflowDrivers["tick"],
+): Promise<unknown> {
+  const start = prepareStart(runtime, name, input, options.id);
+  const timeoutMs = options.timeoutMs ?? DEFAULT_RESULT_MS;
+  if (typeof timeoutMs !== "number" || !Number.isFinite(timeoutMs) || timeoutMs <= 0) {
+    throw new TickqError(
+      "BAD_ARGS",
+      `workflows.startAndWait: timeoutMs must be a positive number of ms, got ${String(timeoutMs)}`,
+    );
+  }
+  const deadline = monotonicMs() + timeoutMs;
+  const handoff = await tickWithStart(runtime, start, (tickId) => tick(Math.min(timeoutMs, DRIVE_TICK_MS), tickId));
+  const { started } = handoff;
+  // A begin that did not answer the start (its lease was already gone): a start of its own.
+  if (!started) await startRun(runtime, name, input, start.id);
+  else if (started.full)
+    throw new TickqError(
+      "REDIS_FULL",
+      `Redis is full (used memory over maxmemory): workflows.startAndWait started no run of "${name}"`,
+    );
+  else if (started.holders[0] !== name) throw conflict(start.id, started.holders[0] ?? "");
+  const output = handoff.outputs.get(start.id);
+  if (output !== undefined) return JSON.parse(output);
+  return runResult(runtime, start.id, Math.max(1, deadline - monotonicMs()), tick);
+}
+
 export async function listRuns(runtime: Runtime, options: WorkflowListOptions = {}): Promise<WorkflowPage> {
   const { status, name = "", cursor, limit = 50 } = options;
   if (status !== undefined && !STATUSES.includes(status)) {
@@ -334,6 +371,7 @@ export function workflowsApi(runtime: Runtime, drivers: WorkflowDrivers): Workfl
       if (starts.length > 0) drivers.kick(undefined);
       return found;
     },
+    startAndWait: (name, input, options = {}) => startAndWaitRun(runtime, name, input, options, drivers.tick) as never,
     get: (runId) => getRun(runtime, runId),
     result: (runId, options) =>
       runResult(runtime, runId, options?.timeoutMs, options?.drive === true ? drivers.tick : undefined) as never,
