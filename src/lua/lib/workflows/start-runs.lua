@@ -7,7 +7,6 @@
 -- workflow its id holds (the caller's own name for each run unless one conflicts,
 -- and then nothing was written). Idempotent by id: a rerun creates nothing again.
 -- Every check is a read, done before any write.
--- @include lib/common/prefix-keys.lua
 -- @include lib/workflows/run-state.lua
 
 local function wf_start_runs(at, now)
