@@ -22,7 +22,7 @@ import { checkRuns } from "./check.js";
 import { createFork, readForkSource } from "./fork.js";
 import { retryAllRuns, retryRun } from "./retry.js";
 import { triggeredStarts } from "./triggers.js";
-import { tickWithStart } from "./start-and-wait.js";
+import { tickStarts, type TickStarts } from "./start-and-wait.js";
 import { cancelChildren, type ChildRuns } from "./children.js";
 import type {
   SendEventOptions,
@@ -220,6 +220,16 @@ export async function getRun(runtime: Runtime, runId: string): Promise<WorkflowR
   return readRun(runId, reply);
 }
 
+function checkTimeout(timeoutMs: number, what: string): number {
+  if (typeof timeoutMs !== "number" || !Number.isFinite(timeoutMs) || timeoutMs <= 0) {
+    throw new TickqError(
+      "BAD_ARGS",
+      `workflows.${what}: timeoutMs must be a positive number of ms, got ${String(timeoutMs)}`,
+    );
+  }
+  return timeoutMs;
+}
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** `drive`: ticks between reads instead of only waiting (the waiting process keeps the run moving). */
@@ -229,13 +239,7 @@ export async function runResult(
   timeoutMs = DEFAULT_RESULT_MS,
   drive?: WorkflowDrivers["tick"],
 ): Promise<unknown> {
-  if (typeof timeoutMs !== "number" || !Number.isFinite(timeoutMs) || timeoutMs <= 0) {
-    throw new TickqError(
-      "BAD_ARGS",
-      `workflows.result: timeoutMs must be a positive number of ms, got ${String(timeoutMs)}`,
-    );
-  }
-  const deadline = monotonicMs() + timeoutMs;
+  const deadline = monotonicMs() + checkTimeout(timeoutMs, "result");
   for (let pause = 10; ; pause = Math.min(pause * 2, 500)) {
     const run = await getRun(runtime, runId);
     if (!run) throw new TickqError("NOT_FOUND", `no workflow run ${JSON.stringify(runId)}`);
@@ -265,25 +269,20 @@ export async function startAndWaitRun(
   tick: WorkflowDrivers["tick"],
 ): Promise<unknown> {
   const start = prepareStart(runtime, name, input, options.id);
-  const timeoutMs = options.timeoutMs ?? DEFAULT_RESULT_MS;
-  if (typeof timeoutMs !== "number" || !Number.isFinite(timeoutMs) || timeoutMs <= 0) {
-    throw new TickqError(
-      "BAD_ARGS",
-      `workflows.startAndWait: timeoutMs must be a positive number of ms, got ${String(timeoutMs)}`,
-    );
+  const { timeoutMs = DEFAULT_RESULT_MS } = options;
+  const deadline = monotonicMs() + checkTimeout(timeoutMs, "startAndWait");
+  const tickId = newJid().slice(0, 16);
+  const handoff: TickStarts = { start };
+  tickStarts.set(tickId, handoff);
+  try {
+    await tick(Math.min(timeoutMs, DRIVE_TICK_MS), tickId);
+  } finally {
+    tickStarts.delete(tickId);
   }
-  const deadline = monotonicMs() + timeoutMs;
-  const handoff = await tickWithStart(runtime, start, (tickId) => tick(Math.min(timeoutMs, DRIVE_TICK_MS), tickId));
-  const { started } = handoff;
-  // A begin that did not answer the start (its lease was already gone): a start of its own.
-  if (!started) await startRun(runtime, name, input, start.id);
-  else if (started.full)
-    throw new TickqError(
-      "REDIS_FULL",
-      `Redis is full (used memory over maxmemory): workflows.startAndWait started no run of "${name}"`,
-    );
-  else if (started.holders[0] !== name) throw conflict(start.id, started.holders[0] ?? "");
-  const output = handoff.outputs.get(start.id);
+  const { started, output } = handoff;
+  // A fresh tick's begin always answers the start; were it not to, `result` finds no run (NOT_FOUND).
+  if (started?.full) throw new TickqError("REDIS_FULL", "Redis is full: startAndWait started no run");
+  if (started && started.holders[0] !== name) throw conflict(start.id, started.holders[0]!);
   if (output !== undefined) return JSON.parse(output);
   return runResult(runtime, start.id, Math.max(1, deadline - monotonicMs()), tick);
 }

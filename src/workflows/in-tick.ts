@@ -8,7 +8,7 @@ import type { WorkflowsRuntime } from "./runtime.js";
 import { runWorkflowPass, type WorkflowPassReport } from "./pass.js";
 import { CLAIM_RUNS } from "./call-room.js";
 import type { TickWorkflowReport } from "./types.js";
-import { noteCommitted, startsOfTick } from "./start-and-wait.js";
+import { noteCommitted, tickStarts } from "./start-and-wait.js";
 
 export const workflowsCapability = (runtime: WorkflowsRuntime): Capability => ({
   name: "workflows",
@@ -16,11 +16,11 @@ export const workflowsCapability = (runtime: WorkflowsRuntime): Capability => ({
     const declared = Object.keys(runtime.workflows).length > 0;
     let flowed: WorkflowPassReport | undefined;
     // startAndWait's tick: its begin starts the run (start-and-wait.ts).
-    const handoff = declared ? startsOfTick(runtime, start.tickId) : undefined;
+    const handoff = declared ? tickStarts.get(start.tickId) : undefined;
     return {
       beginArgs: (t) => ({
         workflows: workflowBeginArgs(runtime, Math.min(runsHeld(t), CLAIM_RUNS)),
-        starts: handoff?.starts ?? [],
+        starts: handoff ? [handoff.start] : [],
       }),
       async beside(t, begun) {
         if (!declared) return;
