@@ -280,9 +280,10 @@ export async function startAndWaitRun(
     tickStarts.delete(tickId);
   }
   const { started, output } = handoff;
-  // A fresh tick's begin always answers the start; were it not to, `result` finds no run (NOT_FOUND).
-  if (started?.full) throw new TickqError("REDIS_FULL", "Redis is full: startAndWait started no run");
-  if (started && started.holders[0] !== name) throw conflict(start.id, started.holders[0]!);
+  // A tick that did not begin (`maxParallel` ticks live) started nothing: a start of its own.
+  if (!started) await startRun(runtime, name, input, start.id);
+  else if (started.full) throw new TickqError("REDIS_FULL", "Redis is full: startAndWait started no run");
+  else if (started.holders[0] !== name) throw conflict(start.id, started.holders[0]!);
   if (output !== undefined) return JSON.parse(output);
   return runResult(runtime, start.id, Math.max(1, deadline - monotonicMs()), tick);
 }

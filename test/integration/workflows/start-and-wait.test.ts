@@ -107,6 +107,17 @@ describe.each(adapterCases)("workflows.startAndWait over $name", (adapterCase) =
     expect(run).toMatchObject({ name: "other", input: null });
   });
 
+  it("a tick refused by maxParallel (a slot held) still starts the run; a later tick runs it", async () => {
+    const tq = h.make({}, { workflows, kick: { tick: { maxParallel: 1 } } });
+    const [held] = await tq.reserveTicks(1, 1);
+    await expect(tq.workflows.startAndWait("ten", 3, { id: "later", timeoutMs: 300 })).rejects.toMatchObject({
+      code: "WORKFLOW_TIMEOUT",
+    });
+    expect((await tq.workflows.get("later"))?.status).toBe("running");
+    await tq.tick({ tickId: held!, maxParallel: 1 });
+    expect(await tq.workflows.result("later")).toBe(3);
+  });
+
   it("a run that fails throws WorkflowFailedError", async () => {
     const tq = h.make({}, { workflows });
     const failed = await tq.workflows.startAndWait("bad", null).catch((e: unknown) => e);
