@@ -266,10 +266,18 @@ function put(name: string, part: string, spec: ArgSpec, value: unknown, out: (st
       if (typeof value !== "boolean") throw bad(name, `${part} must be a boolean`);
       out.push(value ? 1 : 0);
       return;
-    case "group":
-      for (const [field, s] of Object.entries(spec.fields))
-        put(name, `${part}.${field}`, s, (value as Record<string, unknown>)?.[field], out);
+    case "group": {
+      // A text field goes as it is, with no path made for it (a path only names an error): a workflow
+      // call's commits are groups of groups, eight values a step (bench/workflow-record-text.ts).
+      const fields = fieldsOf(spec.fields);
+      for (let i = 0; i < fields.length; i++) {
+        const [field, s] = fields[i]!;
+        const v = (value as Record<string, unknown> | undefined)?.[field];
+        if (s.kind === "text" && typeof v === "string") out.push(v);
+        else put(name, `${part}.${field}`, s, v, out);
+      }
       return;
+    }
     case "counted": {
       if (!Array.isArray(value)) throw bad(name, `${part} must be an array`);
       out.push(value.length);
@@ -316,6 +324,15 @@ function putTrailed(
   out.push(header.length > 1 ? header.join(" ") : items.length);
   for (const item of items) put(name, part, spec.item, item, out);
   out.push(...tails);
+}
+
+const fieldLists = new WeakMap<object, readonly (readonly [string, unknown])[]>();
+
+/** A declaration's fields as [name, spec] pairs, listed once (not an Object.entries a value). */
+function fieldsOf<S>(fields: { readonly [name: string]: S }): readonly (readonly [string, S])[] {
+  let list = fieldLists.get(fields);
+  if (!list) fieldLists.set(fields, (list = Object.entries(fields)));
+  return list as readonly (readonly [string, S])[];
 }
 
 function bad(name: string, why: string): TickqError {
@@ -369,6 +386,18 @@ function read(name: string, spec: ReplySpec, value: RedisReply | undefined, at: 
         }
         return out;
       }
+      if (spec.item.kind === "number") {
+        // As texts: a number item (a workflow call's committed flags) makes no path unless it is wrong.
+        const out = new Array<number>(items.length);
+        for (let i = 0; i < items.length; i++) {
+          const item = items[i];
+          out[i] =
+            typeof item === "number" && !Number.isNaN(item)
+              ? item
+              : (read(name, number, item, `${at}[${i}]`) as number);
+        }
+        return out;
+      }
       return items.map((item, i) => read(name, spec.item, item, `${at}[${i}]`));
     }
     case "groups": {
@@ -394,10 +423,14 @@ function read(name: string, spec: ReplySpec, value: RedisReply | undefined, at: 
 
 function readTuple(name: string, fields: ReplyFields, items: RedisReply[], at: string): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  Object.entries(fields).forEach(([field, s], i) => {
-    const value = read(name, s, items[i], `${at}.${field}`);
+  const list = fieldsOf(fields);
+  for (let i = 0; i < list.length; i++) {
+    const [field, s] = list[i]!;
+    const item = items[i];
+    // A text field that is a string is itself: no path made for it (a path only names an error).
+    const value = s.kind === "text" && typeof item === "string" ? item : read(name, s, item, `${at}.${field}`);
     if (value !== undefined) out[field] = value;
-  });
+  }
   return out;
 }
 
