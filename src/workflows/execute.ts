@@ -361,7 +361,7 @@ type StepOutcome =
   | { kind: "failed"; failure: WorkflowFailure }
   | { kind: "interrupted" };
 
-async function runStep(
+function runStep(
   run: ClaimedRun,
   definition: WorkflowDefinition<never, unknown>,
   p: Extract<PendingStep, { kind: "run" }>,
@@ -371,14 +371,28 @@ async function runStep(
   const slots = env.slots;
   if (!slots) return runStepFn(run, definition, p, signal, env);
   const waiting = slots.take();
-  if (waiting) await waiting;
-  try {
-    // A step that waited for its slot past the tick's deadline does not start.
-    if (signal.aborted) return { kind: "interrupted" };
-    return await runStepFn(run, definition, p, signal, env);
-  } finally {
+  if (waiting) return waiting.then(() => inSlot(slots, run, definition, p, signal, env));
+  return inSlot(slots, run, definition, p, signal, env);
+}
+
+/** A step's fn in the slot it took, given back once the step settles (no async frame of its own a step). */
+function inSlot(
+  slots: StepSlots,
+  run: ClaimedRun,
+  definition: WorkflowDefinition<never, unknown>,
+  p: Extract<PendingStep, { kind: "run" }>,
+  signal: AbortSignal,
+  env: ExecutionEnv,
+): Promise<StepOutcome> {
+  // A step that waited for its slot past the tick's deadline does not start.
+  if (signal.aborted) {
     slots.give();
+    return Promise.resolve({ kind: "interrupted" });
   }
+  const outcome = runStepFn(run, definition, p, signal, env);
+  const give = () => slots.give();
+  outcome.then(give, give);
+  return outcome;
 }
 
 async function runStepFn(
