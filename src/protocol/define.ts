@@ -268,7 +268,7 @@ function put(name: string, part: string, spec: ArgSpec, value: unknown, out: (st
       return;
     case "group": {
       // A text field goes as it is, with no path made for it (a path only names an error): a workflow
-      // call's commits are groups of groups, eight values a step (bench/workflow-record-text.ts).
+      // call's commits are groups of groups, eight values a step (bench/workflow-step-cpu.ts: encode, decode).
       const fields = fieldsOf(spec.fields);
       for (let i = 0; i < fields.length; i++) {
         const [field, s] = fields[i]!;

@@ -93,7 +93,8 @@ const schedule: (f: () => void) => void =
 let nextMacrotask: Promise<void> | undefined;
 /**
  * After every microtask: each step a Promise.all (or any chain of resolved promises) reaches has joined.
- * One macrotask serves every execution that waits in the same turn (a tick's 100 runs waited on 100).
+ * One macrotask serves every execution that waits in the same turn (a tick's 100 runs waited on 100;
+ * bench/workflow-rate.ts measures the step).
  */
 function macrotask(): Promise<void> {
   nextMacrotask ??= new Promise((resolve) =>
@@ -140,7 +141,8 @@ async function executeRounds(
   let storedBytes = [...sizes.values()].reduce((sum, bytes) => sum + bytes, 0);
   let settled: Settled | undefined;
   const input = JSON.parse(run.input) as never;
-  const finished = Promise.resolve()
+  // Read through `settled` once the function ends (after the macrotask the rounds wait on).
+  void Promise.resolve()
     .then(() => definition.run(input, r.step))
     .then(
       (value) => void (settled = { ok: true, value }),
@@ -294,7 +296,8 @@ interface RoundWatch {
 
 /**
  * settledOrAbandoned for an execution's rounds: one abort listener an execution (while its rounds' signal
- * stays the same), not one added and removed a round; the round's promise is the only one it makes.
+ * stays the same), not one added and removed a round; the round's promise is the only one it makes
+ * (bench/workflow-rate.ts measures the step).
  */
 function roundWatch(): RoundWatch {
   let watched: AbortSignal | undefined;
@@ -464,7 +467,7 @@ async function runStepFn(
 
 /**
  * JSON.stringify of a completed record's fields before its result, without its closing brace. Built as a
- * template (bench/workflow-record-text.ts: the same text, a JSON.stringify and a slice less a step): a
+ * template (bench/workflow-step-cpu.ts: record; test/unit/workflow-record-text.test.ts: the same text): a
  * finite number's text is the same in both; any other falls back to JSON.stringify.
  */
 export function completedHead(seq: number, attempts: number, startedAt: number, endedAt: number): string {
