@@ -251,14 +251,6 @@ export function encodePart(spec: ArgSpec, value: unknown): (string | number)[] {
   return out;
 }
 
-/** A group's fields as entries, worked out once per declaration (put runs per item of every call). */
-const fieldLists = new WeakMap<Fields, [string, ArgSpec][]>();
-function fieldsOf(fields: Fields): [string, ArgSpec][] {
-  let list = fieldLists.get(fields);
-  if (list === undefined) fieldLists.set(fields, (list = Object.entries(fields)));
-  return list;
-}
-
 /**
  * One value as `spec` says, into `out`. `part` names it in an error, with `field` after a dot when
  * given: the name is joined only where an error needs it or a section nests, not per item.
@@ -343,6 +335,15 @@ function putTrailed(
   out.push(...tails);
 }
 
+const fieldLists = new WeakMap<object, readonly (readonly [string, unknown])[]>();
+
+/** A declaration's fields as [name, spec] pairs, listed once (not an Object.entries a value). */
+function fieldsOf<S>(fields: { readonly [name: string]: S }): readonly (readonly [string, S])[] {
+  let list = fieldLists.get(fields);
+  if (!list) fieldLists.set(fields, (list = Object.entries(fields)));
+  return list as readonly (readonly [string, S])[];
+}
+
 function bad(name: string, why: string): TickqError {
   return new TickqError("BAD_STATE", `script ${name} was called wrongly: ${why}`);
 }
@@ -394,6 +395,18 @@ function read(name: string, spec: ReplySpec, value: RedisReply | undefined, at: 
         }
         return out;
       }
+      if (spec.item.kind === "number") {
+        // As texts: a number item (a workflow call's committed flags) makes no path unless it is wrong.
+        const out = new Array<number>(items.length);
+        for (let i = 0; i < items.length; i++) {
+          const item = items[i];
+          out[i] =
+            typeof item === "number" && !Number.isNaN(item)
+              ? item
+              : (read(name, number, item, `${at}[${i}]`) as number);
+        }
+        return out;
+      }
       return items.map((item, i) => read(name, spec.item, item, `${at}[${i}]`));
     }
     case "groups": {
@@ -419,10 +432,14 @@ function read(name: string, spec: ReplySpec, value: RedisReply | undefined, at: 
 
 function readTuple(name: string, fields: ReplyFields, items: RedisReply[], at: string): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  Object.entries(fields).forEach(([field, s], i) => {
-    const value = read(name, s, items[i], `${at}.${field}`);
+  const list = fieldsOf(fields);
+  for (let i = 0; i < list.length; i++) {
+    const [field, s] = list[i]!;
+    const item = items[i];
+    // A text field that is a string is itself: no path made for it (a path only names an error).
+    const value = s.kind === "text" && typeof item === "string" ? item : read(name, s, item, `${at}.${field}`);
     if (value !== undefined) out[field] = value;
-  });
+  }
   return out;
 }
 

@@ -88,11 +88,23 @@ export interface StepSlots {
   give(): void;
 }
 
-// After every microtask: each step a Promise.all (or any chain of resolved promises) reaches has joined.
-const macrotask: () => Promise<void> =
-  typeof setImmediate === "function"
-    ? () => new Promise((resolve) => setImmediate(resolve))
-    : () => new Promise((resolve) => setTimeout(resolve, 0));
+const schedule: (f: () => void) => void =
+  typeof setImmediate === "function" ? (f) => setImmediate(f) : (f) => setTimeout(f, 0);
+let nextMacrotask: Promise<void> | undefined;
+/**
+ * After every microtask: each step a Promise.all (or any chain of resolved promises) reaches has joined.
+ * One macrotask serves every execution that waits in the same turn (a tick's 100 runs waited on 100;
+ * bench/workflow-rate.ts measures the step).
+ */
+function macrotask(): Promise<void> {
+  nextMacrotask ??= new Promise((resolve) =>
+    schedule(() => {
+      nextMacrotask = undefined;
+      resolve();
+    }),
+  );
+  return nextMacrotask;
+}
 
 type Settled = { ok: true; value: unknown } | { ok: false; error: unknown };
 
@@ -103,6 +115,20 @@ export async function executeRun(
   run: ClaimedRun,
   definition: WorkflowDefinition<never, unknown>,
   env: ExecutionEnv,
+): Promise<{ end: ExecutionEnd; steps: number }> {
+  const watch = roundWatch();
+  try {
+    return await executeRounds(run, definition, env, watch);
+  } finally {
+    watch.stop();
+  }
+}
+
+async function executeRounds(
+  run: ClaimedRun,
+  definition: WorkflowDefinition<never, unknown>,
+  env: ExecutionEnv,
+  watch: RoundWatch,
 ): Promise<{ end: ExecutionEnd; steps: number }> {
   const child = env.invokeWorkflow;
   const r = replay(
@@ -115,7 +141,8 @@ export async function executeRun(
   let storedBytes = [...sizes.values()].reduce((sum, bytes) => sum + bytes, 0);
   let settled: Settled | undefined;
   const input = JSON.parse(run.input) as never;
-  const finished = Promise.resolve()
+  // Read through `settled` once the function ends (after the macrotask the rounds wait on).
+  void Promise.resolve()
     .then(() => definition.run(input, r.step))
     .then(
       (value) => void (settled = { ok: true, value }),
@@ -130,7 +157,8 @@ export async function executeRun(
   for (;;) {
     // Until the function settles or stops at steps (or awaits something else while the tick must stop).
     // A read of stored results under way ends the wait by itself: no need to turn the loop meanwhile.
-    do await Promise.race([finished, r.reading() ?? macrotask()]);
+    // The function settling is read after the macrotask (it ends in the microtasks before it): no race a round.
+    do if (!settled) await (r.reading() ?? macrotask());
     while (!settled && !r.fatal() && !r.halted() && r.pending.length === 0 && !env.stopping());
     const fatal = r.fatal();
     if (fatal) return { end: await fail(failureOf(fatal)), steps: stepsRun };
@@ -166,7 +194,7 @@ export async function executeRun(
     const round = r.pending.splice(0);
     const runs = round.filter((p) => p.kind === "run");
     const guard = env.guard();
-    const outcomes = await settledOrAbandoned(
+    const outcomes = await watch.round(
       Promise.all(runs.map((p) => runStep(run, definition, p, guard.signal, env))),
       guard.signal,
       env.graceMs,
@@ -259,6 +287,55 @@ function roundOf(outcomes: StepOutcome[], sizes: Map<string, number>, storedByte
   return { steps, retryMs, interrupted, failed, roundBytes };
 }
 
+interface RoundWatch {
+  /** The round's outcomes, or undefined once `signal` aborted and `graceMs` passed without them. */
+  round<T>(outcomes: Promise<T>, signal: AbortSignal, graceMs: number): Promise<T | undefined>;
+  /** The execution ended: its listener goes. */
+  stop(): void;
+}
+
+/**
+ * settledOrAbandoned for an execution's rounds: one abort listener an execution (while its rounds' signal
+ * stays the same), not one added and removed a round; the round's promise is the only one it makes
+ * (bench/workflow-rate.ts measures the step).
+ */
+function roundWatch(): RoundWatch {
+  let watched: AbortSignal | undefined;
+  let onAbort: (() => void) | undefined;
+  const listener = () => onAbort?.();
+  return {
+    round<T>(outcomes: Promise<T>, signal: AbortSignal, graceMs: number) {
+      if (signal !== watched) {
+        watched?.removeEventListener("abort", listener);
+        watched = signal;
+        signal.addEventListener("abort", listener, { once: true });
+      }
+      return new Promise<T | undefined>((resolve, reject) => {
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        onAbort = () => void (timer ??= setTimeout(() => resolve(undefined), graceMs));
+        if (signal.aborted) onAbort();
+        outcomes.then(
+          (value) => {
+            clearTimeout(timer);
+            onAbort = undefined;
+            resolve(value);
+          },
+          (error: unknown) => {
+            clearTimeout(timer);
+            onAbort = undefined;
+            reject(error);
+          },
+        );
+      });
+    },
+    stop() {
+      watched?.removeEventListener("abort", listener);
+      watched = undefined;
+      onAbort = undefined;
+    },
+  };
+}
+
 /** The round's outcomes, or undefined once `signal` aborted and `graceMs` passed without them. */
 function settledOrAbandoned<T>(round: Promise<T>, signal: AbortSignal, graceMs: number): Promise<T | undefined> {
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -287,7 +364,7 @@ type StepOutcome =
   | { kind: "failed"; failure: WorkflowFailure }
   | { kind: "interrupted" };
 
-async function runStep(
+function runStep(
   run: ClaimedRun,
   definition: WorkflowDefinition<never, unknown>,
   p: Extract<PendingStep, { kind: "run" }>,
@@ -297,14 +374,28 @@ async function runStep(
   const slots = env.slots;
   if (!slots) return runStepFn(run, definition, p, signal, env);
   const waiting = slots.take();
-  if (waiting) await waiting;
-  try {
-    // A step that waited for its slot past the tick's deadline does not start.
-    if (signal.aborted) return { kind: "interrupted" };
-    return await runStepFn(run, definition, p, signal, env);
-  } finally {
+  if (waiting) return waiting.then(() => inSlot(slots, run, definition, p, signal, env));
+  return inSlot(slots, run, definition, p, signal, env);
+}
+
+/** A step's fn in the slot it took, given back once the step settles (no async frame of its own a step). */
+function inSlot(
+  slots: StepSlots,
+  run: ClaimedRun,
+  definition: WorkflowDefinition<never, unknown>,
+  p: Extract<PendingStep, { kind: "run" }>,
+  signal: AbortSignal,
+  env: ExecutionEnv,
+): Promise<StepOutcome> {
+  // A step that waited for its slot past the tick's deadline does not start.
+  if (signal.aborted) {
     slots.give();
+    return Promise.resolve({ kind: "interrupted" });
   }
+  const outcome = runStepFn(run, definition, p, signal, env);
+  const give = () => slots.give();
+  outcome.then(give, give);
+  return outcome;
 }
 
 async function runStepFn(
@@ -361,15 +452,44 @@ async function runStepFn(
   if (resultBytes > MAX_RESULT_BYTES) {
     return { kind: "failed", failure: { ...tooLarge(`step "${p.name}"'s result`, resultBytes), step: p.name } };
   }
-  const record: StepRecord = { status: "completed", seq: p.seq, attempts, startedAt, endedAt: Math.round(env.nowMs()) };
+  const endedAt = Math.round(env.nowMs());
+  // The value the run goes on with is the one a replay would read: parsed from the result's text.
+  const result = text === undefined ? undefined : sameOnceParsed(value) ? value : JSON.parse(text);
+  const record: StepRecord = { status: "completed", seq: p.seq, attempts, startedAt, endedAt, result };
   // The record's text is its small fields, then the result's text as measured (written last: run-state.lua
-  // reads the fields before `,"result":`); the value the run goes on with is parsed from that text.
-  const head = JSON.stringify(record);
-  if (text !== undefined) record.result = JSON.parse(text);
-  const recordText = text === undefined ? head : `${head.slice(0, -1)},"result":${text}}`;
+  // reads the fields before `,"result":`).
+  const head = completedHead(p.seq, attempts, startedAt, endedAt);
+  const recordText = text === undefined ? `${head}}` : `${head},"result":${text}}`;
   // The record is the result's text and a few ASCII fields around it.
   const bytes = resultBytes + recordText.length - (text?.length ?? 0);
   return { kind: "completed", name: p.name, record, text: recordText, bytes, resolve: p.resolve };
+}
+
+/**
+ * JSON.stringify of a completed record's fields before its result, without its closing brace. Built as a
+ * template (bench/workflow-step-cpu.ts: record; test/unit/workflow-record-text.test.ts: the same text): a
+ * finite number's text is the same in both; any other falls back to JSON.stringify.
+ */
+export function completedHead(seq: number, attempts: number, startedAt: number, endedAt: number): string {
+  if (Number.isFinite(seq) && Number.isFinite(attempts) && Number.isFinite(startedAt) && Number.isFinite(endedAt))
+    return `{"status":"completed","seq":${seq},"attempts":${attempts},"startedAt":${startedAt},"endedAt":${endedAt}`;
+  return JSON.stringify({ status: "completed", seq, attempts, startedAt, endedAt }).slice(0, -1);
+}
+
+/**
+ * True when JSON.parse(JSON.stringify(value)) is `value` itself: a string, a boolean, null, or a finite number
+ * other than -0 (a step's result of one of these is handed on without parsing its text back).
+ */
+export function sameOnceParsed(value: unknown): boolean {
+  switch (typeof value) {
+    case "string":
+    case "boolean":
+      return true;
+    case "number":
+      return Number.isFinite(value) && !Object.is(value, -0);
+    default:
+      return value === null;
+  }
 }
 
 /** True for a record runStep wrote for a completed step (it writes `status` first), without parsing its result. */

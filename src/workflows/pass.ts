@@ -341,8 +341,19 @@ function executionEnv(pass: EnvParts, run: ClaimedRun, cancelled: AbortSignal): 
     return combined;
   };
   return {
-    commit: (commit: Commit) =>
-      new Promise<boolean>((resolve) => {
+    commit: (commit: Commit) => {
+      if (commit.disposition === "c") {
+        // A round's steps (no end, no event to fire): counted as its call answers, one promise a commit.
+        return new Promise<boolean>((resolve) => {
+          const answer = (applied: boolean) => {
+            if (applied) for (const s of commit.steps) if (isCompletedRecord(s.record)) report.committed++;
+            resolve(applied);
+          };
+          queued.push({ commit, resolve: answer });
+          pass.wake();
+        });
+      }
+      return new Promise<boolean>((resolve) => {
         queued.push({ commit, resolve });
         pass.wake();
       }).then((applied) => {
@@ -352,7 +363,8 @@ function executionEnv(pass: EnvParts, run: ClaimedRun, cancelled: AbortSignal): 
           for (const s of commit.steps) if (isCompletedRecord(s.record)) report.committed++;
         }
         return applied;
-      }),
+      });
+    },
     guard: () => ({ signal: roundSignal(), done: guard.done }),
     // Read before every round of steps: once the tick heard of the cancel, no step of the run starts.
     stopping: () => pass.stopping() || cancelled.aborted,
