@@ -62,7 +62,10 @@
 -- allow-oom: acking frees memory; it must run when Redis is full.
 -- maxmemory: runs (allow-oom): as finish (acks free memory; what they add is bounded the same way),
 -- and its fetches move jobs without growth (an ordered id fetched joins `o:NAME:held`, which lists
--- only ids ticks hold: lib/ordered/state.lua).
+-- only ids ticks hold: lib/ordered/state.lua). The reply's jobs, joined (lib/common/joined.lua), are
+-- a string in the script's memory, not a key.
+-- Joined: the acks' successes may come joined in one value a queue, and the fetched jobs go back
+-- joined a queue (lib/common/joined.lua); a replay answers its kept groups joined the same way.
 -- @include lib/common/prefix-keys.lua
 -- @include lib/tick/replay-call.lua
 -- @include lib/ordered/state.lua

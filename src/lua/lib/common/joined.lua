@@ -2,6 +2,11 @@
 -- which JSON text never holds raw): src/protocol/define.ts `joined` (ARGV)
 -- and `texts` (replies). One value, where one a text cost the client its
 -- encoding or decoding per text (bench/client-instructions.ts counts it).
+-- Replays: joining and splitting are pure (no key read or written), so a
+-- replay joins or splits the same texts the same way.
+-- At maxmemory: a joined value is built in the script's own memory, once a
+-- call, and no key stores it (a reply's joined jobs are the batch already
+-- moved; the kept reply keeps counts, as before): nothing grows.
 -- One table, not a local each: an entry script's main chunk holds at most 200 locals.
 local joined = { SEPARATOR = '\30' }
 
