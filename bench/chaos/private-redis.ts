@@ -5,10 +5,10 @@
 // starts one with `appendfsync everysec` and, between the kill and the
 // start, cuts the AOF back to what a crash would have left on disk
 // (bench/chaos/rollback-redis.ts).
-import { spawn, type ChildProcess } from "node:child_process";
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { rmSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { setPriority, tmpdir } from "node:os";
 import { join } from "node:path";
 import { answers, freePort } from "../../src/platforms/node/find-redis.js";
 import { sleep } from "./rng.js";
@@ -52,6 +52,28 @@ export function durableRedisArgs(port: number, dir: string, fsync: AppendFsync =
   ];
 }
 
+/**
+ * Runs the server ahead of the run's workers, drivers and proxies, which share the machine's cores with it: a
+ * script's time in SLOWLOG is then the script's, not the time the kernel gave a worker mid-script (at a load of
+ * 14 on 2 cores, a 2 ms script read up to 89 ms at nice -10, and at most 2.4 ms under SCHED_FIFO). A production
+ * Redis has cores of its own. Real-time first (`chrt`, the kernel still keeps 5 % of each second for the rest),
+ * else nice -10, else (no privilege) as it was: SLOWLOG figures then include waits for a core.
+ */
+function raisePriority(pid: number | undefined): void {
+  if (pid === undefined) return;
+  try {
+    execFileSync("chrt", ["-f", "-p", "10", String(pid)], { stdio: "ignore" });
+    return;
+  } catch {
+    // No chrt, or no privilege for a real-time policy.
+  }
+  try {
+    setPriority(pid, -10);
+  } catch {
+    // Unprivileged.
+  }
+}
+
 export async function startPrivateRedis(options: { appendfsync?: AppendFsync } = {}): Promise<PrivateRedis> {
   const port = await freePort();
   const dir = await mkdtemp(join(tmpdir(), "tickq-chaos-"));
@@ -73,6 +95,7 @@ export async function startPrivateRedis(options: { appendfsync?: AppendFsync } =
       child!.once("error", reject);
       child!.once("spawn", resolve);
     });
+    raisePriority(child.pid);
     for (let i = 0; i < 200; i++) {
       if (await answers(url, 200)) return;
       await sleep(25);

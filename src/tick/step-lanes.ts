@@ -29,7 +29,7 @@ export class StepLanes {
     return this.#count === 0 || (this.overlap && this.#count === 1);
   }
 
-  /** How long until a step may go beside the one in flight, sent at `sentAt`: half a round trip after it. */
+  /** How long from `now` until a step may go beside the one in flight: half a round trip (`stepMs`) after that one was sent. */
   besideIn(now: number, stepMs: number): number {
     return Math.max(0, this.#sentAt + stepMs / 2 - now);
   }
