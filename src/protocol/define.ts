@@ -170,13 +170,13 @@ export type ReplyOf<S> = S extends { kind: "value" }
             ? ReplyOf<I>[]
             : S extends { kind: "texts" }
               ? string[]
-            : S extends { kind: "groups"; fields: infer F }
-              ? RepliesOf<F>[]
-              : S extends { kind: "optional"; item: infer I }
-                ? ReplyOf<I> | undefined
-                : S extends { kind: "variants"; cases: infer C }
-                  ? { [T in keyof C]: Simplify<{ kind: T } & RepliesOf<C[T]>> }[keyof C]
-                  : never;
+              : S extends { kind: "groups"; fields: infer F }
+                ? RepliesOf<F>[]
+                : S extends { kind: "optional"; item: infer I }
+                  ? ReplyOf<I> | undefined
+                  : S extends { kind: "variants"; cases: infer C }
+                    ? { [T in keyof C]: Simplify<{ kind: T } & RepliesOf<C[T]>> }[keyof C]
+                    : never;
 type RepliesOf<F> = Simplify<
   { [K in keyof F as F[K] extends { kind: "optional" } ? never : K]: ReplyOf<F[K]> } & {
     [K in keyof F as F[K] extends { kind: "optional" } ? K : never]?: ReplyOf<F[K]>;

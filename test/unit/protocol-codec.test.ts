@@ -269,9 +269,15 @@ describe("decoding a reply", () => {
     ]);
     expect(begun.due).toEqual({ inSync: true, due: [], more: false });
     // A group's jobs may come joined in one string (step.lua, lib/common/joined.lua): the same list.
-    const joined = decode(protocol.begin, reply.map((v, i) => (i === 5 ? ["default", "j1\x1ej2", [0, 1, 0, 0, 2, 0, 1, 3]] : v))) as Begun;
+    const joined = decode(
+      protocol.begin,
+      reply.map((v, i) => (i === 5 ? ["default", "j1\x1ej2", [0, 1, 0, 0, 2, 0, 1, 3]] : v)),
+    ) as Begun;
     expect(joined.fetched).toEqual(begun.fetched);
-    const one = decode(protocol.begin, reply.map((v, i) => (i === 5 ? ["default", "", []] : v))) as Begun;
+    const one = decode(
+      protocol.begin,
+      reply.map((v, i) => (i === 5 ? ["default", "", []] : v)),
+    ) as Begun;
     expect(one.fetched[0]!.jobs).toEqual([""]);
     expect(begun.flow).toEqual({ capped: false, fence: 41, parked: true });
   });

@@ -24,7 +24,14 @@ describe.each(adapterCases)("joined jobs run twice over $name", (adapterCase) =>
   const { call, callTwice, run } = scriptCalls(h);
   let token = 0;
   const enqueue = (jobs: string[]) =>
-    call(protocol.enqueue, ENQUEUE_KEYS, enqueueArgs(`t${token++}`, jobs.map((j) => ({ job: j }))));
+    call(
+      protocol.enqueue,
+      ENQUEUE_KEYS,
+      enqueueArgs(
+        `t${token++}`,
+        jobs.map((j) => ({ job: j })),
+      ),
+    );
   const begin = (tick: string) =>
     call(protocol.begin, beginKeys({ tick, leaseMs: LEASE }), beginNamed({ tick, leaseMs: LEASE }));
   const inproc = () => h.redis.lrange(`${h.prefix}inproc:t1:default`, 0, -1);
