@@ -5,7 +5,10 @@
 // server's `latencyMs` option: it waits that long before handling each
 // request, so every round trip costs it once. BullMQ cannot run over HTTP.
 // Two steps in flight (as shipped) and one (bench/upstash.ts' variants),
-// run after run in turn.
+// run after run in turn, and beside them the same jobs through an in-memory
+// pool (bench/systems/pool.ts, no Redis): the ceiling this machine's timers
+// and the last, partly idle wave of jobs leave of the limit in the same run
+// (bench/upstash-occupancy.ts splits a tick's idle slot-time by cause).
 import { Redis as UpstashRedis } from "@upstash/redis";
 import { Redis } from "ioredis";
 import { findRedis } from "../src/platforms/node/find-redis.js";
@@ -13,6 +16,7 @@ import { startUpstashLocal } from "../tools/upstash-local/server.js";
 import { limitOf } from "./jobs.js";
 import { CONCURRENCY } from "./realistic.js";
 import { benchTickq, drainTicks, enqueueJobs } from "./systems/tickq.js";
+import { poolSystem } from "./systems/pool.js";
 import { STEP_VARIANTS, variantAdapter } from "./upstash.js";
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -32,6 +36,14 @@ export async function runUpstashRealistic(
       `limit = concurrency ÷ mean duration = ${Math.round(limit)} jobs/s`,
   );
   const rows = [];
+  const pool = await poolSystem("", "pool");
+  const poolRates: number[] = [];
+  const poolRun = async () => {
+    await pool.enqueue(jobs);
+    const t = performance.now();
+    await pool.drain(n, { concurrency: CONCURRENCY });
+    poolRates.push(Math.round((n / (performance.now() - t)) * 1000));
+  };
   for (const latencyMs of latencies) {
     for (const batch of [100, 50]) {
       process.stdout.write(`measuring tickq batch ${batch} at ${latencyMs} ms…\n`);
@@ -58,6 +70,7 @@ export async function runUpstashRealistic(
           await drainTicks(v.tq, warmUp.length, batch, CONCURRENCY, 120_000);
         }
         for (let run = 0; run < runs; run++) {
+          if (run % 2 === 0) await poolRun();
           for (const v of run % 2 === 0 ? variants : [...variants].reverse()) {
             await enqueueJobs(v.tq, jobs);
             const before = server.requests();
@@ -66,6 +79,7 @@ export async function runUpstashRealistic(
             v.rates.push(Math.round((n / (performance.now() - t)) * 1000));
             v.requests += server.requests() - before;
           }
+          if (run % 2 === 1) await poolRun();
         }
         for (const v of variants) rows.push({ latencyMs, batch, ...v });
       } finally {
@@ -77,8 +91,8 @@ export async function runUpstashRealistic(
   }
   direct.disconnect();
   await found.stop();
-  console.table(
-    rows.map((r) => ({
+  console.table([
+    ...rows.map((r) => ({
       system: `tickq batch ${r.batch}, ${r.label}`,
       "added latency": `${r.latencyMs} ms`,
       "jobs/s (median)": median(r.rates),
@@ -87,5 +101,14 @@ export async function runUpstashRealistic(
       "round trips/job": (r.roundTrips / (n * runs)).toFixed(4),
       "HTTP requests/job": (r.requests / (n * runs)).toFixed(4),
     })),
-  );
+    {
+      system: "in-memory pool (no Redis)",
+      "added latency": "—",
+      "jobs/s (median)": median(poolRates),
+      "min–max": `${Math.min(...poolRates)}–${Math.max(...poolRates)}`,
+      "% of limit": `${((median(poolRates) / limit) * 100).toFixed(1)} %`,
+      "round trips/job": "0",
+      "HTTP requests/job": "0",
+    },
+  ]);
 }

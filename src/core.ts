@@ -78,7 +78,8 @@ function buildCore<J extends JobRegistry, O extends OrderedRegistry, W extends W
       kick: (asked) => {
         if ((asked ?? scope.kick) === true) kick(runtime, kicks, scope);
       },
-      tick: async (budgetMs) => (await startTick(runtime, { ...kicks.tick, budgetMs })).more,
+      tick: async (budgetMs, tickId) =>
+        (await startTick(runtime, { ...kicks.tick, budgetMs, ...(tickId === undefined ? {} : { tickId }) })).more,
     }) as WorkflowsApi<W>;
     const tickq: Tickq<J, O, W> = {
       async enqueue(name, args, opts = {}) {

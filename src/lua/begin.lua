@@ -5,14 +5,14 @@
 -- KEYS: ticks lease process?keys(heartbeat work workers)
 -- ARGV: prefix tickId leaseMs deadMaxSize deadMaxAgeSec registration housekeep(resurrectLimit
 --   lockMs scanLimit scheduleLimit) askPolicy recurring(digest dueLimit shiftMs) workflows(claim
---   retentionMs) info?keys
+--   retentionMs) starts[](id name input version) info?keys
 --   fetch(batch queues[] picks[]) ordered?(names[] succeeded[](name ids[](id fence)) others[](code
 --   name id fence extra)&metrics?m(entries[](ms startMs) retentionSec perItem[](ms startMs)))
 -- Returns: (nowMs resurrected scheduled moreResurrect moreSchedule fetched[queue jobs[]+
 --   counts[resurrections interruptions suspect doubts]] leaseHeld policy due?(inSync due[name slot
 --   last] more) ordered?[](name first ids[] payloads[] scores[] counts[] failures[] resurrections[]
 --   suspects[] interruptions[] doubts[]) flow?(capped fence parked) expired?[] workflows?(claimed[](id
---   name input fence steps[] keyForm version) more) testClock?)
+--   name input fence steps[] keyForm version) more started?(full holders[])) testClock?)
 -- ticks: P.."ticks"; lease: P.."tick:"..ID (the lease hash); process: only as
 -- a Sidekiq process, its heartbeat and work hashes (lib/sidekiq/register-process.lua).
 -- registration: "<started ms> <lease ms> <queue> …"; housekeep: lib/tick/resurrect-dead-ticks.lua
@@ -24,6 +24,9 @@
 -- workflow_tick.lua does it, so a tick's first claim of runs costs no call of its own:
 -- runs past retentionMs are removed and up to `claim` due runs claimed
 -- (lib/workflows/claim-runs.lua; claim 0 only says whether runs are due).
+-- starts: runs to create first, all or none (lib/workflows/start-runs.lua, as
+-- workflow_start_bulk.lua), so tq.workflows.startAndWait's tick starts its run and claims
+-- it in this one call; none for every other tick. Sent only with claim >= 0.
 -- fetched: lib/tick/fetch-jobs.lua's groups; due: lib/recurring/find-due.lua (absent
 -- when the tick was not begun); ordered: lib/ordered/fetch-ids.lua's groups, only for a
 -- tick that serves ordered names (empty when only the flow part follows); flow: when
@@ -31,6 +34,9 @@
 -- expired and recorded (lib/expiry/expire-fetched.lua), only when there are any;
 -- workflows: the runs claimed (id, name, input JSON, fence, step records, key form) and
 -- whether more are due, only when claim >= 0 (the parts before it are then {} when absent);
+-- with starts, `started`: full 1 when Redis was full (nothing created: the caller refuses the
+-- start with REDIS_FULL), else the name each id holds, in order (another name than the
+-- start's: a conflict, nothing created).
 -- testClock: 1 when the prefix holds a virtual clock (tickq/testing), else absent.
 -- Replays: begin is call 1 of the tick (lib/tick/replay-call.lua). A replay while the
 -- lease lives answers the first run's reply; once the lease is gone the
@@ -42,13 +48,16 @@
 -- follows a count) changes nothing for a replay. The runs claimed are in the kept
 -- reply (by id and fence; their records are read again, so the lease holds no step
 -- result), so a replay hands the same runs with the same fences and claims none again.
+-- The starts' answer is in the kept reply too: a replay creates nothing (and starts are
+-- idempotent by id, so even a rerun would create each run once).
 -- After a Redis restart or failover (lib/tick/restart-hold.lua) the lease is stamped with the
 -- Redis' run_id and, for a lease, no ordered id, flow slot or unique key, or workflow run is
 -- handed out; the restart record is written once (run twice: its second run takes the fast path).
 -- maxmemory: runs (allow-oom): a tick must start, or the queues that free memory could never drain.
 -- What it adds is bounded: one tick's lease and registration (and its mark in `oticks`), the restart record (one small hash), the begin guard
 -- (lib/tick/begun-ids.lua, at most ~0.8 MB), jobs it moves (no growth); it claims no workflow run
--- while Redis is full (lib/workflows/claim-runs.lua).
+-- while Redis is full (lib/workflows/claim-runs.lua). Starts are not allow-oom's: while Redis
+-- is full begin creates no run and says so (started.full), as workflow_start refuses one.
 -- @include lib/common/prefix-keys.lua
 -- @include lib/tick/replay-call.lua
 -- @include lib/tick/begun-ids.lua
@@ -64,6 +73,8 @@
 -- @include lib/tick/record-heartbeat.lua
 -- @include lib/workflows/carry-steps.lua
 -- @include lib/workflows/claim-runs.lua
+-- @include lib/workflows/start-runs.lua
+-- @include lib/common/memory-state.lua
 
 local tickId = ARGV[2]
 local leaseMs = ARGV[3]
@@ -80,15 +91,17 @@ local dueLimit = tonumber(ARGV[13])
 local shiftMs = tonumber(ARGV[14])
 local claim = tonumber(ARGV[15])
 local retentionMs = tonumber(ARGV[16])
-local info = #KEYS > 2 and ARGV[17] or nil
-local fetchAt = info and 18 or 17
+local startsAt = 17
+-- The starts are a count and 4 values each: info and fetch come after them.
+local info = #KEYS > 2 and ARGV[startsAt + 1 + 4 * ARGV[startsAt]] or nil
+local fetchAt = startsAt + 1 + 4 * ARGV[startsAt] + (info and 1 or 0)
 local orderedAt = fetch_args_end(fetchAt)
 
-local tick, lease = tickId, KEYS[2]
+local lease = KEYS[2]
 local now = now_ms()
 local state, kept = call_state(lease, 1)
 if state == 'replay' then
-  kept[6] = with_jobs(tick, kept[6])
+  kept[6] = with_jobs(tickId, kept[6])
   if kept[13] then kept[13][1] = wf_carry.again(kept[13][1]) end
   return rehydrate(kept, 10)
 end
@@ -98,7 +111,7 @@ end
 -- other late calls would count as fresh).
 -- The sorted set `begun` of older versions (a rolling deploy) is trimmed as they trim it, so it empties.
 redis.call('ZREMRANGEBYSCORE', P .. 'begun', '-inf', now - BEGUN_MS)
-if state == 'stale' or redis.call('HEXISTS', KEYS[1], tick) == 1 or not note_begun(tick) then
+if state == 'stale' or redis.call('HEXISTS', KEYS[1], tickId) == 1 or not note_begun(tickId) then
   return { now, 0, 0, 0, 0, {}, 0, '' }
 end
 
@@ -109,18 +122,22 @@ end
 redis.call('HSET', lease, 'seq', 0)
 if restart.stamp(now, leaseMs) ~= '' then redis.call('HSET', lease, 'boot', restart.stamp(now)) end
 redis.call('PEXPIRE', lease, leaseMs)
-redis.call('HSET', KEYS[1], tick, registration)
+redis.call('HSET', KEYS[1], tickId, registration)
 heartbeat(now, registration)
-local resurrected, more_resurrect = resurrect(tick, resurrectLimit, lockMs, scanLimit)
+local resurrected, more_resurrect = resurrect(tickId, resurrectLimit, lockMs, scanLimit)
 local promoted, more_delayed = promote_due(now / 1000, scheduleLimit)
 local due = recurring_due(now + shiftMs, digest, dueLimit)
 if info then sidekiq_register(3, now, leaseMs, info) end
-local batch, queues, picks = fetch_args(fetchAt)
 keep_expired_like_dead(deadMaxSize, deadMaxAgeSec)
 local names = ordered_names(orderedAt)
 -- This tick keeps the `held` index of the ids it fetches (lib/ordered/state.lua).
-if #names > 0 then redis.call('SADD', P .. 'oticks', tick) end
-local fetched, ordered, flowed = fetch_mixed(tick, batch, queues, picks, names, now)
+if #names > 0 then redis.call('SADD', P .. 'oticks', tickId) end
+-- In a block: a script's main function holds at most 200 locals, and begin's libraries take most.
+local fetched, ordered, flowed
+do
+  local batch, queues, picks = fetch_args(fetchAt)
+  fetched, ordered, flowed = fetch_mixed(tickId, batch, queues, picks, names, now)
+end
 local kept_reply = { now, resurrected, promoted, more_resurrect, more_delayed, without_jobs(fetched), 1, policy, due }
 local reply = { now, resurrected, promoted, more_resurrect, more_delayed, fetched, 1, policy, due }
 -- Ordered groups are part of the reply only for a tick that serves ordered names.
@@ -136,9 +153,14 @@ if #expired_now > 0 then
 end
 if claim >= 0 then
   wf_expire(now - retentionMs)
-  local claimed, more = wf_claim(tick, claim, now)
+  -- Created before the claim, so the claim can hand them to this tick at once.
+  local started
+  if tonumber(ARGV[startsAt]) > 0 then
+    if redis_full() then started = { 1, {} } else started = { 0, wf_start_runs(startsAt, now) } end
+  end
+  local claimed, more = wf_claim(tickId, claim, now)
   for k = 10, 12 do kept_reply[k], reply[k] = kept_reply[k] or {}, reply[k] or {} end
-  kept_reply[13], reply[13] = { wf_carry.kept(claimed), more }, { claimed, more }
+  kept_reply[13], reply[13] = { wf_carry.kept(claimed), more, started }, { claimed, more, started }
 end
 -- A test prefix's mark (its virtual clock, lib/common/prefix-keys.lua) rides on this
 -- reply, so a production tickq refuses the prefix at no extra round trip.

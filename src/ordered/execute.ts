@@ -17,87 +17,153 @@ import { orderedDefinition } from "./registry.js";
 import type { OrderedContext, OrderedDefinition } from "./types.js";
 import type { OrderedFetched, OrderedOutcome } from "./work.js";
 
+// Per execution: one context object, one outcome and the parsed payloads; no closure (its key,
+// its log and its own signal are made only when something asks for them). `done`: called once
+// it ended, whatever the path (the tick's guard counts running executions).
 export async function runOrdered(
   runtime: OrderedRuntime,
   item: OrderedFetched,
   signal: AbortSignal,
+  done?: () => void,
 ): Promise<OrderedOutcome> {
-  // A run cancelled before it started never starts (src/cancel/ordered.ts).
-  const { cancels } = runtime;
-  const key = () => orderedCancelKey(item.name, item.fence, item.id);
-  if (cancels.any() && cancels.isCancelled(key())) return { kind: "cancelled", item };
-  if (item.resurrections >= runtime.maxResurrections) {
-    const reason = `its tick died ${item.resurrections} times while running it (maxResurrections ${runtime.maxResurrections})`;
-    return dead(runtime, item, "TickqPoisonJob", reason, false);
-  }
-  // Not poison: no tick died. The id's run needs longer than the ticks leave it.
-  if (item.interruptions >= runtime.maxResurrections) {
-    const reason =
-      `a tick's deadline interrupted it ${item.interruptions} times (maxResurrections ${runtime.maxResurrections}): it runs longer than the budget ticks leave it. ` +
-      "Raise the tick budget (tick({ budgetMs }), TICKQ_TICK_BUDGET_MS) or do less in one run";
-    return dead(runtime, item, "TickqDeadlineExceeded", reason, false);
-  }
-  // The tick fetches only the names it declares, so the definition is there.
-  const definition = orderedDefinition(runtime.ordered, item.name)!;
-  let payloads: unknown[];
   try {
-    payloads = item.payloads.map((text) => JSON.parse(text) as unknown);
-  } catch {
-    return dead(
-      runtime,
-      item,
-      "TickqMalformedPayload",
-      "a payload is not valid JSON (written to Redis by something other than tickq?)",
-      false,
-    );
-  }
-  // ctx.signal is the run's own only once read (src/cancel/watch.ts): a cancel aborts it.
-  let own: AbortSignal | undefined;
-  const ctx: OrderedContext = {
-    name: item.name,
-    id: item.id,
-    fence: item.fence,
-    scores: item.scores,
-    attempt: item.failures + 1,
-    get signal() {
-      own ??= cancels.signalFor(key(), signal);
-      return own;
-    },
-    log: new TaggedLog(runtime.logs, item),
-  };
-  // Cancelled while it ran: whatever it returned or threw, it ends cancelled (no run for the metrics).
-  const cancelled = (): OrderedOutcome | undefined => {
-    if (own) cancels.ended(key());
-    return cancels.any() && cancels.isCancelled(key()) ? { kind: "cancelled", item } : undefined;
-  };
-  const started = monotonicMs();
-  // With metrics on, a finished run carries its measures to the ack (src/metrics/); put back, it runs again.
-  const measured = (outcome: OrderedOutcome): OrderedOutcome => {
-    if (runtime.metrics)
-      outcome.ran = { durationMs: monotonicMs() - started, startMs: started + runtime.clockOffsetMs };
-    return outcome;
-  };
-  const attempt = async (): Promise<OrderedOutcome> => {
+    // A run cancelled before it started never starts (src/cancel/ordered.ts).
+    const { cancels } = runtime;
+    if (cancels.any() && cancels.isCancelled(orderedCancelKey(item.name, item.fence, item.id)))
+      return { kind: "cancelled", item };
+    if (item.resurrections >= runtime.maxResurrections) {
+      const reason = `its tick died ${item.resurrections} times while running it (maxResurrections ${runtime.maxResurrections})`;
+      return dead(runtime, item, "TickqPoisonJob", reason, false);
+    }
+    // Not poison: no tick died. The id's run needs longer than the ticks leave it.
+    if (item.interruptions >= runtime.maxResurrections) {
+      const reason =
+        `a tick's deadline interrupted it ${item.interruptions} times (maxResurrections ${runtime.maxResurrections}): it runs longer than the budget ticks leave it. ` +
+        "Raise the tick budget (tick({ budgetMs }), TICKQ_TICK_BUDGET_MS) or do less in one run";
+      return dead(runtime, item, "TickqDeadlineExceeded", reason, false);
+    }
+    // The tick fetches only the names it declares, so the definition is there.
+    const definition = orderedDefinition(runtime.ordered, item.name)!;
+    const texts = item.payloads;
+    const payloads: unknown[] = [];
+    try {
+      for (let k = 0; k < texts.length; k++) payloads.push(JSON.parse(texts[k]!));
+    } catch {
+      return dead(
+        runtime,
+        item,
+        "TickqMalformedPayload",
+        "a payload is not valid JSON (written to Redis by something other than tickq?)",
+        false,
+      );
+    }
+    const ctx = new RunContext(runtime, item, signal);
+    // With telemetry on, a consumer span, active while the handler runs (src/telemetry/tracing.ts).
+    const span = runtime.tracing?.startOrdered({
+      name: item.name,
+      id: item.id,
+      fence: item.fence,
+      attempt: ctx.attempt,
+    });
+    if (span) {
+      const outcome = await span.run(() => attempt(runtime, item, signal, definition, payloads, ctx));
+      span.end({ outcome: outcome.kind, error: "error" in outcome ? outcome.error : undefined });
+      return outcome;
+    }
+    const started = monotonicMs();
     try {
       await definition.perform(item.id, payloads as never[], ctx);
-      return cancelled() ?? measured({ kind: "succeeded", item });
+      return ctx.cancelled() ?? measured(runtime, started, { kind: "succeeded", item });
     } catch (error) {
-      const stopped = cancelled();
-      if (stopped) return stopped;
-      if (signal.aborted && isLeaseInDoubt(signal.reason)) {
-        if (item.doubts + 1 < LEASE_DOUBTS_MAX) return { kind: "inDoubt", item };
-        return measured(failed(runtime, item, definition, leaseDoubtsError(signal.reason)));
-      }
-      if (signal.aborted) return { kind: "interrupted", item };
-      return measured(failed(runtime, item, definition, error));
+      return thrown(runtime, item, signal, definition, ctx, started, error);
     }
-  };
-  // With telemetry on, a consumer span, active while the handler runs (src/telemetry/tracing.ts).
-  const span = runtime.tracing?.startOrdered({ name: item.name, id: item.id, fence: item.fence, attempt: ctx.attempt });
-  if (!span) return attempt();
-  const outcome = await span.run(attempt);
-  span.end({ outcome: outcome.kind, error: "error" in outcome ? outcome.error : undefined });
+  } finally {
+    done?.();
+  }
+}
+
+/** The handler's run inside a span (the path without one is runOrdered's own). */
+async function attempt(
+  runtime: OrderedRuntime,
+  item: OrderedFetched,
+  signal: AbortSignal,
+  definition: OrderedDefinition<never>,
+  payloads: unknown[],
+  ctx: RunContext,
+): Promise<OrderedOutcome> {
+  const started = monotonicMs();
+  try {
+    await definition.perform(item.id, payloads as never[], ctx);
+    return ctx.cancelled() ?? measured(runtime, started, { kind: "succeeded", item });
+  } catch (error) {
+    return thrown(runtime, item, signal, definition, ctx, started, error);
+  }
+}
+
+/** The outcome of a handler that threw: cancelled, put back (lease in doubt, deadline), or failed. */
+function thrown(
+  runtime: OrderedRuntime,
+  item: OrderedFetched,
+  signal: AbortSignal,
+  definition: OrderedDefinition<never>,
+  ctx: RunContext,
+  started: number,
+  error: unknown,
+): OrderedOutcome {
+  const stopped = ctx.cancelled();
+  if (stopped) return stopped;
+  if (signal.aborted && isLeaseInDoubt(signal.reason)) {
+    if (item.doubts + 1 < LEASE_DOUBTS_MAX) return { kind: "inDoubt", item };
+    return measured(runtime, started, failed(runtime, item, definition, leaseDoubtsError(signal.reason)));
+  }
+  if (signal.aborted) return { kind: "interrupted", item };
+  return measured(runtime, started, failed(runtime, item, definition, error));
+}
+
+/** With metrics on, a finished run carries its measures to the ack (src/metrics/); put back, it runs again. */
+function measured(runtime: OrderedRuntime, started: number, outcome: OrderedOutcome): OrderedOutcome {
+  if (runtime.metrics) outcome.ran = { durationMs: monotonicMs() - started, startMs: started + runtime.clockOffsetMs };
   return outcome;
+}
+
+/** The handler's ctx. `signal` is the run's own only once read (src/cancel/watch.ts): a cancel aborts it. */
+class RunContext implements OrderedContext {
+  readonly name: string;
+  readonly id: string;
+  readonly fence: number;
+  readonly scores: number[];
+  readonly attempt: number;
+  private own: AbortSignal | undefined;
+  private tagged: TaggedLog | undefined;
+
+  constructor(
+    private readonly runtime: OrderedRuntime,
+    private readonly item: OrderedFetched,
+    private readonly tickSignal: AbortSignal,
+  ) {
+    this.name = item.name;
+    this.id = item.id;
+    this.fence = item.fence;
+    this.scores = item.scores;
+    this.attempt = item.failures + 1;
+  }
+  get signal(): AbortSignal {
+    this.own ??= this.runtime.cancels.signalFor(this.key(), this.tickSignal);
+    return this.own;
+  }
+  get log(): JobLogger {
+    this.tagged ??= new TaggedLog(this.runtime.logs, this.item);
+    return this.tagged;
+  }
+  private key(): string {
+    return orderedCancelKey(this.item.name, this.item.fence, this.item.id);
+  }
+  /** Cancelled while it ran: whatever it returned or threw, it ends cancelled (no run for the metrics). */
+  cancelled(): OrderedOutcome | undefined {
+    const { cancels } = this.runtime;
+    if (this.own) cancels.ended(this.key());
+    return cancels.any() && cancels.isCancelled(this.key()) ? { kind: "cancelled", item: this.item } : undefined;
+  }
 }
 
 function failed(

@@ -41,7 +41,7 @@ export const orderedCapability = (runtime: OrderedRuntime): Capability => ({
       ownsOutcome: isOrderedOutcome,
       run(work) {
         const g = guarded();
-        return runOrdered(runtime, work, g.signal()).finally(g.done);
+        return runOrdered(runtime, work, g.signal(), g.done);
       },
       interrupted: (item) => ({ kind: "interrupted", item }),
       unstarted: (item) => ({ kind: "unstarted", item }),

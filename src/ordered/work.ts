@@ -68,23 +68,26 @@ export interface OrderedGroup {
 export function readOrderedFetched(groups: OrderedGroup[] = []): OrderedFetched[] {
   const items: OrderedFetched[] = [];
   for (const group of groups) {
+    const { name, first, ids, payloads, scores, counts, failures, resurrections, interruptions, doubts, suspects } =
+      group;
+    const single = counts.length === 0;
     let at = 0;
-    group.ids.forEach((id, k) => {
-      const count = group.counts.length > 0 ? (group.counts[k] ?? 0) : 1;
+    for (let k = 0; k < ids.length; k++) {
+      const count = single ? 1 : (counts[k] ?? 0);
       items.push({
-        name: group.name,
-        id,
-        fence: group.first + k,
-        failures: group.failures[k] ?? 0,
-        resurrections: group.resurrections[k] ?? 0,
-        interruptions: group.interruptions[k] ?? 0,
-        doubts: group.doubts[k] ?? 0,
-        suspect: group.suspects[k] === 1,
-        payloads: group.payloads.slice(at, at + count),
-        scores: group.scores.slice(at, at + count),
+        name,
+        id: ids[k]!,
+        fence: first + k,
+        failures: failures[k] ?? 0,
+        resurrections: resurrections[k] ?? 0,
+        interruptions: interruptions[k] ?? 0,
+        doubts: doubts[k] ?? 0,
+        suspect: suspects[k] === 1,
+        payloads: count === 1 && at < payloads.length ? [payloads[at]!] : payloads.slice(at, at + count),
+        scores: count === 1 && at < scores.length ? [scores[at]!] : scores.slice(at, at + count),
       });
       at += count;
-    });
+    }
   }
   return items;
 }
@@ -105,16 +108,21 @@ export function orderedArgs(
   metrics?: MetricsSettings,
 ): OrderedArgs | undefined {
   if (names.length === 0) return undefined;
-  const succeeded = new Map<string, OrderedOutcome[]>();
+  // Successes grouped by name in the order names first succeeded (Lua reads them so), in one pass.
+  const succeeded: { name: string; ids: { id: string; fence: number }[]; runs: OrderedOutcome[] }[] = [];
   const others: Exclude<OrderedOutcome, { kind: "succeeded" }>[] = [];
+  let last: (typeof succeeded)[number] | undefined;
   for (const o of outcomes) {
     if (o.kind !== "succeeded") {
       others.push(o);
       continue;
     }
-    const group = succeeded.get(o.item.name);
-    if (group) group.push(o);
-    else succeeded.set(o.item.name, [o]);
+    const { name, id, fence } = o.item;
+    let group = last !== undefined && last.name === name ? last : succeeded.find((g) => g.name === name);
+    if (group === undefined) succeeded.push((group = { name, ids: [], runs: [] }));
+    group.ids.push({ id, fence });
+    if (metrics) group.runs.push(o);
+    last = group;
   }
   const items = others.map((o) => {
     const { name, id, fence } = o.item;
@@ -123,18 +131,16 @@ export function orderedArgs(
   });
   const args: OrderedArgs = {
     names,
-    succeeded: [...succeeded].map(([name, group]) => ({
-      name,
-      ids: group.map(({ item }) => ({ id: item.id, fence: item.fence })),
-    })),
+    succeeded: succeeded.map(({ name, ids }) => ({ name, ids })),
     others: { items },
   };
   if (metrics && outcomes.length > 0) {
+    const entries: { ms: number; startMs: number }[] = [];
+    for (const { runs } of succeeded)
+      for (const { ran } of runs) entries.push({ ms: msOf(ran?.durationMs), startMs: msOf(ran?.startMs) });
     args.others.metrics = {
       retentionSec: metrics.retentionSec,
-      entries: [...succeeded.values()]
-        .flat()
-        .map(({ ran }) => ({ ms: msOf(ran?.durationMs), startMs: msOf(ran?.startMs) })),
+      entries,
       perItem: others.map(({ ran }) =>
         ran ? { ms: String(msOf(ran.durationMs)), startMs: String(msOf(ran.startMs)) } : { ms: "", startMs: "" },
       ),

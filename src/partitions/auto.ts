@@ -139,6 +139,7 @@ const METRICS = { query: 1, prometheus: 1 } satisfies Record<keyof AnyTickq["met
 const WORKFLOWS = {
   start: 1,
   startBulk: 1,
+  startAndWait: 1,
   sendEvent: 1,
   get: 1,
   result: 1,

@@ -113,6 +113,7 @@ function partitionedTickq<J extends JobRegistry, O extends OrderedRegistry, W ex
     workflows: {
       start: after(workflows.start),
       startBulk: after(workflows.startBulk),
+      startAndWait: after(workflows.startAndWait),
       sendEvent: after(workflows.sendEvent),
       get: after(workflows.get),
       result: after(workflows.result),

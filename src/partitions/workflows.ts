@@ -25,6 +25,11 @@ export function partitionedWorkflows<W extends WorkflowInputs>(
   };
   return {
     start,
+    // A fresh id is drawn here, so the run's partition is known before it exists.
+    startAndWait: (name, input, options) => {
+      const id = options?.id ?? newJid();
+      return at(id).startAndWait(name, input, { ...options, id });
+    },
     // Every run is checked (and its id drawn) before any partition is called; then one call a partition.
     async startBulk(runs, options) {
       const ids = prepareBulk(cores[0]!, runs).map((p) => p.id);

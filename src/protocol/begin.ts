@@ -1,6 +1,6 @@
 // begin.lua: a tick's first call (lease, registration, housekeeping, first fetch).
 import { scripts } from "../lua/index.js";
-import { defineCall, flag, group, groups, key, list, maybe, number, optional, text, tuple } from "./define.js";
+import { counted, defineCall, flag, group, groups, key, list, maybe, number, optional, text, tuple } from "./define.js";
 import { fetch, fetched, flowPart, housekeep, housekept, ordered, orderedFetched, processKeys } from "./sections.js";
 import { claimedRun } from "./workflows.js";
 
@@ -18,6 +18,8 @@ export const begin = defineCall(
     recurring: group({ digest: text, dueLimit: number, shiftMs: number }),
     /** claim -1: the app declares no workflow. */
     workflows: group({ claim: number, retentionMs: number }),
+    /** Runs created before the claim (startAndWait's tick); none for every other tick. */
+    starts: counted(group({ id: text, name: text, input: text, version: number })),
     info: optional(text, "keys"),
     fetch,
     ordered,
@@ -31,7 +33,14 @@ export const begin = defineCall(
     ordered: maybe(orderedFetched),
     flow: flowPart,
     expired: maybe(list(text)),
-    workflows: maybe(tuple({ claimed: list(claimedRun), more: flag })),
+    workflows: maybe(
+      tuple({
+        claimed: list(claimedRun),
+        more: flag,
+        /** With starts: Redis was full (none created), else the name each id holds. */
+        started: maybe(tuple({ full: flag, holders: list(text) })),
+      }),
+    ),
     /** 1 when the prefix holds a virtual clock (tickq/testing): a production tickq refuses it. */
     testClock: maybe(number),
   }),

@@ -272,39 +272,60 @@ export function encodePart(spec: ArgSpec, value: unknown): (string | number)[] {
   return out;
 }
 
-function put(name: string, part: string, spec: ArgSpec, value: unknown, out: (string | number)[]): void {
+/** A group's fields as entries, worked out once per declaration (put runs per item of every call). */
+const fieldLists = new WeakMap<Fields, [string, ArgSpec][]>();
+function fieldsOf(fields: Fields): [string, ArgSpec][] {
+  let list = fieldLists.get(fields);
+  if (list === undefined) fieldLists.set(fields, (list = Object.entries(fields)));
+  return list;
+}
+
+/**
+ * One value as `spec` says, into `out`. `part` names it in an error, with `field` after a dot when
+ * given: the name is joined only where an error needs it or a section nests, not per item.
+ */
+function put(
+  name: string,
+  part: string,
+  spec: ArgSpec,
+  value: unknown,
+  out: (string | number)[],
+  field?: string,
+): void {
   switch (spec.kind) {
     case "text":
-      if (typeof value !== "string") throw bad(name, `${part} must be a string, got ${typeof value}`);
+      if (typeof value !== "string") throw bad(name, `${at(part, field)} must be a string, got ${typeof value}`);
       out.push(value);
       return;
     case "number":
       if (typeof value !== "number" || !Number.isFinite(value))
-        throw bad(name, `${part} must be a finite number, got ${String(value)}`);
+        throw bad(name, `${at(part, field)} must be a finite number, got ${String(value)}`);
       out.push(value);
       return;
     case "flag":
-      if (typeof value !== "boolean") throw bad(name, `${part} must be a boolean`);
+      if (typeof value !== "boolean") throw bad(name, `${at(part, field)} must be a boolean`);
       out.push(value ? 1 : 0);
       return;
-    case "group":
-      for (const [field, s] of Object.entries(spec.fields))
-        put(name, `${part}.${field}`, s, (value as Record<string, unknown>)?.[field], out);
+    case "group": {
+      const path = at(part, field);
+      for (const [f, s] of fieldsOf(spec.fields)) put(name, path, s, (value as Record<string, unknown>)?.[f], out, f);
       return;
+    }
     case "counted": {
-      if (!Array.isArray(value)) throw bad(name, `${part} must be an array`);
+      const path = at(part, field);
+      if (!Array.isArray(value)) throw bad(name, `${path} must be an array`);
       out.push(value.length);
-      for (const item of value) put(name, part, spec.item, item, out);
+      for (const item of value) put(name, path, spec.item, item, out);
       return;
     }
     case "optional":
-      if (value !== undefined) put(name, part, spec.item, value, out);
+      if (value !== undefined) put(name, part, spec.item, value, out, field);
       return;
     case "trailed":
-      putTrailed(name, part, spec, value, out);
+      putTrailed(name, at(part, field), spec, value, out);
       return;
     case "joined":
-      putJoined(name, part, value, out);
+      putJoined(name, at(part, field), value, out);
       return;
   }
 }
@@ -327,6 +348,8 @@ function putJoined(name: string, part: string, value: unknown, out: (string | nu
   for (let i = 0; i < n; i++) out.push(value[i] as string);
 }
 
+const at = (part: string, field: string | undefined) => (field === undefined ? part : `${part}.${field}`);
+
 /** The count (a number, or "<count> <entries> <field> …" per trailer present), the items, each trailer's entries. */
 function putTrailed(
   name: string,
@@ -343,16 +366,18 @@ function putTrailed(
   for (const t of spec.trailers) {
     const present = section[t.name] as Record<string, unknown> | undefined;
     if (present === undefined) continue;
-    const at = `${part}.${t.name}`;
+    const where = `${part}.${t.name}`;
     const { entries, perItem } = present;
-    if (!Array.isArray(entries)) throw bad(name, `${at}.entries must be an array`);
+    if (!Array.isArray(entries)) throw bad(name, `${where}.entries must be an array`);
     header.push(`${t.tag ?? ""}${entries.length}`);
-    for (const [field, s] of Object.entries(t.fields)) put(name, `${at}.${field}`, s, present[field], header);
-    for (const entry of entries) put(name, `${at}.entries`, t.entries, entry, tails);
+    for (const [field, s] of Object.entries(t.fields)) put(name, where, s, present[field], header, field);
+    const entriesAt = `${where}.entries`;
+    for (const entry of entries) put(name, entriesAt, t.entries, entry, tails);
     if (t.perItem) {
       if (!Array.isArray(perItem) || perItem.length !== items.length)
-        throw bad(name, `${at}.perItem must hold one entry per item (${items.length})`);
-      for (const entry of perItem) put(name, `${at}.perItem`, t.perItem, entry, tails);
+        throw bad(name, `${where}.perItem must hold one entry per item (${items.length})`);
+      const perItemAt = `${where}.perItem`;
+      for (const entry of perItem) put(name, perItemAt, t.perItem, entry, tails);
     }
   }
   out.push(header.length > 1 ? header.join(" ") : items.length);

@@ -265,9 +265,11 @@ class Pipeline<W, O> {
     this.heldShown = held;
   }
 
+  // Over HTTP (overlap) the lead covers the slowest round trip lately, not the mean: fetches still
+  // bring a whole batch each (requests a job unchanged), sent earlier after a late one.
   private lowWater(): number {
-    const { batch } = this.p;
-    return Math.max(Math.floor(batch / 2), Math.min(batch, this.prefetch.lead()));
+    const { batch, overlap } = this.p;
+    return Math.max(Math.floor(batch / 2), Math.min(batch, this.prefetch.lead(overlap === true)));
   }
 
   private stopping(): boolean {

@@ -16,14 +16,25 @@ export const HOLD_MS = 250;
 /** Slots freed this long ago weigh 1/e of one freed now. */
 const RATE_WINDOW_MS = 1_000;
 
+/**
+ * What the slowest round trip lately keeps of its weight each step after it: a late one counts for
+ * a dozen steps. Over HTTP one request in a few dozen takes three or four times the others on a
+ * loaded host, and one such fetch, covered for the mean round trip, left every slot idle until it
+ * came back (bench/upstash-occupancy.ts).
+ */
+const LATE_DECAY = 0.9;
+
 export interface Prefetch {
   started(): void;
   freed(): void;
   stepTook(ms: number): void;
   /** A step's round trip, smoothed (0 before the first). */
   stepMs(): number;
-  /** How many jobs start during one step round trip, with a margin: the lead a fetch needs. */
-  lead(): number;
+  /**
+   * How many jobs start during one step round trip, with a margin: the lead a fetch needs. `late`:
+   * during the slowest round trip lately (decaying), where round trips vary (HTTP), not the mean.
+   */
+  lead(late?: boolean): number;
   /** How long a job may wait for a slot here. */
   holdMs(): number;
   /** How many more jobs to fetch: what free slots and the slots expected to free within holdMs() can start. */
@@ -37,6 +48,8 @@ export interface Prefetch {
 /** Times are monotonic milliseconds (performance.now()): jobs that all finish within one millisecond still show a rate. */
 export function newPrefetch(concurrency: number, now: () => number = monotonicMs): Prefetch {
   let stepMs = 0;
+  // The slowest step lately: each step's round trip, or LATE_DECAY of the last figure if more.
+  let lateMs = 0;
   let first = 0;
   let starts = 0;
   // Slots freed, each weighted by exp(-age / RATE_WINDOW_MS), as of lastFreed.
@@ -63,12 +76,13 @@ export function newPrefetch(concurrency: number, now: () => number = monotonicMs
     },
     stepTook(ms) {
       stepMs = stepMs === 0 ? ms : 0.7 * stepMs + 0.3 * ms;
+      lateMs = Math.max(ms, lateMs * LATE_DECAY);
     },
     stepMs: () => stepMs,
-    lead() {
+    lead(late = false) {
       const elapsed = now() - first;
       if (starts < 2 || elapsed <= 0) return 0;
-      return Math.ceil(1.5 * stepMs * (starts / elapsed));
+      return Math.ceil(1.5 * (late ? Math.max(stepMs, lateMs) : stepMs) * (starts / elapsed));
     },
     holdMs,
     room(running, held) {

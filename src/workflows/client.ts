@@ -22,6 +22,7 @@ import { checkRuns } from "./check.js";
 import { createFork, readForkSource } from "./fork.js";
 import { retryAllRuns, retryRun } from "./retry.js";
 import { triggeredStarts } from "./triggers.js";
+import { tickStarts, type TickStarts } from "./start-and-wait.js";
 import { cancelChildren, type ChildRuns } from "./children.js";
 import type {
   SendEventOptions,
@@ -41,8 +42,8 @@ const DRIVE_TICK_MS = 1_000;
 export interface WorkflowDrivers {
   /** Kicks a tick when `asked` says so, or, left undefined, when the scope kicks by default. */
   kick(asked: boolean | undefined): void;
-  /** Runs one tick of at most `budgetMs`; true when it left work (report.more). */
-  tick(budgetMs: number): Promise<boolean>;
+  /** Runs one tick of at most `budgetMs` (under `tickId` when given); true when it left work (report.more). */
+  tick(budgetMs: number, tickId?: string): Promise<boolean>;
 }
 const STATUSES: readonly WorkflowStatus[] = ["running", "sleeping", "waiting", "completed", "failed", "cancelled"];
 const DEFAULT_RESULT_MS = 30_000;
@@ -219,6 +220,16 @@ export async function getRun(runtime: Runtime, runId: string): Promise<WorkflowR
   return readRun(runId, reply);
 }
 
+function checkTimeout(timeoutMs: number, what: string): number {
+  if (typeof timeoutMs !== "number" || !Number.isFinite(timeoutMs) || timeoutMs <= 0) {
+    throw new TickqError(
+      "BAD_ARGS",
+      `workflows.${what}: timeoutMs must be a positive number of ms, got ${String(timeoutMs)}`,
+    );
+  }
+  return timeoutMs;
+}
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** `drive`: ticks between reads instead of only waiting (the waiting process keeps the run moving). */
@@ -228,13 +239,7 @@ export async function runResult(
   timeoutMs = DEFAULT_RESULT_MS,
   drive?: WorkflowDrivers["tick"],
 ): Promise<unknown> {
-  if (typeof timeoutMs !== "number" || !Number.isFinite(timeoutMs) || timeoutMs <= 0) {
-    throw new TickqError(
-      "BAD_ARGS",
-      `workflows.result: timeoutMs must be a positive number of ms, got ${String(timeoutMs)}`,
-    );
-  }
-  const deadline = monotonicMs() + timeoutMs;
+  const deadline = monotonicMs() + checkTimeout(timeoutMs, "result");
   for (let pause = 10; ; pause = Math.min(pause * 2, 500)) {
     const run = await getRun(runtime, runId);
     if (!run) throw new TickqError("NOT_FOUND", `no workflow run ${JSON.stringify(runId)}`);
@@ -249,6 +254,38 @@ export async function runResult(
     if (drive && (await drive(Math.min(left, DRIVE_TICK_MS)))) pause = 5;
     else await sleep(Math.min(pause, left));
   }
+}
+
+/**
+ * startAndWait: a tick of this process whose begin starts the run and claims it (one call, the run's
+ * first claim included), the run's output from that tick once its end is committed; what the tick
+ * left, `result` with drive goes on from.
+ */
+export async function startAndWaitRun(
+  runtime: Runtime,
+  name: string,
+  input: unknown,
+  options: { id?: string; timeoutMs?: number },
+  tick: WorkflowDrivers["tick"],
+): Promise<unknown> {
+  const start = prepareStart(runtime, name, input, options.id);
+  const { timeoutMs = DEFAULT_RESULT_MS } = options;
+  const deadline = monotonicMs() + checkTimeout(timeoutMs, "startAndWait");
+  const tickId = newJid().slice(0, 16);
+  const handoff: TickStarts = { start };
+  tickStarts.set(tickId, handoff);
+  try {
+    await tick(Math.min(timeoutMs, DRIVE_TICK_MS), tickId);
+  } finally {
+    tickStarts.delete(tickId);
+  }
+  const { started, output } = handoff;
+  // A tick that did not begin (`maxParallel` ticks live) started nothing: a start of its own.
+  if (!started) await startRun(runtime, name, input, start.id);
+  else if (started.full) throw new TickqError("REDIS_FULL", "Redis is full: startAndWait started no run");
+  else if (started.holders[0] !== name) throw conflict(start.id, started.holders[0]!);
+  if (output !== undefined) return JSON.parse(output);
+  return runResult(runtime, start.id, Math.max(1, deadline - monotonicMs()), tick);
 }
 
 export async function listRuns(runtime: Runtime, options: WorkflowListOptions = {}): Promise<WorkflowPage> {
@@ -334,6 +371,7 @@ export function workflowsApi(runtime: Runtime, drivers: WorkflowDrivers): Workfl
       if (starts.length > 0) drivers.kick(undefined);
       return found;
     },
+    startAndWait: (name, input, options = {}) => startAndWaitRun(runtime, name, input, options, drivers.tick) as never,
     get: (runId) => getRun(runtime, runId),
     result: (runId, options) =>
       runResult(runtime, runId, options?.timeoutMs, options?.drive === true ? drivers.tick : undefined) as never,

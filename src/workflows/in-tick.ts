@@ -8,16 +8,23 @@ import type { WorkflowsRuntime } from "./runtime.js";
 import { runWorkflowPass, type WorkflowPassReport } from "./pass.js";
 import { CLAIM_RUNS } from "./call-room.js";
 import type { TickWorkflowReport } from "./types.js";
+import { noteCommitted, tickStarts } from "./start-and-wait.js";
 
 export const workflowsCapability = (runtime: WorkflowsRuntime): Capability => ({
   name: "workflows",
-  forTick() {
+  forTick(start) {
     const declared = Object.keys(runtime.workflows).length > 0;
     let flowed: WorkflowPassReport | undefined;
+    // startAndWait's tick: its begin starts the run (start-and-wait.ts).
+    const handoff = declared ? tickStarts.get(start.tickId) : undefined;
     return {
-      beginArgs: (t) => ({ workflows: workflowBeginArgs(runtime, Math.min(runsHeld(t), CLAIM_RUNS)) }),
+      beginArgs: (t) => ({
+        workflows: workflowBeginArgs(runtime, Math.min(runsHeld(t), CLAIM_RUNS)),
+        starts: handoff ? [handoff.start] : [],
+      }),
       async beside(t, begun) {
         if (!declared) return;
+        if (handoff && begun.workflows?.started) handoff.started = begun.workflows.started;
         flowed = await runWorkflowPass(runtime, {
           tickId: t.tickId,
           calls: t.calls,
@@ -29,6 +36,7 @@ export const workflowsCapability = (runtime: WorkflowsRuntime): Capability => ({
           runs: runsHeld(t),
           first: begun.workflows,
           pipelineDone: t.pipelineDone,
+          ...(handoff ? { committed: (commit) => noteCommitted(handoff, commit) } : {}),
           // The last commits and finish fit in the budget's last tenth.
           stopAt: t.startedAt + t.budgetMs * 0.9,
         });
@@ -60,7 +68,6 @@ export function workflowBeginArgs(runtime: WorkflowsRuntime, runs: number): { cl
   const declared = Object.keys(runtime.workflows).length > 0;
   return { claim: declared ? runs : -1, retentionMs: runtime.workflowRetentionMs };
 }
-
 /** The tick report's `workflows`, once the pass settled (its last commits may ride on finish). */
 export function workflowTickReport(pass: WorkflowPassReport): TickWorkflowReport {
   const { ends } = pass;

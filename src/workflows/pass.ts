@@ -66,6 +66,8 @@ export interface WorkflowPassInput {
   stopAt: number;
   /** True once the tick's job pipeline has ended: the executions' last commits may then wait for the tick's finish. */
   pipelineDone?: () => boolean;
+  /** Told of every commit Redis applied (startAndWait learns its run's output). */
+  committed?: (commit: Commit) => void;
 }
 
 export interface WorkflowPassReport {
@@ -193,8 +195,9 @@ export async function runWorkflowPass(
     else await exchange();
     for (;;) {
       if (queued.length > 0) {
-        // One turn of the event loop first, so executions whose steps end together share the call.
-        await nextTurn();
+        // One turn of the event loop first, so executions whose steps end together share the call; none
+        // when every execution already waits on its commit (a lone run): nothing else could join it.
+        if (queued.length < executions.size) await nextTurn();
         if (forFinish()) {
           left = queued.splice(0);
           break;
@@ -344,6 +347,7 @@ function executionEnv(pass: EnvParts, run: ClaimedRun, cancelled: AbortSignal): 
         pass.wake();
       }).then((applied) => {
         if (applied) {
+          input.committed?.(commit);
           events.committed(run.name, commit);
           for (const s of commit.steps) if (isCompletedRecord(s.record)) report.committed++;
         }

@@ -403,6 +403,14 @@ export interface SendEventOptions {
 }
 
 /** `tq.workflows.result`'s options. */
+/** Options of `tq.workflows.startAndWait`. */
+export interface WorkflowStartAndWaitOptions {
+  /** The run's id, as `start`'s: the same id again answers the same run. Default a new one. */
+  id?: string;
+  /** How long to wait for the run's end, in ms; default 30,000. */
+  timeoutMs?: number;
+}
+
 export interface WorkflowResultOptions {
   /** How long to wait, in ms; default 30,000. */
   timeoutMs?: number;
@@ -497,6 +505,19 @@ export interface WorkflowsApi<W extends WorkflowInputs = WorkflowInputs> {
    * sent before (within the retention): a resend is a no-op.
    */
   sendEvent(event: string, options?: SendEventOptions): Promise<number>;
+  /**
+   * Starts a run and runs it in a tick of this process, then answers its output (as `result` with `drive`):
+   * the tick's first call starts the run and claims it, so a run alone costs one call fewer than `start`
+   * and a tick, and its output comes from the tick that committed it (no read after). `id` as `start`'s
+   * (CONFLICT when another workflow holds it); throws WorkflowFailedError when the run fails or is
+   * cancelled, REDIS_FULL when Redis is full (no run started), a WORKFLOW_TIMEOUT TickqError past
+   * `timeoutMs` (default 30 s; the run goes on). Its ticks run the app's other due work too.
+   */
+  startAndWait<K extends keyof W & string, T = unknown>(
+    name: K,
+    input: W[K],
+    options?: WorkflowStartAndWaitOptions,
+  ): Promise<T>;
   /** The run, or undefined. */
   get(runId: string): Promise<WorkflowRun | undefined>;
   /**

@@ -37,6 +37,8 @@ export interface BeginOptions {
   info?: string;
   /** Workflow runs to claim (default -1: the app declares no workflow). */
   workflowClaim?: number;
+  /** Workflow runs begin creates before its claim (startAndWait's tick); default none. */
+  starts?: { id: string; name: string; input: string; version: number }[];
 }
 
 /** begin's ARGV by name, from the options a test sets (the rest defaulted). */
@@ -57,6 +59,7 @@ export function beginNamed(o: BeginOptions): ArgsOfCall<typeof protocol.begin> {
     askPolicy: false,
     recurring: { digest: o.digest ?? "", dueLimit: o.dueLimit ?? 0, shiftMs: o.shiftMs ?? 0 },
     workflows: { claim: o.workflowClaim ?? -1, retentionMs: 60_000 },
+    starts: o.starts ?? [],
     info: o.info,
     fetch: { batch: o.batch ?? 10, queues, picks: [] },
     ordered: o.ordered ? orderedArgs(o.ordered) : undefined,

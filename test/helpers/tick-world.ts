@@ -386,6 +386,7 @@ class World {
       askPolicy: false,
       recurring: { digest: "", dueLimit: 100, shiftMs: 0 },
       workflows: { claim: -1, retentionMs: 0 }, // no workflow declared
+      starts: [],
       fetch: fetchArgs(PLAN, op.batch),
     }).args;
     const c: Call = { kind: "begin", seq: 1, args, outcomes: [], batch: op.batch };

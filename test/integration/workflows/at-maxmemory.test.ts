@@ -120,6 +120,18 @@ describe.each(cases)("workflows at maxmemory over $name", ({ name }) => {
     expect((await tq.stats()).warnings.join("\n")).not.toMatch(/maxmemory/);
   });
 
+  it("startAndWait while Redis is full starts no run and throws REDIS_FULL; its tick still began and ended", async () => {
+    let ran = 0;
+    const tq = make({ one: { run: async (_: null, step) => step.run("only", () => ++ran) } });
+    await full.pinFull();
+    await expect(tq.workflows.startAndWait("one", null, { id: "r1" })).rejects.toMatchObject({ code: "REDIS_FULL" });
+    expect(await tq.workflows.get("r1")).toBeUndefined();
+    expect(ran).toBe(0);
+    expect(await tq.ticks()).toEqual([]);
+    await full.unpin();
+    expect(await tq.workflows.startAndWait("one", null, { id: "r1" })).toBe(1);
+  });
+
   it("workflow_tick at maxmemory, run twice with the same arguments, claims nothing and answers the same", async () => {
     const tq = make({ one: { run: async (_: null, step) => step.run("only", () => 1) } });
     await tq.workflows.start("one", null, { id: "r1" });
