@@ -5,12 +5,12 @@
 -- orphaned).
 -- KEYS: ticks lease process?keys(heartbeat work workers)
 -- ARGV: prefix tickId leaseMs deadMaxSize deadMaxAgeSec call beat?keys(number running[](tid work))
---   acks(succeeded[](queue jobs[]) others[](code queue job updated delay)&results?(entries[](number
+--   acks(succeeded[](queue jobs[]+) others[](code queue job updated delay)&results?(entries[](number
 --   state keep jid members) keep ageSec ttlMs)&metrics?m(entries[](name queue entries ms waitMs
 --   durations waits) retentionSec perItem[](name ms waitMs))) fetch(batch queues[] picks[])
 --   ordered?(names[] succeeded[](name ids[](id fence)) others[](code name id fence
 --   extra)&metrics?m(entries[](ms startMs) retentionSec perItem[](ms startMs)))
--- Returns: (nowMs leaseHeld deadEvicted fetched[queue jobs[] counts[resurrections interruptions
+-- Returns: (nowMs leaseHeld deadEvicted fetched[queue jobs[]+ counts[resurrections interruptions
 --   suspect doubts]] ordered?[](name first ids[] payloads[] scores[] counts[] failures[]
 --   resurrections[] suspects[] interruptions[] doubts[]) missed?[] flow?(capped fence parked)
 --   sentOn? expired?[] cancelled?[] cancels?[] orderedCancelled?[])
@@ -62,7 +62,10 @@
 -- allow-oom: acking frees memory; it must run when Redis is full.
 -- maxmemory: runs (allow-oom): as finish (acks free memory; what they add is bounded the same way),
 -- and its fetches move jobs without growth (an ordered id fetched joins `o:NAME:held`, which lists
--- only ids ticks hold: lib/ordered/state.lua).
+-- only ids ticks hold: lib/ordered/state.lua). The reply's jobs, joined (lib/common/joined.lua), are
+-- a string in the script's memory, not a key.
+-- Joined: the acks' successes may come joined in one value a queue, and the fetched jobs go back
+-- joined a queue (lib/common/joined.lua); a replay answers its kept groups joined the same way.
 -- @include lib/common/prefix-keys.lua
 -- @include lib/tick/replay-call.lua
 -- @include lib/ordered/state.lua
@@ -77,6 +80,7 @@
 -- @include lib/ordered/ack-ids.lua
 -- @include lib/tick/run-solo.lua
 -- @include lib/tick/restart-hold.lua
+-- @include lib/common/joined.lua
 
 local tickId = ARGV[2]
 local leaseMs = ARGV[3]
@@ -93,7 +97,7 @@ local seq, solo, load, lane = call_number(call)
 local now = now_ms()
 local state, kept, marked = call_state(lease, seq, lane)
 if state == 'replay' then
-  kept[4] = with_jobs(tick, kept[4])
+  kept[4] = joined.groups(with_jobs(tick, kept[4]))
   return rehydrate(kept, 5)
 end
 if state == 'stale' then return { now, 0, 0, {} } end
@@ -122,7 +126,7 @@ local fetched_count = 0
 for g = 2, #fetched, 3 do fetched_count = fetched_count + #fetched[g] end
 for _, group in ipairs(ordered) do fetched_count = fetched_count + #group[3] end
 -- Ordered groups are part of the reply only for a tick that serves ordered names.
-local kept_reply, reply = { now, 1, evicted, without_jobs(fetched, lane), {}, missed }, { now, 1, evicted, fetched, {}, missed }
+local kept_reply, reply = { now, 1, evicted, without_jobs(fetched, lane), {}, missed }, { now, 1, evicted, joined.groups(fetched), {}, missed }
 if #names > 0 then kept_reply[5], reply[5] = slim_ordered(ordered), ordered end
 if flowed then kept_reply[7], reply[7] = flowed, flowed end
 local sent_on = flow_lib and flow_lib.sent_on or 0

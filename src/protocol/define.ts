@@ -21,7 +21,14 @@ export type ArgSpec =
   | { readonly kind: "counted"; readonly item: ArgSpec }
   | { readonly kind: "optional"; readonly item: ArgSpec; readonly when: "keys" | "last" }
   /** A counted section whose count value may carry its trailers' headers; their entries follow the items, in order. */
-  | { readonly kind: "trailed"; readonly item: ArgSpec; readonly trailers: readonly Trailer[] };
+  | { readonly kind: "trailed"; readonly item: ArgSpec; readonly trailers: readonly Trailer[] }
+  /**
+   * Texts sent as one ARGV value, joined by JOIN_SEPARATOR, after their count marked "j" ("j3", then
+   * "a\x1eb\x1ec"); as a counted section of texts (count, then one value each) when one holds the
+   * separator or there are none. One value where a job a value cost the client ~1,600 instructions a
+   * job in ioredis' argument handling (bench/client-instructions.ts).
+   */
+  | { readonly kind: "joined" };
 export type Fields = { readonly [name: string]: ArgSpec };
 
 /**
@@ -54,6 +61,12 @@ export type ReplySpec =
   | { readonly kind: "tuple"; readonly fields: ReplyFields }
   /** An array of items of one shape. */
   | { readonly kind: "list"; readonly item: ReplySpec }
+  /**
+   * A list of texts: an array of them, or (one text or more, none holding JOIN_SEPARATOR) one string,
+   * them joined by it. One bulk string where a job each cost the client ~6,000 instructions a job in
+   * ioredis' reply decoder (bench/client-instructions.ts).
+   */
+  | { readonly kind: "texts" }
   /** A flat array of repeated groups: {a, b, a, b, ...}. */
   | { readonly kind: "groups"; readonly fields: ReplyFields }
   /** A trailing field that may be missing; a tuple sent as an empty array counts as missing too. */
@@ -84,6 +97,10 @@ export const trailer = <
 }) => spec as { name: N; tag?: string; fields: F; entries: E } & (P extends ArgSpec ? { perItem: P } : unknown);
 export const trailed = <I extends ArgSpec, const T extends readonly Trailer[]>(item: I, ...trailers: T) =>
   ({ kind: "trailed", item, trailers }) as const;
+/** The separator of `joined` arguments and `texts` replies: ASCII's record separator, which JSON text never holds raw. */
+export const JOIN_SEPARATOR = "\x1e";
+export const joined = { kind: "joined" } as const;
+export const texts = { kind: "texts" } as const;
 export const key = { kind: "key" } as const;
 export const keyGroup = <const N extends readonly string[]>(...names: N) => ({ kind: "keys", names }) as const;
 export const value = { kind: "value" } as const;
@@ -110,7 +127,9 @@ export type ArgOf<S> = S extends { kind: "text" }
             ? ArgOf<I> | undefined
             : S extends { kind: "trailed"; item: infer I; trailers: infer T }
               ? TrailedOf<I, T>
-              : never;
+              : S extends { kind: "joined" }
+                ? readonly string[]
+                : never;
 /** A trailed section's value: its items, and each trailer (its fields and entries) when present. */
 type TrailedOf<I, T> = T extends readonly Trailer[]
   ? Simplify<{ items: readonly ArgOf<I>[] } & { [K in T[number] as K["name"]]?: TrailerOf<K> }>
@@ -149,13 +168,15 @@ export type ReplyOf<S> = S extends { kind: "value" }
           ? RepliesOf<F>
           : S extends { kind: "list"; item: infer I }
             ? ReplyOf<I>[]
-            : S extends { kind: "groups"; fields: infer F }
-              ? RepliesOf<F>[]
-              : S extends { kind: "optional"; item: infer I }
-                ? ReplyOf<I> | undefined
-                : S extends { kind: "variants"; cases: infer C }
-                  ? { [T in keyof C]: Simplify<{ kind: T } & RepliesOf<C[T]>> }[keyof C]
-                  : never;
+            : S extends { kind: "texts" }
+              ? string[]
+              : S extends { kind: "groups"; fields: infer F }
+                ? RepliesOf<F>[]
+                : S extends { kind: "optional"; item: infer I }
+                  ? ReplyOf<I> | undefined
+                  : S extends { kind: "variants"; cases: infer C }
+                    ? { [T in keyof C]: Simplify<{ kind: T } & RepliesOf<C[T]>> }[keyof C]
+                    : never;
 type RepliesOf<F> = Simplify<
   { [K in keyof F as F[K] extends { kind: "optional" } ? never : K]: ReplyOf<F[K]> } & {
     [K in keyof F as F[K] extends { kind: "optional" } ? K : never]?: ReplyOf<F[K]>;
@@ -295,7 +316,28 @@ function put(
     case "trailed":
       putTrailed(name, at(part, field), spec, value, out);
       return;
+    case "joined":
+      putJoined(name, at(part, field), value, out);
+      return;
   }
+}
+
+/** `joined`: "j<count>" and the texts in one value, or (one holds the separator, or none) count and one value each. */
+function putJoined(name: string, part: string, value: unknown, out: (string | number)[]): void {
+  if (!Array.isArray(value)) throw bad(name, `${part} must be an array`);
+  const n = value.length;
+  let apart = n === 0;
+  for (let i = 0; i < n; i++) {
+    const item: unknown = value[i];
+    if (typeof item !== "string") throw bad(name, `${part} must hold strings, got ${typeof item}`);
+    if (item.includes(JOIN_SEPARATOR)) apart = true;
+  }
+  if (!apart) {
+    out.push(`j${n}`, value.join(JOIN_SEPARATOR));
+    return;
+  }
+  out.push(n);
+  for (let i = 0; i < n; i++) out.push(value[i] as string);
 }
 
 const at = (part: string, field: string | undefined) => (field === undefined ? part : `${part}.${field}`);
@@ -381,20 +423,15 @@ function read(name: string, spec: ReplySpec, value: RedisReply | undefined, at: 
       if (!fields) throw shape(name, at, `one of ${Object.keys(spec.cases).join(", ")}`, value);
       return { kind: tag, ...readTuple(name, fields, items.slice(1), `${at}.${tag}`) };
     }
+    case "texts":
+      // One string: the texts joined (a list of none is sent as an empty array, so a string holds one at least).
+      if (typeof value === "string") return value.split(JOIN_SEPARATOR);
+      return readTexts(name, arrayAt(name, at, value), at);
     case "list": {
       const items = arrayAt(name, at, value);
       // A list of texts (a fetch's jobs) is read with no path made per item: only an error names one
       // (bench/client-instructions.ts counts the difference).
-      if (spec.item.kind === "text") {
-        const out = new Array<string>(items.length);
-        for (let i = 0; i < items.length; i++) {
-          const item = items[i];
-          if (item === undefined || item === null || Array.isArray(item))
-            throw shape(name, `${at}[${i}]`, "a string", item);
-          out[i] = typeof item === "string" ? item : String(item);
-        }
-        return out;
-      }
+      if (spec.item.kind === "text") return readTexts(name, items, at);
       if (spec.item.kind === "number") {
         // As texts: a number item (a workflow call's committed flags) makes no path unless it is wrong.
         const out = new Array<number>(items.length);
@@ -428,6 +465,17 @@ function read(name: string, spec: ReplySpec, value: RedisReply | undefined, at: 
       if (spec.item.kind === "tuple" && Array.isArray(value) && value.length === 0) return undefined;
       return read(name, spec.item, value, at);
   }
+}
+
+/** An array of texts, with no path made per item: only an error names one. */
+function readTexts(name: string, items: RedisReply[], at: string): string[] {
+  const out = new Array<string>(items.length);
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i];
+    if (item === undefined || item === null || Array.isArray(item)) throw shape(name, `${at}[${i}]`, "a string", item);
+    out[i] = typeof item === "string" ? item : String(item);
+  }
+  return out;
 }
 
 function readTuple(name: string, fields: ReplyFields, items: RedisReply[], at: string): Record<string, unknown> {

@@ -14,6 +14,8 @@ import {
   text,
   tuple,
   groups,
+  joined,
+  texts,
 } from "./define.js";
 
 /** lib/sidekiq/register-process.lua: a Sidekiq process's heartbeat and work hashes (Sidekiq >= 6.5 and before). */
@@ -29,7 +31,7 @@ export const housekeep = group({ resurrectLimit: number, lockMs: number, scanLim
 export const fetch = group({ batch: number, queues: counted(text), picks: counted(number) });
 
 /**
- * lib/tick/ack-jobs.lua: successes grouped by queue (one argument a job), then the other outcomes
+ * lib/tick/ack-jobs.lua: successes grouped by queue (their jobs joined in one argument), then the other outcomes
  * (code, queue, job, updated text or patch, delay in seconds each). Their count may carry two trailers,
  * in this order. Results (lib/results/keep-results.lua): how many results entries follow the outcomes,
  * how many succeeded jobs to keep, for how many seconds, and how long an awaited result lives (ms).
@@ -37,7 +39,7 @@ export const fetch = group({ batch: number, queues: counted(text), picks: counte
  * job name (src/metrics/section.ts), then per other outcome its name, run time and wait ('' unmeasured).
  */
 export const acks = group({
-  succeeded: counted(group({ queue: text, jobs: counted(text) })),
+  succeeded: counted(group({ queue: text, jobs: joined })),
   others: trailed(
     group({ code: text, queue: text, job: text, updated: text, delay: number }),
     trailer({
@@ -86,10 +88,10 @@ export const ordered = optional(
   "last",
 );
 
-/** lib/tick/fetch-jobs.lua's groups: per queue its jobs and, per job, its counts (none when all are 0). */
+/** lib/tick/fetch-jobs.lua's groups: per queue its jobs (step.lua joins them: lib/tick/joined-jobs.lua) and, per job, its counts (none when all are 0). */
 export const fetched = groups({
   queue: text,
-  jobs: list(text),
+  jobs: texts,
   counts: groups({ resurrections: number, interruptions: number, suspect: flag, doubts: number }),
 });
 

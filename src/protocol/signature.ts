@@ -11,6 +11,8 @@
 // counted ones, one per item; several &t?(…): trailers in that order;
 // name?: may be absent (ARGV: when ARGV goes on; reply: a missing trailing
 // field); name?keys: present exactly when the optional KEYS are given.
+// name[]+: texts that may come joined (ARGV: "j<count>" then one value;
+// reply: one string), by "\30" (define.ts JOIN_SEPARATOR).
 import type { ArgSpec, Call, Fields, KeyFields, ReplyFields, ReplySpec, Trailer } from "./define.js";
 
 export interface Signature {
@@ -49,6 +51,8 @@ function arg(name: string, spec: ArgSpec): string {
       return arg(`${name}?${spec.when === "keys" ? "keys" : ""}`, spec.item);
     case "trailed":
       return `${arg(`${name}[]`, spec.item)}${spec.trailers.map(trailerOf).join("")}`;
+    case "joined":
+      return `${name}[]+`;
     default:
       return name;
   }
@@ -71,6 +75,8 @@ function reply(name: string, spec: ReplySpec): string {
       return `${name}(${replyFields(spec.fields)})`;
     case "list":
       return reply(`${name}[]`, spec.item);
+    case "texts":
+      return `${name}[]+`;
     case "groups":
       return `${name}[${replyFields(spec.fields)}]`;
     case "optional":

@@ -14,7 +14,7 @@ const noAcks = { succeeded: [], others: { items: [] } };
 type Begun = NonNullable<(typeof protocol.begin)["types"]>["reply"];
 
 describe("encoding a call", () => {
-  it("lays a step's parts out in order, each counted section as its count then its items", () => {
+  it("lays a step's parts out in order, each counted section as its count then its items, successes joined in one value", () => {
     const acks = {
       succeeded: [{ queue: "default", jobs: ["a", "b"] }],
       others: { items: [{ code: "r", queue: "default", job: "c", updated: "c2", delay: 1.5 }] },
@@ -29,9 +29,8 @@ describe("encoding a call", () => {
       "2",
       1,
       "default",
-      2,
-      "a",
-      "b",
+      "j2",
+      "a\x1eb",
       1,
       "r",
       "default",
@@ -43,6 +42,18 @@ describe("encoding a call", () => {
       "default",
       0,
     ]);
+  });
+
+  it("sends a group's successes one value each when one of them holds the join separator, and a group of none as its count", () => {
+    const acks = {
+      succeeded: [
+        { queue: "default", jobs: ["a", "b\x1ec"] },
+        { queue: "low", jobs: [] },
+      ],
+      others: { items: [] },
+    };
+    const { args } = encode(protocol.step, tickKeys, { ...common, call: "2", acks, fetch });
+    expect(args.slice(5, -4)).toEqual([2, "default", 2, "a", "b\x1ec", "low", 0, 0]);
   });
 
   it("carries the results trailer in the others' count value, its entries after the outcomes", () => {
@@ -62,7 +73,7 @@ describe("encoding a call", () => {
     expect(args.slice(5, -4)).toEqual([
       1,
       "default",
-      1,
+      "j1",
       "a",
       "1 1 10 86400 3600000",
       "d",
@@ -82,7 +93,7 @@ describe("encoding a call", () => {
       acks: { ...acks, others: { items: acks.others.items } },
       fetch,
     });
-    expect(without.args.slice(5, -4)).toEqual([1, "default", 1, "a", 1, "d", "default", "b", "b2", 0]);
+    expect(without.args.slice(5, -4)).toEqual([1, "default", "j1", "a", 1, "d", "default", "b", "b2", 0]);
   });
 
   it('carries the metrics trailer after the results one: " m<groups> <retention>", its entries after the results entries', () => {
@@ -107,7 +118,7 @@ describe("encoding a call", () => {
     expect(args.slice(5, -4)).toEqual([
       1,
       "default",
-      1,
+      "j1",
       "a",
       "1 1 0 86400 3600000 m1 3600",
       "r",
@@ -257,6 +268,17 @@ describe("decoding a reply", () => {
       },
     ]);
     expect(begun.due).toEqual({ inSync: true, due: [], more: false });
+    // A group's jobs may come joined in one string (step.lua, lib/common/joined.lua): the same list.
+    const joined = decode(
+      protocol.begin,
+      reply.map((v, i) => (i === 5 ? ["default", "j1\x1ej2", [0, 1, 0, 0, 2, 0, 1, 3]] : v)),
+    ) as Begun;
+    expect(joined.fetched).toEqual(begun.fetched);
+    const one = decode(
+      protocol.begin,
+      reply.map((v, i) => (i === 5 ? ["default", "", []] : v)),
+    ) as Begun;
+    expect(one.fetched[0]!.jobs).toEqual([""]);
     expect(begun.flow).toEqual({ capped: false, fence: 41, parked: true });
   });
 

@@ -35,13 +35,14 @@ describe("the results section of an ack", () => {
     const outcomes = [success("a", { big: 1 }), success("b", undefined)];
     const none = resultSettings(0, undefined);
     expect(ackArgv(outcomes, none)).toEqual(ackArgv(outcomes));
-    expect(ackArgv(outcomes, none)).toEqual([1, "default", 2, fetched("a").raw, fetched("b").raw, 0]);
+    // The two successes go joined in one value (src/protocol/define.ts `joined`).
+    expect(ackArgv(outcomes, none)).toEqual([1, "default", "j2", `${fetched("a").raw}\x1e${fetched("b").raw}`, 0]);
   });
 
   it("names each kept success by its ack entry, with its result and duration", () => {
     const keep = resultSettings({ count: 10, ageMs: 60_000 }, undefined);
     const args = ackArgv([success("a", { w: 1 }), success("b", undefined)], keep);
-    expect(args.slice(5)).toEqual([
+    expect(args.slice(4)).toEqual([
       "0 2 10 60 3600000",
       1,
       "succeeded",
@@ -79,7 +80,7 @@ describe("the results section of an ack", () => {
       error: new RangeError("wide"),
     };
     const args = ackArgv([success("a", 1), success("b", 2, true), dead], none);
-    expect(args.slice(5)).toEqual([
+    expect(args.slice(4)).toEqual([
       "1 2 0 86400 3600000",
       "d",
       "default",

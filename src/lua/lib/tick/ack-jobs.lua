@@ -56,6 +56,7 @@
 -- @include lib/results/keep-results.lua
 -- @include lib/common/edit-job-text.lua
 -- @include lib/metrics/record-runs.lua
+-- @include lib/common/joined.lua
 
 local function trim_dead(now_sec, max_size, max_age)
   local dead = P .. 'dead'
@@ -149,11 +150,24 @@ local function patched(job, patch, now_sec)
   return text
 end
 
+-- A group's successes, from ARGV[i]: "j<n>" then one value, the n jobs joined
+-- (lib/common/joined.lua: the client encodes one argument, not one a job), or
+-- n then one value each (a job that holds the separator, or none). Returns
+-- the jobs and the index after them. (A field, not a local: lib/common/joined.lua.)
+function joined.successes(i)
+  local head = ARGV[i]
+  local n = tonumber(head)
+  if not n then return joined.split(ARGV[i + 1], tonumber(string.sub(head, 2)), 'ack'), i + 2 end
+  local names = {}
+  for k = 1, n do names[k] = ARGV[i + k] end
+  return names, i + 1 + n
+end
+
 -- The index just past the acks part that starts at ARGV[i]: its successes,
 -- its others, the results entries their count announces, and the metrics
 -- entries (7 a group, then 3 per other entry).
 local function ack_args_end(i)
-  for _ = 1, tonumber(ARGV[i]) do i = i + 2 + tonumber(ARGV[i + 2]) end
+  for _ = 1, tonumber(ARGV[i]) do i = i + 2 + (tonumber(ARGV[i + 2]) or 1) end
   local count_arg, metrics = metrics_header(ARGV[i + 1])
   local n, results = results_header(count_arg)
   local after = i + 2 + 5 * n + (results and 5 * results.m or 0)
@@ -161,9 +175,10 @@ local function ack_args_end(i)
 end
 
 -- Reads, from ARGV[i]: the successes grouped by queue (n queues, then for
--- each: queue, count, that many jobs), then the other entries (n, then n
--- groups of kind, queue, job, new job, delay seconds). Successes are most
--- entries and carry one argument each: the client encodes far less.
+-- each: queue, then its jobs as joined.successes reads them), then the other
+-- entries (n, then n groups of kind, queue, job, new job, delay seconds).
+-- Successes are most entries and carry no more than their text: the client
+-- encodes far less.
 -- Returns the index after them, the number of dead-set evictions, and the
 -- numbers (from 1, successes first) of the entries no longer listed, which
 -- this call did not settle: the tick fires no event for those; then the
@@ -210,10 +225,11 @@ local function ack(tick, i, now_ms_value, dead_max, dead_max_age, held, marked)
     if is_ref(name) then refs = true end
   end
   for _ = 1, tonumber(ARGV[i]) do
-    local queue, count = ARGV[i + 1], tonumber(ARGV[i + 2])
-    successes[#successes + 1] = { queue, i + 3, count }
-    for k = i + 3, i + 2 + count do want(queue, ARGV[k]) end
-    i = i + 2 + count
+    local queue = ARGV[i + 1]
+    local names, after = joined.successes(i + 2)
+    successes[#successes + 1] = { queue, names }
+    for k = 1, #names do want(queue, names[k]) end
+    i = after - 1
   end
   i = i + 1
   local count_arg, metrics = metrics_header(ARGV[i])
@@ -238,10 +254,10 @@ local function ack(tick, i, now_ms_value, dead_max, dead_max_age, held, marked)
   -- Flow jobs that succeeded, settled at once (F.settle_succeeded).
   local flows, nflows = {}, 0
   for _, group in ipairs(successes) do
-    local queue, first, count = group[1], group[2], group[3]
-    for k = first, first + count - 1 do
+    local queue, names = group[1], group[2]
+    for k = 1, #names do
       entry = entry + 1
-      local job = taken(queue, ARGV[k])
+      local job = taken(queue, names[k])
       local marked = job and marked_jid(marks, job)
       if marked then
         cancel(job, marked)
