@@ -274,12 +274,24 @@ export async function startAndWaitRun(
   const tickId = newJid().slice(0, 16);
   const handoff: TickStarts = { start };
   tickStarts.set(tickId, handoff);
+  let failure: { error: unknown } | undefined;
   try {
     await tick(Math.min(timeoutMs, DRIVE_TICK_MS), tickId);
+  } catch (error) {
+    failure = { error };
   } finally {
     tickStarts.delete(tickId);
   }
   const { started, output } = handoff;
+  // A tick that failed after its begin started the run (finish refused, Redis gone past its patience):
+  // the run is there, and the caller may hold no id to reach it, so go on from it as `result` does.
+  // Before begin answered, whether it ran is unknown: its error.
+  if (failure && (!started || started.full)) throw failure.error;
+  if (failure) {
+    runtime.logger.warn(
+      `tickq: workflows.startAndWait: the tick that started run ${start.id} failed (${String(failure.error)}); the run is driven on`,
+    );
+  }
   // A tick that did not begin (`maxParallel` ticks live) started nothing: a start of its own.
   if (!started) await startRun(runtime, name, input, start.id);
   else if (started.full) throw new TickqError("REDIS_FULL", "Redis is full: startAndWait started no run");
