@@ -8,16 +8,25 @@
 -- call, and no key stores it (a reply's joined jobs are the batch already
 -- moved; the kept reply keeps counts, as before): nothing grows.
 -- One table, not a local each: an entry script's main chunk holds at most 200 locals.
-local joined = { SEPARATOR = '\30' }
+-- MAX_BYTES: a group of jobs longer than this together goes one value a job, as before
+-- joining. A client reads a bulk string as one string, and Node's longest is 2^29 - 24
+-- UTF-16 units (ioredis and node-redis fail the reply past it, and a replay answers it
+-- again: those jobs would never run), where each job alone fits; past 16 MiB a job's own
+-- decoding costs nothing beside its bytes.
+local joined = { SEPARATOR = '\30', MAX_BYTES = 16 * 1024 * 1024 }
 
--- `list` as one string, when it has a text or more and none holds the
--- separator; else `list` as it is (a reply's `texts` takes either).
+-- `list` as one string, when it has a text or more, none holds the separator
+-- and together they are at most MAX_BYTES; else `list` as it is (a reply's
+-- `texts` takes either).
 function joined.texts(list)
   local n = #list
   if n == 0 then return list end
+  local bytes = n - 1
   for k = 1, n do
     if string.find(list[k], joined.SEPARATOR, 1, true) then return list end
+    bytes = bytes + #list[k]
   end
+  if bytes > joined.MAX_BYTES then return list end
   return table.concat(list, joined.SEPARATOR)
 end
 
