@@ -23,11 +23,19 @@ describe("jobs past joined's bytes over ioredis", () => {
   const { call, run } = scriptCalls(h);
 
   it("step: a group of fetched jobs over 16 MiB together comes back one value a job, and so does its replay", async () => {
-    await call(protocol.begin, beginKeys({ tick: "t1", leaseMs: LEASE }), beginNamed({ tick: "t1", leaseMs: LEASE, batch: 0 }));
+    await call(
+      protocol.begin,
+      beginKeys({ tick: "t1", leaseMs: LEASE }),
+      beginNamed({ tick: "t1", leaseMs: LEASE, batch: 0 }),
+    );
     const jobs = [big(1), big(2), big(3)];
     // Sidekiq's push: LPUSH at the queue's left, the oldest at its right end.
     await h.redis.lpush(`${h.prefix}queue:default`, ...jobs);
-    const { keys, args } = encode(protocol.step, tickKeys("t1"), stepArgs({ tick: "t1", leaseMs: LEASE, call: 2, batch: 3 }));
+    const { keys, args } = encode(
+      protocol.step,
+      tickKeys("t1"),
+      stepArgs({ tick: "t1", leaseMs: LEASE, call: 2, batch: 3 }),
+    );
     const first = (await run(protocol.step.script, keys, args)) as unknown[];
     const group = first[3] as unknown[];
     expect(group[0]).toBe("default");
