@@ -22,9 +22,18 @@ export const workflowsCapability = (runtime: WorkflowsRuntime): Capability => ({
         workflows: workflowBeginArgs(runtime, Math.min(runsHeld(t), CLAIM_RUNS)),
         starts: handoff ? [handoff.start] : [],
       }),
+      // begin's answer for startAndWait as soon as it is read: a call that fails after it (housekeeping)
+      // must not leave startAndWait unaware of the run begin started.
+      ...(handoff
+        ? {
+            begun: (begun) => {
+              if (begun.workflows?.started) handoff.started = begun.workflows.started;
+              return undefined;
+            },
+          }
+        : {}),
       async beside(t, begun) {
         if (!declared) return;
-        if (handoff && begun.workflows?.started) handoff.started = begun.workflows.started;
         flowed = await runWorkflowPass(runtime, {
           tickId: t.tickId,
           calls: t.calls,

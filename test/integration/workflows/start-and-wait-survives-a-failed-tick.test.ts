@@ -1,5 +1,5 @@
-// tq.workflows.startAndWait whose tick fails after its begin started the run (finish refused: a
-// Lua error, a partition past the tick's patience): the run exists, so startAndWait goes on from
+// tq.workflows.startAndWait whose tick fails after its begin started the run (its finish or a
+// housekeeping call refused: a Lua error, a partition past the tick's patience): the run exists, so startAndWait goes on from
 // it as `result` with drive does, and answers its output. Throwing the tick's error instead left a
 // caller with no id (the id is drawn inside) unable to reach the run: one that tries again starts a
 // second run, whose steps run again.
@@ -10,21 +10,24 @@ import type { RedisAdapter } from "../../../src/redis/types.js";
 import { adapterCases } from "../../helpers/adapters.js";
 import { useHarness } from "../../helpers/harness.js";
 
-/** The adapter, whose first finish call (by SHA or text) is refused as a script error, before Redis runs it. */
-async function refusingFirstFinish(base: RedisAdapter): Promise<{ adapter: RedisAdapter; refused: () => number }> {
-  const finishSha = await scriptSha(scripts.finish);
+/** The adapter, whose first call of `script` (by SHA or text) is refused as a script error, before Redis runs it. */
+async function refusingFirst(
+  base: RedisAdapter,
+  script: "finish" | "housekeep",
+): Promise<{ adapter: RedisAdapter; refused: () => number }> {
+  const sha = await scriptSha(scripts[script]);
   let refused = 0;
   const refuse = () => {
     refused++;
-    return Promise.reject(new Error("ERR Error running script (injected): finish refused once"));
+    return Promise.reject(new Error(`ERR Error running script (injected): ${script} refused once`));
   };
   return {
     refused: () => refused,
     adapter: {
       ...base,
-      evalsha: (sha, keys, args) => (sha === finishSha && refused === 0 ? refuse() : base.evalsha(sha, keys, args)),
+      evalsha: (called, keys, args) => (called === sha && refused === 0 ? refuse() : base.evalsha(called, keys, args)),
       eval: (text, keys, args) =>
-        text === scripts.finish.text && refused === 0 ? refuse() : base.eval(text, keys, args),
+        text === scripts[script].text && refused === 0 ? refuse() : base.eval(text, keys, args),
     },
   };
 }
@@ -32,21 +35,35 @@ async function refusingFirstFinish(base: RedisAdapter): Promise<{ adapter: Redis
 describe.each(adapterCases)("startAndWait whose tick fails after begin over $name", (adapterCase) => {
   const h = useHarness(adapterCase, "wf-saw-fail");
 
-  it("answers the run's output, and the run's step ran once", async () => {
-    let ran = 0;
-    const { adapter, refused } = await refusingFirstFinish(h.adapter);
-    const tq = h.make(
-      {},
-      {
-        redis: adapter,
-        kick: { tick: { leaseMs: 500 } },
-        workflows: { once: { run: async (_: null, step) => step.run("only", () => ++ran) } },
-      },
-    );
-    expect(await tq.workflows.startAndWait("once", null, { timeoutMs: 20_000 })).toBe(1);
-    expect(refused()).toBe(1);
-    expect(ran).toBe(1);
-    const page = await tq.workflows.list();
-    expect(page.runs).toHaveLength(1);
-  });
+  it.each(["finish", "housekeep"] as const)(
+    "%s refused: answers the run's output, and the run's step ran once",
+    async (script) => {
+      let ran = 0;
+      const { adapter, refused } = await refusingFirst(h.adapter, script);
+      // Two scheduled jobs due and a begin that promotes one: housekeeping is left for a call of its own.
+      await h.redis.zadd(
+        `${h.prefix}schedule`,
+        1,
+        JSON.stringify({ class: "x", args: [1], jid: "s1", queue: "default" }),
+      );
+      await h.redis.zadd(
+        `${h.prefix}schedule`,
+        1,
+        JSON.stringify({ class: "x", args: [2], jid: "s2", queue: "default" }),
+      );
+      const tq = h.make(
+        { x: () => {} },
+        {
+          redis: adapter,
+          kick: { tick: { leaseMs: 500, scheduleLimit: 1 } },
+          workflows: { once: { run: async (_: null, step) => step.run("only", () => ++ran) } },
+        },
+      );
+      expect(await tq.workflows.startAndWait("once", null, { timeoutMs: 20_000 })).toBe(1);
+      expect(refused()).toBe(1);
+      expect(ran).toBe(1);
+      const page = await tq.workflows.list();
+      expect(page.runs).toHaveLength(1);
+    },
+  );
 });
