@@ -402,7 +402,6 @@ export interface SendEventOptions {
   id?: string;
 }
 
-/** `tq.workflows.result`'s options. */
 /** Options of `tq.workflows.startAndWait`. */
 export interface WorkflowStartAndWaitOptions {
   /** The run's id, as `start`'s: the same id again answers the same run. Default a new one. */
@@ -411,6 +410,7 @@ export interface WorkflowStartAndWaitOptions {
   timeoutMs?: number;
 }
 
+/** `tq.workflows.result`'s options. */
 export interface WorkflowResultOptions {
   /** How long to wait, in ms; default 30,000. */
   timeoutMs?: number;
