@@ -17,6 +17,7 @@ import { ioredisAdapter } from "../src/redis/ioredis.js";
 import type { RedisAdapter } from "../src/redis/types.js";
 import { median, spread } from "./alternating.js";
 import { startRedis } from "./peers/servers.js";
+import { tenStepsWorkflow } from "./peers/tickq-workflows.js";
 import { worktreeOf } from "./ref-worktree.js";
 
 const { values } = parseArgs({
@@ -54,15 +55,7 @@ async function variantsOf(build: Build, tree: string, url: string, prefix: strin
     redis: counted,
     prefix,
     jobs: {},
-    workflows: {
-      tenSteps: {
-        run: async (n: number, step) => {
-          let sum = 0;
-          for (let i = 0; i < n; i++) sum += await step.run(`s${i}`, () => i);
-          return sum;
-        },
-      },
-    },
+    workflows: { tenSteps: tenStepsWorkflow },
   });
   const expected = (steps * (steps - 1)) / 2;
   const timed = async (run: () => Promise<unknown>) => {

@@ -9,6 +9,15 @@ import { commandsRun } from "../workflows.js";
 import { startRedis } from "./servers.js";
 import { checkSums, type WorkflowSystem } from "./workflow-system.js";
 
+/** The bench's workflow as tickq declares it: `n` no-op steps, each answering its number, the run their sum. */
+export const tenStepsWorkflow = {
+  run: async (n: number, step: { run(name: string, fn: () => number): Promise<number> }): Promise<number> => {
+    let sum = 0;
+    for (let i = 0; i < n; i++) sum += await step.run(`s${i}`, () => i);
+    return sum;
+  },
+};
+
 export async function tickqWorkflowSystem(fsyncAlways: boolean): Promise<WorkflowSystem> {
   const server = await startRedis(fsyncAlways);
   const client = new Redis(server.url);
@@ -20,15 +29,7 @@ export async function tickqWorkflowSystem(fsyncAlways: boolean): Promise<Workflo
     redis: ioredisAdapter(client),
     prefix,
     jobs: {},
-    workflows: {
-      tenSteps: {
-        run: async (n: number, step) => {
-          let sum = 0;
-          for (let i = 0; i < n; i++) sum += await step.run(`s${i}`, () => i);
-          return sum;
-        },
-      },
-    },
+    workflows: { tenSteps: tenStepsWorkflow },
   });
   let completed = 0;
   return {
