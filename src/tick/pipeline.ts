@@ -161,6 +161,10 @@ class Pipeline<W, O> {
   private readonly lanes: StepLanes;
   // A step in flight records or clears a solo run: none goes beside it.
   private soloStep = false;
+  // The last step's reply, taken: a step sent beside it takes its own after it. Over HTTP the later
+  // request can answer first, and its jobs, fetched after the earlier step's (lower in priority or in
+  // the queues' order), would start first.
+  private lastTaken: Promise<void> = Promise.resolve();
   // Due when a step may go beside the one in flight (step-lanes.ts).
   private besideTimer: ReturnType<typeof setTimeout> | undefined;
   // The jobs the steps in flight ask for: counted as held, so other pipelines sharing the slots fetch less.
@@ -281,6 +285,7 @@ class Pipeline<W, O> {
     const acks = this.finished;
     this.finished = [];
     const sentAt = monotonicMs();
+    const beside = !this.lanes.idle();
     const lane = this.lanes.take(sentAt);
     this.soloStep = marker !== undefined;
     this.asking += fetch;
@@ -288,8 +293,11 @@ class Pipeline<W, O> {
     this.handBack = false;
     if (fetch > 0) this.slotFreed = false;
     const handBacksSent = this.handBacks;
-    this.p
-      .step(acks, fetch, marker, { running: this.running, waiting: this.buffer.length }, lane)
+    const call = this.p.step(acks, fetch, marker, { running: this.running, waiting: this.buffer.length }, lane);
+    // Handled here at once (no unhandled rejection while it waits its turn); its reply is taken below.
+    if (beside) call.catch(() => {});
+    const answered = beside ? this.lastTaken.then(() => call) : call;
+    const taken = answered
       .then(
         (reply) => {
           this.prefetch.stepTook(monotonicMs() - sentAt);
@@ -318,6 +326,10 @@ class Pipeline<W, O> {
         this.fill();
         this.wake();
       });
+    this.lastTaken = taken.then(
+      () => {},
+      () => {},
+    );
   }
 
   private step(): void {

@@ -87,3 +87,43 @@ describe("the pipeline's steps", () => {
     expect(ran).toHaveLength(100);
   });
 });
+
+describe("the pipeline's steps over HTTP, answered out of order", () => {
+  it("starts the jobs in the order their steps fetched them, when the later step's reply comes back first", async () => {
+    // Redis takes each call as it arrives (the fetch happens at send); lane a's replies come back late,
+    // lane b's at once, as one slow request among quick ones does over HTTP.
+    const queue = Array.from({ length: 200 }, (_, i) => i);
+    const ran: number[] = [];
+    let overtaken = 0;
+    let inFlight = 0;
+    const step: PipelineInput<number, number>["step"] = async (_acks, fetch, _solo, _load, lane) => {
+      const fetched = queue.splice(0, fetch);
+      if (inFlight > 0 && lane === "b") overtaken++;
+      inFlight++;
+      await new Promise((resolve) => setTimeout(resolve, lane === "a" ? 30 : 1));
+      inFlight--;
+      return { held: true, fetched } satisfies StepReply<number>;
+    };
+    await runPipeline<number, number>({
+      first: queue.splice(0, 10),
+      firstFull: true,
+      batch: 10,
+      concurrency: 1,
+      fence,
+      signal: new AbortController().signal,
+      graceMs: 1_000,
+      overlap: true,
+      run: async (job) => {
+        ran.push(job);
+        return job;
+      },
+      interrupted: (job) => job,
+      unstarted: (job) => job,
+      step,
+      onOutcome() {},
+    });
+    // The case under test happened: a lane b step went beside a slow lane a step.
+    expect(overtaken).toBeGreaterThan(0);
+    expect(ran).toEqual(Array.from({ length: 200 }, (_, i) => i));
+  });
+});
