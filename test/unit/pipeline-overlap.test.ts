@@ -17,6 +17,33 @@ interface Sent {
   beside: boolean;
 }
 
+/** Runs a pipeline of batch 10 from `first` over `step`, each job recorded in `ran` as it starts. */
+function drainPipeline(
+  first: number[],
+  step: PipelineInput<number, number>["step"],
+  o: { concurrency: number; overlap: boolean },
+  ran: number[],
+) {
+  return runPipeline<number, number>({
+    first,
+    firstFull: true,
+    batch: 10,
+    concurrency: o.concurrency,
+    fence,
+    signal: new AbortController().signal,
+    graceMs: 1_000,
+    overlap: o.overlap,
+    run: async (job) => {
+      ran.push(job);
+      return job;
+    },
+    interrupted: (job) => job,
+    unstarted: (job) => job,
+    step,
+    onOutcome() {},
+  });
+}
+
 async function drain(overlap: boolean, jobs: number, roundTripMs: number) {
   const queue = Array.from({ length: jobs }, (_, i) => i);
   const sent: Sent[] = [];
@@ -34,25 +61,7 @@ async function drain(overlap: boolean, jobs: number, roundTripMs: number) {
     inFlight.delete(lane);
     return { held: true, fetched: queue.splice(0, fetch) } satisfies StepReply<number>;
   };
-  const first = queue.splice(0, 10);
-  const result = await runPipeline<number, number>({
-    first,
-    firstFull: true,
-    batch: 10,
-    concurrency: 10,
-    fence,
-    signal: new AbortController().signal,
-    graceMs: 1_000,
-    overlap,
-    run: async (job) => {
-      ran.push(job);
-      return job;
-    },
-    interrupted: (job) => job,
-    unstarted: (job) => job,
-    step,
-    onOutcome() {},
-  });
+  const result = await drainPipeline(queue.splice(0, 10), step, { concurrency: 10, overlap }, ran);
   acked.push(...result.finished);
   return { sent, most, ran, acked, result };
 }
@@ -104,24 +113,7 @@ describe("the pipeline's steps over HTTP, answered out of order", () => {
       inFlight--;
       return { held: true, fetched } satisfies StepReply<number>;
     };
-    await runPipeline<number, number>({
-      first: queue.splice(0, 10),
-      firstFull: true,
-      batch: 10,
-      concurrency: 1,
-      fence,
-      signal: new AbortController().signal,
-      graceMs: 1_000,
-      overlap: true,
-      run: async (job) => {
-        ran.push(job);
-        return job;
-      },
-      interrupted: (job) => job,
-      unstarted: (job) => job,
-      step,
-      onOutcome() {},
-    });
+    await drainPipeline(queue.splice(0, 10), step, { concurrency: 1, overlap: true }, ran);
     // The case under test happened: a lane b step went beside a slow lane a step.
     expect(overtaken).toBeGreaterThan(0);
     expect(ran).toEqual(Array.from({ length: 200 }, (_, i) => i));
