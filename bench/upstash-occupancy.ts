@@ -21,8 +21,8 @@ import { spawn } from "node:child_process";
 import { loadavg } from "node:os";
 import { performance as perfHooks } from "node:perf_hooks";
 import { parseArgs } from "node:util";
-import { Redis as UpstashRedis } from "@upstash/redis";
 import { Redis } from "ioredis";
+import { benchUpstashClient } from "./upstash.js";
 import { findRedis } from "../src/platforms/node/find-redis.js";
 import { createTickq } from "../src/index.js";
 import { upstashAdapter } from "../src/redis/upstash.js";
@@ -173,13 +173,7 @@ async function main(): Promise<void> {
   const server = values["server-process"]
     ? await childServer(found.url, latencyMs)
     : await startUpstashLocal({ redisUrl: found.url, token: "bench-token-0123456789", latencyMs });
-  const client = new UpstashRedis({
-    url: server.url,
-    token: server.token,
-    automaticDeserialization: false,
-    enableTelemetry: false,
-    readYourWrites: false,
-  });
+  const client = benchUpstashClient(server);
   const prefix = `bench:upstash-occupancy:${Date.now()}:`;
   let trace: Trace = { starts: [], ends: [], nominal: [], requests: [] };
   const tq = createTickq({

@@ -9,7 +9,6 @@
 // pool (bench/systems/pool.ts, no Redis): the ceiling this machine's timers
 // and the last, partly idle wave of jobs leave of the limit in the same run
 // (bench/upstash-occupancy.ts splits a tick's idle slot-time by cause).
-import { Redis as UpstashRedis } from "@upstash/redis";
 import { Redis } from "ioredis";
 import { findRedis } from "../src/platforms/node/find-redis.js";
 import { startUpstashLocal } from "../tools/upstash-local/server.js";
@@ -17,7 +16,7 @@ import { limitOf } from "./jobs.js";
 import { CONCURRENCY } from "./realistic.js";
 import { benchTickq, drainTicks, enqueueJobs } from "./systems/tickq.js";
 import { poolSystem } from "./systems/pool.js";
-import { STEP_VARIANTS, variantAdapter } from "./upstash.js";
+import { benchUpstashClient, STEP_VARIANTS, variantAdapter } from "./upstash.js";
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
@@ -48,13 +47,7 @@ export async function runUpstashRealistic(
     for (const batch of [100, 50]) {
       process.stdout.write(`measuring tickq batch ${batch} at ${latencyMs} ms…\n`);
       const server = await startUpstashLocal({ redisUrl: found.url, token: "bench-token-0123456789", latencyMs });
-      const client = new UpstashRedis({
-        url: server.url,
-        token: server.token,
-        automaticDeserialization: false,
-        enableTelemetry: false,
-        readYourWrites: false,
-      });
+      const client = benchUpstashClient(server);
       const prefix = `bench:upstash-real:${latencyMs}:${batch}:${Date.now()}:`;
       const variants = STEP_VARIANTS.map((v) => ({
         ...v,

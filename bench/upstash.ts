@@ -21,6 +21,17 @@ export const STEP_VARIANTS = [
   { label: "one step in flight", overlap: false },
 ] as const;
 
+/** The bench's client of a local REST server: replies as Redis gives them, no telemetry, no read-your-writes sync. */
+export function benchUpstashClient(server: { url: string; token: string }): UpstashRedis {
+  return new UpstashRedis({
+    url: server.url,
+    token: server.token,
+    automaticDeserialization: false,
+    enableTelemetry: false,
+    readYourWrites: false,
+  });
+}
+
 /** The adapter as a variant has it: without `separateRequests`, one step at a time. */
 export function variantAdapter(client: UpstashRedis, overlap: boolean): RedisAdapter {
   const adapter = upstashAdapter(client);
@@ -42,13 +53,7 @@ export async function runUpstashBench(jobs: number, latencies: number[], batch: 
   const rows = [];
   for (const latencyMs of latencies) {
     const server = await startUpstashLocal({ redisUrl: found.url, token: "bench-token-0123456789", latencyMs });
-    const client = new UpstashRedis({
-      url: server.url,
-      token: server.token,
-      automaticDeserialization: false,
-      enableTelemetry: false,
-      readYourWrites: false,
-    });
+    const client = benchUpstashClient(server);
     const prefix = `bench:upstash:${latencyMs}:${Date.now()}:`;
     const tqs = new Map(
       STEP_VARIANTS.map((v) => [
