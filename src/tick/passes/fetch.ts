@@ -11,7 +11,7 @@ export interface FetchedJob {
   interruptions: number;
   /** How many times its run was stopped because the tick could not confirm its lease in time. */
   doubts: number;
-  /** A large job's name in acks, "#" + its SHA-1 (ack-refs.ts); undefined: its text names it. */
+  /** Its name in acks when not its text (ack-refs.ts): "#" + SHA-1 for a large job, "~" + SHA-1 for one read with U+FFFD. */
   ref?: string;
   /** A dead tick left it behind, maybe running: it runs alone (lib/tick/run-solo.lua). */
   suspect: boolean;
