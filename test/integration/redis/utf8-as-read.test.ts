@@ -30,9 +30,15 @@ const byte = fc.oneof(fc.constantFrom(...EDGES), fc.integer({ min: 0, max: 255 }
 const bytes = fc.array(byte, { maxLength: 24 }).map((list) => Buffer.from(list));
 /** Valid UTF-8 of every length, with the bytes above between. */
 const mixed = fc
-  .array(fc.oneof(bytes, fc.string({ unit: "grapheme", maxLength: 6 }).map((s) => Buffer.from(s, "utf8"))), {
-    maxLength: 6,
-  })
+  .array(
+    fc.oneof(
+      bytes,
+      fc.string({ unit: "grapheme", maxLength: 6 }).map((s) => Buffer.from(s, "utf8")),
+    ),
+    {
+      maxLength: 6,
+    },
+  )
   .map((parts) => Buffer.concat(parts));
 
 const sha1 = (text: string) => createHash("sha1").update(text, "utf8").digest("hex");
@@ -44,8 +50,7 @@ describe("lib/common/utf8-as-read.lua", () => {
   });
   afterAll(() => redis.disconnect());
 
-  const readInLua = async (inputs: Buffer[]) =>
-    (await redis.evalBuffer(SCRIPT, 0, ...inputs)) as Buffer[];
+  const readInLua = async (inputs: Buffer[]) => (await redis.callBuffer("EVAL", SCRIPT, 0, ...inputs)) as Buffer[];
 
   it("reads the text every client reads, U+FFFD for U+FFFD, and hashes it as the client does", async () => {
     await fc.assert(
@@ -81,6 +86,6 @@ describe("lib/common/utf8-as-read.lua", () => {
       ["61ff62c3a9", "a\uFFFDbé"],
     ];
     const read = await readInLua(cases.map(([hex]) => Buffer.from(hex, "hex")));
-    cases.forEach(([hex, text], k) => expect(read[2 * k]!.toString("utf8"), hex).toBe(text));
+    expect(read.filter((_, k) => k % 2 === 0).map((b) => b.toString("utf8"))).toEqual(cases.map(([, text]) => text));
   });
 });

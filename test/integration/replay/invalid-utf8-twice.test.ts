@@ -63,8 +63,8 @@ describe.each(adapterCases)("jobs with invalid UTF-8 run twice over $name", (ada
     expect(after["inproc:t1:default"]).toBeUndefined();
     const spliced = (job: Buffer) =>
       Buffer.concat([job.subarray(0, -1), Buffer.from(',"error_message":"E!","error_class":"Error","retry_count":0}')]);
-    expect(await h.redis.zrangeBuffer(`${h.prefix}retry`, 0, -1)).toEqual([spliced(stored(2))]);
-    expect(await h.redis.zrangeBuffer(`${h.prefix}dead`, 0, -1)).toEqual([spliced(stored(4, "eda080"))]);
+    expect(await h.redis.zrangeBuffer(`${h.prefix}retry`, "0", "-1")).toEqual([spliced(stored(2))]);
+    expect(await h.redis.zrangeBuffer(`${h.prefix}dead`, "0", "-1")).toEqual([spliced(stored(4, "eda080"))]);
   });
 
   it("step: an ack naming one by the text it read, as before, finds nothing and leaves it listed", async () => {
@@ -83,7 +83,11 @@ describe.each(adapterCases)("jobs with invalid UTF-8 run twice over $name", (ada
   it("resurrect: the solo job recorded by its text as read is the one counted, once", async () => {
     await begin("dead", [stored(1), stored(2), stored(3, "f4908080")]);
     const ref = `~${sha1(new TextDecoder().decode(stored(2)))}`;
-    await call(protocol.step, tickKeys("dead"), stepArgs({ tick: "dead", leaseMs: LEASE, call: `2 p${ref}`, batch: 0 }));
+    await call(
+      protocol.step,
+      tickKeys("dead"),
+      stepArgs({ tick: "dead", leaseMs: LEASE, call: `2 p${ref}`, batch: 0 }),
+    );
     expect(await h.redis.hget(`${h.prefix}solo`, "dead")).toBe(`p${ref}`);
     await begin("t1", []);
     await h.redis.del(`${h.prefix}tick:dead`, `${h.prefix}resurrector`); // its lease and its resurrector lock ran out

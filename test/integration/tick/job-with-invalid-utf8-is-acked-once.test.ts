@@ -21,7 +21,7 @@ const push = (redis: Redis, prefix: string, jobs: Buffer[]) =>
   Promise.all([redis.lpush(`${prefix}queue:default`, ...jobs), redis.sadd(`${prefix}queues`, "default")]);
 
 /** The bytes stored under a sorted set, each member as stored. */
-const membersOf = async (redis: Redis, key: string) => redis.zrangeBuffer(key, 0, -1);
+const membersOf = async (redis: Redis, key: string) => redis.zrangeBuffer(key, "0", "-1");
 
 describe.each(adapterCases)("a job with invalid UTF-8 over $name", (adapterCase) => {
   const h = useHarness(adapterCase, "bad-utf8");
