@@ -4,6 +4,7 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { decodePart, JOIN_SEPARATOR } from "../../src/protocol/define.js";
+import type { RedisReply } from "../../src/redis/types.js";
 import { fetched } from "../../src/protocol/sections.js";
 import { nameJobsByRef } from "../../src/tick/passes/ack-refs.js";
 import { type FetchedGroups, readFetched } from "../../src/tick/passes/fetch.js";
@@ -12,7 +13,7 @@ const plain = '{"class":"x","args":["a"]}';
 const read = '{"class":"x","args":["a\uFFFD"]}';
 const large = `{"class":"x","args":["${"p".repeat(2_000)}"]}`;
 const sha1 = (text: string) => createHash("sha1").update(text, "utf8").digest("hex");
-const jobsOf = (reply: unknown[]) => readFetched(decodePart(fetched, reply) as FetchedGroups);
+const jobsOf = (reply: RedisReply[]) => readFetched(decodePart(fetched, reply) as FetchedGroups);
 
 describe("fetched jobs read with U+FFFD", () => {
   it.each([
