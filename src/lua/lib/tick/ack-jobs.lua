@@ -41,7 +41,8 @@
 -- by a patch, so its retry or dead entry keeps the stored bytes. Only an ack
 -- that names such a job reads the list's jobs holding a byte >= 0x80 again;
 -- two stored jobs read as the same text are the same job to the tick, as two
--- jobs of the same text are.
+-- jobs of the same text are. A tick of an older release calls its own scripts
+-- (their SHA-1s differ) and names such a job by its text, missing it as before.
 -- The others count may carry a results section (lib/results/keep-results.lua)
 -- after the others: kept succeeded jobs and awaited outcomes; and then a
 -- metrics section (lib/metrics/record-runs.lua): runs, durations and waits.

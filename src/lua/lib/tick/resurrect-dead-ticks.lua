@@ -17,6 +17,9 @@
 -- (`resurrector`, owned by one tick for a while) keeps the other ticks from
 -- repeating the scan. A live tick cannot fetch into a list being drained:
 -- fetch refuses to run once its own lease is gone.
+-- A solo record 'p~…' (a job not valid UTF-8, lib/tick/run-solo.lua) written
+-- by a newer tick reads, to an older resurrector, as naming no job of the
+-- list: its job is put back as a suspect, uncounted, as before such records.
 -- Bounded: at most `limit` jobs and `scan_limit` registry entries per call;
 -- the HSCAN cursor is kept so the next call resumes where this one stopped.
 -- @include lib/common/prefix-keys.lua
