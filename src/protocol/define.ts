@@ -105,8 +105,8 @@ export const texts = { kind: "texts" } as const;
 export const REPLACED = "\uFFFD";
 /**
  * A `texts` reply as read: the texts, and `replaced` when one holds U+FFFD (its stored bytes may not be
- * valid UTF-8: src/tick/passes/ack-refs.ts names such a job apart). Checked once a joined value, not
- * once a text: an all-ASCII value answers at once.
+ * valid UTF-8: src/tick/passes/ack-refs.ts names such a job apart). Checked once a joined value (an
+ * all-ASCII one answers at once), text by text only in a list (begin's reply, a text holding the separator).
  */
 export type TextsRead = string[] & { replaced?: true };
 export const key = { kind: "key" } as const;

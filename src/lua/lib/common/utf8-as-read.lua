@@ -8,9 +8,8 @@
 -- Pure: no key is read or written, so a replay or a concurrent tick reads
 -- the same text. At maxmemory it writes nothing: the copy it makes (only of a
 -- job that is not valid UTF-8) lives in the script's memory for the call.
--- Every local is inside the function: an entry script's main chunk holds at
--- most 200, and begin.lua (through lib/tick/resurrect-dead-ticks.lua) had
--- room for one.
+-- Its one local is the function (its constant is inline): an entry script's
+-- main chunk holds at most 200 locals, and begin.lua has room for few.
 
 -- `s` with each ill-formed sequence replaced as the WHATWG decoder replaces
 -- it; `s` itself (no copy) when it is valid UTF-8. Only bytes >= 0x80 are
