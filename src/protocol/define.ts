@@ -64,7 +64,7 @@ export type ReplySpec =
   /**
    * A list of texts: an array of them, or (one text or more, none holding JOIN_SEPARATOR) one string,
    * them joined by it. One bulk string where a job each cost the client ~6,000 instructions a job in
-   * ioredis' reply decoder (bench/client-instructions.ts).
+   * ioredis' reply decoder (bench/client-instructions.ts). Read as TextsRead.
    */
   | { readonly kind: "texts" }
   /** A flat array of repeated groups: {a, b, a, b, ...}. */
@@ -101,6 +101,14 @@ export const trailed = <I extends ArgSpec, const T extends readonly Trailer[]>(i
 export const JOIN_SEPARATOR = "\x1e";
 export const joined = { kind: "joined" } as const;
 export const texts = { kind: "texts" } as const;
+/** What every adapter reads in place of bytes that are not valid UTF-8 (the WHATWG decoder's U+FFFD). */
+export const REPLACED = "\uFFFD";
+/**
+ * A `texts` reply as read: the texts, and `replaced` when one holds U+FFFD (its stored bytes may not be
+ * valid UTF-8: src/tick/passes/ack-refs.ts names such a job apart). Checked once a joined value (an
+ * all-ASCII one answers at once), text by text only in a list (begin's reply, a text holding the separator).
+ */
+export type TextsRead = string[] & { replaced?: true };
 export const key = { kind: "key" } as const;
 export const keyGroup = <const N extends readonly string[]>(...names: N) => ({ kind: "keys", names }) as const;
 export const value = { kind: "value" } as const;
@@ -169,7 +177,7 @@ export type ReplyOf<S> = S extends { kind: "value" }
           : S extends { kind: "list"; item: infer I }
             ? ReplyOf<I>[]
             : S extends { kind: "texts" }
-              ? string[]
+              ? TextsRead
               : S extends { kind: "groups"; fields: infer F }
                 ? RepliesOf<F>[]
                 : S extends { kind: "optional"; item: infer I }
@@ -423,10 +431,13 @@ function read(name: string, spec: ReplySpec, value: RedisReply | undefined, at: 
       if (!fields) throw shape(name, at, `one of ${Object.keys(spec.cases).join(", ")}`, value);
       return { kind: tag, ...readTuple(name, fields, items.slice(1), `${at}.${tag}`) };
     }
-    case "texts":
+    case "texts": {
       // One string: the texts joined (a list of none is sent as an empty array, so a string holds one at least).
-      if (typeof value === "string") return value.split(JOIN_SEPARATOR);
-      return readTexts(name, arrayAt(name, at, value), at);
+      const joinedValue = typeof value === "string";
+      const out: TextsRead = joinedValue ? value.split(JOIN_SEPARATOR) : readTexts(name, arrayAt(name, at, value), at);
+      if (joinedValue ? value.includes(REPLACED) : out.some((t) => t.includes(REPLACED))) out.replaced = true;
+      return out;
+    }
     case "list": {
       const items = arrayAt(name, at, value);
       // A list of texts (a fetch's jobs) is read with no path made per item: only an error names one
