@@ -119,13 +119,34 @@ end
 local function take_out(list, wanted, refs)
   local found, texts = {}, {}
   if redis.call('LLEN', list) > LIST_REWRITE_MAX then
+    -- A '~' name may stand for jobs of different bytes, each read as the same
+    -- text: `alike` keeps each such name's distinct stored texts, and each is
+    -- removed in turn (one LREM of the last one matched left the others listed).
+    local alike = {}
     if refs then
-      for _, job in ipairs(redis.call('LRANGE', list, 0, -1)) do texts[name_of(job, wanted, refs)] = job end
+      for _, job in ipairs(redis.call('LRANGE', list, 0, -1)) do
+        local name = name_of(job, wanted, refs)
+        texts[name] = job
+        if name ~= job and string.byte(name) == 126 then -- '~'
+          local a = alike[name] or { seen = {} }
+          alike[name] = a
+          if not a.seen[job] then
+            a.seen[job] = true
+            a[#a + 1] = job
+          end
+        end
+      end
     end
     for name, count in pairs(wanted) do
       local job = texts[name] or name
       if is_ref(name) and not texts[name] then found[name] = 0
-      else found[name] = redis.call('LREM', list, -count, job) end
+      else
+        local removed = 0
+        for _, text in ipairs(alike[name] or { job }) do
+          if removed < count then removed = removed + redis.call('LREM', list, removed - count, text) end
+        end
+        found[name] = removed
+      end
       texts[name] = job
     end
     return found, texts
