@@ -102,9 +102,13 @@ end
 -- its text. `refs`: the markers ('#', '~') some wanted names carry.
 local function name_of(job, wanted, refs)
   if not refs then return job end
-  if refs['#'] and (#job > REF_MIN or is_ref(job)) then
+  -- A job shaped like a reference is named by '#' .. its SHA-1, never by its
+  -- text (ack-refs.ts), even in an ack of '~' names only: its text may be
+  -- another job's '~' name, which would take it out in that job's place.
+  local shaped = is_ref(job)
+  if shaped or (refs['#'] and #job > REF_MIN) then
     local ref = '#' .. redis.sha1hex(job)
-    if wanted[ref] then return ref end
+    if shaped or wanted[ref] then return ref end
   end
   if refs['~'] and string.find(job, '[\128-\255]') then
     local ref = '~' .. redis.sha1hex(utf8_as_read(job))
