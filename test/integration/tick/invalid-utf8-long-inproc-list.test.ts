@@ -24,7 +24,11 @@ describe.each(adapterCases)("an inproc list over 4,000 jobs over $name", (adapte
   it("two stored jobs read as the same text, both acked, are both taken out, once", async () => {
     await h.redis.lpush(`${h.prefix}queue:default`, stored("c0"), stored("fe"));
     await h.redis.sadd(`${h.prefix}queues`, "default");
-    const begun = await call(protocol.begin, beginKeys({ tick: "t1", leaseMs: LEASE }), beginNamed({ tick: "t1", leaseMs: LEASE }));
+    const begun = await call(
+      protocol.begin,
+      beginKeys({ tick: "t1", leaseMs: LEASE }),
+      beginNamed({ tick: "t1", leaseMs: LEASE }),
+    );
     const fetched = jobsOf(begun.fetched);
     expect(fetched.map((j) => j.raw)).toEqual([stored("fe").toString(), stored("c0").toString()]);
     await nameJobsByRef(fetched);

@@ -14,7 +14,11 @@ import { scriptCalls } from "../../helpers/script-calls.js";
 import { acksOf, jobsOf, stepArgs, tickKeys } from "../../helpers/tick-calls.js";
 
 const LEASE = 5_000;
-const bad = Buffer.concat([Buffer.from(`{"class":"x","args":["a`), Buffer.from("ff", "hex"), Buffer.from(`"],"jid":"j1"}`)]);
+const bad = Buffer.concat([
+  Buffer.from(`{"class":"x","args":["a`),
+  Buffer.from("ff", "hex"),
+  Buffer.from(`"],"jid":"j1"}`),
+]);
 const shaped = `~${createHash("sha1").update(new TextDecoder().decode(bad), "utf8").digest("hex")}`;
 
 describe.each(adapterCases)("a job shaped like another's text-as-read reference over $name", (adapterCase) => {
@@ -27,7 +31,11 @@ describe.each(adapterCases)("a job shaped like another's text-as-read reference 
   ] as const)("is left listed when the ack names only the other (it fetched %s)", async (_, pushed) => {
     await h.redis.lpush(`${h.prefix}queue:default`, ...pushed);
     await h.redis.sadd(`${h.prefix}queues`, "default");
-    const begun = await call(protocol.begin, beginKeys({ tick: "t1", leaseMs: LEASE }), beginNamed({ tick: "t1", leaseMs: LEASE }));
+    const begun = await call(
+      protocol.begin,
+      beginKeys({ tick: "t1", leaseMs: LEASE }),
+      beginNamed({ tick: "t1", leaseMs: LEASE }),
+    );
     const fetched = jobsOf(begun.fetched);
     await nameJobsByRef(fetched);
     const one = fetched.find((j) => j.ref === shaped)!;

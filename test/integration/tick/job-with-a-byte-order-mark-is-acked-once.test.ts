@@ -9,7 +9,8 @@ import { adapterCases } from "../../helpers/adapters.js";
 import { useHarness } from "../../helpers/harness.js";
 
 const BOM = Buffer.from("efbbbf", "hex");
-const job = (jid: string) => Buffer.concat([BOM, Buffer.from(`{"class":"x","args":[1],"jid":"${jid}","queue":"default","retry":1}`)]);
+const job = (jid: string) =>
+  Buffer.concat([BOM, Buffer.from(`{"class":"x","args":[1],"jid":"${jid}","queue":"default","retry":1}`)]);
 
 describe.each(adapterCases)("a job starting with a byte order mark over $name", (adapterCase) => {
   const h = useHarness(adapterCase, "bom");
