@@ -63,8 +63,10 @@ export type ReplySpec =
   | { readonly kind: "list"; readonly item: ReplySpec }
   /**
    * A list of texts: an array of them, or (one text or more, none holding JOIN_SEPARATOR) one string,
-   * them joined by it. One bulk string where a job each cost the client ~6,000 instructions a job in
-   * ioredis' reply decoder (bench/client-instructions.ts).
+   * them joined by it, or an array holding one array of such strings (chunks, each some texts joined:
+   * lib/common/joined.lua). One bulk string where a job each cost the client ~6,000 instructions a job
+   * in ioredis' reply decoder (bench/client-instructions.ts); chunks of at most 8 KiB where one string
+   * of a batch cost Redis' Lua each byte's hashing three times (bench/redis-step-instructions.ts).
    */
   | { readonly kind: "texts" }
   /** A flat array of repeated groups: {a, b, a, b, ...}. */
@@ -426,7 +428,7 @@ function read(name: string, spec: ReplySpec, value: RedisReply | undefined, at: 
     case "texts":
       // One string: the texts joined (a list of none is sent as an empty array, so a string holds one at least).
       if (typeof value === "string") return value.split(JOIN_SEPARATOR);
-      return readTexts(name, arrayAt(name, at, value), at);
+      return readTextsOrChunks(name, arrayAt(name, at, value), at);
     case "list": {
       const items = arrayAt(name, at, value);
       // A list of texts (a fetch's jobs) is read with no path made per item: only an error names one
@@ -465,6 +467,15 @@ function read(name: string, spec: ReplySpec, value: RedisReply | undefined, at: 
       if (spec.item.kind === "tuple" && Array.isArray(value) && value.length === 0) return undefined;
       return read(name, spec.item, value, at);
   }
+}
+
+/** An array of texts, or one array of chunks (each some texts joined by JOIN_SEPARATOR), in order. */
+function readTextsOrChunks(name: string, items: RedisReply[], at: string): string[] {
+  const chunks = items.length === 1 ? items[0] : undefined;
+  if (!Array.isArray(chunks)) return readTexts(name, items, at);
+  const out: string[] = [];
+  for (const text of readTexts(name, chunks, `${at}[0]`)) for (const one of text.split(JOIN_SEPARATOR)) out.push(one);
+  return out;
 }
 
 /** An array of texts, with no path made per item: only an error names one. */
