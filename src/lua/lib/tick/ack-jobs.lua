@@ -25,6 +25,14 @@
 -- list count: an entry resent after a lost reply, naming a job already
 -- acked, finds nothing and does nothing. A list too long to rewrite in one
 -- call (over LIST_REWRITE_MAX) falls back to an LREM per job.
+-- Most acks name exactly a list's oldest jobs: those are read from its tail
+-- alone and cut with one LTRIM (take_tail), the jobs fetched ahead never read
+-- nor rewritten; it takes the jobs the whole-list pass would. Run twice, the
+-- second run finds the tail no longer holds them and takes the whole-list
+-- pass, which finds none; a concurrent tick never writes this tick's lists,
+-- and this tick's other lane only pushes at the head or takes named jobs, so
+-- the tail read is the list as the cut meets it (one script). At maxmemory it
+-- only removes (allow-oom, as before).
 -- A flow job (lib/flow/flow.lua) settles its slots and claims with it, only
 -- when it was still listed: a late ack frees nothing another tick holds.
 -- `held`: the tick's lease is held, so its slots are still its own.
