@@ -89,6 +89,8 @@ local function bump(name, by, day)
 end
 
 local LIST_REWRITE_MAX = 4000
+-- Constant list bounds go to redis.call as strings: Redis formats a number argument
+-- with "%.17g" (a thousand instructions or more), a string it takes as it is.
 local REF_MIN = 1024 -- src/tick/passes/ack-refs.ts names jobs past the same size
 
 local function is_ref(name)
@@ -158,10 +160,10 @@ end
 -- name → job text. `refs`: some names are references. `tail`: the list's
 -- `n` oldest jobs when already read (LRANGE -n -1).
 local function take_out(list, wanted, refs, n, tail)
-  tail = tail or redis.call('LRANGE', list, -n, -1)
+  tail = tail or redis.call('LRANGE', list, -n, '-1')
   local found, texts = take_tail(tail, wanted, n, refs)
   if found then
-    redis.call('LTRIM', list, 0, -n - 1)
+    redis.call('LTRIM', list, '0', -n - 1)
     return found, texts
   end
   found, texts = {}, {}
@@ -323,7 +325,7 @@ local function ack(tick, i, now_ms_value, dead_max, dead_max_age, held, marked)
   for _, group in ipairs(successes) do
     local queue, count, text = group[1], group.count, group.text
     if text and count > 0 and groups_in[queue] == 1 then
-      local tail = redis.call('LRANGE', inproc_key(tick, queue), -count, -1)
+      local tail = redis.call('LRANGE', inproc_key(tick, queue), -count, '-1')
       if #tail == count and joined_tail(text, tail) then
         group.tail, cut[queue] = tail, count
       else
@@ -337,7 +339,7 @@ local function ack(tick, i, now_ms_value, dead_max, dead_max_age, held, marked)
   end
   for k = 0, n - 1 do want(ARGV[i + k * 5 + 1], ARGV[i + k * 5 + 2]) end
 
-  for queue, count in pairs(cut) do redis.call('LTRIM', inproc_key(tick, queue), 0, -count - 1) end
+  for queue, count in pairs(cut) do redis.call('LTRIM', inproc_key(tick, queue), '0', -count - 1) end
   local found, texts = {}, {}
   for queue, jobs in pairs(wanted) do
     found[queue], texts[queue] = take_out(inproc_key(tick, queue), jobs, refs, wanted_n[queue], tails[queue])
@@ -352,20 +354,21 @@ local function ack(tick, i, now_ms_value, dead_max, dead_max_age, held, marked)
   end
 
   -- Flow jobs that succeeded, settled at once (F.settle_succeeded).
-  local flows, nflows = {}, 0
+  local flows, nflows, byte = {}, 0, string.byte
   for _, group in ipairs(successes) do
     local queue, names, tail = group[1], group[2], group.tail
     -- A group cut whole: its jobs are its tail's, oldest (last) first.
     for k = 1, tail and #tail or #names do
       entry = entry + 1
       local job = tail and tail[#tail - k + 1] or taken(queue, names[k])
-      local marked = job and marked_jid(marks, job)
+      local marked = marks and job and marked_jid(marks, job)
       if marked then
         cancel(job, marked)
       elseif job then
         if settled then settled[entry] = job end
         if counted then forget(job) end
-        if is_flow(job) then
+        -- Most jobs are plain: one byte tells them (lib/flow/read.lua FLOW_HEAD_LETTER) before a call.
+        if byte(job, 3) == FLOW_HEAD_LETTER and is_flow(job) then
           nflows = nflows + 1
           flows[nflows] = job
         end
