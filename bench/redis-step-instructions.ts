@@ -7,11 +7,12 @@
 // bench/client-instructions.ts --loops 1 drives the client), instrumentation on around the measured
 // drain only (begin, the steps, finish: not the enqueue nor the warm-up drain). Metrics on (the default).
 // `--repeat N`: each tree N times, the order reversed every other time, then the median of each.
+// `--batch N`: the tick's batch (100: issue 46's figure); two batches part a step's fixed cost from a job's.
 // `--top N`: also the N functions of most inclusive instructions of each tree's last server
 // (callgrind_annotate), a job's share of each: where the Lua VM, the commands and the replies go.
 // `--keep`: leaves each server's callgrind output in the temporary folder (callgrind_annotate reads it).
 // Needs valgrind (Debian's package).
-//   npx tsx bench/redis-step-instructions.ts [--ref main] [--jobs 20000] [--repeat 1] [--top 0] [--keep]
+//   npx tsx bench/redis-step-instructions.ts [--ref main] [--jobs 20000] [--batch 100] [--repeat 1] [--top 0] [--keep]
 import { execFileSync, spawn } from "node:child_process";
 import { copyFileSync, existsSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -27,6 +28,7 @@ const { values } = parseArgs({
   options: {
     ref: { type: "string" },
     jobs: { type: "string", default: "20000" },
+    batch: { type: "string", default: "100" },
     repeat: { type: "string", default: "1" },
     top: { type: "string", default: "0" },
     keep: { type: "boolean", default: false },
@@ -36,6 +38,7 @@ const { values } = parseArgs({
   },
 });
 const jobs = Number(values.jobs);
+const batch = Number(values.batch);
 
 interface Drained {
   jobs: number;
@@ -55,7 +58,7 @@ async function drainCounted(url: string, pid: string): Promise<Drained> {
     ioredisAdapter(client),
     { prefix: "rsi:" },
     [port],
-    { jobs, loops: 1, batch: 100 },
+    { jobs, loops: 1, batch },
     { before: () => instrument(true), after: () => instrument(false) },
   );
   const run = await drain();
@@ -111,7 +114,7 @@ async function count(tree: string, top: number): Promise<{ perJob: number; trips
   const out = join(tmpdir(), `tickq-redis-step-cg-${process.pid}-${Date.now()}.out`);
   const server = await countedServer(out);
   try {
-    const args = ["--child", "--url", server.url, "--pid", server.pid, "--jobs", String(jobs)];
+    const args = ["--child", "--url", server.url, "--pid", server.pid, "--jobs", String(jobs), "--batch", String(batch)];
     const drained = await sampleInChild<Drained>(
       join(tree, "bench/redis-step-instructions.ts"),
       args,
@@ -158,7 +161,7 @@ if (ref && !existsSync(join(ref.dir, "bench/redis-step-instructions.ts")))
 const trees = [...(ref ? [{ label: ref.label, dir: ref.dir }] : []), { label: "this tree", dir: here }];
 try {
   console.log(
-    `Redis instructions a plain no-op job (callgrind on the redis-server): drain of ${jobs.toLocaleString("en")} jobs, one tick loop, batch 100, metrics on`,
+    `Redis instructions a plain no-op job (callgrind on the redis-server): drain of ${jobs.toLocaleString("en")} jobs, one tick loop, batch ${batch}, metrics on`,
   );
   const repeat = Number(values.repeat);
   const top = Number(values.top);
