@@ -114,7 +114,17 @@ async function count(tree: string, top: number): Promise<{ perJob: number; trips
   const out = join(tmpdir(), `tickq-redis-step-cg-${process.pid}-${Date.now()}.out`);
   const server = await countedServer(out);
   try {
-    const args = ["--child", "--url", server.url, "--pid", server.pid, "--jobs", String(jobs), "--batch", String(batch)];
+    const args = [
+      "--child",
+      "--url",
+      server.url,
+      "--pid",
+      server.pid,
+      "--jobs",
+      String(jobs),
+      "--batch",
+      String(batch),
+    ];
     const drained = await sampleInChild<Drained>(
       join(tree, "bench/redis-step-instructions.ts"),
       args,
@@ -143,7 +153,11 @@ function costliestFunctions(out: string, top: number, drained: number): string {
     const m = /^\s*([\d,]+)\s+\([^)]*\)\s+\*?\s*(\S.*)$/.exec(line);
     if (!m || rows.length >= top) continue;
     const ir = Number(m[1]!.replaceAll(",", ""));
-    rows.push(`    ${Math.round(ir / drained).toLocaleString("en").padStart(8)}  ${m[2]!.replace(/ \[.*$/, "")}`);
+    rows.push(
+      `    ${Math.round(ir / drained)
+        .toLocaleString("en")
+        .padStart(8)}  ${m[2]!.replace(/ \[.*$/, "")}`,
+    );
   }
   return rows.join("\n");
 }
