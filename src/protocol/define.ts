@@ -475,7 +475,8 @@ function readTextsOrChunks(name: string, items: RedisReply[], at: string): strin
   if (!Array.isArray(chunks)) return readTexts(name, items, at);
   // Each chunk split natively and the arrays joined natively: no step of JavaScript a text.
   const texts = readTexts(name, chunks, `${at}[0]`);
-  let out = (texts[0] ?? "").split(JOIN_SEPARATOR);
+  if (texts.length === 0) return texts;
+  let out = texts[0]!.split(JOIN_SEPARATOR);
   for (let i = 1; i < texts.length; i++) out = out.concat(texts[i]!.split(JOIN_SEPARATOR));
   return out;
 }
