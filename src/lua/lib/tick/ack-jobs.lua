@@ -42,6 +42,15 @@
 -- one then carries the fields to set (a patch) instead of its updated
 -- text. References are matched only against the list being settled, so a
 -- replay, finding the job gone, does nothing as before.
+-- A job the client read with U+FFFD (its bytes are not valid UTF-8: another
+-- client's push) is named by '~' .. the SHA-1 of its text as read, which Lua
+-- gets from the stored bytes (lib/common/utf8-as-read.lua): its text as read
+-- is not its text in the list. It is settled as a large job is, a failure
+-- by a patch, so its retry or dead entry keeps the stored bytes. Only an ack
+-- that names such a job reads the list's jobs holding a byte >= 0x80 again;
+-- two stored jobs read as the same text are the same job to the tick, as two
+-- jobs of the same text are. A tick of an older release calls its own scripts
+-- (their SHA-1s differ) and names such a job by its text, missing it as before.
 -- The others count may carry a results section (lib/results/keep-results.lua)
 -- after the others: kept succeeded jobs and awaited outcomes; and then a
 -- metrics section (lib/metrics/record-runs.lua): runs, durations and waits.
@@ -65,6 +74,7 @@
 -- @include lib/common/edit-job-text.lua
 -- @include lib/metrics/record-runs.lua
 -- @include lib/common/joined.lua
+-- @include lib/common/utf8-as-read.lua
 
 local function trim_dead(now_sec, max_size, max_age)
   local dead = P .. 'dead'
@@ -93,14 +103,21 @@ local LIST_REWRITE_MAX = 4000
 -- with "%.17g" (a thousand instructions or more), a string it takes as it is.
 local REF_MIN = 1024 -- src/tick/passes/ack-refs.ts names jobs past the same size
 
+-- '#' .. the SHA-1 of a job's bytes, or '~' .. the SHA-1 of its text as read.
 local function is_ref(name)
-  return #name == 41 and string.find(name, '^#%x+$') ~= nil
+  return #name == 41 and string.find(name, '^[#~]%x+$') ~= nil
 end
 
--- How `wanted` names `job`: by reference when it holds one for it, else by its text.
+-- How `wanted` names `job`: by reference when it holds one for it, else by
+-- its text. `refs`: the markers ('#', '~') some wanted names carry.
 local function name_of(job, wanted, refs)
-  if refs and (#job > REF_MIN or is_ref(job)) then
+  if not refs then return job end
+  if refs['#'] and (#job > REF_MIN or is_ref(job)) then
     local ref = '#' .. redis.sha1hex(job)
+    if wanted[ref] then return ref end
+  end
+  if refs['~'] and string.find(job, '[\128-\255]') then
+    local ref = '~' .. redis.sha1hex(utf8_as_read(job))
     if wanted[ref] then return ref end
   end
   return job
@@ -157,8 +174,8 @@ end
 
 -- Takes the jobs of multiset `wanted` (name → count, `n` names in all) out
 -- of `list`; returns a table name → how many were found (and removed), and
--- name → job text. `refs`: some names are references. `tail`: the list's
--- `n` oldest jobs when already read (LRANGE -n -1).
+-- name → job text. `refs`: nil when no name is a reference, else the markers
+-- they carry. `tail`: the list's `n` oldest jobs when already read (LRANGE -n -1).
 local function take_out(list, wanted, refs, n, tail)
   tail = tail or redis.call('LRANGE', list, -n, '-1')
   local found, texts = take_tail(tail, wanted, n, refs)
@@ -287,7 +304,7 @@ local function ack(tick, i, now_ms_value, dead_max, dead_max_age, held, marked)
 
   -- Each group: { queue, jobs named, and when the tail fast path settles it whole, the tail read }.
   local successes = {}
-  local wanted, wanted_n, refs = {}, {}, false
+  local wanted, wanted_n, refs = {}, {}, nil
   local function want(queue, name)
     local w = wanted[queue]
     if not w then
@@ -296,7 +313,10 @@ local function ack(tick, i, now_ms_value, dead_max, dead_max_age, held, marked)
     end
     w[name] = (w[name] or 0) + 1
     wanted_n[queue] = (wanted_n[queue] or 0) + 1
-    if is_ref(name) then refs = true end
+    if is_ref(name) then
+      refs = refs or {}
+      refs[string.sub(name, 1, 1)] = true
+    end
   end
   local groups_in = {}
   for _ = 1, tonumber(ARGV[i]) do
