@@ -49,4 +49,28 @@ describe.each(adapterCases)("a job shaped like another's text-as-read reference 
     expect(first.missed).toEqual([]);
     expect(await h.redis.lrange(`${h.prefix}inproc:t1:default`, 0, -1)).toEqual([shaped]);
   });
+
+  // The same over the tail fast path (take_tail, joined_tail) for a large job's "#" name.
+  it("is left listed when the ack names only a large job whose '#' name is its text", async () => {
+    const large = `{"class":"x","args":["${"p".repeat(2_000)}"]}`;
+    const hashShaped = `#${createHash("sha1").update(large, "utf8").digest("hex")}`;
+    await h.redis.lpush(`${h.prefix}queue:default`, hashShaped, large);
+    await h.redis.sadd(`${h.prefix}queues`, "default");
+    const begun = await call(
+      protocol.begin,
+      beginKeys({ tick: "t1", leaseMs: LEASE }),
+      beginNamed({ tick: "t1", leaseMs: LEASE }),
+    );
+    const fetched = jobsOf(begun.fetched);
+    await nameJobsByRef(fetched);
+    const one = fetched.find((j) => j.ref === hashShaped)!;
+    expect(one).toBeDefined();
+    const { first } = await callTwice(
+      protocol.step,
+      tickKeys("t1"),
+      stepArgs({ tick: "t1", leaseMs: LEASE, call: 2, acks: acksOf([{ kind: "succeeded", job: one }]), batch: 0 }),
+    );
+    expect(first.missed).toEqual([]);
+    expect(await h.redis.lrange(`${h.prefix}inproc:t1:default`, 0, -1)).toEqual([hashShaped]);
+  });
 });

@@ -144,6 +144,9 @@ local function joined_tail(text, tail)
   local at, find, byte = 1, string.find, string.byte
   for k = #tail, 1, -1 do
     local job = tail[k]
+    -- A job shaped like a reference is never named by its text (name_of):
+    -- its text in an ack is another job's reference.
+    if #job == 41 and is_ref(job) then return false end
     if find(text, job, at, true) ~= at then return false end
     at = at + #job
     if k > 1 then
