@@ -126,7 +126,8 @@ function common(reply: unknown): RedisReply {
   if (reply === null || reply === undefined) return null;
   if (typeof reply === "string" || typeof reply === "number") return reply;
   if (Array.isArray(reply)) return reply.map(common);
-  if (reply instanceof Uint8Array) return new TextDecoder().decode(reply);
+  // ignoreBOM: a leading byte order mark is kept, as rest-reply.ts keeps it.
+  if (reply instanceof Uint8Array) return new TextDecoder("utf-8", { ignoreBOM: true }).decode(reply);
   throw new TickqError(
     "BAD_OPTIONS",
     `nodeRedisAdapter: got a reply tickq's scripts never give (${Object.prototype.toString.call(reply)}); use the client's default type mapping`,

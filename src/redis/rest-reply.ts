@@ -4,7 +4,9 @@
 // server leaves as it is, and never a valid base64 encoding.
 import type { RedisReply } from "./types.js";
 
-const utf8 = new TextDecoder();
+// ignoreBOM: a job that starts with a byte order mark keeps it, as ioredis (Node's Buffer) reads it;
+// TextDecoder as built by default drops it, and the job then names nothing in Redis (its ack misses).
+const utf8 = new TextDecoder("utf-8", { ignoreBOM: true });
 
 export function decodeReply(value: unknown): RedisReply {
   if (value === null || typeof value === "number") return value;

@@ -111,7 +111,8 @@ function unknownStart(runId: string, error: unknown): TickqError {
   return new TickqError(
     code,
     `workflows.startAndWait: its tick failed before Redis said whether run ${JSON.stringify(runId)} started (${why}); ` +
-      `call startAndWait again with { id: ${JSON.stringify(runId)} }, which starts that run at most once, or read it with workflows.get`,
+      `call startAndWait again with { id: ${JSON.stringify(runId)} }, which starts that run at most once, or read it with workflows.get; ` +
+      "a begin that did run left the run claimed by this tick until its lease (leaseMs) runs out, so give that call a timeoutMs past it",
     { cause: error },
   );
 }
@@ -315,7 +316,8 @@ export async function startAndWaitRun(
   else if (started.full) throw new TickqError("REDIS_FULL", "Redis is full: startAndWait started no run");
   else if (started.holders[0] !== name) throw conflict(start.id, started.holders[0]!);
   if (output !== undefined) return JSON.parse(output);
-  return runResult(runtime, start.id, Math.max(1, deadline - monotonicMs()), tick);
+  // Whole ms: runResult's timeout error names it.
+  return runResult(runtime, start.id, Math.max(1, Math.ceil(deadline - monotonicMs())), tick);
 }
 
 export async function listRuns(runtime: Runtime, options: WorkflowListOptions = {}): Promise<WorkflowPage> {

@@ -112,9 +112,13 @@ end
 -- its text. `refs`: the markers ('#', '~') some wanted names carry.
 local function name_of(job, wanted, refs)
   if not refs then return job end
-  if refs['#'] and (#job > REF_MIN or is_ref(job)) then
+  -- A job shaped like a reference is named by '#' .. its SHA-1, never by its
+  -- text (ack-refs.ts), even in an ack of '~' names only: its text may be
+  -- another job's '~' name, which would take it out in that job's place.
+  local shaped = is_ref(job)
+  if shaped or (refs['#'] and #job > REF_MIN) then
     local ref = '#' .. redis.sha1hex(job)
-    if wanted[ref] then return ref end
+    if shaped or wanted[ref] then return ref end
   end
   if refs['~'] and string.find(job, '[\128-\255]') then
     local ref = '~' .. redis.sha1hex(utf8_as_read(job))
@@ -140,6 +144,9 @@ local function joined_tail(text, tail)
   local at, find, byte = 1, string.find, string.byte
   for k = #tail, 1, -1 do
     local job = tail[k]
+    -- A job shaped like a reference is never named by its text (name_of):
+    -- its text in an ack is another job's reference.
+    if #job == 41 and is_ref(job) then return false end
     if find(text, job, at, true) ~= at then return false end
     at = at + #job
     if k > 1 then
@@ -185,13 +192,34 @@ local function take_out(list, wanted, refs, n, tail)
   end
   found, texts = {}, {}
   if redis.call('LLEN', list) > LIST_REWRITE_MAX then
+    -- A '~' name may stand for jobs of different bytes, each read as the same
+    -- text: `alike` keeps each such name's distinct stored texts, and each is
+    -- removed in turn (one LREM of the last one matched left the others listed).
+    local alike = {}
     if refs then
-      for _, job in ipairs(redis.call('LRANGE', list, 0, -1)) do texts[name_of(job, wanted, refs)] = job end
+      for _, job in ipairs(redis.call('LRANGE', list, 0, -1)) do
+        local name = name_of(job, wanted, refs)
+        texts[name] = job
+        if name ~= job and string.byte(name) == 126 then -- '~'
+          local a = alike[name] or { seen = {} }
+          alike[name] = a
+          if not a.seen[job] then
+            a.seen[job] = true
+            a[#a + 1] = job
+          end
+        end
+      end
     end
     for name, count in pairs(wanted) do
       local job = texts[name] or name
       if is_ref(name) and not texts[name] then found[name] = 0
-      else found[name] = redis.call('LREM', list, -count, job) end
+      else
+        local removed = 0
+        for _, text in ipairs(alike[name] or { job }) do
+          if removed < count then removed = removed + redis.call('LREM', list, removed - count, text) end
+        end
+        found[name] = removed
+      end
       texts[name] = job
     end
     return found, texts
