@@ -71,4 +71,39 @@ describe.each(adapterCases)("an ordered fetch in two looks, run twice over $name
     expect(items.map((x) => x.fence)).toEqual(items.map((_, i) => first.ordered![0]!.first + i));
     expect(items[0]!.fence).toBeGreaterThan(before[9]!.fence);
   });
+
+  // A fetch reads one due id past what it takes: one that filled its batch says whether it left any.
+  const dueIds = (n: number) =>
+    Array.from(
+      { length: n },
+      (_, i) => [`id-${String(i).padStart(2, "0")}`, `"p${i}"`, String(i + 1)] as [string, string, string],
+    );
+
+  it("begin: a full batch that took every due id says drained, and so does its replay", async () => {
+    await enqueue("e", dueIds(10));
+    const { first, after } = await callTwice(protocol.begin, beginKeys(options("t1")), beginNamed(options("t1")));
+    expect(idsOf(first.ordered)).toHaveLength(10);
+    expect(first.drained).toBe(true);
+    expect(first.testClock).toBe(0);
+    expect(after["o:idx:ready"]).toBeUndefined();
+  });
+
+  it("begin: a full batch with an id still due says nothing of the kind", async () => {
+    await enqueue("e", dueIds(11));
+    const { first, after } = await callTwice(protocol.begin, beginKeys(options("t1")), beginNamed(options("t1")));
+    expect(idsOf(first.ordered)).toHaveLength(10);
+    expect(first.drained).toBeUndefined();
+    expect((after["o:idx:ready"] as string[])[0]).toBe("id-10");
+  });
+
+  it("step: a full fetch that took every due id says drained, and so does its replay", async () => {
+    await enqueue("e", dueIds(14));
+    const begun = await call(protocol.begin, beginKeys(options("t1")), beginNamed(options("t1")));
+    expect(begun.drained).toBeUndefined();
+    const args = stepArgs({ tick: "t1", leaseMs: LEASE, call: 2, batch: 4, ordered: { names: NAMES, outcomes: [] } });
+    const { first } = await callTwice(protocol.step, tickKeys("t1"), args);
+    expect(idsOf(first.ordered).map((x) => x.id)).toEqual(["id-10", "id-11", "id-12", "id-13"]);
+    expect(first.drained).toBe(true);
+    expect(first).toMatchObject({ missed: [], cancelled: [], cancels: [], orderedCancelled: [], expired: [] });
+  });
 });
