@@ -9,7 +9,14 @@ import { adapterCases } from "../../helpers/adapters.js";
 import { beginKeys, beginNamed, type BeginOptions } from "../../helpers/begin-args.js";
 import { useHarness } from "../../helpers/harness.js";
 import { scriptCalls } from "../../helpers/script-calls.js";
-import { idsOf, ORDERED_ENQUEUE_KEYS, orderedEnqueueArgs, stepArgs, tickKeys } from "../../helpers/tick-calls.js";
+import {
+  finishArgs,
+  idsOf,
+  ORDERED_ENQUEUE_KEYS,
+  orderedEnqueueArgs,
+  stepArgs,
+  tickKeys,
+} from "../../helpers/tick-calls.js";
 
 const LEASE = 5_000;
 const NAMES = ["idx"];
@@ -105,5 +112,22 @@ describe.each(adapterCases)("an ordered fetch in two looks, run twice over $name
     expect(idsOf(first.ordered).map((x) => x.id)).toEqual(["id-10", "id-11", "id-12", "id-13"]);
     expect(first.drained).toBe(true);
     expect(first).toMatchObject({ missed: [], cancelled: [], cancels: [], orderedCancelled: [], expired: [] });
+  });
+
+  // An ack of many ids reads the tick's small token hash whole (lib/ordered/ack-ids.lua's tokens_of).
+  it("finish: an ack of 20 ids, read from the whole token hash, settles them once, run twice", async () => {
+    await enqueue("e", dueIds(22));
+    const begin20 = { ...options("t1"), batch: 22 };
+    const begun = await call(protocol.begin, beginKeys(begin20), beginNamed(begin20));
+    const fetched = idsOf(begun.ordered);
+    expect(fetched).toHaveLength(22);
+    // 20 succeeded; id-20 and id-21 are still held (their tokens stay).
+    const outcomes = fetched.slice(0, 20).map((item) => ({ kind: "succeeded" as const, item }));
+    const args = finishArgs({ tick: "t1", leaseMs: LEASE, call: 2, ordered: { names: NAMES, outcomes } });
+    const { after } = await callTwice(protocol.finish, tickKeys("t1"), args);
+    expect(Object.keys(after["oinproc:t1"] as Record<string, string>).sort()).toEqual(["idx id-20", "idx id-21"]);
+    expect(after["o:idx:running"]).toBe("2");
+    expect(after["stat:processed"]).toBe("20");
+    for (let i = 0; i < 20; i++) expect(after[`o:idx:p:id-${String(i).padStart(2, "0")}`]).toBeUndefined();
   });
 });

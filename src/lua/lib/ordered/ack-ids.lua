@@ -53,12 +53,23 @@ local function holds(token, tick, fence)
   return nil
 end
 
+-- The tokens of `fields` in the tick's hash `inproc` (false where none). A
+-- small hash is a listpack, which HMGET walks from its head for each field:
+-- for many fields it is read whole instead (at 100 ids, a fifth of the cost).
+local function tokens_of(inproc, fields)
+  if #fields < 16 or redis.call('HLEN', inproc) > 128 then return redis.call('HMGET', inproc, unpack(fields)) end
+  local all, by_field, tokens = redis.call('HGETALL', inproc), {}, {}
+  for k = 1, #all, 2 do by_field[all[k]] = all[k + 1] end
+  for k = 1, #fields do tokens[k] = by_field[fields[k]] or false end
+  return tokens
+end
+
 -- `with_dues`: answer each run's due time (the metrics want it); else none.
 local function settle_success(tick, name, ids, fences, marks, now, with_dues)
   local inproc, p_of = oinproc_key(tick), okey(name, 'p:')
   local fields = {}
   for k = 1, #ids do fields[k] = name .. ' ' .. ids[k] end
-  local tokens = redis.call('HMGET', inproc, unpack(fields))
+  local tokens = tokens_of(inproc, fields)
   local mine, gone, payload_keys, dues = {}, {}, {}, {}
   local cancelled_again = 0
   for k = 1, #ids do
