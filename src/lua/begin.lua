@@ -51,7 +51,7 @@
 -- follows a count) changes nothing for a replay. The runs claimed are in the kept
 -- reply (by id and fence; their records are read again, so the lease holds no step
 -- result), so a replay hands the same runs with the same fences and claims none again.
--- The starts' answer is in the kept reply too: a replay creates nothing (and starts are
+-- The starts' answer is in the kept reply too, and so is `drained`: a replay creates nothing (and starts are
 -- idempotent by id, so even a rerun would create each run once).
 -- After a Redis restart or failover (lib/tick/restart-hold.lua) the lease is stamped with the
 -- Redis' run_id and, for a lease, no ordered id, flow slot or unique key, or workflow run is

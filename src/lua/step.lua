@@ -40,7 +40,7 @@
 -- drained: 1 when the fetch took as many as it asked yet left nothing due behind
 -- (lib/ordered/fetch-ids.lua's fetch_mixed): the tick asks for no more; else absent.
 -- Replays: a numbered call (lib/tick/replay-call.lua). The replay of the last call
--- answers its kept reply, so the jobs it fetched reach the tick and none is
+-- answers its kept reply (its `drained` too), so the jobs it fetched reach the tick and none is
 -- acked twice; an older call's replay does nothing. Without the lease the
 -- acks still run, but only on jobs still listed, which a replay no longer
 -- finds, and on ordered ids whose token is still this tick's, which a

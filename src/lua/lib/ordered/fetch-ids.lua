@@ -10,7 +10,8 @@
 -- Replays and concurrent ticks: an id is taken by one ZREMRANGEBYRANK inside
 -- one script, so two ticks never take the same id; a replayed call answers
 -- its kept reply (lib/tick/replay-call.lua), one group a name as the first
--- run answered it, and takes nothing. At maxmemory it runs in begin and step
+-- run answered it, and takes nothing (the id read past the limit, only looked
+-- at, shows in the kept reply's `drained`). At maxmemory it runs in begin and step
 -- (allow-oom): it moves ids and adds one token each, freed by their ack.
 -- @include lib/common/prefix-keys.lua
 -- @include lib/ordered/state.lua
