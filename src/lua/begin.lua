@@ -12,7 +12,7 @@
 --   counts[resurrections interruptions suspect doubts]] leaseHeld policy due?(inSync due[name slot
 --   last] more) ordered?[](name first ids[] payloads[] scores[] counts[] failures[] resurrections[]
 --   suspects[] interruptions[] doubts[]) flow?(capped fence parked) expired?[] workflows?(claimed[](id
---   name input fence steps[] keyForm version) more started?(full holders[])) testClock?)
+--   name input fence steps[] keyForm version) more started?(full holders[])) testClock? drained?)
 -- ticks: P.."ticks"; lease: P.."tick:"..ID (the lease hash); process: only as
 -- a Sidekiq process, its heartbeat and work hashes (lib/sidekiq/register-process.lua).
 -- registration: "<started ms> <lease ms> <queue> …"; housekeep: lib/tick/resurrect-dead-ticks.lua
@@ -37,7 +37,10 @@
 -- with starts, `started`: full 1 when Redis was full (nothing created: the caller refuses the
 -- start with REDIS_FULL), else the name each id holds, in order (another name than the
 -- start's: a conflict, nothing created).
--- testClock: 1 when the prefix holds a virtual clock (tickq/testing), else absent.
+-- testClock: 1 when the prefix holds a virtual clock (tickq/testing), else absent (0 when
+-- drained follows). drained: 1 when the fetch filled its batch yet left nothing due behind
+-- (lib/ordered/fetch-ids.lua's fetch_mixed): the tick runs what it has and acks in finish,
+-- with no step that would fetch nothing; else absent.
 -- Replays: begin is call 1 of the tick (lib/tick/replay-call.lua). A replay while the
 -- lease lives answers the first run's reply; once the lease is gone the
 -- tick is dead (its fetched jobs are the resurrector's) and begin answers
@@ -48,7 +51,7 @@
 -- follows a count) changes nothing for a replay. The runs claimed are in the kept
 -- reply (by id and fence; their records are read again, so the lease holds no step
 -- result), so a replay hands the same runs with the same fences and claims none again.
--- The starts' answer is in the kept reply too: a replay creates nothing (and starts are
+-- The starts' answer is in the kept reply too, and so is `drained`: a replay creates nothing (and starts are
 -- idempotent by id, so even a rerun would create each run once).
 -- After a Redis restart or failover (lib/tick/restart-hold.lua) the lease is stamped with the
 -- Redis' run_id and, for a lease, no ordered id, flow slot or unique key, or workflow run is
@@ -99,20 +102,24 @@ local orderedAt = fetch_args_end(fetchAt)
 
 local lease = KEYS[2]
 local now = now_ms()
-local state, kept = call_state(lease, 1)
-if state == 'replay' then
-  kept[6] = with_jobs(tickId, kept[6])
-  if kept[13] then kept[13][1] = wf_carry.again(kept[13][1]) end
-  return rehydrate(kept, 10)
-end
--- A tick begins once: its id is noted (lib/tick/begun-ids.lua), so a late
--- replay of begin, after the lease and the registration are gone, cannot
--- bring the tick back to life (it would fetch jobs nobody runs, and its
--- other late calls would count as fresh).
--- The sorted set `begun` of older versions (a rolling deploy) is trimmed as they trim it, so it empties.
-redis.call('ZREMRANGEBYSCORE', P .. 'begun', '-inf', now - BEGUN_MS)
-if state == 'stale' or redis.call('HEXISTS', KEYS[1], tickId) == 1 or not note_begun(tickId) then
-  return { now, 0, 0, 0, 0, {}, 0, '' }
+-- In a block: a script's main function holds at most 200 locals, and begin's libraries take most.
+do
+  local state, kept = call_state(lease, 1)
+  if state == 'replay' then
+    kept[6] = with_jobs(tickId, kept[6])
+    -- {} when a later field follows and no workflow is declared.
+    if kept[13] and kept[13][1] then kept[13][1] = wf_carry.again(kept[13][1]) end
+    return rehydrate(kept, 10)
+  end
+  -- A tick begins once: its id is noted (lib/tick/begun-ids.lua), so a late
+  -- replay of begin, after the lease and the registration are gone, cannot
+  -- bring the tick back to life (it would fetch jobs nobody runs, and its
+  -- other late calls would count as fresh).
+  -- The sorted set `begun` of older versions (a rolling deploy) is trimmed as they trim it, so it empties.
+  redis.call('ZREMRANGEBYSCORE', P .. 'begun', '-inf', now - BEGUN_MS)
+  if state == 'stale' or redis.call('HEXISTS', KEYS[1], tickId) == 1 or not note_begun(tickId) then
+    return { now, 0, 0, 0, 0, {}, 0, '' }
+  end
 end
 
 local policy = ''
@@ -132,11 +139,18 @@ keep_expired_like_dead(deadMaxSize, deadMaxAgeSec)
 local names = ordered_names(orderedAt)
 -- This tick keeps the `held` index of the ids it fetches (lib/ordered/state.lua).
 if #names > 0 then redis.call('SADD', P .. 'oticks', tickId) end
--- In a block: a script's main function holds at most 200 locals, and begin's libraries take most.
-local fetched, ordered, flowed
+-- In a block, as above.
+local fetched, ordered, flowed, drained
 do
   local batch, queues, picks = fetch_args(fetchAt)
-  fetched, ordered, flowed = fetch_mixed(tickId, batch, queues, picks, names, now)
+  local took_all
+  fetched, ordered, flowed, took_all = fetch_mixed(tickId, batch, queues, picks, names, now)
+  if took_all then
+    local count = 0
+    for g = 2, #fetched, 3 do count = count + #fetched[g] end
+    for _, group in ipairs(ordered) do count = count + #group[3] end
+    drained = count >= batch
+  end
 end
 local kept_reply = { now, resurrected, promoted, more_resurrect, more_delayed, without_jobs(fetched), 1, policy, due }
 local reply = { now, resurrected, promoted, more_resurrect, more_delayed, fetched, 1, policy, due }
@@ -167,6 +181,11 @@ end
 if redis.call('EXISTS', P .. 'testclock') == 1 then
   for k = 9, 13 do kept_reply[k], reply[k] = kept_reply[k] or {}, reply[k] or {} end
   kept_reply[14], reply[14] = 1, 1
+end
+if drained then
+  for k = 9, 13 do kept_reply[k], reply[k] = kept_reply[k] or {}, reply[k] or {} end
+  kept_reply[14], reply[14] = kept_reply[14] or 0, reply[14] or 0
+  kept_reply[15], reply[15] = 1, 1
 end
 remember(lease, 1, kept_reply)
 return reply

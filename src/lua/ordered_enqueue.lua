@@ -161,9 +161,11 @@ local now_arg = ms_arg(now)
 local flags, added, named, tops, keys_of = {}, {}, {}, {}, {}
 local i = payloadsAt + 1
 for k = 1, tonumber(ARGV[payloadsAt]) do
-  local name, id, payload, score, delay = ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], tonumber(ARGV[i + 4])
+  local name, id, payload, score, delay = ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], ARGV[i + 4]
   i = i + 5
-  local due = delay > 0 and ms_arg(now + delay) or now_arg
+  -- No delay ('0', the common case) reads no number: a tonumber is a strtod.
+  local due = now_arg
+  if delay ~= '0' and tonumber(delay) > 0 then due = ms_arg(now + tonumber(delay)) end
   local fresh
   local keys = keys_of[name]
   if not keys then
@@ -184,10 +186,12 @@ for k = 1, tonumber(ARGV[payloadsAt]) do
   elseif state == 'f' then
     -- No payload and not in `ready`: nothing to sequence after, and NX and
     -- LT add alike, so neither the score lookup nor the retries check.
-    if score == '' then score = now_arg end
+    -- (Redis' time noted as the number it is: no text read back.)
+    local noted = score
+    if score == '' then score, noted = now_arg, now end
     fresh = redis.call('ZADD', p, 'LT', score, payload)
     tops[p] = false
-    note_score(tops, p, score, now)
+    note_score(tops, p, noted, now)
     add_due(ready, 'LT', due, id)
     state = 'r'
   else

@@ -13,7 +13,7 @@
 -- Returns: (nowMs leaseHeld deadEvicted fetched[queue jobs[]+ counts[resurrections interruptions
 --   suspect doubts]] ordered?[](name first ids[] payloads[] scores[] counts[] failures[]
 --   resurrections[] suspects[] interruptions[] doubts[]) missed?[] flow?(capped fence parked)
---   sentOn? expired?[] cancelled?[] cancels?[] orderedCancelled?[])
+--   sentOn? expired?[] cancelled?[] cancels?[] orderedCancelled?[] drained?)
 -- ticks: P.."ticks"; lease: P.."tick:"..ID; process and beat: only as a Sidekiq
 -- process (lib/sidekiq/register-process.lua). call: the call number, then
 -- optionally the tick's load ("/running/waiting", kept in the lease hash for
@@ -37,8 +37,10 @@
 -- ordered runs (lib/ordered/cancel-ids.lua): it aborts or never starts them;
 -- orderedCancelled: "NAME FENCE" of the ordered runs its acks settled as
 -- cancelled (lib/ordered/cancel-ids.lua), for the tick's events.
+-- drained: 1 when the fetch took as many as it asked yet left nothing due behind
+-- (lib/ordered/fetch-ids.lua's fetch_mixed): the tick asks for no more; else absent.
 -- Replays: a numbered call (lib/tick/replay-call.lua). The replay of the last call
--- answers its kept reply, so the jobs it fetched reach the tick and none is
+-- answers its kept reply (its `drained` too), so the jobs it fetched reach the tick and none is
 -- acked twice; an older call's replay does nothing. Without the lease the
 -- acks still run, but only on jobs still listed, which a replay no longer
 -- finds, and on ordered ids whose token is still this tick's, which a
@@ -125,10 +127,18 @@ note_solo(tick, solo)
 if beatAt then sidekiq_beat(3, now, leaseMs, beatAt) end
 local batch, queues, picks = fetch_args(fetchAt)
 keep_expired_like_dead(deadMaxSize, deadMaxAgeSec)
-local fetched, ordered, flowed = fetch_mixed(tick, batch, queues, picks, names, now, counted)
+local fetched, ordered, flowed, took_all = fetch_mixed(tick, batch, queues, picks, names, now, counted)
 local fetched_count = 0
 for g = 2, #fetched, 3 do fetched_count = fetched_count + #fetched[g] end
 for _, group in ipairs(ordered) do fetched_count = fetched_count + #group[3] end
+-- After every earlier field: the fetch filled its batch and left nothing due.
+local function with_drained(reply)
+  if not took_all or fetched_count < batch or batch == 0 then return reply end
+  reply[5], reply[7], reply[8], reply[9] = reply[5] or {}, reply[7] or {}, reply[8] or 0, reply[9] or {}
+  reply[10], reply[11], reply[12] = reply[10] or {}, reply[11] or {}, reply[12] or {}
+  reply[13] = 1
+  return reply
+end
 -- Ordered groups are part of the reply only for a tick that serves ordered names.
 local kept_reply, reply = { now, 1, evicted, without_jobs(fetched, lane), {}, missed }, { now, 1, evicted, joined.groups(fetched), {}, missed }
 if #names > 0 then kept_reply[5], reply[5] = slim_ordered(ordered), ordered end
@@ -143,5 +153,5 @@ if #expired_now > 0 then
   kept_reply[8], reply[8] = kept_reply[8] or 0, reply[8] or 0
   kept_reply[9], reply[9] = expired_now, expired_now
 end
-remember(lease, seq, with_cancels(kept_reply), load_text(load, fetched_count), lane)
-return with_cancels(reply)
+remember(lease, seq, with_drained(with_cancels(kept_reply)), load_text(load, fetched_count), lane)
+return with_drained(with_cancels(reply))

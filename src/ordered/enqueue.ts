@@ -59,6 +59,8 @@ interface OrderedPayload {
   payload: string;
   score: string;
   delayMs: number;
+  /** The payload's and the id's UTF-8 bytes, for chunking (not sent). */
+  bytes: number;
 }
 
 function prepare(runtime: OrderedRuntime, job: OrderedBulkJob): OrderedPayload {
@@ -87,7 +89,7 @@ function prepare(runtime: OrderedRuntime, job: OrderedBulkJob): OrderedPayload {
   }
   // A score travels as text Redis reads back exactly: JS's shortest round-trip form.
   const payload = payloadJson(name, job.payload);
-  checkJobSize(
+  const payloadBytes = checkJobSize(
     payload,
     runtime.maxJobBytes,
     `Ordered job "${name}" (id ${JSON.stringify(id.slice(0, 40))}): its payload`,
@@ -98,6 +100,8 @@ function prepare(runtime: OrderedRuntime, job: OrderedBulkJob): OrderedPayload {
     payload,
     score: score === undefined ? "" : String(score),
     delayMs: Math.max(0, Math.floor(delayMs ?? 0)),
+    // Counted once: the chunking below reads it.
+    bytes: payloadBytes + utf8Bytes(id),
   };
 }
 
@@ -120,7 +124,7 @@ export async function enqueueOrderedJobs(runtime: OrderedRuntime, jobs: OrderedB
   const all = prepareAll(runtime, jobs);
   const prepared = all instanceof Promise ? await all : all;
   const trips: RoundTrips = { count: 0 };
-  for (const chunk of chunksOf(prepared, (p) => utf8Bytes(p.payload) + utf8Bytes(p.id), CHUNK)) {
+  for (const chunk of chunksOf(prepared, (p) => p.bytes, CHUNK)) {
     await runCall(
       runtime,
       protocol.ordered_enqueue,

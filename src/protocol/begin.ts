@@ -43,5 +43,7 @@ export const begin = defineCall(
     ),
     /** 1 when the prefix holds a virtual clock (tickq/testing): a production tickq refuses it. */
     testClock: maybe(number),
+    /** 1 when the fetch filled the batch yet left nothing due behind: no step need ask again. */
+    drained: maybe(flag),
   }),
 );

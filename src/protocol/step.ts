@@ -20,5 +20,7 @@ export const step = defineCall(
     cancelled: maybe(list(number)),
     cancels: maybe(list(text)),
     orderedCancelled: maybe(list(text)),
+    /** 1 when the fetch took all it asked for yet left nothing due behind: no step need ask again. */
+    drained: maybe(flag),
   }),
 );

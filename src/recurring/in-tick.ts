@@ -10,6 +10,7 @@ export const recurringCapability = (runtime: RecurringRuntime): Capability => ({
   name: "recurring",
   forTick(tick) {
     let more = false;
+    let enqueued = 0;
     return {
       beginArgs: (t) => ({ recurring: recurringDueArgs(runtime.recurring, t.scheduleLimit) }),
       async begun(reply, t, room) {
@@ -20,11 +21,13 @@ export const recurringCapability = (runtime: RecurringRuntime): Capability => ({
           room,
         });
         t.report.recurring += due.enqueued;
+        enqueued = due.enqueued;
         noteExpired(t, due.expired);
         if (!due.held) t.lost();
         more = due.more;
         return due.fetched;
       },
+      madeDue: () => enqueued > 0,
       more: () => more,
     };
   },

@@ -170,6 +170,8 @@ export interface TickPart {
   beginArgs?(tick: TickContext): Partial<BeginArgs>;
   /** begin's reply, once the lease is confirmed: the work it fetched (after plain jobs and earlier parts'). */
   begun?(reply: Begun, tick: TickContext, room: number): Promise<TickWork[] | undefined> | TickWork[] | undefined;
+  /** After `begun`: whether it made work due that begin's fetch could not see (jobs it enqueued). */
+  madeDue?(): boolean;
   /** Its lane, when it fetches work of its own kind. */
   readonly lane?: Lane;
   /** Its sections of a step; `acked`: its lane's outcomes this step acks. */

@@ -50,6 +50,8 @@ export interface TickParts {
   extendAgain(): boolean;
   /** begin's reply to each part, in order: the work they fetched, after `first`. */
   begun(reply: Begun, tick: TickContext, first: TickWork[]): Promise<void>;
+  /** Some part made work due after begin's fetch. */
+  madeDue(): boolean;
   /** Any part left work for the next tick. */
   more(): boolean;
   stop(): void;
@@ -129,6 +131,7 @@ export function tickParts(capabilities: readonly Capability[], start: TickStart)
         if (fetched) first.push(...fetched);
       }
     },
+    madeDue: () => list.some((part) => part.madeDue?.() === true),
     more: () => list.some((part) => part.more?.() === true),
     stop() {
       for (const part of list) part.stop?.();

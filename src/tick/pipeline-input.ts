@@ -107,6 +107,7 @@ function stepOf(t: OpenTick): Input["step"] {
       });
       report.fetched += fetched.length;
       const reply: StepReply<TickWork> = { held, fetched, more: read.capped, parked: read.parked };
+      if (stepped.drained) reply.drained = true;
       reply.sentOn = stepped.sentOn ?? 0;
       return reply;
     } catch (error) {

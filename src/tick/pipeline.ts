@@ -53,6 +53,8 @@ export interface StepReply<W = FetchedJob> {
   fetched: W[];
   /** More may wait though the fetch came back short (it stopped at its cap of flow jobs set aside). */
   more?: boolean;
+  /** The fetch took all it asked for, yet nothing more is due: the queues are drained as by a short one. */
+  drained?: boolean;
   /** Flow jobs wait parked on keys: acking a flow job may send one back to its queue. */
   parked?: boolean;
   /** Parked jobs the call's acks sent back to their queues. */
@@ -307,7 +309,8 @@ class Pipeline<W, O> {
           if (fetch > 0) this.sentOnLeft = false;
           else if ((reply.sentOn ?? 0) > 0) this.sentOnLeft = true;
           if (!reply.held) this.drained = true;
-          else if (reply.fetched.length < fetch && !reply.more) this.drained = handBacksSent === this.handBacks;
+          else if ((reply.fetched.length < fetch || reply.drained) && !reply.more)
+            this.drained = handBacksSent === this.handBacks;
           else if (fetch > 0) this.drained = false;
           if (this.slots && reply.fetched.length < fetch) this.slots.offer(this.holder);
           then(reply.held);

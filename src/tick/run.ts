@@ -77,7 +77,7 @@ async function begin(t: OpenTick): Promise<FirstFetch | undefined> {
     askPolicy: runtime.evictionPolicy === undefined,
     fetch: fetchArgs(runtime.plan, settings.batch),
   } as BeginArgs);
-  if (begun.testClock !== undefined && !runtime.virtualClock) throw virtualClockRefused(runtime.prefix);
+  if (begun.testClock === 1 && !runtime.virtualClock) throw virtualClockRefused(runtime.prefix);
   const housekept = readHousekeep(begun);
   learnClock(runtime, housekept.nowMs);
   learnEvictionPolicy(runtime, begun.policy);
@@ -92,10 +92,13 @@ async function begin(t: OpenTick): Promise<FirstFetch | undefined> {
   const plain = t.parts.readFetched(begun.fetched, begun.flow);
   const work: TickWork[] = [...plain.jobs];
   await t.parts.begun(begun, ctx, work);
+  // A full batch that left nothing due behind (begun.drained) needs no step to look again, unless a
+  // part made work due since (recurring jobs enqueued after the fetch): its acks go in finish.
+  const drained = begun.drained === true && !t.parts.madeDue();
   return {
     begun,
     work,
-    full: work.length === settings.batch || plain.capped,
+    full: (work.length === settings.batch && !drained) || plain.capped,
     parked: plain.parked,
     housekeepingLeft: housekept.more,
   };

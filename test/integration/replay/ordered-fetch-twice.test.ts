@@ -9,7 +9,14 @@ import { adapterCases } from "../../helpers/adapters.js";
 import { beginKeys, beginNamed, type BeginOptions } from "../../helpers/begin-args.js";
 import { useHarness } from "../../helpers/harness.js";
 import { scriptCalls } from "../../helpers/script-calls.js";
-import { idsOf, ORDERED_ENQUEUE_KEYS, orderedEnqueueArgs, stepArgs, tickKeys } from "../../helpers/tick-calls.js";
+import {
+  finishArgs,
+  idsOf,
+  ORDERED_ENQUEUE_KEYS,
+  orderedEnqueueArgs,
+  stepArgs,
+  tickKeys,
+} from "../../helpers/tick-calls.js";
 
 const LEASE = 5_000;
 const NAMES = ["idx"];
@@ -70,5 +77,57 @@ describe.each(adapterCases)("an ordered fetch in two looks, run twice over $name
     // Consecutive within the group, above every fence begin handed out (and never below Redis' time).
     expect(items.map((x) => x.fence)).toEqual(items.map((_, i) => first.ordered![0]!.first + i));
     expect(items[0]!.fence).toBeGreaterThan(before[9]!.fence);
+  });
+
+  // A fetch reads one due id past what it takes: one that filled its batch says whether it left any.
+  const dueIds = (n: number) =>
+    Array.from(
+      { length: n },
+      (_, i) => [`id-${String(i).padStart(2, "0")}`, `"p${i}"`, String(i + 1)] as [string, string, string],
+    );
+
+  it("begin: a full batch that took every due id says drained, and so does its replay", async () => {
+    await enqueue("e", dueIds(10));
+    const { first, after } = await callTwice(protocol.begin, beginKeys(options("t1")), beginNamed(options("t1")));
+    expect(idsOf(first.ordered)).toHaveLength(10);
+    expect(first.drained).toBe(true);
+    expect(first.testClock).toBe(0);
+    expect(after["o:idx:ready"]).toBeUndefined();
+  });
+
+  it("begin: a full batch with an id still due says nothing of the kind", async () => {
+    await enqueue("e", dueIds(11));
+    const { first, after } = await callTwice(protocol.begin, beginKeys(options("t1")), beginNamed(options("t1")));
+    expect(idsOf(first.ordered)).toHaveLength(10);
+    expect(first.drained).toBeUndefined();
+    expect((after["o:idx:ready"] as string[])[0]).toBe("id-10");
+  });
+
+  it("step: a full fetch that took every due id says drained, and so does its replay", async () => {
+    await enqueue("e", dueIds(14));
+    const begun = await call(protocol.begin, beginKeys(options("t1")), beginNamed(options("t1")));
+    expect(begun.drained).toBeUndefined();
+    const args = stepArgs({ tick: "t1", leaseMs: LEASE, call: 2, batch: 4, ordered: { names: NAMES, outcomes: [] } });
+    const { first } = await callTwice(protocol.step, tickKeys("t1"), args);
+    expect(idsOf(first.ordered).map((x) => x.id)).toEqual(["id-10", "id-11", "id-12", "id-13"]);
+    expect(first.drained).toBe(true);
+    expect(first).toMatchObject({ missed: [], cancelled: [], cancels: [], orderedCancelled: [], expired: [] });
+  });
+
+  // An ack of many ids reads the tick's small token hash whole (lib/ordered/ack-ids.lua's tokens_of).
+  it("finish: an ack of 20 ids, read from the whole token hash, settles them once, run twice", async () => {
+    await enqueue("e", dueIds(22));
+    const begin20 = { ...options("t1"), batch: 22 };
+    const begun = await call(protocol.begin, beginKeys(begin20), beginNamed(begin20));
+    const fetched = idsOf(begun.ordered);
+    expect(fetched).toHaveLength(22);
+    // 20 succeeded; id-20 and id-21 are still held (their tokens stay).
+    const outcomes = fetched.slice(0, 20).map((item) => ({ kind: "succeeded" as const, item }));
+    const args = finishArgs({ tick: "t1", leaseMs: LEASE, call: 2, ordered: { names: NAMES, outcomes } });
+    const { after } = await callTwice(protocol.finish, tickKeys("t1"), args);
+    expect(Object.keys(after["oinproc:t1"] as Record<string, string>).sort()).toEqual(["idx id-20", "idx id-21"]);
+    expect(after["o:idx:running"]).toBe("2");
+    expect(after["stat:processed"]).toBe("20");
+    for (let i = 0; i < 20; i++) expect(after[`o:idx:p:id-${String(i).padStart(2, "0")}`]).toBeUndefined();
   });
 });

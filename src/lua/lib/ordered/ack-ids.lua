@@ -44,10 +44,24 @@ local function trim_ordered_dead(dead, now_sec, max_size, max_age)
   return evicted
 end
 
--- Is `token` this tick's, for the execution with `fence`?
+-- Is `token` this tick's, for the execution with `fence`? Returns the index
+-- where the token's due time starts (it follows "TICK FENCE ", as this tick's
+-- fetch wrote it), or nil. A plain find at 1 makes no string.
 local function holds(token, tick, fence)
   local prefix = tick .. ' ' .. fence .. ' '
-  return token and string.sub(token, 1, #prefix) == prefix
+  if token and string.find(token, prefix, 1, true) == 1 then return #prefix + 1 end
+  return nil
+end
+
+-- The tokens of `fields` in the tick's hash `inproc` (false where none). A
+-- small hash is a listpack, which HMGET walks from its head for each field:
+-- for many fields it is read whole instead (at 100 ids, a fifth of the cost).
+local function tokens_of(inproc, fields)
+  if #fields < 16 or redis.call('HLEN', inproc) > 128 then return redis.call('HMGET', inproc, unpack(fields)) end
+  local all, by_field, tokens = redis.call('HGETALL', inproc), {}, {}
+  for k = 1, #all, 2 do by_field[all[k]] = all[k + 1] end
+  for k = 1, #fields do tokens[k] = by_field[fields[k]] or false end
+  return tokens
 end
 
 -- `with_dues`: answer each run's due time (the metrics want it); else none.
@@ -55,7 +69,7 @@ local function settle_success(tick, name, ids, fences, marks, now, with_dues)
   local inproc, p_of = oinproc_key(tick), okey(name, 'p:')
   local fields = {}
   for k = 1, #ids do fields[k] = name .. ' ' .. ids[k] end
-  local tokens = redis.call('HMGET', inproc, unpack(fields))
+  local tokens = tokens_of(inproc, fields)
   local mine, gone, payload_keys, dues = {}, {}, {}, {}
   local cancelled_again = 0
   for k = 1, #ids do
@@ -64,7 +78,8 @@ local function settle_success(tick, name, ids, fences, marks, now, with_dues)
     if take_ordered_mark(marks, name, fences[k], ids[k]) and held then
       cancelled_again = cancelled_again + settle_ordered_cancelled(tick, name, ids[k], fences[k], now)
     elseif held then
-      if with_dues then dues[k] = token_due(tokens[k]) end
+      -- The due after the token's prefix: token_due's pattern cost some 5,000 instructions a run.
+      if with_dues then dues[k] = tonumber(string.sub(tokens[k], held)) end
       mine[#mine + 1] = ids[k]
       gone[#gone + 1] = fields[k]
       payload_keys[#payload_keys + 1] = p_of .. ids[k]
@@ -96,9 +111,10 @@ local function settle_other(tick, kind, name, id, fence, extra, now, dead_max, d
   local inproc, field = oinproc_key(tick), name .. ' ' .. id
   local token = redis.call('HGET', inproc, field)
   local marked = take_ordered_mark(marks, name, fence, id)
-  if not holds(token, tick, fence) then return 0, 0, 0, nil end
+  local held = holds(token, tick, fence)
+  if not held then return 0, 0, 0, nil end
   if marked or kind == 'c' then return 1, settle_ordered_cancelled(tick, name, id, fence, now), 0, nil, true end
-  local due = token_due(token)
+  local due = tonumber(string.sub(token, held))
   redis.call('HDEL', inproc, field)
   redis.call('SREM', okey(name, 'held'), id)
   redis.call('DECRBY', okey(name, 'running'), 1)

@@ -10,7 +10,8 @@
 -- Replays and concurrent ticks: an id is taken by one ZREMRANGEBYRANK inside
 -- one script, so two ticks never take the same id; a replayed call answers
 -- its kept reply (lib/tick/replay-call.lua), one group a name as the first
--- run answered it, and takes nothing. At maxmemory it runs in begin and step
+-- run answered it, and takes nothing (the id read past the limit, only looked
+-- at, shows in the kept reply's `drained`). At maxmemory it runs in begin and step
 -- (allow-oom): it moves ids and adds one token each, freed by their ack.
 -- @include lib/common/prefix-keys.lua
 -- @include lib/ordered/state.lua
@@ -28,12 +29,18 @@
 -- lib/tick/replay-call.lua keeps of it) small. A second take of the same
 -- name in one call (fetch_mixed's second look) extends the name's group,
 -- its fences following on: one group a name, as a caller of any version
--- reads groups (any number, a name in one or more). Returns how many ids it took.
+-- reads groups (any number, a name in one or more). It reads one due id past
+-- `limit`, and sets `out.more_due` when there is one: a fetch that filled its
+-- batch then knows whether it left any behind. Returns how many ids it took.
 local function fetch_name(tick, name, limit, now, out)
   if limit <= 0 then return 0 end
   local ready = okey(name, 'ready')
   -- Integers as text ('%d'): a number argument costs Redis a float formatting.
-  local due = redis.call('ZRANGEBYSCORE', ready, '-inf', string.format('%d', now), 'WITHSCORES', 'LIMIT', '0', string.format('%d', limit))
+  local due = redis.call('ZRANGEBYSCORE', ready, '-inf', string.format('%d', now), 'WITHSCORES', 'LIMIT', '0', string.format('%d', limit + 1))
+  if #due > 2 * limit then
+    out.more_due = true
+    due[#due], due[#due - 1] = nil, nil
+  end
   if #due == 0 then return 0 end
   -- The lowest scores are the lowest ranks: exactly the ids just read.
   redis.call('ZREMRANGEBYRANK', ready, '0', string.format('%d', #due / 2 - 1))
@@ -97,14 +104,19 @@ local function fetch_name(tick, name, limit, now, out)
 end
 
 -- Up to `limit` ids over the names, starting at a name that turns with the
--- clock so that no name always comes last.
+-- clock so that no name always comes last. `out.more_due`: some id is still
+-- due (or a name was not looked at).
 local function fetch_ordered(tick, names, limit, now, out)
   local got = 0
+  out.more_due = false
   -- Held after a Redis restart (lib/tick/restart-hold.lua): no id is handed out.
   if restart.held(now) then return got end
   local start = now % #names
   for r = 0, #names - 1 do
-    if got >= limit then break end
+    if got >= limit then
+      out.more_due = true
+      break
+    end
     got = got + fetch_name(tick, names[(start + r) % #names + 1], limit - got, now, out)
   end
   return got
@@ -114,22 +126,34 @@ end
 -- first, plain jobs the rest, then ordered ids whatever plain jobs left.
 -- Neither starves the other, and either alone fills the whole batch. With
 -- no ordered names it is lib/tick/fetch-jobs.lua's fetch and nothing more.
--- Returns the plain groups (lib/tick/fetch-jobs.lua), the ordered groups and the
--- flow part of the fetch (lib/tick/fetch-jobs.lua; nil when it met no flow job).
+-- Returns the plain groups (lib/tick/fetch-jobs.lua), the ordered groups, the
+-- flow part of the fetch (lib/tick/fetch-jobs.lua; nil when it met no flow job)
+-- and whether it took everything due: the plain queues came back short (none
+-- capped) and no ordered id is left due. A fetch that filled its batch says so
+-- (the tick's `drained`), and the tick then acks in finish instead of asking
+-- again in a step that would find nothing (issue 46). Without ordered names,
+-- false: a short fetch already says it.
 local function fetch_mixed(tick, batch, queues, picks, names, now, counted)
   if #names == 0 then
     local plain, flowed = fetch(tick, batch, queues, picks, counted)
-    return plain, {}, flowed
+    return plain, {}, flowed, false
   end
   local ordered = {}
   local half = math.ceil(batch / 2)
   local got = fetch_ordered(tick, names, half, now, ordered)
-  -- Fewer than asked: no other id is due now (or the restart pause holds them), so no second look.
-  local more_due = got == half
+  -- No other id due now (or the restart pause holds them): no second look.
+  local more_due = ordered.more_due
   local plain, flowed = fetch(tick, batch - got, queues, picks, counted)
-  for g = 2, #plain, 3 do got = got + #plain[g] end
-  if got < batch and more_due then fetch_ordered(tick, names, batch - got, now, ordered) end
-  return plain, ordered, flowed
+  local plain_got = 0
+  for g = 2, #plain, 3 do plain_got = plain_got + #plain[g] end
+  local plain_short = plain_got < batch - got and not (flowed and flowed[1] == 1)
+  got = got + plain_got
+  if got < batch and more_due then
+    fetch_ordered(tick, names, batch - got, now, ordered)
+    more_due = ordered.more_due
+  end
+  ordered.more_due = nil
+  return plain, ordered, flowed, plain_short and not more_due
 end
 
 -- lib/tick/replay-call.lua keeps a copy of each reply for replays; the ordered

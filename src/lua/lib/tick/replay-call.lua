@@ -18,17 +18,33 @@
 -- stale (a request held in transit past the tick's finish acts on nothing).
 -- @include lib/common/prefix-keys.lua
 
+-- A length's text, made once a call: a number joined to a string is formatted
+-- as a float ('%.14g'), some 2,000 instructions, and a kept reply holds one
+-- length per id or job.
+-- (One local, a table: begin's includes are near Lua's 200 locals.)
+local reply_lengths = {}
+function reply_lengths.text(n)
+  local text = reply_lengths[n]
+  if not text then
+    text = string.format('%d', n)
+    reply_lengths[n] = text
+  end
+  return text
+end
+
 local function encode_reply(v, out)
   out = out or {}
   local t = type(v)
-  if t == 'table' then
-    out[#out + 1] = 't' .. #v .. ':'
+  if t == 'string' then
+    out[#out + 1] = 's' .. reply_lengths.text(#v) .. ':' .. v
+  elseif t == 'table' then
+    out[#out + 1] = 't' .. reply_lengths.text(#v) .. ':'
     for k = 1, #v do encode_reply(v[k], out) end
   elseif t == 'number' then
     out[#out + 1] = 'n' .. string.format('%.17g', v) .. ';'
   else
     local s = tostring(v)
-    out[#out + 1] = 's' .. #s .. ':' .. s
+    out[#out + 1] = 's' .. reply_lengths.text(#s) .. ':' .. s
   end
   return out
 end
