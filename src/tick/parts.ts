@@ -77,7 +77,7 @@ export function tickParts(capabilities: readonly Capability[], start: TickStart)
     keys,
     merged(each) {
       const out = {};
-      for (const [k, part] of list.entries()) Object.assign(out, each(part, k));
+      for (let k = 0; k < list.length; k++) Object.assign(out, each(list[k]!, k));
       return out;
     },
     laneOf(work) {
@@ -85,8 +85,10 @@ export function tickParts(capabilities: readonly Capability[], start: TickStart)
       return undefined;
     },
     split(outcomes) {
-      const plain: Outcome[] = [];
       const byPart: TickOutcome[][] = list.map(() => []);
+      // No part has a lane (most ticks): every outcome is a plain job's, taken in one copy, not one push each.
+      if (lanes.length === 0) return { plain: outcomes.slice() as Outcome[], byPart };
+      const plain: Outcome[] = [];
       next: for (const o of outcomes) {
         for (const { lane, k } of lanes) {
           if (lane.ownsOutcome(o)) {

@@ -23,6 +23,17 @@ function namedByRef(raw: string): boolean {
   return raw.length > REF_MIN || refShaped(raw) || utf8Bytes(raw) > REF_MIN;
 }
 
+/**
+ * Gives the large jobs of these outcomes their references: most acks name none, and are checked in
+ * one loop with no array of their jobs made (bench/client-instructions.ts counts the difference).
+ */
+export async function nameLargeJobsOf(outcomes: readonly { job: FetchedJob }[]): Promise<void> {
+  for (let k = 0; k < outcomes.length; k++) {
+    const { job } = outcomes[k]!;
+    if (job.ref === undefined && namedByRef(job.raw)) return nameLargeJobs(outcomes.map((o) => o.job));
+  }
+}
+
 /** Gives each large job its reference (`job.ref`), once: acks then name it by that. */
 export async function nameLargeJobs(jobs: FetchedJob[]): Promise<void> {
   const large = jobs.filter((job) => job.ref === undefined && namedByRef(job.raw));
