@@ -411,7 +411,11 @@ class Pipeline<W, O> {
     if (this.solo?.job === job) this.solo.state = "done";
     // A handler its closed pipeline gave up on held its slot in the pool until now.
     if (this.closed && this.running === 0) this.slots?.leave(this.holder);
-    if (this.closed) return;
+    if (this.closed) {
+      // No refill follows to fold its free into the rate (other pipelines may share it): now.
+      this.prefetch.flush();
+      return;
+    }
     if (this.p.holdsSlot?.(job)) this.slotFreed = true;
     this.p.onOutcome(outcome);
     this.finished.push(outcome);
@@ -434,6 +438,8 @@ class Pipeline<W, O> {
     this.refilling = true;
     queueMicrotask(() => {
       this.refilling = false;
+      // The burst's freed slots, into the rate as one (prefetch.ts).
+      this.prefetch.flush();
       if (this.closed) return;
       this.fill();
       this.slots?.offer(this.holder);
