@@ -100,6 +100,22 @@ function prepareStart(runtime: Runtime, name: string, input: unknown, id: string
   return { id: runId, name, input: text, version: currentVersion(definition) };
 }
 
+/**
+ * startAndWait's tick failed before Redis said whether its begin started the run. Calling again with
+ * the id starts it at most once (a run already there of the same workflow is answered), so the error
+ * says that, keeping the failure's own code and the failure as its cause.
+ */
+function unknownStart(runId: string, error: unknown): TickqError {
+  const code = error instanceof TickqError ? error.code : "REDIS";
+  const why = error instanceof Error ? error.message : String(error);
+  return new TickqError(
+    code,
+    `workflows.startAndWait: its tick failed before Redis said whether run ${JSON.stringify(runId)} started (${why}); ` +
+      `call startAndWait again with { id: ${JSON.stringify(runId)} }, which starts that run at most once, or read it with workflows.get`,
+    { cause: error },
+  );
+}
+
 function conflict(runId: string, stored: string): TickqError {
   return new TickqError(
     "CONFLICT",
@@ -285,8 +301,10 @@ export async function startAndWaitRun(
   const { started, output } = handoff;
   // A tick that failed after its begin started the run (finish refused, Redis gone past its patience):
   // the run is there, and the caller may hold no id to reach it, so go on from it as `result` does.
-  // Before begin answered, whether it ran is unknown: its error.
-  if (failure && (!started || started.full)) throw failure.error;
+  // Before begin answered, whether it started the run is unknown: the error names the run's id, which
+  // a caller that passed none could not know, so that it can try again without starting a second run.
+  if (failure && !started) throw unknownStart(start.id, failure.error);
+  if (failure && started?.full) throw failure.error;
   if (failure) {
     runtime.logger.warn(
       `tickq: workflows.startAndWait: the tick that started run ${start.id} failed (${String(failure.error)}); the run is driven on`,

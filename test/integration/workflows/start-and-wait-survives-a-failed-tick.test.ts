@@ -67,3 +67,53 @@ describe.each(adapterCases)("startAndWait whose tick fails after begin over $nam
     },
   );
 });
+
+/** The adapter, whose first begin is refused: before Redis runs it, or after (its reply lost). */
+async function failingFirstBegin(base: RedisAdapter, when: "before" | "after"): Promise<RedisAdapter> {
+  const sha = await scriptSha(scripts.begin);
+  let failed = false;
+  const fail = async <T>(call: () => Promise<T>): Promise<T> => {
+    failed = true;
+    if (when === "after") await call();
+    throw new Error("ERR Error running script (injected): begin's reply lost");
+  };
+  return {
+    ...base,
+    evalsha: (called, keys, args) =>
+      called === sha && !failed ? fail(() => base.evalsha(called, keys, args)) : base.evalsha(called, keys, args),
+    eval: (text, keys, args) =>
+      text === scripts.begin.text && !failed ? fail(() => base.eval(text, keys, args)) : base.eval(text, keys, args),
+  };
+}
+
+describe.each(adapterCases)("startAndWait whose begin fails over $name", (adapterCase) => {
+  const h = useHarness(adapterCase, "wf-saw-begin");
+
+  it.each(["before", "after"] as const)(
+    "begin refused %s Redis ran it: the error names the run's id, and startAndWait again with it runs the step once",
+    async (when) => {
+      let ran = 0;
+      const adapter = await failingFirstBegin(h.adapter, when);
+      const tq = h.make(
+        {},
+        {
+          redis: adapter,
+          kick: { tick: { leaseMs: 500 } },
+          workflows: { once: { run: async (_: null, step) => step.run("only", () => ++ran) } },
+        },
+      );
+      const error = await tq.workflows.startAndWait("once", null, { timeoutMs: 20_000 }).then(
+        () => undefined,
+        (e: unknown) => e as Error & { code?: string },
+      );
+      const id = /run "([^"]+)" started/.exec(error?.message ?? "")?.[1];
+      expect(id, error?.message).toBeDefined();
+      expect(error?.code).toBe("REDIS");
+      expect(error?.message).toContain(`{ id: "${id}" }`);
+      expect(await tq.workflows.startAndWait("once", null, { id, timeoutMs: 20_000 })).toBe(1);
+      expect(ran).toBe(1);
+      const page = await tq.workflows.list();
+      expect(page.runs.map((r) => r.id)).toEqual([id]);
+    },
+  );
+});
