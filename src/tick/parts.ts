@@ -80,8 +80,9 @@ export function tickParts(capabilities: readonly Capability[], start: TickStart)
       for (let k = 0; k < list.length; k++) Object.assign(out, each(list[k]!, k));
       return out;
     },
+    // laneOf, wrapsPlain and holdsSlot run for every job: indexed loops, no iterator (bench/client-instructions.ts).
     laneOf(work) {
-      for (const { lane } of lanes) if (lane.owns(work)) return lane;
+      for (let k = 0; k < lanes.length; k++) if (lanes[k]!.lane.owns(work)) return lanes[k]!.lane;
       return undefined;
     },
     split(outcomes) {
@@ -112,12 +113,12 @@ export function tickParts(capabilities: readonly Capability[], start: TickStart)
       return wrapped(signal);
     },
     wrapsPlain(job) {
-      for (const part of wrappers) if (part.wrapsPlain?.(job) !== false) return true;
+      for (let k = 0; k < wrappers.length; k++) if (wrappers[k]!.wrapsPlain?.(job) !== false) return true;
       return false;
     },
     hasLanes: lanes.length > 0,
     holdsSlot(job) {
-      for (const part of slotHolders) if (part.holdsSlot!(job)) return true;
+      for (let k = 0; k < slotHolders.length; k++) if (slotHolders[k]!.holdsSlot!(job)) return true;
       return false;
     },
     job: jobHooks,
