@@ -194,6 +194,8 @@ class Pipeline<W, O> {
   // (-1: none due). Jobs that settle at once never fill the slots, so a fill would run every held
   // job before its fetch went, and no round trip would overlap them (bench/plain-cost.ts).
   private stepAt = -1;
+  // The last job started settled within its start (its handler returned at once): see lowWater().
+  private atOnce = false;
   private readonly holder: SlotHolder;
 
   constructor(private readonly p: PipelineInput<W, O>) {
@@ -273,6 +275,12 @@ class Pipeline<W, O> {
   // bring a whole batch each (requests a job unchanged), sent earlier after a late one.
   private lowWater(): number {
     const { batch, overlap } = this.p;
+    // Jobs that settle within their start (a handler that returns at once) run every held job in the
+    // fill that starts them, so their next fetch is due at once: it goes after the fill's first job,
+    // and Redis works on it while the rest run. The lead waits for the rate the jobs reached, which the
+    // wait for that very fetch holds down (a step went after half a batch on a loaded host, after a
+    // tenth on a quiet one: bench/step-overlap.ts). Each fetch is still a whole batch.
+    if (this.atOnce && overlap !== true) return batch;
     return Math.max(Math.floor(batch / 2), Math.min(batch, this.prefetch.lead(overlap === true)));
   }
 
@@ -386,8 +394,9 @@ class Pipeline<W, O> {
       // run() never throws; were it to, the job goes back to its queue.
       outcome = this.p.interrupted(job);
     }
-    if (outcome instanceof Promise) void this.awaitOne(job, outcome, alone);
-    else this.settle(job, outcome, alone);
+    this.atOnce = !(outcome instanceof Promise);
+    if (!this.atOnce) void this.awaitOne(job, outcome as Promise<O>, alone);
+    else this.settle(job, outcome as O, alone);
   }
 
   private async awaitOne(job: W, pending: Promise<O>, alone: boolean): Promise<void> {
