@@ -46,11 +46,14 @@
 -- that, a replay finds none of its jobs listed and moves nothing, and commits
 -- nothing (the lease is gone: its workflow runs are claimed again). The
 -- lease is never re-created here, nor the Sidekiq heartbeat (it beats only
--- while the lease lives; leaving twice deletes nothing more).
+-- while the lease lives; leaving twice deletes nothing more). Successes that are exactly
+-- the oldest jobs of a list are cut from its tail (lib/tick/ack-jobs.lua take_tail): a replay
+-- finds them gone and moves nothing, as before, and no other tick writes this tick's lists.
 -- maxmemory: runs (allow-oom): acks are what free memory. What it adds is bounded: a retry takes
 -- its acked job's place, the dead set is capped (deadMaxSize, deadMaxAgeSec), an awaited job's
 -- result expires, a workflow commit is held to the step-result limit and comes only from runs
 -- already held. The recent ticks' list is capped in entries and bytes and not written at maxmemory.
+-- A cut from a list's tail only frees memory.
 -- @include lib/common/prefix-keys.lua
 -- @include lib/tick/replay-call.lua
 -- @include lib/ordered/state.lua

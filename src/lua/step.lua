@@ -65,7 +65,11 @@
 -- only ids ticks hold: lib/ordered/state.lua). The reply's jobs, joined (lib/common/joined.lua), are
 -- a string in the script's memory, not a key.
 -- Joined: the acks' successes may come joined in one value a queue, and the fetched jobs go back
--- joined a queue (lib/common/joined.lua); a replay answers its kept groups joined the same way.
+-- joined a queue, in chunks of at most 8 KiB past that (lib/common/joined.lua); a replay answers
+-- its kept groups joined and chunked the same way (the chunks are cut by the texts' lengths alone).
+-- Successes that are exactly the oldest jobs of a list are cut from its tail (lib/tick/ack-jobs.lua
+-- take_tail): a replay finds them gone and settles nothing, as before; a concurrent tick never
+-- touches this tick's lists; at maxmemory the cut only frees memory.
 -- @include lib/common/prefix-keys.lua
 -- @include lib/tick/replay-call.lua
 -- @include lib/ordered/state.lua

@@ -63,8 +63,11 @@ export type ReplySpec =
   | { readonly kind: "list"; readonly item: ReplySpec }
   /**
    * A list of texts: an array of them, or (one text or more, none holding JOIN_SEPARATOR) one string,
-   * them joined by it. One bulk string where a job each cost the client ~6,000 instructions a job in
-   * ioredis' reply decoder (bench/client-instructions.ts).
+   * them joined by it, or an array holding one array of such strings (chunks, each some texts joined:
+   * lib/common/joined.lua). One bulk string where a job each cost the client ~6,000 instructions a job
+   * in ioredis' reply decoder (bench/client-instructions.ts); chunks of at most 8 KiB where one string
+   * of a batch cost Redis' Lua each byte's hashing three times (bench/redis-step-instructions.ts).
+   * Read as TextsRead.
    */
   | { readonly kind: "texts" }
   /** A flat array of repeated groups: {a, b, a, b, ...}. */
@@ -101,6 +104,14 @@ export const trailed = <I extends ArgSpec, const T extends readonly Trailer[]>(i
 export const JOIN_SEPARATOR = "\x1e";
 export const joined = { kind: "joined" } as const;
 export const texts = { kind: "texts" } as const;
+/** What every adapter reads in place of bytes that are not valid UTF-8 (the WHATWG decoder's U+FFFD). */
+export const REPLACED = "\uFFFD";
+/**
+ * A `texts` reply as read: the texts, and `replaced` when one holds U+FFFD (its stored bytes may not be
+ * valid UTF-8: src/tick/passes/ack-refs.ts names such a job apart). Checked once a joined value (an
+ * all-ASCII one answers at once), text by text only in a list (begin's reply, a text holding the separator).
+ */
+export type TextsRead = string[] & { replaced?: true };
 export const key = { kind: "key" } as const;
 export const keyGroup = <const N extends readonly string[]>(...names: N) => ({ kind: "keys", names }) as const;
 export const value = { kind: "value" } as const;
@@ -169,7 +180,7 @@ export type ReplyOf<S> = S extends { kind: "value" }
           : S extends { kind: "list"; item: infer I }
             ? ReplyOf<I>[]
             : S extends { kind: "texts" }
-              ? string[]
+              ? TextsRead
               : S extends { kind: "groups"; fields: infer F }
                 ? RepliesOf<F>[]
                 : S extends { kind: "optional"; item: infer I }
@@ -436,10 +447,19 @@ function read(name: string, spec: ReplySpec, value: RedisReply | undefined, at: 
       if (!fields) throw shape(name, at, `one of ${Object.keys(spec.cases).join(", ")}`, value);
       return { kind: tag, ...readTuple(name, fields, items.slice(1), `${at}.${tag}`) };
     }
-    case "texts":
+    case "texts": {
       // One string: the texts joined (a list of none is sent as an empty array, so a string holds one at least).
-      if (typeof value === "string") return value.split(JOIN_SEPARATOR);
-      return readTexts(name, arrayAt(name, at, value), at);
+      if (typeof value === "string") {
+        const out: TextsRead = value.split(JOIN_SEPARATOR);
+        if (value.includes(REPLACED)) out.replaced = true;
+        return out;
+      }
+      const { texts, values } = readTextsOrChunks(name, arrayAt(name, at, value), at);
+      // A joined value (a chunk) is checked once; a list of texts text by text.
+      const out: TextsRead = texts;
+      if (values.some((t) => t.includes(REPLACED))) out.replaced = true;
+      return out;
+    }
     case "list": {
       const items = arrayAt(name, at, value);
       // A list of texts (a fetch's jobs) is read with no path made per item: only an error names one
@@ -485,6 +505,22 @@ function read(name: string, spec: ReplySpec, value: RedisReply | undefined, at: 
       if (spec.item.kind === "tuple" && Array.isArray(value) && value.length === 0) return undefined;
       return read(name, spec.item, value, at);
   }
+}
+
+/** An array of texts, or one array of chunks (each some texts joined by JOIN_SEPARATOR), in order. */
+/** `texts`: the texts in order; `values`: the strings the reply held (the chunks, or the texts themselves). */
+function readTextsOrChunks(name: string, items: RedisReply[], at: string): { texts: string[]; values: string[] } {
+  const chunks = items.length === 1 ? items[0] : undefined;
+  if (!Array.isArray(chunks)) {
+    const texts = readTexts(name, items, at);
+    return { texts, values: texts };
+  }
+  // Each chunk split natively and the arrays joined natively: no step of JavaScript a text.
+  const values = readTexts(name, chunks, `${at}[0]`);
+  if (values.length === 0) return { texts: values, values };
+  let texts = values[0]!.split(JOIN_SEPARATOR);
+  for (let i = 1; i < values.length; i++) texts = texts.concat(values[i]!.split(JOIN_SEPARATOR));
+  return { texts, values };
 }
 
 /** An array of texts, with no path made per item: only an error names one. */

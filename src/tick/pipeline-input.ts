@@ -6,7 +6,7 @@ import type { TickOutcome, TickWork } from "./capability.js";
 import { monotonicMs } from "./clock.js";
 import type { TickLoad } from "./load.js";
 import type { OpenTick } from "./open.js";
-import { nameLargeJobs } from "./passes/ack-refs.js";
+import { nameJobsByRef } from "./passes/ack-refs.js";
 import { runJob, runJobNow } from "./passes/execute.js";
 import type { FetchedJob } from "./passes/fetch.js";
 import { budgetCheck } from "./passes/start-budget.js";
@@ -83,8 +83,8 @@ function stepOf(t: OpenTick): Input["step"] {
     const sent = monotonicMs();
     try {
       const { plain, byPart } = parts.split(acks);
-      // A large solo job is recorded by its reference too (lib/tick/run-solo.lua): its text is not sent again.
-      if (solo && !parts.laneOf(solo)) await nameLargeJobs([solo as FetchedJob]);
+      // A solo job named by reference (large, or read with U+FFFD) is recorded by it too (lib/tick/run-solo.lua).
+      if (solo && !parts.laneOf(solo)) await nameJobsByRef([solo as FetchedJob]);
       const stepped = await t.calls.send(protocol.step, {
         ...parts.merged((part, k) => part.stepArgs?.(byPart[k]!)),
         ...t.common,

@@ -274,6 +274,12 @@ describe("decoding a reply", () => {
       reply.map((v, i) => (i === 5 ? ["default", "j1\x1ej2", [0, 1, 0, 0, 2, 0, 1, 3]] : v)),
     ) as Begun;
     expect(joined.fetched).toEqual(begun.fetched);
+    // Or in chunks, each some jobs joined (a group past 8 KiB): one array holding them, the same list in order.
+    const chunked = decode(
+      protocol.begin,
+      reply.map((v, i) => (i === 5 ? ["default", [["a\x1eb", "c", "d\x1ee"]], []] : v)),
+    ) as Begun;
+    expect(chunked.fetched[0]!.jobs).toEqual(["a", "b", "c", "d", "e"]);
     const one = decode(
       protocol.begin,
       reply.map((v, i) => (i === 5 ? ["default", "", []] : v)),

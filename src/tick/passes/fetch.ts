@@ -1,5 +1,6 @@
 // Reading what lib/tick/fetch-jobs.lua returns. The moving itself happens in Lua
 // (src/lua/lib/tick/fetch-jobs.lua), atomically, inside begin and step.
+import { REPLACED, type TextsRead } from "../../protocol/define.js";
 
 export interface FetchedJob {
   queue: string;
@@ -11,8 +12,10 @@ export interface FetchedJob {
   interruptions: number;
   /** How many times its run was stopped because the tick could not confirm its lease in time. */
   doubts: number;
-  /** A large job's name in acks, "#" + its SHA-1 (ack-refs.ts); undefined: its text names it. */
+  /** Its name in acks when not its text (ack-refs.ts): "#" + SHA-1 for a large job, "~" + SHA-1 for one read with U+FFFD. */
   ref?: string;
+  /** Read with U+FFFD: its stored bytes may not be valid UTF-8, so its text may name nothing in Redis (ack-refs.ts). */
+  replaced?: true;
   /** A dead tick left it behind, maybe running: it runs alone (lib/tick/run-solo.lua). */
   suspect: boolean;
   /** A flow job's fence for this run, ctx.fence (src/flow/fences.ts); undefined for a plain job. */
@@ -22,7 +25,7 @@ export interface FetchedJob {
 /** lib/tick/fetch-jobs.lua's groups as src/protocol/sections.ts decodes them. */
 export type FetchedGroups = {
   queue: string;
-  jobs: string[];
+  jobs: TextsRead;
   counts: { resurrections: number; interruptions: number; suspect: boolean; doubts: number }[];
 }[];
 
@@ -42,6 +45,11 @@ export function readFetched(groups: FetchedGroups): FetchedJob[] {
         suspect: c?.suspect ?? false,
         doubts: c?.doubts ?? 0,
       });
+    }
+    // Only a group whose reply held U+FFFD is looked at job by job.
+    if (jobs.replaced) {
+      for (let k = out.length - jobs.length; k < out.length; k++)
+        if (out[k]!.raw.includes(REPLACED)) out[k]!.replaced = true;
     }
   }
   return out;

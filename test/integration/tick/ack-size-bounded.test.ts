@@ -7,7 +7,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import type { Outcome } from "../../../src/tick/passes/ack.js";
-import { nameLargeJobs, REF_MIN } from "../../../src/tick/passes/ack-refs.js";
+import { nameJobsByRef, REF_MIN } from "../../../src/tick/passes/ack-refs.js";
 import * as protocol from "../../../src/protocol/index.js";
 import { encodePart } from "../../../src/protocol/define.js";
 import { acks as ackPart } from "../../../src/protocol/sections.js";
@@ -116,7 +116,7 @@ describe.each(adapterCases)("acks of large jobs over $name", (adapterCase) => {
     const fetched = jobsOf(begun.fetched);
     expect(fetched).toHaveLength(5);
     const [a, b, c, d, e] = fetched as [never, never, never, never, never];
-    await nameLargeJobs(fetched);
+    await nameJobsByRef(fetched);
     expect(fetched.filter((j) => j.ref !== undefined)).toHaveLength(4);
     const fields = { error_message: "E!", error_class: "Error", retry_count: 0 };
     const outcomes: Outcome[] = [

@@ -7,27 +7,50 @@
 -- At maxmemory: a joined value is built in the script's own memory, once a
 -- call, and no key stores it (a reply's joined jobs are the batch already
 -- moved; the kept reply keeps counts, as before): nothing grows.
+-- CHUNK_BYTES: a group longer than this goes as chunks, each at most this long (a
+-- job longer alone, alone): Lua 5.1 builds a concatenation in a buffer of 8 KiB (its
+-- LUAL_BUFFERSIZE, BUFSIZ on glibc) and, once a buffer overflows, makes each buffer a
+-- string and the whole a string again, and Redis' Lua hashes every byte of each string
+-- it makes; a chunk that fits is made and hashed once (bench/redis-step-instructions.ts).
 -- One table, not a local each: an entry script's main chunk holds at most 200 locals.
 -- MAX_BYTES: a group of jobs longer than this together goes one value a job, as before
 -- joining. A client reads a bulk string as one string, and Node's longest is 2^29 - 24
 -- UTF-16 units (ioredis and node-redis fail the reply past it, and a replay answers it
 -- again: those jobs would never run), where each job alone fits; past 16 MiB a job's own
 -- decoding costs nothing beside its bytes.
-local joined = { SEPARATOR = '\30', MAX_BYTES = 16 * 1024 * 1024 }
+local joined = { SEPARATOR = '\30', MAX_BYTES = 16 * 1024 * 1024, CHUNK_BYTES = 8192 }
 
--- `list` as one string, when it has a text or more, none holds the separator
--- and together they are at most MAX_BYTES; else `list` as it is (a reply's
--- `texts` takes either).
+-- `list` joined, when it has a text or more, none holds the separator and
+-- together they are at most MAX_BYTES: one string when at most CHUNK_BYTES,
+-- else { { chunk, … } }, each chunk some of the texts in order, joined; else
+-- `list` as it is (a reply's `texts` takes any of the three).
 function joined.texts(list)
   local n = #list
   if n == 0 then return list end
-  local bytes = n - 1
+  local find, sep, limit = string.find, joined.SEPARATOR, joined.CHUNK_BYTES
+  local bytes, from, chunk_bytes, starts = n - 1, 1, -1, nil
   for k = 1, n do
-    if string.find(list[k], joined.SEPARATOR, 1, true) then return list end
-    bytes = bytes + #list[k]
+    local text = list[k]
+    if find(text, sep, 1, true) then return list end
+    local len = #text
+    bytes = bytes + len
+    -- A chunk is closed before the text that would take it past the limit.
+    if chunk_bytes >= 0 and chunk_bytes + 1 + len > limit then
+      starts = starts or {}
+      starts[#starts + 1] = from
+      from, chunk_bytes = k, -1
+    end
+    chunk_bytes = chunk_bytes + 1 + len
   end
   if bytes > joined.MAX_BYTES then return list end
-  return table.concat(list, joined.SEPARATOR)
+  if not starts then return table.concat(list, sep) end
+  local chunks = {}
+  starts[#starts + 1] = from
+  for c = 1, #starts do
+    local last = c < #starts and starts[c + 1] - 1 or n
+    chunks[c] = table.concat(list, sep, starts[c], last)
+  end
+  return { chunks }
 end
 
 -- The `n` texts of `text` (n >= 1). A count the separators do not match is

@@ -25,6 +25,14 @@
 -- list count: an entry resent after a lost reply, naming a job already
 -- acked, finds nothing and does nothing. A list too long to rewrite in one
 -- call (over LIST_REWRITE_MAX) falls back to an LREM per job.
+-- Most acks name exactly a list's oldest jobs: those are read from its tail
+-- alone and cut with one LTRIM (take_tail), the jobs fetched ahead never read
+-- nor rewritten; it takes the jobs the whole-list pass would. Run twice, the
+-- second run finds the tail no longer holds them and takes the whole-list
+-- pass, which finds none; a concurrent tick never writes this tick's lists,
+-- and this tick's other lane only pushes at the head or takes named jobs, so
+-- the tail read is the list as the cut meets it (one script). At maxmemory it
+-- only removes (allow-oom, as before).
 -- A flow job (lib/flow/flow.lua) settles its slots and claims with it, only
 -- when it was still listed: a late ack frees nothing another tick holds.
 -- `held`: the tick's lease is held, so its slots are still its own.
@@ -34,6 +42,15 @@
 -- one then carries the fields to set (a patch) instead of its updated
 -- text. References are matched only against the list being settled, so a
 -- replay, finding the job gone, does nothing as before.
+-- A job the client read with U+FFFD (its bytes are not valid UTF-8: another
+-- client's push) is named by '~' .. the SHA-1 of its text as read, which Lua
+-- gets from the stored bytes (lib/common/utf8-as-read.lua): its text as read
+-- is not its text in the list. It is settled as a large job is, a failure
+-- by a patch, so its retry or dead entry keeps the stored bytes. Only an ack
+-- that names such a job reads the list's jobs holding a byte >= 0x80 again;
+-- two stored jobs read as the same text are the same job to the tick, as two
+-- jobs of the same text are. A tick of an older release calls its own scripts
+-- (their SHA-1s differ) and names such a job by its text, missing it as before.
 -- The others count may carry a results section (lib/results/keep-results.lua)
 -- after the others: kept succeeded jobs and awaited outcomes; and then a
 -- metrics section (lib/metrics/record-runs.lua): runs, durations and waits.
@@ -57,6 +74,7 @@
 -- @include lib/common/edit-job-text.lua
 -- @include lib/metrics/record-runs.lua
 -- @include lib/common/joined.lua
+-- @include lib/common/utf8-as-read.lua
 
 local function trim_dead(now_sec, max_size, max_age)
   local dead = P .. 'dead'
@@ -81,26 +99,91 @@ local function bump(name, by, day)
 end
 
 local LIST_REWRITE_MAX = 4000
+-- Constant list bounds go to redis.call as strings: Redis formats a number argument
+-- with "%.17g" (a thousand instructions or more), a string it takes as it is.
 local REF_MIN = 1024 -- src/tick/passes/ack-refs.ts names jobs past the same size
 
+-- '#' .. the SHA-1 of a job's bytes, or '~' .. the SHA-1 of its text as read.
 local function is_ref(name)
-  return #name == 41 and string.find(name, '^#%x+$') ~= nil
+  return #name == 41 and string.find(name, '^[#~]%x+$') ~= nil
 end
 
--- How `wanted` names `job`: by reference when it holds one for it, else by its text.
+-- How `wanted` names `job`: by reference when it holds one for it, else by
+-- its text. `refs`: the markers ('#', '~') some wanted names carry.
 local function name_of(job, wanted, refs)
-  if refs and (#job > REF_MIN or is_ref(job)) then
+  if not refs then return job end
+  if refs['#'] and (#job > REF_MIN or is_ref(job)) then
     local ref = '#' .. redis.sha1hex(job)
+    if wanted[ref] then return ref end
+  end
+  if refs['~'] and string.find(job, '[\128-\255]') then
+    local ref = '~' .. redis.sha1hex(utf8_as_read(job))
     if wanted[ref] then return ref end
   end
   return job
 end
 
--- Takes the jobs of multiset `wanted` (name → count) out of `list`; returns
--- a table name → how many were found (and removed), and name → job text.
--- `refs`: some names are references.
-local function take_out(list, wanted, refs)
+-- The tail fast path. A tick's oldest jobs sit at the right end of its list
+-- and most acks name exactly those (a batch run and settled whole), while the
+-- jobs fetched ahead sit to their left: reading only the `n` oldest, and
+-- cutting them with one LTRIM when they are the jobs named, spares reading
+-- and rewriting the jobs ahead. It removes what the whole-list pass would:
+-- that pass, too, takes named jobs oldest first, and when the `n` oldest are
+-- all named it takes exactly them. Anything else (a job still running older
+-- than one acked, a job missing) takes the whole-list pass.
+
+-- Whether `text` (successes joined, lib/common/joined.lua) holds exactly
+-- `tail`'s jobs (LRANGE's order: newest first), oldest first: each found in
+-- place by a plain find, so no job's text is cut out of it as a new string
+-- (Redis' Lua hashes every byte of each string it makes).
+local function joined_tail(text, tail)
+  local at, find, byte = 1, string.find, string.byte
+  for k = #tail, 1, -1 do
+    local job = tail[k]
+    if find(text, job, at, true) ~= at then return false end
+    at = at + #job
+    if k > 1 then
+      if byte(text, at) ~= 30 then return false end
+      at = at + 1
+    end
+  end
+  return at == #text + 1
+end
+
+-- Takes multiset `wanted` (name → count, `n` names in all) out of `tail`,
+-- the list's `n` oldest jobs, if they are exactly those; `wanted` is left as
+-- it was when they are not. Returns found and texts as take_out does, or nil.
+local function take_tail(tail, wanted, n, refs)
+  if #tail ~= n then return nil end
   local found, texts = {}, {}
+  for k = n, 1, -1 do
+    local job = tail[k]
+    local name = name_of(job, wanted, refs)
+    local want = wanted[name]
+    if not want or want == 0 then
+      -- Not named: give back what was counted.
+      for taken_name, count in pairs(found) do wanted[taken_name] = wanted[taken_name] + count end
+      return nil
+    end
+    wanted[name] = want - 1
+    found[name] = (found[name] or 0) + 1
+    texts[name] = job
+  end
+  return found, texts
+end
+
+-- Takes the jobs of multiset `wanted` (name → count, `n` names in all) out
+-- of `list`; returns a table name → how many were found (and removed), and
+-- name → job text. `refs`: nil when no name is a reference, else the markers
+-- they carry. `tail`: the list's `n` oldest jobs when already read (LRANGE -n -1).
+local function take_out(list, wanted, refs, n, tail)
+  tail = tail or redis.call('LRANGE', list, -n, '-1')
+  local found, texts = take_tail(tail, wanted, n, refs)
+  if found then
+    redis.call('LTRIM', list, '0', -n - 1)
+    return found, texts
+  end
+  found, texts = {}, {}
   if redis.call('LLEN', list) > LIST_REWRITE_MAX then
     if refs then
       for _, job in ipairs(redis.call('LRANGE', list, 0, -1)) do texts[name_of(job, wanted, refs)] = job end
@@ -113,7 +196,11 @@ local function take_out(list, wanted, refs)
     end
     return found, texts
   end
-  local items = redis.call('LRANGE', list, 0, -1)
+  -- The jobs ahead of the tail (none when the tail is the whole list), then the tail.
+  local items = #tail < n and tail or redis.call('LRANGE', list, 0, -n - 1)
+  if #tail == n then
+    for k = 1, n do items[#items + 1] = tail[k] end
+  end
   local kept = {}
   for k = #items, 1, -1 do
     local job = items[k]
@@ -153,14 +240,16 @@ end
 -- A group's successes, from ARGV[i]: "j<n>" then one value, the n jobs joined
 -- (lib/common/joined.lua: the client encodes one argument, not one a job), or
 -- n then one value each (a job that holds the separator, or none). Returns
--- the jobs and the index after them. (A field, not a local: lib/common/joined.lua.)
+-- how many, the joined value (nil for the other form: then the jobs), and
+-- the index after them. The joined value is split only when the tail fast
+-- path (take_tail) does not settle it whole. (A field, not a local: lib/common/joined.lua.)
 function joined.successes(i)
   local head = ARGV[i]
   local n = tonumber(head)
-  if not n then return joined.split(ARGV[i + 1], tonumber(string.sub(head, 2)), 'ack'), i + 2 end
+  if not n then return tonumber(string.sub(head, 2)), ARGV[i + 1], nil, i + 2 end
   local names = {}
   for k = 1, n do names[k] = ARGV[i + k] end
-  return names, i + 1 + n
+  return n, nil, names, i + 1 + n
 end
 
 -- The index just past the acks part that starts at ARGV[i]: its successes,
@@ -213,8 +302,9 @@ local function ack(tick, i, now_ms_value, dead_max, dead_max_age, held, marked)
     cancelled[#cancelled + 1] = entry
   end
 
+  -- Each group: { queue, jobs named, and when the tail fast path settles it whole, the tail read }.
   local successes = {}
-  local wanted, refs = {}, false
+  local wanted, wanted_n, refs = {}, {}, nil
   local function want(queue, name)
     local w = wanted[queue]
     if not w then
@@ -222,13 +312,18 @@ local function ack(tick, i, now_ms_value, dead_max, dead_max_age, held, marked)
       wanted[queue] = w
     end
     w[name] = (w[name] or 0) + 1
-    if is_ref(name) then refs = true end
+    wanted_n[queue] = (wanted_n[queue] or 0) + 1
+    if is_ref(name) then
+      refs = refs or {}
+      refs[string.sub(name, 1, 1)] = true
+    end
   end
+  local groups_in = {}
   for _ = 1, tonumber(ARGV[i]) do
     local queue = ARGV[i + 1]
-    local names, after = joined.successes(i + 2)
-    successes[#successes + 1] = { queue, names }
-    for k = 1, #names do want(queue, names[k]) end
+    local count, text, names, after = joined.successes(i + 2)
+    successes[#successes + 1] = { queue, names, count = count, text = text }
+    groups_in[queue] = (groups_in[queue] or 0) + 1
     i = after - 1
   end
   i = i + 1
@@ -238,10 +333,37 @@ local function ack(tick, i, now_ms_value, dead_max, dead_max_age, held, marked)
   local kinds, entry_queues = metrics and {} or nil, metrics and {} or nil
   local settled = results and {} or nil
   i = i + 1
+  for k = 0, n - 1 do
+    local queue = ARGV[i + k * 5 + 1]
+    groups_in[queue] = (groups_in[queue] or 0) + 1
+  end
+
+  -- A queue's joined successes and nothing else: its tail is read first, and when it holds
+  -- exactly them, oldest first, it is cut whole (take_tail) and the joined value never split.
+  -- Only reads until every value is parsed: a malformed one (joined.split) writes nothing.
+  local tails, cut = {}, {}
+  for _, group in ipairs(successes) do
+    local queue, count, text = group[1], group.count, group.text
+    if text and count > 0 and groups_in[queue] == 1 then
+      local tail = redis.call('LRANGE', inproc_key(tick, queue), -count, '-1')
+      if #tail == count and joined_tail(text, tail) then
+        group.tail, cut[queue] = tail, count
+      else
+        tails[queue] = tail
+      end
+    end
+    if not group.tail then
+      if text then group[2] = joined.split(text, count, 'ack') end
+      for k = 1, #group[2] do want(queue, group[2][k]) end
+    end
+  end
   for k = 0, n - 1 do want(ARGV[i + k * 5 + 1], ARGV[i + k * 5 + 2]) end
 
+  for queue, count in pairs(cut) do redis.call('LTRIM', inproc_key(tick, queue), '0', -count - 1) end
   local found, texts = {}, {}
-  for queue, jobs in pairs(wanted) do found[queue], texts[queue] = take_out(inproc_key(tick, queue), jobs, refs) end
+  for queue, jobs in pairs(wanted) do
+    found[queue], texts[queue] = take_out(inproc_key(tick, queue), jobs, refs, wanted_n[queue], tails[queue])
+  end
   -- The text of the job `name` names if this call took it out, else nil.
   local function taken(queue, name)
     local f = found[queue]
@@ -252,19 +374,21 @@ local function ack(tick, i, now_ms_value, dead_max, dead_max_age, held, marked)
   end
 
   -- Flow jobs that succeeded, settled at once (F.settle_succeeded).
-  local flows, nflows = {}, 0
+  local flows, nflows, byte = {}, 0, string.byte
   for _, group in ipairs(successes) do
-    local queue, names = group[1], group[2]
-    for k = 1, #names do
+    local queue, names, tail = group[1], group[2], group.tail
+    -- A group cut whole: its jobs are its tail's, oldest (last) first.
+    for k = 1, tail and #tail or #names do
       entry = entry + 1
-      local job = taken(queue, names[k])
-      local marked = job and marked_jid(marks, job)
+      local job = tail and tail[#tail - k + 1] or taken(queue, names[k])
+      local marked = marks and job and marked_jid(marks, job)
       if marked then
         cancel(job, marked)
       elseif job then
         if settled then settled[entry] = job end
         if counted then forget(job) end
-        if is_flow(job) then
+        -- Most jobs are plain: one byte tells them (lib/flow/read.lua FLOW_HEAD_LETTER) before a call.
+        if byte(job, 3) == FLOW_HEAD_LETTER and is_flow(job) then
           nflows = nflows + 1
           flows[nflows] = job
         end

@@ -17,6 +17,9 @@
 -- (`resurrector`, owned by one tick for a while) keeps the other ticks from
 -- repeating the scan. A live tick cannot fetch into a list being drained:
 -- fetch refuses to run once its own lease is gone.
+-- A solo record 'p~…' (a job not valid UTF-8, lib/tick/run-solo.lua) written
+-- by a newer tick reads, to an older resurrector, as naming no job of the
+-- list: its job is put back as a suspect, uncounted, as before such records.
 -- Bounded: at most `limit` jobs and `scan_limit` registry entries per call;
 -- the HSCAN cursor is kept so the next call resumes where this one stopped.
 -- @include lib/common/prefix-keys.lua
@@ -27,20 +30,29 @@
 -- @include lib/cancel/record-cancelled.lua
 -- @include lib/order/queue-job.lua
 -- @include lib/ordered/resurrect-ids.lua
-
--- Whether the solo record `alone` names `job`: by its text, or for a large
--- job by '#' .. its SHA-1 (lib/solo.lua), hashed only when the record is one.
-local function is_solo(alone, job)
-  if not alone then return false end
-  if alone == 'p' .. job then return true end
-  return #alone == 42 and string.find(alone, '^p#%x+$') ~= nil and (#job > 1024 or string.find(job, '^#%x+$') ~= nil)
-    and alone == 'p#' .. redis.sha1hex(job)
-end
+-- @include lib/common/utf8-as-read.lua
 
 -- Returns resurrected (put back; jobs recorded cancelled are not counted),
 -- more (1 when the registry scan did not finish).
 local function resurrect(tick, limit, lock_ms, scan_limit)
   if limit <= 0 then return 0, 0 end
+  -- Whether the solo record `alone` names `job`: by its text, or by reference
+  -- as acks name it (lib/tick/ack-jobs.lua): for a large job '#' .. its SHA-1,
+  -- for one not valid UTF-8 '~' .. the SHA-1 of its text as read
+  -- (lib/common/utf8-as-read.lua); hashed only when the record is one. A local
+  -- of resurrect: begin.lua's main chunk holds at most 200 locals, and has no
+  -- room for it beside utf8_as_read.
+  local function is_solo(alone, job)
+    if not alone then return false end
+    if alone == 'p' .. job then return true end
+    if #alone ~= 42 then return false end
+    if string.find(alone, '^p#%x+$') then
+      return (#job > 1024 or string.find(job, '^[#~]%x+$') ~= nil) and alone == 'p#' .. redis.sha1hex(job)
+    end
+    return string.find(alone, '^p~%x+$') ~= nil and string.find(job, '[\128-\255]') ~= nil
+      and alone == 'p~' .. redis.sha1hex(utf8_as_read(job))
+  end
+
   local lock = P .. 'resurrector'
   local holder = redis.call('GET', lock)
   if holder and holder ~= tick then return 0, 0 end

@@ -2,7 +2,8 @@
 -- lib/tick/resurrect-dead-ticks.lua) runs alone in its process, and the
 -- call before it starts records it in `solo` (tick id → "p" and the job
 -- string, or for a job over 1 KiB "p#" and its SHA-1 as acks name it
--- (lib/tick/ack-jobs.lua), or "o" and an ordered id's
+-- (lib/tick/ack-jobs.lua), for one not valid UTF-8 "p~" and the SHA-1 of
+-- its text as read, or "o" and an ordered id's
 -- "NAME ID"). Should that tick die, the resurrector knows the one job that
 -- was running and counts it alone. Any later call that names no solo job
 -- clears the record; one that says nothing (an empty marker) leaves it.
