@@ -191,6 +191,15 @@ export function emitter(listeners: EventListeners, logs: LogSink, pending: Promi
   };
 }
 
+/** Whether any outcome failed: one loop over an ack's outcomes, no callback a job (bench/client-instructions.ts). */
+function anyFailed(acked: Outcome[]): boolean {
+  for (let k = 0; k < acked.length; k++) {
+    const { kind } = acked[k]!;
+    if (kind === "retry" || kind === "dead" || kind === "discarded") return true;
+  }
+  return false;
+}
+
 export function tickEvents(listeners: EventListeners, logs: LogSink): TickEvents {
   const pending: Promise<unknown>[] = [];
   const call = emitter(listeners, logs, pending);
@@ -229,8 +238,7 @@ export function tickEvents(listeners: EventListeners, logs: LogSink): TickEvents
       // No list at all: the call acted on nothing (an older call's reply, "stale").
       if (missedReply === undefined) return;
       const succeeded = listeners.succeeded.size > 0;
-      const failedOne = (o: Outcome) => o.kind === "retry" || o.kind === "dead" || o.kind === "discarded";
-      if (acked.length === 0 || (!succeeded && !acked.some(failedOne) && cancelledReply === undefined)) return;
+      if (acked.length === 0 || (!succeeded && !anyFailed(acked) && cancelledReply === undefined)) return;
       const missed = new Set(missedReply);
       const cancelled = new Set(cancelledReply);
       ackOrder(acked).forEach((o, k) => {

@@ -10,7 +10,7 @@ import type { Fence } from "./fence.js";
 import { fenceLease } from "./lease.js";
 import type { TickLoad } from "./load.js";
 import { ackArgs, type AckArgs, type AckTrailers, type Outcome } from "./passes/ack.js";
-import { nameJobsByRef } from "./passes/ack-refs.js";
+import { nameJobsByRefOf } from "./passes/ack-refs.js";
 import type { HousekeepLimits } from "./passes/housekeep.js";
 import { tickParts, type TickParts } from "./parts.js";
 import { countCancelledInstead, newReport } from "./report.js";
@@ -113,7 +113,7 @@ export function openTick(runtime: Runtime, options: TickOptions, tickId: string)
     lost,
     abort: (reason) => controller.abort(reason),
     async acks(plain) {
-      await nameJobsByRef(plain.map((o) => o.job));
+      await nameJobsByRefOf(plain);
       return ackArgs(plain, (outcomes, inAckOrder, others) =>
         parts.merged<AckTrailers>((part) => part.ackTrailers?.(outcomes, inAckOrder, others)),
       );

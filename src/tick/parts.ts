@@ -79,16 +79,19 @@ export function tickParts(capabilities: readonly Capability[], start: TickStart)
     keys,
     merged(each) {
       const out = {};
-      for (const [k, part] of list.entries()) Object.assign(out, each(part, k));
+      for (let k = 0; k < list.length; k++) Object.assign(out, each(list[k]!, k));
       return out;
     },
+    // laneOf, wrapsPlain and holdsSlot run for every job: indexed loops, no iterator (bench/client-instructions.ts).
     laneOf(work) {
-      for (const { lane } of lanes) if (lane.owns(work)) return lane;
+      for (let k = 0; k < lanes.length; k++) if (lanes[k]!.lane.owns(work)) return lanes[k]!.lane;
       return undefined;
     },
     split(outcomes) {
-      const plain: Outcome[] = [];
       const byPart: TickOutcome[][] = list.map(() => []);
+      // No part has a lane (most ticks): every outcome is a plain job's, taken in one copy, not one push each.
+      if (lanes.length === 0) return { plain: outcomes.slice() as Outcome[], byPart };
+      const plain: Outcome[] = [];
       next: for (const o of outcomes) {
         for (const { lane, k } of lanes) {
           if (lane.ownsOutcome(o)) {
@@ -112,12 +115,12 @@ export function tickParts(capabilities: readonly Capability[], start: TickStart)
       return wrapped(signal);
     },
     wrapsPlain(job) {
-      for (const part of wrappers) if (part.wrapsPlain?.(job) !== false) return true;
+      for (let k = 0; k < wrappers.length; k++) if (wrappers[k]!.wrapsPlain?.(job) !== false) return true;
       return false;
     },
     hasLanes: lanes.length > 0,
     holdsSlot(job) {
-      for (const part of slotHolders) if (part.holdsSlot!(job)) return true;
+      for (let k = 0; k < slotHolders.length; k++) if (slotHolders[k]!.holdsSlot!(job)) return true;
       return false;
     },
     job: jobHooks,

@@ -196,6 +196,8 @@ class Pipeline<W, O> {
   // (-1: none due). Jobs that settle at once never fill the slots, so a fill would run every held
   // job before its fetch went, and no round trip would overlap them (bench/plain-cost.ts).
   private stepAt = -1;
+  // The last job started settled within its start (its handler returned at once): see lowWater().
+  private atOnce = false;
   private readonly holder: SlotHolder;
 
   constructor(private readonly p: PipelineInput<W, O>) {
@@ -275,6 +277,12 @@ class Pipeline<W, O> {
   // bring a whole batch each (requests a job unchanged), sent earlier after a late one.
   private lowWater(): number {
     const { batch, overlap } = this.p;
+    // Jobs that settle within their start (a handler that returns at once) run every held job in the
+    // fill that starts them, so their next fetch is due at once: it goes after the fill's first job,
+    // and Redis works on it while the rest run. The lead waits for the rate the jobs reached, which the
+    // wait for that very fetch holds down (a step went after half a batch on a loaded host, after a
+    // tenth on a quiet one: bench/step-overlap.ts). Each fetch is still a whole batch.
+    if (this.atOnce && overlap !== true) return batch;
     return Math.max(Math.floor(batch / 2), Math.min(batch, this.prefetch.lead(overlap === true)));
   }
 
@@ -389,8 +397,9 @@ class Pipeline<W, O> {
       // run() never throws; were it to, the job goes back to its queue.
       outcome = this.p.interrupted(job);
     }
-    if (outcome instanceof Promise) void this.awaitOne(job, outcome, alone);
-    else this.settle(job, outcome, alone);
+    this.atOnce = !(outcome instanceof Promise);
+    if (!this.atOnce) void this.awaitOne(job, outcome as Promise<O>, alone);
+    else this.settle(job, outcome as O, alone);
   }
 
   private async awaitOne(job: W, pending: Promise<O>, alone: boolean): Promise<void> {
@@ -414,7 +423,11 @@ class Pipeline<W, O> {
     if (this.solo?.job === job) this.solo.state = "done";
     // A handler its closed pipeline gave up on held its slot in the pool until now.
     if (this.closed && this.running === 0) this.slots?.leave(this.holder);
-    if (this.closed) return;
+    if (this.closed) {
+      // No refill follows to fold its free into the rate (other pipelines may share it): now.
+      this.prefetch.flush();
+      return;
+    }
     if (this.p.holdsSlot?.(job)) this.slotFreed = true;
     this.p.onOutcome(outcome);
     this.finished.push(outcome);
@@ -437,6 +450,8 @@ class Pipeline<W, O> {
     this.refilling = true;
     queueMicrotask(() => {
       this.refilling = false;
+      // The burst's freed slots, into the rate as one (prefetch.ts).
+      this.prefetch.flush();
       if (this.closed) return;
       this.fill();
       this.slots?.offer(this.holder);

@@ -26,7 +26,14 @@ const LATE_DECAY = 0.9;
 
 export interface Prefetch {
   started(): void;
+  /** A slot freed: counted, and folded into the rate at the next read or flush(). */
   freed(): void;
+  /**
+   * Folds the slots freed since into the rate, as freed now. Jobs that settle together (a fill of
+   * no-op jobs) are folded once, after their burst: one clock read and one exp(), where each free
+   * cost both (bench/client-instructions.ts counts the difference).
+   */
+  flush(): void;
   stepTook(ms: number): void;
   /** A step's round trip, smoothed (0 before the first). */
   stepMs(): number;
@@ -55,6 +62,15 @@ export function newPrefetch(concurrency: number, now: () => number = monotonicMs
   // Slots freed, each weighted by exp(-age / RATE_WINDOW_MS), as of lastFreed.
   let weight = 0;
   let lastFreed = 0;
+  // Slots freed since the last fold: they weigh as freed at the fold, within the burst they freed in.
+  let pending = 0;
+  const fold = () => {
+    if (pending === 0) return;
+    const at = now();
+    weight = weight * Math.exp(-(at - lastFreed) / RATE_WINDOW_MS) + pending;
+    lastFreed = at;
+    pending = 0;
+  };
   const holdMs = () => Math.max(HOLD_MS, 2 * stepMs);
   const freeRate = (at: number): number => {
     if (weight === 0) return 0;
@@ -70,10 +86,9 @@ export function newPrefetch(concurrency: number, now: () => number = monotonicMs
       if (starts++ === 0) first = now();
     },
     freed() {
-      const at = now();
-      weight = weight * Math.exp(-(at - lastFreed) / RATE_WINDOW_MS) + 1;
-      lastFreed = at;
+      pending++;
     },
+    flush: fold,
     stepTook(ms) {
       stepMs = stepMs === 0 ? ms : 0.7 * stepMs + 0.3 * ms;
       lateMs = Math.max(ms, lateMs * LATE_DECAY);
@@ -86,10 +101,12 @@ export function newPrefetch(concurrency: number, now: () => number = monotonicMs
     },
     holdMs,
     room(running, held) {
+      fold();
       return concurrency - running + Math.floor(freeRate(now()) * holdMs()) - held;
     },
     now,
     overdue(oldestHeldAt) {
+      fold();
       const at = now();
       const hold = holdMs();
       return at - oldestHeldAt >= hold && at - Math.max(lastFreed, oldestHeldAt) >= hold;

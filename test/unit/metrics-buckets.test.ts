@@ -5,7 +5,8 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { BUCKET_BOUNDS_MS, BUCKET_COUNT, quantileOf } from "../../src/metrics/buckets.js";
-import { bucketOf } from "../../src/metrics/section.js";
+import { bucketOf, metricsSection } from "../../src/metrics/section.js";
+import { metricsSettings } from "../../src/metrics/settings.js";
 
 const counts = (pairs: [number, number][]) => {
   const out = new Array(BUCKET_COUNT).fill(0);
@@ -51,5 +52,18 @@ describe("metric buckets", () => {
   it("answers the last bound in the +Inf bucket and null for no runs", () => {
     expect(quantileOf(counts([[BUCKET_COUNT - 1, 3]]), 0.99)).toBe(3_600_000);
     expect(quantileOf(counts([]), 0.5)).toBeNull();
+  });
+});
+
+describe("an ack's metrics section", () => {
+  it("files every run time and wait under bucketOf's bucket, tabled or not", () => {
+    const job = { raw: "{}", queue: "default", resurrections: 0, interruptions: 0 } as never;
+    const values = [0, 0.4, 0.6, 4.5, 5, 5.5, 6, 999, 1_000, 1_000.4, 1_000.6, 1_001, 2_500, 3_600_001];
+    for (const ms of values) {
+      const outcome = { kind: "succeeded" as const, job, ran: { name: "x", durationMs: ms, waitMs: ms } };
+      const section = metricsSection([outcome], 0, metricsSettings({ retentionMs: 3_600_000 }))!;
+      const bucket = `${bucketOf(Math.round(ms))} 1`;
+      expect([section.entries[0]!.durations, section.entries[0]!.waits]).toEqual([bucket, bucket]);
+    }
   });
 });

@@ -29,6 +29,19 @@ function namedByRef(raw: string): boolean {
 }
 
 /**
+ * Names by reference the jobs of these outcomes that an ack must so name: most acks name none, and
+ * are checked in one loop with no array of their jobs made (bench/client-instructions.ts counts the
+ * difference).
+ */
+export async function nameJobsByRefOf(outcomes: readonly { job: FetchedJob }[]): Promise<void> {
+  for (let k = 0; k < outcomes.length; k++) {
+    const { job } = outcomes[k]!;
+    if (job.ref === undefined && (job.replaced === true || namedByRef(job.raw)))
+      return nameJobsByRef(outcomes.map((o) => o.job));
+  }
+}
+
+/**
  * Gives each job an ack names by reference its `ref`, once: "~" + SHA-1 for a job read with U+FFFD, "#" + SHA-1
  * for a large one. Acks and solo records (lib/tick/run-solo.lua) then name it by that.
  */

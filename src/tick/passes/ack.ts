@@ -69,28 +69,25 @@ type Settled = Exclude<Outcome, { kind: "succeeded" }>;
 const putBack = (o: Outcome) => o.kind === "unstarted" || o.kind === "interrupted" || o.kind === "inDoubt";
 const settled = (o: Outcome): o is Settled => o.kind !== "succeeded";
 
-/** The outcomes grouped as lib/tick/ack-jobs.lua takes them: successes by queue, then the others in their order. */
-function entries(outcomes: Outcome[]): { succeeded: Map<string, Outcome[]>; ordered: Settled[] } {
-  return oneGroup(outcomes) ?? grouped(outcomes);
-}
-
 /**
- * Most acks: successes all, of one queue and one job name. Their group is the outcomes as they are,
- * found in one loop where grouping builds maps, iterators and filtered copies (and is code that
- * V8 then optimizes during a drain: bench/client-instructions.ts counts the difference).
+ * Whether these are most acks: successes all, of one queue and one job name. Then the outcomes as
+ * they are are their own group and their own ack order, found in one loop where grouping builds
+ * maps, iterators and filtered copies (and is code that V8 then optimizes during a drain:
+ * bench/client-instructions.ts counts the difference).
  */
-function oneGroup(outcomes: Outcome[]): { succeeded: Map<string, Outcome[]>; ordered: Settled[] } | undefined {
+function oneGroup(outcomes: Outcome[]): boolean {
   const first = outcomes[0];
-  if (first === undefined || first.kind !== "succeeded") return undefined;
+  if (first === undefined || first.kind !== "succeeded") return false;
   const { queue } = first.job;
   const name = first.ran?.name;
   for (let k = 1; k < outcomes.length; k++) {
     const o = outcomes[k]!;
-    if (o.kind !== "succeeded" || o.job.queue !== queue || o.ran?.name !== name) return undefined;
+    if (o.kind !== "succeeded" || o.job.queue !== queue || o.ran?.name !== name) return false;
   }
-  return { succeeded: new Map([[queue, outcomes]]), ordered: [] };
+  return true;
 }
 
+/** The outcomes grouped as lib/tick/ack-jobs.lua takes them: successes by queue, then the others in their order. */
 function grouped(outcomes: Outcome[]): { succeeded: Map<string, Outcome[]>; ordered: Settled[] } {
   // Within a queue, the successes of one job name go together: the metrics section counts them as one group.
   const byQueue = new Map<string, Map<string, Outcome[]>>();
@@ -126,7 +123,8 @@ function grouped(outcomes: Outcome[]): { succeeded: Map<string, Outcome[]>; orde
 
 /** The outcomes in the order lib/tick/ack-jobs.lua numbers its entries (its "missed" list names them by that number, from 1). */
 export function ackOrder(outcomes: Outcome[]): Outcome[] {
-  const { succeeded, ordered } = entries(outcomes);
+  if (oneGroup(outcomes)) return outcomes;
+  const { succeeded, ordered } = grouped(outcomes);
   return inOrder(succeeded, ordered);
 }
 
@@ -136,6 +134,16 @@ function inOrder(succeeded: Map<string, Outcome[]>, ordered: Settled[]): Outcome
   for (const group of succeeded.values()) for (const o of group) all.push(o);
   for (const o of ordered) all.push(o);
   return all;
+}
+
+/** A group's jobs as acks name them: a large job by its reference. */
+function namesOf(group: Outcome[]): string[] {
+  const names = new Array<string>(group.length);
+  for (let k = 0; k < group.length; k++) {
+    const { job } = group[k]!;
+    names[k] = job.ref ?? job.raw;
+  }
+  return names;
 }
 
 /** The updated text, or for a job named by reference the patch that makes it. */
@@ -161,7 +169,15 @@ export type AckTrailersOf = (outcomes: Outcome[], inAckOrder: Outcome[], others:
  * lib/results/keep-results.lua; metrics, lib/metrics/record-runs.lua).
  */
 export function ackArgs(outcomes: Outcome[], trailers?: AckTrailersOf): AckArgs {
-  const { succeeded, ordered } = entries(outcomes);
+  // Most acks (successes all, one queue, one job name): the outcomes are their own ack order, with
+  // no map, copy or spread made of them (bench/client-instructions.ts counts the difference).
+  if (oneGroup(outcomes)) {
+    return {
+      succeeded: [{ queue: outcomes[0]!.job.queue, jobs: namesOf(outcomes) }],
+      others: { items: [], ...trailers?.(outcomes, outcomes, 0) },
+    };
+  }
+  const { succeeded, ordered } = grouped(outcomes);
   const inAckOrder = inOrder(succeeded, ordered);
   const items = ordered.map((o) => ({
     code: o.kind === "dead" && !o.handlerFailed ? UNRUN : CODES[o.kind],
@@ -171,7 +187,7 @@ export function ackArgs(outcomes: Outcome[], trailers?: AckTrailersOf): AckArgs 
     delay: o.kind === "retry" ? o.delaySec : 0,
   }));
   return {
-    succeeded: [...succeeded].map(([queue, group]) => ({ queue, jobs: group.map((o) => o.job.ref ?? o.job.raw) })),
+    succeeded: [...succeeded].map(([queue, group]) => ({ queue, jobs: namesOf(group) })),
     others: { items, ...trailers?.(outcomes, inAckOrder, ordered.length) },
   };
 }

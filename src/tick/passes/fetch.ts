@@ -32,7 +32,9 @@ export type FetchedGroups = {
 /** Each fetched job with its counts (all 0 when the group carries none). */
 export function readFetched(groups: FetchedGroups): FetchedJob[] {
   const out: FetchedJob[] = [];
-  for (const { queue, jobs, counts } of groups) {
+  // Indexed, no destructuring iteration: this runs every step (bench/client-instructions.ts).
+  for (let g = 0; g < groups.length; g++) {
+    const { queue, jobs, counts } = groups[g]!;
     for (let k = 0; k < jobs.length; k++) {
       const c = counts[k];
       out.push({

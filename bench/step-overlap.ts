@@ -1,0 +1,120 @@
+// npx tsx bench/step-overlap.ts [--jobs 20000 --rounds 3]
+// How the one-loop no-op drain (batch 100, one tick loop, a private Redis) spends a step: when it goes
+// out, when its reply's bytes come back, and how long the tick's event loop sat idle meanwhile. Per
+// job it prints the wall time, the tick process's CPU (process.cpuUsage), the event loop's idle time
+// (performance.eventLoopUtilization) and Redis' CPU (INFO cpu); per step, the time in flight (sent to
+// bytes arrived), the idle part of it, and the time from a reply's arrival to the next step going out
+// (the tick's own work on the step's critical path: the reply read, one job started, the acks encoded
+// and written, while Redis waits). Node and Redis overlap where the wall is less than their sum.
+// Wall and idle need a quiet machine; the CPU figures and the split per step read on a busy one.
+import { performance } from "node:perf_hooks";
+import { parseArgs } from "node:util";
+import { Redis } from "ioredis";
+import { createTickq } from "../src/index.js";
+import { startPrivate } from "../src/platforms/node/find-redis.js";
+import { ioredisAdapter } from "../src/redis/ioredis.js";
+import type { RedisAdapter, RedisReply } from "../src/redis/types.js";
+
+const { values } = parseArgs({
+  options: { jobs: { type: "string", default: "20000" }, rounds: { type: "string", default: "3" } },
+});
+const jobs = Number(values.jobs);
+
+interface Step {
+  sent: number;
+  arrived: number;
+  idleAtSend: number;
+  idleAtArrival: number;
+}
+
+const server = await startPrivate();
+const client = new Redis(server.url);
+await new Promise((resolve) => client.once("ready", resolve));
+// The moment a reply's first bytes reach the tick, before ioredis decodes them (a reply may come in
+// several chunks: the first after a call went out counts; one call is in flight at a time over TCP).
+let arrival = { at: 0, idle: 0 };
+client.stream.prependListener("data", () => {
+  if (arrival.at === 0) arrival = { at: performance.now(), idle: performance.eventLoopUtilization().idle };
+});
+const base = ioredisAdapter(client);
+let steps: Step[] | undefined;
+const adapter: RedisAdapter = {
+  ...base,
+  evalsha(sha, keys, args) {
+    if (steps) arrival = { at: 0, idle: 0 };
+    const reply = base.evalsha(sha, keys, args);
+    if (!steps) return reply;
+    const step: Step = {
+      sent: performance.now(),
+      arrived: 0,
+      idleAtSend: performance.eventLoopUtilization().idle,
+      idleAtArrival: 0,
+    };
+    steps.push(step);
+    return reply.then((value: RedisReply) => {
+      step.arrived = arrival.at;
+      step.idleAtArrival = arrival.idle;
+      return value;
+    });
+  },
+};
+const tq = createTickq({
+  redis: adapter,
+  prefix: "step-overlap:",
+  jobs: { noop: () => {} },
+  logger: { info() {}, warn() {}, error() {} },
+});
+const enqueue = async (n: number) => {
+  for (let i = 0; i < n; i += 1_000)
+    await tq.enqueueBulk(Array.from({ length: Math.min(1_000, n - i) }, (_, k) => ({ name: "noop", args: [i + k] })));
+};
+const drain = async () => {
+  for (;;) {
+    const report = await tq.tick({ batch: 100, concurrency: 100, budgetMs: 60_000 });
+    if (report.fetched === 0 && !report.more) return;
+  }
+};
+const redisCpuUs = async () => {
+  const info = await client.info("cpu");
+  const read = (field: string) => Number(new RegExp(`${field}:([\\d.]+)`).exec(info)?.[1] ?? 0);
+  return (read("used_cpu_user") + read("used_cpu_sys")) * 1e6;
+};
+
+// JIT, connections and the scripts' cache warm first, unmeasured.
+await enqueue(jobs);
+await drain();
+const perJob = (us: number) => (us / jobs).toFixed(2).padStart(6);
+console.log(`one-loop no-op drain of ${jobs.toLocaleString("en")} jobs, batch 100: µs a job, then ms a step`);
+for (let round = 0; round < Number(values.rounds); round++) {
+  await enqueue(jobs);
+  const redisBefore = await redisCpuUs();
+  const cpu = process.cpuUsage();
+  const loop = performance.eventLoopUtilization();
+  const t = performance.now();
+  steps = [];
+  await drain();
+  const measured = steps;
+  steps = undefined;
+  const wallUs = (performance.now() - t) * 1_000;
+  const idleUs = performance.eventLoopUtilization(loop).idle * 1_000;
+  const used = process.cpuUsage(cpu);
+  const redisUs = (await redisCpuUs()) - redisBefore;
+  let inFlight = 0;
+  let idleInFlight = 0;
+  let arrivalToNext = 0;
+  for (let i = 0; i < measured.length; i++) {
+    const step = measured[i]!;
+    inFlight += step.arrived - step.sent;
+    idleInFlight += step.idleAtArrival - step.idleAtSend;
+    const next = measured[i + 1];
+    if (next) arrivalToNext += next.sent - step.arrived;
+  }
+  const n = measured.length;
+  console.log(
+    `  wall ${perJob(wallUs)}  node CPU ${perJob(used.user + used.system)} (sys ${perJob(used.system)})  idle ${perJob(idleUs)}  Redis CPU ${perJob(redisUs)}` +
+      ` | ${n} calls: in flight ${(inFlight / n).toFixed(3)}, idle in it ${(idleInFlight / n).toFixed(3)}, reply to next call ${(arrivalToNext / Math.max(1, n - 1)).toFixed(3)}`,
+  );
+}
+client.disconnect();
+await server.stop();
+process.exit(0);
