@@ -22,7 +22,8 @@
 // the median of each (a count moves with the round trips a job, which the machine's load moves).
 // `--loops 1`: one tick loop (issue 46's figure: the per-job work of one loop, batch 100).
 // `--ref REV` counts that tree too (a temporary worktree of it, this node_modules linked).
-import { execFileSync, spawn } from "node:child_process";
+import { callgrindCount } from "./callgrind.js";
+import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -147,31 +148,10 @@ async function countAll(): Promise<void> {
   }
 }
 
-function count(dir: string, shape: string): Promise<{ perJob: number; trips: string | undefined }> {
-  const args = ["--tool=callgrind", "--instr-atstart=no", "--callgrind-out-file=/dev/null"];
-  const node = [
-    process.execPath,
-    "--import",
-    "tsx",
-    "bench/client-instructions.ts",
-    "--child",
-    shape,
-    "--jobs",
-    String(jobs),
-    "--loops",
-    String(values.loops),
-  ];
-  return new Promise((done, fail) => {
-    const child = spawn("valgrind", [...args, ...node], { cwd: dir, stdio: ["ignore", "ignore", "pipe"] });
-    let err = "";
-    child.stderr.on("data", (chunk: Buffer) => (err += chunk.toString()));
-    child.on("error", fail);
-    child.on("exit", (code) => {
-      const collected = /Collected : (\d+)/.exec(err)?.[1];
-      if (code !== 0 || collected === undefined)
-        return fail(new Error(`${shape} in ${dir}: exit ${code}\n${err.slice(-2000)}`));
-      const trips = /round trips a job: ([\d.]+)/.exec(err)?.[1];
-      done({ perJob: Math.round(Number(collected) / jobs), trips });
-    });
-  });
+async function count(dir: string, shape: string): Promise<{ perJob: number; trips: string | undefined }> {
+  const node = [process.execPath, "--import", "tsx", "bench/client-instructions.ts", "--child", shape];
+  node.push("--jobs", String(jobs), "--loops", String(values.loops));
+  const { instructions, stderr } = await callgrindCount(node, dir, `${shape} in ${dir}`);
+  const trips = /round trips a job: ([\d.]+)/.exec(stderr)?.[1];
+  return { perJob: Math.round(instructions / jobs), trips };
 }

@@ -7,7 +7,8 @@
 // (a temporary worktree), each in its own process; an instruction count is the same from run to run
 // where a timed loop moves by ±20 % on a shared machine. Shapes: ASCII jobs, jobs holding characters
 // past Latin-1 (valid UTF-8), and jobs holding U+FFFD. Needs valgrind (Debian's package).
-import { execFileSync, spawn } from "node:child_process";
+import { callgrindCount } from "./callgrind.js";
+import { execFileSync } from "node:child_process";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
@@ -76,20 +77,9 @@ async function countAll(): Promise<void> {
   }
 }
 
-function count(dir: string, shape: Shape): Promise<number> {
-  const args = ["--tool=callgrind", "--instr-atstart=no", "--callgrind-out-file=/dev/null"];
+async function count(dir: string, shape: Shape): Promise<number> {
   const node = [process.execPath, "--import", "tsx", "bench/fetched-naming-instructions.ts", "--child", shape];
   node.push("--jobs", String(jobs), "--rounds", String(rounds));
-  return new Promise((done, fail) => {
-    const child = spawn("valgrind", [...args, ...node], { cwd: dir, stdio: ["ignore", "ignore", "pipe"] });
-    let err = "";
-    child.stderr.on("data", (chunk: Buffer) => (err += chunk.toString()));
-    child.on("error", fail);
-    child.on("exit", (code) => {
-      const collected = /Collected : (\d+)/.exec(err)?.[1];
-      if (code !== 0 || collected === undefined)
-        return fail(new Error(`${shape} in ${dir}: exit ${code}\n${err.slice(-2000)}`));
-      done(Math.round(Number(collected) / (jobs * rounds)));
-    });
-  });
+  const { instructions } = await callgrindCount(node, dir, `${shape} in ${dir}`);
+  return Math.round(instructions / (jobs * rounds));
 }

@@ -10,7 +10,8 @@
 // how it overlaps Redis'. `--ref REV` counts that tree too (a temporary worktree, this
 // node_modules linked); `--repeat N` runs each tree N times, trees alternating, and prints medians.
 // Needs valgrind (Debian's package).
-import { execFileSync, spawn } from "node:child_process";
+import { callgrindCount } from "./callgrind.js";
+import { execFileSync } from "node:child_process";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
@@ -115,29 +116,9 @@ async function countAll(): Promise<void> {
 }
 
 /** One run of `tree` (this bench's own file drives it, so an older ref needs no copy of it). */
-function count(tree: string, here: string, executions: number): Promise<number> {
-  const args = ["--tool=callgrind", "--instr-atstart=no", "--callgrind-out-file=/dev/null"];
-  const node = [
-    process.execPath,
-    "--import",
-    "tsx",
-    join(here, "bench/ordered-instructions.ts"),
-    "--child",
-    tree,
-    "--payloads",
-    String(payloads),
-    "--ids",
-    String(ids),
-  ];
-  return new Promise((done, fail) => {
-    const child = spawn("valgrind", [...args, ...node], { cwd: tree, stdio: ["ignore", "ignore", "pipe"] });
-    let err = "";
-    child.stderr.on("data", (chunk: Buffer) => (err += chunk.toString()));
-    child.on("error", fail);
-    child.on("exit", (code) => {
-      const collected = /Collected : (\d+)/.exec(err)?.[1];
-      if (code !== 0 || collected === undefined) return fail(new Error(`${tree}: exit ${code}\n${err.slice(-2000)}`));
-      done(Math.round(Number(collected) / executions));
-    });
-  });
+async function count(tree: string, here: string, executions: number): Promise<number> {
+  const node = [process.execPath, "--import", "tsx", join(here, "bench/ordered-instructions.ts"), "--child", tree];
+  node.push("--payloads", String(payloads), "--ids", String(ids));
+  const { instructions } = await callgrindCount(node, tree, tree);
+  return Math.round(instructions / executions);
 }

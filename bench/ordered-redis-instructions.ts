@@ -12,7 +12,8 @@
 // one of plain jobs (so no part counts a script's first load).
 // Needs valgrind (Debian's package).
 //   npx tsx bench/ordered-redis-instructions.ts [--ref main] [--waves 20] [--ids 100]
-import { execFileSync, spawn } from "node:child_process";
+import { callgrindRedis } from "./callgrind.js";
+import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -98,22 +99,7 @@ async function runWaves(tree: string, url: string, pid: string, part: Part): Pro
 async function count(tree: string, part: Part): Promise<number> {
   const port = await freePort();
   const out = join(tmpdir(), `tickq-ordered-cg-${process.pid}-${port}.out`);
-  const server = spawn(
-    "valgrind",
-    ["--tool=callgrind", "--instr-atstart=no", `--callgrind-out-file=${out}`, "redis-server"].concat([
-      "--port",
-      String(port),
-      "--bind",
-      "127.0.0.1",
-      "--save",
-      "",
-      "--appendonly",
-      "no",
-      "--hz",
-      "1",
-    ]),
-    { stdio: "ignore" },
-  );
+  const server = callgrindRedis(port, out);
   try {
     const url = `redis://127.0.0.1:${port}`;
     const probe = new Redis(url, { lazyConnect: true, retryStrategy: () => 200 });

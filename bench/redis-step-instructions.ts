@@ -13,7 +13,8 @@
 // `--keep`: leaves each server's callgrind output in the temporary folder (callgrind_annotate reads it).
 // Needs valgrind (Debian's package).
 //   npx tsx bench/redis-step-instructions.ts [--ref main] [--jobs 20000] [--batch 100] [--repeat 1] [--top 0] [--keep]
-import { execFileSync, spawn } from "node:child_process";
+import { callgrindRedis } from "./callgrind.js";
+import { execFileSync } from "node:child_process";
 import { copyFileSync, existsSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -69,26 +70,7 @@ async function drainCounted(url: string, pid: string): Promise<Drained> {
 /** A redis-server under callgrind, instrumentation off until the child turns it on. */
 async function countedServer(out: string) {
   const port = await freePort();
-  const server = spawn(
-    "valgrind",
-    [
-      "--tool=callgrind",
-      "--instr-atstart=no",
-      `--callgrind-out-file=${out}`,
-      "redis-server",
-      "--port",
-      String(port),
-      "--bind",
-      "127.0.0.1",
-      "--save",
-      "",
-      "--appendonly",
-      "no",
-      "--hz",
-      "1",
-    ],
-    { stdio: "ignore" },
-  );
+  const server = callgrindRedis(port, out);
   const url = `redis://127.0.0.1:${port}`;
   const probe = new Redis(url, { lazyConnect: true, retryStrategy: () => 200 });
   probe.on("error", () => {}); // refused until valgrind's server listens

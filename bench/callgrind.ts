@@ -1,0 +1,35 @@
+// What the benches that count instructions share: a process under valgrind's callgrind whose
+// total the bench divides by its work, and a private redis-server under callgrind whose
+// instrumentation the bench turns on around the measured part only.
+import { type ChildProcess, spawn } from "node:child_process";
+
+/** Runs `argv` under callgrind in `cwd`; answers the instructions it counted and what it wrote to stderr. */
+export function callgrindCount(
+  argv: string[],
+  cwd: string,
+  label: string,
+): Promise<{ instructions: number; stderr: string }> {
+  const args = ["--tool=callgrind", "--instr-atstart=no", "--callgrind-out-file=/dev/null"];
+  return new Promise((done, fail) => {
+    const child = spawn("valgrind", [...args, ...argv], { cwd, stdio: ["ignore", "ignore", "pipe"] });
+    let stderr = "";
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on("error", fail);
+    child.on("exit", (code) => {
+      const collected = /Collected : (\d+)/.exec(stderr)?.[1];
+      if (code !== 0 || collected === undefined)
+        return fail(new Error(`${label}: exit ${code}\n${stderr.slice(-2000)}`));
+      done({ instructions: Number(collected), stderr });
+    });
+  });
+}
+
+/** A redis-server on `port` under callgrind, writing its counts to `out`, instrumentation off until turned on. */
+export function callgrindRedis(port: number, out: string): ChildProcess {
+  const redis = ["redis-server", "--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"];
+  return spawn(
+    "valgrind",
+    ["--tool=callgrind", "--instr-atstart=no", `--callgrind-out-file=${out}`, ...redis, "--hz", "1"],
+    { stdio: "ignore" },
+  );
+}
