@@ -2,6 +2,7 @@
 // total the bench divides by its work, and a private redis-server under callgrind whose
 // instrumentation the bench turns on around the measured part only.
 import { type ChildProcess, spawn } from "node:child_process";
+import { Redis } from "ioredis";
 
 /** Runs `argv` under callgrind in `cwd`; answers the instructions it counted and what it wrote to stderr. */
 export function callgrindCount(
@@ -24,12 +25,24 @@ export function callgrindCount(
   });
 }
 
-/** A redis-server on `port` under callgrind, writing its counts to `out`, instrumentation off until turned on. */
-export function callgrindRedis(port: number, out: string): ChildProcess {
+/**
+ * A redis-server on `port` under callgrind, writing its counts to `out`, instrumentation off until
+ * turned on; answers once it answers PING (valgrind starts it slowly).
+ */
+export async function callgrindRedis(port: number, out: string): Promise<{ server: ChildProcess; url: string }> {
   const redis = ["redis-server", "--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"];
-  return spawn(
+  const server = spawn(
     "valgrind",
     ["--tool=callgrind", "--instr-atstart=no", `--callgrind-out-file=${out}`, ...redis, "--hz", "1"],
     { stdio: "ignore" },
   );
+  const url = `redis://127.0.0.1:${port}`;
+  const probe = new Redis(url, { lazyConnect: true, retryStrategy: () => 200 });
+  probe.on("error", () => {}); // refused until valgrind's server listens
+  for (let i = 0; i < 100; i++) {
+    if ((await probe.ping().catch(() => "")) === "PONG") break;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  probe.disconnect();
+  return { server, url };
 }

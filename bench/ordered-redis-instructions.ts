@@ -99,16 +99,8 @@ async function runWaves(tree: string, url: string, pid: string, part: Part): Pro
 async function count(tree: string, part: Part): Promise<number> {
   const port = await freePort();
   const out = join(tmpdir(), `tickq-ordered-cg-${process.pid}-${port}.out`);
-  const server = callgrindRedis(port, out);
+  const { server, url } = await callgrindRedis(port, out);
   try {
-    const url = `redis://127.0.0.1:${port}`;
-    const probe = new Redis(url, { lazyConnect: true, retryStrategy: () => 200 });
-    probe.on("error", () => {}); // refused until valgrind's server listens
-    for (let i = 0; i < 100; i++) {
-      if ((await probe.ping().catch(() => "")) === "PONG") break;
-      await new Promise((r) => setTimeout(r, 200));
-    }
-    probe.disconnect();
     const args = ["--child", tree, "--url", url, "--pid", String(server.pid), "--part", part];
     const executed = await sampleInChild<number>(
       fileURLToPath(import.meta.url),

@@ -70,15 +70,7 @@ async function drainCounted(url: string, pid: string): Promise<Drained> {
 /** A redis-server under callgrind, instrumentation off until the child turns it on. */
 async function countedServer(out: string) {
   const port = await freePort();
-  const server = callgrindRedis(port, out);
-  const url = `redis://127.0.0.1:${port}`;
-  const probe = new Redis(url, { lazyConnect: true, retryStrategy: () => 200 });
-  probe.on("error", () => {}); // refused until valgrind's server listens
-  for (let i = 0; i < 100; i++) {
-    if ((await probe.ping().catch(() => "")) === "PONG") break;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  probe.disconnect();
+  const { server, url } = await callgrindRedis(port, out);
   return {
     url,
     pid: String(server.pid),
