@@ -5,29 +5,9 @@
 // failed tick cannot release a claim it does not know it made, Redis gone): the error and the guide
 // now say to give the call a timeoutMs past the lease; the first test holds what a shorter one gets.
 import { describe, expect, it } from "vitest";
-import { scripts } from "../../../src/lua/index.js";
-import { scriptSha } from "../../../src/redis/script-sha.js";
-import type { RedisAdapter } from "../../../src/redis/types.js";
 import { adapterCases } from "../../helpers/adapters.js";
+import { failingFirstCall } from "../../helpers/failing-script.js";
 import { useHarness } from "../../helpers/harness.js";
-
-/** The adapter, whose first begin Redis runs and whose reply is then lost. */
-async function losingFirstBeginReply(base: RedisAdapter): Promise<RedisAdapter> {
-  const sha = await scriptSha(scripts.begin);
-  let lost = false;
-  const lose = async <T>(call: () => Promise<T>): Promise<T> => {
-    lost = true;
-    await call();
-    throw new Error("ERR Error running script (injected): begin's reply lost");
-  };
-  return {
-    ...base,
-    evalsha: (called, keys, args) =>
-      called === sha && !lost ? lose(() => base.evalsha(called, keys, args)) : base.evalsha(called, keys, args),
-    eval: (text, keys, args) =>
-      text === scripts.begin.text && !lost ? lose(() => base.eval(text, keys, args)) : base.eval(text, keys, args),
-  };
-}
 
 describe.each(adapterCases)("startAndWait again after a lost begin reply over $name", (adapterCase) => {
   const h = useHarness(adapterCase, "wf-saw-again");
@@ -37,7 +17,7 @@ describe.each(adapterCases)("startAndWait again after a lost begin reply over $n
     const tq = h.make(
       {},
       {
-        redis: await losingFirstBeginReply(h.adapter),
+        redis: (await failingFirstCall(h.adapter, "begin", "after")).adapter,
         kick: { tick: { leaseMs: 6_000 } },
         workflows: { once: { run: async (_: null, step) => step.run("only", () => ++ran) } },
       },
@@ -62,7 +42,7 @@ describe.each(adapterCases)("startAndWait again after a lost begin reply over $n
     const tq = h.make(
       {},
       {
-        redis: await losingFirstBeginReply(h.adapter),
+        redis: (await failingFirstCall(h.adapter, "begin", "after")).adapter,
         kick: { tick: { leaseMs: 1_000 } },
         workflows: { once: { run: async (_: null, step) => step.run("only", () => ++ran) } },
       },

@@ -4,33 +4,9 @@
 // caller with no id (the id is drawn inside) unable to reach the run: one that tries again starts a
 // second run, whose steps run again.
 import { describe, expect, it } from "vitest";
-import { scripts } from "../../../src/lua/index.js";
-import { scriptSha } from "../../../src/redis/script-sha.js";
-import type { RedisAdapter } from "../../../src/redis/types.js";
 import { adapterCases } from "../../helpers/adapters.js";
+import { failingFirstCall } from "../../helpers/failing-script.js";
 import { useHarness } from "../../helpers/harness.js";
-
-/** The adapter, whose first call of `script` (by SHA or text) is refused as a script error, before Redis runs it. */
-async function refusingFirst(
-  base: RedisAdapter,
-  script: "finish" | "housekeep",
-): Promise<{ adapter: RedisAdapter; refused: () => number }> {
-  const sha = await scriptSha(scripts[script]);
-  let refused = 0;
-  const refuse = () => {
-    refused++;
-    return Promise.reject(new Error(`ERR Error running script (injected): ${script} refused once`));
-  };
-  return {
-    refused: () => refused,
-    adapter: {
-      ...base,
-      evalsha: (called, keys, args) => (called === sha && refused === 0 ? refuse() : base.evalsha(called, keys, args)),
-      eval: (text, keys, args) =>
-        text === scripts[script].text && refused === 0 ? refuse() : base.eval(text, keys, args),
-    },
-  };
-}
 
 describe.each(adapterCases)("startAndWait whose tick fails after begin over $name", (adapterCase) => {
   const h = useHarness(adapterCase, "wf-saw-fail");
@@ -39,7 +15,7 @@ describe.each(adapterCases)("startAndWait whose tick fails after begin over $nam
     "%s refused: answers the run's output, and the run's step ran once",
     async (script) => {
       let ran = 0;
-      const { adapter, refused } = await refusingFirst(h.adapter, script);
+      const { adapter, failed: refused } = await failingFirstCall(h.adapter, script, "before");
       // Two scheduled jobs due and a begin that promotes one: housekeeping is left for a call of its own.
       await h.redis.zadd(
         `${h.prefix}schedule`,
@@ -68,24 +44,6 @@ describe.each(adapterCases)("startAndWait whose tick fails after begin over $nam
   );
 });
 
-/** The adapter, whose first begin is refused: before Redis runs it, or after (its reply lost). */
-async function failingFirstBegin(base: RedisAdapter, when: "before" | "after"): Promise<RedisAdapter> {
-  const sha = await scriptSha(scripts.begin);
-  let failed = false;
-  const fail = async <T>(call: () => Promise<T>): Promise<T> => {
-    failed = true;
-    if (when === "after") await call();
-    throw new Error("ERR Error running script (injected): begin's reply lost");
-  };
-  return {
-    ...base,
-    evalsha: (called, keys, args) =>
-      called === sha && !failed ? fail(() => base.evalsha(called, keys, args)) : base.evalsha(called, keys, args),
-    eval: (text, keys, args) =>
-      text === scripts.begin.text && !failed ? fail(() => base.eval(text, keys, args)) : base.eval(text, keys, args),
-  };
-}
-
 describe.each(adapterCases)("startAndWait whose begin fails over $name", (adapterCase) => {
   const h = useHarness(adapterCase, "wf-saw-begin");
 
@@ -93,7 +51,7 @@ describe.each(adapterCases)("startAndWait whose begin fails over $name", (adapte
     "begin refused %s Redis ran it: the error names the run's id, and startAndWait again with it runs the step once",
     async (when) => {
       let ran = 0;
-      const adapter = await failingFirstBegin(h.adapter, when);
+      const { adapter } = await failingFirstCall(h.adapter, "begin", when);
       const tq = h.make(
         {},
         {
