@@ -106,9 +106,9 @@ describe.each(adapterCases)("the jobs API on a job with invalid UTF-8 over $name
     expect(await tq.jobs.retryAll("dead")).toBe(2);
     expect(await members("dead")).toEqual([]);
     const pushed = await queue();
-    expect(pushed.some((job) => job.subarray(0, dead.indexOf('"retry_count"')).equals(upTo(dead, '"retry_count"')))).toBe(
-      true,
-    );
+    expect(
+      pushed.some((job) => job.subarray(0, dead.indexOf('"retry_count"')).equals(upTo(dead, '"retry_count"'))),
+    ).toBe(true);
     await zadd(h.redis, `${h.prefix}retry`, jobBytes("r1", "c0"), plain("r2"));
     expect(await tq.jobs.deleteAll("retry", { name: "x" })).toBe(2);
     expect(await members("retry")).toEqual([]);

@@ -82,9 +82,7 @@ describe.each(adapterCases)("moves and cancels by text as read run twice over $n
       tick: "",
     });
     expect((await callTwice(protocol.cancel, QUEUES, args("a", "retry", retrying, SCORE))).first).toBe("cancelled");
-    expect((await callTwice(protocol.cancel, QUEUES, args("b", "queue:default", queued, "1"))).first).toBe(
-      "cancelled",
-    );
+    expect((await callTwice(protocol.cancel, QUEUES, args("b", "queue:default", queued, "1"))).first).toBe("cancelled");
     expect(await bytesOf.set("retry")).toEqual([]);
     expect(await bytesOf.list("queue:default")).toEqual([Buffer.from(plain(3))]);
     expect(await h.redis.zcard(`${h.prefix}cancelled`)).toBe(2);
