@@ -28,8 +28,8 @@ const zadd = (redis: Redis, key: string, ...members: Buffer[]) =>
 
 describe.each(adapterCases)("the jobs API on a job with invalid UTF-8 over $name", (adapterCase) => {
   const h = useHarness(adapterCase, "admin-bad-utf8");
-  const queue = () => h.redis.lrangeBuffer(`${h.prefix}queue:default`, 0, -1);
-  const members = (set: string) => h.redis.zrangeBuffer(`${h.prefix}${set}`, 0, -1);
+  const queue = () => h.redis.lrangeBuffer(`${h.prefix}queue:default`, "0", "-1");
+  const members = (set: string) => h.redis.zrangeBuffer(`${h.prefix}${set}`, "0", "-1");
   /** What a push keeps: every stored byte up to where the move splices `field`. */
   const upTo = (job: Buffer, field: string) => job.subarray(0, job.indexOf(field));
 

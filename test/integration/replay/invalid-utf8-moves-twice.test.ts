@@ -28,8 +28,8 @@ describe.each(adapterCases)("moves and cancels by text as read run twice over $n
   const h = useHarness(adapterCase, "bad-utf8-moves-twice");
   const { call, callTwice } = scriptCalls(h);
   const bytesOf = {
-    list: (key: string) => h.redis.lrangeBuffer(`${h.prefix}${key}`, 0, -1),
-    set: (key: string) => h.redis.zrangeBuffer(`${h.prefix}${key}`, 0, -1),
+    list: (key: string) => h.redis.lrangeBuffer(`${h.prefix}${key}`, "0", "-1"),
+    set: (key: string) => h.redis.zrangeBuffer(`${h.prefix}${key}`, "0", "-1"),
   };
 
   it("move: a retry patched into the stored bytes, and deletes from a queue and the schedule, happen once", async () => {
