@@ -6,6 +6,7 @@
 import type { Redis } from "ioredis";
 import { describe, expect, it } from "vitest";
 import { TickqError } from "../../../src/index.js";
+import type { JobContext } from "../../../src/job/context.js";
 import { adapterCases } from "../../helpers/adapters.js";
 import { useHarness } from "../../helpers/harness.js";
 
@@ -97,6 +98,30 @@ describe.each(adapterCases)("the jobs API on a job with invalid UTF-8 over $name
     for (const stored of [queued, scheduled, retrying])
       expect(recorded.some((entry) => entry.includes(stored.subarray(1)))).toBe(true);
     expect((await tq.jobs.find("s1"))?.state).toBe("cancelled");
+  });
+
+  it("cancel of it while it runs aborts its handler, and it ends cancelled with its bytes kept", async () => {
+    let started!: () => void;
+    const running = new Promise<void>((r) => (started = r));
+    const tq = h.make({
+      x: (_args: [], ctx: JobContext) =>
+        new Promise((_, reject) => {
+          started();
+          ctx.signal.addEventListener("abort", () => reject(ctx.signal.reason));
+        }),
+    });
+    const stored = jobBytes("run1", "f09f98");
+    await h.redis.lpush(`${h.prefix}queue:default`, stored);
+    await h.redis.sadd(`${h.prefix}queues`, "default");
+    const ticking = tq.tick({ budgetMs: 8_000, cancelCheckMs: 300 });
+    await running;
+    const cancelled = await tq.jobs.cancel("run1");
+    expect(cancelled).toMatchObject({ jid: "run1", from: "running" });
+    expect(["cancelling", "cancelled"]).toContain(cancelled.state);
+    expect(await ticking).toMatchObject({ fetched: 1 });
+    expect(await h.redis.keys(`${h.prefix}inproc:*`)).toEqual([]);
+    const [recorded] = await members("cancelled");
+    expect(recorded!.includes(stored.subarray(1))).toBe(true);
   });
 
   it("retryAll and a filtered deleteAll move it with the others", async () => {
