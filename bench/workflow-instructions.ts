@@ -4,17 +4,19 @@
 // Each tree drains in its own process under callgrind: RUNS runs of STEPS no-op steps (as
 // workflow-rate.ts: startBulk, ticks of batch 100 back to back) on a private redis-server run
 // natively, a tenth of the runs first (not counted), then the runs, counted from the hook before the
-// drain to the hook after (not the start of the runs). With `--redis`, the Redis side too: a
+// drain to the hook after (not the start of the runs): the main thread's count (the tick's JS, its
+// promises, the socket) and all threads' (V8's optimizing compiler and the collector's helpers, which
+// move by ±30 % between runs of the same code). With `--redis`, the Redis side instead: a
 // redis-server under callgrind, instrumented around the same drain (the scripts' Lua and commands).
 // `--keep` (with --redis): leaves the server's callgrind output for callgrind_annotate.
 // `--repeat N`: each tree N times, the trees' order reversed every other time, then the median.
 // Needs valgrind (Debian's package).
 //   npx tsx bench/workflow-instructions.ts [--ref main] [--runs 200] [--steps 10] [--repeat 1] [--redis]
-import { callgrindCount, callgrindRedis } from "./callgrind.js";
+import { callgrindRedis } from "./callgrind.js";
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { basename, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { worktreeOf } from "./ref-worktree.js";
@@ -107,7 +109,7 @@ async function countAll(): Promise<void> {
   }
   trees.push({ name: "this tree", dir: here });
   try {
-    const side = values.redis ? "Redis'" : "the tick process's";
+    const side = values.redis ? "Redis'" : "the tick process's (main thread)";
     console.log(
       `${side} instructions a workflow step (callgrind): ${runs} runs × ${steps} no-op steps, ticks of batch 100`,
     );
@@ -115,10 +117,13 @@ async function countAll(): Promise<void> {
     const counts = new Map(trees.map((tree) => [tree, [] as number[]]));
     for (let r = 0; r < repeat; r++) {
       for (const tree of r % 2 === 0 ? trees : [...trees].reverse()) {
-        const { perStep, requests } = values.redis ? await countRedis(tree.dir) : await countClient(tree.dir);
+        const { perStep, allThreads, requests } = values.redis
+          ? await countRedis(tree.dir)
+          : await countClient(tree.dir);
         counts.get(tree)!.push(perStep);
+        const all = allThreads === undefined ? "" : ` (all threads ${allThreads.toLocaleString("en")})`;
         console.log(
-          `  ${tree.name.padEnd(10)} ${perStep.toLocaleString("en")} instructions a step, ${requests} requests a step`,
+          `  ${tree.name.padEnd(10)} ${perStep.toLocaleString("en")} instructions a step${all}, ${requests} requests a step`,
         );
       }
     }
@@ -138,14 +143,37 @@ function childArgs(): string[] {
   return ["bench/workflow-instructions.ts", "--child", "--runs", String(runs), "--steps", String(steps)];
 }
 
-async function countClient(dir: string): Promise<{ perStep: number; requests: string | undefined }> {
-  const argv = [process.execPath, "--import", "tsx", ...childArgs()];
-  const { instructions, stderr } = await callgrindCount(argv, dir, `workflow drain in ${dir}`);
-  const requests = /requests a step: ([\d.]+)/.exec(stderr)?.[1];
-  return { perStep: Math.round(instructions / (runs * steps)), requests };
+/** Instructions a step: the main thread's (the tick's JS, its promises, the socket), and all threads' (V8's compiler, the collector's helpers). */
+async function countClient(
+  dir: string,
+): Promise<{ perStep: number; allThreads: number; requests: string | undefined }> {
+  const out = join(tmpdir(), `wf-ins-node-${process.pid}-${Date.now()}.out`);
+  const argv = ["--tool=callgrind", "--instr-atstart=no", "--separate-threads=yes", `--callgrind-out-file=${out}`];
+  argv.push(process.execPath, "--import", "tsx", ...childArgs());
+  const child = spawnSync("valgrind", argv, { cwd: dir, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+  try {
+    if (child.status !== 0)
+      throw new Error(`workflow drain in ${dir}: exit ${child.status}\n${child.stderr.slice(-2000)}`);
+    // One file a thread, "-01" the main one.
+    const files = readdirSync(tmpdir()).filter((f) => f.startsWith(basename(out)));
+    const totalOf = (file: string) => {
+      const text = readFileSync(join(tmpdir(), file), "utf8");
+      return Number(/^totals: (\d+)/m.exec(text)?.[1] ?? /^summary: (\d+)/m.exec(text)?.[1] ?? 0);
+    };
+    const main = files.find((f) => f.endsWith("-01"));
+    if (main === undefined) throw new Error(`no main thread's counts in ${tmpdir()} (${out})`);
+    const all = files.reduce((sum, f) => sum + totalOf(f), 0);
+    const requests = /requests a step: ([\d.]+)/.exec(child.stderr)?.[1];
+    const total = runs * steps;
+    return { perStep: Math.round(totalOf(main) / total), allThreads: Math.round(all / total), requests };
+  } finally {
+    for (const f of readdirSync(tmpdir())) if (f.startsWith(basename(out))) rmSync(join(tmpdir(), f), { force: true });
+  }
 }
 
-async function countRedis(dir: string): Promise<{ perStep: number; requests: string | undefined }> {
+async function countRedis(
+  dir: string,
+): Promise<{ perStep: number; allThreads?: number; requests: string | undefined }> {
   const { freePort } = await import("../src/platforms/node/find-redis.js");
   const out = join(tmpdir(), `wf-ins-redis-${process.pid}-${Date.now()}.out`);
   const { server, url } = await callgrindRedis(await freePort(), out);

@@ -19,11 +19,9 @@
 -- and the tick's begin do): its commits and a chunk together held Redis too long (lib/workflows/claim-runs.lua).
 -- more: runs are still due. cancelled: runs this tick holds that were
 -- cancelled since its last call (workflow_cancel.lua): it aborts their steps.
--- Replays: the number and reply of the last two calls (a tick sends at most two at once) are kept in
--- the lease hash (fields wseq, wreply for an odd call, wseq2, wreply2 for an even one;
--- lib/tick/replay-call.lua's encoding): a replay answers the kept reply and acts on nothing, so no run
--- is claimed twice; a call older than the last two, or one a later call overtook, acts on nothing and
--- answers no commit applied (its runs go back once the tick's lease is gone). The kept
+-- Replays: the number and reply of the last call are kept in the lease hash
+-- (fields wseq, wreply; lib/tick/replay-call.lua's encoding): a replay answers
+-- the kept reply and acts on nothing, so no run is claimed twice. The kept
 -- reply names the claimed runs by id and fence only, and a replay reads their
 -- records again: the lease holds no step result, whatever the runs hold. Commits are
 -- fenced and absolute, so even an unnumbered rerun would write the same values.
@@ -49,18 +47,15 @@ local commitsAt = 6
 local lease, tick, seq = KEYS[2], tickId, call
 -- `seq` is the lease's from begin on: without it there is no lease. `cancels` flags a tick some cancel
 -- marked (lib/cancel/read-cancel-marks.lua); workflow_cancel.lua notes a run in wf:cancel:TICK only then.
--- Two calls may be in flight at once (src/workflows/pass.ts): an odd call's reply is kept in wseq/wreply,
--- an even one's in wseq2/wreply2, so a resend of either of the last two answers its own reply.
-local row = redis.call('HMGET', lease, 'seq', 'wseq', 'cancels', 'wseq2')
+local row = redis.call('HMGET', lease, 'seq', 'wseq', 'cancels')
 if not row[1] then return { 0, now_ms(), {}, {}, 0, {} } end
-local slot = seq % 2 == 1 and '' or '2'
-if tonumber(row[seq % 2 == 1 and 2 or 4]) == seq then
-  local kept = decode_reply(redis.call('HGET', lease, 'wreply' .. slot))
+local last = row[2]
+if last and tonumber(last) == seq then
+  local kept = decode_reply(redis.call('HGET', lease, 'wreply'))
   kept[4] = wf_carry.again(kept[4])
   return kept
 end
--- A later call ran first (this one's reply is gone, or it never ran): acts on nothing.
-if math.max(tonumber(row[2]) or 0, tonumber(row[4]) or 0) > seq then return { 1, now_ms(), {}, {}, 0, {} } end
+if last and tonumber(last) > seq then return { 1, now_ms(), {}, {}, 0, {} } end
 local now = now_ms()
 local committed = wf_commit_all(tick, commitsAt, now)
 -- claim < 0: the tick's slots are full; no claim, no removal, `more` not read (answered 1).
@@ -76,5 +71,5 @@ if row[3] then
   if #cancelled > 0 then redis.call('DEL', cancel_key) end
 end
 local kept = { 1, now, committed, wf_carry.kept(claimed), more, cancelled }
-redis.call('HSET', lease, 'wseq' .. slot, seq, 'wreply' .. slot, table.concat(encode_reply(kept)))
+redis.call('HSET', lease, 'wseq', seq, 'wreply', table.concat(encode_reply(kept)))
 return { 1, now, committed, claimed, more, cancelled }

@@ -44,9 +44,6 @@ const nextTurn: () => Promise<void> =
     ? () => new Promise((resolve) => setImmediate(resolve))
     : () => new Promise((resolve) => setTimeout(resolve, 0));
 
-/** Workflow calls a pass has in flight at once (workflow_tick.lua keeps the replies of the last two). */
-const IN_FLIGHT = 2;
-
 /** How often a pass whose steps run long asks Redis for cancellations (and claims due runs). */
 const POLL_MS = 1_000;
 
@@ -147,25 +144,19 @@ export async function runWorkflowPass(
   const start = starter(shared, marks, executions);
 
   let due = true;
-  // Runs the calls in flight may claim: not yet among the executions, already counted against `held`.
-  let claiming = 0;
-  const inFlight = new Set<Promise<void>>();
   const claimed = (reply: { claimed: readonly ClaimedReply[]; more: boolean }, claim = 0) => {
     if (claim >= 0) due = reply.more;
     for (const c of reply.claimed) start(claimedRun(c));
   };
-  /** Slots a call may claim for beside its `ending` executions (within the call's room for `commits`). */
-  const roomFor = (commits: number, ending: number) =>
-    Math.min(held - executions.size - claiming + ending, CALL_RUNS - commits, CLAIM_RUNS);
   const exchange = async () => {
     const batch = queued.splice(0, callShare(queued));
     // A commit other than 'c' ends its execution: its slot is claimed for in the same call. With every
     // slot taken (or the call's room) the call claims nothing and reads nothing of the due runs (-1): `due`
     // stays as it was.
     const ending = batch.reduce((n, q) => (q.commit.disposition === "c" ? n : n + 1), 0);
-    const room = roomFor(batch.length, ending);
+    const free = held - executions.size + ending;
+    const room = Math.min(free, CALL_RUNS - batch.length, CLAIM_RUNS);
     const claim = stopping() ? 0 : room > 0 ? room : -1;
-    if (claim > 0) claiming += claim;
     try {
       const reply = await calls.send(protocol.workflow_tick, {
         tickId,
@@ -183,28 +174,14 @@ export async function runWorkflowPass(
       batch.forEach((q, i) => {
         q.resolve(reply.committed[i] === 1);
       });
-      if (claim > 0) claiming -= claim;
       claimed(reply, claim);
     } catch (error) {
       // Not committed: each run goes back once the tick's lease is gone, and replays its uncommitted steps.
-      if (claim > 0) claiming -= claim;
       for (const q of batch) q.resolve(false);
       report.held = false;
       runtime.logger.warn(`tickq: workflow call failed: ${String(error)}`);
     }
   };
-  // A call goes while the one before it is still in flight (at most IN_FLIGHT at once): the runs it answered
-  // run their next steps while Redis applies the other runs' commits, so the tick's CPU and Redis' overlap.
-  // Its runs are not the other call's (a run waits on its commit before it queues another), and Redis
-  // applies the calls in the order sent (one connection); workflow_tick.lua keeps both calls' replies.
-  const send = () => {
-    const call: Promise<void> = exchange().finally(() => {
-      inFlight.delete(call);
-      wake();
-    });
-    inFlight.add(call);
-  };
-  const settled = () => Promise.all([...inFlight]);
 
   const forFinish = () =>
     callShare(queued) === queued.length &&
@@ -217,30 +194,24 @@ export async function runWorkflowPass(
     if (input.first) claimed(input.first);
     else await exchange();
     for (;;) {
-      if (queued.length > 0 && inFlight.size < IN_FLIGHT) {
+      if (queued.length > 0) {
         // One turn of the event loop first, so executions whose steps end together share the call; none
         // when every execution already waits on its commit (a lone run): nothing else could join it.
         if (queued.length < executions.size) await nextTurn();
-        // The last commits ride on finish only once no call is in flight (finish is the tick's last call).
-        if (inFlight.size === 0 && forFinish()) {
+        if (forFinish()) {
           left = queued.splice(0);
           break;
         }
-        send();
-      } else if (inFlight.size === 0 && executions.size === 0) {
+        await exchange();
+      } else if (executions.size === 0) {
         if (!due || stopping()) break;
         await exchange();
-      } else if (inFlight.size === 1 && queued.length === 0 && due && !stopping() && roomFor(0, 0) > 0) {
-        // Room for runs while a call is in flight: a call that claims them, so they advance beside the
-        // runs of the call in flight instead of joining them.
-        send();
-      } else if (!(await change.within(POLL_MS)) && inFlight.size === 0) {
+      } else if (!(await change.within(POLL_MS))) {
         // Steps running long, nothing to commit: ask Redis anyway, for cancellations and due runs.
         await exchange();
       }
     }
   } finally {
-    await settled();
     guard.stop();
     if (left.length === 0) await events.flush();
   }

@@ -115,43 +115,6 @@ describe.each(adapterCases)("each workflow script run twice over $name", (adapte
     expect(after).toEqual(before);
   });
 
-  it("workflow_tick: two calls in flight, each resent after the other ran, answer their own replies and act once; one a later call overtook acts on nothing", async () => {
-    await lease();
-    for (const id of ["r1", "r2"]) await run(protocol.workflow_start.script, [`wf:run:${id}`], [id, "wf", "null"]);
-    const claimed = await call(protocol.workflow_tick, unprefixed(tickKeys()), tickArgs(1, 10, []));
-    const [one, two] = claimed.claimed;
-    const record = JSON.stringify({ status: "completed", seq: 0, attempts: 1, result: 1 });
-    const commit = (id: string, fence: string, text = record): Commit => ({
-      id,
-      fence,
-      disposition: "c",
-      extra: "",
-      steps: [{ name: "s", record: text }],
-      parks: [],
-    });
-    // Calls 2 and 3 were both sent before either answered (src/workflows/pass.ts); both ran.
-    const second = tickArgs(2, 0, [commit(one!.id, one!.fence)]);
-    const third = tickArgs(3, 0, [commit(two!.id, two!.fence)]);
-    const firstTwo = await call(protocol.workflow_tick, unprefixed(tickKeys()), second);
-    const firstThree = await call(protocol.workflow_tick, unprefixed(tickKeys()), third);
-    expect([firstTwo.committed, firstThree.committed]).toEqual([[1], [1]]);
-    const after = await snapshot(h.redis, h.prefix);
-    // Their replies were lost: each resent, in either order, answers as it did and changes nothing.
-    expect(await call(protocol.workflow_tick, unprefixed(tickKeys()), third)).toEqual(firstThree);
-    expect(await call(protocol.workflow_tick, unprefixed(tickKeys()), second)).toEqual(firstTwo);
-    expect(await snapshot(h.redis, h.prefix)).toEqual(after);
-    // Call 5 ran while call 4 never reached Redis: 4, sent late, commits nothing and says so.
-    await call(protocol.workflow_tick, unprefixed(tickKeys()), tickArgs(5, 0, []));
-    const other = JSON.stringify({ status: "completed", seq: 0, attempts: 1, result: 2 });
-    const late = await call(
-      protocol.workflow_tick,
-      unprefixed(tickKeys()),
-      tickArgs(4, 0, [commit(one!.id, one!.fence, other)]),
-    );
-    expect(late.committed).toEqual([]);
-    expect(await h.redis.hget(`${h.prefix}wf:steps:${one!.id}`, "s")).toBe(record);
-  });
-
   it("workflow_tick: ten runs ended in one call, resent, are listed and counted once; a call with every slot taken claims and removes nothing", async () => {
     await lease();
     const ids = Array.from({ length: 10 }, (_, k) => `e${k}`);
