@@ -4,9 +4,9 @@
 -- count. An id that runs is in no `ready` set, so no other tick can fetch
 -- it until its holder acks or dies; payloads that arrive meanwhile go to
 -- `n:ID` (ordered_enqueue.lua) and run after it.
--- Per batch and name: one ZRANGEBYSCORE, ZREMRANGEBYRANK, HSET, SADD (the
--- `held` index), EXISTS (of the per-id counts) and three counters; one
--- ZRANGE per id.
+-- Per batch and name: one ZRANGEBYSCORE, two ZRANGEs of single dues (a third
+-- when they differ), ZREMRANGEBYRANK, HSET, SADD (the `held` index), EXISTS
+-- (of the per-id counts) and three counters; one ZRANGE per id.
 -- Replays and concurrent ticks: an id is taken by one ZREMRANGEBYRANK inside
 -- one script, so two ticks never take the same id; a replayed call answers
 -- its kept reply (lib/tick/replay-call.lua), one group a name as the first
