@@ -114,6 +114,38 @@ describe.each(adapterCases)("an ordered fetch in two looks, run twice over $name
     expect(first).toMatchObject({ missed: [], cancelled: [], cancels: [], orderedCancelled: [], expired: [] });
   });
 
+  // The dues are read as two scores when the first and the last id taken share one; ids of different
+  // dues are read one score each. Fences are made as text from their high digits and their last three.
+  it("begin: ids of different dues each keep their own in their token, fences crossing a thousand, run twice", async () => {
+    await enqueue("e", dueIds(6));
+    // Due at different times in the past: id-00 … id-05 at 1000, 1000, 2000, 3000, 3000, 4000 ms.
+    await h.redis.zadd(`${h.prefix}o:idx:ready`, "XX", 1000, "id-00", 1000, "id-01", 2000, "id-02", 3000, "id-03");
+    await h.redis.zadd(`${h.prefix}o:idx:ready`, "XX", 3000, "id-04", 4000, "id-05");
+    // The counter just below a thousand: the fences run …998, …999, …000, …001.
+    await h.redis.set(`${h.prefix}o:idx:fence`, "5000000000000997");
+    const six = { ...options("t1"), batch: 6 };
+    const { first, after } = await callTwice(protocol.begin, beginKeys(six), beginNamed(six));
+    const items = idsOf(first.ordered);
+    expect(items.map((x) => x.id)).toEqual(["id-00", "id-01", "id-02", "id-03", "id-04", "id-05"]);
+    const tokens = after["oinproc:t1"] as Record<string, string>;
+    const fences = ["5000000000000998", "5000000000000999", "5000000000001000", "5000000000001001"];
+    for (const [k, due] of ["1000", "1000", "2000", "3000", "3000", "4000"].entries()) {
+      expect(String(items[k]!.fence)).toBe(k < 4 ? fences[k] : String(5000000000001000 + k - 2));
+      expect(tokens[`idx ${items[k]!.id}`]).toBe(`t1 ${items[k]!.fence} ${due}`);
+    }
+    expect(after["o:idx:fence"]).toBe("5000000000001003");
+  });
+
+  it("begin: ids that share a due keep it in their tokens, the second look's too, run twice", async () => {
+    await enqueue("e", dueIds(10));
+    await h.redis.zadd(`${h.prefix}o:idx:ready`, "XX", ...dueIds(10).flatMap(([id]) => [5000, id]));
+    const { first, after } = await callTwice(protocol.begin, beginKeys(options("t1")), beginNamed(options("t1")));
+    const items = idsOf(first.ordered);
+    expect(items).toHaveLength(10);
+    const tokens = after["oinproc:t1"] as Record<string, string>;
+    for (const x of items) expect(tokens[`idx ${x.id}`]).toBe(`t1 ${x.fence} 5000`);
+  });
+
   // An ack of many ids reads the tick's small token hash whole (lib/ordered/ack-ids.lua's tokens_of).
   it("finish: an ack of 20 ids, read from the whole token hash, settles them once, run twice", async () => {
     await enqueue("e", dueIds(22));

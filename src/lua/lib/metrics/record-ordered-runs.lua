@@ -12,11 +12,13 @@
 -- @include lib/common/prefix-keys.lua
 -- @include lib/metrics/record-runs.lua
 
--- `runs`: per ack entry, successes first, { name, due (nil: not held), kind }
--- ('s' succeeded, else lib/ordered/ack-ids.lua's codes); the trailer's
--- entries start at ARGV[at], two per ack entry. The batch's counts are summed
--- per field first, as lib/metrics/record-runs.lua does for plain jobs: one
--- HINCRBY per field and hash, not ten per execution.
+-- `runs`: per ack entry, successes first, three slots: name, due (a number or
+-- its text; false: not held), kind ('s' succeeded, else lib/ordered/ack-ids.lua's
+-- codes); the trailer's entries start at ARGV[at], two per ack entry. The batch's
+-- counts are summed per field first, as lib/metrics/record-runs.lua does for
+-- plain jobs: one HINCRBY per field and hash, not ten per execution. A success's
+-- two entries are always numbers, made numbers by arithmetic (one conversion;
+-- tonumber converts a string twice); another entry's may be ''.
 local function record_ordered_runs(runs, at, retention, now_ms_value)
   local minute_adds, total_adds, fields = {}, {}, {}
   local function add(field, by, both)
@@ -48,11 +50,17 @@ local function record_ordered_runs(runs, at, retention, now_ms_value)
     end
     return field
   end
-  for e, run in ipairs(runs) do
-    local name, due, kind = run[1], run[2], run[3]
+  for e = 1, #runs / 3 do
+    local name, due, kind = runs[3 * e - 2], runs[3 * e - 1], runs[3 * e]
     local arg = at + 2 * (e - 1)
-    local ran, started = tonumber(ARGV[arg]), tonumber(ARGV[arg + 1])
+    local ran, started
+    if kind == 's' then
+      ran, started = ARGV[arg] + 0, ARGV[arg + 1] + 0
+    else
+      ran, started = tonumber(ARGV[arg]), tonumber(ARGV[arg + 1])
+    end
     if due and ran and (kind == 's' or kind == 'r' or kind == 'd') then
+      due = due + 0
       local f = named(name)
       add(f.r, 1, true)
       add(f.ms, ran, true)

@@ -4,9 +4,9 @@
 -- count. An id that runs is in no `ready` set, so no other tick can fetch
 -- it until its holder acks or dies; payloads that arrive meanwhile go to
 -- `n:ID` (ordered_enqueue.lua) and run after it.
--- Per batch and name: one ZRANGEBYSCORE, ZREMRANGEBYRANK, HSET, SADD (the
--- `held` index), EXISTS (of the per-id counts) and three counters; one
--- ZRANGE per id.
+-- Per batch and name: one ZRANGEBYSCORE, two ZRANGEs of single dues (a third
+-- when they differ), ZREMRANGEBYRANK, HSET, SADD (the `held` index), EXISTS
+-- (of the per-id counts) and three counters; one ZRANGE per id.
 -- Replays and concurrent ticks: an id is taken by one ZREMRANGEBYRANK inside
 -- one script, so two ticks never take the same id; a replayed call answers
 -- its kept reply (lib/tick/replay-call.lua), one group a name as the first
@@ -36,32 +36,56 @@ local function fetch_name(tick, name, limit, now, out)
   if limit <= 0 then return 0 end
   local ready = okey(name, 'ready')
   -- Integers as text ('%d'): a number argument costs Redis a float formatting.
-  local due = redis.call('ZRANGEBYSCORE', ready, '-inf', string.format('%d', now), 'WITHSCORES', 'LIMIT', '0', string.format('%d', limit + 1))
-  if #due > 2 * limit then
+  local due = redis.call('ZRANGEBYSCORE', ready, '-inf', string.format('%d', now), 'LIMIT', '0', string.format('%d', limit + 1))
+  if #due > limit then
     out.more_due = true
-    due[#due], due[#due - 1] = nil, nil
+    due[#due] = nil
   end
-  if #due == 0 then return 0 end
-  -- The lowest scores are the lowest ranks: exactly the ids just read.
-  redis.call('ZREMRANGEBYRANK', ready, '0', string.format('%d', #due / 2 - 1))
+  local n = #due
+  if n == 0 then return 0 end
+  -- Each id's due, for its token. A score in a reply is a '%.17g' formatting in Redis 7.0 (some
+  -- 3,800 instructions): the lowest scores are the lowest ranks, so when the first and the last id
+  -- taken share a due (one enqueue call's ids, the common wave) every id between them has it, and
+  -- two are read, not one an id. `dues`: the pairs (id, due) when they differ.
+  local last_rank = string.format('%d', n - 1)
+  local dues = redis.call('ZRANGE', ready, '0', '0', 'WITHSCORES')
+  local one_due = dues[2]
+  if n > 1 and redis.call('ZRANGE', ready, last_rank, last_rank, 'WITHSCORES')[2] ~= one_due then
+    one_due = nil
+    dues = redis.call('ZRANGE', ready, '0', last_rank, 'WITHSCORES')
+  end
+  -- Exactly the ids just read.
+  redis.call('ZREMRANGEBYRANK', ready, '0', last_rank)
   local group = out.by_name and out.by_name[name]
   -- never below Redis' time, though the counter be lost (lib/common/prefix-keys.lua)
   local first = group and group.next or last_fence_of(okey(name, 'fence')) + 1
-  fences_taken(okey(name, 'fence'), math.max(first + #due / 2 - 1, group and group.reserved or 0))
+  fences_taken(okey(name, 'fence'), math.max(first + n - 1, group and group.reserved or 0))
   local ids, payloads, scores, counts = {}, {}, {}, {}
   if group then ids, payloads, scores, counts = group[3], group[4], group[5], group.counts end
   local held = {}
   local single = not group or group.single
   local before, payloads_before = #ids, #payloads
   local p_of = okey(name, 'p:')
-  for j = 1, #due, 2 do
+  -- A fence's text without a string.format each (some 2,000 instructions): its digits above the
+  -- last three formatted when they change, the last three made with one string.char.
+  local high, high_text
+  for j = 1, n do
     local id = due[j]
     local count = read_payloads_of(p_of .. id, payloads, scores)
     -- An id without payloads (nothing should leave one) is dropped, not run.
     if count > 0 then
       ids[#ids + 1] = id
       held[#held + 1] = name .. ' ' .. id
-      held[#held + 1] = tick .. ' ' .. fence_text(first + #ids - before - 1) .. ' ' .. due[j + 1]
+      local fence = first + #ids - before - 1
+      local low = fence % 1000
+      local fence_as_text
+      if fence < 1000 then
+        fence_as_text = fence_text(fence)
+      else
+        if fence - low ~= high then high, high_text = fence - low, fence_text((fence - low) / 1000) end
+        fence_as_text = high_text .. string.char(48 + (low - low % 100) / 100, 48 + (low % 100 - low % 10) / 10, 48 + low % 10)
+      end
+      held[#held + 1] = tick .. ' ' .. fence_as_text .. ' ' .. (one_due or dues[2 * j])
       counts[#ids] = count
       if count > 1 then single = false end
     end
@@ -69,7 +93,7 @@ local function fetch_name(tick, name, limit, now, out)
   local took = #ids - before
   -- The group's fences stay consecutive (a dropped id took none); the counter
   -- stays at the highest reserved, above every fence handed out.
-  if group then group.next, group.reserved = first + took, math.max(first + #due / 2 - 1, group.reserved) end
+  if group then group.next, group.reserved = first + took, math.max(first + n - 1, group.reserved) end
   if took == 0 then return 0 end
   redis.call('HSET', oinproc_key(tick), unpack(held))
   redis.call('SADD', okey(name, 'held'), unpack(ids, before + 1))
@@ -96,7 +120,7 @@ local function fetch_name(tick, name, limit, now, out)
   end
   group = { name, first, ids, payloads, scores, single and {} or counts, per_id[1], per_id[2], per_id[3], per_id[4], per_id[5] }
   -- Named fields are not part of the reply (Redis reads a table's array part).
-  group.counts, group.single, group.next, group.reserved = counts, single, first + took, first + #due / 2 - 1
+  group.counts, group.single, group.next, group.reserved = counts, single, first + took, first + n - 1
   out[#out + 1] = group
   out.by_name = out.by_name or {}
   out.by_name[name] = group
