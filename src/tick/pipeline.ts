@@ -45,6 +45,7 @@ import type { TickLoad } from "./load.js";
 import { newPrefetch, type Prefetch } from "./prefetch.js";
 import type { SharedSlots, SlotHolder } from "./slots.js";
 import { soloGate } from "./solo-gate.js";
+import { RunOrder } from "./run-order.js";
 import { StepLanes, type Lane } from "./step-lanes.js";
 
 export interface StepReply<W = FetchedJob> {
@@ -59,6 +60,8 @@ export interface StepReply<W = FetchedJob> {
   parked?: boolean;
   /** Parked jobs the call's acks sent back to their queues. */
   sentOn?: number;
+  /** The step's run number among its tick's lane steps (step.lua's `ran`): undefined over TCP and from older Lua. */
+  ran?: number;
 }
 
 export interface PipelineInput<W = FetchedJob, O = Outcome> {
@@ -163,10 +166,9 @@ class Pipeline<W, O> {
   private readonly lanes: StepLanes;
   // A step in flight records or clears a solo run: none goes beside it.
   private soloStep = false;
-  // The last step's reply, taken: a step sent beside it takes its own after it. Over HTTP the later
-  // request can answer first, and its jobs, fetched after the earlier step's (lower in priority or in
-  // the queues' order), would start first.
-  private lastTaken: Promise<void> = Promise.resolve();
+  // When steps overlap: their replies are taken in the order Redis ran them (run-order.ts), so the
+  // jobs of the step that fetched first start first, whichever request answered first.
+  private readonly order: RunOrder | undefined;
   // Due when a step may go beside the one in flight (step-lanes.ts).
   private besideTimer: ReturnType<typeof setTimeout> | undefined;
   // The jobs the steps in flight ask for: counted as held, so other pipelines sharing the slots fetch less.
@@ -209,6 +211,7 @@ class Pipeline<W, O> {
     this.parked = p.firstParked === true;
     this.holder = this.slotHolder();
     this.lanes = new StepLanes(p.overlap === true);
+    this.order = p.overlap === true ? new RunOrder() : undefined;
     p.watchLoad?.(() => ({ running: this.running, waiting: this.buffer.length }));
   }
 
@@ -295,7 +298,6 @@ class Pipeline<W, O> {
     const acks = this.finished;
     this.finished = [];
     const sentAt = monotonicMs();
-    const beside = !this.lanes.idle();
     const lane = this.lanes.take(sentAt);
     this.soloStep = marker !== undefined;
     this.asking += fetch;
@@ -304,10 +306,9 @@ class Pipeline<W, O> {
     if (fetch > 0) this.slotFreed = false;
     const handBacksSent = this.handBacks;
     const call = this.p.step(acks, fetch, marker, { running: this.running, waiting: this.buffer.length }, lane);
-    // Handled here at once (no unhandled rejection while it waits its turn); its reply is taken below.
-    if (beside) call.catch(() => {});
-    const answered = beside ? this.lastTaken.then(() => call) : call;
-    const taken = answered
+    const { order } = this;
+    const answered = order === undefined ? call : this.inTurn(order, call);
+    answered
       .then(
         (reply) => {
           this.prefetch.stepTook(monotonicMs() - sentAt);
@@ -336,10 +337,19 @@ class Pipeline<W, O> {
         this.showHeld();
         this.fill();
         this.wake();
-      });
-    this.lastTaken = taken.then(
-      () => {},
-      () => {},
+      })
+      .catch(() => {});
+  }
+
+  // A step's reply once its turn came (run-order.ts); its failure at once, releasing a reply that waited for it.
+  private inTurn(order: RunOrder, call: Promise<StepReply<W>>): Promise<StepReply<W>> {
+    const sent = order.sent();
+    return call.then(
+      (reply) => new Promise<StepReply<W>>((resolve) => order.answered(sent, reply.ran, () => resolve(reply))),
+      (error: unknown) => {
+        order.failed(sent);
+        throw error;
+      },
     );
   }
 
@@ -397,9 +407,13 @@ class Pipeline<W, O> {
       // run() never throws; were it to, the job goes back to its queue.
       outcome = this.p.interrupted(job);
     }
-    this.atOnce = !(outcome instanceof Promise);
-    if (!this.atOnce) void this.awaitOne(job, outcome as Promise<O>, alone);
-    else this.settle(job, outcome as O, alone);
+    if (outcome instanceof Promise) {
+      this.atOnce = false;
+      void this.awaitOne(job, outcome, alone);
+    } else {
+      this.atOnce = true;
+      this.settle(job, outcome, alone);
+    }
   }
 
   private async awaitOne(job: W, pending: Promise<O>, alone: boolean): Promise<void> {
