@@ -306,51 +306,54 @@ class Pipeline<W, O> {
     if (fetch > 0) this.slotFreed = false;
     const handBacksSent = this.handBacks;
     const call = this.p.step(acks, fetch, marker, { running: this.running, waiting: this.buffer.length }, lane);
+    const settled = () => {
+      this.lanes.free(lane);
+      if (marker !== undefined) this.soloStep = false;
+      this.asking -= fetch;
+      this.showHeld();
+      this.fill();
+      this.wake();
+    };
+    const took = (reply: StepReply<W>) => {
+      try {
+        this.prefetch.stepTook(monotonicMs() - sentAt);
+        this.buffer.add(reply.fetched, this.prefetch.now());
+        this.showHeld();
+        this.parked ||= reply.parked === true;
+        if (fetch > 0) this.sentOnLeft = false;
+        else if ((reply.sentOn ?? 0) > 0) this.sentOnLeft = true;
+        if (!reply.held) this.drained = true;
+        else if ((reply.fetched.length < fetch || reply.drained) && !reply.more)
+          this.drained = handBacksSent === this.handBacks;
+        else if (fetch > 0) this.drained = false;
+        if (this.slots && reply.fetched.length < fetch) this.slots.offer(this.holder);
+        then(reply.held);
+      } finally {
+        settled();
+      }
+    };
+    const failed = (error: unknown) => {
+      this.finished = acks.concat(this.finished);
+      this.failure = error;
+      this.solo = undefined;
+      settled();
+    };
     const { order } = this;
-    const answered = order === undefined ? call : this.inTurn(order, call);
-    answered
+    if (order === undefined) {
+      call.then(took, failed).catch(() => {});
+      return;
+    }
+    // Taken in the order Redis ran the steps (run-order.ts): a failure releases a reply that waited for it.
+    const sentNumber = order.sent();
+    call
       .then(
-        (reply) => {
-          this.prefetch.stepTook(monotonicMs() - sentAt);
-          this.buffer.add(reply.fetched, this.prefetch.now());
-          this.showHeld();
-          this.parked ||= reply.parked === true;
-          if (fetch > 0) this.sentOnLeft = false;
-          else if ((reply.sentOn ?? 0) > 0) this.sentOnLeft = true;
-          if (!reply.held) this.drained = true;
-          else if ((reply.fetched.length < fetch || reply.drained) && !reply.more)
-            this.drained = handBacksSent === this.handBacks;
-          else if (fetch > 0) this.drained = false;
-          if (this.slots && reply.fetched.length < fetch) this.slots.offer(this.holder);
-          then(reply.held);
-        },
+        (reply) => order.answered(sentNumber, reply.ran, () => took(reply)),
         (error: unknown) => {
-          this.finished = acks.concat(this.finished);
-          this.failure = error;
-          this.solo = undefined;
+          failed(error);
+          order.failed(sentNumber);
         },
       )
-      .finally(() => {
-        this.lanes.free(lane);
-        if (marker !== undefined) this.soloStep = false;
-        this.asking -= fetch;
-        this.showHeld();
-        this.fill();
-        this.wake();
-      })
       .catch(() => {});
-  }
-
-  // A step's reply once its turn came (run-order.ts); its failure at once, releasing a reply that waited for it.
-  private inTurn(order: RunOrder, call: Promise<StepReply<W>>): Promise<StepReply<W>> {
-    const sent = order.sent();
-    return call.then(
-      (reply) => new Promise<StepReply<W>>((resolve) => order.answered(sent, reply.ran, () => resolve(reply))),
-      (error: unknown) => {
-        order.failed(sent);
-        throw error;
-      },
-    );
   }
 
   private step(): void {
