@@ -8,7 +8,8 @@
 // order (lib/tick/replay-call.lua). Where each call is its own request
 // (`overlap`: HTTP), a second step may go while one is in flight, each in
 // its lane (step-lanes.ts), so the next fetch's round trip overlaps the
-// last one's: no call that records or clears a solo run goes beside another.
+// last one's, and their replies are taken in the order Redis ran them
+// (run-order.ts): no call that records or clears a solo run goes beside another.
 //
 // Bounded: at most 2 batches fetched but not started, and at most a batch
 // plus a round of slots finished but not acked. All of them sit in the tick's inproc lists,
