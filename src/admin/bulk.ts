@@ -17,7 +17,8 @@ export interface BulkMove {
   name: string;
   queue: string;
   action: "push" | "delete";
-  text?: (raw: string) => string;
+  /** Fields to set in what is pushed (a retry's retry_count). */
+  fields?: (raw: string) => Record<string, unknown> | undefined;
 }
 
 /** How many jobs moved. */
@@ -41,8 +42,8 @@ export async function moveMatching(runtime: Runtime, bulk: BulkMove): Promise<nu
       from: bulk.key,
       raw: e.raw,
       action: bulk.action,
-      ...(bulk.text ? { text: bulk.text(e.raw) } : {}),
-      ...(bulk.sorted ? {} : { hint: Number(e.where) }),
+      ...(bulk.fields ? { fields: bulk.fields(e.raw) } : {}),
+      ...(bulk.sorted ? { score: e.where } : { hint: Number(e.where) }),
     }));
     if (entries.length > 0) moved += [...(await moveJobs(runtime, entries))].filter((f) => f === "1").length;
     seen += Math.max(page.examined, 1);

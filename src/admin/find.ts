@@ -28,20 +28,33 @@ export function checkJid(jid: unknown): string {
   return jid;
 }
 
+/** A job as found, and where: a sorted set's score as Redis wrote it, or a distance ("-1" in a priority or group set). */
+export interface Placed {
+  found: JobInfo;
+  where: string;
+}
+
 export async function findJob(runtime: Runtime, jidValue: string): Promise<JobInfo | null> {
-  const found = await locate(runtime, jidValue);
-  if (found?.state === "running") {
+  return (await findPlaced(runtime, jidValue))?.found ?? null;
+}
+
+/** findJob, with where it was seen (the jobs API's moves name a job by it: as-read-name.ts). */
+export async function findPlaced(runtime: Runtime, jidValue: string): Promise<Placed | null> {
+  const placed = await locate(runtime, jidValue);
+  if (!placed) return null;
+  const { found } = placed;
+  if (found.state === "running") {
     const { progress } = await readAwaited(runtime, found.jid);
     if (progress !== undefined) found.progress = progress;
   }
-  if (found?.job.error_backtrace !== undefined) {
+  if (found.job.error_backtrace !== undefined) {
     const lines = await readBacktrace(found.job.error_backtrace);
     if (lines) found.backtrace = lines;
   }
-  return found;
+  return placed;
 }
 
-async function locate(runtime: Runtime, jidValue: string): Promise<JobInfo | null> {
+async function locate(runtime: Runtime, jidValue: string): Promise<Placed | null> {
   const jid = asJsonText(checkJid(jidValue));
   let stage = "";
   let position = "0";
@@ -58,21 +71,22 @@ async function locate(runtime: Runtime, jidValue: string): Promise<JobInfo | nul
       continue;
     }
     const state = reply.state as JobState;
-    const { job: raw, queue } = reply;
-    if (state === "running") return jobInfo(raw, { state, queue, tick: reply.tick, tickAlive: reply.tickAlive });
+    const { job: raw, queue, where } = reply;
+    if (state === "running")
+      return { found: jobInfo(raw, { state, queue, tick: reply.tick, tickAlive: reply.tickAlive }), where };
     if (state === "queued") {
       const waitingOn = reply.parkedOn === undefined ? {} : { waitingOn: reply.parkedOn };
       // -1: a job with a priority or a group, which waits in a sorted set, not at a distance from the head.
-      const position = Number(reply.where) >= 0 ? { position: Number(reply.where) } : {};
-      return jobInfo(raw, { state, queue, ...position, ...waitingOn });
+      const position = Number(where) >= 0 ? { position: Number(where) } : {};
+      return { found: jobInfo(raw, { state, queue, ...position, ...waitingOn }), where };
     }
-    return withResult(jobInfo(raw, { state, queue, at: scoreMs(reply.where) }));
+    return { found: withResult(jobInfo(raw, { state, queue, at: scoreMs(where) })), where };
   }
 }
 
-/** findJob, or a TickqError NOT_FOUND. */
-export async function mustFind(runtime: Runtime, jid: string): Promise<JobInfo> {
-  const found = await findJob(runtime, jid);
+/** findPlaced, or a TickqError NOT_FOUND. */
+export async function mustFind(runtime: Runtime, jid: string): Promise<Placed> {
+  const found = await findPlaced(runtime, jid);
   if (!found)
     throw new TickqError(
       "NOT_FOUND",

@@ -8,8 +8,10 @@ import { newJid } from "../job/codec.js";
 import type { Runtime } from "../tick/runtime.js";
 import * as protocol from "../protocol/index.js";
 import { runCall } from "../protocol/run.js";
+import { asReadName, fieldsPatch, namedAsRead } from "./as-read-name.js";
 import { jobInfo } from "./entry.js";
 import { mustFind } from "./find.js";
+import { withFields } from "./retried-text.js";
 import { sourceOf } from "./states.js";
 import type { JobInfo, JobState } from "./types.js";
 
@@ -21,10 +23,12 @@ export interface MoveEntry {
   from: string;
   raw: string;
   action: "push" | "delete";
-  /** What to push, when it differs from the stored text. */
-  text?: string;
+  /** Fields to set in what is pushed (spliced into the stored text): a retry's retry_count. */
+  fields?: Record<string, unknown>;
   /** A queued job's distance from the head, when known. */
   hint?: number;
+  /** A sorted set's score as Redis wrote it: where a job named by its text as read is looked for. */
+  score?: string;
 }
 
 /** One flag per entry: "1" done, "0" no longer there, "u" its queue cannot be read. */
@@ -32,13 +36,9 @@ export async function moveJobs(runtime: Runtime, entries: MoveEntry[]): Promise<
   let flags = "";
   for (let i = 0; i < entries.length; i += CHUNK) {
     const chunk = entries.slice(i, i + CHUNK);
-    const jobs = chunk.map((e) => ({
-      from: e.from,
-      job: e.raw,
-      action: e.action,
-      push: e.text ?? "",
-      distance: e.hint === undefined ? "" : String(e.hint),
-    }));
+    const jobs = chunk.map(plainArgs);
+    // Only a job read with U+FFFD (as-read-name.ts) is named apart: most calls name none, and await nothing.
+    for (let k = 0; k < chunk.length; k++) if (namedAsRead(chunk[k]!.raw)) jobs[k] = await asReadArgs(chunk[k]!);
     flags += await runCall(
       runtime,
       protocol.move,
@@ -49,12 +49,29 @@ export async function moveJobs(runtime: Runtime, entries: MoveEntry[]): Promise<
   return flags;
 }
 
+/** move.lua's arguments for a plain job: its text, the text to push ('' the stored one), its distance. */
+function plainArgs(e: MoveEntry) {
+  const distance = e.hint === undefined ? "" : String(e.hint);
+  return { from: e.from, job: e.raw, action: e.action, push: e.fields ? withFields(e.raw, e.fields) : "", distance };
+}
+
+/** For a job read with U+FFFD: its name, the fields to set in its stored bytes, and where it was seen. */
+async function asReadArgs(e: MoveEntry): Promise<ReturnType<typeof plainArgs>> {
+  return {
+    from: e.from,
+    job: await asReadName(e.raw),
+    action: e.action,
+    push: fieldsPatch(e.fields),
+    distance: e.score ?? (e.hint === undefined ? "" : String(e.hint)),
+  };
+}
+
 interface OneJob {
   /** The states the operation takes; any other is a TickqError CONFLICT. */
   allowed: readonly JobState[];
   action: "push" | "delete";
-  /** What to push, from the job as found. */
-  text?: (found: JobInfo) => string;
+  /** Fields to set in what is pushed, from the job as found. */
+  fields?: (found: JobInfo) => Record<string, unknown> | undefined;
   /** Says what the operation is, in errors. */
   what: string;
 }
@@ -68,7 +85,7 @@ export async function moveOne(
   op: OneJob,
 ): Promise<{ found: JobInfo; pushed?: JobInfo }> {
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-    const found = await mustFind(runtime, jid);
+    const { found, where } = await mustFind(runtime, jid);
     if (found.state === "running") {
       throw new TickqError(
         "CONFLICT",
@@ -81,19 +98,27 @@ export async function moveOne(
         `cannot ${op.what} job ${jid}: it is ${found.state}, and ${op.what} takes a job that is ${op.allowed.join(" or ")}`,
       );
     }
-    const text = op.text?.(found) ?? found.raw;
+    if (found.state === "queued" && found.position === undefined && namedAsRead(found.raw))
+      throw new TickqError(
+        "CONFLICT",
+        `cannot ${op.what} job ${jid}: its bytes are not valid UTF-8 and it waits in a priority or group set, where it cannot be named; delete it with redis-cli`,
+      );
+    const fields = op.fields?.(found);
     const entry: MoveEntry = {
       from: found.waitingOn ?? sourceOf(found.state, found.queue),
       raw: found.raw,
       action: op.action,
-      text,
+      ...(fields ? { fields } : {}),
       ...(found.position === undefined ? {} : { hint: found.position }),
+      ...(found.at === undefined ? {} : { score: where }),
     };
     const flag = await moveJobs(runtime, [entry]);
     if (flag === "1")
       return {
         found,
-        ...(op.action === "push" ? { pushed: jobInfo(text, { state: "queued", queue: found.queue }) } : {}),
+        ...(op.action === "push"
+          ? { pushed: jobInfo(withFields(found.raw, fields), { state: "queued", queue: found.queue }) }
+          : {}),
       };
     if (flag === "u")
       throw new TickqError(

@@ -3,13 +3,19 @@
 // of its retries). Spliced, never re-encoded.
 import { spliceFields } from "../job/json-splice.js";
 
-export function retriedText(raw: string): string {
+/** The fields a retry sets: retry_count one lower; undefined when it has no numeric retry_count. */
+export function retriedFields(raw: string): Record<string, unknown> | undefined {
   let count: unknown;
   try {
     count = (JSON.parse(raw) as { retry_count?: unknown }).retry_count;
   } catch {
-    return raw;
+    return undefined;
   }
-  if (typeof count !== "number" || !Number.isFinite(count)) return raw;
-  return spliceFields(raw, { retry_count: count - 1 }) ?? raw;
+  if (typeof count !== "number" || !Number.isFinite(count)) return undefined;
+  return { retry_count: count - 1 };
+}
+
+/** `raw` with `fields` spliced in (itself when none, or when it is not a JSON object). */
+export function withFields(raw: string, fields: Record<string, unknown> | undefined): string {
+  return fields ? (spliceFields(raw, fields) ?? raw) : raw;
 }

@@ -5,7 +5,7 @@ import type { Runtime } from "../tick/runtime.js";
 import { moveMatching } from "./bulk.js";
 import { asJsonText } from "./entry.js";
 import { checkFilter } from "./list.js";
-import { retriedText } from "./retried-text.js";
+import { retriedFields } from "./retried-text.js";
 import { SORTED_SETS, readState } from "./states.js";
 import type { BulkOptions } from "./types.js";
 
@@ -21,6 +21,6 @@ export async function retryAllJobs(
     name: asJsonText(checkFilter(options.name, "name")),
     queue: checkFilter(options.queue, "queue"),
     action: "push",
-    ...(state === "scheduled" ? {} : { text: retriedText }),
+    ...(state === "scheduled" ? {} : { fields: retriedFields }),
   });
 }

@@ -3,14 +3,14 @@
 import type { Runtime } from "../tick/runtime.js";
 import { checkJid } from "./find.js";
 import { moveOne } from "./move.js";
-import { retriedText } from "./retried-text.js";
+import { retriedFields } from "./retried-text.js";
 import type { JobInfo } from "./types.js";
 
 export async function retryJob(runtime: Runtime, jid: string): Promise<JobInfo> {
   const { pushed } = await moveOne(runtime, checkJid(jid), {
     allowed: ["scheduled", "retry", "dead"],
     action: "push",
-    text: (found) => retriedText(found.raw),
+    fields: (found) => retriedFields(found.raw),
     what: "retry",
   });
   return pushed!;

@@ -7,6 +7,7 @@
 // written by the tick's ack, whatever the handler does.
 import { TickqError } from "../errors.js";
 import { newJid } from "../job/codec.js";
+import { asReadName, namedAsRead } from "../admin/as-read-name.js";
 import { checkJid, mustFind } from "../admin/find.js";
 import type { CancelledFrom, CancelResult, JobInfo } from "../admin/types.js";
 import { emitter } from "../tick/events.js";
@@ -28,7 +29,7 @@ const WAITING = new Set(["queued", "scheduled", "retry"]);
 export async function cancelJob(runtime: Runtime, jidValue: string): Promise<CancelResult> {
   const jid = checkJid(jidValue);
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-    const found = await mustFind(runtime, jid);
+    const { found, where } = await mustFind(runtime, jid);
     if (found.state === "running") {
       const result = await cancelRunning(runtime, found);
       if (result) return result;
@@ -40,8 +41,19 @@ export async function cancelJob(runtime: Runtime, jidValue: string): Promise<Can
         `cannot cancel job ${jid}: it is ${found.state} (it has ended); cancel takes a job that is queued, scheduled, retry or running`,
       );
     }
+    if (found.state === "queued" && found.position === undefined && namedAsRead(found.raw))
+      throw new TickqError(
+        "CONFLICT",
+        `cannot cancel job ${jid}: its bytes are not valid UTF-8 and it waits in a priority or group set, where it cannot be named; delete it with redis-cli`,
+      );
     const from = found.state as CancelledFrom;
-    const reply = await send(runtime, found, found.waitingOn ?? sourceOf(found.state as "queued", found.queue), "");
+    const reply = await send(
+      runtime,
+      found,
+      found.waitingOn ?? sourceOf(found.state as "queued", found.queue),
+      "",
+      found.at === undefined ? undefined : where,
+    );
     if (reply === "cancelled") {
       await fireCancelled(runtime, found, from);
       return { jid, state: "cancelled", from };
@@ -66,7 +78,11 @@ async function cancelRunning(runtime: Runtime, found: JobInfo): Promise<CancelRe
   }
 }
 
-function send(runtime: Runtime, found: JobInfo, from: string, tick: string): Promise<string> {
+/** `score`: a sorted set's score as Redis wrote it, where a job named by its text as read is looked for. */
+async function send(runtime: Runtime, found: JobInfo, from: string, tick: string, score?: string): Promise<string> {
+  const distance = found.position === undefined ? "" : String(found.position);
+  // A job read with U+FFFD is named by its text as read, and where it was seen (src/admin/as-read-name.ts).
+  const named = namedAsRead(found.raw);
   return runCall(
     runtime,
     protocol.cancel,
@@ -76,8 +92,8 @@ function send(runtime: Runtime, found: JobInfo, from: string, tick: string): Pro
       keepMs: runtime.replayWindowMs,
       jid: found.jid,
       from,
-      job: found.raw,
-      distance: found.position === undefined ? "" : String(found.position),
+      job: named ? await asReadName(found.raw) : found.raw,
+      distance: named ? (score ?? distance) : distance,
       tick,
     },
   );

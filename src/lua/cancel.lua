@@ -6,6 +6,9 @@
 -- park list 'flow:park:KEY', or for a job in process 'inproc:QUEUE' (its
 -- tick's list) with `tick` the tick holding it ('' otherwise). job: its
 -- stored text; distance: a queued job's distance from the head ('' unknown).
+-- A job whose bytes are not valid UTF-8 is named by '~' .. the SHA-1 of its
+-- text as read (lib/admin/find-as-read.lua): then distance is where it was
+-- seen, a sorted set's score or a list's distance (a tick's list's too).
 -- Returns 'cancelled' (a waiting job taken out and recorded cancelled,
 -- lib/cancel/record-cancelled.lua), 'gone' (no longer there: a tick moved it
 -- first; look again), or for a job in process, marked cancelled
@@ -16,10 +19,12 @@
 -- Replays: the token (lib/admin/answer-once.lua) answers a resent call with the first
 -- reply, doing nothing. Even without it a waiting job is taken out only if its
 -- text is still there (a second run finds it gone and records nothing), and
--- a mark is set only when absent (HSETNX): a second run changes nothing.
+-- a mark is set only when absent (HSETNX): a second run changes nothing. A
+-- job named by its text as read is looked for again, and is gone or marked.
 -- maxmemory: no flag: while Redis is full, a cancel that first takes the job out of its list or set
 -- (queued, scheduled, retry) runs, since Redis refuses a script only at a first write that may grow
--- memory; one that marks a running job is refused with REDIS_FULL, nothing written.
+-- memory; one that marks a running job is refused with REDIS_FULL, nothing written. Finding a job
+-- by its text as read only reads.
 -- @include lib/common/prefix-keys.lua
 -- @include lib/debounce/close-window.lua
 -- @include lib/order/read-order.lua
@@ -29,6 +34,7 @@
 -- @include lib/cancel/record-cancelled.lua
 -- @include lib/order/remove-job.lua
 -- @include lib/admin/answer-once.lua
+-- @include lib/admin/find-as-read.lua
 
 local token = ARGV[2]
 local keepMs = ARGV[3]
@@ -39,6 +45,18 @@ local distance = ARGV[7]
 local tick = ARGV[8]
 local kept = kept_reply(token)
 if kept then return kept end
+
+-- A job named by its text as read: its stored bytes where the client saw it
+-- (nil: gone). A plain job is named by its text: one length check.
+if #job == 41 and string.byte(job) == 126 and as_read.is_name(job) then
+  local key = P .. from
+  -- A tick's list is looked through from its oldest jobs: the find gives no distance in it.
+  if string.sub(from, 1, 7) == 'inproc:' then key, distance = inproc_key(tick, string.sub(from, 8)), '0' end
+  local stored, at = as_read.find(key, from, job, distance)
+  if not stored then return keep_reply(token, keepMs, 'gone') end
+  job = stored
+  if at then distance = tostring(at) end
+end
 
 -- A job in process: marked, never moved (its tick settles it, lib/tick/ack-jobs.lua).
 if string.sub(from, 1, 7) == 'inproc:' then

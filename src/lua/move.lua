@@ -6,14 +6,19 @@
 -- priority or a group 'queue:NAME', 'prio:NAME' or 'group:NAME GROUP'
 -- (lib/order/read-order.lua), or a flow park list 'flow:park:KEY'), its stored text, 'push' or 'delete', the text to push
 -- ('' for the stored text), its distance from the queue's head ('' unknown).
+-- A job whose bytes are not valid UTF-8 is named by '~' .. the SHA-1 of its text
+-- as read (lib/admin/find-as-read.lua): then distance is where it was seen (a
+-- sorted set's score, or a list's distance), and push is the fields to set in its
+-- stored bytes (a JSON array of name, value as JSON; '' none), not a text.
 -- Returns one character per job: '1' done, '0' no longer there (a tick or
 -- another call took it first), 'u' left where it is: its queue cannot be read.
 -- Replays: the token (lib/admin/answer-once.lua) answers a resent call with the first
 -- reply, doing nothing. Even without it a second run finds none of the
--- stored texts where they were and moves nothing (nor forgets any count).
+-- stored texts where they were and moves nothing (nor forgets any count);
+-- a job named by its text as read is looked for again and, gone, is '0'.
 -- maxmemory: no flag: it first takes each job out of where it waits, so it runs while Redis is full
 -- (Redis refuses a script only at a first write that may grow memory); a delete frees memory, a
--- move to the queue adds what it removed.
+-- move to the queue adds what it removed. Finding a job by its text as read only reads.
 -- @include lib/common/prefix-keys.lua
 -- @include lib/debounce/close-window.lua
 -- @include lib/order/read-order.lua
@@ -23,6 +28,7 @@
 -- @include lib/admin/answer-once.lua
 -- @include lib/order/queue-job.lua
 -- @include lib/common/edit-job-text.lua
+-- @include lib/admin/find-as-read.lua
 
 -- A job waits in a sorted set (schedule, retry, dead) or a queue; it is
 -- deleted, or pushed to the tail of its queue (retry, run now). Each job is named by its exact stored text, and
@@ -55,13 +61,28 @@ local i = jobsAt + 1
 for k = 1, tonumber(ARGV[jobsAt]) do
   local from, job, action, new_text, hint = ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], ARGV[i + 4]
   i = i + 5
+  local key = P .. from
+  -- A job named by its text as read (lib/admin/find-as-read.lua): its stored
+  -- bytes where the client saw it, and what to push is a patch of them. A
+  -- plain job is named by its text: one length check, nothing read.
+  local missing = false
+  if #job == 41 and string.byte(job) == 126 and as_read.is_name(job) then
+    local stored, at = as_read.find(key, from, job, hint)
+    if stored then
+      job, new_text = stored, as_read.patched(stored, new_text)
+      if at then hint = tostring(at) end
+    else
+      missing = true
+    end
+  end
   if new_text == '' then new_text = job end
   local target
-  if action == 'push' then target = queue_of(new_text) end
-  if action == 'push' and not target then
+  if action == 'push' and not missing then target = queue_of(new_text) end
+  if missing then
+    flags[k] = '0'
+  elseif action == 'push' and not target then
     flags[k] = 'u'
   else
-    local key = P .. from
     local removed = false
     -- The queue a queued job waits in: its list, or its priority or group set.
     local owner = string.match(from, '^queue:(%S+)$') or string.match(from, '^prio:(%S+)$') or string.match(from, '^group:(%S+) ')

@@ -13,7 +13,7 @@
 -- Returns: (nowMs leaseHeld deadEvicted fetched[queue jobs[]+ counts[resurrections interruptions
 --   suspect doubts]] ordered?[](name first ids[] payloads[] scores[] counts[] failures[]
 --   resurrections[] suspects[] interruptions[] doubts[]) missed?[] flow?(capped fence parked)
---   sentOn? expired?[] cancelled?[] cancels?[] orderedCancelled?[] drained?)
+--   sentOn? expired?[] cancelled?[] cancels?[] orderedCancelled?[] drained? ran?)
 -- ticks: P.."ticks"; lease: P.."tick:"..ID; process and beat: only as a Sidekiq
 -- process (lib/sidekiq/register-process.lua). call: the call number, then
 -- optionally the tick's load ("/running/waiting", kept in the lease hash for
@@ -39,6 +39,9 @@
 -- cancelled (lib/ordered/cancel-ids.lua), for the tick's events.
 -- drained: 1 when the fetch took as many as it asked yet left nothing due behind
 -- (lib/ordered/fetch-ids.lua's fetch_mixed): the tick asks for no more; else absent.
+-- ran: a lane step's run number (lib/tick/replay-call.lua's lanes), only when its lease was held:
+-- the tick takes the jobs of its two steps in flight in the order Redis fetched them. Absent over
+-- TCP (no lane), and from a script before it: the tick takes replies in send order then.
 -- Replays: a numbered call (lib/tick/replay-call.lua). The replay of the last call
 -- answers its kept reply (its `drained` too), so the jobs it fetched reach the tick and none is
 -- acked twice; an older call's replay does nothing. Without the lease the
@@ -57,12 +60,15 @@
 -- sends a solo marker with a call in flight. A lane step also keeps the
 -- SHA-1 of each job it fetched (40 bytes a job, a batch at most, in the
 -- lease hash), found again by text: jobs of the same text (no jid) are
--- told apart by no position.
+-- told apart by no position. Each lane step that holds the lease counts itself in the lease hash
+-- (`ran`, one HINCRBY) and answers the count: Redis runs scripts one at a time, so the counts are
+-- the order the two fetched in; the count is kept with the reply, so a replay answers the same one.
 -- A lease stamped by the Redis before a restart (lib/tick/restart-hold.lua) counts as lost:
 -- the acks run, nothing is fetched, leaseHeld 0. During the hold after a restart no ordered
 -- id, flow slot or unique key is handed out (a flow job waits in the schedule until it ends).
 -- allow-oom: acking frees memory; it must run when Redis is full.
--- maxmemory: runs (allow-oom): as finish (acks free memory; what they add is bounded the same way),
+-- maxmemory: runs (allow-oom): as finish (acks free memory; what they add is bounded the same way;
+-- a lane step's `ran` is one small field of the lease hash, expiring with it),
 -- and its fetches move jobs without growth (an ordered id fetched joins `o:NAME:held`, which lists
 -- only ids ticks hold: lib/ordered/state.lua). The reply's jobs, joined (lib/common/joined.lua), are
 -- a string in the script's memory, not a key.
@@ -124,6 +130,8 @@ end
 if not held then return with_cancels({ now, 0, evicted, {}, {}, missed }) end
 redis.call('PEXPIRE', lease, leaseMs)
 note_solo(tick, solo)
+-- Lanes only: over TCP one step is in flight and its reply is taken as it comes.
+local ran = lane and redis.call('HINCRBY', lease, 'ran', 1)
 if beatAt then sidekiq_beat(3, now, leaseMs, beatAt) end
 local batch, queues, picks = fetch_args(fetchAt)
 keep_expired_like_dead(deadMaxSize, deadMaxAgeSec)
@@ -153,5 +161,13 @@ if #expired_now > 0 then
   kept_reply[8], reply[8] = kept_reply[8] or 0, reply[8] or 0
   kept_reply[9], reply[9] = expired_now, expired_now
 end
-remember(lease, seq, with_drained(with_cancels(kept_reply)), load_text(load, fetched_count), lane)
-return with_drained(with_cancels(reply))
+-- Last of all: a lane step's run number, every earlier field filled.
+local function with_ran(reply)
+  if not ran then return reply end
+  reply[5], reply[7], reply[8], reply[9] = reply[5] or {}, reply[7] or {}, reply[8] or 0, reply[9] or {}
+  reply[10], reply[11], reply[12], reply[13] = reply[10] or {}, reply[11] or {}, reply[12] or {}, reply[13] or 0
+  reply[14] = ran
+  return reply
+end
+remember(lease, seq, with_ran(with_drained(with_cancels(kept_reply))), load_text(load, fetched_count), lane)
+return with_ran(with_drained(with_cancels(reply)))

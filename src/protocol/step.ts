@@ -22,5 +22,7 @@ export const step = defineCall(
     orderedCancelled: maybe(list(text)),
     /** 1 when the fetch took all it asked for yet left nothing due behind: no step need ask again. */
     drained: maybe(flag),
+    /** A lane step's run number (Redis counts a tick's lane steps as it runs them): absent over TCP and from older Lua. */
+    ran: maybe(number),
   }),
 );

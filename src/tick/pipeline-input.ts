@@ -108,6 +108,7 @@ function stepOf(t: OpenTick): Input["step"] {
       report.fetched += fetched.length;
       const reply: StepReply<TickWork> = { held, fetched, more: read.capped, parked: read.parked };
       if (stepped.drained) reply.drained = true;
+      if (stepped.ran !== undefined) reply.ran = stepped.ran;
       reply.sentOn = stepped.sentOn ?? 0;
       return reply;
     } catch (error) {

@@ -8,7 +8,8 @@
 // order (lib/tick/replay-call.lua). Where each call is its own request
 // (`overlap`: HTTP), a second step may go while one is in flight, each in
 // its lane (step-lanes.ts), so the next fetch's round trip overlaps the
-// last one's: no call that records or clears a solo run goes beside another.
+// last one's, and their replies are taken in the order Redis ran them
+// (run-order.ts): no call that records or clears a solo run goes beside another.
 //
 // Bounded: at most 2 batches fetched but not started, and at most a batch
 // plus a round of slots finished but not acked. All of them sit in the tick's inproc lists,
@@ -45,6 +46,7 @@ import type { TickLoad } from "./load.js";
 import { newPrefetch, type Prefetch } from "./prefetch.js";
 import type { SharedSlots, SlotHolder } from "./slots.js";
 import { soloGate } from "./solo-gate.js";
+import { RunOrder } from "./run-order.js";
 import { StepLanes, type Lane } from "./step-lanes.js";
 
 export interface StepReply<W = FetchedJob> {
@@ -59,6 +61,8 @@ export interface StepReply<W = FetchedJob> {
   parked?: boolean;
   /** Parked jobs the call's acks sent back to their queues. */
   sentOn?: number;
+  /** The step's run number among its tick's lane steps (step.lua's `ran`): undefined over TCP and from older Lua. */
+  ran?: number;
 }
 
 export interface PipelineInput<W = FetchedJob, O = Outcome> {
@@ -163,10 +167,9 @@ class Pipeline<W, O> {
   private readonly lanes: StepLanes;
   // A step in flight records or clears a solo run: none goes beside it.
   private soloStep = false;
-  // The last step's reply, taken: a step sent beside it takes its own after it. Over HTTP the later
-  // request can answer first, and its jobs, fetched after the earlier step's (lower in priority or in
-  // the queues' order), would start first.
-  private lastTaken: Promise<void> = Promise.resolve();
+  // When steps overlap: their replies are taken in the order Redis ran them (run-order.ts), so the
+  // jobs of the step that fetched first start first, whichever request answered first.
+  private readonly order: RunOrder | undefined;
   // Due when a step may go beside the one in flight (step-lanes.ts).
   private besideTimer: ReturnType<typeof setTimeout> | undefined;
   // The jobs the steps in flight ask for: counted as held, so other pipelines sharing the slots fetch less.
@@ -209,6 +212,7 @@ class Pipeline<W, O> {
     this.parked = p.firstParked === true;
     this.holder = this.slotHolder();
     this.lanes = new StepLanes(p.overlap === true);
+    this.order = p.overlap === true ? new RunOrder() : undefined;
     p.watchLoad?.(() => ({ running: this.running, waiting: this.buffer.length }));
   }
 
@@ -295,7 +299,6 @@ class Pipeline<W, O> {
     const acks = this.finished;
     this.finished = [];
     const sentAt = monotonicMs();
-    const beside = !this.lanes.idle();
     const lane = this.lanes.take(sentAt);
     this.soloStep = marker !== undefined;
     this.asking += fetch;
@@ -304,43 +307,54 @@ class Pipeline<W, O> {
     if (fetch > 0) this.slotFreed = false;
     const handBacksSent = this.handBacks;
     const call = this.p.step(acks, fetch, marker, { running: this.running, waiting: this.buffer.length }, lane);
-    // Handled here at once (no unhandled rejection while it waits its turn); its reply is taken below.
-    if (beside) call.catch(() => {});
-    const answered = beside ? this.lastTaken.then(() => call) : call;
-    const taken = answered
+    const settled = () => {
+      this.lanes.free(lane);
+      if (marker !== undefined) this.soloStep = false;
+      this.asking -= fetch;
+      this.showHeld();
+      this.fill();
+      this.wake();
+    };
+    const took = (reply: StepReply<W>) => {
+      try {
+        this.prefetch.stepTook(monotonicMs() - sentAt);
+        this.buffer.add(reply.fetched, this.prefetch.now());
+        this.showHeld();
+        this.parked ||= reply.parked === true;
+        if (fetch > 0) this.sentOnLeft = false;
+        else if ((reply.sentOn ?? 0) > 0) this.sentOnLeft = true;
+        if (!reply.held) this.drained = true;
+        else if ((reply.fetched.length < fetch || reply.drained) && !reply.more)
+          this.drained = handBacksSent === this.handBacks;
+        else if (fetch > 0) this.drained = false;
+        if (this.slots && reply.fetched.length < fetch) this.slots.offer(this.holder);
+        then(reply.held);
+      } finally {
+        settled();
+      }
+    };
+    const failed = (error: unknown) => {
+      this.finished = acks.concat(this.finished);
+      this.failure = error;
+      this.solo = undefined;
+      settled();
+    };
+    const { order } = this;
+    if (order === undefined) {
+      call.then(took, failed).catch(() => {});
+      return;
+    }
+    // Taken in the order Redis ran the steps (run-order.ts): a failure releases a reply that waited for it.
+    const sentNumber = order.sent();
+    call
       .then(
-        (reply) => {
-          this.prefetch.stepTook(monotonicMs() - sentAt);
-          this.buffer.add(reply.fetched, this.prefetch.now());
-          this.showHeld();
-          this.parked ||= reply.parked === true;
-          if (fetch > 0) this.sentOnLeft = false;
-          else if ((reply.sentOn ?? 0) > 0) this.sentOnLeft = true;
-          if (!reply.held) this.drained = true;
-          else if ((reply.fetched.length < fetch || reply.drained) && !reply.more)
-            this.drained = handBacksSent === this.handBacks;
-          else if (fetch > 0) this.drained = false;
-          if (this.slots && reply.fetched.length < fetch) this.slots.offer(this.holder);
-          then(reply.held);
-        },
+        (reply) => order.answered(sentNumber, reply.ran, () => took(reply)),
         (error: unknown) => {
-          this.finished = acks.concat(this.finished);
-          this.failure = error;
-          this.solo = undefined;
+          failed(error);
+          order.failed(sentNumber);
         },
       )
-      .finally(() => {
-        this.lanes.free(lane);
-        if (marker !== undefined) this.soloStep = false;
-        this.asking -= fetch;
-        this.showHeld();
-        this.fill();
-        this.wake();
-      });
-    this.lastTaken = taken.then(
-      () => {},
-      () => {},
-    );
+      .catch(() => {});
   }
 
   private step(): void {
@@ -397,9 +411,13 @@ class Pipeline<W, O> {
       // run() never throws; were it to, the job goes back to its queue.
       outcome = this.p.interrupted(job);
     }
-    this.atOnce = !(outcome instanceof Promise);
-    if (!this.atOnce) void this.awaitOne(job, outcome as Promise<O>, alone);
-    else this.settle(job, outcome as O, alone);
+    if (outcome instanceof Promise) {
+      this.atOnce = false;
+      void this.awaitOne(job, outcome, alone);
+    } else {
+      this.atOnce = true;
+      this.settle(job, outcome, alone);
+    }
   }
 
   private async awaitOne(job: W, pending: Promise<O>, alone: boolean): Promise<void> {

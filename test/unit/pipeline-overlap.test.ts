@@ -121,3 +121,36 @@ describe("the pipeline's steps over HTTP, answered out of order", () => {
     expect(ran).toEqual(Array.from({ length: 200 }, (_, i) => i));
   });
 });
+
+describe("the pipeline's steps over HTTP, run by Redis out of send order", () => {
+  it("starts the jobs of the step Redis ran first first, when the step sent second reached Redis first", async () => {
+    // Each lane a step reaches Redis only after a lane b step sent after it has run (or a while passed):
+    // lane b's fetches the jobs ahead. Redis numbers each step as it runs it (step.lua's `ran`).
+    const queue = Array.from({ length: 200 }, (_, i) => i);
+    const ran: number[] = [];
+    let runs = 0;
+    let bRan = 0;
+    let overtaken = 0;
+    let aHeld = 0;
+    const step: PipelineInput<number, number>["step"] = async (_acks, fetch, _solo, _load, lane) => {
+      if (lane === "a") {
+        aHeld++;
+        const seen = bRan;
+        for (let i = 0; i < 20 && bRan === seen; i++) await new Promise((resolve) => setTimeout(resolve, 2));
+        aHeld--;
+      }
+      const fetched = queue.splice(0, fetch);
+      const number = ++runs;
+      if (lane === "b") {
+        bRan++;
+        if (aHeld > 0) overtaken++;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 1));
+      return { held: true, fetched, ran: lane === undefined ? undefined : number } satisfies StepReply<number>;
+    };
+    await drainPipeline(queue.splice(0, 10), step, { concurrency: 10, overlap: true }, ran);
+    // The case under test happened: a lane b step ran before a lane a step sent earlier.
+    expect(overtaken).toBeGreaterThan(0);
+    expect(ran).toEqual(Array.from({ length: 200 }, (_, i) => i));
+  });
+});

@@ -4,7 +4,8 @@
 // same arguments, leaves the state of one run and answers its own jobs, even
 // once the other lane fetched jobs in front of them and acked some behind or
 // in front; a lane numbered below the tick's last call of no lane (its
-// finish) acts on nothing; a lane never makes the other stale.
+// finish) acts on nothing; a lane never makes the other stale. Each answers
+// the order Redis ran it in among the tick's lane steps, its replay the same.
 import { describe, expect, it } from "vitest";
 import * as protocol from "../../../src/protocol/index.js";
 import { adapterCases } from "../../helpers/adapters.js";
@@ -39,6 +40,27 @@ describe.each(adapterCases)("steps in lanes over $name", (adapterCase) => {
     expect(jobsOf(first)).toEqual([job(3), job(4), job(5)]);
     expect(after["tick:t1"]).toMatchObject({ seqa: "2" });
     expect(after["stat:processed"]).toBe("1");
+  });
+
+  it("each lane step answers the order Redis ran it in, and its replay the same number", async () => {
+    await setup(10, 2);
+    // Lane b's step (3) runs before lane a's (2): the numbers follow the runs, not the call numbers.
+    const b = await call(protocol.step, KEYS, step("3b/0/0", 2, [job(1)]));
+    const { first: a, after } = await callTwice(protocol.step, KEYS, step("2a/0/0", 2, [job(2)]));
+    expect(b.ran).toBe(1);
+    expect(a.ran).toBe(2);
+    expect(after["tick:t1"]).toMatchObject({ ran: "2" });
+    const { first: again } = await callTwice(protocol.step, KEYS, step("3b/0/0", 2, [job(1)]));
+    expect(again.ran).toBe(1);
+    // The next lane step runs third.
+    expect((await call(protocol.step, KEYS, step("4b/0/0", 1))).ran).toBe(3);
+  });
+
+  it("a step of no lane (over TCP) answers no run number and counts nothing", async () => {
+    await setup(10, 2);
+    const { first, after } = await callTwice(protocol.step, KEYS, step("2/0/0", 2, [job(1)]));
+    expect(first.ran).toBeUndefined();
+    expect(after["tick:t1"]).not.toHaveProperty("ran");
   });
 
   it("the second lane to reach Redis is fresh, whichever its number; each fetches its own jobs once", async () => {

@@ -16,6 +16,9 @@
 -- lane (begin, housekeep, recurring, finish, a step over TCP), which goes
 -- only while no lane call is in flight: a lane call numbered below it is
 -- stale (a request held in transit past the tick's finish acts on nothing).
+-- A lane step that holds the lease also counts itself (`ran`, step.lua) and
+-- answers the count with its reply, kept with it: the tick takes the two
+-- lanes' jobs in the order Redis fetched them, not the order it sent them.
 -- @include lib/common/prefix-keys.lua
 
 -- A length's text, made once a call: a number joined to a string is formatted
