@@ -42,3 +42,35 @@ describe.each(adapterCases)("the jobs API naming by text as read, edges, over $n
     expect(await redis.zcard(`${h.prefix}dead`)).toBe(1001);
   });
 });
+
+describe.each(adapterCases)("cancel of a running job with invalid UTF-8 in a large batch over $name", (adapterCase) => {
+  const h = useHarness(adapterCase, "admin-as-read-inproc");
+
+  it("cancel of it while it runs behind 700 finished, unacked jobs of its tick aborts its handler", async () => {
+    let started!: () => void;
+    const running = new Promise<void>((r) => (started = r));
+    const tq = h.make({
+      x: () => {},
+      y: (_args: [], ctx: { signal: AbortSignal }) =>
+        new Promise((_, reject) => {
+          started();
+          ctx.signal.addEventListener("abort", () => reject(ctx.signal.reason));
+        }),
+    });
+    const bad = Buffer.concat([
+      Buffer.from(`{"class":"y","args":["a`),
+      Buffer.from("ff", "hex"),
+      Buffer.from(`"],"jid":"run1","queue":"default","retry":3}`),
+    ]);
+    // Oldest first at the list's right end (the end ticks take from): 700 quick jobs, then the one that hangs.
+    const quick: Buffer[] = [];
+    for (let k = 0; k < 700; k++) quick.push(Buffer.from(`{"class":"x","args":[],"jid":"q${k}","queue":"default"}`));
+    await h.redis.lpush(`${h.prefix}queue:default`, ...quick, bad);
+    await h.redis.sadd(`${h.prefix}queues`, "default");
+    const ticking = tq.tick({ budgetMs: 8_000, cancelCheckMs: 300, batch: 1000 });
+    await running;
+    const cancelled = await tq.jobs.cancel("run1").catch((error: unknown) => error);
+    await ticking;
+    expect(cancelled).toMatchObject({ jid: "run1", from: "running" });
+  });
+});
