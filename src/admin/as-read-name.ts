@@ -7,6 +7,7 @@
 import { encodeValue } from "../job/json-splice.js";
 import { REPLACED } from "../protocol/define.js";
 import { sha1Hex } from "../sha1.js";
+import type { JobInfo } from "./types.js";
 
 /** A text Lua would read as a name (lib/admin/find-as-read.lua's as_read.is_name): it must itself be named by one. */
 const NAME_SHAPE = /^~[0-9a-fA-F]{40}$/;
@@ -23,4 +24,10 @@ export const asReadName = async (raw: string): Promise<string> => `~${await sha1
 export function fieldsPatch(fields: Record<string, unknown> | undefined): string {
   if (!fields) return "";
   return JSON.stringify(Object.entries(fields).flatMap(([name, value]) => [name, encodeValue(value)]));
+}
+
+/** Why a job read with U+FFFD in a priority or group set may be missed: its stored bytes may not be valid UTF-8. */
+export function unnamedNote(found: JobInfo): string {
+  if (found.state !== "queued" || found.position !== undefined || !namedAsRead(found.raw)) return "";
+  return " (it was read with U+FFFD and waits in a priority or group set: if its stored bytes are not valid UTF-8, it is found only by them; remove it with a client that reads bytes, such as redis-cli)";
 }

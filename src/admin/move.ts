@@ -8,7 +8,7 @@ import { newJid } from "../job/codec.js";
 import type { Runtime } from "../tick/runtime.js";
 import * as protocol from "../protocol/index.js";
 import { runCall } from "../protocol/run.js";
-import { asReadName, fieldsPatch, namedAsRead } from "./as-read-name.js";
+import { asReadName, fieldsPatch, namedAsRead, unnamedNote } from "./as-read-name.js";
 import { jobInfo } from "./entry.js";
 import { mustFind } from "./find.js";
 import { withFields } from "./retried-text.js";
@@ -38,7 +38,7 @@ export async function moveJobs(runtime: Runtime, entries: MoveEntry[]): Promise<
     const chunk = entries.slice(i, i + CHUNK);
     const jobs = chunk.map(plainArgs);
     // Only a job read with U+FFFD (as-read-name.ts) is named apart: most calls name none, and await nothing.
-    for (let k = 0; k < chunk.length; k++) if (namedAsRead(chunk[k]!.raw)) jobs[k] = await asReadArgs(chunk[k]!);
+    for (let k = 0; k < chunk.length; k++) if (namedApart(chunk[k]!)) jobs[k] = await asReadArgs(chunk[k]!);
     flags += await runCall(
       runtime,
       protocol.move,
@@ -48,6 +48,13 @@ export async function moveJobs(runtime: Runtime, entries: MoveEntry[]): Promise<
   }
   return flags;
 }
+
+/**
+ * Whether an entry is named by its text as read: it was read with U+FFFD and where it was seen is known. One in a
+ * priority or group set (no distance, no score) is named by its text: that finds it when its U+FFFD is stored as
+ * such, and misses it (as before) when it stands for bytes that are not valid UTF-8.
+ */
+const namedApart = (e: MoveEntry) => (e.score !== undefined || e.hint !== undefined) && namedAsRead(e.raw);
 
 /** move.lua's arguments for a plain job: its text, the text to push ('' the stored one), its distance. */
 function plainArgs(e: MoveEntry) {
@@ -84,8 +91,10 @@ export async function moveOne(
   jid: string,
   op: OneJob,
 ): Promise<{ found: JobInfo; pushed?: JobInfo }> {
+  let unnamed = "";
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     const { found, where } = await mustFind(runtime, jid);
+    unnamed = unnamedNote(found);
     if (found.state === "running") {
       throw new TickqError(
         "CONFLICT",
@@ -98,11 +107,6 @@ export async function moveOne(
         `cannot ${op.what} job ${jid}: it is ${found.state}, and ${op.what} takes a job that is ${op.allowed.join(" or ")}`,
       );
     }
-    if (found.state === "queued" && found.position === undefined && namedAsRead(found.raw))
-      throw new TickqError(
-        "CONFLICT",
-        `cannot ${op.what} job ${jid}: its bytes are not valid UTF-8 and it waits in a priority or group set, where it cannot be named; delete it with redis-cli`,
-      );
     const fields = op.fields?.(found);
     const entry: MoveEntry = {
       from: found.waitingOn ?? sourceOf(found.state, found.queue),
@@ -127,5 +131,5 @@ export async function moveOne(
       );
     // "0": a tick moved it meanwhile (due, fetched): look again.
   }
-  throw new TickqError("CONFLICT", `cannot ${op.what} job ${jid}: it kept moving while ticks ran; try again`);
+  throw new TickqError("CONFLICT", `cannot ${op.what} job ${jid}: it kept moving while ticks ran; try again${unnamed}`);
 }

@@ -7,7 +7,7 @@
 // written by the tick's ack, whatever the handler does.
 import { TickqError } from "../errors.js";
 import { newJid } from "../job/codec.js";
-import { asReadName, namedAsRead } from "../admin/as-read-name.js";
+import { asReadName, namedAsRead, unnamedNote } from "../admin/as-read-name.js";
 import { checkJid, mustFind } from "../admin/find.js";
 import type { CancelledFrom, CancelResult, JobInfo } from "../admin/types.js";
 import { emitter } from "../tick/events.js";
@@ -28,8 +28,10 @@ const WAITING = new Set(["queued", "scheduled", "retry"]);
 
 export async function cancelJob(runtime: Runtime, jidValue: string): Promise<CancelResult> {
   const jid = checkJid(jidValue);
+  let unnamed = "";
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     const { found, where } = await mustFind(runtime, jid);
+    unnamed = unnamedNote(found);
     if (found.state === "running") {
       const result = await cancelRunning(runtime, found);
       if (result) return result;
@@ -41,11 +43,6 @@ export async function cancelJob(runtime: Runtime, jidValue: string): Promise<Can
         `cannot cancel job ${jid}: it is ${found.state} (it has ended); cancel takes a job that is queued, scheduled, retry or running`,
       );
     }
-    if (found.state === "queued" && found.position === undefined && namedAsRead(found.raw))
-      throw new TickqError(
-        "CONFLICT",
-        `cannot cancel job ${jid}: its bytes are not valid UTF-8 and it waits in a priority or group set, where it cannot be named; delete it with redis-cli`,
-      );
     const from = found.state as CancelledFrom;
     const reply = await send(
       runtime,
@@ -60,7 +57,7 @@ export async function cancelJob(runtime: Runtime, jidValue: string): Promise<Can
     }
     // "gone": a tick moved it first (due, fetched): look again.
   }
-  throw new TickqError("CONFLICT", `cannot cancel job ${jid}: it kept moving while ticks ran; try again`);
+  throw new TickqError("CONFLICT", `cannot cancel job ${jid}: it kept moving while ticks ran; try again${unnamed}`);
 }
 
 /** Marks the job for its tick and waits until it heard; undefined when the job left the tick first. */
@@ -81,8 +78,10 @@ async function cancelRunning(runtime: Runtime, found: JobInfo): Promise<CancelRe
 /** `score`: a sorted set's score as Redis wrote it, where a job named by its text as read is looked for. */
 async function send(runtime: Runtime, found: JobInfo, from: string, tick: string, score?: string): Promise<string> {
   const distance = found.position === undefined ? "" : String(found.position);
-  // A job read with U+FFFD is named by its text as read, and where it was seen (src/admin/as-read-name.ts).
-  const named = namedAsRead(found.raw);
+  // A job read with U+FFFD is named by its text as read, and where it was seen (src/admin/as-read-name.ts): in a
+  // tick's list (looked through whole, as LPOS did), a sorted set or at a distance; else (a priority or group set)
+  // by its text.
+  const named = (tick !== "" || score !== undefined || found.position !== undefined) && namedAsRead(found.raw);
   return runCall(
     runtime,
     protocol.cancel,

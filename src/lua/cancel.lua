@@ -8,7 +8,7 @@
 -- stored text; distance: a queued job's distance from the head ('' unknown).
 -- A job whose bytes are not valid UTF-8 is named by '~' .. the SHA-1 of its
 -- text as read (lib/admin/find-as-read.lua): then distance is where it was
--- seen, a sorted set's score or a list's distance (a tick's list's too).
+-- seen, a sorted set's score or a list's distance (a tick's list is read whole).
 -- Returns 'cancelled' (a waiting job taken out and recorded cancelled,
 -- lib/cancel/record-cancelled.lua), 'gone' (no longer there: a tick moved it
 -- first; look again), or for a job in process, marked cancelled
@@ -50,8 +50,8 @@ if kept then return kept end
 -- (nil: gone). A plain job is named by its text: one length check.
 if #job == 41 and string.byte(job) == 126 and as_read.is_name(job) then
   local key = P .. from
-  -- A tick's list is looked through from its oldest jobs: the find gives no distance in it.
-  if string.sub(from, 1, 7) == 'inproc:' then key, distance = inproc_key(tick, string.sub(from, 8)), '0' end
+  -- A tick's list is read whole, as LPOS reads it below: the find gives no distance in it.
+  if string.sub(from, 1, 7) == 'inproc:' then key = inproc_key(tick, string.sub(from, 8)) end
   local stored, at = as_read.find(key, from, job, distance)
   if not stored then return keep_reply(token, keepMs, 'gone') end
   job = stored

@@ -139,14 +139,16 @@ describe.each(adapterCases)("the jobs API on a job with invalid UTF-8 over $name
     expect(await members("retry")).toEqual([]);
   });
 
-  it("a job it cannot name (in a priority set) is refused with a CONFLICT that says why", async () => {
+  it("one in a priority set is named by its text: a real U+FFFD is deleted, bad bytes are refused saying why", async () => {
     const tq = h.make({ x: () => {} });
+    const real = Buffer.from(`{"class":"x","args":["a\uFFFD"],"jid":"p0","queue":"default","tickq_priority":5}`);
     const stored = jobBytes("p1", "ff", ',"tickq_priority":5');
-    await h.redis.zadd(`${h.prefix}prio:default`, "-1", stored);
+    await h.redis.zadd(`${h.prefix}prio:default`, "-2", real, "-1", stored);
     await h.redis.sadd(`${h.prefix}queues`, "default");
+    expect(await tq.jobs.delete("p0")).toMatchObject({ jid: "p0", state: "queued" });
     const refused = await tq.jobs.delete("p1").catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(TickqError);
     expect((refused as TickqError).message).toMatch(/not valid UTF-8/);
-    expect(await h.redis.zcard(`${h.prefix}prio:default`)).toBe(1);
+    expect(await h.redis.zrangeBuffer(`${h.prefix}prio:default`, "0", "-1")).toEqual([stored]);
   });
 });

@@ -72,13 +72,23 @@ function as_read.in_list(key, name, d)
   return best, best_at
 end
 
+-- The stored text of list `key` that `name` names, the whole list read: for
+-- a tick's list, which holds what one tick fetched (LPOS reads it whole too).
+function as_read.in_all(key, name)
+  for _, job in ipairs(redis.call('LRANGE', key, '0', '-1')) do
+    if named(job, name) then return job end
+  end
+  return nil
+end
+
 -- The stored text `name` names where the jobs API saw it (`from`, under the
--- prefix: a sorted set, 'queue:NAME', a flow park list, a tick's list by its
--- full key in `key`), `where` its score or distance; and its distance in a
--- list. nil when not there. A queue's priority or group set is not looked
--- in: the find gives no score for it.
+-- prefix: a sorted set, 'queue:NAME', a flow park list, or 'inproc:QUEUE' with
+-- the tick's list as `key`), `where` its score or distance; and its distance
+-- in a list. nil when not there. A queue's priority or group set is not
+-- looked in: the find gives no score for it (the client names such a job by its text).
 function as_read.find(key, from, name, where)
-  if string.sub(from, 1, 6) == 'queue:' or string.sub(from, 1, 10) == 'flow:park:' or string.sub(from, 1, 7) == 'inproc:' then
+  if string.sub(from, 1, 7) == 'inproc:' then return as_read.in_all(key, name) end
+  if string.sub(from, 1, 6) == 'queue:' or string.sub(from, 1, 10) == 'flow:park:' then
     return as_read.in_list(key, name, where)
   end
   if string.sub(from, 1, 5) == 'prio:' or string.sub(from, 1, 6) == 'group:' then return nil end
