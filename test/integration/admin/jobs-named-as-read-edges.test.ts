@@ -15,7 +15,7 @@ describe.each(adapterCases)("the jobs API naming by text as read, edges, over $n
     const tq = h.make({ x: () => {} });
     const jid = await tq.enqueue("x", ["lossy \uFFFD data"], { priority: 5 });
     expect(await tq.jobs.delete(jid)).toMatchObject({ state: "queued", jid });
-    expect((await tq.jobs.find(jid))).toBeNull();
+    expect(await tq.jobs.find(jid)).toBeNull();
   });
 
   it("cancel of a queued priority job whose valid UTF-8 text holds U+FFFD cancels it", async () => {
