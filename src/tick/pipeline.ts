@@ -350,8 +350,11 @@ class Pipeline<W, O> {
       .then(
         (reply) => order.answered(sentNumber, reply.ran, () => took(reply)),
         (error: unknown) => {
-          failed(error);
-          order.failed(sentNumber);
+          try {
+            failed(error);
+          } finally {
+            order.failed(sentNumber);
+          }
         },
       )
       .catch(() => {});

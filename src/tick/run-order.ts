@@ -39,12 +39,12 @@ export class RunOrder {
       // Both have answered: the lower run number first, else (one without) the one sent first.
       this.#held = undefined;
       const first = ran !== undefined && held.ran !== undefined ? ran < held.ran : sent < held.sent;
-      if (first) {
-        this.#take(ran, take);
-        this.#take(held.ran, held.take);
-      } else {
-        this.#take(held.ran, held.take);
-        this.#take(ran, take);
+      const [one, two] = first ? [{ ran, take }, held] : [held, { ran, take }];
+      // The second is taken even if taking the first threw: else its lane is never freed.
+      try {
+        this.#take(one.ran, one.take);
+      } finally {
+        this.#take(two.ran, two.take);
       }
       return;
     }
