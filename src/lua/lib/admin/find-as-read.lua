@@ -5,8 +5,8 @@
 -- and says where it saw it: a sorted set's score, or a list's distance from
 -- its head (the end ticks take from). This finds the stored entry there whose
 -- text as read (lib/common/utf8-as-read.lua) hashes to the name: only
--- entries at that score, or within NEAR of that distance, are read, so a
--- call stays bounded however large the set or list. A job that moved
+-- entries at that score (up to SAME_SCORE_MAX), or within NEAR of that
+-- distance, are read, so a call stays bounded however large the set or list. A job that moved
 -- farther (ticks fetched past it, or put many back ahead of it) is not
 -- found, and the caller looks again. A plain job is named by its text and
 -- never comes here.
@@ -19,9 +19,12 @@
 
 local as_read = {}
 
--- Entries read each side of a list distance, and at most at one score.
+-- Entries read each side of a list distance; entries read at one score a
+-- page (members of one score sort by their bytes, so the job may be behind
+-- many others there: a bulk schedule at one time), and at most in all.
 as_read.NEAR = 500
 as_read.SAME_SCORE = 1000
+as_read.SAME_SCORE_MAX = 100000
 
 -- Whether `name` is a '~' name: a stored text shaped like one is itself
 -- named by its own SHA-1 (the client names it so), never by its text.
@@ -41,8 +44,12 @@ end
 -- `key` that `name` names, or nil.
 function as_read.in_sorted(key, name, score)
   if not tonumber(score) then return nil end
-  for _, job in ipairs(redis.call('ZRANGEBYSCORE', key, score, score, 'LIMIT', '0', as_read.SAME_SCORE)) do
-    if named(job, name) then return job end
+  for offset = 0, as_read.SAME_SCORE_MAX - 1, as_read.SAME_SCORE do
+    local page = redis.call('ZRANGEBYSCORE', key, score, score, 'LIMIT', offset, as_read.SAME_SCORE)
+    for k = 1, #page do
+      if named(page[k], name) then return page[k] end
+    end
+    if #page < as_read.SAME_SCORE then return nil end
   end
   return nil
 end
