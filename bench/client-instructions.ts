@@ -17,6 +17,10 @@
 // tick over partitions sizes its fetches by that rate (slots.ts), so there it fetches in smaller
 // batches than in a timed drain: compare counts at like round trips a job, which each line shows.
 // Two runs at once move a count by up to 6 % (their round trips move); alone, by about 2 %.
+// The count includes V8's background threads: at 20,000 jobs some 40 % of it is TurboFan compiling
+// the per-job code for the first time (the N/10 warm-up ends before V8 finds that code hot; a
+// --trace-opt run shows each function compiled once, not a deoptimization loop). That is a fixed
+// cost, so it weighs less at --jobs 100000: compare trees at like N.
 // Needs valgrind (Debian's package).
 // `--repeat N`: each shape of each tree N times, the trees' order reversed every other time, then
 // the median of each (a count moves with the round trips a job, which the machine's load moves).

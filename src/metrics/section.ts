@@ -24,12 +24,25 @@ export function bucketOf(ms: number): number {
   return BUCKET_BOUNDS_MS.length + 1;
 }
 
-/** Whole ms up to this are filed by a table: most runs and waits, two a job (bench/client-instructions.ts). */
+/** Whole ms up to this are filed by the table at their own index: most runs and waits, two a job (bench/client-instructions.ts). */
 const TABLED_MS = 1_000;
-const tabled = Uint8Array.from({ length: TABLED_MS + 1 }, (_, ms) => bucketOf(ms));
+/** Every bound past TABLED_MS is a multiple of this: a whole ms there files as the multiple at or above it. */
+const COARSE_MS = 500;
+/** The coarse steps the table holds: the last bound's, then one for every ms past it. */
+const COARSE_STEPS = (BUCKET_BOUNDS_MS.at(-1) as number) / COARSE_MS + 1;
+const tabled = Uint8Array.from({ length: TABLED_MS + 1 + COARSE_STEPS + 1 }, (_, i) =>
+  bucketOf(i <= TABLED_MS ? i : (i - TABLED_MS - 1) * COARSE_MS),
+);
 
-/** bucketOf for a whole, non-negative ms (msText's), by the table where it reaches. */
-const bucketOfWhole = (ms: number): number => (ms <= TABLED_MS ? (tabled[ms] as number) : bucketOf(ms));
+/**
+ * bucketOf for a whole, non-negative ms (msText's), by the table. Past TABLED_MS by its coarse step,
+ * computed for every value: a branch that calls bucketOf only for a long wait deoptimized the ack's
+ * metrics code the first time a wait passed a second, mid-drain (bench/client-instructions.ts).
+ */
+const bucketOfWhole = (ms: number): number => {
+  const coarse = TABLED_MS + 1 + Math.min(Math.ceil(ms / COARSE_MS), COARSE_STEPS);
+  return tabled[ms <= TABLED_MS ? ms : coarse] ?? BUCKET_COUNT;
+};
 
 interface Group {
   name: string;

@@ -56,9 +56,11 @@ describe("metric buckets", () => {
 });
 
 describe("an ack's metrics section", () => {
-  it("files every run time and wait under bucketOf's bucket, tabled or not", () => {
+  it("files every run time and wait under bucketOf's bucket, up to and past every bound", () => {
     const job = { raw: "{}", queue: "default", resurrections: 0, interruptions: 0 } as never;
-    const values = [0, 0.4, 0.6, 4.5, 5, 5.5, 6, 999, 1_000, 1_000.4, 1_000.6, 1_001, 2_500, 3_600_001];
+    const around = BUCKET_BOUNDS_MS.flatMap((bound) => [bound - 1, bound, bound + 1, bound + 499, bound + 500]);
+    const tabled = [0, 0.4, 0.6, 4.5, 5, 5.5, 6, 999, 1_000, 1_000.4, 1_000.6];
+    const values = [...tabled, 1_001, 2_500, 3_600_001, 1e12, ...around];
     for (const ms of values) {
       const outcome = { kind: "succeeded" as const, job, ran: { name: "x", durationMs: ms, waitMs: ms } };
       const section = metricsSection([outcome], 0, metricsSettings({ retentionMs: 3_600_000 }))!;

@@ -96,7 +96,7 @@ function startJob(
   const { payload } = decoded;
   if (payload.retry == null) payload.retry = definition.retry ?? true;
   if (hooks.cancelled?.(payload.jid)) return { kind: "cancelled", job, payload };
-  const run = new JobRun(runtime, hooks, job, payload, definition, { signal, graceMs });
+  const run = new JobRun(runtime, hooks, job, payload, definition, signal, graceMs);
   if (!runtime.tracing) return run.attempt();
   return traced(runtime.tracing, run, job, payload);
 }
@@ -155,13 +155,15 @@ class JobRun {
     private readonly job: FetchedJob,
     private readonly payload: JobPayload,
     private readonly definition: JobDefinition<never>,
-    private readonly tick: { signal: AbortSignal; graceMs: number },
+    // The tick's signal and grace as fields, not an object of them made a job (bench/client-instructions.ts).
+    private readonly signal: AbortSignal,
+    private readonly graceMs: number,
   ) {
     const attempt = attemptOf(payload);
     this.ctx = new RunContext(payload.jid, job.queue, attempt, payload, {
       runtime,
       hooks,
-      signal: tick.signal,
+      signal,
       fence: job.flowFence,
     });
   }
@@ -196,7 +198,7 @@ class JobRun {
         {
           name: this.payload.class,
           timeoutMs,
-          graceMs: this.tick.graceMs,
+          graceMs: this.graceMs,
           onIgnored: () =>
             this.ctx.log.warn(`ignored the abort past its timeoutMs (${timeoutMs} ms); it may still be running`),
         },
@@ -271,11 +273,11 @@ class JobRun {
     const stopped = this.cancelled();
     if (stopped) return stopped;
     const ended = monotonicMs();
-    const { runtime, hooks, job, payload, definition, tick } = this;
+    const { runtime, hooks, job, payload, definition, signal } = this;
     const input = { backoff: definition as Backoffs, log: this.ctx.loggedLines() };
-    if (tick.signal.aborted) {
+    if (signal.aborted) {
       // An abort of a capability's making (a lease in doubt) says what it makes of the run; any other puts it back.
-      const stop = hooks.aborted?.(tick.signal.reason, job);
+      const stop = hooks.aborted?.(signal.reason, job);
       if (stop === "doubt") return { kind: "inDoubt", job };
       if (stop === undefined) return { kind: "interrupted", job };
       return this.measured(await failed(runtime, hooks, job, payload, stop, input), ended);
