@@ -20,6 +20,7 @@ import { basename, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { worktreeOf } from "./ref-worktree.js";
+import { noopWorkflow } from "./noop-workflow.js";
 
 const { values } = parseArgs({
   options: {
@@ -62,14 +63,7 @@ async function drainCounted(): Promise<void> {
         prefix: `wf-ins:${label}:`,
         jobs: {},
         workflows: {
-          noop: {
-            run: async (_: null, step: { run(name: string, fn: () => number): Promise<number> }) => {
-              let sum = 0;
-              for (let i = 0; i < steps; i++) sum += await step.run(`s${i}`, () => i);
-              completed++;
-              return sum;
-            },
-          },
+          noop: noopWorkflow(steps, () => completed++),
         },
       });
       const input = Array.from({ length: n }, () => ({ name: "noop" as const, input: null }));

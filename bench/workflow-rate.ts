@@ -20,6 +20,7 @@ import { Redis } from "ioredis";
 import { median, spread } from "./alternating.js";
 import { worktreeOf } from "./ref-worktree.js";
 import { commandCountBetween, redisUsage } from "./wire.js";
+import { noopWorkflow } from "./noop-workflow.js";
 
 interface Sample {
   stepsPerSecond: number;
@@ -42,14 +43,7 @@ async function drainOnce(tree: string, url: string, runs: number, steps: number)
       prefix: `wf-rate:${label}:`,
       jobs: {},
       workflows: {
-        noop: {
-          run: async (_: null, step: { run(name: string, fn: () => number): Promise<number> }) => {
-            let sum = 0;
-            for (let i = 0; i < steps; i++) sum += await step.run(`s${i}`, () => i);
-            completed++;
-            return sum;
-          },
-        },
+        noop: noopWorkflow(steps, () => completed++),
       },
     });
     // Trees from before startBulk start one run a call (not measured).
