@@ -214,16 +214,32 @@ export async function startPrivateRedisCluster(options: ClusterOptions): Promise
   const nodes: ClusterNode[] = [];
   const count = o.masters * (1 + o.replicas);
   for (let i = 0; i < count; i++) {
-    const port = await freePortPair(taken);
+    let port = await freePortPair(taken);
     taken.add(port).add(port + 10_000);
-    const dir = join(root, String(port));
+    let answered = false;
     const slot = i;
     const isAlive = () => {
       const c = children[slot];
       return c !== undefined && c.exitCode === null && c.signalCode === null;
     };
+    // Spawns it on `port`; true once it answers PING, false if it exited first (its port was taken).
+    const spawnOn = async (): Promise<boolean> => {
+      const dir = join(root, String(port));
+      mkdirSync(dir, { recursive: true });
+      const c = spawn("redis-server", nodeArgs(port, dir, o), { stdio: "ignore" });
+      c.on("error", () => {});
+      children[slot] = c;
+      for (let t = 0; t < 400; t++) {
+        if ((await ask(port, (client) => client.ping())) === "PONG") return (answered = true);
+        if (!isAlive()) return false;
+        await sleep(25);
+      }
+      throw new Error(`cluster node on port ${port} does not answer`);
+    };
     nodes.push({
-      port,
+      get port() {
+        return port;
+      },
       pid: () => children[slot]?.pid,
       alive: isAlive,
       async kill() {
@@ -234,15 +250,13 @@ export async function startPrivateRedisCluster(options: ClusterOptions): Promise
         await exited;
       },
       async start() {
-        mkdirSync(dir, { recursive: true });
-        const c = spawn("redis-server", nodeArgs(port, dir, o), { stdio: "ignore" });
-        c.on("error", () => {});
-        children[slot] = c;
-        for (let t = 0; t < 400; t++) {
-          if ((await ask(port, (client) => client.ping())) === "PONG") return;
-          await sleep(25);
+        // Another process may bind a port between freePortPair's check and this spawn: before the node first
+        // answered (no other node knows its port yet), it moves to another free pair.
+        for (let moves = 0; !(await spawnOn()); moves++) {
+          if (answered || moves >= 5) throw new Error(`cluster node on port ${port} exited before it answered`);
+          port = await freePortPair(taken);
+          taken.add(port).add(port + 10_000);
         }
-        throw new Error(`cluster node on port ${port} does not answer`);
       },
     });
   }
