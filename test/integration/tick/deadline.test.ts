@@ -91,16 +91,17 @@ describe.each(adapterCases)("deadline over $name", (adapterCase) => {
   });
 
   it("extends the lease while a batch runs longer than the lease", async () => {
-    // the batch runs 3 leases long; a lease of 600 ms, renewed every 200 ms, rides out a loaded machine's stalls
-    const tq = h.make({ slow: () => sleep(1800) });
+    // the batch runs 3 leases long; a lease of 2 s, renewed every 667 ms, rides out a loaded machine's stalls
+    // (one of 600 ms renewed over HTTP came late under a CI's load, and the other tick took the job back)
+    const tq = h.make({ slow: () => sleep(6000) });
     await tq.enqueue("slow", []);
-    const ticking = tq.tick({ leaseMs: 600 });
-    await sleep(1200);
+    const ticking = tq.tick({ leaseMs: 2000 });
+    await sleep(4000);
     // a second tick must not resurrect the job the first is still running
     const other = await tq.tick();
     const report = await ticking;
     expect(other.resurrected).toBe(0);
     expect(report).toMatchObject({ succeeded: 1, leaseLost: false });
     expect(report.roundTrips).toBeGreaterThanOrEqual(3);
-  });
+  }, 60_000);
 });
