@@ -80,8 +80,11 @@ async function overlappedWave(w: number): Promise<void> {
 }
 
 async function plainWave(w: number): Promise<void> {
-  await tq.enqueueBulk(Array.from({ length: ids }, (_, i) => ({ name: "noop" as const, args: [w, i] as [number, number] })));
-  for (let done = 0; done < ids; ) done += (await tq.tick({ batch: 100, concurrency: 100, budgetMs: 60_000 })).succeeded;
+  await tq.enqueueBulk(
+    Array.from({ length: ids }, (_, i) => ({ name: "noop" as const, args: [w, i] as [number, number] })),
+  );
+  for (let done = 0; done < ids; )
+    done += (await tq.tick({ batch: 100, concurrency: 100, budgetMs: 60_000 })).succeeded;
 }
 
 async function measure(wave: (w: number) => Promise<void>) {
@@ -110,7 +113,11 @@ async function measure(wave: (w: number) => Promise<void>) {
 }
 
 const pct = (part: number, whole: number) => `${((part / whole) * 100).toFixed(0)} %`;
-console.log(`load average at start: ${loadavg().map((l) => l.toFixed(2)).join(", ")}`);
+console.log(
+  `load average at start: ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(", ")}`,
+);
 for (let w = 0; w < 20; w++) await orderedWave(-1 - w); // warm-up: every script loaded, V8 past its first compiles
 for (let w = 0; w < 20; w++) await plainWave(-1 - w);
 const rows = [];
@@ -136,7 +143,11 @@ for (let r = 0; r < rounds; r++) {
 }
 console.log(`${waves} waves of ${ids} ids (or plain jobs) a round; the shares are of the wall time`);
 console.table(rows);
-console.log(`load average at end: ${loadavg().map((l) => l.toFixed(2)).join(", ")}`);
+console.log(
+  `load average at end: ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(", ")}`,
+);
 client.disconnect();
 probe.disconnect();
 await server.stop();

@@ -76,4 +76,3 @@ describe.each(adapterCases)("ordered_enqueue's due times, run twice over $name",
     expect(await h.redis.object("ENCODING", `${h.prefix}o:idx:ready`)).toBe("listpack");
   });
 });
-
