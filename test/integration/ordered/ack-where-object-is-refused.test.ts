@@ -4,7 +4,7 @@
 // whole, as for a listpack, and acks every id. A private redis-server with OBJECT renamed away stands
 // in for such a Redis, over TCP and over the local REST server in front of it.
 import { Redis } from "ioredis";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import * as protocol from "../../../src/protocol/index.js";
 import { startUpstashLocal, type UpstashLocalServer } from "../../../tools/upstash-local/server.js";
 import { adapterCases, describeOverAdapters } from "../../helpers/adapters.js";

@@ -54,7 +54,7 @@ describe.each(adapterCases)("ordered_enqueue of 16+ ids as a set over $name", (a
           })),
         },
       );
-      const flat = await h.redis.zrange(key, 0, -1, "WITHSCORES");
+      const flat = await h.redis.zrange(key, "0", "-1", "WITHSCORES");
       const out = new Map<string, number>();
       for (let i = 0; i < flat.length; i += 2) out.set(flat[i]!, Number(flat[i + 1]));
       return out;
