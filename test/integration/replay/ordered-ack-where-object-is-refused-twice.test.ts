@@ -2,7 +2,8 @@
 // supports. The ack of 16 ids or more of one name asks OBJECT ENCODING of the tick's token hash
 // (lib/ordered/ack-ids.lua) only to choose how to read it; where OBJECT is refused it reads the hash
 // whole, as for a listpack, and acks every id. A private redis-server with OBJECT renamed away stands
-// in for such a Redis, over TCP and over the local REST server in front of it.
+// in for such a Redis, over TCP and over the local REST server in front of it. The finish, run twice
+// with the same arguments, answers alike and leaves the state of one run.
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import * as protocol from "../../../src/protocol/index.js";
@@ -33,12 +34,12 @@ describeOverAdapters(
   adapterCases.filter((c) => c.name !== "cluster"),
   "ordered acks where Redis refuses OBJECT, over $name",
   (adapterCase) => {
-    it("a tick that took 20 ids of one name acks them all: none left held or running", async () => {
+    it("a tick that took 20 ids of one name acks them all, run twice: none left held or running", async () => {
       const opened = openAdapter(adapterCase.name, { redisUrl: server.url, restUrl: rest.url, restToken: TOKEN });
       const redis = new Redis(server.url);
       const h = { adapter: opened.adapter, redis, prefix: uniquePrefix(`${adapterCase.name}:no-object`) } as Harness;
       try {
-        const { call } = scriptCalls(h);
+        const { call, callTwice } = scriptCalls(h);
         const ids = Array.from({ length: 20 }, (_, i) => `id-${String(i).padStart(2, "0")}`);
         await call(
           protocol.ordered_enqueue,
@@ -53,7 +54,7 @@ describeOverAdapters(
         const items = idsOf(begun.ordered);
         expect(items.map((x) => x.id)).toEqual(ids);
         const outcomes = items.map((item) => ({ kind: "succeeded" as const, item }));
-        await call(
+        await callTwice(
           protocol.finish,
           tickKeys("t1"),
           finishArgs({ tick: "t1", leaseMs: 5_000, call: 2, ordered: { names: ["idx"], outcomes } }),
