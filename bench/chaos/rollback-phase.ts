@@ -22,6 +22,7 @@ import { openRollbackLedger, ROLLBACK_STEPS, rollbackTickq, type RollbackTickq }
 import { ROLLBACK_TICK, rollbackColumn, type UnitHistory } from "./rollback-judge.js";
 import { planSends, sendAll, type Send } from "./rollback-plan.js";
 import { startRollbackRedis, type Rollback } from "./rollback-redis.js";
+import { whereabouts } from "./rollback-whereabouts.js";
 import { deleteUnder, settle, settleLimits } from "./settle.js";
 import { locateJobs } from "./verify.js";
 import { startWorkers } from "./workers.js";
@@ -156,9 +157,12 @@ async function runRollbackPhase(ctx: PhaseContext): Promise<Column> {
     const evidence = {
       rollbacks,
       enqueued: sent.acked,
+      sent: sent.sentAt,
+      attempts: sent.attempts,
       histories: h,
       completed,
       present,
+      whereabouts: await whereabouts(admin, prefix, sends, completed, present),
       backwards: await ledger.lrange(`${at}backwards`, 0, -1),
       overlaps: (await overlapDetector(ledger, `${at}ov:`).read()).overlaps,
     };
