@@ -49,6 +49,11 @@ export interface RollbackVerdict {
   lostAnsweredAfterKill: number;
   /** Claims or acks in a lost window undone (their work ran again). */
   undoneInWindow: number;
+  /**
+   * Reruns a resent enqueue explains: an attempt whose answer never came had landed and run, and the one
+   * answered, a new call, came once the unit may have been claimed, so it added the unit again.
+   */
+  rerunByResend: number;
   presentNotDone: string[];
   /** Executions beyond each unit's first. */
   reran: number;
@@ -82,6 +87,7 @@ export function judgeRollback(e: RollbackEvidence): RollbackVerdict {
     lostInWindow: 0,
     lostAnsweredAfterKill: 0,
     undoneInWindow: 0,
+    rerunByResend: 0,
     presentNotDone: [],
     reran: 0,
   };
@@ -108,6 +114,10 @@ export function judgeRollback(e: RollbackEvidence): RollbackVerdict {
       if (again === undefined) continue;
       // The start of the execution that succeeded: its claim (the fetch) came at most CLAIM_SLACK_MS before.
       const began = h.starts.filter((t) => t <= s.endedAt).at(-1) ?? s.endedAt;
+      if (secondCopy(e, unit, began)) {
+        verdict.rerunByResend++;
+        continue;
+      }
       // A rollback after that claim and before the new start that may have forgotten the claim or the ack; a
       // start waits for Redis to answer (its tick confirms its lease first), so a claim precedes it by that too.
       const between = rollbacks.filter(
@@ -122,6 +132,15 @@ export function judgeRollback(e: RollbackEvidence): RollbackVerdict {
   }
   for (const [unit, how] of e.present) if (!e.completed.has(unit)) verdict.presentNotDone.push(`${unit}: ${how}`);
   return verdict;
+}
+
+/**
+ * Whether the unit's enqueue was sent more than once and answered once its run of `began` may have been claimed:
+ * an earlier attempt landed (the run), the answered one found the unit claimed or done and added it again.
+ */
+function secondCopy(e: RollbackEvidence, unit: string, began: number): boolean {
+  const acked = e.enqueued.get(unit);
+  return (e.attempts?.get(unit) ?? 1) > 1 && acked !== undefined && acked >= began - CLAIM_SLACK_MS;
 }
 
 /**
@@ -145,11 +164,14 @@ function describe(rollbacks: Rollback[], at: number): string {
  * neither completed nor present, where it stands in Redis.
  */
 function historyOf(e: RollbackEvidence, unit: string): string {
-  const acked = e.enqueued.get(unit);
+  // A workflow step's unit is RUN:STEP: the run's start is its enqueue.
+  const colon = unit.lastIndexOf(":");
+  const sentUnit = e.enqueued.has(unit) || colon < 0 ? unit : unit.slice(0, colon);
+  const acked = e.enqueued.get(sentUnit);
   const sent =
     acked === undefined
       ? ""
-      : `enqueue: attempt ${e.attempts?.get(unit) ?? "?"} sent at ${e.sent?.get(unit) ?? "?"}, answered at ${acked}; `;
+      : `enqueue${sentUnit === unit ? "" : ` of ${sentUnit}`}: attempt ${e.attempts?.get(sentUnit) ?? "?"} sent at ${e.sent?.get(sentUnit) ?? "?"}, answered at ${acked}; `;
   const h = e.histories.get(unit);
   const ran = h
     ? `starts ${h.starts.join(", ") || "none"}, successes ${h.successes.map((s) => `ended ${s.endedAt} acked ${s.ackedBy ?? "never"}`).join(", ") || "none"}`
@@ -236,6 +258,7 @@ const CHECKS: Check<RollbackPhaseResult>[] = [
   { label: "  the oldest, ms before its kill", value: (r) => r.oldestLossMs },
   { label: "  sent before the kill, answered after it", value: (r) => r.lostAnsweredAfterKill },
   { label: "acks undone in a rollback's last second", value: (r) => r.undoneInWindow },
+  { label: "runs again by a resent enqueue's second copy", value: (r) => r.rerunByResend },
   { label: "rollback phase, seconds", value: (r) => r.seconds },
 ];
 

@@ -44,6 +44,7 @@ describe("the rollback phase's judge", () => {
       lostInWindow: 0,
       lostAnsweredAfterKill: 0,
       undoneInWindow: 0,
+      rerunByResend: 0,
       presentNotDone: [],
       reran: 0,
     });
@@ -162,6 +163,40 @@ describe("the rollback phase's judge", () => {
     expect(verdict.lostOld).toEqual([
       "j-1: ran again at 10500 although its run of 1100–1150 was acked at 1200 (8800 ms before the kill at 10000, which kept up to 9200); enqueue: attempt ? sent at ?, answered at 1000; ledger: starts 1100, 10500, successes ended 1150 acked 1200",
     ]);
+  });
+
+  it("allows a unit whose enqueue was resent to run again: the answered send, a new call, came once it may have been claimed", () => {
+    const e = cleanEvidence();
+    // Attempt 1 timed out but landed and ran at 20,000; attempt 3, answered at 20,765, added the payload again.
+    e.enqueued.set("o-45", 20_765);
+    e.sent = new Map([["o-45", 20_517]]);
+    e.attempts = new Map([["o-45", 3]]);
+    e.completed.add("o-45");
+    e.histories.set("o-45", {
+      starts: [20_000, 21_400],
+      successes: [
+        { endedAt: 20_125, ackedBy: 20_722 },
+        { endedAt: 21_558, ackedBy: 22_429 },
+      ],
+    });
+    const verdict = judgeRollback(e);
+    expect(verdict.lostOld).toEqual([]);
+    expect(verdict.rerunByResend).toBe(1);
+  });
+
+  it("fails a rerun after an acked run when the enqueue was answered at its first attempt", () => {
+    const e = cleanEvidence();
+    e.enqueued.set("o-45", 19_900);
+    e.attempts = new Map([["o-45", 1]]);
+    e.completed.add("o-45");
+    e.histories.set("o-45", {
+      starts: [20_000, 21_400],
+      successes: [
+        { endedAt: 20_125, ackedBy: 20_722 },
+        { endedAt: 21_558, ackedBy: 22_429 },
+      ],
+    });
+    expect(judgeRollback(e).lostOld).toHaveLength(1);
   });
 
   it("does not judge a start that came before the ack was known answered", () => {
