@@ -166,7 +166,13 @@ class JobRun {
     if (this.definition.timeoutMs !== undefined) return this.timed(this.definition.timeoutMs);
     let pending: Promise<void> | undefined;
     try {
-      pending = this.execute(this.ctx);
+      // No middleware (most): the handler called here, not through execute and perform, which V8 would
+      // compile apart once hot (bench/client-instructions.ts).
+      if (this.runtime.middleware.length === 0) {
+        const returned = this.definition.perform(this.payload.args as never, this.ctx);
+        if (isThenable(returned)) pending = this.settled(returned);
+        else this.value = returned;
+      } else pending = this.execute(this.ctx);
     } catch (error) {
       return this.failedRun(error);
     }
@@ -198,30 +204,28 @@ class JobRun {
     return this.ended();
   }
 
-  /** The handler returned: its outcome; should reading it throw, the run failed (as any throw in a run). */
+  /**
+   * The handler returned: its outcome (cancelled, if a cancel came while it ran); should reading it
+   * throw, the run failed (as any throw in a run).
+   */
   private ended(): Outcome | Promise<Outcome> {
     try {
-      return this.succeeded();
+      const { job, payload, value } = this;
+      return (
+        this.cancelled() ??
+        // `ran` declared from the start: the meter's write then finds its slot, with no change of shape.
+        this.measured({
+          kind: "succeeded",
+          job,
+          payload,
+          value,
+          durationMs: monotonicMs() - this.started,
+          ran: undefined,
+        })
+      );
     } catch (error) {
       return this.failedRun(error);
     }
-  }
-
-  /** The handler returned: its outcome (cancelled, if a cancel came while it ran). */
-  private succeeded(): Outcome {
-    const { job, payload, value } = this;
-    return (
-      this.cancelled() ??
-      // `ran` declared from the start: the meter's write then finds its slot, with no change of shape.
-      this.measured({
-        kind: "succeeded",
-        job,
-        payload,
-        value,
-        durationMs: monotonicMs() - this.started,
-        ran: undefined,
-      })
-    );
   }
 
   /** Runs the handler (inside the middleware, if any); undefined when it returned at once. */
@@ -239,6 +243,11 @@ class JobRun {
       this.value = returned;
       return undefined;
     }
+    return this.settled(returned);
+  }
+
+  /** What an async handler's promise settles to: its value kept as the result. */
+  private settled(returned: PromiseLike<unknown>): Promise<void> {
     return Promise.resolve(returned).then((value) => {
       this.value = value;
     });
