@@ -34,7 +34,7 @@ describeOverAdapters(
   (adapterCase) => {
     const open = () => openAdapter(adapterCase.name, { redisUrl: server.url, restUrl: rest.url, restToken: TOKEN });
 
-    it("a process's first tick runs the jobs waiting", async () => {
+    it("a process's first tick runs the jobs waiting, and stats answer", async () => {
       const opened = open();
       const ran: number[] = [];
       const tq = createTickq({
@@ -48,6 +48,7 @@ describeOverAdapters(
         const report = await tq.tick({ budgetMs: 2_000 });
         expect(report.succeeded).toBe(2);
         expect(ran.sort()).toEqual([1, 2]);
+        expect((await tq.stats()).processed).toBe(2);
       } finally {
         await opened.close();
       }
