@@ -6,6 +6,9 @@
 -- Needs run-state.lua and kept-events.lua.
 --
 -- An item: id fence disposition extra steps[](name record) parks[](step kind seq ms event match)
+-- The section comes packed (src/protocol/define.ts `packed`): "j<values>", then its values (the count,
+-- then the items') in one value joined by joined.SEPARATOR, split here into a table read as ARGV would
+-- be; or, when empty or a value holds the separator, as a counted section in ARGV.
 -- disposition: c (continue: still held), y (yield: due now), r (retry: due
 -- after `extra` ms), v (this deployment lacks the run's workflow version:
 -- due after `extra` ms, and noted in `wf:unrunnable`, "NAME@VERSION" → "<ms>
@@ -15,13 +18,14 @@
 -- the run ended, no longer held, and changes nothing.
 -- @include lib/workflows/run-state.lua
 -- @include lib/workflows/kept-events.lua
+-- @include lib/common/joined.lua
 
-local function wf_park(id, i, n, now)
+local function wf_park(a, id, i, n, now)
   local park = wf_key('park', id)
   local steps = wf_key('steps', id)
   local resolved, marked = false, false
   for _ = 1, n do
-    local step, kind, seq, ms, event, match = ARGV[i], ARGV[i + 1], tonumber(ARGV[i + 2]), ARGV[i + 3], ARGV[i + 4], ARGV[i + 5]
+    local step, kind, seq, ms, event, match = a[i], a[i + 1], tonumber(a[i + 2]), a[i + 3], a[i + 4], a[i + 5]
     i = i + 6
     if redis.call('HEXISTS', steps, step) == 1 and string.find(redis.call('HGET', steps, step), '"status":"completed"', 1, true) then
       resolved = true -- an event arrived while the run was held
@@ -40,18 +44,18 @@ local function wf_park(id, i, n, now)
   return i, resolved
 end
 
-local function wf_commit_one(tick, i, now)
-  local id, fence, disposition, extra = ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3]
+local function wf_commit_one(tick, a, i, now)
+  local id, fence, disposition, extra = a[i], a[i + 1], a[i + 2], a[i + 3]
   local run = wf_key('run', id)
   local f = redis.call('HMGET', run, 'owner', 'fence', 'status', 'name', 'parks')
   local held = f[1] == tick and f[2] == fence and f[3] == 'running'
-  local n = tonumber(ARGV[i + 4])
+  local n = tonumber(a[i + 4])
   i = i + 5
   if held then
-    for k = i, i + 2 * (n - 1), 2 do wf_records.write(id, ARGV[k], ARGV[k + 1]) end
+    for k = i, i + 2 * (n - 1), 2 do wf_records.write(id, a[k], a[k + 1]) end
   end
   i = i + 2 * n
-  local parks = tonumber(ARGV[i])
+  local parks = tonumber(a[i])
   i = i + 1
   if not held then return i + 6 * parks, 0 end
   if disposition == 'c' then
@@ -67,7 +71,7 @@ local function wf_commit_one(tick, i, now)
     redis.call('HSET', wf_key('unrunnable'), (v[1] or '') .. '@' .. (v[2] or '1'), string.format('%.0f', now) .. ' ' .. id)
   elseif disposition == 'p' then
     local resolved
-    i, resolved = wf_park(id, i, parks, now)
+    i, resolved = wf_park(a, id, i, parks, now)
     parks = 0
     local at, left = wf_next_wake(id)
     if resolved then at = now end
@@ -88,26 +92,38 @@ local function wf_commit_one(tick, i, now)
   return i + 6 * parks, 1
 end
 
--- Commits the counted section of items at `i` (its count): 1 or 0 per item (committed[]), and the
--- index past it. The runs' list and count writes go once for the section (wf_defer, run-state.lua).
-local function wf_commit_all(tick, i, now)
-  local committed = {}
-  wf_defer.start()
-  local j = i + 1
-  for k = 1, tonumber(ARGV[i]) do
-    j, committed[k] = wf_commit_one(tick, j, now)
-  end
-  wf_defer.flush()
-  return committed, j
+-- The section of items at ARGV[i]: the table its values are read from (ARGV, or the packed value split),
+-- the index of its count there, and the index in ARGV past it when packed (nil: found by reading it).
+local function wf_commit_args(i)
+  local head = ARGV[i]
+  if string.byte(head) ~= 106 then return ARGV, i, nil end -- not 'j': a counted section in ARGV
+  return joined.split(ARGV[i + 1], tonumber(string.sub(head, 2)), 'workflow commits'), 1, i + 2
 end
 
--- The index just past a counted section of items that starts at `i` (its count), acting on nothing.
-local function wf_commits_end(i)
+-- Commits the section of items at ARGV[i]: 1 or 0 per item (committed[]), and the index in ARGV past it.
+-- The runs' list and count writes go once for the section (wf_defer, run-state.lua).
+local function wf_commit_all(tick, i, now)
+  local a, at, after = wf_commit_args(i)
+  local committed = {}
+  wf_defer.start()
+  local j = at + 1
+  for k = 1, tonumber(a[at]) do
+    j, committed[k] = wf_commit_one(tick, a, j, now)
+  end
+  wf_defer.flush()
+  return committed, after or j
+end
+
+-- The section of items at ARGV[i], committing nothing: its count of items, and the index in ARGV past it
+-- (a packed section's count is its first value: nothing split).
+local function wf_commits_skip(i)
+  if string.byte(ARGV[i]) == 106 then return tonumber(string.match(ARGV[i + 1], '^%d+')), i + 2 end
+  local n = tonumber(ARGV[i])
   local j = i + 1
-  for _ = 1, tonumber(ARGV[i]) do
+  for _ = 1, n do
     local steps = tonumber(ARGV[j + 4])
     j = j + 5 + 2 * steps
     j = j + 1 + 6 * tonumber(ARGV[j])
   end
-  return j
+  return n, j
 end
