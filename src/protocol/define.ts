@@ -78,6 +78,12 @@ export type ReplySpec =
    * Read as TextsRead.
    */
   | { readonly kind: "texts" }
+  /**
+   * A list of numbers 0–9 as one string of digits ("101"), or an array of numbers: one bulk string where a
+   * workflow call's 100 commit flags were 100 integers, each an element for ioredis' reply decoder
+   * (bench/workflow-instructions.ts).
+   */
+  | { readonly kind: "digits" }
   /** A flat array of repeated groups: {a, b, a, b, ...}. */
   | { readonly kind: "groups"; readonly fields: ReplyFields }
   /** A trailing field that may be missing; a tuple sent as an empty array counts as missing too. */
@@ -113,6 +119,7 @@ export const JOIN_SEPARATOR = "\x1e";
 export const joined = { kind: "joined" } as const;
 export const packed = <I extends ArgSpec>(item: I) => ({ kind: "packed", item }) as const;
 export const texts = { kind: "texts" } as const;
+export const digits = { kind: "digits" } as const;
 /** What every adapter reads in place of bytes that are not valid UTF-8 (the WHATWG decoder's U+FFFD). */
 export const REPLACED = "\uFFFD";
 /**
@@ -192,13 +199,15 @@ export type ReplyOf<S> = S extends { kind: "value" }
             ? ReplyOf<I>[]
             : S extends { kind: "texts" }
               ? TextsRead
-              : S extends { kind: "groups"; fields: infer F }
-                ? RepliesOf<F>[]
-                : S extends { kind: "optional"; item: infer I }
-                  ? ReplyOf<I> | undefined
-                  : S extends { kind: "variants"; cases: infer C }
-                    ? { [T in keyof C]: Simplify<{ kind: T } & RepliesOf<C[T]>> }[keyof C]
-                    : never;
+              : S extends { kind: "digits" }
+                ? number[]
+                : S extends { kind: "groups"; fields: infer F }
+                  ? RepliesOf<F>[]
+                  : S extends { kind: "optional"; item: infer I }
+                    ? ReplyOf<I> | undefined
+                    : S extends { kind: "variants"; cases: infer C }
+                      ? { [T in keyof C]: Simplify<{ kind: T } & RepliesOf<C[T]>> }[keyof C]
+                      : never;
 type RepliesOf<F> = Simplify<
   { [K in keyof F as F[K] extends { kind: "optional" } ? never : K]: ReplyOf<F[K]> } & {
     [K in keyof F as F[K] extends { kind: "optional" } ? K : never]?: ReplyOf<F[K]>;
@@ -482,6 +491,18 @@ function read(name: string, spec: ReplySpec, value: RedisReply | undefined, at: 
       const fields = Object.hasOwn(spec.cases, tag) ? spec.cases[tag] : undefined;
       if (!fields) throw shape(name, at, `one of ${Object.keys(spec.cases).join(", ")}`, value);
       return { kind: tag, ...readTuple(name, fields, items.slice(1), `${at}.${tag}`) };
+    }
+    case "digits": {
+      if (typeof value === "string") {
+        const out = new Array<number>(value.length);
+        for (let i = 0; i < value.length; i++) {
+          const d = value.charCodeAt(i) - 48;
+          if (d < 0 || d > 9) throw shape(name, at, "digits", value);
+          out[i] = d;
+        }
+        return out;
+      }
+      return read(name, { kind: "list", item: number }, value, at);
     }
     case "texts": {
       // One string: the texts joined (a list of none is sent as an empty array, so a string holds one at least).

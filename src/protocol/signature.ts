@@ -14,7 +14,8 @@
 // name[]+: texts that may come joined (ARGV: "j<count>" then one value;
 // reply: one string), by "\30" (define.ts JOIN_SEPARATOR); name[]+(a b): a
 // counted section of groups whose values may come joined ("j<values>" then
-// one value: define.ts `packed`).
+// one value: define.ts `packed`); name[]#: numbers 0–9 that may come as one
+// string of digits (reply: define.ts `digits`).
 import type { ArgSpec, Call, Fields, KeyFields, ReplyFields, ReplySpec, Trailer } from "./define.js";
 
 export interface Signature {
@@ -81,6 +82,8 @@ function reply(name: string, spec: ReplySpec): string {
       return reply(`${name}[]`, spec.item);
     case "texts":
       return `${name}[]+`;
+    case "digits":
+      return `${name}[]#`;
     case "groups":
       return `${name}[${replyFields(spec.fields)}]`;
     case "optional":

@@ -331,6 +331,14 @@ describe("decoding a reply", () => {
     expect(begun.flow).toBeUndefined();
   });
 
+  it("reads a workflow call's committed flags from one string of digits, or from an array of numbers", () => {
+    const reply = (committed: unknown) => [1, 5, committed, [], 0, []] as never;
+    expect(decode(protocol.workflow_tick, reply("101")).committed).toEqual([1, 0, 1]);
+    expect(decode(protocol.workflow_tick, reply([1, 0])).committed).toEqual([1, 0]);
+    expect(decode(protocol.workflow_tick, reply([])).committed).toEqual([]);
+    expect(() => decode(protocol.workflow_tick, reply("1x"))).toThrow(/workflow_tick.*committed/);
+  });
+
   it("reads which variant a locate reply is", () => {
     expect(decode(protocol.locate, ["more", "retry", "17"])).toEqual({ kind: "more", stage: "retry", position: "17" });
     expect(decode(protocol.locate, ["none"])).toEqual({ kind: "none" });
