@@ -39,7 +39,7 @@
 -- output, its park, yield or retry, with the step results held for it:
 -- src/workflows/execute.ts), so a run's last call rides on the tick's last one;
 -- each fenced as in workflow_tick.lua (lib/workflows/commit-runs.lua), applied only
--- while the lease lives, and packed as there (a split reads no key: a replay splits the same values).
+-- while the lease lives, and packed as there (reading them reads no key: a replay reads the same ones).
 -- committed: 1 or 0 per commit, only when commits were sent.
 -- Once its lists are empty the tick's cancel marks go too.
 -- Replays: a numbered call (lib/tick/replay-call.lua). The lease hash outlives finish

@@ -12,8 +12,8 @@
 -- calls go one at a time beside the tick's other calls). claim: runs to claim; -1 when the
 -- tick's slots are full (nothing claimed, no ended run removed, `more` not read: answered 1).
 -- commits: packed, "j<values>" then the section's values in one value (lib/workflows/commit-runs.lua),
--- or a counted section when one holds the separator; splitting it reads no key, so a replay splits the
--- same values, and it is the call's own memory, freed with it (nothing more at maxmemory).
+-- or a counted section when one holds the separator; reading it reads no key, so a replay reads the
+-- same commits, and it is the call's own memory, freed with it (nothing more at maxmemory).
 -- committed: 1 or 0 per commit (0: the run is no longer held with that fence), as one string of digits.
 -- claimed: id, name, input JSON, fence, the run's step records (name, JSON, cut, …;
 -- results only up to a budget: lib/workflows/carry-steps.lua), its idempotency key form

@@ -332,11 +332,13 @@ describe("decoding a reply", () => {
   });
 
   it("reads a workflow call's committed flags from one string of digits, or from an array of numbers", () => {
-    const reply = (committed: unknown) => [1, 5, committed, [], 0, []] as never;
-    expect(decode(protocol.workflow_tick, reply("101")).committed).toEqual([1, 0, 1]);
-    expect(decode(protocol.workflow_tick, reply([1, 0])).committed).toEqual([1, 0]);
-    expect(decode(protocol.workflow_tick, reply([])).committed).toEqual([]);
-    expect(() => decode(protocol.workflow_tick, reply("1x"))).toThrow(/workflow_tick.*committed/);
+    type Ticked = NonNullable<(typeof protocol.workflow_tick)["types"]>["reply"];
+    const committed = (flags: unknown) =>
+      (decode(protocol.workflow_tick, [1, 5, flags, [], 0, []] as never) as Ticked).committed;
+    expect(committed("101")).toEqual([1, 0, 1]);
+    expect(committed([1, 0])).toEqual([1, 0]);
+    expect(committed([])).toEqual([]);
+    expect(() => committed("1x")).toThrow(/workflow_tick.*committed/);
   });
 
   it("reads which variant a locate reply is", () => {

@@ -42,7 +42,7 @@ describe.each(adapterCases)("workflow commits, packed or apart, each resent, ove
     return claimed.map(({ id, fence }) => ({ id, fence })).sort((x, y) => x.id.localeCompare(y.id));
   }
 
-  /** A round's commit of `a`, a park (a 60 s sleep) of `b`, the end of `c`, with steps named as given. */
+  /** A round's commit of `a` (two steps), a park of `b` (a 60 s sleep, a wait), the end of `c`, with steps named as given. */
   function commitsOf(runs: { id: string; fence: string }[], names: [string, string, string]): Commit[] {
     const [a, b, c] = runs as [
       { id: string; fence: string },
@@ -50,13 +50,25 @@ describe.each(adapterCases)("workflow commits, packed or apart, each resent, ove
       { id: string; fence: string },
     ];
     return [
-      { ...a, disposition: "c", extra: "", steps: [{ name: names[0], record: record(0, "x") }], parks: [] },
+      {
+        ...a,
+        disposition: "c",
+        extra: "",
+        steps: [
+          { name: names[0], record: record(0, "x") },
+          { name: "t", record: record(1, [1, 2]) },
+        ],
+        parks: [],
+      },
       {
         ...b,
         disposition: "p",
         extra: "",
         steps: [{ name: names[1], record: record(0, { v: 1 }) }],
-        parks: [{ step: "nap", kind: "s", seq: 1, ms: "60000", event: "", match: "" }],
+        parks: [
+          { step: "nap", kind: "s", seq: 1, ms: "60000", event: "", match: "" },
+          { step: "hear", kind: "w", seq: 2, ms: "", event: "ev", match: "m1" },
+        ],
       },
       { ...c, disposition: "d", extra: '{"out":3}', steps: [{ name: names[2], record: record(0, 3) }], parks: [] },
     ];
@@ -71,10 +83,16 @@ describe.each(adapterCases)("workflow commits, packed or apart, each resent, ove
     const { first } = await callTwice(protocol.workflow_tick, tickKeys, tickArgs(2, 0, commits));
     expect(first.committed).toEqual([1, 1, 1]);
     expect(await h.redis.hget(`${h.prefix}wf:steps:a`, "s")).toBe(record(0, "x"));
+    expect(await h.redis.hget(`${h.prefix}wf:steps:a`, "t")).toBe(record(1, [1, 2]));
     expect(await runField("a", "owner")).toBe("T");
     expect(await h.redis.hget(`${h.prefix}wf:steps:b`, "s")).toBe(record(0, { v: 1 }));
-    expect(await runField("b", "status")).toBe("sleeping");
-    expect(await h.redis.hexists(`${h.prefix}wf:park:b`, "nap")).toBe(1);
+    expect(await runField("b", "status")).toBe("waiting");
+    expect((await h.redis.hkeys(`${h.prefix}wf:park:b`)).sort()).toEqual(["hear", "nap"]);
+    expect(JSON.parse((await h.redis.hget(`${h.prefix}wf:park:b`, "hear"))!)).toMatchObject({
+      k: "w",
+      e: "ev",
+      m: "m1",
+    });
     expect(await runField("c", "status")).toBe("completed");
     expect(await runField("c", "output")).toBe('{"out":3}');
   });
@@ -89,7 +107,7 @@ describe.each(adapterCases)("workflow commits, packed or apart, each resent, ove
     expect(first.committed).toEqual([1, 1, 1]);
     expect(await h.redis.hget(`${h.prefix}wf:steps:a`, "s")).toBe(record(0, "x"));
     expect(await h.redis.hget(`${h.prefix}wf:steps:b`, odd)).toBe(record(0, { v: 1 }));
-    expect(await runField("b", "status")).toBe("sleeping");
+    expect(await runField("b", "status")).toBe("waiting");
     expect(await runField("c", "output")).toBe('{"out":3}');
   });
 
