@@ -11,10 +11,11 @@
 // Metrics on (the default), no ordered job ever failed: the common case. Three warm-up waves first, and
 // one of plain jobs (so no part counts a script's first load).
 // Needs valgrind (Debian's package).
-//   npx tsx bench/ordered-redis-instructions.ts [--ref main] [--waves 20] [--ids 100]
+// `--keep DIR` keeps each server's callgrind output there (PART-tree / PART-ref), for callgrind_annotate.
+//   npx tsx bench/ordered-redis-instructions.ts [--ref main] [--waves 20] [--ids 100] [--keep DIR]
 import { callgrindRedis } from "./callgrind.js";
 import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync, rmSync } from "node:fs";
+import { copyFileSync, existsSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -33,6 +34,7 @@ const { values } = parseArgs({
     url: { type: "string" },
     pid: { type: "string" },
     part: { type: "string" },
+    keep: { type: "string" },
   },
 });
 const waves = Number(values.waves);
@@ -115,6 +117,8 @@ async function count(tree: string, part: Part): Promise<number> {
     return Number(totals) / executed;
   } finally {
     if (server.exitCode === null) server.kill("SIGKILL");
+    if (values.keep !== undefined && existsSync(out))
+      copyFileSync(out, join(values.keep, `${part}-${tree === repo ? "tree" : "ref"}.callgrind.out`));
     rmSync(out, { force: true });
   }
 }

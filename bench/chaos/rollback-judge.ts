@@ -4,7 +4,9 @@
 // (`keptUpTo`, at most a second before the kill): an enqueue of then
 // vanishes, an ack of then is undone and its work runs again. Anything
 // acknowledged before that moment is a write the rollback could not take:
-// lost, it is tickq's doing.
+// lost, it is tickq's doing. An enqueue sent before a kill but answered
+// after it may also have run on the Redis that died: its reply was on its
+// way (over HTTP, a turn of the event loop behind the kill's).
 import { columnOf, mustBeZero, mustMatch, problemsOf, type Check, type Column } from "./checks.js";
 import type { AdapterName } from "./connect.js";
 import type { Rollback } from "./rollback-redis.js";
@@ -19,11 +21,17 @@ export interface RollbackEvidence {
   rollbacks: Rollback[];
   /** Unit → when its enqueue (a job, a payload, a run's start) was acknowledged. */
   enqueued: Map<string, number>;
+  /** Unit → when the enqueue that was acknowledged was sent (absent: taken as its acknowledgement). */
+  sent?: Map<string, number>;
+  /** Unit → attempts its enqueue took, the answered one included (reported with a loss). */
+  attempts?: Map<string, number>;
   histories: Map<string, UnitHistory>;
   /** Units that ended as asked: a job or payload that succeeded, a run that completed. */
   completed: Set<string>;
   /** Units still in Redis at the end that never completed, with where or how they stand. */
   present: Map<string, string>;
+  /** Where a unit neither completed nor present stands in Redis, in words: what a lost unit's report shows. */
+  whereabouts?: Map<string, string>;
   /** Starts whose fence was not above one seen before in their scope, in words. */
   backwards: string[];
   /** Executions that entered a scope (the limit-1 key, a unique key, an ordered id, a run) another held. */
@@ -37,8 +45,15 @@ export interface RollbackVerdict {
   lostInWindow: number;
   /** The longest any of them was acknowledged before its kill, ms. */
   oldestLossMs?: number;
+  /** Of them, those sent before their kill and answered after it (the reply was on its way). */
+  lostAnsweredAfterKill: number;
   /** Claims or acks in a lost window undone (their work ran again). */
   undoneInWindow: number;
+  /**
+   * Reruns a resent enqueue explains: an attempt whose answer never came had landed and run, and the one
+   * answered, a new call, came once the unit may have been claimed, so it added the unit again.
+   */
+  rerunByResend: number;
   presentNotDone: string[];
   /** Executions beyond each unit's first. */
   reran: number;
@@ -63,18 +78,32 @@ export const AOF_WRITE_STALL_MS = 2_000;
 
 /** The moment from which a rollback may have forgotten a write: its kept sample, less what Redis held unwritten. */
 const forgetsFrom = (r: Rollback) => r.keptUpTo - AOF_WRITE_STALL_MS;
-const inWindow = (r: Rollback, at: number) => forgetsFrom(r) <= at && at <= r.killedAt;
+/** Whether a write Redis ran between `sentAt` and `ackedAt` may have run after `r`'s forgetting began, before its kill. */
+const mayForget = (r: Rollback, sentAt: number, ackedAt: number) => forgetsFrom(r) <= ackedAt && sentAt <= r.killedAt;
 
 export function judgeRollback(e: RollbackEvidence): RollbackVerdict {
-  const verdict: RollbackVerdict = { lostOld: [], lostInWindow: 0, undoneInWindow: 0, presentNotDone: [], reran: 0 };
+  const verdict: RollbackVerdict = {
+    lostOld: [],
+    lostInWindow: 0,
+    lostAnsweredAfterKill: 0,
+    undoneInWindow: 0,
+    rerunByResend: 0,
+    presentNotDone: [],
+    reran: 0,
+  };
   const rollbacks = [...e.rollbacks].sort((a, b) => a.killedAt - b.killedAt);
   for (const [unit, ackedAt] of e.enqueued) {
     if (e.completed.has(unit) || e.present.has(unit)) continue;
-    const by = rollbacks.find((r) => inWindow(r, ackedAt));
+    const sentAt = Math.min(e.sent?.get(unit) ?? ackedAt, ackedAt);
+    const by = rollbacks.find((r) => mayForget(r, sentAt, ackedAt));
     if (by) {
       verdict.lostInWindow++;
+      if (ackedAt > by.killedAt) verdict.lostAnsweredAfterKill++;
       verdict.oldestLossMs = Math.max(verdict.oldestLossMs ?? 0, by.killedAt - ackedAt);
-    } else verdict.lostOld.push(`${unit}: enqueue acknowledged at ${describe(rollbacks, ackedAt)}, gone`);
+    } else
+      verdict.lostOld.push(
+        `${unit}: enqueue acknowledged at ${describe(rollbacks, ackedAt)}, gone; ${historyOf(e, unit)}`,
+      );
   }
   for (const [unit, h] of e.histories) {
     verdict.reran += Math.max(0, h.starts.length - 1);
@@ -85,6 +114,10 @@ export function judgeRollback(e: RollbackEvidence): RollbackVerdict {
       if (again === undefined) continue;
       // The start of the execution that succeeded: its claim (the fetch) came at most CLAIM_SLACK_MS before.
       const began = h.starts.filter((t) => t <= s.endedAt).at(-1) ?? s.endedAt;
+      if (secondCopy(e, unit, began)) {
+        verdict.rerunByResend++;
+        continue;
+      }
       // A rollback after that claim and before the new start that may have forgotten the claim or the ack; a
       // start waits for Redis to answer (its tick confirms its lease first), so a claim precedes it by that too.
       const between = rollbacks.filter(
@@ -93,7 +126,7 @@ export function judgeRollback(e: RollbackEvidence): RollbackVerdict {
       if (between.some((r) => forgetsFrom(r) <= s.ackedBy!)) verdict.undoneInWindow++;
       else
         verdict.lostOld.push(
-          `${unit}: ran again at ${again} although its run of ${began}–${s.endedAt} was acked at ${describe(rollbacks, s.ackedBy)}`,
+          `${unit}: ran again at ${again} although its run of ${began}–${s.endedAt} was acked at ${describe(rollbacks, s.ackedBy)}; ${historyOf(e, unit)}`,
         );
     }
   }
@@ -101,12 +134,60 @@ export function judgeRollback(e: RollbackEvidence): RollbackVerdict {
   return verdict;
 }
 
-/** A moment, told against the rollbacks after it: "T (N ms before the kill at K, which kept up to M)". */
+/**
+ * Whether the unit's enqueue was sent more than once and answered once its run of `began` may have been claimed:
+ * an earlier attempt landed (the run), the answered one found the unit claimed or done and added it again.
+ */
+function secondCopy(e: RollbackEvidence, unit: string, began: number): boolean {
+  const acked = e.enqueued.get(unit);
+  return (e.attempts?.get(unit) ?? 1) > 1 && acked !== undefined && acked >= began - CLAIM_SLACK_MS;
+}
+
+/**
+ * A moment, told against the rollbacks around it: "T (N ms before the kill at K, which kept up to M; P ms
+ * after the kill at J, down D ms)".
+ */
 function describe(rollbacks: Rollback[], at: number): string {
   const next = rollbacks.find((r) => r.killedAt >= at);
-  return next
-    ? `${at} (${next.killedAt - at} ms before the kill at ${next.killedAt}, which kept up to ${next.keptUpTo})`
-    : `${at} (after the last kill)`;
+  const last = rollbacks.filter((r) => r.killedAt < at).at(-1);
+  const before = next
+    ? `${next.killedAt - at} ms before the kill at ${next.killedAt}, which kept up to ${next.keptUpTo}`
+    : "after the last kill";
+  const after = last
+    ? `; ${at - last.killedAt} ms after the kill at ${last.killedAt}, down ${last.downMs ?? "?"} ms`
+    : "";
+  return `${at} (${before}${after})`;
+}
+
+/**
+ * A unit's enqueue (when sent and answered, in how many attempts), its executions on the ledger and, when it is
+ * neither completed nor present, where it stands in Redis.
+ */
+function historyOf(e: RollbackEvidence, unit: string): string {
+  // A workflow step's unit is RUN:STEP: the run's start is its enqueue.
+  const colon = unit.lastIndexOf(":");
+  const sentUnit = e.enqueued.has(unit) || colon < 0 ? unit : unit.slice(0, colon);
+  const acked = e.enqueued.get(sentUnit);
+  const sent =
+    acked === undefined
+      ? ""
+      : `enqueue${sentUnit === unit ? "" : ` of ${sentUnit}`}: attempt ${e.attempts?.get(sentUnit) ?? "?"} sent at ${e.sent?.get(sentUnit) ?? "?"}, answered at ${acked}; `;
+  const h = e.histories.get(unit);
+  const ran = h
+    ? `starts ${h.starts.join(", ") || "none"}, successes ${h.successes.map((s) => `ended ${s.endedAt} acked ${s.ackedBy ?? "never"}`).join(", ") || "none"}`
+    : "no execution recorded";
+  const where = e.whereabouts?.get(unit);
+  return where === undefined ? `${sent}ledger: ${ran}` : `${sent}ledger: ${ran}; in Redis: ${where}`;
+}
+
+/** The rollbacks' moments, for a report of a loss: "kill K (kept up to M, N ms before; cut B bytes; down D ms)". */
+export function describeRollbacks(rollbacks: Rollback[]): string {
+  return `rollbacks: ${rollbacks
+    .map(
+      (r) =>
+        `kill ${r.killedAt} (kept up to ${r.keptUpTo}, ${r.killedAt - r.keptUpTo} ms before; cut ${r.bytesCut} bytes; down ${r.downMs ?? "?"} ms)`,
+    )
+    .join(", ")}`;
 }
 
 export interface RollbackPhaseResult extends RollbackVerdict {
@@ -120,6 +201,8 @@ export interface RollbackPhaseResult extends RollbackVerdict {
   problems: string[];
   workerStderr: string[];
 }
+
+const LOST_OLD = "acked write lost older than 1 s before the kill (2 s more if Redis held it unwritten)";
 
 const CHECKS: Check<RollbackPhaseResult>[] = [
   mustMatch(
@@ -142,11 +225,17 @@ const CHECKS: Check<RollbackPhaseResult>[] = [
     label: "  jobs / ordered payloads / workflow runs sent (merged)",
     value: (r) => r.units && `${r.units.jobs} / ${r.units.payloads} / ${r.units.runs} (${r.units.merged})`,
   },
-  mustBeZero(
-    "acked write lost older than 1 s before the kill (2 s more if Redis held it unwritten)",
-    (r) => r.lostOld.length,
-    (r) => r.lostOld,
-  ),
+  {
+    // A line a loss, the first ten, after the rollbacks' moments: each is told against them, with its history.
+    label: `${LOST_OLD} (must be 0)`,
+    value: (r) => r.lostOld.length,
+    problem: (r) =>
+      r.lostOld.length === 0
+        ? undefined
+        : [`${LOST_OLD}: ${r.lostOld.length} — ${describeRollbacks(r.rollbacks)}`, ...r.lostOld.slice(0, 10)].join(
+            "\n  ",
+          ),
+  },
   mustBeZero(
     "fence gone backwards",
     (r) => r.backwards.length,
@@ -167,7 +256,9 @@ const CHECKS: Check<RollbackPhaseResult>[] = [
   { label: "executions run again after a rollback", value: (r) => r.reran },
   { label: "enqueues lost in a rollback's last second", value: (r) => r.lostInWindow },
   { label: "  the oldest, ms before its kill", value: (r) => r.oldestLossMs },
+  { label: "  sent before the kill, answered after it", value: (r) => r.lostAnsweredAfterKill },
   { label: "acks undone in a rollback's last second", value: (r) => r.undoneInWindow },
+  { label: "runs again by a resent enqueue's second copy", value: (r) => r.rerunByResend },
   { label: "rollback phase, seconds", value: (r) => r.seconds },
 ];
 

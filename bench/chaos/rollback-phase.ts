@@ -22,6 +22,7 @@ import { openRollbackLedger, ROLLBACK_STEPS, rollbackTickq, type RollbackTickq }
 import { ROLLBACK_TICK, rollbackColumn, type UnitHistory } from "./rollback-judge.js";
 import { planSends, sendAll, type Send } from "./rollback-plan.js";
 import { startRollbackRedis, type Rollback } from "./rollback-redis.js";
+import { whereabouts } from "./rollback-whereabouts.js";
 import { deleteUnder, settle, settleLimits } from "./settle.js";
 import { locateJobs } from "./verify.js";
 import { startWorkers } from "./workers.js";
@@ -76,16 +77,31 @@ async function histories(ledger: Redis, at: string, units: string[]): Promise<Ma
   return out;
 }
 
+/**
+ * A read of the driver's tickq (redisTimeoutMs 300), sent again on an error: at load a reply can take longer,
+ * and a read changes nothing (one that threw ended the phase with no verdict).
+ */
+async function read<T>(get: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await get();
+    } catch (error) {
+      if (attempt >= 20) throw error;
+      await sleep(100);
+    }
+  }
+}
+
 /** What is done and what is left in Redis, per unit. */
 async function outcomes(tq: RollbackTickq, admin: Redis, prefix: string, sends: Send[], h: Map<string, UnitHistory>) {
   const completed = new Set<string>();
   const present = new Map<string, string>();
   const places = await locateJobs(admin, prefix);
-  const stats = await tq.stats();
+  const stats = await read(() => tq.stats());
   const orderedLeft = Object.values(stats.ordered).reduce((a, x) => a + x.waiting + x.running, 0);
   for (const s of sends) {
     if (s.kind === "run") {
-      const run = await tq.workflows.get(s.unit);
+      const run = await read(() => tq.workflows.get(s.unit));
       if (run?.status === "completed") completed.add(s.unit);
       else if (run) present.set(s.unit, `run ${run.status}`);
       continue;
@@ -156,9 +172,12 @@ async function runRollbackPhase(ctx: PhaseContext): Promise<Column> {
     const evidence = {
       rollbacks,
       enqueued: sent.acked,
+      sent: sent.sentAt,
+      attempts: sent.attempts,
       histories: h,
       completed,
       present,
+      whereabouts: await whereabouts(admin, prefix, sends, completed, present),
       backwards: await ledger.lrange(`${at}backwards`, 0, -1),
       overlaps: (await overlapDetector(ledger, `${at}ov:`).read()).overlaps,
     };

@@ -3,8 +3,9 @@
 // few keys, ordered payloads over a few ids and workflow runs of four steps,
 // shuffled and spread over the window. Each send is tried again until it is
 // answered (same jid, same run id, same payload: a resend that landed before
-// its reply was lost changes nothing), and the moment it was answered is
-// kept: the judge holds a rollback to what it may forget by that moment.
+// its reply was lost changes nothing), and the moments the answered send
+// was made and answered are kept: the judge holds a rollback to what it may
+// forget by them (a write made between the two, before the kill).
 import type { RollbackTickq } from "./rollback-jobs.js";
 import { between, sleep, type Rng } from "./rng.js";
 
@@ -50,6 +51,16 @@ export function planSends(rng: Rng): Send[] {
 export interface SendReport {
   /** Unit → when its send was answered (Date.now()). */
   acked: Map<string, number>;
+  /**
+   * Unit → when the send that was answered was made: Redis ran it between then and its answer. One made
+   * before a kill and answered after it may have run on the Redis that died (its reply was on its way).
+   */
+  sentAt: Map<string, number>;
+  /**
+   * Unit → attempts made, the answered one included. An attempt that was not answered (a timeout) may still
+   * land later, after the answered one: an ordered payload or a job can then run twice (a new call, a new token).
+   */
+  attempts: Map<string, number>;
   /** until-executed units answered another job's jid: that job holds their key, they never run themselves. */
   merged: Set<string>;
   resends: number;
@@ -72,16 +83,27 @@ async function sendOne(tq: RollbackTickq, s: Send): Promise<string> {
 
 /** Sends every unit over `windowMs`, each again until answered. */
 export async function sendAll(tq: RollbackTickq, sends: Send[], windowMs: number): Promise<SendReport> {
-  const report: SendReport = { acked: new Map(), merged: new Set(), resends: 0 };
+  const report: SendReport = {
+    acked: new Map(),
+    sentAt: new Map(),
+    attempts: new Map(),
+    merged: new Set(),
+    resends: 0,
+  };
   const started = Date.now();
   for (const [k, s] of sends.entries()) {
     const wait = started + (k * windowMs) / sends.length - Date.now();
     if (wait > 0) await sleep(wait);
-    for (;;) {
+    for (let attempt = 1; ; attempt++) {
+      const sentAt = Date.now();
       try {
         const answer = await sendOne(tq, s);
         if (answer !== s.unit) report.merged.add(s.unit);
-        else report.acked.set(s.unit, Date.now());
+        else {
+          report.acked.set(s.unit, Date.now());
+          report.sentAt.set(s.unit, sentAt);
+          report.attempts.set(s.unit, attempt);
+        }
         break;
       } catch (error) {
         if (++report.resends > 5_000)

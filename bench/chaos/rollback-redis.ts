@@ -22,6 +22,11 @@ const KEEP_MS = 3_000;
 
 /** One rollback: when Redis died, the moment whose AOF size it came back with, and the bytes cut. */
 export interface Rollback {
+  /**
+   * Taken just before the SIGKILL, in the same turn of the event loop: a request sent after it never reached
+   * the Redis that died. (Taken once the exit was seen, it came after replies that Redis sent before it died:
+   * over HTTP such a reply reaches its sender a turn later still.)
+   */
   killedAt: number;
   /** Every write acknowledged before this moment (Date.now()) survived the rollback. */
   keptUpTo: number;
@@ -76,8 +81,9 @@ export async function startRollbackRedis(): Promise<RollbackRedis> {
     async rollback(lossMs) {
       let cut: Rollback | undefined;
       sampling = false;
+      // restart() sends the SIGKILL before its first await: nothing runs between this moment and the kill.
+      const killedAt = Date.now();
       await redis.restart(async () => {
-        const killedAt = Date.now();
         const file = await incrFile(redis.dir);
         const size = (await stat(file)).size;
         // The earliest sample at or after the moment asked: never more than lossMs lost.
@@ -95,8 +101,8 @@ export async function startRollbackRedis(): Promise<RollbackRedis> {
     async rollbackTo(size) {
       let cut: Rollback | undefined;
       sampling = false;
+      const killedAt = Date.now();
       await redis.restart(async () => {
-        const killedAt = Date.now();
         const file = await incrFile(redis.dir);
         const now = (await stat(file)).size;
         if (size < now) await truncate(file, size);

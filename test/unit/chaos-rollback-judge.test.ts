@@ -3,7 +3,8 @@
 // rollback's kept moment, or up to 2 s before it that Redis held unwritten)
 // must pass, and anything acknowledged before that
 // is gone — an enqueue, an ack whose work ran again — must fail the phase,
-// as must work left in Redis that never completed.
+// as must work left in Redis that never completed. An enqueue sent before a
+// kill and answered after it may have run on the Redis that died.
 import { describe, expect, it } from "vitest";
 import { renderTable } from "../../bench/chaos/checks.js";
 import {
@@ -41,7 +42,9 @@ describe("the rollback phase's judge", () => {
     expect(judgeRollback(cleanEvidence())).toEqual({
       lostOld: [],
       lostInWindow: 0,
+      lostAnsweredAfterKill: 0,
       undoneInWindow: 0,
+      rerunByResend: 0,
       presentNotDone: [],
       reran: 0,
     });
@@ -73,10 +76,53 @@ describe("the rollback phase's judge", () => {
     expect(verdict.lostOld[0]).toContain("j-3: enqueue acknowledged at 7199 (2801 ms before the kill at 10000");
   });
 
+  it("allows an enqueue sent before the kill and answered after it to be gone: Redis ran it before it died", () => {
+    const e = cleanEvidence();
+    // Answered 5 ms after the kill: the reply of a write the killed Redis made was still on its way.
+    e.enqueued.set("o-29", 10_005);
+    e.sent = new Map([["o-29", 9_990]]);
+    const verdict = judgeRollback(e);
+    expect(verdict.lostOld).toEqual([]);
+    expect(verdict.lostInWindow).toBe(1);
+    expect(verdict.lostAnsweredAfterKill).toBe(1);
+  });
+
+  it("fails an enqueue sent after the kill that is gone: only the restarted Redis can have run it", () => {
+    const e = cleanEvidence();
+    e.enqueued.set("o-29", 10_300);
+    e.sent = new Map([["o-29", 10_001]]);
+    expect(judgeRollback(e).lostOld).toEqual([
+      "o-29: enqueue acknowledged at 10300 (after the last kill; 300 ms after the kill at 10000, down ? ms), gone; enqueue: attempt ? sent at 10001, answered at 10300; ledger: no execution recorded",
+    ]);
+  });
+
+  it("reports a loss with the unit's ledger history, where it stands in Redis and the rollbacks' moments", () => {
+    const e = cleanEvidence();
+    e.rollbacks = [
+      { killedAt: 3_000, keptUpTo: 2_400, bytesCut: 100, downMs: 150 },
+      { ...ROLLBACK, downMs: 90 },
+    ];
+    e.enqueued.set("o-29", 3_306);
+    e.sent = new Map([["o-29", 3_200]]);
+    e.attempts = new Map([["o-29", 2]]);
+    e.histories.set("o-29", { starts: [3_400], successes: [] });
+    e.whereabouts = new Map([["o-29", "payload in no key of its id"]]);
+    const column = rollbackColumn("upstash", 2, e);
+    expect(column.problems).toHaveLength(1);
+    expect(column.problems[0]).toContain(
+      "rollbacks: kill 3000 (kept up to 2400, 600 ms before; cut 100 bytes; down 150 ms), kill 10000 (kept up to 9200, 800 ms before; cut 512 bytes; down 90 ms)",
+    );
+    expect(column.problems[0]).toContain(
+      "o-29: enqueue acknowledged at 3306 (6694 ms before the kill at 10000, which kept up to 9200; 306 ms after the kill at 3000, down 150 ms), gone; enqueue: attempt 2 sent at 3200, answered at 3306; ledger: starts 3400, successes none; in Redis: payload in no key of its id",
+    );
+  });
+
   it("fails an enqueue gone with no rollback after it", () => {
     const e = cleanEvidence();
     e.enqueued.set("j-3", 11_000);
-    expect(judgeRollback(e).lostOld).toEqual(["j-3: enqueue acknowledged at 11000 (after the last kill), gone"]);
+    expect(judgeRollback(e).lostOld).toEqual([
+      "j-3: enqueue acknowledged at 11000 (after the last kill; 1000 ms after the kill at 10000, down ? ms), gone; enqueue: attempt ? sent at ?, answered at 11000; ledger: no execution recorded",
+    ]);
   });
 
   it("does not count as lost a unit still in Redis, but fails it as present and never completed", () => {
@@ -115,8 +161,42 @@ describe("the rollback phase's judge", () => {
     e.histories.set("j-1", { starts: [1_100, 10_500], successes: [{ endedAt: 1_150, ackedBy: 1_200 }] });
     const verdict = judgeRollback(e);
     expect(verdict.lostOld).toEqual([
-      "j-1: ran again at 10500 although its run of 1100–1150 was acked at 1200 (8800 ms before the kill at 10000, which kept up to 9200)",
+      "j-1: ran again at 10500 although its run of 1100–1150 was acked at 1200 (8800 ms before the kill at 10000, which kept up to 9200); enqueue: attempt ? sent at ?, answered at 1000; ledger: starts 1100, 10500, successes ended 1150 acked 1200",
     ]);
+  });
+
+  it("allows a unit whose enqueue was resent to run again: the answered send, a new call, came once it may have been claimed", () => {
+    const e = cleanEvidence();
+    // Attempt 1 timed out but landed and ran at 20,000; attempt 3, answered at 20,765, added the payload again.
+    e.enqueued.set("o-45", 20_765);
+    e.sent = new Map([["o-45", 20_517]]);
+    e.attempts = new Map([["o-45", 3]]);
+    e.completed.add("o-45");
+    e.histories.set("o-45", {
+      starts: [20_000, 21_400],
+      successes: [
+        { endedAt: 20_125, ackedBy: 20_722 },
+        { endedAt: 21_558, ackedBy: 22_429 },
+      ],
+    });
+    const verdict = judgeRollback(e);
+    expect(verdict.lostOld).toEqual([]);
+    expect(verdict.rerunByResend).toBe(1);
+  });
+
+  it("fails a rerun after an acked run when the enqueue was answered at its first attempt", () => {
+    const e = cleanEvidence();
+    e.enqueued.set("o-45", 19_900);
+    e.attempts = new Map([["o-45", 1]]);
+    e.completed.add("o-45");
+    e.histories.set("o-45", {
+      starts: [20_000, 21_400],
+      successes: [
+        { endedAt: 20_125, ackedBy: 20_722 },
+        { endedAt: 21_558, ackedBy: 22_429 },
+      ],
+    });
+    expect(judgeRollback(e).lostOld).toHaveLength(1);
   });
 
   it("does not judge a start that came before the ack was known answered", () => {
@@ -169,7 +249,7 @@ describe("the rollback phase's judge", () => {
     expect(broken.problems.join("\n")).toMatch(/fence gone backwards: 1 — ord:id-1/);
     expect(broken.problems.join("\n")).toMatch(/flow key overlap after a rollback: 1 — limit:one: 2:3 entered/);
     expect(renderTable([broken])).toMatch(/flow key overlap after a rollback \(must be 0\) +1/);
-    expect(broken.problems.join("\n")).toMatch(/acked write lost .*: 1 — j-3/);
+    expect(broken.problems.join("\n")).toMatch(/acked write lost .*: 1 — rollbacks: kill 10000 .*\n {2}j-3: enqueue/);
     expect(broken.problems.join("\n")).toMatch(/rollbacks \(Redis SIGKILLed and restarted\) \/ asked: 1 ≠ 2/);
     expect(broken.problems.join("\n")).toMatch(/no rollback cut the AOF back/);
   });

@@ -162,4 +162,24 @@ describe.each(adapterCases)("an ordered fetch in two looks, run twice over $name
     expect(after["stat:processed"]).toBe("20");
     for (let i = 0; i < 20; i++) expect(after[`o:idx:p:id-${String(i).padStart(2, "0")}`]).toBeUndefined();
   });
+
+  // A tick's first take of 16 ids or more makes its token hash a hashtable (a long field set beside the
+  // tokens and deleted in the same call): HSET and the ack's reads then walk no listpack.
+  it("begin: a first take of 40 ids leaves the same tokens in a hashtable, run twice; finish acks them all, run twice", async () => {
+    await enqueue("e", dueIds(40));
+    const forty = { ...options("t1"), batch: 80 };
+    const { first, after } = await callTwice(protocol.begin, beginKeys(forty), beginNamed(forty));
+    const items = idsOf(first.ordered);
+    expect(items).toHaveLength(40);
+    const tokens = after["oinproc:t1"] as Record<string, string>;
+    expect(Object.keys(tokens).sort()).toEqual(items.map((x) => `idx ${x.id}`).sort());
+    for (const x of items) expect(tokens[`idx ${x.id}`]).toMatch(new RegExp(`^t1 ${x.fence} \\d+$`));
+    expect(await h.redis.object("ENCODING", `${h.prefix}oinproc:t1`)).toBe("hashtable");
+    const outcomes = items.map((item) => ({ kind: "succeeded" as const, item }));
+    const finish = finishArgs({ tick: "t1", leaseMs: LEASE, call: 2, ordered: { names: NAMES, outcomes } });
+    const done = await callTwice(protocol.finish, tickKeys("t1"), finish);
+    expect(done.after["oinproc:t1"]).toBeUndefined();
+    expect(done.after["o:idx:running"]).toBe("0");
+    expect(done.after["o:idx:held"]).toBeUndefined();
+  });
 });

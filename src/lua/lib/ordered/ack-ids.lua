@@ -56,8 +56,13 @@ end
 -- The tokens of `fields` in the tick's hash `inproc` (false where none). A
 -- small hash is a listpack, which HMGET walks from its head for each field:
 -- for many fields it is read whole instead (at 100 ids, a fifth of the cost).
+-- A hashtable (a fetch of 16 ids or more makes one: lib/ordered/fetch-ids.lua) is read by HMGET.
+-- OBJECT by pcall: a managed Redis may refuse it (Upstash lists no OBJECT), and then the hash is
+-- read whole, as a listpack is: the same tokens.
 local function tokens_of(inproc, fields)
-  if #fields < 16 or redis.call('HLEN', inproc) > 128 then return redis.call('HMGET', inproc, unpack(fields)) end
+  if #fields < 16 or redis.pcall('OBJECT', 'ENCODING', inproc) == 'hashtable' then
+    return redis.call('HMGET', inproc, unpack(fields))
+  end
   local all, by_field, tokens = redis.call('HGETALL', inproc), {}, {}
   for k = 1, #all, 2 do by_field[all[k]] = all[k + 1] end
   for k = 1, #fields do tokens[k] = by_field[fields[k]] or false end
