@@ -54,6 +54,17 @@ export class CancelWatch {
     return controller.signal;
   }
 
+  /**
+   * A signal for a run that only its cancel aborts (a workflow run's: the deadline and a lost lease reach its
+   * steps through the tick's own signal): no parent to follow, nothing to stop at its end.
+   */
+  cancelSignal(jid: string): AbortSignal {
+    const controller = new AbortController();
+    if (this.cancelled.has(jid)) controller.abort(new TickqCancelled(jid));
+    this.running.set(jid, { controller, stop: nothingToStop });
+    return controller.signal;
+  }
+
   /** The job's run ended. */
   ended(jid: string): void {
     const run = this.running.get(jid);
@@ -90,3 +101,5 @@ export class CancelWatch {
     this.heardBy.delete(tickId);
   }
 }
+
+const nothingToStop = () => {};

@@ -9,7 +9,7 @@
 -- otherwise its heartbeat shows the jobs still running until the lease
 -- expires.
 -- KEYS: ticks lease process?keys(heartbeat work workers)
--- ARGV: prefix tickId leaseMs deadMaxSize deadMaxAgeSec call workflows[](id fence disposition extra
+-- ARGV: prefix tickId leaseMs deadMaxSize deadMaxAgeSec call workflows[]+(id fence disposition extra
 --   steps[](name record) parks[](step kind seq ms event match)) beat?keys(number running[](tid work))
 --   acks(succeeded[](queue jobs[]+) others[](code queue job updated delay)&results?(entries[](number
 --   state keep jid members) keep ageSec ttlMs)&metrics?m(entries[](name queue entries ms waitMs
@@ -39,7 +39,8 @@
 -- output, its park, yield or retry, with the step results held for it:
 -- src/workflows/execute.ts), so a run's last call rides on the tick's last one;
 -- each fenced as in workflow_tick.lua (lib/workflows/commit-runs.lua), applied only
--- while the lease lives. committed: 1 or 0 per commit, only when commits were sent.
+-- while the lease lives, and packed as there (reading them reads no key: a replay reads the same ones).
+-- committed: 1 or 0 per commit, only when commits were sent.
 -- Once its lists are empty the tick's cancel marks go too.
 -- Replays: a numbered call (lib/tick/replay-call.lua). The lease hash outlives finish
 -- until its TTL runs out, holding the reply, so a replay answers it; after
@@ -74,7 +75,7 @@ local deadMaxSize = tonumber(ARGV[4])
 local deadMaxAgeSec = tonumber(ARGV[5])
 local call = tonumber(ARGV[6])
 local workflowsAt = 7
-local after_workflows = wf_commits_end(workflowsAt)
+local _, after_workflows = wf_commits_skip(workflowsAt)
 local beatAt = #KEYS > 2 and after_workflows or nil
 local acksAt = beatAt and sidekiq_section_end(beatAt) or after_workflows
 local queuesAt = ack_args_end(acksAt)
@@ -92,7 +93,7 @@ local committed = {}
 if state == 'fresh' then
   committed = wf_commit_all(tick, workflowsAt, now)
 else
-  for k = 1, tonumber(ARGV[workflowsAt]) do committed[k] = 0 end
+  for k = 1, wf_commits_skip(workflowsAt) do committed[k] = 0 end
 end
 local _, evicted, missed, cancelled, marks = ack(tick, acksAt, now, deadMaxSize, deadMaxAgeSec, state == 'fresh', marked)
 local names, ordered_acks_at = ordered_names(orderedAt)

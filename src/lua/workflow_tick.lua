@@ -5,13 +5,16 @@
 -- claims due runs for the tick (lib/workflows/claim-runs.lua), so one round
 -- trip carries the steps of every run that advanced and starts the next runs.
 -- KEYS: ticks lease
--- ARGV: prefix tickId call claim retentionMs commits[](id fence disposition extra steps[](name
+-- ARGV: prefix tickId call claim retentionMs commits[]+(id fence disposition extra steps[](name
 --   record) parks[](step kind seq ms event match))
--- Returns: (leaseHeld nowMs committed[] claimed[](id name input fence steps[] keyForm version) more cancelled[])
+-- Returns: (leaseHeld nowMs committed[]# claimed[](id name input fence steps[] keyForm version) more cancelled[])
 -- call: this tick's workflow call number (1, 2, …; its own series: these
 -- calls go one at a time beside the tick's other calls). claim: runs to claim; -1 when the
 -- tick's slots are full (nothing claimed, no ended run removed, `more` not read: answered 1).
--- committed: 1 or 0 per commit (0: the run is no longer held with that fence).
+-- commits: packed, "j<values>" then the section's values in one value (lib/workflows/commit-runs.lua),
+-- or a counted section when one holds the separator; reading it reads no key, so a replay reads the
+-- same commits, and it is the call's own memory, freed with it (nothing more at maxmemory).
+-- committed: 1 or 0 per commit (0: the run is no longer held with that fence), as one string of digits.
 -- claimed: id, name, input JSON, fence, the run's step records (name, JSON, cut, …;
 -- results only up to a budget: lib/workflows/carry-steps.lua), its idempotency key form
 -- (lib/workflows/claim-runs.lua) and the workflow version it runs on ('1' for a run stored without one).
@@ -70,6 +73,7 @@ if row[3] then
   cancelled = redis.call('SMEMBERS', cancel_key)
   if #cancelled > 0 then redis.call('DEL', cancel_key) end
 end
-local kept = { 1, now, committed, wf_carry.kept(claimed), more, cancelled }
+local flags = table.concat(committed)
+local kept = { 1, now, flags, wf_carry.kept(claimed), more, cancelled }
 redis.call('HSET', lease, 'wseq', seq, 'wreply', table.concat(encode_reply(kept)))
-return { 1, now, committed, claimed, more, cancelled }
+return { 1, now, flags, claimed, more, cancelled }

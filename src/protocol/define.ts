@@ -28,7 +28,15 @@ export type ArgSpec =
    * separator or there are none. One value where a job a value cost the client ~1,600 instructions a
    * job in ioredis' argument handling (bench/client-instructions.ts).
    */
-  | { readonly kind: "joined" };
+  | { readonly kind: "joined" }
+  /**
+   * A counted section whose values (its count, then its items' values, as `counted` sends them) go as one
+   * value joined by JOIN_SEPARATOR, after their number marked "j" ("j9", then "2\x1ea\x1e…"); as the
+   * counted section itself when it is empty or one holds the separator. One value where a workflow call's 100 commits
+   * were 800, and ioredis handled each (Array.prototype.flat, byte lengths, concatenation) for some
+   * 1,400 instructions a value (bench/workflow-instructions.ts).
+   */
+  | { readonly kind: "packed"; readonly item: ArgSpec };
 export type Fields = { readonly [name: string]: ArgSpec };
 
 /**
@@ -70,6 +78,12 @@ export type ReplySpec =
    * Read as TextsRead.
    */
   | { readonly kind: "texts" }
+  /**
+   * A list of numbers 0–9 as one string of digits ("101"), or an array of numbers: one bulk string where a
+   * workflow call's 100 commit flags were 100 integers, each an element for ioredis' reply decoder
+   * (bench/workflow-instructions.ts).
+   */
+  | { readonly kind: "digits" }
   /** A flat array of repeated groups: {a, b, a, b, ...}. */
   | { readonly kind: "groups"; readonly fields: ReplyFields }
   /** A trailing field that may be missing; a tuple sent as an empty array counts as missing too. */
@@ -103,7 +117,9 @@ export const trailed = <I extends ArgSpec, const T extends readonly Trailer[]>(i
 /** The separator of `joined` arguments and `texts` replies: ASCII's record separator, which JSON text never holds raw. */
 export const JOIN_SEPARATOR = "\x1e";
 export const joined = { kind: "joined" } as const;
+export const packed = <I extends ArgSpec>(item: I) => ({ kind: "packed", item }) as const;
 export const texts = { kind: "texts" } as const;
+export const digits = { kind: "digits" } as const;
 /** What every adapter reads in place of bytes that are not valid UTF-8 (the WHATWG decoder's U+FFFD). */
 export const REPLACED = "\uFFFD";
 /**
@@ -140,7 +156,9 @@ export type ArgOf<S> = S extends { kind: "text" }
               ? TrailedOf<I, T>
               : S extends { kind: "joined" }
                 ? readonly string[]
-                : never;
+                : S extends { kind: "packed"; item: infer I }
+                  ? readonly ArgOf<I>[]
+                  : never;
 /** A trailed section's value: its items, and each trailer (its fields and entries) when present. */
 type TrailedOf<I, T> = T extends readonly Trailer[]
   ? Simplify<{ items: readonly ArgOf<I>[] } & { [K in T[number] as K["name"]]?: TrailerOf<K> }>
@@ -181,13 +199,15 @@ export type ReplyOf<S> = S extends { kind: "value" }
             ? ReplyOf<I>[]
             : S extends { kind: "texts" }
               ? TextsRead
-              : S extends { kind: "groups"; fields: infer F }
-                ? RepliesOf<F>[]
-                : S extends { kind: "optional"; item: infer I }
-                  ? ReplyOf<I> | undefined
-                  : S extends { kind: "variants"; cases: infer C }
-                    ? { [T in keyof C]: Simplify<{ kind: T } & RepliesOf<C[T]>> }[keyof C]
-                    : never;
+              : S extends { kind: "digits" }
+                ? number[]
+                : S extends { kind: "groups"; fields: infer F }
+                  ? RepliesOf<F>[]
+                  : S extends { kind: "optional"; item: infer I }
+                    ? ReplyOf<I> | undefined
+                    : S extends { kind: "variants"; cases: infer C }
+                      ? { [T in keyof C]: Simplify<{ kind: T } & RepliesOf<C[T]>> }[keyof C]
+                      : never;
 type RepliesOf<F> = Simplify<
   { [K in keyof F as F[K] extends { kind: "optional" } ? never : K]: ReplyOf<F[K]> } & {
     [K in keyof F as F[K] extends { kind: "optional" } ? K : never]?: ReplyOf<F[K]>;
@@ -343,7 +363,32 @@ function put(
     case "joined":
       putJoined(name, at(part, field), value, out);
       return;
+    case "packed":
+      putPacked(name, at(part, field), spec.item, value, out);
+      return;
   }
+}
+
+/**
+ * `packed`: "j<values>" and the section's values in one value, or (none, or one holds the separator) the
+ * section as it is.
+ */
+function putPacked(name: string, part: string, item: ArgSpec, value: unknown, out: (string | number)[]): void {
+  if (!Array.isArray(value)) throw bad(name, `${part} must be an array`);
+  if (value.length === 0) {
+    out.push(0);
+    return;
+  }
+  const values: (string | number)[] = [value.length];
+  for (let i = 0; i < value.length; i++) put(name, part, item, value[i], values);
+  for (let i = 1; i < values.length; i++) {
+    const v = values[i];
+    if (typeof v === "string" && v.includes(JOIN_SEPARATOR)) {
+      for (let k = 0; k < values.length; k++) out.push(values[k]!);
+      return;
+    }
+  }
+  out.push(`j${values.length}`, values.join(JOIN_SEPARATOR));
 }
 
 /** `joined`: "j<count>" and the texts in one value, or (one holds the separator, or none) count and one value each. */
@@ -446,6 +491,18 @@ function read(name: string, spec: ReplySpec, value: RedisReply | undefined, at: 
       const fields = Object.hasOwn(spec.cases, tag) ? spec.cases[tag] : undefined;
       if (!fields) throw shape(name, at, `one of ${Object.keys(spec.cases).join(", ")}`, value);
       return { kind: tag, ...readTuple(name, fields, items.slice(1), `${at}.${tag}`) };
+    }
+    case "digits": {
+      if (typeof value === "string") {
+        const out = new Array<number>(value.length);
+        for (let i = 0; i < value.length; i++) {
+          const d = value.charCodeAt(i) - 48;
+          if (d < 0 || d > 9) throw shape(name, at, "digits", value);
+          out[i] = d;
+        }
+        return out;
+      }
+      return read(name, { kind: "list", item: number }, value, at);
     }
     case "texts": {
       // One string: the texts joined (a list of none is sent as an empty array, so a string holds one at least).

@@ -1,6 +1,6 @@
 // finish.lua: a tick's last call (ack, requeue the unstarted, unregister).
 import { scripts } from "../lua/index.js";
-import { counted, defineCall, group, key, list, maybe, number, text, tuple } from "./define.js";
+import { counted, defineCall, group, key, list, maybe, number, packed, text, tuple } from "./define.js";
 import { acks, beat, ordered, processKeys } from "./sections.js";
 import { workflowCommit } from "./workflows.js";
 
@@ -14,7 +14,7 @@ export const finish = defineCall(
     deadMaxAgeSec: number,
     call: text,
     /** Workflow commits that end the tick's last executions (src/workflows/pass.ts). */
-    workflows: counted(workflowCommit),
+    workflows: packed(workflowCommit),
     beat,
     acks,
     queues: counted(text),

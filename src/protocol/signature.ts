@@ -12,7 +12,10 @@
 // name?: may be absent (ARGV: when ARGV goes on; reply: a missing trailing
 // field); name?keys: present exactly when the optional KEYS are given.
 // name[]+: texts that may come joined (ARGV: "j<count>" then one value;
-// reply: one string), by "\30" (define.ts JOIN_SEPARATOR).
+// reply: one string), by "\30" (define.ts JOIN_SEPARATOR); name[]+(a b): a
+// counted section of groups whose values may come joined ("j<values>" then
+// one value: define.ts `packed`); name[]#: numbers 0–9 that may come as one
+// string of digits (reply: define.ts `digits`).
 import type { ArgSpec, Call, Fields, KeyFields, ReplyFields, ReplySpec, Trailer } from "./define.js";
 
 export interface Signature {
@@ -53,6 +56,8 @@ function arg(name: string, spec: ArgSpec): string {
       return `${arg(`${name}[]`, spec.item)}${spec.trailers.map(trailerOf).join("")}`;
     case "joined":
       return `${name}[]+`;
+    case "packed":
+      return arg(`${name}[]+`, spec.item);
     default:
       return name;
   }
@@ -77,6 +82,8 @@ function reply(name: string, spec: ReplySpec): string {
       return reply(`${name}[]`, spec.item);
     case "texts":
       return `${name}[]+`;
+    case "digits":
+      return `${name}[]#`;
     case "groups":
       return `${name}[${replyFields(spec.fields)}]`;
     case "optional":

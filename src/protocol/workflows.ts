@@ -1,7 +1,7 @@
 // The workflow scripts (src/workflows/): start a run, a tick's claim-and-commit
 // call, an event, and the reads of runs.
 import { scripts } from "../lua/index.js";
-import { counted, defineCall, flag, group, key, list, number, text, tuple } from "./define.js";
+import { counted, defineCall, digits, flag, group, key, list, number, packed, text, tuple } from "./define.js";
 
 export const workflow_start = defineCall(
   scripts.workflow_start,
@@ -46,11 +46,11 @@ export const claimedRun = tuple({
 export const workflow_tick = defineCall(
   scripts.workflow_tick,
   { ticks: key, lease: key },
-  { tickId: text, call: number, claim: number, retentionMs: number, commits: counted(workflowCommit) },
+  { tickId: text, call: number, claim: number, retentionMs: number, commits: packed(workflowCommit) },
   tuple({
     leaseHeld: flag,
     nowMs: number,
-    committed: list(number),
+    committed: digits,
     claimed: list(claimedRun),
     more: flag,
     cancelled: list(text),

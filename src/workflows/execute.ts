@@ -16,7 +16,7 @@
 // as the replay reaches them (left-results.ts).
 import { isNonDeterministic } from "./errors.js";
 import type { StepRecord } from "./records.js";
-import { replay, type PendingStep } from "./replay.js";
+import { replay, type PendingStep, type Replay } from "./replay.js";
 import type { StepContext, WorkflowDefinition, WorkflowFailure } from "./types.js";
 import { defaultBackoff } from "../tick/retry.js";
 import { describeError, stackOf } from "./describe.js";
@@ -62,8 +62,9 @@ export interface Commit {
 export interface ExecutionEnv {
   /** Sends the commit with the tick's next workflow call; true when Redis applied it (the run was still this execution's). */
   commit(commit: Commit): Promise<boolean>;
-  /** The signal for a round of steps starting now, and its end. */
-  guard(): { signal: AbortSignal; done(): void };
+  /** The signal for a round of steps starting now; `roundDone` once it ended. */
+  roundSignal(): AbortSignal;
+  roundDone(): void;
   /** How long steps may go on after their signal aborted before the execution is abandoned. */
   graceMs: number;
   /** True once the tick should start no more steps. */
@@ -85,7 +86,8 @@ export interface ExecutionEnv {
 export interface StepSlots {
   /** Undefined when a slot was free (taken now), else a promise that resolves once one is handed over. */
   take(): Promise<void> | undefined;
-  give(): void;
+  /** Hands the slot on; called unbound (a step's promise takes it as its handler). */
+  readonly give: () => void;
 }
 
 const schedule: (f: () => void) => void =
@@ -116,7 +118,7 @@ export async function executeRun(
   definition: WorkflowDefinition<never, unknown>,
   env: ExecutionEnv,
 ): Promise<{ end: ExecutionEnd; steps: number }> {
-  const watch = roundWatch();
+  const watch = new RoundWatch();
   try {
     return await executeRounds(run, definition, env, watch);
   } finally {
@@ -134,7 +136,7 @@ async function executeRounds(
   const r = replay(
     run.steps,
     env.invoke,
-    leftResults(run.steps, run.left ?? new Map(), env.readRecords),
+    run.left && run.left.size > 0 ? leftResults(run.steps, run.left, (names) => env.readRecords(names)) : undefined,
     child && ((workflowName, input, ctx, id) => child(run.id, workflowName, input, ctx, id)),
   );
   const sizes = run.sizes ?? new Map([...run.steps].map(([name, record]) => [name, utf8Bytes(JSON.stringify(record))]));
@@ -151,9 +153,6 @@ async function executeRounds(
   const base = { id: run.id, fence: String(run.fence), extra: "", steps: [] as Commit["steps"], parks: [] };
   let stepsRun = 0;
 
-  const fail = (failure: WorkflowFailure, steps: Commit["steps"] = []): Promise<ExecutionEnd> =>
-    failRun(run, definition, env, { input, base, failure, steps });
-
   for (;;) {
     // Until the function settles or stops at steps (or awaits something else while the tick must stop).
     // A read of stored results under way ends the wait by itself: no need to turn the loop meanwhile.
@@ -161,7 +160,7 @@ async function executeRounds(
     do if (!settled) await (r.reading() ?? macrotask());
     while (!settled && !r.fatal() && !r.halted() && r.pending.length === 0 && !env.stopping());
     const fatal = r.fatal();
-    if (fatal) return { end: await fail(failureOf(fatal)), steps: stepsRun };
+    if (fatal) return { end: await failRun(run, definition, env, input, base, failureOf(fatal)), steps: stepsRun };
     const halted = r.halted();
     if (halted?.lost) return { end: "lost", steps: stepsRun };
     if (halted) {
@@ -173,15 +172,22 @@ async function executeRounds(
       return { end: ok ? "yielded" : "lost", steps: stepsRun };
     }
     if (settled) {
-      if (!settled.ok) return { end: await fail(failureOf(settled.error)), steps: stepsRun };
+      if (!settled.ok)
+        return { end: await failRun(run, definition, env, input, base, failureOf(settled.error)), steps: stepsRun };
       const unreached = r.unreached();
       if (unreached.length > 0) {
         const message = `the run completed steps the code no longer reaches: ${unreached.map((n) => `"${n}"`).join(", ")}`;
-        return { end: await fail({ name: "TickqNonDeterministic", message }), steps: stepsRun };
+        return {
+          end: await failRun(run, definition, env, input, base, { name: "TickqNonDeterministic", message }),
+          steps: stepsRun,
+        };
       }
       const output = JSON.stringify(settled.value) ?? "null";
       if (utf8Bytes(output) > MAX_RESULT_BYTES) {
-        return { end: await fail(tooLarge("the run's output", utf8Bytes(output))), steps: stepsRun };
+        return {
+          end: await failRun(run, definition, env, input, base, tooLarge("the run's output", utf8Bytes(output))),
+          steps: stepsRun,
+        };
       }
       const ok = await env.commit({ ...base, disposition: "d", extra: output });
       return { end: ok ? "completed" : "lost", steps: stepsRun };
@@ -192,19 +198,22 @@ async function executeRounds(
     }
 
     const round = r.pending.splice(0);
-    const runs = round.filter((p) => p.kind === "run");
-    const guard = env.guard();
-    const outcomes = await watch.round(
-      Promise.all(runs.map((p) => runStep(run, definition, p, guard.signal, env))),
-      guard.signal,
+    const runs = round.every(isRunStep) ? round : round.filter(isRunStep);
+    const signal = env.roundSignal();
+    // A round of one step (steps awaited one by one) runs it without a Promise.all.
+    const outcomes = await watch.round<StepOutcome | StepOutcome[]>(
+      runs.length === 1
+        ? runStep(run, definition, runs[0]!, signal, env)
+        : Promise.all(runs.map((p) => runStep(run, definition, p, signal, env))),
+      signal,
       env.graceMs,
     );
-    guard.done();
+    env.roundDone();
     // Steps that ignored the abort: no commit, the run stays this tick's until its lease expires (as jobs).
     if (!outcomes) return { end: "abandoned", steps: stepsRun + runs.length };
     stepsRun += runs.length;
     const { steps, retryMs, interrupted, failed, roundBytes } = roundOf(outcomes, sizes, storedBytes);
-    if (failed) return { end: await fail(failed, steps), steps: stepsRun };
+    if (failed) return { end: await failRun(run, definition, env, input, base, failed, steps), steps: stepsRun };
     if (retryMs !== undefined) {
       const ok = await env.commit({
         ...base,
@@ -218,20 +227,27 @@ async function executeRounds(
       const ok = await env.commit({ ...base, steps, disposition: "y" });
       return { end: ok ? "yielded" : "lost", steps: stepsRun };
     }
-    const parks = round.filter((p) => p.kind !== "run").map((p) => parkOf(p, env.nowMs()));
-    if (parks.length > 0) {
+    if (runs !== round) {
+      const parks = round.filter((p) => !isRunStep(p)).map((p) => parkOf(p, env.nowMs()));
       const ok = await env.commit({ ...base, steps, parks, disposition: "p" });
       return { end: ok ? "parked" : "lost", steps: stepsRun };
     }
-    if (!(await env.commit({ ...base, steps, disposition: "c" }))) return { end: "lost", steps: stepsRun };
+    const commit: Commit = { id: base.id, fence: base.fence, disposition: "c", extra: "", steps, parks: base.parks };
+    if (!(await env.commit(commit))) return { end: "lost", steps: stepsRun };
     storedBytes = roundBytes;
-    for (const o of outcomes) {
-      if (o.kind !== "completed") continue;
-      sizes.set(o.name, o.bytes);
-      r.completed(o.name, o.record);
-      o.resolve(o.record.result);
-    }
+    if (Array.isArray(outcomes)) for (const o of outcomes) completed(o, sizes, r);
+    else completed(outcomes, sizes, r);
   }
+}
+
+const isRunStep = (p: PendingStep): p is Extract<PendingStep, { kind: "run" }> => p.kind === "run";
+
+/** A step of a round whose commit Redis applied: the function goes on with its result. */
+function completed(o: StepOutcome, sizes: Map<string, number>, r: Replay): void {
+  if (o.kind !== "completed") return;
+  sizes.set(o.name, o.bytes);
+  r.completed(o.name, o.stored);
+  o.resolve(o.stored.result);
 }
 
 /** Fails the run: its onFailure handler first (left at the deadline if it never settles), then the commit. */
@@ -239,11 +255,13 @@ async function failRun(
   run: ClaimedRun,
   definition: WorkflowDefinition<never, unknown>,
   env: ExecutionEnv,
-  at: { input: never; base: Omit<Commit, "disposition">; failure: WorkflowFailure; steps: Commit["steps"] },
+  input: never,
+  base: Omit<Commit, "disposition">,
+  failure: WorkflowFailure,
+  steps: Commit["steps"] = [],
 ): Promise<ExecutionEnd> {
-  const { input, base, failure, steps } = at;
   // A handler that never settles is left at the tick's deadline (and graceMs), as a stuck step is.
-  const guard = env.guard();
+  const signal = env.roundSignal();
   const handled = await settledOrAbandoned(
     Promise.resolve()
       .then(() => definition.onFailure?.(input, failure, failure.step))
@@ -254,24 +272,29 @@ async function failRun(
           return true;
         },
       ),
-    guard.signal,
+    signal,
     env.graceMs,
   );
-  guard.done();
+  env.roundDone();
   if (handled === undefined)
     env.warn(`tickq: workflow ${run.name} run ${run.id}: onFailure did not settle; the run fails`);
   const ok = await env.commit({ ...base, steps, disposition: "f", extra: JSON.stringify(failure) });
   return ok ? "failed" : "lost";
 }
 
-/** A round's outcomes, as its commit carries them: the steps to store, and whether it fails, retries or yields. */
-function roundOf(outcomes: StepOutcome[], sizes: Map<string, number>, storedBytes: number) {
+/**
+ * A round's outcomes (one, or a list), as its commit carries them: the steps to store (a completed or retried
+ * step's outcome is its own entry: its `name` and `record`), and whether it fails, retries or yields.
+ */
+function roundOf(outcomes: StepOutcome | StepOutcome[], sizes: Map<string, number>, storedBytes: number) {
   const steps: Commit["steps"] = [];
   let retryMs: number | undefined;
   let interrupted = false;
   let failed: WorkflowFailure | undefined;
   let roundBytes = storedBytes;
-  for (const o of outcomes) {
+  const list = Array.isArray(outcomes) ? outcomes : undefined;
+  for (let k = 0, n = list ? list.length : 1; k < n; k++) {
+    const o = list ? list[k]! : (outcomes as StepOutcome);
     if (o.kind === "failed") failed ??= o.failure;
     else if (o.kind === "interrupted") interrupted = true;
     else {
@@ -280,60 +303,82 @@ function roundOf(outcomes: StepOutcome[], sizes: Map<string, number>, storedByte
         failed ??= { ...runTooLarge(o.name, roundBytes), step: o.name };
         continue;
       }
-      steps.push({ name: o.name, record: o.text });
+      steps.push(o);
       if (o.kind === "retry") retryMs = Math.min(retryMs ?? o.delayMs, o.delayMs);
     }
   }
   return { steps, retryMs, interrupted, failed, roundBytes };
 }
 
-interface RoundWatch {
-  /** The round's outcomes, or undefined once `signal` aborted and `graceMs` passed without them. */
-  round<T>(outcomes: Promise<T>, signal: AbortSignal, graceMs: number): Promise<T | undefined>;
-  /** The execution ended: its listener goes. */
-  stop(): void;
-}
-
 /**
  * settledOrAbandoned for an execution's rounds: one abort listener an execution (while its rounds' signal
- * stays the same), not one added and removed a round; the round's promise is the only one it makes
- * (bench/workflow-rate.ts measures the step).
+ * stays the same), not one added and removed a round, and its handlers made once an execution: a round makes
+ * its promise and nothing else (bench/workflow-instructions.ts counts the step). One round at a time: the
+ * next starts once this one answered, and an abandoned round ends its execution.
  */
-function roundWatch(): RoundWatch {
-  let watched: AbortSignal | undefined;
-  let onAbort: (() => void) | undefined;
-  const listener = () => onAbort?.();
-  return {
-    round<T>(outcomes: Promise<T>, signal: AbortSignal, graceMs: number) {
-      if (signal !== watched) {
-        watched?.removeEventListener("abort", listener);
-        watched = signal;
-        signal.addEventListener("abort", listener, { once: true });
-      }
-      return new Promise<T | undefined>((resolve, reject) => {
-        let timer: ReturnType<typeof setTimeout> | undefined;
-        onAbort = () => void (timer ??= setTimeout(() => resolve(undefined), graceMs));
-        if (signal.aborted) onAbort();
-        outcomes.then(
-          (value) => {
-            clearTimeout(timer);
-            onAbort = undefined;
-            resolve(value);
-          },
-          (error: unknown) => {
-            clearTimeout(timer);
-            onAbort = undefined;
-            reject(error);
-          },
-        );
-      });
-    },
-    stop() {
-      watched?.removeEventListener("abort", listener);
-      watched = undefined;
-      onAbort = undefined;
-    },
-  };
+class RoundWatch {
+  private watched: AbortSignal | undefined;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private graceMs = 0;
+  private settle: ((value: unknown) => void) | undefined;
+  private fail: ((error: unknown) => void) | undefined;
+  private readonly onAbort = this.aborted.bind(this);
+  private readonly onGrace = this.abandon.bind(this);
+  private readonly onValue = this.answer.bind(this);
+  private readonly onError = this.reject.bind(this);
+
+  /** The round's outcomes, or undefined once `signal` aborted and `graceMs` passed without them. */
+  round<T>(outcomes: Promise<T>, signal: AbortSignal, graceMs: number): Promise<T | undefined> {
+    if (signal !== this.watched) {
+      this.watched?.removeEventListener("abort", this.onAbort);
+      this.watched = signal;
+      signal.addEventListener("abort", this.onAbort, { once: true });
+    }
+    this.graceMs = graceMs;
+    const answered = new Promise<T | undefined>((resolve, reject) => {
+      this.settle = resolve as (value: unknown) => void;
+      this.fail = reject;
+    });
+    if (signal.aborted) this.aborted();
+    outcomes.then(this.onValue, this.onError);
+    return answered;
+  }
+
+  /** The execution ended: its listener goes. */
+  stop(): void {
+    this.watched?.removeEventListener("abort", this.onAbort);
+    this.watched = undefined;
+    this.end();
+  }
+
+  private aborted(): void {
+    if (this.settle !== undefined) this.timer ??= setTimeout(this.onGrace, this.graceMs);
+  }
+
+  private abandon(): void {
+    const settle = this.settle;
+    this.end();
+    settle?.(undefined);
+  }
+
+  private answer(value: unknown): void {
+    const settle = this.settle;
+    this.end();
+    settle?.(value);
+  }
+
+  private reject(error: unknown): void {
+    const fail = this.fail;
+    this.end();
+    fail?.(error);
+  }
+
+  private end(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    this.settle = undefined;
+    this.fail = undefined;
+  }
 }
 
 /** The round's outcomes, or undefined once `signal` aborted and `graceMs` passed without them. */
@@ -355,12 +400,14 @@ type StepOutcome =
   | {
       kind: "completed";
       name: string;
-      record: StepRecord;
-      text: string;
+      /** The record as the function and later replays read it. */
+      stored: StepRecord;
+      /** The record's text, as its commit stores it. */
+      record: string;
       bytes: number;
       resolve: (value: unknown) => void;
     }
-  | { kind: "retry"; name: string; text: string; bytes: number; delayMs: number }
+  | { kind: "retry"; name: string; record: string; bytes: number; delayMs: number }
   | { kind: "failed"; failure: WorkflowFailure }
   | { kind: "interrupted" };
 
@@ -393,8 +440,7 @@ function inSlot(
     return Promise.resolve({ kind: "interrupted" });
   }
   const outcome = runStepFn(run, definition, p, signal, env);
-  const give = () => slots.give();
-  outcome.then(give, give);
+  outcome.then(slots.give, slots.give);
   return outcome;
 }
 
@@ -429,7 +475,7 @@ async function runStepFn(
     return {
       kind: "retry",
       name: p.name,
-      text,
+      record: text,
       bytes: utf8Bytes(text),
       delayMs: backoffMs(definition, attempts - 1, error),
     };
@@ -462,7 +508,7 @@ async function runStepFn(
   const recordText = text === undefined ? `${head}}` : `${head},"result":${text}}`;
   // The record is the result's text and a few ASCII fields around it.
   const bytes = resultBytes + recordText.length - (text?.length ?? 0);
-  return { kind: "completed", name: p.name, record, text: recordText, bytes, resolve: p.resolve };
+  return { kind: "completed", name: p.name, stored: record, record: recordText, bytes, resolve: p.resolve };
 }
 
 /**

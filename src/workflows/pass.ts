@@ -103,6 +103,20 @@ type ClaimedReply = {
 interface Queued {
   commit: Commit;
   resolve(applied: boolean): void;
+  /** A round's commit ('c'): its completed steps are counted as its call answers (answered), no promise chained. */
+  round?: WorkflowPassReport;
+}
+
+/** Answers a queued commit: Redis applied it or not. */
+function answered(q: Queued, applied: boolean): void {
+  if (applied && q.round) q.round.committed += completedSteps(q.commit);
+  q.resolve(applied);
+}
+
+function completedSteps(commit: Commit): number {
+  let n = 0;
+  for (const s of commit.steps) if (isCompletedRecord(s.record)) n++;
+  return n;
 }
 
 export async function runWorkflowPass(
@@ -171,13 +185,11 @@ export async function runWorkflowPass(
       // tick's next extend says it heard (workflow_cancel's caller waits for that).
       const heard = reply.cancelled.flatMap((id) => marks.get(id) ?? []);
       if (runtime.cancels.learn(tickId, heard)) void fence.confirm();
-      batch.forEach((q, i) => {
-        q.resolve(reply.committed[i] === 1);
-      });
+      for (let i = 0; i < batch.length; i++) answered(batch[i]!, reply.committed[i] === 1);
       claimed(reply, claim);
     } catch (error) {
       // Not committed: each run goes back once the tick's lease is gone, and replays its uncommitted steps.
-      for (const q of batch) q.resolve(false);
+      for (const q of batch) answered(q, false);
       report.held = false;
       runtime.logger.warn(`tickq: workflow call failed: ${String(error)}`);
     }
@@ -233,10 +245,9 @@ function starter(
     const definition = declared && definitionAt(declared, run.version);
     const mark = workflowCancelKey(run.fence, run.id);
     marks.set(run.id, mark);
-    // A parent that never aborts, its own: one shared by every execution would pass the listener
-    // warning's 10 once a call claims runs beside the ones it ends.
-    const cancelled = runtime.cancels.signalFor(mark, new AbortController().signal);
-    const env = executionEnv(shared, run, cancelled);
+    // Its cancel alone aborts it (the round's signal joins the guard's: RunEnv.roundSignal).
+    const cancelled = runtime.cancels.cancelSignal(mark);
+    const env = new RunEnv(shared, run, cancelled);
     const execution = executeClaimed(runtime, run, declared, definition, env, report, cancelled)
       .catch((error: unknown) => runtime.logger.error(`tickq: workflow run ${run.id}: ${String(error)}`))
       .finally(() => {
@@ -323,62 +334,87 @@ function stepSlots(n: number): StepSlots {
   };
 }
 
-/** A run's env: its commits queue for the pass's next call; `cancelled` aborts once the tick hears of its cancel. */
-function executionEnv(pass: EnvParts, run: ClaimedRun, cancelled: AbortSignal): ExecutionEnv {
-  const { runtime, input, queued, events, report, guard, invoke, invokeWorkflow, slots } = pass;
-  const { calls, tickId, graceMs } = input;
+/**
+ * A run's env: its commits queue for the pass's next call; `cancelled` aborts once the tick hears of its cancel.
+ * A class, so a run makes one object and no function (bench/workflow-instructions.ts counts the step).
+ */
+class RunEnv implements ExecutionEnv {
+  readonly graceMs: number;
+  readonly invoke: ExecutionEnv["invoke"];
+  readonly invokeWorkflow: ExecutionEnv["invokeWorkflow"];
+  readonly slots: StepSlots;
   // The round's signal: the guard's (one for every execution until a lease in doubt replaces it) or the
   // run's cancel. Made once per guard signal, not per round: AbortSignal.any holds weak references
   // that cost the collector more than the steps of a no-op run.
-  let base: AbortSignal | undefined;
-  let combined = cancelled;
-  const roundSignal = () => {
-    const current = guard.signal();
-    if (current !== base) {
-      base = current;
-      combined = AbortSignal.any([current, cancelled]);
-    }
-    return combined;
-  };
-  return {
-    commit: (commit: Commit) => {
-      if (commit.disposition === "c") {
-        // A round's steps (no end, no event to fire): counted as its call answers, one promise a commit.
-        return new Promise<boolean>((resolve) => {
-          const answer = (applied: boolean) => {
-            if (applied) for (const s of commit.steps) if (isCompletedRecord(s.record)) report.committed++;
-            resolve(applied);
-          };
-          queued.push({ commit, resolve: answer });
-          pass.wake();
-        });
-      }
+  private base: AbortSignal | undefined;
+  private combined: AbortSignal;
+
+  constructor(
+    private readonly pass: EnvParts,
+    private readonly run: ClaimedRun,
+    private readonly cancelled: AbortSignal,
+  ) {
+    this.graceMs = pass.input.graceMs;
+    this.invoke = pass.invoke;
+    this.invokeWorkflow = pass.invokeWorkflow;
+    this.slots = pass.slots;
+    this.combined = cancelled;
+  }
+
+  commit(commit: Commit): Promise<boolean> {
+    const { pass } = this;
+    if (commit.disposition === "c") {
+      // A round's steps (no end, no event to fire): counted as its call answers, one promise a commit.
       return new Promise<boolean>((resolve) => {
-        queued.push({ commit, resolve });
+        pass.queued.push({ commit, resolve, round: pass.report });
         pass.wake();
-      }).then((applied) => {
-        if (applied) {
-          input.committed?.(commit);
-          events.committed(run.name, commit);
-          for (const s of commit.steps) if (isCompletedRecord(s.record)) report.committed++;
-        }
-        return applied;
       });
-    },
-    guard: () => ({ signal: roundSignal(), done: guard.done }),
-    // Read before every round of steps: once the tick heard of the cancel, no step of the run starts.
-    stopping: () => pass.stopping() || cancelled.aborted,
-    graceMs,
-    nowMs: () => redisNowMs(runtime),
-    warn: (message: string) => runtime.logger.warn(`${message} (run ${run.id})`),
-    invoke,
-    invokeWorkflow,
-    slots,
-    readRecords: async (names) => {
-      const reply = await calls.send(protocol.workflow_steps, { tickId, id: run.id, fence: String(run.fence), names });
-      return reply.held ? reply.records : undefined;
-    },
-  };
+    }
+    return new Promise<boolean>((resolve) => {
+      pass.queued.push({ commit, resolve });
+      pass.wake();
+    }).then((applied) => {
+      if (applied) {
+        pass.input.committed?.(commit);
+        pass.events.committed(this.run.name, commit);
+        pass.report.committed += completedSteps(commit);
+      }
+      return applied;
+    });
+  }
+
+  roundSignal(): AbortSignal {
+    const current = this.pass.guard.signal();
+    if (current !== this.base) {
+      this.base = current;
+      this.combined = AbortSignal.any([current, this.cancelled]);
+    }
+    return this.combined;
+  }
+
+  roundDone(): void {
+    this.pass.guard.done();
+  }
+
+  /** Read before every round of steps: once the tick heard of the cancel, no step of the run starts. */
+  stopping(): boolean {
+    return this.pass.stopping() || this.cancelled.aborted;
+  }
+
+  nowMs(): number {
+    return redisNowMs(this.pass.runtime);
+  }
+
+  warn(message: string): void {
+    this.pass.runtime.logger.warn(`${message} (run ${this.run.id})`);
+  }
+
+  async readRecords(names: string[]): Promise<string[] | undefined> {
+    const { calls, tickId } = this.pass.input;
+    const { id, fence } = this.run;
+    const reply = await calls.send(protocol.workflow_steps, { tickId, id, fence: String(fence), names });
+    return reply.held ? reply.records : undefined;
+  }
 }
 
 /** Executes a claimed run (or parks one whose code this deployment lacks) and counts how it ended. */
@@ -443,7 +479,7 @@ function settlerOf(
   return async (committed) => {
     if (settled) return;
     settled = true;
-    for (const [i, q] of left.entries()) q.resolve(committed?.[i] === 1);
+    for (const [i, q] of left.entries()) answered(q, committed?.[i] === 1);
     await Promise.all([...executions]);
     await events.flush();
   };

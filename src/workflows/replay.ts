@@ -75,23 +75,50 @@ export function replay(
   const bySeq = new Map<number, string>();
   for (const [name, record] of records) if (record.status === "completed") bySeq.set(record.seq, name);
   const st: ReplayState = { records, bySeq, met: new Map(), calls: 0, left, pending: [] };
-  const step = stepOf(st, invoke, runChild);
-  const { pending } = st;
+  return new ReplayOf(st, stepOf(st, invoke, runChild));
+}
 
-  return {
-    step,
-    pending,
-    fatal: () => st.fatal,
-    fatalStep: () => (st.fatal ? (st.diverged ?? st.entered) : undefined),
-    halted: () => st.halted,
-    reading: () => st.left?.reading(),
-    completed(name, record) {
-      st.records.set(name, record);
-      st.bySeq.set(record.seq, name);
-    },
-    unreached: () => [...st.bySeq.values()].filter((name) => !st.met.has(name)),
-    positionOf: (name) => st.met.get(name),
-  };
+/** A Replay over its state: a class, so an execution makes one object for it and no function. */
+class ReplayOf implements Replay {
+  readonly pending: PendingStep[];
+
+  constructor(
+    private readonly st: ReplayState,
+    readonly step: WorkflowStep,
+  ) {
+    this.pending = st.pending;
+  }
+
+  fatal() {
+    return this.st.fatal;
+  }
+
+  fatalStep() {
+    const { st } = this;
+    return st.fatal ? (st.diverged ?? st.entered) : undefined;
+  }
+
+  halted() {
+    return this.st.halted;
+  }
+
+  reading() {
+    return this.st.left?.reading();
+  }
+
+  completed(name: string, record: StepRecord) {
+    this.st.records.set(name, record);
+    this.st.bySeq.set(record.seq, name);
+  }
+
+  unreached() {
+    const { st } = this;
+    return [...st.bySeq.values()].filter((name) => !st.met.has(name));
+  }
+
+  positionOf(name: string) {
+    return this.st.met.get(name);
+  }
 }
 
 /** One execution's replay: the run's records, the steps the code met, and what broke the rules. */

@@ -56,6 +56,42 @@ describe("encoding a call", () => {
     expect(args.slice(5, -4)).toEqual([2, "default", 2, "a", "b\x1ec", "low", 0, 0]);
   });
 
+  it("packs a workflow call's commits in one value after their number of values; apart when one holds the separator or none is sent", () => {
+    const commit = (name: string) => ({
+      id: "r1",
+      fence: "7",
+      disposition: "c" as const,
+      extra: "",
+      steps: [{ name, record: '{"status":"completed"}' }],
+      parks: [],
+    });
+    const args = (commits: ReturnType<typeof commit>[]) =>
+      encode(protocol.workflow_tick, tickKeys, { tickId: "t1", call: 3, claim: 0, retentionMs: 9, commits }).args;
+    expect(args([commit("s0"), commit("s1")])).toEqual([
+      "t1",
+      3,
+      0,
+      9,
+      "j17",
+      ["2", "r1", "7", "c", "", "1", "s0", '{"status":"completed"}', "0"]
+        .concat(["r1", "7", "c", "", "1", "s1", '{"status":"completed"}', "0"])
+        .join("\x1e"),
+    ]);
+    expect(args([commit("s0"), commit("a\x1eb")]).slice(4)).toEqual(
+      [2, "r1", "7", "c", "", 1, "s0", '{"status":"completed"}', 0].concat([
+        "r1",
+        "7",
+        "c",
+        "",
+        1,
+        "a\x1eb",
+        '{"status":"completed"}',
+        0,
+      ]),
+    );
+    expect(args([]).slice(4)).toEqual([0]);
+  });
+
   it("carries the results trailer in the others' count value, its entries after the outcomes", () => {
     const acks = {
       succeeded: [{ queue: "default", jobs: ["a"] }],
@@ -293,6 +329,16 @@ describe("decoding a reply", () => {
     expect(begun.leaseHeld).toBe(false);
     expect(begun.due).toBeUndefined();
     expect(begun.flow).toBeUndefined();
+  });
+
+  it("reads a workflow call's committed flags from one string of digits, or from an array of numbers", () => {
+    type Ticked = NonNullable<(typeof protocol.workflow_tick)["types"]>["reply"];
+    const committed = (flags: unknown) =>
+      (decode(protocol.workflow_tick, [1, 5, flags, [], 0, []] as never) as Ticked).committed;
+    expect(committed("101")).toEqual([1, 0, 1]);
+    expect(committed([1, 0])).toEqual([1, 0]);
+    expect(committed([])).toEqual([]);
+    expect(() => committed("1x")).toThrow(/workflow_tick.*committed/);
   });
 
   it("reads which variant a locate reply is", () => {

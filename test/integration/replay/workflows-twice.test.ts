@@ -108,7 +108,7 @@ describe.each(adapterCases)("each workflow script run twice over $name", (adapte
         tickArgs(3, 0, [commit(one!.id, String(Number(one!.fence) - 1), "d", "1")]),
       ).args,
     );
-    expect((stale as unknown[])[2]).toEqual([0]);
+    expect((stale as unknown[])[2]).toEqual("0");
     const after = await snapshot(h.redis, h.prefix);
     delete (after as Record<string, unknown>)["tick:T"];
     delete (before as Record<string, unknown>)["tick:T"];

@@ -6,6 +6,12 @@
 -- Needs run-state.lua and kept-events.lua.
 --
 -- An item: id fence disposition extra steps[](name record) parks[](step kind seq ms event match)
+-- The section comes packed (src/protocol/define.ts `packed`): "j<values>", then its values (the count,
+-- then the items') in one value joined by the record separator (30), read here an item at a time into
+-- a table laid out as ARGV holds an item; or, when empty or a value holds the separator, as a counted
+-- section in ARGV. An item's short fields are read by one match, a record or an output by a plain find:
+-- splitting every value with a find and a sub cost Redis 1.8× what the values cost it as ARGV
+-- (bench/workflow-instructions.ts --redis).
 -- disposition: c (continue: still held), y (yield: due now), r (retry: due
 -- after `extra` ms), v (this deployment lacks the run's workflow version:
 -- due after `extra` ms, and noted in `wf:unrunnable`, "NAME@VERSION" → "<ms>
@@ -16,12 +22,12 @@
 -- @include lib/workflows/run-state.lua
 -- @include lib/workflows/kept-events.lua
 
-local function wf_park(id, i, n, now)
+local function wf_park(a, id, i, n, now)
   local park = wf_key('park', id)
   local steps = wf_key('steps', id)
   local resolved, marked = false, false
   for _ = 1, n do
-    local step, kind, seq, ms, event, match = ARGV[i], ARGV[i + 1], tonumber(ARGV[i + 2]), ARGV[i + 3], ARGV[i + 4], ARGV[i + 5]
+    local step, kind, seq, ms, event, match = a[i], a[i + 1], tonumber(a[i + 2]), a[i + 3], a[i + 4], a[i + 5]
     i = i + 6
     if redis.call('HEXISTS', steps, step) == 1 and string.find(redis.call('HGET', steps, step), '"status":"completed"', 1, true) then
       resolved = true -- an event arrived while the run was held
@@ -40,18 +46,18 @@ local function wf_park(id, i, n, now)
   return i, resolved
 end
 
-local function wf_commit_one(tick, i, now)
-  local id, fence, disposition, extra = ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3]
+local function wf_commit_one(tick, a, i, now)
+  local id, fence, disposition, extra = a[i], a[i + 1], a[i + 2], a[i + 3]
   local run = wf_key('run', id)
   local f = redis.call('HMGET', run, 'owner', 'fence', 'status', 'name', 'parks')
   local held = f[1] == tick and f[2] == fence and f[3] == 'running'
-  local n = tonumber(ARGV[i + 4])
+  local n = tonumber(a[i + 4])
   i = i + 5
   if held then
-    for k = i, i + 2 * (n - 1), 2 do wf_records.write(id, ARGV[k], ARGV[k + 1]) end
+    for k = i, i + 2 * (n - 1), 2 do wf_records.write(id, a[k], a[k + 1]) end
   end
   i = i + 2 * n
-  local parks = tonumber(ARGV[i])
+  local parks = tonumber(a[i])
   i = i + 1
   if not held then return i + 6 * parks, 0 end
   if disposition == 'c' then
@@ -67,7 +73,7 @@ local function wf_commit_one(tick, i, now)
     redis.call('HSET', wf_key('unrunnable'), (v[1] or '') .. '@' .. (v[2] or '1'), string.format('%.0f', now) .. ' ' .. id)
   elseif disposition == 'p' then
     local resolved
-    i, resolved = wf_park(id, i, parks, now)
+    i, resolved = wf_park(a, id, i, parks, now)
     parks = 0
     local at, left = wf_next_wake(id)
     if resolved then at = now end
@@ -88,26 +94,70 @@ local function wf_commit_one(tick, i, now)
   return i + 6 * parks, 1
 end
 
--- Commits the counted section of items at `i` (its count): 1 or 0 per item (committed[]), and the
--- index past it. The runs' list and count writes go once for the section (wf_defer, run-state.lua).
+-- The next item of a packed section `s` from `pos`: its values laid out as ARGV holds an item's, and the
+-- position past it. A value never holds the separator (else the section is not packed).
+local function wf_packed_item(s, pos)
+  local find, sub, match = string.find, string.sub, string.match
+  local id, fence, disposition, at = match(s, '^([^\30]*)\30([^\30]*)\30([^\30]*)\30()', pos)
+  if not at then error('workflow commits: no packed item at ' .. pos) end
+  local e = find(s, '\30', at, true)
+  local steps, p = match(s, '^(%d+)\30()', e + 1)
+  local a = { id, fence, disposition, e == at and '' or sub(s, at, e - 1), steps }
+  local k = 6
+  for _ = 1, tonumber(steps) do
+    local name, r = match(s, '^([^\30]*)\30()', p)
+    local re = find(s, '\30', r, true) or #s + 1
+    a[k], a[k + 1] = name, sub(s, r, re - 1)
+    k, p = k + 2, re + 1
+  end
+  local parks, q = match(s, '^(%d+)()', p)
+  a[k] = parks
+  p = q + 1
+  for _ = 1, 6 * tonumber(parks) do
+    local v = find(s, '\30', p, true) or #s + 1
+    k = k + 1
+    a[k] = sub(s, p, v - 1)
+    p = v + 1
+  end
+  return a, p
+end
+
+-- Commits the section of items at ARGV[i]: 1 or 0 per item (committed[]), and the index in ARGV past it.
+-- The runs' list and count writes go once for the section (wf_defer, run-state.lua).
 local function wf_commit_all(tick, i, now)
   local committed = {}
   wf_defer.start()
+  if string.byte(ARGV[i]) == 106 then -- 'j': packed
+    local s = ARGV[i + 1]
+    local n, pos = string.match(s, '^(%d+)\30()')
+    for k = 1, tonumber(n) do
+      local a
+      a, pos = wf_packed_item(s, pos)
+      local _, applied = wf_commit_one(tick, a, 1, now)
+      committed[k] = applied
+    end
+    if pos ~= #s + 2 then error('workflow commits: the packed value goes on past its ' .. n .. ' items') end
+    wf_defer.flush()
+    return committed, i + 2
+  end
   local j = i + 1
   for k = 1, tonumber(ARGV[i]) do
-    j, committed[k] = wf_commit_one(tick, j, now)
+    j, committed[k] = wf_commit_one(tick, ARGV, j, now)
   end
   wf_defer.flush()
   return committed, j
 end
 
--- The index just past a counted section of items that starts at `i` (its count), acting on nothing.
-local function wf_commits_end(i)
+-- The section of items at ARGV[i], committing nothing: its count of items, and the index in ARGV past it
+-- (a packed section's count is its first value: no item read).
+local function wf_commits_skip(i)
+  if string.byte(ARGV[i]) == 106 then return tonumber(string.match(ARGV[i + 1], '^%d+')), i + 2 end
+  local n = tonumber(ARGV[i])
   local j = i + 1
-  for _ = 1, tonumber(ARGV[i]) do
+  for _ = 1, n do
     local steps = tonumber(ARGV[j + 4])
     j = j + 5 + 2 * steps
     j = j + 1 + 6 * tonumber(ARGV[j])
   end
-  return j
+  return n, j
 end
