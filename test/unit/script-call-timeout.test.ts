@@ -62,6 +62,7 @@ describe("a script call's timeout", () => {
     const before = timers();
     const plain = { evalsha: () => 7, eval: () => 7 } as unknown as RedisAdapter;
     expect(await call(plain, 60_000)).toBe(7);
+    // biome-ignore lint/suspicious/noThenProperty: a custom adapter's thenable reply is the case under test.
     const thenable = { then: (answer: (value: RedisReply) => void) => answer(8) };
     const lazy = { evalsha: () => thenable, eval: () => thenable } as unknown as RedisAdapter;
     expect(await call(lazy, 60_000)).toBe(8);
