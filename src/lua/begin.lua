@@ -16,7 +16,7 @@
 -- ticks: P.."ticks"; lease: P.."tick:"..ID (the lease hash); process: only as
 -- a Sidekiq process, its heartbeat and work hashes (lib/sidekiq/register-process.lua).
 -- registration: "<started ms> <lease ms> <queue> …"; housekeep: lib/tick/resurrect-dead-ticks.lua
--- and lib/delayed/promote-due.lua; askPolicy: 1 to report the eviction policy;
+-- and lib/delayed/promote-due.lua; askPolicy: 1 to report the eviction policy ('' where INFO is refused);
 -- recurring: lib/recurring/find-due.lua; info: the Sidekiq process's `info` JSON;
 -- fetch: lib/tick/fetch-jobs.lua; ordered: lib/ordered/state.lua (absent: no ordered names).
 -- workflows: claim -1 for an app that declares no workflow (nothing of workflows is
@@ -124,7 +124,8 @@ end
 
 local policy = ''
 if askPolicy then
-  policy = string.match(redis.call('INFO', 'memory'), 'maxmemory_policy:(%S+)') or ''
+  -- A Redis that refuses INFO in scripts (an ACL, a managed service) reads as no policy, as memory_info does.
+  policy = string.match(memory_info(), 'maxmemory_policy:(%S+)') or ''
 end
 redis.call('HSET', lease, 'seq', 0)
 if restart.stamp(now, leaseMs) ~= '' then redis.call('HSET', lease, 'boot', restart.stamp(now)) end
