@@ -33,7 +33,18 @@ while (!stopping) {
   current = successes;
   try {
     const report = await tq.tick(tickOptions);
-    if (!report.leaseLost && report.abandoned === 0) await ledger.acked(successes);
+    if (!report.leaseLost && report.abandoned === 0) {
+      // A workflow step's success is known acked only once committed: a commit riding on the tick's finish can
+      // be refused (the run claimed again) while the tick keeps its lease. Its count is the report's.
+      const steps = successes.filter((s) => s.unit.includes(":")).length;
+      const committed = report.workflows?.steps ?? 0;
+      if (steps > committed) {
+        console.error(
+          `rollback-worker ${process.pid}: a tick ran ${steps} steps and committed ${committed}: no step's ack recorded`,
+        );
+        await ledger.acked(successes.filter((s) => !s.unit.includes(":")));
+      } else await ledger.acked(successes);
+    }
     if (report.fetched === 0 && !report.more) await sleep(25);
   } catch (error) {
     if (env.CHAOS_VERBOSE) console.error(`rollback-worker ${process.pid}: tick failed: ${(error as Error).message}`);
