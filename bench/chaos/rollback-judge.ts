@@ -36,6 +36,12 @@ export interface RollbackEvidence {
   backwards: string[];
   /** Executions that entered a scope (the limit-1 key, a unique key, an ordered id, a run) another held. */
   overlaps: string[];
+  /**
+   * Workflow step successes whose tick returned, lease kept, without committing them (their acks not recorded:
+   * bench/chaos/rollback-worker.ts), and the ticks among them that held back more steps than the runs they left past graceMs
+   * (a run's round is one step), in words.
+   */
+  uncommitted?: { steps: number; unexplained: string[] };
 }
 
 export interface RollbackVerdict {
@@ -197,6 +203,7 @@ export interface RollbackPhaseResult extends RollbackVerdict {
   units?: { jobs: number; payloads: number; runs: number; merged: number };
   backwards: string[];
   overlaps: string[];
+  uncommitted: { steps: number; unexplained: string[] };
   seconds?: number;
   problems: string[];
   workerStderr: string[];
@@ -259,6 +266,15 @@ const CHECKS: Check<RollbackPhaseResult>[] = [
   { label: "  sent before the kill, answered after it", value: (r) => r.lostAnsweredAfterKill },
   { label: "acks undone in a rollback's last second", value: (r) => r.undoneInWindow },
   { label: "runs again by a resent enqueue's second copy", value: (r) => r.rerunByResend },
+  // A step still running graceMs after its signal aborted (here: its ledger writes, after its sleep, at load)
+  // is left by its tick, which commits none of its round and keeps its lease; the run goes to another tick once
+  // the lease expires and the step runs again (report.workflows.abandoned). Not an ack, so not judged as one.
+  { label: "steps whose commit the tick did not make", value: (r) => r.uncommitted.steps },
+  mustBeZero(
+    "  of them, more in a tick than the runs it left past graceMs",
+    (r) => r.uncommitted.unexplained.length,
+    (r) => r.uncommitted.unexplained,
+  ),
   { label: "rollback phase, seconds", value: (r) => r.seconds },
 ];
 
@@ -276,6 +292,7 @@ export function rollbackColumn(
     rollbacks: evidence.rollbacks,
     backwards: evidence.backwards,
     overlaps: evidence.overlaps,
+    uncommitted: evidence.uncommitted ?? { steps: 0, unexplained: [] },
     ...extra,
     problems: [],
     workerStderr: extra.workerStderr ?? [],

@@ -34,14 +34,17 @@ while (!stopping) {
   try {
     const report = await tq.tick(tickOptions);
     if (!report.leaseLost && report.abandoned === 0) {
-      // A workflow step's success is known acked only once committed: a commit riding on the tick's finish can
-      // be refused (the run claimed again) while the tick keeps its lease. Its count is the report's.
+      // A workflow step's success is acked only once committed. A tick that keeps its lease leaves a run
+      // uncommitted when its step was still running graceMs after the abort (report.workflows.abandoned):
+      // the run stays the tick's until the lease expires, then its step runs again. Counted, not acked.
       const steps = successes.filter((s) => s.unit.includes(":")).length;
       const committed = report.workflows?.steps ?? 0;
+      const abandoned = report.workflows?.abandoned ?? 0;
       if (steps > committed) {
-        console.error(
-          `rollback-worker ${process.pid}: a tick ran ${steps} steps and committed ${committed}: no step's ack recorded`,
-        );
+        const why = `tick ${report.tickId} ran ${steps} steps, committed ${committed}, left ${abandoned} runs past graceMs`;
+        if (env.CHAOS_VERBOSE) console.error(`rollback-worker ${process.pid}: ${why}`);
+        // A run's round here is one step (a, b, c, d in turn): a run left past graceMs holds back one at most.
+        await ledger.uncommitted(steps - committed, steps - committed > abandoned ? why : undefined);
         await ledger.acked(successes.filter((s) => !s.unit.includes(":")));
       } else await ledger.acked(successes);
     }
