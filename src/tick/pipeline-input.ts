@@ -33,7 +33,7 @@ export function pipelineInput(
   const { runtime, parts, settings } = t;
   const check = budgetCheck(runtime, t.startedAt + settings.budgetMs, settings.budgetMs, t.unstartable);
   const rank = strictRank(runtime.plan);
-  const plain = (work: TickWork) => work as FetchedJob;
+  const { graceMs } = settings;
   return {
     first,
     firstFull,
@@ -43,26 +43,29 @@ export function pipelineInput(
     slots: (options as TickOptionsWithSlots)[SHARED_SLOTS],
     fence: t.fence,
     signal: t.signal,
-    graceMs: settings.graceMs,
+    graceMs,
+    // Casts, not a function called a job to make them: each small function the per-job path calls is
+    // one more that V8 compiles once it is hot (bench/client-instructions.ts).
     run: (work) => {
       const lane = parts.hasLanes ? parts.laneOf(work) : undefined;
       if (lane) return lane.run(work);
       // A job no part wraps (most): no closure for it, and no promise when its handler returns at once
       // (bench/client-instructions.ts counts the difference).
-      if (!parts.wrapsPlain(plain(work))) return runJobNow(runtime, plain(work), t.signal, settings.graceMs, parts.job);
+      if (!parts.wrapsPlain(work as FetchedJob))
+        return runJobNow(runtime, work as FetchedJob, t.signal, graceMs, parts.job);
       return parts.runPlain(
-        plain(work),
-        (signal) => runJob(runtime, plain(work), signal, settings.graceMs, parts.job),
+        work as FetchedJob,
+        (signal) => runJob(runtime, work as FetchedJob, signal, graceMs, parts.job),
         t.signal,
       );
     },
-    interrupted: (work) => parts.laneOf(work)?.interrupted(work) ?? { kind: "interrupted", job: plain(work) },
+    interrupted: (work) => parts.laneOf(work)?.interrupted(work) ?? { kind: "interrupted", job: work as FetchedJob },
     unstarted: (work) => t.unstartedOf(work),
-    holdsSlot: (work) => parts.laneOf(work) === undefined && parts.holdsSlot(plain(work)),
+    holdsSlot: (work) => parts.laneOf(work) === undefined && parts.holdsSlot(work as FetchedJob),
     // A lane's work competes with the queue its rank names.
-    rank: rank && ((work) => parts.laneOf(work)?.rank ?? rank(plain(work).queue)),
+    rank: rank && ((work) => parts.laneOf(work)?.rank ?? rank((work as FetchedJob).queue)),
     // The budget check reads plain jobs' timeoutMs; a lane's work always starts.
-    startable: check && ((work) => (parts.laneOf(work) ? "start" : check(plain(work)))),
+    startable: check && ((work) => (parts.laneOf(work) ? "start" : check(work as FetchedJob))),
     // A job at its poison limit goes dead without running: no need to run it alone.
     alone: (work) => (work.suspect || work.resurrections > 0) && work.resurrections < runtime.maxResurrections,
     // Each call its own request (HTTP): the next fetch's round trip overlaps the last one's.
@@ -85,13 +88,18 @@ function stepOf(t: OpenTick): Input["step"] {
       const { plain, byPart } = parts.split(acks);
       // A solo job named by reference (large, or read with U+FFFD) is recorded by it too (lib/tick/run-solo.lua).
       if (solo && !parts.laneOf(solo)) await nameJobsByRef([solo as FetchedJob]);
-      const stepped = await t.calls.send(protocol.step, {
-        ...parts.merged((part, k) => part.stepArgs?.(byPart[k]!)),
-        ...t.common,
-        call: numbered(t, t.calls.next(), solo, load, lane),
-        acks: await t.acks(plain),
-        fetch: fetchArgs(runtime.plan, fetch),
-      } as StepArgs);
+      // One object, filled in the order the spreads had it, not a copy of each part's sections and of
+      // the common fields a step (bench/client-instructions.ts).
+      const args = parts.merged((part, k) => part.stepArgs?.(byPart[k]!)) as StepArgs;
+      const { common } = t;
+      args.tickId = common.tickId;
+      args.leaseMs = common.leaseMs;
+      args.deadMaxSize = common.deadMaxSize;
+      args.deadMaxAgeSec = common.deadMaxAgeSec;
+      args.call = numbered(t, t.calls.next(), solo, load, lane);
+      args.acks = await t.acks(plain);
+      args.fetch = fetchArgs(runtime.plan, fetch);
+      const stepped = await t.calls.send(protocol.step, args);
       learnClock(runtime, stepped.nowMs);
       report.deadEvicted += stepped.deadEvicted;
       t.events.settled(plain, stepped.missed, stepped.nowMs, stepped.cancelled);

@@ -17,7 +17,8 @@ export interface PrivateRedis {
   stop(): Promise<void>;
 }
 
-export async function startPrivateRedis(): Promise<PrivateRedis> {
+/** `extraArgs`: more redis-server options, such as `--rename-command OBJECT ""` (a Redis that refuses a command). */
+export async function startPrivateRedis(extraArgs: string[] = []): Promise<PrivateRedis> {
   const port = await freePort();
   const dir = await mkdtemp(join(tmpdir(), "tickq-private-redis-"));
   const child: ChildProcess = spawn(
@@ -35,6 +36,7 @@ export async function startPrivateRedis(): Promise<PrivateRedis> {
       "no",
       "--daemonize",
       "no",
+      ...extraArgs,
     ],
     { stdio: "ignore" },
   );

@@ -58,47 +58,41 @@ export function runJobNow(
   graceMs = 1_000,
   hooks: JobHooks = {},
 ): Outcome | Promise<Outcome> {
+  // One function, not a try around a call of the start: the per-job code V8 compiles once it is hot is
+  // one graph, not the same graph again inlined in its wrapper (bench/client-instructions.ts).
   try {
-    return startJob(runtime, job, signal, graceMs, hooks);
+    if (job.resurrections >= runtime.maxResurrections) {
+      const reason = `its tick died ${job.resurrections} times while running it (maxResurrections ${runtime.maxResurrections})`;
+      return unrunnable(runtime, job, "TickqPoisonJob", reason);
+    }
+    // Not poison: no tick died. The job needs longer than the ticks leave it.
+    if (job.interruptions >= runtime.maxResurrections) return interruptedTooOften(runtime, job);
+    const decoded = decodeJob(job.raw, runtime.jobs);
+    if (!decoded.ok) {
+      if (decoded.errorClass === "TickqUnknownJob") return unknownJob(runtime, hooks, job, decoded);
+      return unrunnable(runtime, job, decoded.errorClass, decoded.reason);
+    }
+
+    const definition = definitionOf(runtime, decoded.payload.class)!;
+    // A job written without `retry` takes its definition's, as Sidekiq takes the worker's.
+    // decodeJob's payload is this run's own object: set in place.
+    const { payload } = decoded;
+    if (payload.retry == null) payload.retry = definition.retry ?? true;
+    if (hooks.cancelled?.(payload.jid)) return { kind: "cancelled", job, payload };
+    const run = new JobRun(runtime, hooks, job, payload, definition, signal, graceMs);
+    if (!runtime.tracing) return run.attempt();
+    return traced(runtime.tracing, run, job, payload);
   } catch (error) {
     return Promise.reject(error);
   }
 }
 
-function startJob(
-  runtime: Runtime,
-  job: FetchedJob,
-  signal: AbortSignal,
-  graceMs: number,
-  hooks: JobHooks,
-): Outcome | Promise<Outcome> {
-  if (job.resurrections >= runtime.maxResurrections) {
-    const reason = `its tick died ${job.resurrections} times while running it (maxResurrections ${runtime.maxResurrections})`;
-    return unrunnable(runtime, job, "TickqPoisonJob", reason);
-  }
-  // Not poison: no tick died. The job needs longer than the ticks leave it.
-  if (job.interruptions >= runtime.maxResurrections) {
-    const reason =
-      `a tick's deadline interrupted it ${job.interruptions} times (maxResurrections ${runtime.maxResurrections}): it runs longer than the budget ticks leave it. ` +
-      "Give the job a timeoutMs (a tick then starts it only with that much budget left, and a run past it fails and is retried), " +
-      "raise the tick budget (tick({ budgetMs }), TICKQ_TICK_BUDGET_MS), or split it into shorter jobs";
-    return unrunnable(runtime, job, "TickqDeadlineExceeded", reason);
-  }
-  const decoded = decodeJob(job.raw, runtime.jobs);
-  if (!decoded.ok) {
-    if (decoded.errorClass === "TickqUnknownJob") return unknownJob(runtime, hooks, job, decoded);
-    return unrunnable(runtime, job, decoded.errorClass, decoded.reason);
-  }
-
-  const definition = definitionOf(runtime, decoded.payload.class)!;
-  // A job written without `retry` takes its definition's, as Sidekiq takes the worker's.
-  // decodeJob's payload is this run's own object: set in place.
-  const { payload } = decoded;
-  if (payload.retry == null) payload.retry = definition.retry ?? true;
-  if (hooks.cancelled?.(payload.jid)) return { kind: "cancelled", job, payload };
-  const run = new JobRun(runtime, hooks, job, payload, definition, signal, graceMs);
-  if (!runtime.tracing) return run.attempt();
-  return traced(runtime.tracing, run, job, payload);
+function interruptedTooOften(runtime: Runtime, job: FetchedJob): Outcome {
+  const reason =
+    `a tick's deadline interrupted it ${job.interruptions} times (maxResurrections ${runtime.maxResurrections}): it runs longer than the budget ticks leave it. ` +
+    "Give the job a timeoutMs (a tick then starts it only with that much budget left, and a run past it fails and is retried), " +
+    "raise the tick budget (tick({ budgetMs }), TICKQ_TICK_BUDGET_MS), or split it into shorter jobs";
+  return unrunnable(runtime, job, "TickqDeadlineExceeded", reason);
 }
 
 async function traced(
@@ -160,12 +154,7 @@ class JobRun {
     private readonly graceMs: number,
   ) {
     const attempt = attemptOf(payload);
-    this.ctx = new RunContext(payload.jid, job.queue, attempt, payload, {
-      runtime,
-      hooks,
-      signal,
-      fence: job.flowFence,
-    });
+    this.ctx = new RunContext(payload.jid, job.queue, attempt, payload, runtime, hooks, signal, job.flowFence);
   }
 
   /**
@@ -177,7 +166,13 @@ class JobRun {
     if (this.definition.timeoutMs !== undefined) return this.timed(this.definition.timeoutMs);
     let pending: Promise<void> | undefined;
     try {
-      pending = this.execute(this.ctx);
+      // No middleware (most): the handler called here, not through execute and perform, which V8 would
+      // compile apart once hot (bench/client-instructions.ts).
+      if (this.runtime.middleware.length === 0) {
+        const returned = this.definition.perform(this.payload.args as never, this.ctx);
+        if (isThenable(returned)) pending = this.settled(returned);
+        else this.value = returned;
+      } else pending = this.execute(this.ctx);
     } catch (error) {
       return this.failedRun(error);
     }
@@ -209,30 +204,28 @@ class JobRun {
     return this.ended();
   }
 
-  /** The handler returned: its outcome; should reading it throw, the run failed (as any throw in a run). */
+  /**
+   * The handler returned: its outcome (cancelled, if a cancel came while it ran); should reading it
+   * throw, the run failed (as any throw in a run).
+   */
   private ended(): Outcome | Promise<Outcome> {
     try {
-      return this.succeeded();
+      const { job, payload, value } = this;
+      return (
+        this.cancelled() ??
+        // `ran` declared from the start: the meter's write then finds its slot, with no change of shape.
+        this.measured({
+          kind: "succeeded",
+          job,
+          payload,
+          value,
+          durationMs: monotonicMs() - this.started,
+          ran: undefined,
+        })
+      );
     } catch (error) {
       return this.failedRun(error);
     }
-  }
-
-  /** The handler returned: its outcome (cancelled, if a cancel came while it ran). */
-  private succeeded(): Outcome {
-    const { job, payload, value } = this;
-    return (
-      this.cancelled() ??
-      // `ran` declared from the start: the meter's write then finds its slot, with no change of shape.
-      this.measured({
-        kind: "succeeded",
-        job,
-        payload,
-        value,
-        durationMs: monotonicMs() - this.started,
-        ran: undefined,
-      })
-    );
   }
 
   /** Runs the handler (inside the middleware, if any); undefined when it returned at once. */
@@ -250,6 +243,11 @@ class JobRun {
       this.value = returned;
       return undefined;
     }
+    return this.settled(returned);
+  }
+
+  /** What an async handler's promise settles to: its value kept as the result. */
+  private settled(returned: PromiseLike<unknown>): Promise<void> {
     return Promise.resolve(returned).then((value) => {
       this.value = value;
     });

@@ -31,12 +31,16 @@ export class RunContext implements JobContext {
     readonly queue: string,
     readonly attempt: number,
     readonly payload: JobPayload,
-    run: { runtime: Runtime; hooks: JobHooks; signal: AbortSignal; fence: number | undefined },
+    // As arguments, not an object of them made a job (bench/client-instructions.ts).
+    runtime: Runtime,
+    hooks: JobHooks,
+    signal: AbortSignal,
+    fence: number | undefined,
   ) {
-    if (run.fence !== undefined) this.fence = run.fence;
-    this.#runtime = run.runtime;
-    this.#hooks = run.hooks;
-    this.#parent = run.signal;
+    if (fence !== undefined) this.fence = fence;
+    this.#runtime = runtime;
+    this.#hooks = hooks;
+    this.#parent = signal;
   }
 
   /** The tickq logger, each line tagged with the job; made when a handler first reads it. */

@@ -57,8 +57,10 @@ end
 -- small hash is a listpack, which HMGET walks from its head for each field:
 -- for many fields it is read whole instead (at 100 ids, a fifth of the cost).
 -- A hashtable (a fetch of 16 ids or more makes one: lib/ordered/fetch-ids.lua) is read by HMGET.
+-- OBJECT by pcall: a managed Redis may refuse it (Upstash lists no OBJECT), and then the hash is
+-- read whole, as a listpack is: the same tokens.
 local function tokens_of(inproc, fields)
-  if #fields < 16 or redis.call('OBJECT', 'ENCODING', inproc) == 'hashtable' then
+  if #fields < 16 or redis.pcall('OBJECT', 'ENCODING', inproc) == 'hashtable' then
     return redis.call('HMGET', inproc, unpack(fields))
   end
   local all, by_field, tokens = redis.call('HGETALL', inproc), {}, {}
