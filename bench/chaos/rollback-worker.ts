@@ -21,7 +21,8 @@ const tickOptions = {
   leaseMs: envNumber("LEASE_MS", 1_500),
   batch: 20,
   concurrency: 10,
-  graceMs: 200,
+  // GRACE_MS: a smaller grace leaves more steps past it (their ledger writes after the sleep), to exercise the count.
+  graceMs: envNumber("GRACE_MS", 200),
 };
 let stopping = false;
 process.on("message", (message) => {
