@@ -48,8 +48,8 @@ export interface RollbackLedger {
   acked(successes: Success[]): Promise<void>;
   /**
    * Counts workflow step successes whose tick returned without committing them (their acks are not recorded):
-   * `unexplained` says so when the tick held back more than the runs it left past graceMs, which only a defect
-   * would explain.
+   * `unexplained` says so when the tick held back more than the runs it left past graceMs (a claim a rollback
+   * forgot, refused at the commit, is the likely cause; a defect would show there too).
    */
   uncommitted(steps: number, unexplained?: string): Promise<void>;
 }
