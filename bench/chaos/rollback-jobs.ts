@@ -46,6 +46,12 @@ export interface RollbackLedger {
   execute(unit: string | string[], scope: string, fence: number | undefined, body: () => Promise<void>): Promise<void>;
   /** Records the successes of a tick that returned: their acks were acknowledged by now. */
   acked(successes: Success[]): Promise<void>;
+  /**
+   * Counts workflow step successes whose tick returned without committing them (their acks are not recorded):
+   * `unexplained` says so when the tick held back more than the runs it left past graceMs (a claim a rollback
+   * forgot, refused at the commit, is the likely cause; a defect would show there too).
+   */
+  uncommitted(steps: number, unexplained?: string): Promise<void>;
 }
 
 /**
@@ -85,6 +91,10 @@ export function openRollbackLedger(redis: Redis, at: string, batch: () => Succes
     async acked(successes) {
       const now = Date.now();
       await Promise.all(successes.map((s) => redis.rpush(`${at}h:${s.unit}`, `a:${now}:${s.endedAt}`)));
+    },
+    async uncommitted(steps, unexplained) {
+      await redis.incrby(`${at}uncommitted`, steps);
+      if (unexplained !== undefined) await redis.rpush(`${at}unexplained`, unexplained);
     },
   };
 }

@@ -180,6 +180,10 @@ async function runRollbackPhase(ctx: PhaseContext): Promise<Column> {
       whereabouts: await whereabouts(admin, prefix, sends, completed, present),
       backwards: await ledger.lrange(`${at}backwards`, 0, -1),
       overlaps: (await overlapDetector(ledger, `${at}ov:`).read()).overlaps,
+      uncommitted: {
+        steps: Number(await ledger.get(`${at}uncommitted`)),
+        unexplained: await ledger.lrange(`${at}unexplained`, 0, -1),
+      },
     };
     return rollbackColumn(ctx.adapter, asked, evidence, {
       units: {

@@ -68,6 +68,7 @@ function addWorkflowReports(a: TickWorkflowReport | undefined, b: TickWorkflowRe
     parked: a.parked + b.parked,
     retrying: a.retrying + b.retrying,
     cancelled: a.cancelled + b.cancelled,
+    abandoned: a.abandoned + b.abandoned,
   };
 }
 

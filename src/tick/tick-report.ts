@@ -29,7 +29,7 @@ export interface TickReport {
   expired: number;
   /** Fetched jobs put back at the head of their queue: unstarted, or interrupted at the deadline. */
   requeued: number;
-  /** Handlers still running after the grace period: left for resurrection. */
+  /** Handlers still running after the grace period: left for resurrection (workflow runs: `workflows.abandoned`). */
   abandoned: number;
   /** Dead-set entries evicted by the size or age cap. */
   deadEvicted: number;

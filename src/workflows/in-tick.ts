@@ -87,5 +87,6 @@ export function workflowTickReport(pass: WorkflowPassReport): TickWorkflowReport
     parked: ends.parked ?? 0,
     retrying: ends.retrying ?? 0,
     cancelled: ends.cancelled ?? 0,
+    abandoned: ends.abandoned ?? 0,
   };
 }

@@ -576,6 +576,12 @@ export interface TickWorkflowReport {
   retrying: number;
   /** Runs whose execution stopped at a cancel. */
   cancelled: number;
+  /**
+   * Runs whose step was still running `graceMs` after its signal aborted: the tick left the execution and
+   * committed none of its round (a step that succeeded late runs again), and the run stays this tick's until
+   * its lease expires, then another tick takes it. Not in the report's `abandoned`, which counts jobs.
+   */
+  abandoned: number;
 }
 
 /** Per workflow, in `tq.stats().workflows`: its runs by status. */

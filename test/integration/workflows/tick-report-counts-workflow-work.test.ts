@@ -38,10 +38,26 @@ describe.each(adapterCases)("the tick report's workflow work over $name", (adapt
       await tq.workflows.start("flaky", null);
       await tq.workflows.start("nap", null);
       const report = await tq.tick({ budgetMs: 5_000 });
-      expect(report.workflows).toEqual({ steps: 7, completed: 3, failed: 1, parked: 1, retrying: 1, cancelled: 0 });
+      expect(report.workflows).toEqual({
+        steps: 7,
+        completed: 3,
+        failed: 1,
+        parked: 1,
+        retrying: 1,
+        cancelled: 0,
+        abandoned: 0,
+      });
       expect(report.succeeded).toBe(0);
       const idle = await tq.tick({ budgetMs: 1_000 });
-      expect(idle.workflows).toEqual({ steps: 0, completed: 0, failed: 0, parked: 0, retrying: 0, cancelled: 0 });
+      expect(idle.workflows).toEqual({
+        steps: 0,
+        completed: 0,
+        failed: 0,
+        parked: 0,
+        retrying: 0,
+        cancelled: 0,
+        abandoned: 0,
+      });
     },
   );
 
