@@ -115,4 +115,28 @@ describe.each(adapterCases)("packed workflow commits with odd values over $name"
     expect(first.committed).toEqual([1, 1]);
     expect(await h.redis.hget(`${h.prefix}wf:steps:jj`, "j")).toBe(`x${JOIN_SEPARATOR}y`);
   });
+  it("120 commits answer 120 flags; a commit holding a 2 MB record and a 1 MB output between small ones", async () => {
+    const ids = Array.from({ length: 120 }, (_, i) => `r${i}`);
+    const fences = await claim(ids);
+    const big = "é".repeat(1024 * 1024);
+    const out = JSON.stringify("j".repeat(1024 * 1024));
+    const commits: Commit[] = ids.map((id, k) => ({
+      id,
+      fence: k % 7 === 0 ? "0" : fences.get(id)!,
+      disposition: k === 60 ? "d" : "c",
+      extra: k === 60 ? out : "",
+      steps: [{ name: "s", record: k === 60 ? big : `${k}` }],
+      parks: [],
+    }));
+    const { first } = await callTwice(protocol.workflow_tick, tickKeys, tickArgs(2, 0, commits));
+    expect(first.committed).toEqual(ids.map((_, k) => (k % 7 === 0 ? 0 : 1)));
+    expect(await h.redis.hget(`${h.prefix}wf:steps:r60`, "s")).toBe(big);
+    expect(await runField("r60", "output")).toBe(out);
+    const missing: string[] = [];
+    for (const [k, id] of ids.entries())
+      if (k % 7 !== 0 && (await h.redis.hget(`${h.prefix}wf:steps:${id}`, "s")) === null) missing.push(id);
+    expect(missing).toEqual([]);
+    expect(await h.redis.hget(`${h.prefix}wf:steps:r118`, "s")).toBe("118");
+    expect(await h.redis.hexists(`${h.prefix}wf:steps:r7`, "s")).toBe(0);
+  });
 });
