@@ -4,8 +4,13 @@ import { TickqError } from "./errors.js";
 
 interface Bounds {
   min: number;
+  /** The largest value (none: any finite number). */
+  max?: number;
   integer?: boolean;
 }
+
+/** setTimeout's longest delay: a longer one fires after 1 ms (Node, browsers, workerd). */
+export const MAX_TIMER_MS = 2_147_483_647;
 
 export function numberOption(value: number | undefined, fallback: number, name: string, bounds: Bounds): number {
   if (value === undefined) return fallback;
@@ -13,10 +18,12 @@ export function numberOption(value: number | undefined, fallback: number, name: 
     typeof value === "number" &&
     Number.isFinite(value) &&
     value >= bounds.min &&
+    (bounds.max === undefined || value <= bounds.max) &&
     (!bounds.integer || Number.isInteger(value));
   if (!ok) {
     const kind = bounds.integer ? "an integer" : "a number";
-    throw new TickqError("BAD_OPTIONS", `${name} must be ${kind} ≥ ${bounds.min}, got ${String(value)}`);
+    const range = bounds.max === undefined ? `≥ ${bounds.min}` : `from ${bounds.min} to ${bounds.max}`;
+    throw new TickqError("BAD_OPTIONS", `${name} must be ${kind} ${range}, got ${String(value)}`);
   }
   return value;
 }

@@ -7,7 +7,7 @@ import { TickqError } from "./errors.js";
 import { newListeners, type TickqEventName } from "./tick/events.js";
 import { confirmReplicated, durabilityOf } from "./tick/durability.js";
 import { DEFAULT_MAX_JOB_BYTES } from "./job/size.js";
-import { checkKnownKeys, numberOption } from "./options.js";
+import { checkKnownKeys, MAX_TIMER_MS, numberOption } from "./options.js";
 import { checkJobDefinitions } from "./client/definitions.js";
 import { acceptedQueues } from "./tick/accepted-queues.js";
 import { keysFor } from "./keys.js";
@@ -157,7 +157,8 @@ export function createRuntime<J extends JobRegistry>(options: TickqOptions<J>): 
     replayWindowMs: numberOption(options.replayWindowMs, 600_000, "replayWindowMs", { min: 1_000, integer: true }),
     deadMaxJobs: numberOption(options.deadMaxJobs, 10_000, "deadMaxJobs", { min: 1, integer: true }),
     deadMaxAgeSeconds: deadMaxAgeSeconds(options),
-    redisTimeoutMs: numberOption(options.redisTimeoutMs, 10_000, "redisTimeoutMs", { min: 1 }),
+    // A call's timer: a longer timeout would fire after 1 ms, so every call failed REDIS_TIMEOUT at once.
+    redisTimeoutMs: numberOption(options.redisTimeoutMs, 10_000, "redisTimeoutMs", { min: 1, max: MAX_TIMER_MS }),
     logger,
     logs,
     tracing: options.telemetry ? new Tracing(options.telemetry, (message) => logger.warn(message)) : undefined,

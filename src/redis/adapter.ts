@@ -87,7 +87,9 @@ function withSourceLine(reason: string, script: LuaScript): string {
 
 // One promise and one pair of reactions a call, not a race of two promises and a `finally` (three more
 // promises and their closures a call: bench/client-instructions.ts). The first to settle wins, as in a race.
-function withTimeout<T>(promise: Promise<T>, ms: number, scriptName: string): Promise<T> {
+// A custom adapter's reply that is not a promise (a plain value, a thenable) is taken as the race took it.
+function withTimeout<T>(reply: Promise<T>, ms: number, scriptName: string): Promise<T> {
+  const promise = reply instanceof Promise ? reply : Promise.resolve(reply);
   return new Promise<T>((resolve, reject) => {
     const timer = setTimeout(
       () =>

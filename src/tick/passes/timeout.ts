@@ -71,7 +71,16 @@ export function runWithTimeout(
       }, limit.graceMs);
     }, limit.timeoutMs);
   });
-  const work = perform(controller.signal).then(
+  // A handler (or a plain middleware) that throws before it returns: a rejection like any other, so the
+  // `finally` below still clears the timer and the listener (else the timer aborts, warns and rejects
+  // `expired`, unhandled, long after the run failed).
+  let started: Promise<unknown>;
+  try {
+    started = perform(controller.signal);
+  } catch (thrown) {
+    started = Promise.reject(thrown);
+  }
+  const work = started.then(
     (value) => (controller.signal.reason === error ? Promise.reject(error) : value),
     (reason: unknown) => Promise.reject(controller.signal.reason === error ? error : reason),
   );

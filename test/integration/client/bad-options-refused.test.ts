@@ -36,6 +36,7 @@ describe.each(adapterCases)("options over $name", (adapterCase) => {
       [{ idWindowMs: 10 }, /idWindowMs/],
       [{ replayWindowMs: -1 }, /replayWindowMs/],
       [{ redisTimeoutMs: 0 }, /redisTimeoutMs/],
+      [{ redisTimeoutMs: 2 ** 31 }, /redisTimeoutMs must be a number from 1 to 2147483647/],
       [{ maxRetries: "3" as unknown as number }, /maxRetries/],
       [{ queues: [] }, /queue/],
       [{ queues: "default" as unknown as string[] }, /queue/],
@@ -61,7 +62,13 @@ describe.each(adapterCases)("options over $name", (adapterCase) => {
   });
 
   it("accepts the bounds themselves", async () => {
-    const tq = h.make(jobs, { maxResurrections: 1, maxRetries: 0, deadMaxJobs: 1, idWindowMs: 1_000 });
+    const tq = h.make(jobs, {
+      maxResurrections: 1,
+      maxRetries: 0,
+      deadMaxJobs: 1,
+      idWindowMs: 1_000,
+      redisTimeoutMs: 2_147_483_647,
+    });
     await tq.enqueue("work", []);
     // leaseMs 100 is accepted (a loaded machine may well outlive it: then the tick reports leaseLost, and loses nothing)
     const report = await tq.tick({ batch: 1, concurrency: 1, leaseMs: 100, budgetMs: 0, graceMs: 0 });
