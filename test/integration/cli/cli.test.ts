@@ -1,8 +1,7 @@
 // `tickq` run as a child process against the real Redis, over both of its
 // connections (REDIS_URL: ioredis; UPSTASH_REDIS_REST_URL and _TOKEN:
 // restAdapter): its output, human and --json, and its exit codes.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { inject } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from "vitest";
 import { freePort } from "../../../src/platforms/node/find-redis.js";
 import type { JobInfo, JobPage, Stats } from "../../../src/index.js";
 import { describeOverAdapters } from "../../helpers/adapters.js";
@@ -10,6 +9,10 @@ import { buildCli, type Cli, cliConnections, cliEnv } from "../../helpers/cli.js
 import { useHarness } from "../../helpers/harness.js";
 
 const JOBS = "test/fixtures/cli-jobs.mjs";
+
+// Each case spawns 5 to 15 CLI processes, a fresh Node each: 1 to 2 s apiece on a loaded machine (CI beside
+// other work took one case past 30 s). The bound is the spawns', not the behaviour's.
+vi.setConfig({ testTimeout: 120_000 });
 
 describeOverAdapters(cliConnections, "the tickq CLI over $name", (adapterCase) => {
   const h = useHarness(adapterCase, "cli");
