@@ -1,38 +1,28 @@
 // A managed Redis or an ACL may refuse INFO inside scripts. A process's first tick asks Redis' eviction
 // policy through INFO (begin.lua); where INFO is refused it learns none, and the tick runs its jobs as
-// on any Redis. A private redis-server with INFO renamed away stands in for such a Redis, over TCP and
+// on any Redis. A private redis-server whose default user may not run INFO stands in for such a Redis, over TCP and
 // over the local REST server in front of it; begin runs twice with the same arguments.
 import { Redis } from "ioredis";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { createTickq } from "../../../src/index.js";
 import * as protocol from "../../../src/protocol/index.js";
-import { startUpstashLocal, type UpstashLocalServer } from "../../../tools/upstash-local/server.js";
 import { adapterCases, describeOverAdapters } from "../../helpers/adapters.js";
 import { beginKeys, beginNamed } from "../../helpers/begin-args.js";
 import type { Harness } from "../../helpers/harness.js";
-import { openAdapter } from "../../helpers/open-adapter.js";
-import { startPrivateRedis, type PrivateRedis } from "../../helpers/private-redis.js";
+import { useRefusingRedis } from "../../helpers/refusing-redis.js";
 import { uniquePrefix } from "../../helpers/redis.js";
 import { scriptCalls } from "../../helpers/script-calls.js";
 
-const TOKEN = "no-info-redis-token";
-let server: PrivateRedis;
-let rest: UpstashLocalServer;
-
-beforeAll(async () => {
-  server = await startPrivateRedis(["--user", "default", "on", "nopass", "~*", "&*", "+@all", "-info"]);
-  rest = await startUpstashLocal({ redisUrl: server.url, token: TOKEN });
-});
-afterAll(async () => {
-  await rest?.close();
-  await server?.stop();
-});
+const refusing = useRefusingRedis(
+  ["--user", "default", "on", "nopass", "~*", "&*", "+@all", "-info"],
+  "no-info-redis-token",
+);
 
 describeOverAdapters(
   adapterCases.filter((c) => c.name !== "cluster"),
   "a Redis that refuses INFO in scripts, over $name",
   (adapterCase) => {
-    const open = () => openAdapter(adapterCase.name, { redisUrl: server.url, restUrl: rest.url, restToken: TOKEN });
+    const open = () => refusing.open(adapterCase.name);
 
     it("a process's first tick runs the jobs waiting, and stats answer", async () => {
       const opened = open();
@@ -56,7 +46,7 @@ describeOverAdapters(
 
     it("begin asked for the eviction policy, run twice, answers alike with no policy", async () => {
       const opened = open();
-      const redis = new Redis(server.url);
+      const redis = new Redis(refusing.url());
       const h = {
         adapter: opened.adapter,
         redis,

@@ -5,38 +5,25 @@
 // in for such a Redis, over TCP and over the local REST server in front of it. The finish, run twice
 // with the same arguments, answers alike and leaves the state of one run.
 import { Redis } from "ioredis";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import * as protocol from "../../../src/protocol/index.js";
-import { startUpstashLocal, type UpstashLocalServer } from "../../../tools/upstash-local/server.js";
 import { adapterCases, describeOverAdapters } from "../../helpers/adapters.js";
 import { beginKeys, beginNamed } from "../../helpers/begin-args.js";
 import type { Harness } from "../../helpers/harness.js";
-import { openAdapter } from "../../helpers/open-adapter.js";
-import { startPrivateRedis, type PrivateRedis } from "../../helpers/private-redis.js";
+import { useRefusingRedis } from "../../helpers/refusing-redis.js";
 import { uniquePrefix } from "../../helpers/redis.js";
 import { scriptCalls } from "../../helpers/script-calls.js";
 import { finishArgs, idsOf, ORDERED_ENQUEUE_KEYS, orderedEnqueueArgs, tickKeys } from "../../helpers/tick-calls.js";
 
-const TOKEN = "no-object-redis-token";
-let server: PrivateRedis;
-let rest: UpstashLocalServer;
-
-beforeAll(async () => {
-  server = await startPrivateRedis(["--rename-command", "OBJECT", ""]);
-  rest = await startUpstashLocal({ redisUrl: server.url, token: TOKEN });
-});
-afterAll(async () => {
-  await rest?.close();
-  await server?.stop();
-});
+const refusing = useRefusingRedis(["--rename-command", "OBJECT", ""], "no-object-redis-token");
 
 describeOverAdapters(
   adapterCases.filter((c) => c.name !== "cluster"),
   "ordered acks where Redis refuses OBJECT, over $name",
   (adapterCase) => {
     it("a tick that took 20 ids of one name acks them all, run twice: none left held or running", async () => {
-      const opened = openAdapter(adapterCase.name, { redisUrl: server.url, restUrl: rest.url, restToken: TOKEN });
-      const redis = new Redis(server.url);
+      const opened = refusing.open(adapterCase.name);
+      const redis = new Redis(refusing.url());
       const h = { adapter: opened.adapter, redis, prefix: uniquePrefix(`${adapterCase.name}:no-object`) } as Harness;
       try {
         const { call, callTwice } = scriptCalls(h);
