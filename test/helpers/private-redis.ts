@@ -52,7 +52,12 @@ export async function startPrivateRedis(extraArgs: string[] = []): Promise<Priva
   });
   const url = `redis://127.0.0.1:${port}`;
   for (let i = 0; i < 200 && !(await answers(url, 200)); i++) await sleep(25);
-  if (!(await answers(url))) throw new Error(`private redis-server on port ${port} does not answer`);
+  if (!(await answers(url))) {
+    // Stopped here, not left to the exit hook: a vitest worker can outlive the file by the whole run.
+    process.removeListener("exit", atExit);
+    atExit();
+    throw new Error(`private redis-server on port ${port} does not answer`);
+  }
   return {
     url,
     async stop() {
