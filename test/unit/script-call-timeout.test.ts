@@ -3,12 +3,12 @@
 // clears the timer, so no call keeps a process alive; a custom adapter's
 // reply is taken as Promise.resolve takes it, a plain value or a thenable
 // as well as a promise (as it was taken before: a race of promises).
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { newScriptCache, runScript } from "../../src/redis/adapter.js";
 import type { RedisAdapter, RedisReply } from "../../src/redis/types.js";
+import { activeTimers, collectUnhandledRejections } from "../helpers/leftovers.js";
 
 const script = { name: "probe", text: "return 1" };
-const timers = () => process.getActiveResourcesInfo().filter((kind) => kind === "Timeout").length;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const call = (adapter: RedisAdapter, timeoutMs: number) =>
   runScript(adapter, script, ["k"], [], { count: 0 }, timeoutMs, newScriptCache());
@@ -24,13 +24,7 @@ function held(): { reply: Promise<RedisReply>; answer(value: RedisReply): void; 
 }
 
 describe("a script call's timeout", () => {
-  const unhandled: unknown[] = [];
-  const onUnhandled = (reason: unknown) => void unhandled.push(reason);
-  beforeEach(() => {
-    unhandled.length = 0;
-    process.on("unhandledRejection", onUnhandled);
-  });
-  afterEach(() => void process.off("unhandledRejection", onUnhandled));
+  const unhandled = collectUnhandledRejections();
 
   it("fails with REDIS_TIMEOUT and drops a reply or a failure that comes later", async () => {
     for (const late of ["answer", "fail"] as const) {
@@ -45,7 +39,7 @@ describe("a script call's timeout", () => {
   });
 
   it("clears its timer when the reply or a failure comes in time", async () => {
-    const before = timers();
+    const before = activeTimers();
     const answers: RedisAdapter = { evalsha: async () => 7, eval: async () => 7 };
     expect(await call(answers, 60_000)).toBe(7);
     const noScript: RedisAdapter = {
@@ -55,17 +49,17 @@ describe("a script call's timeout", () => {
     expect(await call(noScript, 60_000)).toBe(8);
     const fails: RedisAdapter = { evalsha: async () => Promise.reject(new Error("down")), eval: async () => 9 };
     await expect(call(fails, 60_000)).rejects.toMatchObject({ code: "REDIS" });
-    expect(timers()).toBe(before);
+    expect(activeTimers()).toBe(before);
   });
 
   it("takes a custom adapter's plain value or thenable as its reply, and clears its timer", async () => {
-    const before = timers();
+    const before = activeTimers();
     const plain = { evalsha: () => 7, eval: () => 7 } as unknown as RedisAdapter;
     expect(await call(plain, 60_000)).toBe(7);
     // biome-ignore lint/suspicious/noThenProperty: a custom adapter's thenable reply is the case under test.
     const thenable = { then: (answer: (value: RedisReply) => void) => answer(8) };
     const lazy = { evalsha: () => thenable, eval: () => thenable } as unknown as RedisAdapter;
     expect(await call(lazy, 60_000)).toBe(8);
-    expect(timers()).toBe(before);
+    expect(activeTimers()).toBe(before);
   });
 });

@@ -6,11 +6,12 @@
 // signal), keeps its own ctx.log lines, fires its own event exactly once,
 // stores its own result, and is counted once in the report and in metrics;
 // nothing rejects unhandled, and no timer outlives the tick.
-import { afterEach, beforeEach, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import type { FailedEvent, JobEvent } from "../../../src/index.js";
 import type { JobContext } from "../../../src/job/context.js";
 import { adapterCases, describeOverAdapters } from "../../helpers/adapters.js";
 import { useHarness } from "../../helpers/harness.js";
+import { activeTimers, collectUnhandledRejections } from "../../helpers/leftovers.js";
 
 interface Seen {
   jid: string;
@@ -26,17 +27,9 @@ const NAMES = ["syncValue", "asyncValue", "thenable", "number", "syncThrow", "re
 const FAILING = /^(syncThrow|rejectNonError)-/;
 const ROUNDS = 3;
 
-const timers = () => process.getActiveResourcesInfo().filter((kind) => kind === "Timeout").length;
-
 describeOverAdapters(adapterCases, "a mixed batch of plain jobs over $name", (adapterCase) => {
   const h = useHarness(adapterCase, "mixed-batch");
-  const unhandled: unknown[] = [];
-  const onUnhandled = (reason: unknown) => void unhandled.push(reason);
-  beforeEach(() => {
-    unhandled.length = 0;
-    process.on("unhandledRejection", onUnhandled);
-  });
-  afterEach(() => void process.off("unhandledRejection", onUnhandled));
+  const unhandled = collectUnhandledRejections();
 
   for (const middleware of [false, true])
     for (const timeoutMs of [undefined, 2_000])
@@ -84,12 +77,12 @@ describeOverAdapters(adapterCases, "a mixed batch of plain jobs over $name", (ad
             const arg = `${name}-${round}`;
             jids.set(arg, await tq.enqueue(name, [arg] as never));
           }
-        const before = timers();
+        const before = activeTimers();
         const report = await tq.tick({ budgetMs: 5_000, concurrency: 5 });
         const total = NAMES.length * ROUNDS;
         const failing = 2 * ROUNDS;
         expect(report).toMatchObject({ succeeded: total - failing, failed: failing, retried: failing, dead: 0 });
-        expect(timers()).toBeLessThanOrEqual(before);
+        expect(activeTimers()).toBeLessThanOrEqual(before);
         expect(wrapped).toBe(middleware ? total : 0);
 
         expect(seen.map((s) => s.arg).sort()).toEqual([...jids.keys()].sort());

@@ -4,23 +4,18 @@
 // ... may still be running" warning for it, no unhandled rejection of a
 // TickqTimeout (which would end a Node process), no listener on the tick's
 // signal (test/unit/timed-run-throwing-at-once.test.ts).
-import { afterEach, beforeEach, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { adapterCases, describeOverAdapters } from "../../helpers/adapters.js";
 import { useHarness } from "../../helpers/harness.js";
 import { sleep } from "../../helpers/redis.js";
+import { collectUnhandledRejections } from "../../helpers/leftovers.js";
 
 const TIMEOUT_MS = 100;
 const GRACE_MS = 50;
 
 describeOverAdapters(adapterCases, "a timed job that throws at once over $name", (adapterCase) => {
   const h = useHarness(adapterCase, "timed-throw");
-  const unhandled: unknown[] = [];
-  const onUnhandled = (reason: unknown) => void unhandled.push(reason);
-  beforeEach(() => {
-    unhandled.length = 0;
-    process.on("unhandledRejection", onUnhandled);
-  });
-  afterEach(() => void process.off("unhandledRejection", onUnhandled));
+  const unhandled = collectUnhandledRejections();
 
   /** Waits past the job's timeoutMs and grace, when a timer left behind would fire. */
   const pastTheLimit = () => sleep(TIMEOUT_MS + GRACE_MS + 200);
