@@ -14,6 +14,7 @@ import {
 } from "../../src/ordered/work.js";
 import { ackArgs, type Outcome } from "../../src/tick/passes/ack.js";
 import { type FetchedGroups, type FetchedJob, readFetched } from "../../src/tick/passes/fetch.js";
+import type { Commit } from "../../src/workflows/execute.js";
 
 /** The named ARGV of a declared call. */
 export type ArgsOfCall<C> = C extends { types?: { args: infer A } } ? A : never;
@@ -177,3 +178,12 @@ export function orderedEnqueueArgs(token: string, items: [string, string, string
     payloads: items.map(([id, payload, score = ""]) => ({ name, id, payload, score, delayMs: 0 })),
   };
 }
+
+/** workflow_tick's ARGV by name for tick "T" (the workflow replay tests' lease `tick:T`), keeping ended runs 60 s. */
+export const workflowTickArgs = (call: number, claim: number, commits: Commit[]) => ({
+  tickId: "T",
+  call,
+  claim,
+  retentionMs: 60_000,
+  commits,
+});

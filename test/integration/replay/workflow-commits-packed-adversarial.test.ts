@@ -8,6 +8,7 @@ import type { Commit } from "../../../src/workflows/execute.js";
 import { adapterCases } from "../../helpers/adapters.js";
 import { useHarness } from "../../helpers/harness.js";
 import { scriptCalls } from "../../helpers/script-calls.js";
+import { workflowTickArgs as tickArgs } from "../../helpers/tick-calls.js";
 
 const LEASE = 60_000;
 
@@ -17,13 +18,6 @@ describe.each(adapterCases)("packed workflow commits with odd values over $name"
   const tickKeys = { ticks: "ticks", lease: "tick:T" };
   const start = (id: string) => run(protocol.workflow_start.script, [`wf:run:${id}`], [id, "wf", "null"]);
   const runField = (id: string, field: string) => h.redis.hget(`${h.prefix}wf:run:${id}`, field);
-  const tickArgs = (call: number, claim: number, commits: Commit[]) => ({
-    tickId: "T",
-    call,
-    claim,
-    retentionMs: 60_000,
-    commits,
-  });
 
   async function claim(ids: string[]): Promise<Map<string, string>> {
     await h.redis.hset(`${h.prefix}tick:T`, "seq", 1);

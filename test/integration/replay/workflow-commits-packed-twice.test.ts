@@ -11,7 +11,7 @@ import { beginKeys, beginNamed } from "../../helpers/begin-args.js";
 import { useHarness } from "../../helpers/harness.js";
 import { scriptCalls } from "../../helpers/script-calls.js";
 import { snapshot } from "../../helpers/snapshot.js";
-import { finishArgs, tickKeys as finishKeys } from "../../helpers/tick-calls.js";
+import { finishArgs, tickKeys as finishKeys, workflowTickArgs as tickArgs } from "../../helpers/tick-calls.js";
 
 const LEASE = 60_000;
 const record = (seq: number, result: unknown) => JSON.stringify({ status: "completed", seq, attempts: 1, result });
@@ -22,13 +22,6 @@ describe.each(adapterCases)("workflow commits, packed or apart, each resent, ove
   const tickKeys = { ticks: "ticks", lease: "tick:T" };
   const start = (id: string) => run(protocol.workflow_start.script, [`wf:run:${id}`], [id, "wf", "null"]);
   const runField = (id: string, field: string) => h.redis.hget(`${h.prefix}wf:run:${id}`, field);
-  const tickArgs = (call: number, claim: number, commits: Commit[]) => ({
-    tickId: "T",
-    call,
-    claim,
-    retentionMs: 60_000,
-    commits,
-  });
   /** The commits' part of a workflow_tick call as sent: ARGV after tickId, call, claim, retentionMs. */
   const commitsPart = (commits: Commit[]) =>
     encode(protocol.workflow_tick, tickKeys, tickArgs(2, 0, commits)).args.slice(4);

@@ -8,6 +8,7 @@ import * as protocol from "../../../src/protocol/index.js";
 import { adapterCases } from "../../helpers/adapters.js";
 import { useHarness } from "../../helpers/harness.js";
 import { scriptCalls } from "../../helpers/script-calls.js";
+import { workflowTickArgs as tickArgs } from "../../helpers/tick-calls.js";
 import { snapshot } from "../../helpers/snapshot.js";
 import { encode } from "../../../src/protocol/define.js";
 import type { Commit } from "../../../src/workflows/execute.js";
@@ -19,13 +20,6 @@ describe.each(adapterCases)("each workflow script run twice over $name", (adapte
   const tickKeys = () => ({ ticks: `${h.prefix}ticks`, lease: `${h.prefix}tick:T` });
   const lease = () =>
     h.redis.hset(`${h.prefix}tick:T`, "seq", 1).then(() => h.redis.pexpire(`${h.prefix}tick:T`, 60_000));
-  const tickArgs = (call: number, claim: number, commits: Commit[]) => ({
-    tickId: "T",
-    call,
-    claim,
-    retentionMs: 60_000,
-    commits,
-  });
   // The scripts take the prefix first; callTwice puts the test's prefix before the keys it is given.
   const unprefixed = <K extends Record<string, string>>(keys: K) =>
     Object.fromEntries(Object.entries(keys).map(([k, v]) => [k, v.slice(h.prefix.length)])) as K;
