@@ -96,10 +96,15 @@ function restart.stamp(now, leaseMs)
   return restart.check(now, leaseMs).run
 end
 
--- Whether `lease` (a lease hash) was taken on a Redis before the last restart.
-function restart.stale(lease, now)
-  local stamped = redis.call('HGET', lease, 'boot')
+-- Whether a lease stamped `stamped` (its `boot` field, read by the caller) was taken on a Redis before the
+-- last restart.
+function restart.stale_stamp(stamped, now)
   if not stamped or stamped == '' then return false end
   local run = restart.check(now).run
   return run ~= '' and stamped ~= run
+end
+
+-- Whether `lease` (a lease hash) was taken on a Redis before the last restart.
+function restart.stale(lease, now)
+  return restart.stale_stamp(redis.call('HGET', lease, 'boot'), now)
 end
