@@ -93,6 +93,8 @@ it("a tick whose later claim a rollback forgot reports its lease lost and commit
     later.open();
     const report = await ticking;
     expect(report.leaseLost).toBe(true);
+    expect(report.workflows?.lost).toBe(2); // r0's commit of b and r1's of a: neither stored
+    expect(warnings.filter((m) => m.includes("refused"))).toEqual([]); // leaseLost says it
     // Nothing the tick ran after the restart is stored: r1's claim is gone, and no record of r0 lands beyond
     // what the rollback kept (r0's a, committed before the AOF's size was taken, or not).
     expect(await admin.hexists(`${prefix}wf:steps:r1`, "a")).toBe(0);
