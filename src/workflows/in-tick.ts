@@ -63,7 +63,8 @@ export const workflowsCapability = (runtime: WorkflowsRuntime): Capability => ({
         await flowed?.settle(undefined);
         if (!flowed) return;
         report.workflows = workflowTickReport(flowed);
-        if (report.workflows.lost > 0 && flowed.held && !report.leaseLost) warnRefused(runtime, report.tickId, report.workflows.lost, flowed.lostRuns);
+        if (report.workflows.lost > 0 && flowed.held && !report.leaseLost)
+          warnRefused(runtime, report.tickId, report.workflows.lost, flowed.lostRuns);
       },
     };
   },

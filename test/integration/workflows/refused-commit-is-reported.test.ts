@@ -46,9 +46,9 @@ describe.each(adapterCases)("a workflow commit Redis refuses over $name", (adapt
     // The refused execution, then the run claimed again by the same tick (it was due): a and b committed.
     expect(report.workflows).toMatchObject({ lost: 1, steps: 2, completed: 1, abandoned: 0 });
     expect(starts).toBe(2);
-    expect(h.logged.filter((m) => m.includes("Redis refused the commits of 1 workflow run(s) it held (r1)"))).toHaveLength(
-      1,
-    );
+    expect(
+      h.logged.filter((m) => m.includes("Redis refused the commits of 1 workflow run(s) it held (r1)")),
+    ).toHaveLength(1);
     expect(await tq.workflows.result("r1", { timeoutMs: 100 })).toEqual(["a", "b"]);
   });
 
