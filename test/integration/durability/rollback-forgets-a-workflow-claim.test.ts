@@ -76,11 +76,8 @@ it("a tick whose later claim a rollback forgot reports its lease lost and commit
     },
   });
   try {
-    // The scripts tell a restart by LASTSAVE first (seconds: a Redis's start, here), then by its run_id: a
-    // restart within the second the first Redis started would look like none (what a tick then reports is
-    // test/integration/workflows/refused-commit-is-reported.test.ts's case).
-    const savedAt = Number(await admin.lastsave());
-    while (Date.now() < (savedAt + 1) * 1_000 + 50) await sleep(20);
+    // The restart may come in the second the first Redis started (LASTSAVE alike): it is told apart all the same
+    // (src/lua/lib/tick/restart-hold.lua `sure`). One unseen is test/integration/workflows/refused-commit-is-reported.test.ts's case.
     await tq.workflows.start("two", { id: "r0" }, { id: "r0" });
     const ticking = tq.tick({ budgetMs: 4_000, leaseMs: LEASE_MS, cancelCheckMs: 60_000 });
     await first.reached;
