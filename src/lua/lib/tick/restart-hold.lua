@@ -14,8 +14,10 @@
 --   at        ms when the hold began: when a new run_id was first seen (or, for a
 --             record the restart forgot, the server's start)
 --   lease     the longest lease of the ticks begun in the last hour, lease_at when set
---   sure      set once a check ran after the second `lastsave` names: no Redis restarted within it since
--- Fast path: LASTSAVE equals `lastsave` and `sure` is set, same Redis (one LASTSAVE and one HMGET).
+--   sure      the LASTSAVE a check ran after the second of: no Redis restarted within it since. A value,
+--             not a flag: a check of a release before `sure` (a rolling deploy) rewrites `lastsave` alone,
+--             and a flag left from the save before would vouch for a second nobody checked past.
+-- Fast path: LASTSAVE equals `lastsave` and `sure`, same Redis (one LASTSAVE and one HMGET).
 -- Otherwise INFO server (~50-100 µs) tells a restart from an RDB save.
 -- A mark written with REPL_NONE would not do: an AOF rewrite or RDB save dumps
 -- it, and the restart would look like none.
@@ -27,7 +29,7 @@
 -- detection off: Upstash persists each write before answering.
 -- Replays: a replay finds the record the first run wrote (fast path); writing it
 -- again would write the same values (within the second LASTSAVE names it checks again
--- and does; one after that second only marks the record `sure`).
+-- and writes nothing new; one after that second only marks the record `sure`).
 -- @include lib/common/prefix-keys.lua
 
 local restart = { FLOOR_MS = 30000, HOUR_MS = 3600000 }
@@ -62,12 +64,12 @@ function restart.check(now, leaseMs)
   local run, at, kept, kept_at = r[2], tonumber(r[3]) or 0, tonumber(r[4]), tonumber(r[5]) or 0
   -- LASTSAVE counts seconds: a Redis restarted within the second it names (its start, or its last save)
   -- answers the same one, so the fast path holds only once a check ran after that second (`sure`).
-  if r[1] ~= tostring(lastsave) or not r[6] then
+  if r[1] ~= tostring(lastsave) or r[6] ~= r[1] then
     local server = restart.info('server')
     local now_run = string.match(server, 'run_id:(%x+)')
     -- A server whose INFO names no run_id: detection off, by the fast path from the next call on.
     if not now_run then
-      redis.call('HSET', key, 'lastsave', lastsave, 'sure', '1')
+      redis.call('HSET', key, 'lastsave', lastsave, 'sure', lastsave)
       return restart.memo
     end
     if now_run ~= run then
@@ -76,10 +78,9 @@ function restart.check(now, leaseMs)
       redis.call('HSET', key, 'run', run, 'at', at)
     end
     if now >= (lastsave + 1) * 1000 then
-      redis.call('HSET', key, 'lastsave', lastsave, 'sure', '1')
-    else
-      redis.call('HSET', key, 'lastsave', lastsave)
-      redis.call('HDEL', key, 'sure')
+      redis.call('HSET', key, 'lastsave', lastsave, 'sure', lastsave)
+    elseif r[1] ~= tostring(lastsave) then
+      redis.call('HSET', key, 'lastsave', lastsave) -- `sure` names another LASTSAVE: not sure of this one
     end
   end
   if not run then return restart.memo end
