@@ -15,6 +15,8 @@ export const workflowsCapability = (runtime: WorkflowsRuntime): Capability => ({
   forTick(start) {
     const declared = Object.keys(runtime.workflows).length > 0;
     let flowed: WorkflowPassReport | undefined;
+    /** Whether the tick's finish answered (its commits stored or refused); not when it failed. */
+    let finishAnswered = false;
     // startAndWait's tick: its begin starts the run (start-and-wait.ts).
     const handoff = declared ? tickStarts.get(start.tickId) : undefined;
     return {
@@ -54,14 +56,18 @@ export const workflowsCapability = (runtime: WorkflowsRuntime): Capability => ({
       more: () => flowed?.more === true,
       finishArgs: () => ({ workflows: flowed?.atFinish ?? [] }),
       finished: (reply) => {
+        finishAnswered = true;
         // A finish that found the lease gone (or taken before a Redis restart) committed none of them.
         if (flowed && reply.leaseGone === 1) flowed.held = false;
         return flowed?.settle(reply.committed);
       },
       async end(report) {
-        // Commits left for a finish that failed: refused, so their executions end (their runs are claimed again).
-        await flowed?.settle(undefined);
         if (!flowed) return;
+        // Commits left for a finish that failed: taken as refused, so their executions end (their runs are claimed
+        // again). Unanswered, not refused (Redis may have stored them): no warning of refused commits, as for a
+        // workflow call that failed (pass.ts).
+        if (!finishAnswered && flowed.atFinish.length > 0) flowed.held = false;
+        await flowed.settle(undefined);
         report.workflows = workflowTickReport(flowed);
         if (report.workflows.lost > 0 && flowed.held && !report.leaseLost)
           warnRefused(runtime, report.tickId, report.workflows.lost, flowed.lostRuns);
