@@ -16,7 +16,10 @@
 --   lease     the longest lease of the ticks begun in the last hour, lease_at when set
 --   sure      the LASTSAVE a check ran after the second of: no Redis restarted within it since. A value,
 --             not a flag: a check of a release before `sure` (a rolling deploy) rewrites `lastsave` alone,
---             and a flag left from the save before would vouch for a second nobody checked past.
+--             and a flag left from the save before would vouch for a second nobody checked past. Written
+--             to this Redis alone, not to its replicas or AOF: a replica that loaded its master's RDB in
+--             the second the master saved it answers the same LASTSAVE, and once promoted must not find
+--             the master's `sure` (a full sync's RDB may hold one, of a LASTSAVE before that sync's).
 -- Fast path: LASTSAVE equals `lastsave` and `sure`, same Redis (one LASTSAVE and one HMGET).
 -- Otherwise INFO server (~50-100 µs) tells a restart from an RDB save.
 -- A mark written with REPL_NONE would not do: an AOF rewrite or RDB save dumps
@@ -52,6 +55,14 @@ function restart.start_of(server, now)
   return now - (tonumber(string.match(server, 'uptime_in_seconds:(%d+)')) or 0) * 1000
 end
 
+-- Notes that a check ran past the second `lastsave` names, on this Redis alone (see `sure`). A Redis
+-- that refuses redis.set_repl gets it replicated, as before `sure` was local.
+function restart.mark_sure(key, lastsave)
+  local local_only = pcall(redis.set_repl, redis.REPL_NONE)
+  redis.call('HSET', key, 'sure', lastsave)
+  if local_only then redis.set_repl(redis.REPL_ALL) end
+end
+
 -- { run, hold_until } for this call, checked once; run '' when detection is off.
 -- leaseMs: the calling tick's lease (the longest of the last hour is kept), or nil.
 function restart.check(now, leaseMs)
@@ -69,7 +80,8 @@ function restart.check(now, leaseMs)
     local now_run = string.match(server, 'run_id:(%x+)')
     -- A server whose INFO names no run_id: detection off, by the fast path from the next call on.
     if not now_run then
-      redis.call('HSET', key, 'lastsave', lastsave, 'sure', lastsave)
+      redis.call('HSET', key, 'lastsave', lastsave)
+      restart.mark_sure(key, lastsave)
       return restart.memo
     end
     if now_run ~= run then
@@ -77,10 +89,9 @@ function restart.check(now, leaseMs)
       run = now_run
       redis.call('HSET', key, 'run', run, 'at', at)
     end
+    if r[1] ~= tostring(lastsave) then redis.call('HSET', key, 'lastsave', lastsave) end
     if now >= (lastsave + 1) * 1000 then
-      redis.call('HSET', key, 'lastsave', lastsave, 'sure', lastsave)
-    elseif r[1] ~= tostring(lastsave) then
-      redis.call('HSET', key, 'lastsave', lastsave) -- `sure` names another LASTSAVE: not sure of this one
+      restart.mark_sure(key, lastsave)
     end
   end
   if not run then return restart.memo end
