@@ -11,7 +11,7 @@ import type { SchedulesApi } from "./recurring/types.js";
 import type { ResultOf, WaitOptions } from "./results/types.js";
 import type { TickqEventName, TickqListener } from "./tick/events.js";
 import type { ArgsOf, JobRegistry } from "./job/definition.js";
-import type { BulkJobOf, EnqueueOptions } from "./client/types.js";
+import type { BulkJobOf, EnqueueOptions } from "./job/enqueue-options.js";
 import type { Middleware } from "./job/context.js";
 import type { Stats } from "./client/types.js";
 import type { TickReport } from "./types.js";
