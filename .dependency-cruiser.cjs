@@ -30,8 +30,9 @@ const layers = [
   {
     name: "composition",
     what: "createTickq and partitions",
-    // types.ts is createTickq's options, composed of every capability's own.
-    path: "^src/(core|index|tickq|capabilities|runtime|types)[.]ts$|^src/partitions/",
+    // types.ts is createTickq's options, composed of every capability's own; jobs-api.ts is
+    // tq.jobs and tq.queues, composed of admin/, results/ and cancel/.
+    path: "^src/(core|index|tickq|capabilities|runtime|types|jobs-api)[.]ts$|^src/partitions/",
   },
   {
     name: "surfaces",

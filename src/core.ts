@@ -8,7 +8,7 @@
 // index.ts there would put croner in tickq/cloudflare's imports
 // (test/integration/package/worker-bundle-size.test.ts checks both the example Worker and dist).
 import { pauseSchedule, runScheduleNow } from "./recurring/control.js";
-import { jobsApi, queuesApi } from "./admin/index.js";
+import { jobsApi, queuesApi } from "./jobs-api.js";
 import { metricsApi } from "./metrics/index.js";
 import { listRecentTicks } from "./admin/recent-ticks.js";
 import { listTicks } from "./admin/ticks.js";

@@ -94,4 +94,4 @@ export type {
   TickqListener,
   TickqListenerOptions,
 } from "./tick/events.js";
-export type { OrderedCancelled } from "./cancel/ordered-record.js";
+export type { OrderedCancelled } from "./ordered/cancel-record.js";
