@@ -25,7 +25,7 @@ const layers = [
   {
     name: "capabilities",
     what: "what plugs into the tick, and the client that enqueues",
-    path: "^src/(client|admin|cancel|debounce|expiry|flow|kick|metrics|ordered|recurring|results|sidekiq|workflows)/",
+    path: "^src/(client|admin|cancel|debounce|expiry|flow|kick|metrics|ordered|recurring|results|sidekiq|stats|workflows)/",
   },
   {
     name: "composition",

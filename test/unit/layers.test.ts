@@ -43,7 +43,7 @@ describe("the layer rules", () => {
     const plant = (file: string, line: string) => appendFileSync(join(dir, "src", file), `\n${line}\n`);
     plant("tick/settings.ts", 'export { checkWorkflows } from "../workflows/registry.js";');
     plant("errors.ts", 'export type { numberOption } from "./options.js";'); // options.ts imports errors.ts
-    plant("client/history.ts", 'export { STYLE } from "../dashboard/style.js";');
+    plant("stats/history.ts", 'export { STYLE } from "../dashboard/style.js";');
     mkdirSync(join(dir, "src/gadgets"));
     writeFileSync(join(dir, "src/gadgets/gadget.ts"), 'export { TickqError } from "../errors.js";\n');
 
@@ -54,8 +54,8 @@ describe("the layer rules", () => {
         "no-import-up-from-tick: src/tick/settings.ts → src/workflows/registry.ts",
         "tick-imports-no-capability: src/tick/settings.ts → src/workflows/registry.ts",
         "no-circular: src/errors.ts → src/options.ts",
-        "no-import-up-from-capabilities: src/client/history.ts → src/dashboard/style.ts",
-        "surfaces-reached-from-surfaces-only: src/client/history.ts → src/dashboard/style.ts",
+        "no-import-up-from-capabilities: src/stats/history.ts → src/dashboard/style.ts",
+        "surfaces-reached-from-surfaces-only: src/stats/history.ts → src/dashboard/style.ts",
         "every-file-in-a-layer: src/gadgets/gadget.ts → src/errors.ts",
       ].sort(),
     ); // and nothing else: the known violations (src/tick/run.ts → src/workflows/pass.ts among them) stay ignored

@@ -1,4 +1,5 @@
-// What stats() reads (what enqueue takes is src/job/enqueue-options.ts).
+// What stats() reads: the counters and sizes of a prefix, with each capability's own
+// (flow/, ordered/, workflows/ stats.ts), which read.ts gathers in one call.
 import type { FlowStats } from "../flow/types.js";
 import type { OrderedStats } from "../ordered/types.js";
 import type { UnstartableJobs } from "../tick/unstartable-warnings.js";
