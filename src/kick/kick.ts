@@ -17,7 +17,7 @@ import type { RoundTrips } from "../redis/adapter.js";
 import { redisNowMs, type Runtime } from "../tick/runtime.js";
 import * as protocol from "../protocol/index.js";
 import { runCall } from "../protocol/run.js";
-import type { EnqueueOptions } from "../client/types.js";
+import type { EnqueueOptions } from "../job/enqueue-options.js";
 import type { TickOptions } from "../tick/options.js";
 import { startTick } from "./parallel.js";
 import type { KickOptions, KickScope } from "./types.js";
