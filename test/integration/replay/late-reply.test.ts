@@ -6,13 +6,14 @@
 // list behind a 30 s lease, and with no cron nothing ticked again to put
 // them back (test/integration/kick/worker.test.ts under load: 298 of 300 ran).
 import { describe, expect, it } from "vitest";
-import * as protocol from "../../../src/protocol/index.js";
+import { begin, finish, step } from "../../../src/protocol/index.js";
 import { adapterCases } from "../../helpers/adapters.js";
 import { useHarness } from "../../helpers/harness.js";
 import { holdReplies } from "../../helpers/held-replies.js";
 
 /** Short, so a held reply times out quickly; a call that is merely slow under load is sent again as well. */
 const TIMEOUT_MS = 1_000;
+const scripts = { begin: begin.script, step: step.script, finish: finish.script };
 
 describe.each(adapterCases)("a tick call's reply later than redisTimeoutMs, over $name", (adapterCase) => {
   const h = useHarness(adapterCase, "late-reply");
@@ -22,7 +23,7 @@ describe.each(adapterCases)("a tick call's reply later than redisTimeoutMs, over
       const runs = new Map<number, number>();
       const jobs = { work: (args: [number]) => void runs.set(args[0], (runs.get(args[0]) ?? 0) + 1) };
       await h.make(jobs).enqueueBulk(Array.from({ length: 40 }, (_, i) => ({ name: "work", args: [i] })));
-      const hold = holdReplies(h.adapter, protocol[call].script);
+      const hold = holdReplies(h.adapter, scripts[call]);
       const tq = h.make(jobs, { redis: hold.adapter, redisTimeoutMs: TIMEOUT_MS });
       hold.arm();
       try {
