@@ -64,13 +64,14 @@ describe("kick and fan-out in the bundled Worker", () => {
     return false;
   };
 
+  // Nothing else ticks here (no cron, no /tick): a job runs only if its kick ran it, and a lost kick never
+  // runs it, so the wait bounds only the machine's load. A 3 s bound on the first kick failed at CI's load
+  // (3.5 s: the Worker's first request, its first REST round trips).
   it("POST /jobs kicks a tick inside waitUntil: the job runs with no /tick and no cron", async () => {
     const before = await processed();
-    const t = Date.now();
     const res = await call("/jobs", { method: "POST", body: { name: "sendWelcomeEmail", args: ["kick@x.y"] } });
     expect(res.status).toBe(201);
-    expect(await until(async () => (await processed()) === before + 1, 5_000)).toBe(true);
-    expect(Date.now() - t).toBeLessThan(3_000);
+    expect(await until(async () => (await processed()) === before + 1)).toBe(true);
   });
 
   it("your own route enqueues through c.var.tq and kicks", async () => {
@@ -78,7 +79,7 @@ describe("kick and fan-out in the bundled Worker", () => {
     const res = await call("/signup", { method: "POST", body: { email: "new@x.y" }, token: null });
     expect(res.status).toBe(201);
     expect(await res.json()).toMatchObject({ welcome: "on its way" });
-    expect(await until(async () => (await processed()) === before + 1, 5_000)).toBe(true);
+    expect(await until(async () => (await processed()) === before + 1)).toBe(true);
   });
 
   it("a backlog fans out through the Worker's own /tick, at most TICKQ_MAX_PARALLEL ticks live", async () => {
