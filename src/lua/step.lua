@@ -11,7 +11,7 @@
 --   ordered?(names[] succeeded[](name ids[](id fence)) others[](code name id fence
 --   extra)&metrics?m(entries[](ms startMs) retentionSec perItem[](ms startMs)))
 -- Returns: (nowMs leaseHeld deadEvicted fetched[queue jobs[]+ counts[resurrections interruptions
---   suspect doubts]] ordered?[](name first ids[] payloads[] scores[] counts[] failures[]
+--   suspect doubts]] ordered?[](name first ids[]+ payloads[]+ scores[]+ counts[] failures[]
 --   resurrections[] suspects[] interruptions[] doubts[]) missed?[] flow?(capped fence parked)
 --   sentOn? expired?[] cancelled?[] cancels?[] orderedCancelled?[] drained? ran?)
 -- ticks: P.."ticks"; lease: P.."tick:"..ID; process and beat: only as a Sidekiq
