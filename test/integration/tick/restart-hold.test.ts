@@ -106,6 +106,22 @@ describe.each(adapterCases)("after a Redis restart over $name", (adapterCase) =>
     expect(first.ordered?.flatMap((group) => group.ids) ?? []).toEqual([]);
   });
 
+  it("sees a restart within the second LASTSAVE names: the record of the Redis before, with that LASTSAVE, holds ordered ids", async () => {
+    await h.make({}, { ordered: { ordered: { perform: async () => {} } } }).enqueueOrdered("ordered", {
+      id: "a",
+      payload: 1,
+    });
+    // Written by a Redis of another run_id in the second this one started (or last saved): LASTSAVE alike.
+    const lastsave = String(await h.redis.lastsave());
+    await h.redis.hset(`${h.prefix}boot`, { lastsave, run: "0".repeat(40), at: "0", lease: String(LEASE_MS) });
+    const o = { tick: "t1", leaseMs: LEASE_MS, ordered: ["ordered"], workflowClaim: 0 };
+    const { first } = await callTwice(protocol.begin, beginKeys(o), beginNamed(o));
+    expect(first.ordered?.flatMap((group) => group.ids) ?? []).toEqual([]);
+    const boot = await h.redis.hgetall(`${h.prefix}boot`);
+    expect(boot.run).toBe(await serverRun());
+    expect(boot.sure).toBe("1"); // checked after that second: the fast path holds from now on
+  });
+
   it("extend run twice on a lease stamped before the restart answers lost both times and extends nothing", async () => {
     const o = { tick: "t1", leaseMs: LEASE_MS };
     await call(protocol.begin, beginKeys(o), beginNamed(o));

@@ -14,7 +14,8 @@
 --   at        ms when the hold began: when a new run_id was first seen (or, for a
 --             record the restart forgot, the server's start)
 --   lease     the longest lease of the ticks begun in the last hour, lease_at when set
--- Fast path: LASTSAVE equals `lastsave`, same Redis (one LASTSAVE and one HMGET).
+--   sure      set once a check ran after the second `lastsave` names: no Redis restarted within it since
+-- Fast path: LASTSAVE equals `lastsave` and `sure` is set, same Redis (one LASTSAVE and one HMGET).
 -- Otherwise INFO server (~50-100 µs) tells a restart from an RDB save.
 -- A mark written with REPL_NONE would not do: an AOF rewrite or RDB save dumps
 -- it, and the restart would look like none.
@@ -25,7 +26,8 @@
 -- none. A Redis that refuses LASTSAVE or INFO in scripts (a hosted one) turns
 -- detection off: Upstash persists each write before answering.
 -- Replays: a replay finds the record the first run wrote (fast path); writing it
--- again would write the same values.
+-- again would write the same values (within the second LASTSAVE names it checks again
+-- and does; one after that second only marks the record `sure`).
 -- @include lib/common/prefix-keys.lua
 
 local restart = { FLOOR_MS = 30000, HOUR_MS = 3600000 }
@@ -56,14 +58,16 @@ function restart.check(now, leaseMs)
   local key = P .. 'boot'
   local ok, lastsave = pcall(redis.call, 'LASTSAVE')
   if not ok then return restart.memo end
-  local r = redis.call('HMGET', key, 'lastsave', 'run', 'at', 'lease', 'lease_at')
+  local r = redis.call('HMGET', key, 'lastsave', 'run', 'at', 'lease', 'lease_at', 'sure')
   local run, at, kept, kept_at = r[2], tonumber(r[3]) or 0, tonumber(r[4]), tonumber(r[5]) or 0
-  if r[1] ~= tostring(lastsave) then
+  -- LASTSAVE counts seconds: a Redis restarted within the second it names (its start, or its last save)
+  -- answers the same one, so the fast path holds only once a check ran after that second (`sure`).
+  if r[1] ~= tostring(lastsave) or not r[6] then
     local server = restart.info('server')
     local now_run = string.match(server, 'run_id:(%x+)')
     -- A server whose INFO names no run_id: detection off, by the fast path from the next call on.
     if not now_run then
-      redis.call('HSET', key, 'lastsave', lastsave)
+      redis.call('HSET', key, 'lastsave', lastsave, 'sure', '1')
       return restart.memo
     end
     if now_run ~= run then
@@ -71,7 +75,12 @@ function restart.check(now, leaseMs)
       run = now_run
       redis.call('HSET', key, 'run', run, 'at', at)
     end
-    redis.call('HSET', key, 'lastsave', lastsave)
+    if now >= (lastsave + 1) * 1000 then
+      redis.call('HSET', key, 'lastsave', lastsave, 'sure', '1')
+    else
+      redis.call('HSET', key, 'lastsave', lastsave)
+      redis.call('HDEL', key, 'sure')
+    end
   end
   if not run then return restart.memo end
   local mine, lease = tonumber(leaseMs), kept or restart.FLOOR_MS
@@ -96,10 +105,15 @@ function restart.stamp(now, leaseMs)
   return restart.check(now, leaseMs).run
 end
 
--- Whether `lease` (a lease hash) was taken on a Redis before the last restart.
-function restart.stale(lease, now)
-  local stamped = redis.call('HGET', lease, 'boot')
+-- Whether a lease stamped `stamped` (its `boot` field, read by the caller) was taken on a Redis before the
+-- last restart.
+function restart.stale_stamp(stamped, now)
   if not stamped or stamped == '' then return false end
   local run = restart.check(now).run
   return run ~= '' and stamped ~= run
+end
+
+-- Whether `lease` (a lease hash) was taken on a Redis before the last restart.
+function restart.stale(lease, now)
+  return restart.stale_stamp(redis.call('HGET', lease, 'boot'), now)
 end
