@@ -1,7 +1,7 @@
 // npx tsx bench/job-decode.ts [--jobs 20000 --rounds 5]
 // The instructions a tick's decodeJob costs a job in tickq's own shape (src/job/own-shape.ts: a
 // regular expression for the fields, JSON.parse for args alone) against JSON.parse of the whole
-// text (decodeJob before), counted by valgrind's callgrind on the main thread, after a warm-up in
+// text (decodeJob before), counted by valgrind's callgrind (every thread: V8 compiles beside), after a warm-up in
 // which V8 optimizes both. The jobs are the no-op drain's: `{"class":"noop","args":[i],...}` with
 // Redis-time stamps, each its own string as a reply brings it. Needs valgrind.
 import { execFileSync } from "node:child_process";
@@ -46,7 +46,7 @@ async function decodeCounted(way: string): Promise<void> {
 }
 
 async function countBoth(): Promise<void> {
-  console.log(`instructions a job to decode (callgrind, main thread work counted), ${jobs} no-op jobs × ${rounds}`);
+  console.log(`instructions a job to decode (callgrind, every thread, after as many passes unmeasured), ${jobs} no-op jobs × ${rounds}`);
   for (const way of ["json.parse", "decodeJob"]) {
     const argv = [process.execPath, "--import", "tsx", "bench/job-decode.ts", "--child", way];
     argv.push("--jobs", String(jobs), "--rounds", String(rounds));
