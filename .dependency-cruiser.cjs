@@ -1,8 +1,9 @@
 // The layers of src/, lowest first, and the import rules that hold them
 // (docs/internals/layout.md draws them). An import may run down a layer or
-// stay in its own, never up; no file is on an import circle, type-only
-// imports included. `npm run lint` runs this with --ignore-known: the
-// imports that break a rule today are listed in
+// stay in its own, never up; no file is on an import circle, nor any folder
+// (two folders never import each other), type-only imports included.
+// `npm run lint` runs this with --ignore-known: the imports that break a
+// rule today would be listed in
 // .dependency-cruiser-known-violations.json, being removed, and any new one
 // fails. Regenerate that list only after removing some:
 //   npx depcruise src --output-type baseline > .dependency-cruiser-known-violations.json
@@ -25,13 +26,14 @@ const layers = [
   {
     name: "capabilities",
     what: "what plugs into the tick, and the client that enqueues",
-    path: "^src/(client|admin|cancel|debounce|expiry|flow|kick|metrics|ordered|recurring|results|sidekiq|workflows)/",
+    path: "^src/(client|admin|cancel|debounce|expiry|flow|kick|metrics|ordered|recurring|results|sidekiq|stats|workflows)/",
   },
   {
     name: "composition",
     what: "createTickq and partitions",
-    // types.ts is createTickq's options, composed of every capability's own.
-    path: "^src/(core|index|tickq|capabilities|runtime|types)[.]ts$|^src/partitions/",
+    // types.ts is createTickq's options, composed of every capability's own; jobs-api.ts is
+    // tq.jobs and tq.queues, composed of admin/, results/ and cancel/.
+    path: "^src/(core|index|tickq|capabilities|runtime|types|jobs-api)[.]ts$|^src/partitions/",
   },
   {
     name: "surfaces",
@@ -67,6 +69,15 @@ module.exports = {
       severity: "error",
       from: { path: "^src/", pathNot: surfaces },
       to: { path: surfaces },
+    },
+    {
+      name: "no-folder-circle",
+      comment:
+        "no two folders import each other, even through others: what both need goes down to the lower one (or job/), or the higher one plugs in through an interface",
+      severity: "error",
+      scope: "folder",
+      from: {},
+      to: { circular: true },
     },
     {
       name: "no-circular",

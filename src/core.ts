@@ -8,14 +8,16 @@
 // index.ts there would put croner in tickq/cloudflare's imports
 // (test/integration/package/worker-bundle-size.test.ts checks both the example Worker and dist).
 import { pauseSchedule, runScheduleNow } from "./recurring/control.js";
-import { jobsApi, queuesApi } from "./admin/index.js";
-import { metricsApi } from "./metrics/index.js";
+import { jobsApi, queuesApi } from "./jobs-api.js";
+import { queryMetrics } from "./metrics/query.js";
+import type { MetricsApi } from "./metrics/types.js";
+import { exposition } from "./stats/exposition.js";
 import { listRecentTicks } from "./admin/recent-ticks.js";
 import { listTicks } from "./admin/ticks.js";
 import { enqueueJobs } from "./client/enqueue.js";
 import { TickqError } from "./errors.js";
 import type { TickqListener } from "./tick/events.js";
-import { readHistory } from "./client/history.js";
+import { readHistory } from "./stats/history.js";
 import { kick, kickIfAsked, kickSettings } from "./kick/kick.js";
 import { reserveTicks, startTick } from "./kick/parallel.js";
 import type { KickScope } from "./kick/types.js";
@@ -26,7 +28,7 @@ import { tickCapabilities } from "./capabilities.js";
 import { checkPartitionCount } from "./partitions/layout.js";
 import { createPartitioned, type CoreFactory, type PartitionFactory } from "./partitions/facade.js";
 import { createAutoPartitioned } from "./partitions/auto.js";
-import { readStats } from "./client/stats.js";
+import { readStats } from "./stats/read.js";
 import { checkWaitMs, waitForResult } from "./results/await.js";
 import { AWAIT_FIELD } from "./results/record.js";
 import type { ResultOf } from "./results/types.js";
@@ -71,7 +73,8 @@ function buildCore<J extends JobRegistry, O extends OrderedRegistry, W extends W
   const stats = Object.assign(() => readStats(runtime), { history: (days?: number) => readHistory(runtime, days) });
   const jobs = jobsApi(runtime);
   const queues = queuesApi(runtime);
-  const metrics = metricsApi(runtime);
+  // tq.metrics: the minute tallies (metrics/), and Prometheus' text of them with stats() (stats/).
+  const metrics: MetricsApi = { query: (query) => queryMetrics(runtime, query), prometheus: () => exposition(runtime) };
   const guards = authGuards(runtime);
   const build = (scope: KickScope): Tickq<J, O, W> => {
     const workflows = workflowsApi(runtime, {

@@ -53,18 +53,20 @@ export type { LuaScript, RedisAdapter, RedisReply } from "./redis/types.js";
 export type { JobPayload } from "./job/payload.js";
 export type { JobContext, JobHandler, JobLogger, Middleware, RunningJob } from "./job/context.js";
 export type { ArgsOf, JobDefinition, JobRegistry, SchemaJobDefinition } from "./job/definition.js";
-export type { BulkJob, BulkJobOf, EnqueueOptions, Stats } from "./client/types.js";
+export type { Stats } from "./stats/types.js";
+export type { BulkJob, BulkJobOf, EnqueueOptions, UniqueMode } from "./job/enqueue-options.js";
 export type { TickOptions } from "./tick/options.js";
 export type * from "./ordered/types.js";
 export type * from "./workflows/types.js";
 export { WorkflowFailedError } from "./workflows/errors.js";
 export { defineWorkflow } from "./workflows/define.js";
 export type * from "./flow/types.js";
+export type { ConcurrencyLimit, Debounce, KeyArgs, RateLimit } from "./job/limits.js";
 export type * from "./recurring/types.js";
 export type * from "./kick/types.js";
 export type * from "./admin/types.js";
 export type * from "./results/types.js";
-export type { DayStats } from "./client/history.js";
+export type { DayStats } from "./stats/history.js";
 export type { UnstartableJobs, UnstartableReason } from "./tick/unstartable-warnings.js";
 export type * from "./metrics/types.js";
 export type { MetricsOptions } from "./metrics/settings.js";
@@ -81,7 +83,6 @@ export type {
   OtelTraceState,
   OtelTracer,
 } from "./telemetry/otel.js";
-export type { Debounce } from "./debounce/types.js";
 export type {
   CancelledEvent,
   DeadEvent,
@@ -93,4 +94,4 @@ export type {
   TickqListener,
   TickqListenerOptions,
 } from "./tick/events.js";
-export type { OrderedCancelled } from "./cancel/ordered-record.js";
+export type { OrderedCancelled } from "./ordered/cancel-record.js";

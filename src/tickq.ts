@@ -3,7 +3,7 @@
 // rather than on each other.
 import type { AuthGuards } from "./admin/guards.js";
 import type { JobsApi, QueuesApi, RecentTick, TickInfo } from "./admin/types.js";
-import type { DayStats } from "./client/history.js";
+import type { DayStats } from "./stats/history.js";
 import type { KickScope } from "./kick/types.js";
 import type { MetricsApi } from "./metrics/types.js";
 import type { OrderedBulkJob, OrderedJob, OrderedRegistry, PayloadOf } from "./ordered/types.js";
@@ -11,9 +11,9 @@ import type { SchedulesApi } from "./recurring/types.js";
 import type { ResultOf, WaitOptions } from "./results/types.js";
 import type { TickqEventName, TickqListener } from "./tick/events.js";
 import type { ArgsOf, JobRegistry } from "./job/definition.js";
-import type { BulkJobOf, EnqueueOptions } from "./client/types.js";
+import type { BulkJobOf, EnqueueOptions } from "./job/enqueue-options.js";
 import type { Middleware } from "./job/context.js";
-import type { Stats } from "./client/types.js";
+import type { Stats } from "./stats/types.js";
 import type { TickReport } from "./types.js";
 import type { TickOptions } from "./tick/options.js";
 import type { WorkflowInputs, WorkflowsApi } from "./workflows/types.js";

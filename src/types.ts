@@ -21,7 +21,7 @@ import type { KickOptions } from "./kick/types.js";
 import type { OrderedRegistry } from "./ordered/types.js";
 import type { CronParser, Schedules } from "./recurring/types.js";
 import type { KeepCompleted } from "./results/types.js";
-import type { JobLogger, Middleware } from "./job/context.js";
+import type { JobLogger } from "./job/context.js";
 import type { JobRegistry } from "./job/definition.js";
 import type { RedisAdapter } from "./redis/types.js";
 import type { WorkflowInputs, WorkflowsOption } from "./workflows/types.js";

@@ -48,8 +48,8 @@ export interface RollbackLedger {
   acked(successes: Success[]): Promise<void>;
   /**
    * Counts workflow step successes whose tick returned without committing them (their acks are not recorded):
-   * `unexplained` says so when the tick held back more than the runs it left past graceMs (a claim a rollback
-   * forgot, refused at the commit, is the likely cause; a defect would show there too).
+   * `unexplained` says so when the tick held back more than the runs it left past graceMs and those whose commit
+   * was not stored (report.workflows.abandoned and lost): a defect.
    */
   uncommitted(steps: number, unexplained?: string): Promise<void>;
 }

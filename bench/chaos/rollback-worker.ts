@@ -37,15 +37,19 @@ while (!stopping) {
     if (!report.leaseLost && report.abandoned === 0) {
       // A workflow step's success is acked only once committed. A tick that keeps its lease leaves a run
       // uncommitted when its step was still running graceMs after the abort (report.workflows.abandoned):
-      // the run stays the tick's until the lease expires, then its step runs again. Counted, not acked.
+      // the run stays the tick's until the lease expires, then its step runs again; or when Redis refused the
+      // run's commit (report.workflows.lost: a rollback forgot the claim and the scripts saw no restart, within
+      // the second of the last one). Counted, not acked.
       const steps = successes.filter((s) => s.unit.includes(":")).length;
       const committed = report.workflows?.steps ?? 0;
       const abandoned = report.workflows?.abandoned ?? 0;
+      const lost = report.workflows?.lost ?? 0;
       if (steps > committed) {
-        const why = `tick ${report.tickId} ran ${steps} steps, committed ${committed}, left ${abandoned} runs past graceMs`;
+        const why = `tick ${report.tickId} ran ${steps} steps, committed ${committed}, left ${abandoned} runs past graceMs, ${lost} runs' commits not stored`;
         if (env.CHAOS_VERBOSE) console.error(`rollback-worker ${process.pid}: ${why}`);
-        // A run's round here is one step (a, b, c, d in turn): a run left past graceMs holds back one at most.
-        await ledger.uncommitted(steps - committed, steps - committed > abandoned ? why : undefined);
+        // A run's round here is one step (a, b, c, d in turn): a run left past graceMs, or whose commit was not
+        // stored, holds back one at most.
+        await ledger.uncommitted(steps - committed, steps - committed > abandoned + lost ? why : undefined);
         await ledger.acked(successes.filter((s) => !s.unit.includes(":")));
       } else await ledger.acked(successes);
     }

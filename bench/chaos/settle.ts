@@ -9,7 +9,7 @@
 // and gives up once it has not reached a new low for `stallMs` (a key whose
 // slot leaked, or anything else that stopped) or at `capMs` in all.
 import type { Redis } from "ioredis";
-import type { Stats } from "../../src/client/types.js";
+import type { Stats } from "../../src/stats/types.js";
 import { sleep } from "./rng.js";
 
 export interface SettleLimits {

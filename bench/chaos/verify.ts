@@ -40,7 +40,7 @@
 //
 // The rows of the table, and what fails a phase, are PHASE_CHECKS.
 import type { Redis } from "ioredis";
-import type { Stats } from "../../src/client/types.js";
+import type { Stats } from "../../src/stats/types.js";
 import { columnOf, faultChecks, mustBeZero, mustMatch, problemsOf, type Check, type Column } from "./checks.js";
 import type { AdapterName } from "./connect.js";
 import type { FaultCounts } from "./faults.js";

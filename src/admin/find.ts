@@ -8,7 +8,7 @@ import type { Runtime } from "../tick/runtime.js";
 import * as protocol from "../protocol/index.js";
 import { runCall } from "../protocol/run.js";
 import { readBacktrace } from "./backtrace.js";
-import { withResult } from "../results/history.js";
+import { withResult } from "./kept-result.js";
 import { readAwaited } from "../results/awaited.js";
 import { asJsonText, jobInfo, scoreMs } from "./entry.js";
 import type { JobInfo, JobState } from "./types.js";

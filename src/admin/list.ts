@@ -12,7 +12,7 @@ import { decodeCursor, encodeCursor, type CursorScope } from "./cursor.js";
 import { checkQueueFields, checkSortedFields } from "./cursor-fields.js";
 import { asJsonText, jobInfo, scoreMs } from "./entry.js";
 import { readPage } from "./page.js";
-import { withResult } from "../results/history.js";
+import { withResult } from "./kept-result.js";
 import { readAwaited } from "../results/awaited.js";
 import { listQueues } from "./queue-list.js";
 import { isPartTag, LIST_TAG, queueParts } from "./queue-parts.js";

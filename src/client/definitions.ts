@@ -6,7 +6,7 @@ import { TickqError } from "../errors.js";
 import { checkKnownKeys } from "../options.js";
 import { hasControl, terminalJson } from "../printable.js";
 import type { JobDefinition, JobRegistry } from "../job/definition.js";
-import { isStandardSchema } from "./schema-check.js";
+import { isStandardSchema } from "../job/schema-check.js";
 import { checkDebounce } from "../debounce/check.js";
 import { checkOrderDefinition } from "../order/fields.js";
 

@@ -11,7 +11,7 @@
 // anything is written; a duplicate of an until-executed or coalesce key
 // gets the jid of the job that holds the key.
 //
-// Args: a job with a schema stores the schema's output (schema-check.ts);
+// Args: a job with a schema stores the schema's output (src/job/schema-check.ts);
 // every job's args must arrive as they were sent (json-value.ts).
 import { TickqError } from "../errors.js";
 import { FLOW_FIELD, type FlowPlan, flowDescriptor } from "../job/flow-descriptor.js";
@@ -21,7 +21,7 @@ import { planDebounce, pushDebounced, type DebouncePlan } from "../debounce/enqu
 import { encodeNewJob, newJid } from "../job/codec.js";
 import { checkJobSize, chunksOf } from "../job/size.js";
 import { unfaithfulJson } from "../job/json-value.js";
-import { checkBySchema } from "./schema-check.js";
+import { checkBySchema } from "../job/schema-check.js";
 import { orderFields } from "../order/fields.js";
 import { isPrintableName } from "../names.js";
 import { terminalJson } from "../printable.js";
@@ -32,7 +32,7 @@ import { definitionOf, type Runtime } from "../tick/runtime.js";
 import * as protocol from "../protocol/index.js";
 import { runCall } from "../protocol/run.js";
 import type { SendSpan } from "../telemetry/tracing.js";
-import type { BulkJob } from "./types.js";
+import type { BulkJob } from "../job/enqueue-options.js";
 import type { RedisReply } from "../redis/types.js";
 
 /** The fields enqueue writes; enqueue.lua appends created_at and enqueued_at. */

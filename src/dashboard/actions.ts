@@ -4,7 +4,7 @@
 // with what happened in ?done=.
 import type { Context, Hono } from "hono";
 import { TickqError } from "../errors.js";
-import type { DashboardEnv, DashboardScope } from "./types.js";
+import type { DashboardEnv, DashboardScope } from "../http/dashboard-slot.js";
 
 type Ctx = Context<DashboardEnv>;
 

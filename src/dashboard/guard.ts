@@ -6,8 +6,8 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { timingSafeEqual } from "hono/utils/buffer";
 import { readCookies } from "./cookie.js";
-import { csrfToken, randomToken, readSession, type Session } from "./session.js";
-import type { DashboardEnv, DashboardScope } from "./types.js";
+import type { DashboardEnv, DashboardScope, Session } from "../http/dashboard-slot.js";
+import { csrfToken, randomToken, readSession } from "./session.js";
 
 export const SESSION_COOKIE = "tickq_session";
 

@@ -32,10 +32,10 @@ import { schedulesRoute } from "./pages/schedules.js";
 import { ticksRoute } from "./pages/ticks.js";
 import { workflowsRoute } from "./pages/workflows.js";
 import { metricsRoute } from "./pages/metrics.js";
-import type { Dashboard, DashboardEnv } from "./types.js";
+import type { Dashboard, DashboardEnv } from "../http/dashboard-slot.js";
 import { printableErrorText } from "../printable.js";
 
-export type { Dashboard, DashboardScope } from "./types.js";
+export type { Dashboard, DashboardScope } from "../http/dashboard-slot.js";
 
 /** Options of `dashboard()`. */
 export interface DashboardOptions {

@@ -7,7 +7,7 @@ import { html, raw } from "hono/html";
 import type { JobInfo, JobPage } from "../index.js";
 import { textField } from "./field.js";
 import { postButton, preview, when, type Html } from "./layout.js";
-import type { DashboardEnv } from "./types.js";
+import type { DashboardEnv } from "../http/dashboard-slot.js";
 
 type Ctx = Context<DashboardEnv>;
 

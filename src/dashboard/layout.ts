@@ -7,7 +7,7 @@ import { pageScript } from "./script.js";
 import { GROUPS } from "./sections.js";
 import { randomToken } from "./session.js";
 import { STYLE } from "./style.js";
-import type { DashboardEnv } from "./types.js";
+import type { DashboardEnv } from "../http/dashboard-slot.js";
 import type { Html } from "./html.js";
 import { visibleControls } from "./visible.js";
 

@@ -8,7 +8,7 @@ import { writeCookie } from "./cookie.js";
 import { SESSION_COOKIE, refuse, sameOrigin } from "./guard.js";
 import { pageHeaders, shell } from "./layout.js";
 import { SESSION_MS, matchSecret, openSession } from "./session.js";
-import type { DashboardEnv, DashboardScope } from "./types.js";
+import type { DashboardEnv, DashboardScope } from "../http/dashboard-slot.js";
 
 const isHttps = (c: Context) =>
   new URL(c.req.url).protocol === "https:" || c.req.header("x-forwarded-proto") === "https";

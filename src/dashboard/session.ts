@@ -6,6 +6,7 @@
 // token is another HMAC of the same nonce: a page gets it in its forms, a
 // cross-site page cannot read it. WebCrypto only: Workers and Node 20 alike.
 import { timingSafeEqual } from "hono/utils/buffer";
+import type { Session } from "../http/dashboard-slot.js";
 
 /** How long a login lasts. */
 export const SESSION_MS = 12 * 3600_000;
@@ -26,14 +27,6 @@ async function hmac(key: string, message: string): Promise<string> {
 }
 
 export const randomToken = () => base64url(crypto.getRandomValues(new Uint8Array(18)));
-
-export interface Session {
-  nonce: string;
-  /** The secret that signed it: it keys the session's CSRF token too. */
-  key: string;
-  /** When the cookie stops being accepted (epoch ms). */
-  expiresMs: number;
-}
 
 /** A new session's cookie value, signed with `key`. */
 export async function openSession(key: string, nowMs: number): Promise<string> {

@@ -4,7 +4,7 @@
 import { TickqError } from "../errors.js";
 import { checkKnownKeys } from "../options.js";
 import type { JobDefinition } from "../job/definition.js";
-import type { Debounce } from "./types.js";
+import type { Debounce } from "../job/limits.js";
 
 const DEBOUNCE_KEYS: Readonly<Record<keyof Debounce, true>> = { key: true, delayMs: true, maxDelayMs: true };
 

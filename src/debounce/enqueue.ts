@@ -7,9 +7,9 @@ import type { Runtime } from "../tick/runtime.js";
 import * as protocol from "../protocol/index.js";
 import { runCall } from "../protocol/run.js";
 import type { RoundTrips } from "../redis/adapter.js";
-import type { BulkJob } from "../client/types.js";
+import type { BulkJob } from "../job/enqueue-options.js";
 import type { JobDefinition } from "../job/definition.js";
-import type { Debounce } from "./types.js";
+import type { Debounce } from "../job/limits.js";
 
 /** What debounce.lua needs of one job besides its JSON. */
 export interface DebouncePlan {

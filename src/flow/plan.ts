@@ -6,7 +6,8 @@ import { TickqError } from "../errors.js";
 import type { JobDefinition } from "../job/definition.js";
 import { canonicalJson } from "./canonical.js";
 import type { FlowPlan } from "../job/flow-descriptor.js";
-import { UNIQUE_MODES, type UniqueMode } from "./types.js";
+import type { UniqueMode } from "../job/enqueue-options.js";
+import { UNIQUE_MODES } from "./types.js";
 
 /** The longest key a key function may return. */
 const MAX_KEY = 1_024;

@@ -14,7 +14,7 @@ import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
 import type { BulkJobOf, JobRegistry, Tickq, TickOptions, WaitUntil } from "../index.js";
 import { checkAllSecrets, requireAccess, secretsOf } from "./auth.js";
-import type { Dashboard } from "../dashboard/types.js";
+import type { Dashboard } from "./dashboard-slot.js";
 import { fanOutStarter, type SelfFetch } from "./fanout.js";
 import { answerError, bodyTooLarge } from "./errors.js";
 import { INSECURE_WARNING, insecureGuard } from "./insecure.js";

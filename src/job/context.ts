@@ -52,5 +52,9 @@ export interface RunningJob {
   payload: JobPayload;
 }
 
-/** Code around every execution (`tq.use`): call `next()` to run the job, and return or rethrow what it settles to. */
-export type Middleware = (job: RunningJob, ctx: JobContext, next: () => Promise<unknown>) => Promise<unknown>;
+/**
+ * Code around every execution (`tq.use`): call `next()` to run the job, and return or rethrow what it settles to.
+ * A plain function that calls `next()` and returns nothing is over when the job is; one that never calls it skips the job.
+ */
+// biome-ignore lint/suspicious/noConfusingVoidType: a plain middleware's inferred return type is void, not undefined
+export type Middleware = (job: RunningJob, ctx: JobContext, next: () => Promise<unknown>) => Promise<unknown> | void;

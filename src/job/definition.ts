@@ -2,9 +2,8 @@
 // options (queue, retries, backoff, timeout, and what capabilities read of
 // it: flow limits, priority, group, schema, debounce), and the registry of
 // them that enqueue checks names and args against.
-import type { Debounce } from "../debounce/types.js";
 import type { Duration } from "../duration.js";
-import type { ConcurrencyLimit, KeyArgs, RateLimit } from "../flow/types.js";
+import type { ConcurrencyLimit, Debounce, KeyArgs, RateLimit } from "./limits.js";
 import type { JobContext, JobHandler } from "./context.js";
 import type { StandardSchemaV1 } from "./standard-schema.js";
 

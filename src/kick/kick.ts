@@ -12,12 +12,12 @@
 // wrong is logged, and the cron still finds the job.
 import { monotonicMs } from "../tick/clock.js";
 import { newJid } from "../job/codec.js";
-import { numberOption } from "../options.js";
+import { MAX_TIMER_MS, numberOption } from "../options.js";
 import type { RoundTrips } from "../redis/adapter.js";
 import { redisNowMs, type Runtime } from "../tick/runtime.js";
 import * as protocol from "../protocol/index.js";
 import { runCall } from "../protocol/run.js";
-import type { EnqueueOptions } from "../client/types.js";
+import type { EnqueueOptions } from "../job/enqueue-options.js";
 import type { TickOptions } from "../tick/options.js";
 import { startTick } from "./parallel.js";
 import type { KickOptions, KickScope } from "./types.js";
@@ -36,7 +36,7 @@ export interface KickSettings {
 export function kickSettings(options: KickOptions = {}): KickSettings {
   return {
     max: numberOption(options.max, 2, "kick.max", { min: 1, integer: true }),
-    budgetMs: numberOption(options.budgetMs, 10_000, "kick.budgetMs", { min: 1 }),
+    budgetMs: numberOption(options.budgetMs, 10_000, "kick.budgetMs", { min: 1, max: MAX_TIMER_MS }),
     tick: options.tick ?? {},
   };
 }

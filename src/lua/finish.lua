@@ -34,7 +34,9 @@
 -- (lib/tick/ack-jobs.lua); orderedCancelled: "NAME FENCE" of the ordered
 -- runs these acks settled as cancelled (lib/ordered/cancel-ids.lua), for the
 -- tick's events. A stale call answers only the first three. leaseGone: 1 when the call
--- found no lease (it acted on what was still listed: the tick reports its lease lost).
+-- found no lease (it acted on what was still listed: the tick reports its lease lost), or, when it
+-- carries workflow commits, a lease taken before a Redis restart (lib/tick/restart-hold.lua): it
+-- commits none of them (workflow_tick.lua says why) and acts on the acks as ever.
 -- workflows: the workflow commits that end the tick's last executions (a run's
 -- output, its park, yield or retry, with the step results held for it:
 -- src/workflows/execute.ts), so a run's last call rides on the tick's last one;
@@ -68,6 +70,7 @@
 -- @include lib/ordered/cancel-ids.lua
 -- @include lib/ordered/ack-ids.lua
 -- @include lib/workflows/commit-runs.lua
+-- @include lib/tick/restart-hold.lua
 
 local tickId = ARGV[2]
 local leaseMs = ARGV[3]
@@ -75,7 +78,7 @@ local deadMaxSize = tonumber(ARGV[4])
 local deadMaxAgeSec = tonumber(ARGV[5])
 local call = tonumber(ARGV[6])
 local workflowsAt = 7
-local _, after_workflows = wf_commits_skip(workflowsAt)
+local commits, after_workflows = wf_commits_skip(workflowsAt)
 local beatAt = #KEYS > 2 and after_workflows or nil
 local acksAt = beatAt and sidekiq_section_end(beatAt) or after_workflows
 local queuesAt = ack_args_end(acksAt)
@@ -88,12 +91,14 @@ local now = now_ms()
 local state, kept, marked = call_state(lease, seq)
 if state == 'replay' then return kept end
 if state == 'stale' then return { now, 0, 0 } end
--- Before the acks: a commit is fenced by its run's owner and fence, not by what the acks change.
+-- Before the acks: a commit is fenced by its run's owner and fence, not by what the acks change. A lease
+-- taken before a Redis restart commits none (workflow_tick.lua says why) and is answered gone.
 local committed = {}
-if state == 'fresh' then
+local stale = state == 'fresh' and commits > 0 and restart.stale(lease, now)
+if state == 'fresh' and not stale then
   committed = wf_commit_all(tick, workflowsAt, now)
 else
-  for k = 1, wf_commits_skip(workflowsAt) do committed[k] = 0 end
+  for k = 1, commits do committed[k] = 0 end
 end
 local _, evicted, missed, cancelled, marks = ack(tick, acksAt, now, deadMaxSize, deadMaxAgeSec, state == 'fresh', marked)
 local names, ordered_acks_at = ordered_names(orderedAt)
@@ -129,6 +134,6 @@ if #ordered_settled > 0 then reply[7], reply[8] = cancelled, ordered_settled end
 if #names > 0 then reply[4] = ready_again end
 if #committed > 0 then reply[7], reply[8], reply[9] = reply[7] or {}, reply[8] or {}, committed end
 -- The lease was gone: another tick may have resurrected (and run again) what these acks found missing.
-if state == 'lost' then reply[7], reply[8], reply[9], reply[10] = reply[7] or {}, reply[8] or {}, reply[9] or {}, 1 end
+if state == 'lost' or stale then reply[7], reply[8], reply[9], reply[10] = reply[7] or {}, reply[8] or {}, reply[9] or {}, 1 end
 if state == 'fresh' then remember(lease, seq, reply) end
 return reply

@@ -30,12 +30,18 @@
 -- fenced and absolute, so even an unnumbered rerun would write the same values.
 -- Without the lease it does nothing (the tick's runs are being reclaimed).
 -- For a lease after a Redis restart (lib/tick/restart-hold.lua) no run is claimed and none
--- said due; commits still apply, fenced by their runs' tokens.
+-- said due; commits still apply, fenced by their runs' tokens. A lease taken before the restart
+-- is lost, as extend and step answer: the call does nothing and answers leaseHeld 0, so the tick
+-- stops and reports it. The restart may have forgotten the tick's later claims (a commit of such a
+-- run is refused by its fence) and its earlier commits of a run still held (a commit would then store
+-- a step over the gap): none is written, the runs go back once the lease expires and their uncommitted
+-- steps run again. A resend of such a call finds the same (the run_id only changes again): nothing.
 -- maxmemory: runs (allow-oom): the runs this tick holds commit, so no step runs again for a refused
 -- commit; each commit is held to the step-result limit, and no run is claimed while Redis is full
 -- (lib/workflows/claim-runs.lua), so what it adds is bounded by the runs held when Redis filled.
 -- @include lib/common/prefix-keys.lua
 -- @include lib/tick/replay-call.lua
+-- @include lib/tick/restart-hold.lua
 -- @include lib/workflows/claim-runs.lua
 -- @include lib/workflows/run-state.lua
 -- @include lib/workflows/carry-steps.lua
@@ -50,7 +56,8 @@ local commitsAt = 6
 local lease, tick, seq = KEYS[2], tickId, call
 -- `seq` is the lease's from begin on: without it there is no lease. `cancels` flags a tick some cancel
 -- marked (lib/cancel/read-cancel-marks.lua); workflow_cancel.lua notes a run in wf:cancel:TICK only then.
-local row = redis.call('HMGET', lease, 'seq', 'wseq', 'cancels')
+-- `boot`: the run_id of the Redis that took the lease (lib/tick/restart-hold.lua).
+local row = redis.call('HMGET', lease, 'seq', 'wseq', 'cancels', 'boot')
 if not row[1] then return { 0, now_ms(), {}, {}, 0, {} } end
 local last = row[2]
 if last and tonumber(last) == seq then
@@ -60,6 +67,7 @@ if last and tonumber(last) == seq then
 end
 if last and tonumber(last) > seq then return { 1, now_ms(), {}, {}, 0, {} } end
 local now = now_ms()
+if restart.stale_stamp(row[4], now) then return { 0, now, {}, {}, 0, {} } end
 local committed = wf_commit_all(tick, commitsAt, now)
 -- claim < 0: the tick's slots are full; no claim, no removal, `more` not read (answered 1).
 local claimed, more = {}, 1

@@ -14,7 +14,7 @@ import { TickqError } from "../errors.js";
 import { newJid } from "../job/codec.js";
 import { checkJobSize, chunksOf, utf8Bytes } from "../job/size.js";
 import { unfaithfulJson } from "../job/json-value.js";
-import { checkBySchema } from "../client/schema-check.js";
+import { checkBySchema } from "../job/schema-check.js";
 import { checkKnownKeys } from "../options.js";
 import { hasControl, terminalJson } from "../printable.js";
 import type { RoundTrips } from "../redis/adapter.js";

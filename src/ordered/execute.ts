@@ -27,7 +27,7 @@ export async function runOrdered(
   done?: () => void,
 ): Promise<OrderedOutcome> {
   try {
-    // A run cancelled before it started never starts (src/cancel/ordered.ts).
+    // A run cancelled before it started never starts (src/ordered/cancel.ts).
     const { cancels } = runtime;
     if (cancels.any() && cancels.isCancelled(orderedCancelKey(item.name, item.fence, item.id)))
       return { kind: "cancelled", item };

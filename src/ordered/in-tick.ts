@@ -8,7 +8,7 @@
 import type { Capability, JobHooks, Lane, TickContext, TickOutcome, TickPart } from "../tick/capability.js";
 import type { OrderedRuntime } from "./runtime.js";
 import { orderedCancelKey } from "../cancel/errors.js";
-import { runEvent } from "../cancel/ordered-record.js";
+import { runEvent } from "./cancel-record.js";
 import { runOrdered } from "./execute.js";
 import { isLeaseInDoubt, LEASE_DOUBTS_MAX, leaseDoubtsError, orderedGuard, type OrderedGuard } from "./guard.js";
 import {

@@ -3,7 +3,7 @@
 // is a plain word without ':' or spaces; a name cannot be both a plain and
 // an ordered job, so POST /jobs and the errors stay unambiguous.
 import { TickqError } from "../errors.js";
-import { isStandardSchema } from "../client/schema-check.js";
+import { isStandardSchema } from "../job/schema-check.js";
 import { checkKnownKeys } from "../options.js";
 import type { JobRegistry } from "../job/definition.js";
 import type { OrderedDefinition, OrderedRegistry } from "./types.js";

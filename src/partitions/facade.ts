@@ -14,7 +14,7 @@ import type { KickScope } from "../kick/types.js";
 import type { OrderedRegistry } from "../ordered/types.js";
 import { recordRecurringClocks } from "../recurring/clock-shift.js";
 import type { Schedules } from "../recurring/types.js";
-import type { BulkJob } from "../client/types.js";
+import type { BulkJob } from "../job/enqueue-options.js";
 import type { JobRegistry } from "../job/definition.js";
 import type { TickqOptions } from "../types.js";
 import type { WorkflowInputs, WorkflowsApi } from "../workflows/types.js";

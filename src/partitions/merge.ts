@@ -1,10 +1,10 @@
 // Answers of N partitions read as one: counts add up, latencies and
 // timestamps take the largest, lists join. Each partition answers for its own
 // keys; nothing here reads Redis.
-import type { DayStats } from "../client/history.js";
+import type { DayStats } from "../stats/history.js";
 import type { QueueInfo, RecentTick, TickInfo } from "../admin/types.js";
 import type { ScheduleInfo } from "../recurring/types.js";
-import type { Stats } from "../client/types.js";
+import type { Stats } from "../stats/types.js";
 import { type UnstartableJobs, unstartableWarning } from "../tick/unstartable-warnings.js";
 import { nameRecord } from "../name-record.js";
 

@@ -9,7 +9,7 @@ import { TickqError } from "../errors.js";
 import * as protocol from "../protocol/index.js";
 import { runCall } from "../protocol/run.js";
 import type { Runtime } from "../tick/runtime.js";
-import type { Stats } from "../client/types.js";
+import type { Stats } from "../stats/types.js";
 
 /** The key that holds the partition count: under the user's prefix, outside every partition. */
 export const metaKey = (prefix: string) => `${prefix}partitions`;

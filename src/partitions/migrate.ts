@@ -9,19 +9,20 @@
 // running jobs are not moved, nor flow jobs parked on a busy key: a move is
 // refused before its mark while the old layout holds any (they would never run
 // in the new one), unless `leave` says to leave them; the report lists what is left.
-import { createTickqCore } from "../core.js";
 import { newJid } from "../job/codec.js";
 import { TickqError } from "../errors.js";
 import * as protocol from "../protocol/index.js";
 import { runCall } from "../protocol/run.js";
-import { createRuntime } from "../runtime.js";
+import { createRuntime, type TickqRuntime } from "../runtime.js";
+import { jobsApi, queuesApi } from "../jobs-api.js";
+import { readStats } from "../stats/read.js";
 import type { Runtime } from "../tick/runtime.js";
 import { logSink, textFace } from "../telemetry/logger.js";
 import type { JobInfo } from "../admin/types.js";
 import type { JobLogger } from "../job/context.js";
 import type { JobRegistry } from "../job/definition.js";
 import type { RedisAdapter } from "../redis/types.js";
-import type { Stats } from "../client/types.js";
+import type { Stats } from "../stats/types.js";
 import { checkPartitionCount, partitionOf, partitionPrefixes } from "./layout.js";
 import { countFromShape, readShape } from "./auto.js";
 import { mergeStats } from "./merge.js";
@@ -112,12 +113,7 @@ export async function migratePartitions(options: MigratePartitionsOptions): Prom
   const runtimeOf = (p: string) => createRuntime({ redis: options.redis, prefix: p, jobs: {}, logger });
   // Each side's prefixes are checked (a cluster needs a tagged one) before anything is marked.
   const targetsOf = (to: number) => layout(prefix, to, options.to, "to").map(runtimeOf);
-  const sourcesOf = (from: number) =>
-    layout(prefix, from, options.from, "from").map((p) =>
-      Object.assign(createTickqCore({ redis: options.redis, prefix: p, jobs: {}, logger, sidekiqProcesses: false }), {
-        runtime: runtimeOf(p),
-      }),
-    );
+  const sourcesOf = (from: number) => layout(prefix, from, options.from, "from").map((p) => oldPartition(runtimeOf(p)));
   // On one Redis a one-partition layout shares the prefix, and a partitioned tickq refuses to start
   // while it holds anything (meta.ts refuseLegacy): there, leaving work behind would block the new deployment.
   const sharesPrefix = (from: number) => !options.redis.cluster && from === 1 && (options.from ?? prefix) === prefix;
@@ -311,6 +307,17 @@ function targetOf(jobs: JobRegistry, job: JobInfo, count: number): number {
 }
 
 type Old = Source & { stats(): Promise<Stats> };
+
+/** A partition of the old layout as a move reads it: its jobs and queues APIs and its stats (no tick runs). */
+function oldPartition(runtime: TickqRuntime): Old {
+  return {
+    prefix: runtime.prefix,
+    runtime,
+    jobs: jobsApi(runtime),
+    queues: queuesApi(runtime),
+    stats: () => readStats(runtime),
+  };
+}
 
 /**
  * Refuses a move while the old layout holds what a migration does not move: its ordered ids

@@ -7,7 +7,7 @@
 // follows from the concurrency key (docs/operate/cluster.md).
 import { readFlowKeys } from "../job/flow-descriptor.js";
 import { planFlow } from "../flow/plan.js";
-import type { BulkJob } from "../client/types.js";
+import type { BulkJob } from "../job/enqueue-options.js";
 import type { JobDefinition, JobRegistry } from "../job/definition.js";
 import { partitionOf } from "./layout.js";
 

@@ -69,6 +69,7 @@ function addWorkflowReports(a: TickWorkflowReport | undefined, b: TickWorkflowRe
     retrying: a.retrying + b.retrying,
     cancelled: a.cancelled + b.cancelled,
     abandoned: a.abandoned + b.abandoned,
+    lost: a.lost + b.lost,
   };
 }
 

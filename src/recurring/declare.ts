@@ -9,7 +9,7 @@ import { TickqError } from "../errors.js";
 import { encodeNewJob } from "../job/codec.js";
 import { orderFields, type OrderFields } from "../order/fields.js";
 import { unfaithfulJson } from "../job/json-value.js";
-import { checkBySchema } from "../client/schema-check.js";
+import { checkBySchema } from "../job/schema-check.js";
 import { isPrintableName } from "../names.js";
 import { terminalJson } from "../printable.js";
 import type { JobDefinition, JobRegistry } from "../job/definition.js";

@@ -1,5 +1,5 @@
 // The terms of results (tq.jobs.result, tq.enqueueAndWait, keepCompleted).
-import type { EnqueueOptions } from "../client/types.js";
+import type { EnqueueOptions } from "../job/enqueue-options.js";
 
 /**
  * History of succeeded jobs: the newest `count`, none older than `ageMs`.

@@ -4,6 +4,12 @@
 // with the same number and arguments: Redis either never ran it, and runs it
 // now, or ran it, and the replay answers the kept reply. A retry can neither
 // lose a job nor run one twice.
+//
+// The patience runs from the first failure, not the first send: a call that
+// timed out has spent its redisTimeoutMs already, and its reply may be lost
+// after Redis ran it (a slow HTTP round trip under load). Given up there, a
+// begin or a step left the jobs it fetched in the tick's list behind its
+// lease, for a next tick that a Worker with no cron may never run.
 import { monotonicMs } from "./clock.js";
 import { TickqError } from "../errors.js";
 import type { RoundTrips } from "../redis/adapter.js";
@@ -23,12 +29,13 @@ export function tickCalls(runtime: Runtime, keys: TickKeys, trips: RoundTrips, p
   return {
     next: () => ++seq,
     async send(call, args) {
-      const first = monotonicMs();
+      let failedAt: number | undefined;
       for (let wait = 50; ; wait = Math.min(wait * 2, 1_000)) {
         try {
           return await runCall(runtime, call, keys, args, trips);
         } catch (error) {
-          if (!transient(error) || monotonicMs() - first + wait > patienceMs) throw error;
+          failedAt ??= monotonicMs();
+          if (!transient(error) || monotonicMs() - failedAt + wait > patienceMs) throw error;
           await new Promise((resolve) => setTimeout(resolve, wait));
         }
       }

@@ -8,7 +8,7 @@
 // The events of plain jobs are declared here; a capability adds its own to
 // TickqEvents, or fields to an event, by declaration merging (workflows'
 // `workflow.*` in src/workflows/types.ts, an ordered cancel's `ordered` in
-// src/cancel/ordered-record.ts), and fires them through `emit`.
+// src/ordered/cancel-record.ts), and fires them through `emit`.
 import { ackOrder, type Outcome } from "./passes/ack.js";
 import { attemptOf, describeError } from "./retry.js";
 import type { LogFields, LogSink } from "../telemetry/logger.js";

@@ -6,7 +6,7 @@ import type { TypedCall } from "../protocol/define.js";
 export interface TickCalls {
   /** The number the next numbered call carries. */
   next(): number;
-  /** Runs a call, resending it unchanged on transient errors for up to `patienceMs`. */
+  /** Runs a call, resending it unchanged on transient errors for up to `patienceMs` after its first failure. */
   send<Args extends object, Reply>(call: TypedCall<TickKeys, Args, Reply>, args: Args): Promise<Reply>;
 }
 

@@ -54,7 +54,7 @@ export interface Runtime {
   evictionPolicy: string | undefined;
   /** Some job has a timeoutMs: ticks check the budget left before starting one. */
   timeouts: boolean;
-  /** Some job has a schema: enqueue checks args against it (src/client/schema-check.ts). */
+  /** Some job has a schema: enqueue checks args against it (src/job/schema-check.ts). */
   schemas: boolean;
   /** Largest job text (or ordered payload) enqueue accepts, in bytes. */
   maxJobBytes: number;

@@ -15,6 +15,8 @@ export const workflowsCapability = (runtime: WorkflowsRuntime): Capability => ({
   forTick(start) {
     const declared = Object.keys(runtime.workflows).length > 0;
     let flowed: WorkflowPassReport | undefined;
+    /** Whether the tick's finish answered (its commits stored or refused); not when it failed. */
+    let finishAnswered = false;
     // startAndWait's tick: its begin starts the run (start-and-wait.ts).
     const handoff = declared ? tickStarts.get(start.tickId) : undefined;
     return {
@@ -53,11 +55,22 @@ export const workflowsCapability = (runtime: WorkflowsRuntime): Capability => ({
       },
       more: () => flowed?.more === true,
       finishArgs: () => ({ workflows: flowed?.atFinish ?? [] }),
-      finished: (reply) => flowed?.settle(reply.committed),
+      finished: (reply) => {
+        finishAnswered = true;
+        // A finish that found the lease gone (or taken before a Redis restart) committed none of them.
+        if (flowed && reply.leaseGone === 1) flowed.held = false;
+        return flowed?.settle(reply.committed);
+      },
       async end(report) {
-        // Commits left for a finish that failed: refused, so their executions end (their runs are claimed again).
-        await flowed?.settle(undefined);
-        if (flowed) report.workflows = workflowTickReport(flowed);
+        if (!flowed) return;
+        // Commits left for a finish that failed: taken as refused, so their executions end (their runs are claimed
+        // again). Unanswered, not refused (Redis may have stored them): no warning of refused commits, as for a
+        // workflow call that failed (pass.ts).
+        if (!finishAnswered && flowed.atFinish.length > 0) flowed.held = false;
+        await flowed.settle(undefined);
+        report.workflows = workflowTickReport(flowed);
+        if (report.workflows.lost > 0 && flowed.held && !report.leaseLost)
+          warnRefused(runtime, report.tickId, report.workflows.lost, flowed.lostRuns);
       },
     };
   },
@@ -88,5 +101,18 @@ export function workflowTickReport(pass: WorkflowPassReport): TickWorkflowReport
     retrying: ends.retrying ?? 0,
     cancelled: ends.cancelled ?? 0,
     abandoned: ends.abandoned ?? 0,
+    lost: ends.lost ?? 0,
   };
+}
+
+/**
+ * Runs whose commit Redis refused while the tick held its lease: no longer this tick's with the fence of its
+ * claim. No cancel (that ends as `cancelled`) and no other tick (it takes a run only from a dead tick) does
+ * that: a Redis restart or failover forgot the claim and the scripts could not tell (docs/running-redis.md).
+ */
+function warnRefused(runtime: WorkflowsRuntime, tickId: string, lost: number, named: readonly string[]): void {
+  const runs = named.join(", ") + (lost > named.length ? ", …" : "");
+  runtime.logger.warn(
+    `tickq: tick ${tickId}: Redis refused the commits of ${lost} workflow run(s) it held (${runs}): they were no longer this tick's, as after a Redis restart or failover that forgot their claims; the steps in those commits were not stored and run again`,
+  );
 }

@@ -44,6 +44,9 @@ const nextTurn: () => Promise<void> =
     ? () => new Promise((resolve) => setImmediate(resolve))
     : () => new Promise((resolve) => setTimeout(resolve, 0));
 
+/** Runs a tick's warning of refused commits names (it counts them all). */
+const LOST_RUNS_NAMED = 5;
+
 /** How often a pass whose steps run long asks Redis for cancellations (and claims due runs). */
 const POLL_MS = 1_000;
 
@@ -81,6 +84,8 @@ export interface WorkflowPassReport {
   more: boolean;
   /** False when a call found the lease gone. */
   held: boolean;
+  /** Runs whose execution ended with a commit Redis did not store (ends.lost), the first few by id, for the tick's warning. */
+  lostRuns: string[];
   /** Commits that end executions, for the tick's finish to carry (finish.lua): each execution left waits on one. */
   atFinish: Commit[];
   /**
@@ -269,6 +274,7 @@ function newPassReport(): WorkflowPassReport {
     committed: 0,
     more: false,
     held: true,
+    lostRuns: [],
     atFinish: [],
     settle: () => Promise.resolve(),
   };
@@ -448,6 +454,7 @@ async function executeClaimed(
   report.ends[end] = (report.ends[end] ?? 0) + 1;
   report.steps += steps;
   if (end === "yielded") report.more = true;
+  if (end === "lost" && report.lostRuns.length < LOST_RUNS_NAMED) report.lostRuns.push(run.id);
   if (end === "abandoned") {
     runtime.logger.warn(
       `tickq: workflow run ${run.id}: a step ignored its aborted signal past graceMs; the run goes to another tick once this tick's lease expires`,

@@ -582,6 +582,12 @@ export interface TickWorkflowReport {
    * its lease expires, then another tick takes it. Not in the report's `abandoned`, which counts jobs.
    */
   abandoned: number;
+  /**
+   * Runs whose commit was not stored, so the steps it carried run again: the tick lost its lease (`leaseLost`,
+   * which a Redis restart also causes), or Redis refused the commit because the run was no longer this
+   * tick's with the fence of its claim (a restart or failover forgot the claim unseen: the tick warns).
+   */
+  lost: number;
 }
 
 /** Per workflow, in `tq.stats().workflows`: its runs by status. */

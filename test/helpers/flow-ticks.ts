@@ -4,7 +4,7 @@
 // afterEach through stop(), never left running.
 import { overlapDetector } from "../../bench/chaos/overlap.js";
 import type { FlowStats } from "../../src/flow/types.js";
-import type { Stats } from "../../src/client/types.js";
+import type { Stats } from "../../src/stats/types.js";
 import type { FlowName } from "../fixtures/flow-jobs.js";
 import type { AdapterCase } from "./adapters.js";
 import type { Harness } from "./harness.js";

@@ -7,7 +7,7 @@ import type { FaultCounts } from "../../bench/chaos/faults.js";
 import { RATE, type PlannedJob } from "../../bench/chaos/jobs.js";
 import { entry, type LedgerView } from "../../bench/chaos/ledger.js";
 import { judge, phaseColumn, type Evidence, type Place, type PhaseRun } from "../../bench/chaos/verify.js";
-import type { Stats } from "../../src/client/types.js";
+import type { Stats } from "../../src/stats/types.js";
 
 const job = (id: string, kind: PlannedJob["kind"], key = "", extra: Partial<PlannedJob> = {}): PlannedJob => ({
   id,

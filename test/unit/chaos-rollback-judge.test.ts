@@ -254,15 +254,18 @@ describe("the rollback phase's judge", () => {
     expect(broken.problems.join("\n")).toMatch(/no rollback cut the AOF back/);
   });
 
-  it("counts workflow steps a tick left uncommitted, and the ticks that held back more than the runs they left past graceMs", () => {
+  it("counts workflow steps a tick left uncommitted, and fails on a tick that held back more than the runs it reported", () => {
     const e = cleanEvidence();
     e.uncommitted = { steps: 7, unexplained: [] };
     const counted = rollbackColumn("upstash", 1, e);
     expect(counted.problems).toEqual([]);
     expect(renderTable([counted])).toMatch(/steps whose commit the tick did not make +7/);
-    e.uncommitted = { steps: 8, unexplained: ["tick t-1 ran 3 steps, committed 2, left 0 runs past graceMs"] };
-    expect(renderTable([rollbackColumn("upstash", 1, e)])).toMatch(
-      /ticks that held back more than the runs they left past graceMs +1/,
+    const why = "tick t-1 ran 3 steps, committed 2, left 0 runs past graceMs, 0 runs' commits not stored";
+    e.uncommitted = { steps: 8, unexplained: [why] };
+    const unexplained = rollbackColumn("upstash", 1, e);
+    expect(renderTable([unexplained])).toMatch(
+      /ticks that held back more than the runs they left past graceMs or whose commit was not stored \(must be 0\) +1/,
     );
+    expect(unexplained.problems.join("\n")).toContain(why);
   });
 });

@@ -5,7 +5,7 @@
 // anything else that stopped) and at a cap, and says which.
 import { describe, expect, it } from "vitest";
 import { settle } from "../../bench/chaos/settle.js";
-import type { Stats } from "../../src/client/types.js";
+import type { Stats } from "../../src/stats/types.js";
 
 /** A tickq whose stats() report `work()` jobs queued, one read at a time. */
 function fake(work: () => number): { stats(): Promise<Stats> } {

@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { mergeStats } from "../../src/partitions/merge.js";
 import { unstartableWarning, type UnstartableJobs } from "../../src/tick/unstartable-warnings.js";
-import type { Stats } from "../../src/client/types.js";
+import type { Stats } from "../../src/stats/types.js";
 
 const report = (count: number, lastSeenAt: number): UnstartableJobs => ({
   name: "report",

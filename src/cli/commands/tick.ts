@@ -30,7 +30,7 @@ const summary = (r: TickReport) =>
 
 const workflowPart = ({ workflows: w }: TickReport) =>
   w
-    ? `workflows: ${w.steps} steps committed, ${w.completed} runs completed, ${w.failed} failed, ${w.parked} parked, ${w.retrying} retrying, ${w.abandoned > 0 ? `${w.abandoned} left past graceMs (their steps run again), ` : ""}`
+    ? `workflows: ${w.steps} steps committed, ${w.completed} runs completed, ${w.failed} failed, ${w.parked} parked, ${w.retrying} retrying, ${w.abandoned > 0 ? `${w.abandoned} left past graceMs (their steps run again), ` : ""}${w.lost > 0 ? `${w.lost} whose commit was not stored (their steps run again), ` : ""}`
     : "";
 
 interface TickCliOptions {

@@ -6,7 +6,7 @@ import { TickqError } from "../../errors.js";
 import { countField, secondsField } from "../field.js";
 import { cancelButton, canCancel, errorOf } from "../job-table.js";
 import { type Html, page, postButton, when } from "../layout.js";
-import type { DashboardEnv, DashboardScope } from "../types.js";
+import type { DashboardEnv, DashboardScope } from "../../http/dashboard-slot.js";
 import type { JobInfo } from "../../index.js";
 
 const AT_LABEL: Partial<Record<JobInfo["state"], string>> = {

@@ -6,7 +6,7 @@ import type { Hono } from "hono";
 import { html } from "hono/html";
 import { jobTable, nameSearch } from "../job-table.js";
 import { page, postButton } from "../layout.js";
-import type { DashboardEnv, DashboardScope } from "../types.js";
+import type { DashboardEnv, DashboardScope } from "../../http/dashboard-slot.js";
 
 const TITLES = {
   scheduled: "Scheduled",

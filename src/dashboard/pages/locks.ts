@@ -4,7 +4,7 @@
 import type { Hono } from "hono";
 import { html } from "hono/html";
 import { number, page } from "../layout.js";
-import type { DashboardEnv, DashboardScope } from "../types.js";
+import type { DashboardEnv, DashboardScope } from "../../http/dashboard-slot.js";
 
 export function locksRoute(app: Hono<DashboardEnv>, scope: DashboardScope): void {
   app.get("/locks", async (c) => {

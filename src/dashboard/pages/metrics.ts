@@ -9,7 +9,7 @@ import type { JobMetricsSeries, MetricsResult, OrderedMetricsSeries, QueueMetric
 import { number, page, type Html } from "../layout.js";
 import { LEGEND_LINES, LEGEND_RUNS, percentileLines, runBars } from "../metrics-chart.js";
 import { throughputChart } from "../throughput.js";
-import type { DashboardEnv, DashboardScope } from "../types.js";
+import type { DashboardEnv, DashboardScope } from "../../http/dashboard-slot.js";
 
 const HOURS = [1, 3, 6, 24, 72] as const;
 const MINUTE_MS = 60_000;

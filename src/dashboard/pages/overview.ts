@@ -14,7 +14,7 @@ import { historyChart } from "../chart.js";
 import { latency, number, page, pageHeaders, postButton, visibleHtml, when, type Html } from "../layout.js";
 import { throughputChart } from "../throughput.js";
 import { metricsWindow } from "./metrics.js";
-import type { DashboardEnv, DashboardScope } from "../types.js";
+import type { DashboardEnv, DashboardScope } from "../../http/dashboard-slot.js";
 
 type Ctx = Context<DashboardEnv>;
 

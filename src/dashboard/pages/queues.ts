@@ -5,7 +5,7 @@ import type { Context, Hono } from "hono";
 import { html } from "hono/html";
 import { jobTable, nameSearch } from "../job-table.js";
 import { latency, number, page, postButton, when } from "../layout.js";
-import type { DashboardEnv, DashboardScope } from "../types.js";
+import type { DashboardEnv, DashboardScope } from "../../http/dashboard-slot.js";
 import { PAGE_SIZE } from "./jobs.js";
 
 const pauseButton = (c: Context<DashboardEnv>, name: string, paused: boolean) =>

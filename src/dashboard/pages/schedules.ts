@@ -5,7 +5,7 @@ import type { Hono } from "hono";
 import { html } from "hono/html";
 import { page, postButton, when } from "../layout.js";
 import { specInWords } from "../spec-words.js";
-import type { DashboardEnv, DashboardScope } from "../types.js";
+import type { DashboardEnv, DashboardScope } from "../../http/dashboard-slot.js";
 
 const ms = (date: Date | null) => (date ? date.getTime() : null);
 

@@ -6,7 +6,7 @@ import type { Hono } from "hono";
 import { html } from "hono/html";
 import type { RecentTick } from "../../index.js";
 import { number, page, when } from "../layout.js";
-import type { DashboardEnv, DashboardScope } from "../types.js";
+import type { DashboardEnv, DashboardScope } from "../../http/dashboard-slot.js";
 
 /** "12 succeeded, 1 failed", in the order recentSummary writes them; "nothing to do" when all are 0. */
 function did(t: RecentTick): string {

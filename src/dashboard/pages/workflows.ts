@@ -13,7 +13,7 @@ import { html } from "hono/html";
 import { TickqError } from "../../errors.js";
 import type { WorkflowStatus, WorkflowStepInfo } from "../../workflows/types.js";
 import { type Html, number, page, postButton, when } from "../layout.js";
-import type { DashboardEnv, DashboardScope } from "../types.js";
+import type { DashboardEnv, DashboardScope } from "../../http/dashboard-slot.js";
 import { timeline } from "./timeline.js";
 
 const STATUSES: WorkflowStatus[] = ["running", "sleeping", "waiting", "completed", "failed", "cancelled"];

@@ -1,4 +1,4 @@
-// GET /metrics: Prometheus' text exposition format 0.0.4 (src/metrics/exposition.ts).
+// GET /metrics: Prometheus' text exposition format 0.0.4 (src/stats/exposition.ts).
 // A scraper's secret (TICKQ_METRICS_SECRET) opens this route and no other.
 import { Hono } from "hono/tiny";
 import type { JobRegistry, Tickq } from "../../index.js";

@@ -2,7 +2,7 @@
 // so every createTickq option (workflows, keepCompleted, telemetry…) reaches the tickq without being
 // listed twice.
 import type { Hono } from "hono";
-import type { Dashboard } from "../../dashboard/types.js";
+import type { Dashboard } from "../../http/dashboard-slot.js";
 import type { TickqEnv } from "../../http/app.js";
 import type {
   JobRegistry,

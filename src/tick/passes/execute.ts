@@ -344,6 +344,12 @@ function runMiddleware(
   perform: () => Promise<unknown>,
 ): Promise<unknown> {
   const chain = runtime.middleware;
-  const call = (i: number): Promise<unknown> => (i < chain.length ? chain[i]!(job, ctx, () => call(i + 1)) : perform());
+  const call = (i: number): Promise<unknown> => {
+    if (i >= chain.length) return perform();
+    // A plain middleware (Sidekiq's style: call next, return nothing) is over when what it started is.
+    let inner: Promise<unknown> | undefined;
+    const returned: unknown = chain[i]!(job, ctx, () => (inner = call(i + 1)));
+    return isThenable(returned) ? Promise.resolve(returned) : (inner ?? Promise.resolve(returned));
+  };
   return call(0);
 }

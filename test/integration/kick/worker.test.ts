@@ -26,7 +26,10 @@ describe("kick and fan-out in the bundled Worker", () => {
       UPSTASH_REDIS_REST_TOKEN: restToken,
       TICKQ_SECRET: SECRET,
       TICKQ_PREFIX: prefix,
-      TICKQ_TICK_BUDGET_MS: "200",
+      // A tick's first batch of 5 comes back full and fans out at once, whatever its budget. 2 s, not
+      // 200 ms: at CI's load a tick's own round trips over REST take hundreds of ms, and with 200 ms the
+      // 20 ms jobs were cut at the deadline three times, dead by maxResurrections (140 of 300 ran in 30 s).
+      TICKQ_TICK_BUDGET_MS: "2000",
       TICKQ_BATCH: "5",
       TICKQ_KICK: "1",
       TICKQ_MAX_PARALLEL: "3",
@@ -61,13 +64,14 @@ describe("kick and fan-out in the bundled Worker", () => {
     return false;
   };
 
+  // Nothing else ticks here (no cron, no /tick): a job runs only if its kick ran it, and a lost kick never
+  // runs it, so the wait bounds only the machine's load. A 3 s bound on the first kick failed at CI's load
+  // (3.5 s: the Worker's first request, its first REST round trips).
   it("POST /jobs kicks a tick inside waitUntil: the job runs with no /tick and no cron", async () => {
     const before = await processed();
-    const t = Date.now();
     const res = await call("/jobs", { method: "POST", body: { name: "sendWelcomeEmail", args: ["kick@x.y"] } });
     expect(res.status).toBe(201);
-    expect(await until(async () => (await processed()) === before + 1, 5_000)).toBe(true);
-    expect(Date.now() - t).toBeLessThan(3_000);
+    expect(await until(async () => (await processed()) === before + 1)).toBe(true);
   });
 
   it("your own route enqueues through c.var.tq and kicks", async () => {
@@ -75,13 +79,14 @@ describe("kick and fan-out in the bundled Worker", () => {
     const res = await call("/signup", { method: "POST", body: { email: "new@x.y" }, token: null });
     expect(res.status).toBe(201);
     expect(await res.json()).toMatchObject({ welcome: "on its way" });
-    expect(await until(async () => (await processed()) === before + 1, 5_000)).toBe(true);
+    expect(await until(async () => (await processed()) === before + 1)).toBe(true);
   });
 
   it("a backlog fans out through the Worker's own /tick, at most TICKQ_MAX_PARALLEL ticks live", async () => {
     const before = await processed();
     const sampler = sampleLive(redis, prefix, 3);
-    // 300 jobs of ~20 ms: one 200 ms tick (10 slots) runs ~100 of them; the rest fan out
+    // 300 jobs of ~20 ms, 600 ms of work for one tick's 10 slots: the first tick's full first batch fans
+    // out to 2 more, which share the backlog while it runs
     const jobs = Array.from({ length: 300 }, (_, i) => ({ name: "sendWelcomeEmail", args: [`u${i}@x.y`] }));
     expect((await call("/jobs", { method: "POST", body: jobs })).status).toBe(201);
     const drained = await until(async () => (await processed()) >= before + 300, 30_000);

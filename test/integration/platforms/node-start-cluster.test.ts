@@ -42,7 +42,7 @@ describe("npm start on a Redis Cluster", () => {
         PORT: String(port),
         ...(partitions ? { TICKQ_PARTITIONS: partitions } : {}),
       };
-      const child = spawn("node_modules/.bin/tsx", ["src/platforms/node/start.ts"], { env });
+      const child = spawn("node_modules/.bin/tsx", ["src/cli/dev/start.ts"], { env });
       let out = "";
       child.stdout.on("data", (chunk: Buffer) => (out += chunk));
       child.stderr.on("data", (chunk: Buffer) => (out += chunk));

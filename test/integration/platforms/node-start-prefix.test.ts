@@ -20,7 +20,7 @@ describe("npm start with TICKQ_PREFIX", () => {
 
   it("writes the jobs it is sent under that prefix", async () => {
     const port = await freePort();
-    const child = spawn("node_modules/.bin/tsx", ["src/platforms/node/start.ts"], {
+    const child = spawn("node_modules/.bin/tsx", ["src/cli/dev/start.ts"], {
       env: { PATH: process.env.PATH ?? "", REDIS_URL, TICKQ_SECRET: SECRET, TICKQ_PREFIX: prefix, PORT: String(port) },
     });
     let out = "";

@@ -2,7 +2,8 @@
 // arguments: a resent begin hands the same runs with the same fences and
 // claims none again (its reply is kept in the lease); a resent finish
 // answers the same `committed` and commits once (its reply is kept too); a
-// commit in finish whose fence is not the run's changes nothing; an app
+// commit in finish whose fence is not the run's changes nothing, nor one from
+// a lease taken before a Redis restart (answered gone); an app
 // with no workflow (claim -1) touches no workflow key.
 import { describe, expect, it } from "vitest";
 import * as protocol from "../../../src/protocol/index.js";
@@ -92,6 +93,25 @@ describe.each(adapterCases)("workflows in begin and finish, each run twice, over
     expect(await h.redis.hget(`${h.prefix}wf:steps:r1`, "s")).toBe(RECORD);
     expect(await runField("r2", "status")).toBe("running");
     expect(await h.redis.exists(`${h.prefix}wf:steps:r2`)).toBe(0);
+  });
+
+  it("finish: from a lease taken before a Redis restart, a resent finish commits nothing and answers the lease gone", async () => {
+    await start("r1");
+    const begun = await call(
+      protocol.begin,
+      beginKeys({ tick: "T", leaseMs: LEASE }),
+      beginNamed({ tick: "T", leaseMs: LEASE, workflowClaim: 10 }),
+    );
+    const fence = begun.workflows!.claimed[0]!.fence;
+    await h.redis.hset(`${h.prefix}tick:T`, "boot", "0".repeat(40)); // stamped by the Redis before a restart
+    const { first } = await callTwice(protocol.finish, tickKeys("T"), {
+      ...finishArgs({ tick: "T", leaseMs: LEASE, call: 2 }),
+      workflows: [commit("r1", fence, "d", '{"out":1}')],
+    });
+    expect(first.committed).toEqual([0]);
+    expect(first.leaseGone).toBe(1);
+    expect(await runField("r1", "status")).toBe("running");
+    expect(await h.redis.exists(`${h.prefix}wf:steps:r1`)).toBe(0);
   });
 
   it("finish: without commits it answers no committed part", async () => {

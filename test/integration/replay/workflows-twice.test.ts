@@ -2,7 +2,8 @@
 // run leaves the state of one and answers the same (workflow_start by its
 // id, workflow_tick by its call number kept in the lease, workflow_event by
 // its call token); the reads write nothing. A commit whose fence is not the
-// run's (a stale execution) changes nothing.
+// run's (a stale execution) changes nothing, nor does any from a lease taken
+// before a Redis restart.
 import { describe, expect, it } from "vitest";
 import * as protocol from "../../../src/protocol/index.js";
 import { adapterCases } from "../../helpers/adapters.js";
@@ -62,6 +63,39 @@ describe.each(adapterCases)("each workflow script run twice over $name", (adapte
     );
     expect(Number(await h.redis.zscore(held, "live"))).toBe(liveScore);
     expect(await h.redis.hget(`${h.prefix}wf:steps:live`, "s")).toBe(record);
+  });
+
+  it("workflow_tick: from a lease taken before a Redis restart, run twice, answers the lease lost and writes nothing", async () => {
+    await lease();
+    await run(protocol.workflow_start.script, ["wf:run:r1"], ["r1", "wf", "null"]);
+    const held = (await call(protocol.workflow_tick, unprefixed(tickKeys()), tickArgs(1, 1, []))).claimed[0]!;
+    await run(protocol.workflow_start.script, ["wf:run:r2"], ["r2", "wf", "null"]);
+    // Stamped by the Redis before a restart (src/lua/lib/tick/restart-hold.lua): the restart may have forgotten
+    // this tick's claims and commits since, so none of its commits may land over what is left.
+    await h.redis.hset(`${h.prefix}tick:T`, "boot", "0".repeat(40));
+    const record = JSON.stringify({ status: "completed", seq: 0, attempts: 1, result: 1 });
+    const commit: Commit = {
+      id: held.id,
+      fence: held.fence,
+      disposition: "d",
+      extra: "1",
+      steps: [{ name: "s", record }],
+      parks: [],
+    };
+    // Nothing written by either run (the claim above already wrote the restart record); each answers the same but
+    // the clock.
+    const [first, again] = await readsCallTwice(
+      protocol.workflow_tick,
+      unprefixed(tickKeys()),
+      tickArgs(2, 10, [commit]),
+    );
+    expect({ ...again, nowMs: first.nowMs }).toEqual(first);
+    expect(first.leaseHeld).toBe(false);
+    expect(first.committed).not.toContain(1);
+    expect(first.claimed).toEqual([]);
+    expect(await h.redis.hget(runKey("r1"), "status")).toBe("running");
+    expect(await h.redis.exists(`${h.prefix}wf:steps:r1`)).toBe(0);
+    expect(await h.redis.zscore(`${h.prefix}wf:due`, "r2")).not.toBeNull();
   });
 
   it("workflow_tick: a resent claim claims nothing more, a resent commit commits once", async () => {

@@ -96,7 +96,7 @@ describe("REDIS_URL with a password, printed", () => {
     const tsx = "node_modules/.bin/tsx";
     const start = await printed(
       tsx,
-      ["src/platforms/node/start.ts"],
+      ["src/cli/dev/start.ts"],
       { REDIS_URL: url, TICKQ_SECRET: SECRET, PORT: String(await freePort()) },
       /listening on/,
     );

@@ -106,6 +106,44 @@ describe.each(adapterCases)("after a Redis restart over $name", (adapterCase) =>
     expect(first.ordered?.flatMap((group) => group.ids) ?? []).toEqual([]);
   });
 
+  it("sees a restart within the second LASTSAVE names: the record of the Redis before, with that LASTSAVE, holds ordered ids", async () => {
+    await h.make({}, { ordered: { ordered: { perform: async () => {} } } }).enqueueOrdered("ordered", {
+      id: "a",
+      payload: 1,
+    });
+    // Written by a Redis of another run_id in the second this one started (or last saved): LASTSAVE alike.
+    const lastsave = String(await h.redis.lastsave());
+    await h.redis.hset(`${h.prefix}boot`, { lastsave, run: "0".repeat(40), at: "0", lease: String(LEASE_MS) });
+    const o = { tick: "t1", leaseMs: LEASE_MS, ordered: ["ordered"], workflowClaim: 0 };
+    const { first } = await callTwice(protocol.begin, beginKeys(o), beginNamed(o));
+    expect(first.ordered?.flatMap((group) => group.ids) ?? []).toEqual([]);
+    const boot = await h.redis.hgetall(`${h.prefix}boot`);
+    expect(boot.run).toBe(await serverRun());
+    expect(boot.sure).toBe(lastsave); // checked after that second: the fast path holds for this LASTSAVE
+  });
+
+  it("sees a restart within the second of a save that a check of the release before `sure` recorded over a record marked sure", async () => {
+    await h.make({}, { ordered: { ordered: { perform: async () => {} } } }).enqueueOrdered("ordered", {
+      id: "a",
+      payload: 1,
+    });
+    // A rolling deploy: this release marked the record sure of an earlier save; a tick of the release before
+    // (its check writes `lastsave` alone) saw the next save in that save's second; the Redis then restarted
+    // within it, so the Redis now answers that LASTSAVE under another run_id.
+    const lastsave = String(await h.redis.lastsave());
+    await h.redis.hset(`${h.prefix}boot`, {
+      lastsave,
+      run: "0".repeat(40),
+      at: "0",
+      lease: String(LEASE_MS),
+      sure: "1",
+    });
+    const o = { tick: "t1", leaseMs: LEASE_MS, ordered: ["ordered"], workflowClaim: 0 };
+    const { first } = await callTwice(protocol.begin, beginKeys(o), beginNamed(o));
+    expect(first.ordered?.flatMap((group) => group.ids) ?? []).toEqual([]);
+    expect((await h.redis.hgetall(`${h.prefix}boot`)).run).toBe(await serverRun());
+  });
+
   it("extend run twice on a lease stamped before the restart answers lost both times and extends nothing", async () => {
     const o = { tick: "t1", leaseMs: LEASE_MS };
     await call(protocol.begin, beginKeys(o), beginNamed(o));

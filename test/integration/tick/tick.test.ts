@@ -133,6 +133,34 @@ describe.each(adapterCases)("tick over $name", (adapterCase) => {
     expect(order).toEqual(["outer work 1", "inner", "run x", "outer done"]);
   });
 
+  it("a plain (non-async) middleware that calls next and returns nothing waits for the handler, once", async () => {
+    const runs: string[] = [];
+    const tq = h.make({
+      work: async (args: [string]) => {
+        await new Promise((r) => setTimeout(r, 20));
+        runs.push(args[0]);
+      },
+    });
+    // JavaScript users write Sidekiq-style middleware: call next, return nothing
+    tq.use((_job, _ctx, next) => {
+      void next();
+    });
+    await tq.enqueue("work", ["x"]);
+    const report = await tq.tick();
+    expect(report).toMatchObject({ succeeded: 1, retried: 0, dead: 0 });
+    expect(runs).toEqual(["x"]);
+    expect(await h.redis.zcard(`${h.prefix}retry`)).toBe(0);
+  });
+
+  it("a plain middleware that does not call next skips the job: it succeeds without running", async () => {
+    let ran = false;
+    const tq = h.make({ work: () => void (ran = true) });
+    tq.use(() => undefined);
+    await tq.enqueue("work", []);
+    expect(await tq.tick()).toMatchObject({ succeeded: 1, retried: 0 });
+    expect(ran).toBe(false);
+  });
+
   it("a middleware that throws fails the job like its handler would", async () => {
     let ran = false;
     const tq = h.make({ work: () => void (ran = true) });

@@ -46,6 +46,7 @@ describe.each(adapterCases)("the tick report's workflow work over $name", (adapt
         retrying: 1,
         cancelled: 0,
         abandoned: 0,
+        lost: 0,
       });
       expect(report.succeeded).toBe(0);
       const idle = await tq.tick({ budgetMs: 1_000 });
@@ -57,6 +58,7 @@ describe.each(adapterCases)("the tick report's workflow work over $name", (adapt
         retrying: 0,
         cancelled: 0,
         abandoned: 0,
+        lost: 0,
       });
     },
   );

@@ -14,7 +14,13 @@
 --   at        ms when the hold began: when a new run_id was first seen (or, for a
 --             record the restart forgot, the server's start)
 --   lease     the longest lease of the ticks begun in the last hour, lease_at when set
--- Fast path: LASTSAVE equals `lastsave`, same Redis (one LASTSAVE and one HMGET).
+--   sure      the LASTSAVE a check ran after the second of: no Redis restarted within it since. A value,
+--             not a flag: a check of a release before `sure` (a rolling deploy) rewrites `lastsave` alone,
+--             and a flag left from the save before would vouch for a second nobody checked past. Written
+--             to this Redis alone, not to its replicas or AOF: a replica that loaded its master's RDB in
+--             the second the master saved it answers the same LASTSAVE, and once promoted must not find
+--             the master's `sure` (a full sync's RDB may hold one, of a LASTSAVE before that sync's).
+-- Fast path: LASTSAVE equals `lastsave` and `sure`, same Redis (one LASTSAVE and one HMGET).
 -- Otherwise INFO server (~50-100 µs) tells a restart from an RDB save.
 -- A mark written with REPL_NONE would not do: an AOF rewrite or RDB save dumps
 -- it, and the restart would look like none.
@@ -25,7 +31,8 @@
 -- none. A Redis that refuses LASTSAVE or INFO in scripts (a hosted one) turns
 -- detection off: Upstash persists each write before answering.
 -- Replays: a replay finds the record the first run wrote (fast path); writing it
--- again would write the same values.
+-- again would write the same values (within the second LASTSAVE names it checks again
+-- and writes nothing new; one after that second only marks the record `sure`).
 -- @include lib/common/prefix-keys.lua
 
 local restart = { FLOOR_MS = 30000, HOUR_MS = 3600000 }
@@ -48,6 +55,14 @@ function restart.start_of(server, now)
   return now - (tonumber(string.match(server, 'uptime_in_seconds:(%d+)')) or 0) * 1000
 end
 
+-- Notes that a check ran past the second `lastsave` names, on this Redis alone (see `sure`). A Redis
+-- that refuses redis.set_repl gets it replicated, as before `sure` was local.
+function restart.mark_sure(key, lastsave)
+  local local_only = pcall(redis.set_repl, redis.REPL_NONE)
+  redis.call('HSET', key, 'sure', lastsave)
+  if local_only then redis.set_repl(redis.REPL_ALL) end
+end
+
 -- { run, hold_until } for this call, checked once; run '' when detection is off.
 -- leaseMs: the calling tick's lease (the longest of the last hour is kept), or nil.
 function restart.check(now, leaseMs)
@@ -56,14 +71,17 @@ function restart.check(now, leaseMs)
   local key = P .. 'boot'
   local ok, lastsave = pcall(redis.call, 'LASTSAVE')
   if not ok then return restart.memo end
-  local r = redis.call('HMGET', key, 'lastsave', 'run', 'at', 'lease', 'lease_at')
+  local r = redis.call('HMGET', key, 'lastsave', 'run', 'at', 'lease', 'lease_at', 'sure')
   local run, at, kept, kept_at = r[2], tonumber(r[3]) or 0, tonumber(r[4]), tonumber(r[5]) or 0
-  if r[1] ~= tostring(lastsave) then
+  -- LASTSAVE counts seconds: a Redis restarted within the second it names (its start, or its last save)
+  -- answers the same one, so the fast path holds only once a check ran after that second (`sure`).
+  if r[1] ~= tostring(lastsave) or r[6] ~= r[1] then
     local server = restart.info('server')
     local now_run = string.match(server, 'run_id:(%x+)')
     -- A server whose INFO names no run_id: detection off, by the fast path from the next call on.
     if not now_run then
       redis.call('HSET', key, 'lastsave', lastsave)
+      restart.mark_sure(key, lastsave)
       return restart.memo
     end
     if now_run ~= run then
@@ -71,7 +89,10 @@ function restart.check(now, leaseMs)
       run = now_run
       redis.call('HSET', key, 'run', run, 'at', at)
     end
-    redis.call('HSET', key, 'lastsave', lastsave)
+    if r[1] ~= tostring(lastsave) then redis.call('HSET', key, 'lastsave', lastsave) end
+    if now >= (lastsave + 1) * 1000 then
+      restart.mark_sure(key, lastsave)
+    end
   end
   if not run then return restart.memo end
   local mine, lease = tonumber(leaseMs), kept or restart.FLOOR_MS
@@ -96,10 +117,15 @@ function restart.stamp(now, leaseMs)
   return restart.check(now, leaseMs).run
 end
 
--- Whether `lease` (a lease hash) was taken on a Redis before the last restart.
-function restart.stale(lease, now)
-  local stamped = redis.call('HGET', lease, 'boot')
+-- Whether a lease stamped `stamped` (its `boot` field, read by the caller) was taken on a Redis before the
+-- last restart.
+function restart.stale_stamp(stamped, now)
   if not stamped or stamped == '' then return false end
   local run = restart.check(now).run
   return run ~= '' and stamped ~= run
+end
+
+-- Whether `lease` (a lease hash) was taken on a Redis before the last restart.
+function restart.stale(lease, now)
+  return restart.stale_stamp(redis.call('HGET', lease, 'boot'), now)
 end

@@ -1,5 +1,5 @@
-// `npm start`: `tickq dev` (src/cli/dev/) on the example jobs, with its settings from the env.
-// Finds Redis (see find-redis.ts); with no TICKQ_SECRET it makes a random one and prints it.
+// `npm start`: `tickq dev` (server.ts here) on the example jobs, with its settings from the env.
+// Finds Redis (src/platforms/node/find-redis.ts); with no TICKQ_SECRET it makes a random one and prints it.
 // Settings: PORT (default 3000), TICKQ_SECRET, TICKQ_READ_SECRET, TICKQ_METRICS_SECRET,
 // CRON_SECRET, TICKQ_INSECURE=1 (no auth, local development only),
 // TICKQ_MAX_PARALLEL (each enqueue kicks a tick, as in tickq dev), TICKQ_PUBLIC_URL, TICKQ_PREFIX, TICKQ_PARTITIONS,
@@ -8,13 +8,13 @@
 // Every failure to start is one line and exit code 1.
 import { randomBytes } from "node:crypto";
 import { fileURLToPath } from "node:url";
-import { lines } from "../../cli/dev/lines.js";
-import { loginLink } from "../../cli/dev/login-link.js";
-import { startDevServer } from "../../cli/dev/server.js";
+import { lines } from "./lines.js";
+import { loginLink } from "./login-link.js";
+import { startDevServer } from "./server.js";
 import { numberSetting } from "../../http/drain.js";
 import { isOn, partitionsSetting } from "../../http/env.js";
-import { findRedis } from "./find-redis.js";
-import { stopOnSignals } from "./listen.js";
+import { findRedis } from "../../platforms/node/find-redis.js";
+import { stopOnSignals } from "../../platforms/node/listen.js";
 import { printable } from "../../printable.js";
 import { redactUrl } from "../../redact.js";
 import { redisUrls } from "../../redis/ioredis-url.js";

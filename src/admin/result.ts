@@ -1,12 +1,12 @@
 // tq.jobs.result: the outcome an awaited job's tick wrote (`result:JID`, one
 // GET), else where the job is now (tq.jobs.find, which also looks through
 // the succeeded jobs kept as history), with its last progress.
-import { checkJid, findJob } from "../admin/find.js";
-import type { JobInfo } from "../admin/types.js";
+import { checkJid, findJob } from "./find.js";
+import type { JobInfo } from "./types.js";
 import type { Runtime } from "../tick/runtime.js";
-import { readAwaited } from "./awaited.js";
-import type { JobResult } from "./types.js";
-import { cancelledResult } from "./cancelled.js";
+import { readAwaited } from "../results/awaited.js";
+import type { JobResult } from "../results/types.js";
+import { cancelledResult } from "../results/cancelled.js";
 
 function fromInfo(info: JobInfo | null, progress: unknown): JobResult {
   if (!info) return { state: "unknown" };

@@ -1,9 +1,9 @@
 // What the app hands the dashboard when it mounts it (AppOptions.dashboard),
-// and what the dashboard's handlers read per request.
+// and what the dashboard's handlers read per request: the app declares the
+// slot, src/dashboard/ fills it (so the app imports nothing of the dashboard).
 import type { Hono } from "hono";
 import type { JobRegistry, Tickq } from "../index.js";
-import type { Throttle } from "../http/throttle.js";
-import type { Session } from "./session.js";
+import type { Throttle } from "./throttle.js";
 
 /** What the app hands the dashboard when it mounts it. */
 export interface DashboardScope {
@@ -19,6 +19,15 @@ export interface DashboardScope {
   basePath: string;
   /** Slows down a client's repeated failed logins, shared with the API's bearer failures; none: no limit. */
   throttle?: Throttle;
+}
+
+/** A dashboard login's session, as its signed cookie holds it (src/dashboard/session.ts). */
+export interface Session {
+  nonce: string;
+  /** The secret that signed it: it keys the session's CSRF token too. */
+  key: string;
+  /** When the cookie stops being accepted (epoch ms). */
+  expiresMs: number;
 }
 
 /** The Hono environment of the dashboard's routes. */

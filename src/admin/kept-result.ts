@@ -3,7 +3,7 @@
 // in (tickq_result or tickq_result_error, tickq_duration_ms); they are read
 // back into the job info's own fields. A cancelled job's record carries
 // where it was cancelled from, and an ordered id's record what it took.
-import type { CancelledFrom, JobInfo, OrderedRecord } from "../admin/types.js";
+import type { CancelledFrom, JobInfo, OrderedRecord } from "./types.js";
 
 /** The fields a kept job carries, read into `result`, `resultError`, `durationMs`; `finishedAt` is its score. */
 export function withResult(info: JobInfo): JobInfo {

@@ -1,3 +1,5 @@
+// tq.stats(): the counters and sizes of a prefix and each capability's figures,
+// read in one stats.lua call, with the warnings the tick's records give.
 import { flowStatsArgs, flowStatsFrom } from "../flow/stats.js";
 import { orderedStatsFrom } from "../ordered/stats.js";
 import { unrunnableWarnings, workflowStatsFrom } from "../workflows/stats.js";

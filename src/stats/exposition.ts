@@ -4,11 +4,17 @@
 // calls. Times are in seconds, as Prometheus' conventions ask.
 import * as protocol from "../protocol/index.js";
 import { runCall } from "../protocol/run.js";
-import { readStats } from "../client/stats.js";
-import type { StatsRuntime } from "../client/stats.js";
-import type { Stats } from "../client/types.js";
-import { BUCKET_BOUNDS_MS } from "./buckets.js";
-import { addFields, addJobTally, emptyTallies, type JobTally, type Tallies, type WaitTally } from "./fields.js";
+import { readStats, type StatsRuntime } from "./read.js";
+import type { Stats } from "./types.js";
+import { BUCKET_BOUNDS_MS } from "../metrics/buckets.js";
+import {
+  addFields,
+  addJobTally,
+  emptyTallies,
+  type JobTally,
+  type Tallies,
+  type WaitTally,
+} from "../metrics/fields.js";
 
 /** Label values of job names not declared in `jobs` are folded into this one, so a scrape stays bounded. */
 export const OTHER_NAME = "(other)";

@@ -7,7 +7,7 @@
 import type { CancelledFrom } from "../admin/types.js";
 import type { CancelledEvent } from "../tick/events.js";
 import type { JobPayload } from "../job/payload.js";
-import type { OrderedFetched } from "../ordered/work.js";
+import type { OrderedFetched } from "./work.js";
 
 /** An ordered id's cancelled record, as its `cancelled` event carries it. */
 export interface OrderedCancelled {

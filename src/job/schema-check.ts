@@ -4,8 +4,8 @@
 // The validator's output is what gets stored, so a schema's defaults and
 // transforms reach the handler; it must itself be JSON (json-value.ts).
 import { TickqError } from "../errors.js";
-import { childPath } from "../job/json-value.js";
-import type { StandardSchemaV1 } from "../job/standard-schema.js";
+import { childPath } from "./json-value.js";
+import type { StandardSchemaV1 } from "./standard-schema.js";
 
 function keyOf(segment: PropertyKey | StandardSchemaV1.PathSegment): PropertyKey {
   return typeof segment === "object" && segment !== null ? segment.key : segment;

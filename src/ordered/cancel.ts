@@ -18,8 +18,8 @@ import type { Runtime } from "../tick/runtime.js";
 import * as protocol from "../protocol/index.js";
 import { runCall } from "../protocol/run.js";
 import { emitter } from "../tick/events.js";
-import { CANCEL_WAIT_MS } from "./cancel.js";
-import { recordEvent } from "./ordered-record.js";
+import { CANCEL_WAIT_MS } from "../cancel/cancel.js";
+import { recordEvent } from "./cancel-record.js";
 
 const POLL_MS = 25;
 const MAX_ID = 1_024;
