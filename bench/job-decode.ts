@@ -46,7 +46,9 @@ async function decodeCounted(way: string): Promise<void> {
 }
 
 async function countBoth(): Promise<void> {
-  console.log(`instructions a job to decode (callgrind, every thread, after as many passes unmeasured), ${jobs} no-op jobs × ${rounds}`);
+  console.log(
+    `instructions a job to decode (callgrind, every thread, after as many passes unmeasured), ${jobs} no-op jobs × ${rounds}`,
+  );
   for (const way of ["json.parse", "decodeJob"]) {
     const argv = [process.execPath, "--import", "tsx", "bench/job-decode.ts", "--child", way];
     argv.push("--jobs", String(jobs), "--rounds", String(rounds));
