@@ -1,4 +1,4 @@
-// npx tsx bench/job-decode.ts [--jobs 20000 --rounds 5]
+// npx tsx bench/job-decode.ts [--jobs 20000 --rounds 5 --shape own|retried|sidekiq --args-bytes 0]
 // The instructions a tick's decodeJob costs a job in tickq's own shape (src/job/own-shape.ts: a
 // regular expression for the fields, JSON.parse for args alone) against JSON.parse of the whole
 // text (decodeJob before), counted by valgrind's callgrind (every thread: V8 compiles beside), after a warm-up in
@@ -13,25 +13,34 @@ const { values } = parseArgs({
     jobs: { type: "string", default: "20000" },
     rounds: { type: "string", default: "5" },
     child: { type: "string" },
+    shape: { type: "string", default: "own" },
+    "args-bytes": { type: "string", default: "0" },
   },
 });
 const jobs = Number(values.jobs);
 const rounds = Number(values.rounds);
+const shape = values.shape;
+const argsBytes = Number(values["args-bytes"]);
 
 if (values.child !== undefined) await decodeCounted(values.child);
 else await countBoth();
 
 /** In the child, under callgrind: `rounds` passes over the jobs, counted after as many unmeasured. */
 async function decodeCounted(way: string): Promise<void> {
-  const { decodeJob } = await import("../src/job/codec.js");
+  const { decodeByJsonParse, decodeJob } = await import("../src/job/codec.js");
   const defined = { noop: () => {} };
   const decode =
-    way === "json.parse" ? (raw: string) => JSON.parse(raw) as unknown : (raw: string) => decodeJob(raw, defined);
+    way === "json.parse"
+      ? (raw: string) => JSON.parse(raw) as unknown
+      : way === "decodeByJsonParse"
+        ? (raw: string) => decodeByJsonParse(raw, defined)
+        : (raw: string) => decodeJob(raw, defined);
   // Each text its own flat string, as ioredis hands a reply's jobs over.
   const texts = Array.from({ length: jobs }, (_, i) => {
     const stamp = `1796034077.${String(100 + (i % 900))}`;
-    const job = `{"class":"noop","args":[${i}],"jid":"${i.toString(16).padStart(24, "0")}","queue":"default","retry":true,"created_at":${stamp},"enqueued_at":${stamp}}`;
-    return Buffer.from(job).toString();
+    const jid = i.toString(16).padStart(24, "0");
+    const args = argsBytes > 0 ? `[${i},"${"x".repeat(argsBytes)}"]` : `[${i}]`;
+    return Buffer.from(jobText(shape, args, jid, stamp)).toString();
   });
   let kept = 0;
   const pass = () => {
@@ -45,15 +54,34 @@ async function decodeCounted(way: string): Promise<void> {
   if (kept !== 2 * rounds * jobs) throw new Error(`decoded ${kept} of ${2 * rounds * jobs}`);
 }
 
+/**
+ * A job's text as each writer leaves it. own: tickq's enqueue. retried: the same after a failure (the
+ * tick splices retry_count and the error fields in: no longer the own shape, the regex fails at its end).
+ * sidekiq: Sidekiq's key order (the regex fails at its first field).
+ */
+function jobText(kind: string, args: string, jid: string, stamp: string): string {
+  const own = `{"class":"noop","args":${args},"jid":"${jid}","queue":"default","retry":true,"created_at":${stamp},"enqueued_at":${stamp}}`;
+  if (kind === "own") return own;
+  if (kind === "retried")
+    return `${own.slice(0, -1)},"retry_count":0,"error_message":"boom","error_class":"Error","failed_at":${stamp}}`;
+  if (kind === "sidekiq")
+    return `{"retry":true,"queue":"default","class":"noop","args":${args},"jid":"${jid}","created_at":${stamp},"enqueued_at":${stamp}}`;
+  throw new Error(`--shape: own, retried or sidekiq, not ${kind}`);
+}
+
 async function countBoth(): Promise<void> {
   console.log(
-    `instructions a job to decode (callgrind, every thread, after as many passes unmeasured), ${jobs} no-op jobs × ${rounds}`,
+    `instructions a job to decode (callgrind, every thread, after as many passes unmeasured), ${jobs} no-op jobs × ${rounds}, ${shape} shape, args of ${argsBytes} bytes more`,
   );
-  for (const way of ["json.parse", "decodeJob"]) {
+  for (const way of ["json.parse", "decodeByJsonParse", "decodeJob"]) {
     const argv = [process.execPath, "--import", "tsx", "bench/job-decode.ts", "--child", way];
-    argv.push("--jobs", String(jobs), "--rounds", String(rounds));
+    argv.push("--jobs", String(jobs), "--rounds", String(rounds), "--shape", shape, "--args-bytes", String(argsBytes));
     const { instructions } = await callgrindCount(argv, process.cwd(), way);
-    const label = way === "json.parse" ? "JSON.parse of the whole text" : "decodeJob (own shape)";
+    const label = {
+      "json.parse": "JSON.parse of the whole text",
+      decodeByJsonParse: "decodeJob without the own shape",
+      decodeJob: "decodeJob",
+    }[way]!;
     console.log(`  ${label.padEnd(30)} ${Math.round(instructions / (rounds * jobs)).toLocaleString("en")}`);
   }
 }
