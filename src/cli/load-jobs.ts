@@ -80,8 +80,7 @@ async function importJobs(path: string, version: number): Promise<Record<string,
 
 // tickq's exports map has `import` entries only, so a module loaded as CommonJS (a .ts or .js file in a
 // package without "type": "module", as `npm init` writes it) fails to require tickq with this code.
-const notExported = (error: unknown): boolean =>
-  (error as { code?: unknown }).code === "ERR_PACKAGE_PATH_NOT_EXPORTED";
+const notExported = (error: unknown): boolean => (error as { code?: unknown }).code === "ERR_PACKAGE_PATH_NOT_EXPORTED";
 
 export async function loadJobs(path: string, version = 0): Promise<LoadedJobs> {
   let module: Record<string, unknown>;
