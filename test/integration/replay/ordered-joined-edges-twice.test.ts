@@ -66,6 +66,17 @@ describe.each(adapterCases)("ordered groups joined at their edges, run twice, ov
     ]);
   });
 
+  it("an id holding the separator (enqueued past the client's checks): the ids go as a list, each its own payloads", async () => {
+    await enqueue([
+      ["x\u001ey", '"a"', "1"],
+      ["z", '"b"', "2"],
+    ]);
+    expect(await beginTwice()).toEqual([
+      { id: "x\u001ey", payloads: ['"a"'], scores: [1] },
+      { id: "z", payloads: ['"b"'], scores: [2] },
+    ]);
+  });
+
   it("several payloads an id, one stored empty and one holding the separator: each id its own, in score order", async () => {
     await enqueue([
       ["id-0", '"a"', "1"],
