@@ -66,6 +66,14 @@ describe.each(adapterCases)("ordered groups joined at their edges, run twice, ov
     ]);
   });
 
+  it("a stored score of ±inf (written past the client's checks): read as ±Infinity, not NaN", async () => {
+    await enqueue([["id-0", '"a"', "1"]]);
+    await h.redis.zadd(`${h.prefix}o:idx:p:id-0`, "+inf", '"b"', "-inf", '"c"');
+    expect(await beginTwice()).toEqual([
+      { id: "id-0", payloads: ['"c"', '"a"', '"b"'], scores: [-Infinity, 1, Infinity] },
+    ]);
+  });
+
   it("an id holding the separator (enqueued past the client's checks): the ids go as a list, each its own payloads", async () => {
     await enqueue([
       ["x\u001ey", '"a"', "1"],
