@@ -9,7 +9,7 @@
 //   export const schedules = { nightly: { cron: "0 3 * * *", job: "sendEmail", args: ["ops@x.y"] } };
 //   export const workflows = { onboard: { run: async (input, step) => { … } } };
 import { createRequire } from "node:module";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { JobRegistry, OrderedRegistry, QueueOrder, Schedules, WorkflowsOption } from "../index.js";
@@ -83,6 +83,10 @@ async function importJobs(path: string, version: number): Promise<Record<string,
 const notExported = (error: unknown): boolean => (error as { code?: unknown }).code === "ERR_PACKAGE_PATH_NOT_EXPORTED";
 
 export async function loadJobs(path: string, version = 0): Promise<LoadedJobs> {
+  // Said before importing: Node's own error names tickq's bundled chunk as the importer.
+  if (!existsSync(resolve(path))) {
+    throw new UsageError(`--jobs ${path}: cannot import it: no file at ${resolve(path)} (a path from ${process.cwd()})`);
+  }
   let module: Record<string, unknown>;
   try {
     module = await importJobs(path, version);

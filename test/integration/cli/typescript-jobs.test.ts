@@ -31,6 +31,7 @@ describeOverAdapters([adapterCase("ioredis")], "tickq --jobs with a TypeScript m
     const missing = await cli.run(["tick", "--jobs", "test/fixtures/no-such-jobs.ts", "--prefix", h.prefix], env());
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/--jobs test\/fixtures\/no-such-jobs\.ts: cannot import it/);
+    expect(missing.stderr).toMatch(/no file at \S+\/test\/fixtures\/no-such-jobs\.ts/);
   });
 
   it("a CommonJS module that requires tickq is told to set type module or name it .mts", async () => {
