@@ -85,7 +85,7 @@ const notExported = (error: unknown): boolean => (error as { code?: unknown }).c
 export async function loadJobs(path: string, version = 0): Promise<LoadedJobs> {
   // Said before importing: Node's own error names tickq's bundled chunk as the importer.
   if (!existsSync(resolve(path))) {
-    throw new UsageError(`--jobs ${path}: cannot import it: no file at ${resolve(path)} (a path from ${process.cwd()})`);
+    throw new UsageError(`--jobs ${path}: cannot import it: no file at ${resolve(path)}`);
   }
   let module: Record<string, unknown>;
   try {
