@@ -110,7 +110,7 @@ describeOverAdapters([adapterCase("ioredis")], "tickq dev over $name", (a) => {
     expect(out.text()).not.toContain("\u001b");
 
     const { id } = await post("/workflows/span", { input: {} });
-    await out.waitFor(/✓ step span\/before /);
+    await out.waitFor(new RegExp(`✓ step span/before ${id} \\d+ ms`)); // the run's id, as workflows show takes it
     writeFileSync(join(dir, "app.ts"), appSource("v2"));
     await out.waitFor(/↻ reloaded \.\/app\.ts/);
     await post("/jobs", { name: "hello", args: ["bob"] });
