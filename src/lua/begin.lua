@@ -10,7 +10,7 @@
 --   name id fence extra)&metrics?m(entries[](ms startMs) retentionSec perItem[](ms startMs)))
 -- Returns: (nowMs resurrected scheduled moreResurrect moreSchedule fetched[queue jobs[]+
 --   counts[resurrections interruptions suspect doubts]] leaseHeld policy due?(inSync due[name slot
---   last] more) ordered?[](name first ids[] payloads[] scores[] counts[] failures[] resurrections[]
+--   last] more) ordered?[](name first ids[]+ payloads[]+ scores[]+ counts[] failures[] resurrections[]
 --   suspects[] interruptions[] doubts[]) flow?(capped fence parked) expired?[] workflows?(claimed[](id
 --   name input fence steps[] keyForm version) more started?(full holders[])) testClock? drained?)
 -- ticks: P.."ticks"; lease: P.."tick:"..ID (the lease hash); process: only as
@@ -109,7 +109,7 @@ do
     kept[6] = with_jobs(tickId, kept[6])
     -- {} when a later field follows and no workflow is declared.
     if kept[13] and kept[13][1] then kept[13][1] = wf_carry.again(kept[13][1]) end
-    return rehydrate(kept, 10)
+    return ordered_reply.rehydrate(kept, 10)
   end
   -- A tick begins once: its id is noted (lib/tick/begun-ids.lua), so a late
   -- replay of begin, after the lease and the registration are gone, cannot
@@ -156,7 +156,7 @@ end
 local kept_reply = { now, resurrected, promoted, more_resurrect, more_delayed, without_jobs(fetched), 1, policy, due }
 local reply = { now, resurrected, promoted, more_resurrect, more_delayed, fetched, 1, policy, due }
 -- Ordered groups are part of the reply only for a tick that serves ordered names.
-if #names > 0 then kept_reply[10], reply[10] = slim_ordered(ordered), ordered end
+if #names > 0 then kept_reply[10], reply[10] = ordered_reply.slim(ordered), ordered_reply.joined(ordered) end
 if flowed then
   kept_reply[10], reply[10] = kept_reply[10] or {}, reply[10] or {}
   kept_reply[11], reply[11] = flowed, flowed

@@ -11,7 +11,7 @@
 --   ordered?(names[] succeeded[](name ids[](id fence)) others[](code name id fence
 --   extra)&metrics?m(entries[](ms startMs) retentionSec perItem[](ms startMs)))
 -- Returns: (nowMs leaseHeld deadEvicted fetched[queue jobs[]+ counts[resurrections interruptions
---   suspect doubts]] ordered?[](name first ids[] payloads[] scores[] counts[] failures[]
+--   suspect doubts]] ordered?[](name first ids[]+ payloads[]+ scores[]+ counts[] failures[]
 --   resurrections[] suspects[] interruptions[] doubts[]) missed?[] flow?(capped fence parked)
 --   sentOn? expired?[] cancelled?[] cancels?[] orderedCancelled?[] drained? ran?)
 -- ticks: P.."ticks"; lease: P.."tick:"..ID; process and beat: only as a Sidekiq
@@ -110,7 +110,7 @@ local now = now_ms()
 local state, kept, marked = call_state(lease, seq, lane)
 if state == 'replay' then
   kept[4] = joined.groups(with_jobs(tick, kept[4]))
-  return rehydrate(kept, 5)
+  return ordered_reply.rehydrate(kept, 5)
 end
 if state == 'stale' then return { now, 0, 0, {} } end
 local held = state == 'fresh' and not restart.stale(lease, now)
@@ -149,7 +149,7 @@ local function with_drained(reply)
 end
 -- Ordered groups are part of the reply only for a tick that serves ordered names.
 local kept_reply, reply = { now, 1, evicted, without_jobs(fetched, lane), {}, missed }, { now, 1, evicted, joined.groups(fetched), {}, missed }
-if #names > 0 then kept_reply[5], reply[5] = slim_ordered(ordered), ordered end
+if #names > 0 then kept_reply[5], reply[5] = ordered_reply.slim(ordered), ordered_reply.joined(ordered) end
 if flowed then kept_reply[7], reply[7] = flowed, flowed end
 local sent_on = flow_lib and flow_lib.sent_on or 0
 if sent_on > 0 then

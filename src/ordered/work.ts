@@ -55,7 +55,8 @@ export interface OrderedGroup {
   first: number;
   ids: string[];
   payloads: string[];
-  scores: number[];
+  /** As Redis wrote them (a number's text); each execution's are numbers. */
+  scores: string[];
   counts: number[];
   failures: number[];
   resurrections: number[];
@@ -84,7 +85,7 @@ export function readOrderedFetched(groups: OrderedGroup[] = []): OrderedFetched[
         doubts: doubts[k] ?? 0,
         suspect: suspects[k] === 1,
         payloads: count === 1 && at < payloads.length ? [payloads[at]!] : payloads.slice(at, at + count),
-        scores: count === 1 && at < scores.length ? [scores[at]!] : scores.slice(at, at + count),
+        scores: count === 1 && at < scores.length ? [Number(scores[at])] : scores.slice(at, at + count).map(Number),
       });
       at += count;
     }

@@ -100,9 +100,10 @@ export const orderedFetched = list(
   tuple({
     name: text,
     first: number,
-    ids: list(text),
-    payloads: list(text),
-    scores: list(number),
+    ids: texts,
+    payloads: texts,
+    /** The scores as Redis wrote them (numbers' text): readOrderedFetched reads each as a number. */
+    scores: texts,
     counts: list(number),
     failures: list(number),
     resurrections: list(number),

@@ -72,7 +72,7 @@ describe("the fetched ordered groups", () => {
 
   it("gives each id its one payload and score when every id has one, fences running on from the first", () => {
     const items = readOrderedFetched([
-      { name: "a", first: 7, ids: ["x", "y"], payloads: ["1", "2"], scores: [10, 20], counts: [], ...base },
+      { name: "a", first: 7, ids: ["x", "y"], payloads: ["1", "2"], scores: ["10", "20"], counts: [], ...base },
     ]);
     expect(items.map((i) => [i.id, i.fence, i.payloads, i.scores])).toEqual([
       ["x", 7, ["1"], [10]],
@@ -87,7 +87,7 @@ describe("the fetched ordered groups", () => {
         first: 1,
         ids: ["x", "y", "z"],
         payloads: ["1", "2", "3", "4"],
-        scores: [1, 2, 3, 4],
+        scores: ["1", "2", "3", "4"],
         counts: [2, 1, 1],
         failures: [0, 3, 0],
         resurrections: [1, 0, 0],

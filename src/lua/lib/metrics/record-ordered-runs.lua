@@ -15,40 +15,23 @@
 -- `runs`: per ack entry, successes first, three slots: name, due (a number or
 -- its text; false: not held), kind ('s' succeeded, else lib/ordered/ack-ids.lua's
 -- codes); the trailer's entries start at ARGV[at], two per ack entry. The batch's
--- counts are summed per field first, as lib/metrics/record-runs.lua does for
--- plain jobs: one HINCRBY per field and hash, not ten per execution. A success's
--- two entries are always numbers, made numbers by arithmetic (one conversion;
--- tonumber converts a string twice); another entry's may be ''.
+-- counts are summed per name first, as lib/metrics/record-runs.lua does for
+-- plain jobs: one HINCRBY per field and hash, not ten per execution. A run adds to
+-- its name's counters in place (no call a counter: a generic adder cost some 300 VM
+-- instructions a run, half of a 100-id ack's Lua), and a bucket is found once per
+-- distinct value a call (no-op runs share a few). A success's two entries are always
+-- numbers, made numbers by arithmetic (one conversion; tonumber converts a string
+-- twice); another entry's may be ''.
 local function record_ordered_runs(runs, at, retention, now_ms_value)
-  local minute_adds, total_adds, fields = {}, {}, {}
-  local function add(field, by, both)
-    if total_adds[field] == nil then
-      total_adds[field] = 0
-      fields[#fields + 1] = field
+  -- Per name, in the order names first ran: its counters and its buckets' counts.
+  local of_name, order, bucket_of = {}, {}, {}
+  local function bucket(ms)
+    local b = bucket_of[ms]
+    if not b then
+      b = metric_bucket(ms)
+      bucket_of[ms] = b
     end
-    total_adds[field] = total_adds[field] + by
-    if both then minute_adds[field] = (minute_adds[field] or 0) + by end
-  end
-  -- Each name's field names, and each bucket's, made once a call: a run costs no
-  -- concatenation (a bucket's number made text each time cost a float formatting).
-  local of_name = {}
-  local function named(name)
-    local f = of_name[name]
-    if not f then
-      local j, o = 'j|' .. name .. '|', 'o|' .. name .. '|'
-      f = { r = j .. 'r', ms = j .. 'ms', f = j .. 'f', retried = j .. 'retried', dead = j .. 'dead', wait = o .. 'ms', jb = {}, ob = {}, j = j, o = o }
-      of_name[name] = f
-    end
-    return f
-  end
-  local function bucket(f, side, prefix, ms)
-    local b = metric_bucket(ms)
-    local field = f[side][b]
-    if not field then
-      field = prefix .. 'b' .. b
-      f[side][b] = field
-    end
-    return field
+    return b
   end
   for e = 1, #runs / 3 do
     local name, due, kind = runs[3 * e - 2], runs[3 * e - 1], runs[3 * e]
@@ -60,28 +43,57 @@ local function record_ordered_runs(runs, at, retention, now_ms_value)
       ran, started = tonumber(ARGV[arg]), tonumber(ARGV[arg + 1])
     end
     if due and ran and (kind == 's' or kind == 'r' or kind == 'd') then
-      due = due + 0
-      local f = named(name)
-      add(f.r, 1, true)
-      add(f.ms, ran, true)
-      add(bucket(f, 'jb', f.j, ran), 1, true)
+      local f = of_name[name]
+      if not f then
+        f = { r = 0, ms = 0, f = 0, retried = 0, dead = 0, wait = 0, waits = 0, jb = {}, ob = {} }
+        of_name[name] = f
+        order[#order + 1] = name
+      end
+      f.r, f.ms = f.r + 1, f.ms + ran
+      local b = bucket(ran)
+      f.jb[b] = (f.jb[b] or 0) + 1
       if kind ~= 's' then
-        add(f.f, 1, true)
-        add(kind == 'r' and f.retried or f.dead, 1, false)
+        f.f = f.f + 1
+        if kind == 'r' then f.retried = f.retried + 1 else f.dead = f.dead + 1 end
       end
       if started then
         local waited = math.max(0, math.floor(started - due))
-        add(f.wait, waited, true)
-        add(bucket(f, 'ob', f.o, waited), 1, true)
+        f.wait, f.waits = f.wait + waited, f.waits + 1
+        b = bucket(waited)
+        f.ob[b] = (f.ob[b] or 0) + 1
       end
     end
   end
-  if #fields == 0 then return end
+  if #order == 0 then return end
   local minute = P .. 'metrics:' .. math.floor(now_ms_value / 60000)
   local total = P .. 'metrics:total'
-  for _, field in ipairs(fields) do
-    if minute_adds[field] then redis.call('HINCRBY', minute, field, minute_adds[field]) end
-    redis.call('HINCRBY', total, field, total_adds[field])
+  -- Bucket numbers in ascending order: the same fields whatever order the runs came in.
+  local function add_buckets(counts, prefix)
+    for b = 1, #METRIC_BOUNDS + 1 do
+      local n = counts[b]
+      if n then
+        redis.call('HINCRBY', minute, prefix .. b, n)
+        redis.call('HINCRBY', total, prefix .. b, n)
+      end
+    end
+  end
+  for _, name in ipairs(order) do
+    local f = of_name[name]
+    local j, o = 'j|' .. name .. '|', 'o|' .. name .. '|'
+    for _, field in ipairs({ 'r', 'ms', 'f' }) do
+      if field ~= 'f' or f.f > 0 then
+        redis.call('HINCRBY', minute, j .. field, f[field])
+        redis.call('HINCRBY', total, j .. field, f[field])
+      end
+    end
+    if f.retried > 0 then redis.call('HINCRBY', total, j .. 'retried', f.retried) end
+    if f.dead > 0 then redis.call('HINCRBY', total, j .. 'dead', f.dead) end
+    add_buckets(f.jb, j .. 'b')
+    if f.waits > 0 then
+      redis.call('HINCRBY', minute, o .. 'ms', f.wait)
+      redis.call('HINCRBY', total, o .. 'ms', f.wait)
+      add_buckets(f.ob, o .. 'b')
+    end
   end
   redis.call('EXPIRE', minute, retention)
 end

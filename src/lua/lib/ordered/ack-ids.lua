@@ -80,7 +80,7 @@ local function settle_success(tick, name, ids, fences, marks, now, with_dues)
   for k = 1, #ids do
     local held = holds(tokens[k], tick, fences[k])
     -- A cancelled run keeps no due: it is no run for the metrics.
-    if take_ordered_mark(marks, name, fences[k], ids[k]) and held then
+    if marks and take_ordered_mark(marks, name, fences[k], ids[k]) and held then
       cancelled_again = cancelled_again + settle_ordered_cancelled(tick, name, ids[k], fences[k], now)
     elseif held then
       -- The due after the token's prefix: token_due's pattern cost some 5,000 instructions a run.

@@ -20,6 +20,7 @@
 -- @include lib/ordered/state.lua
 -- @include lib/tick/fetch-jobs.lua
 -- @include lib/tick/restart-hold.lua
+-- @include lib/common/joined.lua
 
 -- Takes up to `limit` due ids of `name`; appends their group to `out`:
 -- {name, first fence, {ids}, {payloads}, {scores}, {payload count per id,
@@ -201,13 +202,31 @@ end
 -- A replay reads them again (rehydrate): it only ever comes before the
 -- tick's next call (later ones are stale), while the tick still holds the
 -- ids, and a held id's payloads do not change (arrivals go to n:ID).
-local function slim_ordered(groups)
+-- (One local for the three: begin's main function is near Lua's 200 locals.)
+local ordered_reply = {}
+function ordered_reply.slim(groups)
   local slim = {}
   for g, group in ipairs(groups) do slim[g] = { group[1], group[2], group[3], {}, {}, {}, group[7], group[8], group[9], group[10], group[11] } end
   return slim
 end
 
-local function rehydrate(kept, at)
+-- The groups as the reply carries them: each group's ids, payloads and scores joined
+-- (lib/common/joined.lua), one value each where one a text cost Redis a reply item and the
+-- client its decoding (some 300 a batch of 100 ids). The kept reply keeps the lists
+-- (ordered_reply.slim; ordered_reply.rehydrate reads them and joins them again, so a replay
+-- answers what the first run did).
+function ordered_reply.joined(groups)
+  local out = {}
+  for g, group in ipairs(groups) do
+    local copy = {}
+    for k = 1, #group do copy[k] = group[k] end
+    copy[3], copy[4], copy[5] = joined.texts(group[3]), joined.texts(group[4]), joined.texts(group[5])
+    out[g] = copy
+  end
+  return out
+end
+
+function ordered_reply.rehydrate(kept, at)
   for _, group in ipairs(kept[at] or {}) do
     local payloads, scores, counts, single = {}, {}, {}, true
     for k, id in ipairs(group[3]) do
@@ -216,5 +235,7 @@ local function rehydrate(kept, at)
     end
     group[4], group[5], group[6] = payloads, scores, single and {} or counts
   end
+  -- Joined as the first run's reply was: the texts alone decide how (lib/common/joined.lua).
+  if kept[at] then kept[at] = ordered_reply.joined(kept[at]) end
   return kept
 end

@@ -42,7 +42,15 @@ local function encode_reply(v, out)
     out[#out + 1] = 's' .. reply_lengths.text(#v) .. ':' .. v
   elseif t == 'table' then
     out[#out + 1] = 't' .. reply_lengths.text(#v) .. ':'
-    for k = 1, #v do encode_reply(v[k], out) end
+    -- A string item in place, without a call each: a kept reply holds one per id or job.
+    for k = 1, #v do
+      local item = v[k]
+      if type(item) == 'string' then
+        out[#out + 1] = 's' .. (reply_lengths[#item] or reply_lengths.text(#item)) .. ':' .. item
+      else
+        encode_reply(item, out)
+      end
+    end
   elseif t == 'number' then
     out[#out + 1] = 'n' .. string.format('%.17g', v) .. ';'
   else
