@@ -10,6 +10,12 @@
 // after Redis ran it (a slow HTTP round trip under load). Given up there, a
 // begin or a step left the jobs it fetched in the tick's list behind its
 // lease, for a next tick that a Worker with no cron may never run.
+// A call is thus answered or given up within 2 × redisTimeoutMs + patience
+// (patience ≤ redisTimeoutMs): one that times out every time is sent twice
+// (test/integration/replay/unanswered-call.test.ts). A resend that lands
+// after the lease ended acts on nothing it no longer holds: begin answers
+// "not begun", a step fetches nothing and acks only jobs still in the
+// tick's list (test/integration/replay/late-reply-after-lease.test.ts).
 import { monotonicMs } from "./clock.js";
 import { TickqError } from "../errors.js";
 import type { TypedCall } from "../protocol/define.js";
