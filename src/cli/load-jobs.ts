@@ -9,7 +9,7 @@
 //   export const schedules = { nightly: { cron: "0 3 * * *", job: "sendEmail", args: ["ops@x.y"] } };
 //   export const workflows = { onboard: { run: async (input, step) => { … } } };
 import { createRequire } from "node:module";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { JobRegistry, OrderedRegistry, QueueOrder, Schedules, WorkflowsOption } from "../index.js";
@@ -78,15 +78,24 @@ async function importJobs(path: string, version: number): Promise<Record<string,
   }
 }
 
+// tickq's exports map has `import` entries only, so a module loaded as CommonJS (a .ts or .js file in a
+// package without "type": "module", as `npm init` writes it) fails to require tickq with this code.
+const notExported = (error: unknown): boolean => (error as { code?: unknown }).code === "ERR_PACKAGE_PATH_NOT_EXPORTED";
+
 export async function loadJobs(path: string, version = 0): Promise<LoadedJobs> {
+  // Said before importing: Node's own error names tickq's bundled chunk as the importer.
+  if (!existsSync(resolve(path))) {
+    throw new UsageError(`--jobs ${path}: cannot import it: no file at ${resolve(path)}`);
+  }
   let module: Record<string, unknown>;
   try {
     module = await importJobs(path, version);
   } catch (error) {
     if (error instanceof UsageError) throw error;
-    throw new UsageError(
-      `--jobs ${path}: cannot import it (${(error as Error).message}). Give a JavaScript or TypeScript module.`,
-    );
+    const fix = notExported(error)
+      ? 'tickq is ES modules only: if the module is CommonJS (a .ts or .js file in a package without "type": "module"), set "type": "module" in package.json or name it .mts (.mjs)'
+      : "Give a JavaScript or TypeScript module";
+    throw new UsageError(`--jobs ${path}: cannot import it (${(error as Error).message}). ${fix}.`);
   }
   const jobs = module.jobs ?? module.default;
   if (!isRegistry(jobs)) {

@@ -112,7 +112,9 @@ export function createApp<J extends JobRegistry>(options: AppOptions<J>): Hono<T
   const secrets = secretsOf(options.secrets, options.readSecrets, options.tickSecrets, options.metricsSecrets);
   const open = secrets.admin.length + secrets.read.length + secrets.tick.length + secrets.metrics.length === 0;
   if (open && !options.insecure)
-    throw new Error("createApp needs a secret (TICKQ_SECRET or CRON_SECRET), or insecure: true for local development");
+    throw new Error(
+      "createApp needs a secret: set TICKQ_SECRET or CRON_SECRET (16 characters or more: `openssl rand -hex 32`); for local development only, TICKQ_INSECURE=1 (the option insecure: true) serves without one",
+    );
   const tickq = options.tickq as Tickq<JobRegistry>;
   // Fan-out is refused here, at start, when nothing configured says where to send it.
   const fanOut = fanOutStarter({

@@ -16,7 +16,7 @@ import { MAX_TIMER_MS, numberOption } from "../options.js";
 import type { RoundTrips } from "../redis/adapter.js";
 import { redisNowMs, type Runtime } from "../tick/runtime.js";
 import * as protocol from "../protocol/index.js";
-import { runCall } from "../protocol/run.js";
+import { callPatienceMs, sendResent } from "../tick/calls.js";
 import type { EnqueueOptions } from "../job/enqueue-options.js";
 import type { TickOptions } from "../tick/options.js";
 import { startTick } from "./parallel.js";
@@ -64,13 +64,15 @@ async function runKick(runtime: Runtime, settings: KickSettings, scope: KickScop
   const tickBudget = Math.min(settings.tick.budgetMs ?? settings.budgetMs, settings.budgetMs);
   const ttl = Math.ceil(tickBudget + (settings.tick.graceMs ?? 1_000) + TTL_MARGIN_MS);
   const trips: RoundTrips = { count: 0 };
+  // A call whose reply was lost is sent again: kick.lua answers a replay as it answered the first run.
   const call = (op: string, token: string, arg: string | number) =>
-    runCall(
+    sendResent(
       runtime,
       protocol.kick,
       { kicks: `${runtime.prefix}kicks`, waiting: `${runtime.prefix}kicks:waiting` },
       { op, token, arg: String(arg), ttlMs: ttl },
       trips,
+      callPatienceMs(runtime),
     );
 
   // A backlog found by a kicked tick fans out at once, kept alive like the kick.

@@ -11,7 +11,7 @@ import { isPrintableName } from "../names.js";
 import { numberOption } from "../options.js";
 import type { Runtime } from "../tick/runtime.js";
 import * as protocol from "../protocol/index.js";
-import { runCall } from "../protocol/run.js";
+import { callPatienceMs, sendResent } from "../tick/calls.js";
 import { runTick } from "../tick/run.js";
 import type { TickOptions } from "../tick/options.js";
 import type { TickReport } from "../tick/tick-report.js";
@@ -35,11 +35,14 @@ export async function reserveTicks(
 ): Promise<Grant> {
   numberOption(maxParallel, 1, "maxParallel", { min: 1, integer: true });
   if (ids.length === 0) return { ids: [], others: 0 };
-  const reply = await runCall(
+  // A grant whose reply was lost is sent again: the replay grants the same ids, taking no second slot (parallel.lua).
+  const reply = await sendResent(
     runtime,
     protocol.parallel,
     { ticks: runtime.keys.ticks, reserved: `${runtime.prefix}ticks:reserved` },
     { maxLive: maxParallel, reserveMs: RESERVE_MS, ids },
+    { count: 0 },
+    callPatienceMs(runtime),
   );
   return { ids: ids.slice(0, reply.granted), others: reply.others };
 }

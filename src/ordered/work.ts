@@ -65,6 +65,13 @@ export interface OrderedGroup {
   doubts: number[];
 }
 
+/**
+ * A score as Redis wrote it: a number's text, or "inf" / "-inf" for a score stored infinite (not by
+ * tickq, whose scores are finite), which Number alone reads as NaN.
+ */
+const scoreOf = (text: string | undefined): number =>
+  text === "inf" ? Infinity : text === "-inf" ? -Infinity : Number(text);
+
 /** Each id of the groups with its payloads (`counts` empty: one each) and counts (empty lists: all 0). */
 export function readOrderedFetched(groups: OrderedGroup[] = []): OrderedFetched[] {
   const items: OrderedFetched[] = [];
@@ -85,7 +92,7 @@ export function readOrderedFetched(groups: OrderedGroup[] = []): OrderedFetched[
         doubts: doubts[k] ?? 0,
         suspect: suspects[k] === 1,
         payloads: count === 1 && at < payloads.length ? [payloads[at]!] : payloads.slice(at, at + count),
-        scores: count === 1 && at < scores.length ? [Number(scores[at])] : scores.slice(at, at + count).map(Number),
+        scores: count === 1 && at < scores.length ? [scoreOf(scores[at])] : scores.slice(at, at + count).map(scoreOf),
       });
       at += count;
     }

@@ -2,7 +2,7 @@
 // numbered calls, lease fence and events, in one place for run.ts's phases;
 // `close` stops what it started, whatever happened.
 import type { Capability, TickContext, TickOutcome, TickWork } from "./capability.js";
-import { tickCalls } from "./calls.js";
+import { callPatienceMs, tickCalls } from "./calls.js";
 import type { TickCalls } from "./numbered.js";
 import { monotonicMs } from "./clock.js";
 import { tickEvents, type TickEvents } from "./events.js";
@@ -80,7 +80,7 @@ export function openTick(runtime: Runtime, options: TickOptions, tickId: string)
     runtime,
     { ticks: runtime.keys.ticks, lease: runtime.keys.lease(tickId), ...parts.keys },
     trips,
-    Math.min(leaseMs, runtime.redisTimeoutMs, 5_000),
+    callPatienceMs(runtime, leaseMs),
   );
   const t: OpenTick = {
     runtime,

@@ -47,15 +47,12 @@ function watched(workflow: string, step: WorkflowStep, out: Lines): WorkflowStep
         const started = performance.now();
         try {
           const value = await fn(ctx);
-          out.write(
-            "ok",
-            "✓",
-            `step ${workflow}/${name}`,
-            `${ctx.idempotencyKey} ${took(performance.now() - started)}`,
-          );
+          const run = runIdOf(ctx.idempotencyKey);
+          out.write("ok", "✓", `step ${workflow}/${name}`, `${run} ${took(performance.now() - started)}`);
           return value;
         } catch (error) {
-          out.write("fail", "✗", `step ${workflow}/${name}`, `attempt ${ctx.attempt}: ${messageOf(error)}`);
+          const run = runIdOf(ctx.idempotencyKey);
+          out.write("fail", "✗", `step ${workflow}/${name}`, `${run} attempt ${ctx.attempt}: ${messageOf(error)}`);
           throw error;
         }
       },
@@ -64,6 +61,18 @@ function watched(workflow: string, step: WorkflowStep, out: Lines): WorkflowStep
   return new Proxy(step, {
     get: (target, key, receiver) => (key === "run" ? run : Reflect.get(target, key, receiver)),
   });
+}
+
+/**
+ * The run id, as `tickq workflows show` takes it, from a step's idempotency key: `LENGTH:runId:step:name`
+ * (or `runId:step:name` for a run an earlier version started), so a step's line names its run as a job's
+ * line names its jid.
+ */
+export function runIdOf(idempotencyKey: string): string {
+  const length = /^(\d+):/.exec(idempotencyKey);
+  if (length) return idempotencyKey.slice(length[0].length, length[0].length + Number(length[1]));
+  const end = idempotencyKey.lastIndexOf(":step:");
+  return end < 0 ? idempotencyKey : idempotencyKey.slice(0, end);
 }
 
 function messageOf(error: unknown): string {

@@ -5,6 +5,7 @@
 // version rules. A module that fails to load leaves the old server serving.
 import { watch } from "node:fs";
 import { basename, dirname, resolve } from "node:path";
+import { format } from "node:util";
 import { dashboard } from "../../dashboard/index.js";
 import type { QueueOrder } from "../../index.js";
 import { type RunningServer, type ServerOptions, startServer } from "../../platforms/node/server.js";
@@ -115,13 +116,15 @@ export function describe(loaded: LoadedJobs): string {
     .join("; ");
 }
 
-// Each job run prints its own line (instrument.ts): tickq's line about the same failure, and the
-// info lines, would repeat it. Warnings about anything else (Redis, a schedule) still print.
+// Each job run prints its own line (instrument.ts): tickq's line about the same failure would repeat
+// it. Warnings about anything else (Redis, a schedule) still print, and so do the lines a job writes
+// with ctx.log (`[sendEmail 3f2a…] sent`): tickq writes no info lines of its own.
 const JOB_LINE = /^tickq: job /;
 
 function quietLogger(out: Lines) {
-  const warn = (message: string) => {
-    if (!JOB_LINE.test(message)) out.write("fail", "!", message);
+  const warn = (message: string, ...rest: unknown[]) => {
+    if (!JOB_LINE.test(message)) out.write("fail", "!", format(message, ...rest));
   };
-  return { info: () => {}, warn, error: warn };
+  const info = (message: string, ...rest: unknown[]) => out.write("info", "·", format(message, ...rest));
+  return { info, warn, error: warn };
 }

@@ -19,8 +19,9 @@ const SECRET = "dev-test-secret-0123456789";
 const appSource = (version: string) => `// written by test/integration/cli/dev.test.ts
 const VERSION = "${version}";
 export const jobs = {
-  hello: async ([name]: [string]) => {
+  hello: async ([name]: [string], ctx: { log: { info(message: string): void } }) => {
     console.log(\`\${VERSION} hello \${name}\`);
+    ctx.log.info(\`logged \${name}\`);
   },
   bad: async () => {
     throw new Error("boom\\u001b[2J");
@@ -102,13 +103,14 @@ describeOverAdapters([adapterCase("ioredis")], "tickq dev over $name", (a) => {
     const { jid } = await post("/jobs", { name: "hello", args: ["ada"] });
     await out.waitFor(new RegExp(`✓ job hello ${jid} \\d+ ms`));
     expect(out.text()).toContain("v1 hello ada");
+    expect(out.text()).toContain(`· [hello ${jid}] logged ada`); // the job's ctx.log line
 
     await post("/jobs", { name: "bad", args: [] });
     await out.waitFor(/✗ job bad \S+ attempt 1: Error: boom\\x1b\[2J/);
     expect(out.text()).not.toContain("\u001b");
 
     const { id } = await post("/workflows/span", { input: {} });
-    await out.waitFor(/✓ step span\/before /);
+    await out.waitFor(new RegExp(`✓ step span/before ${id} \\d+ ms`)); // the run's id, as workflows show takes it
     writeFileSync(join(dir, "app.ts"), appSource("v2"));
     await out.waitFor(/↻ reloaded \.\/app\.ts/);
     await post("/jobs", { name: "hello", args: ["bob"] });

@@ -31,5 +31,13 @@ describeOverAdapters([adapterCase("ioredis")], "tickq --jobs with a TypeScript m
     const missing = await cli.run(["tick", "--jobs", "test/fixtures/no-such-jobs.ts", "--prefix", h.prefix], env());
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/--jobs test\/fixtures\/no-such-jobs\.ts: cannot import it/);
+    expect(missing.stderr).toMatch(/no file at \S+\/test\/fixtures\/no-such-jobs\.ts/);
+  });
+
+  it("a CommonJS module that requires tickq is told to set type module or name it .mts", async () => {
+    const cjs = await cli.run(["tick", "--jobs", "test/fixtures/cli-jobs-commonjs.cts", "--prefix", h.prefix], env());
+    expect(cjs.code).toBe(2);
+    expect(cjs.stderr).toMatch(/tickq is ES modules only/);
+    expect(cjs.stderr).toMatch(/set "type": "module" in package\.json or name it \.mts/);
   });
 });

@@ -81,6 +81,8 @@ describe("the HTTP app", () => {
     const tickq = h.make({});
     expect(() => createApp({ tickq, secrets: [] })).toThrow(/needs a secret/);
     expect(() => createApp({ tickq, secrets: [""] })).toThrow(/needs a secret/);
+    // the entries read the environment, so the message names its variables, not only the option
+    expect(() => createApp({ tickq, secrets: [] })).toThrow(/set TICKQ_SECRET .*TICKQ_INSECURE=1/);
     expect(() => createApp({ tickq, secrets: [], insecure: true })).not.toThrow();
   });
 

@@ -7,12 +7,8 @@ import type { OrderedContext } from "../../../src/index.js";
 import { adapterCases } from "../../helpers/adapters.js";
 import { useHarness } from "../../helpers/harness.js";
 import { spawnTickChild, waitReady, type TickChild } from "../../helpers/tick-children.js";
+import { freezeUntilListed } from "../../helpers/freeze-until.js";
 import { sleep } from "../../helpers/redis.js";
-
-const busy = (ms: number) => {
-  const until = Date.now() + ms;
-  while (Date.now() < until);
-};
 
 describe.each(adapterCases)("a frozen ordered tick over $name", (adapterCase) => {
   const h = useHarness(adapterCase, "ordered-frozen");
@@ -22,9 +18,9 @@ describe.each(adapterCases)("a frozen ordered tick over $name", (adapterCase) =>
   it("cannot ack over the new holder, whose fence is larger", async () => {
     other = spawnTickChild("ordered-child.ts", adapterCase, h.redis, h.prefix, {
       MODE: "hold",
-      HOLD_MS: "2500",
+      RELEASE: "1", // it holds the id until the test has looked (test:release), however slow the machine
       LEASE_MS: "5000",
-      BUDGET_MS: "10000",
+      BUDGET_MS: "600000", // its run outlasts no budget, however long the test takes to look
     });
     await waitReady(h.redis, h.prefix, 1);
     let frozenFence = 0;
@@ -36,7 +32,10 @@ describe.each(adapterCases)("a frozen ordered tick over $name", (adapterCase) =>
             perform: async (_id: string, _payloads: unknown[], ctx: OrderedContext) => {
               frozenFence = ctx.fence;
               await h.redis.set(`${h.prefix}test:go`, "1"); // the other process starts ticking
-              busy(1_500); // frozen well past the 400 ms lease: the other tick takes the id over
+              // Frozen past the 400 ms lease until the other tick took the id over and ran it: not for a
+              // fixed time, which a loaded machine outlasted before the other process ran (its run
+              // never came, the late ack found its own token).
+              freezeUntilListed(h.redis, `${h.prefix}test:runs`, 120_000);
             },
           },
         },
@@ -64,7 +63,8 @@ describe.each(adapterCases)("a frozen ordered tick over $name", (adapterCase) =>
     expect((await tq.stats()).ordered.work).toEqual({ waiting: 0, running: 1, payloads: 0, dead: 0 });
 
     // The new holder finishes: the id is done once, nothing left behind.
-    for (let i = 0; i < 100 && (await tq.stats()).ordered.work!.running > 0; i++) await sleep(50);
+    await h.redis.set(`${h.prefix}test:release`, "1");
+    while ((await tq.stats()).ordered.work!.running > 0) await sleep(50);
     expect((await tq.stats()).ordered.work).toEqual({ waiting: 0, running: 0, payloads: 0, dead: 0 });
     expect(await h.redis.llen(`${h.prefix}test:runs`)).toBe(1);
   });
