@@ -44,7 +44,7 @@ export interface OpenTick {
   lost(): void;
   abort(reason: unknown): void;
   /** The plain acks part of a call, large jobs named by reference. */
-  acks(plain: Outcome[]): Promise<AckArgs>;
+  acks(plain: Outcome[]): AckArgs | Promise<AckArgs>;
   /** What work handed back unstarted becomes. */
   unstartedOf(work: TickWork): TickOutcome;
   close(): Promise<void>;
@@ -112,11 +112,13 @@ export function openTick(runtime: Runtime, options: TickOptions, tickId: string)
     readLoad: () => undefined,
     lost,
     abort: (reason) => controller.abort(reason),
-    async acks(plain) {
-      await nameJobsByRefOf(plain);
-      return ackArgs(plain, (outcomes, inAckOrder, others) =>
-        parts.merged<AckTrailers>((part) => part.ackTrailers?.(outcomes, inAckOrder, others)),
-      );
+    acks(plain) {
+      const naming = nameJobsByRefOf(plain);
+      const args = () =>
+        ackArgs(plain, (outcomes, inAckOrder, others) =>
+          parts.merged<AckTrailers>((part) => part.ackTrailers?.(outcomes, inAckOrder, others)),
+        );
+      return naming ? naming.then(args) : args();
     },
     unstartedOf: (work) => parts.laneOf(work)?.unstarted(work) ?? { kind: "unstarted", job: work },
     async close() {

@@ -31,9 +31,9 @@ function namedByRef(raw: string): boolean {
 /**
  * Names by reference the jobs of these outcomes that an ack must so name: most acks name none, and
  * are checked in one loop with no array of their jobs made (bench/client-instructions.ts counts the
- * difference).
+ * difference), and answer no promise: a step that awaited one went out only after its fill's jobs ran.
  */
-export async function nameJobsByRefOf(outcomes: readonly { job: FetchedJob }[]): Promise<void> {
+export function nameJobsByRefOf(outcomes: readonly { job: FetchedJob }[]): Promise<void> | undefined {
   for (let k = 0; k < outcomes.length; k++) {
     const { job } = outcomes[k]!;
     if (job.ref === undefined && (job.replaced === true || namedByRef(job.raw)))
