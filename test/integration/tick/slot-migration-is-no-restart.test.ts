@@ -72,7 +72,13 @@ it("a tick whose keys move to another master mid-job keeps its lease and holds n
   // No hold: an ordered id is handed out at once on the new master; the check, run again, changes nothing.
   await tq.enqueueOrdered("feed", { id: "a", payload: 1 });
   expect(await tq.tick({ budgetMs: 1_000 })).toMatchObject({ succeeded: 1 });
-  const again = await boot();
-  expect({ ...again, lease_at: "" }).toEqual({ ...record, lease_at: "" });
+  // (`sure` and `lease_at` move on their own: a check past the save's second, a lease's hour.)
+  const { run, at, node, moved: movedAgain } = await boot();
+  expect({ run, at, node, moved: movedAgain }).toEqual({
+    run: record.run,
+    at: record.at,
+    node: record.node,
+    moved: record.moved,
+  });
   expect(warnings).toEqual([]);
 }, 60_000);
