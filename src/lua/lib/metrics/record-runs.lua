@@ -130,13 +130,19 @@ local function record_runs(header, i, others, kinds, queues, missed, now_ms_valu
   local total = P .. 'metrics:total'
   -- Each count goes to both hashes, and a batch's counts repeat (its runs, its bucket): each
   -- value is formatted once a call ('%d'), where a number argument costs Redis a '%.17g' a command.
+  -- Only a whole number within 2^53, where '%d' writes what '%.17g' would: past 2^63 '%d' wraps to
+  -- -2^63 (a wait from an `enqueued_at` far in the past), so any other goes as the number it is and
+  -- Redis refuses what it cannot add, as it did before.
   local texts = {}
   local function add(field, by, both)
     if by == 0 then return end
-    local text = texts[by]
-    if not text then
-      text = by % 1 == 0 and string.format('%d', by) or by
-      texts[by] = text
+    local text = by
+    if by % 1 == 0 and by > -2 ^ 53 and by < 2 ^ 53 then
+      text = texts[by]
+      if not text then
+        text = string.format('%d', by)
+        texts[by] = text
+      end
     end
     if both then redis.call('HINCRBY', minute, field, text) end
     redis.call('HINCRBY', total, field, text)
