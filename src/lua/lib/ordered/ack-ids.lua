@@ -33,7 +33,6 @@
 -- @include lib/ordered/state.lua
 -- @include lib/metrics/record-runs.lua
 -- @include lib/metrics/record-ordered-runs.lua
--- @include lib/common/joined.lua
 -- @include lib/tick/ack-jobs.lua
 -- @include lib/ordered/cancel-ids.lua
 
@@ -157,9 +156,15 @@ end
 local function ordered_successes(j)
   local head, ids, fences = ARGV[j], {}, {}
   if string.byte(head) == 106 then -- 'j'
-    local values = joined.split(ARGV[j + 1], tonumber(string.sub(head, 2)), 'ordered acks')
-    for k = 1, tonumber(values[1]) do
-      ids[k], fences[k] = values[2 * k], values[2 * k + 1]
+    -- One string.match an id (its two values at once): cheaper for Redis than a find and a sub a value.
+    local s, match = ARGV[j + 1], string.match
+    local count, pos = match(s, '^(%d+)\30()')
+    for k = 1, tonumber(count) do
+      ids[k], fences[k], pos = match(s, '^([^\30]*)\30([^\30]*)\30?()', pos)
+      if not pos then error('ordered acks: no packed id at ' .. k) end
+    end
+    if 1 + 2 * tonumber(count) ~= tonumber(string.sub(head, 2)) or pos ~= #s + 1 then
+      error('ordered acks: the packed value does not hold the ' .. count .. ' ids announced')
     end
     return ids, fences, j + 2
   end
