@@ -35,7 +35,10 @@ describe.each(adapterCases)("ordered payloads and acks, packed or counted, run t
     const enqueued = await callTwice(protocol.ordered_enqueue, ORDERED_ENQUEUE_KEYS, enqueueArgs);
     expect(enqueued.first).toBe("11");
     for (const [i, id] of ids.entries())
-      expect(await h.redis.zrange(`${h.prefix}o:idx:p:${id}`, "0", "-1", "WITHSCORES")).toEqual([`"p${i}"`, String(i + 1)]);
+      expect(await h.redis.zrange(`${h.prefix}o:idx:p:${id}`, "0", "-1", "WITHSCORES")).toEqual([
+        `"p${i}"`,
+        String(i + 1),
+      ]);
     expect(await h.redis.get(`${h.prefix}o:idx:payloads`)).toBe("2");
 
     const begun = await call(protocol.begin, beginKeys(options("t1")), beginNamed(options("t1")));
