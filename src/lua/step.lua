@@ -63,6 +63,8 @@
 -- told apart by no position. Each lane step that holds the lease counts itself in the lease hash
 -- (`ran`, one HINCRBY) and answers the count: Redis runs scripts one at a time, so the counts are
 -- the order the two fetched in; the count is kept with the reply, so a replay answers the same one.
+-- The lease's `boot` stamp is read in call_state's HMGET with `seq` (one command, not two): a read,
+-- so a replay or a concurrent tick meets the same as before.
 -- A lease stamped by the Redis before a restart (lib/tick/restart-hold.lua) counts as lost:
 -- the acks run, nothing is fetched, leaseHeld 0. During the hold after a restart no ordered
 -- id, flow slot or unique key is handed out (a flow job waits in the schedule until it ends).
@@ -107,13 +109,13 @@ local orderedAt = fetch_args_end(fetchAt)
 local tick, lease = tickId, KEYS[2]
 local seq, solo, load, lane = call_number(call)
 local now = now_ms()
-local state, kept, marked = call_state(lease, seq, lane)
+local state, kept, marked, boot = call_state(lease, seq, lane)
 if state == 'replay' then
   kept[4] = joined.groups(with_jobs(tick, kept[4]))
   return ordered_reply.rehydrate(kept, 5)
 end
 if state == 'stale' then return { now, 0, 0, {} } end
-local held = state == 'fresh' and not restart.stale(lease, now)
+local held = state == 'fresh' and not restart.stale_stamp(boot, now)
 local _, evicted, missed, cancelled, marks, counted = ack(tick, acksAt, now, deadMaxSize, deadMaxAgeSec, state == 'fresh', marked)
 local names, ordered_acks_at = ordered_names(orderedAt)
 local _, ordered_evicted = ordered_ack(tick, ordered_acks_at, now, deadMaxSize, deadMaxAgeSec, marks)
