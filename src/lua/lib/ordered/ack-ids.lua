@@ -5,8 +5,8 @@
 -- waits in `ready` again or another tick holds it now, and touches
 -- nothing. Run twice, the second run finds its tokens gone and does
 -- nothing; callers also answer replays from lib/tick/replay-call.lua first.
--- A name's acked ids come packed or counted (ordered_successes below): all are read before
--- anything is written, a replay reads them alike, and reading them adds nothing at maxmemory.
+-- A name's acked ids come packed or counted (ordered_successes below): all are read before this
+-- pass writes anything, a replay reads them alike, and reading them adds nothing at maxmemory.
 -- With metrics on, the entries whose token it held are counted
 -- (lib/metrics/record-ordered-runs.lua): a replay holds none, counts none.
 --   (successes, grouped by name) the run's payloads are done; payloads that
