@@ -8,7 +8,7 @@
 --   acks(succeeded[](queue jobs[]+) others[](code queue job updated delay)&results?(entries[](number
 --   state keep jid members) keep ageSec ttlMs)&metrics?m(entries[](name queue entries ms waitMs
 --   durations waits) retentionSec perItem[](name ms waitMs))) fetch(batch queues[] picks[])
---   ordered?(names[] succeeded[](name ids[](id fence)) others[](code name id fence
+--   ordered?(names[] succeeded[](name ids[]+(id fence)) others[](code name id fence
 --   extra)&metrics?m(entries[](ms startMs) retentionSec perItem[](ms startMs)))
 -- Returns: (nowMs leaseHeld deadEvicted fetched[queue jobs[]+ counts[resurrections interruptions
 --   suspect doubts]] ordered?[](name first ids[]+ payloads[]+ scores[]+ counts[] failures[]
