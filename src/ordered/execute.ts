@@ -76,15 +76,18 @@ export function runOrdered(
       return traced(span, runtime, item, signal, definition, payloads, ctx, done);
     }
     const started = monotonicMs();
-    let returned: unknown;
     try {
-      returned = definition.perform(item.id, payloads as never[], ctx);
+      const returned: unknown = definition.perform(item.id, payloads as never[], ctx);
+      // Read inside the try: a `then` that cannot be read (a getter that throws, a revoked proxy) fails
+      // the run, as awaiting it did and as a plain job's does, not the tick's slot (run() never throws).
+      if (isThenable(returned)) {
+        handedOn = true;
+        return awaited(returned, runtime, item, signal, definition, ctx, started, done);
+      }
     } catch (error) {
       return thrown(runtime, item, signal, definition, ctx, started, error);
     }
-    if (!isThenable(returned)) return ctx.cancelled() ?? measured(runtime, started, { kind: "succeeded", item });
-    handedOn = true;
-    return awaited(returned, runtime, item, signal, definition, ctx, started, done);
+    return ctx.cancelled() ?? measured(runtime, started, { kind: "succeeded", item });
   } finally {
     if (!handedOn) done?.();
   }
