@@ -105,4 +105,45 @@ describe.each(adapterCases)("packed ordered payloads and acks with odd values ov
     expect(after["o:pk:running"]).toBe("0");
     expect(after["stat:processed"]).toBe(String(ids.length));
   });
+
+  it("a name's ids counted beside a name's packed, then a retry, with metrics: each settled once, twice run", async () => {
+    const sep = JOIN_SEPARATOR;
+    const enqueue = (name: string, idsOf_: string[]) => ({
+      token: `e-${name}`,
+      tokenMs: 60_000,
+      payloads: idsOf_.map((id) => ({ name, id, payload: `"${name}"`, score: "", delayMs: 0 })),
+    });
+    await call(protocol.ordered_enqueue, ORDERED_ENQUEUE_KEYS, enqueue("n1", [`x${sep}y`, "p"]));
+    await call(protocol.ordered_enqueue, ORDERED_ENQUEUE_KEYS, enqueue("n2", ["q", "r", "s"]));
+    const options: BeginOptions = { tick: "t1", leaseMs: LEASE, ordered: ["n1", "n2"], batch: 10 };
+    const begun = await call(protocol.begin, beginKeys(options), beginNamed(options));
+    const items = idsOf(begun.ordered);
+    expect(items.map((x) => `${x.name}/${x.id}`).sort()).toEqual(["n1/p", `n1/x${sep}y`, "n2/q", "n2/r", "n2/s"]);
+    const outcomes: OrderedOutcome[] = items.map((item) =>
+      item.id === "s" ? { kind: "retry", item, delayMs: 60_000 } : { kind: "succeeded", item },
+    );
+    const args = finishArgs({
+      tick: "t1",
+      leaseMs: LEASE,
+      call: 2,
+      ordered: { names: ["n1", "n2"], outcomes, metrics: { retentionSec: 60 } },
+    });
+    // n1 goes counted (an id holds the separator), n2 packed.
+    const sent = encode(protocol.finish, tickKeys("t1"), args).args.map(String);
+    expect(sent.filter((v) => /^j\d+$/.test(v))).toEqual(["j5"]);
+    const { after } = await callTwice(protocol.finish, tickKeys("t1"), args);
+    for (const [name, id] of [
+      ["n1", `x${sep}y`],
+      ["n1", "p"],
+      ["n2", "q"],
+      ["n2", "r"],
+    ])
+      expect(after[`o:${name}:p:${id}`]).toBeUndefined();
+    expect(after["o:n2:p:s"]).toEqual(['"n2"', expect.any(String)]);
+    expect(after["o:n2:retries"]).toEqual({ s: "1" });
+    expect((after["o:n2:ready"] as string[])[0]).toBe("s");
+    expect(after["oinproc:t1"]).toBeUndefined();
+    expect([after["o:n1:running"], after["o:n2:running"]]).toEqual(["0", "0"]);
+    expect([after["stat:processed"], after["stat:failed"]]).toEqual(["5", "1"]);
+  });
 });
