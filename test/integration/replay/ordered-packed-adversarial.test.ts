@@ -76,14 +76,14 @@ describe.each(adapterCases)("packed ordered payloads and acks with odd values ov
     expect(reply).toBe(first);
 
     for (const id of ids) {
-      const pk = await h.redis.zrangeBuffer(`${h.prefix}o:pk:p:${id}`, 0, -1, "WITHSCORES");
-      const ct = await h.redis.zrangeBuffer(`${h.prefix}o:ct:p:${id}`, 0, -1, "WITHSCORES");
+      const pk = await h.redis.zrangeBuffer(`${h.prefix}o:pk:p:${id}`, "0", "-1", "WITHSCORES");
+      const ct = await h.redis.zrangeBuffer(`${h.prefix}o:ct:p:${id}`, "0", "-1", "WITHSCORES");
       expect(pk.length).toBeGreaterThan(0);
       expect(pk).toEqual(ct);
     }
     expect(await h.redis.get(`${h.prefix}o:pk:payloads`)).toBe(await h.redis.get(`${h.prefix}o:ct:payloads`));
-    expect(await h.redis.zrange(`${h.prefix}o:pk:ready`, 0, -1)).toEqual(
-      await h.redis.zrange(`${h.prefix}o:ct:ready`, 0, -1),
+    expect(await h.redis.zrange(`${h.prefix}o:pk:ready`, "0", "-1")).toEqual(
+      await h.redis.zrange(`${h.prefix}o:ct:ready`, "0", "-1"),
     );
 
     // Every id runs (delays of 5 ms past) and its success, packed, settles it; twice changes nothing.
