@@ -7,6 +7,8 @@
 -- nothing; callers also answer replays from lib/tick/replay-call.lua first.
 -- A name's acked ids come packed or counted (ordered_successes below): all are read before this
 -- pass writes anything, a replay reads them alike, and reading them adds nothing at maxmemory.
+-- An id the client read with U+FFFD (stored bytes not UTF-8) is found by its fence (stored_id below):
+-- a replay finds no token of that fence left and does nothing; the lookup only reads.
 -- With metrics on, the entries whose token it held are counted
 -- (lib/metrics/record-ordered-runs.lua): a replay holds none, counts none.
 --   (successes, grouped by name) the run's payloads are done; payloads that
@@ -71,12 +73,34 @@ local function tokens_of(inproc, fields)
   return tokens
 end
 
+-- An id whose stored bytes are not UTF-8 (written by something other than tickq) comes back as the
+-- client read it, U+FFFD in place of those bytes, and names no field: its run is the one of `name`
+-- holding `fence` (fences are unique within a name: lib/ordered/fetch-ids.lua). Its stored id and
+-- token, or nil. Only an id holding U+FFFD whose token is missing pays the hash's read.
+local REPLACED = '\239\191\189'
+local function stored_id(inproc, tick, name, id, fence)
+  if not string.find(id, REPLACED, 1, true) then return nil end
+  local all, head, prefix = redis.call('HGETALL', inproc), name .. ' ', tick .. ' ' .. fence .. ' '
+  for k = 1, #all, 2 do
+    if string.sub(all[k], 1, #head) == head and string.find(all[k + 1], prefix, 1, true) == 1 then
+      return string.sub(all[k], #head + 1), all[k + 1]
+    end
+  end
+  return nil
+end
+
 -- `with_dues`: answer each run's due time (the metrics want it); else none.
 local function settle_success(tick, name, ids, fences, marks, now, with_dues)
   local inproc, p_of = oinproc_key(tick), okey(name, 'p:')
   local fields = {}
   for k = 1, #ids do fields[k] = name .. ' ' .. ids[k] end
   local tokens = tokens_of(inproc, fields)
+  for k = 1, #ids do
+    if not tokens[k] then
+      local id, token = stored_id(inproc, tick, name, ids[k], fences[k])
+      if id then ids[k], fields[k], tokens[k] = id, name .. ' ' .. id, token end
+    end
+  end
   local mine, gone, payload_keys, dues = {}, {}, {}, {}
   local cancelled_again = 0
   for k = 1, #ids do
@@ -118,6 +142,10 @@ end
 local function settle_other(tick, kind, name, id, fence, extra, now, dead_max, dead_max_age, marks)
   local inproc, field = oinproc_key(tick), name .. ' ' .. id
   local token = redis.call('HGET', inproc, field)
+  if not token then
+    local stored, its = stored_id(inproc, tick, name, id, fence)
+    if stored then id, field, token = stored, name .. ' ' .. stored, its end
+  end
   local marked = take_ordered_mark(marks, name, fence, id)
   local held = holds(token, tick, fence)
   if not held then return 0, 0, 0, nil end

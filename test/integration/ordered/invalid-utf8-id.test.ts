@@ -1,0 +1,83 @@
+// An ordered id whose stored bytes are not UTF-8 (written by something other than tickq: tickq's own
+// enqueue takes only well-formed ids) is read as U+FFFD by every adapter, and acked so. Its run is found
+// by its fence (lib/ordered/ack-ids.lua stored_id): a success, a retry or a dead end settles it, where
+// it stayed held, its tick's token left, resurrected and run again without end. Run twice, the ack
+// settles it once.
+import { describe, expect, it } from "vitest";
+import * as protocol from "../../../src/protocol/index.js";
+import type { OrderedOutcome } from "../../../src/ordered/work.js";
+import { adapterCases } from "../../helpers/adapters.js";
+import { beginKeys, beginNamed, type BeginOptions } from "../../helpers/begin-args.js";
+import { useHarness } from "../../helpers/harness.js";
+import { scriptCalls } from "../../helpers/script-calls.js";
+import { finishArgs, idsOf, tickKeys } from "../../helpers/tick-calls.js";
+
+const RAW = Buffer.from([0x61, 0xff]);
+const READ = "a\uFFFD";
+
+describe.each(adapterCases)("an ordered id of bytes that are not UTF-8 over $name", (adapterCase) => {
+  const h = useHarness(adapterCase, "ordered-bad-utf8");
+  const { call, callTwice } = scriptCalls(h);
+
+  /** Enqueues id "a" with `payloads`, then moves it under the id "a\xff", as a foreign writer would leave it. */
+  async function foreignId(enqueue: (id: string, payload: unknown) => Promise<void>, payloads: unknown[]) {
+    for (const payload of payloads) await enqueue("a", payload);
+    const p = h.prefix;
+    const score = await h.redis.zscore(`${p}o:idx:ready`, "a");
+    await h.redis.zrem(`${p}o:idx:ready`, "a");
+    await h.redis.zadd(`${p}o:idx:ready`, score!, RAW);
+    await h.redis.rename(`${p}o:idx:p:a`, Buffer.concat([Buffer.from(`${p}o:idx:p:`), RAW]));
+  }
+  const inproc = () => h.redis.keys(`${h.prefix}oinproc:*`);
+
+  it("a success settles it: no token left, nothing running", async () => {
+    const seen: [string, unknown[]][] = [];
+    const tq = h.make({}, { ordered: { idx: { perform: (id: string, p: unknown[]) => void seen.push([id, p]) } } });
+    await foreignId((id, payload) => tq.enqueueOrdered("idx", { id, payload }), [1, 2]);
+    expect(await tq.tick()).toMatchObject({ fetched: 1, succeeded: 1 });
+    expect(seen).toEqual([[READ, [1, 2]]]);
+    expect((await tq.stats()).ordered.idx).toEqual({ waiting: 0, running: 0, payloads: 0, dead: 0 });
+    expect(await inproc()).toEqual([]);
+  });
+
+  it("a retry puts it back under its stored id, and a dead end keeps its payloads", async () => {
+    const tq = h.make(
+      {},
+      {
+        ordered: {
+          idx: {
+            retry: 1,
+            backoff: () => 0,
+            perform: () => {
+              throw new Error("no");
+            },
+          },
+        },
+      },
+    );
+    await foreignId((id, payload) => tq.enqueueOrdered("idx", { id, payload }), ["x"]);
+    expect(await tq.tick()).toMatchObject({ fetched: 1, retried: 1 });
+    expect(await h.redis.hgetBuffer(`${h.prefix}o:idx:retries`, RAW)).toEqual(Buffer.from("1"));
+    expect(await h.redis.zscoreBuffer(`${h.prefix}o:idx:ready`, RAW)).not.toBeNull();
+    expect(await tq.tick()).toMatchObject({ fetched: 1, dead: 1 });
+    const [entry] = await h.redis.zrange(`${h.prefix}o:idx:dead`, "0", "-1");
+    expect(JSON.parse(entry!)).toMatchObject({ id: READ, payloads: ["x"] });
+    expect((await tq.stats()).ordered.idx).toEqual({ waiting: 0, running: 0, payloads: 0, dead: 1 });
+    expect(await inproc()).toEqual([]);
+  });
+
+  it("its ack, run twice, settles it once", async () => {
+    const tq = h.make({}, { ordered: { idx: { perform: () => undefined } } });
+    await foreignId((id, payload) => tq.enqueueOrdered("idx", { id, payload }), [1]);
+    const options: BeginOptions = { tick: "t1", leaseMs: 60_000, ordered: ["idx"], batch: 10 };
+    const items = idsOf((await call(protocol.begin, beginKeys(options), beginNamed(options))).ordered);
+    expect(items.map((x) => x.id)).toEqual([READ]);
+    const outcomes: OrderedOutcome[] = items.map((item) => ({ kind: "succeeded", item }));
+    const args = finishArgs({ tick: "t1", leaseMs: 60_000, call: 2, ordered: { names: ["idx"], outcomes } });
+    const { after } = await callTwice(protocol.finish, tickKeys("t1"), args);
+    expect(after["oinproc:t1"]).toBeUndefined();
+    expect(after["o:idx:held"]).toBeUndefined();
+    expect(after["o:idx:running"]).toBe("0");
+    expect(after["stat:processed"]).toBe("1");
+  });
+});
