@@ -95,15 +95,13 @@ local function settle_success(tick, name, ids, fences, marks, now, with_dues)
   local fields = {}
   for k = 1, #ids do fields[k] = name .. ' ' .. ids[k] end
   local tokens = tokens_of(inproc, fields)
+  local mine, gone, payload_keys, dues = {}, {}, {}, {}
+  local cancelled_again = 0
   for k = 1, #ids do
     if not tokens[k] then
       local id, token = stored_id(inproc, tick, name, ids[k], fences[k])
       if id then ids[k], fields[k], tokens[k] = id, name .. ' ' .. id, token end
     end
-  end
-  local mine, gone, payload_keys, dues = {}, {}, {}, {}
-  local cancelled_again = 0
-  for k = 1, #ids do
     local held = holds(tokens[k], tick, fences[k])
     -- A cancelled run keeps no due: it is no run for the metrics.
     if marks and take_ordered_mark(marks, name, fences[k], ids[k]) and held then
