@@ -94,6 +94,26 @@
 -- @include lib/tick/restart-hold.lua
 -- @include lib/common/joined.lua
 
+-- For the replay of a call of a lane of one connection (lib/tick/replay-call.lua) whose kept reply is
+-- `kept` (its run number at `ran_at`): the jobs of each queue that the other
+-- lane's last call fetched, when it ran after this one (a higher `ran`),
+-- since they sit in front of this call's at the head of the tick's lists.
+local function ahead_of(lease, lane, kept, ran_at)
+  local other = ({ c = 'd', d = 'c' })[lane]
+  if not other then return nil end
+  local text = redis.call('HGET', lease, 'reply' .. other)
+  if not text then return nil end
+  local theirs = decode_reply(text)
+  if not (theirs[ran_at] and kept[ran_at] and theirs[ran_at] > kept[ran_at]) then return nil end
+  local ahead, groups = {}, theirs[4] or {}
+  for g = 1, #groups, 3 do
+    local n = groups[g + 1]
+    if type(n) == 'table' then n = n[1] end
+    ahead[groups[g]] = (ahead[groups[g]] or 0) + n
+  end
+  return ahead
+end
+
 local tickId = ARGV[2]
 local leaseMs = ARGV[3]
 local deadMaxSize = tonumber(ARGV[4])
@@ -107,9 +127,12 @@ local orderedAt = fetch_args_end(fetchAt)
 local tick, lease = tickId, KEYS[2]
 local seq, solo, load, lane = call_number(call)
 local now = now_ms()
-local state, kept, marked = call_state(lease, seq, lane)
+local state, kept, marked, ran_before = call_state(lease, seq, lane)
 if state == 'replay' then
-  kept[4] = joined.groups(with_jobs(tick, kept[4]))
+  -- A lane of one connection finds its jobs behind those of a later call of the other lane.
+  local groups = with_jobs(tick, kept[4], lane and ahead_of(lease, lane, kept, 14))
+  if not groups then return { now, 0, 0, {} } end
+  kept[4] = joined.groups(groups)
   return ordered_reply.rehydrate(kept, 5)
 end
 if state == 'stale' then return { now, 0, 0, {} } end
@@ -130,8 +153,9 @@ end
 if not held then return with_cancels({ now, 0, evicted, {}, {}, missed }) end
 redis.call('PEXPIRE', lease, leaseMs)
 note_solo(tick, solo)
--- Lanes only: over TCP one step is in flight and its reply is taken as it comes.
-local ran = lane and redis.call('HINCRBY', lease, 'ran', 1)
+-- Lanes only. A lane of one connection (TCP) writes its count with its kept reply: no command more.
+local connection_lane = lane == 'c' or lane == 'd'
+local ran = lane and (connection_lane and ran_before + 1 or redis.call('HINCRBY', lease, 'ran', 1))
 if beatAt then sidekiq_beat(3, now, leaseMs, beatAt) end
 local batch, queues, picks = fetch_args(fetchAt)
 keep_expired_like_dead(deadMaxSize, deadMaxAgeSec)
@@ -169,5 +193,5 @@ local function with_ran(reply)
   reply[14] = ran
   return reply
 end
-remember(lease, seq, with_ran(with_drained(with_cancels(kept_reply))), load_text(load, fetched_count), lane)
+remember(lease, seq, with_ran(with_drained(with_cancels(kept_reply))), load_text(load, fetched_count), lane, connection_lane and ran or nil)
 return with_ran(with_drained(with_cancels(reply)))

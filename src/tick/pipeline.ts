@@ -101,6 +101,11 @@ export interface PipelineInput<W = FetchedJob, O = Outcome> {
   /** Two steps may be in flight at once, one in each lane (each call is its own request: HTTP). */
   overlap?: boolean;
   /**
+   * Two steps may be in flight at once on one connection (TCP), one in each lane: the second is
+   * written as soon as it is due and waits queued at Redis, which runs it as it answers the first.
+   */
+  pipelined?: boolean;
+  /**
    * Acks `acks` and fetches up to `fetch` jobs (0: none). `solo`: the job
    * about to run alone, null to clear that record, undefined to leave it.
    * `load`: the jobs running and the jobs fetched not yet started as the
@@ -211,8 +216,9 @@ class Pipeline<W, O> {
     this.drained = !p.firstFull;
     this.parked = p.firstParked === true;
     this.holder = this.slotHolder();
-    this.lanes = new StepLanes(p.overlap === true);
-    this.order = p.overlap === true ? new RunOrder() : undefined;
+    const mode = p.overlap === true ? "requests" : p.pipelined === true ? "connection" : "one";
+    this.lanes = new StepLanes(mode);
+    this.order = mode === "one" ? undefined : new RunOrder();
     p.watchLoad?.(() => ({ running: this.running, waiting: this.buffer.length }));
   }
 

@@ -19,6 +19,25 @@
 -- A lane step that holds the lease also counts itself (`ran`, step.lua) and
 -- answers the count with its reply, kept with it: the tick takes the two
 -- lanes' jobs in the order Redis fetched them, not the order it sent them.
+--
+-- Lanes of one connection: over TCP a tick keeps two steps in flight too,
+-- in lanes 'c' and 'd' (same fields, `seqc`, `replyc`; `seqd`, `replyd`),
+-- written back to back on one connection, which Redis runs in the order
+-- sent. Such a call keeps, for each queue, the count and the total length
+-- of the jobs it fetched, not their SHA-1s (hashing every job cost Redis
+-- more than the step's fetch: bench/redis-step-instructions.ts), and counts
+-- itself in `ran` within the reads and the write it makes anyway (no
+-- HINCRBY). Its replay reads its jobs by position: they sit at the head of
+-- the tick's lists, behind the jobs the other lane's call fetched if that
+-- one ran after it (its `ran` is higher: step.lua's ahead_of). At most one call of the other
+-- lane can have run after it before its reply is taken (the tick takes
+-- replies in run order, and a lane holds one call at a time), and acks
+-- take the oldest copy of a text first (lib/tick/ack-jobs.lua), never the
+-- copy a call not yet answered fetched, since the tick acks a copy it got
+-- earlier. Should the jobs read back not match the count and the length
+-- kept, the replay answers as a lost lease (nothing fetched): the tick
+-- stops, and its lists wait for the lease to lapse and a resurrector to
+-- put them back, so a job is neither lost nor handed over twice.
 -- @include lib/common/prefix-keys.lua
 
 -- A length's text, made once a call: a number joined to a string is formatted
@@ -83,31 +102,39 @@ end
 -- nobody cancelled pays no command for cancels. A call of `lane` is stale
 -- below `seq` (the last call of no lane) or below its lane's last number,
 -- a replay of its lane's last.
+-- Fourth: for a lane call, the tick's lane steps run so far (`ran`), read
+-- in the same HMGET (a lane of one connection counts itself with remember).
 local function call_state(lease, seq, lane)
-  local row = redis.call('HMGET', lease, 'seq', 'cancels', lane and 'seq' .. lane or 'seq')
+  local row = redis.call('HMGET', lease, 'seq', 'cancels', lane and 'seq' .. lane or 'seq', 'ran')
   local last = row[1]
   if not last then return 'lost', nil, true end
   last = tonumber(last)
   local marked = row[2] ~= false
   local reply_field = 'reply'
+  local ran = tonumber(row[4] or 0)
   if lane then
     if seq <= last then return 'stale', nil, marked end
     last, reply_field = row[3] and tonumber(row[3]) or 0, 'reply' .. lane
   end
-  if seq == last then return 'replay', (decode_reply(redis.call('HGET', lease, reply_field))), marked end
+  if seq == last then return 'replay', (decode_reply(redis.call('HGET', lease, reply_field))), marked, ran end
   if seq < last then return 'stale', nil, marked end
-  return 'fresh', nil, marked
+  return 'fresh', nil, marked, ran
 end
 
 -- Only while the lease exists: HSET must never bring a lost lease back.
 -- `load`, when given, is the tick's load (lib/tick/run-solo.lua's load_text),
 -- kept in the same HSET: a step pays one write, not two. `lane`: a lane
 -- call's, kept in its lane's fields.
-local function remember(lease, seq, reply, load, lane)
+-- `ran`, when given, is the lane call's run number (a lane of one connection), kept in the same HSET.
+local function remember(lease, seq, reply, load, lane, ran)
   local text = table.concat(encode_reply(reply))
   local seq_field, reply_field = 'seq', 'reply'
   if lane then seq_field, reply_field = 'seq' .. lane, 'reply' .. lane end
-  if load then
+  if ran and load then
+    redis.call('HSET', lease, seq_field, seq, reply_field, text, 'load', load, 'ran', ran)
+  elseif ran then
+    redis.call('HSET', lease, seq_field, seq, reply_field, text, 'ran', ran)
+  elseif load then
     redis.call('HSET', lease, seq_field, seq, reply_field, text, 'load', load)
   else
     redis.call('HSET', lease, seq_field, seq, reply_field, text)
@@ -135,7 +162,12 @@ local function without_jobs(groups, lane)
     local jobs = groups[g + 1]
     local n = #jobs
     kept[g], kept[g + 1], kept[g + 2] = groups[g], n, groups[g + 2]
-    if lane and n > 0 then
+    if n > 0 and (lane == 'c' or lane == 'd') then
+      -- A lane of one connection: the count and the total length, read back by position.
+      local bytes = 0
+      for k = 1, n do bytes = bytes + #jobs[k] end
+      kept[g + 1] = { n, bytes }
+    elseif lane and n > 0 then
       local shas = {}
       for k = 1, n do shas[k] = redis.sha1hex(jobs[k]) end
       kept[g + 1] = { n, table.concat(shas) }
@@ -145,14 +177,26 @@ local function without_jobs(groups, lane)
 end
 
 -- Undoes without_jobs. Groups are read back last first: a queue fetched
--- twice in one call has its second group nearest the head.
-local function with_jobs(tick, kept)
-  local groups, offsets, texts = {}, {}, {}
+-- twice in one call has its second group nearest the head. `ahead`: for a
+-- lane of one connection, how many jobs of each queue the other lane's call
+-- that ran after this one put in front (ahead_of); nil (a lost reply) when
+-- the jobs read back are not those kept.
+local function with_jobs(tick, kept, ahead)
+  local groups, offsets, texts = {}, ahead or {}, {}
   for g = #kept - 2, 1, -3 do
     local queue, n = kept[g], kept[g + 1]
     local at = offsets[queue] or 0
     local jobs = {}
-    if type(n) == 'table' then
+    if type(n) == 'table' and type(n[2]) == 'number' then
+      local newest_first = redis.call('LRANGE', inproc_key(tick, queue), at, at + n[1] - 1)
+      offsets[queue] = at + n[1]
+      local bytes = 0
+      for k = #newest_first, 1, -1 do
+        jobs[#jobs + 1] = newest_first[k]
+        bytes = bytes + #newest_first[k]
+      end
+      if #jobs ~= n[1] or bytes ~= n[2] then return nil end
+    elseif type(n) == 'table' then
       -- A lane call's group (without_jobs' { n, SHA-1s }): each job by its SHA-1 among the list's
       -- texts, read and hashed once a queue. One not there (a late replay no client waits for may
       -- find it acked) is left out.
@@ -172,3 +216,4 @@ local function with_jobs(tick, kept)
   end
   return groups
 end
+
