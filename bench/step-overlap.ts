@@ -4,8 +4,10 @@
 // job it prints the wall time, the tick process's CPU (process.cpuUsage), the event loop's idle time
 // (performance.eventLoopUtilization) and Redis' CPU (INFO cpu); per step, the time in flight (sent to
 // bytes arrived), the idle part of it, and the time from a reply's arrival to the next step going out
-// (the tick's own work on the step's critical path: the reply read, one job started, the acks encoded
-// and written, while Redis waits). Node and Redis overlap where the wall is less than their sum.
+// when that came later (Redis had nothing of the tick's queued meanwhile: the reply read, jobs run, the
+// acks encoded and written, while Redis waits), with the share of steps whose next one was already
+// sent as their reply arrived (over TCP a second step waits queued at Redis: pipeline.ts). Node and
+// Redis overlap where the wall is less than their sum.
 // Wall and idle need a quiet machine; the CPU figures and the split per step read on a busy one.
 import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
@@ -31,17 +33,24 @@ const server = await startPrivate();
 const client = new Redis(server.url);
 await new Promise((resolve) => client.once("ready", resolve));
 // The moment a reply's first bytes reach the tick, before ioredis decodes them (a reply may come in
-// several chunks: the first after a call went out counts; one call is in flight at a time over TCP).
-let arrival = { at: 0, idle: 0 };
+// several chunks). Replies come back in the order the calls went out on the one connection, and two
+// may be in flight (pipeline.ts): the first chunk that comes once a call is the oldest unanswered
+// counts for it (or, when the chunk that ended the one before it already held it all, that chunk).
+const pending: Step[] = [];
+let lastChunk = { at: 0, idle: 0 };
 client.stream.prependListener("data", () => {
-  if (arrival.at === 0) arrival = { at: performance.now(), idle: performance.eventLoopUtilization().idle };
+  lastChunk = { at: performance.now(), idle: performance.eventLoopUtilization().idle };
+  const head = pending[0];
+  if (head && head.arrived === 0) {
+    head.arrived = lastChunk.at;
+    head.idleAtArrival = lastChunk.idle;
+  }
 });
 const base = ioredisAdapter(client);
 let steps: Step[] | undefined;
 const adapter: RedisAdapter = {
   ...base,
   evalsha(sha, keys, args) {
-    if (steps) arrival = { at: 0, idle: 0 };
     const reply = base.evalsha(sha, keys, args);
     if (!steps) return reply;
     const step: Step = {
@@ -51,9 +60,13 @@ const adapter: RedisAdapter = {
       idleAtArrival: 0,
     };
     steps.push(step);
+    pending.push(step);
     return reply.then((value: RedisReply) => {
-      step.arrived = arrival.at;
-      step.idleAtArrival = arrival.idle;
+      pending.splice(pending.indexOf(step), 1);
+      if (step.arrived === 0) {
+        step.arrived = lastChunk.at;
+        step.idleAtArrival = lastChunk.idle;
+      }
       return value;
     });
   },
@@ -102,17 +115,19 @@ for (let round = 0; round < Number(values.rounds); round++) {
   let inFlight = 0;
   let idleInFlight = 0;
   let arrivalToNext = 0;
+  let queued = 0;
   for (let i = 0; i < measured.length; i++) {
     const step = measured[i]!;
     inFlight += step.arrived - step.sent;
     idleInFlight += step.idleAtArrival - step.idleAtSend;
     const next = measured[i + 1];
-    if (next) arrivalToNext += next.sent - step.arrived;
+    if (next) arrivalToNext += Math.max(0, next.sent - step.arrived);
+    if (next && next.sent <= step.arrived) queued++;
   }
   const n = measured.length;
   console.log(
     `  wall ${perJob(wallUs)}  node CPU ${perJob(used.user + used.system)} (sys ${perJob(used.system)})  idle ${perJob(idleUs)}  Redis CPU ${perJob(redisUs)}` +
-      ` | ${n} calls: in flight ${(inFlight / n).toFixed(3)}, idle in it ${(idleInFlight / n).toFixed(3)}, reply to next call ${(arrivalToNext / Math.max(1, n - 1)).toFixed(3)}`,
+      ` | ${n} calls: in flight ${(inFlight / n).toFixed(3)}, idle in it ${(idleInFlight / n).toFixed(3)}, reply to next call ${(arrivalToNext / Math.max(1, n - 1)).toFixed(3)}, next already sent ${((100 * queued) / Math.max(1, n - 1)).toFixed(0)} %`,
   );
 }
 client.disconnect();
