@@ -56,13 +56,13 @@ export function secretsOf(
 /**
  * Throws TickqError BAD_OPTIONS for a secret no request could ever match, or
  * one too short to resist guessing. The message names the secret by its
- * position and setting (never its value: the Worker and Vercel handlers
- * log it, and a caller may see the code).
+ * position and setting (never its value: the platform handlers log it,
+ * and a caller may see the code).
  */
 export function checkSecrets(
   secrets: readonly (string | undefined)[],
   who = "createApp",
-  setting = "the Worker and Vercel handlers pass TICKQ_SECRET",
+  setting = "TICKQ_SECRET, or the secrets option",
 ): void {
   secrets.forEach((secret, i) => {
     if (!secret) return;

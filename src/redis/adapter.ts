@@ -96,7 +96,8 @@ function withTimeout<T>(reply: Promise<T>, ms: number, scriptName: string): Prom
         reject(
           new TickqError(
             "REDIS_TIMEOUT",
-            `Redis did not answer within ${ms} ms (script ${scriptName}); is it reachable?`,
+            `Redis did not answer within ${ms} ms (script ${scriptName}); is it reachable? Check that it runs at ` +
+              "the address its client was given (REDIS_URL, UPSTASH_REDIS_REST_URL), or raise redisTimeoutMs if it is only slow",
           ),
         ),
       ms,

@@ -1,6 +1,7 @@
 // examples/nextjs built and served by the real Next.js, as its README says: `npm install`, `next build`,
 // `next start`. A signup through the app's own route runs its job (kicked in after()); the dashboard's
-// login is served under /api/tickq/dashboard; tickq's routes answer there only with the secret. The
+// login is served under /api/tickq/dashboard; tickq's routes answer there only with the secret; a job
+// enqueued without a kick runs on the cron's GET /api/tickq/tick with CRON_SECRET. The
 // install and build take a minute or two, so it runs apart from `npm test` (`npm run test:scheduled`,
 // which CI calls).
 import { type ChildProcess, execFile, spawn } from "node:child_process";
@@ -13,6 +14,7 @@ import { processedUnder } from "../helpers/examples.js";
 import { deleteUnder, directRedis, redisUrl, sleep, uniquePrefix } from "../helpers/redis.js";
 
 const SECRET = "nextjs-example-secret-0123";
+const CRON_SECRET = "nextjs-example-cron-0123456";
 const example = join(repoRoot, "examples", "nextjs");
 const quiet = { NEXT_TELEMETRY_DISABLED: "1", NO_COLOR: "1" };
 // Asynchronous: a worker blocked for a minute misses vitest's own calls.
@@ -38,7 +40,7 @@ describe.skipIf(skipped)("examples/nextjs under next build and next start", () =
     url = `http://127.0.0.1:${port}`;
     server = spawn("npx", ["next", "start", "-p", String(port), "-H", "127.0.0.1"], {
       cwd: example,
-      env: { ...process.env, ...quiet, REDIS_URL: redisUrl(), TICKQ_PREFIX: prefix, TICKQ_SECRET: SECRET },
+      env: { ...process.env, ...quiet, REDIS_URL: redisUrl(), TICKQ_PREFIX: prefix, TICKQ_SECRET: SECRET, CRON_SECRET },
       stdio: ["ignore", "pipe", "pipe"],
       detached: true, // its own process group: npx, next and next-server stop together
     });
@@ -82,5 +84,24 @@ describe.skipIf(skipped)("examples/nextjs under next build and next start", () =
     const stats = await fetch(`${url}/api/tickq/stats`, { headers: { Authorization: `Bearer ${SECRET}` } });
     expect(stats.status).toBe(200);
     expect(await stats.json()).toMatchObject({ processed: 1 });
+  });
+
+  it("runs a job enqueued without a kick on the cron's GET /api/tickq/tick with CRON_SECRET", async () => {
+    const enqueued = await fetch(`${url}/api/tickq/jobs`, {
+      method: "POST",
+      body: JSON.stringify({ name: "sendWelcomeEmail", args: ["bob@example.com"] }),
+      headers: { "content-type": "application/json", Authorization: `Bearer ${SECRET}` },
+    });
+    expect(enqueued.status).toBe(201);
+    // As Vercel Cron calls it: a GET with CRON_SECRET, which may only tick.
+    const tick = await fetch(`${url}/api/tickq/tick`, { headers: { Authorization: `Bearer ${CRON_SECRET}` } });
+    expect(tick.status).toBe(200);
+    expect(await tick.json()).toMatchObject({ succeeded: 1 });
+    // the job printed its line before the tick answered; the pipe from next start may deliver it later
+    const sent = "welcome email sent to bob@example.com";
+    for (let i = 0; i < 50 && !printed.includes(sent); i++) await sleep(20);
+    expect(printed).toContain(sent);
+    const stats = await fetch(`${url}/api/tickq/stats`, { headers: { Authorization: `Bearer ${CRON_SECRET}` } });
+    expect(stats.status).toBe(403);
   });
 });

@@ -5,7 +5,9 @@
 // tickq/adapters/node-redis imports none at run time either; nor does the CLI
 // over REST. They must import in Node, bundle with wrangler (which fails with
 // "Could not resolve" when an import is missing) and type-check a Worker
-// with its own routes under strict.
+// with its own routes under strict. Every other entry imports there too, but
+// tickq/node (ioredis), and every one has its declarations under
+// moduleResolution Bundler and Node16.
 //
 // The package is built and packed from a copy of the sources, so the other
 // test files, which read this folder's dist/, never see it half-written. The
@@ -44,7 +46,7 @@ const run = async (cmd: string, args: string[], cwd: string, env: NodeJS.Process
 describe("the packed package in a fresh project", () => {
   afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-  it("installs alone, with no Redis client; the edge entries import, bundle with wrangler and type-check", async () => {
+  it("installs alone, with no Redis client; every entry imports and type-checks, the edge entries bundle with wrangler", async () => {
     const copy = join(work, "tickq");
     mkdirSync(copy);
     for (const entry of [
@@ -106,6 +108,51 @@ describe("the packed package in a fresh project", () => {
     expect((await run(process.execPath, ["main.mjs"], app)).trim()).toBe(
       "function function function function function function",
     );
+
+    // Every entry package.json exports, as a new user imports it: as ESM with no Redis client installed, but
+    // tickq/node, whose server connects through ioredis, and whose failure names it (docs/deploy/node.md).
+    const entries = Object.keys(manifest.exports).map((key) => (key === "." ? "tickq" : `tickq/${key.slice(2)}`));
+    expect(entries.length).toBeGreaterThanOrEqual(19);
+    writeFileSync(
+      join(app, "every-entry.mjs"),
+      `for (const spec of ${JSON.stringify(entries)}) {
+         try { console.log(spec, Object.keys(await import(spec)).length > 0 ? "exports" : "exports nothing"); }
+         catch (error) { console.log(spec, /'ioredis'/.test(error.message) ? "needs ioredis" : error.message); }
+       }`,
+    );
+    expect((await run(process.execPath, ["every-entry.mjs"], app)).trim().split("\n")).toEqual(
+      entries.map((spec) => `${spec} ${spec === "tickq/node" ? "needs ioredis" : "exports"}`),
+    );
+    // ...and typed (strict refuses an import without declarations) under both resolutions a project uses.
+    writeFileSync(
+      join(app, "every-entry.ts"),
+      `${entries.map((spec, i) => `import * as entry${i} from "${spec}";`).join("\n")}
+       export const all = [${entries.map((_, i) => `entry${i}`).join(", ")}];`,
+    );
+    for (const [module, moduleResolution] of [
+      ["ESNext", "Bundler"],
+      ["Node16", "Node16"],
+    ]) {
+      // skipLibCheck on: tickq/fastify and tickq/adapters/upstash name their framework's and client's types,
+      // which this project (rightly) does not install
+      writeFileSync(
+        join(app, "tsconfig.json"),
+        JSON.stringify({
+          compilerOptions: {
+            strict: true,
+            noEmit: true,
+            skipLibCheck: true,
+            types: [],
+            target: "ES2022",
+            lib: ["ES2022", "DOM"],
+            module,
+            moduleResolution,
+          },
+          files: ["every-entry.ts"],
+        }),
+      );
+      await run(process.execPath, [join(root, "node_modules/typescript/bin/tsc"), "-p", app], app);
+    }
 
     // The CLI over Upstash's REST API needs no Redis client either; the commands that speak TCP name theirs.
     const cli = join(app, "node_modules", ".bin", "tickq");

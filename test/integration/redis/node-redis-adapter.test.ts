@@ -121,7 +121,7 @@ describeOverAdapters(
         const error = await call().catch((e: unknown) => e);
         expect(error).toBeInstanceOf(TickqError);
         expect((error as Error).message).toMatch(
-          /Redis did not answer within 1000 ms \(script \w+\); is it reachable\?/,
+          /Redis did not answer within 1000 ms \(script \w+\); is it reachable\? Check .* \(REDIS_URL.*redisTimeoutMs/,
         );
         expect(String((error as Error).stack) + JSON.stringify(error)).not.toContain("s3cret-pw");
       }

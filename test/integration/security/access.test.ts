@@ -146,15 +146,16 @@ describe("the dashboard with least privilege", () => {
 describe("secrets too short to resist guessing", () => {
   const h = useHarness(adapterCases[0]!, "sec-short");
 
-  it("are refused at start with a message naming openssl rand -hex 32, never the secret", async () => {
+  it("are refused at start with a message naming the setting and openssl rand -hex 32, never the secret", async () => {
     const tickq = h.make({});
     const short = "fifteen-chars-x";
     expect(short).toHaveLength(15);
-    for (const options of [
-      { secrets: [short] },
-      { secrets: [ADMIN], readSecrets: [short] },
-      { secrets: [ADMIN], tickSecrets: [short] },
-    ]) {
+    // each names the setting to change, on whichever platform handler read it from the environment
+    for (const [options, setting] of [
+      [{ secrets: [short] }, "TICKQ_SECRET, or the secrets option"],
+      [{ secrets: [ADMIN], readSecrets: [short] }, "TICKQ_READ_SECRET"],
+      [{ secrets: [ADMIN], tickSecrets: [short] }, "CRON_SECRET"],
+    ] as [{ secrets: string[]; readSecrets?: string[]; tickSecrets?: string[] }, string][]) {
       let thrown: unknown;
       try {
         createApp({ tickq, ...options });
@@ -163,6 +164,7 @@ describe("secrets too short to resist guessing", () => {
       }
       expect(thrown).toBeInstanceOf(TickqError);
       expect((thrown as TickqError).message).toMatch(/shorter than 16 characters.*openssl rand -hex 32/);
+      expect((thrown as TickqError).message).toContain(setting);
       expect((thrown as TickqError).message).not.toContain(short);
     }
     expect(() => createApp({ tickq, secrets: [`${short}y`] })).not.toThrow();

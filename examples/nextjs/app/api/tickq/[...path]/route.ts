@@ -2,5 +2,5 @@
 import { tickq } from "../../../../lib/tickq";
 
 export const { GET, HEAD, POST, PUT, PATCH, DELETE } = tickq;
-// Every request reads Redis: never prerendered.
-export const dynamic = "force-dynamic";
+// No `dynamic` setting: a catch-all route is never prerendered, and Next refuses one where
+// next.config.ts turns cacheComponents on (as create-next-app writes it).
