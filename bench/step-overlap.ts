@@ -1,4 +1,4 @@
-// npx tsx bench/step-overlap.ts [--jobs 20000 --rounds 3]
+// npx tsx bench/step-overlap.ts [--jobs 20000 --rounds 3 --adapter ioredis|node-redis]
 // How the one-loop no-op drain (batch 100, one tick loop, a private Redis) spends a step: when it goes
 // out, when its reply's bytes come back, and how long the tick's event loop sat idle meanwhile. Per
 // job it prints the wall time, the tick process's CPU (process.cpuUsage), the event loop's idle time
@@ -9,16 +9,25 @@
 // sent as their reply arrived (over TCP a second step waits queued at Redis: pipeline.ts). Node and
 // Redis overlap where the wall is less than their sum.
 // Wall and idle need a quiet machine; the CPU figures and the split per step read on a busy one.
+// `--adapter node-redis`: the tick over node-redis (which writes its commands in a setImmediate after
+// the turn that sent them, not at once as ioredis does); the split per step reads ioredis' socket,
+// so it shows only the wall and CPU figures.
 import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import { Redis } from "ioredis";
 import { createTickq } from "../src/index.js";
 import { startPrivate } from "../src/platforms/node/find-redis.js";
 import { ioredisAdapter } from "../src/redis/ioredis.js";
+import { nodeRedisAdapter } from "../src/redis/node-redis.js";
+import { createClient } from "redis";
 import type { RedisAdapter, RedisReply } from "../src/redis/types.js";
 
 const { values } = parseArgs({
-  options: { jobs: { type: "string", default: "20000" }, rounds: { type: "string", default: "3" } },
+  options: {
+    jobs: { type: "string", default: "20000" },
+    rounds: { type: "string", default: "3" },
+    adapter: { type: "string", default: "ioredis" },
+  },
 });
 const jobs = Number(values.jobs);
 
@@ -46,7 +55,8 @@ client.stream.prependListener("data", () => {
     head.idleAtArrival = lastChunk.idle;
   }
 });
-const base = ioredisAdapter(client);
+const nodeRedis = values.adapter === "node-redis" ? await createClient({ url: server.url }).connect() : undefined;
+const base = nodeRedis ? nodeRedisAdapter(nodeRedis) : ioredisAdapter(client);
 let steps: Step[] | undefined;
 const adapter: RedisAdapter = {
   ...base,
@@ -97,7 +107,9 @@ const redisCpuUs = async () => {
 await enqueue(jobs);
 await drain();
 const perJob = (us: number) => (us / jobs).toFixed(2).padStart(6);
-console.log(`one-loop no-op drain of ${jobs.toLocaleString("en")} jobs, batch 100: µs a job, then ms a step`);
+console.log(
+  `one-loop no-op drain of ${jobs.toLocaleString("en")} jobs, batch 100, ${values.adapter}: µs a job, then ms a step`,
+);
 for (let round = 0; round < Number(values.rounds); round++) {
   await enqueue(jobs);
   const redisBefore = await redisCpuUs();
@@ -125,11 +137,14 @@ for (let round = 0; round < Number(values.rounds); round++) {
     if (next && next.sent <= step.arrived) queued++;
   }
   const n = measured.length;
+  const split = nodeRedis
+    ? ""
+    : ` | ${n} calls: in flight ${(inFlight / n).toFixed(3)}, idle in it ${(idleInFlight / n).toFixed(3)}, reply to next call ${(arrivalToNext / Math.max(1, n - 1)).toFixed(3)}, next already sent ${((100 * queued) / Math.max(1, n - 1)).toFixed(0)} %`;
   console.log(
-    `  wall ${perJob(wallUs)}  node CPU ${perJob(used.user + used.system)} (sys ${perJob(used.system)})  idle ${perJob(idleUs)}  Redis CPU ${perJob(redisUs)}` +
-      ` | ${n} calls: in flight ${(inFlight / n).toFixed(3)}, idle in it ${(idleInFlight / n).toFixed(3)}, reply to next call ${(arrivalToNext / Math.max(1, n - 1)).toFixed(3)}, next already sent ${((100 * queued) / Math.max(1, n - 1)).toFixed(0)} %`,
+    `  wall ${perJob(wallUs)}  node CPU ${perJob(used.user + used.system)} (sys ${perJob(used.system)})  idle ${perJob(idleUs)}  Redis CPU ${perJob(redisUs)}${split}`,
   );
 }
 client.disconnect();
+await nodeRedis?.close();
 await server.stop();
 process.exit(0);
