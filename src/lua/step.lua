@@ -114,6 +114,21 @@ local function ahead_of(lease, lane, kept, ran_at)
   return ahead
 end
 
+-- A lane of one connection's kept groups ({ count, length }: lib/tick/replay-call.lua's
+-- without_jobs) against the reply's joined groups (lib/common/joined.lua: one text, chunks, or the
+-- texts themselves): `check` false fills each length in, true answers whether each is as kept.
+local function joined_lengths(kept, groups, check)
+  for g = 2, #kept, 3 do
+    local n, v = kept[g], groups[g]
+    if type(n) == 'table' then
+      local len = 0
+      if type(v) == 'string' then len = #v else for k = 1, #v do len = len + #v[k] end end
+      if not check then n[2] = len elseif n[2] ~= len then return false end
+    end
+  end
+  return true
+end
+
 local tickId = ARGV[2]
 local leaseMs = ARGV[3]
 local deadMaxSize = tonumber(ARGV[4])
@@ -128,11 +143,14 @@ local tick, lease = tickId, KEYS[2]
 local seq, solo, load, lane = call_number(call)
 local now = now_ms()
 local state, kept, marked, ran_before = call_state(lease, seq, lane)
+local connection_lane = lane == 'c' or lane == 'd'
 if state == 'replay' then
-  -- A lane of one connection finds its jobs behind those of a later call of the other lane.
+  -- A lane of one connection finds its jobs behind those of a later call of the other lane, and
+  -- answers a lost lease rather than jobs not joined to the length it kept.
   local groups = with_jobs(tick, kept[4], lane and ahead_of(lease, lane, kept, 14))
-  if not groups then return { now, 0, 0, {} } end
-  kept[4] = joined.groups(groups)
+  groups = groups and joined.groups(groups)
+  if not groups or (connection_lane and not joined_lengths(kept[4], groups, true)) then return { now, 0, 0, {} } end
+  kept[4] = groups
   return ordered_reply.rehydrate(kept, 5)
 end
 if state == 'stale' then return { now, 0, 0, {} } end
@@ -154,7 +172,6 @@ if not held then return with_cancels({ now, 0, evicted, {}, {}, missed }) end
 redis.call('PEXPIRE', lease, leaseMs)
 note_solo(tick, solo)
 -- Lanes only. A lane of one connection (TCP) writes its count with its kept reply: no command more.
-local connection_lane = lane == 'c' or lane == 'd'
 local ran = lane and (connection_lane and ran_before + 1 or redis.call('HINCRBY', lease, 'ran', 1))
 if beatAt then sidekiq_beat(3, now, leaseMs, beatAt) end
 local batch, queues, picks = fetch_args(fetchAt)
@@ -173,6 +190,7 @@ local function with_drained(reply)
 end
 -- Ordered groups are part of the reply only for a tick that serves ordered names.
 local kept_reply, reply = { now, 1, evicted, without_jobs(fetched, lane), {}, missed }, { now, 1, evicted, joined.groups(fetched), {}, missed }
+if connection_lane then joined_lengths(kept_reply[4], reply[4]) end
 if #names > 0 then kept_reply[5], reply[5] = ordered_reply.slim(ordered), ordered_reply.joined(ordered) end
 if flowed then kept_reply[7], reply[7] = flowed, flowed end
 local sent_on = flow_lib and flow_lib.sent_on or 0

@@ -1,12 +1,13 @@
 // Steps in the lanes of one connection (lib/tick/replay-call.lua, 'c' and
 // 'd'): over TCP a tick keeps two steps in flight on its connection, and
 // ioredis resends both after a reconnect, so the first may reach Redis again
-// after the second ran. Each such step keeps the count and total length of
-// the jobs it fetched, not their SHA-1s, and counts its run in the HSET of
-// its kept reply; run twice with the same arguments it answers the same jobs
-// and leaves the state of one run, even once the other lane fetched in front
-// of them and acked a copy of one of its texts; a replay that cannot find its
-// jobs as kept answers a lost lease (nothing handed over, nothing lost).
+// after the second ran. Each such step keeps the count of the jobs it
+// fetched and the length its reply joined them to, not their SHA-1s, and
+// counts its run in the HSET of its kept reply; run twice with the same
+// arguments it answers the same jobs and leaves the state of one run, even
+// once the other lane fetched in front of them and acked a copy of one of
+// its texts; a replay that cannot find its jobs as kept answers a lost lease
+// (nothing handed over, nothing lost).
 import { describe, expect, it } from "vitest";
 import * as protocol from "../../../src/protocol/index.js";
 import { adapterCases } from "../../helpers/adapters.js";
@@ -74,6 +75,16 @@ describe.each(adapterCases)("steps in the lanes of one connection over $name", (
     const { first: again } = await callTwice(protocol.step, KEYS, step("2c/0/0", 3));
     expect(again).toEqual(c);
     expect(await inproc()).toEqual([job(4), job(3), job(2), PING, job(1)]);
+  });
+
+  it("a step whose jobs its reply joins in chunks (past 8 KiB) answers them again on its replay", async () => {
+    const big = (n: number) => JSON.stringify({ class: "x", args: ["y".repeat(5_000)], jid: `b${n}`, queue: "default" });
+    await setup([1, 2, 3, 4].map(big), 0);
+    const c = await call(protocol.step, KEYS, step("2c/0/0", 3));
+    expect(jobsOf(c)).toEqual([big(1), big(2), big(3)]);
+    await call(protocol.step, KEYS, step("3d/0/0", 1));
+    const { first: again } = await callTwice(protocol.step, KEYS, step("2c/0/0", 3));
+    expect(again).toEqual(c);
   });
 
   it("a replay that finds other jobs where its own were answers a lost lease and hands over nothing", async () => {

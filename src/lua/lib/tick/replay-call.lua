@@ -23,13 +23,14 @@
 -- Lanes of one connection: over TCP a tick keeps two steps in flight too,
 -- in lanes 'c' and 'd' (same fields, `seqc`, `replyc`; `seqd`, `replyd`),
 -- written back to back on one connection, which Redis runs in the order
--- sent. Such a call keeps, for each queue, the count and the total length
--- of the jobs it fetched, not their SHA-1s (hashing every job cost Redis
--- more than the step's fetch: bench/redis-step-instructions.ts), and counts
--- itself in `ran` within the reads and the write it makes anyway (no
--- HINCRBY). Its replay reads its jobs by position: they sit at the head of
--- the tick's lists, behind the jobs the other lane's call fetched if that
--- one ran after it (its `ran` is higher: step.lua's ahead_of). At most one call of the other
+-- sent. Such a call keeps, for each queue, the count of the jobs it fetched
+-- and the length of their joined text in its reply (step.lua), not their
+-- SHA-1s (hashing every job cost Redis 44 % more instructions a job:
+-- bench/redis-step-instructions.ts), and counts itself in `ran` within the
+-- read and the write it makes anyway (no HINCRBY). Its replay reads its
+-- jobs by position: they sit at the head of the tick's lists, behind the
+-- jobs the other lane's call fetched if that one ran after it (its `ran` is
+-- higher: step.lua's ahead_of). At most one call of the other
 -- lane can have run after it before its reply is taken (the tick takes
 -- replies in run order, and a lane holds one call at a time), and acks
 -- take the oldest copy of a text first (lib/tick/ack-jobs.lua), never the
@@ -163,10 +164,9 @@ local function without_jobs(groups, lane)
     local n = #jobs
     kept[g], kept[g + 1], kept[g + 2] = groups[g], n, groups[g + 2]
     if n > 0 and (lane == 'c' or lane == 'd') then
-      -- A lane of one connection: the count and the total length, read back by position.
-      local bytes = 0
-      for k = 1, n do bytes = bytes + #jobs[k] end
-      kept[g + 1] = { n, bytes }
+      -- A lane of one connection: the count, and the length its reply joined the jobs to (step.lua
+      -- fills it in from the joined reply: no pass over the jobs), read back by position.
+      kept[g + 1] = { n, 0 }
     elseif lane and n > 0 then
       local shas = {}
       for k = 1, n do shas[k] = redis.sha1hex(jobs[k]) end
@@ -179,8 +179,8 @@ end
 -- Undoes without_jobs. Groups are read back last first: a queue fetched
 -- twice in one call has its second group nearest the head. `ahead`: for a
 -- lane of one connection, how many jobs of each queue the other lane's call
--- that ran after this one put in front (ahead_of); nil (a lost reply) when
--- the jobs read back are not those kept.
+-- that ran after this one put in front (step.lua's ahead_of); nil (a lost
+-- reply) when fewer are there than kept (step.lua checks their length).
 local function with_jobs(tick, kept, ahead)
   local groups, offsets, texts = {}, ahead or {}, {}
   for g = #kept - 2, 1, -3 do
@@ -190,12 +190,8 @@ local function with_jobs(tick, kept, ahead)
     if type(n) == 'table' and type(n[2]) == 'number' then
       local newest_first = redis.call('LRANGE', inproc_key(tick, queue), at, at + n[1] - 1)
       offsets[queue] = at + n[1]
-      local bytes = 0
-      for k = #newest_first, 1, -1 do
-        jobs[#jobs + 1] = newest_first[k]
-        bytes = bytes + #newest_first[k]
-      end
-      if #jobs ~= n[1] or bytes ~= n[2] then return nil end
+      for k = #newest_first, 1, -1 do jobs[#jobs + 1] = newest_first[k] end
+      if #jobs ~= n[1] then return nil end
     elseif type(n) == 'table' then
       -- A lane call's group (without_jobs' { n, SHA-1s }): each job by its SHA-1 among the list's
       -- texts, read and hashed once a queue. One not there (a late replay no client waits for may
