@@ -40,8 +40,8 @@
 -- drained: 1 when the fetch took as many as it asked yet left nothing due behind
 -- (lib/ordered/fetch-ids.lua's fetch_mixed): the tick asks for no more; else absent.
 -- ran: a lane step's run number (lib/tick/replay-call.lua's lanes), only when its lease was held:
--- the tick takes the jobs of its two steps in flight in the order Redis fetched them. Absent over
--- TCP (no lane), and from a script before it: the tick takes replies in send order then.
+-- the tick takes the jobs of its two steps in flight in the order Redis fetched them. Absent from a
+-- step of no lane, and from a script before it: the tick takes replies in send order then.
 -- Replays: a numbered call (lib/tick/replay-call.lua). The replay of the last call
 -- answers its kept reply (its `drained` too), so the jobs it fetched reach the tick and none is
 -- acked twice; an older call's replay does nothing. Without the lease the
@@ -52,7 +52,8 @@
 -- taken and freed with the jobs' moves, so they are settled once too. The
 -- solo marker is a plain write of the tick's record: run twice, the same;
 -- so is the load, and a replay answers before reaching either.
--- Two steps at once (a lane each, over HTTP: lib/tick/replay-call.lua): they
+-- Two steps at once (a lane each: 'a' and 'b' over HTTP, 'c' and 'd' on one TCP connection,
+-- lib/tick/replay-call.lua): they
 -- may reach Redis in either order, and each acks only jobs the tick had
 -- before it sent them, so either order settles the same jobs; each fetch is
 -- fresh, neither makes the other stale, and a replay of either finds its own
@@ -60,8 +61,11 @@
 -- sends a solo marker with a call in flight. A lane step also keeps the
 -- SHA-1 of each job it fetched (40 bytes a job, a batch at most, in the
 -- lease hash), found again by text: jobs of the same text (no jid) are
--- told apart by no position. Each lane step that holds the lease counts itself in the lease hash
--- (`ran`, one HINCRBY) and answers the count: Redis runs scripts one at a time, so the counts are
+-- told apart by no position; a step of a lane of one connection keeps instead the count and the
+-- length of its joined reply a queue (no pass over its jobs), and its replay reads its jobs by
+-- position behind those of the other lane's later call (ahead_of), or answers a lost lease when
+-- they are not as kept. Each lane step that holds the lease counts itself in the lease hash
+-- (`ran`: one HINCRBY, or over one connection a field of the HSET that keeps its reply) and answers the count: Redis runs scripts one at a time, so the counts are
 -- the order the two fetched in; the count is kept with the reply, so a replay answers the same one.
 -- A lease stamped by the Redis before a restart (lib/tick/restart-hold.lua) counts as lost:
 -- the acks run, nothing is fetched, leaseHeld 0. During the hold after a restart no ordered

@@ -80,7 +80,8 @@ describe("the pipeline's steps over one connection", () => {
     expect(Math.max(...sent.map((s) => s.inFlight))).toBe(2);
     expect(new Set(sent.map((s) => s.lane))).toEqual(new Set(["c", "d"]));
     // Never two in one lane: lanes alternate while two are in flight.
-    for (let i = 1; i < sent.length; i++) if (sent[i]!.inFlight === 2) expect(sent[i]!.lane).not.toBe(sent[i - 1]!.lane);
+    for (let i = 1; i < sent.length; i++)
+      if (sent[i]!.inFlight === 2) expect(sent[i]!.lane).not.toBe(sent[i - 1]!.lane);
     // A step beside another fetches a whole batch: one call a batch, and the last ones.
     for (const s of sent.filter((s) => s.inFlight === 2)) expect(s.fetch).toBe(BATCH);
     expect(sent.length).toBeLessThanOrEqual(300 / BATCH + 2);

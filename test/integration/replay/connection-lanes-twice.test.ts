@@ -78,7 +78,8 @@ describe.each(adapterCases)("steps in the lanes of one connection over $name", (
   });
 
   it("a step whose jobs its reply joins in chunks (past 8 KiB) answers them again on its replay", async () => {
-    const big = (n: number) => JSON.stringify({ class: "x", args: ["y".repeat(5_000)], jid: `b${n}`, queue: "default" });
+    const big = (n: number) =>
+      JSON.stringify({ class: "x", args: ["y".repeat(5_000)], jid: `b${n}`, queue: "default" });
     await setup([1, 2, 3, 4].map(big), 0);
     const c = await call(protocol.step, KEYS, step("2c/0/0", 3));
     expect(jobsOf(c)).toEqual([big(1), big(2), big(3)]);
