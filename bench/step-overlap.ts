@@ -18,8 +18,6 @@ import { Redis } from "ioredis";
 import { createTickq } from "../src/index.js";
 import { startPrivate } from "../src/platforms/node/find-redis.js";
 import { ioredisAdapter } from "../src/redis/ioredis.js";
-import { nodeRedisAdapter } from "../src/redis/node-redis.js";
-import { createClient } from "redis";
 import type { RedisAdapter, RedisReply } from "../src/redis/types.js";
 
 const { values } = parseArgs({
@@ -55,8 +53,14 @@ client.stream.prependListener("data", () => {
     head.idleAtArrival = lastChunk.idle;
   }
 });
-const nodeRedis = values.adapter === "node-redis" ? await createClient({ url: server.url }).connect() : undefined;
-const base = nodeRedis ? nodeRedisAdapter(nodeRedis) : ioredisAdapter(client);
+// node-redis loaded only when asked: its hundreds of command modules are no part of an ioredis run.
+const nodeRedis =
+  values.adapter === "node-redis"
+    ? await (await import("redis")).createClient({ url: server.url }).connect()
+    : undefined;
+const base = nodeRedis
+  ? (await import("../src/redis/node-redis.js")).nodeRedisAdapter(nodeRedis)
+  : ioredisAdapter(client);
 let steps: Step[] | undefined;
 const adapter: RedisAdapter = {
   ...base,
