@@ -39,9 +39,10 @@
 -- cancelled (lib/ordered/cancel-ids.lua), for the tick's events.
 -- drained: 1 when the fetch took as many as it asked yet left nothing due behind
 -- (lib/ordered/fetch-ids.lua's fetch_mixed): the tick asks for no more; else absent.
--- ran: a lane step's run number (lib/tick/replay-call.lua's lanes), only when its lease was held:
--- the tick takes the jobs of its two steps in flight in the order Redis fetched them. Absent from a
--- step of no lane, and from a script before it: the tick takes replies in send order then.
+-- ran: an HTTP lane step's run number (lib/tick/replay-call.lua's lanes), only when its lease was
+-- held: the tick takes the jobs of its two steps in flight in the order Redis fetched them. Absent
+-- from a step of no lane or of a lane of one connection (TCP: Redis runs its calls in the order
+-- sent), and from a script before it: the tick takes replies in send order then.
 -- Replays: a numbered call (lib/tick/replay-call.lua). The replay of the last call
 -- answers its kept reply (its `drained` too), so the jobs it fetched reach the tick and none is
 -- acked twice; an older call's replay does nothing. Without the lease the
@@ -65,8 +66,10 @@
 -- length of its joined reply a queue (no pass over its jobs), and its replay reads its jobs by
 -- position behind those of the other lane's later call (ahead_of), or answers a lost lease when
 -- they are not as kept. Each lane step that holds the lease counts itself in the lease hash
--- (`ran`: one HINCRBY, or over one connection a field of the HSET that keeps its reply) and answers the count: Redis runs scripts one at a time, so the counts are
+-- (`ran`, one HINCRBY) and answers the count: Redis runs scripts one at a time, so the counts are
 -- the order the two fetched in; the count is kept with the reply, so a replay answers the same one.
+-- A lane step of one connection counts itself in the HSET that keeps its reply (`ran`, and its
+-- lane's `ranc` or `rand`, which its replay compares with the other lane's) and answers no count.
 -- A lease stamped by the Redis before a restart (lib/tick/restart-hold.lua) counts as lost:
 -- the acks run, nothing is fetched, leaseHeld 0. During the hold after a restart no ordered
 -- id, flow slot or unique key is handed out (a flow job waits in the schedule until it ends).
@@ -98,18 +101,15 @@
 -- @include lib/tick/restart-hold.lua
 -- @include lib/common/joined.lua
 
--- For the replay of a call of a lane of one connection (lib/tick/replay-call.lua) whose kept reply is
--- `kept` (its run number at `ran_at`): the jobs of each queue that the other
--- lane's last call fetched, when it ran after this one (a higher `ran`),
--- since they sit in front of this call's at the head of the tick's lists.
-local function ahead_of(lease, lane, kept, ran_at)
+-- For the replay of a call of a lane of one connection (lib/tick/replay-call.lua): the jobs of each
+-- queue that the other lane's last call fetched, when it ran after this one (its lane's run number,
+-- `ranc` or `rand`, is higher), since they sit in front of this call's at the head of the tick's lists.
+local function ahead_of(lease, lane)
   local other = ({ c = 'd', d = 'c' })[lane]
   if not other then return nil end
-  local text = redis.call('HGET', lease, 'reply' .. other)
-  if not text then return nil end
-  local theirs = decode_reply(text)
-  if not (theirs[ran_at] and kept[ran_at] and theirs[ran_at] > kept[ran_at]) then return nil end
-  local ahead, groups = {}, theirs[4] or {}
+  local row = redis.call('HMGET', lease, 'ran' .. lane, 'ran' .. other, 'reply' .. other)
+  if not (row[1] and row[2] and row[3] and tonumber(row[2]) > tonumber(row[1])) then return nil end
+  local ahead, groups = {}, decode_reply(row[3])[4] or {}
   for g = 1, #groups, 3 do
     local n = groups[g + 1]
     if type(n) == 'table' then n = n[1] end
@@ -151,7 +151,7 @@ local connection_lane = lane == 'c' or lane == 'd'
 if state == 'replay' then
   -- A lane of one connection finds its jobs behind those of a later call of the other lane, and
   -- answers a lost lease rather than jobs not joined to the length it kept.
-  local groups = with_jobs(tick, kept[4], lane and ahead_of(lease, lane, kept, 14))
+  local groups = with_jobs(tick, kept[4], lane and ahead_of(lease, lane))
   groups = groups and joined.groups(groups)
   if not groups or (connection_lane and not joined_lengths(kept[4], groups, true)) then return { now, 0, 0, {} } end
   kept[4] = groups
@@ -215,5 +215,11 @@ local function with_ran(reply)
   reply[14] = ran
   return reply
 end
-remember(lease, seq, with_ran(with_drained(with_cancels(kept_reply))), load_text(load, fetched_count), lane, connection_lane and ran or nil)
+-- A lane of one connection answers no run number (its calls run in the order sent), and keeps its
+-- count in the lease hash instead: its reply has no field more than a step's of no lane.
+if connection_lane then
+  remember(lease, seq, with_drained(with_cancels(kept_reply)), load_text(load, fetched_count), lane, ran)
+  return with_drained(with_cancels(reply))
+end
+remember(lease, seq, with_ran(with_drained(with_cancels(kept_reply))), load_text(load, fetched_count), lane)
 return with_ran(with_drained(with_cancels(reply)))

@@ -23,11 +23,13 @@
 -- Lanes of one connection: over TCP a tick keeps two steps in flight too,
 -- in lanes 'c' and 'd' (same fields, `seqc`, `replyc`; `seqd`, `replyd`),
 -- written back to back on one connection, which Redis runs in the order
--- sent. Such a call keeps, for each queue, the count of the jobs it fetched
+-- sent, so the tick takes their replies in send order and such a call
+-- answers no run number. It keeps, for each queue, the count of the jobs it fetched
 -- and the length of their joined text in its reply (step.lua), not their
 -- SHA-1s (hashing every job cost Redis 44 % more instructions a job:
--- bench/redis-step-instructions.ts), and counts itself in `ran` within the
--- read and the write it makes anyway (no HINCRBY). Its replay reads its
+-- bench/redis-step-instructions.ts), and counts itself in `ran` (and its
+-- lane's `ranc` or `rand`) within the read and the write it makes anyway
+-- (no HINCRBY). Its replay reads its
 -- jobs by position: they sit at the head of the tick's lists, behind the
 -- jobs the other lane's call fetched if that one ran after it (its `ran` is
 -- higher: step.lua's ahead_of). At most one call of the other
@@ -126,15 +128,16 @@ end
 -- `load`, when given, is the tick's load (lib/tick/run-solo.lua's load_text),
 -- kept in the same HSET: a step pays one write, not two. `lane`: a lane
 -- call's, kept in its lane's fields.
--- `ran`, when given, is the lane call's run number (a lane of one connection), kept in the same HSET.
+-- `ran`, when given, is the lane call's run number (a lane of one connection), kept in the same HSET:
+-- as the tick's count (`ran`) and as its lane's (`ranc`, `rand`: step.lua's ahead_of reads them).
 local function remember(lease, seq, reply, load, lane, ran)
   local text = table.concat(encode_reply(reply))
   local seq_field, reply_field = 'seq', 'reply'
   if lane then seq_field, reply_field = 'seq' .. lane, 'reply' .. lane end
   if ran and load then
-    redis.call('HSET', lease, seq_field, seq, reply_field, text, 'load', load, 'ran', ran)
+    redis.call('HSET', lease, seq_field, seq, reply_field, text, 'load', load, 'ran', ran, 'ran' .. lane, ran)
   elseif ran then
-    redis.call('HSET', lease, seq_field, seq, reply_field, text, 'ran', ran)
+    redis.call('HSET', lease, seq_field, seq, reply_field, text, 'ran', ran, 'ran' .. lane, ran)
   elseif load then
     redis.call('HSET', lease, seq_field, seq, reply_field, text, 'load', load)
   else
