@@ -8,6 +8,9 @@ const USER_INFO = /\b([a-z][a-z0-9+.-]*:\/\/)([^\s/?#"'`]*)@/gi;
 
 /** The URL without its password (or user), for logs and errors; text that is not a URL has any `//…@` masked. */
 export function redactUrl(url: string): string {
+  // Without "//" ("user:pass@host:6379", as ioredis takes it) a URL parser reads a scheme and a path, no user:
+  // everything up to the last "@" before a path goes.
+  if (!url.includes("//")) return url.replace(/^[^/?#\s]*@/, "***@");
   try {
     const parsed = new URL(url);
     if (!parsed.password && !parsed.username) return url;

@@ -1,8 +1,7 @@
-// How the CLI reaches Redis: REDIS_URL (ioredis, TCP; with --cluster or
-// REDIS_CLUSTER=1 a Redis Cluster, REDIS_URL naming one node or several,
-// comma-separated) or UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN
-// (restAdapter, HTTP: fetch alone), with the key prefix from --prefix or
-// TICKQ_PREFIX. ioredis is imported only when used (an optional peer
+// How the CLI reaches Redis: as redis-from-env.ts reads the env, REDIS_URL (ioredis, TCP; with
+// --cluster or REDIS_CLUSTER=1 a Redis Cluster, REDIS_URL naming one node or several,
+// comma-separated) or UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN (restAdapter, HTTP:
+// fetch alone), with the key prefix from --prefix or TICKQ_PREFIX. ioredis is imported only when used (an optional peer
 // dependency); each is set to fail fast: a CLI should say "unreachable" in
 // seconds, not retry on.
 import { redactUrl } from "../redact.js";
@@ -21,8 +20,9 @@ import {
 } from "../index.js";
 import type { Cluster, Redis } from "ioredis";
 import { isOn } from "../http/env.js";
-import { ioredisFromUrl, redisUrls } from "../redis/ioredis-url.js";
+import { ioredisFromUrl } from "../redis/ioredis-url.js";
 import { UsageError } from "./exit.js";
+import { NO_REDIS, redisFromEnv, shownUrl, unreachable } from "./redis-from-env.js";
 
 export interface Connection {
   adapter: RedisAdapter;
@@ -41,13 +41,15 @@ export async function importClient<T>(name: string, load: () => Promise<T>): Pro
 }
 
 export async function connect(env: NodeJS.ProcessEnv = process.env): Promise<Connection> {
-  if (env.REDIS_URL) {
+  const redis = redisFromEnv(env);
+  if (redis === undefined) throw new UsageError(NO_REDIS);
+  if (redis.kind === "tcp") {
     const io = await importClient("ioredis", () => import("ioredis"));
     const { ioredisAdapter } = await import("../redis/ioredis.js");
     const cluster = isOn(env.REDIS_CLUSTER);
     let client: Redis | Cluster;
     try {
-      client = ioredisFromUrl(io, env.REDIS_URL, {
+      client = ioredisFromUrl(io, redis.url, {
         cluster,
         redis: { maxRetriesPerRequest: 1, connectTimeout: 3_000, retryStrategy: (times) => (times > 2 ? null : 200) },
         clusterOptions: { clusterRetryStrategy: (times) => (times > 2 ? null : 200) },
@@ -55,7 +57,7 @@ export async function connect(env: NodeJS.ProcessEnv = process.env): Promise<Con
     } catch (error) {
       throw new UsageError((error as Error).message.replace("REDIS_CLUSTER=1 (the CLI: --cluster)", "--cluster"));
     }
-    const target = redisUrls(env.REDIS_URL).map(redactUrl).join(",");
+    const target = shownUrl(redis.url);
     // A call that fails because the connection did says so, as the server does, not ioredis' "max retries per request".
     let down: string | undefined;
     client.on("error", (error: Error) => void (down = error.message));
@@ -79,17 +81,9 @@ export async function connect(env: NodeJS.ProcessEnv = process.env): Promise<Con
     };
     return { adapter, target, close: async () => void client.disconnect() };
   }
-  if (env.UPSTASH_REDIS_REST_URL && env.UPSTASH_REDIS_REST_TOKEN) {
-    const { restAdapter } = await import("../redis/rest.js");
-    const adapter = restAdapter({
-      url: env.UPSTASH_REDIS_REST_URL,
-      token: env.UPSTASH_REDIS_REST_TOKEN,
-      retries: 1,
-      backoffMs: () => 200,
-    });
-    return { adapter, target: env.UPSTASH_REDIS_REST_URL, close: async () => {} };
-  }
-  throw new UsageError("set REDIS_URL (redis://host:6379), or UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN");
+  const { restAdapter } = await import("../redis/rest.js");
+  const adapter = restAdapter({ url: redis.url, token: redis.token, retries: 1, backoffMs: () => 200 });
+  return { adapter, target: redactUrl(redis.url), close: async () => {} };
 }
 
 export interface Session {
@@ -153,5 +147,5 @@ function whyDown(target: string, down: string, cluster: boolean): string {
     return `Redis at ${target} refused the credentials (${down}): check the user and password in REDIS_URL`;
   if (cluster && /refresh slots cache/i.test(down))
     return `Redis at ${target} answered no cluster slots (${down}): is it a Redis Cluster node? For one Redis, leave out --cluster (REDIS_CLUSTER)`;
-  return `Redis at ${target} is unreachable (${down}): is it running? Check REDIS_URL`;
+  return unreachable(target, down);
 }

@@ -29,6 +29,7 @@ import { checkKnownKeys } from "../options.js";
 import { checkQueueAccepted } from "../tick/accepted-queues.js";
 import type { RoundTrips } from "../redis/adapter.js";
 import { definitionOf, type Runtime } from "../tick/runtime.js";
+import { isUndeclared } from "./undeclared-job.js";
 import * as protocol from "../protocol/index.js";
 import { runCall } from "../protocol/run.js";
 import type { SendSpan } from "../telemetry/tracing.js";
@@ -41,7 +42,8 @@ type NewJob = {
   args: unknown[];
   jid: string;
   queue: string;
-  retry: boolean | number;
+  /** Absent for a job defined elsewhere (undeclared-job.ts): the tick takes its definition's. */
+  retry: boolean | number | undefined;
   [field: string]: unknown;
 };
 
@@ -139,7 +141,7 @@ function prepare(runtime: Runtime, job: BulkJob, fields?: Record<string, unknown
     args: job.args,
     jid,
     queue,
-    retry: job.retry ?? definition.retry ?? true,
+    retry: job.retry ?? definition.retry ?? (isUndeclared(definition.perform) ? undefined : true),
     ...orderFields(job.name, definition, job.args, job),
     ...fields,
   };

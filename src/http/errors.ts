@@ -25,6 +25,21 @@ export function logError(what: string, error: unknown, secrets: readonly (string
   console.error(`tickq: ${what}: ${redact(printableErrorText(error), secrets)}`);
 }
 
+/**
+ * The same error with credentials masked in its message and stack, for a caller who prints it (a
+ * server's start-up): its class and code stay.
+ */
+export function maskedError(error: unknown, secrets: readonly (string | undefined)[] = []): unknown {
+  if (!(error instanceof Error)) return error;
+  try {
+    error.message = redact(error.message, secrets);
+    if (typeof error.stack === "string") error.stack = redact(error.stack, secrets);
+  } catch {
+    // a frozen error: thrown as it is
+  }
+  return error;
+}
+
 export function answerError(
   c: Context,
   error: unknown,

@@ -3,7 +3,7 @@
 // one still runs, so a slow tick never stacks another on top of it.
 import type { JobRegistry, Tickq, TickOptions, TickReport, WaitUntil } from "../index.js";
 import { buildEdge, credentialsOf, kicksByDefault, type Edge, type EdgeOptions } from "./edge.js";
-import { logError } from "./errors.js";
+import { maskedError } from "./errors.js";
 import { restFromEnv } from "./rest-from-env.js";
 import type { ClientOf } from "./throttle.js";
 import { printable } from "../printable.js";
@@ -73,21 +73,20 @@ export interface InProcessEdge<J extends JobRegistry> {
 
 /**
  * Builds the edge of a long-lived server (Bun, Deno, a Node framework) with Upstash's REST API from `env`
- * as its default Redis, logging (credentials masked) and rethrowing what stops it; `where` names the entry.
+ * as its default Redis, throwing what stops it with credentials masked (the caller prints it, once).
  */
 export function inProcessEdge<J extends JobRegistry>(
   options: EdgeOptions<J>,
   env: Record<string, string | undefined>,
   clientOf: ClientOf,
-  where: string,
 ): InProcessEdge<J> {
   const background = backgroundWork();
   let edge: Edge<J>;
   try {
     edge = buildEdge(options, env, () => restFromEnv(env), { waitUntil: background.waitUntil, clientOf });
   } catch (error) {
-    logError(`${where} cannot start`, error, credentialsOf(env));
-    throw error;
+    // Thrown to the code that starts the server, which prints it or handles it: logged here too, it printed twice.
+    throw maskedError(error, credentialsOf(env));
   }
   let loop: { stop(): Promise<void> } | undefined;
   return {

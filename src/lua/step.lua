@@ -8,7 +8,7 @@
 --   acks(succeeded[](queue jobs[]+) others[](code queue job updated delay)&results?(entries[](number
 --   state keep jid members) keep ageSec ttlMs)&metrics?m(entries[](name queue entries ms waitMs
 --   durations waits) retentionSec perItem[](name ms waitMs))) fetch(batch queues[] picks[])
---   ordered?(names[] succeeded[](name ids[](id fence)) others[](code name id fence
+--   ordered?(names[] succeeded[](name ids[]+(id fence)) others[](code name id fence
 --   extra)&metrics?m(entries[](ms startMs) retentionSec perItem[](ms startMs)))
 -- Returns: (nowMs leaseHeld deadEvicted fetched[queue jobs[]+ counts[resurrections interruptions
 --   suspect doubts]] ordered?[](name first ids[]+ payloads[]+ scores[]+ counts[] failures[]
@@ -70,6 +70,8 @@
 -- the order the two fetched in; the count is kept with the reply, so a replay answers the same one.
 -- A lane step of one connection counts itself in the HSET that keeps its reply (`ran`, and its
 -- lane's `ranc` or `rand`, which its replay compares with the other lane's) and answers no count.
+-- The lease's `boot` stamp is read in call_state's HMGET with `seq` (one command, not two): a read,
+-- so a replay or a concurrent tick meets the same as before.
 -- A lease stamped by the Redis before a restart (lib/tick/restart-hold.lua) counts as lost:
 -- the acks run, nothing is fetched, leaseHeld 0. During the hold after a restart no ordered
 -- id, flow slot or unique key is handed out (a flow job waits in the schedule until it ends).
@@ -146,7 +148,7 @@ local orderedAt = fetch_args_end(fetchAt)
 local tick, lease = tickId, KEYS[2]
 local seq, solo, load, lane = call_number(call)
 local now = now_ms()
-local state, kept, marked, ran_before = call_state(lease, seq, lane)
+local state, kept, marked, boot, ran_before = call_state(lease, seq, lane)
 local connection_lane = lane == 'c' or lane == 'd'
 if state == 'replay' then
   -- A lane of one connection finds its jobs behind those of a later call of the other lane, and
@@ -158,7 +160,7 @@ if state == 'replay' then
   return ordered_reply.rehydrate(kept, 5)
 end
 if state == 'stale' then return { now, 0, 0, {} } end
-local held = state == 'fresh' and not restart.stale(lease, now)
+local held = state == 'fresh' and not restart.stale_stamp(boot, now)
 local _, evicted, missed, cancelled, marks, counted = ack(tick, acksAt, now, deadMaxSize, deadMaxAgeSec, state == 'fresh', marked)
 local names, ordered_acks_at = ordered_names(orderedAt)
 local _, ordered_evicted = ordered_ack(tick, ordered_acks_at, now, deadMaxSize, deadMaxAgeSec, marks)

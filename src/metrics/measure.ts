@@ -19,9 +19,13 @@ export function runMeter(
 ): Outcome {
   // Put back without finishing: it runs again, and that run is the one counted.
   if (outcome.kind === "interrupted" || outcome.kind === "inDoubt" || outcome.kind === "unstarted") return outcome;
-  // A job pushed without enqueued_at (by hand, by an old client) has no wait to count.
+  // A job pushed without enqueued_at (by hand, by an old client) has no wait to count, nor one whose
+  // enqueued_at is before 1970 (another client's nonsense): its wait, summed, passed what Redis adds.
   const enqueued = payload.enqueued_at;
-  const waitMs = typeof enqueued === "number" ? Math.max(0, startedMono + clockOffsetMs - enqueued * 1000) : undefined;
+  const waitMs =
+    typeof enqueued === "number" && enqueued >= 0
+      ? Math.max(0, startedMono + clockOffsetMs - enqueued * 1000)
+      : undefined;
   const durationMs =
     outcome.kind === "succeeded" && outcome.durationMs !== undefined
       ? outcome.durationMs

@@ -10,6 +10,7 @@ import { describeError, retryLimit } from "../tick/retry.js";
 import { redisNowSec } from "../tick/runtime.js";
 import type { OrderedRuntime } from "./runtime.js";
 import type { LogFields, LogLevel, LogSink } from "../telemetry/logger.js";
+import type { JobSpan } from "../telemetry/tracing.js";
 import type { JobLogger } from "../job/context.js";
 import { orderedCancelKey } from "../cancel/errors.js";
 import { isLeaseInDoubt, LEASE_DOUBTS_MAX, leaseDoubtsError } from "./guard.js";
@@ -18,14 +19,19 @@ import type { OrderedContext, OrderedDefinition } from "./types.js";
 import type { OrderedFetched, OrderedOutcome } from "./work.js";
 
 // Per execution: one context object, one outcome and the parsed payloads; no closure (its key,
-// its log and its own signal are made only when something asks for them). `done`: called once
-// it ended, whatever the path (the tick's guard counts running executions).
-export async function runOrdered(
+// its log and its own signal are made only when something asks for them). A handler that returns at
+// once (not a thenable) and no span: the outcome comes back as is, with no promise and no turn of
+// microtasks, as a plain job's does (tick/passes/execute.ts runJobNow; bench/ordered-instructions.ts
+// counts the difference). `done`: called once it ended, whatever the path (the tick's guard counts
+// running executions). Never throws; a promise never rejects.
+export function runOrdered(
   runtime: OrderedRuntime,
   item: OrderedFetched,
   signal: AbortSignal,
   done?: () => void,
-): Promise<OrderedOutcome> {
+): OrderedOutcome | Promise<OrderedOutcome> {
+  // Set once a promise carries the run on: that promise calls `done` when it ends.
+  let handedOn = false;
   try {
     // A run cancelled before it started never starts (src/ordered/cancel.ts).
     const { cancels } = runtime;
@@ -66,21 +72,69 @@ export async function runOrdered(
       attempt: ctx.attempt,
     });
     if (span) {
-      const outcome = await span.run(() => attempt(runtime, item, signal, definition, payloads, ctx));
-      span.end({ outcome: outcome.kind, error: "error" in outcome ? outcome.error : undefined });
-      return outcome;
+      handedOn = true;
+      return traced(span, runtime, item, signal, definition, payloads, ctx, done);
     }
     const started = monotonicMs();
+    let returned: unknown;
     try {
-      await definition.perform(item.id, payloads as never[], ctx);
-      return ctx.cancelled() ?? measured(runtime, started, { kind: "succeeded", item });
+      returned = definition.perform(item.id, payloads as never[], ctx);
     } catch (error) {
       return thrown(runtime, item, signal, definition, ctx, started, error);
     }
+    if (!isThenable(returned)) return ctx.cancelled() ?? measured(runtime, started, { kind: "succeeded", item });
+    handedOn = true;
+    return awaited(returned, runtime, item, signal, definition, ctx, started, done);
+  } finally {
+    if (!handedOn) done?.();
+  }
+}
+
+/** A handler's promise: its outcome once it settles, then `done`. */
+async function awaited(
+  returned: PromiseLike<unknown>,
+  runtime: OrderedRuntime,
+  item: OrderedFetched,
+  signal: AbortSignal,
+  definition: OrderedDefinition<never>,
+  ctx: RunContext,
+  started: number,
+  done: (() => void) | undefined,
+): Promise<OrderedOutcome> {
+  try {
+    await returned;
+    return ctx.cancelled() ?? measured(runtime, started, { kind: "succeeded", item });
+  } catch (error) {
+    return thrown(runtime, item, signal, definition, ctx, started, error);
   } finally {
     done?.();
   }
 }
+
+/** A run inside its span, then `done`. */
+async function traced(
+  span: JobSpan,
+  runtime: OrderedRuntime,
+  item: OrderedFetched,
+  signal: AbortSignal,
+  definition: OrderedDefinition<never>,
+  payloads: unknown[],
+  ctx: RunContext,
+  done: (() => void) | undefined,
+): Promise<OrderedOutcome> {
+  try {
+    const outcome = await span.run(() => attempt(runtime, item, signal, definition, payloads, ctx));
+    span.end({ outcome: outcome.kind, error: "error" in outcome ? outcome.error : undefined });
+    return outcome;
+  } finally {
+    done?.();
+  }
+}
+
+const isThenable = (value: unknown): value is PromiseLike<unknown> =>
+  (typeof value === "object" || typeof value === "function") &&
+  value !== null &&
+  typeof (value as { then?: unknown }).then === "function";
 
 /** The handler's run inside a span (the path without one is runOrdered's own). */
 async function attempt(

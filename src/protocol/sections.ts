@@ -15,6 +15,7 @@ import {
   tuple,
   groups,
   joined,
+  packed,
   texts,
 } from "./define.js";
 
@@ -73,7 +74,7 @@ export const acks = group({
 export const ordered = optional(
   group({
     names: counted(text),
-    succeeded: counted(group({ name: text, ids: counted(group({ id: text, fence: number })) })),
+    succeeded: counted(group({ name: text, ids: packed(group({ id: text, fence: number })) })),
     others: trailed(
       group({ code: text, name: text, id: text, fence: number, extra: text }),
       trailer({

@@ -31,7 +31,7 @@ function nodeOf(url: string): { host: string; port: number; options: RedisOption
 }
 
 /** Refuses a URL of another scheme (http://, a REST URL): ioredis would read it as a socket path ("connect ENOENT"). */
-function checkScheme(url: string): void {
+export function checkScheme(url: string): void {
   const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(url)?.[1]?.toLowerCase();
   if (scheme === undefined) {
     checkMangledScheme(url);

@@ -84,8 +84,8 @@ export interface Lane<W extends TickWork = TickWork, O extends TickOutcome = Tic
   /** This lane's work (told apart from plain jobs and other lanes' by its shape). */
   owns(work: TickWork): work is W;
   ownsOutcome(outcome: TickOutcome): outcome is O;
-  /** Runs it; never rejects. */
-  run(work: W): Promise<O>;
+  /** Runs it: the outcome as is when the run ended at once (no promise, no turn of microtasks), else its promise; never throws, never rejects. */
+  run(work: W): O | Promise<O>;
   /** What a run that rejected becomes: put back, as if interrupted. */
   interrupted(work: W): O;
   /** What work handed back unstarted becomes. */

@@ -38,7 +38,14 @@ function holdCall(inner: RedisAdapter, script: LuaScript, what: "request" | "rep
       await released;
       return call();
     }
-    const reply = await call();
+    let reply: RedisReply;
+    try {
+      reply = await call();
+    } catch (error) {
+      // Not run (NOSCRIPT the first time Redis meets a script: runScript sends it again by EVAL): the next call is held.
+      armed = true;
+      throw error;
+    }
     onHeld();
     await released;
     return reply;

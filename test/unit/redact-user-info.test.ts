@@ -2,7 +2,7 @@
 // take the last "@" as the end of the user info): no part of it is left in
 // an error or a log line.
 import { describe, expect, it } from "vitest";
-import { redact } from "../../src/redact.js";
+import { redact, redactUrl } from "../../src/redact.js";
 
 describe("masking a URL's user info in text", () => {
   it("masks a password holding @ up to the last @ before the host", () => {
@@ -15,5 +15,11 @@ describe("masking a URL's user info in text", () => {
   it("stops at the URL's end: a later @ in the text is not taken for its user info", () => {
     expect(redact("redis://127.0.0.1:6379/0 and ops@example.com")).toBe("redis://127.0.0.1:6379/0 and ops@example.com");
     expect(redact("https://example.com/a@b")).toBe("https://example.com/a@b");
+  });
+
+  it("masks the user info of a URL written without its scheme, which a URL parser reads as a path", () => {
+    expect(redactUrl("app:hunter2@127.0.0.1:6379")).toBe("***@127.0.0.1:6379");
+    expect(redactUrl("127.0.0.1:6379")).toBe("127.0.0.1:6379");
+    expect(redactUrl("/tmp/redis.sock")).toBe("/tmp/redis.sock");
   });
 });

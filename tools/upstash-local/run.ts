@@ -4,7 +4,8 @@
 // `tickq redis-http`.
 import { randomBytes } from "node:crypto";
 import { redactUrl } from "../../src/redact.js";
-import { findRedis } from "../../src/platforms/node/find-redis.js";
+import { redisUrls } from "../../src/redis/ioredis-url.js";
+import { findRedis, type FoundRedis } from "../../src/platforms/node/find-redis.js";
 import { stopOnSignals } from "../../src/platforms/node/listen.js";
 import { startUpstashLocal, type UpstashLocalServer } from "./server.js";
 
@@ -20,6 +21,8 @@ export interface RedisHttpOptions {
   anyScript?: boolean;
   /** Added to every request, to feel a remote Redis; default 0. */
   latencyMs?: number;
+  /** The Redis to serve over (`tickq redis-http` finds it as its other server commands do); default `findRedis()`. */
+  redis?: FoundRedis;
   /** Where the URL and token are printed; default console.log. */
   print?: (line: string) => void;
 }
@@ -30,7 +33,7 @@ export interface RedisHttpOptions {
  */
 export async function runRedisHttp(options: RedisHttpOptions = {}): Promise<UpstashLocalServer> {
   const print = options.print ?? console.log;
-  const redis = await findRedis();
+  const redis = options.redis ?? (await findRedis());
   const token = options.token ?? randomBytes(18).toString("base64url");
   const latencyMs = options.latencyMs ?? 0;
   const server = await startUpstashLocal({
@@ -42,7 +45,7 @@ export async function runRedisHttp(options: RedisHttpOptions = {}): Promise<Upst
     anyScript: options.anyScript,
   });
   print(
-    `Upstash-compatible REST server over ${redactUrl(redis.url)}${latencyMs ? ` (+${latencyMs} ms a request)` : ""}`,
+    `Upstash-compatible REST server over ${redisUrls(redis.url).map(redactUrl).join(",")}${latencyMs ? ` (+${latencyMs} ms a request)` : ""}`,
   );
   print(`  UPSTASH_REDIS_REST_URL=${server.url}`);
   print(`  UPSTASH_REDIS_REST_TOKEN=${token}`);

@@ -36,7 +36,7 @@ export function addDevCommand(program: Command): void {
       await importClient("ioredis", () => import("ioredis"));
       const { devRedis } = await import("../dev/redis.js");
       const { describe, startDevServer } = await import("../dev/server.js");
-      const redis = await devRedis();
+      const redis = await devRedis("dev");
       keepRunning();
       print(redis.line);
       const secret = process.env.TICKQ_SECRET ?? randomBytes(24).toString("base64url");

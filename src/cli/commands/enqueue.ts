@@ -2,6 +2,7 @@
 //   [--priority P] [--group G] [--jobs module]
 import type { Command } from "commander";
 import type { EnqueueOptions, JobRegistry } from "../../index.js";
+import { undeclaredJob } from "../../client/undeclared-job.js";
 import { withTickq } from "../connect.js";
 import { UsageError } from "../exit.js";
 import { globals, intOption } from "../global.js";
@@ -53,7 +54,7 @@ export function addEnqueueCommand(program: Command): void {
     .option("--delay <ms>", "run after this many milliseconds")
     .option("--at <date>", "run at this time (ISO 8601)")
     .option("--jid <jid>", "your own id: the same jid again within a day pushes nothing")
-    .option("--retry <n>", "retries on failure: a number, true (25) or false")
+    .option("--retry <n>", "retries on failure: a number, true (25) or false (default: the job's definition's)")
     .option("--priority <p>", "-1000 to 1000: within its queue a higher priority starts first")
     .option("--group <group>", "its group for fair shares (a tenant's id)")
     .option("--jobs <module>", "check the name and take its defaults from this module's jobs")
@@ -62,8 +63,9 @@ export function addEnqueueCommand(program: Command): void {
       const args = readArgs(argsText);
       const at = options.at === undefined ? undefined : new Date(options.at);
       if (at && Number.isNaN(at.getTime())) throw new UsageError(`--at must be a date, got ${options.at}`);
-      // Without a module, any name goes: the CLI only writes the job, a tick elsewhere runs it.
-      const jobs: JobRegistry = options.jobs ? (await loadJobs(options.jobs)).jobs : { [name]: () => {} };
+      // Without a module, any name goes: the CLI only writes the job, and the tick that runs it takes
+      // its definition's retry (undeclaredJob writes none).
+      const jobs: JobRegistry = options.jobs ? (await loadJobs(options.jobs)).jobs : { [name]: undeclaredJob() };
       const enqueueOptions: EnqueueOptions = {
         queue: options.queue,
         delayMs: intOption(options.delay, "--delay", 0),

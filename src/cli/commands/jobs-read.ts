@@ -18,6 +18,20 @@ function place(job: JobInfo, nowMs: number): string {
 
 const errorOf = (job: JobInfo) => (job.job.error_class ? `${job.job.error_class}: ${job.job.error_message ?? ""}` : "");
 
+/**
+ * Its `retry`; a job written without one (tickq enqueue without --jobs) is retried as the definition of
+ * the tick that runs it says, which the jobs API (reading it as false) cannot know.
+ */
+function retryOf(job: JobInfo): string {
+  try {
+    const stored = JSON.parse(job.raw) as unknown;
+    if (typeof stored === "object" && stored !== null && !Object.hasOwn(stored, "retry")) return "its definition's";
+  } catch {
+    // not JSON: as the jobs API read it
+  }
+  return String(job.job.retry);
+}
+
 function printJob(job: JobInfo, nowMs: number): void {
   const p = job.job;
   const rows: [string, string][] = [
@@ -27,7 +41,7 @@ function printJob(job: JobInfo, nowMs: number): void {
     ["queue", job.queue],
     ["where", place(job, nowMs)],
     ["args", clip(terminalJson(p.args), 2_000)],
-    ["retry", String(p.retry)],
+    ["retry", retryOf(job)],
   ];
   if (typeof p.retry_count === "number") rows.push(["retry count", String(p.retry_count)]);
   for (const field of ["created_at", "enqueued_at", "failed_at", "retried_at"] as const) {

@@ -36,8 +36,10 @@ export function addServerCommands(program: Command): void {
       }) => {
         await importClient("ioredis", () => import("ioredis"));
         const { runRedisHttp } = await import("../../../tools/upstash-local/run.js");
+        const { devRedis } = await import("../dev/redis.js");
         keepRunning();
         await runRedisHttp({
+          redis: (await devRedis("redis-http")).found,
           port: intOption(options.port, "--port"),
           token: options.token,
           insecureToken: options.insecureToken,
@@ -62,11 +64,12 @@ export function addServerCommands(program: Command): void {
       const { prefix, partitions, cluster } = globals(command);
       const loaded = await loadJobs(options.jobs);
       await importClient("ioredis", () => import("ioredis"));
-      const { findRedis } = await import("../../platforms/node/find-redis.js");
+      const { devRedis } = await import("../dev/redis.js");
       const { stopOnSignals } = await import("../../platforms/node/listen.js");
       const { startServer } = await import("../../platforms/node/server.js");
       keepRunning();
-      const redis = await findRedis();
+      const { found: redis, line } = await devRedis("serve");
+      print(line);
       const secret = process.env.TICKQ_SECRET ?? randomBytes(24).toString("base64url");
       if (!process.env.TICKQ_SECRET)
         print(`no TICKQ_SECRET set; using a random one for this run:\n  TICKQ_SECRET=${secret}`);

@@ -1,7 +1,11 @@
-// Makes the loaded module's work visible: a middleware prints each job run as it ends, and each
-// workflow's `step` is wrapped so a step function prints when it runs (a memoized step, which
-// does not run, prints nothing). The module's own objects are not changed: the workflows are copies.
+// Makes the loaded module's work visible: a middleware prints each job run as it ends, the failed
+// and dead events print what became of a failed run (retried when, or dead and why: a run's line
+// cannot say, the ack decides after it), and each workflow's `step` is wrapped so a step function
+// prints when it runs (a memoized step, which does not run, prints nothing). The module's own
+// objects are not changed: the workflows are copies.
 import type { JobContext, Middleware, RunningJob } from "../../job/context.js";
+import type { JobRegistry } from "../../job/definition.js";
+import type { Tickq } from "../../tickq.js";
 import type { WorkflowStep } from "../../workflows/types.js";
 import type { LoadedJobs } from "../load-jobs.js";
 import { type Lines, took } from "./lines.js";
@@ -18,6 +22,30 @@ export function printJobs(out: Lines): Middleware {
       throw error;
     }
   };
+}
+
+/**
+ * A line when a failed job is retried (`↻ job NAME JID retried: attempt 2 in 1.0 s`), dropped (`dead: false`) or
+ * goes dead (`☠ job NAME dead JID: Error: …`, the reason too for a job that could not run at all).
+ */
+export function printOutcomes(tickq: Pick<Tickq<JobRegistry>, "on">, out: Lines): void {
+  tickq.on("failed", (event) => {
+    if (event.retryAt) {
+      const wait = took(Math.max(0, event.retryAt.getTime() - Date.now()));
+      out.write("info", "↻", `job ${event.name}`, `${event.jid} retried: attempt ${event.attempt + 1} in ${wait}`);
+    } else if (event.payload.dead === false) {
+      out.write(
+        "fail",
+        "✗",
+        `job ${event.name} dropped`,
+        `${event.jid} out of retries after attempt ${event.attempt} (dead: false)`,
+      );
+    }
+  });
+  tickq.on("dead", (event) => {
+    const after = event.error === undefined ? "" : ` after attempt ${event.attempt}`;
+    out.write("fail", "☠", `job ${event.name} dead`, `${event.jid}${after}: ${event.reason}`);
+  });
 }
 
 type Workflows = NonNullable<LoadedJobs["workflows"]>;

@@ -10,7 +10,7 @@ import { dashboard } from "../../dashboard/index.js";
 import type { QueueOrder } from "../../index.js";
 import { type RunningServer, type ServerOptions, startServer } from "../../platforms/node/server.js";
 import { type LoadedJobs, loadJobs } from "../load-jobs.js";
-import { printJobs, printSteps } from "./instrument.js";
+import { printJobs, printOutcomes, printSteps } from "./instrument.js";
 import type { Lines } from "./lines.js";
 import type { LoginLink } from "./login-link.js";
 
@@ -100,6 +100,7 @@ async function serve(options: DevServerOptions, loaded: LoadedJobs, port: number
     logger: quietLogger(options.out),
   });
   server.tickq.use(printJobs(options.out));
+  printOutcomes(server.tickq, options.out);
   return server;
 }
 

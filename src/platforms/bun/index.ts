@@ -77,7 +77,7 @@ export function serveBun<J extends JobRegistry>(options: TickqBunOptions<J>): Bu
   }
   const { port, hostname, tickEveryMs, onTick, env: given, ...rest } = options;
   const env = given ?? bun.env;
-  const served = inProcessEdge(rest as EdgeOptions<J>, env, bunClient, "the Bun server");
+  const served = inProcessEdge(rest as EdgeOptions<J>, env, bunClient);
   // The server goes to the app as its env, so the throttle can ask it for the caller's address.
   const server = bun.serve({
     port: port ?? 3000,

@@ -99,7 +99,7 @@ export function serveDeno<J extends JobRegistry>(options: TickqDenoOptions<J>): 
     );
   }
   const env = given ?? deno.env.toObject();
-  const served = inProcessEdge(rest as EdgeOptions<J>, env, denoClient, "the Deno server");
+  const served = inProcessEdge(rest as EdgeOptions<J>, env, denoClient);
   const { edge } = served;
   const base = edge.tickq as Tickq<JobRegistry>;
   if (schedule !== false) {

@@ -53,7 +53,7 @@ const BODY_READ =
  */
 export function tickqExpress<J extends JobRegistry>(options: TickqExpressOptions<J>): TickqExpressHandler<J> {
   const { basePath: given, ...rest } = options;
-  const mounted = mountTickq(rest as MountedOptions<J>, "tickqExpress");
+  const mounted = mountTickq(rest as MountedOptions<J>);
   let at: { path: string; listener: NodeListener } | undefined;
   const handler = (req: ExpressRequest, res: ServerResponse, next: (error?: unknown) => void) => {
     const path = (given ?? req.baseUrl ?? "").replace(/\/+$/, "");

@@ -36,7 +36,7 @@ const METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as 
  * app.post("/signup", async (req) => ({ jid: await tickq.tickq.enqueue("sendWelcomeEmail", [email], { kick: true }) }));
  */
 export function tickqFastify<J extends JobRegistry>(options: TickqFastifyOptions<J>): TickqFastifyPlugin<J> {
-  const mounted = mountTickq(options, "tickqFastify");
+  const mounted = mountTickq(options);
   const plugin = async (fastify: FastifyInstance) => {
     const listener = mounted.listenerAt(fastify.prefix);
     // The app reads and limits its own bodies (POST /jobs): Fastify's parsers would consume the stream first.

@@ -35,10 +35,10 @@ export interface Mounted<J extends JobRegistry> {
   close(): Promise<void>;
 }
 
-/** Builds the tickq and its loop once; `where` names the entry in a start-up error. */
-export function mountTickq<J extends JobRegistry>(options: MountedOptions<J>, where: string): Mounted<J> {
+/** Builds the tickq and its loop once; what stops it is thrown, credentials masked. */
+export function mountTickq<J extends JobRegistry>(options: MountedOptions<J>): Mounted<J> {
   const { tickEveryMs, onTick, env: given, ...rest } = options;
-  const served = inProcessEdge(rest as EdgeOptions<J>, given ?? process.env, nodeClient, where);
+  const served = inProcessEdge(rest as EdgeOptions<J>, given ?? process.env, nodeClient);
   served.loop(tickEveryMs ?? 1_000, onTick);
   return {
     tickq: served.tickq,

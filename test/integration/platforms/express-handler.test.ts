@@ -1,8 +1,8 @@
 // tickqExpress inside a real Express app: what a body parser mounted before it does, one handler
-// mounted at two paths, and close() waiting for a kicked tick.
+// mounted at two paths, close() waiting for a kicked tick, and a bad setting thrown once, not also logged.
 import type { AddressInfo } from "node:net";
 import express, { type ErrorRequestHandler, type Express } from "express";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { ioredisAdapter } from "../../../src/redis/ioredis.js";
 import { tickqExpress, type TickqExpressOptions } from "../../../src/platforms/express/index.js";
 import type { JobRegistry } from "../../../src/index.js";
@@ -94,6 +94,18 @@ describe("tickqExpress", () => {
       });
     });
     await handler.close();
+  });
+
+  it("a secret too short to use is thrown to the app once, naming the fix, and not also logged", () => {
+    const printed = vi.spyOn(console, "error").mockImplementation(() => {});
+    try {
+      expect(() => handlerOf({}, { env: { TICKQ_SECRET: "short-secret" } })).toThrow(
+        /shorter than 16 characters.*openssl rand -hex 32/,
+      );
+      expect(printed).not.toHaveBeenCalled();
+    } finally {
+      printed.mockRestore();
+    }
   });
 
   it("close() waits for a kicked tick's job to finish", async () => {

@@ -40,7 +40,8 @@ end
 local function metrics_header(count_arg)
   local rest, groups, retention = string.match(count_arg, '^(.-) m(%d+) (%d+)$')
   if not rest then return count_arg, nil end
-  return rest, { groups = tonumber(groups), retention = tonumber(retention) }
+  -- The retention goes to EXPIRE as the text it came in: Redis formats a number argument.
+  return rest, { groups = tonumber(groups), retention = retention }
 end
 
 -- Reads the section from ARGV[i]; `others`: how many other entries follow the
@@ -125,12 +126,26 @@ local function record_runs(header, i, others, kinds, queues, missed, now_ms_valu
   end
 
   if next(jobs) == nil then return i end
-  local minute = P .. 'metrics:' .. math.floor(now_ms_value / 60000)
+  local minute = P .. 'metrics:' .. string.format('%d', math.floor(now_ms_value / 60000))
   local total = P .. 'metrics:total'
+  -- Each count goes to both hashes, and a batch's counts repeat (its runs, its bucket): each
+  -- value is formatted once a call ('%d'), where a number argument costs Redis a '%.17g' a command.
+  -- Only a whole number within 2^53, where '%d' writes what '%.17g' would: past 2^63 '%d' wraps to
+  -- -2^63 (a wait from an `enqueued_at` far in the past), so any other goes as the number it is and
+  -- Redis refuses what it cannot add, as it did before.
+  local texts = {}
   local function add(field, by, both)
     if by == 0 then return end
-    if both then redis.call('HINCRBY', minute, field, by) end
-    redis.call('HINCRBY', total, field, by)
+    local text = by
+    if by % 1 == 0 and by > -2 ^ 53 and by < 2 ^ 53 then
+      text = texts[by]
+      if not text then
+        text = string.format('%d', by)
+        texts[by] = text
+      end
+    end
+    if both then redis.call('HINCRBY', minute, field, text) end
+    redis.call('HINCRBY', total, field, text)
   end
   for name, t in pairs(jobs) do
     local prefix = 'j|' .. name .. '|'

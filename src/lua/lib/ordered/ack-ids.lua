@@ -5,6 +5,8 @@
 -- waits in `ready` again or another tick holds it now, and touches
 -- nothing. Run twice, the second run finds its tokens gone and does
 -- nothing; callers also answer replays from lib/tick/replay-call.lua first.
+-- A name's acked ids come packed or counted (ordered_successes below): all are read before this
+-- pass writes anything, a replay reads them alike, and reading them adds nothing at maxmemory.
 -- With metrics on, the entries whose token it held are counted
 -- (lib/metrics/record-ordered-runs.lua): a replay holds none, counts none.
 --   (successes, grouped by name) the run's payloads are done; payloads that
@@ -149,8 +151,34 @@ local function settle_other(tick, kind, name, id, fence, extra, now, dead_max, d
   return 1, promote_arrivals(name, id, tonumber(redis.call('ZSCORE', okey(name, 'later'), id))), evicted, due
 end
 
+-- One name's successes from ARGV[j]: its ids and fences, packed (src/protocol/define.ts `packed`:
+-- "j<values>", then the count and the pairs in one value, split once) or counted (count, then the
+-- pairs); and the index past them. Packed: one value where an id was two, each handled by the client's
+-- Redis library (bench/ordered-instructions.ts).
+local function ordered_successes(j)
+  local head, ids, fences = ARGV[j], {}, {}
+  if string.byte(head) == 106 then -- 'j'
+    -- One string.match an id (its two values at once): cheaper for Redis than a find and a sub a value.
+    local s, match = ARGV[j + 1], string.match
+    local count, pos = match(s, '^(%d+)\30()')
+    for k = 1, tonumber(count) do
+      ids[k], fences[k], pos = match(s, '^([^\30]*)\30([^\30]*)\30?()', pos)
+      if not pos then error('ordered acks: no packed id at ' .. k) end
+    end
+    if 1 + 2 * tonumber(count) ~= tonumber(string.sub(head, 2)) or pos ~= #s + 1 then
+      error('ordered acks: the packed value does not hold the ' .. count .. ' ids announced')
+    end
+    return ids, fences, j + 2
+  end
+  local count = tonumber(head)
+  for k = 1, count do
+    ids[k], fences[k] = ARGV[j - 1 + 2 * k], ARGV[j + 2 * k]
+  end
+  return ids, fences, j + 1 + 2 * count
+end
+
 -- Reads, from ARGV[i]: the successes grouped by name (n names, then for
--- each: name, count, that many id and fence pairs), then the other entries
+-- each: name and its ids and fences, ordered_successes), then the other entries
 -- (n, then n groups of kind, name, id, fence, extra), whose count may carry
 -- the metrics trailer (lib/metrics/record-ordered-runs.lua) with its entries
 -- after them. Absent: nothing. `marks`: the tick's cancel marks as ack()
@@ -158,18 +186,19 @@ end
 -- finished run) and dead-set evictions.
 local function ordered_ack(tick, i, now, dead_max, dead_max_age, marks)
   local processed, failed, ready_again, evicted = 0, 0, 0, 0
-  -- The metrics trailer is read first: without it no run is noted (a table a run).
-  local others_at = i + 1
-  for _ = 1, tonumber(ARGV[i]) or 0 do others_at = others_at + 2 + 2 * tonumber(ARGV[others_at + 1]) end
-  local others, metrics = metrics_header(ARGV[others_at] or '0')
+  -- The successes are read first, then the metrics trailer: without it no run is noted (a table a run).
+  local successes = {}
+  local from = i + 1
+  for g = 1, tonumber(ARGV[i]) or 0 do
+    local ids, fences, after = ordered_successes(from + 1)
+    successes[g] = { ARGV[from], ids, fences }
+    from = after
+  end
+  local others, metrics = metrics_header(ARGV[from] or '0')
   local runs = {}
-  for _ = 1, tonumber(ARGV[i]) or 0 do
-    local name, count = ARGV[i + 1], tonumber(ARGV[i + 2])
-    local ids, fences = {}, {}
-    for k = 1, count do
-      ids[k] = ARGV[i + 1 + 2 * k]
-      fences[k] = ARGV[i + 2 + 2 * k]
-    end
+  for _, group in ipairs(successes) do
+    local name, ids, fences = group[1], group[2], group[3]
+    local count = #ids
     local settled, again, dues = settle_success(tick, name, ids, fences, marks, now, metrics ~= nil)
     if metrics then
       -- Three slots a run in one list, not a table a run (some 1,500 instructions each).
@@ -179,9 +208,8 @@ local function ordered_ack(tick, i, now, dead_max, dead_max_age, marks)
       end
     end
     processed, ready_again = processed + settled, ready_again + again
-    i = i + 2 + 2 * count
   end
-  i = i + 1
+  i = from
   for _ = 1, tonumber(others) do
     local kind = ARGV[i + 1]
     local acted, again, gone, due, cancelled = settle_other(tick, kind, ARGV[i + 2], ARGV[i + 3], ARGV[i + 4], ARGV[i + 5], now, dead_max, dead_max_age, marks)

@@ -32,7 +32,9 @@
 -- pass, which finds none; a concurrent tick never writes this tick's lists,
 -- and this tick's other lane only pushes at the head or takes named jobs, so
 -- the tail read is the list as the cut meets it (one script). At maxmemory it
--- only removes (allow-oom, as before).
+-- only removes (allow-oom, as before). A group cut whole tells its flow jobs by
+-- one search of its joined value for a job opening '{"t' (none: no call a job);
+-- a pure read of the call's own arguments, so a replay decides the same.
 -- A flow job (lib/flow/flow.lua) settles its slots and claims with it, only
 -- when it was still listed: a late ack frees nothing another tick holds.
 -- `held`: the tick's lease is held, so its slots are still its own.
@@ -91,11 +93,13 @@ local STATS_TTL = 5 * 365 * 86400
 
 local function bump(name, by, day)
   if by == 0 then return end
-  redis.call('INCRBY', P .. 'stat:' .. name, by)
+  -- Formatted once for both commands: Redis formats a number argument ('%.17g') at each call.
+  local text = string.format('%d', by)
+  redis.call('INCRBY', P .. 'stat:' .. name, text)
   local daily = P .. 'stat:' .. name .. ':' .. day
   -- Counts only grow, so the key is new exactly when it now holds `by`: the
   -- TTL is set once a day, not once a call.
-  if redis.call('INCRBY', daily, by) == by then redis.call('EXPIRE', daily, STATS_TTL) end
+  if redis.call('INCRBY', daily, text) == by then redis.call('EXPIRE', daily, STATS_TTL) end
 end
 
 local LIST_REWRITE_MAX = 4000
@@ -405,6 +409,10 @@ local function ack(tick, i, now_ms_value, dead_max, dead_max_age, held, marked)
   local flows, nflows, byte = {}, 0, string.byte
   for _, group in ipairs(successes) do
     local queue, names, tail = group[1], group[2], group.tail
+    -- A group cut whole is its joined value's jobs, each opening the value or following a
+    -- separator, and a flow job opens with '{"t' (lib/flow/read.lua FLOW_HEAD): when the value
+    -- holds that nowhere, none is one, told by one search of the value, not a call a job.
+    local plain = tail and not (string.find(group.text, '^{"t') or string.find(group.text, '\30{"t', 1, true))
     -- A group cut whole: its jobs are its tail's, oldest (last) first.
     for k = 1, tail and #tail or #names do
       entry = entry + 1
@@ -416,7 +424,7 @@ local function ack(tick, i, now_ms_value, dead_max, dead_max_age, held, marked)
         if settled then settled[entry] = job end
         if counted then forget(job) end
         -- Most jobs are plain: one byte tells them (lib/flow/read.lua FLOW_HEAD_LETTER) before a call.
-        if byte(job, 3) == FLOW_HEAD_LETTER and is_flow(job) then
+        if not plain and byte(job, 3) == FLOW_HEAD_LETTER and is_flow(job) then
           nflows = nflows + 1
           flows[nflows] = job
         end

@@ -45,9 +45,11 @@
 
 -- A length's text, made once a call: a number joined to a string is formatted
 -- as a float ('%.14g'), some 2,000 instructions, and a kept reply holds one
--- length per id or job.
+-- length per id or job. The kept reply's integers (its time, counts, flags)
+-- come from here too: '%.17g' costs twice what '%d' does, and 0 and 1, the
+-- most of them, cost nothing (bench/redis-step-instructions.ts).
 -- (One local, a table: begin's includes are near Lua's 200 locals.)
-local reply_lengths = {}
+local reply_lengths = { [0] = '0', [1] = '1' }
 function reply_lengths.text(n)
   local text = reply_lengths[n]
   if not text then
@@ -74,7 +76,12 @@ local function encode_reply(v, out)
       end
     end
   elseif t == 'number' then
-    out[#out + 1] = 'n' .. string.format('%.17g', v) .. ';'
+    -- An integer as '%d' (decode_reply's tonumber reads both forms alike); any other number as before.
+    if v % 1 == 0 and v > -2 ^ 53 and v < 2 ^ 53 then
+      out[#out + 1] = 'n' .. reply_lengths.text(v) .. ';'
+    else
+      out[#out + 1] = 'n' .. string.format('%.17g', v) .. ';'
+    end
   else
     local s = tostring(v)
     out[#out + 1] = 's' .. reply_lengths.text(#s) .. ':' .. s
@@ -104,24 +111,25 @@ end
 -- lib/cancel/read-cancel-marks.lua), read with `seq` so a tick whose jobs
 -- nobody cancelled pays no command for cancels. A call of `lane` is stale
 -- below `seq` (the last call of no lane) or below its lane's last number,
--- a replay of its lane's last.
--- Fourth: for a lane call, the tick's lane steps run so far (`ran`), read
--- in the same HMGET (a lane of one connection counts itself with remember).
+-- a replay of its lane's last. Fourth: the lease's `boot` stamp (false when
+-- none), read in the same HMGET, for lib/tick/restart-hold.lua's stale_stamp:
+-- a step pays one command for both, not two. Fifth: the tick's lane steps
+-- run so far (`ran`), read in the same HMGET (a lane of one connection counts
+-- itself with remember).
 local function call_state(lease, seq, lane)
-  local row = redis.call('HMGET', lease, 'seq', 'cancels', lane and 'seq' .. lane or 'seq', 'ran')
+  local row = redis.call('HMGET', lease, 'seq', 'cancels', lane and 'seq' .. lane or 'seq', 'boot', 'ran')
   local last = row[1]
   if not last then return 'lost', nil, true end
   last = tonumber(last)
   local marked = row[2] ~= false
   local reply_field = 'reply'
-  local ran = tonumber(row[4] or 0)
   if lane then
     if seq <= last then return 'stale', nil, marked end
     last, reply_field = row[3] and tonumber(row[3]) or 0, 'reply' .. lane
   end
-  if seq == last then return 'replay', (decode_reply(redis.call('HGET', lease, reply_field))), marked, ran end
+  if seq == last then return 'replay', (decode_reply(redis.call('HGET', lease, reply_field))), marked end
   if seq < last then return 'stale', nil, marked end
-  return 'fresh', nil, marked, ran
+  return 'fresh', nil, marked, row[4], tonumber(row[5] or 0)
 end
 
 -- Only while the lease exists: HSET must never bring a lost lease back.

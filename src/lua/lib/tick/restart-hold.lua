@@ -20,6 +20,14 @@
 --             to this Redis alone, not to its replicas or AOF: a replica that loaded its master's RDB in
 --             the second the master saved it answers the same LASTSAVE, and once promoted must not find
 --             the master's `sure` (a full sync's RDB may hold one, of a LASTSAVE before that sync's).
+--   node      CLUSTER MYID of that Redis ('' outside a cluster)
+--   moved     "OLD>NEW": the run_ids before and after the key space moved here whole (resharding);
+--             a lease stamped OLD stays current while `run` is NEW
+-- Resharding moves the key space to another master of a cluster with MIGRATE, which forgets nothing:
+-- a new run_id there is no restart when the record names another node, this one was never promoted
+-- (master_replid2 unset: not a failover) and that node is a connected master still (CLUSTER NODES: not
+-- failed, not a replica). Then no hold begins and the leases stamped before it stay current. A restart
+-- of the old node that no call saw before its slot moved is not seen (the hold would need that call).
 -- Fast path: LASTSAVE equals `lastsave` and `sure`, same Redis (one LASTSAVE and one HMGET).
 -- Otherwise INFO server (~50-100 µs) tells a restart from an RDB save.
 -- A mark written with REPL_NONE would not do: an AOF rewrite or RDB save dumps
@@ -30,6 +38,9 @@
 -- persistence forgot the work with its claims, and one on its first start had
 -- none. A Redis that refuses LASTSAVE or INFO in scripts (a hosted one) turns
 -- detection off: Upstash persists each write before answering.
+-- At maxmemory (noeviction) its HSETs of a few bytes fail as every write does, and the call with them.
+-- Concurrent ticks: a script runs alone on its node, so the first call on the new master records the move
+-- (or the restart) and every later one, any tick's, finds it recorded.
 -- Replays: a replay finds the record the first run wrote (fast path); writing it
 -- again would write the same values (within the second LASTSAVE names it checks again
 -- and writes nothing new; one after that second only marks the record `sure`).
@@ -63,7 +74,27 @@ function restart.mark_sure(key, lastsave)
   if local_only then redis.set_repl(redis.REPL_ALL) end
 end
 
--- { run, hold_until } for this call, checked once; run '' when detection is off.
+-- This Redis' cluster node id, '' outside a cluster.
+function restart.node()
+  local ok, id = pcall(redis.call, 'CLUSTER', 'MYID')
+  if ok and type(id) == 'string' then return id end
+  return ''
+end
+
+-- Whether the key space came here whole from node `from` (see the header): resharding, not a restart.
+function restart.moved_here(from, here)
+  if not from or from == '' or here == '' or from == here then return false end
+  if not string.find(restart.info('replication'), 'master_replid2:0+%s') then return false end
+  local ok, nodes = pcall(redis.call, 'CLUSTER', 'NODES')
+  if not ok or type(nodes) ~= 'string' then return false end
+  for line in string.gmatch(nodes, '[^\n]+') do
+    local id, flags, link = string.match(line, '^(%x+) %S+ (%S+) %S+ %S+ %S+ %S+ (%S+)')
+    if id == from then return flags == 'master' and link == 'connected' end
+  end
+  return false
+end
+
+-- { run, moved, hold_until } for this call, checked once; run '' when detection is off.
 -- leaseMs: the calling tick's lease (the longest of the last hour is kept), or nil.
 function restart.check(now, leaseMs)
   if restart.memo then return restart.memo end
@@ -71,8 +102,9 @@ function restart.check(now, leaseMs)
   local key = P .. 'boot'
   local ok, lastsave = pcall(redis.call, 'LASTSAVE')
   if not ok then return restart.memo end
-  local r = redis.call('HMGET', key, 'lastsave', 'run', 'at', 'lease', 'lease_at', 'sure')
+  local r = redis.call('HMGET', key, 'lastsave', 'run', 'at', 'lease', 'lease_at', 'sure', 'node', 'moved')
   local run, at, kept, kept_at = r[2], tonumber(r[3]) or 0, tonumber(r[4]), tonumber(r[5]) or 0
+  local moved = r[8]
   -- LASTSAVE counts seconds: a Redis restarted within the second it names (its start, or its last save)
   -- answers the same one, so the fast path holds only once a check ran after that second (`sure`).
   if r[1] ~= tostring(lastsave) or r[6] ~= r[1] then
@@ -85,9 +117,17 @@ function restart.check(now, leaseMs)
       return restart.memo
     end
     if now_run ~= run then
-      at = run and now or restart.start_of(server, now)
+      local here = restart.node()
+      if run and restart.moved_here(r[7], here) then
+        moved = run .. '>' .. now_run
+        redis.call('HSET', key, 'run', now_run, 'node', here, 'moved', moved)
+      else
+        at = run and now or restart.start_of(server, now)
+        redis.call('HSET', key, 'run', now_run, 'at', at, 'node', here)
+      end
       run = now_run
-      redis.call('HSET', key, 'run', run, 'at', at)
+    elseif not r[7] then
+      redis.call('HSET', key, 'node', restart.node()) -- a record of a release before `node`
     end
     if r[1] ~= tostring(lastsave) then redis.call('HSET', key, 'lastsave', lastsave) end
     if now >= (lastsave + 1) * 1000 then
@@ -102,7 +142,7 @@ function restart.check(now, leaseMs)
   elseif mine == kept and now - kept_at > restart.HOUR_MS / 2 then
     redis.call('HSET', key, 'lease_at', now)
   end
-  restart.memo = { run = run, hold_until = at + lease }
+  restart.memo = { run = run, moved = moved, hold_until = at + lease }
   return restart.memo
 end
 
@@ -121,8 +161,8 @@ end
 -- last restart.
 function restart.stale_stamp(stamped, now)
   if not stamped or stamped == '' then return false end
-  local run = restart.check(now).run
-  return run ~= '' and stamped ~= run
+  local c = restart.check(now)
+  return c.run ~= '' and stamped ~= c.run and c.moved ~= stamped .. '>' .. c.run
 end
 
 -- Whether `lease` (a lease hash) was taken on a Redis before the last restart.

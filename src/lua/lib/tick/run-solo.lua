@@ -31,7 +31,8 @@ end
 -- its kept reply (lib/tick/replay-call.lua's remember), so only while the
 -- lease is held, and a replay never reaches it (it answers the kept reply).
 local function load_text(load, fetched)
-  if load then return load[1] .. ' ' .. (load[2] + fetched) end
+  -- One format, not two numbers joined ('%.14g' each).
+  if load then return string.format('%d %d', load[1], load[2] + fetched) end
   return nil
 end
 
