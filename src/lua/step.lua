@@ -39,9 +39,10 @@
 -- cancelled (lib/ordered/cancel-ids.lua), for the tick's events.
 -- drained: 1 when the fetch took as many as it asked yet left nothing due behind
 -- (lib/ordered/fetch-ids.lua's fetch_mixed): the tick asks for no more; else absent.
--- ran: a lane step's run number (lib/tick/replay-call.lua's lanes), only when its lease was held:
--- the tick takes the jobs of its two steps in flight in the order Redis fetched them. Absent over
--- TCP (no lane), and from a script before it: the tick takes replies in send order then.
+-- ran: an HTTP lane step's run number (lib/tick/replay-call.lua's lanes), only when its lease was
+-- held: the tick takes the jobs of its two steps in flight in the order Redis fetched them. Absent
+-- from a step of no lane or of a lane of one connection (TCP: Redis runs its calls in the order
+-- sent), and from a script before it: the tick takes replies in send order then.
 -- Replays: a numbered call (lib/tick/replay-call.lua). The replay of the last call
 -- answers its kept reply (its `drained` too), so the jobs it fetched reach the tick and none is
 -- acked twice; an older call's replay does nothing. Without the lease the
@@ -52,7 +53,8 @@
 -- taken and freed with the jobs' moves, so they are settled once too. The
 -- solo marker is a plain write of the tick's record: run twice, the same;
 -- so is the load, and a replay answers before reaching either.
--- Two steps at once (a lane each, over HTTP: lib/tick/replay-call.lua): they
+-- Two steps at once (a lane each: 'a' and 'b' over HTTP, 'c' and 'd' on one TCP connection,
+-- lib/tick/replay-call.lua): they
 -- may reach Redis in either order, and each acks only jobs the tick had
 -- before it sent them, so either order settles the same jobs; each fetch is
 -- fresh, neither makes the other stale, and a replay of either finds its own
@@ -60,9 +62,14 @@
 -- sends a solo marker with a call in flight. A lane step also keeps the
 -- SHA-1 of each job it fetched (40 bytes a job, a batch at most, in the
 -- lease hash), found again by text: jobs of the same text (no jid) are
--- told apart by no position. Each lane step that holds the lease counts itself in the lease hash
+-- told apart by no position; a step of a lane of one connection keeps instead the count and the
+-- length of its joined reply a queue (no pass over its jobs), and its replay reads its jobs by
+-- position behind those of the other lane's later call (ahead_of), or answers a lost lease when
+-- they are not as kept. Each lane step that holds the lease counts itself in the lease hash
 -- (`ran`, one HINCRBY) and answers the count: Redis runs scripts one at a time, so the counts are
 -- the order the two fetched in; the count is kept with the reply, so a replay answers the same one.
+-- A lane step of one connection counts itself in the HSET that keeps its reply (`ran`, and its
+-- lane's `ranc` or `rand`, which its replay compares with the other lane's) and answers no count.
 -- The lease's `boot` stamp is read in call_state's HMGET with `seq` (one command, not two): a read,
 -- so a replay or a concurrent tick meets the same as before.
 -- A lease stamped by the Redis before a restart (lib/tick/restart-hold.lua) counts as lost:
@@ -96,6 +103,38 @@
 -- @include lib/tick/restart-hold.lua
 -- @include lib/common/joined.lua
 
+-- For the replay of a call of a lane of one connection (lib/tick/replay-call.lua): the jobs of each
+-- queue that the other lane's last call fetched, when it ran after this one (its lane's run number,
+-- `ranc` or `rand`, is higher), since they sit in front of this call's at the head of the tick's lists.
+local function ahead_of(lease, lane)
+  local other = ({ c = 'd', d = 'c' })[lane]
+  if not other then return nil end
+  local row = redis.call('HMGET', lease, 'ran' .. lane, 'ran' .. other, 'reply' .. other)
+  if not (row[1] and row[2] and row[3] and tonumber(row[2]) > tonumber(row[1])) then return nil end
+  local ahead, groups = {}, decode_reply(row[3])[4] or {}
+  for g = 1, #groups, 3 do
+    local n = groups[g + 1]
+    if type(n) == 'table' then n = n[1] end
+    ahead[groups[g]] = (ahead[groups[g]] or 0) + n
+  end
+  return ahead
+end
+
+-- A lane of one connection's kept groups ({ count, length }: lib/tick/replay-call.lua's
+-- without_jobs) against the reply's joined groups (lib/common/joined.lua: one text, chunks, or the
+-- texts themselves): `check` false fills each length in, true answers whether each is as kept.
+local function joined_lengths(kept, groups, check)
+  for g = 2, #kept, 3 do
+    local n, v = kept[g], groups[g]
+    if type(n) == 'table' then
+      local len = 0
+      if type(v) == 'string' then len = #v else for k = 1, #v do len = len + #v[k] end end
+      if not check then n[2] = len elseif n[2] ~= len then return false end
+    end
+  end
+  return true
+end
+
 local tickId = ARGV[2]
 local leaseMs = ARGV[3]
 local deadMaxSize = tonumber(ARGV[4])
@@ -109,9 +148,15 @@ local orderedAt = fetch_args_end(fetchAt)
 local tick, lease = tickId, KEYS[2]
 local seq, solo, load, lane = call_number(call)
 local now = now_ms()
-local state, kept, marked, boot = call_state(lease, seq, lane)
+local state, kept, marked, boot, ran_before = call_state(lease, seq, lane)
+local connection_lane = lane == 'c' or lane == 'd'
 if state == 'replay' then
-  kept[4] = joined.groups(with_jobs(tick, kept[4]))
+  -- A lane of one connection finds its jobs behind those of a later call of the other lane, and
+  -- answers a lost lease rather than jobs not joined to the length it kept.
+  local groups = with_jobs(tick, kept[4], lane and ahead_of(lease, lane))
+  groups = groups and joined.groups(groups)
+  if not groups or (connection_lane and not joined_lengths(kept[4], groups, true)) then return { now, 0, 0, {} } end
+  kept[4] = groups
   return ordered_reply.rehydrate(kept, 5)
 end
 if state == 'stale' then return { now, 0, 0, {} } end
@@ -132,8 +177,8 @@ end
 if not held then return with_cancels({ now, 0, evicted, {}, {}, missed }) end
 redis.call('PEXPIRE', lease, leaseMs)
 note_solo(tick, solo)
--- Lanes only: over TCP one step is in flight and its reply is taken as it comes.
-local ran = lane and redis.call('HINCRBY', lease, 'ran', 1)
+-- Lanes only. A lane of one connection (TCP) writes its count with its kept reply: no command more.
+local ran = lane and (connection_lane and ran_before + 1 or redis.call('HINCRBY', lease, 'ran', 1))
 if beatAt then sidekiq_beat(3, now, leaseMs, beatAt) end
 local batch, queues, picks = fetch_args(fetchAt)
 keep_expired_like_dead(deadMaxSize, deadMaxAgeSec)
@@ -151,6 +196,7 @@ local function with_drained(reply)
 end
 -- Ordered groups are part of the reply only for a tick that serves ordered names.
 local kept_reply, reply = { now, 1, evicted, without_jobs(fetched, lane), {}, missed }, { now, 1, evicted, joined.groups(fetched), {}, missed }
+if connection_lane then joined_lengths(kept_reply[4], reply[4]) end
 if #names > 0 then kept_reply[5], reply[5] = ordered_reply.slim(ordered), ordered_reply.joined(ordered) end
 if flowed then kept_reply[7], reply[7] = flowed, flowed end
 local sent_on = flow_lib and flow_lib.sent_on or 0
@@ -170,6 +216,12 @@ local function with_ran(reply)
   reply[10], reply[11], reply[12], reply[13] = reply[10] or {}, reply[11] or {}, reply[12] or {}, reply[13] or 0
   reply[14] = ran
   return reply
+end
+-- A lane of one connection answers no run number (its calls run in the order sent), and keeps its
+-- count in the lease hash instead: its reply has no field more than a step's of no lane.
+if connection_lane then
+  remember(lease, seq, with_drained(with_cancels(kept_reply)), load_text(load, fetched_count), lane, ran)
+  return with_drained(with_cancels(reply))
 end
 remember(lease, seq, with_ran(with_drained(with_cancels(kept_reply))), load_text(load, fetched_count), lane)
 return with_ran(with_drained(with_cancels(reply)))

@@ -238,7 +238,10 @@ export function tickEvents(listeners: EventListeners, logs: LogSink): TickEvents
       // No list at all: the call acted on nothing (an older call's reply, "stale").
       if (missedReply === undefined) return;
       const succeeded = listeners.succeeded.size > 0;
-      if (acked.length === 0 || (!succeeded && !anyFailed(acked) && cancelledReply === undefined)) return;
+      // An empty list of cancelled is none: a lane step's reply fills the fields before its run number
+      // (step.lua's with_ran), and a pass over every acked job for no listener cost a job's share of it.
+      const anyCancelled = cancelledReply !== undefined && cancelledReply.length > 0;
+      if (acked.length === 0 || (!succeeded && !anyCancelled && !anyFailed(acked))) return;
       const missed = new Set(missedReply);
       const cancelled = new Set(cancelledReply);
       ackOrder(acked).forEach((o, k) => {

@@ -70,6 +70,8 @@ export function pipelineInput(
     alone: (work) => (work.suspect || work.resurrections > 0) && work.resurrections < runtime.maxResurrections,
     // Each call its own request (HTTP): the next fetch's round trip overlaps the last one's.
     overlap: runtime.redis.separateRequests === true,
+    // One connection (TCP): the next step waits queued at Redis while the tick runs the last one's jobs.
+    pipelined: runtime.redis.separateRequests !== true,
     step: stepOf(t),
     onOutcome: (outcome) => {
       tally(t.report, outcome);

@@ -3,13 +3,18 @@
 // to cover one round trip (the low-water mark: half a batch, more when round
 // trips are slow — HTTP Redis — and jobs start fast), and finished jobs are
 // acked in groups that ride on those fetches, so a slow job never holds the
-// others' slots idle and a round trip is hidden behind running jobs. Over
-// TCP one step call is in flight at a time: calls keep their numbers in
-// order (lib/tick/replay-call.lua). Where each call is its own request
-// (`overlap`: HTTP), a second step may go while one is in flight, each in
-// its lane (step-lanes.ts), so the next fetch's round trip overlaps the
-// last one's, and their replies are taken in the order Redis ran them
-// (run-order.ts): no call that records or clears a solo run goes beside another.
+// others' slots idle and a round trip is hidden behind running jobs. A
+// second step may go while one is in flight, each in its lane
+// (step-lanes.ts: a replay is only of its lane's last call,
+// lib/tick/replay-call.lua), and their replies are taken in the order Redis
+// ran them (run-order.ts): no call that records or clears a solo run goes
+// beside another. Where each call is its own request (`overlap`: HTTP), the
+// second goes half a round trip after the first, so the next fetch's round
+// trip overlaps the last one's. Over one connection (`pipelined`: TCP) it
+// is written as soon as it is due, and waits queued at Redis: when Redis
+// answers one step it runs the next while the tick reads the reply and runs
+// its jobs, so neither waits for the other (bench/step-overlap.ts). Jobs
+// that return at once send it as the fill that runs the last batch ends.
 //
 // Bounded: at most 2 batches fetched but not started, and at most a batch
 // plus a round of slots finished but not acked. All of them sit in the tick's inproc lists,
@@ -100,6 +105,11 @@ export interface PipelineInput<W = FetchedJob, O = Outcome> {
   alone?(job: W): boolean;
   /** Two steps may be in flight at once, one in each lane (each call is its own request: HTTP). */
   overlap?: boolean;
+  /**
+   * Two steps may be in flight at once on one connection (TCP), one in each lane: the second is
+   * written as soon as it is due and waits queued at Redis, which runs it as it answers the first.
+   */
+  pipelined?: boolean;
   /**
    * Acks `acks` and fetches up to `fetch` jobs (0: none). `solo`: the job
    * about to run alone, null to clear that record, undefined to leave it.
@@ -211,8 +221,9 @@ class Pipeline<W, O> {
     this.drained = !p.firstFull;
     this.parked = p.firstParked === true;
     this.holder = this.slotHolder();
-    this.lanes = new StepLanes(p.overlap === true);
-    this.order = p.overlap === true ? new RunOrder() : undefined;
+    const mode = p.overlap === true ? "requests" : p.pipelined === true ? "connection" : "one";
+    this.lanes = new StepLanes(mode);
+    this.order = mode === "one" ? undefined : new RunOrder();
     p.watchLoad?.(() => ({ running: this.running, waiting: this.buffer.length }));
   }
 
@@ -285,7 +296,9 @@ class Pipeline<W, O> {
     // fill that starts them, so their next fetch is due at once: it goes after the fill's first job,
     // and Redis works on it while the rest run. The lead waits for the rate the jobs reached, which the
     // wait for that very fetch holds down (a step went after half a batch on a loaded host, after a
-    // tenth on a quiet one: bench/step-overlap.ts). Each fetch is still a whole batch.
+    // tenth on a quiet one: bench/step-overlap.ts). Each fetch is still a whole batch. Over TCP, with a
+    // step in flight, the next is due once the held jobs and that step's batch are a batch: as the
+    // fill ends, so that no more than 2 batches are ever fetched and not started.
     if (this.atOnce && overlap !== true) return batch;
     return Math.max(Math.floor(batch / 2), Math.min(batch, this.prefetch.lead(overlap === true)));
   }

@@ -5,8 +5,10 @@
 // step it runs (step.lua's `ran`), so a reply numbered next after the last
 // one taken is taken at once; another waits until the other step in flight
 // has answered or failed, and when both have answered, the lower number
-// goes first. A reply with no number (Lua before the count, or a step that
-// fetched nothing) keeps send order: it waits for a step sent before it.
+// goes first. A reply with no number (Lua before the count, a step that
+// fetched nothing, or a step over one TCP connection, whose calls Redis runs
+// in the order they were written) keeps send order: it waits for a step sent
+// before it.
 // Nothing ever waits for a reply that has come, so nothing waits forever.
 
 interface Held {

@@ -1,23 +1,31 @@
-// The steps a pipeline has in flight. Over TCP one at a time: calls keep
-// their numbers in order. Where each call is its own request (HTTP), two
-// may be in flight, one in each lane: lane calls keep their numbers apart
-// (lib/tick/replay-call.lua), so whichever reaches Redis second is neither
-// stale nor a replay, and each lane holds one call at a time so that a
-// replay is only ever of its lane's last call. The second goes half a
+// The steps a pipeline has in flight: two at most, one in each lane, so
+// that a replay is only ever of its lane's last call and the other lane's
+// later number never makes it stale (lib/tick/replay-call.lua). Where each
+// call is its own request (HTTP), lanes 'a' and 'b': the second goes half a
 // round trip after the first at the soonest, so the two stay apart: sent
 // together, they would ride one request (@upstash/redis pipelines calls
-// made in the same turn) and their round trips would not overlap.
+// made in the same turn) and their round trips would not overlap. Over one
+// connection (TCP), lanes 'c' and 'd': Redis runs the calls in the order
+// they were written, so the second is written as soon as it is due and
+// waits queued at Redis while the first runs. One lane holds one call at a
+// time either way.
 
-/** A step's lane (lib/tick/replay-call.lua). */
-export type Lane = "a" | "b";
+/** A step's lane (lib/tick/replay-call.lua): a and b over HTTP, c and d over one connection. */
+export type Lane = "a" | "b" | "c" | "d";
+
+/** Whether two steps may be in flight, and how: none, apart (HTTP requests), or on one connection (TCP). */
+export type LaneMode = "one" | "requests" | "connection";
 
 export class StepLanes {
-  // Lane a holds a step: the next goes in lane b (two at most, so b is then free).
-  #a = false;
+  // The first lane holds a step: the next goes in the second (two at most, so the second is then free).
+  #first = false;
   #count = 0;
   #sentAt = 0;
+  readonly #names: readonly [Lane, Lane] | undefined;
 
-  constructor(private readonly overlap: boolean) {}
+  constructor(private readonly mode: LaneMode) {
+    this.#names = mode === "requests" ? ["a", "b"] : mode === "connection" ? ["c", "d"] : undefined;
+  }
 
   /** No step is in flight. */
   idle(): boolean {
@@ -26,11 +34,15 @@ export class StepLanes {
 
   /** Another step may go now. */
   open(): boolean {
-    return this.#count === 0 || (this.overlap && this.#count === 1);
+    return this.#count === 0 || (this.#names !== undefined && this.#count === 1);
   }
 
-  /** How long from `now` until a step may go beside the one in flight: half a round trip (`stepMs`) after that one was sent. */
+  /**
+   * How long from `now` until a step may go beside the one in flight: over HTTP half a round trip
+   * (`stepMs`) after that one was sent; over one connection at once.
+   */
   besideIn(now: number, stepMs: number): number {
+    if (this.mode !== "requests") return 0;
     return Math.max(0, this.#sentAt + stepMs / 2 - now);
   }
 
@@ -38,17 +50,18 @@ export class StepLanes {
   take(now: number): Lane | undefined {
     this.#count++;
     this.#sentAt = now;
-    if (!this.overlap) return undefined;
-    if (!this.#a) {
-      this.#a = true;
-      return "a";
+    const names = this.#names;
+    if (names === undefined) return undefined;
+    if (!this.#first) {
+      this.#first = true;
+      return names[0];
     }
-    return "b";
+    return names[1];
   }
 
   /** Marks the step of `lane` answered (or failed for good). */
   free(lane: Lane | undefined): void {
     this.#count--;
-    if (lane === "a") this.#a = false;
+    if (lane !== undefined && lane === this.#names?.[0]) this.#first = false;
   }
 }

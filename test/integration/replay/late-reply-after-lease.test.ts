@@ -44,9 +44,13 @@ describe.each(adapterCases)("a tick call resent after its lease ended, over $nam
         hold.release();
       }
       // The held call fetched 10 more: not one of them ran in this tick, nor was any fetched again.
+      // Over TCP a second step may have gone beside the held one (pipeline.ts): its batch, fetched,
+      // waits in the tick's list as the held call's does, and none of it ran.
       const ranInTick = runs.size;
       expect(ranInTick).toBe(name === "begin" ? 0 : 10);
-      expect(report).toMatchObject({ fetched: ranInTick, succeeded: ranInTick, leaseLost: true });
+      expect(report).toMatchObject({ succeeded: ranInTick, leaseLost: true });
+      expect(report?.fetched).toBeGreaterThanOrEqual(ranInTick);
+      expect(report?.fetched).toBeLessThanOrEqual(ranInTick + 10);
       await sleep(LEASE_MS + 50);
       // A healthy tick resurrects what the held call fetched and runs the rest (a few, in case one ends early).
       const healthy = h.make(jobs);

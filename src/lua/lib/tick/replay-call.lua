@@ -19,6 +19,28 @@
 -- A lane step that holds the lease also counts itself (`ran`, step.lua) and
 -- answers the count with its reply, kept with it: the tick takes the two
 -- lanes' jobs in the order Redis fetched them, not the order it sent them.
+--
+-- Lanes of one connection: over TCP a tick keeps two steps in flight too,
+-- in lanes 'c' and 'd' (same fields, `seqc`, `replyc`; `seqd`, `replyd`),
+-- written back to back on one connection, which Redis runs in the order
+-- sent, so the tick takes their replies in send order and such a call
+-- answers no run number. It keeps, for each queue, the count of the jobs it fetched
+-- and the length of their joined text in its reply (step.lua), not their
+-- SHA-1s (hashing every job cost Redis 44 % more instructions a job:
+-- bench/redis-step-instructions.ts), and counts itself in `ran` (and its
+-- lane's `ranc` or `rand`) within the read and the write it makes anyway
+-- (no HINCRBY). Its replay reads its
+-- jobs by position: they sit at the head of the tick's lists, behind the
+-- jobs the other lane's call fetched if that one ran after it (its `ran` is
+-- higher: step.lua's ahead_of). At most one call of the other
+-- lane can have run after it before its reply is taken (the tick takes
+-- replies in run order, and a lane holds one call at a time), and acks
+-- take the oldest copy of a text first (lib/tick/ack-jobs.lua), never the
+-- copy a call not yet answered fetched, since the tick acks a copy it got
+-- earlier. Should the jobs read back not match the count and the length
+-- kept, the replay answers as a lost lease (nothing fetched): the tick
+-- stops, and its lists wait for the lease to lapse and a resurrector to
+-- put them back, so a job is neither lost nor handed over twice.
 -- @include lib/common/prefix-keys.lua
 
 -- A length's text, made once a call: a number joined to a string is formatted
@@ -91,9 +113,11 @@ end
 -- below `seq` (the last call of no lane) or below its lane's last number,
 -- a replay of its lane's last. Fourth: the lease's `boot` stamp (false when
 -- none), read in the same HMGET, for lib/tick/restart-hold.lua's stale_stamp:
--- a step pays one command for both, not two.
+-- a step pays one command for both, not two. Fifth: the tick's lane steps
+-- run so far (`ran`), read in the same HMGET (a lane of one connection counts
+-- itself with remember).
 local function call_state(lease, seq, lane)
-  local row = redis.call('HMGET', lease, 'seq', 'cancels', lane and 'seq' .. lane or 'seq', 'boot')
+  local row = redis.call('HMGET', lease, 'seq', 'cancels', lane and 'seq' .. lane or 'seq', 'boot', 'ran')
   local last = row[1]
   if not last then return 'lost', nil, true end
   last = tonumber(last)
@@ -105,18 +129,24 @@ local function call_state(lease, seq, lane)
   end
   if seq == last then return 'replay', (decode_reply(redis.call('HGET', lease, reply_field))), marked end
   if seq < last then return 'stale', nil, marked end
-  return 'fresh', nil, marked, row[4]
+  return 'fresh', nil, marked, row[4], tonumber(row[5] or 0)
 end
 
 -- Only while the lease exists: HSET must never bring a lost lease back.
 -- `load`, when given, is the tick's load (lib/tick/run-solo.lua's load_text),
 -- kept in the same HSET: a step pays one write, not two. `lane`: a lane
 -- call's, kept in its lane's fields.
-local function remember(lease, seq, reply, load, lane)
+-- `ran`, when given, is the lane call's run number (a lane of one connection), kept in the same HSET:
+-- as the tick's count (`ran`) and as its lane's (`ranc`, `rand`: step.lua's ahead_of reads them).
+local function remember(lease, seq, reply, load, lane, ran)
   local text = table.concat(encode_reply(reply))
   local seq_field, reply_field = 'seq', 'reply'
   if lane then seq_field, reply_field = 'seq' .. lane, 'reply' .. lane end
-  if load then
+  if ran and load then
+    redis.call('HSET', lease, seq_field, seq, reply_field, text, 'load', load, 'ran', ran, 'ran' .. lane, ran)
+  elseif ran then
+    redis.call('HSET', lease, seq_field, seq, reply_field, text, 'ran', ran, 'ran' .. lane, ran)
+  elseif load then
     redis.call('HSET', lease, seq_field, seq, reply_field, text, 'load', load)
   else
     redis.call('HSET', lease, seq_field, seq, reply_field, text)
@@ -144,7 +174,11 @@ local function without_jobs(groups, lane)
     local jobs = groups[g + 1]
     local n = #jobs
     kept[g], kept[g + 1], kept[g + 2] = groups[g], n, groups[g + 2]
-    if lane and n > 0 then
+    if n > 0 and (lane == 'c' or lane == 'd') then
+      -- A lane of one connection: the count, and the length its reply joined the jobs to (step.lua
+      -- fills it in from the joined reply: no pass over the jobs), read back by position.
+      kept[g + 1] = { n, 0 }
+    elseif lane and n > 0 then
       local shas = {}
       for k = 1, n do shas[k] = redis.sha1hex(jobs[k]) end
       kept[g + 1] = { n, table.concat(shas) }
@@ -154,14 +188,22 @@ local function without_jobs(groups, lane)
 end
 
 -- Undoes without_jobs. Groups are read back last first: a queue fetched
--- twice in one call has its second group nearest the head.
-local function with_jobs(tick, kept)
-  local groups, offsets, texts = {}, {}, {}
+-- twice in one call has its second group nearest the head. `ahead`: for a
+-- lane of one connection, how many jobs of each queue the other lane's call
+-- that ran after this one put in front (step.lua's ahead_of); nil (a lost
+-- reply) when fewer are there than kept (step.lua checks their length).
+local function with_jobs(tick, kept, ahead)
+  local groups, offsets, texts = {}, ahead or {}, {}
   for g = #kept - 2, 1, -3 do
     local queue, n = kept[g], kept[g + 1]
     local at = offsets[queue] or 0
     local jobs = {}
-    if type(n) == 'table' then
+    if type(n) == 'table' and type(n[2]) == 'number' then
+      local newest_first = redis.call('LRANGE', inproc_key(tick, queue), at, at + n[1] - 1)
+      offsets[queue] = at + n[1]
+      for k = #newest_first, 1, -1 do jobs[#jobs + 1] = newest_first[k] end
+      if #jobs ~= n[1] then return nil end
+    elseif type(n) == 'table' then
       -- A lane call's group (without_jobs' { n, SHA-1s }): each job by its SHA-1 among the list's
       -- texts, read and hashed once a queue. One not there (a late replay no client waits for may
       -- find it acked) is left out.
@@ -181,3 +223,4 @@ local function with_jobs(tick, kept)
   end
   return groups
 end
+

@@ -12,16 +12,16 @@
 -- @include lib/common/prefix-keys.lua
 
 -- A step's ARGV[6]: its call number, optionally followed by its lane ('a'
--- or 'b': lib/tick/replay-call.lua) and the tick's load ("/running/waiting":
+-- or 'b' over HTTP, 'c' or 'd' over one connection: lib/tick/replay-call.lua) and the tick's load ("/running/waiting":
 -- handlers running, jobs fetched not started, as the call went out), then
 -- optionally a space and the marker. Returns the number, the marker (''
 -- when absent), the load (nil when absent) and the lane (nil when none).
 local function call_number(arg)
   local head, marker = string.match(arg, '^(%S+) (.*)$')
   if not head then head, marker = arg, '' end
-  local seq, lane, running, waiting = string.match(head, '^(%d+)([ab]?)/(%d+)/(%d+)$')
+  local seq, lane, running, waiting = string.match(head, '^(%d+)([abcd]?)/(%d+)/(%d+)$')
   if seq then return tonumber(seq), marker, { tonumber(running), tonumber(waiting) }, lane ~= '' and lane or nil end
-  seq, lane = string.match(head, '^(%d+)([ab]?)$')
+  seq, lane = string.match(head, '^(%d+)([abcd]?)$')
   return tonumber(seq), marker, nil, lane ~= '' and lane or nil
 end
 
