@@ -197,32 +197,39 @@ local function take_out(list, wanted, refs, n, tail)
   found, texts = {}, {}
   if redis.call('LLEN', list) > LIST_REWRITE_MAX then
     -- A '~' name may stand for jobs of different bytes, each read as the same
-    -- text: `alike` keeps each such name's distinct stored texts, and each is
-    -- removed in turn (one LREM of the last one matched left the others listed).
+    -- text: its `count` oldest copies, whatever their bytes, are picked from
+    -- the tail up, and each stored text loses as many of its oldest copies
+    -- (LREM -k). Taking the newest of one text first would take a copy a step
+    -- in the other lane fetched ahead, whose replay reads its jobs back by
+    -- position (lib/tick/replay-call.lua), and hand it a job the tick holds.
     local alike = {}
     if refs then
-      for _, job in ipairs(redis.call('LRANGE', list, 0, -1)) do
+      local all = redis.call('LRANGE', list, 0, -1)
+      for k = #all, 1, -1 do
+        local job = all[k]
         local name = name_of(job, wanted, refs)
-        texts[name] = job
+        texts[name] = texts[name] or job
         if name ~= job and string.byte(name) == 126 then -- '~'
-          local a = alike[name] or { seen = {} }
+          local a = alike[name] or { picked = 0, of = {} }
           alike[name] = a
-          if not a.seen[job] then
-            a.seen[job] = true
-            a[#a + 1] = job
+          if a.picked < wanted[name] then
+            a.picked = a.picked + 1
+            if not a.of[job] then a[#a + 1] = job end
+            a.of[job] = (a.of[job] or 0) + 1
           end
         end
       end
     end
     for name, count in pairs(wanted) do
       local job = texts[name] or name
+      local a = alike[name]
       if is_ref(name) and not texts[name] then found[name] = 0
-      else
+      elseif a then
         local removed = 0
-        for _, text in ipairs(alike[name] or { job }) do
-          if removed < count then removed = removed + redis.call('LREM', list, removed - count, text) end
-        end
+        for _, text in ipairs(a) do removed = removed + redis.call('LREM', list, -a.of[text], text) end
         found[name] = removed
+      else
+        found[name] = redis.call('LREM', list, -count, job)
       end
       texts[name] = job
     end
