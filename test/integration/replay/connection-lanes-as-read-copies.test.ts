@@ -25,7 +25,9 @@ const NEWER = bytesOf([0xfe]);
 const OLDER = bytesOf([0xff]);
 const HELD = bytesOf([0x6a]);
 const asReadName = (job: Buffer) =>
-  `~${createHash("sha1").update(Buffer.from(job.toString("utf8"), "utf8")).digest("hex")}`;
+  `~${createHash("sha1")
+    .update(Buffer.from(job.toString("utf8"), "utf8"))
+    .digest("hex")}`;
 
 const jobsOf = (reply: { fetched: readonly { jobs: readonly string[] }[] }) => reply.fetched.flatMap((g) => g.jobs);
 

@@ -36,14 +36,23 @@ describeOverAdapters(tcp, "connection lanes with replies dropped over $name", (a
       },
     };
     // Batches of five, oldest first: 0, 0, k, -1, -1 — copies of two texts in every batch.
-    const pushed = Array.from({ length: BATCHES }, (_, k) => [text(0), text(0), text(k + 1), text(-1), text(-1)]).flat();
+    const pushed = Array.from({ length: BATCHES }, (_, k) => [
+      text(0),
+      text(0),
+      text(k + 1),
+      text(-1),
+      text(-1),
+    ]).flat();
     await h.redis.rpush(`${h.prefix}queue:default`, ...[...pushed].reverse());
     const tq = createTickq({ redis: dropping.adapter, prefix: h.prefix, jobs, logger: QUIET });
     let report = await tq.tick({ batch: 5, concurrency: 4 });
     for (let k = 0; k < 5 && (await h.redis.llen(`${h.prefix}queue:default`)) > 0; k++)
       report = await tq.tick({ batch: 5, concurrency: 4 });
     expect((await Promise.all(drops)).filter(Boolean).length).toBeGreaterThan(10);
-    const expected = new Map<number, number>([[0, 2 * BATCHES], [-1, 2 * BATCHES]]);
+    const expected = new Map<number, number>([
+      [0, 2 * BATCHES],
+      [-1, 2 * BATCHES],
+    ]);
     for (let k = 1; k <= BATCHES; k++) expected.set(k, 1);
     expect(new Map([...runs].sort((a, b) => a[0] - b[0]))).toEqual(new Map([...expected].sort((a, b) => a[0] - b[0])));
     expect(report.leaseLost).toBe(false);
