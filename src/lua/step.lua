@@ -65,7 +65,8 @@
 -- told apart by no position; a step of a lane of one connection keeps instead the count and the
 -- length of its joined reply a queue (no pass over its jobs), and its replay reads its jobs by
 -- position behind those of the other lane's later call (ahead_of), or answers a lost lease when
--- they are not as kept. Each lane step that holds the lease counts itself in the lease hash
+-- they are not as kept or more than one call of the other lane ran after it (a read: run twice, the
+-- same answer, nothing written; at maxmemory it writes nothing either). Each lane step that holds the lease counts itself in the lease hash
 -- (`ran`, one HINCRBY) and answers the count: Redis runs scripts one at a time, so the counts are
 -- the order the two fetched in; the count is kept with the reply, so a replay answers the same one.
 -- A lane step of one connection counts itself in the HSET that keeps its reply (`ran`, and its
@@ -106,11 +107,17 @@
 -- For the replay of a call of a lane of one connection (lib/tick/replay-call.lua): the jobs of each
 -- queue that the other lane's last call fetched, when it ran after this one (its lane's run number,
 -- `ranc` or `rand`, is higher), since they sit in front of this call's at the head of the tick's lists.
+-- False when more than one call of the other lane ran after this one (its run number is higher by
+-- more than one; this call's own lane ran none meanwhile, it holds one call at a time): the tick took
+-- a reply of that lane before this one's, as when its resends after a transient error (LOADING, a
+-- timeout: src/tick/calls.ts) let a call sent after this one run before it. The earlier call's jobs,
+-- some maybe acked since, sit in front too and its counts are not kept: the replay answers a lost lease.
 local function ahead_of(lease, lane)
   local other = ({ c = 'd', d = 'c' })[lane]
   if not other then return nil end
   local row = redis.call('HMGET', lease, 'ran' .. lane, 'ran' .. other, 'reply' .. other)
   if not (row[1] and row[2] and row[3] and tonumber(row[2]) > tonumber(row[1])) then return nil end
+  if tonumber(row[2]) > tonumber(row[1]) + 1 then return false end
   local ahead, groups = {}, decode_reply(row[3])[4] or {}
   for g = 1, #groups, 3 do
     local n = groups[g + 1]
@@ -153,7 +160,8 @@ local connection_lane = lane == 'c' or lane == 'd'
 if state == 'replay' then
   -- A lane of one connection finds its jobs behind those of a later call of the other lane, and
   -- answers a lost lease rather than jobs not joined to the length it kept.
-  local groups = with_jobs(tick, kept[4], lane and ahead_of(lease, lane))
+  local ahead = lane and ahead_of(lease, lane)
+  local groups = ahead ~= false and with_jobs(tick, kept[4], ahead or nil)
   groups = groups and joined.groups(groups)
   if not groups or (connection_lane and not joined_lengths(kept[4], groups, true)) then return { now, 0, 0, {} } end
   kept[4] = groups

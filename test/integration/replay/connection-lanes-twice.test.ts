@@ -89,6 +89,27 @@ describe.each(adapterCases)("steps in the lanes of one connection over $name", (
     expect(again).toEqual(c);
   });
 
+  it("a replay after two calls of the other lane ran answers a lost lease, run twice the same", async () => {
+    // Jobs of one length: a count and a length alone cannot tell whose they are.
+    await setup(ten, 0);
+    // Sent 2c then 3d; the tick's resend ran 3d first (2c failed loading), 2c's reply was taken, 4c went.
+    await call(protocol.step, KEYS, step("3d/0/0", 2));
+    await call(protocol.step, KEYS, step("2c/0/0", 2));
+    await call(protocol.step, KEYS, step("4c/0/0", 2));
+    const before = await inproc();
+    const lease = await h.redis.hgetall(`${h.prefix}tick:t1`);
+    // Run twice with the same arguments: each answers a lost lease (its time aside) and changes nothing.
+    for (const again of [
+      await call(protocol.step, KEYS, step("3d/0/0", 2)),
+      await call(protocol.step, KEYS, step("3d/0/0", 2)),
+    ]) {
+      expect(again.leaseHeld).toBe(false);
+      expect(jobsOf(again)).toEqual([]);
+    }
+    expect(await inproc()).toEqual(before);
+    expect(await h.redis.hgetall(`${h.prefix}tick:t1`)).toEqual(lease);
+  });
+
   it("a replay that finds other jobs where its own were answers a lost lease and hands over nothing", async () => {
     await setup(ten, 0);
     await call(protocol.step, KEYS, step("2c/0/0", 3));

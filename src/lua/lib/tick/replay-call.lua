@@ -32,9 +32,11 @@
 -- (no HINCRBY). Its replay reads its
 -- jobs by position: they sit at the head of the tick's lists, behind the
 -- jobs the other lane's call fetched if that one ran after it (its `ran` is
--- higher: step.lua's ahead_of). At most one call of the other
--- lane can have run after it before its reply is taken (the tick takes
--- replies in run order, and a lane holds one call at a time), and acks
+-- higher: step.lua's ahead_of). Mostly at most one call of the other
+-- lane has run after it before its reply is taken (the tick takes replies
+-- in send order, and a lane holds one call at a time); when more have (a
+-- resend after a transient error let a call sent after it run first, and
+-- its lane's next went too), the replay answers as a lost lease. Acks
 -- take the oldest copy of a text first (lib/tick/ack-jobs.lua), never the
 -- copy a call not yet answered fetched, since the tick acks a copy it got
 -- earlier. Should the jobs read back not match the count and the length
