@@ -3,7 +3,7 @@
 // becomes named fields, and a wrong call or reply fails with an error that
 // names the script and the part.
 import { describe, expect, it } from "vitest";
-import { decode, encode } from "../../src/protocol/define.js";
+import { decode, encode, JOIN_SEPARATOR } from "../../src/protocol/define.js";
 import * as protocol from "../../src/protocol/index.js";
 
 const tickKeys = { ticks: "P:ticks", lease: "P:tick:t1" };
@@ -248,9 +248,9 @@ describe("encoding a call", () => {
       "o",
       1,
       "o",
-      1,
-      "i",
-      7,
+      // the name's acked ids and fences packed in one value (src/protocol/define.ts putPacked)
+      "j3",
+      ["1", "i", "7"].join(JOIN_SEPARATOR),
       0,
     ]);
   });

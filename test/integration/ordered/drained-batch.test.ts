@@ -16,15 +16,25 @@ describe.each(adapterCases)("a tick whose batch took every due ordered id, over 
   const h = useHarness(adapterCase, "ordered-drained");
   const ids = (n: number) => Array.from({ length: n }, (_, i) => `id-${i}`);
   // Step calls counted by script (a lease extend, which a loaded machine may add, is not one), and
-  // those that fetched nothing, neither jobs nor ids: what a tick that knew it had taken everything skips.
+  // those that fetched nothing, neither jobs nor ids, though sent once a reply had said nothing was
+  // left due: what a tick that knew it had taken everything skips. Over TCP a second step may already
+  // be queued beside the one whose reply says so (pipeline.ts): sent before the tick knew, it is no such step.
   let steps = 0;
   let emptySteps = 0;
+  let drainedSeen = false;
   const counting = async (adapter: RedisAdapter): Promise<RedisAdapter> => {
     const sha = await scriptSha(scripts.step);
     const counted = async (reply: ReturnType<RedisAdapter["evalsha"]>) => {
       steps++;
-      const stepped = decode(protocol.step, await reply) as { fetched: { jobs: string[] }[]; ordered?: unknown[] };
-      if (stepped.fetched.every((g) => g.jobs.length === 0) && (stepped.ordered ?? []).length === 0) emptySteps++;
+      const sentKnowing = drainedSeen;
+      const stepped = decode(protocol.step, await reply) as {
+        fetched: { jobs: string[] }[];
+        ordered?: unknown[];
+        drained?: boolean;
+      };
+      const empty = stepped.fetched.every((g) => g.jobs.length === 0) && (stepped.ordered ?? []).length === 0;
+      if (empty && sentKnowing) emptySteps++;
+      if (stepped.drained) drainedSeen = true;
       return reply;
     };
     return {
@@ -49,6 +59,7 @@ describe.each(adapterCases)("a tick whose batch took every due ordered id, over 
     });
     steps = 0;
     emptySteps = 0;
+    drainedSeen = false;
     await tq.enqueueOrderedBulk(ids(count).map((id) => ({ name: "idx" as const, id, payload: id })));
     if (plain > 0) await tq.enqueueBulk(Array.from({ length: plain }, () => ({ name: "noop" as const, args: [] })));
     const report = await tq.tick({ batch: 10, concurrency: 10 });
@@ -75,6 +86,7 @@ describe.each(adapterCases)("a tick whose batch took every due ordered id, over 
     const { report, steps, emptySteps, stats } = await drain(20);
     expect(report).toMatchObject({ fetched: 20, succeeded: 20, more: false });
     expect(steps).toBeGreaterThan(0);
+    expect(drainedSeen).toBe(true); // a step's reply said it left nothing due
     expect(emptySteps).toBe(0);
     expect(stats).toMatchObject({ processed: 20, ordered: { idx: { waiting: 0, running: 0 } } });
   });
