@@ -93,9 +93,9 @@ export function runOrdered(
   }
 }
 
-/** A handler's promise: its outcome once it settles, then `done`. */
+/** What a handler returned (a promise, or any value): its outcome once it settles, then `done`. */
 async function awaited(
-  returned: PromiseLike<unknown>,
+  returned: unknown,
   runtime: OrderedRuntime,
   item: OrderedFetched,
   signal: AbortSignal,
@@ -139,7 +139,7 @@ const isThenable = (value: unknown): value is PromiseLike<unknown> =>
   value !== null &&
   typeof (value as { then?: unknown }).then === "function";
 
-/** The handler's run inside a span (the path without one is runOrdered's own). */
+/** The handler's run inside a span (the path without one is runOrdered's own): its outcome once it settles. */
 async function attempt(
   runtime: OrderedRuntime,
   item: OrderedFetched,
@@ -149,12 +149,13 @@ async function attempt(
   ctx: RunContext,
 ): Promise<OrderedOutcome> {
   const started = monotonicMs();
+  let returned: unknown;
   try {
-    await definition.perform(item.id, payloads as never[], ctx);
-    return ctx.cancelled() ?? measured(runtime, started, { kind: "succeeded", item });
+    returned = definition.perform(item.id, payloads as never[], ctx);
   } catch (error) {
     return thrown(runtime, item, signal, definition, ctx, started, error);
   }
+  return awaited(returned, runtime, item, signal, definition, ctx, started, undefined);
 }
 
 /** The outcome of a handler that threw: cancelled, put back (lease in doubt, deadline), or failed. */
