@@ -34,6 +34,7 @@
 -- lib/tick/ack-jobs.lua). The marks are the table ack() read (`marks`);
 -- those settled here are taken out of it.
 -- @include lib/common/prefix-keys.lua
+-- @include lib/common/packed.lua
 -- @include lib/ordered/state.lua
 -- @include lib/metrics/record-runs.lua
 -- @include lib/metrics/record-ordered-runs.lua
@@ -177,30 +178,16 @@ local function settle_other(tick, kind, name, id, fence, extra, now, dead_max, d
   return 1, promote_arrivals(name, id, tonumber(redis.call('ZSCORE', okey(name, 'later'), id))), evicted, due
 end
 
--- One name's successes from ARGV[j]: its ids and fences, packed (src/protocol/define.ts `packed`:
--- "j<values>", then the count and the pairs in one value, split once) or counted (count, then the
--- pairs); and the index past them. Packed: one value where an id was two, each handled by the client's
--- Redis library (bench/ordered-instructions.ts).
+-- One name's successes from ARGV[j]: its ids and fences, packed or counted (lib/common/packed.lua: one
+-- value where an id was two, each handled by the client's Redis library, bench/ordered-instructions.ts);
+-- and the index past them.
 local function ordered_successes(j)
-  local head, ids, fences = ARGV[j], {}, {}
-  if string.byte(head) == 106 then -- 'j'
-    -- One string.match an id (its two values at once): cheaper for Redis than a find and a sub a value.
-    local s, match = ARGV[j + 1], string.match
-    local count, pos = match(s, '^(%d+)\30()')
-    for k = 1, tonumber(count) do
-      ids[k], fences[k], pos = match(s, '^([^\30]*)\30([^\30]*)\30?()', pos)
-      if not pos then error('ordered acks: no packed id at ' .. k) end
-    end
-    if 1 + 2 * tonumber(count) ~= tonumber(string.sub(head, 2)) or pos ~= #s + 1 then
-      error('ordered acks: the packed value does not hold the ' .. count .. ' ids announced')
-    end
-    return ids, fences, j + 2
+  local V, at, after = packed.section(j, 2, 'ordered acks')
+  local ids, fences = {}, {}
+  for k = 1, tonumber(V[at]) do
+    ids[k], fences[k] = V[at - 1 + 2 * k], V[at + 2 * k]
   end
-  local count = tonumber(head)
-  for k = 1, count do
-    ids[k], fences[k] = ARGV[j - 1 + 2 * k], ARGV[j + 2 * k]
-  end
-  return ids, fences, j + 1 + 2 * count
+  return ids, fences, after
 end
 
 -- Reads, from ARGV[i]: the successes grouped by name (n names, then for
