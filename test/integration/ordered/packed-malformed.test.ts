@@ -27,7 +27,10 @@ describe("a malformed packed section", () => {
   it.each([
     ["announces a value more than it holds", (head: string, s: string) => [`j${Number(head.slice(1)) + 1}`, s]],
     ["lacks its last value", (head: string, s: string) => [head, s.slice(0, s.lastIndexOf(sep))]],
-    ["holds an item more than its count", (head: string, s: string) => [head, `${s}${sep}pk${sep}c${sep}1${sep}${sep}0`]],
+    [
+      "holds an item more than its count",
+      (head: string, s: string) => [head, `${s}${sep}pk${sep}c${sep}1${sep}${sep}0`],
+    ],
   ])("an enqueue whose packed payloads %s fails, writing nothing", async (_, tamper) => {
     const sent = encode(protocol.ordered_enqueue, ORDERED_ENQUEUE_KEYS, enqueueArgs);
     const args = sent.args.map(String);
@@ -50,7 +53,7 @@ describe("a malformed packed section", () => {
       finishArgs({ tick: "t1", leaseMs: 60_000, call: 2, ordered: { names: ["pk"], outcomes } }),
     );
     const args = sent.args.map(String);
-    const at = args.findIndex((v) => v === "j5");
+    const at = args.indexOf("j5");
     expect(at).toBeGreaterThan(0);
     args[at + 1] = args[at + 1]!.slice(0, args[at + 1]!.lastIndexOf(sep));
     const before = await snapshot(h.redis, h.prefix);
