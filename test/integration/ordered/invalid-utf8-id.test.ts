@@ -80,4 +80,20 @@ describe.each(adapterCases)("an ordered id of bytes that are not UTF-8 over $nam
     expect(after["o:idx:running"]).toBe("0");
     expect(after["stat:processed"]).toBe("1");
   });
+
+  it("a death while it ran alone is counted for it (its solo record names it as read)", async () => {
+    const enqueuer = h.make({}, { ordered: { idx: { perform: () => undefined } } });
+    const tq = h.make({}, { queues: ["elsewhere"] }); // resurrects, serves no ordered name
+    await foreignId((id, payload) => enqueuer.enqueueOrdered("idx", { id, payload }), [1]);
+    const options: BeginOptions = { tick: "t1", leaseMs: 300, ordered: ["idx"], batch: 1 };
+    const items = idsOf((await call(protocol.begin, beginKeys(options), beginNamed(options))).ordered);
+    expect(items.map((x) => x.id)).toEqual([READ]);
+    // The record a step writes before the id runs alone (src/ordered/in-tick.ts soloMarker); then the tick dies.
+    await h.redis.hset(`${h.prefix}solo`, "t1", `oidx ${READ}`);
+    await new Promise((r) => setTimeout(r, 400));
+    expect(await tq.tick()).toMatchObject({ resurrected: 1 });
+    expect(await h.redis.hgetBuffer(`${h.prefix}o:idx:resurrections`, RAW)).toEqual(Buffer.from("1"));
+    expect(await h.redis.hgetBuffer(`${h.prefix}o:idx:suspects`, RAW)).toEqual(Buffer.from("1"));
+    expect(await h.redis.zscoreBuffer(`${h.prefix}o:idx:ready`, RAW)).not.toBeNull();
+  });
 });
