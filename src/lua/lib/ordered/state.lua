@@ -68,29 +68,9 @@ end
 
 -- Appends the payloads of the zset `key` (lowest score first) and their
 -- scores; returns how many.
--- ZSCAN first: it answers a listpack's scores as stored (text, the form ZRANGE answers), where ZRANGE
--- ... WITHSCORES formats each with '%.17g' in Redis 7.0, some 3,700 instructions a payload, half of
--- the call (bench/ordered-redis-instructions.ts). A listpack (a set of up to 128 payloads of up to 64
--- bytes) answers whole and sorted; a hashtable's items come in its hash order. So ZSCAN's items are
--- taken only when they are all there (cursor 0) and in ZRANGE's order: one payload, or scores that
--- rise (equal scores order by member, bytewise, which Lua's locale comparison cannot check); else
--- ZRANGE reads them again. (The bounds as text: a number argument costs Redis a float formatting.)
+-- (The bounds as text: a number argument costs Redis a float formatting.)
 local function read_payloads_of(key, payloads, scores)
-  local page = redis.call('ZSCAN', key, '0')
-  local items = page[2]
-  local ordered = page[1] == '0'
-  if ordered and #items > 2 then
-    local before = tonumber(items[2])
-    for k = 4, #items, 2 do
-      local score = tonumber(items[k])
-      if not (score > before) then
-        ordered = false
-        break
-      end
-      before = score
-    end
-  end
-  if not ordered then items = redis.call('ZRANGE', key, '0', '-1', 'WITHSCORES') end
+  local items = redis.call('ZRANGE', key, '0', '-1', 'WITHSCORES')
   for k = 1, #items, 2 do
     payloads[#payloads + 1] = items[k]
     scores[#scores + 1] = items[k + 1]
