@@ -21,7 +21,8 @@
 --     marked, as cancelled); COUNT the payloads waiting behind the run that
 --     this call cancelled, recorded under JID (the token) when COUNT > 0;
 --     RUNJID the jid of the run's record, written when its tick settles it;
---   'none' the id has nothing waiting or running.
+--   'none' the id has nothing waiting or running;
+--   'ambiguous N' the id, as read, names N stored ids (stored_id below): none is cancelled.
 -- Replays: the token (lib/admin/answer-once.lua) answers a resent call with
 -- the first reply, doing nothing. Without it a second run would find the id
 -- gone from `ready`, or its mark set (HSETNX) and so cancel no payload that
@@ -55,24 +56,42 @@ local now = now_ms()
 -- The stored id `id` names: itself, or, when it holds U+FFFD and no id is stored as it is, the waiting
 -- or held id that a client reads as `id` (lib/common/utf8-as-read.lua). Read a page at a time; only an
 -- id holding U+FFFD pays it. A tick of an older version keeps no `held` index: its run of such an id
--- is not found (as before), while its waiting ones are.
+-- is not found (as before), while its waiting ones are. Ids that differ only in bytes that are not
+-- UTF-8 read alike: when more than one does, `id` names none of them for sure, and the answer is
+-- their count (nil, n), nothing cancelled; on a later look at a run (`tick`, `fence` given), the one
+-- that tick holds under that fence.
 local function stored_id(candidate)
   if not string.find(candidate, '\239\191\189', 1, true) then return candidate end
   local ready, held = okey(name, 'ready'), okey(name, 'held')
   if redis.call('ZSCORE', ready, candidate) or redis.call('SISMEMBER', held, candidate) == 1 then return candidate end
+  local found, seen = {}, {}
   for _, scan in ipairs({ { 'ZSCAN', ready, 2 }, { 'SSCAN', held, 1 } }) do
     local cursor = '0'
     repeat
       local page = redis.call(scan[1], scan[2], cursor, 'COUNT', 1000)
       cursor = page[1]
       for k = 1, #page[2], scan[3] do
-        if utf8_as_read(page[2][k]) == candidate then return page[2][k] end
+        local stored = page[2][k]
+        if not seen[stored] and utf8_as_read(stored) == candidate then
+          seen[stored] = true
+          found[#found + 1] = stored
+        end
       end
     until cursor == '0'
   end
-  return candidate
+  if #found <= 1 then return found[1] or candidate end
+  if tick ~= '' then
+    for _, stored in ipairs(found) do
+      local token = redis.call('HGET', oinproc_key(tick), name .. ' ' .. stored)
+      if token and string.find(token, tick .. ' ' .. fence .. ' ', 1, true) == 1 then return stored end
+    end
+    return candidate
+  end
+  return nil, #found
 end
-id = stored_id(id)
+local alike
+id, alike = stored_id(id)
+if not id then return keep_reply(token, keepMs, 'ambiguous ' .. alike) end
 
 -- The tick holding a run of the id, and that run's fence; nil when none does.
 local function holder_of(field)

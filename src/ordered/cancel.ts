@@ -39,6 +39,7 @@ interface Run {
 type Reply =
   | { kind: "cancelled"; from: CancelledFrom; count: number; jid: string; record?: string }
   | { kind: "none" }
+  | { kind: "ambiguous"; count: number }
   | Run;
 
 export async function cancelOrdered(runtime: Runtime, name: unknown, id: unknown): Promise<OrderedCancelResult> {
@@ -54,6 +55,11 @@ export async function cancelOrdered(runtime: Runtime, name: unknown, id: unknown
     throw new TickqError(
       "NOT_FOUND",
       `ordered job "${name}" has nothing waiting or running for id ${JSON.stringify(id)}`,
+    );
+  if (first.kind === "ambiguous")
+    throw new TickqError(
+      "CONFLICT",
+      `ordered job "${name}" holds ${first.count} ids read as ${JSON.stringify(id)} (they differ only in bytes that are not UTF-8): none was cancelled`,
     );
   await fireCancelled(runtime, first.record);
   if (first.kind === "cancelled") {
@@ -72,7 +78,7 @@ export async function cancelOrdered(runtime: Runtime, name: unknown, id: unknown
     if (run.kind === "orphaned" || monotonicMs() >= deadline) return { ...running, state: "cancelling", heard: false };
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
     const next = await send(runtime, name, id, run.tick, run.fence);
-    if (next.kind === "cancelled" || next.kind === "none")
+    if (next.kind === "cancelled" || next.kind === "none" || next.kind === "ambiguous")
       throw new TickqError("REDIS", `ordered_cancel answered ${next.kind} for a run`);
     run = next;
   }
@@ -105,6 +111,7 @@ function parse(text: string): Reply {
   const words = line.split(" ");
   const [kind] = words;
   if (kind === "none") return { kind };
+  if (kind === "ambiguous") return { kind, count: Number(words[1]) };
   if (kind === "cancelled")
     return { kind, from: words[1] as CancelledFrom, count: Number(words[2]), jid: words[3] ?? "", ...recordOf(record) };
   if (kind === "marked" || kind === "heard" || kind === "orphaned" || kind === "gone")
