@@ -1,14 +1,10 @@
 // A cancel by an id as read (U+FFFD in place of bytes that are not UTF-8, ordered_cancel.lua stored_id)
 // names more than one stored id when two ids differ only in such bytes ("a\xff", "a\xfe": both read
-// "a\uFFFD"): it must take neither (a CONFLICT that says so; run twice, nothing written), not whichever
+// "a\uFFFD"): it must take neither (a CONFLICT that says so; the script run twice: test/integration/replay/ordered-cancel-as-read-twice.test.ts), not whichever
 // the scan met first. An id stored as named (a well-formed id holding U+FFFD) is the one it takes.
 import { describe, expect, it } from "vitest";
-import * as protocol from "../../../src/protocol/index.js";
 import { adapterCase } from "../../helpers/adapters.js";
-import { beginKeys, beginNamed, type BeginOptions } from "../../helpers/begin-args.js";
 import { useHarness } from "../../helpers/harness.js";
-import { scriptCalls } from "../../helpers/script-calls.js";
-import { idsOf } from "../../helpers/tick-calls.js";
 
 const READ = "a\uFFFD";
 const FF = Buffer.from([0x61, 0xff]);
@@ -16,7 +12,6 @@ const FE = Buffer.from([0x61, 0xfe]);
 
 describe("a cancel by an id as read that two stored ids read alike", () => {
   const h = useHarness(adapterCase("ioredis"), "ordered-utf8-ambig");
-  const { call, callTwice } = scriptCalls(h);
 
   /** Enqueues `from` with `payload`, then moves it under the raw id `raw`, as a foreign writer would leave it. */
   async function foreignId(enqueue: (id: string, payload: unknown) => Promise<void>, from: string, raw: Buffer) {
@@ -37,19 +32,6 @@ describe("a cancel by an id as read that two stored ids read alike", () => {
     await expect(tq.jobs.cancelOrdered("idx", READ)).rejects.toMatchObject({ code: "CONFLICT" });
     expect(await waiting()).toEqual([FE.toString("hex"), FF.toString("hex")]);
     expect(await h.redis.zcard(`${h.prefix}cancelled`)).toBe(0);
-  });
-
-  it("one held, one waiting: the script, run twice, answers ambiguous and marks nothing", async () => {
-    const tq = h.make({}, { ordered: { idx: { perform: () => undefined } } });
-    await foreignId((id, payload) => tq.enqueueOrdered("idx", { id, payload }), "x", FF);
-    const options: BeginOptions = { tick: "t1", leaseMs: 60_000, ordered: ["idx"], batch: 10 };
-    expect(idsOf((await call(protocol.begin, beginKeys(options), beginNamed(options))).ordered)).toHaveLength(1);
-    await foreignId((id, payload) => tq.enqueueOrdered("idx", { id, payload }), "y", FE);
-    const asked = { token: "c1", keepMs: 60_000, name: "idx", id: READ, tick: "", fence: "", records: "" };
-    const { first, after } = await callTwice(protocol.ordered_cancel, { ticks: "ticks" }, asked);
-    expect(first).toBe("ambiguous 2");
-    expect(Object.keys(after).filter((k) => k.startsWith("cancel"))).toEqual([]);
-    expect(await waiting()).toEqual([FE.toString("hex")]);
   });
 
   it("a well-formed id holding U+FFFD is the one taken, not a stored id that reads alike", async () => {
