@@ -7,7 +7,8 @@
 -- One string.match an item (its values at once): a find and a sub a value cost Redis some 20 % more
 -- instructions an ordered payload (bench/ordered-redis-instructions.ts), ARGV's own values less still.
 -- Replays: reading is pure (no key read or written), so a replay reads the same values the same way; a
--- value that does not hold the items announced is an error raised before the caller writes anything.
+-- value that does not hold the items announced, or a count (either form) that is not a whole number
+-- whose values ARGV holds, is an error raised before the caller writes anything.
 -- At maxmemory: the table lives in the script's own memory for one call; no key grows.
 
 -- One table, not a local each: an entry script's main chunk holds at most 200 locals.
@@ -29,7 +30,14 @@ end
 function packed.section(at, width, what)
   local head = ARGV[at]
   if string.byte(head) ~= 106 then -- not 'j': counted, as ARGV holds it
-    return ARGV, at, at + 1 + width * tonumber(head)
+    -- Held to the packed form's checks: a whole count whose values ARGV holds, else an error before
+    -- the caller writes anything (an overshoot read nil values part way through its writes).
+    local count = tonumber(head)
+    local after = count and at + 1 + width * count
+    if not after or count < 0 or count % 1 ~= 0 or after - 1 > #ARGV then
+      error(what .. ': the count ' .. head .. ' does not fit the ' .. (#ARGV - at) .. ' values after it')
+    end
+    return ARGV, at, after
   end
   local s, match, pattern = ARGV[at + 1], string.match, packed.pattern(width)
   local count, pos = match(s, '^(%d+)\30()')
