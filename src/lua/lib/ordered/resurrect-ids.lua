@@ -4,7 +4,9 @@
 -- tick ran alone (`alone`, "o" then its hash field) counts a resurrection
 -- (the poison guard), an id whose bytes are not UTF-8 too (the record names it as read: no format
 -- changes, so a record an older tick wrote reads alike, and an older resurrector misses only that
--- id, as before); every id becomes a suspect, run alone next time
+-- id, as before) unless the tick holds an id stored as the record names it (a well-formed id holding
+-- U+FFFD: that one ran; a read, HEXISTS, so a replay, which finds the fields gone, does nothing more);
+-- every id becomes a suspect, run alone next time
 -- (lib/tick/resurrect-dead-ticks.lua says why). A run marked cancelled is
 -- not put back: it ends cancelled (lib/ordered/cancel-ids.lua), with its
 -- payloads recorded, as the tick's ack would have settled it. Acks remove what they settle
@@ -28,11 +30,14 @@ local function resurrect_ordered(dead_tick, budget, alone)
   local marks = cancel_marks(dead_tick)
   -- Whether `alone` names the run of `field` ("NAME ID"): as stored, or as the client read an id whose
   -- bytes are not UTF-8 (its step wrote the id with U+FFFD: src/ordered/in-tick.ts soloMarker). Only a
-  -- record holding U+FFFD pays the decoding. (A local here: the entry scripts' main chunks are full.)
+  -- record holding U+FFFD pays the decoding. A field stored as the record names it is the run: then
+  -- no other id that reads alike is counted. (Locals here: the entry scripts' main chunks are full.)
+  local as_read = alone and string.byte(alone) == 111 and string.find(alone, '\239\191\189', 1, true) ~= nil
+  if as_read and redis.call('HEXISTS', key, string.sub(alone, 2)) == 1 then as_read = false end
   local function ran_alone(field)
     if not alone then return false end
     if alone == 'o' .. field then return true end
-    return string.find(alone, '\239\191\189', 1, true) ~= nil and alone == 'o' .. utf8_as_read(field)
+    return as_read and alone == 'o' .. utf8_as_read(field)
   end
   local cancelled = 0
   for j = 1, #held, 2 do
