@@ -13,6 +13,11 @@
 //   node --trace-opt --trace-deopt --import tsx bench/drain-warmup.ts --drains 8 > trace.txt
 //   node --trace-gc --import tsx bench/drain-warmup.ts
 //   node --cpu-prof --cpu-prof-dir=/tmp/prof --import tsx bench/drain-warmup.ts
+// `--profile DIR`: a CPU profile of each drain apart (node:inspector), DIR/drain-N.cpuprofile, and
+// beside each drain the functions whose self time fell most from the first drain to the last: the
+// code that ran slow early (not yet optimized) and what it cost.
+// `--allocations`: the last drain under the sampling heap profiler (node:inspector, every 512 bytes
+// on average, the objects scavenges collected included): the bytes a job allocates, by function.
 // `--ref REV`: REV's tree too (a temporary worktree, this node_modules linked), each tree in fresh
 // processes, `--processes` of each, alternating (the order reversed every other time): per drain,
 // the median of each tree's rates and CPU a job, and the median ratio of the pairs.
@@ -32,6 +37,10 @@ const { values } = parseArgs({
     ref: { type: "string" },
     processes: { type: "string", default: "4" },
     json: { type: "boolean", default: false },
+    profile: { type: "string" },
+    allocations: { type: "boolean", default: false },
+    // Under callgrind (bench/drain-warmup-instructions.ts): instrumentation on for each drain, a dump after it.
+    counted: { type: "boolean", default: false },
   },
 });
 const drains = Number(values.drains);
@@ -50,16 +59,16 @@ interface Drain {
   scavengeMs: number;
 }
 
-if (values.ref === undefined) await drainAll();
-else await compareTrees(values.ref);
-
 /** In this process: the warm-up drain, then `drains` drains of `jobs`, each printed as it ends. */
 async function drainAll(): Promise<void> {
   const { onPrivateRedis } = await import("./alternating.js");
   const { tickqSystem } = await import("./systems/tickq.js");
   const pauses: { kind: number; ms: number }[] = [];
   const observer = new PerformanceObserver((list) => {
-    for (const e of list.getEntries()) pauses.push({ kind: (e.detail as { kind: number }).kind, ms: e.duration });
+    for (const e of list.getEntries()) {
+      const { kind } = (e as unknown as { detail: { kind: number } }).detail;
+      pauses.push({ kind, ms: e.duration });
+    }
   });
   observer.observe({ entryTypes: ["gc"] });
   // GC entries come in a later turn: the drain's are all in once a timer has run after it.
@@ -68,6 +77,7 @@ async function drainAll(): Promise<void> {
     return pauses.splice(0);
   };
   const out: Drain[] = [];
+  const profiler = values.profile === undefined ? undefined : await profilerTo(values.profile);
   await onPrivateRedis(async (_probe, url) => {
     const system = await tickqSystem(url, `warmup-${process.pid}`);
     try {
@@ -79,11 +89,22 @@ async function drainAll(): Promise<void> {
       for (let d = 0; d < drains; d++) {
         await system.enqueue(jobs);
         await settledPauses();
+        // Under V8's tracing (stdbuf -oL node --trace-opt …), what it compiled during the enqueue comes before this line.
+        if (!values.json) console.log(`drain ${d + 1}: enqueued, draining`);
+        const sampling = values.allocations && d === drains - 1 ? await heapSampler() : undefined;
+        await profiler?.start();
+        if (values.counted) callgrind("-i", "on");
         const cpu = process.cpuUsage();
         const t = performance.now();
         await system.drain(jobs);
         const ms = performance.now() - t;
         const used = process.cpuUsage(cpu);
+        if (values.counted) {
+          callgrind("-d", `drain-${d + 1}`);
+          callgrind("-i", "off");
+        }
+        await profiler?.stop(d + 1);
+        await sampling?.stop();
         const gc = await settledPauses();
         const drain: Drain = {
           before,
@@ -102,8 +123,103 @@ async function drainAll(): Promise<void> {
     }
   });
   observer.disconnect();
+  if (!values.json) printSlowEarly();
   if (values.json) console.log(JSON.stringify(out));
   process.exit(0);
+}
+
+const callgrind = (...args: string[]) => execFileSync("callgrind_control", [...args, String(process.pid)]);
+
+/** The sampling heap profiler on until stop(), which prints the bytes a job each function allocated. */
+async function heapSampler(): Promise<{ stop(): Promise<void> }> {
+  const { Session } = await import("node:inspector/promises");
+  const session = new Session();
+  session.connect();
+  await session.post("HeapProfiler.enable");
+  await session.post("HeapProfiler.startSampling", {
+    samplingInterval: 512,
+    includeObjectsCollectedByMajorGC: true,
+    includeObjectsCollectedByMinorGC: true,
+  });
+  return {
+    async stop() {
+      const { profile } = await session.post("HeapProfiler.stopSampling");
+      session.disconnect();
+      type Node = (typeof profile)["head"];
+      const bytes = new Map<string, number>();
+      const walk = (n: Node) => {
+        const f = n.callFrame;
+        const name = `${f.functionName || "(anonymous)"} ${f.url.replace(/^.*\/(src|node_modules|bench)\//, "$1/")}:${f.lineNumber + 1}`;
+        bytes.set(name, (bytes.get(name) ?? 0) + n.selfSize);
+        for (const c of n.children) walk(c);
+      };
+      walk(profile.head);
+      const total = [...bytes.values()].reduce((s, x) => s + x, 0);
+      console.log(`\nallocated in the last drain (sampled): ${(total / jobs).toFixed(0)} bytes a job, by function:`);
+      for (const [name, b] of [...bytes].sort((a, b) => b[1] - a[1]).slice(0, 30))
+        console.log(`  ${(b / jobs).toFixed(1).padStart(8)}  ${name}`);
+    },
+  };
+}
+
+/** Starts and stops node:inspector's CPU profiler around each drain, writing DIR/drain-N.cpuprofile. */
+async function profilerTo(dir: string): Promise<{ start(): Promise<void>; stop(n: number): Promise<void> }> {
+  const { Session } = await import("node:inspector/promises");
+  const { mkdirSync, writeFileSync } = await import("node:fs");
+  mkdirSync(dir, { recursive: true });
+  const session = new Session();
+  session.connect();
+  await session.post("Profiler.enable");
+  await session.post("Profiler.setSamplingInterval", { interval: 100 });
+  return {
+    start: async () => void (await session.post("Profiler.start")),
+    async stop(n) {
+      const { profile } = await session.post("Profiler.stop");
+      writeFileSync(join(dir, `drain-${n}.cpuprofile`), JSON.stringify(profile));
+      selfTimes.push(selfTimeOf(profile));
+    },
+  };
+}
+
+// Each profiled drain's self time (ms) by function ("name file:line").
+const selfTimes: Map<string, number>[] = [];
+
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+}
+
+function selfTimeOf(profile: { nodes: ProfileNode[]; samples?: number[]; timeDeltas?: number[] }): Map<string, number> {
+  const nameOf = new Map<number, string>();
+  for (const { id, callFrame: f } of profile.nodes)
+    nameOf.set(
+      id,
+      `${f.functionName || "(anonymous)"} ${f.url.replace(/^.*\/(src|node_modules|bench)\//, "$1/")}:${f.lineNumber + 1}`,
+    );
+  const self = new Map<string, number>();
+  const { samples = [], timeDeltas = [] } = profile;
+  // A sample's time is the delta to the next one.
+  for (let k = 0; k < samples.length; k++) {
+    const name = nameOf.get(samples[k]!)!;
+    self.set(name, (self.get(name) ?? 0) + (timeDeltas[k + 1] ?? 0) / 1000);
+  }
+  return self;
+}
+
+/** The functions whose self time a job fell most from the first profiled drain to the last. */
+function printSlowEarly(): void {
+  const first = selfTimes[0];
+  const last = selfTimes.at(-1);
+  if (!first || !last || selfTimes.length < 2) return;
+  const rows = [...first]
+    .map(([name, ms]) => ({ name, first: ms, last: last.get(name) ?? 0 }))
+    .sort((a, b) => b.first - b.last - (a.first - a.last))
+    .slice(0, 40);
+  const us = (ms: number) => ((ms * 1000) / jobs).toFixed(3);
+  console.log(`\nself time, µs a job: drain 1, drain ${selfTimes.length} (the functions that fell most)`);
+  for (const r of rows) console.log(`  ${us(r.first).padStart(7)} ${us(r.last).padStart(7)}  ${r.name}`);
+  const total = (m: Map<string, number>) => [...m.values()].reduce((s, x) => s + x, 0);
+  console.log(`  ${us(total(first)).padStart(7)} ${us(total(last)).padStart(7)}  (all)`);
 }
 
 function line(d: number, x: Drain): string {
@@ -177,3 +293,6 @@ function child(dir: string): Promise<Drain[]> {
     });
   });
 }
+
+if (values.ref === undefined) await drainAll();
+else await compareTrees(values.ref);
