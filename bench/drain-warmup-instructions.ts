@@ -3,8 +3,10 @@
 // drain of one process, and where they went: the JavaScript V8 compiled (its code has no symbol),
 // the interpreter and the baseline code's builtins (code V8 has not optimized yet), the optimizing
 // compiler's threads (TurboFan), the garbage collector, and the rest (builtins, Node, libuv, the
-// C library). On a machine where timed drains move by ±30 % from one run to the next, a count is
-// the same for the same code and inputs: it shows the warm-up a drain pays and what it pays it in.
+// C library): the warm-up a drain pays and what it pays it in. The load of other processes moves a
+// count less than a timed drain, but not to a percent: which compile and which GC falls inside a
+// drain rather than in the enqueue before it depends on how the threads were scheduled (two runs'
+// first drains: 39,837 and 66,525 instructions a job). Compare trees over several runs.
 // Under callgrind the process runs some 50 times slower and one thread at a time, so the compiler
 // finishes, as measured in the main thread's work, sooner than it does natively on 2 busy cores:
 // the counts show the warm-up's cost, the timed probe (bench/drain-warmup.ts) its length.
