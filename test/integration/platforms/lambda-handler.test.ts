@@ -75,10 +75,12 @@ describe("tickq/lambda", () => {
     expect(await handler(schedulerInput, contextWith(5_000))).toMatchObject({ succeeded: 1 });
   });
 
-  it("refuses an event that is neither HTTP nor a tick, naming the two it takes", async () => {
-    await expect(handler({ Records: [] }, contextWith(5_000))).rejects.toThrow(
+  it("refuses an event that is neither HTTP nor a tick, naming the two it takes and where other events go", async () => {
+    const refused = handler({ Records: [] }, contextWith(5_000));
+    await expect(refused).rejects.toThrow(
       /neither HTTP .* nor a tick \(\{ "tickq": "tick" \} or an EventBridge Scheduled Event\)/,
     );
+    await expect(refused).rejects.toThrow(/in a handler of your own that passes HTTP and ticks on to this one.*handler\.tickq\(\)/);
   });
 
   it("runs under lambda-local's invocation, for HTTP and for a tick", async () => {
