@@ -80,7 +80,9 @@ describe("tickq/lambda", () => {
     await expect(refused).rejects.toThrow(
       /neither HTTP .* nor a tick \(\{ "tickq": "tick" \} or an EventBridge Scheduled Event\)/,
     );
-    await expect(refused).rejects.toThrow(/in a handler of your own that passes HTTP and ticks on to this one.*handler\.tickq\(\)/);
+    await expect(refused).rejects.toThrow(
+      /in a handler of your own that passes HTTP and ticks on to this one.*handler\.tickq\(\)/,
+    );
   });
 
   it("runs under lambda-local's invocation, for HTTP and for a tick", async () => {
