@@ -148,7 +148,7 @@ do
   fetched, ordered, flowed, took_all = fetch_mixed(tickId, batch, queues, picks, names, now)
   if took_all then
     local count = 0
-    for g = 2, #fetched, 3 do count = count + #fetched[g] end
+    for g = 2, #fetched, 4 do count = count + #fetched[g] end
     for _, group in ipairs(ordered) do count = count + #group[3] end
     drained = count >= batch
   end
