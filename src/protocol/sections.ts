@@ -33,7 +33,7 @@ export const fetch = group({ batch: number, queues: counted(text), picks: counte
 
 /**
  * lib/tick/ack-jobs.lua: successes grouped by queue (their jobs joined in one argument; `place`, when they are a
- * whole fetched group, all succeeded, its place: lib/tick/ack-jobs.lua by_place; else ""), then the other outcomes
+ * whole fetched group, all succeeded, its place: lib/tick/ack-jobs.lua by_place.cut; else ""), then the other outcomes
  * (code, queue, job, updated text or patch, delay in seconds each). Their count may carry two trailers,
  * in this order. Results (lib/results/keep-results.lua): how many results entries follow the outcomes,
  * how many succeeded jobs to keep, for how many seconds, and how long an awaited result lives (ms).

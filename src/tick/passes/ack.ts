@@ -148,7 +148,7 @@ function namesOf(group: Outcome[]): string[] {
 
 /**
  * The place of the fetched group `group` is, all of it, else "": lib/tick/ack-jobs.lua then cuts it
- * from the tick's list by its place, its jobs neither read nor matched (by_place).
+ * from the tick's list by its place, its jobs neither read nor matched (by_place.cut).
  */
 function placeOf(group: Outcome[]): string {
   const batch = group[0]?.job.batch;

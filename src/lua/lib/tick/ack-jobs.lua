@@ -189,8 +189,11 @@ local function is_flow_text(text)
   return (string.find(text, '^{"t') or string.find(text, '\30{"t', 1, true)) ~= nil
 end
 
+-- The ack by place's functions, in one table (step's main function is near Lua's 200 locals).
+local by_place = {}
+
 -- Whether `name`, one of joined `text`'s, is there whole (after a separator or first, before one or last).
-local function names_whole(text, name)
+function by_place.names_whole(text, name)
   local at = string.find(text, name, 1, true)
   if not at then return false end
   local after = at + #name
@@ -210,14 +213,30 @@ end
 -- joined value too (a group the tick named wrongly is then settled by text). Else (false) the
 -- text path settles them. Run twice, the second run finds `cut` past the place and takes the text
 -- path, which finds none of them. The lease hash is the tick's own: a lost lease has no counts.
-local function by_place(tick, queue, place, count, text)
+-- The list's counts (lease, list, pushed, cut) when they agree with its length, else nil.
+function by_place.counts(tick, queue)
   local lease, list = P .. 'tick:' .. tick, inproc_key(tick, queue)
   local row = redis.call('HMGET', lease, 'pushed:' .. queue, 'cut:' .. queue)
   local pushed, at = tonumber(row[1]), tonumber(row[2])
-  if not pushed or at ~= place or pushed - at < count or redis.call('LLEN', list) ~= pushed - at then return false end
-  if not names_whole(text, redis.call('LINDEX', list, -count)) or not names_whole(text, redis.call('LINDEX', list, '-1')) then return false end
+  if not (pushed and at) or redis.call('LLEN', list) ~= pushed - at then return nil end
+  return lease, list, pushed, at
+end
+
+function by_place.cut(tick, queue, place, count, text)
+  local lease, list, pushed, at = by_place.counts(tick, queue)
+  if not lease or at ~= place or pushed - at < count then return false end
+  local whole = by_place.names_whole
+  if not whole(text, redis.call('LINDEX', list, -count)) or not whole(text, redis.call('LINDEX', list, '-1')) then return false end
   redis.call('HSET', lease, 'cut:' .. queue, string.format('%d', at + count))
   return true
+end
+
+-- A cut of the list's `count` oldest jobs by text (a group's tail matched): while the counts
+-- agree, they are the jobs from `cut` on, and the count moves on with them, so that the groups
+-- behind may be acked by place (the first group of a tick is often acked in parts).
+function by_place.cut_by_text(tick, queue, count)
+  local lease, _, _, at = by_place.counts(tick, queue)
+  if lease then redis.call('HSET', lease, 'cut:' .. queue, string.format('%d', at + count)) end
 end
 
 -- Takes the jobs of multiset `wanted` (name → count, `n` names in all) out
@@ -340,7 +359,7 @@ local function ack_args_end(i)
 end
 
 -- Reads, from ARGV[i]: the successes grouped by queue (n queues, then for
--- each: queue, the place of the fetched group they are, all of it, or '' (by_place), then
+-- each: queue, the place of the fetched group they are, all of it, or '' (by_place.cut), then
 -- its jobs as joined.successes reads them), then the other
 -- entries (n, then n groups of kind, queue, job, new job, delay seconds).
 -- Successes are most entries and carry no more than their text: the client
@@ -418,14 +437,14 @@ local function ack(tick, i, now_ms_value, dead_max, dead_max_age, held, marked)
   -- A queue's joined successes and nothing else: its tail is read first, and when it holds
   -- exactly them, oldest first, it is cut whole (take_tail) and the joined value never split.
   -- Only reads until every value is parsed: a malformed one (joined.split) writes nothing.
-  local tails, cut = {}, {}
+  local tails, cut, placed = {}, {}, {}
   for _, group in ipairs(successes) do
     local queue, count, text = group[1], group.count, group.text
     -- Settled by place: no job of it needs its text after the cut (no cancel mark, count, kept
     -- result or flow job to settle).
     if group.place and held and text and count > 0 and groups_in[queue] == 1 and not marks and not counted
-      and not settled and not is_flow_text(text) and by_place(tick, queue, group.place, count, text) then
-      group.placed, cut[queue] = true, count
+      and not settled and not is_flow_text(text) and by_place.cut(tick, queue, group.place, count, text) then
+      group.placed, cut[queue], placed[queue] = true, count, true
     elseif text and count > 0 and groups_in[queue] == 1 then
       local tail = redis.call('LRANGE', inproc_key(tick, queue), -count, '-1')
       if #tail == count and joined_tail(text, tail) then
@@ -441,7 +460,10 @@ local function ack(tick, i, now_ms_value, dead_max, dead_max_age, held, marked)
   end
   for k = 0, n - 1 do want(ARGV[i + k * 5 + 1], ARGV[i + k * 5 + 2]) end
 
-  for queue, count in pairs(cut) do redis.call('LTRIM', inproc_key(tick, queue), '0', -count - 1) end
+  for queue, count in pairs(cut) do
+    if held and not placed[queue] then by_place.cut_by_text(tick, queue, count) end
+    redis.call('LTRIM', inproc_key(tick, queue), '0', -count - 1)
+  end
   local found, texts = {}, {}
   for queue, jobs in pairs(wanted) do
     found[queue], texts[queue] = take_out(inproc_key(tick, queue), jobs, refs, wanted_n[queue], tails[queue])
