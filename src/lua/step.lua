@@ -88,6 +88,11 @@
 -- Successes that are exactly the oldest jobs of a list are cut from its tail (lib/tick/ack-jobs.lua
 -- take_tail): a replay finds them gone and settles nothing, as before; a concurrent tick never
 -- touches this tick's lists; at maxmemory the cut only frees memory.
+-- A whole fetched group named by its place (the reply's `place` a group: lib/tick/fetch-jobs.lua)
+-- is cut the same way, no job read, when the lease hash's counts (`pushed:QUEUE`, `cut:QUEUE`) agree
+-- with the list (lib/tick/ack-jobs.lua by_place): a replay finds `cut` past the place and goes by
+-- text, finding nothing; a lost lease has no counts; the other lane's fetch counts its group in the
+-- same fields, one script at a time. At maxmemory the counts are two small fields a queue, in the lease hash.
 -- @include lib/common/prefix-keys.lua
 -- @include lib/tick/replay-call.lua
 -- @include lib/ordered/state.lua

@@ -35,6 +35,9 @@
 -- only removes (allow-oom, as before). A group cut whole tells its flow jobs by
 -- one search of its joined value for a job opening '{"t' (none: no call a job);
 -- a pure read of the call's own arguments, so a replay decides the same.
+-- A whole fetched group, all succeeded, may come named by its place in the list (by_place below):
+-- cut with one LTRIM when the lease hash's counts prove it is the list's oldest jobs, no job read;
+-- else settled by text as any other. Run twice, the counts have moved past it: by text, nothing found.
 -- A flow job (lib/flow/flow.lua) settles its slots and claims with it, only
 -- when it was still listed: a late ack frees nothing another tick holds.
 -- `held`: the tick's lease is held, so its slots are still its own.
