@@ -68,10 +68,9 @@ export function pipelineInput(
     startable: check && ((work) => (parts.laneOf(work) ? "start" : check(work as FetchedJob))),
     // A job at its poison limit goes dead without running: no need to run it alone.
     alone: (work) => (work.suspect || work.resurrections > 0) && work.resurrections < runtime.maxResurrections,
-    // Each call its own request (HTTP): the next fetch's round trip overlaps the last one's.
-    overlap: runtime.redis.separateRequests === true,
-    // One connection (TCP): the next step waits queued at Redis while the tick runs the last one's jobs.
-    pipelined: runtime.redis.separateRequests !== true,
+    // Each call its own request (HTTP): the next fetch's round trip overlaps the last one's. One
+    // connection (TCP): the next step waits queued at Redis while the tick runs the last one's jobs.
+    lanes: runtime.redis.separateRequests === true ? "requests" : "connection",
     step: stepOf(t),
     onOutcome: (outcome) => {
       tally(t.report, outcome);

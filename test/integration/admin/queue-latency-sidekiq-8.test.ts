@@ -10,7 +10,7 @@ describe.each(adapterCases)("queue latency of a Sidekiq 8 job over $name", (adap
 
   it("reads enqueued_at in ms as Sidekiq 7's seconds", async () => {
     const tq = h.make({ j: () => {} });
-    const [sec, micro] = (await h.redis.time()) as [string, string];
+    const [sec, micro] = (await h.redis.time()) as unknown as [string, string];
     const nowMs = Number(sec) * 1000 + Math.floor(Number(micro) / 1000);
     const pushedAt = nowMs - 60_000;
     const job = (queue: string, enqueuedAt: number) =>
