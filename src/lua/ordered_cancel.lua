@@ -29,6 +29,9 @@
 -- nothing is recorded twice. A concurrent tick cannot slip between: fetch,
 -- ack and resurrect are scripts too, and a mark set while the tick holds
 -- the run is read by its ack.
+-- An id whose stored bytes are not UTF-8 (written by something other than tickq) is named as a client
+-- read it, U+FFFD in place of those bytes: such an id is looked for by that reading among the waiting
+-- and held ids (stored_id below), a read only, so replays and ticks see nothing new.
 -- maxmemory: no flag: while Redis is full Redis refuses it at its first write if that write may
 -- grow memory (REDIS_FULL, nothing written); a cancel that first removes payloads runs.
 -- @include lib/common/prefix-keys.lua
@@ -36,6 +39,7 @@
 -- @include lib/cancel/read-cancel-marks.lua
 -- @include lib/admin/answer-once.lua
 -- @include lib/ordered/cancel-ids.lua
+-- @include lib/common/utf8-as-read.lua
 
 local token = ARGV[2]
 local keepMs = ARGV[3]
@@ -47,6 +51,28 @@ local records = ARGV[8] == '1'
 local kept = kept_reply(token)
 if kept then return kept end
 local now = now_ms()
+
+-- The stored id `id` names: itself, or, when it holds U+FFFD and no id is stored as it is, the waiting
+-- or held id that a client reads as `id` (lib/common/utf8-as-read.lua). Read a page at a time; only an
+-- id holding U+FFFD pays it. A tick of an older version keeps no `held` index: its run of such an id
+-- is not found (as before), while its waiting ones are.
+local function stored_id(candidate)
+  if not string.find(candidate, '\239\191\189', 1, true) then return candidate end
+  local ready, held = okey(name, 'ready'), okey(name, 'held')
+  if redis.call('ZSCORE', ready, candidate) or redis.call('SISMEMBER', held, candidate) == 1 then return candidate end
+  for _, scan in ipairs({ { 'ZSCAN', ready, 2 }, { 'SSCAN', held, 1 } }) do
+    local cursor = '0'
+    repeat
+      local page = redis.call(scan[1], scan[2], cursor, 'COUNT', 1000)
+      cursor = page[1]
+      for k = 1, #page[2], scan[3] do
+        if utf8_as_read(page[2][k]) == candidate then return page[2][k] end
+      end
+    until cursor == '0'
+  end
+  return candidate
+end
+id = stored_id(id)
 
 -- The tick holding a run of the id, and that run's fence; nil when none does.
 local function holder_of(field)

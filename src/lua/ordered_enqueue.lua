@@ -28,38 +28,22 @@
 -- A key's `-add` set (`o:NAME:ready-add`, `o:NAME:later-add`) lives only inside one call: made,
 -- read into its sorted set and deleted by it, so no replay, tick or older version ever sees one.
 -- payloads come packed (src/protocol/define.ts `packed`: "j<values>", then the section's values in one
--- value) unless one holds the separator: read once here into a table laid out as ARGV would hold them.
+-- value) unless one holds the separator: read once (lib/common/packed.lua) into a table laid out as ARGV
+-- would hold them.
 -- One value where a payload was five, each handled by the client's Redis library: the tick process's
 -- instructions an ordered execution fell a fifth (bench/ordered-instructions.ts); Redis' rose some
 -- 2,000 a payload (the match below; bench/ordered-redis-instructions.ts). A replay reads the same value
 -- the same way; a malformed one raises an error before anything is written.
 -- @include lib/common/prefix-keys.lua
+-- @include lib/common/packed.lua
 -- @include lib/ordered/state.lua
 -- @include lib/ordered/sequence-score.lua
 
 local token = ARGV[2]
 local tokenMs = ARGV[3]
-local payloadsAt = 4
--- V: the payloads' section (its count at payloadsAt, then five values a payload), ARGV itself or split.
--- One string.match a payload (its five values at once): a find and a sub a value cost Redis twice what
--- ARGV's own values do, a match per payload less (bench/ordered-redis-instructions.ts).
-local V = ARGV
-if string.byte(ARGV[payloadsAt]) == 106 then -- 'j': packed
-  local s, match = ARGV[payloadsAt + 1], string.match
-  local count, pos = match(s, '^(%d+)\30()')
-  V = { count }
-  local k = 2
-  for _ = 1, tonumber(count) do
-    V[k], V[k + 1], V[k + 2], V[k + 3], V[k + 4], pos =
-      match(s, '^([^\30]*)\30([^\30]*)\30([^\30]*)\30([^\30]*)\30([^\30]*)\30?()', pos)
-    if not pos then error('ordered payloads: no packed payload at value ' .. k) end
-    k = k + 5
-  end
-  if k - 1 ~= tonumber(string.sub(ARGV[payloadsAt], 2)) or pos ~= #s + 1 then
-    error('ordered payloads: the packed value does not hold the ' .. count .. ' payloads announced')
-  end
-  payloadsAt = 1
-end
+-- V: the payloads' section (its count at payloadsAt, then five values a payload), ARGV itself or read
+-- from its packed value (lib/common/packed.lua).
+local V, payloadsAt = packed.section(4, 5, 'ordered payloads')
 
 local token_key = P .. 'enq:' .. token
 if not redis.call('SET', token_key, '', 'NX', 'PX', tokenMs) then

@@ -34,6 +34,7 @@
 -- lib/tick/ack-jobs.lua). The marks are the table ack() read (`marks`);
 -- those settled here are taken out of it.
 -- @include lib/common/prefix-keys.lua
+-- @include lib/common/packed.lua
 -- @include lib/ordered/state.lua
 -- @include lib/metrics/record-runs.lua
 -- @include lib/metrics/record-ordered-runs.lua
@@ -89,30 +90,32 @@ local function stored_id(inproc, tick, name, id, fence)
   return nil
 end
 
+-- The name's acked runs are `count` pairs (id, fence) in V from V[at + 1] (ordered_successes).
 -- `with_dues`: answer each run's due time (the metrics want it); else none.
-local function settle_success(tick, name, ids, fences, marks, now, with_dues)
+local function settle_success(tick, name, V, at, count, marks, now, with_dues)
   local inproc, p_of = oinproc_key(tick), okey(name, 'p:')
   local fields = {}
-  for k = 1, #ids do fields[k] = name .. ' ' .. ids[k] end
+  for k = 1, count do fields[k] = name .. ' ' .. V[at - 1 + 2 * k] end
   local tokens = tokens_of(inproc, fields)
   local mine, gone, payload_keys, dues = {}, {}, {}, {}
   local cancelled_again = 0
-  for k = 1, #ids do
+  for k = 1, count do
+    local id, fence = V[at - 1 + 2 * k], V[at + 2 * k]
     if not tokens[k] then
-      local id, token = stored_id(inproc, tick, name, ids[k], fences[k])
-      if id then ids[k], fields[k], tokens[k] = id, name .. ' ' .. id, token end
+      local stored, token = stored_id(inproc, tick, name, id, fence)
+      if stored then id, fields[k], tokens[k] = stored, name .. ' ' .. stored, token end
     end
-    local held = holds(tokens[k], tick, fences[k])
+    local held = holds(tokens[k], tick, fence)
     -- A cancelled run keeps no due: it is no run for the metrics.
-    if marks and take_ordered_mark(marks, name, fences[k], ids[k]) and held then
-      cancelled_again = cancelled_again + settle_ordered_cancelled(tick, name, ids[k], fences[k], now)
+    if marks and take_ordered_mark(marks, name, fence, id) and held then
+      cancelled_again = cancelled_again + settle_ordered_cancelled(tick, name, id, fence, now)
     elseif held then
       -- The due after the token's prefix: token_due's pattern cost some 5,000 instructions a run.
       -- Read as text: the metrics make it a number once (lib/metrics/record-ordered-runs.lua).
       if with_dues then dues[k] = string.sub(tokens[k], held) end
-      mine[#mine + 1] = ids[k]
+      mine[#mine + 1] = id
       gone[#gone + 1] = fields[k]
-      payload_keys[#payload_keys + 1] = p_of .. ids[k]
+      payload_keys[#payload_keys + 1] = p_of .. id
     end
   end
   if #mine == 0 then return 0, cancelled_again, dues end
@@ -177,30 +180,13 @@ local function settle_other(tick, kind, name, id, fence, extra, now, dead_max, d
   return 1, promote_arrivals(name, id, tonumber(redis.call('ZSCORE', okey(name, 'later'), id))), evicted, due
 end
 
--- One name's successes from ARGV[j]: its ids and fences, packed (src/protocol/define.ts `packed`:
--- "j<values>", then the count and the pairs in one value, split once) or counted (count, then the
--- pairs); and the index past them. Packed: one value where an id was two, each handled by the client's
--- Redis library (bench/ordered-instructions.ts).
+-- One name's successes from ARGV[j]: its ids and fences, packed or counted (lib/common/packed.lua: one
+-- value where an id was two, each handled by the client's Redis library, bench/ordered-instructions.ts),
+-- as the table holding them (ARGV itself when counted) and where in it: the count at `at`, then the pairs;
+-- and the index in ARGV past them. Read in place, not copied into lists of their own.
 local function ordered_successes(j)
-  local head, ids, fences = ARGV[j], {}, {}
-  if string.byte(head) == 106 then -- 'j'
-    -- One string.match an id (its two values at once): cheaper for Redis than a find and a sub a value.
-    local s, match = ARGV[j + 1], string.match
-    local count, pos = match(s, '^(%d+)\30()')
-    for k = 1, tonumber(count) do
-      ids[k], fences[k], pos = match(s, '^([^\30]*)\30([^\30]*)\30?()', pos)
-      if not pos then error('ordered acks: no packed id at ' .. k) end
-    end
-    if 1 + 2 * tonumber(count) ~= tonumber(string.sub(head, 2)) or pos ~= #s + 1 then
-      error('ordered acks: the packed value does not hold the ' .. count .. ' ids announced')
-    end
-    return ids, fences, j + 2
-  end
-  local count = tonumber(head)
-  for k = 1, count do
-    ids[k], fences[k] = ARGV[j - 1 + 2 * k], ARGV[j + 2 * k]
-  end
-  return ids, fences, j + 1 + 2 * count
+  local V, at, after = packed.section(j, 2, 'ordered acks')
+  return V, at, tonumber(V[at]), after
 end
 
 -- Reads, from ARGV[i]: the successes grouped by name (n names, then for
@@ -216,16 +202,15 @@ local function ordered_ack(tick, i, now, dead_max, dead_max_age, marks)
   local successes = {}
   local from = i + 1
   for g = 1, tonumber(ARGV[i]) or 0 do
-    local ids, fences, after = ordered_successes(from + 1)
-    successes[g] = { ARGV[from], ids, fences }
+    local V, at, count, after = ordered_successes(from + 1)
+    successes[g] = { ARGV[from], V, at, count }
     from = after
   end
   local others, metrics = metrics_header(ARGV[from] or '0')
   local runs = {}
   for _, group in ipairs(successes) do
-    local name, ids, fences = group[1], group[2], group[3]
-    local count = #ids
-    local settled, again, dues = settle_success(tick, name, ids, fences, marks, now, metrics ~= nil)
+    local name, count = group[1], group[4]
+    local settled, again, dues = settle_success(tick, name, group[2], group[3], count, marks, now, metrics ~= nil)
     if metrics then
       -- Three slots a run in one list, not a table a run (some 1,500 instructions each).
       for k = 1, count do

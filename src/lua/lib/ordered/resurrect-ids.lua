@@ -2,7 +2,9 @@
 -- ids it held (`oinproc:TICK`) go back to `ready` with every payload,
 -- merged with what arrived during the run, keeping their place. The id the
 -- tick ran alone (`alone`, "o" then its hash field) counts a resurrection
--- (the poison guard); every id becomes a suspect, run alone next time
+-- (the poison guard), an id whose bytes are not UTF-8 too (the record names it as read: no format
+-- changes, so a record an older tick wrote reads alike, and an older resurrector misses only that
+-- id, as before); every id becomes a suspect, run alone next time
 -- (lib/tick/resurrect-dead-ticks.lua says why). A run marked cancelled is
 -- not put back: it ends cancelled (lib/ordered/cancel-ids.lua), with its
 -- payloads recorded, as the tick's ack would have settled it. Acks remove what they settle
@@ -12,6 +14,7 @@
 -- @include lib/ordered/state.lua
 -- @include lib/cancel/read-cancel-marks.lua
 -- @include lib/ordered/cancel-ids.lua
+-- @include lib/common/utf8-as-read.lua
 
 -- Returns the budget left, how many ids the dead tick still holds, and how
 -- many runs it recorded cancelled (not resurrected).
@@ -23,6 +26,14 @@ local function resurrect_ordered(dead_tick, budget, alone)
   if redis.call('EXISTS', key) == 0 then return budget, 0, 0 end
   local held = redis.call('HGETALL', key)
   local marks = cancel_marks(dead_tick)
+  -- Whether `alone` names the run of `field` ("NAME ID"): as stored, or as the client read an id whose
+  -- bytes are not UTF-8 (its step wrote the id with U+FFFD: src/ordered/in-tick.ts soloMarker). Only a
+  -- record holding U+FFFD pays the decoding. (A local here: the entry scripts' main chunks are full.)
+  local function ran_alone(field)
+    if not alone then return false end
+    if alone == 'o' .. field then return true end
+    return string.find(alone, '\239\191\189', 1, true) ~= nil and alone == 'o' .. utf8_as_read(field)
+  end
   local cancelled = 0
   for j = 1, #held, 2 do
     if budget <= 0 then break end
@@ -34,7 +45,7 @@ local function resurrect_ordered(dead_tick, budget, alone)
       settle_ordered_cancelled(dead_tick, name, id, fence, now_ms())
       cancelled = cancelled + 1
     else
-      requeue(name, id, token_due(token), alone == 'o' .. field and 'resurrections' or nil)
+      requeue(name, id, token_due(token), ran_alone(field) and 'resurrections' or nil)
       redis.call('HSET', okey(name, 'suspects'), id, 1)
       redis.call('SREM', okey(name, 'held'), id)
       redis.call('DECRBY', okey(name, 'running'), 1)
