@@ -63,7 +63,7 @@ async function drain(overlap: boolean, list: readonly number[]) {
     fence,
     signal: new AbortController().signal,
     graceMs: 1_000,
-    overlap,
+    lanes: overlap ? "requests" : "one",
     run: async (job) => {
       mark();
       held--;

@@ -13,19 +13,24 @@ import { retryAllJobs } from "./admin/retry-all.js";
 import { retryJob } from "./admin/retry.js";
 import { runJobNow } from "./admin/run-now.js";
 import { readResult } from "./admin/result.js";
+import { withRetries } from "./admin/retries.js";
 import { cancelJob } from "./cancel/cancel.js";
 import { cancelOrdered } from "./ordered/cancel.js";
 import type { JobsApi, QueuesApi } from "./admin/types.js";
 
 export function jobsApi(runtime: Runtime): JobsApi {
   return {
-    find: (jid) => findJob(runtime, jid),
-    list: (state, options) => listJobs(runtime, state, options),
-    retry: (jid) => retryJob(runtime, jid),
+    find: async (jid) => withRetries(runtime, await findJob(runtime, jid)),
+    list: async (state, options) => {
+      const page = await listJobs(runtime, state, options);
+      for (const info of page.jobs) withRetries(runtime, info);
+      return page;
+    },
+    retry: async (jid) => withRetries(runtime, await retryJob(runtime, jid)),
     retryAll: (state, options) => retryAllJobs(runtime, state, options),
-    delete: (jid) => deleteJob(runtime, jid),
+    delete: async (jid) => withRetries(runtime, await deleteJob(runtime, jid)),
     deleteAll: (state, options) => deleteAllJobs(runtime, state, options),
-    runNow: (jid) => runJobNow(runtime, jid),
+    runNow: async (jid) => withRetries(runtime, await runJobNow(runtime, jid)),
     result: (jid) => readResult(runtime, jid),
     cancel: (jid) => cancelJob(runtime, jid),
     cancelOrdered: (name, id) => cancelOrdered(runtime, name, id),

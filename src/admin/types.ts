@@ -57,6 +57,12 @@ export interface JobInfo {
   durationMs?: number;
   /** A job enqueued with `expiresInMs`: when it expires (epoch ms, Redis' clock). */
   expiresAt?: number;
+  /**
+   * The retries a failure of this job gets, and where that comes from: its own `retry`, or, when it carries
+   * none, its definition's (`job.retry` then reads false, though the tick applies the definition's).
+   * Absent when it carries none and no definition of its name is registered here.
+   */
+  retries?: { limit: number; from: "job" | "definition" };
   /** cancelled: where it was when cancelled (its finishedAt is when). */
   cancelledFrom?: CancelledFrom;
   /**

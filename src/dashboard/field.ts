@@ -4,6 +4,7 @@
 // whole page. A field of the wrong type shows as malformed instead.
 import { html } from "hono/html";
 import { when, type Html } from "./layout.js";
+import { jobTimeMs } from "../job/timestamp.js";
 
 /** A value that is not of the type its field wants, as its JSON. */
 export const malformed = (value: unknown): Html =>
@@ -20,8 +21,8 @@ export function countField(value: unknown): Html | string {
   return typeof value === "number" && Number.isFinite(value) ? String(value) : malformed(value);
 }
 
-/** A time in epoch seconds (created_at, failed_at): as when() shows it, "" when absent. */
+/** A job time (created_at, failed_at: epoch seconds, or Sidekiq 8's ms): as when() shows it, "" when absent. */
 export function secondsField(value: unknown): Html | string {
   if (value === undefined || value === null) return "";
-  return typeof value === "number" ? when(value * 1000) : malformed(value);
+  return typeof value === "number" ? when(jobTimeMs(value)) : malformed(value);
 }

@@ -88,7 +88,18 @@ export function checkSecrets(
   });
 }
 
-/** Checks every kind of secret at start (see checkSecrets). */
+/** What an entry point calls each kind of secret, in its messages: its environment variable and its option. */
+export type SecretSettings = { admin: string; read: string; tick: string; metrics: string };
+
+/** createApp's options (`secrets`, `readSecrets`, …). */
+export const APP_SECRET_SETTINGS: SecretSettings = {
+  admin: "TICKQ_SECRET, or the secrets option",
+  read: "read-only: TICKQ_READ_SECRET, or the readSecrets option",
+  tick: "ticks only: CRON_SECRET, or the tickSecrets option",
+  metrics: "GET /metrics only: TICKQ_METRICS_SECRET, or the metricsSecrets option",
+};
+
+/** Checks every kind of secret at start (see checkSecrets), naming them as `settings` says. */
 export function checkAllSecrets(
   s: {
     admin: readonly (string | undefined)[];
@@ -97,11 +108,12 @@ export function checkAllSecrets(
     metrics?: readonly (string | undefined)[];
   },
   who = "createApp",
+  settings: SecretSettings = APP_SECRET_SETTINGS,
 ): void {
-  checkSecrets(s.admin, who);
-  checkSecrets(s.read ?? [], who, "read-only: TICKQ_READ_SECRET");
-  checkSecrets(s.tick ?? [], who, "ticks only: CRON_SECRET");
-  checkSecrets(s.metrics ?? [], who, "GET /metrics only: TICKQ_METRICS_SECRET");
+  checkSecrets(s.admin, who, settings.admin);
+  checkSecrets(s.read ?? [], who, settings.read);
+  checkSecrets(s.tick ?? [], who, settings.tick);
+  checkSecrets(s.metrics ?? [], who, settings.metrics);
 }
 
 const refuse = (c: Context, status: 401 | 403 | 429, error: string, code: string) => c.json({ error, code }, status);

@@ -5,6 +5,7 @@
 import type { Outcome } from "../tick/passes/ack.js";
 import type { JobPayload } from "../job/payload.js";
 import { monotonicMs } from "../tick/clock.js";
+import { jobTimeMs } from "../job/timestamp.js";
 
 /**
  * Notes the run's measures on an outcome; `startedMono`: monotonicMs() when the handler started, and
@@ -24,7 +25,7 @@ export function runMeter(
   const enqueued = payload.enqueued_at;
   const waitMs =
     typeof enqueued === "number" && enqueued >= 0
-      ? Math.max(0, startedMono + clockOffsetMs - enqueued * 1000)
+      ? Math.max(0, startedMono + clockOffsetMs - jobTimeMs(enqueued))
       : undefined;
   const durationMs =
     outcome.kind === "succeeded" && outcome.durationMs !== undefined

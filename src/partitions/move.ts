@@ -17,6 +17,7 @@ import type { Runtime } from "../tick/runtime.js";
 import type { JobInfo, JobState, JobsApi, QueuesApi } from "../admin/types.js";
 import type { JobLogger } from "../job/context.js";
 import { type Carried, Dependencies } from "./carried.js";
+import { jobTimeMs } from "../job/timestamp.js";
 
 /** How long a partition remembers the jids it adopted: a migration run again within it doubles nothing. */
 export const ADOPTED_KEEP_MS = 7 * 24 * 3600_000;
@@ -139,7 +140,7 @@ async function* merged(
   }
 }
 
-const enqueuedAt = (job: JobInfo): number => job.job.enqueued_at ?? job.job.created_at ?? 0;
+const enqueuedAt = (job: JobInfo): number => jobTimeMs(job.job.enqueued_at ?? job.job.created_at ?? 0);
 
 /** 1 once adopted; 2 when a claim it carried is another job's in the target. */
 async function adopt(

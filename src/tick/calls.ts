@@ -25,7 +25,7 @@ import { runCall } from "../protocol/run.js";
 import type { TickCalls, TickKeys } from "./numbered.js";
 
 /** A Lua error or a refused write will fail the same way again: no resend. */
-function transient(error: unknown): boolean {
+export function transient(error: unknown): boolean {
   if (!(error instanceof TickqError)) return false;
   if (error.code === "REDIS_TIMEOUT" || error.code === "NOT_REPLICATED") return true;
   return error.code === "REDIS" && !/user_script|Error running script|WRONGTYPE|Unexpected reply/.test(error.message);

@@ -19,6 +19,7 @@ import { tickSettings, type TickSettings } from "./settings.js";
 import { UnstartableSeen } from "./unstartable.js";
 import type { RoundTrips } from "../redis/adapter.js";
 import type { TickOptions } from "./options.js";
+import type { GivenUpStep } from "./given-up-step.js";
 import type { TickReport } from "./tick-report.js";
 
 export interface OpenTick {
@@ -38,6 +39,8 @@ export interface OpenTick {
   /** The arguments every begin, step and finish starts with. */
   readonly common: { tickId: string; leaseMs: number; deadMaxSize: number; deadMaxAgeSec: number };
   pipelineDone: boolean;
+  /** Steps sent and given up for want of an answer, in send order: sent once more before finish (given-up.ts). */
+  readonly givenUp: GivenUpStep[];
   /** The pipeline's load once it runs; before, nothing is reported. */
   readLoad: () => TickLoad | undefined;
   /** The lease is gone: abort, report it. */
@@ -109,6 +112,7 @@ export function openTick(runtime: Runtime, options: TickOptions, tickId: string)
     signal,
     common: { tickId, leaseMs, deadMaxSize: runtime.deadMaxJobs, deadMaxAgeSec: runtime.deadMaxAgeSeconds },
     pipelineDone: false,
+    givenUp: [],
     readLoad: () => undefined,
     lost,
     abort: (reason) => controller.abort(reason),

@@ -10,12 +10,12 @@ import { nameJobsByRef } from "./passes/ack-refs.js";
 import { runJob, runJobNow } from "./passes/execute.js";
 import type { FetchedJob } from "./passes/fetch.js";
 import { budgetCheck } from "./passes/start-budget.js";
-import type { PipelineInput, StepReply } from "./pipeline.js";
+import type { PipelineInput } from "./pipeline.js";
 import type { Lane as StepLane } from "./step-lanes.js";
 import { fetchArgs, strictRank } from "./queue-order.js";
-import { learnClock } from "./runtime.js";
+import { transient } from "./calls.js";
+import { takeStep } from "./step-reply.js";
 import * as protocol from "../protocol/index.js";
-import { recount } from "./report.js";
 import type { StepArgs } from "./capability.js";
 import { SHARED_SLOTS, type TickOptionsWithSlots } from "./slots.js";
 import type { TickOptions } from "./options.js";
@@ -68,10 +68,9 @@ export function pipelineInput(
     startable: check && ((work) => (parts.laneOf(work) ? "start" : check(work as FetchedJob))),
     // A job at its poison limit goes dead without running: no need to run it alone.
     alone: (work) => (work.suspect || work.resurrections > 0) && work.resurrections < runtime.maxResurrections,
-    // Each call its own request (HTTP): the next fetch's round trip overlaps the last one's.
-    overlap: runtime.redis.separateRequests === true,
-    // One connection (TCP): the next step waits queued at Redis while the tick runs the last one's jobs.
-    pipelined: runtime.redis.separateRequests !== true,
+    // Each call its own request (HTTP): the next fetch's round trip overlaps the last one's. One
+    // connection (TCP): the next step waits queued at Redis while the tick runs the last one's jobs.
+    lanes: runtime.redis.separateRequests === true ? "requests" : "connection",
     step: stepOf(t),
     onOutcome: (outcome) => {
       tally(t.report, outcome);
@@ -83,16 +82,17 @@ export function pipelineInput(
 
 /** A step call: acks what finished, fetches up to `fetch`, records or clears the solo run. */
 function stepOf(t: OpenTick): Input["step"] {
-  const { runtime, parts, report } = t;
+  const { runtime, parts } = t;
   return async (acks, fetch, solo, load, lane) => {
     const sent = monotonicMs();
+    const { plain, byPart } = parts.split(acks);
+    let args: StepArgs | undefined;
     try {
-      const { plain, byPart } = parts.split(acks);
       // A solo job named by reference (large, or read with U+FFFD) is recorded by it too (lib/tick/run-solo.lua).
       if (solo && !parts.laneOf(solo)) await nameJobsByRef([solo as FetchedJob]);
       // One object, filled in the order the spreads had it, not a copy of each part's sections and of
       // the common fields a step (bench/client-instructions.ts).
-      const args = parts.merged((part, k) => part.stepArgs?.(byPart[k]!)) as StepArgs;
+      args = parts.merged((part, k) => part.stepArgs?.(byPart[k]!)) as StepArgs;
       const { common } = t;
       args.tickId = common.tickId;
       args.leaseMs = common.leaseMs;
@@ -105,26 +105,10 @@ function stepOf(t: OpenTick): Input["step"] {
       args.acks = acked instanceof Promise ? await acked : acked;
       args.fetch = fetchArgs(runtime.plan, fetch);
       const stepped = await t.calls.send(protocol.step, args);
-      learnClock(runtime, stepped.nowMs);
-      report.deadEvicted += stepped.deadEvicted;
-      t.events.settled(plain, stepped.missed, stepped.nowMs, stepped.cancelled);
-      recount(report, plain, stepped.cancelled);
-      const held = stepped.leaseHeld;
-      if (held) t.fence.confirmed(sent);
-      else t.lost();
-      const read = parts.readFetched(stepped.fetched, stepped.flow);
-      const fetched: TickWork[] = [...read.jobs];
-      parts.list.forEach((part, k) => {
-        const more = part.stepped?.(stepped, byPart[k]!, plain);
-        if (more) fetched.push(...more);
-      });
-      report.fetched += fetched.length;
-      const reply: StepReply<TickWork> = { held, fetched, more: read.capped, parked: read.parked };
-      if (stepped.drained) reply.drained = true;
-      if (stepped.ran !== undefined) reply.ran = stepped.ran;
-      reply.sentOn = stepped.sentOn ?? 0;
-      return reply;
+      return takeStep(t, stepped, { plain, byPart, sent });
     } catch (error) {
+      // Sent, and given up for want of an answer: Redis may still run it (given-up.ts).
+      if (args?.fetch !== undefined && transient(error)) t.givenUp.push({ args, acks, plain, byPart, sent });
       t.abort(error);
       throw error;
     }

@@ -8,9 +8,9 @@
 // (step-lanes.ts: a replay is only of its lane's last call,
 // lib/tick/replay-call.lua), and their replies are taken in the order Redis
 // ran them (run-order.ts): no call that records or clears a solo run goes
-// beside another. Where each call is its own request (`overlap`: HTTP), the
+// beside another. Where each call is its own request (`lanes: "requests"`: HTTP), the
 // second goes half a round trip after the first, so the next fetch's round
-// trip overlaps the last one's. Over one connection (`pipelined`: TCP) it
+// trip overlaps the last one's. Over one connection (`lanes: "connection"`: TCP) it
 // is written as soon as it is due, and waits queued at Redis: when Redis
 // answers one step it runs the next while the tick reads the reply and runs
 // its jobs, so neither waits for the other (bench/step-overlap.ts). Jobs
@@ -52,7 +52,7 @@ import { newPrefetch, type Prefetch } from "./prefetch.js";
 import type { SharedSlots, SlotHolder } from "./slots.js";
 import { soloGate } from "./solo-gate.js";
 import { RunOrder } from "./run-order.js";
-import { StepLanes, type Lane } from "./step-lanes.js";
+import { StepLanes, type Lane, type LaneMode } from "./step-lanes.js";
 
 export interface StepReply<W = FetchedJob> {
   /** False when the lease was gone: nothing was fetched. */
@@ -103,13 +103,12 @@ export interface PipelineInput<W = FetchedJob, O = Outcome> {
   startable?(job: W): "start" | "later" | "never";
   /** Whether a job must run alone, its start recorded first (a dead tick left it behind). */
   alone?(job: W): boolean;
-  /** Two steps may be in flight at once, one in each lane (each call is its own request: HTTP). */
-  overlap?: boolean;
   /**
-   * Two steps may be in flight at once on one connection (TCP), one in each lane: the second is
-   * written as soon as it is due and waits queued at Redis, which runs it as it answers the first.
+   * Whether two steps may be in flight at once, one in each lane (step-lanes.ts): "requests" when each
+   * call is its own request (HTTP); "connection" on one connection (TCP), the second written as soon
+   * as it is due and queued at Redis, which runs it as it answers the first; "one" (the default): not.
    */
-  pipelined?: boolean;
+  lanes?: LaneMode;
   /**
    * Acks `acks` and fetches up to `fetch` jobs (0: none). `solo`: the job
    * about to run alone, null to clear that record, undefined to leave it.
@@ -173,7 +172,7 @@ class Pipeline<W, O> {
   // fetched short (a step acks before it fetches, step.lua). Until then the tick fetches them again
   // once a slot frees, unless another tick took them meanwhile.
   private handBacks = 0;
-  // The steps in flight (one at a time unless p.overlap) and their lanes.
+  // The steps in flight (one at a time unless p.lanes says two) and their lanes.
   private readonly lanes: StepLanes;
   // A step in flight records or clears a solo run: none goes beside it.
   private soloStep = false;
@@ -221,7 +220,7 @@ class Pipeline<W, O> {
     this.drained = !p.firstFull;
     this.parked = p.firstParked === true;
     this.holder = this.slotHolder();
-    const mode = p.overlap === true ? "requests" : p.pipelined === true ? "connection" : "one";
+    const mode = p.lanes ?? "one";
     this.lanes = new StepLanes(mode);
     this.order = mode === "one" ? undefined : new RunOrder();
     p.watchLoad?.(() => ({ running: this.running, waiting: this.buffer.length }));
@@ -291,7 +290,8 @@ class Pipeline<W, O> {
   // Over HTTP (overlap) the lead covers the slowest round trip lately, not the mean: fetches still
   // bring a whole batch each (requests a job unchanged), sent earlier after a late one.
   private lowWater(): number {
-    const { batch, overlap } = this.p;
+    const { batch } = this.p;
+    const overlap = this.p.lanes === "requests";
     // Jobs that settle within their start (a handler that returns at once) run every held job in the
     // fill that starts them, so their next fetch is due at once: it goes after the fill's first job,
     // and Redis works on it while the rest run. The lead waits for the rate the jobs reached, which the
@@ -299,8 +299,8 @@ class Pipeline<W, O> {
     // tenth on a quiet one: bench/step-overlap.ts). Each fetch is still a whole batch. Over TCP, with a
     // step in flight, the next is due once the held jobs and that step's batch are a batch: as the
     // fill ends, so that no more than 2 batches are ever fetched and not started.
-    if (this.atOnce && overlap !== true) return batch;
-    return Math.max(Math.floor(batch / 2), Math.min(batch, this.prefetch.lead(overlap === true)));
+    if (this.atOnce && !overlap) return batch;
+    return Math.max(Math.floor(batch / 2), Math.min(batch, this.prefetch.lead(overlap)));
   }
 
   private stopping(): boolean {

@@ -14,6 +14,7 @@ import { learnClock, learnEvictionPolicy, redisNowMs, type Runtime } from "./run
 import * as protocol from "../protocol/index.js";
 import type { BeginArgs, Begun, FinishArgs, TickOutcome, TickWork } from "./capability.js";
 import { openTick, type OpenTick } from "./open.js";
+import { settleGivenUp } from "./given-up.js";
 import { pipelineInput } from "./pipeline-input.js";
 import { recount, tickAttributes } from "./report.js";
 import { newJid } from "../job/codec.js";
@@ -125,7 +126,9 @@ async function housekeep(t: OpenTick, left: boolean): Promise<boolean> {
 /** finish: the last acks, the jobs handed back, the tick unregistered. */
 async function finish(t: OpenTick, result: PipelineResult<TickWork, TickOutcome>, housekeepingLeft: boolean) {
   const { report, parts } = t;
-  const unstarted = [...result.deferred, ...result.unstarted];
+  // A step given up may have run at Redis since: its reply, taken now, settles its acks and hands its jobs back.
+  const late = await settleGivenUp(t, result.finished);
+  const unstarted = [...result.deferred, ...result.unstarted, ...late.fetched];
   // So far requeued counts the jobs the deadline interrupted: they are back
   // in their queues, work a fresh tick can run, so the tick reports more
   // (each interruption is counted: a job that always overruns ends dead).
@@ -137,7 +140,7 @@ async function finish(t: OpenTick, result: PipelineResult<TickWork, TickOutcome>
 
   t.fence.stop();
   parts.stop();
-  const { plain, byPart } = parts.split([...result.finished, ...unstarted.map((w) => t.unstartedOf(w))]);
+  const { plain, byPart } = parts.split([...late.finished, ...unstarted.map((w) => t.unstartedOf(w))]);
   const finished = await t.calls.send(protocol.finish, {
     ...parts.merged((part, k) => part.finishArgs?.(byPart[k]!)),
     ...t.common,

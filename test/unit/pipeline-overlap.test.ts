@@ -32,7 +32,7 @@ function drainPipeline(
     fence,
     signal: new AbortController().signal,
     graceMs: 1_000,
-    overlap: o.overlap,
+    lanes: o.overlap ? "requests" : "one",
     run: async (job) => {
       ran.push(job);
       return job;

@@ -1,4 +1,4 @@
-// The pipeline's steps over one connection (`pipelined`: TCP): a second
+// The pipeline's steps over one connection (`lanes: "connection"`: TCP): a second
 // step goes as soon as it is due, in the other lane ('c', 'd'), with no
 // spacing, and waits queued at Redis, which runs calls in the order sent.
 // Each step still fetches a whole batch, no more than two batches are ever
@@ -58,7 +58,7 @@ async function drainOverConnection(jobs: number, o: { alone?: (job: number) => b
     fence,
     signal: new AbortController().signal,
     graceMs: 1_000,
-    pipelined: true,
+    lanes: "connection",
     alone: o.alone,
     run: (job) => {
       held--;

@@ -40,7 +40,7 @@ describe("jobs that settle within their start, over TCP", () => {
       fence,
       signal: new AbortController().signal,
       graceMs: 1_000,
-      overlap: false,
+      lanes: "one",
       run: (job) => {
         ran.push(job);
         work(job);

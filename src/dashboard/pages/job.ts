@@ -87,6 +87,7 @@ ${await runningFacts(scope, job)}
 ${job.tick !== undefined ? html`<dt>tick</dt><dd>${job.tick}${job.tickAlive ? "" : " (lease gone: waits for the resurrector)"}</dd>` : ""}
 <dt>created</dt><dd>${secondsField(fields.created_at)}</dd><dt>enqueued</dt><dd>${secondsField(fields.enqueued_at)}</dd>
 ${fields.retry_count !== undefined ? html`<dt>retries</dt><dd>${countField(fields.retry_count)}</dd>` : ""}
+${job.retries !== undefined ? html`<dt>retry limit</dt><dd data-retry-limit>${job.retries.limit}${job.retries.from === "definition" ? " (from its definition)" : ""}</dd>` : ""}
 ${fields.failed_at !== undefined ? html`<dt>failed</dt><dd>${secondsField(fields.failed_at)}</dd>` : ""}
 ${error ? html`<dt>error</dt><dd class="err">${error}</dd>` : ""}</dl>
 <h2>Arguments</h2><pre>${JSON.stringify(fields.args, null, 2)}</pre>

@@ -35,12 +35,14 @@ export function healthRoutes(tickq: Tickq<JobRegistry>, secrets: Secrets, option
   const app = new Hono();
   const all = [...secrets.admin, ...secrets.read, ...secrets.tick, ...secrets.metrics];
   let cached: { at: number; health: Promise<Health> } | undefined;
+  const outage = outageLog(all);
   const check = async (): Promise<Health> => {
     try {
       const stats = await tickq.stats();
+      outage.ended();
       return { ok: true, lastTickAt: stats.lastTickAt ?? null, warnings: stats.warnings };
     } catch (error) {
-      if (!logged?.(error)) logError("health check failed", error, all);
+      if (!logged?.(error)) outage.failed(error);
       // A TickqError's message says what failed; anything else stays private.
       const reason = error instanceof TickqError ? redact(error.message, all) : "internal error";
       return { ok: false, error: reason, code: error instanceof TickqError ? error.code : "INTERNAL" };
@@ -73,6 +75,43 @@ export function healthRoutes(tickq: Tickq<JobRegistry>, secrets: Secrets, option
     return c.json(detailed ? { ...health, warnings: [] } : { ok: false, code: "UNAVAILABLE" }, 503);
   });
   return app;
+}
+
+/** Within one outage, one line a minute past the first (which has the whole error): `OUTAGE_NOTE_MS`. */
+export const OUTAGE_NOTE_MS = 60_000;
+
+/**
+ * Logs an outage once, not once a check: the first failed check with its error, then at most one short
+ * line a minute while it lasts (how many checks failed), and one when a check passes again.
+ */
+function outageLog(secrets: readonly string[]) {
+  let since: number | undefined;
+  let notedAt = 0;
+  let failures = 0;
+  return {
+    failed(error: unknown) {
+      const now = Date.now();
+      failures++;
+      if (since === undefined) {
+        since = notedAt = now;
+        logError("health check failed (logged once per outage)", error, secrets);
+      } else if (now - notedAt >= OUTAGE_NOTE_MS) {
+        notedAt = now;
+        const code = error instanceof TickqError ? error.code : "INTERNAL";
+        console.error(
+          `tickq: health check still failing (${code}): ${failures} check(s) since ${new Date(since).toISOString()}`,
+        );
+      }
+    },
+    ended() {
+      if (since === undefined) return;
+      console.error(
+        `tickq: health check passes again after ${failures} failed check(s) since ${new Date(since).toISOString()}`,
+      );
+      since = undefined;
+      failures = 0;
+    },
+  };
 }
 
 /** `?strict=1` (or true, or a bare `?strict`) asks warnings to fail the check; undefined for a value it does not know. */

@@ -11,6 +11,7 @@ import {
   type WorkflowInputs,
 } from "../../index.js";
 import { createApp, type TickqEnv } from "../../http/app.js";
+import { checkAllSecrets } from "../../http/auth.js";
 import { fanOutStarter } from "../../http/fanout.js";
 import { backgroundWork, startTickLoop } from "../../http/in-process.js";
 import { nodeClient } from "../../http/throttle.js";
@@ -74,6 +75,22 @@ export async function startServer<W extends WorkflowInputs = WorkflowInputs>(
   let app: Hono<TickqEnv>;
   try {
     // Refuses a short or unusable secret, and fan-out with nowhere configured to go, before a port is taken.
+    // The secrets first, named by startServer's own options (createApp would name its own).
+    checkAllSecrets(
+      {
+        admin: [options.secret],
+        read: [options.readSecret],
+        tick: [options.tickSecret],
+        metrics: [options.metricsSecret],
+      },
+      "startServer",
+      {
+        admin: "TICKQ_SECRET, or the secret option",
+        read: "read-only: TICKQ_READ_SECRET, or the readSecret option",
+        tick: "ticks only: CRON_SECRET, or the tickSecret option",
+        metrics: "GET /metrics only: TICKQ_METRICS_SECRET, or the metricsSecret option",
+      },
+    );
     app = createApp({
       tickq: base,
       secrets: [options.secret],

@@ -20,7 +20,9 @@ local function job_age_ms(job, now_ms)
   local kind, text = top_field(job, 'enqueued_at')
   local at = kind == 'number' and tonumber(text) or nil
   if not at then return 0 end
-  return math.max(0, math.floor(now_ms - at * 1000))
+  -- Sidekiq 8 writes integer epoch ms, Sidekiq 7 and tickq float seconds: the size tells (src/job/timestamp.ts).
+  if math.abs(at) < 1e11 then at = at * 1000 end
+  return math.max(0, math.floor(now_ms - at))
 end
 
 -- The greatest of `oldest` and the ages of the first job of each priority
