@@ -1,0 +1,75 @@
+// A step given up (Redis paused) whose resend before finish is given up too
+// (src/tick/given-up.ts): over TCP the original, its resends and finish all
+// wait on the one connection and Redis runs them in that order when it wakes,
+// so the original's acks are done before finish. Finish must not ack them a
+// second time: with jobs of the same text (a producer that sets no jid), a
+// second ack of a text takes out another copy, one the late step fetched,
+// and that job would never run. Each pushed copy runs (at least) once.
+// A private redis-server, since CLIENT PAUSE stops every client.
+import { Redis } from "ioredis";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTickq } from "../../../src/index.js";
+import { openAdapter } from "../../helpers/open-adapter.js";
+import { startPrivateRedis, type PrivateRedis } from "../../helpers/private-redis.js";
+
+const TIMEOUT_MS = 300;
+// Past the step's give-up (≈ 2 × 300 + 50 ms) and its resend's before finish (≈ 300 ms more), and finish's.
+const PAUSE_MS = 2_500;
+const LEASE_MS = 3_000;
+const COPIES = 20;
+const text = JSON.stringify({ class: "work", args: [0], queue: "default" });
+
+describe.each(["ioredis", "node-redis"])("a given-up step whose resend is given up too, over %s", (name) => {
+  let server: PrivateRedis;
+  let direct: Redis;
+  beforeAll(async () => {
+    server = await startPrivateRedis();
+    direct = new Redis(server.url);
+  });
+  afterAll(async () => {
+    direct.disconnect();
+    await server.stop();
+  });
+
+  it("every copy of a text without a jid still runs: finish takes none the late step fetched", async () => {
+    const opened = openAdapter(name, { redisUrl: server.url, restUrl: "", restToken: "" });
+    let runs = 0;
+    let paused = false;
+    const tq = createTickq({
+      redis: opened.adapter,
+      prefix: "givenup2:",
+      redisTimeoutMs: TIMEOUT_MS,
+      logger: { info: () => {}, warn: () => {}, error: () => {} },
+      jobs: {
+        work: async () => {
+          runs++;
+          if (!paused) {
+            paused = true;
+            await direct.call("CLIENT", "PAUSE", String(PAUSE_MS), "ALL");
+          }
+        },
+      },
+    });
+    try {
+      await direct.rpush("givenup2:queue:default", ...Array.from({ length: COPIES }, () => text));
+      await tq
+        .tick({ batch: 5, concurrency: 1, budgetMs: 20_000, leaseMs: LEASE_MS })
+        .then(() => undefined)
+        .catch((e: unknown) => e);
+      // Redis awake again; the lease lapses and later ticks put back what the late step fetched.
+      const until = Date.now() + 15_000;
+      while (runs < COPIES && Date.now() < until) {
+        await tq.tick({ batch: 5, budgetMs: 2_000, leaseMs: LEASE_MS });
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      const left = { runs, queued: await direct.llen("givenup2:queue:default"), keys: await direct.keys("givenup2:*") };
+      expect(left).toMatchObject({ runs: COPIES });
+      const stats = await tq.stats();
+      expect(stats.inflight).toBe(0);
+      expect(await direct.llen("givenup2:queue:default")).toBe(0);
+    } finally {
+      await opened.close();
+      await direct.flushall();
+    }
+  }, 40_000);
+});
