@@ -192,7 +192,7 @@ export function createApp<J extends JobRegistry>(options: AppOptions<J>): Hono<T
   app.route("/", queueRoutes(scope.tickq));
   app.route("/", workflowRoutes(scope.tickq, maxSize));
 
-  app.notFound((c) => c.json({ error: `no route ${c.req.method} ${c.req.path}`, code: "NO_ROUTE" }, 404));
+  app.notFound((c) => c.json({ error: noRoute(c.req.method, c.req.path, basePath), code: "NO_ROUTE" }, 404));
   app.onError((error, c) => {
     if (error instanceof HTTPException) return error.getResponse();
     const all = [...secrets.admin, ...secrets.read, ...secrets.tick, ...secrets.metrics];
@@ -202,3 +202,10 @@ export function createApp<J extends JobRegistry>(options: AppOptions<J>): Hono<T
 }
 
 const isJson = (type: string | undefined) => type !== undefined && /^application\/json\s*(;|$)/i.test(type);
+
+// A platform that hands the app paths outside its basePath (a Netlify function's config.path that is
+// not "/api/*", a Vercel file elsewhere than basePath says) 404s on every route: say where it serves.
+function noRoute(method: string, path: string, basePath: string): string {
+  const outside = basePath !== "" && path !== basePath && !path.startsWith(`${basePath}/`);
+  return `no route ${method} ${path}${outside ? `: tickq's app serves under ${basePath} (the basePath option)` : ""}`;
+}

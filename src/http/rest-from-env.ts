@@ -9,6 +9,15 @@ export function restFromEnv(
 ): RedisAdapter {
   const url = env.UPSTASH_REDIS_REST_URL ?? env.KV_REST_API_URL;
   const token = env.UPSTASH_REDIS_REST_TOKEN ?? env.KV_REST_API_TOKEN;
-  if (!url || !token) throw new Error(`tickq: set UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN ${where}`);
+  if (!url || !token)
+    throw new Error(`tickq: set UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN ${where}${tcpHint(env)}`);
   return restAdapter({ url, token });
 }
+
+// These entries never read REDIS_URL themselves (a TCP client is the app's to build and close), so
+// a user who set it alone would otherwise be told only about Upstash's variables.
+const tcpHint = (env: Record<string, string | undefined>): string =>
+  env.REDIS_URL
+    ? "; REDIS_URL is set, but this entry does not read it: for Redis over TCP pass " +
+      "`redis: ioredisAdapter(new Redis(process.env.REDIS_URL))` (from tickq/adapters/ioredis and ioredis)"
+    : "";

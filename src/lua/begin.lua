@@ -57,7 +57,8 @@
 -- Redis' run_id and, for a lease, no ordered id, flow slot or unique key, or workflow run is
 -- handed out; the restart record is written once (run twice: its second run takes the fast path).
 -- maxmemory: runs (allow-oom): a tick must start, or the queues that free memory could never drain.
--- What it adds is bounded: one tick's lease and registration (and its mark in `oticks`), the restart record (one small hash), the begin guard
+-- What it adds is bounded: one tick's lease (with its fetch's counts, two small fields a queue:
+-- lib/tick/fetch-jobs.lua) and registration (and its mark in `oticks`), the restart record (one small hash), the begin guard
 -- (lib/tick/begun-ids.lua, at most ~0.8 MB), jobs it moves (no growth); it claims no workflow run
 -- while Redis is full (lib/workflows/claim-runs.lua). Starts are not allow-oom's: while Redis
 -- is full begin creates no run and says so (started.full), as workflow_start refuses one.
@@ -148,7 +149,7 @@ do
   fetched, ordered, flowed, took_all = fetch_mixed(tickId, batch, queues, picks, names, now)
   if took_all then
     local count = 0
-    for g = 2, #fetched, 3 do count = count + #fetched[g] end
+    for g = 2, #fetched, 4 do count = count + #fetched[g] end
     for _, group in ipairs(ordered) do count = count + #group[3] end
     drained = count >= batch
   end

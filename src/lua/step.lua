@@ -88,6 +88,11 @@
 -- Successes that are exactly the oldest jobs of a list are cut from its tail (lib/tick/ack-jobs.lua
 -- take_tail): a replay finds them gone and settles nothing, as before; a concurrent tick never
 -- touches this tick's lists; at maxmemory the cut only frees memory.
+-- A whole fetched group named by its place (the reply's `place` a group: lib/tick/fetch-jobs.lua)
+-- is cut the same way, no job read, when the lease hash's counts (`pushed:QUEUE`, `cut:QUEUE`) agree
+-- with the list (lib/tick/ack-jobs.lua by_place): a replay finds `cut` past the place and goes by
+-- text, finding nothing; a lost lease has no counts; the other lane's fetch counts its group in the
+-- same fields, one script at a time. At maxmemory the counts are two small fields a queue, in the lease hash.
 -- @include lib/common/prefix-keys.lua
 -- @include lib/tick/replay-call.lua
 -- @include lib/ordered/state.lua
@@ -119,7 +124,7 @@ local function ahead_of(lease, lane)
   if not (row[1] and row[2] and row[3] and tonumber(row[2]) > tonumber(row[1])) then return nil end
   if tonumber(row[2]) > tonumber(row[1]) + 1 then return false end
   local ahead, groups = {}, decode_reply(row[3])[4] or {}
-  for g = 1, #groups, 3 do
+  for g = 1, #groups, 4 do
     local n = groups[g + 1]
     if type(n) == 'table' then n = n[1] end
     ahead[groups[g]] = (ahead[groups[g]] or 0) + n
@@ -131,7 +136,7 @@ end
 -- without_jobs) against the reply's joined groups (lib/common/joined.lua: one text, chunks, or the
 -- texts themselves): `check` false fills each length in, true answers whether each is as kept.
 local function joined_lengths(kept, groups, check)
-  for g = 2, #kept, 3 do
+  for g = 2, #kept, 4 do
     local n, v = kept[g], groups[g]
     if type(n) == 'table' then
       local len = 0
@@ -192,7 +197,7 @@ local batch, queues, picks = fetch_args(fetchAt)
 keep_expired_like_dead(deadMaxSize, deadMaxAgeSec)
 local fetched, ordered, flowed, took_all = fetch_mixed(tick, batch, queues, picks, names, now, counted)
 local fetched_count = 0
-for g = 2, #fetched, 3 do fetched_count = fetched_count + #fetched[g] end
+for g = 2, #fetched, 4 do fetched_count = fetched_count + #fetched[g] end
 for _, group in ipairs(ordered) do fetched_count = fetched_count + #group[3] end
 -- After every earlier field: the fetch filled its batch and left nothing due.
 local function with_drained(reply)

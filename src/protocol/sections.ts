@@ -32,7 +32,8 @@ export const housekeep = group({ resurrectLimit: number, lockMs: number, scanLim
 export const fetch = group({ batch: number, queues: counted(text), picks: counted(number) });
 
 /**
- * lib/tick/ack-jobs.lua: successes grouped by queue (their jobs joined in one argument), then the other outcomes
+ * lib/tick/ack-jobs.lua: successes grouped by queue (their jobs joined in one argument; `place`, when they are a
+ * whole fetched group, all succeeded, its place: lib/tick/ack-jobs.lua by_place.cut; else ""), then the other outcomes
  * (code, queue, job, updated text or patch, delay in seconds each). Their count may carry two trailers,
  * in this order. Results (lib/results/keep-results.lua): how many results entries follow the outcomes,
  * how many succeeded jobs to keep, for how many seconds, and how long an awaited result lives (ms).
@@ -40,7 +41,7 @@ export const fetch = group({ batch: number, queues: counted(text), picks: counte
  * job name (src/metrics/section.ts), then per other outcome its name, run time and wait ('' unmeasured).
  */
 export const acks = group({
-  succeeded: counted(group({ queue: text, jobs: joined })),
+  succeeded: counted(group({ queue: text, place: text, jobs: joined })),
   others: trailed(
     group({ code: text, queue: text, job: text, updated: text, delay: number }),
     trailer({
@@ -94,6 +95,8 @@ export const fetched = groups({
   queue: text,
   jobs: texts,
   counts: groups({ resurrections: number, interruptions: number, suspect: flag, doubts: number }),
+  /** How many jobs the tick's list of the queue took before these: an ack of them all names them by it. */
+  place: number,
 });
 
 /** lib/ordered/fetch-ids.lua's groups: one per name; fences run on from `first`; empty lists where every id has 1 payload or 0. */

@@ -50,7 +50,7 @@ export function restAdapter(options: RestAdapterOptions): RedisAdapter {
   if (!options.url || !/^https?:\/\//.test(options.url)) {
     throw new TickqError(
       "BAD_OPTIONS",
-      `restAdapter: url must be the http(s) REST URL of your Redis (UPSTASH_REDIS_REST_URL), not ${JSON.stringify(redactUrl(String(options.url)))}`,
+      `restAdapter: url must be the http(s) REST URL of your Redis (UPSTASH_REDIS_REST_URL), not ${JSON.stringify(redactUrl(String(options.url)))}${tcpUrlHint(options.url)}`,
     );
   }
   if (!token) throw new TickqError("BAD_OPTIONS", "restAdapter: token is missing (UPSTASH_REDIS_REST_TOKEN)");
@@ -119,3 +119,9 @@ function replyOf(status: number, text: string): RedisReply {
   }
   return decodeReply(parsed.result);
 }
+
+// A redis:// URL in UPSTASH_REDIS_REST_URL is a TCP address given to the HTTP client: say which client takes it.
+const tcpUrlHint = (url: string | undefined): string =>
+  url && /^rediss?:\/\//.test(url)
+    ? "; a redis:// URL is for a TCP client: pass `redis: ioredisAdapter(new Redis(url))` (tickq/adapters/ioredis)"
+    : "";

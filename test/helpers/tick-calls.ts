@@ -34,7 +34,10 @@ export const acksOf = ackArgs;
 
 /** Acks naming raw jobs: `succeeded` by queue, the other outcomes (code, queue, job, updated, delay). */
 export function rawAcks(succeeded: Record<string, string[]> = {}, others: AckArgs["others"]["items"] = []): AckArgs {
-  return { succeeded: Object.entries(succeeded).map(([queue, jobs]) => ({ queue, jobs })), others: { items: others } };
+  return {
+    succeeded: Object.entries(succeeded).map(([queue, jobs]) => ({ queue, place: "", jobs })),
+    others: { items: others },
+  };
 }
 
 export const NO_ACKS: AckArgs = rawAcks();

@@ -16,7 +16,7 @@ type Begun = NonNullable<(typeof protocol.begin)["types"]>["reply"];
 describe("encoding a call", () => {
   it("lays a step's parts out in order, each counted section as its count then its items, successes joined in one value", () => {
     const acks = {
-      succeeded: [{ queue: "default", jobs: ["a", "b"] }],
+      succeeded: [{ queue: "default", place: "", jobs: ["a", "b"] }],
       others: { items: [{ code: "r", queue: "default", job: "c", updated: "c2", delay: 1.5 }] },
     };
     const { keys, args } = encode(protocol.step, tickKeys, { ...common, call: "2", acks, fetch });
@@ -29,6 +29,7 @@ describe("encoding a call", () => {
       "2",
       1,
       "default",
+      "",
       "j2",
       "a\x1eb",
       1,
@@ -47,13 +48,13 @@ describe("encoding a call", () => {
   it("sends a group's successes one value each when one of them holds the join separator, and a group of none as its count", () => {
     const acks = {
       succeeded: [
-        { queue: "default", jobs: ["a", "b\x1ec"] },
-        { queue: "low", jobs: [] },
+        { queue: "default", place: "", jobs: ["a", "b\x1ec"] },
+        { queue: "low", place: "", jobs: [] },
       ],
       others: { items: [] },
     };
     const { args } = encode(protocol.step, tickKeys, { ...common, call: "2", acks, fetch });
-    expect(args.slice(5, -4)).toEqual([2, "default", 2, "a", "b\x1ec", "low", 0, 0]);
+    expect(args.slice(5, -4)).toEqual([2, "default", "", 2, "a", "b\x1ec", "low", "", 0, 0]);
   });
 
   it("packs a workflow call's commits in one value after their number of values; apart when one holds the separator or none is sent", () => {
@@ -94,7 +95,7 @@ describe("encoding a call", () => {
 
   it("carries the results trailer in the others' count value, its entries after the outcomes", () => {
     const acks = {
-      succeeded: [{ queue: "default", jobs: ["a"] }],
+      succeeded: [{ queue: "default", place: "", jobs: ["a"] }],
       others: {
         items: [{ code: "d", queue: "default", job: "b", updated: "b2", delay: 0 }],
         results: {
@@ -109,6 +110,7 @@ describe("encoding a call", () => {
     expect(args.slice(5, -4)).toEqual([
       1,
       "default",
+      "",
       "j1",
       "a",
       "1 1 10 86400 3600000",
@@ -129,12 +131,12 @@ describe("encoding a call", () => {
       acks: { ...acks, others: { items: acks.others.items } },
       fetch,
     });
-    expect(without.args.slice(5, -4)).toEqual([1, "default", "j1", "a", 1, "d", "default", "b", "b2", 0]);
+    expect(without.args.slice(5, -4)).toEqual([1, "default", "", "j1", "a", 1, "d", "default", "b", "b2", 0]);
   });
 
   it('carries the metrics trailer after the results one: " m<groups> <retention>", its entries after the results entries', () => {
     const acks = {
-      succeeded: [{ queue: "default", jobs: ["a"] }],
+      succeeded: [{ queue: "default", place: "", jobs: ["a"] }],
       others: {
         items: [{ code: "r", queue: "default", job: "b", updated: "b2", delay: 30 }],
         results: {
@@ -154,6 +156,7 @@ describe("encoding a call", () => {
     expect(args.slice(5, -4)).toEqual([
       1,
       "default",
+      "",
       "j1",
       "a",
       "1 1 0 86400 3600000 m1 3600",
@@ -185,7 +188,7 @@ describe("encoding a call", () => {
       acks: { ...acks, others: metricsOnly },
       fetch,
     });
-    expect(alone.args.slice(9, 11)).toEqual(["1 m1 3600", "r"]);
+    expect(alone.args.slice(10, 12)).toEqual(["1 m1 3600", "r"]);
     expect(() =>
       encode(protocol.step, tickKeys, {
         ...common,
@@ -276,7 +279,7 @@ describe("decoding a reply", () => {
       3,
       0,
       1,
-      ["default", ["j1", "j2"], [0, 1, 0, 0, 2, 0, 1, 3]],
+      ["default", ["j1", "j2"], [0, 1, 0, 0, 2, 0, 1, 3], 7],
       1,
       "noeviction",
       [1, [], 0],
@@ -301,24 +304,25 @@ describe("decoding a reply", () => {
           { resurrections: 0, interruptions: 1, suspect: false, doubts: 0 },
           { resurrections: 2, interruptions: 0, suspect: true, doubts: 3 },
         ],
+        place: 7,
       },
     ]);
     expect(begun.due).toEqual({ inSync: true, due: [], more: false });
     // A group's jobs may come joined in one string (step.lua, lib/common/joined.lua): the same list.
     const joined = decode(
       protocol.begin,
-      reply.map((v, i) => (i === 5 ? ["default", "j1\x1ej2", [0, 1, 0, 0, 2, 0, 1, 3]] : v)),
+      reply.map((v, i) => (i === 5 ? ["default", "j1\x1ej2", [0, 1, 0, 0, 2, 0, 1, 3], 7] : v)),
     ) as Begun;
     expect(joined.fetched).toEqual(begun.fetched);
     // Or in chunks, each some jobs joined (a group past 8 KiB): one array holding them, the same list in order.
     const chunked = decode(
       protocol.begin,
-      reply.map((v, i) => (i === 5 ? ["default", [["a\x1eb", "c", "d\x1ee"]], []] : v)),
+      reply.map((v, i) => (i === 5 ? ["default", [["a\x1eb", "c", "d\x1ee"]], [], 0] : v)),
     ) as Begun;
     expect(chunked.fetched[0]!.jobs).toEqual(["a", "b", "c", "d", "e"]);
     const one = decode(
       protocol.begin,
-      reply.map((v, i) => (i === 5 ? ["default", "", []] : v)),
+      reply.map((v, i) => (i === 5 ? ["default", "", [], 0] : v)),
     ) as Begun;
     expect(one.fetched[0]!.jobs).toEqual([""]);
     expect(begun.flow).toEqual({ capped: false, fence: 41, parked: true });

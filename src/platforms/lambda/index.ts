@@ -122,7 +122,8 @@ export function tickqLambda<J extends JobRegistry>(options: TickqLambdaOptions<J
     }
     if (!("requestContext" in event) && !("httpMethod" in event)) {
       throw new Error(
-        'tickq: an event that is neither HTTP (a Function URL, API Gateway, an ALB) nor a tick ({ "tickq": "tick" } or an EventBridge Scheduled Event)',
+        'tickq: an event that is neither HTTP (a Function URL, API Gateway, an ALB) nor a tick ({ "tickq": "tick" } or an EventBridge Scheduled Event): ' +
+          "take other events (SQS, S3…) in a handler of your own that passes HTTP and ticks on to this one, and enqueue through handler.tickq()",
       );
     }
     const response = await http(event as LambdaEvent, context as Parameters<typeof http>[1]);

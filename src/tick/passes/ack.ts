@@ -146,6 +146,17 @@ function namesOf(group: Outcome[]): string[] {
   return names;
 }
 
+/**
+ * The place of the fetched group `group` is, all of it, else "": lib/tick/ack-jobs.lua then cuts it
+ * from the tick's list by its place, its jobs neither read nor matched (by_place.cut).
+ */
+function placeOf(group: Outcome[]): string {
+  const batch = group[0]?.job.batch;
+  if (batch === undefined || group.length !== batch.size) return "";
+  for (let k = 1; k < group.length; k++) if (group[k]!.job.batch !== batch) return "";
+  return String(batch.place);
+}
+
 /** The updated text, or for a job named by reference the patch that makes it. */
 function updatedOf(o: Settled): string {
   if (o.kind !== "retry" && o.kind !== "dead") return "";
@@ -173,7 +184,7 @@ export function ackArgs(outcomes: Outcome[], trailers?: AckTrailersOf): AckArgs 
   // no map, copy or spread made of them (bench/client-instructions.ts counts the difference).
   if (oneGroup(outcomes)) {
     return {
-      succeeded: [{ queue: outcomes[0]!.job.queue, jobs: namesOf(outcomes) }],
+      succeeded: [{ queue: outcomes[0]!.job.queue, place: placeOf(outcomes), jobs: namesOf(outcomes) }],
       others: { items: [], ...trailers?.(outcomes, outcomes, 0) },
     };
   }
@@ -187,7 +198,7 @@ export function ackArgs(outcomes: Outcome[], trailers?: AckTrailersOf): AckArgs 
     delay: o.kind === "retry" ? o.delaySec : 0,
   }));
   return {
-    succeeded: [...succeeded].map(([queue, group]) => ({ queue, jobs: namesOf(group) })),
+    succeeded: [...succeeded].map(([queue, group]) => ({ queue, place: placeOf(group), jobs: namesOf(group) })),
     others: { items, ...trailers?.(outcomes, inAckOrder, ordered.length) },
   };
 }

@@ -20,6 +20,14 @@ export interface FetchedJob {
   suspect: boolean;
   /** A flow job's fence for this run, ctx.fence (src/flow/fences.ts); undefined for a plain job. */
   flowFence?: number;
+  /** The fetched group it came in (one object for all its jobs): an ack of them all names them by its place (ack.ts). */
+  batch?: FetchedBatch;
+}
+
+/** A group of jobs one fetch pushed into the tick's list of a queue: its place there and its size. */
+export interface FetchedBatch {
+  place: number;
+  size: number;
 }
 
 /** lib/tick/fetch-jobs.lua's groups as src/protocol/sections.ts decodes them. */
@@ -27,6 +35,7 @@ export type FetchedGroups = {
   queue: string;
   jobs: TextsRead;
   counts: { resurrections: number; interruptions: number; suspect: boolean; doubts: number }[];
+  place: number;
 }[];
 
 /** Each fetched job with its counts (all 0 when the group carries none). */
@@ -34,7 +43,8 @@ export function readFetched(groups: FetchedGroups): FetchedJob[] {
   const out: FetchedJob[] = [];
   // Indexed, no destructuring iteration: this runs every step (bench/client-instructions.ts).
   for (let g = 0; g < groups.length; g++) {
-    const { queue, jobs, counts } = groups[g]!;
+    const { queue, jobs, counts, place } = groups[g]!;
+    const batch: FetchedBatch = { place, size: jobs.length };
     for (let k = 0; k < jobs.length; k++) {
       const c = counts[k];
       out.push({
@@ -44,6 +54,7 @@ export function readFetched(groups: FetchedGroups): FetchedJob[] {
         interruptions: c?.interruptions ?? 0,
         suspect: c?.suspect ?? false,
         doubts: c?.doubts ?? 0,
+        batch,
       });
     }
     // Only a group whose reply held U+FFFD is looked at job by job.

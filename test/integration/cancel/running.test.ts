@@ -57,7 +57,9 @@ describe.each(adapterCases)("cancel of a held job over $name", (adapterCase) => 
     // Heard by then: the handler's signal has aborted before cancel returned.
     expect(reason).toBeInstanceOf(TickqCancelled);
     expect((reason as TickqCancelled).jid).toBe(jid);
-    expect(abortedAt - sent).toBeLessThan(300 + 700);
+    // Heard by a periodic check, not at the tick's end (its 8 s budget): how soon is a figure for a bench,
+    // and a tight bound here failed under load (1.15 s on a machine at load 27).
+    expect(abortedAt - sent).toBeLessThan(4_000);
     const report = await ticking;
     expect(report).toMatchObject({ cancelled: 1, succeeded: 0, failed: 0, retried: 0, dead: 0 });
     expect(await tq.jobs.result(jid)).toMatchObject({ state: "cancelled", error: { class: "TickqCancelled" } });

@@ -51,7 +51,7 @@ describe.each(adapterCases)("cancelled jobs in the metrics over $name", (adapter
       expect(await call(protocol.cancel, { queues: "queues" }, args)).toBe("marked");
     }
     const acks: AckArgs = {
-      succeeded: [{ queue: "default", jobs: [a, b] }],
+      succeeded: [{ queue: "default", place: "", jobs: [a, b] }],
       others: {
         items: [{ code: "r", queue: "default", job: c, updated: `${c.slice(0, -1)},"error_class":"E"}`, delay: 30 }],
         metrics: {

@@ -38,7 +38,7 @@ describe.each(adapterCases)("metrics far past what a count holds over $name", (a
   it("a run time or wait past 2^63 is never written wrapped to a negative count", async () => {
     const jobs = await held();
     const acks = {
-      succeeded: [{ queue: "default", jobs: [jobs[0] as string] }],
+      succeeded: [{ queue: "default", place: "", jobs: [jobs[0] as string] }],
       others: {
         items: [{ code: "r", queue: "default", job: jobs[1] as string, updated: jobs[1] as string, delay: 10 }],
         metrics: {
@@ -63,7 +63,7 @@ describe.each(adapterCases)("metrics far past what a count holds over $name", (a
     const jobs = await held();
     const ms = 2 ** 53 - 1;
     const acks = {
-      succeeded: [{ queue: "default", jobs }],
+      succeeded: [{ queue: "default", place: "", jobs }],
       others: {
         items: [],
         metrics: {

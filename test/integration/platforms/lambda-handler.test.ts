@@ -75,9 +75,13 @@ describe("tickq/lambda", () => {
     expect(await handler(schedulerInput, contextWith(5_000))).toMatchObject({ succeeded: 1 });
   });
 
-  it("refuses an event that is neither HTTP nor a tick, naming the two it takes", async () => {
-    await expect(handler({ Records: [] }, contextWith(5_000))).rejects.toThrow(
+  it("refuses an event that is neither HTTP nor a tick, naming the two it takes and where other events go", async () => {
+    const refused = handler({ Records: [] }, contextWith(5_000));
+    await expect(refused).rejects.toThrow(
       /neither HTTP .* nor a tick \(\{ "tickq": "tick" \} or an EventBridge Scheduled Event\)/,
+    );
+    await expect(refused).rejects.toThrow(
+      /in a handler of your own that passes HTTP and ticks on to this one.*handler\.tickq\(\)/,
     );
   });
 
@@ -119,5 +123,25 @@ describe("tickq/lambda without Redis settings", () => {
     expect(errors.join("\n")).toMatch(
       /UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN in the function's environment/,
     );
+  });
+
+  it("with only REDIS_URL set, says the handler does not read it and how to pass Redis over TCP", async () => {
+    const password = "hunter2-lambda-password";
+    const handler = tickqLambda({
+      env: { TICKQ_SECRET: SECRET, REDIS_URL: `redis://:${password}@10.0.0.5:6379` },
+      jobs: {},
+    });
+    const errors: unknown[] = [];
+    const error = console.error;
+    console.error = (...args: unknown[]) => void errors.push(args.join(" "));
+    try {
+      await expect(handler(schedulerInput, contextWith(5_000))).rejects.toThrow(/cannot start/);
+    } finally {
+      console.error = error;
+    }
+    const logged = errors.join("\n");
+    expect(logged).toMatch(/REDIS_URL is set, but this entry does not read it/);
+    expect(logged).toContain("redis: ioredisAdapter(new Redis(process.env.REDIS_URL))");
+    expect(logged).not.toContain(password);
   });
 });

@@ -83,13 +83,24 @@ describe("tickq/netlify", () => {
     expect(await authorized.json()).toMatchObject({ processed: 1 });
   });
 
+  it("answers a path outside /api (a config.path that is not basePath) with a 404 naming where it serves", async () => {
+    const res = await appFunction(new Request("https://tickq-example.netlify.app/tickq/health"), netlifyContext([]));
+    expect(res.status).toBe(404);
+    expect(await res.json()).toEqual({
+      error: "no route GET /tickq/health: tickq's app serves under /api (the basePath option)",
+      code: "NO_ROUTE",
+    });
+  });
+
   it("ticks when the scheduled function runs, running what waits", async () => {
     expect(tickConfig.schedule).toBe("* * * * *");
     await site.tickq(netlifyContext([])).enqueue("sendWelcomeEmail", ["grace@example.com"], { kick: false });
-    const res = await tickFunction(
-      new Request("https://tickq-example.netlify.app/.netlify/functions/tick"),
-      netlifyContext([]),
-    );
+    // As Netlify runs a scheduled function: a POST whose body names the next run.
+    const nextRun = new Request("https://tickq-example.netlify.app/.netlify/functions/tick", {
+      method: "POST",
+      body: JSON.stringify({ next_run: "2026-11-30T16:41:00.000Z" }),
+    });
+    const res = await tickFunction(nextRun, netlifyContext([]));
     expect(await res.json()).toMatchObject({ succeeded: 1, more: false });
     expect(sent.at(-1)).toBe("grace@example.com");
   });

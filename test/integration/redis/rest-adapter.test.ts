@@ -13,7 +13,11 @@ const endpoint = () => ({ url: inject("restUrl"), token: inject("restToken") });
 describe("restAdapter", () => {
   it.each([
     ["no url", { url: "", token: "t" }, /url must be the http\(s\) REST URL/],
-    ["a redis:// url", { url: "redis://127.0.0.1:6379", token: "t" }, /url must be the http\(s\) REST URL/],
+    [
+      "a redis:// url, naming the TCP client that takes it",
+      { url: "redis://127.0.0.1:6379", token: "t" },
+      /url must be the http\(s\) REST URL.*a redis:\/\/ URL is for a TCP client: pass `redis: ioredisAdapter\(new Redis\(url\)\)`/,
+    ],
     ["no token", { url: "http://127.0.0.1:1", token: "" }, /token is missing/],
     ["a negative retries", { url: "http://127.0.0.1:1", token: "t", retries: -1 }, /retries must be a whole number/],
   ])("refuses %s with a BAD_OPTIONS TickqError", (_label, options, message) => {

@@ -70,7 +70,7 @@ describe.each(adapterCases)("joined jobs run twice over $name", (adapterCase) =>
     // Three successes, one holding the separator: the count, then one value each.
     const sent = encode(protocol.step, tickKeys("t1"), args).args;
     expect(held.slice(0, 3).some((j) => j.includes(JOIN_SEPARATOR))).toBe(true);
-    expect(sent.slice(5, 11)).toEqual([1, "default", 3, ...held.slice(0, 3)]);
+    expect(sent.slice(5, 12)).toEqual([1, "default", "", 3, ...held.slice(0, 3)]);
     const { first: stepped, after } = await callTwice(protocol.step, tickKeys("t1"), args);
     expect(after["stat:processed"]).toBe("3");
     expect(after["inproc:t1:default"]).toEqual(held.slice(3));

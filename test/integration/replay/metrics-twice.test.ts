@@ -38,7 +38,7 @@ describe.each(adapterCases)("metrics section run twice over $name", (adapterCase
   };
   // a and b succeeded (12 ms and 300 ms), c failed and retries (7 ms); waits 40, 5 and 2,000 ms.
   const acks = (a: string, b: string, c: string, o: { results?: Results; cWait?: string } = {}): AckArgs => ({
-    succeeded: [{ queue: "default", jobs: [a, b] }],
+    succeeded: [{ queue: "default", place: "", jobs: [a, b] }],
     others: {
       items: [{ code: "r", queue: "default", job: c, updated: `${c.slice(0, -1)},"error_class":"E"}`, delay: 30 }],
       results: o.results,

@@ -50,7 +50,7 @@ describe.each(adapterCases)("results section run twice over $name", (adapterCase
   };
   // a and b succeeded (both kept, b awaited as j2), c died awaited as j3: entries 1, 2, 3.
   const acks = (a: string, b: string, c: string): AckArgs => ({
-    succeeded: [{ queue: "default", jobs: [a, b] }],
+    succeeded: [{ queue: "default", place: "", jobs: [a, b] }],
     others: {
       items: [{ code: "d", queue: "default", job: c, updated: `${c.slice(0, -1)},"error_class":"E"}`, delay: 0 }],
       results: results(10, [
@@ -110,7 +110,7 @@ describe.each(adapterCases)("results section run twice over $name", (adapterCase
   it("step: progress entries (numbered 0) are written, and again as they were by a replay", async () => {
     const [a] = await fetchThree();
     const acks: AckArgs = {
-      succeeded: [{ queue: "default", jobs: [a] }],
+      succeeded: [{ queue: "default", place: "", jobs: [a] }],
       others: {
         items: [],
         results: results(0, [{ number: 0, state: "progress", keep: false, jid: "j9", members: "0.25" }]),

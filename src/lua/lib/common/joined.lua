@@ -68,7 +68,7 @@ function joined.split(text, n, what)
   return texts
 end
 
--- lib/tick/fetch-jobs.lua's groups (queue, {jobs}, {counts}, …) as a reply may
+-- lib/tick/fetch-jobs.lua's groups (queue, {jobs}, {counts}, place, …) as a reply may
 -- carry them (src/protocol/sections.ts `fetched`): each group's jobs joined,
 -- so the client decodes one bulk string a group, not one a job. A copy: the
 -- groups stay lists for the kept reply and the counts. Here, not beside
@@ -76,8 +76,8 @@ end
 -- for one more local.
 function joined.groups(groups)
   local out = {}
-  for g = 1, #groups, 3 do
-    out[g], out[g + 1], out[g + 2] = groups[g], joined.texts(groups[g + 1]), groups[g + 2]
+  for g = 1, #groups, 4 do
+    out[g], out[g + 1], out[g + 2], out[g + 3] = groups[g], joined.texts(groups[g + 1]), groups[g + 2], groups[g + 3]
   end
   return out
 end

@@ -186,7 +186,7 @@ local function fetch_mixed(tick, batch, queues, picks, names, now, counted)
   local more_due = ordered.more_due
   local plain, flowed = fetch(tick, batch - got, queues, picks, counted)
   local plain_got = 0
-  for g = 2, #plain, 3 do plain_got = plain_got + #plain[g] end
+  for g = 2, #plain, 4 do plain_got = plain_got + #plain[g] end
   local plain_short = plain_got < batch - got and not (flowed and flowed[1] == 1)
   got = got + plain_got
   if got < batch and more_due then

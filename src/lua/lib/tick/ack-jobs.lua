@@ -35,6 +35,9 @@
 -- only removes (allow-oom, as before). A group cut whole tells its flow jobs by
 -- one search of its joined value for a job opening '{"t' (none: no call a job);
 -- a pure read of the call's own arguments, so a replay decides the same.
+-- A whole fetched group, all succeeded, may come named by its place in the list (by_place below):
+-- cut with one LTRIM when the lease hash's counts prove it is the list's oldest jobs, no job read;
+-- else settled by text as any other. Run twice, the counts have moved past it: by text, nothing found.
 -- A flow job (lib/flow/flow.lua) settles its slots and claims with it, only
 -- when it was still listed: a late ack frees nothing another tick holds.
 -- `held`: the tick's lease is held, so its slots are still its own.
@@ -183,6 +186,62 @@ local function take_tail(tail, wanted, n, refs)
   return found, texts
 end
 
+-- Whether joined successes may hold a flow job: each job opens the value or follows a separator,
+-- and a flow job opens with '{"t' (lib/flow/read.lua FLOW_HEAD): one search of the value.
+local function is_flow_text(text)
+  return (string.find(text, '^{"t') or string.find(text, '\30{"t', 1, true)) ~= nil
+end
+
+-- The ack by place's functions, in one table (step's main function is near Lua's 200 locals).
+local by_place = {}
+
+-- Whether `name`, one of joined `text`'s, is there whole (after a separator or first, before one or last).
+function by_place.names_whole(text, name)
+  local at = string.find(text, name, 1, true)
+  if not at then return false end
+  local after = at + #name
+  return (at == 1 or string.byte(text, at - 1) == 30) and (after == #text + 1 or string.byte(text, after) == 30)
+end
+
+-- The ack by place: a group of successes that are all of one fetched group (src/tick/passes/ack.ts),
+-- named by its place (lib/tick/fetch-jobs.lua: how many jobs the list took before it). The lease
+-- hash counts the jobs the list took (`pushed:QUEUE`) and those cut from its tail by place
+-- (`cut:QUEUE`); only a fetch adds to a tick's list (the whole-list pass below writes back fewer),
+-- so while every job taken out was cut by place the list holds exactly the jobs from `cut` to
+-- `pushed`, oldest at its tail, and its length is their difference; any other removal (a job
+-- acked by text, a resurrection, finish) leaves the length short of it for good, until a fetch
+-- finds the list empty and counts it again from there. When the counts agree and the group is the
+-- oldest (its place is `cut`), its `count` jobs are the list's `count` oldest: they are cut with
+-- one LTRIM, no job read nor matched. The group's oldest and newest listed jobs are checked in its
+-- joined value too (a group the tick named wrongly is then settled by text). Else (false) the
+-- text path settles them. Run twice, the second run finds `cut` past the place and takes the text
+-- path, which finds none of them. The lease hash is the tick's own: a lost lease has no counts.
+-- The list's counts (lease, list, pushed, cut) when they agree with its length, else nil.
+function by_place.counts(tick, queue)
+  local lease, list = P .. 'tick:' .. tick, inproc_key(tick, queue)
+  local row = redis.call('HMGET', lease, 'pushed:' .. queue, 'cut:' .. queue)
+  local pushed, at = tonumber(row[1]), tonumber(row[2])
+  if not (pushed and at) or redis.call('LLEN', list) ~= pushed - at then return nil end
+  return lease, list, pushed, at
+end
+
+function by_place.cut(tick, queue, place, count, text)
+  local lease, list, pushed, at = by_place.counts(tick, queue)
+  if not lease or at ~= place or pushed - at < count then return false end
+  local whole = by_place.names_whole
+  if not whole(text, redis.call('LINDEX', list, -count)) or not whole(text, redis.call('LINDEX', list, '-1')) then return false end
+  redis.call('HSET', lease, 'cut:' .. queue, string.format('%d', at + count))
+  return true
+end
+
+-- A cut of the list's `count` oldest jobs by text (a group's tail matched): while the counts
+-- agree, they are the jobs from `cut` on, and the count moves on with them, so that the groups
+-- behind may be acked by place (the first group of a tick is often acked in parts).
+function by_place.cut_by_text(tick, queue, count)
+  local lease, _, _, at = by_place.counts(tick, queue)
+  if lease then redis.call('HSET', lease, 'cut:' .. queue, string.format('%d', at + count)) end
+end
+
 -- Takes the jobs of multiset `wanted` (name → count, `n` names in all) out
 -- of `list`; returns a table name → how many were found (and removed), and
 -- name → job text. `refs`: nil when no name is a reference, else the markers
@@ -295,7 +354,7 @@ end
 -- its others, the results entries their count announces, and the metrics
 -- entries (7 a group, then 3 per other entry).
 local function ack_args_end(i)
-  for _ = 1, tonumber(ARGV[i]) do i = i + 2 + (tonumber(ARGV[i + 2]) or 1) end
+  for _ = 1, tonumber(ARGV[i]) do i = i + 3 + (tonumber(ARGV[i + 3]) or 1) end
   local count_arg, metrics = metrics_header(ARGV[i + 1])
   local n, results = results_header(count_arg)
   local after = i + 2 + 5 * n + (results and 5 * results.m or 0)
@@ -303,7 +362,8 @@ local function ack_args_end(i)
 end
 
 -- Reads, from ARGV[i]: the successes grouped by queue (n queues, then for
--- each: queue, then its jobs as joined.successes reads them), then the other
+-- each: queue, the place of the fetched group they are, all of it, or '' (by_place.cut), then
+-- its jobs as joined.successes reads them), then the other
 -- entries (n, then n groups of kind, queue, job, new job, delay seconds).
 -- Successes are most entries and carry no more than their text: the client
 -- encodes far less.
@@ -359,9 +419,9 @@ local function ack(tick, i, now_ms_value, dead_max, dead_max_age, held, marked)
   end
   local groups_in = {}
   for _ = 1, tonumber(ARGV[i]) do
-    local queue = ARGV[i + 1]
-    local count, text, names, after = joined.successes(i + 2)
-    successes[#successes + 1] = { queue, names, count = count, text = text }
+    local queue, place = ARGV[i + 1], ARGV[i + 2]
+    local count, text, names, after = joined.successes(i + 3)
+    successes[#successes + 1] = { queue, names, count = count, text = text, place = place ~= '' and tonumber(place) or nil }
     groups_in[queue] = (groups_in[queue] or 0) + 1
     i = after - 1
   end
@@ -380,10 +440,15 @@ local function ack(tick, i, now_ms_value, dead_max, dead_max_age, held, marked)
   -- A queue's joined successes and nothing else: its tail is read first, and when it holds
   -- exactly them, oldest first, it is cut whole (take_tail) and the joined value never split.
   -- Only reads until every value is parsed: a malformed one (joined.split) writes nothing.
-  local tails, cut = {}, {}
+  local tails, cut, placed = {}, {}, {}
   for _, group in ipairs(successes) do
     local queue, count, text = group[1], group.count, group.text
-    if text and count > 0 and groups_in[queue] == 1 then
+    -- Settled by place: no job of it needs its text after the cut (no cancel mark, count, kept
+    -- result or flow job to settle).
+    if group.place and held and text and count > 0 and groups_in[queue] == 1 and not marks and not counted
+      and not settled and not is_flow_text(text) and by_place.cut(tick, queue, group.place, count, text) then
+      group.placed, cut[queue], placed[queue] = true, count, true
+    elseif text and count > 0 and groups_in[queue] == 1 then
       local tail = redis.call('LRANGE', inproc_key(tick, queue), -count, '-1')
       if #tail == count and joined_tail(text, tail) then
         group.tail, cut[queue] = tail, count
@@ -391,14 +456,17 @@ local function ack(tick, i, now_ms_value, dead_max, dead_max_age, held, marked)
         tails[queue] = tail
       end
     end
-    if not group.tail then
+    if not group.tail and not group.placed then
       if text then group[2] = joined.split(text, count, 'ack') end
       for k = 1, #group[2] do want(queue, group[2][k]) end
     end
   end
   for k = 0, n - 1 do want(ARGV[i + k * 5 + 1], ARGV[i + k * 5 + 2]) end
 
-  for queue, count in pairs(cut) do redis.call('LTRIM', inproc_key(tick, queue), '0', -count - 1) end
+  for queue, count in pairs(cut) do
+    if held and not placed[queue] then by_place.cut_by_text(tick, queue, count) end
+    redis.call('LTRIM', inproc_key(tick, queue), '0', -count - 1)
+  end
   local found, texts = {}, {}
   for queue, jobs in pairs(wanted) do
     found[queue], texts[queue] = take_out(inproc_key(tick, queue), jobs, refs, wanted_n[queue], tails[queue])
@@ -419,9 +487,11 @@ local function ack(tick, i, now_ms_value, dead_max, dead_max_age, held, marked)
     -- A group cut whole is its joined value's jobs, each opening the value or following a
     -- separator, and a flow job opens with '{"t' (lib/flow/read.lua FLOW_HEAD): when the value
     -- holds that nowhere, none is one, told by one search of the value, not a call a job.
-    local plain = tail and not (string.find(group.text, '^{"t') or string.find(group.text, '\30{"t', 1, true))
+    local plain = tail and not is_flow_text(group.text)
+    -- A group cut by place: counted, no job of it read.
+    if group.placed then entry, processed = entry + group.count, processed + group.count end
     -- A group cut whole: its jobs are its tail's, oldest (last) first.
-    for k = 1, tail and #tail or #names do
+    for k = 1, group.placed and 0 or tail and #tail or #names do
       entry = entry + 1
       local job = tail and tail[#tail - k + 1] or taken(queue, names[k])
       local marked = marks and job and marked_jid(marks, job)

@@ -22,7 +22,9 @@
 -- full is parked and one over its rate limit deferred, and the queue is
 -- read on past them, at most SET_ASIDE_MAX of them a call, so a head of
 -- busy keys costs each parked job one move and never starves what follows.
--- Returns, per queue it took from: queue, {jobs, oldest first}, {counts}:
+-- Returns, per queue it took from: queue, {jobs, oldest first}, {counts}, place (how many jobs
+-- its list took before them, for an ack that names them by it: lib/tick/ack-jobs.lua), the
+-- counts:
 -- four numbers a job, how often its tick died while it ran alone
 -- (`resurrections`), how often a tick's deadline interrupted it
 -- (`interruptions`), kept apart so a job that is merely too long is never
@@ -114,10 +116,18 @@ local function fetch(tick, batch, queues, picks, counted)
         resurrections[#resurrections + 1] = tonumber(redis.call('HGET', doubts, oldest_first[k])) or 0
       end
     end
-    redis.call('LPUSH', inproc_key(tick, queue), unpack(oldest_first))
+    local len = redis.call('LPUSH', inproc_key(tick, queue), unpack(oldest_first))
+    -- The group's place: how many jobs the tick's list of this queue took before it. The count
+    -- is kept in the lease hash (`pushed:QUEUE`), with the jobs cut from its tail by place
+    -- (`cut:QUEUE`, lib/tick/ack-jobs.lua's ack by place); a list that was empty holds this
+    -- group alone, from its place on.
+    local lease = P .. 'tick:' .. tick
+    local place = redis.call('HINCRBY', lease, 'pushed:' .. queue, got) - got
+    if len == got then redis.call('HSET', lease, 'cut:' .. queue, string.format('%d', place)) end
     out[#out + 1] = queue
     out[#out + 1] = oldest_first
     out[#out + 1] = resurrections
+    out[#out + 1] = place
     left = left - got
   end
 

@@ -160,7 +160,7 @@ end
 -- (left) of the tick's lists, untouched until the tick's next call, so a
 -- replay reads them back. (A copy of every job string per call cost more
 -- than the fetch itself.) `groups` is fetch()'s reply: queue, {jobs},
--- {resurrection counts}, …; the kept form has a count instead of {jobs}.
+-- {resurrection counts}, place, …; the kept form has a count instead of {jobs}.
 -- A lane call's jobs may have the other lane's fetched in front of them by
 -- its replay, and the other lane's acks may take some of them out again,
 -- or take out, of two jobs of the same text (a job pushed without a jid,
@@ -172,10 +172,10 @@ end
 -- had answered, since it never acked more copies of a text than it held.
 local function without_jobs(groups, lane)
   local kept = {}
-  for g = 1, #groups, 3 do
+  for g = 1, #groups, 4 do
     local jobs = groups[g + 1]
     local n = #jobs
-    kept[g], kept[g + 1], kept[g + 2] = groups[g], n, groups[g + 2]
+    kept[g], kept[g + 1], kept[g + 2], kept[g + 3] = groups[g], n, groups[g + 2], groups[g + 3]
     if n > 0 and (lane == 'c' or lane == 'd') then
       -- A lane of one connection: the count, and the length its reply joined the jobs to (step.lua
       -- fills it in from the joined reply: no pass over the jobs), read back by position.
@@ -196,7 +196,7 @@ end
 -- reply) when fewer are there than kept (step.lua checks their length).
 local function with_jobs(tick, kept, ahead)
   local groups, offsets, texts = {}, ahead or {}, {}
-  for g = #kept - 2, 1, -3 do
+  for g = #kept - 3, 1, -4 do
     local queue, n = kept[g], kept[g + 1]
     local at = offsets[queue] or 0
     local jobs = {}
@@ -221,7 +221,7 @@ local function with_jobs(tick, kept, ahead)
       offsets[queue] = at + n
       for k = #newest_first, 1, -1 do jobs[#jobs + 1] = newest_first[k] end
     end
-    groups[g], groups[g + 1], groups[g + 2] = queue, jobs, kept[g + 2]
+    groups[g], groups[g + 1], groups[g + 2], groups[g + 3] = queue, jobs, kept[g + 2], kept[g + 3]
   end
   return groups
 end
