@@ -222,16 +222,13 @@ async function pushJobs(
 ): Promise<string[]> {
   const all = prepareAll(runtime, jobs, fields);
   const prepared = all instanceof Promise ? await all : all;
-  span?.sent(
-    prepared.map((p) => p.args.queue),
-    prepared.map((p) => p.jid),
-  );
+  span?.sent(listOf(prepared, queueOf), listOf(prepared, jidOf));
   if (prepared.some((p) => p.flow)) await Promise.all(prepared.map(withFlow));
   const trips: RoundTrips = { count: 0 };
   for (const p of prepared)
     if (p.debounce) p.jid = await pushDebounced(runtime, p.debounce, { jid: p.jid, json: p.args.job }, trips);
   const plain = prepared.some((p) => p.debounce) ? prepared.filter((p) => !p.debounce) : prepared;
-  for (const chunk of chunksOf(plain, (p) => p.bytes, CHUNK)) {
+  for (const chunk of chunksOf(plain, bytesOf, CHUNK)) {
     const reply = await runCall(
       runtime,
       protocol.enqueue,
@@ -246,5 +243,22 @@ async function pushJobs(
     );
     holdersOf(reply, chunk);
   }
-  return prepared.map((p) => p.jid);
+  return listOf(prepared, jidOf);
+}
+
+// One function for every enqueue, not a closure each: chunksOf's optimized code inlined the first
+// enqueue's closure and threw itself away at the next ("wrong call target", bench/drain-warmup.ts traced).
+const bytesOf = (p: Prepared) => p.bytes;
+const jidOf = (p: Prepared) => p.jid;
+const queueOf = (p: Prepared) => p.args.queue;
+
+/**
+ * A loop of push, not `map`: optimized, an inlined `map` allocates its result at once, inline only up
+ * to some 16,000 elements, so a larger bulk threw pushJobs' optimized code away at the end of every
+ * enqueue ("out of bounds", bench/drain-warmup.ts under --trace-deopt) and compiled it again.
+ */
+function listOf<T>(prepared: readonly Prepared[], pick: (p: Prepared) => T): T[] {
+  const out: T[] = [];
+  for (let k = 0; k < prepared.length; k++) out.push(pick(prepared[k]!));
+  return out;
 }

@@ -6,6 +6,7 @@
 // With no ordered job declared and no flow job run it adds no argument, no
 // timer and no Redis work.
 import type { Capability, JobHooks, Lane, TickContext, TickOutcome, TickPart } from "../tick/capability.js";
+import type { FetchedJob } from "../tick/passes/fetch.js";
 import type { OrderedRuntime } from "./runtime.js";
 import { orderedCancelKey } from "../cancel/errors.js";
 import { runEvent } from "./cancel-record.js";
@@ -73,7 +74,7 @@ export const orderedCapability = (runtime: OrderedRuntime): Capability => ({
         settled(acked, reply.orderedCancelled);
       },
       // Only a flow job holding a slot is guarded.
-      wrapsPlain: (job) => job.flowFence !== undefined,
+      wrapsPlain: isFlowJob,
       runPlain(job, run, signal) {
         if (job.flowFence === undefined) return run(signal);
         const g = guarded();
@@ -87,6 +88,10 @@ export const orderedCapability = (runtime: OrderedRuntime): Capability => ({
     return part;
   },
 });
+
+// One function for every tick, not a closure each: the tick calls it for every plain job, and a new
+// tick's closure there made V8 throw that call's optimized code away (bench/drain-warmup.ts, traced).
+const isFlowJob = (job: FetchedJob) => job.flowFence !== undefined;
 
 /**
  * A plain run the guard stopped (a flow job holding a slot, runPlain below) goes back, counted in its

@@ -59,6 +59,34 @@ export interface TickParts {
 
 const plainRead = (groups: FetchedGroups): FetchRead => ({ jobs: readFetched(groups), capped: false, parked: false });
 
+/** The parts that laneOf, wrapsPlain and holdsSlot look through, kept on the tick's parts. */
+interface Lookups {
+  readonly lanes: readonly { lane: Lane; k: number }[];
+  readonly wrappers: readonly TickPart[];
+  readonly slotHolders: readonly TickPart[];
+}
+
+// laneOf, wrapsPlain and holdsSlot run for every job: indexed loops, no iterator (bench/client-instructions.ts),
+// and one function for every tick, reading the tick's parts as `this`: a closure each tick made V8 throw
+// away the optimized code that calls them when the next tick's came (bench/drain-warmup.ts, traced).
+function laneOf(this: Lookups, work: TickWork): Lane | undefined {
+  const { lanes } = this;
+  for (let k = 0; k < lanes.length; k++) if (lanes[k]!.lane.owns(work)) return lanes[k]!.lane;
+  return undefined;
+}
+
+function wrapsPlain(this: Lookups, job: FetchedJob): boolean {
+  const { wrappers } = this;
+  for (let k = 0; k < wrappers.length; k++) if (wrappers[k]!.wrapsPlain?.(job) !== false) return true;
+  return false;
+}
+
+function holdsSlot(this: Lookups, job: FetchedJob): boolean {
+  const { slotHolders } = this;
+  for (let k = 0; k < slotHolders.length; k++) if (slotHolders[k]!.holdsSlot!(job)) return true;
+  return false;
+}
+
 export function tickParts(capabilities: readonly Capability[], start: TickStart): TickParts {
   const list: TickPart[] = [];
   for (const capability of capabilities) {
@@ -74,19 +102,18 @@ export function tickParts(capabilities: readonly Capability[], start: TickStart)
   const jobHooks: JobHooks = {};
   for (const part of list) Object.assign(jobHooks, part.job);
 
-  return {
+  const parts: TickParts & Lookups = {
     list,
     keys,
+    lanes,
+    wrappers,
+    slotHolders,
     merged(each) {
       const out = {};
       for (let k = 0; k < list.length; k++) Object.assign(out, each(list[k]!, k));
       return out;
     },
-    // laneOf, wrapsPlain and holdsSlot run for every job: indexed loops, no iterator (bench/client-instructions.ts).
-    laneOf(work) {
-      for (let k = 0; k < lanes.length; k++) if (lanes[k]!.lane.owns(work)) return lanes[k]!.lane;
-      return undefined;
-    },
+    laneOf,
     split(outcomes) {
       const byPart: TickOutcome[][] = list.map(() => []);
       // No part has a lane (most ticks): every outcome is a plain job's, taken in one copy, not one push each.
@@ -114,15 +141,9 @@ export function tickParts(capabilities: readonly Capability[], start: TickStart)
       }
       return wrapped(signal);
     },
-    wrapsPlain(job) {
-      for (let k = 0; k < wrappers.length; k++) if (wrappers[k]!.wrapsPlain?.(job) !== false) return true;
-      return false;
-    },
+    wrapsPlain,
     hasLanes: lanes.length > 0,
-    holdsSlot(job) {
-      for (let k = 0; k < slotHolders.length; k++) if (slotHolders[k]!.holdsSlot!(job)) return true;
-      return false;
-    },
+    holdsSlot,
     job: jobHooks,
     extended(reply) {
       for (const part of list) part.extended?.(reply);
@@ -140,4 +161,5 @@ export function tickParts(capabilities: readonly Capability[], start: TickStart)
       for (const part of list) part.stop?.();
     },
   };
+  return parts;
 }
