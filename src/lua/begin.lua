@@ -9,7 +9,7 @@
 --   fetch(batch queues[] picks[]) ordered?(names[] succeeded[](name ids[]+(id fence)) others[](code
 --   name id fence extra)&metrics?m(entries[](ms startMs) retentionSec perItem[](ms startMs)))
 -- Returns: (nowMs resurrected scheduled moreResurrect moreSchedule fetched[queue jobs[]+
---   counts[resurrections interruptions suspect doubts]] leaseHeld policy due?(inSync due[name slot
+--   counts[resurrections interruptions suspect doubts] place] leaseHeld policy due?(inSync due[name slot
 --   last] more) ordered?[](name first ids[]+ payloads[]+ scores[]+ counts[] failures[] resurrections[]
 --   suspects[] interruptions[] doubts[]) flow?(capped fence parked) expired?[] workflows?(claimed[](id
 --   name input fence steps[] keyForm version) more started?(full holders[])) testClock? drained?)

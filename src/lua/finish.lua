@@ -11,7 +11,7 @@
 -- KEYS: ticks lease process?keys(heartbeat work workers)
 -- ARGV: prefix tickId leaseMs deadMaxSize deadMaxAgeSec call workflows[]+(id fence disposition extra
 --   steps[](name record) parks[](step kind seq ms event match)) beat?keys(number running[](tid work))
---   acks(succeeded[](queue jobs[]+) others[](code queue job updated delay)&results?(entries[](number
+--   acks(succeeded[](queue place jobs[]+) others[](code queue job updated delay)&results?(entries[](number
 --   state keep jid members) keep ageSec ttlMs)&metrics?m(entries[](name queue entries ms waitMs
 --   durations waits) retentionSec perItem[](name ms waitMs))) queues[] unstartable(budgetMs windowMs
 --   entries[](name reason queue limitMs count)) recent ordered?(names[]

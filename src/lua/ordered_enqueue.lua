@@ -43,7 +43,9 @@ local token = ARGV[2]
 local tokenMs = ARGV[3]
 -- V: the payloads' section (its count at payloadsAt, then five values a payload), ARGV itself or read
 -- from its packed value (lib/common/packed.lua).
-local V, payloadsAt, past = packed.section(4, 5, 'ordered payloads')
+local payloadsAt = 4
+local V, past
+V, payloadsAt, past = packed.section(payloadsAt, 5, 'ordered payloads')
 -- The section ends ARGV: a count under its values (counted form) drops none of them unseen.
 if past ~= #ARGV + 1 then error('ordered payloads: ' .. (#ARGV + 1 - past) .. ' values past the payloads announced') end
 

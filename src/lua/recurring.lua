@@ -10,7 +10,7 @@
 --   next) due[](name specFp slot next slots[](slot queue job)) orphans[](name slot) fetch(batch
 --   queues[] picks[])
 -- Returns: (leaseHeld enqueued claimed[] pruned fetched[queue jobs[]+ counts[resurrections
---   interruptions suspect doubts]] flow?(capped fence parked) expired?[])
+--   interruptions suspect doubts] place] flow?(capped fence parked) expired?[])
 -- call: the call number; shiftMs: the schedule clock shift; digest: the
 -- declaration digest ('' when none); sync: 1 to sync. declared: the whole
 -- declaration when syncing (none otherwise): name, timing fp, spec fp, spec

@@ -5,13 +5,13 @@
 -- orphaned).
 -- KEYS: ticks lease process?keys(heartbeat work workers)
 -- ARGV: prefix tickId leaseMs deadMaxSize deadMaxAgeSec call beat?keys(number running[](tid work))
---   acks(succeeded[](queue jobs[]+) others[](code queue job updated delay)&results?(entries[](number
+--   acks(succeeded[](queue place jobs[]+) others[](code queue job updated delay)&results?(entries[](number
 --   state keep jid members) keep ageSec ttlMs)&metrics?m(entries[](name queue entries ms waitMs
 --   durations waits) retentionSec perItem[](name ms waitMs))) fetch(batch queues[] picks[])
 --   ordered?(names[] succeeded[](name ids[]+(id fence)) others[](code name id fence
 --   extra)&metrics?m(entries[](ms startMs) retentionSec perItem[](ms startMs)))
 -- Returns: (nowMs leaseHeld deadEvicted fetched[queue jobs[]+ counts[resurrections interruptions
---   suspect doubts]] ordered?[](name first ids[]+ payloads[]+ scores[]+ counts[] failures[]
+--   suspect doubts] place] ordered?[](name first ids[]+ payloads[]+ scores[]+ counts[] failures[]
 --   resurrections[] suspects[] interruptions[] doubts[]) missed?[] flow?(capped fence parked)
 --   sentOn? expired?[] cancelled?[] cancels?[] orderedCancelled?[] drained? ran?)
 -- ticks: P.."ticks"; lease: P.."tick:"..ID; process and beat: only as a Sidekiq
