@@ -225,7 +225,18 @@ function by_place.counts(tick, queue)
   return lease, list, pushed, at
 end
 
+-- Whether joined `text` may name a job by reference ('#' or '~' and a SHA-1, opening the value or
+-- following a separator): such a job's text is not in the value, so is_flow_text cannot tell a
+-- flow job so named (a large one, or one not valid UTF-8), whose success must free its slot and
+-- send its key's parked follower on; a group holding one is settled by text, each job read.
+function by_place.names_a_ref(text)
+  local first = string.byte(text, 1)
+  return first == 35 or first == 126 or string.find(text, '\30#', 1, true) ~= nil
+    or string.find(text, '\30~', 1, true) ~= nil
+end
+
 function by_place.cut(tick, queue, place, count, text)
+  if by_place.names_a_ref(text) then return false end
   local lease, list, pushed, at = by_place.counts(tick, queue)
   if not lease or at ~= place or pushed - at < count then return false end
   local whole = by_place.names_whole
