@@ -20,7 +20,7 @@ describe("fetched jobs read with U+FFFD", () => {
     ["joined in one value", (jobs: string[]) => jobs.join(JOIN_SEPARATOR)],
     ["a list", (jobs: string[]) => jobs],
   ])("are marked in a group %s, and named by the SHA-1 of their text as read", async (_, shaped) => {
-    const jobs = jobsOf(["q1", shaped([plain, read, large]), [], "q2", shaped([plain, large]), []]);
+    const jobs = jobsOf(["q1", shaped([plain, read, large]), [], 0, "q2", shaped([plain, large]), [], 3]);
     expect(jobs.map((j) => j.replaced)).toEqual([undefined, true, undefined, undefined, undefined]);
     await nameJobsByRef(jobs);
     expect(jobs.map((j) => j.ref)).toEqual([
@@ -33,7 +33,7 @@ describe("fetched jobs read with U+FFFD", () => {
   });
 
   it("leave a reply without U+FFFD unmarked", () => {
-    const jobs = jobsOf(["q1", [plain, "é€😀"].join(JOIN_SEPARATOR), []]);
+    const jobs = jobsOf(["q1", [plain, "é€😀"].join(JOIN_SEPARATOR), [], 0]);
     expect(jobs.map((j) => j.replaced)).toEqual([undefined, undefined]);
   });
 });

@@ -34,7 +34,7 @@ const successes = ["x", "default", 2, 312, 45, "3 1 7 1", "1 1 4 1"];
 describe("the metrics trailer of an ack", () => {
   it("follows the outcomes: one group for the successes, then name, run time and wait ('' unknown) per other", () => {
     const args = ackArgv(outcomes, undefined, undefined, metrics).map(String);
-    expect(args.slice(4)).toEqual(
+    expect(args.slice(5)).toEqual(
       ["1 m1 3600", "r", "default", fetched("c").raw, "c2", 30, ...successes, "x", "7", ""].map(String),
     );
   });
@@ -42,14 +42,14 @@ describe("the metrics trailer of an ack", () => {
   it("goes after the results trailer, in the header and in the entries", () => {
     const keep = resultSettings({ count: 10, ageMs: 60_000 }, undefined);
     const args = ackArgv(outcomes, keep, undefined, metrics).map(String);
-    expect(args[4]).toBe("1 2 10 60 3600000 m1 3600");
+    expect(args[5]).toBe("1 2 10 60 3600000 m1 3600");
     // the others (5), the two results entries (5 each), then the metrics entries
-    expect(args.slice(5 + 5 + 10)).toEqual([...successes, "x", "7", ""].map(String));
-    expect(args.slice(5 + 5, 5 + 5 + 10).filter((_, k) => k % 5 === 0)).toEqual(["1", "2"]);
+    expect(args.slice(6 + 5 + 10)).toEqual([...successes, "x", "7", ""].map(String));
+    expect(args.slice(6 + 5, 6 + 5 + 10).filter((_, k) => k % 5 === 0)).toEqual(["1", "2"]);
   });
 
   it("is absent with metrics off, so the ack is the one sent without metrics", () => {
     expect(ackArgv(outcomes, undefined, undefined, undefined)).toEqual(ackArgv(outcomes));
-    expect(ackArgv(outcomes)[4]).toBe(1);
+    expect(ackArgv(outcomes)[5]).toBe(1);
   });
 });

@@ -36,13 +36,13 @@ describe("the results section of an ack", () => {
     const none = resultSettings(0, undefined);
     expect(ackArgv(outcomes, none)).toEqual(ackArgv(outcomes));
     // The two successes go joined in one value (src/protocol/define.ts `joined`).
-    expect(ackArgv(outcomes, none)).toEqual([1, "default", "j2", `${fetched("a").raw}\x1e${fetched("b").raw}`, 0]);
+    expect(ackArgv(outcomes, none)).toEqual([1, "default", "", "j2", `${fetched("a").raw}\x1e${fetched("b").raw}`, 0]);
   });
 
   it("names each kept success by its ack entry, with its result and duration", () => {
     const keep = resultSettings({ count: 10, ageMs: 60_000 }, undefined);
     const args = ackArgv([success("a", { w: 1 }), success("b", undefined)], keep);
-    expect(args.slice(4)).toEqual([
+    expect(args.slice(5)).toEqual([
       "0 2 10 60 3600000",
       1,
       "succeeded",
@@ -59,7 +59,7 @@ describe("the results section of an ack", () => {
 
   it("carries buffered progress as entries numbered 0, with or without results", () => {
     const none = resultSettings(0, undefined);
-    expect(ackArgv([success("a", 1)], none, [["r1", "0.5"]]).slice(4)).toEqual([
+    expect(ackArgv([success("a", 1)], none, [["r1", "0.5"]]).slice(5)).toEqual([
       "0 1 0 86400 3600000",
       0,
       "progress",
@@ -80,7 +80,7 @@ describe("the results section of an ack", () => {
       error: new RangeError("wide"),
     };
     const args = ackArgv([success("a", 1), success("b", 2, true), dead], none);
-    expect(args.slice(4)).toEqual([
+    expect(args.slice(5)).toEqual([
       "1 2 0 86400 3600000",
       "d",
       "default",
