@@ -177,12 +177,15 @@ describe("adapter conformance", () => {
       expect(timeless(comparable(other as RedisReply[]))).toEqual(timeless(comparable(replies[0] as RedisReply[])));
     const [, begun, , , , stepped] = replies[0]!;
     const [group] = (
-      decode(protocol.begin, begun!) as { fetched: { queue: string; jobs: string[]; counts: unknown[] }[] }
+      decode(protocol.begin, begun!) as {
+        fetched: { queue: string; jobs: string[]; counts: unknown[]; place: unknown }[];
+      }
     ).fetched;
     expect({ ...group, jobs: group!.jobs.map((j) => JSON.parse(j).jid) }).toEqual({
       queue: "default",
       jobs: ["j1", "j2"],
       counts: [],
+      place: 0, // the tick's list took no job before this group
     });
     expect(decode(protocol.step, stepped!)).toMatchObject({ leaseHeld: true, deadEvicted: 0 });
   });
