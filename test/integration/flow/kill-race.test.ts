@@ -39,7 +39,8 @@ describe.each(adapterCases)("while-executing with ticks SIGKILLed at random over
     expect(new Set(jids).size).toBe(JOBS); // while-executing dedupes nothing at enqueue
     await ticks.go();
     let kills = 0;
-    for (const until = Date.now() + 2_500; Date.now() < until; kills++) {
+    // At least 3 kills, however slow each is under load (a loop bounded by time alone made 2 at load 38).
+    for (const until = Date.now() + 2_500; kills < 3 || Date.now() < until; kills++) {
       await sleep(300 + Math.random() * 400);
       await ticks.killOne();
     }
@@ -48,7 +49,6 @@ describe.each(adapterCases)("while-executing with ticks SIGKILLed at random over
     const { overlaps, peak } = await readOverlaps(h);
     expect(overlaps).toEqual([]);
     expect(Math.max(...peak.values())).toBe(1);
-    expect(kills).toBeGreaterThanOrEqual(3);
     // Nothing stays held once the runs are over (a killed tick's slots die with its lease).
     expect(await waitFlowIdle(tq, "exclusive", 15_000)).toEqual({ locksHeld: 0, waiting: 0, deferred: 0 });
   }, 90_000);
