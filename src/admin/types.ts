@@ -62,7 +62,12 @@ export interface JobInfo {
    * none, its definition's (`job.retry` then reads false, though the tick applies the definition's).
    * Absent when it carries none and no definition of its name is registered here.
    */
-  retries?: { limit: number; from: "job" | "definition" };
+  retries?: {
+    /** How many times a failure is retried before the job dies. */
+    limit: number;
+    /** Whose `retry` that is: the job's own, or its registered definition's. */
+    from: "job" | "definition";
+  };
   /** cancelled: where it was when cancelled (its finishedAt is when). */
   cancelledFrom?: CancelledFrom;
   /**
