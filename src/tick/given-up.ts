@@ -23,9 +23,9 @@
 // unanswered step leave finish's, and a job a step never acked stays in the
 // tick's list for the resurrector: run twice at worst, never lost. The batch
 // a step that ran fetched goes to the resurrector too. Over TCP a step still
-// waits on the connection ahead of the question and of finish, so it is
-// counted as run (test/integration/replay/given-up-step-never-ran.test.ts
-// holds HTTP requests). Every given-up step answered on resend, the tick ends
+// waits on the connection ahead of the question, so Redis runs it first (the
+// question counts it as run) unless it was lost with its connection; over
+// HTTP test/integration/replay/given-up-step-never-ran.test.ts holds one. Every given-up step answered on resend, the tick ends
 // as any tick that stopped early: no error, a warning (run.ts).
 import type { Stepped, TickOutcome, TickWork } from "./capability.js";
 import type { OpenTick } from "./open.js";
