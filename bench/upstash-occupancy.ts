@@ -17,13 +17,14 @@
 //     [--gaps]           also print the longest stretches with slots idle and no job held
 //     [--server-process] the REST server in a child process (as a real one is elsewhere), not in
 //                        this one: its work then delays no timer of the tick's
+//     [--private-redis]  on a redis-server of its own (no other work's scripts delay its requests)
 import { spawn } from "node:child_process";
 import { loadavg } from "node:os";
 import { performance as perfHooks } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import { Redis } from "ioredis";
 import { benchUpstashClient } from "./upstash.js";
-import { findRedis } from "../src/platforms/node/find-redis.js";
+import { findRedis, startPrivate } from "../src/platforms/node/find-redis.js";
 import { createTickq } from "../src/index.js";
 import { upstashAdapter } from "../src/redis/upstash.js";
 import type { RedisAdapter } from "../src/redis/types.js";
@@ -41,6 +42,7 @@ const { values } = parseArgs({
     timeline: { type: "string", default: "0" },
     gaps: { type: "boolean", default: false },
     "server-process": { type: "boolean", default: false },
+    "private-redis": { type: "boolean", default: false },
   },
 });
 
@@ -173,7 +175,7 @@ async function main(): Promise<void> {
   const jobs = durations(Number(values.jobs), Number(values.seed));
   const n = jobs.length;
   const limit = limitOf(jobs, CONCURRENCY);
-  const found = await findRedis();
+  const found = values["private-redis"] ? await startPrivate() : await findRedis();
   const direct = new Redis(found.url);
   const server = values["server-process"]
     ? await childServer(found.url, latencyMs)
