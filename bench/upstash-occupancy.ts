@@ -11,7 +11,9 @@
 // idle time is then split by cause: a slot idle while the tick held no job
 // (the fetch came late), or while jobs were held (the tick did not start
 // them at once). Each run sits beside one of an in-memory pool (no Redis),
-// the ceiling of the same jobs on this machine at this load.
+// the ceiling of the same jobs on this machine at this load, with its own
+// timer overrun; "at a request" reads how much of tickq's overrun fell on
+// jobs due as one of its requests went or came back.
 //   npx tsx bench/upstash-occupancy.ts [--latency-ms 20] [--batch 100] [--jobs 4000] [--runs 3] [--seed 1]
 //     [--timeline 100]   also print the mean occupancy per that many ms
 //     [--gaps]           also print the longest stretches with slots idle and no job held
@@ -155,6 +157,25 @@ function lateness(tr: Trace): string {
   return `${at(0.5)}/${at(0.99)}/${at(1)}`;
 }
 
+/**
+ * The jobs whose sleep was due while one of the tick's requests went or came back (within 1 ms
+ * before, or before the sleep ended): their share of the jobs and of the overrun. Far above the
+ * jobs' share, the tick's own request work would be what delays the timers.
+ */
+function overrunAtRequests(tr: Trace): string {
+  const marks = tr.requests.flatMap((r) => [r.sent, r.back]);
+  let near = 0;
+  let all = 0;
+  let nearJobs = 0;
+  for (let i = 0; i < tr.starts.length; i++) {
+    const due = tr.starts[i]! + tr.nominal[i]!;
+    const late = tr.ends[i]! - due;
+    all += late;
+    if (marks.some((m) => m >= due - 1 && m <= due + late)) (near += late), nearJobs++;
+  }
+  return `${((nearJobs / tr.starts.length) * 100).toFixed(0)} % / ${((near / all) * 100).toFixed(0)} %`;
+}
+
 /** Slot-ms idle in [from, to): concurrency minus the jobs running, integrated. */
 function idleIn(events: [number, number][], from: number, to: number): number {
   let running = 0;
@@ -291,6 +312,7 @@ async function main(): Promise<void> {
         "work asked": pct(nominal),
         "timer overrun": pct(busy - nominal),
         "overrun p50/p99/max ms": lateness(tr),
+        "at a request: jobs / overrun": overrunAtRequests(tr),
         "worst ends at ms": worstAt(tr, t0),
         "idle: first request": pct(idleIn(events, t0, firstStart)),
         "idle: body, none held": pct(starved),
