@@ -17,7 +17,8 @@ import { holdStep } from "../../helpers/held-step.js";
 import { deleteUnder, directRedis, uniquePrefix } from "../../helpers/redis.js";
 
 const TIMEOUT_MS = 300;
-const LEASE_MS = 4_000;
+// Long past the give-up and the resend (≈ 2 s), so that the question finds the lease under load too.
+const LEASE_MS = 6_000;
 const COPIES = 20;
 const text = JSON.stringify({ class: "work", args: [0], queue: "default" });
 const http = adapterCases.filter((c) => c.name === "upstash" || c.name === "rest");
@@ -71,14 +72,14 @@ describeOverAdapters(http, "a given-up step no resend reached, over $name", (ada
     } finally {
       await opened.close();
     }
-  }, 40_000);
+  }, 45_000);
 
   it("ran late before finish: finish makes none of its acks again, each copy runs once", async () => {
     const { opened, tq, failed, runs } = await tickWithHeldStep(true);
     try {
       expect(failed).toMatchObject({ code: "REDIS_TIMEOUT" });
       // What the late step fetched waits behind the lease for a resurrector; then every copy has run once.
-      const until = Date.now() + 25_000;
+      const until = Date.now() + 30_000;
       while (Date.now() < until) {
         const left = (await tq.stats()).inflight + (await redis.llen(`${prefix}queue:default`));
         if (left === 0 && runs() >= COPIES) break;
@@ -90,5 +91,5 @@ describeOverAdapters(http, "a given-up step no resend reached, over $name", (ada
     } finally {
       await opened.close();
     }
-  }, 40_000);
+  }, 45_000);
 });
