@@ -75,6 +75,19 @@ describe.each(adapterCases)("given_up.lua over $name", (adapterCase) => {
     expect(await snapshot(h.redis, h.prefix)).toEqual(before);
   });
 
+  it("on a lease stamped by the Redis before a restart answers that nobody can tell", async () => {
+    await setup();
+    // A step that ran on that lease acked without keeping its number (step.lua): its seq says nothing.
+    await h.redis.hset(`${h.prefix}tick:t1`, "boot", "0123456789abcdef0123456789abcdef01234567");
+    const before = await snapshot(h.redis, h.prefix);
+    for (let run = 0; run < 2; run++) {
+      // Nothing kept (each run reads the time anew): the same answer each time, nothing written.
+      const answer = await call(protocol.given_up, tickKeys("t1"), { tickId: "t1", call: "4", steps: ["2a"] });
+      expect(answer).toMatchObject({ leaseHeld: false, ran: [] });
+      expect(await snapshot(h.redis, h.prefix)).toEqual(before);
+    }
+  });
+
   it("on a lost lease answers that nobody can tell, and brings no lease back", async () => {
     await setup();
     await h.redis.del(`${h.prefix}tick:t1`);
