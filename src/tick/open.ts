@@ -46,8 +46,13 @@ export interface OpenTick {
   /** The lease is gone: abort, report it. */
   lost(): void;
   abort(reason: unknown): void;
-  /** The plain acks part of a call, large jobs named by reference. */
-  acks(plain: Outcome[]): AckArgs | Promise<AckArgs>;
+  /**
+   * The plain acks part of a call, large jobs named by reference. `step`: a step's, whose whole
+   * fetched groups may go named by place alone (ack.ts ackArgs); finish's never are.
+   */
+  acks(plain: Outcome[], step?: boolean): AckArgs | Promise<AckArgs>;
+  /** Queues a step answered a group of as not cut by place alone (ack.ts unplaced): their acks go by text from then on. */
+  readonly placeDoubted: Set<string>;
   /** What work handed back unstarted becomes. */
   unstartedOf(work: TickWork): TickOutcome;
   close(): Promise<void>;
@@ -85,6 +90,9 @@ export function openTick(runtime: Runtime, options: TickOptions, tickId: string)
     trips,
     callPatienceMs(runtime, leaseMs),
   );
+  // A queue's groups go named by place alone until a step answers one not cut so: its counts then
+  // disagree until its list is empty at a fetch, and each such group would go twice.
+  const placeTrusted = (queue: string) => !t.placeDoubted.has(queue);
   const t: OpenTick = {
     runtime,
     tickId,
@@ -116,11 +124,15 @@ export function openTick(runtime: Runtime, options: TickOptions, tickId: string)
     readLoad: () => undefined,
     lost,
     abort: (reason) => controller.abort(reason),
-    acks(plain) {
+    placeDoubted: new Set(),
+    acks(plain, step) {
       const naming = nameJobsByRefOf(plain);
       const args = () =>
-        ackArgs(plain, (outcomes, inAckOrder, others) =>
-          parts.merged<AckTrailers>((part) => part.ackTrailers?.(outcomes, inAckOrder, others)),
+        ackArgs(
+          plain,
+          (outcomes, inAckOrder, others) =>
+            parts.merged<AckTrailers>((part) => part.ackTrailers?.(outcomes, inAckOrder, others)),
+          step ? placeTrusted : undefined,
         );
       return naming ? naming.then(args) : args();
     },
