@@ -143,7 +143,7 @@ describe.each(adapterCases)("acks by place alone, run twice, over $name", (adapt
     }
   });
 
-  it("refuses a group named both by place alone and by its jobs before writing anything", async () => {
+  it("refuses a group named both by place alone and by its jobs, or by a place alone with no size, before writing anything", async () => {
     const all = await begun();
     const listed = await inproc();
     const both: AckArgs = {
@@ -151,6 +151,8 @@ describe.each(adapterCases)("acks by place alone, run twice, over $name", (adapt
       others: { items: [] },
     };
     await expect(call(protocol.step, tickKeys("t1"), step(3, 10, both))).rejects.toThrow(/place alone carries no job/);
+    const sizeless: AckArgs = { succeeded: [{ queue: "default", place: "0+", jobs: [] }], others: { items: [] } };
+    await expect(call(protocol.step, tickKeys("t1"), step(3, 10, sizeless))).rejects.toThrow(/PLACE\+COUNT/);
     expect(await inproc()).toEqual(listed);
     expect(await processed()).toBe(null);
   });

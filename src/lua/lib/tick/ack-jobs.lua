@@ -247,6 +247,7 @@ function by_place.read(group, place)
   end
   if group.count ~= 0 then error('ack: a group named by place alone carries no job, got ' .. group.count) end
   group.place, group.count = tonumber(string.sub(place, 1, plus - 1)), tonumber(string.sub(place, plus + 1))
+  if not (group.place and group.count) then error('ack: a place alone is "PLACE+COUNT", got ' .. place) end
   group.unsent = true
 end
 
