@@ -51,7 +51,10 @@ export interface OpenTick {
    * fetched groups may go named by place alone (ack.ts ackArgs); finish's never are.
    */
   acks(plain: Outcome[], step?: boolean): AckArgs | Promise<AckArgs>;
-  /** Queues a step answered a group of as not cut by place alone (ack.ts unplaced): their acks go by text from then on. */
+  /**
+   * Queues a step answered a group of as not cut by place alone (ack.ts unplaced): their acks go by
+   * text from then on (the counts disagree until the list is empty at a fetch: each group would go twice).
+   */
   readonly placeDoubted: Set<string>;
   /** What work handed back unstarted becomes. */
   unstartedOf(work: TickWork): TickOutcome;
@@ -90,9 +93,6 @@ export function openTick(runtime: Runtime, options: TickOptions, tickId: string)
     trips,
     callPatienceMs(runtime, leaseMs),
   );
-  // A queue's groups go named by place alone until a step answers one not cut so: its counts then
-  // disagree until its list is empty at a fetch, and each such group would go twice.
-  const placeTrusted = (queue: string) => !t.placeDoubted.has(queue);
   const t: OpenTick = {
     runtime,
     tickId,
@@ -132,7 +132,7 @@ export function openTick(runtime: Runtime, options: TickOptions, tickId: string)
           plain,
           (outcomes, inAckOrder, others) =>
             parts.merged<AckTrailers>((part) => part.ackTrailers?.(outcomes, inAckOrder, others)),
-          step ? placeTrusted : undefined,
+          step ? t.placeDoubted : undefined,
         );
       return naming ? naming.then(args) : args();
     },

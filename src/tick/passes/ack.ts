@@ -173,8 +173,8 @@ function plainJobs(group: Outcome[]): boolean {
 }
 
 /**
- * A group of successes as the acks name it: by its place alone when `alone` says its queue may
- * (a step's acks: the tick has not seen a group of it left uncut so), no other entry names its
+ * A group of successes as the acks name it: by its place alone when `alone` (a step's acks, of a
+ * queue the tick has not seen a group of left uncut so), no other entry names its
  * queue, no result is kept and it holds no flow job (lib/tick/ack-jobs.lua by_place.applies); else
  * with its jobs' text (and its place, for the script to cut it by when it may).
  */
@@ -234,25 +234,26 @@ export type AckTrailersOf = (outcomes: Outcome[], inAckOrder: Outcome[], others:
 /**
  * The acks part of a tick call (lib/tick/ack-jobs.lua): successes grouped by queue, then the other
  * outcomes; a job with a `ref` is named by it. `trailers`: what rides on the others' count (results,
- * lib/results/keep-results.lua; metrics, lib/metrics/record-runs.lua). `alone`: given for a step (not
- * finish, which has no later call to send a group again), the queues whose whole fetched groups may
- * be named by place alone, no text sent; one the script could not cut so is answered in `missed`
- * (`unplaced` finds them) and goes again by text in a later call.
+ * lib/results/keep-results.lua; metrics, lib/metrics/record-runs.lua). `doubted`: given for a step
+ * (not finish, which has no later call to send a group again), the queues whose whole fetched groups
+ * may not be named by place alone; the others' are, no text sent, and one the script could not cut
+ * so is answered in `missed` (`unplaced` finds them) and goes again by text in a later call. A set,
+ * not a function: a new function each tick would deoptimize this call site each tick.
  */
-export function ackArgs(outcomes: Outcome[], trailers?: AckTrailersOf, alone?: (queue: string) => boolean): AckArgs {
+export function ackArgs(outcomes: Outcome[], trailers?: AckTrailersOf, doubted?: ReadonlySet<string>): AckArgs {
   // Most acks (successes all, one queue, one job name): the outcomes are their own ack order, with
   // no map, copy or spread made of them (bench/client-instructions.ts counts the difference).
   if (oneGroup(outcomes)) {
     const queue = outcomes[0]!.job.queue;
     const tail = trailers?.(outcomes, outcomes, 0);
-    const byPlace = alone !== undefined && tail?.results === undefined && alone(queue);
+    const byPlace = doubted !== undefined && tail?.results === undefined && !doubted.has(queue);
     return { succeeded: [succeededGroup(queue, outcomes, byPlace)], others: { items: [], ...tail } };
   }
   const { succeeded, ordered } = grouped(outcomes);
   const inAckOrder = inOrder(succeeded, ordered);
   const tail = trailers?.(outcomes, inAckOrder, ordered.length);
   // A queue another entry names is settled by text (lib/tick/ack-jobs.lua by_place.applies).
-  const byPlace = alone !== undefined && tail?.results === undefined ? alone : undefined;
+  const byPlace = doubted !== undefined && tail?.results === undefined;
   const othersOf = byPlace && ordered.length > 0 ? new Set(ordered.map((o) => o.job.queue)) : undefined;
   const items = ordered.map((o) => ({
     code: o.kind === "dead" && !o.handlerFailed ? UNRUN : CODES[o.kind],
@@ -263,7 +264,7 @@ export function ackArgs(outcomes: Outcome[], trailers?: AckTrailersOf, alone?: (
   }));
   return {
     succeeded: [...succeeded].map(([queue, group]) =>
-      succeededGroup(queue, group, byPlace !== undefined && !othersOf?.has(queue) && byPlace(queue)),
+      succeededGroup(queue, group, byPlace && !othersOf?.has(queue) && !doubted!.has(queue)),
     ),
     others: { items, ...tail },
   };
