@@ -45,6 +45,9 @@
 -- entries answered (a replay answers the kept reply anyway, `missed` in it). A tick that dies before
 -- the resend leaves those jobs listed for the resurrector, as any job it had not acked. A tick of an
 -- older release calls its own scripts (their SHA-1s differ) and never names a group by place alone.
+-- A concurrent tick never writes this tick's lists nor its lease hash; this tick's other lane only
+-- pushes at the head (the counts move with it, one script at a time). At maxmemory a group left
+-- listed writes nothing; one cut frees its jobs and rewrites one small field (`cut:QUEUE`).
 -- A flow job (lib/flow/flow.lua) settles its slots and claims with it, only
 -- when it was still listed: a late ack frees nothing another tick holds.
 -- `held`: the tick's lease is held, so its slots are still its own.
