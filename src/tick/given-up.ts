@@ -63,7 +63,10 @@ export async function settleGivenUp(t: OpenTick, finished: TickOutcome[]): Promi
     }
     const settled = new Set(step.acks);
     left = left.filter((outcome) => !settled.has(outcome));
-    fetched.push(...takeStep(t, stepped, step).fetched);
+    const reply = takeStep(t, stepped, step);
+    fetched.push(...reply.fetched);
+    // A group it named by place alone and could not cut so: acked by text in finish.
+    if (reply.resend) left = left.concat(reply.resend);
   }
   return { finished: left, fetched, recovered: steps.map((step) => step.error) };
 }
