@@ -446,7 +446,9 @@ function putTrailed(
   }
   out.push(header.length > 1 ? header.join(" ") : items.length);
   for (const item of items) put(name, part, spec.item, item, out);
-  out.push(...tails);
+  // A loop, not push(...tails): optimized, the spread checked the list's length and deoptimized
+  // ("the array length changed", bench/drain-warmup.ts).
+  for (let i = 0; i < tails.length; i++) out.push(tails[i] as string | number);
 }
 
 /**
