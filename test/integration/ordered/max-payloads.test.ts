@@ -1,14 +1,11 @@
 // maxPayloads: an execution gets at most that many of the id's payloads, lowest score first; the rest
 // (and arrivals) run in later executions, in order, one execution of the id at a time, with growing
-// fences. A retry gets its payloads back merged with the rest; a dead entry holds only the run's; a
-// killed tick's run comes back whole; a cancel takes the run and everything waiting behind it. The
+// fences. A retry gets its payloads back merged with the rest; a dead entry holds only the run's; a cancel takes the run and everything waiting behind it. The
 // sizes (tq.stats().ordered) stay exact throughout.
 import { describe, expect, it } from "vitest";
 import { type OrderedContext, TickqError } from "../../../src/index.js";
 import { adapterCases } from "../../helpers/adapters.js";
 import { useHarness } from "../../helpers/harness.js";
-import { sleep } from "../../helpers/redis.js";
-import { spawnTickChild } from "../../helpers/tick-children.js";
 
 interface Run {
   id: string;
@@ -45,7 +42,6 @@ describe.each(adapterCases)("ordered maxPayloads over $name", (adapterCase) => {
       if (report.fetched === 0 && !report.more) return;
     }
   };
-  const ofId = (runs: Run[], id: string) => runs.filter((r) => r.id === id);
   const increasing = (xs: number[]) => xs.every((x, i) => i === 0 || x > xs[i - 1]!);
 
   it("50 payloads of one id with maxPayloads 1: 50 executions in score order, never overlapping, fences growing", async () => {
@@ -134,44 +130,6 @@ describe.each(adapterCases)("ordered maxPayloads over $name", (adapterCase) => {
     await drain(tq);
     expect(runs.map((r) => r.payloads)).toEqual([[1, 2], [3, 4], [5]]);
     expect(await tq.stats()).toMatchObject({ ordered: { idx: { ...idle, dead: 1 } } });
-  });
-
-  it("a tick SIGKILLed mid-run with payloads left: after its lease the run comes back whole, nothing lost, no overlap", async () => {
-    const runs: Run[] = [];
-    const { perform, overlaps } = recorder(runs);
-    const tq = h.make({}, { ordered: { work: { perform, maxPayloads: 2 } } });
-    await tq.enqueueOrderedBulk([
-      ...[1, 2, 3, 4, 5].map((v) => ({ name: "work" as const, id: "a", payload: { v }, score: v })),
-      { name: "work" as const, id: "b", payload: { v: 1 }, score: 1 },
-    ]);
-    const child = spawnTickChild("ordered-child.ts", adapterCase, h.redis, h.prefix, {
-      MODE: "hang",
-      LEASE_MS: "600",
-      MAX_PAYLOADS: "2",
-    });
-    for (let i = 0; i < 300 && (await h.redis.llen(`${h.prefix}test:started`)) < 2; i++) await sleep(50);
-    expect(await h.redis.llen(`${h.prefix}test:started`), child.stderr()).toBe(2);
-    const before = (await h.redis.lrange(`${h.prefix}test:started`, 0, -1)).map(
-      (s) => JSON.parse(s) as { id: string; fence: number; payloads: unknown[] },
-    );
-    expect(before.find((r) => r.id === "a")!.payloads).toEqual([{ v: 1 }, { v: 2 }]);
-    await tq.enqueueOrdered("work", { id: "a", payload: { v: 6 }, score: 6 }); // arrives while the doomed run holds "a"
-    await child.kill();
-    expect((await tq.stats()).ordered.work).toEqual({ ...idle, waiting: 1, running: 2, payloads: 4 });
-    // Until the lease ends, nothing of "a" or "b" runs here.
-    expect(await tq.tick()).toMatchObject({ resurrected: 0, fetched: 0 });
-    await sleep(700);
-    await drain(tq);
-    expect(ofId(runs, "a").map((r) => r.payloads)).toEqual([
-      [{ v: 1 }, { v: 2 }],
-      [{ v: 3 }, { v: 4 }],
-      [{ v: 5 }, { v: 6 }],
-    ]);
-    expect(ofId(runs, "b").map((r) => r.payloads)).toEqual([[{ v: 1 }]]);
-    for (const { id, fence } of before) expect(ofId(runs, id)[0]!.fence).toBeGreaterThan(fence);
-    expect(increasing(ofId(runs, "a").map((r) => r.fence))).toBe(true);
-    expect(overlaps).toEqual([]);
-    expect(await tq.stats()).toMatchObject({ ticks: 0, ordered: { work: idle } });
   });
 
   it("a cancel of a running capped id ends the run cancelled and cancels the payloads left behind it; later ones run", async () => {
