@@ -78,7 +78,7 @@ local function fetch_name(tick, name, limit, now, out, cap)
   -- A fence's text without a string.format each (some 2,000 instructions): its digits above the
   -- last three formatted when they change, the last three made with one string.char.
   local high, high_text
-  -- Capped ids with payloads left behind their run: (due, id) pairs for one ZADD to `later`.
+  -- Capped ids with payloads left behind their run, for one ZADD to `later`.
   local behind = {}
   for j = 1, n do
     local id = due[j]
@@ -104,7 +104,6 @@ local function fetch_name(tick, name, limit, now, out, cap)
         local run = {}
         for k = 1, 2 * cap, 2 do run[k], run[k + 1] = items[k + 1], items[k] end
         redis.call('ZADD', p, unpack(run))
-        behind[#behind + 1] = string.format('%d', now)
         behind[#behind + 1] = id
       end
       for k = 1, 2 * count, 2 do
@@ -132,7 +131,17 @@ local function fetch_name(tick, name, limit, now, out, cap)
       if count > 1 then single = false end
     end
   end
-  if #behind > 0 then redis.call('ZADD', okey(name, 'later'), 'LT', unpack(behind)) end
+  if #behind > 0 then
+    -- One due for all: in descending member order each insert into a listpack stops at its head
+    -- (ordered_enqueue.lua zadd_args says why), not after a walk past every id of that due.
+    table.sort(behind)
+    local pairs_of, due_text = {}, string.format('%d', now)
+    for k = #behind, 1, -1 do
+      pairs_of[#pairs_of + 1] = due_text
+      pairs_of[#pairs_of + 1] = behind[k]
+    end
+    redis.call('ZADD', okey(name, 'later'), 'LT', unpack(pairs_of))
+  end
   local took = #ids - before
   -- The group's fences stay consecutive (a dropped id took none); the counter
   -- stays at the highest reserved, above every fence handed out.
