@@ -33,7 +33,7 @@ describe.each(adapterCases)("capped ordered runs against odd states, over $name"
       ).ordered,
     );
   const zset = async (key: string) => {
-    const flat = await h.redis.zrange(h.prefix + key, 0, -1, "WITHSCORES");
+    const flat = await h.redis.zrange(h.prefix + key, "0", "-1", "WITHSCORES");
     const out: [string, number][] = [];
     for (let k = 0; k < flat.length; k += 2) out.push([flat[k]!, Number(flat[k + 1])]);
     return out;

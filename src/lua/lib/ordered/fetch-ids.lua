@@ -93,11 +93,13 @@ local function fetch_name(tick, name, limit, now, out, cap)
       if count > cap then
         count = cap
         local p, behind = p_of .. id, okey(name, 'n:' .. id)
+        -- The run's payloads out of p:ID before it moves: cut after a merge, the cut would take
+        -- n:ID's lowest instead (lost) and leave the run's behind it (run twice).
+        redis.call('ZREMRANGEBYRANK', p, '0', string.format('%d', cap - 1))
         if redis.call('RENAMENX', p, behind) == 0 then
           redis.call('ZUNIONSTORE', behind, 2, behind, p, 'AGGREGATE', 'MIN')
           redis.call('DEL', p)
         end
-        redis.call('ZREMRANGEBYRANK', behind, '0', string.format('%d', cap - 1))
         local run = {}
         for k = 1, 2 * cap, 2 do run[k], run[k + 1] = items[k + 1], items[k] end
         redis.call('ZADD', p, unpack(run))
