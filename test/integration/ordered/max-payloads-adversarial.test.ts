@@ -116,3 +116,19 @@ describe.each(adapterCases)("capped ordered runs against odd states, over $name"
     expect(await h.redis.exists(`${h.prefix}o:idx:later`, `${h.prefix}o:idx:n:a`, `${h.prefix}o:idx:p:a`)).toBe(0);
   });
 });
+
+describe.each(adapterCases)("a large maxPayloads, over $name", (adapterCase) => {
+  const h = useHarness(adapterCase, "ordered-capped-large");
+  const { call } = scriptCalls(h);
+  const options = (ordered: string[]): BeginOptions => ({ tick: "t1", leaseMs: LEASE, ordered, batch: 10 });
+
+  it("maxPayloads 5000 over an id with 5001 payloads: the run gets 5000, the last waits behind it", async () => {
+    const items = Array.from({ length: 5001 }, (_, i): [string, string, string] => ["a", `${i}`, `${i}`]);
+    await call(protocol.ordered_enqueue, ORDERED_ENQUEUE_KEYS, orderedEnqueueArgs("e", items));
+    const begun = await call(protocol.begin, beginKeys(options(["idx 5000"])), beginNamed(options(["idx 5000"])));
+    const run = idsOf(begun.ordered);
+    expect(run.map((x) => [x.id, x.payloads.length, x.payloads[4999]])).toEqual([["a", 5000, "4999"]]);
+    expect(await h.redis.zcard(`${h.prefix}o:idx:p:a`)).toBe(5000);
+    expect(await h.redis.zrange(`${h.prefix}o:idx:n:a`, "0", "-1")).toEqual(["5000"]);
+  });
+});
