@@ -102,7 +102,8 @@ local function fetch_name(tick, name, limit, now, out, cap)
         end
         local run = {}
         for k = 1, 2 * cap, 2 do run[k], run[k + 1] = items[k + 1], items[k] end
-        redis.call('ZADD', p, unpack(run))
+        -- In parts: Lua unpacks some 8,000 values at most, and a cap may be far larger.
+        for from = 1, #run, 2000 do redis.call('ZADD', p, unpack(run, from, math.min(from + 1999, #run))) end
         redis.call('ZADD', okey(name, 'later'), 'LT', string.format('%d', now), id)
       end
       for k = 1, 2 * count, 2 do
