@@ -87,6 +87,36 @@ describe.each(adapterCases)("capped ordered runs against odd states, over $name"
     expect(await h.redis.get(`${h.prefix}o:idx:running`)).toBe("0");
   });
 
+  it("maxPayloads 2 over equal, negative and extreme scores, on an id with spaces: each payload once, in (score, payload) order, scores exact", async () => {
+    const id = " a  b ";
+    const scores = ["-1e308", "-0.5", "0.30000000000000004", "5", "5", "5", "1e308", "inf"];
+    const payloads = ['"n"', '"m"', '"l"', '"c"', '"a"', '"b"', '"z"', '"y"'];
+    await enqueue(
+      "e",
+      payloads.map((payload, k): [string, string, string] => [id, payload, scores[k]!]),
+    );
+    const seen: [string, number][] = [];
+    let items = await begin("t1", ["idx 2"]);
+    for (let callNo = 2; items.length > 0 && callNo < 20; callNo++) {
+      for (const item of items) {
+        expect(item.id).toBe(id);
+        item.payloads.forEach((p, k) => seen.push([p, item.scores[k]!]));
+      }
+      items = await step("t1", callNo, ["idx 2"], ok(items));
+    }
+    expect(seen).toEqual([
+      ['"n"', -1e308],
+      ['"m"', -0.5],
+      ['"l"', 0.30000000000000004],
+      ['"a"', 5],
+      ['"b"', 5],
+      ['"c"', 5],
+      ['"z"', 1e308],
+      ['"y"', Number.POSITIVE_INFINITY],
+    ]);
+    expect(await h.redis.get(`${h.prefix}o:idx:payloads`)).toBe("0");
+  });
+
   it("a tick without the cap (rolling deploy) fetches everything a capped run left behind, once, in order", async () => {
     await enqueue("e", [
       ["a", '"a1"', "1"],
