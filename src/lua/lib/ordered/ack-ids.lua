@@ -130,8 +130,24 @@ local function settle_success(tick, name, V, at, count, marks, now, with_dues)
   end
   local ready_again = 0
   if redis.call('EXISTS', okey(name, 'later')) == 1 then
-    local dues = redis.call('ZMSCORE', okey(name, 'later'), unpack(mine))
-    for k = 1, #mine do ready_again = ready_again + promote_arrivals(name, mine[k], tonumber(dues[k])) end
+    -- What waited behind the runs (arrivals, or a capped run's rest) becomes the ids' own, ready at
+    -- its due: promote_arrivals (lib/ordered/state.lua) for all of them, `later` and `ready` written
+    -- once each (a capped name has some behind almost every run).
+    local later_dues = redis.call('ZMSCORE', okey(name, 'later'), unpack(mine))
+    local promoted, ready_args = {}, {}
+    for k = 1, #mine do
+      if later_dues[k] then
+        redis.call('RENAME', okey(name, 'n:' .. mine[k]), payload_keys[k])
+        promoted[#promoted + 1] = mine[k]
+        ready_args[#ready_args + 1] = later_dues[k]
+        ready_args[#ready_args + 1] = mine[k]
+      end
+    end
+    if #promoted > 0 then
+      redis.call('ZREM', okey(name, 'later'), unpack(promoted))
+      redis.call('ZADD', okey(name, 'ready'), unpack(ready_args))
+    end
+    ready_again = #promoted
   end
   return #mine, ready_again + cancelled_again, dues
 end

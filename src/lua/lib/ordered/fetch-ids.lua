@@ -9,8 +9,9 @@
 -- (of the per-id counts) and three counters; one ZRANGE per id; for a
 -- first take of 16 ids or more, an EXISTS and an HDEL (its token hash made a hashtable).
 -- A name with `maxPayloads` (its cap from ordered_names, lib/ordered/state.lua) reads at most
--- cap + 1 payloads an id; an id with more also pays RENAMENX, ZREMRANGEBYRANK and two ZADDs (its
--- rest moved behind the run, in n:ID and `later`). A name without one runs exactly as before.
+-- cap + 1 payloads an id; an id with more also pays RENAMENX, ZREMRANGEBYRANK and a ZADD (its rest
+-- moved behind the run, to n:ID), and the batch one ZADD to `later`. A name without one runs exactly as
+-- before.
 -- Replays and concurrent ticks: an id is taken by one ZREMRANGEBYRANK inside
 -- one script, so two ticks never take the same id; a replayed call answers
 -- its kept reply (lib/tick/replay-call.lua), one group a name as the first
@@ -77,6 +78,8 @@ local function fetch_name(tick, name, limit, now, out, cap)
   -- A fence's text without a string.format each (some 2,000 instructions): its digits above the
   -- last three formatted when they change, the last three made with one string.char.
   local high, high_text
+  -- Capped ids with payloads left behind their run: (due, id) pairs for one ZADD to `later`.
+  local behind = {}
   for j = 1, n do
     local id = due[j]
     local count
@@ -92,19 +95,20 @@ local function fetch_name(tick, name, limit, now, out, cap)
       count = #items / 2
       if count > cap then
         count = cap
-        local p, behind = p_of .. id, okey(name, 'n:' .. id)
+        local p, rest = p_of .. id, okey(name, 'n:' .. id)
         -- The run's payloads out of p:ID before it moves: cut after a merge, the cut would take
         -- n:ID's lowest instead (lost) and leave the run's behind it (run twice).
         redis.call('ZREMRANGEBYRANK', p, '0', string.format('%d', cap - 1))
-        if redis.call('RENAMENX', p, behind) == 0 then
-          redis.call('ZUNIONSTORE', behind, 2, behind, p, 'AGGREGATE', 'MIN')
+        if redis.call('RENAMENX', p, rest) == 0 then
+          redis.call('ZUNIONSTORE', rest, 2, rest, p, 'AGGREGATE', 'MIN')
           redis.call('DEL', p)
         end
         local run = {}
         for k = 1, 2 * cap, 2 do run[k], run[k + 1] = items[k + 1], items[k] end
         -- In parts: Lua unpacks some 8,000 values at most, and a cap may be far larger.
         for from = 1, #run, 2000 do redis.call('ZADD', p, unpack(run, from, math.min(from + 1999, #run))) end
-        redis.call('ZADD', okey(name, 'later'), 'LT', string.format('%d', now), id)
+        behind[#behind + 1] = string.format('%d', now)
+        behind[#behind + 1] = id
       end
       for k = 1, 2 * count, 2 do
         payloads[#payloads + 1] = items[k]
@@ -131,6 +135,7 @@ local function fetch_name(tick, name, limit, now, out, cap)
       if count > 1 then single = false end
     end
   end
+  if #behind > 0 then redis.call('ZADD', okey(name, 'later'), 'LT', unpack(behind)) end
   local took = #ids - before
   -- The group's fences stay consecutive (a dropped id took none); the counter
   -- stays at the highest reserved, above every fence handed out.
