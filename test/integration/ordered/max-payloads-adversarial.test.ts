@@ -100,7 +100,7 @@ describe.each(adapterCases)("capped ordered runs against odd states, over $name"
     for (let callNo = 2; items.length > 0 && callNo < 20; callNo++) {
       for (const item of items) {
         expect(item.id).toBe(id);
-        item.payloads.forEach((p, k) => seen.push([p, item.scores[k]!]));
+        for (const [k, p] of item.payloads.entries()) seen.push([p, item.scores[k]!]);
       }
       items = await step("t1", callNo, ["idx 2"], ok(items));
     }
