@@ -142,17 +142,15 @@ end
 -- as the tick's count (`ran`) and as its lane's (`ranc`, `rand`: step.lua's ahead_of reads them).
 local function remember(lease, seq, reply, load, lane, ran)
   local text = table.concat(encode_reply(reply))
-  local seq_field, reply_field = 'seq', 'reply'
-  if lane then seq_field, reply_field = 'seq' .. lane, 'reply' .. lane end
-  if ran and load then
-    redis.call('HSET', lease, seq_field, seq, reply_field, text, 'load', load, 'ran', ran, 'ran' .. lane, ran)
-  elseif ran then
-    redis.call('HSET', lease, seq_field, seq, reply_field, text, 'ran', ran, 'ran' .. lane, ran)
-  elseif load then
-    redis.call('HSET', lease, seq_field, seq, reply_field, text, 'load', load)
-  else
-    redis.call('HSET', lease, seq_field, seq, reply_field, text)
+  -- One HSET, its fields in the order every tick has written them (load, then the run numbers).
+  local fields = { lease, 'seq', seq, 'reply', text }
+  if lane then fields[2], fields[4] = 'seq' .. lane, 'reply' .. lane end
+  if load then fields[6], fields[7] = 'load', load end
+  if ran then
+    local n = #fields
+    fields[n + 1], fields[n + 2], fields[n + 3], fields[n + 4] = 'ran', ran, 'ran' .. lane, ran
   end
+  redis.call('HSET', unpack(fields))
   return reply
 end
 

@@ -7,11 +7,9 @@
 --
 -- An item: id fence disposition extra steps[](name record) parks[](step kind seq ms event match)
 -- The section comes packed (src/protocol/define.ts `packed`): "j<values>", then its values (the count,
--- then the items') in one value joined by the record separator (30), read here an item at a time into
--- a table laid out as ARGV holds an item; or, when empty or a value holds the separator, as a counted
--- section in ARGV. An item's short fields are read by one match, a record or an output by a plain find:
--- splitting every value with a find and a sub cost Redis 1.8× what the values cost it as ARGV
--- (bench/workflow-instructions.ts --redis).
+-- then the items') in one value joined by the record separator (30); or, when empty or a value holds the
+-- separator, as a counted section in ARGV. Either is read by lib/common/packed.lua's nested reader
+-- (wf_commit_shape) into one table laid out as ARGV holds the section.
 -- disposition: c (continue: still held), y (yield: due now), r (retry: due
 -- after `extra` ms), v (this deployment lacks the run's workflow version:
 -- due after `extra` ms, and noted in `wf:unrunnable`, "NAME@VERSION" → "<ms>
@@ -19,6 +17,7 @@
 -- d (done: `extra` is the output JSON), f (failed: `extra` is the error JSON). A run that ends drops
 -- the parked steps its code left behind (wf_unpark_all); a resent end finds
 -- the run ended, no longer held, and changes nothing.
+-- @include lib/common/packed.lua
 -- @include lib/workflows/run-state.lua
 -- @include lib/workflows/kept-events.lua
 
@@ -94,70 +93,27 @@ local function wf_commit_one(tick, a, i, now)
   return i + 6 * parks, 1
 end
 
--- The next item of a packed section `s` from `pos`: its values laid out as ARGV holds an item's, and the
--- position past it. A value never holds the separator (else the section is not packed).
-local function wf_packed_item(s, pos)
-  local find, sub, match = string.find, string.sub, string.match
-  local id, fence, disposition, at = match(s, '^([^\30]*)\30([^\30]*)\30([^\30]*)\30()', pos)
-  if not at then error('workflow commits: no packed item at ' .. pos) end
-  local e = find(s, '\30', at, true)
-  local steps, p = match(s, '^(%d+)\30()', e + 1)
-  local a = { id, fence, disposition, e == at and '' or sub(s, at, e - 1), steps }
-  local k = 6
-  for _ = 1, tonumber(steps) do
-    local name, r = match(s, '^([^\30]*)\30()', p)
-    local re = find(s, '\30', r, true) or #s + 1
-    a[k], a[k + 1] = name, sub(s, r, re - 1)
-    k, p = k + 2, re + 1
-  end
-  local parks, q = match(s, '^(%d+)()', p)
-  a[k] = parks
-  p = q + 1
-  for _ = 1, 6 * tonumber(parks) do
-    local v = find(s, '\30', p, true) or #s + 1
-    k = k + 1
-    a[k] = sub(s, p, v - 1)
-    p = v + 1
-  end
-  return a, p
-end
+-- A commit as packed.nested reads it: id fence disposition, extra (an output or an error: long), its steps
+-- (name, record: long), its parks (six short values each).
+local wf_commit_shape = { 3, 'long', { 1, 'long' }, { 6 } }
 
 -- Commits the section of items at ARGV[i]: 1 or 0 per item (committed[]), and the index in ARGV past it.
+-- Every item is read, packed or counted, before the first is committed: a malformed section commits none.
 -- The runs' list and count writes go once for the section (wf_defer, run-state.lua).
 local function wf_commit_all(tick, i, now)
+  local V, at, past = packed.nested(i, wf_commit_shape, 'workflow commits')
   local committed = {}
   wf_defer.start()
-  if string.byte(ARGV[i]) == 106 then -- 'j': packed
-    local s = ARGV[i + 1]
-    local n, pos = string.match(s, '^(%d+)\30()')
-    for k = 1, tonumber(n) do
-      local a
-      a, pos = wf_packed_item(s, pos)
-      local _, applied = wf_commit_one(tick, a, 1, now)
-      committed[k] = applied
-    end
-    if pos ~= #s + 2 then error('workflow commits: the packed value goes on past its ' .. n .. ' items') end
-    wf_defer.flush()
-    return committed, i + 2
-  end
-  local j = i + 1
-  for k = 1, tonumber(ARGV[i]) do
-    j, committed[k] = wf_commit_one(tick, ARGV, j, now)
+  local j = at + 1
+  for k = 1, tonumber(V[at]) do
+    j, committed[k] = wf_commit_one(tick, V, j, now)
   end
   wf_defer.flush()
-  return committed, j
+  return committed, past
 end
 
 -- The section of items at ARGV[i], committing nothing: its count of items, and the index in ARGV past it
 -- (a packed section's count is its first value: no item read).
 local function wf_commits_skip(i)
-  if string.byte(ARGV[i]) == 106 then return tonumber(string.match(ARGV[i + 1], '^%d+')), i + 2 end
-  local n = tonumber(ARGV[i])
-  local j = i + 1
-  for _ = 1, n do
-    local steps = tonumber(ARGV[j + 4])
-    j = j + 5 + 2 * steps
-    j = j + 1 + 6 * tonumber(ARGV[j])
-  end
-  return n, j
+  return packed.skip(i, wf_commit_shape, 'workflow commits')
 end
