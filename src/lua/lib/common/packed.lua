@@ -2,7 +2,7 @@
 -- count and every item's values in one value, joined by ASCII's record separator (30); or, when the
 -- section was empty or a value held the separator, the section as it is (its count, then the values).
 -- packed.section reads either into one layout, the one ARGV holds: the count at `at`, then `width`
--- values an item (packed.nested: items of a nested shape). The reader of a section (lib/ordered/ack-ids.lua,
+-- values an item (packed.nested: nested items, read by their caller's own function). The reader of a section (lib/ordered/ack-ids.lua,
 -- ordered_enqueue.lua, lib/workflows/commit-runs.lua) indexes that table whichever way the section came,
 -- one loop for both.
 -- One string.match an item (its values at once): a find and a sub a value cost Redis some 20 % more
@@ -66,95 +66,39 @@ function packed.section(at, width, what)
   return V, 1, at + 2
 end
 
--- Nested items (a workflow commit: lib/workflows/commit-runs.lua) have a shape, not a width: a list
--- whose parts are a run of short values (a number: how many, read by one match), a long value ('long':
--- a record or an output, found by a plain find, which passes over its bytes far faster than a pattern
--- class does), or a counted group (a table: the count, then that many items of the group's shape).
--- Splitting every value with a find and a sub cost Redis 1.8x what the same values cost it as ARGV
--- (bench/workflow-instructions.ts --redis).
+-- Nested items (a workflow commit: lib/workflows/commit-runs.lua, its steps and parks each counted)
+-- have no width: their caller reads one itself, with two functions. item(s, pos, V, k) reads the item at
+-- `pos` of the packed value `s` into V from `k` and answers the position past it (past its separator, or
+-- #s + 2 after the value's last item) and the index past it in V, or nil when `s` does not hold one;
+-- span(V, j) answers the index past the item at V[j] of a counted section, or nil when a count in it is
+-- not a whole number. (A reader given the item's shape to walk cost Redis 1.6x what this loop does, in
+-- its calls and its checks of each part: a microbench of 100 commits.)
 
--- One item of `shape` from `s` (every value ended by the separator) at `pos`, into V from `k`: the
--- position and the index past it, or nil when `s` does not hold it.
-function packed.item(shape, s, pos, V, k)
-  local match = string.match
-  for p = 1, #shape do
-    local part = shape[p]
-    if part == 'long' then
-      local e = string.find(s, '\30', pos, true)
-      if not e then return nil end
-      V[k], k, pos = string.sub(s, pos, e - 1), k + 1, e + 1
-    elseif type(part) == 'table' then
-      local n
-      n, pos = match(s, '^(%d+)\30()', pos)
-      if not pos then return nil end
-      V[k], k = n, k + 1
-      for _ = 1, tonumber(n) do
-        pos, k = packed.item(part, s, pos, V, k)
-        if not pos then return nil end
-      end
-    elseif part == 3 then -- one match for the three (an item's head), no table
-      V[k], V[k + 1], V[k + 2], pos = match(s, '^([^\30]*)\30([^\30]*)\30([^\30]*)\30()', pos)
-      if not pos then return nil end
-      k = k + 3
-    else
-      for _ = 1, part do
-        V[k], pos = match(s, '^([^\30]*)\30()', pos)
-        if not pos then return nil end
-        k = k + 1
-      end
-    end
-  end
-  return pos, k
-end
-
--- The index in V past one item of `shape` at `j`, or nil when a count in it is not a whole number.
-function packed.span(shape, V, j)
-  for p = 1, #shape do
-    local part = shape[p]
-    if part == 'long' then
-      j = j + 1
-    elseif type(part) == 'table' then
-      local n = tonumber(V[j])
-      if not n or n < 0 or n % 1 ~= 0 then return nil end
-      j = j + 1
-      for _ = 1, n do
-        j = packed.span(part, V, j)
-        if not j then return nil end
-      end
-    else
-      j = j + part
-    end
-  end
-  return j
-end
-
--- The section at ARGV[at] of items of `shape`, read as packed.section reads one of fixed width (the
--- same three returns, the same checks: every item read, and checked, before the caller writes).
-function packed.nested(at, shape, what)
-  local head = ARGV[at]
-  if string.byte(head) ~= 106 then return ARGV, at, packed.walk(at, shape, what) end
-  -- The separator appended once, so each value, the last too, ends with one: a value cut short fails.
-  local s = ARGV[at + 1] .. '\30'
+-- The section at ARGV[at] of nested items, read as packed.section reads one of fixed width (the same
+-- three returns, the same checks: every item read, and checked, before the caller writes anything).
+function packed.nested(at, item, span, what)
+  if string.byte(ARGV[at]) ~= 106 then return ARGV, at, packed.walk(at, span, what) end
+  local s = ARGV[at + 1]
   local count, pos = string.match(s, '^(%d+)\30()')
   if not count then error(what .. ': the packed value has no count') end
   local V, k = { count }, 2
   for _ = 1, tonumber(count) do
-    pos, k = packed.item(shape, s, pos, V, k)
+    pos, k = item(s, pos, V, k)
     if not pos then error(what .. ': no packed item at value ' .. #V) end
   end
-  if k - 1 ~= tonumber(string.sub(head, 2)) or pos ~= #s + 1 then
+  if k - 1 ~= tonumber(string.sub(ARGV[at], 2)) or pos ~= #s + 2 then
     error(what .. ': the packed value does not hold the ' .. count .. ' items announced')
   end
   return V, 1, at + 2
 end
 
--- A counted section of `shape` at ARGV[at]: the index in ARGV past it, held to the checks of a packed
--- one (whole counts whose values ARGV holds), else an error before the caller writes anything.
-function packed.walk(at, shape, what)
+-- A counted section of nested items at ARGV[at]: the index in ARGV past it, held to the checks of a
+-- packed one (whole counts whose values ARGV holds), else an error before the caller writes anything.
+function packed.walk(at, span, what)
   local count = tonumber(ARGV[at])
   local j = count and count >= 0 and count % 1 == 0 and at + 1
   for _ = 1, j and count or 0 do
-    j = packed.span(shape, ARGV, j)
+    j = span(ARGV, j)
     if not j or j - 1 > #ARGV then break end
   end
   if not j or j - 1 > #ARGV then
@@ -163,9 +107,9 @@ function packed.walk(at, shape, what)
   return j
 end
 
--- The count of items of the section at ARGV[at] and the index in ARGV past it, no item read (a packed
--- section's count is its first value).
-function packed.skip(at, shape, what)
+-- The count of items of a section of nested items at ARGV[at] and the index in ARGV past it, no item read
+-- (a packed section's count is its first value).
+function packed.skip(at, span, what)
   if string.byte(ARGV[at]) == 106 then return tonumber(string.match(ARGV[at + 1], '^%d+')), at + 2 end
-  return tonumber(ARGV[at]), packed.walk(at, shape, what)
+  return tonumber(ARGV[at]), packed.walk(at, span, what)
 end
