@@ -123,14 +123,9 @@ local function requeue(name, id, due, counter)
 end
 
 -- The ordered part of a tick call's ARGV starts at `i`, after everything
--- else: n, then n ordered names this tick serves. A call that carries
--- none (a tick with no ordered jobs) ends before it: nil reads as 0.
--- Returns the names and the index after them.
-local function ordered_names(i)
-  local names = {}
-  for k = 1, tonumber(ARGV[i]) or 0 do names[k] = ARGV[i + k] end
-  return names, i + 1 + #names
-end
+-- else: n, then n ordered names this tick serves, read by counted_args
+-- (lib/common/counted-args.lua). A call that carries none (a tick with no
+-- ordered jobs) ends before it: nil reads as 0.
 
 -- The index just past lib/tick/fetch-jobs.lua's arguments that start at `i`.
 local function fetch_args_end(i)
