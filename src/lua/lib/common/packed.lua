@@ -71,8 +71,8 @@ end
 -- `pos` of the packed value `s` into V from `k` and answers the position past it (past its separator, or
 -- #s + 2 after the value's last item) and the index past it in V, or nil when `s` does not hold one;
 -- span(V, j) answers the index past the item at V[j] of a counted section, or nil when a count in it is
--- not a whole number. (A reader given the item's shape to walk cost Redis 1.6x what this loop does, in
--- its calls and its checks of each part: a microbench of 100 commits.)
+-- not a whole number. (A reader given the item's shape to walk cost Redis 1.4-1.6x what an item reader
+-- does, in its calls and its checks of each part, and 10 % more a workflow step: docs/benchmarks.md.)
 
 -- The section at ARGV[at] of nested items, read as packed.section reads one of fixed width (the same
 -- three returns, the same checks: every item read, and checked, before the caller writes anything).
