@@ -95,9 +95,9 @@ local function wf_commit_one(tick, a, i, now)
   return i + 6 * parks, 1
 end
 
--- A packed commit's values from `pos` of `s` into V from `k`, laid out as ARGV holds a commit (packed.nested's
--- item): its short fields by one match, a record or an output by a plain find. A value never holds the
--- separator (else the section is not packed).
+-- A packed commit's values from `pos` of `s` into V from `k`, laid out as ARGV holds a commit
+-- (packed.nested's item): its short fields by one match, a record or an output by a plain find. A value
+-- never holds the separator (else the section is not packed).
 local function wf_packed_item(s, pos, V, k)
   local find, sub, match = string.find, string.sub, string.match
   local at
