@@ -11,19 +11,22 @@
 // idle time is then split by cause: a slot idle while the tick held no job
 // (the fetch came late), or while jobs were held (the tick did not start
 // them at once). Each run sits beside one of an in-memory pool (no Redis),
-// the ceiling of the same jobs on this machine at this load.
+// the ceiling of the same jobs on this machine at this load, with its own
+// timer overrun; "at a request" reads how much of tickq's overrun fell on
+// jobs due as one of its requests went or came back.
 //   npx tsx bench/upstash-occupancy.ts [--latency-ms 20] [--batch 100] [--jobs 4000] [--runs 3] [--seed 1]
 //     [--timeline 100]   also print the mean occupancy per that many ms
 //     [--gaps]           also print the longest stretches with slots idle and no job held
 //     [--server-process] the REST server in a child process (as a real one is elsewhere), not in
 //                        this one: its work then delays no timer of the tick's
+//     [--private-redis]  on a redis-server of its own (no other work's scripts delay its requests)
 import { spawn } from "node:child_process";
 import { loadavg } from "node:os";
 import { performance as perfHooks } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import { Redis } from "ioredis";
 import { benchUpstashClient } from "./upstash.js";
-import { findRedis } from "../src/platforms/node/find-redis.js";
+import { findRedis, startPrivate } from "../src/platforms/node/find-redis.js";
 import { createTickq } from "../src/index.js";
 import { upstashAdapter } from "../src/redis/upstash.js";
 import type { RedisAdapter } from "../src/redis/types.js";
@@ -41,6 +44,7 @@ const { values } = parseArgs({
     timeline: { type: "string", default: "0" },
     gaps: { type: "boolean", default: false },
     "server-process": { type: "boolean", default: false },
+    "private-redis": { type: "boolean", default: false },
   },
 });
 
@@ -78,17 +82,22 @@ function traced(adapter: RedisAdapter, trace: () => Trace): RedisAdapter {
  * moment one frees (bench/systems/pool.ts): what this machine's timers and
  * the last wave of jobs leave of the limit, in the same run.
  */
-async function poolDrain(jobs: readonly number[]): Promise<number> {
+async function poolDrain(jobs: readonly number[]): Promise<{ rate: number; overrun: number }> {
   let next = 0;
+  // What the sleeps took past their nominal ms, summed: the pool's share of late timers.
+  let late = 0;
   const t0 = now();
   const slot = async () => {
     while (next < jobs.length) {
       const ms = jobs[next++]!;
+      const started = now();
       if (ms > 0) await new Promise((r) => setTimeout(r, ms));
+      late += now() - started - ms;
     }
   };
   await Promise.all(Array.from({ length: CONCURRENCY }, slot));
-  return (jobs.length / (now() - t0)) * 1000;
+  const wall = now() - t0;
+  return { rate: (jobs.length / wall) * 1000, overrun: late / (CONCURRENCY * wall) };
 }
 
 /** The REST server in a child process (tools/upstash-local/main.ts); requests() counts what this process sent. */
@@ -148,6 +157,25 @@ function lateness(tr: Trace): string {
   return `${at(0.5)}/${at(0.99)}/${at(1)}`;
 }
 
+/**
+ * The jobs whose sleep was due while one of the tick's requests went or came back (within 1 ms
+ * before, or before the sleep ended): their share of the jobs and of the overrun. Far above the
+ * jobs' share, the tick's own request work would be what delays the timers.
+ */
+function overrunAtRequests(tr: Trace): string {
+  const marks = tr.requests.flatMap((r) => [r.sent, r.back]);
+  let near = 0;
+  let all = 0;
+  let nearJobs = 0;
+  for (let i = 0; i < tr.starts.length; i++) {
+    const due = tr.starts[i]! + tr.nominal[i]!;
+    const late = tr.ends[i]! - due;
+    all += late;
+    if (marks.some((m) => m >= due - 1 && m <= due + late)) (near += late), nearJobs++;
+  }
+  return `${((nearJobs / tr.starts.length) * 100).toFixed(0)} % / ${((near / all) * 100).toFixed(0)} %`;
+}
+
 /** Slot-ms idle in [from, to): concurrency minus the jobs running, integrated. */
 function idleIn(events: [number, number][], from: number, to: number): number {
   let running = 0;
@@ -168,7 +196,7 @@ async function main(): Promise<void> {
   const jobs = durations(Number(values.jobs), Number(values.seed));
   const n = jobs.length;
   const limit = limitOf(jobs, CONCURRENCY);
-  const found = await findRedis();
+  const found = values["private-redis"] ? await startPrivate() : await findRedis();
   const direct = new Redis(found.url);
   const server = values["server-process"]
     ? await childServer(found.url, latencyMs)
@@ -181,11 +209,11 @@ async function main(): Promise<void> {
     prefix,
     jobs: {
       sleep: async ([ms]: [number]) => {
-        const started = now();
-        trace.starts.push(started);
+        // Its end at its start's index: jobs end in another order than they start.
+        const at = trace.starts.push(now()) - 1;
         trace.nominal.push(ms);
         if (ms > 0) await new Promise((r) => setTimeout(r, ms));
-        trace.ends.push(now());
+        trace.ends[at] = now();
       },
     },
   });
@@ -218,12 +246,12 @@ async function main(): Promise<void> {
       `concurrency ${CONCURRENCY}, batch ${batch}; limit ${Math.round(limit)} jobs/s; load average at start ${load()}`,
   );
   const rows: Record<string, string | number>[] = [];
-  const poolRates: number[] = [];
+  const pools: { rate: number; overrun: number }[] = [];
   try {
     await drain(jobs.slice(0, Math.max(100, Math.floor(n / 10))));
     for (let run = 0; run < Number(values.runs); run++) {
       // The in-memory pool first on even runs, after on odd ones: the load moves both alike.
-      if (run % 2 === 0) poolRates.push(await poolDrain(jobs));
+      if (run % 2 === 0) pools.push(await poolDrain(jobs));
       const { t0, t1, requests, trace: tr, elu, cpuMs } = await drain(jobs);
       const events: [number, number][] = [
         ...tr.starts.map((t): [number, number] => [t, 1]),
@@ -284,6 +312,7 @@ async function main(): Promise<void> {
         "work asked": pct(nominal),
         "timer overrun": pct(busy - nominal),
         "overrun p50/p99/max ms": lateness(tr),
+        "at a request: jobs / overrun": overrunAtRequests(tr),
         "worst ends at ms": worstAt(tr, t0),
         "idle: first request": pct(idleIn(events, t0, firstStart)),
         "idle: body, none held": pct(starved),
@@ -291,8 +320,9 @@ async function main(): Promise<void> {
         "idle: tail": pct(idleIn(events, bodyEnd, lastEnd)),
         "idle: last acks": pct(idleIn(events, lastEnd, t1)),
       });
-      if (run % 2 === 1) poolRates.push(await poolDrain(jobs));
-      rows.at(-1)!["pool % of limit"] = `${((poolRates.at(-1)! * 100) / limit).toFixed(1)} %`;
+      if (run % 2 === 1) pools.push(await poolDrain(jobs));
+      rows.at(-1)!["pool % of limit"] = `${((pools.at(-1)!.rate * 100) / limit).toFixed(1)} %`;
+      rows.at(-1)!["pool timer overrun"] = `${(pools.at(-1)!.overrun * 100).toFixed(2)} %`;
       const step = Number(values.timeline);
       if (step > 0) {
         const cells = [];

@@ -7,26 +7,39 @@
 // Two steps in flight (as shipped) and one (bench/upstash.ts' variants),
 // run after run in turn, and beside them the same jobs through an in-memory
 // pool (bench/systems/pool.ts, no Redis): the ceiling this machine's timers
-// and the last, partly idle wave of jobs leave of the limit in the same run
-// (bench/upstash-occupancy.ts splits a tick's idle slot-time by cause).
+// and the last, partly idle wave of jobs leave of the limit in the same run.
+// Each round's tickq rate is also read against that round's pool run (÷ pool): a drain is one
+// tick, which pays its first request (begin) and its last (the last acks) with no job running,
+// so tickq reaches the pool less about two round trips of the ~4 s drain
+// (bench/upstash-occupancy.ts splits a tick's idle slot-time by cause). Alone:
+//   npx tsx bench/upstash-realistic.ts [--latency-ms 20] [--batch 100] [--runs 5] [--jobs 4000] [--seed 1]
+//     [--private-redis]   on a redis-server of its own (no other work's scripts delay its requests)
+import { loadavg } from "node:os";
+import { parseArgs } from "node:util";
 import { Redis } from "ioredis";
-import { findRedis } from "../src/platforms/node/find-redis.js";
+import { type FoundRedis, findRedis, startPrivate } from "../src/platforms/node/find-redis.js";
 import { startUpstashLocal } from "../tools/upstash-local/server.js";
-import { limitOf } from "./jobs.js";
+import { durations, limitOf } from "./jobs.js";
 import { CONCURRENCY } from "./realistic.js";
 import { benchTickq, drainTicks, enqueueJobs } from "./systems/tickq.js";
 import { poolSystem } from "./systems/pool.js";
 import { benchUpstashClient, STEP_VARIANTS, variantAdapter } from "./upstash.js";
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const load = () =>
+  loadavg()
+    .map((x) => x.toFixed(2))
+    .join(" ");
 
 export async function runUpstashRealistic(
   jobs: readonly number[],
   seed: number,
   latencies: number[],
   runs: number,
+  batches: readonly number[] = [100, 50],
+  redis?: FoundRedis,
 ): Promise<void> {
-  const found = await findRedis();
+  const found = redis ?? (await findRedis());
   const direct = new Redis(found.url);
   const n = jobs.length;
   const limit = limitOf(jobs, CONCURRENCY);
@@ -44,7 +57,7 @@ export async function runUpstashRealistic(
     poolRates.push(Math.round((n / (performance.now() - t)) * 1000));
   };
   for (const latencyMs of latencies) {
-    for (const batch of [100, 50]) {
+    for (const batch of batches) {
       process.stdout.write(`measuring tickq batch ${batch} at ${latencyMs} ms…\n`);
       const server = await startUpstashLocal({ redisUrl: found.url, token: "bench-token-0123456789", latencyMs });
       const client = benchUpstashClient(server);
@@ -53,6 +66,8 @@ export async function runUpstashRealistic(
         ...v,
         tq: benchTickq(variantAdapter(client, v.overlap), prefix),
         rates: [] as number[],
+        // Each round's rate ÷ the pool's in that round (the load moves both alike).
+        ofPool: [] as number[],
         roundTrips: 0,
         requests: 0,
       }));
@@ -73,6 +88,7 @@ export async function runUpstashRealistic(
             v.requests += server.requests() - before;
           }
           if (run % 2 === 1) await poolRun();
+          for (const v of variants) v.ofPool.push(v.rates.at(-1)! / poolRates.at(-1)!);
         }
         for (const v of variants) rows.push({ latencyMs, batch, ...v });
       } finally {
@@ -83,7 +99,7 @@ export async function runUpstashRealistic(
     }
   }
   direct.disconnect();
-  await found.stop();
+  if (!redis) await found.stop();
   console.table([
     ...rows.map((r) => ({
       system: `tickq batch ${r.batch}, ${r.label}`,
@@ -91,6 +107,7 @@ export async function runUpstashRealistic(
       "jobs/s (median)": median(r.rates),
       "min–max": `${Math.min(...r.rates)}–${Math.max(...r.rates)}`,
       "% of limit": `${((median(r.rates) / limit) * 100).toFixed(1)} %`,
+      "÷ pool by round": `${median(r.ofPool).toFixed(3)} (${Math.min(...r.ofPool).toFixed(3)}–${Math.max(...r.ofPool).toFixed(3)})`,
       "round trips/job": (r.roundTrips / (n * runs)).toFixed(4),
       "HTTP requests/job": (r.requests / (n * runs)).toFixed(4),
     })),
@@ -100,8 +117,38 @@ export async function runUpstashRealistic(
       "jobs/s (median)": median(poolRates),
       "min–max": `${Math.min(...poolRates)}–${Math.max(...poolRates)}`,
       "% of limit": `${((median(poolRates) / limit) * 100).toFixed(1)} %`,
+      "÷ pool by round": "1",
       "round trips/job": "0",
       "HTTP requests/job": "0",
     },
   ]);
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const { values } = parseArgs({
+    options: {
+      "latency-ms": { type: "string", default: "20" },
+      batch: { type: "string", default: "100" },
+      runs: { type: "string", default: "5" },
+      jobs: { type: "string", default: "4000" },
+      seed: { type: "string", default: "1" },
+      "private-redis": { type: "boolean", default: false },
+    },
+  });
+  const seed = Number(values.seed);
+  const redis = values["private-redis"] ? await startPrivate() : undefined;
+  console.log(`load average at start ${load()}${redis ? `; a private redis-server at ${redis.url}` : ""}`);
+  try {
+    await runUpstashRealistic(
+      durations(Number(values.jobs), seed),
+      seed,
+      values["latency-ms"].split(",").map(Number),
+      Number(values.runs),
+      values.batch.split(",").map(Number),
+      redis,
+    );
+  } finally {
+    await redis?.stop();
+  }
+  console.log(`load average at end ${load()}`);
 }

@@ -54,6 +54,7 @@ export function mergeReports(tickId: string, reports: TickReport[], durationMs: 
     if (r.workflows) merged.workflows = addWorkflowReports(merged.workflows, r.workflows);
     merged.more ||= r.more;
     merged.leaseLost ||= r.leaseLost;
+    if (r.givenUpSteps) merged.givenUpSteps = (merged.givenUpSteps ?? 0) + r.givenUpSteps;
   }
   if (reports.length > 0 && reports.every((r) => r.skipped)) merged.skipped = true;
   return merged;

@@ -6,6 +6,7 @@ export { debounce } from "./debounce.js";
 export { enqueue } from "./enqueue.js";
 export { extend } from "./extend.js";
 export { finish } from "./finish.js";
+export { given_up } from "./given-up.js";
 export { housekeep } from "./housekeep.js";
 export { locate } from "./locate.js";
 export { move } from "./move.js";

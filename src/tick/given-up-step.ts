@@ -12,4 +12,6 @@ export interface GivenUpStep {
   plain: Outcome[];
   byPart: TickOutcome[][];
   sent: number;
+  /** Why it was given up: the tick's failure, unless its resend answers (run.ts). */
+  error: unknown;
 }

@@ -11,29 +11,42 @@
 // (lib/tick/replay-call.lua), and either way the tick takes that reply as it
 // would have — the acks settled, the fetched work handed back unstarted by
 // finish. A step Redis runs only after finish is stale there (finish's number
-// is higher) and acts on nothing. If Redis still does not answer, finish goes
-// without the acks of that step and of those after it: over TCP the step waits
-// on the connection ahead of finish and its acks are done by the time finish
-// runs, and a second ack of a text takes out another copy of it (a job
-// without a jid), one the late step fetched, which then never runs
-// (test/integration/replay/given-up-step-resend-unanswered.test.ts). Left out,
-// an ack the step never made leaves its job in the tick's list for the
-// resurrector: run twice at worst, never lost. The batch a late step fetched
-// goes to the resurrector too.
+// is higher) and acts on nothing. If Redis still does not answer, the tick
+// asks (given_up.lua, a numbered call above theirs, so that none of them can
+// run from then on) which of the unanswered ones ran: over HTTP requests are
+// not ordered, and a step held in transit or dropped may never run. The acks
+// of one that never ran stay among finish's, the only ones ever made; those
+// of one that ran leave them, already done (a second ack of a text takes out
+// another copy of it, a job without a jid, one the late step fetched, which
+// then never runs: test/integration/replay/given-up-step-resend-unanswered.test.ts).
+// Unanswered too, or the lease gone, nobody can tell: the acks of every
+// unanswered step leave finish's, and a job a step never acked stays in the
+// tick's list for the resurrector: run twice at worst, never lost. The batch
+// a step that ran fetched goes to the resurrector too. Over TCP a step still
+// waits on the connection ahead of the question, so Redis runs it first (the
+// question counts it as run) unless it was lost with its connection; over
+// HTTP test/integration/replay/given-up-step-never-ran.test.ts holds one. Every given-up step answered on resend, the tick ends
+// as any tick that stopped early: no error, a warning (run.ts).
 import type { Stepped, TickOutcome, TickWork } from "./capability.js";
 import type { OpenTick } from "./open.js";
 import * as protocol from "../protocol/index.js";
 import { takeStep } from "./step-reply.js";
+import type { GivenUpStep } from "./given-up-step.js";
+
+/** What the given-up steps settled; `recovered`: the errors they were given up for, when every one answered on resend. */
+export interface GivenUpSettled {
+  finished: TickOutcome[];
+  fetched: TickWork[];
+  recovered: unknown[];
+}
 
 /**
  * Sends the given-up steps again, in the order they went: for each answered, its acks leave
  * `finished` (settled) and its fetched work joins what finish hands back. Once one goes
- * unanswered, its acks and those of the steps after it leave `finished` too, unsettled.
+ * unanswered, that one and those after it are asked about (whichRan): the acks of those that
+ * ran, or of all when nobody can tell, leave `finished` too; those of steps that never ran stay.
  */
-export async function settleGivenUp(
-  t: OpenTick,
-  finished: TickOutcome[],
-): Promise<{ finished: TickOutcome[]; fetched: TickWork[] }> {
+export async function settleGivenUp(t: OpenTick, finished: TickOutcome[]): Promise<GivenUpSettled> {
   const fetched: TickWork[] = [];
   let left = finished;
   const steps = t.givenUp.splice(0);
@@ -42,12 +55,29 @@ export async function settleGivenUp(
     try {
       stepped = await t.calls.send(protocol.step, step.args);
     } catch {
-      const unsure = new Set(steps.slice(k).flatMap((s) => s.acks));
-      return { finished: left.filter((outcome) => !unsure.has(outcome)), fetched };
+      const unanswered = steps.slice(k);
+      const ran = await whichRan(t, unanswered);
+      const done = new Set(unanswered.filter((_, j) => ran?.[j] !== 0).flatMap((s) => s.acks));
+      return { finished: left.filter((outcome) => !done.has(outcome)), fetched, recovered: [] };
     }
     const settled = new Set(step.acks);
     left = left.filter((outcome) => !settled.has(outcome));
     fetched.push(...takeStep(t, stepped, step).fetched);
   }
-  return { finished: left, fetched };
+  return { finished: left, fetched, recovered: steps.map((step) => step.error) };
+}
+
+/** For each step, 1 when it ran at Redis and 0 when it never will; undefined when nobody can tell. */
+async function whichRan(t: OpenTick, steps: GivenUpStep[]): Promise<number[] | undefined> {
+  try {
+    const reply = await t.calls.send(protocol.given_up, {
+      tickId: t.tickId,
+      call: String(t.calls.next()),
+      // A step's number and lane, the head of its call header ("7a/2/0 -": lib/tick/run-solo.lua).
+      steps: steps.map((step) => /^\d+[abcd]?/.exec(step.args.call)?.[0] ?? "0"),
+    });
+    return reply.leaseHeld ? reply.ran : undefined;
+  } catch {
+    return undefined;
+  }
 }

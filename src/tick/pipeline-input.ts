@@ -108,7 +108,7 @@ function stepOf(t: OpenTick): Input["step"] {
       return takeStep(t, stepped, { plain, byPart, sent });
     } catch (error) {
       // Sent, and given up for want of an answer: Redis may still run it (given-up.ts).
-      if (args?.fetch !== undefined && transient(error)) t.givenUp.push({ args, acks, plain, byPart, sent });
+      if (args?.fetch !== undefined && transient(error)) t.givenUp.push({ args, acks, plain, byPart, sent, error });
       t.abort(error);
       throw error;
     }

@@ -158,7 +158,8 @@ async function finish(t: OpenTick, result: PipelineResult<TickWork, TickOutcome>
   if ((finished.sentOn ?? 0) > 0) report.more = true; // flow jobs these acks sent back to their queues
   t.events.settled(plain, finished.missed, finished.nowMs, finished.cancelled);
   recount(report, plain, finished.cancelled);
-  if (result.failure !== undefined) throw result.failure;
+  if (result.failure !== undefined && late.recovered.includes(result.failure)) givenUpWarning(t, late.recovered.length);
+  else if (result.failure !== undefined) throw result.failure;
   if (report.abandoned > 0) {
     t.runtime.logs.write(
       "warn",
@@ -166,6 +167,19 @@ async function finish(t: OpenTick, result: PipelineResult<TickWork, TickOutcome>
       { tickId: t.tickId, abandoned: report.abandoned },
     );
   }
+}
+
+/**
+ * Every step the tick gave up on answered its resend before finish (given-up.ts): nothing is lost or
+ * left behind, so the tick ends as one that stopped early (`more`), with a warning, not the timeout.
+ */
+function givenUpWarning(t: OpenTick, steps: number): void {
+  t.report.givenUpSteps = steps;
+  t.runtime.logs.write(
+    "warn",
+    `tickq: tick ${t.tickId} gave up on ${steps} step(s) after redisTimeoutMs and stopped early; their resend before finish was answered, so nothing was lost`,
+    { tickId: t.tickId, givenUpSteps: steps },
+  );
 }
 
 /** A production tickq met a test prefix: its times are a virtual clock's, not Redis'. */

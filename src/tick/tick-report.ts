@@ -35,6 +35,11 @@ export interface TickReport {
   deadEvicted: number;
   /** True when the tick stopped with work left (a full last batch, or housekeeping left). */
   more: boolean;
+  /**
+   * Steps the tick gave up on (no answer within redisTimeoutMs and its resend) whose resend before finish
+   * was answered: the tick stopped early, nothing lost. Absent when none.
+   */
+  givenUpSteps?: number;
   /** True when the tick found its lease gone and stopped early. */
   leaseLost: boolean;
   /** Redis calls the tick made. */

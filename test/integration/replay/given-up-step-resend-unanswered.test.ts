@@ -6,11 +6,10 @@
 // second ack of a text takes out another copy, one the late step fetched,
 // and that job would never run. Each pushed copy runs (at least) once.
 // A private redis-server, since CLIENT PAUSE stops every client.
-import { Redis } from "ioredis";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createTickq } from "../../../src/index.js";
 import { openAdapter } from "../../helpers/open-adapter.js";
-import { startPrivateRedis, type PrivateRedis } from "../../helpers/private-redis.js";
+import { usePausedRedis } from "../../helpers/paused-redis.js";
 
 const TIMEOUT_MS = 300;
 // Past the step's give-up (≈ 2 × 300 + 50 ms) and its resend's before finish (≈ 300 ms more), and finish's.
@@ -20,19 +19,11 @@ const COPIES = 20;
 const text = JSON.stringify({ class: "work", args: [0], queue: "default" });
 
 describe.each(["ioredis", "node-redis"])("a given-up step whose resend is given up too, over %s", (name) => {
-  let server: PrivateRedis;
-  let direct: Redis;
-  beforeAll(async () => {
-    server = await startPrivateRedis();
-    direct = new Redis(server.url);
-  });
-  afterAll(async () => {
-    direct.disconnect();
-    await server.stop();
-  });
+  const redis = usePausedRedis();
 
   it("every copy of a text without a jid still runs: finish takes none the late step fetched", async () => {
-    const opened = openAdapter(name, { redisUrl: server.url, restUrl: "", restToken: "" });
+    const { direct } = redis;
+    const opened = openAdapter(name, { redisUrl: redis.url, restUrl: "", restToken: "" });
     let runs = 0;
     let paused = false;
     const tq = createTickq({
@@ -45,7 +36,7 @@ describe.each(["ioredis", "node-redis"])("a given-up step whose resend is given 
           runs++;
           if (!paused) {
             paused = true;
-            await direct.call("CLIENT", "PAUSE", String(PAUSE_MS), "ALL");
+            await redis.pause(PAUSE_MS);
           }
         },
       },

@@ -1,0 +1,79 @@
+// given_up.lua (src/tick/given-up.ts): before finish, which of the steps a
+// tick gave up on ran at Redis. Its number is above theirs, so a step that
+// had not run when it answered is stale from then on: it acks and fetches
+// nothing however late it arrives. Run twice with the same arguments, it
+// answers the same and changes nothing more; on a lost lease it answers that
+// nobody can tell, and brings no lease back.
+import { describe, expect, it } from "vitest";
+import * as protocol from "../../../src/protocol/index.js";
+import { adapterCases } from "../../helpers/adapters.js";
+import { beginKeys, beginNamed } from "../../helpers/begin-args.js";
+import { useHarness } from "../../helpers/harness.js";
+import { scriptCalls } from "../../helpers/script-calls.js";
+import { snapshot } from "../../helpers/snapshot.js";
+import { ENQUEUE_KEYS, enqueueArgs, rawAcks, stepArgs, tickKeys } from "../../helpers/tick-calls.js";
+
+const job = (n: number) => JSON.stringify({ class: "x", args: [n], jid: `j${n}`, queue: "default", retry: true });
+const LEASE = 5_000;
+
+describe.each(adapterCases)("given_up.lua over $name", (adapterCase) => {
+  const h = useHarness(adapterCase, "given-up");
+  const { call, callTwice } = scriptCalls(h);
+
+  /** Four jobs queued; t1 began (call 1) with the first. */
+  const setup = async () => {
+    await call(
+      protocol.enqueue,
+      ENQUEUE_KEYS,
+      enqueueArgs(
+        "t",
+        [1, 2, 3, 4].map((n) => ({ job: job(n) })),
+      ),
+    );
+    const options = { tick: "t1", leaseMs: LEASE, batch: 1 };
+    await call(protocol.begin, beginKeys(options), beginNamed(options));
+  };
+
+  it("tells a lane step that ran from one that never did; run twice, the same; the one that never ran is stale after it", async () => {
+    await setup();
+    // Lane a's step 2 ran (it acked job 1 and fetched job 2); lane b's step 3 never reached Redis.
+    await call(protocol.step, tickKeys("t1"), stepArgs({ tick: "t1", leaseMs: LEASE, call: "2a", batch: 1 }));
+    const asked = { tickId: "t1", call: "4", steps: ["2a", "3b"] };
+    const { first, after } = await callTwice(protocol.given_up, tickKeys("t1"), asked);
+    expect(first).toMatchObject({ leaseHeld: true, ran: [1, 0] });
+    // Step 3 arrives after all, acking job 1 and asking for more: it acts on nothing.
+    const late = stepArgs({
+      tick: "t1",
+      leaseMs: LEASE,
+      call: "3b",
+      batch: 2,
+      acks: rawAcks({ default: [job(1)] }),
+    });
+    const stepped = await call(protocol.step, tickKeys("t1"), late);
+    expect(stepped.leaseHeld).toBe(false);
+    expect(await snapshot(h.redis, h.prefix)).toEqual(after);
+  });
+
+  it("tells a step of no lane (one connection, one call at a time) by the tick's last number", async () => {
+    await setup();
+    await call(protocol.step, tickKeys("t1"), stepArgs({ tick: "t1", leaseMs: LEASE, call: "2", batch: 1 }));
+    const { first } = await callTwice(protocol.given_up, tickKeys("t1"), {
+      tickId: "t1",
+      call: "4",
+      steps: ["2", "3"],
+    });
+    expect(first).toMatchObject({ leaseHeld: true, ran: [1, 0] });
+  });
+
+  it("on a lost lease answers that nobody can tell, and brings no lease back", async () => {
+    await setup();
+    await h.redis.del(`${h.prefix}tick:t1`);
+    const before = await snapshot(h.redis, h.prefix);
+    for (let run = 0; run < 2; run++) {
+      // Its clock aside (nothing kept, so each run reads the time anew), the same answer each time.
+      const answer = await call(protocol.given_up, tickKeys("t1"), { tickId: "t1", call: "4", steps: ["2a"] });
+      expect(answer).toMatchObject({ leaseHeld: false, ran: [] });
+      expect(await snapshot(h.redis, h.prefix)).toEqual(before);
+    }
+  });
+});
