@@ -20,6 +20,7 @@
 -- the parked steps its code left behind (wf_unpark_all); a resent end finds
 -- the run ended, no longer held, and changes nothing.
 -- @include lib/common/packed.lua
+-- @include lib/common/packed-nested.lua
 -- @include lib/workflows/run-state.lua
 -- @include lib/workflows/kept-events.lua
 
