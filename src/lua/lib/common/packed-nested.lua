@@ -1,6 +1,6 @@
 -- Sections of nested items, beside lib/common/packed.lua's of fixed width (the same formats, the same
 -- checks), in a file of their own: only the scripts that read workflow commits carry them. In packed.lua
--- they cost a plain step 0.6 % more Redis instructions a job (bench/redis-step-instructions.ts), a
+-- they cost a plain job 0.6 % more Redis instructions (bench/redis-step-instructions.ts), a
 -- script's own functions made again each call. Replays and maxmemory: as packed.lua (reading is pure,
 -- and the table lives in the script's memory for one call).
 -- @include lib/common/packed.lua

@@ -135,9 +135,9 @@ local function call_state(lease, seq, lane)
 end
 
 -- The fields after a kept reply's number and reply, in the order every tick has written them: the load,
--- then the run numbers, each when given. Returned, not put in a table: a table a call cost Redis 1 % more
--- instructions a job (bench/redis-step-instructions.ts), its allocation the collector's work. (A field of
--- reply_lengths, not a local: begin's includes are at Lua's 200 locals.)
+-- then the run numbers, each when given. Returned, not put in a table: a table a call cost Redis some
+-- 0.4 % more instructions a job (bench/redis-step-instructions.ts), its allocation the collector's work.
+-- (A field of reply_lengths, not a local: begin's includes are at Lua's 200 locals.)
 function reply_lengths.tail(load, lane, ran)
   if load then return 'load', load, reply_lengths.tail(nil, lane, ran) end
   if ran then return 'ran', ran, 'ran' .. lane, ran end
