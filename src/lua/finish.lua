@@ -29,7 +29,7 @@
 -- recent: the tick's summary for the recent ticks ('' keeps none; lib/tick/record-recent.lua).
 -- left: jobs and ordered ids left in its lists; orderedReady: ordered ids made
 -- ready by these acks; missed: numbers of ack entries no longer listed
--- (lib/tick/ack-jobs.lua); sentOn: parked flow jobs these acks sent back to
+-- (lib/tick/ack-jobs.lua; finish names no group by place alone, src/tick/passes/ack.ts); sentOn: parked flow jobs these acks sent back to
 -- their queues; cancelled: numbers of ack entries settled as cancelled
 -- (lib/tick/ack-jobs.lua); orderedCancelled: "NAME FENCE" of the ordered
 -- runs these acks settled as cancelled (lib/ordered/cancel-ids.lua), for the

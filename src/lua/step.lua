@@ -25,7 +25,8 @@
 -- lib/ordered/state.lua, lib/ordered/ack-ids.lua (absent: no ordered names;
 -- its others' metrics trailer: lib/metrics/record-ordered-runs.lua).
 -- ordered (reply): lib/ordered/fetch-ids.lua's groups, empty for a tick that
--- serves no ordered names; missed: numbers of ack entries no longer listed
+-- serves no ordered names; missed: numbers of ack entries not settled: no longer listed, or of a
+-- group named by place alone that could not be cut so, which the tick sends again by text
 -- (lib/tick/ack-jobs.lua); flow: when the fetch met flow jobs, else {} or
 -- nothing; sentOn: when there are any, how many parked flow jobs this call
 -- sent back to their queues (its acks, or a dead holder's slot it freed);
@@ -93,6 +94,12 @@
 -- with the list (lib/tick/ack-jobs.lua by_place): a replay finds `cut` past the place and goes by
 -- text, finding nothing; a lost lease has no counts; the other lane's fetch counts its group in the
 -- same fields, one script at a time. At maxmemory the counts are two small fields a queue, in the lease hash.
+-- A step may name such a group by its place alone (no text): not cut so, it stays listed and its
+-- entries are answered in `missed`, kept with the reply, so a replay answers them again and the tick
+-- sends them by text in a later call (a step or its finish, which never names a group so); run
+-- twice, the second run finds `cut` past the place and settles nothing. A concurrent tick never
+-- writes this tick's lists; the other lane's ack of the same queue cuts its own group first or
+-- after, and a group whose place is no longer `cut` is answered missed. At maxmemory it writes nothing.
 -- @include lib/common/prefix-keys.lua
 -- @include lib/tick/replay-call.lua
 -- @include lib/ordered/state.lua

@@ -15,7 +15,8 @@
 // asks (given_up.lua, a numbered call above theirs, so that none of them can
 // run from then on) which of the unanswered ones ran: over HTTP requests are
 // not ordered, and a step held in transit or dropped may never run. The acks
-// of one that never ran stay among finish's, the only ones ever made; those
+// of one that never ran stay among finish's, the only ones ever made (unless
+// another of them ran: keptForFinish); those
 // of one that ran leave them, already done (a second ack of a text takes out
 // another copy of it, a job without a jid, one the late step fetched, which
 // then never runs: test/integration/replay/given-up-step-resend-unanswered.test.ts).
@@ -56,15 +57,32 @@ export async function settleGivenUp(t: OpenTick, finished: TickOutcome[]): Promi
       stepped = await t.calls.send(protocol.step, step.args);
     } catch {
       const unanswered = steps.slice(k);
-      const ran = await whichRan(t, unanswered);
-      const done = new Set(unanswered.filter((_, j) => ran?.[j] !== 0).flatMap((s) => s.acks));
+      const kept = keptForFinish(await whichRan(t, unanswered));
+      const done = new Set(unanswered.filter((_, j) => !kept[j]).flatMap((s) => s.acks));
       return { finished: left.filter((outcome) => !done.has(outcome)), fetched, recovered: [] };
     }
     const settled = new Set(step.acks);
     left = left.filter((outcome) => !settled.has(outcome));
-    fetched.push(...takeStep(t, stepped, step).fetched);
+    const reply = takeStep(t, stepped, step);
+    fetched.push(...reply.fetched);
+    // A group it named by place alone and could not cut so: acked by text in finish.
+    if (reply.resend) left = left.concat(reply.resend);
   }
   return { finished: left, fetched, recovered: steps.map((step) => step.error) };
+}
+
+/**
+ * Which unanswered steps' acks finish makes: those of steps that never ran, and only when none of them
+ * ran. A step that ran fetched a batch the tick never saw, which stays in the tick's lists after finish
+ * for a resurrector; a step that never ran may still arrive once the lease has lapsed, when a step acks
+ * whatever the lists hold (step.lua), and its ack, made by finish already, would take a copy of that
+ * batch of the same text (a job without a jid) that nobody ran
+ * (test/integration/replay/given-up-step-after-lease.test.ts). Then, as when nobody can tell, every
+ * unanswered step's acks leave finish's: a job run twice at worst, never lost.
+ */
+export function keptForFinish(ran: readonly number[] | undefined): boolean[] {
+  const none = ran?.every((r) => r === 0) === true;
+  return (ran ?? []).map(() => none);
 }
 
 /** For each step, 1 when it ran at Redis and 0 when it never will; undefined when nobody can tell. */

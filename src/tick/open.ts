@@ -46,8 +46,16 @@ export interface OpenTick {
   /** The lease is gone: abort, report it. */
   lost(): void;
   abort(reason: unknown): void;
-  /** The plain acks part of a call, large jobs named by reference. */
-  acks(plain: Outcome[]): AckArgs | Promise<AckArgs>;
+  /**
+   * The plain acks part of a call, large jobs named by reference. `step`: a step's, whose whole
+   * fetched groups may go named by place alone (ack.ts ackArgs); finish's never are.
+   */
+  acks(plain: Outcome[], step?: boolean): AckArgs | Promise<AckArgs>;
+  /**
+   * Queues a step answered a group of as not cut by place alone (ack.ts unplaced): their acks go by
+   * text from then on (the counts disagree until the list is empty at a fetch: each group would go twice).
+   */
+  readonly placeDoubted: Set<string>;
   /** What work handed back unstarted becomes. */
   unstartedOf(work: TickWork): TickOutcome;
   close(): Promise<void>;
@@ -116,11 +124,15 @@ export function openTick(runtime: Runtime, options: TickOptions, tickId: string)
     readLoad: () => undefined,
     lost,
     abort: (reason) => controller.abort(reason),
-    acks(plain) {
+    placeDoubted: new Set(),
+    acks(plain, step) {
       const naming = nameJobsByRefOf(plain);
       const args = () =>
-        ackArgs(plain, (outcomes, inAckOrder, others) =>
-          parts.merged<AckTrailers>((part) => part.ackTrailers?.(outcomes, inAckOrder, others)),
+        ackArgs(
+          plain,
+          (outcomes, inAckOrder, others) =>
+            parts.merged<AckTrailers>((part) => part.ackTrailers?.(outcomes, inAckOrder, others)),
+          step ? t.placeDoubted : undefined,
         );
       return naming ? naming.then(args) : args();
     },

@@ -101,11 +101,11 @@ function stepOf(t: OpenTick): Input["step"] {
       args.call = numbered(t, t.calls.next(), solo, load, lane);
       // No await unless a job must be named by reference: the call is written before the fill that
       // sent it runs the rest of its jobs, and Redis works on it meanwhile (bench/step-overlap.ts).
-      const acked = t.acks(plain);
+      const acked = t.acks(plain, true);
       args.acks = acked instanceof Promise ? await acked : acked;
       args.fetch = fetchArgs(runtime.plan, fetch);
       const stepped = await t.calls.send(protocol.step, args);
-      return takeStep(t, stepped, { plain, byPart, sent });
+      return takeStep(t, stepped, { args, plain, byPart, sent });
     } catch (error) {
       // Sent, and given up for want of an answer: Redis may still run it (given-up.ts).
       if (args?.fetch !== undefined && transient(error)) t.givenUp.push({ args, acks, plain, byPart, sent, error });

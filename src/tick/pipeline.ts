@@ -54,7 +54,7 @@ import { soloGate } from "./solo-gate.js";
 import { RunOrder } from "./run-order.js";
 import { StepLanes, type Lane, type LaneMode } from "./step-lanes.js";
 
-export interface StepReply<W = FetchedJob> {
+export interface StepReply<W = FetchedJob, O = Outcome> {
   /** False when the lease was gone: nothing was fetched. */
   held: boolean;
   fetched: W[];
@@ -68,6 +68,8 @@ export interface StepReply<W = FetchedJob> {
   sentOn?: number;
   /** The step's run number among its tick's lane steps (step.lua's `ran`): undefined over TCP and from older Lua. */
   ran?: number;
+  /** Outcomes the step left unsettled, to ack again with the next (a group named by place it could not cut so). */
+  resend?: O[];
 }
 
 export interface PipelineInput<W = FetchedJob, O = Outcome> {
@@ -116,7 +118,7 @@ export interface PipelineInput<W = FetchedJob, O = Outcome> {
    * call goes out (stats() shows them apart). `lane`: the step's lane when
    * steps overlap (lib/tick/replay-call.lua), undefined when they do not.
    */
-  step(acks: O[], fetch: number, solo: W | null | undefined, load: TickLoad, lane?: Lane): Promise<StepReply<W>>;
+  step(acks: O[], fetch: number, solo: W | null | undefined, load: TickLoad, lane?: Lane): Promise<StepReply<W, O>>;
   /** Every outcome, as it happens. */
   onOutcome(outcome: O): void;
   /** Receives, once, how to read the tick's load at any moment (the lease's extends report it). */
@@ -328,8 +330,10 @@ class Pipeline<W, O> {
       this.fill();
       this.wake();
     };
-    const took = (reply: StepReply<W>) => {
+    const took = (reply: StepReply<W, O>) => {
       try {
+        // Before anything that may send the next step: they ride on it, or on finish.
+        if (reply.resend) this.finished.push(...reply.resend);
         this.prefetch.stepTook(monotonicMs() - sentAt);
         this.buffer.add(reply.fetched, this.prefetch.now());
         this.showHeld();

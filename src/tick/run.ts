@@ -171,13 +171,15 @@ async function finish(t: OpenTick, result: PipelineResult<TickWork, TickOutcome>
 
 /**
  * Every step the tick gave up on answered its resend before finish (given-up.ts): nothing is lost or
- * left behind, so the tick ends as one that stopped early (`more`), with a warning, not the timeout.
+ * left behind, so the tick ends with a warning, not the timeout. It reports no `more`: a Redis that
+ * timed out gets no fan-out of ticks (the /tick route, the kick loop) before the next trigger.
  */
 function givenUpWarning(t: OpenTick, steps: number): void {
   t.report.givenUpSteps = steps;
+  t.report.more = false;
   t.runtime.logs.write(
     "warn",
-    `tickq: tick ${t.tickId} gave up on ${steps} step(s) after redisTimeoutMs and stopped early; their resend before finish was answered, so nothing was lost`,
+    `tickq: tick ${t.tickId} gave up on ${steps} step(s) after redisTimeoutMs and stopped early; their resend before finish was answered, so nothing was lost; what is left waits for the next tick`,
     { tickId: t.tickId, givenUpSteps: steps },
   );
 }

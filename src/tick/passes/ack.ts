@@ -157,6 +157,63 @@ function placeOf(group: Outcome[]): string {
   return String(batch.place);
 }
 
+/**
+ * Whether every job of `group` opens as a plain job (a JSON object, not '{"t': lib/flow/read.lua
+ * FLOW_HEAD) and is named by its text: the script tells a flow job (whose success frees its slot,
+ * which needs its text) by the group's joined value, so a group named by place alone holds none.
+ */
+function plainJobs(group: Outcome[]): boolean {
+  for (let k = 0; k < group.length; k++) {
+    const { job } = group[k]!;
+    const raw = job.raw;
+    if (job.ref !== undefined || raw.charCodeAt(0) !== 123 || (raw.charCodeAt(1) === 34 && raw.charCodeAt(2) === 116))
+      return false;
+  }
+  return true;
+}
+
+/**
+ * A group of successes as the acks name it: by its place alone when `alone` (a step's acks, of a
+ * queue the tick has not seen a group of left uncut so), no other entry names its
+ * queue, no result is kept and it holds no flow job (lib/tick/ack-jobs.lua by_place.applies); else
+ * with its jobs' text (and its place, for the script to cut it by when it may).
+ */
+function succeededGroup(queue: string, group: Outcome[], alone: boolean): AckArgs["succeeded"][number] {
+  const place = placeOf(group);
+  if (alone && place !== "" && plainJobs(group)) return { queue, place: `${place}+${group.length}`, jobs: [] };
+  return { queue, place, jobs: namesOf(group) };
+}
+
+/** How many jobs a group named by its place alone ("PLACE+COUNT") stands for, else undefined. */
+function unsentCount(place: string): number | undefined {
+  const plus = place.indexOf("+");
+  return plus < 0 ? undefined : Number(place.slice(plus + 1));
+}
+
+const NONE: Outcome[] = [];
+
+/**
+ * The outcomes of the groups `acks` named by place alone that lib/tick/ack-jobs.lua could not cut
+ * so (their entries answered in `missed`): still listed, unsettled, sent again by their text.
+ */
+export function unplaced(acks: AckArgs, plain: Outcome[], missed: readonly number[] | undefined): Outcome[] {
+  if (missed === undefined || missed.length === 0) return NONE;
+  let entry = 1;
+  let order: Outcome[] | undefined;
+  let out: Outcome[] | undefined;
+  for (const group of acks.succeeded) {
+    const unsent = unsentCount(group.place);
+    const count = unsent ?? group.jobs.length;
+    if (unsent !== undefined && missed.includes(entry)) {
+      order ??= ackOrder(plain);
+      out ??= [];
+      for (let k = entry - 1; k < entry - 1 + count; k++) out.push(order[k]!);
+    }
+    entry += count;
+  }
+  return out ?? NONE;
+}
+
 /** The updated text, or for a job named by reference the patch that makes it. */
 function updatedOf(o: Settled): string {
   if (o.kind !== "retry" && o.kind !== "dead") return "";
@@ -177,19 +234,27 @@ export type AckTrailersOf = (outcomes: Outcome[], inAckOrder: Outcome[], others:
 /**
  * The acks part of a tick call (lib/tick/ack-jobs.lua): successes grouped by queue, then the other
  * outcomes; a job with a `ref` is named by it. `trailers`: what rides on the others' count (results,
- * lib/results/keep-results.lua; metrics, lib/metrics/record-runs.lua).
+ * lib/results/keep-results.lua; metrics, lib/metrics/record-runs.lua). `doubted`: given for a step
+ * (not finish, which has no later call to send a group again), the queues whose whole fetched groups
+ * may not be named by place alone; the others' are, no text sent, and one the script could not cut
+ * so is answered in `missed` (`unplaced` finds them) and goes again by text in a later call. A set,
+ * not a function: a new function each tick would deoptimize this call site each tick.
  */
-export function ackArgs(outcomes: Outcome[], trailers?: AckTrailersOf): AckArgs {
+export function ackArgs(outcomes: Outcome[], trailers?: AckTrailersOf, doubted?: ReadonlySet<string>): AckArgs {
   // Most acks (successes all, one queue, one job name): the outcomes are their own ack order, with
   // no map, copy or spread made of them (bench/client-instructions.ts counts the difference).
   if (oneGroup(outcomes)) {
-    return {
-      succeeded: [{ queue: outcomes[0]!.job.queue, place: placeOf(outcomes), jobs: namesOf(outcomes) }],
-      others: { items: [], ...trailers?.(outcomes, outcomes, 0) },
-    };
+    const queue = outcomes[0]!.job.queue;
+    const tail = trailers?.(outcomes, outcomes, 0);
+    const byPlace = doubted !== undefined && tail?.results === undefined && !doubted.has(queue);
+    return { succeeded: [succeededGroup(queue, outcomes, byPlace)], others: { items: [], ...tail } };
   }
   const { succeeded, ordered } = grouped(outcomes);
   const inAckOrder = inOrder(succeeded, ordered);
+  const tail = trailers?.(outcomes, inAckOrder, ordered.length);
+  // A queue another entry names is settled by text (lib/tick/ack-jobs.lua by_place.applies).
+  const byPlace = doubted !== undefined && tail?.results === undefined;
+  const othersOf = byPlace && ordered.length > 0 ? new Set(ordered.map((o) => o.job.queue)) : undefined;
   const items = ordered.map((o) => ({
     code: o.kind === "dead" && !o.handlerFailed ? UNRUN : CODES[o.kind],
     queue: o.job.queue,
@@ -198,8 +263,10 @@ export function ackArgs(outcomes: Outcome[], trailers?: AckTrailersOf): AckArgs 
     delay: o.kind === "retry" ? o.delaySec : 0,
   }));
   return {
-    succeeded: [...succeeded].map(([queue, group]) => ({ queue, place: placeOf(group), jobs: namesOf(group) })),
-    others: { items, ...trailers?.(outcomes, inAckOrder, ordered.length) },
+    succeeded: [...succeeded].map(([queue, group]) =>
+      succeededGroup(queue, group, byPlace && !othersOf?.has(queue) && !doubted!.has(queue)),
+    ),
+    others: { items, ...tail },
   };
 }
 

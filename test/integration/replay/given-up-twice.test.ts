@@ -11,7 +11,7 @@ import { beginKeys, beginNamed } from "../../helpers/begin-args.js";
 import { useHarness } from "../../helpers/harness.js";
 import { scriptCalls } from "../../helpers/script-calls.js";
 import { snapshot } from "../../helpers/snapshot.js";
-import { ENQUEUE_KEYS, enqueueArgs, rawAcks, stepArgs, tickKeys } from "../../helpers/tick-calls.js";
+import { ENQUEUE_KEYS, enqueueArgs, finishArgs, rawAcks, stepArgs, tickKeys } from "../../helpers/tick-calls.js";
 
 const job = (n: number) => JSON.stringify({ class: "x", args: [n], jid: `j${n}`, queue: "default", retry: true });
 const LEASE = 5_000;
@@ -63,6 +63,29 @@ describe.each(adapterCases)("given_up.lua over $name", (adapterCase) => {
       steps: ["2", "3"],
     });
     expect(first).toMatchObject({ leaseHeld: true, ran: [1, 0] });
+  });
+
+  it("arriving after finish (held in transit past it) acts on nothing and answers that nobody can tell", async () => {
+    await setup();
+    // The question (call 4) went unanswered; the tick's finish (call 5) ran, its lease still there.
+    await call(protocol.finish, tickKeys("t1"), finishArgs({ tick: "t1", leaseMs: LEASE, call: 5 }));
+    const before = await snapshot(h.redis, h.prefix);
+    const answer = await call(protocol.given_up, tickKeys("t1"), { tickId: "t1", call: "4", steps: ["2a"] });
+    expect(answer).toMatchObject({ leaseHeld: false, ran: [] });
+    expect(await snapshot(h.redis, h.prefix)).toEqual(before);
+  });
+
+  it("on a lease stamped by the Redis before a restart answers that nobody can tell", async () => {
+    await setup();
+    // A step that ran on that lease acked without keeping its number (step.lua): its seq says nothing.
+    await h.redis.hset(`${h.prefix}tick:t1`, "boot", "0123456789abcdef0123456789abcdef01234567");
+    const before = await snapshot(h.redis, h.prefix);
+    for (let run = 0; run < 2; run++) {
+      // Nothing kept (each run reads the time anew): the same answer each time, nothing written.
+      const answer = await call(protocol.given_up, tickKeys("t1"), { tickId: "t1", call: "4", steps: ["2a"] });
+      expect(answer).toMatchObject({ leaseHeld: false, ran: [] });
+      expect(await snapshot(h.redis, h.prefix)).toEqual(before);
+    }
   });
 
   it("on a lost lease answers that nobody can tell, and brings no lease back", async () => {

@@ -36,8 +36,18 @@
 -- one search of its joined value for a job opening '{"t' (none: no call a job);
 -- a pure read of the call's own arguments, so a replay decides the same.
 -- A whole fetched group, all succeeded, may come named by its place in the list (by_place below):
--- cut with one LTRIM when the lease hash's counts prove it is the list's oldest jobs, no job read;
--- else settled by text as any other. Run twice, the counts have moved past it: by text, nothing found.
+-- cut with one LTRIM when the lease hash's counts prove it is the list's oldest jobs, no job read.
+-- With its jobs' text ("PLACE"), it is else settled by text as any other. Named by its place alone
+-- ("PLACE+COUNT", no text: the tick's steps, src/tick/passes/ack.ts), it is else left listed and
+-- all its entries answered in `missed`, and the tick sends them again by text in a later call (its
+-- finish names no group by place alone, so none is left listed for good by a live tick). Run twice,
+-- the counts have moved past it: by text, nothing found; by place alone, nothing done and the same
+-- entries answered (a replay answers the kept reply anyway, `missed` in it). A tick that dies before
+-- the resend leaves those jobs listed for the resurrector, as any job it had not acked. A tick of an
+-- older release calls its own scripts (their SHA-1s differ) and never names a group by place alone.
+-- A concurrent tick never writes this tick's lists nor its lease hash; this tick's other lane only
+-- pushes at the head (the counts move with it, one script at a time). At maxmemory a group left
+-- listed writes nothing; one cut frees its jobs and rewrites one small field (`cut:QUEUE`).
 -- A flow job (lib/flow/flow.lua) settles its slots and claims with it, only
 -- when it was still listed: a late ack frees nothing another tick holds.
 -- `held`: the tick's lease is held, so its slots are still its own.
@@ -188,7 +198,8 @@ local function take_tail(tail, wanted, n, refs)
 end
 
 -- Whether joined successes may hold a flow job: each job opens the value or follows a separator,
--- and a flow job opens with '{"t' (lib/flow/read.lua FLOW_HEAD): one search of the value.
+-- and a flow job opens with '{"t' (lib/flow/read.lua FLOW_HEAD): one search of the value. Only
+-- the tail path asks it: the tick names by place no group holding such a job (by_place.applies).
 local function is_flow_text(text)
   return (string.find(text, '^{"t') or string.find(text, '\30{"t', 1, true)) ~= nil
 end
@@ -213,10 +224,13 @@ end
 -- acked by text, a resurrection, finish) leaves the length short of it for good, until a fetch
 -- finds the list empty and counts it again from there. When the counts agree and the group is the
 -- oldest (its place is `cut`), its `count` jobs are the list's `count` oldest: they are cut with
--- one LTRIM, no job read nor matched. The group's oldest and newest listed jobs are checked in its
--- joined value too (a group the tick named wrongly is then settled by text). Else (false) the
--- text path settles them. Run twice, the second run finds `cut` past the place and takes the text
--- path, which finds none of them. The lease hash is the tick's own: a lost lease has no counts.
+-- one LTRIM, no job read nor matched. A group sent with its joined value has its oldest and newest
+-- listed jobs checked in it too (a group the tick named wrongly is then settled by text); one named
+-- by place alone has no text to check: the counts and the place, both Redis' own, say which jobs
+-- it is. Else (false) the text path settles them, or, named by place alone, they stay listed and
+-- are answered missed (the tick sends them again by text). Run twice, the second run finds `cut`
+-- past the place and does the same, which settles none of them. The lease hash is the tick's own:
+-- a lost lease has no counts.
 -- The list's counts (lease, list, pushed, cut) when they agree with its length, else nil.
 function by_place.counts(tick, queue)
   local lease, list = P .. 'tick:' .. tick, inproc_key(tick, queue)
@@ -226,22 +240,56 @@ function by_place.counts(tick, queue)
   return lease, list, pushed, at
 end
 
--- Whether joined `text` may name a job by reference ('#' or '~' and a SHA-1, opening the value or
--- following a separator): such a job's text is not in the value, so is_flow_text cannot tell a
--- flow job so named (a large one, or one not valid UTF-8), whose success must free its slot and
--- send its key's parked follower on; a group holding one is settled by text, each job read.
-function by_place.names_a_ref(text)
-  local first = string.byte(text, 1)
-  return first == 35 or first == 126 or string.find(text, '\30#', 1, true) ~= nil
-    or string.find(text, '\30~', 1, true) ~= nil
+-- A group's place as the tick sends it: "PLACE" beside its jobs' joined value, or "PLACE+COUNT" with
+-- no job (named by place alone: src/tick/passes/ack.ts). Sets `place`, and for the second form
+-- `count` and `unsent`. An error, before anything is written, for a group named both ways.
+function by_place.read(group, place)
+  local plus = string.find(place, '+', 1, true)
+  if not plus then
+    group.place = tonumber(place)
+    return
+  end
+  if group.count ~= 0 then error('ack: a group named by place alone carries no job, got ' .. group.count) end
+  group.place, group.count = tonumber(string.sub(place, 1, plus - 1)), tonumber(string.sub(place, plus + 1))
+  if not (group.place and group.count) then error('ack: a place alone is "PLACE+COUNT", got ' .. place) end
+  group.unsent = true
 end
 
-function by_place.cut(tick, queue, place, count, text)
-  if by_place.names_a_ref(text) then return false end
+-- What joined `text`'s jobs open with, in one look at the value (each job opens it or follows a
+-- separator; plain searches, which jump from separator to separator): whether one may be a flow
+-- job ('{"t': lib/flow/read.lua FLOW_HEAD), and whether one is named by reference ('#' or '~' and
+-- a SHA-1), whose text is not in the value and may be a flow job's (a large one, or one not valid
+-- UTF-8). A flow job's success must free its slot and send its key's parked follower on.
+function by_place.heads(text)
+  local find, first = string.find, string.byte(text, 1)
+  local flow = (first == 123 and find(text, '^{"t') ~= nil) or find(text, '\30{"t', 1, true) ~= nil
+  local ref = first == 35 or first == 126 or find(text, '\30#', 1, true) ~= nil or find(text, '\30~', 1, true) ~= nil
+  return flow, ref
+end
+
+-- Whether `group` may be cut by its place: it names one, the call needs no text of its jobs after
+-- the cut (`bare`: the lease held, no cancel mark, per-job count hash or kept result), no other
+-- entry of the call names its queue (`only`), and none of its jobs is a flow job or named by
+-- reference: told by its joined value (heads, kept in `flow` for the tail path), or for a group
+-- named by place alone by the tick, which names so no group holding one (ack.ts plainJobs).
+function by_place.applies(group, bare, only)
+  if not (group.place and bare and only and group.count > 0) then return false end
+  if group.unsent then return true end
+  if not group.text then return false end
+  local flow, ref = by_place.heads(group.text)
+  group.flow = flow
+  return not (flow or ref)
+end
+
+-- Cuts `group` (by_place.applies) by its place when the counts agree; whether it did.
+function by_place.cut(tick, queue, group)
+  local place, count, text = group.place, group.count, group.text
   local lease, list, pushed, at = by_place.counts(tick, queue)
   if not lease or at ~= place or pushed - at < count then return false end
   local whole = by_place.names_whole
-  if not whole(text, redis.call('LINDEX', list, -count)) or not whole(text, redis.call('LINDEX', list, '-1')) then return false end
+  if text and (not whole(text, redis.call('LINDEX', list, -count)) or not whole(text, redis.call('LINDEX', list, '-1'))) then
+    return false
+  end
   redis.call('HSET', lease, 'cut:' .. queue, string.format('%d', at + count))
   return true
 end
@@ -374,14 +422,15 @@ local function ack_args_end(i)
 end
 
 -- Reads, from ARGV[i]: the successes grouped by queue (n queues, then for
--- each: queue, the place of the fetched group they are, all of it, or '' (by_place.cut), then
--- its jobs as joined.successes reads them), then the other
+-- each: queue, the place of the fetched group they are, all of it, or '' (by_place.read), then
+-- its jobs as joined.successes reads them, none for a group named by place alone), then the other
 -- entries (n, then n groups of kind, queue, job, new job, delay seconds).
 -- Successes are most entries and carry no more than their text: the client
 -- encodes far less.
 -- Returns the index after them, the number of dead-set evictions, and the
--- numbers (from 1, successes first) of the entries no longer listed, which
--- this call did not settle: the tick fires no event for those; then the
+-- numbers (from 1, successes first) of the entries this call did not settle: no longer
+-- listed, or of a group named by place alone that it could not cut so (all of that group's,
+-- which the tick sends again by text); the tick fires no event for those; then the
 -- numbers of the entries settled as cancelled, and the tick's cancel marks
 -- still standing (lib/cancel/read-cancel-marks.lua; nil for none), which the
 -- ordered ack (lib/ordered/ack-ids.lua) reads next; last, whether any of the
@@ -433,7 +482,9 @@ local function ack(tick, i, now_ms_value, dead_max, dead_max_age, held, marked)
   for _ = 1, tonumber(ARGV[i]) do
     local queue, place = ARGV[i + 1], ARGV[i + 2]
     local count, text, names, after = joined.successes(i + 3)
-    successes[#successes + 1] = { queue, names, count = count, text = text, place = place ~= '' and tonumber(place) or nil }
+    local group = { queue, names, count = count, text = text }
+    if place ~= '' then by_place.read(group, place) end
+    successes[#successes + 1] = group
     groups_in[queue] = (groups_in[queue] or 0) + 1
     i = after - 1
   end
@@ -453,13 +504,13 @@ local function ack(tick, i, now_ms_value, dead_max, dead_max_age, held, marked)
   -- exactly them, oldest first, it is cut whole (take_tail) and the joined value never split.
   -- Only reads until every value is parsed: a malformed one (joined.split) writes nothing.
   local tails, cut, placed = {}, {}, {}
+  local bare = held and not marks and not counted and not settled
   for _, group in ipairs(successes) do
     local queue, count, text = group[1], group.count, group.text
-    -- Settled by place: no job of it needs its text after the cut (no cancel mark, count, kept
-    -- result or flow job to settle).
-    if group.place and held and text and count > 0 and groups_in[queue] == 1 and not marks and not counted
-      and not settled and not is_flow_text(text) and by_place.cut(tick, queue, group.place, count, text) then
+    if by_place.applies(group, bare, groups_in[queue] == 1) and by_place.cut(tick, queue, group) then
       group.placed, cut[queue], placed[queue] = true, count, true
+    elseif group.unsent then
+      -- Named by place alone and not cut so: left listed, its entries answered missed below.
     elseif text and count > 0 and groups_in[queue] == 1 then
       local tail = redis.call('LRANGE', inproc_key(tick, queue), -count, '-1')
       if #tail == count and joined_tail(text, tail) then
@@ -468,7 +519,7 @@ local function ack(tick, i, now_ms_value, dead_max, dead_max_age, held, marked)
         tails[queue] = tail
       end
     end
-    if not group.tail and not group.placed then
+    if not group.tail and not group.placed and not group.unsent then
       if text then group[2] = joined.split(text, count, 'ack') end
       for k = 1, #group[2] do want(queue, group[2][k]) end
     end
@@ -499,11 +550,22 @@ local function ack(tick, i, now_ms_value, dead_max, dead_max_age, held, marked)
     -- A group cut whole is its joined value's jobs, each opening the value or following a
     -- separator, and a flow job opens with '{"t' (lib/flow/read.lua FLOW_HEAD): when the value
     -- holds that nowhere, none is one, told by one search of the value, not a call a job.
-    local plain = tail and not is_flow_text(group.text)
-    -- A group cut by place: counted, no job of it read.
-    if group.placed then entry, processed = entry + group.count, processed + group.count end
+    -- (by_place.applies may have told it already.)
+    local flow = group.flow
+    if tail and flow == nil then flow = is_flow_text(group.text) end
+    local plain = tail and not flow
+    if group.placed then
+      -- A group cut by place: counted, no job of it read.
+      entry, processed = entry + group.count, processed + group.count
+    elseif group.unsent then
+      -- Named by place alone, not cut: none settled, each answered missed (the tick sends them by text).
+      for _ = 1, group.count do
+        entry = entry + 1
+        missed[#missed + 1] = entry
+      end
+    end
     -- A group cut whole: its jobs are its tail's, oldest (last) first.
-    for k = 1, group.placed and 0 or tail and #tail or #names do
+    for k = 1, (group.placed or group.unsent) and 0 or tail and #tail or #names do
       entry = entry + 1
       local job = tail and tail[#tail - k + 1] or taken(queue, names[k])
       local marked = marks and job and marked_jid(marks, job)
