@@ -33,6 +33,7 @@ const faults = [
   "test/integration/ordered/chaos.test.ts",
   "test/integration/ordered/frozen.test.ts",
   "test/integration/ordered/kill.test.ts",
+  "test/integration/ordered/max-payloads-kill.test.ts",
   "test/integration/ordered/race.test.ts",
   "test/integration/admin/race.test.ts",
   "test/integration/recurring/once-per-slot.test.ts",

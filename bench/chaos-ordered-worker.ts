@@ -16,11 +16,15 @@ const ledger = openOrderedLedger(
   env.LEDGER_PREFIX ?? "tickq-chaos-ordered:",
 );
 const { adapter } = openEndpoint(endpointFromEnv(env));
+// CHAOS_MAX_PAYLOADS (from the environment of bench/chaos-ordered.ts): the ordered job takes at most that
+// many payloads an execution (maxPayloads), so the faults also hit runs with payloads left behind them.
+const jobs = orderedChaosJobs(ledger);
+const cap = env.CHAOS_MAX_PAYLOADS ? Number(env.CHAOS_MAX_PAYLOADS) : undefined;
 const tq = createTickq({
   redis: adapter,
   prefix: env.PREFIX ?? "chaos-ordered:",
   jobs: {},
-  ordered: orderedChaosJobs(ledger),
+  ordered: cap === undefined ? jobs : { chaosOrdered: { ...jobs.chaosOrdered, maxPayloads: cap } },
   maxResurrections: 1_000,
   redisTimeoutMs: 5_000,
   logger: quietLogger,

@@ -1,6 +1,7 @@
 // Ordered jobs under the fault suite: `npm run chaos` runs these phases after
 // the plain ones, or alone: npx tsx bench/chaos-ordered.ts [-- --payloads 3000
-// --ids 100 --workers 3 --adapter both --faults-per-kind 20 --seed 1]. Each
+// --ids 100 --workers 3 --adapter both --faults-per-kind 20 --seed 1]; with CHAOS_MAX_PAYLOADS=N in
+// the environment the workers' ordered job takes at most N payloads an execution (maxPayloads). Each
 // phase faults its own private Redis (as bench/chaos.ts does) while ordered
 // workers run; it fails on a lost payload, an overlap, a fence that did not
 // grow, a run whose payloads came out of enqueue order, work left behind, or a fault kind injected fewer times than asked

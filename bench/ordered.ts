@@ -1,10 +1,14 @@
 // The ordered-jobs part of `npm run bench`: 100,000 payloads over 1,000
-// ids, drained by ticks (batch 100), two ways:
+// ids, drained by ticks (batch 100), three ways:
 //   merged   every payload enqueued first (bulk), then drained: each id runs
 //            once with its ~100 payloads; payloads/s is the figure that counts
 //   one each the payloads come in waves of one per id, each wave drained
 //            before the next: every execution carries one payload, so
 //            executions/s compares with a plain drain's jobs/s
+//   capped   every payload enqueued first (bulk, as merged), to a definition
+//            with maxPayloads: 1, then drained: one payload an execution, per-id
+//            FIFO as groupmq or SQS FIFO groups give it; each id's payloads are
+//            checked to run one at a time, in enqueue order
 // Round trips per execution come from the ticks' reports; Redis commands
 // per execution (the drain) and per payload enqueued from INFO commandstats
 // (inside scripts included), and the two summed a payload: with one payload
@@ -18,16 +22,20 @@ import { ioredisAdapter } from "../src/redis/ioredis.js";
 import { createTickq, type OrderedContext } from "../src/index.js";
 import { commandsProcessed } from "./wire.js";
 
+export type OrderedScenario = "merged" | "one each" | "capped";
+
 export interface OrderedBenchOptions {
   redisUrl: string;
   payloads: number;
   ids: number;
   runs: number;
   batch: number;
+  /** The scenarios measured (default all three), in this order. */
+  scenarios?: OrderedScenario[];
 }
 
 export interface OrderedRow {
-  scenario: string;
+  scenario: OrderedScenario;
   enqueue: number[];
   executions: number[];
   payloads: number[];
@@ -47,6 +55,18 @@ export async function measureOrdered(o: OrderedBenchOptions): Promise<OrderedRow
   const prefix = `bench:ordered-${Date.now()}:`;
   let executed = 0;
   let seen = 0;
+  // The capped scenario's check: per id, the last wave run and whether a run of it is live.
+  const lastWave = new Map<string, number>();
+  const live = new Set<string>();
+  const capped = async (id: string, payloads: { w: number; i: number }[], _ctx: OrderedContext) => {
+    if (payloads.length !== 1 || live.has(id) || (lastWave.get(id) ?? -1) >= payloads[0]!.w)
+      throw new Error(`capped: ${id} ran ${JSON.stringify(payloads)} after wave ${lastWave.get(id)}, or overlapping`);
+    live.add(id);
+    lastWave.set(id, payloads[0]!.w);
+    executed += 1;
+    seen += 1;
+    live.delete(id);
+  };
   const tq = createTickq({
     redis: ioredisAdapter(redis),
     prefix,
@@ -56,6 +76,8 @@ export async function measureOrdered(o: OrderedBenchOptions): Promise<OrderedRow
         perform: (_id: string, payloads: unknown[], _ctx: OrderedContext) =>
           void ((executed += 1), (seen += payloads.length)),
       },
+      // retry: false, so a failed check shows as a dead entry and the drain comes up short
+      capped: { perform: capped, maxPayloads: 1, retry: false },
     },
   });
   const drain = async (payloads: number) => {
@@ -68,37 +90,34 @@ export async function measureOrdered(o: OrderedBenchOptions): Promise<OrderedRow
     }
     return trips;
   };
-  const wave = (w: number) =>
-    Array.from({ length: o.ids }, (_, i) => ({ name: "index" as const, id: `id-${i}`, payload: { w, i } }));
-  const rows: OrderedRow[] = [
-    {
-      scenario: "merged",
-      enqueue: [],
-      executions: [],
-      payloads: [],
-      roundTripsPerExecution: 0,
-      commandsPerExecution: 0,
-      commandsPerPayloadEnqueued: 0,
-      commandsPerPayload: 0,
-    },
-    {
-      scenario: "one each",
-      enqueue: [],
-      executions: [],
-      payloads: [],
-      roundTripsPerExecution: 0,
-      commandsPerExecution: 0,
-      commandsPerPayloadEnqueued: 0,
-      commandsPerPayload: 0,
-    },
-  ];
+  const wave = (w: number, name: "index" | "capped" = "index") =>
+    Array.from({ length: o.ids }, (_, i) => ({ name, id: `id-${i}`, payload: { w, i } }));
+  const rows: OrderedRow[] = (o.scenarios ?? ["merged", "one each", "capped"]).map((scenario) => ({
+    scenario,
+    enqueue: [],
+    executions: [],
+    payloads: [],
+    roundTripsPerExecution: 0,
+    commandsPerExecution: 0,
+    commandsPerPayloadEnqueued: 0,
+    commandsPerPayload: 0,
+  }));
   try {
     await tq.enqueueOrderedBulk(wave(0)); // warm-up, unmeasured
     executed = seen = 0;
     await drain(o.ids);
+    if (rows.some((r) => r.scenario === "capped")) {
+      await tq.enqueueOrderedBulk([...wave(0, "capped"), ...wave(1, "capped")]);
+      executed = seen = 0;
+      await drain(2 * o.ids);
+    }
     for (let run = 0; run < o.runs; run++) {
-      for (const [k, row] of rows.entries()) {
+      for (const row of rows) {
         executed = seen = 0;
+        lastWave.clear();
+        // k: 0 enqueues every payload first (merged, capped), 1 a wave at a time (one each).
+        const k = row.scenario === "one each" ? 1 : 0;
+        const name = row.scenario === "capped" ? "capped" : "index";
         const waves = Math.ceil(o.payloads / o.ids);
         let enqueueMs = 0;
         let drainMs = 0;
@@ -111,7 +130,7 @@ export async function measureOrdered(o: OrderedBenchOptions): Promise<OrderedRow
           if (k === 0)
             for (let b = 0; b < waves; b += 10)
               await tq.enqueueOrderedBulk(
-                Array.from({ length: Math.min(10, waves - b) }, (_, j) => wave(b + j)).flat(),
+                Array.from({ length: Math.min(10, waves - b) }, (_, j) => wave(b + j, name)).flat(),
               );
           else await tq.enqueueOrderedBulk(wave(w));
           enqueueMs += performance.now() - t;

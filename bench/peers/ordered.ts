@@ -3,6 +3,10 @@
 //   tickq    bench/ordered.ts's "one each": waves of one payload per id, each wave enqueued in bulk
 //            and drained (ticks of batch 100) before the next, so no payloads merge; its time is the
 //            waves' enqueue and drain summed, its commands a job what a payload costs in all
+//   tickq capped  bench/ordered.ts's "capped": every payload enqueued at once in bulk (as groupmq gets
+//            them) to a definition with maxPayloads: 1, then drained (ticks of batch 100): one payload
+//            an execution, each id's checked to run one at a time and in order; its time is the
+//            enqueue and the drain summed
 //   groupmq  every payload added at once (its autoBatch on: adds pipelined) to a queue whose Worker
 //            (concurrency 50) runs from before the first add: one job of a group at a time, in order;
 //            timed from the first add to the last completion, commands counted over the same span
@@ -26,11 +30,16 @@ interface Sample {
   commandsPerJob: number;
 }
 
-type Variant = "tickq" | "groupmq";
+type Variant = "tickq" | "tickq capped" | "groupmq";
 
-async function tickqRound(url: string, payloads: number, ids: number): Promise<Sample> {
-  const rows = await measureOrdered({ redisUrl: url, payloads, ids, runs: 1, batch: 100 });
-  const one = rows.find((r) => r.scenario === "one each")!;
+async function tickqRound(
+  url: string,
+  payloads: number,
+  ids: number,
+  scenario: "one each" | "capped",
+): Promise<Sample> {
+  const [one] = await measureOrdered({ redisUrl: url, payloads, ids, runs: 1, batch: 100, scenarios: [scenario] });
+  if (one === undefined) throw new Error(`no ${scenario} row`);
   // every execution carries one payload: the time is payloads ÷ enqueue rate + payloads ÷ execution rate
   const seconds = payloads / one.enqueue[0]! + payloads / one.executions[0]!;
   return { rate: payloads / seconds, commandsPerJob: one.commandsPerPayload };
@@ -80,13 +89,13 @@ async function groupmqRound(url: string, probe: Probe, payloads: number, ids: nu
 
 export async function runOrderedRow(url: string, probe: Probe, o: OrderedRowOptions): Promise<void> {
   const samples = await alternate<Variant, Sample>({
-    variants: ["tickq", "groupmq"],
+    variants: ["tickq", "tickq capped", "groupmq"],
     rounds: o.rounds,
     jobs: o.payloads,
     drain: (v, payloads, round) =>
-      v === "tickq"
-        ? tickqRound(url, payloads, Math.min(o.ids, payloads))
-        : groupmqRound(url, probe, payloads, Math.min(o.ids, payloads), round),
+      v === "groupmq"
+        ? groupmqRound(url, probe, payloads, Math.min(o.ids, payloads), round)
+        : tickqRound(url, payloads, Math.min(o.ids, payloads), v === "tickq" ? "one each" : "capped"),
   });
   const of = (v: Variant) => samples.get(v)!;
   console.log(
@@ -94,13 +103,19 @@ export async function runOrderedRow(url: string, probe: Probe, o: OrderedRowOpti
       `${o.rounds} alternating rounds (after a warm-up of ${Math.ceil(o.payloads / 10)} each)`,
   );
   console.table(
-    (["tickq", "groupmq"] as const).map((v) => ({
-      system: v === "tickq" ? "tickq (waves of one payload an id, batch 100)" : "groupmq (Worker concurrency 50)",
+    (["tickq", "tickq capped", "groupmq"] as const).map((v) => ({
+      system: {
+        tickq: "tickq (waves of one payload an id, batch 100)",
+        "tickq capped": "tickq (all at once, maxPayloads 1, batch 100)",
+        groupmq: "groupmq (Worker concurrency 50)",
+      }[v],
       "jobs/s (median)": Math.round(median(of(v).map((x) => x.rate))),
       "min–max": spread(of(v).map((x) => x.rate)),
       "Redis cmds/job": median(of(v).map((x) => x.commandsPerJob)).toFixed(2),
     })),
   );
-  const ratios = of("tickq").map((x, r) => x.rate / of("groupmq")[r]!.rate);
-  console.log(`tickq ÷ groupmq: ${median(ratios).toFixed(2)}× (rounds ${spread(ratios, 2)}×)`);
+  for (const v of ["tickq", "tickq capped"] as const) {
+    const ratios = of(v).map((x, r) => x.rate / of("groupmq")[r]!.rate);
+    console.log(`${v} ÷ groupmq: ${median(ratios).toFixed(2)}× (rounds ${spread(ratios, 2)}×)`);
+  }
 }

@@ -67,7 +67,6 @@
 -- @include lib/tick/begun-ids.lua
 -- @include lib/tick/restart-hold.lua
 -- @include lib/ordered/state.lua
--- @include lib/common/counted-args.lua
 -- @include lib/tick/resurrect-dead-ticks.lua
 -- @include lib/delayed/promote-due.lua
 -- @include lib/expiry/expire-fetched.lua
@@ -139,7 +138,7 @@ local promoted, more_delayed = promote_due(now / 1000, scheduleLimit)
 local due = recurring_due(now + shiftMs, digest, dueLimit)
 if info then sidekiq_register(3, now, leaseMs, info) end
 keep_expired_like_dead(deadMaxSize, deadMaxAgeSec)
-local names = counted_args(orderedAt)
+local names = ordered_names(orderedAt)
 -- This tick keeps the `held` index of the ids it fetches (lib/ordered/state.lua).
 if #names > 0 then redis.call('SADD', P .. 'oticks', tickId) end
 -- In a block, as above.

@@ -101,7 +101,7 @@ else
   for k = 1, commits do committed[k] = 0 end
 end
 local _, evicted, missed, cancelled, marks = ack(tick, acksAt, now, deadMaxSize, deadMaxAgeSec, state == 'fresh', marked)
-local names, ordered_acks_at = counted_args(orderedAt)
+local names, ordered_acks_at = ordered_names(orderedAt)
 local ready_again, ordered_evicted = ordered_ack(tick, ordered_acks_at, now, deadMaxSize, deadMaxAgeSec, marks)
 if redis.call('GET', P .. 'resurrector') == tick then redis.call('DEL', P .. 'resurrector') end
 local served = counted_args(queuesAt)

@@ -103,7 +103,6 @@
 -- @include lib/common/prefix-keys.lua
 -- @include lib/tick/replay-call.lua
 -- @include lib/ordered/state.lua
--- @include lib/common/counted-args.lua
 -- @include lib/expiry/expire-fetched.lua
 -- @include lib/tick/fetch-jobs.lua
 -- @include lib/ordered/fetch-ids.lua
@@ -183,7 +182,7 @@ end
 if state == 'stale' then return { now, 0, 0, {} } end
 local held = state == 'fresh' and not restart.stale_stamp(boot, now)
 local _, evicted, missed, cancelled, marks, counted = ack(tick, acksAt, now, deadMaxSize, deadMaxAgeSec, state == 'fresh', marked)
-local names, ordered_acks_at = counted_args(orderedAt)
+local names, ordered_acks_at = ordered_names(orderedAt)
 local _, ordered_evicted = ordered_ack(tick, ordered_acks_at, now, deadMaxSize, deadMaxAgeSec, marks)
 local cancels = unheard_cancels(marks)
 evicted = evicted + ordered_evicted

@@ -67,7 +67,12 @@ function bucketsText(counts: number[]): string {
 /** The metrics trailer of an ack's others, as src/protocol/sections.ts `acks` declares it. */
 export type MetricsTrailer = NonNullable<ArgOf<typeof acks>["others"]["metrics"]>;
 
-/** `inAckOrder`: the successes (grouped as ackArgs groups them), then the `others` other outcomes. */
+/**
+ * `inAckOrder`: the successes (grouped as ackArgs groups them), then the `others` other outcomes.
+ * In three functions, not one: the successes' loop (groupsOf) runs once a job and is compiled early;
+ * the per-group texts and the others' entries run once a step or seldom, and TurboFan compiled all of
+ * it as one graph, the largest of a short drain (bench/drain-warmup.ts).
+ */
 export function metricsSection(
   inAckOrder: readonly Outcome[],
   others: number,
@@ -75,16 +80,26 @@ export function metricsSection(
 ): MetricsTrailer | undefined {
   if (!settings || inAckOrder.length === 0) return undefined;
   const successes = inAckOrder.length - others;
+  const groups = groupsOf(inAckOrder, successes);
+  const entries: MetricsTrailer["entries"][number][] = [];
+  // Stores at the length, not push(): see groupsOf.
+  for (let k = 0; k < groups.length; k++) entries[k] = entryOf(groups[k] as Group);
+  const perItem = others === 0 ? [] : perItemOf(inAckOrder, successes);
+  return { retentionSec: settings.retentionSec, entries, perItem };
+}
+
+/** The first `successes` outcomes summed by queue and job name, in their order. */
+function groupsOf(inAckOrder: readonly Outcome[], successes: number): Group[] {
   const groups: Group[] = [];
   let group: Group | undefined;
   for (let k = 0; k < successes; k++) {
     const o = inAckOrder[k] as Outcome;
     const name = o.ran?.name ?? "";
     if (!group || group.name !== name || group.queue !== o.job.queue) {
-      const durations = new Array<number>(BUCKET_COUNT).fill(0);
-      const waits = new Array<number>(BUCKET_COUNT).fill(0);
-      group = { name, queue: o.job.queue, entries: 0, ms: 0, waitMs: 0, durations, waits };
-      groups.push(group);
+      group = newGroup(name, o.job.queue);
+      // A store at the length, not push(): an empty array holds small integers until its first store,
+      // and an inlined push optimized with both kinds seen deoptimizes on that branch ("not a Smi").
+      groups[groups.length] = group;
     }
     group.entries++;
     if (!o.ran) continue;
@@ -96,7 +111,17 @@ export function metricsSection(
     group.waitMs += wait;
     (group.waits[bucketOfWhole(wait) - 1] as number)++;
   }
-  const entries = groups.map((g) => ({
+  return groups;
+}
+
+function newGroup(name: string, queue: string): Group {
+  const durations = new Array<number>(BUCKET_COUNT).fill(0);
+  const waits = new Array<number>(BUCKET_COUNT).fill(0);
+  return { name, queue, entries: 0, ms: 0, waitMs: 0, durations, waits };
+}
+
+function entryOf(g: Group): MetricsTrailer["entries"][number] {
+  return {
     name: g.name,
     queue: g.queue,
     entries: g.entries,
@@ -104,15 +129,23 @@ export function metricsSection(
     waitMs: g.waitMs,
     durations: bucketsText(g.durations),
     waits: bucketsText(g.waits),
-  }));
-  const perItem = inAckOrder.slice(successes).map(({ ran }) =>
-    ran
-      ? {
-          name: ran.name,
-          ms: String(msText(ran.durationMs)),
-          waitMs: ran.waitMs === undefined ? "" : String(msText(ran.waitMs)),
-        }
-      : { name: "", ms: "", waitMs: "" },
-  );
-  return { retentionSec: settings.retentionSec, entries, perItem };
+  };
+}
+
+/** Each other outcome's name ('' when it did not run), run time and wait ('' unknown). */
+function perItemOf(inAckOrder: readonly Outcome[], successes: number): MetricsTrailer["perItem"][number][] {
+  const perItem: MetricsTrailer["perItem"][number][] = [];
+  for (let k = successes; k < inAckOrder.length; k++) {
+    const { ran } = inAckOrder[k] as Outcome;
+    perItem.push(
+      ran
+        ? {
+            name: ran.name,
+            ms: String(msText(ran.durationMs)),
+            waitMs: ran.waitMs === undefined ? "" : String(msText(ran.waitMs)),
+          }
+        : { name: "", ms: "", waitMs: "" },
+    );
+  }
+  return perItem;
 }

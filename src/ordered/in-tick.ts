@@ -11,6 +11,7 @@ import type { OrderedRuntime } from "./runtime.js";
 import { orderedCancelKey } from "../cancel/errors.js";
 import { runEvent } from "./cancel-record.js";
 import { runOrdered } from "./execute.js";
+import { orderedWireNames } from "./registry.js";
 import { isLeaseInDoubt, LEASE_DOUBTS_MAX, leaseDoubtsError, orderedGuard, type OrderedGuard } from "./guard.js";
 import {
   isOrdered,
@@ -24,7 +25,8 @@ import {
 export const orderedCapability = (runtime: OrderedRuntime): Capability => ({
   name: "ordered",
   forTick(tick) {
-    const names = runtime.orderedNames;
+    // "NAME CAP" for a name with maxPayloads: its fetch takes at most CAP payloads an id.
+    const names = orderedWireNames(runtime.ordered);
     // Made for the first execution that needs it: an ordered id, or a flow
     // job holding a slot (src/flow/), exclusive only while the lease lives.
     let guard: OrderedGuard | undefined;

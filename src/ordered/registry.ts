@@ -15,6 +15,7 @@ const DEFINITION_KEYS: Readonly<Record<keyof OrderedDefinition, true>> = {
   backoff: true,
   backoffMs: true,
   schema: true,
+  maxPayloads: true,
 };
 
 export function checkOrdered(ordered: OrderedRegistry | undefined, jobs: JobRegistry): OrderedRegistry {
@@ -39,6 +40,13 @@ export function checkOrdered(ordered: OrderedRegistry | undefined, jobs: JobRegi
       throw new TickqError("BAD_OPTIONS", `ordered job "${name}" needs perform(id, payloads, ctx)`);
     }
     checkKnownKeys(definition, DEFINITION_KEYS, `ordered job "${name}"`);
+    const cap = definition.maxPayloads;
+    if (cap !== undefined && !(typeof cap === "number" && Number.isSafeInteger(cap) && cap >= 1)) {
+      throw new TickqError(
+        "BAD_OPTIONS",
+        `ordered job "${name}": maxPayloads must be an integer ≥ 1 (payloads an execution), got ${String(cap)}`,
+      );
+    }
     if (definition.schema !== undefined && !isStandardSchema(definition.schema)) {
       throw new TickqError(
         "BAD_OPTIONS",
@@ -47,6 +55,14 @@ export function checkOrdered(ordered: OrderedRegistry | undefined, jobs: JobRegi
     }
   }
   return ordered;
+}
+
+/**
+ * The names as a tick's ARGV carries them (lib/ordered/state.lua ordered_names): "NAME CAP" for a name
+ * with `maxPayloads`, the name alone otherwise (what a tick sent before the option existed).
+ */
+export function orderedWireNames(ordered: OrderedRegistry): string[] {
+  return Object.entries(ordered).map(([name, d]) => (d.maxPayloads === undefined ? name : `${name} ${d.maxPayloads}`));
 }
 
 export function orderedDefinition(ordered: OrderedRegistry, name: string): OrderedDefinition<never> | undefined {

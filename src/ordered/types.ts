@@ -8,7 +8,7 @@
 // payload      JSON data enqueued for an id, with a score; an id's payloads
 //              form a sorted set (an identical payload is stored once)
 // execution    one run of the handler for an id, with every payload that
-//              waited for it, lowest score first
+//              waited for it (at most `maxPayloads`), lowest score first
 // fence        a number that grows with every execution, handed to the
 //              handler so a downstream store can refuse a stale write
 import type { StandardSchemaV1 } from "../job/standard-schema.js";
@@ -62,6 +62,15 @@ export interface OrderedDefinition<P = unknown> {
    * failure is a BAD_ARGS TickqError naming the path, nothing written. Its output is what is stored.
    */
   schema?: StandardSchemaV1;
+  /**
+   * At most this many payloads an execution (an integer ≥ 1), lowest score first; default: no cap,
+   * every waiting payload of the id merged into one execution. The rest stay the id's and run in
+   * later executions, in order, one execution of the id at a time: 1 gives per-id FIFO, one payload
+   * an execution (as SQS FIFO message groups). A failed run's retry gets the run's payloads back with
+   * the rest, and takes the lowest `maxPayloads` of them again; a dead run's dead entry holds only its
+   * own payloads. docs/guides/ordered.md.
+   */
+  maxPayloads?: number;
 }
 
 // As with plain jobs, `never` lets a handler declare its own payload type.

@@ -263,7 +263,8 @@ export interface Encoded {
 /** `keys` and `args` as named objects (KeysOf, ArgsOf of the declaration); runCall types them. */
 export function encode(call: Call, keys: object, args: object): Encoded {
   const name = call.script.name;
-  const outKeys: string[] = [];
+  // Texts from the start, as valueList(): an empty literal would hold small integers until the first key.
+  const outKeys = emptyOfKind("");
   let keysGiven = true;
   // Indexed loops over the declaration's fields listed once: encode runs every call, and iterators and
   // destructuring cost TurboFan compile time in the first drains (bench/client-instructions.ts).
@@ -282,7 +283,7 @@ export function encode(call: Call, keys: object, args: object): Encoded {
         outKeys.push(String((value as Record<string, unknown>)[spec.names[k]!]));
     }
   }
-  const out: (string | number)[] = [];
+  const out = valueList();
   let trailingAbsent = false;
   const argFields = fieldsOf(call.args);
   for (let i = 0; i < argFields.length; i++) {
@@ -307,7 +308,7 @@ export function encode(call: Call, keys: object, args: object): Encoded {
 
 /** One part alone, as it sits in ARGV (for tests that build a call's ARGV by hand). */
 export function encodePart(spec: ArgSpec, value: unknown): (string | number)[] {
-  const out: (string | number)[] = [];
+  const out = valueList();
   put("part", "part", spec, value, out);
   return out;
 }
@@ -379,7 +380,8 @@ function putPacked(name: string, part: string, item: ArgSpec, value: unknown, ou
     out.push(0);
     return;
   }
-  const values: (string | number)[] = [value.length];
+  const values = valueList();
+  values.push(value.length);
   for (let i = 0; i < value.length; i++) put(name, part, item, value[i], values);
   for (let i = 1; i < values.length; i++) {
     const v = values[i];
@@ -422,8 +424,9 @@ function putTrailed(
   const section = (value ?? {}) as Record<string, unknown>;
   const { items } = section;
   if (!Array.isArray(items)) throw bad(name, `${part}.items must be an array`);
-  const header: (string | number)[] = [items.length];
-  const tails: (string | number)[] = [];
+  const header = valueList();
+  header.push(items.length);
+  const tails = valueList();
   for (const t of spec.trailers) {
     const present = section[t.name] as Record<string, unknown> | undefined;
     if (present === undefined) continue;
@@ -443,7 +446,26 @@ function putTrailed(
   }
   out.push(header.length > 1 ? header.join(" ") : items.length);
   for (const item of items) put(name, part, spec.item, item, out);
-  out.push(...tails);
+  // A loop, not push(...tails): optimized, the spread checked the list's length and deoptimized
+  // ("the array length changed", bench/drain-warmup.ts).
+  for (let i = 0; i < tails.length; i++) out.push(tails[i] as string | number);
+}
+
+/**
+ * An empty list of ARGV values whose elements are of the generic kind from the start. A literal `[]`
+ * (or `[n]`) holds small integers until a text or a fraction goes in, so put()'s one `out.push` met a
+ * list of another kind (small integers, floats, any value) depending on a call's first values, and its
+ * optimized code deoptimized for each ("wrong map", bench/drain-warmup.ts); now every list is of one.
+ */
+function valueList(): (string | number)[] {
+  return emptyOfKind<string | number>("");
+}
+
+/** An empty list of `like`'s elements kind (a text: the generic kind): a literal holding it, popped. */
+function emptyOfKind<T>(like: T): T[] {
+  const list = [like];
+  list.pop();
+  return list;
 }
 
 const fieldLists = new WeakMap<object, readonly (readonly [string, unknown])[]>();

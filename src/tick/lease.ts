@@ -40,21 +40,65 @@ interface FenceOptions {
 }
 
 export function fenceLease(runtime: Runtime, options: FenceOptions): Fence {
-  const { tickId, leaseMs, trips, onLost, keys, extendArgs, extended, extendAgain, load, cancelCheckMs } = options;
-  const margin = Math.min(1_000, Math.floor(leaseMs / 4));
-  const every = Math.max(10, Math.min(Math.floor(leaseMs / 3), cancelCheckMs));
-  let confirmedAt = monotonicMs();
+  return new LeaseFence(runtime, options);
+}
+
+// A class, not an object of closures made each tick: the pipeline asks valid() before each job it
+// starts, and a tick's new closure threw away the optimized code that had inlined the last tick's
+// ("wrong call target", bench/drain-warmup.ts). The prototype's methods are the same for every tick.
+class LeaseFence implements Fence {
+  private readonly margin: number;
+  private readonly leaseMs: number;
+  private confirmedAt = monotonicMs();
   // Until begin's reply confirms the lease, no extend goes: one sent while begin is on its way can reach
   // Redis first (over HTTP each call is its own request) and find no lease, which the tick never lost.
-  let begun = false;
-  let stopped = false;
-  let inFlight: Promise<boolean> | undefined;
+  private begun = false;
+  private stopped = false;
+  private inFlight: Promise<boolean> | undefined = undefined;
+  private readonly timer: ReturnType<typeof setInterval>;
 
-  const confirm = (): Promise<boolean> => {
-    if (inFlight) return inFlight;
+  constructor(
+    private readonly runtime: Runtime,
+    private readonly options: FenceOptions,
+  ) {
+    const { leaseMs, cancelCheckMs } = options;
+    this.leaseMs = leaseMs;
+    this.margin = Math.min(1_000, Math.floor(leaseMs / 4));
+    const every = Math.max(10, Math.min(Math.floor(leaseMs / 3), cancelCheckMs));
+    // Checked four times a period: a call is due `every` after the last, not up to twice that.
+    this.timer = setInterval(
+      () => {
+        if (!this.stopped && this.begun && monotonicMs() - this.confirmedAt >= every) void this.confirm();
+      },
+      Math.max(10, Math.floor(every / 4)),
+    );
+  }
+
+  valid(): boolean {
+    return monotonicMs() < this.confirmedAt + this.leaseMs - this.margin;
+  }
+
+  confirmed(sentAt: number): void {
+    this.begun = true;
+    this.confirmedAt = Math.max(this.confirmedAt, sentAt);
+  }
+
+  age(): number {
+    return monotonicMs() - this.confirmedAt;
+  }
+
+  stop(): void {
+    this.stopped = true;
+    clearInterval(this.timer);
+  }
+
+  confirm(): Promise<boolean> {
+    if (this.inFlight) return this.inFlight;
+    const { runtime, options } = this;
+    const { tickId, leaseMs, trips, onLost, keys, extendArgs, extended, extendAgain, load } = options;
     const sentAt = monotonicMs();
     let answered = false;
-    inFlight = runCall(
+    const inFlight = runCall(
       runtime,
       protocol.extend,
       { lease: runtime.keys.lease(tickId), process: keys?.process },
@@ -69,12 +113,12 @@ export function fenceLease(runtime: Runtime, options: FenceOptions): Fence {
       .then((reply) => {
         answered = true;
         if (!reply.extended) {
-          if (!stopped) onLost();
+          if (!this.stopped) onLost();
           return false;
         }
-        confirmedAt = Math.max(confirmedAt, sentAt);
+        this.confirmedAt = Math.max(this.confirmedAt, sentAt);
         // A stopped tick starts nothing more: what it would hear now could only outlive it.
-        if (!stopped) extended?.(reply);
+        if (!this.stopped) extended?.(reply);
         return true;
       })
       .catch((error: unknown) => {
@@ -84,32 +128,11 @@ export function fenceLease(runtime: Runtime, options: FenceOptions): Fence {
         return false;
       })
       .finally(() => {
-        inFlight = undefined;
+        this.inFlight = undefined;
         // What a capability heard meanwhile is confirmed at once (tq.jobs.cancel waits for that).
-        if (answered && !stopped && extendAgain?.() === true) void confirm();
+        if (answered && !this.stopped && extendAgain?.() === true) void this.confirm();
       });
+    this.inFlight = inFlight;
     return inFlight;
-  };
-
-  // Checked four times a period: a call is due `every` after the last, not up to twice that.
-  const timer = setInterval(
-    () => {
-      if (!stopped && begun && monotonicMs() - confirmedAt >= every) void confirm();
-    },
-    Math.max(10, Math.floor(every / 4)),
-  );
-
-  return {
-    valid: () => monotonicMs() < confirmedAt + leaseMs - margin,
-    confirmed: (sentAt) => {
-      begun = true;
-      confirmedAt = Math.max(confirmedAt, sentAt);
-    },
-    confirm,
-    age: () => monotonicMs() - confirmedAt,
-    stop: () => {
-      stopped = true;
-      clearInterval(timer);
-    },
-  };
+  }
 }

@@ -468,7 +468,12 @@ class Pipeline<W, O> {
     }
     if (this.p.holdsSlot?.(job)) this.slotFreed = true;
     this.p.onOutcome(outcome);
-    this.finished.push(outcome);
+    // A store at the length, not push(): `finished` is made anew each step, and an empty array holds
+    // small integers until its first store. Optimized with both kinds seen, an inlined push checks the
+    // value is one on that branch and deoptimized settle ("not a Smi", bench/drain-warmup.ts); a keyed
+    // store turns the array's kind over instead.
+    const { finished } = this;
+    finished[finished.length] = outcome;
     this.refillSoon();
   }
 

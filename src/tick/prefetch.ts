@@ -54,62 +54,83 @@ export interface Prefetch {
 
 /** Times are monotonic milliseconds (performance.now()): jobs that all finish within one millisecond still show a rate. */
 export function newPrefetch(concurrency: number, now: () => number = monotonicMs): Prefetch {
-  let stepMs = 0;
+  return new RatePrefetch(concurrency, now);
+}
+
+// A class, not an object of closures made each call: the pipeline calls started() and freed() once a
+// job, and a tick's new closures threw away the optimized code that had inlined the last tick's ("wrong
+// call target", bench/drain-warmup.ts). The prototype's methods are the same for every tick.
+class RatePrefetch implements Prefetch {
+  private stepAvgMs = 0;
   // The slowest step lately: each step's round trip, or LATE_DECAY of the last figure if more.
-  let lateMs = 0;
-  let first = 0;
-  let starts = 0;
+  private lateMs = 0;
+  private first = 0;
+  private starts = 0;
   // Slots freed, each weighted by exp(-age / RATE_WINDOW_MS), as of lastFreed.
-  let weight = 0;
-  let lastFreed = 0;
+  private weight = 0;
+  private lastFreed = 0;
   // Slots freed since the last fold: they weigh as freed at the fold, within the burst they freed in.
-  let pending = 0;
-  const fold = () => {
-    if (pending === 0) return;
-    const at = now();
-    weight = weight * Math.exp(-(at - lastFreed) / RATE_WINDOW_MS) + pending;
-    lastFreed = at;
-    pending = 0;
-  };
-  const holdMs = () => Math.max(HOLD_MS, 2 * stepMs);
-  const freeRate = (at: number): number => {
-    if (weight === 0) return 0;
-    const elapsed = Math.max(at - first, 0.001);
+  private pending = 0;
+
+  constructor(
+    private readonly concurrency: number,
+    readonly now: () => number,
+  ) {}
+
+  started(): void {
+    if (this.starts++ === 0) this.first = this.now();
+  }
+
+  freed(): void {
+    this.pending++;
+  }
+
+  flush(): void {
+    if (this.pending === 0) return;
+    const at = this.now();
+    this.weight = this.weight * Math.exp(-(at - this.lastFreed) / RATE_WINDOW_MS) + this.pending;
+    this.lastFreed = at;
+    this.pending = 0;
+  }
+
+  stepTook(ms: number): void {
+    this.stepAvgMs = this.stepAvgMs === 0 ? ms : 0.7 * this.stepAvgMs + 0.3 * ms;
+    this.lateMs = Math.max(ms, this.lateMs * LATE_DECAY);
+  }
+
+  stepMs(): number {
+    return this.stepAvgMs;
+  }
+
+  lead(late = false): number {
+    const elapsed = this.now() - this.first;
+    if (this.starts < 2 || elapsed <= 0) return 0;
+    return Math.ceil(1.5 * (late ? Math.max(this.stepAvgMs, this.lateMs) : this.stepAvgMs) * (this.starts / elapsed));
+  }
+
+  holdMs(): number {
+    return Math.max(HOLD_MS, 2 * this.stepAvgMs);
+  }
+
+  room(running: number, held: number): number {
+    this.flush();
+    return this.concurrency - running + Math.floor(this.freeRate(this.now()) * this.holdMs()) - held;
+  }
+
+  overdue(oldestHeldAt: number): boolean {
+    this.flush();
+    const at = this.now();
+    const hold = this.holdMs();
+    return at - oldestHeldAt >= hold && at - Math.max(this.lastFreed, oldestHeldAt) >= hold;
+  }
+
+  private freeRate(at: number): number {
+    if (this.weight === 0) return 0;
+    const elapsed = Math.max(at - this.first, 0.001);
     // For a steady rate r, the weight is r · W · (1 − e^(−elapsed/W)).
     return (
-      (weight * Math.exp(-(at - lastFreed) / RATE_WINDOW_MS)) /
+      (this.weight * Math.exp(-(at - this.lastFreed) / RATE_WINDOW_MS)) /
       (RATE_WINDOW_MS * (1 - Math.exp(-elapsed / RATE_WINDOW_MS)))
     );
-  };
-  return {
-    started() {
-      if (starts++ === 0) first = now();
-    },
-    freed() {
-      pending++;
-    },
-    flush: fold,
-    stepTook(ms) {
-      stepMs = stepMs === 0 ? ms : 0.7 * stepMs + 0.3 * ms;
-      lateMs = Math.max(ms, lateMs * LATE_DECAY);
-    },
-    stepMs: () => stepMs,
-    lead(late = false) {
-      const elapsed = now() - first;
-      if (starts < 2 || elapsed <= 0) return 0;
-      return Math.ceil(1.5 * (late ? Math.max(stepMs, lateMs) : stepMs) * (starts / elapsed));
-    },
-    holdMs,
-    room(running, held) {
-      fold();
-      return concurrency - running + Math.floor(freeRate(now()) * holdMs()) - held;
-    },
-    now,
-    overdue(oldestHeldAt) {
-      fold();
-      const at = now();
-      const hold = holdMs();
-      return at - oldestHeldAt >= hold && at - Math.max(lastFreed, oldestHeldAt) >= hold;
-    },
-  };
+  }
 }

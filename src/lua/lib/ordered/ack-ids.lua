@@ -122,8 +122,35 @@ local function settle_success(tick, name, V, at, count, marks, now, with_dues)
   end
   local ready_again = 0
   if redis.call('EXISTS', okey(name, 'later')) == 1 then
-    local dues = redis.call('ZMSCORE', okey(name, 'later'), unpack(mine))
-    for k = 1, #mine do ready_again = ready_again + promote_arrivals(name, mine[k], tonumber(dues[k])) end
+    -- What waited behind the runs (arrivals, or a capped run's rest) becomes the ids' own, ready at
+    -- its due: promote_arrivals (lib/ordered/state.lua) for all of them, `later` and `ready` written
+    -- once each (a capped name has some behind almost every run).
+    local later_dues = redis.call('ZMSCORE', okey(name, 'later'), unpack(mine))
+    local promoted, ready_args, one_due = {}, {}, nil
+    for k = 1, #mine do
+      if later_dues[k] then
+        redis.call('RENAME', okey(name, 'n:' .. mine[k]), payload_keys[k])
+        promoted[#promoted + 1] = mine[k]
+        ready_args[#ready_args + 1] = later_dues[k]
+        ready_args[#ready_args + 1] = mine[k]
+        if one_due == nil then one_due = later_dues[k] elseif one_due ~= later_dues[k] then one_due = false end
+      end
+    end
+    if #promoted > 0 then
+      redis.call('ZREM', okey(name, 'later'), unpack(promoted))
+      -- One due for all (a capped fetch's rest: its `now`): descending member order, so each insert
+      -- into a listpack stops at its head (ordered_enqueue.lua zadd_args); else as they came.
+      if one_due and #promoted > 1 then
+        table.sort(promoted)
+        ready_args = {}
+        for k = #promoted, 1, -1 do
+          ready_args[#ready_args + 1] = one_due
+          ready_args[#ready_args + 1] = promoted[k]
+        end
+      end
+      redis.call('ZADD', okey(name, 'ready'), unpack(ready_args))
+    end
+    ready_again = #promoted
   end
   return #mine, ready_again + cancelled_again, dues
 end

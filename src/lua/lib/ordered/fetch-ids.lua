@@ -8,11 +8,16 @@
 -- when they differ), ZREMRANGEBYRANK, HSET, SADD (the `held` index), EXISTS
 -- (of the per-id counts) and three counters; one ZRANGE per id; for a
 -- first take of 16 ids or more, an EXISTS and an HDEL (its token hash made a hashtable).
+-- A name with `maxPayloads` (its cap from ordered_names, lib/ordered/state.lua) reads at most
+-- cap + 1 payloads an id; an id with more also pays RENAMENX, ZREMRANGEBYRANK and a ZADD (its rest
+-- moved behind the run, to n:ID), and the batch one ZADD to `later`. A name without one runs exactly as
+-- before.
 -- Replays and concurrent ticks: an id is taken by one ZREMRANGEBYRANK inside
 -- one script, so two ticks never take the same id; a replayed call answers
 -- its kept reply (lib/tick/replay-call.lua), one group a name as the first
 -- run answered it, and takes nothing (the id read past the limit, only looked
--- at, shows in the kept reply's `drained`). At maxmemory it runs in begin and step
+-- at, shows in the kept reply's `drained`; a capped id's rest was moved behind
+-- the run by the first, and a replay reads p:ID, the run's payloads alone). At maxmemory it runs in begin and step
 -- (allow-oom): it moves ids and adds one token each, freed by their ack (a
 -- hashtable's tokens some 60 bytes more each; the field that makes it one
 -- goes in the same call, so no replay or other tick sees it).
@@ -36,7 +41,7 @@
 -- reads groups (any number, a name in one or more). It reads one due id past
 -- `limit`, and sets `out.more_due` when there is one: a fetch that filled its
 -- batch then knows whether it left any behind. Returns how many ids it took.
-local function fetch_name(tick, name, limit, now, out)
+local function fetch_name(tick, name, limit, now, out, cap)
   if limit <= 0 then return 0 end
   local ready = okey(name, 'ready')
   -- Integers as text ('%d'): a number argument costs Redis a float formatting.
@@ -73,9 +78,44 @@ local function fetch_name(tick, name, limit, now, out)
   -- A fence's text without a string.format each (some 2,000 instructions): its digits above the
   -- last three formatted when they change, the last three made with one string.char.
   local high, high_text
+  -- Capped ids with payloads left behind their run, for one ZADD to `later`.
+  local behind = {}
   for j = 1, n do
     local id = due[j]
-    local count = read_payloads_of(p_of .. id, payloads, scores)
+    local count
+    if cap then
+      -- Capped (`maxPayloads`): the run gets the `cap` lowest payloads. The rest move to n:ID and the
+      -- id to `later`, where arrivals during a run wait: p:ID holds exactly the run's payloads, as
+      -- every ack, resurrector and cancel (of this version or an older one) reads it, and the rest run
+      -- after it, merged with any arrivals, scores kept. Their due is this fetch's `now`: once the run
+      -- ends the id waits behind every id that was due when it was taken (its turn among busy ids),
+      -- not at its first due, which would put it before them all again. RENAME keeps the move O(cap),
+      -- however many are left (RENAMENX: an n:ID left by anything else is merged, not overwritten).
+      local items = redis.call('ZRANGE', p_of .. id, '0', string.format('%d', cap), 'WITHSCORES')
+      count = #items / 2
+      if count > cap then
+        count = cap
+        local p, rest = p_of .. id, okey(name, 'n:' .. id)
+        -- The run's payloads out of p:ID before it moves: cut after a merge, the cut would take
+        -- n:ID's lowest instead (lost) and leave the run's behind it (run twice).
+        redis.call('ZREMRANGEBYRANK', p, '0', string.format('%d', cap - 1))
+        if redis.call('RENAMENX', p, rest) == 0 then
+          redis.call('ZUNIONSTORE', rest, 2, rest, p, 'AGGREGATE', 'MIN')
+          redis.call('DEL', p)
+        end
+        local run = {}
+        for k = 1, 2 * cap, 2 do run[k], run[k + 1] = items[k + 1], items[k] end
+        -- In parts: Lua unpacks some 8,000 values at most, and a cap may be far larger.
+        for from = 1, #run, 2000 do redis.call('ZADD', p, unpack(run, from, math.min(from + 1999, #run))) end
+        behind[#behind + 1] = id
+      end
+      for k = 1, 2 * count, 2 do
+        payloads[#payloads + 1] = items[k]
+        scores[#scores + 1] = items[k + 1]
+      end
+    else
+      count = read_payloads_of(p_of .. id, payloads, scores)
+    end
     -- An id without payloads (nothing should leave one) is dropped, not run.
     if count > 0 then
       ids[#ids + 1] = id
@@ -93,6 +133,17 @@ local function fetch_name(tick, name, limit, now, out)
       counts[#ids] = count
       if count > 1 then single = false end
     end
+  end
+  if #behind > 0 then
+    -- One due for all: in descending member order each insert into a listpack stops at its head
+    -- (ordered_enqueue.lua zadd_args says why), not after a walk past every id of that due.
+    table.sort(behind)
+    local pairs_of, due_text = {}, string.format('%d', now)
+    for k = #behind, 1, -1 do
+      pairs_of[#pairs_of + 1] = due_text
+      pairs_of[#pairs_of + 1] = behind[k]
+    end
+    redis.call('ZADD', okey(name, 'later'), 'LT', unpack(pairs_of))
   end
   local took = #ids - before
   -- The group's fences stay consecutive (a dropped id took none); the counter
@@ -158,7 +209,8 @@ local function fetch_ordered(tick, names, limit, now, out)
       out.more_due = true
       break
     end
-    got = got + fetch_name(tick, names[(start + r) % #names + 1], limit - got, now, out)
+    local name = names[(start + r) % #names + 1]
+    got = got + fetch_name(tick, name, limit - got, now, out, names.caps and names.caps[name])
   end
   return got
 end

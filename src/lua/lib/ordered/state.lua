@@ -5,7 +5,10 @@
 --                          runs: exactly the payloads its run was given)
 --   o:NAME:later     zset  id → earliest due ms of payloads that arrived
 --                          while the id ran: they run after it, merged
---   o:NAME:n:ID      zset  those payloads
+--   o:NAME:n:ID      zset  those payloads; with `maxPayloads`, also the
+--                          payloads past the cap when the id was fetched
+--                          (lib/ordered/fetch-ids.lua: they wait behind the
+--                          run exactly as arrivals do, due at the fetch)
 --   o:NAME:retries   hash  id → failures so far (absent: none)
 --   o:NAME:resurrections hash id → times its tick died while it ran alone
 --   o:NAME:interruptions hash id → times a tick's deadline interrupted it
@@ -123,9 +126,26 @@ local function requeue(name, id, due, counter)
 end
 
 -- The ordered part of a tick call's ARGV starts at `i`, after everything
--- else: n, then n ordered names this tick serves, read by counted_args
--- (lib/common/counted-args.lua). A call that carries none (a tick with no
--- ordered jobs) ends before it: nil reads as 0.
+-- else: n, then n ordered names this tick serves. A call that carries
+-- none (a tick with no ordered jobs) ends before it: nil reads as 0.
+-- A name with `maxPayloads` comes as "NAME CAP" (a name holds no space): its
+-- cap goes in `names.caps` (lib/ordered/fetch-ids.lua); a name without one is
+-- sent as before, so a tick of an older version and its scripts are unchanged.
+-- Returns the names and the index after them.
+local function ordered_names(i)
+  local names = {}
+  for k = 1, tonumber(ARGV[i]) or 0 do
+    local name = ARGV[i + k]
+    local space = string.find(name, ' ', 1, true)
+    if space then
+      names.caps = names.caps or {}
+      names.caps[string.sub(name, 1, space - 1)] = tonumber(string.sub(name, space + 1))
+      name = string.sub(name, 1, space - 1)
+    end
+    names[k] = name
+  end
+  return names, i + 1 + #names
+end
 
 -- The index just past lib/tick/fetch-jobs.lua's arguments that start at `i`.
 local function fetch_args_end(i)

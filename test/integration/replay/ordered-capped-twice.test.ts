@@ -1,0 +1,119 @@
+// maxPayloads: a capped fetch gives a run the lowest CAP payloads of an id and moves the rest behind
+// the run (n:ID, `later` at the fetch's time), where arrivals wait (lib/ordered/fetch-ids.lua). Each
+// call that fetches or settles a capped run, run twice with the same arguments, leaves the state as
+// one run left it and answers alike; the names come as "NAME CAP" (lib/ordered/state.lua).
+import { describe, expect, it } from "vitest";
+import * as protocol from "../../../src/protocol/index.js";
+import type { OrderedFetched, OrderedOutcome } from "../../../src/ordered/work.js";
+import { adapterCases } from "../../helpers/adapters.js";
+import { beginKeys, beginNamed, type BeginOptions } from "../../helpers/begin-args.js";
+import { useHarness } from "../../helpers/harness.js";
+import { scriptCalls } from "../../helpers/script-calls.js";
+import { idsOf, ORDERED_ENQUEUE_KEYS, orderedEnqueueArgs, stepArgs, tickKeys } from "../../helpers/tick-calls.js";
+
+const LEASE = 5_000;
+const CAPPED = ["idx 2"];
+
+describe.each(adapterCases)("capped ordered runs, run twice, over $name", (adapterCase) => {
+  const h = useHarness(adapterCase, "ordered-capped-replay");
+  const { call, callTwice } = scriptCalls(h);
+  const enqueue = (token: string, items: [string, string, string][]) =>
+    call(protocol.ordered_enqueue, ORDERED_ENQUEUE_KEYS, orderedEnqueueArgs(token, items));
+  const options = (tick: string, ordered = CAPPED): BeginOptions => ({ tick, leaseMs: LEASE, ordered, batch: 10 });
+  const five = () =>
+    enqueue("e", [
+      ["a", '"a5"', "5"],
+      ["a", '"a1"', "1"],
+      ["a", '"a3"', "3"],
+      ["a", '"a2"', "2"],
+      ["a", '"a4"', "4"],
+      ["b", '"b1"', "1"],
+    ]);
+  const begin = async (tick = "t1") => {
+    const begun = await call(protocol.begin, beginKeys(options(tick)), beginNamed(options(tick)));
+    return idsOf(begun.ordered);
+  };
+  const step = (tick: string, callNo: number, outcomes: OrderedOutcome[]) =>
+    stepArgs({ tick, leaseMs: LEASE, call: callNo, batch: 10, ordered: { names: CAPPED, outcomes } });
+  const byId = (items: OrderedFetched[], id: string) => items.find((x) => x.id === id)!;
+
+  it("begin: each id's run gets its 2 lowest payloads, the rest wait behind it, counted as waiting", async () => {
+    await five();
+    const { first, after } = await callTwice(protocol.begin, beginKeys(options("t1")), beginNamed(options("t1")));
+    const items = idsOf(first.ordered);
+    expect(byId(items, "a").payloads).toEqual(['"a1"', '"a2"']);
+    expect(byId(items, "a").scores).toEqual([1, 2]);
+    expect(byId(items, "b").payloads).toEqual(['"b1"']);
+    expect(after["o:idx:p:a"]).toEqual(['"a1"', "1", '"a2"', "2"]);
+    expect(after["o:idx:n:a"]).toEqual(['"a3"', "3", '"a4"', "4", '"a5"', "5"]);
+    expect(Object.keys(after).filter((k) => k.startsWith("o:idx:n:"))).toEqual(["o:idx:n:a"]);
+    expect((after["o:idx:later"] as string[])[0]).toBe("a");
+    expect(after["o:idx:running"]).toBe("2");
+    expect(after["o:idx:payloads"]).toBe("3");
+    expect(after["o:idx:ready"]).toBeUndefined();
+  });
+
+  it("an uncapped name fetches every payload, as before", async () => {
+    await five();
+    const begun = await call(protocol.begin, beginKeys(options("t1", ["idx"])), beginNamed(options("t1", ["idx"])));
+    expect(byId(idsOf(begun.ordered), "a").payloads).toEqual(['"a1"', '"a2"', '"a3"', '"a4"', '"a5"']);
+    expect(await h.redis.exists(`${h.prefix}o:idx:n:a`, `${h.prefix}o:idx:later`)).toBe(0);
+  });
+
+  it("step: a success cuts the run's payloads only; the id is ready again with the rest and arrivals, in order", async () => {
+    await five();
+    const items = await begin();
+    await enqueue("e2", [["a", '"a0"', "0"]]); // arrives during the run, with a lower score than the rest
+    const outcomes = items.map((item) => ({ kind: "succeeded" as const, item }));
+    const { first, after } = await callTwice(protocol.step, tickKeys("t1"), step("t1", 2, outcomes));
+    const again = idsOf(first.ordered);
+    // The same step fetched "a" again: its next run is the lowest 2 of what waited behind the first.
+    expect(again.map((x) => [x.id, x.payloads])).toEqual([["a", ['"a0"', '"a3"']]]);
+    expect(again[0]!.fence).toBeGreaterThan(byId(items, "a").fence);
+    expect(after["o:idx:n:a"]).toEqual(['"a4"', "4", '"a5"', "5"]);
+    expect(after["o:idx:p:b"]).toBeUndefined();
+    expect(after["o:idx:running"]).toBe("1");
+    expect(after["o:idx:payloads"]).toBe("2");
+    expect(after["stat:processed"]).toBe("2");
+  });
+
+  it("step: a retry puts the run's payloads back with the rest, merged in score order", async () => {
+    await five();
+    const items = await begin();
+    const outcomes: OrderedOutcome[] = [{ kind: "retry", item: byId(items, "a"), delayMs: 60_000 }];
+    const { after } = await callTwice(protocol.step, tickKeys("t1"), step("t1", 2, outcomes));
+    expect(after["o:idx:p:a"]).toEqual(['"a1"', "1", '"a2"', "2", '"a3"', "3", '"a4"', "4", '"a5"', "5"]);
+    expect(after["o:idx:n:a"]).toBeUndefined();
+    expect(after["o:idx:later"]).toBeUndefined();
+    expect((after["o:idx:ready"] as string[])[0]).toBe("a");
+    expect(after["o:idx:retries"]).toEqual({ a: "1" });
+    expect(after["o:idx:running"]).toBe("1"); // b still runs
+    expect(after["o:idx:payloads"]).toBe("5");
+  });
+
+  it("step: a dead run's entry holds only its payloads; the rest are the id's next run", async () => {
+    await five();
+    const items = await begin();
+    const a = byId(items, "a");
+    const entry = `{"name":"idx","id":"a","fence":${a.fence}`;
+    const outcomes: OrderedOutcome[] = [{ kind: "dead", item: a, entry, handlerFailed: true }];
+    const { first, after } = await callTwice(protocol.step, tickKeys("t1"), step("t1", 2, outcomes));
+    expect((after["o:idx:dead"] as string[])[0]).toBe(`${entry},"payloads":["a1","a2"],"scores":[1,2]}`);
+    expect(idsOf(first.ordered).map((x) => [x.id, x.payloads])).toEqual([["a", ['"a3"', '"a4"']]]);
+    expect(after["o:idx:n:a"]).toEqual(['"a5"', "5"]);
+    expect(after["o:idx:payloads"]).toBe("1");
+  });
+
+  it("step: a put-back (not started) returns every payload, keeping the id's place", async () => {
+    await five();
+    const items = await begin();
+    const due = byId(items, "a");
+    const outcomes: OrderedOutcome[] = [{ kind: "unstarted", item: due }];
+    const { first, after } = await callTwice(protocol.step, tickKeys("t1"), step("t1", 2, outcomes));
+    // Back in ready at its first due, and the same step takes it again: its lowest 2 once more.
+    expect(idsOf(first.ordered).map((x) => [x.id, x.payloads])).toEqual([["a", ['"a1"', '"a2"']]]);
+    expect(after["o:idx:n:a"]).toEqual(['"a3"', "3", '"a4"', "4", '"a5"', "5"]);
+    expect(after["o:idx:payloads"]).toBe("3");
+    expect(after["o:idx:running"]).toBe("2");
+  });
+});
