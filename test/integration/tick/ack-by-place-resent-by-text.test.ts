@@ -50,8 +50,10 @@ describe.each(adapterCases)("groups not cut by place alone are acked by text ove
     expect(heard).toHaveLength(JOBS);
     expect(await h.redis.get(`${h.prefix}stat:processed`)).toBe(String(JOBS));
     await drained(h.redis, h.prefix);
-    // Named by place alone at first, by text once a step answered a group missed (a step beside it may have gone already).
-    expect(seen.byPlace).toBeGreaterThan(0);
+    // By text once a step answered a group missed (a step beside it may have gone already). Whether a
+    // step names a whole group at all depends on how the jobs' ends fall between steps, which load
+    // moves (on a loaded machine none did): the script's side of that path is run deterministically in
+    // test/integration/replay/ack-by-place-alone-twice.test.ts.
     expect(seen.byPlace).toBeLessThanOrEqual(2);
   });
 
