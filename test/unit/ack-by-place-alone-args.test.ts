@@ -6,7 +6,14 @@
 import { describe, expect, it } from "vitest";
 import { encode } from "../../src/protocol/define.js";
 import * as protocol from "../../src/protocol/index.js";
-import { ackArgs, ackOrder, type AckTrailers, byPlaceAlone, type Outcome, unplaced } from "../../src/tick/passes/ack.js";
+import {
+  ackArgs,
+  ackOrder,
+  type AckTrailers,
+  byPlaceAlone,
+  type Outcome,
+  unplaced,
+} from "../../src/tick/passes/ack.js";
 import type { FetchedBatch, FetchedJob } from "../../src/tick/passes/fetch.js";
 
 const job = (queue: string, jid: string, batch: FetchedBatch, raw?: string): FetchedJob => ({
