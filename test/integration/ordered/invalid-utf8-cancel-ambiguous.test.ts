@@ -4,6 +4,7 @@
 // the scan met first. An id stored as named (a well-formed id holding U+FFFD) is the one it takes.
 import { describe, expect, it } from "vitest";
 import { adapterCase } from "../../helpers/adapters.js";
+import { moveUnderRawId } from "../../helpers/foreign-ordered-id.js";
 import { useHarness } from "../../helpers/harness.js";
 
 const READ = "a\uFFFD";
@@ -13,14 +14,10 @@ const FE = Buffer.from([0x61, 0xfe]);
 describe("a cancel by an id as read that two stored ids read alike", () => {
   const h = useHarness(adapterCase("ioredis"), "ordered-utf8-ambig");
 
-  /** Enqueues `from` with `payload`, then moves it under the raw id `raw`, as a foreign writer would leave it. */
+  /** Enqueues `from` with `from` as its payload, then moves it under the raw id `raw`. */
   async function foreignId(enqueue: (id: string, payload: unknown) => Promise<void>, from: string, raw: Buffer) {
     await enqueue(from, from);
-    const p = h.prefix;
-    const score = await h.redis.zscore(`${p}o:idx:ready`, from);
-    await h.redis.zrem(`${p}o:idx:ready`, from);
-    await h.redis.zadd(`${p}o:idx:ready`, score!, raw);
-    await h.redis.rename(`${p}o:idx:p:${from}`, Buffer.concat([Buffer.from(`${p}o:idx:p:`), raw]));
+    await moveUnderRawId(h.redis, h.prefix, "idx", from, raw);
   }
   const waiting = async () =>
     (await h.redis.zrangeBuffer(`${h.prefix}o:idx:ready`, "0", "-1")).map((b) => b.toString("hex")).sort();

@@ -9,6 +9,7 @@ import * as protocol from "../../../src/protocol/index.js";
 import type { OrderedOutcome } from "../../../src/ordered/work.js";
 import { adapterCases } from "../../helpers/adapters.js";
 import { beginKeys, beginNamed, type BeginOptions } from "../../helpers/begin-args.js";
+import { moveUnderRawId } from "../../helpers/foreign-ordered-id.js";
 import { useHarness } from "../../helpers/harness.js";
 import { scriptCalls } from "../../helpers/script-calls.js";
 import { finishArgs, idsOf, tickKeys } from "../../helpers/tick-calls.js";
@@ -23,11 +24,7 @@ describe.each(adapterCases)("an ordered id of bytes that are not UTF-8 over $nam
   /** Enqueues id "a" with `payloads`, then moves it under the id "a\xff", as a foreign writer would leave it. */
   async function foreignId(enqueue: (id: string, payload: unknown) => Promise<void>, payloads: unknown[]) {
     for (const payload of payloads) await enqueue("a", payload);
-    const p = h.prefix;
-    const score = await h.redis.zscore(`${p}o:idx:ready`, "a");
-    await h.redis.zrem(`${p}o:idx:ready`, "a");
-    await h.redis.zadd(`${p}o:idx:ready`, score!, RAW);
-    await h.redis.rename(`${p}o:idx:p:a`, Buffer.concat([Buffer.from(`${p}o:idx:p:`), RAW]));
+    await moveUnderRawId(h.redis, h.prefix, "idx", "a", RAW);
   }
   const inproc = () => h.redis.keys(`${h.prefix}oinproc:*`);
 

@@ -11,10 +11,11 @@ import { createTickq } from "../../../src/index.js";
 import { openAdapter } from "../../helpers/open-adapter.js";
 import { usePausedRedis } from "../../helpers/paused-redis.js";
 
-const TIMEOUT_MS = 300;
-// Past the step's give-up (≈ 2 × 300 + 50 ms) and its resend's before finish (≈ 300 ms more), and finish's.
-const PAUSE_MS = 2_500;
-const LEASE_MS = 3_000;
+// Long enough that begin answers in time on a loaded machine (300 ms did not at load 16).
+const TIMEOUT_MS = 1_000;
+// Past the step's give-up (≈ 2 × 1,000 + 50 ms) and its resend's before finish (≈ 1,000 ms more), and finish's.
+const PAUSE_MS = 5_000;
+const LEASE_MS = 6_000;
 const COPIES = 20;
 const text = JSON.stringify({ class: "work", args: [0], queue: "default" });
 
@@ -26,10 +27,9 @@ describe.each(["ioredis", "node-redis"])("a given-up step whose resend is given 
     const opened = openAdapter(name, { redisUrl: redis.url, restUrl: "", restToken: "" });
     let runs = 0;
     let paused = false;
-    const tq = createTickq({
+    const options = {
       redis: opened.adapter,
       prefix: "givenup2:",
-      redisTimeoutMs: TIMEOUT_MS,
       logger: { info: () => {}, warn: () => {}, error: () => {} },
       jobs: {
         work: async () => {
@@ -40,7 +40,10 @@ describe.each(["ioredis", "node-redis"])("a given-up step whose resend is given 
           }
         },
       },
-    });
+    };
+    // The tick that gives up has the short patience; the ticks after it, with Redis awake, the default.
+    const tq = createTickq({ ...options, redisTimeoutMs: TIMEOUT_MS });
+    const after = createTickq(options);
     try {
       await direct.rpush("givenup2:queue:default", ...Array.from({ length: COPIES }, () => text));
       await tq
@@ -48,19 +51,19 @@ describe.each(["ioredis", "node-redis"])("a given-up step whose resend is given 
         .then(() => undefined)
         .catch((e: unknown) => e);
       // Redis awake again; the lease lapses and later ticks put back what the late step fetched.
-      const until = Date.now() + 15_000;
+      const until = Date.now() + 30_000;
       while (runs < COPIES && Date.now() < until) {
-        await tq.tick({ batch: 5, budgetMs: 2_000, leaseMs: LEASE_MS });
+        await after.tick({ batch: 5, budgetMs: 2_000, leaseMs: LEASE_MS });
         await new Promise((r) => setTimeout(r, 200));
       }
       const left = { runs, queued: await direct.llen("givenup2:queue:default"), keys: await direct.keys("givenup2:*") };
       expect(left).toMatchObject({ runs: COPIES });
-      const stats = await tq.stats();
+      const stats = await after.stats();
       expect(stats.inflight).toBe(0);
       expect(await direct.llen("givenup2:queue:default")).toBe(0);
     } finally {
       await opened.close();
       await direct.flushall();
     }
-  }, 40_000);
+  }, 60_000);
 });

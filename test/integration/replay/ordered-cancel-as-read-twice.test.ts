@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import * as protocol from "../../../src/protocol/index.js";
 import { adapterCase } from "../../helpers/adapters.js";
 import { beginKeys, beginNamed, type BeginOptions } from "../../helpers/begin-args.js";
+import { moveUnderRawId } from "../../helpers/foreign-ordered-id.js";
 import { useHarness } from "../../helpers/harness.js";
 import { scriptCalls } from "../../helpers/script-calls.js";
 import { idsOf } from "../../helpers/tick-calls.js";
@@ -18,14 +19,10 @@ describe("ordered_cancel by an id as read that two stored ids read alike, twice"
   const h = useHarness(adapterCase("ioredis"), "ordered-cancel-asread");
   const { call, callTwice } = scriptCalls(h);
 
-  /** Enqueues `from`, then moves it under the raw id `raw`, as a foreign writer would leave it. */
+  /** Enqueues `from` with `from` as its payload, then moves it under the raw id `raw`. */
   async function foreignId(enqueue: (id: string, payload: unknown) => Promise<void>, from: string, raw: Buffer) {
     await enqueue(from, from);
-    const p = h.prefix;
-    const score = await h.redis.zscore(`${p}o:idx:ready`, from);
-    await h.redis.zrem(`${p}o:idx:ready`, from);
-    await h.redis.zadd(`${p}o:idx:ready`, score!, raw);
-    await h.redis.rename(`${p}o:idx:p:${from}`, Buffer.concat([Buffer.from(`${p}o:idx:p:`), raw]));
+    await moveUnderRawId(h.redis, h.prefix, "idx", from, raw);
   }
   const waiting = async () =>
     (await h.redis.zrangeBuffer(`${h.prefix}o:idx:ready`, "0", "-1")).map((b) => b.toString("hex"));
@@ -55,7 +52,7 @@ describe("ordered_cancel by an id as read that two stored ids read alike, twice"
     const asked = { token: "c2", keepMs: 60_000, name: "idx", id: READ, tick: "t1", fence, records: "" };
     const { first, after } = await callTwice(protocol.ordered_cancel, { ticks: "ticks" }, asked);
     expect(String(first).split(" ").slice(0, 3)).toEqual(["marked", "t1", fence]);
-    expect(after["cancelled"]).toBeUndefined();
+    expect(after.cancelled).toBeUndefined();
     expect(await waiting()).toEqual([FE.toString("hex")]);
   });
 });

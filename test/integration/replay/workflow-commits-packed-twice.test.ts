@@ -148,4 +148,36 @@ describe.each(adapterCases)("workflow commits, packed or apart, each resent, ove
     }
     expect(await runField("r2", "status")).toBe("running");
   });
+
+  it("finish: commits sent apart (a record holds the separator), resent, commit once; gone, none", async () => {
+    for (const id of ["r1", "r2"]) await start(id);
+    const begun = await call(
+      protocol.begin,
+      beginKeys({ tick: "T", leaseMs: LEASE }),
+      beginNamed({ tick: "T", leaseMs: LEASE, workflowClaim: 10 }),
+    );
+    const fence = (id: string) => begun.workflows!.claimed.find((c) => c.id === id)!.fence;
+    const odd = `a${JOIN_SEPARATOR}b`;
+    const end = (id: string): Commit => ({
+      id,
+      fence: fence(id),
+      disposition: "d",
+      extra: "1",
+      steps: [{ name: "s", record: odd }],
+      parks: [],
+    });
+    const args = { ...finishArgs({ tick: "T", leaseMs: LEASE, call: 2 }), workflows: [end("r1")] };
+    expect(encode(protocol.finish, finishKeys("T"), args).args[5]).toBe(1);
+    const { first } = await callTwice(protocol.finish, finishKeys("T"), args);
+    expect(first.committed).toEqual([1]);
+    expect(await h.redis.hget(`${h.prefix}wf:steps:r1`, "s")).toBe(odd);
+    expect(await runField("r1", "status")).toBe("completed");
+
+    const lostArgs = { ...finishArgs({ tick: "U", leaseMs: LEASE, call: 2 }), workflows: [end("r2"), end("r2")] };
+    const before = await snapshot(h.redis, h.prefix);
+    const lost = await call(protocol.finish, finishKeys("U"), lostArgs);
+    expect(lost.committed).toEqual([0, 0]);
+    expect(lost.leaseGone).toBe(1);
+    expect(await snapshot(h.redis, h.prefix)).toEqual(before);
+  });
 });

@@ -2,8 +2,9 @@
 -- count and every item's values in one value, joined by ASCII's record separator (30); or, when the
 -- section was empty or a value held the separator, the section as it is (its count, then the values).
 -- packed.section reads either into one layout, the one ARGV holds: the count at `at`, then `width`
--- values an item. The reader of a section (lib/ordered/ack-ids.lua, ordered_enqueue.lua) indexes that
--- table whichever way the section came, one loop for both.
+-- values an item (lib/common/packed-nested.lua: nested items, each read by its caller's own function).
+-- The reader of a section (lib/ordered/ack-ids.lua, ordered_enqueue.lua, lib/workflows/commit-runs.lua)
+-- indexes that table whichever way the section came, one loop for both.
 -- One string.match an item (its values at once): a find and a sub a value cost Redis some 20 % more
 -- instructions an ordered payload (bench/ordered-redis-instructions.ts), ARGV's own values less still.
 -- Replays: reading is pure (no key read or written), so a replay reads the same values the same way; a

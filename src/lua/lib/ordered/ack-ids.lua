@@ -41,14 +41,6 @@
 -- @include lib/tick/ack-jobs.lua
 -- @include lib/ordered/cancel-ids.lua
 
-local function trim_ordered_dead(dead, now_sec, max_size, max_age)
-  local evicted = redis.call('ZREMRANGEBYSCORE', dead, '-inf', '(' .. (now_sec - max_age))
-  local size = redis.call('ZCARD', dead)
-  if size > max_size then evicted = evicted + redis.call('ZREMRANGEBYRANK', dead, 0, size - max_size - 1) end
-  if evicted > 0 then redis.call('INCRBY', P .. 'stat:dead_evicted', evicted) end
-  return evicted
-end
-
 -- Is `token` this tick's, for the execution with `fence`? Returns the index
 -- where the token's due time starts (it follows "TICK FENCE ", as this tick's
 -- fetch wrote it), or nil. A plain find at 1 makes no string.
@@ -203,7 +195,7 @@ local function settle_other(tick, kind, name, id, fence, extra, now, dead_max, d
   redis.call('ZADD', dead, now_sec, extra .. ',"payloads":[' .. table.concat(payloads, ',') .. '],"scores":[' .. table.concat(scores, ',') .. ']}')
   redis.call('DEL', p)
   redis.call('HDEL', okey(name, 'retries'), id)
-  local evicted = trim_ordered_dead(dead, now_sec, dead_max, dead_max_age)
+  local evicted = trim_dead(now_sec, dead_max, dead_max_age, dead)
   return 1, promote_arrivals(name, id, tonumber(redis.call('ZSCORE', okey(name, 'later'), id))), evicted, due
 end
 

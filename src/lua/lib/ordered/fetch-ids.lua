@@ -96,14 +96,17 @@ local function fetch_name(tick, name, limit, now, out, cap)
       if count > cap then
         count = cap
         local p, rest = p_of .. id, okey(name, 'n:' .. id)
+        -- The run's payloads out of p:ID before it moves: cut after a merge, the cut would take
+        -- n:ID's lowest instead (lost) and leave the run's behind it (run twice).
+        redis.call('ZREMRANGEBYRANK', p, '0', string.format('%d', cap - 1))
         if redis.call('RENAMENX', p, rest) == 0 then
           redis.call('ZUNIONSTORE', rest, 2, rest, p, 'AGGREGATE', 'MIN')
           redis.call('DEL', p)
         end
-        redis.call('ZREMRANGEBYRANK', rest, '0', string.format('%d', cap - 1))
         local run = {}
         for k = 1, 2 * cap, 2 do run[k], run[k + 1] = items[k + 1], items[k] end
-        redis.call('ZADD', p, unpack(run))
+        -- In parts: Lua unpacks some 8,000 values at most, and a cap may be far larger.
+        for from = 1, #run, 2000 do redis.call('ZADD', p, unpack(run, from, math.min(from + 1999, #run))) end
         behind[#behind + 1] = id
       end
       for k = 1, 2 * count, 2 do

@@ -94,8 +94,9 @@
 -- @include lib/common/joined.lua
 -- @include lib/common/utf8-as-read.lua
 
-local function trim_dead(now_sec, max_size, max_age)
-  local dead = P .. 'dead'
+-- `dead`: the dead set to trim, P .. 'dead' when nil (an ordered name's: lib/ordered/ack-ids.lua).
+local function trim_dead(now_sec, max_size, max_age, dead)
+  dead = dead or P .. 'dead'
   local evicted = redis.call('ZREMRANGEBYSCORE', dead, '-inf', '(' .. (now_sec - max_age))
   local size = redis.call('ZCARD', dead)
   if size > max_size then

@@ -7,10 +7,10 @@
 --
 -- An item: id fence disposition extra steps[](name record) parks[](step kind seq ms event match)
 -- The section comes packed (src/protocol/define.ts `packed`): "j<values>", then its values (the count,
--- then the items') in one value joined by the record separator (30), read here an item at a time into
--- a table laid out as ARGV holds an item; or, when empty or a value holds the separator, as a counted
--- section in ARGV. An item's short fields are read by one match, a record or an output by a plain find:
--- splitting every value with a find and a sub cost Redis 1.8× what the values cost it as ARGV
+-- then the items') in one value joined by the record separator (30); or, when empty or a value holds the
+-- separator, as a counted section in ARGV. Either is read by lib/common/packed.lua's nested reader into
+-- one table laid out as ARGV holds the section, a packed item by wf_packed_item below: splitting every
+-- value with a find and a sub cost Redis 1.8x what the values cost it as ARGV
 -- (bench/workflow-instructions.ts --redis).
 -- disposition: c (continue: still held), y (yield: due now), r (retry: due
 -- after `extra` ms), v (this deployment lacks the run's workflow version:
@@ -19,6 +19,8 @@
 -- d (done: `extra` is the output JSON), f (failed: `extra` is the error JSON). A run that ends drops
 -- the parked steps its code left behind (wf_unpark_all); a resent end finds
 -- the run ended, no longer held, and changes nothing.
+-- @include lib/common/packed.lua
+-- @include lib/common/packed-nested.lua
 -- @include lib/workflows/run-state.lua
 -- @include lib/workflows/kept-events.lua
 
@@ -94,70 +96,67 @@ local function wf_commit_one(tick, a, i, now)
   return i + 6 * parks, 1
 end
 
--- The next item of a packed section `s` from `pos`: its values laid out as ARGV holds an item's, and the
--- position past it. A value never holds the separator (else the section is not packed).
-local function wf_packed_item(s, pos)
+-- A packed commit's values from `pos` of `s` into V from `k`, laid out as ARGV holds a commit
+-- (packed.nested's item): its short fields by one match, a record or an output by a plain find. A value
+-- never holds the separator (else the section is not packed).
+local function wf_packed_item(s, pos, V, k)
   local find, sub, match = string.find, string.sub, string.match
-  local id, fence, disposition, at = match(s, '^([^\30]*)\30([^\30]*)\30([^\30]*)\30()', pos)
-  if not at then error('workflow commits: no packed item at ' .. pos) end
+  local at
+  V[k], V[k + 1], V[k + 2], at = match(s, '^([^\30]*)\30([^\30]*)\30([^\30]*)\30()', pos)
+  if not at then return nil end
   local e = find(s, '\30', at, true)
+  if not e then return nil end
   local steps, p = match(s, '^(%d+)\30()', e + 1)
-  local a = { id, fence, disposition, e == at and '' or sub(s, at, e - 1), steps }
-  local k = 6
+  if not p then return nil end
+  V[k + 3], V[k + 4] = e == at and '' or sub(s, at, e - 1), steps
+  k = k + 5
   for _ = 1, tonumber(steps) do
     local name, r = match(s, '^([^\30]*)\30()', p)
+    if not r then return nil end
     local re = find(s, '\30', r, true) or #s + 1
-    a[k], a[k + 1] = name, sub(s, r, re - 1)
+    V[k], V[k + 1] = name, sub(s, r, re - 1)
     k, p = k + 2, re + 1
   end
   local parks, q = match(s, '^(%d+)()', p)
-  a[k] = parks
-  p = q + 1
+  if not q then return nil end
+  V[k] = parks
+  k, p = k + 1, q + 1
   for _ = 1, 6 * tonumber(parks) do
     local v = find(s, '\30', p, true) or #s + 1
-    k = k + 1
-    a[k] = sub(s, p, v - 1)
-    p = v + 1
+    V[k] = sub(s, p, v - 1)
+    k, p = k + 1, v + 1
   end
-  return a, p
+  return p, k
+end
+
+-- The index in V past the commit at V[j] of a counted section (packed.nested's span), nil when its counts
+-- are not whole numbers.
+local function wf_commit_span(V, j)
+  local steps = tonumber(V[j + 4])
+  if not steps or steps < 0 or steps % 1 ~= 0 then return nil end
+  j = j + 5 + 2 * steps
+  local parks = tonumber(V[j])
+  if not parks or parks < 0 or parks % 1 ~= 0 then return nil end
+  return j + 1 + 6 * parks
 end
 
 -- Commits the section of items at ARGV[i]: 1 or 0 per item (committed[]), and the index in ARGV past it.
+-- Every item is read, packed or counted, before the first is committed: a malformed section commits none.
 -- The runs' list and count writes go once for the section (wf_defer, run-state.lua).
 local function wf_commit_all(tick, i, now)
+  local V, at, past = packed.nested(i, wf_packed_item, wf_commit_span, 'workflow commits')
   local committed = {}
   wf_defer.start()
-  if string.byte(ARGV[i]) == 106 then -- 'j': packed
-    local s = ARGV[i + 1]
-    local n, pos = string.match(s, '^(%d+)\30()')
-    for k = 1, tonumber(n) do
-      local a
-      a, pos = wf_packed_item(s, pos)
-      local _, applied = wf_commit_one(tick, a, 1, now)
-      committed[k] = applied
-    end
-    if pos ~= #s + 2 then error('workflow commits: the packed value goes on past its ' .. n .. ' items') end
-    wf_defer.flush()
-    return committed, i + 2
-  end
-  local j = i + 1
-  for k = 1, tonumber(ARGV[i]) do
-    j, committed[k] = wf_commit_one(tick, ARGV, j, now)
+  local j = at + 1
+  for k = 1, tonumber(V[at]) do
+    j, committed[k] = wf_commit_one(tick, V, j, now)
   end
   wf_defer.flush()
-  return committed, j
+  return committed, past
 end
 
 -- The section of items at ARGV[i], committing nothing: its count of items, and the index in ARGV past it
 -- (a packed section's count is its first value: no item read).
 local function wf_commits_skip(i)
-  if string.byte(ARGV[i]) == 106 then return tonumber(string.match(ARGV[i + 1], '^%d+')), i + 2 end
-  local n = tonumber(ARGV[i])
-  local j = i + 1
-  for _ = 1, n do
-    local steps = tonumber(ARGV[j + 4])
-    j = j + 5 + 2 * steps
-    j = j + 1 + 6 * tonumber(ARGV[j])
-  end
-  return n, j
+  return packed.skip(i, wf_commit_span, 'workflow commits')
 end
