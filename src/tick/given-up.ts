@@ -22,7 +22,11 @@
 // then never runs: test/integration/replay/given-up-step-resend-unanswered.test.ts).
 // Unanswered too, or the lease gone, nobody can tell: the acks of every
 // unanswered step leave finish's, and a job a step never acked stays in the
-// tick's list for the resurrector: run twice at worst, never lost. The batch
+// tick's list for the resurrector: run twice at worst, never lost; but a group
+// one named by place alone goes back into finish, by place and text (placedAlone):
+// a step that ran may have left it listed, answered missed in a reply nobody read,
+// and finish is answered missed for it in turn when the step cut it
+// (test/integration/replay/given-up-step-by-place-alone-uncut.test.ts). The batch
 // a step that ran fetched goes to the resurrector too. Over TCP a step still
 // waits on the connection ahead of the question, so Redis runs it first (the
 // question counts it as run) unless it was lost with its connection; over
@@ -32,6 +36,7 @@ import type { Stepped, TickOutcome, TickWork } from "./capability.js";
 import type { OpenTick } from "./open.js";
 import * as protocol from "../protocol/index.js";
 import { takeStep } from "./step-reply.js";
+import { byPlaceAlone } from "./passes/ack.js";
 import type { GivenUpStep } from "./given-up-step.js";
 
 /** What the given-up steps settled; `recovered`: the errors they were given up for, when every one answered on resend. */
@@ -58,8 +63,10 @@ export async function settleGivenUp(t: OpenTick, finished: TickOutcome[]): Promi
     } catch {
       const unanswered = steps.slice(k);
       const kept = keptForFinish(await whichRan(t, unanswered));
-      const done = new Set(unanswered.filter((_, j) => !kept[j]).flatMap((s) => s.acks));
-      return { finished: left.filter((outcome) => !done.has(outcome)), fetched, recovered: [] };
+      const gone = unanswered.filter((_, j) => !kept[j]);
+      const done = new Set(gone.flatMap((s) => s.acks));
+      const again = gone.flatMap(placedAlone);
+      return { finished: left.filter((outcome) => !done.has(outcome)).concat(again), fetched, recovered: [] };
     }
     const settled = new Set(step.acks);
     left = left.filter((outcome) => !settled.has(outcome));
@@ -69,6 +76,18 @@ export async function settleGivenUp(t: OpenTick, finished: TickOutcome[]): Promi
     if (reply.resend) left = left.concat(reply.resend);
   }
   return { finished: left, fetched, recovered: steps.map((step) => step.error) };
+}
+
+/**
+ * The outcomes of the groups `step` named by place alone, their batches marked to be acked apart, by
+ * place and text (ack.ts `grouped`): the step may have run and left such a group listed (its reply,
+ * `missed`, never read), so finish names it again; the script answers it missed when the step cut it
+ * (lib/tick/ack-jobs.lua by_place.gone), and otherwise, intact, takes it as any group.
+ */
+function placedAlone(step: GivenUpStep): TickOutcome[] {
+  const outcomes = byPlaceAlone(step.args.acks, step.plain);
+  for (const o of outcomes) if (o.job.batch) o.job.batch.apart = true;
+  return outcomes;
 }
 
 /**

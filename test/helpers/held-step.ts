@@ -15,8 +15,8 @@ const CALL_AT = 5;
 
 export interface HeldStep {
   adapter: RedisAdapter;
-  /** The next step call naming `mark`, and its resends, are held. */
-  arm(mark: string): void;
+  /** The next step call naming `mark` (or whose arguments `mark` accepts), and its resends, are held. */
+  arm(mark: string | ((args: string[]) => boolean)): void;
   /** How many step calls are held now. */
   held(): number;
   /** Sends the held calls to Redis; resolves once Redis answered them. */
@@ -27,7 +27,7 @@ export interface HeldStep {
 
 export function holdStep(inner: RedisAdapter): HeldStep {
   const stepSha = sha1Hex(step.script.text);
-  let mark: string | undefined;
+  let mark: string | ((args: string[]) => boolean) | undefined;
   let header: string | undefined;
   let held: (() => Promise<void>)[] = [];
   let before: { sha: Promise<string>; text: string } | undefined;
@@ -43,7 +43,8 @@ export function holdStep(inner: RedisAdapter): HeldStep {
     call: () => Promise<RedisReply>,
   ): Promise<RedisReply> => {
     if (script.sha === (await stepSha) || script.text === step.script.text) {
-      if (mark !== undefined && args.some((a) => a.includes(mark!))) {
+      const named = mark;
+      if (named !== undefined && (typeof named === "string" ? args.some((a) => a.includes(named)) : named(args))) {
         mark = undefined;
         header = args[CALL_AT];
       }

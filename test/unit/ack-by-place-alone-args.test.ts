@@ -6,7 +6,14 @@
 import { describe, expect, it } from "vitest";
 import { encode } from "../../src/protocol/define.js";
 import * as protocol from "../../src/protocol/index.js";
-import { ackArgs, type AckTrailers, type Outcome, unplaced } from "../../src/tick/passes/ack.js";
+import {
+  ackArgs,
+  ackOrder,
+  type AckTrailers,
+  byPlaceAlone,
+  type Outcome,
+  unplaced,
+} from "../../src/tick/passes/ack.js";
 import type { FetchedBatch, FetchedJob } from "../../src/tick/passes/fetch.js";
 
 const job = (queue: string, jid: string, batch: FetchedBatch, raw?: string): FetchedJob => ({
@@ -99,5 +106,22 @@ describe("a step's acks by place alone", () => {
     expect(unplaced(acks, outcomes, [3, 4, 5, 6])).toEqual(outcomes.slice(2, 5));
     expect(unplaced(acks, outcomes, [])).toEqual([]);
     expect(unplaced(acks, outcomes, undefined)).toEqual([]);
+    expect(byPlaceAlone(acks, outcomes)).toEqual(outcomes.slice(0, 5));
+  });
+
+  it("name a batch acked apart (a given-up step's, again in finish) as its own group with place and text, after its queue's others, in ack order", () => {
+    const apart = group("default", 4, 2);
+    apart[0]!.job.batch!.apart = true;
+    const outcomes: Outcome[] = [...group("default", 0, 2), ...apart, ...group("default", 2, 1)];
+    const acks = ackArgs(outcomes);
+    expect(acks.succeeded.map((g) => [g.queue, g.place, g.jobs.length])).toEqual([
+      ["default", "", 3],
+      ["default", "4", 2],
+    ]);
+    expect(ackOrder(outcomes)).toEqual([...outcomes.slice(0, 2), outcomes[4], ...apart]);
+    // Alone in finish: its own group still, never named by place alone.
+    expect(ackArgs(apart, undefined, trusted).succeeded).toEqual([
+      { queue: "default", place: "4", jobs: apart.map((o) => o.job.raw) },
+    ]);
   });
 });

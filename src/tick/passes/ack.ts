@@ -4,7 +4,7 @@ import type { ArgOf } from "../../protocol/define.js";
 import type { acks } from "../../protocol/sections.js";
 import type { JobPayload } from "../../job/payload.js";
 import { patchOf } from "./ack-refs.js";
-import type { FetchedJob } from "./fetch.js";
+import type { FetchedBatch, FetchedJob } from "./fetch.js";
 
 // `payload`, `error` and `reason` ride along for the events and the failure
 // log line (src/tick/events.ts); Redis never sees them. `fields`: what `updated`
@@ -77,22 +77,38 @@ const settled = (o: Outcome): o is Settled => o.kind !== "succeeded";
  */
 function oneGroup(outcomes: Outcome[]): boolean {
   const first = outcomes[0];
-  if (first === undefined || first.kind !== "succeeded") return false;
+  if (first === undefined || first.kind !== "succeeded" || first.job.batch?.apart === true) return false;
   const { queue } = first.job;
   const name = first.ran?.name;
   for (let k = 1; k < outcomes.length; k++) {
     const o = outcomes[k]!;
-    if (o.kind !== "succeeded" || o.job.queue !== queue || o.ran?.name !== name) return false;
+    if (o.kind !== "succeeded" || o.job.queue !== queue || o.ran?.name !== name || o.job.batch?.apart === true)
+      return false;
   }
   return true;
 }
 
-/** The outcomes grouped as lib/tick/ack-jobs.lua takes them: successes by queue, then the others in their order. */
-function grouped(outcomes: Outcome[]): { succeeded: Map<string, Outcome[]>; ordered: Settled[] } {
+/** Groups of successes as [queue, outcomes], in ack order. */
+type Succeeded = [string, Outcome[]][];
+
+/**
+ * The outcomes grouped as lib/tick/ack-jobs.lua takes them: successes by queue, then those of each
+ * batch acked apart (FetchedBatch.apart), then the others in their order.
+ */
+function grouped(outcomes: Outcome[]): { succeeded: Succeeded; ordered: Settled[] } {
   // Within a queue, the successes of one job name go together: the metrics section counts them as one group.
   const byQueue = new Map<string, Map<string, Outcome[]>>();
+  let apart: Map<FetchedBatch, Outcome[]> | undefined;
   for (const o of outcomes) {
     if (o.kind !== "succeeded") continue;
+    const batch = o.job.batch;
+    if (batch?.apart === true) {
+      apart ??= new Map();
+      const group = apart.get(batch);
+      if (group) group.push(o);
+      else apart.set(batch, [o]);
+      continue;
+    }
     const name = o.ran?.name ?? "";
     let names = byQueue.get(o.job.queue);
     if (!names) {
@@ -103,17 +119,18 @@ function grouped(outcomes: Outcome[]): { succeeded: Map<string, Outcome[]>; orde
     if (group) group.push(o);
     else names.set(name, [o]);
   }
-  const succeeded = new Map<string, Outcome[]>();
+  const succeeded: Succeeded = [];
   for (const [queue, names] of byQueue) {
     // One job name (most acks): its group as it is, not a copy.
     if (names.size === 1) {
-      for (const group of names.values()) succeeded.set(queue, group);
+      for (const group of names.values()) succeeded.push([queue, group]);
       continue;
     }
     const all: Outcome[] = [];
     for (const group of names.values()) for (const o of group) all.push(o);
-    succeeded.set(queue, all);
+    succeeded.push([queue, all]);
   }
+  if (apart) for (const group of apart.values()) succeeded.push([group[0]!.job.queue, group]);
   // Jobs put back are pushed one by one onto the head of their queue: the
   // last pushed is fetched first, so they go in reverse to keep their order.
   const rest = outcomes.filter(settled);
@@ -129,9 +146,9 @@ export function ackOrder(outcomes: Outcome[]): Outcome[] {
 }
 
 /** The successes queue by queue, then the others. */
-function inOrder(succeeded: Map<string, Outcome[]>, ordered: Settled[]): Outcome[] {
+function inOrder(succeeded: Succeeded, ordered: Settled[]): Outcome[] {
   const all: Outcome[] = [];
-  for (const group of succeeded.values()) for (const o of group) all.push(o);
+  for (const [, group] of succeeded) for (const o of group) all.push(o);
   for (const o of ordered) all.push(o);
   return all;
 }
@@ -198,13 +215,18 @@ const NONE: Outcome[] = [];
  */
 export function unplaced(acks: AckArgs, plain: Outcome[], missed: readonly number[] | undefined): Outcome[] {
   if (missed === undefined || missed.length === 0) return NONE;
+  return byPlaceAlone(acks, plain, missed);
+}
+
+/** The outcomes of the groups `acks` named by place alone (those whose first entry `only` holds, when given). */
+export function byPlaceAlone(acks: AckArgs, plain: Outcome[], only?: readonly number[]): Outcome[] {
   let entry = 1;
   let order: Outcome[] | undefined;
   let out: Outcome[] | undefined;
   for (const group of acks.succeeded) {
     const unsent = unsentCount(group.place);
     const count = unsent ?? group.jobs.length;
-    if (unsent !== undefined && missed.includes(entry)) {
+    if (unsent !== undefined && (only === undefined || only.includes(entry))) {
       order ??= ackOrder(plain);
       out ??= [];
       for (let k = entry - 1; k < entry - 1 + count; k++) out.push(order[k]!);
@@ -263,8 +285,12 @@ export function ackArgs(outcomes: Outcome[], trailers?: AckTrailersOf, doubted?:
     delay: o.kind === "retry" ? o.delaySec : 0,
   }));
   return {
-    succeeded: [...succeeded].map(([queue, group]) =>
-      succeededGroup(queue, group, byPlace && !othersOf?.has(queue) && !doubted!.has(queue)),
+    succeeded: succeeded.map(([queue, group]) =>
+      succeededGroup(
+        queue,
+        group,
+        byPlace && !othersOf?.has(queue) && !doubted!.has(queue) && group[0]!.job.batch?.apart !== true,
+      ),
     ),
     others: { items, ...tail },
   };

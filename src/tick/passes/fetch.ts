@@ -28,6 +28,11 @@ export interface FetchedJob {
 export interface FetchedBatch {
   place: number;
   size: number;
+  /**
+   * Acked apart, as its own group with its place and text: a given-up step that named it by place
+   * alone may have cut it, and the script then answers it missed (src/tick/given-up.ts).
+   */
+  apart?: boolean;
 }
 
 /** lib/tick/fetch-jobs.lua's groups as src/protocol/sections.ts decodes them. */
@@ -44,7 +49,7 @@ export function readFetched(groups: FetchedGroups): FetchedJob[] {
   // Indexed, no destructuring iteration: this runs every step (bench/client-instructions.ts).
   for (let g = 0; g < groups.length; g++) {
     const { queue, jobs, counts, place } = groups[g]!;
-    const batch: FetchedBatch = { place, size: jobs.length };
+    const batch: FetchedBatch = { place, size: jobs.length, apart: false };
     for (let k = 0; k < jobs.length; k++) {
       const c = counts[k];
       out.push({

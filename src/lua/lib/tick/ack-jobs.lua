@@ -45,6 +45,9 @@
 -- entries answered (a replay answers the kept reply anyway, `missed` in it). A tick that dies before
 -- the resend leaves those jobs listed for the resurrector, as any job it had not acked. A tick of an
 -- older release calls its own scripts (their SHA-1s differ) and never names a group by place alone.
+-- A group named by place with its text that the lease hash shows cut already (by_place.gone: a
+-- given-up step cut it by place alone, and finish names it again) is answered missed, not matched
+-- by text; run twice, the same; at maxmemory it writes nothing.
 -- A concurrent tick never writes this tick's lists nor its lease hash; this tick's other lane only
 -- pushes at the head (the counts move with it, one script at a time). At maxmemory a group left
 -- listed writes nothing; one cut frees its jobs and rewrites one small field (`cut:QUEUE`).
@@ -294,6 +297,18 @@ function by_place.cut(tick, queue, group)
   return true
 end
 
+-- Whether `group`, named by place with its jobs' text, is wholly cut already (`cut:QUEUE` at or past
+-- its end): `cut` moves only by cutting the list's oldest jobs while the counts agree (by_place.cut,
+-- cut_by_text), or is set to a fetch's place when it finds the list empty, and places only grow,
+-- so no job placed below it is listed. Its entries are then answered missed and it never takes the
+-- text path, which would take another copy of an identical text (a job without a jid) for it: a
+-- given-up step that ran late may have cut it by place alone, and finish names it again
+-- (src/tick/given-up.ts). Run twice, the same. A lost lease has no `cut`: the text path, as before.
+function by_place.gone(tick, queue, group)
+  local at = tonumber(redis.call('HGET', P .. 'tick:' .. tick, 'cut:' .. queue))
+  return at ~= nil and at >= group.place + group.count
+end
+
 -- A cut of the list's `count` oldest jobs by text (a group's tail matched): while the counts
 -- agree, they are the jobs from `cut` on, and the count moves on with them, so that the groups
 -- behind may be acked by place (the first group of a tick is often acked in parts).
@@ -511,6 +526,8 @@ local function ack(tick, i, now_ms_value, dead_max, dead_max_age, held, marked)
       group.placed, cut[queue], placed[queue] = true, count, true
     elseif group.unsent then
       -- Named by place alone and not cut so: left listed, its entries answered missed below.
+    elseif group.place and count > 0 and by_place.gone(tick, queue, group) then
+      group.gone = true
     elseif text and count > 0 and groups_in[queue] == 1 then
       local tail = redis.call('LRANGE', inproc_key(tick, queue), -count, '-1')
       if #tail == count and joined_tail(text, tail) then
@@ -519,7 +536,7 @@ local function ack(tick, i, now_ms_value, dead_max, dead_max_age, held, marked)
         tails[queue] = tail
       end
     end
-    if not group.tail and not group.placed and not group.unsent then
+    if not group.tail and not group.placed and not group.unsent and not group.gone then
       if text then group[2] = joined.split(text, count, 'ack') end
       for k = 1, #group[2] do want(queue, group[2][k]) end
     end
@@ -557,15 +574,16 @@ local function ack(tick, i, now_ms_value, dead_max, dead_max_age, held, marked)
     if group.placed then
       -- A group cut by place: counted, no job of it read.
       entry, processed = entry + group.count, processed + group.count
-    elseif group.unsent then
+    elseif group.unsent or group.gone then
       -- Named by place alone, not cut: none settled, each answered missed (the tick sends them by text).
+      -- Or cut already (by_place.gone): none listed, each answered missed.
       for _ = 1, group.count do
         entry = entry + 1
         missed[#missed + 1] = entry
       end
     end
     -- A group cut whole: its jobs are its tail's, oldest (last) first.
-    for k = 1, (group.placed or group.unsent) and 0 or tail and #tail or #names do
+    for k = 1, (group.placed or group.unsent or group.gone) and 0 or tail and #tail or #names do
       entry = entry + 1
       local job = tail and tail[#tail - k + 1] or taken(queue, names[k])
       local marked = marks and job and marked_jid(marks, job)
