@@ -13,7 +13,7 @@
 // acknowledged: the state Redis had at that moment, or a little later.
 import { readdir, stat, truncate } from "node:fs/promises";
 import { join } from "node:path";
-import { startPrivateRedis, type PrivateRedis } from "./private-redis.js";
+import { type AppendFsync, startPrivateRedis, type PrivateRedis } from "./private-redis.js";
 import { sleep } from "./rng.js";
 
 const SAMPLE_MS = 20;
@@ -39,7 +39,7 @@ export interface RollbackRedis {
   redis: PrivateRedis;
   /** SIGKILL, the AOF cut back to a moment at most `lossMs` before the kill, restart; resolves once Redis answers. */
   rollback(lossMs: number): Promise<Rollback>;
-  /** The AOF's size now: every write answered before the call is in it (Redis writes it before it replies). */
+  /** The AOF's size now: with `appendfsync always`, every write answered before the call is in it. */
   aofSize(): Promise<number>;
   /** SIGKILL, the AOF cut back to `size` (an `aofSize()` taken before), restart: a rollback to that moment exactly. */
   rollbackTo(size: number): Promise<Rollback>;
@@ -55,8 +55,13 @@ async function incrFile(dir: string): Promise<string> {
   return join(folder, names[0]!);
 }
 
-export async function startRollbackRedis(): Promise<RollbackRedis> {
-  const redis = await startPrivateRedis({ appendfsync: "everysec" });
+/**
+ * `appendfsync` defaults to everysec (what `rollback(lossMs)` models). A test that cuts back to an
+ * `aofSize()` asks for `always`: under everysec a busy disk lets Redis hold an AOF write back for up
+ * to 2 s after it answered, so the size read could miss a write the test saw answered.
+ */
+export async function startRollbackRedis(options: { appendfsync?: AppendFsync } = {}): Promise<RollbackRedis> {
+  const redis = await startPrivateRedis({ appendfsync: options.appendfsync ?? "everysec" });
   let samples: [at: number, size: number][] = [];
   let sampling = true;
   let stopped = false;

@@ -15,7 +15,7 @@ const LEASE_MS = 3_000;
 let server: RollbackRedis;
 
 beforeAll(async () => {
-  server = await startRollbackRedis();
+  server = await startRollbackRedis({ appendfsync: "always" });
 }, 30_000);
 
 afterAll(async () => {

@@ -26,7 +26,7 @@ const logger: JobLogger = { info: () => {}, warn: (m) => void warnings.push(m), 
 let server: RollbackRedis;
 
 beforeAll(async () => {
-  server = await startRollbackRedis();
+  server = await startRollbackRedis({ appendfsync: "always" });
 }, 30_000);
 
 afterAll(async () => {

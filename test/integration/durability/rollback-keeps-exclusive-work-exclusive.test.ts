@@ -27,7 +27,7 @@ let server: RollbackRedis;
 let rest: UpstashLocalServer;
 
 beforeAll(async () => {
-  server = await startRollbackRedis();
+  server = await startRollbackRedis({ appendfsync: "always" });
   rest = await startUpstashLocal({ redisUrl: server.redis.url, token: TOKEN });
 }, 30_000);
 

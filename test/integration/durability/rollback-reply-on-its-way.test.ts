@@ -34,7 +34,7 @@ let http: Listening;
 let cutNext: { size: number; rollback?: Promise<Rollback> } | undefined;
 
 beforeAll(async () => {
-  server = await startRollbackRedis();
+  server = await startRollbackRedis({ appendfsync: "always" });
   restRedis = new Redis(server.redis.url, { maxRetriesPerRequest: 1 });
   restRedis.on("error", () => {});
   admin = new Redis(server.redis.url, { maxRetriesPerRequest: null });
