@@ -14,12 +14,11 @@
 // is higher) and acts on nothing. If Redis still does not answer, the tick
 // asks (given_up.lua, a numbered call above theirs, so that none of them can
 // run from then on) which of the unanswered ones ran: over HTTP requests are
-// not ordered, and a step held in transit or dropped may never run. The acks
-// of one that never ran stay among finish's, the only ones ever made (unless
-// another of them ran: keptForFinish); those
-// of one that ran leave them, already done (a second ack of a text takes out
-// another copy of it, a job without a jid, one the late step fetched, which
-// then never runs: test/integration/replay/given-up-step-resend-unanswered.test.ts).
+// not ordered, and a step held in transit or dropped may never run. When none
+// of them ran, their acks stay among finish's, the only ones ever made
+// (finishMakesTheirAcks); when one ran, every one's leave them (a second ack of
+// a text takes out another copy of it, a job without a jid, one the late step
+// fetched, which then never runs: test/integration/replay/given-up-step-resend-unanswered.test.ts).
 // Unanswered too, or the lease gone, nobody can tell: the acks of every
 // unanswered step leave finish's, and a job a step never acked stays in the
 // tick's list for the resurrector: run twice at worst, never lost; but a group
@@ -30,8 +29,9 @@
 // a step that ran fetched goes to the resurrector too. Over TCP a step still
 // waits on the connection ahead of the question, so Redis runs it first (the
 // question counts it as run) unless it was lost with its connection; over
-// HTTP test/integration/replay/given-up-step-never-ran.test.ts holds one. Every given-up step answered on resend, the tick ends
-// as any tick that stopped early: no error, a warning (run.ts).
+// HTTP test/integration/replay/given-up-step-never-ran.test.ts holds one.
+// Every given-up step answered on resend, the tick ends as any tick that
+// stopped early: no error, a warning (run.ts).
 import type { Stepped, TickOutcome, TickWork } from "./capability.js";
 import type { OpenTick } from "./open.js";
 import * as protocol from "../protocol/index.js";
@@ -62,8 +62,7 @@ export async function settleGivenUp(t: OpenTick, finished: TickOutcome[]): Promi
       stepped = await t.calls.send(protocol.step, step.args);
     } catch {
       const unanswered = steps.slice(k);
-      const kept = keptForFinish(await whichRan(t, unanswered));
-      const gone = unanswered.filter((_, j) => !kept[j]);
+      const gone = finishMakesTheirAcks(await whichRan(t, unanswered)) ? [] : unanswered;
       const done = new Set(gone.flatMap((s) => s.acks));
       const again = gone.flatMap(placedAlone);
       return { finished: left.filter((outcome) => !done.has(outcome)).concat(again), fetched, recovered: [] };
@@ -91,17 +90,15 @@ function placedAlone(step: GivenUpStep): TickOutcome[] {
 }
 
 /**
- * Which unanswered steps' acks finish makes: those of steps that never ran, and only when none of them
- * ran. A step that ran fetched a batch the tick never saw, which stays in the tick's lists after finish
+ * Whether finish makes the unanswered steps' acks: only when none of them ran (one answer for all). A step that ran fetched a batch the tick never saw, which stays in the tick's lists after finish
  * for a resurrector; a step that never ran may still arrive once the lease has lapsed, when a step acks
  * whatever the lists hold (step.lua), and its ack, made by finish already, would take a copy of that
  * batch of the same text (a job without a jid) that nobody ran
  * (test/integration/replay/given-up-step-after-lease.test.ts). Then, as when nobody can tell, every
  * unanswered step's acks leave finish's: a job run twice at worst, never lost.
  */
-export function keptForFinish(ran: readonly number[] | undefined): boolean[] {
-  const none = ran?.every((r) => r === 0) === true;
-  return (ran ?? []).map(() => none);
+export function finishMakesTheirAcks(ran: readonly number[] | undefined): boolean {
+  return ran?.every((r) => r === 0) === true;
 }
 
 /** For each step, 1 when it ran at Redis and 0 when it never will; undefined when nobody can tell. */

@@ -7,7 +7,7 @@
 // With jobs of the same text (a producer that sets no jid), the late step's
 // ack, had finish made it already, would take such a copy, one nobody ran. So
 // when one of the unanswered steps ran, finish makes none of their acks
-// (src/tick/given-up.ts keptForFinish, which this test asks as the tick does).
+// (src/tick/given-up.ts finishMakesTheirAcks, which this test asks as the tick does).
 import { describe, expect, it } from "vitest";
 import * as protocol from "../../../src/protocol/index.js";
 import { adapterCases } from "../../helpers/adapters.js";
@@ -15,7 +15,7 @@ import { beginKeys, beginNamed } from "../../helpers/begin-args.js";
 import { useHarness } from "../../helpers/harness.js";
 import { scriptCalls } from "../../helpers/script-calls.js";
 import { finishArgs, NO_ACKS, rawAcks, stepArgs, tickKeys } from "../../helpers/tick-calls.js";
-import { keptForFinish } from "../../../src/tick/given-up.js";
+import { finishMakesTheirAcks } from "../../../src/tick/given-up.js";
 
 const LEASE = 5_000;
 const COPIES = 4;
@@ -37,8 +37,8 @@ describe.each(adapterCases)("a never-ran given-up step arriving after the lease 
     const asked = await call(protocol.given_up, tickKeys("t1"), { tickId: "t1", call: "4", steps: ["2a", "3b"] });
     expect(asked).toMatchObject({ leaseHeld: true, ran: [1, 0] });
     // Copy 2, fetched by 2a, waits in the tick's list for a resurrector; finish makes step 3b's ack only if the tick keeps it.
-    const kept = keptForFinish(asked.leaseHeld ? asked.ran : undefined);
-    const acks = kept[1] ? rawAcks({ default: [text] }) : NO_ACKS;
+    const kept = finishMakesTheirAcks(asked.leaseHeld ? asked.ran : undefined);
+    const acks = kept ? rawAcks({ default: [text] }) : NO_ACKS;
     await call(protocol.finish, tickKeys("t1"), finishArgs({ tick: "t1", leaseMs: LEASE, call: 5, acks }));
     expect(await h.redis.llen(`${h.prefix}inproc:t1:default`)).toBeGreaterThanOrEqual(1);
     // The lease lapses before a resurrector comes by (a Worker with no cron may wait long).
