@@ -7,13 +7,12 @@
 import { describe, expect, it } from "vitest";
 import * as protocol from "../../../src/protocol/index.js";
 import { adapterCases } from "../../helpers/adapters.js";
-import { beginKeys, beginNamed } from "../../helpers/begin-args.js";
 import { useHarness } from "../../helpers/harness.js";
 import { scriptCalls } from "../../helpers/script-calls.js";
 import { snapshot } from "../../helpers/snapshot.js";
-import { ENQUEUE_KEYS, enqueueArgs, finishArgs, rawAcks, stepArgs, tickKeys } from "../../helpers/tick-calls.js";
+import { enqueuedAndBegun } from "../../helpers/seeded-ticks.js";
+import { finishArgs, rawAcks, stepArgs, tickKeys } from "../../helpers/tick-calls.js";
 
-const job = (n: number) => JSON.stringify({ class: "x", args: [n], jid: `j${n}`, queue: "default", retry: true });
 const LEASE = 5_000;
 
 describe.each(adapterCases)("given_up.lua over $name", (adapterCase) => {
@@ -21,18 +20,7 @@ describe.each(adapterCases)("given_up.lua over $name", (adapterCase) => {
   const { call, callTwice } = scriptCalls(h);
 
   /** Four jobs queued; t1 began (call 1) with the first. */
-  const setup = async () => {
-    await call(
-      protocol.enqueue,
-      ENQUEUE_KEYS,
-      enqueueArgs(
-        "t",
-        [1, 2, 3, 4].map((n) => ({ job: job(n) })),
-      ),
-    );
-    const options = { tick: "t1", leaseMs: LEASE, batch: 1 };
-    await call(protocol.begin, beginKeys(options), beginNamed(options));
-  };
+  const setup = () => enqueuedAndBegun(call, { count: 4, ticks: ["t1"], leaseMs: LEASE, batch: 1 });
 
   it("tells a lane step that ran from one that never did; run twice, the same; the one that never ran is stale after it", async () => {
     await setup();
