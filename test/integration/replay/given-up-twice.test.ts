@@ -75,7 +75,11 @@ describe.each(adapterCases)("given_up.lua over $name", (adapterCase) => {
     const listed = await h.redis.lrange(`${h.prefix}inproc:t1:default`, 0, -1);
     await h.redis.del(`${h.prefix}tick:t1`);
     const acks = rawAcks({ default: listed });
-    const stepped = await call(protocol.step, tickKeys("t1"), stepArgs({ tick: "t1", leaseMs: LEASE, call: "2a", batch: 1, acks }));
+    const stepped = await call(
+      protocol.step,
+      tickKeys("t1"),
+      stepArgs({ tick: "t1", leaseMs: LEASE, call: "2a", batch: 1, acks }),
+    );
     expect(stepped.leaseHeld).toBe(false);
     expect(await h.redis.llen(`${h.prefix}inproc:t1:default`)).toBe(0);
   });
