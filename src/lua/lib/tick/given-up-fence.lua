@@ -7,6 +7,7 @@
 -- Read only on a lost lease: a step that holds the lease pays no command for it.
 -- A day: a step held in transit longer than that (an HTTP request) is past any Redis or proxy
 -- timeout we know of; one key a tick that gave a step up, a few bytes.
+-- @include lib/common/prefix-keys.lua
 local given_up_fence = { TTL_SEC = 86400 }
 
 function given_up_fence.key(tick)
