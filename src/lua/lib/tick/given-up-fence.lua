@@ -5,6 +5,10 @@
 -- on a lost lease below the fence acts on nothing (while the hash lives, its `seq` fences the same
 -- steps already). Finish can then make the acks of every given-up step that never ran, once.
 -- Read only on a lost lease: a step that holds the lease pays no command for it.
+-- Rolling deploys: an older tick never asks given_up.lua, so it has no fence and its steps on a lost
+-- lease ack as before (its finish left their acks out when one ran); a tick's steps run the step.lua
+-- of its own code (by the SHA of its own text), so a fenced tick's late step never meets an older
+-- step.lua that does not read the fence.
 -- A day: a step held in transit longer than that (an HTTP request) is past any Redis or proxy
 -- timeout we know of; one key a tick that gave a step up, a few bytes.
 -- @include lib/common/prefix-keys.lua
