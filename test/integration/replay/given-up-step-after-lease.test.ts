@@ -35,9 +35,10 @@ describe.each(adapterCases)("a never-ran given-up step arriving late, over $name
   /**
    * Tick t1: begin (call 1) fetches copy 1, which it runs; its ack goes in step 3b, held in transit.
    * Step 2a ran at Redis (fetching copy 2), its reply and its resend's lost. The question (call 4)
-   * tells 2a ran and 3b never did; finish (call 5) makes 3b's ack, as the tick does.
+   * tells 2a ran and 3b never did; finish (call 5) makes 3b's ack, as the tick does: by text alone, or
+   * by begin's group's place (0) and text (lib/tick/ack-jobs.lua by_place).
    */
-  async function finishedAfterQuestion() {
+  async function finishedAfterQuestion(place: string) {
     await h.redis.sadd(`${h.prefix}queues`, "default");
     await h.redis.rpush(`${h.prefix}queue:default`, ...Array.from({ length: COPIES }, () => text));
     const options = { tick: "t1", leaseMs: LEASE, batch: 1 };
@@ -47,7 +48,7 @@ describe.each(adapterCases)("a never-ran given-up step arriving late, over $name
     expect(asked).toMatchObject({ leaseHeld: true, ran: [1, 0] });
     const leave = leftOfFinish(asked.leaseHeld ? asked.ran : undefined, 2);
     expect(leave).toEqual([true, false]);
-    const acks = leave[1] ? NO_ACKS : rawAcks({ default: [text] });
+    const acks = leave[1] ? NO_ACKS : { ...NO_ACKS, succeeded: [{ queue: "default", place, jobs: [text] }] };
     await call(protocol.finish, tickKeys("t1"), finishArgs({ tick: "t1", leaseMs: LEASE, call: 5, acks }));
     // Copy 1 acked once (by finish); copy 2, fetched by 2a, waits in the tick's list; copies 3 and 4 queued.
     expect({ queued: await queued(), listed: await listed() }).toEqual({ queued: COPIES - 2, listed: 1 });
@@ -64,28 +65,33 @@ describe.each(adapterCases)("a never-ran given-up step arriving late, over $name
     }
   }
 
-  it("before the lease lapsed: stale, acts on nothing; copy 1 acked once, none of the others taken", async () => {
-    await finishedAfterQuestion();
-    await arrivesLateActingOnNothing();
-    expect({ queued: await queued(), listed: await listed() }).toEqual({ queued: COPIES - 2, listed: 1 });
-  });
+  for (const [how, place] of [
+    ["by text", ""],
+    ["by place and text", "0"],
+  ] as const) {
+    it(`finish acking ${how}; before the lease lapsed: stale, acts on nothing; copy 1 acked once, none of the others taken`, async () => {
+      await finishedAfterQuestion(place);
+      await arrivesLateActingOnNothing();
+      expect({ queued: await queued(), listed: await listed() }).toEqual({ queued: COPIES - 2, listed: 1 });
+    });
 
-  it("after the lease lapsed: fenced, acts on nothing; copy 2 stays for a resurrector, not acked for copy 1", async () => {
-    await finishedAfterQuestion();
-    // The lease lapses before a resurrector comes by (a Worker with no cron may wait long).
-    await h.redis.del(`${h.prefix}tick:t1`);
-    await arrivesLateActingOnNothing();
-    expect({ queued: await queued(), listed: await listed() }).toEqual({ queued: COPIES - 2, listed: 1 });
-  });
+    it(`finish acking ${how}; after the lease lapsed: fenced, acts on nothing; copy 2 stays for a resurrector, not acked for copy 1`, async () => {
+      await finishedAfterQuestion(place);
+      // The lease lapses before a resurrector comes by (a Worker with no cron may wait long).
+      await h.redis.del(`${h.prefix}tick:t1`);
+      await arrivesLateActingOnNothing();
+      expect({ queued: await queued(), listed: await listed() }).toEqual({ queued: COPIES - 2, listed: 1 });
+    });
 
-  it("after a resurrector took the tick's lists: fenced, acts on nothing; every copy not run is queued once", async () => {
-    await finishedAfterQuestion();
-    await h.redis.del(`${h.prefix}tick:t1`);
-    // Tick t2's begin resurrects t1's list (copy 2 back in its queue) and fetches nothing (batch 0).
-    const options = { tick: "t2", leaseMs: LEASE, batch: 0 };
-    await call(protocol.begin, beginKeys(options), beginNamed(options));
-    expect({ queued: await queued(), listed: await listed() }).toEqual({ queued: COPIES - 1, listed: 0 });
-    await arrivesLateActingOnNothing();
-    expect({ queued: await queued(), listed: await listed() }).toEqual({ queued: COPIES - 1, listed: 0 });
-  });
+    it(`finish acking ${how}; after a resurrector took the tick's lists: fenced, acts on nothing; every copy not run is queued once`, async () => {
+      await finishedAfterQuestion(place);
+      await h.redis.del(`${h.prefix}tick:t1`);
+      // Tick t2's begin resurrects t1's list (copy 2 back in its queue) and fetches nothing (batch 0).
+      const options = { tick: "t2", leaseMs: LEASE, batch: 0 };
+      await call(protocol.begin, beginKeys(options), beginNamed(options));
+      expect({ queued: await queued(), listed: await listed() }).toEqual({ queued: COPIES - 1, listed: 0 });
+      await arrivesLateActingOnNothing();
+      expect({ queued: await queued(), listed: await listed() }).toEqual({ queued: COPIES - 1, listed: 0 });
+    });
+  }
 });
