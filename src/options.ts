@@ -32,19 +32,23 @@ export function numberOption(value: number | undefined, fallback: number, name: 
  * Refuses a key that is not one of `known` (a typo such as `dely` would
  * otherwise be ignored): a TickqError naming it and the known ones.
  * `known` is a Record over the type's keys, so a new option that is not
- * listed fails the type check.
+ * listed fails the type check. `what` names the value in the error; a
+ * function is called only for an error (a check that runs once an item
+ * need not build its label each time).
  */
 export function checkKnownKeys(
   value: object,
   known: Readonly<Record<string, true>>,
-  what: string,
+  what: string | (() => string),
   code: "BAD_OPTIONS" | "BAD_ARGS" = "BAD_OPTIONS",
 ): void {
   for (const key in value) {
-    if (Object.hasOwn(value, key) && !Object.hasOwn(known, key)) {
+    // Known first: most keys are, and that answers with one lookup.
+    if (!Object.hasOwn(known, key) && Object.hasOwn(value, key)) {
+      const label = typeof what === "string" ? what : what();
       throw new TickqError(
         code,
-        `${what}: unknown option ${JSON.stringify(key)}; the options are ${Object.keys(known).join(", ")}`,
+        `${label}: unknown option ${JSON.stringify(key)}; the options are ${Object.keys(known).join(", ")}`,
       );
     }
   }

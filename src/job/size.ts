@@ -31,14 +31,17 @@ export function utf8Bytes(text: string): number {
   return bytes;
 }
 
-/** Throws JOB_TOO_LARGE when the stored text of a job is over `maxBytes`; returns its size. */
-export function checkJobSize(text: string, maxBytes: number, what: string): number {
+/**
+ * Throws JOB_TOO_LARGE when the stored text of a job is over `maxBytes`; returns its size. `what`
+ * names it in the error; a function is called only for an error.
+ */
+export function checkJobSize(text: string, maxBytes: number, what: string | (() => string)): number {
   // Each UTF-16 unit is at least one UTF-8 byte: a text longer than the limit in units is over it.
   const bytes = text.length > maxBytes ? text.length : utf8Bytes(text);
   if (bytes > maxBytes) {
     throw new TickqError(
       "JOB_TOO_LARGE",
-      `${what} is ${bytes} bytes as stored, over the limit of ${maxBytes} bytes (maxJobBytes): store large data elsewhere (a blob store, a database row) and enqueue its key`,
+      `${typeof what === "string" ? what : what()} is ${bytes} bytes as stored, over the limit of ${maxBytes} bytes (maxJobBytes): store large data elsewhere (a blob store, a database row) and enqueue its key`,
     );
   }
   return bytes;

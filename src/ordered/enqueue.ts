@@ -41,11 +41,15 @@ function payloadJson(name: string, payload: unknown): string {
   return JSON.stringify(payload);
 }
 
-/** The job with its payload checked against the ordered job's schema, if it has one. */
+/**
+ * The job with its payload checked against the ordered job's schema, if it has one. Runs once a
+ * payload: the labels an error would name it by are built only for an error
+ * (bench/ordered-instructions.ts counts the difference).
+ */
 function checkPayload(runtime: OrderedRuntime, job: OrderedBulkJob): OrderedBulkJob | Promise<OrderedBulkJob> {
   if (typeof job !== "object" || job === null)
     throw new TickqError("BAD_ARGS", "an ordered job is { name, id, payload, score?, delayMs? }");
-  checkKnownKeys(job, JOB_KEYS, `Ordered job "${job.name}"`, "BAD_ARGS");
+  checkKnownKeys(job, JOB_KEYS, () => `Ordered job "${job.name}"`, "BAD_ARGS");
   const schema = orderedDefinition(runtime.ordered, job.name)?.schema;
   if (!schema) return job;
   const output = checkBySchema(schema, job.payload, `Ordered job "${job.name}"`, "payload");
@@ -92,7 +96,7 @@ function prepare(runtime: OrderedRuntime, job: OrderedBulkJob): OrderedPayload {
   const payloadBytes = checkJobSize(
     payload,
     runtime.maxJobBytes,
-    `Ordered job "${name}" (id ${JSON.stringify(id.slice(0, 40))}): its payload`,
+    () => `Ordered job "${name}" (id ${JSON.stringify(id.slice(0, 40))}): its payload`,
   );
   return {
     name,

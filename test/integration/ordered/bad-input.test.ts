@@ -1,6 +1,7 @@
 // Bad input is a clear TickqError and writes nothing: an unknown ordered
 // name, an id that is not a non-empty string, a payload that is not JSON, a
-// score that is not finite. Bad declarations fail at createTickq.
+// score that is not finite, an unknown key, a payload over maxJobBytes; the
+// error names the job. Bad declarations fail at createTickq.
 import { describe, expect, it } from "vitest";
 import { createTickq, TickqError, type OrderedBulkJob } from "../../../src/index.js";
 import { adapterCases } from "../../helpers/adapters.js";
@@ -37,8 +38,20 @@ describe.each(adapterCases)("ordered bad input over $name", (adapterCase) => {
     ["a NaN score", { name: "idx", id: "a", payload: 1, score: NaN }, "BAD_ARGS", /score must be a finite number/],
     ["a string score", { name: "idx", id: "a", payload: 1, score: "7" }, "BAD_ARGS", /score must be a finite number/],
     ["a NaN delay", { name: "idx", id: "a", payload: 1, delayMs: NaN }, "BAD_ARGS", /delayMs must be a finite number/],
+    [
+      "an unknown key",
+      { name: "idx", id: "a", payload: 1, dely: 5 },
+      "BAD_ARGS",
+      /Ordered job "idx": unknown option "dely"/,
+    ],
+    [
+      "a payload over maxJobBytes",
+      { name: "idx", id: "big", payload: "x".repeat(2_000) },
+      "JOB_TOO_LARGE",
+      /Ordered job "idx" \(id "big"\): its payload is 2002 bytes as stored, over the limit of 1024/,
+    ],
   ])("%s: TickqError, and nothing written even for the good payloads beside it", async (_label, bad, code, message) => {
-    const tq = h.make({ mail: () => {} }, { ordered: { idx: { perform: () => {} } } });
+    const tq = h.make({ mail: () => {} }, { maxJobBytes: 1_024, ordered: { idx: { perform: () => {} } } });
     const before = await snapshot(h.redis, h.prefix);
     const call = tq.enqueueOrderedBulk([
       { name: "idx", id: "good", payload: 1 },
