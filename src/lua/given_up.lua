@@ -7,7 +7,11 @@
 -- request held in transit, or dropped); one that ran has its number in its
 -- lane's field (`seqa`, `seqb`, `seqc`, `seqd`; `seq` for a step of no lane),
 -- and finish leaves its acks alone: none is acked twice (a second ack of a text
--- takes another copy of it: a job without a jid).
+-- takes another copy of it: a job without a jid). While the lease hash lives its
+-- `seq` makes them stale; past it (finish leaves it to its TTL, or it lapses) the
+-- fence this call writes does (lib/tick/given-up-fence.lua): a step that never
+-- ran acts on nothing however late it arrives, so finish makes the acks of each
+-- one that never ran, whether or not another ran.
 -- KEYS: ticks lease
 -- ARGV: prefix tickId call steps[]
 -- Returns: (nowMs leaseHeld ran[])
@@ -17,13 +21,16 @@
 -- number, so nobody can tell; the tick leaves those acks to the resurrector (run
 -- twice at worst, never lost). ran: 1 or 0 for each step, in the order sent.
 -- Replays: a numbered call (lib/tick/replay-call.lua): a replay answers the kept reply,
--- and an older or replayed run changes nothing but the lease's `seq` and kept reply.
--- A concurrent tick never reads or writes this tick's lease hash.
--- maxmemory: runs (allow-oom): it reads, and rewrites two fields of the lease hash, so that the
--- tick's finish, which frees memory, can follow.
+-- and an older or replayed run changes nothing but the lease's `seq` and kept reply; the
+-- fence keeps the highest number written (a run twice writes the same one).
+-- A concurrent tick never reads or writes this tick's lease hash or fence.
+-- maxmemory: runs (allow-oom): it reads, rewrites two fields of the lease hash and writes the
+-- fence, a few bytes that expire (one key a tick that gave a step up), so that the tick's finish,
+-- which frees memory, can follow.
 -- @include lib/common/prefix-keys.lua
 -- @include lib/tick/replay-call.lua
 -- @include lib/tick/restart-hold.lua
+-- @include lib/tick/given-up-fence.lua
 
 local tickId = ARGV[2]
 local call = tonumber(ARGV[3])
@@ -40,4 +47,5 @@ for k = 1, tonumber(ARGV[stepsAt]) do
   local last = redis.call('HGET', lease, 'seq' .. lane)
   ran[k] = (last and tonumber(last) >= tonumber(number)) and 1 or 0
 end
+given_up_fence.put(tickId, call)
 return remember(lease, seq, { now, 1, ran }, nil, nil)

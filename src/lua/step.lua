@@ -74,6 +74,10 @@
 -- lane's `ranc` or `rand`, which its replay compares with the other lane's) and answers no count.
 -- The lease's `boot` stamp is read in call_state's HMGET with `seq` (one command, not two): a read,
 -- so a replay or a concurrent tick meets the same as before.
+-- A given-up step (src/tick/given-up.ts) that reaches Redis on a lost lease below the tick's
+-- given-up fence (lib/tick/given-up-fence.lua) acts on nothing and answers as a stale call: finish
+-- made its acks, or left them to the resurrector. One GET, on a lost lease only: a step that holds
+-- the lease reads nothing more. Run twice, stale twice; a concurrent tick has its own fence.
 -- A lease stamped by the Redis before a restart (lib/tick/restart-hold.lua) counts as lost:
 -- the acks run, nothing is fetched, leaseHeld 0. During the hold after a restart no ordered
 -- id, flow slot or unique key is handed out (a flow job waits in the schedule until it ends).
@@ -114,6 +118,7 @@
 -- @include lib/ordered/ack-ids.lua
 -- @include lib/tick/run-solo.lua
 -- @include lib/tick/restart-hold.lua
+-- @include lib/tick/given-up-fence.lua
 -- @include lib/common/joined.lua
 
 -- For the replay of a call of a lane of one connection (lib/tick/replay-call.lua): the jobs of each
@@ -179,7 +184,7 @@ if state == 'replay' then
   kept[4] = groups
   return ordered_reply.rehydrate(kept, 5)
 end
-if state == 'stale' then return { now, 0, 0, {} } end
+if state == 'stale' or (state == 'lost' and given_up_fence.below(tick, seq)) then return { now, 0, 0, {} } end
 local held = state == 'fresh' and not restart.stale_stamp(boot, now)
 local _, evicted, missed, cancelled, marks, counted = ack(tick, acksAt, now, deadMaxSize, deadMaxAgeSec, state == 'fresh', marked)
 local names, ordered_acks_at = ordered_names(orderedAt)

@@ -14,11 +14,13 @@
 // is higher) and acts on nothing. If Redis still does not answer, the tick
 // asks (given_up.lua, a numbered call above theirs, so that none of them can
 // run from then on) which of the unanswered ones ran: over HTTP requests are
-// not ordered, and a step held in transit or dropped may never run. When none
-// of them ran, their acks stay among finish's, the only ones ever made
-// (finishMakesTheirAcks); when one ran, every one's leave them (a second ack of
-// a text takes out another copy of it, a job without a jid, one the late step
-// fetched, which then never runs: test/integration/replay/given-up-step-resend-unanswered.test.ts).
+// not ordered, and a step held in transit or dropped may never run. The acks
+// of each one that never ran stay among finish's, the only ones ever made: the
+// question fences it (lib/tick/given-up-fence.lua), so that arriving late, even
+// past the lease, it acts on nothing. Those of a step that ran leave finish's
+// (leftOfFinish): a second ack of a text takes out another copy of it, a job
+// without a jid, one the late step fetched, which then never runs
+// (test/integration/replay/given-up-step-resend-unanswered.test.ts).
 // Unanswered too, or the lease gone, nobody can tell: the acks of every
 // unanswered step leave finish's, and a job a step never acked stays in the
 // tick's list for the resurrector: run twice at worst, never lost; but a group
@@ -62,7 +64,8 @@ export async function settleGivenUp(t: OpenTick, finished: TickOutcome[]): Promi
       stepped = await t.calls.send(protocol.step, step.args);
     } catch {
       const unanswered = steps.slice(k);
-      const gone = finishMakesTheirAcks(await whichRan(t, unanswered)) ? [] : unanswered;
+      const leave = leftOfFinish(await whichRan(t, unanswered), unanswered.length);
+      const gone = unanswered.filter((_, i) => leave[i]);
       const done = new Set(gone.flatMap((s) => s.acks));
       const again = gone.flatMap(placedAlone);
       return { finished: left.filter((outcome) => !done.has(outcome)).concat(again), fetched, recovered: [] };
@@ -90,15 +93,14 @@ function placedAlone(step: GivenUpStep): TickOutcome[] {
 }
 
 /**
- * Whether finish makes the unanswered steps' acks: only when none of them ran (one answer for all). A step that ran fetched a batch the tick never saw, which stays in the tick's lists after finish
- * for a resurrector; a step that never ran may still arrive once the lease has lapsed, when a step acks
- * whatever the lists hold (step.lua), and its ack, made by finish already, would take a copy of that
- * batch of the same text (a job without a jid) that nobody ran
- * (test/integration/replay/given-up-step-after-lease.test.ts). Then, as when nobody can tell, every
- * unanswered step's acks leave finish's: a job run twice at worst, never lost.
+ * For each unanswered step, whether its acks leave finish's: when it ran (it made them), or when
+ * nobody can tell (`ran` undefined: the lease gone, or stamped before a restart), when they go to the
+ * resurrector instead, a job run twice at worst, never lost. A step that never ran keeps its acks in
+ * finish: given_up.lua fenced it, so it acts on nothing however late it arrives, past the lease too
+ * (step.lua; test/integration/replay/given-up-step-after-lease.test.ts), and finish's ack is the only one.
  */
-export function finishMakesTheirAcks(ran: readonly number[] | undefined): boolean {
-  return ran?.every((r) => r === 0) === true;
+export function leftOfFinish(ran: readonly number[] | undefined, count: number): boolean[] {
+  return Array.from({ length: count }, (_, i) => ran?.[i] !== 0);
 }
 
 /** For each step, 1 when it ran at Redis and 0 when it never will; undefined when nobody can tell. */

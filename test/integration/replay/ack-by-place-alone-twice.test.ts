@@ -9,13 +9,12 @@
 import { describe, expect, it } from "vitest";
 import * as protocol from "../../../src/protocol/index.js";
 import { adapterCases } from "../../helpers/adapters.js";
-import { beginKeys, beginNamed } from "../../helpers/begin-args.js";
 import { useHarness } from "../../helpers/harness.js";
 import { scriptCalls } from "../../helpers/script-calls.js";
-import { type AckArgs, ENQUEUE_KEYS, enqueueArgs, stepArgs, tickKeys } from "../../helpers/tick-calls.js";
+import { fortyBegunAtPlaceZero } from "../../helpers/seeded-ticks.js";
+import { type AckArgs, stepArgs, tickKeys } from "../../helpers/tick-calls.js";
 
 const LEASE = 5_000;
-const job = (n: number) => JSON.stringify({ class: "x", args: [n], jid: `j${n}`, queue: "default", retry: true });
 /** A group of the default queue named by its place alone. */
 const byPlace = (place: number, count: number): AckArgs => ({
   succeeded: [{ queue: "default", place: `${place}+${count}`, jobs: [] }],
@@ -38,21 +37,7 @@ describe.each(adapterCases)("acks by place alone, run twice, over $name", (adapt
     stepArgs({ tick: "t1", leaseMs: LEASE, call: n, batch, acks });
   /** 40 jobs enqueued, as stored, oldest first; t1 begun with the first 10 (place 0) and stepped to the next 10 (place 10). */
   async function begun(): Promise<string[]> {
-    await call(
-      protocol.enqueue,
-      ENQUEUE_KEYS,
-      enqueueArgs(
-        "e1",
-        Array.from({ length: 40 }, (_, n) => ({ job: job(n) })),
-      ),
-    );
-    const all = (await h.redis.lrange(`${h.prefix}queue:default`, 0, -1)).reverse();
-    const first = await call(
-      protocol.begin,
-      beginKeys({ tick: "t1", leaseMs: LEASE }),
-      beginNamed({ tick: "t1", leaseMs: LEASE, batch: 10 }),
-    );
-    expect(first.fetched[0]!.place).toBe(0);
+    const all = await fortyBegunAtPlaceZero(h, call, LEASE);
     const ahead = await call(protocol.step, tickKeys("t1"), step(2, 10, byText([])));
     expect(ahead.fetched[0]!.place).toBe(10);
     return all;

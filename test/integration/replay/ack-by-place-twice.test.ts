@@ -9,13 +9,12 @@
 import { describe, expect, it } from "vitest";
 import * as protocol from "../../../src/protocol/index.js";
 import { adapterCases } from "../../helpers/adapters.js";
-import { beginKeys, beginNamed } from "../../helpers/begin-args.js";
 import { useHarness } from "../../helpers/harness.js";
 import { scriptCalls } from "../../helpers/script-calls.js";
-import { type AckArgs, ENQUEUE_KEYS, enqueueArgs, stepArgs, tickKeys } from "../../helpers/tick-calls.js";
+import { fortyBegunAtPlaceZero } from "../../helpers/seeded-ticks.js";
+import { type AckArgs, stepArgs, tickKeys } from "../../helpers/tick-calls.js";
 
 const LEASE = 5_000;
-const job = (n: number) => JSON.stringify({ class: "x", args: [n], jid: `j${n}`, queue: "default", retry: true });
 /** Successes of the default queue, named by `place` when given. */
 const acked = (jobs: string[], place?: number): AckArgs => ({
   succeeded: jobs.length > 0 ? [{ queue: "default", place: place === undefined ? "" : String(place), jobs }] : [],
@@ -29,25 +28,8 @@ describe.each(adapterCases)("acks by place, run twice, over $name", (adapterCase
   const cutCount = () => h.redis.hget(`${h.prefix}tick:t1`, "cut:default");
   const step = (call: number, batch: number, acks: AckArgs) =>
     stepArgs({ tick: "t1", leaseMs: LEASE, call, batch, acks });
-  /** 40 jobs enqueued, as stored (enqueue stamps them), oldest first; t1 begun with the first 10 (place 0). */
-  async function begun(): Promise<string[]> {
-    await call(
-      protocol.enqueue,
-      ENQUEUE_KEYS,
-      enqueueArgs(
-        "e1",
-        Array.from({ length: 40 }, (_, n) => ({ job: job(n) })),
-      ),
-    );
-    const all = (await h.redis.lrange(`${h.prefix}queue:default`, 0, -1)).reverse();
-    const first = await call(
-      protocol.begin,
-      beginKeys({ tick: "t1", leaseMs: LEASE }),
-      beginNamed({ tick: "t1", leaseMs: LEASE, batch: 10 }),
-    );
-    expect(first.fetched[0]!.place).toBe(0);
-    return all;
-  }
+  /** 40 jobs enqueued, as stored, oldest first; t1 begun with the first 10 (place 0). */
+  const begun = () => fortyBegunAtPlaceZero(h, call, LEASE);
 
   it("a whole fetched group named by its place is cut from the tail once; the group fetched ahead keeps its order", async () => {
     const all = await begun();

@@ -74,6 +74,36 @@ describeOverAdapters(http, "a given-up step no resend reached, over $name", (ada
     }
   }, 45_000);
 
+  it("never ran, arriving after the lease lapsed: fenced, acts on nothing; each copy runs once", async () => {
+    const { opened, hold, tq, failed, runs } = await tickWithHeldStep(false);
+    try {
+      expect(failed).toMatchObject({ code: "REDIS_TIMEOUT" });
+      expect(hold.held()).toBeGreaterThan(0);
+      expect((await tq.stats()).inflight).toBe(0);
+      // The lease hash finish left to its TTL lapses (as after LEASE_MS); the question's fence stays.
+      const leases = await redis.keys(`${prefix}tick:*`);
+      expect(leases).toHaveLength(1);
+      await redis.del(...leases);
+      expect(await redis.keys(`${prefix}gaveup:*`)).toHaveLength(1);
+      const queuedBefore = await redis.llen(`${prefix}queue:default`);
+      // The step reaches Redis now, on a lost lease below the fence: it acks nothing and fetches nothing
+      // (the tick's lists are empty here, so this asserts the outcome; the mixed case, one step that ran
+      // beside it, is given-up-step-after-lease.test.ts, where only the fence keeps a copy from being taken).
+      await hold.release();
+      expect(await redis.llen(`${prefix}queue:default`)).toBe(queuedBefore);
+      expect(Number(await redis.get(`${prefix}stat:processed`))).toBe(runs());
+      for (let i = 0; i < 20 && runs() < COPIES; i++) await tq.tick({ batch: 5, budgetMs: 5_000, leaseMs: LEASE_MS });
+      expect({ runs: runs(), processed: Number(await redis.get(`${prefix}stat:processed`)) }).toEqual({
+        runs: COPIES,
+        processed: COPIES,
+      });
+      expect(await redis.llen(`${prefix}queue:default`)).toBe(0);
+      expect((await tq.stats()).inflight).toBe(0);
+    } finally {
+      await opened.close();
+    }
+  }, 45_000);
+
   it("ran late before finish: finish makes none of its acks again, each copy runs once", async () => {
     const { opened, tq, failed, runs } = await tickWithHeldStep(true);
     try {

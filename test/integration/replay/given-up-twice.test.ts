@@ -7,13 +7,12 @@
 import { describe, expect, it } from "vitest";
 import * as protocol from "../../../src/protocol/index.js";
 import { adapterCases } from "../../helpers/adapters.js";
-import { beginKeys, beginNamed } from "../../helpers/begin-args.js";
 import { useHarness } from "../../helpers/harness.js";
 import { scriptCalls } from "../../helpers/script-calls.js";
 import { snapshot } from "../../helpers/snapshot.js";
-import { ENQUEUE_KEYS, enqueueArgs, finishArgs, rawAcks, stepArgs, tickKeys } from "../../helpers/tick-calls.js";
+import { enqueuedAndBegun } from "../../helpers/seeded-ticks.js";
+import { finishArgs, rawAcks, stepArgs, tickKeys } from "../../helpers/tick-calls.js";
 
-const job = (n: number) => JSON.stringify({ class: "x", args: [n], jid: `j${n}`, queue: "default", retry: true });
 const LEASE = 5_000;
 
 describe.each(adapterCases)("given_up.lua over $name", (adapterCase) => {
@@ -21,18 +20,7 @@ describe.each(adapterCases)("given_up.lua over $name", (adapterCase) => {
   const { call, callTwice } = scriptCalls(h);
 
   /** Four jobs queued; t1 began (call 1) with the first. */
-  const setup = async () => {
-    await call(
-      protocol.enqueue,
-      ENQUEUE_KEYS,
-      enqueueArgs(
-        "t",
-        [1, 2, 3, 4].map((n) => ({ job: job(n) })),
-      ),
-    );
-    const options = { tick: "t1", leaseMs: LEASE, batch: 1 };
-    await call(protocol.begin, beginKeys(options), beginNamed(options));
-  };
+  const setup = () => enqueuedAndBegun(call, { count: 4, ticks: ["t1"], leaseMs: LEASE, batch: 1 });
 
   it("tells a lane step that ran from one that never did; run twice, the same; the one that never ran is stale after it", async () => {
     await setup();
@@ -41,17 +29,23 @@ describe.each(adapterCases)("given_up.lua over $name", (adapterCase) => {
     const asked = { tickId: "t1", call: "4", steps: ["2a", "3b"] };
     const { first, after } = await callTwice(protocol.given_up, tickKeys("t1"), asked);
     expect(first).toMatchObject({ leaseHeld: true, ran: [1, 0] });
-    // Step 3 arrives after all, acking job 1 and asking for more: it acts on nothing.
-    const late = stepArgs({
-      tick: "t1",
-      leaseMs: LEASE,
-      call: "3b",
-      batch: 2,
-      acks: rawAcks({ default: [job(1)] }),
-    });
-    const stepped = await call(protocol.step, tickKeys("t1"), late);
-    expect(stepped.leaseHeld).toBe(false);
-    expect(await snapshot(h.redis, h.prefix)).toEqual(after);
+    // Its fence, apart from the lease hash (lib/tick/given-up-fence.lua): written once, its number.
+    expect(after["gaveup:t1"]).toBe("4");
+    expect(await h.redis.ttl(`${h.prefix}gaveup:t1`)).toBeGreaterThan(3_600);
+    // Step 3 arrives after all, acking the listed jobs (as enqueue stamped them) and asking for more:
+    // it acts on nothing, while the lease hash lives and, fenced, once it is gone; twice, the same.
+    const listed = await h.redis.lrange(`${h.prefix}inproc:t1:default`, 0, -1);
+    expect(listed).toHaveLength(2);
+    const late = stepArgs({ tick: "t1", leaseMs: LEASE, call: "3b", batch: 2, acks: rawAcks({ default: listed }) });
+    for (const leaseGone of [false, true]) {
+      if (leaseGone) await h.redis.del(`${h.prefix}tick:t1`);
+      const before = await snapshot(h.redis, h.prefix);
+      for (let run = 0; run < 2; run++) {
+        const stepped = await call(protocol.step, tickKeys("t1"), late);
+        expect(stepped.leaseHeld).toBe(false);
+        expect(await snapshot(h.redis, h.prefix)).toEqual(leaseGone ? before : after);
+      }
+    }
   });
 
   it("tells a step of no lane (one connection, one call at a time) by the tick's last number", async () => {
@@ -73,6 +67,21 @@ describe.each(adapterCases)("given_up.lua over $name", (adapterCase) => {
     const answer = await call(protocol.given_up, tickKeys("t1"), { tickId: "t1", call: "4", steps: ["2a"] });
     expect(answer).toMatchObject({ leaseHeld: false, ran: [] });
     expect(await snapshot(h.redis, h.prefix)).toEqual(before);
+  });
+
+  it("a step on a lost lease with no fence (its tick never gave a step up) still makes its acks", async () => {
+    await setup();
+    // Job 1 as begin listed it (enqueue stamps its times into the text).
+    const listed = await h.redis.lrange(`${h.prefix}inproc:t1:default`, 0, -1);
+    await h.redis.del(`${h.prefix}tick:t1`);
+    const acks = rawAcks({ default: listed });
+    const stepped = await call(
+      protocol.step,
+      tickKeys("t1"),
+      stepArgs({ tick: "t1", leaseMs: LEASE, call: "2a", batch: 1, acks }),
+    );
+    expect(stepped.leaseHeld).toBe(false);
+    expect(await h.redis.llen(`${h.prefix}inproc:t1:default`)).toBe(0);
   });
 
   it("on a lease stamped by the Redis before a restart answers that nobody can tell", async () => {

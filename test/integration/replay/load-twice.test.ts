@@ -8,12 +8,11 @@
 import { describe, expect, it } from "vitest";
 import * as protocol from "../../../src/protocol/index.js";
 import { adapterCases } from "../../helpers/adapters.js";
-import { beginKeys, beginNamed } from "../../helpers/begin-args.js";
 import { useHarness } from "../../helpers/harness.js";
 import { scriptCalls } from "../../helpers/script-calls.js";
-import { ENQUEUE_KEYS, enqueueArgs, finishArgs, stepArgs, tickKeys } from "../../helpers/tick-calls.js";
+import { enqueuedAndBegun } from "../../helpers/seeded-ticks.js";
+import { finishArgs, stepArgs, tickKeys } from "../../helpers/tick-calls.js";
 
-const job = (n: number) => JSON.stringify({ class: "x", args: [n], jid: `j${n}`, queue: "default", retry: true });
 const LEASE = 5_000;
 
 describe.each(adapterCases)("a tick's load over $name", (adapterCase) => {
@@ -23,20 +22,7 @@ describe.each(adapterCases)("a tick's load over $name", (adapterCase) => {
   const step = (call: string, batch: number) => stepArgs({ tick: "t1", leaseMs: LEASE, call, batch });
   const extend = (load: string) => ({ tickId: "t2", leaseMs: LEASE, load });
 
-  const setup = async () => {
-    await call(
-      protocol.enqueue,
-      ENQUEUE_KEYS,
-      enqueueArgs(
-        "t",
-        [1, 2, 3, 4, 5, 6, 7, 8].map((n) => ({ job: job(n) })),
-      ),
-    );
-    for (const tick of ["t1", "t2"]) {
-      const options = { tick, leaseMs: LEASE, batch: 1 };
-      await call(protocol.begin, beginKeys(options), beginNamed(options));
-    }
-  };
+  const setup = () => enqueuedAndBegun(call, { count: 8, ticks: ["t1", "t2"], leaseMs: LEASE, batch: 1 });
 
   it("step keeps the load its header carries, the jobs it fetched counted as waiting; run twice, the same", async () => {
     await setup();
