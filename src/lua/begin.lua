@@ -126,7 +126,10 @@ end
 local policy = ''
 if askPolicy then
   -- A Redis that refuses INFO in scripts (an ACL, a managed service) reads as no policy, as memory_info does.
-  policy = string.match(memory_info(), 'maxmemory_policy:(%S+)') or ''
+  -- A plain find, then the value anchored after it: an unanchored pattern tries each of INFO's positions.
+  local info_text = memory_info()
+  local at = string.find(info_text, 'maxmemory_policy:', 1, true)
+  policy = at and string.match(info_text, '^%S+', at + 17) or ''
 end
 redis.call('HSET', lease, 'seq', 0)
 if restart.stamp(now, leaseMs) ~= '' then redis.call('HSET', lease, 'boot', restart.stamp(now)) end
