@@ -48,6 +48,26 @@ describe.each(adapterCases)("ordered_enqueue's due times, run twice over $name",
     expect(due).toEqual({ m: now + 5_000, b: now + 1_000, z: now, a: now + 7_000, q: now + 3_000, c: now + 2_000 });
   });
 
+  it("20 new ids of one due, out of member order and one twice: each once at that due, as a set, run twice", async () => {
+    const list = Array.from({ length: 20 }, (_, k) => `n${(k * 7) % 20}`).reverse();
+    list.push(list[3]!);
+    const { first, after } = await callTwice(
+      protocol.ordered_enqueue,
+      { names: "ordered" },
+      {
+        token: "unsorted",
+        tokenMs: 60_000,
+        payloads: list.map((id, k) => ({ name: "idx", id, payload: String(k), score: "", delayMs: 0 })),
+      },
+    );
+    expect(first).toBe("1".repeat(21));
+    const due = ready(after);
+    expect(Object.keys(due)).toEqual([...new Set(list)].sort());
+    expect(new Set(Object.values(due)).size).toBe(1);
+    expect(Object.keys(after).filter((key) => key.endsWith("-add"))).toEqual([]);
+    expect(await h.redis.object("ENCODING", `${h.prefix}o:idx:ready`)).toBe("listpack");
+  });
+
   it("40 ids of one due, some already waiting earlier or later: each at its lowest due, as a set, nothing left over", async () => {
     const { call, callTwice } = scriptCalls(h);
     const named = (letter: string) => Array.from({ length: 10 }, (_, k) => `${letter}${k}`);

@@ -105,6 +105,35 @@ describe.each(adapterCases)("ordered metrics run twice over $name", (adapterCase
     expect(minuteOf(after)).toEqual(expected);
   });
 
+  // One enqueue call's ids share a due, and runs share run times and starts: each distinct text is
+  // read as a number once a call (lib/metrics/record-ordered-runs.lua), each run still counts its own.
+  it("finish: runs sharing run times, starts and a due each count their own, once, run twice", async () => {
+    const f = await fetchFive();
+    const ran = (durationMs: number, waited: number) => ({ durationMs, startMs: f.due + waited });
+    const shared: OrderedOutcome[] = [
+      { kind: "succeeded", item: f.a, ran: ran(12, 40) },
+      { kind: "succeeded", item: f.b, ran: ran(12, 40) },
+      { kind: "succeeded", item: f.c, ran: ran(7, 40) },
+      { kind: "succeeded", item: f.d, ran: ran(12, 5) },
+      { kind: "succeeded", item: f.e, ran: ran(5, 40) },
+    ];
+    const { after } = await callTwice(
+      protocol.finish,
+      tickKeys("t1"),
+      finishArgs({ tick: "t1", leaseMs: LEASE, call: 2, ordered: ordered(shared) }),
+    );
+    expect(minuteOf(after)).toEqual({
+      "j|idx|r": "5",
+      "j|idx|ms": "48",
+      "j|idx|b3": "3",
+      "j|idx|b2": "1",
+      "j|idx|b1": "1",
+      "o|idx|ms": "165",
+      "o|idx|b4": "4",
+      "o|idx|b1": "1",
+    });
+  });
+
   it("an id whose token is gone (a resurrector took it back) counts nothing, and a lost lease's replay nothing again", async () => {
     const f = await fetchFive();
     await h.redis.hdel(`${h.prefix}oinproc:t1`, "idx c");

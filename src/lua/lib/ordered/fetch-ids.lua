@@ -76,8 +76,10 @@ local function fetch_name(tick, name, limit, now, out, cap)
   local before, payloads_before = #ids, #payloads
   local p_of = okey(name, 'p:')
   -- A fence's text without a string.format each (some 2,000 instructions): its digits above the
-  -- last three formatted when they change, the last three made with one string.char.
+  -- last three formatted when they change, the last three as digits' texts in the token's one
+  -- concatenation (a string.char made a string of its own an id, some 1,400 instructions more).
   local high, high_text
+  local DIGITS = { [0] = '0', '1', '2', '3', '4', '5', '6', '7', '8', '9' }
   -- Capped ids with payloads left behind their run, for one ZADD to `later`.
   local behind = {}
   for j = 1, n do
@@ -122,14 +124,14 @@ local function fetch_name(tick, name, limit, now, out, cap)
       held[#held + 1] = name .. ' ' .. id
       local fence = first + #ids - before - 1
       local low = fence % 1000
-      local fence_as_text
+      local due_text = one_due or dues[2 * j]
       if fence < 1000 then
-        fence_as_text = fence_text(fence)
+        held[#held + 1] = tick .. ' ' .. fence_text(fence) .. ' ' .. due_text
       else
         if fence - low ~= high then high, high_text = fence - low, fence_text((fence - low) / 1000) end
-        fence_as_text = high_text .. string.char(48 + (low - low % 100) / 100, 48 + (low % 100 - low % 10) / 10, 48 + low % 10)
+        local tens = low % 100
+        held[#held + 1] = tick .. ' ' .. high_text .. DIGITS[(low - tens) / 100] .. DIGITS[(tens - tens % 10) / 10] .. DIGITS[tens % 10] .. ' ' .. due_text
       end
-      held[#held + 1] = tick .. ' ' .. fence_as_text .. ' ' .. (one_due or dues[2 * j])
       counts[#ids] = count
       if count > 1 then single = false end
     end
