@@ -31,6 +31,20 @@ describe.each(adapterCases)("finish's late copy after a given-up tick's lease la
   const queued = () => h.redis.llen(`${h.prefix}queue:default`);
   const listed = () => h.redis.llen(`${h.prefix}inproc:t1:default`);
 
+  it("as before the fence (once one given-up step ran, finish made none of their acks), its late copy takes nothing: copy 1 runs twice at worst, none is lost", async () => {
+    await h.redis.sadd(`${h.prefix}queues`, "default");
+    await h.redis.rpush(`${h.prefix}queue:default`, ...Array.from({ length: COPIES }, () => text));
+    const options = { tick: "t1", leaseMs: LEASE, batch: 1 };
+    await call(protocol.begin, beginKeys(options), beginNamed(options));
+    await call(protocol.step, tickKeys("t1"), stepArgs({ tick: "t1", leaseMs: LEASE, call: "2a", batch: 1 }));
+    await call(protocol.given_up, tickKeys("t1"), { tickId: "t1", call: "4", steps: ["2a", "3b"] });
+    const finish = finishArgs({ tick: "t1", leaseMs: LEASE, call: 5, acks: NO_ACKS });
+    await call(protocol.finish, tickKeys("t1"), finish);
+    await h.redis.del(`${h.prefix}tick:t1`);
+    await call(protocol.finish, tickKeys("t1"), finish);
+    expect({ queued: await queued(), listed: await listed() }).toEqual({ queued: COPIES - 2, listed: 2 });
+  });
+
   for (const [how, place] of [
     ["by text", ""],
     ["by place and text", "0"],
