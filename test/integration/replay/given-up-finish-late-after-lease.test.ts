@@ -17,7 +17,7 @@ import { adapterCases } from "../../helpers/adapters.js";
 import { beginKeys, beginNamed } from "../../helpers/begin-args.js";
 import { useHarness } from "../../helpers/harness.js";
 import { scriptCalls } from "../../helpers/script-calls.js";
-import { finishArgs, NO_ACKS, stepArgs, tickKeys } from "../../helpers/tick-calls.js";
+import { finishArgs, NO_ACKS, rawAcks, stepArgs, tickKeys } from "../../helpers/tick-calls.js";
 import { leftOfFinish } from "../../../src/tick/given-up.js";
 
 const LEASE = 5_000;
@@ -30,6 +30,24 @@ describe.each(adapterCases)("finish's late copy after a given-up tick's lease la
   const { call } = scriptCalls(h);
   const queued = () => h.redis.llen(`${h.prefix}queue:default`);
   const listed = () => h.redis.llen(`${h.prefix}inproc:t1:default`);
+
+  it("finish first reaching Redis after the lease lapsed acks copy 1 once; a second copy of it takes nothing more", async () => {
+    await h.redis.sadd(`${h.prefix}queues`, "default");
+    await h.redis.rpush(`${h.prefix}queue:default`, ...Array.from({ length: COPIES }, () => text));
+    const options = { tick: "t1", leaseMs: LEASE, batch: 1 };
+    await call(protocol.begin, beginKeys(options), beginNamed(options));
+    await call(protocol.step, tickKeys("t1"), stepArgs({ tick: "t1", leaseMs: LEASE, call: "2a", batch: 1 }));
+    const asked = await call(protocol.given_up, tickKeys("t1"), { tickId: "t1", call: "4", steps: ["2a", "3b"] });
+    expect(leftOfFinish(asked.leaseHeld ? asked.ran : undefined, 2)).toEqual([true, false]);
+    // The lease lapses between the question and finish (finish held in transit, or sent late).
+    await h.redis.del(`${h.prefix}tick:t1`);
+    const finish = finishArgs({ tick: "t1", leaseMs: LEASE, call: 5, acks: rawAcks({ default: [text] }) });
+    await call(protocol.finish, tickKeys("t1"), finish);
+    // On the lost lease it acked the oldest copy (copy 1, the one the tick ran); copy 2 listed.
+    expect({ queued: await queued(), listed: await listed() }).toEqual({ queued: COPIES - 2, listed: 1 });
+    await call(protocol.finish, tickKeys("t1"), finish);
+    expect({ queued: await queued(), listed: await listed() }).toEqual({ queued: COPIES - 2, listed: 1 });
+  });
 
   it("as before the fence (once one given-up step ran, finish made none of their acks), its late copy takes nothing: copy 1 runs twice at worst, none is lost", async () => {
     await h.redis.sadd(`${h.prefix}queues`, "default");
