@@ -2,7 +2,8 @@
 // (lib/tick/given-up-fence.lua, a new key) is written while Redis refuses every other write that grows
 // memory. Were the fence refused while the question still answered leaseHeld 1, finish would make the
 // acks of a never-ran step that, arriving once the lease lapsed, would make them again (with jobs of
-// the same text, taking a copy nobody ran). Asked twice, the same answer and the same fence.
+// the same text, taking a copy nobody ran). Asked twice, the same answer and the same fence. Finish,
+// full too, raises the fence past itself: a copy of it past the lease takes nothing.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as protocol from "../../../src/protocol/index.js";
 import { onlySelected } from "../../helpers/adapter-names.js";
@@ -52,13 +53,14 @@ describe.each(onlySelected([{ name: "ioredis" }, { name: "rest" }]))(
         });
         expect(first).toMatchObject({ leaseHeld: true, ran: [1, 0] });
         expect(await h.redis.get(`${prefix}gaveup:t1`)).toBe("4");
-        await call(
-          protocol.finish,
-          tickKeys("t1"),
-          finishArgs({ tick: "t1", leaseMs: LEASE, call: 5, acks: rawAcks({ default: [text] }) }),
-        );
+        const finish = finishArgs({ tick: "t1", leaseMs: LEASE, call: 5, acks: rawAcks({ default: [text] }) });
+        await call(protocol.finish, tickKeys("t1"), finish);
         expect(await listed()).toBe(1);
+        // Finish raised the fence past itself while full (allow-oom), so its copy past the lease takes nothing.
+        expect(await h.redis.get(`${prefix}gaveup:t1`)).toBe("6");
         await h.redis.del(`${prefix}tick:t1`);
+        expect(await call(protocol.finish, tickKeys("t1"), finish)).toMatchObject({ leaseGone: 1 });
+        expect(await listed()).toBe(1);
         const late = await call(
           protocol.step,
           tickKeys("t1"),
