@@ -46,7 +46,8 @@
 -- Once its lists are empty the tick's cancel marks go too.
 -- Replays: a numbered call (lib/tick/replay-call.lua). The lease hash outlives finish
 -- until its TTL runs out, holding the reply, so a replay answers it; after
--- that, a replay finds none of its jobs listed and moves nothing, and commits
+-- that, a replay finds none of its jobs listed and moves nothing (but for a tick that gave a step
+-- up, below), and commits
 -- nothing (the lease is gone: its workflow runs are claimed again). The
 -- lease is never re-created here, nor the Sidekiq heartbeat (it beats only
 -- while the lease lives; leaving twice deletes nothing more). Successes that are exactly
