@@ -46,17 +46,25 @@
 -- Once its lists are empty the tick's cancel marks go too.
 -- Replays: a numbered call (lib/tick/replay-call.lua). The lease hash outlives finish
 -- until its TTL runs out, holding the reply, so a replay answers it; after
--- that, a replay finds none of its jobs listed and moves nothing, and commits
+-- that, a replay finds none of its jobs listed and moves nothing (but for a tick that gave a step
+-- up, below), and commits
 -- nothing (the lease is gone: its workflow runs are claimed again). The
 -- lease is never re-created here, nor the Sidekiq heartbeat (it beats only
 -- while the lease lives; leaving twice deletes nothing more). Successes that are exactly
 -- the oldest jobs of a list are cut from its tail (lib/tick/ack-jobs.lua take_tail): a replay
 -- finds them gone and moves nothing, as before, and no other tick writes this tick's lists.
+-- A tick that gave a step up may have a step's batch listed still (a step that ran, its reply never
+-- taken): finish raises the tick's given-up fence past its own number (when the lease hash has
+-- `gaveup`, read in call_state's HMGET: no command for other ticks; on a lost lease, when the fence
+-- is there), so a copy reaching Redis past the hash is below it and acts on nothing, answered
+-- leaseGone; else it would ack by text again and take a copy of that batch nobody ran
+-- (lib/tick/given-up-fence.lua). A concurrent tick never reads or writes this tick's fence.
 -- maxmemory: runs (allow-oom): acks are what free memory. What it adds is bounded: a retry takes
 -- its acked job's place, the dead set is capped (deadMaxSize, deadMaxAgeSec), an awaited job's
 -- result expires, a workflow commit is held to the step-result limit and comes only from runs
 -- already held. The recent ticks' list is capped in entries and bytes and not written at maxmemory.
--- A cut from a list's tail only frees memory.
+-- A cut from a list's tail only frees memory. Raising the fence rewrites a key that is there (XX),
+-- a few bytes that expire.
 -- @include lib/common/prefix-keys.lua
 -- @include lib/tick/replay-call.lua
 -- @include lib/ordered/state.lua
@@ -71,6 +79,7 @@
 -- @include lib/ordered/ack-ids.lua
 -- @include lib/workflows/commit-runs.lua
 -- @include lib/tick/restart-hold.lua
+-- @include lib/tick/given-up-fence.lua
 
 local tickId = ARGV[2]
 local leaseMs = ARGV[3]
@@ -88,9 +97,19 @@ local orderedAt = unstartableAt + 4 + 5 * tonumber(ARGV[unstartableAt + 2])
 
 local tick, lease, seq = tickId, KEYS[2], call
 local now = now_ms()
-local state, kept, marked = call_state(lease, seq)
+local state, kept, marked, _, _, gave_up = call_state(lease, seq)
 if state == 'replay' then return kept end
 if state == 'stale' then return { now, 0, 0 } end
+-- A tick that gave a step up: a copy of finish past the lease, below the fence, finds its first copy
+-- ran (its acks made: a second would take a copy a step that ran fetched) and acts on nothing,
+-- answered as a lost lease (lib/tick/given-up-fence.lua). Whichever copy acts raises the fence.
+local fence = state == 'lost' and given_up_fence.read(tick)
+if fence and seq < fence then
+  local none = {}
+  for k = 1, commits do none[k] = 0 end
+  return { now, 0, 0, 0, {}, 0, {}, {}, none, 1 }
+end
+if fence or gave_up then given_up_fence.raise(tick, seq) end
 -- Before the acks: a commit is fenced by its run's owner and fence, not by what the acks change. A lease
 -- taken before a Redis restart commits none (workflow_tick.lua says why) and is answered gone.
 local committed = {}

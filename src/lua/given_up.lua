@@ -24,7 +24,9 @@
 -- and an older or replayed run changes nothing but the lease's `seq` and kept reply; the
 -- fence keeps the highest number written (a run twice writes the same one).
 -- A concurrent tick never reads or writes this tick's lease hash or fence.
--- maxmemory: runs (allow-oom): it reads, rewrites two fields of the lease hash and writes the
+-- The lease's `gaveup` field tells the tick's finish to raise the fence past itself; set again by
+-- a later question, it stays 1.
+-- maxmemory: runs (allow-oom): it reads, writes three fields of the lease hash and writes the
 -- fence, a few bytes that expire (one key a tick that gave a step up), so that the tick's finish,
 -- which frees memory, can follow.
 -- @include lib/common/prefix-keys.lua
@@ -48,4 +50,6 @@ for k = 1, tonumber(ARGV[stepsAt]) do
   ran[k] = (last and tonumber(last) >= tonumber(number)) and 1 or 0
 end
 given_up_fence.put(tickId, call)
+-- For finish, read with its `seq`: raise the fence past itself (lib/tick/given-up-fence.lua).
+redis.call('HSET', lease, 'gaveup', '1')
 return remember(lease, seq, { now, 1, ran }, nil, nil)

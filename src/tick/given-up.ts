@@ -17,7 +17,9 @@
 // not ordered, and a step held in transit or dropped may never run. The acks
 // of each one that never ran stay among finish's, the only ones ever made: the
 // question fences it (lib/tick/given-up-fence.lua), so that arriving late, even
-// past the lease, it acts on nothing. Those of a step that ran leave finish's
+// past the lease, it acts on nothing; finish raises the fence past itself, so a
+// late copy of finish, which would take a copy of a ran step's batch by text,
+// acts on nothing either. Those of a step that ran leave finish's
 // (leftOfFinish): a second ack of a text takes out another copy of it, a job
 // without a jid, one the late step fetched, which then never runs
 // (test/integration/replay/given-up-step-resend-unanswered.test.ts).

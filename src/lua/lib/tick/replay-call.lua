@@ -117,9 +117,11 @@ end
 -- none), read in the same HMGET, for lib/tick/restart-hold.lua's stale_stamp:
 -- a step pays one command for both, not two. Fifth: the tick's lane steps
 -- run so far (`ran`), read in the same HMGET (a lane of one connection counts
--- itself with remember).
+-- itself with remember). Sixth, for a call of no lane: whether the tick gave a step up (`gaveup`,
+-- given_up.lua), read where a lane call reads its lane's number, so finish knows, at no command of
+-- its own, whether to raise the tick's given-up fence (lib/tick/given-up-fence.lua).
 local function call_state(lease, seq, lane)
-  local row = redis.call('HMGET', lease, 'seq', 'cancels', lane and 'seq' .. lane or 'seq', 'boot', 'ran')
+  local row = redis.call('HMGET', lease, 'seq', 'cancels', lane and 'seq' .. lane or 'gaveup', 'boot', 'ran')
   local last = row[1]
   if not last then return 'lost', nil, true end
   last = tonumber(last)
@@ -131,7 +133,7 @@ local function call_state(lease, seq, lane)
   end
   if seq == last then return 'replay', (decode_reply(redis.call('HGET', lease, reply_field))), marked end
   if seq < last then return 'stale', nil, marked end
-  return 'fresh', nil, marked, row[4], tonumber(row[5] or 0)
+  return 'fresh', nil, marked, row[4], tonumber(row[5] or 0), not lane and row[3] ~= false
 end
 
 -- The fields after a kept reply's number and reply, in the order every tick has written them: the load,
