@@ -183,6 +183,10 @@ class Pipeline<W, O> {
   private readonly order: RunOrder | undefined;
   // Due when a step may go beside the one in flight (step-lanes.ts).
   private besideTimer: ReturnType<typeof setTimeout> | undefined;
+  // Held jobs looked overdue: asked again after the timers already due, which a stalled process (a
+  // loaded host) has not run yet, so the slots freed meanwhile count (handBackIfOverdue).
+  private overdueRecheck: ReturnType<typeof setTimeout> | undefined;
+  private overdueRechecked = false;
   // The jobs the steps in flight ask for: counted as held, so other pipelines sharing the slots fetch less.
   private asking = 0;
   // Its last fetch was due and got less than a batch, for want of room in the slots.
@@ -242,6 +246,7 @@ class Pipeline<W, O> {
     await this.loop();
     this.closed = true;
     clearTimeout(this.besideTimer);
+    clearTimeout(this.overdueRecheck);
     this.showHeld();
     // Handlers it gave up on (hung, ignoring their signal) still run: their slots stay taken until they settle.
     if (this.running === 0) slots?.leave(holder);
@@ -624,11 +629,28 @@ class Pipeline<W, O> {
   // their queues. Not while a solo job is being recorded (it is still held).
   private handBackIfOverdue(): void {
     const { p, slots, buffer, prefetch } = this;
+    // The recheck's answer holds for this pass only.
+    const rechecked = this.overdueRechecked;
+    this.overdueRechecked = false;
     if (this.stopping() || buffer.length === 0 || this.solo?.state === "announcing") return;
     // Held back by another tick's solo run, they go back; a suspect waiting for its solo run keeps its place.
     const free = slots ? slots.running() < slots.total : this.running < p.concurrency;
     if (free && this.solo === undefined && (this.gate.mayStart() || p.alone?.(buffer.head()!))) return;
-    if (!prefetch.overdue(buffer.headSince() ?? prefetch.now())) return;
+    if (!prefetch.overdue(buffer.headSince() ?? prefetch.now())) {
+      this.forgetOverdue();
+      return;
+    }
+    // A step's reply can wake the loop before the timers of jobs that ended during a stall ran: their
+    // slots count once those timers ran, so the hand back waits for one timer after them.
+    if (!rechecked) {
+      this.overdueRecheck ??= setTimeout(() => {
+        this.overdueRecheck = undefined;
+        this.overdueRechecked = true;
+        this.wake();
+      }, 1);
+      return;
+    }
+    this.forgetOverdue();
     const jobs = buffer.takeAll();
     this.showHeld();
     this.finished.push(...jobs.map((job) => p.unstarted(job)));
@@ -637,6 +659,11 @@ class Pipeline<W, O> {
     this.drained = false;
     this.handBack = true;
     this.step();
+  }
+
+  private forgetOverdue(): void {
+    clearTimeout(this.overdueRecheck);
+    this.overdueRecheck = undefined;
   }
 
   // Sleeps until woken, the next poll, or the moment the oldest held job is due back.
