@@ -222,7 +222,8 @@ export async function startPrivateRedisCluster(options: ClusterOptions): Promise
       const c = children[slot];
       return c !== undefined && c.exitCode === null && c.signalCode === null;
     };
-    // Spawns it on `port`; true once it answers PING, false if it exited first (its port was taken).
+    // Spawns it on `port`; true once it answers, false if it exited first or another server answers there (its
+    // port was taken).
     const spawnOn = async (): Promise<boolean> => {
       const dir = join(root, String(port));
       mkdirSync(dir, { recursive: true });
@@ -230,7 +231,13 @@ export async function startPrivateRedisCluster(options: ClusterOptions): Promise
       c.on("error", () => {});
       children[slot] = c;
       for (let t = 0; t < 400; t++) {
-        if ((await ask(port, (client) => client.ping())) === "PONG") return (answered = true);
+        // By its process id: another process's server that took the port first would answer PING too.
+        const pid = await ask(port, async (client) => /process_id:(\d+)/.exec(await client.info("server"))?.[1]);
+        if (pid !== undefined && pid === String(c.pid)) return (answered = true);
+        if (pid !== undefined) {
+          c.kill("SIGKILL");
+          return false;
+        }
         if (!isAlive()) return false;
         await sleep(25);
       }
