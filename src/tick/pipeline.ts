@@ -486,8 +486,6 @@ class Pipeline<W, O> {
   private besideNow(): boolean {
     const wait = this.lanes.besideIn(monotonicMs(), this.prefetch.stepMs());
     if (wait <= 0) return true;
-    // No round trip measured yet: the step's answer fills again.
-    if (wait === Number.POSITIVE_INFINITY) return false;
     this.besideTimer ??= setTimeout(() => {
       this.besideTimer = undefined;
       if (!this.closed) this.fill();

@@ -39,12 +39,10 @@ export class StepLanes {
 
   /**
    * How long from `now` until a step may go beside the one in flight: over HTTP half a round trip
-   * (`stepMs`) after that one was sent, and not before a step answered (no round trip measured yet:
-   * Infinity); over one connection at once.
+   * (`stepMs`) after that one was sent; over one connection at once.
    */
   besideIn(now: number, stepMs: number): number {
     if (this.mode !== "requests") return 0;
-    if (stepMs <= 0) return Number.POSITIVE_INFINITY;
     return Math.max(0, this.#sentAt + stepMs / 2 - now);
   }
 

@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import type { Fence } from "../../src/tick/fence.js";
 import { runPipeline, type PipelineInput, type StepReply } from "../../src/tick/pipeline.js";
-import { type Lane, StepLanes } from "../../src/tick/step-lanes.js";
+import type { Lane } from "../../src/tick/step-lanes.js";
 
 const fence: Fence = { valid: () => true, confirmed() {}, confirm: async () => true, age: () => 0, stop() {} };
 
@@ -89,14 +89,6 @@ describe("the pipeline's steps", () => {
       // Timers may fire a millisecond early.
       expect(s.at - before.at).toBeGreaterThanOrEqual(20 / 2 - 2);
     }
-  });
-
-  it("over HTTP, no step goes beside another before a step answered: half of no round trip is no wait", () => {
-    const lanes = new StepLanes("requests");
-    lanes.take(0);
-    expect(lanes.besideIn(1_000, 0)).toBe(Number.POSITIVE_INFINITY);
-    expect(lanes.besideIn(5, 20)).toBe(5);
-    expect(new StepLanes("connection").besideIn(0, 0)).toBe(0);
   });
 
   it("over TCP: one at a time, no lane", async () => {
