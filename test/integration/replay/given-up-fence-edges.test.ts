@@ -11,6 +11,7 @@ import * as protocol from "../../../src/protocol/index.js";
 import { adapterCases } from "../../helpers/adapters.js";
 import { beginKeys, beginNamed } from "../../helpers/begin-args.js";
 import { useHarness } from "../../helpers/harness.js";
+import { jidlessCopiesBegun, jidlessText } from "../../helpers/seeded-ticks.js";
 import { scriptCalls } from "../../helpers/script-calls.js";
 import { snapshot } from "../../helpers/snapshot.js";
 import { finishArgs, NO_ACKS, rawAcks, stepArgs, tickKeys } from "../../helpers/tick-calls.js";
@@ -18,7 +19,7 @@ import { leftOfFinish } from "../../../src/tick/given-up.js";
 
 const LEASE = 5_000;
 const COPIES = 5;
-const text = JSON.stringify({ class: "x", args: [0], queue: "default", retry: true });
+const text = jidlessText;
 
 describe.each(adapterCases)("the given-up fence's edges, over $name", (adapterCase) => {
   const h = useHarness(adapterCase, "given-up-fence-edges");
@@ -28,10 +29,7 @@ describe.each(adapterCases)("the given-up fence's edges, over $name", (adapterCa
 
   /** COPIES copies queued; t1 begun (call 1) with two of them (copies 1 and 2), which it runs. */
   async function begunWithTwo() {
-    await h.redis.sadd(`${h.prefix}queues`, "default");
-    await h.redis.rpush(`${h.prefix}queue:default`, ...Array.from({ length: COPIES }, () => text));
-    const options = { tick: "t1", leaseMs: LEASE, batch: 2 };
-    await call(protocol.begin, beginKeys(options), beginNamed(options));
+    await jidlessCopiesBegun(h, call, { copies: COPIES, leaseMs: LEASE, batch: 2 });
   }
 
   /** A step reaching Redis twice acts on nothing: the key space as it was, no lease held. */

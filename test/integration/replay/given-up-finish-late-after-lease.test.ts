@@ -14,16 +14,15 @@
 import { describe, expect, it } from "vitest";
 import * as protocol from "../../../src/protocol/index.js";
 import { adapterCases } from "../../helpers/adapters.js";
-import { beginKeys, beginNamed } from "../../helpers/begin-args.js";
 import { useHarness } from "../../helpers/harness.js";
+import { jidlessCopiesBegun, jidlessText, stepRanThenAsked } from "../../helpers/seeded-ticks.js";
 import { scriptCalls } from "../../helpers/script-calls.js";
-import { finishArgs, NO_ACKS, rawAcks, stepArgs, tickKeys } from "../../helpers/tick-calls.js";
+import { finishArgs, NO_ACKS, rawAcks, tickKeys } from "../../helpers/tick-calls.js";
 import { leftOfFinish } from "../../../src/tick/given-up.js";
 
 const LEASE = 5_000;
 const COPIES = 4;
-// No jid: every copy is the same text, and an ack names a job by its text.
-const text = JSON.stringify({ class: "x", args: [0], queue: "default", retry: true });
+const text = jidlessText;
 
 describe.each(adapterCases)("finish's late copy after a given-up tick's lease lapsed, over $name", (adapterCase) => {
   const h = useHarness(adapterCase, "given-up-finish-late");
@@ -32,12 +31,8 @@ describe.each(adapterCases)("finish's late copy after a given-up tick's lease la
   const listed = () => h.redis.llen(`${h.prefix}inproc:t1:default`);
 
   it("finish first reaching Redis after the lease lapsed acks copy 1 once; a second copy of it takes nothing more", async () => {
-    await h.redis.sadd(`${h.prefix}queues`, "default");
-    await h.redis.rpush(`${h.prefix}queue:default`, ...Array.from({ length: COPIES }, () => text));
-    const options = { tick: "t1", leaseMs: LEASE, batch: 1 };
-    await call(protocol.begin, beginKeys(options), beginNamed(options));
-    await call(protocol.step, tickKeys("t1"), stepArgs({ tick: "t1", leaseMs: LEASE, call: "2a", batch: 1 }));
-    const asked = await call(protocol.given_up, tickKeys("t1"), { tickId: "t1", call: "4", steps: ["2a", "3b"] });
+    await jidlessCopiesBegun(h, call, { copies: COPIES, leaseMs: LEASE, batch: 1 });
+    const asked = await stepRanThenAsked(call, LEASE);
     expect(leftOfFinish(asked.leaseHeld ? asked.ran : undefined, 2)).toEqual([true, false]);
     // The lease lapses between the question and finish (finish held in transit, or sent late).
     await h.redis.del(`${h.prefix}tick:t1`);
@@ -50,12 +45,8 @@ describe.each(adapterCases)("finish's late copy after a given-up tick's lease la
   });
 
   it("as before the fence (once one given-up step ran, finish made none of their acks), its late copy takes nothing: copy 1 runs twice at worst, none is lost", async () => {
-    await h.redis.sadd(`${h.prefix}queues`, "default");
-    await h.redis.rpush(`${h.prefix}queue:default`, ...Array.from({ length: COPIES }, () => text));
-    const options = { tick: "t1", leaseMs: LEASE, batch: 1 };
-    await call(protocol.begin, beginKeys(options), beginNamed(options));
-    await call(protocol.step, tickKeys("t1"), stepArgs({ tick: "t1", leaseMs: LEASE, call: "2a", batch: 1 }));
-    await call(protocol.given_up, tickKeys("t1"), { tickId: "t1", call: "4", steps: ["2a", "3b"] });
+    await jidlessCopiesBegun(h, call, { copies: COPIES, leaseMs: LEASE, batch: 1 });
+    await stepRanThenAsked(call, LEASE);
     const finish = finishArgs({ tick: "t1", leaseMs: LEASE, call: 5, acks: NO_ACKS });
     await call(protocol.finish, tickKeys("t1"), finish);
     await h.redis.del(`${h.prefix}tick:t1`);
@@ -68,14 +59,10 @@ describe.each(adapterCases)("finish's late copy after a given-up tick's lease la
     ["by place and text", "0"],
   ] as const) {
     it(`finish acking ${how}, run again after the lease lapsed, takes no copy the ran step fetched`, async () => {
-      await h.redis.sadd(`${h.prefix}queues`, "default");
-      await h.redis.rpush(`${h.prefix}queue:default`, ...Array.from({ length: COPIES }, () => text));
-      const options = { tick: "t1", leaseMs: LEASE, batch: 1 };
       // Begin (call 1) fetches copy 1, which the tick runs; its ack rides in step 3b, never delivered.
-      await call(protocol.begin, beginKeys(options), beginNamed(options));
+      await jidlessCopiesBegun(h, call, { copies: COPIES, leaseMs: LEASE, batch: 1 });
       // Step 2a ran at Redis, fetching copy 2; its reply and its resends' are lost.
-      await call(protocol.step, tickKeys("t1"), stepArgs({ tick: "t1", leaseMs: LEASE, call: "2a", batch: 1 }));
-      const asked = await call(protocol.given_up, tickKeys("t1"), { tickId: "t1", call: "4", steps: ["2a", "3b"] });
+      const asked = await stepRanThenAsked(call, LEASE);
       const leave = leftOfFinish(asked.leaseHeld ? asked.ran : undefined, 2);
       expect(leave).toEqual([true, false]);
       const acks = leave[1] ? NO_ACKS : { ...NO_ACKS, succeeded: [{ queue: "default", place, jobs: [text] }] };

@@ -14,6 +14,7 @@ import * as protocol from "../../../src/protocol/index.js";
 import { adapterCases } from "../../helpers/adapters.js";
 import { beginKeys, beginNamed } from "../../helpers/begin-args.js";
 import { useHarness } from "../../helpers/harness.js";
+import { jidlessCopiesBegun, jidlessText, stepRanThenAsked } from "../../helpers/seeded-ticks.js";
 import { scriptCalls } from "../../helpers/script-calls.js";
 import { snapshot } from "../../helpers/snapshot.js";
 import { finishArgs, NO_ACKS, rawAcks, stepArgs, tickKeys } from "../../helpers/tick-calls.js";
@@ -21,8 +22,7 @@ import { leftOfFinish } from "../../../src/tick/given-up.js";
 
 const LEASE = 5_000;
 const COPIES = 4;
-// No jid: every copy is the same text, and an ack names a job by its text.
-const text = JSON.stringify({ class: "x", args: [0], queue: "default", retry: true });
+const text = jidlessText;
 
 describe.each(adapterCases)("a never-ran given-up step arriving late, over $name", (adapterCase) => {
   const h = useHarness(adapterCase, "given-up-after-lease");
@@ -39,12 +39,8 @@ describe.each(adapterCases)("a never-ran given-up step arriving late, over $name
    * by begin's group's place (0) and text (lib/tick/ack-jobs.lua by_place).
    */
   async function finishedAfterQuestion(place: string) {
-    await h.redis.sadd(`${h.prefix}queues`, "default");
-    await h.redis.rpush(`${h.prefix}queue:default`, ...Array.from({ length: COPIES }, () => text));
-    const options = { tick: "t1", leaseMs: LEASE, batch: 1 };
-    await call(protocol.begin, beginKeys(options), beginNamed(options));
-    await call(protocol.step, tickKeys("t1"), stepArgs({ tick: "t1", leaseMs: LEASE, call: "2a", batch: 1 }));
-    const asked = await call(protocol.given_up, tickKeys("t1"), { tickId: "t1", call: "4", steps: ["2a", "3b"] });
+    await jidlessCopiesBegun(h, call, { copies: COPIES, leaseMs: LEASE, batch: 1 });
+    const asked = await stepRanThenAsked(call, LEASE);
     expect(asked).toMatchObject({ leaseHeld: true, ran: [1, 0] });
     const leave = leftOfFinish(asked.leaseHeld ? asked.ran : undefined, 2);
     expect(leave).toEqual([true, false]);
