@@ -7,6 +7,10 @@
 // as a constant, and each entry script as the list of its parts (libraries
 // and runs of its own lines), joined with newlines at module load: joining is deterministic, so
 // the text Redis receives is exactly the text whose SHA-1 is computed here.
+// Each library but an `-- @eager` one ships as a loader the script runs on
+// first use, so a call pays nothing for the functions it never uses
+// (scripts/lua-lazy.mjs); a library's text may then differ between scripts,
+// and each distinct text ships once.
 // Each part keeps its file's lines one for one, so a line of the joined
 // script maps back to a file and line (LuaScript.sourceOf), and a Redis error
 // names the local that the .lua file names.
