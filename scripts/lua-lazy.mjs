@@ -310,6 +310,7 @@ export function asLoader(text, exported, loader, noop, where) {
  */
 export function shaped(parts, file) {
   const lazy = new Map(); // name → how a use loads it
+  const eager = new Map(); // name → the @eager library whose top-level local it is
   const noop = "loaded_lib";
   const textOf = (p) => (p.lib ? p.lib.text : p.own.join("\n"));
   let first = true;
@@ -320,7 +321,11 @@ export function shaped(parts, file) {
     const taken = toks.find((tok, j) => (tok.v === "libs" || tok.v === noop) && declares(toks, j));
     if (taken) throw new Error(`${where}: a local named ${taken.v} hides the build's: rename it`);
     const text = loadingUses(textOf(p), lazy, where);
+    if (p.lib?.eager) for (const { name } of topLevelLocals(toks)) eager.set(name, p.lib.file);
     if (!p.lib || p.lib.eager) return { ...p, text };
+    // Nothing would run its loader before an eager table's added-to field is read.
+    for (const name of topLevelExtends(toks, eager))
+      throw new Error(`${where}: adds to ${name} of ${eager.get(name)}, an @eager library: mark it @eager too`);
     const later = new Set(parts.slice(i + 1).flatMap((q) => [...namesUsed(textOf(q))]));
     const loader = `load_${p.lib.name}`;
     const { text: loaded, names, bare } = asLoader(text, later, loader, noop, where);

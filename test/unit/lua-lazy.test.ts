@@ -1,7 +1,7 @@
 // The lazy libraries' rewriting (scripts/lua-lazy.mjs) on made-up Lua: a use of a library's name
 // loads it first, a field or a local of the same name is left alone, and lines stay one for one.
 import { describe, expect, it } from "vitest";
-import { loadingUses } from "../../scripts/lua-lazy.mjs";
+import { loadingUses, shaped } from "../../scripts/lua-lazy.mjs";
 
 const lazy = new Map([["sum", { loader: "load_sum" }]]);
 const shape = (text: string) => loadingUses(text, lazy, "probe.lua");
@@ -44,5 +44,31 @@ describe("a use of a lazy library's name", () => {
   it("refuses an assignment to it from another file", () => {
     expect(() => shape("sum = nil")).toThrow(/assigns sum, a lazy library's name/);
     expect(() => shape("function sum() end")).toThrow(/function sum assigns a lazy library's name/);
+  });
+});
+
+describe("a library that adds to another's table", () => {
+  const lib = (file: string, lines: string[], eager = false) => ({
+    lib: { file, name: file.replace(/\W+/g, "_"), text: lines.join("\n"), eager },
+  });
+
+  it("is loaded by every later use of that table, and loads the table's library first", () => {
+    const parts = shaped(
+      [
+        lib("lib/t.lua", ["", "local t = {}"]),
+        lib("lib/extra.lua", ["", "function t.extra() return 2 end"]),
+        { own: ["return t.extra()"] },
+      ],
+      "probe.lua",
+    );
+    expect(parts[1]!.text).toContain("if not libs.t then libs.load_lib_t_lua() end function libs.t.extra()");
+    expect(parts[2]!.text).toBe(
+      "return (libs.load_lib_extra_lua == loaded_lib and libs.t or libs.load_lib_extra_lua() or libs.t).extra()",
+    );
+  });
+
+  it("must be @eager when that table's library is: nothing else would load it", () => {
+    const parts = [lib("lib/t.lua", ["", "local t = {}"], true), lib("lib/extra.lua", ["", "function t.extra() end"])];
+    expect(() => shaped(parts, "probe.lua")).toThrow(/adds to t of lib\/t\.lua, an @eager library: mark it @eager too/);
   });
 });
