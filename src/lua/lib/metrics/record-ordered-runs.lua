@@ -88,11 +88,15 @@ local function record_ordered_runs(runs, at, retention, now_ms_value, tallies, s
   if #order == 0 then return end
   local minute = P .. 'metrics:' .. math.floor(now_ms_value / 60000)
   local total = P .. 'metrics:total'
+  -- The counts as '%d' texts: a number argument costs Redis a '%.17g' formatting, some 2,000
+  -- instructions, where this costs a third of it (the sums are integers).
+  local int = function(n) return string.format('%d', n) end
   -- Bucket numbers in ascending order: the same fields whatever order the runs came in.
   local function add_buckets(counts, prefix)
     for b = 1, #METRIC_BOUNDS + 1 do
       local n = counts[b]
       if n then
+        n = int(n)
         redis.call('HINCRBY', minute, prefix .. b, n)
         redis.call('HINCRBY', total, prefix .. b, n)
       end
@@ -103,16 +107,18 @@ local function record_ordered_runs(runs, at, retention, now_ms_value, tallies, s
     local j, o = 'j|' .. name .. '|', 'o|' .. name .. '|'
     for _, field in ipairs({ 'r', 'ms', 'f' }) do
       if field ~= 'f' or f.f > 0 then
-        redis.call('HINCRBY', minute, j .. field, f[field])
-        redis.call('HINCRBY', total, j .. field, f[field])
+        local n = int(f[field])
+        redis.call('HINCRBY', minute, j .. field, n)
+        redis.call('HINCRBY', total, j .. field, n)
       end
     end
-    if f.retried > 0 then redis.call('HINCRBY', total, j .. 'retried', f.retried) end
-    if f.dead > 0 then redis.call('HINCRBY', total, j .. 'dead', f.dead) end
+    if f.retried > 0 then redis.call('HINCRBY', total, j .. 'retried', int(f.retried)) end
+    if f.dead > 0 then redis.call('HINCRBY', total, j .. 'dead', int(f.dead)) end
     add_buckets(f.jb, j .. 'b')
     if f.waits > 0 then
-      redis.call('HINCRBY', minute, o .. 'ms', f.wait)
-      redis.call('HINCRBY', total, o .. 'ms', f.wait)
+      local wait = int(f.wait)
+      redis.call('HINCRBY', minute, o .. 'ms', wait)
+      redis.call('HINCRBY', total, o .. 'ms', wait)
       add_buckets(f.ob, o .. 'b')
     end
   end

@@ -90,7 +90,7 @@ local function settle_success(tick, name, V, at, count, marks, now, with_dues)
   local fields = {}
   for k = 1, count do fields[k] = name .. ' ' .. V[at - 1 + 2 * k] end
   local tokens = tokens_of(inproc, fields)
-  local mine, gone, payload_keys, dues = {}, {}, {}, {}
+  local mine, gone, payload_keys, dues, n_mine = {}, {}, {}, {}, 0
   local cancelled_again = 0
   for k = 1, count do
     local id, fence = V[at - 1 + 2 * k], V[at + 2 * k]
@@ -106,12 +106,11 @@ local function settle_success(tick, name, V, at, count, marks, now, with_dues)
       -- The due after the token's prefix: token_due's pattern cost some 5,000 instructions a run.
       -- Read as text: the metrics make it a number once (lib/metrics/record-ordered-runs.lua).
       if with_dues then dues[k] = string.sub(tokens[k], held) end
-      mine[#mine + 1] = id
-      gone[#gone + 1] = fields[k]
-      payload_keys[#payload_keys + 1] = p_of .. id
+      n_mine = n_mine + 1
+      mine[n_mine], gone[n_mine], payload_keys[n_mine] = id, fields[k], p_of .. id
     end
   end
-  if #mine == 0 then return 0, cancelled_again, dues end
+  if n_mine == 0 then return 0, cancelled_again, dues end
   redis.call('HDEL', inproc, unpack(gone))
   redis.call('SREM', okey(name, 'held'), unpack(mine))
   redis.call('DECRBY', okey(name, 'running'), #mine)

@@ -83,6 +83,8 @@ local function fetch_name(tick, name, limit, now, out, cap)
   local DIGITS = { [0] = '0', '1', '2', '3', '4', '5', '6', '7', '8', '9' }
   -- Capped ids with payloads left behind their run, for one ZADD to `later`.
   local behind = {}
+  -- The lists' lengths as counters: a `#` is a search of the table's array, several an id.
+  local np, nids, nheld = #payloads, #ids, 0
   for j = 1, n do
     local id = due[j]
     local count
@@ -113,27 +115,35 @@ local function fetch_name(tick, name, limit, now, out, cap)
         behind[#behind + 1] = id
       end
       for k = 1, 2 * count, 2 do
-        payloads[#payloads + 1] = items[k]
-        scores[#scores + 1] = items[k + 1]
+        np = np + 1
+        payloads[np], scores[np] = items[k], items[k + 1]
       end
     else
-      count = read_payloads_of(p_of .. id, payloads, scores)
+      -- read_payloads_of (lib/ordered/state.lua) in place: a call an id less.
+      local items = redis.call('ZRANGE', p_of .. id, '0', '-1', 'WITHSCORES')
+      count = #items / 2
+      for k = 1, #items, 2 do
+        np = np + 1
+        payloads[np], scores[np] = items[k], items[k + 1]
+      end
     end
     -- An id without payloads (nothing should leave one) is dropped, not run.
     if count > 0 then
-      ids[#ids + 1] = id
-      held[#held + 1] = name .. ' ' .. id
-      local fence = first + #ids - before - 1
+      nids = nids + 1
+      ids[nids] = id
+      held[nheld + 1] = name .. ' ' .. id
+      nheld = nheld + 2
+      local fence = first + nids - before - 1
       local low = fence % 1000
       local due_text = one_due or dues[2 * j]
       if fence < 1000 then
-        held[#held + 1] = tick .. ' ' .. fence_text(fence) .. ' ' .. due_text
+        held[nheld] = tick .. ' ' .. fence_text(fence) .. ' ' .. due_text
       else
         if fence - low ~= high then high, high_text = fence - low, fence_text((fence - low) / 1000) end
         local tens = low % 100
-        held[#held + 1] = tick .. ' ' .. high_text .. DIGITS[(low - tens) / 100] .. DIGITS[(tens - tens % 10) / 10] .. DIGITS[tens % 10] .. ' ' .. due_text
+        held[nheld] = tick .. ' ' .. high_text .. DIGITS[(low - tens) / 100] .. DIGITS[(tens - tens % 10) / 10] .. DIGITS[tens % 10] .. ' ' .. due_text
       end
-      counts[#ids] = count
+      counts[nids] = count
       if count > 1 then single = false end
     end
   end
