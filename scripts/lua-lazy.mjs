@@ -313,7 +313,12 @@ export function shaped(parts, file) {
   const eager = new Map(); // name → the @eager library whose top-level local it is
   const noop = "loaded_lib";
   const textOf = (p) => (p.lib ? p.lib.text : p.own.join("\n"));
-  let first = true;
+  // `libs` is declared on a blank line of the script's own text before its first loader, so every
+  // library's text is the same in every script; only where no such line comes first, on the loader.
+  const firstLazy = parts.findIndex((p) => p.lib && !p.lib.eager);
+  const declaredAt = parts.findIndex((p, i) => i < firstLazy && !p.lib && p.own.includes(""));
+  let first = firstLazy >= 0 && declaredAt < 0;
+  const declaration = `local libs, ${noop} = {}, function() end `;
   return parts.map((p, i) => {
     const where = p.lib ? `${file} (${p.lib.file})` : file;
     // A local of these names would hide the build's from the loads in its scope.
@@ -322,11 +327,18 @@ export function shaped(parts, file) {
     if (taken) throw new Error(`${where}: a local named ${taken.v} hides the build's: rename it`);
     const text = loadingUses(textOf(p), lazy, where);
     if (p.lib?.eager) for (const { name } of topLevelLocals(toks)) eager.set(name, p.lib.file);
+    if (i === declaredAt) {
+      const lines = text.split("\n");
+      lines[p.own.indexOf("")] = declaration;
+      return { ...p, text: lines.join("\n") };
+    }
     if (!p.lib || p.lib.eager) return { ...p, text };
     // Nothing would run its loader before an eager table's added-to field is read.
     for (const name of topLevelExtends(toks, eager))
       throw new Error(`${where}: adds to ${name} of ${eager.get(name)}, an @eager library: mark it @eager too`);
-    const later = new Set(parts.slice(i + 1).flatMap((q) => [...namesUsed(textOf(q))]));
+    // Every top-level local goes to libs, not only those this script's later parts use: the text is
+    // then the same in every script, and the bundle carries each library once.
+    const later = new Set(topLevelLocals(toks).map((d) => d.name));
     const loader = `load_${p.lib.name}`;
     const { text: loaded, names, bare } = asLoader(text, later, loader, noop, where);
     // A table this library adds to is whole only once this library ran: its later uses run this loader.
@@ -335,7 +347,7 @@ export function shaped(parts, file) {
       if (lazy.has(name)) throw new Error(`${where}: ${name} is a top-level local of another library too: rename one`);
       lazy.set(name, { loader, bare: bare.includes(name) });
     }
-    const head = first ? `local libs, ${noop} = {}, function() end ` : "";
+    const head = first ? declaration : "";
     first = false;
     return { ...p, text: head + loaded };
   });
