@@ -5,9 +5,9 @@
 // captures by walking all the main function's captured locals (Lua 5.1's
 // luaF_findupval): with a few hundred library locals, about a third of an
 // empty tick's Redis instructions (issue 46). A lazy library ships as its loader,
-// `function libs.load_NAME() … end`, around its own lines: the names later
-// parts use are fields of the one table `libs` (its own functions keep their
-// locals and the loader copies them into `libs` at its end), and each later
+// `function libs.load_NAME() … end`, around its own lines: its top-level names
+// are fields of the one table `libs` (its own functions keep their locals and
+// the loader copies them into `libs` at its end), and each later
 // use reads `(libs.name or libs.load_NAME() or libs.name)`, or, where it
 // starts a statement, `if not libs.name then libs.load_NAME() end libs.name`.
 // A loader runs once a call: it first replaces itself with a no-op. Lines
@@ -216,14 +216,6 @@ export function loadingUses(text, lazy, where, own = new Set()) {
     else put(tok, `(libs.${tok.v} or libs.${loader}() or libs.${tok.v})`);
   });
   return out + text.slice(from);
-}
-
-/** The names `text` uses as variables (not as fields), for which top-level locals later parts need. */
-export function namesUsed(text) {
-  const toks = tokens(text);
-  return new Set(
-    toks.filter((tok, i) => tok.t === "name" && toks[i - 1]?.v !== "." && toks[i - 1]?.v !== ":").map((t) => t.v),
-  );
 }
 
 /**
