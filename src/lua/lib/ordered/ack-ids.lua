@@ -1,3 +1,4 @@
+-- @eager: a tick with nothing to do calls it; made at once, it costs no loader (scripts/lua-lazy.mjs).
 -- Ordered ack pass: settles the ids a tick ran. An entry acts only while
 -- the tick still holds the id: its token is in the tick's oinproc hash,
 -- with the fence it was fetched with. A tick that lost its lease and was
@@ -10,7 +11,8 @@
 -- An id the client read with U+FFFD (stored bytes not UTF-8) is found by its fence (stored_id below):
 -- a replay finds no token of that fence left and does nothing; the lookup only reads.
 -- With metrics on, the entries whose token it held are counted
--- (lib/metrics/record-ordered-runs.lua): a replay holds none, counts none.
+-- (lib/metrics/record-ordered-runs.lua; the successes tallied by text as they are settled, in the
+-- call's own tables): a replay holds none, counts none.
 --   (successes, grouped by name) the run's payloads are done; payloads that
 --      arrived meanwhile become the id's, due when they asked
 --   r  failed, will retry: payloads back, merged with the arrivals, due in
@@ -89,7 +91,7 @@ local function settle_success(tick, name, V, at, count, marks, now, with_dues)
   local fields = {}
   for k = 1, count do fields[k] = name .. ' ' .. V[at - 1 + 2 * k] end
   local tokens = tokens_of(inproc, fields)
-  local mine, gone, payload_keys, dues = {}, {}, {}, {}
+  local mine, gone, payload_keys, dues, n_mine = {}, {}, {}, {}, 0
   local cancelled_again = 0
   for k = 1, count do
     local id, fence = V[at - 1 + 2 * k], V[at + 2 * k]
@@ -105,12 +107,11 @@ local function settle_success(tick, name, V, at, count, marks, now, with_dues)
       -- The due after the token's prefix: token_due's pattern cost some 5,000 instructions a run.
       -- Read as text: the metrics make it a number once (lib/metrics/record-ordered-runs.lua).
       if with_dues then dues[k] = string.sub(tokens[k], held) end
-      mine[#mine + 1] = id
-      gone[#gone + 1] = fields[k]
-      payload_keys[#payload_keys + 1] = p_of .. id
+      n_mine = n_mine + 1
+      mine[n_mine], gone[n_mine], payload_keys[n_mine] = id, fields[k], p_of .. id
     end
   end
-  if #mine == 0 then return 0, cancelled_again, dues end
+  if n_mine == 0 then return 0, cancelled_again, dues end
   redis.call('HDEL', inproc, unpack(gone))
   redis.call('SREM', okey(name, 'held'), unpack(mine))
   redis.call('DECRBY', okey(name, 'running'), #mine)
@@ -226,19 +227,18 @@ local function ordered_ack(tick, i, now, dead_max, dead_max_age, marks)
     from = after
   end
   local others, metrics = metrics_header(ARGV[from] or '0')
-  local runs = {}
+  -- The trailer's entries follow the others (five values each), two an ack entry, successes first.
+  local trailer_at, tallies, tallied = from + 5 * tonumber(others) + 1, metrics and { order = {} }, 0
   for _, group in ipairs(successes) do
     local name, count = group[1], group[4]
     local settled, again, dues = settle_success(tick, name, group[2], group[3], count, marks, now, metrics ~= nil)
     if metrics then
-      -- Three slots a run in one list, not a table a run (some 1,500 instructions each).
-      for k = 1, count do
-        local at = #runs
-        runs[at + 1], runs[at + 2], runs[at + 3] = name, dues[k] or false, 's'
-      end
+      ordered_tally(tallies, name, dues, count, trailer_at + 2 * tallied)
+      tallied = tallied + count
     end
     processed, ready_again = processed + settled, ready_again + again
   end
+  local runs = {}
   i = from
   for _ = 1, tonumber(others) do
     local kind = ARGV[i + 1]
@@ -251,7 +251,7 @@ local function ordered_ack(tick, i, now, dead_max, dead_max_age, marks)
     ready_again, evicted = ready_again + again, evicted + gone
     i = i + 5
   end
-  if metrics then record_ordered_runs(runs, i + 1, metrics.retention, now) end
+  if metrics then record_ordered_runs(runs, i + 1, metrics.retention, now, tallies, tallied) end
   local day = day_of(now / 1000)
   bump('processed', processed, day)
   bump('failed', failed, day)
