@@ -488,6 +488,7 @@ class Pipeline<W, O> {
     if (wait <= 0) return true;
     this.besideTimer ??= setTimeout(() => {
       this.besideTimer = undefined;
+      this.lanes.turnEnded();
       if (!this.closed) this.fill();
     }, Math.ceil(wait));
     return false;

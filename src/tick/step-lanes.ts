@@ -2,9 +2,12 @@
 // that a replay is only ever of its lane's last call and the other lane's
 // later number never makes it stale (lib/tick/replay-call.lua). Where each
 // call is its own request (HTTP), lanes 'a' and 'b': the second goes half a
-// round trip after the first at the soonest, so the two stay apart: sent
-// together, they would ride one request (@upstash/redis pipelines calls
-// made in the same turn) and their round trips would not overlap. Over one
+// round trip after the first at the soonest, and never in the turn of the
+// event loop that sent the first, so the two stay apart: sent together,
+// they would ride one request (@upstash/redis pipelines the calls made in
+// one turn) and their round trips would not overlap. The first's request
+// leaves only as its turn ends: the fill that sent it goes on starting
+// jobs, which on a loaded host outlasts half a round trip. Over one
 // connection (TCP), lanes 'c' and 'd': Redis runs the calls in the order
 // they were written, so the second is written as soon as it is due and
 // waits queued at Redis while the first runs. One lane holds one call at a
@@ -21,6 +24,8 @@ export class StepLanes {
   #first = false;
   #count = 0;
   #sentAt = 0;
+  // Over HTTP: a step was sent in this turn, and no timer has run since.
+  #sameTurn = false;
   readonly #names: readonly [Lane, Lane] | undefined;
 
   constructor(private readonly mode: LaneMode) {
@@ -39,17 +44,24 @@ export class StepLanes {
 
   /**
    * How long from `now` until a step may go beside the one in flight: over HTTP half a round trip
-   * (`stepMs`) after that one was sent; over one connection at once.
+   * (`stepMs`) after that one was sent, and at least 1 ms (a timer) while its turn lasts; over one
+   * connection at once.
    */
   besideIn(now: number, stepMs: number): number {
     if (this.mode !== "requests") return 0;
-    return Math.max(0, this.#sentAt + stepMs / 2 - now);
+    return Math.max(this.#sameTurn ? 1 : 0, this.#sentAt + stepMs / 2 - now);
+  }
+
+  /** A timer ran: every step sent before it went in an earlier turn. */
+  turnEnded(): void {
+    this.#sameTurn = false;
   }
 
   /** Marks a step sent at `now`: its lane, undefined when steps do not overlap. */
   take(now: number): Lane | undefined {
     this.#count++;
     this.#sentAt = now;
+    this.#sameTurn = this.mode === "requests";
     const names = this.#names;
     if (names === undefined) return undefined;
     if (!this.#first) {

@@ -66,12 +66,17 @@ export async function clusterNodes(clusterUrl: string): Promise<Address[]> {
   return [...seen.values()];
 }
 
-/** A direct connection to the master that serves `prefix`'s slot. */
-export async function masterOfPrefix(clusterUrl: string, prefix: string): Promise<Redis> {
+/** The address of the master that serves `prefix`'s slot, as the cluster announces it. */
+export async function ownerOfPrefix(clusterUrl: string, prefix: string): Promise<Address> {
   const slot = slotOf(prefix);
   const owner = (await slotsOf(clusterUrl)).find((r) => r.low <= slot && slot <= r.high);
   if (!owner) throw new Error(`no master serves slot ${slot} of the test cluster`);
-  return new Redis({ host: owner.host, port: owner.port });
+  return { host: owner.host, port: owner.port };
+}
+
+/** A direct connection to the master that serves `prefix`'s slot. */
+export async function masterOfPrefix(clusterUrl: string, prefix: string): Promise<Redis> {
+  return new Redis(await ownerOfPrefix(clusterUrl, prefix));
 }
 
 /**

@@ -5,6 +5,7 @@
 // ioredis' Cluster client through one such TCP proxy per master.
 import { Redis as UpstashRedis } from "@upstash/redis";
 import { Cluster } from "ioredis";
+import { StandaloneConnector } from "ioredis/built/connectors/index.js";
 import { inject } from "vitest";
 import { ioredisAdapter } from "../../src/redis/ioredis.js";
 import { restAdapter } from "../../src/redis/rest.js";
@@ -13,7 +14,7 @@ import { startDropProxy } from "../../bench/chaos/drop-proxy.js";
 import { startHttpDropProxy } from "../../bench/chaos/http-drop-proxy.js";
 import type { RedisAdapter } from "../../src/redis/types.js";
 import { speaksTcp } from "./adapters.js";
-import { clusterMasters } from "./cluster-slot.js";
+import { clusterMasters, ownerOfPrefix } from "./cluster-slot.js";
 import { openAdapter } from "./open-adapter.js";
 
 export interface DroppingAdapter {
@@ -24,28 +25,33 @@ export interface DroppingAdapter {
 }
 
 /**
- * ioredis' Cluster client through a drop proxy in front of each master: natMap sends it to the proxies for
- * the addresses the cluster announces. Every proxy is armed; only the master of the test's slot sees scripts.
+ * ioredis' Cluster client through a drop proxy in front of each master: its connections to a master dial
+ * that master's proxy, under the address the cluster announces. Not natMap: a MOVED then names an address
+ * no connection of ioredis' has, and it resends to random masters until one holds the slot, failing
+ * after 16 ("Too many Cluster redirections", redis/ioredis#1582); a dropped reply's resend goes to a
+ * random node first, which answers MOVED. Only the proxy of the master of `prefix`'s slot is armed: an
+ * armed proxy in front of another would drop that MOVED, a second lost connection the test never asked for.
  */
-async function openDroppingCluster(): Promise<DroppingAdapter> {
-  const masters = await clusterMasters(inject("clusterUrl"));
+async function openDroppingCluster(prefix: string): Promise<DroppingAdapter> {
+  const clusterUrl = inject("clusterUrl");
+  const masters = await clusterMasters(clusterUrl);
+  const owner = await ownerOfPrefix(clusterUrl, prefix);
   const proxies = await Promise.all(masters.map((m) => startDropProxy(m.port, m.host)));
-  const natMap = Object.fromEntries(
-    masters.map((m, i) => [`${m.host}:${m.port}`, { host: "127.0.0.1", port: Number(new URL(proxies[i]!.url).port) }]),
-  );
-  const client = new Cluster([{ host: "127.0.0.1", port: Number(new URL(proxies[0]!.url).port) }], {
-    natMap,
-    redisOptions: { maxRetriesPerRequest: 1 },
-  });
+  const armed = proxies[masters.findIndex((m) => m.host === owner.host && m.port === owner.port)]!;
+  const proxyPort = new Map(masters.map((m, i) => [`${m.host}:${m.port}`, Number(new URL(proxies[i]!.url).port)]));
+  class ThroughProxy extends StandaloneConnector {
+    // ioredis hands a connector the connection's options untyped.
+    constructor(given: unknown) {
+      const options = given as ConstructorParameters<typeof StandaloneConnector>[0];
+      const port = proxyPort.get(`${options.host}:${options.port}`);
+      super(port === undefined ? options : { ...options, host: "127.0.0.1", port });
+    }
+  }
+  const client = new Cluster([masters[0]!], { redisOptions: { maxRetriesPerRequest: 1, Connector: ThroughProxy } });
   client.on("error", () => {});
-  const dropNext = (): Promise<boolean> =>
-    new Promise((resolve) => {
-      const armed = proxies.map((p) => p.dropNextReply(10_000).then((dropped) => dropped && resolve(true)));
-      void Promise.all(armed).then(() => resolve(false));
-    });
   return {
     adapter: ioredisAdapter(client),
-    dropNext,
+    dropNext: () => armed.dropNextReply(10_000),
     close: async () => {
       client.disconnect();
       await Promise.all(proxies.map((p) => p.close()));
@@ -53,8 +59,9 @@ async function openDroppingCluster(): Promise<DroppingAdapter> {
   };
 }
 
-export async function openDropping(name: string): Promise<DroppingAdapter> {
-  if (name === "cluster") return openDroppingCluster();
+/** Opens adapter `name` through a dropping proxy; `prefix`: the test's, whose slot's master drops (cluster). */
+export async function openDropping(name: string, prefix: string): Promise<DroppingAdapter> {
+  if (name === "cluster") return openDroppingCluster(prefix);
   if (speaksTcp(name)) {
     const target = new URL(inject("redisUrl"));
     const proxy = await startDropProxy(Number(target.port || 6379), target.hostname);

@@ -60,3 +60,18 @@ export async function waitReady(redis: Redis, prefix: string, count: number, tim
     await sleep(50);
   }
 }
+
+/**
+ * Waits until no tick registered under `prefix` holds its lease: a killed tick's lease runs out a lease
+ * after its last extend reached Redis, and over HTTP an extend sent before the kill may reach it after.
+ */
+export async function waitLeasesGone(redis: Redis, prefix: string, timeoutMs = 20_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const ids = await redis.hkeys(`${prefix}ticks`);
+    const held = ids.length === 0 ? 0 : await redis.exists(...ids.map((id) => `${prefix}tick:${id}`));
+    if (held === 0) return;
+    if (Date.now() > until) throw new Error(`${held} tick leases still held after ${timeoutMs} ms`);
+    await sleep(20);
+  }
+}

@@ -21,7 +21,7 @@ describe.each(adapterCases)("a dropped reply of a tick with flow jobs, resent, o
 
   for (const when of ["begin", "step", "finish", "enqueue"] as const) {
     it(`of ${when}: every job runs once, one run of a key at a time, nothing left held`, async () => {
-      dropping = await openDropping(adapterCase.name);
+      dropping = await openDropping(adapterCase.name, h.prefix);
       const runs = new Map<string, number>();
       const live = new Map<string, number>();
       const overlaps: string[] = [];

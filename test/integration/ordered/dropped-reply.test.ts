@@ -18,7 +18,7 @@ describe.each(adapterCases)("a dropped reply of an ordered tick, resent, over $n
 
   for (const when of ["begin", "step", "finish", "enqueue"] as const) {
     it(`of ${when}: every id runs once, with its payloads, each run its own fence`, async () => {
-      dropping = await openDropping(adapterCase.name);
+      dropping = await openDropping(adapterCase.name, h.prefix);
       const runs = new Map<string, { payloads: unknown[]; fences: number[] }>();
       let dropped: Promise<boolean> = Promise.resolve(true);
       const perform = (id: string, payloads: unknown[], ctx: OrderedContext) => {

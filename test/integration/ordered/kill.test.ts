@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import type { OrderedContext } from "../../../src/index.js";
 import { adapterCases } from "../../helpers/adapters.js";
 import { useHarness } from "../../helpers/harness.js";
-import { spawnTickChild } from "../../helpers/tick-children.js";
+import { spawnTickChild, waitLeasesGone } from "../../helpers/tick-children.js";
 import { sleep } from "../../helpers/redis.js";
 
 describe.each(adapterCases)("ordered ids of a killed tick over $name", (adapterCase) => {
@@ -39,7 +39,7 @@ describe.each(adapterCases)("ordered ids of a killed tick over $name", (adapterC
 
     expect((await tq.stats()).ordered.work).toEqual({ waiting: 1, running: 3, payloads: 1, dead: 0 });
     expect(await tq.tick()).toMatchObject({ resurrected: 0, fetched: 0 }); // the lease has not expired yet
-    await sleep(700);
+    await waitLeasesGone(h.redis, h.prefix);
     const report = await tq.tick();
     expect(report).toMatchObject({ resurrected: 3, succeeded: 3, dead: 0 });
     expect(runs.get("a")!.payloads).toEqual([{ v: 1 }, { v: 2 }, { v: 3 }]);
@@ -68,7 +68,8 @@ describe.each(adapterCases)("ordered ids of a killed tick over $name", (adapterC
       for (let i = 0; i < 300 && (await h.redis.llen(`${h.prefix}test:started`)) < 1; i++) await sleep(50);
       expect(await h.redis.llen(`${h.prefix}test:started`), child.stderr()).toBe(1);
       await child.kill();
-      await sleep(550);
+      // Not a fixed wait: over HTTP an extend the child sent before its kill may reach Redis after it.
+      await waitLeasesGone(h.redis, h.prefix);
       expect(await idle.tick()).toMatchObject({ resurrected: 1 });
       expect(await h.redis.hget(`${h.prefix}o:work:suspects`, "poison")).toBe("1");
       expect(await h.redis.hget(`${h.prefix}o:work:resurrections`, "poison")).toBe(kill === 0 ? null : String(kill));

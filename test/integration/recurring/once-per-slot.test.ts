@@ -44,7 +44,7 @@ describe.each(adapterCases)("once per slot over $name", (adapterCase) => {
   });
 
   it("two deployments with the same schedule, ticking at once, with a replayed begin and a replayed schedules call: no duplicates", async () => {
-    dropping = await openDropping(adapterCase.name);
+    dropping = await openDropping(adapterCase.name, h.prefix);
     const rec = recorder();
     const schedules: Schedules<"minute"> = {
       everyMinute: { cron: "* * * * *", job: "minute" },

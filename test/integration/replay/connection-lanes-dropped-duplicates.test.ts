@@ -21,7 +21,7 @@ describeOverAdapters(tcp, "connection lanes with replies dropped over $name", (a
   afterEach(async () => dropping?.close());
 
   it("every job without a jid runs as often as it was pushed, whatever replies are lost", async () => {
-    dropping = await openDropping(adapterCase.name);
+    dropping = await openDropping(adapterCase.name, h.prefix);
     const runs = new Map<number, number>();
     let started = 0;
     const drops: Promise<boolean>[] = [];

@@ -19,7 +19,7 @@ describe.each(adapterCases)("a dropped reply, resent, over $name", (adapterCase)
   afterEach(async () => dropping?.close());
 
   async function drainWithDrop(when: "begin" | "step" | "finish") {
-    dropping = await openDropping(adapterCase.name);
+    dropping = await openDropping(adapterCase.name, h.prefix);
     const runs = new Map<number, number>();
     let dropped: Promise<boolean> = Promise.resolve(false);
     const jobs = {
@@ -54,7 +54,7 @@ describe.each(adapterCases)("a dropped reply, resent, over $name", (adapterCase)
   }
 
   it("of a jobs API move: the resent call answers its first reply and moves nothing more", async () => {
-    dropping = await openDropping(adapterCase.name);
+    dropping = await openDropping(adapterCase.name, h.prefix);
     const job = JSON.stringify({ class: "work", args: [], jid: "d1", queue: "default", retry: true });
     await h.redis.zadd(`${h.prefix}dead`, 1, job);
     const runtime = createRuntime({ redis: dropping.adapter, prefix: h.prefix, jobs: {}, logger: QUIET });
@@ -68,7 +68,7 @@ describe.each(adapterCases)("a dropped reply, resent, over $name", (adapterCase)
   });
 
   it("of enqueue: a resent enqueue pushes each job once", async () => {
-    dropping = await openDropping(adapterCase.name);
+    dropping = await openDropping(adapterCase.name, h.prefix);
     const tq = createTickq({ redis: dropping.adapter, prefix: h.prefix, jobs: { work: () => {} }, logger: QUIET });
     const dropped = dropping.dropNext();
     const jids = await tq.enqueueBulk(Array.from({ length: 20 }, () => ({ name: "work", args: [] })));
