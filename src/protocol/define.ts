@@ -53,6 +53,8 @@ export interface Trailer {
   readonly tag?: string;
   readonly fields: { readonly [name: string]: Value };
   readonly entries: ArgSpec;
+  /** The entries go as one `packed` section (their count, then their values in one value) where they were a value each. */
+  readonly packed?: boolean;
   readonly perItem?: ArgSpec;
 }
 
@@ -110,8 +112,12 @@ export const trailer = <
   tag?: string;
   fields: F;
   entries: E;
+  packed?: boolean;
   perItem?: P;
-}) => spec as { name: N; tag?: string; fields: F; entries: E } & (P extends ArgSpec ? { perItem: P } : unknown);
+}) =>
+  spec as { name: N; tag?: string; fields: F; entries: E; packed?: boolean } & (P extends ArgSpec
+    ? { perItem: P }
+    : unknown);
 export const trailed = <I extends ArgSpec, const T extends readonly Trailer[]>(item: I, ...trailers: T) =>
   ({ kind: "trailed", item, trailers }) as const;
 /** The separator of `joined` arguments and `texts` replies: ASCII's record separator, which JSON text never holds raw. */
@@ -436,7 +442,8 @@ function putTrailed(
     header.push(`${t.tag ?? ""}${entries.length}`);
     for (const [field, s] of Object.entries(t.fields)) put(name, where, s, present[field], header, field);
     const entriesAt = `${where}.entries`;
-    for (const entry of entries) put(name, entriesAt, t.entries, entry, tails);
+    if (t.packed) putPacked(name, entriesAt, t.entries, entries, tails);
+    else for (const entry of entries) put(name, entriesAt, t.entries, entry, tails);
     if (t.perItem) {
       if (!Array.isArray(perItem) || perItem.length !== items.length)
         throw bad(name, `${where}.perItem must hold one entry per item (${items.length})`);

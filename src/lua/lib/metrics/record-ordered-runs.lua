@@ -1,28 +1,31 @@
 -- Metrics of ordered runs (src/ordered/, src/metrics/): the optional trailer
 -- of an ordered ack's others (lib/ordered/ack-ids.lua), announced as
--- lib/metrics/record-runs.lua's is, " mE RETENTION" on their count. E
--- entries, one per success in ack order (each name's ids in turn), each its
--- run time and its start (Redis ms); then the same two per other entry, ''
--- when it did not run. An ordered name counts as a job name does ("j|NAME|…":
--- runs, failures, run times, retried, dead); its wait, from the id's due time
--- (its token's, lib/ordered/state.lua) to the run's start, goes under
--- "o|NAME|…" (an ordered name has no queue: its ids wait in their own set).
--- Only entries whose token this ack held count, so a replay finds its tokens
--- gone and counts nothing twice. Needs lib/metrics/record-runs.lua.
+-- lib/metrics/record-runs.lua's is, " mE RETENTION" on their count. The
+-- successes' run times and starts (Redis ms), in ack order (each name's ids
+-- in turn), as E entries packed (lib/common/packed.lua), each a run of
+-- successes that measured the same: how many, run time, start; then two
+-- per other entry, its run time and start, '' when it did not run. An
+-- ordered name counts as a job name does ("j|NAME|…": runs, failures, run
+-- times, retried, dead); its wait, from the id's due time (its token's,
+-- lib/ordered/state.lua) to the run's start, goes under "o|NAME|…" (an
+-- ordered name has no queue: its ids wait in their own set). Only entries
+-- whose token this ack held count, so a replay finds its tokens gone and
+-- counts nothing twice. Needs lib/metrics/record-runs.lua.
 -- @include lib/common/prefix-keys.lua
 -- @include lib/metrics/record-runs.lua
 
 -- `runs`: per ack entry, successes first, three slots: name, due (a number or
 -- its text; false: not held), kind ('s' succeeded, else lib/ordered/ack-ids.lua's
--- codes); the trailer's entries start at ARGV[at], two per ack entry. The batch's
+-- codes). `M`: the successes' entries as packed.section read them, the count at
+-- M[m_at]; the other entries' two values each start at ARGV[at]. The batch's
 -- counts are summed per name first, as lib/metrics/record-runs.lua does for
 -- plain jobs: one HINCRBY per field and hash, not ten per execution. A run adds to
 -- its name's counters in place (no call a counter: a generic adder cost some 300 VM
 -- instructions a run, half of a 100-id ack's Lua), and a bucket is found once per
--- distinct value a call (no-op runs share a few). A success's two entries are always
--- numbers, made numbers by arithmetic (one conversion; tonumber converts a string
--- twice); another entry's may be ''.
-local function record_ordered_runs(runs, at, retention, now_ms_value)
+-- distinct value a call (no-op runs share a few). A success's measures are numbers
+-- made numbers by arithmetic, once an entry (tonumber converts a string twice);
+-- another entry's may be ''.
+local function record_ordered_runs(runs, M, m_at, at, retention, now_ms_value)
   -- Per name, in the order names first ran: its counters and its buckets' counts.
   local of_name, order, bucket_of = {}, {}, {}
   local function bucket(ms)
@@ -33,24 +36,24 @@ local function record_ordered_runs(runs, at, retention, now_ms_value)
     end
     return b
   end
-  -- A text's number, read once a call: a batch's runs share a few run times, starts (a ms holds
-  -- many) and dues (one enqueue call's ids share one), and a strtod of a ms text cost some 600
-  -- instructions, three a run, where a lookup costs a tenth of one.
+  -- A due's number, read once a call: one enqueue call's ids share one, and a strtod of a ms
+  -- text cost some 600 instructions where a lookup costs a tenth of one.
   local number_of = {}
+  -- The successes' entry being read (its index in M, up to `last`) and the runs it has left.
+  local entry, last, left, entry_ran, entry_started = m_at + 1, m_at + 3 * M[m_at], 0, nil, nil
+  local other = at
   for e = 1, #runs / 3 do
     local name, due, kind = runs[3 * e - 2], runs[3 * e - 1], runs[3 * e]
-    local arg = at + 2 * (e - 1)
     local ran, started
     if kind == 's' then
-      local ran_text, started_text = ARGV[arg], ARGV[arg + 1]
-      ran, started = number_of[ran_text], number_of[started_text]
-      if not ran then
-        ran = ran_text + 0
-        number_of[ran_text] = ran
+      while left == 0 and entry < last do
+        left, entry_ran, entry_started = M[entry] + 0, M[entry + 1] + 0, M[entry + 2] + 0
+        entry = entry + 3
       end
-      if not started then
-        started = started_text + 0
-        number_of[started_text] = started
+      -- Past the entries (a client that measured fewer runs than it acked): unmeasured.
+      if left > 0 then
+        left = left - 1
+        ran, started = entry_ran, entry_started
       end
       if due then
         local due_number = number_of[due]
@@ -61,7 +64,8 @@ local function record_ordered_runs(runs, at, retention, now_ms_value)
         due = due_number
       end
     else
-      ran, started = tonumber(ARGV[arg]), tonumber(ARGV[arg + 1])
+      ran, started = tonumber(ARGV[other]), tonumber(ARGV[other + 1])
+      other = other + 2
     end
     if due and ran and (kind == 's' or kind == 'r' or kind == 'd') then
       local f = of_name[name]

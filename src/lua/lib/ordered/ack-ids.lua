@@ -212,9 +212,9 @@ end
 -- each: name and its ids and fences, ordered_successes), then the other entries
 -- (n, then n groups of kind, name, id, fence, extra), whose count may carry
 -- the metrics trailer (lib/metrics/record-ordered-runs.lua) with its entries
--- after them. Absent: nothing. `marks`: the tick's cancel marks as ack()
--- read them (nil: none). Returns ids made ready again (arrivals behind a
--- finished run) and dead-set evictions.
+-- after them, packed, then its two values per other entry. Absent: nothing.
+-- `marks`: the tick's cancel marks as ack() read them (nil: none). Returns ids
+-- made ready again (arrivals behind a finished run) and dead-set evictions.
 local function ordered_ack(tick, i, now, dead_max, dead_max_age, marks)
   local processed, failed, ready_again, evicted = 0, 0, 0, 0
   -- The successes are read first, then the metrics trailer: without it no run is noted (a table a run).
@@ -226,6 +226,9 @@ local function ordered_ack(tick, i, now, dead_max, dead_max_age, marks)
     from = after
   end
   local others, metrics = metrics_header(ARGV[from] or '0')
+  -- The metrics' packed entries follow the others (five values each): read before anything is written.
+  local M, m_at, m_after
+  if metrics then M, m_at, m_after = packed.section(from + 5 * tonumber(others) + 1, 3, 'ordered metrics') end
   local runs = {}
   for _, group in ipairs(successes) do
     local name, count = group[1], group[4]
@@ -251,7 +254,7 @@ local function ordered_ack(tick, i, now, dead_max, dead_max_age, marks)
     ready_again, evicted = ready_again + again, evicted + gone
     i = i + 5
   end
-  if metrics then record_ordered_runs(runs, i + 1, metrics.retention, now) end
+  if metrics then record_ordered_runs(runs, M, m_at, m_after, metrics.retention, now) end
   local day = day_of(now / 1000)
   bump('processed', processed, day)
   bump('failed', failed, day)
