@@ -388,16 +388,32 @@ function putPacked(name: string, part: string, item: ArgSpec, value: unknown, ou
   }
   const values = valueList();
   values.push(value.length);
-  for (let i = 0; i < value.length; i++) put(name, part, item, value[i], values);
+  if (item.kind === "group") {
+    // A group's fields listed once for the section, not once an item (put's group case, inlined).
+    const fields = fieldsOf(item.fields);
+    for (let i = 0; i < value.length; i++) {
+      const one = value[i] as Record<string, unknown> | undefined;
+      for (let k = 0; k < fields.length; k++) {
+        const field = fields[k]![0];
+        put(name, part, fields[k]![1], one?.[field], values, field);
+      }
+    }
+  } else for (let i = 0; i < value.length; i++) put(name, part, item, value[i], values);
   for (let i = 1; i < values.length; i++) {
     const v = values[i];
-    if (typeof v === "string" && v.includes(JOIN_SEPARATOR)) {
+    if (typeof v === "string" && holdsSeparator(v)) {
       for (let k = 0; k < values.length; k++) out.push(values[k]!);
       return;
     }
   }
   out.push(`j${values.length}`, values.join(JOIN_SEPARATOR));
 }
+
+// Called, not read off each value: the values of every call's sections (ids, JSON, names, flat or
+// sliced strings) meet at one `v.includes` load, whose feedback goes megamorphic, and optimized code
+// then looked the method up generically once a value (bench/ordered-instructions.ts).
+const stringIncludes = String.prototype.includes;
+const holdsSeparator = (text: string): boolean => stringIncludes.call(text, JOIN_SEPARATOR);
 
 /** `joined`: "j<count>" and the texts in one value, or (one holds the separator, or none) count and one value each. */
 function putJoined(name: string, part: string, value: unknown, out: (string | number)[]): void {
@@ -407,7 +423,7 @@ function putJoined(name: string, part: string, value: unknown, out: (string | nu
   for (let i = 0; i < n; i++) {
     const item: unknown = value[i];
     if (typeof item !== "string") throw bad(name, `${part} must hold strings, got ${typeof item}`);
-    if (item.includes(JOIN_SEPARATOR)) apart = true;
+    if (holdsSeparator(item)) apart = true;
   }
   if (!apart) {
     out.push(`j${n}`, value.join(JOIN_SEPARATOR));
