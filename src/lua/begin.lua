@@ -160,7 +160,7 @@ end
 local kept_reply = { now, resurrected, promoted, more_resurrect, more_delayed, without_jobs(fetched), 1, policy, due }
 local reply = { now, resurrected, promoted, more_resurrect, more_delayed, fetched, 1, policy, due }
 -- Ordered groups are part of the reply only for a tick that serves ordered names.
-if #names > 0 then kept_reply[10], reply[10] = ordered_reply.slim(ordered), ordered_reply.joined(ordered) end
+if #names > 0 then kept_reply[10], reply[10] = ordered_reply.slim(ordered) end
 if flowed then
   kept_reply[10], reply[10] = kept_reply[10] or {}, reply[10] or {}
   kept_reply[11], reply[11] = flowed, flowed

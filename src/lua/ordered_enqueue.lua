@@ -20,7 +20,9 @@
 -- a replay finds it and answers the first run's reply, adding nothing (a
 -- payload whose id ran in between would otherwise run twice). Within the
 -- window a rerun could only re-add identical members and lower due times
--- to values they already hold.
+-- to values they already hold. A key's top score within the ms is noted only
+-- when an id comes twice or more in the call (only then is it read back): a
+-- rerun reads the same payloads, so it notes the same tops.
 -- No allow-oom flag: when Redis is full (noeviction) the first write is
 -- refused and nothing is added; the caller gets a clear error.
 -- maxmemory: no flag: while Redis is full it is refused with REDIS_FULL before it writes anything,
@@ -79,6 +81,10 @@ end
 -- an id an older tick let go).
 local states, backing_off = {}, {}
 local all_keep_held -- every_tick_keeps_held(), asked at most once a call
+-- Whether some id has two payloads or more in this call: only then is a key's top score read back
+-- (`tops`, lib/ordered/sequence-score.lua), so only then is it noted (a table entry and a call a
+-- payload otherwise, some 600 instructions).
+local repeated = false
 do
   local ids_of, i = {}, payloadsAt + 1
   for _ = 1, tonumber(V[payloadsAt]) do
@@ -91,6 +97,8 @@ do
     if states[name][id] == nil then
       states[name][id] = false
       ids[#ids + 1] = id
+    else
+      repeated = true
     end
     i = i + 5
   end
@@ -197,7 +205,7 @@ for k = 1, tonumber(V[payloadsAt]) do
     local n = keys.n .. id
     if score == '' then score = sequenced_score(now, { p, n }, tops) end
     fresh = redis.call('ZADD', n, 'LT', score, payload)
-    note_score(tops, n, score, now)
+    if repeated then note_score(tops, n, score, now) end
     add_due(keys.later, 'LT', due, id)
   elseif state == 'f' then
     -- No payload and not in `ready`: nothing to sequence after, and NX and
@@ -206,14 +214,16 @@ for k = 1, tonumber(V[payloadsAt]) do
     local noted = score
     if score == '' then score, noted = now_arg, now end
     fresh = redis.call('ZADD', p, 'LT', score, payload)
-    tops[p] = false
-    note_score(tops, p, noted, now)
+    if repeated then
+      tops[p] = false
+      note_score(tops, p, noted, now)
+    end
     add_due(ready, 'LT', due, id)
     state = 'r'
   else
     if score == '' then score = sequenced_score(now, { p }, tops) end
     fresh = redis.call('ZADD', p, 'LT', score, payload)
-    note_score(tops, p, score, now)
+    if repeated then note_score(tops, p, score, now) end
     add_due(ready, backing_off[name][id] and 'NX' or 'LT', due, id)
   end
   states[name][id] = state

@@ -222,7 +222,7 @@ end
 -- Ordered groups are part of the reply only for a tick that serves ordered names.
 local kept_reply, reply = { now, 1, evicted, without_jobs(fetched, lane), {}, missed }, { now, 1, evicted, joined.groups(fetched), {}, missed }
 if connection_lane then joined_lengths(kept_reply[4], reply[4]) end
-if #names > 0 then kept_reply[5], reply[5] = ordered_reply.slim(ordered), ordered_reply.joined(ordered) end
+if #names > 0 then kept_reply[5], reply[5] = ordered_reply.slim(ordered) end
 if flowed then kept_reply[7], reply[7] = flowed, flowed end
 local sent_on = flow_lib and flow_lib.sent_on or 0
 if sent_on > 0 then

@@ -24,26 +24,35 @@ local joined = { SEPARATOR = '\30', MAX_BYTES = 16 * 1024 * 1024, CHUNK_BYTES = 
 -- together they are at most MAX_BYTES: one string when at most CHUNK_BYTES,
 -- else { { chunk, … } }, each chunk some of the texts in order, joined; else
 -- `list` as it is (a reply's `texts` takes any of the three).
-function joined.texts(list)
+-- `numbers`: every text is a number's (a score as Redis writes it, '%.17g', at most 24
+-- characters): none holds the separator, and a list short enough is joined without a look at
+-- each (some 600 instructions an id of an ordered fetch, bench/ordered-redis-instructions.ts).
+function joined.texts(list, numbers)
   local n = #list
   if n == 0 then return list end
-  local find, sep, limit = string.find, joined.SEPARATOR, joined.CHUNK_BYTES
-  local bytes, from, chunk_bytes, starts = n - 1, 1, -1, nil
+  local sep, limit = joined.SEPARATOR, joined.CHUNK_BYTES
+  if numbers and n * 25 - 1 <= limit then return table.concat(list, sep) end
+  local find = string.find
+  local bytes = n - 1
   for k = 1, n do
     local text = list[k]
     if find(text, sep, 1, true) then return list end
-    local len = #text
-    bytes = bytes + len
+    bytes = bytes + #text
+  end
+  if bytes > joined.MAX_BYTES then return list end
+  -- Within one chunk: no chunk is ever closed (the walk below would close none).
+  if bytes <= limit then return table.concat(list, sep) end
+  local from, chunk_bytes, starts = 1, -1, {}
+  for k = 1, n do
+    local len = #list[k]
     -- A chunk is closed before the text that would take it past the limit.
     if chunk_bytes >= 0 and chunk_bytes + 1 + len > limit then
-      starts = starts or {}
       starts[#starts + 1] = from
       from, chunk_bytes = k, -1
     end
     chunk_bytes = chunk_bytes + 1 + len
   end
-  if bytes > joined.MAX_BYTES then return list end
-  if not starts then return table.concat(list, sep) end
+  if #starts == 0 then return table.concat(list, sep) end
   local chunks = {}
   starts[#starts + 1] = from
   for c = 1, #starts do

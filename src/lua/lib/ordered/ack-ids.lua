@@ -10,7 +10,8 @@
 -- An id the client read with U+FFFD (stored bytes not UTF-8) is found by its fence (stored_id below):
 -- a replay finds no token of that fence left and does nothing; the lookup only reads.
 -- With metrics on, the entries whose token it held are counted
--- (lib/metrics/record-ordered-runs.lua): a replay holds none, counts none.
+-- (lib/metrics/record-ordered-runs.lua; the successes tallied by text as they are settled, in the
+-- call's own tables): a replay holds none, counts none.
 --   (successes, grouped by name) the run's payloads are done; payloads that
 --      arrived meanwhile become the id's, due when they asked
 --   r  failed, will retry: payloads back, merged with the arrivals, due in
@@ -89,7 +90,7 @@ local function settle_success(tick, name, V, at, count, marks, now, with_dues)
   local fields = {}
   for k = 1, count do fields[k] = name .. ' ' .. V[at - 1 + 2 * k] end
   local tokens = tokens_of(inproc, fields)
-  local mine, gone, payload_keys, dues = {}, {}, {}, {}
+  local mine, gone, payload_keys, dues, n_mine = {}, {}, {}, {}, 0
   local cancelled_again = 0
   for k = 1, count do
     local id, fence = V[at - 1 + 2 * k], V[at + 2 * k]
@@ -105,12 +106,11 @@ local function settle_success(tick, name, V, at, count, marks, now, with_dues)
       -- The due after the token's prefix: token_due's pattern cost some 5,000 instructions a run.
       -- Read as text: the metrics make it a number once (lib/metrics/record-ordered-runs.lua).
       if with_dues then dues[k] = string.sub(tokens[k], held) end
-      mine[#mine + 1] = id
-      gone[#gone + 1] = fields[k]
-      payload_keys[#payload_keys + 1] = p_of .. id
+      n_mine = n_mine + 1
+      mine[n_mine], gone[n_mine], payload_keys[n_mine] = id, fields[k], p_of .. id
     end
   end
-  if #mine == 0 then return 0, cancelled_again, dues end
+  if n_mine == 0 then return 0, cancelled_again, dues end
   redis.call('HDEL', inproc, unpack(gone))
   redis.call('SREM', okey(name, 'held'), unpack(mine))
   redis.call('DECRBY', okey(name, 'running'), #mine)
@@ -226,22 +226,20 @@ local function ordered_ack(tick, i, now, dead_max, dead_max_age, marks)
     from = after
   end
   local others, metrics = metrics_header(ARGV[from] or '0')
-  -- The metrics' packed entries follow the others (five values each): read before anything is written.
-  local M, m_at, m_after
-  if metrics then M, m_at, m_after = packed.section(from + 5 * tonumber(others) + 1, 3, 'ordered metrics') end
-  local runs = {}
+  -- The trailer follows the others (five values each): the successes' runs packed, read before
+  -- anything is written, then two values an other entry.
+  local tallies, entries, others_at = metrics and { order = {} }, nil, nil
+  if metrics then
+    local V, at, after = packed.section(from + 5 * tonumber(others) + 1, 3, 'ordered metrics')
+    entries, others_at = { V = V, at = at + 1, last = at + 1 + 3 * V[at], left = 0 }, after
+  end
   for _, group in ipairs(successes) do
     local name, count = group[1], group[4]
     local settled, again, dues = settle_success(tick, name, group[2], group[3], count, marks, now, metrics ~= nil)
-    if metrics then
-      -- Three slots a run in one list, not a table a run (some 1,500 instructions each).
-      for k = 1, count do
-        local at = #runs
-        runs[at + 1], runs[at + 2], runs[at + 3] = name, dues[k] or false, 's'
-      end
-    end
+    if metrics then ordered_tally(tallies, name, dues, count, entries) end
     processed, ready_again = processed + settled, ready_again + again
   end
+  local runs = {}
   i = from
   for _ = 1, tonumber(others) do
     local kind = ARGV[i + 1]
@@ -254,7 +252,7 @@ local function ordered_ack(tick, i, now, dead_max, dead_max_age, marks)
     ready_again, evicted = ready_again + again, evicted + gone
     i = i + 5
   end
-  if metrics then record_ordered_runs(runs, M, m_at, m_after, metrics.retention, now) end
+  if metrics then record_ordered_runs(runs, others_at, metrics.retention, now, tallies, 0) end
   local day = day_of(now / 1000)
   bump('processed', processed, day)
   bump('failed', failed, day)

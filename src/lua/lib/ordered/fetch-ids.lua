@@ -15,7 +15,8 @@
 -- Replays and concurrent ticks: an id is taken by one ZREMRANGEBYRANK inside
 -- one script, so two ticks never take the same id; a replayed call answers
 -- its kept reply (lib/tick/replay-call.lua), one group a name as the first
--- run answered it, and takes nothing (the id read past the limit, only looked
+-- run answered it, and takes nothing (the kept reply holds a group's ids as the reply joined them
+-- when they went as one text, else as a list: ordered_reply.slim; the id read past the limit, only looked
 -- at, shows in the kept reply's `drained`; a capped id's rest was moved behind
 -- the run by the first, and a replay reads p:ID, the run's payloads alone). At maxmemory it runs in begin and step
 -- (allow-oom): it moves ids and adds one token each, freed by their ack (a
@@ -82,6 +83,8 @@ local function fetch_name(tick, name, limit, now, out, cap)
   local DIGITS = { [0] = '0', '1', '2', '3', '4', '5', '6', '7', '8', '9' }
   -- Capped ids with payloads left behind their run, for one ZADD to `later`.
   local behind = {}
+  -- The lists' lengths as counters: a `#` is a search of the table's array, several an id.
+  local np, nids, nheld = #payloads, #ids, 0
   for j = 1, n do
     local id = due[j]
     local count
@@ -112,27 +115,35 @@ local function fetch_name(tick, name, limit, now, out, cap)
         behind[#behind + 1] = id
       end
       for k = 1, 2 * count, 2 do
-        payloads[#payloads + 1] = items[k]
-        scores[#scores + 1] = items[k + 1]
+        np = np + 1
+        payloads[np], scores[np] = items[k], items[k + 1]
       end
     else
-      count = read_payloads_of(p_of .. id, payloads, scores)
+      -- read_payloads_of (lib/ordered/state.lua) in place: a call an id less.
+      local items = redis.call('ZRANGE', p_of .. id, '0', '-1', 'WITHSCORES')
+      count = #items / 2
+      for k = 1, #items, 2 do
+        np = np + 1
+        payloads[np], scores[np] = items[k], items[k + 1]
+      end
     end
     -- An id without payloads (nothing should leave one) is dropped, not run.
     if count > 0 then
-      ids[#ids + 1] = id
-      held[#held + 1] = name .. ' ' .. id
-      local fence = first + #ids - before - 1
+      nids = nids + 1
+      ids[nids] = id
+      held[nheld + 1] = name .. ' ' .. id
+      nheld = nheld + 2
+      local fence = first + nids - before - 1
       local low = fence % 1000
       local due_text = one_due or dues[2 * j]
       if fence < 1000 then
-        held[#held + 1] = tick .. ' ' .. fence_text(fence) .. ' ' .. due_text
+        held[nheld] = tick .. ' ' .. fence_text(fence) .. ' ' .. due_text
       else
         if fence - low ~= high then high, high_text = fence - low, fence_text((fence - low) / 1000) end
         local tens = low % 100
-        held[#held + 1] = tick .. ' ' .. high_text .. DIGITS[(low - tens) / 100] .. DIGITS[(tens - tens % 10) / 10] .. DIGITS[tens % 10] .. ' ' .. due_text
+        held[nheld] = tick .. ' ' .. high_text .. DIGITS[(low - tens) / 100] .. DIGITS[(tens - tens % 10) / 10] .. DIGITS[tens % 10] .. ' ' .. due_text
       end
-      counts[#ids] = count
+      counts[nids] = count
       if count > 1 then single = false end
     end
   end
@@ -257,24 +268,30 @@ end
 -- tick's next call (later ones are stale), while the tick still holds the
 -- ids, and a held id's payloads do not change (arrivals go to n:ID).
 -- (One local for the three: begin's main function is near Lua's 200 locals.)
+-- Returns the kept groups and the replied ones (ordered_reply.joined): the ids are kept as the
+-- reply joined them when they went as one text, one string to encode, not one an id (some 700
+-- instructions an id).
 local ordered_reply = {}
 function ordered_reply.slim(groups)
-  local slim = {}
-  for g, group in ipairs(groups) do slim[g] = { group[1], group[2], group[3], {}, {}, {}, group[7], group[8], group[9], group[10], group[11] } end
-  return slim
+  local slim, replied = {}, ordered_reply.joined(groups)
+  for g, group in ipairs(groups) do
+    local ids = type(replied[g][3]) == 'string' and replied[g][3] or group[3]
+    slim[g] = { group[1], group[2], ids, {}, {}, {}, group[7], group[8], group[9], group[10], group[11] }
+  end
+  return slim, replied
 end
 
 -- The groups as the reply carries them: each group's ids, payloads and scores joined
 -- (lib/common/joined.lua), one value each where one a text cost Redis a reply item and the
--- client its decoding (some 300 a batch of 100 ids). The kept reply keeps the lists
--- (ordered_reply.slim; ordered_reply.rehydrate reads them and joins them again, so a replay
--- answers what the first run did).
+-- client its decoding (some 300 a batch of 100 ids). The kept reply keeps the ids, without
+-- payloads and scores (ordered_reply.slim; ordered_reply.rehydrate reads them and joins them
+-- again, so a replay answers what the first run did).
 function ordered_reply.joined(groups)
   local out = {}
   for g, group in ipairs(groups) do
     local copy = {}
     for k = 1, #group do copy[k] = group[k] end
-    copy[3], copy[4], copy[5] = joined.texts(group[3]), joined.texts(group[4]), joined.texts(group[5])
+    copy[3], copy[4], copy[5] = joined.texts(group[3]), joined.texts(group[4]), joined.texts(group[5], true)
     out[g] = copy
   end
   return out
@@ -282,6 +299,17 @@ end
 
 function ordered_reply.rehydrate(kept, at)
   for _, group in ipairs(kept[at] or {}) do
+    if type(group[3]) == 'string' then
+      -- Ids kept joined (ordered_reply.slim): none holds the separator.
+      local ids, from, text = {}, 1, group[3]
+      while true do
+        local sep = string.find(text, joined.SEPARATOR, from, true)
+        ids[#ids + 1] = string.sub(text, from, (sep or 0) - 1)
+        if not sep then break end
+        from = sep + 1
+      end
+      group[3] = ids
+    end
     local payloads, scores, counts, single = {}, {}, {}, true
     for k, id in ipairs(group[3]) do
       counts[k] = read_payloads(group[1], id, payloads, scores)
