@@ -126,6 +126,9 @@ local function record_ordered_runs(runs, at, retention, now_ms_value, tallies, s
   redis.call('EXPIRE', minute, retention)
 end
 
+-- An ack's tallies, empty: by name, and the names in the order they first ran.
+local function ordered_tallies() return { order = {} } end
+
 -- Tallies the successes of `name` settled by one ack (lib/ordered/ack-ids.lua settle_success):
 -- `dues` their due texts by position, false or nil for a run not held or settled as cancelled; their
 -- measures from `entries`, the trailer's packed runs as packed.section read them ({ V, at, last, left }:
