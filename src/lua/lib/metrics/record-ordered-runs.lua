@@ -14,7 +14,7 @@
 -- @include lib/metrics/record-runs.lua
 
 -- `tallies`: the successes, counted by text as they were settled (ordered_tally below): per name
--- (`tallies.order`, in the order names first ran) its runs by run time's text and by the pair
+-- (`tallies.by_name`; `tallies.names` in the order names first ran, apart, so any name is a key) its runs by run time's text and by the pair
 -- (start's text, due's text). Only a success this ack held (not cancelled) is tallied. A batch's
 -- runs share a few run times and starts (a ms holds many) and dues (one enqueue call's ids share
 -- one), so the numbers, waits and buckets are worked out once a distinct text, not once a run: a
@@ -49,8 +49,8 @@ local function record_ordered_runs(runs, at, retention, now_ms_value, tallies, s
     end
     return f
   end
-  for _, name in ipairs(tallies and tallies.order or {}) do
-    local t, f = tallies[name], name_of(name)
+  for _, name in ipairs(tallies and tallies.names or {}) do
+    local t, f = tallies.by_name[name], name_of(name)
     for ran_text, n in pairs(t.ran) do
       local ran = ran_text + 0
       f.r, f.ms = f.r + n, f.ms + ran * n
@@ -126,20 +126,23 @@ local function record_ordered_runs(runs, at, retention, now_ms_value, tallies, s
   redis.call('EXPIRE', minute, retention)
 end
 
--- An ack's tallies, empty: by name, and the names in the order they first ran.
-local function ordered_tallies() return { order = {} } end
-
 -- Tallies the successes of `name` settled by one ack (lib/ordered/ack-ids.lua settle_success):
 -- `dues` their due texts by position, false or nil for a run not held or settled as cancelled; their
 -- measures from `entries`, the trailer's packed runs as packed.section read them ({ V, at, last, left }:
 -- the table, the next run's index in it, the index past the last, what the current run has left, and
--- its run time and start), read on from one name to the next. For record_ordered_runs.
+-- its run time and start), read on from one name to the next. `tallies` starts empty: this adds its
+-- tables (no new local of the script's: it holds at most 200). For record_ordered_runs.
 local function ordered_tally(tallies, name, dues, count, entries)
-  local t = tallies[name]
+  local by_name = tallies.by_name
+  if not by_name then
+    by_name = {}
+    tallies.by_name, tallies.names = by_name, {}
+  end
+  local t = by_name[name]
   if not t then
     t = { ran = {}, started = {} }
-    tallies[name] = t
-    tallies.order[#tallies.order + 1] = name
+    by_name[name] = t
+    tallies.names[#tallies.names + 1] = name
   end
   local ran, started = t.ran, t.started
   local V = entries.V

@@ -228,7 +228,7 @@ local function ordered_ack(tick, i, now, dead_max, dead_max_age, marks)
   local others, metrics = metrics_header(ARGV[from] or '0')
   -- The trailer follows the others (five values each): the successes' runs packed, read before
   -- anything is written, then two values an other entry.
-  local tallies, entries, others_at = metrics and ordered_tallies(), nil, nil
+  local tallies, entries, others_at = metrics and {}, nil, nil
   if metrics then
     local V, at, after = packed.section(from + 5 * tonumber(others) + 1, 3, 'ordered metrics')
     entries, others_at = { V = V, at = at + 1, last = at + 1 + 3 * V[at], left = 0 }, after
