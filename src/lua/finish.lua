@@ -87,7 +87,9 @@ local deadMaxSize = tonumber(ARGV[4])
 local deadMaxAgeSec = tonumber(ARGV[5])
 local call = tonumber(ARGV[6])
 local workflowsAt = 7
-local commits, after_workflows = wf_commits_skip(workflowsAt)
+-- No commits ('0': every finish of an app without workflows) loads no workflow library (scripts/lua-lazy.mjs).
+local commits, after_workflows = 0, workflowsAt + 1
+if ARGV[workflowsAt] ~= '0' then commits, after_workflows = wf_commits_skip(workflowsAt) end
 local beatAt = #KEYS > 2 and after_workflows or nil
 local acksAt = beatAt and sidekiq_section_end(beatAt) or after_workflows
 local queuesAt = ack_args_end(acksAt)
@@ -114,7 +116,7 @@ if fence or gave_up then given_up_fence.raise(tick, seq) end
 -- taken before a Redis restart commits none (workflow_tick.lua says why) and is answered gone.
 local committed = {}
 local stale = state == 'fresh' and commits > 0 and restart.stale(lease, now)
-if state == 'fresh' and not stale then
+if state == 'fresh' and not stale and commits > 0 then
   committed = wf_commit_all(tick, workflowsAt, now)
 else
   for k = 1, commits do committed[k] = 0 end

@@ -1,3 +1,4 @@
+-- @eager: a tick with nothing to do calls it; made at once, it costs no loader (scripts/lua-lazy.mjs).
 -- Cancel marks (src/cancel/): a running job's cancel is a field of the hash
 -- `cancel:TICK` of the tick that holds it, jid → '0' until that tick said it
 -- heard of it, then '1'. A tick reads its hash on every extend, and on every

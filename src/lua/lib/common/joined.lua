@@ -1,3 +1,4 @@
+-- @eager: a tick with nothing to do calls it; made at once, it costs no loader (scripts/lua-lazy.mjs).
 -- Texts joined in one value by joined.SEPARATOR (ASCII's record separator, 30,
 -- which JSON text never holds raw): src/protocol/define.ts `joined` (ARGV)
 -- and `texts` (replies). One value, where one a text cost the client its

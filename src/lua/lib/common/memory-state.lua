@@ -1,3 +1,4 @@
+-- @eager: a tick with nothing to do calls it; made at once, it costs no loader (scripts/lua-lazy.mjs).
 -- Whether Redis is over its maxmemory, as Redis judges it before a write:
 -- used memory less what it does not count toward the limit (replication and
 -- AOF buffers). One INFO memory; a Redis that refuses INFO inside scripts

@@ -1,3 +1,4 @@
+-- @eager: every script uses P and now_ms at once (scripts/lua-lazy.mjs).
 -- Shared helpers for every entry script. ARGV[1] is always the key prefix:
 -- keys built here stay under it, so a prefix with a hash tag ("{jobs}:")
 -- keeps every key in one Cluster slot.

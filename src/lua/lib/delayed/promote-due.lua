@@ -1,3 +1,4 @@
+-- @eager: a tick with nothing to do calls it; made at once, it costs no loader (scripts/lua-lazy.mjs).
 -- Delayed pass: moves due jobs from the `schedule` and `retry` sorted sets
 -- to the tail of their queues. Safe when two ticks run it at once, and when
 -- replayed: a job is pushed only by the script whose ZREM removed it, and

@@ -1,3 +1,4 @@
+-- @eager: a tick with nothing to do calls it; made at once, it costs no loader (scripts/lua-lazy.mjs).
 -- Expiry at fetch (src/expiry/): a job whose text opens with
 -- `{"tickq_expires_at":MS,` (lib/expiry/stamp-expiry.lua) and whose time
 -- has passed is never started: the fetch moves it to the `expired` history

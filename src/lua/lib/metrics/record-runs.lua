@@ -1,3 +1,4 @@
+-- @eager: a tick with nothing to do calls it; made at once, it costs no loader (scripts/lua-lazy.mjs).
 -- Metrics (src/metrics/): the optional section of an ack (lib/tick/ack-jobs.lua)
 -- that counts runs, failures and durations per job name, and waits per
 -- queue, in one hash per minute (`metrics:MINUTE`, expiring after the

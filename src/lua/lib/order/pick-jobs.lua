@@ -1,3 +1,4 @@
+-- @eager: a tick with nothing to do calls it; made at once, it costs no loader (scripts/lua-lazy.mjs).
 -- Takes a queue's jobs in order at fetch (lib/order/read-order.lua): its
 -- groups in turn, one job a turn, the jobs without a group taking one turn
 -- of the ring like a group; within a group, and among the jobs without one,

@@ -1,3 +1,4 @@
+-- @eager: a tick with nothing to do calls it; made at once, it costs no loader (scripts/lua-lazy.mjs).
 -- Puts a job where its queue holds it (lib/order/read-order.lua): every
 -- path that queues a job (enqueue, a due retry or schedule, a put-back, a
 -- resurrection, a parked flow job sent on, an admin retry) comes through

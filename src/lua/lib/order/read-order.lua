@@ -1,3 +1,4 @@
+-- @eager: a tick with nothing to do calls it; made at once, it costs no loader (scripts/lua-lazy.mjs).
 -- Where a job waits in its queue (src/order/README.md). A plain job waits in
 -- the list `queue:NAME`, as Sidekiq lays it out; a job with a priority
 -- (`tickq_priority`, a non-zero integer) waits in the sorted set

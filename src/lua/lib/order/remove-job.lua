@@ -1,3 +1,4 @@
+-- @eager: it adds to `order` (lib/order/read-order.lua, @eager), which nothing would load it for.
 -- Removes a queued job from wherever its queue holds it (lib/order/read-order.lua):
 -- the plain list, the priority set, or its group's set (a group left empty
 -- leaves the ring, and a ring left with only the ungrouped turn goes).

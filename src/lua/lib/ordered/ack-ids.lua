@@ -1,3 +1,4 @@
+-- @eager: a tick with nothing to do calls it; made at once, it costs no loader (scripts/lua-lazy.mjs).
 -- Ordered ack pass: settles the ids a tick ran. An entry acts only while
 -- the tick still holds the id: its token is in the tick's oinproc hash,
 -- with the fence it was fetched with. A tick that lost its lease and was

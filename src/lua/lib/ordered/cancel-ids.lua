@@ -1,3 +1,4 @@
+-- @eager: a tick with nothing to do calls it; made at once, it costs no loader (scripts/lua-lazy.mjs).
 -- Cancel of ordered ids (src/cancel/ordered.ts, ordered_cancel.lua). A
 -- waiting id leaves `ready` at once. An id a tick holds is marked in that
 -- tick's `cancel:TICK` hash (lib/cancel/read-cancel-marks.lua) under

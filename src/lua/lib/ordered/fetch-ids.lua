@@ -1,3 +1,4 @@
+-- @eager: a tick with nothing to do calls it; made at once, it costs no loader (scripts/lua-lazy.mjs).
 -- Ordered fetch pass: moves ready ids, oldest due first, from `ready` to
 -- this tick (its oinproc hash, a token each, with a new fence), and answers
 -- their payloads (lowest score first). Any tick may take any id: no shard

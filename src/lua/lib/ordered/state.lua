@@ -1,3 +1,4 @@
+-- @eager: a tick with nothing to do calls it; made at once, it costs no loader (scripts/lua-lazy.mjs).
 -- Ordered jobs by id (after Lowkiq, without its fixed shards). Keys of an
 -- ordered job NAME (names hold no ':' or whitespace, ids may hold anything):
 --   o:NAME:ready     zset  id → due ms; ids waiting, none of them running

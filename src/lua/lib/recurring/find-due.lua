@@ -1,3 +1,4 @@
+-- @eager: a tick with nothing to do calls it; made at once, it costs no loader (scripts/lua-lazy.mjs).
 -- Recurring pass of begin (recurring jobs, src/recurring/): reads only.
 -- Tells the tick whether Redis holds its declaration (the digest it sent
 -- equals the one stored at the last sync) and which schedules are due: the

@@ -1,3 +1,4 @@
+-- @eager: a tick with nothing to do calls it; made at once, it costs no loader (scripts/lua-lazy.mjs).
 -- Results of settled jobs (src/results/): the optional section of an ack
 -- (lib/tick/ack-jobs.lua) that keeps succeeded jobs in `succeeded` and
 -- writes the outcome of awaited jobs to `result:JID`. The section rides on

@@ -1,3 +1,4 @@
+-- @eager: a tick with nothing to do calls it; made at once, it costs no loader (scripts/lua-lazy.mjs).
 -- Ack pass: settles the jobs a tick executed. Each entry names its outcome:
 --   (successes come grouped by queue, apart) dropped from inproc
 --   r  failed, will retry: the updated job goes to `retry`, due in DELAY s

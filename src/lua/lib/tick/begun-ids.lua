@@ -1,3 +1,4 @@
+-- @eager: a tick with nothing to do calls it; made at once, it costs no loader (scripts/lua-lazy.mjs).
 -- The ticks that began, so a late replay of begin cannot bring a dead tick
 -- back (begin.lua) and a fan-out slot knows its tick began (parallel.lua).
 -- Bounded in bytes whatever the tick rate: an id is kept as an 8-byte

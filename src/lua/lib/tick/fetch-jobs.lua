@@ -1,3 +1,4 @@
+-- @eager: a tick with nothing to do calls it; made at once, it costs no loader (scripts/lua-lazy.mjs).
 -- Fetch pass: moves up to `batch` jobs from the heads (right ends) of
 -- `queue:NAME` into this tick's `inproc:TICK:NAME` lists, so a fetched job
 -- is always somewhere in Redis; two ticks never get the same job. Per queue

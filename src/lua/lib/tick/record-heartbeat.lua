@@ -1,3 +1,4 @@
+-- @eager: a tick with nothing to do calls it; made at once, it costs no loader (scripts/lua-lazy.mjs).
 -- Heartbeat: when a tick last began, and when one last served each queue,
 -- kept in the hash `heartbeat` (fields `tick` and `queue:NAME`, Redis' epoch
 -- ms). stats reads it to warn when no tick runs while jobs wait, or when

@@ -1,3 +1,4 @@
+-- @eager: a tick with nothing to do calls it; made at once, it costs no loader (scripts/lua-lazy.mjs).
 -- The last ticks and what each did, for the dashboard's Ticks page: finish
 -- pushes the tick's summary (a short JSON object src/tick/recent.ts writes)
 -- behind Redis' time onto `ticks:recent`, newest first, and trims the list.

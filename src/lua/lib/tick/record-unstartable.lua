@@ -1,3 +1,4 @@
+-- @eager: a tick with nothing to do calls it; made at once, it costs no loader (scripts/lua-lazy.mjs).
 -- What ticks could not start, kept for stats (src/tick/unstartable.ts judges
 -- it), so a job no tick will ever run is named, not only seen as latency:
 --   budgets      hash  queue → "<budget ms> <at ms>": the largest budget of a

@@ -1,3 +1,4 @@
+-- @eager: a tick with nothing to do calls it; made at once, it costs no loader (scripts/lua-lazy.mjs).
 -- A tick numbers its calls (begin 1, then 2, 3, …) and keeps, in its lease
 -- hash (`tick:ID`: seq, reply), the number and the reply of the last one.
 -- A call whose reply was lost may reach Redis again (ioredis resends after

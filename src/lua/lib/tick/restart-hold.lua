@@ -1,3 +1,4 @@
+-- @eager: a tick with nothing to do calls it; made at once, it costs no loader (scripts/lua-lazy.mjs).
 -- A Redis restart (or a failover to a replica) forgets the writes it had not
 -- persisted or replicated: under `appendfsync everysec`, about the last second.
 -- A claim made in that second (an ordered id, a concurrency slot, a unique

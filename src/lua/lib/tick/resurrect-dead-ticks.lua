@@ -1,3 +1,4 @@
+-- @eager: a tick with nothing to do calls it; made at once, it costs no loader (scripts/lua-lazy.mjs).
 -- Resurrect pass (reliable fetch, after sidekiq-ultimate): a tick whose lease
 -- key `tick:ID` is gone is dead; the jobs left in its `inproc:ID:QUEUE` lists
 -- go back to the head of their queues. Only the job the tick ran alone

@@ -1,3 +1,4 @@
+-- @eager: a tick with nothing to do calls it; made at once, it costs no loader (scripts/lua-lazy.mjs).
 -- Solo runs: a job a dead tick left behind (a suspect,
 -- lib/tick/resurrect-dead-ticks.lua) runs alone in its process, and the
 -- call before it starts records it in `solo` (tick id → "p" and the job
