@@ -2,27 +2,57 @@
 // total the bench divides by its work, and a private redis-server under callgrind whose
 // instrumentation the bench turns on around the measured part only.
 import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { Redis } from "ioredis";
 
-/** Runs `argv` under callgrind in `cwd`; answers the instructions it counted and what it wrote to stderr. */
+/**
+ * Runs `argv` under callgrind in `cwd`; answers the instructions it counted and what it wrote to stderr.
+ * `mainThread`: also the main thread's own count (`--separate-threads=yes`), without V8's compiler and
+ * GC helper threads, whose share of a short window moves with when TurboFan happens to compile.
+ */
 export function callgrindCount(
   argv: string[],
   cwd: string,
   label: string,
-): Promise<{ instructions: number; stderr: string }> {
-  const args = ["--tool=callgrind", "--instr-atstart=no", "--callgrind-out-file=/dev/null"];
+  options: { mainThread?: boolean } = {},
+): Promise<{ instructions: number; stderr: string; mainThread?: number }> {
+  const dir = options.mainThread ? mkdtempSync(join(tmpdir(), "tickq-cg-")) : undefined;
+  const out = dir === undefined ? "/dev/null" : join(dir, "cg.out");
+  const args = ["--tool=callgrind", "--instr-atstart=no", `--callgrind-out-file=${out}`];
+  if (dir !== undefined) args.push("--separate-threads=yes");
   return new Promise((done, fail) => {
     const child = spawn("valgrind", [...args, ...argv], { cwd, stdio: ["ignore", "ignore", "pipe"] });
     let stderr = "";
     child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
     child.on("error", fail);
     child.on("exit", (code) => {
-      const collected = /Collected : (\d+)/.exec(stderr)?.[1];
-      if (code !== 0 || collected === undefined)
-        return fail(new Error(`${label}: exit ${code}\n${stderr.slice(-2000)}`));
-      done({ instructions: Number(collected), stderr });
+      try {
+        const collected = /Collected : (\d+)/.exec(stderr)?.[1];
+        if (code !== 0 || collected === undefined)
+          return fail(new Error(`${label}: exit ${code}\n${stderr.slice(-2000)}`));
+        done({
+          instructions: Number(collected),
+          stderr,
+          mainThread: dir === undefined ? undefined : mainThreadOf(dir),
+        });
+      } finally {
+        if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
+      }
     });
   });
+}
+
+/** The `totals:` of thread 1's file among callgrind's per-thread outputs in `dir`. */
+function mainThreadOf(dir: string): number {
+  for (const file of readdirSync(dir)) {
+    const text = readFileSync(join(dir, file), "utf8");
+    if (!/^thread: 1$/m.test(text)) continue;
+    const totals = /^totals: (\d+)/m.exec(text)?.[1];
+    if (totals !== undefined) return Number(totals);
+  }
+  throw new Error(`callgrind wrote no main thread's totals in ${dir}`);
 }
 
 /**

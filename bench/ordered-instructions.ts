@@ -1,4 +1,4 @@
-// npx tsx bench/ordered-instructions.ts [--payloads 5000 --ids 100 --repeat 3 --ref REV]
+// npx tsx bench/ordered-instructions.ts [--payloads 5000 --ids 100 --repeat 3 --ref REV --warm WAVES]
 // The tick process's instructions an ordered execution, counted by valgrind's callgrind: the
 // "one each" shape of bench/ordered-cost.ts and of the peers bench's ordered row (payloads in waves
 // of one per id, each wave enqueued with one enqueueOrderedBulk and drained by ticks of batch 100
@@ -9,6 +9,9 @@
 // the client runs ~100 times slower, so Redis answers at once: this counts the client's work, not
 // how it overlaps Redis'. `--ref REV` counts that tree too (a temporary worktree, this
 // node_modules linked); `--repeat N` runs each tree N times, trees alternating, and prints medians.
+// Each count comes in all and for the main thread alone (V8 compiles on helper threads: a share of a
+// short window that moves with when TurboFan compiles); `--warm N` runs N uncounted waves first
+// (default half the counted ones, at least 10).
 // Needs valgrind (Debian's package).
 import { callgrindCount } from "./callgrind.js";
 import { execFileSync } from "node:child_process";
@@ -22,6 +25,7 @@ const { values } = parseArgs({
     payloads: { type: "string", default: "5000" },
     ids: { type: "string", default: "100" },
     repeat: { type: "string", default: "1" },
+    warm: { type: "string" },
     ref: { type: "string" },
     child: { type: "string" },
   },
@@ -63,7 +67,7 @@ async function drainCounted(tree: string): Promise<void> {
     }
   };
   try {
-    const warm = Math.max(10, Math.ceil(payloads / ids / 2));
+    const warm = values.warm === undefined ? Math.max(10, Math.ceil(payloads / ids / 2)) : Number(values.warm);
     await waves(0, warm);
     const counted = Math.ceil(payloads / ids);
     toggle(true);
@@ -89,36 +93,44 @@ async function countAll(): Promise<void> {
         "one payload an execution, enqueue and drain (ticks of batch 100)",
     );
     const repeat = Number(values.repeat);
-    const counts = new Map(trees.map((tree) => [tree, [] as number[]]));
+    const counts = new Map(trees.map((tree) => [tree, { all: [] as number[], main: [] as number[] }]));
     for (let r = 0; r < repeat; r++) {
       for (const tree of r % 2 === 0 ? trees : [...trees].reverse()) {
-        const perExecution = await count(tree.dir, here, executions);
-        counts.get(tree)!.push(perExecution);
-        console.log(`  ${tree.name.padEnd(10)} ${perExecution.toLocaleString("en")} instructions an execution`);
+        const { all, main } = await count(tree.dir, here, executions);
+        counts.get(tree)!.all.push(all);
+        counts.get(tree)!.main.push(main);
+        console.log(
+          `  ${tree.name.padEnd(10)} ${all.toLocaleString("en")} instructions an execution, ${main.toLocaleString("en")} of them on the main thread`,
+        );
       }
     }
-    const medians = new Map<string, number>();
-    for (const [tree, list] of counts) {
-      const sorted = [...list].sort((a, b) => a - b);
-      const median = sorted[Math.floor(sorted.length / 2)]!;
-      medians.set(tree.name, median);
-      console.log(
-        `  ${tree.name.padEnd(10)} median ${median.toLocaleString("en")} (${sorted[0]!.toLocaleString("en")}–${sorted.at(-1)!.toLocaleString("en")}) over ${repeat}`,
-      );
+    // The main thread's alone too: the compiler's and GC's helper threads are a share of the window
+    // that moves with when TurboFan compiles, and a longer warm-up (--warm) leaves less of it.
+    for (const which of ["all", "main"] as const) {
+      const medians = new Map<string, number>();
+      for (const [tree, lists] of counts) {
+        const sorted = [...lists[which]].sort((a, b) => a - b);
+        const median = sorted[Math.floor(sorted.length / 2)]!;
+        medians.set(tree.name, median);
+        console.log(
+          `  ${which === "all" ? "all threads" : "main thread"}: ${tree.name.padEnd(10)} median ${median.toLocaleString("en")} (${sorted[0]!.toLocaleString("en")}–${sorted.at(-1)!.toLocaleString("en")}) over ${repeat}`,
+        );
+      }
+      if (ref !== undefined)
+        console.log(
+          `  ${which === "all" ? "all threads" : "main thread"}: this tree vs ${values.ref}: ${((medians.get("this tree")! / medians.get(values.ref!)! - 1) * 100).toFixed(1)} %`,
+        );
     }
-    if (ref !== undefined)
-      console.log(
-        `  this tree vs ${values.ref}: ${((medians.get("this tree")! / medians.get(values.ref!)! - 1) * 100).toFixed(1)} %`,
-      );
   } finally {
     ref?.remove();
   }
 }
 
 /** One run of `tree` (this bench's own file drives it, so an older ref needs no copy of it). */
-async function count(tree: string, here: string, executions: number): Promise<number> {
+async function count(tree: string, here: string, executions: number): Promise<{ all: number; main: number }> {
   const node = [process.execPath, "--import", "tsx", join(here, "bench/ordered-instructions.ts"), "--child", tree];
   node.push("--payloads", String(payloads), "--ids", String(ids));
-  const { instructions } = await callgrindCount(node, tree, tree);
-  return Math.round(instructions / executions);
+  if (values.warm !== undefined) node.push("--warm", values.warm);
+  const { instructions, mainThread } = await callgrindCount(node, tree, tree, { mainThread: true });
+  return { all: Math.round(instructions / executions), main: Math.round(mainThread! / executions) };
 }

@@ -14,16 +14,24 @@ export const DEFAULT_MAX_JOB_BYTES = 1024 * 1024;
  */
 export const CALL_BYTES = 4 * 1024 * 1024;
 
+/** Any UTF-16 unit past ASCII: a text without one is as many UTF-8 bytes as units. */
+const NON_ASCII = /[^\x00-\x7f]/;
+// Called, not read off each text: every caller's strings (flat, joined, sliced, internalized) meet at
+// one `text.charCodeAt` load, whose feedback goes megamorphic, and optimized code then looked the
+// method up generically once a character, some 120 instructions each (bench/ordered-instructions.ts).
+const charCodeAt = String.prototype.charCodeAt;
+
 /** The UTF-8 length of `text` (a lone surrogate counts 3 bytes, as TextEncoder writes U+FFFD). */
 export function utf8Bytes(text: string): number {
-  // Counted, not encoded: no buffer a call (a workflow step measures each result). A lone surrogate
-  // counts 3, as TextEncoder writes it (U+FFFD); a pair 4.
+  // Counted, not encoded: no buffer a call (a workflow step measures each result). ASCII (most JSON)
+  // is found by one native scan; past it a lone surrogate counts 3, as TextEncoder writes it (U+FFFD); a pair 4.
+  if (!NON_ASCII.test(text)) return text.length;
   let bytes = text.length;
   for (let i = 0; i < text.length; i++) {
-    const unit = text.charCodeAt(i);
+    const unit = charCodeAt.call(text, i);
     if (unit < 0x80) continue;
     if (unit < 0x800) bytes += 1;
-    else if (unit >= 0xd800 && unit < 0xdc00 && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+    else if (unit >= 0xd800 && unit < 0xdc00 && (charCodeAt.call(text, i + 1) & 0xfc00) === 0xdc00) {
       bytes += 2;
       i++;
     } else bytes += 2;

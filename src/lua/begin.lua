@@ -7,7 +7,7 @@
 --   lockMs scanLimit scheduleLimit) askPolicy recurring(digest dueLimit shiftMs) workflows(claim
 --   retentionMs) starts[](id name input version) info?keys
 --   fetch(batch queues[] picks[]) ordered?(names[] succeeded[](name ids[]+(id fence)) others[](code
---   name id fence extra)&metrics?m(entries[](ms startMs) retentionSec perItem[](ms startMs)))
+--   name id fence extra)&metrics?m(entries[]+(runs ms startMs) retentionSec perItem[](ms startMs)))
 -- Returns: (nowMs resurrected scheduled moreResurrect moreSchedule fetched[queue jobs[]+
 --   counts[resurrections interruptions suspect doubts] place] leaseHeld policy due?(inSync due[name slot
 --   last] more) ordered?[](name first ids[]+ payloads[]+ scores[]+ counts[] failures[] resurrections[]

@@ -15,7 +15,7 @@
 --   state keep jid members) keep ageSec ttlMs)&metrics?m(entries[](name queue entries ms waitMs
 --   durations waits) retentionSec perItem[](name ms waitMs))) queues[] unstartable(budgetMs windowMs
 --   entries[](name reason queue limitMs count)) recent ordered?(names[]
---   succeeded[](name ids[]+(id fence)) others[](code name id fence extra)&metrics?m(entries[](ms
+--   succeeded[](name ids[]+(id fence)) others[](code name id fence extra)&metrics?m(entries[]+(runs ms
 --   startMs) retentionSec perItem[](ms startMs)))
 -- Returns: (nowMs left deadEvicted orderedReady? missed?[] sentOn? cancelled?[] orderedCancelled?[] committed?[] leaseGone?)
 -- ticks: P.."ticks"; lease: P.."tick:"..ID; process and beat: only as a Sidekiq

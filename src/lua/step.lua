@@ -9,7 +9,7 @@
 --   state keep jid members) keep ageSec ttlMs)&metrics?m(entries[](name queue entries ms waitMs
 --   durations waits) retentionSec perItem[](name ms waitMs))) fetch(batch queues[] picks[])
 --   ordered?(names[] succeeded[](name ids[]+(id fence)) others[](code name id fence
---   extra)&metrics?m(entries[](ms startMs) retentionSec perItem[](ms startMs)))
+--   extra)&metrics?m(entries[]+(runs ms startMs) retentionSec perItem[](ms startMs)))
 -- Returns: (nowMs leaseHeld deadEvicted fetched[queue jobs[]+ counts[resurrections interruptions
 --   suspect doubts] place] ordered?[](name first ids[]+ payloads[]+ scores[]+ counts[] failures[]
 --   resurrections[] suspects[] interruptions[] doubts[]) missed?[] flow?(capped fence parked)

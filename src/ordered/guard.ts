@@ -51,7 +51,11 @@ export interface OrderedGuard {
 
 // One controller serves every execution running at once: no allocation per
 // execution. When it aborts for a lease in doubt, executions started later
-// (after the lease was confirmed again) get a fresh one.
+// (after the lease was confirmed again) get a fresh one. Only the guard
+// aborts its controller, and the tick's signal tells it when it aborts, so
+// both states are kept here: an execution reads no `aborted` getter, which
+// its start met on signals of many shapes and looked up generically, three a run
+// (bench/ordered-instructions.ts).
 /** `onDoubt`: the guard aborted `running` executions for a lease in doubt. */
 export function orderedGuard(
   fence: Fence,
@@ -60,23 +64,36 @@ export function orderedGuard(
   onDoubt?: (running: number) => void,
 ): OrderedGuard {
   let current = new AbortController();
+  let currentSignal = current.signal;
+  let currentAborted = false;
+  let tickAborted = tickSignal.aborted;
   let running = 0;
-  const onTickAbort = () => current.abort(tickSignal.reason);
+  const abort = (reason: unknown) => {
+    currentAborted = true;
+    current.abort(reason);
+  };
+  const onTickAbort = () => {
+    tickAborted = true;
+    if (!currentAborted) abort(tickSignal.reason);
+  };
   tickSignal.addEventListener("abort", onTickAbort);
   // Well inside the fence's margin (a quarter of the lease, at most 1 s).
   const every = Math.max(10, Math.min(100, Math.floor(leaseMs / 10)));
   const timer = setInterval(() => {
-    if (running === 0 || fence.valid() || current.signal.aborted) return;
-    current.abort(leaseInDoubt(leaseMs));
+    if (running === 0 || fence.valid() || currentAborted) return;
+    abort(leaseInDoubt(leaseMs));
     onDoubt?.(running);
   }, every);
 
   return {
     signal() {
-      if (current.signal.aborted && !tickSignal.aborted) current = new AbortController();
-      else if (tickSignal.aborted && !current.signal.aborted) current.abort(tickSignal.reason);
+      if (currentAborted && !tickAborted) {
+        current = new AbortController();
+        currentSignal = current.signal;
+        currentAborted = false;
+      } else if (tickAborted && !currentAborted) abort(tickSignal.reason);
       running++;
-      return current.signal;
+      return currentSignal;
     },
     done: () => void running--,
     stop() {

@@ -143,9 +143,16 @@ export function orderedArgs(
     others: { items },
   };
   if (metrics && outcomes.length > 0) {
-    const entries: { ms: number; startMs: number }[] = [];
+    // Successes in ack order, those that measured alike in a row as one entry (runs of them).
+    const entries: { runs: number; ms: number; startMs: number }[] = [];
+    let entry: (typeof entries)[number] | undefined;
     for (const { runs } of succeeded)
-      for (const { ran } of runs) entries.push({ ms: msOf(ran?.durationMs), startMs: msOf(ran?.startMs) });
+      for (const { ran } of runs) {
+        const ms = msOf(ran?.durationMs);
+        const startMs = msOf(ran?.startMs);
+        if (entry !== undefined && entry.ms === ms && entry.startMs === startMs) entry.runs++;
+        else entries.push((entry = { runs: 1, ms, startMs }));
+      }
     args.others.metrics = {
       retentionSec: metrics.retentionSec,
       entries,

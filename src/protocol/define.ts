@@ -53,6 +53,8 @@ export interface Trailer {
   readonly tag?: string;
   readonly fields: { readonly [name: string]: Value };
   readonly entries: ArgSpec;
+  /** The entries go as one `packed` section (their count, then their values in one value) where they were a value each. */
+  readonly packed?: boolean;
   readonly perItem?: ArgSpec;
 }
 
@@ -110,8 +112,12 @@ export const trailer = <
   tag?: string;
   fields: F;
   entries: E;
+  packed?: boolean;
   perItem?: P;
-}) => spec as { name: N; tag?: string; fields: F; entries: E } & (P extends ArgSpec ? { perItem: P } : unknown);
+}) =>
+  spec as { name: N; tag?: string; fields: F; entries: E; packed?: boolean } & (P extends ArgSpec
+    ? { perItem: P }
+    : unknown);
 export const trailed = <I extends ArgSpec, const T extends readonly Trailer[]>(item: I, ...trailers: T) =>
   ({ kind: "trailed", item, trailers }) as const;
 /** The separator of `joined` arguments and `texts` replies: ASCII's record separator, which JSON text never holds raw. */
@@ -382,16 +388,32 @@ function putPacked(name: string, part: string, item: ArgSpec, value: unknown, ou
   }
   const values = valueList();
   values.push(value.length);
-  for (let i = 0; i < value.length; i++) put(name, part, item, value[i], values);
+  if (item.kind === "group") {
+    // A group's fields listed once for the section, not once an item (put's group case, inlined).
+    const fields = fieldsOf(item.fields);
+    for (let i = 0; i < value.length; i++) {
+      const one = value[i] as Record<string, unknown> | undefined;
+      for (let k = 0; k < fields.length; k++) {
+        const field = fields[k]![0];
+        put(name, part, fields[k]![1], one?.[field], values, field);
+      }
+    }
+  } else for (let i = 0; i < value.length; i++) put(name, part, item, value[i], values);
   for (let i = 1; i < values.length; i++) {
     const v = values[i];
-    if (typeof v === "string" && v.includes(JOIN_SEPARATOR)) {
+    if (typeof v === "string" && holdsSeparator(v)) {
       for (let k = 0; k < values.length; k++) out.push(values[k]!);
       return;
     }
   }
   out.push(`j${values.length}`, values.join(JOIN_SEPARATOR));
 }
+
+// Called, not read off each value: the values of every call's sections (ids, JSON, names, flat or
+// sliced strings) meet at one `v.includes` load, whose feedback goes megamorphic, and optimized code
+// then looked the method up generically once a value (bench/ordered-instructions.ts).
+const stringIncludes = String.prototype.includes;
+const holdsSeparator = (text: string): boolean => stringIncludes.call(text, JOIN_SEPARATOR);
 
 /** `joined`: "j<count>" and the texts in one value, or (one holds the separator, or none) count and one value each. */
 function putJoined(name: string, part: string, value: unknown, out: (string | number)[]): void {
@@ -401,7 +423,7 @@ function putJoined(name: string, part: string, value: unknown, out: (string | nu
   for (let i = 0; i < n; i++) {
     const item: unknown = value[i];
     if (typeof item !== "string") throw bad(name, `${part} must hold strings, got ${typeof item}`);
-    if (item.includes(JOIN_SEPARATOR)) apart = true;
+    if (holdsSeparator(item)) apart = true;
   }
   if (!apart) {
     out.push(`j${n}`, value.join(JOIN_SEPARATOR));
@@ -436,7 +458,8 @@ function putTrailed(
     header.push(`${t.tag ?? ""}${entries.length}`);
     for (const [field, s] of Object.entries(t.fields)) put(name, where, s, present[field], header, field);
     const entriesAt = `${where}.entries`;
-    for (const entry of entries) put(name, entriesAt, t.entries, entry, tails);
+    if (t.packed) putPacked(name, entriesAt, t.entries, entries, tails);
+    else for (const entry of entries) put(name, entriesAt, t.entries, entry, tails);
     if (t.perItem) {
       if (!Array.isArray(perItem) || perItem.length !== items.length)
         throw bad(name, `${where}.perItem must hold one entry per item (${items.length})`);

@@ -70,7 +70,10 @@ export const acks = group({
 /**
  * lib/ordered/state.lua and lib/ordered/ack-ids.lua: the ordered names a tick serves and its ordered acks; absent for
  * a tick without ordered jobs. The others' count may carry the metrics trailer (lib/metrics/record-ordered-runs.lua),
- * " m<entries> <retention s>": per success, then (perItem) per other outcome, its run time and start (Redis ms).
+ * " m<entries> <retention s>": the successes' run times and starts (Redis ms), in ack order, as runs of successes
+ * that measured the same (how many, run time, start), packed; then (perItem) per other outcome its run time and
+ * start. A batch of short runs shares a few measures: a few values where a success was two, each handled by the
+ * client's Redis library and read by Redis (bench/ordered-instructions.ts).
  */
 export const ordered = optional(
   group({
@@ -82,7 +85,8 @@ export const ordered = optional(
         name: "metrics",
         tag: "m",
         fields: { retentionSec: number },
-        entries: group({ ms: number, startMs: number }),
+        entries: group({ runs: number, ms: number, startMs: number }),
+        packed: true,
         perItem: group({ ms: text, startMs: text }),
       }),
     ),

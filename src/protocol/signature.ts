@@ -8,7 +8,8 @@
 // trailer t, whose entries' count and fields e f ride in the section's count
 // value (space-separated) and whose entries follow the items; &t?m(…): the
 // entries' count goes marked "m…"; perItem[](…) inside: entries after the
-// counted ones, one per item; several &t?(…): trailers in that order;
+// counted ones, one per item; entries[]+(…): the entries packed (as name[]+(a b)
+// below); several &t?(…): trailers in that order;
 // name?: may be absent (ARGV: when ARGV goes on; reply: a missing trailing
 // field); name?keys: present exactly when the optional KEYS are given.
 // name[]+: texts that may come joined (ARGV: "j<count>" then one value;
@@ -65,7 +66,7 @@ function arg(name: string, spec: ArgSpec): string {
 
 function trailerOf(t: Trailer): string {
   const perItem = t.perItem ? ` ${arg("perItem[]", t.perItem)}` : "";
-  return `&${t.name}?${t.tag ?? ""}(${arg("entries[]", t.entries)} ${argFields(t.fields)}${perItem})`;
+  return `&${t.name}?${t.tag ?? ""}(${arg(t.packed ? "entries[]+" : "entries[]", t.entries)} ${argFields(t.fields)}${perItem})`;
 }
 
 function replyFields(fields: ReplyFields): string {

@@ -52,13 +52,35 @@ describe("the ordered ack's arguments", () => {
     expect(args.others.metrics).toEqual({
       retentionSec: 60,
       entries: [
-        { ms: 1, startMs: 1_001 },
-        { ms: 4, startMs: 1_004 },
-        { ms: 2, startMs: 1_002 },
-        { ms: 5, startMs: 1_005 },
+        { runs: 1, ms: 1, startMs: 1_001 },
+        { runs: 1, ms: 4, startMs: 1_004 },
+        { runs: 1, ms: 2, startMs: 1_002 },
+        { runs: 1, ms: 5, startMs: 1_005 },
       ],
       perItem: [{ ms: "3", startMs: "1003" }],
     });
+  });
+
+  it("sends successes that measured alike in a row as one entry counting them, in ack order", () => {
+    const at = (name: string, id: string, fence: number, durationMs: number, startMs: number): OrderedOutcome => ({
+      kind: "succeeded",
+      item: item(name, id, fence),
+      ran: { durationMs, startMs },
+    });
+    const outcomes: OrderedOutcome[] = [
+      at("a", "x", 1, 0.2, 1_000.4),
+      at("a", "y", 2, 0, 1_000),
+      at("b", "z", 3, 0, 1_000),
+      at("a", "w", 4, 0, 1_001),
+      at("a", "v", 5, 0.4, 1_000.8),
+      at("b", "u", 6, 0, 1_000),
+    ];
+    // a's x, y and w (0 ms at 1,000, twice; then at 1,001), then b's z and u: one entry each run.
+    expect(orderedArgs(["a", "b"], outcomes, { retentionSec: 60 })!.others.metrics!.entries).toEqual([
+      { runs: 2, ms: 0, startMs: 1_000 },
+      { runs: 2, ms: 0, startMs: 1_001 },
+      { runs: 2, ms: 0, startMs: 1_000 },
+    ]);
   });
 
   it("sends no metrics without the settings, and nothing at all for a tick with no ordered names", () => {

@@ -134,6 +134,37 @@ describe.each(adapterCases)("ordered metrics run twice over $name", (adapterCase
     });
   });
 
+  // Successes that measured alike go as one entry counting them (src/ordered/work.ts): each held run
+  // of it counts, one whose token is gone does not, and the others' measures after the entries count.
+  it("step: successes measured alike count each held run once, beside other outcomes, run twice", async () => {
+    const f = await fetchFive();
+    await h.redis.hdel(`${h.prefix}oinproc:t1`, "idx b");
+    const ran = { durationMs: 12, startMs: f.due + 40 };
+    const mixed: OrderedOutcome[] = [
+      { kind: "succeeded", item: f.a, ran },
+      { kind: "succeeded", item: f.b, ran },
+      { kind: "succeeded", item: f.c, ran },
+      { kind: "retry", item: f.d, delayMs: 60_000, ran: { durationMs: 7, startMs: f.due + 5 } },
+      { kind: "unstarted", item: f.e },
+    ];
+    const { after } = await callTwice(
+      protocol.step,
+      tickKeys("t1"),
+      stepArgs({ tick: "t1", leaseMs: LEASE, call: 2, ordered: ordered(mixed) }),
+    );
+    expect(minuteOf(after)).toEqual({
+      "j|idx|r": "3",
+      "j|idx|f": "1",
+      "j|idx|ms": "31",
+      "j|idx|b3": "2",
+      "j|idx|b2": "1",
+      "o|idx|ms": "85",
+      "o|idx|b4": "2",
+      "o|idx|b1": "1",
+    });
+    expect(after["stat:processed"]).toBe("3");
+  });
+
   it("an id whose token is gone (a resurrector took it back) counts nothing, and a lost lease's replay nothing again", async () => {
     const f = await fetchFive();
     await h.redis.hdel(`${h.prefix}oinproc:t1`, "idx c");

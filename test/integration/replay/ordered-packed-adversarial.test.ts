@@ -128,9 +128,10 @@ describe.each(adapterCases)("packed ordered payloads and acks with odd values ov
       call: 2,
       ordered: { names: ["n1", "n2"], outcomes, metrics: { retentionSec: 60 } },
     });
-    // n1 goes counted (an id holds the separator), n2 packed.
+    // n1 goes counted (an id holds the separator), n2 packed; then the metrics' one entry (the four
+    // successes, unmeasured alike), packed.
     const sent = encode(protocol.finish, tickKeys("t1"), args).args.map(String);
-    expect(sent.filter((v) => /^j\d+$/.test(v))).toEqual(["j5"]);
+    expect(sent.filter((v) => /^j\d+$/.test(v))).toEqual(["j5", "j4"]);
     const { after } = await callTwice(protocol.finish, tickKeys("t1"), args);
     for (const [name, id] of [
       ["n1", `x${sep}y`],

@@ -3,8 +3,8 @@
 -- section was empty or a value held the separator, the section as it is (its count, then the values).
 -- packed.section reads either into one layout, the one ARGV holds: the count at `at`, then `width`
 -- values an item (lib/common/packed-nested.lua: nested items, each read by its caller's own function).
--- The reader of a section (lib/ordered/ack-ids.lua, ordered_enqueue.lua, lib/workflows/commit-runs.lua)
--- indexes that table whichever way the section came, one loop for both.
+-- The reader of a section (lib/ordered/ack-ids.lua, its metrics trailer, ordered_enqueue.lua,
+-- lib/workflows/commit-runs.lua) indexes that table whichever way the section came, one loop for both.
 -- One string.match an item (its values at once): a find and a sub a value cost Redis some 20 % more
 -- instructions an ordered payload (bench/ordered-redis-instructions.ts), ARGV's own values less still.
 -- Replays: reading is pure (no key read or written), so a replay reads the same values the same way; a
@@ -50,6 +50,12 @@ function packed.section(at, width, what)
       V[k], V[k + 1], pos = match(s, pattern, pos)
       if not pos then error(what .. ': no packed item at value ' .. k) end
       k = k + 2
+    end
+  elseif width == 3 then
+    for _ = 1, tonumber(count) do
+      V[k], V[k + 1], V[k + 2], pos = match(s, pattern, pos)
+      if not pos then error(what .. ': no packed item at value ' .. k) end
+      k = k + 3
     end
   elseif width == 5 then
     for _ = 1, tonumber(count) do

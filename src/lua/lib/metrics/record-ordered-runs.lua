@@ -1,9 +1,10 @@
 -- Metrics of ordered runs (src/ordered/, src/metrics/): the optional trailer
 -- of an ordered ack's others (lib/ordered/ack-ids.lua), announced as
--- lib/metrics/record-runs.lua's is, " mE RETENTION" on their count. E
--- entries, one per success in ack order (each name's ids in turn), each its
--- run time and its start (Redis ms); then the same two per other entry, ''
--- when it did not run. An ordered name counts as a job name does ("j|NAME|…":
+-- lib/metrics/record-runs.lua's is, " mE RETENTION" on their count. The
+-- successes' run times and starts (Redis ms), in ack order (each name's ids
+-- in turn), as E entries packed (lib/common/packed.lua), each a run of
+-- successes that measured the same: how many, run time, start; then two per
+-- other entry, its run time and start, '' when it did not run. An ordered name counts as a job name does ("j|NAME|…":
 -- runs, failures, run times, retried, dead); its wait, from the id's due time
 -- (its token's, lib/ordered/state.lua) to the run's start, goes under
 -- "o|NAME|…" (an ordered name has no queue: its ids wait in their own set).
@@ -13,7 +14,7 @@
 -- @include lib/metrics/record-runs.lua
 
 -- `tallies`: the successes, counted by text as they were settled (ordered_tally below): per name
--- (`tallies.order`, in the order names first ran) its runs by run time's text and by the pair
+-- (`tallies.by_name`; `tallies.names` in the order names first ran, apart, so any name is a key) its runs by run time's text and by the pair
 -- (start's text, due's text). Only a success this ack held (not cancelled) is tallied. A batch's
 -- runs share a few run times and starts (a ms holds many) and dues (one enqueue call's ids share
 -- one), so the numbers, waits and buckets are worked out once a distinct text, not once a run: a
@@ -21,8 +22,8 @@
 -- and the arithmetic on each, bench/ordered-redis-instructions.ts). Sums are the same: HINCRBY
 -- takes integers, and an integer times a count is the sum of that many.
 -- `runs`: per other ack entry, three slots: name, due (a number or its text; false: not held),
--- kind (lib/ordered/ack-ids.lua's codes); the trailer's entries start at ARGV[at], two per ack
--- entry, the successes' first (`skip`: how many, read by the tally). The batch's
+-- kind (lib/ordered/ack-ids.lua's codes); their trailer entries start at ARGV[at], two each, after
+-- the successes' (`skip`: how many successes' pairs come first; 0 once those go packed). The batch's
 -- counts are summed per name first, as lib/metrics/record-runs.lua does for
 -- plain jobs: one HINCRBY per field and hash, not ten per execution. A run adds to
 -- its name's counters in place (no call a counter), and a bucket is found once per
@@ -48,8 +49,8 @@ local function record_ordered_runs(runs, at, retention, now_ms_value, tallies, s
     end
     return f
   end
-  for _, name in ipairs(tallies and tallies.order or {}) do
-    local t, f = tallies[name], name_of(name)
+  for _, name in ipairs(tallies and tallies.names or {}) do
+    local t, f = tallies.by_name[name], name_of(name)
     for ran_text, n in pairs(t.ran) do
       local ran = ran_text + 0
       f.r, f.ms = f.r + n, f.ms + ran * n
@@ -127,19 +128,36 @@ end
 
 -- Tallies the successes of `name` settled by one ack (lib/ordered/ack-ids.lua settle_success):
 -- `dues` their due texts by position, false or nil for a run not held or settled as cancelled; their
--- trailer entries (run time, start) from ARGV[arg]. For record_ordered_runs.
-local function ordered_tally(tallies, name, dues, count, arg)
-  local t = tallies[name]
+-- measures from `entries`, the trailer's packed runs as packed.section read them ({ V, at, last, left }:
+-- the table, the next run's index in it, the index past the last, what the current run has left, and
+-- its run time and start), read on from one name to the next. `tallies` starts empty: this adds its
+-- tables (no new local of the script's: it holds at most 200). For record_ordered_runs.
+local function ordered_tally(tallies, name, dues, count, entries)
+  local by_name = tallies.by_name
+  if not by_name then
+    by_name = {}
+    tallies.by_name, tallies.names = by_name, {}
+  end
+  local t = by_name[name]
   if not t then
     t = { ran = {}, started = {} }
-    tallies[name] = t
-    tallies.order[#tallies.order + 1] = name
+    by_name[name] = t
+    tallies.names[#tallies.names + 1] = name
   end
   local ran, started = t.ran, t.started
+  local V = entries.V
   for k = 1, count do
+    while entries.left == 0 and entries.at < entries.last do
+      local at = entries.at
+      entries.left, entries.ran, entries.started = V[at] + 0, V[at + 1], V[at + 2]
+      entries.at = at + 3
+    end
+    -- Past the runs (a client that measured fewer successes than it acked): unmeasured.
+    local measured = entries.left > 0
+    if measured then entries.left = entries.left - 1 end
     local due = dues[k]
-    if due then
-      local ran_text, started_text = ARGV[arg], ARGV[arg + 1]
+    if due and measured then
+      local ran_text, started_text = entries.ran, entries.started
       ran[ran_text] = (ran[ran_text] or 0) + 1
       local by_due = started[started_text]
       if not by_due then
@@ -148,6 +166,5 @@ local function ordered_tally(tallies, name, dues, count, arg)
       end
       by_due[due] = (by_due[due] or 0) + 1
     end
-    arg = arg + 2
   end
 end

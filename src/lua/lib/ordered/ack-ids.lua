@@ -213,9 +213,9 @@ end
 -- each: name and its ids and fences, ordered_successes), then the other entries
 -- (n, then n groups of kind, name, id, fence, extra), whose count may carry
 -- the metrics trailer (lib/metrics/record-ordered-runs.lua) with its entries
--- after them. Absent: nothing. `marks`: the tick's cancel marks as ack()
--- read them (nil: none). Returns ids made ready again (arrivals behind a
--- finished run) and dead-set evictions.
+-- after them, packed, then its two values per other entry. Absent: nothing.
+-- `marks`: the tick's cancel marks as ack() read them (nil: none). Returns ids
+-- made ready again (arrivals behind a finished run) and dead-set evictions.
 local function ordered_ack(tick, i, now, dead_max, dead_max_age, marks)
   local processed, failed, ready_again, evicted = 0, 0, 0, 0
   -- The successes are read first, then the metrics trailer: without it no run is noted (a table a run).
@@ -227,15 +227,17 @@ local function ordered_ack(tick, i, now, dead_max, dead_max_age, marks)
     from = after
   end
   local others, metrics = metrics_header(ARGV[from] or '0')
-  -- The trailer's entries follow the others (five values each), two an ack entry, successes first.
-  local trailer_at, tallies, tallied = from + 5 * tonumber(others) + 1, metrics and { order = {} }, 0
+  -- The trailer follows the others (five values each): the successes' runs packed, read before
+  -- anything is written, then two values an other entry.
+  local tallies, entries, others_at = metrics and {}, nil, nil
+  if metrics then
+    local V, at, after = packed.section(from + 5 * tonumber(others) + 1, 3, 'ordered metrics')
+    entries, others_at = { V = V, at = at + 1, last = at + 1 + 3 * V[at], left = 0 }, after
+  end
   for _, group in ipairs(successes) do
     local name, count = group[1], group[4]
     local settled, again, dues = settle_success(tick, name, group[2], group[3], count, marks, now, metrics ~= nil)
-    if metrics then
-      ordered_tally(tallies, name, dues, count, trailer_at + 2 * tallied)
-      tallied = tallied + count
-    end
+    if metrics then ordered_tally(tallies, name, dues, count, entries) end
     processed, ready_again = processed + settled, ready_again + again
   end
   local runs = {}
@@ -251,7 +253,7 @@ local function ordered_ack(tick, i, now, dead_max, dead_max_age, marks)
     ready_again, evicted = ready_again + again, evicted + gone
     i = i + 5
   end
-  if metrics then record_ordered_runs(runs, i + 1, metrics.retention, now, tallies, tallied) end
+  if metrics then record_ordered_runs(runs, others_at, metrics.retention, now, tallies, 0) end
   local day = day_of(now / 1000)
   bump('processed', processed, day)
   bump('failed', failed, day)
