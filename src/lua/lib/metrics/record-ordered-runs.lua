@@ -22,14 +22,14 @@
 -- and the arithmetic on each, bench/ordered-redis-instructions.ts). Sums are the same: HINCRBY
 -- takes integers, and an integer times a count is the sum of that many.
 -- `runs`: per other ack entry, three slots: name, due (a number or its text; false: not held),
--- kind (lib/ordered/ack-ids.lua's codes); their trailer entries start at ARGV[at], two each, after
--- the successes' (`skip`: how many successes' pairs come first; 0 once those go packed). The batch's
+-- kind (lib/ordered/ack-ids.lua's codes); their trailer entries start at ARGV[at], two each (the
+-- successes' measures come packed before them, read into `tallies`). The batch's
 -- counts are summed per name first, as lib/metrics/record-runs.lua does for
 -- plain jobs: one HINCRBY per field and hash, not ten per execution. A run adds to
 -- its name's counters in place (no call a counter), and a bucket is found once per
 -- distinct value a call. A success's two entries are always numbers; another
 -- entry's may be ''.
-local function record_ordered_runs(runs, at, retention, now_ms_value, tallies, skip)
+local function record_ordered_runs(runs, at, retention, now_ms_value, tallies)
   -- Per name, in the order names first ran: its counters and its buckets' counts.
   local of_name, order, bucket_of = {}, {}, {}
   local function bucket(ms)
@@ -69,7 +69,7 @@ local function record_ordered_runs(runs, at, retention, now_ms_value, tallies, s
   end
   for e = 1, #runs / 3 do
     local name, due, kind = runs[3 * e - 2], runs[3 * e - 1], runs[3 * e]
-    local arg = at + 2 * (skip + e - 1)
+    local arg = at + 2 * (e - 1)
     local ran, started = tonumber(ARGV[arg]), tonumber(ARGV[arg + 1])
     if due and ran and (kind == 'r' or kind == 'd') then
       local f = name_of(name)

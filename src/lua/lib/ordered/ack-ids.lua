@@ -253,7 +253,7 @@ local function ordered_ack(tick, i, now, dead_max, dead_max_age, marks)
     ready_again, evicted = ready_again + again, evicted + gone
     i = i + 5
   end
-  if metrics then record_ordered_runs(runs, others_at, metrics.retention, now, tallies, 0) end
+  if metrics then record_ordered_runs(runs, others_at, metrics.retention, now, tallies) end
   local day = day_of(now / 1000)
   bump('processed', processed, day)
   bump('failed', failed, day)

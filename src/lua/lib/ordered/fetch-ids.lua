@@ -301,15 +301,9 @@ end
 function ordered_reply.rehydrate(kept, at)
   for _, group in ipairs(kept[at] or {}) do
     if type(group[3]) == 'string' then
-      -- Ids kept joined (ordered_reply.slim): none holds the separator.
-      local ids, from, text = {}, 1, group[3]
-      while true do
-        local sep = string.find(text, joined.SEPARATOR, from, true)
-        ids[#ids + 1] = string.sub(text, from, (sep or 0) - 1)
-        if not sep then break end
-        from = sep + 1
-      end
-      group[3] = ids
+      -- Ids kept joined (ordered_reply.slim): none holds the separator, so each one ends an id.
+      local _, separators = string.gsub(group[3], joined.SEPARATOR, '')
+      group[3] = joined.split(group[3], separators + 1, 'kept ordered ids')
     end
     local payloads, scores, counts, single = {}, {}, {}, true
     for k, id in ipairs(group[3]) do
