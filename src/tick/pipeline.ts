@@ -318,14 +318,16 @@ class Pipeline<W, O> {
   private send(fetch: number, marker: W | null | undefined, then: (held: boolean) => void): void {
     const acks = this.finished;
     this.finished = [];
-    const sentAt = monotonicMs();
-    const lane = this.lanes.take(sentAt);
     this.soloStep = marker !== undefined;
     this.asking += fetch;
     this.showHeld();
     this.handBack = false;
     if (fetch > 0) this.slotFreed = false;
     const handBacksSent = this.handBacks;
+    // Read as the call goes, after the bookkeeping: a step beside it waits half a round trip from its
+    // send, not from a moment a stalled host may have left some milliseconds before it.
+    const sentAt = monotonicMs();
+    const lane = this.lanes.take(sentAt);
     const call = this.p.step(acks, fetch, marker, { running: this.running, waiting: this.buffer.length }, lane);
     const settled = () => {
       this.lanes.free(lane);
