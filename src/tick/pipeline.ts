@@ -324,11 +324,12 @@ class Pipeline<W, O> {
     this.handBack = false;
     if (fetch > 0) this.slotFreed = false;
     const handBacksSent = this.handBacks;
-    // Read as the call goes, after the bookkeeping: a step beside it waits half a round trip from its
-    // send, not from a moment a stalled host may have left some milliseconds before it.
+    // The round trip counts from just before the call; a step beside it waits half a round trip from
+    // just after it, so a host that stalls the process inside the call never lets the two go closer.
     const sentAt = monotonicMs();
-    const lane = this.lanes.take(sentAt);
+    const lane = this.lanes.take();
     const call = this.p.step(acks, fetch, marker, { running: this.running, waiting: this.buffer.length }, lane);
+    this.lanes.sent(monotonicMs());
     const settled = () => {
       this.lanes.free(lane);
       if (marker !== undefined) this.soloStep = false;

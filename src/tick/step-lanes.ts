@@ -57,10 +57,9 @@ export class StepLanes {
     this.#sameTurn = false;
   }
 
-  /** Marks a step sent at `now`: its lane, undefined when steps do not overlap. */
-  take(now: number): Lane | undefined {
+  /** Marks a step going: its lane, undefined when steps do not overlap. */
+  take(): Lane | undefined {
     this.#count++;
-    this.#sentAt = now;
     this.#sameTurn = this.mode === "requests";
     const names = this.#names;
     if (names === undefined) return undefined;
@@ -69,6 +68,11 @@ export class StepLanes {
       return names[0];
     }
     return names[1];
+  }
+
+  /** The step just taken was handed to the client at `now`: one beside it waits from then. */
+  sent(now: number): void {
+    this.#sentAt = now;
   }
 
   /** Marks the step of `lane` answered (or failed for good). */
