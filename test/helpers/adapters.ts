@@ -52,8 +52,9 @@ export function describeOverAdapters<T extends { name: string }>(
   cases: T[],
   title: string,
   body: (adapterCase: T) => void,
+  options?: { timeout: number },
 ): void {
-  if (cases.length > 0) describe.each(cases)(title, body);
+  if (cases.length > 0) describe.each(cases)(title, options ?? {}, body);
   else
     describe.skip(title.replace("$name", "no adapter of this run"), () =>
       it("runs over an adapter TICKQ_ADAPTERS leaves out", () => {}),

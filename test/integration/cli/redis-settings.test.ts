@@ -2,12 +2,13 @@
 // UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN; the server commands (dev, serve, redis-http)
 // else a local Redis. A REDIS_URL that does not answer, of another scheme, or half of Upstash's pair
 // gets the same message and exit code from each, naming what to set, and no password is printed.
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "../../../src/platforms/node/find-redis.js";
 import { buildCli, type Cli } from "../../helpers/cli.js";
 
-// Each case spawns a CLI process per command: a fresh Node each, 1 to 2 s apiece on a loaded machine.
-vi.setConfig({ testTimeout: 120_000 });
+// Each case spawns a CLI process per command: a fresh Node each, 1 to 2 s apiece on a loaded machine. Given to
+// the describe: vi.setConfig reaches only the first file a forked worker runs (the pool does not isolate files).
+const SPAWNS_MS = 120_000;
 
 const JOBS = "test/fixtures/cli-jobs.mjs";
 const PASSWORD = "hunter2-never-printed";
@@ -21,7 +22,7 @@ const commands = (port: number) => [
   ["redis-http", "--port", String(port)],
 ];
 
-describe("the Redis every tickq command takes", () => {
+describe("the Redis every tickq command takes", { timeout: SPAWNS_MS }, () => {
   let cli: Cli;
   let port: number;
   beforeAll(async () => {
