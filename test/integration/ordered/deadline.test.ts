@@ -75,8 +75,7 @@ describe.each(adapterCases)("ordered ids at the deadline over $name", (adapterCa
     // maxResurrections: 2 lets two runs overrun; the next take ends the id dead. A tick whose budget ran out
     // before the run started (a loaded host) hands the id back unstarted, no overrun: ticks until it is dead.
     const deadKey = `${h.prefix}o:idx:dead`;
-    for (let k = 0; k < 20 && (await h.redis.zcard(deadKey)) === 0; k++)
-      await tq.tick({ budgetMs: 200, graceMs: 200 });
+    for (let k = 0; k < 20 && (await h.redis.zcard(deadKey)) === 0; k++) await tq.tick({ budgetMs: 200, graceMs: 200 });
     expect(starts).toBe(2);
     const dead = await h.redis.zrange(deadKey, "0", "-1");
     expect(dead).toHaveLength(1);
