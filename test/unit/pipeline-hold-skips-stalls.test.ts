@@ -3,7 +3,7 @@
 // the hold stay, and start as the running jobs end, even when those ends take
 // a few turns of the loop after the stall (a failure's deflated backtrace
 // waits on the thread pool). Running jobs that outlast the hold while the
-// process runs still send the held jobs back.
+// process runs still send the held jobs back (here they end once they did).
 import { describe, expect, it } from "vitest";
 import type { Fence } from "../../src/tick/fence.js";
 import { HOLD_MS } from "../../src/tick/prefetch.js";
@@ -19,11 +19,16 @@ function stall(ms: number): void {
   while (performance.now() < until);
 }
 
-/** Six jobs on three slots, one fetch: each job ends `endMs` after it starts, then `turns` turns of the loop later. */
-async function sixOnThreeSlots(o: { endMs: number; turns: number; stallMs?: number }) {
+/**
+ * Six jobs on three slots, one fetch: each job ends `endMs` after it starts, then `turns` turns of the
+ * loop later; with `untilHandedBack`, once the held jobs went back (or after `endMs`, should they never).
+ */
+async function sixOnThreeSlots(o: { endMs: number; turns: number; stallMs?: number; untilHandedBack?: boolean }) {
   const ran: number[] = [];
   const acked: number[] = [];
   let stalled = false;
+  let handBack = () => {};
+  const handedBack = new Promise<void>((resolve) => (handBack = resolve));
   const result = await runPipeline<number, number>({
     first: [0, 1, 2, 3, 4, 5],
     firstFull: false,
@@ -39,7 +44,10 @@ async function sixOnThreeSlots(o: { endMs: number; turns: number; stallMs?: numb
         stalled = true;
         setTimeout(() => stall(o.stallMs!), 0);
       }
-      await new Promise((resolve) => setTimeout(resolve, o.endMs));
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const ended = new Promise((resolve) => (timer = setTimeout(resolve, o.endMs)));
+      await (o.untilHandedBack ? Promise.race([handedBack, ended]) : ended);
+      clearTimeout(timer);
       for (let i = 0; i < o.turns; i++) await turn();
       return job;
     },
@@ -47,6 +55,7 @@ async function sixOnThreeSlots(o: { endMs: number; turns: number; stallMs?: numb
     unstarted: (job) => -1 - job,
     step: async (acks) => {
       acked.push(...acks);
+      if (acks.some((job) => job < 0)) handBack();
       return { held: true, fetched: [] };
     },
     onOutcome() {},
@@ -64,7 +73,7 @@ describe("the hold time", () => {
   });
 
   it("counts the time the process runs: jobs held behind slots busy longer than it go back", async () => {
-    const { ran, handedBack, acked } = await sixOnThreeSlots({ endMs: HOLD_MS + 250, turns: 0 });
+    const { ran, handedBack, acked } = await sixOnThreeSlots({ endMs: 10_000, turns: 0, untilHandedBack: true });
     expect(handedBack).toBe(3);
     expect(ran).toEqual([0, 1, 2]);
     expect(acked).toEqual([-6, -5, -4, 0, 1, 2]);
