@@ -187,6 +187,9 @@ class Pipeline<W, O> {
   // loaded host) has not run yet, so the slots freed meanwhile count (handBackIfOverdue).
   private overdueRecheck: ReturnType<typeof setTimeout> | undefined;
   private overdueRechecked = false;
+  // When the process did not run (a loaded host): each span as its start and end, flat, on the
+  // prefetch's clock, since the oldest held job was fetched. The hold counts none of it (holdFrom).
+  private stalls: number[] = [];
   // The jobs the steps in flight ask for: counted as held, so other pipelines sharing the slots fetch less.
   private asking = 0;
   // Its last fetch was due and got less than a batch, for want of room in the slots.
@@ -638,7 +641,7 @@ class Pipeline<W, O> {
     // Held back by another tick's solo run, they go back; a suspect waiting for its solo run keeps its place.
     const free = slots ? slots.running() < slots.total : this.running < p.concurrency;
     if (free && this.solo === undefined && (this.gate.mayStart() || p.alone?.(buffer.head()!))) return;
-    if (!prefetch.overdue(buffer.headSince() ?? prefetch.now())) {
+    if (!prefetch.overdue(this.holdFrom())) {
       this.forgetOverdue();
       return;
     }
@@ -668,18 +671,52 @@ class Pipeline<W, O> {
     this.overdueRecheck = undefined;
   }
 
+  // When the oldest held job's hold began, later by the time since its fetch that the process did
+  // not run: no slot can free while the process stands still, and a job's end may take turns of the
+  // loop past the stall (a failure's deflated backtrace waits on the thread pool), so that time is
+  // no sign of busy slots. A stall is seen only from when a timer was due: a lower bound.
+  private holdFrom(): number {
+    const { stalls, prefetch } = this;
+    const since = this.buffer.headSince();
+    if (since === undefined) return prefetch.now();
+    let stalled = 0;
+    let kept = 0;
+    for (let i = 0; i < stalls.length; i += 2) {
+      const end = stalls[i + 1]!;
+      // Held jobs are in fetch order, so a stall over before the oldest was fetched is of no later head.
+      if (end <= since) continue;
+      stalled += end - Math.max(stalls[i]!, since);
+      stalls[kept++] = stalls[i]!;
+      stalls[kept++] = end;
+    }
+    stalls.length = kept;
+    return since + stalled;
+  }
+
+  // A pause's timer (or wake) that came later than its timer was due: the process did not run meanwhile.
+  private resumed(due: number): void {
+    const at = this.prefetch.now();
+    if (at > due && this.buffer.length > 0) this.stalls.push(due, at);
+  }
+
   // Sleeps until woken, the next poll, or the moment the oldest held job is due back.
   private pause(): Promise<void> {
     const { prefetch } = this;
     let ms = POLL_MS;
-    const oldest = this.buffer.headSince();
-    if (oldest !== undefined) ms = Math.min(ms, Math.max(1, oldest + prefetch.holdMs() - prefetch.now() + 1));
+    if (this.buffer.length > 0)
+      ms = Math.min(ms, Math.max(1, this.holdFrom() + prefetch.holdMs() - prefetch.now() + 1));
+    const due = prefetch.now() + ms;
     return new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, ms);
-      this.wake = () => {
+      let woken = false;
+      const end = () => {
+        if (woken) return;
+        woken = true;
         clearTimeout(timer);
+        this.resumed(due);
         resolve();
       };
+      const timer = setTimeout(end, ms);
+      this.wake = end;
     });
   }
 }
