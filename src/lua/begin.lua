@@ -131,8 +131,12 @@ if askPolicy then
   local at = string.find(info_text, 'maxmemory_policy:', 1, true)
   policy = at and string.match(info_text, '^%S+', at + 17) or ''
 end
-redis.call('HSET', lease, 'seq', 0)
-if restart.stamp(now, leaseMs) ~= '' then redis.call('HSET', lease, 'boot', restart.stamp(now)) end
+-- The lease's fields in one HSET (no local for the stamp: begin's main function is near Lua's 200).
+if restart.stamp(now, leaseMs) ~= '' then
+  redis.call('HSET', lease, 'seq', 0, 'boot', restart.stamp(now))
+else
+  redis.call('HSET', lease, 'seq', 0)
+end
 redis.call('PEXPIRE', lease, leaseMs)
 redis.call('HSET', KEYS[1], tickId, registration)
 heartbeat(now, registration)

@@ -1,6 +1,7 @@
-// begin and step take ordered ids in two looks (up to half the batch, plain jobs, then the rest):
-// the second look's ids join the name's group, their fences following on, so a name comes back as
-// one group (lib/ordered/fetch-ids.lua). Run twice with the same arguments, the call answers the
+// begin and step share a batch with plain jobs (up to half ordered ids, plain jobs, then ordered ids
+// for the rest): the due ids are read first and taken in one take, so a name comes back as one
+// group, its fences consecutive (lib/ordered/fetch-ids.lua fetch_mixed; shared with plain jobs:
+// ordered-shared-batch-twice.test.ts). A "second look" below is the part past the first half. Run twice with the same arguments, the call answers the
 // same group and leaves the state as the first run left it; the group's payload counts and per-id
 // counts cover the ids of both looks.
 import { describe, expect, it } from "vitest";

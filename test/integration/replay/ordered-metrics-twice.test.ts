@@ -134,6 +134,21 @@ describe.each(adapterCases)("ordered metrics run twice over $name", (adapterCase
     });
   });
 
+  // No-op handlers run in 0 ms, and a run may start in the ms it came due: a sum of 0 is no field
+  // (as plain jobs' metrics), and the stats read it as 0.
+  it("finish: runs of 0 ms that waited 0 ms count their runs and buckets, no sum of 0, run twice", async () => {
+    const f = await fetchFive();
+    const ran = { durationMs: 0, startMs: f.due };
+    const instant: OrderedOutcome[] = [f.a, f.b, f.c, f.d, f.e].map((item) => ({ kind: "succeeded", item, ran }));
+    const { after } = await callTwice(
+      protocol.finish,
+      tickKeys("t1"),
+      finishArgs({ tick: "t1", leaseMs: LEASE, call: 2, ordered: ordered(instant) }),
+    );
+    expect(minuteOf(after)).toEqual({ "j|idx|r": "5", "j|idx|b1": "5", "o|idx|b1": "5" });
+    expect(after["metrics:total"]).toEqual({ "j|idx|r": "5", "j|idx|b1": "5", "o|idx|b1": "5" });
+  });
+
   // Successes that measured alike go as one entry counting them (src/ordered/work.ts): each held run
   // of it counts, one whose token is gone does not, and the others' measures after the entries count.
   it("step: successes measured alike count each held run once, beside other outcomes, run twice", async () => {

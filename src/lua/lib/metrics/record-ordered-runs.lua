@@ -106,8 +106,10 @@ local function record_ordered_runs(runs, at, retention, now_ms_value, tallies)
   for _, name in ipairs(order) do
     local f = of_name[name]
     local j, o = 'j|' .. name .. '|', 'o|' .. name .. '|'
+    -- A sum of 0 adds nothing (no-op handlers run in 0 ms): no call, as lib/metrics/record-runs.lua
+    -- skips one; a field never written reads as 0 (src/metrics/fields.ts).
     for _, field in ipairs({ 'r', 'ms', 'f' }) do
-      if field ~= 'f' or f.f > 0 then
+      if field == 'r' or f[field] ~= 0 then
         local n = int(f[field])
         redis.call('HINCRBY', minute, j .. field, n)
         redis.call('HINCRBY', total, j .. field, n)
@@ -117,9 +119,11 @@ local function record_ordered_runs(runs, at, retention, now_ms_value, tallies)
     if f.dead > 0 then redis.call('HINCRBY', total, j .. 'dead', int(f.dead)) end
     add_buckets(f.jb, j .. 'b')
     if f.waits > 0 then
-      local wait = int(f.wait)
-      redis.call('HINCRBY', minute, o .. 'ms', wait)
-      redis.call('HINCRBY', total, o .. 'ms', wait)
+      if f.wait ~= 0 then
+        local wait = int(f.wait)
+        redis.call('HINCRBY', minute, o .. 'ms', wait)
+        redis.call('HINCRBY', total, o .. 'ms', wait)
+      end
       add_buckets(f.ob, o .. 'b')
     end
   end

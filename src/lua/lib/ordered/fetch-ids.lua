@@ -29,7 +29,7 @@
 -- @include lib/tick/restart-hold.lua
 -- @include lib/common/joined.lua
 
--- Takes up to `limit` due ids of `name`; appends their group to `out`:
+-- Takes `due` (ids of `name` read by due_ids, lowest due first); appends their group to `out`:
 -- {name, first fence, {ids}, {payloads}, {scores}, {payload count per id,
 -- or none when every id has one}, {failures, or none when no id of this
 -- name ever failed}, {resurrections, likewise}, {suspects: 1 for an id a
@@ -38,22 +38,13 @@
 -- doubt (lib/ordered/ack-ids.lua), likewise}}. The ids' fences are
 -- consecutive from the first. Flat lists keep the reply (and the copy
 -- lib/tick/replay-call.lua keeps of it) small. A second take of the same
--- name in one call (fetch_mixed's second look) extends the name's group,
--- its fences following on: one group a name, as a caller of any version
--- reads groups (any number, a name in one or more). It reads one due id past
--- `limit`, and sets `out.more_due` when there is one: a fetch that filled its
--- batch then knows whether it left any behind. Returns how many ids it took.
-local function fetch_name(tick, name, limit, now, out, cap)
-  if limit <= 0 then return 0 end
-  local ready = okey(name, 'ready')
-  -- Integers as text ('%d'): a number argument costs Redis a float formatting.
-  local due = redis.call('ZRANGEBYSCORE', ready, '-inf', string.format('%d', now), 'LIMIT', '0', string.format('%d', limit + 1))
-  if #due > limit then
-    out.more_due = true
-    due[#due] = nil
-  end
+-- name in one call extends the name's group, its fences following on: one
+-- group a name, as a caller of any version reads groups (any number, a name
+-- in one or more). Returns how many ids it took.
+local function fetch_name(tick, name, due, now, out, cap)
   local n = #due
   if n == 0 then return 0 end
+  local ready = okey(name, 'ready')
   -- Each id's due, for its token. A score in a reply is a '%.17g' formatting in Redis 7.0 (some
   -- 3,800 instructions): the lowest scores are the lowest ranks, so when the first and the last id
   -- taken share a due (one enqueue call's ids, the common wave) every id between them has it, and
@@ -209,29 +200,41 @@ local function fetch_name(tick, name, limit, now, out, cap)
   return took
 end
 
--- Up to `limit` ids over the names, starting at a name that turns with the
--- clock so that no name always comes last. `out.more_due`: some id is still
--- due (or a name was not looked at).
-local function fetch_ordered(tick, names, limit, now, out)
-  local got = 0
-  out.more_due = false
+-- The due ids of the names, up to `limit` in all, read one name after another from a name that
+-- turns with the clock, so that no name always comes last: { { name, due ids }, ... } (names with
+-- some), how many, and whether any is left due (one read past a name's share, or a name not
+-- looked at). Only reads: fetch_mixed takes a prefix of them once it knows how many.
+local function due_ids(names, limit, now)
+  local looks, read, more = {}, 0, false
   -- Held after a Redis restart (lib/tick/restart-hold.lua): no id is handed out.
-  if restart.held(now) then return got end
+  if restart.held(now) then return looks, read, more end
   local start = now % #names
   for r = 0, #names - 1 do
-    if got >= limit then
-      out.more_due = true
+    if read >= limit then
+      more = true
       break
     end
-    local name = names[(start + r) % #names + 1]
-    got = got + fetch_name(tick, name, limit - got, now, out, names.caps and names.caps[name])
+    local name, left = names[(start + r) % #names + 1], limit - read
+    -- Integers as text ('%d'): a number argument costs Redis a float formatting.
+    local due = redis.call('ZRANGEBYSCORE', okey(name, 'ready'), '-inf', string.format('%d', now), 'LIMIT', '0', string.format('%d', left + 1))
+    if #due > left then
+      more = true
+      due[#due] = nil
+    end
+    if #due > 0 then looks[#looks + 1] = { name, due } end
+    read = read + #due
   end
-  return got
+  return looks, read, more
 end
 
 -- A batch shared by plain jobs and ordered ids: ordered ids take up to half
 -- first, plain jobs the rest, then ordered ids whatever plain jobs left.
--- Neither starves the other, and either alone fills the whole batch. With
+-- Neither starves the other, and either alone fills the whole batch. The
+-- ordered ids due are read first (due_ids, up to the batch), the plain fetch
+-- is sized by their first half, and then the ids are taken in one take: the
+-- same ids, fences and groups two takes (half, then the rest) would give, with
+-- each name's reads and writes made once (a second take cost some ten calls).
+-- The plain fetch between the read and the take touches no ordered key. With
 -- no ordered names it is lib/tick/fetch-jobs.lua's fetch and nothing more.
 -- Returns the plain groups (lib/tick/fetch-jobs.lua), the ordered groups, the
 -- flow part of the fetch (lib/tick/fetch-jobs.lua; nil when it met no flow job)
@@ -246,20 +249,22 @@ local function fetch_mixed(tick, batch, queues, picks, names, now, counted)
     return plain, {}, flowed, false
   end
   local ordered = {}
-  local half = math.ceil(batch / 2)
-  local got = fetch_ordered(tick, names, half, now, ordered)
-  -- No other id due now (or the restart pause holds them): no second look.
-  local more_due = ordered.more_due
-  local plain, flowed = fetch(tick, batch - got, queues, picks, counted)
+  local looks, read, more_due = due_ids(names, batch, now)
+  local first = math.min(read, math.ceil(batch / 2))
+  local plain, flowed = fetch(tick, batch - first, queues, picks, counted)
   local plain_got = 0
   for g = 2, #plain, 4 do plain_got = plain_got + #plain[g] end
-  local plain_short = plain_got < batch - got and not (flowed and flowed[1] == 1)
-  got = got + plain_got
-  if got < batch and more_due then
-    fetch_ordered(tick, names, batch - got, now, ordered)
-    more_due = ordered.more_due
+  local plain_short = plain_got < batch - first and not (flowed and flowed[1] == 1)
+  -- What plain jobs left, never less than the first half (plain_got <= batch - first).
+  local take = math.min(read, batch - plain_got)
+  if take < read then more_due = true end
+  for _, look in ipairs(looks) do
+    if take <= 0 then break end
+    local name, due = look[1], look[2]
+    for k = #due, take + 1, -1 do due[k] = nil end
+    take = take - #due
+    fetch_name(tick, name, due, now, ordered, names.caps and names.caps[name])
   end
-  ordered.more_due = nil
   return plain, ordered, flowed, plain_short and not more_due
 end
 

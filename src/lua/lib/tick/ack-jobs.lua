@@ -451,11 +451,14 @@ end
 -- still standing (lib/cancel/read-cancel-marks.lua; nil for none), which the
 -- ordered ack (lib/ordered/ack-ids.lua) reads next; last, whether any of the
 -- per-job count hashes may exist after it (false: none did before and it
--- added none), which spares the fetch of the same call its own EXISTS.
+-- added none; nil for an ack of no entries, which read nothing), which spares the fetch of the
+-- same call its own EXISTS.
 local function ack(tick, i, now_ms_value, dead_max, dead_max_age, held, marked)
   local now_sec = now_ms_value / 1000
   local counts, interruptions, suspects, doubts = P .. 'resurrections', P .. 'interruptions', P .. 'suspects', P .. 'doubts'
-  local counted = redis.call('EXISTS', counts, interruptions, suspects, doubts) > 0
+  -- Whether any per-job count hash exists, read below only for an ack with entries: an ack of none
+  -- (an ordered-only tick's finish) makes no call, and answers nil (unknown: step's fetch reads it).
+  local counted
   local function forget(job)
     redis.call('HDEL', counts, job)
     redis.call('HDEL', interruptions, job)
@@ -515,6 +518,7 @@ local function ack(tick, i, now_ms_value, dead_max, dead_max_age, held, marked)
     local queue = ARGV[i + k * 5 + 1]
     groups_in[queue] = (groups_in[queue] or 0) + 1
   end
+  if #successes > 0 or n > 0 then counted = redis.call('EXISTS', counts, interruptions, suspects, doubts) > 0 end
 
   -- A queue's joined successes and nothing else: its tail is read first, and when it holds
   -- exactly them, oldest first, it is cut whole (take_tail) and the joined value never split.

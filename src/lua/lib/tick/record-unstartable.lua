@@ -13,16 +13,19 @@
 -- is dropped, the ones recorded keep being updated), so at maxmemory, where
 -- finish runs (allow-oom), they grow by no more than that.
 -- Run again with the same arguments it writes the same fields, with a time
--- as true as the first.
+-- as true as the first (or finds its budget fresh and writes nothing).
 -- ARGV from `at`: budgetMs windowMs n, then n entries (name reason queue limitMs count).
 -- @include lib/common/prefix-keys.lua
 local UNSTARTABLE_MAX = 100
 
+-- The same budget written within half the window is left as it is: it stays fresh (read as stale
+-- only a window after it was written), and a tick that keeps its budget costs one HGET, not a write.
 local function record_budgets(queues, budget, window, now)
   local key = P .. 'budgets'
   for _, queue in ipairs(queues) do
     local b, since = string.match(redis.call('HGET', key, queue) or '', '^(%S+) (%S+)$')
-    if not b or tonumber(b) <= budget or now - tonumber(since) >= window then
+    local age = since and now - tonumber(since)
+    if not b or tonumber(b) < budget or age >= window or (tonumber(b) == budget and age >= window / 2) then
       redis.call('HSET', key, queue, budget .. ' ' .. now)
     end
   end
