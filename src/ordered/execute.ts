@@ -13,7 +13,7 @@ import type { LogFields, LogLevel, LogSink } from "../telemetry/logger.js";
 import type { JobSpan } from "../telemetry/tracing.js";
 import type { JobLogger } from "../job/context.js";
 import { orderedCancelKey } from "../cancel/errors.js";
-import { isLeaseInDoubt, LEASE_DOUBTS_MAX, leaseDoubtsError } from "./guard.js";
+import { isLeaseInDoubt, LEASE_DOUBTS_MAX, leaseDoubtsError, type GuardedRun } from "./guard.js";
 import { orderedDefinition } from "./registry.js";
 import type { OrderedContext, OrderedDefinition } from "./types.js";
 import type { OrderedFetched, OrderedOutcome } from "./work.js";
@@ -22,12 +22,13 @@ import type { OrderedFetched, OrderedOutcome } from "./work.js";
 // its log and its own signal are made only when something asks for them). A handler that returns at
 // once (not a thenable) and no span: the outcome comes back as is, with no promise and no turn of
 // microtasks, as a plain job's does (tick/passes/execute.ts runJobNow; bench/ordered-instructions.ts
-// counts the difference). `done`: called once it ended, whatever the path (the tick's guard counts
-// running executions). Never throws; a promise never rejects.
+// counts the difference). `guarded`: the run's state under the tick's guard (guard.ts), its signal made
+// only if the handler reads ctx.signal. `done`: called once it ended, whatever the path (the tick's guard
+// counts running executions). Never throws; a promise never rejects.
 export function runOrdered(
   runtime: OrderedRuntime,
   item: OrderedFetched,
-  signal: AbortSignal,
+  guarded: GuardedRun,
   done?: () => void,
 ): OrderedOutcome | Promise<OrderedOutcome> {
   // Set once a promise carries the run on: that promise calls `done` when it ends.
@@ -63,7 +64,7 @@ export function runOrdered(
         false,
       );
     }
-    const ctx = new RunContext(runtime, item, signal);
+    const ctx = new RunContext(runtime, item, guarded);
     // With telemetry on, a consumer span, active while the handler runs (src/telemetry/tracing.ts).
     const span = runtime.tracing?.startOrdered({
       name: item.name,
@@ -73,7 +74,7 @@ export function runOrdered(
     });
     if (span) {
       handedOn = true;
-      return traced(span, runtime, item, signal, definition, payloads, ctx, done);
+      return traced(span, runtime, item, guarded, definition, payloads, ctx, done);
     }
     const started = monotonicMs();
     try {
@@ -82,10 +83,10 @@ export function runOrdered(
       // the run, as awaiting it did and as a plain job's does, not the tick's slot (run() never throws).
       if (isThenable(returned)) {
         handedOn = true;
-        return awaited(returned, runtime, item, signal, definition, ctx, started, done);
+        return awaited(returned, runtime, item, guarded, definition, ctx, started, done);
       }
     } catch (error) {
-      return thrown(runtime, item, signal, definition, ctx, started, error);
+      return thrown(runtime, item, guarded, definition, ctx, started, error);
     }
     return ctx.cancelled() ?? measured(runtime, started, { kind: "succeeded", item });
   } finally {
@@ -98,7 +99,7 @@ async function awaited(
   returned: unknown,
   runtime: OrderedRuntime,
   item: OrderedFetched,
-  signal: AbortSignal,
+  guarded: GuardedRun,
   definition: OrderedDefinition<never>,
   ctx: RunContext,
   started: number,
@@ -108,7 +109,7 @@ async function awaited(
     await returned;
     return ctx.cancelled() ?? measured(runtime, started, { kind: "succeeded", item });
   } catch (error) {
-    return thrown(runtime, item, signal, definition, ctx, started, error);
+    return thrown(runtime, item, guarded, definition, ctx, started, error);
   } finally {
     done?.();
   }
@@ -119,14 +120,14 @@ async function traced(
   span: JobSpan,
   runtime: OrderedRuntime,
   item: OrderedFetched,
-  signal: AbortSignal,
+  guarded: GuardedRun,
   definition: OrderedDefinition<never>,
   payloads: unknown[],
   ctx: RunContext,
   done: (() => void) | undefined,
 ): Promise<OrderedOutcome> {
   try {
-    const outcome = await span.run(() => attempt(runtime, item, signal, definition, payloads, ctx));
+    const outcome = await span.run(() => attempt(runtime, item, guarded, definition, payloads, ctx));
     span.end({ outcome: outcome.kind, error: "error" in outcome ? outcome.error : undefined });
     return outcome;
   } finally {
@@ -143,7 +144,7 @@ const isThenable = (value: unknown): value is PromiseLike<unknown> =>
 async function attempt(
   runtime: OrderedRuntime,
   item: OrderedFetched,
-  signal: AbortSignal,
+  guarded: GuardedRun,
   definition: OrderedDefinition<never>,
   payloads: unknown[],
   ctx: RunContext,
@@ -153,16 +154,16 @@ async function attempt(
   try {
     returned = definition.perform(item.id, payloads as never[], ctx);
   } catch (error) {
-    return thrown(runtime, item, signal, definition, ctx, started, error);
+    return thrown(runtime, item, guarded, definition, ctx, started, error);
   }
-  return awaited(returned, runtime, item, signal, definition, ctx, started, undefined);
+  return awaited(returned, runtime, item, guarded, definition, ctx, started, undefined);
 }
 
 /** The outcome of a handler that threw: cancelled, put back (lease in doubt, deadline), or failed. */
 function thrown(
   runtime: OrderedRuntime,
   item: OrderedFetched,
-  signal: AbortSignal,
+  guarded: GuardedRun,
   definition: OrderedDefinition<never>,
   ctx: RunContext,
   started: number,
@@ -170,11 +171,11 @@ function thrown(
 ): OrderedOutcome {
   const stopped = ctx.cancelled();
   if (stopped) return stopped;
-  if (signal.aborted && isLeaseInDoubt(signal.reason)) {
+  if (guarded.aborted && isLeaseInDoubt(guarded.reason)) {
     if (item.doubts + 1 < LEASE_DOUBTS_MAX) return { kind: "inDoubt", item };
-    return measured(runtime, started, failed(runtime, item, definition, leaseDoubtsError(signal.reason)));
+    return measured(runtime, started, failed(runtime, item, definition, leaseDoubtsError(guarded.reason)));
   }
-  if (signal.aborted) return { kind: "interrupted", item };
+  if (guarded.aborted) return { kind: "interrupted", item };
   return measured(runtime, started, failed(runtime, item, definition, error));
 }
 
@@ -197,7 +198,7 @@ class RunContext implements OrderedContext {
   constructor(
     private readonly runtime: OrderedRuntime,
     private readonly item: OrderedFetched,
-    private readonly tickSignal: AbortSignal,
+    private readonly guarded: GuardedRun,
   ) {
     this.name = item.name;
     this.id = item.id;
@@ -206,7 +207,7 @@ class RunContext implements OrderedContext {
     this.attempt = item.failures + 1;
   }
   get signal(): AbortSignal {
-    this.own ??= this.runtime.cancels.signalFor(this.key(), this.tickSignal);
+    this.own ??= this.runtime.cancels.signalFor(this.key(), this.guarded.signal());
     return this.own;
   }
   get log(): JobLogger {

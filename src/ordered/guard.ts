@@ -41,21 +41,54 @@ export function isLeaseInDoubt(reason: unknown): boolean {
   return reason instanceof Error && reason.name === IN_DOUBT;
 }
 
+/**
+ * What an execution started under the guard holds: whether its guard aborted it and why, read as
+ * fields, and its AbortSignal, made only when something reads it (an ordered handler's ctx.signal).
+ */
+export interface GuardedRun {
+  readonly aborted: boolean;
+  readonly reason: unknown;
+  signal(): AbortSignal;
+}
+
 export interface OrderedGuard {
   /** The signal for an execution starting now. */
   signal(): AbortSignal;
+  /** An execution starting now: its signal's state, its signal made when asked for. */
+  start(): GuardedRun;
   /** An execution ended. */
   done(): void;
   stop(): void;
 }
 
-// One controller serves every execution running at once: no allocation per
-// execution. When it aborts for a lease in doubt, executions started later
-// (after the lease was confirmed again) get a fresh one. Only the guard
-// aborts its controller, and the tick's signal tells it when it aborts, so
-// both states are kept here: an execution reads no `aborted` getter, which
+// One controller serves every execution started between two aborts for a lease in doubt (an epoch): no
+// allocation per execution. When it aborts for a lease in doubt, executions started later (after the
+// lease was confirmed again) get a fresh one. Only the guard aborts it, and the tick's signal tells it
+// when it aborts, so both states are kept here as fields: an execution reads no `aborted` getter, which
 // its start met on signals of many shapes and looked up generically, three a run
-// (bench/ordered-instructions.ts).
+// (bench/ordered-instructions.ts). An epoch's AbortController is made when a run first asks for its
+// signal, not with the epoch: a tick whose handlers never read ctx.signal makes none (an AbortSignal is
+// one of a tick's costliest objects: bench/ordered-instructions.ts).
+class Epoch implements GuardedRun {
+  aborted = false;
+  reason: unknown = undefined;
+  private controller: AbortController | undefined = undefined;
+
+  signal(): AbortSignal {
+    if (this.controller === undefined) {
+      this.controller = new AbortController();
+      if (this.aborted) this.controller.abort(this.reason);
+    }
+    return this.controller.signal;
+  }
+
+  abort(reason: unknown): void {
+    this.aborted = true;
+    this.reason = reason;
+    this.controller?.abort(reason);
+  }
+}
+
 /** `onDoubt`: the guard aborted `running` executions for a lease in doubt. */
 export function orderedGuard(
   fence: Fence,
@@ -63,42 +96,63 @@ export function orderedGuard(
   leaseMs: number,
   onDoubt?: (running: number) => void,
 ): OrderedGuard {
-  let current = new AbortController();
-  let currentSignal = current.signal;
-  let currentAborted = false;
-  let tickAborted = tickSignal.aborted;
-  let running = 0;
-  const abort = (reason: unknown) => {
-    currentAborted = true;
-    current.abort(reason);
-  };
-  const onTickAbort = () => {
-    tickAborted = true;
-    if (!currentAborted) abort(tickSignal.reason);
-  };
-  tickSignal.addEventListener("abort", onTickAbort);
-  // Well inside the fence's margin (a quarter of the lease, at most 1 s).
-  const every = Math.max(10, Math.min(100, Math.floor(leaseMs / 10)));
-  const timer = setInterval(() => {
-    if (running === 0 || fence.valid() || currentAborted) return;
-    abort(leaseInDoubt(leaseMs));
-    onDoubt?.(running);
-  }, every);
+  return new Guard(fence, tickSignal, leaseMs, onDoubt);
+}
 
-  return {
-    signal() {
-      if (currentAborted && !tickAborted) {
-        current = new AbortController();
-        currentSignal = current.signal;
-        currentAborted = false;
-      } else if (tickAborted && !currentAborted) abort(tickSignal.reason);
-      running++;
-      return currentSignal;
-    },
-    done: () => void running--,
-    stop() {
-      clearInterval(timer);
-      tickSignal.removeEventListener("abort", onTickAbort);
-    },
-  };
+// A class whose methods every tick shares, its timer and listener given the guard itself (setInterval's
+// argument, an EventListener object): one closure a tick (`done`), where the guard made six.
+class Guard implements OrderedGuard {
+  private current = new Epoch();
+  private tickAborted: boolean;
+  private running = 0;
+  private readonly timer: ReturnType<typeof setInterval>;
+
+  constructor(
+    private readonly fence: Fence,
+    private readonly tickSignal: AbortSignal,
+    private readonly leaseMs: number,
+    private readonly onDoubt: ((running: number) => void) | undefined,
+  ) {
+    this.tickAborted = tickSignal.aborted;
+    tickSignal.addEventListener("abort", this);
+    // Well inside the fence's margin (a quarter of the lease, at most 1 s).
+    const every = Math.max(10, Math.min(100, Math.floor(leaseMs / 10)));
+    this.timer = setInterval(checkLease, every, this);
+  }
+
+  /** The tick's signal aborted (EventListener). */
+  handleEvent(): void {
+    this.tickAborted = true;
+    if (!this.current.aborted) this.current.abort(this.tickSignal.reason);
+  }
+
+  /** Every interval: executions running while the lease can no longer be assumed held are stopped. */
+  check(): void {
+    if (this.running === 0 || this.fence.valid() || this.current.aborted) return;
+    this.current.abort(leaseInDoubt(this.leaseMs));
+    this.onDoubt?.(this.running);
+  }
+
+  start(): GuardedRun {
+    if (this.current.aborted && !this.tickAborted) this.current = new Epoch();
+    else if (this.tickAborted && !this.current.aborted) this.current.abort(this.tickSignal.reason);
+    this.running++;
+    return this.current;
+  }
+
+  signal(): AbortSignal {
+    return this.start().signal();
+  }
+
+  // A function of its own (runs hand it on as their `done`), the one the guard makes.
+  readonly done = (): void => void this.running--;
+
+  stop(): void {
+    clearInterval(this.timer);
+    this.tickSignal.removeEventListener("abort", this);
+  }
+}
+
+function checkLease(guard: Guard): void {
+  guard.check();
 }

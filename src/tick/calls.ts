@@ -61,9 +61,25 @@ export async function sendResent<Keys extends object, Args extends object, Reply
 }
 
 export function tickCalls(runtime: Runtime, keys: TickKeys, trips: RoundTrips, patienceMs: number): TickCalls {
-  let seq = 1;
-  return {
-    next: () => ++seq,
-    send: (call, args) => sendResent(runtime, call, keys, args, trips, patienceMs),
-  };
+  return new NumberedCalls(runtime, keys, trips, patienceMs);
+}
+
+// A class whose methods every tick shares: a tick makes one object, not two closures.
+class NumberedCalls implements TickCalls {
+  private seq = 1;
+
+  constructor(
+    private readonly runtime: Runtime,
+    private readonly keys: TickKeys,
+    private readonly trips: RoundTrips,
+    private readonly patienceMs: number,
+  ) {}
+
+  next(): number {
+    return ++this.seq;
+  }
+
+  send<Args extends object, Reply>(call: TypedCall<TickKeys, Args, Reply>, args: Args): Promise<Reply> {
+    return sendResent(this.runtime, call, this.keys, args, this.trips, this.patienceMs);
+  }
 }

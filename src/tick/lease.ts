@@ -19,24 +19,34 @@ import type { Fence } from "./fence.js";
 import type { TickKeys } from "./numbered.js";
 import { loadText, type TickLoad } from "./load.js";
 
-interface FenceOptions {
-  tickId: string;
-  leaseMs: number;
-  trips: RoundTrips;
+/** What the fence asks of the tick it serves. */
+export interface FenceTick {
   /** The lease is gone (extend found no key). */
-  onLost(): void;
+  lost(): void;
   /** The tick's load now (pipeline.ts), which every extend reports; none: an extend leaves it. */
   load?(): TickLoad | undefined;
-  /** The longest the tick goes without a call to Redis, so that it learns of cancels that soon. */
-  cancelCheckMs: number;
-  /** KEYS the capabilities add to every tick call (tick/capability.ts). */
-  keys?: Partial<TickKeys>;
   /** The capabilities' sections of an extend. */
   extendArgs?(): Partial<ExtendArgs>;
   /** The reply to the capabilities (undefined: the call failed, what it carried goes back). */
   extended?(reply: Extended | undefined): void;
   /** Whether the capabilities ask for another extend at once (cancels heard meanwhile). */
   extendAgain?(): boolean;
+}
+
+interface FenceOptions {
+  tickId: string;
+  leaseMs: number;
+  trips: RoundTrips;
+  /** The tick the fence serves, called as its methods: a tick makes no closure for its fence. */
+  tick: FenceTick;
+  /** The longest the tick goes without a call to Redis, so that it learns of cancels that soon. */
+  cancelCheckMs: number;
+  /** KEYS the capabilities add to every tick call (tick/capability.ts). */
+  keys?: Partial<TickKeys>;
+}
+
+function confirmIfDue(fence: LeaseFence): void {
+  fence.confirmIfDue();
 }
 
 export function fenceLease(runtime: Runtime, options: FenceOptions): Fence {
@@ -56,6 +66,7 @@ class LeaseFence implements Fence {
   private stopped = false;
   private inFlight: Promise<boolean> | undefined = undefined;
   private readonly timer: ReturnType<typeof setInterval>;
+  private readonly every: number;
 
   constructor(
     private readonly runtime: Runtime,
@@ -66,12 +77,13 @@ class LeaseFence implements Fence {
     this.margin = Math.min(1_000, Math.floor(leaseMs / 4));
     const every = Math.max(10, Math.min(Math.floor(leaseMs / 3), cancelCheckMs));
     // Checked four times a period: a call is due `every` after the last, not up to twice that.
-    this.timer = setInterval(
-      () => {
-        if (!this.stopped && this.begun && monotonicMs() - this.confirmedAt >= every) void this.confirm();
-      },
-      Math.max(10, Math.floor(every / 4)),
-    );
+    this.every = every;
+    this.timer = setInterval(confirmIfDue, Math.max(10, Math.floor(every / 4)), this);
+  }
+
+  /** Every quarter period: an extend goes once a period passed since the lease was last confirmed. */
+  confirmIfDue(): void {
+    if (!this.stopped && this.begun && monotonicMs() - this.confirmedAt >= this.every) void this.confirm();
   }
 
   valid(): boolean {
@@ -95,7 +107,7 @@ class LeaseFence implements Fence {
   confirm(): Promise<boolean> {
     if (this.inFlight) return this.inFlight;
     const { runtime, options } = this;
-    const { tickId, leaseMs, trips, onLost, keys, extendArgs, extended, extendAgain, load } = options;
+    const { tickId, leaseMs, trips, tick, keys } = options;
     const sentAt = monotonicMs();
     let answered = false;
     const inFlight = runCall(
@@ -103,34 +115,34 @@ class LeaseFence implements Fence {
       protocol.extend,
       { lease: runtime.keys.lease(tickId), process: keys?.process },
       {
-        ...extendArgs?.(),
+        ...tick.extendArgs?.(),
         tickId,
         leaseMs,
-        load: loadText(load?.()),
+        load: loadText(tick.load?.()),
       },
       trips,
     )
       .then((reply) => {
         answered = true;
         if (!reply.extended) {
-          if (!this.stopped) onLost();
+          if (!this.stopped) tick.lost();
           return false;
         }
         this.confirmedAt = Math.max(this.confirmedAt, sentAt);
         // A stopped tick starts nothing more: what it would hear now could only outlive it.
-        if (!this.stopped) extended?.(reply);
+        if (!this.stopped) tick.extended?.(reply);
         return true;
       })
       .catch((error: unknown) => {
         // Retried at the next interval; meanwhile the fence runs out on its own.
-        extended?.(undefined);
+        tick.extended?.(undefined);
         runtime.logger.warn(`tickq: could not extend the lease of tick ${tickId}: ${(error as Error).message}`);
         return false;
       })
       .finally(() => {
         this.inFlight = undefined;
         // What a capability heard meanwhile is confirmed at once (tq.jobs.cancel waits for that).
-        if (answered && !this.stopped && extendAgain?.() === true) void this.confirm();
+        if (answered && !this.stopped && tick.extendAgain?.() === true) void this.confirm();
       });
     this.inFlight = inFlight;
     return inFlight;

@@ -144,6 +144,9 @@ export interface PipelineResult<W = FetchedJob, O = Outcome> {
 
 const POLL_MS = 100;
 
+/** The pipeline's wake while nothing waits for it: one function for every tick. */
+const noWaiter = (): void => {};
+
 export function runPipeline<W, O>(p: PipelineInput<W, O>): Promise<PipelineResult<W, O>> {
   return new Pipeline(p).run();
 }
@@ -200,7 +203,7 @@ class Pipeline<W, O> {
   // signal's getter costs a call each job starting (bench/client-instructions.ts counts the difference).
   private aborted = false;
   private failure: unknown;
-  private wake = () => {};
+  private wake = noWaiter;
   private solo: Solo<W> | undefined;
   // The process's solo runs: `me` is this pipeline's place in its line.
   private readonly gate = soloGate();
@@ -219,7 +222,8 @@ class Pipeline<W, O> {
   private stepAt = -1;
   // The last job started settled within its start (its handler returned at once): see lowWater().
   private atOnce = false;
-  private readonly holder: SlotHolder;
+  // Only over shared slots (partitions): alone, no holder and its seven functions are made a tick.
+  private readonly holder: SlotHolder | undefined;
 
   constructor(private readonly p: PipelineInput<W, O>) {
     this.slots = p.slots;
@@ -228,7 +232,7 @@ class Pipeline<W, O> {
     this.aborted = p.signal.aborted;
     this.drained = !p.firstFull;
     this.parked = p.firstParked === true;
-    this.holder = this.slotHolder();
+    this.holder = p.slots ? this.slotHolder() : undefined;
     const mode = p.lanes ?? "one";
     this.lanes = new StepLanes(mode);
     this.order = mode === "one" ? undefined : new RunOrder();
@@ -237,7 +241,7 @@ class Pipeline<W, O> {
 
   async run(): Promise<PipelineResult<W, O>> {
     const { p, slots, holder, gate } = this;
-    slots?.join(holder);
+    slots?.join(holder!);
     this.showHeld();
     const onAbort = () => {
       this.aborted = true;
@@ -252,7 +256,7 @@ class Pipeline<W, O> {
     clearTimeout(this.overdueRecheck);
     this.showHeld();
     // Handlers it gave up on (hung, ignoring their signal) still run: their slots stay taken until they settle.
-    if (this.running === 0) slots?.leave(holder);
+    if (this.running === 0) slots?.leave(holder!);
     p.signal.removeEventListener("abort", onAbort);
     unsubscribe();
     // A handler its tick gave up on (hung, ignoring its signal) stops holding the
@@ -284,7 +288,7 @@ class Pipeline<W, O> {
       if (idle && (this.stopping() || ((this.drained || this.waiting) && this.buffer.length === 0))) break;
       if (abortedAt !== undefined && this.lanes.idle() && monotonicMs() - abortedAt >= this.p.graceMs) break;
       await this.pause();
-      this.wake = () => {};
+      this.wake = noWaiter;
       this.fill();
       this.handBackIfOverdue();
     }
@@ -355,7 +359,7 @@ class Pipeline<W, O> {
         else if ((reply.fetched.length < fetch || reply.drained) && !reply.more)
           this.drained = handBacksSent === this.handBacks;
         else if (fetch > 0) this.drained = false;
-        if (this.slots && reply.fetched.length < fetch) this.slots.offer(this.holder);
+        if (this.slots && reply.fetched.length < fetch) this.slots.offer(this.holder!);
         then(reply.held);
       } finally {
         settled();
@@ -399,7 +403,7 @@ class Pipeline<W, O> {
       !this.waiting &&
       this.gate.mayStart() &&
       (this.drained ? this.parked && this.slotFreed && !beside : buffer.length + asking <= this.lowWater());
-    const room = !due ? 0 : slots ? slots.room(this.holder) : this.prefetch.room(this.running, buffer.length + asking);
+    const room = !due ? 0 : slots ? slots.room(this.holder!) : this.prefetch.room(this.running, buffer.length + asking);
     const fetch = Math.max(0, Math.min(p.batch, room));
     // Short of room (others hold the slots): a slot freed elsewhere prompts it (slots.offer).
     this.short = due && room < p.batch;
@@ -471,7 +475,7 @@ class Pipeline<W, O> {
     if (alone) this.aloneRunning = false;
     if (this.solo?.job === job) this.solo.state = "done";
     // A handler its closed pipeline gave up on held its slot in the pool until now.
-    if (this.closed && this.running === 0) this.slots?.leave(this.holder);
+    if (this.closed && this.running === 0) this.slots?.leave(this.holder!);
     if (this.closed) {
       // No refill follows to fold its free into the rate (other pipelines may share it): now.
       this.prefetch.flush();
@@ -509,7 +513,7 @@ class Pipeline<W, O> {
       this.prefetch.flush();
       if (this.closed) return;
       this.fill();
-      this.slots?.offer(this.holder);
+      this.slots?.offer(this.holder!);
       // The fill started what could start: the loop turns only when it may end or must stop.
       if (this.running === 0 || this.stopping()) this.wake();
     });
@@ -606,7 +610,7 @@ class Pipeline<W, O> {
 
   private fill(): void {
     this.stepAt = this.lanes.open() && !this.drained ? this.lowWater() - this.asking : -1;
-    if (this.slots) this.slots.fill(this.holder);
+    if (this.slots) this.slots.fill(this.holder!);
     else while (this.running < this.p.concurrency && this.startNext());
     this.stepAt = -1;
     this.leaveLineUnlessAlone();

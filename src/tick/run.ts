@@ -41,14 +41,19 @@ async function tickOnce(runtime: Runtime, options: TickOptions, tickId: string):
   try {
     const first = await begin(t);
     if (first === undefined) return t.report;
-    const housekeepingLeft = await housekeep(t, first.housekeepingLeft);
-    const besides = t.parts.list.map((part) => part.beside?.(t.ctx, first.begun));
+    const housekeepingLeft = first.housekeepingLeft && (await housekeep(t, true));
+    // Only the parts with work beside the pipeline: none (most ticks) is no Promise.all to wait for.
+    const besides: Promise<void>[] = [];
+    for (const part of t.parts.list) {
+      const beside = part.beside?.(t.ctx, first.begun);
+      if (beside !== undefined) besides.push(beside);
+    }
     t.report.fetched += first.work.length;
     if (first.work.length >= t.settings.batch) options.onBacklog?.();
     const result = await runPipeline(pipelineInput(t, options, first.work, first.full, first.parked));
     t.pipelineDone = true;
     t.report.abandoned = result.abandoned;
-    await Promise.all(besides);
+    if (besides.length > 0) await Promise.all(besides);
     await finish(t, result, housekeepingLeft);
   } finally {
     await t.close();
@@ -153,7 +158,10 @@ async function finish(t: OpenTick, result: PipelineResult<TickWork, TickOutcome>
   // Finish ran after the lease was gone (held in transit, resent across a restart): another tick may
   // have resurrected and rerun what its acks found missing.
   if (finished.leaseGone === 1) report.leaseLost = true;
-  for (const [k, part] of parts.list.entries()) await part.finished?.(finished, byPart[k]!, plain);
+  for (let k = 0; k < parts.list.length; k++) {
+    const done = parts.list[k]!.finished?.(finished, byPart[k]!, plain);
+    if (done instanceof Promise) await done;
+  }
   report.deadEvicted += finished.deadEvicted;
   if ((finished.sentOn ?? 0) > 0) report.more = true; // flow jobs these acks sent back to their queues
   t.events.settled(plain, finished.missed, finished.nowMs, finished.cancelled);

@@ -14,6 +14,13 @@ export const workflowsCapability = (runtime: WorkflowsRuntime): Capability => ({
   name: "workflows",
   forTick(start) {
     const declared = Object.keys(runtime.workflows).length > 0;
+    // No workflow declared: begin's "nothing of workflows" and finish's empty commits, and no pass, no
+    // promise for `beside` nor `end` (what the full part does then, in two functions).
+    if (!declared)
+      return {
+        beginArgs: () => ({ workflows: workflowBeginArgs(runtime, 0), starts: [] }),
+        finishArgs: noWorkflowsAtFinish,
+      };
     let flowed: WorkflowPassReport | undefined;
     /** Whether the tick's finish answered (its commits stored or refused); not when it failed. */
     let finishAnswered = false;
@@ -46,7 +53,7 @@ export const workflowsCapability = (runtime: WorkflowsRuntime): Capability => ({
           concurrency: t.concurrency,
           runs: runsHeld(t),
           first: begun.workflows,
-          pipelineDone: t.pipelineDone,
+          pipelineDone: () => t.pipelineDone(),
           ...(handoff ? { committed: (commit) => noteCommitted(handoff, commit) } : {}),
           // The last commits and finish fit in the budget's last tenth.
           stopAt: t.startedAt + t.budgetMs * 0.9,
@@ -75,6 +82,8 @@ export const workflowsCapability = (runtime: WorkflowsRuntime): Capability => ({
     };
   },
 });
+
+const noWorkflowsAtFinish = () => ({ workflows: [] });
 
 /**
  * Runs a tick holds at once: a batch of them (never fewer than `concurrency`). A run spends most of its
