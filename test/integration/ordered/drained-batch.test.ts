@@ -133,7 +133,8 @@ describe.each(adapterCases)("a tick whose batch took every due ordered id, over 
     // begin takes the first payload of each id, two steps the second and third, finish acks the last.
     expect(steps).toBe(2);
     expect(report.roundTrips).toBe(4);
-    for (const id of ids(10)) expect(runs.filter((r) => r.startsWith(`${id}:`))).toEqual([`${id}:0`, `${id}:1`, `${id}:2`]);
+    for (const id of ids(10))
+      expect(runs.filter((r) => r.startsWith(`${id}:`))).toEqual([`${id}:0`, `${id}:1`, `${id}:2`]);
     expect(await tq.stats()).toMatchObject({ processed: 30, ordered: { capped: { waiting: 0, running: 0 } } });
   });
 
