@@ -275,7 +275,8 @@ class Pipeline<W, O> {
     // suspect is counted once for a death it did not cause.
     for (let left = this.running; left > 0; left--) gate.settled();
     gate.release(this.me);
-    const empty = this.drained && !this.waiting && !this.sentOnLeft && this.buffer.length === 0;
+    // Stopped with payloads left behind its capped runs: finish's acks make them due, work for a next tick.
+    const empty = this.drained && !this.behind && !this.waiting && !this.sentOnLeft && this.buffer.length === 0;
     return {
       finished: this.finished,
       unstarted: this.buffer.takeAll(),

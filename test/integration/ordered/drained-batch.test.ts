@@ -138,6 +138,35 @@ describe.each(adapterCases)("a tick whose batch took every due ordered id, over 
     expect(await tq.stats()).toMatchObject({ processed: 30, ordered: { capped: { waiting: 0, running: 0 } } });
   });
 
+  it("a tick whose budget ends with payloads behind its capped runs reports more, and the rest run after", async () => {
+    const runs: string[] = [];
+    const tq = createTickq({
+      redis: h.adapter,
+      prefix: h.prefix,
+      logger: QUIET,
+      jobs: {},
+      ordered: {
+        capped: {
+          maxPayloads: 1,
+          perform: async (id: string, payloads: number[]) => {
+            await new Promise((resolve) => setTimeout(resolve, 50));
+            runs.push(`${id}:${payloads.join(",")}`);
+          },
+        },
+      },
+    });
+    // 20 rounds of 50 ms each: far past a 300 ms budget.
+    await tq.enqueueOrderedBulk(
+      Array.from({ length: 20 }, (_, w) => ids(5).map((id) => ({ name: "capped" as const, id, payload: w }))).flat(),
+    );
+    const first = await tq.tick({ batch: 5, concurrency: 5, budgetMs: 300 });
+    expect(first.succeeded).toBeLessThan(100);
+    expect(first.more).toBe(true);
+    for (let k = 0; k < 200 && runs.length < 100; k++) await tq.tick({ batch: 5, concurrency: 5 });
+    for (const id of ids(5))
+      expect(runs.filter((r) => r.startsWith(`${id}:`))).toEqual(Array.from({ length: 20 }, (_, w) => `${id}:${w}`));
+  });
+
   it("steps for the job a schedule enqueued after a full batch that left nothing due", async () => {
     const ran: string[] = [];
     const schedules: Schedules<"minute"> = { everyMinute: { cron: "* * * * *", job: "minute" } };
