@@ -40,7 +40,9 @@
 -- testClock: 1 when the prefix holds a virtual clock (tickq/testing), else absent (0 when
 -- drained follows). drained: 1 when the fetch filled its batch yet left nothing due behind
 -- (lib/ordered/fetch-ids.lua's fetch_mixed): the tick runs what it has and acks in finish,
--- with no step that would fetch nothing; else absent.
+-- with no step that would fetch nothing; 2 when it took everything due but capped ids it took
+-- left payloads behind their runs: the tick runs what it has, then acks it in a step that takes
+-- those ids again; else absent.
 -- Replays: begin is call 1 of the tick (lib/tick/replay-call.lua). A replay while the
 -- lease lives answers the first run's reply; once the lease is gone the
 -- tick is dead (its fetched jobs are the resurrector's) and begin answers
@@ -152,13 +154,13 @@ if #names > 0 then redis.call('SADD', P .. 'oticks', tickId) end
 local fetched, ordered, flowed, drained
 do
   local batch, queues, picks = fetch_args(fetchAt)
-  local took_all
-  fetched, ordered, flowed, took_all = fetch_mixed(tickId, batch, queues, picks, names, now)
+  local took_all, behind
+  fetched, ordered, flowed, took_all, behind = fetch_mixed(tickId, batch, queues, picks, names, now)
   if took_all then
     local count = 0
     for g = 2, #fetched, 4 do count = count + #fetched[g] end
     for _, group in ipairs(ordered) do count = count + #group[3] end
-    drained = count >= batch
+    if behind then drained = 2 elseif count >= batch then drained = 1 end
   end
 end
 local kept_reply = { now, resurrected, promoted, more_resurrect, more_delayed, without_jobs(fetched), 1, policy, due }
@@ -194,7 +196,7 @@ end
 if drained then
   for k = 9, 13 do kept_reply[k], reply[k] = kept_reply[k] or {}, reply[k] or {} end
   kept_reply[14], reply[14] = kept_reply[14] or 0, reply[14] or 0
-  kept_reply[15], reply[15] = 1, 1
+  kept_reply[15], reply[15] = drained, drained
 end
 remember(lease, 1, kept_reply)
 return reply

@@ -39,7 +39,9 @@
 -- orderedCancelled: "NAME FENCE" of the ordered runs its acks settled as
 -- cancelled (lib/ordered/cancel-ids.lua), for the tick's events.
 -- drained: 1 when the fetch took as many as it asked yet left nothing due behind
--- (lib/ordered/fetch-ids.lua's fetch_mixed): the tick asks for no more; else absent.
+-- (lib/ordered/fetch-ids.lua's fetch_mixed): the tick asks for no more; 2 when it took
+-- everything due but capped ids it took left payloads behind their runs: the tick asks again
+-- once they ran, with their acks; else absent.
 -- ran: an HTTP lane step's run number (lib/tick/replay-call.lua's lanes), only when its lease was
 -- held: the tick takes the jobs of its two steps in flight in the order Redis fetched them. Absent
 -- from a step of no lane or of a lane of one connection (TCP: Redis runs its calls in the order
@@ -207,16 +209,16 @@ local ran = lane and (connection_lane and ran_before + 1 or redis.call('HINCRBY'
 if beatAt then sidekiq_beat(3, now, leaseMs, beatAt) end
 local batch, queues, picks = fetch_args(fetchAt)
 keep_expired_like_dead(deadMaxSize, deadMaxAgeSec)
-local fetched, ordered, flowed, took_all = fetch_mixed(tick, batch, queues, picks, names, now, counted)
+local fetched, ordered, flowed, took_all, behind = fetch_mixed(tick, batch, queues, picks, names, now, counted)
 local fetched_count = 0
 for g = 2, #fetched, 4 do fetched_count = fetched_count + #fetched[g] end
 for _, group in ipairs(ordered) do fetched_count = fetched_count + #group[3] end
 -- After every earlier field: the fetch filled its batch and left nothing due.
 local function with_drained(reply)
-  if not took_all or fetched_count < batch or batch == 0 then return reply end
+  if not took_all or batch == 0 or (fetched_count < batch and not behind) then return reply end
   reply[5], reply[7], reply[8], reply[9] = reply[5] or {}, reply[7] or {}, reply[8] or 0, reply[9] or {}
   reply[10], reply[11], reply[12] = reply[10] or {}, reply[11] or {}, reply[12] or {}
-  reply[13] = 1
+  reply[13] = behind and 2 or 1
   return reply
 end
 -- Ordered groups are part of the reply only for a tick that serves ordered names.

@@ -43,7 +43,10 @@ export const begin = defineCall(
     ),
     /** 1 when the prefix holds a virtual clock (tickq/testing): a production tickq refuses it. */
     testClock: maybe(number),
-    /** 1 when the fetch filled the batch yet left nothing due behind: no step need ask again. */
-    drained: maybe(flag),
+    /**
+     * 1 when the fetch filled the batch yet left nothing due behind: no step need ask again; 2 when it took
+     * everything due but capped ordered ids left payloads behind their runs: a step with their acks takes them.
+     */
+    drained: maybe(number),
   }),
 );

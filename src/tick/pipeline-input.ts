@@ -30,8 +30,9 @@ export function pipelineInput(
   first: TickWork[],
   firstFull: boolean,
   firstParked: boolean,
+  firstBehind: boolean,
 ): Input {
-  return new PlainInput(t, options, first, firstFull, firstParked);
+  return new PlainInput(t, options, first, firstFull, firstParked, firstBehind);
 }
 
 // A class, not an object of closures made each tick: the pipeline calls run, holdsSlot, alone and
@@ -42,6 +43,7 @@ class PlainInput implements Input {
   readonly first: TickWork[];
   readonly firstFull: boolean;
   readonly firstParked: boolean;
+  readonly firstBehind: boolean;
   readonly batch: number;
   readonly concurrency: number;
   readonly slots: TickOptionsWithSlots[typeof SHARED_SLOTS];
@@ -55,11 +57,19 @@ class PlainInput implements Input {
   private readonly check: ReturnType<typeof budgetCheck>;
   private readonly queueRank: ReturnType<typeof strictRank>;
 
-  constructor(t: OpenTick, options: TickOptions, first: TickWork[], firstFull: boolean, firstParked: boolean) {
+  constructor(
+    t: OpenTick,
+    options: TickOptions,
+    first: TickWork[],
+    firstFull: boolean,
+    firstParked: boolean,
+    firstBehind: boolean,
+  ) {
     const { runtime, settings } = t;
     this.first = first;
     this.firstFull = firstFull;
     this.firstParked = firstParked;
+    this.firstBehind = firstBehind;
     this.batch = settings.batch;
     this.concurrency = settings.concurrency;
     this.slots = (options as TickOptionsWithSlots)[SHARED_SLOTS];

@@ -64,6 +64,8 @@ export interface StepReply<W = FetchedJob, O = Outcome> {
   drained?: boolean;
   /** Flow jobs wait parked on keys: acking a flow job may send one back to its queue. */
   parked?: boolean;
+  /** Capped ordered ids it fetched left payloads behind their runs: their acks make those due. */
+  behind?: boolean;
   /** Parked jobs the call's acks sent back to their queues. */
   sentOn?: number;
   /** The step's run number among its tick's lane steps (step.lua's `ran`): undefined over TCP and from older Lua. */
@@ -78,6 +80,8 @@ export interface PipelineInput<W = FetchedJob, O = Outcome> {
   firstFull: boolean;
   /** The first fetch met flow jobs parked on keys (StepReply.parked). */
   firstParked?: boolean;
+  /** The first fetch took capped ordered ids that left payloads behind their runs (StepReply.behind). */
+  firstBehind?: boolean;
   batch: number;
   concurrency: number;
   /** The slots this pipeline shares with the other partitions' pipelines of its tick (slots.ts); default its own `concurrency`. */
@@ -166,6 +170,10 @@ class Pipeline<W, O> {
   private running = 0;
   private startedCount = 0;
   private drained: boolean;
+  // The last fetch took everything due, but capped ordered ids it took left payloads behind their
+  // runs: once every job it runs has settled, one step acks them all and takes those ids again (a
+  // step a batch, not a tick: begin and finish a batch cost two round trips and the tick's fixed work).
+  private behind: boolean;
   private parked: boolean;
   // A flow job finished since the last fetch: its ack may send a parked job back.
   private slotFreed = false;
@@ -232,6 +240,7 @@ class Pipeline<W, O> {
     this.aborted = p.signal.aborted;
     this.drained = !p.firstFull;
     this.parked = p.firstParked === true;
+    this.behind = p.firstBehind === true;
     this.holder = p.slots ? this.slotHolder() : undefined;
     const mode = p.lanes ?? "one";
     this.lanes = new StepLanes(mode);
@@ -266,7 +275,8 @@ class Pipeline<W, O> {
     // suspect is counted once for a death it did not cause.
     for (let left = this.running; left > 0; left--) gate.settled();
     gate.release(this.me);
-    const empty = this.drained && !this.waiting && !this.sentOnLeft && this.buffer.length === 0;
+    // Stopped with payloads left behind its capped runs: finish's acks make them due, work for a next tick.
+    const empty = this.drained && !this.behind && !this.waiting && !this.sentOnLeft && this.buffer.length === 0;
     return {
       finished: this.finished,
       unstarted: this.buffer.takeAll(),
@@ -285,7 +295,8 @@ class Pipeline<W, O> {
     for (;;) {
       if (this.stopping()) abortedAt ??= monotonicMs();
       const idle = this.running === 0 && this.lanes.idle();
-      if (idle && (this.stopping() || ((this.drained || this.waiting) && this.buffer.length === 0))) break;
+      if (idle && (this.stopping() || (((this.drained && !this.behind) || this.waiting) && this.buffer.length === 0)))
+        break;
       if (abortedAt !== undefined && this.lanes.idle() && monotonicMs() - abortedAt >= this.p.graceMs) break;
       await this.pause();
       this.wake = noWaiter;
@@ -359,6 +370,8 @@ class Pipeline<W, O> {
         else if ((reply.fetched.length < fetch || reply.drained) && !reply.more)
           this.drained = handBacksSent === this.handBacks;
         else if (fetch > 0) this.drained = false;
+        if (!reply.held) this.behind = false;
+        else if (fetch > 0) this.behind = reply.behind === true;
         if (this.slots && reply.fetched.length < fetch) this.slots.offer(this.holder!);
         then(reply.held);
       } finally {
@@ -402,7 +415,9 @@ class Pipeline<W, O> {
       !this.stopping() &&
       !this.waiting &&
       this.gate.mayStart() &&
-      (this.drained ? this.parked && this.slotFreed && !beside : buffer.length + asking <= this.lowWater());
+      (this.drained
+        ? !beside && ((this.parked && this.slotFreed) || (this.behind && this.running === 0 && buffer.length === 0))
+        : buffer.length + asking <= this.lowWater());
     const room = !due ? 0 : slots ? slots.room(this.holder!) : this.prefetch.room(this.running, buffer.length + asking);
     const fetch = Math.max(0, Math.min(p.batch, room));
     // Short of room (others hold the slots): a slot freed elsewhere prompts it (slots.offer).

@@ -50,7 +50,7 @@ async function tickOnce(runtime: Runtime, options: TickOptions, tickId: string):
     }
     t.report.fetched += first.work.length;
     if (first.work.length >= t.settings.batch) options.onBacklog?.();
-    const result = await runPipeline(pipelineInput(t, options, first.work, first.full, first.parked));
+    const result = await runPipeline(pipelineInput(t, options, first.work, first.full, first.parked, first.behind));
     t.pipelineDone = true;
     t.report.abandoned = result.abandoned;
     if (besides.length > 0) await Promise.all(besides);
@@ -67,6 +67,8 @@ interface FirstFetch {
   /** The first fetch filled its batch, or stopped at its cap of flow jobs set aside. */
   full: boolean;
   parked: boolean;
+  /** Capped ordered ids it took left payloads behind their runs (begin's `drained` 2). */
+  behind: boolean;
   housekeepingLeft: boolean;
 }
 
@@ -100,12 +102,13 @@ async function begin(t: OpenTick): Promise<FirstFetch | undefined> {
   await t.parts.begun(begun, ctx, work);
   // A full batch that left nothing due behind (begun.drained) needs no step to look again, unless a
   // part made work due since (recurring jobs enqueued after the fetch): its acks go in finish.
-  const drained = begun.drained === true && !t.parts.madeDue();
+  const drained = begun.drained !== undefined && begun.drained > 0 && !t.parts.madeDue();
   return {
     begun,
     work,
     full: (work.length === settings.batch && !drained) || plain.capped,
     parked: plain.parked,
+    behind: begun.drained === 2,
     housekeepingLeft: housekept.more,
   };
 }

@@ -2,6 +2,8 @@
 // its batch knows whether it left any behind: when it left none, the tick runs what it has and acks
 // it in finish, with no step between that would fetch nothing (issue 46: a wave of ordered ids in
 // two round trips, not three). When an id is still due, the tick steps and fetches it as before.
+// A capped id (maxPayloads) whose rest waits behind its run is due again once acked: a tick that took
+// everything due then acks the whole batch in one step that takes those ids again, a step a batch.
 import { describe, expect, it } from "vitest";
 import { createTickq, type RedisAdapter, type Schedules } from "../../../src/index.js";
 import { scripts } from "../../../src/lua/index.js";
@@ -55,7 +57,8 @@ describe.each(adapterCases)("a tick whose batch took every due ordered id, over 
       prefix: h.prefix,
       logger: QUIET,
       jobs: { noop: () => void ran.push("plain") },
-      ordered: { idx: { perform: (id: string) => void ran.push(id) } },
+      // `other` never has an id: the fetch looks whether it has one due (fetch-ids.lua's due_ids).
+      ordered: { idx: { perform: (id: string) => void ran.push(id) }, other: { perform: () => {} } },
     });
     steps = 0;
     emptySteps = 0;
@@ -97,6 +100,71 @@ describe.each(adapterCases)("a tick whose batch took every due ordered id, over 
     expect(report).toMatchObject({ fetched: 16, succeeded: 16, more: false });
     expect(steps).toBeGreaterThan(0);
     expect(ran.filter((r) => r === "plain")).toHaveLength(11);
+  });
+
+  it("drains a capped name's payloads in one tick: each step acks the whole batch and takes its ids again", async () => {
+    const runs: string[] = [];
+    const live = new Set<string>();
+    const tq = createTickq({
+      redis: await counting(h.adapter),
+      prefix: h.prefix,
+      logger: QUIET,
+      jobs: {},
+      ordered: {
+        capped: {
+          maxPayloads: 1,
+          perform: async (id: string, payloads: number[]) => {
+            if (live.has(id)) throw new Error(`${id} overlapped`);
+            live.add(id);
+            await Promise.resolve();
+            runs.push(`${id}:${payloads.join(",")}`);
+            live.delete(id);
+          },
+        },
+        other: { perform: () => {} },
+      },
+    });
+    steps = 0;
+    await tq.enqueueOrderedBulk(
+      [0, 1, 2].flatMap((w) => ids(10).map((id) => ({ name: "capped" as const, id, payload: w }))),
+    );
+    const report = await tq.tick({ batch: 10, concurrency: 10 });
+    expect(report).toMatchObject({ fetched: 30, succeeded: 30, failed: 0, more: false });
+    // begin takes the first payload of each id, two steps the second and third, finish acks the last.
+    expect(steps).toBe(2);
+    expect(report.roundTrips).toBe(4);
+    for (const id of ids(10))
+      expect(runs.filter((r) => r.startsWith(`${id}:`))).toEqual([`${id}:0`, `${id}:1`, `${id}:2`]);
+    expect(await tq.stats()).toMatchObject({ processed: 30, ordered: { capped: { waiting: 0, running: 0 } } });
+  });
+
+  it("a tick whose budget ends with payloads behind its capped runs reports more, and the rest run after", async () => {
+    const runs: string[] = [];
+    const tq = createTickq({
+      redis: h.adapter,
+      prefix: h.prefix,
+      logger: QUIET,
+      jobs: {},
+      ordered: {
+        capped: {
+          maxPayloads: 1,
+          perform: async (id: string, payloads: number[]) => {
+            await new Promise((resolve) => setTimeout(resolve, 50));
+            runs.push(`${id}:${payloads.join(",")}`);
+          },
+        },
+      },
+    });
+    // 20 rounds of 50 ms each: far past a 300 ms budget.
+    await tq.enqueueOrderedBulk(
+      Array.from({ length: 20 }, (_, w) => ids(5).map((id) => ({ name: "capped" as const, id, payload: w }))).flat(),
+    );
+    const first = await tq.tick({ batch: 5, concurrency: 5, budgetMs: 300 });
+    expect(first.succeeded).toBeLessThan(100);
+    expect(first.more).toBe(true);
+    for (let k = 0; k < 200 && runs.length < 100; k++) await tq.tick({ batch: 5, concurrency: 5 });
+    for (const id of ids(5))
+      expect(runs.filter((r) => r.startsWith(`${id}:`))).toEqual(Array.from({ length: 20 }, (_, w) => `${id}:${w}`));
   });
 
   it("steps for the job a schedule enqueued after a full batch that left nothing due", async () => {

@@ -98,8 +98,9 @@ describe.each(adapterCases)("ordered maxPayloads over $name", (adapterCase) => {
     });
     const tq = h.make({}, { ordered: { idx: { perform, maxPayloads: 2, backoffMs: () => 0 } } });
     await tq.enqueueOrderedBulk([5, 4, 3, 2, 1].map((v) => ({ name: "idx" as const, id: "a", payload: v, score: v })));
-    expect(await tq.tick()).toMatchObject({ failed: 1, retried: 1 });
-    expect((await tq.stats()).ordered.idx).toEqual({ ...idle, waiting: 1, payloads: 5 });
+    // Due again at once (no backoff), the retry runs in the same tick, as does the rest behind it:
+    // each step acks a run and takes the id again (replay/ordered-capped-twice shows the merge).
+    expect(await tq.tick()).toMatchObject({ failed: 1, retried: 1, succeeded: 3, more: false });
     await drain(tq);
     expect(runs.map((r) => [r.payloads, r.attempt])).toEqual([
       [[1, 2], 1],

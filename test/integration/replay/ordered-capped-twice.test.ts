@@ -51,6 +51,8 @@ describe.each(adapterCases)("capped ordered runs, run twice, over $name", (adapt
     expect(after["o:idx:running"]).toBe("2");
     expect(after["o:idx:payloads"]).toBe("3");
     expect(after["o:idx:ready"]).toBeUndefined();
+    // It took everything due, but a's rest waits behind its run: the tick asks again with the acks.
+    expect(first.drained).toBe(2);
   });
 
   it("an uncapped name fetches every payload, as before", async () => {
@@ -75,14 +77,18 @@ describe.each(adapterCases)("capped ordered runs, run twice, over $name", (adapt
     expect(after["o:idx:running"]).toBe("1");
     expect(after["o:idx:payloads"]).toBe("2");
     expect(after["stat:processed"]).toBe("2");
+    // a's rest still waits behind its new run: the tick steps again once it ran.
+    expect(first.drained).toBe(2);
   });
 
   it("step: a retry puts the run's payloads back with the rest, merged in score order", async () => {
     await five();
     const items = await begin();
     const outcomes: OrderedOutcome[] = [{ kind: "retry", item: byId(items, "a"), delayMs: 60_000 }];
-    const { after } = await callTwice(protocol.step, tickKeys("t1"), step("t1", 2, outcomes));
+    const { first, after } = await callTwice(protocol.step, tickKeys("t1"), step("t1", 2, outcomes));
     expect(after["o:idx:p:a"]).toEqual(['"a1"', "1", '"a2"', "2", '"a3"', "3", '"a4"', "4", '"a5"', "5"]);
+    // Backing off, a is not due: the step took nothing and nothing waits behind a run of this one.
+    expect(first.drained).toBeUndefined();
     expect(after["o:idx:n:a"]).toBeUndefined();
     expect(after["o:idx:later"]).toBeUndefined();
     expect((after["o:idx:ready"] as string[])[0]).toBe("a");

@@ -149,6 +149,8 @@ local function fetch_name(tick, name, due, now, out, cap)
       pairs_of[#pairs_of + 1] = behind[k]
     end
     redis.call('ZADD', okey(name, 'later'), 'LT', unpack(pairs_of))
+    -- Their rest is due once their runs are acked (fetch_mixed's `behind`).
+    out.behind = true
   end
   local took = #ids - before
   -- The group's fences stay consecutive (a dropped id took none); the counter
@@ -203,7 +205,7 @@ end
 -- The due ids of the names, up to `limit` in all, read one name after another from a name that
 -- turns with the clock, so that no name always comes last: { { name, due ids }, ... } (names with
 -- some), how many, and whether any is left due (one read past a name's share, or a name not
--- looked at). Only reads: fetch_mixed takes a prefix of them once it knows how many.
+-- looked at that has one). Only reads: fetch_mixed takes a prefix of them once it knows how many.
 local function due_ids(names, limit, now)
   local looks, read, more = {}, 0, false
   -- Held after a Redis restart (lib/tick/restart-hold.lua): no id is handed out.
@@ -211,7 +213,14 @@ local function due_ids(names, limit, now)
   local start = now % #names
   for r = 0, #names - 1 do
     if read >= limit then
-      more = true
+      -- The names not looked at: up to 8 are asked for one due id each (a fetch that took all
+      -- there is then says so, and its tick asks no step that would find nothing); past 8, more.
+      if #names - r > 8 then more = true end
+      for k = r, #names - 1 do
+        if more then break end
+        local ready = okey(names[(start + k) % #names + 1], 'ready')
+        more = #redis.call('ZRANGEBYSCORE', ready, '-inf', string.format('%d', now), 'LIMIT', '0', '1') > 0
+      end
       break
     end
     local name, left = names[(start + r) % #names + 1], limit - read
@@ -242,7 +251,10 @@ end
 -- capped) and no ordered id is left due. A fetch that filled its batch says so
 -- (the tick's `drained`), and the tick then acks in finish instead of asking
 -- again in a step that would find nothing (issue 46). Without ordered names,
--- false: a short fetch already says it.
+-- false: a short fetch already says it. Last, `behind`: a capped id it took left
+-- payloads behind its run, due again once the run is acked, so a tick that took
+-- everything due asks again with those acks (one step a batch: the tick's
+-- `drained` 2) rather than ending with them.
 local function fetch_mixed(tick, batch, queues, picks, names, now, counted)
   if #names == 0 then
     local plain, flowed = fetch(tick, batch, queues, picks, counted)
@@ -265,7 +277,7 @@ local function fetch_mixed(tick, batch, queues, picks, names, now, counted)
     take = take - #due
     fetch_name(tick, name, due, now, ordered, names.caps and names.caps[name])
   end
-  return plain, ordered, flowed, plain_short and not more_due
+  return plain, ordered, flowed, plain_short and not more_due, ordered.behind == true
 end
 
 -- lib/tick/replay-call.lua keeps a copy of each reply for replays; the ordered
