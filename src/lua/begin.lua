@@ -42,7 +42,9 @@
 -- (lib/ordered/fetch-ids.lua's fetch_mixed): the tick runs what it has and acks in finish,
 -- with no step that would fetch nothing; 2 when it took everything due but capped ids it took
 -- left payloads behind their runs: the tick runs what it has, then acks it in a step that takes
--- those ids again; else absent.
+-- those ids again; 3 when such capped ids left payloads behind though more is due: the tick steps
+-- as for a full batch, and once every job it holds settled, acks them in a step that takes them
+-- again (a later fetch that leaves nothing behind does not say their rest is gone); else absent.
 -- Replays: begin is call 1 of the tick (lib/tick/replay-call.lua). A replay while the
 -- lease lives answers the first run's reply; once the lease is gone the
 -- tick is dead (its fetched jobs are the resurrector's) and begin answers
@@ -161,6 +163,8 @@ do
     for g = 2, #fetched, 4 do count = count + #fetched[g] end
     for _, group in ipairs(ordered) do count = count + #group[3] end
     if behind then drained = 2 elseif count >= batch then drained = 1 end
+  elseif behind then
+    drained = 3
   end
 end
 local kept_reply = { now, resurrected, promoted, more_resurrect, more_delayed, without_jobs(fetched), 1, policy, due }

@@ -41,7 +41,8 @@
 -- drained: 1 when the fetch took as many as it asked yet left nothing due behind
 -- (lib/ordered/fetch-ids.lua's fetch_mixed): the tick asks for no more; 2 when it took
 -- everything due but capped ids it took left payloads behind their runs: the tick asks again
--- once they ran, with their acks; else absent.
+-- once they ran, with their acks; 3 when capped ids left payloads behind though more is due (the
+-- tick remembers them: begin.lua's drained); else absent.
 -- ran: an HTTP lane step's run number (lib/tick/replay-call.lua's lanes), only when its lease was
 -- held: the tick takes the jobs of its two steps in flight in the order Redis fetched them. Absent
 -- from a step of no lane or of a lane of one connection (TCP: Redis runs its calls in the order
@@ -215,10 +216,10 @@ for g = 2, #fetched, 4 do fetched_count = fetched_count + #fetched[g] end
 for _, group in ipairs(ordered) do fetched_count = fetched_count + #group[3] end
 -- After every earlier field: the fetch filled its batch and left nothing due.
 local function with_drained(reply)
-  if not took_all or batch == 0 or (fetched_count < batch and not behind) then return reply end
+  if batch == 0 or not (behind or (took_all and fetched_count >= batch)) then return reply end
   reply[5], reply[7], reply[8], reply[9] = reply[5] or {}, reply[7] or {}, reply[8] or 0, reply[9] or {}
   reply[10], reply[11], reply[12] = reply[10] or {}, reply[11] or {}, reply[12] or {}
-  reply[13] = behind and 2 or 1
+  reply[13] = not behind and 1 or took_all and 2 or 3
   return reply
 end
 -- Ordered groups are part of the reply only for a tick that serves ordered names.

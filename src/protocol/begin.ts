@@ -45,7 +45,8 @@ export const begin = defineCall(
     testClock: maybe(number),
     /**
      * 1 when the fetch filled the batch yet left nothing due behind: no step need ask again; 2 when it took
-     * everything due but capped ordered ids left payloads behind their runs: a step with their acks takes them.
+     * everything due but capped ordered ids left payloads behind their runs: a step with their acks takes them;
+     * 3 when capped ordered ids left payloads behind their runs though more is due (the tick remembers them).
      */
     drained: maybe(number),
   }),

@@ -20,7 +20,7 @@ export const step = defineCall(
     cancelled: maybe(list(number)),
     cancels: maybe(list(text)),
     orderedCancelled: maybe(list(text)),
-    /** 1 when the fetch took all it asked for yet left nothing due behind; 2 as begin's (protocol/begin.ts). */
+    /** 1 when the fetch took all it asked for yet left nothing due behind; 2 and 3 as begin's (protocol/begin.ts). */
     drained: maybe(number),
     /** A lane step's run number (Redis counts a tick's lane steps as it runs them): absent over TCP and from older Lua. */
     ran: maybe(number),

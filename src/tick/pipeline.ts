@@ -170,9 +170,11 @@ class Pipeline<W, O> {
   private running = 0;
   private startedCount = 0;
   private drained: boolean;
-  // The last fetch took everything due, but capped ordered ids it took left payloads behind their
-  // runs: once every job it runs has settled, one step acks them all and takes those ids again (a
-  // step a batch, not a tick: begin and finish a batch cost two round trips and the tick's fixed work).
+  // A fetch took capped ordered ids that left payloads behind their runs: once every job it runs has
+  // settled, one step acks them all and takes those ids again (a step a batch, not a tick: begin and
+  // finish a batch cost two round trips and the tick's fixed work). Kept until a step that acked
+  // every job this tick held fetched none such: a later fetch that took other ids does not say
+  // their rest is gone.
   private behind: boolean;
   private parked: boolean;
   // A flow job finished since the last fetch: its ack may send a parked job back.
@@ -345,6 +347,8 @@ class Pipeline<W, O> {
     // The round trip counts from just before the call; a step beside it waits half a round trip from
     // just after it, so a host that stalls the process inside the call never lets the two go closer.
     const sentAt = monotonicMs();
+    // Every job this tick held is acked by this step, before its fetch (no other step in flight).
+    const ackedAll = this.running === 0 && this.buffer.length === 0 && this.lanes.idle();
     const lane = this.lanes.take();
     const call = this.p.step(acks, fetch, marker, { running: this.running, waiting: this.buffer.length }, lane);
     this.lanes.sent(monotonicMs());
@@ -371,7 +375,8 @@ class Pipeline<W, O> {
           this.drained = handBacksSent === this.handBacks;
         else if (fetch > 0) this.drained = false;
         if (!reply.held) this.behind = false;
-        else if (fetch > 0) this.behind = reply.behind === true;
+        else if (reply.behind) this.behind = true;
+        else if (fetch > 0 && ackedAll) this.behind = false;
         if (this.slots && reply.fetched.length < fetch) this.slots.offer(this.holder!);
         then(reply.held);
       } finally {

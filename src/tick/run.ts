@@ -67,7 +67,7 @@ interface FirstFetch {
   /** The first fetch filled its batch, or stopped at its cap of flow jobs set aside. */
   full: boolean;
   parked: boolean;
-  /** Capped ordered ids it took left payloads behind their runs (begin's `drained` 2). */
+  /** Capped ordered ids it took left payloads behind their runs (begin's `drained` 2 or 3). */
   behind: boolean;
   housekeepingLeft: boolean;
 }
@@ -102,13 +102,13 @@ async function begin(t: OpenTick): Promise<FirstFetch | undefined> {
   await t.parts.begun(begun, ctx, work);
   // A full batch that left nothing due behind (begun.drained) needs no step to look again, unless a
   // part made work due since (recurring jobs enqueued after the fetch): its acks go in finish.
-  const drained = begun.drained !== undefined && begun.drained > 0 && !t.parts.madeDue();
+  const drained = (begun.drained === 1 || begun.drained === 2) && !t.parts.madeDue();
   return {
     begun,
     work,
     full: (work.length === settings.batch && !drained) || plain.capped,
     parked: plain.parked,
-    behind: begun.drained === 2,
+    behind: begun.drained === 2 || begun.drained === 3,
     housekeepingLeft: housekept.more,
   };
 }

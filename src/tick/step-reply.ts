@@ -33,8 +33,8 @@ export function takeStep(
   });
   report.fetched += fetched.length;
   const reply: StepReply<TickWork, TickOutcome> = { held, fetched, more: read.capped, parked: read.parked };
-  if (stepped.drained !== undefined && stepped.drained > 0) reply.drained = true;
-  if (stepped.drained === 2) reply.behind = true;
+  if (stepped.drained === 1 || stepped.drained === 2) reply.drained = true;
+  if (stepped.drained === 2 || stepped.drained === 3) reply.behind = true;
   if (stepped.ran !== undefined) reply.ran = stepped.ran;
   reply.sentOn = stepped.sentOn ?? 0;
   // Groups named by place alone and not cut so: still listed, sent again by text with the next acks.

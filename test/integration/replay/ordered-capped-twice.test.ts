@@ -55,6 +55,17 @@ describe.each(adapterCases)("capped ordered runs, run twice, over $name", (adapt
     expect(first.drained).toBe(2);
   });
 
+  it("begin: a capped run with its rest behind it, and more due past the batch, says both (drained 3)", async () => {
+    await five();
+    const one: BeginOptions = { ...options("t1"), batch: 1 };
+    const { first, after } = await callTwice(protocol.begin, beginKeys(one), beginNamed(one));
+    expect(idsOf(first.ordered).map((x) => x.id)).toEqual(["a"]);
+    expect(after["o:idx:n:a"]).toEqual(['"a3"', "3", '"a4"', "4", '"a5"', "5"]);
+    expect((after["o:idx:ready"] as string[])[0]).toBe("b");
+    // b is still due: the tick steps on; a's rest is due once its run is acked, which the tick keeps in mind.
+    expect(first.drained).toBe(3);
+  });
+
   it("an uncapped name fetches every payload, as before", async () => {
     await five();
     const begun = await call(protocol.begin, beginKeys(options("t1", ["idx"])), beginNamed(options("t1", ["idx"])));
