@@ -30,18 +30,43 @@ async function scriptCallsSoFar(redis: Redis): Promise<number> {
   return [...info.matchAll(/^cmdstat_eval(?:sha)?:calls=(\d+)/gm)].reduce((n, m) => n + Number(m[1]), 0);
 }
 
+/** Forks Redis made so far (an AOF rewrite or an RDB save each fork once). */
+async function forksSoFar(redis: Redis): Promise<number> {
+  return Number(/^total_forks:(\d+)/m.exec(await redis.info("stats"))?.[1] ?? 0);
+}
+
+/**
+ * Holds off automatic AOF rewrites until the answered function is called, once any rewrite running has
+ * ended. A rewrite forks: the commands that run next pay for the pages they write being copied, in
+ * proportion to the writes around them, not to their own work. In the chaos workflow phase (AOF past
+ * 64 MB mid-event) scripts of 2–6 ms read 79–189 ms in SLOWLOG, each time in the second of the fork.
+ */
+async function holdRewrites(redis: Redis): Promise<() => Promise<void>> {
+  const [, percentage] = (await redis.config("GET", "auto-aof-rewrite-percentage")) as [string, string];
+  await redis.config("SET", "auto-aof-rewrite-percentage", "0");
+  while (/^aof_rewrite_in_progress:1/m.test(await redis.info("persistence"))) await sleep(50);
+  return async () => {
+    await redis.config("SET", "auto-aof-rewrite-percentage", percentage);
+  };
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 /**
  * Resets SLOWLOG to keep every command over 1 ms (a lower threshold logs the commands scripts call too, and
- * the logging itself then slows them); the function it answers reads the longest EVAL or EVALSHA since, in
- * ms (0 when none took 1 ms), and how many script calls ran.
+ * the logging itself then slows them), with no AOF rewrite started meanwhile (holdRewrites); the function
+ * it answers reads the longest EVAL or EVALSHA since, in ms (0 when none took 1 ms), how many script calls
+ * ran, and how many forks Redis made all the same (an RDB save: the longest then counts their copying).
  */
 export async function watchScripts(
   redis: Redis,
-): Promise<() => Promise<{ longestMs: number; longest: string; calls: number }>> {
+): Promise<() => Promise<{ longestMs: number; longest: string; calls: number; forks: number }>> {
+  const release = await holdRewrites(redis);
   await redis.config("SET", "slowlog-log-slower-than", "1000");
   await redis.config("SET", "slowlog-max-len", "10000");
   await redis.slowlog("RESET");
   const before = await scriptCallsSoFar(redis);
+  const forksBefore = await forksSoFar(redis);
   const names = new Map<string, string>();
   for (const script of Object.values(scripts)) names.set(await scriptSha(script), script.name);
   // A script sent by its text (EVAL: the first call, or after NOSCRIPT, as the REST server relays it) shows in
@@ -60,6 +85,8 @@ export async function watchScripts(
   return async () => {
     const entries = (await redis.slowlog("GET", 10_000)) as SlowEntry[];
     const calls = (await scriptCallsSoFar(redis)) - before;
+    const forks = (await forksSoFar(redis)) - forksBefore;
+    await release();
     let longestMs = 0;
     let longest = "none over 1 ms";
     for (const [, , micros, args] of entries) {
@@ -67,7 +94,7 @@ export async function watchScripts(
       longestMs = micros / 1000;
       longest = nameOf(String(args[1]));
     }
-    return { longestMs, longest, calls };
+    return { longestMs, longest, calls, forks };
   };
 }
 
