@@ -30,9 +30,12 @@ describeOverAdapters(http, "a lane step resent after the other lane's over $name
     // Batches of three, oldest first: 0, k, -1 — the same texts at both ends of every batch.
     const pushed = Array.from({ length: BATCHES }, (_, k) => [text(0), text(k + 1), text(-1)]).flat();
     await h.redis.rpush(`${h.prefix}queue:default`, ...pushed.reverse());
-    let dropped: "waiting" | "armed" | "done" = "waiting";
+    let dropped: "waiting" | "done" = "waiting";
     let steps = 0;
-    let bAnswered = 0;
+    // Lane b steps by the order they were sent among lane steps, and those answered.
+    let sentCount = 0;
+    const bSent: number[] = [];
+    const bAnswered = new Set<number>();
     let bAfterDrop = false;
     const inner = h.adapter;
     const redis: RedisAdapter = {
@@ -41,18 +44,22 @@ describeOverAdapters(http, "a lane step resent after the other lane's over $name
         const lane = /^\d+([ab])\//.exec(args[5] ?? "")?.[1];
         if (lane === undefined) return inner.evalsha(sha, keys, args);
         steps++;
+        const sent = ++sentCount;
+        if (lane === "b") bSent.push(sent);
         const reply = await inner.evalsha(sha, keys, args);
-        if (lane === "b") bAnswered++;
-        if (lane === "a" && dropped === "waiting" && steps > 4) {
-          dropped = "armed";
-          // The reply is lost; the resend goes once a lane b step ran (or after a while).
-          const seen = bAnswered;
-          for (let i = 0; i < 100 && bAnswered === seen; i++) await new Promise((r) => setTimeout(r, 5));
-          bAfterDrop = bAnswered > seen;
-          dropped = "done";
-          throw new Error("fetch failed: socket hang up");
-        }
-        return reply;
+        if (lane === "b") bAnswered.add(sent);
+        if (lane !== "a" || dropped !== "waiting" || steps <= 4) return reply;
+        // The reply is lost once a lane b step sent after it ran. Whether one goes while this one is
+        // held is the pipeline's call (its lead): a step beside which none went within 100 ms answers,
+        // and the next lane a step is tried, so a loaded host changes which step drops, not the case.
+        const later = () => bSent.filter((n) => n > sent);
+        for (let i = 0; i < 20 && later().length === 0; i++) await new Promise((r) => setTimeout(r, 5));
+        if (later().length === 0) return reply;
+        for (let i = 0; i < 400 && !later().some((n) => bAnswered.has(n)); i++)
+          await new Promise((r) => setTimeout(r, 5));
+        bAfterDrop = later().some((n) => bAnswered.has(n));
+        dropped = "done";
+        throw new Error("fetch failed: socket hang up");
       },
     };
     const tq = createTickq({ redis, prefix: h.prefix, jobs });
