@@ -138,6 +138,25 @@ describe.each(adapterCases)("a capped run's rest in place, run twice, over $name
     expect(after["o:idx:running"]).toBe("0");
   });
 
+  it("begin: 20 capped runs with a rest each are noted in `later` and `capped` made a skiplist and a hashtable, with no member of their own", async () => {
+    const ids = Array.from({ length: 20 }, (_, i) => `id-${String(i).padStart(2, "0")}`);
+    await enqueue(
+      "e",
+      ids.flatMap((id): [string, string, string][] => [
+        [id, '"one"', "1"],
+        [id, '"two"', "2"],
+      ]),
+    );
+    const o = options("t1", 100);
+    const { first, after } = await callTwice(protocol.begin, beginKeys(o), beginNamed(o));
+    expect(idsOf(first.ordered).map((x) => x.payloads)).toEqual(ids.map(() => ['"one"']));
+    expect(members(after["o:idx:later"])).toEqual(ids);
+    expect(after["o:idx:capped"]).toEqual(Object.fromEntries(ids.map((id) => [id, "1"])));
+    expect(await h.redis.object("ENCODING", `${h.prefix}o:idx:later`)).toBe("skiplist");
+    expect(await h.redis.object("ENCODING", `${h.prefix}o:idx:capped`)).toBe("hashtable");
+    expect(after["o:idx:payloads"]).toBe("20");
+  });
+
   it("step: a retry of a capped run puts back the run with its rest, counted once; an arrival identical to one of the rest is one payload", async () => {
     await three();
     const [run] = await begin("t1");

@@ -86,7 +86,7 @@ end
 
 -- The name's acked runs are `count` pairs (id, fence) in V from V[at + 1] (ordered_successes).
 -- `with_dues`: answer each run's due time (the metrics want it); else none.
-local function settle_success(tick, name, V, at, count, marks, now, with_dues, capped)
+local function settle_success(tick, name, V, at, count, marks, now, with_dues, cap)
   local inproc, p_of = oinproc_key(tick), okey(name, 'p:')
   local fields = {}
   for k = 1, count do fields[k] = name .. ' ' .. V[at - 1 + 2 * k] end
@@ -116,31 +116,22 @@ local function settle_success(tick, name, V, at, count, marks, now, with_dues, c
   redis.call('SREM', okey(name, 'held'), unpack(mine))
   redis.call('DECRBY', okey(name, 'running'), #mine)
   local later_dues = redis.call('EXISTS', okey(name, 'later')) == 1 and redis.call('ZMSCORE', okey(name, 'later'), unpack(mine))
-  -- A capped name's runs with a rest behind them in p:ID (`capped`: how many each took): the run's
-  -- payloads are cut off p:ID, the rest stays; every other run's p:ID goes whole.
-  local runs = {}
-  if capped and later_dues then
-    local behind = {}
+  -- A capped name's runs with something behind them (`later`): a rest, left in p:ID by the fetch
+  -- (`capped` noted it), or arrivals (n:ID). The run took the `cap` lowest of p:ID (its own cap: this
+  -- tick fetched it), cut off; whatever is left stays. Every other run's p:ID goes whole.
+  local whole, cut = payload_keys, nil
+  if cap and later_dues then
+    whole, cut = {}, {}
+    local last = string.format('%d', cap - 1)
     for k = 1, #mine do
-      if later_dues[k] then behind[#behind + 1] = mine[k] end
-    end
-    if #behind > 0 then
-      local counts = redis.call('HMGET', okey(name, 'capped'), unpack(behind))
-      for k = 1, #behind do runs[behind[k]] = tonumber(counts[k]) end
-      redis.call('HDEL', okey(name, 'capped'), unpack(behind))
-    end
-  end
-  local whole = payload_keys
-  if next(runs) then
-    whole = {}
-    for k = 1, #mine do
-      local run = runs[mine[k]]
-      if run then
-        redis.call('ZREMRANGEBYRANK', payload_keys[k], '0', string.format('%d', run - 1))
+      if later_dues[k] then
+        cut[#cut + 1] = mine[k]
+        redis.call('ZREMRANGEBYRANK', payload_keys[k], '0', last)
       else
         whole[#whole + 1] = payload_keys[k]
       end
     end
+    if #cut > 0 then redis.call('HDEL', okey(name, 'capped'), unpack(cut)) end
   end
   if #whole > 0 then redis.call('DEL', unpack(whole)) end
   if ids_counted.any(name) then
@@ -158,7 +149,7 @@ local function settle_success(tick, name, V, at, count, marks, now, with_dues, c
     for k = 1, #mine do
       if later_dues[k] then
         local arrivals = okey(name, 'n:' .. mine[k])
-        if not runs[mine[k]] then
+        if not cut then
           redis.call('RENAME', arrivals, payload_keys[k])
         elseif redis.call('EXISTS', arrivals) == 1 then
           -- An arrival identical to a payload of the rest (both counted waiting) is one payload once merged.
@@ -283,7 +274,7 @@ local function ordered_ack(tick, i, now, dead_max, dead_max_age, marks, caps)
   end
   for _, group in ipairs(successes) do
     local name, count = group[1], group[4]
-    local settled, again, dues = settle_success(tick, name, group[2], group[3], count, marks, now, metrics ~= nil, caps and caps[name] ~= nil)
+    local settled, again, dues = settle_success(tick, name, group[2], group[3], count, marks, now, metrics ~= nil, caps and caps[name])
     if metrics then ordered_tally(tallies, name, dues, count, entries) end
     processed, ready_again = processed + settled, ready_again + again
   end

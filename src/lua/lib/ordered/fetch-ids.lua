@@ -11,7 +11,8 @@
 -- first take of 16 ids or more, an EXISTS and an HDEL (its token hash made a hashtable).
 -- A name with `maxPayloads` (its cap from ordered_names, lib/ordered/state.lua) reads at most
 -- cap + 1 payloads an id; an id with more leaves its rest in p:ID behind the run, and the batch pays a
--- ZADD to `later` and an HSET to `capped` (the runs' counts). A name without one runs exactly as before.
+-- ZADD to `later` and an HSET to `capped` (the runs' counts; made anew, an EXISTS, a ZREM and an HDEL
+-- more). A name without one runs exactly as before.
 -- Replays and concurrent ticks: an id is taken by one ZREMRANGEBYRANK inside
 -- one script, so two ticks never take the same id; a replayed call answers
 -- its kept reply (lib/tick/replay-call.lua), one group a name as the first
@@ -129,15 +130,27 @@ local function fetch_name(tick, name, due, now, out, cap)
     -- One due for all: in descending member order each insert into a listpack stops at its head
     -- (ordered_enqueue.lua zadd_args says why), not after a walk past every id of that due.
     table.sort(behind)
-    local pairs_of, due_text = {}, string.format('%d', now)
+    local later, capped = okey(name, 'later'), okey(name, 'capped')
+    -- A zset or hash of up to 128 short members is a listpack, which ZADD, HSET and the ack's ZMSCORE,
+    -- ZREM and HDEL walk once a member (some 14,000 Redis instructions an execution at 100 ids,
+    -- bench/ordered-redis-instructions.ts --capped). Made anew by a batch of 16 or more, each is made
+    -- a skiplist or hashtable instead, as the token hash is: a member longer than any listpack value
+    -- goes first, and out at once (no replay or other tick sees it).
+    local wide = #behind >= 16 and redis.call('EXISTS', later, capped) == 0 and string.rep('~', 80)
+    local pairs_of, runs, due_text, cap_text = {}, {}, string.format('%d', now), string.format('%d', cap)
+    if wide then pairs_of[1], pairs_of[2], runs[1], runs[2] = due_text, wide, wide, '' end
     for k = #behind, 1, -1 do
       pairs_of[#pairs_of + 1] = due_text
       pairs_of[#pairs_of + 1] = behind[k]
+      runs[#runs + 1] = behind[k]
+      runs[#runs + 1] = cap_text
     end
-    redis.call('ZADD', okey(name, 'later'), 'LT', unpack(pairs_of))
-    local runs, cap_text = {}, string.format('%d', cap)
-    for k = 1, #behind do runs[2 * k - 1], runs[2 * k] = behind[k], cap_text end
-    redis.call('HSET', okey(name, 'capped'), unpack(runs))
+    redis.call('ZADD', later, 'LT', unpack(pairs_of))
+    redis.call('HSET', capped, unpack(runs))
+    if wide then
+      redis.call('ZREM', later, wide)
+      redis.call('HDEL', capped, wide)
+    end
     -- Their rest is due once their runs are acked (fetch_mixed's `behind`).
     out.behind = true
   end
