@@ -176,7 +176,16 @@ local function settle_success(tick, name, V, at, count, marks, now, with_dues, c
           ready_args[#ready_args + 1] = promoted[k]
         end
       end
-      redis.call('ZADD', okey(name, 'ready'), unpack(ready_args))
+      -- Made anew by 16 ids or more, `ready` is made a skiplist (lib/ordered/fetch-ids.lua says why):
+      -- a ZADD into a listpack walks it once an id to see whether the id is there.
+      local ready = okey(name, 'ready')
+      local wide = #promoted >= 16 and redis.call('EXISTS', ready) == 0 and string.rep('~', 80)
+      if wide then
+        table.insert(ready_args, 1, wide)
+        table.insert(ready_args, 1, ready_args[2])
+      end
+      redis.call('ZADD', ready, unpack(ready_args))
+      if wide then redis.call('ZREM', ready, wide) end
     end
     ready_again = #promoted
   end

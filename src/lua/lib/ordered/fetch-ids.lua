@@ -75,6 +75,7 @@ local function fetch_name(tick, name, due, now, out, cap)
   local DIGITS = { [0] = '0', '1', '2', '3', '4', '5', '6', '7', '8', '9' }
   -- Capped ids with payloads left behind their run, for one ZADD to `later`.
   local behind = {}
+  local cap_text = cap and string.format('%d', cap)
   -- The lists' lengths as counters: a `#` is a search of the table's array, several an id.
   local np, nids, nheld = #payloads, #ids, 0
   for j = 1, n do
@@ -87,7 +88,7 @@ local function fetch_name(tick, name, due, now, out, cap)
       -- any arrivals, the id's next run. Their due is this fetch's `now`: once the run ends the id
       -- waits behind every id that was due when it was taken (its turn among busy ids), not at its
       -- first due, which would put it before them all again. Nothing moves: one read an id.
-      local items = redis.call('ZRANGE', p_of .. id, '0', string.format('%d', cap), 'WITHSCORES')
+      local items = redis.call('ZRANGE', p_of .. id, '0', cap_text, 'WITHSCORES')
       count = #items / 2
       if count > cap then
         count = cap
@@ -137,7 +138,7 @@ local function fetch_name(tick, name, due, now, out, cap)
     -- a skiplist or hashtable instead, as the token hash is: a member longer than any listpack value
     -- goes first, and out at once (no replay or other tick sees it).
     local wide = #behind >= 16 and redis.call('EXISTS', later, capped) == 0 and string.rep('~', 80)
-    local pairs_of, runs, due_text, cap_text = {}, {}, string.format('%d', now), string.format('%d', cap)
+    local pairs_of, runs, due_text = {}, {}, string.format('%d', now)
     if wide then pairs_of[1], pairs_of[2], runs[1], runs[2] = due_text, wide, wide, '' end
     for k = #behind, 1, -1 do
       pairs_of[#pairs_of + 1] = due_text
