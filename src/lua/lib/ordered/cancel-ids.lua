@@ -83,6 +83,8 @@ local function cancel_waiting_id(name, id, now, jid)
   local count, record = record_ordered_cancelled(name, id, from, okey(name, 'p:' .. id), now, jid, nil, failures_of(name, id))
   redis.call('DECRBY', okey(name, 'payloads'), count)
   forget_ordered_counts(name, id)
+  -- Left by a previous version's resurrector (lib/ordered/fetch-ids.lua takes it out at a fetch).
+  redis.call('HDEL', okey(name, 'capped'), id)
   redis.call('INCR', P .. 'stat:cancelled')
   return from, count, record
 end
