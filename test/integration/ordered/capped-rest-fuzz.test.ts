@@ -38,7 +38,7 @@ describe.each(adapterCases)("capped runs at random, over $name", (adapterCase) =
   const { call, callTwice } = scriptCalls(h);
   const k = (s: string) => `${h.prefix}o:idx:${s}`;
 
-  const check = async (where: string, ticks: Map<string, Tick>) => {
+  const check = async (where: string, ticks: Map<string, Tick>, loose = false) => {
     const held = new Set(await h.redis.smembers(k("held")));
     const capped = await h.redis.hgetall(k("capped"));
     const later = await h.redis.zrange(k("later"), 0, -1);
@@ -63,14 +63,14 @@ describe.each(adapterCases)("capped runs at random, over $name", (adapterCase) =
         expect(held.has(id), `${where}: later ${id} not held`).toBe(true);
         expect(n > 0 || capped[id] !== undefined, `${where}: later ${id} with nothing behind`).toBe(true);
       }
-      if (capped[id] !== undefined) {
+      if (capped[id] !== undefined && !(loose && !held.has(id))) {
         expect(held.has(id), `${where}: capped ${id} not held`).toBe(true);
         expect(p, `${where}: capped ${id} with no rest`).toBeGreaterThan(Number(capped[id]));
       }
       if (ready.includes(id)) expect(held.has(id), `${where}: ${id} ready and held`).toBe(false);
     }
     for (const m of [...later, ...ready, ...Object.keys(capped)]) expect(m.startsWith("~"), where).toBe(false);
-    expect(Number((await h.redis.get(k("payloads"))) ?? 0), `${where}: payloads`).toBe(waiting);
+    if (!loose) expect(Number((await h.redis.get(k("payloads"))) ?? 0), `${where}: payloads`).toBe(waiting);
     expect(Number((await h.redis.get(k("running"))) ?? 0), `${where}: running`).toBe(held.size);
     expect(owners.size, `${where}: tokens vs held`).toBe(held.size);
   };
@@ -87,12 +87,18 @@ describe.each(adapterCases)("capped runs at random, over $name", (adapterCase) =
     runs: OrderedFetched[];
   }
 
-  const cases: [number, boolean][] = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12].flatMap((seed): [number, boolean][] => [
-    [seed, false],
-    [seed, true],
-  ]);
-  for (const [seed, rolling] of cases) {
-    it(`seed ${seed}${rolling ? ", next to a tick of the previous version (which resurrects none)" : ""}: counts, holders, order and leftovers stay true`, async () => {
+  const cases: [number, boolean, boolean][] = Array.from({ length: 20 }, (_, i) => i + 1).flatMap(
+    (seed): [number, boolean, boolean][] => [
+      [seed, false, false],
+      [seed, true, false],
+      [seed, true, true],
+    ],
+  );
+  for (const [seed, rolling, oldResurrects] of cases) {
+    // With the previous version's resurrector, `payloads` is not checked (it counts a capped run's rest
+    // twice: capped-rest-older-resurrector.test.ts), nor a `capped` field of a waiting id it left.
+    const label = !rolling ? "" : oldResurrects ? ", next to a resurrecting tick of the previous version" : ", next to a tick of the previous version (which resurrects none)";
+    it(`seed ${seed}${label}: counts, holders, order and leftovers stay true`, async () => {
       const r = rng(seed);
       const pick = <T>(xs: T[]) => xs[Math.floor(r() * xs.length)]!;
       const ticks = new Map<string, Tick>();
@@ -100,8 +106,11 @@ describe.each(adapterCases)("capped runs at random, over $name", (adapterCase) =
       const start = async (slot: string, names: string[]) => {
         const name = `${slot}-${born++}`;
         const isOld = rolling && slot === "t3";
-        const o: BeginOptions = { tick: name, leaseMs: LEASE, ordered: names, batch: 3, resurrectLimit: isOld ? 0 : 100 };
-        const reply = await call(old(protocol.begin, isOld), beginKeys(o), beginNamed(o));
+        const o: BeginOptions = { tick: name, leaseMs: LEASE, ordered: names, batch: 3, resurrectLimit: isOld && !oldResurrects ? 0 : 100 };
+        const reply =
+          r() < 0.5
+            ? (await callTwice(old(protocol.begin, isOld), beginKeys(o), beginNamed(o))).first
+            : await call(old(protocol.begin, isOld), beginKeys(o), beginNamed(o));
         const t: Tick = { old: isOld, name, names, call: 1, runs: idsOf(reply.ordered) };
         ticks.set(slot, t);
         await lowest(t.runs, "begin");
@@ -124,7 +133,7 @@ describe.each(adapterCases)("capped runs at random, over $name", (adapterCase) =
       ];
       for (const [slot, names] of slots) await start(slot, names);
       let seq = 0;
-      for (let step = 0; step < 120; step++) {
+      for (let step = 0; step < 200; step++) {
         const what = r();
         const where = `seed ${seed} step ${step}`;
         if (what < 0.35) {
@@ -168,12 +177,14 @@ describe.each(adapterCases)("capped runs at random, over $name", (adapterCase) =
           const [slot, names] = pick(slots);
           const dead = ticks.get(slot)!;
           await h.redis.del(`${h.prefix}tick:${dead.name}`, `${h.prefix}resurrector`);
-          const other = ticks.get(pick(slots.filter(([s]) => s !== slot && !ticks.get(s)!.old))[0])!;
+          const other = ticks.get(pick(slots.filter(([s]) => s !== slot && (oldResurrects || !ticks.get(s)!.old)))[0])!;
           other.call += 1;
-          await call(protocol.housekeep, tickKeys(other.name), housekeepArgs({ tick: other.name, call: other.call }));
+          const housekeep = old(protocol.housekeep, other.old);
+          if (r() < 0.5) await callTwice(housekeep, tickKeys(other.name), housekeepArgs({ tick: other.name, call: other.call }));
+          else await call(housekeep, tickKeys(other.name), housekeepArgs({ tick: other.name, call: other.call }));
           await start(slot, names);
         }
-        await check(where, ticks);
+        await check(where, ticks, oldResurrects);
       }
     });
   }
