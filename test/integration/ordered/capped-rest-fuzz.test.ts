@@ -41,8 +41,8 @@ describe.each(adapterCases)("capped runs at random, over $name", (adapterCase) =
   const check = async (where: string, ticks: Map<string, Tick>, loose = false) => {
     const held = new Set(await h.redis.smembers(k("held")));
     const capped = await h.redis.hgetall(k("capped"));
-    const later = await h.redis.zrange(k("later"), 0, -1);
-    const ready = await h.redis.zrange(k("ready"), 0, -1);
+    const later = await h.redis.zrange(k("later"), "0", "-1");
+    const ready = await h.redis.zrange(k("ready"), "0", "-1");
     let waiting = 0;
     const owners = new Map<string, string>();
     for (const t of ticks.values()) {
@@ -119,7 +119,7 @@ describe.each(adapterCases)("capped runs at random, over $name", (adapterCase) =
       };
       const lowest = async (runs: OrderedFetched[], where: string) => {
         for (const run of runs) {
-          const all = await h.redis.zrange(k(`p:${run.id}`), 0, -1, "WITHSCORES");
+          const all = await h.redis.zrange(k(`p:${run.id}`), "0", "-1", "WITHSCORES");
           const scores: number[] = [];
           for (let i = 1; i < all.length; i += 2) scores.push(Number(all[i]));
           const mine = run.payloads.length;

@@ -42,7 +42,7 @@ describe.each(adapterCases)("a capped run's rest resurrected by an older tick, o
     );
     const kept = await call({ ...protocol.housekeep, script: mainScripts.housekeep }, tickKeys("t2"), housekeepArgs({ tick: "t2", call: 2 }));
     expect(kept.resurrected).toBe(1);
-    expect(await h.redis.zrange(`${h.prefix}o:idx:p:a`, 0, -1)).toEqual(['"a1"', '"a2"', '"a3"']);
+    expect(await h.redis.zrange(`${h.prefix}o:idx:p:a`, "0", "-1")).toEqual(['"a1"', '"a2"', '"a3"']);
     expect(await h.redis.get(`${h.prefix}o:idx:payloads`)).toBe("3");
     expect(await h.redis.hgetall(`${h.prefix}o:idx:capped`)).toEqual({});
   });
