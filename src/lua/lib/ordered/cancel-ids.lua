@@ -83,6 +83,8 @@ local function cancel_waiting_id(name, id, now, jid)
   local count, record = record_ordered_cancelled(name, id, from, okey(name, 'p:' .. id), now, jid, nil, failures_of(name, id))
   redis.call('DECRBY', okey(name, 'payloads'), count)
   forget_ordered_counts(name, id)
+  -- Left by a previous version's resurrector (lib/ordered/fetch-ids.lua takes it out at a fetch).
+  redis.call('HDEL', okey(name, 'capped'), id)
   redis.call('INCR', P .. 'stat:cancelled')
   return from, count, record
 end
@@ -109,8 +111,12 @@ local function mark_ordered(tick, name, id, fence, now, jid)
     local args = {}
     for k = 1, #rest, 2 do args[#args + 1], args[#args + 2] = rest[k + 1], rest[k] end
     -- In parts: Lua unpacks some 8,000 values at most. LT: an identical arrival keeps its lowest score.
-    for from = 1, #args, 2000 do redis.call('ZADD', n, 'LT', unpack(args, from, math.min(from + 1999, #args))) end
+    local added = 0
+    for from = 1, #args, 2000 do added = added + redis.call('ZADD', n, 'LT', unpack(args, from, math.min(from + 1999, #args))) end
     redis.call('ZREMRANGEBYRANK', p, string.format('%d', run), '-1')
+    -- A payload of the rest identical to an arrival (both counted waiting) is one payload once merged,
+    -- recorded and taken off the count once: the other count goes here.
+    if added < #args / 2 then redis.call('DECRBY', okey(name, 'payloads'), #args / 2 - added) end
   end
   local arrived, record = record_ordered_cancelled(name, id, 'queued', okey(name, 'n:' .. id), now, jid)
   redis.call('ZREM', okey(name, 'later'), id)

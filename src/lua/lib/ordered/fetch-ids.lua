@@ -12,7 +12,8 @@
 -- A name with `maxPayloads` (its cap from ordered_names, lib/ordered/state.lua) reads at most
 -- cap + 1 payloads an id; an id with more leaves its rest in p:ID behind the run, and the batch pays a
 -- ZADD to `later` and an HSET to `capped` (the runs' counts; made anew, an EXISTS, a ZREM and an HDEL
--- more). A name without one runs exactly as before.
+-- more). A name without one runs as before, but for one EXISTS of `capped` (an HDEL of the taken ids'
+-- fields when a previous version's resurrector left some).
 -- Replays and concurrent ticks: an id is taken by one ZREMRANGEBYRANK inside
 -- one script, so two ticks never take the same id; a replayed call answers
 -- its kept reply (lib/tick/replay-call.lua), one group a name as the first
@@ -125,6 +126,16 @@ local function fetch_name(tick, name, due, now, out, cap)
       end
       counts[nids] = count
       if count > 1 then single = false end
+    end
+  end
+  -- A `capped` field of an id taken here is not this run's: a previous version's resurrector (or its
+  -- cancel, then its resurrector) put a capped run back whole without taking the note out, as it knows
+  -- no rest in place. Out before this run's own is noted, so that no ack, cancel, resurrector or replay
+  -- of the run reads another run's count (a replay would answer, and its ack cut, too few). One EXISTS a
+  -- name while no `capped` is there.
+  if nids > before and redis.call('EXISTS', okey(name, 'capped')) == 1 then
+    for from = before + 1, nids, 2000 do
+      redis.call('HDEL', okey(name, 'capped'), unpack(ids, from, math.min(from + 1999, nids)))
     end
   end
   if #behind > 0 then
