@@ -31,15 +31,19 @@ describe.each(adapterCases)("cancel of a capped run after an identical arrival, 
     // Identical to "a2" of the rest: it waits in n:a, counted.
     expect(await enqueue("e2", [["a", '"a2"', "0.5"]])).toBe("1");
     expect(await h.redis.get(`${h.prefix}o:idx:payloads`)).toBe("3");
-    await call(protocol.ordered_cancel, { ticks: "ticks" }, {
-      token: "c1",
-      keepMs: 60_000,
-      name: "idx",
-      id: "a",
-      tick: "",
-      fence: "",
-      records: "1",
-    });
+    await call(
+      protocol.ordered_cancel,
+      { ticks: "ticks" },
+      {
+        token: "c1",
+        keepMs: 60_000,
+        name: "idx",
+        id: "a",
+        tick: "",
+        fence: "",
+        records: "1",
+      },
+    );
     const outcomes: OrderedOutcome[] = [{ kind: "succeeded", item: run! }];
     await call(
       protocol.step,

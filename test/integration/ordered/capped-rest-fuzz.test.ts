@@ -99,7 +99,11 @@ describe.each(adapterCases)("capped runs at random, over $name", (adapterCase) =
   for (const [seed, rolling, oldResurrects] of cases) {
     // With the previous version's resurrector, `payloads` is not checked (it counts a capped run's rest
     // twice: capped-rest-older-resurrector.test.ts), nor a `capped` field of a waiting id it left.
-    const label = !rolling ? "" : oldResurrects ? ", next to a resurrecting tick of the previous version" : ", next to a tick of the previous version (which resurrects none)";
+    const label = !rolling
+      ? ""
+      : oldResurrects
+        ? ", next to a resurrecting tick of the previous version"
+        : ", next to a tick of the previous version (which resurrects none)";
     it(`seed ${seed}${label}: counts, holders, order and leftovers stay true`, async () => {
       const r = rng(seed);
       const pick = <T>(xs: T[]) => xs[Math.floor(r() * xs.length)]!;
@@ -108,7 +112,13 @@ describe.each(adapterCases)("capped runs at random, over $name", (adapterCase) =
       const start = async (slot: string, names: string[]) => {
         const name = `${slot}-${born++}`;
         const isOld = rolling && slot === "t3";
-        const o: BeginOptions = { tick: name, leaseMs: LEASE, ordered: names, batch: 3, resurrectLimit: isOld && !oldResurrects ? 0 : 100 };
+        const o: BeginOptions = {
+          tick: name,
+          leaseMs: LEASE,
+          ordered: names,
+          batch: 3,
+          resurrectLimit: isOld && !oldResurrects ? 0 : 100,
+        };
         const reply =
           r() < 0.5
             ? (await callTwice(old(protocol.begin, isOld), beginKeys(o), beginNamed(o))).first
@@ -147,7 +157,10 @@ describe.each(adapterCases)("capped runs at random, over $name", (adapterCase) =
           expect(ns, `${where}: run of ${o.item.id} out of enqueue order`).toEqual([...ns].sort((a, b) => a - b));
           for (const n of ns) {
             const key = `${o.item.id} ${n}`;
-            if (!succeeded.has(key)) expect(n, `${where}: ${key} first succeeded after a higher one`).toBeGreaterThan(high.get(o.item.id) ?? 0);
+            if (!succeeded.has(key))
+              expect(n, `${where}: ${key} first succeeded after a higher one`).toBeGreaterThan(
+                high.get(o.item.id) ?? 0,
+              );
             succeeded.add(key);
             high.set(o.item.id, Math.max(high.get(o.item.id) ?? 0, n));
           }
@@ -163,7 +176,11 @@ describe.each(adapterCases)("capped runs at random, over $name", (adapterCase) =
             if (id === "c" || id === "d") items.push([id, String(++numbered), ""]);
             else items.push([id, pick(VALUES), r() < 0.2 ? "" : String(Math.floor(r() * 20) - 5)]);
           }
-          await call(old(protocol.ordered_enqueue, rolling && r() < 0.5), ORDERED_ENQUEUE_KEYS, orderedEnqueueArgs(`e${seq++}`, items));
+          await call(
+            old(protocol.ordered_enqueue, rolling && r() < 0.5),
+            ORDERED_ENQUEUE_KEYS,
+            orderedEnqueueArgs(`e${seq++}`, items),
+          );
         } else if (what < 0.8) {
           const [slot] = pick(slots);
           const t = ticks.get(slot)!;
@@ -174,14 +191,21 @@ describe.each(adapterCases)("capped runs at random, over $name", (adapterCase) =
             if (o < 0.15) kept.push(item);
             else if (o < 0.55) outcomes.push({ kind: "succeeded", item });
             else if (o < 0.65) outcomes.push({ kind: "retry", item, delayMs: 0 });
-            else if (o < 0.75) outcomes.push({ kind: "dead", item, entry: `{"id":${JSON.stringify(item.id)}`, handlerFailed: true });
+            else if (o < 0.75)
+              outcomes.push({ kind: "dead", item, entry: `{"id":${JSON.stringify(item.id)}`, handlerFailed: true });
             else if (o < 0.85) outcomes.push({ kind: "unstarted", item });
             else if (o < 0.92) outcomes.push({ kind: "interrupted", item });
             else outcomes.push({ kind: "cancelled", item });
           }
           inOrder(outcomes, where);
           t.call += 1;
-          const args = stepArgs({ tick: t.name, leaseMs: LEASE, call: t.call, batch: 3, ordered: { names: t.names, outcomes } });
+          const args = stepArgs({
+            tick: t.name,
+            leaseMs: LEASE,
+            call: t.call,
+            batch: 3,
+            ordered: { names: t.names, outcomes },
+          });
           const reply =
             r() < 0.3
               ? (await callTwice(old(protocol.step, t.old), tickKeys(t.name), args)).first
@@ -203,7 +227,8 @@ describe.each(adapterCases)("capped runs at random, over $name", (adapterCase) =
           const other = ticks.get(pick(slots.filter(([s]) => s !== slot && (oldResurrects || !ticks.get(s)!.old)))[0])!;
           other.call += 1;
           const housekeep = old(protocol.housekeep, other.old);
-          if (r() < 0.5) await callTwice(housekeep, tickKeys(other.name), housekeepArgs({ tick: other.name, call: other.call }));
+          if (r() < 0.5)
+            await callTwice(housekeep, tickKeys(other.name), housekeepArgs({ tick: other.name, call: other.call }));
           else await call(housekeep, tickKeys(other.name), housekeepArgs({ tick: other.name, call: other.call }));
           await start(slot, names);
         }
