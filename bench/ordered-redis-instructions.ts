@@ -8,11 +8,13 @@
 //   enqueue   the waves' enqueueOrderedBulk calls (ordered_enqueue.lua)
 //   drain     the ticks that run them (begin, step, finish: fetch, ack, the tick's fixed work)
 //   plain     the yardstick: the same waves as no-op plain jobs (enqueueBulk, then ticks), all counted
+//   capped    (`--capped`) the same payloads enqueued at once to a name with maxPayloads 1, then the
+//             ticks that run them one payload an execution (bench/ordered.ts's "capped"), counted
 // Metrics on (the default), no ordered job ever failed: the common case. Three warm-up waves first, and
 // one of plain jobs (so no part counts a script's first load).
 // Needs valgrind (Debian's package).
 // `--keep DIR` keeps each server's callgrind output there (PART-tree / PART-ref), for callgrind_annotate.
-//   npx tsx bench/ordered-redis-instructions.ts [--ref main] [--waves 20] [--ids 100] [--keep DIR]
+//   npx tsx bench/ordered-redis-instructions.ts [--ref main] [--waves 20] [--ids 100] [--capped] [--keep DIR]
 import { callgrindRedis } from "./callgrind.js";
 import { execFileSync } from "node:child_process";
 import { copyFileSync, existsSync, readFileSync, rmSync } from "node:fs";
@@ -35,11 +37,12 @@ const { values } = parseArgs({
     pid: { type: "string" },
     part: { type: "string" },
     keep: { type: "string" },
+    capped: { type: "boolean", default: false },
   },
 });
 const waves = Number(values.waves);
 const ids = Number(values.ids);
-type Part = "enqueue" | "drain" | "plain";
+type Part = "enqueue" | "drain" | "plain" | "capped";
 
 /** In the tree's own process: the waves, instrumentation on around `part`. */
 async function runWaves(tree: string, url: string, pid: string, part: Part): Promise<number> {
@@ -51,10 +54,13 @@ async function runWaves(tree: string, url: string, pid: string, part: Part): Pro
     redis: ioredisAdapter(client),
     prefix: "oi:",
     jobs: { noop: (_args: [number, number]) => {} },
-    ordered: { index: { perform: () => void (executed += 1) } },
+    ordered: {
+      index: { perform: () => void (executed += 1) },
+      capped: { maxPayloads: 1, perform: () => void (executed += 1) },
+    },
   });
-  const wave = (w: number) =>
-    Array.from({ length: ids }, (_, i) => ({ name: "index", id: `id-${i}`, payload: { w, i } }));
+  const wave = (w: number, name = "index") =>
+    Array.from({ length: ids }, (_, i) => ({ name, id: `id-${i}`, payload: { w, i } }));
   const drain = async (until: number) => {
     while (executed < until) {
       const report = await tq.tick({ batch: 100, concurrency: 100, budgetMs: 60_000 });
@@ -73,6 +79,21 @@ async function runWaves(tree: string, url: string, pid: string, part: Part): Pro
   for (let done = 0; done < ids; )
     done += (await tq.tick({ batch: 100, concurrency: 100, budgetMs: 60_000 })).succeeded;
   executed = 0;
+  if (part === "capped") {
+    // Two payloads an id first, unmeasured: the capped paths (a rest behind a run) are warm.
+    await tq.enqueueOrderedBulk([...wave(-2, "capped"), ...wave(-1, "capped")]);
+    await drain(2 * ids);
+    executed = 0;
+    for (let b = 0; b < waves; b += 10)
+      await tq.enqueueOrderedBulk(
+        Array.from({ length: Math.min(10, waves - b) }, (_, j) => wave(b + j, "capped")).flat(),
+      );
+    instrument(true);
+    await drain(waves * ids);
+    instrument(false);
+    client.disconnect();
+    return executed;
+  }
   if (part === "plain") {
     // The yardstick: the same waves as no-op plain jobs, enqueued in bulk and drained, all counted.
     let done = 0;
@@ -141,12 +162,14 @@ try {
     const enqueue = await count(t.dir, "enqueue");
     const drain = await count(t.dir, "drain");
     const plain = await count(t.dir, "plain");
+    const capped = values.capped ? { "capped drain / execution": Math.round(await count(t.dir, "capped")) } : {};
     rows.push({
       tree: t.label,
       "enqueue / payload": Math.round(enqueue),
       "drain / execution": Math.round(drain),
       "in all": Math.round(enqueue + drain),
       "a plain job, enqueue and drain": Math.round(plain),
+      ...capped,
     });
   }
   console.table(rows);

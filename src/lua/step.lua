@@ -191,7 +191,7 @@ if state == 'stale' or (state == 'lost' and given_up_fence.below(tick, seq)) the
 local held = state == 'fresh' and not restart.stale_stamp(boot, now)
 local _, evicted, missed, cancelled, marks, counted = ack(tick, acksAt, now, deadMaxSize, deadMaxAgeSec, state == 'fresh', marked)
 local names, ordered_acks_at = ordered_names(orderedAt)
-local _, ordered_evicted = ordered_ack(tick, ordered_acks_at, now, deadMaxSize, deadMaxAgeSec, marks)
+local _, ordered_evicted = ordered_ack(tick, ordered_acks_at, now, deadMaxSize, deadMaxAgeSec, marks, names.caps)
 local cancels = unheard_cancels(marks)
 evicted = evicted + ordered_evicted
 -- Cancels (lib/cancel/read-cancel-marks.lua) close the reply, after every earlier field.

@@ -1,5 +1,5 @@
 // maxPayloads against states and neighbours the main suite does not build: an n:ID already there when a
-// capped fetch moves an id's rest behind its run (the RENAMENX that fails), an enqueue during a capped
+// capped fetch leaves an id's rest behind its run in p:ID (merged at its ack), an enqueue during a capped
 // run of a payload identical to one waiting behind it, and a tick without the cap (a rolling deploy)
 // settling and fetching next to one with it. Each asserts what no cap must change: every payload runs
 // once, in score order, and the counts (`payloads`, `running`) match the keys.
@@ -40,20 +40,22 @@ describe.each(adapterCases)("capped ordered runs against odd states, over $name"
   };
   const ok = (items: OrderedFetched[]): OrderedOutcome[] => items.map((item) => ({ kind: "succeeded", item }));
 
-  it("a capped fetch that finds n:ID already there keeps every payload once: the run's in p:ID, the rest and n:ID's in n:ID", async () => {
+  it("a capped fetch that finds n:ID already there keeps every payload once: the run's first, then n:ID's merged with the rest", async () => {
     await enqueue("e", [
       ["a", '"a2"', "2"],
       ["a", '"a3"', "3"],
       ["a", '"a4"', "4"],
     ]);
-    // Left by anything else (the fetch merges it rather than overwrite it): a lower score than all of p:a.
+    // Left by anything else (the ack merges it with the rest): a lower score than all of p:a.
     await h.redis.zadd(`${h.prefix}o:idx:n:a`, 1, '"a1"');
     const items = await begin("t1", ["idx 1"]);
     expect(items.map((x) => [x.id, x.payloads])).toEqual([["a", ['"a2"']]]);
-    expect(await zset("o:idx:p:a")).toEqual([['"a2"', 2]]);
-    // The run's payload is not behind it too (it would run twice), and "a1" is not dropped.
-    expect(await zset("o:idx:n:a")).toEqual([
-      ['"a1"', 1],
+    // The run's payload is not run again, and "a1" is not dropped: it runs next, then the rest.
+    const next = await step("t1", 2, ["idx 1"], ok(items));
+    expect(next.map((x) => x.payloads)).toEqual([['"a1"']]);
+    const then = await step("t1", 3, ["idx 1"], ok(next));
+    expect(then.map((x) => x.payloads)).toEqual([['"a3"']]);
+    expect(await zset("o:idx:p:a")).toEqual([
       ['"a3"', 3],
       ['"a4"', 4],
     ]);
@@ -71,14 +73,16 @@ describe.each(adapterCases)("capped ordered runs against odd states, over $name"
       ["a", '"a3"', "0.5"],
       ["a", '"a2"', "9"],
     ]);
-    expect(added).toBe("00");
-    expect(await zset("o:idx:n:a")).toEqual([
-      ['"a3"', 0.5],
+    // Both wait behind the run (n:ID) until it ends: the run's own payloads stay its lowest in p:ID.
+    expect(added).toBe("11");
+    expect(await zset("o:idx:p:a")).toEqual([
+      ['"a1"', 1],
       ['"a2"', 2],
+      ['"a3"', 3],
     ]);
-    expect(await h.redis.get(`${h.prefix}o:idx:payloads`)).toBe("2");
     // The next runs: "a3" (now lowest), then "a2", each once.
     const next = await step("t1", 2, ["idx 1"], ok(items));
+    expect(await h.redis.get(`${h.prefix}o:idx:payloads`)).toBe("1");
     expect(next.map((x) => x.payloads)).toEqual([['"a3"']]);
     const last = await step("t1", 3, ["idx 1"], ok(next));
     expect(last.map((x) => x.payloads)).toEqual([['"a2"']]);
@@ -158,7 +162,24 @@ describe.each(adapterCases)("a large maxPayloads, over $name", (adapterCase) => 
     const begun = await call(protocol.begin, beginKeys(options(["idx 5000"])), beginNamed(options(["idx 5000"])));
     const run = idsOf(begun.ordered);
     expect(run.map((x) => [x.id, x.payloads.length, x.payloads[4999]])).toEqual([["a", 5000, "4999"]]);
-    expect(await h.redis.zcard(`${h.prefix}o:idx:p:a`)).toBe(5000);
-    expect(await h.redis.zrange(`${h.prefix}o:idx:n:a`, "0", "-1")).toEqual(["5000"]);
+    expect(await h.redis.hget(`${h.prefix}o:idx:capped`, "a")).toBe("5000");
+    expect(await h.redis.get(`${h.prefix}o:idx:payloads`)).toBe("1");
+    // Its ack cuts the run's 5000 off p:ID; the last is the id's next run.
+    const next = idsOf(
+      (
+        await call(
+          protocol.step,
+          tickKeys("t1"),
+          stepArgs({
+            tick: "t1",
+            leaseMs: LEASE,
+            call: 2,
+            batch: 10,
+            ordered: { names: ["idx 5000"], outcomes: run.map((item) => ({ kind: "succeeded", item })) },
+          }),
+        )
+      ).ordered,
+    );
+    expect(next.map((x) => [x.id, x.payloads])).toEqual([["a", ["5000"]]]);
   });
 });

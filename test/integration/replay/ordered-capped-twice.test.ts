@@ -1,5 +1,6 @@
-// maxPayloads: a capped fetch gives a run the lowest CAP payloads of an id and moves the rest behind
-// the run (n:ID, `later` at the fetch's time), where arrivals wait (lib/ordered/fetch-ids.lua). Each
+// maxPayloads: a capped fetch gives a run the lowest CAP payloads of an id and leaves the rest behind
+// it in p:ID (`capped` notes the run's count, `later` the fetch's time); arrivals wait in n:ID
+// (lib/ordered/fetch-ids.lua). Each
 // call that fetches or settles a capped run, run twice with the same arguments, leaves the state as
 // one run left it and answers alike; the names come as "NAME CAP" (lib/ordered/state.lua).
 import { describe, expect, it } from "vitest";
@@ -44,9 +45,9 @@ describe.each(adapterCases)("capped ordered runs, run twice, over $name", (adapt
     expect(byId(items, "a").payloads).toEqual(['"a1"', '"a2"']);
     expect(byId(items, "a").scores).toEqual([1, 2]);
     expect(byId(items, "b").payloads).toEqual(['"b1"']);
-    expect(after["o:idx:p:a"]).toEqual(['"a1"', "1", '"a2"', "2"]);
-    expect(after["o:idx:n:a"]).toEqual(['"a3"', "3", '"a4"', "4", '"a5"', "5"]);
-    expect(Object.keys(after).filter((k) => k.startsWith("o:idx:n:"))).toEqual(["o:idx:n:a"]);
+    expect(after["o:idx:p:a"]).toEqual(['"a1"', "1", '"a2"', "2", '"a3"', "3", '"a4"', "4", '"a5"', "5"]);
+    expect(after["o:idx:capped"]).toEqual({ a: "2" });
+    expect(Object.keys(after).filter((k) => k.startsWith("o:idx:n:"))).toEqual([]);
     expect((after["o:idx:later"] as string[])[0]).toBe("a");
     expect(after["o:idx:running"]).toBe("2");
     expect(after["o:idx:payloads"]).toBe("3");
@@ -60,7 +61,7 @@ describe.each(adapterCases)("capped ordered runs, run twice, over $name", (adapt
     const one: BeginOptions = { ...options("t1"), batch: 1 };
     const { first, after } = await callTwice(protocol.begin, beginKeys(one), beginNamed(one));
     expect(idsOf(first.ordered).map((x) => x.id)).toEqual(["a"]);
-    expect(after["o:idx:n:a"]).toEqual(['"a3"', "3", '"a4"', "4", '"a5"', "5"]);
+    expect(after["o:idx:capped"]).toEqual({ a: "2" });
     expect((after["o:idx:ready"] as string[])[0]).toBe("b");
     // b is still due: the tick steps on; a's rest is due once its run is acked, which the tick keeps in mind.
     expect(first.drained).toBe(3);
@@ -83,7 +84,9 @@ describe.each(adapterCases)("capped ordered runs, run twice, over $name", (adapt
     // The same step fetched "a" again: its next run is the lowest 2 of what waited behind the first.
     expect(again.map((x) => [x.id, x.payloads])).toEqual([["a", ['"a0"', '"a3"']]]);
     expect(again[0]!.fence).toBeGreaterThan(byId(items, "a").fence);
-    expect(after["o:idx:n:a"]).toEqual(['"a4"', "4", '"a5"', "5"]);
+    expect(after["o:idx:p:a"]).toEqual(['"a0"', "0", '"a3"', "3", '"a4"', "4", '"a5"', "5"]);
+    expect(after["o:idx:n:a"]).toBeUndefined();
+    expect(after["o:idx:capped"]).toEqual({ a: "2" });
     expect(after["o:idx:p:b"]).toBeUndefined();
     expect(after["o:idx:running"]).toBe("1");
     expect(after["o:idx:payloads"]).toBe("2");
@@ -102,6 +105,7 @@ describe.each(adapterCases)("capped ordered runs, run twice, over $name", (adapt
     expect(first.drained).toBeUndefined();
     expect(after["o:idx:n:a"]).toBeUndefined();
     expect(after["o:idx:later"]).toBeUndefined();
+    expect(after["o:idx:capped"]).toBeUndefined();
     expect((after["o:idx:ready"] as string[])[0]).toBe("a");
     expect(after["o:idx:retries"]).toEqual({ a: "1" });
     expect(after["o:idx:running"]).toBe("1"); // b still runs
@@ -117,7 +121,8 @@ describe.each(adapterCases)("capped ordered runs, run twice, over $name", (adapt
     const { first, after } = await callTwice(protocol.step, tickKeys("t1"), step("t1", 2, outcomes));
     expect((after["o:idx:dead"] as string[])[0]).toBe(`${entry},"payloads":["a1","a2"],"scores":[1,2]}`);
     expect(idsOf(first.ordered).map((x) => [x.id, x.payloads])).toEqual([["a", ['"a3"', '"a4"']]]);
-    expect(after["o:idx:n:a"]).toEqual(['"a5"', "5"]);
+    expect(after["o:idx:p:a"]).toEqual(['"a3"', "3", '"a4"', "4", '"a5"', "5"]);
+    expect(after["o:idx:capped"]).toEqual({ a: "2" });
     expect(after["o:idx:payloads"]).toBe("1");
   });
 
@@ -129,7 +134,8 @@ describe.each(adapterCases)("capped ordered runs, run twice, over $name", (adapt
     const { first, after } = await callTwice(protocol.step, tickKeys("t1"), step("t1", 2, outcomes));
     // Back in ready at its first due, and the same step takes it again: its lowest 2 once more.
     expect(idsOf(first.ordered).map((x) => [x.id, x.payloads])).toEqual([["a", ['"a1"', '"a2"']]]);
-    expect(after["o:idx:n:a"]).toEqual(['"a3"', "3", '"a4"', "4", '"a5"', "5"]);
+    expect(after["o:idx:p:a"]).toEqual(['"a1"', "1", '"a2"', "2", '"a3"', "3", '"a4"', "4", '"a5"', "5"]);
+    expect(after["o:idx:capped"]).toEqual({ a: "2" });
     expect(after["o:idx:payloads"]).toBe("3");
     expect(after["o:idx:running"]).toBe("2");
   });

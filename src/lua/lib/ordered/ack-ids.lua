@@ -86,7 +86,7 @@ end
 
 -- The name's acked runs are `count` pairs (id, fence) in V from V[at + 1] (ordered_successes).
 -- `with_dues`: answer each run's due time (the metrics want it); else none.
-local function settle_success(tick, name, V, at, count, marks, now, with_dues)
+local function settle_success(tick, name, V, at, count, marks, now, with_dues, cap)
   local inproc, p_of = oinproc_key(tick), okey(name, 'p:')
   local fields = {}
   for k = 1, count do fields[k] = name .. ' ' .. V[at - 1 + 2 * k] end
@@ -115,22 +115,49 @@ local function settle_success(tick, name, V, at, count, marks, now, with_dues)
   redis.call('HDEL', inproc, unpack(gone))
   redis.call('SREM', okey(name, 'held'), unpack(mine))
   redis.call('DECRBY', okey(name, 'running'), #mine)
-  redis.call('DEL', unpack(payload_keys))
+  local later_dues = redis.call('EXISTS', okey(name, 'later')) == 1 and redis.call('ZMSCORE', okey(name, 'later'), unpack(mine))
+  -- A capped name's runs with something behind them (`later`): a rest, left in p:ID by the fetch
+  -- (`capped` noted it), or arrivals (n:ID). The run took the `cap` lowest of p:ID (its own cap: this
+  -- tick fetched it), cut off; whatever is left stays. Every other run's p:ID goes whole.
+  local whole, cut = payload_keys, nil
+  if cap and later_dues then
+    whole, cut = {}, {}
+    local last = string.format('%d', cap - 1)
+    for k = 1, #mine do
+      if later_dues[k] then
+        cut[#cut + 1] = mine[k]
+        redis.call('ZREMRANGEBYRANK', payload_keys[k], '0', last)
+      else
+        whole[#whole + 1] = payload_keys[k]
+      end
+    end
+    if #cut > 0 then redis.call('HDEL', okey(name, 'capped'), unpack(cut)) end
+  end
+  if #whole > 0 then redis.call('DEL', unpack(whole)) end
   if ids_counted.any(name) then
     for _, what in ipairs(ids_counted.names) do
       if redis.call('EXISTS', okey(name, what)) == 1 then redis.call('HDEL', okey(name, what), unpack(mine)) end
     end
   end
   local ready_again = 0
-  if redis.call('EXISTS', okey(name, 'later')) == 1 then
+  if later_dues then
     -- What waited behind the runs (arrivals, or a capped run's rest) becomes the ids' own, ready at
     -- its due: promote_arrivals (lib/ordered/state.lua) for all of them, `later` and `ready` written
-    -- once each (a capped name has some behind almost every run).
-    local later_dues = redis.call('ZMSCORE', okey(name, 'later'), unpack(mine))
+    -- once each (a capped name has some behind almost every run). A capped run's rest is in p:ID
+    -- already: arrivals, if any, are merged into it.
     local promoted, ready_args, one_due = {}, {}, nil
     for k = 1, #mine do
       if later_dues[k] then
-        redis.call('RENAME', okey(name, 'n:' .. mine[k]), payload_keys[k])
+        local arrivals = okey(name, 'n:' .. mine[k])
+        if not cut then
+          redis.call('RENAME', arrivals, payload_keys[k])
+        elseif redis.call('EXISTS', arrivals) == 1 then
+          -- An arrival identical to a payload of the rest (both counted waiting) is one payload once merged.
+          local both = redis.call('ZCARD', payload_keys[k]) + redis.call('ZCARD', arrivals)
+          local merged = redis.call('ZUNIONSTORE', payload_keys[k], 2, payload_keys[k], arrivals, 'AGGREGATE', 'MIN')
+          if merged < both then redis.call('DECRBY', okey(name, 'payloads'), both - merged) end
+          redis.call('DEL', arrivals)
+        end
         promoted[#promoted + 1] = mine[k]
         ready_args[#ready_args + 1] = later_dues[k]
         ready_args[#ready_args + 1] = mine[k]
@@ -149,7 +176,16 @@ local function settle_success(tick, name, V, at, count, marks, now, with_dues)
           ready_args[#ready_args + 1] = promoted[k]
         end
       end
-      redis.call('ZADD', okey(name, 'ready'), unpack(ready_args))
+      -- Made anew by 16 ids or more, `ready` is made a skiplist (lib/ordered/fetch-ids.lua says why):
+      -- a ZADD into a listpack walks it once an id to see whether the id is there.
+      local ready = okey(name, 'ready')
+      local wide = #promoted >= 16 and redis.call('EXISTS', ready) == 0 and string.rep('~', 80)
+      if wide then
+        table.insert(ready_args, 1, wide)
+        table.insert(ready_args, 1, ready_args[2])
+      end
+      redis.call('ZADD', ready, unpack(ready_args))
+      if wide then redis.call('ZREM', ready, wide) end
     end
     ready_again = #promoted
   end
@@ -160,7 +196,7 @@ end
 -- ready again at once (arrivals behind a dead run), dead-set evictions, the
 -- id's due time when it ran (for lib/metrics/record-ordered-runs.lua; nil for
 -- a run settled as cancelled, which is no run), and true when cancelled.
-local function settle_other(tick, kind, name, id, fence, extra, now, dead_max, dead_max_age, marks)
+local function settle_other(tick, kind, name, id, fence, extra, now, dead_max, dead_max_age, marks, capped)
   local inproc, field = oinproc_key(tick), name .. ' ' .. id
   local token = redis.call('HGET', inproc, field)
   if not token then
@@ -175,8 +211,10 @@ local function settle_other(tick, kind, name, id, fence, extra, now, dead_max, d
   redis.call('HDEL', inproc, field)
   redis.call('SREM', okey(name, 'held'), id)
   redis.call('DECRBY', okey(name, 'running'), 1)
+  -- A capped run with its rest behind it in p:ID: how many payloads it took.
+  local run = capped and capped_run.take(name, id, true)
   if kind == 'q' or kind == 'i' or kind == 'l' then
-    requeue(name, id, due, (kind == 'i' and 'interruptions') or (kind == 'l' and 'doubts') or nil)
+    requeue(name, id, due, (kind == 'i' and 'interruptions') or (kind == 'l' and 'doubts') or nil, run)
     return 1, 0, 0, due
   end
   redis.call('HDEL', okey(name, 'resurrections'), id)
@@ -184,20 +222,28 @@ local function settle_other(tick, kind, name, id, fence, extra, now, dead_max, d
   redis.call('HDEL', okey(name, 'suspects'), id)
   redis.call('HDEL', okey(name, 'doubts'), id)
   if kind == 'r' then
-    merge_back(name, id)
+    merge_back(name, id, run)
     redis.call('HINCRBY', okey(name, 'retries'), id, 1)
     redis.call('ZADD', okey(name, 'ready'), now + tonumber(extra), id)
     return 1, 0, 0, due
   end
   local p, payloads, scores = okey(name, 'p:' .. id), {}, {}
-  read_payloads(name, id, payloads, scores)
+  read_payloads(name, id, payloads, scores, run)
   local now_sec = now / 1000
   local dead = okey(name, 'dead')
   redis.call('ZADD', dead, now_sec, extra .. ',"payloads":[' .. table.concat(payloads, ',') .. '],"scores":[' .. table.concat(scores, ',') .. ']}')
-  redis.call('DEL', p)
   redis.call('HDEL', okey(name, 'retries'), id)
   local evicted = trim_dead(now_sec, dead_max, dead_max_age, dead)
-  return 1, promote_arrivals(name, id, tonumber(redis.call('ZSCORE', okey(name, 'later'), id))), evicted, due
+  if not run then
+    redis.call('DEL', p)
+    return 1, promote_arrivals(name, id, tonumber(redis.call('ZSCORE', okey(name, 'later'), id))), evicted, due
+  end
+  -- The dead run's payloads alone leave p:ID: its rest, merged with any arrivals, runs as a fresh id
+  -- (already counted waiting: merge_back adds nothing).
+  redis.call('ZREMRANGEBYRANK', p, '0', string.format('%d', run - 1))
+  local rest_due = merge_back(name, id, 0)
+  redis.call('ZADD', okey(name, 'ready'), rest_due or now, id)
+  return 1, 1, evicted, due
 end
 
 -- One name's successes from ARGV[j]: its ids and fences, packed or counted (lib/common/packed.lua: one
@@ -214,9 +260,10 @@ end
 -- (n, then n groups of kind, name, id, fence, extra), whose count may carry
 -- the metrics trailer (lib/metrics/record-ordered-runs.lua) with its entries
 -- after them, packed, then its two values per other entry. Absent: nothing.
--- `marks`: the tick's cancel marks as ack() read them (nil: none). Returns ids
+-- `marks`: the tick's cancel marks as ack() read them (nil: none); `caps`: the tick's capped names
+-- (ordered_names' `caps`), whose runs may have a rest behind them in p:ID. Returns ids
 -- made ready again (arrivals behind a finished run) and dead-set evictions.
-local function ordered_ack(tick, i, now, dead_max, dead_max_age, marks)
+local function ordered_ack(tick, i, now, dead_max, dead_max_age, marks, caps)
   local processed, failed, ready_again, evicted = 0, 0, 0, 0
   -- The successes are read first, then the metrics trailer: without it no run is noted (a table a run).
   local successes = {}
@@ -236,7 +283,7 @@ local function ordered_ack(tick, i, now, dead_max, dead_max_age, marks)
   end
   for _, group in ipairs(successes) do
     local name, count = group[1], group[4]
-    local settled, again, dues = settle_success(tick, name, group[2], group[3], count, marks, now, metrics ~= nil)
+    local settled, again, dues = settle_success(tick, name, group[2], group[3], count, marks, now, metrics ~= nil, caps and caps[name])
     if metrics then ordered_tally(tallies, name, dues, count, entries) end
     processed, ready_again = processed + settled, ready_again + again
   end
@@ -244,7 +291,7 @@ local function ordered_ack(tick, i, now, dead_max, dead_max_age, marks)
   i = from
   for _ = 1, tonumber(others) do
     local kind = ARGV[i + 1]
-    local acted, again, gone, due, cancelled = settle_other(tick, kind, ARGV[i + 2], ARGV[i + 3], ARGV[i + 4], ARGV[i + 5], now, dead_max, dead_max_age, marks)
+    local acted, again, gone, due, cancelled = settle_other(tick, kind, ARGV[i + 2], ARGV[i + 3], ARGV[i + 4], ARGV[i + 5], now, dead_max, dead_max_age, marks, caps and caps[ARGV[i + 2]] ~= nil)
     if acted == 1 and not cancelled and (kind == 'r' or kind == 'd') then
       processed, failed = processed + 1, failed + 1
     end

@@ -83,6 +83,8 @@ local function cancel_waiting_id(name, id, now, jid)
   local count, record = record_ordered_cancelled(name, id, from, okey(name, 'p:' .. id), now, jid, nil, failures_of(name, id))
   redis.call('DECRBY', okey(name, 'payloads'), count)
   forget_ordered_counts(name, id)
+  -- Left by a previous version's resurrector (lib/ordered/fetch-ids.lua takes it out at a fetch).
+  redis.call('HDEL', okey(name, 'capped'), id)
   redis.call('INCR', P .. 'stat:cancelled')
   return from, count, record
 end
@@ -101,6 +103,21 @@ local function mark_ordered(tick, name, id, fence, now, jid)
   redis.call('EXPIRE', key, CANCEL_MARKS_TTL_SEC)
   flag_cancel_marks(tick)
   if fresh == 0 then return 0, 0, '' end
+  -- A capped run's rest waits behind it in p:ID: it goes with the arrivals, and p:ID holds the run alone.
+  local run = capped_run.take(name, id, true)
+  if run then
+    local p, n = okey(name, 'p:' .. id), okey(name, 'n:' .. id)
+    local rest = redis.call('ZRANGE', p, string.format('%d', run), '-1', 'WITHSCORES')
+    local args = {}
+    for k = 1, #rest, 2 do args[#args + 1], args[#args + 2] = rest[k + 1], rest[k] end
+    -- In parts: Lua unpacks some 8,000 values at most. LT: an identical arrival keeps its lowest score.
+    local added = 0
+    for from = 1, #args, 2000 do added = added + redis.call('ZADD', n, 'LT', unpack(args, from, math.min(from + 1999, #args))) end
+    redis.call('ZREMRANGEBYRANK', p, string.format('%d', run), '-1')
+    -- A payload of the rest identical to an arrival (both counted waiting) is one payload once merged,
+    -- recorded and taken off the count once: the other count goes here.
+    if added < #args / 2 then redis.call('DECRBY', okey(name, 'payloads'), #args / 2 - added) end
+  end
   local arrived, record = record_ordered_cancelled(name, id, 'queued', okey(name, 'n:' .. id), now, jid)
   redis.call('ZREM', okey(name, 'later'), id)
   if arrived > 0 then redis.call('DECRBY', okey(name, 'payloads'), arrived) end
@@ -116,7 +133,11 @@ local function settle_ordered_cancelled(tick, name, id, fence, now)
   redis.call('SREM', okey(name, 'held'), id)
   redis.call('DECRBY', okey(name, 'running'), 1)
   forget_mark(tick, ordered_mark(name, fence, id))
-  record_ordered_cancelled(name, id, 'running', okey(name, 'p:' .. id), now, ordered_run_jid(name, fence), fence, failures_of(name, id))
+  -- A rest behind a capped run (a cancel of an older version marked it, leaving the rest) ends with it:
+  -- it was counted waiting.
+  local run = capped_run.take(name, id, true)
+  local count = record_ordered_cancelled(name, id, 'running', okey(name, 'p:' .. id), now, ordered_run_jid(name, fence), fence, failures_of(name, id))
+  if run and count > run then redis.call('DECRBY', okey(name, 'payloads'), count - run) end
   ordered_settled[#ordered_settled + 1] = name .. ' ' .. fence
   forget_ordered_counts(name, id)
   redis.call('INCR', P .. 'stat:cancelled')

@@ -10,16 +10,17 @@
 -- (of the per-id counts) and three counters; one ZRANGE per id; for a
 -- first take of 16 ids or more, an EXISTS and an HDEL (its token hash made a hashtable).
 -- A name with `maxPayloads` (its cap from ordered_names, lib/ordered/state.lua) reads at most
--- cap + 1 payloads an id; an id with more also pays RENAMENX, ZREMRANGEBYRANK and a ZADD (its rest
--- moved behind the run, to n:ID), and the batch one ZADD to `later`. A name without one runs exactly as
--- before.
+-- cap + 1 payloads an id; an id with more leaves its rest in p:ID behind the run, and the batch pays a
+-- ZADD to `later` and an HSET to `capped` (the runs' counts; made anew, an EXISTS, a ZREM and an HDEL
+-- more). A name without one runs as before, but for one EXISTS of `capped` (an HDEL of the taken ids'
+-- fields when a previous version's resurrector left some).
 -- Replays and concurrent ticks: an id is taken by one ZREMRANGEBYRANK inside
 -- one script, so two ticks never take the same id; a replayed call answers
 -- its kept reply (lib/tick/replay-call.lua), one group a name as the first
 -- run answered it, and takes nothing (the kept reply holds a group's ids as the reply joined them
 -- when they went as one text, else as a list: ordered_reply.slim; the id read past the limit, only looked
--- at, shows in the kept reply's `drained`; a capped id's rest was moved behind
--- the run by the first, and a replay reads p:ID, the run's payloads alone). At maxmemory it runs in begin and step
+-- at, shows in the kept reply's `drained`; a capped id's rest stays in p:ID behind the run, and a
+-- replay reads the run's count of it, noted in `capped` by the first run). At maxmemory it runs in begin and step
 -- (allow-oom): it moves ids and adds one token each, freed by their ack (a
 -- hashtable's tokens some 60 bytes more each; the field that makes it one
 -- goes in the same call, so no replay or other tick sees it).
@@ -75,35 +76,23 @@ local function fetch_name(tick, name, due, now, out, cap)
   local DIGITS = { [0] = '0', '1', '2', '3', '4', '5', '6', '7', '8', '9' }
   -- Capped ids with payloads left behind their run, for one ZADD to `later`.
   local behind = {}
+  local cap_text = cap and string.format('%d', cap)
   -- The lists' lengths as counters: a `#` is a search of the table's array, several an id.
   local np, nids, nheld = #payloads, #ids, 0
   for j = 1, n do
     local id = due[j]
     local count
     if cap then
-      -- Capped (`maxPayloads`): the run gets the `cap` lowest payloads. The rest move to n:ID and the
-      -- id to `later`, where arrivals during a run wait: p:ID holds exactly the run's payloads, as
-      -- every ack, resurrector and cancel (of this version or an older one) reads it, and the rest run
-      -- after it, merged with any arrivals, scores kept. Their due is this fetch's `now`: once the run
-      -- ends the id waits behind every id that was due when it was taken (its turn among busy ids),
-      -- not at its first due, which would put it before them all again. RENAME keeps the move O(cap),
-      -- however many are left (RENAMENX: an n:ID left by anything else is merged, not overwritten).
-      local items = redis.call('ZRANGE', p_of .. id, '0', string.format('%d', cap), 'WITHSCORES')
+      -- Capped (`maxPayloads`): the run gets the `cap` lowest payloads; the rest stay in p:ID behind
+      -- them, the id goes to `later` (where arrivals during a run wait, in n:ID) and `capped` notes the
+      -- run's count, so that its ack cuts exactly the run's off p:ID and makes the rest, merged with
+      -- any arrivals, the id's next run. Their due is this fetch's `now`: once the run ends the id
+      -- waits behind every id that was due when it was taken (its turn among busy ids), not at its
+      -- first due, which would put it before them all again. Nothing moves: one read an id.
+      local items = redis.call('ZRANGE', p_of .. id, '0', cap_text, 'WITHSCORES')
       count = #items / 2
       if count > cap then
         count = cap
-        local p, rest = p_of .. id, okey(name, 'n:' .. id)
-        -- The run's payloads out of p:ID before it moves: cut after a merge, the cut would take
-        -- n:ID's lowest instead (lost) and leave the run's behind it (run twice).
-        redis.call('ZREMRANGEBYRANK', p, '0', string.format('%d', cap - 1))
-        if redis.call('RENAMENX', p, rest) == 0 then
-          redis.call('ZUNIONSTORE', rest, 2, rest, p, 'AGGREGATE', 'MIN')
-          redis.call('DEL', p)
-        end
-        local run = {}
-        for k = 1, 2 * cap, 2 do run[k], run[k + 1] = items[k + 1], items[k] end
-        -- In parts: Lua unpacks some 8,000 values at most, and a cap may be far larger.
-        for from = 1, #run, 2000 do redis.call('ZADD', p, unpack(run, from, math.min(from + 1999, #run))) end
         behind[#behind + 1] = id
       end
       for k = 1, 2 * count, 2 do
@@ -139,16 +128,41 @@ local function fetch_name(tick, name, due, now, out, cap)
       if count > 1 then single = false end
     end
   end
+  -- A `capped` field of an id taken here is not this run's: a previous version's resurrector (or its
+  -- cancel, then its resurrector) put a capped run back whole without taking the note out, as it knows
+  -- no rest in place. Out before this run's own is noted, so that no ack, cancel, resurrector or replay
+  -- of the run reads another run's count (a replay would answer, and its ack cut, too few). One EXISTS a
+  -- name while no `capped` is there.
+  if nids > before and redis.call('EXISTS', okey(name, 'capped')) == 1 then
+    for from = before + 1, nids, 2000 do
+      redis.call('HDEL', okey(name, 'capped'), unpack(ids, from, math.min(from + 1999, nids)))
+    end
+  end
   if #behind > 0 then
     -- One due for all: in descending member order each insert into a listpack stops at its head
     -- (ordered_enqueue.lua zadd_args says why), not after a walk past every id of that due.
     table.sort(behind)
-    local pairs_of, due_text = {}, string.format('%d', now)
+    local later, capped = okey(name, 'later'), okey(name, 'capped')
+    -- A zset or hash of up to 128 short members is a listpack, which ZADD, HSET and the ack's ZMSCORE,
+    -- ZREM and HDEL walk once a member (some 14,000 Redis instructions an execution at 100 ids,
+    -- bench/ordered-redis-instructions.ts --capped). Made anew by a batch of 16 or more, each is made
+    -- a skiplist or hashtable instead, as the token hash is: a member longer than any listpack value
+    -- goes first, and out at once (no replay or other tick sees it).
+    local wide = #behind >= 16 and redis.call('EXISTS', later, capped) == 0 and string.rep('~', 80)
+    local pairs_of, runs, due_text = {}, {}, string.format('%d', now)
+    if wide then pairs_of[1], pairs_of[2], runs[1], runs[2] = due_text, wide, wide, '' end
     for k = #behind, 1, -1 do
       pairs_of[#pairs_of + 1] = due_text
       pairs_of[#pairs_of + 1] = behind[k]
+      runs[#runs + 1] = behind[k]
+      runs[#runs + 1] = cap_text
     end
-    redis.call('ZADD', okey(name, 'later'), 'LT', unpack(pairs_of))
+    redis.call('ZADD', later, 'LT', unpack(pairs_of))
+    redis.call('HSET', capped, unpack(runs))
+    if wide then
+      redis.call('ZREM', later, wide)
+      redis.call('HDEL', capped, wide)
+    end
     -- Their rest is due once their runs are acked (fetch_mixed's `behind`).
     out.behind = true
   end
@@ -323,8 +337,11 @@ function ordered_reply.rehydrate(kept, at)
       group[3] = joined.split(group[3], separators + 1, 'kept ordered ids')
     end
     local payloads, scores, counts, single = {}, {}, {}, true
+    -- A capped run's rest stays behind it in p:ID: its count read back (`capped`, noted by the fetch).
+    local runs = redis.call('EXISTS', okey(group[1], 'capped')) == 1
+      and redis.call('HMGET', okey(group[1], 'capped'), unpack(group[3])) or {}
     for k, id in ipairs(group[3]) do
-      counts[k] = read_payloads(group[1], id, payloads, scores)
+      counts[k] = read_payloads(group[1], id, payloads, scores, tonumber(runs[k]))
       if counts[k] ~= 1 then single = false end
     end
     group[4], group[5], group[6] = payloads, scores, single and {} or counts

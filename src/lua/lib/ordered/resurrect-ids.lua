@@ -50,7 +50,7 @@ local function resurrect_ordered(dead_tick, budget, alone)
       settle_ordered_cancelled(dead_tick, name, id, fence, now_ms())
       cancelled = cancelled + 1
     else
-      requeue(name, id, token_due(token), ran_alone(field) and 'resurrections' or nil)
+      requeue(name, id, token_due(token), ran_alone(field) and 'resurrections' or nil, capped_run.take(name, id, true))
       redis.call('HSET', okey(name, 'suspects'), id, 1)
       redis.call('SREM', okey(name, 'held'), id)
       redis.call('DECRBY', okey(name, 'running'), 1)

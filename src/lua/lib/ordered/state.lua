@@ -3,13 +3,16 @@
 -- ordered job NAME (names hold no ':' or whitespace, ids may hold anything):
 --   o:NAME:ready     zset  id → due ms; ids waiting, none of them running
 --   o:NAME:p:ID      zset  payload JSON → score: the id's payloads (while it
---                          runs: exactly the payloads its run was given)
+--                          runs: the payloads its run was given, its lowest;
+--                          with `maxPayloads`, the rest past the cap stay
+--                          behind them, and `capped` says how many ran)
+--   o:NAME:capped    hash  id → payloads its run took, for a running id whose
+--                          p:ID holds more (lib/ordered/fetch-ids.lua): the
+--                          rest waits behind the run, due at the fetch
 --   o:NAME:later     zset  id → earliest due ms of payloads that arrived
---                          while the id ran: they run after it, merged
---   o:NAME:n:ID      zset  those payloads; with `maxPayloads`, also the
---                          payloads past the cap when the id was fetched
---                          (lib/ordered/fetch-ids.lua: they wait behind the
---                          run exactly as arrivals do, due at the fetch)
+--                          while the id ran (or of a capped run's rest):
+--                          they run after it, merged
+--   o:NAME:n:ID      zset  the payloads that arrived while the id ran
 --   o:NAME:retries   hash  id → failures so far (absent: none)
 --   o:NAME:resurrections hash id → times its tick died while it ran alone
 --   o:NAME:interruptions hash id → times a tick's deadline interrupted it
@@ -19,7 +22,7 @@
 --   o:NAME:fence     string the last fence handed out (lib/common/prefix-keys.lua)
 --   o:NAME:running   string ids running now
 --   o:NAME:payloads  string payloads waiting (in p: keys of ids not running,
---                          and in n: keys), kept as they move
+--                          a capped run's rest, and n: keys), kept as they move
 --   o:NAME:dead      zset  failed_at → the id's dead entry
 --   o:NAME:held      set   ids a tick fetched, taken out when it lets them go:
 --                          enqueue's one read instead of an EXISTS of p:ID
@@ -70,11 +73,11 @@ local function token_due(token)
   return tonumber(string.match(token, '^%S+ %S+ (%S+)$') or string.match(token, '(%S+)$'))
 end
 
--- Appends the payloads of the zset `key` (lowest score first) and their
--- scores; returns how many.
+-- Appends the payloads of the zset `key` (lowest score first; the lowest `limit` when given) and
+-- their scores; returns how many.
 -- (The bounds as text: a number argument costs Redis a float formatting.)
-local function read_payloads_of(key, payloads, scores)
-  local items = redis.call('ZRANGE', key, '0', '-1', 'WITHSCORES')
+local function read_payloads_of(key, payloads, scores, limit)
+  local items = redis.call('ZRANGE', key, '0', limit and string.format('%d', limit - 1) or '-1', 'WITHSCORES')
   for k = 1, #items, 2 do
     payloads[#payloads + 1] = items[k]
     scores[#scores + 1] = items[k + 1]
@@ -82,34 +85,55 @@ local function read_payloads_of(key, payloads, scores)
   return #items / 2
 end
 
--- The same for the payloads of `id`.
-local function read_payloads(name, id, payloads, scores)
-  return read_payloads_of(okey(name, 'p:' .. id), payloads, scores)
+-- The same for the payloads of `id` (its run's alone when `limit` is the run's count).
+local function read_payloads(name, id, payloads, scores, limit)
+  return read_payloads_of(okey(name, 'p:' .. id), payloads, scores, limit)
+end
+
+-- A capped run whose rest stays in p:ID behind it (`o:NAME:capped`). A table, not locals:
+-- begin.lua's includes are near Lua's 200 locals.
+local capped_run = {}
+
+-- How many payloads the held run of `id` took when p:ID holds more (its rest), else nil; the
+-- note is taken out (`forget`), as the run leaves the tick. One HGET, only where a caller may meet one.
+function capped_run.take(name, id, forget)
+  local key = okey(name, 'capped')
+  local count = tonumber(redis.call('HGET', key, id))
+  if count and forget then redis.call('HDEL', key, id) end
+  return count
 end
 
 -- Payloads that arrived during the run join the id's own (an identical
--- payload keeps its lowest score); the waiting count grows by what is back.
--- Returns the due time of the arrivals, or nil when none came.
-local function merge_back(name, id)
+-- payload keeps its lowest score); the waiting count grows by what is back:
+-- the run's (`run`: its count, when p:ID holds a capped run's rest, which
+-- was never taken off the count), else all of p:ID.
+-- Returns the due time of the arrivals (or of a capped run's rest), or nil when none.
+local function merge_back(name, id, run)
   local p, n, later = okey(name, 'p:' .. id), okey(name, 'n:' .. id), okey(name, 'later')
   local arrived_due = redis.call('ZSCORE', later, id)
-  local arrived = 0
+  local arrived, collapsed = 0, 0
   if arrived_due then
     arrived = redis.call('ZCARD', n)
-    redis.call('ZUNIONSTORE', p, 2, p, n, 'AGGREGATE', 'MIN')
-    redis.call('DEL', n)
+    if arrived > 0 then
+      -- An arrival identical to a payload of a capped run's rest (both counted waiting) is one payload once merged.
+      local own = run and redis.call('ZCARD', p)
+      local merged = redis.call('ZUNIONSTORE', p, 2, p, n, 'AGGREGATE', 'MIN')
+      if run then collapsed = own + arrived - merged end
+      redis.call('DEL', n)
+    end
     redis.call('ZREM', later, id)
   end
-  redis.call('INCRBY', okey(name, 'payloads'), redis.call('ZCARD', p) - arrived)
+  redis.call('INCRBY', okey(name, 'payloads'), run and run - collapsed or (redis.call('ZCARD', p) - arrived))
   return tonumber(arrived_due)
 end
 
 -- Arrivals behind a finished run become the id's payloads; returns 1 if
--- the id is ready again.
+-- the id is ready again. (In `later` with none: a capped run's rest, which went with its run.)
 local function promote_arrivals(name, id, arrived_due)
   if not arrived_due then return 0 end
-  redis.call('RENAME', okey(name, 'n:' .. id), okey(name, 'p:' .. id))
   redis.call('ZREM', okey(name, 'later'), id)
+  if redis.call('EXISTS', okey(name, 'n:' .. id)) == 0 then return 0 end
+  redis.call('RENAME', okey(name, 'n:' .. id), okey(name, 'p:' .. id))
   redis.call('ZADD', okey(name, 'ready'), arrived_due, id)
   return 1
 end
@@ -118,9 +142,9 @@ end
 -- goes back to ready with every payload, keeping its place: the earlier of
 -- its own due time and that of the arrivals.
 -- `counter`: the hash that counts this return ('resurrections',
--- 'interruptions' or 'doubts'), nil for none.
-local function requeue(name, id, due, counter)
-  local arrived_due = merge_back(name, id)
+-- 'interruptions' or 'doubts'), nil for none. `run`: as merge_back's.
+local function requeue(name, id, due, counter, run)
+  local arrived_due = merge_back(name, id, run)
   if arrived_due and arrived_due < due then due = arrived_due end
   redis.call('ZADD', okey(name, 'ready'), due, id)
   if counter then redis.call('HINCRBY', okey(name, counter), id, 1) end
