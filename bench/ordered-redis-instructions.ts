@@ -10,6 +10,8 @@
 //   plain     the yardstick: the same waves as no-op plain jobs (enqueueBulk, then ticks), all counted
 //   capped    (`--capped`) the same payloads enqueued at once to a name with maxPayloads 1, then the
 //             ticks that run them one payload an execution (bench/ordered.ts's "capped"), counted
+//   capped enqueue  (`--capped`) those payloads' enqueue alone: ten waves a call (1,000 payloads at
+//             100 ids, ten an id), as bench/ordered.ts's "capped" enqueues them, counted
 // Metrics on (the default), no ordered job ever failed: the common case. Three warm-up waves first, and
 // one of plain jobs (so no part counts a script's first load).
 // Needs valgrind (Debian's package).
@@ -42,7 +44,7 @@ const { values } = parseArgs({
 });
 const waves = Number(values.waves);
 const ids = Number(values.ids);
-type Part = "enqueue" | "drain" | "plain" | "capped";
+type Part = "enqueue" | "drain" | "plain" | "capped" | "capped-enqueue";
 
 /** In the tree's own process: the waves, instrumentation on around `part`. */
 async function runWaves(tree: string, url: string, pid: string, part: Part): Promise<number> {
@@ -79,20 +81,22 @@ async function runWaves(tree: string, url: string, pid: string, part: Part): Pro
   for (let done = 0; done < ids; )
     done += (await tq.tick({ batch: 100, concurrency: 100, budgetMs: 60_000 })).succeeded;
   executed = 0;
-  if (part === "capped") {
+  if (part === "capped" || part === "capped-enqueue") {
     // Two payloads an id first, unmeasured: the capped paths (a rest behind a run) are warm.
     await tq.enqueueOrderedBulk([...wave(-2, "capped"), ...wave(-1, "capped")]);
     await drain(2 * ids);
     executed = 0;
+    if (part === "capped-enqueue") instrument(true);
     for (let b = 0; b < waves; b += 10)
       await tq.enqueueOrderedBulk(
         Array.from({ length: Math.min(10, waves - b) }, (_, j) => wave(b + j, "capped")).flat(),
       );
-    instrument(true);
+    instrument(part === "capped");
     await drain(waves * ids);
-    instrument(false);
+    if (part === "capped") instrument(false);
     client.disconnect();
-    return executed;
+    // The enqueue's instructions a payload: every payload enqueued ran once.
+    return part === "capped" ? executed : waves * ids;
   }
   if (part === "plain") {
     // The yardstick: the same waves as no-op plain jobs, enqueued in bulk and drained, all counted.
@@ -162,7 +166,12 @@ try {
     const enqueue = await count(t.dir, "enqueue");
     const drain = await count(t.dir, "drain");
     const plain = await count(t.dir, "plain");
-    const capped = values.capped ? { "capped drain / execution": Math.round(await count(t.dir, "capped")) } : {};
+    const capped = values.capped
+      ? {
+          "capped enqueue / payload": Math.round(await count(t.dir, "capped-enqueue")),
+          "capped drain / execution": Math.round(await count(t.dir, "capped")),
+        }
+      : {};
     rows.push({
       tree: t.label,
       "enqueue / payload": Math.round(enqueue),

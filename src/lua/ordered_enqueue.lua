@@ -26,7 +26,8 @@
 -- No allow-oom flag: when Redis is full (noeviction) the first write is
 -- refused and nothing is added; the caller gets a clear error.
 -- maxmemory: no flag: while Redis is full it is refused with REDIS_FULL before it writes anything,
--- as enqueue.
+-- as enqueue. (An id given 8 payloads or more in one call keeps them in a skiplist, which holds some
+-- 80 bytes more a payload than a listpack: `many_at` below.)
 -- A key's `-add` set (`o:NAME:ready-add`, `o:NAME:later-add`) lives only inside one call: made,
 -- read into its sorted set and deleted by it, so no replay, tick or older version ever sees one.
 -- payloads come packed (src/protocol/define.ts `packed`: "j<values>", then the section's values in one
@@ -85,6 +86,11 @@ local all_keep_held -- every_tick_keeps_held(), asked at most once a call
 -- (`tops`, lib/ordered/sequence-score.lua), so only then is it noted (a table entry and a call a
 -- payload otherwise, some 600 instructions).
 local repeated = false
+-- name -> id -> this call's payloads of an id that came twice or more (`many_at` below reads it), and
+-- whether every payload of the call is sequenced by Redis (no score of its own) with a number for its
+-- delay: only then is a key made a skiplist, as nothing the call writes after can then fail part way
+-- with the wide member in it.
+local repeats, sequenced_only = {}, true
 do
   local ids_of, i = {}, payloadsAt + 1
   for _ = 1, tonumber(V[payloadsAt]) do
@@ -99,7 +105,14 @@ do
       ids[#ids + 1] = id
     else
       repeated = true
+      local of_name = repeats[name]
+      if not of_name then
+        of_name = {}
+        repeats[name] = of_name
+      end
+      of_name[id] = (of_name[id] or 1) + 1
     end
+    if V[i + 3] ~= '' or (V[i + 4] ~= '0' and not tonumber(V[i + 4])) then sequenced_only = false end
     i = i + 5
   end
   for name, ids in pairs(ids_of) do
@@ -181,6 +194,26 @@ local function ms_arg(ms)
 end
 local now_arg = ms_arg(now)
 
+-- A small sorted set is a listpack: ZADD walks it from its head to insert, reading every member's
+-- score as text (a strtod each; a sequenced score holds a fraction of a ms, so it is no integer the
+-- listpack keeps as one), and formats the new score into it. An id given 50 payloads in calls of 10
+-- paid some 25,000 Redis instructions a payload for it (bench/ordered-redis-instructions.ts --capped,
+-- its capped enqueue). A key given MANY_MIN payloads or more in one call is made a skiplist before its
+-- first: a member longer than any listpack value goes in, and out once the call has added them all
+-- (no replay, tick or older version sees it: it lives inside this call). A skiplist's insert compares
+-- doubles, and the set keeps its encoding until it empties (a merge's ZUNIONSTORE may make it a
+-- listpack again); some 80 bytes more a payload while it waits (MEMORY USAGE, 50 payloads: 1.8 KB
+-- as a listpack, 6.0 KB as a skiplist).
+local MANY_MIN, WIDE = 8, string.rep('~', 80)
+local widened, many = {}, repeated and sequenced_only
+local function many_at(name, id, key)
+  if (repeats[name] and repeats[name][id] or 1) >= MANY_MIN and not widened[key] then
+    widened[key] = true
+    widened[#widened + 1] = key
+    redis.call('ZADD', key, 0, WIDE)
+  end
+end
+
 -- Each name's keys, made once a call (a concatenation a key a payload was a cost of its own).
 local flags, added, named, tops, keys_of = {}, {}, {}, {}, {}
 local i = payloadsAt + 1
@@ -204,6 +237,7 @@ for k = 1, tonumber(V[payloadsAt]) do
   if state == 'h' then
     local n = keys.n .. id
     if score == '' then score = sequenced_score(now, { p, n }, tops) end
+    if many then many_at(name, id, n) end
     fresh = redis.call('ZADD', n, 'LT', score, payload)
     if repeated then note_score(tops, n, score, now) end
     add_due(keys.later, 'LT', due, id)
@@ -213,6 +247,7 @@ for k = 1, tonumber(V[payloadsAt]) do
     -- (Redis' time noted as the number it is: no text read back.)
     local noted = score
     if score == '' then score, noted = now_arg, now end
+    if many then many_at(name, id, p) end
     fresh = redis.call('ZADD', p, 'LT', score, payload)
     if repeated then
       tops[p] = false
@@ -222,6 +257,7 @@ for k = 1, tonumber(V[payloadsAt]) do
     state = 'r'
   else
     if score == '' then score = sequenced_score(now, { p }, tops) end
+    if many then many_at(name, id, p) end
     fresh = redis.call('ZADD', p, 'LT', score, payload)
     if repeated then note_score(tops, p, score, now) end
     add_due(ready, backing_off[name][id] and 'NX' or 'LT', due, id)
@@ -234,6 +270,7 @@ for k = 1, tonumber(V[payloadsAt]) do
   end
   flags[k] = fresh == 1 and '1' or '0'
 end
+for _, key in ipairs(widened) do redis.call('ZREM', key, WIDE) end
 -- ZADD into a listpack also walks the whole set once per member to see whether it is there
 -- (about 6,000 instructions a member at 100 ids, a sixth of the enqueue). An LT group of one due
 -- of 16 members or more, into a set that stays a listpack (128 members at most), goes in as a
