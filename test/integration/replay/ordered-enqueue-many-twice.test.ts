@@ -16,7 +16,10 @@ describe.each(adapterCases)("ordered_enqueue of many payloads an id, run twice o
   const key = (id: string, set = "p") => `${h.prefix}o:idx:${set}:${id}`;
   const withScores = async (k: string) => {
     const flat = await h.redis.zrange(k, "0", "-1", "WITHSCORES");
-    return Array.from({ length: flat.length / 2 }, (_, i) => ({ payload: flat[2 * i]!, score: Number(flat[2 * i + 1]) }));
+    return Array.from({ length: flat.length / 2 }, (_, i) => ({
+      payload: flat[2 * i]!,
+      score: Number(flat[2 * i + 1]),
+    }));
   };
   // Payloads whose text order is not the call's: "10" sorts before "9" as text.
   const many = (id: string, from: number, n: number): [string, string][] =>
