@@ -97,7 +97,7 @@ do
     local name, id = V[i], V[i + 1]
     local ids = ids_of[name]
     if not ids then
-      ids, states[name], backing_off[name] = {}, {}, {}
+      ids, states[name], backing_off[name], repeats[name] = {}, {}, {}, {}
       ids_of[name] = ids
     end
     if states[name][id] == nil then
@@ -105,12 +105,7 @@ do
       ids[#ids + 1] = id
     else
       repeated = true
-      local of_name = repeats[name]
-      if not of_name then
-        of_name = {}
-        repeats[name] = of_name
-      end
-      of_name[id] = (of_name[id] or 1) + 1
+      repeats[name][id] = (repeats[name][id] or 1) + 1
     end
     if V[i + 3] ~= '' or (V[i + 4] ~= '0' and not tonumber(V[i + 4])) then sequenced_only = false end
     i = i + 5
@@ -207,7 +202,7 @@ local now_arg = ms_arg(now)
 local MANY_MIN, WIDE = 8, string.rep('~', 80)
 local widened, many = {}, repeated and sequenced_only
 local function many_at(name, id, key)
-  if (repeats[name] and repeats[name][id] or 1) >= MANY_MIN and not widened[key] then
+  if (repeats[name][id] or 1) >= MANY_MIN and not widened[key] then
     widened[key] = true
     widened[#widened + 1] = key
     redis.call('ZADD', key, 0, WIDE)
