@@ -153,7 +153,7 @@ local function settle_success(tick, name, V, at, count, marks, now, with_dues, c
     for k = 1, #mine do
       if later_dues[k] then
         n_keys[k] = n_of .. mine[k]
-        listed[#listed + 1] = n_keys[k]
+        if cut then listed[#listed + 1] = n_keys[k] end
       end
     end
     if cut then
