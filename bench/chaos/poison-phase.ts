@@ -135,7 +135,9 @@ async function runPoisonPhase(o: PhaseContext): Promise<PoisonPhaseResult> {
       settled,
       seconds: Math.round((Date.now() - started) / 1000),
       // Which, and how often, so that a failure can be told apart from a stop the ledger missed.
-      problems: overRun.map((id) => `poison phase: ${id} ran ${runs[id]} times, ${stopped[id] ?? 0} of them aborted by its tick`),
+      problems: overRun.map(
+        (id) => `poison phase: ${id} ran ${runs[id]} times, ${stopped[id] ?? 0} of them aborted by its tick`,
+      ),
       workerStderr: workers.stderr(),
     };
     return result;
