@@ -84,6 +84,11 @@
 -- A lease stamped by the Redis before a restart (lib/tick/restart-hold.lua) counts as lost:
 -- the acks run, nothing is fetched, leaseHeld 0. During the hold after a restart no ordered
 -- id, flow slot or unique key is handed out (a flow job waits in the schedule until it ends).
+-- A capped run acked with its rest behind it and nothing arrived is continued in place when the
+-- lease is held (lib/ordered/continue-runs.lua): the ack leaves it held and the fetch takes its
+-- rest, or lets it go to `ready` as the ack would have; the keys end as the ack and fetch one after
+-- the other leave them. The candidates live inside this call: a replay answers the kept reply
+-- before any ack, and reads the runs' payloads back by their `capped` notes as before.
 -- allow-oom: acking frees memory; it must run when Redis is full.
 -- maxmemory: runs (allow-oom): as finish (acks free memory; what they add is bounded the same way;
 -- a lane step's `ran` is one small field of the lease hash, expiring with it),
@@ -113,6 +118,7 @@
 -- @include lib/expiry/expire-fetched.lua
 -- @include lib/tick/fetch-jobs.lua
 -- @include lib/ordered/fetch-ids.lua
+-- @include lib/ordered/continue-runs.lua
 -- @include lib/sidekiq/register-process.lua
 -- @include lib/flow/flow.lua
 -- @include lib/cancel/read-cancel-marks.lua
@@ -191,7 +197,9 @@ if state == 'stale' or (state == 'lost' and given_up_fence.below(tick, seq)) the
 local held = state == 'fresh' and not restart.stale_stamp(boot, now)
 local _, evicted, missed, cancelled, marks, counted = ack(tick, acksAt, now, deadMaxSize, deadMaxAgeSec, state == 'fresh', marked)
 local names, ordered_acks_at = ordered_names(orderedAt)
-local _, ordered_evicted = ordered_ack(tick, ordered_acks_at, now, deadMaxSize, deadMaxAgeSec, marks, names.caps)
+-- A step that holds the lease continues its capped runs in place (lib/ordered/continue-runs.lua).
+local continuing = held and {} or nil
+local _, ordered_evicted = ordered_ack(tick, ordered_acks_at, now, deadMaxSize, deadMaxAgeSec, marks, names.caps, continuing)
 local cancels = unheard_cancels(marks)
 evicted = evicted + ordered_evicted
 -- Cancels (lib/cancel/read-cancel-marks.lua) close the reply, after every earlier field.
@@ -210,7 +218,9 @@ local ran = lane and (connection_lane and ran_before + 1 or redis.call('HINCRBY'
 if beatAt then sidekiq_beat(3, now, leaseMs, beatAt) end
 local batch, queues, picks = fetch_args(fetchAt)
 keep_expired_like_dead(deadMaxSize, deadMaxAgeSec)
-local fetched, ordered, flowed, took_all, behind = fetch_mixed(tick, batch, queues, picks, names, now, counted)
+if #continuing > 0 then continued_runs.check(tick, continuing, now) end
+local fetched, ordered, flowed, took_all, behind = fetch_mixed(tick, batch, queues, picks, names, now, counted, continuing)
+if #continuing > 0 then continued_runs.release_left(tick, continuing) end
 local fetched_count = 0
 for g = 2, #fetched, 4 do fetched_count = fetched_count + #fetched[g] end
 for _, group in ipairs(ordered) do fetched_count = fetched_count + #group[3] end

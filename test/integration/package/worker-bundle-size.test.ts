@@ -12,7 +12,7 @@ import { measuredSizes } from "../../helpers/measured-sizes.js";
 import { workerBuild } from "../../helpers/worker-bundle.js";
 
 /** The example Worker (examples/cloudflare-worker) with everything it ships, gzipped: 120.02 KB measured on 2026-11-28 (docs/deploy/bundles.md). */
-const WORKER_BUDGET_KB = 173;
+const WORKER_BUDGET_KB = 175;
 
 const croner = (inputs: string[]) => inputs.filter((path) => path.includes("node_modules/croner/"));
 

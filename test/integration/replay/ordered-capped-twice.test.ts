@@ -34,8 +34,16 @@ describe.each(adapterCases)("capped ordered runs, run twice, over $name", (adapt
     const begun = await call(protocol.begin, beginKeys(options(tick)), beginNamed(options(tick)));
     return idsOf(begun.ordered);
   };
-  const step = (tick: string, callNo: number, outcomes: OrderedOutcome[]) =>
-    stepArgs({ tick, leaseMs: LEASE, call: callNo, batch: 10, ordered: { names: CAPPED, outcomes } });
+  const step = (tick: string, callNo: number, outcomes: OrderedOutcome[], batch = 10) =>
+    stepArgs({ tick, leaseMs: LEASE, call: callNo, batch, ordered: { names: CAPPED, outcomes } });
+  /** A zset's members and scores as `after` holds them: [member, score, ...]. */
+  const scoreOf = (zset: unknown, member: string) => {
+    const flat = (zset ?? []) as string[];
+    const at = flat.indexOf(member);
+    return at < 0 ? undefined : Number(flat[at + 1]);
+  };
+  /** The due a token holds ("TICK FENCE DUE"). */
+  const tokenDue = (token: unknown) => Number(String(token).split(" ")[2]);
   const byId = (items: OrderedFetched[], id: string) => items.find((x) => x.id === id)!;
 
   it("begin: each id's run gets its 2 lowest payloads, the rest wait behind it, counted as waiting", async () => {
@@ -93,6 +101,88 @@ describe.each(adapterCases)("capped ordered runs, run twice, over $name", (adapt
     expect(after["stat:processed"]).toBe("2");
     // a's rest still waits behind its new run: the tick steps again once it ran.
     expect(first.drained).toBe(2);
+  });
+
+  it("step: a success with its rest behind and nothing arrived is continued in place, as an ack then a fetch leave it", async () => {
+    await five();
+    const items = await begin();
+    const a = byId(items, "a");
+    const beganDue = scoreOf((await h.redis.zrange(`${h.prefix}o:idx:later`, "0", "-1", "WITHSCORES")) as unknown, "a");
+    const outcomes = items.map((item) => ({ kind: "succeeded" as const, item }));
+    const { first, after } = await callTwice(protocol.step, tickKeys("t1"), step("t1", 2, outcomes));
+    const again = idsOf(first.ordered);
+    expect(again.map((x) => [x.id, x.payloads, x.scores])).toEqual([["a", ['"a3"', '"a4"'], [3, 4]]]);
+    expect(again[0]!.fence).toBeGreaterThan(a.fence);
+    expect(after["o:idx:p:a"]).toEqual(['"a3"', "3", '"a4"', "4", '"a5"', "5"]);
+    expect(after["o:idx:capped"]).toEqual({ a: "2" });
+    // Its token is the new run's, due when the ack made it due (its first fetch's time); its rest waits
+    // behind it, due at this fetch's time.
+    const token = (after["oinproc:t1"] as Record<string, string>)["idx a"];
+    expect(token?.startsWith(`t1 ${again[0]!.fence} `)).toBe(true);
+    expect(tokenDue(token)).toBe(beganDue);
+    expect(scoreOf(after["o:idx:later"], "a")).toBeGreaterThanOrEqual(beganDue!);
+    expect(Object.keys(after["oinproc:t1"] as object)).toEqual(["idx a"]);
+    expect(after["o:idx:held"]).toEqual(["a"]);
+    expect(after["o:idx:running"]).toBe("1");
+    expect(after["o:idx:payloads"]).toBe("1");
+    expect(after["o:idx:ready"]).toBeUndefined();
+    expect(after["stat:processed"]).toBe("2");
+    expect(first.drained).toBe(2);
+  });
+
+  it("step: a continued run never passes an id due before it, and goes back to ready at its due", async () => {
+    await five();
+    const one: BeginOptions = { ...options("t1"), batch: 1 };
+    const begun = await call(protocol.begin, beginKeys(one), beginNamed(one));
+    const [a] = idsOf(begun.ordered);
+    expect(a!.id).toBe("a");
+    const bDue = Number(await h.redis.zscore(`${h.prefix}o:idx:ready`, "b"));
+    const aDue = Number(await h.redis.zscore(`${h.prefix}o:idx:later`, "a"));
+    expect(aDue).toBeGreaterThanOrEqual(bDue);
+    const { first, after } = await callTwice(
+      protocol.step,
+      tickKeys("t1"),
+      step("t1", 2, [{ kind: "succeeded", item: a! }], 1),
+    );
+    expect(idsOf(first.ordered).map((x) => x.id)).toEqual(["b"]);
+    expect(scoreOf(after["o:idx:ready"], "a")).toBe(aDue);
+    expect(scoreOf(after["o:idx:later"], "a")).toBeUndefined();
+    expect(after["o:idx:capped"]).toBeUndefined();
+    expect(after["o:idx:held"]).toEqual(["b"]);
+    expect(Object.keys(after["oinproc:t1"] as object)).toEqual(["idx b"]);
+    expect(after["o:idx:running"]).toBe("1");
+    expect(after["o:idx:p:a"]).toEqual(['"a3"', "3", '"a4"', "4", '"a5"', "5"]);
+    expect(after["o:idx:payloads"]).toBe("3");
+  });
+
+  it("step: continued runs past the batch go back to ready at their due; the step says more is due", async () => {
+    await enqueue("e", [
+      ["a", '"a1"', "1"],
+      ["a", '"a2"', "2"],
+      ["a", '"a3"', "3"],
+      ["b", '"b1"', "1"],
+      ["b", '"b2"', "2"],
+      ["b", '"b3"', "3"],
+    ]);
+    const items = await begin();
+    expect(items.map((x) => x.id).sort()).toEqual(["a", "b"]);
+    const dues = await h.redis.zrange(`${h.prefix}o:idx:later`, "0", "-1", "WITHSCORES");
+    const outcomes = items.map((item) => ({ kind: "succeeded" as const, item }));
+    const { first, after } = await callTwice(protocol.step, tickKeys("t1"), step("t1", 2, outcomes, 1));
+    const [taken] = idsOf(first.ordered);
+    const left = taken!.id === "a" ? "b" : "a";
+    expect(idsOf(first.ordered)).toHaveLength(1);
+    expect(taken!.payloads).toEqual([`"${taken!.id}3"`]);
+    expect(scoreOf(after["o:idx:ready"], left)).toBe(scoreOf(dues, left));
+    // The continued id took its last payload: nothing waits behind its run.
+    expect(after["o:idx:later"]).toBeUndefined();
+    expect(after["o:idx:capped"]).toBeUndefined();
+    expect(after["o:idx:held"]).toEqual([taken!.id]);
+    expect(Object.keys(after["oinproc:t1"] as object)).toEqual([`idx ${taken!.id}`]);
+    expect(after["o:idx:running"]).toBe("1");
+    expect(after[`o:idx:p:${left}`]).toEqual([`"${left}3"`, "3"]);
+    expect(after["o:idx:payloads"]).toBe("1");
+    expect(first.drained).toBeUndefined();
   });
 
   it("step: a retry puts the run's payloads back with the rest, merged in score order", async () => {

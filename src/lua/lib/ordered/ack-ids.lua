@@ -38,6 +38,7 @@
 -- @include lib/common/prefix-keys.lua
 -- @include lib/common/packed.lua
 -- @include lib/ordered/state.lua
+-- @include lib/ordered/continue-runs.lua
 -- @include lib/metrics/record-runs.lua
 -- @include lib/metrics/record-ordered-runs.lua
 -- @include lib/tick/ack-jobs.lua
@@ -86,7 +87,7 @@ end
 
 -- The name's acked runs are `count` pairs (id, fence) in V from V[at + 1] (ordered_successes).
 -- `with_dues`: answer each run's due time (the metrics want it); else none.
-local function settle_success(tick, name, V, at, count, marks, now, with_dues, cap)
+local function settle_success(tick, name, V, at, count, marks, now, with_dues, cap, continuing)
   local inproc, p_of = oinproc_key(tick), okey(name, 'p:')
   local fields = {}
   for k = 1, count do fields[k] = name .. ' ' .. V[at - 1 + 2 * k] end
@@ -112,10 +113,47 @@ local function settle_success(tick, name, V, at, count, marks, now, with_dues, c
     end
   end
   if n_mine == 0 then return 0, cancelled_again, dues end
-  redis.call('HDEL', inproc, unpack(gone))
-  redis.call('SREM', okey(name, 'held'), unpack(mine))
-  redis.call('DECRBY', okey(name, 'running'), #mine)
   local later_dues = redis.call('EXISTS', okey(name, 'later')) == 1 and redis.call('ZMSCORE', okey(name, 'later'), unpack(mine))
+  -- Whether each capped run had arrivals (n:ID) behind it: one EXISTS of them all, not one an id (no
+  -- arrival during its run is the common case: a command an execution less, some 1,300 Redis
+  -- instructions). Only reads: a replay or a concurrent tick reads what this one would.
+  local arrived, n_of = {}, okey(name, 'n:')
+  if cap and later_dues then
+    local listed = {}
+    for k = 1, #mine do
+      if later_dues[k] then listed[#listed + 1] = n_of .. mine[k] end
+    end
+    for from = 1, #listed, 1000 do
+      if redis.call('EXISTS', unpack(listed, from, math.min(from + 999, #listed))) > 0 then
+        for k = 1, #mine do arrived[k] = later_dues[k] and redis.call('EXISTS', n_of .. mine[k]) == 1 end
+        break
+      end
+    end
+  end
+  -- A capped run with its rest behind it and no arrivals, acked by a step that holds the lease, is
+  -- continued in place (`continuing`, lib/ordered/continue-runs.lua): it keeps its token, `held`,
+  -- `running`, `later` and `capped` until this step's fetch takes its rest or gives it back, instead of
+  -- leaving them here to have the fetch write them again. Its run's payloads are cut as any other's.
+  local cont = cap and later_dues and continuing and continued_runs.of(continuing, name)
+  if cont then
+    local kept_gone, kept_mine = {}, {}
+    for k = 1, #mine do
+      if later_dues[k] and not arrived[k] then
+        continued_runs.add(cont, mine[k], later_dues[k], gone[k])
+      else
+        kept_gone[#kept_gone + 1], kept_mine[#kept_mine + 1] = gone[k], mine[k]
+      end
+    end
+    if #kept_mine > 0 then
+      redis.call('HDEL', inproc, unpack(kept_gone))
+      redis.call('SREM', okey(name, 'held'), unpack(kept_mine))
+      redis.call('DECRBY', okey(name, 'running'), #kept_mine)
+    end
+  else
+    redis.call('HDEL', inproc, unpack(gone))
+    redis.call('SREM', okey(name, 'held'), unpack(mine))
+    redis.call('DECRBY', okey(name, 'running'), #mine)
+  end
   -- A capped name's runs with something behind them (`later`): a rest, left in p:ID by the fetch
   -- (`capped` noted it), or arrivals (n:ID). The run took the `cap` lowest of p:ID (its own cap: this
   -- tick fetched it), cut off; whatever is left stays. Every other run's p:ID goes whole.
@@ -131,7 +169,14 @@ local function settle_success(tick, name, V, at, count, marks, now, with_dues, c
         whole[#whole + 1] = payload_keys[k]
       end
     end
-    if #cut > 0 then redis.call('HDEL', okey(name, 'capped'), unpack(cut)) end
+    local notes = cut
+    if cont then
+      notes = {}
+      for k = 1, #cut do
+        if not cont.at[cut[k]] then notes[#notes + 1] = cut[k] end
+      end
+    end
+    if #notes > 0 then redis.call('HDEL', okey(name, 'capped'), unpack(notes)) end
   end
   if #whole > 0 then redis.call('DEL', unpack(whole)) end
   if ids_counted.any(name) then
@@ -146,30 +191,12 @@ local function settle_success(tick, name, V, at, count, marks, now, with_dues, c
     -- once each (a capped name has some behind almost every run). A capped run's rest is in p:ID
     -- already: arrivals, if any, are merged into it.
     local promoted, ready_args, one_due = {}, {}, nil
-    -- Whether any capped run had arrivals (n:ID) behind it: one EXISTS of them all, not one an id (no
-    -- arrival during its run is the common case: a command an execution less, some 1,300 Redis
-    -- instructions). Only reads: a replay or a concurrent tick reads what this one would.
-    local any_arrivals, n_of, n_keys, listed = false, okey(name, 'n:'), {}, {}
     for k = 1, #mine do
-      if later_dues[k] then
-        n_keys[k] = n_of .. mine[k]
-        if cut then listed[#listed + 1] = n_keys[k] end
-      end
-    end
-    if cut then
-      for from = 1, #listed, 1000 do
-        if redis.call('EXISTS', unpack(listed, from, math.min(from + 999, #listed))) > 0 then
-          any_arrivals = true
-          break
-        end
-      end
-    end
-    for k = 1, #mine do
-      if later_dues[k] then
-        local arrivals = n_keys[k]
+      if later_dues[k] and not (cont and cont.at[mine[k]]) then
+        local arrivals = n_of .. mine[k]
         if not cut then
           redis.call('RENAME', arrivals, payload_keys[k])
-        elseif any_arrivals and redis.call('EXISTS', arrivals) == 1 then
+        elseif arrived[k] then
           -- An arrival identical to a payload of the rest (both counted waiting) is one payload once merged.
           local both = redis.call('ZCARD', payload_keys[k]) + redis.call('ZCARD', arrivals)
           local merged = redis.call('ZUNIONSTORE', payload_keys[k], 2, payload_keys[k], arrivals, 'AGGREGATE', 'MIN')
@@ -279,9 +306,10 @@ end
 -- the metrics trailer (lib/metrics/record-ordered-runs.lua) with its entries
 -- after them, packed, then its two values per other entry. Absent: nothing.
 -- `marks`: the tick's cancel marks as ack() read them (nil: none); `caps`: the tick's capped names
--- (ordered_names' `caps`), whose runs may have a rest behind them in p:ID. Returns ids
+-- (ordered_names' `caps`), whose runs may have a rest behind them in p:ID; `continuing`: a step's table
+-- of the capped runs it continues (lib/ordered/continue-runs.lua), nil elsewhere. Returns ids
 -- made ready again (arrivals behind a finished run) and dead-set evictions.
-local function ordered_ack(tick, i, now, dead_max, dead_max_age, marks, caps)
+local function ordered_ack(tick, i, now, dead_max, dead_max_age, marks, caps, continuing)
   local processed, failed, ready_again, evicted = 0, 0, 0, 0
   -- The successes are read first, then the metrics trailer: without it no run is noted (a table a run).
   local successes = {}
@@ -301,7 +329,7 @@ local function ordered_ack(tick, i, now, dead_max, dead_max_age, marks, caps)
   end
   for _, group in ipairs(successes) do
     local name, count = group[1], group[4]
-    local settled, again, dues = settle_success(tick, name, group[2], group[3], count, marks, now, metrics ~= nil, caps and caps[name])
+    local settled, again, dues = settle_success(tick, name, group[2], group[3], count, marks, now, metrics ~= nil, caps and caps[name], continuing)
     if metrics then ordered_tally(tallies, name, dues, count, entries) end
     processed, ready_again = processed + settled, ready_again + again
   end

@@ -9,6 +9,9 @@
 -- when they differ), ZREMRANGEBYRANK, HSET, SADD (the `held` index), EXISTS
 -- (of the per-id counts) and three counters; one ZRANGE per id; for a
 -- first take of 16 ids or more, an EXISTS and an HDEL (its token hash made a hashtable).
+-- A step's capped runs continued in place (lib/ordered/continue-runs.lua) come first among their
+-- name's due ids, none read from or written to `ready`, `held`, `running` or (with a rest still
+-- behind) `capped`; their `later` due moves to this fetch's time.
 -- A name with `maxPayloads` (its cap from ordered_names, lib/ordered/state.lua) reads at most
 -- cap + 1 payloads an id; an id with more leaves its rest in p:ID behind the run, and the batch pays a
 -- ZADD to `later` and an HSET to `capped` (the runs' counts; made anew, an EXISTS, a ZREM and an HDEL
@@ -26,6 +29,7 @@
 -- goes in the same call, so no replay or other tick sees it).
 -- @include lib/common/prefix-keys.lua
 -- @include lib/ordered/state.lua
+-- @include lib/ordered/continue-runs.lua
 -- @include lib/tick/fetch-jobs.lua
 -- @include lib/tick/restart-hold.lua
 -- @include lib/common/joined.lua
@@ -42,23 +46,29 @@
 -- name in one call extends the name's group, its fences following on: one
 -- group a name, as a caller of any version reads groups (any number, a name
 -- in one or more). Returns how many ids it took.
-local function fetch_name(tick, name, due, now, out, cap)
+local function fetch_name(tick, name, due, now, out, cap, cont)
   local n = #due
   if n == 0 then return 0 end
+  -- The first `ncont` ids are capped runs this step continues (lib/ordered/continue-runs.lua): not in
+  -- `ready`, held already, each due as its candidate says; the others are `ready`'s lowest.
+  local ncont = cont and math.min(cont.taken_max, n) or 0
   local ready = okey(name, 'ready')
   -- Each id's due, for its token. A score in a reply is a '%.17g' formatting in Redis 7.0 (some
   -- 3,800 instructions): the lowest scores are the lowest ranks, so when the first and the last id
   -- taken share a due (one enqueue call's ids, the common wave) every id between them has it, and
   -- two are read, not one an id. `dues`: the pairs (id, due) when they differ.
-  local last_rank = string.format('%d', n - 1)
-  local dues = redis.call('ZRANGE', ready, '0', '0', 'WITHSCORES')
-  local one_due = dues[2]
-  if n > 1 and redis.call('ZRANGE', ready, last_rank, last_rank, 'WITHSCORES')[2] ~= one_due then
-    one_due = nil
-    dues = redis.call('ZRANGE', ready, '0', last_rank, 'WITHSCORES')
+  local dues, one_due = {}, nil
+  if n > ncont then
+    local last_rank = string.format('%d', n - ncont - 1)
+    dues = redis.call('ZRANGE', ready, '0', '0', 'WITHSCORES')
+    one_due = dues[2]
+    if n - ncont > 1 and redis.call('ZRANGE', ready, last_rank, last_rank, 'WITHSCORES')[2] ~= one_due then
+      one_due = nil
+      dues = redis.call('ZRANGE', ready, '0', last_rank, 'WITHSCORES')
+    end
+    -- Exactly the ids just read.
+    redis.call('ZREMRANGEBYRANK', ready, '0', last_rank)
   end
-  -- Exactly the ids just read.
-  redis.call('ZREMRANGEBYRANK', ready, '0', last_rank)
   local group = out.by_name and out.by_name[name]
   -- never below Redis' time, though the counter be lost (lib/common/prefix-keys.lua)
   local first = group and group.next or last_fence_of(okey(name, 'fence')) + 1
@@ -74,8 +84,12 @@ local function fetch_name(tick, name, due, now, out, cap)
   -- concatenation (a string.char made a string of its own an id, some 1,400 instructions more).
   local high, high_text
   local DIGITS = { [0] = '0', '1', '2', '3', '4', '5', '6', '7', '8', '9' }
-  -- Capped ids with payloads left behind their run, for one ZADD to `later`.
-  local behind = {}
+  -- Capped ids with payloads left behind their run, for one ZADD to `later`; of the continued ids,
+  -- those with a rest still behind (`later` to this fetch's time; `capped` holds their count
+  -- already), those whose run took it all (out of `later` and `capped`), and those with none (let go).
+  local behind, cont_behind, cont_done, cont_none = {}, {}, {}, {}
+  -- The taken ids the tick did not hold before this fetch (`held`, `running`, stale `capped` notes).
+  local fresh = {}
   local cap_text = cap and string.format('%d', cap)
   -- The lists' lengths as counters: a `#` is a search of the table's array, several an id.
   local np, nids, nheld = #payloads, #ids, 0
@@ -91,7 +105,16 @@ local function fetch_name(tick, name, due, now, out, cap)
       -- first due, which would put it before them all again. Nothing moves: one read an id.
       local items = redis.call('ZRANGE', p_of .. id, '0', cap_text, 'WITHSCORES')
       count = #items / 2
-      if count > cap then
+      if j <= ncont then
+        if count > cap then
+          count = cap
+          cont_behind[#cont_behind + 1] = id
+        elseif count > 0 then
+          cont_done[#cont_done + 1] = id
+        else
+          cont_none[#cont_none + 1] = j
+        end
+      elseif count > cap then
         count = cap
         behind[#behind + 1] = id
       end
@@ -114,9 +137,10 @@ local function fetch_name(tick, name, due, now, out, cap)
       ids[nids] = id
       held[nheld + 1] = name .. ' ' .. id
       nheld = nheld + 2
+      if j > ncont then fresh[#fresh + 1] = id end
       local fence = first + nids - before - 1
       local low = fence % 1000
-      local due_text = one_due or dues[2 * j]
+      local due_text = j <= ncont and cont.dues[j] or one_due or dues[2 * (j - ncont)]
       if fence < 1000 then
         held[nheld] = tick .. ' ' .. fence_text(fence) .. ' ' .. due_text
       else
@@ -133,10 +157,28 @@ local function fetch_name(tick, name, due, now, out, cap)
   -- no rest in place. Out before this run's own is noted, so that no ack, cancel, resurrector or replay
   -- of the run reads another run's count (a replay would answer, and its ack cut, too few). One EXISTS a
   -- name while no `capped` is there.
-  if nids > before and redis.call('EXISTS', okey(name, 'capped')) == 1 then
-    for from = before + 1, nids, 2000 do
-      redis.call('HDEL', okey(name, 'capped'), unpack(ids, from, math.min(from + 1999, nids)))
+  -- (A continued id's note is its own run's: kept while its rest stays behind, else out.)
+  for _, id in ipairs(cont_done) do fresh[#fresh + 1] = id end
+  if #fresh > 0 and redis.call('EXISTS', okey(name, 'capped')) == 1 then
+    for from = 1, #fresh, 2000 do
+      redis.call('HDEL', okey(name, 'capped'), unpack(fresh, from, math.min(from + 1999, #fresh)))
     end
+  end
+  for k = #fresh - #cont_done + 1, #fresh do fresh[k] = nil end
+  if ncont > 0 then
+    cont.taken = ncont
+    if #cont_behind > 0 then
+      -- Due at this fetch's time, as a fetch puts every capped id it leaves a rest behind.
+      local due_text, pairs_of = string.format('%d', now), {}
+      for k = #cont_behind, 1, -1 do
+        pairs_of[#pairs_of + 1] = due_text
+        pairs_of[#pairs_of + 1] = cont_behind[k]
+      end
+      redis.call('ZADD', okey(name, 'later'), unpack(pairs_of))
+      out.behind = true
+    end
+    if #cont_done > 0 then redis.call('ZREM', okey(name, 'later'), unpack(cont_done)) end
+    continued_runs.release(tick, name, cont, cont_none, false)
   end
   if #behind > 0 then
     -- One due for all: in descending member order each insert into a listpack stops at its head
@@ -185,8 +227,10 @@ local function fetch_name(tick, name, due, now, out, cap)
   else
     redis.call('HSET', inproc, unpack(held))
   end
-  redis.call('SADD', okey(name, 'held'), unpack(ids, before + 1))
-  redis.call('INCRBY', okey(name, 'running'), took)
+  if #fresh > 0 then
+    redis.call('SADD', okey(name, 'held'), unpack(fresh))
+    redis.call('INCRBY', okey(name, 'running'), #fresh)
+  end
   redis.call('DECRBY', okey(name, 'payloads'), #payloads - payloads_before)
   local per_id = {}
   local counted = ids_counted.any(name)
@@ -220,7 +264,7 @@ end
 -- turns with the clock, so that no name always comes last: { { name, due ids }, ... } (names with
 -- some), how many, and whether any is left due (one read past a name's share, or a name not
 -- looked at that has one). Only reads: fetch_mixed takes a prefix of them once it knows how many.
-local function due_ids(names, limit, now)
+local function due_ids(names, limit, now, continuing)
   local looks, read, more = {}, 0, false
   -- Held after a Redis restart (lib/tick/restart-hold.lua): no id is handed out.
   if restart.held(now) then return looks, read, more end
@@ -229,22 +273,36 @@ local function due_ids(names, limit, now)
     if read >= limit then
       -- The names not looked at: up to 8 are asked for one due id each (a fetch that took all
       -- there is then says so, and its tick asks no step that would find nothing); past 8, more.
+      -- A name with continued runs has some due (lib/ordered/continue-runs.lua).
       if #names - r > 8 then more = true end
       for k = r, #names - 1 do
         if more then break end
-        local ready = okey(names[(start + k) % #names + 1], 'ready')
-        more = #redis.call('ZRANGEBYSCORE', ready, '-inf', string.format('%d', now), 'LIMIT', '0', '1') > 0
+        local name = names[(start + k) % #names + 1]
+        local cont = continuing and continuing[name]
+        more = (cont and #cont.ids > 0)
+          or #redis.call('ZRANGEBYSCORE', okey(name, 'ready'), '-inf', string.format('%d', now), 'LIMIT', '0', '1') > 0
       end
       break
     end
     local name, left = names[(start + r) % #names + 1], limit - read
-    -- Integers as text ('%d'): a number argument costs Redis a float formatting.
-    local due = redis.call('ZRANGEBYSCORE', okey(name, 'ready'), '-inf', string.format('%d', now), 'LIMIT', '0', string.format('%d', left + 1))
-    if #due > left then
-      more = true
-      due[#due] = nil
+    -- Continued capped runs first (lib/ordered/continue-runs.lua: none is due after a `ready` id).
+    local cont = continuing and continuing[name]
+    local due, ncont = {}, 0
+    if cont and #cont.ids > 0 then
+      ncont = math.min(#cont.ids, left)
+      for k = 1, ncont do due[k] = cont.ids[k] end
+      cont.taken_max = ncont
+      if ncont < #cont.ids then more = true end
+      left = left - ncont
     end
-    if #due > 0 then looks[#looks + 1] = { name, due } end
+    -- Integers as text ('%d'): a number argument costs Redis a float formatting.
+    local ready_due = redis.call('ZRANGEBYSCORE', okey(name, 'ready'), '-inf', string.format('%d', now), 'LIMIT', '0', string.format('%d', left + 1))
+    if #ready_due > left then
+      more = true
+      ready_due[#ready_due] = nil
+    end
+    for k = 1, #ready_due do due[ncont + k] = ready_due[k] end
+    if #due > 0 then looks[#looks + 1] = { name, due, cont = ncont > 0 and cont or nil } end
     read = read + #due
   end
   return looks, read, more
@@ -269,13 +327,13 @@ end
 -- payloads behind its run, due again once the run is acked, so a tick that took
 -- everything due asks again with those acks (one step a batch: the tick's
 -- `drained` 2) rather than ending with them.
-local function fetch_mixed(tick, batch, queues, picks, names, now, counted)
+local function fetch_mixed(tick, batch, queues, picks, names, now, counted, continuing)
   if #names == 0 then
     local plain, flowed = fetch(tick, batch, queues, picks, counted)
     return plain, {}, flowed, false
   end
   local ordered = {}
-  local looks, read, more_due = due_ids(names, batch, now)
+  local looks, read, more_due = due_ids(names, batch, now, continuing)
   local first = math.min(read, math.ceil(batch / 2))
   local plain, flowed = fetch(tick, batch - first, queues, picks, counted)
   local plain_got = 0
@@ -289,7 +347,7 @@ local function fetch_mixed(tick, batch, queues, picks, names, now, counted)
     local name, due = look[1], look[2]
     for k = #due, take + 1, -1 do due[k] = nil end
     take = take - #due
-    fetch_name(tick, name, due, now, ordered, names.caps and names.caps[name])
+    fetch_name(tick, name, due, now, ordered, names.caps and names.caps[name], look.cont)
   end
   return plain, ordered, flowed, plain_short and not more_due, ordered.behind == true
 end
