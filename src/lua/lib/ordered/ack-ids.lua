@@ -92,6 +92,7 @@ local function settle_success(tick, name, V, at, count, marks, now, with_dues, c
   local fields = {}
   for k = 1, count do fields[k] = name .. ' ' .. V[at - 1 + 2 * k] end
   local tokens = tokens_of(inproc, fields)
+  local prior = continuing and continuing[name]
   local mine, gone, payload_keys, dues, n_mine = {}, {}, {}, {}, 0
   local cancelled_again = 0
   for k = 1, count do
@@ -101,6 +102,8 @@ local function settle_success(tick, name, V, at, count, marks, now, with_dues, c
       if stored then id, fields[k], tokens[k] = stored, name .. ' ' .. stored, token end
     end
     local held = holds(tokens[k], tick, fence)
+    -- A run this call continues already (acked in an earlier group) is settled: its token stays.
+    if prior and prior.at[id] then held = nil end
     -- A cancelled run keeps no due: it is no run for the metrics.
     if marks and take_ordered_mark(marks, name, fence, id) and held then
       cancelled_again = cancelled_again + settle_ordered_cancelled(tick, name, id, fence, now)
@@ -132,9 +135,11 @@ local function settle_success(tick, name, V, at, count, marks, now, with_dues, c
   end
   -- A capped run with its rest behind it and no arrivals, acked by a step that holds the lease, is
   -- continued in place (`continuing`, lib/ordered/continue-runs.lua): it keeps its token, `held`,
-  -- `running`, `later` and `capped` until this step's fetch takes its rest or gives it back, instead of
-  -- leaving them here to have the fetch write them again. Its run's payloads are cut as any other's.
-  local cont = cap and later_dues and continuing and continued_runs.of(continuing, name)
+  -- `running`, `later` and `capped`, and its run's payloads, until this step's fetch cuts them and
+  -- takes its rest or gives it back, instead of leaving them here to have the fetch write them again.
+  -- Until then it is a run its tick holds, unacked: were the call to fail past this point, an ack
+  -- sent again, or the resurrector, would find it whole.
+  local cont = cap and later_dues and continuing and continued_runs.of(continuing, name, cap)
   if cont then
     local kept_gone, kept_mine = {}, {}
     for k = 1, #mine do
@@ -162,21 +167,14 @@ local function settle_success(tick, name, V, at, count, marks, now, with_dues, c
     whole, cut = {}, {}
     local last = string.format('%d', cap - 1)
     for k = 1, #mine do
-      if later_dues[k] then
+      if later_dues[k] and not (cont and cont.at[mine[k]]) then
         cut[#cut + 1] = mine[k]
         redis.call('ZREMRANGEBYRANK', payload_keys[k], '0', last)
-      else
+      elseif not later_dues[k] then
         whole[#whole + 1] = payload_keys[k]
       end
     end
-    local notes = cut
-    if cont then
-      notes = {}
-      for k = 1, #cut do
-        if not cont.at[cut[k]] then notes[#notes + 1] = cut[k] end
-      end
-    end
-    if #notes > 0 then redis.call('HDEL', okey(name, 'capped'), unpack(notes)) end
+    if #cut > 0 then redis.call('HDEL', okey(name, 'capped'), unpack(cut)) end
   end
   if #whole > 0 then redis.call('DEL', unpack(whole)) end
   if ids_counted.any(name) then
@@ -241,13 +239,15 @@ end
 -- ready again at once (arrivals behind a dead run), dead-set evictions, the
 -- id's due time when it ran (for lib/metrics/record-ordered-runs.lua; nil for
 -- a run settled as cancelled, which is no run), and true when cancelled.
-local function settle_other(tick, kind, name, id, fence, extra, now, dead_max, dead_max_age, marks, capped)
+local function settle_other(tick, kind, name, id, fence, extra, now, dead_max, dead_max_age, marks, capped, continued)
   local inproc, field = oinproc_key(tick), name .. ' ' .. id
   local token = redis.call('HGET', inproc, field)
   if not token then
     local stored, its = stored_id(inproc, tick, name, id, fence)
     if stored then id, field, token = stored, name .. ' ' .. stored, its end
   end
+  -- A run this call continues (its success settled it; lib/ordered/continue-runs.lua) keeps its token.
+  if continued and continued.at[id] then return 0, 0, 0, nil end
   local marked = take_ordered_mark(marks, name, fence, id)
   local held = holds(token, tick, fence)
   if not held then return 0, 0, 0, nil end
@@ -337,7 +337,7 @@ local function ordered_ack(tick, i, now, dead_max, dead_max_age, marks, caps, co
   i = from
   for _ = 1, tonumber(others) do
     local kind = ARGV[i + 1]
-    local acted, again, gone, due, cancelled = settle_other(tick, kind, ARGV[i + 2], ARGV[i + 3], ARGV[i + 4], ARGV[i + 5], now, dead_max, dead_max_age, marks, caps and caps[ARGV[i + 2]] ~= nil)
+    local acted, again, gone, due, cancelled = settle_other(tick, kind, ARGV[i + 2], ARGV[i + 3], ARGV[i + 4], ARGV[i + 5], now, dead_max, dead_max_age, marks, caps and caps[ARGV[i + 2]] ~= nil, continuing and continuing[ARGV[i + 2]])
     if acted == 1 and not cancelled and (kind == 'r' or kind == 'd') then
       processed, failed = processed + 1, failed + 1
     end

@@ -91,6 +91,7 @@ local function fetch_name(tick, name, due, now, out, cap, cont)
   -- The taken ids the tick did not hold before this fetch (`held`, `running`, stale `capped` notes).
   local fresh = {}
   local cap_text = cap and string.format('%d', cap)
+  local last_of_run = ncont > 0 and string.format('%d', cont.cap - 1)
   -- The lists' lengths as counters: a `#` is a search of the table's array, several an id.
   local np, nids, nheld = #payloads, #ids, 0
   for j = 1, n do
@@ -103,6 +104,8 @@ local function fetch_name(tick, name, due, now, out, cap, cont)
       -- any arrivals, the id's next run. Their due is this fetch's `now`: once the run ends the id
       -- waits behind every id that was due when it was taken (its turn among busy ids), not at its
       -- first due, which would put it before them all again. Nothing moves: one read an id.
+      -- A continued run's payloads are still in p:ID: cut first (lib/ordered/continue-runs.lua).
+      if j <= ncont then redis.call('ZREMRANGEBYRANK', p_of .. id, '0', last_of_run) end
       local items = redis.call('ZRANGE', p_of .. id, '0', cap_text, 'WITHSCORES')
       count = #items / 2
       if j <= ncont then
@@ -264,7 +267,7 @@ end
 -- turns with the clock, so that no name always comes last: { { name, due ids }, ... } (names with
 -- some), how many, and whether any is left due (one read past a name's share, or a name not
 -- looked at that has one). Only reads: fetch_mixed takes a prefix of them once it knows how many.
-local function due_ids(names, limit, now, continuing)
+local function due_ids(tick, names, limit, now, continuing)
   local looks, read, more = {}, 0, false
   -- Held after a Redis restart (lib/tick/restart-hold.lua): no id is handed out.
   if restart.held(now) then return looks, read, more end
@@ -287,12 +290,16 @@ local function due_ids(names, limit, now, continuing)
     local name, left = names[(start + r) % #names + 1], limit - read
     -- Continued capped runs first (lib/ordered/continue-runs.lua: none is due after a `ready` id).
     local cont = continuing and continuing[name]
+    -- More than there is room for: all go to `ready` first, which orders them (continued_runs.check).
+    if cont and #cont.ids > left then
+      continued_runs.drop(tick, continuing, name)
+      cont = nil
+    end
     local due, ncont = {}, 0
     if cont and #cont.ids > 0 then
-      ncont = math.min(#cont.ids, left)
+      ncont = #cont.ids
       for k = 1, ncont do due[k] = cont.ids[k] end
       cont.taken_max = ncont
-      if ncont < #cont.ids then more = true end
       left = left - ncont
     end
     -- Integers as text ('%d'): a number argument costs Redis a float formatting.
@@ -333,7 +340,7 @@ local function fetch_mixed(tick, batch, queues, picks, names, now, counted, cont
     return plain, {}, flowed, false
   end
   local ordered = {}
-  local looks, read, more_due = due_ids(names, batch, now, continuing)
+  local looks, read, more_due = due_ids(tick, names, batch, now, continuing)
   local first = math.min(read, math.ceil(batch / 2))
   local plain, flowed = fetch(tick, batch - first, queues, picks, counted)
   local plain_got = 0
@@ -345,6 +352,12 @@ local function fetch_mixed(tick, batch, queues, picks, names, now, counted, cont
   for _, look in ipairs(looks) do
     if take <= 0 then break end
     local name, due = look[1], look[2]
+    if look.cont and take < look.cont.taken_max then
+      -- Room for some continued runs only: all go to `ready`, read again in its order.
+      continued_runs.drop(tick, continuing, name)
+      look.cont = nil
+      due = redis.call('ZRANGEBYSCORE', okey(name, 'ready'), '-inf', string.format('%d', now), 'LIMIT', '0', string.format('%d', take))
+    end
     for k = #due, take + 1, -1 do due[k] = nil end
     take = take - #due
     fetch_name(tick, name, due, now, ordered, names.caps and names.caps[name], look.cont)
